@@ -1,0 +1,159 @@
+"""Produce every output of a compilation in memory, validate it, and write it atomically.
+
+`render_outputs` is pure (model in, `{relative path: text}` out). `write_outputs` writes only
+when everything rendered and validated, through a temp file + `os.replace` per file, so a
+failing build leaves `generated/` untouched. `stale_outputs` is `build --check`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from compiler import model
+from compiler.emit_html import emit_game_html
+from compiler.emit_json import emit_game_json
+from compiler.emit_python import emit_game_python
+
+GAME_SCHEMA = "chartc-game.schema.json"
+
+
+class OutputError(Exception):
+    """An output failed validation or would be written outside the output folder."""
+
+
+@lru_cache(maxsize=None)
+def load_schema(name: str) -> dict[str, Any]:
+    """A JSON Schema shipped with chartc (the files of `schemas/`)."""
+    from importlib.resources import files
+
+    return json.loads(files("compiler").joinpath("schemas", name).read_text(encoding="utf-8"))
+
+
+def validate_json(text: str, schema_name: str = GAME_SCHEMA) -> None:
+    """Validate a JSON text against one of our schemas (2020-12).
+
+    Raises:
+        OutputError: with the first failing path and message.
+    """
+    import jsonschema
+
+    schema = load_schema(schema_name)
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(json.loads(text)), key=lambda e: list(e.absolute_path))
+    if errors:
+        e = errors[0]
+        where = "/".join(str(p) for p in e.absolute_path) or "(root)"
+        raise OutputError(f"generated JSON does not match {schema_name} at {where}: {e.message}")
+
+
+def render_outputs(project: model.Project, paper: str = "a4") -> dict[str, str]:
+    """Every generated file for the project's games, keyed by POSIX path relative to the output
+    folder: `<game>/<game>.json`, `<game>/<game>.py`, `<game>/<game>.html`.
+
+    Raises:
+        OutputError: a JSON document fails its schema.
+    """
+    outputs: dict[str, str] = {}
+    for game_id in sorted(project.games):
+        game = project.games[game_id]
+        text = emit_game_json(game)
+        validate_json(text)
+        outputs[f"{game_id}/{game_id}.json"] = text
+        outputs[f"{game_id}/{game_id}.py"] = emit_game_python(game)
+        outputs[f"{game_id}/{game_id}.html"] = emit_game_html(game, paper)
+    return dict(sorted(outputs.items()))
+
+
+def _safe_target(out_dir: Path, rel: str) -> Path:
+    pure = PurePosixPath(rel)
+    if pure.is_absolute() or ".." in pure.parts or not pure.parts:
+        raise OutputError(f"refusing to write outside the output folder: {rel}")
+    target = (out_dir / pure).resolve()
+    if out_dir.resolve() not in target.parents:
+        raise OutputError(f"refusing to write outside the output folder: {rel}")
+    return target
+
+
+@dataclass(frozen=True)
+class Staleness:
+    missing: list[str]
+    changed: list[str]
+    orphaned: list[str]
+    diffs: dict[str, str]
+
+    @property
+    def clean(self) -> bool:
+        return not (self.missing or self.changed or self.orphaned)
+
+
+def _managed_files(out_dir: Path, game_ids: list[str]) -> list[str]:
+    found = []
+    for game_id in game_ids:
+        folder = out_dir / game_id
+        if folder.is_dir():
+            for f in sorted(folder.rglob("*")):
+                if f.is_file() and "__pycache__" not in f.parts:
+                    found.append(f.relative_to(out_dir).as_posix())
+    return found
+
+
+def stale_outputs(out_dir: Path, outputs: dict[str, str], game_ids: list[str]) -> Staleness:
+    """Compare the would-be outputs with what is on disk, without writing anything."""
+    missing, changed, diffs = [], [], {}
+    for rel, text in outputs.items():
+        target = _safe_target(out_dir, rel)
+        if not target.is_file():
+            missing.append(rel)
+            continue
+        current = target.read_bytes().decode("utf-8", errors="replace")
+        if current != text:
+            changed.append(rel)
+            diff = difflib.unified_diff(current.splitlines(True), text.splitlines(True), f"{rel} (on disk)", f"{rel} (from charts)", n=1)
+            diffs[rel] = "".join(list(diff)[:60])
+    orphaned = [rel for rel in _managed_files(out_dir, game_ids) if rel not in outputs]
+    return Staleness(missing, changed, orphaned, diffs)
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
+def write_outputs(out_dir: Path, outputs: dict[str, str], game_ids: list[str]) -> list[str]:
+    """Write every output atomically and delete orphans of the built games; returns changed paths.
+
+    All targets are checked before anything is written; each file goes to a temp file in its own
+    folder and is moved into place with `os.replace`, so a reader never sees half a file.
+    """
+    targets = {rel: _safe_target(out_dir, rel) for rel in outputs}
+    changed = []
+    for rel, text in outputs.items():
+        target = targets[rel]
+        data = text.encode("utf-8")
+        if target.is_file() and target.read_bytes() == data:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".chartc-", dir=target.parent)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.chmod(tmp, 0o666 & ~_umask())
+            os.replace(tmp, target)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+        changed.append(rel)
+    for rel in _managed_files(out_dir, game_ids):
+        if rel not in outputs:
+            _safe_target(out_dir, rel).unlink()
+            changed.append(rel)
+    return changed

@@ -1,0 +1,339 @@
+"""Consistency checks on the resolved model: coverage, overlaps, faces, DRM reach.
+
+Every check reads a `model.Chart` and reports to a `Sink`. Roll charts are checked on their real
+outcomes (a d66 band `31-46` covers 12 results, not 16); value charts on integer intervals.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from compiler import model
+from compiler.diagnostics import Label, Sink
+
+
+def check_project(project: model.Project, sink: Sink) -> None:
+    for game in project.games.values():
+        for chart in game.charts:
+            check_chart(chart, sink)
+
+
+def check_chart(chart: model.Chart, sink: Sink) -> None:
+    if chart.kind == "roll" and chart.dice is not None:
+        _check_roll_chart(chart, sink)
+    elif chart.kind == "value" and chart.value_key is not None:
+        _check_value_chart(chart, sink)
+    elif chart.kind == "reference":
+        _check_reference_chart(chart, sink)
+
+
+# ---- helpers -------------------------------------------------------------------------------------
+
+
+def drm_totals(chart: model.Chart) -> list[int]:
+    """Every total the chart's DRMs can add (any subset may apply), clamped, ascending."""
+    totals = {0}
+    for d in chart.drms:
+        totals |= {t + d.value for t in totals}
+    if chart.clamp:
+        totals = {max(chart.clamp[0], min(chart.clamp[1], t)) for t in totals}
+    return sorted(totals)
+
+
+def reachable_rolls(chart: model.Chart) -> list[int]:
+    """Every modified roll: natural outcomes plus every DRM total, ascending."""
+    assert chart.dice is not None
+    return sorted({o + t for o in chart.dice.outcomes for t in drm_totals(chart)})
+
+
+def compress(values: Iterable[int]) -> str:
+    """`[1, 2, 3, 7]` -> `1-3, 7`."""
+    out: list[str] = []
+    run: list[int] = []
+    for v in sorted(set(values)):
+        if run and v != run[-1] + 1:
+            out.append(_run_text(run))
+            run = []
+        run.append(v)
+    if run:
+        out.append(_run_text(run))
+    return ", ".join(out)
+
+
+def _run_text(run: list[int]) -> str:
+    return str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}"
+
+
+def describe_combo(chart: model.Chart, combo: tuple[str, ...]) -> str:
+    parts = []
+    for key, member_id in zip(chart.keys, combo):
+        member = key.enum.member(member_id)
+        parts.append(f"{key.id} `{member.label if member else member_id}`")
+    return ", ".join(parts)
+
+
+def _group_combos(chart: model.Chart, found: dict[tuple[str, ...], list[int]]) -> dict[tuple[int, ...], list[tuple[str, ...]]]:
+    grouped: dict[tuple[int, ...], list[tuple[str, ...]]] = defaultdict(list)
+    for combo, values in found.items():
+        if values:
+            grouped[tuple(values)].append(combo)
+    return grouped
+
+
+def _for_combos(chart: model.Chart, combos: list[tuple[str, ...]]) -> str:
+    if not chart.keys:
+        return ""
+    if len(combos) == len(chart.key_combinations()) and len(combos) > 1:
+        return " for every key value"
+    if len(chart.keys) == 1:
+        key = chart.keys[0]
+        labels = [(key.enum.member(c[0]).label if key.enum.member(c[0]) else c[0]) for c in combos]
+        return f" for {key.id} " + ", ".join(f"`{label}`" for label in labels)
+    return " for " + "; ".join(describe_combo(chart, c) for c in combos)
+
+
+def _report_overlaps(chart: model.Chart, pairs: set[tuple[model.Row, model.Row]], shared: dict, sink: Sink) -> None:
+    for a, b in sorted(pairs, key=lambda p: (p[0].span, p[1].span)):
+        assert a.range is not None and b.range is not None
+        sink.emit(
+            "C301",
+            f"`{b.range.printed}` overlaps `{a.range.printed}` in chart `{chart.address}` (both select {shared[(a, b)]})",
+            b.range.span,
+            "each roll must select exactly one row: shorten one of the ranges",
+            (Label(a.range.span, "overlaps this row"),),
+        )
+
+
+# ---- roll charts -------------------------------------------------------------------------------------
+
+
+def _check_roll_chart(chart: model.Chart, sink: Sink) -> None:
+    dice = chart.dice
+    assert dice is not None
+    outcomes = list(dice.outcomes)
+    reach = reachable_rolls(chart)
+    lo, hi = reach[0], reach[-1]
+    _check_row_reach(chart, reach, sink)
+
+    gaps: dict[tuple[str, ...], list[int]] = {}
+    off_high: dict[tuple[str, ...], list[int]] = {}
+    off_low: dict[tuple[str, ...], list[int]] = {}
+    overlaps: set[tuple[model.Row, model.Row]] = set()
+    shared: dict[tuple[model.Row, model.Row], str] = {}
+    for combo in chart.key_combinations():
+        rows = [r for r in chart.rows_for(combo) if r.range is not None]
+        gaps[combo] = [o for o in outcomes if not any(r.range.contains(o) for r in rows)]
+        off_high[combo] = [m for m in reach if m > dice.max and not any(r.range.contains(m) for r in rows)]
+        off_low[combo] = [m for m in reach if m < dice.min and not any(r.range.contains(m) for r in rows)]
+        for i, a in enumerate(rows):
+            for b in rows[i + 1 :]:
+                both = [v for v in _overlap_values(a.range, b.range, dice.form, reach, lo, hi)]
+                if both and (a, b) not in overlaps:
+                    overlaps.add((a, b))
+                    shared[(a, b)] = compress(both)
+    _report_overlaps(chart, overlaps, shared, sink)
+    _report_gaps(chart, gaps, "roll", sink)
+    _report_off_table(chart, off_high, "high", sink)
+    _report_off_table(chart, off_low, "low", sink)
+
+
+def _overlap_values(a: model.DieRange, b: model.DieRange, form: str, reach: list[int], lo: int, hi: int) -> list[int]:
+    common = a.intersect(b)
+    if common is None:
+        return []
+    values = [v for v in reach if (common[0] is None or v >= common[0]) and (common[1] is None or v <= common[1])]
+    if values or form == "d66":
+        return values
+    # two ranges that meet only beyond every reachable roll (e.g. `12+` and `15+`) still overlap
+    first = common[0] if common[0] is not None else (common[1] if common[1] is not None else lo)
+    return [first]
+
+
+def _check_row_reach(chart: model.Chart, reach: list[int], sink: Sink) -> None:
+    lo, hi = reach[0], reach[-1]
+    dice_text = chart.dice.text if chart.dice else "the dice"
+    drm_text = " with its DRMs" if chart.drms else ""
+    for row in chart.rows:
+        r = row.range
+        if r is None:
+            continue
+        if not any(r.contains(v) for v in reach):
+            sink.emit(
+                "C306",
+                f"row `{r.printed}` of chart `{chart.address}` can never be selected: {dice_text}{drm_text} rolls {lo} to {hi}",
+                r.span,
+                "check the printed range, or declare the DRM that reaches it",
+            )
+            continue
+        outside = [v for v in (r.low, r.high) if v is not None and not lo <= v <= hi]
+        if outside:
+            sink.emit(
+                "C303",
+                f"range `{r.printed}` of chart `{chart.address}` reaches {compress(outside)}, which {dice_text}{drm_text} cannot roll ({lo} to {hi})",
+                r.span,
+                f"write an open end (`{r.low}+`) if the row is meant to catch every higher modified roll" if r.high is not None and r.high > hi else None,
+            )
+
+
+def _report_gaps(chart: model.Chart, gaps: dict[tuple[str, ...], list[int]], what: str, sink: Sink) -> None:
+    grouped = _group_combos(chart, gaps)
+    any_gap = bool(grouped)
+    for values, combos in sorted(grouped.items()):
+        where = _for_combos(chart, combos)
+        noun = f"{what}s" if len(values) > 1 else what
+        if chart.partial:
+            sink.emit(
+                "C308",
+                f"partial chart `{chart.address}`: {noun} {compress(values)} select no row{where}",
+                chart.span,
+                f"declared partial: {chart.partial}",
+            )
+        else:
+            sink.emit(
+                "C302",
+                f"{noun} {compress(values)} select{'s' if len(values) == 1 else ''} no row of chart `{chart.address}`{where}",
+                chart.span,
+                "add the missing rows, or declare `partial \"why\"` if the print leaves them out",
+            )
+    if chart.partial and not any_gap:
+        sink.emit(
+            "C309",
+            f"chart `{chart.address}` is declared partial but every {what} selects a row",
+            chart.span,
+            "delete the `partial` line",
+        )
+
+
+def _report_off_table(chart: model.Chart, off: dict[tuple[str, ...], list[int]], side: str, sink: Sink) -> None:
+    grouped = _group_combos(chart, off)
+    if not grouped:
+        return
+    pushing = [d for d in chart.drms if (d.value > 0) == (side == "high")]
+    anchor = pushing[0].span if pushing else chart.span
+    for values, combos in sorted(grouped.items()):
+        drm_text = ", ".join(f"`{d.id}` {d.value:+d}" for d in pushing)
+        edge = "highest" if side == "high" else "lowest"
+        fix = "make the last row open-ended (e.g. `5+`)" if side == "high" else "make the first row open-ended (e.g. `2-`)"
+        sink.emit(
+            "C305",
+            f"modified roll {compress(values)} (DRM {drm_text}) falls off the {edge} row of chart `{chart.address}`{_for_combos(chart, combos)}",
+            anchor,
+            fix + ", or say in an errata what such a roll means",
+        )
+
+
+# ---- value charts --------------------------------------------------------------------------------------
+
+
+def _check_value_chart(chart: model.Chart, sink: Sink) -> None:
+    vk = chart.value_key
+    assert vk is not None
+    dom = vk.domain
+    dlo, dhi = drm_totals(chart)[0], drm_totals(chart)[-1]
+    low = None if dom.low is None else dom.low + dlo
+    high = None if dom.high is None else dom.high + dhi
+    domain = model.DieRange(low, high, dom.printed, dom.span)
+    gaps: dict[tuple[str, ...], list[int]] = {}
+    overlaps: set[tuple[model.Row, model.Row]] = set()
+    shared: dict[tuple[model.Row, model.Row], str] = {}
+    for row in chart.rows:
+        r = row.range
+        if r is None:
+            continue
+        if domain.intersect(r) is None:
+            sink.emit("C306", f"row `{r.printed}` of chart `{chart.address}` lies outside {vk.id} `{dom.printed}`", r.span)
+        elif any(v is not None and not domain.contains(v) for v in (r.low, r.high)):
+            sink.emit("C303", f"range `{r.printed}` of chart `{chart.address}` runs outside {vk.id} `{dom.printed}`", r.span)
+    for combo in chart.key_combinations():
+        rows = [r for r in chart.rows_for(combo) if r.range is not None]
+        missing = _interval_gaps(domain, [r.range for r in rows])
+        gaps[combo] = missing
+        for i, a in enumerate(rows):
+            for b in rows[i + 1 :]:
+                common = a.range.intersect(b.range)
+                if common is not None and (a, b) not in overlaps:
+                    overlaps.add((a, b))
+                    shared[(a, b)] = _interval_text(common)
+    _report_overlaps(chart, overlaps, shared, sink)
+    _report_interval_gaps(chart, gaps, sink)
+
+
+def _interval_gaps(domain: model.DieRange, ranges: list[model.DieRange]) -> list:
+    """Uncovered stretches of `domain` as (low, high) pairs; None is an open end."""
+    out = []
+    cursor = domain.low  # the lowest value not yet known to be covered (None = minus infinity)
+    for r in sorted(ranges, key=lambda r: (r.low is not None, r.low or 0)):
+        if r.low is not None and (cursor is None or r.low > cursor):
+            gap_high = r.low - 1
+            if domain.high is not None:
+                gap_high = min(gap_high, domain.high)
+            if cursor is None or gap_high >= cursor:
+                out.append((cursor, gap_high))
+        if r.high is None:
+            return out
+        cursor = r.high + 1 if cursor is None else max(cursor, r.high + 1)
+        if domain.high is not None and cursor > domain.high:
+            return out
+    out.append((cursor, domain.high))
+    return out
+
+
+def _interval_text(pair: tuple[int | None, int | None]) -> str:
+    low, high = pair
+    if low is None and high is None:
+        return "every value"
+    if high is None:
+        return f"{low} and up"
+    if low is None:
+        return f"{high} and below"
+    return str(low) if low == high else f"{low}-{high}"
+
+
+def _report_interval_gaps(chart: model.Chart, gaps: dict, sink: Sink) -> None:
+    grouped: dict[tuple, list] = defaultdict(list)
+    for combo, missing in gaps.items():
+        if missing:
+            grouped[tuple(missing)].append(combo)
+    for missing, combos in sorted(grouped.items(), key=lambda kv: str(kv[0])):
+        text = ", ".join(_interval_text(m) for m in missing)
+        where = _for_combos(chart, combos)
+        vk = chart.value_key.id if chart.value_key else "value"
+        if chart.partial:
+            sink.emit("C308", f"partial chart `{chart.address}`: {vk} {text} selects no row{where}", chart.span, f"declared partial: {chart.partial}")
+        else:
+            sink.emit(
+                "C302",
+                f"{vk} {text} selects no row of chart `{chart.address}`{where}",
+                chart.span,
+                "add the missing rows (an open-ended last row like `20+` covers every higher value), or declare `partial \"why\"`",
+            )
+    if chart.partial and not grouped:
+        sink.emit("C309", f"chart `{chart.address}` is declared partial but every value selects a row", chart.span, "delete the `partial` line")
+
+
+# ---- reference charts ------------------------------------------------------------------------------------
+
+
+def _check_reference_chart(chart: model.Chart, sink: Sink) -> None:
+    missing: list[tuple[str, ...]] = []
+    for combo in chart.key_combinations():
+        rows = chart.rows_for(combo)
+        if not rows:
+            missing.append(combo)
+        for extra in rows[1:]:
+            sink.emit(
+                "C301",
+                f"two rows of chart `{chart.address}` apply to {describe_combo(chart, combo)}",
+                extra.span,
+                "a chart read by keys alone needs exactly one row per key value",
+                (Label(rows[0].span, "first row here"),),
+            )
+    if missing and chart.keys:
+        text = "; ".join(describe_combo(chart, c) for c in missing)
+        if chart.partial:
+            sink.emit("C308", f"partial chart `{chart.address}`: no row for {text}", chart.span, f"declared partial: {chart.partial}")
+        else:
+            sink.emit("C302", f"no row of chart `{chart.address}` for {text}", chart.span, "add a row for each key value, or declare `partial \"why\"`")
+    elif chart.partial and chart.keys:
+        sink.emit("C309", f"chart `{chart.address}` is declared partial but every key value has a row", chart.span, "delete the `partial` line")

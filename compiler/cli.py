@@ -1,0 +1,247 @@
+"""The `chartc` command line (click). It only orchestrates: load -> check -> emit -> write.
+
+Exit codes: 0 clean; 1 findings (errors, or warnings with --strict), stale outputs, or a lookup
+that selects no row; 2 usage errors (bad options, paths or addresses); 3 an internal error,
+printed with a traceback and a request to report it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+from pathlib import Path
+
+import click
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+EXIT_INTERNAL = 3
+REPORT_URL = "the chartc issue tracker"
+
+
+def _load(paths: tuple[Path, ...]):
+    from compiler.project import PathError, load
+
+    try:
+        return load(list(paths) or [Path("charts")])
+    except PathError as exc:
+        raise click.UsageError(str(exc)) from exc
+
+
+def _print_diagnostics(comp, fmt: str, strict: bool) -> int:
+    from compiler.diagnostics import count_by_severity, render_human, render_json, render_short
+
+    diags = comp.diagnostics
+    if strict:
+        from dataclasses import replace
+
+        from compiler.diagnostics import Severity
+
+        diags = [replace(d, severity=Severity.ERROR) if d.severity is Severity.WARNING else d for d in diags]
+    if fmt == "json":
+        click.echo(render_json(diags), nl=False)
+    elif fmt == "short":
+        for d in diags:
+            click.echo(render_short(d))
+    else:
+        for d in diags:
+            click.echo(render_human(d, comp.sources))
+            click.echo()
+    counts = count_by_severity(diags)
+    if fmt != "json":
+        games = len(comp.project.games)
+        charts = sum(len(g.charts) for g in comp.project.games.values())
+        click.echo(
+            f"checked {charts} chart{'s' if charts != 1 else ''} in {games} game{'s' if games != 1 else ''}: "
+            f"{counts['error']} error{'s' if counts['error'] != 1 else ''}, "
+            f"{counts['warning']} warning{'s' if counts['warning'] != 1 else ''}, "
+            f"{counts['note']} note{'s' if counts['note'] != 1 else ''}",
+            err=fmt == "short",
+        )
+    return EXIT_FINDINGS if counts["error"] else EXIT_OK
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="chartc")
+def cli() -> None:
+    """chartc: compile and check board-wargame charts.
+
+    Charts live in charts/<game>/*.chart; outputs go to generated/<game>/.
+    Exit codes: 0 clean, 1 findings or stale outputs, 2 usage error, 3 internal error.
+    """
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["human", "short", "json"]), default="human", show_default=True,
+              help="human: rustc-style blocks; short: one line per finding; json: see schemas/.")
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+def check(paths: tuple[Path, ...], fmt: str, strict: bool) -> None:
+    """Check chart sources (default: charts/) and report every finding."""
+    comp = _load(paths)
+    sys.exit(_print_diagnostics(comp, fmt, strict))
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--out", "out_dir", type=click.Path(path_type=Path), default=Path("generated"), show_default=True,
+              help="Output folder.")
+@click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 if any output is missing, stale or orphaned.")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True, help="Page size of the HTML player aid.")
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+def build(paths: tuple[Path, ...], out_dir: Path, check_only: bool, paper: str, strict: bool) -> None:
+    """Check the charts, then write JSON, Python and HTML for every game into --out.
+
+    Nothing is written when any error is found: the previous outputs stay as they were.
+    """
+    from compiler.build import OutputError, render_outputs, stale_outputs, write_outputs
+    from compiler.diagnostics import render_short
+
+    comp = _load(paths)
+    errors = [d for d in comp.diagnostics if d.severity.value == "error" or (strict and d.severity.value == "warning")]
+    if errors:
+        for d in errors:
+            click.echo(render_short(d), err=True)
+        click.echo(f"build failed: {len(errors)} error(s); nothing was written (run `chartc check` for details)", err=True)
+        sys.exit(EXIT_FINDINGS)
+    try:
+        outputs = render_outputs(comp.project, paper)
+    except OutputError as exc:
+        click.echo(f"build failed: {exc}; nothing was written", err=True)
+        sys.exit(EXIT_FINDINGS)
+    game_ids = sorted(comp.project.games)
+    if check_only:
+        stale = stale_outputs(out_dir, outputs, game_ids)
+        if stale.clean:
+            click.echo(f"{len(outputs)} generated files in {out_dir} are up to date")
+            sys.exit(EXIT_OK)
+        for rel in stale.missing:
+            click.echo(f"missing:  {out_dir / rel}", err=True)
+        for rel in stale.changed:
+            click.echo(f"stale:    {out_dir / rel}", err=True)
+            click.echo(stale.diffs[rel], err=True)
+        for rel in stale.orphaned:
+            click.echo(f"orphaned: {out_dir / rel} (no chart source produces it)", err=True)
+        args = "".join(f" {p}" for p in paths)
+        click.echo(f"generated files are out of date: run `chartc build{args} --out {out_dir}`", err=True)
+        sys.exit(EXIT_FINDINGS)
+    changed = write_outputs(out_dir, outputs, game_ids)
+    click.echo(f"built {len(game_ids)} game{'s' if len(game_ids) != 1 else ''} into {out_dir}: {len(changed)} file{'s' if len(changed) != 1 else ''} changed")
+
+
+def _parse_keys(pairs: tuple[str, ...]) -> dict[str, str]:
+    keys: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise click.BadParameter(f"`{pair}`: write NAME=VALUE, e.g. --key interceptor=piston", param_hint="--key")
+        keys[name.strip()] = value.strip()
+    return keys
+
+
+def _find_chart(address: str, charts_dir: Path):
+    game_id, sep, chart_name = address.partition("/")
+    if not sep or not game_id or not chart_name:
+        raise click.UsageError(f"`{address}`: address a chart as GAME/CHART, e.g. ia2/R4")
+    comp = _load((charts_dir / game_id,)) if (charts_dir / game_id).is_dir() else None
+    if comp is None:
+        from compiler.resolve import did_you_mean
+
+        known = [p.name for p in charts_dir.iterdir() if p.is_dir()] if charts_dir.is_dir() else []
+        hint = did_you_mean(game_id, known)
+        raise click.UsageError(f"no game `{game_id}` in {charts_dir}" + (f"; {hint}" if hint else ""))
+    game = comp.project.games[game_id]
+    chart = game.chart(chart_name)
+    if chart is None:
+        from compiler.resolve import did_you_mean
+
+        hint = did_you_mean(chart_name, [c.address for c in game.charts])
+        raise click.UsageError(f"no chart `{chart_name}` in game `{game_id}`" + (f"; {hint}" if hint else ""))
+    blocking = [d for d in comp.diagnostics if d.severity.value == "error" and d.span.file == chart.source_file]
+    if blocking:
+        from compiler.diagnostics import render_short
+
+        for d in blocking:
+            click.echo(render_short(d), err=True)
+        click.echo(f"warning: {game_id}/{chart.address} has errors; the answer may be wrong", err=True)
+    return game, chart
+
+
+@cli.command()
+@click.argument("address")
+@click.argument("roll", required=False)
+@click.option("--key", "keys", multiple=True, metavar="NAME=VALUE", help="A key of the chart, by id or printed label (repeatable).")
+@click.option("--drm", type=int, default=0, show_default=True, help="Total die roll modifier added to the natural roll.")
+@click.option("--json", "as_json", is_flag=True, help="Print the selected row as JSON.")
+@click.option("--charts", "charts_dir", type=click.Path(path_type=Path), default=Path("charts"), show_default=True)
+def lookup(address: str, roll: str | None, keys: tuple[str, ...], drm: int, as_json: bool, charts_dir: Path) -> None:
+    """Print the row ROLL (+ --drm) selects on chart ADDRESS (GAME/CHART, e.g. ia2/R4).
+
+    ROLL is the natural roll as printed on the dice (0 on a d10 is 10, 00 on a percentile roll is
+    100), or the value of a value-keyed chart; leave it out for charts read by keys only.
+    Exits 1 when no row is selected (a gap, or a modified roll off the table).
+    """
+    from compiler.lookup import LookupProblem
+    from compiler.lookup import lookup as do_lookup
+
+    game, chart = _find_chart(address, charts_dir)
+    try:
+        result = do_lookup(chart, roll, _parse_keys(keys), drm)
+    except LookupProblem as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_FINDINGS)
+    if as_json:
+        doc = {
+            "game": game.id,
+            "chart": chart.address,
+            "title": chart.title,
+            "keys": {k.id: m.id for k, m in result.keys},
+            "natural": result.natural,
+            "drm": result.drm,
+            "modified": result.modified,
+            "range": result.row.range.printed if result.row.range else None,
+            "values": result.values(),
+        }
+        click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+        return
+    head = f"{game.id}/{chart.address} {chart.title}" + (f" (rule {chart.rule})" if chart.rule else "")
+    click.echo(head)
+    for k, m in result.keys:
+        click.echo(f"  {k.id}: {m.label}")
+    if result.natural is not None:
+        roll_text = f"{result.natural}" if not drm else f"{result.natural} {'+' if drm > 0 else '-'} DRM {abs(drm)} = {result.modified}"
+        what = "value" if chart.kind == "value" else "roll"
+        click.echo(f"  {what} {roll_text} -> row {result.row.range.printed if result.row.range else ''}")
+    for col, value in zip(chart.columns, result.row.values):
+        click.echo(f"  {col.label}: {_value_text(game, col, value)}")
+
+
+def _value_text(game, col, value) -> str:
+    """A cell as a player reads it: `–` for no value, an enum member's printed label."""
+    if value is None:
+        return "–"
+    enum = game.enums.get(col.type)
+    member = enum.member(str(value)) if enum else None
+    return member.label if member else str(value)
+
+
+def main() -> None:
+    """Console entry point: run the CLI, turning unexpected exceptions into exit code 3."""
+    try:
+        cli(prog_name="chartc")
+    except SystemExit:
+        raise
+    except Exception:  # noqa: BLE001 - the last line of defence: never a bare traceback exit 1
+        traceback.print_exc()
+        click.echo(
+            "\nchartc hit an internal error (a bug in chartc, not in your charts). "
+            f"Please report it on {REPORT_URL} with the traceback above and the input that caused it.",
+            err=True,
+        )
+        sys.exit(EXIT_INTERNAL)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

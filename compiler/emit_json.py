@@ -1,0 +1,136 @@
+"""JSON emitter: one document per game, valid against `schemas/chartc-game.schema.json`.
+
+Pure: model in, text out. Every range has explicit integer bounds (`null` only at an open end,
+flagged by `open`), conditions are structured objects, and exact probabilities are strings
+(`"5/36"`) beside floats.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Any
+
+from compiler import model
+from compiler.odds import row_odds
+
+FORMAT_VERSION = 1
+SCHEMA_ID = "https://chartc.dev/schemas/chartc-game.schema.json"
+
+
+def emit_game_json(game: model.Game) -> str:
+    """The game's charts as a deterministic JSON text (sorted where order is not meaningful)."""
+    doc = {
+        "$schema": SCHEMA_ID,
+        "generator": "chartc",
+        "format": FORMAT_VERSION,
+        "game": {
+            "id": game.id,
+            "title": game.title,
+            "source": game.source,
+            "calendar": {"first": game.calendar[0], "last": game.calendar[1]} if game.calendar else None,
+            "periods": [{"id": p.id, "label": p.label, "first": p.first, "last": p.last} for p in game.periods],
+        },
+        "enums": [
+            {"id": e.id, "label": e.label, "members": [{"id": m.id, "label": m.label} for m in e.members]}
+            for e in sorted(game.enums.values(), key=lambda e: e.id)
+        ],
+        "context": [
+            {"id": v.id, "type": v.type, "enum": v.enum, "label": v.label}
+            for v in sorted(game.context.values(), key=lambda v: v.id)
+        ],
+        "charts": [_chart(c) for c in sorted(game.charts, key=lambda c: c.address.casefold())],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def _range(r: model.DieRange | None) -> dict[str, Any] | None:
+    if r is None:
+        return None
+    open_end = "high" if r.high is None else "low" if r.low is None else None
+    return {"printed": r.printed, "min": r.low, "max": r.high, "open": open_end}
+
+
+def _cond(c: model.Condition | None) -> dict[str, Any] | None:
+    if c is None:
+        return None
+    if isinstance(c, model.Flag):
+        return {"op": "flag", "var": c.var}
+    if isinstance(c, model.Compare):
+        return {"op": c.op, "var": c.var, "value": c.value}
+    if isinstance(c, model.In):
+        return {"op": "in", "var": c.var, "values": list(c.values)}
+    if isinstance(c, model.Not):
+        return {"op": "not", "of": _cond(c.inner)}
+    kind = "all" if isinstance(c, model.All) else "any"
+    return {"op": kind, "of": [_cond(p) for p in c.parts]}
+
+
+def _fraction(p: Fraction) -> dict[str, Any]:
+    return {"exact": f"{p.numerator}/{p.denominator}", "float": round(float(p), 12)}
+
+
+def _dice(chart: model.Chart) -> dict[str, Any] | None:
+    d = chart.dice
+    if d is None:
+        return None
+    return {
+        "form": d.form,
+        "count": d.count,
+        "sides": d.sides,
+        "subtract": d.subtract,
+        "floor": d.floor,
+        "text": d.text,
+        "min": d.min,
+        "max": d.max,
+        "outcomes": [{"roll": r, "probability": _fraction(p)} for r, p in d.outcomes.items()],
+    }
+
+
+def _chart(c: model.Chart) -> dict[str, Any]:
+    keys = [k.id for k in c.keys]
+    out: dict[str, Any] = {
+        "address": c.address,
+        "chart_id": c.chart_id,
+        "slug": c.slug,
+        "title": c.title,
+        "rule": c.rule,
+        "kind": c.kind,
+        "source_file": c.source_file,
+        "dice": _dice(c),
+        "value_key": (
+            {"id": c.value_key.id, "label": c.value_key.label, "domain": _range(c.value_key.domain)} if c.value_key else None
+        ),
+        "keys": [{"id": k.id, "enum": k.enum.id} for k in c.keys],
+        "columns": [{"id": col.id, "type": col.type, "label": col.label} for col in c.columns],
+        "drms": [
+            {"id": d.id, "label": d.label, "value": d.value, "when": _cond(d.when), "footnote": d.footnote} for d in c.drms
+        ],
+        "combine": {"method": "sum", "clamp": list(c.clamp) if c.clamp else None},
+        "drm_span": {"min": c.drm_span()[0], "max": c.drm_span()[1]},
+        "partial": c.partial,
+        "footnotes": [{"mark": f.mark, "text": f.text} for f in c.footnotes],
+        "notes": list(c.notes),
+        "layout": (
+            {"form": "grid", "key": c.grid.key, "columns": list(c.grid.columns)} if c.grid else {"form": "rows"}
+        ),
+        "rows": [
+            {
+                "keys": {k: v for k, v in zip(keys, r.keys)},
+                "range": _range(r.range),
+                "values": {col.id: v for col, v in zip(c.columns, r.values)},
+            }
+            for r in c.rows
+        ],
+    }
+    if c.kind == "roll" and c.dice is not None:
+        out["odds"] = [
+            {
+                "keys": dict(zip(keys, combo)),
+                "drm": drm,
+                "rows": [_fraction(p) for p in probabilities],
+                "no_row": _fraction(miss),
+            }
+            for combo, drm, probabilities, miss in row_odds(c)
+        ]
+    return out

@@ -1,0 +1,130 @@
+"""Read a chart the way a player does: natural roll (or value) + DRM, keys -> the selected row.
+
+Used by `chartc lookup`; the generated Python modules implement the same rules on their own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from compiler import model
+
+
+class LookupProblem(Exception):
+    """The lookup cannot select a row; the message says why in the player's words."""
+
+
+@dataclass(frozen=True)
+class LookupResult:
+    chart: model.Chart
+    natural: int | None
+    drm: int
+    modified: int | None
+    keys: tuple[tuple[model.Key, model.Member], ...]
+    row: model.Row
+
+    def values(self) -> dict[str, model.Value]:
+        return {c.id: v for c, v in zip(self.chart.columns, self.row.values)}
+
+
+def read_roll(chart: model.Chart, text: str) -> int:
+    """The natural roll (or value) as given on the command line, read with the chart's dice.
+
+    Raises:
+        LookupProblem: not a number, or not a result the chart's dice can roll.
+    """
+    stripped = text.strip()
+    negative = stripped.startswith("-")
+    digits = stripped[1:] if negative else stripped
+    if not digits.isdigit():
+        raise LookupProblem(f"`{text}` is not a roll: give a whole number")
+    if chart.kind == "value":
+        value = -int(digits) if negative else int(digits)
+        vk = chart.value_key
+        if vk is not None and not vk.domain.contains(value):
+            raise LookupProblem(f"{value} is not a possible {vk.label.lower()} (the chart reads {vk.domain.printed})")
+        return value
+    dice = chart.dice
+    if dice is None:
+        raise LookupProblem(f"chart `{chart.address}` has no roll")
+    value = None if negative else dice.read_number(digits)
+    if value is None and not negative and digits.isdigit():
+        value = int(digits)
+    if value is None or value not in dice.outcomes:
+        raise LookupProblem(
+            f"{text} cannot be rolled on {dice.text}: natural rolls run {dice.min} to {dice.max}"
+            + (" (a 0 on the die reads as 10)" if dice.form == "sum" and dice.sides == 10 and dice.count == 1 else "")
+            + (" (00 reads as 100)" if dice.form == "percentile" else "")
+        )
+    return value
+
+
+def resolve_keys(chart: model.Chart, given: dict[str, str]) -> tuple[tuple[model.Key, model.Member], ...]:
+    """Bind `--key NAME=VALUE` pairs to the chart's keys; VALUE may be an id or a printed label.
+
+    Raises:
+        LookupProblem: an unknown key, an unknown value, or a key left out.
+    """
+    from compiler.resolve import did_you_mean
+
+    known = {k.id: k for k in chart.keys}
+    for name in given:
+        if name not in known:
+            hint = did_you_mean(name, known) or ("this chart has no keys" if not known else "")
+            raise LookupProblem(f"chart `{chart.address}` has no key `{name}`" + (f"; {hint}" if hint else ""))
+    out = []
+    for key in chart.keys:
+        if key.id not in given:
+            choices = ", ".join(m.id for m in key.enum.members)
+            raise LookupProblem(f"chart `{chart.address}` is read by key `{key.id}`: add `--key {key.id}=VALUE` ({choices})")
+        member = key.enum.member(given[key.id])
+        if member is None:
+            hint = did_you_mean(given[key.id], [m.id for m in key.enum.members] + [m.label for m in key.enum.members])
+            labels = ", ".join(f"{m.id} (\"{m.label}\")" for m in key.enum.members)
+            raise LookupProblem(f"`{given[key.id]}` is not a value of key `{key.id}`: {hint or ''} values are {labels}".replace(":  ", ": "))
+        out.append((key, member))
+    return tuple(out)
+
+
+def lookup(chart: model.Chart, roll_text: str | None, given_keys: dict[str, str], drm: int) -> LookupResult:
+    """Select the row a roll (natural roll + `drm`) and keys pick.
+
+    Args:
+        chart: a resolved chart of kind roll, value or reference.
+        roll_text: the natural roll or value as typed (`3`, `0` for a d10's 10, `00` for 100); None
+            for charts read by keys only.
+        given_keys: key id -> member id or printed label.
+        drm: the total die roll modifier to add to the natural roll.
+
+    Returns:
+        The selected row with the natural and modified roll.
+
+    Raises:
+        LookupProblem: the roll is impossible, a key is wrong, or no row is selected (a gap or a
+            modified roll off the end of a table without an open-ended row).
+    """
+    if chart.kind == "drms":
+        raise LookupProblem(f"`{chart.address}` lists DRMs only; its table is not printed")
+    keys = resolve_keys(chart, given_keys)
+    combo = tuple(m.id for _, m in keys)
+    rows = chart.rows_for(combo)
+    where = "".join(f", {k.id} `{m.label}`" for k, m in keys)
+    if chart.kind == "reference":
+        if roll_text is not None:
+            raise LookupProblem(f"chart `{chart.address}` is read by its keys only; leave out the roll")
+        if drm:
+            raise LookupProblem(f"chart `{chart.address}` has no roll to modify")
+        if not rows:
+            raise LookupProblem(f"chart `{chart.address}` has no row{where}")
+        return LookupResult(chart, None, 0, None, keys, rows[0])
+    if roll_text is None:
+        raise LookupProblem(f"chart `{chart.address}` needs a roll: chartc lookup GAME/{chart.address} ROLL")
+    natural = read_roll(chart, roll_text)
+    modified = natural + drm
+    selected = [r for r in rows if r.range is not None and r.range.contains(modified)]
+    if not selected:
+        shown = f"modified roll {modified} (natural {natural}, DRM {drm:+d})" if drm else f"roll {natural}"
+        covered = ", ".join(r.range.printed for r in rows if r.range is not None) or "nothing"
+        partial = f" The chart is declared partial: {chart.partial}" if chart.partial else ""
+        raise LookupProblem(f"{shown} selects no row of {chart.game}/{chart.address}{where}: the rows are {covered}.{partial}")
+    return LookupResult(chart, natural, drm, modified, keys, selected[0])

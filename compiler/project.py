@@ -1,0 +1,133 @@
+"""Find, read, parse, resolve and check chart files: the front half of the pipeline.
+
+`load(paths)` accepts the CLI's PATH arguments (the `charts/` folder, a game folder, or single
+`.chart` files; a file brings its whole game folder along, since charts refer to names declared
+in sibling files) and returns a `Compilation` holding the model, every diagnostic and the source
+texts for rendering excerpts. It never raises for bad input.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from compiler import model
+from compiler.checks import check_project
+from compiler.diagnostics import Diagnostic, Sink
+from compiler.resolve import resolve_game
+from dsl import ast
+from dsl.parser import parse_text
+
+CHART_SUFFIX = ".chart"
+
+
+@dataclass
+class Compilation:
+    project: model.Project
+    diagnostics: list[Diagnostic]
+    sources: dict[str, str] = field(default_factory=dict)
+    game_dirs: dict[str, Path] = field(default_factory=dict)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity.value == "error" for d in self.diagnostics)
+
+
+class PathError(Exception):
+    """A PATH argument that is neither a chart file nor a folder holding chart files."""
+
+
+def display_path(path: Path) -> str:
+    """The path as diagnostics show it: relative to the working directory when inside it."""
+    try:
+        rel = path.resolve().relative_to(Path.cwd().resolve())
+        return rel.as_posix()
+    except ValueError:
+        return path.resolve().as_posix()
+
+
+def find_game_dirs(paths: list[Path]) -> dict[str, Path]:
+    """Map game id -> folder for every game the PATH arguments name.
+
+    A folder that directly holds `.chart` files is a game folder; any other folder is searched one
+    level down for game folders (so both `charts` and `charts/ia2` work).
+
+    Raises:
+        PathError: a path does not exist or holds no chart files.
+    """
+    games: dict[str, Path] = {}
+    for p in paths:
+        if not p.exists():
+            raise PathError(f"{p}: no such file or folder")
+        if p.is_file():
+            if p.suffix != CHART_SUFFIX:
+                raise PathError(f"{p}: not a `{CHART_SUFFIX}` file")
+            candidates = [p.parent]
+        elif any(c.suffix == CHART_SUFFIX for c in p.iterdir() if c.is_file()):
+            candidates = [p]
+        else:
+            candidates = sorted(c for c in p.iterdir() if c.is_dir() and any(f.suffix == CHART_SUFFIX for f in c.iterdir() if f.is_file()))
+            if not candidates:
+                raise PathError(f"{p}: holds no game folders with `{CHART_SUFFIX}` files")
+        for folder in candidates:
+            game_id = folder.resolve().name
+            other = games.get(game_id)
+            if other is not None and other.resolve() != folder.resolve():
+                raise PathError(f"two game folders are both named `{game_id}`: {other} and {folder}")
+            games[game_id] = folder
+    return dict(sorted(games.items()))
+
+
+def load(paths: list[Path]) -> Compilation:
+    """Parse, resolve and check every game the paths name. Raises PathError for bad paths."""
+    game_dirs = find_game_dirs(paths)
+    sink = Sink()
+    sources: dict[str, str] = {}
+    games: dict[str, model.Game] = {}
+    for game_id, folder in game_dirs.items():
+        files = sorted(f for f in folder.iterdir() if f.is_file() and f.suffix == CHART_SUFFIX)
+        parsed: list[ast.SourceFile] = []
+        for f in files:
+            shown = display_path(f)
+            text = _read(f, shown, sink)
+            if text is None:
+                continue
+            sources[shown] = text
+            result = parse_text(text, shown)
+            for issue in result.errors:
+                sink.emit("C101", issue.message, issue.span, issue.help)
+            if result.source is not None:
+                parsed.append(result.source)
+        first = display_path(files[0]) if files else display_path(folder)
+        games[game_id] = resolve_game(game_id, parsed, sink, ast.Span(first, 1, 1, 1, 1))
+    project = model.Project(games)
+    check_project(project, sink)
+    return Compilation(project, sink.sorted(), sources, game_dirs)
+
+
+def _read(path: Path, shown: str, sink: Sink) -> str | None:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        sink.emit("C102", f"cannot read `{shown}`: {exc.strerror or exc}", ast.Span(shown, 1, 1, 1, 1))
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        sink.emit(
+            "C102",
+            f"`{shown}` is not UTF-8: byte 0x{data[exc.start]:02X} cannot be decoded",
+            ast.Span(shown, line, col, line, col + 1),
+            "save the file as UTF-8",
+        )
+        return None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def relative_source(path: str) -> str:
+    """`charts/ia2/escape.chart` -> `ia2/escape.chart`: the stable name used in outputs."""
+    parts = Path(path).parts
+    return "/".join(parts[-2:]) if len(parts) >= 2 else os.path.basename(path)

@@ -1,0 +1,459 @@
+"""Parse chart-language text into the syntax tree of `dsl.ast`.
+
+`parse_text(text, path)` never raises for bad input: it returns a `ParseResult` whose `errors`
+hold positioned `SyntaxIssue`s (what was found, what was expected, while reading which chart).
+Lark is imported lazily so the CLI starts fast for commands that do not parse.
+"""
+
+from __future__ import annotations
+
+import ast as _pyast
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from dsl import ast
+
+_GRAMMAR_FILE = "chart.lark"
+
+# Human words for the grammar's terminals, used in "expected ..." messages.
+_TERMINAL_WORDS = {
+    "NAME": "a name",
+    "STRING": 'a quoted string like "Combat"',
+    "RANGE": "a range like `3-6`, `12+` or `01-08`",
+    "INT": "a whole number",
+    "DRM_VALUE": "a signed number like `+1` or `-2`",
+    "MONTH": "a month like `1944-12`",
+    "DICE": "dice like `1d6` or `2d6`",
+    "CHART_ID": "a chart ID like `R4`",
+    "CMP": "a comparison (`==`, `>=`, ...)",
+    "STAR": "`*`",
+    "DASH": "`-`",
+    "LBRACE": "`{`",
+    "RBRACE": "`}`",
+    "LSQB": "`[`",
+    "RSQB": "`]`",
+    "LPAR": "`(`",
+    "RPAR": "`)`",
+    "COLON": "`:`",
+    "COMMA": "`,`",
+    "VBAR": "`|`",
+    "$END": "end of file",
+}
+
+
+@dataclass(frozen=True)
+class SyntaxIssue:
+    """A syntax error: the message, where, and a hint at what the grammar expected."""
+
+    message: str
+    span: ast.Span
+    help: str | None = None
+
+
+@dataclass
+class ParseResult:
+    source: ast.SourceFile | None
+    errors: list[SyntaxIssue] = field(default_factory=list)
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Any:
+    from lark import Lark
+
+    return Lark.open_from_package(
+        "dsl",
+        _GRAMMAR_FILE,
+        parser="lalr",
+        lexer="contextual",
+        propagate_positions=True,
+        maybe_placeholders=False,
+        cache=False,
+    )
+
+
+def grammar_text() -> str:
+    """The grammar source (for docs and the strict-mode test)."""
+    from importlib.resources import files
+
+    return files("dsl").joinpath(_GRAMMAR_FILE).read_text(encoding="utf-8")
+
+
+def parse_text(text: str, path: str) -> ParseResult:
+    """Parse one file's text.
+
+    Args:
+        text: the file's contents (already decoded; a leading BOM is ignored).
+        path: the path used in spans, relative to the project for stable output.
+
+    Returns:
+        A ParseResult with the syntax tree, or with `source=None` and at least one error.
+    """
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, VisitError
+
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as exc:
+        return ParseResult(None, [_syntax_issue(exc, text, path, UnexpectedCharacters, UnexpectedEOF)])
+    try:
+        return ParseResult(_Builder(path).source_file(tree))
+    except VisitError as exc:  # pragma: no cover - builder bugs surface as internal errors
+        raise exc.orig_exc from exc
+    except _BuildError as exc:
+        return ParseResult(None, [SyntaxIssue(exc.message, exc.span, exc.help)])
+
+
+class _BuildError(Exception):
+    def __init__(self, message: str, span: ast.Span, help: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.help = help
+
+
+# ---- syntax errors -----------------------------------------------------------------------------
+
+
+def _syntax_issue(exc: Any, text: str, path: str, unexpected_chars: type, unexpected_eof: type) -> SyntaxIssue:
+    line, col = _error_position(exc, text)
+    span = ast.Span(path, line, col, line, col + 1)
+    chart = _enclosing_chart(text, line)
+    where = f" while reading chart `{chart}`" if chart else ""
+    expected = _expected_words(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ())
+    if isinstance(exc, unexpected_chars):
+        found = _describe_char(text, exc.pos_in_stream)
+        message = f"unexpected character {found}{where}"
+    elif isinstance(exc, unexpected_eof) or getattr(getattr(exc, "token", None), "type", "") == "$END":
+        message = f"unexpected end of file{where}"
+    else:
+        token = exc.token
+        message = f"unexpected `{_clip(str(token))}`{where}"
+    help_text = f"expected {expected}" if expected else None
+    return SyntaxIssue(message, span, help_text)
+
+
+def _error_position(exc: Any, text: str) -> tuple[int, int]:
+    line = getattr(exc, "line", -1)
+    col = getattr(exc, "column", -1)
+    if not isinstance(line, int) or line < 1:
+        lines = text.split("\n")
+        line = max(1, len(lines))
+        col = len(lines[-1]) + 1 if lines else 1
+    if not isinstance(col, int) or col < 1:
+        col = 1
+    return line, col
+
+
+def _describe_char(text: str, pos: int) -> str:
+    if pos is None or pos >= len(text):
+        return "at end of file"
+    ch = text[pos]
+    if ch.isprintable() and not ch.isspace():
+        return f"`{ch}`"
+    return f"U+{ord(ch):04X}"
+
+
+def _clip(s: str, limit: int = 40) -> str:
+    s = s.replace("\n", "\\n")
+    return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+def _expected_words(names: Any) -> str:
+    words = []
+    for name in sorted(set(names)):
+        word = _TERMINAL_WORDS.get(name)
+        if word is None:
+            # anonymous keyword terminals are named after their text, e.g. "ROWS" for `rows`
+            word = f"`{name.lower()}`" if name.isupper() and name.isalpha() else f"`{name}`"
+        words.append(word)
+    words = sorted(set(words))
+    if len(words) > 8:
+        words = words[:8] + ["..."]
+    return ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1] if words else ""
+
+
+def _enclosing_chart(text: str, line: int) -> str | None:
+    """The name of the last `chart`/`drms` header at or above `line` (a best-effort hint)."""
+    import re
+
+    header = re.compile(r'^\s*(?:chart|drms)\s+(?:\[([^\]\s]+)\])?\s*([A-Za-z_][A-Za-z0-9_]*)?')
+    lines = text.split("\n")[:line]
+    for raw in reversed(lines):
+        m = header.match(raw)
+        if m and (m.group(1) or m.group(2)):
+            return m.group(1) or m.group(2)
+    return None
+
+
+# ---- tree -> syntax tree -----------------------------------------------------------------------
+
+
+class _Builder:
+    """Turns Lark's parse tree into `dsl.ast` nodes (explicit per rule; the grammar is small)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    # spans
+    def span_of(self, node: Any) -> ast.Span:
+        if hasattr(node, "meta"):
+            m = node.meta
+            if getattr(m, "empty", False):
+                return ast.Span(self.path, 1, 1, 1, 1)
+            return ast.Span(self.path, m.line, m.column, m.end_line, m.end_column)
+        return ast.Span(self.path, node.line, node.column, node.end_line, node.end_column)
+
+    def name(self, tok: Any) -> ast.Name:
+        return ast.Name(str(tok), self.span_of(tok))
+
+    def text(self, tok: Any) -> ast.Text:
+        return ast.Text(_unquote(str(tok), self.span_of(tok)), self.span_of(tok))
+
+    def month(self, tok: Any) -> ast.MonthText:
+        return ast.MonthText(str(tok), self.span_of(tok))
+
+    # file
+    def source_file(self, tree: Any) -> ast.SourceFile:
+        games, enums, contexts, charts = [], [], [], []
+        for item in tree.children:
+            kind = item.data
+            if kind == "game":
+                games.append(self.game(item))
+            elif kind == "enum":
+                enums.append(self.enum(item))
+            elif kind == "context":
+                contexts.append(self.context(item))
+            else:
+                charts.append(self.chart(item))
+        return ast.SourceFile(self.path, tuple(games), tuple(enums), tuple(contexts), tuple(charts))
+
+    def game(self, tree: Any) -> ast.GameDecl:
+        name = self.name(tree.children[0])
+        title = source = calendar = None
+        periods = []
+        for stmt in tree.children[1:]:
+            if stmt.data == "title":
+                title = self.text(stmt.children[0])
+            elif stmt.data == "source":
+                source = self.text(stmt.children[0])
+            elif stmt.data == "calendar":
+                calendar = (self.month(stmt.children[0]), self.month(stmt.children[1]))
+            elif stmt.data == "period":
+                c = stmt.children
+                periods.append(
+                    ast.PeriodDecl(self.name(c[0]), self.text(c[1]), self.month(c[2]), self.month(c[3]), self.span_of(stmt))
+                )
+        return ast.GameDecl(name, title, source, calendar, tuple(periods), self.span_of(tree))
+
+    def enum(self, tree: Any) -> ast.EnumDecl:
+        name = self.name(tree.children[0])
+        label = None
+        members = []
+        for child in tree.children[1:]:
+            if getattr(child, "data", None) == "member":
+                mlabel = self.text(child.children[1]) if len(child.children) > 1 else None
+                members.append(ast.MemberDecl(self.name(child.children[0]), mlabel, self.span_of(child)))
+            else:
+                label = self.text(child)
+        return ast.EnumDecl(name, label, tuple(members), self.span_of(tree))
+
+    def context(self, tree: Any) -> ast.ContextDecl:
+        c = tree.children
+        label = self.text(c[2]) if len(c) > 2 else None
+        return ast.ContextDecl(self.name(c[0]), self.name(c[1]), label, self.span_of(tree))
+
+    def chart(self, tree: Any) -> ast.ChartDecl:
+        chart_id = slug = title = None
+        stmts: dict[str, list[Any]] = {}
+        for child in tree.children:
+            data = getattr(child, "data", None)
+            if data == "chart_id":
+                chart_id = self.name(child.children[0])
+            elif data is None and child.type == "NAME":
+                slug = self.name(child)
+            elif data is None and child.type == "STRING":
+                title = self.text(child)
+            else:
+                stmts.setdefault(data, []).append(child)
+        repeated: list[ast.Span] = []
+
+        def single(kind: str) -> Any:
+            found = stmts.get(kind, [])
+            repeated.extend(self.span_of(extra) for extra in found[1:])
+            return found[0] if found else None
+
+        rule = single("rule")
+        roll = single("roll")
+        value_key = single("value_key")
+        combine = single("combine")
+        partial = single("partial")
+        assert title is not None
+        return ast.ChartDecl(
+            kind=tree.data,
+            chart_id=chart_id,
+            slug=slug,
+            title=title,
+            rule=self.text(rule.children[0]) if rule else None,
+            roll=self.dice(roll.children[0]) if roll else None,
+            value_key=self.value_key(value_key) if value_key else None,
+            keys=tuple(self.key(k) for k in stmts.get("key", [])),
+            columns=tuple(self.column(c) for c in stmts.get("column", [])),
+            drms=tuple(self.drm(d) for d in stmts.get("drm", [])),
+            combine=self.combine(combine) if combine else None,
+            footnotes=tuple(self.footnote(f) for f in stmts.get("footnote", [])),
+            notes=tuple(self.text(n.children[0]) for n in stmts.get("note", [])),
+            partial=self.text(partial.children[0]) if partial else None,
+            rows=tuple(self.row(r) for rows in stmts.get("rows", []) for r in rows.children),
+            grids=tuple(self.grid(g) for g in stmts.get("grid", [])),
+            repeated=tuple(repeated),
+            span=self.span_of(tree),
+        )
+
+    def dice(self, tree: Any) -> ast.DiceDecl:
+        span = self.span_of(tree)
+        c = tree.children
+        if tree.data == "dice_d66":
+            return ast.DiceDecl("d66", 2, 6, 0, 0, "d66", span)
+        if tree.data == "dice_percentile":
+            return ast.DiceDecl("percentile", 2, 10, 0, 0, "percentile", span)
+        count, sides = _split_dice(str(c[0]), self.span_of(c[0]))
+        if tree.data == "dice_lower":
+            return ast.DiceDecl("lower", count, sides, 0, 0, f"lower of {c[0]}", span)
+        if tree.data == "dice_minus":
+            sub, floor = int(c[1]), int(c[2])
+            return ast.DiceDecl("minus", count, sides, sub, floor, f"{c[0]} minus {sub} min {floor}", span)
+        return ast.DiceDecl("sum", count, sides, 0, 0, f"{count}d{sides}", span)
+
+    def value_key(self, tree: Any) -> ast.ValueKeyDecl:
+        c = tree.children
+        label = self.text(c[1]) if len(c) == 3 else None
+        rng = c[-1]
+        return ast.ValueKeyDecl(self.name(c[0]), label, ast.RangeText(str(rng), self.span_of(rng)), self.span_of(tree))
+
+    def key(self, tree: Any) -> ast.KeyDecl:
+        c = tree.children
+        name = self.name(c[0])
+        return ast.KeyDecl(name, self.name(c[1]) if len(c) > 1 else name, self.span_of(tree))
+
+    def column(self, tree: Any) -> ast.ColumnDecl:
+        c = tree.children
+        label = self.text(c[2]) if len(c) > 2 else None
+        return ast.ColumnDecl(self.name(c[0]), self.name(c[1]), label, self.span_of(tree))
+
+    def drm(self, tree: Any) -> ast.DrmDecl:
+        c = list(tree.children)
+        name = self.name(c.pop(0))
+        label = self.text(c.pop(0)) if c and getattr(c[0], "type", None) == "STRING" else None
+        value_tok = c.pop(0)
+        when = None
+        footnote = None
+        for rest in c:
+            if getattr(rest, "type", None) == "INT":
+                footnote = int(rest)
+            else:
+                when = self.cond(rest)
+        return ast.DrmDecl(name, label, int(str(value_tok)), self.span_of(value_tok), when, footnote, self.span_of(tree))
+
+    def cond(self, node: Any) -> ast.Cond:
+        span = self.span_of(node)
+        if getattr(node, "data", None) is None:  # a bare NAME folded by `?` rules
+            return ast.CondFlag(self.name(node), span)
+        c = node.children
+        if node.data == "cond_flag":
+            return ast.CondFlag(self.name(c[0]), span)
+        if node.data == "cond_compare":
+            return ast.CondCompare(self.name(c[0]), str(c[1]), self.operand(c[2]), span)
+        if node.data == "cond_in":
+            return ast.CondIn(self.name(c[0]), tuple(self.operand(o) for o in c[1:]), span)
+        if node.data == "cond_not":
+            return ast.CondNot(self.cond(c[0]), span)
+        if node.data == "and_cond":
+            return ast.CondAll(tuple(self.cond(p) for p in c), span)
+        if node.data == "or_cond":
+            return ast.CondAny(tuple(self.cond(p) for p in c), span)
+        raise _BuildError(f"unsupported condition `{node.data}`", span)  # pragma: no cover
+
+    def operand(self, tree: Any) -> ast.Operand:
+        tok = tree.children[0]
+        kind = {"MONTH": "month", "INT": "int", "DRM_VALUE": "int", "NAME": "name", "STRING": "text"}[tok.type]
+        text = _unquote(str(tok), self.span_of(tok)) if kind == "text" else str(tok)
+        return ast.Operand(kind, text, self.span_of(tok))
+
+    def combine(self, tree: Any) -> ast.CombineDecl:
+        c = tree.children
+        if len(c) == 2:
+            return ast.CombineDecl(int(str(c[0])), int(str(c[1])), self.span_of(tree))
+        return ast.CombineDecl(None, None, self.span_of(tree))
+
+    def footnote(self, tree: Any) -> ast.FootnoteDecl:
+        c = tree.children
+        return ast.FootnoteDecl(int(str(c[0])), self.text(c[1]), self.span_of(tree))
+
+    def key_value(self, tree: Any) -> ast.KeyValueText:
+        tok = tree.children[0]
+        span = self.span_of(tok)
+        if tok.type == "STRING":
+            return ast.KeyValueText("text", _unquote(str(tok), span), span)
+        if tok.type == "STAR":
+            return ast.KeyValueText("any", "*", span)
+        return ast.KeyValueText("name", str(tok), span)
+
+    def value(self, tree: Any) -> ast.ValueText:
+        tok = tree.children[0]
+        span = self.span_of(tok)
+        kind = {"STRING": "text", "INT": "int", "DRM_VALUE": "int", "NAME": "name", "DASH": "none"}[tok.type]
+        text = _unquote(str(tok), span) if kind == "text" else str(tok)
+        return ast.ValueText(kind, text, span)
+
+    def row(self, tree: Any) -> ast.RowDecl:
+        keys, values = [], []
+        rng = None
+        for child in tree.children:
+            data = getattr(child, "data", None)
+            if data == "key_value":
+                keys.append(self.key_value(child))
+            elif data == "value":
+                values.append(self.value(child))
+            else:
+                rng = ast.RangeText(str(child), self.span_of(child))
+        return ast.RowDecl(tuple(keys), rng, tuple(values), self.span_of(tree))
+
+    def grid(self, tree: Any) -> ast.GridDecl:
+        c = tree.children
+        columns = tuple(self.key_value(k) for k in c[1:] if getattr(k, "data", None) == "key_value")
+        rows = tuple(self.grid_row(r) for r in c[1:] if getattr(r, "data", None) == "grid_row")
+        return ast.GridDecl(self.name(c[0]), columns, rows, self.span_of(tree))
+
+    def grid_row(self, tree: Any) -> ast.GridRowDecl:
+        values, cells = [], []
+        for child in tree.children:
+            if child.data == "value":
+                values.append(self.value(child))
+            else:
+                tok = child.children[0]
+                rng = ast.RangeText(str(tok), self.span_of(tok)) if tok.type == "RANGE" else None
+                cells.append(ast.CellText(rng, self.span_of(child)))
+        return ast.GridRowDecl(tuple(values), tuple(cells), self.span_of(tree))
+
+
+def _split_dice(text: str, span: ast.Span) -> tuple[int, int]:
+    count_text, _, sides_text = text.partition("d")
+    count = int(count_text) if count_text else 1
+    return count, int(sides_text)
+
+
+def _unquote(literal: str, span: ast.Span) -> str:
+    """Decode a double-quoted literal using Python's escapes (`\\"`, `\\\\`, `\\n`, `\\u00e9`)."""
+    try:
+        value = _pyast.literal_eval(literal)
+    except (ValueError, SyntaxError) as exc:
+        raise _BuildError(
+            f"invalid escape in string {_clip(literal)}",
+            span,
+            "use `\\\\` for a backslash and `\\\"` for a quote",
+        ) from exc
+    if not isinstance(value, str):  # pragma: no cover - the STRING terminal guarantees a str
+        raise _BuildError("expected a string", span)
+    return value
