@@ -46,9 +46,10 @@ def validate_json(text: str, schema_name: str = GAME_SCHEMA) -> None:
 
     schema = load_schema(schema_name)
     validator = jsonschema.Draft202012Validator(schema)
-    errors = sorted(validator.iter_errors(json.loads(text)), key=lambda e: list(e.absolute_path))
-    if errors:
-        e = errors[0]
+    from jsonschema.exceptions import best_match
+
+    e = best_match(validator.iter_errors(json.loads(text)))
+    if e is not None:
         where = "/".join(str(p) for p in e.absolute_path) or "(root)"
         raise OutputError(f"generated JSON does not match {schema_name} at {where}: {e.message}")
 

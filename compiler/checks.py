@@ -20,6 +20,8 @@ def check_project(project: model.Project, sink: Sink) -> None:
 
 
 def check_chart(chart: model.Chart, sink: Sink) -> None:
+    if chart.broken:  # its resolve errors already explain what is wrong; gaps would only echo them
+        return
     if chart.kind == "roll" and chart.dice is not None:
         _check_roll_chart(chart, sink)
     elif chart.kind == "value" and chart.value_key is not None:

@@ -13,6 +13,7 @@ import re
 from compiler import model
 
 _ENGINE = '''
+
 class NoRowError(LookupError):
     """The roll or keys select no row of the chart (a gap, or a modified roll off the table)."""
 
@@ -127,7 +128,10 @@ def _doc(text: str, indent: str = "") -> str:
             out.append(ch)
         else:
             out.append(f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
-    return indent + '"""' + "".join(out) + '"""'
+    body = "".join(out)
+    if indent:
+        body = "\n".join(line if line.strip() else "" for line in body.split("\n"))
+    return indent + '"""' + body + '"""'
 
 
 def _cite(chart: model.Chart) -> str:

@@ -246,6 +246,7 @@ class Chart:
     grid: GridLayout | None
     source_file: str
     span: Span
+    broken: bool = False  # some rows failed to resolve; coverage checks would only echo that
 
     @property
     def address(self) -> str:

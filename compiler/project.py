@@ -100,7 +100,7 @@ def load(paths: list[Path]) -> Compilation:
             if result.source is not None:
                 parsed.append(result.source)
         first = display_path(files[0]) if files else display_path(folder)
-        games[game_id] = resolve_game(game_id, parsed, sink, ast.Span(first, 1, 1, 1, 1))
+        games[game_id] = resolve_game(game_id, parsed, sink, ast.Span(first, 1, 1, 1, 1), complete=len(parsed) == len(files))
     project = model.Project(games)
     check_project(project, sink)
     return Compilation(project, sink.sorted(), sources, game_dirs)

@@ -42,7 +42,9 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     return None
 
 
-def resolve_game(game_id: str, files: list[ast.SourceFile], sink: Sink, folder_span: ast.Span) -> model.Game:
+def resolve_game(
+    game_id: str, files: list[ast.SourceFile], sink: Sink, folder_span: ast.Span, complete: bool = True
+) -> model.Game:
     """Resolve every declaration of one game folder.
 
     Args:
@@ -50,11 +52,13 @@ def resolve_game(game_id: str, files: list[ast.SourceFile], sink: Sink, folder_s
         files: the parsed files of that folder, in path order.
         sink: receives every diagnostic.
         folder_span: where to point a missing-header diagnostic (the folder's first file).
+        complete: False when some file of the folder could not be read or parsed; then a missing
+            header is not reported (it may be in that file) and unknown names are still reported.
 
     Returns:
         The game model; charts with errors are still included as far as they resolved.
     """
-    header = _game_header(game_id, files, sink, folder_span)
+    header = _game_header(game_id, files, sink, folder_span, complete)
     periods = _periods(header, sink)
     game = model.Game(
         id=game_id,
@@ -101,8 +105,12 @@ def resolve_game(game_id: str, files: list[ast.SourceFile], sink: Sink, folder_s
 # ---- game header, calendar, periods ------------------------------------------------------------
 
 
-def _game_header(game_id: str, files: list[ast.SourceFile], sink: Sink, folder_span: ast.Span) -> ast.GameDecl | None:
+def _game_header(
+    game_id: str, files: list[ast.SourceFile], sink: Sink, folder_span: ast.Span, complete: bool
+) -> ast.GameDecl | None:
     headers = [g for f in files for g in f.game]
+    if not headers and not complete:
+        return None
     if not headers:
         sink.emit(
             "C203",
@@ -273,16 +281,19 @@ class _ChartResolver:
         footnotes = self._footnotes(drms)
         rows: list[model.Row] = []
         grid = None
+        broken = (d.roll is not None and self.dice is None) or len(keys) != len(d.keys)
         if kind != "drms":
             rows = [r for r in (self._row(r, keys, columns) for r in d.rows) if r is not None]
+            broken = broken or len(rows) != len(d.rows)
             if d.grids:
                 grid, keys = self._grid(d.grids[0], keys, columns)
                 rows.extend(_grid_rows(grid, keys))
+                broken = broken or grid is None or len(grid.rows) != len(d.grids[0].rows)
                 for extra in d.grids[1:]:
                     self.sink.emit("C103", f"{self.where} has more than one grid", extra.span, "split it into two charts")
             if not columns:
                 self.sink.emit("C404", f"{self.where} declares no output column", d.title.span, 'add e.g. `column result: text "Result"`')
-            elif not rows:
+            elif not rows and not broken:
                 self.sink.emit("C404", f"{self.where} has no rows", d.title.span, "add a `rows { ... }` block or a `grid`")
         clamp = (d.combine.clamp_min, d.combine.clamp_max) if d.combine and d.combine.clamp_min is not None else None
         if clamp and clamp[0] > clamp[1]:
@@ -308,6 +319,7 @@ class _ChartResolver:
             grid=grid,
             source_file=self.path,
             span=d.span,
+            broken=broken,
         )
 
     def _kind(self) -> str:
@@ -339,13 +351,13 @@ class _ChartResolver:
             return Dice(decl.form, 2, 6 if decl.form == "d66" else 10)
         problem = None
         if decl.count < 1 or decl.count > _MAX_DICE_COUNT:
-            problem = f"roll {decl.count} dice (1 to {_MAX_DICE_COUNT} are supported)"
+            problem = f"{decl.count} dice (1 to {_MAX_DICE_COUNT} are supported)"
         elif decl.sides < 2 or decl.sides > _MAX_SIDES:
-            problem = f"a die with {decl.sides} faces (2 to {_MAX_SIDES} are supported)"
+            problem = f"dice with {decl.sides} face{'s' if decl.sides != 1 else ''} (2 to {_MAX_SIDES} are supported)"
         elif decl.form == "lower" and (decl.count < 2 or decl.sides**decl.count > _MAX_LOWER_OUTCOMES):
-            problem = f"take the lower of {decl.count}d{decl.sides}"
+            problem = f"the lower of {decl.count}d{decl.sides} (2 or more dice, at most {_MAX_LOWER_OUTCOMES} outcomes)"
         if problem:
-            self.sink.emit("C405", f"{self.where} cannot {problem}", decl.span)
+            self.sink.emit("C405", f"{self.where} cannot roll {problem}", decl.span)
             return None
         return Dice(decl.form, decl.count, decl.sides, decl.subtract, decl.floor)
 
@@ -427,7 +439,7 @@ class _ChartResolver:
             if var.type != "flag":
                 self.sink.emit(
                     "C407",
-                    f"`{var.id}` is a `{var.enum or var.type}` variable, not a flag",
+                    f"`{var.id}` is {_kind_phrase(var)}, not a flag",
                     cond.span,
                     f"compare it, e.g. `{var.id} == ...`",
                 )
@@ -482,7 +494,7 @@ class _ChartResolver:
         kinds = {"int": "a whole number", "month": "a month like `1944-12`", "enum": "one of its values", "flag": "nothing"}
         self.sink.emit(
             "C407",
-            f"`{var.id}` is a `{var.enum or var.type}` variable and cannot be compared with `{op.text}`",
+            f"`{var.id}` is {_kind_phrase(var)} and cannot be compared with `{op.text}`",
             op.span,
             f"compare it with {kinds[var.type]}",
         )
@@ -703,6 +715,10 @@ class _ChartResolver:
 
 
 _BAD = object()
+
+
+def _kind_phrase(var: model.ContextVar) -> str:
+    return {"int": "an int variable", "month": "a month variable", "flag": "a flag"}.get(var.type, f"a `{var.enum}` variable")
 
 
 def _grid_rows(grid: model.GridLayout | None, keys: list[model.Key]) -> list[model.Row]:

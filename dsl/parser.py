@@ -8,6 +8,7 @@ Lark is imported lazily so the CLI starts fast for commands that do not parse.
 from __future__ import annotations
 
 import ast as _pyast
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -117,7 +118,8 @@ class _BuildError(Exception):
 
 
 def _syntax_issue(exc: Any, text: str, path: str, unexpected_chars: type, unexpected_eof: type) -> SyntaxIssue:
-    line, col = _error_position(exc, text)
+    at_end = isinstance(exc, unexpected_eof) or getattr(getattr(exc, "token", None), "type", "") == "$END"
+    line, col = _end_position(text) if at_end else _error_position(exc, text)
     span = ast.Span(path, line, col, line, col + 1)
     chart = _enclosing_chart(text, line)
     where = f" while reading chart `{chart}`" if chart else ""
@@ -125,13 +127,39 @@ def _syntax_issue(exc: Any, text: str, path: str, unexpected_chars: type, unexpe
     if isinstance(exc, unexpected_chars):
         found = _describe_char(text, exc.pos_in_stream)
         message = f"unexpected character {found}{where}"
-    elif isinstance(exc, unexpected_eof) or getattr(getattr(exc, "token", None), "type", "") == "$END":
+    elif at_end:
         message = f"unexpected end of file{where}"
     else:
         token = exc.token
         message = f"unexpected `{_clip(str(token))}`{where}"
     help_text = f"expected {expected}" if expected else None
+    word = _word_at(text, line, col)
+    bad_range = re.fullmatch(r"(\d+)-{2,}(\d+):?", word)
+    if bad_range:
+        message = f"`{word.rstrip(':')}` is not a range{where}"
+        help_text = f"write `{bad_range.group(1)}-{bad_range.group(2)}`"
     return SyntaxIssue(message, span, help_text)
+
+
+def _word_at(text: str, line: int, col: int) -> str:
+    """The run of non-blank characters around a position (for friendlier messages)."""
+    lines = text.split("\n")
+    if not 1 <= line <= len(lines):
+        return ""
+    raw = lines[line - 1]
+    start = end = min(max(col - 1, 0), len(raw))
+    while start > 0 and not raw[start - 1].isspace():
+        start -= 1
+    while end < len(raw) and not raw[end].isspace():
+        end += 1
+    return raw[start:end]
+
+
+def _end_position(text: str) -> tuple[int, int]:
+    """Just after the last non-blank character: where the missing text should have been."""
+    body = text.rstrip()
+    lines = body.split("\n")
+    return len(lines), len(lines[-1]) + 1
 
 
 def _error_position(exc: Any, text: str) -> tuple[int, int]:
@@ -176,8 +204,6 @@ def _expected_words(names: Any) -> str:
 
 def _enclosing_chart(text: str, line: int) -> str | None:
     """The name of the last `chart`/`drms` header at or above `line` (a best-effort hint)."""
-    import re
-
     header = re.compile(r'^\s*(?:chart|drms)\s+(?:\[([^\]\s]+)\])?\s*([A-Za-z_][A-Za-z0-9_]*)?')
     lines = text.split("\n")[:line]
     for raw in reversed(lines):

@@ -14,6 +14,7 @@ from typing import Any, Final, Literal, Optional
 GAME_ID: Final = 'ia2'
 GAME_TITLE: Final = 'Interceptor Ace Volume 2: Last Days of the Luftwaffe, 1944-45'
 
+
 class NoRowError(LookupError):
     """The roll or keys select no row of the chart (a gap, or a modified roll off the table)."""
 
@@ -75,15 +76,15 @@ _R4_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
 
 def lookup_r4(roll: int, *, interceptor: Literal['piston', 'jet'], drm: int = 0) -> dict[str, Any]:
     """Escape Chart [R4], rule 7.1.10: the row a roll selects.
-    
+
     Args:
         roll: the natural roll on 1d6, 1 to 6.
         interceptor: 'piston' (Piston-engined), 'jet' (Jet or Rocket).
         drm: total die roll modifier added before reading the chart.
-    
+
     Returns:
         {'result': str}
-    
+
     Raises:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected."""
@@ -94,7 +95,7 @@ def lookup_r4(roll: int, *, interceptor: Literal['piston', 'jet'], drm: int = 0)
 
 def roll_r4(rng: random.Random, *, interceptor: Literal['piston', 'jet'], drm: int = 0) -> dict[str, Any]:
     """Roll 1d6 with `rng` and read Escape Chart [R4], rule 7.1.10.
-    
+
     Returns the selected row's values plus 'roll' (natural) and 'modified'.
     Raises NoRowError when the modified roll selects no row."""
     natural = _roll(rng, 'sum', 1, 6, 0, 0)
@@ -103,9 +104,9 @@ def roll_r4(rng: random.Random, *, interceptor: Literal['piston', 'jet'], drm: i
 
 def drm_r4(*, fb_attack: bool = False) -> int:
     """Total DRM for Escape Chart [R4], rule 7.1.10: the sum of the modifiers whose conditions hold.
-    
+
     +1 F/B Attack (footnote 1)
-    
+
     Months are 'YYYY-MM'; a context value left as None makes its conditions false."""
     total = 0
     if bool(fb_attack):
@@ -128,15 +129,15 @@ _R5_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
 
 def lookup_r5(roll: int, *, fighter: Literal['friendly_piston', 'friendly_jet', 'enemy'], drm: int = 0) -> dict[str, Any]:
     """Disengagement Chart [R5], rule 7.3: the row a roll selects.
-    
+
     Args:
         roll: the natural roll on 1d6, 1 to 6.
         fighter: 'friendly_piston' (Friendly: Piston-engined), 'friendly_jet' (Friendly: Jet or Rocket), 'enemy' (Enemy Fighter).
         drm: total die roll modifier added before reading the chart.
-    
+
     Returns:
         {'result': str}
-    
+
     Raises:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected."""
@@ -147,7 +148,7 @@ def lookup_r5(roll: int, *, fighter: Literal['friendly_piston', 'friendly_jet', 
 
 def roll_r5(rng: random.Random, *, fighter: Literal['friendly_piston', 'friendly_jet', 'enemy'], drm: int = 0) -> dict[str, Any]:
     """Roll 1d6 with `rng` and read Disengagement Chart [R5], rule 7.3.
-    
+
     Returns the selected row's values plus 'roll' (natural) and 'modified'.
     Raises NoRowError when the modified roll selects no row."""
     natural = _roll(rng, 'sum', 1, 6, 0, 0)
@@ -174,14 +175,14 @@ _EXTENDED_BURST_OUTCOMES: Final = frozenset([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
 
 def lookup_extended_burst(roll: int, *, drm: int = 0) -> dict[str, Any]:
     """Extended Burst, rule 7.1.13: the row a roll selects.
-    
+
     Args:
         roll: the natural roll on 2d6, 2 to 12.
         drm: total die roll modifier added before reading the chart.
-    
+
     Returns:
         {'result': str}
-    
+
     Raises:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected."""
@@ -191,7 +192,7 @@ def lookup_extended_burst(roll: int, *, drm: int = 0) -> dict[str, Any]:
 
 def roll_extended_burst(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
     """Roll 2d6 with `rng` and read Extended Burst, rule 7.1.13.
-    
+
     Returns the selected row's values plus 'roll' (natural) and 'modified'.
     Raises NoRowError when the modified roll selects no row."""
     natural = _roll(rng, 'sum', 2, 6, 0, 0)
@@ -209,13 +210,13 @@ _RANGE_EFFECTS_ROWS: Final[tuple[_Row, ...]] = (
 
 def lookup_range_effects(*, range: Literal['close', 'medium', 'long']) -> dict[str, Any]:
     """Range Effects on Bomber Combat, rule 7.1.7: the row the keys select.
-    
+
     Args:
         range: 'close' (Close), 'medium' (Medium), 'long' (Long).
-    
+
     Returns:
         {'others': str, 'b17_formation': str}
-    
+
     Raises:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected."""
@@ -234,14 +235,14 @@ _REPAIR_ROWS: Final[tuple[_Row, ...]] = (
 
 def lookup_repair(value: int, *, drm: int = 0) -> dict[str, Any]:
     """Repairs After Landing, rule 7.4.2: the row a value selects.
-    
+
     Args:
         value: Systems damaged (1+).
         drm: total die roll modifier added before reading the chart.
-    
+
     Returns:
         {'result': str}
-    
+
     Raises:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected."""
@@ -254,10 +255,10 @@ def lookup_repair(value: int, *, drm: int = 0) -> dict[str, Any]:
 
 def drm_b9(*, month: Optional[str] = None) -> int:
     """Total DRM for Weather Chart [B9], rule 6.1, 7.5: the sum of the modifiers whose conditions hold.
-    
+
     +1 November 1944 and January 1945
     +2 December 1944
-    
+
     Months are 'YYYY-MM'; a context value left as None makes its conditions false."""
     total = 0
     if (month in ('1944-11', '1945-01')):
@@ -280,14 +281,14 @@ _R6_ROWS: Final[tuple[_Row, ...]] = (
 
 def lookup_r6(value: int, *, drm: int = 0) -> dict[str, Any]:
     """Fatigue Effects Chart [R6], rule 10.5: the row a value selects.
-    
+
     Args:
         value: Fatigue level (0+).
         drm: total die roll modifier added before reading the chart.
-    
+
     Returns:
         {'effect': str}
-    
+
     Raises:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected."""
@@ -324,15 +325,15 @@ _R7_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 
 
 def lookup_r7(roll: int, *, period: Literal['early_1943', 'late_1943', 'early_1944', 'late_1944', 'y1945'], drm: int = 0) -> dict[str, Any]:
     """American Pilot Quality Chart [R7], rule 10.6: the row a roll selects.
-    
+
     Args:
         roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100.
         period: 'early_1943' (1943 early), 'late_1943' (1943 late), 'early_1944' (1944 early), 'late_1944' (1944 late), 'y1945' (1945).
         drm: total die roll modifier added before reading the chart.
-    
+
     Returns:
         {'pilot': str}
-    
+
     Raises:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected (the chart is partial: the transcription stops after the Veteran 1 Skill row: the higher results (by 10.6, two-skill veterans and Aces) are missing)."""
@@ -343,7 +344,7 @@ def lookup_r7(roll: int, *, period: Literal['early_1943', 'late_1943', 'early_19
 
 def roll_r7(rng: random.Random, *, period: Literal['early_1943', 'late_1943', 'early_1944', 'late_1944', 'y1945'], drm: int = 0) -> dict[str, Any]:
     """Roll percentile (2d10, 00 = 100) with `rng` and read American Pilot Quality Chart [R7], rule 10.6.
-    
+
     Returns the selected row's values plus 'roll' (natural) and 'modified'.
     Raises NoRowError when the modified roll selects no row."""
     natural = _roll(rng, 'percentile', 2, 10, 0, 0)
@@ -379,15 +380,15 @@ _R8_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 
 
 def lookup_r8(roll: int, *, period: Literal['early_1943', 'late_1943', 'early_1944', 'late_1944', 'y1945'], drm: int = 0) -> dict[str, Any]:
     """British Pilot Quality Chart [R8], rule 10.6: the row a roll selects.
-    
+
     Args:
         roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100.
         period: 'early_1943' (1943 early), 'late_1943' (1943 late), 'early_1944' (1944 early), 'late_1944' (1944 late), 'y1945' (1945).
         drm: total die roll modifier added before reading the chart.
-    
+
     Returns:
         {'pilot': str}
-    
+
     Raises:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected (the chart is partial: the transcription stops after the Veteran 1 Skill row: the higher results (by 10.6, two-skill veterans and Aces) are missing)."""
@@ -398,7 +399,7 @@ def lookup_r8(roll: int, *, period: Literal['early_1943', 'late_1943', 'early_19
 
 def roll_r8(rng: random.Random, *, period: Literal['early_1943', 'late_1943', 'early_1944', 'late_1944', 'y1945'], drm: int = 0) -> dict[str, Any]:
     """Roll percentile (2d10, 00 = 100) with `rng` and read British Pilot Quality Chart [R8], rule 10.6.
-    
+
     Returns the selected row's values plus 'roll' (natural) and 'modified'.
     Raises NoRowError when the modified roll selects no row."""
     natural = _roll(rng, 'percentile', 2, 10, 0, 0)
@@ -419,14 +420,14 @@ _ALLIED_FIGHTER_SKILLS_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6, 7, 8, 9, 1
 
 def lookup_allied_fighter_skills(roll: int, *, drm: int = 0) -> dict[str, Any]:
     """Allied Fighter Skills Chart, rule 10.6.1: the row a roll selects.
-    
+
     Args:
         roll: the natural roll on 1d10, 1 to 10.
         drm: total die roll modifier added before reading the chart.
-    
+
     Returns:
         {'skill': str (allied_skill)}
-    
+
     Raises:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected."""
@@ -436,7 +437,7 @@ def lookup_allied_fighter_skills(roll: int, *, drm: int = 0) -> dict[str, Any]:
 
 def roll_allied_fighter_skills(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
     """Roll 1d10 with `rng` and read Allied Fighter Skills Chart, rule 10.6.1.
-    
+
     Returns the selected row's values plus 'roll' (natural) and 'modified'.
     Raises NoRowError when the modified roll selects no row."""
     natural = _roll(rng, 'sum', 1, 10, 0, 0)
@@ -457,14 +458,14 @@ _P47_ACES_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
 
 def lookup_p47_aces(roll: int, *, drm: int = 0) -> dict[str, Any]:
     """P-47D Thunderbolt Aces, rule 10.6.2: the row a roll selects.
-    
+
     Args:
         roll: the natural roll on 1d10, 1 to 10.
         drm: total die roll modifier added before reading the chart.
-    
+
     Returns:
         {'ace': str, 'victories': str, 'aircraft': str, 'unit': str, 'skills': str}
-    
+
     Raises:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected."""
@@ -474,7 +475,7 @@ def lookup_p47_aces(roll: int, *, drm: int = 0) -> dict[str, Any]:
 
 def roll_p47_aces(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
     """Roll 1d10 with `rng` and read P-47D Thunderbolt Aces, rule 10.6.2.
-    
+
     Returns the selected row's values plus 'roll' (natural) and 'modified'.
     Raises NoRowError when the modified roll selects no row."""
     natural = _roll(rng, 'sum', 1, 10, 0, 0)
@@ -496,14 +497,14 @@ _P51_ACES_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
 
 def lookup_p51_aces(roll: int, *, drm: int = 0) -> dict[str, Any]:
     """P-51 Mustang Aces, rule 10.6.2: the row a roll selects.
-    
+
     Args:
         roll: the natural roll on 1d6, 1 to 6.
         drm: total die roll modifier added before reading the chart.
-    
+
     Returns:
         {'ace': str, 'victories': str, 'aircraft': str, 'unit': str, 'skills': str}
-    
+
     Raises:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected."""
@@ -513,7 +514,7 @@ def lookup_p51_aces(roll: int, *, drm: int = 0) -> dict[str, Any]:
 
 def roll_p51_aces(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
     """Roll 1d6 with `rng` and read P-51 Mustang Aces, rule 10.6.2.
-    
+
     Returns the selected row's values plus 'roll' (natural) and 'modified'.
     Raises NoRowError when the modified roll selects no row."""
     natural = _roll(rng, 'sum', 1, 6, 0, 0)
@@ -532,14 +533,14 @@ _P38_ACES_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
 
 def lookup_p38_aces(roll: int, *, drm: int = 0) -> dict[str, Any]:
     """P-38 Lightning Aces, rule 10.6.2: the row a roll selects.
-    
+
     Args:
         roll: the natural roll on 1d6, 1 to 6.
         drm: total die roll modifier added before reading the chart.
-    
+
     Returns:
         {'ace': str, 'victories': str, 'aircraft': str, 'unit': str, 'skills': str}
-    
+
     Raises:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected."""
@@ -549,7 +550,7 @@ def lookup_p38_aces(roll: int, *, drm: int = 0) -> dict[str, Any]:
 
 def roll_p38_aces(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
     """Roll 1d6 with `rng` and read P-38 Lightning Aces, rule 10.6.2.
-    
+
     Returns the selected row's values plus 'roll' (natural) and 'modified'.
     Raises NoRowError when the modified roll selects no row."""
     natural = _roll(rng, 'sum', 1, 6, 0, 0)
@@ -569,14 +570,14 @@ _R9_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 
 
 def lookup_r9(roll: int, *, drm: int = 0) -> dict[str, Any]:
     """Bombing Results Chart [R9], rule 10.16: the row a roll selects.
-    
+
     Args:
         roll: the natural roll on 1d20, 1 to 20.
         drm: total die roll modifier added before reading the chart.
-    
+
     Returns:
         {'result': str, 'points': int}
-    
+
     Raises:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected."""
@@ -586,7 +587,7 @@ def lookup_r9(roll: int, *, drm: int = 0) -> dict[str, Any]:
 
 def roll_r9(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
     """Roll 1d20 with `rng` and read Bombing Results Chart [R9], rule 10.16.
-    
+
     Returns the selected row's values plus 'roll' (natural) and 'modified'.
     Raises NoRowError when the modified roll selects no row."""
     natural = _roll(rng, 'sum', 1, 20, 0, 0)
@@ -595,9 +596,9 @@ def roll_r9(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
 
 def drm_r9(*, strafe: bool = False) -> int:
     """Total DRM for Bombing Results Chart [R9], rule 10.16: the sum of the modifiers whose conditions hold.
-    
+
     +2 Strafe attack (1 ammo point of ALL forward weapons)
-    
+
     Months are 'YYYY-MM'; a context value left as None makes its conditions false."""
     total = 0
     if bool(strafe):
@@ -615,13 +616,13 @@ _VICTORY_POINTS_ROWS: Final[tuple[_Row, ...]] = (
 
 def lookup_victory_points(*, target: Literal['fighter', 'bomber']) -> dict[str, Any]:
     """Luftwaffe Point System, rule 5.2.1: the row the keys select.
-    
+
     Args:
         target: 'fighter' (Fighter), 'bomber' (Four-engined bomber).
-    
+
     Returns:
         {'destruction': int, 'separation': int, 'final_destruction': int}
-    
+
     Raises:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected."""
@@ -642,14 +643,14 @@ _VICTORY_LEVELS_ROWS: Final[tuple[_Row, ...]] = (
 
 def lookup_victory_levels(value: int, *, drm: int = 0) -> dict[str, Any]:
     """Victory Conditions, rule 5.2.6: the row a value selects.
-    
+
     Args:
         value: Points (0+).
         drm: total die roll modifier added before reading the chart.
-    
+
     Returns:
         {'level': str}
-    
+
     Raises:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected."""

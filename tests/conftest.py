@@ -1,0 +1,57 @@
+"""Shared fixtures: compile chart text in a temporary game folder, and the real corpus."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from compiler.project import Compilation, load
+
+ROOT = Path(__file__).resolve().parent.parent
+CHARTS = ROOT / "charts"
+CASES = Path(__file__).resolve().parent / "cases"
+
+
+def compile_text(tmp_path: Path, text: str, game: str = "t", name: str = "case.chart") -> Compilation:
+    """Write `text` as charts/<game>/<name> under tmp_path and compile it (paths relative to tmp_path)."""
+    folder = tmp_path / "charts" / game
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(text, encoding="utf-8")
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        return load([Path("charts")])
+    finally:
+        os.chdir(cwd)
+
+
+def codes(comp: Compilation) -> list[str]:
+    return [d.code for d in comp.diagnostics]
+
+
+def import_module(path: Path, name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def corpus() -> Compilation:
+    """The real charts/ tree, compiled once, with paths as `chartc check charts` shows them."""
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        return load([Path("charts")])
+    finally:
+        os.chdir(cwd)
+
+
+@pytest.fixture(scope="session")
+def ia2(corpus: Compilation):
+    return corpus.project.games["ia2"]

@@ -1,0 +1,165 @@
+"""The command line contract of DESIGN.md, run through click's runner against the real corpus."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from compiler.cli import cli
+from tests.conftest import ROOT
+
+
+@pytest.fixture()
+def run(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    runner = CliRunner()
+
+    def invoke(*args: str):
+        return runner.invoke(cli, list(args), catch_exceptions=False)
+
+    return invoke
+
+
+def test_lookup_r4_piston_3_is_combat(run) -> None:
+    # IA2 R4: piston 3-6 -> combat
+    r = run("lookup", "ia2/R4", "3", "--key", "interceptor=piston")
+    assert r.exit_code == 0
+    assert "Result: Combat" in r.output and "row 3-6" in r.output
+
+
+def test_lookup_by_printed_label(run) -> None:
+    # IA2 R7: 57 in the "1944 late" column is Veteran
+    r = run("lookup", "ia2/R7", "57", "--key", "period=1944 late")
+    assert r.exit_code == 0 and "Pilot: Veteran" in r.output
+
+
+def test_lookup_with_drm(run) -> None:
+    # IA2 R9: 19 with the +2 strafe DRM is 21 -> 20+ Vital, 3 points
+    r = run("lookup", "ia2/R9", "19", "--drm", "2")
+    assert r.exit_code == 0
+    assert "19 + DRM 2 = 21 -> row 20+" in r.output and "Vital" in r.output and "Points awarded: 3" in r.output
+
+
+def test_lookup_json(run) -> None:
+    r = run("lookup", "ia2/R9", "19", "--drm", "2", "--json")
+    doc = json.loads(r.output)
+    assert doc["modified"] == 21 and doc["values"]["points"] == 3 and doc["range"] == "20+"
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["ia2/R4", "7", "--key", "interceptor=piston"], "7 cannot be rolled on 1d6"),
+        (["ia2/R4", "6", "--key", "interceptor=piston", "--drm", "1"], "modified roll 7 (natural 6, DRM +1) selects no row"),
+        (["ia2/R7", "90", "--key", "period=1945"], "roll 90 selects no row"),
+        (["ia2/R4", "3", "--key", "interceptor=pistn"], "did you mean `piston`?"),
+        (["ia2/R4", "3"], "add `--key interceptor=VALUE`"),
+    ],
+)
+def test_lookup_without_a_row_fails_clearly(run, args, message) -> None:
+    r = run("lookup", *args)
+    assert r.exit_code == 1
+    assert message in r.output
+    assert "Traceback" not in r.output
+
+
+def test_lookup_unknown_chart_is_a_usage_error(run) -> None:
+    r = run("lookup", "ia2/R44", "3")
+    assert r.exit_code == 2 and "did you mean `R4`?" in r.output
+
+
+def test_check_corpus_exits_clean_with_known_findings(run) -> None:
+    r = run("check", "charts", "--format", "short")
+    assert r.exit_code == 0
+    assert "warning[C305]" in r.output and "error[" not in r.output
+
+
+def test_check_strict_fails_on_the_r4_warning(run) -> None:
+    assert run("check", "charts", "--strict").exit_code == 1
+
+
+def test_check_reports_errors_with_exit_1(tmp_path: Path, monkeypatch) -> None:
+    (tmp_path / "charts" / "t").mkdir(parents=True)
+    (tmp_path / "charts" / "t" / "a.chart").write_text('game t { title "T" }\nchart [R1] "X" { roll 1d6 column r: text rows { 1-3: "a" } }\n')
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(cli, ["check"])
+    assert r.exit_code == 1 and "error[C302]: rolls 4-6 select no row of chart `R1`" in r.output
+
+
+def test_bad_path_is_a_usage_error(run) -> None:
+    r = run("check", "no/such/folder")
+    assert r.exit_code == 2 and "no such file or folder" in r.output
+
+
+@pytest.fixture()
+def project(tmp_path: Path, monkeypatch) -> Path:
+    """A copy of charts/ and generated/ to build in."""
+    shutil.copytree(ROOT / "charts", tmp_path / "charts")
+    shutil.copytree(ROOT / "generated", tmp_path / "generated")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_build_check_passes_on_committed_outputs(project: Path) -> None:
+    r = CliRunner().invoke(cli, ["build", "--check"])
+    assert r.exit_code == 0, r.output
+
+
+def test_build_check_fails_when_a_file_is_edited(project: Path) -> None:
+    py = project / "generated" / "ia2" / "ia2.py"
+    py.write_text(py.read_text() + "# hand edit\n")
+    r = CliRunner().invoke(cli, ["build", "--check"])
+    assert r.exit_code == 1 and "stale:" in r.output and "# hand edit" in r.output
+    assert py.read_text().endswith("# hand edit\n")  # --check writes nothing
+
+
+def test_build_check_fails_when_a_file_is_deleted(project: Path) -> None:
+    (project / "generated" / "ia2" / "ia2.json").unlink()
+    r = CliRunner().invoke(cli, ["build", "--check"])
+    assert r.exit_code == 1 and "missing:" in r.output
+
+
+def test_build_check_fails_on_an_orphan_and_build_removes_it(project: Path) -> None:
+    orphan = project / "generated" / "ia2" / "old_chart.json"
+    orphan.write_text("{}")
+    r = CliRunner().invoke(cli, ["build", "--check"])
+    assert r.exit_code == 1 and "orphaned:" in r.output
+    assert CliRunner().invoke(cli, ["build"]).exit_code == 0
+    assert not orphan.exists()
+    assert CliRunner().invoke(cli, ["build", "--check"]).exit_code == 0
+
+
+def test_failed_build_leaves_outputs_untouched(project: Path) -> None:
+    before = {p: p.read_bytes() for p in (project / "generated").rglob("*") if p.is_file()}
+    chart = project / "charts" / "ia2" / "combat.chart"
+    chart.write_text(chart.read_text().replace('piston 3-6: "Combat"', 'piston 2-6: "Combat"'))
+    r = CliRunner().invoke(cli, ["build"])
+    assert r.exit_code == 1 and "nothing was written" in r.output
+    after = {p: p.read_bytes() for p in (project / "generated").rglob("*") if p.is_file()}
+    assert after == before
+
+
+def test_internal_error_exits_3_with_a_report_request(monkeypatch, capsys) -> None:
+    import compiler.cli as cli_module
+    import compiler.project
+
+    def boom(paths):
+        raise RuntimeError("simulated bug")
+
+    monkeypatch.setattr(compiler.project, "load", boom)
+    monkeypatch.setattr("sys.argv", ["chartc", "check", "charts"])
+    monkeypatch.chdir(ROOT)
+    with pytest.raises(SystemExit) as exc:
+        cli_module.main()
+    assert exc.value.code == 3
+    err = capsys.readouterr().err
+    assert "RuntimeError: simulated bug" in err and "Please report it" in err
+
+
+def test_console_script_is_installed() -> None:
+    assert shutil.which("chartc") is not None or os.environ.get("CI") is None

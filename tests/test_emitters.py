@@ -1,0 +1,142 @@
+"""Emitted JSON, Python and HTML: snapshots, schema validity, determinism, and real use."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from compiler.build import load_schema, render_outputs, validate_json
+from tests.conftest import ROOT, compile_text, import_module
+
+
+@pytest.fixture(scope="module")
+def outputs(corpus) -> dict[str, str]:
+    return render_outputs(corpus.project)
+
+
+def test_json_snapshot(outputs, snapshot) -> None:
+    assert outputs["ia2/ia2.json"] == snapshot
+
+
+def test_python_snapshot(outputs, snapshot) -> None:
+    assert outputs["ia2/ia2.py"] == snapshot
+
+
+def test_html_snapshot(outputs, snapshot) -> None:
+    assert outputs["ia2/ia2.html"] == snapshot
+
+
+def test_committed_outputs_are_current(outputs) -> None:
+    for rel, text in outputs.items():
+        assert (ROOT / "generated" / rel).read_text(encoding="utf-8") == text, f"run `chartc build`: {rel} is stale"
+
+
+def test_json_is_schema_valid(outputs) -> None:
+    import jsonschema
+
+    schema = load_schema("chartc-game.schema.json")
+    jsonschema.Draft202012Validator.check_schema(schema)
+    for rel, text in outputs.items():
+        if rel.endswith(".json"):
+            validate_json(text)
+
+
+def test_schema_file_is_the_shipped_one() -> None:
+    assert json.loads((ROOT / "schemas" / "chartc-game.schema.json").read_text()) == load_schema("chartc-game.schema.json")
+
+
+def test_schema_rejects_a_broken_document(outputs) -> None:
+    from compiler.build import OutputError
+
+    doc = json.loads(outputs["ia2/ia2.json"])
+    doc["charts"][0]["rows"][0]["range"]["min"] = "three"
+    with pytest.raises(OutputError, match="rows/0/range/min"):
+        validate_json(json.dumps(doc))
+
+
+def test_json_ranges_have_explicit_bounds(outputs) -> None:
+    doc = json.loads(outputs["ia2/ia2.json"])
+    r9 = next(c for c in doc["charts"] if c["address"] == "R9")
+    assert [r["range"] for r in r9["rows"]][-1] == {"printed": "20+", "min": 20, "max": None, "open": "high"}
+    skills = next(c for c in doc["charts"] if c["address"] == "allied_fighter_skills")
+    assert skills["rows"][-1]["range"] == {"printed": "9-0", "min": 9, "max": 10, "open": None}
+    r4 = next(c for c in doc["charts"] if c["address"] == "R4")
+    assert r4["drms"][0]["when"] == {"op": "flag", "var": "fb_attack"}
+    b9 = next(c for c in doc["charts"] if c["address"] == "B9")
+    assert b9["drms"][0]["when"] == {"op": "in", "var": "month", "values": ["1944-11", "1945-01"]}
+
+
+def test_json_carries_exact_odds(outputs) -> None:
+    # IA2 R9 with the +2 strafe DRM: 18, 19, 20 reach 20+ -> Vital at 3/20
+    doc = json.loads(outputs["ia2/ia2.json"])
+    r9 = next(c for c in doc["charts"] if c["address"] == "R9")
+    at_two = next(o for o in r9["odds"] if o["drm"] == 2)
+    assert at_two["rows"][3] == {"exact": "3/20", "float": 0.15}
+    natural = next(o for o in r9["odds"] if o["drm"] == 0)
+    assert [p["exact"] for p in natural["rows"]] == ["1/4", "1/2", "1/5", "1/20"]
+
+
+def test_outputs_are_deterministic_across_hash_seeds(tmp_path: Path) -> None:
+    texts = []
+    for seed in ("0", "1", "12345"):
+        out = tmp_path / seed
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        subprocess.run(
+            [sys.executable, "-c", "from compiler.cli import main; main()", "build", "--out", str(out)],
+            cwd=ROOT, env=env, check=True, capture_output=True,
+        )
+        texts.append({p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()})
+    assert texts[0] == texts[1] == texts[2]
+
+
+def test_generated_python_imports_standalone(tmp_path: Path) -> None:
+    # run in a fresh interpreter with only the standard library on the path
+    script = (
+        "import importlib.util, random, sys\n"
+        f"spec = importlib.util.spec_from_file_location('ia2', {str(ROOT / 'generated/ia2/ia2.py')!r})\n"
+        "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
+        "assert 'compiler' not in sys.modules and 'lark' not in sys.modules\n"
+        "print(m.lookup_r4(3, interceptor='piston')['result'])\n"
+    )
+    r = subprocess.run([sys.executable, "-I", "-c", script], capture_output=True, text=True, check=True)
+    assert r.stdout.strip() == "Combat"
+
+
+def test_generated_roll_uses_the_injected_rng() -> None:
+    m = import_module(ROOT / "generated" / "ia2" / "ia2.py", "ia2_roll")
+    a = [m.roll_r9(random.Random(7))["roll"] for _ in range(3)]
+    b = [m.roll_r9(random.Random(7))["roll"] for _ in range(3)]
+    assert a == b
+    rng = random.Random(2024)
+    seen = set()
+    for _ in range(400):
+        try:
+            seen.add(m.roll_r7(rng, period="late_1944")["roll"])
+        except m.NoRowError:
+            pass
+    assert min(seen) >= 1 and max(seen) <= 78
+
+
+def test_html_escapes_chart_text(tmp_path: Path) -> None:
+    comp = compile_text(
+        tmp_path,
+        'game t { title "T </title><script>alert(1)</script>" }\n'
+        'chart [R1] "X </table><script>x()</script> {{ 7*7 }}" { roll 1d6 column r: text "Result \\"q\\"" '
+        'rows { 1-6: "</td><img src=x onerror=alert(1)> \\u202e ok" } }\n',
+    )
+    html = render_outputs(comp.project)["t/t.html"]
+    assert "<script>" not in html and "<img" not in html
+    assert "&lt;/table&gt;&lt;script&gt;" in html and "{{ 7*7 }}" in html
+
+
+def test_generated_python_passes_mypy_strict() -> None:
+    api = pytest.importorskip("mypy.api")
+    files = [str(p) for p in sorted((ROOT / "generated").glob("*/*.py"))]
+    stdout, stderr, status = api.run(["--strict", "--no-incremental", "--cache-dir=/dev/null", *files])
+    assert status == 0, stdout + stderr
