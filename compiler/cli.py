@@ -183,6 +183,7 @@ def lookup(address: str, roll: str | None, keys: tuple[str, ...], drm: int, as_j
     100), or the value of a value-keyed chart; leave it out for charts read by keys only.
     Exits 1 when no row is selected (a gap, or a modified roll off the table).
     """
+    from compiler.emit_json import json_value
     from compiler.lookup import LookupProblem
     from compiler.lookup import lookup as do_lookup
 
@@ -202,7 +203,7 @@ def lookup(address: str, roll: str | None, keys: tuple[str, ...], drm: int, as_j
             "drm": result.drm,
             "modified": result.modified,
             "range": result.row.range.printed if result.row.range else None,
-            "values": result.values(),
+            "values": {k: json_value(v) for k, v in result.values().items()},
         }
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
         return
@@ -219,9 +220,12 @@ def lookup(address: str, roll: str | None, keys: tuple[str, ...], drm: int, as_j
 
 
 def _value_text(game, col, value) -> str:
-    """A cell as a player reads it: `–` for no value, an enum member's printed label."""
-    if value is None:
-        return "–"
+    """A cell as a player reads it: `–` for no value, `6/3`, `[B6]`, an enum member's printed label."""
+    from compiler.emit_html import cell_text
+
+    shown = cell_text(value)
+    if shown is not None:
+        return shown
     enum = game.enums.get(col.type)
     member = enum.member(str(value)) if enum else None
     return member.label if member else str(value)

@@ -54,6 +54,12 @@ _REGISTRY = [
     Code("C405", "invalid-dice", Severity.ERROR, "a dice expression cannot be rolled (e.g. `0d6` or `1d1`)"),
     Code("C406", "invalid-month", Severity.ERROR, "a month is not a real `YYYY-MM` month, or a period or calendar runs backwards"),
     Code("C407", "invalid-condition", Severity.ERROR, "a DRM condition compares a context variable with a value of the wrong kind"),
+    Code("C408", "threshold-order", Severity.ERROR, "a threshold list (`-/8/9/11`) is not non-decreasing"),
+    Code("C409", "month-outside-calendar", Severity.ERROR, "a month lies outside the game's calendar"),
+    Code("C410", "column-order", Severity.ERROR, "grid or availability columns are duplicated or out of calendar order"),
+    Code("C411", "period-coverage", Severity.WARNING, "the game's periods overlap or leave months of the calendar uncovered"),
+    Code("C412", "before-available", Severity.ERROR, "a chart offers an item in a month before the item's `available` month"),
+    Code("C413", "drm-on-digit-roll", Severity.ERROR, "a DRM on a d66 or percentile roll without a `modified` statement saying what it means"),
 ]
 
 CODES: dict[str, Code] = {c.code: c for c in _REGISTRY}

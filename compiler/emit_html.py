@@ -40,7 +40,7 @@ def emit_game_html(game: model.Game, paper: str = "a4") -> str:
         game: the resolved game.
         paper: `a4` or `letter`, the `@page` size the aid is laid out for.
     """
-    charts = [_chart_view(game, c) for c in game.charts]
+    charts = [_chart_view(game, c) for c in game.charts if c.kind != "external"]
     return _environment().get_template("player_aid.html.j2").render(
         game=game, charts=charts, page_size=PAPER_SIZES[paper], css_title=css_string(game.title)
     )
@@ -107,10 +107,25 @@ def _bar(p: Fraction | None) -> str:
     )
 
 
-def _cell_value(col: model.Column, value: model.Value, game: model.Game) -> str:
+def cell_text(value: model.Value) -> str | None:
+    """A typed cell the way the chart prints it (`6/3`, `-/8/9/11`, `[B6]`), or None when the cell
+    needs its column's type to be shown (enum members)."""
     if value is None:
         return "\u2013"
-    if col.type in ("text", "int"):
+    if isinstance(value, tuple):
+        return "/".join("-" if v is None else str(v) for v in value)
+    if isinstance(value, model.ChartRef):
+        return f"[{value.address}]"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return None
+
+
+def _cell_value(col: model.Column, value: model.Value, game: model.Game) -> str:
+    shown = cell_text(value)
+    if shown is not None:
+        return shown
+    if col.type not in game.enums:
         return str(value)
     enum = game.enums.get(col.type)
     member = enum.member(str(value)) if enum else None
@@ -130,6 +145,23 @@ def _natural_odds(chart: model.Chart) -> dict[int, Fraction]:
         for ro in odds(chart, combo, 0).rows:
             found.setdefault(id(ro.row), set()).add(ro.probability)
     return {k: next(iter(v)) for k, v in found.items() if len(v) == 1}
+
+
+def _key_label(key: model.Key, k: model.KeyMatch) -> str:
+    if k is None:
+        return "any"
+    if isinstance(k, model.MonthSpan):
+        return k.printed
+    member = key.enum.member(k)
+    return member.label if member else k
+
+
+def _avail_text(cell: model.DieRange | str | None) -> str:
+    if cell is None:
+        return "-"
+    if cell == "auto":
+        return "\u2713"
+    return cell.printed  # type: ignore[union-attr]
 
 
 def _roll_header(chart: model.Chart) -> str:
@@ -154,7 +186,19 @@ def _chart_view(game: model.Game, chart: model.Chart) -> dict[str, Any]:
         "show_odds": bool(natural),
         "dice_text": chart.dice.text if chart.dice else None,
     }
-    if chart.grid is not None:
+    if chart.availability is not None:
+        a = chart.availability
+        item_key = next(k for k in chart.keys if k.id == a.row_key)
+        col_key = next(k for k in chart.keys if k.id == a.col_key)
+        view["availability"] = {
+            "item_label": item_key.enum.label,
+            "columns": [_key_label(col_key, c) for c in a.columns],
+            "rows": [
+                {"item": _key_label(item_key, item), "cells": [_avail_text(c) for c in cells]}
+                for item, cells in a.rows
+            ],
+        }
+    elif chart.grid is not None:
         key = next(k for k in chart.keys if k.id == chart.grid.key)
         view["grid"] = {
             "columns": [key.enum.member(c).label if key.enum.member(c) else c for c in chart.grid.columns],
@@ -171,10 +215,7 @@ def _chart_view(game: model.Game, chart: model.Chart) -> dict[str, Any]:
         view["key_headers"] = [k.enum.label for k in chart.keys]
         view["rows"] = [
             {
-                "key_labels": [
-                    (k.enum.member(m).label if k.enum.member(m) else m) if m is not None else "any"
-                    for k, m in zip(chart.keys, r.keys)
-                ],
+                "key_labels": [_key_label(k, m) for k, m in zip(chart.keys, r.keys)],
                 "range": r.range.printed if r.range else None,
                 "outputs": [_cell_value(col, v, game) for col, v in zip(chart.columns, r.values)],
                 "percent": _percent(natural.get(id(r))),

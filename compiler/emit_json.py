@@ -31,10 +31,7 @@ def emit_game_json(game: model.Game) -> str:
             "calendar": {"first": game.calendar[0], "last": game.calendar[1]} if game.calendar else None,
             "periods": [{"id": p.id, "label": p.label, "first": p.first, "last": p.last} for p in game.periods],
         },
-        "enums": [
-            {"id": e.id, "label": e.label, "members": [{"id": m.id, "label": m.label} for m in e.members]}
-            for e in sorted(game.enums.values(), key=lambda e: e.id)
-        ],
+        "enums": [_enum(e) for e in sorted(game.enums.values(), key=lambda e: e.id) if not e.synthetic],
         "context": [
             {"id": v.id, "type": v.type, "enum": v.enum, "label": v.label}
             for v in sorted(game.context.values(), key=lambda v: v.id)
@@ -42,6 +39,61 @@ def emit_game_json(game: model.Game) -> str:
         "charts": [_chart(c) for c in sorted(game.charts, key=lambda c: c.address.casefold())],
     }
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def json_value(v: model.Value) -> Any:
+    """A cell as JSON: slashed groups become arrays (`-` -> null), chart references objects."""
+    if isinstance(v, tuple):
+        return list(v)
+    if isinstance(v, model.ChartRef):
+        return {"chart": v.address}
+    return v
+
+
+def _enum(e: model.EnumType) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": e.id, "label": e.label}
+    if e.fields:
+        out["fields"] = [{"id": f.id, "type": f.type, "label": f.label} for f in e.fields]
+    out["members"] = [_member(m, bool(e.fields)) for m in e.members]
+    return out
+
+
+def _member(m: model.Member, with_fields: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": m.id, "label": m.label}
+    if m.aliases:
+        out["aliases"] = list(m.aliases)
+    if with_fields:
+        out["fields"] = {k: json_value(v) for k, v in m.values}
+    return out
+
+
+def _key_json(k: model.KeyMatch) -> Any:
+    if isinstance(k, model.MonthSpan):
+        return {"months": {"first": k.first, "last": k.last}}
+    return k
+
+
+def _layout(c: model.Chart) -> dict[str, Any]:
+    if c.grid:
+        return {"form": "grid", "key": c.grid.key, "columns": list(c.grid.columns)}
+    if c.availability:
+        a = c.availability
+        return {
+            "form": "availability",
+            "row_key": a.row_key,
+            "column_key": a.col_key,
+            "columns": list(a.columns),
+            "cells": {item: [_avail_cell(x) for x in cells] for item, cells in a.rows},
+        }
+    return {"form": "rows"}
+
+
+def _avail_cell(cell: model.DieRange | str | None) -> Any:
+    if cell is None:
+        return None
+    if cell == "auto":
+        return "auto"
+    return _range(cell)  # type: ignore[arg-type]
 
 
 def _range(r: model.DieRange | None) -> dict[str, Any] | None:
@@ -111,14 +163,13 @@ def _chart(c: model.Chart) -> dict[str, Any]:
         "partial": c.partial,
         "footnotes": [{"mark": f.mark, "text": f.text} for f in c.footnotes],
         "notes": list(c.notes),
-        "layout": (
-            {"form": "grid", "key": c.grid.key, "columns": list(c.grid.columns)} if c.grid else {"form": "rows"}
-        ),
+        "modified": c.drm_reads,
+        "layout": _layout(c),
         "rows": [
             {
-                "keys": {k: v for k, v in zip(keys, r.keys)},
+                "keys": {k: _key_json(v) for k, v in zip(keys, r.keys)},
                 "range": _range(r.range),
-                "values": {col.id: v for col, v in zip(c.columns, r.values)},
+                "values": {col.id: json_value(v) for col, v in zip(c.columns, r.values)},
             }
             for r in c.rows
         ],

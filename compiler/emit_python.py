@@ -18,7 +18,15 @@ class NoRowError(LookupError):
     """The roll or keys select no row of the chart (a gap, or a modified roll off the table)."""
 
 
-_Row = tuple[tuple[Optional[str], ...], Optional[int], Optional[int], tuple[Any, ...]]
+# A row: its keys (a value, None for any, or (first, last) months with last None = open-ended),
+# its low and high roll (None = open end), and its values.
+_Row = tuple[tuple[Any, ...], Optional[int], Optional[int], tuple[Any, ...]]
+
+
+def _key_matches(key: Any, given: str) -> bool:
+    if key is None or key == given:
+        return True
+    return isinstance(key, tuple) and key[0] <= given and (key[1] is None or given <= key[1])
 
 
 def _check_member(chart: str, key: str, value: str, allowed: tuple[str, ...]) -> None:
@@ -40,7 +48,7 @@ def _check_value(chart: str, value: int, low: Optional[int], high: Optional[int]
 
 def _select(chart: str, rows: tuple[_Row, ...], columns: tuple[str, ...], keys: tuple[str, ...], modified: Optional[int]) -> dict[str, Any]:
     for row_keys, low, high, values in rows:
-        if any(k is not None and k != given for k, given in zip(row_keys, keys)):
+        if not all(_key_matches(k, given) for k, given in zip(row_keys, keys)):
             continue
         if modified is not None and ((low is not None and modified < low) or (high is not None and modified > high)):
             continue
@@ -89,7 +97,7 @@ def emit_game_python(game: model.Game) -> str:
     for chart in game.charts:
         ident = idents[id(chart)]
         parts.append(_chart_block(game, chart, ident))
-        if chart.kind != "drms":
+        if chart.kind not in ("drms", "external"):
             lookups.append(f"    {chart.address!r}: lookup_{ident},")
     parts.append("\n\nLOOKUPS: Final[dict[str, Any]] = {\n" + "\n".join(lookups) + "\n}")
     return "\n".join(parts) + "\n"
@@ -146,13 +154,17 @@ def _cite(chart: model.Chart) -> str:
 def _chart_block(game: model.Game, chart: model.Chart, ident: str) -> str:
     lines = ["", "", f"# ---- {chart.address!r}".replace("\n", " ")]
     const = ident.upper()
+    if chart.kind == "external":
+        return "\n".join(lines[:-1] + [f"# {chart.address!r}: printed elsewhere, referred to by other charts".replace("\n", " ")])
     if chart.kind != "drms":
         lines.append(f"{const}_COLUMNS: Final = {tuple(c.id for c in chart.columns)!r}")
         lines.append(f"_{const}_ROWS: Final[tuple[_Row, ...]] = (")
         for r in chart.rows:
             low = r.range.low if r.range else None
             high = r.range.high if r.range else None
-            lines.append(f"    ({tuple(r.keys)!r}, {low!r}, {high!r}, {tuple(r.values)!r}),")
+            keys = tuple(_py_key(k) for k in r.keys)
+            values = tuple(_py_value(v) for v in r.values)
+            lines.append(f"    ({keys!r}, {low!r}, {high!r}, {values!r}),")
         lines.append(")")
         if chart.dice is not None:
             lines.append(f"_{const}_OUTCOMES: Final = frozenset({sorted(chart.dice.outcomes)!r})")
@@ -164,12 +176,21 @@ def _chart_block(game: model.Game, chart: model.Chart, ident: str) -> str:
     return "\n".join(lines)
 
 
+def _py_key(k: model.KeyMatch) -> object:
+    return (k.first, k.last) if isinstance(k, model.MonthSpan) else k
+
+
+def _py_value(v: model.Value) -> object:
+    """A cell as a Python literal value: chart references become `{'chart': 'B6'}`."""
+    return {"chart": v.address} if isinstance(v, model.ChartRef) else v
+
+
 def _key_params(chart: model.Chart, reserved: set[str]) -> list[tuple[model.Key, str, str]]:
     out = []
     for k in chart.keys:
         name = py_name(k.id, reserved)
         reserved.add(name)
-        literal = "Literal[" + ", ".join(repr(m.id) for m in k.enum.members) + "]" if k.enum.members else "str"
+        literal = "Literal[" + ", ".join(repr(m.id) for m in k.enum.members) + "]" if k.enum.members and not k.enum.synthetic else "str"
         out.append((k, name, literal))
     return out
 
@@ -194,7 +215,10 @@ def _lookup_fn(chart: model.Chart, ident: str) -> str:
     if chart.kind == "value" and chart.value_key:
         doc.append(f"    value: {chart.value_key.label} ({chart.value_key.domain.printed}).")
     for k, name, _ in params:
-        doc.append(f"    {name}: " + ", ".join(f"{m.id!r} ({m.label})" for m in k.enum.members) + ".")
+        if k.enum.synthetic:
+            doc.append(f"    {name}: a month 'YYYY-MM', {k.enum.members[0].id} to {k.enum.members[-1].id}.")
+        else:
+            doc.append(f"    {name}: " + ", ".join(f"{m.id!r} ({m.label})" for m in k.enum.members) + ".")
     if chart.kind in ("roll", "value"):
         doc.append("    drm: total die roll modifier added before reading the chart.")
     doc.append("")
@@ -221,7 +245,11 @@ def _lookup_fn(chart: model.Chart, ident: str) -> str:
 
 
 def _py_type(c: model.Column) -> str:
-    return {"text": "str", "int": "int"}.get(c.type, f"str ({c.type})")
+    return {
+        "text": "str", "int": "int", "month": "str 'YYYY-MM'", "pair": "tuple[int | None, int | None]",
+        "triple": "tuple (short, medium, long)", "thresholds": "tuple of minimum rolls for 1, 2, ... results (None = impossible)",
+        "chartref": "{'chart': ID}",
+    }.get(c.type, f"str ({c.type})")
 
 
 def _roll_fn(chart: model.Chart, ident: str) -> str:

@@ -105,6 +105,8 @@ def lookup(chart: model.Chart, roll_text: str | None, given_keys: dict[str, str]
     """
     if chart.kind == "drms":
         raise LookupProblem(f"`{chart.address}` lists DRMs only; its table is not printed")
+    if chart.kind == "external":
+        raise LookupProblem(f"`{chart.address}` is printed elsewhere; its rows are not transcribed")
     keys = resolve_keys(chart, given_keys)
     combo = tuple(m.id for _, m in keys)
     rows = chart.rows_for(combo)

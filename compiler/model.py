@@ -48,29 +48,65 @@ class DieRange:
 
 
 @dataclass(frozen=True)
-class Member:
+class ChartRef:
+    """A cell that sends the player to another chart ("roll on [B6]"); resolved by the checker."""
+
+    address: str
+
+
+# A cell value: text, int, None (`-`), a slashed group as a tuple (`6/3` -> (6, 3); `-/8/9/11` ->
+# (None, 8, 9, 11)), a month `YYYY-MM` (str), an enum member id (str) or a chart reference.
+Value = Union[str, int, None, tuple, ChartRef]
+
+
+@dataclass(frozen=True)
+class Field:
+    """A typed field of reference-data records: `text`, `int`, `month`, `flag`, or an enum's id."""
+
     id: str
+    type: str
     label: str
     span: Span
 
 
 @dataclass(frozen=True)
+class Member:
+    """An enum value; `values` holds its record fields (reference data), `aliases` printed variants."""
+
+    id: str
+    label: str
+    span: Span
+    values: tuple[tuple[str, Value], ...] = ()
+    aliases: tuple[str, ...] = ()
+
+    def get(self, field_id: str) -> Value:
+        return dict(self.values).get(field_id)
+
+
+@dataclass(frozen=True)
 class EnumType:
-    """A closed set of values (`interceptor`: piston, jet); a game's periods form the enum `period`."""
+    """A closed set of values (`interceptor`: piston, jet). With `fields` its members are records
+    (aircraft types with a family and an availability month). A game's periods form the enum
+    `period`; a `key month` uses the synthetic enum `month` whose members are the calendar's months."""
 
     id: str
     label: str
     members: tuple[Member, ...]
     span: Span
+    fields: tuple[Field, ...] = ()
+    synthetic: bool = False
 
     def member(self, id_or_label: str) -> Member | None:
-        """The member named by its identifier or by its printed label (case-insensitive)."""
+        """The member named by its identifier, printed label or alias (case-insensitive)."""
         for m in self.members:
             if m.id == id_or_label:
                 return m
         folded = id_or_label.casefold()
         for m in self.members:
             if m.label.casefold() == folded or m.id.casefold() == folded:
+                return m
+        for m in self.members:
+            if any(a.casefold() == folded for a in m.aliases):
                 return m
         return None
 
@@ -183,15 +219,36 @@ class Column:
     span: Span
 
 
-Value = Union[str, int, None]
+@dataclass(frozen=True)
+class MonthSpan:
+    """A row key covering months `first` to `last` inclusive (`last` None = open-ended)."""
+
+    first: str
+    last: str | None
+    printed: str
+
+    def contains(self, month: str) -> bool:
+        return self.first <= month and (self.last is None or month <= self.last)
+
+
+KeyMatch = Union[str, MonthSpan, None]
+
+
+def key_matches(key: KeyMatch, member_id: str) -> bool:
+    """Whether a row key (member id, month span, or None for any) applies to a key value."""
+    if key is None:
+        return True
+    if isinstance(key, MonthSpan):
+        return key.contains(member_id)
+    return key == member_id
 
 
 @dataclass(frozen=True)
 class Row:
-    """One row: the key members it applies to (None = any), its range (None for reference
-    tables keyed only by enums), and one value per output column."""
+    """One row: the key members it applies to (None = any; a MonthSpan for month keys), its range
+    (None for reference tables keyed only by enums), and one value per output column."""
 
-    keys: tuple[str | None, ...]
+    keys: tuple[KeyMatch, ...]
     range: DieRange | None
     values: tuple[Value, ...]
     span: Span
@@ -211,6 +268,17 @@ class GridLayout:
     key: str
     columns: tuple[str, ...]
     rows: tuple[GridRow, ...]
+
+
+@dataclass(frozen=True)
+class AvailabilityLayout:
+    """How an availability chart is printed (IA2 R2/R3): items down, months across, each cell `✓`
+    (automatic), a die range (available on that roll) or None (`-`, not available)."""
+
+    row_key: str
+    col_key: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, tuple[DieRange | str | None, ...]], ...]  # (member id, cells); "auto" = ✓
 
 
 @dataclass(frozen=True)
@@ -247,6 +315,8 @@ class Chart:
     source_file: str
     span: Span
     broken: bool = False  # some rows failed to resolve; coverage checks would only echo that
+    availability: AvailabilityLayout | None = None
+    drm_reads: str | None = None  # what a DRM means on a d66 or percentile roll
 
     @property
     def address(self) -> str:
@@ -278,7 +348,7 @@ class Chart:
         return list(itertools.product(*[[m.id for m in k.enum.members] for k in self.keys]))
 
     def rows_for(self, combo: tuple[str, ...]) -> list[Row]:
-        return [r for r in self.rows if all(k is None or k == c for k, c in zip(r.keys, combo))]
+        return [r for r in self.rows if all(key_matches(k, c) for k, c in zip(r.keys, combo))]
 
 
 @dataclass

@@ -17,7 +17,8 @@ from compiler.diagnostics import Label, Sink
 from compiler.dice import Dice
 from dsl import ast
 
-_BUILTIN_COLUMN_TYPES = ("text", "int")
+_BUILTIN_COLUMN_TYPES = ("text", "int", "month", "pair", "triple", "thresholds", "chartref")
+_BUILTIN_FIELD_TYPES = ("text", "int", "month", "flag", "pair", "triple", "thresholds", "chartref")
 _BUILTIN_CONTEXT_TYPES = ("flag", "int", "month")
 _RANGE_RE = re.compile(r"^(\d+)(?:(-)(\d+)?|(\+))?$")
 _MONTH_RE = re.compile(r"^(\d{4})-(\d{2})$")
@@ -75,16 +76,26 @@ def resolve_game(
         game.enums["period"] = model.EnumType(
             "period", "Period", tuple(model.Member(p.id, p.label, p.span) for p in periods), first
         )
+    _check_periods(game, sink)
+    if game.calendar:
+        months = calendar_months(*game.calendar)
+        game.enums["month"] = model.EnumType(
+            "month", "Month", tuple(model.Member(m, m, game.span) for m in months), game.span, synthetic=True
+        )
     for f in files:
         for e in f.enums:
             _add_enum(game, e, sink)
+    typer = _ValueTyper(game, sink)
+    for f in files:
+        for e in f.enums:
+            _add_record_fields(game, e, typer, sink)
     for f in files:
         for c in f.contexts:
             _add_context(game, c, sink)
     seen: dict[str, ast.Span] = {}
     for f in files:
         for decl in f.charts:
-            chart = _ChartResolver(game, decl, f.path, sink).resolve()
+            chart = _ChartResolver(game, decl, f.path, sink, typer).resolve()
             if chart is None:
                 continue
             for handle in filter(None, {chart.chart_id, chart.slug}):
@@ -99,7 +110,57 @@ def resolve_game(
                 else:
                     seen[handle.casefold()] = decl.span
             game.charts.append(chart)
+    _check_chart_refs(game, typer, sink)
     return game
+
+
+def _check_chart_refs(game: model.Game, typer: _ValueTyper, sink: Sink) -> None:
+    """Every `[B6]` cell must name a chart, DRM list or `external` chart of the game."""
+    for address, span, what in typer.chart_refs:
+        if game.chart(address) is None:
+            sink.emit(
+                "C201",
+                f"{what} refers to chart `[{address}]`, which game `{game.id}` does not declare",
+                span,
+                did_you_mean(address, [c.address for c in game.charts])
+                or f'declare it, e.g. `external [{address}] "Title" "printed on the player aid cards"`',
+            )
+
+
+def _check_periods(game: model.Game, sink: Sink) -> None:
+    """Periods must lie in the calendar (C409) and tile it without overlaps or holes (C411)."""
+    if not game.periods:
+        return
+    ordered = sorted(game.periods, key=lambda p: (p.first, p.last))
+    for p in ordered:
+        if game.calendar and (p.first < game.calendar[0] or p.last > game.calendar[1]):
+            sink.emit(
+                "C409",
+                f"period `{p.id}` ({p.first} to {p.last}) runs outside the calendar ({game.calendar[0]} to {game.calendar[1]})",
+                p.span,
+            )
+    for a, b in zip(ordered, ordered[1:]):
+        if b.first <= a.last:
+            sink.emit("C411", f"periods `{a.id}` and `{b.id}` overlap ({b.first} to {min(a.last, b.last)})", b.span, labels=(Label(a.span, "overlaps this period"),))
+        else:
+            hole = calendar_months(_next_month(a.last), b.first)[:-1]
+            if hole:
+                sink.emit("C411", f"no period covers {_months_text(hole)}, between `{a.id}` and `{b.id}`", b.span)
+    if game.calendar:
+        before = calendar_months(game.calendar[0], ordered[0].first)[:-1]
+        after = calendar_months(_next_month(ordered[-1].last), game.calendar[1]) if ordered[-1].last < game.calendar[1] else []
+        for hole, where in ((before, ordered[0]), (after, ordered[-1])):
+            if hole:
+                sink.emit("C411", f"no period covers {_months_text(hole)} of the calendar", where.span)
+
+
+def _months_text(months: list[str]) -> str:
+    return months[0] if len(months) == 1 else f"{months[0]} to {months[-1]}"
+
+
+def _next_month(month: str) -> str:
+    y, m = parse_month(month) or (0, 1)
+    return f"{y + 1:04d}-01" if m == 12 else f"{y:04d}-{m + 1:02d}"
 
 
 # ---- game header, calendar, periods ------------------------------------------------------------
@@ -189,6 +250,8 @@ def _periods(header: ast.GameDecl | None, sink: Sink) -> tuple[model.Period, ...
 
 
 def _add_enum(game: model.Game, decl: ast.EnumDecl, sink: Sink) -> None:
+    """Register an enum's members (labels, aliases); record fields are typed later by
+    `_add_record_fields`, once every enum a field may refer to is known."""
     if decl.name.text in game.enums:
         sink.emit(
             "C202",
@@ -209,9 +272,56 @@ def _add_enum(game: model.Game, decl: ast.EnumDecl, sink: Sink) -> None:
             )
             continue
         seen[m.name.text] = m.name.span
-        members.append(model.Member(m.name.text, m.label.text if m.label else m.name.text, m.span))
+        label = m.label.text if m.label else m.name.text
+        members.append(model.Member(m.name.text, label, m.span, (), tuple(a.text for a in m.aliases)))
     label = decl.label.text if decl.label else decl.name.text
     game.enums[decl.name.text] = model.EnumType(decl.name.text, label, tuple(members), decl.name.span)
+
+
+def _add_record_fields(game: model.Game, decl: ast.EnumDecl, typer: _ValueTyper, sink: Sink) -> None:
+    """Type the fields of an enum's records (`{ family: bf109  available: 1944-03 }`)."""
+    enum = game.enums.get(decl.name.text)
+    if enum is None or enum.span != decl.name.span or not (decl.field_decls or any(m.fields for m in decl.members)):
+        return
+    fields: list[model.Field] = []
+    for f in decl.field_decls:
+        type_name = f.type_name.text
+        if any(x.id == f.name.text for x in fields):
+            sink.emit("C202", f"field `{f.name.text}` is declared twice in enum `{enum.id}`", f.name.span)
+            continue
+        if type_name not in _BUILTIN_FIELD_TYPES and type_name not in game.enums:
+            sink.emit(
+                "C201",
+                f"unknown type `{type_name}` for field `{f.name.text}` of enum `{enum.id}`",
+                f.type_name.span,
+                did_you_mean(type_name, [*_BUILTIN_FIELD_TYPES, *game.enums]),
+            )
+            continue
+        label = f.label.text if f.label else f.name.text.replace("_", " ").capitalize()
+        fields.append(model.Field(f.name.text, type_name, label, f.span))
+    by_id = {f.id: f for f in fields}
+    members = []
+    for member, mdecl in zip(enum.members, [m for m in decl.members if m.name.text in {x.id for x in enum.members}]):
+        values: dict[str, model.Value] = {}
+        for fv in mdecl.fields:
+            field = by_id.get(fv.name.text)
+            if field is None:
+                sink.emit(
+                    "C201",
+                    f"enum `{enum.id}` has no field `{fv.name.text}`",
+                    fv.name.span,
+                    did_you_mean(fv.name.text, by_id) or "declare it in a `fields { ... }` block",
+                )
+                continue
+            if fv.name.text in values:
+                sink.emit("C202", f"field `{fv.name.text}` is given twice for `{member.id}`", fv.name.span)
+                continue
+            typed = typer.typed(fv.value, field.type, f"field `{field.id}` of `{member.id}`")
+            if typed is not _BAD:
+                values[field.id] = typed  # type: ignore[assignment]
+        ordered = tuple((f.id, values.get(f.id)) for f in fields)
+        members.append(model.Member(member.id, member.label, member.span, ordered, member.aliases))
+    game.enums[enum.id] = model.EnumType(enum.id, enum.label, tuple(members), enum.span, tuple(fields))
 
 
 def _add_context(game: model.Game, decl: ast.ContextDecl, sink: Sink) -> None:
@@ -245,7 +355,8 @@ def _add_context(game: model.Game, decl: ast.ContextDecl, sink: Sink) -> None:
 
 
 class _ChartResolver:
-    def __init__(self, game: model.Game, decl: ast.ChartDecl, path: str, sink: Sink) -> None:
+    def __init__(self, game: model.Game, decl: ast.ChartDecl, path: str, sink: Sink, typer: _ValueTyper) -> None:
+        self.typer = typer
         self.game = game
         self.decl = decl
         self.path = path
@@ -282,9 +393,19 @@ class _ChartResolver:
         rows: list[model.Row] = []
         grid = None
         broken = (d.roll is not None and self.dice is None) or len(keys) != len(d.keys)
-        if kind != "drms":
+        availability = None
+        if d.availability:
+            availability, keys, avail_rows, avail_broken = self._availability(d.availability[0], keys)
+            broken = broken or avail_broken
+            if not columns:
+                columns = [model.Column("result", "text", "Result", d.availability[0].span)]
+            for extra in d.availability[1:]:
+                self.sink.emit("C103", f"{self.where} has more than one availability grid", extra.span, "split it into two charts")
+        if kind not in ("drms", "external"):
             rows = [r for r in (self._row(r, keys, columns) for r in d.rows) if r is not None]
             broken = broken or len(rows) != len(d.rows)
+            if availability is not None or d.availability:
+                rows.extend(avail_rows if d.availability else [])
             if d.grids:
                 grid, keys = self._grid(d.grids[0], keys, columns)
                 rows.extend(_grid_rows(grid, keys))
@@ -293,7 +414,7 @@ class _ChartResolver:
                     self.sink.emit("C103", f"{self.where} has more than one grid", extra.span, "split it into two charts")
             if not columns:
                 self.sink.emit("C404", f"{self.where} declares no output column", d.title.span, 'add e.g. `column result: text "Result"`')
-            elif not rows and not broken:
+            elif not rows and not broken and not d.availability:
                 self.sink.emit("C404", f"{self.where} has no rows", d.title.span, "add a `rows { ... }` block or a `grid`")
         clamp = (d.combine.clamp_min, d.combine.clamp_max) if d.combine and d.combine.clamp_min is not None else None
         if clamp and clamp[0] > clamp[1]:
@@ -320,12 +441,14 @@ class _ChartResolver:
             source_file=self.path,
             span=d.span,
             broken=broken,
+            availability=availability,
+            drm_reads=d.modified.text if d.modified else None,
         )
 
     def _kind(self) -> str:
         d = self.decl
-        if d.kind == "drms":
-            return "drms"
+        if d.kind in ("drms", "external"):
+            return d.kind
         if d.roll and d.value_key:
             self.sink.emit(
                 "C404",
@@ -337,7 +460,7 @@ class _ChartResolver:
             return "roll"
         if d.value_key:
             return "value"
-        if not d.keys and not d.grids:
+        if not d.keys and not d.grids and not d.availability:
             self.sink.emit(
                 "C404",
                 f"{self.where} has no `roll`, `value` or `key` to be read by",
@@ -418,6 +541,14 @@ class _ChartResolver:
                 continue
             label = decl.label.text if decl.label else decl.name.text.replace("_", " ")
             drms.append(model.Drm(decl.name.text, label, decl.value, when, decl.footnote, decl.span))
+        roll = self.decl.roll
+        if drms and roll is not None and roll.form in ("d66", "percentile") and self.decl.modified is None:
+            self.sink.emit(
+                "C413",
+                f"a DRM on a {roll.form} roll has no obvious meaning in {self.where}",
+                drms[0].span,
+                'say what it does, e.g. `modified "the DRM is added to the two-digit result"`',
+            )
         return drms
 
     def _var(self, name: ast.Name) -> model.ContextVar | None:
@@ -579,19 +710,41 @@ class _ChartResolver:
         d = self.decl
         return "roll" if d.roll else "value" if d.value_key else "reference"
 
-    def _key_member(self, key: model.Key, kv: ast.KeyValueText) -> tuple[bool, str | None]:
+    def _key_member(self, key: model.Key, kv: ast.KeyValueText) -> tuple[bool, model.KeyMatch]:
+        """A row's key value bound to the key: a member id, a MonthSpan for month keys, or None (`*`)."""
         if kv.kind == "any":
             return True, None
-        member = key.enum.member(kv.text)
+        if key.enum.id == "month" and key.enum.synthetic:
+            return self._month_span(key, kv)
+        member = key.enum.member(kv.text) if kv.kind != "months" else None
         if member is None:
             self.sink.emit(
                 "C201",
                 f"`{kv.text}` is not a value of key `{key.id}` in {self.where}",
                 kv.span,
-                did_you_mean(kv.text, [m.id for m in key.enum.members] + [m.label for m in key.enum.members]),
+                did_you_mean(kv.text, [m.id for m in key.enum.members] + [a for m in key.enum.members for a in (m.label, *m.aliases)]),
             )
             return False, None
         return True, member.id
+
+    def _month_span(self, key: model.Key, kv: ast.KeyValueText) -> tuple[bool, model.KeyMatch]:
+        if kv.kind != "months" or kv.first is None:
+            self.sink.emit(
+                "C201",
+                f"`{kv.text}` is not a month for key `{key.id}` in {self.where}",
+                kv.span,
+                "write a month `1944-07`, a span `1944-07..1944-09`, or `1945-01+` for that month on",
+            )
+            return False, None
+        ok = all(check_month(self.game, m, kv.span, self.sink) for m in (kv.first, kv.last) if m is not None)
+        if ok and kv.last is not None and kv.first > kv.last:
+            self.sink.emit("C406", f"month span `{kv.text}` runs backwards", kv.span, f"write `{kv.last}..{kv.first}`")
+            ok = False
+        if not ok:
+            return False, None
+        if kv.last == kv.first:
+            return True, kv.first
+        return True, model.MonthSpan(kv.first, kv.last, kv.text)
 
     def _values(self, values: tuple[ast.ValueText, ...], columns: list[model.Column], span: ast.Span) -> tuple[model.Value, ...] | None:
         if len(values) != len(columns):
@@ -611,32 +764,7 @@ class _ChartResolver:
         return tuple(out) if ok else None
 
     def _typed_value(self, v: ast.ValueText, c: model.Column) -> object:
-        if v.kind == "none":
-            return None
-        if c.type == "text":
-            if v.kind == "text":
-                return v.text
-            hint = f'quote it: `"{v.text}"`'
-        elif c.type == "int":
-            if v.kind == "int":
-                return int(v.text)
-            hint = "write a whole number, or `-` for no value"
-        else:
-            enum = self.game.enums[c.type]
-            member = enum.member(v.text) if v.kind in ("name", "text") else None
-            if member is not None:
-                return member.id
-            if v.kind in ("name", "text"):
-                self.sink.emit(
-                    "C201",
-                    f"`{v.text}` is not a value of `{enum.id}` (column `{c.id}`)",
-                    v.span,
-                    did_you_mean(v.text, [m.id for m in enum.members]),
-                )
-                return _BAD
-            hint = f"write one of the values of `{enum.id}`"
-        self.sink.emit("C402", f"column `{c.id}` holds `{c.type}` values, found `{v.text}`", v.span, hint)
-        return _BAD
+        return self.typer.typed(v, c.type, f"column `{c.id}`")
 
     def _row(self, decl: ast.RowDecl, keys: list[model.Key], columns: list[model.Column]) -> model.Row | None:
         if len(decl.keys) != len(self.decl.keys):
@@ -681,15 +809,9 @@ class _ChartResolver:
         if len(keys) != 1:
             self.sink.emit("C404", f"a grid reads one key, but {self.where} has {len(keys)}", decl.span, "use the row form for charts with several keys")
             return None, keys
-        col_ids: list[str] = []
-        for kv in decl.columns:
-            good, member = self._key_member(key, kv)
-            if good and member is None:
-                self.sink.emit("C403", "`*` cannot head a grid column", kv.span, "name the key value of this column")
-                return None, keys
-            if not good:
-                return None, keys
-            col_ids.append(member or "")
+        col_ids = self._columns_of(key, decl.columns)
+        if col_ids is None:
+            return None, keys
         grid_rows: list[model.GridRow] = []
         for gr in decl.rows:
             if len(gr.cells) != len(col_ids):
@@ -713,8 +835,254 @@ class _ChartResolver:
                 grid_rows.append(model.GridRow(values, tuple(cells), gr.span))
         return model.GridLayout(key.id, tuple(col_ids), tuple(grid_rows)), keys
 
+    def _columns_of(self, key: model.Key, heads: tuple[ast.KeyValueText, ...]) -> list[str] | None:
+        """The key values heading a grid's columns: one value each, no repeats, months in order."""
+        col_ids: list[str] = []
+        for kv in heads:
+            good, member = self._key_member(key, kv)
+            if not good:
+                return None
+            if not isinstance(member, str):
+                self.sink.emit("C403", f"`{kv.text}` cannot head a grid column", kv.span, "name a single key value per column")
+                return None
+            if member in col_ids:
+                self.sink.emit("C410", f"column `{kv.text}` appears twice in {self.where}", kv.span)
+                return None
+            if key.enum.synthetic and col_ids and member < col_ids[-1]:
+                self.sink.emit("C410", f"month column {member} comes after {col_ids[-1]} in {self.where}", kv.span, "print month columns in calendar order")
+                return None
+            col_ids.append(member)
+        return col_ids
+
+    def _availability(
+        self, decl: ast.AvailabilityDecl, keys: list[model.Key]
+    ) -> tuple[model.AvailabilityLayout | None, list[model.Key], list[model.Row], bool]:
+        """Read an availability grid (IA2 R2/R3) into its layout and the rows it implies.
+
+        Each cell becomes rows keyed by (item, column): `✓` -> "automatic" on any roll; a range ->
+        "available" on it and "not available" on every other roll; `-` -> "not available".
+        Returns (layout, keys, rows, broken).
+        """
+        if self.dice is None:
+            if self.decl.roll is None:
+                self.sink.emit("C404", f"an availability grid needs a `roll` in {self.where}", decl.span, "add e.g. `roll 1d6`")
+            return None, keys, [], True
+        item_enum = self._enum(decl.row_key, "availability item type")
+        col_enum = self._enum(decl.col_key, "availability column key")
+        if item_enum is None or col_enum is None:
+            return None, keys, [], True
+        col_key = model.Key(decl.col_key.text, col_enum, decl.col_key.span)
+        columns = self._columns_of(col_key, decl.columns)
+        if columns is None:
+            return None, keys, [], True
+        broken = False
+        layout_rows: list[tuple[str, tuple[model.DieRange | str | None, ...]]] = []
+        rows: list[model.Row] = []
+        item_key = model.Key(decl.row_key.text, item_enum, decl.row_key.span)
+        for ar in decl.rows:
+            good, item = self._key_member(item_key, ar.key)
+            if not good or not isinstance(item, str):
+                broken = True
+                continue
+            cells = list(ar.cells)
+            if len(cells) != len(columns):
+                if self.decl.partial and len(cells) < len(columns):
+                    self.sink.emit(
+                        "C308",
+                        f"partial chart `{self._address}`: row `{ar.key.text}` gives {len(cells)} of {len(columns)} cells; {', '.join(columns[len(cells):])} missing",
+                        ar.span,
+                        f"declared partial: {self.decl.partial.text}",
+                    )
+                else:
+                    self.sink.emit(
+                        "C401",
+                        f"availability row `{ar.key.text}` has {len(cells)} cell{'s' if len(cells) != 1 else ''} but the grid has {len(columns)} column{'s' if len(columns) != 1 else ''}",
+                        ar.span,
+                        "one cell per column, separated by `|`: `✓`, a die range, or `-`",
+                        (Label(decl.span, "grid declared here"),),
+                    )
+                    broken = True
+                    continue
+            layout_cells: list[model.DieRange | str | None] = []
+            for column, cell in zip(columns, cells):
+                layout_cells.append(self._availability_cell(item_enum, item, column, cell, rows))
+            layout_rows.append((item, tuple(layout_cells)))
+        listed_items = model.EnumType(item_enum.id, item_enum.label, tuple(m for m in item_enum.members if m.id in {i for i, _ in layout_rows}), item_enum.span, item_enum.fields)
+        listed_cols = model.EnumType(col_enum.id, col_enum.label, tuple(m for m in col_enum.members if m.id in columns), col_enum.span, col_enum.fields, col_enum.synthetic)
+        keys = [*keys, model.Key(item_key.id, listed_items, item_key.span), model.Key(col_key.id, listed_cols, col_key.span)]
+        layout = model.AvailabilityLayout(item_key.id, col_key.id, tuple(columns), tuple(layout_rows))
+        return layout, keys, rows, broken
+
+    def _availability_cell(
+        self, item_enum: model.EnumType, item: str, column: str, cell: ast.AvailCell, rows: list[model.Row]
+    ) -> model.DieRange | str | None:
+        span = cell.span
+        everything = model.DieRange(None, None, "any", span)
+        if cell.kind == "none":
+            rows.append(model.Row((item, column), everything, ("not available",), span))
+            return None
+        self._check_available_from(item_enum, item, column, span)
+        if cell.kind == "auto":
+            rows.append(model.Row((item, column), everything, ("automatic",), span))
+            return "auto"
+        assert cell.range is not None
+        ok, rng = self._row_range(cell.range, span)
+        if not ok or rng is None:
+            return None
+        rows.append(model.Row((item, column), rng, ("available",), span))
+        assert self.dice is not None
+        if rng.low is not None and rng.low > self.dice.min:
+            rows.append(model.Row((item, column), model.DieRange(None, rng.low - 1, f"{rng.low - 1}-", span), ("not available",), span))
+        if rng.high is not None and rng.high < self.dice.max:
+            rows.append(model.Row((item, column), model.DieRange(rng.high + 1, None, f"{rng.high + 1}+", span), ("not available",), span))
+        return rng
+
+    def _check_available_from(self, item_enum: model.EnumType, item: str, column: str, span: ast.Span) -> None:
+        """C412: an item offered in a month before its record's `available` month."""
+        member = item_enum.member(item)
+        available = member.get("available") if member else None
+        if isinstance(available, str) and parse_month(column) and column < available:
+            self.sink.emit(
+                "C412",
+                f"`{member.label}` is offered in {column} but is available only from {available}",
+                span,
+                "write `-` for that month, or correct the record's `available` month",
+            )
+
+    @property
+    def _address(self) -> str:
+        d = self.decl
+        return (d.chart_id or d.slug or d.title).text
+
 
 _BAD = object()
+
+
+_SLASHED_TYPES = {"pair": 2, "triple": 3}
+VALUE_TYPES = ("text", "int", "month", "flag", "pair", "triple", "thresholds", "chartref")
+_FLAG_WORDS = {"yes": 1, "true": 1, "no": 0, "false": 0}
+
+
+class _ValueTyper:
+    """Types one written cell against a declared type (a column's or a record field's).
+
+    Collects chart references with their spans so `resolve_game` can check them once every
+    chart of the game is known.
+    """
+
+    def __init__(self, game: model.Game, sink: Sink) -> None:
+        self.game = game
+        self.sink = sink
+        self.chart_refs: list[tuple[str, ast.Span, str]] = []
+
+    def typed(self, v: ast.ValueText, type_name: str, what: str) -> object:
+        """The typed value, or `_BAD` after reporting why the cell does not fit `type_name`."""
+        if v.kind == "none":
+            return None
+        handler = getattr(self, f"_as_{type_name}", None)
+        if handler is not None:
+            return handler(v, what)
+        return self._as_enum(v, type_name, what)
+
+    def _mismatch(self, v: ast.ValueText, type_name: str, what: str, hint: str) -> object:
+        self.sink.emit("C402", f"{what} holds `{type_name}` values, found `{v.text}`", v.span, hint)
+        return _BAD
+
+    def _as_text(self, v: ast.ValueText, what: str) -> object:
+        return v.text if v.kind == "text" else self._mismatch(v, "text", what, f'quote it: `"{v.text}"`')
+
+    def _as_int(self, v: ast.ValueText, what: str) -> object:
+        return int(v.text) if v.kind == "int" else self._mismatch(v, "int", what, "write a whole number, or `-` for no value")
+
+    def _as_flag(self, v: ast.ValueText, what: str) -> object:
+        if v.kind == "name" and v.text.lower() in _FLAG_WORDS:
+            return bool(_FLAG_WORDS[v.text.lower()])
+        return self._mismatch(v, "flag", what, "write `yes` or `no`")
+
+    def _as_month(self, v: ast.ValueText, what: str) -> object:
+        if v.kind != "month":
+            return self._mismatch(v, "month", what, "write a month like `1944-07`")
+        return v.text if check_month(self.game, v.text, v.span, self.sink) else _BAD
+
+    def _as_chartref(self, v: ast.ValueText, what: str) -> object:
+        if v.kind != "chart":
+            return self._mismatch(v, "chartref", what, "write the chart ID in brackets, e.g. `[B6]`")
+        self.chart_refs.append((v.text, v.span, what))
+        return model.ChartRef(v.text)
+
+    def _slashed(self, v: ast.ValueText, type_name: str, what: str) -> object:
+        if v.kind == "int" and type_name == "thresholds":
+            return (int(v.text),)
+        if v.kind != "slashed":
+            shape = {"pair": "`6/3`", "triple": "`2/4/6`", "thresholds": "`-/8/9/11`"}[type_name]
+            return self._mismatch(v, type_name, what, f"write it as {shape}")
+        parts = tuple(None if p == "-" else int(p) for p in v.text.split("/"))
+        want = _SLASHED_TYPES.get(type_name)
+        if want is not None and len(parts) != want:
+            return self._mismatch(v, type_name, what, f"a {type_name} has {want} parts separated by `/`")
+        if type_name == "thresholds":
+            given = [p for p in parts if p is not None]
+            if any(b < a for a, b in zip(given, given[1:])):
+                self.sink.emit(
+                    "C408",
+                    f"threshold list `{v.text}` in {what} goes down: each further result needs a roll at least as high",
+                    v.span,
+                    "list the minimum roll for 1, 2, 3... results in non-decreasing order; `-` where that many cannot be scored",
+                )
+                return _BAD
+        return parts
+
+    def _as_pair(self, v: ast.ValueText, what: str) -> object:
+        return self._slashed(v, "pair", what)
+
+    def _as_triple(self, v: ast.ValueText, what: str) -> object:
+        return self._slashed(v, "triple", what)
+
+    def _as_thresholds(self, v: ast.ValueText, what: str) -> object:
+        return self._slashed(v, "thresholds", what)
+
+    def _as_enum(self, v: ast.ValueText, type_name: str, what: str) -> object:
+        enum = self.game.enums.get(type_name)
+        if enum is None:  # the type itself was unknown and is reported where it was declared
+            return _BAD
+        member = enum.member(v.text) if v.kind in ("name", "text") else None
+        if member is not None:
+            return member.id
+        if v.kind in ("name", "text"):
+            self.sink.emit(
+                "C201",
+                f"`{v.text}` is not a value of `{enum.id}` ({what})",
+                v.span,
+                did_you_mean(v.text, [m.id for m in enum.members] + [a for m in enum.members for a in (m.label, *m.aliases)]),
+            )
+            return _BAD
+        return self._mismatch(v, enum.id, what, f"write one of the values of `{enum.id}`")
+
+
+def check_month(game: model.Game, month: str, span: ast.Span, sink: Sink) -> bool:
+    """Report a month that is not `YYYY-MM` (C406) or lies outside the game's calendar (C409)."""
+    if parse_month(month) is None:
+        sink.emit("C406", f"`{month}` is not a month", span, "write months as `YYYY-MM` with MM from 01 to 12")
+        return False
+    if game.calendar and not game.calendar[0] <= month <= game.calendar[1]:
+        sink.emit(
+            "C409",
+            f"{month} lies outside the calendar of game `{game.id}` ({game.calendar[0]} to {game.calendar[1]})",
+            span,
+            "check the month, or widen the game's `calendar`",
+        )
+        return False
+    return True
+
+
+def calendar_months(first: str, last: str) -> list[str]:
+    """Every month from `first` to `last` inclusive, as `YYYY-MM`."""
+    y, m = parse_month(first) or (0, 1)
+    out = []
+    while f"{y:04d}-{m:02d}" <= last:
+        out.append(f"{y:04d}-{m:02d}")
+        y, m = (y + 1, 1) if m == 12 else (y, m + 1)
+    return out
 
 
 def _kind_phrase(var: model.ContextVar) -> str:

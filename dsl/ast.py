@@ -80,9 +80,30 @@ class GameDecl:
 
 
 @dataclass(frozen=True)
+class FieldDecl:
+    """`fields { family: aircraft_family "Family" }` — a typed field of an enum's records."""
+
+    name: Name
+    type_name: Name
+    label: Text | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class FieldValue:
+    name: Name
+    value: ValueText
+    span: Span
+
+
+@dataclass(frozen=True)
 class MemberDecl:
+    """An enum value; with fields it is a reference-data record (`bf109g6 "Bf 109G-6" { ... }`)."""
+
     name: Name
     label: Text | None
+    fields: tuple[FieldValue, ...]
+    aliases: tuple[Text, ...]
     span: Span
 
 
@@ -90,6 +111,7 @@ class MemberDecl:
 class EnumDecl:
     name: Name
     label: Text | None
+    field_decls: tuple[FieldDecl, ...]
     members: tuple[MemberDecl, ...]
     span: Span
 
@@ -227,20 +249,24 @@ class FootnoteDecl:
 
 @dataclass(frozen=True)
 class ValueText:
-    """One output cell as written: a string, an integer, an identifier or `-` (no value)."""
+    """One cell as written: a string, an integer, an identifier, `-` (no value), a slashed
+    group (`6/3`, `2/4/6`, `-/8/9/11`), a month, or a chart reference (`[B6]`)."""
 
-    kind: str  # "text" | "int" | "name" | "none"
+    kind: str  # "text" | "int" | "name" | "none" | "slashed" | "month" | "chart"
     text: str
     span: Span
 
 
 @dataclass(frozen=True)
 class KeyValueText:
-    """A key given in a row: an identifier, a printed label, or `*` for every value."""
+    """A key given in a row: an identifier, a printed label, `*` for every value, or months:
+    `1944-07`, `1944-07..1944-09`, `1945-01+` (`first`/`last` hold the ends; None = open)."""
 
-    kind: str  # "name" | "text" | "any"
+    kind: str  # "name" | "text" | "any" | "months"
     text: str
     span: Span
+    first: str | None = None
+    last: str | None = None
 
 
 @dataclass(frozen=True)
@@ -277,8 +303,35 @@ class GridDecl:
 
 
 @dataclass(frozen=True)
+class AvailCell:
+    """An availability cell: `✓` (automatic), a die range, or `-` (not available)."""
+
+    kind: str  # "auto" | "range" | "none"
+    range: RangeText | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class AvailRowDecl:
+    key: KeyValueText
+    cells: tuple[AvailCell, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class AvailabilityDecl:
+    """`availability type by month [1944-03, ...] { bf109g6: ✓ | 1-5 | - }` (IA2 R2/R3)."""
+
+    row_key: Name
+    col_key: Name
+    columns: tuple[KeyValueText, ...]
+    rows: tuple[AvailRowDecl, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
 class ChartDecl:
-    kind: str  # "chart" | "drms"
+    kind: str  # "chart" | "drms" | "external" (printed elsewhere, named so references resolve)
     chart_id: Name | None
     slug: Name | None
     title: Text
@@ -292,8 +345,10 @@ class ChartDecl:
     footnotes: tuple[FootnoteDecl, ...]
     notes: tuple[Text, ...]
     partial: Text | None
+    modified: Text | None
     rows: tuple[RowDecl, ...]
     grids: tuple[GridDecl, ...]
+    availability: tuple[AvailabilityDecl, ...]
     repeated: tuple[Span, ...]  # statements given twice where only one is allowed
     span: Span
 

@@ -251,6 +251,8 @@ class _Builder:
                 enums.append(self.enum(item))
             elif kind == "context":
                 contexts.append(self.context(item))
+            elif kind == "external":
+                charts.append(self.external(item))
             else:
                 charts.append(self.chart(item))
         return ast.SourceFile(self.path, tuple(games), tuple(enums), tuple(contexts), tuple(charts))
@@ -276,14 +278,35 @@ class _Builder:
     def enum(self, tree: Any) -> ast.EnumDecl:
         name = self.name(tree.children[0])
         label = None
-        members = []
+        members, field_decls = [], []
         for child in tree.children[1:]:
-            if getattr(child, "data", None) == "member":
-                mlabel = self.text(child.children[1]) if len(child.children) > 1 else None
-                members.append(ast.MemberDecl(self.name(child.children[0]), mlabel, self.span_of(child)))
+            data = getattr(child, "data", None)
+            if data == "member":
+                members.append(self.member(child))
+            elif data == "fields":
+                for f in child.children:
+                    c = f.children
+                    flabel = self.text(c[2]) if len(c) > 2 else None
+                    field_decls.append(ast.FieldDecl(self.name(c[0]), self.name(c[1]), flabel, self.span_of(f)))
             else:
                 label = self.text(child)
-        return ast.EnumDecl(name, label, tuple(members), self.span_of(tree))
+        return ast.EnumDecl(name, label, tuple(field_decls), tuple(members), self.span_of(tree))
+
+    def member(self, tree: Any) -> ast.MemberDecl:
+        c = tree.children
+        label = None
+        fields: list[ast.FieldValue] = []
+        aliases: list[ast.Text] = []
+        for child in c[1:]:
+            data = getattr(child, "data", None)
+            if data == "member_body":
+                for fv in child.children:
+                    fields.append(ast.FieldValue(self.name(fv.children[0]), self.value(fv.children[1]), self.span_of(fv)))
+            elif data == "aliases":
+                aliases.extend(self.text(a) for a in child.children)
+            else:
+                label = self.text(child)
+        return ast.MemberDecl(self.name(c[0]), label, tuple(fields), tuple(aliases), self.span_of(tree))
 
     def context(self, tree: Any) -> ast.ContextDecl:
         c = tree.children
@@ -315,6 +338,7 @@ class _Builder:
         value_key = single("value_key")
         combine = single("combine")
         partial = single("partial")
+        modified = single("modified")
         assert title is not None
         return ast.ChartDecl(
             kind=tree.data,
@@ -331,10 +355,25 @@ class _Builder:
             footnotes=tuple(self.footnote(f) for f in stmts.get("footnote", [])),
             notes=tuple(self.text(n.children[0]) for n in stmts.get("note", [])),
             partial=self.text(partial.children[0]) if partial else None,
+            modified=self.text(modified.children[0]) if modified else None,
             rows=tuple(self.row(r) for rows in stmts.get("rows", []) for r in rows.children),
             grids=tuple(self.grid(g) for g in stmts.get("grid", [])),
+            availability=tuple(self.availability(a) for a in stmts.get("availability", [])),
             repeated=tuple(repeated),
             span=self.span_of(tree),
+        )
+
+    def external(self, tree: Any) -> ast.ChartDecl:
+        c = tree.children
+        chart_id = self.name(c[0].children[0])
+        rest = list(c[1:])
+        slug = self.name(rest.pop(0)) if rest and rest[0].type == "NAME" else None
+        title = self.text(rest.pop(0))
+        notes = (self.text(rest[0]),) if rest else ()
+        return ast.ChartDecl(
+            kind="external", chart_id=chart_id, slug=slug, title=title, rule=None, roll=None, value_key=None,
+            keys=(), columns=(), drms=(), combine=None, footnotes=(), notes=notes, partial=None, modified=None, rows=(),
+            grids=(), availability=(), repeated=(), span=self.span_of(tree),
         )
 
     def dice(self, tree: Any) -> ast.DiceDecl:
@@ -419,6 +458,8 @@ class _Builder:
 
     def key_value(self, tree: Any) -> ast.KeyValueText:
         tok = tree.children[0]
+        if getattr(tok, "data", None) is not None:
+            return self.month_span(tok)
         span = self.span_of(tok)
         if tok.type == "STRING":
             return ast.KeyValueText("text", _unquote(str(tok), span), span)
@@ -426,10 +467,25 @@ class _Builder:
             return ast.KeyValueText("any", "*", span)
         return ast.KeyValueText("name", str(tok), span)
 
+    def month_span(self, tree: Any) -> ast.KeyValueText:
+        c = [str(t) for t in tree.children]
+        span = self.span_of(tree)
+        if tree.data == "month_one":
+            return ast.KeyValueText("months", c[0], span, c[0], c[0])
+        if tree.data == "month_between":
+            return ast.KeyValueText("months", f"{c[0]}..{c[1]}", span, c[0], c[1])
+        return ast.KeyValueText("months", f"{c[0]}+", span, c[0], None)
+
     def value(self, tree: Any) -> ast.ValueText:
         tok = tree.children[0]
+        if getattr(tok, "data", None) == "chart_id":
+            inner = tok.children[0]
+            return ast.ValueText("chart", str(inner), self.span_of(tok))
         span = self.span_of(tok)
-        kind = {"STRING": "text", "INT": "int", "DRM_VALUE": "int", "NAME": "name", "DASH": "none"}[tok.type]
+        kind = {
+            "STRING": "text", "INT": "int", "DRM_VALUE": "int", "NAME": "name", "DASH": "none",
+            "SLASHED": "slashed", "MONTH": "month",
+        }[tok.type]
         text = _unquote(str(tok), span) if kind == "text" else str(tok)
         return ast.ValueText(kind, text, span)
 
@@ -462,6 +518,26 @@ class _Builder:
                 rng = ast.RangeText(str(tok), self.span_of(tok)) if tok.type == "RANGE" else None
                 cells.append(ast.CellText(rng, self.span_of(child)))
         return ast.GridRowDecl(tuple(values), tuple(cells), self.span_of(tree))
+
+
+    def availability(self, tree: Any) -> ast.AvailabilityDecl:
+        c = tree.children
+        columns = tuple(self.key_value(k) for k in c[2:] if getattr(k, "data", None) == "key_value")
+        rows = []
+        for r in c[2:]:
+            if getattr(r, "data", None) != "avail_row":
+                continue
+            key = self.key_value(r.children[0])
+            cells = []
+            for cell in r.children[1:]:
+                tok = cell.children[0]
+                cspan = self.span_of(tok)
+                if tok.type == "RANGE":
+                    cells.append(ast.AvailCell("range", ast.RangeText(str(tok), cspan), cspan))
+                else:
+                    cells.append(ast.AvailCell("auto" if tok.type == "CHECK" else "none", None, cspan))
+            rows.append(ast.AvailRowDecl(key, tuple(cells), self.span_of(r)))
+        return ast.AvailabilityDecl(self.name(c[0]), self.name(c[1]), columns, tuple(rows), self.span_of(tree))
 
 
 def _split_dice(text: str, span: ast.Span) -> tuple[int, int]:
