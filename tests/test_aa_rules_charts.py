@@ -1,0 +1,70 @@
+"""Anti-Aircraft & Aircraft (miniatures rules excerpt): the values the excerpt prints.
+
+Each assertion cites the rule paragraph (section and letter, as printed).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from compiler.lookup import LookupProblem, lookup
+from tests.conftest import ROOT, import_module
+
+
+@pytest.fixture(scope="module")
+def aa(corpus):
+    return corpus.project.games["aa_rules"]
+
+
+@pytest.fixture(scope="module")
+def gen():
+    return import_module(ROOT / "generated" / "aa_rules" / "aa_rules.py", "aa_rules_generated")
+
+
+def value(game, address: str, roll: str | None, drm: int = 0, **keys: str):
+    return lookup(game.chart(address), roll, keys, drm).values()
+
+
+def test_only_the_aamg_table_is_reported(corpus) -> None:
+    found = [(d.code, d.span.file) for d in corpus.diagnostics if d.span.file.startswith("charts/aa_rules")]
+    # Anti-Aircraft f: the AAMG Damage Caused Table (p. 32) is not in the excerpt; only MMG No Damage 01-35 is quoted
+    assert found == [("C308", "charts/aa_rules/aircraft.chart")]
+
+
+def test_aa_column_choice(aa) -> None:
+    # Anti-Aircraft d: strafing uses the "Low" column; bombing or dive-bombing the "Med" column
+    assert value(aa, "aa_column_choice", None, attack="strafing") == {"column": "low"}
+    assert value(aa, "aa_column_choice", None, attack="Bombing") == {"column": "med"}
+    assert value(aa, "aa_column_choice", None, attack="dive_bombing") == {"column": "med"}
+
+
+def test_building_defence(aa) -> None:
+    # Strafing Attack d: CA defense of 2 for wooden buildings and 3 for stone buildings
+    assert value(aa, "building_defence", None, building="wooden") == {"ca_defence": 2}
+    assert value(aa, "building_defence", None, building="Stone buildings") == {"ca_defence": 3}
+
+
+def test_strafing_geometry(aa) -> None:
+    def inches(distance: str) -> int:
+        return value(aa, "strafing_geometry", None, distance=distance)["inches"]
+
+    assert inches("flight_path") == 140  # Strafing Attack b: cross the board or extend 140 inches
+    assert inches("strafing_line") == 12  # Strafing Attack c: within 12" of either side of the target's center
+    assert inches("target_area") == 30  # Strafing Attack c: target area no longer than 30 inches
+    assert inches("fire_first_target") == 12  # NOTE 1: within 12" of the intended target ...
+    assert inches("fire_first_aa") == 30  # NOTE 1: ... before an AA gun comes within 30" of the plane
+    assert inches("bomb_miss_radius") == 4  # Bombing f: other targets within a 4" radius at 1/2 to-hit
+    assert inches("tank_buster_miss_radius") == 3  # Tank Buster Aircraft c: only a 3" radius
+    # Strafing Attack c as printed, with the 1/285-scale figure lost
+    assert '(:" in 1/285)' in value(aa, "strafing_geometry", None, distance="strafing_line")["printed"]
+
+
+def test_aamg_damage_partial(aa, gen) -> None:
+    # Anti-Aircraft f, IL-2 note: "the MMG No Damage roll becomes 01-40 instead of 01-35" -> base band 01-35
+    assert value(aa, "aamg_damage", "01", mg="MMG") == {"result": "No Damage"}
+    assert value(aa, "aamg_damage", "35", mg="mmg") == {"result": "No Damage"}
+    with pytest.raises(LookupProblem, match="declared partial"):
+        lookup(aa.chart("aamg_damage"), "36", {"mg": "mmg"}, 0)
+    assert gen.lookup_aamg_damage(35, mg="mmg") == {"result": "No Damage"}
+    with pytest.raises(gen.NoRowError):
+        gen.lookup_aamg_damage(40, mg="mmg")  # 36-40 is No Damage only for the IL-2 (a derived variant, not expressible yet)

@@ -1,0 +1,202 @@
+"""Stuka Leader: every transcribed chart holds the values the rulebook prints.
+
+Stuka Leader prints no chart IDs; each assertion cites the rulebook section (and, where the rules
+number it, the Sequence of Play step). Lookups go through `compiler.lookup` (the model) and, for the
+generated module, through `generated/stuka_leader/stuka_leader.py`.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from compiler.lookup import LookupProblem, lookup
+from tests.conftest import ROOT, import_module
+
+
+@pytest.fixture(scope="module")
+def sl(corpus):
+    return corpus.project.games["stuka_leader"]
+
+
+@pytest.fixture(scope="module")
+def gen():
+    return import_module(ROOT / "generated" / "stuka_leader" / "stuka_leader.py", "stuka_leader_generated")
+
+
+def value(game, address: str, roll: str | None, drm: int = 0, **keys: str):
+    return lookup(game.chart(address), roll, keys, drm).values()
+
+
+def test_stuka_leader_has_no_findings(corpus) -> None:
+    # Every Stuka Leader chart transcribed today is complete as printed: no gaps, no off-table DRMs.
+    assert [d for d in corpus.diagnostics if d.span.file.startswith("charts/stuka_leader")] == []
+
+
+def test_bail_out(sl) -> None:
+    # Bail Out!: "A modified roll of 2- is UNSUCCESSFUL; A modified roll of 3+ is SUCCESSFUL"
+    assert value(sl, "bail_out", "2") == {"result": "UNSUCCESSFUL"}
+    assert value(sl, "bail_out", "3") == {"result": "SUCCESSFUL"}
+    assert value(sl, "bail_out", "0") == {"result": "SUCCESSFUL"}  # the 0 face is 10
+    # Bail Out! modifiers: Miss One Day Wounds -1, Miss Two Days Wounds -2, Damaged -1, Destroyed -2
+    chart = sl.chart("bail_out")
+    assert [(d.id, d.value) for d in chart.drms] == [("miss_one_day", -1), ("miss_two_days", -2), ("damaged", -1), ("destroyed", -2)]
+    assert value(sl, "bail_out", "4", drm=-2) == {"result": "UNSUCCESSFUL"}  # 4 - 2 (Aircraft Destroyed) = 2
+    assert value(sl, "bail_out", "1", drm=-6) == {"result": "UNSUCCESSFUL"}  # every modifier: the 2- row is open-ended
+
+
+def test_bail_out_generated(gen) -> None:
+    # Bail Out! modifiers through the standalone module
+    assert gen.drm_bail_out(aircraft_destroyed=True) == -2
+    assert gen.drm_bail_out(miss_one_day_wound=True, aircraft_damaged=True) == -2
+    assert gen.drm_bail_out(miss_two_days_wound=True) == -2
+    assert gen.drm_bail_out() == 0
+    assert gen.lookup_bail_out(7, drm=gen.drm_bail_out(miss_two_days_wound=True, aircraft_destroyed=True)) == {"result": "SUCCESSFUL"}  # 7 - 4 = 3
+    assert gen.lookup_bail_out(6, drm=gen.drm_bail_out(miss_two_days_wound=True, aircraft_destroyed=True)) == {"result": "UNSUCCESSFUL"}  # 6 - 4 = 2
+
+
+def test_out_of_fuel(sl) -> None:
+    # Over-Target, Mission End: 3- Out of Fuel, 4+ sufficient fuel
+    assert value(sl, "out_of_fuel", "3")["result"].startswith("Out of Fuel. Aircraft crashes and is lost.")
+    assert value(sl, "out_of_fuel", "4")["result"].startswith("Aircraft has sufficient fuel remaining.")
+    assert value(sl, "out_of_fuel", "1")["result"].startswith("Out of Fuel")
+
+
+def test_safe_landing(sl) -> None:
+    # Home-Bound Flight, step 21: 3- Crash, 4+ Safe Landing
+    assert value(sl, "safe_landing", "3") == {"result": "Crash. Aircraft is destroyed and Pilot is killed."}
+    assert value(sl, "safe_landing", "4") == {"result": "Safe Landing."}
+    assert value(sl, "safe_landing", "0") == {"result": "Safe Landing."}
+
+
+def test_bogey_placement(sl) -> None:
+    # Pre-Flight, Dogfight Missions: 1-2 West, 3-4 North, 5-6 South, 7 East, 8-10 Center Area
+    assert value(sl, "bogey_placement", "2") == {"area": "west"}
+    assert value(sl, "bogey_placement", "3") == {"area": "north"}
+    assert value(sl, "bogey_placement", "6") == {"area": "south"}
+    assert value(sl, "bogey_placement", "7") == {"area": "east"}
+    assert value(sl, "bogey_placement", "8") == {"area": "center"}
+    assert value(sl, "bogey_placement", "0") == {"area": "center"}  # 10 on the D10
+
+
+def test_gun_attack_position(sl, gen) -> None:
+    # Dogfighting, Attacking: +1 if Advantaged, +3 if Tailing (+0 Neutral, the DeRuyter example)
+    chart = sl.chart("gun_attack_position")
+    assert chart.kind == "drms" and chart.rows == ()
+    assert gen.drm_gun_attack_position(attacker_position="advantaged") == 1
+    assert gen.drm_gun_attack_position(attacker_position="tailing") == 3
+    assert gen.drm_gun_attack_position(attacker_position="neutral") == 0
+
+
+def test_bandit_maneuver_column(sl) -> None:
+    # Sites and Bandits Attack, Bandits Maneuver: "Tg" Tailing, "A / N" Advantaged or Neutral, "D", "Td"
+    assert value(sl, "bandit_maneuver_column", None, position="tailing") == {"column": "Tg"}
+    assert value(sl, "bandit_maneuver_column", None, position="Advantaged") == {"column": "A / N"}
+    assert value(sl, "bandit_maneuver_column", None, position="neutral") == {"column": "A / N"}
+    assert value(sl, "bandit_maneuver_column", None, position="disadvantaged") == {"column": "D"}
+    assert value(sl, "bandit_maneuver_column", None, position="tailed") == {"column": "Td"}
+
+
+def test_squadron_makeup(sl) -> None:
+    # Campaign Setup, Selecting Squadron Pilots: Rank Levels by year range and Campaign length
+    cols = ("newbie", "green", "average", "skilled", "veteran")
+
+    def ranks(year_range: str, duration: str) -> tuple:
+        row = value(sl, "squadron_makeup", None, year_range=year_range, duration=duration)
+        return tuple(row[c] for c in cols)
+
+    assert ranks("1936 - 1941", "Short") == (1, 2, 3, 1, 1)
+    assert ranks("y1936_1941", "medium") == (1, 2, 5, 1, 1)
+    assert ranks("y1936_1941", "long") == (1, 2, 6, 2, 1)
+    assert ranks("1942 - 1943", "short") == (1, 2, 4, 1, 0)
+    assert ranks("y1942_1943", "medium") == (1, 2, 5, 1, 1)
+    assert ranks("y1942_1943", "long") == (1, 2, 6, 2, 1)
+    assert ranks("1944 - 1945", "short") == (1, 3, 3, 1, 0)
+    assert ranks("y1944_1945", "medium") == (1, 3, 4, 1, 1)
+    assert ranks("y1944_1945", "long") == (1, 3, 5, 2, 1)
+    assert ranks("1946 - ????", "short") == (1, 2, 4, 1, 0)
+    assert ranks("y1946", "medium") == (1, 2, 5, 1, 1)
+    assert ranks("y1946", "long") == (1, 2, 6, 2, 1)
+    # "Squadrons shall consist of 8/10/12 Pilots": every printed make-up adds up to its size
+    for yr in ("y1936_1941", "y1942_1943", "y1944_1945", "y1946"):
+        for duration in ("short", "medium", "long"):
+            size = value(sl, "squadron_size", None, duration=duration)["pilots"]
+            assert sum(ranks(yr, duration)) == size
+
+
+def test_squadron_size(sl) -> None:
+    # Campaign Setup: "Squadrons shall consist of 8/10/12 Pilots."
+    assert value(sl, "squadron_size", None, duration="short") == {"pilots": 8}
+    assert value(sl, "squadron_size", None, duration="medium") == {"pilots": 10}
+    assert value(sl, "squadron_size", None, duration="long") == {"pilots": 12}
+
+
+def test_promotion_costs(sl) -> None:
+    # Campaign Setup, Pilot Promotion Costs: Newbie = 2/4/6, Green = 3/6/9, Average = 4/8/12,
+    # Skilled = 5/10/15, Veteran = 6/12/18 (Short / Medium / Long)
+    def cost(rank: str) -> tuple:
+        row = value(sl, "promotion_costs", None, promote_from=rank)
+        return row["short"], row["medium"], row["long"]
+
+    assert cost("newbie") == (2, 4, 6)
+    assert cost("Green") == (3, 6, 9)
+    assert cost("average") == (4, 8, 12)
+    assert cost("skilled") == (5, 10, 15)
+    assert cost("veteran") == (6, 12, 18)
+    # the example: Medium campaign, Average -> Skilled costs 8, then Skilled -> Veteran 10 more
+    assert cost("average")[1] == 8 and cost("skilled")[1] == 10
+
+
+def test_so_costs(sl) -> None:
+    # The xx/xx/xx notation (Short / Medium / Long) wherever the rules price an item in SO points
+    def so(item: str) -> tuple:
+        row = value(sl, "so_costs", None, so_item=item)
+        return row["flow"], row["short"], row["medium"], row["long"]
+
+    assert so("pilot_skill") == ("pay", 1, 2, 3)  # Campaign Setup, Pilot Skills: 1/2/3
+    assert so("medic") == ("pay", 2, 4, 6)  # Campaign Setup, Medic: 2/4/6 each to activate
+    assert so("recon_priority") == ("pay", 1, 2, 3)  # Pre-Flight 1, Recon Priority: 1/2/3
+    assert so("priority_rr") == ("pay", 5, 8, 11)  # Debriefing 24, Priority R&R: 5/8/11
+    assert so("schnapps") == ("pay", 3, 6, 9)  # Debriefing 24, Schnapps Counter: 3/6/9
+    assert so("one_more_or_fewer") == ("pay", 3, 6, 9)  # Optional Rules, Flying 1 Fewer or 1 More: 3/6/9
+    assert so("random_squadron") == ("gain", 6, 12, 18)  # Optional Rules, Random Squadron Selection: gain 6/12/18
+    assert so("high_stress") == ("pay", 3, 6, 9)  # Optional Rules, High Stress Attacks/Suppression: 3/6/9
+    assert so("expansion_targets") == ("pay", 5, 8, 10)  # Optional Rules, Expansion Targets: 5/8/10
+
+
+def test_mission_colours(sl) -> None:
+    # Campaign Sheets: Green = No Stress / Fuel. Yellow = 1 Stress / Fuel. Red = 2 Stress / Fuel.
+    assert value(sl, "mission_colours", None, dot_colour="green") == {"stress": 0, "fuel": 0}
+    assert value(sl, "mission_colours", None, dot_colour="Yellow") == {"stress": 1, "fuel": 1}
+    assert value(sl, "mission_colours", None, dot_colour="red") == {"stress": 2, "fuel": 2}
+
+
+def test_maneuver_results(sl) -> None:
+    # Dogfighting, Fast Pilots Maneuver and Attack: the result codes of the Dogfight Sheet
+    assert value(sl, "maneuver_results", None, maneuver_result="NE")["effect"].startswith("No effect.")
+    assert value(sl, "maneuver_results", None, maneuver_result="+4 Pos") == {"effect": "Adjust the Aircraft Position by 4 Toward Tailing."}
+    assert value(sl, "maneuver_results", None, maneuver_result="-2 Pos") == {"effect": "Adjust the Aircraft Position by 2 Toward Tailed."}
+    assert "subtract 1 from its Attack roll" in value(sl, "maneuver_results", None, maneuver_result="-1 Atk")["effect"]
+    assert value(sl, "maneuver_results", None, maneuver_result="D -> A") == {"effect": "If the Aircraft is Disadvantaged, change its Position to Advantaged."}
+
+
+def test_special_sites(sl) -> None:
+    # Sites and Bandits Attack, Special Site Counters
+    assert value(sl, "special_sites", None, special_site="Target of Opportunity") == {"effect": "If you Destroy this Site, gain 1 VP."}
+    assert "-1 on their Attack rolls" in value(sl, "special_sites", None, special_site="fire_director")["effect"]
+    assert "gain +2 on all AtG Attack rolls" in value(sl, "special_sites", None, special_site="radio_coordination")["effect"]
+
+
+def test_generated_module_matches_the_rulebook(gen) -> None:
+    # same printed values, through the standalone module
+    assert gen.lookup_out_of_fuel(3)["result"].startswith("Out of Fuel")
+    assert gen.lookup_safe_landing(4) == {"result": "Safe Landing."}
+    assert gen.lookup_bogey_placement(7) == {"area": "east"}
+    assert gen.lookup_squadron_makeup(year_range="y1944_1945", duration="short")["green"] == 3
+    assert gen.lookup_promotion_costs(promote_from="veteran") == {"short": 6, "medium": 12, "long": 18}
+    with pytest.raises(ValueError):
+        gen.lookup_bail_out(11)
+
+
+def test_lookup_rejects_unknown_keys(sl) -> None:
+    with pytest.raises(LookupProblem):
+        lookup(sl.chart("squadron_makeup"), None, {"year_range": "1947", "duration": "short"}, 0)
