@@ -354,6 +354,24 @@ class ChartDecl:
 
 
 @dataclass(frozen=True)
+class OddsDecl:
+    """`odds crt_odds "Odds" { columns ["1:2", "1:1", "2:1"] attacker_high round down ... }`."""
+
+    chart_id: Name | None
+    name: Name
+    title: Text
+    rule: Text | None
+    notes: tuple[Text, ...]
+    columns: tuple[Text, ...]
+    attacker_round: str | None  # "down" | "up" | "nearest"
+    defender_round: str | None
+    beyond: str | None  # "clamp" | "error"
+    shift_order: str | None  # "before" | "after" (relative to clamping at the table edge)
+    repeated: tuple[Span, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
 class SourceFile:
     """Everything declared in one `.chart` file."""
 
@@ -362,3 +380,4 @@ class SourceFile:
     enums: tuple[EnumDecl, ...]
     contexts: tuple[ContextDecl, ...]
     charts: tuple[ChartDecl, ...]
+    odds: tuple[OddsDecl, ...] = ()

@@ -242,7 +242,7 @@ class _Builder:
 
     # file
     def source_file(self, tree: Any) -> ast.SourceFile:
-        games, enums, contexts, charts = [], [], [], []
+        games, enums, contexts, charts, odds = [], [], [], [], []
         for item in tree.children:
             kind = item.data
             if kind == "game":
@@ -253,9 +253,11 @@ class _Builder:
                 contexts.append(self.context(item))
             elif kind == "external":
                 charts.append(self.external(item))
+            elif kind == "odds":
+                odds.append(self.odds(item))
             else:
                 charts.append(self.chart(item))
-        return ast.SourceFile(self.path, tuple(games), tuple(enums), tuple(contexts), tuple(charts))
+        return ast.SourceFile(self.path, tuple(games), tuple(enums), tuple(contexts), tuple(charts), tuple(odds))
 
     def game(self, tree: Any) -> ast.GameDecl:
         name = self.name(tree.children[0])
@@ -374,6 +376,45 @@ class _Builder:
             kind="external", chart_id=chart_id, slug=slug, title=title, rule=None, roll=None, value_key=None,
             keys=(), columns=(), drms=(), combine=None, footnotes=(), notes=notes, partial=None, modified=None, rows=(),
             grids=(), availability=(), repeated=(), span=self.span_of(tree),
+        )
+
+    def odds(self, tree: Any) -> ast.OddsDecl:
+        chart_id = None
+        rest = list(tree.children)
+        if getattr(rest[0], "data", None) == "chart_id":
+            chart_id = self.name(rest.pop(0).children[0])
+        name = self.name(rest.pop(0))
+        title = self.text(rest.pop(0))
+        found: dict[str, list[Any]] = {}
+        for stmt in rest:
+            found.setdefault(stmt.data, []).append(stmt)
+        repeated = [self.span_of(x) for kind, items in found.items() if kind != "note" for x in items[1:]]
+
+        def first(*kinds: str) -> Any:
+            items = [x for k in kinds for x in found.get(k, [])]
+            if len(items) > 1 and len(kinds) > 1:
+                repeated.extend(self.span_of(x) for x in items[1:])
+            return items[0] if items else None
+
+        rule = first("rule")
+        columns = first("odds_columns")
+        att = first("round_attacker_high")
+        dfn = first("round_defender_high")
+        beyond = first("beyond_clamp", "beyond_error")
+        shift = first("shift_before_clamp", "shift_after_clamp")
+        return ast.OddsDecl(
+            chart_id=chart_id,
+            name=name,
+            title=title,
+            rule=self.text(rule.children[0]) if rule else None,
+            notes=tuple(self.text(n.children[0]) for n in found.get("note", [])),
+            columns=tuple(self.text(c) for c in columns.children) if columns else (),
+            attacker_round=att.children[0].data.removeprefix("round_") if att else None,
+            defender_round=dfn.children[0].data.removeprefix("round_") if dfn else None,
+            beyond=beyond.data.removeprefix("beyond_") if beyond else None,
+            shift_order=shift.data.removeprefix("shift_").removesuffix("_clamp") if shift else None,
+            repeated=tuple(sorted(set(repeated))),
+            span=self.span_of(tree),
         )
 
     def dice(self, tree: Any) -> ast.DiceDecl:

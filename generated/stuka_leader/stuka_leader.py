@@ -19,7 +19,15 @@ class NoRowError(LookupError):
     """The roll or keys select no row of the chart (a gap, or a modified roll off the table)."""
 
 
-_Row = tuple[tuple[Optional[str], ...], Optional[int], Optional[int], tuple[Any, ...]]
+# A row: its keys (a value, None for any, or (first, last) months with last None = open-ended),
+# its low and high roll (None = open end), and its values.
+_Row = tuple[tuple[Any, ...], Optional[int], Optional[int], tuple[Any, ...]]
+
+
+def _key_matches(key: Any, given: str) -> bool:
+    if key is None or key == given:
+        return True
+    return isinstance(key, tuple) and key[0] <= given and (key[1] is None or given <= key[1])
 
 
 def _check_member(chart: str, key: str, value: str, allowed: tuple[str, ...]) -> None:
@@ -41,7 +49,7 @@ def _check_value(chart: str, value: int, low: Optional[int], high: Optional[int]
 
 def _select(chart: str, rows: tuple[_Row, ...], columns: tuple[str, ...], keys: tuple[str, ...], modified: Optional[int]) -> dict[str, Any]:
     for row_keys, low, high, values in rows:
-        if any(k is not None and k != given for k, given in zip(row_keys, keys)):
+        if not all(_key_matches(k, given) for k, given in zip(row_keys, keys)):
             continue
         if modified is not None and ((low is not None and modified < low) or (high is not None and modified > high)):
             continue
