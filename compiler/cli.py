@@ -159,7 +159,13 @@ def _find_chart(address: str, charts_dir: Path):
 
         hint = did_you_mean(chart_name, [c.address for c in game.charts])
         raise click.UsageError(f"no chart `{chart_name}` in game `{game_id}`" + (f"; {hint}" if hint else ""))
-    blocking = [d for d in comp.diagnostics if d.severity.value == "error" and d.span.file == chart.source_file]
+    blocking = [
+        d
+        for d in comp.diagnostics
+        if d.severity.value == "error"
+        and d.span.file == chart.source_file
+        and chart.span.line <= d.span.line <= chart.span.end_line
+    ]
     if blocking:
         from compiler.diagnostics import render_short
 
@@ -174,9 +180,15 @@ def _find_chart(address: str, charts_dir: Path):
 @click.argument("roll", required=False)
 @click.option("--key", "keys", multiple=True, metavar="NAME=VALUE", help="A key of the chart, by id or printed label (repeatable).")
 @click.option("--drm", type=int, default=0, show_default=True, help="Total die roll modifier added to the natural roll.")
+@click.option("--attack", type=int, help="Attack factors: pick the odds column (with --defense).")
+@click.option("--defense", type=int, help="Defense factors: pick the odds column (with --attack).")
+@click.option("--shift", type=int, default=0, show_default=True, help="Odds column shifts (+ toward the attacker).")
 @click.option("--json", "as_json", is_flag=True, help="Print the selected row as JSON.")
 @click.option("--charts", "charts_dir", type=click.Path(path_type=Path), default=Path("charts"), show_default=True)
-def lookup(address: str, roll: str | None, keys: tuple[str, ...], drm: int, as_json: bool, charts_dir: Path) -> None:
+def lookup(
+    address: str, roll: str | None, keys: tuple[str, ...], drm: int, attack: int | None, defense: int | None,
+    shift: int, as_json: bool, charts_dir: Path,
+) -> None:
     """Print the row ROLL (+ --drm) selects on chart ADDRESS (GAME/CHART, e.g. ia2/R4).
 
     ROLL is the natural roll as printed on the dice (0 on a d10 is 10, 00 on a percentile roll is
@@ -187,9 +199,24 @@ def lookup(address: str, roll: str | None, keys: tuple[str, ...], drm: int, as_j
     from compiler.lookup import LookupProblem
     from compiler.lookup import lookup as do_lookup
 
+    from compiler.lookup import keys_from_odds, odds_column
+
     game, chart = _find_chart(address, charts_dir)
+    if (attack is None) != (defense is None):
+        raise click.UsageError("give both --attack and --defense")
     try:
-        result = do_lookup(chart, roll, _parse_keys(keys), drm)
+        given = _parse_keys(keys)
+        if attack is not None and defense is not None:
+            if chart.kind == "odds":
+                col = odds_column(chart, attack, defense, shift)
+                if as_json:
+                    click.echo(json.dumps({"game": game.id, "chart": chart.address, "attack": attack, "defense": defense, "shift": shift, "column": col}))
+                else:
+                    click.echo(f"{game.id}/{chart.address} {chart.title}" + (f" (rule {chart.rule})" if chart.rule else ""))
+                    click.echo(f"  attack {attack} vs defense {defense}" + (f", shift {shift:+d}" if shift else "") + f" -> {col}")
+                return
+            given.update(keys_from_odds(game, chart, attack, defense, shift))
+        result = do_lookup(chart, roll, given, drm)
     except LookupProblem as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_FINDINGS)

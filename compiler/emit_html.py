@@ -186,7 +186,16 @@ def _chart_view(game: model.Game, chart: model.Chart) -> dict[str, Any]:
         "show_odds": bool(natural),
         "dice_text": chart.dice.text if chart.dice else None,
     }
-    if chart.availability is not None:
+    if chart.odds is not None:
+        r = chart.odds
+        view["odds"] = {
+            "attacker": f"attack ÷ defense, rounded {r.attacker_round}, read as n:1",
+            "defender": f"defense ÷ attack, rounded {r.defender_round}, read as 1:n",
+            "columns": ", ".join(r.columns) if r.columns else None,
+            "beyond": {"clamp": "use the edge column", "error": "not allowed"}.get(r.beyond or "", None),
+            "shift": f"column shifts apply {r.shift_order} the table edge is applied" if r.shift_order else None,
+        }
+    elif chart.availability is not None:
         a = chart.availability
         item_key = next(k for k in chart.keys if k.id == a.row_key)
         col_key = next(k for k in chart.keys if k.id == a.col_key)

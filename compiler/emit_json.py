@@ -164,6 +164,18 @@ def _chart(c: model.Chart) -> dict[str, Any]:
         "footnotes": [{"mark": f.mark, "text": f.text} for f in c.footnotes],
         "notes": list(c.notes),
         "modified": c.drm_reads,
+        "odds_rule": (
+            {
+                "attacker_high": c.odds.attacker_round,
+                "defender_high": c.odds.defender_round,
+                "equal": "1:1",
+                "columns": list(c.odds.columns),
+                "beyond": c.odds.beyond,
+                "shift": c.odds.shift_order,
+            }
+            if c.odds
+            else None
+        ),
         "layout": _layout(c),
         "rows": [
             {

@@ -57,6 +57,10 @@ def _select(chart: str, rows: tuple[_Row, ...], columns: tuple[str, ...], keys: 
     raise NoRowError(f"{chart}: no row{shown} with keys {keys}")
 
 
+def _round_half_up(value: Fraction) -> int:
+    return math.floor(value + Fraction(1, 2))
+
+
 def _roll(rng: random.Random, form: str, count: int, sides: int, subtract: int, floor: int) -> int:
     if form == "d66":
         return rng.randint(1, 6) * 10 + rng.randint(1, 6)
@@ -86,7 +90,9 @@ def emit_game_python(game: model.Game) -> str:
         ),
         "from __future__ import annotations",
         "",
+        "import math",
         "import random",
+        "from fractions import Fraction",
         "from typing import Any, Final, Literal, Optional",
         "",
         f"GAME_ID: Final = {game.id!r}",
@@ -97,7 +103,7 @@ def emit_game_python(game: model.Game) -> str:
     for chart in game.charts:
         ident = idents[id(chart)]
         parts.append(_chart_block(game, chart, ident))
-        if chart.kind not in ("drms", "external"):
+        if chart.kind not in ("drms", "external", "odds"):
             lookups.append(f"    {chart.address!r}: lookup_{ident},")
     parts.append("\n\nLOOKUPS: Final[dict[str, Any]] = {\n" + "\n".join(lookups) + "\n}")
     return "\n".join(parts) + "\n"
@@ -156,6 +162,8 @@ def _chart_block(game: model.Game, chart: model.Chart, ident: str) -> str:
     const = ident.upper()
     if chart.kind == "external":
         return "\n".join(lines[:-1] + [f"# {chart.address!r}: printed elsewhere, referred to by other charts".replace("\n", " ")])
+    if chart.kind == "odds" and chart.odds is not None:
+        return "\n".join(lines) + _odds_fn(chart, ident)
     if chart.kind != "drms":
         lines.append(f"{const}_COLUMNS: Final = {tuple(c.id for c in chart.columns)!r}")
         lines.append(f"_{const}_ROWS: Final[tuple[_Row, ...]] = (")
@@ -174,6 +182,57 @@ def _chart_block(game: model.Game, chart: model.Chart, ident: str) -> str:
     if chart.drms:
         lines.append(_drm_fn(game, chart, ident))
     return "\n".join(lines)
+
+
+def _odds_fn(chart: model.Chart, ident: str) -> str:
+    rule = chart.odds
+    assert rule is not None
+    rounding = {"down": "math.floor", "up": "math.ceil", "nearest": "_round_half_up"}
+    doc = (
+        f"{_cite(chart)}: the odds column for these combat factors.\n\n"
+        f"Attacker-high odds divide attack by defense and round {rule.attacker_round}; defender-high odds\n"
+        f"divide defense by attack and round {rule.defender_round}; equal factors are 1:1.\n"
+        + (f"Columns {', '.join(rule.columns)}; beyond the edge: {rule.beyond}; " if rule.columns else "No printed columns: the ratio itself is returned; ")
+        + (f"shifts apply {rule.shift_order} clamping.\n" if rule.shift_order else "no column shifts.\n")
+        + "\nArgs:\n    attack, defense: combat factors, ints >= 1.\n    shift: columns to shift (+ toward the attacker).\n"
+        "\nReturns:\n    The column label, e.g. '3:1'.\n\nRaises:\n    ValueError: no factors, odds off a table that does not clamp, or an undeclared shift."
+    )
+    body = [
+        "    if attack < 1 or defense < 1:",
+        "        raise ValueError(f'odds need factors on both sides (attack {attack}, defense {defense})')",
+        "    if attack == defense:",
+        "        position = 0",
+        "    elif attack > defense:",
+        f"        position = max(1, {rounding[rule.attacker_round]}(Fraction(attack, defense))) - 1",
+        "    else:",
+        f"        position = 1 - max(1, {rounding[rule.defender_round]}(Fraction(defense, attack)))",
+    ]
+    if rule.shift_order is None:
+        body += ["    if shift:", f"        raise ValueError({(rule.id + ' does not use column shifts')!r})"]
+    if not rule.columns:
+        body += ["    position += shift", "    return f'{position + 1}:1' if position >= 0 else f'1:{1 - position}'"]
+    else:
+        from compiler import crt
+
+        scales = [crt.scale(crt.parse_label(c) or (1, 1)) for c in rule.columns]
+        body += [
+            f"    columns = {tuple(rule.columns)!r}",
+            f"    scales = {tuple(scales)!r}",
+            "    if position < scales[0]:",
+            "        index = -(scales[0] - position)",
+            "    elif position > scales[-1]:",
+            "        index = len(scales) - 1 + (position - scales[-1])",
+            "    else:",
+            "        index = max(i for i, s in enumerate(scales) if s <= position)",
+        ]
+        if rule.beyond == "error":
+            body += ["    if not 0 <= index < len(scales):", "        raise ValueError(f'odds off the table: {position}')"]
+        if rule.shift_order == "before":
+            body += ["    index += shift"]
+        else:
+            body += ["    index = max(0, min(len(scales) - 1, index)) + shift"]
+        body += ["    return columns[max(0, min(len(scales) - 1, index))]"]
+    return "\n\n\n" + f"def odds_{ident}(attack: int, defense: int, shift: int = 0) -> str:\n" + _doc(doc, "    ") + "\n" + "\n".join(body)
 
 
 def _py_key(k: model.KeyMatch) -> object:

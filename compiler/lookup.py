@@ -86,6 +86,34 @@ def resolve_keys(chart: model.Chart, given: dict[str, str]) -> tuple[tuple[model
     return tuple(out)
 
 
+def odds_column(chart: model.Chart, attack: int, defense: int, shift: int = 0) -> str:
+    """The CRT column label an odds chart picks (USAAF 15.1-15.2: 26 vs 7 -> `3:1`).
+
+    Raises:
+        LookupProblem: not an odds chart, no factors, or odds the rule does not allow.
+    """
+    from compiler.crt import OddsProblem, column
+
+    if chart.odds is None:
+        raise LookupProblem(f"chart `{chart.address}` is not an odds rule")
+    try:
+        return column(chart.odds, attack, defense, shift)
+    except OddsProblem as exc:
+        raise LookupProblem(str(exc)) from exc
+
+
+def keys_from_odds(game: model.Game, chart: model.Chart, attack: int, defense: int, shift: int) -> dict[str, str]:
+    """For a CRT keyed by an odds rule's columns: {key: column label} for these forces."""
+    found = {}
+    for key in chart.keys:
+        rule_chart = game.chart(key.enum.id)
+        if rule_chart is not None and rule_chart.odds is not None:
+            found[key.id] = odds_column(rule_chart, attack, defense, shift)
+    if not found:
+        raise LookupProblem(f"chart `{chart.address}` has no odds column key; --attack/--defense do not apply")
+    return found
+
+
 def lookup(chart: model.Chart, roll_text: str | None, given_keys: dict[str, str], drm: int) -> LookupResult:
     """Select the row a roll (natural roll + `drm`) and keys pick.
 
@@ -107,6 +135,8 @@ def lookup(chart: model.Chart, roll_text: str | None, given_keys: dict[str, str]
         raise LookupProblem(f"`{chart.address}` lists DRMs only; its table is not printed")
     if chart.kind == "external":
         raise LookupProblem(f"`{chart.address}` is printed elsewhere; its rows are not transcribed")
+    if chart.kind == "odds":
+        raise LookupProblem(f"`{chart.address}` is an odds rule: give --attack and --defense")
     keys = resolve_keys(chart, given_keys)
     combo = tuple(m.id for _, m in keys)
     rows = chart.rows_for(combo)

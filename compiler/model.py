@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
+from compiler.crt import OddsRule
 from compiler.dice import Dice
 from dsl.ast import Span
 
@@ -293,7 +294,8 @@ class ValueKey:
 @dataclass(frozen=True)
 class Chart:
     """A resolved chart. `kind` is `roll` (read by dice), `value` (read by an integer),
-    `reference` (read by keys only) or `drms` (a DRM list whose table is not printed)."""
+    `reference` (read by keys only), `drms` (a DRM list whose table is not printed), `external`
+    (printed elsewhere) or `odds` (an odds rule that picks CRT columns)."""
 
     game: str
     chart_id: str | None
@@ -316,6 +318,7 @@ class Chart:
     span: Span
     broken: bool = False  # some rows failed to resolve; coverage checks would only echo that
     availability: AvailabilityLayout | None = None
+    odds: OddsRule | None = None
     drm_reads: str | None = None  # what a DRM means on a d66 or percentile roll
 
     @property

@@ -92,26 +92,76 @@ def resolve_game(
     for f in files:
         for c in f.contexts:
             _add_context(game, c, sink)
+    odds_charts = [(o, _odds_chart(game, o, f.path, sink)) for f in files for o in f.odds]
     seen: dict[str, ast.Span] = {}
+    resolved = [(o, c) for o, c in odds_charts if c is not None]
     for f in files:
         for decl in f.charts:
-            chart = _ChartResolver(game, decl, f.path, sink, typer).resolve()
-            if chart is None:
-                continue
-            for handle in filter(None, {chart.chart_id, chart.slug}):
-                if handle.casefold() in seen:
-                    sink.emit(
-                        "C202",
-                        f"chart `{handle}` is declared twice in game `{game_id}`",
-                        decl.span,
-                        "give each chart its own printed ID or slug",
-                        (Label(seen[handle.casefold()], "first declared here"),),
-                    )
-                else:
-                    seen[handle.casefold()] = decl.span
-            game.charts.append(chart)
+            resolved.append((decl, _ChartResolver(game, decl, f.path, sink, typer).resolve()))
+    for decl, chart in resolved:
+        if chart is None:
+            continue
+        for handle in sorted(filter(None, {chart.chart_id, chart.slug})):
+            if handle.casefold() in seen:
+                sink.emit(
+                    "C202",
+                    f"chart `{handle}` is declared twice in game `{game_id}`",
+                    decl.span,
+                    "give each chart its own printed ID or slug",
+                    (Label(seen[handle.casefold()], "first declared here"),),
+                )
+            else:
+                seen[handle.casefold()] = decl.span
+        game.charts.append(chart)
     _check_chart_refs(game, typer, sink)
     return game
+
+
+def _odds_chart(game: model.Game, decl: ast.OddsDecl, path: str, sink: Sink) -> model.Chart | None:
+    """An `odds` block: the rule as a chart of kind `odds`, its columns as an enum for CRT keys."""
+    from compiler import crt
+
+    where = f"odds rule `{decl.name.text}`"
+    for span in decl.repeated:
+        sink.emit("C103", f"this statement may appear only once in {where}", span, "delete the repeated line")
+    ok = True
+    for side, how in (("attacker_high", decl.attacker_round), ("defender_high", decl.defender_round)):
+        if how is None:
+            sink.emit("C404", f"{where} does not say how {side.replace('_', '-')} odds round", decl.name.span, f"add e.g. `{side} round down`")
+            ok = False
+    columns: list[str] = []
+    for c in decl.columns:
+        ratio = crt.parse_label(c.text)
+        if ratio is None:
+            sink.emit("C402", f"odds column `{c.text}` is not a ratio like `3:1` or `1:2`", c.span)
+            ok = False
+        elif columns and crt.scale(ratio) <= crt.scale(crt.parse_label(columns[-1]) or (1, 1)):
+            sink.emit("C410", f"odds column `{c.text}` does not come after `{columns[-1]}`", c.span, "list odds columns from the defender's best to the attacker's best, each once")
+            ok = False
+        else:
+            columns.append(c.text.replace(" ", ""))
+    if columns and decl.beyond is None:
+        sink.emit("C404", f"{where} does not say what happens to odds beyond the table's edge", decl.name.span, "add `beyond clamp` (use the edge column) or `beyond error`")
+        ok = False
+    if not ok:
+        return None
+    rule = crt.OddsRule(
+        id=decl.name.text, chart_id=decl.chart_id.text if decl.chart_id else None, title=decl.title.text,
+        rule=decl.rule.text if decl.rule else None, notes=tuple(n.text for n in decl.notes),
+        attacker_round=decl.attacker_round or "down", defender_round=decl.defender_round or "up",
+        columns=tuple(columns), beyond=decl.beyond, shift_order=decl.shift_order, span=decl.span,
+    )
+    if columns:
+        if decl.name.text in game.enums:
+            sink.emit("C202", f"`{decl.name.text}` names both an enum and an odds rule", decl.name.span)
+            return None
+        members = tuple(model.Member(crt.member_id(c), c, decl.span) for c in columns)
+        game.enums[decl.name.text] = model.EnumType(decl.name.text, decl.title.text, members, decl.name.span)
+    return model.Chart(
+        game=game.id, chart_id=rule.chart_id, slug=rule.id, title=rule.title, rule=rule.rule, kind="odds",
+        dice=None, value_key=None, keys=(), columns=(), drms=(), clamp=None, footnotes=(), notes=rule.notes,
+        partial=None, rows=(), grid=None, source_file=path, span=decl.span, odds=rule,
+    )
 
 
 def _check_chart_refs(game: model.Game, typer: _ValueTyper, sink: Sink) -> None:
@@ -416,6 +466,7 @@ class _ChartResolver:
                 self.sink.emit("C404", f"{self.where} declares no output column", d.title.span, 'add e.g. `column result: text "Result"`')
             elif not rows and not broken and not d.availability:
                 self.sink.emit("C404", f"{self.where} has no rows", d.title.span, "add a `rows { ... }` block or a `grid`")
+                broken = True
         clamp = (d.combine.clamp_min, d.combine.clamp_max) if d.combine and d.combine.clamp_min is not None else None
         if clamp and clamp[0] > clamp[1]:
             self.sink.emit("C304", f"the DRM clamp runs backwards: {clamp[0]:+d} to {clamp[1]:+d}", d.combine.span)

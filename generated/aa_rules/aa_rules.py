@@ -8,7 +8,9 @@ drm_<id>(*, context...) when it declares DRMs. Lookups raise ValueError for a ro
 that cannot occur and NoRowError when no row is selected."""
 from __future__ import annotations
 
+import math
 import random
+from fractions import Fraction
 from typing import Any, Final, Literal, Optional
 
 GAME_ID: Final = 'aa_rules'
@@ -56,6 +58,10 @@ def _select(chart: str, rows: tuple[_Row, ...], columns: tuple[str, ...], keys: 
         return dict(zip(columns, values))
     shown = "" if modified is None else f" for modified roll {modified}"
     raise NoRowError(f"{chart}: no row{shown} with keys {keys}")
+
+
+def _round_half_up(value: Fraction) -> int:
+    return math.floor(value + Fraction(1, 2))
 
 
 def _roll(rng: random.Random, form: str, count: int, sides: int, subtract: int, floor: int) -> int:

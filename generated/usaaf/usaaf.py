@@ -8,7 +8,9 @@ drm_<id>(*, context...) when it declares DRMs. Lookups raise ValueError for a ro
 that cannot occur and NoRowError when no row is selected."""
 from __future__ import annotations
 
+import math
 import random
+from fractions import Fraction
 from typing import Any, Final, Literal, Optional
 
 GAME_ID: Final = 'usaaf'
@@ -58,6 +60,10 @@ def _select(chart: str, rows: tuple[_Row, ...], columns: tuple[str, ...], keys: 
     raise NoRowError(f"{chart}: no row{shown} with keys {keys}")
 
 
+def _round_half_up(value: Fraction) -> int:
+    return math.floor(value + Fraction(1, 2))
+
+
 def _roll(rng: random.Random, form: str, count: int, sides: int, subtract: int, floor: int) -> int:
     if form == "d66":
         return rng.randint(1, 6) * 10 + rng.randint(1, 6)
@@ -69,6 +75,39 @@ def _roll(rng: random.Random, form: str, count: int, sides: int, subtract: int, 
     if form == "minus":
         return max(floor, sum(faces) - subtract)
     return sum(faces)
+
+
+# ---- 'crt_odds'
+
+
+def odds_crt_odds(attack: int, defense: int, shift: int = 0) -> str:
+    """Combat odds, rule 15.1-15.3: the odds column for these combat factors.
+
+    Attacker-high odds divide attack by defense and round down; defender-high odds
+    divide defense by attack and round up; equal factors are 1:1.
+    No printed columns: the ratio itself is returned; no column shifts.
+
+    Args:
+        attack, defense: combat factors, ints >= 1.
+        shift: columns to shift (+ toward the attacker).
+
+    Returns:
+        The column label, e.g. '3:1'.
+
+    Raises:
+        ValueError: no factors, odds off a table that does not clamp, or an undeclared shift."""
+    if attack < 1 or defense < 1:
+        raise ValueError(f'odds need factors on both sides (attack {attack}, defense {defense})')
+    if attack == defense:
+        position = 0
+    elif attack > defense:
+        position = max(1, math.floor(Fraction(attack, defense))) - 1
+    else:
+        position = 1 - max(1, math.ceil(Fraction(defense, attack)))
+    if shift:
+        raise ValueError('crt_odds does not use column shifts')
+    position += shift
+    return f'{position + 1}:1' if position >= 0 else f'1:{1 - position}'
 
 
 # ---- 'us_forces'
