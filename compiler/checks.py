@@ -17,6 +17,46 @@ def check_project(project: model.Project, sink: Sink) -> None:
     for game in project.games.values():
         for chart in game.charts:
             check_chart(chart, sink)
+        for inv in game.invariants:
+            check_invariant(game, inv, sink)
+
+
+def check_invariant(game: model.Game, inv: model.Invariant, sink: Sink) -> None:
+    """Report (C414) where the data breaks an invariant the rules state."""
+    enum = game.enums[inv.enum]
+    if inv.kind == "count":
+        matching = [m.id for m in enum.members if m.get(inv.field) == inv.value]
+        if len(matching) != inv.number:
+            sink.emit(
+                "C414",
+                f"invariant `{inv.id}` ({inv.text}): {len(matching)} `{enum.id}` records have {inv.field} {inv.value}, not {inv.number}",
+                inv.span,
+                "records: " + (", ".join(f"`{m}`" for m in matching) or "none"),
+            )
+        return
+    chart = game.chart(inv.chart or "")
+    if chart is None or chart.broken:
+        return
+    for index, column in enumerate(chart.columns):
+        member = enum.member(column.id)
+        if member is None:
+            sink.emit("C414", f"invariant `{inv.id}`: column `{column.id}` of `{chart.address}` names no `{enum.id}` record", inv.span)
+            continue
+        need = member.get(inv.field)
+        if not isinstance(need, int):
+            continue
+        total = 0
+        for row in chart.rows:
+            cell = row.values[index]
+            if isinstance(cell, tuple) and len(cell) >= inv.number and cell[inv.number - 1] is not None:
+                total += cell[inv.number - 1]  # type: ignore[operator]
+        if total < need:
+            sink.emit(
+                "C414",
+                f"invariant `{inv.id}` ({inv.text}): `{column.id}` totals {total} in `{chart.address}`, short of {need}",
+                inv.span,
+                f"check the `{column.id}` cells of `{chart.address}` and the {inv.field} of `{member.id}`",
+            )
 
 
 def check_chart(chart: model.Chart, sink: Sink) -> None:

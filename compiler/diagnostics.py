@@ -60,6 +60,7 @@ _REGISTRY = [
     Code("C411", "period-coverage", Severity.WARNING, "the game's periods overlap or leave months of the calendar uncovered"),
     Code("C412", "before-available", Severity.ERROR, "a chart offers an item in a month before the item's `available` month"),
     Code("C413", "drm-on-digit-roll", Severity.ERROR, "a DRM on a d66 or percentile roll without a `modified` statement saying what it means"),
+    Code("C414", "invariant-violated", Severity.ERROR, "the data breaks an `invariant` the rules state"),
 ]
 
 CODES: dict[str, Code] = {c.code: c for c in _REGISTRY}

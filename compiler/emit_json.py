@@ -29,7 +29,7 @@ def emit_game_json(game: model.Game) -> str:
             "title": game.title,
             "source": game.source,
             "calendar": {"first": game.calendar[0], "last": game.calendar[1]} if game.calendar else None,
-            "periods": [{"id": p.id, "label": p.label, "first": p.first, "last": p.last} for p in game.periods],
+            "periods": [{"id": p.id, "label": p.label, "first": p.first, "last": None if p.open_end else p.last} for p in game.periods],
         },
         "enums": [_enum(e) for e in sorted(game.enums.values(), key=lambda e: e.id) if not e.synthetic],
         "context": [

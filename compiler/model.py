@@ -114,13 +114,15 @@ class EnumType:
 
 @dataclass(frozen=True)
 class Period:
-    """A named stretch of the calendar, both ends inclusive, months as `YYYY-MM`."""
+    """A named stretch of the calendar, both ends inclusive, months as `YYYY-MM`. An open-ended
+    period (`1946+`) has `open_end` set and `last` at the calendar's end (or 9999-12)."""
 
     id: str
     label: str
     first: str
     last: str
     span: Span
+    open_end: bool = False
 
 
 @dataclass(frozen=True)
@@ -354,6 +356,23 @@ class Chart:
         return [r for r in self.rows if all(key_matches(k, c) for k, c in zip(r.keys, combo))]
 
 
+@dataclass(frozen=True)
+class Invariant:
+    """A resolved `invariant`: `count` (records of `enum` whose `field` equals `value` number
+    `number`) or `column_sum` (every column of `chart`, part `number` of its cells summed, reaches
+    the `field` of the `enum` member named like the column)."""
+
+    kind: str
+    id: str
+    text: str
+    enum: str
+    field: str
+    value: Value
+    number: int
+    chart: str | None
+    span: Span
+
+
 @dataclass
 class Game:
     id: str
@@ -365,6 +384,7 @@ class Game:
     context: dict[str, ContextVar]
     charts: list[Chart] = field(default_factory=list)
     span: Span | None = None
+    invariants: list[Invariant] = field(default_factory=list)
 
     def chart(self, address: str) -> Chart | None:
         """The chart with this printed ID or slug (IDs compare case-insensitively)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from dataclasses import replace
 from collections.abc import Iterable
 
 from compiler import model
@@ -95,9 +96,14 @@ def resolve_game(
     odds_charts = [(o, _odds_chart(game, o, f.path, sink)) for f in files for o in f.odds]
     seen: dict[str, ast.Span] = {}
     resolved = [(o, c) for o, c in odds_charts if c is not None]
-    for f in files:
-        for decl in f.charts:
-            resolved.append((decl, _ChartResolver(game, decl, f.path, sink, typer).resolve()))
+    decls = [(f.path, d) for f in files for d in f.charts]
+    # a derived chart reads its base, so bases resolve first
+    for path, decl in sorted(decls, key=lambda pd: pd[1].derive is not None):
+        chart = _ChartResolver(game, decl, path, sink, typer).resolve()
+        resolved.append((decl, chart))
+        if chart is not None and decl.derive is None:
+            game.charts.append(chart)  # visible to derived charts; re-added in order below
+    game.charts.clear()
     for decl, chart in resolved:
         if chart is None:
             continue
@@ -114,7 +120,41 @@ def resolve_game(
                 seen[handle.casefold()] = decl.span
         game.charts.append(chart)
     _check_chart_refs(game, typer, sink)
+    for f in files:
+        for inv in f.invariants:
+            resolved_inv = _invariant(game, inv, typer, sink)
+            if resolved_inv is not None:
+                game.invariants.append(resolved_inv)
     return game
+
+
+def _invariant(game: model.Game, decl: ast.InvariantDecl, typer: _ValueTyper, sink: Sink) -> model.Invariant | None:
+    """Bind an invariant's names: the enum and its field, and for `column_sum` the chart."""
+    enum_name, field_name = (decl.args[0], decl.args[1]) if decl.kind == "count" else (decl.args[1], decl.args[2])
+    enum = game.enums.get(enum_name.text)
+    if enum is None:
+        sink.emit("C201", f"unknown enum `{enum_name.text}` in invariant `{decl.name.text}`", enum_name.span, did_you_mean(enum_name.text, game.enums))
+        return None
+    field = next((f for f in enum.fields if f.id == field_name.text), None)
+    if field is None:
+        sink.emit("C201", f"enum `{enum.id}` has no field `{field_name.text}`", field_name.span, did_you_mean(field_name.text, [f.id for f in enum.fields]))
+        return None
+    chart_address = None
+    value: model.Value = None
+    if decl.kind == "column_sum":
+        chart_name = decl.args[0]
+        chart = game.chart(chart_name.text)
+        if chart is None:
+            sink.emit("C201", f"unknown chart `{chart_name.text}` in invariant `{decl.name.text}`", chart_name.span, did_you_mean(chart_name.text, [c.address for c in game.charts]))
+            return None
+        chart_address = chart.address
+    else:
+        assert decl.value is not None
+        typed = typer.typed(decl.value, field.type, f"invariant `{decl.name.text}`")
+        if typed is _BAD:
+            return None
+        value = typed  # type: ignore[assignment]
+    return model.Invariant(decl.kind, decl.name.text, decl.text.text, enum.id, field.id, value, decl.number, chart_address, decl.span)
 
 
 def _odds_chart(game: model.Game, decl: ast.OddsDecl, path: str, sink: Sink) -> model.Chart | None:
@@ -183,7 +223,7 @@ def _check_periods(game: model.Game, sink: Sink) -> None:
         return
     ordered = sorted(game.periods, key=lambda p: (p.first, p.last))
     for p in ordered:
-        if game.calendar and (p.first < game.calendar[0] or p.last > game.calendar[1]):
+        if game.calendar and (p.first < game.calendar[0] or (p.last > game.calendar[1] and not p.open_end)):
             sink.emit(
                 "C409",
                 f"period `{p.id}` ({p.first} to {p.last}) runs outside the calendar ({game.calendar[0]} to {game.calendar[1]})",
@@ -279,6 +319,7 @@ def _calendar(header: ast.GameDecl | None, sink: Sink) -> tuple[str, str] | None
 def _periods(header: ast.GameDecl | None, sink: Sink) -> tuple[model.Period, ...]:
     if header is None:
         return ()
+    calendar_end = header.calendar[1].text if header.calendar and parse_month(header.calendar[1].text) else "9999-12"
     out: list[model.Period] = []
     seen: dict[str, ast.Span] = {}
     for p in header.periods:
@@ -286,13 +327,14 @@ def _periods(header: ast.GameDecl | None, sink: Sink) -> tuple[model.Period, ...
             sink.emit("C202", f"period `{p.name.text}` is declared twice", p.name.span, labels=(Label(seen[p.name.text], "first declared here"),))
             continue
         seen[p.name.text] = p.name.span
-        first, last = _checked_month(p.first, sink), _checked_month(p.last, sink)
+        first = _checked_month(p.first, sink)
+        last = _checked_month(p.last, sink) if p.last is not None else calendar_end
         if first is None or last is None:
             continue
         if first > last:
             sink.emit("C406", f"period `{p.name.text}` runs backwards: {first} to {last}", p.first.span)
             continue
-        out.append(model.Period(p.name.text, p.label.text, first, last, p.span))
+        out.append(model.Period(p.name.text, p.label.text, first, last, p.span, open_end=p.last is None))
     return tuple(out)
 
 
@@ -431,6 +473,8 @@ class _ChartResolver:
                 'write `chart [R4] "Title"` for a printed ID or `chart my_slug "Title"` for an unnumbered chart',
             )
             return None
+        if d.derive is not None:
+            return self._derived(d.derive)
         kind = self._kind()
         if d.roll:
             self.dice = self._dice(d.roll)
@@ -1000,6 +1044,42 @@ class _ChartResolver:
                 "write `-` for that month, or correct the record's `available` month",
             )
 
+    def _derived(self, derive: ast.DeriveDecl) -> model.Chart | None:
+        """A variant of another chart with every inner band boundary moved by `bands N`."""
+        d = self.decl
+        base = self.game.chart(derive.base.text)
+        if base is None:
+            self.sink.emit(
+                "C201",
+                f"{self.where} derives from unknown chart `{derive.base.text}`",
+                derive.base.span,
+                did_you_mean(derive.base.text, [c.address for c in self.game.charts]),
+            )
+            return None
+        own = [d.roll, d.value_key, *d.keys, *d.columns, *d.rows, *d.grids, *d.availability]
+        if any(own):
+            self.sink.emit("C404", f"{self.where} is derived from `{base.address}` and takes its roll, keys, columns and rows from it", derive.span, "delete them, or drop the `derive` line")
+            return None
+        if base.kind != "roll" or base.dice is None:
+            self.sink.emit("C404", f"`{base.address}` is not read by a roll, so its bands cannot move", derive.span)
+            return None
+        rows = tuple(r for r in (_shift_bands(r, base.dice, derive.band_shift) for r in base.rows) if r is not None)
+        note = f"Derived from {base.address}: every band boundary moved {derive.band_shift:+d}."
+        return replace(
+            base,
+            chart_id=d.chart_id.text if d.chart_id else None,
+            slug=d.slug.text if d.slug else None,
+            title=d.title.text,
+            rule=d.rule.text if d.rule else base.rule,
+            footnotes=base.footnotes + tuple(model.Footnote(f.mark, f.text.text, f.span) for f in d.footnotes),
+            notes=(note, *(n.text for n in d.notes)),
+            partial=d.partial.text if d.partial else base.partial,
+            rows=rows,
+            grid=None,
+            source_file=self.path,
+            span=d.span,
+        )
+
     @property
     def _address(self) -> str:
         d = self.decl
@@ -1138,6 +1218,37 @@ def calendar_months(first: str, last: str) -> list[str]:
 
 def _kind_phrase(var: model.ContextVar) -> str:
     return {"int": "an int variable", "month": "a month variable", "flag": "a flag"}.get(var.type, f"a `{var.enum}` variable")
+
+
+def _shift_bands(row: model.Row, dice: Dice, shift: int) -> model.Row | None:
+    """Move a row's inner boundaries by `shift`, keeping the dice's ends fixed (01 stays 01, 00
+    stays 00); a band squeezed to nothing is dropped."""
+    r = row.range
+    if r is None:
+        return row
+    low = r.low if r.low is None or r.low <= dice.min else min(dice.max, max(dice.min, r.low + shift))
+    high = r.high if r.high is None or r.high >= dice.max else min(dice.max, max(dice.min, r.high + shift))
+    if low is not None and high is not None and low > high:
+        return None
+    return replace(row, range=model.DieRange(low, high, format_range(dice, low, high), r.span))
+
+
+def format_range(dice: Dice, low: int | None, high: int | None) -> str:
+    """Print a range the way the chart's dice print it: `01-40`, `91-00`, `9-0`, `12+`, `3-`."""
+    def face(n: int) -> str:
+        if dice.form == "percentile":
+            return "00" if n == 100 else f"{n:02d}"
+        if dice.form == "sum" and dice.count == 1 and dice.sides == 10 and n == 10:
+            return "0"
+        return str(n)
+
+    if low is None and high is None:
+        return "any"
+    if high is None:
+        return f"{face(low)}+"  # type: ignore[arg-type]
+    if low is None:
+        return f"{face(high)}-"
+    return face(low) if low == high else f"{face(low)}-{face(high)}"
 
 
 def _grid_rows(grid: model.GridLayout | None, keys: list[model.Key]) -> list[model.Row]:

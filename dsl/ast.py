@@ -62,10 +62,13 @@ class MonthText:
 
 @dataclass(frozen=True)
 class PeriodDecl:
+    """`period late_1944 "1944 late" 1944-07 to 1944-12`; years `1936 to 1941` read as
+    1936-01 to 1941-12; `1946+` (or `1946-01+`) is open-ended (`last` is None)."""
+
     name: Name
     label: Text
     first: MonthText
-    last: MonthText
+    last: MonthText | None
     span: Span
 
 
@@ -346,6 +349,7 @@ class ChartDecl:
     notes: tuple[Text, ...]
     partial: Text | None
     modified: Text | None
+    derive: DeriveDecl | None
     rows: tuple[RowDecl, ...]
     grids: tuple[GridDecl, ...]
     availability: tuple[AvailabilityDecl, ...]
@@ -372,6 +376,35 @@ class OddsDecl:
 
 
 @dataclass(frozen=True)
+class DeriveDecl:
+    """`derive from aamg_damage bands +5`: a variant of another chart with every inner band
+    boundary moved (aa_rules IL-2: "+5% on the AAMG table's bands")."""
+
+    base: Name
+    band_shift: int
+    span: Span
+
+
+@dataclass(frozen=True)
+class InvariantDecl:
+    """A rule the data must obey, checked on every build.
+
+    kind `count`: `count ENUM where FIELD == VALUE is N` (a count the rules state).
+    kind `column_sum`: `sum CHART part P per column reaches ENUM.FIELD` — for every column of
+    CHART, the P-th part of its cells summed over all rows reaches the FIELD of the ENUM member
+    named like the column (USAAF: each target system can reach its Points Needed).
+    """
+
+    kind: str
+    name: Name
+    text: Text
+    args: tuple[Name, ...]
+    value: ValueText | None
+    number: int
+    span: Span
+
+
+@dataclass(frozen=True)
 class SourceFile:
     """Everything declared in one `.chart` file."""
 
@@ -381,3 +414,4 @@ class SourceFile:
     contexts: tuple[ContextDecl, ...]
     charts: tuple[ChartDecl, ...]
     odds: tuple[OddsDecl, ...] = ()
+    invariants: tuple[InvariantDecl, ...] = ()

@@ -242,7 +242,7 @@ class _Builder:
 
     # file
     def source_file(self, tree: Any) -> ast.SourceFile:
-        games, enums, contexts, charts, odds = [], [], [], [], []
+        games, enums, contexts, charts, odds, invariants = [], [], [], [], [], []
         for item in tree.children:
             kind = item.data
             if kind == "game":
@@ -255,9 +255,11 @@ class _Builder:
                 charts.append(self.external(item))
             elif kind == "odds":
                 odds.append(self.odds(item))
+            elif kind in ("inv_count", "inv_column_sum"):
+                invariants.append(self.invariant(item))
             else:
                 charts.append(self.chart(item))
-        return ast.SourceFile(self.path, tuple(games), tuple(enums), tuple(contexts), tuple(charts), tuple(odds))
+        return ast.SourceFile(self.path, tuple(games), tuple(enums), tuple(contexts), tuple(charts), tuple(odds), tuple(invariants))
 
     def game(self, tree: Any) -> ast.GameDecl:
         name = self.name(tree.children[0])
@@ -272,10 +274,17 @@ class _Builder:
                 calendar = (self.month(stmt.children[0]), self.month(stmt.children[1]))
             elif stmt.data == "period":
                 c = stmt.children
-                periods.append(
-                    ast.PeriodDecl(self.name(c[0]), self.text(c[1]), self.month(c[2]), self.month(c[3]), self.span_of(stmt))
-                )
+                first = self.period_bound(c[2], start=True)
+                last = self.period_bound(c[3], start=False) if getattr(c[3], "data", None) == "period_bound" else None
+                periods.append(ast.PeriodDecl(self.name(c[0]), self.text(c[1]), first, last, self.span_of(stmt)))
         return ast.GameDecl(name, title, source, calendar, tuple(periods), self.span_of(tree))
+
+    def period_bound(self, tree: Any, start: bool) -> ast.MonthText:
+        tok = tree.children[0]
+        text = str(tok)
+        if tok.type == "INT":  # a year: from its January, or to its December
+            text = f"{int(text):04d}-{'01' if start else '12'}"
+        return ast.MonthText(text, self.span_of(tok))
 
     def enum(self, tree: Any) -> ast.EnumDecl:
         name = self.name(tree.children[0])
@@ -341,6 +350,7 @@ class _Builder:
         combine = single("combine")
         partial = single("partial")
         modified = single("modified")
+        derive = single("derive")
         assert title is not None
         return ast.ChartDecl(
             kind=tree.data,
@@ -358,6 +368,7 @@ class _Builder:
             notes=tuple(self.text(n.children[0]) for n in stmts.get("note", [])),
             partial=self.text(partial.children[0]) if partial else None,
             modified=self.text(modified.children[0]) if modified else None,
+            derive=self.derive(derive) if derive else None,
             rows=tuple(self.row(r) for rows in stmts.get("rows", []) for r in rows.children),
             grids=tuple(self.grid(g) for g in stmts.get("grid", [])),
             availability=tuple(self.availability(a) for a in stmts.get("availability", [])),
@@ -374,8 +385,29 @@ class _Builder:
         notes = (self.text(rest[0]),) if rest else ()
         return ast.ChartDecl(
             kind="external", chart_id=chart_id, slug=slug, title=title, rule=None, roll=None, value_key=None,
-            keys=(), columns=(), drms=(), combine=None, footnotes=(), notes=notes, partial=None, modified=None, rows=(),
+            keys=(), columns=(), drms=(), combine=None, footnotes=(), notes=notes, partial=None, modified=None, derive=None, rows=(),
             grids=(), availability=(), repeated=(), span=self.span_of(tree),
+        )
+
+    def _chart_name(self, node: Any) -> ast.Name:
+        if getattr(node, "data", None) == "chart_id":
+            return self.name(node.children[0])
+        return self.name(node)
+
+    def derive(self, tree: Any) -> ast.DeriveDecl:
+        c = tree.children
+        shift = int(str(c[1])) if len(c) > 1 else 0
+        return ast.DeriveDecl(self._chart_name(c[0]), shift, self.span_of(tree))
+
+    def invariant(self, tree: Any) -> ast.InvariantDecl:
+        c = tree.children
+        name, text = self.name(c[0]), self.text(c[1])
+        if tree.data == "inv_count":
+            enum, field, value, count = c[2], c[3], c[4], c[5]
+            return ast.InvariantDecl("count", name, text, (self.name(enum), self.name(field)), self.value(value), int(str(count)), self.span_of(tree))
+        chart, part, enum, field = c[2], c[3], c[4], c[5]
+        return ast.InvariantDecl(
+            "column_sum", name, text, (self._chart_name(chart), self.name(enum), self.name(field)), None, int(str(part)), self.span_of(tree)
         )
 
     def odds(self, tree: Any) -> ast.OddsDecl:
