@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from compiler import model
-from compiler.odds import odds
+from compiler.odds import odds, percent_text
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
 
@@ -89,10 +89,7 @@ def _operand(var: str, value: int | str, game: model.Game) -> str:
 
 
 def _percent(p: Fraction | None) -> str:
-    if p is None:
-        return ""
-    pct = float(p) * 100
-    return f"{pct:.1f}%" if pct % 1 else f"{pct:.0f}%"
+    return "" if p is None else percent_text(p)
 
 
 def _bar(p: Fraction | None) -> str:
