@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from compiler import model
+from compiler.lookup import value_text
 from compiler.odds import odds, percent_text
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
@@ -104,16 +105,6 @@ def _bar(p: Fraction | None) -> str:
     )
 
 
-def _cell_value(col: model.Column, value: model.Value, game: model.Game) -> str:
-    if value is None:
-        return "\u2013"
-    if col.type in ("text", "int"):
-        return str(value)
-    enum = game.enums.get(col.type)
-    member = enum.member(str(value)) if enum else None
-    return member.label if member else str(value)
-
-
 def _natural_odds(chart: model.Chart) -> dict[int, Fraction]:
     """Chance of each row on the natural roll (DRM 0) within its own key combination.
 
@@ -158,7 +149,7 @@ def _chart_view(game: model.Game, chart: model.Chart) -> dict[str, Any]:
             "key_label": key.enum.label,
             "rows": [
                 {
-                    "outputs": [_cell_value(col, v, game) for col, v in zip(chart.columns, gr.values)],
+                    "outputs": [value_text(game, col, v) for col, v in zip(chart.columns, gr.values)],
                     "cells": [cell.printed if cell else "\u2013" for cell in gr.cells],
                 }
                 for gr in chart.grid.rows
@@ -173,7 +164,7 @@ def _chart_view(game: model.Game, chart: model.Chart) -> dict[str, Any]:
                     for k, m in zip(chart.keys, r.keys)
                 ],
                 "range": r.range.printed if r.range else None,
-                "outputs": [_cell_value(col, v, game) for col, v in zip(chart.columns, r.values)],
+                "outputs": [value_text(game, col, v) for col, v in zip(chart.columns, r.values)],
                 "percent": _percent(natural.get(id(r))),
                 "bar": _bar(natural.get(id(r))),
             }

@@ -27,6 +27,15 @@ class LookupResult:
         return {c.id: v for c, v in zip(self.chart.columns, self.row.values)}
 
 
+def value_text(game: model.Game, col: model.Column, value: model.Value) -> str:
+    """A cell as a player reads it: `–` for no value, an enum member's printed label, else the value."""
+    if value is None:
+        return "\u2013"
+    enum = game.enums.get(col.type)
+    member = enum.member(str(value)) if enum else None
+    return member.label if member else str(value)
+
+
 def read_roll(chart: model.Chart, text: str) -> int:
     """The natural roll (or value) as given on the command line, read with the chart's dice.
 

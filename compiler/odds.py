@@ -194,3 +194,154 @@ def percent_text(p: Fraction) -> str:
 def fraction_text(p: Fraction) -> str:
     """`3/20`, `1` or `0`."""
     return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
+
+
+# ---- `chartc odds`: one chart, one key combination, one DRM -----------------------------------------
+
+
+@dataclass(frozen=True)
+class OddsReport:
+    """What `chartc odds` prints: the odds of one chart for the given keys at one DRM."""
+
+    game: model.Game
+    chart: model.Chart
+    keys: tuple[tuple[model.Key, model.Member], ...]
+    result: ChartOdds
+    expected: tuple[tuple[model.Column, Fraction | None], ...]  # every `int` column, in chart order
+
+    @property
+    def in_span(self) -> bool:
+        """Whether the DRM lies in the span the chart's declared DRMs can reach."""
+        lo, hi = self.chart.drm_span()
+        return lo <= self.result.drm <= hi
+
+
+def chart_odds(game: model.Game, chart: model.Chart, given_keys: dict[str, str], drm: int) -> OddsReport:
+    """Exact odds of each row of `chart` for the given keys at total DRM `drm`.
+
+    Args:
+        game: the chart's game (for printed labels).
+        chart: a resolved chart.
+        given_keys: key id -> member id or printed label, as for `chartc lookup`.
+        drm: total die roll modifier added to the natural roll, in pips (any integer; one outside
+            the declared span is allowed and flagged by `OddsReport.in_span`).
+
+    Returns:
+        The report; its row probabilities plus `no_row` sum to exactly 1.
+
+    Raises:
+        LookupProblem: the chart is not read by dice (value, reference or DRM-only charts), or a key
+            is unknown, missing or has an unknown value.
+    """
+    from compiler.lookup import LookupProblem, resolve_keys
+
+    if chart.kind != "roll" or chart.dice is None:
+        how = {
+            "value": f"by a value ({chart.value_key.label.lower()})" if chart.value_key else "by a value",
+            "reference": "by its keys only",
+            "drms": "nowhere: it lists DRMs only and its table is not printed",
+        }.get(chart.kind, "without dice")
+        raise LookupProblem(f"chart `{chart.address}` is read {how}, not by dice: it has no odds")
+    keys = resolve_keys(chart, given_keys)
+    result = odds(chart, tuple(m.id for _, m in keys), drm)
+    expected = tuple((col, expected_value(chart, result, col)) for col in chart.columns if col.type == "int")
+    return OddsReport(game, chart, keys, result, expected)
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}" if n else "0"
+
+
+def _decimal(p: Fraction) -> str:
+    return f"{float(p):.3f}".rstrip("0").rstrip(".")
+
+
+def _runs(dist: dict[int, Fraction]) -> list[tuple[int, int, Fraction]]:
+    """Consecutive rolls with the same probability, as (first, last, probability)."""
+    runs: list[tuple[int, int, Fraction]] = []
+    for roll, p in dist.items():
+        if runs and runs[-1][1] == roll - 1 and runs[-1][2] == p:
+            runs[-1] = (runs[-1][0], roll, p)
+        else:
+            runs.append((roll, roll, p))
+    return runs
+
+
+def _chance(p: Fraction) -> str:
+    return f"{fraction_text(p)} ({percent_text(p)})"
+
+
+def _run_text(first: int, last: int) -> str:
+    return str(first) if first == last else f"{first} to {last}"
+
+
+def report_lines(report: OddsReport) -> list[str]:
+    """The report as text lines for a terminal: one line per row, the chance of no row (when there
+    is one), the expected value of each `int` column and the modified-roll distribution."""
+    from compiler.lookup import value_text
+
+    chart, result = report.chart, report.result
+    assert chart.dice is not None
+    lines = [f"{chart.game}/{chart.address} {chart.title}" + (f" (rule {chart.rule})" if chart.rule else "")]
+    for key, member in report.keys:
+        lines.append(f"  {key.id}: {member.label}")
+    lo, hi = chart.drm_span()
+    span = f"declared DRMs reach {_signed(lo)} to {_signed(hi)}" if chart.drms else "no DRMs declared"
+    roll = f"{chart.dice.text}, natural roll" if result.drm == 0 else f"{chart.dice.text}, DRM {_signed(result.drm)}"
+    lines.append(f"  {roll} ({span}{'' if report.in_span else '; this DRM is outside that span'})")
+    table = [
+        (ro.row.range.printed if ro.row.range else "", _chance(ro.probability),
+         " | ".join(value_text(report.game, col, v) for col, v in zip(chart.columns, ro.row.values)))
+        for ro in result.rows
+    ]
+    if result.no_row:
+        missed = [v for v, p in result.modified.items() if p and not any(ro.row.range and ro.row.range.contains(v) for ro in result.rows)]
+        rolls = ", ".join(_run_text(a, b) for a, b, _ in _runs({v: Fraction(1) for v in missed}))
+        what = f"{'modified ' if result.drm else ''}roll{'s' if len(missed) > 1 else ''} {rolls}"
+        why = f"; declared partial: {chart.partial}" if chart.partial else ""
+        table.append(("no row", _chance(result.no_row), f"({what} select{'' if len(missed) > 1 else 's'} no row{why})"))
+    header = ("roll", "chance", " | ".join(col.label for col in chart.columns))
+    widths = [max(len(r[i]) for r in [header, *table]) for i in range(2)]
+    for cells in [header, *table]:
+        lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(cells[:2], widths)) + "  " + cells[2])
+    for col, value in report.expected:
+        given = " per selected row" if result.no_row else ""
+        shown = f"{fraction_text(value)} = {_decimal(value)}{given}" if value is not None else "none (some rows have no value)"
+        lines.append(f"  expected {col.label}: {shown}")
+    sign = "" if result.drm == 0 else f" {'+' if result.drm > 0 else '-'} {abs(result.drm)}"
+    lines.append(f"  modified roll ({chart.dice.text}{sign}):")
+    for first, last, p in _runs(result.modified):
+        each = " each" if first != last else ""
+        lines.append(f"    {_run_text(first, last)}: {_chance(p)}{each}")
+    return lines
+
+
+def report_json(report: OddsReport) -> dict[str, Any]:
+    """The report as a JSON-ready dict: exact fractions as `{"exact", "float"}` objects."""
+    chart, result = report.chart, report.result
+    assert chart.dice is not None
+    lo, hi = chart.drm_span()
+    return {
+        "game": chart.game,
+        "chart": chart.address,
+        "title": chart.title,
+        "rule": chart.rule,
+        "dice": chart.dice.text,
+        "keys": {k.id: m.id for k, m in report.keys},
+        "drm": result.drm,
+        "drm_span": {"min": lo, "max": hi},
+        "in_span": report.in_span,
+        "partial": chart.partial,
+        "rows": [
+            {
+                "range": {"printed": ro.row.range.printed, "min": ro.row.range.low, "max": ro.row.range.high} if ro.row.range else None,
+                "values": {col.id: v for col, v in zip(chart.columns, ro.row.values)},
+                "probability": probability_json(ro.probability),
+                "percent": percent_text(ro.probability),
+            }
+            for ro in result.rows
+        ],
+        "no_row": probability_json(result.no_row),
+        "expected": {col.id: probability_json(v) if v is not None else None for col, v in report.expected},
+        "modified": [{"roll": roll, "probability": probability_json(p)} for roll, p in result.modified.items()],
+    }
