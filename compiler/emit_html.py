@@ -120,6 +120,14 @@ def _natural_odds(chart: model.Chart) -> dict[int, Fraction]:
     return {k: next(iter(v)) for k, v in found.items() if len(v) == 1}
 
 
+def _grid_cell(cell: model.DieRange | None, by_range: dict[int, Fraction]) -> dict[str, str]:
+    """A grid cell: its printed range, and the chance and bar of the row it stands for."""
+    if cell is None:
+        return {"range": "\u2013", "percent": "", "bar": ""}
+    p = by_range.get(id(cell))
+    return {"range": cell.printed, "percent": _percent(p), "bar": _bar(p)}
+
+
 def _roll_header(chart: model.Chart) -> str:
     if chart.kind == "roll" and chart.dice:
         return f"Roll ({chart.dice.text})" if chart.dice.form != "percentile" else "Roll (2d10 %)"
@@ -144,13 +152,14 @@ def _chart_view(game: model.Game, chart: model.Chart) -> dict[str, Any]:
     }
     if chart.grid is not None:
         key = next(k for k in chart.keys if k.id == chart.grid.key)
+        by_range = {id(r.range): natural[id(r)] for r in chart.rows if id(r) in natural}
         view["grid"] = {
             "columns": [key.enum.member(c).label if key.enum.member(c) else c for c in chart.grid.columns],
             "key_label": key.enum.label,
             "rows": [
                 {
                     "outputs": [value_text(game, col, v) for col, v in zip(chart.columns, gr.values)],
-                    "cells": [cell.printed if cell else "\u2013" for cell in gr.cells],
+                    "cells": [_grid_cell(cell, by_range) for cell in gr.cells],
                 }
                 for gr in chart.grid.rows
             ],
