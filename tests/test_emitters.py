@@ -167,3 +167,42 @@ def test_html_shows_the_chance_of_each_row_and_grid_cell(outputs) -> None:
     # IA2 R7 grid, "1944 late" column: Green 01-03 is 3%, Trained 04-56 is 53%
     r7 = html[html.index('id="chart-r7"') : html.index('id="chart-r8"')]
     assert '<td>01-03<span class="chance">3%<svg' in r7 and '<td>04-56<span class="chance">53%<svg' in r7
+
+
+def test_json_odds_cover_natural_roll_and_every_drm_of_the_span(outputs, corpus) -> None:
+    from fractions import Fraction
+
+    doc = json.loads(outputs["ia2/ia2.json"])
+    game = corpus.project.games["ia2"]
+    roll_charts = [c for c in doc["charts"] if c["kind"] == "roll"]
+    assert len(roll_charts) == 10
+    for c in roll_charts:
+        span = c["drm_span"]
+        drms = sorted(set(range(span["min"], span["max"] + 1)) | {0})
+        combos = game.chart(c["address"]).key_combinations()
+        got = [(tuple(o["keys"][k["id"]] for k in c["keys"]), o["drm"]) for o in c["odds"]]
+        assert got == [(combo, drm) for combo in combos for drm in drms], c["address"]
+        for o in c["odds"]:
+            assert len(o["rows"]) == len(c["rows"])
+            exact = [Fraction(p["exact"]) for p in [*o["rows"], o["no_row"]]]
+            assert sum(exact) == 1
+            assert all(abs(float(Fraction(p["exact"])) - p["float"]) < 1e-12 for p in [*o["rows"], o["no_row"]])
+    # IA2 R4 (7.1.10): natural and with footnote 1's +1 F/B Attack DRM, for both interceptor types
+    r4 = next(c for c in roll_charts if c["address"] == "R4")
+    assert [(o["keys"]["interceptor"], o["drm"]) for o in r4["odds"]] == [("piston", 0), ("piston", 1), ("jet", 0), ("jet", 1)]
+    assert r4["odds"][1]["no_row"]["exact"] == "1/6"  # a natural 6 + 1 = 7: off the printed table
+
+
+def test_schema_requires_odds_on_roll_charts_only(outputs) -> None:
+    from compiler.build import OutputError
+
+    doc = json.loads(outputs["ia2/ia2.json"])
+    r9 = next(c for c in doc["charts"] if c["address"] == "R9")
+    del r9["odds"]
+    with pytest.raises(OutputError, match="odds"):
+        validate_json(json.dumps(doc))
+    doc = json.loads(outputs["ia2/ia2.json"])
+    r6 = next(c for c in doc["charts"] if c["address"] == "R6")
+    r6["odds"] = []
+    with pytest.raises(OutputError):
+        validate_json(json.dumps(doc))
