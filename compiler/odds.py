@@ -18,6 +18,8 @@ from compiler import model
 
 @dataclass(frozen=True)
 class RowOdds:
+    """One row and its exact chance of being selected (first matching row wins)."""
+
     row: model.Row
     probability: Fraction
 

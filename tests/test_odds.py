@@ -130,3 +130,11 @@ def test_percent_text_is_exact_when_it_can_be() -> None:
     assert percent_text(F(3, 20)) == "15%"  # float(3/20) * 100 is 15.000000000000002
     assert percent_text(F(1, 36)) == "2.8%"
     assert percent_text(F(0)) == "0%" and percent_text(F(1)) == "100%"
+
+
+def test_flak_hits_expected_value(tmp_path: Path) -> None:
+    # IA2 7.1.5 flak: "roll 1d6 and subtract 3", minimum 0 -> 0 hits on 1-3, then 1, 2, 3 hits
+    _, chart = _chart(tmp_path, 'chart [R1] "Flak" { roll 1d6 minus 3 min 0 column hits: int rows { 0: 0 1: 1 2: 2 3: 3 } }\n')
+    result = odds(chart, (), 0)
+    assert [ro.probability for ro in result.rows] == [F(1, 2), F(1, 6), F(1, 6), F(1, 6)]
+    assert expected_value(chart, result, chart.columns[0]) == F(1)  # (0*3 + 1 + 2 + 3) / 6
