@@ -1,7 +1,8 @@
 """Consistency checks on the resolved model: coverage, overlaps, faces, DRM reach.
 
 Every check reads a `model.Chart` and reports to a `Sink`. Roll charts are checked on their real
-outcomes (a d66 band `31-46` covers 12 results, not 16); value charts on integer intervals.
+outcomes, taken from the outcome model of `compiler.odds` (a d66 band `31-46` covers 12 results,
+not 16); value charts on integer intervals.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Iterable
 
 from compiler import model
 from compiler.diagnostics import Label, Sink
+from compiler.odds import drm_totals, reachable_rolls, unreachable_rows
 
 
 def check_project(project: model.Project, sink: Sink) -> None:
@@ -71,22 +73,6 @@ def check_chart(chart: model.Chart, sink: Sink) -> None:
 
 
 # ---- helpers -------------------------------------------------------------------------------------
-
-
-def drm_totals(chart: model.Chart) -> list[int]:
-    """Every total the chart's DRMs can add (any subset may apply), clamped, ascending."""
-    totals = {0}
-    for d in chart.drms:
-        totals |= {t + d.value for t in totals}
-    if chart.clamp:
-        totals = {max(chart.clamp[0], min(chart.clamp[1], t)) for t in totals}
-    return sorted(totals)
-
-
-def reachable_rolls(chart: model.Chart) -> list[int]:
-    """Every modified roll: natural outcomes plus every DRM total, ascending."""
-    assert chart.dice is not None
-    return sorted({o + t for o in chart.dice.outcomes for t in drm_totals(chart)})
 
 
 def compress(values: Iterable[int]) -> str:
@@ -196,11 +182,12 @@ def _check_row_reach(chart: model.Chart, reach: list[int], sink: Sink) -> None:
     lo, hi = reach[0], reach[-1]
     dice_text = chart.dice.text if chart.dice else "the dice"
     drm_text = " with its DRMs" if chart.drms else ""
+    never = {id(row) for row in unreachable_rows(chart)}
     for row in chart.rows:
         r = row.range
         if r is None:
             continue
-        if not any(r.contains(v) for v in reach):
+        if id(row) in never:
             sink.emit(
                 "C306",
                 f"row `{r.printed}` of chart `{chart.address}` can never be selected: {dice_text}{drm_text} rolls {lo} to {hi}",

@@ -1,7 +1,7 @@
 """The `chartc` command line (click). It only orchestrates: load -> check -> emit -> write.
 
-Exit codes: 0 clean; 1 findings (errors, or warnings with --strict), stale outputs, or a lookup
-that selects no row; 2 usage errors (bad options, paths or addresses); 3 an internal error,
+Exit codes: 0 clean; 1 findings (errors, or warnings with --strict), stale outputs, a lookup
+that selects no row, or odds asked of a chart not read by dice; 2 usage errors (bad options, paths or addresses); 3 an internal error,
 printed with a traceback and a request to report it.
 """
 
@@ -175,6 +175,19 @@ def _find_chart(address: str, charts_dir: Path):
     return game, chart
 
 
+def _ask(address: str, charts_dir: Path, question):
+    """Find chart ADDRESS, then return (game, chart, question(game, chart)); a `LookupProblem`
+    (the question has no answer on this chart) is printed and exits 1."""
+    from compiler.lookup import LookupProblem
+
+    game, chart = _find_chart(address, charts_dir)
+    try:
+        return game, chart, question(game, chart)
+    except LookupProblem as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_FINDINGS)
+
+
 @cli.command()
 @click.argument("address")
 @click.argument("roll", required=False)
@@ -196,30 +209,29 @@ def lookup(
     Exits 1 when no row is selected (a gap, or a modified roll off the table).
     """
     from compiler.emit_json import json_value
-    from compiler.lookup import LookupProblem
-    from compiler.lookup import lookup as do_lookup
-
     from compiler.lookup import keys_from_odds, odds_column
+    from compiler.lookup import lookup as do_lookup
+    from compiler.text import value_text
 
-    game, chart = _find_chart(address, charts_dir)
     if (attack is None) != (defense is None):
         raise click.UsageError("give both --attack and --defense")
-    try:
+
+    def ask(game, chart):
         given = _parse_keys(keys)
         if attack is not None and defense is not None:
             if chart.kind == "odds":
-                col = odds_column(chart, attack, defense, shift)
-                if as_json:
-                    click.echo(json.dumps({"game": game.id, "chart": chart.address, "attack": attack, "defense": defense, "shift": shift, "column": col}))
-                else:
-                    click.echo(f"{game.id}/{chart.address} {chart.title}" + (f" (rule {chart.rule})" if chart.rule else ""))
-                    click.echo(f"  attack {attack} vs defense {defense}" + (f", shift {shift:+d}" if shift else "") + f" -> {col}")
-                return
+                return odds_column(chart, attack, defense, shift)
             given.update(keys_from_odds(game, chart, attack, defense, shift))
-        result = do_lookup(chart, roll, given, drm)
-    except LookupProblem as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(EXIT_FINDINGS)
+        return do_lookup(chart, roll, given, drm)
+
+    game, chart, result = _ask(address, charts_dir, ask)
+    if isinstance(result, str):  # an odds rule answered with its column
+        if as_json:
+            click.echo(json.dumps({"game": game.id, "chart": chart.address, "attack": attack, "defense": defense, "shift": shift, "column": result}))
+        else:
+            click.echo(f"{game.id}/{chart.address} {chart.title}" + (f" (rule {chart.rule})" if chart.rule else ""))
+            click.echo(f"  attack {attack} vs defense {defense}" + (f", shift {shift:+d}" if shift else "") + f" -> {result}")
+        return
     if as_json:
         doc = {
             "game": game.id,
@@ -243,19 +255,31 @@ def lookup(
         what = "value" if chart.kind == "value" else "roll"
         click.echo(f"  {what} {roll_text} -> row {result.row.range.printed if result.row.range else ''}")
     for col, value in zip(chart.columns, result.row.values):
-        click.echo(f"  {col.label}: {_value_text(game, col, value)}")
+        click.echo(f"  {col.label}: {value_text(game, col, value)}")
 
 
-def _value_text(game, col, value) -> str:
-    """A cell as a player reads it: `–` for no value, `6/3`, `[B6]`, an enum member's printed label."""
-    from compiler.emit_html import cell_text
+@cli.command("odds")
+@click.argument("address")
+@click.option("--key", "keys", multiple=True, metavar="NAME=VALUE", help="A key of the chart, by id or printed label (repeatable).")
+@click.option("--drm", type=int, default=0, show_default=True, help="Total die roll modifier added to the natural roll.")
+@click.option("--format", "fmt", type=click.Choice(["human", "json"]), default="human", show_default=True,
+              help="human: a table for the terminal; json: exact fractions for tools.")
+@click.option("--charts", "charts_dir", type=click.Path(path_type=Path), default=Path("charts"), show_default=True)
+def odds_command(address: str, keys: tuple[str, ...], drm: int, fmt: str, charts_dir: Path) -> None:
+    """Print the exact chance of each row of chart ADDRESS (GAME/CHART, e.g. ia2/R9) at --drm.
 
-    shown = cell_text(value)
-    if shown is not None:
-        return shown
-    enum = game.enums.get(col.type)
-    member = enum.member(str(value)) if enum else None
-    return member.label if member else str(value)
+    Shows each row's probability as a fraction and a percentage, the chance that no row is
+    selected (when there is one), the expected value of each integer column (hits, points) and the
+    distribution of the modified roll. Exits 1 for a chart not read by dice or a wrong key.
+    """
+    from compiler.odds import chart_odds, report_json, report_lines
+
+    _, _, report = _ask(address, charts_dir, lambda game, chart: chart_odds(game, chart, _parse_keys(keys), drm))
+    if fmt == "json":
+        click.echo(json.dumps(report_json(report), ensure_ascii=False, indent=2))
+        return
+    for line in report_lines(report):
+        click.echo(line)
 
 
 def main() -> None:

@@ -34,6 +34,7 @@ class Dice:
 
     @property
     def text(self) -> str:
+        """The dice as the player aid and messages print them (`2d6`, `lower of 2d10`, ...)."""
         if self.form == "d66":
             return "d66"
         if self.form == "percentile":
@@ -46,7 +47,9 @@ class Dice:
 
     @cached_property
     def outcomes(self) -> dict[int, Fraction]:
-        """Each natural result with its exact probability, in ascending order of result."""
+        """Each natural result (as the chart reads it: a d10's 0 is 10, a percentile 00 is 100) with
+        its exact probability, ascending by result; zero-probability results are absent and the
+        probabilities sum to 1."""
         faces = range(1, self.sides + 1)
         counts: dict[int, int] = {}
         if self.form == "d66":
@@ -72,10 +75,12 @@ class Dice:
 
     @property
     def min(self) -> int:
+        """The lowest natural result (1 for 1d10 and percentile, 11 for d66, the floor for `minus`)."""
         return next(iter(self.outcomes))
 
     @property
     def max(self) -> int:
+        """The highest natural result (10 for 1d10, 100 for percentile, 66 for d66)."""
         return next(reversed(self.outcomes))
 
     def read_number(self, printed: str) -> int | None:

@@ -13,7 +13,8 @@ from functools import lru_cache
 from typing import Any
 
 from compiler import model
-from compiler.odds import odds
+from compiler.text import value_text
+from compiler.odds import odds, percent_text
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
 
@@ -89,10 +90,7 @@ def _operand(var: str, value: int | str, game: model.Game) -> str:
 
 
 def _percent(p: Fraction | None) -> str:
-    if p is None:
-        return ""
-    pct = float(p) * 100
-    return f"{pct:.1f}%" if pct % 1 else f"{pct:.0f}%"
+    return "" if p is None else percent_text(p)
 
 
 def _bar(p: Fraction | None) -> str:
@@ -105,31 +103,6 @@ def _bar(p: Fraction | None) -> str:
         '<rect x="0.5" y="0.5" width="41" height="7" fill="none" stroke="#000" stroke-width="0.6"/>'
         f'<rect x="1" y="1" width="{width}" height="6" fill="#555"/></svg>'
     )
-
-
-def cell_text(value: model.Value) -> str | None:
-    """A typed cell the way the chart prints it (`6/3`, `-/8/9/11`, `[B6]`), or None when the cell
-    needs its column's type to be shown (enum members)."""
-    if value is None:
-        return "\u2013"
-    if isinstance(value, tuple):
-        return "/".join("-" if v is None else str(v) for v in value)
-    if isinstance(value, model.ChartRef):
-        return f"[{value.address}]"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return None
-
-
-def _cell_value(col: model.Column, value: model.Value, game: model.Game) -> str:
-    shown = cell_text(value)
-    if shown is not None:
-        return shown
-    if col.type not in game.enums:
-        return str(value)
-    enum = game.enums.get(col.type)
-    member = enum.member(str(value)) if enum else None
-    return member.label if member else str(value)
 
 
 def _natural_odds(chart: model.Chart) -> dict[int, Fraction]:
@@ -162,6 +135,14 @@ def _avail_text(cell: model.DieRange | str | None) -> str:
     if cell == "auto":
         return "\u2713"
     return cell.printed  # type: ignore[union-attr]
+
+
+def _grid_cell(cell: model.DieRange | None, by_range: dict[int, Fraction]) -> dict[str, str]:
+    """A grid cell: its printed range, and the chance and bar of the row it stands for."""
+    if cell is None:
+        return {"range": "\u2013", "percent": "", "bar": ""}
+    p = by_range.get(id(cell))
+    return {"range": cell.printed, "percent": _percent(p), "bar": _bar(p)}
 
 
 def _roll_header(chart: model.Chart) -> str:
@@ -209,13 +190,14 @@ def _chart_view(game: model.Game, chart: model.Chart) -> dict[str, Any]:
         }
     elif chart.grid is not None:
         key = next(k for k in chart.keys if k.id == chart.grid.key)
+        by_range = {id(r.range): natural[id(r)] for r in chart.rows if id(r) in natural}
         view["grid"] = {
             "columns": [key.enum.member(c).label if key.enum.member(c) else c for c in chart.grid.columns],
             "key_label": key.enum.label,
             "rows": [
                 {
-                    "outputs": [_cell_value(col, v, game) for col, v in zip(chart.columns, gr.values)],
-                    "cells": [cell.printed if cell else "\u2013" for cell in gr.cells],
+                    "outputs": [value_text(game, col, v) for col, v in zip(chart.columns, gr.values)],
+                    "cells": [_grid_cell(cell, by_range) for cell in gr.cells],
                 }
                 for gr in chart.grid.rows
             ],
@@ -226,7 +208,7 @@ def _chart_view(game: model.Game, chart: model.Chart) -> dict[str, Any]:
             {
                 "key_labels": [_key_label(k, m) for k, m in zip(chart.keys, r.keys)],
                 "range": r.range.printed if r.range else None,
-                "outputs": [_cell_value(col, v, game) for col, v in zip(chart.columns, r.values)],
+                "outputs": [value_text(game, col, v) for col, v in zip(chart.columns, r.values)],
                 "percent": _percent(natural.get(id(r))),
                 "bar": _bar(natural.get(id(r))),
             }

@@ -8,11 +8,10 @@ flagged by `open`), conditions are structured objects, and exact probabilities a
 from __future__ import annotations
 
 import json
-from fractions import Fraction
 from typing import Any
 
 from compiler import model
-from compiler.odds import row_odds
+from compiler.odds import probability_json, row_odds
 
 FORMAT_VERSION = 1
 SCHEMA_ID = "https://chartc.dev/schemas/chartc-game.schema.json"
@@ -118,10 +117,6 @@ def _cond(c: model.Condition | None) -> dict[str, Any] | None:
     return {"op": kind, "of": [_cond(p) for p in c.parts]}
 
 
-def _fraction(p: Fraction) -> dict[str, Any]:
-    return {"exact": f"{p.numerator}/{p.denominator}", "float": round(float(p), 12)}
-
-
 def _dice(chart: model.Chart) -> dict[str, Any] | None:
     d = chart.dice
     if d is None:
@@ -135,7 +130,7 @@ def _dice(chart: model.Chart) -> dict[str, Any] | None:
         "text": d.text,
         "min": d.min,
         "max": d.max,
-        "outcomes": [{"roll": r, "probability": _fraction(p)} for r, p in d.outcomes.items()],
+        "outcomes": [{"roll": r, "probability": probability_json(p)} for r, p in d.outcomes.items()],
     }
 
 
@@ -191,8 +186,8 @@ def _chart(c: model.Chart) -> dict[str, Any]:
             {
                 "keys": dict(zip(keys, combo)),
                 "drm": drm,
-                "rows": [_fraction(p) for p in probabilities],
-                "no_row": _fraction(miss),
+                "rows": [probability_json(p) for p in probabilities],
+                "no_row": probability_json(miss),
             }
             for combo, drm, probabilities, miss in row_odds(c)
         ]

@@ -163,3 +163,67 @@ def test_internal_error_exits_3_with_a_report_request(monkeypatch, capsys) -> No
 
 def test_console_script_is_installed() -> None:
     assert shutil.which("chartc") is not None or os.environ.get("CI") is None
+
+
+def test_odds_r9_with_strafe(run) -> None:
+    # IA2 R9 (10.16): 18-20 with the +2 strafe DRM -> 20+ Vital, 3 of 20 natural results
+    r = run("odds", "ia2/R9", "--drm", "2")
+    assert r.exit_code == 0
+    lines = r.output.splitlines()
+    vital = next(line for line in lines if line.strip().startswith("20+"))
+    assert "3/20 (15%)" in vital and "Vital" in vital
+    assert any(line.strip().startswith("1-5") and "3/20 (15%)" in line and "Miss" in line for line in lines)
+    assert "expected Points awarded: 27/20 = 1.35" in r.output  # 0*3/20 + 1*10/20 + 2*4/20 + 3*3/20
+    assert "3 to 22: 1/20 (5%) each" in r.output  # the modified roll: 1d20 + 2
+    assert "no row" not in r.output
+
+
+def test_odds_natural_roll_is_the_default(run) -> None:
+    # IA2 R9 natural: 20+ Vital only on a natural 20; 1.05 points on average
+    r = run("odds", "ia2/R9")
+    assert r.exit_code == 0 and "natural roll" in r.output
+    assert "expected Points awarded: 21/20 = 1.05" in r.output
+    assert next(line for line in r.output.splitlines() if line.strip().startswith("20+")).count("1/20 (5%)") == 1
+
+
+def test_odds_json(run) -> None:
+    r = run("odds", "ia2/R9", "--drm", "2", "--format", "json")
+    assert r.exit_code == 0
+    doc = json.loads(r.output)
+    assert [row["probability"]["exact"] for row in doc["rows"]] == ["3/20", "1/2", "1/5", "3/20"]
+    assert doc["rows"][3]["probability"] == {"exact": "3/20", "float": 0.15} and doc["rows"][3]["percent"] == "15%"
+    assert doc["expected"] == {"points": {"exact": "27/20", "float": 1.35}}
+    assert [m["roll"] for m in doc["modified"]] == list(range(3, 23))
+    assert doc["no_row"]["exact"] == "0/1" and doc["in_span"] is True and doc["drm_span"] == {"min": 0, "max": 2}
+
+
+def test_odds_names_the_rolls_that_select_no_row(run) -> None:
+    # IA2 R4 footnote 1: +1 F/B Attack turns a natural 6 into 7, and the printed rows stop at 6
+    r = run("odds", "ia2/R4", "--key", "interceptor=jet", "--drm", "1")
+    assert r.exit_code == 0
+    assert "1/6 (16.7%)  (modified roll 7 selects no row)" in r.output
+    # IA2 R7 (10.6), partial: 79-00 of the 1944 late column are not transcribed
+    r = run("odds", "ia2/R7", "--key", "period=1944 late")
+    assert "11/50 (22%)" in r.output and "rolls 79 to 100 select no row; declared partial" in r.output
+
+
+def test_odds_flags_a_drm_outside_the_declared_span(run) -> None:
+    r = run("odds", "ia2/R9", "--drm", "5")
+    assert r.exit_code == 0 and "this DRM is outside that span" in r.output
+    assert json.loads(run("odds", "ia2/R9", "--drm", "5", "--format", "json").output)["in_span"] is False
+
+
+@pytest.mark.parametrize(
+    "args, code, message",
+    [
+        (["ia2/R6"], 1, "chart `R6` is read by a value (fatigue level), not by dice"),
+        (["ia2/range_effects"], 1, "read by its keys only"),
+        (["ia2/B9"], 1, "lists DRMs only"),
+        (["ia2/R4"], 1, "add `--key interceptor=VALUE`"),
+        (["ia2/R4", "--key", "interceptor=pistn"], 1, "did you mean `piston`?"),
+        (["ia2/R44"], 2, "did you mean `R4`?"),
+    ],
+)
+def test_odds_errors_are_clear(run, args, code, message) -> None:
+    r = run("odds", *args)
+    assert r.exit_code == code and message in r.output and "Traceback" not in r.output

@@ -140,3 +140,69 @@ def test_generated_python_passes_mypy_strict() -> None:
     files = [str(p) for p in sorted((ROOT / "generated").glob("*/*.py"))]
     stdout, stderr, status = api.run(["--strict", "--no-incremental", "--cache-dir=/dev/null", *files])
     assert status == 0, stdout + stderr
+
+
+def test_html_chances_read_in_black_and_white(outputs) -> None:
+    import re
+
+    html = outputs["ia2/ia2.html"]
+    colours = set(re.findall(r"#[0-9a-fA-F]{3,6}\b", html))
+    assert colours  # the check below must have something to check
+    for colour in colours:
+        digits = colour[1:]
+        rgb = [digits[i] * 2 for i in range(3)] if len(digits) == 3 else [digits[i : i + 2] for i in (0, 2, 4)]
+        assert len(set(rgb)) == 1, f"{colour} is not a grey: the aid must print in black and white"
+    assert not re.search(r"\b(rgb|hsl)a?\(|\bcolor:\s*(red|green|blue|orange|yellow)", html)
+    # every bar has a black outline, so a 0% row still shows an empty box next to its text figure
+    bars = re.findall(r'<svg class="bar".*?</svg>', html)
+    assert bars and all('stroke="#000"' in bar for bar in bars)
+
+
+def test_html_shows_the_chance_of_each_row_and_grid_cell(outputs) -> None:
+    html = outputs["ia2/ia2.html"]
+    # IA2 R9 natural roll: 20+ Vital on a natural 20 only -> 5%, a bar 2 units of 40 long
+    r9 = html[html.index('id="chart-r9"') :]
+    vital = r9[r9.index("<td>20+</td>") : r9.index("</tr>", r9.index("<td>20+</td>"))]
+    assert '<td class="pct">5%<svg' in vital and 'width="2.0" height="6"' in vital
+    # IA2 R7 grid, "1944 late" column: Green 01-03 is 3%, Trained 04-56 is 53%
+    r7 = html[html.index('id="chart-r7"') : html.index('id="chart-r8"')]
+    assert '<td>01-03<span class="chance">3%<svg' in r7 and '<td>04-56<span class="chance">53%<svg' in r7
+
+
+def test_json_odds_cover_natural_roll_and_every_drm_of_the_span(outputs, corpus) -> None:
+    from fractions import Fraction
+
+    doc = json.loads(outputs["ia2/ia2.json"])
+    game = corpus.project.games["ia2"]
+    roll_charts = [c for c in doc["charts"] if c["kind"] == "roll"]
+    assert len(roll_charts) == 10
+    for c in roll_charts:
+        span = c["drm_span"]
+        drms = sorted(set(range(span["min"], span["max"] + 1)) | {0})
+        combos = game.chart(c["address"]).key_combinations()
+        got = [(tuple(o["keys"][k["id"]] for k in c["keys"]), o["drm"]) for o in c["odds"]]
+        assert got == [(combo, drm) for combo in combos for drm in drms], c["address"]
+        for o in c["odds"]:
+            assert len(o["rows"]) == len(c["rows"])
+            exact = [Fraction(p["exact"]) for p in [*o["rows"], o["no_row"]]]
+            assert sum(exact) == 1
+            assert all(abs(float(Fraction(p["exact"])) - p["float"]) < 1e-12 for p in [*o["rows"], o["no_row"]])
+    # IA2 R4 (7.1.10): natural and with footnote 1's +1 F/B Attack DRM, for both interceptor types
+    r4 = next(c for c in roll_charts if c["address"] == "R4")
+    assert [(o["keys"]["interceptor"], o["drm"]) for o in r4["odds"]] == [("piston", 0), ("piston", 1), ("jet", 0), ("jet", 1)]
+    assert r4["odds"][1]["no_row"]["exact"] == "1/6"  # a natural 6 + 1 = 7: off the printed table
+
+
+def test_schema_requires_odds_on_roll_charts_only(outputs) -> None:
+    from compiler.build import OutputError
+
+    doc = json.loads(outputs["ia2/ia2.json"])
+    r9 = next(c for c in doc["charts"] if c["address"] == "R9")
+    del r9["odds"]
+    with pytest.raises(OutputError, match="odds"):
+        validate_json(json.dumps(doc))
+    doc = json.loads(outputs["ia2/ia2.json"])
+    r6 = next(c for c in doc["charts"] if c["address"] == "R6")
+    r6["odds"] = []
+    with pytest.raises(OutputError):
+        validate_json(json.dumps(doc))
