@@ -61,6 +61,10 @@ _REGISTRY = [
     Code("C412", "before-available", Severity.ERROR, "a chart offers an item in a month before the item's `available` month"),
     Code("C413", "drm-on-digit-roll", Severity.ERROR, "a DRM on a d66 or percentile roll without a `modified` statement saying what it means"),
     Code("C414", "invariant-violated", Severity.ERROR, "the data breaks an `invariant` the rules state"),
+    # 6xx: errata
+    Code("C601", "errata-target-missing", Severity.ERROR, "an errata names a chart, row or column that does not exist (or a row ambiguously)"),
+    Code("C602", "errata-conflict", Severity.ERROR, "two errata change the same cell and neither says which wins (`overrides`)"),
+    Code("C603", "errata-no-effect", Severity.WARNING, "an errata change leaves the chart as it was"),
 ]
 
 CODES: dict[str, Code] = {c.code: c for c in _REGISTRY}

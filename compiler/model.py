@@ -255,6 +255,10 @@ class Row:
     range: DieRange | None
     values: tuple[Value, ...]
     span: Span
+    errata: tuple[str, ...] = ()  # ids of the errata that added or changed this row
+    printed_values: tuple[Value, ...] | None = None  # the values as printed, when an errata changed them
+    printed_range: str | None = None
+    added: bool = False  # the row is not in the print; an errata added it
 
 
 @dataclass(frozen=True)
@@ -321,6 +325,11 @@ class Chart:
     broken: bool = False  # some rows failed to resolve; coverage checks would only echo that
     availability: AvailabilityLayout | None = None
     odds: OddsRule | None = None
+    errata: tuple[str, ...] = ()  # errata ids that amended this chart, in order
+    printed_title: str | None = None
+    removed_rows: tuple[Row, ...] = ()  # printed rows an errata removed (their `errata` says which)
+    errata_notes: tuple[tuple[str, str], ...] = ()  # (errata id, note)
+    errata_reasons: tuple[tuple[tuple[str, str], str], ...] = ()  # ((row span, what), because)
     drm_reads: str | None = None  # what a DRM means on a d66 or percentile roll
 
     @property
@@ -357,6 +366,20 @@ class Chart:
 
 
 @dataclass(frozen=True)
+class ErrataDoc:
+    """An errata document: id, title, where and when it was published, and its order."""
+
+    id: str
+    title: str
+    source: str | None
+    date: str | None
+    order: int
+    notes: tuple[str, ...]
+    overrides: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
 class Invariant:
     """A resolved `invariant`: `count` (records of `enum` whose `field` equals `value` number
     `number`) or `column_sum` (every column of `chart`, part `number` of its cells summed, reaches
@@ -385,6 +408,7 @@ class Game:
     charts: list[Chart] = field(default_factory=list)
     span: Span | None = None
     invariants: list[Invariant] = field(default_factory=list)
+    errata: list[ErrataDoc] = field(default_factory=list)
 
     def chart(self, address: str) -> Chart | None:
         """The chart with this printed ID or slug (IDs compare case-insensitively)."""

@@ -79,8 +79,11 @@ def find_game_dirs(paths: list[Path]) -> dict[str, Path]:
     return dict(sorted(games.items()))
 
 
-def load(paths: list[Path]) -> Compilation:
-    """Parse, resolve and check every game the paths name. Raises PathError for bad paths."""
+def load(paths: list[Path], as_printed: bool = False) -> Compilation:
+    """Parse, resolve and check every game the paths name. Raises PathError for bad paths.
+
+    With `as_printed`, `errata` blocks are ignored: the charts exactly as the rulebook prints them.
+    """
     game_dirs = find_game_dirs(paths)
     sink = Sink()
     sources: dict[str, str] = {}
@@ -100,7 +103,7 @@ def load(paths: list[Path]) -> Compilation:
             if result.source is not None:
                 parsed.append(result.source)
         first = display_path(files[0]) if files else display_path(folder)
-        games[game_id] = resolve_game(game_id, parsed, sink, ast.Span(first, 1, 1, 1, 1), complete=len(parsed) == len(files))
+        games[game_id] = resolve_game(game_id, parsed, sink, ast.Span(first, 1, 1, 1, 1), complete=len(parsed) == len(files), as_printed=as_printed)
     project = model.Project(games)
     check_project(project, sink)
     return Compilation(project, sink.sorted(), sources, game_dirs)

@@ -13,6 +13,7 @@ import re
 from dataclasses import replace
 from collections.abc import Iterable
 
+from compiler import errata as errata_mod
 from compiler import model
 from compiler.diagnostics import Label, Sink
 from compiler.dice import Dice
@@ -45,7 +46,12 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
 
 
 def resolve_game(
-    game_id: str, files: list[ast.SourceFile], sink: Sink, folder_span: ast.Span, complete: bool = True
+    game_id: str,
+    files: list[ast.SourceFile],
+    sink: Sink,
+    folder_span: ast.Span,
+    complete: bool = True,
+    as_printed: bool = False,
 ) -> model.Game:
     """Resolve every declaration of one game folder.
 
@@ -56,6 +62,7 @@ def resolve_game(
         folder_span: where to point a missing-header diagnostic (the folder's first file).
         complete: False when some file of the folder could not be read or parsed; then a missing
             header is not reported (it may be in that file) and unknown names are still reported.
+        as_printed: ignore every `errata` block (the charts exactly as printed).
 
     Returns:
         The game model; charts with errors are still included as far as they resolved.
@@ -97,9 +104,24 @@ def resolve_game(
     seen: dict[str, ast.Span] = {}
     resolved = [(o, c) for o, c in odds_charts if c is not None]
     decls = [(f.path, d) for f in files for d in f.charts]
+    errata_decls = [e for f in files for e in f.errata]
+    amended: dict[str, ast.ChartDecl] = {}
+    provenance: dict[str, errata_mod.Provenance] = {}
+    if errata_decls and not as_printed:
+        game.errata = errata_mod.errata_docs(errata_decls, sink)
+        applier = errata_mod.ErrataApplier(game, [d for _, d in decls], sink)
+        amended = applier.apply(errata_decls)
+        provenance = applier.provenance
     # a derived chart reads its base, so bases resolve first
     for path, decl in sorted(decls, key=lambda pd: pd[1].derive is not None):
-        chart = _ChartResolver(game, decl, path, sink, typer).resolve()
+        handle = errata_mod.ErrataApplier._handle(decl)
+        if handle in amended:
+            printed = _ChartResolver(game, decl, path, Sink(), _ValueTyper(game, Sink())).resolve()
+            chart = _ChartResolver(game, amended[handle], path, sink, typer).resolve()
+            if chart is not None and printed is not None:
+                chart = errata_mod.annotate(chart, printed, provenance[handle])
+        else:
+            chart = _ChartResolver(game, decl, path, sink, typer).resolve()
         resolved.append((decl, chart))
         if chart is not None and decl.derive is None:
             game.charts.append(chart)  # visible to derived charts; re-added in order below

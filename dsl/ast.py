@@ -405,6 +405,46 @@ class InvariantDecl:
 
 
 @dataclass(frozen=True)
+class AmendOp:
+    """One amendment: `add` a row, `remove` a row, `change` a cell, `move` a row's range,
+    `retitle` the chart, or add a `note`. A row is named by its keys and printed range."""
+
+    kind: str  # "add" | "remove" | "change" | "move" | "retitle" | "note"
+    row: RowDecl | None  # for add
+    ref_keys: tuple[KeyValueText, ...]
+    ref_range: RangeText | None
+    column: Name | None
+    value: ValueText | None
+    new_range: RangeText | None
+    text: Text | None
+    because: Text | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class AmendDecl:
+    chart: Name
+    ops: tuple[AmendOp, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class ErrataDecl:
+    """An errata document: its title, where it was published, when, the order it applies in,
+    which earlier errata it overrides, and its amendments."""
+
+    name: Name
+    title: Text
+    source: Text | None
+    date: Text | None
+    order: int | None
+    overrides: tuple[Name, ...]
+    notes: tuple[Text, ...]
+    amends: tuple[AmendDecl, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
 class SourceFile:
     """Everything declared in one `.chart` file."""
 
@@ -415,3 +455,4 @@ class SourceFile:
     charts: tuple[ChartDecl, ...]
     odds: tuple[OddsDecl, ...] = ()
     invariants: tuple[InvariantDecl, ...] = ()
+    errata: tuple[ErrataDecl, ...] = ()

@@ -242,7 +242,7 @@ class _Builder:
 
     # file
     def source_file(self, tree: Any) -> ast.SourceFile:
-        games, enums, contexts, charts, odds, invariants = [], [], [], [], [], []
+        games, enums, contexts, charts, odds, invariants, errata = [], [], [], [], [], [], []
         for item in tree.children:
             kind = item.data
             if kind == "game":
@@ -257,9 +257,11 @@ class _Builder:
                 odds.append(self.odds(item))
             elif kind in ("inv_count", "inv_column_sum"):
                 invariants.append(self.invariant(item))
+            elif kind == "errata":
+                errata.append(self.errata(item))
             else:
                 charts.append(self.chart(item))
-        return ast.SourceFile(self.path, tuple(games), tuple(enums), tuple(contexts), tuple(charts), tuple(odds), tuple(invariants))
+        return ast.SourceFile(self.path, tuple(games), tuple(enums), tuple(contexts), tuple(charts), tuple(odds), tuple(invariants), tuple(errata))
 
     def game(self, tree: Any) -> ast.GameDecl:
         name = self.name(tree.children[0])
@@ -388,6 +390,60 @@ class _Builder:
             keys=(), columns=(), drms=(), combine=None, footnotes=(), notes=notes, partial=None, modified=None, derive=None, rows=(),
             grids=(), availability=(), repeated=(), span=self.span_of(tree),
         )
+
+    def errata(self, tree: Any) -> ast.ErrataDecl:
+        c = tree.children
+        source = date = None
+        order = None
+        overrides: list[ast.Name] = []
+        notes: list[ast.Text] = []
+        amends: list[ast.AmendDecl] = []
+        for stmt in c[2:]:
+            if stmt.data == "source":
+                source = self.text(stmt.children[0])
+            elif stmt.data == "errata_date":
+                date = self.text(stmt.children[0])
+            elif stmt.data == "errata_order":
+                order = int(str(stmt.children[0]))
+            elif stmt.data == "errata_overrides":
+                overrides.extend(self.name(n) for n in stmt.children)
+            elif stmt.data == "note":
+                notes.append(self.text(stmt.children[0]))
+            else:
+                amends.append(self.amend(stmt))
+        return ast.ErrataDecl(
+            self.name(c[0]), self.text(c[1]), source, date, order, tuple(overrides), tuple(notes), tuple(amends), self.span_of(tree)
+        )
+
+    def amend(self, tree: Any) -> ast.AmendDecl:
+        c = tree.children
+        return ast.AmendDecl(self._chart_name(c[0]), tuple(self.amend_op(op) for op in c[1:]), self.span_of(tree))
+
+    def amend_op(self, tree: Any) -> ast.AmendOp:
+        kind = tree.data.removeprefix("op_")
+        row = column = value = new_range = text = because = None
+        ref_keys: tuple[ast.KeyValueText, ...] = ()
+        ref_range = None
+        for child in tree.children:
+            data = getattr(child, "data", None)
+            if data == "row":
+                row = self.row(child)
+            elif data == "row_ref":
+                keys = [self.key_value(k) for k in child.children if getattr(k, "data", None) == "key_value"]
+                ref_keys = tuple(keys)
+                ranges = [k for k in child.children if getattr(k, "type", None) == "RANGE"]
+                ref_range = ast.RangeText(str(ranges[0]), self.span_of(ranges[0])) if ranges else None
+            elif data == "because":
+                because = self.text(child.children[0])
+            elif data == "value":
+                value = self.value(child)
+            elif getattr(child, "type", None) == "NAME":
+                column = self.name(child)
+            elif getattr(child, "type", None) == "RANGE":
+                new_range = ast.RangeText(str(child), self.span_of(child))
+            elif getattr(child, "type", None) == "STRING":
+                text = self.text(child)
+        return ast.AmendOp(kind, row, ref_keys, ref_range, column, value, new_range, text, because, self.span_of(tree))
 
     def _chart_name(self, node: Any) -> ast.Name:
         if getattr(node, "data", None) == "chart_id":

@@ -1,0 +1,257 @@
+"""Errata as data: apply `errata` blocks to the charts as printed, and record their provenance.
+
+Errata are applied to the syntax tree of each chart, in a defined order (`order N`, then name),
+before the chart is resolved; `resolve_game` then resolves both the printed and the amended chart
+and `annotate` marks every amended row and cell with the errata ids and the printed value.
+
+Diagnostics: C601 (an errata names a chart, row or column that does not exist, or a row that is
+ambiguous), C602 (two errata change the same cell and neither says which wins), C603 (an errata
+change that has no effect).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from compiler import model
+from compiler.diagnostics import Label, Sink
+from dsl import ast
+
+
+@dataclass
+class Provenance:
+    """What the errata did to one chart, keyed by the spans of the rows they touched."""
+
+    errata: list[str] = field(default_factory=list)  # ids, in order of application
+    row_errata: dict[ast.Span, list[str]] = field(default_factory=dict)
+    removed: dict[ast.Span, str] = field(default_factory=dict)  # printed row span -> errata id
+    reasons: dict[tuple[ast.Span, str], str] = field(default_factory=dict)
+    printed_title: str | None = None
+    notes: list[tuple[str, str]] = field(default_factory=list)  # (errata id, text)
+
+
+def errata_order(decls: list[ast.ErrataDecl]) -> list[ast.ErrataDecl]:
+    """Errata in the order they apply: by `order` (unset counts as 0), then by name."""
+    return sorted(decls, key=lambda e: (e.order or 0, e.name.text))
+
+
+def errata_docs(decls: list[ast.ErrataDecl], sink: Sink) -> list[model.ErrataDoc]:
+    """The errata documents of a game, in application order; duplicates and unknown
+    `overrides` names are reported."""
+    seen: dict[str, ast.Span] = {}
+    docs = []
+    for e in errata_order(decls):
+        if e.name.text in seen:
+            sink.emit("C202", f"errata `{e.name.text}` is declared twice", e.name.span, labels=(Label(seen[e.name.text], "first declared here"),))
+            continue
+        seen[e.name.text] = e.name.span
+        docs.append(
+            model.ErrataDoc(
+                e.name.text, e.title.text, e.source.text if e.source else None, e.date.text if e.date else None,
+                e.order or 0, tuple(n.text for n in e.notes), tuple(o.text for o in e.overrides), e.span,
+            )
+        )
+    for e in decls:
+        for o in e.overrides:
+            if o.text not in seen:
+                from compiler.resolve import did_you_mean
+
+                sink.emit("C201", f"errata `{e.name.text}` overrides unknown errata `{o.text}`", o.span, did_you_mean(o.text, seen))
+    return docs
+
+
+class ErrataApplier:
+    """Applies every errata of a game to its chart declarations (syntax trees)."""
+
+    def __init__(self, game: model.Game, charts: list[ast.ChartDecl], sink: Sink) -> None:
+        self.game = game
+        self.sink = sink
+        self.charts = {self._handle(c): c for c in charts}
+        self.provenance: dict[str, Provenance] = {}
+        self._cell_owner: dict[tuple[str, ast.Span, str], tuple[str, ast.Span]] = {}
+        self._overrides: dict[str, set[str]] = {}
+
+    @staticmethod
+    def _handle(c: ast.ChartDecl) -> str:
+        return (c.chart_id or c.slug or c.title).text.casefold()
+
+    def find(self, name: str) -> ast.ChartDecl | None:
+        folded = name.casefold()
+        for c in self.charts.values():
+            if folded in {x.text.casefold() for x in (c.chart_id, c.slug) if x is not None}:
+                return c
+        return None
+
+    def apply(self, decls: list[ast.ErrataDecl]) -> dict[str, ast.ChartDecl]:
+        """Apply errata in order; returns {chart handle: amended declaration} for changed charts."""
+        amended: dict[str, ast.ChartDecl] = {}
+        for e in errata_order(decls):
+            self._overrides[e.name.text] = {o.text for o in e.overrides}
+            for a in e.amends:
+                chart = self.find(a.chart.text)
+                if chart is None:
+                    from compiler.resolve import did_you_mean
+
+                    names = [x.text for c in self.charts.values() for x in (c.chart_id, c.slug) if x is not None]
+                    self.sink.emit("C601", f"errata `{e.name.text}` amends chart `{a.chart.text}`, which does not exist", a.chart.span, did_you_mean(a.chart.text, names))
+                    continue
+                handle = self._handle(chart)
+                current = amended.get(handle, chart)
+                prov = self.provenance.setdefault(handle, Provenance())
+                if e.name.text not in prov.errata:
+                    prov.errata.append(e.name.text)
+                for op in a.ops:
+                    current = self._apply_op(e.name.text, current, op, prov)
+                amended[handle] = current
+        return amended
+
+    # -- ops
+
+    def _apply_op(self, errata_id: str, decl: ast.ChartDecl, op: ast.AmendOp, prov: Provenance) -> ast.ChartDecl:
+        where = f"chart `{(decl.chart_id or decl.slug or decl.title).text}`"
+        if op.kind == "note":
+            assert op.text is not None
+            prov.notes.append((errata_id, op.text.text))
+            return decl
+        if op.kind == "retitle":
+            assert op.text is not None
+            if op.text.text == decl.title.text:
+                self.sink.emit("C603", f"errata `{errata_id}` retitles {where} to the title it already has", op.span)
+                return decl
+            self._claim(errata_id, decl, decl.span, "title", op.span)
+            prov.printed_title = prov.printed_title or decl.title.text
+            return replace(decl, title=op.text)
+        if (decl.grids or decl.availability) and op.kind != "add":
+            self.sink.emit("C601", f"errata can only retitle, annotate or add rows to the grid {where}", op.span, "write the correction as a note, or transcribe the chart in row form")
+            return decl
+        if op.kind == "add":
+            assert op.row is not None
+            prov.row_errata.setdefault(op.row.span, []).append(errata_id)
+            if op.because:
+                prov.reasons[(op.row.span, "row")] = op.because.text
+            return replace(decl, rows=decl.rows + (op.row,))
+        index = self._find_row(errata_id, decl, op, where)
+        if index is None:
+            return decl
+        row = decl.rows[index]
+        if op.kind == "remove":
+            self._claim(errata_id, decl, row.span, "row", op.span)
+            prov.removed[row.span] = errata_id
+            return replace(decl, rows=decl.rows[:index] + decl.rows[index + 1 :])
+        if op.kind == "move":
+            assert op.new_range is not None
+            if row.range is not None and row.range.text == op.new_range.text:
+                self.sink.emit("C603", f"errata `{errata_id}` moves a row of {where} to the range it already has (`{op.new_range.text}`)", op.span)
+                return decl
+            self._claim(errata_id, decl, row.span, "range", op.span)
+            new_row = replace(row, range=op.new_range)
+            self._record(prov, errata_id, row.span, "range", op)
+            return replace(decl, rows=decl.rows[:index] + (new_row,) + decl.rows[index + 1 :])
+        # change a cell
+        assert op.column is not None and op.value is not None
+        columns = [c.name.text for c in decl.columns]
+        if op.column.text not in columns:
+            from compiler.resolve import did_you_mean
+
+            self.sink.emit("C601", f"errata `{errata_id}` changes column `{op.column.text}`, which {where} does not have", op.column.span, did_you_mean(op.column.text, columns))
+            return decl
+        col = columns.index(op.column.text)
+        if col >= len(row.values):
+            return decl  # the row itself is malformed; its own diagnostic says so
+        old = row.values[col]
+        if (old.kind, old.text) == (op.value.kind, op.value.text):
+            self.sink.emit("C603", f"errata `{errata_id}` changes `{op.column.text}` of a row of {where} to the value it already has (`{old.text}`)", op.span)
+            return decl
+        self._claim(errata_id, decl, row.span, op.column.text, op.span)
+        values = row.values[:col] + (op.value,) + row.values[col + 1 :]
+        self._record(prov, errata_id, row.span, op.column.text, op)
+        return replace(decl, rows=decl.rows[:index] + (replace(row, values=values),) + decl.rows[index + 1 :])
+
+    def _record(self, prov: Provenance, errata_id: str, span: ast.Span, what: str, op: ast.AmendOp) -> None:
+        ids = prov.row_errata.setdefault(span, [])
+        if errata_id not in ids:
+            ids.append(errata_id)
+        if op.because:
+            prov.reasons[(span, what)] = op.because.text
+
+    def _claim(self, errata_id: str, decl: ast.ChartDecl, span: ast.Span, what: str, op_span: ast.Span) -> None:
+        """C602 when an earlier errata changed the same thing and this one does not override it."""
+        key = (self._handle(decl), span, what)
+        earlier = self._cell_owner.get(key)
+        if earlier and earlier[0] != errata_id and earlier[0] not in self._overrides.get(errata_id, set()):
+            self.sink.emit(
+                "C602",
+                f"errata `{errata_id}` and `{earlier[0]}` both change the same {'cell' if what not in ('row', 'title', 'range') else what}",
+                op_span,
+                f"say which wins: add `overrides {earlier[0]}` to errata `{errata_id}`",
+                (Label(earlier[1], f"changed by `{earlier[0]}` here"),),
+            )
+        self._cell_owner[key] = (errata_id, op_span)
+
+    def _find_row(self, errata_id: str, decl: ast.ChartDecl, op: ast.AmendOp, where: str) -> int | None:
+        matches = [i for i, r in enumerate(decl.rows) if self._row_matches(decl, r, op)]
+        shown = " ".join([k.text for k in op.ref_keys] + ([op.ref_range.text] if op.ref_range else [])) or "(no keys)"
+        if not matches:
+            self.sink.emit(
+                "C601",
+                f"errata `{errata_id}` names row `{shown}` of {where}, which has no such row",
+                op.span,
+                "name the row by its key values and printed range, e.g. `piston 3-6`",
+            )
+            return None
+        if len(matches) > 1:
+            self.sink.emit("C601", f"errata `{errata_id}` names row `{shown}` of {where}, which matches {len(matches)} rows", op.span, "add the printed range to pick one row")
+            return None
+        return matches[0]
+
+    def _row_matches(self, decl: ast.ChartDecl, row: ast.RowDecl, op: ast.AmendOp) -> bool:
+        if op.ref_range is not None and (row.range is None or row.range.text != op.ref_range.text):
+            return False
+        if len(op.ref_keys) != len(row.keys) and not (op.ref_range is None and len(op.ref_keys) <= len(row.keys)):
+            return False
+        for i, (want, have) in enumerate(zip(op.ref_keys, row.keys)):
+            if not self._same_key(decl, i, want.text, have.text):
+                return False
+        return True
+
+    def _same_key(self, decl: ast.ChartDecl, index: int, a: str, b: str) -> bool:
+        if a == b:
+            return True
+        if index >= len(decl.keys):
+            return False
+        enum = self.game.enums.get(decl.keys[index].type_name.text)
+        if enum is None:
+            return False
+        ma, mb = enum.member(a), enum.member(b)
+        return ma is not None and mb is not None and ma.id == mb.id
+
+
+def annotate(amended: model.Chart, printed: model.Chart, prov: Provenance) -> model.Chart:
+    """Mark the amended chart's rows with errata ids and printed values; list removed rows."""
+    printed_by_span = {r.span: r for r in printed.rows}
+    rows = []
+    for r in amended.rows:
+        ids = tuple(prov.row_errata.get(r.span, ()))
+        if not ids:
+            rows.append(r)
+            continue
+        before = printed_by_span.get(r.span)
+        rows.append(
+            replace(
+                r,
+                errata=ids,
+                printed_values=before.values if before is not None else None,
+                printed_range=before.range.printed if before is not None and before.range is not None else None,
+                added=before is None,
+            )
+        )
+    removed = tuple(replace(r, errata=(prov.removed[r.span],)) for r in printed.rows if r.span in prov.removed)
+    return replace(
+        amended,
+        rows=tuple(rows),
+        errata=tuple(prov.errata),
+        printed_title=prov.printed_title,
+        removed_rows=removed,
+        errata_notes=tuple(prov.notes),
+        errata_reasons=tuple(sorted(((str(k[0]), k[1]), v) for k, v in prov.reasons.items())),
+    )
