@@ -77,6 +77,276 @@ def _roll(rng: random.Random, form: str, count: int, sides: int, subtract: int, 
     return sum(faces)
 
 
+# ---- 'awards'
+AWARDS_COLUMNS: Final = ('at', 'counted', 'how', 'prestige')
+_AWARDS_ROWS: Final[tuple[_Row, ...]] = (
+    (('wound_black',), None, None, (1, 'wounds', 'first wound (7.8.1)', 1)),
+    (('wound_silver',), None, None, (3, 'wounds', 'third wound (7.8.1)', 0)),
+    (('wound_gold',), None, None, (5, 'wounds', 'fifth wound (7.8.1)', 0)),
+    (('ek2',), None, None, (1, 'points', 'automatic (7.8.2)', 1)),
+    (('ek1',), None, None, (3, 'points', 'automatic, after the EK2 (7.8.3)', 1)),
+    (('ehrenpokal',), None, None, (10, 'points', 'automatic, with at least 1 kill (7.8.4)', 1)),
+    (('clasp_bronze',), None, None, (20, 'flights', 'automatic (7.8.5)', 1)),
+    (('clasp_silver',), None, None, (60, 'flights', 'automatic (7.8.5)', 0)),
+    (('clasp_gold',), None, None, (100, 'flights', 'automatic (7.8.5)', 0)),
+    (('german_cross',), None, None, (20, 'points', 'automatic (7.8.6)', 1)),
+    (('knights_cross',), None, None, (30, 'points', "roll on the Knight's Cross roll (7.8.7)", 1)),
+    (('oakleaves',), None, None, (40, 'points', "roll on the Knight's Cross roll (7.8.7.1)", 1)),
+    (('swords',), None, None, (60, 'points', "roll on the Knight's Cross roll (7.8.7.2)", 1)),
+    (('diamonds',), None, None, (100, 'points', 'automatic (7.8.7.3)', 1)),
+    (('ace',), None, None, (5, 'kills', 'automatic (7.8.8)', 1)),
+)
+
+
+def lookup_awards(*, award: Literal['wound_black', 'wound_silver', 'wound_gold', 'ek2', 'ek1', 'ehrenpokal', 'clasp_bronze', 'clasp_silver', 'clasp_gold', 'german_cross', 'knights_cross', 'oakleaves', 'swords', 'diamonds', 'ace']) -> dict[str, Any]:
+    """Awards, rule 7.8: the row the keys select.
+
+    Args:
+        award: 'wound_black' (Wound Badge in Black), 'wound_silver' (Wound Badge in Silver), 'wound_gold' (Wound Badge in Gold), 'ek2' (Iron Cross 2nd Class), 'ek1' (Iron Cross 1st Class), 'ehrenpokal' (Ehrenpokal (Honor Goblet)), 'clasp_bronze' (Operational Flight Clasp in Bronze), 'clasp_silver' (Operational Flight Clasp in Silver), 'clasp_gold' (Operational Flight Clasp in Gold), 'german_cross' (German Cross in Gold), 'knights_cross' (Knight's Cross), 'oakleaves' (Oakleaves to the Knight's Cross), 'swords' (Oakleaves and Swords to the Knight's Cross), 'diamonds' (Oakleaves, Swords, and Diamonds to the Knight's Cross), 'ace' (\"Ace\" Status).
+
+    Returns:
+        {'at': int, 'counted': str (tally), 'how': str, 'prestige': int}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_member('awards', 'award', award, ('wound_black', 'wound_silver', 'wound_gold', 'ek2', 'ek1', 'ehrenpokal', 'clasp_bronze', 'clasp_silver', 'clasp_gold', 'german_cross', 'knights_cross', 'oakleaves', 'swords', 'diamonds', 'ace'))
+    return _select('awards', _AWARDS_ROWS, AWARDS_COLUMNS, (award, ), None)
+
+
+# ---- 'knights_cross'
+KNIGHTS_CROSS_COLUMNS: Final = ('result',)
+_KNIGHTS_CROSS_ROWS: Final[tuple[_Row, ...]] = (
+    ((), 1, 1, ('Awarded',)),
+    ((), 2, 6, ('Not awarded',)),
+)
+_KNIGHTS_CROSS_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
+
+
+def lookup_knights_cross(roll: int, *, drm: int = 0) -> dict[str, Any]:
+    """Knight's Cross roll, rule 7.8.7: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6.
+        drm: total die roll modifier added before reading the chart.
+
+    Returns:
+        {'result': str}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_natural('knights_cross', roll, _KNIGHTS_CROSS_OUTCOMES, '1d6')
+    return _select('knights_cross', _KNIGHTS_CROSS_ROWS, KNIGHTS_CROSS_COLUMNS, (), roll + drm)
+
+
+def roll_knights_cross(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+    """Roll 1d6 with `rng` and read Knight's Cross roll, rule 7.8.7.
+
+    Returns the selected row's values plus 'roll' (natural) and 'modified'.
+    Raises NoRowError when the modified roll selects no row."""
+    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    return {'roll': natural, 'modified': natural + drm, **lookup_knights_cross(natural, drm=drm)}
+
+
+# ---- 'promotion'
+PROMOTION_COLUMNS: Final = ('result',)
+_PROMOTION_ROWS: Final[tuple[_Row, ...]] = (
+    ((), 1, 4, ('Promoted to the next higher rank',)),
+    ((), 5, 6, ('Not promoted',)),
+)
+_PROMOTION_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
+
+
+def lookup_promotion(roll: int, *, drm: int = 0) -> dict[str, Any]:
+    """Promotion roll, rule 7.9.3: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6.
+        drm: total die roll modifier added before reading the chart.
+
+    Returns:
+        {'result': str}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_natural('promotion', roll, _PROMOTION_OUTCOMES, '1d6')
+    return _select('promotion', _PROMOTION_ROWS, PROMOTION_COLUMNS, (), roll + drm)
+
+
+def roll_promotion(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+    """Roll 1d6 with `rng` and read Promotion roll, rule 7.9.3.
+
+    Returns the selected row's values plus 'roll' (natural) and 'modified'.
+    Raises NoRowError when the modified roll selects no row."""
+    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    return {'roll': natural, 'modified': natural + drm, **lookup_promotion(natural, drm=drm)}
+
+
+def drm_promotion(*, ehrenpokal_in_period: bool = False, ek1_in_period: bool = False, german_cross_in_period: bool = False, knights_cross_holder: bool = False) -> int:
+    """Total DRM for Promotion roll, rule 7.9.3: the sum of the modifiers whose conditions hold.
+
+    -2 For possessing the Knight's Cross (each promotion attempt)
+    -1 Award of the Iron Cross 1st Class during the period
+    -1 Award of the Ehrenpokal during the period
+    -1 Award of the German Cross in Gold during the period
+
+    Months are 'YYYY-MM'; a context value left as None makes its conditions false."""
+    total = 0
+    if bool(knights_cross_holder):
+        total += -2
+    if bool(ek1_in_period):
+        total += -1
+    if bool(ehrenpokal_in_period):
+        total += -1
+    if bool(german_cross_in_period):
+        total += -1
+    return total
+
+
+# ---- 'promotion_attempts'
+PROMOTION_ATTEMPTS_COLUMNS: Final = ('service', 'after')
+_PROMOTION_ATTEMPTS_ROWS: Final[tuple[_Row, ...]] = (
+    (('first',), None, None, (4, '1944-06')),
+    (('second',), None, None, (8, '1944-10')),
+    (('final',), None, None, (12, '1945-02')),
+)
+
+
+def lookup_promotion_attempts(*, promotion_attempt: Literal['first', 'second', 'final']) -> dict[str, Any]:
+    """Promotion attempts, rule 7.9.3: the row the keys select.
+
+    Args:
+        promotion_attempt: 'first' (First), 'second' (Second), 'final' (Final).
+
+    Returns:
+        {'service': int, 'after': str 'YYYY-MM'}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_member('promotion_attempts', 'promotion_attempt', promotion_attempt, ('first', 'second', 'final'))
+    return _select('promotion_attempts', _PROMOTION_ATTEMPTS_ROWS, PROMOTION_ATTEMPTS_COLUMNS, (promotion_attempt, ), None)
+
+
+# ---- 'generalmajor'
+GENERALMAJOR_COLUMNS: Final = ('result',)
+_GENERALMAJOR_ROWS: Final[tuple[_Row, ...]] = (
+    ((), 1, 4, ('Posted to a Luftwaffe Headquarters as a staff officer; your flying career ends',)),
+    ((), 5, 6, ('Flying career continues',)),
+)
+_GENERALMAJOR_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
+
+
+def lookup_generalmajor(roll: int, *, drm: int = 0) -> dict[str, Any]:
+    """Promotion to Generalmajor, rule 10.14: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6.
+        drm: total die roll modifier added before reading the chart.
+
+    Returns:
+        {'result': str}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_natural('generalmajor', roll, _GENERALMAJOR_OUTCOMES, '1d6')
+    return _select('generalmajor', _GENERALMAJOR_ROWS, GENERALMAJOR_COLUMNS, (), roll + drm)
+
+
+def roll_generalmajor(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+    """Roll 1d6 with `rng` and read Promotion to Generalmajor, rule 10.14.
+
+    Returns the selected row's values plus 'roll' (natural) and 'modified'.
+    Raises NoRowError when the modified roll selects no row."""
+    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    return {'roll': natural, 'modified': natural + drm, **lookup_generalmajor(natural, drm=drm)}
+
+
+# ---- 'skills'
+SKILLS_COLUMNS: Final = ('cost', 'crew')
+_SKILLS_ROWS: Final[tuple[_Row, ...]] = (
+    (('gunnery',), None, None, (5, 'All crew')),
+    (('aim',), None, None, (6, 'Pilot/Wingman only')),
+    (('precision',), None, None, (3, 'Pilot only')),
+    (('sixth_sense',), None, None, (4, 'Pilot only')),
+    (('expert',), None, None, (3, 'Pilot/Wingman only')),
+    (('leadership',), None, None, (3, 'Pilot only')),
+    (('acm',), None, None, (4, 'Pilot only')),
+)
+
+
+def lookup_skills(*, skill: Literal['gunnery', 'aim', 'precision', 'sixth_sense', 'expert', 'leadership', 'acm']) -> dict[str, Any]:
+    """Crew Skills, rule 7.7: the row the keys select.
+
+    Args:
+        skill: 'gunnery' (Gunnery), 'aim' (Aim), 'precision' (Precision), 'sixth_sense' (Sixth Sense), 'expert' (Expert), 'leadership' (Leadership), 'acm' (A.C.M.).
+
+    Returns:
+        {'cost': int, 'crew': str}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_member('skills', 'skill', skill, ('gunnery', 'aim', 'precision', 'sixth_sense', 'expert', 'leadership', 'acm'))
+    return _select('skills', _SKILLS_ROWS, SKILLS_COLUMNS, (skill, ), None)
+
+
+# ---- 'advanced_maneuvers'
+ADVANCED_MANEUVERS_COLUMNS: Final = ('number', 'effect', 'cost')
+_ADVANCED_MANEUVERS_ROWS: Final[tuple[_Row, ...]] = (
+    (('cuban_eight',), None, None, (1, 'Avoid 1 hit, improve by x 1', 1)),
+    (('chandelle',), None, None, (2, 'Avoid 3 hits, improve x 1', 3)),
+    (('immelmann',), None, None, (3, 'Avoid all damage, improve x 2', 3)),
+    (('split_s',), None, None, (4, 'Avoid 1 hit and encounter ends', 4)),
+)
+
+
+def lookup_advanced_maneuvers(*, maneuver: Literal['cuban_eight', 'chandelle', 'immelmann', 'split_s']) -> dict[str, Any]:
+    """Optional Advanced Maneuvers, rule 10.8: the row the keys select.
+
+    Args:
+        maneuver: 'cuban_eight' (Cuban Eight), 'chandelle' (Chandelle), 'immelmann' (Immelmann), 'split_s' (Split-S).
+
+    Returns:
+        {'number': int, 'effect': str, 'cost': int}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_member('advanced_maneuvers', 'maneuver', maneuver, ('cuban_eight', 'chandelle', 'immelmann', 'split_s'))
+    return _select('advanced_maneuvers', _ADVANCED_MANEUVERS_ROWS, ADVANCED_MANEUVERS_COLUMNS, (maneuver, ), None)
+
+
+# ---- 'prestige_costs'
+PRESTIGE_COSTS_COLUMNS: Final = ('points', 'use')
+_PRESTIGE_COSTS_ROWS: Final[tuple[_Row, ...]] = (
+    (('a',), None, None, (1, 'Upgrade to a newer aircraft in the same family (Bf109, FW190, Bf110, Me262, etc.)')),
+    (('b',), None, None, (2, 'Upgrade to a newer aircraft in a different aircraft family.')),
+    (('c',), None, None, (2, 'Reassignment to a new unit (lose 1 sortie while transferring.)')),
+    (('d',), None, None, (1, 'When receiving a replacement crewman, he arrives with two experience points (unspent) until February 1944 if combining Interceptor Ace 1943-44 and Interceptor Ace 1944-45, or with one experience point (unspent) from March 1944.')),
+    (('e',), None, None, (1, 'Receive a new aircraft in the same family so as to not lose a sortie due to repairs.')),
+)
+
+
+def lookup_prestige_costs(*, prestige_use: Literal['a', 'b', 'c', 'd', 'e']) -> dict[str, Any]:
+    """Prestige Points, rule 8.1: the row the keys select.
+
+    Args:
+        prestige_use: 'a' (A), 'b' (B), 'c' (C), 'd' (D), 'e' (E).
+
+    Returns:
+        {'points': int, 'use': str}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_member('prestige_costs', 'prestige_use', prestige_use, ('a', 'b', 'c', 'd', 'e'))
+    return _select('prestige_costs', _PRESTIGE_COSTS_ROWS, PRESTIGE_COSTS_COLUMNS, (prestige_use, ), None)
+
+
 # ---- 'R4'
 R4_COLUMNS: Final = ('result',)
 _R4_ROWS: Final[tuple[_Row, ...]] = (
@@ -280,6 +550,173 @@ def drm_b9(*, month: Optional[str] = None) -> int:
     if (month == '1944-12'):
         total += 2
     return total
+
+
+# ---- 'bomb_detonation'
+BOMB_DETONATION_COLUMNS: Final = ('result',)
+_BOMB_DETONATION_ROWS: Final[tuple[_Row, ...]] = (
+    ((), 2, 2, ('The interceptor takes 1d6 random airframe damage hits',)),
+    ((), 3, 11, ('No damage',)),
+    ((), 12, 12, ('The interceptor takes 1d6 random airframe damage hits',)),
+)
+_BOMB_DETONATION_OUTCOMES: Final = frozenset([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+
+
+def lookup_bomb_detonation(roll: int, *, drm: int = 0) -> dict[str, Any]:
+    """Bomb detonation at close range, rule 7.1.4: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 2d6, 2 to 12.
+        drm: total die roll modifier added before reading the chart.
+
+    Returns:
+        {'result': str}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_natural('bomb_detonation', roll, _BOMB_DETONATION_OUTCOMES, '2d6')
+    return _select('bomb_detonation', _BOMB_DETONATION_ROWS, BOMB_DETONATION_COLUMNS, (), roll + drm)
+
+
+def roll_bomb_detonation(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+    """Roll 2d6 with `rng` and read Bomb detonation at close range, rule 7.1.4.
+
+    Returns the selected row's values plus 'roll' (natural) and 'modified'.
+    Raises NoRowError when the modified roll selects no row."""
+    natural = _roll(rng, 'sum', 2, 6, 0, 0)
+    return {'roll': natural, 'modified': natural + drm, **lookup_bomb_detonation(natural, drm=drm)}
+
+
+# 'B3': printed elsewhere, referred to by other charts
+
+
+# 'B6': printed elsewhere, referred to by other charts
+
+
+# ---- 'flak'
+FLAK_COLUMNS: Final = ('hits', 'damage')
+_FLAK_ROWS: Final[tuple[_Row, ...]] = (
+    ((), 0, 0, (0, None)),
+    ((), 1, 1, (1, {'chart': 'B3'})),
+    ((), 2, 2, (2, {'chart': 'B3'})),
+    ((), 3, 3, (3, {'chart': 'B3'})),
+)
+_FLAK_OUTCOMES: Final = frozenset([0, 1, 2, 3])
+
+
+def lookup_flak(roll: int, *, drm: int = 0) -> dict[str, Any]:
+    """Flak damage to bombers, rule 7.1.5: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6 minus 3, minimum 0, 0 to 3.
+        drm: total die roll modifier added before reading the chart.
+
+    Returns:
+        {'hits': int, 'damage': {'chart': ID}}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_natural('flak', roll, _FLAK_OUTCOMES, '1d6 minus 3, minimum 0')
+    return _select('flak', _FLAK_ROWS, FLAK_COLUMNS, (), roll + drm)
+
+
+def roll_flak(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+    """Roll 1d6 minus 3, minimum 0 with `rng` and read Flak damage to bombers, rule 7.1.5.
+
+    Returns the selected row's values plus 'roll' (natural) and 'modified'.
+    Raises NoRowError when the modified roll selects no row."""
+    natural = _roll(rng, 'minus', 1, 6, 3, 0)
+    return {'roll': natural, 'modified': natural + drm, **lookup_flak(natural, drm=drm)}
+
+
+# ---- 'crash_enroute'
+CRASH_ENROUTE_COLUMNS: Final = ('result',)
+_CRASH_ENROUTE_ROWS: Final[tuple[_Row, ...]] = (
+    ((), None, 1, ('The damaged aircraft crashes before reaching home',)),
+    ((), 2, 10, ('The damaged aircraft reaches home',)),
+)
+_CRASH_ENROUTE_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+
+
+def lookup_crash_enroute(roll: int, *, drm: int = 0) -> dict[str, Any]:
+    """Aircraft Loss Due to Battle Damage, rule 7.4.3: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d10, 1 to 10.
+        drm: total die roll modifier added before reading the chart.
+
+    Returns:
+        {'result': str}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_natural('crash_enroute', roll, _CRASH_ENROUTE_OUTCOMES, '1d10')
+    return _select('crash_enroute', _CRASH_ENROUTE_ROWS, CRASH_ENROUTE_COLUMNS, (), roll + drm)
+
+
+def roll_crash_enroute(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+    """Roll 1d10 with `rng` and read Aircraft Loss Due to Battle Damage, rule 7.4.3.
+
+    Returns the selected row's values plus 'roll' (natural) and 'modified'.
+    Raises NoRowError when the modified roll selects no row."""
+    natural = _roll(rng, 'sum', 1, 10, 0, 0)
+    return {'roll': natural, 'modified': natural + drm, **lookup_crash_enroute(natural, drm=drm)}
+
+
+def drm_crash_enroute(*, copilot_ksw: bool = False, leaking_fuel: bool = False, pilot_ksw: bool = False) -> int:
+    """Total DRM for Aircraft Loss Due to Battle Damage, rule 7.4.3: the sum of the modifiers whose conditions hold.
+
+    -1 Leaking fuel tanks
+    -1 KIA/SW pilot
+    -1 KIA/SW copilot
+
+    Months are 'YYYY-MM'; a context value left as None makes its conditions false."""
+    total = 0
+    if bool(leaking_fuel):
+        total += -1
+    if bool(pilot_ksw):
+        total += -1
+    if bool(copilot_ksw):
+        total += -1
+    return total
+
+
+# ---- 'crash_credit'
+CRASH_CREDIT_COLUMNS: Final = ('result',)
+_CRASH_CREDIT_ROWS: Final[tuple[_Row, ...]] = (
+    ((), 1, 2, ('Credit for the kill',)),
+    ((), 3, 6, ('No credit',)),
+)
+_CRASH_CREDIT_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
+
+
+def lookup_crash_credit(roll: int, *, drm: int = 0) -> dict[str, Any]:
+    """Credit for a kill crashing enroute home, rule 7.4.3: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6.
+        drm: total die roll modifier added before reading the chart.
+
+    Returns:
+        {'result': str}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_natural('crash_credit', roll, _CRASH_CREDIT_OUTCOMES, '1d6')
+    return _select('crash_credit', _CRASH_CREDIT_ROWS, CRASH_CREDIT_COLUMNS, (), roll + drm)
+
+
+def roll_crash_credit(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+    """Roll 1d6 with `rng` and read Credit for a kill crashing enroute home, rule 7.4.3.
+
+    Returns the selected row's values plus 'roll' (natural) and 'modified'.
+    Raises NoRowError when the modified roll selects no row."""
+    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    return {'roll': natural, 'modified': natural + drm, **lookup_crash_credit(natural, drm=drm)}
 
 
 # ---- 'R6'
@@ -620,6 +1057,464 @@ def drm_r9(*, strafe: bool = False) -> int:
     return total
 
 
+# ---- 'named_ace'
+NAMED_ACE_COLUMNS: Final = ('result',)
+_NAMED_ACE_ROWS: Final[tuple[_Row, ...]] = (
+    ((), 1, 5, ('Not a named ace',)),
+    ((), 6, None, ('A named ace: roll on the aces of his aircraft type',)),
+)
+_NAMED_ACE_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+
+
+def lookup_named_ace(roll: int, *, drm: int = 0) -> dict[str, Any]:
+    """Named Allied ace, rule 10.6.2: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d10, 1 to 10.
+        drm: total die roll modifier added before reading the chart.
+
+    Returns:
+        {'result': str}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_natural('named_ace', roll, _NAMED_ACE_OUTCOMES, '1d10')
+    return _select('named_ace', _NAMED_ACE_ROWS, NAMED_ACE_COLUMNS, (), roll + drm)
+
+
+def roll_named_ace(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+    """Roll 1d10 with `rng` and read Named Allied ace, rule 10.6.2.
+
+    Returns the selected row's values plus 'roll' (natural) and 'modified'.
+    Raises NoRowError when the modified roll selects no row."""
+    natural = _roll(rng, 'sum', 1, 10, 0, 0)
+    return {'roll': natural, 'modified': natural + drm, **lookup_named_ace(natural, drm=drm)}
+
+
+# 'P1': printed elsewhere, referred to by other charts
+
+
+# ---- 'approach_track'
+APPROACH_TRACK_COLUMNS: Final = ('track', 'chart')
+_APPROACH_TRACK_ROWS: Final[tuple[_Row, ...]] = (
+    (('front',), 1, 2, (1, {'chart': 'P1'})),
+    (('front',), 3, 4, (2, {'chart': 'P1'})),
+    (('front',), 5, 6, (3, {'chart': 'P1'})),
+    (('flank_starboard',), 1, 2, (2, {'chart': 'P1'})),
+    (('flank_starboard',), 3, 4, (4, {'chart': 'P1'})),
+    (('flank_starboard',), 5, 6, (6, {'chart': 'P1'})),
+    (('flank_port',), 1, 2, (3, {'chart': 'P1'})),
+    (('flank_port',), 3, 4, (5, {'chart': 'P1'})),
+    (('flank_port',), 5, 6, (7, {'chart': 'P1'})),
+    (('tail',), 1, 2, (6, {'chart': 'P1'})),
+    (('tail',), 3, 4, (7, {'chart': 'P1'})),
+    (('tail',), 5, 6, (8, {'chart': 'P1'})),
+)
+_APPROACH_TRACK_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
+
+
+def lookup_approach_track(roll: int, *, orientation: Literal['front', 'flank_starboard', 'flank_port', 'tail'], drm: int = 0) -> dict[str, Any]:
+    """Advanced combat approach track, rule 10.7: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6.
+        orientation: 'front' (Front), 'flank_starboard' (Flank (starboard)), 'flank_port' (Flank (port)), 'tail' (Tail).
+        drm: total die roll modifier added before reading the chart.
+
+    Returns:
+        {'track': int, 'chart': {'chart': ID}}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_member('approach_track', 'orientation', orientation, ('front', 'flank_starboard', 'flank_port', 'tail'))
+    _check_natural('approach_track', roll, _APPROACH_TRACK_OUTCOMES, '1d6')
+    return _select('approach_track', _APPROACH_TRACK_ROWS, APPROACH_TRACK_COLUMNS, (orientation, ), roll + drm)
+
+
+def roll_approach_track(rng: random.Random, *, orientation: Literal['front', 'flank_starboard', 'flank_port', 'tail'], drm: int = 0) -> dict[str, Any]:
+    """Roll 1d6 with `rng` and read Advanced combat approach track, rule 10.7.
+
+    Returns the selected row's values plus 'roll' (natural) and 'modified'.
+    Raises NoRowError when the modified roll selects no row."""
+    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    return {'roll': natural, 'modified': natural + drm, **lookup_approach_track(natural, orientation=orientation, drm=drm)}
+
+
+# ---- 'head_on_altitude'
+HEAD_ON_ALTITUDE_COLUMNS: Final = ('altitude',)
+_HEAD_ON_ALTITUDE_ROWS: Final[tuple[_Row, ...]] = (
+    ((), 1, 3, ('Level',)),
+    ((), 4, 6, ('Low',)),
+)
+_HEAD_ON_ALTITUDE_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
+
+
+def lookup_head_on_altitude(roll: int, *, drm: int = 0) -> dict[str, Any]:
+    """Advanced combat starting altitude (Head on), rule 10.7: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6.
+        drm: total die roll modifier added before reading the chart.
+
+    Returns:
+        {'altitude': str}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_natural('head_on_altitude', roll, _HEAD_ON_ALTITUDE_OUTCOMES, '1d6')
+    return _select('head_on_altitude', _HEAD_ON_ALTITUDE_ROWS, HEAD_ON_ALTITUDE_COLUMNS, (), roll + drm)
+
+
+def roll_head_on_altitude(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+    """Roll 1d6 with `rng` and read Advanced combat starting altitude (Head on), rule 10.7.
+
+    Returns the selected row's values plus 'roll' (natural) and 'modified'.
+    Raises NoRowError when the modified roll selects no row."""
+    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    return {'roll': natural, 'modified': natural + drm, **lookup_head_on_altitude(natural, drm=drm)}
+
+
+# ---- 'vertical_climb'
+VERTICAL_CLIMB_COLUMNS: Final = ('result',)
+_VERTICAL_CLIMB_ROWS: Final[tuple[_Row, ...]] = (
+    ((), 1, 8, ('No Vertical Climb',)),
+    ((), 9, 9, ('Vertical Climb box: one round of firing, the bomber may return fire (with +2 random hits); after firing, the pass is over',)),
+    ((), 10, 10, ('No Vertical Climb',)),
+)
+_VERTICAL_CLIMB_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+
+
+def lookup_vertical_climb(roll: int, *, drm: int = 0) -> dict[str, Any]:
+    """Advanced combat Vertical Climb (Disadvantaged, no escorts), rule 10.7: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d10, 1 to 10.
+        drm: total die roll modifier added before reading the chart.
+
+    Returns:
+        {'result': str}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_natural('vertical_climb', roll, _VERTICAL_CLIMB_OUTCOMES, '1d10')
+    return _select('vertical_climb', _VERTICAL_CLIMB_ROWS, VERTICAL_CLIMB_COLUMNS, (), roll + drm)
+
+
+def roll_vertical_climb(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+    """Roll 1d10 with `rng` and read Advanced combat Vertical Climb (Disadvantaged, no escorts), rule 10.7.
+
+    Returns the selected row's values plus 'roll' (natural) and 'modified'.
+    Raises NoRowError when the modified roll selects no row."""
+    natural = _roll(rng, 'sum', 1, 10, 0, 0)
+    return {'roll': natural, 'modified': natural + drm, **lookup_vertical_climb(natural, drm=drm)}
+
+
+# ---- 'eastern_front_awards'
+EASTERN_FRONT_AWARDS_COLUMNS: Final = ('awards', 'prestige_level')
+_EASTERN_FRONT_AWARDS_ROWS: Final[tuple[_Row, ...]] = (
+    ((), 0, 2, ('No awards', 1)),
+    ((), 3, 4, ('EK2', 1)),
+    ((), 5, 7, ('EK2', 2)),
+    ((), 8, None, ('EK2, EK1', 2)),
+)
+
+
+def lookup_eastern_front_awards(value: int, *, drm: int = 0) -> dict[str, Any]:
+    """Transferred from the Eastern Front: awards, rule 10.11: the row a value selects.
+
+    Args:
+        value: Eastern Front victories (1d20) (0+).
+        drm: total die roll modifier added before reading the chart.
+
+    Returns:
+        {'awards': str, 'prestige_level': int}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_value('eastern_front_awards', value, 0, None, 'victories')
+    return _select('eastern_front_awards', _EASTERN_FRONT_AWARDS_ROWS, EASTERN_FRONT_AWARDS_COLUMNS, (), value + drm)
+
+
+# ---- 'combined_victory_levels'
+COMBINED_VICTORY_LEVELS_COLUMNS: Final = ('level',)
+_COMBINED_VICTORY_LEVELS_ROWS: Final[tuple[_Row, ...]] = (
+    ((), 0, 36, ('DEFEAT',)),
+    ((), 37, 70, ('DRAW',)),
+    ((), 71, 140, ('MARGINAL VICTORY',)),
+    ((), 141, 210, ('SUBSTANTIAL VICTORY',)),
+    ((), 211, None, ('DECISIVE VICTORY',)),
+)
+
+
+def lookup_combined_victory_levels(value: int, *, drm: int = 0) -> dict[str, Any]:
+    """Combining Games: Victory Conditions, rule 10.13: the row a value selects.
+
+    Args:
+        value: Points (0+).
+        drm: total die roll modifier added before reading the chart.
+
+    Returns:
+        {'level': str}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_value('combined_victory_levels', value, 0, None, 'points')
+    return _select('combined_victory_levels', _COMBINED_VICTORY_LEVELS_ROWS, COMBINED_VICTORY_LEVELS_COLUMNS, (), value + drm)
+
+
+# ---- 'bodenplatte_flak'
+BODENPLATTE_FLAK_COLUMNS: Final = ('hits', 'damage')
+_BODENPLATTE_FLAK_ROWS: Final[tuple[_Row, ...]] = (
+    ((), 0, 0, (0, None)),
+    ((), 1, 1, (1, {'chart': 'B6'})),
+    ((), 2, 2, (2, {'chart': 'B6'})),
+    ((), 3, 3, (3, {'chart': 'B6'})),
+)
+_BODENPLATTE_FLAK_OUTCOMES: Final = frozenset([0, 1, 2, 3])
+
+
+def lookup_bodenplatte_flak(roll: int, *, drm: int = 0) -> dict[str, Any]:
+    """Operation Bodenplatte: friendly Flak, rule 10.16: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6 minus 3, minimum 0, 0 to 3.
+        drm: total die roll modifier added before reading the chart.
+
+    Returns:
+        {'hits': int, 'damage': {'chart': ID}}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_natural('bodenplatte_flak', roll, _BODENPLATTE_FLAK_OUTCOMES, '1d6 minus 3, minimum 0')
+    return _select('bodenplatte_flak', _BODENPLATTE_FLAK_ROWS, BODENPLATTE_FLAK_COLUMNS, (), roll + drm)
+
+
+def roll_bodenplatte_flak(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+    """Roll 1d6 minus 3, minimum 0 with `rng` and read Operation Bodenplatte: friendly Flak, rule 10.16.
+
+    Returns the selected row's values plus 'roll' (natural) and 'modified'.
+    Raises NoRowError when the modified roll selects no row."""
+    natural = _roll(rng, 'minus', 1, 6, 3, 0)
+    return {'roll': natural, 'modified': natural + drm, **lookup_bodenplatte_flak(natural, drm=drm)}
+
+
+def drm_bodenplatte_flak(*, iff_hit: bool = False) -> int:
+    """Total DRM for Operation Bodenplatte: friendly Flak, rule 10.16: the sum of the modifiers whose conditions hold.
+
+    +1 FuG25 IFF hit (Dutch A/F Objective Area box)
+
+    Months are 'YYYY-MM'; a context value left as None makes its conditions false."""
+    total = 0
+    if bool(iff_hit):
+        total += 1
+    return total
+
+
+# ---- 'bodenplatte_fighters'
+BODENPLATTE_FIGHTERS_COLUMNS: Final = ('fighter',)
+_BODENPLATTE_FIGHTERS_ROWS: Final[tuple[_Row, ...]] = (
+    ((), 1, 2, ('Spitfire IX',)),
+    ((), 3, 4, ('Spitfire XIV',)),
+    ((), 5, 7, ('P-47D',)),
+    ((), 8, 10, ('P-51D',)),
+)
+_BODENPLATTE_FIGHTERS_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+
+
+def lookup_bodenplatte_fighters(roll: int, *, drm: int = 0) -> dict[str, Any]:
+    """Operation Bodenplatte: Allied fighters taking off, rule 10.16: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d10, 1 to 10.
+        drm: total die roll modifier added before reading the chart.
+
+    Returns:
+        {'fighter': str}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_natural('bodenplatte_fighters', roll, _BODENPLATTE_FIGHTERS_OUTCOMES, '1d10')
+    return _select('bodenplatte_fighters', _BODENPLATTE_FIGHTERS_ROWS, BODENPLATTE_FIGHTERS_COLUMNS, (), roll + drm)
+
+
+def roll_bodenplatte_fighters(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+    """Roll 1d10 with `rng` and read Operation Bodenplatte: Allied fighters taking off, rule 10.16.
+
+    Returns the selected row's values plus 'roll' (natural) and 'modified'.
+    Raises NoRowError when the modified roll selects no row."""
+    natural = _roll(rng, 'sum', 1, 10, 0, 0)
+    return {'roll': natural, 'modified': natural + drm, **lookup_bodenplatte_fighters(natural, drm=drm)}
+
+
+# ---- 'R1'
+R1_COLUMNS: Final = ('roll', 'aircraft', 'base', 'date', 'transfer_base', 'transfer_date', 'transfer_aircraft', 'notes')
+_R1_ROWS: Final[tuple[_Row, ...]] = (
+    (('i_jg1',), None, None, (1, '1-4: FW 190A-6; 5-6: FW 190A-7', 'wiesbaden', '1944-03', 'husum', '1944-08', 'fw190a8r2', 'Parchim (Berlin) 2/45, He 162A-2')),
+    (('ii_jg1',), None, None, (1, 'FW 190A-8', 'rheine', '1944-03', 'parchim', '1945-04', 'he162a2', None)),
+    (('iii_jg1',), None, None, (1, 'Bf 109G-6', 'volkel', '1944-03', 'rheine', '1944-08', 'bf109g14', 'Bf 109G-10 in 10/44; Bf 109K-4 in 1/45')),
+    (('i_jg2',), None, None, (2, '1-4: FW 190A-6; 5-6: FW 190A-7', None, None, None, None, None, None)),
+    (('i_zg1',), None, None, (15, 'Ju 88C-6a', 'st_trond', '1944-03', 'salzwedel', '1944-07', None, 'FW 190A-8/R2 in 8/44; Redesignated II/JG 4')),
+    (('i_zg26',), None, None, (16, 'Me 410A-1/U2', 'fassberg', '1944-03', 'koenigsberg', '1944-05', None, 'FW 190A-8/R2 in 8/44; Redesignated I/JG 6')),
+    (('ii_zg26',), None, None, (16, 'Me 410A-1/U2', 'wunstorf', '1944-03', 'koenigsberg', '1944-05', None, 'FW 190A-8/R2 in 8/44; Redesignated II/JG 6')),
+    (('iii_zg26',), None, None, (16, 'Me 410A-1/U2', None, None, None, None, None, None)),
+)
+
+
+def lookup_r1(*, unit: Literal['i_jg1', 'ii_jg1', 'iii_jg1', 'i_jg2', 'ii_jg2', 'iii_jg2', 'ii_jg26', 'ii_jg27', 'ii_sturm_jg300', 'iii_jg400', 'i_zg1', 'i_zg26', 'ii_zg26', 'iii_zg26', 'ii_zg76', 'kdo_nowotny', 'jv44', 'egr335', 'egr229']) -> dict[str, Any]:
+    """Starting Units and Bases Chart [R1], rule 4.1, 4.6: the row the keys select.
+
+    Args:
+        unit: 'i_jg1' (I/JG 1 \"Oesau\"), 'ii_jg1' (II/JG 1 \"Oesau\"), 'iii_jg1' (III/JG 1 \"Oesau\"), 'i_jg2' (I/JG 2 \"Richthofen\"), 'ii_jg2' (II/JG 2 \"Richthofen\"), 'iii_jg2' (III/JG 2 \"Richthofen\"), 'ii_jg26' (II/JG 26 \"Schlageter\"), 'ii_jg27' (II/JG 27), 'ii_sturm_jg300' (II(Sturm)/JG 300), 'iii_jg400' (III/JG 400), 'i_zg1' (I/ZG 1), 'i_zg26' (I/ZG 26 \"Horst Wessel\"), 'ii_zg26' (II/ZG 26 \"Horst Wessel\"), 'iii_zg26' (III/ZG 26 \"Horst Wessel\"), 'ii_zg76' (II/ZG 76), 'kdo_nowotny' (Kommando Nowotny), 'jv44' (JV 44), 'egr335' (EGR 335), 'egr229' (EGR 229).
+
+    Returns:
+        {'roll': int, 'aircraft': str, 'base': str (base), 'date': str 'YYYY-MM', 'transfer_base': str (base), 'transfer_date': str 'YYYY-MM', 'transfer_aircraft': str (aircraft), 'notes': str}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: the print gives the rows for rolls 1, 2 (I/JG 1 only, cut after its Aircraft cell), 15 and 16 (III/ZG 26 cut after its Aircraft cell); rolls 3-14 and 17-20 are lost; `-` in a cut row means the cell is lost)."""
+    _check_member('R1', 'unit', unit, ('i_jg1', 'ii_jg1', 'iii_jg1', 'i_jg2', 'ii_jg2', 'iii_jg2', 'ii_jg26', 'ii_jg27', 'ii_sturm_jg300', 'iii_jg400', 'i_zg1', 'i_zg26', 'ii_zg26', 'iii_zg26', 'ii_zg76', 'kdo_nowotny', 'jv44', 'egr335', 'egr229'))
+    return _select('R1', _R1_ROWS, R1_COLUMNS, (unit, ), None)
+
+
+# ---- 'R2'
+R2_COLUMNS: Final = ('result',)
+_R2_ROWS: Final[tuple[_Row, ...]] = (
+    (('bf109g6', '1944-03'), None, None, ('automatic',)),
+    (('bf109g6', '1944-04'), None, None, ('automatic',)),
+    (('bf109g6', '1944-05'), None, None, ('automatic',)),
+    (('bf109g6', '1944-06'), None, None, ('automatic',)),
+    (('bf109g6', '1944-07'), 1, 5, ('available',)),
+    (('bf109g6', '1944-07'), 6, None, ('not available',)),
+    (('bf109g6', '1944-08'), 1, 3, ('available',)),
+    (('bf109g6', '1944-08'), 4, None, ('not available',)),
+    (('bf109g6', '1944-09'), 1, 2, ('available',)),
+    (('bf109g6', '1944-09'), 3, None, ('not available',)),
+    (('bf109g6', '1944-10'), 1, 1, ('available',)),
+    (('bf109g6', '1944-10'), 2, None, ('not available',)),
+    (('bf109g6', '1944-11'), 1, 1, ('available',)),
+    (('bf109g6', '1944-11'), 2, None, ('not available',)),
+    (('bf109g6', '1944-12'), 1, 1, ('available',)),
+    (('bf109g6', '1944-12'), 2, None, ('not available',)),
+    (('bf109g6', '1945-01'), None, None, ('not available',)),
+    (('bf109g6', '1945-02'), None, None, ('not available',)),
+    (('bf109g6', '1945-03'), None, None, ('not available',)),
+)
+_R2_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
+
+
+def lookup_r2(roll: int, *, aircraft_type: Literal['bf109g6'], month: str, drm: int = 0) -> dict[str, Any]:
+    """Available Aircraft Family and Type Chart [R2], rule 4.6.4, 9.2: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6.
+        aircraft_type: 'bf109g6' (Bf 109G-6).
+        month: a month 'YYYY-MM', 1944-03 to 1945-04.
+        drm: total die roll modifier added before reading the chart.
+
+    Returns:
+        {'result': str}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: only the Bf 109G-6 row is printed, and it has 13 cells for the 14 month columns; every other family's and type's row is lost)."""
+    _check_member('R2', 'aircraft_type', aircraft_type, ('bf109g6',))
+    _check_member('R2', 'month', month, ('1944-03', '1944-04', '1944-05', '1944-06', '1944-07', '1944-08', '1944-09', '1944-10', '1944-11', '1944-12', '1945-01', '1945-02', '1945-03', '1945-04'))
+    _check_natural('R2', roll, _R2_OUTCOMES, '1d6')
+    return _select('R2', _R2_ROWS, R2_COLUMNS, (aircraft_type, month, ), roll + drm)
+
+
+def roll_r2(rng: random.Random, *, aircraft_type: Literal['bf109g6'], month: str, drm: int = 0) -> dict[str, Any]:
+    """Roll 1d6 with `rng` and read Available Aircraft Family and Type Chart [R2], rule 4.6.4, 9.2.
+
+    Returns the selected row's values plus 'roll' (natural) and 'modified'.
+    Raises NoRowError when the modified roll selects no row."""
+    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    return {'roll': natural, 'modified': natural + drm, **lookup_r2(natural, aircraft_type=aircraft_type, month=month, drm=drm)}
+
+
+# ---- 'R3'
+R3_COLUMNS: Final = ('result',)
+_R3_ROWS: Final[tuple[_Row, ...]] = (
+    (('bf109g6', '1944-03'), None, None, ('automatic',)),
+    (('bf109g6', '1944-04'), None, None, ('automatic',)),
+    (('bf109g6', '1944-05'), None, None, ('automatic',)),
+    (('bf109g6', '1944-06'), None, None, ('automatic',)),
+    (('bf109g6', '1944-07'), None, None, ('automatic',)),
+    (('bf109g6', '1944-08'), None, None, ('not available',)),
+    (('bf109g6', '1944-09'), None, None, ('not available',)),
+    (('bf109g6', '1944-10'), None, None, ('not available',)),
+    (('bf109g6', '1944-11'), None, None, ('not available',)),
+    (('bf109g6', '1944-12'), None, None, ('not available',)),
+    (('bf109g6', '1945-01'), None, None, ('not available',)),
+    (('bf109g6', '1945-02'), None, None, ('not available',)),
+    (('bf109g6', '1945-03'), None, None, ('not available',)),
+    (('bf109g6', '1945-04'), None, None, ('not available',)),
+)
+_R3_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
+
+
+def lookup_r3(roll: int, *, aircraft: Literal['bf109g6'], month: str, drm: int = 0) -> dict[str, Any]:
+    """Available Aircraft Sub-Type Chart [R3], rule 4.6.4, 9.2: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6.
+        aircraft: 'bf109g6' (Bf 109G-6).
+        month: a month 'YYYY-MM', 1944-03 to 1945-04.
+        drm: total die roll modifier added before reading the chart.
+
+    Returns:
+        {'result': str}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: only the Bf 109G-6 row is printed in full; the next row (Bf 109G-6/R2) is cut after its name and every later row is lost)."""
+    _check_member('R3', 'aircraft', aircraft, ('bf109g6',))
+    _check_member('R3', 'month', month, ('1944-03', '1944-04', '1944-05', '1944-06', '1944-07', '1944-08', '1944-09', '1944-10', '1944-11', '1944-12', '1945-01', '1945-02', '1945-03', '1945-04'))
+    _check_natural('R3', roll, _R3_OUTCOMES, '1d6')
+    return _select('R3', _R3_ROWS, R3_COLUMNS, (aircraft, month, ), roll + drm)
+
+
+def roll_r3(rng: random.Random, *, aircraft: Literal['bf109g6'], month: str, drm: int = 0) -> dict[str, Any]:
+    """Roll 1d6 with `rng` and read Available Aircraft Sub-Type Chart [R3], rule 4.6.4, 9.2.
+
+    Returns the selected row's values plus 'roll' (natural) and 'modified'.
+    Raises NoRowError when the modified roll selects no row."""
+    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    return {'roll': natural, 'modified': natural + drm, **lookup_r3(natural, aircraft=aircraft, month=month, drm=drm)}
+
+
+# ---- 'sorties_per_month'
+SORTIES_PER_MONTH_COLUMNS: Final = ('sorties',)
+_SORTIES_PER_MONTH_ROWS: Final[tuple[_Row, ...]] = (
+    ((('1943-03', '1944-12'),), None, None, (8,)),
+    ((('1945-01', None),), None, None, (4,)),
+)
+
+
+def lookup_sorties_per_month(*, month: str) -> dict[str, Any]:
+    """Sorties per month, rule 4.3.3, 6.0: the row the keys select.
+
+    Args:
+        month: a month 'YYYY-MM', 1943-03 to 1945-05.
+
+    Returns:
+        {'sorties': int}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_member('sorties_per_month', 'month', month, ('1943-03', '1943-04', '1943-05', '1943-06', '1943-07', '1943-08', '1943-09', '1943-10', '1943-11', '1943-12', '1944-01', '1944-02', '1944-03', '1944-04', '1944-05', '1944-06', '1944-07', '1944-08', '1944-09', '1944-10', '1944-11', '1944-12', '1945-01', '1945-02', '1945-03', '1945-04', '1945-05'))
+    return _select('sorties_per_month', _SORTIES_PER_MONTH_ROWS, SORTIES_PER_MONTH_COLUMNS, (month, ), None)
+
+
 # ---- 'victory_points'
 VICTORY_POINTS_COLUMNS: Final = ('destruction', 'separation', 'final_destruction')
 _VICTORY_POINTS_ROWS: Final[tuple[_Row, ...]] = (
@@ -673,11 +1568,23 @@ def lookup_victory_levels(value: int, *, drm: int = 0) -> dict[str, Any]:
 
 
 LOOKUPS: Final[dict[str, Any]] = {
+    'awards': lookup_awards,
+    'knights_cross': lookup_knights_cross,
+    'promotion': lookup_promotion,
+    'promotion_attempts': lookup_promotion_attempts,
+    'generalmajor': lookup_generalmajor,
+    'skills': lookup_skills,
+    'advanced_maneuvers': lookup_advanced_maneuvers,
+    'prestige_costs': lookup_prestige_costs,
     'R4': lookup_r4,
     'R5': lookup_r5,
     'extended_burst': lookup_extended_burst,
     'range_effects': lookup_range_effects,
     'repair': lookup_repair,
+    'bomb_detonation': lookup_bomb_detonation,
+    'flak': lookup_flak,
+    'crash_enroute': lookup_crash_enroute,
+    'crash_credit': lookup_crash_credit,
     'R6': lookup_r6,
     'R7': lookup_r7,
     'R8': lookup_r8,
@@ -686,6 +1593,18 @@ LOOKUPS: Final[dict[str, Any]] = {
     'p51_aces': lookup_p51_aces,
     'p38_aces': lookup_p38_aces,
     'R9': lookup_r9,
+    'named_ace': lookup_named_ace,
+    'approach_track': lookup_approach_track,
+    'head_on_altitude': lookup_head_on_altitude,
+    'vertical_climb': lookup_vertical_climb,
+    'eastern_front_awards': lookup_eastern_front_awards,
+    'combined_victory_levels': lookup_combined_victory_levels,
+    'bodenplatte_flak': lookup_bodenplatte_flak,
+    'bodenplatte_fighters': lookup_bodenplatte_fighters,
+    'R1': lookup_r1,
+    'R2': lookup_r2,
+    'R3': lookup_r3,
+    'sorties_per_month': lookup_sorties_per_month,
     'victory_points': lookup_victory_points,
     'victory_levels': lookup_victory_levels,
 }
