@@ -90,7 +90,10 @@ def compress(values: Iterable[int]) -> str:
 
 
 def _run_text(run: list[int]) -> str:
-    return str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}"
+    if len(run) == 1:
+        return str(run[0])
+    joiner = " to " if run[0] < 0 else "-"  # `-4 to 0`, not `-4-0`
+    return f"{run[0]}{joiner}{run[-1]}"
 
 
 def describe_combo(chart: model.Chart, combo: tuple[str, ...]) -> str:
@@ -225,7 +228,8 @@ def _report_gaps(chart: model.Chart, gaps: dict[tuple[str, ...], list[int]], wha
                 chart.span,
                 "add the missing rows, or declare `partial \"why\"` if the print leaves them out",
             )
-    if chart.partial and not any_gap:
+    if chart.partial and not any_gap and chart.availability is None:
+        # an availability grid knows only the items it lists, so it cannot tell lost rows apart
         sink.emit(
             "C309",
             f"chart `{chart.address}` is declared partial but every {what} selects a row",
@@ -359,7 +363,7 @@ def _check_reference_chart(chart: model.Chart, sink: Sink) -> None:
                 (Label(rows[0].span, "first row here"),),
             )
     if missing and chart.keys:
-        text = "; ".join(describe_combo(chart, c) for c in missing)
+        text = _for_combos(chart, missing).removeprefix(" for ")
         if chart.partial:
             sink.emit("C308", f"partial chart `{chart.address}`: no row for {text}", chart.span, f"declared partial: {chart.partial}")
         else:

@@ -176,7 +176,7 @@ def test_json_odds_cover_natural_roll_and_every_drm_of_the_span(outputs, corpus)
     doc = json.loads(outputs["ia2/ia2.json"])
     game = corpus.project.games["ia2"]
     roll_charts = [c for c in doc["charts"] if c["kind"] == "roll"]
-    assert len(roll_charts) == 10
+    assert {"R4", "R5", "R7", "R8", "R9", "extended_burst", "allied_fighter_skills"} <= {c["address"] for c in roll_charts}
     for c in roll_charts:
         span = c["drm_span"]
         drms = sorted(set(range(span["min"], span["max"] + 1)) | {0})
