@@ -1,8 +1,13 @@
 """Produce every output of a compilation in memory, validate it, and write it atomically.
 
-`render_outputs` is pure (model in, `{relative path: text}` out). `write_outputs` writes only
-when everything rendered and validated, through a temp file + `os.replace` per file, so a
-failing build leaves `generated/` untouched. `stale_outputs` is `build --check`.
+`render_outputs` is pure apart from reading each game's optional `aid.order` (model in,
+`{relative path: text}` out); `render_pdfs` turns the HTML player aids into PDFs with WeasyPrint
+(`build --pdf`). `write_outputs` writes only when everything rendered and validated, through a
+temp file + `os.replace` per file, so a failing build leaves `generated/` untouched.
+`stale_outputs` is `build --check`.
+
+PDFs are optional outputs: they are written, checked and cleaned up only when asked for, so a
+build without `--pdf` neither deletes a PDF left by an earlier `--pdf` build nor calls it an orphan.
 """
 
 from __future__ import annotations
@@ -14,14 +19,16 @@ import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, Mapping
 
 from compiler import model
-from compiler.emit_html import emit_game_html
+from compiler.emit_html import ORDER_FILE, AidOrderError, emit_game_html
 from compiler.emit_json import emit_game_json
 from compiler.emit_python import emit_game_python
 
 GAME_SCHEMA = "chartc-game.schema.json"
+OPTIONAL_SUFFIXES = (".pdf",)
+"""Outputs managed only by a build that produces them (`--pdf`)."""
 
 
 class OutputError(Exception):
@@ -54,12 +61,20 @@ def validate_json(text: str, schema_name: str = GAME_SCHEMA) -> None:
         raise OutputError(f"generated JSON does not match {schema_name} at {where}: {e.message}")
 
 
-def render_outputs(project: model.Project, paper: str = "a4") -> dict[str, str]:
+def _order_text(game: model.Game) -> str | None:
+    """The game folder's `aid.order` file (see `emit_html.play_order`), or None."""
+    if not game.charts:
+        return None
+    path = Path(game.charts[0].source_file).parent / ORDER_FILE
+    return path.read_text(encoding="utf-8") if path.is_file() else None
+
+
+def render_outputs(project: model.Project, paper: str = "a4", large_print: bool = False) -> dict[str, str]:
     """Every generated file for the project's games, keyed by POSIX path relative to the output
     folder: `<game>/<game>.json`, `<game>/<game>.py`, `<game>/<game>.html`.
 
     Raises:
-        OutputError: a JSON document fails its schema.
+        OutputError: a JSON document fails its schema, or an `aid.order` file is wrong.
     """
     outputs: dict[str, str] = {}
     for game_id in sorted(project.games):
@@ -68,8 +83,37 @@ def render_outputs(project: model.Project, paper: str = "a4") -> dict[str, str]:
         validate_json(text)
         outputs[f"{game_id}/{game_id}.json"] = text
         outputs[f"{game_id}/{game_id}.py"] = emit_game_python(game)
-        outputs[f"{game_id}/{game_id}.html"] = emit_game_html(game, paper)
+        try:
+            outputs[f"{game_id}/{game_id}.html"] = emit_game_html(game, paper, large_print, _order_text(game))
+        except AidOrderError as exc:
+            raise OutputError(f"game `{game_id}`: {exc}") from exc
     return dict(sorted(outputs.items()))
+
+
+def html_to_pdf(html: str) -> bytes:
+    """One HTML player aid as PDF bytes, through WeasyPrint (the `pdf` extra).
+
+    WeasyPrint writes no creation or modification date unless the HTML asks for one, so the same
+    HTML gives the same bytes on every run with the same WeasyPrint, Pango and fonts.
+
+    Raises:
+        OutputError: WeasyPrint is not installed.
+    """
+    try:
+        import weasyprint
+    except ImportError as exc:
+        raise OutputError("`--pdf` needs WeasyPrint: pip install -e '.[pdf]'") from exc
+    import logging
+
+    # WeasyPrint logs every CSS property it ignores (e.g. flex gaps it lays out differently); the
+    # aid is tested in both engines, so these are not actionable for a chartc user.
+    logging.getLogger("weasyprint").setLevel(logging.ERROR)
+    return weasyprint.HTML(string=html).write_pdf(pdf_tags=True)
+
+
+def render_pdfs(outputs: dict[str, str]) -> dict[str, bytes]:
+    """A PDF beside every HTML player aid in `outputs` (`<game>/<game>.pdf`)."""
+    return {rel[: -len(".html")] + ".pdf": html_to_pdf(text) for rel, text in outputs.items() if rel.endswith(".html")}
 
 
 def _safe_target(out_dir: Path, rel: str) -> Path:
@@ -94,31 +138,49 @@ class Staleness:
         return not (self.missing or self.changed or self.orphaned)
 
 
-def _managed_files(out_dir: Path, game_ids: list[str]) -> list[str]:
+def _managed_files(out_dir: Path, game_ids: list[str], outputs: Mapping[str, str | bytes]) -> list[str]:
+    """Files in the built games' folders that a build owns: all of them, except optional kinds
+    (PDFs) when this build does not produce that kind."""
+    produced = {suffix for suffix in OPTIONAL_SUFFIXES if any(rel.endswith(suffix) for rel in outputs)}
     found = []
     for game_id in game_ids:
         folder = out_dir / game_id
         if folder.is_dir():
             for f in sorted(folder.rglob("*")):
-                if f.is_file() and "__pycache__" not in f.parts:
-                    found.append(f.relative_to(out_dir).as_posix())
+                if not f.is_file() or "__pycache__" in f.parts:
+                    continue
+                if f.suffix in OPTIONAL_SUFFIXES and f.suffix not in produced:
+                    continue
+                found.append(f.relative_to(out_dir).as_posix())
     return found
 
 
-def stale_outputs(out_dir: Path, outputs: dict[str, str], game_ids: list[str]) -> Staleness:
+def _as_bytes(content: str | bytes) -> bytes:
+    return content if isinstance(content, bytes) else content.encode("utf-8")
+
+
+def _diff(rel: str, current: bytes, content: str | bytes) -> str:
+    """A short unified diff for text outputs; a size note for binary ones (PDF)."""
+    if isinstance(content, bytes):
+        return f"  {rel}: binary content differs ({len(current)} bytes on disk, {len(content)} from charts)\n"
+    old = current.decode("utf-8", errors="replace")
+    diff = difflib.unified_diff(old.splitlines(True), content.splitlines(True), f"{rel} (on disk)", f"{rel} (from charts)", n=1)
+    return "".join(list(diff)[:60])
+
+
+def stale_outputs(out_dir: Path, outputs: Mapping[str, str | bytes], game_ids: list[str]) -> Staleness:
     """Compare the would-be outputs with what is on disk, without writing anything."""
     missing, changed, diffs = [], [], {}
-    for rel, text in outputs.items():
+    for rel, content in outputs.items():
         target = _safe_target(out_dir, rel)
         if not target.is_file():
             missing.append(rel)
             continue
-        current = target.read_bytes().decode("utf-8", errors="replace")
-        if current != text:
+        current = target.read_bytes()
+        if current != _as_bytes(content):
             changed.append(rel)
-            diff = difflib.unified_diff(current.splitlines(True), text.splitlines(True), f"{rel} (on disk)", f"{rel} (from charts)", n=1)
-            diffs[rel] = "".join(list(diff)[:60])
-    orphaned = [rel for rel in _managed_files(out_dir, game_ids) if rel not in outputs]
+            diffs[rel] = _diff(rel, current, content)
+    orphaned = [rel for rel in _managed_files(out_dir, game_ids, outputs) if rel not in outputs]
     return Staleness(missing, changed, orphaned, diffs)
 
 
@@ -128,7 +190,7 @@ def _umask() -> int:
     return current
 
 
-def write_outputs(out_dir: Path, outputs: dict[str, str], game_ids: list[str]) -> list[str]:
+def write_outputs(out_dir: Path, outputs: Mapping[str, str | bytes], game_ids: list[str]) -> list[str]:
     """Write every output atomically and delete orphans of the built games; returns changed paths.
 
     All targets are checked before anything is written; each file goes to a temp file in its own
@@ -136,9 +198,9 @@ def write_outputs(out_dir: Path, outputs: dict[str, str], game_ids: list[str]) -
     """
     targets = {rel: _safe_target(out_dir, rel) for rel in outputs}
     changed = []
-    for rel, text in outputs.items():
+    for rel, content in outputs.items():
         target = targets[rel]
-        data = text.encode("utf-8")
+        data = _as_bytes(content)
         if target.is_file() and target.read_bytes() == data:
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -153,7 +215,7 @@ def write_outputs(out_dir: Path, outputs: dict[str, str], game_ids: list[str]) -
                 os.unlink(tmp)
             raise
         changed.append(rel)
-    for rel in _managed_files(out_dir, game_ids):
+    for rel in _managed_files(out_dir, game_ids, outputs):
         if rel not in outputs:
             _safe_target(out_dir, rel).unlink()
             changed.append(rel)

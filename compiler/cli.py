@@ -89,14 +89,17 @@ def check(paths: tuple[Path, ...], fmt: str, strict: bool) -> None:
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), default=Path("generated"), show_default=True,
               help="Output folder.")
 @click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 if any output is missing, stale or orphaned.")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True, help="Page size of the HTML player aid.")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True, help="Page size of the player aid.")
+@click.option("--large-print", is_flag=True, help="Player aid with 12 pt table cells and 10 pt notes (more pages).")
+@click.option("--pdf", is_flag=True, help="Also write the player aid as <game>.pdf (needs the `pdf` extra: WeasyPrint).")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-def build(paths: tuple[Path, ...], out_dir: Path, check_only: bool, paper: str, strict: bool) -> None:
-    """Check the charts, then write JSON, Python and HTML for every game into --out.
+def build(paths: tuple[Path, ...], out_dir: Path, check_only: bool, paper: str, large_print: bool, pdf: bool, strict: bool) -> None:
+    """Check the charts, then write JSON, Python and HTML (and with --pdf, PDF) for every game into --out.
 
     Nothing is written when any error is found: the previous outputs stay as they were.
+    A build without --pdf leaves existing PDFs alone: it neither deletes them nor calls them orphans.
     """
-    from compiler.build import OutputError, render_outputs, stale_outputs, write_outputs
+    from compiler.build import OutputError, render_outputs, render_pdfs, stale_outputs, write_outputs
     from compiler.diagnostics import render_short
 
     comp = _load(paths)
@@ -107,7 +110,10 @@ def build(paths: tuple[Path, ...], out_dir: Path, check_only: bool, paper: str, 
         click.echo(f"build failed: {len(errors)} error(s); nothing was written (run `chartc check` for details)", err=True)
         sys.exit(EXIT_FINDINGS)
     try:
-        outputs = render_outputs(comp.project, paper)
+        outputs: dict[str, str | bytes] = dict(render_outputs(comp.project, paper, large_print))
+        if pdf:
+            outputs.update(render_pdfs({rel: text for rel, text in outputs.items() if isinstance(text, str)}))
+            outputs = dict(sorted(outputs.items()))
     except OutputError as exc:
         click.echo(f"build failed: {exc}; nothing was written", err=True)
         sys.exit(EXIT_FINDINGS)
@@ -124,7 +130,8 @@ def build(paths: tuple[Path, ...], out_dir: Path, check_only: bool, paper: str, 
             click.echo(stale.diffs[rel], err=True)
         for rel in stale.orphaned:
             click.echo(f"orphaned: {out_dir / rel} (no chart source produces it)", err=True)
-        args = "".join(f" {p}" for p in paths)
+        args = "".join(f" {p}" for p in paths) + (f" --paper {paper}" if paper != "a4" else "")
+        args += (" --large-print" if large_print else "") + (" --pdf" if pdf else "")
         click.echo(f"generated files are out of date: run `chartc build{args} --out {out_dir}`", err=True)
         sys.exit(EXIT_FINDINGS)
     changed = write_outputs(out_dir, outputs, game_ids)

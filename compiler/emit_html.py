@@ -1,13 +1,16 @@
 """HTML player-aid emitter: one self-contained page per game (Jinja2, autoescape on).
 
-Pure: model in, text out. Each chart is a `<section>` kept whole on a printed page, with its
-chart ID badge, rule cite, DRM box, footnotes and the chance of each row on the natural roll.
-All chart text goes through Jinja2's autoescape; nothing is marked safe except the SVG bars
-and CSS this module builds from numbers.
+Pure: model in, text out. Charts come in play order (see `play_order`), grouped under headings;
+each chart is a `<section>` kept whole on a printed page, with its chart ID badge, rule cite, DRM
+box beside the table, footnotes, a legend for the symbols it uses and the chance of each row on
+the natural roll. All chart text goes through Jinja2's autoescape; nothing is marked safe except
+the SVG bars built from numbers and CSS strings escaped by `css_string`.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -17,6 +20,78 @@ from compiler.text import value_text
 from compiler.odds import odds, percent_text
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
+ORDER_FILE = "aid.order"
+"""A game folder may hold this file to set the player aid's order and group headings."""
+
+
+class AidOrderError(ValueError):
+    """An `aid.order` file names an unknown chart, or names a chart twice."""
+
+
+@dataclass(frozen=True)
+class AidGroup:
+    """Charts printed together under one heading (`None`: no heading)."""
+
+    heading: str | None
+    charts: tuple[model.Chart, ...]
+
+
+def rule_key(rule: str | None) -> tuple[float, ...]:
+    """Sort key for a rule cite by its first section number: `7.1.10` after `7.1.7`, `10.5` after
+    `7.4.2`; a chart with no number sorts last."""
+    match = re.search(r"\d+(?:\.\d+)*", rule or "")
+    if match is None:
+        return (float("inf"),)
+    return tuple(float(part) for part in match.group(0).split("."))
+
+
+def _default_groups(charts: list[model.Chart]) -> list[AidGroup]:
+    """Charts by rule section number (stable: source order breaks ties), grouped by the number's
+    first part (`Rules 7`)."""
+    groups: list[AidGroup] = []
+    for chart in sorted(charts, key=lambda c: rule_key(c.rule)):
+        key = rule_key(chart.rule)[0]
+        heading = f"Rules {int(key)}" if key != float("inf") else "Other charts"
+        if groups and groups[-1].heading == heading:
+            groups[-1] = AidGroup(heading, groups[-1].charts + (chart,))
+        else:
+            groups.append(AidGroup(heading, (chart,)))
+    return groups
+
+
+def play_order(game: model.Game, order_text: str | None = None) -> list[AidGroup]:
+    """The charts of `game` in the order the player aid prints them.
+
+    Without an order file the charts follow their rule section numbers, grouped by the first part
+    of the number. An order file (`aid.order` in the game folder) sets the sequence of play: one
+    chart address per line, `== Heading` starts a group, `#` starts a comment. Charts it does not
+    list follow in rule order, so a newly added chart is never left out of the aid.
+
+    Raises:
+        AidOrderError: the file names an unknown chart, or one chart twice.
+    """
+    if order_text is None:
+        return _default_groups(game.charts)
+    groups: list[AidGroup] = []
+    listed: list[model.Chart] = []
+    for number, raw in enumerate(order_text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith("=="):
+            groups.append(AidGroup(line[2:].strip() or None, ()))
+            continue
+        chart = game.chart(line)
+        if chart is None:
+            raise AidOrderError(f"{ORDER_FILE} line {number}: no chart `{line}` in game `{game.id}`")
+        if chart in listed:
+            raise AidOrderError(f"{ORDER_FILE} line {number}: chart `{line}` is listed twice")
+        listed.append(chart)
+        if not groups:
+            groups.append(AidGroup(None, ()))
+        groups[-1] = AidGroup(groups[-1].heading, groups[-1].charts + (chart,))
+    rest = [c for c in game.charts if c not in listed]
+    return [g for g in groups if g.charts] + _default_groups(rest)
 
 
 @lru_cache(maxsize=1)
@@ -34,16 +109,31 @@ def _environment() -> Any:
     return env
 
 
-def emit_game_html(game: model.Game, paper: str = "a4") -> str:
+def emit_game_html(game: model.Game, paper: str = "a4", large_print: bool = False, order_text: str | None = None) -> str:
     """The game's printable player aid as an HTML document.
 
     Args:
         game: the resolved game.
         paper: `a4` or `letter`, the `@page` size the aid is laid out for.
+        large_print: 12 pt table cells and 10 pt notes instead of 9 pt and 7.5 pt.
+        order_text: the game's `aid.order` file, if it has one (see `play_order`).
+
+    Raises:
+        AidOrderError: the order file is wrong.
     """
-    charts = [_chart_view(game, c) for c in game.charts if c.kind != "external"]
+    groups = [
+        {"heading": g.heading, "charts": [_chart_view(game, c) for c in g.charts if c.kind != "external"]}
+        for g in play_order(game, order_text)
+    ]
+    groups = [g for g in groups if g["charts"]]
     return _environment().get_template("player_aid.html.j2").render(
-        game=game, charts=charts, page_size=PAPER_SIZES[paper], css_title=css_string(game.title)
+        game=game,
+        groups=groups,
+        chart_count=len(game.charts),
+        page_size=PAPER_SIZES[paper],
+        large_print=large_print,
+        css_title=css_string(game.title),
+        css_paper=css_string(f"{paper.upper() if paper == 'a4' else 'US Letter'}{' large print' if large_print else ''}"),
     )
 
 
@@ -153,6 +243,62 @@ def _roll_header(chart: model.Chart) -> str:
     return ""
 
 
+def _printed_ranges(chart: model.Chart) -> list[str]:
+    """Every die range or value range as the chart prints it, rows and grid cells alike."""
+    printed = [r.range.printed for r in chart.rows if r.range]
+    if chart.grid is not None:
+        printed += [cell.printed for gr in chart.grid.rows for cell in gr.cells if cell]
+    return printed
+
+
+def _has_blank(chart: model.Chart) -> bool:
+    """Whether the chart prints `–` anywhere (a value or a grid cell with nothing in it)."""
+    values = [v for r in chart.rows for v in r.values]
+    if chart.grid is not None:
+        values += [v for gr in chart.grid.rows for v in gr.values]
+        if any(cell is None for gr in chart.grid.rows for cell in gr.cells):
+            return True
+    return any(v is None for v in values)
+
+
+def _first(printed: list[str], pattern: str) -> str | None:
+    return next((p for p in printed if re.fullmatch(pattern, p)), None)
+
+
+def chart_legend(chart: model.Chart, game: model.Game) -> list[tuple[str, str]]:
+    """The symbols and result codes this chart prints, each with its meaning, so the legend sits
+    on the same page as the chart (layout rule L6). Only what the chart uses is listed."""
+    printed = _printed_ranges(chart)
+    legend: list[tuple[str, str]] = []
+    high = _first(printed, r"\d+\+")
+    if high:
+        legend.append((high, f"{high[:-1]} or more"))
+    low = _first(printed, r"\d+-|\d+ or less")
+    if low:
+        legend.append((low, low.rstrip("-").replace(" or less", "") + " or less"))
+    if chart.dice and chart.dice.form == "sum" and chart.dice.sides == 10 and _first(printed, r"(\d+-)?0"):
+        legend.append(("0", "the 0 face of a d10 counts as 10"))
+    if chart.dice and chart.dice.form == "percentile" and _first(printed, r"(\d+-)?00"):
+        legend.append(("00", "100 on a percentile roll"))
+    if "\u2713" in printed:
+        legend.append(("\u2713", "automatic: no roll needed"))
+    if _has_blank(chart):
+        legend.append(("\u2013", "no result: not available or not applicable"))
+    for index, col in enumerate(chart.columns):
+        enum = game.enums.get(col.type)
+        if enum is None or enum.fields:  # records (bases, units) are names, not result codes
+            continue
+        used = {r.values[index] for r in chart.rows if index < len(r.values)}
+        members = [m for m in enum.members if m.id in used]
+        if members and len(members) <= _LEGEND_MAX_CODES:
+            codes = ", ".join(m.label for m in members)
+            legend.append((col.label, f"one of the {enum.label} codes: {codes}"))
+    return legend
+
+
+_LEGEND_MAX_CODES = 12  # a longer list is a table of its own, not a legend
+
+
 def _chart_view(game: model.Game, chart: model.Chart) -> dict[str, Any]:
     natural = _natural_odds(chart)
     view: dict[str, Any] = {
@@ -166,6 +312,7 @@ def _chart_view(game: model.Game, chart: model.Chart) -> dict[str, Any]:
         "clamp": f"{_signed(chart.clamp[0])} to {_signed(chart.clamp[1])}" if chart.clamp else None,
         "show_odds": bool(natural),
         "dice_text": chart.dice.text if chart.dice else None,
+        "legend": chart_legend(chart, game),
     }
     if chart.odds is not None:
         r = chart.odds

@@ -1,0 +1,158 @@
+"""Headless Chromium and poppler-utils helpers for the print tests, and the docs screenshots.
+
+Chromium runs as the machine notes describe (`--headless --no-sandbox ...`, a fresh
+`--user-data-dir`, no background networking). Layout facts come from the PDF it prints:
+`pdftotext` per page for text, `pdftotext -bbox` for word positions.
+
+`python -m tests.browser` rewrites the page-1 screenshots under docs/player-aid/.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-pdf-header-footer",
+)
+POPPLER = ("pdftotext", "pdfinfo", "pdftoppm")
+INSTALL_HINT = "apt-get install -y chromium poppler-utils fonts-dejavu-core (.ci/run installs them)"
+MM = 72 / 25.4
+"""PDF points per millimetre."""
+
+
+def chromium() -> str | None:
+    """The Chromium binary on PATH (Debian names it `chromium`), or None."""
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def missing_tools() -> list[str]:
+    """The programs the browser tests need that this machine lacks."""
+    missing = [] if chromium() else ["chromium"]
+    return missing + [tool for tool in POPPLER if shutil.which(tool) is None]
+
+
+def print_to_pdf(html_path: Path, pdf_path: Path) -> None:
+    """Print an HTML file to PDF in headless Chromium, honouring the page's `@page` size."""
+    with tempfile.TemporaryDirectory(prefix="chartc-chromium-") as profile:
+        cmd = [chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", f"--print-to-pdf={pdf_path}", html_path.resolve().as_uri()]
+        subprocess.run(cmd, check=True, capture_output=True, timeout=120)
+    if not pdf_path.is_file():
+        raise RuntimeError(f"chromium printed nothing for {html_path}")
+
+
+def page_count(pdf_path: Path) -> int:
+    """The number of pages `pdfinfo` reports."""
+    info = subprocess.run(["pdfinfo", str(pdf_path)], check=True, capture_output=True, text=True).stdout
+    return int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))  # type: ignore[union-attr]
+
+
+def page_texts(pdf_path: Path) -> list[str]:
+    """The text of each page, in page order."""
+    return [
+        subprocess.run(["pdftotext", "-f", str(n), "-l", str(n), str(pdf_path), "-"], check=True, capture_output=True, text=True).stdout
+        for n in range(1, page_count(pdf_path) + 1)
+    ]
+
+
+@dataclass(frozen=True)
+class Word:
+    """A word of the PDF and its box, in points from the page's top left corner."""
+
+    page: int
+    text: str
+    x_min: float
+    x_max: float
+    page_width: float
+
+
+def words(pdf_path: Path) -> list[Word]:
+    """Every word of the PDF with its position (`pdftotext -bbox`)."""
+    html = subprocess.run(["pdftotext", "-bbox", str(pdf_path), "-"], check=True, capture_output=True, text=True).stdout
+    found: list[Word] = []
+    for number, (width, body) in enumerate(re.findall(r'<page width="([\d.]+)" height="[\d.]+">(.*?)</page>', html, re.S), 1):
+        for x_min, x_max, text in re.findall(r'<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">(.*?)</word>', body):
+            found.append(Word(number, text, float(x_min), float(x_max), float(width)))
+    return found
+
+
+PROBE_CSS = (
+    "<style>section.chart{position:relative}"
+    ".chartc-probe{position:absolute;left:0;font-size:3pt;line-height:1;color:#fff}"
+    ".chartc-probe.b{top:0}.chartc-probe.e{bottom:0}</style>"
+)
+
+
+def with_probes(html: str) -> tuple[str, list[str]]:
+    """The aid with two invisible probes in every chart section: one pinned to its top, one to
+    its bottom. Absolutely positioned, they change no layout; a section split across pages has
+    its probes on different pages. Returns the HTML and the section ids in document order."""
+    ids = re.findall(r'<section class="chart" id="([^"]+)">', html)
+    for index, anchor in enumerate(ids):
+        opening = f'<section class="chart" id="{anchor}">'
+        html = html.replace(opening, opening + f'<span class="chartc-probe b">QQB{index}QQ</span>', 1)
+    parts = html.split("</section>")
+    html = "".join(part + (f'<span class="chartc-probe e">QQE{i}QQ</span></section>' if i < len(parts) - 1 else "") for i, part in enumerate(parts))
+    return html.replace("</head>", PROBE_CSS + "</head>", 1), ids
+
+
+def probe_pages(texts: list[str], count: int) -> list[tuple[list[int], list[int]]]:
+    """For each of `count` probed sections, the pages holding its top probe and its bottom probe."""
+    return [
+        ([n for n, t in enumerate(texts, 1) if f"QQB{i}QQ" in t], [n for n, t in enumerate(texts, 1) if f"QQE{i}QQ" in t])
+        for i in range(count)
+    ]
+
+
+def screenshot(pdf_path: Path, png_path: Path, dpi: int = 80) -> None:
+    """Page 1 of a PDF as a PNG (`pdftoppm`)."""
+    stem = png_path.with_suffix("")
+    subprocess.run(["pdftoppm", "-png", "-r", str(dpi), "-f", "1", "-l", "1", "-singlefile", str(pdf_path), str(stem)], check=True)
+
+
+def write_screenshots(root: Path) -> list[Path]:
+    """Print every game's aid (A4 and Letter) in Chromium and keep page 1 under docs/player-aid/."""
+    import os
+
+    from compiler.build import render_outputs
+    from compiler.project import load
+
+    os.chdir(root)
+    project = load([Path("charts")]).project
+    out = root / "docs" / "player-aid"
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for paper in ("a4", "letter"):
+            for rel, text in render_outputs(project, paper).items():
+                if not rel.endswith(".html"):
+                    continue
+                game = rel.split("/")[0]
+                html_path = Path(tmp) / f"{game}-{paper}.html"
+                html_path.write_text(text, encoding="utf-8")
+                pdf_path = html_path.with_suffix(".pdf")
+                print_to_pdf(html_path, pdf_path)
+                png = out / f"{game}-{paper}-page1.png"
+                screenshot(pdf_path, png)
+                written.append(png)
+    return written
+
+
+if __name__ == "__main__":
+    if missing_tools():
+        sys.exit(f"missing {', '.join(missing_tools())}: {INSTALL_HINT}")
+    for path in write_screenshots(Path(__file__).resolve().parent.parent):
+        print(path)

@@ -1,0 +1,316 @@
+"""The printed player aid: play order, legend, print sizes, PDF output, and real-browser layout.
+
+The browser tests print each game's aid in headless Chromium (Debian's `chromium`) and read the
+PDF back with poppler-utils; they skip when those are missing (`.ci/run` installs them). The
+WeasyPrint tests cover the PDFs `chartc build --pdf` writes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from compiler.build import OutputError, render_outputs
+from compiler.cli import cli
+from compiler.emit_html import AidOrderError, play_order, rule_key
+from tests import browser
+from tests.conftest import ROOT, compile_text
+
+# Pages of each game's aid, measured in Chromium 156 and WeasyPrint 70 (both agree). A change
+# that moves a page break shows up here: look at the PDFs, then update the number.
+EXPECTED_PAGES = {
+    "ia2": {("a4", False): 10, ("letter", False): 12, ("a4", True): 10, ("letter", True): 12},
+    "usaaf": {("a4", False): 3, ("letter", False): 4, ("a4", True): 4, ("letter", True): 4},
+    "stuka_leader": {("a4", False): 4, ("letter", False): 4, ("a4", True): 5, ("letter", True): 5},
+    "aa_rules": {("a4", False): 2, ("letter", False): 2, ("a4", True): 2, ("letter", True): 2},
+}
+LAYOUTS = [("a4", False), ("letter", False), ("a4", True), ("letter", True)]
+MIN_MARGIN_MM = 10  # layout rule L3
+
+
+def _expected_pages(game, paper: str, large: bool) -> int | None:
+    return EXPECTED_PAGES.get(game.id, {}).get((paper, large))
+
+
+def _section_ids(html: str) -> list[str]:
+    return re.findall(r'<section class="chart" id="([^"]+)">', html)
+
+
+# --- play order -------------------------------------------------------------------------------
+
+TWO_SECTIONS = (
+    'game t { title "T" }\n'
+    'chart [V1] "Victory" { rule "5.2" roll 1d6 column r: text "R" rows { 1-6: "win" } }\n'
+    'chart [C2] "Combat late" { rule "7.10" roll 1d6 column r: text "R" rows { 1-6: "x" } }\n'
+    'chart [C1] "Combat early" { rule "7.9" roll 1d6 column r: text "R" rows { 1-6: "x" } }\n'
+    'chart misc "No rule" { roll 1d6 column r: text "R" rows { 1-6: "x" } }\n'
+)
+
+
+def test_rule_key_orders_section_numbers_numerically() -> None:
+    cites = ["10.16", "7.1.10", "7.1.7", "6.1, 7.5", None, "5.2.1"]
+    assert sorted(cites, key=rule_key) == ["5.2.1", "6.1, 7.5", "7.1.7", "7.1.10", "10.16", None]
+
+
+def test_default_order_follows_rule_sections(tmp_path: Path) -> None:
+    game = compile_text(tmp_path, TWO_SECTIONS).project.games["t"]
+    groups = play_order(game)
+    assert [(g.heading, [c.address for c in g.charts]) for g in groups] == [
+        ("Rules 5", ["V1"]), ("Rules 7", ["C1", "C2"]), ("Other charts", ["misc"]),
+    ]
+
+
+def test_order_file_sets_groups_and_keeps_unlisted_charts(tmp_path: Path) -> None:
+    game = compile_text(tmp_path, TWO_SECTIONS).project.games["t"]
+    groups = play_order(game, "# sequence of play\n== Combat\nC2\nc1  # by ID, any case\n== End\nV1\n")
+    assert [(g.heading, [c.address for c in g.charts]) for g in groups] == [
+        ("Combat", ["C2", "C1"]), ("End", ["V1"]), ("Other charts", ["misc"]),
+    ]
+
+
+@pytest.mark.parametrize("text, message", [("Z9\n", "line 1: no chart `Z9`"), ("V1\nV1\n", "line 2: chart `V1` is listed twice")])
+def test_order_file_mistakes_are_reported(tmp_path: Path, text: str, message: str) -> None:
+    game = compile_text(tmp_path, TWO_SECTIONS).project.games["t"]
+    with pytest.raises(AidOrderError, match=re.escape(message)):
+        play_order(game, text)
+
+
+def test_bad_order_file_fails_the_build(tmp_path: Path) -> None:
+    comp = compile_text(tmp_path, TWO_SECTIONS)
+    (tmp_path / "charts" / "t" / "aid.order").write_text("R99\n", encoding="utf-8")
+    import os
+
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        with pytest.raises(OutputError, match="game `t`: aid.order line 1: no chart `R99`"):
+            render_outputs(comp.project)
+    finally:
+        os.chdir(cwd)
+
+
+def test_ia2_aid_follows_the_sequence_of_play(corpus) -> None:
+    html = render_outputs(corpus.project)["ia2/ia2.html"]
+    ids = _section_ids(html)
+    assert ids[:5] == ["chart-r1", "chart-r2", "chart-r3", "chart-sorties_per_month", "chart-b9"]  # setup, then 6.1
+    assert ids[-3:] == ["chart-victory_points", "chart-victory_levels", "chart-combined_victory_levels"]
+    printed = [c for c in corpus.project.games["ia2"].charts if c.kind != "external"]  # B3, B6, P1 are not in the book
+    assert sorted(ids) == sorted("chart-" + c.ident for c in printed)
+    assert '<h2 class="group">Combat (7.1-7.3)</h2>' in html
+
+
+# --- markup and print sizes ---------------------------------------------------------------------
+
+
+def _css_var(html: str, name: str) -> float:
+    return float(re.search(rf"--{name}: ([\d.]+)pt", html).group(1))  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("large", [False, True])
+def test_type_sizes_meet_the_print_floor(corpus, large: bool) -> None:
+    html = render_outputs(corpus.project, "a4", large)["ia2/ia2.html"]
+    cell, note = _css_var(html, "cell"), _css_var(html, "note")
+    assert cell >= (12 if large else 8) and note >= (10 if large else 7)
+    # every font size in the stylesheet is one of the variables or at least the note floor
+    for size in re.findall(r"font(?:-size)?: ([\d.]+)pt", html):
+        assert float(size) >= 7
+
+
+def test_every_header_cell_has_a_scope(corpus) -> None:
+    html = render_outputs(corpus.project)["ia2/ia2.html"]
+    assert re.findall(r"<th(?=[\s>])(?![^>]*scope=\"(?:col|row)\")[^>]*>", html) == []
+    # header rows are in <thead> so they repeat on a second page (L5)
+    for table in re.findall(r"<table>(.*?)</table>", html, re.S):
+        assert table.startswith("\n<thead>") and 'scope="col"' not in table.split("</thead>", 1)[1]
+
+
+def test_legend_names_the_symbols_each_chart_uses(corpus) -> None:
+    html = render_outputs(corpus.project)["ia2/ia2.html"]
+    sections = dict(re.findall(r'<section class="chart" id="([^"]+)">(.*?)</section>', html, re.S))
+    assert "<dt>20+</dt><dd>20 or more</dd>" in sections["chart-r6"]
+    assert "<dt>0</dt><dd>the 0 face of a d10 counts as 10</dd>" in sections["chart-allied_fighter_skills"]
+    assert "<dt>\u2013</dt>" in sections["chart-victory_points"]
+    assert 'class="legend"' not in sections["chart-r4"]  # nothing to explain
+
+
+def test_colour_never_carries_meaning_alone(corpus) -> None:
+    html = render_outputs(corpus.project)["ia2/ia2.html"]
+    colours = set(re.findall(r"#[0-9a-fA-F]{3,6}\b", html))
+    greys = {c for c in colours if len(set(c[1:].lower())) == 1}
+    # only greys, plus the Okabe-Ito blue for links on screen (printed in black)
+    assert colours - greys == {"#0072b2"}
+    assert "@media print { a { color: inherit;" in html
+
+
+# --- PDF through WeasyPrint (chartc build --pdf) ----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def weasyprint():
+    if os.environ.get("CHARTC_REQUIRE_BROWSER") == "1":
+        import weasyprint
+
+        return weasyprint
+    return pytest.importorskip("weasyprint", reason="WeasyPrint is not installed: pip install -e '.[pdf]'")
+
+
+@pytest.mark.parametrize("paper, large", LAYOUTS)
+def test_weasyprint_keeps_each_chart_on_one_page(corpus, weasyprint, paper: str, large: bool) -> None:
+    for rel, html in render_outputs(corpus.project, paper, large).items():
+        if not rel.endswith(".html"):
+            continue
+        game = corpus.project.games[rel.split("/")[0]]
+        pages = weasyprint.HTML(string=html).render().pages
+        seen: dict[str, set[int]] = {}
+        for number, page in enumerate(pages, 1):
+            for box in _boxes(page._page_box):
+                element = getattr(box, "element", None)
+                if getattr(box, "element_tag", None) == "section" and element is not None:
+                    seen.setdefault(element.get("id"), set()).add(number)
+        assert {k: v for k, v in seen.items() if len(v) != 1} == {}, "a chart is split across pages"
+        assert sorted(seen) == sorted(_section_ids(html))
+        expected = _expected_pages(game, paper, large)
+        assert len(pages) == expected if expected else len(pages) <= len(game.charts) + 1
+
+
+def _boxes(box):
+    yield box
+    for child in getattr(box, "children", None) or []:
+        yield from _boxes(child)
+
+
+def test_build_pdf_is_byte_identical_and_check_leaves_pdfs_alone(tmp_path: Path, weasyprint, monkeypatch) -> None:
+    monkeypatch.chdir(ROOT)
+    runner = CliRunner()
+    pdfs = []
+    for run in ("one", "two"):
+        r = runner.invoke(cli, ["build", "--pdf", "--out", str(tmp_path / run)], catch_exceptions=False)
+        assert r.exit_code == 0, r.output
+        pdfs.append(tmp_path / run / "ia2" / "ia2.pdf")
+    assert pdfs[0].read_bytes().startswith(b"%PDF-") and pdfs[0].read_bytes() == pdfs[1].read_bytes()
+    if shutil.which("pdfinfo"):
+        info = subprocess.run(["pdfinfo", str(pdfs[0])], capture_output=True, text=True, check=True).stdout
+        assert "CreationDate" not in info and "ModDate" not in info
+        assert "Subject:         Player aid generated by chartc. Print at 100 % (actual size)" in info
+    out, pdf = tmp_path / "one", pdfs[0]
+    # without --pdf the PDF is neither an orphan nor deleted
+    r = runner.invoke(cli, ["build", "--check", "--out", str(out)], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(cli, ["build", "--out", str(out)], catch_exceptions=False)
+    assert r.exit_code == 0 and pdf.is_file()
+    # with --pdf the PDF is checked too, and is current (deterministic)
+    r = runner.invoke(cli, ["build", "--check", "--pdf", "--out", str(out)], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    pdf.write_bytes(b"%PDF-1.7 stale")
+    r = runner.invoke(cli, ["build", "--check", "--pdf", "--out", str(out)], catch_exceptions=False)
+    assert r.exit_code == 1 and "stale:" in r.output and "binary content differs" in r.output
+
+
+def test_large_print_and_letter_reach_the_html(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "gen"
+    r = CliRunner().invoke(cli, ["build", "--large-print", "--paper", "letter", "--out", str(out)], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    html = (out / "ia2" / "ia2.html").read_text(encoding="utf-8")
+    assert "size: letter;" in html and "--cell: 12pt" in html
+
+
+# --- in a real browser: headless Chromium -----------------------------------------------------
+
+# CI sets CHARTC_REQUIRE_BROWSER=1 so that a missing browser fails the run instead of skipping.
+REQUIRE_BROWSER = os.environ.get("CHARTC_REQUIRE_BROWSER") == "1"
+needs_browser = pytest.mark.skipif(
+    bool(browser.missing_tools()) and not REQUIRE_BROWSER,
+    reason=f"needs {', '.join(browser.missing_tools())}: {browser.INSTALL_HINT}",
+)
+
+
+def test_browser_tools_are_present_where_required() -> None:
+    if not REQUIRE_BROWSER:
+        pytest.skip("only CI (CHARTC_REQUIRE_BROWSER=1) insists on the browser")
+    assert browser.missing_tools() == [], browser.INSTALL_HINT
+
+
+@pytest.fixture(scope="module")
+def chromium_prints(corpus, tmp_path_factory) -> dict[tuple[str, str, bool], tuple[Path, list[str]]]:
+    """Every game's aid in every layout, with section probes, printed by Chromium:
+    (game, paper, large print) -> (PDF path, section ids in order)."""
+    folder = tmp_path_factory.mktemp("chromium")
+    prints = {}
+    for paper, large in LAYOUTS:
+        for rel, html in render_outputs(corpus.project, paper, large).items():
+            if rel.endswith(".html"):
+                game = rel.split("/")[0]
+                probed, ids = browser.with_probes(html)
+                html_path = folder / f"{game}-{paper}-{'large' if large else 'normal'}.html"
+                html_path.write_text(probed, encoding="utf-8")
+                browser.print_to_pdf(html_path, html_path.with_suffix(".pdf"))
+                prints[(game, paper, large)] = (html_path.with_suffix(".pdf"), ids)
+    return prints
+
+
+@needs_browser
+def test_chromium_keeps_every_chart_on_one_page(chromium_prints) -> None:
+    for key, (pdf, ids) in chromium_prints.items():
+        pages = browser.probe_pages(browser.page_texts(pdf), len(ids))
+        split = {anchor: p for anchor, p in zip(ids, pages) if len(p[0]) != 1 or p[0] != p[1]}
+        assert split == {}, f"{key}: charts split across pages (top page, bottom page): {split}"
+
+
+@needs_browser
+def test_chromium_page_counts(corpus, chromium_prints) -> None:
+    for (game_id, paper, large), (pdf, _) in chromium_prints.items():
+        game = corpus.project.games[game_id]
+        expected = _expected_pages(game, paper, large)
+        pages = browser.page_count(pdf)
+        if expected:
+            assert pages == expected, f"{game_id} {paper} large={large}: {pages} pages"
+        else:
+            assert pages <= len(game.charts) + 1
+
+
+@needs_browser
+def test_chromium_pdf_holds_every_chart_title(corpus, chromium_prints) -> None:
+    for (game_id, paper, large), (pdf, _) in chromium_prints.items():
+        texts = browser.page_texts(pdf)
+        text = " ".join(" ".join(texts).split())
+        for chart in corpus.project.games[game_id].charts:
+            if chart.kind == "external":  # printed elsewhere; only referred to
+                continue
+            assert " ".join(chart.title.split()) in text, f"{game_id} {paper}: {chart.title!r} missing"
+        # running title and page numbers on every page
+        for number, page in enumerate(texts, 1):
+            assert f"p. {number} / {len(texts)}" in page
+            assert corpus.project.games[game_id].title in page
+
+
+@needs_browser
+def test_chromium_nothing_overflows_the_page_width(chromium_prints) -> None:
+    for key, (pdf, _) in chromium_prints.items():
+        words = browser.words(pdf)
+        assert words
+        outside = [
+            w for w in words
+            if w.x_min < MIN_MARGIN_MM * browser.MM or w.x_max > w.page_width - MIN_MARGIN_MM * browser.MM
+        ]
+        assert outside == [], f"{key}: text within {MIN_MARGIN_MM} mm of the page edge: {outside[:5]}"
+
+
+@needs_browser
+def test_the_split_probe_sees_a_split(corpus, tmp_path: Path) -> None:
+    """The probes must catch a chart that does break across pages: force one to be taller than
+    a page and check that its top and bottom probes land on different pages."""
+    html = render_outputs(corpus.project)["ia2/ia2.html"]
+    probed, ids = browser.with_probes(html)
+    probed = probed.replace("</style>", f"#{ids[0]} {{ padding-bottom: 320mm; }}</style>", 1)
+    html_path = tmp_path / "split.html"
+    html_path.write_text(probed, encoding="utf-8")
+    browser.print_to_pdf(html_path, tmp_path / "split.pdf")
+    top, bottom = browser.probe_pages(browser.page_texts(tmp_path / "split.pdf"), len(ids))[0]
+    assert len(top) == 1 and len(bottom) == 1 and top != bottom
