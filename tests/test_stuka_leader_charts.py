@@ -28,7 +28,8 @@ def value(game, address: str, roll: str | None, drm: int = 0, **keys: str):
 
 
 def test_stuka_leader_has_no_findings(corpus) -> None:
-    # Every Stuka Leader chart transcribed today is complete as printed: no gaps, no off-table DRMs.
+    # Every Stuka Leader chart transcribed today is complete as printed: no gaps, no off-table DRMs,
+    # no threshold list that goes down (C408).
     assert [d for d in corpus.diagnostics if d.span.file.startswith("charts/stuka_leader")] == []
 
 
@@ -185,6 +186,39 @@ def test_so_costs(sl) -> None:
     assert so("expansion_targets") == ("pay", (5, 8, 10))  # Optional Rules, Expansion Targets: 5/8/10 (as printed)
 
 
+def test_weapon_attack_numbers(sl) -> None:
+    # Weapon Counters, Attack Number examples (the counters are not printed):
+    # Fritz X "cannot score 1 Hit ... 1-7, you Miss ... 8 scores 2 Hits ... 9 or 10 ... 3 Hits ... 11+ ... 4 Hits"
+    assert value(sl, "weapon_attack_numbers", None, weapon="Fritz X") == {"hits": (None, 8, 9, 11)}
+    # 250kg "1-6, you Miss ... 7-9 scores 1 Hit ... 10+ scores 2 Hits"
+    assert value(sl, "weapon_attack_numbers", None, weapon="250kg") == {"hits": (7, 10)}
+    assert value(sl, "weapon_attack_numbers", None, weapon="250kg Bomb") == {"hits": (7, 10)}  # Suppression example's name
+    assert any("not printed" in n for n in sl.chart("weapon_attack_numbers").notes)
+
+
+def hits(thresholds: tuple, roll: int) -> int:
+    """Weapon Counters, Attack Number: the number of Hits a modified roll scores (`None` = cannot score that many)."""
+    return max([n for n, t in enumerate(thresholds, start=1) if t is not None and roll >= t], default=0)
+
+
+def test_weapon_attack_numbers_reproduce_the_examples(sl) -> None:
+    fritz = value(sl, "weapon_attack_numbers", None, weapon="fritz_x")["hits"]
+    assert [hits(fritz, r) for r in range(1, 13)] == [0] * 7 + [2, 3, 3, 4, 4]  # 1-7 Miss, 8: 2, 9-10: 3, 11+: 4
+    kg250 = value(sl, "weapon_attack_numbers", None, weapon="bomb_250kg")["hits"]
+    assert [hits(kg250, r) for r in range(1, 12)] == [0] * 6 + [1, 1, 1, 2, 2]  # 1-6 Miss, 7-9: 1, 10+: 2
+    # Sites and Bandits Attack example: "My result is a 10. The Target suffers two Hits."
+    assert hits(kg250, 10) == 2
+
+
+def test_bandit_attack_numbers(sl) -> None:
+    # Attack Resolution example (P-47 vs Protz): 2 or lower no effect, 3-5 YELLOW Wound (Minor),
+    # 6 RED Wound and Damaged (Major), 7 or higher Destroyed -> Minor / Major / Destroyed at 3/6/7
+    assert value(sl, "bandit_attack_numbers", None, bandit="P-47") == {"attack": (3, 6, 7)}
+    results = ("Missed", "Minor", "Major", "Destroyed")
+    p47 = value(sl, "bandit_attack_numbers", None, bandit="p47")["attack"]
+    assert [results[hits(p47, r)] for r in (2, 3, 5, 6, 7, 10)] == ["Missed", "Minor", "Minor", "Major", "Destroyed", "Destroyed"]
+
+
 def test_mission_colours(sl) -> None:
     # Campaign Sheets: Green = No Stress / Fuel. Yellow = 1 Stress / Fuel. Red = 2 Stress / Fuel.
     assert value(sl, "mission_colours", None, dot_colour="green") == {"stress": 0, "fuel": 0}
@@ -217,6 +251,8 @@ def test_generated_module_matches_the_rulebook(gen) -> None:
     assert gen.lookup_squadron_size(period="y1946") == {"pilots": (8, 10, 12)}
     assert gen.lookup_promotion_costs(promote_from="veteran") == {"cost": (6, 12, 18)}
     assert gen.lookup_so_costs(so_item="priority_rr") == {"flow": "pay", "cost": (5, 8, 11)}
+    assert gen.lookup_weapon_attack_numbers(weapon="fritz_x") == {"hits": (None, 8, 9, 11)}
+    assert gen.lookup_bandit_attack_numbers(bandit="p47") == {"attack": (3, 6, 7)}
     with pytest.raises(ValueError):
         gen.lookup_bail_out(11)
 

@@ -428,6 +428,53 @@ def lookup_bandit_maneuver_column(*, position: Literal['tailing', 'advantaged', 
     return _select('bandit_maneuver_column', _BANDIT_MANEUVER_COLUMN_ROWS, BANDIT_MANEUVER_COLUMN_COLUMNS, (position, ), None)
 
 
+# ---- 'weapon_attack_numbers'
+WEAPON_ATTACK_NUMBERS_COLUMNS: Final = ('hits',)
+_WEAPON_ATTACK_NUMBERS_ROWS: Final[tuple[_Row, ...]] = (
+    (('fritz_x',), None, None, ((None, 8, 9, 11),)),
+    (('bomb_250kg',), None, None, ((7, 10),)),
+)
+
+
+def lookup_weapon_attack_numbers(*, weapon: Literal['fritz_x', 'bomb_250kg']) -> dict[str, Any]:
+    """Weapon Attack Numbers, rule Weapon Counters: Attack Number: the row the keys select.
+
+    Args:
+        weapon: 'fritz_x' (Fritz X), 'bomb_250kg' (250kg).
+
+    Returns:
+        {'hits': tuple of minimum rolls for 1, 2, ... results (None = impossible)}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_member('weapon_attack_numbers', 'weapon', weapon, ('fritz_x', 'bomb_250kg'))
+    return _select('weapon_attack_numbers', _WEAPON_ATTACK_NUMBERS_ROWS, WEAPON_ATTACK_NUMBERS_COLUMNS, (weapon, ), None)
+
+
+# ---- 'bandit_attack_numbers'
+BANDIT_ATTACK_NUMBERS_COLUMNS: Final = ('attack',)
+_BANDIT_ATTACK_NUMBERS_ROWS: Final[tuple[_Row, ...]] = (
+    (('p47',), None, None, ((3, 6, 7),)),
+)
+
+
+def lookup_bandit_attack_numbers(*, bandit: Literal['p47']) -> dict[str, Any]:
+    """Bandit Attack Numbers, rule Sites and Bandits Attack: Attack Resolution: the row the keys select.
+
+    Args:
+        bandit: 'p47' (P-47).
+
+    Returns:
+        {'attack': tuple of minimum rolls for 1, 2, ... results (None = impossible)}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_member('bandit_attack_numbers', 'bandit', bandit, ('p47',))
+    return _select('bandit_attack_numbers', _BANDIT_ATTACK_NUMBERS_ROWS, BANDIT_ATTACK_NUMBERS_COLUMNS, (bandit, ), None)
+
+
 # ---- 'maneuver_results'
 MANEUVER_RESULTS_COLUMNS: Final = ('effect',)
 _MANEUVER_RESULTS_ROWS: Final[tuple[_Row, ...]] = (
@@ -500,6 +547,8 @@ LOOKUPS: Final[dict[str, Any]] = {
     'safe_landing': lookup_safe_landing,
     'bogey_placement': lookup_bogey_placement,
     'bandit_maneuver_column': lookup_bandit_maneuver_column,
+    'weapon_attack_numbers': lookup_weapon_attack_numbers,
+    'bandit_attack_numbers': lookup_bandit_attack_numbers,
     'maneuver_results': lookup_maneuver_results,
     'special_sites': lookup_special_sites,
 }
