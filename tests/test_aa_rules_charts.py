@@ -25,10 +25,13 @@ def value(game, address: str, roll: str | None, drm: int = 0, **keys: str):
     return lookup(game.chart(address), roll, keys, drm).values()
 
 
-def test_only_the_aamg_table_is_reported(corpus) -> None:
-    found = [(d.code, d.span.file) for d in corpus.diagnostics if d.span.file.startswith("charts/aa_rules")]
-    # Anti-Aircraft f: the AAMG Damage Caused Table (p. 32) is not in the excerpt; only MMG No Damage 01-35 is quoted
-    assert found == [("C308", "charts/aa_rules/aircraft.chart")]
+def test_only_the_aamg_tables_are_reported(corpus) -> None:
+    found = sorted((d.code, d.span.file, d.message) for d in corpus.diagnostics if d.span.file.startswith("charts/aa_rules"))
+    # Anti-Aircraft f: the AAMG Damage Caused Table (p. 32) is not in the excerpt; only MMG No Damage 01-35 is
+    # quoted, and its IL-2 variant inherits the gap (only 01-40 is known)
+    assert [(code, file) for code, file, _ in found] == [("C308", "charts/aa_rules/aircraft.chart")] * 2
+    assert "partial chart `aamg_damage`: rolls 36-100 select no row" in found[0][2]
+    assert "partial chart `il2_aamg`: rolls 41-100 select no row" in found[1][2]
 
 
 def test_aa_column_choice(aa) -> None:
@@ -67,4 +70,22 @@ def test_aamg_damage_partial(aa, gen) -> None:
         lookup(aa.chart("aamg_damage"), "36", {"mg": "mmg"}, 0)
     assert gen.lookup_aamg_damage(35, mg="mmg") == {"result": "No Damage"}
     with pytest.raises(gen.NoRowError):
-        gen.lookup_aamg_damage(40, mg="mmg")  # 36-40 is No Damage only for the IL-2 (a derived variant, not expressible yet)
+        gen.lookup_aamg_damage(40, mg="mmg")  # 36-40 is No Damage only for the IL-2 (il2_aamg below)
+
+
+def test_il2_aamg_derived(aa, gen) -> None:
+    # Anti-Aircraft f, NOTE: "For the IL-2 Sturmovik, add 5% to the numbers in the table (e.g., the MMG No
+    # Damage roll becomes 01-40 instead of 01-35)."
+    chart = aa.chart("il2_aamg")
+    assert [r.range.printed for r in chart.rows] == ["01-40"]
+    assert [r.range.printed for r in aa.chart("aamg_damage").rows] == ["01-35"]  # the base is unchanged
+    assert value(aa, "il2_aamg", "01", mg="MMG") == {"result": "No Damage"}  # 01 stays the first face
+    assert value(aa, "il2_aamg", "36", mg="mmg") == {"result": "No Damage"}
+    assert value(aa, "il2_aamg", "40", mg="mmg") == {"result": "No Damage"}
+    # the base table is partial and so is its variant (it inherits the declaration): 41+ is not printed
+    assert chart.partial == aa.chart("aamg_damage").partial
+    with pytest.raises(LookupProblem, match="declared partial"):
+        lookup(chart, "41", {"mg": "mmg"}, 0)
+    assert gen.lookup_il2_aamg(40, mg="mmg") == {"result": "No Damage"}
+    with pytest.raises(gen.NoRowError):
+        gen.lookup_il2_aamg(41, mg="mmg")

@@ -191,9 +191,46 @@ def roll_aamg_damage(rng: random.Random, *, mg: Literal['mmg'], drm: int = 0) ->
     return {'roll': natural, 'modified': natural + drm, **lookup_aamg_damage(natural, mg=mg, drm=drm)}
 
 
+# ---- 'il2_aamg'
+IL2_AAMG_COLUMNS: Final = ('result',)
+_IL2_AAMG_ROWS: Final[tuple[_Row, ...]] = (
+    (('mmg',), 1, 40, ('No Damage',)),
+)
+_IL2_AAMG_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100])
+
+
+def lookup_il2_aamg(roll: int, *, mg: Literal['mmg'], drm: int = 0) -> dict[str, Any]:
+    """AAMG Damage Caused Table (IL-2 Sturmovik), rule Anti-Aircraft f, NOTE (IL-2 Sturmovik): the row a roll selects.
+
+    Args:
+        roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100.
+        mg: 'mmg' (MMG).
+        drm: total die roll modifier added before reading the chart.
+
+    Returns:
+        {'result': str}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: the AAMG Damage Caused Table (p. 32) is not in the excerpt: only the MMG No Damage band 01-35 is quoted, by the IL-2 note)."""
+    _check_member('il2_aamg', 'mg', mg, ('mmg',))
+    _check_natural('il2_aamg', roll, _IL2_AAMG_OUTCOMES, 'percentile (2d10, 00 = 100)')
+    return _select('il2_aamg', _IL2_AAMG_ROWS, IL2_AAMG_COLUMNS, (mg, ), roll + drm)
+
+
+def roll_il2_aamg(rng: random.Random, *, mg: Literal['mmg'], drm: int = 0) -> dict[str, Any]:
+    """Roll percentile (2d10, 00 = 100) with `rng` and read AAMG Damage Caused Table (IL-2 Sturmovik), rule Anti-Aircraft f, NOTE (IL-2 Sturmovik).
+
+    Returns the selected row's values plus 'roll' (natural) and 'modified'.
+    Raises NoRowError when the modified roll selects no row."""
+    natural = _roll(rng, 'percentile', 2, 10, 0, 0)
+    return {'roll': natural, 'modified': natural + drm, **lookup_il2_aamg(natural, mg=mg, drm=drm)}
+
+
 LOOKUPS: Final[dict[str, Any]] = {
     'aa_column_choice': lookup_aa_column_choice,
     'building_defence': lookup_building_defence,
     'strafing_geometry': lookup_strafing_geometry,
     'aamg_damage': lookup_aamg_damage,
+    'il2_aamg': lookup_il2_aamg,
 }

@@ -95,11 +95,11 @@ _SQUADRON_MAKEUP_ROWS: Final[tuple[_Row, ...]] = (
 )
 
 
-def lookup_squadron_makeup(*, year_range: Literal['y1936_1941', 'y1942_1943', 'y1944_1945', 'y1946'], duration: Literal['short', 'medium', 'long']) -> dict[str, Any]:
+def lookup_squadron_makeup(*, period: Literal['y1936_1941', 'y1942_1943', 'y1944_1945', 'y1946'], duration: Literal['short', 'medium', 'long']) -> dict[str, Any]:
     """Squadron make-up, rule Campaign Setup: Selecting Squadron Pilots: the row the keys select.
 
     Args:
-        year_range: 'y1936_1941' (1936 - 1941), 'y1942_1943' (1942 - 1943), 'y1944_1945' (1944 - 1945), 'y1946' (1946 - ????).
+        period: 'y1936_1941' (1936 - 1941), 'y1942_1943' (1942 - 1943), 'y1944_1945' (1944 - 1945), 'y1946' (1946 - ????).
         duration: 'short' (Short), 'medium' (Medium), 'long' (Long).
 
     Returns:
@@ -108,44 +108,42 @@ def lookup_squadron_makeup(*, year_range: Literal['y1936_1941', 'y1942_1943', 'y
     Raises:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected."""
-    _check_member('squadron_makeup', 'year_range', year_range, ('y1936_1941', 'y1942_1943', 'y1944_1945', 'y1946'))
+    _check_member('squadron_makeup', 'period', period, ('y1936_1941', 'y1942_1943', 'y1944_1945', 'y1946'))
     _check_member('squadron_makeup', 'duration', duration, ('short', 'medium', 'long'))
-    return _select('squadron_makeup', _SQUADRON_MAKEUP_ROWS, SQUADRON_MAKEUP_COLUMNS, (year_range, duration, ), None)
+    return _select('squadron_makeup', _SQUADRON_MAKEUP_ROWS, SQUADRON_MAKEUP_COLUMNS, (period, duration, ), None)
 
 
 # ---- 'squadron_size'
 SQUADRON_SIZE_COLUMNS: Final = ('pilots',)
 _SQUADRON_SIZE_ROWS: Final[tuple[_Row, ...]] = (
-    (('short',), None, None, (8,)),
-    (('medium',), None, None, (10,)),
-    (('long',), None, None, (12,)),
+    ((None,), None, None, ((8, 10, 12),)),
 )
 
 
-def lookup_squadron_size(*, duration: Literal['short', 'medium', 'long']) -> dict[str, Any]:
+def lookup_squadron_size(*, period: Literal['y1936_1941', 'y1942_1943', 'y1944_1945', 'y1946']) -> dict[str, Any]:
     """Squadron size, rule Campaign Setup: Selecting Squadron Pilots: the row the keys select.
 
     Args:
-        duration: 'short' (Short), 'medium' (Medium), 'long' (Long).
+        period: 'y1936_1941' (1936 - 1941), 'y1942_1943' (1942 - 1943), 'y1944_1945' (1944 - 1945), 'y1946' (1946 - ????).
 
     Returns:
-        {'pilots': int}
+        {'pilots': tuple (short, medium, long)}
 
     Raises:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected."""
-    _check_member('squadron_size', 'duration', duration, ('short', 'medium', 'long'))
-    return _select('squadron_size', _SQUADRON_SIZE_ROWS, SQUADRON_SIZE_COLUMNS, (duration, ), None)
+    _check_member('squadron_size', 'period', period, ('y1936_1941', 'y1942_1943', 'y1944_1945', 'y1946'))
+    return _select('squadron_size', _SQUADRON_SIZE_ROWS, SQUADRON_SIZE_COLUMNS, (period, ), None)
 
 
 # ---- 'promotion_costs'
-PROMOTION_COSTS_COLUMNS: Final = ('short', 'medium', 'long')
+PROMOTION_COSTS_COLUMNS: Final = ('cost',)
 _PROMOTION_COSTS_ROWS: Final[tuple[_Row, ...]] = (
-    (('newbie',), None, None, (2, 4, 6)),
-    (('green',), None, None, (3, 6, 9)),
-    (('average',), None, None, (4, 8, 12)),
-    (('skilled',), None, None, (5, 10, 15)),
-    (('veteran',), None, None, (6, 12, 18)),
+    (('newbie',), None, None, ((2, 4, 6),)),
+    (('green',), None, None, ((3, 6, 9),)),
+    (('average',), None, None, ((4, 8, 12),)),
+    (('skilled',), None, None, ((5, 10, 15),)),
+    (('veteran',), None, None, ((6, 12, 18),)),
 )
 
 
@@ -156,7 +154,7 @@ def lookup_promotion_costs(*, promote_from: Literal['newbie', 'green', 'average'
         promote_from: 'newbie' (Newbie), 'green' (Green), 'average' (Average), 'skilled' (Skilled), 'veteran' (Veteran).
 
     Returns:
-        {'short': int, 'medium': int, 'long': int}
+        {'cost': tuple (short, medium, long)}
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -166,17 +164,17 @@ def lookup_promotion_costs(*, promote_from: Literal['newbie', 'green', 'average'
 
 
 # ---- 'so_costs'
-SO_COSTS_COLUMNS: Final = ('flow', 'short', 'medium', 'long')
+SO_COSTS_COLUMNS: Final = ('flow', 'cost')
 _SO_COSTS_ROWS: Final[tuple[_Row, ...]] = (
-    (('pilot_skill',), None, None, ('pay', 1, 2, 3)),
-    (('medic',), None, None, ('pay', 2, 4, 6)),
-    (('recon_priority',), None, None, ('pay', 1, 2, 3)),
-    (('priority_rr',), None, None, ('pay', 5, 8, 11)),
-    (('schnapps',), None, None, ('pay', 3, 6, 9)),
-    (('one_more_or_fewer',), None, None, ('pay', 3, 6, 9)),
-    (('random_squadron',), None, None, ('gain', 6, 12, 18)),
-    (('high_stress',), None, None, ('pay', 3, 6, 9)),
-    (('expansion_targets',), None, None, ('pay', 5, 8, 10)),
+    (('pilot_skill',), None, None, ('pay', (1, 2, 3))),
+    (('medic',), None, None, ('pay', (2, 4, 6))),
+    (('recon_priority',), None, None, ('pay', (1, 2, 3))),
+    (('priority_rr',), None, None, ('pay', (5, 8, 11))),
+    (('schnapps',), None, None, ('pay', (3, 6, 9))),
+    (('one_more_or_fewer',), None, None, ('pay', (3, 6, 9))),
+    (('random_squadron',), None, None, ('gain', (6, 12, 18))),
+    (('high_stress',), None, None, ('pay', (3, 6, 9))),
+    (('expansion_targets',), None, None, ('pay', (5, 8, 10))),
 )
 
 
@@ -187,7 +185,7 @@ def lookup_so_costs(*, so_item: Literal['pilot_skill', 'medic', 'recon_priority'
         so_item: 'pilot_skill' (Pilot Skill (each)), 'medic' (Medic (each activation)), 'recon_priority' (Recon Priority (one more Target card)), 'priority_rr' (Priority R&R), 'schnapps' (Schnapps Counter (each)), 'one_more_or_fewer' (Optional: Flying 1 Fewer or 1 More Aircraft), 'random_squadron' (Optional: Random Squadron Selection), 'high_stress' (Optional: High Stress Attacks/Suppression), 'expansion_targets' (Optional: Using Expansion Targets with Core Game / Other Expansions).
 
     Returns:
-        {'flow': str (so_flow), 'short': int, 'medium': int, 'long': int}
+        {'flow': str (so_flow), 'cost': tuple (short, medium, long)}
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -430,6 +428,53 @@ def lookup_bandit_maneuver_column(*, position: Literal['tailing', 'advantaged', 
     return _select('bandit_maneuver_column', _BANDIT_MANEUVER_COLUMN_ROWS, BANDIT_MANEUVER_COLUMN_COLUMNS, (position, ), None)
 
 
+# ---- 'weapon_attack_numbers'
+WEAPON_ATTACK_NUMBERS_COLUMNS: Final = ('hits',)
+_WEAPON_ATTACK_NUMBERS_ROWS: Final[tuple[_Row, ...]] = (
+    (('fritz_x',), None, None, ((None, 8, 9, 11),)),
+    (('bomb_250kg',), None, None, ((7, 10),)),
+)
+
+
+def lookup_weapon_attack_numbers(*, weapon: Literal['fritz_x', 'bomb_250kg']) -> dict[str, Any]:
+    """Weapon Attack Numbers, rule Weapon Counters: Attack Number: the row the keys select.
+
+    Args:
+        weapon: 'fritz_x' (Fritz X), 'bomb_250kg' (250kg).
+
+    Returns:
+        {'hits': tuple of minimum rolls for 1, 2, ... results (None = impossible)}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_member('weapon_attack_numbers', 'weapon', weapon, ('fritz_x', 'bomb_250kg'))
+    return _select('weapon_attack_numbers', _WEAPON_ATTACK_NUMBERS_ROWS, WEAPON_ATTACK_NUMBERS_COLUMNS, (weapon, ), None)
+
+
+# ---- 'bandit_attack_numbers'
+BANDIT_ATTACK_NUMBERS_COLUMNS: Final = ('attack',)
+_BANDIT_ATTACK_NUMBERS_ROWS: Final[tuple[_Row, ...]] = (
+    (('p47',), None, None, ((3, 6, 7),)),
+)
+
+
+def lookup_bandit_attack_numbers(*, bandit: Literal['p47']) -> dict[str, Any]:
+    """Bandit Attack Numbers, rule Sites and Bandits Attack: Attack Resolution: the row the keys select.
+
+    Args:
+        bandit: 'p47' (P-47).
+
+    Returns:
+        {'attack': tuple of minimum rolls for 1, 2, ... results (None = impossible)}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_member('bandit_attack_numbers', 'bandit', bandit, ('p47',))
+    return _select('bandit_attack_numbers', _BANDIT_ATTACK_NUMBERS_ROWS, BANDIT_ATTACK_NUMBERS_COLUMNS, (bandit, ), None)
+
+
 # ---- 'maneuver_results'
 MANEUVER_RESULTS_COLUMNS: Final = ('effect',)
 _MANEUVER_RESULTS_ROWS: Final[tuple[_Row, ...]] = (
@@ -502,6 +547,8 @@ LOOKUPS: Final[dict[str, Any]] = {
     'safe_landing': lookup_safe_landing,
     'bogey_placement': lookup_bogey_placement,
     'bandit_maneuver_column': lookup_bandit_maneuver_column,
+    'weapon_attack_numbers': lookup_weapon_attack_numbers,
+    'bandit_attack_numbers': lookup_bandit_attack_numbers,
     'maneuver_results': lookup_maneuver_results,
     'special_sites': lookup_special_sites,
 }
