@@ -279,6 +279,50 @@ def lookup_stacking(*, stack_limit: Literal['aircraft_per_hex', 'us_bombers_per_
     return _select('stacking', _STACKING_ROWS, STACKING_COLUMNS, (stack_limit, ), None)
 
 
+# ---- 'target_systems'
+TARGET_SYSTEMS_COLUMNS: Final = ('abr', 'air', 'afv', 'bb', 'chm', 'ee', 'ep', 'gm', 'mtl', 'mv', 'sub', 'sf', 'sr', 'ter', 'tn')
+_TARGET_SYSTEMS_ROWS: Final[tuple[_Row, ...]] = (
+    (('bremen',), None, None, (None, (18, 18), None, None, None, None, None, None, None, (6, 7), (24, 12), None, None, (6, 3), None)),
+    (('brunswick',), None, None, (None, (15, 15), None, None, None, None, (6, 4), None, (6, 4), (25, 25), None, None, None, (6, 3), (6, 4))),
+    (('cologne',), None, None, ((24, 12), None, (10, 6), None, (6, 4), (6, 2), (8, 5), (14, 10), (12, 8), (15, 17), None, (6, 4), (6, 2), (6, 3), (6, 5))),
+    (('dresden',), None, None, ((18, 9), None, None, None, None, None, None, None, None, None, None, None, None, (6, 3), (6, 4))),
+    (('dusseldorf',), None, None, ((10, 5), None, (10, 6), None, (6, 4), None, (10, 6), None, (18, 12), None, None, None, None, (6, 4), (6, 4))),
+    (('essen',), None, None, (None, None, (36, 25), None, (10, 5), (7, 4), (14, 10), None, (36, 24), (6, 2), None, (21, 14), (30, 15), (6, 4), None)),
+    (('frankfurt',), None, None, ((27, 13), None, None, None, None, None, None, None, None, None, None, None, None, (6, 4), (6, 5))),
+    (('gaggenau',), None, None, (None, None, None, None, None, None, None, None, None, (12, 8), None, None, None, (6, 3), None)),
+    (('hamburg',), None, None, (None, (6, 6), None, None, None, None, (6, 2), None, None, None, (36, 16), None, None, (10, 10), (6, 6))),
+    (('hanover',), None, None, (None, None, (10, 6), None, None, (6, 2), None, None, None, None, None, None, None, (6, 3), (6, 5))),
+    (('kassel',), None, None, (None, (6, 6), None, None, None, (6, 2), (6, 4), None, None, None, None, None, None, (6, 3), (6, 4))),
+    (('kiel',), None, None, (None, None, None, None, None, None, None, None, None, None, (60, 25), None, None, (6, 3), (6, 4))),
+    (('leipzig',), None, None, ((6, 3), (12, 12), None, None, (30, 21), (10, 7), (18, 12), None, None, None, None, (30, 21), (48, 24), (6, 3), (6, 4))),
+    (('magdeburg',), None, None, (None, (18, 18), None, None, None, (18, 18), (6, 4), None, None, None, None, (6, 4), None, (6, 3), (6, 4))),
+    (('mannheim',), None, None, (None, None, (18, 13), None, (28, 19), None, (12, 6), (14, 10), None, (6, 2), None, (6, 1), (18, 9), (6, 3), (6, 4))),
+    (('munich',), None, None, (None, (6, 6), None, None, None, (6, 1), None, (21, 15), None, None, None, None, None, (6, 6), (6, 7))),
+    (('peenemunde',), None, None, (None, None, None, None, None, None, None, (36, 25), None, None, None, None, None, None, None)),
+    (('regensburg',), None, None, (None, (6, 6), None, None, None, None, None, None, None, None, None, None, None, (6, 3), (6, 4))),
+    (('saarbrucken',), None, None, (None, None, None, None, None, None, None, None, (12, 8), None, None, None, None, (6, 3), None)),
+    (('schweinfurt',), None, None, (None, None, None, (30, 30), None, None, None, None, None, None, None, None, None, (6, 3), None)),
+    (('stuttgart',), None, None, (None, None, None, None, None, (6, 4), None, None, None, None, None, None, None, (6, 4), (6, 4))),
+    (('sudetenland',), None, None, (None, None, None, None, None, None, None, None, None, None, None, (12, 10), None, None, None)),
+)
+
+
+def lookup_target_systems(*, city: Literal['berlin', 'bremen', 'brunswick', 'cologne', 'dresden', 'dusseldorf', 'essen', 'frankfurt', 'gaggenau', 'hamburg', 'hanover', 'kassel', 'kiel', 'leipzig', 'magdeburg', 'mannheim', 'munich', 'peenemunde', 'regensburg', 'saarbrucken', 'schweinfurt', 'stuttgart', 'sudetenland']) -> dict[str, Any]:
+    """Target Systems Planning Table, rule 20.1-20.3, 25.0: the row the keys select.
+
+    Args:
+        city: 'berlin' (Berlin), 'bremen' (Bremen), 'brunswick' (Brunswick), 'cologne' (Cologne), 'dresden' (Dresden), 'dusseldorf' (Dusseldorf), 'essen' (Essen), 'frankfurt' (Frankfurt), 'gaggenau' (Gaggenau), 'hamburg' (Hamburg), 'hanover' (Hanover), 'kassel' (Kassel), 'kiel' (Kiel), 'leipzig' (Leipzig), 'magdeburg' (Magdeburg), 'mannheim' (Mannheim), 'munich' (Munich), 'peenemunde' (Peenemünde), 'regensburg' (Regensburg), 'saarbrucken' (Saarbrucken), 'schweinfurt' (Schweinfurt), 'stuttgart' (Stuttgart), 'sudetenland' (Sudetenland).
+
+    Returns:
+        {'abr': tuple[int | None, int | None], 'air': tuple[int | None, int | None], 'afv': tuple[int | None, int | None], 'bb': tuple[int | None, int | None], 'chm': tuple[int | None, int | None], 'ee': tuple[int | None, int | None], 'ep': tuple[int | None, int | None], 'gm': tuple[int | None, int | None], 'mtl': tuple[int | None, int | None], 'mv': tuple[int | None, int | None], 'sub': tuple[int | None, int | None], 'sf': tuple[int | None, int | None], 'sr': tuple[int | None, int | None], 'ter': tuple[int | None, int | None], 'tn': tuple[int | None, int | None]}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: the Target Systems Planning Table printed on the mapsheet is missing the entries for Berlin (25.0); the corrected table adds the Berlin row)."""
+    _check_member('target_systems', 'city', city, ('berlin', 'bremen', 'brunswick', 'cologne', 'dresden', 'dusseldorf', 'essen', 'frankfurt', 'gaggenau', 'hamburg', 'hanover', 'kassel', 'kiel', 'leipzig', 'magdeburg', 'mannheim', 'munich', 'peenemunde', 'regensburg', 'saarbrucken', 'schweinfurt', 'stuttgart', 'sudetenland'))
+    return _select('target_systems', _TARGET_SYSTEMS_ROWS, TARGET_SYSTEMS_COLUMNS, (city, ), None)
+
+
 # ---- 'victory'
 VICTORY_COLUMNS: Final = ('result',)
 _VICTORY_ROWS: Final[tuple[_Row, ...]] = (
@@ -336,6 +380,7 @@ LOOKUPS: Final[dict[str, Any]] = {
     'fuel_index': lookup_fuel_index,
     'turn_sequence': lookup_turn_sequence,
     'stacking': lookup_stacking,
+    'target_systems': lookup_target_systems,
     'victory': lookup_victory,
     'war_now_ends': lookup_war_now_ends,
 }
