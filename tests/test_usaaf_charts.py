@@ -297,9 +297,41 @@ def test_target_systems_reach_invariant_fires(tmp_path) -> None:
     assert c414 == ["invariant `reach` (each target system can reach its Points Needed from the cities listed (20.1)): `bb` totals 0 in `target_systems`, short of 30"]
 
 
+# ---- dates and game turns -------------------------------------------------------------------------
+
+
+def test_me262_production_from_game_turn_4(usaaf) -> None:
+    # 22.8: "no Me262 production may be started until the beginning of Game Turn 4 (June)"
+    aircraft = usaaf.enums["german_aircraft"]
+    assert aircraft.member("me262").get("production_from") == "gt4"
+    periods = {p.id: (p.first, p.last) for p in usaaf.periods}
+    assert periods["gt4"] == ("1944-06", "1944-06")  # 22.8 "(June)"
+    # no other type is dated by the rules
+    assert [m.id for m in aircraft.members if m.get("production_from") is not None] == ["me262"]
+
+
+def test_dated_rules(usaaf) -> None:
+    assert value(usaaf, "dated_rules", dated_rule="free_escort") == {"from": "gt2"}  # 4.3 tight only in GT1
+    assert value(usaaf, "dated_rules", dated_rule="airfield_strafing") == {"from": "gt2"}  # 5.1 "during Game Turn 2"
+    assert value(usaaf, "dated_rules", dated_rule="flak_busting") == {"from": "gt2"}  # 6.1 "during Game Turn 2"
+    assert value(usaaf, "dated_rules", dated_rule="allied_line") == {"from": "gt7"}  # 9.7 "Game Turn 7 (September)"
+    assert value(usaaf, "dated_rules", dated_rule="production_record") == {"from": "gt2"}  # 18.5 "after the first"
+
+
+def test_cycles_per_game_turn(usaaf) -> None:
+    # 23.2: in Game Turn 3 the German production & fuel index process runs twice and the US gets two
+    # replacement/reinforcement cycles; once in every other game turn (21.1, 22.1)
+    for turn in ["gt1", "gt2", "gt4", "gt5", "gt6", "gt7", "gt8", "gt9", "gt10"]:
+        assert value(usaaf, "cycles_per_game_turn", period=turn) == {"german_cycles": 1, "us_cycles": 1}
+    assert value(usaaf, "cycles_per_game_turn", period="gt3") == {"german_cycles": 2, "us_cycles": 2}
+    assert value(usaaf, "cycles_per_game_turn", period="Game Turn 3") == {"german_cycles": 2, "us_cycles": 2}
+
+
 def test_generated_module_target_systems(gen) -> None:
     assert gen.lookup_target_systems(city="cologne")["chm"] == (6, 4)  # USAAF 20.1: Cologne Chm 6/4
     assert gen.lookup_target_systems(city="kiel")["sub"] == (60, 25)  # USAAF 25.0: Kiel Sub 60/25
     assert gen.lookup_target_systems(city="dresden")["air"] is None  # USAAF 25.0: `-`
     with pytest.raises(gen.NoRowError):
         gen.lookup_target_systems(city="berlin")  # 25.0: not on the mapsheet table
+    assert gen.lookup_cycles_per_game_turn(period="gt3") == {"german_cycles": 2, "us_cycles": 2}  # 23.2
+    assert gen.lookup_dated_rules(dated_rule="allied_line") == {"from": "gt7"}  # 9.7

@@ -323,6 +323,65 @@ def lookup_target_systems(*, city: Literal['berlin', 'bremen', 'brunswick', 'col
     return _select('target_systems', _TARGET_SYSTEMS_ROWS, TARGET_SYSTEMS_COLUMNS, (city, ), None)
 
 
+# ---- 'dated_rules'
+DATED_RULES_COLUMNS: Final = ('from',)
+_DATED_RULES_ROWS: Final[tuple[_Row, ...]] = (
+    (('free_escort',), None, None, ('gt2',)),
+    (('airfield_strafing',), None, None, ('gt2',)),
+    (('flak_busting',), None, None, ('gt2',)),
+    (('allied_line',), None, None, ('gt7',)),
+    (('production_record',), None, None, ('gt2',)),
+)
+
+
+def lookup_dated_rules(*, dated_rule: Literal['free_escort', 'airfield_strafing', 'flak_busting', 'allied_line', 'production_record']) -> dict[str, Any]:
+    """Rules in effect from a game turn, rule 4.3, 5.1, 6.1, 9.7, 18.5: the row the keys select.
+
+    Args:
+        dated_rule: 'free_escort' (US fighters may be assigned to free escort), 'airfield_strafing' (US free escort airfield strafing missions), 'flak_busting' (US free escort FLAK busting missions), 'allied_line' (Historic Allied ground advance line: no German unit may end a move west or south of it), 'production_record' (US player may examine the German Aircraft Production Record).
+
+    Returns:
+        {'from': str (period)}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_member('dated_rules', 'dated_rule', dated_rule, ('free_escort', 'airfield_strafing', 'flak_busting', 'allied_line', 'production_record'))
+    return _select('dated_rules', _DATED_RULES_ROWS, DATED_RULES_COLUMNS, (dated_rule, ), None)
+
+
+# ---- 'cycles_per_game_turn'
+CYCLES_PER_GAME_TURN_COLUMNS: Final = ('german_cycles', 'us_cycles')
+_CYCLES_PER_GAME_TURN_ROWS: Final[tuple[_Row, ...]] = (
+    (('gt1',), None, None, (1, 1)),
+    (('gt2',), None, None, (1, 1)),
+    (('gt3',), None, None, (2, 2)),
+    (('gt4',), None, None, (1, 1)),
+    (('gt5',), None, None, (1, 1)),
+    (('gt6',), None, None, (1, 1)),
+    (('gt7',), None, None, (1, 1)),
+    (('gt8',), None, None, (1, 1)),
+    (('gt9',), None, None, (1, 1)),
+    (('gt10',), None, None, (1, 1)),
+)
+
+
+def lookup_cycles_per_game_turn(*, period: Literal['gt1', 'gt2', 'gt3', 'gt4', 'gt5', 'gt6', 'gt7', 'gt8', 'gt9', 'gt10']) -> dict[str, Any]:
+    """Production and reinforcement cycles per game turn, rule 21.1, 22.1, 23.2: the row the keys select.
+
+    Args:
+        period: 'gt1' (Game Turn 1), 'gt2' (Game Turn 2), 'gt3' (Game Turn 3), 'gt4' (Game Turn 4), 'gt5' (Game Turn 5), 'gt6' (Game Turn 6), 'gt7' (Game Turn 7), 'gt8' (Game Turn 8), 'gt9' (Game Turn 9), 'gt10' (Game Turn 10).
+
+    Returns:
+        {'german_cycles': int, 'us_cycles': int}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_member('cycles_per_game_turn', 'period', period, ('gt1', 'gt2', 'gt3', 'gt4', 'gt5', 'gt6', 'gt7', 'gt8', 'gt9', 'gt10'))
+    return _select('cycles_per_game_turn', _CYCLES_PER_GAME_TURN_ROWS, CYCLES_PER_GAME_TURN_COLUMNS, (period, ), None)
+
+
 # ---- 'victory'
 VICTORY_COLUMNS: Final = ('result',)
 _VICTORY_ROWS: Final[tuple[_Row, ...]] = (
@@ -381,6 +440,8 @@ LOOKUPS: Final[dict[str, Any]] = {
     'turn_sequence': lookup_turn_sequence,
     'stacking': lookup_stacking,
     'target_systems': lookup_target_systems,
+    'dated_rules': lookup_dated_rules,
+    'cycles_per_game_turn': lookup_cycles_per_game_turn,
     'victory': lookup_victory,
     'war_now_ends': lookup_war_now_ends,
 }
