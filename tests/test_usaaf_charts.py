@@ -335,3 +335,12 @@ def test_generated_module_target_systems(gen) -> None:
         gen.lookup_target_systems(city="berlin")  # 25.0: not on the mapsheet table
     assert gen.lookup_cycles_per_game_turn(period="gt3") == {"german_cycles": 2, "us_cycles": 2}  # 23.2
     assert gen.lookup_dated_rules(dated_rule="allied_line") == {"from": "gt7"}  # 9.7
+
+
+def test_crt_odds_rule(gen) -> None:
+    # the odds rule of 15.1-15.3 (charts/usaaf/odds.chart); the CRT itself is on the mapsheet
+    assert gen.odds_crt_odds(26, 7) == "3:1"  # USAAF 15.1: 26 vs 7, 3.71 rounded down is 3:1
+    assert gen.odds_crt_odds(5, 11) == "1:3"  # USAAF 15.2: 5 vs 11, 2.2 rounded up is 1:3
+    assert gen.odds_crt_odds(7, 7) == "1:1"  # USAAF 15.3: equal factors are 1:1
+    assert gen.odds_crt_odds(7, 26) == "1:4"  # 15.2 rounding: 26/7 = 3.71 up
+    assert gen.odds_crt_odds(11, 5) == "2:1"  # 15.1 rounding: 2.2 down
