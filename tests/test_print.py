@@ -26,8 +26,8 @@ from tests.conftest import ROOT, compile_text
 # that moves a page break shows up here: look at the PDFs, then update the number.
 EXPECTED_PAGES = {
     "ia2": {("a4", False): 10, ("letter", False): 12, ("a4", True): 10, ("letter", True): 12},
-    "usaaf": {("a4", False): 3, ("letter", False): 4, ("a4", True): 4, ("letter", True): 4},
-    "stuka_leader": {("a4", False): 4, ("letter", False): 4, ("a4", True): 5, ("letter", True): 5},
+    "usaaf": {("a4", False): 4, ("letter", False): 5, ("a4", True): 4, ("letter", True): 5},
+    "stuka_leader": {("a4", False): 4, ("letter", False): 5, ("a4", True): 6, ("letter", True): 6},
     "aa_rules": {("a4", False): 2, ("letter", False): 2, ("a4", True): 2, ("letter", True): 2},
 }
 LAYOUTS = [("a4", False), ("letter", False), ("a4", True), ("letter", True)]

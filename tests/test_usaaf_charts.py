@@ -1,16 +1,19 @@
 """USAAF (seed 001): every transcribed chart holds the values the rulebook prints.
 
 Each assertion cites its rule. Lookups go through `compiler.lookup` (the model) and, for the
-generated module, through `generated/usaaf/usaaf.py`. The charts this game still needs (the Target
-Systems Planning Table with its `6/3` pairs, the CRT odds rule of 15.1-15.2, ...) are listed in
+generated module, through `generated/usaaf/usaaf.py`. The Target Systems Planning Table is the mapsheet's
+(without the Berlin row the errata adds, 25.0); its two-way cells and what the game still needs are in
 docs/corpus/usaaf.md.
 """
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from compiler.lookup import LookupProblem, lookup
+from compiler.project import load
 from tests.conftest import ROOT, import_module
 
 
@@ -31,8 +34,13 @@ def value(game, address: str, roll: str | None = None, drm: int = 0, **keys: str
 def test_corpus_reports_only_the_known_print_defect(corpus) -> None:
     # 23.1 makes Game Turn 3 March/April while 22.8 makes Game Turn 4 June: May 1944 is in no game
     # turn (docs/corpus/usaaf.md). Kept as printed; the checker reports the hole (C411).
+    # 25.0: the mapsheet's Target Systems Planning Table "is missing the entries for Berlin": the chart is
+    # declared partial, so the missing row is a note (C308), not an error.
     found = [(d.code, d.message) for d in corpus.diagnostics if d.span.file.startswith("charts/usaaf")]
-    assert found == [("C411", "no period covers 1944-05, between `gt3` and `gt4`")]
+    assert found == [
+        ("C411", "no period covers 1944-05, between `gt3` and `gt4`"),
+        ("C308", "partial chart `target_systems`: no row for city `Berlin`"),
+    ]
 
 
 def test_game_turn_calendar(usaaf) -> None:
@@ -150,3 +158,189 @@ def test_generated_module_matches_the_rulebook(gen) -> None:
     with pytest.raises(ValueError):
         gen.lookup_fuel_index(fuel_case="chm")
     assert gen.LOOKUPS["victory"] is gen.lookup_victory
+
+
+# ---- Target Systems Planning Table (20.1-20.3, 25.0), as printed on the mapsheet -------------------
+
+# The mapsheet table, decoded from the seed's runs without separators (docs/corpus/usaaf.md), in
+# printed column order Abr Air AFV BB Chm EE EP GM Mtl MV Sub SF SR Ter TN. Each row is checked below
+# against the printed run it must concatenate back to.
+MAPSHEET_RUNS = {
+    "bremen": "-18/18-------6/724/12--6/3-",
+    "brunswick": "-15/15----6/4-6/425/25---6/36/4",
+    "cologne": "24/12-10/6-6/46/28/514/1012/815/17-6/46/26/36/5",
+    "dresden": "18/9------------6/36/4",
+    "dusseldorf": "10/5-10/6-6/4-10/6-18/12----6/46/4",
+    "essen": "--36/25-10/57/414/10-36/246/2-21/1430/156/4-",
+    "frankfurt": "27/13------------6/46/5",
+    "gaggenau": "---------12/8---6/3-",
+    "hamburg": "-6/6----6/2---36/16--10/106/6",
+    "hanover": "--10/6--6/2-------6/36/5",
+    "kassel": "-6/6---6/26/4------6/36/4",
+    "kiel": "----------60/25--6/36/4",
+    "leipzig": "6/312/12--30/2110/718/12----30/2148/246/36/4",
+    "magdeburg": "-18/18---18/186/4----6/4-6/36/4",
+    "mannheim": "--18/13-28/19-12/614/10-6/2-6/118/96/36/4",
+    "munich": "-6/6---6/1-21/15-----6/66/7",
+    "peenemunde": "-------36/25-------",
+    "regensburg": "-6/6-----------6/36/4",
+    "saarbrucken": "--------12/8----6/3-",
+    "schweinfurt": "---30/30---------6/3-",
+    "stuttgart": "-----6/4-------6/46/4",
+    "sudetenland": "-----------12/10---",
+}
+SYSTEMS = ["abr", "air", "afv", "bb", "chm", "ee", "ep", "gm", "mtl", "mv", "sub", "sf", "sr", "ter", "tn"]
+
+
+def cell(game, city: str, system: str):
+    return value(game, "target_systems", city=city)[system]
+
+
+def test_target_systems_points_needed(usaaf) -> None:
+    # 25.0 Points Needed footer `245024302225303024252522254040`, one int per column, printed order
+    records = usaaf.enums["target_system"].members
+    assert [m.get("points_needed") for m in records] == [24, 50, 24, 30, 22, 25, 30, 30, 24, 25, 25, 22, 25, 40, 40]
+    # 20.2: the Chm example scores 26 points, "considered destroyed": Chm needs 22
+    assert usaaf.enums["target_system"].member("Chemicals").get("points_needed") == 22
+    assert usaaf.enums["target_system"].member("bb").get("points_needed") == 30
+
+
+def test_target_systems_rows_reproduce_the_printed_runs(usaaf) -> None:
+    # 25.0: every mapsheet row, written back without separators, is the printed run (seed lines 425-446)
+    chart = usaaf.chart("target_systems")
+    assert [c.id for c in chart.columns] == SYSTEMS
+    assert [c.label for c in chart.columns] == [m.label for m in usaaf.enums["target_system"].members]
+    written = {}
+    for row in chart.rows:
+        (city,) = row.keys
+        written[city] = "".join("-" if v is None else f"{v[0]}/{v[1]}" for v in row.values)
+    assert written == MAPSHEET_RUNS
+
+
+def test_target_systems_printed_cells(usaaf) -> None:
+    assert cell(usaaf, "cologne", "chm") == (6, 4)  # USAAF 20.1: six bomb factors on Cologne's Chm, four points
+    assert cell(usaaf, "Essen", "chm") == (10, 5)  # USAAF 20.2: 10 factors on Essen's chemicals ...
+    assert cell(usaaf, "leipzig", "chm") == (30, 21)  # USAAF 20.2: ... and 30 on Leipzig's: 26 points in all
+    assert cell(usaaf, "essen", "chm")[1] + cell(usaaf, "leipzig", "chm")[1] == 26  # USAAF 20.2 "a total of 26"
+    assert cell(usaaf, "kiel", "sub") == (60, 25)  # USAAF 25.0: Kiel Sub 60/25
+    assert cell(usaaf, "schweinfurt", "bb") == (30, 30)  # USAAF 25.0: Schweinfurt BB 30/30
+    assert cell(usaaf, "Peenemünde", "gm") == (36, 25)  # USAAF 25.0: Peenemünde GM 36/25
+    assert cell(usaaf, "hamburg", "ter") == (10, 10)  # USAAF 25.0: Hamburg Ter 10/10
+    assert cell(usaaf, "munich", "tn") == (6, 7)  # USAAF 25.0: Munich TN 6/7 (more points than factors, as printed)
+    assert cell(usaaf, "sudetenland", "sf") == (12, 10)  # USAAF 25.0: Sudetenland SF 12/10
+    assert cell(usaaf, "dresden", "air") is None  # USAAF 25.0: `-`, no component
+    # 20.1: the Chm system is "Cologne, Dusseldorf, Essen, Leipzig and Mannheim"
+    chm = {row.keys[0] for row in usaaf.chart("target_systems").rows if row.values[SYSTEMS.index("chm")] is not None}
+    assert chm == {"cologne", "dusseldorf", "essen", "leipzig", "mannheim"}
+
+
+def test_target_systems_two_way_cells(usaaf) -> None:
+    # The readings chosen for the runs that split two ways (docs/corpus/usaaf.md, decisions 2-14)
+    assert (cell(usaaf, "bremen", "mv"), cell(usaaf, "bremen", "sub")) == ((6, 7), (24, 12))  # `6/724/12`
+    assert (cell(usaaf, "brunswick", "mtl"), cell(usaaf, "brunswick", "mv")) == ((6, 4), (25, 25))  # `6/425/25`
+    assert (cell(usaaf, "cologne", "ep"), cell(usaaf, "cologne", "gm")) == ((8, 5), (14, 10))  # `8/514/10`
+    assert (cell(usaaf, "cologne", "mtl"), cell(usaaf, "cologne", "mv")) == ((12, 8), (15, 17))  # `12/815/17`
+    assert (cell(usaaf, "essen", "ee"), cell(usaaf, "essen", "ep")) == ((7, 4), (14, 10))  # `7/414/10`
+    assert (cell(usaaf, "essen", "mtl"), cell(usaaf, "essen", "mv")) == ((36, 24), (6, 2))  # `36/246/2`
+    assert (cell(usaaf, "essen", "sr"), cell(usaaf, "essen", "ter")) == ((30, 15), (6, 4))  # `30/156/4-`
+    assert (cell(usaaf, "leipzig", "abr"), cell(usaaf, "leipzig", "air")) == ((6, 3), (12, 12))  # `6/312/12`
+    assert (cell(usaaf, "leipzig", "ee"), cell(usaaf, "leipzig", "ep")) == ((10, 7), (18, 12))  # `10/718/12`
+    assert (cell(usaaf, "leipzig", "sr"), cell(usaaf, "leipzig", "ter")) == ((48, 24), (6, 3))  # `48/246/36/4`
+    assert (cell(usaaf, "magdeburg", "ee"), cell(usaaf, "magdeburg", "ep")) == ((18, 18), (6, 4))  # `18/186/4`
+    assert (cell(usaaf, "mannheim", "ep"), cell(usaaf, "mannheim", "gm")) == ((12, 6), (14, 10))  # `12/614/10`
+    assert (cell(usaaf, "mannheim", "sf"), cell(usaaf, "mannheim", "sr")) == ((6, 1), (18, 9))  # `6/118/9`, least certain
+
+
+def test_target_systems_without_berlin(usaaf) -> None:
+    # 25.0: "The Target Systems Planning Table printed on the mapsheet is missing the entries for Berlin";
+    # the chart is the mapsheet's, declared partial; the Berlin row waits for the errata overlay
+    chart = usaaf.chart("target_systems")
+    assert "berlin" not in {row.keys[0] for row in chart.rows}
+    assert len(chart.rows) == 22
+    assert "Berlin" in (chart.partial or "")
+    with pytest.raises(LookupProblem):
+        lookup(chart, None, {"city": "Berlin"}, 0)
+    # the corrected table's Berlin row is quoted for the overlay in a comment of targets.chart
+    text = (ROOT / "charts" / "usaaf" / "targets.chart").read_text(encoding="utf-8")
+    assert "Berlin6/318/1810/6--48/22-------18/1712/11" in text
+
+
+def test_target_systems_reach_invariant(corpus, usaaf) -> None:
+    # 20.1-20.2: each system's cities can score its Points Needed; the invariant holds on the mapsheet table
+    (inv,) = [i for i in usaaf.invariants if i.id == "reach"]
+    assert (inv.chart, inv.enum, inv.field, inv.number) == ("target_systems", "target_system", "points_needed", 2)
+    assert not [d for d in corpus.diagnostics if d.code == "C414" and d.span.file.startswith("charts/usaaf")]
+    # the column totals (docs/corpus/usaaf.md, "without Berlin"); BB is Schweinfurt's 30 for 30 needed
+    chart = usaaf.chart("target_systems")
+    totals = [sum(row.values[i][1] for row in chart.rows if row.values[i] is not None) for i in range(15)]
+    assert totals == [42, 87, 56, 30, 53, 40, 53, 60, 56, 61, 53, 54, 50, 74, 68]
+    needed = [m.get("points_needed") for m in usaaf.enums["target_system"].members]
+    assert all(t >= n for t, n in zip(totals, needed))
+
+
+def test_target_systems_reach_invariant_fires(tmp_path) -> None:
+    # the same invariant on a copy of the game without Schweinfurt: BB totals 0, short of 30 (C414)
+    folder = tmp_path / "charts" / "usaaf"
+    folder.mkdir(parents=True)
+    for src in (ROOT / "charts" / "usaaf").glob("*.chart"):
+        text = src.read_text(encoding="utf-8")
+        if src.name == "targets.chart":
+            text = "\n".join(line for line in text.splitlines() if not line.strip().startswith("schweinfurt:"))
+        (folder / src.name).write_text(text, encoding="utf-8")
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        comp = load([tmp_path / "charts"])
+    finally:
+        os.chdir(cwd)
+    c414 = [d.message for d in comp.diagnostics if d.code == "C414"]
+    assert c414 == ["invariant `reach` (each target system can reach its Points Needed from the cities listed (20.1)): `bb` totals 0 in `target_systems`, short of 30"]
+
+
+# ---- dates and game turns -------------------------------------------------------------------------
+
+
+def test_me262_production_from_game_turn_4(usaaf) -> None:
+    # 22.8: "no Me262 production may be started until the beginning of Game Turn 4 (June)"
+    aircraft = usaaf.enums["german_aircraft"]
+    assert aircraft.member("me262").get("production_from") == "gt4"
+    periods = {p.id: (p.first, p.last) for p in usaaf.periods}
+    assert periods["gt4"] == ("1944-06", "1944-06")  # 22.8 "(June)"
+    # no other type is dated by the rules
+    assert [m.id for m in aircraft.members if m.get("production_from") is not None] == ["me262"]
+
+
+def test_dated_rules(usaaf) -> None:
+    assert value(usaaf, "dated_rules", dated_rule="free_escort") == {"from": "gt2"}  # 4.3 tight only in GT1
+    assert value(usaaf, "dated_rules", dated_rule="airfield_strafing") == {"from": "gt2"}  # 5.1 "during Game Turn 2"
+    assert value(usaaf, "dated_rules", dated_rule="flak_busting") == {"from": "gt2"}  # 6.1 "during Game Turn 2"
+    assert value(usaaf, "dated_rules", dated_rule="allied_line") == {"from": "gt7"}  # 9.7 "Game Turn 7 (September)"
+    assert value(usaaf, "dated_rules", dated_rule="production_record") == {"from": "gt2"}  # 18.5 "after the first"
+
+
+def test_cycles_per_game_turn(usaaf) -> None:
+    # 23.2: in Game Turn 3 the German production & fuel index process runs twice and the US gets two
+    # replacement/reinforcement cycles; once in every other game turn (21.1, 22.1)
+    for turn in ["gt1", "gt2", "gt4", "gt5", "gt6", "gt7", "gt8", "gt9", "gt10"]:
+        assert value(usaaf, "cycles_per_game_turn", period=turn) == {"german_cycles": 1, "us_cycles": 1}
+    assert value(usaaf, "cycles_per_game_turn", period="gt3") == {"german_cycles": 2, "us_cycles": 2}
+    assert value(usaaf, "cycles_per_game_turn", period="Game Turn 3") == {"german_cycles": 2, "us_cycles": 2}
+
+
+def test_generated_module_target_systems(gen) -> None:
+    assert gen.lookup_target_systems(city="cologne")["chm"] == (6, 4)  # USAAF 20.1: Cologne Chm 6/4
+    assert gen.lookup_target_systems(city="kiel")["sub"] == (60, 25)  # USAAF 25.0: Kiel Sub 60/25
+    assert gen.lookup_target_systems(city="dresden")["air"] is None  # USAAF 25.0: `-`
+    with pytest.raises(gen.NoRowError):
+        gen.lookup_target_systems(city="berlin")  # 25.0: not on the mapsheet table
+    assert gen.lookup_cycles_per_game_turn(period="gt3") == {"german_cycles": 2, "us_cycles": 2}  # 23.2
+    assert gen.lookup_dated_rules(dated_rule="allied_line") == {"from": "gt7"}  # 9.7
+
+
+def test_crt_odds_rule(gen) -> None:
+    # the odds rule of 15.1-15.3 (charts/usaaf/odds.chart); the CRT itself is on the mapsheet
+    assert gen.odds_crt_odds(26, 7) == "3:1"  # USAAF 15.1: 26 vs 7, 3.71 rounded down is 3:1
+    assert gen.odds_crt_odds(5, 11) == "1:3"  # USAAF 15.2: 5 vs 11, 2.2 rounded up is 1:3
+    assert gen.odds_crt_odds(7, 7) == "1:1"  # USAAF 15.3: equal factors are 1:1
+    assert gen.odds_crt_odds(7, 26) == "1:4"  # 15.2 rounding: 26/7 = 3.71 up
+    assert gen.odds_crt_odds(11, 5) == "2:1"  # 15.1 rounding: 2.2 down

@@ -279,6 +279,109 @@ def lookup_stacking(*, stack_limit: Literal['aircraft_per_hex', 'us_bombers_per_
     return _select('stacking', _STACKING_ROWS, STACKING_COLUMNS, (stack_limit, ), None)
 
 
+# ---- 'target_systems'
+TARGET_SYSTEMS_COLUMNS: Final = ('abr', 'air', 'afv', 'bb', 'chm', 'ee', 'ep', 'gm', 'mtl', 'mv', 'sub', 'sf', 'sr', 'ter', 'tn')
+_TARGET_SYSTEMS_ROWS: Final[tuple[_Row, ...]] = (
+    (('bremen',), None, None, (None, (18, 18), None, None, None, None, None, None, None, (6, 7), (24, 12), None, None, (6, 3), None)),
+    (('brunswick',), None, None, (None, (15, 15), None, None, None, None, (6, 4), None, (6, 4), (25, 25), None, None, None, (6, 3), (6, 4))),
+    (('cologne',), None, None, ((24, 12), None, (10, 6), None, (6, 4), (6, 2), (8, 5), (14, 10), (12, 8), (15, 17), None, (6, 4), (6, 2), (6, 3), (6, 5))),
+    (('dresden',), None, None, ((18, 9), None, None, None, None, None, None, None, None, None, None, None, None, (6, 3), (6, 4))),
+    (('dusseldorf',), None, None, ((10, 5), None, (10, 6), None, (6, 4), None, (10, 6), None, (18, 12), None, None, None, None, (6, 4), (6, 4))),
+    (('essen',), None, None, (None, None, (36, 25), None, (10, 5), (7, 4), (14, 10), None, (36, 24), (6, 2), None, (21, 14), (30, 15), (6, 4), None)),
+    (('frankfurt',), None, None, ((27, 13), None, None, None, None, None, None, None, None, None, None, None, None, (6, 4), (6, 5))),
+    (('gaggenau',), None, None, (None, None, None, None, None, None, None, None, None, (12, 8), None, None, None, (6, 3), None)),
+    (('hamburg',), None, None, (None, (6, 6), None, None, None, None, (6, 2), None, None, None, (36, 16), None, None, (10, 10), (6, 6))),
+    (('hanover',), None, None, (None, None, (10, 6), None, None, (6, 2), None, None, None, None, None, None, None, (6, 3), (6, 5))),
+    (('kassel',), None, None, (None, (6, 6), None, None, None, (6, 2), (6, 4), None, None, None, None, None, None, (6, 3), (6, 4))),
+    (('kiel',), None, None, (None, None, None, None, None, None, None, None, None, None, (60, 25), None, None, (6, 3), (6, 4))),
+    (('leipzig',), None, None, ((6, 3), (12, 12), None, None, (30, 21), (10, 7), (18, 12), None, None, None, None, (30, 21), (48, 24), (6, 3), (6, 4))),
+    (('magdeburg',), None, None, (None, (18, 18), None, None, None, (18, 18), (6, 4), None, None, None, None, (6, 4), None, (6, 3), (6, 4))),
+    (('mannheim',), None, None, (None, None, (18, 13), None, (28, 19), None, (12, 6), (14, 10), None, (6, 2), None, (6, 1), (18, 9), (6, 3), (6, 4))),
+    (('munich',), None, None, (None, (6, 6), None, None, None, (6, 1), None, (21, 15), None, None, None, None, None, (6, 6), (6, 7))),
+    (('peenemunde',), None, None, (None, None, None, None, None, None, None, (36, 25), None, None, None, None, None, None, None)),
+    (('regensburg',), None, None, (None, (6, 6), None, None, None, None, None, None, None, None, None, None, None, (6, 3), (6, 4))),
+    (('saarbrucken',), None, None, (None, None, None, None, None, None, None, None, (12, 8), None, None, None, None, (6, 3), None)),
+    (('schweinfurt',), None, None, (None, None, None, (30, 30), None, None, None, None, None, None, None, None, None, (6, 3), None)),
+    (('stuttgart',), None, None, (None, None, None, None, None, (6, 4), None, None, None, None, None, None, None, (6, 4), (6, 4))),
+    (('sudetenland',), None, None, (None, None, None, None, None, None, None, None, None, None, None, (12, 10), None, None, None)),
+)
+
+
+def lookup_target_systems(*, city: Literal['berlin', 'bremen', 'brunswick', 'cologne', 'dresden', 'dusseldorf', 'essen', 'frankfurt', 'gaggenau', 'hamburg', 'hanover', 'kassel', 'kiel', 'leipzig', 'magdeburg', 'mannheim', 'munich', 'peenemunde', 'regensburg', 'saarbrucken', 'schweinfurt', 'stuttgart', 'sudetenland']) -> dict[str, Any]:
+    """Target Systems Planning Table, rule 20.1-20.3, 25.0: the row the keys select.
+
+    Args:
+        city: 'berlin' (Berlin), 'bremen' (Bremen), 'brunswick' (Brunswick), 'cologne' (Cologne), 'dresden' (Dresden), 'dusseldorf' (Dusseldorf), 'essen' (Essen), 'frankfurt' (Frankfurt), 'gaggenau' (Gaggenau), 'hamburg' (Hamburg), 'hanover' (Hanover), 'kassel' (Kassel), 'kiel' (Kiel), 'leipzig' (Leipzig), 'magdeburg' (Magdeburg), 'mannheim' (Mannheim), 'munich' (Munich), 'peenemunde' (Peenemünde), 'regensburg' (Regensburg), 'saarbrucken' (Saarbrucken), 'schweinfurt' (Schweinfurt), 'stuttgart' (Stuttgart), 'sudetenland' (Sudetenland).
+
+    Returns:
+        {'abr': tuple[int | None, int | None], 'air': tuple[int | None, int | None], 'afv': tuple[int | None, int | None], 'bb': tuple[int | None, int | None], 'chm': tuple[int | None, int | None], 'ee': tuple[int | None, int | None], 'ep': tuple[int | None, int | None], 'gm': tuple[int | None, int | None], 'mtl': tuple[int | None, int | None], 'mv': tuple[int | None, int | None], 'sub': tuple[int | None, int | None], 'sf': tuple[int | None, int | None], 'sr': tuple[int | None, int | None], 'ter': tuple[int | None, int | None], 'tn': tuple[int | None, int | None]}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: the Target Systems Planning Table printed on the mapsheet is missing the entries for Berlin (25.0); the corrected table adds the Berlin row)."""
+    _check_member('target_systems', 'city', city, ('berlin', 'bremen', 'brunswick', 'cologne', 'dresden', 'dusseldorf', 'essen', 'frankfurt', 'gaggenau', 'hamburg', 'hanover', 'kassel', 'kiel', 'leipzig', 'magdeburg', 'mannheim', 'munich', 'peenemunde', 'regensburg', 'saarbrucken', 'schweinfurt', 'stuttgart', 'sudetenland'))
+    return _select('target_systems', _TARGET_SYSTEMS_ROWS, TARGET_SYSTEMS_COLUMNS, (city, ), None)
+
+
+# ---- 'dated_rules'
+DATED_RULES_COLUMNS: Final = ('from',)
+_DATED_RULES_ROWS: Final[tuple[_Row, ...]] = (
+    (('free_escort',), None, None, ('gt2',)),
+    (('airfield_strafing',), None, None, ('gt2',)),
+    (('flak_busting',), None, None, ('gt2',)),
+    (('allied_line',), None, None, ('gt7',)),
+    (('production_record',), None, None, ('gt2',)),
+)
+
+
+def lookup_dated_rules(*, dated_rule: Literal['free_escort', 'airfield_strafing', 'flak_busting', 'allied_line', 'production_record']) -> dict[str, Any]:
+    """Rules in effect from a game turn, rule 4.3, 5.1, 6.1, 9.7, 18.5: the row the keys select.
+
+    Args:
+        dated_rule: 'free_escort' (US fighters may be assigned to free escort), 'airfield_strafing' (US free escort airfield strafing missions), 'flak_busting' (US free escort FLAK busting missions), 'allied_line' (Historic Allied ground advance line: no German unit may end a move west or south of it), 'production_record' (US player may examine the German Aircraft Production Record).
+
+    Returns:
+        {'from': str (period)}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_member('dated_rules', 'dated_rule', dated_rule, ('free_escort', 'airfield_strafing', 'flak_busting', 'allied_line', 'production_record'))
+    return _select('dated_rules', _DATED_RULES_ROWS, DATED_RULES_COLUMNS, (dated_rule, ), None)
+
+
+# ---- 'cycles_per_game_turn'
+CYCLES_PER_GAME_TURN_COLUMNS: Final = ('german_cycles', 'us_cycles')
+_CYCLES_PER_GAME_TURN_ROWS: Final[tuple[_Row, ...]] = (
+    (('gt1',), None, None, (1, 1)),
+    (('gt2',), None, None, (1, 1)),
+    (('gt3',), None, None, (2, 2)),
+    (('gt4',), None, None, (1, 1)),
+    (('gt5',), None, None, (1, 1)),
+    (('gt6',), None, None, (1, 1)),
+    (('gt7',), None, None, (1, 1)),
+    (('gt8',), None, None, (1, 1)),
+    (('gt9',), None, None, (1, 1)),
+    (('gt10',), None, None, (1, 1)),
+)
+
+
+def lookup_cycles_per_game_turn(*, period: Literal['gt1', 'gt2', 'gt3', 'gt4', 'gt5', 'gt6', 'gt7', 'gt8', 'gt9', 'gt10']) -> dict[str, Any]:
+    """Production and reinforcement cycles per game turn, rule 21.1, 22.1, 23.2: the row the keys select.
+
+    Args:
+        period: 'gt1' (Game Turn 1), 'gt2' (Game Turn 2), 'gt3' (Game Turn 3), 'gt4' (Game Turn 4), 'gt5' (Game Turn 5), 'gt6' (Game Turn 6), 'gt7' (Game Turn 7), 'gt8' (Game Turn 8), 'gt9' (Game Turn 9), 'gt10' (Game Turn 10).
+
+    Returns:
+        {'german_cycles': int, 'us_cycles': int}
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected."""
+    _check_member('cycles_per_game_turn', 'period', period, ('gt1', 'gt2', 'gt3', 'gt4', 'gt5', 'gt6', 'gt7', 'gt8', 'gt9', 'gt10'))
+    return _select('cycles_per_game_turn', _CYCLES_PER_GAME_TURN_ROWS, CYCLES_PER_GAME_TURN_COLUMNS, (period, ), None)
+
+
 # ---- 'victory'
 VICTORY_COLUMNS: Final = ('result',)
 _VICTORY_ROWS: Final[tuple[_Row, ...]] = (
@@ -336,6 +439,9 @@ LOOKUPS: Final[dict[str, Any]] = {
     'fuel_index': lookup_fuel_index,
     'turn_sequence': lookup_turn_sequence,
     'stacking': lookup_stacking,
+    'target_systems': lookup_target_systems,
+    'dated_rules': lookup_dated_rules,
+    'cycles_per_game_turn': lookup_cycles_per_game_turn,
     'victory': lookup_victory,
     'war_now_ends': lookup_war_now_ends,
 }
