@@ -21,11 +21,11 @@ EXIT_INTERNAL = 3
 REPORT_URL = "the chartc issue tracker"
 
 
-def _load(paths: tuple[Path, ...]):
+def _load(paths: tuple[Path, ...], as_printed: bool = False):
     from compiler.project import PathError, load
 
     try:
-        return load(list(paths) or [Path("charts")])
+        return load(list(paths) or [Path("charts")], as_printed=as_printed)
     except PathError as exc:
         raise click.UsageError(str(exc)) from exc
 
@@ -78,22 +78,27 @@ def cli() -> None:
 @click.option("--format", "fmt", type=click.Choice(["human", "short", "json"]), default="human", show_default=True,
               help="human: rustc-style blocks; short: one line per finding; json: see schemas/.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-def check(paths: tuple[Path, ...], fmt: str, strict: bool) -> None:
+@click.option("--as-printed", is_flag=True, help="Check the charts as printed, without errata.")
+def check(paths: tuple[Path, ...], fmt: str, strict: bool, as_printed: bool) -> None:
     """Check chart sources (default: charts/) and report every finding."""
-    comp = _load(paths)
+    comp = _load(paths, as_printed)
     sys.exit(_print_diagnostics(comp, fmt, strict))
 
 
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--out", "out_dir", type=click.Path(path_type=Path), default=Path("generated"), show_default=True,
-              help="Output folder.")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path), default=None,
+              help="Output folder [default: generated; build/as-printed with --as-printed].")
 @click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 if any output is missing, stale or orphaned.")
+@click.option("--as-printed", is_flag=True, help="Ignore every errata: build the charts exactly as the rulebook prints them.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True, help="Page size of the player aid.")
 @click.option("--large-print", is_flag=True, help="Player aid with 12 pt table cells and 10 pt notes (more pages).")
 @click.option("--pdf", is_flag=True, help="Also write the player aid as <game>.pdf (needs the `pdf` extra: WeasyPrint).")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-def build(paths: tuple[Path, ...], out_dir: Path, check_only: bool, paper: str, large_print: bool, pdf: bool, strict: bool) -> None:
+def build(
+    paths: tuple[Path, ...], out_dir: Path | None, check_only: bool, as_printed: bool, paper: str, large_print: bool,
+    pdf: bool, strict: bool,
+) -> None:
     """Check the charts, then write JSON, Python and HTML (and with --pdf, PDF) for every game into --out.
 
     Nothing is written when any error is found: the previous outputs stay as they were.
@@ -102,7 +107,9 @@ def build(paths: tuple[Path, ...], out_dir: Path, check_only: bool, paper: str, 
     from compiler.build import OutputError, render_outputs, render_pdfs, stale_outputs, write_outputs
     from compiler.diagnostics import render_short
 
-    comp = _load(paths)
+    if out_dir is None:
+        out_dir = Path("build/as-printed") if as_printed else Path("generated")
+    comp = _load(paths, as_printed)
     errors = [d for d in comp.diagnostics if d.severity.value == "error" or (strict and d.severity.value == "warning")]
     if errors:
         for d in errors:
@@ -131,7 +138,7 @@ def build(paths: tuple[Path, ...], out_dir: Path, check_only: bool, paper: str, 
         for rel in stale.orphaned:
             click.echo(f"orphaned: {out_dir / rel} (no chart source produces it)", err=True)
         args = "".join(f" {p}" for p in paths) + (f" --paper {paper}" if paper != "a4" else "")
-        args += (" --large-print" if large_print else "") + (" --pdf" if pdf else "")
+        args += (" --large-print" if large_print else "") + (" --pdf" if pdf else "") + (" --as-printed" if as_printed else "")
         click.echo(f"generated files are out of date: run `chartc build{args} --out {out_dir}`", err=True)
         sys.exit(EXIT_FINDINGS)
     changed = write_outputs(out_dir, outputs, game_ids)
@@ -148,11 +155,11 @@ def _parse_keys(pairs: tuple[str, ...]) -> dict[str, str]:
     return keys
 
 
-def _find_chart(address: str, charts_dir: Path):
+def _find_chart(address: str, charts_dir: Path, as_printed: bool = False):
     game_id, sep, chart_name = address.partition("/")
     if not sep or not game_id or not chart_name:
         raise click.UsageError(f"`{address}`: address a chart as GAME/CHART, e.g. ia2/R4")
-    comp = _load((charts_dir / game_id,)) if (charts_dir / game_id).is_dir() else None
+    comp = _load((charts_dir / game_id,), as_printed) if (charts_dir / game_id).is_dir() else None
     if comp is None:
         from compiler.resolve import did_you_mean
 
@@ -182,12 +189,12 @@ def _find_chart(address: str, charts_dir: Path):
     return game, chart
 
 
-def _ask(address: str, charts_dir: Path, question):
+def _ask(address: str, charts_dir: Path, question, as_printed: bool = False):
     """Find chart ADDRESS, then return (game, chart, question(game, chart)); a `LookupProblem`
     (the question has no answer on this chart) is printed and exits 1."""
     from compiler.lookup import LookupProblem
 
-    game, chart = _find_chart(address, charts_dir)
+    game, chart = _find_chart(address, charts_dir, as_printed)
     try:
         return game, chart, question(game, chart)
     except LookupProblem as exc:
@@ -204,10 +211,11 @@ def _ask(address: str, charts_dir: Path, question):
 @click.option("--defense", type=int, help="Defense factors: pick the odds column (with --attack).")
 @click.option("--shift", type=int, default=0, show_default=True, help="Odds column shifts (+ toward the attacker).")
 @click.option("--json", "as_json", is_flag=True, help="Print the selected row as JSON.")
+@click.option("--as-printed", is_flag=True, help="Read the chart as printed, without errata.")
 @click.option("--charts", "charts_dir", type=click.Path(path_type=Path), default=Path("charts"), show_default=True)
 def lookup(
     address: str, roll: str | None, keys: tuple[str, ...], drm: int, attack: int | None, defense: int | None,
-    shift: int, as_json: bool, charts_dir: Path,
+    shift: int, as_json: bool, as_printed: bool, charts_dir: Path,
 ) -> None:
     """Print the row ROLL (+ --drm) selects on chart ADDRESS (GAME/CHART, e.g. ia2/R4).
 
@@ -231,7 +239,7 @@ def lookup(
             given.update(keys_from_odds(game, chart, attack, defense, shift))
         return do_lookup(chart, roll, given, drm)
 
-    game, chart, result = _ask(address, charts_dir, ask)
+    game, chart, result = _ask(address, charts_dir, ask, as_printed)
     if isinstance(result, str):  # an odds rule answered with its column
         if as_json:
             click.echo(json.dumps({"game": game.id, "chart": chart.address, "attack": attack, "defense": defense, "shift": shift, "column": result}))
@@ -271,8 +279,9 @@ def lookup(
 @click.option("--drm", type=int, default=0, show_default=True, help="Total die roll modifier added to the natural roll.")
 @click.option("--format", "fmt", type=click.Choice(["human", "json"]), default="human", show_default=True,
               help="human: a table for the terminal; json: exact fractions for tools.")
+@click.option("--as-printed", is_flag=True, help="Read the chart as printed, without errata.")
 @click.option("--charts", "charts_dir", type=click.Path(path_type=Path), default=Path("charts"), show_default=True)
-def odds_command(address: str, keys: tuple[str, ...], drm: int, fmt: str, charts_dir: Path) -> None:
+def odds_command(address: str, keys: tuple[str, ...], drm: int, fmt: str, as_printed: bool, charts_dir: Path) -> None:
     """Print the exact chance of each row of chart ADDRESS (GAME/CHART, e.g. ia2/R9) at --drm.
 
     Shows each row's probability as a fraction and a percentage, the chance that no row is
@@ -281,12 +290,72 @@ def odds_command(address: str, keys: tuple[str, ...], drm: int, fmt: str, charts
     """
     from compiler.odds import chart_odds, report_json, report_lines
 
-    _, _, report = _ask(address, charts_dir, lambda game, chart: chart_odds(game, chart, _parse_keys(keys), drm))
+    _, _, report = _ask(address, charts_dir, lambda game, chart: chart_odds(game, chart, _parse_keys(keys), drm), as_printed)
     if fmt == "json":
         click.echo(json.dumps(report_json(report), ensure_ascii=False, indent=2))
         return
     for line in report_lines(report):
         click.echo(line)
+
+
+def _tree(arg: str, keep: list) -> tuple[Path, str]:
+    """A chart tree to diff: an existing path, or a git revision of this repository (its `charts/`
+    exported with `git archive` into a temporary folder kept alive by `keep`)."""
+    import subprocess
+    import tarfile
+    import tempfile
+
+    path = Path(arg)
+    if path.exists():
+        return path, arg
+    try:
+        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=True).stdout.strip()
+        data = subprocess.run(["git", "-C", top, "archive", "--format=tar", arg, "charts"], capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as exc:
+        raise click.UsageError(f"`{arg}` is neither a path nor a git revision with a charts/ folder") from exc
+    tmp = tempfile.TemporaryDirectory(prefix="chartc-diff-")
+    keep.append(tmp)
+    import io
+
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(tmp.name, filter="data")
+    return Path(tmp.name) / "charts", f"{arg} (git)"
+
+
+@cli.command("diff")
+@click.argument("old")
+@click.argument("new")
+@click.option("--format", "fmt", type=click.Choice(["human", "json"]), default="human", show_default=True)
+@click.option("--html", "html_file", type=click.Path(path_type=Path), help="Also write a printable errata sheet to this file.")
+@click.option("--as-printed", "old_as_printed", is_flag=True, help="Read OLD without its errata (print vs. amended).")
+def diff_command(old: str, new: str, fmt: str, html_file: Path | None, old_as_printed: bool) -> None:
+    """List the changes from chart tree OLD to NEW, per chart and cell, in the field's words.
+
+    OLD and NEW are paths (a charts folder or a game folder) or git revisions of this repository
+    (`HEAD~1`, a tag). Reordered rows are no change; a moved range or renamed key is one change.
+    `chartc diff charts charts --as-printed` lists what the errata change.
+    """
+    from compiler.diff import diff_projects, errata_sheet_html
+
+    keep: list = []
+    old_path, old_label = _tree(old, keep)
+    new_path, new_label = _tree(new, keep)
+    a = _load((old_path,), as_printed=old_as_printed)
+    b = _load((new_path,))
+    for comp, label in ((a, old_label), (b, new_label)):
+        errors = [d for d in comp.diagnostics if d.severity.value == "error"]
+        if errors:
+            click.echo(f"warning: {label} has {len(errors)} error(s); its charts may be incomplete", err=True)
+    changes = diff_projects(a.project, b.project)
+    if fmt == "json":
+        click.echo(json.dumps({"old": old_label, "new": new_label, "changes": [c.as_json() for c in changes]}, ensure_ascii=False, indent=2))
+    else:
+        for c in changes:
+            click.echo(f"{c.game}/{c.text()}" + (f"  [{c.cite}]" if c.cite else ""))
+        click.echo(f"{len(changes)} change{'s' if len(changes) != 1 else ''}", err=True)
+    if html_file is not None:
+        titles = {**{g.id: g.title for g in a.project.games.values()}, **{g.id: g.title for g in b.project.games.values()}}
+        html_file.write_text(errata_sheet_html(changes, titles, old_label, new_label), encoding="utf-8")
 
 
 def main() -> None:

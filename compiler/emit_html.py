@@ -358,7 +358,56 @@ def _chart_view(game: model.Game, chart: model.Chart) -> dict[str, Any]:
                 "outputs": [value_text(game, col, v) for col, v in zip(chart.columns, r.values)],
                 "percent": _percent(natural.get(id(r))),
                 "bar": _bar(natural.get(id(r))),
+                **_row_errata(game, chart, r),
             }
             for r in chart.rows
         ]
+    view["errata"] = _chart_errata(game, chart)
     return view
+
+
+def errata_mark(game: model.Game, errata_id: str) -> str:
+    """The short mark an amended cell carries: `E1` for the game's first errata in order."""
+    ids = [e.id for e in game.errata]
+    return f"E{ids.index(errata_id) + 1}" if errata_id in ids else errata_id
+
+
+def _row_errata(game: model.Game, chart: model.Chart, r: model.Row) -> dict[str, Any]:
+    """Marks for an amended row: which cells changed, what they were, and the errata mark."""
+    if not r.errata:
+        return {"marks": "", "was_range": None, "was": [None] * len(chart.columns), "added": False}
+    marks = " ".join(errata_mark(game, e) for e in r.errata)
+    was = [None] * len(chart.columns)
+    if r.printed_values is not None:
+        was = [
+            value_text(game, col, old) if old != new else None
+            for col, old, new in zip(chart.columns, r.printed_values, r.values)
+        ]
+    was_range = r.printed_range if r.range is not None and r.printed_range not in (None, r.range.printed) else None
+    return {"marks": marks, "was_range": was_range, "was": was, "added": r.added}
+
+
+def _chart_errata(game: model.Game, chart: model.Chart) -> list[str]:
+    """One line per errata that amended this chart: mark, title, source, and what it did."""
+    lines = []
+    for errata_id in chart.errata:
+        doc = next((e for e in game.errata if e.id == errata_id), None)
+        cite = doc.title if doc else errata_id
+        if doc and doc.source:
+            cite += f" ({doc.source}{', ' + doc.date if doc.date else ''})"
+        what = [t for e, t in chart.errata_notes if e == errata_id]
+        what += [f"because {t}" for e, t in chart.errata_reasons if e == errata_id]
+        if chart.printed_title and errata_id == chart.errata[0]:
+            what.append(f"printed title: {chart.printed_title}")
+        removed = [r for r in chart.removed_rows if errata_id in r.errata]
+        if removed:
+            what.append("removed rows: " + ", ".join(_row_name(chart, r) for r in removed))
+        lines.append(f"{errata_mark(game, errata_id)} \u2014 {cite}" + (": " + "; ".join(what) if what else ""))
+    return lines
+
+
+def _row_name(chart: model.Chart, r: model.Row) -> str:
+    parts = [_key_label(k, m) for k, m in zip(chart.keys, r.keys)]
+    if r.range is not None:
+        parts.append(r.range.printed)
+    return " ".join(parts) or "the row"

@@ -35,6 +35,10 @@ def emit_game_json(game: model.Game) -> str:
             {"id": v.id, "type": v.type, "enum": v.enum, "label": v.label}
             for v in sorted(game.context.values(), key=lambda v: v.id)
         ],
+        "errata": [
+            {"id": e.id, "title": e.title, "source": e.source, "date": e.date, "order": e.order, "notes": list(e.notes)}
+            for e in game.errata
+        ],
         "charts": [_chart(c) for c in sorted(game.charts, key=lambda c: c.address.casefold())],
     }
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
@@ -134,6 +138,26 @@ def _dice(chart: model.Chart) -> dict[str, Any] | None:
     }
 
 
+def _row(c: model.Chart, r: model.Row) -> dict[str, Any]:
+    """A row; an amended one also carries the errata ids and what the print had."""
+    out: dict[str, Any] = {
+        "keys": {k.id: _key_json(v) for k, v in zip(c.keys, r.keys)},
+        "range": _range(r.range),
+        "values": {col.id: json_value(v) for col, v in zip(c.columns, r.values)},
+    }
+    if r.errata:
+        out["errata"] = list(r.errata)
+        out["printed"] = (
+            None
+            if r.added
+            else {
+                "range": r.printed_range,
+                "values": {col.id: json_value(v) for col, v in zip(c.columns, r.printed_values or ())},
+            }
+        )
+    return out
+
+
 def _chart(c: model.Chart) -> dict[str, Any]:
     keys = [k.id for k in c.keys]
     out: dict[str, Any] = {
@@ -172,15 +196,17 @@ def _chart(c: model.Chart) -> dict[str, Any]:
             else None
         ),
         "layout": _layout(c),
-        "rows": [
-            {
-                "keys": {k: _key_json(v) for k, v in zip(keys, r.keys)},
-                "range": _range(r.range),
-                "values": {col.id: json_value(v) for col, v in zip(c.columns, r.values)},
-            }
-            for r in c.rows
-        ],
+        "rows": [_row(c, r) for r in c.rows],
     }
+    if c.errata:
+        out["errata"] = {
+            "applied": list(c.errata),
+            "printed_title": c.printed_title,
+            "printed_partial": c.printed_partial,
+            "notes": [{"errata": e, "text": t} for e, t in c.errata_notes],
+            "reasons": [{"errata": e, "text": t} for e, t in c.errata_reasons],
+            "removed_rows": [_row(c, r) for r in c.removed_rows],
+        }
     if c.kind == "roll" and c.dice is not None:
         out["odds"] = [
             {

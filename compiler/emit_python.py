@@ -284,6 +284,9 @@ def _lookup_fn(chart: model.Chart, ident: str) -> str:
     doc.append("Returns:")
     doc.append("    {" + ", ".join(f"{c.id!r}: {_py_type(c)}" for c in chart.columns) + "}")
     doc.append("")
+    if chart.errata:
+        doc.append("Errata applied: " + ", ".join(chart.errata) + " (see the game's JSON for the printed values).")
+        doc.append("")
     doc.append("Raises:")
     doc.append("    ValueError: a roll or key value that cannot occur.")
     doc.append("    NoRowError: no row is selected" + (f" (the chart is partial: {chart.partial})" if chart.partial else "") + ".")

@@ -25,8 +25,9 @@ class Provenance:
     errata: list[str] = field(default_factory=list)  # ids, in order of application
     row_errata: dict[ast.Span, list[str]] = field(default_factory=dict)
     removed: dict[ast.Span, str] = field(default_factory=dict)  # printed row span -> errata id
-    reasons: dict[tuple[ast.Span, str], str] = field(default_factory=dict)
+    reasons: list[tuple[str, str]] = field(default_factory=list)  # (errata id, why), in order
     printed_title: str | None = None
+    completed: str | None = None  # the `partial` reason an errata made obsolete
     notes: list[tuple[str, str]] = field(default_factory=list)  # (errata id, text)
 
 
@@ -113,12 +114,21 @@ class ErrataApplier:
             assert op.text is not None
             prov.notes.append((errata_id, op.text.text))
             return decl
+        if op.kind == "complete":
+            if decl.partial is None:
+                self.sink.emit("C603", f"errata `{errata_id}` marks {where} complete, but it is not declared partial", op.span)
+                return decl
+            self._claim(errata_id, decl, decl.span, "partial", op.span)
+            self._why(prov, errata_id, op)
+            prov.completed = decl.partial.text
+            return replace(decl, partial=None)
         if op.kind == "retitle":
             assert op.text is not None
             if op.text.text == decl.title.text:
                 self.sink.emit("C603", f"errata `{errata_id}` retitles {where} to the title it already has", op.span)
                 return decl
             self._claim(errata_id, decl, decl.span, "title", op.span)
+            self._why(prov, errata_id, op)
             prov.printed_title = prov.printed_title or decl.title.text
             return replace(decl, title=op.text)
         if (decl.grids or decl.availability) and op.kind != "add":
@@ -127,8 +137,7 @@ class ErrataApplier:
         if op.kind == "add":
             assert op.row is not None
             prov.row_errata.setdefault(op.row.span, []).append(errata_id)
-            if op.because:
-                prov.reasons[(op.row.span, "row")] = op.because.text
+            self._why(prov, errata_id, op)
             return replace(decl, rows=decl.rows + (op.row,))
         index = self._find_row(errata_id, decl, op, where)
         if index is None:
@@ -137,6 +146,7 @@ class ErrataApplier:
         if op.kind == "remove":
             self._claim(errata_id, decl, row.span, "row", op.span)
             prov.removed[row.span] = errata_id
+            self._why(prov, errata_id, op)
             return replace(decl, rows=decl.rows[:index] + decl.rows[index + 1 :])
         if op.kind == "move":
             assert op.new_range is not None
@@ -171,8 +181,12 @@ class ErrataApplier:
         ids = prov.row_errata.setdefault(span, [])
         if errata_id not in ids:
             ids.append(errata_id)
-        if op.because:
-            prov.reasons[(span, what)] = op.because.text
+        self._why(prov, errata_id, op)
+
+    @staticmethod
+    def _why(prov: Provenance, errata_id: str, op: ast.AmendOp) -> None:
+        if op.because and (errata_id, op.because.text) not in prov.reasons:
+            prov.reasons.append((errata_id, op.because.text))
 
     def _claim(self, errata_id: str, decl: ast.ChartDecl, span: ast.Span, what: str, op_span: ast.Span) -> None:
         """C602 when an earlier errata changed the same thing and this one does not override it."""
@@ -251,7 +265,8 @@ def annotate(amended: model.Chart, printed: model.Chart, prov: Provenance) -> mo
         rows=tuple(rows),
         errata=tuple(prov.errata),
         printed_title=prov.printed_title,
+        printed_partial=prov.completed,
         removed_rows=removed,
         errata_notes=tuple(prov.notes),
-        errata_reasons=tuple(sorted(((str(k[0]), k[1]), v) for k, v in prov.reasons.items())),
+        errata_reasons=tuple(prov.reasons),
     )

@@ -327,9 +327,10 @@ class Chart:
     odds: OddsRule | None = None
     errata: tuple[str, ...] = ()  # errata ids that amended this chart, in order
     printed_title: str | None = None
+    printed_partial: str | None = None  # the print's `partial` reason, when an errata completed the chart
     removed_rows: tuple[Row, ...] = ()  # printed rows an errata removed (their `errata` says which)
     errata_notes: tuple[tuple[str, str], ...] = ()  # (errata id, note)
-    errata_reasons: tuple[tuple[tuple[str, str], str], ...] = ()  # ((row span, what), because)
+    errata_reasons: tuple[tuple[str, str], ...] = ()  # (errata id, the `because` it gave)
     drm_reads: str | None = None  # what a DRM means on a d66 or percentile roll
 
     @property

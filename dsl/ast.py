@@ -409,7 +409,7 @@ class AmendOp:
     """One amendment: `add` a row, `remove` a row, `change` a cell, `move` a row's range,
     `retitle` the chart, or add a `note`. A row is named by its keys and printed range."""
 
-    kind: str  # "add" | "remove" | "change" | "move" | "retitle" | "note"
+    kind: str  # "add" | "remove" | "change" | "move" | "retitle" | "note" | "complete"
     row: RowDecl | None  # for add
     ref_keys: tuple[KeyValueText, ...]
     ref_range: RangeText | None

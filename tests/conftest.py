@@ -53,5 +53,21 @@ def corpus() -> Compilation:
 
 
 @pytest.fixture(scope="session")
+def corpus_as_printed() -> Compilation:
+    """The real charts/ tree without any errata: the rulebooks exactly as printed."""
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        return load([Path("charts")], as_printed=True)
+    finally:
+        os.chdir(cwd)
+
+
+@pytest.fixture(scope="session")
 def ia2(corpus: Compilation):
     return corpus.project.games["ia2"]
+
+
+@pytest.fixture(scope="session")
+def ia2_printed(corpus_as_printed: Compilation):
+    return corpus_as_printed.project.games["ia2"]

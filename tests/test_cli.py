@@ -27,9 +27,12 @@ def run(monkeypatch):
 
 def test_lookup_r4_piston_3_is_combat(run) -> None:
     # IA2 R4: piston 3-6 -> combat
-    r = run("lookup", "ia2/R4", "3", "--key", "interceptor=piston")
+    r = run("lookup", "ia2/R4", "3", "--key", "interceptor=piston", "--as-printed")
     assert r.exit_code == 0
     assert "Result: Combat" in r.output and "row 3-6" in r.output
+    # chartc's errata opens the printed 3-6 to 3+ (footnote 1's +1 DRM); the answer is the same
+    r = run("lookup", "ia2/R4", "3", "--key", "interceptor=piston")
+    assert r.exit_code == 0 and "Result: Combat" in r.output and "row 3+" in r.output
 
 
 def test_lookup_by_printed_label(run) -> None:
@@ -55,7 +58,7 @@ def test_lookup_json(run) -> None:
     "args, message",
     [
         (["ia2/R4", "7", "--key", "interceptor=piston"], "7 cannot be rolled on 1d6"),
-        (["ia2/R4", "6", "--key", "interceptor=piston", "--drm", "1"], "modified roll 7 (natural 6, DRM +1) selects no row"),
+        (["ia2/R4", "6", "--key", "interceptor=piston", "--drm", "1", "--as-printed"], "modified roll 7 (natural 6, DRM +1) selects no row"),
         (["ia2/R7", "90", "--key", "period=1945"], "roll 90 selects no row"),
         (["ia2/R4", "3", "--key", "interceptor=pistn"], "did you mean `piston`?"),
         (["ia2/R4", "3"], "add `--key interceptor=VALUE`"),
@@ -79,7 +82,8 @@ def test_check_corpus_exits_clean_with_known_findings(run) -> None:
     assert "warning[C305]" in r.output and "error[" not in r.output
 
 
-def test_check_strict_fails_on_the_r4_warning(run) -> None:
+def test_check_strict_fails_on_the_print_defect_warnings(run) -> None:
+    # 10.16 Bodenplatte flak (C305) and the USAAF May 1944 hole (C411) have no clear correction
     assert run("check", "charts", "--strict").exit_code == 1
 
 
@@ -148,7 +152,7 @@ def test_internal_error_exits_3_with_a_report_request(monkeypatch, capsys) -> No
     import compiler.cli as cli_module
     import compiler.project
 
-    def boom(paths):
+    def boom(*args, **kwargs):
         raise RuntimeError("simulated bug")
 
     monkeypatch.setattr(compiler.project, "load", boom)
@@ -199,7 +203,7 @@ def test_odds_json(run) -> None:
 
 def test_odds_names_the_rolls_that_select_no_row(run) -> None:
     # IA2 R4 footnote 1: +1 F/B Attack turns a natural 6 into 7, and the printed rows stop at 6
-    r = run("odds", "ia2/R4", "--key", "interceptor=jet", "--drm", "1")
+    r = run("odds", "ia2/R4", "--key", "interceptor=jet", "--drm", "1", "--as-printed")
     assert r.exit_code == 0
     assert "1/6 (16.7%)  (modified roll 7 selects no row)" in r.output
     # IA2 R7 (10.6), partial: 79-00 of the 1944 late column are not transcribed

@@ -193,7 +193,9 @@ def test_json_odds_cover_natural_roll_and_every_drm_of_the_span(outputs, corpus)
     # IA2 R4 (7.1.10): natural and with footnote 1's +1 F/B Attack DRM, for both interceptor types
     r4 = next(c for c in roll_charts if c["address"] == "R4")
     assert [(o["keys"]["interceptor"], o["drm"]) for o in r4["odds"]] == [("piston", 0), ("piston", 1), ("jet", 0), ("jet", 1)]
-    assert r4["odds"][1]["no_row"]["exact"] == "1/6"  # a natural 6 + 1 = 7: off the printed table
+    # a natural 6 + 1 = 7 was off the printed table; chartc's errata opens it (3+), so every roll has a row
+    assert r4["odds"][1]["no_row"]["exact"] == "0/1"
+    assert r4["odds"][1]["rows"][1]["exact"] == "5/6"  # piston 3+ at +1: natural 2-6
 
 
 def test_schema_requires_odds_on_roll_charts_only(outputs) -> None:

@@ -22,8 +22,10 @@ def gen():
     return import_module(ROOT / "generated" / "ia2" / "ia2.py", "ia2_generated")
 
 
-def test_corpus_reports_only_the_known_print_defects(corpus) -> None:
-    found = sorted((d.code, d.span.file, d.message.split(" for ")[0]) for d in corpus.diagnostics if d.span.file.startswith("charts/ia2"))
+def test_corpus_reports_only_the_known_print_defects(corpus_as_printed, corpus) -> None:
+    found = sorted(
+        (d.code, d.span.file, d.message.split(" for ")[0]) for d in corpus_as_printed.diagnostics if d.span.file.startswith("charts/ia2")
+    )
     assert [(c, f) for c, f, _ in found] == [
         ("C305", "charts/ia2/awards.chart"),  # 7.9.3 promotion "1-4" with -2/-1 DRMs: a modified 0 or less has no row
         ("C305", "charts/ia2/combat.chart"),  # R4 footnote 1's +1 DRM pushes a 6 to 7, off the table
@@ -37,9 +39,12 @@ def test_corpus_reports_only_the_known_print_defects(corpus) -> None:
         ("C308", "charts/ia2/setup.chart"),  # R2 only the Bf 109G-6 row, and it lacks its 14th cell
         ("C308", "charts/ia2/setup.chart"),
     ]
+    # charts/ia2/errata.chart corrects the two defects whose right value the rules make clear (R4, promotion)
+    amended = sorted((d.code, d.span.file) for d in corpus.diagnostics if d.span.file.startswith("charts/ia2"))
+    assert amended == [(c, f) for c, f, _ in found if f != "charts/ia2/awards.chart" and f != "charts/ia2/combat.chart"]
 
 
-def test_r4_escape(ia2) -> None:
+def test_r4_escape(ia2, ia2_printed) -> None:
     # IA2 7.1.10 [R4]: piston 1-2 safe escape, 3-6 combat; jet or rocket 1-4 safe escape, 5-6 combat
     assert value(ia2, "R4", "3", interceptor="piston") == {"result": "Combat"}
     assert value(ia2, "R4", "2", interceptor="Piston-engined") == {"result": "Safe escape"}
@@ -48,8 +53,22 @@ def test_r4_escape(ia2) -> None:
     r4 = ia2.chart("R4")
     # footnote 1: +1 drm if it is an F/B Attack
     assert [(d.id, d.value, d.footnote) for d in r4.drms] == [("fb_attack", 1, 1)]
+    # as printed, the +1 DRM pushes a 6 off the table; chartc's errata opens the top rows (3+, 5+)
     with pytest.raises(LookupProblem, match="modified roll 7"):
-        lookup(r4, "6", {"interceptor": "piston"}, 1)
+        lookup(ia2_printed.chart("R4"), "6", {"interceptor": "piston"}, 1)
+    assert lookup(r4, "6", {"interceptor": "piston"}, 1).values() == {"result": "Combat"}
+    assert lookup(r4, "6", {"interceptor": "jet"}, 1).row.range.printed == "5+"
+    assert r4.errata == ("chartc_ia2",)
+
+
+def test_extended_burst_errata(ia2, ia2_printed) -> None:
+    # 1943-44 errata: "Chart [C3] (correction): This chart is the Optional version. The Extended Burst
+    # Charts on the Ops Map and in the rules are the standard charts for use."
+    printed, amended = ia2_printed.chart("extended_burst"), ia2.chart("extended_burst")
+    assert printed.title == "Extended Burst" and printed.errata == ()
+    assert amended.title == "Extended Burst (standard chart)" and amended.printed_title == "Extended Burst"
+    assert amended.errata == ("ia2_1943_44",) and "Optional version" in amended.errata_notes[0][1]
+    assert amended.rows == printed.rows  # the rows themselves are unchanged
 
 
 def test_r5_disengagement(ia2) -> None:
@@ -175,8 +194,8 @@ def test_generated_module_matches_the_rulebook(gen) -> None:
     assert gen.lookup_allied_fighter_skills(10) == {"skill": "sixth_sense"}
     assert gen.lookup_range_effects(range="long")["others"] == "-1 Hit"
     assert gen.drm_r4(fb_attack=True) == 1
-    with pytest.raises(gen.NoRowError):
-        gen.lookup_r4(6, interceptor="jet", drm=1)
+    # the generated module carries the errata: R4's open top row takes footnote 1's +1 DRM
+    assert gen.lookup_r4(6, interceptor="jet", drm=1) == {"result": "Combat"}
     with pytest.raises(ValueError):
         gen.lookup_r4(7, interceptor="jet")
     with pytest.raises(ValueError):

@@ -18,7 +18,14 @@ from tests.conftest import ROOT, import_module
 
 
 @pytest.fixture(scope="module")
-def usaaf(corpus):
+def usaaf(corpus_as_printed):
+    """USAAF as printed: the mapsheet's Target Systems Planning Table, without the errata's Berlin row."""
+    return corpus_as_printed.project.games["usaaf"]
+
+
+@pytest.fixture(scope="module")
+def usaaf_amended(corpus):
+    """USAAF with its errata applied (charts/usaaf/errata.chart)."""
     return corpus.project.games["usaaf"]
 
 
@@ -31,16 +38,19 @@ def value(game, address: str, roll: str | None = None, drm: int = 0, **keys: str
     return lookup(game.chart(address), roll, keys, drm).values()
 
 
-def test_corpus_reports_only_the_known_print_defect(corpus) -> None:
+def test_corpus_reports_only_the_known_print_defect(corpus_as_printed, corpus) -> None:
     # 23.1 makes Game Turn 3 March/April while 22.8 makes Game Turn 4 June: May 1944 is in no game
     # turn (docs/corpus/usaaf.md). Kept as printed; the checker reports the hole (C411).
     # 25.0: the mapsheet's Target Systems Planning Table "is missing the entries for Berlin": the chart is
     # declared partial, so the missing row is a note (C308), not an error.
-    found = [(d.code, d.message) for d in corpus.diagnostics if d.span.file.startswith("charts/usaaf")]
+    found = [(d.code, d.message) for d in corpus_as_printed.diagnostics if d.span.file.startswith("charts/usaaf")]
     assert found == [
         ("C411", "no period covers 1944-05, between `gt3` and `gt4`"),
         ("C308", "partial chart `target_systems`: no row for city `Berlin`"),
     ]
+    # the errata's Berlin row completes the table; the May 1944 hole has no clear correction and stays
+    amended = [(d.code, d.message) for d in corpus.diagnostics if d.span.file.startswith("charts/usaaf")]
+    assert amended == [("C411", "no period covers 1944-05, between `gt3` and `gt4`")]
 
 
 def test_game_turn_calendar(usaaf) -> None:
@@ -260,9 +270,23 @@ def test_target_systems_without_berlin(usaaf) -> None:
     assert "Berlin" in (chart.partial or "")
     with pytest.raises(LookupProblem):
         lookup(chart, None, {"city": "Berlin"}, 0)
-    # the corrected table's Berlin row is quoted for the overlay in a comment of targets.chart
-    text = (ROOT / "charts" / "usaaf" / "targets.chart").read_text(encoding="utf-8")
+    # the corrected table's Berlin row, as printed in 25.0, is quoted beside the errata that adds it
+    text = (ROOT / "charts" / "usaaf" / "errata.chart").read_text(encoding="utf-8")
     assert "Berlin6/318/1810/6--48/22-------18/1712/11" in text
+
+
+def test_berlin_errata_adds_the_row(usaaf_amended) -> None:
+    # 25.0 "Corrected Target Systems Planning Table (With Berlin)": the Berlin row is the added entry
+    chart = usaaf_amended.chart("target_systems")
+    assert len(chart.rows) == 23 and chart.partial is None
+    assert chart.errata == ("berlin",) and chart.printed_partial is not None
+    berlin = lookup(chart, None, {"city": "Berlin"}, 0)
+    assert berlin.values()["abr"] == (6, 3)  # USAAF 25.0 Berlin Abr 6/3 (not 6/31: Abr needs only 24)
+    assert berlin.values()["air"] == (18, 18)  # USAAF 25.0 Berlin Air 18/18
+    assert berlin.values()["ee"] == (48, 22)  # USAAF 25.0 Berlin EE 48/22
+    assert berlin.values()["tn"] == (12, 11)  # USAAF 25.0 Berlin TN 12/11
+    assert berlin.row.added and berlin.row.errata == ("berlin",)
+    assert [e.title for e in usaaf_amended.errata] == ["Corrected Target Systems Planning Table (With Berlin)"]
 
 
 def test_target_systems_reach_invariant(corpus, usaaf) -> None:
@@ -331,8 +355,8 @@ def test_generated_module_target_systems(gen) -> None:
     assert gen.lookup_target_systems(city="cologne")["chm"] == (6, 4)  # USAAF 20.1: Cologne Chm 6/4
     assert gen.lookup_target_systems(city="kiel")["sub"] == (60, 25)  # USAAF 25.0: Kiel Sub 60/25
     assert gen.lookup_target_systems(city="dresden")["air"] is None  # USAAF 25.0: `-`
-    with pytest.raises(gen.NoRowError):
-        gen.lookup_target_systems(city="berlin")  # 25.0: not on the mapsheet table
+    # 25.0: Berlin is not on the mapsheet table; the generated module carries the errata's row
+    assert gen.lookup_target_systems(city="berlin")["ee"] == (48, 22)
     assert gen.lookup_cycles_per_game_turn(period="gt3") == {"german_cycles": 2, "us_cycles": 2}  # 23.2
     assert gen.lookup_dated_rules(dated_rule="allied_line") == {"from": "gt7"}  # 9.7
 

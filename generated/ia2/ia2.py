@@ -152,7 +152,7 @@ def roll_knights_cross(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
 # ---- 'promotion'
 PROMOTION_COLUMNS: Final = ('result',)
 _PROMOTION_ROWS: Final[tuple[_Row, ...]] = (
-    ((), 1, 4, ('Promoted to the next higher rank',)),
+    ((), None, 4, ('Promoted to the next higher rank',)),
     ((), 5, 6, ('Not promoted',)),
 )
 _PROMOTION_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
@@ -167,6 +167,8 @@ def lookup_promotion(roll: int, *, drm: int = 0) -> dict[str, Any]:
 
     Returns:
         {'result': str}
+
+    Errata applied: chartc_ia2 (see the game's JSON for the printed values).
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -351,9 +353,9 @@ def lookup_prestige_costs(*, prestige_use: Literal['a', 'b', 'c', 'd', 'e']) -> 
 R4_COLUMNS: Final = ('result',)
 _R4_ROWS: Final[tuple[_Row, ...]] = (
     (('piston',), 1, 2, ('Safe escape',)),
-    (('piston',), 3, 6, ('Combat',)),
+    (('piston',), 3, None, ('Combat',)),
     (('jet',), 1, 4, ('Safe escape',)),
-    (('jet',), 5, 6, ('Combat',)),
+    (('jet',), 5, None, ('Combat',)),
 )
 _R4_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
 
@@ -368,6 +370,8 @@ def lookup_r4(roll: int, *, interceptor: Literal['piston', 'jet'], drm: int = 0)
 
     Returns:
         {'result': str}
+
+    Errata applied: chartc_ia2 (see the game's JSON for the printed values).
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -458,7 +462,7 @@ _EXTENDED_BURST_OUTCOMES: Final = frozenset([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
 
 
 def lookup_extended_burst(roll: int, *, drm: int = 0) -> dict[str, Any]:
-    """Extended Burst, rule 7.1.13: the row a roll selects.
+    """Extended Burst (standard chart), rule 7.1.13: the row a roll selects.
 
     Args:
         roll: the natural roll on 2d6, 2 to 12.
@@ -466,6 +470,8 @@ def lookup_extended_burst(roll: int, *, drm: int = 0) -> dict[str, Any]:
 
     Returns:
         {'result': str}
+
+    Errata applied: ia2_1943_44 (see the game's JSON for the printed values).
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -475,7 +481,7 @@ def lookup_extended_burst(roll: int, *, drm: int = 0) -> dict[str, Any]:
 
 
 def roll_extended_burst(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
-    """Roll 2d6 with `rng` and read Extended Burst, rule 7.1.13.
+    """Roll 2d6 with `rng` and read Extended Burst (standard chart), rule 7.1.13.
 
     Returns the selected row's values plus 'roll' (natural) and 'modified'.
     Raises NoRowError when the modified roll selects no row."""

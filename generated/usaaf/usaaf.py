@@ -304,6 +304,7 @@ _TARGET_SYSTEMS_ROWS: Final[tuple[_Row, ...]] = (
     (('schweinfurt',), None, None, (None, None, None, (30, 30), None, None, None, None, None, None, None, None, None, (6, 3), None)),
     (('stuttgart',), None, None, (None, None, None, None, None, (6, 4), None, None, None, None, None, None, None, (6, 4), (6, 4))),
     (('sudetenland',), None, None, (None, None, None, None, None, None, None, None, None, None, None, (12, 10), None, None, None)),
+    (('berlin',), None, None, ((6, 3), (18, 18), (10, 6), None, None, (48, 22), None, None, None, None, None, None, None, (18, 17), (12, 11))),
 )
 
 
@@ -316,9 +317,11 @@ def lookup_target_systems(*, city: Literal['berlin', 'bremen', 'brunswick', 'col
     Returns:
         {'abr': tuple[int | None, int | None], 'air': tuple[int | None, int | None], 'afv': tuple[int | None, int | None], 'bb': tuple[int | None, int | None], 'chm': tuple[int | None, int | None], 'ee': tuple[int | None, int | None], 'ep': tuple[int | None, int | None], 'gm': tuple[int | None, int | None], 'mtl': tuple[int | None, int | None], 'mv': tuple[int | None, int | None], 'sub': tuple[int | None, int | None], 'sf': tuple[int | None, int | None], 'sr': tuple[int | None, int | None], 'ter': tuple[int | None, int | None], 'tn': tuple[int | None, int | None]}
 
+    Errata applied: berlin (see the game's JSON for the printed values).
+
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected (the chart is partial: the Target Systems Planning Table printed on the mapsheet is missing the entries for Berlin (25.0); the corrected table adds the Berlin row)."""
+        NoRowError: no row is selected."""
     _check_member('target_systems', 'city', city, ('berlin', 'bremen', 'brunswick', 'cologne', 'dresden', 'dusseldorf', 'essen', 'frankfurt', 'gaggenau', 'hamburg', 'hanover', 'kassel', 'kiel', 'leipzig', 'magdeburg', 'mannheim', 'munich', 'peenemunde', 'regensburg', 'saarbrucken', 'schweinfurt', 'stuttgart', 'sudetenland'))
     return _select('target_systems', _TARGET_SYSTEMS_ROWS, TARGET_SYSTEMS_COLUMNS, (city, ), None)
 

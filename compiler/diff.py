@@ -1,0 +1,185 @@
+"""Compare two chart trees chart by chart, row by row, cell by cell, in the field's words.
+
+Rows are matched by identity (their keys and range), not by position, so reordered rows are no
+change. A row whose range moved (`3-6` -> `3+`) or whose keys were renamed, with the same values,
+is one change, not a removal and an addition.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from compiler import model
+from compiler.text import value_text
+
+
+@dataclass(frozen=True)
+class Change:
+    """One difference. `kind`: game added/removed, chart added/removed, title, partial, row added,
+    row removed, range, keys, cell, drm."""
+
+    game: str
+    chart: str
+    kind: str
+    where: str
+    old: str | None
+    new: str | None
+    cite: str | None
+
+    def text(self) -> str:
+        """`R4, interceptor Piston-engined, roll 3-6: Result Combat → Evade`."""
+        head = ", ".join(x for x in (self.chart, self.where) if x)
+        if self.kind in ("row added", "chart added", "game added"):
+            body = f"{self.kind}: {self.new}" if self.new else self.kind
+        elif self.kind in ("row removed", "chart removed", "game removed"):
+            body = f"{self.kind}: {self.old}" if self.old else self.kind
+        else:
+            body = f"{self.old or '–'} \u2192 {self.new or '–'}"
+        return f"{head}: {body}"
+
+    def as_json(self) -> dict[str, str | None]:
+        return {
+            "game": self.game, "chart": self.chart, "kind": self.kind, "where": self.where,
+            "old": self.old, "new": self.new, "cite": self.cite, "text": self.text(),
+        }
+
+
+def diff_projects(old: model.Project, new: model.Project) -> list[Change]:
+    """Every change from `old` to `new`, games and charts in sorted order, rows in `new` order."""
+    changes: list[Change] = []
+    for game_id in sorted(set(old.games) | set(new.games)):
+        a, b = old.games.get(game_id), new.games.get(game_id)
+        if a is None or b is None:
+            kind = "game added" if a is None else "game removed"
+            title = (b or a).title  # type: ignore[union-attr]
+            changes.append(Change(game_id, "", kind, "", title if a is not None else None, title if b is not None else None, None))
+            continue
+        changes.extend(_diff_game(a, b))
+    return changes
+
+
+def _diff_game(a: model.Game, b: model.Game) -> list[Change]:
+    out: list[Change] = []
+    old_charts = {c.address: c for c in a.charts}
+    new_charts = {c.address: c for c in b.charts}
+    for address in sorted(set(old_charts) | set(new_charts), key=str.casefold):
+        oc, nc = old_charts.get(address), new_charts.get(address)
+        if oc is None:
+            out.append(Change(b.id, address, "chart added", "", None, nc.title, _cite(b, nc.errata)))  # type: ignore[union-attr]
+        elif nc is None:
+            out.append(Change(a.id, address, "chart removed", "", oc.title, None, None))
+        else:
+            out.extend(_diff_chart(a, b, oc, nc))
+    return out
+
+
+def _cite(game: model.Game, errata_ids: tuple[str, ...]) -> str | None:
+    cites = []
+    for errata_id in errata_ids:
+        doc = next((e for e in game.errata if e.id == errata_id), None)
+        if doc is not None:
+            cites.append(doc.title + (f" ({doc.source})" if doc.source else ""))
+    return "; ".join(cites) or None
+
+
+def _key_text(chart: model.Chart, keys: tuple[model.KeyMatch, ...]) -> str:
+    parts = []
+    for key, k in zip(chart.keys, keys):
+        if k is None:
+            continue
+        if isinstance(k, model.MonthSpan):
+            parts.append(f"{key.id} {k.printed}")
+        else:
+            member = key.enum.member(k)
+            parts.append(f"{key.id} {member.label if member else k}")
+    return ", ".join(parts)
+
+
+def _where(chart: model.Chart, row: model.Row) -> str:
+    parts = [_key_text(chart, row.keys)]
+    if row.range is not None:
+        noun = "value" if chart.kind == "value" else "roll"
+        parts.append(f"{noun} {row.range.printed}")
+    return ", ".join(p for p in parts if p)
+
+
+def _identity(row: model.Row) -> tuple:
+    keys = tuple((k.first, k.last) if isinstance(k, model.MonthSpan) else k for k in row.keys)
+    rng = (row.range.low, row.range.high) if row.range is not None else None
+    return keys, rng
+
+
+def _row_text(game: model.Game, chart: model.Chart, row: model.Row) -> str:
+    return "; ".join(f"{c.label} {value_text(game, c, v)}" for c, v in zip(chart.columns, row.values))
+
+
+def _diff_chart(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -> list[Change]:
+    address = nc.address
+    out: list[Change] = []
+    cite_chart = _cite(b, nc.errata)
+    if oc.title != nc.title:
+        out.append(Change(b.id, address, "title", "title", oc.title, nc.title, cite_chart))
+    if oc.partial != nc.partial:
+        out.append(Change(b.id, address, "partial", "completeness", oc.partial or "complete", nc.partial or "complete", cite_chart))
+    old_drms = {d.id: d for d in oc.drms}
+    for d in nc.drms:
+        before = old_drms.pop(d.id, None)
+        if before is None or before.value != d.value:
+            out.append(Change(b.id, address, "drm", f"DRM {d.label}", f"{before.value:+d}" if before else None, f"{d.value:+d}", cite_chart))
+    for d in old_drms.values():
+        out.append(Change(b.id, address, "drm", f"DRM {d.label}", f"{d.value:+d}", None, cite_chart))
+    out.extend(_diff_rows(a, b, oc, nc))
+    return out
+
+
+def _diff_rows(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -> list[Change]:
+    address = nc.address
+    old_by_id: dict[tuple, list[model.Row]] = {}
+    for r in oc.rows:
+        old_by_id.setdefault(_identity(r), []).append(r)
+    matched: list[tuple[model.Row, model.Row]] = []
+    unmatched_new: list[model.Row] = []
+    for r in nc.rows:
+        bucket = old_by_id.get(_identity(r))
+        if bucket:
+            matched.append((bucket.pop(0), r))
+        else:
+            unmatched_new.append(r)
+    unmatched_old = [r for rows in old_by_id.values() for r in rows]
+    out: list[Change] = []
+    for before, after in matched:
+        for col, old_v, new_v in zip(nc.columns, before.values, after.values):
+            if old_v != new_v:
+                out.append(
+                    Change(b.id, address, "cell", f"{_where(nc, after)}: {col.label}", value_text(a, col, old_v), value_text(b, col, new_v), _cite(b, after.errata))
+                )
+    # a row whose range moved or whose keys were renamed, with the same values, is one change
+    for after in list(unmatched_new):
+        same_values = [r for r in unmatched_old if r.values == after.values]
+        moved = next((r for r in same_values if r.keys == after.keys), None)
+        renamed = next((r for r in same_values if _identity(r)[1] == _identity(after)[1]), None)
+        if moved is not None and moved.range is not None and after.range is not None:
+            out.append(Change(b.id, address, "range", _where(nc, moved), moved.range.printed, after.range.printed, _cite(b, after.errata)))
+        elif renamed is not None:
+            out.append(Change(b.id, address, "keys", _where(oc, renamed), _key_text(oc, renamed.keys), _key_text(nc, after.keys), _cite(b, after.errata)))
+            moved = renamed
+        else:
+            continue
+        unmatched_old.remove(moved)
+        unmatched_new.remove(after)
+    for r in unmatched_old:
+        out.append(Change(b.id, address, "row removed", _where(oc, r), _row_text(a, oc, r), None, _cite(b, nc.errata)))
+    for r in unmatched_new:
+        out.append(Change(b.id, address, "row added", _where(nc, r), None, _row_text(b, nc, r), _cite(b, r.errata)))
+    return out
+
+
+def errata_sheet_html(changes: list[Change], titles: dict[str, str], old_label: str, new_label: str) -> str:
+    """A printable errata sheet (Jinja2, autoescaped): per game, one change per line with chart ID,
+    location, printed -> corrected value and the errata cited."""
+    from compiler.emit_html import _environment
+
+    games = []
+    for game_id in sorted({c.game for c in changes}):
+        games.append({"title": titles.get(game_id, game_id), "changes": [c for c in changes if c.game == game_id]})
+    return _environment().get_template("errata_sheet.html.j2").render(games=games, old_label=old_label, new_label=new_label)
