@@ -54,10 +54,23 @@ _REGISTRY = [
     Code("C405", "invalid-dice", Severity.ERROR, "a dice expression cannot be rolled (e.g. `0d6` or `1d1`)"),
     Code("C406", "invalid-month", Severity.ERROR, "a month is not a real `YYYY-MM` month, or a period or calendar runs backwards"),
     Code("C407", "invalid-condition", Severity.ERROR, "a DRM condition compares a context variable with a value of the wrong kind"),
+    # 5xx: suppressions
+    Code("C501", "unused-suppression", Severity.WARNING, "an `allow` statement silences nothing in its chart"),
+    Code("C502", "invalid-suppression", Severity.WARNING, "an `allow` statement names an unknown code or one that cannot be silenced"),
 ]
 
 CODES: dict[str, Code] = {c.code: c for c in _REGISTRY}
 CODES_BY_NAME: dict[str, Code] = {c.name: c for c in _REGISTRY}
+
+
+def suppressible(code: str) -> bool:
+    """Whether `allow CODE` may silence a code: warnings and notes of the checks only.
+
+    Errors cannot be silenced, since a build with an error would emit wrong outputs; neither can
+    the suppression codes themselves (C5xx).
+    """
+    known = CODES.get(code)
+    return known is not None and known.severity is not Severity.ERROR and not code.startswith("C5")
 
 
 @dataclass(frozen=True)
@@ -79,6 +92,15 @@ class Diagnostic:
 
     def sort_key(self) -> tuple:
         return (self.span.file, self.span.line, self.span.col, self.code, self.message)
+
+
+@dataclass(frozen=True)
+class Suppressed:
+    """A finding silenced by an `allow` statement, with its reason and where the `allow` is."""
+
+    diagnostic: Diagnostic
+    reason: str
+    allow_span: Span
 
 
 @dataclass
@@ -172,8 +194,9 @@ def _printable(s: str) -> str:
 _BIDI = set("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
-def render_json(diagnostics: list[Diagnostic]) -> str:
+def render_json(diagnostics: list[Diagnostic], suppressed: list[Suppressed] | None = None) -> str:
     """The diagnostics as a JSON document (see `schemas/diagnostics.schema.json`)."""
+    summary: dict[str, int] = {**count_by_severity(diagnostics), "suppressed": len(suppressed or [])}
     doc = {
         "diagnostics": [
             {
@@ -194,6 +217,122 @@ def render_json(diagnostics: list[Diagnostic]) -> str:
             }
             for d in diagnostics
         ],
-        "summary": count_by_severity(diagnostics),
+        "summary": summary,
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+# ---- GitHub Actions workflow commands ------------------------------------------------------------
+
+_GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "notice"}
+GITHUB_ANNOTATIONS_PER_STEP = 10  # per level; GitHub drops the rest silently
+
+
+def _github_data(text: str) -> str:
+    """Escape a workflow command's message as actions/toolkit `escapeData` does."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _github_property(text: str) -> str:
+    """Escape a workflow command's property value as actions/toolkit `escapeProperty` does."""
+    return _github_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_github(d: Diagnostic) -> str:
+    """`::error file=F,line=L,col=C,endLine=L,endColumn=C,title=T::message` for one finding.
+
+    Columns are given only when the span starts and ends on one line, as GitHub requires.
+    """
+    span = d.span
+    props = [("file", span.file), ("line", str(span.line))]
+    if span.end_line == span.line:
+        props += [("col", str(span.col)), ("endColumn", str(span.end_col))]
+    else:
+        props += [("endLine", str(span.end_line))]
+    props.append(("title", f"{d.code} {CODES[d.code].name}"))
+    message = d.message + (f"\nhelp: {d.help}" if d.help else "")
+    head = ",".join(f"{k}={_github_property(v)}" for k, v in props)
+    return f"::{_GITHUB_LEVEL[d.severity]} {head}::{_github_data(message)}"
+
+
+def github_overflow(diagnostics: list[Diagnostic]) -> str | None:
+    """A notice when some level has more findings than GitHub annotates per step, else None."""
+    counts = count_by_severity(diagnostics)
+    over = {level: n for level, n in counts.items() if n > GITHUB_ANNOTATIONS_PER_STEP}
+    if not over:
+        return None
+    what = ", ".join(f"{n} {level}s" for level, n in over.items())
+    return (f"::notice title=chartc::{what}: GitHub shows only {GITHUB_ANNOTATIONS_PER_STEP} annotations "
+            "per level and step; the full report follows in the log")
+
+
+# ---- SARIF 2.1.0 ---------------------------------------------------------------------------------
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+_SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "note"}
+
+
+def _sarif_location(span: Span, message: str | None = None) -> dict:
+    region = {"startLine": span.line, "startColumn": max(1, span.col), "endLine": max(span.line, span.end_line),
+              "endColumn": max(1, span.end_col)}
+    loc: dict = {"physicalLocation": {"artifactLocation": _sarif_artifact(span.file), "region": region}}
+    if message is not None:
+        loc["message"] = {"text": message}
+    return loc
+
+
+def _sarif_artifact(path: str) -> dict:
+    """A repo-relative URI against %SRCROOT% (stable across checkouts); absolute paths as file URIs."""
+    from pathlib import PurePosixPath
+    from urllib.parse import quote
+
+    if PurePosixPath(path).is_absolute():
+        return {"uri": PurePosixPath(path).as_uri()}
+    return {"uri": quote(path), "uriBaseId": "%SRCROOT%"}
+
+
+def _sarif_rule(code: Code) -> dict:
+    return {
+        "id": code.code,
+        "name": code.name,
+        "shortDescription": {"text": code.name},
+        "fullDescription": {"text": code.summary},
+        "defaultConfiguration": {"level": _SARIF_LEVEL[code.severity]},
+        "help": {"text": f"{code.summary}; run `chartc explain {code.code}` or see docs/diagnostics.md"},
+    }
+
+
+def _sarif_result(d: Diagnostic, rule_index: dict[str, int], suppression: Suppressed | None = None) -> dict:
+    result: dict = {
+        "ruleId": d.code,
+        "ruleIndex": rule_index[d.code],
+        "level": _SARIF_LEVEL[d.severity],
+        "message": {"text": d.message + (f" (help: {d.help})" if d.help else "")},
+        "locations": [_sarif_location(d.span)],
+        "partialFingerprints": {"chartcFinding/v1": f"{d.code}:{d.span.file}:{d.message}"},
+    }
+    if d.labels:
+        result["relatedLocations"] = [dict(_sarif_location(lb.span, lb.message), id=i) for i, lb in enumerate(d.labels)]
+    if suppression is not None:
+        result["suppressions"] = [{"kind": "inSource", "justification": suppression.reason}]
+    return result
+
+
+def render_sarif(diagnostics: list[Diagnostic], suppressed: list[Suppressed] | None = None, version: str = "0") -> str:
+    """A SARIF 2.1.0 log for GitHub code scanning; silenced findings carry an in-source suppression."""
+    rules = [_sarif_rule(c) for c in _REGISTRY]
+    rule_index = {c.code: i for i, c in enumerate(_REGISTRY)}
+    results = [_sarif_result(d, rule_index) for d in diagnostics]
+    results += [_sarif_result(s.diagnostic, rule_index, s) for s in suppressed or []]
+    doc = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": {"name": "chartc", "semanticVersion": version, "rules": rules}},
+                "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "the folder chartc ran in"}}},
+                "results": results,
+            }
+        ],
     }
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from compiler import model
 from compiler.checks import check_project
-from compiler.diagnostics import Diagnostic, Sink
+from compiler.diagnostics import Diagnostic, Sink, Suppressed
 from compiler.resolve import resolve_game
 from dsl import ast
 from dsl.parser import parse_text
@@ -28,6 +28,7 @@ class Compilation:
     diagnostics: list[Diagnostic]
     sources: dict[str, str] = field(default_factory=dict)
     game_dirs: dict[str, Path] = field(default_factory=dict)
+    suppressed: list[Suppressed] = field(default_factory=list)
 
     @property
     def has_errors(self) -> bool:
@@ -103,7 +104,32 @@ def load(paths: list[Path]) -> Compilation:
         games[game_id] = resolve_game(game_id, parsed, sink, ast.Span(first, 1, 1, 1, 1), complete=len(parsed) == len(files))
     project = model.Project(games)
     check_project(project, sink)
-    return Compilation(project, sink.sorted(), sources, game_dirs)
+    kept, suppressed = apply_suppressions(sink, [s for g in games.values() for s in g.suppressions])
+    return Compilation(project, kept, sources, game_dirs, suppressed)
+
+
+def apply_suppressions(sink: Sink, suppressions: list[model.Suppression]) -> tuple[list[Diagnostic], list[Suppressed]]:
+    """Drop the findings an `allow` covers; report each `allow` that covered nothing (C501).
+
+    Returns:
+        The remaining diagnostics (sorted) and the silenced ones with the reason that silenced them.
+    """
+    kept: list[Diagnostic] = []
+    suppressed: list[Suppressed] = []
+    used: set[model.Suppression] = set()
+    for d in sink.sorted():
+        cover = next((s for s in suppressions if s.covers(d.code, d.span)), None)
+        if cover is None:
+            kept.append(d)
+        else:
+            used.add(cover)
+            suppressed.append(Suppressed(d, cover.reason, cover.span))
+    unused = Sink()
+    for s in suppressions:
+        if s not in used:
+            unused.emit("C501", f"`allow {s.code}` silences nothing in chart `{s.chart}`", s.span,
+                        "delete this line: the finding it was written for is gone")
+    return sorted(kept + unused.items, key=Diagnostic.sort_key), suppressed
 
 
 def _read(path: Path, shown: str, sink: Sink) -> str | None:

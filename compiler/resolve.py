@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 
 from compiler import model
-from compiler.diagnostics import Label, Sink
+from compiler.diagnostics import CODES, Label, Sink, suppressible
 from compiler.dice import Dice
 from dsl import ast
 
@@ -84,6 +84,7 @@ def resolve_game(
     seen: dict[str, ast.Span] = {}
     for f in files:
         for decl in f.charts:
+            game.suppressions.extend(_suppressions(decl, sink))
             chart = _ChartResolver(game, decl, f.path, sink).resolve()
             if chart is None:
                 continue
@@ -100,6 +101,24 @@ def resolve_game(
                     seen[handle.casefold()] = decl.span
             game.charts.append(chart)
     return game
+
+
+def _suppressions(decl: ast.ChartDecl, sink: Sink) -> list[model.Suppression]:
+    """The chart's valid `allow` statements; unknown or unsilenceable codes are reported (C502)."""
+    chart = (decl.chart_id or decl.slug or decl.title).text
+    found = []
+    for allow in decl.allows:
+        code = allow.code.text
+        if code not in CODES:
+            hint = did_you_mean(code, [c for c in CODES if suppressible(c)])
+            sink.emit("C502", f"`allow {code}` names no diagnostic code", allow.code.span, hint or "see `chartc explain`")
+        elif not suppressible(code):
+            why = "errors" if CODES[code].severity.value == "error" else "suppression codes"
+            sink.emit("C502", f"`{code}` cannot be silenced: {why} are always reported", allow.code.span,
+                      "fix the chart, or declare it `partial` if rows are missing")
+        else:
+            found.append(model.Suppression(code, allow.reason.text, chart, allow.span, decl.span))
+    return found
 
 
 # ---- game header, calendar, periods ------------------------------------------------------------

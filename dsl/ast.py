@@ -226,6 +226,15 @@ class FootnoteDecl:
 
 
 @dataclass(frozen=True)
+class AllowDecl:
+    """`allow C305 "reason"` — silence one diagnostic code for findings inside this chart."""
+
+    code: Name
+    reason: Text
+    span: Span
+
+
+@dataclass(frozen=True)
 class ValueText:
     """One output cell as written: a string, an integer, an identifier or `-` (no value)."""
 
@@ -296,6 +305,7 @@ class ChartDecl:
     grids: tuple[GridDecl, ...]
     repeated: tuple[Span, ...]  # statements given twice where only one is allowed
     span: Span
+    allows: tuple[AllowDecl, ...] = ()
 
 
 @dataclass(frozen=True)

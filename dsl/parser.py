@@ -335,7 +335,12 @@ class _Builder:
             grids=tuple(self.grid(g) for g in stmts.get("grid", [])),
             repeated=tuple(repeated),
             span=self.span_of(tree),
+            allows=tuple(self.allow(a) for a in stmts.get("allow", [])),
         )
+
+    def allow(self, tree: Any) -> ast.AllowDecl:
+        c = tree.children
+        return ast.AllowDecl(self.name(c[0]), self.text(c[1]), self.span_of(tree))
 
     def dice(self, tree: Any) -> ast.DiceDecl:
         span = self.span_of(tree)
