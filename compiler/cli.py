@@ -179,6 +179,27 @@ def build(paths: tuple[Path, ...], out_dir: Path, check_only: bool, paper: str, 
     click.echo(f"built {len(game_ids)} game{'s' if len(game_ids) != 1 else ''} into {out_dir}: {len(changed)} file{'s' if len(changed) != 1 else ''} changed")
 
 
+@cli.command()
+@click.argument("code", required=False)
+def explain(code: str | None) -> None:
+    """Explain diagnostic CODE (e.g. C305 or modified-roll-off-table): a failing input, what
+    chartc reports, and the fix. Without CODE, list every code."""
+    from compiler.diagnostics import CODES
+    from compiler.explain import explain_text, find_code, load_examples
+
+    if code is None:
+        for c in CODES.values():
+            click.echo(f"{c.code}  {c.severity.value:<7}  {c.name}: {c.summary}")
+        return
+    found = find_code(code)
+    if found is None:
+        from compiler.resolve import did_you_mean
+
+        hint = did_you_mean(code.upper(), list(CODES)) or did_you_mean(code.lower(), [c.name for c in CODES.values()])
+        raise click.UsageError(f"no diagnostic code `{code}`" + (f"; {hint}" if hint else "; run `chartc explain` for the list"))
+    click.echo(explain_text(found, load_examples()[found.code]), nl=False)
+
+
 def _parse_keys(pairs: tuple[str, ...]) -> dict[str, str]:
     keys: dict[str, str] = {}
     for pair in pairs:

@@ -16,11 +16,12 @@ CHARTS = ROOT / "charts"
 CASES = Path(__file__).resolve().parent / "cases"
 
 
-def compile_text(tmp_path: Path, text: str, game: str = "t", name: str = "case.chart") -> Compilation:
-    """Write `text` as charts/<game>/<name> under tmp_path and compile it (paths relative to tmp_path)."""
+def compile_text(tmp_path: Path, text: str | bytes, game: str = "t", name: str = "case.chart") -> Compilation:
+    """Write `text` (str as UTF-8, or raw bytes) as charts/<game>/<name> under tmp_path and compile
+    it (paths relative to tmp_path)."""
     folder = tmp_path / "charts" / game
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / name).write_text(text, encoding="utf-8")
+    (folder / name).write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
     cwd = os.getcwd()
     os.chdir(tmp_path)
     try:
