@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 
 from dsl.ast import Span
 
@@ -77,6 +78,8 @@ _REGISTRY = [
          "Write months as `YYYY-MM` with a month 01-12, and periods and calendars from first to last."),
     Code("C407", "invalid-condition", Severity.ERROR, "a DRM condition compares a context variable with a value of the wrong kind",
          "Compare a context variable with a value of its own kind: months with `1944-12`, ints with numbers, enums with their members."),
+    Code("C408", "chart-too-large", Severity.ERROR, "a chart exceeds the size chartc checks exactly (rows, key combinations, DRMs or DRM span)",
+         "Split the chart into smaller charts, or look for a typo such as `+100` for `+1`."),
     # 5xx: suppressions
     Code("C501", "unused-suppression", Severity.WARNING, "an `allow` statement silences nothing in its chart",
          "Delete the `allow` line: the finding it was written for is gone."),
@@ -184,7 +187,7 @@ def _excerpt(span: Span, sources: dict[str, str], label: str | None) -> list[str
     text = sources.get(span.file)
     if text is None:
         return []
-    lines = text.split("\n")
+    lines = _source_lines(text)
     if not 1 <= span.line <= len(lines):
         return []
     raw = lines[span.line - 1].rstrip("\r")
@@ -203,6 +206,13 @@ def _excerpt(span: Span, sources: dict[str, str], label: str | None) -> list[str
         caret_lead = " " * (len(caret_lead) - lo + 1)
         caret = "^" * min(width, 80) + (f" {label}" if label else "")
     return [f" {pad} |", f" {gutter} | {shown.replace(chr(9), ' ')}", f" {pad} | {caret_lead}{caret}"]
+
+
+@lru_cache(maxsize=8)
+def _source_lines(text: str) -> list[str]:
+    """A file's lines, split once per file rather than once per finding (a 10 MB file may have
+    thousands of findings)."""
+    return text.split("\n")
 
 
 def _printable(s: str) -> str:

@@ -25,6 +25,12 @@ _MONTH_RE = re.compile(r"^(\d{4})-(\d{2})$")
 _MAX_DICE_COUNT = 10
 _MAX_SIDES = 100
 _MAX_LOWER_OUTCOMES = 10**5
+# Guards that keep checking and odds tables bounded per chart, so time grows linearly with the
+# number of charts (C408). The largest printed charts known have ~100 rows and ~50 key values.
+MAX_ROWS = 1000
+MAX_KEY_COMBINATIONS = 256
+MAX_DRMS = 64
+MAX_DRM_SPAN = 64
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
@@ -88,7 +94,7 @@ def resolve_game(
             chart = _ChartResolver(game, decl, f.path, sink).resolve()
             if chart is None:
                 continue
-            for handle in filter(None, {chart.chart_id, chart.slug}):
+            for handle in {h.casefold(): h for h in filter(None, (chart.chart_id, chart.slug))}.values():
                 if handle.casefold() in seen:
                     sink.emit(
                         "C202",
@@ -318,6 +324,7 @@ class _ChartResolver:
         if clamp and clamp[0] > clamp[1]:
             self.sink.emit("C304", f"the DRM clamp runs backwards: {clamp[0]:+d} to {clamp[1]:+d}", d.combine.span)
             clamp = None
+        broken = not self._within_limits(keys, rows, drms, clamp) or broken
         return model.Chart(
             game=self.game.id,
             chart_id=d.chart_id.text if d.chart_id else None,
@@ -340,6 +347,27 @@ class _ChartResolver:
             span=d.span,
             broken=broken,
         )
+
+    def _within_limits(self, keys: list[model.Key], rows: list[model.Row], drms: list[model.Drm], clamp: tuple[int, int] | None) -> bool:
+        """Report (C408) a chart too large to check and tabulate exactly; True when it is not."""
+        combos = 1
+        for k in keys:
+            combos *= max(1, len(k.enum.members))
+        low = sum(x.value for x in drms if x.value < 0)
+        high = sum(x.value for x in drms if x.value > 0)
+        if clamp:
+            low, high = max(clamp[0], min(clamp[1], low)), max(clamp[0], min(clamp[1], high))
+        problems = [
+            (len(rows) > MAX_ROWS, f"{len(rows)} rows (at most {MAX_ROWS})"),
+            (combos > MAX_KEY_COMBINATIONS, f"{combos} key combinations (at most {MAX_KEY_COMBINATIONS})"),
+            (len(drms) > MAX_DRMS, f"{len(drms)} DRMs (at most {MAX_DRMS})"),
+            (high - low > MAX_DRM_SPAN, f"DRMs spanning {low:+d} to {high:+d} (at most {MAX_DRM_SPAN} apart)"),
+        ]
+        found = [text for bad, text in problems if bad]
+        for text in found:
+            self.sink.emit("C408", f"{self.where} is too large to check: {text}", self.decl.title.span,
+                           "split the chart, or check the numbers for a typo")
+        return not found
 
     def _kind(self) -> str:
         d = self.decl
