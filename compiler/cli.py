@@ -144,10 +144,14 @@ def build(paths: tuple[Path, ...], out_dir: Path, check_only: bool, paper: str, 
 
     Nothing is written when any error is found: the previous outputs stay as they were.
     """
-    from compiler.build import OutputError, render_outputs, stale_outputs, write_outputs
+    from compiler.build import OutputError, check_out_dir, render_outputs, stale_outputs, write_outputs
     from compiler.diagnostics import render_short
 
     comp = _load(paths)
+    try:
+        check_out_dir(out_dir, comp.game_dirs)
+    except OutputError as exc:
+        raise click.UsageError(str(exc)) from exc
     errors = [d for d in comp.diagnostics if d.severity.value == "error" or (strict and d.severity.value == "warning")]
     if errors:
         for d in errors:
@@ -175,7 +179,11 @@ def build(paths: tuple[Path, ...], out_dir: Path, check_only: bool, paper: str, 
         args = "".join(f" {p}" for p in paths)
         click.echo(f"generated files are out of date: run `chartc build{args} --out {out_dir}`", err=True)
         sys.exit(EXIT_FINDINGS)
-    changed = write_outputs(out_dir, outputs, game_ids)
+    try:
+        changed = write_outputs(out_dir, outputs, game_ids)
+    except (OutputError, OSError) as exc:
+        click.echo(f"build failed: {exc}; no output file was changed", err=True)
+        sys.exit(EXIT_FINDINGS)
     click.echo(f"built {len(game_ids)} game{'s' if len(game_ids) != 1 else ''} into {out_dir}: {len(changed)} file{'s' if len(changed) != 1 else ''} changed")
 
 

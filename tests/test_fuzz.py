@@ -22,8 +22,9 @@ from hypothesis import strategies as st
 
 from compiler.build import render_outputs
 from compiler.diagnostics import render_github, render_human, render_json, render_sarif, render_short
-from compiler.project import Compilation, load
+from compiler.project import Compilation
 from tests.conftest import CHARTS
+from tests.conftest import compile_files as compile_in
 
 EXAMPLES = int(os.environ.get("CHARTC_FUZZ_EXAMPLES", "100"))
 LONG = bool(os.environ.get("CHARTC_FUZZ_LONG"))
@@ -37,16 +38,7 @@ TOKEN = re.compile(rb'\s+|"(?:[^"\\\n]|\\.)*"|[A-Za-z0-9_]+|[^A-Za-z0-9_\s]')
 def compile_files(files: dict[str, bytes], render: bool = True) -> Compilation:
     """Compile `files` as one game folder and assert chartc's robustness contract on the result."""
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp) / "charts" / "t"
-        folder.mkdir(parents=True)
-        for name, data in files.items():
-            (folder / name).write_bytes(data)
-        cwd = os.getcwd()
-        os.chdir(tmp)
-        try:
-            comp = load([Path("charts")])
-        finally:
-            os.chdir(cwd)
+        comp = compile_in(Path(tmp), files)
     assert_positioned(comp)
     if render and not comp.has_errors:
         assert_outputs_render(comp)
