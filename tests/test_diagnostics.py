@@ -103,3 +103,11 @@ def test_severities_are_stable() -> None:
     assert CODES["C305"].severity.value == "warning"
     assert CODES["C308"].severity.value == "note"
     assert all(c.severity.value == "error" for k, c in CODES.items() if k[1] in "14" or k in ("C301", "C302"))
+
+
+def test_an_id_and_slug_differing_only_in_case_are_one_chart(tmp_path: Path) -> None:
+    # regression: `chart [R1] r1` folded both handles to `r1` and reported the chart twice (C202)
+    text = 'game t { title "T" }\nchart [R1] r1 "One" { roll 1d6 column r: text rows { 1-6: "a" } }\n'
+    assert codes(compile_text(tmp_path, text)) == []
+    twice = text + 'chart [r1] "Two" { roll 1d6 column r: text rows { 1-6: "a" } }\n'
+    assert codes(compile_text(tmp_path / "twice", twice)) == ["C202"]
