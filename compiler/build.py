@@ -184,6 +184,40 @@ def stale_outputs(out_dir: Path, outputs: Mapping[str, str | bytes], game_ids: l
     return Staleness(missing, changed, orphaned, diffs)
 
 
+def _write_temps(files: dict[Path, bytes]) -> dict[Path, str]:
+    """Write each file's bytes to a temp file beside it; on any failure remove them all and raise."""
+    temps: dict[Path, str] = {}
+    try:
+        for target, data in files.items():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".chartc-", dir=target.parent)
+            temps[target] = tmp
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.chmod(tmp, 0o666 & ~_umask())
+    except BaseException:
+        for tmp in temps.values():
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        raise
+    return temps
+
+
+def check_out_dir(out_dir: Path, game_dirs: dict[str, Path]) -> None:
+    """Refuse an output folder that is a file, or whose game folders would overlap chart sources
+    (orphan removal would then delete the sources).
+
+    Raises:
+        OutputError: with what is wrong.
+    """
+    if out_dir.exists() and not out_dir.is_dir():
+        raise OutputError(f"--out {out_dir} is a file, not a folder")
+    for game_id, folder in game_dirs.items():
+        target, source = (out_dir / game_id).resolve(), folder.resolve()
+        if target == source or source in target.parents or target in source.parents:
+            raise OutputError(f"--out {out_dir} would write game `{game_id}` into its chart sources ({folder})")
+
+
 def _umask() -> int:
     current = os.umask(0)
     os.umask(current)
@@ -193,28 +227,21 @@ def _umask() -> int:
 def write_outputs(out_dir: Path, outputs: Mapping[str, str | bytes], game_ids: list[str]) -> list[str]:
     """Write every output atomically and delete orphans of the built games; returns changed paths.
 
-    All targets are checked before anything is written; each file goes to a temp file in its own
-    folder and is moved into place with `os.replace`, so a reader never sees half a file.
+    All targets are checked first; then every changed file is written to a temp file in its own
+    folder, and only when all temp files are written are they moved into place with `os.replace`.
+    A failure while writing (a full disk, a permission) removes the temp files and changes nothing.
+
+    Raises:
+        OutputError: a target lies outside `out_dir`.
+        OSError: a temp file could not be written (nothing was changed).
     """
     targets = {rel: _safe_target(out_dir, rel) for rel in outputs}
-    changed = []
-    for rel, content in outputs.items():
-        target = targets[rel]
-        data = _as_bytes(content)
-        if target.is_file() and target.read_bytes() == data:
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".chartc-", dir=target.parent)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            os.chmod(tmp, 0o666 & ~_umask())
-            os.replace(tmp, target)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
-        changed.append(rel)
+    pending = {rel: _as_bytes(content) for rel, content in outputs.items()}
+    pending = {rel: data for rel, data in pending.items() if not (targets[rel].is_file() and targets[rel].read_bytes() == data)}
+    temps = _write_temps({targets[rel]: data for rel, data in pending.items()})
+    for target, tmp in temps.items():
+        os.replace(tmp, target)
+    changed = list(pending)
     for rel in _managed_files(out_dir, game_ids, outputs):
         if rel not in outputs:
             _safe_target(out_dir, rel).unlink()

@@ -8,7 +8,7 @@ not 16); value charts on integer intervals.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from compiler import model
 from compiler.diagnostics import Label, Sink
@@ -96,6 +96,19 @@ def _run_text(run: list[int]) -> str:
     return f"{run[0]}{joiner}{run[-1]}"
 
 
+def intersecting_pairs(rows: list[model.Row]) -> Iterator[tuple[model.Row, model.Row]]:
+    """Every pair of rows whose ranges intersect, earlier row first, by a sweep over the rows
+    sorted by low end: time grows with the rows and the pairs found, not with all pairs."""
+    order = {id(r): i for i, r in enumerate(rows)}
+    ranged = sorted((r for r in rows if r.range is not None), key=lambda r: (r.range.low is not None, r.range.low or 0))
+    for i, a in enumerate(ranged):
+        for b in ranged[i + 1 :]:
+            if a.range.high is not None and b.range.low is not None and b.range.low > a.range.high:
+                break
+            if a.range.intersect(b.range) is not None:
+                yield (a, b) if order[id(a)] < order[id(b)] else (b, a)
+
+
 def describe_combo(chart: model.Chart, combo: tuple[str, ...]) -> str:
     parts = []
     for key, member_id in zip(chart.keys, combo):
@@ -157,12 +170,11 @@ def _check_roll_chart(chart: model.Chart, sink: Sink) -> None:
         gaps[combo] = [o for o in outcomes if not any(r.range.contains(o) for r in rows)]
         off_high[combo] = [m for m in reach if m > dice.max and not any(r.range.contains(m) for r in rows)]
         off_low[combo] = [m for m in reach if m < dice.min and not any(r.range.contains(m) for r in rows)]
-        for i, a in enumerate(rows):
-            for b in rows[i + 1 :]:
-                both = [v for v in _overlap_values(a.range, b.range, dice.form, reach, lo, hi)]
-                if both and (a, b) not in overlaps:
-                    overlaps.add((a, b))
-                    shared[(a, b)] = compress(both)
+        for a, b in intersecting_pairs(rows):
+            both = _overlap_values(a.range, b.range, dice.form, reach, lo, hi)
+            if both and (a, b) not in overlaps:
+                overlaps.add((a, b))
+                shared[(a, b)] = compress(both)
     _report_overlaps(chart, overlaps, shared, sink)
     _report_gaps(chart, gaps, "roll", sink)
     _report_off_table(chart, off_high, "high", sink)
@@ -282,12 +294,11 @@ def _check_value_chart(chart: model.Chart, sink: Sink) -> None:
         rows = [r for r in chart.rows_for(combo) if r.range is not None]
         missing = _interval_gaps(domain, [r.range for r in rows])
         gaps[combo] = missing
-        for i, a in enumerate(rows):
-            for b in rows[i + 1 :]:
-                common = a.range.intersect(b.range)
-                if common is not None and (a, b) not in overlaps:
-                    overlaps.add((a, b))
-                    shared[(a, b)] = _interval_text(common)
+        for a, b in intersecting_pairs(rows):
+            common = a.range.intersect(b.range)
+            if common is not None and (a, b) not in overlaps:
+                overlaps.add((a, b))
+                shared[(a, b)] = _interval_text(common)
     _report_overlaps(chart, overlaps, shared, sink)
     _report_interval_gaps(chart, gaps, sink)
 

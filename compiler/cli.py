@@ -30,37 +30,80 @@ def _load(paths: tuple[Path, ...], as_printed: bool = False):
         raise click.UsageError(str(exc)) from exc
 
 
+FORMATS = ["human", "short", "json", "github", "sarif"]
+
+
+def _effective(comp, strict: bool) -> list:
+    """The findings to report; with --strict, warnings count as errors."""
+    from dataclasses import replace
+
+    from compiler.diagnostics import Severity
+
+    if not strict:
+        return comp.diagnostics
+    return [replace(d, severity=Severity.ERROR) if d.severity is Severity.WARNING else d for d in comp.diagnostics]
+
+
+def _summary(comp, diags: list) -> str:
+    from compiler.diagnostics import count_by_severity
+
+    def n(count: int, word: str) -> str:
+        return f"{count} {word}{'s' if count != 1 else ''}"
+
+    counts = count_by_severity(diags)
+    games = len(comp.project.games)
+    charts = sum(len(g.charts) for g in comp.project.games.values())
+    return (f"checked {n(charts, 'chart')} in {n(games, 'game')}: {n(counts['error'], 'error')}, "
+            f"{n(counts['warning'], 'warning')}, {n(counts['note'], 'note')}, {len(comp.suppressed)} suppressed")
+
+
+def _echo_human(comp, diags: list) -> None:
+    from compiler.diagnostics import render_human
+
+    for d in diags:
+        click.echo(render_human(d, comp.sources))
+        click.echo()
+
+
+def _echo_github(comp, diags: list) -> None:
+    """Annotations first (GitHub caps them per step), then the full human report for the log."""
+    from compiler.diagnostics import github_overflow, render_github
+
+    for d in diags:
+        click.echo(render_github(d))
+    overflow = github_overflow(diags)
+    if overflow:
+        click.echo(overflow)
+    _echo_human(comp, diags)
+
+
 def _print_diagnostics(comp, fmt: str, strict: bool) -> int:
-    from compiler.diagnostics import count_by_severity, render_human, render_json, render_short
+    from compiler.diagnostics import render_json, render_sarif, render_short
 
-    diags = comp.diagnostics
-    if strict:
-        from dataclasses import replace
-
-        from compiler.diagnostics import Severity
-
-        diags = [replace(d, severity=Severity.ERROR) if d.severity is Severity.WARNING else d for d in diags]
+    diags = _effective(comp, strict)
     if fmt == "json":
-        click.echo(render_json(diags), nl=False)
+        click.echo(render_json(diags, comp.suppressed), nl=False)
+    elif fmt == "sarif":
+        click.echo(render_sarif(diags, comp.suppressed, _version()), nl=False)
     elif fmt == "short":
         for d in diags:
             click.echo(render_short(d))
+    elif fmt == "github":
+        _echo_github(comp, diags)
     else:
-        for d in diags:
-            click.echo(render_human(d, comp.sources))
-            click.echo()
-    counts = count_by_severity(diags)
-    if fmt != "json":
-        games = len(comp.project.games)
-        charts = sum(len(g.charts) for g in comp.project.games.values())
-        click.echo(
-            f"checked {charts} chart{'s' if charts != 1 else ''} in {games} game{'s' if games != 1 else ''}: "
-            f"{counts['error']} error{'s' if counts['error'] != 1 else ''}, "
-            f"{counts['warning']} warning{'s' if counts['warning'] != 1 else ''}, "
-            f"{counts['note']} note{'s' if counts['note'] != 1 else ''}",
-            err=fmt == "short",
-        )
-    return EXIT_FINDINGS if counts["error"] else EXIT_OK
+        _echo_human(comp, diags)
+    if fmt not in ("json", "sarif"):
+        click.echo(_summary(comp, diags), err=fmt == "short")
+    return EXIT_FINDINGS if any(d.severity.value == "error" for d in diags) else EXIT_OK
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("chartc")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
+        return "0"
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -75,12 +118,17 @@ def cli() -> None:
 
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--format", "fmt", type=click.Choice(["human", "short", "json"]), default="human", show_default=True,
-              help="human: rustc-style blocks; short: one line per finding; json: see schemas/.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="human", show_default=True,
+              help="human: rustc-style blocks; short: one line per finding; json: schemas/diagnostics.schema.json; "
+                   "github: workflow annotations, then the human report; sarif: SARIF 2.1.0 for code scanning.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--as-printed", is_flag=True, help="Check the charts as printed, without errata.")
 def check(paths: tuple[Path, ...], fmt: str, strict: bool, as_printed: bool) -> None:
-    """Check chart sources (default: charts/) and report every finding."""
+    """Check chart sources (default: charts/) and report every finding.
+
+    Exit codes: 0 clean (warnings and notes allowed), 1 errors (or warnings with --strict),
+    2 usage error, 3 internal error. `allow CODE "reason"` in a chart silences a warning or note.
+    """
     comp = _load(paths, as_printed)
     sys.exit(_print_diagnostics(comp, fmt, strict))
 
@@ -104,12 +152,16 @@ def build(
     Nothing is written when any error is found: the previous outputs stay as they were.
     A build without --pdf leaves existing PDFs alone: it neither deletes them nor calls them orphans.
     """
-    from compiler.build import OutputError, render_outputs, render_pdfs, stale_outputs, write_outputs
+    from compiler.build import OutputError, check_out_dir, render_outputs, render_pdfs, stale_outputs, write_outputs
     from compiler.diagnostics import render_short
 
     if out_dir is None:
         out_dir = Path("build/as-printed") if as_printed else Path("generated")
     comp = _load(paths, as_printed)
+    try:
+        check_out_dir(out_dir, comp.game_dirs)
+    except OutputError as exc:
+        raise click.UsageError(str(exc)) from exc
     errors = [d for d in comp.diagnostics if d.severity.value == "error" or (strict and d.severity.value == "warning")]
     if errors:
         for d in errors:
@@ -141,8 +193,33 @@ def build(
         args += (" --large-print" if large_print else "") + (" --pdf" if pdf else "") + (" --as-printed" if as_printed else "")
         click.echo(f"generated files are out of date: run `chartc build{args} --out {out_dir}`", err=True)
         sys.exit(EXIT_FINDINGS)
-    changed = write_outputs(out_dir, outputs, game_ids)
+    try:
+        changed = write_outputs(out_dir, outputs, game_ids)
+    except (OutputError, OSError) as exc:
+        click.echo(f"build failed: {exc}; no output file was changed", err=True)
+        sys.exit(EXIT_FINDINGS)
     click.echo(f"built {len(game_ids)} game{'s' if len(game_ids) != 1 else ''} into {out_dir}: {len(changed)} file{'s' if len(changed) != 1 else ''} changed")
+
+
+@cli.command()
+@click.argument("code", required=False)
+def explain(code: str | None) -> None:
+    """Explain diagnostic CODE (e.g. C305 or modified-roll-off-table): a failing input, what
+    chartc reports, and the fix. Without CODE, list every code."""
+    from compiler.diagnostics import CODES
+    from compiler.explain import explain_text, find_code, load_examples
+
+    if code is None:
+        for c in CODES.values():
+            click.echo(f"{c.code}  {c.severity.value:<7}  {c.name}: {c.summary}")
+        return
+    found = find_code(code)
+    if found is None:
+        from compiler.resolve import did_you_mean
+
+        hint = did_you_mean(code.upper(), list(CODES)) or did_you_mean(code.lower(), [c.name for c in CODES.values()])
+        raise click.UsageError(f"no diagnostic code `{code}`" + (f"; {hint}" if hint else "; run `chartc explain` for the list"))
+    click.echo(explain_text(found, load_examples()[found.code]), nl=False)
 
 
 def _parse_keys(pairs: tuple[str, ...]) -> dict[str, str]:

@@ -105,8 +105,29 @@ def _environment() -> Any:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        finalize=visible_controls,
     )
     return env
+
+
+# Bidi overrides and isolates can reorder the text around them (the "Trojan Source" trick).
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def visible_controls(value: Any) -> Any:
+    """Show control characters and bidi overrides in chart text as `[U+202E]` instead of emitting
+    them (a NUL is not allowed in HTML; an override would reorder the printed aid). Markup built
+    by this module passes through unchanged."""
+    import markupsafe
+
+    if not isinstance(value, str) or isinstance(value, markupsafe.Markup):
+        return value
+    if value.isprintable() and not _BIDI_CONTROLS.intersection(value):
+        return value
+    return "".join(
+        f"[U+{ord(ch):04X}]" if (not ch.isprintable() and ch not in "\n\t") and (ch in _BIDI_CONTROLS or ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0) else ch
+        for ch in value
+    )
 
 
 def emit_game_html(game: model.Game, paper: str = "a4", large_print: bool = False, order_text: str | None = None) -> str:

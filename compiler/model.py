@@ -397,6 +397,22 @@ class Invariant:
     span: Span
 
 
+@dataclass(frozen=True)
+class Suppression:
+    """`allow CODE "reason"` in a chart: findings with that code inside `scope` are silenced."""
+
+    code: str
+    reason: str
+    chart: str
+    span: Span
+    scope: Span
+
+    def covers(self, code: str, where: Span) -> bool:
+        """Whether a finding with this code at `where` lies inside the chart that allows it."""
+        s = self.scope
+        return code == self.code and where.file == s.file and (s.line, s.col) <= (where.line, where.col) < (s.end_line, s.end_col)
+
+
 @dataclass
 class Game:
     id: str
@@ -410,6 +426,7 @@ class Game:
     span: Span | None = None
     invariants: list[Invariant] = field(default_factory=list)
     errata: list[ErrataDoc] = field(default_factory=list)
+    suppressions: list[Suppression] = field(default_factory=list)
 
     def chart(self, address: str) -> Chart | None:
         """The chart with this printed ID or slug (IDs compare case-insensitively)."""

@@ -8,13 +8,17 @@ texts for rendering excerpts. It never raises for bad input.
 
 from __future__ import annotations
 
+import bisect
+import gc
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler import model
 from compiler.checks import check_project
-from compiler.diagnostics import Diagnostic, Sink
+from compiler.diagnostics import Diagnostic, Sink, Suppressed
 from compiler.resolve import resolve_game
 from dsl import ast
 from dsl.parser import parse_text
@@ -28,6 +32,7 @@ class Compilation:
     diagnostics: list[Diagnostic]
     sources: dict[str, str] = field(default_factory=dict)
     game_dirs: dict[str, Path] = field(default_factory=dict)
+    suppressed: list[Suppressed] = field(default_factory=list)
 
     @property
     def has_errors(self) -> bool:
@@ -70,6 +75,7 @@ def find_game_dirs(paths: list[Path]) -> dict[str, Path]:
             candidates = sorted(c for c in p.iterdir() if c.is_dir() and any(f.suffix == CHART_SUFFIX for f in c.iterdir() if f.is_file()))
             if not candidates:
                 raise PathError(f"{p}: holds no game folders with `{CHART_SUFFIX}` files")
+            _refuse_links_outside(p, candidates)
         for folder in candidates:
             game_id = folder.resolve().name
             other = games.get(game_id)
@@ -79,12 +85,38 @@ def find_game_dirs(paths: list[Path]) -> dict[str, Path]:
     return dict(sorted(games.items()))
 
 
+def _refuse_links_outside(parent: Path, folders: list[Path]) -> None:
+    """A game folder found inside `parent` must really be inside it, not a link to elsewhere."""
+    root = parent.resolve()
+    for folder in folders:
+        if root not in folder.resolve().parents:
+            raise PathError(f"{folder} links to {folder.resolve()}, outside {parent}; chartc reads only the folders it is given")
+
+
 def load(paths: list[Path], as_printed: bool = False) -> Compilation:
     """Parse, resolve and check every game the paths name. Raises PathError for bad paths.
 
     With `as_printed`, `errata` blocks are ignored: the charts exactly as the rulebook prints them.
     """
     game_dirs = find_game_dirs(paths)
+    with _no_cyclic_gc():
+        return _load(game_dirs, as_printed)
+
+
+@contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector: the pipeline builds large acyclic trees, and its repeated
+    full collections made time grow faster than the input (reference counting still frees memory)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _load(game_dirs: dict[str, Path], as_printed: bool = False) -> Compilation:
     sink = Sink()
     sources: dict[str, str] = {}
     games: dict[str, model.Game] = {}
@@ -93,7 +125,7 @@ def load(paths: list[Path], as_printed: bool = False) -> Compilation:
         parsed: list[ast.SourceFile] = []
         for f in files:
             shown = display_path(f)
-            text = _read(f, shown, sink)
+            text = _read(f, shown, sink) if _inside(f, folder, shown, sink) else None
             if text is None:
                 continue
             sources[shown] = text
@@ -106,7 +138,46 @@ def load(paths: list[Path], as_printed: bool = False) -> Compilation:
         games[game_id] = resolve_game(game_id, parsed, sink, ast.Span(first, 1, 1, 1, 1), complete=len(parsed) == len(files), as_printed=as_printed)
     project = model.Project(games)
     check_project(project, sink)
-    return Compilation(project, sink.sorted(), sources, game_dirs)
+    kept, suppressed = apply_suppressions(sink, [s for g in games.values() for s in g.suppressions])
+    return Compilation(project, kept, sources, game_dirs, suppressed)
+
+
+def apply_suppressions(sink: Sink, suppressions: list[model.Suppression]) -> tuple[list[Diagnostic], list[Suppressed]]:
+    """Drop the findings an `allow` covers; report each `allow` that covered nothing (C501).
+
+    Returns:
+        The remaining diagnostics (sorted) and the silenced ones with the reason that silenced them.
+    """
+    index: dict[tuple[str, str], tuple[list[tuple[int, int]], list[model.Suppression]]] = {}
+    for s in sorted(suppressions, key=lambda s: (s.scope.line, s.scope.col)):
+        starts, sups = index.setdefault((s.code, s.scope.file), ([], []))
+        starts.append((s.scope.line, s.scope.col))
+        sups.append(s)
+    kept: list[Diagnostic] = []
+    suppressed: list[Suppressed] = []
+    used: set[model.Suppression] = set()
+    for d in sink.sorted():
+        cover = _covering(index, d)
+        if cover is None:
+            kept.append(d)
+        else:
+            used.add(cover)
+            suppressed.append(Suppressed(d, cover.reason, cover.span))
+    unused = Sink()
+    for s in suppressions:
+        if s not in used:
+            unused.emit("C501", f"`allow {s.code}` silences nothing in chart `{s.chart}`", s.span,
+                        "delete this line: the finding it was written for is gone")
+    return sorted(kept + unused.items, key=Diagnostic.sort_key), suppressed
+
+
+def _inside(path: Path, folder: Path, shown: str, sink: Sink) -> bool:
+    """Whether a chart file really lies in its game folder (a link elsewhere is reported, C102)."""
+    if folder.resolve() in path.resolve().parents:
+        return True
+    sink.emit("C102", f"`{shown}` links to {path.resolve()}, outside its game folder; it was not read",
+              ast.Span(shown, 1, 1, 1, 1), "copy the file into the game folder instead of linking it")
+    return False
 
 
 def _read(path: Path, shown: str, sink: Sink) -> str | None:
@@ -128,6 +199,14 @@ def _read(path: Path, shown: str, sink: Sink) -> str | None:
         )
         return None
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _covering(index: dict[tuple[str, str], tuple[list[tuple[int, int]], list[model.Suppression]]], d: Diagnostic) -> model.Suppression | None:
+    """The suppression whose chart holds `d`: the last chart starting at or before it (charts of
+    one file do not overlap), found by bisection so many charts cost no more than a few."""
+    starts, candidates = index.get((d.code, d.span.file), ([], []))
+    at = bisect.bisect_right(starts, (d.span.line, d.span.col)) - 1
+    return candidates[at] if at >= 0 and candidates[at].covers(d.code, d.span) else None
 
 
 def relative_source(path: str) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from compiler import errata as errata_mod
 from compiler import model
-from compiler.diagnostics import Label, Sink
+from compiler.diagnostics import CODES, Label, Sink, suppressible
 from compiler.dice import Dice
 from dsl import ast
 
@@ -28,6 +28,12 @@ _MONTH_RE = re.compile(r"^(\d{4})-(\d{2})$")
 _MAX_DICE_COUNT = 10
 _MAX_SIDES = 100
 _MAX_LOWER_OUTCOMES = 10**5
+# Guards that keep checking and odds tables bounded per chart, so time grows linearly with the
+# number of charts (C415). The largest printed charts known have ~100 rows and ~50 key values.
+MAX_ROWS = 1000
+MAX_KEY_COMBINATIONS = 256
+MAX_DRMS = 64
+MAX_DRM_SPAN = 64
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
@@ -114,6 +120,7 @@ def resolve_game(
         provenance = applier.provenance
     # a derived chart reads its base, so bases resolve first
     for path, decl in sorted(decls, key=lambda pd: pd[1].derive is not None):
+        game.suppressions.extend(_suppressions(decl, sink))
         handle = errata_mod.ErrataApplier._handle(decl)
         if handle in amended:
             printed = _ChartResolver(game, decl, path, Sink(), _ValueTyper(game, Sink())).resolve()
@@ -129,7 +136,7 @@ def resolve_game(
     for decl, chart in resolved:
         if chart is None:
             continue
-        for handle in sorted(filter(None, {chart.chart_id, chart.slug})):
+        for handle in sorted({h.casefold(): h for h in filter(None, (chart.chart_id, chart.slug))}.values()):
             if handle.casefold() in seen:
                 sink.emit(
                     "C202",
@@ -273,6 +280,24 @@ def _months_text(months: list[str]) -> str:
 def _next_month(month: str) -> str:
     y, m = parse_month(month) or (0, 1)
     return f"{y + 1:04d}-01" if m == 12 else f"{y:04d}-{m + 1:02d}"
+
+
+def _suppressions(decl: ast.ChartDecl, sink: Sink) -> list[model.Suppression]:
+    """The chart's valid `allow` statements; unknown or unsilenceable codes are reported (C502)."""
+    chart = (decl.chart_id or decl.slug or decl.title).text
+    found = []
+    for allow in decl.allows:
+        code = allow.code.text
+        if code not in CODES:
+            hint = did_you_mean(code, [c for c in CODES if suppressible(c)])
+            sink.emit("C502", f"`allow {code}` names no diagnostic code", allow.code.span, hint or "see `chartc explain`")
+        elif not suppressible(code):
+            why = "errors" if CODES[code].severity.value == "error" else "suppression codes"
+            sink.emit("C502", f"`{code}` cannot be silenced: {why} are always reported", allow.code.span,
+                      "fix the chart, or declare it `partial` if rows are missing")
+        else:
+            found.append(model.Suppression(code, allow.reason.text, chart, allow.span, decl.span))
+    return found
 
 
 # ---- game header, calendar, periods ------------------------------------------------------------
@@ -537,6 +562,7 @@ class _ChartResolver:
         if clamp and clamp[0] > clamp[1]:
             self.sink.emit("C304", f"the DRM clamp runs backwards: {clamp[0]:+d} to {clamp[1]:+d}", d.combine.span)
             clamp = None
+        broken = not self._within_limits(keys, rows, drms, clamp) or broken
         return model.Chart(
             game=self.game.id,
             chart_id=d.chart_id.text if d.chart_id else None,
@@ -561,6 +587,27 @@ class _ChartResolver:
             availability=availability,
             drm_reads=d.modified.text if d.modified else None,
         )
+
+    def _within_limits(self, keys: list[model.Key], rows: list[model.Row], drms: list[model.Drm], clamp: tuple[int, int] | None) -> bool:
+        """Report (C408) a chart too large to check and tabulate exactly; True when it is not."""
+        combos = 1
+        for k in keys:
+            combos *= max(1, len(k.enum.members))
+        low = sum(x.value for x in drms if x.value < 0)
+        high = sum(x.value for x in drms if x.value > 0)
+        if clamp:
+            low, high = max(clamp[0], min(clamp[1], low)), max(clamp[0], min(clamp[1], high))
+        problems = [
+            (len(rows) > MAX_ROWS, f"{len(rows)} rows (at most {MAX_ROWS})"),
+            (combos > MAX_KEY_COMBINATIONS, f"{combos} key combinations (at most {MAX_KEY_COMBINATIONS})"),
+            (len(drms) > MAX_DRMS, f"{len(drms)} DRMs (at most {MAX_DRMS})"),
+            (high - low > MAX_DRM_SPAN, f"DRMs spanning {low:+d} to {high:+d} (at most {MAX_DRM_SPAN} apart)"),
+        ]
+        found = [text for bad, text in problems if bad]
+        for text in found:
+            self.sink.emit("C415", f"{self.where} is too large to check: {text}", self.decl.title.span,
+                           "split the chart, or check the numbers for a typo")
+        return not found
 
     def _kind(self) -> str:
         d = self.decl

@@ -251,6 +251,15 @@ class FootnoteDecl:
 
 
 @dataclass(frozen=True)
+class AllowDecl:
+    """`allow C305 "reason"` — silence one diagnostic code for findings inside this chart."""
+
+    code: Name
+    reason: Text
+    span: Span
+
+
+@dataclass(frozen=True)
 class ValueText:
     """One cell as written: a string, an integer, an identifier, `-` (no value), a slashed
     group (`6/3`, `2/4/6`, `-/8/9/11`), a month, or a chart reference (`[B6]`)."""
@@ -355,6 +364,7 @@ class ChartDecl:
     availability: tuple[AvailabilityDecl, ...]
     repeated: tuple[Span, ...]  # statements given twice where only one is allowed
     span: Span
+    allows: tuple[AllowDecl, ...] = ()
 
 
 @dataclass(frozen=True)

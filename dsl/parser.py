@@ -16,6 +16,9 @@ from typing import Any
 from dsl import ast
 
 _GRAMMAR_FILE = "chart.lark"
+# Deepest nesting of conditions (`not`, `and`/`or` inside parentheses) the later passes accept:
+# they recurse, and real charts nest two or three levels. Deeper input is a syntax error.
+MAX_NESTING = 50
 
 # Human words for the grammar's terminals, used in "expected ..." messages.
 _TERMINAL_WORDS = {
@@ -98,12 +101,35 @@ def parse_text(text: str, path: str) -> ParseResult:
         tree = _parser().parse(text)
     except UnexpectedInput as exc:
         return ParseResult(None, [_syntax_issue(exc, text, path, UnexpectedCharacters, UnexpectedEOF)])
+    too_deep = _too_deep(tree, path)
+    if too_deep is not None:
+        return ParseResult(None, [too_deep])
     try:
         return ParseResult(_Builder(path).source_file(tree))
     except VisitError as exc:  # pragma: no cover - builder bugs surface as internal errors
         raise exc.orig_exc from exc
     except _BuildError as exc:
         return ParseResult(None, [SyntaxIssue(exc.message, exc.span, exc.help)])
+
+
+_NESTING_RULES = frozenset({"or_cond", "and_cond", "cond_not"})
+
+
+def _too_deep(tree: Any, path: str) -> SyntaxIssue | None:
+    """The first node nested deeper than MAX_NESTING, as a syntax error (walked without recursion)."""
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            m = node.meta
+            return SyntaxIssue(
+                f"this condition is nested more than {MAX_NESTING} levels deep",
+                ast.Span(path, m.line, m.column, m.line, m.column + 1),
+                "split the DRM into several DRMs, or remove redundant `not`s and parentheses",
+            )
+        deeper = depth + (node.data in _NESTING_RULES)
+        stack.extend((child, deeper) for child in node.children if hasattr(child, "children"))
+    return None
 
 
 class _BuildError(Exception):
@@ -376,6 +402,7 @@ class _Builder:
             availability=tuple(self.availability(a) for a in stmts.get("availability", [])),
             repeated=tuple(repeated),
             span=self.span_of(tree),
+            allows=tuple(self.allow(a) for a in stmts.get("allow", [])),
         )
 
     def external(self, tree: Any) -> ast.ChartDecl:
@@ -504,6 +531,10 @@ class _Builder:
             repeated=tuple(sorted(set(repeated))),
             span=self.span_of(tree),
         )
+
+    def allow(self, tree: Any) -> ast.AllowDecl:
+        c = tree.children
+        return ast.AllowDecl(self.name(c[0]), self.text(c[1]), self.span_of(tree))
 
     def dice(self, tree: Any) -> ast.DiceDecl:
         span = self.span_of(tree)
@@ -687,4 +718,11 @@ def _unquote(literal: str, span: ast.Span) -> str:
         ) from exc
     if not isinstance(value, str):  # pragma: no cover - the STRING terminal guarantees a str
         raise _BuildError("expected a string", span)
+    surrogate = next((ch for ch in value if "\ud800" <= ch <= "\udfff"), None)
+    if surrogate is not None:
+        raise _BuildError(
+            f"`\\u{ord(surrogate):04x}` in string {_clip(literal)} is half of a UTF-16 pair, not a character",
+            span,
+            "write the character itself, or its code point as `\\U0001f600`",
+        )
     return value

@@ -16,11 +16,18 @@ CHARTS = ROOT / "charts"
 CASES = Path(__file__).resolve().parent / "cases"
 
 
-def compile_text(tmp_path: Path, text: str, game: str = "t", name: str = "case.chart") -> Compilation:
-    """Write `text` as charts/<game>/<name> under tmp_path and compile it (paths relative to tmp_path)."""
+def compile_text(tmp_path: Path, text: str | bytes, game: str = "t", name: str = "case.chart") -> Compilation:
+    """Write `text` (str as UTF-8, or raw bytes) as charts/<game>/<name> under tmp_path and compile
+    it (paths relative to tmp_path)."""
+    return compile_files(tmp_path, {name: text.encode("utf-8") if isinstance(text, str) else text}, game)
+
+
+def compile_files(tmp_path: Path, files: dict[str, bytes], game: str = "t") -> Compilation:
+    """Write each `files` entry into charts/<game>/ under tmp_path and compile from tmp_path."""
     folder = tmp_path / "charts" / game
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / name).write_text(text, encoding="utf-8")
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
     cwd = os.getcwd()
     os.chdir(tmp_path)
     try:
@@ -71,3 +78,14 @@ def ia2(corpus: Compilation):
 @pytest.fixture(scope="session")
 def ia2_printed(corpus_as_printed: Compilation):
     return corpus_as_printed.project.games["ia2"]
+
+
+@pytest.fixture()
+def project(tmp_path: Path, monkeypatch) -> Path:
+    """A copy of charts/ and generated/ in tmp_path, which becomes the working folder."""
+    import shutil
+
+    shutil.copytree(ROOT / "charts", tmp_path / "charts")
+    shutil.copytree(ROOT / "generated", tmp_path / "generated")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path

@@ -100,13 +100,6 @@ def test_bad_path_is_a_usage_error(run) -> None:
     assert r.exit_code == 2 and "no such file or folder" in r.output
 
 
-@pytest.fixture()
-def project(tmp_path: Path, monkeypatch) -> Path:
-    """A copy of charts/ and generated/ to build in."""
-    shutil.copytree(ROOT / "charts", tmp_path / "charts")
-    shutil.copytree(ROOT / "generated", tmp_path / "generated")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 def test_build_check_passes_on_committed_outputs(project: Path) -> None:

@@ -25,7 +25,7 @@ def _case_code(path: Path) -> str:
 
 @pytest.mark.parametrize("case", BAD, ids=lambda p: p.stem)
 def test_code_fires_on_bad_input(case: Path, tmp_path: Path) -> None:
-    comp = compile_text(tmp_path, case.read_text(encoding="utf-8"))
+    comp = compile_text(tmp_path, case.read_bytes())
     assert _case_code(case) in codes(comp)
     golden = case.with_suffix(".errors")
     got = "".join(render_short(d) + "\n" for d in comp.diagnostics)
@@ -35,12 +35,12 @@ def test_code_fires_on_bad_input(case: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize("case", BAD, ids=lambda p: p.stem)
 def test_code_quiet_on_fixed_input(case: Path, tmp_path: Path) -> None:
     fixed = case.with_name(case.stem + ".ok.chart")
-    comp = compile_text(tmp_path, fixed.read_text(encoding="utf-8"))
+    comp = compile_text(tmp_path, fixed.read_bytes())
     assert _case_code(case) not in codes(comp), [render_short(d) for d in comp.diagnostics]
 
 
 def test_every_code_has_a_case() -> None:
-    covered = {_case_code(p) for p in BAD} | {"C102"}  # C102 needs raw bytes: test_unreadable_file
+    covered = {_case_code(p) for p in BAD}
     assert covered == set(CODES), f"codes without a case: {sorted(set(CODES) - covered)}"
 
 
@@ -104,3 +104,11 @@ def test_severities_are_stable() -> None:
     assert CODES["C308"].severity.value == "note"
     assert CODES["C411"].severity.value == "warning"  # periods are the designer's business, not a broken chart
     assert all(c.severity.value == "error" for k, c in CODES.items() if (k[1] in "14" and k != "C411") or k in ("C301", "C302"))
+
+
+def test_an_id_and_slug_differing_only_in_case_are_one_chart(tmp_path: Path) -> None:
+    # regression: `chart [R1] r1` folded both handles to `r1` and reported the chart twice (C202)
+    text = 'game t { title "T" }\nchart [R1] r1 "One" { roll 1d6 column r: text rows { 1-6: "a" } }\n'
+    assert codes(compile_text(tmp_path, text)) == []
+    twice = text + 'chart [r1] "Two" { roll 1d6 column r: text rows { 1-6: "a" } }\n'
+    assert codes(compile_text(tmp_path / "twice", twice)) == ["C202"]

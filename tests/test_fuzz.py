@@ -1,0 +1,186 @@
+"""Fuzzing: no input, however broken, makes chartc raise; every finding is positioned.
+
+The default run is bounded (a few seconds) so `.ci/run` fuzzes on every change. A longer run:
+
+    CHARTC_FUZZ_EXAMPLES=2000 pytest tests/test_fuzz.py     # more hypothesis examples per test
+    CHARTC_FUZZ_LONG=1 pytest tests/test_fuzz.py            # adds the 10 MB many-charts file
+
+Seed inputs live in tests/fuzz_corpus/ (run on every pass); add each input a fuzz run finds there.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from compiler.build import render_outputs
+from compiler.diagnostics import render_github, render_human, render_json, render_sarif, render_short
+from compiler.project import Compilation
+from tests.conftest import CHARTS
+from tests.conftest import compile_files as compile_in
+
+EXAMPLES = int(os.environ.get("CHARTC_FUZZ_EXAMPLES", "100"))
+LONG = bool(os.environ.get("CHARTC_FUZZ_LONG"))
+CORPUS = Path(__file__).resolve().parent / "fuzz_corpus"
+FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=not os.environ.get("CHARTC_FUZZ_RANDOM"),
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], database=None)
+REAL = {p.name: p.read_bytes() for p in sorted((CHARTS / "ia2").glob("*.chart"))}
+TOKEN = re.compile(rb'\s+|"(?:[^"\\\n]|\\.)*"|[A-Za-z0-9_]+|[^A-Za-z0-9_\s]')
+
+
+def compile_files(files: dict[str, bytes], render: bool = True) -> Compilation:
+    """Compile `files` as one game folder and assert chartc's robustness contract on the result."""
+    with tempfile.TemporaryDirectory() as tmp:
+        comp = compile_in(Path(tmp), files)
+    assert_positioned(comp)
+    if render and not comp.has_errors:
+        assert_outputs_render(comp)
+    return comp
+
+
+def assert_positioned(comp: Compilation) -> None:
+    """Every finding names a real file, a line inside it and a column >= 1; every renderer copes."""
+    line_counts = {path: text.count("\n") + 1 for path, text in comp.sources.items()}
+    for d in comp.diagnostics:
+        assert d.span.file.startswith("charts/t"), d
+        assert d.span.line >= 1 and d.span.col >= 1, d
+        assert d.span.file not in line_counts or d.span.line <= line_counts[d.span.file], d
+        render_human(d, comp.sources)
+        render_short(d)
+        render_github(d)
+    json.loads(render_json(comp.diagnostics, comp.suppressed))
+    json.loads(render_sarif(comp.diagnostics, comp.suppressed))
+
+
+def assert_outputs_render(comp: Compilation) -> None:
+    for rel, text in render_outputs(comp.project).items():
+        if rel.endswith(".py"):
+            compile(text, rel, "exec")
+        elif rel.endswith(".json"):
+            json.loads(text)
+
+
+def assert_reported(comp: Compilation) -> None:
+    """Input that is not a valid game gets at least one finding (a missing header is one)."""
+    assert comp.diagnostics, "broken input passed without a single finding"
+
+
+# ---- seeds ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", sorted(CORPUS.iterdir()), ids=lambda p: p.name)
+def test_corpus_seed(seed: Path) -> None:
+    comp = compile_files({"a.chart": seed.read_bytes()})
+    if not seed.name.startswith(("bom.", "crlf.", "tabs.", "nested_parens.", "nul_escape", "rtl_marks.")):
+        assert_reported(comp)
+
+
+def test_seeds_that_must_compile_clean_do() -> None:
+    for name in ("bom.chart", "crlf.chart", "nested_parens.chart", "nul_escape_in_string.chart", "rtl_marks.chart"):
+        comp = compile_files({"a.chart": (CORPUS / name).read_bytes()})
+        assert not comp.has_errors, (name, [render_short(d) for d in comp.diagnostics])
+
+
+def test_crlf_and_tabs_keep_columns() -> None:
+    comp = compile_files({"a.chart": (CORPUS / "tabs.chart").read_bytes()})
+    [d] = [d for d in comp.diagnostics if d.code == "C301"]
+    assert (d.span.line, d.span.col) == (8, 3)
+    [err] = compile_files({"a.chart": (CORPUS / "crlf_error.chart").read_bytes()}).diagnostics
+    assert (err.code, err.span.line, err.span.col) == ("C101", 6, 9)
+
+
+def test_non_utf8_is_positioned_at_the_byte() -> None:
+    [d] = [d for d in compile_files({"a.chart": (CORPUS / "latin1.chart").read_bytes()}).diagnostics if d.code == "C102"]
+    assert (d.span.line, d.span.col) == (3, 16) and "0xE9" in d.message
+
+
+def test_deep_not_nesting_is_a_syntax_error_not_a_crash() -> None:
+    [d] = compile_files({"a.chart": (CORPUS / "nested_not.chart").read_bytes()}).diagnostics
+    assert d.code == "C101" and "nested more than 50 levels" in d.message and d.span.line == 3
+
+
+def test_10000_unclosed_parentheses_report_end_of_file() -> None:
+    [d] = compile_files({"a.chart": (CORPUS / "nested_parens_unclosed.chart").read_bytes()}).diagnostics
+    assert d.code == "C101" and "unexpected" in d.message and d.span.line == 3
+
+
+def test_a_very_long_line_is_checked_and_excerpted_briefly() -> None:
+    title = "x" * 2_000_000
+    comp = compile_files({"a.chart": f'game t {{ title "T" }}\nchart [R1] "{title}" {{ roll 1d6 column r: text rows {{ 1-7: "a" }} }}\n'.encode()})
+    [d] = comp.diagnostics
+    assert d.code == "C303" and d.span.col > 2_000_000
+    assert max(len(line) for line in render_human(d, comp.sources).splitlines()) < 400
+
+
+def test_a_10_mb_file_gets_a_positioned_diagnostic() -> None:
+    body = ("# " + "c" * 97 + "\n") * 100_000
+    data = ('game t { title "T" }\n' + body + 'chart [R1] "X" { roll 1d6 column r: text rows { 1--6: "a" } }\n').encode()
+    assert len(data) > 10_000_000
+    [d] = compile_files({"a.chart": data}).diagnostics
+    assert d.code == "C101" and d.span.line == 100_002 and d.span.col == 51
+
+
+@pytest.mark.skipif(not LONG, reason="long run only: set CHARTC_FUZZ_LONG=1")
+def test_a_10_mb_file_of_real_charts() -> None:
+    chart = 'chart [R{i}] "Chart {i}" {{ roll 1d6 column r: text drm d +1 when fb rows {{ 1-3: "a" 4-6: "b" }} }}\n'
+    text = 'game t { title "T" }\ncontext fb: flag\n'
+    charts = "".join(chart.format(i=i) for i in range(110_000))
+    comp = compile_files({"a.chart": (text + charts).encode()}, render=False)
+    assert len(text + charts) > 10_000_000
+    assert [d.code for d in comp.diagnostics] == ["C305"] * 110_000
+
+
+# ---- hypothesis ----------------------------------------------------------------------------------
+
+
+@FUZZ
+@given(st.binary(max_size=400))
+def test_random_bytes(data: bytes) -> None:
+    assert_reported(compile_files({"a.chart": data}))
+
+
+@FUZZ
+@given(st.text(alphabet=st.sampled_from(list('chartgmeroly{}[]":,|*-+#\\ \t\r\n0123456789dkCvw=<>!()') + ["\ufeff", "\u202e", "é"]), max_size=300))
+def test_random_text_from_the_language_alphabet(text: str) -> None:
+    assert_reported(compile_files({"a.chart": text.encode("utf-8", errors="surrogatepass")}))
+
+
+def _tokens(data: bytes) -> list[bytes]:
+    return TOKEN.findall(data)
+
+
+@FUZZ
+@given(st.data())
+def test_token_mutations_of_the_real_charts(data) -> None:
+    name = data.draw(st.sampled_from(sorted(REAL)))
+    tokens = _tokens(REAL[name])
+    for _ in range(data.draw(st.integers(1, 3))):
+        op = data.draw(st.sampled_from(["delete", "duplicate", "swap"]))
+        i = data.draw(st.integers(0, len(tokens) - 1))
+        j = data.draw(st.integers(0, len(tokens) - 1))
+        if op == "delete":
+            del tokens[i]
+        elif op == "duplicate":
+            tokens.insert(i, tokens[i])
+        else:
+            tokens[i], tokens[j] = tokens[j], tokens[i]
+    compile_files({**REAL, name: b"".join(tokens)})
+
+
+@pytest.mark.parametrize("name", sorted(REAL))
+def test_truncation_at_every_line_of_the_real_charts(name: str) -> None:
+    lines = REAL[name].splitlines(keepends=True)
+    for n in range(len(lines)):
+        compile_files({**REAL, name: b"".join(lines[:n])}, render=n % 10 == 0)
+
+
+def test_token_mutation_tokenizer_round_trips() -> None:
+    for data in REAL.values():
+        assert b"".join(_tokens(data)) == data
