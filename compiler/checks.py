@@ -27,13 +27,14 @@ def check_invariant(game: model.Game, inv: model.Invariant, sink: Sink) -> None:
     """Report (C414) where the data breaks an invariant the rules state."""
     enum = game.enums[inv.enum]
     if inv.kind == "count":
-        matching = [m.id for m in enum.members if m.get(inv.field) == inv.value]
+        matching = [m.id for m in enum.members if not inv.field or m.get(inv.field) == inv.value]
         if len(matching) != inv.number:
+            which = f"`{enum.id}` records have {inv.field} {inv.value}" if inv.field else f"`{enum.id}` records are listed"
             sink.emit(
                 "C414",
-                f"invariant `{inv.id}` ({inv.text}): {len(matching)} `{enum.id}` records have {inv.field} {inv.value}, not {inv.number}",
+                f"invariant `{inv.id}` ({inv.text}): {len(matching)} {which}, not {inv.number}",
                 inv.span,
-                "records: " + (", ".join(f"`{m}`" for m in matching) or "none"),
+                "records: " + (", ".join(f"`{m}`" for m in matching) or "none") if inv.field else "check the list against the rule",
             )
         return
     chart = game.chart(inv.chart or "")

@@ -90,7 +90,7 @@ _REGISTRY = [
          "Write `-` for the months before the item is available, or correct the record's `available` month."),
     Code("C413", "drm-on-digit-roll", Severity.ERROR, "a DRM on a d66 or percentile roll without a `modified` statement saying what it means",
          'Say what the DRM does to a two-digit roll: `modified "the DRM is added to the two-digit result"`.'),
-    Code("C414", "invariant-violated", Severity.ERROR, "the data breaks an `invariant` the rules state",
+    Code("C414", "invariant-violated", Severity.WARNING, "the data breaks an `invariant` the rules state",
          "Correct the data (or the invariant) so the rule the invariant states holds."),
     Code("C415", "chart-too-large", Severity.ERROR, "a chart exceeds the size chartc checks exactly (rows, key combinations, DRMs or DRM span)",
          "Split the chart into smaller charts, or look for a typo such as `+100` for `+1`."),

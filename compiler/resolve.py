@@ -159,6 +159,13 @@ def resolve_game(
 
 def _invariant(game: model.Game, decl: ast.InvariantDecl, typer: _ValueTyper, sink: Sink) -> model.Invariant | None:
     """Bind an invariant's names: the enum and its field, and for `column_sum` the chart."""
+    if decl.kind == "count" and len(decl.args) == 1:  # `count ENUM is N`: every record
+        enum_name = decl.args[0]
+        enum = game.enums.get(enum_name.text)
+        if enum is None:
+            sink.emit("C201", f"unknown enum `{enum_name.text}` in invariant `{decl.name.text}`", enum_name.span, did_you_mean(enum_name.text, game.enums))
+            return None
+        return model.Invariant("count", decl.name.text, decl.text.text, enum.id, "", None, decl.number, None, decl.span)
     enum_name, field_name = (decl.args[0], decl.args[1]) if decl.kind == "count" else (decl.args[1], decl.args[2])
     enum = game.enums.get(enum_name.text)
     if enum is None:

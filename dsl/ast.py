@@ -399,7 +399,7 @@ class DeriveDecl:
 class InvariantDecl:
     """A rule the data must obey, checked on every build.
 
-    kind `count`: `count ENUM where FIELD == VALUE is N` (a count the rules state).
+    kind `count`: `count ENUM [where FIELD == VALUE] is N` (a count the rules state).
     kind `column_sum`: `sum CHART part P per column reaches ENUM.FIELD` — for every column of
     CHART, the P-th part of its cells summed over all rows reaches the FIELD of the ENUM member
     named like the column (USAAF: each target system can reach its Points Needed).

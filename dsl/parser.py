@@ -281,7 +281,7 @@ class _Builder:
                 charts.append(self.external(item))
             elif kind == "odds":
                 odds.append(self.odds(item))
-            elif kind in ("inv_count", "inv_column_sum"):
+            elif kind in ("inv_count", "inv_count_all", "inv_column_sum"):
                 invariants.append(self.invariant(item))
             elif kind == "errata":
                 errata.append(self.errata(item))
@@ -485,6 +485,9 @@ class _Builder:
     def invariant(self, tree: Any) -> ast.InvariantDecl:
         c = tree.children
         name, text = self.name(c[0]), self.text(c[1])
+        if tree.data == "inv_count_all":
+            enum, count = c[2], c[3]
+            return ast.InvariantDecl("count", name, text, (self.name(enum),), None, int(str(count)), self.span_of(tree))
         if tree.data == "inv_count":
             enum, field, value, count = c[2], c[3], c[4], c[5]
             return ast.InvariantDecl("count", name, text, (self.name(enum), self.name(field)), self.value(value), int(str(count)), self.span_of(tree))

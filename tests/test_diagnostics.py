@@ -103,7 +103,9 @@ def test_severities_are_stable() -> None:
     assert CODES["C305"].severity.value == "warning"
     assert CODES["C308"].severity.value == "note"
     assert CODES["C411"].severity.value == "warning"  # periods are the designer's business, not a broken chart
-    assert all(c.severity.value == "error" for k, c in CODES.items() if (k[1] in "14" and k != "C411") or k in ("C301", "C302"))
+    assert CODES["C414"].severity.value == "warning"  # a stated count the print contradicts is a print defect
+    soft = ("C411", "C414")
+    assert all(c.severity.value == "error" for k, c in CODES.items() if (k[1] in "14" and k not in soft) or k in ("C301", "C302"))
 
 
 def test_an_id_and_slug_differing_only_in_case_are_one_chart(tmp_path: Path) -> None:

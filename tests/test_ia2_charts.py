@@ -38,6 +38,8 @@ def test_corpus_reports_only_the_known_print_defects(corpus_as_printed, corpus) 
         ("C308", "charts/ia2/setup.chart"),  # R1 rows for rolls 3-14 and 17-20 lost
         ("C308", "charts/ia2/setup.chart"),  # R2 only the Bf 109G-6 row, and it lacks its 14th cell
         ("C308", "charts/ia2/setup.chart"),
+        ("C414", "charts/ia2/reference.chart"),  # 4.6 "one of 36 bases", but 4.6.2 lists 35
+        ("C414", "charts/ia2/reference.chart"),  # 9.1 "Bf 109 (18 aircraft)", fewer named
     ]
     # charts/ia2/errata.chart corrects the two defects whose right value the rules make clear (R4, promotion)
     amended = sorted((d.code, d.span.file) for d in corpus.diagnostics if d.span.file.startswith("charts/ia2"))
