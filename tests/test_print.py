@@ -30,6 +30,18 @@ EXPECTED_PAGES = {
     "stuka_leader": {("a4", False): 4, ("letter", False): 5, ("a4", True): 6, ("letter", True): 6},
     "aa_rules": {("a4", False): 2, ("letter", False): 2, ("a4", True): 2, ("letter", True): 2},
 }
+# WeasyPrint lays text out a little larger than Chromium (and applies large print fully), so the
+# two engines have their own page counts; both are pinned so a layout change is noticed.
+EXPECTED_PAGES_WEASYPRINT = {
+    "ia2": {("a4", False): 12, ("letter", False): 12, ("a4", True): 17, ("letter", True): 18},
+    "usaaf": {("a4", False): 5, ("letter", False): 5, ("a4", True): 7, ("letter", True): 7},
+    "stuka_leader": {("a4", False): 4, ("letter", False): 5, ("a4", True): 6, ("letter", True): 6},
+    "aa_rules": {("a4", False): 2, ("letter", False): 2, ("a4", True): 2, ("letter", True): 2},
+}
+# Large print may take a second page for a chart taller than a page (research note, layout rule
+# L8). Only IA2's R1 is: nine columns at 12 pt plus the seven footnotes the book prints under it.
+# Its table header repeats on the second page (<thead>); at normal size it fits one page.
+TALLER_THAN_A_PAGE_IN_LARGE_PRINT = {"chart-r1"}
 LAYOUTS = [("a4", False), ("letter", False), ("a4", True), ("letter", True)]
 MIN_MARGIN_MM = 10  # layout rule L3
 
@@ -174,9 +186,12 @@ def test_weasyprint_keeps_each_chart_on_one_page(corpus, weasyprint, paper: str,
                 element = getattr(box, "element", None)
                 if getattr(box, "element_tag", None) == "section" and element is not None:
                     seen.setdefault(element.get("id"), set()).add(number)
-        assert {k: v for k, v in seen.items() if len(v) != 1} == {}, "a chart is split across pages"
+        split = {k: v for k, v in seen.items() if len(v) != 1}
+        allowed = TALLER_THAN_A_PAGE_IN_LARGE_PRINT if large else set()
+        assert set(split) <= allowed, f"charts split across pages: {split}"
+        assert all(len(v) == 2 and max(v) - min(v) == 1 for v in split.values())  # at most a second page
         assert sorted(seen) == sorted(_section_ids(html))
-        expected = _expected_pages(game, paper, large)
+        expected = EXPECTED_PAGES_WEASYPRINT.get(game.id, {}).get((paper, large))
         assert len(pages) == expected if expected else len(pages) <= len(game.charts) + 1
 
 
@@ -261,7 +276,8 @@ def test_chromium_keeps_every_chart_on_one_page(chromium_prints) -> None:
     for key, (pdf, ids) in chromium_prints.items():
         pages = browser.probe_pages(browser.page_texts(pdf), len(ids))
         split = {anchor: p for anchor, p in zip(ids, pages) if len(p[0]) != 1 or p[0] != p[1]}
-        assert split == {}, f"{key}: charts split across pages (top page, bottom page): {split}"
+        allowed = TALLER_THAN_A_PAGE_IN_LARGE_PRINT if key[2] else set()
+        assert set(split) <= allowed, f"{key}: charts split across pages (top page, bottom page): {split}"
 
 
 @needs_browser
