@@ -33,7 +33,7 @@ EXPECTED_PAGES = {
 # WeasyPrint lays text out a little larger than Chromium (and applies large print fully), so the
 # two engines have their own page counts; both are pinned so a layout change is noticed.
 EXPECTED_PAGES_WEASYPRINT = {
-    "ia2": {("a4", False): 12, ("letter", False): 12, ("a4", True): 17, ("letter", True): 18},
+    "ia2": {("a4", False): 12, ("letter", False): 12, ("a4", True): 18, ("letter", True): 19},
     "usaaf": {("a4", False): 5, ("letter", False): 5, ("a4", True): 7, ("letter", True): 7},
     "stuka_leader": {("a4", False): 4, ("letter", False): 5, ("a4", True): 6, ("letter", True): 6},
     "aa_rules": {("a4", False): 2, ("letter", False): 2, ("a4", True): 2, ("letter", True): 2},
@@ -110,8 +110,11 @@ def test_bad_order_file_fails_the_build(tmp_path: Path) -> None:
 def test_ia2_aid_follows_the_sequence_of_play(corpus) -> None:
     html = render_outputs(corpus.project)["ia2/ia2.html"]
     ids = _section_ids(html)
-    assert ids[:5] == ["chart-r1", "chart-r2", "chart-r3", "chart-sorties_per_month", "chart-b9"]  # setup, then 6.1
-    assert ids[-3:] == ["chart-victory_points", "chart-victory_levels", "chart-combined_victory_levels"]
+    assert ids[0] == "chart-b9"  # 6.1: the weather roll opens the sequence of play
+    assert ids[-7:] == [
+        "chart-victory_points", "chart-victory_levels", "chart-combined_victory_levels",  # victory
+        "chart-r1", "chart-r2", "chart-r3", "chart-sorties_per_month",  # setup, used once, last
+    ]
     printed = [c for c in corpus.project.games["ia2"].charts if c.kind != "external"]  # B3, B6, P1 are not in the book
     assert sorted(ids) == sorted("chart-" + c.ident for c in printed)
     assert '<h2 class="group">Combat (7.1-7.3)</h2>' in html
