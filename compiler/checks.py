@@ -19,8 +19,34 @@ def check_project(project: model.Project, sink: Sink) -> None:
     for game in project.games.values():
         for chart in game.charts:
             check_chart(chart, sink)
+        check_record_dates(game, sink)
         for inv in game.invariants:
             check_invariant(game, inv, sink)
+
+
+def check_record_dates(game: model.Game, sink: Sink) -> None:
+    """C412 for reference data: a record dated by a month field (a mission's month, a tour's start)
+    that names an item whose record is `available` only later."""
+    for enum in game.enums.values():
+        month_fields = [f.id for f in enum.fields if f.type == "month" and f.id != "available"]
+        ref_fields = [f for f in enum.fields if f.type in game.enums and any(x.id == "available" for x in game.enums[f.type].fields)]
+        if not month_fields or not ref_fields:
+            continue
+        for member in enum.members:
+            months = [m for m in (member.get(f) for f in month_fields) if isinstance(m, str)]
+            if not months:
+                continue
+            when = min(months)
+            for field in ref_fields:
+                target = game.enums[field.type].member(str(member.get(field.id)))
+                available = target.get("available") if target else None
+                if target is not None and isinstance(available, str) and when < available:
+                    sink.emit(
+                        "C412",
+                        f"`{member.label}` ({enum.label}, {when}) uses `{target.label}`, available only from {available}",
+                        member.span,
+                        f"check the {field.label.lower()} of `{member.id}` or the `available` month of `{target.id}`",
+                    )
 
 
 def check_invariant(game: model.Game, inv: model.Invariant, sink: Sink) -> None:

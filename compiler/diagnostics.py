@@ -86,7 +86,7 @@ _REGISTRY = [
          "Head each column with a different key value; print month and odds columns in ascending order."),
     Code("C411", "period-coverage", Severity.WARNING, "the game's periods overlap or leave months of the calendar uncovered",
          "Make the periods meet end to end, or correct the print in an errata if it leaves a month out."),
-    Code("C412", "before-available", Severity.ERROR, "a chart offers an item in a month before the item's `available` month",
+    Code("C412", "before-available", Severity.WARNING, "a chart or record offers an item in a month before the item's `available` month",
          "Write `-` for the months before the item is available, or correct the record's `available` month."),
     Code("C413", "drm-on-digit-roll", Severity.ERROR, "a DRM on a d66 or percentile roll without a `modified` statement saying what it means",
          'Say what the DRM does to a two-digit roll: `modified "the DRM is added to the two-digit result"`.'),

@@ -104,7 +104,7 @@ def test_severities_are_stable() -> None:
     assert CODES["C308"].severity.value == "note"
     assert CODES["C411"].severity.value == "warning"  # periods are the designer's business, not a broken chart
     assert CODES["C414"].severity.value == "warning"  # a stated count the print contradicts is a print defect
-    soft = ("C411", "C414")
+    soft = ("C411", "C412", "C414")
     assert all(c.severity.value == "error" for k, c in CODES.items() if (k[1] in "14" and k not in soft) or k in ("C301", "C302"))
 
 
@@ -114,3 +114,17 @@ def test_an_id_and_slug_differing_only_in_case_are_one_chart(tmp_path: Path) -> 
     assert codes(compile_text(tmp_path, text)) == []
     twice = text + 'chart [r1] "Two" { roll 1d6 column r: text rows { 1-6: "a" } }\n'
     assert codes(compile_text(tmp_path / "twice", twice)) == ["C202"]
+
+
+def test_record_dated_before_its_item_is_available(tmp_path: Path) -> None:
+    # C412 on reference data: a mission dated 1943-08 that flies an aircraft available from 1944-03
+    text = (
+        'game t { title "T" calendar 1943-01 to 1945-05 }\n'
+        'enum aircraft { fields { available: month } g6r6 "Bf 109G-6/R6" { available: 1944-03 } }\n'
+        'enum mission { fields { month: month  aircraft: aircraft } schweinfurt "Schweinfurt" { month: MONTH  aircraft: g6r6 } }\n'
+    )
+    found = compile_text(tmp_path, text.replace("MONTH", "1943-08")).diagnostics
+    assert [(d.code, d.message) for d in found] == [
+        ("C412", "`Schweinfurt` (mission, 1943-08) uses `Bf 109G-6/R6`, available only from 1944-03")
+    ]
+    assert compile_text(tmp_path / "ok", text.replace("MONTH", "1944-03")).diagnostics == []
