@@ -138,20 +138,35 @@ class Staleness:
         return not (self.missing or self.changed or self.orphaned)
 
 
+OUTPUT_SUFFIXES = (".json", ".py", ".html", ".pdf")
+
+
 def _managed_files(out_dir: Path, game_ids: list[str], outputs: Mapping[str, str | bytes]) -> list[str]:
-    """Files in the built games' folders that a build owns: all of them, except optional kinds
-    (PDFs) when this build does not produce that kind."""
+    """The files a build owns: `<game>/<game>.{json,py,html,pdf}` of the built games (PDFs only when
+    this build produces PDFs). Anything else a user keeps in the folder is left alone."""
     produced = {suffix for suffix in OPTIONAL_SUFFIXES if any(rel.endswith(suffix) for rel in outputs)}
     found = []
     for game_id in game_ids:
-        folder = out_dir / game_id
-        if folder.is_dir():
-            for f in sorted(folder.rglob("*")):
-                if not f.is_file() or "__pycache__" in f.parts:
-                    continue
-                if f.suffix in OPTIONAL_SUFFIXES and f.suffix not in produced:
-                    continue
-                found.append(f.relative_to(out_dir).as_posix())
+        for suffix in OUTPUT_SUFFIXES:
+            f = out_dir / game_id / f"{game_id}{suffix}"
+            if not f.is_file() or (suffix in OPTIONAL_SUFFIXES and suffix not in produced):
+                continue
+            found.append(f.relative_to(out_dir).as_posix())
+    return found
+
+
+def orphan_games(out_dir: Path, game_ids: list[str]) -> list[str]:
+    """Games whose outputs are in `out_dir` but whose charts are gone: a folder `<x>/` holding a
+    `<x>.json` that chartc wrote, for an `x` not among `game_ids`."""
+    found = []
+    if out_dir.is_dir():
+        for folder in sorted(p for p in out_dir.iterdir() if p.is_dir() and p.name not in game_ids):
+            doc = folder / f"{folder.name}.json"
+            try:
+                if doc.is_file() and '"generator": "chartc"' in doc.read_text(encoding="utf-8", errors="replace")[:300]:
+                    found.append(folder.name)
+            except OSError:
+                continue
     return found
 
 
@@ -244,6 +259,9 @@ def write_outputs(out_dir: Path, outputs: Mapping[str, str | bytes], game_ids: l
     changed = list(pending)
     for rel in _managed_files(out_dir, game_ids, outputs):
         if rel not in outputs:
-            _safe_target(out_dir, rel).unlink()
+            target = _safe_target(out_dir, rel)
+            target.unlink()
             changed.append(rel)
+            if not any(target.parent.iterdir()):  # a removed game's folder, now empty
+                target.parent.rmdir()
     return changed

@@ -177,6 +177,10 @@ def build(
         click.echo(f"build failed: {exc}; nothing was written", err=True)
         sys.exit(EXIT_FINDINGS)
     game_ids = sorted(comp.project.games)
+    if _whole_tree(paths):  # a whole charts tree: outputs of games whose charts are gone are orphans
+        from compiler.build import orphan_games
+
+        game_ids = sorted(game_ids + orphan_games(out_dir, game_ids))
     if check_only:
         stale = stale_outputs(out_dir, outputs, game_ids)
         if stale.clean:
@@ -222,6 +226,14 @@ def explain(code: str | None) -> None:
     click.echo(explain_text(found, load_examples()[found.code]), nl=False)
 
 
+def _whole_tree(paths: tuple[Path, ...]) -> bool:
+    """True when the PATHs name whole charts trees (folders of game folders), not single games."""
+    from compiler.project import CHART_SUFFIX
+
+    roots = paths or (Path("charts"),)
+    return all(p.is_dir() and not any(c.suffix == CHART_SUFFIX for c in p.iterdir() if c.is_file()) for p in roots)
+
+
 def _parse_keys(pairs: tuple[str, ...]) -> dict[str, str]:
     keys: dict[str, str] = {}
     for pair in pairs:
@@ -250,30 +262,29 @@ def _find_chart(address: str, charts_dir: Path, as_printed: bool = False):
 
         hint = did_you_mean(chart_name, [c.address for c in game.charts])
         raise click.UsageError(f"no chart `{chart_name}` in game `{game_id}`" + (f"; {hint}" if hint else ""))
-    blocking = [
-        d
-        for d in comp.diagnostics
-        if d.severity.value == "error"
-        and d.span.file == chart.source_file
-        and chart.span.line <= d.span.line <= chart.span.end_line
-    ]
+    # any error in the game can change this chart (an errata, a derived chart's base, a dropped
+    # row), so a lookup never answers from a game that does not check clean
+    blocking = [d for d in comp.diagnostics if d.severity.value == "error"]
     if blocking:
         from compiler.diagnostics import render_short
 
-        for d in blocking:
+        for d in blocking[:20]:
             click.echo(render_short(d), err=True)
-        click.echo(f"warning: {game_id}/{chart.address} has errors; the answer may be wrong", err=True)
+        click.echo(f"error: game `{game_id}` has {len(blocking)} error(s); fix them first (`chartc check {charts_dir / game_id}`)", err=True)
+        sys.exit(EXIT_FINDINGS)
     return game, chart
 
 
 def _ask(address: str, charts_dir: Path, question, as_printed: bool = False):
     """Find chart ADDRESS, then return (game, chart, question(game, chart)); a `LookupProblem`
     (the question has no answer on this chart) is printed and exits 1."""
-    from compiler.lookup import LookupProblem
+    from compiler.lookup import LookupProblem, LookupUsage
 
     game, chart = _find_chart(address, charts_dir, as_printed)
     try:
         return game, chart, question(game, chart)
+    except LookupUsage as exc:
+        raise click.UsageError(str(exc)) from exc
     except LookupProblem as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_FINDINGS)
@@ -403,7 +414,8 @@ def _tree(arg: str, keep: list) -> tuple[Path, str]:
 @click.argument("old")
 @click.argument("new")
 @click.option("--format", "fmt", type=click.Choice(["human", "json"]), default="human", show_default=True)
-@click.option("--html", "html_file", type=click.Path(path_type=Path), help="Also write a printable errata sheet to this file.")
+@click.option("--html", "html_file", type=click.Path(path_type=Path, dir_okay=False, writable=True),
+              help="Also write a printable errata sheet to this file.")
 @click.option("--as-printed", "old_as_printed", is_flag=True, help="Read OLD without its errata (print vs. amended).")
 def diff_command(old: str, new: str, fmt: str, html_file: Path | None, old_as_printed: bool) -> None:
     """List the changes from chart tree OLD to NEW, per chart and cell, in the field's words.
@@ -432,7 +444,10 @@ def diff_command(old: str, new: str, fmt: str, html_file: Path | None, old_as_pr
         click.echo(f"{len(changes)} change{'s' if len(changes) != 1 else ''}", err=True)
     if html_file is not None:
         titles = {**{g.id: g.title for g in a.project.games.values()}, **{g.id: g.title for g in b.project.games.values()}}
-        html_file.write_text(errata_sheet_html(changes, titles, old_label, new_label), encoding="utf-8")
+        try:
+            html_file.write_text(errata_sheet_html(changes, titles, old_label, new_label), encoding="utf-8")
+        except OSError as exc:
+            raise click.UsageError(f"cannot write the errata sheet to {html_file}: {exc.strerror or exc}") from exc
 
 
 def main() -> None:
@@ -441,6 +456,12 @@ def main() -> None:
         cli(prog_name="chartc")
     except SystemExit:
         raise
+    except OSError as exc:  # the terminal or pipe went away, or the disk is full: not a chartc bug
+        try:
+            sys.stderr.write(f"chartc: cannot write output: {exc.strerror or exc}\n")
+        except OSError:
+            pass
+        sys.exit(EXIT_FINDINGS)
     except Exception:  # noqa: BLE001 - the last line of defence: never a bare traceback exit 1
         traceback.print_exc()
         click.echo(

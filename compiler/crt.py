@@ -118,14 +118,16 @@ def column(rule: OddsRule, attack: int, defense: int, shift: int = 0) -> str:
     if not rule.columns:
         return label(position + shift)
     scales = [scale(parse_label(c) or (1, 1)) for c in rule.columns]
+    last = len(scales) - 1
     index = _virtual_index(scales, position)
-    if rule.beyond == "error" and not 0 <= index < len(scales):
-        raise OddsProblem(f"{label(position)} is off the table ({rule.columns[0]} to {rule.columns[-1]})")
     if rule.shift_order == "before":
-        index = index + shift
-        return rule.columns[max(0, min(len(scales) - 1, index))]
-    index = max(0, min(len(scales) - 1, index)) + shift
-    return rule.columns[max(0, min(len(scales) - 1, index))]
+        index += shift  # shifts move along the odds scale; then the table edge applies
+    if rule.beyond == "error" and not 0 <= index <= last:
+        raise OddsProblem(f"{label(position)}{f' shifted {shift:+d}' if shift and rule.shift_order == 'before' else ''} is off the table ({rule.columns[0]} to {rule.columns[-1]})")
+    index = max(0, min(last, index))
+    if rule.shift_order == "after":
+        index = max(0, min(last, index + shift))  # shifts from the edge column, clamped again
+    return rule.columns[index]
 
 
 def _virtual_index(scales: list[int], position: int) -> int:

@@ -91,8 +91,8 @@ class Dice:
         if not printed.isdigit():
             return None
         value = int(printed)
-        if self.form == "sum" and self.count == 1 and self.sides == 10 and printed == "0":
-            return 10
+        if self.sides == 10 and printed == "0" and (self.form == "lower" or (self.form == "sum" and self.count == 1)):
+            return 10  # a d10's 0 face (1d10, lower of Nd10)
         if self.form == "percentile" and printed == "00":
             return 100
         if len(printed) > 1 and printed.startswith("0") and self.form != "percentile":

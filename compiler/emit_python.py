@@ -225,13 +225,14 @@ def _odds_fn(chart: model.Chart, ident: str) -> str:
             "    else:",
             "        index = max(i for i, s in enumerate(scales) if s <= position)",
         ]
-        if rule.beyond == "error":
-            body += ["    if not 0 <= index < len(scales):", "        raise ValueError(f'odds off the table: {position}')"]
         if rule.shift_order == "before":
             body += ["    index += shift"]
-        else:
-            body += ["    index = max(0, min(len(scales) - 1, index)) + shift"]
-        body += ["    return columns[max(0, min(len(scales) - 1, index))]"]
+        if rule.beyond == "error":
+            body += ["    if not 0 <= index < len(scales):", "        raise ValueError(f'odds off the table: {position}')"]
+        body += ["    index = max(0, min(len(scales) - 1, index))"]
+        if rule.shift_order == "after":
+            body += ["    index = max(0, min(len(scales) - 1, index + shift))"]
+        body += ["    return columns[index]"]
     return "\n\n\n" + f"def odds_{ident}(attack: int, defense: int, shift: int = 0) -> str:\n" + _doc(doc, "    ") + "\n" + "\n".join(body)
 
 

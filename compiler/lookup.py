@@ -14,6 +14,11 @@ class LookupProblem(Exception):
     """The lookup cannot select a row; the message says why in the player's words."""
 
 
+class LookupUsage(LookupProblem):
+    """The question itself is malformed for this chart (a wrong key, a roll given or missing):
+    a usage error (exit 2), not a roll that selects no row (exit 1)."""
+
+
 @dataclass(frozen=True)
 class LookupResult:
     chart: model.Chart
@@ -37,7 +42,7 @@ def read_roll(chart: model.Chart, text: str) -> int:
     negative = stripped.startswith("-")
     digits = stripped[1:] if negative else stripped
     if not digits.isdigit():
-        raise LookupProblem(f"`{text}` is not a roll: give a whole number")
+        raise LookupUsage(f"`{text}` is not a roll: give a whole number")
     if chart.kind == "value":
         value = -int(digits) if negative else int(digits)
         vk = chart.value_key
@@ -71,17 +76,17 @@ def resolve_keys(chart: model.Chart, given: dict[str, str]) -> tuple[tuple[model
     for name in given:
         if name not in known:
             hint = did_you_mean(name, known) or ("this chart has no keys" if not known else "")
-            raise LookupProblem(f"chart `{chart.address}` has no key `{name}`" + (f"; {hint}" if hint else ""))
+            raise LookupUsage(f"chart `{chart.address}` has no key `{name}`" + (f"; {hint}" if hint else ""))
     out = []
     for key in chart.keys:
         if key.id not in given:
             choices = ", ".join(m.id for m in key.enum.members)
-            raise LookupProblem(f"chart `{chart.address}` is read by key `{key.id}`: add `--key {key.id}=VALUE` ({choices})")
+            raise LookupUsage(f"chart `{chart.address}` is read by key `{key.id}`: add `--key {key.id}=VALUE` ({choices})")
         member = key.enum.member(given[key.id])
         if member is None:
             hint = did_you_mean(given[key.id], [m.id for m in key.enum.members] + [m.label for m in key.enum.members])
             labels = ", ".join(f"{m.id} (\"{m.label}\")" for m in key.enum.members)
-            raise LookupProblem(f"`{given[key.id]}` is not a value of key `{key.id}`: {hint or ''} values are {labels}".replace(":  ", ": "))
+            raise LookupUsage(f"`{given[key.id]}` is not a value of key `{key.id}`: {hint or ''} values are {labels}".replace(":  ", ": "))
         out.append((key, member))
     return tuple(out)
 
@@ -95,7 +100,7 @@ def odds_column(chart: model.Chart, attack: int, defense: int, shift: int = 0) -
     from compiler.crt import OddsProblem, column
 
     if chart.odds is None:
-        raise LookupProblem(f"chart `{chart.address}` is not an odds rule")
+        raise LookupUsage(f"chart `{chart.address}` is not an odds rule")
     try:
         return column(chart.odds, attack, defense, shift)
     except OddsProblem as exc:
@@ -110,7 +115,7 @@ def keys_from_odds(game: model.Game, chart: model.Chart, attack: int, defense: i
         if rule_chart is not None and rule_chart.odds is not None:
             found[key.id] = odds_column(rule_chart, attack, defense, shift)
     if not found:
-        raise LookupProblem(f"chart `{chart.address}` has no odds column key; --attack/--defense do not apply")
+        raise LookupUsage(f"chart `{chart.address}` has no odds column key; --attack/--defense do not apply")
     return found
 
 
@@ -132,25 +137,25 @@ def lookup(chart: model.Chart, roll_text: str | None, given_keys: dict[str, str]
             modified roll off the end of a table without an open-ended row).
     """
     if chart.kind == "drms":
-        raise LookupProblem(f"`{chart.address}` lists DRMs only; its table is not printed")
+        raise LookupUsage(f"`{chart.address}` lists DRMs only; its table is not printed")
     if chart.kind == "external":
-        raise LookupProblem(f"`{chart.address}` is printed elsewhere; its rows are not transcribed")
+        raise LookupUsage(f"`{chart.address}` is printed elsewhere; its rows are not transcribed")
     if chart.kind == "odds":
-        raise LookupProblem(f"`{chart.address}` is an odds rule: give --attack and --defense")
+        raise LookupUsage(f"`{chart.address}` is an odds rule: give --attack and --defense")
     keys = resolve_keys(chart, given_keys)
     combo = tuple(m.id for _, m in keys)
     rows = chart.rows_for(combo)
     where = "".join(f", {k.id} `{m.label}`" for k, m in keys)
     if chart.kind == "reference":
         if roll_text is not None:
-            raise LookupProblem(f"chart `{chart.address}` is read by its keys only; leave out the roll")
+            raise LookupUsage(f"chart `{chart.address}` is read by its keys only; leave out the roll")
         if drm:
-            raise LookupProblem(f"chart `{chart.address}` has no roll to modify")
+            raise LookupUsage(f"chart `{chart.address}` has no roll to modify")
         if not rows:
             raise LookupProblem(f"chart `{chart.address}` has no row{where}")
         return LookupResult(chart, None, 0, None, keys, rows[0])
     if roll_text is None:
-        raise LookupProblem(f"chart `{chart.address}` needs a roll: chartc lookup GAME/{chart.address} ROLL")
+        raise LookupUsage(f"chart `{chart.address}` needs a roll: chartc lookup GAME/{chart.address} ROLL")
     natural = read_roll(chart, roll_text)
     modified = natural + drm
     selected = [r for r in rows if r.range is not None and r.range.contains(modified)]

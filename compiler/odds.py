@@ -235,7 +235,7 @@ def chart_odds(game: model.Game, chart: model.Chart, given_keys: dict[str, str],
         LookupProblem: the chart is not read by dice (value, reference or DRM-only charts), or a key
             is unknown, missing or has an unknown value.
     """
-    from compiler.lookup import LookupProblem, resolve_keys
+    from compiler.lookup import LookupProblem, LookupUsage, resolve_keys
 
     if chart.kind != "roll" or chart.dice is None:
         how = {
@@ -243,7 +243,7 @@ def chart_odds(game: model.Game, chart: model.Chart, given_keys: dict[str, str],
             "reference": "by its keys only",
             "drms": "nowhere: it lists DRMs only and its table is not printed",
         }.get(chart.kind, "without dice")
-        raise LookupProblem(f"chart `{chart.address}` is read {how}, not by dice: it has no odds")
+        raise LookupUsage(f"chart `{chart.address}` is read {how}, not by dice: it has no odds")
     keys = resolve_keys(chart, given_keys)
     result = odds(chart, tuple(m.id for _, m in keys), drm)
     expected = tuple((col, expected_value(chart, result, col)) for col in chart.columns if col.type == "int")

@@ -118,8 +118,8 @@ def resolve_game(
         applier = errata_mod.ErrataApplier(game, [d for _, d in decls], sink)
         amended = applier.apply(errata_decls)
         provenance = applier.provenance
-    # a derived chart reads its base, so bases resolve first
-    for path, decl in sorted(decls, key=lambda pd: pd[1].derive is not None):
+    # a derived chart reads its base, so bases resolve first (and chains of derived charts in order)
+    for path, decl in _derive_order(decls):
         game.suppressions.extend(_suppressions(decl, sink))
         handle = errata_mod.ErrataApplier._handle(decl)
         if handle in amended:
@@ -130,7 +130,7 @@ def resolve_game(
         else:
             chart = _ChartResolver(game, decl, path, sink, typer).resolve()
         resolved.append((decl, chart))
-        if chart is not None and decl.derive is None:
+        if chart is not None:
             game.charts.append(chart)  # visible to derived charts; re-added in order below
     game.charts.clear()
     for decl, chart in resolved:
@@ -191,6 +191,23 @@ def _invariant(game: model.Game, decl: ast.InvariantDecl, typer: _ValueTyper, si
             return None
         value = typed  # type: ignore[assignment]
     return model.Invariant(decl.kind, decl.name.text, decl.text.text, enum.id, field.id, value, decl.number, chart_address, decl.span)
+
+
+def _derive_order(decls: list[tuple[str, ast.ChartDecl]]) -> list[tuple[str, ast.ChartDecl]]:
+    """Charts in resolution order: plain charts first, then each derived chart after its base
+    (a chain `c <- b <- a` resolves a, b, c; a cycle or a missing base keeps source order)."""
+    ordered = [pd for pd in decls if pd[1].derive is None]
+    pending = [pd for pd in decls if pd[1].derive is not None]
+    known = {h.text.casefold() for _, d in ordered for h in (d.chart_id, d.slug) if h is not None}
+    while pending:
+        ready = [pd for pd in pending if pd[1].derive.base.text.casefold() in known]  # type: ignore[union-attr]
+        if not ready:
+            return ordered + pending
+        for pd in ready:
+            pending.remove(pd)
+            ordered.append(pd)
+            known.update(h.text.casefold() for h in (pd[1].chart_id, pd[1].slug) if h is not None)
+    return ordered
 
 
 def _odds_chart(game: model.Game, decl: ast.OddsDecl, path: str, sink: Sink) -> model.Chart | None:
@@ -1298,12 +1315,21 @@ def _kind_phrase(var: model.ContextVar) -> str:
 
 def _shift_bands(row: model.Row, dice: Dice, shift: int) -> model.Row | None:
     """Move a row's inner boundaries by `shift`, keeping the dice's ends fixed (01 stays 01, 00
-    stays 00); a band squeezed to nothing is dropped."""
+    stays 00); a band pushed off either end, or squeezed to nothing, is dropped."""
     r = row.range
     if r is None:
         return row
-    low = r.low if r.low is None or r.low <= dice.min else min(dice.max, max(dice.min, r.low + shift))
-    high = r.high if r.high is None or r.high >= dice.max else min(dice.max, max(dice.min, r.high + shift))
+    low, high = r.low, r.high
+    if low is not None and low > dice.min:
+        low += shift
+        if low > dice.max:
+            return None
+        low = max(dice.min, low)
+    if high is not None and high < dice.max:
+        high += shift
+        if high < dice.min:
+            return None
+        high = min(dice.max, high)
     if low is not None and high is not None and low > high:
         return None
     return replace(row, range=model.DieRange(low, high, format_range(dice, low, high), r.span))

@@ -60,8 +60,6 @@ def test_lookup_json(run) -> None:
         (["ia2/R4", "7", "--key", "interceptor=piston"], "7 cannot be rolled on 1d6"),
         (["ia2/R4", "6", "--key", "interceptor=piston", "--drm", "1", "--as-printed"], "modified roll 7 (natural 6, DRM +1) selects no row"),
         (["ia2/R7", "90", "--key", "period=1945"], "roll 90 selects no row"),
-        (["ia2/R4", "3", "--key", "interceptor=pistn"], "did you mean `piston`?"),
-        (["ia2/R4", "3"], "add `--key interceptor=VALUE`"),
     ],
 )
 def test_lookup_without_a_row_fails_clearly(run, args, message) -> None:
@@ -69,6 +67,21 @@ def test_lookup_without_a_row_fails_clearly(run, args, message) -> None:
     assert r.exit_code == 1
     assert message in r.output
     assert "Traceback" not in r.output
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["ia2/R4", "3", "--key", "interceptor=pistn"], "did you mean `piston`?"),
+        (["ia2/R4", "3"], "add `--key interceptor=VALUE`"),
+        (["ia2/range_effects", "3", "--key", "range=close"], "leave out the roll"),
+        (["ia2/R4", "--key", "interceptor=piston"], "needs a roll"),
+        (["ia2/R4", "x", "--key", "interceptor=piston"], "is not a roll"),
+    ],
+)
+def test_a_malformed_question_is_a_usage_error(run, args, message) -> None:
+    r = run("lookup", *args)
+    assert r.exit_code == 2 and message in r.output and "Traceback" not in r.output
 
 
 def test_lookup_unknown_chart_is_a_usage_error(run) -> None:
@@ -121,14 +134,24 @@ def test_build_check_fails_when_a_file_is_deleted(project: Path) -> None:
     assert r.exit_code == 1 and "missing:" in r.output
 
 
-def test_build_check_fails_on_an_orphan_and_build_removes_it(project: Path) -> None:
-    orphan = project / "generated" / "ia2" / "old_chart.json"
-    orphan.write_text("{}")
+def test_build_check_fails_on_an_orphaned_game_and_build_removes_it(project: Path) -> None:
+    # the charts of a game are deleted: its generated files are orphans (USAAF here)
+    import shutil as sh
+
+    sh.rmtree(project / "charts" / "aa_rules")
     r = CliRunner().invoke(cli, ["build", "--check"])
-    assert r.exit_code == 1 and "orphaned:" in r.output
+    assert r.exit_code == 1 and "orphaned:" in r.output and "aa_rules/aa_rules.json" in r.output
     assert CliRunner().invoke(cli, ["build"]).exit_code == 0
-    assert not orphan.exists()
+    assert not (project / "generated" / "aa_rules").exists()
     assert CliRunner().invoke(cli, ["build", "--check"]).exit_code == 0
+
+
+def test_build_leaves_files_it_did_not_write_alone(project: Path) -> None:
+    notes = project / "generated" / "ia2" / "notes.txt"
+    notes.write_text("my notes")
+    assert CliRunner().invoke(cli, ["build", "--check"]).exit_code == 0
+    assert CliRunner().invoke(cli, ["build"]).exit_code == 0
+    assert notes.read_text() == "my notes"
 
 
 def test_failed_build_leaves_outputs_untouched(project: Path) -> None:
@@ -213,11 +236,11 @@ def test_odds_flags_a_drm_outside_the_declared_span(run) -> None:
 @pytest.mark.parametrize(
     "args, code, message",
     [
-        (["ia2/R6"], 1, "chart `R6` is read by a value (fatigue level), not by dice"),
-        (["ia2/range_effects"], 1, "read by its keys only"),
-        (["ia2/B9"], 1, "lists DRMs only"),
-        (["ia2/R4"], 1, "add `--key interceptor=VALUE`"),
-        (["ia2/R4", "--key", "interceptor=pistn"], 1, "did you mean `piston`?"),
+        (["ia2/R6"], 2, "chart `R6` is read by a value (fatigue level), not by dice"),
+        (["ia2/range_effects"], 2, "read by its keys only"),
+        (["ia2/B9"], 2, "lists DRMs only"),
+        (["ia2/R4"], 2, "add `--key interceptor=VALUE`"),
+        (["ia2/R4", "--key", "interceptor=pistn"], 2, "did you mean `piston`?"),
         (["ia2/R44"], 2, "did you mean `R4`?"),
     ],
 )

@@ -105,3 +105,42 @@ def test_odds_columns_must_ascend(tmp_path: Path) -> None:
         'game t { title "T" }\nodds o "O" { columns ["2:1", "1:1"] attacker_high round down defender_high round up beyond clamp }\n',
     )
     assert [d.code for d in comp.diagnostics] == ["C410"]
+
+
+def test_beyond_error_applies_after_shifts_before_the_edge() -> None:
+    r = rule(("1:2", "1:1", "2:1"), beyond="error", shift="before")
+    assert column(r, 3, 1, -1) == "2:1"  # 3:1 is off the table, but one shift left lands on 2:1
+    with pytest.raises(OddsProblem, match="off the table"):
+        column(r, 1, 1, 5)  # 1:1 shifted five columns leaves the table
+
+
+def test_generated_odds_function_matches_the_compiler(tmp_path: Path) -> None:
+    from compiler.crt import OddsProblem as Problem
+
+    comp = compile_text(
+        tmp_path,
+        'game t { title "T" }\n'
+        'odds a "A" { columns ["1:2", "1:1", "2:1", "3:1"] attacker_high round down defender_high round up beyond clamp shift after clamp }\n'
+        'odds b "B" { columns ["1:2", "1:1", "2:1", "3:1"] attacker_high round nearest defender_high round up beyond error shift before clamp }\n',
+    )
+    assert comp.diagnostics == []
+    out = tmp_path / "out.py"
+    from compiler.emit_python import emit_game_python
+
+    out.write_text(emit_game_python(comp.project.games["t"]))
+    m = import_module(out, "odds_generated")
+    game = comp.project.games["t"]
+    for name in ("a", "b"):
+        rule_ = game.chart(name).odds
+        for attack in range(1, 13):
+            for defense in range(1, 13):
+                for shift in (-2, 0, 1):
+                    try:
+                        want: object = column(rule_, attack, defense, shift)
+                    except Problem:
+                        want = ValueError
+                    try:
+                        got: object = getattr(m, f"odds_{name}")(attack, defense, shift)
+                    except ValueError:
+                        got = ValueError
+                    assert got == want, (name, attack, defense, shift)
