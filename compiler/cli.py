@@ -240,6 +240,8 @@ def _parse_keys(pairs: tuple[str, ...]) -> dict[str, str]:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
             raise click.BadParameter(f"`{pair}`: write NAME=VALUE, e.g. --key interceptor=piston", param_hint="--key")
+        if name.strip() in keys:
+            raise click.BadParameter(f"key `{name.strip()}` is given twice", param_hint="--key")
         keys[name.strip()] = value.strip()
     return keys
 
@@ -324,7 +326,11 @@ def lookup(
         if attack is not None and defense is not None:
             if chart.kind == "odds":
                 return odds_column(chart, attack, defense, shift)
-            given.update(keys_from_odds(game, chart, attack, defense, shift))
+            from_odds = keys_from_odds(game, chart, attack, defense, shift)
+            both = sorted(set(from_odds) & set(given))
+            if both:
+                raise click.UsageError(f"--attack/--defense pick key `{both[0]}`; leave out --key {both[0]}=...")
+            given.update(from_odds)
         return do_lookup(chart, roll, given, drm)
 
     game, chart, result = _ask(address, charts_dir, ask, as_printed)

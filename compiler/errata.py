@@ -131,8 +131,8 @@ class ErrataApplier:
             self._why(prov, errata_id, op)
             prov.printed_title = prov.printed_title or decl.title.text
             return replace(decl, title=op.text)
-        if (decl.grids or decl.availability) and op.kind != "add":
-            self.sink.emit("C601", f"errata can only retitle, annotate or add rows to the grid {where}", op.span, "write the correction as a note, or transcribe the chart in row form")
+        if decl.grids or decl.availability:
+            self.sink.emit("C601", f"errata can only retitle, annotate or complete the grid {where}", op.span, "write the correction as a note, or transcribe the chart in row form")
             return decl
         if op.kind == "add":
             assert op.row is not None

@@ -34,6 +34,9 @@ MAX_ROWS = 1000
 MAX_KEY_COMBINATIONS = 256
 MAX_DRMS = 64
 MAX_DRM_SPAN = 64
+# The odds tables a build writes grow with key combinations x DRM totals x rows; beyond this many
+# cells a single chart's JSON would run to megabytes and take minutes.
+MAX_ODDS_CELLS = 100_000
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
@@ -149,8 +152,13 @@ def resolve_game(
                 seen[handle.casefold()] = decl.span
         game.charts.append(chart)
     _check_chart_refs(game, typer, sink)
+    seen_invariants: dict[str, ast.Span] = {}
     for f in files:
         for inv in f.invariants:
+            if inv.name.text in seen_invariants:
+                sink.emit("C202", f"invariant `{inv.name.text}` is declared twice", inv.name.span, labels=(Label(seen_invariants[inv.name.text], "first declared here"),))
+                continue
+            seen_invariants[inv.name.text] = inv.name.span
             resolved_inv = _invariant(game, inv, typer, sink)
             if resolved_inv is not None:
                 game.invariants.append(resolved_inv)
@@ -184,6 +192,16 @@ def _invariant(game: model.Game, decl: ast.InvariantDecl, typer: _ValueTyper, si
             sink.emit("C201", f"unknown chart `{chart_name.text}` in invariant `{decl.name.text}`", chart_name.span, did_you_mean(chart_name.text, [c.address for c in game.charts]))
             return None
         chart_address = chart.address
+        widths = {"pair": 2, "triple": 3}
+        parts = {widths[c.type] for c in chart.columns if c.type in widths}
+        if not 1 <= decl.number <= (max(parts) if parts else 0):
+            sink.emit(
+                "C402",
+                f"invariant `{decl.name.text}` sums part {decl.number}, but the cells of `{chart.address}` have "
+                + (f"parts 1 to {max(parts)}" if parts else "no pair or triple columns"),
+                decl.span,
+            )
+            return None
     else:
         assert decl.value is not None
         typed = typer.typed(decl.value, field.type, f"invariant `{decl.name.text}`")
@@ -319,6 +337,8 @@ def _suppressions(decl: ast.ChartDecl, sink: Sink) -> list[model.Suppression]:
             why = "errors" if CODES[code].severity.value == "error" else "suppression codes"
             sink.emit("C502", f"`{code}` cannot be silenced: {why} are always reported", allow.code.span,
                       "fix the chart, or declare it `partial` if rows are missing")
+        elif not allow.reason.text.strip():
+            sink.emit("C502", f"`allow {code}` gives no reason", allow.reason.span, 'say why the finding is acceptable: `allow C305 "the print ..."`')
         else:
             found.append(model.Suppression(code, allow.reason.text, chart, allow.span, decl.span))
     return found
@@ -350,6 +370,8 @@ def _game_header(
             (Label(headers[0].span, "first header here"),),
         )
     header = headers[0]
+    for span in header.repeated:
+        sink.emit("C103", f"this statement may appear only once in the header of game `{game_id}`", span, "delete the repeated line")
     if header.name.text != game_id:
         sink.emit(
             "C203",
@@ -425,6 +447,7 @@ def _add_enum(game: model.Game, decl: ast.EnumDecl, sink: Sink) -> None:
         return
     members: list[model.Member] = []
     seen: dict[str, ast.Span] = {}
+    names_used: dict[str, tuple[str, ast.Span]] = {}
     for m in decl.members:
         if m.name.text in seen:
             sink.emit(
@@ -436,6 +459,17 @@ def _add_enum(game: model.Game, decl: ast.EnumDecl, sink: Sink) -> None:
             continue
         seen[m.name.text] = m.name.span
         label = m.label.text if m.label else m.name.text
+        for written in ([m.label] if m.label else []) + list(m.aliases):
+            folded = written.text.casefold()
+            if folded in names_used and names_used[folded][0] != m.name.text:
+                sink.emit(
+                    "C202",
+                    f"`{written.text}` names both `{names_used[folded][0]}` and `{m.name.text}` in enum `{decl.name.text}`",
+                    written.span,
+                    "a printed label or alias must pick one value",
+                    (Label(names_used[folded][1], "first used here"),),
+                )
+            names_used.setdefault(folded, (m.name.text, written.span))
         members.append(model.Member(m.name.text, label, m.span, (), tuple(a.text for a in m.aliases)))
     label = decl.label.text if decl.label else decl.name.text
     game.enums[decl.name.text] = model.EnumType(decl.name.text, label, tuple(members), decl.name.span)
@@ -613,7 +647,7 @@ class _ChartResolver:
         )
 
     def _within_limits(self, keys: list[model.Key], rows: list[model.Row], drms: list[model.Drm], clamp: tuple[int, int] | None) -> bool:
-        """Report (C408) a chart too large to check and tabulate exactly; True when it is not."""
+        """Report (C415) a chart too large to check and tabulate exactly; True when it is not."""
         combos = 1
         for k in keys:
             combos *= max(1, len(k.enum.members))
@@ -626,6 +660,10 @@ class _ChartResolver:
             (combos > MAX_KEY_COMBINATIONS, f"{combos} key combinations (at most {MAX_KEY_COMBINATIONS})"),
             (len(drms) > MAX_DRMS, f"{len(drms)} DRMs (at most {MAX_DRMS})"),
             (high - low > MAX_DRM_SPAN, f"DRMs spanning {low:+d} to {high:+d} (at most {MAX_DRM_SPAN} apart)"),
+            (
+                combos * (high - low + 1) * max(1, len(rows)) > MAX_ODDS_CELLS,
+                f"{combos} key combinations x {high - low + 1} DRM totals x {len(rows)} rows of odds (at most {MAX_ODDS_CELLS})",
+            ),
         ]
         found = [text for bad, text in problems if bad]
         for text in found:

@@ -80,6 +80,7 @@ class GameDecl:
     calendar: tuple[MonthText, MonthText] | None
     periods: tuple[PeriodDecl, ...]
     span: Span
+    repeated: tuple[Span, ...] = ()  # a title, source or calendar given twice
 
 
 @dataclass(frozen=True)

@@ -148,7 +148,7 @@ def _syntax_issue(exc: Any, text: str, path: str, unexpected_chars: type, unexpe
     line, col = _end_position(text) if at_end else _error_position(exc, text)
     span = ast.Span(path, line, col, line, col + 1)
     chart = _enclosing_chart(text, line)
-    where = f" while reading chart `{chart}`" if chart else ""
+    where = f" while reading {chart}" if chart else ""
     expected = _expected_words(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ())
     if isinstance(exc, unexpected_chars):
         found = _describe_char(text, exc.pos_in_stream)
@@ -230,12 +230,13 @@ def _expected_words(names: Any) -> str:
 
 def _enclosing_chart(text: str, line: int) -> str | None:
     """The name of the last `chart`/`drms` header at or above `line` (a best-effort hint)."""
-    header = re.compile(r'^\s*(?:chart|drms)\s+(?:\[([^\]\s]+)\])?\s*([A-Za-z_][A-Za-z0-9_]*)?')
+    header = re.compile(r'^\s*(chart|drms|errata|invariant|odds|enum|game)\s+(?:\[([^\]\s]+)\])?\s*([A-Za-z_][A-Za-z0-9_]*)?')
     lines = text.split("\n")[:line]
     for raw in reversed(lines):
         m = header.match(raw)
-        if m and (m.group(1) or m.group(2)):
-            return m.group(1) or m.group(2)
+        if m and (m.group(2) or m.group(3)):
+            kind = "chart" if m.group(1) in ("chart", "drms") else m.group(1)
+            return f"{kind} `{m.group(2) or m.group(3)}`"
     return None
 
 
@@ -293,7 +294,13 @@ class _Builder:
         name = self.name(tree.children[0])
         title = source = calendar = None
         periods = []
+        repeated = []
+        seen_kinds: set[str] = set()
         for stmt in tree.children[1:]:
+            if stmt.data in seen_kinds and stmt.data != "period":
+                repeated.append(self.span_of(stmt))
+                continue
+            seen_kinds.add(stmt.data)
             if stmt.data == "title":
                 title = self.text(stmt.children[0])
             elif stmt.data == "source":
@@ -305,7 +312,7 @@ class _Builder:
                 first = self.period_bound(c[2], start=True)
                 last = self.period_bound(c[3], start=False) if getattr(c[3], "data", None) == "period_bound" else None
                 periods.append(ast.PeriodDecl(self.name(c[0]), self.text(c[1]), first, last, self.span_of(stmt)))
-        return ast.GameDecl(name, title, source, calendar, tuple(periods), self.span_of(tree))
+        return ast.GameDecl(name, title, source, calendar, tuple(periods), self.span_of(tree), tuple(repeated))
 
     def period_bound(self, tree: Any, start: bool) -> ast.MonthText:
         tok = tree.children[0]
