@@ -94,6 +94,8 @@ _REGISTRY = [
          "Correct the data (or the invariant) so the rule the invariant states holds."),
     Code("C415", "chart-too-large", Severity.ERROR, "a chart exceeds the size chartc checks exactly (rows, key combinations, DRMs or DRM span)",
          "Split the chart into smaller charts, or look for a typo such as `+100` for `+1`."),
+    Code("C416", "aid-order", Severity.ERROR, "a game's `aid.order` file names a chart that does not exist, or one chart twice",
+         "List each chart of the game once, by its printed ID or slug (`R4`, `extended_burst`)."),
     # 5xx: suppressions
     Code("C501", "unused-suppression", Severity.WARNING, "an `allow` statement silences nothing in its chart",
          "Delete the `allow` line: the finding it was written for is gone."),

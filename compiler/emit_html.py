@@ -20,8 +20,7 @@ from compiler.text import value_text
 from compiler.odds import odds, percent_text
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
-ORDER_FILE = "aid.order"
-"""A game folder may hold this file to set the player aid's order and group headings."""
+from compiler.aid_order import ORDER_FILE, read_order  # noqa: E402  (the file's format lives there)
 
 
 class AidOrderError(ValueError):
@@ -74,18 +73,15 @@ def play_order(game: model.Game, order_text: str | None = None) -> list[AidGroup
         return _default_groups(game.charts)
     groups: list[AidGroup] = []
     listed: list[model.Chart] = []
-    for number, raw in enumerate(order_text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
+    for entry in read_order(order_text, game.id):
+        if entry.address is None:
+            groups.append(AidGroup(entry.heading or None, ()))
             continue
-        if line.startswith("=="):
-            groups.append(AidGroup(line[2:].strip() or None, ()))
-            continue
-        chart = game.chart(line)
+        chart = game.chart(entry.address)
         if chart is None:
-            raise AidOrderError(f"{ORDER_FILE} line {number}: no chart `{line}` in game `{game.id}`")
+            raise AidOrderError(f"{ORDER_FILE} line {entry.line}: no chart `{entry.address}` in game `{game.id}`")
         if chart in listed:
-            raise AidOrderError(f"{ORDER_FILE} line {number}: chart `{line}` is listed twice")
+            raise AidOrderError(f"{ORDER_FILE} line {entry.line}: chart `{entry.address}` is listed twice")
         listed.append(chart)
         if not groups:
             groups.append(AidGroup(None, ()))

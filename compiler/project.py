@@ -138,8 +138,43 @@ def _load(game_dirs: dict[str, Path], as_printed: bool = False) -> Compilation:
         games[game_id] = resolve_game(game_id, parsed, sink, ast.Span(first, 1, 1, 1, 1), complete=len(parsed) == len(files), as_printed=as_printed)
     project = model.Project(games)
     check_project(project, sink)
+    for game_id, folder in game_dirs.items():
+        _check_aid_order(games[game_id], folder, sink, sources)
     kept, suppressed = apply_suppressions(sink, [s for g in games.values() for s in g.suppressions])
     return Compilation(project, kept, sources, game_dirs, suppressed)
+
+
+def _check_aid_order(game: model.Game, folder: Path, sink: Sink, sources: dict[str, str]) -> None:
+    """C416: the `aid.order` file must name each of the game's charts at most once."""
+    from compiler.aid_order import ORDER_FILE, read_order
+
+    path = folder / ORDER_FILE
+    if not path.is_file():
+        return
+    shown = display_path(path)
+    text = _read(path, shown, sink)
+    if text is None:
+        return
+    sources[shown] = text
+    seen: dict[str, int] = {}
+    lines = text.lstrip("\ufeff").split("\n")
+    for entry in read_order(text, game.id):
+        if entry.address is None:
+            continue
+        raw = lines[entry.line - 1]
+        col = raw.find(entry.address) + 1 or 1
+        span = ast.Span(shown, entry.line, col, entry.line, col + len(entry.address))
+        chart = game.chart(entry.address)
+        if chart is None:
+            from compiler.resolve import did_you_mean
+
+            sink.emit("C416", f"{ORDER_FILE} names chart `{entry.address}`, which game `{game.id}` does not have", span,
+                      did_you_mean(entry.address, [c.address for c in game.charts]))
+        elif chart.address in seen:
+            sink.emit("C416", f"{ORDER_FILE} lists chart `{entry.address}` twice (first on line {seen[chart.address]})", span,
+                      "delete one of the lines")
+        else:
+            seen[chart.address] = entry.line
 
 
 def apply_suppressions(sink: Sink, suppressions: list[model.Suppression]) -> tuple[list[Diagnostic], list[Suppressed]]:

@@ -29,12 +29,15 @@ EXAMPLES = ROOT / "compiler" / EXAMPLES_FILE
 MARKER = "<!-- Everything below is generated from tests/cases by scripts/gen_diagnostics_doc.py. -->\n"
 
 
-def _report(data: bytes) -> str:
-    """What `chartc check` prints for one case, as if it were charts/t/case.chart."""
+def _report(data: bytes, order: bytes | None = None) -> str:
+    """What `chartc check` prints for one case, as if it were charts/t/case.chart (and its
+    charts/t/aid.order when the case has an `.aid.order` sidecar)."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "charts" / "t"
         folder.mkdir(parents=True)
         (folder / "case.chart").write_bytes(data)
+        if order is not None:
+            (folder / "aid.order").write_bytes(order)
         cwd = os.getcwd()
         os.chdir(tmp)
         try:
@@ -53,6 +56,11 @@ def _fix_diff(bad: bytes, good: bytes) -> str:
     return "".join(line for line in diff if not line.startswith(("---", "+++", "@@")))
 
 
+def _sidecar(case: Path, suffix: str) -> bytes | None:
+    path = case.with_name(case.stem + suffix)
+    return path.read_bytes() if path.is_file() else None
+
+
 def collect_examples(cases: Path = CASES) -> dict[str, dict[str, str]]:
     """`{code: {case, input, report, fix_diff}}` for every `cNNN_*.chart` with its `.ok.chart`."""
     examples = {}
@@ -61,10 +69,14 @@ def collect_examples(cases: Path = CASES) -> dict[str, dict[str, str]]:
             continue
         code = "C" + bad_path.name[1:4]
         bad, good = bad_path.read_bytes(), bad_path.with_name(bad_path.stem + ".ok.chart").read_bytes()
+        bad_order, good_order = (_sidecar(bad_path, suffix) for suffix in (".aid.order", ".ok.aid.order"))
+        report = _report(bad, bad_order)
+        if bad_order is not None:  # the finding is in the aid.order file: show and fix that file
+            bad, good = b"# aid.order\n" + bad_order, b"# aid.order\n" + (good_order or b"")
         examples[code] = {
             "case": f"tests/cases/{bad_path.name}",
             "input": _text(bad),
-            "report": _report(bad),
+            "report": report,
             "fix_diff": _fix_diff(bad, good),
         }
     return dict(sorted(examples.items()))

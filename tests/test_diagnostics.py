@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from compiler.diagnostics import CODES, render_human, render_short
-from tests.conftest import CASES, compile_text, codes
+from tests.conftest import CASES, compile_files, compile_text, codes
 
 BAD = sorted(p for p in CASES.glob("c*.chart") if not p.name.endswith(".ok.chart"))
 
@@ -23,9 +23,18 @@ def _case_code(path: Path) -> str:
     return f"C{m.group(1)}"
 
 
+def _compile_case(tmp_path: Path, chart: Path, order_suffix: str):
+    """A case's chart, plus its `aid.order` sidecar (`<case>.aid.order`) when it has one."""
+    files = {"case.chart": chart.read_bytes()}
+    order = chart.with_name(chart.name.split(".")[0] + order_suffix)
+    if order.is_file():
+        files["aid.order"] = order.read_bytes()
+    return compile_files(tmp_path, files)
+
+
 @pytest.mark.parametrize("case", BAD, ids=lambda p: p.stem)
 def test_code_fires_on_bad_input(case: Path, tmp_path: Path) -> None:
-    comp = compile_text(tmp_path, case.read_bytes())
+    comp = _compile_case(tmp_path, case, ".aid.order")
     assert _case_code(case) in codes(comp)
     golden = case.with_suffix(".errors")
     got = "".join(render_short(d) + "\n" for d in comp.diagnostics)
@@ -35,7 +44,7 @@ def test_code_fires_on_bad_input(case: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize("case", BAD, ids=lambda p: p.stem)
 def test_code_quiet_on_fixed_input(case: Path, tmp_path: Path) -> None:
     fixed = case.with_name(case.stem + ".ok.chart")
-    comp = compile_text(tmp_path, fixed.read_bytes())
+    comp = _compile_case(tmp_path, fixed, ".ok.aid.order")
     assert _case_code(case) not in codes(comp), [render_short(d) for d in comp.diagnostics]
 
 
