@@ -235,7 +235,7 @@ def chart_odds(game: model.Game, chart: model.Chart, given_keys: dict[str, str],
         LookupProblem: the chart is not read by dice (value, reference or DRM-only charts), or a key
             is unknown, missing or has an unknown value.
     """
-    from compiler.lookup import LookupProblem, LookupUsage, resolve_keys
+    from compiler.lookup import LookupUsage, resolve_keys
 
     if chart.kind != "roll" or chart.dice is None:
         how = {

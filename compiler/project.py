@@ -242,9 +242,3 @@ def _covering(index: dict[tuple[str, str], tuple[list[tuple[int, int]], list[mod
     starts, candidates = index.get((d.code, d.span.file), ([], []))
     at = bisect.bisect_right(starts, (d.span.line, d.span.col)) - 1
     return candidates[at] if at >= 0 and candidates[at].covers(d.code, d.span) else None
-
-
-def relative_source(path: str) -> str:
-    """`charts/ia2/escape.chart` -> `ia2/escape.chart`: the stable name used in outputs."""
-    parts = Path(path).parts
-    return "/".join(parts[-2:]) if len(parts) >= 2 else os.path.basename(path)

@@ -1221,7 +1221,6 @@ _BAD = object()
 
 
 _SLASHED_TYPES = {"pair": 2, "triple": 3}
-VALUE_TYPES = ("text", "int", "month", "flag", "pair", "triple", "thresholds", "chartref")
 _FLAG_WORDS = {"yes": 1, "true": 1, "no": 0, "false": 0}
 
 
