@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import bisect
 import gc
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
