@@ -22,9 +22,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Mapping
 
 from compiler import model
-from compiler.emit_html import ORDER_FILE, AidOrderError, emit_game_html
-from compiler.emit_json import emit_game_json
-from compiler.emit_python import emit_game_python
+from compiler.emit.html import ORDER_FILE, AidOrderError, emit_game_html
+from compiler.emit.json import emit_game_json
+from compiler.emit.python import emit_game_python
 
 GAME_SCHEMA = "chartc-game.schema.json"
 OPTIONAL_SUFFIXES = (".pdf",)

@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 
 from compiler import model
-from compiler.diagnostics import Label, Sink
+from compiler.diagnostics import Label, Sink, codes
 from compiler.odds import drm_totals, reachable_rolls, unreachable_rows
 
 
@@ -42,7 +42,7 @@ def check_record_dates(game: model.Game, sink: Sink) -> None:
                 available = target.get("available") if target else None
                 if target is not None and isinstance(available, str) and when < available:
                     sink.emit(
-                        "C412",
+                        codes.BEFORE_AVAILABLE,
                         f"`{member.label}` ({enum.label}, {when}) uses `{target.label}`, available only from {available}",
                         member.span,
                         f"check the {field.label.lower()} of `{member.id}` or the `available` month of `{target.id}`",
@@ -57,7 +57,7 @@ def check_invariant(game: model.Game, inv: model.Invariant, sink: Sink) -> None:
         if len(matching) != inv.number:
             which = f"`{enum.id}` records have {inv.field} {inv.value}" if inv.field else f"`{enum.id}` records are listed"
             sink.emit(
-                "C414",
+                codes.INVARIANT_VIOLATED,
                 f"invariant `{inv.id}` ({inv.text}): {len(matching)} {which}, not {inv.number}",
                 inv.span,
                 "records: " + (", ".join(f"`{m}`" for m in matching) or "none") if inv.field else "check the list against the rule",
@@ -69,7 +69,7 @@ def check_invariant(game: model.Game, inv: model.Invariant, sink: Sink) -> None:
     for index, column in enumerate(chart.columns):
         member = enum.member(column.id)
         if member is None:
-            sink.emit("C414", f"invariant `{inv.id}`: column `{column.id}` of `{chart.address}` names no `{enum.id}` record", inv.span)
+            sink.emit(codes.INVARIANT_VIOLATED, f"invariant `{inv.id}`: column `{column.id}` of `{chart.address}` names no `{enum.id}` record", inv.span)
             continue
         need = member.get(inv.field)
         if not isinstance(need, int):
@@ -81,7 +81,7 @@ def check_invariant(game: model.Game, inv: model.Invariant, sink: Sink) -> None:
                 total += cell[inv.number - 1]  # type: ignore[operator]
         if total < need:
             sink.emit(
-                "C414",
+                codes.INVARIANT_VIOLATED,
                 f"invariant `{inv.id}` ({inv.text}): `{column.id}` totals {total} in `{chart.address}`, short of {need}",
                 inv.span,
                 f"check the `{column.id}` cells of `{chart.address}` and the {inv.field} of `{member.id}`",
@@ -168,7 +168,7 @@ def _report_overlaps(chart: model.Chart, pairs: set[tuple[model.Row, model.Row]]
     for a, b in sorted(pairs, key=lambda p: (p[0].span, p[1].span)):
         assert a.range is not None and b.range is not None
         sink.emit(
-            "C301",
+            codes.OVERLAPPING_RANGES,
             f"`{b.range.printed}` overlaps `{a.range.printed}` in chart `{chart.address}` (both select {shared[(a, b)]})",
             b.range.span,
             "each roll must select exactly one row: shorten one of the ranges",
@@ -231,7 +231,7 @@ def _check_row_reach(chart: model.Chart, reach: list[int], sink: Sink) -> None:
             continue
         if id(row) in never:
             sink.emit(
-                "C306",
+                codes.UNREACHABLE_ROW,
                 f"row `{r.printed}` of chart `{chart.address}` can never be selected: {dice_text}{drm_text} rolls {lo} to {hi}",
                 r.span,
                 "check the printed range, or declare the DRM that reaches it",
@@ -240,7 +240,7 @@ def _check_row_reach(chart: model.Chart, reach: list[int], sink: Sink) -> None:
         outside = [v for v in (r.low, r.high) if v is not None and not lo <= v <= hi]
         if outside:
             sink.emit(
-                "C303",
+                codes.RANGE_OUTSIDE_FACES,
                 f"range `{r.printed}` of chart `{chart.address}` reaches {compress(outside)}, which {dice_text}{drm_text} cannot roll ({lo} to {hi})",
                 r.span,
                 f"write an open end (`{r.low}+`) if the row is meant to catch every higher modified roll" if r.high is not None and r.high > hi else None,
@@ -255,14 +255,14 @@ def _report_gaps(chart: model.Chart, gaps: dict[tuple[str, ...], list[int]], wha
         noun = f"{what}s" if len(values) > 1 else what
         if chart.partial:
             sink.emit(
-                "C308",
+                codes.PARTIAL_CHART,
                 f"partial chart `{chart.address}`: {noun} {compress(values)} select no row{where}",
                 chart.span,
                 f"declared partial: {chart.partial}",
             )
         else:
             sink.emit(
-                "C302",
+                codes.GAP,
                 f"{noun} {compress(values)} select{'s' if len(values) == 1 else ''} no row of chart `{chart.address}`{where}",
                 chart.span,
                 "add the missing rows, or declare `partial \"why\"` if the print leaves them out",
@@ -270,7 +270,7 @@ def _report_gaps(chart: model.Chart, gaps: dict[tuple[str, ...], list[int]], wha
     if chart.partial and not any_gap and chart.availability is None:
         # an availability grid knows only the items it lists, so it cannot tell lost rows apart
         sink.emit(
-            "C309",
+            codes.PARTIAL_BUT_COMPLETE,
             f"chart `{chart.address}` is declared partial but every {what} selects a row",
             chart.span,
             "delete the `partial` line",
@@ -288,7 +288,7 @@ def _report_off_table(chart: model.Chart, off: dict[tuple[str, ...], list[int]],
         edge = "highest" if side == "high" else "lowest"
         fix = "make the last row open-ended (e.g. `5+`)" if side == "high" else "make the first row open-ended (e.g. `2-`)"
         sink.emit(
-            "C305",
+            codes.MODIFIED_ROLL_OFF_TABLE,
             f"modified roll {compress(values)} (DRM {drm_text}) falls off the {edge} row of chart `{chart.address}`{_for_combos(chart, combos)}",
             anchor,
             fix + ", or say in an errata what such a roll means",
@@ -314,9 +314,9 @@ def _check_value_chart(chart: model.Chart, sink: Sink) -> None:
         if r is None:
             continue
         if domain.intersect(r) is None:
-            sink.emit("C306", f"row `{r.printed}` of chart `{chart.address}` lies outside {vk.id} `{dom.printed}`", r.span)
+            sink.emit(codes.UNREACHABLE_ROW, f"row `{r.printed}` of chart `{chart.address}` lies outside {vk.id} `{dom.printed}`", r.span)
         elif any(v is not None and not domain.contains(v) for v in (r.low, r.high)):
-            sink.emit("C303", f"range `{r.printed}` of chart `{chart.address}` runs outside {vk.id} `{dom.printed}`", r.span)
+            sink.emit(codes.RANGE_OUTSIDE_FACES, f"range `{r.printed}` of chart `{chart.address}` runs outside {vk.id} `{dom.printed}`", r.span)
     for combo in chart.key_combinations():
         rows = [r for r in chart.rows_for(combo) if r.range is not None]
         missing = _interval_gaps(domain, [r.range for r in rows])
@@ -371,16 +371,16 @@ def _report_interval_gaps(chart: model.Chart, gaps: dict, sink: Sink) -> None:
         where = _for_combos(chart, combos)
         vk = chart.value_key.id if chart.value_key else "value"
         if chart.partial:
-            sink.emit("C308", f"partial chart `{chart.address}`: {vk} {text} selects no row{where}", chart.span, f"declared partial: {chart.partial}")
+            sink.emit(codes.PARTIAL_CHART, f"partial chart `{chart.address}`: {vk} {text} selects no row{where}", chart.span, f"declared partial: {chart.partial}")
         else:
             sink.emit(
-                "C302",
+                codes.GAP,
                 f"{vk} {text} selects no row of chart `{chart.address}`{where}",
                 chart.span,
                 "add the missing rows (an open-ended last row like `20+` covers every higher value), or declare `partial \"why\"`",
             )
     if chart.partial and not grouped:
-        sink.emit("C309", f"chart `{chart.address}` is declared partial but every value selects a row", chart.span, "delete the `partial` line")
+        sink.emit(codes.PARTIAL_BUT_COMPLETE, f"chart `{chart.address}` is declared partial but every value selects a row", chart.span, "delete the `partial` line")
 
 
 # ---- reference charts ------------------------------------------------------------------------------------
@@ -394,7 +394,7 @@ def _check_reference_chart(chart: model.Chart, sink: Sink) -> None:
             missing.append(combo)
         for extra in rows[1:]:
             sink.emit(
-                "C301",
+                codes.OVERLAPPING_RANGES,
                 f"two rows of chart `{chart.address}` apply to {describe_combo(chart, combo)}",
                 extra.span,
                 "a chart read by keys alone needs exactly one row per key value",
@@ -403,8 +403,8 @@ def _check_reference_chart(chart: model.Chart, sink: Sink) -> None:
     if missing and chart.keys:
         text = _for_combos(chart, missing).removeprefix(" for ")
         if chart.partial:
-            sink.emit("C308", f"partial chart `{chart.address}`: no row for {text}", chart.span, f"declared partial: {chart.partial}")
+            sink.emit(codes.PARTIAL_CHART, f"partial chart `{chart.address}`: no row for {text}", chart.span, f"declared partial: {chart.partial}")
         else:
-            sink.emit("C302", f"no row of chart `{chart.address}` for {text}", chart.span, "add a row for each key value, or declare `partial \"why\"`")
+            sink.emit(codes.GAP, f"no row of chart `{chart.address}` for {text}", chart.span, "add a row for each key value, or declare `partial \"why\"`")
     elif chart.partial and chart.keys:
-        sink.emit("C309", f"chart `{chart.address}` is declared partial but every key value has a row", chart.span, "delete the `partial` line")
+        sink.emit(codes.PARTIAL_BUT_COMPLETE, f"chart `{chart.address}` is declared partial but every key value has a row", chart.span, "delete the `partial` line")

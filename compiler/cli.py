@@ -219,7 +219,7 @@ def explain(code: str | None) -> None:
         return
     found = find_code(code)
     if found is None:
-        from compiler.resolve import did_you_mean
+        from compiler.diagnostics import did_you_mean
 
         hint = did_you_mean(code.upper(), list(CODES)) or did_you_mean(code.lower(), [c.name for c in CODES.values()])
         raise click.UsageError(f"no diagnostic code `{code}`" + (f"; {hint}" if hint else "; run `chartc explain` for the list"))
@@ -252,7 +252,7 @@ def _find_chart(address: str, charts_dir: Path, as_printed: bool = False):
         raise click.UsageError(f"`{address}`: address a chart as GAME/CHART, e.g. ia2/R4")
     comp = _load((charts_dir / game_id,), as_printed) if (charts_dir / game_id).is_dir() else None
     if comp is None:
-        from compiler.resolve import did_you_mean
+        from compiler.diagnostics import did_you_mean
 
         known = [p.name for p in charts_dir.iterdir() if p.is_dir()] if charts_dir.is_dir() else []
         hint = did_you_mean(game_id, known)
@@ -260,7 +260,7 @@ def _find_chart(address: str, charts_dir: Path, as_printed: bool = False):
     game = comp.project.games[game_id]
     chart = game.chart(chart_name)
     if chart is None:
-        from compiler.resolve import did_you_mean
+        from compiler.diagnostics import did_you_mean
 
         hint = did_you_mean(chart_name, [c.address for c in game.charts])
         raise click.UsageError(f"no chart `{chart_name}` in game `{game_id}`" + (f"; {hint}" if hint else ""))
@@ -313,7 +313,7 @@ def lookup(
     100), or the value of a value-keyed chart; leave it out for charts read by keys only.
     Exits 1 when no row is selected (a gap, or a modified roll off the table).
     """
-    from compiler.emit_json import json_value
+    from compiler.emit.json import json_value
     from compiler.lookup import keys_from_odds, odds_column
     from compiler.lookup import lookup as do_lookup
     from compiler.text import value_text

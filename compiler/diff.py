@@ -177,7 +177,7 @@ def _diff_rows(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -
 def errata_sheet_html(changes: list[Change], titles: dict[str, str], old_label: str, new_label: str) -> str:
     """A printable errata sheet (Jinja2, autoescaped): per game, one change per line with chart ID,
     location, printed -> corrected value and the errata cited."""
-    from compiler.emit_html import _environment
+    from compiler.emit.html import _environment
 
     games = []
     for game_id in sorted({c.game for c in changes}):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from compiler import model
-from compiler.diagnostics import Label, Sink
+from compiler.diagnostics import Label, Sink, codes
 from dsl import ast
 
 
@@ -43,7 +43,7 @@ def errata_docs(decls: list[ast.ErrataDecl], sink: Sink) -> list[model.ErrataDoc
     docs = []
     for e in errata_order(decls):
         if e.name.text in seen:
-            sink.emit("C202", f"errata `{e.name.text}` is declared twice", e.name.span, labels=(Label(seen[e.name.text], "first declared here"),))
+            sink.emit(codes.DUPLICATE_NAME, f"errata `{e.name.text}` is declared twice", e.name.span, labels=(Label(seen[e.name.text], "first declared here"),))
             continue
         seen[e.name.text] = e.name.span
         docs.append(
@@ -55,9 +55,9 @@ def errata_docs(decls: list[ast.ErrataDecl], sink: Sink) -> list[model.ErrataDoc
     for e in decls:
         for o in e.overrides:
             if o.text not in seen:
-                from compiler.resolve import did_you_mean
+                from compiler.diagnostics import did_you_mean
 
-                sink.emit("C201", f"errata `{e.name.text}` overrides unknown errata `{o.text}`", o.span, did_you_mean(o.text, seen))
+                sink.emit(codes.UNKNOWN_NAME, f"errata `{e.name.text}` overrides unknown errata `{o.text}`", o.span, did_you_mean(o.text, seen))
     return docs
 
 
@@ -91,10 +91,10 @@ class ErrataApplier:
             for a in e.amends:
                 chart = self.find(a.chart.text)
                 if chart is None:
-                    from compiler.resolve import did_you_mean
+                    from compiler.diagnostics import did_you_mean
 
                     names = [x.text for c in self.charts.values() for x in (c.chart_id, c.slug) if x is not None]
-                    self.sink.emit("C601", f"errata `{e.name.text}` amends chart `{a.chart.text}`, which does not exist", a.chart.span, did_you_mean(a.chart.text, names))
+                    self.sink.emit(codes.ERRATA_TARGET_MISSING, f"errata `{e.name.text}` amends chart `{a.chart.text}`, which does not exist", a.chart.span, did_you_mean(a.chart.text, names))
                     continue
                 handle = self._handle(chart)
                 current = amended.get(handle, chart)
@@ -116,7 +116,7 @@ class ErrataApplier:
             return decl
         if op.kind == "complete":
             if decl.partial is None:
-                self.sink.emit("C603", f"errata `{errata_id}` marks {where} complete, but it is not declared partial", op.span)
+                self.sink.emit(codes.ERRATA_NO_EFFECT, f"errata `{errata_id}` marks {where} complete, but it is not declared partial", op.span)
                 return decl
             self._claim(errata_id, decl, decl.span, "partial", op.span)
             self._why(prov, errata_id, op)
@@ -125,14 +125,14 @@ class ErrataApplier:
         if op.kind == "retitle":
             assert op.text is not None
             if op.text.text == decl.title.text:
-                self.sink.emit("C603", f"errata `{errata_id}` retitles {where} to the title it already has", op.span)
+                self.sink.emit(codes.ERRATA_NO_EFFECT, f"errata `{errata_id}` retitles {where} to the title it already has", op.span)
                 return decl
             self._claim(errata_id, decl, decl.span, "title", op.span)
             self._why(prov, errata_id, op)
             prov.printed_title = prov.printed_title or decl.title.text
             return replace(decl, title=op.text)
         if decl.grids or decl.availability:
-            self.sink.emit("C601", f"errata can only retitle, annotate or complete the grid {where}", op.span, "write the correction as a note, or transcribe the chart in row form")
+            self.sink.emit(codes.ERRATA_TARGET_MISSING, f"errata can only retitle, annotate or complete the grid {where}", op.span, "write the correction as a note, or transcribe the chart in row form")
             return decl
         if op.kind == "add":
             assert op.row is not None
@@ -151,7 +151,7 @@ class ErrataApplier:
         if op.kind == "move":
             assert op.new_range is not None
             if row.range is not None and row.range.text == op.new_range.text:
-                self.sink.emit("C603", f"errata `{errata_id}` moves a row of {where} to the range it already has (`{op.new_range.text}`)", op.span)
+                self.sink.emit(codes.ERRATA_NO_EFFECT, f"errata `{errata_id}` moves a row of {where} to the range it already has (`{op.new_range.text}`)", op.span)
                 return decl
             self._claim(errata_id, decl, row.span, "range", op.span)
             new_row = replace(row, range=op.new_range)
@@ -161,16 +161,16 @@ class ErrataApplier:
         assert op.column is not None and op.value is not None
         columns = [c.name.text for c in decl.columns]
         if op.column.text not in columns:
-            from compiler.resolve import did_you_mean
+            from compiler.diagnostics import did_you_mean
 
-            self.sink.emit("C601", f"errata `{errata_id}` changes column `{op.column.text}`, which {where} does not have", op.column.span, did_you_mean(op.column.text, columns))
+            self.sink.emit(codes.ERRATA_TARGET_MISSING, f"errata `{errata_id}` changes column `{op.column.text}`, which {where} does not have", op.column.span, did_you_mean(op.column.text, columns))
             return decl
         col = columns.index(op.column.text)
         if col >= len(row.values):
             return decl  # the row itself is malformed; its own diagnostic says so
         old = row.values[col]
         if (old.kind, old.text) == (op.value.kind, op.value.text):
-            self.sink.emit("C603", f"errata `{errata_id}` changes `{op.column.text}` of a row of {where} to the value it already has (`{old.text}`)", op.span)
+            self.sink.emit(codes.ERRATA_NO_EFFECT, f"errata `{errata_id}` changes `{op.column.text}` of a row of {where} to the value it already has (`{old.text}`)", op.span)
             return decl
         self._claim(errata_id, decl, row.span, op.column.text, op.span)
         values = row.values[:col] + (op.value,) + row.values[col + 1 :]
@@ -194,7 +194,7 @@ class ErrataApplier:
         earlier = self._cell_owner.get(key)
         if earlier and earlier[0] != errata_id and earlier[0] not in self._overrides.get(errata_id, set()):
             self.sink.emit(
-                "C602",
+                codes.ERRATA_CONFLICT,
                 f"errata `{errata_id}` and `{earlier[0]}` both change the same {'cell' if what not in ('row', 'title', 'range') else what}",
                 op_span,
                 f"say which wins: add `overrides {earlier[0]}` to errata `{errata_id}`",
@@ -207,14 +207,14 @@ class ErrataApplier:
         shown = " ".join([k.text for k in op.ref_keys] + ([op.ref_range.text] if op.ref_range else [])) or "(no keys)"
         if not matches:
             self.sink.emit(
-                "C601",
+                codes.ERRATA_TARGET_MISSING,
                 f"errata `{errata_id}` names row `{shown}` of {where}, which has no such row",
                 op.span,
                 "name the row by its key values and printed range, e.g. `piston 3-6`",
             )
             return None
         if len(matches) > 1:
-            self.sink.emit("C601", f"errata `{errata_id}` names row `{shown}` of {where}, which matches {len(matches)} rows", op.span, "add the printed range to pick one row")
+            self.sink.emit(codes.ERRATA_TARGET_MISSING, f"errata `{errata_id}` names row `{shown}` of {where}, which matches {len(matches)} rows", op.span, "add the printed range to pick one row")
             return None
         return matches[0]
 

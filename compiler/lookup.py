@@ -70,7 +70,7 @@ def resolve_keys(chart: model.Chart, given: dict[str, str]) -> tuple[tuple[model
     Raises:
         LookupProblem: an unknown key, an unknown value, or a key left out.
     """
-    from compiler.resolve import did_you_mean
+    from compiler.diagnostics import did_you_mean
 
     known = {k.id: k for k in chart.keys}
     for name in given:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from compiler import model
 from compiler.checks import check_project
-from compiler.diagnostics import Diagnostic, Sink, Suppressed
+from compiler.diagnostics import Diagnostic, Sink, Suppressed, codes
 from compiler.resolve import resolve_game
 from dsl import ast
 from dsl.parser import parse_text
@@ -130,7 +130,7 @@ def _load(game_dirs: dict[str, Path], as_printed: bool = False) -> Compilation:
             sources[shown] = text
             result = parse_text(text, shown)
             for issue in result.errors:
-                sink.emit("C101", issue.message, issue.span, issue.help)
+                sink.emit(codes.SYNTAX_ERROR, issue.message, issue.span, issue.help)
             if result.source is not None:
                 parsed.append(result.source)
         first = display_path(files[0]) if files else display_path(folder)
@@ -165,12 +165,12 @@ def _check_aid_order(game: model.Game, folder: Path, sink: Sink, sources: dict[s
         span = ast.Span(shown, entry.line, col, entry.line, col + len(entry.address))
         chart = game.chart(entry.address)
         if chart is None:
-            from compiler.resolve import did_you_mean
+            from compiler.diagnostics import did_you_mean
 
-            sink.emit("C416", f"{ORDER_FILE} names chart `{entry.address}`, which game `{game.id}` does not have", span,
+            sink.emit(codes.AID_ORDER, f"{ORDER_FILE} names chart `{entry.address}`, which game `{game.id}` does not have", span,
                       did_you_mean(entry.address, [c.address for c in game.charts]))
         elif chart.address in seen:
-            sink.emit("C416", f"{ORDER_FILE} lists chart `{entry.address}` twice (first on line {seen[chart.address]})", span,
+            sink.emit(codes.AID_ORDER, f"{ORDER_FILE} lists chart `{entry.address}` twice (first on line {seen[chart.address]})", span,
                       "delete one of the lines")
         else:
             seen[chart.address] = entry.line
@@ -200,7 +200,7 @@ def apply_suppressions(sink: Sink, suppressions: list[model.Suppression]) -> tup
     unused = Sink()
     for s in suppressions:
         if s not in used:
-            unused.emit("C501", f"`allow {s.code}` silences nothing in chart `{s.chart}`", s.span,
+            unused.emit(codes.UNUSED_SUPPRESSION, f"`allow {s.code}` silences nothing in chart `{s.chart}`", s.span,
                         "delete this line: the finding it was written for is gone")
     return sorted(kept + unused.items, key=Diagnostic.sort_key), suppressed
 
@@ -209,7 +209,7 @@ def _inside(path: Path, folder: Path, shown: str, sink: Sink) -> bool:
     """Whether a chart file really lies in its game folder (a link elsewhere is reported, C102)."""
     if folder.resolve() in path.resolve().parents:
         return True
-    sink.emit("C102", f"`{shown}` links to {path.resolve()}, outside its game folder; it was not read",
+    sink.emit(codes.UNREADABLE_FILE, f"`{shown}` links to {path.resolve()}, outside its game folder; it was not read",
               ast.Span(shown, 1, 1, 1, 1), "copy the file into the game folder instead of linking it")
     return False
 
@@ -218,7 +218,7 @@ def _read(path: Path, shown: str, sink: Sink) -> str | None:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        sink.emit("C102", f"cannot read `{shown}`: {exc.strerror or exc}", ast.Span(shown, 1, 1, 1, 1))
+        sink.emit(codes.UNREADABLE_FILE, f"cannot read `{shown}`: {exc.strerror or exc}", ast.Span(shown, 1, 1, 1, 1))
         return None
     try:
         text = data.decode("utf-8")
@@ -226,7 +226,7 @@ def _read(path: Path, shown: str, sink: Sink) -> str | None:
         line = data.count(b"\n", 0, exc.start) + 1
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         sink.emit(
-            "C102",
+            codes.UNREADABLE_FILE,
             f"`{shown}` is not UTF-8: byte 0x{data[exc.start]:02X} cannot be decoded",
             ast.Span(shown, line, col, line, col + 1),
             "save the file as UTF-8",

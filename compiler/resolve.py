@@ -8,14 +8,13 @@ see a consistent model.
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import replace
 from collections.abc import Iterable
 
 from compiler import errata as errata_mod
 from compiler import model
-from compiler.diagnostics import CODES, Label, Sink, suppressible
+from compiler.diagnostics import CODES, Label, Sink, codes, did_you_mean, suppressible
 from compiler.dice import Dice
 from dsl import ast
 
@@ -37,21 +36,6 @@ MAX_DRM_SPAN = 64
 # The odds tables a build writes grow with key combinations x DRM totals x rows; beyond this many
 # cells a single chart's JSON would run to megabytes and take minutes.
 MAX_ODDS_CELLS = 100_000
-
-
-def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
-    """A help line suggesting the closest known name, or listing the few that exist."""
-    pool = sorted(set(candidates))
-    close = difflib.get_close_matches(name, pool, n=1, cutoff=0.6)
-    if not close:
-        folded = {c.casefold(): c for c in pool}
-        close = difflib.get_close_matches(name.casefold(), list(folded), n=1, cutoff=0.6)
-        close = [folded[c] for c in close]
-    if close:
-        return f"did you mean `{close[0]}`?"
-    if pool and len(pool) <= 8:
-        return "known: " + ", ".join(f"`{c}`" for c in pool)
-    return None
 
 
 def resolve_game(
@@ -142,7 +126,7 @@ def resolve_game(
         for handle in sorted({h.casefold(): h for h in filter(None, (chart.chart_id, chart.slug))}.values()):
             if handle.casefold() in seen:
                 sink.emit(
-                    "C202",
+                    codes.DUPLICATE_NAME,
                     f"chart `{handle}` is declared twice in game `{game_id}`",
                     decl.span,
                     "give each chart its own printed ID or slug",
@@ -156,7 +140,7 @@ def resolve_game(
     for f in files:
         for inv in f.invariants:
             if inv.name.text in seen_invariants:
-                sink.emit("C202", f"invariant `{inv.name.text}` is declared twice", inv.name.span, labels=(Label(seen_invariants[inv.name.text], "first declared here"),))
+                sink.emit(codes.DUPLICATE_NAME, f"invariant `{inv.name.text}` is declared twice", inv.name.span, labels=(Label(seen_invariants[inv.name.text], "first declared here"),))
                 continue
             seen_invariants[inv.name.text] = inv.name.span
             resolved_inv = _invariant(game, inv, typer, sink)
@@ -171,17 +155,17 @@ def _invariant(game: model.Game, decl: ast.InvariantDecl, typer: _ValueTyper, si
         enum_name = decl.args[0]
         enum = game.enums.get(enum_name.text)
         if enum is None:
-            sink.emit("C201", f"unknown enum `{enum_name.text}` in invariant `{decl.name.text}`", enum_name.span, did_you_mean(enum_name.text, game.enums))
+            sink.emit(codes.UNKNOWN_NAME, f"unknown enum `{enum_name.text}` in invariant `{decl.name.text}`", enum_name.span, did_you_mean(enum_name.text, game.enums))
             return None
         return model.Invariant("count", decl.name.text, decl.text.text, enum.id, "", None, decl.number, None, decl.span)
     enum_name, field_name = (decl.args[0], decl.args[1]) if decl.kind == "count" else (decl.args[1], decl.args[2])
     enum = game.enums.get(enum_name.text)
     if enum is None:
-        sink.emit("C201", f"unknown enum `{enum_name.text}` in invariant `{decl.name.text}`", enum_name.span, did_you_mean(enum_name.text, game.enums))
+        sink.emit(codes.UNKNOWN_NAME, f"unknown enum `{enum_name.text}` in invariant `{decl.name.text}`", enum_name.span, did_you_mean(enum_name.text, game.enums))
         return None
     field = next((f for f in enum.fields if f.id == field_name.text), None)
     if field is None:
-        sink.emit("C201", f"enum `{enum.id}` has no field `{field_name.text}`", field_name.span, did_you_mean(field_name.text, [f.id for f in enum.fields]))
+        sink.emit(codes.UNKNOWN_NAME, f"enum `{enum.id}` has no field `{field_name.text}`", field_name.span, did_you_mean(field_name.text, [f.id for f in enum.fields]))
         return None
     chart_address = None
     value: model.Value = None
@@ -189,14 +173,14 @@ def _invariant(game: model.Game, decl: ast.InvariantDecl, typer: _ValueTyper, si
         chart_name = decl.args[0]
         chart = game.chart(chart_name.text)
         if chart is None:
-            sink.emit("C201", f"unknown chart `{chart_name.text}` in invariant `{decl.name.text}`", chart_name.span, did_you_mean(chart_name.text, [c.address for c in game.charts]))
+            sink.emit(codes.UNKNOWN_NAME, f"unknown chart `{chart_name.text}` in invariant `{decl.name.text}`", chart_name.span, did_you_mean(chart_name.text, [c.address for c in game.charts]))
             return None
         chart_address = chart.address
         widths = {"pair": 2, "triple": 3}
         parts = {widths[c.type] for c in chart.columns if c.type in widths}
         if not 1 <= decl.number <= (max(parts) if parts else 0):
             sink.emit(
-                "C402",
+                codes.TYPE_MISMATCH,
                 f"invariant `{decl.name.text}` sums part {decl.number}, but the cells of `{chart.address}` have "
                 + (f"parts 1 to {max(parts)}" if parts else "no pair or triple columns"),
                 decl.span,
@@ -234,25 +218,25 @@ def _odds_chart(game: model.Game, decl: ast.OddsDecl, path: str, sink: Sink) -> 
 
     where = f"odds rule `{decl.name.text}`"
     for span in decl.repeated:
-        sink.emit("C103", f"this statement may appear only once in {where}", span, "delete the repeated line")
+        sink.emit(codes.REPEATED_STATEMENT, f"this statement may appear only once in {where}", span, "delete the repeated line")
     ok = True
     for side, how in (("attacker_high", decl.attacker_round), ("defender_high", decl.defender_round)):
         if how is None:
-            sink.emit("C404", f"{where} does not say how {side.replace('_', '-')} odds round", decl.name.span, f"add e.g. `{side} round down`")
+            sink.emit(codes.CHART_SHAPE, f"{where} does not say how {side.replace('_', '-')} odds round", decl.name.span, f"add e.g. `{side} round down`")
             ok = False
     columns: list[str] = []
     for c in decl.columns:
         ratio = crt.parse_label(c.text)
         if ratio is None:
-            sink.emit("C402", f"odds column `{c.text}` is not a ratio like `3:1` or `1:2`", c.span)
+            sink.emit(codes.TYPE_MISMATCH, f"odds column `{c.text}` is not a ratio like `3:1` or `1:2`", c.span)
             ok = False
         elif columns and crt.scale(ratio) <= crt.scale(crt.parse_label(columns[-1]) or (1, 1)):
-            sink.emit("C410", f"odds column `{c.text}` does not come after `{columns[-1]}`", c.span, "list odds columns from the defender's best to the attacker's best, each once")
+            sink.emit(codes.COLUMN_ORDER, f"odds column `{c.text}` does not come after `{columns[-1]}`", c.span, "list odds columns from the defender's best to the attacker's best, each once")
             ok = False
         else:
             columns.append(c.text.replace(" ", ""))
     if columns and decl.beyond is None:
-        sink.emit("C404", f"{where} does not say what happens to odds beyond the table's edge", decl.name.span, "add `beyond clamp` (use the edge column) or `beyond error`")
+        sink.emit(codes.CHART_SHAPE, f"{where} does not say what happens to odds beyond the table's edge", decl.name.span, "add `beyond clamp` (use the edge column) or `beyond error`")
         ok = False
     if not ok:
         return None
@@ -264,7 +248,7 @@ def _odds_chart(game: model.Game, decl: ast.OddsDecl, path: str, sink: Sink) -> 
     )
     if columns:
         if decl.name.text in game.enums:
-            sink.emit("C202", f"`{decl.name.text}` names both an enum and an odds rule", decl.name.span)
+            sink.emit(codes.DUPLICATE_NAME, f"`{decl.name.text}` names both an enum and an odds rule", decl.name.span)
             return None
         members = tuple(model.Member(crt.member_id(c), c, decl.span) for c in columns)
         game.enums[decl.name.text] = model.EnumType(decl.name.text, decl.title.text, members, decl.name.span)
@@ -280,7 +264,7 @@ def _check_chart_refs(game: model.Game, typer: _ValueTyper, sink: Sink) -> None:
     for address, span, what in typer.chart_refs:
         if game.chart(address) is None:
             sink.emit(
-                "C201",
+                codes.UNKNOWN_NAME,
                 f"{what} refers to chart `[{address}]`, which game `{game.id}` does not declare",
                 span,
                 did_you_mean(address, [c.address for c in game.charts])
@@ -296,23 +280,23 @@ def _check_periods(game: model.Game, sink: Sink) -> None:
     for p in ordered:
         if game.calendar and (p.first < game.calendar[0] or (p.last > game.calendar[1] and not p.open_end)):
             sink.emit(
-                "C409",
+                codes.MONTH_OUTSIDE_CALENDAR,
                 f"period `{p.id}` ({p.first} to {p.last}) runs outside the calendar ({game.calendar[0]} to {game.calendar[1]})",
                 p.span,
             )
     for a, b in zip(ordered, ordered[1:]):
         if b.first <= a.last:
-            sink.emit("C411", f"periods `{a.id}` and `{b.id}` overlap ({b.first} to {min(a.last, b.last)})", b.span, labels=(Label(a.span, "overlaps this period"),))
+            sink.emit(codes.PERIOD_COVERAGE, f"periods `{a.id}` and `{b.id}` overlap ({b.first} to {min(a.last, b.last)})", b.span, labels=(Label(a.span, "overlaps this period"),))
         else:
             hole = calendar_months(_next_month(a.last), b.first)[:-1]
             if hole:
-                sink.emit("C411", f"no period covers {_months_text(hole)}, between `{a.id}` and `{b.id}`", b.span)
+                sink.emit(codes.PERIOD_COVERAGE, f"no period covers {_months_text(hole)}, between `{a.id}` and `{b.id}`", b.span)
     if game.calendar:
         before = calendar_months(game.calendar[0], ordered[0].first)[:-1]
         after = calendar_months(_next_month(ordered[-1].last), game.calendar[1]) if ordered[-1].last < game.calendar[1] else []
         for hole, where in ((before, ordered[0]), (after, ordered[-1])):
             if hole:
-                sink.emit("C411", f"no period covers {_months_text(hole)} of the calendar", where.span)
+                sink.emit(codes.PERIOD_COVERAGE, f"no period covers {_months_text(hole)} of the calendar", where.span)
 
 
 def _months_text(months: list[str]) -> str:
@@ -332,13 +316,13 @@ def _suppressions(decl: ast.ChartDecl, sink: Sink) -> list[model.Suppression]:
         code = allow.code.text
         if code not in CODES:
             hint = did_you_mean(code, [c for c in CODES if suppressible(c)])
-            sink.emit("C502", f"`allow {code}` names no diagnostic code", allow.code.span, hint or "see `chartc explain`")
+            sink.emit(codes.INVALID_SUPPRESSION, f"`allow {code}` names no diagnostic code", allow.code.span, hint or "see `chartc explain`")
         elif not suppressible(code):
             why = "errors" if CODES[code].severity.value == "error" else "suppression codes"
-            sink.emit("C502", f"`{code}` cannot be silenced: {why} are always reported", allow.code.span,
+            sink.emit(codes.INVALID_SUPPRESSION, f"`{code}` cannot be silenced: {why} are always reported", allow.code.span,
                       "fix the chart, or declare it `partial` if rows are missing")
         elif not allow.reason.text.strip():
-            sink.emit("C502", f"`allow {code}` gives no reason", allow.reason.span, 'say why the finding is acceptable: `allow C305 "the print ..."`')
+            sink.emit(codes.INVALID_SUPPRESSION, f"`allow {code}` gives no reason", allow.reason.span, 'say why the finding is acceptable: `allow C305 "the print ..."`')
         else:
             found.append(model.Suppression(code, allow.reason.text, chart, allow.span, decl.span))
     return found
@@ -355,7 +339,7 @@ def _game_header(
         return None
     if not headers:
         sink.emit(
-            "C203",
+            codes.GAME_HEADER,
             f"game folder `{game_id}` has no `game` header",
             folder_span,
             f'add `game {game_id} {{ title "..." }}` to one file of the folder',
@@ -363,7 +347,7 @@ def _game_header(
         return None
     for extra in headers[1:]:
         sink.emit(
-            "C203",
+            codes.GAME_HEADER,
             f"game `{game_id}` has more than one `game` header",
             extra.span,
             "keep one header per game folder",
@@ -371,10 +355,10 @@ def _game_header(
         )
     header = headers[0]
     for span in header.repeated:
-        sink.emit("C103", f"this statement may appear only once in the header of game `{game_id}`", span, "delete the repeated line")
+        sink.emit(codes.REPEATED_STATEMENT, f"this statement may appear only once in the header of game `{game_id}`", span, "delete the repeated line")
     if header.name.text != game_id:
         sink.emit(
-            "C203",
+            codes.GAME_HEADER,
             f"game header says `{header.name.text}` but the folder is `{game_id}`",
             header.name.span,
             f"rename the folder or write `game {game_id}`",
@@ -392,7 +376,7 @@ def parse_month(text: str) -> tuple[int, int] | None:
 
 def _checked_month(month: ast.MonthText, sink: Sink) -> str | None:
     if parse_month(month.text) is None:
-        sink.emit("C406", f"`{month.text}` is not a month", month.span, "write months as `YYYY-MM` with MM from 01 to 12")
+        sink.emit(codes.INVALID_MONTH, f"`{month.text}` is not a month", month.span, "write months as `YYYY-MM` with MM from 01 to 12")
         return None
     return month.text
 
@@ -404,7 +388,7 @@ def _calendar(header: ast.GameDecl | None, sink: Sink) -> tuple[str, str] | None
     if first is None or last is None:
         return None
     if first > last:
-        sink.emit("C406", f"the calendar runs backwards: {first} to {last}", header.calendar[0].span)
+        sink.emit(codes.INVALID_MONTH, f"the calendar runs backwards: {first} to {last}", header.calendar[0].span)
         return None
     return first, last
 
@@ -417,7 +401,7 @@ def _periods(header: ast.GameDecl | None, sink: Sink) -> tuple[model.Period, ...
     seen: dict[str, ast.Span] = {}
     for p in header.periods:
         if p.name.text in seen:
-            sink.emit("C202", f"period `{p.name.text}` is declared twice", p.name.span, labels=(Label(seen[p.name.text], "first declared here"),))
+            sink.emit(codes.DUPLICATE_NAME, f"period `{p.name.text}` is declared twice", p.name.span, labels=(Label(seen[p.name.text], "first declared here"),))
             continue
         seen[p.name.text] = p.name.span
         first = _checked_month(p.first, sink)
@@ -425,7 +409,7 @@ def _periods(header: ast.GameDecl | None, sink: Sink) -> tuple[model.Period, ...
         if first is None or last is None:
             continue
         if first > last:
-            sink.emit("C406", f"period `{p.name.text}` runs backwards: {first} to {last}", p.first.span)
+            sink.emit(codes.INVALID_MONTH, f"period `{p.name.text}` runs backwards: {first} to {last}", p.first.span)
             continue
         out.append(model.Period(p.name.text, p.label.text, first, last, p.span, open_end=p.last is None))
     return tuple(out)
@@ -439,7 +423,7 @@ def _add_enum(game: model.Game, decl: ast.EnumDecl, sink: Sink) -> None:
     `_add_record_fields`, once every enum a field may refer to is known."""
     if decl.name.text in game.enums:
         sink.emit(
-            "C202",
+            codes.DUPLICATE_NAME,
             f"enum `{decl.name.text}` is declared twice",
             decl.name.span,
             labels=(Label(game.enums[decl.name.text].span, "first declared here"),),
@@ -451,7 +435,7 @@ def _add_enum(game: model.Game, decl: ast.EnumDecl, sink: Sink) -> None:
     for m in decl.members:
         if m.name.text in seen:
             sink.emit(
-                "C202",
+                codes.DUPLICATE_NAME,
                 f"`{m.name.text}` appears twice in enum `{decl.name.text}`",
                 m.name.span,
                 labels=(Label(seen[m.name.text], "first here"),),
@@ -463,7 +447,7 @@ def _add_enum(game: model.Game, decl: ast.EnumDecl, sink: Sink) -> None:
             folded = written.text.casefold()
             if folded in names_used and names_used[folded][0] != m.name.text:
                 sink.emit(
-                    "C202",
+                    codes.DUPLICATE_NAME,
                     f"`{written.text}` names both `{names_used[folded][0]}` and `{m.name.text}` in enum `{decl.name.text}`",
                     written.span,
                     "a printed label or alias must pick one value",
@@ -484,11 +468,11 @@ def _add_record_fields(game: model.Game, decl: ast.EnumDecl, typer: _ValueTyper,
     for f in decl.field_decls:
         type_name = f.type_name.text
         if any(x.id == f.name.text for x in fields):
-            sink.emit("C202", f"field `{f.name.text}` is declared twice in enum `{enum.id}`", f.name.span)
+            sink.emit(codes.DUPLICATE_NAME, f"field `{f.name.text}` is declared twice in enum `{enum.id}`", f.name.span)
             continue
         if type_name not in _BUILTIN_FIELD_TYPES and type_name not in game.enums:
             sink.emit(
-                "C201",
+                codes.UNKNOWN_NAME,
                 f"unknown type `{type_name}` for field `{f.name.text}` of enum `{enum.id}`",
                 f.type_name.span,
                 did_you_mean(type_name, [*_BUILTIN_FIELD_TYPES, *game.enums]),
@@ -504,14 +488,14 @@ def _add_record_fields(game: model.Game, decl: ast.EnumDecl, typer: _ValueTyper,
             field = by_id.get(fv.name.text)
             if field is None:
                 sink.emit(
-                    "C201",
+                    codes.UNKNOWN_NAME,
                     f"enum `{enum.id}` has no field `{fv.name.text}`",
                     fv.name.span,
                     did_you_mean(fv.name.text, by_id) or "declare it in a `fields { ... }` block",
                 )
                 continue
             if fv.name.text in values:
-                sink.emit("C202", f"field `{fv.name.text}` is given twice for `{member.id}`", fv.name.span)
+                sink.emit(codes.DUPLICATE_NAME, f"field `{fv.name.text}` is given twice for `{member.id}`", fv.name.span)
                 continue
             typed = typer.typed(fv.value, field.type, f"field `{field.id}` of `{member.id}`")
             if typed is not _BAD:
@@ -525,7 +509,7 @@ def _add_context(game: model.Game, decl: ast.ContextDecl, sink: Sink) -> None:
     name = decl.name.text
     if name in game.context:
         sink.emit(
-            "C202",
+            codes.DUPLICATE_NAME,
             f"context variable `{name}` is declared twice",
             decl.name.span,
             labels=(Label(game.context[name].span, "first declared here"),),
@@ -536,7 +520,7 @@ def _add_context(game: model.Game, decl: ast.ContextDecl, sink: Sink) -> None:
     if type_name not in _BUILTIN_CONTEXT_TYPES:
         if type_name not in game.enums:
             sink.emit(
-                "C201",
+                codes.UNKNOWN_NAME,
                 f"unknown type `{type_name}` for context variable `{name}`",
                 decl.type_name.span,
                 did_you_mean(type_name, [*_BUILTIN_CONTEXT_TYPES, *game.enums]),
@@ -569,10 +553,10 @@ class _ChartResolver:
     def resolve(self) -> model.Chart | None:
         d = self.decl
         for span in d.repeated:
-            self.sink.emit("C103", f"this statement may appear only once in {self.where}", span, "delete the repeated line")
+            self.sink.emit(codes.REPEATED_STATEMENT, f"this statement may appear only once in {self.where}", span, "delete the repeated line")
         if d.chart_id is None and d.slug is None:
             self.sink.emit(
-                "C404",
+                codes.CHART_SHAPE,
                 f"chart `{d.title.text}` has neither a printed ID nor a slug",
                 d.title.span,
                 'write `chart [R4] "Title"` for a printed ID or `chart my_slug "Title"` for an unnumbered chart',
@@ -599,7 +583,7 @@ class _ChartResolver:
             if not columns:
                 columns = [model.Column("result", "text", "Result", d.availability[0].span)]
             for extra in d.availability[1:]:
-                self.sink.emit("C103", f"{self.where} has more than one availability grid", extra.span, "split it into two charts")
+                self.sink.emit(codes.REPEATED_STATEMENT, f"{self.where} has more than one availability grid", extra.span, "split it into two charts")
         if kind not in ("drms", "external"):
             rows = [r for r in (self._row(r, keys, columns) for r in d.rows) if r is not None]
             broken = broken or len(rows) != len(d.rows)
@@ -610,15 +594,15 @@ class _ChartResolver:
                 rows.extend(_grid_rows(grid, keys))
                 broken = broken or grid is None or len(grid.rows) != len(d.grids[0].rows)
                 for extra in d.grids[1:]:
-                    self.sink.emit("C103", f"{self.where} has more than one grid", extra.span, "split it into two charts")
+                    self.sink.emit(codes.REPEATED_STATEMENT, f"{self.where} has more than one grid", extra.span, "split it into two charts")
             if not columns:
-                self.sink.emit("C404", f"{self.where} declares no output column", d.title.span, 'add e.g. `column result: text "Result"`')
+                self.sink.emit(codes.CHART_SHAPE, f"{self.where} declares no output column", d.title.span, 'add e.g. `column result: text "Result"`')
             elif not rows and not broken and not d.availability:
-                self.sink.emit("C404", f"{self.where} has no rows", d.title.span, "add a `rows { ... }` block or a `grid`")
+                self.sink.emit(codes.CHART_SHAPE, f"{self.where} has no rows", d.title.span, "add a `rows { ... }` block or a `grid`")
                 broken = True
         clamp = (d.combine.clamp_min, d.combine.clamp_max) if d.combine and d.combine.clamp_min is not None else None
         if clamp and clamp[0] > clamp[1]:
-            self.sink.emit("C304", f"the DRM clamp runs backwards: {clamp[0]:+d} to {clamp[1]:+d}", d.combine.span)
+            self.sink.emit(codes.REVERSED_RANGE, f"the DRM clamp runs backwards: {clamp[0]:+d} to {clamp[1]:+d}", d.combine.span)
             clamp = None
         broken = not self._within_limits(keys, rows, drms, clamp) or broken
         return model.Chart(
@@ -667,7 +651,7 @@ class _ChartResolver:
         ]
         found = [text for bad, text in problems if bad]
         for text in found:
-            self.sink.emit("C415", f"{self.where} is too large to check: {text}", self.decl.title.span,
+            self.sink.emit(codes.CHART_TOO_LARGE, f"{self.where} is too large to check: {text}", self.decl.title.span,
                            "split the chart, or check the numbers for a typo")
         return not found
 
@@ -677,7 +661,7 @@ class _ChartResolver:
             return d.kind
         if d.roll and d.value_key:
             self.sink.emit(
-                "C404",
+                codes.CHART_SHAPE,
                 f"{self.where} has both a `roll` and a `value` key",
                 d.value_key.span,
                 "a chart is read either by a die roll or by an integer value, not both",
@@ -688,7 +672,7 @@ class _ChartResolver:
             return "value"
         if not d.keys and not d.grids and not d.availability:
             self.sink.emit(
-                "C404",
+                codes.CHART_SHAPE,
                 f"{self.where} has no `roll`, `value` or `key` to be read by",
                 d.title.span,
                 "add `roll 1d6` (or another dice form), `value NAME 0+`, or `key NAME`",
@@ -706,7 +690,7 @@ class _ChartResolver:
         elif decl.form == "lower" and (decl.count < 2 or decl.sides**decl.count > _MAX_LOWER_OUTCOMES):
             problem = f"the lower of {decl.count}d{decl.sides} (2 or more dice, at most {_MAX_LOWER_OUTCOMES} outcomes)"
         if problem:
-            self.sink.emit("C405", f"{self.where} cannot roll {problem}", decl.span)
+            self.sink.emit(codes.INVALID_DICE, f"{self.where} cannot roll {problem}", decl.span)
             return None
         return Dice(decl.form, decl.count, decl.sides, decl.subtract, decl.floor)
 
@@ -721,14 +705,14 @@ class _ChartResolver:
         enum = self.game.enums.get(name.text)
         if enum is None:
             extra = "" if self.game.periods or name.text != "period" else " (the game header declares no periods)"
-            self.sink.emit("C201", f"unknown {what} `{name.text}` in {self.where}{extra}", name.span, did_you_mean(name.text, self.game.enums))
+            self.sink.emit(codes.UNKNOWN_NAME, f"unknown {what} `{name.text}` in {self.where}{extra}", name.span, did_you_mean(name.text, self.game.enums))
         return enum
 
     def _keys(self) -> list[model.Key]:
         keys: list[model.Key] = []
         for k in self.decl.keys:
             if any(existing.id == k.name.text for existing in keys):
-                self.sink.emit("C202", f"key `{k.name.text}` is declared twice in {self.where}", k.name.span)
+                self.sink.emit(codes.DUPLICATE_NAME, f"key `{k.name.text}` is declared twice in {self.where}", k.name.span)
                 continue
             enum = self._enum(k.type_name, "key type")
             if enum is not None:
@@ -739,12 +723,12 @@ class _ChartResolver:
         columns: list[model.Column] = []
         for c in self.decl.columns:
             if any(existing.id == c.name.text for existing in columns):
-                self.sink.emit("C202", f"column `{c.name.text}` is declared twice in {self.where}", c.name.span)
+                self.sink.emit(codes.DUPLICATE_NAME, f"column `{c.name.text}` is declared twice in {self.where}", c.name.span)
                 continue
             type_name = c.type_name.text
             if type_name not in _BUILTIN_COLUMN_TYPES and type_name not in self.game.enums:
                 self.sink.emit(
-                    "C201",
+                    codes.UNKNOWN_NAME,
                     f"unknown column type `{type_name}` in {self.where}",
                     c.type_name.span,
                     did_you_mean(type_name, [*_BUILTIN_COLUMN_TYPES, *self.game.enums]),
@@ -760,7 +744,7 @@ class _ChartResolver:
         drms: list[model.Drm] = []
         for decl in self.decl.drms:
             if any(d.id == decl.name.text for d in drms):
-                self.sink.emit("C202", f"DRM `{decl.name.text}` is declared twice in {self.where}", decl.name.span)
+                self.sink.emit(codes.DUPLICATE_NAME, f"DRM `{decl.name.text}` is declared twice in {self.where}", decl.name.span)
                 continue
             when = self._cond(decl.when) if decl.when else None
             if decl.when is not None and when is None:
@@ -770,7 +754,7 @@ class _ChartResolver:
         roll = self.decl.roll
         if drms and roll is not None and roll.form in ("d66", "percentile") and self.decl.modified is None:
             self.sink.emit(
-                "C413",
+                codes.DRM_ON_DIGIT_ROLL,
                 f"a DRM on a {roll.form} roll has no obvious meaning in {self.where}",
                 drms[0].span,
                 'say what it does, e.g. `modified "the DRM is added to the two-digit result"`',
@@ -781,7 +765,7 @@ class _ChartResolver:
         var = self.game.context.get(name.text)
         if var is None:
             self.sink.emit(
-                "C201",
+                codes.UNKNOWN_NAME,
                 f"unknown context variable `{name.text}` in {self.where}",
                 name.span,
                 did_you_mean(name.text, self.game.context) or f"declare it: `context {name.text}: flag`",
@@ -795,7 +779,7 @@ class _ChartResolver:
                 return None
             if var.type != "flag":
                 self.sink.emit(
-                    "C407",
+                    codes.INVALID_CONDITION,
                     f"`{var.id}` is {_kind_phrase(var)}, not a flag",
                     cond.span,
                     f"compare it, e.g. `{var.id} == ...`",
@@ -808,7 +792,7 @@ class _ChartResolver:
             if var is None or value is None:
                 return None
             if var.type in ("enum", "flag") and cond.op not in ("==", "!="):
-                self.sink.emit("C407", f"`{cond.op}` does not apply to `{var.id}`; use `==` or `!=`", cond.span)
+                self.sink.emit(codes.INVALID_CONDITION, f"`{cond.op}` does not apply to `{var.id}`; use `==` or `!=`", cond.span)
                 return None
             return model.Compare(var.id, cond.op, value, cond.span)
         if isinstance(cond, ast.CondIn):
@@ -833,7 +817,7 @@ class _ChartResolver:
             return int(op.text)
         if var.type == "month" and op.kind == "month":
             if parse_month(op.text) is None:
-                self.sink.emit("C406", f"`{op.text}` is not a month", op.span)
+                self.sink.emit(codes.INVALID_MONTH, f"`{op.text}` is not a month", op.span)
                 return None
             return op.text
         if var.type == "enum" and op.kind in ("name", "text"):
@@ -841,7 +825,7 @@ class _ChartResolver:
             member = enum.member(op.text)
             if member is None:
                 self.sink.emit(
-                    "C201",
+                    codes.UNKNOWN_NAME,
                     f"`{op.text}` is not a value of `{enum.id}`",
                     op.span,
                     did_you_mean(op.text, [m.id for m in enum.members]),
@@ -850,7 +834,7 @@ class _ChartResolver:
             return member.id
         kinds = {"int": "a whole number", "month": "a month like `1944-12`", "enum": "one of its values", "flag": "nothing"}
         self.sink.emit(
-            "C407",
+            codes.INVALID_CONDITION,
             f"`{var.id}` is {_kind_phrase(var)} and cannot be compared with `{op.text}`",
             op.span,
             f"compare it with {kinds[var.type]}",
@@ -861,13 +845,13 @@ class _ChartResolver:
         notes: dict[int, model.Footnote] = {}
         for f in self.decl.footnotes:
             if f.mark in notes:
-                self.sink.emit("C202", f"footnote {f.mark} is declared twice in {self.where}", f.span)
+                self.sink.emit(codes.DUPLICATE_NAME, f"footnote {f.mark} is declared twice in {self.where}", f.span)
                 continue
             notes[f.mark] = model.Footnote(f.mark, f.text.text, f.span)
         for d in drms:
             if d.footnote is not None and d.footnote not in notes:
                 self.sink.emit(
-                    "C201",
+                    codes.UNKNOWN_NAME,
                     f"DRM `{d.id}` cites footnote {d.footnote}, which {self.where} does not declare",
                     d.span,
                     did_you_mean(str(d.footnote), [str(m) for m in notes]),
@@ -880,7 +864,7 @@ class _ChartResolver:
         """Read `3-6`, `12+`, `3-`, `01-08`, `9-0` or `5` with the chart's dice conventions."""
         m = _RANGE_RE.match(text.text)
         if not m:  # pragma: no cover - the grammar's RANGE terminal only admits these forms
-            self.sink.emit("C307", f"cannot read range `{text.text}`", text.span)
+            self.sink.emit(codes.INVALID_RANGE, f"cannot read range `{text.text}`", text.span)
             return None
         low_text, dash, high_text, plus = m.groups()
         reader = (lambda s: int(s)) if plain or dice is None else dice.read_number
@@ -889,7 +873,7 @@ class _ChartResolver:
         bad = low_text if low is None else (high_text if high_text and high is None else None)
         if bad is not None:
             self.sink.emit(
-                "C307",
+                codes.INVALID_RANGE,
                 f"`{bad}` in `{text.text}` is not a result of {dice.text if dice else 'this chart'}",
                 text.span,
                 "`0` reads as 10 only on 1d10, `00` as 100 only on a percentile roll; zero-padded numbers only on percentile rolls",
@@ -902,7 +886,7 @@ class _ChartResolver:
         if high_text:
             if low is not None and high is not None and low > high:
                 self.sink.emit(
-                    "C304",
+                    codes.REVERSED_RANGE,
                     f"range `{text.text}` runs backwards ({low} to {high}) in {self.where}",
                     text.span,
                     f"write `{high}-{low}`" if not plain else None,
@@ -916,7 +900,7 @@ class _ChartResolver:
         if kind == "reference":
             if text is not None:
                 self.sink.emit(
-                    "C403",
+                    codes.ROW_SHAPE,
                     f"{self.where} is read by its keys only, so its rows take no range",
                     text.span,
                     "add a `roll` or `value` statement, or delete the range",
@@ -924,7 +908,7 @@ class _ChartResolver:
                 return False, None
             return True, None
         if text is None:
-            self.sink.emit("C403", f"this row of {self.where} has no range", row_span, "write the roll or value range before `:`, e.g. `3-6:`")
+            self.sink.emit(codes.ROW_SHAPE, f"this row of {self.where} has no range", row_span, "write the roll or value range before `:`, e.g. `3-6:`")
             return False, None
         if kind == "roll" and self.dice is None:
             return False, None
@@ -945,7 +929,7 @@ class _ChartResolver:
         member = key.enum.member(kv.text) if kv.kind != "months" else None
         if member is None:
             self.sink.emit(
-                "C201",
+                codes.UNKNOWN_NAME,
                 f"`{kv.text}` is not a value of key `{key.id}` in {self.where}",
                 kv.span,
                 did_you_mean(kv.text, [m.id for m in key.enum.members] + [a for m in key.enum.members for a in (m.label, *m.aliases)]),
@@ -956,7 +940,7 @@ class _ChartResolver:
     def _month_span(self, key: model.Key, kv: ast.KeyValueText) -> tuple[bool, model.KeyMatch]:
         if kv.kind != "months" or kv.first is None:
             self.sink.emit(
-                "C201",
+                codes.UNKNOWN_NAME,
                 f"`{kv.text}` is not a month for key `{key.id}` in {self.where}",
                 kv.span,
                 "write a month `1944-07`, a span `1944-07..1944-09`, or `1945-01+` for that month on",
@@ -964,7 +948,7 @@ class _ChartResolver:
             return False, None
         ok = all(check_month(self.game, m, kv.span, self.sink) for m in (kv.first, kv.last) if m is not None)
         if ok and kv.last is not None and kv.first > kv.last:
-            self.sink.emit("C406", f"month span `{kv.text}` runs backwards", kv.span, f"write `{kv.last}..{kv.first}`")
+            self.sink.emit(codes.INVALID_MONTH, f"month span `{kv.text}` runs backwards", kv.span, f"write `{kv.last}..{kv.first}`")
             ok = False
         if not ok:
             return False, None
@@ -975,7 +959,7 @@ class _ChartResolver:
     def _values(self, values: tuple[ast.ValueText, ...], columns: list[model.Column], span: ast.Span) -> tuple[model.Value, ...] | None:
         if len(values) != len(columns):
             self.sink.emit(
-                "C403",
+                codes.ROW_SHAPE,
                 f"this row gives {len(values)} value{'s' if len(values) != 1 else ''} but {self.where} has {len(columns)} column{'s' if len(columns) != 1 else ''}",
                 span,
                 "columns: " + ", ".join(f"`{c.id}`" for c in columns) if columns else None,
@@ -996,7 +980,7 @@ class _ChartResolver:
         if len(decl.keys) != len(self.decl.keys):
             expected = ", ".join(k.name.text for k in self.decl.keys) or "no keys"
             self.sink.emit(
-                "C403",
+                codes.ROW_SHAPE,
                 f"this row gives {len(decl.keys)} key value{'s' if len(decl.keys) != 1 else ''} but {self.where} is keyed by {expected}",
                 decl.keys[0].span if decl.keys else decl.span,
                 "give one value per key, in the order of the `key` lines (`*` for any)",
@@ -1021,7 +1005,7 @@ class _ChartResolver:
         if key is None:
             if self.decl.keys:
                 self.sink.emit(
-                    "C201",
+                    codes.UNKNOWN_NAME,
                     f"grid key `{decl.key.text}` is not a key of {self.where}",
                     decl.key.span,
                     did_you_mean(decl.key.text, [k.id for k in keys]),
@@ -1033,7 +1017,7 @@ class _ChartResolver:
             key = model.Key(decl.key.text, enum, decl.key.span)
             keys = [*keys, key]
         if len(keys) != 1:
-            self.sink.emit("C404", f"a grid reads one key, but {self.where} has {len(keys)}", decl.span, "use the row form for charts with several keys")
+            self.sink.emit(codes.CHART_SHAPE, f"a grid reads one key, but {self.where} has {len(keys)}", decl.span, "use the row form for charts with several keys")
             return None, keys
         col_ids = self._columns_of(key, decl.columns)
         if col_ids is None:
@@ -1042,7 +1026,7 @@ class _ChartResolver:
         for gr in decl.rows:
             if len(gr.cells) != len(col_ids):
                 self.sink.emit(
-                    "C401",
+                    codes.GRID_SHAPE,
                     f"this grid row has {len(gr.cells)} cell{'s' if len(gr.cells) != 1 else ''} but the grid has {len(col_ids)} column{'s' if len(col_ids) != 1 else ''}",
                     gr.span,
                     "one cell per column, separated by `|`; `-` where the result cannot occur",
@@ -1069,13 +1053,13 @@ class _ChartResolver:
             if not good:
                 return None
             if not isinstance(member, str):
-                self.sink.emit("C403", f"`{kv.text}` cannot head a grid column", kv.span, "name a single key value per column")
+                self.sink.emit(codes.ROW_SHAPE, f"`{kv.text}` cannot head a grid column", kv.span, "name a single key value per column")
                 return None
             if member in col_ids:
-                self.sink.emit("C410", f"column `{kv.text}` appears twice in {self.where}", kv.span)
+                self.sink.emit(codes.COLUMN_ORDER, f"column `{kv.text}` appears twice in {self.where}", kv.span)
                 return None
             if key.enum.synthetic and col_ids and member < col_ids[-1]:
-                self.sink.emit("C410", f"month column {member} comes after {col_ids[-1]} in {self.where}", kv.span, "print month columns in calendar order")
+                self.sink.emit(codes.COLUMN_ORDER, f"month column {member} comes after {col_ids[-1]} in {self.where}", kv.span, "print month columns in calendar order")
                 return None
             col_ids.append(member)
         return col_ids
@@ -1091,7 +1075,7 @@ class _ChartResolver:
         """
         if self.dice is None:
             if self.decl.roll is None:
-                self.sink.emit("C404", f"an availability grid needs a `roll` in {self.where}", decl.span, "add e.g. `roll 1d6`")
+                self.sink.emit(codes.CHART_SHAPE, f"an availability grid needs a `roll` in {self.where}", decl.span, "add e.g. `roll 1d6`")
             return None, keys, [], True
         item_enum = self._enum(decl.row_key, "availability item type")
         col_enum = self._enum(decl.col_key, "availability column key")
@@ -1114,14 +1098,14 @@ class _ChartResolver:
             if len(cells) != len(columns):
                 if self.decl.partial and len(cells) < len(columns):
                     self.sink.emit(
-                        "C308",
+                        codes.PARTIAL_CHART,
                         f"partial chart `{self._address}`: row `{ar.key.text}` gives {len(cells)} of {len(columns)} cells; {', '.join(columns[len(cells):])} missing",
                         ar.span,
                         f"declared partial: {self.decl.partial.text}",
                     )
                 else:
                     self.sink.emit(
-                        "C401",
+                        codes.GRID_SHAPE,
                         f"availability row `{ar.key.text}` has {len(cells)} cell{'s' if len(cells) != 1 else ''} but the grid has {len(columns)} column{'s' if len(columns) != 1 else ''}",
                         ar.span,
                         "one cell per column, separated by `|`: `✓`, a die range, or `-`",
@@ -1169,7 +1153,7 @@ class _ChartResolver:
         available = member.get("available") if member else None
         if isinstance(available, str) and parse_month(column) and column < available:
             self.sink.emit(
-                "C412",
+                codes.BEFORE_AVAILABLE,
                 f"`{member.label}` is offered in {column} but is available only from {available}",
                 span,
                 "write `-` for that month, or correct the record's `available` month",
@@ -1181,7 +1165,7 @@ class _ChartResolver:
         base = self.game.chart(derive.base.text)
         if base is None:
             self.sink.emit(
-                "C201",
+                codes.UNKNOWN_NAME,
                 f"{self.where} derives from unknown chart `{derive.base.text}`",
                 derive.base.span,
                 did_you_mean(derive.base.text, [c.address for c in self.game.charts]),
@@ -1189,10 +1173,10 @@ class _ChartResolver:
             return None
         own = [d.roll, d.value_key, *d.keys, *d.columns, *d.rows, *d.grids, *d.availability]
         if any(own):
-            self.sink.emit("C404", f"{self.where} is derived from `{base.address}` and takes its roll, keys, columns and rows from it", derive.span, "delete them, or drop the `derive` line")
+            self.sink.emit(codes.CHART_SHAPE, f"{self.where} is derived from `{base.address}` and takes its roll, keys, columns and rows from it", derive.span, "delete them, or drop the `derive` line")
             return None
         if base.kind != "roll" or base.dice is None:
-            self.sink.emit("C404", f"`{base.address}` is not read by a roll, so its bands cannot move", derive.span)
+            self.sink.emit(codes.CHART_SHAPE, f"`{base.address}` is not read by a roll, so its bands cannot move", derive.span)
             return None
         rows = tuple(r for r in (_shift_bands(r, base.dice, derive.band_shift) for r in base.rows) if r is not None)
         note = f"Derived from {base.address}: every band boundary moved {derive.band_shift:+d}."
@@ -1246,7 +1230,7 @@ class _ValueTyper:
         return self._as_enum(v, type_name, what)
 
     def _mismatch(self, v: ast.ValueText, type_name: str, what: str, hint: str) -> object:
-        self.sink.emit("C402", f"{what} holds `{type_name}` values, found `{v.text}`", v.span, hint)
+        self.sink.emit(codes.TYPE_MISMATCH, f"{what} holds `{type_name}` values, found `{v.text}`", v.span, hint)
         return _BAD
 
     def _as_text(self, v: ast.ValueText, what: str) -> object:
@@ -1285,7 +1269,7 @@ class _ValueTyper:
             given = [p for p in parts if p is not None]
             if any(b < a for a, b in zip(given, given[1:])):
                 self.sink.emit(
-                    "C408",
+                    codes.THRESHOLD_ORDER,
                     f"threshold list `{v.text}` in {what} goes down: each further result needs a roll at least as high",
                     v.span,
                     "list the minimum roll for 1, 2, 3... results in non-decreasing order; `-` where that many cannot be scored",
@@ -1311,7 +1295,7 @@ class _ValueTyper:
             return member.id
         if v.kind in ("name", "text"):
             self.sink.emit(
-                "C201",
+                codes.UNKNOWN_NAME,
                 f"`{v.text}` is not a value of `{enum.id}` ({what})",
                 v.span,
                 did_you_mean(v.text, [m.id for m in enum.members] + [a for m in enum.members for a in (m.label, *m.aliases)]),
@@ -1323,11 +1307,11 @@ class _ValueTyper:
 def check_month(game: model.Game, month: str, span: ast.Span, sink: Sink) -> bool:
     """Report a month that is not `YYYY-MM` (C406) or lies outside the game's calendar (C409)."""
     if parse_month(month) is None:
-        sink.emit("C406", f"`{month}` is not a month", span, "write months as `YYYY-MM` with MM from 01 to 12")
+        sink.emit(codes.INVALID_MONTH, f"`{month}` is not a month", span, "write months as `YYYY-MM` with MM from 01 to 12")
         return False
     if game.calendar and not game.calendar[0] <= month <= game.calendar[1]:
         sink.emit(
-            "C409",
+            codes.MONTH_OUTSIDE_CALENDAR,
             f"{month} lies outside the calendar of game `{game.id}` ({game.calendar[0]} to {game.calendar[1]})",
             span,
             "check the month, or widen the game's `calendar`",

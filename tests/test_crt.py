@@ -125,7 +125,7 @@ def test_generated_odds_function_matches_the_compiler(tmp_path: Path) -> None:
     )
     assert comp.diagnostics == []
     out = tmp_path / "out.py"
-    from compiler.emit_python import emit_game_python
+    from compiler.emit.python import emit_game_python
 
     out.write_text(emit_game_python(comp.project.games["t"]))
     m = import_module(out, "odds_generated")

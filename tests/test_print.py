@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from compiler.build import OutputError, render_outputs
 from compiler.cli import cli
-from compiler.emit_html import AidOrderError, play_order, rule_key
+from compiler.emit.html import AidOrderError, play_order, rule_key
 from tests import browser
 from tests.conftest import ROOT, compile_text
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.emit_python import emit_game_python
+from compiler.emit.python import emit_game_python
 from compiler.odds import odds
 from tests.conftest import compile_text, import_module
 

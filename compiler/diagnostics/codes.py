@@ -1,0 +1,273 @@
+"""Every diagnostic code chartc reports, each a module constant passed to `Sink.emit`.
+
+Codes are stable and never reused: add new ones at the end of their block. A typo in a code name
+fails at import or type-check time, not as a crash on the rare path that emits it.
+`docs/diagnostics.md` documents each (generated from `tests/cases`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    NOTE = "note"
+
+
+@dataclass(frozen=True)
+class Code:
+    """A diagnostic code: stable id (`C301`), kebab-case name, severity, one-line summary, the fix.
+
+    `suppressible` says whether `allow CODE` may silence it: warnings and notes of the checks only;
+    errors never (a build with an error would emit wrong outputs), nor the suppression codes.
+    """
+
+    code: str
+    name: str
+    severity: Severity
+    summary: str
+    fix: str
+    suppressible: bool = True
+
+
+def _code(code: str, name: str, severity: Severity, summary: str, fix: str, *, suppressible: bool = True) -> Code:
+    return Code(code, name, severity, summary, fix, suppressible and severity is not Severity.ERROR)
+
+
+# 1xx: reading and syntax
+SYNTAX_ERROR: Final = _code(
+    "C101", "syntax-error", Severity.ERROR,
+    "the text does not follow the chart language's grammar",
+    "Correct the text at the caret; the help line names what the grammar expected there. Only the first syntax error of a file is reported; the other files are still checked.",
+)
+UNREADABLE_FILE: Final = _code(
+    "C102", "unreadable-file", Severity.ERROR,
+    "a chart file could not be read or is not UTF-8",
+    "Save the file as UTF-8 (any editor's \"Save with encoding\"), or fix its permissions.",
+)
+REPEATED_STATEMENT: Final = _code(
+    "C103", "repeated-statement", Severity.ERROR,
+    "a statement that may appear once in a chart appears twice",
+    "Keep one of the repeated statements (`rule`, `roll`, `value`, `combine`, `partial`) and delete the others.",
+)
+# 2xx: names
+UNKNOWN_NAME: Final = _code(
+    "C201", "unknown-name", Severity.ERROR,
+    "a name refers to nothing declared (enum value, period, context variable, type)",
+    "Correct the spelling (the help line suggests the closest declared name), or declare the missing enum value, period or context variable.",
+)
+DUPLICATE_NAME: Final = _code(
+    "C202", "duplicate-name", Severity.ERROR,
+    "two declarations share a name or chart ID where names must be unique",
+    "Give each chart its own printed ID or slug, and each enum, member, period and context variable its own name.",
+)
+GAME_HEADER: Final = _code(
+    "C203", "game-header", Severity.ERROR,
+    "a game folder has no `game` header, several, or one whose id is not the folder's name",
+    "Write exactly one `game ID { ... }` header per game folder, with ID equal to the folder's name.",
+)
+# 3xx: ranges and domains
+OVERLAPPING_RANGES: Final = _code(
+    "C301", "overlapping-ranges", Severity.ERROR,
+    "two rows for the same keys select the same roll or value",
+    "Shorten one of the two ranges so that every roll selects exactly one row for each key combination.",
+)
+GAP: Final = _code(
+    "C302", "gap", Severity.ERROR,
+    "a roll or value selects no row and the chart is not declared partial",
+    "Add a row for the missing rolls; if the print itself leaves them out, declare the chart `partial \"why\"`.",
+)
+RANGE_OUTSIDE_FACES: Final = _code(
+    "C303", "range-outside-faces", Severity.ERROR,
+    "a range includes results the chart's dice cannot roll even with its DRMs",
+    "Correct the range to the dice's faces (plus the declared DRM span), or correct the `roll` statement.",
+)
+REVERSED_RANGE: Final = _code(
+    "C304", "reversed-range", Severity.ERROR,
+    "a range's low end is above its high end",
+    "Write the low end first: `2-5`, not `5-2` (and `combine sum clamp -2 to +3`, low before high).",
+)
+MODIFIED_ROLL_OFF_TABLE: Final = _code(
+    "C305", "modified-roll-off-table", Severity.WARNING,
+    "a modified roll within the chart's declared DRMs falls off the end of the table",
+    "Make the last (or first) row open-ended (`5+`, `2-`), or, if the print really stops there, silence it with `allow C305 \"why\"`.",
+)
+UNREACHABLE_ROW: Final = _code(
+    "C306", "unreachable-row", Severity.WARNING,
+    "no natural or modified roll can ever select this row",
+    "Delete the row or correct its range; if a DRM should make it reachable, declare that `drm`.",
+)
+INVALID_RANGE: Final = _code(
+    "C307", "invalid-range", Severity.ERROR,
+    "a printed range cannot be read for this chart's dice (e.g. `00` on a d6)",
+    "Write the range in the dice's own notation: `01-08` and `00` only on percentile rolls, `9-0` only on a d10.",
+)
+PARTIAL_CHART: Final = _code(
+    "C308", "partial-chart", Severity.NOTE,
+    "a chart declared partial leaves these rolls without a row",
+    "Nothing to fix: this note lists what a chart declared `partial` leaves uncovered; add the rows once the print is found.",
+)
+PARTIAL_BUT_COMPLETE: Final = _code(
+    "C309", "partial-but-complete", Severity.WARNING,
+    "a chart is declared partial but every roll selects a row",
+    "Delete the `partial` statement: the transcription is complete.",
+)
+# 4xx: shapes and types
+GRID_SHAPE: Final = _code(
+    "C401", "grid-shape", Severity.ERROR,
+    "a grid row has more or fewer cells than the grid has columns",
+    "Give the grid row one cell per grid column (`-` for a result the column cannot produce).",
+)
+TYPE_MISMATCH: Final = _code(
+    "C402", "type-mismatch", Severity.ERROR,
+    "a value does not match its column's declared type",
+    "Write the value in its column's type: a whole number for `int`, a quoted string for `text`, a member for an enum.",
+)
+ROW_SHAPE: Final = _code(
+    "C403", "row-shape", Severity.ERROR,
+    "a row gives the wrong number of keys or output values",
+    "Give the row one key value per `key` (or `*`), then `:` and one value per `column`.",
+)
+CHART_SHAPE: Final = _code(
+    "C404", "chart-shape", Severity.ERROR,
+    "a chart lacks something it needs (a roll or key, columns, an ID or slug)",
+    "Add what the chart lacks: a `roll`, `value` or `key` to read it by, a `column`, rows, or a printed ID or slug.",
+)
+INVALID_DICE: Final = _code(
+    "C405", "invalid-dice", Severity.ERROR,
+    "a dice expression cannot be rolled (e.g. `0d6` or `1d1`)",
+    "Roll real dice: 1 to 10 dice of 2 to 100 faces (`1d6`, `2d6`, `1d20`), or `d66`, `percentile`, `lower of 2d10`.",
+)
+INVALID_MONTH: Final = _code(
+    "C406", "invalid-month", Severity.ERROR,
+    "a month is not a real `YYYY-MM` month, or a period or calendar runs backwards",
+    "Write months as `YYYY-MM` with a month 01-12, and periods and calendars from first to last.",
+)
+INVALID_CONDITION: Final = _code(
+    "C407", "invalid-condition", Severity.ERROR,
+    "a DRM condition compares a context variable with a value of the wrong kind",
+    "Compare a context variable with a value of its own kind: months with `1944-12`, ints with numbers, enums with their members.",
+)
+THRESHOLD_ORDER: Final = _code(
+    "C408", "threshold-order", Severity.ERROR,
+    "a threshold list (`-/8/9/11`) is not non-decreasing",
+    "List the minimum roll for 1, 2, 3... results in non-decreasing order; `-` where that many cannot be scored.",
+)
+MONTH_OUTSIDE_CALENDAR: Final = _code(
+    "C409", "month-outside-calendar", Severity.ERROR,
+    "a month lies outside the game's calendar",
+    "Check the month, or widen the game's `calendar`.",
+)
+COLUMN_ORDER: Final = _code(
+    "C410", "column-order", Severity.ERROR,
+    "grid or availability columns are duplicated or out of calendar order",
+    "Head each column with a different key value; print month and odds columns in ascending order.",
+)
+PERIOD_COVERAGE: Final = _code(
+    "C411", "period-coverage", Severity.WARNING,
+    "the game's periods overlap or leave months of the calendar uncovered",
+    "Make the periods meet end to end, or correct the print in an errata if it leaves a month out.",
+)
+BEFORE_AVAILABLE: Final = _code(
+    "C412", "before-available", Severity.WARNING,
+    "a chart or record offers an item in a month before the item's `available` month",
+    "Write `-` for the months before the item is available, or correct the record's `available` month.",
+)
+DRM_ON_DIGIT_ROLL: Final = _code(
+    "C413", "drm-on-digit-roll", Severity.ERROR,
+    "a DRM on a d66 or percentile roll without a `modified` statement saying what it means",
+    'Say what the DRM does to a two-digit roll: `modified "the DRM is added to the two-digit result"`.',
+)
+INVARIANT_VIOLATED: Final = _code(
+    "C414", "invariant-violated", Severity.WARNING,
+    "the data breaks an `invariant` the rules state",
+    "Correct the data (or the invariant) so the rule the invariant states holds.",
+)
+CHART_TOO_LARGE: Final = _code(
+    "C415", "chart-too-large", Severity.ERROR,
+    "a chart exceeds the size chartc checks exactly (rows, key combinations, DRMs or DRM span)",
+    "Split the chart into smaller charts, or look for a typo such as `+100` for `+1`.",
+)
+AID_ORDER: Final = _code(
+    "C416", "aid-order", Severity.ERROR,
+    "a game's `aid.order` file names a chart that does not exist, or one chart twice",
+    "List each chart of the game once, by its printed ID or slug (`R4`, `extended_burst`).",
+)
+# 5xx: suppressions
+UNUSED_SUPPRESSION: Final = _code(
+    "C501", "unused-suppression", Severity.WARNING,
+    "an `allow` statement silences nothing in its chart",
+    "Delete the `allow` line: the finding it was written for is gone.", suppressible=False,
+)
+INVALID_SUPPRESSION: Final = _code(
+    "C502", "invalid-suppression", Severity.WARNING,
+    "an `allow` statement names an unknown code or one that cannot be silenced",
+    "Name an existing warning or note code (`chartc explain CODE`); errors and syntax errors cannot be silenced, fix them instead.", suppressible=False,
+)
+# 6xx: errata
+ERRATA_TARGET_MISSING: Final = _code(
+    "C601", "errata-target-missing", Severity.ERROR,
+    "an errata names a chart, row or column that does not exist (or a row ambiguously)",
+    "Name the chart by its ID or slug and the row by its key values and printed range, e.g. `piston 3-6`.",
+)
+ERRATA_CONFLICT: Final = _code(
+    "C602", "errata-conflict", Severity.ERROR,
+    "two errata change the same cell and neither says which wins (`overrides`)",
+    "Add `overrides EARLIER` to the errata that should win.",
+)
+ERRATA_NO_EFFECT: Final = _code(
+    "C603", "errata-no-effect", Severity.WARNING,
+    "an errata change leaves the chart as it was",
+    "Delete the change, or correct the value it sets.",
+)
+
+REGISTRY: Final[tuple[Code, ...]] = (
+    SYNTAX_ERROR,
+    UNREADABLE_FILE,
+    REPEATED_STATEMENT,
+    UNKNOWN_NAME,
+    DUPLICATE_NAME,
+    GAME_HEADER,
+    OVERLAPPING_RANGES,
+    GAP,
+    RANGE_OUTSIDE_FACES,
+    REVERSED_RANGE,
+    MODIFIED_ROLL_OFF_TABLE,
+    UNREACHABLE_ROW,
+    INVALID_RANGE,
+    PARTIAL_CHART,
+    PARTIAL_BUT_COMPLETE,
+    GRID_SHAPE,
+    TYPE_MISMATCH,
+    ROW_SHAPE,
+    CHART_SHAPE,
+    INVALID_DICE,
+    INVALID_MONTH,
+    INVALID_CONDITION,
+    THRESHOLD_ORDER,
+    MONTH_OUTSIDE_CALENDAR,
+    COLUMN_ORDER,
+    PERIOD_COVERAGE,
+    BEFORE_AVAILABLE,
+    DRM_ON_DIGIT_ROLL,
+    INVARIANT_VIOLATED,
+    CHART_TOO_LARGE,
+    AID_ORDER,
+    UNUSED_SUPPRESSION,
+    INVALID_SUPPRESSION,
+    ERRATA_TARGET_MISSING,
+    ERRATA_CONFLICT,
+    ERRATA_NO_EFFECT,
+)
+CODES: Final[dict[str, Code]] = {c.code: c for c in REGISTRY}
+CODES_BY_NAME: Final[dict[str, Code]] = {c.name: c for c in REGISTRY}
+
+
+def suppressible(code: str) -> bool:
+    """Whether `allow CODE` may silence the code with this id (unknown ids: no)."""
+    known = CODES.get(code)
+    return known is not None and known.suppressible

@@ -1,0 +1,36 @@
+"""The diagnostics as a JSON document (`compiler/schemas/diagnostics.schema.json`)."""
+
+from __future__ import annotations
+
+import json
+
+from compiler.diagnostics.codes import CODES
+from compiler.diagnostics.core import Diagnostic, Suppressed, count_by_severity
+
+
+def render_json(diagnostics: list[Diagnostic], suppressed: list[Suppressed] | None = None) -> str:
+    """The diagnostics as a JSON document (see `schemas/diagnostics.schema.json`)."""
+    summary: dict[str, int] = {**count_by_severity(diagnostics), "suppressed": len(suppressed or [])}
+    doc = {
+        "diagnostics": [
+            {
+                "code": d.code,
+                "name": CODES[d.code].name,
+                "severity": d.severity.value,
+                "message": d.message,
+                "file": d.span.file,
+                "line": d.span.line,
+                "column": d.span.col,
+                "end_line": d.span.end_line,
+                "end_column": d.span.end_col,
+                "help": d.help,
+                "labels": [
+                    {"file": lb.span.file, "line": lb.span.line, "column": lb.span.col, "message": lb.message}
+                    for lb in d.labels
+                ],
+            }
+            for d in diagnostics
+        ],
+        "summary": summary,
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

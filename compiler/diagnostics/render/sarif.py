@@ -1,0 +1,78 @@
+"""A SARIF 2.1.0 log for GitHub code scanning."""
+
+from __future__ import annotations
+
+import json
+from pathlib import PurePosixPath
+from typing import Any
+from urllib.parse import quote
+
+from compiler.diagnostics.codes import REGISTRY, Code, Severity
+from compiler.diagnostics.core import Diagnostic, Suppressed
+from dsl.ast import Span
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+_SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "note"}
+
+
+def _sarif_location(span: Span, message: str | None = None) -> dict:
+    region = {"startLine": span.line, "startColumn": max(1, span.col), "endLine": max(span.line, span.end_line),
+              "endColumn": max(1, span.end_col)}
+    loc: dict = {"physicalLocation": {"artifactLocation": _sarif_artifact(span.file), "region": region}}
+    if message is not None:
+        loc["message"] = {"text": message}
+    return loc
+
+
+def _sarif_artifact(path: str) -> dict:
+    """A repo-relative URI against %SRCROOT% (stable across checkouts); absolute paths as file URIs."""
+    if PurePosixPath(path).is_absolute():
+        return {"uri": PurePosixPath(path).as_uri()}
+    return {"uri": quote(path), "uriBaseId": "%SRCROOT%"}
+
+
+def _sarif_rule(code: Code) -> dict:
+    return {
+        "id": code.code,
+        "name": code.name,
+        "shortDescription": {"text": code.name},
+        "fullDescription": {"text": code.summary},
+        "defaultConfiguration": {"level": _SARIF_LEVEL[code.severity]},
+        "help": {"text": f"{code.summary}; run `chartc explain {code.code}` or see docs/diagnostics.md"},
+    }
+
+
+def _sarif_result(d: Diagnostic, rule_index: dict[str, int], suppression: Suppressed | None = None) -> dict:
+    result: dict = {
+        "ruleId": d.code,
+        "ruleIndex": rule_index[d.code],
+        "level": _SARIF_LEVEL[d.severity],
+        "message": {"text": d.message + (f" (help: {d.help})" if d.help else "")},
+        "locations": [_sarif_location(d.span)],
+        "partialFingerprints": {"chartcFinding/v1": f"{d.code}:{d.span.file}:{d.message}"},
+    }
+    if d.labels:
+        result["relatedLocations"] = [dict(_sarif_location(lb.span, lb.message), id=i) for i, lb in enumerate(d.labels)]
+    if suppression is not None:
+        result["suppressions"] = [{"kind": "inSource", "justification": suppression.reason}]
+    return result
+
+
+def render_sarif(diagnostics: list[Diagnostic], suppressed: list[Suppressed] | None = None, version: str = "0") -> str:
+    """A SARIF 2.1.0 log for GitHub code scanning; silenced findings carry an in-source suppression."""
+    rules = [_sarif_rule(c) for c in REGISTRY]
+    rule_index = {c.code: i for i, c in enumerate(REGISTRY)}
+    results = [_sarif_result(d, rule_index) for d in diagnostics]
+    results += [_sarif_result(s.diagnostic, rule_index, s) for s in suppressed or []]
+    doc = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": {"name": "chartc", "semanticVersion": version, "rules": rules}},
+                "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "the folder chartc ran in"}}},
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
