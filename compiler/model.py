@@ -427,16 +427,27 @@ class Game:
     invariants: list[Invariant] = field(default_factory=list)
     errata: list[ErrataDoc] = field(default_factory=list)
     suppressions: list[Suppression] = field(default_factory=list)
+    _indexed: tuple[int, dict[str, Chart], dict[str, Chart]] | None = field(default=None, repr=False, compare=False)
 
     def chart(self, address: str) -> Chart | None:
         """The chart with this printed ID or slug (IDs compare case-insensitively)."""
+        exact, folded = self._chart_index()
+        return exact.get(address) or folded.get(address.casefold())
+
+    def _chart_index(self) -> tuple[dict[str, Chart], dict[str, Chart]]:
+        """Charts by exact ID or slug, and by case-folded ID; the first chart wins, as in a scan."""
+        if self._indexed is not None and self._indexed[0] == len(self.charts):
+            return self._indexed[1], self._indexed[2]
+        exact: dict[str, Chart] = {}
+        folded: dict[str, Chart] = {}
         for c in self.charts:
-            if address in (c.chart_id, c.slug):
-                return c
-        for c in self.charts:
-            if c.chart_id and c.chart_id.casefold() == address.casefold():
-                return c
-        return None
+            for handle in (c.chart_id, c.slug):
+                if handle is not None:
+                    exact.setdefault(handle, c)
+            if c.chart_id:
+                folded.setdefault(c.chart_id.casefold(), c)
+        self._indexed = (len(self.charts), exact, folded)
+        return exact, folded
 
 
 @dataclass

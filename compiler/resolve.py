@@ -14,7 +14,9 @@ from collections.abc import Iterable
 
 from compiler import errata as errata_mod
 from compiler import model
+from compiler.calendar import MAX_CALENDAR_MONTHS, Month, months_between, span_text
 from compiler.diagnostics import CODES, Label, Sink, codes, did_you_mean, suppressible
+from compiler.diagnostics.messages import number, signed
 from compiler.dice import Dice
 from dsl import ast
 
@@ -120,6 +122,7 @@ def resolve_game(
         if chart is not None:
             game.charts.append(chart)  # visible to derived charts; re-added in order below
     game.charts.clear()
+    game._indexed = None
     for decl, chart in resolved:
         if chart is None:
             continue
@@ -288,24 +291,28 @@ def _check_periods(game: model.Game, sink: Sink) -> None:
         if b.first <= a.last:
             sink.emit(codes.PERIOD_COVERAGE, f"periods `{a.id}` and `{b.id}` overlap ({b.first} to {min(a.last, b.last)})", b.span, labels=(Label(a.span, "overlaps this period"),))
         else:
-            hole = calendar_months(_next_month(a.last), b.first)[:-1]
+            hole = _hole(_month(a.last).next(), _month(b.first).previous())
             if hole:
-                sink.emit(codes.PERIOD_COVERAGE, f"no period covers {_months_text(hole)}, between `{a.id}` and `{b.id}`", b.span)
+                sink.emit(codes.PERIOD_COVERAGE, f"no period covers {hole}, between `{a.id}` and `{b.id}`", b.span)
     if game.calendar:
-        before = calendar_months(game.calendar[0], ordered[0].first)[:-1]
-        after = calendar_months(_next_month(ordered[-1].last), game.calendar[1]) if ordered[-1].last < game.calendar[1] else []
+        start, end = _month(game.calendar[0]), _month(game.calendar[1])
+        before = _hole(start, _month(ordered[0].first).previous())
+        after = _hole(_month(ordered[-1].last).next(), end)
         for hole, where in ((before, ordered[0]), (after, ordered[-1])):
             if hole:
-                sink.emit(codes.PERIOD_COVERAGE, f"no period covers {_months_text(hole)} of the calendar", where.span)
+                sink.emit(codes.PERIOD_COVERAGE, f"no period covers {hole} of the calendar", where.span)
 
 
-def _months_text(months: list[str]) -> str:
-    return months[0] if len(months) == 1 else f"{months[0]} to {months[-1]}"
+def _month(text: str) -> Month:
+    """A month the resolver has already checked."""
+    month = Month.parse(text)
+    assert month is not None, text
+    return month
 
 
-def _next_month(month: str) -> str:
-    y, m = parse_month(month) or (0, 1)
-    return f"{y + 1:04d}-01" if m == 12 else f"{y:04d}-{m + 1:02d}"
+def _hole(first: Month, last: Month) -> str | None:
+    """The months `first` to `last` as text, or None when there are none."""
+    return span_text(first, last) if months_between(first, last) else None
 
 
 def _suppressions(decl: ast.ChartDecl, sink: Sink) -> list[model.Suppression]:
@@ -389,6 +396,15 @@ def _calendar(header: ast.GameDecl | None, sink: Sink) -> tuple[str, str] | None
         return None
     if first > last:
         sink.emit(codes.INVALID_MONTH, f"the calendar runs backwards: {first} to {last}", header.calendar[0].span)
+        return None
+    span = months_between(_month(first), _month(last))
+    if span > MAX_CALENDAR_MONTHS:
+        sink.emit(
+            codes.INVALID_MONTH,
+            f"the calendar {first} to {last} spans {span} months (at most {MAX_CALENDAR_MONTHS})",
+            header.calendar[0].span,
+            "check the years: a game's calendar covers the months its turns are played in",
+        )
         return None
     return first, last
 
@@ -639,17 +655,18 @@ class _ChartResolver:
         high = sum(x.value for x in drms if x.value > 0)
         if clamp:
             low, high = max(clamp[0], min(clamp[1], low)), max(clamp[0], min(clamp[1], high))
+        totals = high - low + 1
         problems = [
-            (len(rows) > MAX_ROWS, f"{len(rows)} rows (at most {MAX_ROWS})"),
-            (combos > MAX_KEY_COMBINATIONS, f"{combos} key combinations (at most {MAX_KEY_COMBINATIONS})"),
-            (len(drms) > MAX_DRMS, f"{len(drms)} DRMs (at most {MAX_DRMS})"),
-            (high - low > MAX_DRM_SPAN, f"DRMs spanning {low:+d} to {high:+d} (at most {MAX_DRM_SPAN} apart)"),
+            (len(rows) > MAX_ROWS, lambda: f"{len(rows)} rows (at most {MAX_ROWS})"),
+            (combos > MAX_KEY_COMBINATIONS, lambda: f"{combos} key combinations (at most {MAX_KEY_COMBINATIONS})"),
+            (len(drms) > MAX_DRMS, lambda: f"{len(drms)} DRMs (at most {MAX_DRMS})"),
+            (high - low > MAX_DRM_SPAN, lambda: f"DRMs spanning {signed(low)} to {signed(high)} (at most {MAX_DRM_SPAN} apart)"),
             (
-                combos * (high - low + 1) * max(1, len(rows)) > MAX_ODDS_CELLS,
-                f"{combos} key combinations x {high - low + 1} DRM totals x {len(rows)} rows of odds (at most {MAX_ODDS_CELLS})",
+                combos * totals * max(1, len(rows)) > MAX_ODDS_CELLS,
+                lambda: f"{combos} key combinations x {number(totals)} DRM totals x {len(rows)} rows of odds (at most {MAX_ODDS_CELLS})",
             ),
         ]
-        found = [text for bad, text in problems if bad]
+        found = [text() for bad, text in problems if bad]
         for text in found:
             self.sink.emit(codes.CHART_TOO_LARGE, f"{self.where} is too large to check: {text}", self.decl.title.span,
                            "split the chart, or check the numbers for a typo")
@@ -1162,6 +1179,9 @@ class _ChartResolver:
     def _derived(self, derive: ast.DeriveDecl) -> model.Chart | None:
         """A variant of another chart with every inner band boundary moved by `bands N`."""
         d = self.decl
+        if derive.base.text.casefold() in {h.text.casefold() for h in (d.chart_id, d.slug) if h is not None}:
+            self.sink.emit(codes.UNKNOWN_NAME, f"{self.where} derives from itself", derive.base.span, "name the chart it varies")
+            return None
         base = self.game.chart(derive.base.text)
         if base is None:
             self.sink.emit(
@@ -1179,6 +1199,7 @@ class _ChartResolver:
             self.sink.emit(codes.CHART_SHAPE, f"`{base.address}` is not read by a roll, so its bands cannot move", derive.span)
             return None
         rows = tuple(r for r in (_shift_bands(r, base.dice, derive.band_shift) for r in base.rows) if r is not None)
+        availability = _shift_availability(base.availability, base.dice, derive.band_shift)
         note = f"Derived from {base.address}: every band boundary moved {derive.band_shift:+d}."
         return replace(
             base,
@@ -1191,6 +1212,7 @@ class _ChartResolver:
             partial=d.partial.text if d.partial else base.partial,
             rows=rows,
             grid=None,
+            availability=availability,
             source_file=self.path,
             span=d.span,
         )
@@ -1340,6 +1362,12 @@ def _shift_bands(row: model.Row, dice: Dice, shift: int) -> model.Row | None:
     r = row.range
     if r is None:
         return row
+    moved = _shift_range(r, dice, shift)
+    return None if moved is None else replace(row, range=moved)
+
+
+def _shift_range(r: model.DieRange, dice: Dice, shift: int) -> model.DieRange | None:
+    """One range with its inner boundaries moved by `shift`, or None when nothing is left."""
     low, high = r.low, r.high
     if low is not None and low > dice.min:
         low += shift
@@ -1353,7 +1381,19 @@ def _shift_bands(row: model.Row, dice: Dice, shift: int) -> model.Row | None:
         high = min(dice.max, high)
     if low is not None and high is not None and low > high:
         return None
-    return replace(row, range=model.DieRange(low, high, format_range(dice, low, high), r.span))
+    return model.DieRange(low, high, format_range(dice, low, high), r.span)
+
+
+def _shift_availability(layout: model.AvailabilityLayout | None, dice: Dice, shift: int) -> model.AvailabilityLayout | None:
+    """The printed cells of a derived availability chart: each die range moved like its rows
+    (a range pushed off the dice becomes `-`); `✓` and `-` stay."""
+    if layout is None:
+        return None
+
+    def cell(c: model.DieRange | str | None) -> model.DieRange | str | None:
+        return _shift_range(c, dice, shift) if isinstance(c, model.DieRange) else c
+
+    return replace(layout, rows=tuple((item, tuple(cell(c) for c in cells)) for item, cells in layout.rows))
 
 
 def format_range(dice: Dice, low: int | None, high: int | None) -> str:
