@@ -1,14 +1,13 @@
 """Months of a game's calendar: a `Month` value type, parsed once and ordered.
 
 A month is written `YYYY-MM` in the charts and in every output; inside chartc it is a `Month`,
-compared as (year, month) and counted by its ordinal, so a stretch of the calendar is measured
-without listing its months.
+compared and counted by its ordinal, so a stretch of the calendar is measured without listing
+its months.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 _MONTH_RE = re.compile(r"^(\d{4})-(\d{2})$")
 # The longest calendar a game may declare: a century of monthly turns. Longer spans are typos
@@ -16,12 +15,15 @@ _MONTH_RE = re.compile(r"^(\d{4})-(\d{2})$")
 MAX_CALENDAR_MONTHS = 1200
 
 
-@dataclass(frozen=True, order=True)
-class Month:
-    """A calendar month (`1944-07`); ordered by year, then month."""
+class Month(str):
+    """A calendar month, written `1944-07`; ordered by year, then month.
 
-    year: int
-    month: int
+    It is its written form (a `str`), so outputs and messages print it unchanged and it equals the
+    text it was read from; it is made only by `Month.parse` and `Month.from_ordinal`, so every
+    Month is a real month, and months compare by their ordinals, never as text.
+    """
+
+    __slots__ = ()
 
     @classmethod
     def parse(cls, text: str) -> Month | None:
@@ -29,16 +31,26 @@ class Month:
         m = _MONTH_RE.match(text)
         if not m or not 1 <= int(m.group(2)) <= 12:
             return None
-        return cls(int(m.group(1)), int(m.group(2)))
+        return cls(text)
+
+    @classmethod
+    def from_ordinal(cls, ordinal: int) -> Month:
+        """The month `ordinal` months after January of year 0."""
+        year, month = divmod(ordinal, 12)
+        return cls(f"{year:04d}-{month + 1:02d}")
+
+    @property
+    def year(self) -> int:
+        return int(self[:-3])
+
+    @property
+    def month(self) -> int:
+        return int(self[-2:])
 
     @property
     def ordinal(self) -> int:
         """Months since year 0 began: consecutive months have consecutive ordinals."""
         return self.year * 12 + self.month - 1
-
-    @classmethod
-    def from_ordinal(cls, ordinal: int) -> Month:
-        return cls(ordinal // 12, ordinal % 12 + 1)
 
     def next(self) -> Month:
         return Month.from_ordinal(self.ordinal + 1)
@@ -46,8 +58,25 @@ class Month:
     def previous(self) -> Month:
         return Month.from_ordinal(self.ordinal - 1)
 
-    def __str__(self) -> str:
-        return f"{self.year:04d}-{self.month:02d}"
+    def __lt__(self, other: object) -> bool:
+        return self.ordinal < _ordinal(other)
+
+    def __le__(self, other: object) -> bool:
+        return self.ordinal <= _ordinal(other)
+
+    def __gt__(self, other: object) -> bool:
+        return self.ordinal > _ordinal(other)
+
+    def __ge__(self, other: object) -> bool:
+        return self.ordinal >= _ordinal(other)
+
+
+def _ordinal(other: object) -> int:
+    """The ordinal of a Month, or of a month's text (a month compared with a key value typed in)."""
+    month = other if isinstance(other, Month) else Month.parse(other) if isinstance(other, str) else None
+    if month is None:
+        raise TypeError(f"cannot compare a month with {other!r}")
+    return month.ordinal
 
 
 def months_between(first: Month, last: Month) -> int:

@@ -6,6 +6,8 @@ import json
 import time
 from pathlib import Path
 
+import pytest
+
 from compiler import model
 from compiler.emit.json import emit_game_json
 from dsl.ast import Span
@@ -98,3 +100,22 @@ def test_json_layout_of_a_derived_availability_chart(tmp_path: Path) -> None:
     cells = chart["layout"]["cells"]
     assert cells["piston"][1] == {"printed": "1-6", "min": 1, "max": 6, "open": None}
     assert cells["piston"][0] == "auto" and cells["jet"][0] is None
+
+
+def test_an_enum_named_enum_types_a_column(tmp_path: Path) -> None:
+    """`enum enum { ... }` used as a column type crashed with exit 3 (a `TypeError` in the typer)."""
+    text = HEAD + 'enum enum { a "A" b "B" }\nchart [E1] "E" { roll 1d6 column r: enum rows { 1-3: a 4-6: B } }\n'
+    comp = compile_text(tmp_path, text)
+    assert comp.diagnostics == []
+    chart = comp.project.games["t"].chart("E1")
+    assert chart is not None and [r.values for r in chart.rows] == [("a",), ("b",)]
+
+
+@pytest.mark.parametrize("name", ["flag", "text", "int", "pair", "month", "chartref"])
+def test_an_enum_named_like_a_builtin_type_is_refused(tmp_path: Path, name: str) -> None:
+    """An enum named `flag` was silently shadowed by the builtin type (and `up` read as a bad flag)."""
+    text = f'game t {{ title "T" }}\nenum {name} {{ up down }}\n'
+    [d] = compile_text(tmp_path, text).diagnostics
+    assert d.code == "C202"
+    assert d.message == f"enum `{name}` has the name of the builtin type `{name}`"
+    assert (d.span.line, d.span.col) == (2, 6)
