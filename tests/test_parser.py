@@ -86,7 +86,7 @@ def test_every_example_in_the_language_docs_parses() -> None:
     from pathlib import Path
 
     doc = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```\n(.*?)```", doc, flags=re.S)
+    blocks = re.findall(r"```\n(.*?)```", doc, flags=re.DOTALL)
     assert len(blocks) >= 8
     for block in blocks:
         text = block.replace("...", "")
@@ -96,3 +96,82 @@ def test_every_example_in_the_language_docs_parses() -> None:
             continue
         result = parse_text(text, "docs.chart")
         assert result.errors == [], (block, result.errors)
+
+
+# ---- the typed syntax tree ---------------------------------------------------------------------
+
+
+def test_amendments_are_one_class_per_operation() -> None:
+    # The shape of charts/usaaf/errata.chart and docs/language.md "Errata": every operation once.
+    text = '''
+    errata second "Second printing errata" {
+      order 2
+      amend [R4] {
+        add jet 7+: "Escape" because "7+ was missing"
+        remove piston 1-2
+        change piston 3-6 column result to "Combat" because "typo"
+        move jet 1-6 to 1-5
+        retitle "Escape Chart"
+        complete because "the 1945 rows were found"
+        note "see rule 7.1.10"
+      }
+    }
+    '''
+    [amend] = parse_text(text, "e.chart").source.errata[0].amends
+    add, remove, change, move, retitle, complete, note = amend.ops
+    assert isinstance(add, ast.AddRow) and add.row.range.text == "7+" and add.because.text == "7+ was missing"
+    assert isinstance(remove, ast.RemoveRow) and [k.text for k in remove.ref.keys] == ["piston"] and remove.ref.range.text == "1-2"
+    assert remove.because is None
+    assert isinstance(change, ast.ChangeCell) and change.column.text == "result"
+    assert (change.value.kind, change.value.text) == (ast.ValueKind.TEXT, "Combat")
+    assert isinstance(move, ast.MoveRow) and (move.ref.range.text, move.new_range.text) == ("1-6", "1-5")
+    assert isinstance(retitle, ast.Retitle) and retitle.title.text == "Escape Chart"
+    assert isinstance(complete, ast.Complete) and complete.because.text == "the 1945 rows were found"
+    assert isinstance(note, ast.AddNote) and note.text.text == "see rule 7.1.10"
+    assert note.span == ast.Span("e.chart", 11, 9, 11, 31)
+
+
+def test_invariants_are_one_class_per_kind() -> None:
+    # charts/ia2/reference.chart (IA2 9.1: "Bf 109 (18 aircraft)") and charts/usaaf/targets.chart (20.1).
+    text = '''
+    invariant bf109_18 "9.1" { count aircraft where family == bf109 is 18 }
+    invariant bases "4.6" { count base is 36 }
+    invariant reach "20.1" { sum [TS1] part 2 per column reaches target_system.points_needed }
+    '''
+    where, every, column_sum = parse_text(text, "i.chart").source.invariants
+    assert isinstance(where, ast.CountInvariant) and (where.enum.text, where.count) == ("aircraft", 18)
+    assert where.where is not None and (where.where.field.text, where.where.value.text) == ("family", "bf109")
+    assert where.where.span == ast.Span("i.chart", 2, 53, 2, 68)  # `family == bf109`
+    assert isinstance(every, ast.CountInvariant) and every.where is None and every.count == 36
+    assert isinstance(column_sum, ast.ColumnSumInvariant)
+    assert (column_sum.chart.text, column_sum.part, column_sum.enum.text, column_sum.field.text) == ("TS1", 2, "target_system", "points_needed")
+
+
+def test_kinds_are_enums_that_still_equal_their_words() -> None:
+    text = '''
+    odds crt_odds "Odds" { columns ["1:1", "2:1"] attacker_high round down defender_high round nearest beyond clamp shift after clamp }
+    chart x "X" { roll lower of 2d10 column r: text drm d +1 when fatigue >= 5 rows { 1944-07..1944-09 1-10: - } }
+    '''
+    source = parse_text(text, "k.chart").source
+    odds, chart = source.odds[0], source.charts[0]
+    assert (odds.attacker_round, odds.defender_round) == (ast.Rounding.DOWN, ast.Rounding.NEAREST)
+    assert (odds.beyond, odds.shift_order) == (ast.Beyond.CLAMP, ast.ShiftOrder.AFTER)
+    assert chart.kind is ast.ChartKind.CHART and chart.kind == "chart"
+    assert chart.roll.form is ast.DiceForm.LOWER and chart.roll.form == "lower"
+    cond = chart.drms[0].when
+    assert isinstance(cond, ast.CondCompare) and cond.op is ast.CompareOp.GE and cond.operand.kind is ast.OperandKind.INT
+    row = chart.rows[0]
+    assert row.keys[0].kind is ast.KeyValueKind.MONTHS and (row.keys[0].first, row.keys[0].last) == ("1944-07", "1944-09")
+    assert row.values[0].kind is ast.ValueKind.NONE
+
+
+def test_a_statement_given_twice_keeps_the_first_and_reports_the_second() -> None:
+    # Before: an odds rule's `beyond error ... beyond clamp` kept the later `clamp` and reported the
+    # first line, because the two spellings were looked up in grammar order, not source order.
+    text = 'odds o "O" {\n  beyond error\n  beyond clamp\n  rule "15.1"\n  rule "15.2"\n}\n'
+    odds = parse_text(text, "o.chart").source.odds[0]
+    assert odds.beyond == ast.Beyond.ERROR and odds.rule.text == "15.1"
+    assert [s.line for s in odds.repeated] == [3, 5]
+    chart = parse_text('chart x "X" {\n roll 1d6\n rule "a"\n roll 2d6\n rule "b"\n}\n', "c.chart").source.charts[0]
+    assert (chart.roll.text, chart.rule.text) == ("1d6", "a")
+    assert [s.line for s in chart.repeated] == [4, 5]
