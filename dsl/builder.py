@@ -4,7 +4,7 @@
 (its source positions) and its already-built children, in grammar order. Optional parts are
 `[...]` in the grammar, so an absent part arrives as None and every method has a fixed signature.
 Terminals are turned into values first: `NAME` into `ast.Name`, `STRING` into an unescaped
-`ast.Text`.
+`ast.Text`, and every numeric terminal is checked against `MAX_DIGITS`.
 
 Statements of a block (`game`, `chart`, `odds`, `errata`) arrive as `_Stmt`s tagged with their
 keyword; `_Block` sorts them, keeps the first of a statement allowed once and records the
@@ -16,6 +16,7 @@ This module imports Lark; `dsl.parser` imports it only when it parses.
 from __future__ import annotations
 
 import ast as _pyast
+import re
 from dataclasses import dataclass
 from typing import TypeVar, assert_never
 
@@ -23,13 +24,18 @@ from lark import Token, Transformer, v_args
 from lark.tree import Meta
 
 from dsl import ast
-from dsl.source_text import clip
+from dsl.source_text import clip, while_reading
+
+# Whole numbers in a chart have at most this many digits (leading zeros included): no wargame
+# chart needs a number near a billion, and Python refuses to read integers over 4,300 digits.
+MAX_DIGITS = 9
+_TOO_MANY_DIGITS = re.compile(f"[0-9]{{{MAX_DIGITS + 1},}}")
 
 _T = TypeVar("_T")
 
 
 class BuildError(Exception):
-    """A problem found while building the tree (a bad string escape): a syntax error."""
+    """A problem found while building the tree (a bad escape, a number too long): a syntax error."""
 
     def __init__(self, message: str, span: ast.Span, help: str | None = None) -> None:
         super().__init__(message)
@@ -115,8 +121,8 @@ class Builder(Transformer[Token, ast.SourceFile]):
     """Turns the parse tree of one file into an `ast.SourceFile`.
 
     Raises:
-        lark.exceptions.VisitError: wrapping a `BuildError` for a bad string escape (Lark wraps
-            what its callbacks raise).
+        lark.exceptions.VisitError: wrapping a `BuildError` for a bad string escape or a number
+            with more than `MAX_DIGITS` digits (Lark wraps what its callbacks raise).
     """
 
     def __init__(self, path: str, text: str) -> None:
@@ -151,6 +157,22 @@ class Builder(Transformer[Token, ast.SourceFile]):
     def STRING(self, tok: Token) -> ast.Text:
         span = self._token_span(tok)
         return ast.Text(unquote(str(tok), span), span)
+
+    def _number(self, tok: Token) -> Token:
+        """The token, once every run of digits in it is at most MAX_DIGITS long."""
+        long_run = _TOO_MANY_DIGITS.search(tok)
+        if long_run is not None:
+            span = self._token_span(tok)
+            start = span.col + long_run.start()
+            digits = long_run.group()
+            raise BuildError(
+                f"the number `{clip(digits)}` is too long ({len(digits)} digits, at most {MAX_DIGITS}){while_reading(self.text, span.line)}",
+                ast.Span(self.path, span.line, start, span.line, start + len(digits)),
+                f"a whole number in a chart has at most {MAX_DIGITS} digits; check for a missing `-`, `,` or space",
+            )
+        return tok
+
+    INT = RANGE = DRM_VALUE = SLASHED = DICE = _number
 
     # ---- file
 

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
+import pytest
+
 from dsl import ast
 from dsl.parser import grammar_text, parse_text
+from tests.conftest import compile_text
 
 
 def test_grammar_builds_in_strict_mode() -> None:
@@ -175,3 +181,52 @@ def test_a_statement_given_twice_keeps_the_first_and_reports_the_second() -> Non
     chart = parse_text('chart x "X" {\n roll 1d6\n rule "a"\n roll 2d6\n rule "b"\n}\n', "c.chart").source.charts[0]
     assert (chart.roll.text, chart.rule.text) == ("1d6", "a")
     assert [s.line for s in chart.repeated] == [4, 5]
+
+
+# ---- limits on input: numbers (issue 11 item 4) -----------------------------------
+
+HUGE = "7" * 4301  # Python refuses to read an integer string over 4,300 digits
+GAME = 'game t { title "T" }\ncontext fb: flag\ncontext lvl: int\nenum e { fields { n: int } a "A" { n: 1 } }\n'
+INTEGER_SITES = {
+    "cell": 'chart [R1] "X" { roll 1d6 column r: int rows { 1-6: N } }',
+    "range bound": 'chart [R1] "X" { roll 1d6 column r: text rows { 1-N: "a" } }',
+    "zero-padded range bound": 'chart [R1] "X" { roll percentile column r: text rows { 0N-00: "a" } }',
+    "DRM value": 'chart [R1] "X" { roll 1d6 column r: text drm d +N when fb rows { 1-6: "a" } }',
+    "DRM footnote mark": 'chart [R1] "X" { roll 1d6 column r: text drm d +1 when fb [N] rows { 1-6: "a" } }',
+    "footnote number": 'chart [R1] "X" { roll 1d6 column r: text footnote N "f" rows { 1-6: "a" } }',
+    "dice count": 'chart [R1] "X" { roll Nd6 column r: text rows { 1-6: "a" } }',
+    "dice sides": 'chart [R1] "X" { roll lower of 2dN column r: text rows { 1-6: "a" } }',
+    "dice minus": 'chart [R1] "X" { roll 1d6 minus N min 0 column r: text rows { 0-3: "a" } }',
+    "condition operand": 'chart [R1] "X" { roll 1d6 column r: text drm d +1 when lvl >= N rows { 1-6: "a" } }',
+    "slashed cell": 'chart [R1] "X" { roll 1d6 column r: pair rows { 1-6: 6/N } }',
+    "value key domain": 'chart [V1] "V" { value v "V" 0-N column r: text rows { 0+: "a" } }',
+    "combine clamp": 'drms [D1] "D" { drm d +1 when fb combine sum clamp -N to +2 }',
+    "derive bands": 'chart [R1] "X" { roll 1d6 column r: text rows { 1-6: "a" } }\nchart [R2] "Y" { derive from R1 bands +N }',
+    "grid cell": 'chart [G1] "G" { roll 1d6 key k: e column r: text grid k [a] { "x": N } }',
+    "availability cell": 'chart [A1] "A" { roll 1d6 key k: e availability k by k [a] { a: 1-N } }',
+    "errata order": 'errata e1 "E" { order N }',
+    "count is N": 'invariant i "I" { count e is N }',
+    "count where value": 'invariant i "I" { count e where n == N is 1 }',
+    "column sum part": 'invariant i "I" { sum R1 part N per column reaches e.n }',
+}
+
+
+@pytest.mark.parametrize("site", INTEGER_SITES, ids=str)
+def test_a_number_too_long_is_a_positioned_syntax_error_at_every_integer_site(site: str, tmp_path: Path) -> None:
+    # Before: `int()` raised ValueError (over 4,300 digits) in the parser or the resolver: exit 3.
+    text = GAME + INTEGER_SITES[site].replace("N", HUGE)
+    [d] = compile_text(tmp_path, text).diagnostics
+    digits = next(m for m in re.finditer("[0-9]+", text) if HUGE in m.group())  # `0777...` when zero-padded
+    line = text.count("\n", 0, digits.start()) + 1
+    col = digits.start() - text.rfind("\n", 0, digits.start())
+    assert (d.code, d.span.line, d.span.col, d.span.end_col) == ("C101", line, col, col + len(digits.group()))
+    assert d.message.startswith(f"the number `{digits.group()[:39]}…` is too long ({len(digits.group())} digits, at most 9)")
+    assert d.help == "a whole number in a chart has at most 9 digits; check for a missing `-`, `,` or space"
+
+
+def test_numbers_up_to_nine_digits_are_read() -> None:
+    ok = parse_text('chart x "X" { footnote 999999999 "f" drm d -000000001 }', "n.chart")
+    assert ok.errors == [] and ok.source.charts[0].footnotes[0].mark == 999_999_999
+    [too_long] = parse_text('chart x "X" {\n  footnote 1000000000 "f"\n}', "n.chart").errors
+    assert too_long.message == "the number `1000000000` is too long (10 digits, at most 9) while reading chart `x`"
+    assert too_long.span == ast.Span("n.chart", 2, 12, 2, 22)
