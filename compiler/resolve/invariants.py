@@ -66,7 +66,7 @@ def _column_sum_invariant(symbols: SymbolTable, decl: ast.ColumnSumInvariant, si
     if chart is None:
         sink.emit(codes.UNKNOWN_NAME, f"unknown chart `{decl.chart.text}` in invariant `{decl.name.text}`", decl.chart.span, did_you_mean(decl.chart.text, [c.address for c in symbols.charts]))
         return None
-    parts = {model.SLASHED_PARTS[c.type] for c in chart.columns if c.type in model.SLASHED_PARTS}
+    parts = {model.SLASHED_PARTS[c.type] for c in chart.columns if isinstance(c.type, model.BuiltinType) and c.type in model.SLASHED_PARTS}
     if not 1 <= decl.part <= (max(parts) if parts else 0):
         sink.emit(
             codes.TYPE_MISMATCH,

@@ -44,7 +44,7 @@ def grid(reader: RowReader, decl: ast.GridDecl, keys: list[model.Key], columns: 
             )
             continue
         values = reader.values(gr.values, columns, gr.span)
-        cells = []
+        cells: list[model.DieRange | None] = []
         for cell in gr.cells:
             if cell.range is None:
                 cells.append(None)

@@ -160,7 +160,7 @@ class RowReader:
             return None
         if len(keys) != len(self.decl.keys):  # a key failed to resolve; already reported
             return None
-        members: list[str | None] = []
+        members: list[model.KeyMatch] = []
         ok = True
         for key, kv in zip(keys, decl.keys):
             good, member = self.key_member(key, kv)
