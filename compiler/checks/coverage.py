@@ -18,6 +18,7 @@ from compiler.odds import drm_totals, reachable_rolls, unreachable_rows
 
 def check_chart(chart: model.Chart, sink: Sink) -> None:
     """Overlaps, gaps, faces and reach of the rows of a chart that resolved."""
+    _report_short_rows(chart, sink)
     if chart.broken:  # its resolve errors already explain what is wrong; gaps would only echo them
         return
     match chart.kind:
@@ -98,6 +99,22 @@ def _for_combos(chart: model.Chart, combos: list[tuple[str, ...]]) -> str:
         labels = [_member_label(key, c[0]) for c in combos]
         return f" for {key.id} " + ", ".join(f"`{label}`" for label in labels)
     return " for " + "; ".join(describe_combo(chart, c) for c in combos)
+
+
+def _report_short_rows(chart: model.Chart, sink: Sink) -> None:
+    """C308: the rows of a partial availability grid that give fewer cells than it has months."""
+    layout = chart.availability
+    if layout is None or not chart.partial:
+        return
+    given = dict(layout.rows)
+    for short in layout.short_rows:
+        n = len(given.get(short.item, ()))
+        sink.emit(
+            codes.PARTIAL_CHART,
+            f"partial chart `{chart.address}`: row `{short.written}` gives {n} of {len(layout.heads)} cells; {', '.join(layout.heads[n:])} missing",
+            short.span,
+            f"declared partial: {chart.partial}",
+        )
 
 
 def _member_label(key: model.Key, member_id: str) -> str:

@@ -8,8 +8,8 @@ resolved (coverage, limits, dates) are the checks' (`compiler.checks`).
 from __future__ import annotations
 
 from compiler import model
-from compiler.diagnostics import Sink, codes, did_you_mean
-from compiler.diagnostics.messages import declared_twice
+from compiler.diagnostics import Sink, codes
+from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.dice import Dice, DiceForm
 from compiler.resolve import layouts
 from compiler.resolve.conditions import ConditionResolver
@@ -193,12 +193,7 @@ class ChartResolver:
             type_name = c.type_name.text
             col_type = column_type(type_name, model.COLUMN_TYPES, self.symbols.enums)
             if col_type is None:
-                self.sink.emit(
-                    codes.UNKNOWN_NAME,
-                    f"unknown column type `{type_name}` in {self.where}",
-                    c.type_name.span,
-                    did_you_mean(type_name, [*model.COLUMN_TYPES, *self.symbols.enums]),
-                )
+                unknown_name(self.sink, f"unknown column type `{type_name}` in {self.where}", type_name, c.type_name.span, [*model.COLUMN_TYPES, *self.symbols.enums])
                 continue
             label = c.label.text if c.label else c.name.text.replace("_", " ").capitalize()
             columns.append(model.Column(c.name.text, col_type, label, c.span))
@@ -213,10 +208,5 @@ class ChartResolver:
             notes[f.mark] = model.Footnote(f.mark, f.text.text, f.span)
         for d in drms:
             if d.footnote is not None and d.footnote not in notes:
-                self.sink.emit(
-                    codes.UNKNOWN_NAME,
-                    f"DRM `{d.id}` cites footnote {d.footnote}, which {self.where} does not declare",
-                    d.span,
-                    did_you_mean(str(d.footnote), [str(m) for m in notes]),
-                )
+                unknown_name(self.sink, f"DRM `{d.id}` cites footnote {d.footnote}, which {self.where} does not declare", str(d.footnote), d.span, [str(m) for m in notes])
         return [notes[m] for m in sorted(notes)]

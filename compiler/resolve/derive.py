@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from compiler import model
-from compiler.diagnostics import Sink, codes, did_you_mean
+from compiler.diagnostics import Sink, codes
+from compiler.diagnostics.messages import unknown_name
 from compiler.dice import Dice, DiceForm
 from compiler.resolve.symbols import SymbolTable
 from dsl import ast
@@ -38,12 +39,7 @@ def derived_chart(symbols: SymbolTable, decl: ast.ChartDecl, path: str, sink: Si
         return None
     base = symbols.chart(derive.base.text)
     if base is None:
-        sink.emit(
-            codes.UNKNOWN_NAME,
-            f"{where} derives from unknown chart `{derive.base.text}`",
-            derive.base.span,
-            did_you_mean(derive.base.text, [c.address for c in symbols.charts]),
-        )
+        unknown_name(sink, f"{where} derives from unknown chart `{derive.base.text}`", derive.base.text, derive.base.span, [c.address for c in symbols.charts])
         return None
     own = [d.roll, d.value_key, *d.keys, *d.columns, *d.rows, *d.grids, *d.availability]
     if any(own):
@@ -109,7 +105,8 @@ def _shift_availability(layout: model.AvailabilityLayout | None, dice: Dice, shi
     def cell(c: model.AvailabilityCell) -> model.AvailabilityCell:
         return _shift_range(c, dice, shift) if isinstance(c, model.DieRange) else c
 
-    return replace(layout, rows=tuple((item, tuple(cell(c) for c in cells)) for item, cells in layout.rows))
+    # rows the base gives short are reported on the base, where they are written
+    return replace(layout, rows=tuple((item, tuple(cell(c) for c in cells)) for item, cells in layout.rows), short_rows=())
 
 
 def format_range(dice: Dice, low: int | None, high: int | None) -> str:
