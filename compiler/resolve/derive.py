@@ -17,16 +17,24 @@ def derive_order(decls: list[tuple[str, ast.ChartDecl]]) -> list[tuple[str, ast.
     (a chain `c <- b <- a` resolves a, b, c; a cycle or a missing base keeps source order)."""
     ordered = [pd for pd in decls if pd[1].derive is None]
     pending = [pd for pd in decls if pd[1].derive is not None]
-    known = {h.text.casefold() for _, d in ordered for h in (d.chart_id, d.slug) if h is not None}
+    known = {h for _, d in ordered for h in _handles(d)}
     while pending:
-        ready = [pd for pd in pending if pd[1].derive.base.text.casefold() in known]  # type: ignore[union-attr]
+        ready = [pd for pd in pending if _base(pd[1]) in known]
         if not ready:
             return ordered + pending
-        for pd in ready:
-            pending.remove(pd)
-            ordered.append(pd)
-            known.update(h.text.casefold() for h in (pd[1].chart_id, pd[1].slug) if h is not None)
+        ordered += ready
+        known.update(h for _, d in ready for h in _handles(d))
+        taken = {id(pd) for pd in ready}
+        pending = [pd for pd in pending if id(pd) not in taken]
     return ordered
+
+
+def _handles(decl: ast.ChartDecl) -> set[str]:
+    return {h.text.casefold() for h in (decl.chart_id, decl.slug) if h is not None}
+
+
+def _base(decl: ast.ChartDecl) -> str | None:
+    return decl.derive.base.text.casefold() if decl.derive is not None else None
 
 
 def derived_chart(symbols: SymbolTable, decl: ast.ChartDecl, path: str, sink: Sink, where: str) -> model.Chart | None:
@@ -120,8 +128,9 @@ def format_range(dice: Dice, low: int | None, high: int | None) -> str:
 
     if low is None and high is None:
         return "any"
-    if high is None:
-        return f"{face(low)}+"  # type: ignore[arg-type]
     if low is None:
+        assert high is not None
         return f"{face(high)}-"
+    if high is None:
+        return f"{face(low)}+"
     return face(low) if low == high else f"{face(low)}-{face(high)}"
