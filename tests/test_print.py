@@ -204,6 +204,7 @@ def _boxes(box):
         yield from _boxes(child)
 
 
+@pytest.mark.slow  # two in-process PDF builds of every game: about 25 s of CPU
 def test_build_pdf_is_byte_identical_and_check_leaves_pdfs_alone(tmp_path: Path, weasyprint, monkeypatch) -> None:
     monkeypatch.chdir(ROOT)
     runner = CliRunner()
