@@ -230,8 +230,9 @@ def tree(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _plant(tree: Path, relpath: str, code: str) -> None:
-    path = tree / relpath
+def _plant(tree: Path, module: str, code: str) -> None:
+    """Append `code` to `module` (a module or a package's `__init__.py`) in the copied tree."""
+    path = source_modules(tree)[module]
     path.write_text(path.read_text(encoding="utf-8") + "\n" + code + "\n", encoding="utf-8")
 
 
@@ -240,33 +241,28 @@ def _new(tree: Path) -> list[Violation]:
 
 
 @pytest.mark.parametrize(
-    "relpath, code, importer, target",
+    "importer, code, target",
     [
         # the syntax tree reaching the CLI, inside a function: lazy imports count
-        ("dsl/ast.py", "def _f():\n    from compiler.cli import main\n    return main", "dsl.ast", "compiler.cli"),
+        ("dsl.ast", "def _f():\n    from compiler.cli import main\n    return main", "compiler.cli"),
         # the model importing the resolver at top level, `import a.b as c` form
-        ("compiler/model.py", "import compiler.resolve as _resolve", "compiler.model", "compiler.resolve"),
+        ("compiler.model", "import compiler.resolve as _resolve", "compiler.resolve"),
         # an emitter reaching the build through a relative import
-        ("compiler/emit/json.py", "from .. import build as _build", "compiler.emit.json", "compiler.build"),
+        ("compiler.emit.json", "from .. import build as _build", "compiler.build"),
         # the diagnostics package importing the checks through `from package import module`
-        (
-            "compiler/diagnostics/core.py",
-            "from compiler import checks as _checks",
-            "compiler.diagnostics.core",
-            "compiler.checks",
-        ),
+        ("compiler.diagnostics.core", "from compiler import checks as _checks", "compiler.checks"),
     ],
 )
-def test_a_planted_upward_import_fails(tree: Path, relpath: str, code: str, importer: str, target: str) -> None:
+def test_a_planted_upward_import_fails(tree: Path, importer: str, code: str, target: str) -> None:
     assert _new(tree) == []
-    _plant(tree, relpath, code)
+    _plant(tree, importer, code)
     [v] = _new(tree)
     assert (v.importer, v.target) == (importer, target)
     assert "above it" in v.reason
 
 
 def test_a_planted_private_import_fails(tree: Path) -> None:
-    _plant(tree, "compiler/cli.py", "from compiler.build import _safe_target as _s")
+    _plant(tree, "compiler.cli", "from compiler.build import _safe_target as _s")
     [v] = _new(tree)
     assert (v.importer, v.target, v.reason) == (
         "compiler.cli",
@@ -282,5 +278,5 @@ def test_a_module_without_a_layer_fails(tree: Path) -> None:
 
 
 def test_a_downward_import_passes(tree: Path) -> None:
-    _plant(tree, "compiler/cli.py", "from dsl.ast import Span as _Span\nfrom compiler.emit import json as _json")
+    _plant(tree, "compiler.cli", "from dsl.ast import Span as _Span\nfrom compiler.emit import json as _json")
     assert _new(tree) == []
