@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
+from compiler.aid_order import OrderEntry
 from compiler.crt import OddsRule
 from compiler.dice import Dice
 from dsl.ast import Span
@@ -427,6 +428,7 @@ class Game:
     invariants: list[Invariant] = field(default_factory=list)
     errata: list[ErrataDoc] = field(default_factory=list)
     suppressions: list[Suppression] = field(default_factory=list)
+    aid_order: tuple[OrderEntry, ...] | None = None  # the checked `aid.order` lines, set by project loading
 
     def chart(self, address: str) -> Chart | None:
         """The chart with this printed ID or slug (IDs compare case-insensitively)."""
