@@ -10,7 +10,11 @@ build without `--pdf` neither deletes a PDF left by an earlier `--pdf` build nor
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from typing import Any
 
@@ -20,6 +24,8 @@ from compiler.emit.json import emit_game_json
 from compiler.emit.python import emit_game_python
 
 GAME_SCHEMA = "chartc-game.schema.json"
+PDF_SOURCE_DATE_EPOCH = "0"
+"""The date stamped into fonts embedded in a PDF: 1970-01-01, so PDFs do not depend on the clock."""
 
 
 class OutputError(Exception):
@@ -74,14 +80,15 @@ def render_outputs(project: model.Project, paper: str = "a4", large_print: bool 
 def html_to_pdf(html: str) -> bytes:
     """One HTML player aid as PDF bytes, through WeasyPrint (the `pdf` extra).
 
-    WeasyPrint writes no creation or modification date unless the HTML asks for one, so the same
-    HTML gives the same bytes on every run with the same WeasyPrint, Pango and fonts.
+    WeasyPrint writes no creation or modification date unless the HTML asks for one, and the fonts
+    it embeds are stamped with `SOURCE_DATE_EPOCH` (see `_fixed_clock`), so the same HTML gives the
+    same bytes on every run with the same WeasyPrint, Pango and fonts.
 
     Raises:
         OutputError: WeasyPrint is not installed.
     """
     try:
-        import weasyprint
+        weasyprint = importlib.import_module("weasyprint")  # ships no type information: used as a plain module
     except ImportError as exc:
         raise OutputError("`--pdf` needs WeasyPrint: pip install -e '.[pdf]'") from exc
     import logging
@@ -89,7 +96,27 @@ def html_to_pdf(html: str) -> bytes:
     # WeasyPrint logs every CSS property it ignores (e.g. flex gaps it lays out differently); the
     # aid is tested in both engines, so these are not actionable for a chartc user.
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
-    return weasyprint.HTML(string=html).write_pdf(pdf_tags=True)
+    with _fixed_clock():
+        pdf: bytes = weasyprint.HTML(string=html).write_pdf(pdf_tags=True)
+    return pdf
+
+
+@contextmanager
+def _fixed_clock() -> Iterator[None]:
+    """Set `SOURCE_DATE_EPOCH` while rendering, unless the caller already chose one.
+
+    Without HarfBuzz's subsetter (`libharfbuzz-subset0`), WeasyPrint subsets fonts with fontTools,
+    which stamps each embedded font's `head.modified` with the current time unless this variable
+    is set (https://reproducible-builds.org/specs/source-date-epoch/).
+    """
+    chosen = os.environ.get("SOURCE_DATE_EPOCH")
+    if chosen is None:
+        os.environ["SOURCE_DATE_EPOCH"] = PDF_SOURCE_DATE_EPOCH
+    try:
+        yield
+    finally:
+        if chosen is None:
+            os.environ.pop("SOURCE_DATE_EPOCH", None)
 
 
 def render_pdfs(outputs: dict[str, str]) -> dict[str, bytes]:

@@ -8,6 +8,7 @@ import os
 import shutil
 import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -356,3 +357,16 @@ def test_a_build_with_nothing_to_change_writes_nothing(project: Path) -> None:
     r = CliRunner().invoke(cli, ["build"])
     assert r.exit_code == 0 and "0 files changed" in r.output
     assert {p: p.stat().st_mtime_ns for p in (project / "generated").rglob("*")} == before
+
+
+def test_pdf_bytes_do_not_depend_on_the_clock_without_harfbuzz_subset(tmp_path: Path, monkeypatch) -> None:
+    # issue 11, item 8: without libharfbuzz-subset0, fontTools stamps each embedded font with the time
+    fonts = pytest.importorskip("weasyprint.pdf.fonts")
+    monkeypatch.setattr(fonts, "harfbuzz_subset", None)  # the subsetter of a system without the library
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    html = '<!DOCTYPE html><html lang="en"><body><p>R4 Escape Chart: 3-6 Combat</p></body></html>'
+    monkeypatch.setattr(time, "time", lambda: 1_700_000_000.0)
+    first = compiler.build.html_to_pdf(html)
+    monkeypatch.setattr(time, "time", lambda: 1_800_000_000.0)
+    assert compiler.build.html_to_pdf(html) == first
+    assert "SOURCE_DATE_EPOCH" not in os.environ
