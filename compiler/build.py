@@ -10,7 +10,6 @@ build without `--pdf` neither deletes a PDF left by an earlier `--pdf` build nor
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 from collections.abc import Iterator
@@ -88,7 +87,7 @@ def html_to_pdf(html: str) -> bytes:
         OutputError: WeasyPrint is not installed.
     """
     try:
-        weasyprint = importlib.import_module("weasyprint")  # ships no type information: used as a plain module
+        import weasyprint
     except ImportError as exc:
         raise OutputError("`--pdf` needs WeasyPrint: pip install -e '.[pdf]'") from exc
     import logging

@@ -117,7 +117,8 @@ def _refuse_links_outside(parent: Path, folders: list[Path]) -> None:
     root = parent.resolve()
     for folder in folders:
         if root not in folder.resolve().parents:
-            raise PathError(f"{folder} links to {folder.resolve()}, outside {parent}; chartc reads only the folders it is given")
+            raise PathError(f"{folder} links to {folder.resolve()}, outside {parent}; "
+                            "chartc reads only the folders it is given")
 
 
 def load(paths: list[Path], as_printed: bool = False) -> Compilation:
@@ -148,7 +149,8 @@ def _load(game_dirs: dict[str, Path], as_printed: bool = False) -> Compilation:
     sources: dict[str, str] = {}
     games: dict[str, model.Game] = {}
     for game_id, folder in game_dirs.items():
-        files = sorted(f for f in folder.iterdir() if f.suffix == CHART_SUFFIX and not f.is_dir())  # the reader refuses non-files
+        # any non-folder entry: the reader refuses a FIFO, a device or a dangling link with C102
+        files = sorted(f for f in folder.iterdir() if f.suffix == CHART_SUFFIX and not f.is_dir())
         parsed: list[ast.SourceFile] = []
         for f in files:
             shown = display_path(f)
@@ -171,7 +173,8 @@ def _load(game_dirs: dict[str, Path], as_printed: bool = False) -> Compilation:
     return Compilation(project, kept, sources, game_dirs, suppressed)
 
 
-def _load_aid_order(game: model.Game, folder: Path, sink: Sink, sources: dict[str, str]) -> tuple[OrderEntry, ...] | None:
+def _load_aid_order(
+        game: model.Game, folder: Path, sink: Sink, sources: dict[str, str]) -> tuple[OrderEntry, ...] | None:
     """The game folder's `aid.order`, read once and checked (C416: each of the game's charts at most
     once); the entries that passed, for the player aid, or None without a file."""
     path = folder / ORDER_FILE
@@ -194,11 +197,13 @@ def _load_aid_order(game: model.Game, folder: Path, sink: Sink, sources: dict[st
         span = ast.Span(shown, entry.line, col, entry.line, col + len(entry.address))
         chart = game.chart(entry.address)
         if chart is None:
-            sink.emit(codes.AID_ORDER, f"{ORDER_FILE} names chart `{entry.address}`, which game `{game.id}` does not have", span,
-                      did_you_mean(entry.address, [c.address for c in game.charts]))
+            sink.emit(codes.AID_ORDER,
+                      f"{ORDER_FILE} names chart `{entry.address}`, which game `{game.id}` does not have",
+                      span, did_you_mean(entry.address, [c.address for c in game.charts]))
         elif chart.address in seen:
-            sink.emit(codes.AID_ORDER, f"{ORDER_FILE} lists chart `{entry.address}` twice (first on line {seen[chart.address]})", span,
-                      "delete one of the lines")
+            sink.emit(codes.AID_ORDER,
+                      f"{ORDER_FILE} lists chart `{entry.address}` twice (first on line {seen[chart.address]})",
+                      span, "delete one of the lines")
         else:
             seen[chart.address] = entry.line
             kept.append(entry)

@@ -277,9 +277,9 @@ def _commit(plan: WritePlan) -> None:
     try:
         _apply(root, journal)
     except OSError as exc:
-        raise WriteError(f"{exc.strerror or exc} while moving the new outputs into place; some outputs may already be new: "
-                         f"the next `chartc build` or `chartc build --check` completes this build from its journal "
-                         f"{plan.out_dir / JOURNAL_NAME}") from None
+        raise WriteError(f"{exc.strerror or exc} while moving the new outputs into place; some outputs may already "
+                         "be new: the next `chartc build` or `chartc build --check` completes this build from its "
+                         f"journal {plan.out_dir / JOURNAL_NAME}") from None
 
 
 def _stage(plan: WritePlan) -> dict[str, str]:
@@ -554,7 +554,8 @@ def _diff(rel: str, current: bytes, content: str | bytes) -> str:
     if isinstance(content, bytes):
         return f"  {rel}: binary content differs ({len(current)} bytes on disk, {len(content)} from charts)\n"
     old = current.decode("utf-8", errors="replace")
-    diff = difflib.unified_diff(old.splitlines(True), content.splitlines(True), f"{rel} (on disk)", f"{rel} (from charts)", n=1)
+    diff = difflib.unified_diff(old.splitlines(True), content.splitlines(True),
+                                f"{rel} (on disk)", f"{rel} (from charts)", n=1)
     return "".join(list(diff)[:60])
 
 

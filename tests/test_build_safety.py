@@ -29,7 +29,11 @@ from tests.conftest import ROOT
 
 
 def _snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
 
 
 def _change_a_chart(project: Path) -> None:
@@ -128,7 +132,8 @@ def test_a_chart_file_symlinked_outside_its_game_is_not_read(project: Path, tmp_
     secret.write_text('chart [S1] "Secret" { }\n')
     (project / "charts" / "ia2" / "zz_link.chart").symlink_to(secret)
     r = CliRunner().invoke(cli, ["check", "charts", "--format", "short"])
-    assert r.exit_code == 1 and "charts/ia2/zz_link.chart:1:1: error[C102]: `charts/ia2/zz_link.chart` links to" in r.output
+    assert r.exit_code == 1
+    assert "charts/ia2/zz_link.chart:1:1: error[C102]: `charts/ia2/zz_link.chart` links to" in r.output
     assert "outside its game folder" in r.output and "S1" not in r.output
 
 
@@ -176,7 +181,8 @@ def _tiny_game(charts: Path, game: str, result: str) -> None:
     (charts / game).mkdir(parents=True, exist_ok=True)
     (charts / game / f"{game}.chart").write_text(
         f'game {game} {{ title "{game}" }}\n'
-        f'chart [R1] "Escape" {{ rule "7.1" roll 1d6 column r: text "Result" rows {{ 1-3: "{result}" 4-6: "Combat" }} }}\n',
+        f'chart [R1] "Escape" {{ rule "7.1" roll 1d6 column r: text "Result"\n'
+        f'  rows {{ 1-3: "{result}" 4-6: "Combat" }} }}\n',
         encoding="utf-8",
     )
 
@@ -250,7 +256,8 @@ def _build_killed_before_call(n: int) -> bool:
 
 
 @pytest.mark.parametrize("next_command", [["build", "charts"], ["build", "--check", "charts"]])
-def test_a_build_killed_at_any_point_of_its_write_phase_leaves_the_old_tree_or_the_new_one(rebuilt, next_command) -> None:
+def test_a_build_killed_at_any_point_of_its_write_phase_leaves_the_old_tree_or_the_new_one(
+        rebuilt, next_command) -> None:
     # issue 11, item 1: kill -9 in the os.replace loop left temp files and a mix of old and new outputs
     generated, old, new = rebuilt
     outcomes = []

@@ -24,7 +24,9 @@ def gen():
 
 def test_corpus_reports_only_the_known_print_defects(corpus_as_printed, corpus) -> None:
     found = sorted(
-        (d.code, d.span.file, d.message.split(" for ")[0]) for d in corpus_as_printed.diagnostics if d.span.file.startswith("charts/ia2")
+        (d.code, d.span.file, d.message.split(" for ")[0])
+        for d in corpus_as_printed.diagnostics
+        if d.span.file.startswith("charts/ia2")
     )
     assert [(c, f) for c, f, _ in found] == [
         ("C305", "charts/ia2/awards.chart"),  # 7.9.3 promotion "1-4" with -2/-1 DRMs: a modified 0 or less has no row
@@ -38,7 +40,10 @@ def test_corpus_reports_only_the_known_print_defects(corpus_as_printed, corpus) 
         ("C308", "charts/ia2/setup.chart"),  # R1 rows for rolls 3-14 and 17-20 lost
         ("C308", "charts/ia2/setup.chart"),  # R2 only the Bf 109G-6 row, and it lacks its 14th cell
         ("C308", "charts/ia2/setup.chart"),
-        ("C412", "charts/ia2/modes.chart"),  # 10.15.3 Schweinfurt mission (8/43) flies the G-6/R6, which 11.1 dates 3/44
+        (
+            "C412",
+            "charts/ia2/modes.chart",
+        ),  # 10.15.3 Schweinfurt mission (8/43) flies the G-6/R6, which 11.1 dates 3/44
         ("C414", "charts/ia2/reference.chart"),  # 4.6 "one of 36 bases", but 4.6.2 lists 35
         ("C414", "charts/ia2/reference.chart"),  # 9.1 "Bf 109 (18 aircraft)", fewer named
     ]
@@ -61,16 +66,16 @@ def test_r4_escape(ia2, ia2_printed) -> None:
         lookup(ia2_printed.chart("R4"), "6", {"interceptor": "piston"}, 1)
     assert lookup(r4, "6", {"interceptor": "piston"}, 1).values() == {"result": "Combat"}
     assert lookup(r4, "6", {"interceptor": "jet"}, 1).row.range.printed == "5+"
-    assert r4.errata == ("chartc_ia2",)
+    assert r4.errata_ids == ("chartc_ia2",)
 
 
 def test_extended_burst_errata(ia2, ia2_printed) -> None:
     # 1943-44 errata: "Chart [C3] (correction): This chart is the Optional version. The Extended Burst
     # Charts on the Ops Map and in the rules are the standard charts for use."
     printed, amended = ia2_printed.chart("extended_burst"), ia2.chart("extended_burst")
-    assert printed.title == "Extended Burst" and printed.errata == ()
-    assert amended.title == "Extended Burst (standard chart)" and amended.printed_title == "Extended Burst"
-    assert amended.errata == ("ia2_1943_44",) and "Optional version" in amended.errata_notes[0][1]
+    assert printed.title == "Extended Burst" and printed.errata is None
+    assert amended.title == "Extended Burst (standard chart)" and amended.errata.printed_title == "Extended Burst"
+    assert amended.errata_ids == ("ia2_1943_44",) and "Optional version" in amended.errata.notes[0][1]
     assert amended.rows == printed.rows  # the rows themselves are unchanged
 
 
@@ -139,8 +144,16 @@ def test_range_effects(ia2) -> None:
 
 def test_victory_points(ia2) -> None:
     # IA2 5.2.1: fighter 1 point; bomber destruction 3, separation 2, final destruction 1
-    assert value(ia2, "victory_points", None, target="fighter") == {"destruction": 1, "separation": None, "final_destruction": None}
-    assert value(ia2, "victory_points", None, target="bomber") == {"destruction": 3, "separation": 2, "final_destruction": 1}
+    assert value(ia2, "victory_points", None, target="fighter") == {
+        "destruction": 1,
+        "separation": None,
+        "final_destruction": None,
+    }
+    assert value(ia2, "victory_points", None, target="bomber") == {
+        "destruction": 3,
+        "separation": 2,
+        "final_destruction": 1,
+    }
 
 
 def test_victory_levels(ia2) -> None:

@@ -25,7 +25,8 @@ from compiler.reader import (
 )
 from tests.conftest import ROOT
 
-ONE_CHART = 'game t { title "T" }\nchart [R1] "Escape" { rule "7.1" roll 1d6 column r: text "Result" rows { 1-6: "Safe" } }\n'
+ONE_CHART = ('game t { title "T" }\n'
+             'chart [R1] "Escape" { rule "7.1" roll 1d6 column r: text "Result" rows { 1-6: "Safe" } }\n')
 TWO_CHARTS = ONE_CHART + 'chart [R2] "Combat" { rule "7.2" roll 1d6 column r: text "Result" rows { 1-6: "Hit" } }\n'
 
 
@@ -94,7 +95,8 @@ def test_a_chart_file_that_is_a_fifo_is_refused_without_waiting(tmp_path: Path, 
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(cli, ["check", "charts", "--format", "short"])
     assert r.exit_code == 1
-    assert "charts/t/zz.chart:1:1: error[C102]: `charts/t/zz.chart` is a FIFO, not a regular file; it was not read" in r.output
+    assert ("charts/t/zz.chart:1:1: error[C102]: `charts/t/zz.chart` is a FIFO, not a regular file; it was not read"
+            in r.output)
 
 
 def test_a_chart_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path: Path, monkeypatch) -> None:
@@ -104,14 +106,16 @@ def test_a_chart_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path:
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(cli, ["check", "charts", "--format", "short"])
     assert r.exit_code == 1
-    assert f"`charts/t/huge.chart` is {MAX_SOURCE_BYTES + 1:,} bytes, over the limit of {MAX_SOURCE_BYTES:,}" in r.output
+    limit = MAX_SOURCE_BYTES
+    assert f"`charts/t/huge.chart` is {limit + 1:,} bytes, over the limit of {limit:,}" in r.output
 
 
 def test_the_reader_refuses_a_folder_and_reports_undecodable_bytes_by_position(tmp_path: Path) -> None:
     (tmp_path / "sub").mkdir()
     with pytest.raises(ReadError) as folder:
         read_bytes(tmp_path / "sub", tmp_path)
-    assert folder.value.failure is ReadFailure.NOT_REGULAR and folder.value.describe("sub") == "`sub` is a folder, not a regular file; it was not read"
+    assert folder.value.failure is ReadFailure.NOT_REGULAR
+    assert folder.value.describe("sub") == "`sub` is a folder, not a regular file; it was not read"
     (tmp_path / "latin1.chart").write_bytes(b"# ok\n# caf\xe9\n")
     with pytest.raises(ReadError) as latin1:
         read_text(tmp_path / "latin1.chart", tmp_path)
@@ -145,12 +149,13 @@ def test_source_file_does_not_depend_on_the_working_directory(tmp_path: Path, mo
     monkeypatch.chdir(project)
     assert CliRunner().invoke(cli, ["build", "charts"]).exit_code == 0
     written = (project / "generated" / "usaaf" / "usaaf.json").read_text(encoding="utf-8")
-    assert _source_files(written) == {f"usaaf/{name}" for name in ("forces.chart", "odds.chart", "sequence.chart",
-                                                                    "stacking.chart", "targets.chart", "turns.chart", "victory.chart")}
+    names = ("forces", "odds", "sequence", "stacking", "targets", "turns", "victory")
+    assert _source_files(written) == {f"usaaf/{name}.chart" for name in names}
     assert str(tmp_path) not in written
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
-    for paths in (["../project/charts"], [str(project / "charts" / "usaaf")], [str(project / "charts" / "usaaf" / "odds.chart")]):
+    usaaf = project / "charts" / "usaaf"
+    for paths in (["../project/charts"], [str(usaaf)], [str(usaaf / "odds.chart")]):
         r = CliRunner().invoke(cli, ["build", "--check", *paths, "--out", str(project / "generated")])
         assert r.exit_code == 0, (paths, r.output)

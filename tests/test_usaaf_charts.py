@@ -138,7 +138,9 @@ def test_fuel_index(usaaf) -> None:
 
 def test_turn_sequence(usaaf) -> None:
     # 8.3: eight steps; the note says to ignore step VII (done during step I)
-    assert value(usaaf, "turn_sequence", step="i") == {"activity": "US Mission Planning; German Production & Fuel Index Adjustment"}
+    assert value(usaaf, "turn_sequence", step="i") == {
+        "activity": "US Mission Planning; German Production & Fuel Index Adjustment"
+    }
     assert value(usaaf, "turn_sequence", step="IV") == {"activity": "US Movement & Bombing"}
     assert value(usaaf, "turn_sequence", step="viii") == {"activity": "German FLAK Movement & Replacement"}
     assert any("ignore the reference" in n for n in usaaf.chart("turn_sequence").notes)
@@ -258,7 +260,10 @@ def test_target_systems_two_way_cells(usaaf) -> None:
     assert (cell(usaaf, "leipzig", "sr"), cell(usaaf, "leipzig", "ter")) == ((48, 24), (6, 3))  # `48/246/36/4`
     assert (cell(usaaf, "magdeburg", "ee"), cell(usaaf, "magdeburg", "ep")) == ((18, 18), (6, 4))  # `18/186/4`
     assert (cell(usaaf, "mannheim", "ep"), cell(usaaf, "mannheim", "gm")) == ((12, 6), (14, 10))  # `12/614/10`
-    assert (cell(usaaf, "mannheim", "sf"), cell(usaaf, "mannheim", "sr")) == ((6, 1), (18, 9))  # `6/118/9`, least certain
+    assert (cell(usaaf, "mannheim", "sf"), cell(usaaf, "mannheim", "sr")) == (
+        (6, 1),
+        (18, 9),
+    )  # `6/118/9`, least certain
 
 
 def test_target_systems_without_berlin(usaaf) -> None:
@@ -279,7 +284,7 @@ def test_berlin_errata_adds_the_row(usaaf_amended) -> None:
     # 25.0 "Corrected Target Systems Planning Table (With Berlin)": the Berlin row is the added entry
     chart = usaaf_amended.chart("target_systems")
     assert len(chart.rows) == 23 and chart.partial is None
-    assert chart.errata == ("berlin",) and chart.printed_partial is not None
+    assert chart.errata_ids == ("berlin",) and chart.errata.printed_partial is not None
     berlin = lookup(chart, None, {"city": "Berlin"}, 0)
     assert berlin.values()["abr"] == (6, 3)  # USAAF 25.0 Berlin Abr 6/3 (not 6/31: Abr needs only 24)
     assert berlin.values()["air"] == (18, 18)  # USAAF 25.0 Berlin Air 18/18
@@ -292,14 +297,14 @@ def test_berlin_errata_adds_the_row(usaaf_amended) -> None:
 def test_target_systems_reach_invariant(corpus, usaaf) -> None:
     # 20.1-20.2: each system's cities can score its Points Needed; the invariant holds on the mapsheet table
     (inv,) = [i for i in usaaf.invariants if i.id == "reach"]
-    assert (inv.chart, inv.enum, inv.field, inv.number) == ("target_systems", "target_system", "points_needed", 2)
+    assert (inv.chart, inv.enum, inv.field, inv.part) == ("target_systems", "target_system", "points_needed", 2)
     assert not [d for d in corpus.diagnostics if d.code == "C414" and d.span.file.startswith("charts/usaaf")]
     # the column totals (docs/corpus/usaaf.md, "without Berlin"); BB is Schweinfurt's 30 for 30 needed
     chart = usaaf.chart("target_systems")
     totals = [sum(row.values[i][1] for row in chart.rows if row.values[i] is not None) for i in range(15)]
     assert totals == [42, 87, 56, 30, 53, 40, 53, 60, 56, 61, 53, 54, 50, 74, 68]
     needed = [m.get("points_needed") for m in usaaf.enums["target_system"].members]
-    assert all(t >= n for t, n in zip(totals, needed))
+    assert all(t >= n for t, n in zip(totals, needed, strict=True))
 
 
 def test_target_systems_reach_invariant_fires(tmp_path) -> None:
@@ -318,7 +323,10 @@ def test_target_systems_reach_invariant_fires(tmp_path) -> None:
     finally:
         os.chdir(cwd)
     c414 = [d.message for d in comp.diagnostics if d.code == "C414"]
-    assert c414 == ["invariant `reach` (each target system can reach its Points Needed from the cities listed (20.1)): `bb` totals 0 in `target_systems`, short of 30"]
+    assert c414 == [
+        "invariant `reach` (each target system can reach its Points Needed from the cities listed (20.1)): "
+        "`bb` totals 0 in `target_systems`, short of 30"
+    ]
 
 
 # ---- dates and game turns -------------------------------------------------------------------------
