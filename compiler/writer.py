@@ -189,6 +189,8 @@ def write_outputs(out_dir: Path, outputs: Mapping[str, str | bytes], game_ids: l
                 plan = plan_writes(out_dir, outputs, game_ids)
             except WriteError as exc:
                 raise WriteError(f"{exc}{_UNCHANGED}") from None
+            except OSError as exc:
+                raise WriteError(f"cannot read {out_dir}: {exc.strerror or exc}{_UNCHANGED}") from None
             _commit(plan)
     except BaseException:
         if created:
@@ -571,7 +573,10 @@ def _locked(out_dir: Path) -> Iterator[None]:
     except ImportError:  # pragma: no cover - not POSIX
         yield
         return
-    fd = os.open(out_dir, os.O_RDONLY)
+    try:
+        fd = os.open(out_dir, os.O_RDONLY)
+    except OSError as exc:
+        raise WriteError(f"cannot open {out_dir}: {exc.strerror or exc}{_UNCHANGED}") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield

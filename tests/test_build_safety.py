@@ -377,3 +377,20 @@ def test_pdf_bytes_do_not_depend_on_the_clock_without_harfbuzz_subset(tmp_path: 
     monkeypatch.setattr(time, "time", lambda: 1_800_000_000.0)
     assert compiler.build.html_to_pdf(html) == first
     assert "SOURCE_DATE_EPOCH" not in os.environ
+
+
+def test_two_builds_of_one_output_folder_at_once_take_turns(rebuilt) -> None:
+    generated, _old, new = rebuilt
+    children = []
+    for _ in range(2):
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child never returns
+            try:
+                cli.main(["build", "charts"], prog_name="chartc", standalone_mode=False)
+                os._exit(0)
+            finally:
+                os._exit(4)
+        children.append(pid)
+    statuses = [os.waitpid(pid, 0)[1] for pid in children]
+    assert all(os.WIFEXITED(s) and os.WEXITSTATUS(s) == 0 for s in statuses)
+    assert _tree(generated) == new
