@@ -7,10 +7,13 @@ is one change, not a removal and an addition.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from compiler import model
-from compiler.text import value_text
+from compiler.emit.templating import environment
+from compiler.text import keys_phrase, value_text
+from compiler.textsafe import json_text, printable
 
 
 @dataclass(frozen=True)
@@ -83,16 +86,7 @@ def _cite(game: model.Game, errata_ids: tuple[str, ...]) -> str | None:
 
 
 def _key_text(chart: model.Chart, keys: tuple[model.KeyMatch, ...]) -> str:
-    parts = []
-    for key, k in zip(chart.keys, keys):
-        if k is None:
-            continue
-        if isinstance(k, model.MonthSpan):
-            parts.append(f"{key.id} {k.printed}")
-        else:
-            member = key.enum.member(k)
-            parts.append(f"{key.id} {member.label if member else k}")
-    return ", ".join(parts)
+    return keys_phrase(chart.keys, keys)
 
 
 def _where(chart: model.Chart, row: model.Row) -> str:
@@ -103,7 +97,10 @@ def _where(chart: model.Chart, row: model.Row) -> str:
     return ", ".join(p for p in parts if p)
 
 
-def _identity(row: model.Row) -> tuple:
+RowIdentity = tuple[tuple[object, ...], tuple[int | None, int | None] | None]
+
+
+def _identity(row: model.Row) -> RowIdentity:
     keys = tuple((k.first, k.last) if isinstance(k, model.MonthSpan) else k for k in row.keys)
     rng = (row.range.low, row.range.high) if row.range is not None else None
     return keys, rng
@@ -134,7 +131,7 @@ def _diff_chart(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) 
 
 def _diff_rows(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -> list[Change]:
     address = nc.address
-    old_by_id: dict[tuple, list[model.Row]] = {}
+    old_by_id: dict[RowIdentity, list[model.Row]] = {}
     for r in oc.rows:
         old_by_id.setdefault(_identity(r), []).append(r)
     matched: list[tuple[model.Row, model.Row]] = []
@@ -174,12 +171,23 @@ def _diff_rows(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -
     return out
 
 
+def changes_lines(changes: list[Change]) -> list[str]:
+    """One line per change for a terminal: `ia2/R4, …: 3-6 → 3+  [errata cite]`, made safe to print
+    (see `compiler.textsafe`)."""
+    return [printable(f"{c.game}/{c.text()}" + (f"  [{c.cite}]" if c.cite else "")) for c in changes]
+
+
+def changes_json(changes: list[Change], old_label: str, new_label: str) -> str:
+    """The changes as a JSON document (`chartc diff --format json`)."""
+    doc = {"old": old_label, "new": new_label, "changes": [c.as_json() for c in changes]}
+    return json_text(json.dumps(doc, ensure_ascii=False, indent=2))
+
+
 def errata_sheet_html(changes: list[Change], titles: dict[str, str], old_label: str, new_label: str) -> str:
     """A printable errata sheet (Jinja2, autoescaped): per game, one change per line with chart ID,
     location, printed -> corrected value and the errata cited."""
-    from compiler.emit.html import _environment
-
-    games = []
-    for game_id in sorted({c.game for c in changes}):
-        games.append({"title": titles.get(game_id, game_id), "changes": [c for c in changes if c.game == game_id]})
-    return _environment().get_template("errata_sheet.html.j2").render(games=games, old_label=old_label, new_label=new_label)
+    games = [
+        {"title": titles.get(game_id, game_id), "changes": [c for c in changes if c.game == game_id]}
+        for game_id in sorted({c.game for c in changes})
+    ]
+    return environment().get_template("errata_sheet.html.j2").render(games=games, old_label=old_label, new_label=new_label)

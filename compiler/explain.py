@@ -20,7 +20,8 @@ def load_examples() -> dict[str, dict[str, str]]:
     """`{code: {"case", "input", "report", "fix_diff"}}` as shipped with chartc."""
     from importlib.resources import files
 
-    return json.loads(files("compiler").joinpath(EXAMPLES_FILE).read_text(encoding="utf-8"))
+    examples: dict[str, dict[str, str]] = json.loads(files("compiler").joinpath(EXAMPLES_FILE).read_text(encoding="utf-8"))
+    return examples
 
 
 def find_code(text: str) -> Code | None:

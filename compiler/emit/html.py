@@ -12,15 +12,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 from compiler import model
-from compiler.text import value_text
-from compiler.odds import odds, percent_text
+from compiler.aid_order import ORDER_FILE, read_order
+from compiler.chance import chances, percent_text
+from compiler.emit.templating import environment
+from compiler.text import key_label, value_text
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
-from compiler.aid_order import ORDER_FILE, read_order  # noqa: E402  (the file's format lives there)
 
 
 class AidOrderError(ValueError):
@@ -44,22 +44,53 @@ def rule_key(rule: str | None) -> tuple[float, ...]:
     return tuple(float(part) for part in match.group(0).split("."))
 
 
+def _grouped(pairs: list[tuple[str | None, model.Chart]]) -> list[AidGroup]:
+    """Consecutive charts under the same heading as one group, in order."""
+    groups: list[tuple[str | None, list[model.Chart]]] = []
+    for heading, chart in pairs:
+        if groups and groups[-1][0] == heading:
+            groups[-1][1].append(chart)
+        else:
+            groups.append((heading, [chart]))
+    return [AidGroup(heading, tuple(charts)) for heading, charts in groups]
+
+
 def _default_groups(charts: list[model.Chart]) -> list[AidGroup]:
     """Charts by rule section number (stable: source order breaks ties), grouped by the number's
     first part (`Rules 7`)."""
-    groups: list[AidGroup] = []
+    pairs: list[tuple[str | None, model.Chart]] = []
     for chart in sorted(charts, key=lambda c: rule_key(c.rule)):
         key = rule_key(chart.rule)[0]
-        heading = f"Rules {int(key)}" if key != float("inf") else "Other charts"
-        if groups and groups[-1].heading == heading:
-            groups[-1] = AidGroup(heading, groups[-1].charts + (chart,))
-        else:
-            groups.append(AidGroup(heading, (chart,)))
-    return groups
+        pairs.append((f"Rules {int(key)}" if key != float("inf") else "Other charts", chart))
+    return _grouped(pairs)
+
+
+@dataclass(frozen=True)
+class _ChartIndex:
+    """A game's charts by address, found as `model.Game.chart` finds them, in constant time."""
+
+    exact: dict[str, model.Chart]  # printed ID or slug
+    folded: dict[str, model.Chart]  # case-folded printed ID
+
+    @classmethod
+    def of(cls, game: model.Game) -> _ChartIndex:
+        exact: dict[str, model.Chart] = {}
+        folded: dict[str, model.Chart] = {}
+        for chart in game.charts:  # the first chart of a name wins, as in `Game.chart`
+            for name in (chart.chart_id, chart.slug):
+                if name:
+                    exact.setdefault(name, chart)
+            if chart.chart_id:
+                folded.setdefault(chart.chart_id.casefold(), chart)
+        return cls(exact, folded)
+
+    def find(self, address: str) -> model.Chart | None:
+        return self.exact.get(address) or self.folded.get(address.casefold())
 
 
 def play_order(game: model.Game, order_text: str | None = None) -> list[AidGroup]:
-    """The charts of `game` in the order the player aid prints them.
+    """The charts of `game` in the order the player aid prints them (in time linear in the
+    number of charts and lines).
 
     Without an order file the charts follow their rule section numbers, grouped by the first part
     of the number. An order file (`aid.order` in the game folder) sets the sequence of play: one
@@ -71,59 +102,24 @@ def play_order(game: model.Game, order_text: str | None = None) -> list[AidGroup
     """
     if order_text is None:
         return _default_groups(game.charts)
-    groups: list[AidGroup] = []
-    listed: list[model.Chart] = []
+    index = _ChartIndex.of(game)
+    groups: list[tuple[str | None, list[model.Chart]]] = []
+    listed: set[int] = set()
     for entry in read_order(order_text, game.id):
         if entry.address is None:
-            groups.append(AidGroup(entry.heading or None, ()))
+            groups.append((entry.heading or None, []))
             continue
-        chart = game.chart(entry.address)
+        chart = index.find(entry.address)
         if chart is None:
             raise AidOrderError(f"{ORDER_FILE} line {entry.line}: no chart `{entry.address}` in game `{game.id}`")
-        if chart in listed:
+        if id(chart) in listed:
             raise AidOrderError(f"{ORDER_FILE} line {entry.line}: chart `{entry.address}` is listed twice")
-        listed.append(chart)
+        listed.add(id(chart))
         if not groups:
-            groups.append(AidGroup(None, ()))
-        groups[-1] = AidGroup(groups[-1].heading, groups[-1].charts + (chart,))
-    rest = [c for c in game.charts if c not in listed]
-    return [g for g in groups if g.charts] + _default_groups(rest)
-
-
-@lru_cache(maxsize=1)
-def _environment() -> Any:
-    import jinja2
-
-    env = jinja2.Environment(
-        loader=jinja2.PackageLoader("compiler", "templates"),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        finalize=visible_controls,
-    )
-    return env
-
-
-# Bidi overrides and isolates can reorder the text around them (the "Trojan Source" trick).
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def visible_controls(value: Any) -> Any:
-    """Show control characters and bidi overrides in chart text as `[U+202E]` instead of emitting
-    them (a NUL is not allowed in HTML; an override would reorder the printed aid). Markup built
-    by this module passes through unchanged."""
-    import markupsafe
-
-    if not isinstance(value, str) or isinstance(value, markupsafe.Markup):
-        return value
-    if value.isprintable() and not _BIDI_CONTROLS.intersection(value):
-        return value
-    return "".join(
-        f"[U+{ord(ch):04X}]" if (not ch.isprintable() and ch not in "\n\t") and (ch in _BIDI_CONTROLS or ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0) else ch
-        for ch in value
-    )
+            groups.append((None, []))
+        groups[-1][1].append(chart)
+    rest = [c for c in game.charts if id(c) not in listed]
+    return [AidGroup(heading, tuple(charts)) for heading, charts in groups if charts] + _default_groups(rest)
 
 
 def emit_game_html(game: model.Game, paper: str = "a4", large_print: bool = False, order_text: str | None = None) -> str:
@@ -143,7 +139,7 @@ def emit_game_html(game: model.Game, paper: str = "a4", large_print: bool = Fals
         for g in play_order(game, order_text)
     ]
     groups = [g for g in groups if g["charts"]]
-    return _environment().get_template("player_aid.html.j2").render(
+    return environment().get_template("player_aid.html.j2").render(
         game=game,
         groups=groups,
         chart_count=len(game.charts),
@@ -212,7 +208,7 @@ def _bar(p: Fraction | None) -> str:
     )
 
 
-def _natural_odds(chart: model.Chart) -> dict[int, Fraction]:
+def _natural_chances(chart: model.Chart) -> dict[int, Fraction]:
     """Chance of each row on the natural roll (DRM 0) within its own key combination.
 
     A row that applies to several key combinations (`*`) gets a figure only when it is the same
@@ -222,18 +218,9 @@ def _natural_odds(chart: model.Chart) -> dict[int, Fraction]:
         return {}
     found: dict[int, set[Fraction]] = {}
     for combo in chart.key_combinations():
-        for ro in odds(chart, combo, 0).rows:
+        for ro in chances(chart, combo, 0).rows:
             found.setdefault(id(ro.row), set()).add(ro.probability)
     return {k: next(iter(v)) for k, v in found.items() if len(v) == 1}
-
-
-def _key_label(key: model.Key, k: model.KeyMatch) -> str:
-    if k is None:
-        return "any"
-    if isinstance(k, model.MonthSpan):
-        return k.printed
-    member = key.enum.member(k)
-    return member.label if member else k
 
 
 def _avail_text(cell: model.DieRange | str | None) -> str:
@@ -317,7 +304,7 @@ _LEGEND_MAX_CODES = 12  # a longer list is a table of its own, not a legend
 
 
 def _chart_view(game: model.Game, chart: model.Chart) -> dict[str, Any]:
-    natural = _natural_odds(chart)
+    natural = _natural_chances(chart)
     view: dict[str, Any] = {
         "chart": chart,
         "anchor": "chart-" + chart.ident,
@@ -327,7 +314,7 @@ def _chart_view(game: model.Game, chart: model.Chart) -> dict[str, Any]:
             for d in chart.drms
         ],
         "clamp": f"{_signed(chart.clamp[0])} to {_signed(chart.clamp[1])}" if chart.clamp else None,
-        "show_odds": bool(natural),
+        "show_chances": bool(natural),
         "dice_text": chart.dice.text if chart.dice else None,
         "legend": chart_legend(chart, game),
     }
@@ -346,9 +333,9 @@ def _chart_view(game: model.Game, chart: model.Chart) -> dict[str, Any]:
         col_key = next(k for k in chart.keys if k.id == a.col_key)
         view["availability"] = {
             "item_label": item_key.enum.label,
-            "columns": [_key_label(col_key, c) for c in a.columns],
+            "columns": [key_label(col_key, c) for c in a.columns],
             "rows": [
-                {"item": _key_label(item_key, item), "cells": [_avail_text(c) for c in cells]}
+                {"item": key_label(item_key, item), "cells": [_avail_text(c) for c in cells]}
                 for item, cells in a.rows
             ],
         }
@@ -356,7 +343,7 @@ def _chart_view(game: model.Game, chart: model.Chart) -> dict[str, Any]:
         key = next(k for k in chart.keys if k.id == chart.grid.key)
         by_range = {id(r.range): natural[id(r)] for r in chart.rows if id(r) in natural}
         view["grid"] = {
-            "columns": [key.enum.member(c).label if key.enum.member(c) else c for c in chart.grid.columns],
+            "columns": [key_label(key, c) for c in chart.grid.columns],
             "key_label": key.enum.label,
             "rows": [
                 {
@@ -370,7 +357,7 @@ def _chart_view(game: model.Game, chart: model.Chart) -> dict[str, Any]:
         view["key_headers"] = [k.enum.label for k in chart.keys]
         view["rows"] = [
             {
-                "key_labels": [_key_label(k, m) for k, m in zip(chart.keys, r.keys)],
+                "key_labels": [key_label(k, m) for k, m in zip(chart.keys, r.keys)],
                 "range": r.range.printed if r.range else None,
                 "outputs": [value_text(game, col, v) for col, v in zip(chart.columns, r.values)],
                 "percent": _percent(natural.get(id(r))),
@@ -394,7 +381,7 @@ def _row_errata(game: model.Game, chart: model.Chart, r: model.Row) -> dict[str,
     if not r.errata:
         return {"marks": "", "was_range": None, "was": [None] * len(chart.columns), "added": False}
     marks = " ".join(errata_mark(game, e) for e in r.errata)
-    was = [None] * len(chart.columns)
+    was: list[str | None] = [None] * len(chart.columns)
     if r.printed_values is not None:
         was = [
             value_text(game, col, old) if old != new else None
@@ -424,7 +411,7 @@ def _chart_errata(game: model.Game, chart: model.Chart) -> list[str]:
 
 
 def _row_name(chart: model.Chart, r: model.Row) -> str:
-    parts = [_key_label(k, m) for k, m in zip(chart.keys, r.keys)]
+    parts = [key_label(k, m) for k, m in zip(chart.keys, r.keys)]
     if r.range is not None:
         parts.append(r.range.printed)
     return " ".join(parts) or "the row"

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from compiler import model
-from compiler.odds import probability_json, row_odds
+from compiler.chance import probability_json, row_chances
 
 FORMAT_VERSION = 1
 SCHEMA_ID = "https://chartc.dev/schemas/chartc-game.schema.json"
@@ -208,13 +208,13 @@ def _chart(c: model.Chart) -> dict[str, Any]:
             "removed_rows": [_row(c, r) for r in c.removed_rows],
         }
     if c.kind == "roll" and c.dice is not None:
-        out["odds"] = [
+        out["chances"] = [
             {
                 "keys": dict(zip(keys, combo)),
                 "drm": drm,
                 "rows": [probability_json(p) for p in probabilities],
                 "no_row": probability_json(miss),
             }
-            for combo, drm, probabilities, miss in row_odds(c)
+            for combo, drm, probabilities, miss in row_chances(c)
         ]
     return out
