@@ -8,6 +8,7 @@ flagged by `open`), conditions are structured objects, and exact probabilities a
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from compiler import model
@@ -15,6 +16,11 @@ from compiler.chance import probability_json, row_chances
 
 FORMAT_VERSION = 1
 SCHEMA_ID = "https://chartc.dev/schemas/chartc-game.schema.json"
+
+# Objects and arrays nested deeper than this are written on one line. The corpus nests 8 deep; a
+# condition nested 50 deep (the parser's limit) would otherwise be indented by up to ~200 spaces
+# on every line, so a 6 MB chart of wide nested conditions wrote a 508 MB JSON file.
+INDENTED_LEVELS = 12
 
 
 def emit_game_json(game: model.Game) -> str:
@@ -41,7 +47,30 @@ def emit_game_json(game: model.Game) -> str:
         ],
         "charts": [_chart(c) for c in sorted(game.charts, key=lambda c: c.address.casefold())],
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return "".join(_pretty(doc, 0)) + "\n"
+
+
+def _pretty(value: Any, level: int) -> Iterator[str]:
+    """`value` as `json.dumps(value, indent=2, ensure_ascii=False)` writes it, except that objects
+    and arrays below `INDENTED_LEVELS` are written on one line, so the text stays linear in size."""
+    if not isinstance(value, dict | list) or not value:
+        yield json.dumps(value, ensure_ascii=False)
+        return
+    if level >= INDENTED_LEVELS:
+        yield json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+        return
+    inner = "\n" + "  " * (level + 1)
+    if isinstance(value, dict):
+        opening, closing = "{", "}"
+        items = [(json.dumps(key, ensure_ascii=False) + ": ", item) for key, item in value.items()]
+    else:
+        opening, closing = "[", "]"
+        items = [("", item) for item in value]
+    yield opening
+    for index, (prefix, item) in enumerate(items):
+        yield ("," if index else "") + inner + prefix
+        yield from _pretty(item, level + 1)
+    yield "\n" + "  " * level + closing
 
 
 def json_value(v: model.Value) -> Any:
