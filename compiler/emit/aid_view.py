@@ -206,12 +206,12 @@ def _natural_chances(chart: model.Chart) -> dict[int, Fraction]:
     return {k: next(iter(v)) for k, v in found.items() if len(v) == 1}
 
 
-def _avail_text(cell: model.DieRange | str | None) -> str:
+def _avail_text(cell: model.AvailabilityCell) -> str:
     if cell is None:
         return "-"
-    if cell == "auto":
+    if isinstance(cell, model.AvailabilityMark):
         return "\u2713"
-    return cell.printed  # type: ignore[union-attr]
+    return cell.printed
 
 
 def _grid_cell(cell: model.DieRange | None, by_range: dict[int, Fraction]) -> GridCellView:
@@ -332,11 +332,11 @@ def _odds_rule_body(r: OddsRule) -> OddsRuleBody:
 
 
 def _availability_body(chart: model.Chart, a: model.AvailabilityLayout) -> AvailabilityBody:
-    item_key = next(k for k in chart.keys if k.id == a.row_key)
-    col_key = next(k for k in chart.keys if k.id == a.col_key)
+    item_key = next(k for k in chart.keys if k.id == a.item_key)
+    head_key = next(k for k in chart.keys if k.id == a.head_key)
     return AvailabilityBody(
         item_label=item_key.enum.label,
-        columns=tuple(key_label(col_key, c) for c in a.columns),
+        columns=tuple(key_label(head_key, c) for c in a.heads),
         rows=tuple(AvailabilityRowView(key_label(item_key, item), tuple(_avail_text(c) for c in cells)) for item, cells in a.rows),
     )
 
@@ -345,7 +345,7 @@ def _grid_body(game: model.Game, chart: model.Chart, grid: model.GridLayout, nat
     key = next(k for k in chart.keys if k.id == grid.key)
     by_range = {id(r.range): natural[id(r)] for r in chart.rows if id(r) in natural}
     return GridBody(
-        columns=tuple(key_label(key, c) for c in grid.columns),
+        columns=tuple(key_label(key, c) for c in grid.heads),
         key_label=key.enum.label,
         rows=tuple(
             GridRowView(
@@ -396,17 +396,20 @@ def errata_mark(game: model.Game, errata_id: str) -> str:
 
 def _chart_errata(game: model.Game, chart: model.Chart) -> list[str]:
     """One line per errata that amended this chart: mark, title, source, and what it did."""
-    lines = []
-    for errata_id in chart.errata:
+    lines: list[str] = []
+    marks = chart.errata
+    if marks is None:
+        return lines
+    for errata_id in marks.applied:
         doc = next((e for e in game.errata if e.id == errata_id), None)
         cite = doc.title if doc else errata_id
         if doc and doc.source:
             cite += f" ({doc.source}{', ' + doc.date if doc.date else ''})"
-        what = [t for e, t in chart.errata_notes if e == errata_id]
-        what += [f"because {t}" for e, t in chart.errata_reasons if e == errata_id]
-        if chart.printed_title and errata_id == chart.errata[0]:
-            what.append(f"printed title: {chart.printed_title}")
-        removed = [r for r in chart.removed_rows if errata_id in r.errata]
+        what = [t for e, t in marks.notes if e == errata_id]
+        what += [f"because {t}" for e, t in marks.reasons if e == errata_id]
+        if marks.printed_title and errata_id == marks.applied[0]:
+            what.append(f"printed title: {marks.printed_title}")
+        removed = [r for r in marks.removed_rows if errata_id in r.errata]
         if removed:
             what.append("removed rows: " + ", ".join(_row_name(chart, r) for r in removed))
         lines.append(f"{errata_mark(game, errata_id)} \u2014 {cite}" + (": " + "; ".join(what) if what else ""))
