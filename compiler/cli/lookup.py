@@ -8,7 +8,7 @@ import click
 
 from compiler import model
 from compiler.cli.common import ask, echo_lines, parse_keys, usage_error, whole_number
-from compiler.query.lookup import LookupResult, keys_from_odds, lookup
+from compiler.query.lookup import LookupResult, keys_from_odds, lookup, odds_column
 from compiler.query.reports import (
     OddsColumnAnswer,
     lookup_json,
@@ -39,8 +39,6 @@ def lookup_command(
     100), or the value of a value-keyed chart; leave it out for charts read by keys only.
     Exits 1 when no row is selected (a gap, or a modified roll off the table).
     """
-    from compiler.query.lookup import odds_column
-
     if (attack is None) != (defense is None):
         raise usage_error("give both --attack and --defense")
 
