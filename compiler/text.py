@@ -3,11 +3,13 @@
 `value_text` turns a typed model value into the text the chart prints: `–` for no value, `6/3`
 for a pair, `-/8/9/11` for thresholds, `[B6]` for a chart reference, an enum member's label.
 `key_label` and `keys_phrase` name the key values a row is read by (`interceptor Piston-engined`).
+`json_value` is a cell as the JSON outputs write it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from compiler import model
 
@@ -51,9 +53,19 @@ def keys_phrase(keys: Iterable[model.Key], matches: Iterable[model.KeyMatch], qu
     period 1944 late` (with `quoted`, each label in backticks as diagnostics write names). Keys
     that match any value are left out."""
     parts = []
-    for key, match in zip(keys, matches):
+    for key, match in zip(keys, matches, strict=False):
         if match is None:
             continue
         label = key_label(key, match)
         parts.append(f"{key.id} `{label}`" if quoted else f"{key.id} {label}")
     return ", ".join(parts)
+
+
+def json_value(value: model.Value) -> Any:
+    """A cell as JSON: slashed groups become arrays (`-` -> null), chart references objects
+    (`{"chart": "B6"}`); text, numbers and member ids as they are."""
+    if isinstance(value, tuple):
+        return list(value)
+    if isinstance(value, model.ChartRef):
+        return {"chart": value.address}
+    return value

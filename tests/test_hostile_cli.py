@@ -33,11 +33,13 @@ def run(monkeypatch: pytest.MonkeyPatch) -> Callable[..., Result]:
     monkeypatch.chdir(ROOT)
     return lambda *args: CliRunner().invoke(cli, list(args), catch_exceptions=False)
 
+
 # ---- item 4: tracebacks ---------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
-    "address, keys", [("ia2/flak", []), ("ia2/approach_track", ["--key", "orientation=front"]), ("ia2/bodenplatte_flak", [])]
+    "address, keys",
+    [("ia2/flak", []), ("ia2/approach_track", ["--key", "orientation=front"]), ("ia2/bodenplatte_flak", [])],
 )
 def test_odds_json_of_a_chart_with_chart_references(run, address: str, keys: list[str]) -> None:
     # a chartref column (`[B3]`) was not JSON serialisable: exit 3 with a traceback
@@ -53,8 +55,10 @@ def test_odds_json_of_flak_gives_the_chart_reference_as_in_the_game_json(run) ->
     # IA2 7.1.5 flak: 1d6 minus 3, minimum 0; 1-3 hits are rolled on the Bomber Damage Chart [B3]
     doc = json.loads(run("odds", "ia2/flak", "--format", "json").output)
     assert [row["values"] for row in doc["rows"]] == [
-        {"hits": 0, "damage": None}, {"hits": 1, "damage": {"chart": "B3"}},
-        {"hits": 2, "damage": {"chart": "B3"}}, {"hits": 3, "damage": {"chart": "B3"}},
+        {"hits": 0, "damage": None},
+        {"hits": 1, "damage": {"chart": "B3"}},
+        {"hits": 2, "damage": {"chart": "B3"}},
+        {"hits": 3, "damage": {"chart": "B3"}},
     ]
     assert [row["probability"]["exact"] for row in doc["rows"]] == ["1/2", "1/6", "1/6", "1/6"]
 
@@ -73,7 +77,9 @@ def test_a_roll_in_other_digits_is_a_usage_error(run, roll: str) -> None:
     assert r.exit_code == 2 and "ASCII digits" in r.output and "Result:" not in r.output
 
 
-@pytest.mark.parametrize("args", [["ia2/R9", "3", "--drm", "\u0662"], ["usaaf/crt_odds", "--attack", "\u0662", "--defense", "7"]])
+@pytest.mark.parametrize(
+    "args", [["ia2/R9", "3", "--drm", "\u0662"], ["usaaf/crt_odds", "--attack", "\u0662", "--defense", "7"]]
+)
 def test_an_integer_option_in_other_digits_is_a_usage_error(run, args: list[str]) -> None:
     # click's int() read the Arabic-Indic `٢` as 2
     r = run("lookup", *args)
@@ -96,7 +102,9 @@ def test_ascii_rolls_still_read_as_printed(run) -> None:
 
 
 def _chartc(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "compiler.cli", *args], cwd=cwd, capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "compiler.cli", *args], cwd=cwd, capture_output=True, text=True, check=False
+    )
 
 
 def test_diff_never_hands_a_revision_to_git_as_an_option(tmp_path: Path) -> None:
@@ -171,8 +179,11 @@ def test_odds_report_keeps_chart_text_on_its_line(tmp_path: Path) -> None:
 
 def _forged_finding() -> Diagnostic:
     return Diagnostic(
-        "C301", Severity.ERROR, "rows `a\n::error file=x.chart,line=1::forged` overlap\x1b[2J",
-        Span("charts/t/a\u202e.chart", 2, 1, 2, 4), "label `b\n::warning::x`",
+        "C301",
+        Severity.ERROR,
+        "rows `a\n::error file=x.chart,line=1::forged` overlap\x1b[2J",
+        Span("charts/t/a\u202e.chart", 2, 1, 2, 4),
+        "label `b\n::warning::x`",
         (Label(Span("charts/t/a.chart", 3, 1, 3, 2), "other\n::notice::x"),),
     )
 
@@ -196,7 +207,9 @@ def test_check_github_format_prints_no_forged_command(tmp_path: Path, monkeypatc
     # an aid.order line is echoed in C416; an escape sequence there reached the terminal raw
     folder = tmp_path / "charts" / "t"
     folder.mkdir(parents=True)
-    (folder / "a.chart").write_text('game t { title "T" }\nchart [R1] "One" { roll 1d6 column r: text rows { 1-6: "a" } }\n')
+    (folder / "a.chart").write_text(
+        'game t { title "T" }\nchart [R1] "One" { roll 1d6 column r: text rows { 1-6: "a" } }\n'
+    )
     (folder / "aid.order").write_text("R1\nR9\x1b]0;pwned\x07\u202e\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(cli, ["check", "--format", "github"], catch_exceptions=False)

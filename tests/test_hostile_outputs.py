@@ -42,7 +42,9 @@ def test_deeply_nested_conditions_write_json_linear_in_the_input(tmp_path: Path)
 
 
 def test_shallow_json_is_indented_as_before(tmp_path: Path) -> None:
-    comp = compile_text(tmp_path, HEADER + 'chart [R1] "X" { roll 1d6 column r: text drm d +1 when not (fb) rows { 1-6: "a" } }\n')
+    comp = compile_text(
+        tmp_path, HEADER + 'chart [R1] "X" { roll 1d6 column r: text drm d +1 when not (fb) rows { 1-6: "a" } }\n'
+    )
     text = render_outputs(comp.project)["t/t.json"]
     assert text == json.dumps(json.loads(text), indent=2, ensure_ascii=False) + "\n"
 
@@ -69,7 +71,9 @@ def test_html_shows_bidi_marks_and_line_separators(tmp_path: Path) -> None:
     # LRM/RLM and U+2028/U+2029 reached the player aid raw (bidi overrides were already marked)
     hidden = "\u200e\u200f\u2028\u2029\u061c"
     literal = "".join(f"\\u{ord(ch):04x}" for ch in hidden)
-    comp = compile_text(tmp_path, HEADER + f'chart [R1] "Title{literal}" {{ roll 1d6 column r: text rows {{ 1-6: "a{literal}b" }} }}\n')
+    comp = compile_text(
+        tmp_path, HEADER + f'chart [R1] "Title{literal}" {{ roll 1d6 column r: text rows {{ 1-6: "a{literal}b" }} }}\n'
+    )
     html = render_outputs(comp.project)["t/t.html"]
     assert not any(ch in html for ch in hidden)
     assert "a[U+200E][U+200F][U+2028][U+2029][U+061C]b" in html

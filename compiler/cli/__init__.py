@@ -12,6 +12,7 @@ with a traceback and a request to report it.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import traceback
 
@@ -51,12 +52,10 @@ def main() -> None:
     except SystemExit:
         raise
     except OSError as exc:  # the terminal or pipe went away, or the disk is full: not a chartc bug
-        try:
+        with contextlib.suppress(OSError):
             sys.stderr.write(f"chartc: cannot write output: {exc.strerror or exc}\n")
-        except OSError:
-            pass
         sys.exit(EXIT_FINDINGS)
-    except Exception:  # noqa: BLE001 - the last line of defence: never a bare traceback exit 1
+    except Exception:  # the last line of defence: never a bare traceback with exit 1
         traceback.print_exc()
         click.echo(
             "\nchartc hit an internal error (a bug in chartc, not in your charts). "

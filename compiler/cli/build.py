@@ -25,26 +25,49 @@ def whole_tree(paths: tuple[Path, ...]) -> bool:
     return all(p.is_dir() and not any(c.suffix == CHART_SUFFIX for c in p.iterdir() if c.is_file()) for p in roots)
 
 
-def rebuild_command(paths: tuple[Path, ...], out_dir: Path, paper: str, large_print: bool, pdf: bool, as_printed: bool) -> str:
+def rebuild_command(
+    paths: tuple[Path, ...], out_dir: Path, paper: str, large_print: bool, pdf: bool, as_printed: bool
+) -> str:
     """The `chartc build ...` command line that brings the outputs up to date."""
     args = "".join(f" {p}" for p in paths) + (f" --paper {paper}" if paper != "a4" else "")
-    args += (" --large-print" if large_print else "") + (" --pdf" if pdf else "") + (" --as-printed" if as_printed else "")
+    args += (
+        (" --large-print" if large_print else "") + (" --pdf" if pdf else "") + (" --as-printed" if as_printed else "")
+    )
     return f"chartc build{args} --out {out_dir}"
 
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--out", "out_dir", type=click.Path(path_type=Path), default=None,
-              help="Output folder [default: generated; build/as-printed with --as-printed].")
-@click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 if any output is missing, stale or orphaned.")
-@click.option("--as-printed", is_flag=True, help="Ignore every errata: build the charts exactly as the rulebook prints them.")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True, help="Page size of the player aid.")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Output folder [default: generated; build/as-printed with --as-printed].",
+)
+@click.option(
+    "--check", "check_only", is_flag=True, help="Write nothing; exit 1 if any output is missing, stale or orphaned."
+)
+@click.option(
+    "--as-printed", is_flag=True, help="Ignore every errata: build the charts exactly as the rulebook prints them."
+)
+@click.option(
+    "--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True, help="Page size of the player aid."
+)
 @click.option("--large-print", is_flag=True, help="Player aid with 12 pt table cells and 10 pt notes (more pages).")
-@click.option("--pdf", is_flag=True, help="Also write the player aid as <game>.pdf (needs the `pdf` extra: WeasyPrint).")
+@click.option(
+    "--pdf", is_flag=True, help="Also write the player aid as <game>.pdf (needs the `pdf` extra: WeasyPrint)."
+)
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 def build(
-    paths: tuple[Path, ...], out_dir: Path | None, check_only: bool, as_printed: bool, paper: str, large_print: bool,
-    pdf: bool, strict: bool,
+    paths: tuple[Path, ...],
+    out_dir: Path | None,
+    check_only: bool,
+    as_printed: bool,
+    paper: str,
+    large_print: bool,
+    pdf: bool,
+    strict: bool,
 ) -> None:
     """Check the charts, then write JSON, Python and HTML (and with --pdf, PDF) for every game into --out.
 
@@ -71,7 +94,9 @@ def build(
     errors = [d for d in comp.diagnostics if d.severity.value == "error" or (strict and d.severity.value == "warning")]
     if errors:
         echo_lines((render_short(d) for d in errors), err=True)
-        click.echo(f"build failed: {len(errors)} error(s); nothing was written (run `chartc check` for details)", err=True)
+        click.echo(
+            f"build failed: {len(errors)} error(s); nothing was written (run `chartc check` for details)", err=True
+        )
         sys.exit(EXIT_FINDINGS)
     try:
         outputs: dict[str, str | bytes] = dict(render_outputs(comp.project, paper, large_print))
@@ -95,7 +120,9 @@ def build(
         for rel in stale.changed:
             click.echo(printable(f"stale:    {out_dir / rel}"), err=True)
             click.echo(printable_lines(stale.diffs[rel]), err=True)
-        echo_lines((printable(f"orphaned: {out_dir / rel} (no chart source produces it)") for rel in stale.orphaned), err=True)
+        echo_lines(
+            (printable(f"orphaned: {out_dir / rel} (no chart source produces it)") for rel in stale.orphaned), err=True
+        )
         fix = rebuild_command(paths, out_dir, paper, large_print, pdf, as_printed)
         click.echo(printable(f"generated files are out of date: run `{fix}`"), err=True)
         sys.exit(EXIT_FINDINGS)

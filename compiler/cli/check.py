@@ -36,8 +36,10 @@ def summary(comp: Compilation, diags: list[Diagnostic]) -> str:
     counts = count_by_severity(diags)
     games = len(comp.project.games)
     charts = sum(len(g.charts) for g in comp.project.games.values())
-    return (f"checked {n(charts, 'chart')} in {n(games, 'game')}: {n(counts['error'], 'error')}, "
-            f"{n(counts['warning'], 'warning')}, {n(counts['note'], 'note')}, {len(comp.suppressed)} suppressed")
+    return (
+        f"checked {n(charts, 'chart')} in {n(games, 'game')}: {n(counts['error'], 'error')}, "
+        f"{n(counts['warning'], 'warning')}, {n(counts['note'], 'note')}, {len(comp.suppressed)} suppressed"
+    )
 
 
 def _echo_human(comp: Compilation, diags: list[Diagnostic]) -> None:
@@ -92,9 +94,15 @@ def version() -> str:
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="human", show_default=True,
-              help="human: rustc-style blocks; short: one line per finding; json: schemas/diagnostics.schema.json; "
-                   "github: workflow annotations, then the human report; sarif: SARIF 2.1.0 for code scanning.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="human",
+    show_default=True,
+    help="human: rustc-style blocks; short: one line per finding; json: schemas/diagnostics.schema.json; "
+    "github: workflow annotations, then the human report; sarif: SARIF 2.1.0 for code scanning.",
+)
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--as-printed", is_flag=True, help="Check the charts as printed, without errata.")
 def check(paths: tuple[Path, ...], fmt: str, strict: bool, as_printed: bool) -> None:

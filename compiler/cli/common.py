@@ -74,7 +74,9 @@ def parse_keys(pairs: tuple[str, ...]) -> dict[str, str]:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
-            raise click.BadParameter(f"`{printable(pair)}`: write NAME=VALUE, e.g. --key interceptor=piston", param_hint="--key")
+            raise click.BadParameter(
+                f"`{printable(pair)}`: write NAME=VALUE, e.g. --key interceptor=piston", param_hint="--key"
+            )
         if name.strip() in keys:
             raise click.BadParameter(f"key `{printable(name.strip())}` is given twice", param_hint="--key")
         keys[name.strip()] = value.strip()
@@ -85,7 +87,9 @@ def split_address(address: str) -> tuple[str, str]:
     """`ia2/R4` -> (`ia2`, `R4`); anything else (no slash, `./R4`, `../x/R4`) is a usage error."""
     game_id, sep, chart_name = address.partition("/")
     if not sep or not chart_name or not _GAME_ID.fullmatch(game_id) or game_id in (".", ".."):
-        raise usage_error(f"`{address}`: address a chart as GAME/CHART, e.g. ia2/R4 (GAME is a folder name in --charts)")
+        raise usage_error(
+            f"`{address}`: address a chart as GAME/CHART, e.g. ia2/R4 (GAME is a folder name in --charts)"
+        )
     return game_id, chart_name
 
 
@@ -113,14 +117,22 @@ def find_chart(address: str, charts_dir: Path, as_printed: bool = False) -> tupl
     blocking = [d for d in comp.diagnostics if d.severity.value == "error"]
     if blocking:
         echo_lines((render_short(d) for d in blocking[:20]), err=True)
-        click.echo(printable(f"error: game `{game_id}` has {len(blocking)} error(s); fix them first "
-                             f"(`chartc check {charts_dir / game_id}`)"), err=True)
+        click.echo(
+            printable(
+                f"error: game `{game_id}` has {len(blocking)} error(s); fix them first "
+                f"(`chartc check {charts_dir / game_id}`)"
+            ),
+            err=True,
+        )
         sys.exit(EXIT_FINDINGS)
     return game, chart
 
 
 def ask(
-    address: str, charts_dir: Path, question: Callable[[model.Game, model.Chart], T], as_printed: bool = False,
+    address: str,
+    charts_dir: Path,
+    question: Callable[[model.Game, model.Chart], T],
+    as_printed: bool = False,
 ) -> tuple[model.Game, model.Chart, T]:
     """Find chart ADDRESS, then return (game, chart, question(game, chart)); a `LookupUsage` is a
     usage error and a `LookupProblem` (the question has no answer on this chart) exits 1."""

@@ -30,8 +30,12 @@ def chart_tree(arg: str, stack: ExitStack) -> tuple[Path, str]:
 @click.argument("old")
 @click.argument("new")
 @click.option("--format", "fmt", type=click.Choice(["human", "json"]), default="human", show_default=True)
-@click.option("--html", "html_file", type=click.Path(path_type=Path, dir_okay=False, writable=True),
-              help="Also write a printable errata sheet to this file.")
+@click.option(
+    "--html",
+    "html_file",
+    type=click.Path(path_type=Path, dir_okay=False, writable=True),
+    help="Also write a printable errata sheet to this file.",
+)
 @click.option("--as-printed", "old_as_printed", is_flag=True, help="Read OLD without its errata (print vs. amended).")
 def diff_command(old: str, new: str, fmt: str, html_file: Path | None, old_as_printed: bool) -> None:
     """List the changes from chart tree OLD to NEW, per chart and cell, in the field's words.
@@ -55,7 +59,9 @@ def diff_command(old: str, new: str, fmt: str, html_file: Path | None, old_as_pr
     for comp, label in ((a, old_label), (b, new_label)):
         errors = [d for d in comp.diagnostics if d.severity.value == "error"]
         if errors:
-            click.echo(printable(f"warning: {label} has {len(errors)} error(s); its charts may be incomplete"), err=True)
+            click.echo(
+                printable(f"warning: {label} has {len(errors)} error(s); its charts may be incomplete"), err=True
+            )
     changes = diff_projects(a.project, b.project)
     if fmt == "json":
         click.echo(changes_json(changes, old_label, new_label))
@@ -63,7 +69,10 @@ def diff_command(old: str, new: str, fmt: str, html_file: Path | None, old_as_pr
         echo_lines(changes_lines(changes))
         click.echo(f"{len(changes)} change{'s' if len(changes) != 1 else ''}", err=True)
     if html_file is not None:
-        titles = {**{g.id: g.title for g in a.project.games.values()}, **{g.id: g.title for g in b.project.games.values()}}
+        titles = {
+            **{g.id: g.title for g in a.project.games.values()},
+            **{g.id: g.title for g in b.project.games.values()},
+        }
         try:
             html_file.write_text(errata_sheet_html(changes, titles, old_label, new_label), encoding="utf-8")
         except OSError as exc:

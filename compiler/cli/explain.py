@@ -23,5 +23,7 @@ def explain(code: str | None) -> None:
     found = find_code(code)
     if found is None:
         hint = did_you_mean(code.upper(), list(CODES)) or did_you_mean(code.lower(), [c.name for c in CODES.values()])
-        raise usage_error(f"no diagnostic code `{code}`" + (f"; {hint}" if hint else "; run `chartc explain` for the list"))
+        raise usage_error(
+            f"no diagnostic code `{code}`" + (f"; {hint}" if hint else "; run `chartc explain` for the list")
+        )
     click.echo(printable_lines(explain_text(found, load_examples()[found.code])), nl=False)

@@ -21,17 +21,49 @@ from compiler.query.reports import (
 @click.command("lookup")
 @click.argument("address")
 @click.argument("roll", required=False)
-@click.option("--key", "keys", multiple=True, metavar="NAME=VALUE", help="A key of the chart, by id or printed label (repeatable).")
-@click.option("--drm", default="0", callback=whole_number, metavar="N", show_default=True, help="Total die roll modifier added to the natural roll.")
-@click.option("--attack", callback=whole_number, metavar="N", help="Attack factors: pick the odds column (with --defense).")
-@click.option("--defense", callback=whole_number, metavar="N", help="Defense factors: pick the odds column (with --attack).")
-@click.option("--shift", default="0", callback=whole_number, metavar="N", show_default=True, help="Odds column shifts (+ toward the attacker).")
+@click.option(
+    "--key",
+    "keys",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A key of the chart, by id or printed label (repeatable).",
+)
+@click.option(
+    "--drm",
+    default="0",
+    callback=whole_number,
+    metavar="N",
+    show_default=True,
+    help="Total die roll modifier added to the natural roll.",
+)
+@click.option(
+    "--attack", callback=whole_number, metavar="N", help="Attack factors: pick the odds column (with --defense)."
+)
+@click.option(
+    "--defense", callback=whole_number, metavar="N", help="Defense factors: pick the odds column (with --attack)."
+)
+@click.option(
+    "--shift",
+    default="0",
+    callback=whole_number,
+    metavar="N",
+    show_default=True,
+    help="Odds column shifts (+ toward the attacker).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the selected row as JSON.")
 @click.option("--as-printed", is_flag=True, help="Read the chart as printed, without errata.")
 @click.option("--charts", "charts_dir", type=click.Path(path_type=Path), default=Path("charts"), show_default=True)
 def lookup_command(
-    address: str, roll: str | None, keys: tuple[str, ...], drm: int, attack: int | None, defense: int | None,
-    shift: int, as_json: bool, as_printed: bool, charts_dir: Path,
+    address: str,
+    roll: str | None,
+    keys: tuple[str, ...],
+    drm: int,
+    attack: int | None,
+    defense: int | None,
+    shift: int,
+    as_json: bool,
+    as_printed: bool,
+    charts_dir: Path,
 ) -> None:
     """Print the row ROLL (+ --drm) selects on chart ADDRESS (GAME/CHART, e.g. ia2/R4).
 

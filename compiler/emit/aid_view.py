@@ -154,7 +154,9 @@ def describe_condition(c: model.Condition | None, game: model.Game) -> str:
         return f"{_var_label(c.var, game)} {ops[c.op]} {_operand(c.var, c.value, game)}"
     if isinstance(c, model.In):
         values = [_operand(c.var, v, game) for v in c.values]
-        return f"{_var_label(c.var, game)} is " + (", ".join(values[:-1]) + " or " + values[-1] if len(values) > 1 else values[0])
+        return f"{_var_label(c.var, game)} is " + (
+            ", ".join(values[:-1]) + " or " + values[-1] if len(values) > 1 else values[0]
+        )
     if isinstance(c, model.Not):
         return f"not ({describe_condition(c.inner, game)})"
     joiner = " and " if isinstance(c, model.All) else " or "
@@ -295,7 +297,12 @@ def chart_view(game: model.Game, chart: model.Chart) -> ChartView:
         anchor="chart-" + chart.ident,
         roll_header=_roll_header(chart),
         drms=tuple(
-            DrmView(_signed(d.value), d.label, describe_condition(d.when, game), None if d.footnote is None else str(d.footnote))
+            DrmView(
+                _signed(d.value),
+                d.label,
+                describe_condition(d.when, game),
+                None if d.footnote is None else str(d.footnote),
+            )
             for d in chart.drms
         ),
         clamp=f"{_signed(chart.clamp[0])} to {_signed(chart.clamp[1])}" if chart.clamp else None,
@@ -326,7 +333,7 @@ def _odds_rule_body(r: OddsRule) -> OddsRuleBody:
         attacker=f"attack ÷ defense, rounded {r.attacker_round}, read as n:1",
         defender=f"defense ÷ attack, rounded {r.defender_round}, read as 1:n",
         columns=", ".join(r.columns) if r.columns else None,
-        beyond={"clamp": "use the edge column", "error": "not allowed"}.get(r.beyond or "", None),
+        beyond={"clamp": "use the edge column", "error": "not allowed"}.get(r.beyond or ""),
         shift=f"column shifts apply {r.shift_order} the table edge is applied" if r.shift_order else None,
     )
 
@@ -337,7 +344,10 @@ def _availability_body(chart: model.Chart, a: model.AvailabilityLayout) -> Avail
     return AvailabilityBody(
         item_label=item_key.enum.label,
         columns=tuple(key_label(head_key, c) for c in a.heads),
-        rows=tuple(AvailabilityRowView(key_label(item_key, item), tuple(_avail_text(c) for c in cells)) for item, cells in a.rows),
+        rows=tuple(
+            AvailabilityRowView(key_label(item_key, item), tuple(_avail_text(c) for c in cells))
+            for item, cells in a.rows
+        ),
     )
 
 
@@ -349,7 +359,7 @@ def _grid_body(game: model.Game, chart: model.Chart, grid: model.GridLayout, nat
         key_label=key.enum.label,
         rows=tuple(
             GridRowView(
-                tuple(value_text(game, col, v) for col, v in zip(chart.columns, gr.values)),
+                tuple(value_text(game, col, v) for col, v in zip(chart.columns, gr.values, strict=True)),
                 tuple(_grid_cell(cell, by_range) for cell in gr.cells),
             )
             for gr in grid.rows
@@ -372,13 +382,13 @@ def _row_view(game: model.Game, chart: model.Chart, r: model.Row, chance: Fracti
     if r.errata and r.printed_values is not None:
         was = tuple(
             value_text(game, col, old) if old != new else None
-            for col, old, new in zip(chart.columns, r.printed_values, r.values)
+            for col, old, new in zip(chart.columns, r.printed_values, r.values, strict=False)
         )
     amended_range = bool(r.errata) and r.range is not None and r.printed_range not in (None, r.range.printed)
     return RowView(
-        key_labels=tuple(key_label(k, m) for k, m in zip(chart.keys, r.keys)),
+        key_labels=tuple(key_label(k, m) for k, m in zip(chart.keys, r.keys, strict=True)),
         range=r.range.printed if r.range else None,
-        outputs=tuple(value_text(game, col, v) for col, v in zip(chart.columns, r.values)),
+        outputs=tuple(value_text(game, col, v) for col, v in zip(chart.columns, r.values, strict=True)),
         percent=_percent(chance),
         bar=_bar(chance),
         marks=marks,
@@ -417,7 +427,7 @@ def _chart_errata(game: model.Game, chart: model.Chart) -> list[str]:
 
 
 def _row_name(chart: model.Chart, r: model.Row) -> str:
-    parts = [key_label(k, m) for k, m in zip(chart.keys, r.keys)]
+    parts = [key_label(k, m) for k, m in zip(chart.keys, r.keys, strict=False)]
     if r.range is not None:
         parts.append(r.range.printed)
     return " ".join(parts) or "the row"

@@ -120,7 +120,9 @@ def play_order(game: model.Game, order_text: str | None = None) -> list[AidGroup
     return [AidGroup(heading, tuple(charts)) for heading, charts in groups if charts] + _default_groups(rest)
 
 
-def emit_game_html(game: model.Game, paper: str = "a4", large_print: bool = False, order_text: str | None = None) -> str:
+def emit_game_html(
+    game: model.Game, paper: str = "a4", large_print: bool = False, order_text: str | None = None
+) -> str:
     """The game's printable player aid as an HTML document.
 
     Args:
@@ -137,14 +139,20 @@ def emit_game_html(game: model.Game, paper: str = "a4", large_print: bool = Fals
         for g in play_order(game, order_text)
     ]
     groups = [g for g in groups if g.charts]
-    return environment().get_template("player_aid.html.j2").render(
-        game=game,
-        groups=groups,
-        chart_count=len(game.charts),
-        page_size=PAPER_SIZES[paper],
-        large_print=large_print,
-        css_title=css_string(game.title),
-        css_paper=css_string(f"{paper.upper() if paper == 'a4' else 'US Letter'}{' large print' if large_print else ''}"),
+    return (
+        environment()
+        .get_template("player_aid.html.j2")
+        .render(
+            game=game,
+            groups=groups,
+            chart_count=len(game.charts),
+            page_size=PAPER_SIZES[paper],
+            large_print=large_print,
+            css_title=css_string(game.title),
+            css_paper=css_string(
+                f"{paper.upper() if paper == 'a4' else 'US Letter'}{' large print' if large_print else ''}"
+            ),
+        )
     )
 
 

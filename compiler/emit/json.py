@@ -13,6 +13,7 @@ from typing import Any
 
 from compiler import model
 from compiler.chance import probability_json, row_chances
+from compiler.text import json_value
 
 FORMAT_VERSION = 1
 SCHEMA_ID = "https://chartc.dev/schemas/chartc-game.schema.json"
@@ -34,7 +35,10 @@ def emit_game_json(game: model.Game) -> str:
             "title": game.title,
             "source": game.source,
             "calendar": {"first": game.calendar[0], "last": game.calendar[1]} if game.calendar else None,
-            "periods": [{"id": p.id, "label": p.label, "first": p.first, "last": None if p.open_end else p.last} for p in game.periods],
+            "periods": [
+                {"id": p.id, "label": p.label, "first": p.first, "last": None if p.open_end else p.last}
+                for p in game.periods
+            ],
         },
         "enums": [_enum(e) for e in sorted(game.enums.values(), key=lambda e: e.id) if not e.synthetic],
         "context": [
@@ -71,15 +75,6 @@ def _pretty(value: Any, level: int) -> Iterator[str]:
         yield ("," if index else "") + inner + prefix
         yield from _pretty(item, level + 1)
     yield "\n" + "  " * level + closing
-
-
-def json_value(v: model.Value) -> Any:
-    """A cell as JSON: slashed groups become arrays (`-` -> null), chart references objects."""
-    if isinstance(v, tuple):
-        return list(v)
-    if isinstance(v, model.ChartRef):
-        return {"chart": v.address}
-    return v
 
 
 def _enum(e: model.EnumType) -> dict[str, Any]:
@@ -170,9 +165,9 @@ def _dice(chart: model.Chart) -> dict[str, Any] | None:
 def _row(c: model.Chart, r: model.Row) -> dict[str, Any]:
     """A row; an amended one also carries the errata ids and what the print had."""
     out: dict[str, Any] = {
-        "keys": {k.id: _key_json(v) for k, v in zip(c.keys, r.keys)},
+        "keys": {k.id: _key_json(v) for k, v in zip(c.keys, r.keys, strict=True)},
         "range": _range(r.range),
-        "values": {col.id: json_value(v) for col, v in zip(c.columns, r.values)},
+        "values": {col.id: json_value(v) for col, v in zip(c.columns, r.values, strict=True)},
     }
     if r.errata:
         out["errata"] = list(r.errata)
@@ -181,7 +176,7 @@ def _row(c: model.Chart, r: model.Row) -> dict[str, Any]:
             if r.added
             else {
                 "range": r.printed_range,
-                "values": {col.id: json_value(v) for col, v in zip(c.columns, r.printed_values or ())},
+                "values": {col.id: json_value(v) for col, v in zip(c.columns, r.printed_values or (), strict=False)},
             }
         )
     return out
@@ -199,12 +194,15 @@ def _chart(c: model.Chart) -> dict[str, Any]:
         "source_file": c.source_file,
         "dice": _dice(c),
         "value_key": (
-            {"id": c.value_key.id, "label": c.value_key.label, "domain": _range(c.value_key.domain)} if c.value_key else None
+            {"id": c.value_key.id, "label": c.value_key.label, "domain": _range(c.value_key.domain)}
+            if c.value_key
+            else None
         ),
         "keys": [{"id": k.id, "enum": k.enum.id} for k in c.keys],
         "columns": [{"id": col.id, "type": col.type, "label": col.label} for col in c.columns],
         "drms": [
-            {"id": d.id, "label": d.label, "value": d.value, "when": _cond(d.when), "footnote": d.footnote} for d in c.drms
+            {"id": d.id, "label": d.label, "value": d.value, "when": _cond(d.when), "footnote": d.footnote}
+            for d in c.drms
         ],
         "combine": {"method": "sum", "clamp": list(c.clamp) if c.clamp else None},
         "drm_span": {"min": c.drm_span()[0], "max": c.drm_span()[1]},
@@ -239,7 +237,7 @@ def _chart(c: model.Chart) -> dict[str, Any]:
     if c.kind == "roll" and c.dice is not None:
         out["chances"] = [
             {
-                "keys": dict(zip(keys, combo)),
+                "keys": dict(zip(keys, combo, strict=True)),
                 "drm": drm,
                 "rows": [probability_json(p) for p in probabilities],
                 "no_row": probability_json(miss),

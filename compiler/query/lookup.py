@@ -42,7 +42,7 @@ class LookupResult:
 
     def values(self) -> dict[str, model.Value]:
         """The selected row's cells by column id."""
-        return {c.id: v for c, v in zip(self.chart.columns, self.row.values)}
+        return {c.id: v for c, v in zip(self.chart.columns, self.row.values, strict=True)}
 
 
 def read_roll(chart: model.Chart, text: str) -> int:
@@ -92,11 +92,15 @@ def resolve_keys(chart: model.Chart, given: dict[str, str]) -> tuple[tuple[model
     for key in chart.keys:
         if key.id not in given:
             choices = ", ".join(m.id for m in key.enum.members)
-            raise LookupUsage(f"chart `{chart.address}` is read by key `{key.id}`: add `--key {key.id}=VALUE` ({choices})")
+            raise LookupUsage(
+                f"chart `{chart.address}` is read by key `{key.id}`: add `--key {key.id}=VALUE` ({choices})"
+            )
         member = key.enum.member(given[key.id])
         if member is None:
-            suggestion = did_you_mean(given[key.id], [m.id for m in key.enum.members] + [m.label for m in key.enum.members])
-            labels = ", ".join(f"{m.id} (\"{m.label}\")" for m in key.enum.members)
+            suggestion = did_you_mean(
+                given[key.id], [m.id for m in key.enum.members] + [m.label for m in key.enum.members]
+            )
+            labels = ", ".join(f'{m.id} ("{m.label}")' for m in key.enum.members)
             message = f"`{given[key.id]}` is not a value of key `{key.id}`: {suggestion or ''} values are {labels}"
             raise LookupUsage(message.replace(":  ", ": "))
         out.append((key, member))
@@ -173,5 +177,7 @@ def lookup(chart: model.Chart, roll_text: str | None, given_keys: dict[str, str]
         shown = f"modified roll {modified} (natural {natural}, DRM {drm:+d})" if drm else f"roll {natural}"
         covered = ", ".join(r.range.printed for r in rows if r.range is not None) or "nothing"
         partial = f" The chart is declared partial: {chart.partial}" if chart.partial else ""
-        raise LookupProblem(f"{shown} selects no row of {chart.game}/{chart.address}{where}: the rows are {covered}.{partial}")
+        raise LookupProblem(
+            f"{shown} selects no row of {chart.game}/{chart.address}{where}: the rows are {covered}.{partial}"
+        )
     return LookupResult(chart, natural, drm, modified, keys, selected[0])

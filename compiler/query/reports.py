@@ -22,9 +22,8 @@ from compiler.chance import (
     percent_text,
     probability_json,
 )
-from compiler.emit.json import json_value
 from compiler.query.lookup import LookupResult, LookupUsage, resolve_keys
-from compiler.text import value_text
+from compiler.text import json_value, value_text
 from compiler.textsafe import json_text, printable
 
 
@@ -57,27 +56,36 @@ def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
     lines += [f"  {k.id}: {m.label}" for k, m in result.keys]
     if result.natural is not None:
         drm = result.drm
-        roll = f"{result.natural}" if not drm else f"{result.natural} {'+' if drm > 0 else '-'} DRM {abs(drm)} = {result.modified}"
+        roll = (
+            f"{result.natural}"
+            if not drm
+            else f"{result.natural} {'+' if drm > 0 else '-'} DRM {abs(drm)} = {result.modified}"
+        )
         what = "value" if chart.kind == "value" else "roll"
         lines.append(f"  {what} {roll} -> row {result.row.range.printed if result.row.range else ''}")
-    lines += [f"  {col.label}: {value_text(game, col, value)}" for col, value in zip(chart.columns, result.row.values)]
+    lines += [
+        f"  {col.label}: {value_text(game, col, value)}"
+        for col, value in zip(chart.columns, result.row.values, strict=True)
+    ]
     return _safe(lines)
 
 
 def lookup_json(game: model.Game, result: LookupResult) -> str:
     """The selected row as a JSON document (`chartc lookup --json`)."""
     chart = result.chart
-    return json_document({
-        "game": game.id,
-        "chart": chart.address,
-        "title": chart.title,
-        "keys": {k.id: m.id for k, m in result.keys},
-        "natural": result.natural,
-        "drm": result.drm,
-        "modified": result.modified,
-        "range": result.row.range.printed if result.row.range else None,
-        "values": {k: json_value(v) for k, v in result.values().items()},
-    })
+    return json_document(
+        {
+            "game": game.id,
+            "chart": chart.address,
+            "title": chart.title,
+            "keys": {k.id: m.id for k, m in result.keys},
+            "natural": result.natural,
+            "drm": result.drm,
+            "modified": result.modified,
+            "range": result.row.range.printed if result.row.range else None,
+            "values": {k: json_value(v) for k, v in result.values().items()},
+        }
+    )
 
 
 @dataclass(frozen=True)
@@ -94,13 +102,24 @@ class OddsColumnAnswer:
 def odds_column_lines(game: model.Game, answer: OddsColumnAnswer) -> list[str]:
     """`attack 26 vs defense 7 -> 3:1` under the rule's heading."""
     shift = f", shift {answer.shift:+d}" if answer.shift else ""
-    return _safe([_heading(game, answer.chart), f"  attack {answer.attack} vs defense {answer.defense}{shift} -> {answer.column}"])
+    return _safe(
+        [
+            _heading(game, answer.chart),
+            f"  attack {answer.attack} vs defense {answer.defense}{shift} -> {answer.column}",
+        ]
+    )
 
 
 def odds_column_json(game: model.Game, answer: OddsColumnAnswer) -> str:
     """The odds column as one line of JSON."""
-    doc = {"game": game.id, "chart": answer.chart.address, "attack": answer.attack, "defense": answer.defense,
-           "shift": answer.shift, "column": answer.column}
+    doc = {
+        "game": game.id,
+        "chart": answer.chart.address,
+        "attack": answer.attack,
+        "defense": answer.defense,
+        "shift": answer.shift,
+        "column": answer.column,
+    }
     return json_text(json.dumps(doc, ensure_ascii=False))
 
 
@@ -153,7 +172,9 @@ def chance_report(game: model.Game, chart: model.Chart, given_keys: dict[str, st
             is unknown, missing or has an unknown value.
     """
     if chart.kind != "roll" or chart.dice is None:
-        raise LookupUsage(f"chart `{chart.address}` is read {_not_by_dice(chart)}, not by dice: it has no chances to give")
+        raise LookupUsage(
+            f"chart `{chart.address}` is read {_not_by_dice(chart)}, not by dice: it has no chances to give"
+        )
     keys = resolve_keys(chart, given_keys)
     result = chances(chart, tuple(m.id for _, m in keys), drm)
     expected = tuple((col, expected_value(chart, result, col)) for col in chart.columns if col.type == "int")
@@ -188,7 +209,8 @@ def _no_row_cells(report: ChanceReport) -> tuple[str, str, str]:
     """The table line for the rolls that select no row, and why."""
     chart, result = report.chart, report.result
     missed = [
-        v for v, p in result.modified.items()
+        v
+        for v, p in result.modified.items()
         if p and not any(ro.row.range and ro.row.range.contains(v) for ro in result.rows)
     ]
     rolls = ", ".join(_run_text(a, b) for a, b, _ in _runs({v: Fraction(1) for v in missed}))
@@ -201,15 +223,21 @@ def _table_lines(report: ChanceReport) -> list[str]:
     """One line per row (range, chance, the row's cells), aligned under a header."""
     chart, result = report.chart, report.result
     table = [
-        (ro.row.range.printed if ro.row.range else "", _chance_text(ro.probability),
-         " | ".join(value_text(report.game, col, v) for col, v in zip(chart.columns, ro.row.values)))
+        (
+            ro.row.range.printed if ro.row.range else "",
+            _chance_text(ro.probability),
+            " | ".join(value_text(report.game, col, v) for col, v in zip(chart.columns, ro.row.values, strict=True)),
+        )
         for ro in result.rows
     ]
     if result.no_row:
         table.append(_no_row_cells(report))
     header = ("roll", "chance", " | ".join(col.label for col in chart.columns))
     widths = [max(len(r[i]) for r in [header, *table]) for i in range(2)]
-    return ["  " + "  ".join(c.ljust(w) for c, w in zip(cells[:2], widths)) + "  " + cells[2] for cells in [header, *table]]
+    return [
+        "  " + "  ".join(c.ljust(w) for c, w in zip(cells[:2], widths, strict=True)) + "  " + cells[2]
+        for cells in [header, *table]
+    ]
 
 
 def chance_lines(report: ChanceReport) -> list[str]:
@@ -226,7 +254,11 @@ def chance_lines(report: ChanceReport) -> list[str]:
     lines += _table_lines(report)
     for col, value in report.expected:
         given = " per selected row" if result.no_row else ""
-        shown = f"{fraction_text(value)} = {_decimal(value)}{given}" if value is not None else "none (some rows have no value)"
+        shown = (
+            f"{fraction_text(value)} = {_decimal(value)}{given}"
+            if value is not None
+            else "none (some rows have no value)"
+        )
         lines.append(f"  expected {col.label}: {shown}")
     sign = "" if result.drm == 0 else f" {'+' if result.drm > 0 else '-'} {abs(result.drm)}"
     lines.append(f"  modified roll ({chart.dice.text}{sign}):")
@@ -242,27 +274,31 @@ def chance_json(report: ChanceReport) -> str:
     chart, result = report.chart, report.result
     assert chart.dice is not None  # chance_report only builds reports of charts read by dice
     lo, hi = chart.drm_span()
-    return json_document({
-        "game": chart.game,
-        "chart": chart.address,
-        "title": chart.title,
-        "rule": chart.rule,
-        "dice": chart.dice.text,
-        "keys": {k.id: m.id for k, m in report.keys},
-        "drm": result.drm,
-        "drm_span": {"min": lo, "max": hi},
-        "in_span": report.in_span,
-        "partial": chart.partial,
-        "rows": [
-            {
-                "range": {"printed": ro.row.range.printed, "min": ro.row.range.low, "max": ro.row.range.high} if ro.row.range else None,
-                "values": {col.id: json_value(v) for col, v in zip(chart.columns, ro.row.values)},
-                "probability": probability_json(ro.probability),
-                "percent": percent_text(ro.probability),
-            }
-            for ro in result.rows
-        ],
-        "no_row": probability_json(result.no_row),
-        "expected": {col.id: probability_json(v) if v is not None else None for col, v in report.expected},
-        "modified": [{"roll": roll, "probability": probability_json(p)} for roll, p in result.modified.items()],
-    })
+    return json_document(
+        {
+            "game": chart.game,
+            "chart": chart.address,
+            "title": chart.title,
+            "rule": chart.rule,
+            "dice": chart.dice.text,
+            "keys": {k.id: m.id for k, m in report.keys},
+            "drm": result.drm,
+            "drm_span": {"min": lo, "max": hi},
+            "in_span": report.in_span,
+            "partial": chart.partial,
+            "rows": [
+                {
+                    "range": {"printed": ro.row.range.printed, "min": ro.row.range.low, "max": ro.row.range.high}
+                    if ro.row.range
+                    else None,
+                    "values": {col.id: json_value(v) for col, v in zip(chart.columns, ro.row.values, strict=True)},
+                    "probability": probability_json(ro.probability),
+                    "percent": percent_text(ro.probability),
+                }
+                for ro in result.rows
+            ],
+            "no_row": probability_json(result.no_row),
+            "expected": {col.id: probability_json(v) if v is not None else None for col, v in report.expected},
+            "modified": [{"roll": roll, "probability": probability_json(p)} for roll, p in result.modified.items()],
+        }
+    )

@@ -49,5 +49,7 @@ def github_overflow(diagnostics: list[Diagnostic]) -> str | None:
     if not over:
         return None
     what = ", ".join(f"{n} {level}s" for level, n in over.items())
-    return (f"::notice title=chartc::{what}: GitHub shows only {GITHUB_ANNOTATIONS_PER_STEP} annotations "
-            "per level and step; the full report follows in the log")
+    return (
+        f"::notice title=chartc::{what}: GitHub shows only {GITHUB_ANNOTATIONS_PER_STEP} annotations "
+        "per level and step; the full report follows in the log"
+    )

@@ -19,8 +19,12 @@ _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.N
 
 
 def _sarif_location(span: Span, message: str | None = None) -> SarifObject:
-    region = {"startLine": span.line, "startColumn": max(1, span.col), "endLine": max(span.line, span.end_line),
-              "endColumn": max(1, span.end_col)}
+    region = {
+        "startLine": span.line,
+        "startColumn": max(1, span.col),
+        "endLine": max(span.line, span.end_line),
+        "endColumn": max(1, span.end_col),
+    }
     loc: SarifObject = {"physicalLocation": {"artifactLocation": _sarif_artifact(span.file), "region": region}}
     if message is not None:
         loc["message"] = {"text": message}
