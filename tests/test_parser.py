@@ -259,3 +259,48 @@ def test_grammar_string_terminal_is_possessive_and_collision_free() -> None:
     assert '/"(?:[^"\\\\\\n]++|\\\\.)*+"/' in grammar
     twin = grammar.replace("]++|", "]+|").replace(")*+", ")*")
     Lark(twin, parser="lalr", lexer="contextual", strict=True)
+
+
+# ---- the saved parser (no grammar build at start-up) ---------------------------------------------
+
+
+def test_the_saved_parser_is_reused_and_a_changed_grammar_gets_its_own(tmp_path: Path) -> None:
+    from dsl.parser import _PARSER_OPTIONS
+    from dsl.parser_cache import _load, cached_parser
+
+    escape = 'chart [R4] escape "Escape Chart" { roll 1d6 rows { 3-6: "Combat" } }'
+    built = cached_parser(grammar_text(), _PARSER_OPTIONS, tmp_path)
+    [saved] = tmp_path.iterdir()
+    loaded = _load(saved)
+    assert loaded is not None and loaded.parse(escape) == built.parse(escape)
+    assert saved.stat().st_mode & 0o777 == 0o600 and tmp_path.stat().st_mode & 0o022 == 0
+    cached_parser(grammar_text() + "\n// a comment changes the grammar text\n", _PARSER_OPTIONS, tmp_path)
+    assert len(list(tmp_path.iterdir())) == 2, "a changed grammar must not load the old parser"
+
+
+def test_a_cache_folder_that_cannot_be_written_still_parses(tmp_path: Path) -> None:
+    from dsl.parser import _PARSER_OPTIONS
+    from dsl.parser_cache import cached_parser
+
+    (tmp_path / "home").write_text("a file where the cache folder would be")
+    parser = cached_parser(grammar_text(), _PARSER_OPTIONS, tmp_path / "home" / "chartc")
+    assert parser.parse('chart x "X" { }').children[0].data == "chart"
+
+
+def test_a_saved_parser_others_could_have_written_is_not_loaded(tmp_path: Path) -> None:
+    # A saved parser is a pickle: loading one someone else wrote would run their code.
+    from dsl.parser import _PARSER_OPTIONS
+    from dsl.parser_cache import _load, cached_parser
+
+    cached_parser(grammar_text(), _PARSER_OPTIONS, tmp_path)
+    [saved] = tmp_path.iterdir()
+    saved.chmod(0o666)
+    assert _load(saved) is None
+    saved.chmod(0o600)
+    tmp_path.chmod(0o777)
+    assert _load(saved) is None
+    tmp_path.chmod(0o700)
+    saved.write_bytes(saved.read_bytes()[:1000])  # truncated: rebuilt, not a crash
+    assert _load(saved) is None
+    cached_parser(grammar_text(), _PARSER_OPTIONS, tmp_path)
+    assert _load(saved) is not None
