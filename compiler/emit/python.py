@@ -285,8 +285,8 @@ def _lookup_fn(chart: model.Chart, ident: str) -> str:
     doc.append("Returns:")
     doc.append("    {" + ", ".join(f"{c.id!r}: {_py_type(c)}" for c in chart.columns) + "}")
     doc.append("")
-    if chart.errata:
-        doc.append("Errata applied: " + ", ".join(chart.errata) + " (see the game's JSON for the printed values).")
+    if chart.errata_ids:
+        doc.append("Errata applied: " + ", ".join(chart.errata_ids) + " (see the game's JSON for the printed values).")
         doc.append("")
     doc.append("Raises:")
     doc.append("    ValueError: a roll or key value that cannot occur.")
@@ -333,7 +333,7 @@ def _roll_fn(chart: model.Chart, ident: str) -> str:
         + f"def roll_{ident}(rng: random.Random, *, {', '.join(kw)}) -> dict[str, Any]:\n"
         + _doc(doc, "    ")
         + "\n"
-        + f"    natural = _roll(rng, {d.form!r}, {d.count!r}, {d.sides!r}, {d.subtract!r}, {d.floor!r})\n"
+        + f"    natural = _roll(rng, {d.form.value!r}, {d.count!r}, {d.sides!r}, {d.subtract!r}, {d.floor!r})\n"
         + f"    return {{'roll': natural, 'modified': natural + drm, **lookup_{ident}(natural, {call})}}"
     )
 
