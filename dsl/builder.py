@@ -31,6 +31,11 @@ from dsl.source_text import clip, while_reading
 MAX_DIGITS = 9
 _TOO_MANY_DIGITS = re.compile(f"[0-9]{{{MAX_DIGITS + 1},}}")
 
+# What Python's literal syntax would read differently from the bare text: escapes, and the
+# characters its tokenizer refuses or rewrites inside a literal (NUL, a carriage return).
+_NEEDS_DECODING = re.compile("[\\\\\r\0\ud800-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
 _T = TypeVar("_T")
 
 
@@ -107,7 +112,7 @@ def _typed(node: object, cls: type[_T]) -> _T:
 
 
 _Item = ast.GameDecl | ast.EnumDecl | ast.ContextDecl | ast.ChartDecl | ast.OddsDecl | ast.InvariantDecl | ast.ErrataDecl
-_NUMERIC_VALUE_KINDS = {
+_TOKEN_VALUE_KINDS = {
     "INT": ast.ValueKind.INT,
     "DRM_VALUE": ast.ValueKind.INT,
     "DASH": ast.ValueKind.NONE,
@@ -116,21 +121,17 @@ _NUMERIC_VALUE_KINDS = {
 }
 
 
-@v_args(inline=True, meta=True)
-class Builder(Transformer[Token, ast.SourceFile]):
-    """Turns the parse tree of one file into an `ast.SourceFile`.
+class _Terminals(Transformer[Token, ast.SourceFile]):
+    """Spans, and the callbacks Lark calls with each terminal (named like it) as it meets it.
 
-    Raises:
-        lark.exceptions.VisitError: wrapping a `BuildError` for a bad string escape or a number
-            with more than `MAX_DIGITS` digits (Lark wraps what its callbacks raise).
+    The terminal callbacks live in this base class so that `Builder`'s `v_args` leaves them
+    unwrapped: they take the token alone, and Lark calls them once per token, cheaply.
     """
 
     def __init__(self, path: str, text: str) -> None:
         super().__init__()
         self.path = path
         self.text = text
-
-    # ---- spans and terminals
 
     def _span(self, meta: Meta) -> ast.Span:
         if meta.empty:
@@ -173,6 +174,16 @@ class Builder(Transformer[Token, ast.SourceFile]):
         return tok
 
     INT = RANGE = DRM_VALUE = SLASHED = DICE = _number
+
+
+@v_args(inline=True, meta=True)
+class Builder(_Terminals):
+    """Turns the parse tree of one file into an `ast.SourceFile`: `Builder(path, text).transform(tree)`.
+
+    Raises:
+        lark.exceptions.VisitError: wrapping a `BuildError` for a bad string escape or a number
+            with more than `MAX_DIGITS` digits (Lark wraps what its callbacks raise).
+    """
 
     # ---- file
 
@@ -475,7 +486,7 @@ class Builder(Transformer[Token, ast.SourceFile]):
             case _ChartId(name, span):
                 return ast.ValueText(ast.ValueKind.CHART, name.text, span)
             case _:
-                return ast.ValueText(_NUMERIC_VALUE_KINDS[written.type], str(written), self._token_span(written))
+                return ast.ValueText(_TOKEN_VALUE_KINDS[written.type], str(written), self._token_span(written))
 
     def grid(self, meta: Meta, key: ast.Name, *parts: ast.KeyValueText | ast.GridRowDecl) -> _Stmt:
         columns = tuple(p for p in parts if isinstance(p, ast.KeyValueText))
@@ -667,6 +678,8 @@ def unquote(literal: str, span: ast.Span) -> str:
     Raises:
         BuildError: an invalid escape, or a `\\u` escape that is half of a UTF-16 pair.
     """
+    if _NEEDS_DECODING.search(literal) is None:  # most strings: the text between the quotes
+        return literal[1:-1]
     try:
         value = _pyast.literal_eval(literal)
     except (ValueError, SyntaxError) as exc:
@@ -677,10 +690,10 @@ def unquote(literal: str, span: ast.Span) -> str:
         ) from exc
     if not isinstance(value, str):  # pragma: no cover - the STRING terminal guarantees a str
         raise BuildError("expected a string", span)
-    surrogate = next((ch for ch in value if "\ud800" <= ch <= "\udfff"), None)
+    surrogate = _SURROGATE.search(value)
     if surrogate is not None:
         raise BuildError(
-            f"`\\u{ord(surrogate):04x}` in string {clip(literal)} is half of a UTF-16 pair, not a character",
+            f"`\\u{ord(surrogate.group()):04x}` in string {clip(literal)} is half of a UTF-16 pair, not a character",
             span,
             "write the character itself, or its code point as `\\U0001f600`",
         )

@@ -81,6 +81,15 @@ def test_string_escapes_and_unicode() -> None:
     assert parse_text(text, "s.chart").source.charts[0].title.text == 'Café "quoted" ½ ✓'
 
 
+def test_strings_without_escapes_read_as_written_and_raw_cr_or_nul_stay_refused() -> None:
+    # Strings without a backslash skip Python's literal parser; what it refuses must stay refused.
+    plain = parse_text('chart x "Escape Chart ½ ✓ # not a comment\t\x0c" { }', "s.chart")
+    assert plain.source.charts[0].title.text == "Escape Chart ½ ✓ # not a comment\t\x0c"
+    for raw in ("\r", "\x00"):
+        [error] = parse_text(f'chart x "a{raw}b" {{ }}', "s.chart").errors
+        assert error.message == f'invalid escape in string "a{raw}b"' and error.span == ast.Span("s.chart", 1, 9, 1, 14)
+
+
 def test_bom_and_crlf_are_accepted() -> None:
     text = '\ufeffchart x "X" {\r\n  roll 1d6\r\n}\r\n'
     result = parse_text(text.replace("\r\n", "\n"), "b.chart")
