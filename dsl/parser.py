@@ -236,5 +236,5 @@ def _expected_words(names: Iterable[str]) -> str:
         words.append(word)
     words = sorted(set(words))
     if len(words) > 8:
-        words = words[:8] + ["..."]
+        words = [*words[:8], "..."]
     return ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1] if words else ""

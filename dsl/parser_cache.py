@@ -63,7 +63,7 @@ def _load(path: Path) -> Lark | None:
         return None
     try:
         return Lark.load(io.BytesIO(path.read_bytes()))
-    except Exception:  # noqa: BLE001 - a corrupt or truncated file: build the parser instead
+    except Exception:  # a corrupt or truncated file: build the parser instead
         return None
 
 
