@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import click
 
@@ -15,6 +17,17 @@ from compiler.cli.common import (
     usage_error,
 )
 from compiler.textsafe import printable, printable_lines
+
+if TYPE_CHECKING:
+    from compiler.writer import Recovery
+
+
+class _Recovered(Protocol):
+    @property
+    def recovery(self) -> Recovery: ...
+
+
+_R = TypeVar("_R", bound=_Recovered)
 
 
 def whole_tree(paths: tuple[Path, ...]) -> bool:
@@ -74,22 +87,16 @@ def build(
     Nothing is written when any error is found: the previous outputs stay as they were.
     A build without --pdf leaves existing PDFs alone: it neither deletes them nor calls them orphans.
     """
-    from compiler.build import (
-        OutputError,
-        check_out_dir,
-        render_outputs,
-        render_pdfs,
-        stale_outputs,
-        write_outputs,
-    )
+    from compiler.build import OutputError, render_outputs, render_pdfs
     from compiler.diagnostics import render_short
+    from compiler.writer import WriteError, check_out_dir, stale_outputs, write_outputs
 
     if out_dir is None:
         out_dir = Path("build/as-printed") if as_printed else Path("generated")
     comp = load_project(paths, as_printed)
     try:
         check_out_dir(out_dir, comp.game_dirs)
-    except OutputError as exc:
+    except WriteError as exc:
         raise usage_error(str(exc)) from exc
     errors = [d for d in comp.diagnostics if d.severity.value == "error" or (strict and d.severity.value == "warning")]
     if errors:
@@ -108,11 +115,11 @@ def build(
         sys.exit(EXIT_FINDINGS)
     game_ids = sorted(comp.project.games)
     if whole_tree(paths):  # a whole charts tree: outputs of games whose charts are gone are orphans
-        from compiler.build import orphan_games
+        from compiler.writer import orphan_games
 
         game_ids = sorted(game_ids + orphan_games(out_dir, game_ids))
     if check_only:
-        stale = stale_outputs(out_dir, outputs, game_ids)
+        stale = _on_disk(lambda: stale_outputs(out_dir, outputs, game_ids), out_dir, "build --check failed")
         if stale.clean:
             click.echo(printable(f"{len(outputs)} generated files in {out_dir} are up to date"))
             sys.exit(EXIT_OK)
@@ -126,11 +133,21 @@ def build(
         fix = rebuild_command(paths, out_dir, paper, large_print, pdf, as_printed)
         click.echo(printable(f"generated files are out of date: run `{fix}`"), err=True)
         sys.exit(EXIT_FINDINGS)
-    try:
-        changed = write_outputs(out_dir, outputs, game_ids)
-    except (OutputError, OSError) as exc:
-        click.echo(printable(f"build failed: {exc}; no output file was changed"), err=True)
-        sys.exit(EXIT_FINDINGS)
+    changed = _on_disk(lambda: write_outputs(out_dir, outputs, game_ids), out_dir, "build failed").changed
     games = f"{len(game_ids)} game{'s' if len(game_ids) != 1 else ''}"
     files = f"{len(changed)} file{'s' if len(changed) != 1 else ''}"
     click.echo(printable(f"built {games} into {out_dir}: {files} changed"))
+
+
+def _on_disk(step: Callable[[], _R], out_dir: Path, failed: str) -> _R:
+    """Run a step of the writer (a build or `--check`): print what recovering an interrupted build
+    did, or the writer's refusal (exit 1)."""
+    from compiler.writer import WriteError
+
+    try:
+        result = step()
+    except WriteError as exc:
+        click.echo(printable(f"{failed}: {exc}"), err=True)
+        sys.exit(EXIT_FINDINGS)
+    echo_lines((printable(line) for line in result.recovery.lines(out_dir)), err=True)
+    return result

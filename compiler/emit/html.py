@@ -11,10 +11,11 @@ strings escaped by `css_string`.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from compiler import model
-from compiler.aid_order import ORDER_FILE, read_order
+from compiler.aid_order import ORDER_FILE, OrderEntry
 from compiler.emit.aid_view import GroupView, chart_view
 from compiler.emit.templating import environment
 
@@ -63,30 +64,7 @@ def _default_groups(charts: list[model.Chart]) -> list[AidGroup]:
     return _grouped(pairs)
 
 
-@dataclass(frozen=True)
-class _ChartIndex:
-    """A game's charts by address, found as `model.Game.chart` finds them, in constant time."""
-
-    exact: dict[str, model.Chart]  # printed ID or slug
-    folded: dict[str, model.Chart]  # case-folded printed ID
-
-    @classmethod
-    def of(cls, game: model.Game) -> _ChartIndex:
-        exact: dict[str, model.Chart] = {}
-        folded: dict[str, model.Chart] = {}
-        for chart in game.charts:  # the first chart of a name wins, as in `Game.chart`
-            for name in (chart.chart_id, chart.slug):
-                if name:
-                    exact.setdefault(name, chart)
-            if chart.chart_id:
-                folded.setdefault(chart.chart_id.casefold(), chart)
-        return cls(exact, folded)
-
-    def find(self, address: str) -> model.Chart | None:
-        return self.exact.get(address) or self.folded.get(address.casefold())
-
-
-def play_order(game: model.Game, order_text: str | None = None) -> list[AidGroup]:
+def play_order(game: model.Game, order: Sequence[OrderEntry] | None = None) -> list[AidGroup]:
     """The charts of `game` in the order the player aid prints them (in time linear in the
     number of charts and lines).
 
@@ -98,16 +76,15 @@ def play_order(game: model.Game, order_text: str | None = None) -> list[AidGroup
     Raises:
         AidOrderError: the file names an unknown chart, or one chart twice.
     """
-    if order_text is None:
+    if order is None:
         return _default_groups(game.charts)
-    index = _ChartIndex.of(game)
     groups: list[tuple[str | None, list[model.Chart]]] = []
     listed: set[int] = set()
-    for entry in read_order(order_text, game.id):
+    for entry in order:
         if entry.address is None:
             groups.append((entry.heading or None, []))
             continue
-        chart = index.find(entry.address)
+        chart = game.chart(entry.address)
         if chart is None:
             raise AidOrderError(f"{ORDER_FILE} line {entry.line}: no chart `{entry.address}` in game `{game.id}`")
         if id(chart) in listed:
@@ -121,7 +98,7 @@ def play_order(game: model.Game, order_text: str | None = None) -> list[AidGroup
 
 
 def emit_game_html(
-    game: model.Game, paper: str = "a4", large_print: bool = False, order_text: str | None = None
+    game: model.Game, paper: str = "a4", large_print: bool = False, order: Sequence[OrderEntry] | None = None
 ) -> str:
     """The game's printable player aid as an HTML document.
 
@@ -129,14 +106,14 @@ def emit_game_html(
         game: the resolved game.
         paper: `a4` or `letter`, the `@page` size the aid is laid out for.
         large_print: 12 pt table cells and 10 pt notes instead of 9 pt and 7.5 pt.
-        order_text: the game's `aid.order` file, if it has one (see `play_order`).
+        order: the game's checked `aid.order` lines, if it has the file (see `play_order`).
 
     Raises:
         AidOrderError: the order file is wrong.
     """
     groups = [
         GroupView(g.heading, tuple(chart_view(game, c) for c in g.charts if c.kind != "external"))
-        for g in play_order(game, order_text)
+        for g in play_order(game, order)
     ]
     groups = [g for g in groups if g.charts]
     return (
