@@ -54,7 +54,7 @@ class _StandInChart:
     comparisons = 0
 
     def __init__(self, i: int) -> None:
-        self.chart_id, self.slug, self.rule = f"R{i}", None, f"7.{i}"
+        self.chart_id, self.slug, self.rule, self.kind = f"R{i}", None, f"7.{i}", "roll"
 
     def __eq__(self, other: object) -> bool:
         _StandInChart.comparisons += 1
