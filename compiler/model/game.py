@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+from compiler.aid_order import OrderEntry
 from compiler.calendar import Month
 from compiler.model.chart import Chart
 from compiler.model.types import ContextVar, EnumType, Period
@@ -90,6 +91,7 @@ class Game:
     invariants: Sequence[Invariant] = ()
     errata: Sequence[ErrataDoc] = ()
     suppressions: Sequence[Suppression] = ()
+    aid_order: tuple[OrderEntry, ...] | None = None  # the checked `aid.order` lines, set by project loading
 
     def chart(self, address: str) -> Chart | None:
         """The chart with this printed ID or slug (IDs compare case-insensitively)."""
