@@ -57,8 +57,6 @@ def emit_game_python(game: model.Game) -> str:
         f"GAME_ID: Final = {game.id!r}",
         f"GAME_TITLE: Final = {game.title!r}",
     ]
-    if any(k.enum.synthetic for c in game.charts for k in c.keys):
-        parts += ["", *_fill("_CALENDAR: Final = (", [repr(m) for m in _calendar(game)], ")")]
     for enum in enums.values():
         parts.append(_enum_block(enum))
     for chart in game.charts:
@@ -92,11 +90,6 @@ def _module_doc(game: model.Game) -> str:
     )
 
 
-def _calendar(game: model.Game) -> tuple[str, ...]:
-    month = next(k.enum for c in game.charts for k in c.keys if k.enum.synthetic)
-    return tuple(m.id for m in month.members)
-
-
 # ---- the identifier policy -----------------------------------------------------------------------
 
 
@@ -115,7 +108,7 @@ def _runtime_names() -> set[str]:
 
 
 _PYTHON_NAMES = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
-_MODULE_NAMES = frozenset({"GAME_ID", "GAME_TITLE", "LOOKUPS", "_CALENDAR", "annotations"})
+_MODULE_NAMES = frozenset({"GAME_ID", "GAME_TITLE", "LOOKUPS", "annotations"})
 
 
 class _Namespace:
@@ -174,7 +167,7 @@ def _chart_group(ident: str) -> list[str]:
     """Every module-level name the chart with this identifier uses."""
     const = ident.upper()
     functions = [f"{kind}_{ident}" for kind in ("lookup", "roll", "drm", "odds")]
-    return functions + [f"{const}_COLUMNS"] + [f"_{const}_{part}" for part in ("ROWS", "VALUES", "OUTCOMES", "DRMS", "RULE")]
+    return functions + [f"{const}_COLUMNS"] + [f"_{const}_{part}" for part in ("ROWS", "VALUES", "OUTCOMES", "MONTHS", "DRMS", "RULE")]
 
 
 @dataclass(frozen=True)
@@ -437,6 +430,9 @@ class _ChartEmitter:
             else:
                 lines += _fill(f"({_tuple(keys)}, {low!r}, {high!r}, (", values, ")),", _INDENT)
         lines.append(")")
+        for key in chart.keys:
+            if key.enum.synthetic:  # the months this chart is read in
+                lines += _fill(f"_{self.names.const}_MONTHS: Final = (", [repr(m.id) for m in key.enum.members], ")")
         if chart.dice is not None:
             lines += _fill(f"_{self.names.const}_OUTCOMES: Final = frozenset({{", [str(r) for r in sorted(chart.dice.outcomes)], "})")
         return lines
@@ -448,7 +444,8 @@ class _ChartEmitter:
         for key in self.chart.keys:
             name = scope.parameter(key.id)
             if key.enum.synthetic:
-                out.append(_Param(key.id, name, "str", f"_check_member({self.address}, {name!r}, {name}, _CALENDAR)"))
+                months = f"_{self.names.const}_MONTHS"
+                out.append(_Param(key.id, name, "str", f"_check_member({self.address}, {name!r}, {name}, {months})"))
                 continue
             enum = self.enums[key.enum.id]
             check = f"_check_member({self.address}, {name!r}, {name}, get_args({enum.alias}))"

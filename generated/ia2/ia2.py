@@ -359,11 +359,6 @@ def _odds_column(rule: _OddsRule, attack: int, defense: int, shift: int = 0) -> 
 GAME_ID: Final = 'ia2'
 GAME_TITLE: Final = 'Interceptor Ace Volume 2: Last Days of the Luftwaffe, 1944-45'
 
-_CALENDAR: Final = (
-    '1944-03', '1944-04', '1944-05', '1944-06', '1944-07', '1944-08', '1944-09', '1944-10', '1944-11', '1944-12',
-    '1945-01', '1945-02', '1945-03', '1945-04',
-)
-
 
 Aircraft = Literal[
     'bf109g6', 'bf109g6r2', 'bf109g6r6', 'bf109g6u2', 'bf109g6u4', 'bf109g6as', 'bf109g6u3', 'bf109g6u3r6',
@@ -2412,6 +2407,10 @@ _R2_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     (('bf109g6', '1945-02'), None, None, ('not available',)),
     (('bf109g6', '1945-03'), None, None, ('not available',)),
 )
+_R2_MONTHS: Final = (
+    '1944-03', '1944-04', '1944-05', '1944-06', '1944-07', '1944-08', '1944-09', '1944-10', '1944-11', '1944-12',
+    '1945-01', '1945-02', '1945-03', '1945-04',
+)
 _R2_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
@@ -2435,7 +2434,7 @@ def lookup_r2(roll: int, *, aircraft_type: AircraftType, month: str, drm: int = 
     """
     _check_natural('R2', roll, _R2_OUTCOMES, '1d6')
     _check_member('R2', 'aircraft_type', aircraft_type, get_args(AircraftType))
-    _check_member('R2', 'month', month, _CALENDAR)
+    _check_member('R2', 'month', month, _R2_MONTHS)
     _check_int('R2', 'drm', drm)
     row = _select('R2', _R2_ROWS, (aircraft_type, month), roll + drm)
     return {'result': row[0]}
@@ -2472,6 +2471,10 @@ _R3_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     (('bf109g6', '1945-03'), None, None, ('not available',)),
     (('bf109g6', '1945-04'), None, None, ('not available',)),
 )
+_R3_MONTHS: Final = (
+    '1944-03', '1944-04', '1944-05', '1944-06', '1944-07', '1944-08', '1944-09', '1944-10', '1944-11', '1944-12',
+    '1945-01', '1945-02', '1945-03', '1945-04',
+)
 _R3_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
@@ -2495,7 +2498,7 @@ def lookup_r3(roll: int, *, aircraft: Aircraft, month: str, drm: int = 0) -> R3R
     """
     _check_natural('R3', roll, _R3_OUTCOMES, '1d6')
     _check_member('R3', 'aircraft', aircraft, get_args(Aircraft))
-    _check_member('R3', 'month', month, _CALENDAR)
+    _check_member('R3', 'month', month, _R3_MONTHS)
     _check_int('R3', 'drm', drm)
     row = _select('R3', _R3_ROWS, (aircraft, month), roll + drm)
     return {'result': row[0]}
@@ -2520,6 +2523,11 @@ _SORTIES_PER_MONTH_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
     ((('1943-03', '1944-12'),), None, None, (8,)),
     ((('1945-01', None),), None, None, (4,)),
 )
+_SORTIES_PER_MONTH_MONTHS: Final = (
+    '1943-03', '1943-04', '1943-05', '1943-06', '1943-07', '1943-08', '1943-09', '1943-10', '1943-11', '1943-12',
+    '1944-01', '1944-02', '1944-03', '1944-04', '1944-05', '1944-06', '1944-07', '1944-08', '1944-09', '1944-10',
+    '1944-11', '1944-12', '1945-01', '1945-02', '1945-03', '1945-04', '1945-05',
+)
 
 
 def lookup_sorties_per_month(*, month: str) -> SortiesPerMonthResult:
@@ -2536,7 +2544,7 @@ def lookup_sorties_per_month(*, month: str) -> SortiesPerMonthResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('sorties_per_month', 'month', month, _CALENDAR)
+    _check_member('sorties_per_month', 'month', month, _SORTIES_PER_MONTH_MONTHS)
     row = _select('sorties_per_month', _SORTIES_PER_MONTH_ROWS, (month,), None)
     return {'sorties': row[0]}
 
