@@ -445,3 +445,17 @@ def test_every_lookup_agrees_with_the_compiler(corpus, game_id: str) -> None:
                 assert got == want, (chart.address, combo, n, drm)
                 compared += 1
     assert compared > 100
+
+
+def test_the_identifier_policy_directly() -> None:
+    from compiler.emit.python_names import Namespace, identifier, pascal
+
+    assert identifier("R-1") == "R_1" and identifier("3rd") == "n_3rd"
+    assert pascal("aircraft_type") == "AircraftType" and pascal("r_1") == "R1"
+    names = Namespace.for_module(["_select"])
+    assert names.numbered("r_1") == "r_1" and names.numbered("r_1") == "r_1_2" and names.numbered("r_1") == "r_1_3"
+    assert names.numbered("ValueError") == "ValueError_2"  # a builtin is never shadowed
+    scope = names.child(["roll"])
+    assert [scope.parameter(n) for n in ("range", "_select", "roll", "class", "match", "ok")] == [
+        "range_", "_select_", "roll_", "class_", "match_", "ok",
+    ]
