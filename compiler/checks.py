@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
+from typing import assert_never
 
 from compiler import model
 from compiler.diagnostics import Label, Sink, codes
@@ -51,19 +52,32 @@ def check_record_dates(game: model.Game, sink: Sink) -> None:
 
 def check_invariant(game: model.Game, inv: model.Invariant, sink: Sink) -> None:
     """Report (C414) where the data breaks an invariant the rules state."""
+    match inv:
+        case model.CountInvariant():
+            _check_count(game, inv, sink)
+        case model.ColumnSumInvariant():
+            _check_column_sum(game, inv, sink)
+        case _:
+            assert_never(inv)
+
+
+def _check_count(game: model.Game, inv: model.CountInvariant, sink: Sink) -> None:
     enum = game.enums[inv.enum]
-    if inv.kind == "count":
-        matching = [m.id for m in enum.members if not inv.field or m.get(inv.field) == inv.value]
-        if len(matching) != inv.number:
-            which = f"`{enum.id}` records have {inv.field} {inv.value}" if inv.field else f"`{enum.id}` records are listed"
-            sink.emit(
-                codes.INVARIANT_VIOLATED,
-                f"invariant `{inv.id}` ({inv.text}): {len(matching)} {which}, not {inv.number}",
-                inv.span,
-                "records: " + (", ".join(f"`{m}`" for m in matching) or "none") if inv.field else "check the list against the rule",
-            )
+    matching = [m.id for m in enum.members if not inv.field or m.get(inv.field) == inv.value]
+    if len(matching) == inv.number:
         return
-    chart = game.chart(inv.chart or "")
+    which = f"`{enum.id}` records have {inv.field} {inv.value}" if inv.field else f"`{enum.id}` records are listed"
+    sink.emit(
+        codes.INVARIANT_VIOLATED,
+        f"invariant `{inv.id}` ({inv.text}): {len(matching)} {which}, not {inv.number}",
+        inv.span,
+        "records: " + (", ".join(f"`{m}`" for m in matching) or "none") if inv.field else "check the list against the rule",
+    )
+
+
+def _check_column_sum(game: model.Game, inv: model.ColumnSumInvariant, sink: Sink) -> None:
+    enum = game.enums[inv.enum]
+    chart = game.chart(inv.chart)
     if chart is None or chart.broken:
         return
     for index, column in enumerate(chart.columns):
@@ -77,8 +91,9 @@ def check_invariant(game: model.Game, inv: model.Invariant, sink: Sink) -> None:
         total = 0
         for row in chart.rows:
             cell = row.values[index]
-            if isinstance(cell, tuple) and len(cell) >= inv.number and cell[inv.number - 1] is not None:
-                total += cell[inv.number - 1]  # type: ignore[operator]
+            if isinstance(cell, tuple) and len(cell) >= inv.part:
+                part = cell[inv.part - 1]
+                total += part if isinstance(part, int) else 0
         if total < need:
             sink.emit(
                 codes.INVARIANT_VIOLATED,

@@ -8,10 +8,22 @@ percentile `00` as 100.
 
 from __future__ import annotations
 
+import enum
 import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from typing import assert_never
+
+
+class DiceForm(enum.StrEnum):
+    """How the dice are read (see `Dice`)."""
+
+    SUM = "sum"
+    D66 = "d66"
+    PERCENTILE = "percentile"
+    LOWER = "lower"
+    MINUS = "minus"
 
 
 @dataclass(frozen=True)
@@ -26,52 +38,65 @@ class Dice:
         minus: `NdS minus K min F` — the total less K, never below F (IA2 7.1.5 flak: 1d6-3, min 0).
     """
 
-    form: str
+    form: DiceForm
     count: int = 1
     sides: int = 6
     subtract: int = 0
     floor: int = 0
 
+    def __post_init__(self) -> None:
+        # callers (tests, scripts) may still name the form by its word
+        object.__setattr__(self, "form", DiceForm(self.form))
+
     @property
     def text(self) -> str:
         """The dice as the player aid and messages print them (`2d6`, `lower of 2d10`, ...)."""
-        if self.form == "d66":
-            return "d66"
-        if self.form == "percentile":
-            return "percentile (2d10, 00 = 100)"
-        if self.form == "lower":
-            return f"lower of {self.count}d{self.sides}"
-        if self.form == "minus":
-            return f"{self.count}d{self.sides} minus {self.subtract}, minimum {self.floor}"
-        return f"{self.count}d{self.sides}"
+        match self.form:
+            case DiceForm.D66:
+                return "d66"
+            case DiceForm.PERCENTILE:
+                return "percentile (2d10, 00 = 100)"
+            case DiceForm.LOWER:
+                return f"lower of {self.count}d{self.sides}"
+            case DiceForm.MINUS:
+                return f"{self.count}d{self.sides} minus {self.subtract}, minimum {self.floor}"
+            case DiceForm.SUM:
+                return f"{self.count}d{self.sides}"
+            case _:
+                assert_never(self.form)
 
     @cached_property
     def outcomes(self) -> dict[int, Fraction]:
         """Each natural result (as the chart reads it: a d10's 0 is 10, a percentile 00 is 100) with
         its exact probability, ascending by result; zero-probability results are absent and the
         probabilities sum to 1."""
-        faces = range(1, self.sides + 1)
-        counts: dict[int, int] = {}
-        if self.form == "d66":
-            for tens, ones in itertools.product(range(1, 7), repeat=2):
-                counts[tens * 10 + ones] = counts.get(tens * 10 + ones, 0) + 1
-        elif self.form == "percentile":
-            for tens, ones in itertools.product(range(10), repeat=2):
-                result = tens * 10 + ones or 100
-                counts[result] = counts.get(result, 0) + 1
-        else:
-            counts = _sum_counts(self.count, self.sides) if self.form in ("sum", "minus") else {}
-            if self.form == "lower":
-                for combo in itertools.product(faces, repeat=self.count):
-                    counts[min(combo)] = counts.get(min(combo), 0) + 1
-            if self.form == "minus":
-                floored: dict[int, int] = {}
-                for total, n in counts.items():
-                    result = max(self.floor, total - self.subtract)
-                    floored[result] = floored.get(result, 0) + n
-                counts = floored
+        counts = self._counts()
         total = sum(counts.values())
         return {r: Fraction(counts[r], total) for r in sorted(counts)}
+
+    def _counts(self) -> dict[int, int]:
+        """How many ways each natural result can be rolled."""
+        counts: dict[int, int] = {}
+        match self.form:
+            case DiceForm.D66:
+                for tens, ones in itertools.product(range(1, 7), repeat=2):
+                    counts[tens * 10 + ones] = counts.get(tens * 10 + ones, 0) + 1
+            case DiceForm.PERCENTILE:
+                for tens, ones in itertools.product(range(10), repeat=2):
+                    result = tens * 10 + ones or 100
+                    counts[result] = counts.get(result, 0) + 1
+            case DiceForm.LOWER:
+                for combo in itertools.product(range(1, self.sides + 1), repeat=self.count):
+                    counts[min(combo)] = counts.get(min(combo), 0) + 1
+            case DiceForm.MINUS:
+                for total, n in _sum_counts(self.count, self.sides).items():
+                    result = max(self.floor, total - self.subtract)
+                    counts[result] = counts.get(result, 0) + n
+            case DiceForm.SUM:
+                counts = _sum_counts(self.count, self.sides)
+            case _:
+                assert_never(self.form)
+        return counts
 
     @property
     def min(self) -> int:
@@ -91,11 +116,11 @@ class Dice:
         if not printed.isdigit():
             return None
         value = int(printed)
-        if self.sides == 10 and printed == "0" and (self.form == "lower" or (self.form == "sum" and self.count == 1)):
+        if self.sides == 10 and printed == "0" and (self.form is DiceForm.LOWER or (self.form is DiceForm.SUM and self.count == 1)):
             return 10  # a d10's 0 face (1d10, lower of Nd10)
-        if self.form == "percentile" and printed == "00":
+        if self.form is DiceForm.PERCENTILE and printed == "00":
             return 100
-        if len(printed) > 1 and printed.startswith("0") and self.form != "percentile":
+        if len(printed) > 1 and printed.startswith("0") and self.form is not DiceForm.PERCENTILE:
             return None
         return value
 

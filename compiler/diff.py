@@ -65,7 +65,7 @@ def _diff_game(a: model.Game, b: model.Game) -> list[Change]:
     for address in sorted(set(old_charts) | set(new_charts), key=str.casefold):
         oc, nc = old_charts.get(address), new_charts.get(address)
         if oc is None:
-            out.append(Change(b.id, address, "chart added", "", None, nc.title, _cite(b, nc.errata)))  # type: ignore[union-attr]
+            out.append(Change(b.id, address, "chart added", "", None, nc.title, _cite(b, nc.errata_ids)))  # type: ignore[union-attr]
         elif nc is None:
             out.append(Change(a.id, address, "chart removed", "", oc.title, None, None))
         else:
@@ -116,7 +116,7 @@ def _row_text(game: model.Game, chart: model.Chart, row: model.Row) -> str:
 def _diff_chart(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -> list[Change]:
     address = nc.address
     out: list[Change] = []
-    cite_chart = _cite(b, nc.errata)
+    cite_chart = _cite(b, nc.errata_ids)
     if oc.title != nc.title:
         out.append(Change(b.id, address, "title", "title", oc.title, nc.title, cite_chart))
     if oc.partial != nc.partial:
@@ -168,7 +168,7 @@ def _diff_rows(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -
         unmatched_old.remove(moved)
         unmatched_new.remove(after)
     for r in unmatched_old:
-        out.append(Change(b.id, address, "row removed", _where(oc, r), _row_text(a, oc, r), None, _cite(b, nc.errata)))
+        out.append(Change(b.id, address, "row removed", _where(oc, r), _row_text(a, oc, r), None, _cite(b, nc.errata_ids)))
     for r in unmatched_new:
         out.append(Change(b.id, address, "row added", _where(nc, r), None, _row_text(b, nc, r), _cite(b, r.errata)))
     return out

@@ -260,13 +260,12 @@ def annotate(amended: model.Chart, printed: model.Chart, prov: Provenance) -> mo
             )
         )
     removed = tuple(replace(r, errata=(prov.removed[r.span],)) for r in printed.rows if r.span in prov.removed)
-    return replace(
-        amended,
-        rows=tuple(rows),
-        errata=tuple(prov.errata),
+    marks = model.ChartErrata(
+        applied=tuple(prov.errata),
         printed_title=prov.printed_title,
         printed_partial=prov.completed,
         removed_rows=removed,
-        errata_notes=tuple(prov.notes),
-        errata_reasons=tuple(prov.reasons),
+        notes=tuple(prov.notes),
+        reasons=tuple(prov.reasons),
     )
+    return replace(amended, rows=tuple(rows), errata=marks)

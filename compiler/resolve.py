@@ -8,21 +8,28 @@ see a consistent model.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import replace
-from collections.abc import Iterable
+from typing import assert_never
 
 from compiler import errata as errata_mod
 from compiler import model
+from compiler.calendar import (
+    MAX_CALENDAR_MONTHS,
+    Month,
+    month_range,
+    months_between,
+    span_text,
+)
 from compiler.diagnostics import CODES, Label, Sink, codes, did_you_mean, suppressible
-from compiler.dice import Dice
+from compiler.diagnostics.messages import number, signed
+from compiler.dice import Dice, DiceForm
 from dsl import ast
 
-_BUILTIN_COLUMN_TYPES = ("text", "int", "month", "pair", "triple", "thresholds", "chartref")
-_BUILTIN_FIELD_TYPES = ("text", "int", "month", "flag", "pair", "triple", "thresholds", "chartref")
-_BUILTIN_CONTEXT_TYPES = ("flag", "int", "month")
+_BUILTIN_CONTEXT_TYPES = {"flag": model.ContextType.FLAG, "int": model.ContextType.INT, "month": model.ContextType.MONTH}
+_BUILTIN_NAMES = frozenset(model.BuiltinType)
 _RANGE_RE = re.compile(r"^(\d+)(?:(-)(\d+)?|(\+))?$")
-_MONTH_RE = re.compile(r"^(\d{4})-(\d{2})$")
 # Guards that keep exact enumeration small (see compiler.dice): a chart roll this large is a typo.
 _MAX_DICE_COUNT = 10
 _MAX_SIDES = 100
@@ -79,7 +86,7 @@ def resolve_game(
         )
     _check_periods(game, sink)
     if game.calendar:
-        months = calendar_months(*game.calendar)
+        months = month_range(*game.calendar)
         game.enums["month"] = model.EnumType(
             "month", "Month", tuple(model.Member(m, m, game.span) for m in months), game.span, synthetic=True
         )
@@ -120,6 +127,7 @@ def resolve_game(
         if chart is not None:
             game.charts.append(chart)  # visible to derived charts; re-added in order below
     game.charts.clear()
+    game._indexed = None
     for decl, chart in resolved:
         if chart is None:
             continue
@@ -157,7 +165,7 @@ def _invariant(game: model.Game, decl: ast.InvariantDecl, typer: _ValueTyper, si
         if enum is None:
             sink.emit(codes.UNKNOWN_NAME, f"unknown enum `{enum_name.text}` in invariant `{decl.name.text}`", enum_name.span, did_you_mean(enum_name.text, game.enums))
             return None
-        return model.Invariant("count", decl.name.text, decl.text.text, enum.id, "", None, decl.number, None, decl.span)
+        return model.CountInvariant(decl.name.text, decl.text.text, enum.id, None, None, decl.number, decl.span)
     enum_name, field_name = (decl.args[0], decl.args[1]) if decl.kind == "count" else (decl.args[1], decl.args[2])
     enum = game.enums.get(enum_name.text)
     if enum is None:
@@ -167,17 +175,13 @@ def _invariant(game: model.Game, decl: ast.InvariantDecl, typer: _ValueTyper, si
     if field is None:
         sink.emit(codes.UNKNOWN_NAME, f"enum `{enum.id}` has no field `{field_name.text}`", field_name.span, did_you_mean(field_name.text, [f.id for f in enum.fields]))
         return None
-    chart_address = None
-    value: model.Value = None
     if decl.kind == "column_sum":
         chart_name = decl.args[0]
         chart = game.chart(chart_name.text)
         if chart is None:
             sink.emit(codes.UNKNOWN_NAME, f"unknown chart `{chart_name.text}` in invariant `{decl.name.text}`", chart_name.span, did_you_mean(chart_name.text, [c.address for c in game.charts]))
             return None
-        chart_address = chart.address
-        widths = {"pair": 2, "triple": 3}
-        parts = {widths[c.type] for c in chart.columns if c.type in widths}
+        parts = {model.SLASHED_PARTS[c.type] for c in chart.columns if c.type in model.SLASHED_PARTS}
         if not 1 <= decl.number <= (max(parts) if parts else 0):
             sink.emit(
                 codes.TYPE_MISMATCH,
@@ -186,13 +190,12 @@ def _invariant(game: model.Game, decl: ast.InvariantDecl, typer: _ValueTyper, si
                 decl.span,
             )
             return None
-    else:
-        assert decl.value is not None
-        typed = typer.typed(decl.value, field.type, f"invariant `{decl.name.text}`")
-        if typed is _BAD:
-            return None
-        value = typed  # type: ignore[assignment]
-    return model.Invariant(decl.kind, decl.name.text, decl.text.text, enum.id, field.id, value, decl.number, chart_address, decl.span)
+        return model.ColumnSumInvariant(decl.name.text, decl.text.text, enum.id, field.id, decl.number, chart.address, decl.span)
+    assert decl.value is not None
+    typed = typer.typed(decl.value, field.type, f"invariant `{decl.name.text}`")
+    if isinstance(typed, Bad):
+        return None
+    return model.CountInvariant(decl.name.text, decl.text.text, enum.id, field.id, typed, decl.number, decl.span)
 
 
 def _derive_order(decls: list[tuple[str, ast.ChartDecl]]) -> list[tuple[str, ast.ChartDecl]]:
@@ -253,7 +256,7 @@ def _odds_chart(game: model.Game, decl: ast.OddsDecl, path: str, sink: Sink) -> 
         members = tuple(model.Member(crt.member_id(c), c, decl.span) for c in columns)
         game.enums[decl.name.text] = model.EnumType(decl.name.text, decl.title.text, members, decl.name.span)
     return model.Chart(
-        game=game.id, chart_id=rule.chart_id, slug=rule.id, title=rule.title, rule=rule.rule, kind="odds",
+        game=game.id, chart_id=rule.chart_id, slug=rule.id, title=rule.title, rule=rule.rule, kind=model.ChartKind.ODDS,
         dice=None, value_key=None, keys=(), columns=(), drms=(), clamp=None, footnotes=(), notes=rule.notes,
         partial=None, rows=(), grid=None, source_file=path, span=decl.span, odds=rule,
     )
@@ -284,28 +287,32 @@ def _check_periods(game: model.Game, sink: Sink) -> None:
                 f"period `{p.id}` ({p.first} to {p.last}) runs outside the calendar ({game.calendar[0]} to {game.calendar[1]})",
                 p.span,
             )
-    for a, b in zip(ordered, ordered[1:]):
+    for a, b in itertools.pairwise(ordered):
         if b.first <= a.last:
             sink.emit(codes.PERIOD_COVERAGE, f"periods `{a.id}` and `{b.id}` overlap ({b.first} to {min(a.last, b.last)})", b.span, labels=(Label(a.span, "overlaps this period"),))
         else:
-            hole = calendar_months(_next_month(a.last), b.first)[:-1]
+            hole = _hole(_month(a.last).next(), _month(b.first).previous())
             if hole:
-                sink.emit(codes.PERIOD_COVERAGE, f"no period covers {_months_text(hole)}, between `{a.id}` and `{b.id}`", b.span)
+                sink.emit(codes.PERIOD_COVERAGE, f"no period covers {hole}, between `{a.id}` and `{b.id}`", b.span)
     if game.calendar:
-        before = calendar_months(game.calendar[0], ordered[0].first)[:-1]
-        after = calendar_months(_next_month(ordered[-1].last), game.calendar[1]) if ordered[-1].last < game.calendar[1] else []
+        start, end = _month(game.calendar[0]), _month(game.calendar[1])
+        before = _hole(start, _month(ordered[0].first).previous())
+        after = _hole(_month(ordered[-1].last).next(), end)
         for hole, where in ((before, ordered[0]), (after, ordered[-1])):
             if hole:
-                sink.emit(codes.PERIOD_COVERAGE, f"no period covers {_months_text(hole)} of the calendar", where.span)
+                sink.emit(codes.PERIOD_COVERAGE, f"no period covers {hole} of the calendar", where.span)
 
 
-def _months_text(months: list[str]) -> str:
-    return months[0] if len(months) == 1 else f"{months[0]} to {months[-1]}"
+def _month(text: str) -> Month:
+    """A month the resolver has already checked."""
+    month = Month.parse(text)
+    assert month is not None, text
+    return month
 
 
-def _next_month(month: str) -> str:
-    y, m = parse_month(month) or (0, 1)
-    return f"{y + 1:04d}-01" if m == 12 else f"{y:04d}-{m + 1:02d}"
+def _hole(first: Month, last: Month) -> str | None:
+    """The months `first` to `last` as text, or None when there are none."""
+    return span_text(first, last) if months_between(first, last) else None
 
 
 def _suppressions(decl: ast.ChartDecl, sink: Sink) -> list[model.Suppression]:
@@ -366,22 +373,14 @@ def _game_header(
     return header
 
 
-def parse_month(text: str) -> tuple[int, int] | None:
-    """`YYYY-MM` as (year, month), or None when it is not a real month."""
-    m = _MONTH_RE.match(text)
-    if not m or not 1 <= int(m.group(2)) <= 12:
-        return None
-    return int(m.group(1)), int(m.group(2))
-
-
-def _checked_month(month: ast.MonthText, sink: Sink) -> str | None:
-    if parse_month(month.text) is None:
+def _checked_month(month: ast.MonthText, sink: Sink) -> Month | None:
+    parsed = Month.parse(month.text)
+    if parsed is None:
         sink.emit(codes.INVALID_MONTH, f"`{month.text}` is not a month", month.span, "write months as `YYYY-MM` with MM from 01 to 12")
-        return None
-    return month.text
+    return parsed
 
 
-def _calendar(header: ast.GameDecl | None, sink: Sink) -> tuple[str, str] | None:
+def _calendar(header: ast.GameDecl | None, sink: Sink) -> tuple[Month, Month] | None:
     if header is None or header.calendar is None:
         return None
     first, last = (_checked_month(m, sink) for m in header.calendar)
@@ -390,13 +389,22 @@ def _calendar(header: ast.GameDecl | None, sink: Sink) -> tuple[str, str] | None
     if first > last:
         sink.emit(codes.INVALID_MONTH, f"the calendar runs backwards: {first} to {last}", header.calendar[0].span)
         return None
+    span = months_between(first, last)
+    if span > MAX_CALENDAR_MONTHS:
+        sink.emit(
+            codes.INVALID_MONTH,
+            f"the calendar {first} to {last} spans {span} months (at most {MAX_CALENDAR_MONTHS})",
+            header.calendar[0].span,
+            "check the years: a game's calendar covers the months its turns are played in",
+        )
+        return None
     return first, last
 
 
 def _periods(header: ast.GameDecl | None, sink: Sink) -> tuple[model.Period, ...]:
     if header is None:
         return ()
-    calendar_end = header.calendar[1].text if header.calendar and parse_month(header.calendar[1].text) else "9999-12"
+    calendar_end = (Month.parse(header.calendar[1].text) if header.calendar else None) or Month("9999-12")
     out: list[model.Period] = []
     seen: dict[str, ast.Span] = {}
     for p in header.periods:
@@ -429,6 +437,14 @@ def _add_enum(game: model.Game, decl: ast.EnumDecl, sink: Sink) -> None:
             labels=(Label(game.enums[decl.name.text].span, "first declared here"),),
         )
         return
+    if decl.name.text in _BUILTIN_NAMES:
+        sink.emit(
+            codes.DUPLICATE_NAME,
+            f"enum `{decl.name.text}` has the name of the builtin type `{decl.name.text}`",
+            decl.name.span,
+            f"rename the enum, e.g. `{decl.name.text}_kind`: a column of type `{decl.name.text}` means the builtin type",
+        )
+        return
     members: list[model.Member] = []
     seen: dict[str, ast.Span] = {}
     names_used: dict[str, tuple[str, ast.Span]] = {}
@@ -454,7 +470,7 @@ def _add_enum(game: model.Game, decl: ast.EnumDecl, sink: Sink) -> None:
                     (Label(names_used[folded][1], "first used here"),),
                 )
             names_used.setdefault(folded, (m.name.text, written.span))
-        members.append(model.Member(m.name.text, label, m.span, (), tuple(a.text for a in m.aliases)))
+        members.append(model.Member(m.name.text, label, m.span, {}, tuple(a.text for a in m.aliases)))
     label = decl.label.text if decl.label else decl.name.text
     game.enums[decl.name.text] = model.EnumType(decl.name.text, label, tuple(members), decl.name.span)
 
@@ -470,16 +486,17 @@ def _add_record_fields(game: model.Game, decl: ast.EnumDecl, typer: _ValueTyper,
         if any(x.id == f.name.text for x in fields):
             sink.emit(codes.DUPLICATE_NAME, f"field `{f.name.text}` is declared twice in enum `{enum.id}`", f.name.span)
             continue
-        if type_name not in _BUILTIN_FIELD_TYPES and type_name not in game.enums:
+        field_type = column_type(type_name, model.FIELD_TYPES, game.enums)
+        if field_type is None:
             sink.emit(
                 codes.UNKNOWN_NAME,
                 f"unknown type `{type_name}` for field `{f.name.text}` of enum `{enum.id}`",
                 f.type_name.span,
-                did_you_mean(type_name, [*_BUILTIN_FIELD_TYPES, *game.enums]),
+                did_you_mean(type_name, [*model.FIELD_TYPES, *game.enums]),
             )
             continue
         label = f.label.text if f.label else f.name.text.replace("_", " ").capitalize()
-        fields.append(model.Field(f.name.text, type_name, label, f.span))
+        fields.append(model.Field(f.name.text, field_type, label, f.span))
     by_id = {f.id: f for f in fields}
     members = []
     for member, mdecl in zip(enum.members, [m for m in decl.members if m.name.text in {x.id for x in enum.members}]):
@@ -498,10 +515,10 @@ def _add_record_fields(game: model.Game, decl: ast.EnumDecl, typer: _ValueTyper,
                 sink.emit(codes.DUPLICATE_NAME, f"field `{fv.name.text}` is given twice for `{member.id}`", fv.name.span)
                 continue
             typed = typer.typed(fv.value, field.type, f"field `{field.id}` of `{member.id}`")
-            if typed is not _BAD:
-                values[field.id] = typed  # type: ignore[assignment]
-        ordered = tuple((f.id, values.get(f.id)) for f in fields)
-        members.append(model.Member(member.id, member.label, member.span, ordered, member.aliases))
+            if not isinstance(typed, Bad):
+                values[field.id] = typed
+        record = {f.id: values.get(f.id) for f in fields}
+        members.append(model.Member(member.id, member.label, member.span, record, member.aliases))
     game.enums[enum.id] = model.EnumType(enum.id, enum.label, tuple(members), enum.span, tuple(fields))
 
 
@@ -517,7 +534,8 @@ def _add_context(game: model.Game, decl: ast.ContextDecl, sink: Sink) -> None:
         return
     type_name = decl.type_name.text
     enum = None
-    if type_name not in _BUILTIN_CONTEXT_TYPES:
+    var_type = _BUILTIN_CONTEXT_TYPES.get(type_name)
+    if var_type is None:
         if type_name not in game.enums:
             sink.emit(
                 codes.UNKNOWN_NAME,
@@ -527,9 +545,9 @@ def _add_context(game: model.Game, decl: ast.ContextDecl, sink: Sink) -> None:
             )
             return
         enum = type_name
-        type_name = "enum"
+        var_type = model.ContextType.ENUM
     label = decl.label.text if decl.label else name
-    game.context[name] = model.ContextVar(name, type_name, enum, label, decl.name.span)
+    game.context[name] = model.ContextVar(name, var_type, enum, label, decl.name.span)
 
 
 # ---- charts ------------------------------------------------------------------------------------
@@ -581,10 +599,10 @@ class _ChartResolver:
             availability, keys, avail_rows, avail_broken = self._availability(d.availability[0], keys)
             broken = broken or avail_broken
             if not columns:
-                columns = [model.Column("result", "text", "Result", d.availability[0].span)]
+                columns = [model.Column("result", model.BuiltinType.TEXT, "Result", d.availability[0].span)]
             for extra in d.availability[1:]:
                 self.sink.emit(codes.REPEATED_STATEMENT, f"{self.where} has more than one availability grid", extra.span, "split it into two charts")
-        if kind not in ("drms", "external"):
+        if kind not in (model.ChartKind.DRMS, model.ChartKind.EXTERNAL):
             rows = [r for r in (self._row(r, keys, columns) for r in d.rows) if r is not None]
             broken = broken or len(rows) != len(d.rows)
             if availability is not None or d.availability:
@@ -639,26 +657,27 @@ class _ChartResolver:
         high = sum(x.value for x in drms if x.value > 0)
         if clamp:
             low, high = max(clamp[0], min(clamp[1], low)), max(clamp[0], min(clamp[1], high))
+        totals = high - low + 1
         problems = [
-            (len(rows) > MAX_ROWS, f"{len(rows)} rows (at most {MAX_ROWS})"),
-            (combos > MAX_KEY_COMBINATIONS, f"{combos} key combinations (at most {MAX_KEY_COMBINATIONS})"),
-            (len(drms) > MAX_DRMS, f"{len(drms)} DRMs (at most {MAX_DRMS})"),
-            (high - low > MAX_DRM_SPAN, f"DRMs spanning {low:+d} to {high:+d} (at most {MAX_DRM_SPAN} apart)"),
+            (len(rows) > MAX_ROWS, lambda: f"{len(rows)} rows (at most {MAX_ROWS})"),
+            (combos > MAX_KEY_COMBINATIONS, lambda: f"{combos} key combinations (at most {MAX_KEY_COMBINATIONS})"),
+            (len(drms) > MAX_DRMS, lambda: f"{len(drms)} DRMs (at most {MAX_DRMS})"),
+            (high - low > MAX_DRM_SPAN, lambda: f"DRMs spanning {signed(low)} to {signed(high)} (at most {MAX_DRM_SPAN} apart)"),
             (
-                combos * (high - low + 1) * max(1, len(rows)) > MAX_ODDS_CELLS,
-                f"{combos} key combinations x {high - low + 1} DRM totals x {len(rows)} rows of odds (at most {MAX_ODDS_CELLS})",
+                combos * totals * max(1, len(rows)) > MAX_ODDS_CELLS,
+                lambda: f"{combos} key combinations x {number(totals)} DRM totals x {len(rows)} rows of odds (at most {MAX_ODDS_CELLS})",
             ),
         ]
-        found = [text for bad, text in problems if bad]
+        found = [text() for bad, text in problems if bad]
         for text in found:
             self.sink.emit(codes.CHART_TOO_LARGE, f"{self.where} is too large to check: {text}", self.decl.title.span,
                            "split the chart, or check the numbers for a typo")
         return not found
 
-    def _kind(self) -> str:
+    def _kind(self) -> model.ChartKind:
         d = self.decl
         if d.kind in ("drms", "external"):
-            return d.kind
+            return model.ChartKind(d.kind)
         if d.roll and d.value_key:
             self.sink.emit(
                 codes.CHART_SHAPE,
@@ -667,9 +686,9 @@ class _ChartResolver:
                 "a chart is read either by a die roll or by an integer value, not both",
             )
         if d.roll:
-            return "roll"
+            return model.ChartKind.ROLL
         if d.value_key:
-            return "value"
+            return model.ChartKind.VALUE
         if not d.keys and not d.grids and not d.availability:
             self.sink.emit(
                 codes.CHART_SHAPE,
@@ -677,25 +696,26 @@ class _ChartResolver:
                 d.title.span,
                 "add `roll 1d6` (or another dice form), `value NAME 0+`, or `key NAME`",
             )
-        return "reference"
+        return model.ChartKind.REFERENCE
 
     def _dice(self, decl: ast.DiceDecl) -> Dice | None:
-        if decl.form in ("d66", "percentile"):
-            return Dice(decl.form, 2, 6 if decl.form == "d66" else 10)
+        form = DiceForm(decl.form)
+        if form in (DiceForm.D66, DiceForm.PERCENTILE):
+            return Dice(form, 2, 6 if form is DiceForm.D66 else 10)
         problem = None
         if decl.count < 1 or decl.count > _MAX_DICE_COUNT:
             problem = f"{decl.count} dice (1 to {_MAX_DICE_COUNT} are supported)"
         elif decl.sides < 2 or decl.sides > _MAX_SIDES:
             problem = f"dice with {decl.sides} face{'s' if decl.sides != 1 else ''} (2 to {_MAX_SIDES} are supported)"
-        elif decl.form == "lower" and (decl.count < 2 or decl.sides**decl.count > _MAX_LOWER_OUTCOMES):
+        elif form is DiceForm.LOWER and (decl.count < 2 or decl.sides**decl.count > _MAX_LOWER_OUTCOMES):
             problem = f"the lower of {decl.count}d{decl.sides} (2 or more dice, at most {_MAX_LOWER_OUTCOMES} outcomes)"
         if problem:
             self.sink.emit(codes.INVALID_DICE, f"{self.where} cannot roll {problem}", decl.span)
             return None
-        return Dice(decl.form, decl.count, decl.sides, decl.subtract, decl.floor)
+        return Dice(form, decl.count, decl.sides, decl.subtract, decl.floor)
 
     def _value_key(self, decl: ast.ValueKeyDecl) -> model.ValueKey | None:
-        domain = self.read_range(decl.domain, Dice("sum", 1, 6), plain=True)
+        domain = self.read_range(decl.domain, Dice(DiceForm.SUM, 1, 6), plain=True)
         if domain is None:
             return None
         label = decl.label.text if decl.label else decl.name.text
@@ -726,16 +746,17 @@ class _ChartResolver:
                 self.sink.emit(codes.DUPLICATE_NAME, f"column `{c.name.text}` is declared twice in {self.where}", c.name.span)
                 continue
             type_name = c.type_name.text
-            if type_name not in _BUILTIN_COLUMN_TYPES and type_name not in self.game.enums:
+            col_type = column_type(type_name, model.COLUMN_TYPES, self.game.enums)
+            if col_type is None:
                 self.sink.emit(
                     codes.UNKNOWN_NAME,
                     f"unknown column type `{type_name}` in {self.where}",
                     c.type_name.span,
-                    did_you_mean(type_name, [*_BUILTIN_COLUMN_TYPES, *self.game.enums]),
+                    did_you_mean(type_name, [*model.COLUMN_TYPES, *self.game.enums]),
                 )
                 continue
             label = c.label.text if c.label else c.name.text.replace("_", " ").capitalize()
-            columns.append(model.Column(c.name.text, type_name, label, c.span))
+            columns.append(model.Column(c.name.text, col_type, label, c.span))
         return columns
 
     # -- DRMs and conditions
@@ -752,7 +773,7 @@ class _ChartResolver:
             label = decl.label.text if decl.label else decl.name.text.replace("_", " ")
             drms.append(model.Drm(decl.name.text, label, decl.value, when, decl.footnote, decl.span))
         roll = self.decl.roll
-        if drms and roll is not None and roll.form in ("d66", "percentile") and self.decl.modified is None:
+        if drms and roll is not None and roll.form in (DiceForm.D66, DiceForm.PERCENTILE) and self.decl.modified is None:
             self.sink.emit(
                 codes.DRM_ON_DIGIT_ROLL,
                 f"a DRM on a {roll.form} roll has no obvious meaning in {self.where}",
@@ -777,7 +798,7 @@ class _ChartResolver:
             var = self._var(cond.var)
             if var is None:
                 return None
-            if var.type != "flag":
+            if var.type is not model.ContextType.FLAG:
                 self.sink.emit(
                     codes.INVALID_CONDITION,
                     f"`{var.id}` is {_kind_phrase(var)}, not a flag",
@@ -791,10 +812,11 @@ class _ChartResolver:
             value = self._operand(var, cond.operand) if var else None
             if var is None or value is None:
                 return None
-            if var.type in ("enum", "flag") and cond.op not in ("==", "!="):
+            op = model.CompareOp(cond.op)
+            if var.type in (model.ContextType.ENUM, model.ContextType.FLAG) and op not in (model.CompareOp.EQ, model.CompareOp.NE):
                 self.sink.emit(codes.INVALID_CONDITION, f"`{cond.op}` does not apply to `{var.id}`; use `==` or `!=`", cond.span)
                 return None
-            return model.Compare(var.id, cond.op, value, cond.span)
+            return model.Compare(var.id, op, value, cond.span)
         if isinstance(cond, ast.CondIn):
             var = self._var(cond.var)
             if var is None:
@@ -812,15 +834,15 @@ class _ChartResolver:
         kept = tuple(p for p in parts if p is not None)
         return model.All(kept, cond.span) if isinstance(cond, ast.CondAll) else model.Any_(kept, cond.span)
 
-    def _operand(self, var: model.ContextVar, op: ast.Operand) -> int | str | None:
-        if var.type == "int" and op.kind == "int":
+    def _operand(self, var: model.ContextVar, op: ast.Operand) -> model.Operand | None:
+        if var.type is model.ContextType.INT and op.kind == "int":
             return int(op.text)
-        if var.type == "month" and op.kind == "month":
-            if parse_month(op.text) is None:
+        if var.type is model.ContextType.MONTH and op.kind == "month":
+            month = Month.parse(op.text)
+            if month is None:
                 self.sink.emit(codes.INVALID_MONTH, f"`{op.text}` is not a month", op.span)
-                return None
-            return op.text
-        if var.type == "enum" and op.kind in ("name", "text"):
+            return month
+        if var.type is model.ContextType.ENUM and op.kind in ("name", "text"):
             enum = self.game.enums[var.enum or ""]
             member = enum.member(op.text)
             if member is None:
@@ -831,7 +853,7 @@ class _ChartResolver:
                     did_you_mean(op.text, [m.id for m in enum.members]),
                 )
                 return None
-            return member.id
+            return model.MemberId(member.id)
         kinds = {"int": "a whole number", "month": "a month like `1944-12`", "enum": "one of its values", "flag": "nothing"}
         self.sink.emit(
             codes.INVALID_CONDITION,
@@ -897,7 +919,7 @@ class _ChartResolver:
 
     def _row_range(self, text: ast.RangeText | None, row_span: ast.Span) -> tuple[bool, model.DieRange | None]:
         kind = self._kind_cached
-        if kind == "reference":
+        if kind is model.ChartKind.REFERENCE:
             if text is not None:
                 self.sink.emit(
                     codes.ROW_SHAPE,
@@ -910,15 +932,15 @@ class _ChartResolver:
         if text is None:
             self.sink.emit(codes.ROW_SHAPE, f"this row of {self.where} has no range", row_span, "write the roll or value range before `:`, e.g. `3-6:`")
             return False, None
-        if kind == "roll" and self.dice is None:
+        if kind is model.ChartKind.ROLL and self.dice is None:
             return False, None
-        rng = self.read_range(text, self.dice, plain=kind == "value")
+        rng = self.read_range(text, self.dice, plain=kind is model.ChartKind.VALUE)
         return rng is not None, rng
 
     @property
-    def _kind_cached(self) -> str:
+    def _kind_cached(self) -> model.ChartKind:
         d = self.decl
-        return "roll" if d.roll else "value" if d.value_key else "reference"
+        return model.ChartKind.ROLL if d.roll else model.ChartKind.VALUE if d.value_key else model.ChartKind.REFERENCE
 
     def _key_member(self, key: model.Key, kv: ast.KeyValueText) -> tuple[bool, model.KeyMatch]:
         """A row's key value bound to the key: a member id, a MonthSpan for month keys, or None (`*`)."""
@@ -935,7 +957,7 @@ class _ChartResolver:
                 did_you_mean(kv.text, [m.id for m in key.enum.members] + [a for m in key.enum.members for a in (m.label, *m.aliases)]),
             )
             return False, None
-        return True, member.id
+        return True, model.MemberId(member.id)
 
     def _month_span(self, key: model.Key, kv: ast.KeyValueText) -> tuple[bool, model.KeyMatch]:
         if kv.kind != "months" or kv.first is None:
@@ -946,15 +968,16 @@ class _ChartResolver:
                 "write a month `1944-07`, a span `1944-07..1944-09`, or `1945-01+` for that month on",
             )
             return False, None
-        ok = all(check_month(self.game, m, kv.span, self.sink) for m in (kv.first, kv.last) if m is not None)
-        if ok and kv.last is not None and kv.first > kv.last:
-            self.sink.emit(codes.INVALID_MONTH, f"month span `{kv.text}` runs backwards", kv.span, f"write `{kv.last}..{kv.first}`")
-            ok = False
-        if not ok:
+        first = check_month(self.game, kv.first, kv.span, self.sink)
+        last = check_month(self.game, kv.last, kv.span, self.sink) if kv.last is not None and first is not None else None
+        if first is None or (kv.last is not None and last is None):
             return False, None
-        if kv.last == kv.first:
-            return True, kv.first
-        return True, model.MonthSpan(kv.first, kv.last, kv.text)
+        if last is not None and first > last:
+            self.sink.emit(codes.INVALID_MONTH, f"month span `{kv.text}` runs backwards", kv.span, f"write `{kv.last}..{kv.first}`")
+            return False, None
+        if last == first:
+            return True, model.MemberId(first)
+        return True, model.MonthSpan(first, last, kv.text)
 
     def _values(self, values: tuple[ast.ValueText, ...], columns: list[model.Column], span: ast.Span) -> tuple[model.Value, ...] | None:
         if len(values) != len(columns):
@@ -968,13 +991,10 @@ class _ChartResolver:
         out: list[model.Value] = []
         ok = True
         for v, c in zip(values, columns):
-            typed = self._typed_value(v, c)
-            ok = ok and typed is not _BAD
-            out.append(None if typed is _BAD else typed)  # type: ignore[arg-type]
+            typed = self.typer.typed(v, c.type, f"column `{c.id}`")
+            ok = ok and not isinstance(typed, Bad)
+            out.append(None if isinstance(typed, Bad) else typed)
         return tuple(out) if ok else None
-
-    def _typed_value(self, v: ast.ValueText, c: model.Column) -> object:
-        return self.typer.typed(v, c.type, f"column `{c.id}`")
 
     def _row(self, decl: ast.RowDecl, keys: list[model.Key], columns: list[model.Column]) -> model.Row | None:
         if len(decl.keys) != len(self.decl.keys):
@@ -1086,7 +1106,7 @@ class _ChartResolver:
         if columns is None:
             return None, keys, [], True
         broken = False
-        layout_rows: list[tuple[str, tuple[model.DieRange | str | None, ...]]] = []
+        layout_rows: list[tuple[str, tuple[model.AvailabilityCell, ...]]] = []
         rows: list[model.Row] = []
         item_key = model.Key(decl.row_key.text, item_enum, decl.row_key.span)
         for ar in decl.rows:
@@ -1113,7 +1133,7 @@ class _ChartResolver:
                     )
                     broken = True
                     continue
-            layout_cells: list[model.DieRange | str | None] = []
+            layout_cells: list[model.AvailabilityCell] = []
             for column, cell in zip(columns, cells):
                 layout_cells.append(self._availability_cell(item_enum, item, column, cell, rows))
             layout_rows.append((item, tuple(layout_cells)))
@@ -1125,33 +1145,36 @@ class _ChartResolver:
 
     def _availability_cell(
         self, item_enum: model.EnumType, item: str, column: str, cell: ast.AvailCell, rows: list[model.Row]
-    ) -> model.DieRange | str | None:
+    ) -> model.AvailabilityCell:
         span = cell.span
         everything = model.DieRange(None, None, "any", span)
+        keys = (model.MemberId(item), model.MemberId(column))
         if cell.kind == "none":
-            rows.append(model.Row((item, column), everything, ("not available",), span))
+            rows.append(model.Row(keys, everything, (model.Text(model.NOT_AVAILABLE),), span))
             return None
         self._check_available_from(item_enum, item, column, span)
         if cell.kind == "auto":
-            rows.append(model.Row((item, column), everything, ("automatic",), span))
-            return "auto"
+            rows.append(model.Row(keys, everything, (model.Text(model.AUTOMATIC),), span))
+            return model.AvailabilityMark.AUTOMATIC
         assert cell.range is not None
         ok, rng = self._row_range(cell.range, span)
         if not ok or rng is None:
             return None
-        rows.append(model.Row((item, column), rng, ("available",), span))
+        rows.append(model.Row(keys, rng, (model.Text(model.AVAILABLE),), span))
         assert self.dice is not None
+        not_available = (model.Text(model.NOT_AVAILABLE),)
         if rng.low is not None and rng.low > self.dice.min:
-            rows.append(model.Row((item, column), model.DieRange(None, rng.low - 1, f"{rng.low - 1}-", span), ("not available",), span))
+            rows.append(model.Row(keys, model.DieRange(None, rng.low - 1, f"{rng.low - 1}-", span), not_available, span))
         if rng.high is not None and rng.high < self.dice.max:
-            rows.append(model.Row((item, column), model.DieRange(rng.high + 1, None, f"{rng.high + 1}+", span), ("not available",), span))
+            rows.append(model.Row(keys, model.DieRange(rng.high + 1, None, f"{rng.high + 1}+", span), not_available, span))
         return rng
 
     def _check_available_from(self, item_enum: model.EnumType, item: str, column: str, span: ast.Span) -> None:
         """C412: an item offered in a month before its record's `available` month."""
         member = item_enum.member(item)
         available = member.get("available") if member else None
-        if isinstance(available, str) and parse_month(column) and column < available:
+        month = Month.parse(column)
+        if member is not None and isinstance(available, Month) and month is not None and month < available:
             self.sink.emit(
                 codes.BEFORE_AVAILABLE,
                 f"`{member.label}` is offered in {column} but is available only from {available}",
@@ -1162,6 +1185,9 @@ class _ChartResolver:
     def _derived(self, derive: ast.DeriveDecl) -> model.Chart | None:
         """A variant of another chart with every inner band boundary moved by `bands N`."""
         d = self.decl
+        if derive.base.text.casefold() in {h.text.casefold() for h in (d.chart_id, d.slug) if h is not None}:
+            self.sink.emit(codes.UNKNOWN_NAME, f"{self.where} derives from itself", derive.base.span, "name the chart it varies")
+            return None
         base = self.game.chart(derive.base.text)
         if base is None:
             self.sink.emit(
@@ -1175,10 +1201,11 @@ class _ChartResolver:
         if any(own):
             self.sink.emit(codes.CHART_SHAPE, f"{self.where} is derived from `{base.address}` and takes its roll, keys, columns and rows from it", derive.span, "delete them, or drop the `derive` line")
             return None
-        if base.kind != "roll" or base.dice is None:
+        if base.kind is not model.ChartKind.ROLL or base.dice is None:
             self.sink.emit(codes.CHART_SHAPE, f"`{base.address}` is not read by a roll, so its bands cannot move", derive.span)
             return None
         rows = tuple(r for r in (_shift_bands(r, base.dice, derive.band_shift) for r in base.rows) if r is not None)
+        availability = _shift_availability(base.availability, base.dice, derive.band_shift)
         note = f"Derived from {base.address}: every band boundary moved {derive.band_shift:+d}."
         return replace(
             base,
@@ -1191,6 +1218,7 @@ class _ChartResolver:
             partial=d.partial.text if d.partial else base.partial,
             rows=rows,
             grid=None,
+            availability=availability,
             source_file=self.path,
             span=d.span,
         )
@@ -1201,11 +1229,22 @@ class _ChartResolver:
         return (d.chart_id or d.slug or d.title).text
 
 
-_BAD = object()
+class Bad:
+    """What the typer returns for a cell it reported as not fitting its type."""
 
 
-_SLASHED_TYPES = {"pair": 2, "triple": 3}
-_FLAG_WORDS = {"yes": 1, "true": 1, "no": 0, "false": 0}
+BAD = Bad()
+_FLAG_WORDS = {"yes": True, "true": True, "no": False, "false": False}
+_SLASHED_SHAPES = {model.BuiltinType.PAIR: "`6/3`", model.BuiltinType.TRIPLE: "`2/4/6`", model.BuiltinType.THRESHOLDS: "`-/8/9/11`"}
+
+
+def column_type(name: str, builtins: tuple[model.BuiltinType, ...], enums: dict[str, model.EnumType]) -> model.ColumnType | None:
+    """The type a column or field declares: one of `builtins`, else a user enum, else None.
+    (An enum cannot take a builtin type's name; `_add_enum` refuses it.)"""
+    for builtin in builtins:
+        if builtin == name:
+            return builtin
+    return model.EnumRef(name) if name in enums else None
 
 
 class _ValueTyper:
@@ -1220,79 +1259,68 @@ class _ValueTyper:
         self.sink = sink
         self.chart_refs: list[tuple[str, ast.Span, str]] = []
 
-    def typed(self, v: ast.ValueText, type_name: str, what: str) -> object:
-        """The typed value, or `_BAD` after reporting why the cell does not fit `type_name`."""
+    def typed(self, v: ast.ValueText, type_: model.ColumnType, what: str) -> model.Value | Bad:
+        """The typed value, or `BAD` after reporting why the cell does not fit `type_`."""
         if v.kind == "none":
             return None
-        handler = getattr(self, f"_as_{type_name}", None)
-        if handler is not None:
-            return handler(v, what)
-        return self._as_enum(v, type_name, what)
+        if isinstance(type_, model.EnumRef):
+            return self._as_member(v, type_, what)
+        match type_:
+            case model.BuiltinType.TEXT:
+                return model.Text(v.text) if v.kind == "text" else self._mismatch(v, type_, what, f'quote it: `"{v.text}"`')
+            case model.BuiltinType.INT:
+                return int(v.text) if v.kind == "int" else self._mismatch(v, type_, what, "write a whole number, or `-` for no value")
+            case model.BuiltinType.FLAG:
+                if v.kind == "name" and v.text.lower() in _FLAG_WORDS:
+                    return _FLAG_WORDS[v.text.lower()]
+                return self._mismatch(v, type_, what, "write `yes` or `no`")
+            case model.BuiltinType.MONTH:
+                if v.kind != "month":
+                    return self._mismatch(v, type_, what, "write a month like `1944-07`")
+                month = check_month(self.game, v.text, v.span, self.sink)
+                return BAD if month is None else month
+            case model.BuiltinType.CHARTREF:
+                if v.kind != "chart":
+                    return self._mismatch(v, type_, what, "write the chart ID in brackets, e.g. `[B6]`")
+                self.chart_refs.append((v.text, v.span, what))
+                return model.ChartRef(v.text)
+            case model.BuiltinType.PAIR | model.BuiltinType.TRIPLE | model.BuiltinType.THRESHOLDS:
+                return self._slashed(v, type_, what)
+            case _:
+                assert_never(type_)
 
-    def _mismatch(self, v: ast.ValueText, type_name: str, what: str, hint: str) -> object:
+    def _mismatch(self, v: ast.ValueText, type_name: str, what: str, hint: str) -> Bad:
         self.sink.emit(codes.TYPE_MISMATCH, f"{what} holds `{type_name}` values, found `{v.text}`", v.span, hint)
-        return _BAD
+        return BAD
 
-    def _as_text(self, v: ast.ValueText, what: str) -> object:
-        return v.text if v.kind == "text" else self._mismatch(v, "text", what, f'quote it: `"{v.text}"`')
-
-    def _as_int(self, v: ast.ValueText, what: str) -> object:
-        return int(v.text) if v.kind == "int" else self._mismatch(v, "int", what, "write a whole number, or `-` for no value")
-
-    def _as_flag(self, v: ast.ValueText, what: str) -> object:
-        if v.kind == "name" and v.text.lower() in _FLAG_WORDS:
-            return bool(_FLAG_WORDS[v.text.lower()])
-        return self._mismatch(v, "flag", what, "write `yes` or `no`")
-
-    def _as_month(self, v: ast.ValueText, what: str) -> object:
-        if v.kind != "month":
-            return self._mismatch(v, "month", what, "write a month like `1944-07`")
-        return v.text if check_month(self.game, v.text, v.span, self.sink) else _BAD
-
-    def _as_chartref(self, v: ast.ValueText, what: str) -> object:
-        if v.kind != "chart":
-            return self._mismatch(v, "chartref", what, "write the chart ID in brackets, e.g. `[B6]`")
-        self.chart_refs.append((v.text, v.span, what))
-        return model.ChartRef(v.text)
-
-    def _slashed(self, v: ast.ValueText, type_name: str, what: str) -> object:
-        if v.kind == "int" and type_name == "thresholds":
-            return (int(v.text),)
+    def _slashed(self, v: ast.ValueText, type_: model.BuiltinType, what: str) -> model.Slashed | Bad:
+        if v.kind == "int" and type_ is model.BuiltinType.THRESHOLDS:
+            return model.Slashed((int(v.text),))
         if v.kind != "slashed":
-            shape = {"pair": "`6/3`", "triple": "`2/4/6`", "thresholds": "`-/8/9/11`"}[type_name]
-            return self._mismatch(v, type_name, what, f"write it as {shape}")
-        parts = tuple(None if p == "-" else int(p) for p in v.text.split("/"))
-        want = _SLASHED_TYPES.get(type_name)
+            return self._mismatch(v, type_, what, f"write it as {_SLASHED_SHAPES[type_]}")
+        parts = model.Slashed(None if p == "-" else int(p) for p in v.text.split("/"))
+        want = model.SLASHED_PARTS.get(type_)
         if want is not None and len(parts) != want:
-            return self._mismatch(v, type_name, what, f"a {type_name} has {want} parts separated by `/`")
-        if type_name == "thresholds":
+            return self._mismatch(v, type_, what, f"a {type_} has {want} parts separated by `/`")
+        if type_ is model.BuiltinType.THRESHOLDS:
             given = [p for p in parts if p is not None]
-            if any(b < a for a, b in zip(given, given[1:])):
+            if any(b < a for a, b in itertools.pairwise(given)):
                 self.sink.emit(
                     codes.THRESHOLD_ORDER,
                     f"threshold list `{v.text}` in {what} goes down: each further result needs a roll at least as high",
                     v.span,
                     "list the minimum roll for 1, 2, 3... results in non-decreasing order; `-` where that many cannot be scored",
                 )
-                return _BAD
+                return BAD
         return parts
 
-    def _as_pair(self, v: ast.ValueText, what: str) -> object:
-        return self._slashed(v, "pair", what)
-
-    def _as_triple(self, v: ast.ValueText, what: str) -> object:
-        return self._slashed(v, "triple", what)
-
-    def _as_thresholds(self, v: ast.ValueText, what: str) -> object:
-        return self._slashed(v, "thresholds", what)
-
-    def _as_enum(self, v: ast.ValueText, type_name: str, what: str) -> object:
-        enum = self.game.enums.get(type_name)
+    def _as_member(self, v: ast.ValueText, type_: model.EnumRef, what: str) -> model.MemberId | Bad:
+        enum = self.game.enums.get(type_)
         if enum is None:  # the type itself was unknown and is reported where it was declared
-            return _BAD
+            return BAD
         member = enum.member(v.text) if v.kind in ("name", "text") else None
         if member is not None:
-            return member.id
+            return model.MemberId(member.id)
         if v.kind in ("name", "text"):
             self.sink.emit(
                 codes.UNKNOWN_NAME,
@@ -1300,15 +1328,17 @@ class _ValueTyper:
                 v.span,
                 did_you_mean(v.text, [m.id for m in enum.members] + [a for m in enum.members for a in (m.label, *m.aliases)]),
             )
-            return _BAD
+            return BAD
         return self._mismatch(v, enum.id, what, f"write one of the values of `{enum.id}`")
 
 
-def check_month(game: model.Game, month: str, span: ast.Span, sink: Sink) -> bool:
-    """Report a month that is not `YYYY-MM` (C406) or lies outside the game's calendar (C409)."""
-    if parse_month(month) is None:
-        sink.emit(codes.INVALID_MONTH, f"`{month}` is not a month", span, "write months as `YYYY-MM` with MM from 01 to 12")
-        return False
+def check_month(game: model.Game, text: str, span: ast.Span, sink: Sink) -> Month | None:
+    """The month `text` names; None after reporting one that is not `YYYY-MM` (C406) or lies
+    outside the game's calendar (C409)."""
+    month = Month.parse(text)
+    if month is None:
+        sink.emit(codes.INVALID_MONTH, f"`{text}` is not a month", span, "write months as `YYYY-MM` with MM from 01 to 12")
+        return None
     if game.calendar and not game.calendar[0] <= month <= game.calendar[1]:
         sink.emit(
             codes.MONTH_OUTSIDE_CALENDAR,
@@ -1316,22 +1346,22 @@ def check_month(game: model.Game, month: str, span: ast.Span, sink: Sink) -> boo
             span,
             "check the month, or widen the game's `calendar`",
         )
-        return False
-    return True
-
-
-def calendar_months(first: str, last: str) -> list[str]:
-    """Every month from `first` to `last` inclusive, as `YYYY-MM`."""
-    y, m = parse_month(first) or (0, 1)
-    out = []
-    while f"{y:04d}-{m:02d}" <= last:
-        out.append(f"{y:04d}-{m:02d}")
-        y, m = (y + 1, 1) if m == 12 else (y, m + 1)
-    return out
+        return None
+    return month
 
 
 def _kind_phrase(var: model.ContextVar) -> str:
-    return {"int": "an int variable", "month": "a month variable", "flag": "a flag"}.get(var.type, f"a `{var.enum}` variable")
+    match var.type:
+        case model.ContextType.INT:
+            return "an int variable"
+        case model.ContextType.MONTH:
+            return "a month variable"
+        case model.ContextType.FLAG:
+            return "a flag"
+        case model.ContextType.ENUM:
+            return f"a `{var.enum}` variable"
+        case _:
+            assert_never(var.type)
 
 
 def _shift_bands(row: model.Row, dice: Dice, shift: int) -> model.Row | None:
@@ -1340,6 +1370,12 @@ def _shift_bands(row: model.Row, dice: Dice, shift: int) -> model.Row | None:
     r = row.range
     if r is None:
         return row
+    moved = _shift_range(r, dice, shift)
+    return None if moved is None else replace(row, range=moved)
+
+
+def _shift_range(r: model.DieRange, dice: Dice, shift: int) -> model.DieRange | None:
+    """One range with its inner boundaries moved by `shift`, or None when nothing is left."""
     low, high = r.low, r.high
     if low is not None and low > dice.min:
         low += shift
@@ -1353,15 +1389,27 @@ def _shift_bands(row: model.Row, dice: Dice, shift: int) -> model.Row | None:
         high = min(dice.max, high)
     if low is not None and high is not None and low > high:
         return None
-    return replace(row, range=model.DieRange(low, high, format_range(dice, low, high), r.span))
+    return model.DieRange(low, high, format_range(dice, low, high), r.span)
+
+
+def _shift_availability(layout: model.AvailabilityLayout | None, dice: Dice, shift: int) -> model.AvailabilityLayout | None:
+    """The printed cells of a derived availability chart: each die range moved like its rows
+    (a range pushed off the dice becomes `-`); `✓` and `-` stay."""
+    if layout is None:
+        return None
+
+    def cell(c: model.AvailabilityCell) -> model.AvailabilityCell:
+        return _shift_range(c, dice, shift) if isinstance(c, model.DieRange) else c
+
+    return replace(layout, rows=tuple((item, tuple(cell(c) for c in cells)) for item, cells in layout.rows))
 
 
 def format_range(dice: Dice, low: int | None, high: int | None) -> str:
     """Print a range the way the chart's dice print it: `01-40`, `91-00`, `9-0`, `12+`, `3-`."""
     def face(n: int) -> str:
-        if dice.form == "percentile":
+        if dice.form is DiceForm.PERCENTILE:
             return "00" if n == 100 else f"{n:02d}"
-        if dice.form == "sum" and dice.count == 1 and dice.sides == 10 and n == 10:
+        if dice.form is DiceForm.SUM and dice.count == 1 and dice.sides == 10 and n == 10:
             return "0"
         return str(n)
 
@@ -1380,7 +1428,7 @@ def _grid_rows(grid: model.GridLayout | None, keys: list[model.Key]) -> list[mod
         return []
     rows = []
     for gr in grid.rows:
-        for member, cell in zip(grid.columns, gr.cells):
+        for member, cell in zip(grid.heads, gr.cells):
             if cell is not None:
-                rows.append(model.Row((member,), cell, gr.values, cell.span))
+                rows.append(model.Row((model.MemberId(member),), cell, gr.values, cell.span))
     return rows

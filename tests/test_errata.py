@@ -45,16 +45,16 @@ def test_add_rows_and_complete(tmp_path: Path) -> None:
         'amend R4 { add jet 1-4: "Safe escape" add jet 5-6: "Combat" complete because "rows restored" } }',
     )
     assert comp.diagnostics == []
-    assert len(r4.rows) == 4 and r4.partial is None and r4.printed_partial == "the jet rows are torn off"
+    assert len(r4.rows) == 4 and r4.partial is None and r4.errata.printed_partial == "the jet rows are torn off"
     added = [r for r in r4.rows if r.added]
     assert [r.range.printed for r in added] == ["1-4", "5-6"] and all(r.errata == ("e1",) for r in added)
-    assert r4.errata_reasons == (("e1", "rows restored"),)
+    assert r4.errata.reasons == (("e1", "rows restored"),)
 
 
 def test_remove_row(tmp_path: Path) -> None:
     comp, r4 = chart_after(tmp_path, 'errata e1 "E" { amend R4 { remove piston 1-2 because "misprint" } }')
     assert [r.range.printed for r in r4.rows] == ["3-6"]
-    assert [r.range.printed for r in r4.removed_rows] == ["1-2"] and r4.removed_rows[0].errata == ("e1",)
+    assert [r.range.printed for r in r4.errata.removed_rows] == ["1-2"] and r4.errata.removed_rows[0].errata == ("e1",)
     # the checker checks the amended chart: 1-2 now selects nothing (a note, since R4 is declared partial)
     assert any(d.code == "C308" and "rolls 1-2" in d.message for d in comp.diagnostics)
 
@@ -74,8 +74,8 @@ def test_move_range(tmp_path: Path) -> None:
 
 def test_retitle_and_note(tmp_path: Path) -> None:
     _, r4 = chart_after(tmp_path, 'errata e1 "E" { amend R4 { retitle "Escape Chart (optional)" note "This is the optional version." } }')
-    assert (r4.title, r4.printed_title) == ("Escape Chart (optional)", "Escape Chart")
-    assert r4.errata_notes == (("e1", "This is the optional version."),)
+    assert (r4.title, r4.errata.printed_title) == ("Escape Chart (optional)", "Escape Chart")
+    assert r4.errata.notes == (("e1", "This is the optional version."),)
 
 
 def test_errata_apply_in_order_and_override(tmp_path: Path) -> None:

@@ -61,16 +61,16 @@ def test_r4_escape(ia2, ia2_printed) -> None:
         lookup(ia2_printed.chart("R4"), "6", {"interceptor": "piston"}, 1)
     assert lookup(r4, "6", {"interceptor": "piston"}, 1).values() == {"result": "Combat"}
     assert lookup(r4, "6", {"interceptor": "jet"}, 1).row.range.printed == "5+"
-    assert r4.errata == ("chartc_ia2",)
+    assert r4.errata_ids == ("chartc_ia2",)
 
 
 def test_extended_burst_errata(ia2, ia2_printed) -> None:
     # 1943-44 errata: "Chart [C3] (correction): This chart is the Optional version. The Extended Burst
     # Charts on the Ops Map and in the rules are the standard charts for use."
     printed, amended = ia2_printed.chart("extended_burst"), ia2.chart("extended_burst")
-    assert printed.title == "Extended Burst" and printed.errata == ()
-    assert amended.title == "Extended Burst (standard chart)" and amended.printed_title == "Extended Burst"
-    assert amended.errata == ("ia2_1943_44",) and "Optional version" in amended.errata_notes[0][1]
+    assert printed.title == "Extended Burst" and printed.errata is None
+    assert amended.title == "Extended Burst (standard chart)" and amended.errata.printed_title == "Extended Burst"
+    assert amended.errata_ids == ("ia2_1943_44",) and "Optional version" in amended.errata.notes[0][1]
     assert amended.rows == printed.rows  # the rows themselves are unchanged
 
 

@@ -279,7 +279,7 @@ def test_berlin_errata_adds_the_row(usaaf_amended) -> None:
     # 25.0 "Corrected Target Systems Planning Table (With Berlin)": the Berlin row is the added entry
     chart = usaaf_amended.chart("target_systems")
     assert len(chart.rows) == 23 and chart.partial is None
-    assert chart.errata == ("berlin",) and chart.printed_partial is not None
+    assert chart.errata_ids == ("berlin",) and chart.errata.printed_partial is not None
     berlin = lookup(chart, None, {"city": "Berlin"}, 0)
     assert berlin.values()["abr"] == (6, 3)  # USAAF 25.0 Berlin Abr 6/3 (not 6/31: Abr needs only 24)
     assert berlin.values()["air"] == (18, 18)  # USAAF 25.0 Berlin Air 18/18
@@ -292,7 +292,7 @@ def test_berlin_errata_adds_the_row(usaaf_amended) -> None:
 def test_target_systems_reach_invariant(corpus, usaaf) -> None:
     # 20.1-20.2: each system's cities can score its Points Needed; the invariant holds on the mapsheet table
     (inv,) = [i for i in usaaf.invariants if i.id == "reach"]
-    assert (inv.chart, inv.enum, inv.field, inv.number) == ("target_systems", "target_system", "points_needed", 2)
+    assert (inv.chart, inv.enum, inv.field, inv.part) == ("target_systems", "target_system", "points_needed", 2)
     assert not [d for d in corpus.diagnostics if d.code == "C414" and d.span.file.startswith("charts/usaaf")]
     # the column totals (docs/corpus/usaaf.md, "without Berlin"); BB is Schweinfurt's 30 for 30 needed
     chart = usaaf.chart("target_systems")

@@ -4,8 +4,23 @@
 from __future__ import annotations
 
 from compiler.diagnostics import codes
-from compiler.diagnostics.codes import CODES, CODES_BY_NAME, REGISTRY, Code, Severity, suppressible
-from compiler.diagnostics.core import Diagnostic, Label, Sink, Suppressed, as_strict, count_by_severity, has_errors
+from compiler.diagnostics.codes import (
+    CODES,
+    CODES_BY_NAME,
+    REGISTRY,
+    Code,
+    Severity,
+    suppressible,
+)
+from compiler.diagnostics.core import (
+    Diagnostic,
+    Label,
+    Sink,
+    Suppressed,
+    as_strict,
+    count_by_severity,
+    has_errors,
+)
 from compiler.diagnostics.render import (
     FORMATS,
     github_overflow,

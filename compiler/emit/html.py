@@ -236,12 +236,12 @@ def _key_label(key: model.Key, k: model.KeyMatch) -> str:
     return member.label if member else k
 
 
-def _avail_text(cell: model.DieRange | str | None) -> str:
+def _avail_text(cell: model.AvailabilityCell) -> str:
     if cell is None:
         return "-"
-    if cell == "auto":
+    if isinstance(cell, model.AvailabilityMark):
         return "\u2713"
-    return cell.printed  # type: ignore[union-attr]
+    return cell.printed
 
 
 def _grid_cell(cell: model.DieRange | None, by_range: dict[int, Fraction]) -> dict[str, str]:
@@ -342,11 +342,11 @@ def _chart_view(game: model.Game, chart: model.Chart) -> dict[str, Any]:
         }
     elif chart.availability is not None:
         a = chart.availability
-        item_key = next(k for k in chart.keys if k.id == a.row_key)
-        col_key = next(k for k in chart.keys if k.id == a.col_key)
+        item_key = next(k for k in chart.keys if k.id == a.item_key)
+        col_key = next(k for k in chart.keys if k.id == a.head_key)
         view["availability"] = {
             "item_label": item_key.enum.label,
-            "columns": [_key_label(col_key, c) for c in a.columns],
+            "columns": [_key_label(col_key, c) for c in a.heads],
             "rows": [
                 {"item": _key_label(item_key, item), "cells": [_avail_text(c) for c in cells]}
                 for item, cells in a.rows
@@ -356,7 +356,7 @@ def _chart_view(game: model.Game, chart: model.Chart) -> dict[str, Any]:
         key = next(k for k in chart.keys if k.id == chart.grid.key)
         by_range = {id(r.range): natural[id(r)] for r in chart.rows if id(r) in natural}
         view["grid"] = {
-            "columns": [key.enum.member(c).label if key.enum.member(c) else c for c in chart.grid.columns],
+            "columns": [key.enum.member(c).label if key.enum.member(c) else c for c in chart.grid.heads],
             "key_label": key.enum.label,
             "rows": [
                 {
@@ -406,17 +406,20 @@ def _row_errata(game: model.Game, chart: model.Chart, r: model.Row) -> dict[str,
 
 def _chart_errata(game: model.Game, chart: model.Chart) -> list[str]:
     """One line per errata that amended this chart: mark, title, source, and what it did."""
-    lines = []
-    for errata_id in chart.errata:
+    lines: list[str] = []
+    marks = chart.errata
+    if marks is None:
+        return lines
+    for errata_id in marks.applied:
         doc = next((e for e in game.errata if e.id == errata_id), None)
         cite = doc.title if doc else errata_id
         if doc and doc.source:
             cite += f" ({doc.source}{', ' + doc.date if doc.date else ''})"
-        what = [t for e, t in chart.errata_notes if e == errata_id]
-        what += [f"because {t}" for e, t in chart.errata_reasons if e == errata_id]
-        if chart.printed_title and errata_id == chart.errata[0]:
-            what.append(f"printed title: {chart.printed_title}")
-        removed = [r for r in chart.removed_rows if errata_id in r.errata]
+        what = [t for e, t in marks.notes if e == errata_id]
+        what += [f"because {t}" for e, t in marks.reasons if e == errata_id]
+        if marks.printed_title and errata_id == marks.applied[0]:
+            what.append(f"printed title: {marks.printed_title}")
+        removed = [r for r in marks.removed_rows if errata_id in r.errata]
         if removed:
             what.append("removed rows: " + ", ".join(_row_name(chart, r) for r in removed))
         lines.append(f"{errata_mark(game, errata_id)} \u2014 {cite}" + (": " + "; ".join(what) if what else ""))

@@ -66,7 +66,7 @@ def _member(m: model.Member, with_fields: bool) -> dict[str, Any]:
     if m.aliases:
         out["aliases"] = list(m.aliases)
     if with_fields:
-        out["fields"] = {k: json_value(v) for k, v in m.values}
+        out["fields"] = {k: json_value(v) for k, v in m.record.items()}
     return out
 
 
@@ -78,25 +78,25 @@ def _key_json(k: model.KeyMatch) -> Any:
 
 def _layout(c: model.Chart) -> dict[str, Any]:
     if c.grid:
-        return {"form": "grid", "key": c.grid.key, "columns": list(c.grid.columns)}
+        return {"form": "grid", "key": c.grid.key, "columns": list(c.grid.heads)}
     if c.availability:
         a = c.availability
         return {
             "form": "availability",
-            "row_key": a.row_key,
-            "column_key": a.col_key,
-            "columns": list(a.columns),
+            "row_key": a.item_key,
+            "column_key": a.head_key,
+            "columns": list(a.heads),
             "cells": {item: [_avail_cell(x) for x in cells] for item, cells in a.rows},
         }
     return {"form": "rows"}
 
 
-def _avail_cell(cell: model.DieRange | str | None) -> Any:
+def _avail_cell(cell: model.AvailabilityCell) -> Any:
     if cell is None:
         return None
-    if cell == "auto":
-        return "auto"
-    return _range(cell)  # type: ignore[arg-type]
+    if isinstance(cell, model.AvailabilityMark):
+        return cell.value
+    return _range(cell)
 
 
 def _range(r: model.DieRange | None) -> dict[str, Any] | None:
@@ -198,14 +198,14 @@ def _chart(c: model.Chart) -> dict[str, Any]:
         "layout": _layout(c),
         "rows": [_row(c, r) for r in c.rows],
     }
-    if c.errata:
+    if c.errata is not None:
         out["errata"] = {
-            "applied": list(c.errata),
-            "printed_title": c.printed_title,
-            "printed_partial": c.printed_partial,
-            "notes": [{"errata": e, "text": t} for e, t in c.errata_notes],
-            "reasons": [{"errata": e, "text": t} for e, t in c.errata_reasons],
-            "removed_rows": [_row(c, r) for r in c.removed_rows],
+            "applied": list(c.errata.applied),
+            "printed_title": c.errata.printed_title,
+            "printed_partial": c.errata.printed_partial,
+            "notes": [{"errata": e, "text": t} for e, t in c.errata.notes],
+            "reasons": [{"errata": e, "text": t} for e, t in c.errata.reasons],
+            "removed_rows": [_row(c, r) for r in c.errata.removed_rows],
         }
     if c.kind == "roll" and c.dice is not None:
         out["odds"] = [

@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 from pathlib import Path
+from typing import assert_never
 
 from compiler import model, runtime
 from compiler.emit.python_layout import INDENT, LINE, docstring, fill, tuple_display
@@ -111,11 +112,14 @@ def _enum_block(e: EnumType) -> str:
     return "\n".join(lines)
 
 
+_LOOKUP_KINDS = (model.ChartKind.ROLL, model.ChartKind.VALUE, model.ChartKind.REFERENCE)
+
+
 def _lookups(game: model.Game, charts: dict[int, ChartNames]) -> str:
     entries = [
         f"{INDENT}{c.address!r}: lookup_{charts[id(c)].ident},"
         for c in game.charts
-        if c.kind not in ("drms", "external", "odds")
+        if c.kind in _LOOKUP_KINDS
     ]
     head = "LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {"
     return "\n".join(["", "", head, *entries, "}"])
@@ -136,6 +140,8 @@ def _cite(chart: model.Chart) -> str:
 # ---- one chart ----------------------------------------------------------------------------------
 
 
+# What a lookup reads besides its keys, by chart kind.
+_READS = {model.ChartKind.ROLL: "roll", model.ChartKind.VALUE: "value"}
 # The parameters and locals of lookup_<id> and roll_<id>, which pass the chart's keys on by name.
 _LOOKUP_NAMES = ("roll", "value", "drm", "row", "rng", "natural")
 
@@ -163,39 +169,28 @@ class _ChartEmitter:
 
     def block(self) -> str:
         chart = self.chart
-        header = ["", "", f"# ---- {chart.address!r}"]
-        if chart.kind == "external":
-            return "\n".join(header[:2] + [f"# {chart.address!r}: printed elsewhere, referred to by other charts"])
-        lines = header
-        if chart.kind == "odds" and chart.odds is not None:
-            lines += self.odds_function()
-            return "\n".join(lines)
-        if chart.kind != "drms":
-            lines += self.result_type()
-            lines += self.rows()
-            lines += ["", ""] + self.lookup_function()
-            if chart.kind == "roll" and chart.dice is not None:
-                lines += ["", ""] + self.roll_function()
-        if chart.drms:
-            lines += (["", ""] if chart.kind != "drms" else []) + self.drm_function()
-        return "\n".join(lines)
+        lines = ["", "", f"# ---- {chart.address!r}"]
+        match chart.kind:
+            case model.ChartKind.EXTERNAL:
+                return "\n".join(["", "", f"# {chart.address!r}: printed elsewhere, referred to by other charts"])
+            case model.ChartKind.ODDS:
+                return "\n".join(lines + self.odds_function())
+            case model.ChartKind.DRMS:
+                return "\n".join(lines + self.drm_function())
+            case model.ChartKind.ROLL | model.ChartKind.VALUE | model.ChartKind.REFERENCE:
+                lines += self.result_type() + self.rows() + ["", ""] + self.lookup_function()
+                if chart.kind is model.ChartKind.ROLL:
+                    lines += ["", ""] + self.roll_function()
+                if chart.drms:
+                    lines += ["", ""] + self.drm_function()
+                return "\n".join(lines)
+            case _:
+                assert_never(chart.kind)
 
     # -- values and their types
 
     def column_type(self, column: model.Column) -> str:
-        base = {
-            "text": "str",
-            "int": "int",
-            "month": "str",
-            "flag": "bool",
-            "pair": "tuple[int | None, int | None]",
-            "triple": "tuple[int | None, int | None, int | None]",
-            "thresholds": "tuple[int | None, ...]",
-            "chartref": "ChartRef",
-        }.get(column.type)
-        if base is None:
-            enum = self.enums.get(column.type)
-            base = enum.alias if enum else "str"
+        base = self.enums[column.type].alias if isinstance(column.type, model.EnumRef) else _builtin_type(column.type)
         index = self.chart.columns.index(column)
         nullable = any(row.values[index] is None for row in self.chart.rows)
         return f"{base} | None" if nullable else base
@@ -203,16 +198,16 @@ class _ChartEmitter:
     def python_value(self, value: model.Value) -> str:
         if isinstance(value, model.ChartRef):
             return repr({"chart": value.address})
-        return repr(value)
+        return repr(_plain(value))
 
     def key_value(self, key: model.Key, match: model.KeyMatch) -> str:
         if isinstance(match, model.MonthSpan):
-            return repr((match.first, match.last))
+            return repr(_plain((match.first, match.last)))
         enum = self.enums.get(key.enum.id)
         if match is not None and enum is not None and enum.labels is None:  # an odds rule: its printed column
             member = key.enum.member(match)
             return repr(member.label if member else match)
-        return repr(match)
+        return repr(_plain(match))
 
     def result_type(self) -> list[str]:
         fields = [f"{c.id!r}: {self.column_type(c)}" for c in self.chart.columns]
@@ -276,16 +271,19 @@ class _ChartEmitter:
             var = self.game.context[var_id]
             name = scope.parameter(var_id)
             where = f"{self.address}, {name!r}, {name}"
-            if var.type == "flag":
-                out.append(_Param(var_id, name, "bool = False", f"_check_flag({where})"))
-                continue
-            if var.type == "int":
-                annotation, check = "int", f"_check_int({where})"
-            elif var.type == "month":
-                annotation, check = "str", f"_check_month({where})"
-            else:
-                enum = self.enums[var.enum or ""]
-                annotation, check = enum.alias, f"_check_member({where}, get_args({enum.alias}))"
+            match var.type:
+                case model.ContextType.FLAG:
+                    out.append(_Param(var_id, name, "bool = False", f"_check_flag({where})"))
+                    continue
+                case model.ContextType.INT:
+                    annotation, check = "int", f"_check_int({where})"
+                case model.ContextType.MONTH:
+                    annotation, check = "str", f"_check_month({where})"
+                case model.ContextType.ENUM:
+                    enum = self.enums[var.enum or ""]
+                    annotation, check = enum.alias, f"_check_member({where}, get_args({enum.alias}))"
+                case _:
+                    assert_never(var.type)
             out.append(_Param(var_id, name, f"{annotation} | None = None", f"if {name} is not None:\n{INDENT}{check}"))
         return out
 
@@ -293,16 +291,16 @@ class _ChartEmitter:
 
     def lookup_function(self) -> list[str]:
         chart, c = self.chart, self.names
-        reads = {"roll": "roll", "value": "value"}.get(chart.kind)
+        reads = _READS.get(chart.kind)
         params = self.key_params(self.module.child(_LOOKUP_NAMES))
         signature = [f"{reads}: int"] if reads else []
         keywords = [f"{p.name}: {p.annotation}" for p in params] + (["drm: int = 0"] if reads else [])
         if keywords:
             signature += ["*", *keywords]
         body = []
-        if chart.kind == "roll" and chart.dice is not None:
+        if chart.kind is model.ChartKind.ROLL and chart.dice is not None:
             body.append(f"_check_natural({self.address}, roll, _{c.const}_OUTCOMES, {chart.dice.text!r})")
-        elif chart.kind == "value" and chart.value_key is not None:
+        elif chart.kind is model.ChartKind.VALUE and chart.value_key is not None:
             d = chart.value_key.domain
             body.append(f"_check_value({self.address}, {chart.value_key.id!r}, value, {d.low!r}, {d.high!r})")
         body += [p.check for p in params]
@@ -318,20 +316,20 @@ class _ChartEmitter:
 
     def lookup_doc(self, params: list[_Param]) -> str:
         chart = self.chart
-        what = {"roll": "a roll selects", "value": "a value selects"}.get(chart.kind, "the keys select")
-        doc = [f"{_cite(chart)}: the row {what}.", "", "Args:"]
-        if chart.kind == "roll" and chart.dice:
+        reads = _READS.get(chart.kind)
+        doc = [f"{_cite(chart)}: the row {f'a {reads} selects' if reads else 'the keys select'}.", "", "Args:"]
+        if chart.kind is model.ChartKind.ROLL and chart.dice:
             doc.append(f"    roll: the natural roll on {chart.dice.text}, {chart.dice.min} to {chart.dice.max}.")
-        if chart.kind == "value" and chart.value_key:
+        if chart.kind is model.ChartKind.VALUE and chart.value_key:
             doc.append(f"    value: {chart.value_key.label} ({chart.value_key.domain.printed}).")
         for key, p in zip(chart.keys, params):
             doc.append(f"    {p.name}: {self.key_doc(key)}.")
-        if chart.kind in ("roll", "value"):
+        if reads:
             doc.append("    drm: the total die roll modifier added before reading the chart.")
         doc += ["", "Returns:", "    The row's values by column:"]
         doc += [f"        {c.id!r}: {c.label}" for c in chart.columns]
-        if chart.errata:
-            doc += ["", "Errata applied: " + ", ".join(chart.errata) + " (see the game's JSON for the printed values)."]
+        if chart.errata_ids:
+            doc += ["", "Errata applied: " + ", ".join(chart.errata_ids) + " (see the game's JSON for the printed values)."]
         partial = f" (the chart is partial: {chart.partial})" if chart.partial else ""
         doc += ["", "Raises:", "    ValueError: a roll or key value that cannot occur.", f"    NoRowError: no row is selected{partial}."]
         return "\n".join(doc)
@@ -359,7 +357,7 @@ class _ChartEmitter:
         call = ", ".join(["natural", *(f"{p.name}={p.name}" for p in params), "drm=drm"])
         body = [
             f"_check_rng({self.address}, rng)",
-            f"natural = _roll(rng, {dice.form!r}, {dice.count!r}, {dice.sides!r}, {dice.subtract!r}, {dice.floor!r})",
+            f"natural = _roll(rng, {str(dice.form)!r}, {dice.count!r}, {dice.sides!r}, {dice.subtract!r}, {dice.floor!r})",
             f"return _rolled(natural, drm, lookup_{c.ident}({call}))",
         ]
         return self.function(f"roll_{c.ident}", signature, f"Roll[{c.result}]", doc, body)
@@ -376,7 +374,7 @@ class _ChartEmitter:
             doc.append(f"{d.value:+d} {d.label}" + (f" (footnote {d.footnote})" if d.footnote else ""))
         if chart.clamp:
             doc.append(f"The total is clamped to {chart.clamp[0]:+d}..{chart.clamp[1]:+d}.")
-        if any(self.game.context[p.id].type != "flag" for p in params):
+        if any(self.game.context[p.id].type is not model.ContextType.FLAG for p in params):
             doc += ["", "A value left as None is unknown: a DRM applies only when its condition is true without it."]
         if params:
             doc += ["", "Args:"]
@@ -395,14 +393,18 @@ class _ChartEmitter:
         return lines + self.function(f"drm_{c.ident}", signature, "int", "\n".join(doc), body)
 
     def context_doc(self, var: model.ContextVar) -> str:
-        if var.type == "flag":
-            return f"{var.label} (True or False)"
-        if var.type == "int":
-            return f"{var.label} (an int, or None if unknown)"
-        if var.type == "month":
-            return f"{var.label} ('YYYY-MM', or None if unknown)"
-        enum = self.enums[var.enum or ""]
-        return f"{var.label} ({enum.alias}, labels in {enum.labels}; or None if unknown)"
+        match var.type:
+            case model.ContextType.FLAG:
+                return f"{var.label} (True or False)"
+            case model.ContextType.INT:
+                return f"{var.label} (an int, or None if unknown)"
+            case model.ContextType.MONTH:
+                return f"{var.label} ('YYYY-MM', or None if unknown)"
+            case model.ContextType.ENUM:
+                enum = self.enums[var.enum or ""]
+                return f"{var.label} ({enum.alias}, labels in {enum.labels}; or None if unknown)"
+            case _:
+                assert_never(var.type)
 
     def odds_function(self) -> list[str]:
         chart, c = self.chart, self.names
@@ -424,7 +426,8 @@ class _ChartEmitter:
             "Raises:\n"
             "    ValueError: no factors, odds off a table that does not clamp, or an undeclared shift."
         )
-        rule_args = [repr(rule.id), repr(rule.attacker_round), repr(rule.defender_round), repr(tuple(rule.columns)), repr(rule.beyond), repr(rule.shift_order)]
+        settings = (rule.attacker_round, rule.defender_round, tuple(rule.columns), rule.beyond, rule.shift_order)
+        rule_args = [repr(rule.id), *(repr(_plain(v)) for v in settings)]
         lines = fill(f"_{c.const}_RULE: Final = _OddsRule(", rule_args, ")") + ["", ""]
         column = f"_odds_column(_{c.const}_RULE, attack, defense, shift)"
         body = [f"return cast({enum.alias}, {column})" if enum else f"return {column}"]
@@ -443,6 +446,27 @@ class _ChartEmitter:
         return lines
 
 
+def _builtin_type(t: model.BuiltinType) -> str:
+    """The Python type of a cell of a builtin column type (months are 'YYYY-MM' strings)."""
+    match t:
+        case model.BuiltinType.TEXT | model.BuiltinType.MONTH:
+            return "str"
+        case model.BuiltinType.INT:
+            return "int"
+        case model.BuiltinType.FLAG:
+            return "bool"
+        case model.BuiltinType.PAIR:
+            return "tuple[int | None, int | None]"
+        case model.BuiltinType.TRIPLE:
+            return "tuple[int | None, int | None, int | None]"
+        case model.BuiltinType.THRESHOLDS:
+            return "tuple[int | None, ...]"
+        case model.BuiltinType.CHARTREF:
+            return "ChartRef"
+        case _:
+            assert_never(t)
+
+
 def _vars(c: model.Condition | None) -> set[str]:
     if c is None:
         return set()
@@ -455,15 +479,30 @@ def _vars(c: model.Condition | None) -> set[str]:
 
 def _condition(c: model.Condition | None) -> str:
     """A DRM condition as the runtime's condition objects (evaluated with three-valued logic)."""
-    if c is None:
-        return "None"
-    if isinstance(c, model.Flag):
-        return f"_Flag({c.var!r})"
-    if isinstance(c, model.Compare):
-        return f"_Compare({c.var!r}, {c.op!r}, {c.value!r})"
-    if isinstance(c, model.In):
-        return f"_In({c.var!r}, {tuple_display([repr(v) for v in c.values])})"
-    if isinstance(c, model.Not):
-        return f"_Not({_condition(c.inner)})"
-    kind = "_AllOf" if isinstance(c, model.All) else "_AnyOf"
-    return f"{kind}({tuple_display([_condition(p) for p in c.parts])})"
+    match c:
+        case None:
+            return "None"
+        case model.Flag():
+            return f"_Flag({c.var!r})"
+        case model.Compare():
+            return f"_Compare({c.var!r}, {str(c.op)!r}, {_plain(c.value)!r})"
+        case model.In():
+            return f"_In({c.var!r}, {tuple_display([repr(_plain(v)) for v in c.values])})"
+        case model.Not():
+            return f"_Not({_condition(c.inner)})"
+        case model.All():
+            return f"_AllOf({tuple_display([_condition(p) for p in c.parts])})"
+        case model.Any_():
+            return f"_AnyOf({tuple_display([_condition(p) for p in c.parts])})"
+        case _:
+            assert_never(c)
+
+
+def _plain(value: object) -> object:
+    """A model value as plain Python data for `repr()`: a StrEnum or str subclass (`Month`,
+    `MemberId`) as its text, a tuple subclass (`Slashed`) as a tuple."""
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, tuple):
+        return tuple(_plain(v) for v in value)
+    return value

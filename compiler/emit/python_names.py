@@ -139,4 +139,4 @@ def enum_types(game: model.Game, names: Namespace) -> dict[str, EnumType]:
 def _odds_rule_of(game: model.Game, enum: model.EnumType) -> bool:
     """Whether the enum is an odds rule's columns (a CRT key reads them by their printed labels)."""
     chart = game.chart(enum.id)
-    return chart is not None and chart.odds is not None and chart.kind == "odds"
+    return chart is not None and chart.odds is not None and chart.kind is model.ChartKind.ODDS

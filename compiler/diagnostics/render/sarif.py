@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import PurePosixPath
-from typing import Any
 from urllib.parse import quote
 
 from compiler.diagnostics.codes import REGISTRY, Code, Severity

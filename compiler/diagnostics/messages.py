@@ -1,0 +1,51 @@
+"""Message texts shared by many diagnostics, so one finding always reads the same way.
+
+The families: a name declared twice (C202, with the same "first declared here" label), an unknown
+name with a did-you-mean (C201), a value that is not one of an enum's (C201); and numbers in
+messages, which stay short however large the input's numbers are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from compiler.diagnostics import codes
+from compiler.diagnostics.core import Label, Sink
+from compiler.diagnostics.suggest import did_you_mean
+from dsl.ast import Span
+
+FIRST_DECLARED = "first declared here"
+# Numbers beyond this many digits are described, not printed: Python refuses to print integers
+# of more than 4,300 digits, and nobody reads a 40-digit DRM anyway.
+_MAX_DIGITS = 12
+_LIMIT = 10**_MAX_DIGITS
+
+
+def number(n: int) -> str:
+    """`n` as digits, or `more than 10^12` / `less than -10^12` when it is longer than that."""
+    if n >= _LIMIT:
+        return f"more than 10^{_MAX_DIGITS}"
+    if n <= -_LIMIT:
+        return f"less than -10^{_MAX_DIGITS}"
+    return str(n)
+
+
+def signed(n: int) -> str:
+    """`n` with its sign (`+2`, `-1`, `+0`), bounded like `number`."""
+    return number(n) if abs(n) >= _LIMIT or n < 0 else f"+{n}"
+
+
+def declared_twice(sink: Sink, what: str, span: Span, first: Span | None, help: str | None = None) -> None:
+    """C202: `what` (e.g. "enum `aircraft`") is declared twice; the label points at the first."""
+    labels = (Label(first, FIRST_DECLARED),) if first is not None else ()
+    sink.emit(codes.DUPLICATE_NAME, f"{what} is declared twice", span, help, labels)
+
+
+def unknown_name(sink: Sink, message: str, name: str, span: Span, known: Iterable[str], fallback: str | None = None) -> None:
+    """C201: `message` about the unknown `name`, with the closest of `known` as help."""
+    sink.emit(codes.UNKNOWN_NAME, message, span, did_you_mean(name, known) or fallback)
+
+
+def not_a_value_of(sink: Sink, written: str, enum_id: str, span: Span, known: Iterable[str], where: str = "") -> None:
+    """C201: `written` is not a value of the enum `enum_id` (`where` adds e.g. " (column `r`)")."""
+    sink.emit(codes.UNKNOWN_NAME, f"`{written}` is not a value of `{enum_id}`{where}", span, did_you_mean(written, known))

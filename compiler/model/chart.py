@@ -1,0 +1,194 @@
+"""A resolved chart: how it is read (kind, dice, value key, keys), its output columns, its rows,
+how it is printed (grid, availability grid) and what errata did to it."""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import re
+from dataclasses import dataclass
+
+from compiler.crt import OddsRule
+from compiler.dice import Dice
+from compiler.model.conditions import Drm, Footnote
+from compiler.model.types import ColumnType, EnumType
+from compiler.model.values import DieRange, KeyMatch, Value, key_matches
+from dsl.ast import Span
+
+
+class ChartKind(enum.StrEnum):
+    """How a chart is read."""
+
+    ROLL = "roll"  # by dice
+    VALUE = "value"  # by an integer (fatigue level, victory points)
+    REFERENCE = "reference"  # by its keys only
+    DRMS = "drms"  # a DRM list whose table is not printed
+    EXTERNAL = "external"  # printed elsewhere; other charts refer to it
+    ODDS = "odds"  # an odds rule that picks CRT odds columns
+
+
+@dataclass(frozen=True)
+class Key:
+    """An extra key a row is selected by, typed by an enum (or the game's periods)."""
+
+    id: str
+    enum: EnumType
+    span: Span
+
+
+@dataclass(frozen=True)
+class Column:
+    """An output column: what each row's cell in it holds (`type`) and its printed head."""
+
+    id: str
+    type: ColumnType
+    label: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row: the key members it applies to (None = any; a MonthSpan for month keys), its range
+    (None for reference tables keyed only by enums), and one value per output column."""
+
+    keys: tuple[KeyMatch, ...]
+    range: DieRange | None
+    values: tuple[Value, ...]
+    span: Span
+    errata: tuple[str, ...] = ()  # ids of the errata that added or changed this row
+    printed_values: tuple[Value, ...] | None = None  # the values as printed, when an errata changed them
+    printed_range: str | None = None
+    added: bool = False  # the row is not in the print; an errata added it
+
+
+@dataclass(frozen=True)
+class GridRow:
+    values: tuple[Value, ...]
+    cells: tuple[DieRange | None, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class GridLayout:
+    """How the chart is printed when it is a grid: results down, key values across (`heads`)."""
+
+    key: str
+    heads: tuple[str, ...]
+    rows: tuple[GridRow, ...]
+
+
+class AvailabilityMark(enum.StrEnum):
+    """A cell of an availability grid that is not a die range."""
+
+    AUTOMATIC = "auto"  # `✓`: available without a roll
+
+
+# A printed availability cell: `✓`, the die range that makes the item available, or None (`-`).
+AvailabilityCell = DieRange | AvailabilityMark | None
+
+# The result an availability grid's rows give (the text of its `result` column).
+AVAILABLE = "available"
+NOT_AVAILABLE = "not available"
+AUTOMATIC = "automatic"
+
+
+@dataclass(frozen=True)
+class AvailabilityLayout:
+    """How an availability chart is printed (IA2 R2/R3): items down (`item_key`), months across
+    (`head_key`, `heads`), one cell per item and month."""
+
+    item_key: str
+    head_key: str
+    heads: tuple[str, ...]
+    rows: tuple[tuple[str, tuple[AvailabilityCell, ...]], ...]  # (member id, cells)
+
+
+@dataclass(frozen=True)
+class ValueKey:
+    """The integer a value-keyed chart is read by (fatigue level, victory points)."""
+
+    id: str
+    label: str
+    domain: DieRange
+
+
+@dataclass(frozen=True)
+class ChartErrata:
+    """What the errata did to a chart: which applied (in order), the printed title and `partial`
+    reason they replaced, the printed rows they removed, and their notes and reasons."""
+
+    applied: tuple[str, ...]
+    printed_title: str | None = None
+    printed_partial: str | None = None  # the print's `partial` reason, when an errata completed the chart
+    removed_rows: tuple[Row, ...] = ()  # printed rows an errata removed (their `errata` says which)
+    notes: tuple[tuple[str, str], ...] = ()  # (errata id, note)
+    reasons: tuple[tuple[str, str], ...] = ()  # (errata id, the `because` it gave)
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A resolved chart; `kind` says how it is read."""
+
+    game: str
+    chart_id: str | None
+    slug: str | None
+    title: str
+    rule: str | None
+    kind: ChartKind
+    dice: Dice | None
+    value_key: ValueKey | None
+    keys: tuple[Key, ...]
+    columns: tuple[Column, ...]  # the output columns
+    drms: tuple[Drm, ...]
+    clamp: tuple[int, int] | None
+    footnotes: tuple[Footnote, ...]
+    notes: tuple[str, ...]
+    partial: str | None
+    rows: tuple[Row, ...]
+    grid: GridLayout | None
+    source_file: str
+    span: Span
+    broken: bool = False  # some rows failed to resolve; coverage checks would only echo that
+    availability: AvailabilityLayout | None = None
+    odds: OddsRule | None = None
+    errata: ChartErrata | None = None
+    drm_reads: str | None = None  # what a DRM means on a d66 or percentile roll
+
+    @property
+    def address(self) -> str:
+        """How the CLI and outputs name the chart inside its game: the printed ID, else the slug."""
+        return self.chart_id or self.slug or ""
+
+    @property
+    def errata_ids(self) -> tuple[str, ...]:
+        """The ids of the errata that amended this chart, in order of application."""
+        return self.errata.applied if self.errata else ()
+
+    @property
+    def ident(self) -> str:
+        """A Python-identifier form of the address (`R4` -> `r4`, `B-12` -> `b_12`)."""
+        base = (self.chart_id or self.slug or "chart").lower()
+        base = re.sub(r"[^a-z0-9_]", "_", base)
+        return base if base[0].isalpha() or base[0] == "_" else f"chart_{base}"
+
+    def drm_span(self) -> tuple[int, int]:
+        """Lowest and highest total DRM the chart's declared modifiers can add (after clamp)."""
+        return drm_span(self.drms, self.clamp)
+
+    def key_combinations(self) -> list[tuple[str, ...]]:
+        """Every combination of key members, in declaration order."""
+        return list(itertools.product(*[[m.id for m in k.enum.members] for k in self.keys]))
+
+    def rows_for(self, combo: tuple[str, ...]) -> list[Row]:
+        return [r for r in self.rows if all(key_matches(k, c) for k, c in zip(r.keys, combo))]
+
+
+def drm_span(drms: tuple[Drm, ...], clamp: tuple[int, int] | None) -> tuple[int, int]:
+    """Lowest and highest total the DRMs can add, all negative ones or all positive ones together,
+    after the clamp."""
+    low = sum(d.value for d in drms if d.value < 0)
+    high = sum(d.value for d in drms if d.value > 0)
+    if clamp:
+        low = max(clamp[0], min(clamp[1], low))
+        high = max(clamp[0], min(clamp[1], high))
+    return low, high

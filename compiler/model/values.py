@@ -1,0 +1,102 @@
+"""Cell values and ranges of the resolved model: what a row's cells, keys and ranges hold.
+
+A `Value` tells its kinds apart by type: `Text` (printed text), `MemberId` (an enum member's id),
+`Month`, `int`, `bool` (a flag), `Slashed` (`6/3`, `-/8/9/11`), `ChartRef` (`[B6]`) and None (`-`).
+`Text`, `MemberId` and `Month` are `str`s and `Slashed` a `tuple`, so an output prints them as
+the chart does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from compiler.calendar import Month
+from dsl.ast import Span
+
+
+class Text(str):
+    """Printed text of a `text` cell or field."""
+
+    __slots__ = ()
+
+
+class MemberId(str):
+    """The id of an enum member (a cell of an enum column, a record field naming a record)."""
+
+    __slots__ = ()
+
+
+class Slashed(tuple[int | None, ...]):
+    """A slashed group of numbers: a pair `6/3`, a triple `2/4/6`, thresholds `-/8/9/11` (None = `-`)."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True)
+class ChartRef:
+    """A cell that sends the player to another chart ("roll on [B6]"); resolved by the checker."""
+
+    address: str
+
+
+Value = Text | MemberId | Month | int | bool | Slashed | ChartRef | None
+
+
+@dataclass(frozen=True)
+class DieRange:
+    """An inclusive range of rolls or values; `None` at an end means open-ended (`12+`, `3-`).
+
+    `printed` keeps the text as the chart prints it (`9-0`, `01-08`, `20+`).
+    """
+
+    low: int | None
+    high: int | None
+    printed: str
+    span: Span
+
+    def contains(self, value: int) -> bool:
+        return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
+
+    @property
+    def open_low(self) -> bool:
+        return self.low is None
+
+    @property
+    def open_high(self) -> bool:
+        return self.high is None
+
+    def intersect(self, other: DieRange) -> tuple[int | None, int | None] | None:
+        """The common part of two ranges as (low, high), or None when they do not meet."""
+        lows = [x for x in (self.low, other.low) if x is not None]
+        highs = [x for x in (self.high, other.high) if x is not None]
+        low = max(lows) if lows else None
+        high = min(highs) if highs else None
+        if low is not None and high is not None and low > high:
+            return None
+        return (low, high)
+
+
+@dataclass(frozen=True)
+class MonthSpan:
+    """A row key covering months `first` to `last` inclusive (`last` None = open-ended)."""
+
+    first: Month
+    last: Month | None
+    printed: str
+
+    def contains(self, month: str) -> bool:
+        parsed = Month.parse(month)
+        return parsed is not None and self.first <= parsed and (self.last is None or parsed <= self.last)
+
+
+# A row's key value: a member id, a month span for month keys, or None (`*`, any value).
+KeyMatch = str | MonthSpan | None
+
+
+def key_matches(key: KeyMatch, member_id: str) -> bool:
+    """Whether a row key (member id, month span, or None for any) applies to a key value."""
+    if key is None:
+        return True
+    if isinstance(key, MonthSpan):
+        return key.contains(member_id)
+    return key == member_id
