@@ -8,6 +8,7 @@ Columns are ordered on one scale: 1:1 is 0, n:1 is n-1, 1:n is -(n-1). The rule 
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 
 from compiler import runtime
@@ -18,19 +19,40 @@ class OddsProblem(Exception):
     """Odds that cannot be formed or read (no forces, or off a table that says `beyond error`)."""
 
 
+class Rounding(enum.StrEnum):
+    """How a ratio of combat factors becomes a whole number."""
+
+    DOWN = "down"
+    UP = "up"
+    NEAREST = "nearest"  # halves up
+
+
+class Beyond(enum.StrEnum):
+    """What odds beyond the CRT's edge columns read."""
+
+    CLAMP = "clamp"  # the edge column
+    ERROR = "error"  # nothing: such odds are not allowed
+
+
+class ShiftOrder(enum.StrEnum):
+    """Whether column shifts apply before or after odds are clamped to the table's edge."""
+
+    BEFORE = "before"
+    AFTER = "after"
+
+
 @dataclass(frozen=True)
 class OddsRule:
     """How a game forms odds and picks a CRT column.
 
     Attributes:
         id: the rule's name (also the enum of its columns).
-        attacker_round / defender_round: "down", "up" or "nearest" for attacker-high and
-            defender-high odds.
+        attacker_round / defender_round: how attacker-high and defender-high odds round.
         columns: the CRT's odds columns as printed ("1:2", "1:1", "2:1"), ascending; empty when
             the CRT itself is not printed.
-        beyond: "clamp" (odds off the table use the nearest edge column) or "error".
-        shift_order: "before" or "after": whether column shifts apply before or after clamping
-            at the table edge; None when the game uses no shifts.
+        beyond: what odds off the table read; None when there are no columns.
+        shift_order: whether column shifts apply before or after clamping at the table edge;
+            None when the game uses no shifts.
     """
 
     id: str
@@ -38,11 +60,11 @@ class OddsRule:
     title: str
     rule: str | None
     notes: tuple[str, ...]
-    attacker_round: str
-    defender_round: str
+    attacker_round: Rounding
+    defender_round: Rounding
     columns: tuple[str, ...]
-    beyond: str | None
-    shift_order: str | None
+    beyond: Beyond | None
+    shift_order: ShiftOrder | None
     span: Span
 
 
