@@ -3,8 +3,9 @@
 `chartc build` copies the code below this docstring verbatim into each generated game module, so a
 module stays standalone (standard library only, no import of chartc). chartc itself imports this
 file for the CRT odds rule (`compiler.crt`), so the CLI and the generated modules pick odds columns
-with the same code. Underscored names are private to a generated module; `compiler.emit.python`
-never gives a chart's name to a Python name defined here.
+with the same code. Underscored names are private to a generated module; the identifier policy
+(`compiler.emit.python_names`) never gives a chart's name to a Python name defined here, so the
+runtime may use any name, and no chart can shadow it.
 
 DRM conditions use three-valued logic: a flag is never unset (it defaults to False), and any other
 context value left as None is unknown. A comparison with an unknown value is unknown, `not` keeps
