@@ -3,7 +3,7 @@
 USAAF 15.1-15.2: attacker-high odds divide attack by defense and round down (26 vs 7 -> 3:1);
 defender-high odds divide defense by attack and round up (5 vs 11 -> 1:3); equal forces are 1:1.
 Columns are ordered on one scale: 1:1 is 0, n:1 is n-1, 1:n is -(n-1). The rule itself lives in
-`compiler.runtime`, which every generated module carries, so the CLI and the modules agree.
+`compiler.emit.runtime`, which every generated module carries, so the CLI and the modules agree.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from compiler import runtime
+from compiler.emit import runtime
 from dsl.ast import Span
 
 
@@ -80,9 +80,8 @@ def scale(ratio: tuple[int, int]) -> int:
 
 def member_id(label_text: str) -> str:
     """An identifier for an odds column: `3:1` -> `o3_1`."""
-    ratio = parse_label(label_text)
-    assert ratio is not None
-    return f"o{ratio[0]}_{ratio[1]}"
+    assert parse_label(label_text) is not None
+    return runtime._odds_column_id(label_text)
 
 
 def raw_odds(rule: OddsRule, attack: int, defense: int) -> tuple[int, int]:
@@ -104,7 +103,7 @@ def column(rule: OddsRule, attack: int, defense: int, shift: int = 0) -> str:
     """The CRT column label for these forces and column shift (+ toward the attacker).
 
     Without printed columns the ratio itself is returned (shifts move it along the odds scale).
-    The rule is the generated modules' own (`compiler.runtime`), so both always agree.
+    The rule is the generated modules' own (`compiler.emit.runtime`), so both always agree.
 
     Raises:
         OddsProblem: no factors; odds off a `beyond error` table; a shift on a rule that does not
@@ -117,4 +116,5 @@ def column(rule: OddsRule, attack: int, defense: int, shift: int = 0) -> str:
 
 
 def _runtime_rule(rule: OddsRule) -> runtime._OddsRule:
-    return runtime._OddsRule(rule.id, rule.attacker_round, rule.defender_round, rule.columns, rule.beyond, rule.shift_order)
+    rounding = (rule.attacker_round, rule.defender_round)
+    return runtime._OddsRule(rule.id, *rounding, rule.columns, rule.beyond, rule.shift_order)

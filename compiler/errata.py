@@ -12,6 +12,7 @@ change that has no effect).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import assert_never
 
 from compiler import model
 from compiler.diagnostics import Label, Sink, codes
@@ -110,55 +111,71 @@ class ErrataApplier:
 
     def _apply_op(self, errata_id: str, decl: ast.ChartDecl, op: ast.AmendOp, prov: Provenance) -> ast.ChartDecl:
         where = f"chart `{(decl.chart_id or decl.slug or decl.title).text}`"
-        if op.kind == "note":
-            assert op.text is not None
-            prov.notes.append((errata_id, op.text.text))
-            return decl
-        if op.kind == "complete":
-            if decl.partial is None:
-                self.sink.emit(codes.ERRATA_NO_EFFECT, f"errata `{errata_id}` marks {where} complete, but it is not declared partial", op.span)
+        match op:
+            case ast.AddNote():
+                prov.notes.append((errata_id, op.text.text))
                 return decl
-            self._claim(errata_id, decl, decl.span, "partial", op.span)
-            self._why(prov, errata_id, op)
-            prov.completed = decl.partial.text
-            return replace(decl, partial=None)
-        if op.kind == "retitle":
-            assert op.text is not None
-            if op.text.text == decl.title.text:
-                self.sink.emit(codes.ERRATA_NO_EFFECT, f"errata `{errata_id}` retitles {where} to the title it already has", op.span)
-                return decl
-            self._claim(errata_id, decl, decl.span, "title", op.span)
-            self._why(prov, errata_id, op)
-            prov.printed_title = prov.printed_title or decl.title.text
-            return replace(decl, title=op.text)
-        if decl.grids or decl.availability:
-            self.sink.emit(codes.ERRATA_TARGET_MISSING, f"errata can only retitle, annotate or complete the grid {where}", op.span, "write the correction as a note, or transcribe the chart in row form")
+            case ast.Complete():
+                return self._complete(errata_id, decl, op, prov, where)
+            case ast.Retitle():
+                return self._retitle(errata_id, decl, op, prov, where)
+            case ast.AddRow() | ast.RemoveRow() | ast.MoveRow() | ast.ChangeCell():
+                if decl.grids or decl.availability:
+                    self.sink.emit(codes.ERRATA_TARGET_MISSING, f"errata can only retitle, annotate or complete the grid {where}", op.span, "write the correction as a note, or transcribe the chart in row form")
+                    return decl
+                return self._amend_rows(errata_id, decl, op, prov, where)
+            case _:
+                assert_never(op)
+
+    def _complete(self, errata_id: str, decl: ast.ChartDecl, op: ast.Complete, prov: Provenance, where: str) -> ast.ChartDecl:
+        if decl.partial is None:
+            self.sink.emit(codes.ERRATA_NO_EFFECT, f"errata `{errata_id}` marks {where} complete, but it is not declared partial", op.span)
             return decl
-        if op.kind == "add":
-            assert op.row is not None
+        self._claim(errata_id, decl, decl.span, "partial", op.span)
+        self._why(prov, errata_id, op.because)
+        prov.completed = decl.partial.text
+        return replace(decl, partial=None)
+
+    def _retitle(self, errata_id: str, decl: ast.ChartDecl, op: ast.Retitle, prov: Provenance, where: str) -> ast.ChartDecl:
+        if op.title.text == decl.title.text:
+            self.sink.emit(codes.ERRATA_NO_EFFECT, f"errata `{errata_id}` retitles {where} to the title it already has", op.span)
+            return decl
+        self._claim(errata_id, decl, decl.span, "title", op.span)
+        self._why(prov, errata_id, op.because)
+        prov.printed_title = prov.printed_title or decl.title.text
+        return replace(decl, title=op.title)
+
+    def _amend_rows(
+        self, errata_id: str, decl: ast.ChartDecl, op: ast.AddRow | ast.RemoveRow | ast.MoveRow | ast.ChangeCell, prov: Provenance, where: str
+    ) -> ast.ChartDecl:
+        if isinstance(op, ast.AddRow):
             prov.row_errata.setdefault(op.row.span, []).append(errata_id)
-            self._why(prov, errata_id, op)
+            self._why(prov, errata_id, op.because)
             return replace(decl, rows=decl.rows + (op.row,))
-        index = self._find_row(errata_id, decl, op, where)
+        index = self._find_row(errata_id, decl, op.ref, op.span, where)
         if index is None:
             return decl
         row = decl.rows[index]
-        if op.kind == "remove":
-            self._claim(errata_id, decl, row.span, "row", op.span)
-            prov.removed[row.span] = errata_id
-            self._why(prov, errata_id, op)
-            return replace(decl, rows=decl.rows[:index] + decl.rows[index + 1 :])
-        if op.kind == "move":
-            assert op.new_range is not None
-            if row.range is not None and row.range.text == op.new_range.text:
-                self.sink.emit(codes.ERRATA_NO_EFFECT, f"errata `{errata_id}` moves a row of {where} to the range it already has (`{op.new_range.text}`)", op.span)
-                return decl
-            self._claim(errata_id, decl, row.span, "range", op.span)
-            new_row = replace(row, range=op.new_range)
-            self._record(prov, errata_id, row.span, "range", op)
-            return replace(decl, rows=decl.rows[:index] + (new_row,) + decl.rows[index + 1 :])
-        # change a cell
-        assert op.column is not None and op.value is not None
+        match op:
+            case ast.RemoveRow():
+                self._claim(errata_id, decl, row.span, "row", op.span)
+                prov.removed[row.span] = errata_id
+                self._why(prov, errata_id, op.because)
+                return replace(decl, rows=decl.rows[:index] + decl.rows[index + 1 :])
+            case ast.MoveRow():
+                if row.range is not None and row.range.text == op.new_range.text:
+                    self.sink.emit(codes.ERRATA_NO_EFFECT, f"errata `{errata_id}` moves a row of {where} to the range it already has (`{op.new_range.text}`)", op.span)
+                    return decl
+                self._claim(errata_id, decl, row.span, "range", op.span)
+                self._record(prov, errata_id, row.span, op.because)
+                return replace(decl, rows=decl.rows[:index] + (replace(row, range=op.new_range),) + decl.rows[index + 1 :])
+            case ast.ChangeCell():
+                return self._change_cell(errata_id, decl, index, op, prov, where)
+            case _:
+                assert_never(op)
+
+    def _change_cell(self, errata_id: str, decl: ast.ChartDecl, index: int, op: ast.ChangeCell, prov: Provenance, where: str) -> ast.ChartDecl:
+        row = decl.rows[index]
         columns = [c.name.text for c in decl.columns]
         if op.column.text not in columns:
             from compiler.diagnostics import did_you_mean
@@ -174,19 +191,19 @@ class ErrataApplier:
             return decl
         self._claim(errata_id, decl, row.span, op.column.text, op.span)
         values = row.values[:col] + (op.value,) + row.values[col + 1 :]
-        self._record(prov, errata_id, row.span, op.column.text, op)
+        self._record(prov, errata_id, row.span, op.because)
         return replace(decl, rows=decl.rows[:index] + (replace(row, values=values),) + decl.rows[index + 1 :])
 
-    def _record(self, prov: Provenance, errata_id: str, span: ast.Span, what: str, op: ast.AmendOp) -> None:
+    def _record(self, prov: Provenance, errata_id: str, span: ast.Span, because: ast.Text | None) -> None:
         ids = prov.row_errata.setdefault(span, [])
         if errata_id not in ids:
             ids.append(errata_id)
-        self._why(prov, errata_id, op)
+        self._why(prov, errata_id, because)
 
     @staticmethod
-    def _why(prov: Provenance, errata_id: str, op: ast.AmendOp) -> None:
-        if op.because and (errata_id, op.because.text) not in prov.reasons:
-            prov.reasons.append((errata_id, op.because.text))
+    def _why(prov: Provenance, errata_id: str, because: ast.Text | None) -> None:
+        if because and (errata_id, because.text) not in prov.reasons:
+            prov.reasons.append((errata_id, because.text))
 
     def _claim(self, errata_id: str, decl: ast.ChartDecl, span: ast.Span, what: str, op_span: ast.Span) -> None:
         """C602 when an earlier errata changed the same thing and this one does not override it."""
@@ -202,28 +219,28 @@ class ErrataApplier:
             )
         self._cell_owner[key] = (errata_id, op_span)
 
-    def _find_row(self, errata_id: str, decl: ast.ChartDecl, op: ast.AmendOp, where: str) -> int | None:
-        matches = [i for i, r in enumerate(decl.rows) if self._row_matches(decl, r, op)]
-        shown = " ".join([k.text for k in op.ref_keys] + ([op.ref_range.text] if op.ref_range else [])) or "(no keys)"
+    def _find_row(self, errata_id: str, decl: ast.ChartDecl, ref: ast.RowRef, op_span: ast.Span, where: str) -> int | None:
+        matches = [i for i, r in enumerate(decl.rows) if self._row_matches(decl, r, ref)]
+        shown = " ".join([k.text for k in ref.keys] + ([ref.range.text] if ref.range else [])) or "(no keys)"
         if not matches:
             self.sink.emit(
                 codes.ERRATA_TARGET_MISSING,
                 f"errata `{errata_id}` names row `{shown}` of {where}, which has no such row",
-                op.span,
+                op_span,
                 "name the row by its key values and printed range, e.g. `piston 3-6`",
             )
             return None
         if len(matches) > 1:
-            self.sink.emit(codes.ERRATA_TARGET_MISSING, f"errata `{errata_id}` names row `{shown}` of {where}, which matches {len(matches)} rows", op.span, "add the printed range to pick one row")
+            self.sink.emit(codes.ERRATA_TARGET_MISSING, f"errata `{errata_id}` names row `{shown}` of {where}, which matches {len(matches)} rows", op_span, "add the printed range to pick one row")
             return None
         return matches[0]
 
-    def _row_matches(self, decl: ast.ChartDecl, row: ast.RowDecl, op: ast.AmendOp) -> bool:
-        if op.ref_range is not None and (row.range is None or row.range.text != op.ref_range.text):
+    def _row_matches(self, decl: ast.ChartDecl, row: ast.RowDecl, ref: ast.RowRef) -> bool:
+        if ref.range is not None and (row.range is None or row.range.text != ref.range.text):
             return False
-        if len(op.ref_keys) != len(row.keys) and not (op.ref_range is None and len(op.ref_keys) <= len(row.keys)):
+        if len(ref.keys) != len(row.keys) and not (ref.range is None and len(ref.keys) <= len(row.keys)):
             return False
-        for i, (want, have) in enumerate(zip(op.ref_keys, row.keys)):
+        for i, (want, have) in enumerate(zip(ref.keys, row.keys)):
             if not self._same_key(decl, i, want.text, have.text):
                 return False
         return True

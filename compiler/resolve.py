@@ -159,43 +159,72 @@ def resolve_game(
 
 def _invariant(game: model.Game, decl: ast.InvariantDecl, typer: _ValueTyper, sink: Sink) -> model.Invariant | None:
     """Bind an invariant's names: the enum and its field, and for `column_sum` the chart."""
-    if decl.kind == "count" and len(decl.args) == 1:  # `count ENUM is N`: every record
-        enum_name = decl.args[0]
-        enum = game.enums.get(enum_name.text)
+    match decl:
+        case ast.CountInvariant():
+            return _count_invariant(game, decl, typer, sink)
+        case ast.ColumnSumInvariant():
+            return _column_sum_invariant(game, decl, sink)
+        case _:
+            assert_never(decl)
+
+
+def _count_invariant(game: model.Game, decl: ast.CountInvariant, typer: _ValueTyper, sink: Sink) -> model.Invariant | None:
+    """`count ENUM [where FIELD == VALUE] is N`: bind the enum, the field and type the value."""
+    if decl.where is None:  # `count ENUM is N`: every record
+        enum = _invariant_enum(game, decl, decl.enum, sink)
         if enum is None:
-            sink.emit(codes.UNKNOWN_NAME, f"unknown enum `{enum_name.text}` in invariant `{decl.name.text}`", enum_name.span, did_you_mean(enum_name.text, game.enums))
             return None
-        return model.CountInvariant(decl.name.text, decl.text.text, enum.id, None, None, decl.number, decl.span)
-    enum_name, field_name = (decl.args[0], decl.args[1]) if decl.kind == "count" else (decl.args[1], decl.args[2])
+        return model.CountInvariant(decl.name.text, decl.text.text, enum.id, None, None, decl.count, decl.span)
+    bound = _invariant_field(game, decl, decl.enum, decl.where.field, sink)
+    if bound is None:
+        return None
+    enum, field = bound
+    typed = typer.typed(decl.where.value, field.type, f"invariant `{decl.name.text}`")
+    if isinstance(typed, Bad):
+        return None
+    return model.CountInvariant(decl.name.text, decl.text.text, enum.id, field.id, typed, decl.count, decl.span)
+
+
+def _column_sum_invariant(game: model.Game, decl: ast.ColumnSumInvariant, sink: Sink) -> model.Invariant | None:
+    """`sum CHART part P per column reaches ENUM.FIELD`: bind the names; P must be a part of its cells."""
+    bound = _invariant_field(game, decl, decl.enum, decl.field, sink)
+    if bound is None:
+        return None
+    enum, field = bound
+    chart = game.chart(decl.chart.text)
+    if chart is None:
+        sink.emit(codes.UNKNOWN_NAME, f"unknown chart `{decl.chart.text}` in invariant `{decl.name.text}`", decl.chart.span, did_you_mean(decl.chart.text, [c.address for c in game.charts]))
+        return None
+    parts = {model.SLASHED_PARTS[c.type] for c in chart.columns if c.type in model.SLASHED_PARTS}
+    if not 1 <= decl.part <= (max(parts) if parts else 0):
+        sink.emit(
+            codes.TYPE_MISMATCH,
+            f"invariant `{decl.name.text}` sums part {decl.part}, but the cells of `{chart.address}` have "
+            + (f"parts 1 to {max(parts)}" if parts else "no pair or triple columns"),
+            decl.span,
+        )
+        return None
+    return model.ColumnSumInvariant(decl.name.text, decl.text.text, enum.id, field.id, decl.part, chart.address, decl.span)
+
+
+def _invariant_enum(game: model.Game, decl: ast.InvariantDecl, enum_name: ast.Name, sink: Sink) -> model.EnumType | None:
     enum = game.enums.get(enum_name.text)
     if enum is None:
         sink.emit(codes.UNKNOWN_NAME, f"unknown enum `{enum_name.text}` in invariant `{decl.name.text}`", enum_name.span, did_you_mean(enum_name.text, game.enums))
+    return enum
+
+
+def _invariant_field(
+    game: model.Game, decl: ast.InvariantDecl, enum_name: ast.Name, field_name: ast.Name, sink: Sink
+) -> tuple[model.EnumType, model.Field] | None:
+    enum = _invariant_enum(game, decl, enum_name, sink)
+    if enum is None:
         return None
     field = next((f for f in enum.fields if f.id == field_name.text), None)
     if field is None:
         sink.emit(codes.UNKNOWN_NAME, f"enum `{enum.id}` has no field `{field_name.text}`", field_name.span, did_you_mean(field_name.text, [f.id for f in enum.fields]))
         return None
-    if decl.kind == "column_sum":
-        chart_name = decl.args[0]
-        chart = game.chart(chart_name.text)
-        if chart is None:
-            sink.emit(codes.UNKNOWN_NAME, f"unknown chart `{chart_name.text}` in invariant `{decl.name.text}`", chart_name.span, did_you_mean(chart_name.text, [c.address for c in game.charts]))
-            return None
-        parts = {model.SLASHED_PARTS[c.type] for c in chart.columns if c.type in model.SLASHED_PARTS}
-        if not 1 <= decl.number <= (max(parts) if parts else 0):
-            sink.emit(
-                codes.TYPE_MISMATCH,
-                f"invariant `{decl.name.text}` sums part {decl.number}, but the cells of `{chart.address}` have "
-                + (f"parts 1 to {max(parts)}" if parts else "no pair or triple columns"),
-                decl.span,
-            )
-            return None
-        return model.ColumnSumInvariant(decl.name.text, decl.text.text, enum.id, field.id, decl.number, chart.address, decl.span)
-    assert decl.value is not None
-    typed = typer.typed(decl.value, field.type, f"invariant `{decl.name.text}`")
-    if isinstance(typed, Bad):
-        return None
-    return model.CountInvariant(decl.name.text, decl.text.text, enum.id, field.id, typed, decl.number, decl.span)
+    return enum, field
 
 
 def _derive_order(decls: list[tuple[str, ast.ChartDecl]]) -> list[tuple[str, ast.ChartDecl]]:

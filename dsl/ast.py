@@ -8,7 +8,7 @@ the compiler's resolver (`compiler.resolve`) turns them into the typed chart mod
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
+from enum import StrEnum
 
 
 @dataclass(frozen=True, order=True)
@@ -74,6 +74,8 @@ class PeriodDecl:
 
 @dataclass(frozen=True)
 class GameDecl:
+    """`game ia2 { title ... source ... calendar ... period ... }`: the game header."""
+
     name: Name
     title: Text | None
     source: Text | None
@@ -95,6 +97,8 @@ class FieldDecl:
 
 @dataclass(frozen=True)
 class FieldValue:
+    """`family: bf109` inside a record: one field of an enum member."""
+
     name: Name
     value: ValueText
     span: Span
@@ -113,6 +117,8 @@ class MemberDecl:
 
 @dataclass(frozen=True)
 class EnumDecl:
+    """`enum interceptor "Interceptor" { piston "Piston-engined" jet "Jet or Rocket" }`."""
+
     name: Name
     label: Text | None
     field_decls: tuple[FieldDecl, ...]
@@ -133,11 +139,22 @@ class ContextDecl:
 # ---- dice ------------------------------------------------------------------------------------
 
 
+class DiceForm(StrEnum):
+    """How the dice are read: summed, d66 (tens and ones), percentile (00 = 100), the lower of
+    several dice, or a sum minus a number with a floor (IA2 7.1.5)."""
+
+    SUM = "sum"
+    D66 = "d66"
+    PERCENTILE = "percentile"
+    LOWER = "lower"
+    MINUS = "minus"
+
+
 @dataclass(frozen=True)
 class DiceDecl:
     """`roll 2d6`, `roll d66`, `roll percentile`, `roll lower of 2d10`, `roll 1d6 minus 3 min 0`."""
 
-    form: str  # "sum" | "d66" | "percentile" | "lower" | "minus"
+    form: DiceForm
     count: int
     sides: int
     subtract: int
@@ -159,29 +176,57 @@ class ValueKeyDecl:
 # ---- conditions --------------------------------------------------------------------------------
 
 
+class OperandKind(StrEnum):
+    """What a condition compares a context variable with."""
+
+    MONTH = "month"
+    INT = "int"
+    NAME = "name"
+    TEXT = "text"
+
+
+class CompareOp(StrEnum):
+    """A comparison operator, as written."""
+
+    EQ = "=="
+    NE = "!="
+    GE = ">="
+    LE = "<="
+    GT = ">"
+    LT = "<"
+
+
 @dataclass(frozen=True)
 class Operand:
-    kind: str  # "month" | "int" | "name" | "text"
+    """The right-hand side of a condition: `1944-11`, `5`, `-1`, `piston` or `"Piston"`."""
+
+    kind: OperandKind
     text: str
     span: Span
 
 
 @dataclass(frozen=True)
 class CondFlag:
+    """`fb`: a flag context variable is set."""
+
     var: Name
     span: Span
 
 
 @dataclass(frozen=True)
 class CondCompare:
+    """`fatigue >= 5`, `month == 1944-12`: a context variable compared with an operand."""
+
     var: Name
-    op: str
+    op: CompareOp
     operand: Operand
     span: Span
 
 
 @dataclass(frozen=True)
 class CondIn:
+    """`month in [1944-11, 1945-01]`: a context variable equals one of the operands."""
+
     var: Name
     operands: tuple[Operand, ...]
     span: Span
@@ -189,23 +234,29 @@ class CondIn:
 
 @dataclass(frozen=True)
 class CondNot:
+    """`not COND`."""
+
     inner: Cond
     span: Span
 
 
 @dataclass(frozen=True)
 class CondAll:
+    """`A and B and ...`."""
+
     parts: tuple[Cond, ...]
     span: Span
 
 
 @dataclass(frozen=True)
 class CondAny:
+    """`A or B or ...`."""
+
     parts: tuple[Cond, ...]
     span: Span
 
 
-Cond = Union[CondFlag, CondCompare, CondIn, CondNot, CondAll, CondAny]
+Cond = CondFlag | CondCompare | CondIn | CondNot | CondAll | CondAny
 
 
 # ---- chart statements --------------------------------------------------------------------------
@@ -213,6 +264,8 @@ Cond = Union[CondFlag, CondCompare, CondIn, CondNot, CondAll, CondAny]
 
 @dataclass(frozen=True)
 class KeyDecl:
+    """`key interceptor` or `key kind: interceptor`: an extra key the rows are read by."""
+
     name: Name
     type_name: Name
     span: Span
@@ -220,6 +273,8 @@ class KeyDecl:
 
 @dataclass(frozen=True)
 class ColumnDecl:
+    """`column result: text "Result"`: an output column and its type."""
+
     name: Name
     type_name: Name
     label: Text | None
@@ -228,6 +283,8 @@ class ColumnDecl:
 
 @dataclass(frozen=True)
 class DrmDecl:
+    """`drm weather "Weather" +1 when month in [1944-11] [2]`: a DRM, its condition and footnote."""
+
     name: Name
     label: Text | None
     value: int
@@ -239,6 +296,8 @@ class DrmDecl:
 
 @dataclass(frozen=True)
 class CombineDecl:
+    """`combine sum` or `combine sum clamp -2 to +3`: how the chart's DRMs add up."""
+
     clamp_min: int | None
     clamp_max: int | None
     span: Span
@@ -246,6 +305,8 @@ class CombineDecl:
 
 @dataclass(frozen=True)
 class FootnoteDecl:
+    """`footnote 1 "text"`: a numbered footnote as printed."""
+
     mark: int
     text: Text
     span: Span
@@ -260,14 +321,35 @@ class AllowDecl:
     span: Span
 
 
+class ValueKind(StrEnum):
+    """The written form of a cell; the column's type decides what it means."""
+
+    TEXT = "text"
+    INT = "int"
+    NAME = "name"
+    NONE = "none"
+    SLASHED = "slashed"
+    MONTH = "month"
+    CHART = "chart"
+
+
 @dataclass(frozen=True)
 class ValueText:
     """One cell as written: a string, an integer, an identifier, `-` (no value), a slashed
     group (`6/3`, `2/4/6`, `-/8/9/11`), a month, or a chart reference (`[B6]`)."""
 
-    kind: str  # "text" | "int" | "name" | "none" | "slashed" | "month" | "chart"
+    kind: ValueKind
     text: str
     span: Span
+
+
+class KeyValueKind(StrEnum):
+    """The written form of a key value in a row, grid head or availability grid."""
+
+    NAME = "name"
+    TEXT = "text"
+    ANY = "any"
+    MONTHS = "months"
 
 
 @dataclass(frozen=True)
@@ -275,7 +357,7 @@ class KeyValueText:
     """A key given in a row: an identifier, a printed label, `*` for every value, or months:
     `1944-07`, `1944-07..1944-09`, `1945-01+` (`first`/`last` hold the ends; None = open)."""
 
-    kind: str  # "name" | "text" | "any" | "months"
+    kind: KeyValueKind
     text: str
     span: Span
     first: str | None = None
@@ -284,6 +366,8 @@ class KeyValueText:
 
 @dataclass(frozen=True)
 class RowDecl:
+    """`piston 3-6: "Combat"`: key values, the printed range, and one value per column."""
+
     keys: tuple[KeyValueText, ...]
     range: RangeText | None
     values: tuple[ValueText, ...]
@@ -300,6 +384,8 @@ class CellText:
 
 @dataclass(frozen=True)
 class GridRowDecl:
+    """One grid row: its result values, then one cell per grid column."""
+
     values: tuple[ValueText, ...]
     cells: tuple[CellText, ...]
     span: Span
@@ -315,17 +401,27 @@ class GridDecl:
     span: Span
 
 
+class AvailKind(StrEnum):
+    """What an availability cell says."""
+
+    AUTO = "auto"
+    RANGE = "range"
+    NONE = "none"
+
+
 @dataclass(frozen=True)
 class AvailCell:
     """An availability cell: `✓` (automatic), a die range, or `-` (not available)."""
 
-    kind: str  # "auto" | "range" | "none"
+    kind: AvailKind
     range: RangeText | None
     span: Span
 
 
 @dataclass(frozen=True)
 class AvailRowDecl:
+    """`bf109g6: ✓ | 1-5 | -`: one row of an availability grid."""
+
     key: KeyValueText
     cells: tuple[AvailCell, ...]
     span: Span
@@ -342,9 +438,20 @@ class AvailabilityDecl:
     span: Span
 
 
+class ChartKind(StrEnum):
+    """The statement that declared a chart: `chart`, `drms` (a DRM list), or `external`
+    (printed elsewhere, named so references resolve)."""
+
+    CHART = "chart"
+    DRMS = "drms"
+    EXTERNAL = "external"
+
+
 @dataclass(frozen=True)
 class ChartDecl:
-    kind: str  # "chart" | "drms" | "external" (printed elsewhere, named so references resolve)
+    """A `chart`, `drms` or `external` declaration with its statements in source order."""
+
+    kind: ChartKind
     chart_id: Name | None
     slug: Name | None
     title: Text
@@ -368,6 +475,28 @@ class ChartDecl:
     allows: tuple[AllowDecl, ...] = ()
 
 
+class Rounding(StrEnum):
+    """How a CRT odds ratio's quotient is rounded to a whole number."""
+
+    DOWN = "down"
+    UP = "up"
+    NEAREST = "nearest"
+
+
+class Beyond(StrEnum):
+    """What odds beyond the printed columns do: use the edge column, or are not allowed."""
+
+    CLAMP = "clamp"
+    ERROR = "error"
+
+
+class ShiftOrder(StrEnum):
+    """Whether column shifts apply before or after clamping at the table edge."""
+
+    BEFORE = "before"
+    AFTER = "after"
+
+
 @dataclass(frozen=True)
 class OddsDecl:
     """`odds crt_odds "Odds" { columns ["1:2", "1:1", "2:1"] attacker_high round down ... }`."""
@@ -378,10 +507,10 @@ class OddsDecl:
     rule: Text | None
     notes: tuple[Text, ...]
     columns: tuple[Text, ...]
-    attacker_round: str | None  # "down" | "up" | "nearest"
-    defender_round: str | None
-    beyond: str | None  # "clamp" | "error"
-    shift_order: str | None  # "before" | "after" (relative to clamping at the table edge)
+    attacker_round: Rounding | None
+    defender_round: Rounding | None
+    beyond: Beyond | None
+    shift_order: ShiftOrder | None
     repeated: tuple[Span, ...]
     span: Span
 
@@ -397,43 +526,127 @@ class DeriveDecl:
 
 
 @dataclass(frozen=True)
-class InvariantDecl:
-    """A rule the data must obey, checked on every build.
+class FieldEquals:
+    """`where FIELD == VALUE`: the records an invariant counts."""
 
-    kind `count`: `count ENUM [where FIELD == VALUE] is N` (a count the rules state).
-    kind `column_sum`: `sum CHART part P per column reaches ENUM.FIELD` — for every column of
-    CHART, the P-th part of its cells summed over all rows reaches the FIELD of the ENUM member
-    named like the column (USAAF: each target system can reach its Points Needed).
-    """
-
-    kind: str
-    name: Name
-    text: Text
-    args: tuple[Name, ...]
-    value: ValueText | None
-    number: int
+    field: Name
+    value: ValueText
     span: Span
 
 
 @dataclass(frozen=True)
-class AmendOp:
-    """One amendment: `add` a row, `remove` a row, `change` a cell, `move` a row's range,
-    `retitle` the chart, or add a `note`. A row is named by its keys and printed range."""
+class CountInvariant:
+    """`invariant NAME "TEXT" { count ENUM [where FIELD == VALUE] is N }`: a count the rules
+    state, of an enum's records (those whose FIELD is VALUE, with `where`)."""
 
-    kind: str  # "add" | "remove" | "change" | "move" | "retitle" | "note" | "complete"
-    row: RowDecl | None  # for add
-    ref_keys: tuple[KeyValueText, ...]
-    ref_range: RangeText | None
-    column: Name | None
-    value: ValueText | None
-    new_range: RangeText | None
-    text: Text | None
+    name: Name
+    text: Text
+    enum: Name
+    where: FieldEquals | None
+    count: int
+    span: Span
+
+
+@dataclass(frozen=True)
+class ColumnSumInvariant:
+    """`invariant NAME "TEXT" { sum CHART part P per column reaches ENUM.FIELD }`: for every
+    column of CHART, the P-th part of its cells summed over all rows reaches the FIELD of the
+    ENUM member named like the column (USAAF: each target system can reach its Points Needed)."""
+
+    name: Name
+    text: Text
+    chart: Name
+    part: int
+    enum: Name
+    field: Name
+    span: Span
+
+
+InvariantDecl = CountInvariant | ColumnSumInvariant
+"""A rule the data must obey, checked on every build."""
+
+
+@dataclass(frozen=True)
+class RowRef:
+    """The row an amendment names: its key values and printed range, as written (the
+    amendment's span locates it; both parts may be omitted)."""
+
+    keys: tuple[KeyValueText, ...]
+    range: RangeText | None
+
+
+@dataclass(frozen=True)
+class AddRow:
+    """`add ROW [because "..."]`."""
+
+    row: RowDecl
     because: Text | None
     span: Span
 
 
 @dataclass(frozen=True)
+class RemoveRow:
+    """`remove ROW-REF [because "..."]`."""
+
+    ref: RowRef
+    because: Text | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class ChangeCell:
+    """`change ROW-REF column NAME to VALUE [because "..."]`."""
+
+    ref: RowRef
+    column: Name
+    value: ValueText
+    because: Text | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    """`move ROW-REF to RANGE [because "..."]`: give a row another printed range."""
+
+    ref: RowRef
+    new_range: RangeText
+    because: Text | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class Retitle:
+    """`retitle "TITLE" [because "..."]`."""
+
+    title: Text
+    because: Text | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class Complete:
+    """`complete [because "..."]`: the errata supplies what the chart's `partial` said was missing."""
+
+    because: Text | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class AddNote:
+    """`note "..."`: a note the errata adds to the chart."""
+
+    text: Text
+    span: Span
+
+
+AmendOp = AddRow | RemoveRow | ChangeCell | MoveRow | Retitle | Complete | AddNote
+"""One amendment of a chart; a row is named by its keys and printed range."""
+
+
+@dataclass(frozen=True)
 class AmendDecl:
+    """`amend R4 { ... }`: the amendments an errata makes to one chart."""
+
     chart: Name
     ops: tuple[AmendOp, ...]
     span: Span

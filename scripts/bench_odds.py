@@ -113,7 +113,7 @@ def with_icepool(workload) -> list[list[Fraction]]:
         for combo in chart.key_combinations():
             for drm in drms:
                 shifted = die + drm
-                out.append(_assign(chart, combo, zip(shifted.outcomes(), shifted.probabilities())))
+                out.append(_assign(chart, combo, zip(shifted.outcomes(), shifted.probabilities(), strict=True)))
     return out
 
 
@@ -148,7 +148,10 @@ def main() -> None:
             f"{name}: {len(workload)} charts, {dists} distributions, {probs} probabilities (rows + no row), identical; "
             f"chartc {best_ms(plain, workload):.2f} ms, icepool {best_ms(with_icepool, workload):.2f} ms"
         )
-    print(f"import (-X importtime, cumulative): fractions {import_ms('fractions'):.0f} ms, icepool {import_ms('icepool'):.0f} ms")
+    print(
+        f"import (-X importtime, cumulative): fractions {import_ms('fractions'):.0f} ms, "
+        f"icepool {import_ms('icepool'):.0f} ms"
+    )
     from compiler.build import render_outputs
     from compiler.odds import row_odds
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from compiler.project import load  # noqa: E402
+from compiler.project import load
 
 HEADER = 'game t { title "T" }\ncontext fb: flag\n'
 CHART = 'chart [R{i}] "Chart {i}" {{ roll 1d6 column r: text drm d +1 when fb rows {{ 1-3: "a" 4+: "b" }} }}\n'

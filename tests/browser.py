@@ -48,7 +48,13 @@ def missing_tools() -> list[str]:
 def print_to_pdf(html_path: Path, pdf_path: Path) -> None:
     """Print an HTML file to PDF in headless Chromium, honouring the page's `@page` size."""
     with tempfile.TemporaryDirectory(prefix="chartc-chromium-") as profile:
-        cmd = [chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", f"--print-to-pdf={pdf_path}", html_path.resolve().as_uri()]
+        cmd = [
+            chromium(),
+            *CHROMIUM_FLAGS,
+            f"--user-data-dir={profile}",
+            f"--print-to-pdf={pdf_path}",
+            html_path.resolve().as_uri(),
+        ]
         subprocess.run(cmd, check=True, capture_output=True, timeout=120)
     if not pdf_path.is_file():
         raise RuntimeError(f"chromium printed nothing for {html_path}")
@@ -63,7 +69,9 @@ def page_count(pdf_path: Path) -> int:
 def page_texts(pdf_path: Path) -> list[str]:
     """The text of each page, in page order."""
     return [
-        subprocess.run(["pdftotext", "-f", str(n), "-l", str(n), str(pdf_path), "-"], check=True, capture_output=True, text=True).stdout
+        subprocess.run(
+            ["pdftotext", "-f", str(n), "-l", str(n), str(pdf_path), "-"], check=True, capture_output=True, text=True
+        ).stdout
         for n in range(1, page_count(pdf_path) + 1)
     ]
 
@@ -83,8 +91,12 @@ def words(pdf_path: Path) -> list[Word]:
     """Every word of the PDF with its position (`pdftotext -bbox`)."""
     html = subprocess.run(["pdftotext", "-bbox", str(pdf_path), "-"], check=True, capture_output=True, text=True).stdout
     found: list[Word] = []
-    for number, (width, body) in enumerate(re.findall(r'<page width="([\d.]+)" height="[\d.]+">(.*?)</page>', html, re.S), 1):
-        for x_min, x_max, text in re.findall(r'<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">(.*?)</word>', body):
+    for number, (width, body) in enumerate(
+        re.findall(r'<page width="([\d.]+)" height="[\d.]+">(.*?)</page>', html, re.S), 1
+    ):
+        for x_min, x_max, text in re.findall(
+            r'<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">(.*?)</word>', body
+        ):
             found.append(Word(number, text, float(x_min), float(x_max), float(width)))
     return found
 
@@ -105,14 +117,20 @@ def with_probes(html: str) -> tuple[str, list[str]]:
         opening = f'<section class="chart" id="{anchor}">'
         html = html.replace(opening, opening + f'<span class="chartc-probe b">QQB{index}QQ</span>', 1)
     parts = html.split("</section>")
-    html = "".join(part + (f'<span class="chartc-probe e">QQE{i}QQ</span></section>' if i < len(parts) - 1 else "") for i, part in enumerate(parts))
+    html = "".join(
+        part + (f'<span class="chartc-probe e">QQE{i}QQ</span></section>' if i < len(parts) - 1 else "")
+        for i, part in enumerate(parts)
+    )
     return html.replace("</head>", PROBE_CSS + "</head>", 1), ids
 
 
 def probe_pages(texts: list[str], count: int) -> list[tuple[list[int], list[int]]]:
     """For each of `count` probed sections, the pages holding its top probe and its bottom probe."""
     return [
-        ([n for n, t in enumerate(texts, 1) if f"QQB{i}QQ" in t], [n for n, t in enumerate(texts, 1) if f"QQE{i}QQ" in t])
+        (
+            [n for n, t in enumerate(texts, 1) if f"QQB{i}QQ" in t],
+            [n for n, t in enumerate(texts, 1) if f"QQE{i}QQ" in t],
+        )
         for i in range(count)
     ]
 
@@ -120,7 +138,9 @@ def probe_pages(texts: list[str], count: int) -> list[tuple[list[int], list[int]
 def screenshot(pdf_path: Path, png_path: Path, dpi: int = 80) -> None:
     """Page 1 of a PDF as a PNG (`pdftoppm`)."""
     stem = png_path.with_suffix("")
-    subprocess.run(["pdftoppm", "-png", "-r", str(dpi), "-f", "1", "-l", "1", "-singlefile", str(pdf_path), str(stem)], check=True)
+    subprocess.run(
+        ["pdftoppm", "-png", "-r", str(dpi), "-f", "1", "-l", "1", "-singlefile", str(pdf_path), str(stem)], check=True
+    )
 
 
 def write_screenshots(root: Path) -> list[Path]:

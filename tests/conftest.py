@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
-import os
 from pathlib import Path
 from types import ModuleType
 
@@ -28,12 +28,8 @@ def compile_files(tmp_path: Path, files: dict[str, bytes], game: str = "t") -> C
     folder.mkdir(parents=True, exist_ok=True)
     for name, data in files.items():
         (folder / name).write_bytes(data)
-    cwd = os.getcwd()
-    os.chdir(tmp_path)
-    try:
+    with contextlib.chdir(tmp_path):
         return load([Path("charts")])
-    finally:
-        os.chdir(cwd)
 
 
 def codes(comp: Compilation) -> list[str]:
@@ -51,23 +47,15 @@ def import_module(path: Path, name: str) -> ModuleType:
 @pytest.fixture(scope="session")
 def corpus() -> Compilation:
     """The real charts/ tree, compiled once, with paths as `chartc check charts` shows them."""
-    cwd = os.getcwd()
-    os.chdir(ROOT)
-    try:
+    with contextlib.chdir(ROOT):
         return load([Path("charts")])
-    finally:
-        os.chdir(cwd)
 
 
 @pytest.fixture(scope="session")
 def corpus_as_printed() -> Compilation:
     """The real charts/ tree without any errata: the rulebooks exactly as printed."""
-    cwd = os.getcwd()
-    os.chdir(ROOT)
-    try:
+    with contextlib.chdir(ROOT):
         return load([Path("charts")], as_printed=True)
-    finally:
-        os.chdir(cwd)
 
 
 @pytest.fixture(scope="session")
@@ -86,6 +74,7 @@ def project(tmp_path: Path, monkeypatch) -> Path:
     import shutil
 
     shutil.copytree(ROOT / "charts", tmp_path / "charts")
-    shutil.copytree(ROOT / "generated", tmp_path / "generated")
+    # tests that import the generated modules leave bytecode beside them: not part of the outputs
+    shutil.copytree(ROOT / "generated", tmp_path / "generated", ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.chdir(tmp_path)
     return tmp_path

@@ -26,7 +26,9 @@ def value(game, address: str, roll: str | None, drm: int = 0, **keys: str):
 
 
 def test_only_the_aamg_tables_are_reported(corpus) -> None:
-    found = sorted((d.code, d.span.file, d.message) for d in corpus.diagnostics if d.span.file.startswith("charts/aa_rules"))
+    found = sorted(
+        (d.code, d.span.file, d.message) for d in corpus.diagnostics if d.span.file.startswith("charts/aa_rules")
+    )
     # Anti-Aircraft f: the AAMG Damage Caused Table (p. 32) is not in the excerpt; only MMG No Damage 01-35 is
     # quoted, and its IL-2 variant inherits the gap (only 01-40 is known)
     assert [(code, file) for code, file, _ in found] == [("C308", "charts/aa_rules/aircraft.chart")] * 2

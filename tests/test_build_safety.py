@@ -13,13 +13,14 @@ import compiler.build
 import compiler.cli as cli_module
 from compiler.build import OutputError, _safe_target, write_outputs
 from compiler.cli import cli
-from tests.conftest import ROOT
-
-
 
 
 def _snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
 
 
 def _change_a_chart(project: Path) -> None:

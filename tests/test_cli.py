@@ -58,7 +58,10 @@ def test_lookup_json(run) -> None:
     "args, message",
     [
         (["ia2/R4", "7", "--key", "interceptor=piston"], "7 cannot be rolled on 1d6"),
-        (["ia2/R4", "6", "--key", "interceptor=piston", "--drm", "1", "--as-printed"], "modified roll 7 (natural 6, DRM +1) selects no row"),
+        (
+            ["ia2/R4", "6", "--key", "interceptor=piston", "--drm", "1", "--as-printed"],
+            "modified roll 7 (natural 6, DRM +1) selects no row",
+        ),
         (["ia2/R7", "90", "--key", "period=1945"], "roll 90 selects no row"),
     ],
 )
@@ -102,7 +105,9 @@ def test_check_strict_fails_on_the_print_defect_warnings(run) -> None:
 
 def test_check_reports_errors_with_exit_1(tmp_path: Path, monkeypatch) -> None:
     (tmp_path / "charts" / "t").mkdir(parents=True)
-    (tmp_path / "charts" / "t" / "a.chart").write_text('game t { title "T" }\nchart [R1] "X" { roll 1d6 column r: text rows { 1-3: "a" } }\n')
+    (tmp_path / "charts" / "t" / "a.chart").write_text(
+        'game t { title "T" }\nchart [R1] "X" { roll 1d6 column r: text rows { 1-3: "a" } }\n'
+    )
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(cli, ["check"])
     assert r.exit_code == 1 and "error[C302]: rolls 4-6 select no row of chart `R1`" in r.output

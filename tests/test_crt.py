@@ -112,7 +112,8 @@ def test_crt_keyed_by_odds_columns(tmp_path: Path) -> None:
 def test_odds_columns_must_ascend(tmp_path: Path) -> None:
     comp = compile_text(
         tmp_path,
-        'game t { title "T" }\nodds o "O" { columns ["2:1", "1:1"] attacker_high round down defender_high round up beyond clamp }\n',
+        'game t { title "T" }\n'
+        'odds o "O" { columns ["2:1", "1:1"] attacker_high round down defender_high round up beyond clamp }\n',
     )
     assert [d.code for d in comp.diagnostics] == ["C410"]
 
@@ -130,8 +131,10 @@ def test_generated_odds_function_matches_the_compiler(tmp_path: Path) -> None:
     comp = compile_text(
         tmp_path,
         'game t { title "T" }\n'
-        'odds a "A" { columns ["1:2", "1:1", "2:1", "3:1"] attacker_high round down defender_high round up beyond clamp shift after clamp }\n'
-        'odds b "B" { columns ["1:2", "1:1", "2:1", "3:1"] attacker_high round nearest defender_high round up beyond error shift before clamp }\n',
+        'odds a "A" { columns ["1:2", "1:1", "2:1", "3:1"] attacker_high round down defender_high round up '
+        "beyond clamp shift after clamp }\n"
+        'odds b "B" { columns ["1:2", "1:1", "2:1", "3:1"] attacker_high round nearest defender_high round up '
+        "beyond error shift before clamp }\n",
     )
     assert comp.diagnostics == []
     out = tmp_path / "out.py"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from compiler.diagnostics import CODES, render_human, render_short
-from tests.conftest import CASES, compile_files, compile_text, codes
+from tests.conftest import CASES, codes, compile_files, compile_text
 
 BAD = sorted(p for p in CASES.glob("c*.chart") if not p.name.endswith(".ok.chart"))
 
@@ -114,7 +114,11 @@ def test_severities_are_stable() -> None:
     assert CODES["C411"].severity.value == "warning"  # periods are the designer's business, not a broken chart
     assert CODES["C414"].severity.value == "warning"  # a stated count the print contradicts is a print defect
     soft = ("C411", "C412", "C414")
-    assert all(c.severity.value == "error" for k, c in CODES.items() if (k[1] in "14" and k not in soft) or k in ("C301", "C302"))
+    assert all(
+        c.severity.value == "error"
+        for k, c in CODES.items()
+        if (k[1] in "14" and k not in soft) or k in ("C301", "C302")
+    )
 
 
 def test_an_id_and_slug_differing_only_in_case_are_one_chart(tmp_path: Path) -> None:
@@ -130,7 +134,8 @@ def test_record_dated_before_its_item_is_available(tmp_path: Path) -> None:
     text = (
         'game t { title "T" calendar 1943-01 to 1945-05 }\n'
         'enum aircraft { fields { available: month } g6r6 "Bf 109G-6/R6" { available: 1944-03 } }\n'
-        'enum mission { fields { month: month  aircraft: aircraft } schweinfurt "Schweinfurt" { month: MONTH  aircraft: g6r6 } }\n'
+        "enum mission { fields { month: month  aircraft: aircraft } "
+        'schweinfurt "Schweinfurt" { month: MONTH  aircraft: g6r6 } }\n'
     )
     found = compile_text(tmp_path, text.replace("MONTH", "1943-08")).diagnostics
     assert [(d.code, d.message) for d in found] == [

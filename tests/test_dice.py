@@ -11,7 +11,7 @@ def test_2d6_sum() -> None:
     out = Dice("sum", 2, 6).outcomes
     assert out[2] == F(1, 36) and out[7] == F(6, 36) and out[12] == F(1, 36)
     # ways to roll k on 2d6: 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1 for k = 2..12
-    assert out == {k: F(ways, 36) for k, ways in zip(range(2, 13), [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1])}
+    assert out == {k: F(ways, 36) for k, ways in zip(range(2, 13), [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1], strict=True)}
 
 
 def test_1d10_reads_zero_as_ten() -> None:

@@ -16,7 +16,7 @@ from compiler.build import render_outputs
 from compiler.cli import cli
 from compiler.diff import diff_projects, errata_sheet_html
 from compiler.project import load
-from tests.conftest import ROOT, compile_text, codes
+from tests.conftest import ROOT, codes, compile_text
 
 BASE = '''game t { title "Test game" }
 enum side { piston "Piston-engined" jet "Jet or Rocket" }
@@ -60,7 +60,9 @@ def test_remove_row(tmp_path: Path) -> None:
 
 
 def test_change_cell_keeps_the_printed_value(tmp_path: Path) -> None:
-    comp, r4 = chart_after(tmp_path, 'errata e1 "E" { amend R4 { change "Piston-engined" 3-6 column result to "Evade" } }')
+    comp, r4 = chart_after(
+        tmp_path, 'errata e1 "E" { amend R4 { change "Piston-engined" 3-6 column result to "Evade" } }'
+    )
     row = next(r for r in r4.rows if r.errata)
     assert row.values == ("Evade",) and row.printed_values == ("Combat",) and not row.added
     assert comp.diagnostics[0].code == "C308"  # only the chart's own partial note remains
@@ -73,7 +75,10 @@ def test_move_range(tmp_path: Path) -> None:
 
 
 def test_retitle_and_note(tmp_path: Path) -> None:
-    _, r4 = chart_after(tmp_path, 'errata e1 "E" { amend R4 { retitle "Escape Chart (optional)" note "This is the optional version." } }')
+    _, r4 = chart_after(
+        tmp_path,
+        'errata e1 "E" { amend R4 { retitle "Escape Chart (optional)" note "This is the optional version." } }',
+    )
     assert (r4.title, r4.errata.printed_title) == ("Escape Chart (optional)", "Escape Chart")
     assert r4.errata.notes == (("e1", "This is the optional version."),)
 
@@ -81,7 +86,8 @@ def test_retitle_and_note(tmp_path: Path) -> None:
 def test_errata_apply_in_order_and_override(tmp_path: Path) -> None:
     comp, r4 = chart_after(
         tmp_path,
-        'errata late "Second printing" { order 2 overrides early amend R4 { change piston 3-6 column result to "Escape" } }\n'
+        'errata late "Second printing" { order 2 overrides early '
+        'amend R4 { change piston 3-6 column result to "Escape" } }\n'
         'errata early "First printing" { order 1 amend R4 { change piston 3-6 column result to "Evade" } }\n',
     )
     assert "C602" not in codes(comp)
@@ -119,7 +125,10 @@ def test_errata_without_effect_is_reported(tmp_path: Path, errata: str) -> None:
 
 
 def test_outputs_mark_amended_cells(tmp_path: Path) -> None:
-    comp, _ = chart_after(tmp_path, 'errata e1 "Publisher errata" { source "website" amend R4 { change piston 3-6 column result to "Evade" } }')
+    comp, _ = chart_after(
+        tmp_path,
+        'errata e1 "Publisher errata" { source "website" amend R4 { change piston 3-6 column result to "Evade" } }',
+    )
     out = render_outputs(comp.project)
     doc = json.loads(out["t/t.json"])
     r4 = doc["charts"][0]
@@ -127,9 +136,13 @@ def test_outputs_mark_amended_cells(tmp_path: Path) -> None:
     changed = r4["rows"][1]
     assert changed["errata"] == ["e1"] and changed["printed"] == {"range": "3-6", "values": {"result": "Combat"}}
     assert "errata" not in r4["rows"][0]
-    assert doc["errata"] == [{"id": "e1", "title": "Publisher errata", "source": "website", "date": None, "order": 0, "notes": []}]
+    assert doc["errata"] == [
+        {"id": "e1", "title": "Publisher errata", "source": "website", "date": None, "order": 0, "notes": []}
+    ]
     html = out["t/t.html"]
-    assert 'Evade <span class="was">(printed Combat)</span><sup class="errata">E1</sup>' in html  # marked by text, not colour
+    assert (
+        'Evade <span class="was">(printed Combat)</span><sup class="errata">E1</sup>' in html
+    )  # marked by text, not colour
     assert "E1 \u2014 Publisher errata (website)" in html
     assert "Errata applied: e1" in out["t/t.py"]
 
@@ -183,7 +196,8 @@ def test_diff_ignores_reordered_rows_and_reports_a_moved_range_once(tmp_path: Pa
     path = charts / "ia2" / "combat.chart"
     text = path.read_text()
     swapped = text.replace(
-        '    jet    1-4: "Safe escape"\n    jet    5-6: "Combat"', '    jet    5-6: "Combat"\n    jet    1-4: "Safe escape"'
+        '    jet    1-4: "Safe escape"\n    jet    5-6: "Combat"',
+        '    jet    5-6: "Combat"\n    jet    1-4: "Safe escape"',
     )
     assert swapped != text
     path.write_text(swapped)
@@ -201,14 +215,18 @@ def test_diff_as_printed_lists_the_errata(monkeypatch) -> None:
     assert "R4, interceptor Piston-engined, roll 3-6: 3-6 \u2192 3+" in texts
     assert any(t.startswith("target_systems, city Berlin: row added") for t in texts)
     berlin = next(c for c in doc["changes"] if c["kind"] == "row added")
-    assert berlin["cite"] == "Corrected Target Systems Planning Table (With Berlin) (USAAF rulebook, 25.0 Charts & Tables)"
+    assert (
+        berlin["cite"] == "Corrected Target Systems Planning Table (With Berlin) (USAAF rulebook, 25.0 Charts & Tables)"
+    )
 
 
 def test_errata_sheet_snapshot(snapshot) -> None:
     a = load([ROOT / "charts"], as_printed=True).project
     b = load([ROOT / "charts"]).project
     changes = diff_projects(a, b)
-    html = errata_sheet_html(changes, {g.id: g.title for g in b.games.values()}, "the rulebooks as printed", "with errata")
+    html = errata_sheet_html(
+        changes, {g.id: g.title for g in b.games.values()}, "the rulebooks as printed", "with errata"
+    )
     assert html.count("<tr><th scope=\"row\">") == len(changes)  # one change per line
     assert html == snapshot
 
@@ -216,7 +234,13 @@ def test_errata_sheet_snapshot(snapshot) -> None:
 def test_diff_between_git_revisions_in_a_fresh_clone(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     shutil.copytree(ROOT / "charts", repo / "charts")
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@t",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@t",
+    }
 
     def git(*args: str) -> None:
         subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)

@@ -31,7 +31,9 @@ def _blocks(section: str) -> list[str]:
 
 def test_doc_and_examples_are_generated_from_the_current_cases(generator) -> None:
     for path, text in generator.generated().items():
-        assert path.read_text(encoding="utf-8") == text, f"run `python scripts/gen_diagnostics_doc.py`: {path.name} is stale"
+        assert path.read_text(encoding="utf-8") == text, (
+            f"run `python scripts/gen_diagnostics_doc.py`: {path.name} is stale"
+        )
 
 
 @pytest.mark.parametrize("code", list(CODES))

@@ -65,7 +65,9 @@ def test_json_schema_rejects_a_diagnostic_without_position(check) -> None:
 
 
 def test_json_schema_file_is_the_shipped_one() -> None:
-    assert json.loads((ROOT / "schemas" / "diagnostics.schema.json").read_text()) == load_schema("diagnostics.schema.json")
+    assert json.loads((ROOT / "schemas" / "diagnostics.schema.json").read_text()) == load_schema(
+        "diagnostics.schema.json"
+    )
 
 
 def test_corpus_json_is_schema_valid(monkeypatch) -> None:
@@ -78,7 +80,9 @@ def test_corpus_json_is_schema_valid(monkeypatch) -> None:
 
 
 def test_github_annotation_escapes_properties_and_data() -> None:
-    d = Diagnostic("C305", Severity.WARNING, "100% off\r\nthe table: a,b", Span("charts/a,b:c.chart", 3, 5, 3, 9), "use `5+`")
+    d = Diagnostic(
+        "C305", Severity.WARNING, "100% off\r\nthe table: a,b", Span("charts/a,b:c.chart", 3, 5, 3, 9), "use `5+`"
+    )
     assert render_github(d) == (
         "::warning file=charts/a%2Cb%3Ac.chart,line=3,col=5,endColumn=9,title=C305 modified-roll-off-table"
         "::100%25 off%0D%0Athe table: a,b%0Ahelp: use `5+`"
@@ -93,7 +97,10 @@ def test_github_annotation_omits_columns_for_multi_line_spans() -> None:
 def test_github_format_prints_annotations_then_the_full_report(check) -> None:
     r = check(FINDINGS, "--format", "github")
     lines = r.output.splitlines()
-    assert lines[0].startswith("::error file=charts/t/a.chart,line=3,col=60,endColumn=63,") and "title=C301 overlapping-ranges" in lines[0]
+    assert (
+        lines[0].startswith("::error file=charts/t/a.chart,line=3,col=60,endColumn=63,")
+        and "title=C301 overlapping-ranges" in lines[0]
+    )
     assert lines[1].startswith("::warning file=charts/t/a.chart,line=4,")
     assert "error[C301]: `3-6` overlaps `1-3`" in r.output  # the human report follows
     assert " 3 | chart [R1]" in r.output
@@ -102,7 +109,9 @@ def test_github_format_prints_annotations_then_the_full_report(check) -> None:
 
 
 def test_github_format_says_when_annotations_overflow(check) -> None:
-    charts = "".join(f'chart [R{i}] "X" {{ roll 1d6 column r: text rows {{ 1-3: "a" 3-6: "b" }} }}\n' for i in range(12))
+    charts = "".join(
+        f'chart [R{i}] "X" {{ roll 1d6 column r: text rows {{ 1-3: "a" 3-6: "b" }} }}\n' for i in range(12)
+    )
     r = check(HEADER + charts, "--format", "github")
     assert r.output.count("::error ") == 12
     assert "::notice title=chartc::12 errors: GitHub shows only 10 annotations per level and step" in r.output
@@ -124,7 +133,10 @@ def test_sarif_has_the_fields_code_scanning_needs(check) -> None:
     assert [rule["id"] for rule in rules] == list(CODES)
     for result in run["results"]:
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
-        assert result["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "charts/t/a.chart", "uriBaseId": "%SRCROOT%"}
+        assert result["locations"][0]["physicalLocation"]["artifactLocation"] == {
+            "uri": "charts/t/a.chart",
+            "uriBaseId": "%SRCROOT%",
+        }
     by_rule = {res["ruleId"]: res for res in run["results"] if "suppressions" not in res}
     assert by_rule["C301"]["level"] == "error" and by_rule["C301"]["relatedLocations"][0]["message"]["text"]
     assert by_rule["C305"]["level"] == "warning"

@@ -1,15 +1,20 @@
 """Fuzzing: no input, however broken, makes chartc raise; every finding is positioned.
 
-The default run is bounded (a few seconds) so `.ci/run` fuzzes on every change. A longer run:
+The default run is bounded (a few seconds of CPU): the truncation and token-mutation tests compile
+the damaged file with the game header only (`game.chart`), and truncate at a sample of lines. The
+exhaustive versions, which compile the damaged file with all of IA2's files at every line, are
+marked `slow` (`pytest -m slow`, a step of `.ci/run`). A longer run:
 
     CHARTC_FUZZ_EXAMPLES=2000 pytest tests/test_fuzz.py     # more hypothesis examples per test
-    CHARTC_FUZZ_LONG=1 pytest tests/test_fuzz.py            # adds the 10 MB many-charts file
+    CHARTC_FUZZ_LONG=1 pytest -m slow tests/test_fuzz.py    # adds the 10 MB many-charts file
 
 Seed inputs live in tests/fuzz_corpus/ (run on every pass); add each input a fuzz run finds there.
 """
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import json
 import os
 import re
@@ -32,24 +37,32 @@ CORPUS = Path(__file__).resolve().parent / "fuzz_corpus"
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=not os.environ.get("CHARTC_FUZZ_RANDOM"),
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], database=None)
 REAL = {p.name: p.read_bytes() for p in sorted((CHARTS / "ia2").glob("*.chart"))}
+HEADER = "game.chart"  # the game header, calendar, periods and enums every other IA2 file uses
+# The IA2 files that use names declared in files other than the header (enums, charts, errata
+# targets): with the header alone they have errors; every other file compiles and renders.
+NEEDS_OTHER_FILES = {"errata.chart", "modes.chart", "optional.chart", "setup.chart"}
+TRUNCATION_STRIDE = 6  # the default run truncates at every 6th line (and the last); `slow` at every line
+LANGUAGE_ALPHABET = [*'chartgmeroly{}[]":,|*-+#\\ \t\r\n0123456789dkCvw=<>!()', "\ufeff", "\u202e", "é"]
 TOKEN = re.compile(rb'\s+|"(?:[^"\\\n]|\\.)*"|[A-Za-z0-9_]+|[^A-Za-z0-9_\s]')
 
 
-def compile_files(files: dict[str, bytes], render: bool = True) -> Compilation:
-    """Compile `files` as one game folder and assert chartc's robustness contract on the result."""
-    with tempfile.TemporaryDirectory() as tmp:
-        comp = compile_in(Path(tmp), files)
-    assert_positioned(comp)
-    if render and not comp.has_errors:
-        assert_outputs_render(comp)
+def compile_files(files: dict[str, bytes], render: bool = True, game: str = "t") -> Compilation:
+    """Compile `files` as the game folder `game` and assert chartc's robustness contract on the result."""
+    with tempfile.TemporaryDirectory() as tmp, contextlib.chdir(tmp):
+        # rendering reads the game folder's aid.order through the charts' relative paths: inside
+        # the temporary folder, so that the real charts/ia2/aid.order is not read for the copy
+        comp = compile_in(Path(tmp), files, game)
+        assert_positioned(comp, game)
+        if render and not comp.has_errors:
+            assert_outputs_render(comp)
     return comp
 
 
-def assert_positioned(comp: Compilation) -> None:
+def assert_positioned(comp: Compilation, game: str = "t") -> None:
     """Every finding names a real file, a line inside it and a column >= 1; every renderer copes."""
     line_counts = {path: text.count("\n") + 1 for path, text in comp.sources.items()}
     for d in comp.diagnostics:
-        assert d.span.file.startswith("charts/t"), d
+        assert d.span.file.startswith(f"charts/{game}/"), d
         assert d.span.line >= 1 and d.span.col >= 1, d
         assert d.span.file not in line_counts or d.span.line <= line_counts[d.span.file], d
         render_human(d, comp.sources)
@@ -97,7 +110,8 @@ def test_crlf_and_tabs_keep_columns() -> None:
 
 
 def test_non_utf8_is_positioned_at_the_byte() -> None:
-    [d] = [d for d in compile_files({"a.chart": (CORPUS / "latin1.chart").read_bytes()}).diagnostics if d.code == "C102"]
+    comp = compile_files({"a.chart": (CORPUS / "latin1.chart").read_bytes()})
+    [d] = [d for d in comp.diagnostics if d.code == "C102"]
     assert (d.span.line, d.span.col) == (3, 16) and "0xE9" in d.message
 
 
@@ -113,7 +127,8 @@ def test_10000_unclosed_parentheses_report_end_of_file() -> None:
 
 def test_a_very_long_line_is_checked_and_excerpted_briefly() -> None:
     title = "x" * 2_000_000
-    comp = compile_files({"a.chart": f'game t {{ title "T" }}\nchart [R1] "{title}" {{ roll 1d6 column r: text rows {{ 1-7: "a" }} }}\n'.encode()})
+    text = f'game t {{ title "T" }}\nchart [R1] "{title}" {{ roll 1d6 column r: text rows {{ 1-7: "a" }} }}\n'
+    comp = compile_files({"a.chart": text.encode()})
     [d] = comp.diagnostics
     assert d.code == "C303" and d.span.col > 2_000_000
     assert max(len(line) for line in render_human(d, comp.sources).splitlines()) < 400
@@ -121,12 +136,14 @@ def test_a_very_long_line_is_checked_and_excerpted_briefly() -> None:
 
 def test_a_10_mb_file_gets_a_positioned_diagnostic() -> None:
     body = ("# " + "c" * 97 + "\n") * 100_000
-    data = ('game t { title "T" }\n' + body + 'chart [R1] "X" { roll 1d6 column r: text rows { 1--6: "a" } }\n').encode()
+    chart = 'chart [R1] "X" { roll 1d6 column r: text rows { 1--6: "a" } }\n'
+    data = ('game t { title "T" }\n' + body + chart).encode()
     assert len(data) > 10_000_000
     [d] = compile_files({"a.chart": data}).diagnostics
     assert d.code == "C101" and d.span.line == 100_002 and d.span.col == 51
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not LONG, reason="long run only: set CHARTC_FUZZ_LONG=1")
 def test_a_10_mb_file_of_real_charts() -> None:
     chart = 'chart [R{i}] "Chart {i}" {{ roll 1d6 column r: text drm d +1 when fb rows {{ 1-3: "a" 4-6: "b" }} }}\n'
@@ -147,7 +164,7 @@ def test_random_bytes(data: bytes) -> None:
 
 
 @FUZZ
-@given(st.text(alphabet=st.sampled_from(list('chartgmeroly{}[]":,|*-+#\\ \t\r\n0123456789dkCvw=<>!()') + ["\ufeff", "\u202e", "é"]), max_size=300))
+@given(st.text(alphabet=st.sampled_from(LANGUAGE_ALPHABET), max_size=300))
 def test_random_text_from_the_language_alphabet(text: str) -> None:
     assert_reported(compile_files({"a.chart": text.encode("utf-8", errors="surrogatepass")}))
 
@@ -156,11 +173,17 @@ def _tokens(data: bytes) -> list[bytes]:
     return TOKEN.findall(data)
 
 
-@FUZZ
-@given(st.data())
-def test_token_mutations_of_the_real_charts(data) -> None:
-    name = data.draw(st.sampled_from(sorted(REAL)))
-    tokens = _tokens(REAL[name])
+def with_header(name: str, data: bytes) -> dict[str, bytes]:
+    """The damaged IA2 file `name` with the game header it needs, and nothing else of IA2."""
+    return {HEADER: REAL[HEADER], name: data}
+
+
+def with_all_files(name: str, data: bytes) -> dict[str, bytes]:
+    """The damaged IA2 file `name` among all the other IA2 files, as a contributor's tree would be."""
+    return {**REAL, name: data}
+
+
+def _mutate(data, tokens: list[bytes]) -> bytes:
     for _ in range(data.draw(st.integers(1, 3))):
         op = data.draw(st.sampled_from(["delete", "duplicate", "swap"]))
         i = data.draw(st.integers(0, len(tokens) - 1))
@@ -171,14 +194,52 @@ def test_token_mutations_of_the_real_charts(data) -> None:
             tokens.insert(i, tokens[i])
         else:
             tokens[i], tokens[j] = tokens[j], tokens[i]
-    compile_files({**REAL, name: b"".join(tokens)})
+    return b"".join(tokens)
 
 
+@FUZZ
+@given(st.data())
+def test_token_mutations_of_the_real_charts(data) -> None:
+    name = data.draw(st.sampled_from(sorted(REAL)))
+    compile_files(with_header(name, _mutate(data, _tokens(REAL[name]))), game="ia2")
+
+
+@pytest.mark.slow
+@FUZZ
+@given(st.data())
+def test_token_mutations_of_the_real_charts_among_all_files(data) -> None:
+    name = data.draw(st.sampled_from(sorted(REAL)))
+    compile_files(with_all_files(name, _mutate(data, _tokens(REAL[name]))), game="ia2")
+
+
+def truncations(name: str, stride: int) -> list[int]:
+    """The line counts to cut `name` at: every `stride`-th line, and the whole file."""
+    count = len(REAL[name].splitlines())
+    return sorted({*range(0, count, stride), count})
+
+
+@pytest.mark.parametrize("name", sorted(REAL))
+def test_truncation_of_the_real_charts(name: str) -> None:
+    lines = REAL[name].splitlines(keepends=True)
+    for n in truncations(name, TRUNCATION_STRIDE):
+        compile_files(with_header(name, b"".join(lines[:n])), game="ia2")
+    whole = compile_files(with_header(name, REAL[name]), game="ia2")
+    assert whole.has_errors == (name in NEEDS_OTHER_FILES), [render_short(d) for d in whole.diagnostics]
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(REAL))
 def test_truncation_at_every_line_of_the_real_charts(name: str) -> None:
     lines = REAL[name].splitlines(keepends=True)
     for n in range(len(lines)):
-        compile_files({**REAL, name: b"".join(lines[:n])}, render=n % 10 == 0)
+        compile_files(with_all_files(name, b"".join(lines[:n])), render=n % 10 == 0, game="ia2")
+
+
+def test_truncation_lines_cover_the_whole_file() -> None:
+    for name in REAL:
+        cuts = truncations(name, TRUNCATION_STRIDE)
+        assert cuts[0] == 0 and cuts[-1] == len(REAL[name].splitlines())
+        assert max(b - a for a, b in itertools.pairwise(cuts)) <= TRUNCATION_STRIDE
 
 
 def test_token_mutation_tokenizer_round_trips() -> None:

@@ -24,7 +24,9 @@ def gen():
 
 def test_corpus_reports_only_the_known_print_defects(corpus_as_printed, corpus) -> None:
     found = sorted(
-        (d.code, d.span.file, d.message.split(" for ")[0]) for d in corpus_as_printed.diagnostics if d.span.file.startswith("charts/ia2")
+        (d.code, d.span.file, d.message.split(" for ")[0])
+        for d in corpus_as_printed.diagnostics
+        if d.span.file.startswith("charts/ia2")
     )
     assert [(c, f) for c, f, _ in found] == [
         ("C305", "charts/ia2/awards.chart"),  # 7.9.3 promotion "1-4" with -2/-1 DRMs: a modified 0 or less has no row
@@ -38,7 +40,10 @@ def test_corpus_reports_only_the_known_print_defects(corpus_as_printed, corpus) 
         ("C308", "charts/ia2/setup.chart"),  # R1 rows for rolls 3-14 and 17-20 lost
         ("C308", "charts/ia2/setup.chart"),  # R2 only the Bf 109G-6 row, and it lacks its 14th cell
         ("C308", "charts/ia2/setup.chart"),
-        ("C412", "charts/ia2/modes.chart"),  # 10.15.3 Schweinfurt mission (8/43) flies the G-6/R6, which 11.1 dates 3/44
+        (
+            "C412",
+            "charts/ia2/modes.chart",
+        ),  # 10.15.3 Schweinfurt mission (8/43) flies the G-6/R6, which 11.1 dates 3/44
         ("C414", "charts/ia2/reference.chart"),  # 4.6 "one of 36 bases", but 4.6.2 lists 35
         ("C414", "charts/ia2/reference.chart"),  # 9.1 "Bf 109 (18 aircraft)", fewer named
     ]
@@ -139,8 +144,16 @@ def test_range_effects(ia2) -> None:
 
 def test_victory_points(ia2) -> None:
     # IA2 5.2.1: fighter 1 point; bomber destruction 3, separation 2, final destruction 1
-    assert value(ia2, "victory_points", None, target="fighter") == {"destruction": 1, "separation": None, "final_destruction": None}
-    assert value(ia2, "victory_points", None, target="bomber") == {"destruction": 3, "separation": 2, "final_destruction": 1}
+    assert value(ia2, "victory_points", None, target="fighter") == {
+        "destruction": 1,
+        "separation": None,
+        "final_destruction": None,
+    }
+    assert value(ia2, "victory_points", None, target="bomber") == {
+        "destruction": 3,
+        "separation": 2,
+        "final_destruction": 1,
+    }
 
 
 def test_victory_levels(ia2) -> None:

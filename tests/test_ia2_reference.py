@@ -47,9 +47,25 @@ def test_base_zones(ia2) -> None:
 def test_families_and_aircraft(ia2) -> None:
     # IA2 9.1: Bf 109 (18 aircraft), FW 190 (12), Bf 110 (2) ... Go 229 (1)
     counts = {m.label: m.get("aircraft") for m in ia2.enums["family"].members}
-    assert counts == {"Bf 109": 18, "FW 190": 12, "Bf 110": 2, "Me 410": 1, "Ju 88": 1, "Do 335": 1, "Me 163": 1, "Me 262": 2, "He 162": 1, "Go 229": 1}
+    assert counts == {
+        "Bf 109": 18,
+        "FW 190": 12,
+        "Bf 110": 2,
+        "Me 410": 1,
+        "Ju 88": 1,
+        "Do 335": 1,
+        "Me 163": 1,
+        "Me 262": 2,
+        "He 162": 1,
+        "Go 229": 1,
+    }
     # 4.6.4: the Bf 109 family has four types: G-6, G-14, G-10, K-4
-    assert [m.label for m in ia2.enums["aircraft_type"].members if m.get("family") == "bf109"] == ["Bf 109G-6", "Bf 109G-14", "Bf 109G-10", "Bf 109K-4"]
+    assert [m.label for m in ia2.enums["aircraft_type"].members if m.get("family") == "bf109"] == [
+        "Bf 109G-6",
+        "Bf 109G-14",
+        "Bf 109G-10",
+        "Bf 109K-4",
+    ]
     # section 11 availability dates
     assert record(ia2, "aircraft", "Bf 109G-6/U3").get("available") == "1944-04"  # 11.1.7
     assert record(ia2, "aircraft", "Bf 109G-6 (late)").get("available") == "1944-05"  # 11.1.8
@@ -77,14 +93,23 @@ def test_r1_starting_units(ia2) -> None:
     i_jg1 = value(ia2, "R1", None, unit="I/JG 1")
     assert i_jg1["roll"] == 1 and i_jg1["aircraft"] == "1-4: FW 190A-6; 5-6: FW 190A-7"
     assert (i_jg1["base"], i_jg1["date"]) == ("wiesbaden", "1944-03")
-    assert (i_jg1["transfer_base"], i_jg1["transfer_date"], i_jg1["transfer_aircraft"]) == ("husum", "1944-08", "fw190a8r2")
+    assert (i_jg1["transfer_base"], i_jg1["transfer_date"], i_jg1["transfer_aircraft"]) == (
+        "husum",
+        "1944-08",
+        "fw190a8r2",
+    )
     assert i_jg1["notes"] == "Parchim (Berlin) 2/45, He 162A-2"
     # R1: III/JG 1 Volkel (Dutch) 3/44 -> Rheine (Münster) 8/44, Bf 109G-14
     iii_jg1 = value(ia2, "R1", None, unit="iii_jg1")
     assert (iii_jg1["base"], iii_jg1["transfer_base"], iii_jg1["transfer_aircraft"]) == ("volkel", "rheine", "bf109g14")
     # R1: roll 15 I/ZG 1 Ju 88C-6a, St. Trond (France) 3/44, Salzwedel (Bremen) 7/44
     i_zg1 = value(ia2, "R1", None, unit="I/ZG 1")
-    assert (i_zg1["roll"], i_zg1["aircraft"], i_zg1["base"], i_zg1["transfer_date"]) == (15, "Ju 88C-6a", "st_trond", "1944-07")
+    assert (i_zg1["roll"], i_zg1["aircraft"], i_zg1["base"], i_zg1["transfer_date"]) == (
+        15,
+        "Ju 88C-6a",
+        "st_trond",
+        "1944-07",
+    )
     # R1: roll 16 II/ZG 26 Wunstorf (Bremen) -> Königsberg (Frankfurt) 5/44
     assert value(ia2, "R1", None, unit="II/ZG 26")["transfer_base"] == "koenigsberg"
     # R1 footnote 5: JV 44 requires being a Knight's Cross holder
@@ -130,13 +155,23 @@ def test_awards(ia2) -> None:
     assert value(ia2, "awards", None, award="ehrenpokal")["at"] == 10
     assert value(ia2, "awards", None, award="german_cross")["at"] == 20
     # 7.8.7: Knight's Cross roll at 30, Oakleaves 40, Swords 60; Diamonds automatic at 100
-    assert [value(ia2, "awards", None, award=a)["at"] for a in ("knights_cross", "oakleaves", "swords", "diamonds")] == [30, 40, 60, 100]
+    assert [
+        value(ia2, "awards", None, award=a)["at"] for a in ("knights_cross", "oakleaves", "swords", "diamonds")
+    ] == [30, 40, 60, 100]
     assert value(ia2, "awards", None, award="diamonds")["how"].startswith("automatic")
     # 7.8.5: clasp after 20, 60, 100 flights; only the first confers a Prestige Point
-    assert [(value(ia2, "awards", None, award=a)["at"], value(ia2, "awards", None, award=a)["prestige"]) for a in ("clasp_bronze", "clasp_silver", "clasp_gold")] == [(20, 1), (60, 0), (100, 0)]
+    assert [
+        (value(ia2, "awards", None, award=a)["at"], value(ia2, "awards", None, award=a)["prestige"])
+        for a in ("clasp_bronze", "clasp_silver", "clasp_gold")
+    ] == [(20, 1), (60, 0), (100, 0)]
     assert value(ia2, "awards", None, award="clasp_silver")["counted"] == "flights"
     # 7.8.8: Ace after 5 kills, a Prestige Point
-    assert value(ia2, "awards", None, award="ace") == {"at": 5, "counted": "kills", "how": "automatic (7.8.8)", "prestige": 1}
+    assert value(ia2, "awards", None, award="ace") == {
+        "at": 5,
+        "counted": "kills",
+        "how": "automatic (7.8.8)",
+        "prestige": 1,
+    }
 
 
 def test_knights_cross_roll(ia2) -> None:
@@ -150,7 +185,12 @@ def test_promotion(ia2, gen) -> None:
     assert value(ia2, "promotion", "4")["result"].startswith("Promoted")
     assert value(ia2, "promotion", "5") == {"result": "Not promoted"}
     assert value(ia2, "promotion", "6", drm=-2)["result"].startswith("Promoted")
-    assert [(d.id, d.value) for d in ia2.chart("promotion").drms] == [("knights_cross", -2), ("ek1", -1), ("ehrenpokal", -1), ("german_cross", -1)]
+    assert [(d.id, d.value) for d in ia2.chart("promotion").drms] == [
+        ("knights_cross", -2),
+        ("ek1", -1),
+        ("ehrenpokal", -1),
+        ("german_cross", -1),
+    ]
     assert gen.drm_promotion(knights_cross_holder=True, ek1_in_period=True) == -3
     # 7.9.3: attempts after June 1944, October 1944, February 1945 (4th, 8th, 12th month)
     assert value(ia2, "promotion_attempts", None, promotion_attempt="first") == {"service": 4, "after": "1944-06"}
@@ -169,11 +209,25 @@ def test_ranks(ia2) -> None:
 
 def test_skills_and_maneuvers(ia2) -> None:
     # IA2 7.7: GUNNERY (5), AIM (6), PRECISION (3), SIXTH SENSE (4), EXPERT (3), LEADERSHIP (3), A.C.M. (4)
-    costs = {s: value(ia2, "skills", None, skill=s)["cost"] for s in ("GUNNERY", "AIM", "PRECISION", "SIXTH SENSE", "EXPERT", "LEADERSHIP", "A.C.M.")}
-    assert costs == {"GUNNERY": 5, "AIM": 6, "PRECISION": 3, "SIXTH SENSE": 4, "EXPERT": 3, "LEADERSHIP": 3, "A.C.M.": 4}
+    costs = {
+        s: value(ia2, "skills", None, skill=s)["cost"]
+        for s in ("GUNNERY", "AIM", "PRECISION", "SIXTH SENSE", "EXPERT", "LEADERSHIP", "A.C.M.")
+    }
+    assert costs == {
+        "GUNNERY": 5,
+        "AIM": 6,
+        "PRECISION": 3,
+        "SIXTH SENSE": 4,
+        "EXPERT": 3,
+        "LEADERSHIP": 3,
+        "A.C.M.": 4,
+    }
     assert value(ia2, "skills", None, skill="gunnery")["crew"] == "All crew"
     # IA2 10.8: Cuban Eight 1, Chandelle 3, Immelmann 3, Split-S 4 experience points
-    assert [value(ia2, "advanced_maneuvers", None, maneuver=m)["cost"] for m in ("cuban_eight", "chandelle", "immelmann", "split_s")] == [1, 3, 3, 4]
+    assert [
+        value(ia2, "advanced_maneuvers", None, maneuver=m)["cost"]
+        for m in ("cuban_eight", "chandelle", "immelmann", "split_s")
+    ] == [1, 3, 3, 4]
     assert value(ia2, "advanced_maneuvers", None, maneuver="Immelmann")["effect"] == "Avoid all damage, improve x 2"
 
 
@@ -200,7 +254,8 @@ def test_bomb_detonation(ia2) -> None:
 
 
 def test_crash_enroute(ia2, gen) -> None:
-    # IA2 7.4.3: 1d10, on a result of 1 or less the damaged aircraft crashes; -1 each: leaking tanks, KIA/SW pilot, copilot
+    # IA2 7.4.3: 1d10, on a result of 1 or less the damaged aircraft crashes; -1 each: leaking tanks,
+    # KIA/SW pilot, copilot
     assert value(ia2, "crash_enroute", "1")["result"].startswith("The damaged aircraft crashes")
     assert value(ia2, "crash_enroute", "3", drm=-3)["result"].startswith("The damaged aircraft crashes")
     assert value(ia2, "crash_enroute", "2")["result"].startswith("The damaged aircraft reaches")
@@ -219,7 +274,10 @@ def test_named_ace(ia2) -> None:
 
 def test_approach_track(ia2, gen) -> None:
     # IA2 10.7: front 1 (1-2), 2 (3-4), 3 (5-6); flank starboard 2/4/6; flank port 3/5/7; tail 6/7/8
-    tracks = {o: [value(ia2, "approach_track", str(r), orientation=o)["track"] for r in (1, 3, 5)] for o in ("front", "flank_starboard", "flank_port", "tail")}
+    tracks = {
+        o: [value(ia2, "approach_track", str(r), orientation=o)["track"] for r in (1, 3, 5)]
+        for o in ("front", "flank_starboard", "flank_port", "tail")
+    }
     assert tracks == {"front": [1, 2, 3], "flank_starboard": [2, 4, 6], "flank_port": [3, 5, 7], "tail": [6, 7, 8]}
     assert value(ia2, "approach_track", "2", orientation="Flank (port)") == {"track": 3, "chart": model.ChartRef("P1")}
     assert gen.lookup_approach_track(6, orientation="tail")["track"] == 8
@@ -254,47 +312,100 @@ def test_bodenplatte(ia2, gen) -> None:
     with pytest.raises(LookupProblem):
         lookup(ia2.chart("bodenplatte_flak"), "3", {}, 1)  # the printed maximum is 3
     # 10.16: Allied fighters 1-2 Spitfire IX, 3-4 Spitfire XIV, 5-7 P-47D, 8-0 P-51D
-    assert [value(ia2, "bodenplatte_fighters", r)["fighter"] for r in ("2", "3", "7", "0")] == ["Spitfire IX", "Spitfire XIV", "P-47D", "P-51D"]
+    assert [value(ia2, "bodenplatte_fighters", r)["fighter"] for r in ("2", "3", "7", "0")] == [
+        "Spitfire IX",
+        "Spitfire XIV",
+        "P-47D",
+        "P-51D",
+    ]
 
 
 def test_tours_of_duty(ia2) -> None:
     # IA2 10.15.2 Armored Knights: June 1944, FW 190A8/R8, II(Sturm)/JG 300, Rheine (Münster Bases), 15 bomber victories
     ak = record(ia2, "tour", "Armored Knights")
-    assert (ak.get("start"), ak.get("aircraft"), ak.get("unit"), ak.get("base")) == ("1944-06", "fw190a8r8", "ii_sturm_jg300", "rheine")
+    assert (ak.get("start"), ak.get("aircraft"), ak.get("unit"), ak.get("base")) == (
+        "1944-06",
+        "fw190a8r8",
+        "ii_sturm_jg300",
+        "rheine",
+    )
     assert record(ia2, "base", ak.get("base")).get("zone") == "munster"
     assert (ak.get("prestige_level"), ak.get("victory")) == (3, "15 bomber victories")
     # Flying Peas: July 1944, Me 163B-1, III/JG 400, Brandis, Hauptmann, 2 XP, Prestige Level 5
     fp = record(ia2, "tour", "flying_peas")
-    assert (fp.get("start"), fp.get("aircraft"), fp.get("base"), fp.get("rank"), fp.get("experience"), fp.get("prestige_level")) == ("1944-07", "me163b1", "brandis", "hauptmann", 2, 5)
+    assert (
+        fp.get("start"),
+        fp.get("aircraft"),
+        fp.get("base"),
+        fp.get("rank"),
+        fp.get("experience"),
+        fp.get("prestige_level"),
+    ) == ("1944-07", "me163b1", "brandis", "hauptmann", 2, 5)
     # Knight's Cross Holders: January 1945, Me 262A-1a, JV 44, Brandenburg-Briest, Major, 24 bomber victories
     kc = record(ia2, "tour", "Knight's Cross Holders")
-    assert (kc.get("start"), kc.get("unit"), kc.get("rank"), kc.get("victory")) == ("1945-01", "jv44", "major", "24 bomber victories")
+    assert (kc.get("start"), kc.get("unit"), kc.get("rank"), kc.get("victory")) == (
+        "1945-01",
+        "jv44",
+        "major",
+        "24 bomber victories",
+    )
     # The Abbeville Boys: March 1943, FW 190A-5, Vitry-en-Artois, requires Interceptor Ace 1943-44
     ab = record(ia2, "tour", "The Abbeville Boys")
     assert (ab.get("start"), ab.get("aircraft"), ab.get("base")) == ("1943-03", "fw190a5", "vitry_en_artois")
-    assert [m.id for m in ia2.enums["tour"].members] == ["abbeville_boys", "armored_knights", "the_escorts", "flying_peas", "knights_cross_holders"]
+    assert [m.id for m in ia2.enums["tour"].members] == [
+        "abbeville_boys",
+        "armored_knights",
+        "the_escorts",
+        "flying_peas",
+        "knights_cross_holders",
+    ]
 
 
 def test_historical_missions(ia2) -> None:
     # IA2 10.15.3 Defend Oranienburg A/F: April 10, 1945, Me 262A-1b, JV 44, Brandenburg-Briest
     m = record(ia2, "mission", "Defend Oranienburg A/F")
-    assert (m.get("date"), m.get("month"), m.get("aircraft"), m.get("unit"), m.get("base")) == ("April 10, 1945", "1945-04", "me262a1b", "jv44", "brandenburg_briest")
+    assert (m.get("date"), m.get("month"), m.get("aircraft"), m.get("unit"), m.get("base")) == (
+        "April 10, 1945",
+        "1945-04",
+        "me262a1b",
+        "jv44",
+        "brandenburg_briest",
+    )
     # Intercept Raid on Schweinfurt: August 17, 1943, Bf 109G-6/R6, II/JG 27, Wiesbaden; B-17F, no escorts
     s = record(ia2, "mission", "schweinfurt")
-    assert (s.get("month"), s.get("aircraft"), s.get("unit"), s.get("base"), s.get("enemy")) == ("1943-08", "bf109g6r6", "ii_jg27", "wiesbaden", "B-17F formation. No escorts.")
-    # First Raid on Berlin: March 6, 1944, FW 190A-8/R6, II/JG 1, Rheine; Scramble from Parchim: He 162A-2, I/JG 1, Parchim
+    assert (s.get("month"), s.get("aircraft"), s.get("unit"), s.get("base"), s.get("enemy")) == (
+        "1943-08",
+        "bf109g6r6",
+        "ii_jg27",
+        "wiesbaden",
+        "B-17F formation. No escorts.",
+    )
+    # First Raid on Berlin: March 6, 1944, FW 190A-8/R6, II/JG 1, Rheine; Scramble from Parchim: He 162A-2,
+    # I/JG 1, Parchim
     assert record(ia2, "mission", "First Raid on Berlin").get("aircraft") == "fw190a8r6"
     p = record(ia2, "mission", "Scramble from Parchim")
-    assert (p.get("date"), p.get("aircraft"), p.get("unit"), p.get("base")) == ("April 15, 1945", "he162a2", "i_jg1", "parchim")
+    assert (p.get("date"), p.get("aircraft"), p.get("unit"), p.get("base")) == (
+        "April 15, 1945",
+        "he162a2",
+        "i_jg1",
+        "parchim",
+    )
 
 
 def test_jet_aces(ia2) -> None:
     # IA2 10.4: Bär starts a Major with 191 kills, Prestige Points 3, Level 7; Galland 97 kills, 7 points
     baer = record(ia2, "jet_ace", "baer")
-    assert (baer.get("rank"), baer.get("starting_kills"), baer.get("prestige_points"), baer.get("prestige_level")) == ("major", 191, 3, 7)
+    assert (baer.get("rank"), baer.get("starting_kills"), baer.get("prestige_points"), baer.get("prestige_level")) == (
+        "major",
+        191,
+        3,
+        7,
+    )
     assert baer.get("skills") == "Parachute, A.C.M., Aim"
     galland = record(ia2, "jet_ace", "galland")
     assert (galland.get("rank"), galland.get("starting_kills"), galland.get("prestige_points")) == ("general", 97, 7)
-    assert record(ia2, "jet_ace", "steinhoff").get("rank") == "oberstleutnant"  # printed "Starting Rank: Oberstleutnant"
+    assert (
+        record(ia2, "jet_ace", "steinhoff").get("rank") == "oberstleutnant"
+    )  # printed "Starting Rank: Oberstleutnant"
     assert record(ia2, "jet_ace", "schnoerrer").get("rank") == "leutnant"
     assert len(ia2.enums["jet_ace"].members) == 8  # "eight of the most important Jet Aces"

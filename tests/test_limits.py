@@ -26,21 +26,29 @@ def test_too_many_rows(tmp_path: Path) -> None:
 
 def test_too_many_key_combinations(tmp_path: Path) -> None:
     members = " ".join(f"m{i}" for i in range(17))
-    text = HEADER + f"enum e {{ {members} }}\n" + 'chart [K1] "Keys" { roll 1d6 key a: e key b: e column r: text rows { * * 1-6: "x" } }\n'
+    text = (
+        HEADER
+        + f"enum e {{ {members} }}\n"
+        + 'chart [K1] "Keys" { roll 1d6 key a: e key b: e column r: text rows { * * 1-6: "x" } }\n'
+    )
     [d] = compile_text(tmp_path, text).diagnostics
     assert d.code == "C415" and f"289 key combinations (at most {MAX_KEY_COMBINATIONS})" in d.message
 
 
 def test_too_many_drms(tmp_path: Path) -> None:
     drms = " ".join(f"drm d{i} +0 when fb" for i in range(MAX_DRMS + 1))
-    [d] = compile_text(tmp_path, HEADER + f'chart [D1] "Drms" {{ roll 1d6 column r: text {drms} rows {{ 1-6: "x" }} }}\n').diagnostics
+    [d] = compile_text(
+        tmp_path, HEADER + f'chart [D1] "Drms" {{ roll 1d6 column r: text {drms} rows {{ 1-6: "x" }} }}\n'
+    ).diagnostics
     assert d.code == "C415" and f"{MAX_DRMS + 1} DRMs" in d.message
 
 
 def test_limits_leave_a_large_real_sized_chart_alone(tmp_path: Path) -> None:
     rows = " ".join(f'{i:02d}: "r"' for i in range(1, 100)) + ' 00: "last"'
     drms = " ".join(f"drm d{i} +1 when fb" for i in range(32))
-    comp = compile_text(tmp_path, HEADER + f'chart [P1] "Percentile" {{ roll percentile column r: text {drms} rows {{ {rows} }} }}\n')
+    comp = compile_text(
+        tmp_path, HEADER + f'chart [P1] "Percentile" {{ roll percentile column r: text {drms} rows {{ {rows} }} }}\n'
+    )
     assert "C415" not in codes(comp)
 
 
@@ -56,6 +64,8 @@ bounds = st.one_of(st.none(), st.integers(-5, 30))
 @given(st.lists(st.tuples(bounds, bounds), max_size=12))
 def test_sweep_finds_exactly_the_intersecting_pairs(ranges: list[tuple[int | None, int | None]]) -> None:
     rows = [_row(lo, hi, i + 1) for i, (lo, hi) in enumerate(ranges) if lo is None or hi is None or lo <= hi]
-    brute = {(a.span.line, b.span.line) for a, b in itertools.combinations(rows, 2) if a.range.intersect(b.range) is not None}
+    brute = {
+        (a.span.line, b.span.line) for a, b in itertools.combinations(rows, 2) if a.range.intersect(b.range) is not None
+    }
     swept = [(a.span.line, b.span.line) for a, b in intersecting_pairs(rows)]
     assert sorted(swept) == sorted(brute) and len(swept) == len(brute)

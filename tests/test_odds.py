@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-import pytest
-
 from fractions import Fraction as F
 from pathlib import Path
 
-from compiler.odds import drm_totals, drm_values, expected_value, odds, percent_text, reachable_rolls, row_odds, unreachable_rows
+import pytest
+
+from compiler.odds import (
+    drm_totals,
+    drm_values,
+    expected_value,
+    odds,
+    percent_text,
+    reachable_rolls,
+    row_odds,
+    unreachable_rows,
+)
 from tests.conftest import codes, compile_text
 
 HEADER = 'game t { title "T" }\n'
@@ -24,7 +33,8 @@ KNOWN_OFF_TABLE_AS_PRINTED = {
     # IA2 R4 footnote 1: the +1 F/B Attack DRM turns a natural 6 into 7; the printed rows stop at 6
     ("ia2", "R4", ("piston",), 1): F(1, 6),
     ("ia2", "R4", ("jet",), 1): F(1, 6),
-    # IA2 7.9.3 promotion: printed 1-4 promoted, other rolls fail; with -1/-2 award DRMs a modified roll can reach 0 and below
+    # IA2 7.9.3 promotion: printed 1-4 promoted, other rolls fail; with -1/-2 award DRMs a modified roll
+    # can reach 0 and below
     ("ia2", "promotion", (), -5): F(5, 6),
     ("ia2", "promotion", (), -4): F(2, 3),
     ("ia2", "promotion", (), -3): F(1, 2),
@@ -53,7 +63,14 @@ def test_every_corpus_chart_sums_to_one_or_is_declared_partial(view, request) ->
                 if sum(probabilities) != 1 and not chart.partial:
                     off_table[(game.id, chart.address, combo, drm)] = no_row
     # IA2: R4 2 keys x DRM 0..1, R5 3 keys, R7 and R8 5 periods, R9 DRM 0..2, extended burst
-    assert [checked[a] for a in ("ia2/R4", "ia2/R5", "ia2/R7", "ia2/R8", "ia2/R9", "ia2/extended_burst")] == [4, 3, 5, 5, 3, 1]
+    assert [checked[a] for a in ("ia2/R4", "ia2/R5", "ia2/R7", "ia2/R8", "ia2/R9", "ia2/extended_burst")] == [
+        4,
+        3,
+        5,
+        5,
+        3,
+        1,
+    ]
     assert off_table == (KNOWN_OFF_TABLE if view == "corpus" else KNOWN_OFF_TABLE_AS_PRINTED)
 
 
@@ -135,7 +152,8 @@ def test_unreachable_row_is_judged_under_every_declared_drm(tmp_path: Path) -> N
 def test_clamp_limits_the_drm_totals(tmp_path: Path) -> None:
     _, chart = _chart(
         tmp_path,
-        'chart [R1] "X" { roll 2d6 column r: text drm a +2 drm b +3 drm c -1 combine sum clamp -1 to +4 rows { 2-: "a" 3-11: "b" 12+: "c" } }\n',
+        'chart [R1] "X" { roll 2d6 column r: text drm a +2 drm b +3 drm c -1 combine sum clamp -1 to +4 '
+        'rows { 2-: "a" 3-11: "b" 12+: "c" } }\n',
     )
     # subsets: 0, 2, 3, -1, 5, 1, 2, 4 -> clamped to -1..+4
     assert drm_totals(chart) == [-1, 0, 1, 2, 3, 4]
@@ -150,7 +168,9 @@ def test_percent_text_is_exact_when_it_can_be() -> None:
 
 def test_flak_hits_expected_value(tmp_path: Path) -> None:
     # IA2 7.1.5 flak: "roll 1d6 and subtract 3", minimum 0 -> 0 hits on 1-3, then 1, 2, 3 hits
-    _, chart = _chart(tmp_path, 'chart [R1] "Flak" { roll 1d6 minus 3 min 0 column hits: int rows { 0: 0 1: 1 2: 2 3: 3 } }\n')
+    _, chart = _chart(
+        tmp_path, 'chart [R1] "Flak" { roll 1d6 minus 3 min 0 column hits: int rows { 0: 0 1: 1 2: 2 3: 3 } }\n'
+    )
     result = odds(chart, (), 0)
     assert [ro.probability for ro in result.rows] == [F(1, 2), F(1, 6), F(1, 6), F(1, 6)]
     assert expected_value(chart, result, chart.columns[0]) == F(1)  # (0*3 + 1 + 2 + 3) / 6

@@ -86,7 +86,9 @@ def test_order_file_sets_groups_and_keeps_unlisted_charts(tmp_path: Path) -> Non
     ]
 
 
-@pytest.mark.parametrize("text, message", [("Z9\n", "line 1: no chart `Z9`"), ("V1\nV1\n", "line 2: chart `V1` is listed twice")])
+@pytest.mark.parametrize(
+    "text, message", [("Z9\n", "line 1: no chart `Z9`"), ("V1\nV1\n", "line 2: chart `V1` is listed twice")]
+)
 def test_order_file_mistakes_are_reported(tmp_path: Path, text: str, message: str) -> None:
     game = compile_text(tmp_path, TWO_SECTIONS).project.games["t"]
     with pytest.raises(AidOrderError, match=re.escape(message)):
@@ -101,7 +103,7 @@ def test_bad_order_file_fails_the_build(tmp_path: Path) -> None:
     cwd = os.getcwd()
     os.chdir(tmp_path)
     try:
-        with pytest.raises(OutputError, match="game `t`: aid.order line 1: no chart `R99`"):
+        with pytest.raises(OutputError, match=r"game `t`: aid\.order line 1: no chart `R99`"):
             render_outputs(comp.project)
     finally:
         os.chdir(cwd)
@@ -204,6 +206,7 @@ def _boxes(box):
         yield from _boxes(child)
 
 
+@pytest.mark.slow  # two in-process PDF builds of every game: about 25 s of CPU
 def test_build_pdf_is_byte_identical_and_check_leaves_pdfs_alone(tmp_path: Path, weasyprint, monkeypatch) -> None:
     monkeypatch.chdir(ROOT)
     runner = CliRunner()
@@ -234,7 +237,9 @@ def test_build_pdf_is_byte_identical_and_check_leaves_pdfs_alone(tmp_path: Path,
 def test_large_print_and_letter_reach_the_html(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(ROOT)
     out = tmp_path / "gen"
-    r = CliRunner().invoke(cli, ["build", "--large-print", "--paper", "letter", "--out", str(out)], catch_exceptions=False)
+    r = CliRunner().invoke(
+        cli, ["build", "--large-print", "--paper", "letter", "--out", str(out)], catch_exceptions=False
+    )
     assert r.exit_code == 0, r.output
     html = (out / "ia2" / "ia2.html").read_text(encoding="utf-8")
     assert "size: letter;" in html and "--cell: 12pt" in html
@@ -278,7 +283,7 @@ def chromium_prints(corpus, tmp_path_factory) -> dict[tuple[str, str, bool], tup
 def test_chromium_keeps_every_chart_on_one_page(chromium_prints) -> None:
     for key, (pdf, ids) in chromium_prints.items():
         pages = browser.probe_pages(browser.page_texts(pdf), len(ids))
-        split = {anchor: p for anchor, p in zip(ids, pages) if len(p[0]) != 1 or p[0] != p[1]}
+        split = {anchor: p for anchor, p in zip(ids, pages, strict=True) if len(p[0]) != 1 or p[0] != p[1]}
         allowed = TALLER_THAN_A_PAGE_IN_LARGE_PRINT if key[2] else set()
         assert set(split) <= allowed, f"{key}: charts split across pages (top page, bottom page): {split}"
 
@@ -297,7 +302,7 @@ def test_chromium_page_counts(corpus, chromium_prints) -> None:
 
 @needs_browser
 def test_chromium_pdf_holds_every_chart_title(corpus, chromium_prints) -> None:
-    for (game_id, paper, large), (pdf, _) in chromium_prints.items():
+    for (game_id, paper, _large), (pdf, _) in chromium_prints.items():
         texts = browser.page_texts(pdf)
         text = " ".join(" ".join(texts).split())
         for chart in corpus.project.games[game_id].charts:

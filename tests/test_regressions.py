@@ -50,16 +50,30 @@ def test_an_invariant_part_outside_the_cells_is_reported(tmp_path: Path) -> None
 
 
 def test_an_allow_without_a_reason_is_reported(tmp_path: Path) -> None:
-    text = HEAD + 'context f: flag\nchart c "C" { roll 1d6 column r: text drm d +1 when f allow C305 "" rows { 1-6: "x" } }\n'
+    text = (
+        HEAD
+        + 'context f: flag\nchart c "C" { roll 1d6 column r: text drm d +1 when f allow C305 "" rows { 1-6: "x" } }\n'
+    )
     assert sorted(codes(compile_text(tmp_path, text))) == ["C305", "C502"]
 
 
 def test_odds_tables_too_large_to_write_are_refused(tmp_path: Path) -> None:
     flags = "".join(f"context f{i}: flag\n" for i in range(40))
     drms = " ".join(f"drm d{i} +1 when f{i}" for i in range(40))
-    keys = 'enum a { ' + " ".join(f"a{i}" for i in range(16)) + ' }\nenum b { ' + " ".join(f"b{i}" for i in range(16)) + " }\n"
+    keys = (
+        "enum a { "
+        + " ".join(f"a{i}" for i in range(16))
+        + " }\nenum b { "
+        + " ".join(f"b{i}" for i in range(16))
+        + " }\n"
+    )
     rows = " ".join(f"* * {i}: \"r\"" for i in range(1, 41))
-    text = HEAD + flags + keys + f'chart c "C" {{ roll 2d20 key a key b column r: text {drms} rows {{ {rows} 41+: "x" }} }}\n'
+    text = (
+        HEAD
+        + flags
+        + keys
+        + f'chart c "C" {{ roll 2d20 key a key b column r: text {drms} rows {{ {rows} 41+: "x" }} }}\n'
+    )
     comp = compile_text(tmp_path, text)
     assert "C415" in codes(comp)
 
@@ -68,7 +82,8 @@ def test_lookup_refuses_a_game_with_errors(tmp_path: Path, monkeypatch) -> None:
     folder = tmp_path / "charts" / "g"
     folder.mkdir(parents=True)
     (folder / "a.chart").write_text(
-        'game g { title "G" }\nchart a "A" { roll 1d6 column r: text column n: int "N" rows { 1-3: "x", 1  4-6: "y", 2 } }\n'
+        'game g { title "G" }\n'
+        'chart a "A" { roll 1d6 column r: text column n: int "N" rows { 1-3: "x", 1  4-6: "y", 2 } }\n'
         'errata e1 "E1" { amend a { change 4-6 column n to "oops" } }\n'
     )
     monkeypatch.chdir(tmp_path)

@@ -15,7 +15,6 @@ import math
 import random
 from collections import Counter
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -72,7 +71,9 @@ def test_natural_rolls_follow_the_exact_distribution(game, address: str) -> None
     assert chi_square(counts, exact, N) < chi_square_bound(len(exact) - 1)
 
 
-@pytest.mark.parametrize("address, drm", [("S2", 0), ("S2", 2), ("PCT", 0), ("D10", 0), ("LOW", 0), ("FLAK", 0), ("D66", 0)])
+@pytest.mark.parametrize(
+    "address, drm", [("S2", 0), ("S2", 2), ("PCT", 0), ("D10", 0), ("LOW", 0), ("FLAK", 0), ("D66", 0)]
+)
 def test_selected_rows_follow_the_exact_odds(game, address: str, drm: int) -> None:
     model, module = game
     chart = model.chart(address)

@@ -40,7 +40,12 @@ def test_bail_out(sl) -> None:
     assert value(sl, "bail_out", "0") == {"result": "SUCCESSFUL"}  # the 0 face is 10
     # Bail Out! modifiers: Miss One Day Wounds -1, Miss Two Days Wounds -2, Damaged -1, Destroyed -2
     chart = sl.chart("bail_out")
-    assert [(d.id, d.value) for d in chart.drms] == [("miss_one_day", -1), ("miss_two_days", -2), ("damaged", -1), ("destroyed", -2)]
+    assert [(d.id, d.value) for d in chart.drms] == [
+        ("miss_one_day", -1),
+        ("miss_two_days", -2),
+        ("damaged", -1),
+        ("destroyed", -2),
+    ]
     assert value(sl, "bail_out", "4", drm=-2) == {"result": "UNSUCCESSFUL"}  # 4 - 2 (Aircraft Destroyed) = 2
     assert value(sl, "bail_out", "1", drm=-6) == {"result": "UNSUCCESSFUL"}  # every modifier: the 2- row is open-ended
 
@@ -51,8 +56,12 @@ def test_bail_out_generated(gen) -> None:
     assert gen.drm_bail_out(miss_one_day_wound=True, aircraft_damaged=True) == -2
     assert gen.drm_bail_out(miss_two_days_wound=True) == -2
     assert gen.drm_bail_out() == 0
-    assert gen.lookup_bail_out(7, drm=gen.drm_bail_out(miss_two_days_wound=True, aircraft_destroyed=True)) == {"result": "SUCCESSFUL"}  # 7 - 4 = 3
-    assert gen.lookup_bail_out(6, drm=gen.drm_bail_out(miss_two_days_wound=True, aircraft_destroyed=True)) == {"result": "UNSUCCESSFUL"}  # 6 - 4 = 2
+    assert gen.lookup_bail_out(7, drm=gen.drm_bail_out(miss_two_days_wound=True, aircraft_destroyed=True)) == {
+        "result": "SUCCESSFUL"
+    }  # 7 - 4 = 3
+    assert gen.lookup_bail_out(6, drm=gen.drm_bail_out(miss_two_days_wound=True, aircraft_destroyed=True)) == {
+        "result": "UNSUCCESSFUL"
+    }  # 6 - 4 = 2
 
 
 def test_out_of_fuel(sl) -> None:
@@ -112,7 +121,10 @@ def test_year_range_periods(sl) -> None:
 def test_squadron_makeup(sl) -> None:
     # Campaign Setup, Selecting Squadron Pilots: Rank Levels by year range (period) and Campaign length
     cols = ("newbie", "green", "average", "skilled", "veteran")
-    assert [(k.id, k.enum.id) for k in sl.chart("squadron_makeup").keys] == [("period", "period"), ("duration", "duration")]
+    assert [(k.id, k.enum.id) for k in sl.chart("squadron_makeup").keys] == [
+        ("period", "period"),
+        ("duration", "duration"),
+    ]
 
     def ranks(period: str, duration: str) -> tuple:
         row = value(sl, "squadron_makeup", None, period=period, duration=duration)
@@ -192,7 +204,9 @@ def test_weapon_attack_numbers(sl) -> None:
     assert value(sl, "weapon_attack_numbers", None, weapon="Fritz X") == {"hits": (None, 8, 9, 11)}
     # 250kg "1-6, you Miss ... 7-9 scores 1 Hit ... 10+ scores 2 Hits"
     assert value(sl, "weapon_attack_numbers", None, weapon="250kg") == {"hits": (7, 10)}
-    assert value(sl, "weapon_attack_numbers", None, weapon="250kg Bomb") == {"hits": (7, 10)}  # Suppression example's name
+    assert value(sl, "weapon_attack_numbers", None, weapon="250kg Bomb") == {
+        "hits": (7, 10)
+    }  # Suppression example's name
     assert any("not printed" in n for n in sl.chart("weapon_attack_numbers").notes)
 
 
@@ -216,7 +230,14 @@ def test_bandit_attack_numbers(sl) -> None:
     assert value(sl, "bandit_attack_numbers", None, bandit="P-47") == {"attack": (3, 6, 7)}
     results = ("Missed", "Minor", "Major", "Destroyed")
     p47 = value(sl, "bandit_attack_numbers", None, bandit="p47")["attack"]
-    assert [results[hits(p47, r)] for r in (2, 3, 5, 6, 7, 10)] == ["Missed", "Minor", "Minor", "Major", "Destroyed", "Destroyed"]
+    assert [results[hits(p47, r)] for r in (2, 3, 5, 6, 7, 10)] == [
+        "Missed",
+        "Minor",
+        "Minor",
+        "Major",
+        "Destroyed",
+        "Destroyed",
+    ]
 
 
 def test_mission_colours(sl) -> None:
@@ -229,17 +250,28 @@ def test_mission_colours(sl) -> None:
 def test_maneuver_results(sl) -> None:
     # Dogfighting, Fast Pilots Maneuver and Attack: the result codes of the Dogfight Sheet
     assert value(sl, "maneuver_results", None, maneuver_result="NE")["effect"].startswith("No effect.")
-    assert value(sl, "maneuver_results", None, maneuver_result="+4 Pos") == {"effect": "Adjust the Aircraft Position by 4 Toward Tailing."}
-    assert value(sl, "maneuver_results", None, maneuver_result="-2 Pos") == {"effect": "Adjust the Aircraft Position by 2 Toward Tailed."}
+    assert value(sl, "maneuver_results", None, maneuver_result="+4 Pos") == {
+        "effect": "Adjust the Aircraft Position by 4 Toward Tailing."
+    }
+    assert value(sl, "maneuver_results", None, maneuver_result="-2 Pos") == {
+        "effect": "Adjust the Aircraft Position by 2 Toward Tailed."
+    }
     assert "subtract 1 from its Attack roll" in value(sl, "maneuver_results", None, maneuver_result="-1 Atk")["effect"]
-    assert value(sl, "maneuver_results", None, maneuver_result="D -> A") == {"effect": "If the Aircraft is Disadvantaged, change its Position to Advantaged."}
+    assert value(sl, "maneuver_results", None, maneuver_result="D -> A") == {
+        "effect": "If the Aircraft is Disadvantaged, change its Position to Advantaged."
+    }
 
 
 def test_special_sites(sl) -> None:
     # Sites and Bandits Attack, Special Site Counters
-    assert value(sl, "special_sites", None, special_site="Target of Opportunity") == {"effect": "If you Destroy this Site, gain 1 VP."}
+    assert value(sl, "special_sites", None, special_site="Target of Opportunity") == {
+        "effect": "If you Destroy this Site, gain 1 VP."
+    }
     assert "-1 on their Attack rolls" in value(sl, "special_sites", None, special_site="fire_director")["effect"]
-    assert "gain +2 on all AtG Attack rolls" in value(sl, "special_sites", None, special_site="radio_coordination")["effect"]
+    assert (
+        "gain +2 on all AtG Attack rolls"
+        in value(sl, "special_sites", None, special_site="radio_coordination")["effect"]
+    )
 
 
 def test_generated_module_matches_the_rulebook(gen) -> None:

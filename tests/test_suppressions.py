@@ -68,7 +68,10 @@ def test_suppressed_warning_does_not_fail_strict_and_is_counted(tmp_path: Path, 
 
 
 def test_allow_stays_usable_as_a_name() -> None:
-    text = 'enum perm { allow "Allowed" deny "Denied" }\nchart allow "Allow" { key perm column r: text rows { allow: "a" deny: "b" } }\n'
+    text = (
+        'enum perm { allow "Allowed" deny "Denied" }\n'
+        'chart allow "Allow" { key perm column r: text rows { allow: "a" deny: "b" } }\n'
+    )
     result = parse_text(text, "a.chart")
     assert result.errors == []
     chart = result.source.charts[0]

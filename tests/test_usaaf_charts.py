@@ -138,7 +138,9 @@ def test_fuel_index(usaaf) -> None:
 
 def test_turn_sequence(usaaf) -> None:
     # 8.3: eight steps; the note says to ignore step VII (done during step I)
-    assert value(usaaf, "turn_sequence", step="i") == {"activity": "US Mission Planning; German Production & Fuel Index Adjustment"}
+    assert value(usaaf, "turn_sequence", step="i") == {
+        "activity": "US Mission Planning; German Production & Fuel Index Adjustment"
+    }
     assert value(usaaf, "turn_sequence", step="IV") == {"activity": "US Movement & Bombing"}
     assert value(usaaf, "turn_sequence", step="viii") == {"activity": "German FLAK Movement & Replacement"}
     assert any("ignore the reference" in n for n in usaaf.chart("turn_sequence").notes)
@@ -258,7 +260,10 @@ def test_target_systems_two_way_cells(usaaf) -> None:
     assert (cell(usaaf, "leipzig", "sr"), cell(usaaf, "leipzig", "ter")) == ((48, 24), (6, 3))  # `48/246/36/4`
     assert (cell(usaaf, "magdeburg", "ee"), cell(usaaf, "magdeburg", "ep")) == ((18, 18), (6, 4))  # `18/186/4`
     assert (cell(usaaf, "mannheim", "ep"), cell(usaaf, "mannheim", "gm")) == ((12, 6), (14, 10))  # `12/614/10`
-    assert (cell(usaaf, "mannheim", "sf"), cell(usaaf, "mannheim", "sr")) == ((6, 1), (18, 9))  # `6/118/9`, least certain
+    assert (cell(usaaf, "mannheim", "sf"), cell(usaaf, "mannheim", "sr")) == (
+        (6, 1),
+        (18, 9),
+    )  # `6/118/9`, least certain
 
 
 def test_target_systems_without_berlin(usaaf) -> None:
@@ -299,7 +304,7 @@ def test_target_systems_reach_invariant(corpus, usaaf) -> None:
     totals = [sum(row.values[i][1] for row in chart.rows if row.values[i] is not None) for i in range(15)]
     assert totals == [42, 87, 56, 30, 53, 40, 53, 60, 56, 61, 53, 54, 50, 74, 68]
     needed = [m.get("points_needed") for m in usaaf.enums["target_system"].members]
-    assert all(t >= n for t, n in zip(totals, needed))
+    assert all(t >= n for t, n in zip(totals, needed, strict=True))
 
 
 def test_target_systems_reach_invariant_fires(tmp_path) -> None:
@@ -318,7 +323,10 @@ def test_target_systems_reach_invariant_fires(tmp_path) -> None:
     finally:
         os.chdir(cwd)
     c414 = [d.message for d in comp.diagnostics if d.code == "C414"]
-    assert c414 == ["invariant `reach` (each target system can reach its Points Needed from the cities listed (20.1)): `bb` totals 0 in `target_systems`, short of 30"]
+    assert c414 == [
+        "invariant `reach` (each target system can reach its Points Needed from the cities listed (20.1)): "
+        "`bb` totals 0 in `target_systems`, short of 30"
+    ]
 
 
 # ---- dates and game turns -------------------------------------------------------------------------

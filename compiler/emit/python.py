@@ -1,6 +1,6 @@
 """Python emitter: one standalone, typed module per game (standard library only).
 
-Each game module holds, in this order: the runtime (`compiler/runtime.py`, copied verbatim), one
+Each game module holds, in this order: the runtime (`compiler/emit/runtime.py`, copied verbatim), one
 `Literal` alias per enum with its label table, and per chart a `TypedDict` result,
 `lookup_<id>(...)`, `roll_<id>(rng, ...)` for die-roll charts, `drm_<id>(*, context...)` when the
 chart declares DRMs and `odds_<id>(attack, defense, shift=0)` for an odds rule. Results are
@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import assert_never
 
-from compiler import model, runtime
+from compiler import model
+from compiler.emit import runtime
 from compiler.emit.python_layout import INDENT, LINE, docstring, fill, tuple_display
 from compiler.emit.python_names import (
     POLICY,
@@ -104,7 +105,7 @@ def _runtime_names() -> set[str]:
 
 
 def _enum_block(e: EnumType) -> str:
-    lines = ["", ""] + fill(f"{e.alias} = Literal[", [repr(v) for v in e.values], "]")
+    lines = ["", "", *fill(f"{e.alias} = Literal[", [repr(v) for v in e.values], "]")]
     if e.labels is not None:
         lines.append(f"{e.labels}: Final[dict[{e.alias}, str]] = {{")
         lines += [f"{INDENT}{m.id!r}: {m.label!r}," for m in e.enum.members]
@@ -154,12 +155,15 @@ class _Param:
     name: str
     annotation: str
     check: str  # the runtime call that validates it
+    selects: str = ""  # the expression that selects rows, when it is not the parameter itself
 
 
 class _ChartEmitter:
     """The module text of one chart: result type, rows, lookup, roll, DRM and odds functions."""
 
-    def __init__(self, game: model.Game, chart: model.Chart, names: ChartNames, enums: dict[str, EnumType], module: Namespace) -> None:
+    def __init__(
+        self, game: model.Game, chart: model.Chart, names: ChartNames, enums: dict[str, EnumType], module: Namespace
+    ) -> None:
         self.game = game
         self.chart = chart
         self.names = names
@@ -180,9 +184,9 @@ class _ChartEmitter:
             case model.ChartKind.ROLL | model.ChartKind.VALUE | model.ChartKind.REFERENCE:
                 lines += self.result_type() + self.rows() + ["", ""] + self.lookup_function()
                 if chart.kind is model.ChartKind.ROLL:
-                    lines += ["", ""] + self.roll_function()
+                    lines += ["", "", *self.roll_function()]
                 if chart.drms:
-                    lines += ["", ""] + self.drm_function()
+                    lines += ["", "", *self.drm_function()]
                 return "\n".join(lines)
             case _:
                 assert_never(chart.kind)
@@ -232,7 +236,7 @@ class _ChartEmitter:
             lines = []
         lines.append(head)
         for row in chart.rows:
-            keys = [self.key_value(k, m) for k, m in zip(chart.keys, row.keys)]
+            keys = [self.key_value(k, m) for k, m in zip(chart.keys, row.keys, strict=True)]
             values = [self.python_value(v) for v in row.values]
             low = row.range.low if row.range else None
             high = row.range.high if row.range else None
@@ -246,7 +250,8 @@ class _ChartEmitter:
             if key.enum.synthetic:  # the months this chart is read in
                 lines += fill(f"_{self.names.const}_MONTHS: Final = (", [repr(m.id) for m in key.enum.members], ")")
         if chart.dice is not None:
-            lines += fill(f"_{self.names.const}_OUTCOMES: Final = frozenset({{", [str(r) for r in sorted(chart.dice.outcomes)], "})")
+            outcomes = [str(r) for r in sorted(chart.dice.outcomes)]
+            lines += fill(f"_{self.names.const}_OUTCOMES: Final = frozenset({{", outcomes, "})")
         return lines
 
     # -- parameters
@@ -260,6 +265,10 @@ class _ChartEmitter:
                 out.append(_Param(key.id, name, "str", f"_check_member({self.address}, {name!r}, {name}, {months})"))
                 continue
             enum = self.enums[key.enum.id]
+            if enum.labels is None:  # an odds rule's columns: checked where the row is selected
+                column = f"_odds_key({self.address}, {name!r}, {name}, get_args({enum.alias}))"
+                out.append(_Param(key.id, name, enum.alias, "", column))
+                continue
             check = f"_check_member({self.address}, {name!r}, {name}, get_args({enum.alias}))"
             out.append(_Param(key.id, name, enum.alias, check))
         return out
@@ -303,12 +312,12 @@ class _ChartEmitter:
         elif chart.kind is model.ChartKind.VALUE and chart.value_key is not None:
             d = chart.value_key.domain
             body.append(f"_check_value({self.address}, {chart.value_key.id!r}, value, {d.low!r}, {d.high!r})")
-        body += [p.check for p in params]
+        body += [p.check for p in params if p.check]
         modified = "None"
         if reads:
             body.append(f"_check_int({self.address}, 'drm', drm)")
             modified = f"{reads} + drm"
-        keys = tuple_display([p.name for p in params])
+        keys = tuple_display([p.selects or p.name for p in params])
         body.append(f"row = _select({self.address}, _{c.const}_ROWS, {keys}, {modified})")
         fields = [f"{col.id!r}: row[{i}]" for i, col in enumerate(chart.columns)]
         body += [line.removeprefix(INDENT) for line in fill("return {", fields, "}", INDENT)]
@@ -322,16 +331,18 @@ class _ChartEmitter:
             doc.append(f"    roll: the natural roll on {chart.dice.text}, {chart.dice.min} to {chart.dice.max}.")
         if chart.kind is model.ChartKind.VALUE and chart.value_key:
             doc.append(f"    value: {chart.value_key.label} ({chart.value_key.domain.printed}).")
-        for key, p in zip(chart.keys, params):
+        for key, p in zip(chart.keys, params, strict=True):
             doc.append(f"    {p.name}: {self.key_doc(key)}.")
         if reads:
             doc.append("    drm: the total die roll modifier added before reading the chart.")
         doc += ["", "Returns:", "    The row's values by column:"]
         doc += [f"        {c.id!r}: {c.label}" for c in chart.columns]
         if chart.errata_ids:
-            doc += ["", "Errata applied: " + ", ".join(chart.errata_ids) + " (see the game's JSON for the printed values)."]
+            applied = ", ".join(chart.errata_ids)
+            doc += ["", f"Errata applied: {applied} (see the game's JSON for the printed values)."]
         partial = f" (the chart is partial: {chart.partial})" if chart.partial else ""
-        doc += ["", "Raises:", "    ValueError: a roll or key value that cannot occur.", f"    NoRowError: no row is selected{partial}."]
+        doc += ["", "Raises:", "    ValueError: a roll or key value that cannot occur."]
+        doc.append(f"    NoRowError: no row is selected{partial}.")
         return "\n".join(doc)
 
     def key_doc(self, key: model.Key) -> str:
@@ -339,7 +350,8 @@ class _ChartEmitter:
             return f"a month 'YYYY-MM', {key.enum.members[0].id} to {key.enum.members[-1].id}"
         enum = self.enums[key.enum.id]
         if enum.labels is None:
-            return f"{key.enum.label}: the odds column, as odds_{identifier(key.enum.id)}() returns it"
+            rule = identifier(key.enum.id)
+            return f"{key.enum.label}: the odds column, as odds_{rule}() returns it (or its id in the JSON, 'o3_1')"
         return f"{key.enum.label} ({enum.alias}; labels in {enum.labels})"
 
     def roll_function(self) -> list[str]:
@@ -357,7 +369,7 @@ class _ChartEmitter:
         call = ", ".join(["natural", *(f"{p.name}={p.name}" for p in params), "drm=drm"])
         body = [
             f"_check_rng({self.address}, rng)",
-            f"natural = _roll(rng, {str(dice.form)!r}, {dice.count!r}, {dice.sides!r}, {dice.subtract!r}, {dice.floor!r})",
+            f"natural = _roll(rng, {str(dice.form)!r}, {dice.count}, {dice.sides}, {dice.subtract}, {dice.floor})",
             f"return _rolled(natural, drm, lookup_{c.ident}({call}))",
         ]
         return self.function(f"roll_{c.ident}", signature, f"Roll[{c.result}]", doc, body)
@@ -411,7 +423,12 @@ class _ChartEmitter:
         rule = chart.odds
         assert rule is not None
         enum = self.enums.get(rule.id)
-        columns = f"Columns {', '.join(rule.columns)}; beyond the edge: {rule.beyond}; " if rule.columns else "No printed columns: the ratio itself is returned; "
+        columns = (
+            f"Columns {', '.join(rule.columns)}; beyond the edge: {rule.beyond}; "
+            if rule.columns
+            else "No printed columns: the ratio itself is returned; "
+        )
+        accepted = ", as the CRT lookups keyed by it accept it" if enum else ""
         shifts = f"shifts apply {rule.shift_order} clamping." if rule.shift_order else "no column shifts."
         doc = (
             f"{_cite(chart)}: the odds column for these combat factors.\n\n"
@@ -422,13 +439,13 @@ class _ChartEmitter:
             "    attack, defense: combat factors, ints >= 1.\n"
             "    shift: columns to shift (+ toward the attacker).\n\n"
             "Returns:\n"
-            "    The column label, e.g. '3:1'" + (", as the CRT lookups keyed by it accept it" if enum else "") + ".\n\n"
+            f"    The column label, e.g. '3:1'{accepted}.\n\n"
             "Raises:\n"
             "    ValueError: no factors, odds off a table that does not clamp, or an undeclared shift."
         )
         settings = (rule.attacker_round, rule.defender_round, tuple(rule.columns), rule.beyond, rule.shift_order)
         rule_args = [repr(rule.id), *(repr(_plain(v)) for v in settings)]
-        lines = fill(f"_{c.const}_RULE: Final = _OddsRule(", rule_args, ")") + ["", ""]
+        lines = [*fill(f"_{c.const}_RULE: Final = _OddsRule(", rule_args, ")"), "", ""]
         column = f"_odds_column(_{c.const}_RULE, attack, defense, shift)"
         body = [f"return cast({enum.alias}, {column})" if enum else f"return {column}"]
         signature = ["attack: int", "defense: int", "shift: int = 0"]
@@ -436,10 +453,8 @@ class _ChartEmitter:
 
     def function(self, name: str, params: list[str], returns: str, doc: str, body: list[str]) -> list[str]:
         one = f"def {name}({', '.join(params)}) -> {returns}:"
-        if len(one) <= LINE:
-            lines = [one]
-        else:
-            lines = [f"def {name}(", *(f"{INDENT}{p}," for p in params), f") -> {returns}:"]
+        split = [f"def {name}(", *(f"{INDENT}{p}," for p in params), f") -> {returns}:"]
+        lines = [one] if len(one) <= LINE else split
         lines.append(docstring(doc, INDENT))
         for statement in body:
             lines += [INDENT + line for line in statement.split("\n")]

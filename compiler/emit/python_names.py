@@ -87,7 +87,8 @@ def chart_group(ident: str) -> list[str]:
     """Every module-level name the chart with this identifier uses."""
     const = ident.upper()
     functions = [f"{kind}_{ident}" for kind in ("lookup", "roll", "drm", "odds")]
-    return functions + [f"{const}_COLUMNS"] + [f"_{const}_{part}" for part in ("ROWS", "VALUES", "OUTCOMES", "MONTHS", "DRMS", "RULE")]
+    private = [f"_{const}_{part}" for part in ("ROWS", "VALUES", "OUTCOMES", "MONTHS", "DRMS", "RULE")]
+    return [*functions, f"{const}_COLUMNS", *private]
 
 
 @dataclass(frozen=True)

@@ -65,14 +65,14 @@ _MONTH: Final = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 def _check_int(chart: str, name: str, value: object) -> int:
     """`value` itself; ValueError unless it is an int (a bool is not a number here)."""
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{chart}: {name} must be an int, got {value!r}")  # noqa: TRY004  (one error type)
+        raise ValueError(f"{chart}: {name} must be an int, got {value!r}")
     return value
 
 
 def _check_flag(chart: str, name: str, value: object) -> None:
     """Raise ValueError unless `value` is True or False."""
     if not isinstance(value, bool):
-        raise ValueError(f"{chart}: {name} must be True or False, got {value!r}")  # noqa: TRY004  (one error type)
+        raise ValueError(f"{chart}: {name} must be True or False, got {value!r}")
 
 
 def _check_month(chart: str, name: str, value: object) -> None:
@@ -86,6 +86,20 @@ def _check_member(chart: str, name: str, value: object, allowed: tuple[str, ...]
     if not isinstance(value, str) or value not in allowed:
         expected = ", ".join(map(repr, allowed))
         raise ValueError(f"{chart}: {value!r} is not a value of {name}; expected one of {expected}")
+
+
+def _odds_key(chart: str, name: str, value: object, columns: tuple[str, ...]) -> str:
+    """The odds column a CRT key names: its printed label ('3:1', what an odds function returns) or
+    its id in the game's JSON ('o3_1').
+
+    Raises:
+        ValueError: anything else (the message names the columns).
+    """
+    ids = {_odds_column_id(c): c for c in columns}
+    if isinstance(value, str) and (value in columns or value in ids):
+        return ids.get(value, value)
+    expected = ", ".join(map(repr, columns))
+    raise ValueError(f"{chart}: {value!r} is not an odds column of {name}; expected one of {expected}")
 
 
 def _check_natural(chart: str, roll: object, outcomes: frozenset[int], dice: str) -> None:
@@ -104,7 +118,7 @@ def _check_value(chart: str, name: str, value: object, low: int | None, high: in
 def _check_rng(chart: str, rng: object) -> None:
     """Raise ValueError unless `rng` is a `random.Random`."""
     if not isinstance(rng, random.Random):
-        raise ValueError(f"{chart}: rng must be a random.Random, got {rng!r}")  # noqa: TRY004  (one error type)
+        raise ValueError(f"{chart}: rng must be a random.Random, got {rng!r}")
 
 
 def _key_matches(key: _Key, given: str) -> bool:
@@ -120,7 +134,7 @@ def _select(chart: str, rows: tuple[_Row[_V], ...], keys: tuple[str, ...], modif
         NoRowError: no row is selected.
     """
     for row_keys, low, high, values in rows:
-        if not all(_key_matches(k, given) for k, given in zip(row_keys, keys)):
+        if not all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True)):
             continue
         if modified is not None and ((low is not None and modified < low) or (high is not None and modified > high)):
             continue
@@ -268,6 +282,12 @@ def _odds_ratio(label: str) -> tuple[int, int] | None:
     if attack < 1 or defense < 1 or (attack != 1 and defense != 1):
         return None
     return attack, defense
+
+
+def _odds_column_id(label: str) -> str:
+    """The id of an odds column in the game's JSON: '3:1' -> 'o3_1'."""
+    attack, defense = _odds_ratio(label) or (1, 1)
+    return f"o{attack}_{defense}"
 
 
 def _odds_position(ratio: tuple[int, int]) -> int:

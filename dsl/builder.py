@@ -1,0 +1,687 @@
+"""Build the syntax tree of `dsl.ast` from Lark's parse tree, one method per grammar rule.
+
+`Builder` is a `lark.Transformer`: Lark calls each method bottom-up with the node's `meta`
+(its source positions) and its already-built children, in grammar order. Optional parts are
+`[...]` in the grammar, so an absent part arrives as None and every method has a fixed signature.
+Terminals are turned into values first: `NAME` into `ast.Name`, `STRING` into an unescaped
+`ast.Text`, and every numeric terminal is checked against `MAX_DIGITS`.
+
+Statements of a block (`game`, `chart`, `odds`, `errata`) arrive as `_Stmt`s tagged with their
+keyword; `_Block` sorts them, keeps the first of a statement allowed once and records the
+others as repeated (reported as C103).
+
+This module imports Lark; `dsl.parser` imports it only when it parses.
+"""
+
+from __future__ import annotations
+
+import ast as _pyast
+import re
+from dataclasses import dataclass
+from typing import TypeVar, assert_never
+
+from lark import Token, Transformer, v_args
+from lark.tree import Meta
+
+from dsl import ast
+from dsl.source_text import clip, while_reading
+
+# Whole numbers in a chart have at most this many digits (leading zeros included): no wargame
+# chart needs a number near a billion, and Python refuses to read integers over 4,300 digits.
+MAX_DIGITS = 9
+_TOO_MANY_DIGITS = re.compile(f"[0-9]{{{MAX_DIGITS + 1},}}")
+
+_T = TypeVar("_T")
+
+
+class BuildError(Exception):
+    """A problem found while building the tree (a bad escape, a number too long): a syntax error."""
+
+    def __init__(self, message: str, span: ast.Span, help: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.help = help
+
+
+@dataclass(frozen=True)
+class _ChartId:
+    """`[R4]`: the chart ID and the span of the whole bracketed reference."""
+
+    name: ast.Name
+    span: ast.Span
+
+
+@dataclass(frozen=True)
+class _Stmt:
+    """One statement of a block, tagged with its keyword, before the block sorts them."""
+
+    keyword: str
+    node: object
+    span: ast.Span
+
+
+class _Block:
+    """The statements of one block by keyword."""
+
+    def __init__(self, stmts: tuple[_Stmt, ...]) -> None:
+        self._by_keyword: dict[str, list[_Stmt]] = {}
+        for stmt in stmts:
+            self._by_keyword.setdefault(stmt.keyword, []).append(stmt)
+        self._repeated: list[ast.Span] = []
+
+    def one(self, keyword: str, cls: type[_T]) -> _T | None:
+        """The first statement `keyword` (allowed once); every later one is recorded as repeated."""
+        found = self._by_keyword.get(keyword, [])
+        self._repeated.extend(extra.span for extra in found[1:])
+        return _typed(found[0].node, cls) if found else None
+
+    def last(self, keyword: str, cls: type[_T]) -> _T | None:
+        """The last statement `keyword`, where a later one silently replaces an earlier one."""
+        found = self._by_keyword.get(keyword, [])
+        return _typed(found[-1].node, cls) if found else None
+
+    def every(self, keyword: str, cls: type[_T]) -> tuple[_T, ...]:
+        """Every statement `keyword`, in source order."""
+        return tuple(_typed(stmt.node, cls) for stmt in self._by_keyword.get(keyword, []))
+
+    def one_group(self, keyword: str, cls: type[_T]) -> tuple[_T, ...] | None:
+        """Like `one`, for a statement that lists several items (`columns [...]`, `calendar A to B`)."""
+        group = self.one(keyword, tuple)
+        return tuple(_typed(item, cls) for item in group) if group is not None else None
+
+    def every_item(self, keyword: str, cls: type[_T]) -> tuple[_T, ...]:
+        """The items of every statement `keyword` that lists several (`rows { ... }`), in order."""
+        return tuple(_typed(item, cls) for group in self.every(keyword, tuple) for item in group)
+
+    @property
+    def repeated(self) -> tuple[ast.Span, ...]:
+        """The spans of the statements `one` found repeated, in source order."""
+        return tuple(sorted(set(self._repeated)))
+
+
+def _typed(node: object, cls: type[_T]) -> _T:
+    if not isinstance(node, cls):  # pragma: no cover - the grammar fixes each keyword's node type
+        raise TypeError(f"expected {cls.__name__}, built {type(node).__name__}")
+    return node
+
+
+_Item = ast.GameDecl | ast.EnumDecl | ast.ContextDecl | ast.ChartDecl | ast.OddsDecl | ast.InvariantDecl | ast.ErrataDecl
+_NUMERIC_VALUE_KINDS = {
+    "INT": ast.ValueKind.INT,
+    "DRM_VALUE": ast.ValueKind.INT,
+    "DASH": ast.ValueKind.NONE,
+    "SLASHED": ast.ValueKind.SLASHED,
+    "MONTH": ast.ValueKind.MONTH,
+}
+
+
+@v_args(inline=True, meta=True)
+class Builder(Transformer[Token, ast.SourceFile]):
+    """Turns the parse tree of one file into an `ast.SourceFile`.
+
+    Raises:
+        lark.exceptions.VisitError: wrapping a `BuildError` for a bad string escape or a number
+            with more than `MAX_DIGITS` digits (Lark wraps what its callbacks raise).
+    """
+
+    def __init__(self, path: str, text: str) -> None:
+        super().__init__()
+        self.path = path
+        self.text = text
+
+    # ---- spans and terminals
+
+    def _span(self, meta: Meta) -> ast.Span:
+        if meta.empty:
+            return ast.Span(self.path, 1, 1, 1, 1)
+        return ast.Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def _token_span(self, tok: Token) -> ast.Span:
+        line, col, end_line, end_col = tok.line, tok.column, tok.end_line, tok.end_column
+        assert line is not None and col is not None and end_line is not None and end_col is not None, "lexed tokens have positions"
+        return ast.Span(self.path, line, col, end_line, end_col)
+
+    def _range(self, tok: Token) -> ast.RangeText:
+        return ast.RangeText(str(tok), self._token_span(tok))
+
+    def _month(self, tok: Token) -> ast.MonthText:
+        return ast.MonthText(str(tok), self._token_span(tok))
+
+    def NAME(self, tok: Token) -> ast.Name:
+        return ast.Name(str(tok), self._token_span(tok))
+
+    def CHART_ID(self, tok: Token) -> ast.Name:
+        return ast.Name(str(tok), self._token_span(tok))
+
+    def STRING(self, tok: Token) -> ast.Text:
+        span = self._token_span(tok)
+        return ast.Text(unquote(str(tok), span), span)
+
+    def _number(self, tok: Token) -> Token:
+        """The token, once every run of digits in it is at most MAX_DIGITS long."""
+        long_run = _TOO_MANY_DIGITS.search(tok)
+        if long_run is not None:
+            span = self._token_span(tok)
+            start = span.col + long_run.start()
+            digits = long_run.group()
+            raise BuildError(
+                f"the number `{clip(digits)}` is too long ({len(digits)} digits, at most {MAX_DIGITS}){while_reading(self.text, span.line)}",
+                ast.Span(self.path, span.line, start, span.line, start + len(digits)),
+                f"a whole number in a chart has at most {MAX_DIGITS} digits; check for a missing `-`, `,` or space",
+            )
+        return tok
+
+    INT = RANGE = DRM_VALUE = SLASHED = DICE = _number
+
+    # ---- file
+
+    def start(self, meta: Meta, *items: _Item) -> ast.SourceFile:
+        games: list[ast.GameDecl] = []
+        enums: list[ast.EnumDecl] = []
+        contexts: list[ast.ContextDecl] = []
+        charts: list[ast.ChartDecl] = []
+        odds: list[ast.OddsDecl] = []
+        invariants: list[ast.InvariantDecl] = []
+        errata: list[ast.ErrataDecl] = []
+        for item in items:
+            match item:
+                case ast.GameDecl():
+                    games.append(item)
+                case ast.EnumDecl():
+                    enums.append(item)
+                case ast.ContextDecl():
+                    contexts.append(item)
+                case ast.ChartDecl():
+                    charts.append(item)
+                case ast.OddsDecl():
+                    odds.append(item)
+                case ast.CountInvariant() | ast.ColumnSumInvariant():
+                    invariants.append(item)
+                case ast.ErrataDecl():
+                    errata.append(item)
+                case _:
+                    assert_never(item)
+        return ast.SourceFile(
+            self.path, tuple(games), tuple(enums), tuple(contexts), tuple(charts), tuple(odds), tuple(invariants), tuple(errata)
+        )
+
+    # ---- game header
+
+    def game(self, meta: Meta, name: ast.Name, *stmts: _Stmt) -> ast.GameDecl:
+        block = _Block(stmts)
+        title = block.one("title", ast.Text)
+        source = block.one("source", ast.Text)
+        months = block.one_group("calendar", ast.MonthText)
+        calendar = (months[0], months[1]) if months else None
+        return ast.GameDecl(name, title, source, calendar, block.every("period", ast.PeriodDecl), self._span(meta), block.repeated)
+
+    def title(self, meta: Meta, text: ast.Text) -> _Stmt:
+        return _Stmt("title", text, self._span(meta))
+
+    def source(self, meta: Meta, text: ast.Text) -> _Stmt:
+        return _Stmt("source", text, self._span(meta))
+
+    def calendar(self, meta: Meta, first: Token, last: Token) -> _Stmt:
+        return _Stmt("calendar", (self._month(first), self._month(last)), self._span(meta))
+
+    def period(self, meta: Meta, name: ast.Name, label: ast.Text, first: Token, last: Token) -> _Stmt:
+        """`to` a bound, or `+` for open-ended; a bare year reads as its January or December."""
+        end = None if last.type == "PLUS" else self._period_month(last, start=False)
+        decl = ast.PeriodDecl(name, label, self._period_month(first, start=True), end, self._span(meta))
+        return _Stmt("period", decl, decl.span)
+
+    def period_bound(self, meta: Meta, tok: Token) -> Token:
+        return tok
+
+    def _period_month(self, tok: Token, start: bool) -> ast.MonthText:
+        if tok.type == "INT":
+            return ast.MonthText(f"{int(tok):04d}-{'01' if start else '12'}", self._token_span(tok))
+        return self._month(tok)
+
+    # ---- enums and context variables
+
+    def enum(self, meta: Meta, name: ast.Name, label: ast.Text | None, *items: ast.MemberDecl | tuple[ast.FieldDecl, ...]) -> ast.EnumDecl:
+        members = tuple(i for i in items if isinstance(i, ast.MemberDecl))
+        field_decls = tuple(f for i in items if isinstance(i, tuple) for f in i)
+        return ast.EnumDecl(name, label, field_decls, members, self._span(meta))
+
+    def fields(self, meta: Meta, *decls: ast.FieldDecl) -> tuple[ast.FieldDecl, ...]:
+        return decls
+
+    def field_decl(self, meta: Meta, name: ast.Name, type_name: ast.Name, label: ast.Text | None) -> ast.FieldDecl:
+        return ast.FieldDecl(name, type_name, label, self._span(meta))
+
+    def member(
+        self,
+        meta: Meta,
+        name: ast.Name,
+        label: ast.Text | None,
+        fields: tuple[ast.FieldValue, ...] | None,
+        aliases: tuple[ast.Text, ...] | None,
+    ) -> ast.MemberDecl:
+        return ast.MemberDecl(name, label, fields or (), aliases or (), self._span(meta))
+
+    def member_body(self, meta: Meta, *fields: ast.FieldValue) -> tuple[ast.FieldValue, ...]:
+        return fields
+
+    def field_value(self, meta: Meta, name: ast.Name, value: ast.ValueText) -> ast.FieldValue:
+        return ast.FieldValue(name, value, self._span(meta))
+
+    def aliases(self, meta: Meta, *labels: ast.Text) -> tuple[ast.Text, ...]:
+        return labels
+
+    def context(self, meta: Meta, name: ast.Name, type_name: ast.Name, label: ast.Text | None) -> ast.ContextDecl:
+        return ast.ContextDecl(name, type_name, label, self._span(meta))
+
+    # ---- charts
+
+    def chart_id(self, meta: Meta, name: ast.Name) -> _ChartId:
+        return _ChartId(name, self._span(meta))
+
+    def chart(self, meta: Meta, chart_id: _ChartId | None, slug: ast.Name | None, title: ast.Text, *stmts: _Stmt) -> ast.ChartDecl:
+        return self._chart(ast.ChartKind.CHART, meta, chart_id, slug, title, stmts)
+
+    def drms(self, meta: Meta, chart_id: _ChartId | None, slug: ast.Name | None, title: ast.Text, *stmts: _Stmt) -> ast.ChartDecl:
+        return self._chart(ast.ChartKind.DRMS, meta, chart_id, slug, title, stmts)
+
+    def _chart(
+        self, kind: ast.ChartKind, meta: Meta, chart_id: _ChartId | None, slug: ast.Name | None, title: ast.Text, stmts: tuple[_Stmt, ...]
+    ) -> ast.ChartDecl:
+        block = _Block(stmts)
+        # the statements allowed once, read before `repeated` is taken
+        rule = block.one("rule", ast.Text)
+        roll = block.one("roll", ast.DiceDecl)
+        value_key = block.one("value", ast.ValueKeyDecl)
+        combine = block.one("combine", ast.CombineDecl)
+        partial = block.one("partial", ast.Text)
+        modified = block.one("modified", ast.Text)
+        derive = block.one("derive", ast.DeriveDecl)
+        return ast.ChartDecl(
+            kind=kind,
+            chart_id=chart_id.name if chart_id else None,
+            slug=slug,
+            title=title,
+            rule=rule,
+            roll=roll,
+            value_key=value_key,
+            keys=block.every("key", ast.KeyDecl),
+            columns=block.every("column", ast.ColumnDecl),
+            drms=block.every("drm", ast.DrmDecl),
+            combine=combine,
+            footnotes=block.every("footnote", ast.FootnoteDecl),
+            notes=block.every("note", ast.Text),
+            partial=partial,
+            modified=modified,
+            derive=derive,
+            rows=block.every_item("rows", ast.RowDecl),
+            grids=block.every("grid", ast.GridDecl),
+            availability=block.every("availability", ast.AvailabilityDecl),
+            repeated=block.repeated,
+            span=self._span(meta),
+            allows=block.every("allow", ast.AllowDecl),
+        )
+
+    def external(self, meta: Meta, chart_id: _ChartId, slug: ast.Name | None, title: ast.Text, note: ast.Text | None) -> ast.ChartDecl:
+        return ast.ChartDecl(
+            kind=ast.ChartKind.EXTERNAL, chart_id=chart_id.name, slug=slug, title=title, rule=None, roll=None, value_key=None,
+            keys=(), columns=(), drms=(), combine=None, footnotes=(), notes=(note,) if note else (), partial=None, modified=None,
+            derive=None, rows=(), grids=(), availability=(), repeated=(), span=self._span(meta),
+        )
+
+    def rule(self, meta: Meta, text: ast.Text) -> _Stmt:
+        return _Stmt("rule", text, self._span(meta))
+
+    def note(self, meta: Meta, text: ast.Text) -> _Stmt:
+        return _Stmt("note", text, self._span(meta))
+
+    def partial(self, meta: Meta, text: ast.Text) -> _Stmt:
+        return _Stmt("partial", text, self._span(meta))
+
+    def modified(self, meta: Meta, text: ast.Text) -> _Stmt:
+        return _Stmt("modified", text, self._span(meta))
+
+    def footnote(self, meta: Meta, mark: Token, text: ast.Text) -> _Stmt:
+        decl = ast.FootnoteDecl(int(mark), text, self._span(meta))
+        return _Stmt("footnote", decl, decl.span)
+
+    def allow(self, meta: Meta, code: ast.Name, reason: ast.Text) -> _Stmt:
+        decl = ast.AllowDecl(code, reason, self._span(meta))
+        return _Stmt("allow", decl, decl.span)
+
+    def derive(self, meta: Meta, base: _ChartId | ast.Name, bands: Token | None) -> _Stmt:
+        decl = ast.DeriveDecl(_chart_name(base), int(bands) if bands is not None else 0, self._span(meta))
+        return _Stmt("derive", decl, decl.span)
+
+    # ---- dice, keys, columns, DRMs
+
+    def roll(self, meta: Meta, dice: ast.DiceDecl) -> _Stmt:
+        return _Stmt("roll", dice, self._span(meta))
+
+    def dice_sum(self, meta: Meta, dice: Token) -> ast.DiceDecl:
+        count, sides = _split_dice(dice)
+        return ast.DiceDecl(ast.DiceForm.SUM, count, sides, 0, 0, f"{count}d{sides}", self._span(meta))
+
+    def dice_d66(self, meta: Meta) -> ast.DiceDecl:
+        return ast.DiceDecl(ast.DiceForm.D66, 2, 6, 0, 0, "d66", self._span(meta))
+
+    def dice_percentile(self, meta: Meta) -> ast.DiceDecl:
+        return ast.DiceDecl(ast.DiceForm.PERCENTILE, 2, 10, 0, 0, "percentile", self._span(meta))
+
+    def dice_lower(self, meta: Meta, dice: Token) -> ast.DiceDecl:
+        count, sides = _split_dice(dice)
+        return ast.DiceDecl(ast.DiceForm.LOWER, count, sides, 0, 0, f"lower of {dice}", self._span(meta))
+
+    def dice_minus(self, meta: Meta, dice: Token, subtract: Token, floor: Token) -> ast.DiceDecl:
+        count, sides = _split_dice(dice)
+        sub, low = int(subtract), int(floor)
+        return ast.DiceDecl(ast.DiceForm.MINUS, count, sides, sub, low, f"{dice} minus {sub} min {low}", self._span(meta))
+
+    def value_key(self, meta: Meta, name: ast.Name, label: ast.Text | None, domain: Token) -> _Stmt:
+        decl = ast.ValueKeyDecl(name, label, self._range(domain), self._span(meta))
+        return _Stmt("value", decl, decl.span)
+
+    def key(self, meta: Meta, name: ast.Name, type_name: ast.Name | None) -> _Stmt:
+        decl = ast.KeyDecl(name, type_name or name, self._span(meta))
+        return _Stmt("key", decl, decl.span)
+
+    def column(self, meta: Meta, name: ast.Name, type_name: ast.Name, label: ast.Text | None) -> _Stmt:
+        decl = ast.ColumnDecl(name, type_name, label, self._span(meta))
+        return _Stmt("column", decl, decl.span)
+
+    def drm(
+        self, meta: Meta, name: ast.Name, label: ast.Text | None, value: Token, when: ast.Cond | None, footnote: Token | None
+    ) -> _Stmt:
+        decl = ast.DrmDecl(
+            name, label, int(value), self._token_span(value), when, int(footnote) if footnote is not None else None, self._span(meta)
+        )
+        return _Stmt("drm", decl, decl.span)
+
+    def combine(self, meta: Meta, clamp_min: Token | None, clamp_max: Token | None) -> _Stmt:
+        low = int(clamp_min) if clamp_min is not None else None
+        high = int(clamp_max) if clamp_max is not None else None
+        decl = ast.CombineDecl(low, high, self._span(meta))
+        return _Stmt("combine", decl, decl.span)
+
+    # ---- conditions
+
+    def or_cond(self, meta: Meta, *parts: ast.Cond) -> ast.CondAny:
+        return ast.CondAny(parts, self._span(meta))
+
+    def and_cond(self, meta: Meta, *parts: ast.Cond) -> ast.CondAll:
+        return ast.CondAll(parts, self._span(meta))
+
+    def cond_not(self, meta: Meta, inner: ast.Cond) -> ast.CondNot:
+        return ast.CondNot(inner, self._span(meta))
+
+    def cond_flag(self, meta: Meta, var: ast.Name) -> ast.CondFlag:
+        return ast.CondFlag(var, self._span(meta))
+
+    def cond_compare(self, meta: Meta, var: ast.Name, op: Token, operand: ast.Operand) -> ast.CondCompare:
+        return ast.CondCompare(var, ast.CompareOp(str(op)), operand, self._span(meta))
+
+    def cond_in(self, meta: Meta, var: ast.Name, *operands: ast.Operand) -> ast.CondIn:
+        return ast.CondIn(var, operands, self._span(meta))
+
+    def operand(self, meta: Meta, written: ast.Name | ast.Text | Token) -> ast.Operand:
+        match written:
+            case ast.Name(text, span):
+                return ast.Operand(ast.OperandKind.NAME, text, span)
+            case ast.Text(text, span):
+                return ast.Operand(ast.OperandKind.TEXT, text, span)
+            case Token(type="MONTH"):
+                return ast.Operand(ast.OperandKind.MONTH, str(written), self._token_span(written))
+            case _:  # INT or DRM_VALUE
+                return ast.Operand(ast.OperandKind.INT, str(written), self._token_span(written))
+
+    # ---- rows, key values and cells
+
+    def rows(self, meta: Meta, *rows: ast.RowDecl) -> _Stmt:
+        return _Stmt("rows", rows, self._span(meta))
+
+    def row(self, meta: Meta, *parts: ast.KeyValueText | Token | ast.ValueText | None) -> ast.RowDecl:
+        """`key_value* [RANGE] ":" value ("," value)*`."""
+        keys = tuple(p for p in parts if isinstance(p, ast.KeyValueText))
+        printed = next((self._range(p) for p in parts if isinstance(p, Token)), None)
+        values = tuple(p for p in parts if isinstance(p, ast.ValueText))
+        return ast.RowDecl(keys, printed, values, self._span(meta))
+
+    def key_value(self, meta: Meta, written: ast.Name | ast.Text | Token | ast.KeyValueText) -> ast.KeyValueText:
+        match written:
+            case ast.KeyValueText():
+                return written
+            case ast.Name(text, span):
+                return ast.KeyValueText(ast.KeyValueKind.NAME, text, span)
+            case ast.Text(text, span):
+                return ast.KeyValueText(ast.KeyValueKind.TEXT, text, span)
+            case _:  # STAR
+                return ast.KeyValueText(ast.KeyValueKind.ANY, "*", self._token_span(written))
+
+    def month_one(self, meta: Meta, month: Token) -> ast.KeyValueText:
+        return ast.KeyValueText(ast.KeyValueKind.MONTHS, str(month), self._span(meta), str(month), str(month))
+
+    def month_between(self, meta: Meta, first: Token, last: Token) -> ast.KeyValueText:
+        return ast.KeyValueText(ast.KeyValueKind.MONTHS, f"{first}..{last}", self._span(meta), str(first), str(last))
+
+    def month_from(self, meta: Meta, first: Token) -> ast.KeyValueText:
+        return ast.KeyValueText(ast.KeyValueKind.MONTHS, f"{first}+", self._span(meta), str(first), None)
+
+    def value(self, meta: Meta, written: ast.Text | ast.Name | _ChartId | Token) -> ast.ValueText:
+        match written:
+            case ast.Text(text, span):
+                return ast.ValueText(ast.ValueKind.TEXT, text, span)
+            case ast.Name(text, span):
+                return ast.ValueText(ast.ValueKind.NAME, text, span)
+            case _ChartId(name, span):
+                return ast.ValueText(ast.ValueKind.CHART, name.text, span)
+            case _:
+                return ast.ValueText(_NUMERIC_VALUE_KINDS[written.type], str(written), self._token_span(written))
+
+    def grid(self, meta: Meta, key: ast.Name, *parts: ast.KeyValueText | ast.GridRowDecl) -> _Stmt:
+        columns = tuple(p for p in parts if isinstance(p, ast.KeyValueText))
+        rows = tuple(p for p in parts if isinstance(p, ast.GridRowDecl))
+        decl = ast.GridDecl(key, columns, rows, self._span(meta))
+        return _Stmt("grid", decl, decl.span)
+
+    def grid_row(self, meta: Meta, *parts: ast.ValueText | ast.CellText) -> ast.GridRowDecl:
+        values = tuple(p for p in parts if isinstance(p, ast.ValueText))
+        cells = tuple(p for p in parts if isinstance(p, ast.CellText))
+        return ast.GridRowDecl(values, cells, self._span(meta))
+
+    def cell(self, meta: Meta, written: Token) -> ast.CellText:
+        return ast.CellText(self._range(written) if written.type == "RANGE" else None, self._span(meta))
+
+    def availability(self, meta: Meta, row_key: ast.Name, col_key: ast.Name, *parts: ast.KeyValueText | ast.AvailRowDecl) -> _Stmt:
+        columns = tuple(p for p in parts if isinstance(p, ast.KeyValueText))
+        rows = tuple(p for p in parts if isinstance(p, ast.AvailRowDecl))
+        decl = ast.AvailabilityDecl(row_key, col_key, columns, rows, self._span(meta))
+        return _Stmt("availability", decl, decl.span)
+
+    def avail_row(self, meta: Meta, key: ast.KeyValueText, *cells: ast.AvailCell) -> ast.AvailRowDecl:
+        return ast.AvailRowDecl(key, cells, self._span(meta))
+
+    def avail_cell(self, meta: Meta, written: Token) -> ast.AvailCell:
+        span = self._token_span(written)
+        match written.type:
+            case "RANGE":
+                return ast.AvailCell(ast.AvailKind.RANGE, self._range(written), span)
+            case "CHECK":
+                return ast.AvailCell(ast.AvailKind.AUTO, None, span)
+            case _:  # DASH
+                return ast.AvailCell(ast.AvailKind.NONE, None, span)
+
+    # ---- odds ratios for CRT columns
+
+    def odds(self, meta: Meta, chart_id: _ChartId | None, name: ast.Name, title: ast.Text, *stmts: _Stmt) -> ast.OddsDecl:
+        block = _Block(stmts)
+        rule = block.one("rule", ast.Text)
+        columns = block.one_group("columns", ast.Text)
+        attacker_round = block.one("attacker_high", ast.Rounding)
+        defender_round = block.one("defender_high", ast.Rounding)
+        beyond = block.one("beyond", ast.Beyond)
+        shift_order = block.one("shift", ast.ShiftOrder)
+        return ast.OddsDecl(
+            chart_id=chart_id.name if chart_id else None,
+            name=name,
+            title=title,
+            rule=rule,
+            notes=block.every("note", ast.Text),
+            columns=columns or (),
+            attacker_round=attacker_round,
+            defender_round=defender_round,
+            beyond=beyond,
+            shift_order=shift_order,
+            repeated=block.repeated,
+            span=self._span(meta),
+        )
+
+    def odds_columns(self, meta: Meta, *columns: ast.Text) -> _Stmt:
+        return _Stmt("columns", columns, self._span(meta))
+
+    def round_attacker_high(self, meta: Meta, rounding: ast.Rounding) -> _Stmt:
+        return _Stmt("attacker_high", rounding, self._span(meta))
+
+    def round_defender_high(self, meta: Meta, rounding: ast.Rounding) -> _Stmt:
+        return _Stmt("defender_high", rounding, self._span(meta))
+
+    def round_down(self, meta: Meta) -> ast.Rounding:
+        return ast.Rounding.DOWN
+
+    def round_up(self, meta: Meta) -> ast.Rounding:
+        return ast.Rounding.UP
+
+    def round_nearest(self, meta: Meta) -> ast.Rounding:
+        return ast.Rounding.NEAREST
+
+    def beyond_clamp(self, meta: Meta) -> _Stmt:
+        return _Stmt("beyond", ast.Beyond.CLAMP, self._span(meta))
+
+    def beyond_error(self, meta: Meta) -> _Stmt:
+        return _Stmt("beyond", ast.Beyond.ERROR, self._span(meta))
+
+    def shift_before_clamp(self, meta: Meta) -> _Stmt:
+        return _Stmt("shift", ast.ShiftOrder.BEFORE, self._span(meta))
+
+    def shift_after_clamp(self, meta: Meta) -> _Stmt:
+        return _Stmt("shift", ast.ShiftOrder.AFTER, self._span(meta))
+
+    # ---- invariants
+
+    def inv_count(
+        self, meta: Meta, name: ast.Name, text: ast.Text, enum: ast.Name, field: ast.Name, value: ast.ValueText, count: Token
+    ) -> ast.CountInvariant:
+        where = ast.FieldEquals(field, value, _cover(field.span, value.span))
+        return ast.CountInvariant(name, text, enum, where, int(count), self._span(meta))
+
+    def inv_count_all(self, meta: Meta, name: ast.Name, text: ast.Text, enum: ast.Name, count: Token) -> ast.CountInvariant:
+        return ast.CountInvariant(name, text, enum, None, int(count), self._span(meta))
+
+    def inv_column_sum(
+        self, meta: Meta, name: ast.Name, text: ast.Text, chart: _ChartId | ast.Name, part: Token, enum: ast.Name, field: ast.Name
+    ) -> ast.ColumnSumInvariant:
+        return ast.ColumnSumInvariant(name, text, _chart_name(chart), int(part), enum, field, self._span(meta))
+
+    # ---- errata
+
+    def errata(self, meta: Meta, name: ast.Name, title: ast.Text, *stmts: _Stmt) -> ast.ErrataDecl:
+        block = _Block(stmts)
+        order = block.last("order", int)
+        overrides = block.every_item("overrides", ast.Name)
+        return ast.ErrataDecl(
+            name,
+            title,
+            block.last("source", ast.Text),
+            block.last("date", ast.Text),
+            order,
+            overrides,
+            block.every("note", ast.Text),
+            block.every("amend", ast.AmendDecl),
+            self._span(meta),
+        )
+
+    def errata_date(self, meta: Meta, date: ast.Text) -> _Stmt:
+        return _Stmt("date", date, self._span(meta))
+
+    def errata_order(self, meta: Meta, order: Token) -> _Stmt:
+        return _Stmt("order", int(order), self._span(meta))
+
+    def errata_overrides(self, meta: Meta, *names: ast.Name) -> _Stmt:
+        return _Stmt("overrides", names, self._span(meta))
+
+    def amend(self, meta: Meta, chart: _ChartId | ast.Name, *ops: ast.AmendOp) -> _Stmt:
+        decl = ast.AmendDecl(_chart_name(chart), ops, self._span(meta))
+        return _Stmt("amend", decl, decl.span)
+
+    def op_add(self, meta: Meta, row: ast.RowDecl, because: ast.Text | None) -> ast.AddRow:
+        return ast.AddRow(row, because, self._span(meta))
+
+    def op_remove(self, meta: Meta, ref: ast.RowRef, because: ast.Text | None) -> ast.RemoveRow:
+        return ast.RemoveRow(ref, because, self._span(meta))
+
+    def op_change(
+        self, meta: Meta, ref: ast.RowRef, column: ast.Name, value: ast.ValueText, because: ast.Text | None
+    ) -> ast.ChangeCell:
+        return ast.ChangeCell(ref, column, value, because, self._span(meta))
+
+    def op_move(self, meta: Meta, ref: ast.RowRef, new_range: Token, because: ast.Text | None) -> ast.MoveRow:
+        return ast.MoveRow(ref, self._range(new_range), because, self._span(meta))
+
+    def op_retitle(self, meta: Meta, title: ast.Text, because: ast.Text | None) -> ast.Retitle:
+        return ast.Retitle(title, because, self._span(meta))
+
+    def op_complete(self, meta: Meta, because: ast.Text | None) -> ast.Complete:
+        return ast.Complete(because, self._span(meta))
+
+    def op_note(self, meta: Meta, text: ast.Text) -> ast.AddNote:
+        return ast.AddNote(text, self._span(meta))
+
+    def row_ref(self, meta: Meta, *parts: ast.KeyValueText | Token | None) -> ast.RowRef:
+        """`key_value* [RANGE]`."""
+        keys = tuple(p for p in parts if isinstance(p, ast.KeyValueText))
+        printed = next((self._range(p) for p in parts if isinstance(p, Token)), None)
+        return ast.RowRef(keys, printed)
+
+    def because(self, meta: Meta, reason: ast.Text) -> ast.Text:
+        return reason
+
+
+def _chart_name(written: _ChartId | ast.Name) -> ast.Name:
+    """The chart a statement names, by `[ID]` or by slug."""
+    return written.name if isinstance(written, _ChartId) else written
+
+
+def _cover(first: ast.Span, last: ast.Span) -> ast.Span:
+    """The span from the start of `first` to the end of `last`."""
+    return ast.Span(first.file, first.line, first.col, last.end_line, last.end_col)
+
+
+def _split_dice(dice: str) -> tuple[int, int]:
+    """`2d6` as (2, 6); `d6` is one die."""
+    count_text, _, sides_text = dice.partition("d")
+    return int(count_text) if count_text else 1, int(sides_text)
+
+
+def unquote(literal: str, span: ast.Span) -> str:
+    """Decode a double-quoted literal using Python's escapes (`\\"`, `\\\\`, `\\n`, `\\u00e9`).
+
+    Raises:
+        BuildError: an invalid escape, or a `\\u` escape that is half of a UTF-16 pair.
+    """
+    try:
+        value = _pyast.literal_eval(literal)
+    except (ValueError, SyntaxError) as exc:
+        raise BuildError(
+            f"invalid escape in string {clip(literal)}",
+            span,
+            "use `\\\\` for a backslash and `\\\"` for a quote",
+        ) from exc
+    if not isinstance(value, str):  # pragma: no cover - the STRING terminal guarantees a str
+        raise BuildError("expected a string", span)
+    surrogate = next((ch for ch in value if "\ud800" <= ch <= "\udfff"), None)
+    if surrogate is not None:
+        raise BuildError(
+            f"`\\u{ord(surrogate):04x}` in string {clip(literal)} is half of a UTF-16 pair, not a character",
+            span,
+            "write the character itself, or its code point as `\\U0001f600`",
+        )
+    return value

@@ -1,0 +1,30 @@
+"""Small helpers over a file's source text, shared by the syntax-error messages and the builder."""
+
+from __future__ import annotations
+
+import re
+
+_BLOCK_HEADER = re.compile(r"^\s*(chart|drms|errata|invariant|odds|enum|game)\s+(?:\[([^\]\s]+)\])?\s*([A-Za-z_][A-Za-z0-9_]*)?")
+
+
+def clip(text: str, limit: int = 40) -> str:
+    """`text` on one line and at most `limit` characters, for quoting in a message."""
+    text = text.replace("\n", "\\n")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def enclosing_block(text: str, line: int) -> str | None:
+    """The block (`chart R4`, `errata e1`, ...) whose header is the last one at or above `line`,
+    for a message's "while reading ..." (a best-effort hint: it reads lines, not the grammar)."""
+    for raw in reversed(text.split("\n")[:line]):
+        m = _BLOCK_HEADER.match(raw)
+        if m and (m.group(2) or m.group(3)):
+            kind = "chart" if m.group(1) in ("chart", "drms") else m.group(1)
+            return f"{kind} `{m.group(2) or m.group(3)}`"
+    return None
+
+
+def while_reading(text: str, line: int) -> str:
+    """` while reading chart `R4`` for the block around `line`, or nothing outside any block."""
+    block = enclosing_block(text, line)
+    return f" while reading {block}" if block else ""

@@ -1,0 +1,532 @@
+"""Three-way differential run of one generated game: the CLI, the generated Python, the JSON rows.
+
+`run_game(seed, folder)` writes the game `tests.gamegen.generate(seed)` under `folder`, checks it
+(it must have no errors), builds it with `chartc build`, and asks every chart the same questions
+three ways:
+
+* the JSON rows, read with their integer bounds from the emitted `g.json` (the oracle here: a
+  few lines of code anyone can audit), together with the dice outcomes' exact chances;
+* the generated Python module, imported from the build output (`LOOKUPS[address](...)`,
+  `drm_<chart>(...)`, `odds_<rule>(...)`);
+* the CLI in-process through click's CliRunner: `chartc lookup --json` (a sample of the queries),
+  `chartc odds --format json` (each row's chance) and `chartc lookup RULE --attack --defense`.
+
+Every answer that differs, and every traceback, becomes a `Disagreement` naming the seed, the
+chart, the exact question and both answers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import inspect
+import itertools
+import json
+import random
+import sys
+import traceback
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from click.testing import CliRunner
+
+from compiler.cli import cli
+from tests.gamegen import generate, months
+
+GAME = "g"
+NO_ROW = "no row"
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """Two of chartc's answers to one question that differ (or a traceback)."""
+
+    seed: int
+    chart: str
+    question: str
+    answers: str
+
+    def __str__(self) -> str:
+        return f"seed {self.seed}, chart {self.chart}: {self.question}: {self.answers}"
+
+
+@dataclass
+class GameRun:
+    """What one game's differential run compared and what it found."""
+
+    seed: int
+    files: dict[str, str]
+    cli_samples: int = 3
+    comparisons: int = 0
+    cli_calls: int = 0
+    disagreements: list[Disagreement] = field(default_factory=list)
+
+    def disagree(self, chart: str, question: str, answers: str) -> None:
+        self.disagreements.append(Disagreement(self.seed, chart, question, answers))
+
+
+@dataclass(frozen=True)
+class Question:
+    """One lookup: the key values by key id, the natural roll or value (None: a reference
+    chart read by its keys) and the total DRM."""
+
+    keys: tuple[tuple[str, str], ...]
+    roll: int | None
+    drm: int
+
+    def cli_args(self, chart: dict[str, Any], printed_roll: str | None) -> list[str]:
+        args = ["lookup", f"{GAME}/{chart['address']}"]
+        if printed_roll is not None:
+            args.append(printed_roll)
+        for key, value in self.keys:
+            args += ["--key", f"{key}={value}"]
+        if self.drm:
+            args.append(f"--drm={self.drm}")
+        return [*args, "--json"]
+
+
+# ---- the JSON oracle ------------------------------------------------------------------------------
+
+
+def key_values(doc: dict[str, Any], enum_id: str) -> list[str]:
+    """The values a key of enum `enum_id` takes: calendar months, period ids or member ids."""
+    if enum_id == "month":
+        calendar = doc["game"]["calendar"]
+        return months(calendar["first"], calendar["last"])
+    for enum in doc["enums"]:
+        if enum["id"] == enum_id:
+            return [m["id"] for m in enum["members"]]
+    if enum_id == "period":
+        return [p["id"] for p in doc["game"]["periods"]]
+    raise KeyError(f"no enum {enum_id!r} in the JSON")
+
+
+def key_matches(row_key: Any, given: str) -> bool:
+    if row_key is None or row_key == given:
+        return True
+    if isinstance(row_key, dict) and "months" in row_key:
+        span = row_key["months"]
+        return span["first"] <= given and (span["last"] is None or given <= span["last"])
+    return False
+
+
+def in_range(bounds: dict[str, Any] | None, modified: int | None) -> bool:
+    if bounds is None or modified is None:
+        return True
+    return (bounds["min"] is None or modified >= bounds["min"]) and (bounds["max"] is None or modified <= bounds["max"])
+
+
+def select(chart: dict[str, Any], keys: Mapping[str, str], modified: int | None) -> int | None:
+    """The index of the JSON row the keys and modified roll select, or None."""
+    for index, row in enumerate(chart["rows"]):
+        if all(key_matches(row["keys"].get(k), v) for k, v in keys.items()) and in_range(row["range"], modified):
+            return index
+    return None
+
+
+def outcome_chances(chart: dict[str, Any]) -> dict[int, Fraction]:
+    return {o["roll"]: Fraction(_chance_of(o)["exact"]) for o in chart["dice"]["outcomes"]}
+
+
+def row_chances(chart: dict[str, Any], keys: Mapping[str, str], drm: int) -> tuple[dict[int, Fraction], Fraction]:
+    """The exact chance of each row (by index) and of no row, from the dice outcomes."""
+    chances: dict[int, Fraction] = {}
+    none = Fraction(0)
+    for natural, chance in outcome_chances(chart).items():
+        index = select(chart, keys, natural + drm)
+        if index is None:
+            none += chance
+        else:
+            chances[index] = chances.get(index, Fraction(0)) + chance
+    return chances, none
+
+
+def holds(when: dict[str, Any] | None, context: Mapping[str, Any]) -> bool:
+    """A DRM condition of the JSON on a context where every variable is set."""
+    if when is None:
+        return True
+    op = when["op"]
+    if op == "flag":
+        return bool(context[when["var"]])
+    if op == "not":
+        return not holds(when["of"], context)
+    if op == "all":
+        return all(holds(w, context) for w in when["of"])
+    if op == "any":
+        return any(holds(w, context) for w in when["of"])
+    if op == "in":
+        return context[when["var"]] in when["values"]
+    left, right = context[when["var"]], when["value"]
+    comparisons: dict[str, Callable[[Any, Any], bool]] = {
+        "==": lambda a, b: a == b,
+        "!=": lambda a, b: a != b,
+        ">=": lambda a, b: a >= b,
+        "<=": lambda a, b: a <= b,
+        ">": lambda a, b: a > b,
+        "<": lambda a, b: a < b,
+    }
+    return comparisons[op](left, right)
+
+
+def drm_total(chart: dict[str, Any], context: Mapping[str, Any]) -> int:
+    total = sum(d["value"] for d in chart["drms"] if holds(d["when"], context))
+    clamp = chart["combine"]["clamp"]
+    if clamp is None:
+        return total
+    low, high = (clamp["min"], clamp["max"]) if isinstance(clamp, dict) else clamp
+    return max(low, min(high, total))
+
+
+def odds_label(rule: dict[str, Any], attack: int, defense: int) -> str:
+    """The CRT column of an odds rule read from the JSON (no shifts): ratio, rounding, table edge."""
+
+    def rounded(value: Fraction, how: str) -> int:
+        return {"down": value.__floor__(), "up": value.__ceil__(), "nearest": (value + Fraction(1, 2)).__floor__()}[how]
+
+    if attack == defense:
+        position = 0
+    elif attack > defense:
+        position = max(1, rounded(Fraction(attack, defense), rule["attacker_high"])) - 1
+    else:
+        position = -(max(1, rounded(Fraction(defense, attack), rule["defender_high"])) - 1)
+    if rule["columns"]:
+        positions = [_position(c) for c in rule["columns"]]
+        if position <= positions[0]:
+            return str(rule["columns"][0])
+        return str(rule["columns"][max(i for i, p in enumerate(positions) if p <= position)])
+    return f"{position + 1}:1" if position >= 0 else f"1:{1 - position}"
+
+
+def _position(label: str) -> int:
+    a, d = (int(x) for x in label.split(":"))
+    return a - 1 if d == 1 else -(d - 1)
+
+
+# ---- the three answers ----------------------------------------------------------------------------
+
+
+def normal(value: Any) -> Any:
+    """A value as JSON would carry it (tuples become lists), to compare across the three outputs."""
+    return json.loads(json.dumps(value))
+
+
+def python_answer(fn: Callable[..., Any], chart: dict[str, Any], q: Question, error: type[Exception]) -> Any:
+    params = [p.name for p in inspect.signature(fn).parameters.values() if p.kind is p.KEYWORD_ONLY and p.name != "drm"]
+    kwargs: dict[str, Any] = dict(zip(params, (v for _, v in q.keys), strict=True))
+    if chart["kind"] in ("roll", "value"):
+        kwargs["drm"] = q.drm
+    try:
+        result = fn(q.roll, **kwargs) if q.roll is not None else fn(**kwargs)
+    except error:
+        return NO_ROW
+    return normal(dict(result))
+
+
+def cli_answer(run: GameRun, runner: CliRunner, args: list[str]) -> tuple[int, Any]:
+    run.cli_calls += 1
+    result = runner.invoke(cli, args)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise CliTraceback(result.exception)
+    if result.exit_code == 3 or "Traceback" in result.output:
+        raise CliTraceback(RuntimeError(result.output[-800:]))
+    if result.exit_code != 0:
+        return result.exit_code, result.output
+    return 0, json.loads(result.stdout) if result.stdout.strip().startswith("{") else result.stdout.strip()
+
+
+class CliTraceback(Exception):
+    """The CLI raised or exited 3 (an internal error)."""
+
+
+def printed_roll(chart: dict[str, Any], roll: int, rng: random.Random) -> str:
+    """A natural roll typed as printed on the dice, in one of the forms the README allows."""
+    dice = chart["dice"]
+    if dice is None:  # a value-keyed chart: the value as typed
+        return str(roll)
+    if dice["form"] == "percentile" and rng.random() < 0.5:
+        return "00" if roll == 100 else f"{roll:02d}"
+    if dice.get("sides") == 10 and dice["form"] == "sum" and dice["count"] == 1 and roll == 10 and rng.random() < 0.5:
+        return "0"
+    return str(roll)
+
+
+# ---- the run --------------------------------------------------------------------------------------
+
+
+def run_game(
+    seed: int,
+    folder: Path,
+    cli_samples: int = 3,
+    tamper: Callable[[str], str] | None = None,
+    tamper_json: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+) -> GameRun:
+    """Generate, check, build and compare game `seed` in `folder` (an empty directory).
+
+    `tamper` and `tamper_json` rewrite the built Python module's text or the JSON document before
+    the comparison: the tests use them to show that a wrong answer is caught."""
+    run = GameRun(seed, generate(seed, GAME), cli_samples)
+    game_dir = folder / "charts" / GAME
+    game_dir.mkdir(parents=True)
+    for name, text in run.files.items():
+        (game_dir / name).write_text(text, encoding="utf-8")
+    runner = CliRunner()
+    with contextlib.chdir(folder):
+        built = runner.invoke(cli, ["build", "--out", "gen"])
+        if built.exit_code != 0:
+            run.disagree("-", "chartc build (a generated game must check without errors)", built.output[-2000:])
+            return run
+        doc = json.loads((folder / "gen" / GAME / f"{GAME}.json").read_text(encoding="utf-8"))
+        if tamper_json:
+            doc = tamper_json(doc)
+        if tamper:
+            py = folder / "gen" / GAME / f"{GAME}.py"
+            py.write_text(tamper(py.read_text(encoding="utf-8")), encoding="utf-8")
+        module = import_module(folder / "gen" / GAME / f"{GAME}.py", f"chartc_differential_{seed}_{id(folder)}")
+        try:
+            compare_game(run, runner, doc, module, random.Random(seed))
+        finally:
+            sys.modules.pop(module.__name__, None)
+    return run
+
+
+def import_module(path: Path, name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def compare_game(run: GameRun, runner: CliRunner, doc: dict[str, Any], module: ModuleType, rng: random.Random) -> None:
+    lookups = getattr(module, "LOOKUPS", {})
+    for chart in doc["charts"]:
+        address = chart["address"]
+        try:
+            if chart["kind"] in ("roll", "value", "reference"):
+                if address not in lookups:
+                    run.disagree(address, "LOOKUPS[address]", "the generated module has no lookup for this chart")
+                    continue
+                compare_lookups(run, runner, doc, chart, lookups[address], module, rng)
+                if chart["kind"] == "roll":
+                    compare_chances(run, runner, doc, chart, rng)
+            if chart["drms"]:
+                compare_drms(run, doc, chart, module, rng)
+            if chart["kind"] == "odds":
+                compare_odds_rule(run, runner, chart, module, rng)
+        except CliTraceback as exc:
+            run.disagree(address, "chartc (in-process)", f"traceback: {exc.args[0]!r}")
+        except Exception as exc:  # a crash of the generated module is a finding (the frame says whose)
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            run.disagree(
+                address,
+                "comparison raised",
+                f"{type(exc).__name__}: {exc} ({Path(where.filename).name}:{where.lineno} {where.line})",
+            )
+
+
+def questions(doc: dict[str, Any], chart: dict[str, Any], rng: random.Random) -> Iterator[Question]:
+    """Every question worth asking a chart, with a sample of the key combinations."""
+    layout = chart.get("layout") or {}
+    keys = [
+        (
+            k["id"],
+            layout["columns"]
+            if layout.get("form") == "availability" and k["id"] == layout["column_key"]
+            else key_values(doc, k["enum"]),
+        )
+        for k in chart["keys"]
+    ]
+    combos = list(itertools.product(*(values for _, values in keys)))
+    if len(combos) > 12:
+        combos = rng.sample(combos, 12)
+    ids = [k for k, _ in keys]
+    if chart["kind"] == "roll":
+        span = chart["drm_span"]
+        rolls: list[int | None] = [o["roll"] for o in chart["dice"]["outcomes"]]
+        drms = sorted({0, span["min"], span["max"], span["max"] + 1})
+    elif chart["kind"] == "value":
+        domain = chart["value_key"]["domain"]
+        bounds = [b for r in chart["rows"] for b in (r["range"]["min"], r["range"]["max"]) if b is not None]
+        top = domain["max"] if domain["max"] is not None else max(bounds, default=0) + 2
+        rolls, drms = list(range(domain["min"] or 0, top + 1)), [0]
+    else:
+        rolls, drms = [None], [0]
+    for combo in combos:
+        for roll in rolls:
+            for drm in drms:
+                yield Question(tuple(zip(ids, combo, strict=True)), roll, drm)
+
+
+def compare_lookups(
+    run: GameRun,
+    runner: CliRunner,
+    doc: dict[str, Any],
+    chart: dict[str, Any],
+    fn: Callable[..., Any],
+    module: ModuleType,
+    rng: random.Random,
+) -> None:
+    error = getattr(module, "NoRowError", LookupError)
+    asked = list(questions(doc, chart, rng))
+    for q in asked:
+        modified = None if q.roll is None else q.roll + q.drm
+        index = select(chart, dict(q.keys), modified)
+        expected = NO_ROW if index is None else chart["rows"][index]["values"]
+        got = python_answer(fn, chart, q, error)
+        run.comparisons += 1
+        if got != expected:
+            run.disagree(
+                chart["address"],
+                f"{fn.__name__}({q.roll}, keys={dict(q.keys)}, drm={q.drm})",
+                f"Python {got!r}, JSON rows {expected!r}",
+            )
+    for q in rng.sample(asked, min(run.cli_samples, len(asked))):
+        roll_text = None if q.roll is None else printed_roll(chart, q.roll, rng)
+        args = q.cli_args(chart, roll_text)
+        status, out = cli_answer(run, runner, args)
+        index = select(chart, dict(q.keys), None if q.roll is None else q.roll + q.drm)
+        run.comparisons += 1
+        if index is None:
+            if status != 1:
+                run.disagree(
+                    chart["address"], "chartc " + " ".join(args), f"exit {status} {out!r}, JSON rows: no row (exit 1)"
+                )
+            continue
+        row = chart["rows"][index]
+        wanted = {"values": row["values"], "range": None if row["range"] is None else row["range"]["printed"]}
+        got = out if status else {"values": normal(out.get("values")), "range": out.get("range")}
+        if status or got["values"] != wanted["values"] or (wanted["range"] and got["range"] != wanted["range"]):
+            run.disagree(chart["address"], "chartc " + " ".join(args), f"CLI {got!r}, JSON rows {wanted!r}")
+
+
+def _chance_of(entry: dict[str, Any]) -> dict[str, Any]:
+    """The exact/float pair of an entry, named `probability` or `chance` (the name is changing)."""
+    return entry.get("chance") or entry["probability"]
+
+
+def _chances_of(chart: dict[str, Any]) -> list[dict[str, Any]]:
+    return chart.get("chances") or chart.get("odds") or []
+
+
+def compare_chances(
+    run: GameRun, runner: CliRunner, doc: dict[str, Any], chart: dict[str, Any], rng: random.Random
+) -> None:
+    # the game JSON's precomputed chances against the dice outcomes
+    for entry in _chances_of(chart):
+        chances, none = row_chances(chart, entry["keys"], entry["drm"])
+        got = [Fraction(r["exact"]) for r in entry["rows"]]
+        wanted = [chances.get(i, Fraction(0)) for i in range(len(chart["rows"]))]
+        run.comparisons += 1
+        if got != wanted or Fraction(entry["no_row"]["exact"]) != none:
+            run.disagree(
+                chart["address"],
+                f"JSON chances for keys {entry['keys']} and DRM {entry['drm']}",
+                f"JSON {[str(g) for g in got]} no row {entry['no_row']['exact']}, "
+                f"from the outcomes {[str(w) for w in wanted]} no row {none}",
+            )
+    # `chartc odds --format json` for one key combination and DRM
+    asked = list(questions(doc, chart, rng))
+    q = rng.choice(asked)
+    args = ["odds", f"{GAME}/{chart['address']}", *[a for k, v in q.keys for a in ("--key", f"{k}={v}")]]
+    args += [f"--drm={q.drm}", "--format", "json"]
+    status, out = cli_answer(run, runner, args)
+    chances, none = row_chances(chart, dict(q.keys), q.drm)
+    wanted = [
+        (row["range"]["printed"], row["values"], str(chances.get(i, Fraction(0))))
+        for i, row in enumerate(chart["rows"])
+        if all(key_matches(row["keys"].get(k), v) for k, v in q.keys)
+    ]
+    run.comparisons += 1
+    if status != 0:
+        run.disagree(chart["address"], "chartc " + " ".join(args), f"exit {status}: {str(out)[-300:]}")
+        return
+    got = [(r["range"]["printed"], normal(r["values"]), str(Fraction(_chance_of(r)["exact"]))) for r in out["rows"]]
+    if got != wanted or Fraction(out["no_row"]["exact"]) != none:
+        run.disagree(
+            chart["address"],
+            "chartc " + " ".join(args),
+            f"CLI {got} no row {out['no_row']['exact']}, JSON rows and outcomes {wanted} no row {none}",
+        )
+
+
+def context_values(doc: dict[str, Any], var: dict[str, Any], rng: random.Random) -> Any:
+    match var["type"]:
+        case "flag":
+            return rng.random() < 0.5
+        case "int":
+            return rng.randint(0, 7)
+        case "month":
+            return rng.choice(key_values(doc, "month"))
+        case _:
+            return rng.choice(key_values(doc, var["enum"] or var["type"]))
+
+
+def chart_function(module: ModuleType, prefix: str, chart: dict[str, Any]) -> Callable[..., Any] | None:
+    """The generated function `prefix + identifier` of a chart (`drm_r4`, `odds_crt_odds`), named
+    like the chart's lookup in LOOKUPS when it has one, else from its address."""
+    lookups = getattr(module, "LOOKUPS", {})
+    if chart["address"] in lookups:
+        name = prefix + lookups[chart["address"]].__name__.removeprefix("lookup_")
+    else:
+        name = prefix + "".join(c if c.isalnum() or c == "_" else "_" for c in chart["address"].lower())
+    fn = getattr(module, name, None)
+    return fn if callable(fn) else None
+
+
+def compare_drms(
+    run: GameRun, doc: dict[str, Any], chart: dict[str, Any], module: ModuleType, rng: random.Random
+) -> None:
+    fn = chart_function(module, "drm_", chart)
+    if fn is None:
+        run.disagree(chart["address"], "drm_<chart>", "the generated module has no DRM function for this chart")
+        return
+    variables = {v["id"]: v for v in doc["context"]}
+    params = [p.name for p in inspect.signature(fn).parameters.values()]
+    for _ in range(12):
+        context = {var_id: context_values(doc, var, rng) for var_id, var in variables.items()}
+        kwargs = {}
+        for var_id, value in context.items():
+            name = next((p for p in params if _names_the_variable(p, var_id)), None)
+            if name is not None:
+                kwargs[name] = value
+        wanted = drm_total(chart, context)
+        got = fn(**kwargs)
+        run.comparisons += 1
+        if got != wanted:
+            run.disagree(chart["address"], f"{fn.__name__}(**{kwargs})", f"Python {got}, JSON DRMs {wanted}")
+
+
+def _names_the_variable(param: str, var_id: str) -> bool:
+    """Whether a generated parameter stands for context variable `var_id`: its name, or its name
+    with underscores appended (how a keyword or a taken name is made safe: `class` -> `class_`)."""
+    return param == var_id or (param.startswith(var_id) and param.rstrip("_") == var_id.rstrip("_"))
+
+
+def compare_odds_rule(
+    run: GameRun, runner: CliRunner, chart: dict[str, Any], module: ModuleType, rng: random.Random
+) -> None:
+    rule = chart["odds_rule"]
+    fn = chart_function(module, "odds_", chart)
+    if fn is None:
+        run.disagree(chart["address"], "odds_<rule>", "the generated module has no function for this odds rule")
+        return
+    pairs = [(rng.randint(1, 30), rng.randint(1, 30)) for _ in range(20)]
+    for attack, defense in pairs:
+        wanted, got = odds_label(rule, attack, defense), fn(attack, defense)
+        run.comparisons += 1
+        if got != wanted:
+            run.disagree(
+                chart["address"], f"{fn.__name__}({attack}, {defense})", f"Python {got!r}, JSON rule {wanted!r}"
+            )
+    attack, defense = pairs[0]
+    args = ["lookup", f"{GAME}/{chart['address']}", "--attack", str(attack), "--defense", str(defense), "--json"]
+    status, out = cli_answer(run, runner, args)
+    wanted = odds_label(rule, attack, defense)
+    run.comparisons += 1
+    if status or out.get("column") != wanted:
+        run.disagree(chart["address"], "chartc " + " ".join(args), f"CLI {out!r}, JSON rule {wanted!r}")
