@@ -7,10 +7,13 @@ is one change, not a removal and an addition.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from compiler import model
-from compiler.text import value_text
+from compiler.emit.templating import environment
+from compiler.text import keys_phrase, value_text
+from compiler.textsafe import json_text, printable
 
 
 @dataclass(frozen=True)
@@ -39,8 +42,14 @@ class Change:
 
     def as_json(self) -> dict[str, str | None]:
         return {
-            "game": self.game, "chart": self.chart, "kind": self.kind, "where": self.where,
-            "old": self.old, "new": self.new, "cite": self.cite, "text": self.text(),
+            "game": self.game,
+            "chart": self.chart,
+            "kind": self.kind,
+            "where": self.where,
+            "old": self.old,
+            "new": self.new,
+            "cite": self.cite,
+            "text": self.text(),
         }
 
 
@@ -52,7 +61,9 @@ def diff_projects(old: model.Project, new: model.Project) -> list[Change]:
         if a is None or b is None:
             kind = "game added" if a is None else "game removed"
             title = (b or a).title  # type: ignore[union-attr]
-            changes.append(Change(game_id, "", kind, "", title if a is not None else None, title if b is not None else None, None))
+            changes.append(
+                Change(game_id, "", kind, "", title if a is not None else None, title if b is not None else None, None)
+            )
             continue
         changes.extend(_diff_game(a, b))
     return changes
@@ -83,16 +94,7 @@ def _cite(game: model.Game, errata_ids: tuple[str, ...]) -> str | None:
 
 
 def _key_text(chart: model.Chart, keys: tuple[model.KeyMatch, ...]) -> str:
-    parts = []
-    for key, k in zip(chart.keys, keys):
-        if k is None:
-            continue
-        if isinstance(k, model.MonthSpan):
-            parts.append(f"{key.id} {k.printed}")
-        else:
-            member = key.enum.member(k)
-            parts.append(f"{key.id} {member.label if member else k}")
-    return ", ".join(parts)
+    return keys_phrase(chart.keys, keys)
 
 
 def _where(chart: model.Chart, row: model.Row) -> str:
@@ -103,14 +105,17 @@ def _where(chart: model.Chart, row: model.Row) -> str:
     return ", ".join(p for p in parts if p)
 
 
-def _identity(row: model.Row) -> tuple:
+RowIdentity = tuple[tuple[object, ...], tuple[int | None, int | None] | None]
+
+
+def _identity(row: model.Row) -> RowIdentity:
     keys = tuple((k.first, k.last) if isinstance(k, model.MonthSpan) else k for k in row.keys)
     rng = (row.range.low, row.range.high) if row.range is not None else None
     return keys, rng
 
 
 def _row_text(game: model.Game, chart: model.Chart, row: model.Row) -> str:
-    return "; ".join(f"{c.label} {value_text(game, c, v)}" for c, v in zip(chart.columns, row.values))
+    return "; ".join(f"{c.label} {value_text(game, c, v)}" for c, v in zip(chart.columns, row.values, strict=False))
 
 
 def _diff_chart(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -> list[Change]:
@@ -120,12 +125,26 @@ def _diff_chart(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) 
     if oc.title != nc.title:
         out.append(Change(b.id, address, "title", "title", oc.title, nc.title, cite_chart))
     if oc.partial != nc.partial:
-        out.append(Change(b.id, address, "partial", "completeness", oc.partial or "complete", nc.partial or "complete", cite_chart))
+        out.append(
+            Change(
+                b.id, address, "partial", "completeness", oc.partial or "complete", nc.partial or "complete", cite_chart
+            )
+        )
     old_drms = {d.id: d for d in oc.drms}
     for d in nc.drms:
         before = old_drms.pop(d.id, None)
         if before is None or before.value != d.value:
-            out.append(Change(b.id, address, "drm", f"DRM {d.label}", f"{before.value:+d}" if before else None, f"{d.value:+d}", cite_chart))
+            out.append(
+                Change(
+                    b.id,
+                    address,
+                    "drm",
+                    f"DRM {d.label}",
+                    f"{before.value:+d}" if before else None,
+                    f"{d.value:+d}",
+                    cite_chart,
+                )
+            )
     for d in old_drms.values():
         out.append(Change(b.id, address, "drm", f"DRM {d.label}", f"{d.value:+d}", None, cite_chart))
     out.extend(_diff_rows(a, b, oc, nc))
@@ -134,7 +153,7 @@ def _diff_chart(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) 
 
 def _diff_rows(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -> list[Change]:
     address = nc.address
-    old_by_id: dict[tuple, list[model.Row]] = {}
+    old_by_id: dict[RowIdentity, list[model.Row]] = {}
     for r in oc.rows:
         old_by_id.setdefault(_identity(r), []).append(r)
     matched: list[tuple[model.Row, model.Row]] = []
@@ -148,10 +167,18 @@ def _diff_rows(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -
     unmatched_old = [r for rows in old_by_id.values() for r in rows]
     out: list[Change] = []
     for before, after in matched:
-        for col, old_v, new_v in zip(nc.columns, before.values, after.values):
+        for col, old_v, new_v in zip(nc.columns, before.values, after.values, strict=False):
             if old_v != new_v:
                 out.append(
-                    Change(b.id, address, "cell", f"{_where(nc, after)}: {col.label}", value_text(a, col, old_v), value_text(b, col, new_v), _cite(b, after.errata))
+                    Change(
+                        b.id,
+                        address,
+                        "cell",
+                        f"{_where(nc, after)}: {col.label}",
+                        value_text(a, col, old_v),
+                        value_text(b, col, new_v),
+                        _cite(b, after.errata),
+                    )
                 )
     # a row whose range moved or whose keys were renamed, with the same values, is one change
     for after in list(unmatched_new):
@@ -159,27 +186,62 @@ def _diff_rows(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -
         moved = next((r for r in same_values if r.keys == after.keys), None)
         renamed = next((r for r in same_values if _identity(r)[1] == _identity(after)[1]), None)
         if moved is not None and moved.range is not None and after.range is not None:
-            out.append(Change(b.id, address, "range", _where(nc, moved), moved.range.printed, after.range.printed, _cite(b, after.errata)))
+            out.append(
+                Change(
+                    b.id,
+                    address,
+                    "range",
+                    _where(nc, moved),
+                    moved.range.printed,
+                    after.range.printed,
+                    _cite(b, after.errata),
+                )
+            )
         elif renamed is not None:
-            out.append(Change(b.id, address, "keys", _where(oc, renamed), _key_text(oc, renamed.keys), _key_text(nc, after.keys), _cite(b, after.errata)))
+            out.append(
+                Change(
+                    b.id,
+                    address,
+                    "keys",
+                    _where(oc, renamed),
+                    _key_text(oc, renamed.keys),
+                    _key_text(nc, after.keys),
+                    _cite(b, after.errata),
+                )
+            )
             moved = renamed
         else:
             continue
         unmatched_old.remove(moved)
         unmatched_new.remove(after)
     for r in unmatched_old:
-        out.append(Change(b.id, address, "row removed", _where(oc, r), _row_text(a, oc, r), None, _cite(b, nc.errata_ids)))
+        out.append(
+            Change(b.id, address, "row removed", _where(oc, r), _row_text(a, oc, r), None, _cite(b, nc.errata_ids))
+        )
     for r in unmatched_new:
         out.append(Change(b.id, address, "row added", _where(nc, r), None, _row_text(b, nc, r), _cite(b, r.errata)))
     return out
 
 
+def changes_lines(changes: list[Change]) -> list[str]:
+    """One line per change for a terminal: `ia2/R4, …: 3-6 → 3+  [errata cite]`, made safe to print
+    (see `compiler.textsafe`)."""
+    return [printable(f"{c.game}/{c.text()}" + (f"  [{c.cite}]" if c.cite else "")) for c in changes]
+
+
+def changes_json(changes: list[Change], old_label: str, new_label: str) -> str:
+    """The changes as a JSON document (`chartc diff --format json`)."""
+    doc = {"old": old_label, "new": new_label, "changes": [c.as_json() for c in changes]}
+    return json_text(json.dumps(doc, ensure_ascii=False, indent=2))
+
+
 def errata_sheet_html(changes: list[Change], titles: dict[str, str], old_label: str, new_label: str) -> str:
     """A printable errata sheet (Jinja2, autoescaped): per game, one change per line with chart ID,
     location, printed -> corrected value and the errata cited."""
-    from compiler.emit.html import _environment
-
-    games = []
-    for game_id in sorted({c.game for c in changes}):
-        games.append({"title": titles.get(game_id, game_id), "changes": [c for c in changes if c.game == game_id]})
-    return _environment().get_template("errata_sheet.html.j2").render(games=games, old_label=old_label, new_label=new_label)
+    games = [
+        {"title": titles.get(game_id, game_id), "changes": [c for c in changes if c.game == game_id]}
+        for game_id in sorted({c.game for c in changes})
+    ]
+    return (
+        environment().get_template("errata_sheet.html.j2").render(games=games, old_label=old_label, new_label=new_label)
+    )

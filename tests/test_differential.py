@@ -25,12 +25,7 @@ from tests.differential import GAME, import_module, run_game
 BOUNDED_SEEDS = range(24)
 
 # Seeds of the bounded pass whose games hit a bug reproduced by an xfail test below.
-CHARTREF_ODDS_JSON = (
-    "`chartc odds --format json` of a chart with a chart-reference column: ChartRef is not JSON serialisable"
-)
 KNOWN_BUGS_BY_SEED: dict[int, str] = {
-    0: CHARTREF_ODDS_JSON,
-    5: CHARTREF_ODDS_JSON,
 }
 
 
@@ -159,9 +154,6 @@ def test_a_context_variable_named_max_with_a_clamp(tmp_path: Path) -> None:
     assert m.drm_b1(max_=True) == 1
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 11 item 4: ChartRef is not JSON serialisable in `odds --format json` (owner: query)"
-)
 def test_odds_json_of_a_chart_with_a_chart_reference_column(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     build(
         tmp_path,

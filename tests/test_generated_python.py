@@ -420,7 +420,7 @@ def cli_values(result) -> dict[str, object]:
 
 @pytest.mark.parametrize("game_id", [p.stem for p in GAMES])
 def test_every_lookup_agrees_with_the_compiler(corpus, game_id: str) -> None:
-    from compiler.lookup import LookupProblem, lookup
+    from compiler.query.lookup import LookupProblem, lookup
 
     game = corpus.project.games[game_id]
     module = import_module(ROOT / "generated" / game_id / f"{game_id}.py", f"{game_id}_differential")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import builtins
 import keyword
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from compiler import model
@@ -101,7 +101,7 @@ class ChartNames:
         return self.ident.upper()
 
 
-def chart_names(charts: list[model.Chart], names: Namespace) -> dict[int, ChartNames]:
+def chart_names(charts: Sequence[model.Chart], names: Namespace) -> dict[int, ChartNames]:
     """Each chart's identifier, unique in the module: exact ones first, then the rest in order."""
     exact = [c for c in charts if c.address.lower() == c.ident]
     ordered = exact + [c for c in charts if c.address.lower() != c.ident]
