@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import assert_never
 
 from compiler import model
 from compiler.emit.templating import environment
@@ -16,14 +18,31 @@ from compiler.text import keys_phrase, value_text
 from compiler.textsafe import json_text, printable
 
 
+class ChangeKind(StrEnum):
+    """What changed; the value is the word `diff` prints and writes in its JSON."""
+
+    GAME_ADDED = "game added"
+    GAME_REMOVED = "game removed"
+    CHART_ADDED = "chart added"
+    CHART_REMOVED = "chart removed"
+    TITLE = "title"
+    PARTIAL = "partial"
+    DRM = "drm"
+    ROW_ADDED = "row added"
+    ROW_REMOVED = "row removed"
+    RANGE = "range"
+    KEYS = "keys"
+    CELL = "cell"
+
+
 @dataclass(frozen=True)
 class Change:
-    """One difference. `kind`: game added/removed, chart added/removed, title, partial, row added,
-    row removed, range, keys, cell, drm."""
+    """One difference, located by game, chart and `where` (row, column or DRM), with the old and
+    new text and the errata cited."""
 
     game: str
     chart: str
-    kind: str
+    kind: ChangeKind
     where: str
     old: str | None
     new: str | None
@@ -32,19 +51,33 @@ class Change:
     def text(self) -> str:
         """`R4, interceptor Piston-engined, roll 3-6: Result Combat → Evade`."""
         head = ", ".join(x for x in (self.chart, self.where) if x)
-        if self.kind in ("row added", "chart added", "game added"):
-            body = f"{self.kind}: {self.new}" if self.new else self.kind
-        elif self.kind in ("row removed", "chart removed", "game removed"):
-            body = f"{self.kind}: {self.old}" if self.old else self.kind
-        else:
-            body = f"{self.old or '–'} \u2192 {self.new or '–'}"
-        return f"{head}: {body}"
+        return f"{head}: {self.body()}"
+
+    def body(self) -> str:
+        """What changed: `row added: Result Evade`, or `3-6 → 3+` (the errata sheet prints it too)."""
+        match self.kind:
+            case ChangeKind.GAME_ADDED | ChangeKind.CHART_ADDED | ChangeKind.ROW_ADDED:
+                return f"{self.kind}: {self.new}" if self.new else str(self.kind)
+            case ChangeKind.GAME_REMOVED | ChangeKind.CHART_REMOVED | ChangeKind.ROW_REMOVED:
+                return f"{self.kind}: {self.old}" if self.old else str(self.kind)
+            case (
+                ChangeKind.TITLE
+                | ChangeKind.PARTIAL
+                | ChangeKind.DRM
+                | ChangeKind.RANGE
+                | ChangeKind.KEYS
+                | ChangeKind.CELL
+            ):
+                return f"{self.old or '–'} \u2192 {self.new or '–'}"
+            case _:
+                assert_never(self.kind)
 
     def as_json(self) -> dict[str, str | None]:
+        """The change as a JSON object (`chartc diff --format json`)."""
         return {
             "game": self.game,
             "chart": self.chart,
-            "kind": self.kind,
+            "kind": str(self.kind),
             "where": self.where,
             "old": self.old,
             "new": self.new,
@@ -59,7 +92,7 @@ def diff_projects(old: model.Project, new: model.Project) -> list[Change]:
     for game_id in sorted(set(old.games) | set(new.games)):
         a, b = old.games.get(game_id), new.games.get(game_id)
         if a is None or b is None:
-            kind = "game added" if a is None else "game removed"
+            kind = ChangeKind.GAME_ADDED if a is None else ChangeKind.GAME_REMOVED
             title = (b or a).title  # type: ignore[union-attr]
             changes.append(
                 Change(game_id, "", kind, "", title if a is not None else None, title if b is not None else None, None)
@@ -76,9 +109,9 @@ def _diff_game(a: model.Game, b: model.Game) -> list[Change]:
     for address in sorted(set(old_charts) | set(new_charts), key=str.casefold):
         oc, nc = old_charts.get(address), new_charts.get(address)
         if oc is None:
-            out.append(Change(b.id, address, "chart added", "", None, nc.title, _cite(b, nc.errata_ids)))  # type: ignore[union-attr]
+            out.append(Change(b.id, address, ChangeKind.CHART_ADDED, "", None, nc.title, _cite(b, nc.errata_ids)))  # type: ignore[union-attr]
         elif nc is None:
-            out.append(Change(a.id, address, "chart removed", "", oc.title, None, None))
+            out.append(Change(a.id, address, ChangeKind.CHART_REMOVED, "", oc.title, None, None))
         else:
             out.extend(_diff_chart(a, b, oc, nc))
     return out
@@ -123,11 +156,17 @@ def _diff_chart(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) 
     out: list[Change] = []
     cite_chart = _cite(b, nc.errata_ids)
     if oc.title != nc.title:
-        out.append(Change(b.id, address, "title", "title", oc.title, nc.title, cite_chart))
+        out.append(Change(b.id, address, ChangeKind.TITLE, "title", oc.title, nc.title, cite_chart))
     if oc.partial != nc.partial:
         out.append(
             Change(
-                b.id, address, "partial", "completeness", oc.partial or "complete", nc.partial or "complete", cite_chart
+                b.id,
+                address,
+                ChangeKind.PARTIAL,
+                "completeness",
+                oc.partial or "complete",
+                nc.partial or "complete",
+                cite_chart,
             )
         )
     old_drms = {d.id: d for d in oc.drms}
@@ -138,7 +177,7 @@ def _diff_chart(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) 
                 Change(
                     b.id,
                     address,
-                    "drm",
+                    ChangeKind.DRM,
                     f"DRM {d.label}",
                     f"{before.value:+d}" if before else None,
                     f"{d.value:+d}",
@@ -146,7 +185,7 @@ def _diff_chart(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) 
                 )
             )
     for d in old_drms.values():
-        out.append(Change(b.id, address, "drm", f"DRM {d.label}", f"{d.value:+d}", None, cite_chart))
+        out.append(Change(b.id, address, ChangeKind.DRM, f"DRM {d.label}", f"{d.value:+d}", None, cite_chart))
     out.extend(_diff_rows(a, b, oc, nc))
     return out
 
@@ -173,7 +212,7 @@ def _diff_rows(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -
                     Change(
                         b.id,
                         address,
-                        "cell",
+                        ChangeKind.CELL,
                         f"{_where(nc, after)}: {col.label}",
                         value_text(a, col, old_v),
                         value_text(b, col, new_v),
@@ -190,7 +229,7 @@ def _diff_rows(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -
                 Change(
                     b.id,
                     address,
-                    "range",
+                    ChangeKind.RANGE,
                     _where(nc, moved),
                     moved.range.printed,
                     after.range.printed,
@@ -202,7 +241,7 @@ def _diff_rows(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -
                 Change(
                     b.id,
                     address,
-                    "keys",
+                    ChangeKind.KEYS,
                     _where(oc, renamed),
                     _key_text(oc, renamed.keys),
                     _key_text(nc, after.keys),
@@ -216,10 +255,14 @@ def _diff_rows(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -
         unmatched_new.remove(after)
     for r in unmatched_old:
         out.append(
-            Change(b.id, address, "row removed", _where(oc, r), _row_text(a, oc, r), None, _cite(b, nc.errata_ids))
+            Change(
+                b.id, address, ChangeKind.ROW_REMOVED, _where(oc, r), _row_text(a, oc, r), None, _cite(b, nc.errata_ids)
+            )
         )
     for r in unmatched_new:
-        out.append(Change(b.id, address, "row added", _where(nc, r), None, _row_text(b, nc, r), _cite(b, r.errata)))
+        out.append(
+            Change(b.id, address, ChangeKind.ROW_ADDED, _where(nc, r), None, _row_text(b, nc, r), _cite(b, r.errata))
+        )
     return out
 
 

@@ -18,8 +18,8 @@ from fractions import Fraction
 
 import pytest
 
-from compiler.emit.python import emit_game_python
 from compiler.chance import chances
+from compiler.emit.python import emit_game_python
 from tests.conftest import compile_text, import_module
 
 N = 20_000

@@ -12,8 +12,8 @@ import os
 
 import pytest
 
-from compiler.query.lookup import LookupProblem, lookup
 from compiler.project import load
+from compiler.query.lookup import LookupProblem, lookup
 from tests.conftest import ROOT, import_module
 
 

@@ -11,8 +11,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 
 from compiler import model
-from compiler.diagnostics import Label, Sink, codes
 from compiler.chance import drm_totals, reachable_rolls, unreachable_rows
+from compiler.diagnostics import Label, Sink, codes
 
 
 def check_chart(chart: model.Chart, sink: Sink) -> None:

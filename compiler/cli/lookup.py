@@ -8,14 +8,8 @@ import click
 
 from compiler import model
 from compiler.cli.common import ask, echo_lines, parse_keys, usage_error, whole_number
-from compiler.query.lookup import LookupResult, keys_from_odds, lookup, odds_column
-from compiler.query.reports import (
-    OddsColumnAnswer,
-    lookup_json,
-    lookup_lines,
-    odds_column_json,
-    odds_column_lines,
-)
+from compiler.query.lookup import Forces, LookupResult, OddsColumnAnswer, answer
+from compiler.query.reports import lookup_json, lookup_lines, odds_column_json, odds_column_lines
 
 
 @click.command("lookup")
@@ -73,26 +67,18 @@ def lookup_command(
     """
     if (attack is None) != (defense is None):
         raise usage_error("give both --attack and --defense")
+    forces = Forces(attack, defense, shift) if attack is not None and defense is not None else None
 
     def question(game: model.Game, chart: model.Chart) -> LookupResult | OddsColumnAnswer:
-        given = parse_keys(keys)
-        if attack is not None and defense is not None:
-            if chart.kind == "odds":
-                return OddsColumnAnswer(chart, attack, defense, shift, odds_column(chart, attack, defense, shift))
-            from_odds = keys_from_odds(game, chart, attack, defense, shift)
-            both = sorted(set(from_odds) & set(given))
-            if both:
-                raise usage_error(f"--attack/--defense pick key `{both[0]}`; leave out --key {both[0]}=...")
-            given.update(from_odds)
-        return lookup(chart, roll, given, drm)
+        return answer(game, chart, roll, parse_keys(keys), drm, forces)
 
-    game, _, answer = ask(address, charts_dir, question, as_printed)
-    if isinstance(answer, OddsColumnAnswer):
+    game, _, result = ask(address, charts_dir, question, as_printed)
+    if isinstance(result, OddsColumnAnswer):
         if as_json:
-            click.echo(odds_column_json(game, answer))
+            click.echo(odds_column_json(game, result))
         else:
-            echo_lines(odds_column_lines(game, answer))
+            echo_lines(odds_column_lines(game, result))
     elif as_json:
-        click.echo(lookup_json(game, answer))
+        click.echo(lookup_json(game, result))
     else:
-        echo_lines(lookup_lines(game, answer))
+        echo_lines(lookup_lines(game, result))

@@ -170,11 +170,9 @@ def _var_label(var: str, game: model.Game) -> str:
 
 def _operand(var: str, value: int | str, game: model.Game) -> str:
     ctx = game.context.get(var)
-    if ctx and ctx.type == "enum" and ctx.enum in game.enums:
-        member = game.enums[ctx.enum].member(str(value))
-        if member:
-            return member.label
-    return str(value)
+    enum = game.enums.get(ctx.enum) if ctx and ctx.type == "enum" and ctx.enum else None
+    member = enum.member(str(value)) if enum else None
+    return member.label if member else str(value)
 
 
 def _percent(p: Fraction | None) -> str:

@@ -54,7 +54,7 @@ def _grouped(pairs: list[tuple[str | None, model.Chart]]) -> list[AidGroup]:
     return [AidGroup(heading, tuple(charts)) for heading, charts in groups]
 
 
-def _default_groups(charts: list[model.Chart]) -> list[AidGroup]:
+def _default_groups(charts: Sequence[model.Chart]) -> list[AidGroup]:
     """Charts by rule section number (stable: source order breaks ties), grouped by the number's
     first part (`Rules 7`)."""
     pairs: list[tuple[str | None, model.Chart]] = []

@@ -181,3 +181,49 @@ def lookup(chart: model.Chart, roll_text: str | None, given_keys: dict[str, str]
             f"{shown} selects no row of {chart.game}/{chart.address}{where}: the rows are {covered}.{partial}"
         )
     return LookupResult(chart, natural, drm, modified, keys, selected[0])
+
+
+@dataclass(frozen=True)
+class OddsColumnAnswer:
+    """The CRT odds column an odds rule picks for these forces (USAAF 15.1-15.2)."""
+
+    chart: model.Chart
+    attack: int
+    defense: int
+    shift: int
+    column: str
+
+
+@dataclass(frozen=True)
+class Forces:
+    """Attack and defense factors and column shifts (`--attack`, `--defense`, `--shift`)."""
+
+    attack: int
+    defense: int
+    shift: int = 0
+
+
+def answer(
+    game: model.Game,
+    chart: model.Chart,
+    roll_text: str | None,
+    given_keys: dict[str, str],
+    drm: int,
+    forces: Forces | None = None,
+) -> LookupResult | OddsColumnAnswer:
+    """What `chartc lookup` answers: the odds column of an odds rule for FORCES, or the row a roll
+    selects, with the odds column key of a CRT picked from FORCES.
+
+    Raises:
+        LookupProblem: as `lookup`; LookupUsage when FORCES pick a key also given by name.
+    """
+    if forces is None:
+        return lookup(chart, roll_text, given_keys, drm)
+    if chart.kind == "odds":
+        column_label = odds_column(chart, forces.attack, forces.defense, forces.shift)
+        return OddsColumnAnswer(chart, forces.attack, forces.defense, forces.shift, column_label)
+    from_odds = keys_from_odds(game, chart, forces.attack, forces.defense, forces.shift)
+    both = sorted(set(from_odds) & set(given_keys))
+    if both:
+        raise LookupUsage(f"--attack/--defense pick key `{both[0]}`; leave out --key {both[0]}=...")
+    return lookup(chart, roll_text, {**given_keys, **from_odds}, drm)

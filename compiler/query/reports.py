@@ -22,7 +22,7 @@ from compiler.chance import (
     percent_text,
     probability_json,
 )
-from compiler.query.lookup import LookupResult, LookupUsage, resolve_keys
+from compiler.query.lookup import LookupResult, LookupUsage, OddsColumnAnswer, resolve_keys
 from compiler.text import json_value, value_text
 from compiler.textsafe import json_text, printable
 
@@ -86,17 +86,6 @@ def lookup_json(game: model.Game, result: LookupResult) -> str:
             "values": {k: json_value(v) for k, v in result.values().items()},
         }
     )
-
-
-@dataclass(frozen=True)
-class OddsColumnAnswer:
-    """The CRT odds column an odds rule picks for these forces (USAAF 15.1-15.2)."""
-
-    chart: model.Chart
-    attack: int
-    defense: int
-    shift: int
-    column: str
 
 
 def odds_column_lines(game: model.Game, answer: OddsColumnAnswer) -> list[str]:
