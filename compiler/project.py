@@ -165,10 +165,10 @@ def _load(game_dirs: dict[str, Path], as_printed: bool = False) -> Compilation:
                 parsed.append(replace(result.source, path=source_name(game_id, f)))
         first = display_path(files[0]) if files else display_path(folder)
         games[game_id] = resolve_game(game_id, parsed, sink, ast.Span(first, 1, 1, 1, 1), complete=len(parsed) == len(files), as_printed=as_printed)
+    for game_id, folder in game_dirs.items():
+        games[game_id] = replace(games[game_id], aid_order=_load_aid_order(games[game_id], folder, sink, sources))
     project = model.Project(games)
     check_project(project, sink)
-    for game_id, folder in game_dirs.items():
-        games[game_id].aid_order = _load_aid_order(games[game_id], folder, sink, sources)
     kept, suppressed = apply_suppressions(sink, [s for g in games.values() for s in g.suppressions])
     return Compilation(project, kept, sources, game_dirs, suppressed)
 
