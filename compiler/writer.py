@@ -36,7 +36,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from compiler.reader import ReadError, read_bytes
+from compiler.reader import ReadError, read_bytes, read_start
 
 TEMP_PREFIX = ".chartc-"
 """Every file chartc creates in `--out` other than an output starts with this (see `.gitignore`)."""
@@ -47,6 +47,8 @@ OPTIONAL_SUFFIXES = (".pdf",)
 """Outputs managed only by a build that produces them (`--pdf`)."""
 _ORPHAN_MARK = '"generator": "chartc"'
 _UNCHANGED = "; no output file was changed"
+_WHOLE_FILE = 1 << 40
+"""Read size for files chartc wrote itself (outputs and temps): the whole file."""
 
 
 class Entry(enum.StrEnum):
@@ -502,7 +504,7 @@ def _check_rename(root: Path, r: _Rename) -> None:
 
 def _digest(root: Path, path: Path) -> str:
     try:
-        return hashlib.sha256(read_bytes(path, root, "--out", limit=1 << 40)).hexdigest()
+        return hashlib.sha256(read_start(path, root, "--out", _WHOLE_FILE)).hexdigest()
     except ReadError:
         return ""
 
@@ -546,7 +548,7 @@ def orphan_games(out_dir: Path, game_ids: list[str]) -> list[str]:
     found = []
     for folder in sorted(p for p in out_dir.iterdir() if _entry(p) == Entry.FOLDER and p.name not in game_ids):
         try:
-            head = read_bytes(folder / f"{folder.name}.json", out_dir, "--out")[:300]
+            head = read_start(folder / f"{folder.name}.json", out_dir, "--out", 300)
         except ReadError:
             continue
         if _ORPHAN_MARK in head.decode("utf-8", errors="replace"):
@@ -574,7 +576,7 @@ def stale_outputs(out_dir: Path, outputs: Mapping[str, str | bytes], game_ids: l
 
 def _current(out_dir: Path, target: Path) -> bytes:
     try:
-        return read_bytes(target, out_dir, "--out", limit=1 << 40)
+        return read_start(target, out_dir, "--out", _WHOLE_FILE)
     except ReadError:
         return b""
 
