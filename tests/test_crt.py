@@ -90,7 +90,7 @@ def test_crt_keyed_by_odds_columns(tmp_path: Path) -> None:
         'grid odds ["1:2", "1:1", "2:1", "3:1"] { 1/0: 1-3 | 1-2 | 1 | - \n 0/1: 4-6 | 3-6 | 2-6 | 1-6 } }\n',
     )
     assert comp.diagnostics == []
-    from compiler.lookup import keys_from_odds, lookup
+    from compiler.query.lookup import keys_from_odds, lookup
 
     game = comp.project.games["t"]
     crt = game.chart("crt")

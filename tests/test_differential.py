@@ -29,13 +29,9 @@ KEY_NAMED_AFTER_A_HELPER = (
     "a key named like a helper of the generated module (`_check_member`, `_select`) raises TypeError"
 )
 BUILTIN_CONTEXT_NAME = "a context variable named `max`/`min` shadows the builtin the DRM clamp calls: TypeError"
-CHARTREF_ODDS_JSON = (
-    "`chartc odds --format json` of a chart with a chart-reference column: ChartRef is not JSON serialisable"
-)
 KNOWN_BUGS_BY_SEED: dict[int, str] = {
-    0: f"{KEY_NAMED_AFTER_A_HELPER}; {CHARTREF_ODDS_JSON}",
+    0: KEY_NAMED_AFTER_A_HELPER,
     3: KEY_NAMED_AFTER_A_HELPER,
-    5: CHARTREF_ODDS_JSON,
 }
 
 
@@ -167,9 +163,6 @@ def test_a_context_variable_named_max_with_a_clamp(tmp_path: Path) -> None:
     assert m.drm_b1(max=True) == 1
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 11 item 4: ChartRef is not JSON serialisable in `odds --format json` (owner: query)"
-)
 def test_odds_json_of_a_chart_with_a_chart_reference_column(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     build(
         tmp_path,

@@ -1,7 +1,7 @@
 """Coverage of a chart's rows: overlaps, gaps, faces, DRM reach.
 
 Every check reads a `model.Chart` and reports to a `Sink`. Roll charts are checked on their real
-outcomes, taken from the outcome model of `compiler.odds` (a d66 band `31-46` covers 12 results,
+outcomes, taken from the outcome model of `compiler.chance` (a d66 band `31-46` covers 12 results,
 not 16); value charts on integer intervals.
 """
 
@@ -11,8 +11,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 
 from compiler import model
+from compiler.chance import drm_totals, reachable_rolls, unreachable_rows
 from compiler.diagnostics import Label, Sink, codes
-from compiler.odds import drm_totals, reachable_rolls, unreachable_rows
 
 
 def check_chart(chart: model.Chart, sink: Sink) -> None:

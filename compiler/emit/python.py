@@ -161,7 +161,9 @@ def _chart_block(game: model.Game, chart: model.Chart, ident: str) -> str:
     lines = ["", "", f"# ---- {chart.address!r}".replace("\n", " ")]
     const = ident.upper()
     if chart.kind == "external":
-        return "\n".join(lines[:-1] + [f"# {chart.address!r}: printed elsewhere, referred to by other charts".replace("\n", " ")])
+        return "\n".join(
+            lines[:-1] + [f"# {chart.address!r}: printed elsewhere, referred to by other charts".replace("\n", " ")]
+        )
     if chart.kind == "odds" and chart.odds is not None:
         return "\n".join(lines) + _odds_fn(chart, ident)
     if chart.kind != "drms":
@@ -192,7 +194,11 @@ def _odds_fn(chart: model.Chart, ident: str) -> str:
         f"{_cite(chart)}: the odds column for these combat factors.\n\n"
         f"Attacker-high odds divide attack by defense and round {rule.attacker_round}; defender-high odds\n"
         f"divide defense by attack and round {rule.defender_round}; equal factors are 1:1.\n"
-        + (f"Columns {', '.join(rule.columns)}; beyond the edge: {rule.beyond}; " if rule.columns else "No printed columns: the ratio itself is returned; ")
+        + (
+            f"Columns {', '.join(rule.columns)}; beyond the edge: {rule.beyond}; "
+            if rule.columns
+            else "No printed columns: the ratio itself is returned; "
+        )
         + (f"shifts apply {rule.shift_order} clamping.\n" if rule.shift_order else "no column shifts.\n")
         + "\nArgs:\n    attack, defense: combat factors, ints >= 1.\n    shift: columns to shift (+ toward the attacker).\n"
         "\nReturns:\n    The column label, e.g. '3:1'.\n\nRaises:\n    ValueError: no factors, odds off a table that does not clamp, or an undeclared shift."
@@ -228,12 +234,21 @@ def _odds_fn(chart: model.Chart, ident: str) -> str:
         if rule.shift_order == "before":
             body += ["    index += shift"]
         if rule.beyond == "error":
-            body += ["    if not 0 <= index < len(scales):", "        raise ValueError(f'odds off the table: {position}')"]
+            body += [
+                "    if not 0 <= index < len(scales):",
+                "        raise ValueError(f'odds off the table: {position}')",
+            ]
         body += ["    index = max(0, min(len(scales) - 1, index))"]
         if rule.shift_order == "after":
             body += ["    index = max(0, min(len(scales) - 1, index + shift))"]
         body += ["    return columns[index]"]
-    return "\n\n\n" + f"def odds_{ident}(attack: int, defense: int, shift: int = 0) -> str:\n" + _doc(doc, "    ") + "\n" + "\n".join(body)
+    return (
+        "\n\n\n"
+        + f"def odds_{ident}(attack: int, defense: int, shift: int = 0) -> str:\n"
+        + _doc(doc, "    ")
+        + "\n"
+        + "\n".join(body)
+    )
 
 
 def _py_key(k: model.KeyMatch) -> object:
@@ -250,7 +265,11 @@ def _key_params(chart: model.Chart, reserved: set[str]) -> list[tuple[model.Key,
     for k in chart.keys:
         name = py_name(k.id, reserved)
         reserved.add(name)
-        literal = "Literal[" + ", ".join(repr(m.id) for m in k.enum.members) + "]" if k.enum.members and not k.enum.synthetic else "str"
+        literal = (
+            "Literal[" + ", ".join(repr(m.id) for m in k.enum.members) + "]"
+            if k.enum.members and not k.enum.synthetic
+            else "str"
+        )
         out.append((k, name, literal))
     return out
 
@@ -268,7 +287,10 @@ def _lookup_fn(chart: model.Chart, ident: str) -> str:
     if chart.kind in ("roll", "value"):
         kw.append("drm: int = 0")
     signature = ", ".join(sig + (["*"] + kw if kw else []))
-    doc = [f"{_cite(chart)}: the row {'a roll selects' if chart.kind == 'roll' else 'a value selects' if chart.kind == 'value' else 'the keys select'}.", ""]
+    doc = [
+        f"{_cite(chart)}: the row {'a roll selects' if chart.kind == 'roll' else 'a value selects' if chart.kind == 'value' else 'the keys select'}.",
+        "",
+    ]
     doc.append("Args:")
     if chart.kind == "roll" and chart.dice:
         doc.append(f"    roll: the natural roll on {chart.dice.text}, {chart.dice.min} to {chart.dice.max}.")
@@ -290,7 +312,11 @@ def _lookup_fn(chart: model.Chart, ident: str) -> str:
         doc.append("")
     doc.append("Raises:")
     doc.append("    ValueError: a roll or key value that cannot occur.")
-    doc.append("    NoRowError: no row is selected" + (f" (the chart is partial: {chart.partial})" if chart.partial else "") + ".")
+    doc.append(
+        "    NoRowError: no row is selected"
+        + (f" (the chart is partial: {chart.partial})" if chart.partial else "")
+        + "."
+    )
     body = []
     for k, name, _ in params:
         body.append(f"    _check_member({chart.address!r}, {k.id!r}, {name}, {tuple(m.id for m in k.enum.members)!r})")
@@ -304,13 +330,23 @@ def _lookup_fn(chart: model.Chart, ident: str) -> str:
         body.append(f"    return _select({chart.address!r}, _{const}_ROWS, {const}_COLUMNS, {keys_tuple}, value + drm)")
     else:
         body.append(f"    return _select({chart.address!r}, _{const}_ROWS, {const}_COLUMNS, {keys_tuple}, None)")
-    return "\n\n" + f"def lookup_{ident}({signature}) -> dict[str, Any]:\n" + _doc("\n".join(doc), "    ") + "\n" + "\n".join(body)
+    return (
+        "\n\n"
+        + f"def lookup_{ident}({signature}) -> dict[str, Any]:\n"
+        + _doc("\n".join(doc), "    ")
+        + "\n"
+        + "\n".join(body)
+    )
 
 
 def _py_type(c: model.Column) -> str:
     return {
-        "text": "str", "int": "int", "month": "str 'YYYY-MM'", "pair": "tuple[int | None, int | None]",
-        "triple": "tuple (short, medium, long)", "thresholds": "tuple of minimum rolls for 1, 2, ... results (None = impossible)",
+        "text": "str",
+        "int": "int",
+        "month": "str 'YYYY-MM'",
+        "pair": "tuple[int | None, int | None]",
+        "triple": "tuple (short, medium, long)",
+        "thresholds": "tuple of minimum rolls for 1, 2, ... results (None = impossible)",
         "chartref": "{'chart': ID}",
     }.get(c.type, f"str ({c.type})")
 
