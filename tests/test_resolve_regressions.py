@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
 import pytest
 
 from compiler import model
+from compiler.emit.html import emit_game_html
 from compiler.emit.json import emit_game_json
 from dsl.ast import Span
 from tests.conftest import codes, compile_text
@@ -127,6 +129,9 @@ def test_json_layout_of_a_derived_availability_chart(tmp_path: Path) -> None:
     cells = chart["layout"]["cells"]
     assert cells["piston"][1] == {"printed": "1-6", "min": 1, "max": 6, "open": None}
     assert cells["piston"][0] == "auto" and cells["jet"][0] is None
+    aid = emit_game_html(comp.project.games["t"])
+    derived = re.sub(r"<[^>]+>", " ", aid[aid.rfind(">R2b<") :]).split()
+    assert derived[:11] == [">R2b", "Later", "side", "1944-07", "1944-08", "piston", "✓", "1-6", "jet", "-", "1-6"]
 
 
 def test_an_enum_named_enum_types_a_column(tmp_path: Path) -> None:
