@@ -17,9 +17,25 @@ SPAN = Span("t.chart", 1, 1, 1, 10)
 
 
 CHART = model.Chart(
-    game="t", chart_id="D1", slug=None, title="D", rule=None, kind=model.ChartKind.ROLL, dice=None, value_key=None,
-    keys=(), columns=(), drms=(), clamp=None, footnotes=(), notes=(), partial=None, rows=(), grid=None,
-    source_file="t.chart", span=SPAN,
+    game="t",
+    chart_id="D1",
+    slug=None,
+    title="D",
+    rule=None,
+    kind=model.ChartKind.ROLL,
+    dice=None,
+    value_key=None,
+    keys=(),
+    columns=(),
+    drms=(),
+    clamp=None,
+    footnotes=(),
+    notes=(),
+    partial=None,
+    rows=(),
+    grid=None,
+    source_file="t.chart",
+    span=SPAN,
 )
 
 
@@ -37,7 +53,10 @@ def test_a_drm_span_beyond_4300_digits_gives_a_short_c415() -> None:
     sink = Sink()
     assert check_limits(replace(CHART, drms=drms), sink) is False
     messages = [d.message for d in sink.items]
-    assert "chart `D1` is too large to check: DRMs spanning less than -10^12 to more than 10^12 (at most 64 apart)" in messages
+    assert (
+        "chart `D1` is too large to check: DRMs spanning less than -10^12 to more than 10^12 (at most 64 apart)"
+        in messages
+    )
     assert all(len(m) < 200 for m in messages)
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
 import pytest
 
 from compiler import model
+from compiler.emit.html import emit_game_html
 from compiler.emit.json import emit_game_json
 from dsl.ast import Span
 from tests.conftest import codes, compile_text
@@ -20,7 +22,8 @@ def test_derived_availability_chart_prints_its_own_shifted_cells(tmp_path: Path)
     """A derived availability chart's layout (aid, JSON `layout`) shows the shifted bands of its
     rows: `1-3` moved +5 on 1d6 is `1-6`, and `4+` ("not available") falls off the die."""
     text = HEAD + (
-        'chart [R2] "Available" { roll 1d6 availability side by month [1944-07, 1944-08] { piston: ✓ | 1-3  jet: - | 1 } }\n'
+        'chart [R2] "Available" { roll 1d6 availability side by month [1944-07, 1944-08] '
+        "{ piston: ✓ | 1-3  jet: - | 1 } }\n"
         'chart [R2b] "Later" { derive from R2 bands +5 }\n'
     )
     comp = compile_text(tmp_path, text)
@@ -44,7 +47,11 @@ def test_a_huge_drm_is_reported_without_building_a_huge_number(tmp_path: Path) -
     """Integer literals are bounded to 9 digits (C101 beyond); the largest DRMs that remain must
     still give a C415 whose message stays short (Python refuses to print integers over 4,300 digits)."""
     big = "9" * 9
-    text = HEAD + f'context fb: flag\nchart [D1] "Big" {{ roll 1d6 column r: text drm a +{big} when fb drm b -{big} when fb rows {{ 1-6: "x" }} }}\n'
+    text = (
+        HEAD
+        + 'context fb: flag\nchart [D1] "Big" { roll 1d6 column r: text '
+        + f'drm a +{big} when fb drm b -{big} when fb rows {{ 1-6: "x" }} }}\n'
+    )
     comp = compile_text(tmp_path, text)
     assert "C415" in codes(comp)
     [d] = [d for d in comp.diagnostics if d.code == "C415" and "spanning" in d.message]
@@ -55,7 +62,11 @@ def test_did_you_mean_over_many_misspellings_is_fast(tmp_path: Path) -> None:
     """3,000 misspelled key values against an enum of 3,000 members (about 90 KB)."""
     members = " ".join(f"type_{i:04d}" for i in range(3000))
     rows = " ".join(f'tpye_{i:04d} 1-6: "x"' for i in range(3000))
-    text = HEAD + f"enum big {{ {members} }}\n" + f'chart [K1] "Keys" {{ roll 1d6 key k: big column r: text rows {{ {rows} }} }}\n'
+    text = (
+        HEAD
+        + f"enum big {{ {members} }}\n"
+        + f'chart [K1] "Keys" {{ roll 1d6 key k: big column r: text rows {{ {rows} }} }}\n'
+    )
     start = time.process_time()
     comp = compile_text(tmp_path, text)
     elapsed = time.process_time() - start
@@ -70,9 +81,25 @@ def test_chart_lookup_by_address_does_not_scan_every_chart() -> None:
     span = Span("t.chart", 1, 1, 1, 2)
     charts = [
         model.Chart(
-            game="t", chart_id=f"C{i}", slug=None, title="C", rule=None, kind="reference", dice=None, value_key=None,
-            keys=(), columns=(), drms=(), clamp=None, footnotes=(), notes=(), partial=None, rows=(), grid=None,
-            source_file="t.chart", span=span,
+            game="t",
+            chart_id=f"C{i}",
+            slug=None,
+            title="C",
+            rule=None,
+            kind="reference",
+            dice=None,
+            value_key=None,
+            keys=(),
+            columns=(),
+            drms=(),
+            clamp=None,
+            footnotes=(),
+            notes=(),
+            partial=None,
+            rows=(),
+            grid=None,
+            source_file="t.chart",
+            span=span,
         )
         for i in range(16000)
     ]
@@ -92,7 +119,8 @@ def test_a_calendar_spanning_ten_thousand_years_is_refused(tmp_path: Path) -> No
 
 def test_json_layout_of_a_derived_availability_chart(tmp_path: Path) -> None:
     text = HEAD + (
-        'chart [R2] "Available" { roll 1d6 availability side by month [1944-07, 1944-08] { piston: ✓ | 1-3  jet: - | 1 } }\n'
+        'chart [R2] "Available" { roll 1d6 availability side by month [1944-07, 1944-08] '
+        "{ piston: ✓ | 1-3  jet: - | 1 } }\n"
         'chart [R2b] "Later" { derive from R2 bands +5 }\n'
     )
     comp = compile_text(tmp_path, text)
@@ -101,6 +129,9 @@ def test_json_layout_of_a_derived_availability_chart(tmp_path: Path) -> None:
     cells = chart["layout"]["cells"]
     assert cells["piston"][1] == {"printed": "1-6", "min": 1, "max": 6, "open": None}
     assert cells["piston"][0] == "auto" and cells["jet"][0] is None
+    aid = emit_game_html(comp.project.games["t"])
+    derived = re.sub(r"<[^>]+>", " ", aid[aid.rfind(">R2b<") :]).split()
+    assert derived[:11] == [">R2b", "Later", "side", "1944-07", "1944-08", "piston", "✓", "1-6", "jet", "-", "1-6"]
 
 
 def test_an_enum_named_enum_types_a_column(tmp_path: Path) -> None:

@@ -12,7 +12,12 @@ from dsl.ast import Span
 def check_drm_meaning(chart: model.Chart, sink: Sink) -> None:
     """C413: DRMs on a d66 or percentile roll without a `modified` statement saying what they do."""
     dice = chart.dice
-    if not chart.drms or dice is None or dice.form not in (DiceForm.D66, DiceForm.PERCENTILE) or chart.drm_reads is not None:
+    if (
+        not chart.drms
+        or dice is None
+        or dice.form not in (DiceForm.D66, DiceForm.PERCENTILE)
+        or chart.drm_reads is not None
+    ):
         return
     first = chart.drms[0].span
     if not _inside(first, chart.span):  # a derived chart's DRMs are its base's, reported there
@@ -26,4 +31,7 @@ def check_drm_meaning(chart: model.Chart, sink: Sink) -> None:
 
 
 def _inside(span: Span, outer: Span) -> bool:
-    return span.file == outer.file and (outer.line, outer.col) <= (span.line, span.col) <= (outer.end_line, outer.end_col)
+    return span.file == outer.file and (outer.line, outer.col) <= (span.line, span.col) <= (
+        outer.end_line,
+        outer.end_col,
+    )

@@ -192,7 +192,7 @@ class Chart:
         return list(itertools.product(*[[m.id for m in k.enum.members] for k in self.keys]))
 
     def rows_for(self, combo: tuple[str, ...]) -> list[Row]:
-        return [r for r in self.rows if all(key_matches(k, c) for k, c in zip(r.keys, combo))]
+        return [r for r in self.rows if all(key_matches(k, c) for k, c in zip(r.keys, combo, strict=False))]
 
 
 def drm_span(drms: tuple[Drm, ...], clamp: tuple[int, int] | None) -> tuple[int, int]:
