@@ -124,14 +124,14 @@ def test_generated_python_imports_standalone(tmp_path: Path) -> None:
 
 def test_generated_roll_uses_the_injected_rng() -> None:
     m = import_module(ROOT / "generated" / "ia2" / "ia2.py", "ia2_roll")
-    a = [m.roll_r9(random.Random(7))["roll"] for _ in range(3)]
-    b = [m.roll_r9(random.Random(7))["roll"] for _ in range(3)]
+    a = [m.roll_r9(random.Random(7))["natural"] for _ in range(3)]
+    b = [m.roll_r9(random.Random(7))["natural"] for _ in range(3)]
     assert a == b
     rng = random.Random(2024)
     seen = set()
     for _ in range(400):
         with contextlib.suppress(m.NoRowError):
-            seen.add(m.roll_r7(rng, period="late_1944")["roll"])
+            seen.add(m.roll_r7(rng, period="late_1944")["natural"])
     assert min(seen) >= 1 and max(seen) <= 78
 
 
