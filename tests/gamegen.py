@@ -48,9 +48,9 @@ RESERVED_FOR_TYPES = {
 # generator keeps them out of those places until that is fixed.
 CHART_STATEMENT_KEYWORDS = {
     "rule", "roll", "value", "key", "column", "drm", "combine", "footnote", "note", "partial", "rows", "grid",
-    "availability", "modified", "derive", "allow",
+    "availability", "drm_meaning", "derive", "allow",
 }
-MODIFIED_STATEMENT = "modified"  # the statement that says what a DRM on a two-digit roll means
+MODIFIED_STATEMENT = "drm_meaning"  # the statement that says what a DRM on a two-digit roll means
 
 
 @dataclass(frozen=True)

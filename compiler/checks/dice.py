@@ -1,4 +1,4 @@
-"""What a DRM means on a roll read digit by digit (C413): d66 and percentile rolls need a `modified`
+"""What a DRM means on a roll read digit by digit (C413): d66 and percentile rolls need a `drm_meaning`
 statement, since adding to a two-digit reading has no obvious meaning."""
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ from dsl.ast import Span
 
 
 def check_drm_meaning(chart: model.Chart, sink: Sink) -> None:
-    """C413: DRMs on a d66 or percentile roll without a `modified` statement saying what they do."""
+    """C413: DRMs on a d66 or percentile roll without a `drm_meaning` statement saying what they do."""
     dice = chart.dice
     if (
         not chart.drms
         or dice is None
         or dice.form not in (DiceForm.D66, DiceForm.PERCENTILE)
-        or chart.drm_reads is not None
+        or chart.drm_meaning is not None
     ):
         return
     first = chart.drms[0].span
@@ -26,7 +26,7 @@ def check_drm_meaning(chart: model.Chart, sink: Sink) -> None:
         codes.DRM_ON_DIGIT_ROLL,
         f"a DRM on a {dice.form} roll has no obvious meaning in chart `{chart.address}`",
         first,
-        'say what it does, e.g. `modified "the DRM is added to the two-digit result"`',
+        'say what it does, e.g. `drm_meaning "the DRM is added to the two-digit result"`',
     )
 
 

@@ -164,7 +164,7 @@ class Chart:
     availability: AvailabilityLayout | None = None
     odds: OddsRule | None = None
     errata: ChartErrata | None = None
-    drm_reads: str | None = None  # what a DRM means on a d66 or percentile roll
+    drm_meaning: str | None = None  # what a DRM means on a d66 or percentile roll
 
     @property
     def address(self) -> str:

@@ -137,7 +137,7 @@ class ChartResolver:
             title_span=d.title.span,
             broken=broken,
             availability=availability,
-            drm_reads=d.modified.text if d.modified else None,
+            drm_meaning=d.drm_meaning.text if d.drm_meaning else None,
         )
 
     def _clamp(self, combine: ast.CombineDecl | None) -> tuple[int, int] | None:
