@@ -8,11 +8,11 @@ fails at import or type-check time, not as a crash on the rare path that emits i
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Final
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     ERROR = "error"
     WARNING = "warning"
     NOTE = "note"
@@ -42,7 +42,8 @@ def _code(code: str, name: str, severity: Severity, summary: str, fix: str, *, s
 SYNTAX_ERROR: Final = _code(
     "C101", "syntax-error", Severity.ERROR,
     "the text does not follow the chart language's grammar",
-    "Correct the text at the caret; the help line names what the grammar expected there. Only the first syntax error of a file is reported; the other files are still checked.",
+    "Correct the text at the caret; the help line names what the grammar expected there. "
+    "Only the first syntax error of a file is reported; the other files are still checked.",
 )
 UNREADABLE_FILE: Final = _code(
     "C102", "unreadable-file", Severity.ERROR,
@@ -58,7 +59,8 @@ REPEATED_STATEMENT: Final = _code(
 UNKNOWN_NAME: Final = _code(
     "C201", "unknown-name", Severity.ERROR,
     "a name refers to nothing declared (enum value, period, context variable, type)",
-    "Correct the spelling (the help line suggests the closest declared name), or declare the missing enum value, period or context variable.",
+    "Correct the spelling (the help line suggests the closest declared name), "
+    "or declare the missing enum value, period or context variable.",
 )
 DUPLICATE_NAME: Final = _code(
     "C202", "duplicate-name", Severity.ERROR,
@@ -94,7 +96,8 @@ REVERSED_RANGE: Final = _code(
 MODIFIED_ROLL_OFF_TABLE: Final = _code(
     "C305", "modified-roll-off-table", Severity.WARNING,
     "a modified roll within the chart's declared DRMs falls off the end of the table",
-    "Make the last (or first) row open-ended (`5+`, `2-`), or, if the print really stops there, silence it with `allow C305 \"why\"`.",
+    "Make the last (or first) row open-ended (`5+`, `2-`), "
+    "or, if the print really stops there, silence it with `allow C305 \"why\"`.",
 )
 UNREACHABLE_ROW: Final = _code(
     "C306", "unreachable-row", Severity.WARNING,
@@ -109,7 +112,8 @@ INVALID_RANGE: Final = _code(
 PARTIAL_CHART: Final = _code(
     "C308", "partial-chart", Severity.NOTE,
     "a chart declared partial leaves these rolls without a row",
-    "Nothing to fix: this note lists what a chart declared `partial` leaves uncovered; add the rows once the print is found.",
+    "Nothing to fix: this note lists what a chart declared `partial` leaves uncovered; "
+    "add the rows once the print is found.",
 )
 PARTIAL_BUT_COMPLETE: Final = _code(
     "C309", "partial-but-complete", Severity.WARNING,
@@ -150,7 +154,8 @@ INVALID_MONTH: Final = _code(
 INVALID_CONDITION: Final = _code(
     "C407", "invalid-condition", Severity.ERROR,
     "a DRM condition compares a context variable with a value of the wrong kind",
-    "Compare a context variable with a value of its own kind: months with `1944-12`, ints with numbers, enums with their members.",
+    "Compare a context variable with a value of its own kind: "
+    "months with `1944-12`, ints with numbers, enums with their members.",
 )
 THRESHOLD_ORDER: Final = _code(
     "C408", "threshold-order", Severity.ERROR,
@@ -206,7 +211,9 @@ UNUSED_SUPPRESSION: Final = _code(
 INVALID_SUPPRESSION: Final = _code(
     "C502", "invalid-suppression", Severity.WARNING,
     "an `allow` statement names an unknown code or one that cannot be silenced",
-    "Name an existing warning or note code (`chartc explain CODE`); errors and syntax errors cannot be silenced, fix them instead.", suppressible=False,
+    "Name an existing warning or note code (`chartc explain CODE`); "
+    "errors and syntax errors cannot be silenced, fix them instead.",
+    suppressible=False,
 )
 # 6xx: errata
 ERRATA_TARGET_MISSING: Final = _code(
