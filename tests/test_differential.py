@@ -76,6 +76,7 @@ def test_the_generator_uses_every_construct_of_the_language() -> None:
         "errata ",
         "amend ",
         "retitle ",
+        "change ",
         "drms ",
         "odds ",
         "external [",
