@@ -178,7 +178,15 @@ def weasyprint():
     return pytest.importorskip("weasyprint", reason="WeasyPrint is not installed: pip install -e '.[pdf]'")
 
 
-@pytest.mark.parametrize("paper, large", LAYOUTS)
+# WeasyPrint lays out every game in about 3-4 s of CPU per layout: the default run covers A4 at
+# normal size and Letter in large print (the extremes of page count); `pytest -m slow` the other two.
+WEASYPRINT_LAYOUTS = [
+    pytest.param(paper, large, marks=[] if (paper, large) in {("a4", False), ("letter", True)} else [pytest.mark.slow])
+    for paper, large in LAYOUTS
+]
+
+
+@pytest.mark.parametrize("paper, large", WEASYPRINT_LAYOUTS)
 def test_weasyprint_keeps_each_chart_on_one_page(corpus, weasyprint, paper: str, large: bool) -> None:
     for rel, html in render_outputs(corpus.project, paper, large).items():
         if not rel.endswith(".html"):
