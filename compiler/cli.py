@@ -152,15 +152,16 @@ def build(
     Nothing is written when any error is found: the previous outputs stay as they were.
     A build without --pdf leaves existing PDFs alone: it neither deletes them nor calls them orphans.
     """
-    from compiler.build import OutputError, check_out_dir, render_outputs, render_pdfs, stale_outputs, write_outputs
+    from compiler.build import OutputError, render_outputs, render_pdfs
     from compiler.diagnostics import render_short
+    from compiler.writer import WriteError, check_out_dir, stale_outputs, write_outputs
 
     if out_dir is None:
         out_dir = Path("build/as-printed") if as_printed else Path("generated")
     comp = _load(paths, as_printed)
     try:
         check_out_dir(out_dir, comp.game_dirs)
-    except OutputError as exc:
+    except WriteError as exc:
         raise click.UsageError(str(exc)) from exc
     errors = [d for d in comp.diagnostics if d.severity.value == "error" or (strict and d.severity.value == "warning")]
     if errors:
@@ -178,11 +179,11 @@ def build(
         sys.exit(EXIT_FINDINGS)
     game_ids = sorted(comp.project.games)
     if _whole_tree(paths):  # a whole charts tree: outputs of games whose charts are gone are orphans
-        from compiler.build import orphan_games
+        from compiler.writer import orphan_games
 
         game_ids = sorted(game_ids + orphan_games(out_dir, game_ids))
     if check_only:
-        stale = stale_outputs(out_dir, outputs, game_ids)
+        stale = _on_disk(lambda: stale_outputs(out_dir, outputs, game_ids), out_dir, "build --check failed")
         if stale.clean:
             click.echo(f"{len(outputs)} generated files in {out_dir} are up to date")
             sys.exit(EXIT_OK)
@@ -197,12 +198,23 @@ def build(
         args += (" --large-print" if large_print else "") + (" --pdf" if pdf else "") + (" --as-printed" if as_printed else "")
         click.echo(f"generated files are out of date: run `chartc build{args} --out {out_dir}`", err=True)
         sys.exit(EXIT_FINDINGS)
-    try:
-        changed = write_outputs(out_dir, outputs, game_ids)
-    except (OutputError, OSError) as exc:
-        click.echo(f"build failed: {exc}; no output file was changed", err=True)
-        sys.exit(EXIT_FINDINGS)
+    changed = _on_disk(lambda: write_outputs(out_dir, outputs, game_ids), out_dir, "build failed").changed
     click.echo(f"built {len(game_ids)} game{'s' if len(game_ids) != 1 else ''} into {out_dir}: {len(changed)} file{'s' if len(changed) != 1 else ''} changed")
+
+
+def _on_disk(step, out_dir: Path, failed: str):
+    """Run a step of the writer (a build or `--check`): print what recovering an interrupted build
+    did, or the writer's refusal (exit 1)."""
+    from compiler.writer import WriteError
+
+    try:
+        result = step()
+    except WriteError as exc:
+        click.echo(f"{failed}: {exc}", err=True)
+        sys.exit(EXIT_FINDINGS)
+    for line in result.recovery.lines(out_dir):
+        click.echo(line, err=True)
+    return result
 
 
 @cli.command()

@@ -11,11 +11,13 @@ change that has no effect).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import assert_never
+from typing import Protocol, assert_never
 
 from compiler import model
 from compiler.diagnostics import Label, Sink, codes
+from compiler.diagnostics.messages import declared_twice
 from dsl import ast
 
 
@@ -44,7 +46,7 @@ def errata_docs(decls: list[ast.ErrataDecl], sink: Sink) -> list[model.ErrataDoc
     docs = []
     for e in errata_order(decls):
         if e.name.text in seen:
-            sink.emit(codes.DUPLICATE_NAME, f"errata `{e.name.text}` is declared twice", e.name.span, labels=(Label(seen[e.name.text], "first declared here"),))
+            declared_twice(sink, f"errata `{e.name.text}`", e.name.span, seen[e.name.text])
             continue
         seen[e.name.text] = e.name.span
         docs.append(
@@ -62,10 +64,22 @@ def errata_docs(decls: list[ast.ErrataDecl], sink: Sink) -> list[model.ErrataDoc
     return docs
 
 
+class Names(Protocol):
+    """The game's names errata read: its enums, to match a row's key written as a label."""
+
+    @property
+    def enums(self) -> Mapping[str, model.EnumType]: ...
+
+
+def chart_handle(c: ast.ChartDecl) -> str:
+    """The case-folded name a chart declaration is known by to errata."""
+    return (c.chart_id or c.slug or c.title).text.casefold()
+
+
 class ErrataApplier:
     """Applies every errata of a game to its chart declarations (syntax trees)."""
 
-    def __init__(self, game: model.Game, charts: list[ast.ChartDecl], sink: Sink) -> None:
+    def __init__(self, game: Names, charts: list[ast.ChartDecl], sink: Sink) -> None:
         self.game = game
         self.sink = sink
         self.charts = {self._handle(c): c for c in charts}
@@ -75,7 +89,7 @@ class ErrataApplier:
 
     @staticmethod
     def _handle(c: ast.ChartDecl) -> str:
-        return (c.chart_id or c.slug or c.title).text.casefold()
+        return chart_handle(c)
 
     def find(self, name: str) -> ast.ChartDecl | None:
         folded = name.casefold()

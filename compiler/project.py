@@ -12,12 +12,14 @@ import bisect
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from compiler import model
+from compiler.aid_order import ORDER_FILE, OrderEntry, read_order
 from compiler.checks import check_project
-from compiler.diagnostics import Diagnostic, Sink, Suppressed, codes
+from compiler.diagnostics import Diagnostic, Sink, Suppressed, codes, did_you_mean
+from compiler.reader import ReadError, ReadFailure, read_text
 from compiler.resolve import resolve_game
 from dsl import ast
 from dsl.parser import parse_text
@@ -43,12 +45,13 @@ class PathError(Exception):
 
 
 def display_path(path: Path) -> str:
-    """The path as diagnostics show it: relative to the working directory when inside it."""
+    """The path as diagnostics show it: relative to the working directory when inside it. The file's
+    own name is kept even when it is a symlink, so a message never names where a link leads."""
+    full = path.parent.resolve() / path.name
     try:
-        rel = path.resolve().relative_to(Path.cwd().resolve())
-        return rel.as_posix()
+        return full.relative_to(Path.cwd().resolve()).as_posix()
     except ValueError:
-        return path.resolve().as_posix()
+        return full.as_posix()
 
 
 def find_game_dirs(paths: list[Path]) -> dict[str, Path]:
@@ -58,24 +61,12 @@ def find_game_dirs(paths: list[Path]) -> dict[str, Path]:
     level down for game folders (so both `charts` and `charts/ia2` work).
 
     Raises:
-        PathError: a path does not exist or holds no chart files.
+        PathError: a path does not exist, is neither a chart file nor a folder (a device, a FIFO),
+            cannot be listed, or holds no chart files.
     """
     games: dict[str, Path] = {}
     for p in paths:
-        if not p.exists():
-            raise PathError(f"{p}: no such file or folder")
-        if p.is_file():
-            if p.suffix != CHART_SUFFIX:
-                raise PathError(f"{p}: not a `{CHART_SUFFIX}` file")
-            candidates = [p.parent]
-        elif any(c.suffix == CHART_SUFFIX for c in p.iterdir() if c.is_file()):
-            candidates = [p]
-        else:
-            candidates = sorted(c for c in p.iterdir() if c.is_dir() and any(f.suffix == CHART_SUFFIX for f in c.iterdir() if f.is_file()))
-            if not candidates:
-                raise PathError(f"{p}: holds no game folders with `{CHART_SUFFIX}` files")
-            _refuse_links_outside(p, candidates)
-        for folder in candidates:
+        for folder in _game_folders(p):
             game_id = folder.resolve().name
             other = games.get(game_id)
             if other is not None and other.resolve() != folder.resolve():
@@ -84,12 +75,50 @@ def find_game_dirs(paths: list[Path]) -> dict[str, Path]:
     return dict(sorted(games.items()))
 
 
+def _game_folders(p: Path) -> list[Path]:
+    """The game folders one PATH argument names."""
+    if not p.exists():
+        raise PathError(f"{p}: no such file or folder")
+    if p.is_file():
+        if p.suffix != CHART_SUFFIX:
+            raise PathError(f"{p}: not a `{CHART_SUFFIX}` file")
+        return [p.parent]
+    if not p.is_dir():
+        raise PathError(f"{p}: not a `{CHART_SUFFIX}` file or a folder")
+    if _holds_charts(p):
+        return [p]
+    candidates = sorted(c for c in _entries(p) if c.is_dir() and _holds_charts(c))
+    if not candidates:
+        raise PathError(f"{p}: holds no game folders with `{CHART_SUFFIX}` files")
+    _refuse_links_outside(p, candidates)
+    return candidates
+
+
+def _holds_charts(folder: Path) -> bool:
+    return any(f.suffix == CHART_SUFFIX and f.is_file() for f in _entries(folder))
+
+
+def _entries(folder: Path) -> list[Path]:
+    """The entries of a folder named on the command line (or one level below it)."""
+    try:
+        return list(folder.iterdir())
+    except OSError as exc:
+        raise PathError(f"{folder}: cannot list the folder: {exc.strerror or exc}") from None
+
+
+def source_name(game_id: str, file: Path) -> str:
+    """A chart file's name in the outputs (`ia2/combat.chart`): relative to the game folder's parent,
+    so it is the same from every working directory and never reveals where the charts are kept."""
+    return f"{game_id}/{file.name}"
+
+
 def _refuse_links_outside(parent: Path, folders: list[Path]) -> None:
     """A game folder found inside `parent` must really be inside it, not a link to elsewhere."""
     root = parent.resolve()
     for folder in folders:
         if root not in folder.resolve().parents:
-            raise PathError(f"{folder} links to {folder.resolve()}, outside {parent}; chartc reads only the folders it is given")
+            raise PathError(f"{folder} links to {folder.resolve()}, outside {parent}; "
+                            "chartc reads only the folders it is given")
 
 
 def load(paths: list[Path], as_printed: bool = False) -> Compilation:
@@ -120,11 +149,12 @@ def _load(game_dirs: dict[str, Path], as_printed: bool = False) -> Compilation:
     sources: dict[str, str] = {}
     games: dict[str, model.Game] = {}
     for game_id, folder in game_dirs.items():
-        files = sorted(f for f in folder.iterdir() if f.is_file() and f.suffix == CHART_SUFFIX)
+        # any non-folder entry: the reader refuses a FIFO, a device or a dangling link with C102
+        files = sorted(f for f in folder.iterdir() if f.suffix == CHART_SUFFIX and not f.is_dir())
         parsed: list[ast.SourceFile] = []
         for f in files:
             shown = display_path(f)
-            text = _read(f, shown, sink) if _inside(f, folder, shown, sink) else None
+            text = _read(f, folder, shown, sink)
             if text is None:
                 continue
             sources[shown] = text
@@ -132,48 +162,52 @@ def _load(game_dirs: dict[str, Path], as_printed: bool = False) -> Compilation:
             for issue in result.errors:
                 sink.emit(codes.SYNTAX_ERROR, issue.message, issue.span, issue.help)
             if result.source is not None:
-                parsed.append(result.source)
+                parsed.append(replace(result.source, path=source_name(game_id, f)))
         first = display_path(files[0]) if files else display_path(folder)
         games[game_id] = resolve_game(game_id, parsed, sink, ast.Span(first, 1, 1, 1, 1), complete=len(parsed) == len(files), as_printed=as_printed)
+    for game_id, folder in game_dirs.items():
+        games[game_id] = replace(games[game_id], aid_order=_load_aid_order(games[game_id], folder, sink, sources))
     project = model.Project(games)
     check_project(project, sink)
-    for game_id, folder in game_dirs.items():
-        _check_aid_order(games[game_id], folder, sink, sources)
     kept, suppressed = apply_suppressions(sink, [s for g in games.values() for s in g.suppressions])
     return Compilation(project, kept, sources, game_dirs, suppressed)
 
 
-def _check_aid_order(game: model.Game, folder: Path, sink: Sink, sources: dict[str, str]) -> None:
-    """C416: the `aid.order` file must name each of the game's charts at most once."""
-    from compiler.aid_order import ORDER_FILE, read_order
-
+def _load_aid_order(
+        game: model.Game, folder: Path, sink: Sink, sources: dict[str, str]) -> tuple[OrderEntry, ...] | None:
+    """The game folder's `aid.order`, read once and checked (C416: each of the game's charts at most
+    once); the entries that passed, for the player aid, or None without a file."""
     path = folder / ORDER_FILE
-    if not path.is_file():
-        return
+    if not (path.is_symlink() or path.exists()):
+        return None
     shown = display_path(path)
-    text = _read(path, shown, sink)
+    text = _read(path, folder, shown, sink)
     if text is None:
-        return
+        return None
     sources[shown] = text
     seen: dict[str, int] = {}
+    kept: list[OrderEntry] = []
     lines = text.lstrip("\ufeff").split("\n")
     for entry in read_order(text, game.id):
         if entry.address is None:
+            kept.append(entry)
             continue
         raw = lines[entry.line - 1]
         col = raw.find(entry.address) + 1 or 1
         span = ast.Span(shown, entry.line, col, entry.line, col + len(entry.address))
         chart = game.chart(entry.address)
         if chart is None:
-            from compiler.diagnostics import did_you_mean
-
-            sink.emit(codes.AID_ORDER, f"{ORDER_FILE} names chart `{entry.address}`, which game `{game.id}` does not have", span,
-                      did_you_mean(entry.address, [c.address for c in game.charts]))
+            sink.emit(codes.AID_ORDER,
+                      f"{ORDER_FILE} names chart `{entry.address}`, which game `{game.id}` does not have",
+                      span, did_you_mean(entry.address, [c.address for c in game.charts]))
         elif chart.address in seen:
-            sink.emit(codes.AID_ORDER, f"{ORDER_FILE} lists chart `{entry.address}` twice (first on line {seen[chart.address]})", span,
-                      "delete one of the lines")
+            sink.emit(codes.AID_ORDER,
+                      f"{ORDER_FILE} lists chart `{entry.address}` twice (first on line {seen[chart.address]})",
+                      span, "delete one of the lines")
         else:
             seen[chart.address] = entry.line
+            kept.append(entry)
+    return tuple(kept)
 
 
 def apply_suppressions(sink: Sink, suppressions: list[model.Suppression]) -> tuple[list[Diagnostic], list[Suppressed]]:
@@ -205,34 +239,15 @@ def apply_suppressions(sink: Sink, suppressions: list[model.Suppression]) -> tup
     return sorted(kept + unused.items, key=Diagnostic.sort_key), suppressed
 
 
-def _inside(path: Path, folder: Path, shown: str, sink: Sink) -> bool:
-    """Whether a chart file really lies in its game folder (a link elsewhere is reported, C102)."""
-    if folder.resolve() in path.resolve().parents:
-        return True
-    sink.emit(codes.UNREADABLE_FILE, f"`{shown}` links to {path.resolve()}, outside its game folder; it was not read",
-              ast.Span(shown, 1, 1, 1, 1), "copy the file into the game folder instead of linking it")
-    return False
-
-
-def _read(path: Path, shown: str, sink: Sink) -> str | None:
+def _read(path: Path, folder: Path, shown: str, sink: Sink) -> str | None:
+    """A file of a game folder through the one reader, or None after reporting why not (C102)."""
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        sink.emit(codes.UNREADABLE_FILE, f"cannot read `{shown}`: {exc.strerror or exc}", ast.Span(shown, 1, 1, 1, 1))
+        return read_text(path, folder, "its game folder")
+    except ReadError as exc:
+        end_col = exc.col + 1 if exc.failure is ReadFailure.NOT_UTF8 else exc.col  # the undecodable byte
+        span = ast.Span(shown, exc.line, exc.col, exc.line, end_col)
+        sink.emit(codes.UNREADABLE_FILE, exc.describe(shown), span, exc.help)
         return None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        sink.emit(
-            codes.UNREADABLE_FILE,
-            f"`{shown}` is not UTF-8: byte 0x{data[exc.start]:02X} cannot be decoded",
-            ast.Span(shown, line, col, line, col + 1),
-            "save the file as UTF-8",
-        )
-        return None
-    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _covering(index: dict[tuple[str, str], tuple[list[tuple[int, int]], list[model.Suppression]]], d: Diagnostic) -> model.Suppression | None:

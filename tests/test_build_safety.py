@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
+import json
 import os
 import shutil
+import signal
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -11,8 +16,16 @@ from click.testing import CliRunner
 
 import compiler.build
 import compiler.cli as cli_module
-from compiler.build import OutputError, _safe_target, write_outputs
+import compiler.writer
 from compiler.cli import cli
+from compiler.writer import (
+    JOURNAL_NAME,
+    WriteError,
+    recover,
+    safe_target,
+    write_outputs,
+)
+from tests.conftest import ROOT
 
 
 def _snapshot(folder: Path) -> dict[str, bytes]:
@@ -57,7 +70,7 @@ def test_a_failure_while_writing_changes_no_file_and_leaves_no_temp(project: Pat
             raise OSError(28, "No space left on device")
         return real_fdopen(fd, mode)
 
-    monkeypatch.setattr(compiler.build.os, "fdopen", full_disk)
+    monkeypatch.setattr(compiler.writer.os, "fdopen", full_disk)
     r = CliRunner().invoke(cli, ["build"])
     assert r.exit_code == 1 and "No space left on device" in r.output and "no output file was changed" in r.output
     assert _snapshot(project / "generated") == before  # also: no `.chartc-*` temp file left behind
@@ -85,13 +98,13 @@ def test_two_builds_write_identical_bytes(project: Path, tmp_path: Path) -> None
 
 @pytest.mark.parametrize("rel", ["../escape.json", "/etc/passwd", "ia2/../../escape.json", "", "."])
 def test_output_paths_cannot_leave_the_output_folder(tmp_path: Path, rel: str) -> None:
-    with pytest.raises(OutputError, match="outside the output folder"):
-        _safe_target(tmp_path / "out", rel)
+    with pytest.raises(WriteError, match="outside the output folder"):
+        safe_target(tmp_path / "out", rel)
 
 
 def test_writer_refuses_a_bad_path_before_writing_anything(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    with pytest.raises(OutputError):
+    with pytest.raises(WriteError):
         write_outputs(out, {"t/t.json": "{}\n", "../escape.json": "{}\n"}, ["t"])
     assert not (tmp_path / "escape.json").exists() and not out.exists()
 
@@ -101,7 +114,7 @@ def test_a_symlinked_output_folder_pointing_outside_is_refused(tmp_path: Path) -
     out.mkdir()
     elsewhere.mkdir()
     (out / "t").symlink_to(elsewhere, target_is_directory=True)
-    with pytest.raises(OutputError, match="outside the output folder"):
+    with pytest.raises(WriteError, match="outside the output folder"):
         write_outputs(out, {"t/t.json": "{}\n"}, ["t"])
     assert list(elsewhere.iterdir()) == []
 
@@ -119,8 +132,9 @@ def test_a_chart_file_symlinked_outside_its_game_is_not_read(project: Path, tmp_
     secret.write_text('chart [S1] "Secret" { }\n')
     (project / "charts" / "ia2" / "zz_link.chart").symlink_to(secret)
     r = CliRunner().invoke(cli, ["check", "charts", "--format", "short"])
-    assert r.exit_code == 1 and "error[C102]: `charts/" not in r.output
-    assert "links to" in r.output and "outside its game folder" in r.output and "S1" not in r.output
+    assert r.exit_code == 1
+    assert "charts/ia2/zz_link.chart:1:1: error[C102]: `charts/ia2/zz_link.chart` links to" in r.output
+    assert "outside its game folder" in r.output and "S1" not in r.output
 
 
 @pytest.mark.parametrize("out", ["charts", "charts/../charts", "charts/ia2"])
@@ -141,3 +155,242 @@ def test_out_pointing_at_a_file_is_a_usage_error(project: Path) -> None:
 def test_out_in_a_new_nested_folder_is_created(project: Path) -> None:
     r = CliRunner().invoke(cli, ["build", "--out", "deep/new/out"])
     assert r.exit_code == 0 and (project / "deep" / "new" / "out" / "ia2" / "ia2.json").is_file()
+
+
+# ---- the journaled writer (issue 11, items 1 and 2) ----------------------------------------------
+
+
+def _tree(folder: Path) -> dict[str, bytes | None]:
+    """Every file (its bytes) and folder (None) under `folder`: a leftover temp file, journal or
+    empty folder shows up."""
+    return {p.relative_to(folder).as_posix(): (p.read_bytes() if p.is_file() else None)
+            for p in sorted(folder.rglob("*")) if "__pycache__" not in p.parts}
+
+
+def _restore(folder: Path, tree: dict[str, bytes | None]) -> None:
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    for rel, data in tree.items():
+        if data is None:
+            (folder / rel).mkdir()
+        else:
+            (folder / rel).write_bytes(data)
+
+
+def _tiny_game(charts: Path, game: str, result: str) -> None:
+    (charts / game).mkdir(parents=True, exist_ok=True)
+    (charts / game / f"{game}.chart").write_text(
+        f'game {game} {{ title "{game}" }}\n'
+        f'chart [R1] "Escape" {{ rule "7.1" roll 1d6 column r: text "Result"\n'
+        f'  rows {{ 1-3: "{result}" 4-6: "Combat" }} }}\n',
+        encoding="utf-8",
+    )
+
+
+@pytest.fixture()
+def rebuilt(tmp_path: Path, monkeypatch) -> tuple[Path, dict[str, bytes | None], dict[str, bytes | None]]:
+    """Three tiny games built into generated/, then their charts changed so that a build rewrites
+    game `a`, deletes game `b`'s outputs (its charts are gone) and writes a new game `c`.
+
+    Returns:
+        The generated folder, its tree before the build and the tree the build must leave."""
+    monkeypatch.chdir(tmp_path)
+    charts = tmp_path / "charts"
+    for game in ("a", "b", "unchanged"):
+        _tiny_game(charts, game, "Safe")
+    assert CliRunner().invoke(cli, ["build", "charts"]).exit_code == 0
+    old = _tree(tmp_path / "generated")
+    _tiny_game(charts, "a", "Safe escape")
+    shutil.rmtree(charts / "b")
+    _tiny_game(charts, "c", "Safe")
+    assert CliRunner().invoke(cli, ["build", "charts", "--out", "expected"]).exit_code == 0
+    new = _tree(tmp_path / "expected")
+    shutil.rmtree(tmp_path / "expected")
+    assert old != new and "b/b.json" in old and "b" not in new and "c/c.py" in new
+    return tmp_path / "generated", old, new
+
+
+KILL_POINTS = ("open", "mkdir", "fsync", "replace", "rename", "unlink", "rmdir")
+"""The calls through which a build changes the disk; the child is killed just before one of them."""
+
+
+def _build_killed_before_call(n: int) -> bool:
+    """Run `chartc build charts` in a forked child that SIGKILLs itself just before its `n`-th
+    file-system call after rendering (the write phase). True when it was killed, False when the
+    build finished before reaching call `n`."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child never returns
+        try:
+            calls = [0]
+            armed = [False]
+
+            def guarded(real):
+                def call(*args, **kwargs):
+                    if armed[0]:
+                        calls[0] += 1
+                        if calls[0] == n:
+                            os.kill(os.getpid(), signal.SIGKILL)
+                    return real(*args, **kwargs)
+                return call
+
+            for name in KILL_POINTS:
+                setattr(os, name, guarded(getattr(os, name)))
+            render = compiler.build.render_outputs
+
+            def render_then_arm(*args, **kwargs):
+                outputs = render(*args, **kwargs)
+                armed[0] = True
+                return outputs
+
+            compiler.build.render_outputs = render_then_arm
+            cli.main(["build", "charts"], prog_name="chartc", standalone_mode=False)
+            os._exit(0)
+        finally:
+            os._exit(4)
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):
+        assert os.WTERMSIG(status) == signal.SIGKILL
+        return True
+    assert os.WEXITSTATUS(status) == 0, "the build failed without being killed"
+    return False
+
+
+@pytest.mark.parametrize("next_command", [["build", "charts"], ["build", "--check", "charts"]])
+def test_a_build_killed_at_any_point_of_its_write_phase_leaves_the_old_tree_or_the_new_one(
+        rebuilt, next_command) -> None:
+    # issue 11, item 1: kill -9 in the os.replace loop left temp files and a mix of old and new outputs
+    generated, old, new = rebuilt
+    outcomes = []
+    for n in itertools.count(1):
+        _restore(generated, old)
+        if not _build_killed_before_call(n):
+            assert _tree(generated) == new
+            break
+        CliRunner().invoke(cli, next_command)
+        after = _tree(generated)
+        assert after in (old, new), f"killed before call {n}: {sorted(set(after.items()) ^ set(new.items()))}"
+        outcomes.append("new" if after == new else "old")
+    assert len(outcomes) >= 20, outcomes  # every temp, the journal, each rename and each deletion
+    if next_command == ["build", "charts"]:
+        assert set(outcomes) == {"new"}  # the next build completes the killed one, or does the work itself
+    else:
+        assert outcomes[0] == "old" and outcomes[-1] == "new"  # rolled back before the journal, forward after
+
+
+def test_a_leftover_temp_file_is_reported_and_removed_by_build_check(project: Path) -> None:
+    # issue 11, item 1: `build --check` never noticed `.chartc-*` temp files left by a killed build
+    temp = project / "generated" / "ia2" / ".chartc-k3x9q0"
+    temp.write_text("{half a file", encoding="utf-8")
+    r = CliRunner().invoke(cli, ["build", "--check"])
+    assert r.exit_code == 1 and "removed a temp file of an interrupted build: generated/ia2/.chartc-k3x9q0" in r.output
+    assert not temp.exists()
+    assert CliRunner().invoke(cli, ["build", "--check"]).exit_code == 0
+
+
+def test_gitignore_covers_what_an_interrupted_build_leaves() -> None:
+    for leftover in ("generated/ia2/.chartc-k3x9q0", "generated/.chartc-journal", "generated/.chartc-0ab1"):
+        r = subprocess.run(["git", "check-ignore", "--no-index", "-q", leftover], cwd=ROOT, check=False)
+        assert r.returncode == 0, f"{leftover} is not ignored"
+
+
+def test_a_folder_standing_where_an_output_goes_fails_the_build_before_any_file_changes(project: Path) -> None:
+    # issue 11, item 2: the other outputs were already replaced, and the report said none was
+    (project / "generated" / "usaaf" / "usaaf.py").unlink()
+    (project / "generated" / "usaaf" / "usaaf.py").mkdir()
+    before = _tree(project / "generated")
+    _change_a_chart(project)
+    r = CliRunner().invoke(cli, ["build"])
+    assert r.exit_code == 1
+    assert "build failed: cannot write `usaaf/usaaf.py`: a folder stands where the file should be" in r.output
+    assert "no output file was changed" in r.output
+    assert _tree(project / "generated") == before
+
+
+def test_an_orphan_output_folder_linked_outside_the_output_folder_is_left_alone(project: Path, tmp_path: Path) -> None:
+    # issue 11, item 2: its path check ran after the renames, so the build failed half-written
+    outside = tmp_path / "outside" / "old"
+    outside.mkdir(parents=True)
+    (outside / "old.json").write_text('{\n  "generator": "chartc",\n  "game": "old"\n}\n', encoding="utf-8")
+    (project / "generated" / "old").symlink_to(outside, target_is_directory=True)
+    _change_a_chart(project)
+    r = CliRunner().invoke(cli, ["build"])
+    assert r.exit_code == 0, r.output
+    assert "Safe escape!" in (project / "generated" / "ia2" / "ia2.json").read_text(encoding="utf-8")
+    assert (project / "generated" / "old").is_symlink() and (outside / "old.json").is_file()
+    assert CliRunner().invoke(cli, ["build", "--check"]).exit_code == 0
+
+
+def test_a_failure_after_the_journal_is_reported_truthfully_and_completed_by_the_next_command(
+        project: Path, tmp_path: Path, monkeypatch) -> None:
+    _change_a_chart(project)
+    assert CliRunner().invoke(cli, ["build", "--out", str(tmp_path / "expected")]).exit_code == 0
+    new = _tree(tmp_path / "expected")
+    real_replace, calls = os.replace, []
+
+    def io_error_on_the_third_output(src, dst):
+        calls.append(dst)
+        if len(calls) == 3:  # the journal, then the first output are in place
+            raise OSError(5, "Input/output error")
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(compiler.writer.os, "replace", io_error_on_the_third_output)
+    r = CliRunner().invoke(cli, ["build"])
+    assert r.exit_code == 1 and "no output file was changed" not in r.output
+    assert "Input/output error while moving the new outputs into place; some outputs may already be new" in r.output
+    assert (project / "generated" / ".chartc-journal").is_file()
+    monkeypatch.setattr(compiler.writer.os, "replace", real_replace)
+    r = CliRunner().invoke(cli, ["build", "--check"])
+    assert r.exit_code == 1 and "completed an interrupted build: generated/ia2/ia2.json" in r.output
+    assert _tree(project / "generated") == new
+    assert CliRunner().invoke(cli, ["build", "--check"]).exit_code == 0
+
+
+def test_a_journal_naming_paths_outside_the_output_folder_is_set_aside(tmp_path: Path) -> None:
+    out, victim = tmp_path / "out", tmp_path / "victim.txt"
+    (out / "t").mkdir(parents=True)
+    victim.write_text("keep me", encoding="utf-8")
+    (out / "t" / ".chartc-1").write_text("evil", encoding="utf-8")
+    journal = {"chartc-journal": 1, "removals": ["../victim.txt"],
+               "renames": [{"temp": "t/.chartc-1", "destination": "../victim.txt", "sha256": "0" * 64}]}
+    (out / JOURNAL_NAME).write_text(json.dumps(journal), encoding="utf-8")
+    recovery = recover(out)
+    assert recovery.completed == () and recovery.removed_temps == ("t/.chartc-1",)
+    assert len(recovery.problems) == 1 and "set aside" in recovery.problems[0]
+    assert victim.read_text(encoding="utf-8") == "keep me" and sorted(p.name for p in out.rglob("*")) == ["t"]
+
+
+def test_a_build_with_nothing_to_change_writes_nothing(project: Path) -> None:
+    before = {p: p.stat().st_mtime_ns for p in (project / "generated").rglob("*")}
+    r = CliRunner().invoke(cli, ["build"])
+    assert r.exit_code == 0 and "0 files changed" in r.output
+    assert {p: p.stat().st_mtime_ns for p in (project / "generated").rglob("*")} == before
+
+
+def test_pdf_bytes_do_not_depend_on_the_clock_without_harfbuzz_subset(tmp_path: Path, monkeypatch) -> None:
+    # issue 11, item 8: without libharfbuzz-subset0, fontTools stamps each embedded font with the time
+    fonts = pytest.importorskip("weasyprint.pdf.fonts")
+    monkeypatch.setattr(fonts, "harfbuzz_subset", None)  # the subsetter of a system without the library
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    html = '<!DOCTYPE html><html lang="en"><body><p>R4 Escape Chart: 3-6 Combat</p></body></html>'
+    monkeypatch.setattr(time, "time", lambda: 1_700_000_000.0)
+    first = compiler.build.html_to_pdf(html)
+    monkeypatch.setattr(time, "time", lambda: 1_800_000_000.0)
+    assert compiler.build.html_to_pdf(html) == first
+    assert "SOURCE_DATE_EPOCH" not in os.environ
+
+
+def test_two_builds_of_one_output_folder_at_once_take_turns(rebuilt) -> None:
+    generated, _old, new = rebuilt
+    children = []
+    for _ in range(2):
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child never returns
+            try:
+                cli.main(["build", "charts"], prog_name="chartc", standalone_mode=False)
+                os._exit(0)
+            finally:
+                os._exit(4)
+        children.append(pid)
+    statuses = [os.waitpid(pid, 0)[1] for pid in children]
+    assert all(os.WIFEXITED(s) and os.WEXITSTATUS(s) == 0 for s in statuses)
+    assert _tree(generated) == new

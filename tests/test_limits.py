@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from compiler import model
 from compiler.checks import intersecting_pairs
-from compiler.resolve import MAX_DRMS, MAX_KEY_COMBINATIONS, MAX_ROWS
+from compiler.checks.limits import MAX_DRMS, MAX_KEY_COMBINATIONS, MAX_ROWS
 from dsl.ast import Span
 from tests.conftest import codes, compile_text
 

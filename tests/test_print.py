@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.build import OutputError, render_outputs
+from compiler.aid_order import read_order
+from compiler.build import render_outputs
 from compiler.cli import cli
 from compiler.emit.html import AidOrderError, play_order, rule_key
 from tests import browser
@@ -80,7 +81,7 @@ def test_default_order_follows_rule_sections(tmp_path: Path) -> None:
 
 def test_order_file_sets_groups_and_keeps_unlisted_charts(tmp_path: Path) -> None:
     game = compile_text(tmp_path, TWO_SECTIONS).project.games["t"]
-    groups = play_order(game, "# sequence of play\n== Combat\nC2\nc1  # by ID, any case\n== End\nV1\n")
+    groups = play_order(game, read_order("# sequence of play\n== Combat\nC2\nc1  # by ID, any case\n== End\nV1\n", "t"))
     assert [(g.heading, [c.address for c in g.charts]) for g in groups] == [
         ("Combat", ["C2", "C1"]), ("End", ["V1"]), ("Other charts", ["misc"]),
     ]
@@ -92,21 +93,16 @@ def test_order_file_sets_groups_and_keeps_unlisted_charts(tmp_path: Path) -> Non
 def test_order_file_mistakes_are_reported(tmp_path: Path, text: str, message: str) -> None:
     game = compile_text(tmp_path, TWO_SECTIONS).project.games["t"]
     with pytest.raises(AidOrderError, match=re.escape(message)):
-        play_order(game, text)
+        play_order(game, read_order(text, "t"))
 
 
-def test_bad_order_file_fails_the_build(tmp_path: Path) -> None:
-    comp = compile_text(tmp_path, TWO_SECTIONS)
+def test_bad_order_file_fails_the_build(tmp_path: Path, monkeypatch) -> None:
+    compile_text(tmp_path, TWO_SECTIONS)
     (tmp_path / "charts" / "t" / "aid.order").write_text("R99\n", encoding="utf-8")
-    import os
-
-    cwd = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        with pytest.raises(OutputError, match=r"game `t`: aid\.order line 1: no chart `R99`"):
-            render_outputs(comp.project)
-    finally:
-        os.chdir(cwd)
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(cli, ["build", "charts"])
+    assert r.exit_code == 1 and "charts/t/aid.order:1:1: error[C416]" in r.output and "nothing was written" in r.output
+    assert not (tmp_path / "generated").exists()
 
 
 def test_ia2_aid_follows_the_sequence_of_play(corpus) -> None:

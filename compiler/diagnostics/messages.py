@@ -14,7 +14,6 @@ from compiler.diagnostics.core import Label, Sink
 from compiler.diagnostics.suggest import did_you_mean
 from dsl.ast import Span
 
-FIRST_DECLARED = "first declared here"
 # Numbers beyond this many digits are described, not printed: Python refuses to print integers
 # of more than 4,300 digits, and nobody reads a 40-digit DRM anyway.
 _MAX_DIGITS = 12
@@ -35,10 +34,13 @@ def signed(n: int) -> str:
     return number(n) if abs(n) >= _LIMIT or n < 0 else f"+{n}"
 
 
-def declared_twice(sink: Sink, what: str, span: Span, first: Span | None, help: str | None = None) -> None:
-    """C202: `what` (e.g. "enum `aircraft`") is declared twice; the label points at the first."""
-    labels = (Label(first, FIRST_DECLARED),) if first is not None else ()
-    sink.emit(codes.DUPLICATE_NAME, f"{what} is declared twice", span, help, labels)
+def declared_twice(
+    sink: Sink, what: str, span: Span, first: Span | None, help: str | None = None, *, where: str = "", verb: str = "declared"
+) -> None:
+    """C202: `what` (e.g. "enum `aircraft`") is declared (or given) twice `where` (e.g. "in chart
+    `R4`"); the label points at the first."""
+    labels = (Label(first, f"first {verb} here"),) if first is not None else ()
+    sink.emit(codes.DUPLICATE_NAME, f"{what} is {verb} twice" + (f" {where}" if where else ""), span, help, labels)
 
 
 def unknown_name(sink: Sink, message: str, name: str, span: Span, known: Iterable[str], fallback: str | None = None) -> None:

@@ -10,6 +10,7 @@ the SVG bars built from numbers and CSS strings escaped by `css_string`.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -20,7 +21,7 @@ from compiler.text import value_text
 from compiler.odds import odds, percent_text
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
-from compiler.aid_order import ORDER_FILE, read_order  # noqa: E402  (the file's format lives there)
+from compiler.aid_order import ORDER_FILE, OrderEntry  # noqa: E402  (the file's format lives there)
 
 
 class AidOrderError(ValueError):
@@ -58,7 +59,7 @@ def _default_groups(charts: list[model.Chart]) -> list[AidGroup]:
     return groups
 
 
-def play_order(game: model.Game, order_text: str | None = None) -> list[AidGroup]:
+def play_order(game: model.Game, order: Sequence[OrderEntry] | None = None) -> list[AidGroup]:
     """The charts of `game` in the order the player aid prints them.
 
     Without an order file the charts follow their rule section numbers, grouped by the first part
@@ -69,11 +70,11 @@ def play_order(game: model.Game, order_text: str | None = None) -> list[AidGroup
     Raises:
         AidOrderError: the file names an unknown chart, or one chart twice.
     """
-    if order_text is None:
+    if order is None:
         return _default_groups(game.charts)
     groups: list[AidGroup] = []
     listed: list[model.Chart] = []
-    for entry in read_order(order_text, game.id):
+    for entry in order:
         if entry.address is None:
             groups.append(AidGroup(entry.heading or None, ()))
             continue
@@ -126,21 +127,21 @@ def visible_controls(value: Any) -> Any:
     )
 
 
-def emit_game_html(game: model.Game, paper: str = "a4", large_print: bool = False, order_text: str | None = None) -> str:
+def emit_game_html(game: model.Game, paper: str = "a4", large_print: bool = False, order: Sequence[OrderEntry] | None = None) -> str:
     """The game's printable player aid as an HTML document.
 
     Args:
         game: the resolved game.
         paper: `a4` or `letter`, the `@page` size the aid is laid out for.
         large_print: 12 pt table cells and 10 pt notes instead of 9 pt and 7.5 pt.
-        order_text: the game's `aid.order` file, if it has one (see `play_order`).
+        order: the game's checked `aid.order` lines, if it has the file (see `play_order`).
 
     Raises:
         AidOrderError: the order file is wrong.
     """
     groups = [
         {"heading": g.heading, "charts": [_chart_view(game, c) for c in g.charts if c.kind != "external"]}
-        for g in play_order(game, order_text)
+        for g in play_order(game, order)
     ]
     groups = [g for g in groups if g["charts"]]
     return _environment().get_template("player_aid.html.j2").render(

@@ -41,6 +41,7 @@ from compiler.model.conditions import (
     Operand,
 )
 from compiler.model.game import (
+    ChartIndex,
     ColumnSumInvariant,
     CountInvariant,
     ErrataDoc,
@@ -77,7 +78,7 @@ from compiler.model.values import (
 
 __all__ = [
     "AUTOMATIC", "AVAILABLE", "COLUMN_TYPES", "FIELD_TYPES", "NOT_AVAILABLE", "SLASHED_PARTS", "All", "Any_",
-    "AvailabilityCell", "AvailabilityLayout", "AvailabilityMark", "BuiltinType", "Chart", "ChartErrata", "ChartKind",
+    "AvailabilityCell", "AvailabilityLayout", "AvailabilityMark", "BuiltinType", "Chart", "ChartErrata", "ChartIndex", "ChartKind",
     "ChartRef", "Column", "ColumnSumInvariant", "ColumnType", "Compare", "CompareOp", "Condition", "ContextType",
     "ContextVar", "CountInvariant", "DieRange", "Drm", "EnumRef", "EnumType", "ErrataDoc", "Field", "Flag", "Footnote",
     "Game", "GridLayout", "GridRow", "In", "Invariant", "Key", "KeyMatch", "Member", "MemberId", "Month", "MonthSpan",

@@ -148,6 +148,7 @@ class Chart:
     grid: GridLayout | None
     source_file: str
     span: Span
+    title_span: Span | None = None  # where findings about the chart as a whole point
     broken: bool = False  # some rows failed to resolve; coverage checks would only echo that
     availability: AvailabilityLayout | None = None
     odds: OddsRule | None = None

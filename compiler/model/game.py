@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
 
+from compiler.aid_order import OrderEntry
 from compiler.calendar import Month
 from compiler.model.chart import Chart
 from compiler.model.types import ContextVar, EnumType, Period
@@ -72,41 +75,51 @@ class Suppression:
         return code == self.code and where.file == s.file and (s.line, s.col) <= (where.line, where.col) < (s.end_line, s.end_col)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Game:
+    """One resolved game; built once, at the end of resolution, and never changed."""
+
     id: str
     title: str
     source: str | None
     calendar: tuple[Month, Month] | None
     periods: tuple[Period, ...]
-    enums: dict[str, EnumType]
-    context: dict[str, ContextVar]
-    charts: list[Chart] = field(default_factory=list)
+    enums: Mapping[str, EnumType]
+    context: Mapping[str, ContextVar]
+    charts: Sequence[Chart] = ()
     span: Span | None = None
-    invariants: list[Invariant] = field(default_factory=list)
-    errata: list[ErrataDoc] = field(default_factory=list)
-    suppressions: list[Suppression] = field(default_factory=list)
-    _indexed: tuple[int, dict[str, Chart], dict[str, Chart]] | None = field(default=None, repr=False, compare=False)
+    invariants: Sequence[Invariant] = ()
+    errata: Sequence[ErrataDoc] = ()
+    suppressions: Sequence[Suppression] = ()
+    aid_order: tuple[OrderEntry, ...] | None = None  # the checked `aid.order` lines, set by project loading
 
     def chart(self, address: str) -> Chart | None:
         """The chart with this printed ID or slug (IDs compare case-insensitively)."""
-        exact, folded = self._chart_index()
-        return exact.get(address) or folded.get(address.casefold())
+        return self._index.find(address)
 
-    def _chart_index(self) -> tuple[dict[str, Chart], dict[str, Chart]]:
-        """Charts by exact ID or slug, and by case-folded ID; the first chart wins, as in a scan."""
-        if self._indexed is not None and self._indexed[0] == len(self.charts):
-            return self._indexed[1], self._indexed[2]
-        exact: dict[str, Chart] = {}
-        folded: dict[str, Chart] = {}
-        for c in self.charts:
-            for handle in (c.chart_id, c.slug):
-                if handle is not None:
-                    exact.setdefault(handle, c)
-            if c.chart_id:
-                folded.setdefault(c.chart_id.casefold(), c)
-        self._indexed = (len(self.charts), exact, folded)
-        return exact, folded
+    @cached_property
+    def _index(self) -> ChartIndex:
+        return ChartIndex(self.charts)
+
+
+class ChartIndex:
+    """Charts by printed ID or slug, and by case-folded ID; the first chart of a name wins."""
+
+    def __init__(self, charts: Iterable[Chart] = ()) -> None:
+        self._exact: dict[str, Chart] = {}
+        self._folded: dict[str, Chart] = {}
+        for c in charts:
+            self.add(c)
+
+    def add(self, chart: Chart) -> None:
+        for handle in (chart.chart_id, chart.slug):
+            if handle is not None:
+                self._exact.setdefault(handle, chart)
+        if chart.chart_id:
+            self._folded.setdefault(chart.chart_id.casefold(), chart)
+
+    def find(self, address: str) -> Chart | None:
+        return self._exact.get(address) or self._folded.get(address.casefold())
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""Consistency checks on the resolved model: coverage, overlaps, faces, DRM reach.
+"""Coverage of a chart's rows: overlaps, gaps, faces, DRM reach.
 
 Every check reads a `model.Chart` and reports to a `Sink`. Roll charts are checked on their real
 outcomes, taken from the outcome model of `compiler.odds` (a d66 band `31-46` covers 12 results,
@@ -9,98 +9,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from typing import assert_never
 
 from compiler import model
 from compiler.diagnostics import Label, Sink, codes
 from compiler.odds import drm_totals, reachable_rolls, unreachable_rows
-
-
-def check_project(project: model.Project, sink: Sink) -> None:
-    for game in project.games.values():
-        for chart in game.charts:
-            check_chart(chart, sink)
-        check_record_dates(game, sink)
-        for inv in game.invariants:
-            check_invariant(game, inv, sink)
-
-
-def check_record_dates(game: model.Game, sink: Sink) -> None:
-    """C412 for reference data: a record dated by a month field (a mission's month, a tour's start)
-    that names an item whose record is `available` only later."""
-    for enum in game.enums.values():
-        month_fields = [f.id for f in enum.fields if f.type == "month" and f.id != "available"]
-        ref_fields = [f for f in enum.fields if f.type in game.enums and any(x.id == "available" for x in game.enums[f.type].fields)]
-        if not month_fields or not ref_fields:
-            continue
-        for member in enum.members:
-            months = [m for m in (member.get(f) for f in month_fields) if isinstance(m, str)]
-            if not months:
-                continue
-            when = min(months)
-            for field in ref_fields:
-                target = game.enums[field.type].member(str(member.get(field.id)))
-                available = target.get("available") if target else None
-                if target is not None and isinstance(available, str) and when < available:
-                    sink.emit(
-                        codes.BEFORE_AVAILABLE,
-                        f"`{member.label}` ({enum.label}, {when}) uses `{target.label}`, available only from {available}",
-                        member.span,
-                        f"check the {field.label.lower()} of `{member.id}` or the `available` month of `{target.id}`",
-                    )
-
-
-def check_invariant(game: model.Game, inv: model.Invariant, sink: Sink) -> None:
-    """Report (C414) where the data breaks an invariant the rules state."""
-    match inv:
-        case model.CountInvariant():
-            _check_count(game, inv, sink)
-        case model.ColumnSumInvariant():
-            _check_column_sum(game, inv, sink)
-        case _:
-            assert_never(inv)
-
-
-def _check_count(game: model.Game, inv: model.CountInvariant, sink: Sink) -> None:
-    enum = game.enums[inv.enum]
-    matching = [m.id for m in enum.members if not inv.field or m.get(inv.field) == inv.value]
-    if len(matching) == inv.number:
-        return
-    which = f"`{enum.id}` records have {inv.field} {inv.value}" if inv.field else f"`{enum.id}` records are listed"
-    sink.emit(
-        codes.INVARIANT_VIOLATED,
-        f"invariant `{inv.id}` ({inv.text}): {len(matching)} {which}, not {inv.number}",
-        inv.span,
-        "records: " + (", ".join(f"`{m}`" for m in matching) or "none") if inv.field else "check the list against the rule",
-    )
-
-
-def _check_column_sum(game: model.Game, inv: model.ColumnSumInvariant, sink: Sink) -> None:
-    enum = game.enums[inv.enum]
-    chart = game.chart(inv.chart)
-    if chart is None or chart.broken:
-        return
-    for index, column in enumerate(chart.columns):
-        member = enum.member(column.id)
-        if member is None:
-            sink.emit(codes.INVARIANT_VIOLATED, f"invariant `{inv.id}`: column `{column.id}` of `{chart.address}` names no `{enum.id}` record", inv.span)
-            continue
-        need = member.get(inv.field)
-        if not isinstance(need, int):
-            continue
-        total = 0
-        for row in chart.rows:
-            cell = row.values[index]
-            if isinstance(cell, tuple) and len(cell) >= inv.part:
-                part = cell[inv.part - 1]
-                total += part if isinstance(part, int) else 0
-        if total < need:
-            sink.emit(
-                codes.INVARIANT_VIOLATED,
-                f"invariant `{inv.id}` ({inv.text}): `{column.id}` totals {total} in `{chart.address}`, short of {need}",
-                inv.span,
-                f"check the `{column.id}` cells of `{chart.address}` and the {inv.field} of `{member.id}`",
-            )
 
 
 def check_chart(chart: model.Chart, sink: Sink) -> None:

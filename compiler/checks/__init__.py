@@ -1,0 +1,45 @@
+"""Checks on the resolved model: whatever is bound but wrong. They run on what resolved only.
+
+Per game: periods against the calendar (`periods`), record dates and invariants (`records`); per
+chart: size limits first (`limits`; a chart too large is not checked further), what DRMs mean on
+digit rolls (`dice`), availability dates (`records`) and the coverage of its rows (`coverage`).
+"""
+
+from __future__ import annotations
+
+from compiler import model
+from compiler.checks.coverage import (
+    check_chart,
+    compress,
+    describe_combo,
+    intersecting_pairs,
+)
+from compiler.checks.dice import check_drm_meaning
+from compiler.checks.limits import check_limits
+from compiler.checks.periods import check_periods
+from compiler.checks.records import (
+    check_availability_dates,
+    check_invariant,
+    check_record_dates,
+)
+from compiler.diagnostics import Sink
+
+__all__ = ["check_chart", "check_game", "check_project", "compress", "describe_combo", "intersecting_pairs"]
+
+
+def check_project(project: model.Project, sink: Sink) -> None:
+    for game in project.games.values():
+        check_game(game, sink)
+
+
+def check_game(game: model.Game, sink: Sink) -> None:
+    """Every check on one resolved game."""
+    check_periods(game, sink)
+    for chart in game.charts:
+        check_drm_meaning(chart, sink)
+        check_availability_dates(chart, sink)
+        if check_limits(chart, sink):
+            check_chart(chart, sink)
+    check_record_dates(game, sink)
+    for inv in game.invariants:
+        check_invariant(game, inv, sink)

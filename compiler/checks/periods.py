@@ -1,0 +1,43 @@
+"""Periods against the calendar: each inside it (C409), together tiling it without overlaps or
+holes (C411). Holes are counted in months, never listed, however long the calendar."""
+
+from __future__ import annotations
+
+import itertools
+
+from compiler import model
+from compiler.calendar import Month, months_between, span_text
+from compiler.diagnostics import Label, Sink, codes
+
+
+def check_periods(game: model.Game, sink: Sink) -> None:
+    """Periods must lie in the calendar (C409) and tile it without overlaps or holes (C411)."""
+    if not game.periods:
+        return
+    ordered = sorted(game.periods, key=lambda p: (p.first, p.last))
+    for p in ordered:
+        if game.calendar and (p.first < game.calendar[0] or (p.last > game.calendar[1] and not p.open_end)):
+            sink.emit(
+                codes.MONTH_OUTSIDE_CALENDAR,
+                f"period `{p.id}` ({p.first} to {p.last}) runs outside the calendar ({game.calendar[0]} to {game.calendar[1]})",
+                p.span,
+            )
+    for a, b in itertools.pairwise(ordered):
+        if b.first <= a.last:
+            sink.emit(codes.PERIOD_COVERAGE, f"periods `{a.id}` and `{b.id}` overlap ({b.first} to {min(a.last, b.last)})", b.span, labels=(Label(a.span, "overlaps this period"),))
+        else:
+            hole = _hole(a.last.next(), b.first.previous())
+            if hole:
+                sink.emit(codes.PERIOD_COVERAGE, f"no period covers {hole}, between `{a.id}` and `{b.id}`", b.span)
+    if game.calendar:
+        start, end = game.calendar
+        before = _hole(start, ordered[0].first.previous())
+        after = _hole(ordered[-1].last.next(), end)
+        for hole, where in ((before, ordered[0]), (after, ordered[-1])):
+            if hole:
+                sink.emit(codes.PERIOD_COVERAGE, f"no period covers {hole} of the calendar", where.span)
+
+
+def _hole(first: Month, last: Month) -> str | None:
+    """The months `first` to `last` as text, or None when there are none."""
+    return span_text(first, last) if months_between(first, last) else None

@@ -1,0 +1,150 @@
+"""Resolve one game's syntax trees into the chart model: declare, bind, type.
+
+`resolve_game(game_id, files, sink)` runs the phases below in order and returns an immutable
+`model.Game`. It reports only what cannot be bound or typed (unknown names with a did-you-mean,
+duplicates, malformed ranges, type errors); whatever is bound but wrong (coverage, periods, dates,
+limits, invariants) is for `compiler.checks`. It never raises for bad input: a construct that
+cannot be resolved is dropped after its diagnostic, so later passes see a consistent model.
+
+Phases (after protoc's Build, CrossLink, Validate):
+1. declare: header, calendar and periods (`header`), enums and context variables (`enums`), odds
+   rules (`odds_rules`);
+2. bind and type: record fields (`enums`), errata applied to the chart declarations
+   (`compiler.errata`), charts in derive order (`charts`, `derive`), chart references, invariants.
+"""
+
+from __future__ import annotations
+
+from compiler import errata as errata_mod
+from compiler import model
+from compiler.calendar import month_range
+from compiler.diagnostics import Sink, codes, did_you_mean
+from compiler.diagnostics.messages import declared_twice
+from compiler.resolve import enums, header
+from compiler.resolve.charts import ChartResolver
+from compiler.resolve.derive import derive_order, format_range
+from compiler.resolve.invariants import invariants
+from compiler.resolve.odds_rules import odds_rule
+from compiler.resolve.suppressions import suppressions
+from compiler.resolve.symbols import SymbolTable
+from compiler.resolve.values import ValueTyper
+from dsl import ast
+
+__all__ = ["format_range", "resolve_game"]
+
+
+def resolve_game(
+    game_id: str,
+    files: list[ast.SourceFile],
+    sink: Sink,
+    folder_span: ast.Span,
+    complete: bool = True,
+    as_printed: bool = False,
+) -> model.Game:
+    """Resolve every declaration of one game folder.
+
+    Args:
+        game_id: the folder name under `charts/` (the game's id in outputs and addresses).
+        files: the parsed files of that folder, in path order.
+        sink: receives every diagnostic.
+        folder_span: where to point a missing-header diagnostic (the folder's first file).
+        complete: False when some file of the folder could not be read or parsed; then a missing
+            header is not reported (it may be in that file) and unknown names are still reported.
+        as_printed: ignore every `errata` block (the charts exactly as printed).
+
+    Returns:
+        The game model; charts with errors are still included as far as they resolved.
+    """
+    symbols = _declare(game_id, files, sink, folder_span, complete)
+    typer = ValueTyper(symbols, sink)
+    for f in files:
+        for e in f.enums:
+            enums.add_record_fields(symbols, e, typer, sink)
+    odds_charts = [c for c in (odds_rule(symbols, o, f.path, sink) for f in files for o in f.odds) if c is not None]
+    charts = _resolve_charts(symbols, files, typer, sink, as_printed)
+    symbols.set_charts(odds_charts + charts)
+    _report_duplicate_charts(symbols.id, symbols.charts, sink)
+    _bind_chart_refs(symbols, typer, sink)
+    symbols.invariants = invariants(symbols, [i for f in files for i in f.invariants], typer, sink)
+    return symbols.game()
+
+
+def _declare(game_id: str, files: list[ast.SourceFile], sink: Sink, folder_span: ast.Span, complete: bool) -> SymbolTable:
+    """Phase 1: the header, calendar and periods (with their enums), enums and context variables."""
+    decl = header.game_header(game_id, files, sink, folder_span, complete)
+    periods = header.periods(decl, sink)
+    symbols = SymbolTable(
+        id=game_id,
+        title=decl.title.text if decl and decl.title else game_id,
+        source=decl.source.text if decl and decl.source else None,
+        calendar=header.calendar(decl, sink),
+        periods=periods,
+        span=decl.span if decl else folder_span,
+    )
+    if periods:
+        members = tuple(model.Member(p.id, p.label, p.span) for p in periods)
+        symbols.enums["period"] = model.EnumType("period", "Period", members, periods[0].span)
+    if symbols.calendar:
+        months = tuple(model.Member(m, m, symbols.span) for m in month_range(*symbols.calendar))
+        symbols.enums["month"] = model.EnumType("month", "Month", months, symbols.span, synthetic=True)
+    for f in files:
+        for e in f.enums:
+            enums.add_enum(symbols, e, sink)
+    for f in files:
+        for c in f.contexts:
+            enums.add_context(symbols, c, sink)
+    return symbols
+
+
+def _resolve_charts(symbols: SymbolTable, files: list[ast.SourceFile], typer: ValueTyper, sink: Sink, as_printed: bool) -> list[model.Chart]:
+    """Every chart declaration, errata applied, in source order; each printed ID or slug once."""
+    decls = [(f.path, d) for f in files for d in f.charts]
+    errata_decls = [e for f in files for e in f.errata]
+    amended: dict[str, ast.ChartDecl] = {}
+    provenance: dict[str, errata_mod.Provenance] = {}
+    if errata_decls and not as_printed:
+        symbols.errata = tuple(errata_mod.errata_docs(errata_decls, sink))
+        applier = errata_mod.ErrataApplier(symbols, [d for _, d in decls], sink)
+        amended = applier.apply(errata_decls)
+        provenance = applier.provenance
+    resolved: list[model.Chart] = []
+    # a derived chart reads its base, so bases resolve first (and chains of derived charts in order)
+    for path, decl in derive_order(decls):
+        symbols.suppressions.extend(suppressions(decl, sink))
+        handle = errata_mod.chart_handle(decl)
+        if handle in amended:
+            printed = ChartResolver(symbols, decl, path, Sink(), ValueTyper(symbols, Sink())).resolve()
+            chart = ChartResolver(symbols, amended[handle], path, sink, typer).resolve()
+            if chart is not None and printed is not None:
+                chart = errata_mod.annotate(chart, printed, provenance[handle])
+        else:
+            chart = ChartResolver(symbols, decl, path, sink, typer).resolve()
+        if chart is not None:
+            resolved.append(chart)
+            symbols.add_chart(chart)
+    return resolved
+
+
+def _report_duplicate_charts(game_id: str, charts: list[model.Chart], sink: Sink) -> None:
+    """C202: two charts (or odds rules) with the same printed ID or slug, compared case-insensitively."""
+    seen: dict[str, ast.Span] = {}
+    for chart in charts:
+        for handle in sorted({h.casefold(): h for h in filter(None, (chart.chart_id, chart.slug))}.values()):
+            if handle.casefold() in seen:
+                declared_twice(sink, f"chart `{handle}`", chart.span, seen[handle.casefold()],
+                               "give each chart its own printed ID or slug", where=f"in game `{game_id}`")
+            else:
+                seen[handle.casefold()] = chart.span
+
+
+def _bind_chart_refs(symbols: SymbolTable, typer: ValueTyper, sink: Sink) -> None:
+    """Every `[B6]` cell must name a chart, DRM list or `external` chart of the game (C201)."""
+    for address, span, what in typer.chart_refs:
+        if symbols.chart(address) is None:
+            sink.emit(
+                codes.UNKNOWN_NAME,
+                f"{what} refers to chart `[{address}]`, which game `{symbols.id}` does not declare",
+                span,
+                did_you_mean(address, [c.address for c in symbols.charts])
+                or f'declare it, e.g. `external [{address}] "Title" "printed on the player aid cards"`',
+            )

@@ -1,0 +1,216 @@
+"""Phase 2 for charts: bind and type one chart declaration into a `model.Chart`.
+
+How it is read (kind, dice, value key), its keys and output columns, its DRMs (`conditions`), rows
+(`rows`), printed layouts (`layouts`) and derived charts (`derive`). Findings about a chart that
+resolved (coverage, limits, dates) are the checks' (`compiler.checks`).
+"""
+
+from __future__ import annotations
+
+from compiler import model
+from compiler.diagnostics import Sink, codes, did_you_mean
+from compiler.diagnostics.messages import declared_twice
+from compiler.dice import Dice, DiceForm
+from compiler.resolve import layouts
+from compiler.resolve.conditions import ConditionResolver
+from compiler.resolve.derive import derived_chart
+from compiler.resolve.rows import RowReader
+from compiler.resolve.symbols import SymbolTable, chart_name, first_span
+from compiler.resolve.values import ValueTyper, column_type
+from dsl import ast
+
+# Guards that keep exact enumeration small (see compiler.dice): a chart roll this large is a typo.
+_MAX_DICE_COUNT = 10
+_MAX_SIDES = 100
+_MAX_LOWER_OUTCOMES = 10**5
+
+
+class ChartResolver:
+    """Resolves one chart declaration against the game's symbols."""
+
+    def __init__(self, symbols: SymbolTable, decl: ast.ChartDecl, path: str, sink: Sink, typer: ValueTyper) -> None:
+        self.symbols = symbols
+        self.decl = decl
+        self.path = path
+        self.sink = sink
+        self.where = f"chart `{chart_name(decl)}`"
+        self.rows = RowReader(symbols, decl, sink, typer, self.where)
+        self.conditions = ConditionResolver(symbols, sink, self.where)
+        self.value_key: model.ValueKey | None = None
+
+    def resolve(self) -> model.Chart | None:
+        d = self.decl
+        for span in d.repeated:
+            self.sink.emit(codes.REPEATED_STATEMENT, f"this statement may appear only once in {self.where}", span, "delete the repeated line")
+        if d.chart_id is None and d.slug is None:
+            self.sink.emit(
+                codes.CHART_SHAPE,
+                f"chart `{d.title.text}` has neither a printed ID nor a slug",
+                d.title.span,
+                'write `chart [R4] "Title"` for a printed ID or `chart my_slug "Title"` for an unnumbered chart',
+            )
+            return None
+        if d.derive is not None:
+            return derived_chart(self.symbols, d, self.path, self.sink, self.where)
+        kind = self._kind()
+        if d.roll:
+            self.rows.dice = self._dice(d.roll)
+        if d.value_key:
+            self.value_key = self._value_key(d.value_key)
+        keys = self._keys()
+        columns = self._columns()
+        drms = self.conditions.drms(d.drms)
+        footnotes = self._footnotes(drms)
+        rows: list[model.Row] = []
+        grid = None
+        broken = (d.roll is not None and self.rows.dice is None) or len(keys) != len(d.keys)
+        availability = None
+        if d.availability:
+            availability, keys, avail_rows, avail_broken = layouts.availability(self.rows, d.availability[0], keys)
+            broken = broken or avail_broken
+            if not columns:
+                columns = [model.Column("result", model.BuiltinType.TEXT, "Result", d.availability[0].span)]
+            for extra in d.availability[1:]:
+                self.sink.emit(codes.REPEATED_STATEMENT, f"{self.where} has more than one availability grid", extra.span, "split it into two charts")
+        if kind not in (model.ChartKind.DRMS, model.ChartKind.EXTERNAL):
+            rows = [r for r in (self.rows.row(r, keys, columns) for r in d.rows) if r is not None]
+            broken = broken or len(rows) != len(d.rows)
+            if availability is not None or d.availability:
+                rows.extend(avail_rows if d.availability else [])
+            if d.grids:
+                grid, keys = layouts.grid(self.rows, d.grids[0], keys, columns)
+                rows.extend(layouts.grid_rows(grid, keys))
+                broken = broken or grid is None or len(grid.rows) != len(d.grids[0].rows)
+                for extra in d.grids[1:]:
+                    self.sink.emit(codes.REPEATED_STATEMENT, f"{self.where} has more than one grid", extra.span, "split it into two charts")
+            if not columns:
+                self.sink.emit(codes.CHART_SHAPE, f"{self.where} declares no output column", d.title.span, 'add e.g. `column result: text "Result"`')
+            elif not rows and not broken and not d.availability:
+                self.sink.emit(codes.CHART_SHAPE, f"{self.where} has no rows", d.title.span, "add a `rows { ... }` block or a `grid`")
+                broken = True
+        clamp = (d.combine.clamp_min, d.combine.clamp_max) if d.combine and d.combine.clamp_min is not None else None
+        if clamp and clamp[0] > clamp[1]:
+            self.sink.emit(codes.REVERSED_RANGE, f"the DRM clamp runs backwards: {clamp[0]:+d} to {clamp[1]:+d}", d.combine.span)
+            clamp = None
+        return model.Chart(
+            game=self.symbols.id,
+            chart_id=d.chart_id.text if d.chart_id else None,
+            slug=d.slug.text if d.slug else None,
+            title=d.title.text,
+            rule=d.rule.text if d.rule else None,
+            kind=kind,
+            dice=self.rows.dice,
+            value_key=self.value_key,
+            keys=tuple(keys),
+            columns=tuple(columns),
+            drms=tuple(drms),
+            clamp=clamp,
+            footnotes=tuple(footnotes),
+            notes=tuple(n.text for n in d.notes),
+            partial=d.partial.text if d.partial else None,
+            rows=tuple(rows),
+            grid=grid,
+            source_file=self.path,
+            span=d.span,
+            title_span=d.title.span,
+            broken=broken,
+            availability=availability,
+            drm_reads=d.modified.text if d.modified else None,
+        )
+
+    def _kind(self) -> model.ChartKind:
+        d = self.decl
+        if d.kind in ("drms", "external"):
+            return model.ChartKind(d.kind)
+        if d.roll and d.value_key:
+            self.sink.emit(
+                codes.CHART_SHAPE,
+                f"{self.where} has both a `roll` and a `value` key",
+                d.value_key.span,
+                "a chart is read either by a die roll or by an integer value, not both",
+            )
+        if d.roll:
+            return model.ChartKind.ROLL
+        if d.value_key:
+            return model.ChartKind.VALUE
+        if not d.keys and not d.grids and not d.availability:
+            self.sink.emit(
+                codes.CHART_SHAPE,
+                f"{self.where} has no `roll`, `value` or `key` to be read by",
+                d.title.span,
+                "add `roll 1d6` (or another dice form), `value NAME 0+`, or `key NAME`",
+            )
+        return model.ChartKind.REFERENCE
+
+    def _dice(self, decl: ast.DiceDecl) -> Dice | None:
+        form = DiceForm(decl.form)
+        if form in (DiceForm.D66, DiceForm.PERCENTILE):
+            return Dice(form, 2, 6 if form is DiceForm.D66 else 10)
+        problem = None
+        if decl.count < 1 or decl.count > _MAX_DICE_COUNT:
+            problem = f"{decl.count} dice (1 to {_MAX_DICE_COUNT} are supported)"
+        elif decl.sides < 2 or decl.sides > _MAX_SIDES:
+            problem = f"dice with {decl.sides} face{'s' if decl.sides != 1 else ''} (2 to {_MAX_SIDES} are supported)"
+        elif form is DiceForm.LOWER and (decl.count < 2 or decl.sides**decl.count > _MAX_LOWER_OUTCOMES):
+            problem = f"the lower of {decl.count}d{decl.sides} (2 or more dice, at most {_MAX_LOWER_OUTCOMES} outcomes)"
+        if problem:
+            self.sink.emit(codes.INVALID_DICE, f"{self.where} cannot roll {problem}", decl.span)
+            return None
+        return Dice(form, decl.count, decl.sides, decl.subtract, decl.floor)
+
+    def _value_key(self, decl: ast.ValueKeyDecl) -> model.ValueKey | None:
+        domain = self.rows.read_range(decl.domain, Dice(DiceForm.SUM, 1, 6), plain=True)
+        if domain is None:
+            return None
+        label = decl.label.text if decl.label else decl.name.text
+        return model.ValueKey(decl.name.text, label, domain)
+
+    def _keys(self) -> list[model.Key]:
+        keys: list[model.Key] = []
+        for k in self.decl.keys:
+            first = first_span(keys, k.name.text)
+            if first is not None:
+                declared_twice(self.sink, f"key `{k.name.text}`", k.name.span, first, where=f"in {self.where}")
+                continue
+            enum = self.rows.enum(k.type_name, "key type")
+            if enum is not None:
+                keys.append(model.Key(k.name.text, enum, k.span))
+        return keys
+
+    def _columns(self) -> list[model.Column]:
+        columns: list[model.Column] = []
+        for c in self.decl.columns:
+            first = first_span(columns, c.name.text)
+            if first is not None:
+                declared_twice(self.sink, f"column `{c.name.text}`", c.name.span, first, where=f"in {self.where}")
+                continue
+            type_name = c.type_name.text
+            col_type = column_type(type_name, model.COLUMN_TYPES, self.symbols.enums)
+            if col_type is None:
+                self.sink.emit(
+                    codes.UNKNOWN_NAME,
+                    f"unknown column type `{type_name}` in {self.where}",
+                    c.type_name.span,
+                    did_you_mean(type_name, [*model.COLUMN_TYPES, *self.symbols.enums]),
+                )
+                continue
+            label = c.label.text if c.label else c.name.text.replace("_", " ").capitalize()
+            columns.append(model.Column(c.name.text, col_type, label, c.span))
+        return columns
+
+    def _footnotes(self, drms: list[model.Drm]) -> list[model.Footnote]:
+        notes: dict[int, model.Footnote] = {}
+        for f in self.decl.footnotes:
+            if f.mark in notes:
+                declared_twice(self.sink, f"footnote {f.mark}", f.span, notes[f.mark].span, where=f"in {self.where}")
+                continue
+            notes[f.mark] = model.Footnote(f.mark, f.text.text, f.span)
+        for d in drms:
+            if d.footnote is not None and d.footnote not in notes:
+                self.sink.emit(
+                    codes.UNKNOWN_NAME,
+                    f"DRM `{d.id}` cites footnote {d.footnote}, which {self.where} does not declare",
+                    d.span,
+                    did_you_mean(str(d.footnote), [str(m) for m in notes]),
+                )
+        return [notes[m] for m in sorted(notes)]

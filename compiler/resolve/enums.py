@@ -1,0 +1,126 @@
+"""Phase 1: enums with their members, labels and aliases, and context variables; phase 2: the
+typed fields of enum records (a field may name any enum, so every enum is declared first)."""
+
+from __future__ import annotations
+
+from compiler import model
+from compiler.diagnostics import Label, Sink, codes, did_you_mean
+from compiler.diagnostics.messages import declared_twice
+from compiler.resolve.symbols import SymbolTable, first_span
+from compiler.resolve.values import Bad, ValueTyper, column_type
+from dsl import ast
+
+BUILTIN_NAMES = frozenset(model.BuiltinType)
+_BUILTIN_CONTEXT_TYPES = {"flag": model.ContextType.FLAG, "int": model.ContextType.INT, "month": model.ContextType.MONTH}
+
+
+def add_enum(symbols: SymbolTable, decl: ast.EnumDecl, sink: Sink) -> None:
+    """Register an enum's members (labels, aliases); record fields are typed later by
+    `add_record_fields`, once every enum a field may refer to is known."""
+    if decl.name.text in symbols.enums:
+        declared_twice(sink, f"enum `{decl.name.text}`", decl.name.span, symbols.enums[decl.name.text].span)
+        return
+    if decl.name.text in BUILTIN_NAMES:
+        sink.emit(
+            codes.DUPLICATE_NAME,
+            f"enum `{decl.name.text}` has the name of the builtin type `{decl.name.text}`",
+            decl.name.span,
+            f"rename the enum, e.g. `{decl.name.text}_kind`: a column of type `{decl.name.text}` means the builtin type",
+        )
+        return
+    members: list[model.Member] = []
+    seen: dict[str, ast.Span] = {}
+    names_used: dict[str, tuple[str, ast.Span]] = {}
+    for m in decl.members:
+        if m.name.text in seen:
+            declared_twice(sink, f"value `{m.name.text}`", m.name.span, seen[m.name.text], where=f"in enum `{decl.name.text}`")
+            continue
+        seen[m.name.text] = m.name.span
+        label = m.label.text if m.label else m.name.text
+        for written in ([m.label] if m.label else []) + list(m.aliases):
+            folded = written.text.casefold()
+            if folded in names_used and names_used[folded][0] != m.name.text:
+                sink.emit(
+                    codes.DUPLICATE_NAME,
+                    f"`{written.text}` names both `{names_used[folded][0]}` and `{m.name.text}` in enum `{decl.name.text}`",
+                    written.span,
+                    "a printed label or alias must pick one value",
+                    (Label(names_used[folded][1], "first used here"),),
+                )
+            names_used.setdefault(folded, (m.name.text, written.span))
+        members.append(model.Member(m.name.text, label, m.span, {}, tuple(a.text for a in m.aliases)))
+    label = decl.label.text if decl.label else decl.name.text
+    symbols.enums[decl.name.text] = model.EnumType(decl.name.text, label, tuple(members), decl.name.span)
+
+
+def add_record_fields(symbols: SymbolTable, decl: ast.EnumDecl, typer: ValueTyper, sink: Sink) -> None:
+    """Type the fields of an enum's records (`{ family: bf109  available: 1944-03 }`)."""
+    enum = symbols.enums.get(decl.name.text)
+    if enum is None or enum.span != decl.name.span or not (decl.field_decls or any(m.fields for m in decl.members)):
+        return
+    fields: list[model.Field] = []
+    for f in decl.field_decls:
+        type_name = f.type_name.text
+        first = first_span(fields, f.name.text)
+        if first is not None:
+            declared_twice(sink, f"field `{f.name.text}`", f.name.span, first, where=f"in enum `{enum.id}`")
+            continue
+        field_type = column_type(type_name, model.FIELD_TYPES, symbols.enums)
+        if field_type is None:
+            sink.emit(
+                codes.UNKNOWN_NAME,
+                f"unknown type `{type_name}` for field `{f.name.text}` of enum `{enum.id}`",
+                f.type_name.span,
+                did_you_mean(type_name, [*model.FIELD_TYPES, *symbols.enums]),
+            )
+            continue
+        label = f.label.text if f.label else f.name.text.replace("_", " ").capitalize()
+        fields.append(model.Field(f.name.text, field_type, label, f.span))
+    by_id = {f.id: f for f in fields}
+    members = []
+    for member, mdecl in zip(enum.members, [m for m in decl.members if m.name.text in {x.id for x in enum.members}]):
+        values: dict[str, model.Value] = {}
+        given: dict[str, ast.Span] = {}
+        for fv in mdecl.fields:
+            field = by_id.get(fv.name.text)
+            if field is None:
+                sink.emit(
+                    codes.UNKNOWN_NAME,
+                    f"enum `{enum.id}` has no field `{fv.name.text}`",
+                    fv.name.span,
+                    did_you_mean(fv.name.text, by_id) or "declare it in a `fields { ... }` block",
+                )
+                continue
+            if fv.name.text in values:
+                declared_twice(sink, f"field `{fv.name.text}`", fv.name.span, given[fv.name.text], where=f"for `{member.id}`", verb="given")
+                continue
+            given[fv.name.text] = fv.name.span
+            typed = typer.typed(fv.value, field.type, f"field `{field.id}` of `{member.id}`")
+            if not isinstance(typed, Bad):
+                values[field.id] = typed
+        record = {f.id: values.get(f.id) for f in fields}
+        members.append(model.Member(member.id, member.label, member.span, record, member.aliases))
+    symbols.enums[enum.id] = model.EnumType(enum.id, enum.label, tuple(members), enum.span, tuple(fields))
+
+
+def add_context(symbols: SymbolTable, decl: ast.ContextDecl, sink: Sink) -> None:
+    name = decl.name.text
+    if name in symbols.context:
+        declared_twice(sink, f"context variable `{name}`", decl.name.span, symbols.context[name].span)
+        return
+    type_name = decl.type_name.text
+    enum = None
+    var_type = _BUILTIN_CONTEXT_TYPES.get(type_name)
+    if var_type is None:
+        if type_name not in symbols.enums:
+            sink.emit(
+                codes.UNKNOWN_NAME,
+                f"unknown type `{type_name}` for context variable `{name}`",
+                decl.type_name.span,
+                did_you_mean(type_name, [*_BUILTIN_CONTEXT_TYPES, *symbols.enums]),
+            )
+            return
+        enum = type_name
+        var_type = model.ContextType.ENUM
+    label = decl.label.text if decl.label else name
+    symbols.context[name] = model.ContextVar(name, var_type, enum, label, decl.name.span)

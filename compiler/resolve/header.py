@@ -1,0 +1,98 @@
+"""Phase 1: the game header, its calendar and periods (C203, C103, C406).
+
+A calendar longer than `MAX_CALENDAR_MONTHS` is refused here, since each of its months becomes a
+key value; whether periods tile the calendar is a check (`compiler.checks.periods`).
+"""
+
+from __future__ import annotations
+
+from compiler import model
+from compiler.calendar import MAX_CALENDAR_MONTHS, Month, months_between
+from compiler.diagnostics import Label, Sink, codes
+from compiler.diagnostics.messages import declared_twice
+from dsl import ast
+
+
+def game_header(
+    game_id: str, files: list[ast.SourceFile], sink: Sink, folder_span: ast.Span, complete: bool
+) -> ast.GameDecl | None:
+    headers = [g for f in files for g in f.game]
+    if not headers and not complete:
+        return None
+    if not headers:
+        sink.emit(
+            codes.GAME_HEADER,
+            f"game folder `{game_id}` has no `game` header",
+            folder_span,
+            f'add `game {game_id} {{ title "..." }}` to one file of the folder',
+        )
+        return None
+    for extra in headers[1:]:
+        sink.emit(
+            codes.GAME_HEADER,
+            f"game `{game_id}` has more than one `game` header",
+            extra.span,
+            "keep one header per game folder",
+            (Label(headers[0].span, "first header here"),),
+        )
+    header = headers[0]
+    for span in header.repeated:
+        sink.emit(codes.REPEATED_STATEMENT, f"this statement may appear only once in the header of game `{game_id}`", span, "delete the repeated line")
+    if header.name.text != game_id:
+        sink.emit(
+            codes.GAME_HEADER,
+            f"game header says `{header.name.text}` but the folder is `{game_id}`",
+            header.name.span,
+            f"rename the folder or write `game {game_id}`",
+        )
+    return header
+
+
+def _checked_month(month: ast.MonthText, sink: Sink) -> Month | None:
+    parsed = Month.parse(month.text)
+    if parsed is None:
+        sink.emit(codes.INVALID_MONTH, f"`{month.text}` is not a month", month.span, "write months as `YYYY-MM` with MM from 01 to 12")
+    return parsed
+
+
+def calendar(header: ast.GameDecl | None, sink: Sink) -> tuple[Month, Month] | None:
+    if header is None or header.calendar is None:
+        return None
+    first, last = (_checked_month(m, sink) for m in header.calendar)
+    if first is None or last is None:
+        return None
+    if first > last:
+        sink.emit(codes.INVALID_MONTH, f"the calendar runs backwards: {first} to {last}", header.calendar[0].span)
+        return None
+    span = months_between(first, last)
+    if span > MAX_CALENDAR_MONTHS:
+        sink.emit(
+            codes.INVALID_MONTH,
+            f"the calendar {first} to {last} spans {span} months (at most {MAX_CALENDAR_MONTHS})",
+            header.calendar[0].span,
+            "check the years: a game's calendar covers the months its turns are played in",
+        )
+        return None
+    return first, last
+
+
+def periods(header: ast.GameDecl | None, sink: Sink) -> tuple[model.Period, ...]:
+    if header is None:
+        return ()
+    calendar_end = (Month.parse(header.calendar[1].text) if header.calendar else None) or Month("9999-12")
+    out: list[model.Period] = []
+    seen: dict[str, ast.Span] = {}
+    for p in header.periods:
+        if p.name.text in seen:
+            declared_twice(sink, f"period `{p.name.text}`", p.name.span, seen[p.name.text])
+            continue
+        seen[p.name.text] = p.name.span
+        first = _checked_month(p.first, sink)
+        last = _checked_month(p.last, sink) if p.last is not None else calendar_end
+        if first is None or last is None:
+            continue
+        if first > last:
+            sink.emit(codes.INVALID_MONTH, f"period `{p.name.text}` runs backwards: {first} to {last}", p.first.span)
+            continue
+        out.append(model.Period(p.name.text, p.label.text, first, last, p.span, open_end=p.last is None))
+    return tuple(out)

@@ -1,0 +1,173 @@
+"""Reading one chart's rows: ranges with the chart's dice conventions, key values bound to the
+keys' enums (or month spans), and cells typed against the output columns."""
+
+from __future__ import annotations
+
+import re
+
+from compiler import model
+from compiler.diagnostics import Sink, codes, did_you_mean
+from compiler.dice import Dice
+from compiler.resolve.symbols import SymbolTable
+from compiler.resolve.values import Bad, ValueTyper, check_month
+from dsl import ast
+
+_RANGE_RE = re.compile(r"^(\d+)(?:(-)(\d+)?|(\+))?$")
+
+
+class RowReader:
+    """Reads the rows of one chart declaration; `dice` is set once the chart's roll is read."""
+
+    def __init__(self, symbols: SymbolTable, decl: ast.ChartDecl, sink: Sink, typer: ValueTyper, where: str) -> None:
+        self.symbols = symbols
+        self.decl = decl
+        self.sink = sink
+        self.typer = typer
+        self.where = where
+        self.dice: Dice | None = None
+
+    def enum(self, name: ast.Name, what: str) -> model.EnumType | None:
+        enum = self.symbols.enums.get(name.text)
+        if enum is None:
+            extra = "" if self.symbols.periods or name.text != "period" else " (the game header declares no periods)"
+            self.sink.emit(codes.UNKNOWN_NAME, f"unknown {what} `{name.text}` in {self.where}{extra}", name.span, did_you_mean(name.text, self.symbols.enums))
+        return enum
+
+    @property
+    def kind(self) -> model.ChartKind:
+        """How the chart is read, from its statements alone."""
+        d = self.decl
+        return model.ChartKind.ROLL if d.roll else model.ChartKind.VALUE if d.value_key else model.ChartKind.REFERENCE
+
+    def read_range(self, text: ast.RangeText, dice: Dice | None, plain: bool = False) -> model.DieRange | None:
+        """Read `3-6`, `12+`, `3-`, `01-08`, `9-0` or `5` with the chart's dice conventions."""
+        m = _RANGE_RE.match(text.text)
+        if not m:  # pragma: no cover - the grammar's RANGE terminal only admits these forms
+            self.sink.emit(codes.INVALID_RANGE, f"cannot read range `{text.text}`", text.span)
+            return None
+        low_text, dash, high_text, plus = m.groups()
+        reader = (lambda s: int(s)) if plain or dice is None else dice.read_number
+        low = reader(low_text)
+        high = reader(high_text) if high_text else None
+        bad = low_text if low is None else (high_text if high_text and high is None else None)
+        if bad is not None:
+            self.sink.emit(
+                codes.INVALID_RANGE,
+                f"`{bad}` in `{text.text}` is not a result of {dice.text if dice else 'this chart'}",
+                text.span,
+                "`0` reads as 10 only on 1d10, `00` as 100 only on a percentile roll; zero-padded numbers only on percentile rolls",
+            )
+            return None
+        if plus:
+            return model.DieRange(low, None, text.text, text.span)
+        if dash and not high_text:
+            return model.DieRange(None, low, text.text, text.span)
+        if high_text:
+            if low is not None and high is not None and low > high:
+                self.sink.emit(
+                    codes.REVERSED_RANGE,
+                    f"range `{text.text}` runs backwards ({low} to {high}) in {self.where}",
+                    text.span,
+                    f"write `{high}-{low}`" if not plain else None,
+                )
+                return None
+            return model.DieRange(low, high, text.text, text.span)
+        return model.DieRange(low, low, text.text, text.span)
+
+    def row_range(self, text: ast.RangeText | None, row_span: ast.Span) -> tuple[bool, model.DieRange | None]:
+        kind = self.kind
+        if kind is model.ChartKind.REFERENCE:
+            if text is not None:
+                self.sink.emit(
+                    codes.ROW_SHAPE,
+                    f"{self.where} is read by its keys only, so its rows take no range",
+                    text.span,
+                    "add a `roll` or `value` statement, or delete the range",
+                )
+                return False, None
+            return True, None
+        if text is None:
+            self.sink.emit(codes.ROW_SHAPE, f"this row of {self.where} has no range", row_span, "write the roll or value range before `:`, e.g. `3-6:`")
+            return False, None
+        if kind is model.ChartKind.ROLL and self.dice is None:
+            return False, None
+        rng = self.read_range(text, self.dice, plain=kind is model.ChartKind.VALUE)
+        return rng is not None, rng
+
+    def key_member(self, key: model.Key, kv: ast.KeyValueText) -> tuple[bool, model.KeyMatch]:
+        """A row's key value bound to the key: a member id, a MonthSpan for month keys, or None (`*`)."""
+        if kv.kind == "any":
+            return True, None
+        if key.enum.id == "month" and key.enum.synthetic:
+            return self._month_span(key, kv)
+        member = key.enum.member(kv.text) if kv.kind != "months" else None
+        if member is None:
+            self.sink.emit(
+                codes.UNKNOWN_NAME,
+                f"`{kv.text}` is not a value of key `{key.id}` in {self.where}",
+                kv.span,
+                did_you_mean(kv.text, [m.id for m in key.enum.members] + [a for m in key.enum.members for a in (m.label, *m.aliases)]),
+            )
+            return False, None
+        return True, model.MemberId(member.id)
+
+    def _month_span(self, key: model.Key, kv: ast.KeyValueText) -> tuple[bool, model.KeyMatch]:
+        if kv.kind != "months" or kv.first is None:
+            self.sink.emit(
+                codes.UNKNOWN_NAME,
+                f"`{kv.text}` is not a month for key `{key.id}` in {self.where}",
+                kv.span,
+                "write a month `1944-07`, a span `1944-07..1944-09`, or `1945-01+` for that month on",
+            )
+            return False, None
+        first = check_month(self.symbols, kv.first, kv.span, self.sink)
+        last = check_month(self.symbols, kv.last, kv.span, self.sink) if kv.last is not None and first is not None else None
+        if first is None or (kv.last is not None and last is None):
+            return False, None
+        if last is not None and first > last:
+            self.sink.emit(codes.INVALID_MONTH, f"month span `{kv.text}` runs backwards", kv.span, f"write `{kv.last}..{kv.first}`")
+            return False, None
+        if last == first:
+            return True, model.MemberId(first)
+        return True, model.MonthSpan(first, last, kv.text)
+
+    def values(self, values: tuple[ast.ValueText, ...], columns: list[model.Column], span: ast.Span) -> tuple[model.Value, ...] | None:
+        if len(values) != len(columns):
+            self.sink.emit(
+                codes.ROW_SHAPE,
+                f"this row gives {len(values)} value{'s' if len(values) != 1 else ''} but {self.where} has {len(columns)} column{'s' if len(columns) != 1 else ''}",
+                span,
+                "columns: " + ", ".join(f"`{c.id}`" for c in columns) if columns else None,
+            )
+            return None
+        out: list[model.Value] = []
+        ok = True
+        for v, c in zip(values, columns):
+            typed = self.typer.typed(v, c.type, f"column `{c.id}`")
+            ok = ok and not isinstance(typed, Bad)
+            out.append(None if isinstance(typed, Bad) else typed)
+        return tuple(out) if ok else None
+
+    def row(self, decl: ast.RowDecl, keys: list[model.Key], columns: list[model.Column]) -> model.Row | None:
+        if len(decl.keys) != len(self.decl.keys):
+            expected = ", ".join(k.name.text for k in self.decl.keys) or "no keys"
+            self.sink.emit(
+                codes.ROW_SHAPE,
+                f"this row gives {len(decl.keys)} key value{'s' if len(decl.keys) != 1 else ''} but {self.where} is keyed by {expected}",
+                decl.keys[0].span if decl.keys else decl.span,
+                "give one value per key, in the order of the `key` lines (`*` for any)",
+            )
+            return None
+        if len(keys) != len(self.decl.keys):  # a key failed to resolve; already reported
+            return None
+        members: list[str | None] = []
+        ok = True
+        for key, kv in zip(keys, decl.keys):
+            good, member = self.key_member(key, kv)
+            ok = ok and good
+            members.append(member)
+        good_range, rng = self.row_range(decl.range, decl.span)
+        values = self.values(decl.values, columns, decl.span)
+        if not (ok and good_range) or values is None:
+            return None
+        return model.Row(tuple(members), rng, values, decl.span)

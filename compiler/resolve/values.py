@@ -1,0 +1,137 @@
+"""Typing a written cell against its declared type (a column's, a record field's, an invariant's).
+
+The typer dispatches on the type with `match`, so an enum may be named like anything but a
+builtin type (`enum enum` is fine; `enum flag` is refused where it is declared).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import assert_never
+
+from compiler import model
+from compiler.calendar import Month
+from compiler.diagnostics import Sink, codes, did_you_mean
+from compiler.resolve.symbols import SymbolTable
+from dsl import ast
+
+
+class Bad:
+    """What the typer returns for a cell it reported as not fitting its type."""
+
+
+BAD = Bad()
+_FLAG_WORDS = {"yes": True, "true": True, "no": False, "false": False}
+_SLASHED_SHAPES = {model.BuiltinType.PAIR: "`6/3`", model.BuiltinType.TRIPLE: "`2/4/6`", model.BuiltinType.THRESHOLDS: "`-/8/9/11`"}
+
+
+def column_type(name: str, builtins: tuple[model.BuiltinType, ...], enums: dict[str, model.EnumType]) -> model.ColumnType | None:
+    """The type a column or field declares: one of `builtins`, else a user enum, else None.
+    (An enum cannot take a builtin type's name; `_add_enum` refuses it.)"""
+    for builtin in builtins:
+        if builtin == name:
+            return builtin
+    return model.EnumRef(name) if name in enums else None
+
+
+class ValueTyper:
+    """Types one written cell against a declared type (a column's or a record field's).
+
+    Collects chart references with their spans so `resolve_game` can check them once every
+    chart of the game is known.
+    """
+
+    def __init__(self, symbols: SymbolTable, sink: Sink) -> None:
+        self.symbols = symbols
+        self.sink = sink
+        self.chart_refs: list[tuple[str, ast.Span, str]] = []
+
+    def typed(self, v: ast.ValueText, type_: model.ColumnType, what: str) -> model.Value | Bad:
+        """The typed value, or `BAD` after reporting why the cell does not fit `type_`."""
+        if v.kind == "none":
+            return None
+        if isinstance(type_, model.EnumRef):
+            return self._as_member(v, type_, what)
+        match type_:
+            case model.BuiltinType.TEXT:
+                return model.Text(v.text) if v.kind == "text" else self._mismatch(v, type_, what, f'quote it: `"{v.text}"`')
+            case model.BuiltinType.INT:
+                return int(v.text) if v.kind == "int" else self._mismatch(v, type_, what, "write a whole number, or `-` for no value")
+            case model.BuiltinType.FLAG:
+                if v.kind == "name" and v.text.lower() in _FLAG_WORDS:
+                    return _FLAG_WORDS[v.text.lower()]
+                return self._mismatch(v, type_, what, "write `yes` or `no`")
+            case model.BuiltinType.MONTH:
+                if v.kind != "month":
+                    return self._mismatch(v, type_, what, "write a month like `1944-07`")
+                month = check_month(self.symbols, v.text, v.span, self.sink)
+                return BAD if month is None else month
+            case model.BuiltinType.CHARTREF:
+                if v.kind != "chart":
+                    return self._mismatch(v, type_, what, "write the chart ID in brackets, e.g. `[B6]`")
+                self.chart_refs.append((v.text, v.span, what))
+                return model.ChartRef(v.text)
+            case model.BuiltinType.PAIR | model.BuiltinType.TRIPLE | model.BuiltinType.THRESHOLDS:
+                return self._slashed(v, type_, what)
+            case _:
+                assert_never(type_)
+
+    def _mismatch(self, v: ast.ValueText, type_name: str, what: str, hint: str) -> Bad:
+        self.sink.emit(codes.TYPE_MISMATCH, f"{what} holds `{type_name}` values, found `{v.text}`", v.span, hint)
+        return BAD
+
+    def _slashed(self, v: ast.ValueText, type_: model.BuiltinType, what: str) -> model.Slashed | Bad:
+        if v.kind == "int" and type_ is model.BuiltinType.THRESHOLDS:
+            return model.Slashed((int(v.text),))
+        if v.kind != "slashed":
+            return self._mismatch(v, type_, what, f"write it as {_SLASHED_SHAPES[type_]}")
+        parts = model.Slashed(None if p == "-" else int(p) for p in v.text.split("/"))
+        want = model.SLASHED_PARTS.get(type_)
+        if want is not None and len(parts) != want:
+            return self._mismatch(v, type_, what, f"a {type_} has {want} parts separated by `/`")
+        if type_ is model.BuiltinType.THRESHOLDS:
+            given = [p for p in parts if p is not None]
+            if any(b < a for a, b in itertools.pairwise(given)):
+                self.sink.emit(
+                    codes.THRESHOLD_ORDER,
+                    f"threshold list `{v.text}` in {what} goes down: each further result needs a roll at least as high",
+                    v.span,
+                    "list the minimum roll for 1, 2, 3... results in non-decreasing order; `-` where that many cannot be scored",
+                )
+                return BAD
+        return parts
+
+    def _as_member(self, v: ast.ValueText, type_: model.EnumRef, what: str) -> model.MemberId | Bad:
+        enum = self.symbols.enums.get(type_)
+        if enum is None:  # the type itself was unknown and is reported where it was declared
+            return BAD
+        member = enum.member(v.text) if v.kind in ("name", "text") else None
+        if member is not None:
+            return model.MemberId(member.id)
+        if v.kind in ("name", "text"):
+            self.sink.emit(
+                codes.UNKNOWN_NAME,
+                f"`{v.text}` is not a value of `{enum.id}` ({what})",
+                v.span,
+                did_you_mean(v.text, [m.id for m in enum.members] + [a for m in enum.members for a in (m.label, *m.aliases)]),
+            )
+            return BAD
+        return self._mismatch(v, enum.id, what, f"write one of the values of `{enum.id}`")
+
+
+def check_month(symbols: SymbolTable, text: str, span: ast.Span, sink: Sink) -> Month | None:
+    """The month `text` names; None after reporting one that is not `YYYY-MM` (C406) or lies
+    outside the game's calendar (C409)."""
+    month = Month.parse(text)
+    if month is None:
+        sink.emit(codes.INVALID_MONTH, f"`{text}` is not a month", span, "write months as `YYYY-MM` with MM from 01 to 12")
+        return None
+    if symbols.calendar and not symbols.calendar[0] <= month <= symbols.calendar[1]:
+        sink.emit(
+            codes.MONTH_OUTSIDE_CALENDAR,
+            f"{month} lies outside the calendar of game `{symbols.id}` ({symbols.calendar[0]} to {symbols.calendar[1]})",
+            span,
+            "check the month, or widen the game's `calendar`",
+        )
+        return None
+    return month
