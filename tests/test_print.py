@@ -174,10 +174,12 @@ def weasyprint():
     return pytest.importorskip("weasyprint", reason="WeasyPrint is not installed: pip install -e '.[pdf]'")
 
 
-# WeasyPrint lays out every game in about 3-4 s of CPU per layout: the default run covers A4 at
+# Printing every game costs seconds of CPU per layout in each engine: the default run covers A4 at
 # normal size and Letter in large print (the extremes of page count); `pytest -m slow` the other two.
+DEFAULT_LAYOUTS = [("a4", False), ("letter", True)]
+SLOW_LAYOUTS = [layout for layout in LAYOUTS if layout not in DEFAULT_LAYOUTS]
 WEASYPRINT_LAYOUTS = [
-    pytest.param(paper, large, marks=[] if (paper, large) in {("a4", False), ("letter", True)} else [pytest.mark.slow])
+    pytest.param(paper, large, marks=[] if (paper, large) in DEFAULT_LAYOUTS else [pytest.mark.slow])
     for paper, large in LAYOUTS
 ]
 
@@ -265,13 +267,19 @@ def test_browser_tools_are_present_where_required() -> None:
     assert browser.missing_tools() == [], browser.INSTALL_HINT
 
 
-@pytest.fixture(scope="module")
-def chromium_prints(corpus, tmp_path_factory) -> dict[tuple[str, str, bool], tuple[Path, list[str]]]:
-    """Every game's aid in every layout, with section probes, printed by Chromium:
+@pytest.fixture(
+    scope="module",
+    params=[
+        pytest.param(DEFAULT_LAYOUTS, id="a4-normal+letter-large"),
+        pytest.param(SLOW_LAYOUTS, id="letter-normal+a4-large", marks=pytest.mark.slow),
+    ],
+)
+def chromium_prints(request, corpus, tmp_path_factory) -> dict[tuple[str, str, bool], tuple[Path, list[str]]]:
+    """Every game's aid in the layouts of `request.param`, with section probes, printed by Chromium:
     (game, paper, large print) -> (PDF path, section ids in order)."""
     folder = tmp_path_factory.mktemp("chromium")
     prints = {}
-    for paper, large in LAYOUTS:
+    for paper, large in request.param:
         for rel, html in render_outputs(corpus.project, paper, large).items():
             if rel.endswith(".html"):
                 game = rel.split("/")[0]
