@@ -135,24 +135,35 @@ class ErrataApplier:
                 return self._retitle(errata_id, decl, op, prov, where)
             case ast.AddRow() | ast.RemoveRow() | ast.MoveRow() | ast.ChangeCell():
                 if decl.grids or decl.availability:
-                    self.sink.emit(codes.ERRATA_TARGET_MISSING, f"errata can only retitle, annotate or complete the grid {where}", op.span, "write the correction as a note, or transcribe the chart in row form")
+                    self.sink.emit(
+                        codes.ERRATA_TARGET_MISSING,
+                        f"errata can only retitle, annotate or complete the grid {where}",
+                        op.span,
+                        "write the correction as a note, or transcribe the chart in row form",
+                    )
                     return decl
                 return self._amend_rows(errata_id, decl, op, prov, where)
             case _:
                 assert_never(op)
 
-    def _complete(self, errata_id: str, decl: ast.ChartDecl, op: ast.Complete, prov: Provenance, where: str) -> ast.ChartDecl:
+    def _complete(
+        self, errata_id: str, decl: ast.ChartDecl, op: ast.Complete, prov: Provenance, where: str
+    ) -> ast.ChartDecl:
         if decl.partial is None:
-            self.sink.emit(codes.ERRATA_NO_EFFECT, f"errata `{errata_id}` marks {where} complete, but it is not declared partial", op.span)
+            message = f"errata `{errata_id}` marks {where} complete, but it is not declared partial"
+            self.sink.emit(codes.ERRATA_NO_EFFECT, message, op.span)
             return decl
         self._claim(errata_id, decl, decl.span, "partial", op.span)
         self._why(prov, errata_id, op.because)
         prov.completed = decl.partial.text
         return replace(decl, partial=None)
 
-    def _retitle(self, errata_id: str, decl: ast.ChartDecl, op: ast.Retitle, prov: Provenance, where: str) -> ast.ChartDecl:
+    def _retitle(
+        self, errata_id: str, decl: ast.ChartDecl, op: ast.Retitle, prov: Provenance, where: str
+    ) -> ast.ChartDecl:
         if op.title.text == decl.title.text:
-            self.sink.emit(codes.ERRATA_NO_EFFECT, f"errata `{errata_id}` retitles {where} to the title it already has", op.span)
+            message = f"errata `{errata_id}` retitles {where} to the title it already has"
+            self.sink.emit(codes.ERRATA_NO_EFFECT, message, op.span)
             return decl
         self._claim(errata_id, decl, decl.span, "title", op.span)
         self._why(prov, errata_id, op.because)
@@ -160,12 +171,17 @@ class ErrataApplier:
         return replace(decl, title=op.title)
 
     def _amend_rows(
-        self, errata_id: str, decl: ast.ChartDecl, op: ast.AddRow | ast.RemoveRow | ast.MoveRow | ast.ChangeCell, prov: Provenance, where: str
+        self,
+        errata_id: str,
+        decl: ast.ChartDecl,
+        op: ast.AddRow | ast.RemoveRow | ast.MoveRow | ast.ChangeCell,
+        prov: Provenance,
+        where: str,
     ) -> ast.ChartDecl:
         if isinstance(op, ast.AddRow):
             prov.row_errata.setdefault(op.row.span, []).append(errata_id)
             self._why(prov, errata_id, op.because)
-            return replace(decl, rows=decl.rows + (op.row,))
+            return replace(decl, rows=(*decl.rows, op.row))
         index = self._find_row(errata_id, decl, op.ref, op.span, where)
         if index is None:
             return decl
@@ -175,38 +191,43 @@ class ErrataApplier:
                 self._claim(errata_id, decl, row.span, "row", op.span)
                 prov.removed[row.span] = errata_id
                 self._why(prov, errata_id, op.because)
-                return replace(decl, rows=decl.rows[:index] + decl.rows[index + 1 :])
+                return replace(decl, rows=(*decl.rows[:index], *decl.rows[index + 1 :]))
             case ast.MoveRow():
                 if row.range is not None and row.range.text == op.new_range.text:
-                    self.sink.emit(codes.ERRATA_NO_EFFECT, f"errata `{errata_id}` moves a row of {where} to the range it already has (`{op.new_range.text}`)", op.span)
+                    message = f"errata `{errata_id}` moves a row of {where} to the range it already has"
+                    self.sink.emit(codes.ERRATA_NO_EFFECT, f"{message} (`{op.new_range.text}`)", op.span)
                     return decl
                 self._claim(errata_id, decl, row.span, "range", op.span)
                 self._record(prov, errata_id, row.span, op.because)
-                return replace(decl, rows=decl.rows[:index] + (replace(row, range=op.new_range),) + decl.rows[index + 1 :])
+                return _with_row(decl, index, replace(row, range=op.new_range))
             case ast.ChangeCell():
                 return self._change_cell(errata_id, decl, index, op, prov, where)
             case _:
                 assert_never(op)
 
-    def _change_cell(self, errata_id: str, decl: ast.ChartDecl, index: int, op: ast.ChangeCell, prov: Provenance, where: str) -> ast.ChartDecl:
+    def _change_cell(
+        self, errata_id: str, decl: ast.ChartDecl, index: int, op: ast.ChangeCell, prov: Provenance, where: str
+    ) -> ast.ChartDecl:
         row = decl.rows[index]
         columns = [c.name.text for c in decl.columns]
         if op.column.text not in columns:
             from compiler.diagnostics import did_you_mean
 
-            self.sink.emit(codes.ERRATA_TARGET_MISSING, f"errata `{errata_id}` changes column `{op.column.text}`, which {where} does not have", op.column.span, did_you_mean(op.column.text, columns))
+            message = f"errata `{errata_id}` changes column `{op.column.text}`, which {where} does not have"
+            self.sink.emit(codes.ERRATA_TARGET_MISSING, message, op.column.span, did_you_mean(op.column.text, columns))
             return decl
         col = columns.index(op.column.text)
         if col >= len(row.values):
             return decl  # the row itself is malformed; its own diagnostic says so
         old = row.values[col]
         if (old.kind, old.text) == (op.value.kind, op.value.text):
-            self.sink.emit(codes.ERRATA_NO_EFFECT, f"errata `{errata_id}` changes `{op.column.text}` of a row of {where} to the value it already has (`{old.text}`)", op.span)
+            message = f"errata `{errata_id}` changes `{op.column.text}` of a row of {where} to the value it already has"
+            self.sink.emit(codes.ERRATA_NO_EFFECT, f"{message} (`{old.text}`)", op.span)
             return decl
         self._claim(errata_id, decl, row.span, op.column.text, op.span)
-        values = row.values[:col] + (op.value,) + row.values[col + 1 :]
         self._record(prov, errata_id, row.span, op.because)
-        return replace(decl, rows=decl.rows[:index] + (replace(row, values=values),) + decl.rows[index + 1 :])
+        values = (*row.values[:col], op.value, *row.values[col + 1 :])
+        return _with_row(decl, index, replace(row, values=values))
 
     def _record(self, prov: Provenance, errata_id: str, span: ast.Span, because: ast.Text | None) -> None:
         ids = prov.row_errata.setdefault(span, [])
@@ -233,7 +254,9 @@ class ErrataApplier:
             )
         self._cell_owner[key] = (errata_id, op_span)
 
-    def _find_row(self, errata_id: str, decl: ast.ChartDecl, ref: ast.RowRef, op_span: ast.Span, where: str) -> int | None:
+    def _find_row(
+        self, errata_id: str, decl: ast.ChartDecl, ref: ast.RowRef, op_span: ast.Span, where: str
+    ) -> int | None:
         matches = [i for i, r in enumerate(decl.rows) if self._row_matches(decl, r, ref)]
         shown = " ".join([k.text for k in ref.keys] + ([ref.range.text] if ref.range else [])) or "(no keys)"
         if not matches:
@@ -245,7 +268,12 @@ class ErrataApplier:
             )
             return None
         if len(matches) > 1:
-            self.sink.emit(codes.ERRATA_TARGET_MISSING, f"errata `{errata_id}` names row `{shown}` of {where}, which matches {len(matches)} rows", op_span, "add the printed range to pick one row")
+            self.sink.emit(
+                codes.ERRATA_TARGET_MISSING,
+                f"errata `{errata_id}` names row `{shown}` of {where}, which matches {len(matches)} rows",
+                op_span,
+                "add the printed range to pick one row",
+            )
             return None
         return matches[0]
 
@@ -254,7 +282,8 @@ class ErrataApplier:
             return False
         if len(ref.keys) != len(row.keys) and not (ref.range is None and len(ref.keys) <= len(row.keys)):
             return False
-        for i, (want, have) in enumerate(zip(ref.keys, row.keys)):
+        # without a range, the named keys may be the first few of the row's
+        for i, (want, have) in enumerate(zip(ref.keys, row.keys, strict=False)):
             if not self._same_key(decl, i, want.text, have.text):
                 return False
         return True
@@ -269,6 +298,11 @@ class ErrataApplier:
             return False
         ma, mb = enum.member(a), enum.member(b)
         return ma is not None and mb is not None and ma.id == mb.id
+
+
+def _with_row(decl: ast.ChartDecl, index: int, row: ast.RowDecl) -> ast.ChartDecl:
+    """`decl` with its row at `index` replaced by `row`."""
+    return replace(decl, rows=(*decl.rows[:index], row, *decl.rows[index + 1 :]))
 
 
 def annotate(amended: model.Chart, printed: model.Chart, prov: Provenance) -> model.Chart:

@@ -20,7 +20,10 @@ def load_examples() -> dict[str, dict[str, str]]:
     """`{code: {"case", "input", "report", "fix_diff"}}` as shipped with chartc."""
     from importlib.resources import files
 
-    return json.loads(files("compiler").joinpath(EXAMPLES_FILE).read_text(encoding="utf-8"))
+    examples: dict[str, dict[str, str]] = json.loads(
+        files("compiler").joinpath(EXAMPLES_FILE).read_text(encoding="utf-8")
+    )
+    return examples
 
 
 def find_code(text: str) -> Code | None:
@@ -48,50 +51,57 @@ def _silencing(code: Code) -> str:
 
 def explain_text(code: Code, example: dict[str, str]) -> str:
     """The plain-text explanation `chartc explain` prints."""
-    return "\n".join([
-        f"{code.code} {code.name} ({code.severity.value})",
-        "",
-        _sentence(code),
-        "",
-        f"Failing input ({example['case']}):",
-        _indent(example["input"]),
-        "",
-        "chartc check reports:",
-        _indent(example["report"]),
-        "",
-        f"Fix: {code.fix}",
-        _indent(example["fix_diff"]),
-        "",
-        _silencing(code),
-    ]) + "\n"
+    return (
+        "\n".join(
+            [
+                f"{code.code} {code.name} ({code.severity.value})",
+                "",
+                _sentence(code),
+                "",
+                f"Failing input ({example['case']}):",
+                _indent(example["input"]),
+                "",
+                "chartc check reports:",
+                _indent(example["report"]),
+                "",
+                f"Fix: {code.fix}",
+                _indent(example["fix_diff"]),
+                "",
+                _silencing(code),
+            ]
+        )
+        + "\n"
+    )
 
 
 def doc_section(code: Code, example: dict[str, str]) -> str:
     """One code's section of docs/diagnostics.md."""
-    return "\n".join([
-        f"### {code.code} {code.name}",
-        "",
-        f"Severity: **{code.severity.value}**. {_sentence(code)} {_silencing(code)}",
-        "",
-        f"Failing input (`{example['case']}`):",
-        "",
-        "```",
-        example["input"].rstrip("\n"),
-        "```",
-        "",
-        "What `chartc check` reports:",
-        "",
-        "```",
-        example["report"].rstrip("\n"),
-        "```",
-        "",
-        f"**Fix.** {code.fix}",
-        "",
-        "```diff",
-        example["fix_diff"].rstrip("\n"),
-        "```",
-        "",
-    ])
+    return "\n".join(
+        [
+            f"### {code.code} {code.name}",
+            "",
+            f"Severity: **{code.severity.value}**. {_sentence(code)} {_silencing(code)}",
+            "",
+            f"Failing input (`{example['case']}`):",
+            "",
+            "```",
+            example["input"].rstrip("\n"),
+            "```",
+            "",
+            "What `chartc check` reports:",
+            "",
+            "```",
+            example["report"].rstrip("\n"),
+            "```",
+            "",
+            f"**Fix.** {code.fix}",
+            "",
+            "```diff",
+            example["fix_diff"].rstrip("\n"),
+            "```",
+            "",
+        ]
+    )
 
 
 def render_doc(intro: str, examples: dict[str, dict[str, str]]) -> str:

@@ -103,6 +103,24 @@ def read_bytes(path: Path, inside: Path, where: str = "its folder", limit: int =
     Raises:
         ReadError: as `read_text`, except for decoding.
     """
+    data = _read_regular(path, inside, where, limit, refuse_larger=True)
+    if len(data) > limit:  # the file grew while it was read
+        raise ReadError(ReadFailure.TOO_LARGE, f"over the limit of {limit:,} bytes")
+    return data
+
+
+def read_start(path: Path, inside: Path, where: str, size: int) -> bytes:
+    """The first `size` bytes of a file (all of it when shorter), under the rules of `read_bytes`
+    except the size limit.
+
+    Raises:
+        ReadError: as `read_bytes`, except for the size.
+    """
+    return _read_regular(path, inside, where, size, refuse_larger=False)[:size]
+
+
+def _read_regular(path: Path, inside: Path, where: str, limit: int, refuse_larger: bool) -> bytes:
+    """Up to `limit` + 1 bytes of a regular file inside `inside`."""
     real = resolve_inside(path, inside, where)
     try:
         fd = os.open(real, _OPEN_FLAGS)
@@ -112,16 +130,13 @@ def read_bytes(path: Path, inside: Path, where: str = "its folder", limit: int =
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise ReadError(ReadFailure.NOT_REGULAR, _file_type(info.st_mode))
-        if info.st_size > limit:
+        if refuse_larger and info.st_size > limit:
             raise ReadError(ReadFailure.TOO_LARGE, f"{info.st_size:,} bytes, over the limit of {limit:,}")
-        data = _read_at_most(fd, limit + 1)
+        return _read_at_most(fd, limit + 1)
     except OSError as exc:
         raise ReadError(ReadFailure.UNREADABLE, exc.strerror or str(exc)) from None
     finally:
         os.close(fd)
-    if len(data) > limit:  # the file grew while it was read
-        raise ReadError(ReadFailure.TOO_LARGE, f"over the limit of {limit:,} bytes")
-    return data
 
 
 def resolve_inside(path: Path, inside: Path, where: str = "its folder") -> Path:

@@ -1,10 +1,15 @@
-"""How a cell reads to a player, shared by the CLI and the HTML player aid.
+"""How chart content reads to a player, shared by the CLI reports, `diff` and the HTML player aid.
 
 `value_text` turns a typed model value into the text the chart prints: `–` for no value, `6/3`
 for a pair, `-/8/9/11` for thresholds, `[B6]` for a chart reference, an enum member's label.
+`key_label` and `keys_phrase` name the key values a row is read by (`interceptor Piston-engined`).
+`json_value` is a cell as the JSON outputs write it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
 
 from compiler import model
 
@@ -30,3 +35,37 @@ def value_text(game: model.Game, col: model.Column, value: model.Value) -> str:
     enum = game.enums.get(col.type)
     member = enum.member(str(value)) if enum else None
     return member.label if member else str(value)
+
+
+def key_label(key: model.Key, match: model.KeyMatch) -> str:
+    """What a row's key value prints as: the member's label, a month span (`1944-11 to 1945-01`),
+    or `any` for a row that applies to every value of the key (`*`)."""
+    if match is None:
+        return "any"
+    if isinstance(match, model.MonthSpan):
+        return match.printed
+    member = key.enum.member(match)
+    return member.label if member else match
+
+
+def keys_phrase(keys: Iterable[model.Key], matches: Iterable[model.KeyMatch], quoted: bool = False) -> str:
+    """The keys a row or key combination is read by, in words: `interceptor Piston-engined,
+    period 1944 late` (with `quoted`, each label in backticks as diagnostics write names). Keys
+    that match any value are left out."""
+    parts = []
+    for key, match in zip(keys, matches, strict=False):
+        if match is None:
+            continue
+        label = key_label(key, match)
+        parts.append(f"{key.id} `{label}`" if quoted else f"{key.id} {label}")
+    return ", ".join(parts)
+
+
+def json_value(value: model.Value) -> Any:
+    """A cell as JSON: slashed groups become arrays (`-` -> null), chart references objects
+    (`{"chart": "B6"}`); text, numbers and member ids as they are."""
+    if isinstance(value, tuple):
+        return list(value)
+    if isinstance(value, model.ChartRef):
+        return {"chart": value.address}
+    return value

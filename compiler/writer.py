@@ -24,6 +24,7 @@ touches the folder it holds exactly the old outputs or exactly the new ones.
 from __future__ import annotations
 
 import difflib
+import enum
 import errno
 import hashlib
 import json
@@ -35,7 +36,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from compiler.reader import ReadError, read_bytes
+from compiler.reader import ReadError, read_bytes, read_start
 
 TEMP_PREFIX = ".chartc-"
 """Every file chartc creates in `--out` other than an output starts with this (see `.gitignore`)."""
@@ -46,6 +47,17 @@ OPTIONAL_SUFFIXES = (".pdf",)
 """Outputs managed only by a build that produces them (`--pdf`)."""
 _ORPHAN_MARK = '"generator": "chartc"'
 _UNCHANGED = "; no output file was changed"
+_WHOLE_FILE = 1 << 40
+"""Read size for files chartc wrote itself (outputs and temps): the whole file."""
+
+
+class Entry(enum.StrEnum):
+    """What stands at a path in the output folder (the value is how messages say it)."""
+
+    FILE = "a file"
+    FOLDER = "a folder"
+    SYMLINK = "a symlink"
+    SPECIAL = "a special file"
 
 
 class WriteError(Exception):
@@ -225,39 +237,39 @@ def _check_destination(out_dir: Path, target: Path, rel: str) -> None:
     for folder in reversed(target.parents):
         if folder == out_dir.resolve() or out_dir.resolve() not in folder.parents:
             continue
-        kind = _kind(folder)
-        if kind not in (None, "a folder"):
+        kind = _entry(folder)
+        if kind not in (None, Entry.FOLDER):
             raise WriteError(f"cannot write `{rel}`: {kind} stands where the folder "
                              f"`{folder.relative_to(out_dir.resolve()).as_posix()}` should be")
-    kind = _kind(target)
-    if kind not in (None, "a file"):
+    kind = _entry(target)
+    if kind not in (None, Entry.FILE):
         raise WriteError(f"cannot write `{rel}`: {kind} stands where the file should be; move it away")
 
 
 def _check_removable(out_dir: Path, rel: str) -> None:
     target = safe_target(out_dir, rel)
-    if _kind(target) != "a file":
+    if _entry(target) != Entry.FILE:
         raise WriteError(f"cannot delete the orphaned output `{rel}`: it is not a regular file")
     if not os.access(target.parent, os.W_OK | os.X_OK):
         raise WriteError(f"cannot delete the orphaned output `{rel}`: its folder is not writable")
 
 
-def _kind(path: Path) -> str | None:
+def _entry(path: Path) -> Entry | None:
     """What stands at `path`, without following a symlink; None when nothing does."""
     try:
         mode = path.lstat().st_mode
     except FileNotFoundError:
         return None
     if stat.S_ISLNK(mode):
-        return "a symlink"
+        return Entry.SYMLINK
     if stat.S_ISDIR(mode):
-        return "a folder"
-    return "a file" if stat.S_ISREG(mode) else "a special file"
+        return Entry.FOLDER
+    return Entry.FILE if stat.S_ISREG(mode) else Entry.SPECIAL
 
 
 def _holds(out_dir: Path, target: Path, data: bytes) -> bool:
     """Whether the file at `target` already holds exactly `data` (read no further than its size)."""
-    if _kind(target) != "a file" or target.stat().st_size != len(data):
+    if _entry(target) != Entry.FILE or target.stat().st_size != len(data):
         return False
     try:
         return read_bytes(target, out_dir, "--out", limit=len(data)) == data
@@ -300,7 +312,7 @@ def _stage(plan: WritePlan) -> dict[str, str]:
     try:
         for w in plan.writes:
             folder = (root / w.rel).parent
-            if _kind(folder) != "a folder":
+            if _entry(folder) != Entry.FOLDER:
                 folder = root
             staged[w.rel] = (folder / _write_temp(folder, w.data)).relative_to(root).as_posix()
         for folder in sorted({(root / temp).parent for temp in staged.values()}):
@@ -338,18 +350,25 @@ def _discard(root: Path, staged: Mapping[str, str]) -> None:
 
 
 @dataclass(frozen=True)
-class _Journal:
-    """The decided build: temps to rename onto destinations (with the new bytes' SHA-256) and orphans
-    to delete, all relative to `--out`."""
+class _Rename:
+    """A staged temp file and the output it becomes, relative to `--out`, with the new bytes' SHA-256."""
 
-    out_dir: Path
-    renames: tuple[tuple[str, str, str], ...]
+    temp: str
+    destination: str
+    sha256: str
+
+
+@dataclass(frozen=True)
+class _Journal:
+    """The decided build: temps to rename onto outputs and orphans to delete."""
+
+    renames: tuple[_Rename, ...]
     removals: tuple[str, ...]
 
     def as_json(self) -> str:
         return json.dumps({
             "chartc-journal": 1,
-            "renames": [{"temp": t, "destination": d, "sha256": h} for t, d, h in self.renames],
+            "renames": [{"temp": r.temp, "destination": r.destination, "sha256": r.sha256} for r in self.renames],
             "removals": list(self.removals),
         }, indent=1, sort_keys=True) + "\n"
 
@@ -358,7 +377,7 @@ def _write_journal(plan: WritePlan, staged: Mapping[str, str]) -> _Journal:
     """Make the build durable and decided: the journal, fsynced, renamed into place, folder fsynced."""
     root = plan.out_dir.resolve()
     digests = {w.rel: hashlib.sha256(w.data).hexdigest() for w in plan.writes}
-    journal = _Journal(root, tuple((staged[rel], rel, digests[rel]) for rel in sorted(staged)), plan.removals)
+    journal = _Journal(tuple(_Rename(staged[rel], rel, digests[rel]) for rel in sorted(staged)), plan.removals)
     try:
         tmp = root / _write_temp(root, journal.as_json().encode("utf-8"))
     except OSError as exc:
@@ -383,18 +402,18 @@ def _apply(root: Path, journal: _Journal) -> list[str]:
         Destinations whose temp was renamed by this call.
     """
     renamed = []
-    for temp, dest, _digest in journal.renames:
-        if _kind(root / temp) == "a file":
-            _make_folders(root, (root / dest).parent)
-            os.replace(root / temp, root / dest)
-            renamed.append(dest)
+    for r in journal.renames:
+        if _entry(root / r.temp) == Entry.FILE:
+            _make_folders(root, (root / r.destination).parent)
+            os.replace(root / r.temp, root / r.destination)
+            renamed.append(r.destination)
     for rel in journal.removals:
-        if _kind(root / rel) == "a file":
+        if _entry(root / rel) == Entry.FILE:
             os.unlink(root / rel)
     for folder in sorted({(root / rel).parent for rel in journal.removals}, reverse=True):
         if folder != root and folder.is_dir() and not any(folder.iterdir()):
             folder.rmdir()  # a removed game's folder, now empty
-    for folder in sorted({(root / d).parent for _t, d, _h in journal.renames} | {root}):
+    for folder in sorted({(root / r.destination).parent for r in journal.renames} | {root}):
         if folder.is_dir():
             _fsync_folder(folder)
     os.unlink(root / JOURNAL_NAME)
@@ -423,7 +442,7 @@ def _recover(out_dir: Path) -> Recovery:
     root = out_dir.resolve()
     completed: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
-    if _kind(root / JOURNAL_NAME) is not None:
+    if _entry(root / JOURNAL_NAME) is not None:
         try:
             journal = _read_journal(root)
             completed = tuple(_apply(root, journal))
@@ -452,29 +471,40 @@ def _read_journal(root: Path) -> _Journal:
     """
     try:
         doc = json.loads(read_bytes(root / JOURNAL_NAME, root, "--out", JOURNAL_LIMIT))
-        renames = tuple((str(r["temp"]), str(r["destination"]), str(r["sha256"])) for r in doc["renames"])
+        renames = tuple(_Rename(str(r["temp"]), str(r["destination"]), str(r["sha256"])) for r in doc["renames"])
         removals = tuple(str(rel) for rel in doc["removals"])
     except (ReadError, ValueError, KeyError, TypeError) as exc:
         raise WriteError(f"{root / JOURNAL_NAME} is damaged ({exc}); set aside") from None
-    for temp, dest, digest in renames:
-        pure_temp = PurePosixPath(temp)
-        beside = pure_temp.parent in (PurePosixPath(dest).parent, PurePosixPath("."))
-        if not beside or not pure_temp.name.startswith(TEMP_PREFIX) or len(pure_temp.parts) > 2:
-            raise WriteError(f"{root / JOURNAL_NAME} pairs `{temp}` with `{dest}`; set aside")
-        safe_target(root, dest)
-        if _kind(root / temp) == "a file":
-            if _digest(root, root / temp) != digest:
-                raise WriteError(f"{root / temp} does not hold the bytes the journal names; set aside")
-        elif _digest(root, root / dest) != digest:
-            raise WriteError(f"{root / temp} is gone and {root / dest} does not hold the new bytes; set aside")
+    for r in renames:
+        _check_rename(root, r)
     for rel in removals:
         safe_target(root, rel)
-    return _Journal(root, renames, removals)
+    return _Journal(renames, removals)
+
+
+def _check_rename(root: Path, r: _Rename) -> None:
+    """A journal entry holds up: its temp lies beside its output (or in `--out` itself, for a new
+    game's folder), inside `--out`, and holds the journal's bytes, or is gone because the output
+    already does.
+
+    Raises:
+        WriteError: it does not.
+    """
+    temp = PurePosixPath(r.temp)
+    beside = temp.parent in (PurePosixPath(r.destination).parent, PurePosixPath("."))
+    if not beside or not temp.name.startswith(TEMP_PREFIX) or len(temp.parts) > 2:
+        raise WriteError(f"{root / JOURNAL_NAME} pairs `{r.temp}` with `{r.destination}`; set aside")
+    safe_target(root, r.destination)
+    if _entry(root / r.temp) == Entry.FILE:
+        if _digest(root, root / r.temp) != r.sha256:
+            raise WriteError(f"{root / r.temp} does not hold the bytes the journal names; set aside")
+    elif _digest(root, root / r.destination) != r.sha256:
+        raise WriteError(f"{root / r.temp} is gone and {root / r.destination} does not hold the new bytes; set aside")
 
 
 def _digest(root: Path, path: Path) -> str:
     try:
-        return hashlib.sha256(read_bytes(path, root, "--out", limit=1 << 40)).hexdigest()
+        return hashlib.sha256(read_start(path, root, "--out", _WHOLE_FILE)).hexdigest()
     except ReadError:
         return ""
 
@@ -482,9 +512,9 @@ def _digest(root: Path, path: Path) -> str:
 def _remove_stray_temps(root: Path) -> list[str]:
     """Delete every chartc temp file in `--out` and its game folders."""
     removed = []
-    for folder in [root, *sorted(p for p in root.iterdir() if _kind(p) == "a folder")]:
+    for folder in [root, *sorted(p for p in root.iterdir() if _entry(p) == Entry.FOLDER)]:
         for temp in sorted(p for p in folder.iterdir() if p.name.startswith(TEMP_PREFIX) and p.name != JOURNAL_NAME):
-            if _kind(temp) == "a file":
+            if _entry(temp) == Entry.FILE:
                 os.unlink(temp)
                 removed.append(temp.relative_to(root).as_posix())
     if removed:
@@ -516,9 +546,9 @@ def orphan_games(out_dir: Path, game_ids: list[str]) -> list[str]:
     if not out_dir.is_dir():
         return []
     found = []
-    for folder in sorted(p for p in out_dir.iterdir() if _kind(p) == "a folder" and p.name not in game_ids):
+    for folder in sorted(p for p in out_dir.iterdir() if _entry(p) == Entry.FOLDER and p.name not in game_ids):
         try:
-            head = read_bytes(folder / f"{folder.name}.json", out_dir, "--out")[:300]
+            head = read_start(folder / f"{folder.name}.json", out_dir, "--out", 300)
         except ReadError:
             continue
         if _ORPHAN_MARK in head.decode("utf-8", errors="replace"):
@@ -534,7 +564,7 @@ def stale_outputs(out_dir: Path, outputs: Mapping[str, str | bytes], game_ids: l
     for rel, content in outputs.items():
         target = safe_target(out_dir, rel)
         data = content if isinstance(content, bytes) else content.encode("utf-8")
-        if _kind(target) != "a file":
+        if _entry(target) != Entry.FILE:
             missing.append(rel)
             continue
         if not _holds(out_dir, target, data):
@@ -546,7 +576,7 @@ def stale_outputs(out_dir: Path, outputs: Mapping[str, str | bytes], game_ids: l
 
 def _current(out_dir: Path, target: Path) -> bytes:
     try:
-        return read_bytes(target, out_dir, "--out", limit=1 << 40)
+        return read_start(target, out_dir, "--out", _WHOLE_FILE)
     except ReadError:
         return b""
 

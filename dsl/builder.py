@@ -31,6 +31,11 @@ from dsl.source_text import clip, while_reading
 MAX_DIGITS = 9
 _TOO_MANY_DIGITS = re.compile(f"[0-9]{{{MAX_DIGITS + 1},}}")
 
+# What Python's literal syntax would read differently from the bare text: escapes, and the
+# characters its tokenizer refuses or rewrites inside a literal (NUL, a carriage return).
+_NEEDS_DECODING = re.compile("[\\\\\r\0\ud800-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
 _T = TypeVar("_T")
 
 
@@ -106,8 +111,10 @@ def _typed(node: object, cls: type[_T]) -> _T:
     return node
 
 
-_Item = ast.GameDecl | ast.EnumDecl | ast.ContextDecl | ast.ChartDecl | ast.OddsDecl | ast.InvariantDecl | ast.ErrataDecl
-_NUMERIC_VALUE_KINDS = {
+_Item = (
+    ast.GameDecl | ast.EnumDecl | ast.ContextDecl | ast.ChartDecl | ast.OddsDecl | ast.InvariantDecl | ast.ErrataDecl
+)
+_TOKEN_VALUE_KINDS = {
     "INT": ast.ValueKind.INT,
     "DRM_VALUE": ast.ValueKind.INT,
     "DASH": ast.ValueKind.NONE,
@@ -116,21 +123,17 @@ _NUMERIC_VALUE_KINDS = {
 }
 
 
-@v_args(inline=True, meta=True)
-class Builder(Transformer[Token, ast.SourceFile]):
-    """Turns the parse tree of one file into an `ast.SourceFile`.
+class _Terminals(Transformer[Token, ast.SourceFile]):
+    """Spans, and the callbacks Lark calls with each terminal (named like it) as it meets it.
 
-    Raises:
-        lark.exceptions.VisitError: wrapping a `BuildError` for a bad string escape or a number
-            with more than `MAX_DIGITS` digits (Lark wraps what its callbacks raise).
+    The terminal callbacks live in this base class so that `Builder`'s `v_args` leaves them
+    unwrapped: they take the token alone, and Lark calls them once per token, cheaply.
     """
 
     def __init__(self, path: str, text: str) -> None:
         super().__init__()
         self.path = path
         self.text = text
-
-    # ---- spans and terminals
 
     def _span(self, meta: Meta) -> ast.Span:
         if meta.empty:
@@ -139,7 +142,9 @@ class Builder(Transformer[Token, ast.SourceFile]):
 
     def _token_span(self, tok: Token) -> ast.Span:
         line, col, end_line, end_col = tok.line, tok.column, tok.end_line, tok.end_column
-        assert line is not None and col is not None and end_line is not None and end_col is not None, "lexed tokens have positions"
+        assert line is not None and col is not None and end_line is not None and end_col is not None, (
+            "lexed tokens have positions"
+        )
         return ast.Span(self.path, line, col, end_line, end_col)
 
     def _range(self, tok: Token) -> ast.RangeText:
@@ -165,14 +170,25 @@ class Builder(Transformer[Token, ast.SourceFile]):
             span = self._token_span(tok)
             start = span.col + long_run.start()
             digits = long_run.group()
+            too_long = f"the number `{clip(digits)}` is too long ({len(digits)} digits, at most {MAX_DIGITS})"
             raise BuildError(
-                f"the number `{clip(digits)}` is too long ({len(digits)} digits, at most {MAX_DIGITS}){while_reading(self.text, span.line)}",
+                too_long + while_reading(self.text, span.line),
                 ast.Span(self.path, span.line, start, span.line, start + len(digits)),
                 f"a whole number in a chart has at most {MAX_DIGITS} digits; check for a missing `-`, `,` or space",
             )
         return tok
 
     INT = RANGE = DRM_VALUE = SLASHED = DICE = _number
+
+
+@v_args(inline=True, meta=True)
+class Builder(_Terminals):
+    """Turns the parse tree of one file into an `ast.SourceFile`: `Builder(path, text).transform(tree)`.
+
+    Raises:
+        lark.exceptions.VisitError: wrapping a `BuildError` for a bad string escape or a number
+            with more than `MAX_DIGITS` digits (Lark wraps what its callbacks raise).
+    """
 
     # ---- file
 
@@ -203,7 +219,14 @@ class Builder(Transformer[Token, ast.SourceFile]):
                 case _:
                     assert_never(item)
         return ast.SourceFile(
-            self.path, tuple(games), tuple(enums), tuple(contexts), tuple(charts), tuple(odds), tuple(invariants), tuple(errata)
+            self.path,
+            tuple(games),
+            tuple(enums),
+            tuple(contexts),
+            tuple(charts),
+            tuple(odds),
+            tuple(invariants),
+            tuple(errata),
         )
 
     # ---- game header
@@ -214,7 +237,9 @@ class Builder(Transformer[Token, ast.SourceFile]):
         source = block.one("source", ast.Text)
         months = block.one_group("calendar", ast.MonthText)
         calendar = (months[0], months[1]) if months else None
-        return ast.GameDecl(name, title, source, calendar, block.every("period", ast.PeriodDecl), self._span(meta), block.repeated)
+        return ast.GameDecl(
+            name, title, source, calendar, block.every("period", ast.PeriodDecl), self._span(meta), block.repeated
+        )
 
     def title(self, meta: Meta, text: ast.Text) -> _Stmt:
         return _Stmt("title", text, self._span(meta))
@@ -241,7 +266,9 @@ class Builder(Transformer[Token, ast.SourceFile]):
 
     # ---- enums and context variables
 
-    def enum(self, meta: Meta, name: ast.Name, label: ast.Text | None, *items: ast.MemberDecl | tuple[ast.FieldDecl, ...]) -> ast.EnumDecl:
+    def enum(
+        self, meta: Meta, name: ast.Name, label: ast.Text | None, *items: ast.MemberDecl | tuple[ast.FieldDecl, ...]
+    ) -> ast.EnumDecl:
         members = tuple(i for i in items if isinstance(i, ast.MemberDecl))
         field_decls = tuple(f for i in items if isinstance(i, tuple) for f in i)
         return ast.EnumDecl(name, label, field_decls, members, self._span(meta))
@@ -279,14 +306,24 @@ class Builder(Transformer[Token, ast.SourceFile]):
     def chart_id(self, meta: Meta, name: ast.Name) -> _ChartId:
         return _ChartId(name, self._span(meta))
 
-    def chart(self, meta: Meta, chart_id: _ChartId | None, slug: ast.Name | None, title: ast.Text, *stmts: _Stmt) -> ast.ChartDecl:
+    def chart(
+        self, meta: Meta, chart_id: _ChartId | None, slug: ast.Name | None, title: ast.Text, *stmts: _Stmt
+    ) -> ast.ChartDecl:
         return self._chart(ast.ChartKind.CHART, meta, chart_id, slug, title, stmts)
 
-    def drms(self, meta: Meta, chart_id: _ChartId | None, slug: ast.Name | None, title: ast.Text, *stmts: _Stmt) -> ast.ChartDecl:
+    def drms(
+        self, meta: Meta, chart_id: _ChartId | None, slug: ast.Name | None, title: ast.Text, *stmts: _Stmt
+    ) -> ast.ChartDecl:
         return self._chart(ast.ChartKind.DRMS, meta, chart_id, slug, title, stmts)
 
     def _chart(
-        self, kind: ast.ChartKind, meta: Meta, chart_id: _ChartId | None, slug: ast.Name | None, title: ast.Text, stmts: tuple[_Stmt, ...]
+        self,
+        kind: ast.ChartKind,
+        meta: Meta,
+        chart_id: _ChartId | None,
+        slug: ast.Name | None,
+        title: ast.Text,
+        stmts: tuple[_Stmt, ...],
     ) -> ast.ChartDecl:
         block = _Block(stmts)
         # the statements allowed once, read before `repeated` is taken
@@ -322,11 +359,31 @@ class Builder(Transformer[Token, ast.SourceFile]):
             allows=block.every("allow", ast.AllowDecl),
         )
 
-    def external(self, meta: Meta, chart_id: _ChartId, slug: ast.Name | None, title: ast.Text, note: ast.Text | None) -> ast.ChartDecl:
+    def external(
+        self, meta: Meta, chart_id: _ChartId, slug: ast.Name | None, title: ast.Text, note: ast.Text | None
+    ) -> ast.ChartDecl:
         return ast.ChartDecl(
-            kind=ast.ChartKind.EXTERNAL, chart_id=chart_id.name, slug=slug, title=title, rule=None, roll=None, value_key=None,
-            keys=(), columns=(), drms=(), combine=None, footnotes=(), notes=(note,) if note else (), partial=None, modified=None,
-            derive=None, rows=(), grids=(), availability=(), repeated=(), span=self._span(meta),
+            kind=ast.ChartKind.EXTERNAL,
+            chart_id=chart_id.name,
+            slug=slug,
+            title=title,
+            rule=None,
+            roll=None,
+            value_key=None,
+            keys=(),
+            columns=(),
+            drms=(),
+            combine=None,
+            footnotes=(),
+            notes=(note,) if note else (),
+            partial=None,
+            modified=None,
+            derive=None,
+            rows=(),
+            grids=(),
+            availability=(),
+            repeated=(),
+            span=self._span(meta),
         )
 
     def rule(self, meta: Meta, text: ast.Text) -> _Stmt:
@@ -375,7 +432,9 @@ class Builder(Transformer[Token, ast.SourceFile]):
     def dice_minus(self, meta: Meta, dice: Token, subtract: Token, floor: Token) -> ast.DiceDecl:
         count, sides = _split_dice(dice)
         sub, low = int(subtract), int(floor)
-        return ast.DiceDecl(ast.DiceForm.MINUS, count, sides, sub, low, f"{dice} minus {sub} min {low}", self._span(meta))
+        return ast.DiceDecl(
+            ast.DiceForm.MINUS, count, sides, sub, low, f"{dice} minus {sub} min {low}", self._span(meta)
+        )
 
     def value_key(self, meta: Meta, name: ast.Name, label: ast.Text | None, domain: Token) -> _Stmt:
         decl = ast.ValueKeyDecl(name, label, self._range(domain), self._span(meta))
@@ -390,10 +449,22 @@ class Builder(Transformer[Token, ast.SourceFile]):
         return _Stmt("column", decl, decl.span)
 
     def drm(
-        self, meta: Meta, name: ast.Name, label: ast.Text | None, value: Token, when: ast.Cond | None, footnote: Token | None
+        self,
+        meta: Meta,
+        name: ast.Name,
+        label: ast.Text | None,
+        value: Token,
+        when: ast.Cond | None,
+        footnote: Token | None,
     ) -> _Stmt:
         decl = ast.DrmDecl(
-            name, label, int(value), self._token_span(value), when, int(footnote) if footnote is not None else None, self._span(meta)
+            name,
+            label,
+            int(value),
+            self._token_span(value),
+            when,
+            int(footnote) if footnote is not None else None,
+            self._span(meta),
         )
         return _Stmt("drm", decl, decl.span)
 
@@ -475,7 +546,7 @@ class Builder(Transformer[Token, ast.SourceFile]):
             case _ChartId(name, span):
                 return ast.ValueText(ast.ValueKind.CHART, name.text, span)
             case _:
-                return ast.ValueText(_NUMERIC_VALUE_KINDS[written.type], str(written), self._token_span(written))
+                return ast.ValueText(_TOKEN_VALUE_KINDS[written.type], str(written), self._token_span(written))
 
     def grid(self, meta: Meta, key: ast.Name, *parts: ast.KeyValueText | ast.GridRowDecl) -> _Stmt:
         columns = tuple(p for p in parts if isinstance(p, ast.KeyValueText))
@@ -491,7 +562,9 @@ class Builder(Transformer[Token, ast.SourceFile]):
     def cell(self, meta: Meta, written: Token) -> ast.CellText:
         return ast.CellText(self._range(written) if written.type == "RANGE" else None, self._span(meta))
 
-    def availability(self, meta: Meta, row_key: ast.Name, col_key: ast.Name, *parts: ast.KeyValueText | ast.AvailRowDecl) -> _Stmt:
+    def availability(
+        self, meta: Meta, row_key: ast.Name, col_key: ast.Name, *parts: ast.KeyValueText | ast.AvailRowDecl
+    ) -> _Stmt:
         columns = tuple(p for p in parts if isinstance(p, ast.KeyValueText))
         rows = tuple(p for p in parts if isinstance(p, ast.AvailRowDecl))
         decl = ast.AvailabilityDecl(row_key, col_key, columns, rows, self._span(meta))
@@ -512,7 +585,9 @@ class Builder(Transformer[Token, ast.SourceFile]):
 
     # ---- odds ratios for CRT columns
 
-    def odds(self, meta: Meta, chart_id: _ChartId | None, name: ast.Name, title: ast.Text, *stmts: _Stmt) -> ast.OddsDecl:
+    def odds(
+        self, meta: Meta, chart_id: _ChartId | None, name: ast.Name, title: ast.Text, *stmts: _Stmt
+    ) -> ast.OddsDecl:
         block = _Block(stmts)
         rule = block.one("rule", ast.Text)
         columns = block.one_group("columns", ast.Text)
@@ -568,16 +643,32 @@ class Builder(Transformer[Token, ast.SourceFile]):
     # ---- invariants
 
     def inv_count(
-        self, meta: Meta, name: ast.Name, text: ast.Text, enum: ast.Name, field: ast.Name, value: ast.ValueText, count: Token
+        self,
+        meta: Meta,
+        name: ast.Name,
+        text: ast.Text,
+        enum: ast.Name,
+        field: ast.Name,
+        value: ast.ValueText,
+        count: Token,
     ) -> ast.CountInvariant:
         where = ast.FieldEquals(field, value, _cover(field.span, value.span))
         return ast.CountInvariant(name, text, enum, where, int(count), self._span(meta))
 
-    def inv_count_all(self, meta: Meta, name: ast.Name, text: ast.Text, enum: ast.Name, count: Token) -> ast.CountInvariant:
+    def inv_count_all(
+        self, meta: Meta, name: ast.Name, text: ast.Text, enum: ast.Name, count: Token
+    ) -> ast.CountInvariant:
         return ast.CountInvariant(name, text, enum, None, int(count), self._span(meta))
 
     def inv_column_sum(
-        self, meta: Meta, name: ast.Name, text: ast.Text, chart: _ChartId | ast.Name, part: Token, enum: ast.Name, field: ast.Name
+        self,
+        meta: Meta,
+        name: ast.Name,
+        text: ast.Text,
+        chart: _ChartId | ast.Name,
+        part: Token,
+        enum: ast.Name,
+        field: ast.Name,
     ) -> ast.ColumnSumInvariant:
         return ast.ColumnSumInvariant(name, text, _chart_name(chart), int(part), enum, field, self._span(meta))
 
@@ -667,20 +758,22 @@ def unquote(literal: str, span: ast.Span) -> str:
     Raises:
         BuildError: an invalid escape, or a `\\u` escape that is half of a UTF-16 pair.
     """
+    if _NEEDS_DECODING.search(literal) is None:  # most strings: the text between the quotes
+        return literal[1:-1]
     try:
         value = _pyast.literal_eval(literal)
     except (ValueError, SyntaxError) as exc:
         raise BuildError(
             f"invalid escape in string {clip(literal)}",
             span,
-            "use `\\\\` for a backslash and `\\\"` for a quote",
+            'use `\\\\` for a backslash and `\\"` for a quote',
         ) from exc
     if not isinstance(value, str):  # pragma: no cover - the STRING terminal guarantees a str
         raise BuildError("expected a string", span)
-    surrogate = next((ch for ch in value if "\ud800" <= ch <= "\udfff"), None)
+    surrogate = _SURROGATE.search(value)
     if surrogate is not None:
         raise BuildError(
-            f"`\\u{ord(surrogate):04x}` in string {clip(literal)} is half of a UTF-16 pair, not a character",
+            f"`\\u{ord(surrogate.group()):04x}` in string {clip(literal)} is half of a UTF-16 pair, not a character",
             span,
             "write the character itself, or its code point as `\\U0001f600`",
         )

@@ -69,19 +69,20 @@ class ParseResult:
     errors: list[SyntaxIssue] = field(default_factory=list)
 
 
+_PARSER_OPTIONS: dict[str, object] = {
+    "parser": "lalr",
+    "lexer": "contextual",
+    "propagate_positions": True,
+    "maybe_placeholders": True,
+}
+
+
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    from lark import Lark
+    """The parser, built once per process, and loaded from the user's cache when saved there."""
+    from dsl.parser_cache import cached_parser, default_cache_dir
 
-    return Lark.open_from_package(
-        "dsl",
-        _GRAMMAR_FILE,
-        parser="lalr",
-        lexer="contextual",
-        propagate_positions=True,
-        maybe_placeholders=True,
-        cache=False,
-    )
+    return cached_parser(grammar_text(), _PARSER_OPTIONS, default_cache_dir())
 
 
 def grammar_text() -> str:
@@ -235,5 +236,5 @@ def _expected_words(names: Iterable[str]) -> str:
         words.append(word)
     words = sorted(set(words))
     if len(words) > 8:
-        words = words[:8] + ["..."]
+        words = [*words[:8], "..."]
     return ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1] if words else ""

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 
-_BLOCK_HEADER = re.compile(r"^\s*(chart|drms|errata|invariant|odds|enum|game)\s+(?:\[([^\]\s]+)\])?\s*([A-Za-z_][A-Za-z0-9_]*)?")
+_BLOCK_HEADER = re.compile(
+    r"^\s*(chart|drms|errata|invariant|odds|enum|game)\s+(?:\[([^\]\s]+)\])?\s*([A-Za-z_][A-Za-z0-9_]*)?"
+)
 
 
 def clip(text: str, limit: int = 40) -> str:

@@ -1,4 +1,4 @@
-"""Benchmark: chartc's exact enumeration (compiler/dice.py + compiler/odds.py) against icepool.
+"""Benchmark: chartc's exact enumeration (compiler/dice.py + compiler/chance.py) against icepool.
 
 Not a test and not part of CI. Run from the repository root:
 
@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from compiler import model  # noqa: E402
+from compiler.chance import drm_values  # noqa: E402
 from compiler.dice import Dice  # noqa: E402
-from compiler.odds import drm_values  # noqa: E402
 from compiler.project import load  # noqa: E402
 
 FORMS = '''game forms { title "Dice forms" }
@@ -153,14 +153,17 @@ def main() -> None:
         f"icepool {import_ms('icepool'):.0f} ms"
     )
     from compiler.build import render_outputs
-    from compiler.odds import row_odds
+    from compiler.chance import row_chances
 
     project = _load(ROOT)
-    render_outputs(project)  # warm: jinja2 import and template compilation are not odds
+    render_outputs(project)  # warm: jinja2 import and template compilation are not chances
     charts = [c for g in project.games.values() for c in g.charts if c.kind == "roll" and c.dice]
     total = best_ms(render_outputs, project)
-    odds_part = best_ms(lambda cs: [list(row_odds(c)) for c in cs], charts)
-    print(f"render_outputs on the corpus (JSON + Python + HTML): {total:.1f} ms, of which row_odds {odds_part:.2f} ms")
+    chances_part = best_ms(lambda cs: [list(row_chances(c)) for c in cs], charts)
+    print(
+        f"render_outputs on the corpus (JSON + Python + HTML): {total:.1f} ms, "
+        f"of which row_chances {chances_part:.2f} ms"
+    )
 
 if __name__ == "__main__":
     main()

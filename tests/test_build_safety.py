@@ -18,6 +18,7 @@ import compiler.build
 import compiler.cli as cli_module
 import compiler.writer
 from compiler.cli import cli
+from compiler.reader import MAX_SOURCE_BYTES
 from compiler.writer import (
     JOURNAL_NAME,
     WriteError,
@@ -394,3 +395,14 @@ def test_two_builds_of_one_output_folder_at_once_take_turns(rebuilt) -> None:
     statuses = [os.waitpid(pid, 0)[1] for pid in children]
     assert all(os.WIFEXITED(s) and os.WEXITSTATUS(s) == 0 for s in statuses)
     assert _tree(generated) == new
+
+
+def test_an_orphan_larger_than_the_source_limit_is_still_recognised_and_removed(project: Path) -> None:
+    old = project / "generated" / "old"
+    old.mkdir()
+    with open(old / "old.json", "wb") as fh:
+        fh.write(b'{\n  "generator": "chartc",\n  "game": "old",\n')
+        fh.truncate(MAX_SOURCE_BYTES + 1)  # sparse: a huge generated game costs no disk here
+    r = CliRunner().invoke(cli, ["build", "--check"])
+    assert r.exit_code == 1 and "orphaned: generated/old/old.json" in r.output
+    assert CliRunner().invoke(cli, ["build"]).exit_code == 0 and not old.exists()

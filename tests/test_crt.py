@@ -8,7 +8,15 @@ import pytest
 from click.testing import CliRunner
 
 from compiler.cli import cli
-from compiler.crt import OddsProblem, OddsRule, column, raw_odds
+from compiler.crt import (
+    Beyond,
+    OddsProblem,
+    OddsRule,
+    Rounding,
+    ShiftOrder,
+    column,
+    raw_odds,
+)
 from dsl.ast import Span
 from tests.conftest import ROOT, compile_text, import_module
 
@@ -16,7 +24,9 @@ SPAN = Span("t", 1, 1, 1, 1)
 
 
 def rule(columns=(), beyond=None, shift=None) -> OddsRule:
-    return OddsRule("r", None, "Odds", None, (), "down", "up", tuple(columns), beyond, shift, SPAN)
+    beyond_ = Beyond(beyond) if beyond else None
+    shift_ = ShiftOrder(shift) if shift else None
+    return OddsRule("r", None, "Odds", None, (), Rounding.DOWN, Rounding.UP, tuple(columns), beyond_, shift_, SPAN)
 
 
 def test_usaaf_rounding_rule() -> None:
@@ -90,7 +100,7 @@ def test_crt_keyed_by_odds_columns(tmp_path: Path) -> None:
         'grid odds ["1:2", "1:1", "2:1", "3:1"] { 1/0: 1-3 | 1-2 | 1 | - \n 0/1: 4-6 | 3-6 | 2-6 | 1-6 } }\n',
     )
     assert comp.diagnostics == []
-    from compiler.lookup import keys_from_odds, lookup
+    from compiler.query.lookup import keys_from_odds, lookup
 
     game = comp.project.games["t"]
     crt = game.chart("crt")

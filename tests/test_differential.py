@@ -25,17 +25,7 @@ from tests.differential import GAME, import_module, run_game
 BOUNDED_SEEDS = range(24)
 
 # Seeds of the bounded pass whose games hit a bug reproduced by an xfail test below.
-KEY_NAMED_AFTER_A_HELPER = (
-    "a key named like a helper of the generated module (`_check_member`, `_select`) raises TypeError"
-)
-BUILTIN_CONTEXT_NAME = "a context variable named `max`/`min` shadows the builtin the DRM clamp calls: TypeError"
-CHARTREF_ODDS_JSON = (
-    "`chartc odds --format json` of a chart with a chart-reference column: ChartRef is not JSON serialisable"
-)
 KNOWN_BUGS_BY_SEED: dict[int, str] = {
-    0: f"{KEY_NAMED_AFTER_A_HELPER}; {CHARTREF_ODDS_JSON}",
-    3: KEY_NAMED_AFTER_A_HELPER,
-    5: CHARTREF_ODDS_JSON,
 }
 
 
@@ -133,19 +123,16 @@ def build(tmp_path: Path, text: str) -> tuple[dict[str, Any], Any]:
     return doc, import_module(tmp_path / "gen" / GAME / f"{GAME}.py", f"chartc_repro_{id(tmp_path)}")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 11 item 5: generated names are not guarded (owner: emit/python)")
 def test_a_key_named_select_is_looked_up(tmp_path: Path) -> None:
+    # the identifier policy: a name of the module's own gets a trailing `_`
     _, m = build(
         tmp_path,
         'game g { title "G" }\nenum _select "S" { a "A" b "B" }\n'
         'chart [R1] "R" { roll 1d6 key _select column r: text "R" rows { a 1-6: "x"\n b 1-6: "y" } }\n',
     )
-    assert m.LOOKUPS["R1"](3, _select="b") == {"r": "y"}
+    assert m.LOOKUPS["R1"](3, _select_="b") == {"r": "y"}
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 11 item 5: a context variable `total` is overwritten by the DRM sum (owner: emit/python)"
-)
 def test_a_context_variable_named_total_counts(tmp_path: Path) -> None:
     # IA2-style DRM box: +1 when the total is 5 or more; the JSON says +1 for total=10
     doc, m = build(
@@ -157,20 +144,17 @@ def test_a_context_variable_named_total_counts(tmp_path: Path) -> None:
     assert m.drm_b1(total=10) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="issue 11 item 5: builtins used as names crash (owner: emit/python)")
 def test_a_context_variable_named_max_with_a_clamp(tmp_path: Path) -> None:
+    # the identifier policy: a builtin's name gets a trailing `_`
     _, m = build(
         tmp_path,
         'game g { title "G" }\ncontext max: flag "Max"\n'
         'chart [B1] "B" { roll 1d6 column r: text "R" drm m "M" +2 when max combine sum clamp -1 to +1 '
         'rows { 1-6: "b"\n 7+: "c" } }\n',
     )
-    assert m.drm_b1(max=True) == 1
+    assert m.drm_b1(max_=True) == 1
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 11 item 4: ChartRef is not JSON serialisable in `odds --format json` (owner: query)"
-)
 def test_odds_json_of_a_chart_with_a_chart_reference_column(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     build(
         tmp_path,

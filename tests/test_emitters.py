@@ -76,13 +76,13 @@ def test_json_ranges_have_explicit_bounds(outputs) -> None:
     assert b9["drms"][0]["when"] == {"op": "in", "var": "month", "values": ["1944-11", "1945-01"]}
 
 
-def test_json_carries_exact_odds(outputs) -> None:
+def test_json_carries_exact_chances(outputs) -> None:
     # IA2 R9 with the +2 strafe DRM: 18, 19, 20 reach 20+ -> Vital at 3/20
     doc = json.loads(outputs["ia2/ia2.json"])
     r9 = next(c for c in doc["charts"] if c["address"] == "R9")
-    at_two = next(o for o in r9["odds"] if o["drm"] == 2)
+    at_two = next(o for o in r9["chances"] if o["drm"] == 2)
     assert at_two["rows"][3] == {"exact": "3/20", "float": 0.15}
-    natural = next(o for o in r9["odds"] if o["drm"] == 0)
+    natural = next(o for o in r9["chances"] if o["drm"] == 0)
     assert [p["exact"] for p in natural["rows"]] == ["1/4", "1/2", "1/5", "1/20"]
 
 
@@ -124,14 +124,14 @@ def test_generated_python_imports_standalone(tmp_path: Path) -> None:
 
 def test_generated_roll_uses_the_injected_rng() -> None:
     m = import_module(ROOT / "generated" / "ia2" / "ia2.py", "ia2_roll")
-    a = [m.roll_r9(random.Random(7))["roll"] for _ in range(3)]
-    b = [m.roll_r9(random.Random(7))["roll"] for _ in range(3)]
+    a = [m.roll_r9(random.Random(7))["natural"] for _ in range(3)]
+    b = [m.roll_r9(random.Random(7))["natural"] for _ in range(3)]
     assert a == b
     rng = random.Random(2024)
     seen = set()
     for _ in range(400):
         with contextlib.suppress(m.NoRowError):
-            seen.add(m.roll_r7(rng, period="late_1944")["roll"])
+            seen.add(m.roll_r7(rng, period="late_1944")["natural"])
     assert min(seen) >= 1 and max(seen) <= 78
 
 
@@ -183,7 +183,7 @@ def test_html_shows_the_chance_of_each_row_and_grid_cell(outputs) -> None:
     assert '<td>01-03<span class="chance">3%<svg' in r7 and '<td>04-56<span class="chance">53%<svg' in r7
 
 
-def test_json_odds_cover_natural_roll_and_every_drm_of_the_span(outputs, corpus) -> None:
+def test_json_chances_cover_natural_roll_and_every_drm_of_the_span(outputs, corpus) -> None:
     from fractions import Fraction
 
     doc = json.loads(outputs["ia2/ia2.json"])
@@ -196,36 +196,36 @@ def test_json_odds_cover_natural_roll_and_every_drm_of_the_span(outputs, corpus)
         span = c["drm_span"]
         drms = sorted(set(range(span["min"], span["max"] + 1)) | {0})
         combos = game.chart(c["address"]).key_combinations()
-        got = [(tuple(o["keys"][k["id"]] for k in c["keys"]), o["drm"]) for o in c["odds"]]
+        got = [(tuple(o["keys"][k["id"]] for k in c["keys"]), o["drm"]) for o in c["chances"]]
         assert got == [(combo, drm) for combo in combos for drm in drms], c["address"]
-        for o in c["odds"]:
+        for o in c["chances"]:
             assert len(o["rows"]) == len(c["rows"])
             exact = [Fraction(p["exact"]) for p in [*o["rows"], o["no_row"]]]
             assert sum(exact) == 1
             assert all(abs(float(Fraction(p["exact"])) - p["float"]) < 1e-12 for p in [*o["rows"], o["no_row"]])
     # IA2 R4 (7.1.10): natural and with footnote 1's +1 F/B Attack DRM, for both interceptor types
     r4 = next(c for c in roll_charts if c["address"] == "R4")
-    assert [(o["keys"]["interceptor"], o["drm"]) for o in r4["odds"]] == [
+    assert [(o["keys"]["interceptor"], o["drm"]) for o in r4["chances"]] == [
         ("piston", 0),
         ("piston", 1),
         ("jet", 0),
         ("jet", 1),
     ]
     # a natural 6 + 1 = 7 was off the printed table; chartc's errata opens it (3+), so every roll has a row
-    assert r4["odds"][1]["no_row"]["exact"] == "0/1"
-    assert r4["odds"][1]["rows"][1]["exact"] == "5/6"  # piston 3+ at +1: natural 2-6
+    assert r4["chances"][1]["no_row"]["exact"] == "0/1"
+    assert r4["chances"][1]["rows"][1]["exact"] == "5/6"  # piston 3+ at +1: natural 2-6
 
 
-def test_schema_requires_odds_on_roll_charts_only(outputs) -> None:
+def test_schema_requires_chances_on_roll_charts_only(outputs) -> None:
     from compiler.build import OutputError
 
     doc = json.loads(outputs["ia2/ia2.json"])
     r9 = next(c for c in doc["charts"] if c["address"] == "R9")
-    del r9["odds"]
-    with pytest.raises(OutputError, match="odds"):
+    del r9["chances"]
+    with pytest.raises(OutputError, match="chances"):
         validate_json(json.dumps(doc))
     doc = json.loads(outputs["ia2/ia2.json"])
     r6 = next(c for c in doc["charts"] if c["address"] == "R6")
-    r6["odds"] = []
+    r6["chances"] = []
     with pytest.raises(OutputError):
         validate_json(json.dumps(doc))

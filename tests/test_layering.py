@@ -42,9 +42,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         # compiler.crt / compiler.odds_rule is this code, so it sits with them, not with the emitters
         "compiler.emit.runtime",
     ),
+    # the exact chances: imports only the model; the checks and the emitters read it
+    ("compiler.chance",),
     ("compiler.resolve", "compiler.errata"),
     ("compiler.checks",),
-    ("compiler.chance", "compiler.odds"),
     ("compiler.query", "compiler.lookup"),
     ("compiler.emit",),
     ("compiler.build", "compiler.writer", "compiler.project", "compiler.diff"),

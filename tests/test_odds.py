@@ -1,4 +1,4 @@
-"""The exact outcome model of `compiler.odds`: row odds, expected values, and the checks built on it."""
+"""The exact outcome model of `compiler.chance`: row chances, expected values, and the checks built on it."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from compiler.odds import (
+from compiler.chance import (
+    chances,
     drm_totals,
     drm_values,
     expected_value,
-    odds,
     percent_text,
     reachable_rolls,
-    row_odds,
+    row_chances,
     unreachable_rows,
 )
 from tests.conftest import codes, compile_text
@@ -57,7 +57,7 @@ def test_every_corpus_chart_sums_to_one_or_is_declared_partial(view, request) ->
         for chart in game.charts:
             if chart.kind != "roll":
                 continue
-            for combo, drm, probabilities, no_row in row_odds(chart):
+            for combo, drm, probabilities, no_row in row_chances(chart):
                 checked[f"{game.id}/{chart.address}"] = checked.get(f"{game.id}/{chart.address}", 0) + 1
                 assert sum(probabilities) + no_row == 1  # exact: Fractions, no rounding
                 if sum(probabilities) != 1 and not chart.partial:
@@ -77,20 +77,20 @@ def test_every_corpus_chart_sums_to_one_or_is_declared_partial(view, request) ->
 def test_partial_chart_misses_exactly_its_untranscribed_rows(ia2) -> None:
     # IA2 R7 (10.6), "1944 late" column: rows stop at Veteran 1 Skill 73-78, so 79-00 (22 results) select no row
     r7 = ia2.chart("R7")
-    result = odds(r7, ("late_1944",), 0)
+    result = chances(r7, ("late_1944",), 0)
     assert result.no_row == F(22, 100)
     assert [(ro.row.range.printed, ro.probability) for ro in result.rows] == [
         ("01-03", F(3, 100)), ("04-56", F(53, 100)), ("57-72", F(16, 100)), ("73-78", F(6, 100)),
     ]
 
 
-def test_r9_odds_natural_and_with_strafe(ia2) -> None:
+def test_r9_chances_natural_and_with_strafe(ia2) -> None:
     # IA2 R9 (10.16): 1-5 Miss 0, 6-15 Hit 1, 16-19 Direct 2, 20+ Vital 3; +2 drm for a strafe attack
     r9 = ia2.chart("R9")
     assert drm_values(r9) == [0, 1, 2] and drm_totals(r9) == [0, 2]
-    natural = odds(r9, (), 0)
+    natural = chances(r9, (), 0)
     assert [ro.probability for ro in natural.rows] == [F(5, 20), F(10, 20), F(4, 20), F(1, 20)]
-    strafe = odds(r9, (), 2)
+    strafe = chances(r9, (), 2)
     # natural 18-20 +2 -> 20+ Vital; natural 1-3 -> 3-5 Miss
     assert [ro.probability for ro in strafe.rows] == [F(3, 20), F(10, 20), F(4, 20), F(3, 20)]
     assert strafe.no_row == 0 and list(strafe.modified) == list(range(3, 23))
@@ -100,15 +100,15 @@ def test_r9_odds_natural_and_with_strafe(ia2) -> None:
     assert expected_value(r9, strafe, r9.columns[0]) is None  # a text column has no mean
 
 
-def test_2d6_chart_odds_by_row(ia2) -> None:
+def test_2d6_chart_chances_by_row(ia2) -> None:
     # IA2 7.1.13 Extended Burst, 2d6: 2 Target DE at 1/36, 7 +1 hit at 6/36, 12 all weapons jam at 1/36
-    result = odds(ia2.chart("extended_burst"), (), 0)
+    result = chances(ia2.chart("extended_burst"), (), 0)
     assert [ro.probability for ro in result.rows] == [F(6 - abs(k - 7), 36) for k in range(2, 13)]
 
 
 def test_d10_chart_reads_zero_as_ten(ia2) -> None:
     # IA2 10.6.1 Allied Fighter Skills, 1d10: 9-0 Sixth Sense holds 9 and 10 -> 2/10
-    result = odds(ia2.chart("allied_fighter_skills"), (), 0)
+    result = chances(ia2.chart("allied_fighter_skills"), (), 0)
     assert [ro.probability for ro in result.rows] == [F(1, 5)] * 5
 
 
@@ -118,7 +118,7 @@ def test_d66_band_covers_12_results_not_16(tmp_path: Path) -> None:
         'chart [R1] "Bands" { roll d66 column r: text rows { 11-26: "low" 31-46: "middle" 51-66: "high" } }\n',
     )
     assert codes(comp) == []  # no gap: 27-30 and 47-50 are not d66 results
-    assert [ro.probability for ro in odds(chart, (), 0).rows] == [F(12, 36)] * 3
+    assert [ro.probability for ro in chances(chart, (), 0).rows] == [F(12, 36)] * 3
 
 
 def test_d66_overlap_and_reach_use_real_outcomes(tmp_path: Path) -> None:
@@ -129,7 +129,7 @@ def test_d66_overlap_and_reach_use_real_outcomes(tmp_path: Path) -> None:
     )
     assert codes(comp) == ["C306"]
     assert [r.range.printed for r in unreachable_rows(chart)] == ["17-19"]
-    assert odds(chart, (), 0).rows[2].probability == 0
+    assert chances(chart, (), 0).rows[2].probability == 0
     overlap, _ = _chart(
         tmp_path / "o",
         'chart [R1] "Bands" { roll d66 column r: text rows { 11-31: "a" 31-46: "b" 51-66: "c" } }\n',
@@ -171,6 +171,6 @@ def test_flak_hits_expected_value(tmp_path: Path) -> None:
     _, chart = _chart(
         tmp_path, 'chart [R1] "Flak" { roll 1d6 minus 3 min 0 column hits: int rows { 0: 0 1: 1 2: 2 3: 3 } }\n'
     )
-    result = odds(chart, (), 0)
+    result = chances(chart, (), 0)
     assert [ro.probability for ro in result.rows] == [F(1, 2), F(1, 6), F(1, 6), F(1, 6)]
     assert expected_value(chart, result, chart.columns[0]) == F(1)  # (0*3 + 1 + 2 + 3) / 6

@@ -20,7 +20,7 @@ def test_grammar_builds_in_strict_mode() -> None:
 
 
 def test_keywords_stay_usable_as_names() -> None:
-    text = '''
+    text = """
     enum word { rows "Rows" table "Table" roll "Roll" key "Key" }
     chart rule "Keywords as values" {
       roll 1d6
@@ -28,7 +28,7 @@ def test_keywords_stay_usable_as_names() -> None:
       column result: text
       rows { rows 1-6: "a"  table 1-6: "b"  roll 1-6: "c"  key 1-6: "d" }
     }
-    '''
+    """
     result = parse_text(text, "k.chart")
     assert result.errors == []
     chart = result.source.charts[0]
@@ -81,6 +81,15 @@ def test_string_escapes_and_unicode() -> None:
     assert parse_text(text, "s.chart").source.charts[0].title.text == 'Café "quoted" ½ ✓'
 
 
+def test_strings_without_escapes_read_as_written_and_raw_cr_or_nul_stay_refused() -> None:
+    # Strings without a backslash skip Python's literal parser; what it refuses must stay refused.
+    plain = parse_text('chart x "Escape Chart ½ ✓ # not a comment\t\x0c" { }', "s.chart")
+    assert plain.source.charts[0].title.text == "Escape Chart ½ ✓ # not a comment\t\x0c"
+    for raw in ("\r", "\x00"):
+        [error] = parse_text(f'chart x "a{raw}b" {{ }}', "s.chart").errors
+        assert error.message == f'invalid escape in string "a{raw}b"' and error.span == ast.Span("s.chart", 1, 9, 1, 14)
+
+
 def test_bom_and_crlf_are_accepted() -> None:
     text = '\ufeffchart x "X" {\r\n  roll 1d6\r\n}\r\n'
     result = parse_text(text.replace("\r\n", "\n"), "b.chart")
@@ -98,7 +107,7 @@ def test_every_example_in_the_language_docs_parses() -> None:
         text = block.replace("...", "")
         if text.lstrip().startswith(("drm ", "context ")):
             text = f'chart x "X" {{ {text} }}' if text.lstrip().startswith("drm") else text
-        if text.lstrip().startswith("chart [R4] escape \"Escape Chart\" { ... }"):
+        if text.lstrip().startswith('chart [R4] escape "Escape Chart" { ... }'):
             continue
         result = parse_text(text, "docs.chart")
         assert result.errors == [], (block, result.errors)
@@ -109,7 +118,7 @@ def test_every_example_in_the_language_docs_parses() -> None:
 
 def test_amendments_are_one_class_per_operation() -> None:
     # The shape of charts/usaaf/errata.chart and docs/language.md "Errata": every operation once.
-    text = '''
+    text = """
     errata second "Second printing errata" {
       order 2
       amend [R4] {
@@ -122,11 +131,15 @@ def test_amendments_are_one_class_per_operation() -> None:
         note "see rule 7.1.10"
       }
     }
-    '''
+    """
     [amend] = parse_text(text, "e.chart").source.errata[0].amends
     add, remove, change, move, retitle, complete, note = amend.ops
     assert isinstance(add, ast.AddRow) and add.row.range.text == "7+" and add.because.text == "7+ was missing"
-    assert isinstance(remove, ast.RemoveRow) and [k.text for k in remove.ref.keys] == ["piston"] and remove.ref.range.text == "1-2"
+    assert (
+        isinstance(remove, ast.RemoveRow)
+        and [k.text for k in remove.ref.keys] == ["piston"]
+        and remove.ref.range.text == "1-2"
+    )
     assert remove.because is None
     assert isinstance(change, ast.ChangeCell) and change.column.text == "result"
     assert (change.value.kind, change.value.text) == (ast.ValueKind.TEXT, "Combat")
@@ -139,25 +152,32 @@ def test_amendments_are_one_class_per_operation() -> None:
 
 def test_invariants_are_one_class_per_kind() -> None:
     # charts/ia2/reference.chart (IA2 9.1: "Bf 109 (18 aircraft)") and charts/usaaf/targets.chart (20.1).
-    text = '''
+    text = """
     invariant bf109_18 "9.1" { count aircraft where family == bf109 is 18 }
     invariant bases "4.6" { count base is 36 }
     invariant reach "20.1" { sum [TS1] part 2 per column reaches target_system.points_needed }
-    '''
+    """
     where, every, column_sum = parse_text(text, "i.chart").source.invariants
     assert isinstance(where, ast.CountInvariant) and (where.enum.text, where.count) == ("aircraft", 18)
     assert where.where is not None and (where.where.field.text, where.where.value.text) == ("family", "bf109")
     assert where.where.span == ast.Span("i.chart", 2, 53, 2, 68)  # `family == bf109`
     assert isinstance(every, ast.CountInvariant) and every.where is None and every.count == 36
     assert isinstance(column_sum, ast.ColumnSumInvariant)
-    assert (column_sum.chart.text, column_sum.part, column_sum.enum.text, column_sum.field.text) == ("TS1", 2, "target_system", "points_needed")
+    assert (column_sum.chart.text, column_sum.part, column_sum.enum.text, column_sum.field.text) == (
+        "TS1",
+        2,
+        "target_system",
+        "points_needed",
+    )
 
 
 def test_kinds_are_enums_that_still_equal_their_words() -> None:
-    text = '''
-    odds crt_odds "Odds" { columns ["1:1", "2:1"] attacker_high round down defender_high round nearest beyond clamp shift after clamp }
+    text = """
+    odds crt_odds "Odds" {
+      columns ["1:1", "2:1"] attacker_high round down defender_high round nearest beyond clamp shift after clamp
+    }
     chart x "X" { roll lower of 2d10 column r: text drm d +1 when fatigue >= 5 rows { 1944-07..1944-09 1-10: - } }
-    '''
+    """
     source = parse_text(text, "k.chart").source
     odds, chart = source.odds[0], source.charts[0]
     assert (odds.attacker_round, odds.defender_round) == (ast.Rounding.DOWN, ast.Rounding.NEAREST)
@@ -165,9 +185,14 @@ def test_kinds_are_enums_that_still_equal_their_words() -> None:
     assert chart.kind is ast.ChartKind.CHART and chart.kind == "chart"
     assert chart.roll.form is ast.DiceForm.LOWER and chart.roll.form == "lower"
     cond = chart.drms[0].when
-    assert isinstance(cond, ast.CondCompare) and cond.op is ast.CompareOp.GE and cond.operand.kind is ast.OperandKind.INT
+    assert (
+        isinstance(cond, ast.CondCompare) and cond.op is ast.CompareOp.GE and cond.operand.kind is ast.OperandKind.INT
+    )
     row = chart.rows[0]
-    assert row.keys[0].kind is ast.KeyValueKind.MONTHS and (row.keys[0].first, row.keys[0].last) == ("1944-07", "1944-09")
+    assert row.keys[0].kind is ast.KeyValueKind.MONTHS and (row.keys[0].first, row.keys[0].last) == (
+        "1944-07",
+        "1944-09",
+    )
     assert row.values[0].kind is ast.ValueKind.NONE
 
 
@@ -201,7 +226,8 @@ INTEGER_SITES = {
     "slashed cell": 'chart [R1] "X" { roll 1d6 column r: pair rows { 1-6: 6/N } }',
     "value key domain": 'chart [V1] "V" { value v "V" 0-N column r: text rows { 0+: "a" } }',
     "combine clamp": 'drms [D1] "D" { drm d +1 when fb combine sum clamp -N to +2 }',
-    "derive bands": 'chart [R1] "X" { roll 1d6 column r: text rows { 1-6: "a" } }\nchart [R2] "Y" { derive from R1 bands +N }',
+    "derive bands": 'chart [R1] "X" { roll 1d6 column r: text rows { 1-6: "a" } }\n'
+    'chart [R2] "Y" { derive from R1 bands +N }',
     "grid cell": 'chart [G1] "G" { roll 1d6 key k: e column r: text grid k [a] { "x": N } }',
     "availability cell": 'chart [A1] "A" { roll 1d6 key k: e availability k by k [a] { a: 1-N } }',
     "errata order": 'errata e1 "E" { order N }',
@@ -220,7 +246,9 @@ def test_a_number_too_long_is_a_positioned_syntax_error_at_every_integer_site(si
     line = text.count("\n", 0, digits.start()) + 1
     col = digits.start() - text.rfind("\n", 0, digits.start())
     assert (d.code, d.span.line, d.span.col, d.span.end_col) == ("C101", line, col, col + len(digits.group()))
-    assert d.message.startswith(f"the number `{digits.group()[:39]}…` is too long ({len(digits.group())} digits, at most 9)")
+    assert d.message.startswith(
+        f"the number `{digits.group()[:39]}…` is too long ({len(digits.group())} digits, at most 9)"
+    )
     assert d.help == "a whole number in a chart has at most 9 digits; check for a missing `-`, `,` or space"
 
 
@@ -259,3 +287,48 @@ def test_grammar_string_terminal_is_possessive_and_collision_free() -> None:
     assert '/"(?:[^"\\\\\\n]++|\\\\.)*+"/' in grammar
     twin = grammar.replace("]++|", "]+|").replace(")*+", ")*")
     Lark(twin, parser="lalr", lexer="contextual", strict=True)
+
+
+# ---- the saved parser (no grammar build at start-up) ---------------------------------------------
+
+
+def test_the_saved_parser_is_reused_and_a_changed_grammar_gets_its_own(tmp_path: Path) -> None:
+    from dsl.parser import _PARSER_OPTIONS
+    from dsl.parser_cache import _load, cached_parser
+
+    escape = 'chart [R4] escape "Escape Chart" { roll 1d6 rows { 3-6: "Combat" } }'
+    built = cached_parser(grammar_text(), _PARSER_OPTIONS, tmp_path)
+    [saved] = tmp_path.iterdir()
+    loaded = _load(saved)
+    assert loaded is not None and loaded.parse(escape) == built.parse(escape)
+    assert saved.stat().st_mode & 0o777 == 0o600 and tmp_path.stat().st_mode & 0o022 == 0
+    cached_parser(grammar_text() + "\n// a comment changes the grammar text\n", _PARSER_OPTIONS, tmp_path)
+    assert len(list(tmp_path.iterdir())) == 2, "a changed grammar must not load the old parser"
+
+
+def test_a_cache_folder_that_cannot_be_written_still_parses(tmp_path: Path) -> None:
+    from dsl.parser import _PARSER_OPTIONS
+    from dsl.parser_cache import cached_parser
+
+    (tmp_path / "home").write_text("a file where the cache folder would be")
+    parser = cached_parser(grammar_text(), _PARSER_OPTIONS, tmp_path / "home" / "chartc")
+    assert parser.parse('chart x "X" { }').children[0].data == "chart"
+
+
+def test_a_saved_parser_others_could_have_written_is_not_loaded(tmp_path: Path) -> None:
+    # A saved parser is a pickle: loading one someone else wrote would run their code.
+    from dsl.parser import _PARSER_OPTIONS
+    from dsl.parser_cache import _load, cached_parser
+
+    cached_parser(grammar_text(), _PARSER_OPTIONS, tmp_path)
+    [saved] = tmp_path.iterdir()
+    saved.chmod(0o666)
+    assert _load(saved) is None
+    saved.chmod(0o600)
+    tmp_path.chmod(0o777)
+    assert _load(saved) is None
+    tmp_path.chmod(0o700)
+    saved.write_bytes(saved.read_bytes()[:1000])  # truncated: rebuilt, not a crash
+    assert _load(saved) is None
+    cached_parser(grammar_text(), _PARSER_OPTIONS, tmp_path)
+    assert _load(saved) is not None

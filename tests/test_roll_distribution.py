@@ -1,4 +1,4 @@
-"""The generated `roll_<id>(rng)` draws with the exact distribution of `compiler.odds`.
+"""The generated `roll_<id>(rng)` draws with the exact distribution of `compiler.chance`.
 
 Each dice form is rolled N = 20,000 times with a fixed seed and compared with the exact odds by
 Pearson's chi-square test. Tolerance: the statistic must stay below the chi-square quantile at
@@ -18,8 +18,8 @@ from fractions import Fraction
 
 import pytest
 
+from compiler.chance import chances
 from compiler.emit.python import emit_game_python
-from compiler.odds import odds
 from tests.conftest import compile_text, import_module
 
 N = 20_000
@@ -66,7 +66,7 @@ def test_natural_rolls_follow_the_exact_distribution(game, address: str) -> None
     chart = model.chart(address)
     roll = getattr(module, f"roll_{chart.ident}")
     rng = random.Random(SEED)
-    counts = Counter(roll(rng)["roll"] for _ in range(N))
+    counts = Counter(roll(rng)["natural"] for _ in range(N))
     exact = chart.dice.outcomes
     assert chi_square(counts, exact, N) < chi_square_bound(len(exact) - 1)
 
@@ -82,10 +82,10 @@ def test_selected_rows_follow_the_exact_odds(game, address: str, drm: int) -> No
     counts: Counter = Counter()
     for _ in range(N):
         try:
-            counts[str(roll(rng, drm=drm)[chart.columns[0].id])] += 1
+            counts[str(roll(rng, drm=drm)["values"][chart.columns[0].id])] += 1
         except module.NoRowError:  # S2 at +2: natural 11-12 become 13-14, off the table
             counts["no row"] += 1
-    result = odds(chart, (), drm)
+    result = chances(chart, (), drm)
     expected: dict[str, Fraction] = {str(ro.row.values[0]): ro.probability for ro in result.rows}
     expected["no row"] = result.no_row
     cells = sum(1 for p in expected.values() if p)

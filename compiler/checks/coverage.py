@@ -1,7 +1,7 @@
 """Coverage of a chart's rows: overlaps, gaps, faces, DRM reach.
 
 Every check reads a `model.Chart` and reports to a `Sink`. Roll charts are checked on their real
-outcomes, taken from the outcome model of `compiler.odds` (a d66 band `31-46` covers 12 results,
+outcomes, taken from the outcome model of `compiler.chance` (a d66 band `31-46` covers 12 results,
 not 16); value charts on integer intervals.
 """
 
@@ -9,21 +9,31 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
+from typing import assert_never
 
 from compiler import model
+from compiler.chance import drm_totals, reachable_rolls, unreachable_rows
 from compiler.diagnostics import Label, Sink, codes
-from compiler.odds import drm_totals, reachable_rolls, unreachable_rows
 
 
 def check_chart(chart: model.Chart, sink: Sink) -> None:
+    """Overlaps, gaps, faces and reach of the rows of a chart that resolved."""
+    _report_short_rows(chart, sink)
     if chart.broken:  # its resolve errors already explain what is wrong; gaps would only echo them
         return
-    if chart.kind == "roll" and chart.dice is not None:
-        _check_roll_chart(chart, sink)
-    elif chart.kind == "value" and chart.value_key is not None:
-        _check_value_chart(chart, sink)
-    elif chart.kind == "reference":
-        _check_reference_chart(chart, sink)
+    match chart.kind:
+        case model.ChartKind.ROLL:
+            if chart.dice is not None:
+                _check_roll_chart(chart, sink)
+        case model.ChartKind.VALUE:
+            if chart.value_key is not None:
+                _check_value_chart(chart, sink)
+        case model.ChartKind.REFERENCE:
+            _check_reference_chart(chart, sink)
+        case model.ChartKind.DRMS | model.ChartKind.EXTERNAL | model.ChartKind.ODDS:
+            pass  # no rows of their own
+        case _:
+            assert_never(chart.kind)
 
 
 # ---- helpers -------------------------------------------------------------------------------------
@@ -54,12 +64,12 @@ def intersecting_pairs(rows: list[model.Row]) -> Iterator[tuple[model.Row, model
     """Every pair of rows whose ranges intersect, earlier row first, by a sweep over the rows
     sorted by low end: time grows with the rows and the pairs found, not with all pairs."""
     order = {id(r): i for i, r in enumerate(rows)}
-    ranged = sorted((r for r in rows if r.range is not None), key=lambda r: (r.range.low is not None, r.range.low or 0))
-    for i, a in enumerate(ranged):
-        for b in ranged[i + 1 :]:
-            if a.range.high is not None and b.range.low is not None and b.range.low > a.range.high:
+    ranged = sorted(((r, r.range) for r in rows if r.range is not None), key=lambda rr: (rr[1].low is not None, rr[1].low or 0))
+    for i, (a, ra) in enumerate(ranged):
+        for b, rb in ranged[i + 1 :]:
+            if ra.high is not None and rb.low is not None and rb.low > ra.high:
                 break
-            if a.range.intersect(b.range) is not None:
+            if ra.intersect(rb) is not None:
                 yield (a, b) if order[id(a)] < order[id(b)] else (b, a)
 
 
@@ -86,12 +96,39 @@ def _for_combos(chart: model.Chart, combos: list[tuple[str, ...]]) -> str:
         return " for every key value"
     if len(chart.keys) == 1:
         key = chart.keys[0]
-        labels = [(key.enum.member(c[0]).label if key.enum.member(c[0]) else c[0]) for c in combos]
+        labels = [_member_label(key, c[0]) for c in combos]
         return f" for {key.id} " + ", ".join(f"`{label}`" for label in labels)
     return " for " + "; ".join(describe_combo(chart, c) for c in combos)
 
 
-def _report_overlaps(chart: model.Chart, pairs: set[tuple[model.Row, model.Row]], shared: dict, sink: Sink) -> None:
+def _report_short_rows(chart: model.Chart, sink: Sink) -> None:
+    """C308: the rows of a partial availability grid that give fewer cells than it has months."""
+    layout = chart.availability
+    if layout is None or not chart.partial:
+        return
+    given = dict(layout.rows)
+    for short in layout.short_rows:
+        n = len(given.get(short.item, ()))
+        sink.emit(
+            codes.PARTIAL_CHART,
+            f"partial chart `{chart.address}`: row `{short.written}` gives {n} of {len(layout.heads)} cells; {', '.join(layout.heads[n:])} missing",
+            short.span,
+            f"declared partial: {chart.partial}",
+        )
+
+
+def _member_label(key: model.Key, member_id: str) -> str:
+    member = key.enum.member(member_id)
+    return member.label if member else member_id
+
+
+def ranged(row: model.Row) -> model.DieRange:
+    """The range of a row the checks selected for having one."""
+    assert row.range is not None
+    return row.range
+
+
+def _report_overlaps(chart: model.Chart, pairs: set[tuple[model.Row, model.Row]], shared: dict[tuple[model.Row, model.Row], str], sink: Sink) -> None:
     for a, b in sorted(pairs, key=lambda p: (p[0].span, p[1].span)):
         assert a.range is not None and b.range is not None
         sink.emit(
@@ -121,11 +158,12 @@ def _check_roll_chart(chart: model.Chart, sink: Sink) -> None:
     shared: dict[tuple[model.Row, model.Row], str] = {}
     for combo in chart.key_combinations():
         rows = [r for r in chart.rows_for(combo) if r.range is not None]
-        gaps[combo] = [o for o in outcomes if not any(r.range.contains(o) for r in rows)]
-        off_high[combo] = [m for m in reach if m > dice.max and not any(r.range.contains(m) for r in rows)]
-        off_low[combo] = [m for m in reach if m < dice.min and not any(r.range.contains(m) for r in rows)]
+        ranges = [ranged(r) for r in rows]
+        gaps[combo] = [o for o in outcomes if not any(r.contains(o) for r in ranges)]
+        off_high[combo] = [m for m in reach if m > dice.max and not any(r.contains(m) for r in ranges)]
+        off_low[combo] = [m for m in reach if m < dice.min and not any(r.contains(m) for r in ranges)]
         for a, b in intersecting_pairs(rows):
-            both = _overlap_values(a.range, b.range, dice.form, reach, lo, hi)
+            both = _overlap_values(ranged(a), ranged(b), dice.form, reach, lo, hi)
             if both and (a, b) not in overlaps:
                 overlaps.add((a, b))
                 shared[(a, b)] = compress(both)
@@ -233,7 +271,7 @@ def _check_value_chart(chart: model.Chart, sink: Sink) -> None:
     low = None if dom.low is None else dom.low + dlo
     high = None if dom.high is None else dom.high + dhi
     domain = model.DieRange(low, high, dom.printed, dom.span)
-    gaps: dict[tuple[str, ...], list[int]] = {}
+    gaps: dict[tuple[str, ...], list[Interval]] = {}
     overlaps: set[tuple[model.Row, model.Row]] = set()
     shared: dict[tuple[model.Row, model.Row], str] = {}
     for row in chart.rows:
@@ -246,10 +284,10 @@ def _check_value_chart(chart: model.Chart, sink: Sink) -> None:
             sink.emit(codes.RANGE_OUTSIDE_FACES, f"range `{r.printed}` of chart `{chart.address}` runs outside {vk.id} `{dom.printed}`", r.span)
     for combo in chart.key_combinations():
         rows = [r for r in chart.rows_for(combo) if r.range is not None]
-        missing = _interval_gaps(domain, [r.range for r in rows])
+        missing = _interval_gaps(domain, [ranged(r) for r in rows])
         gaps[combo] = missing
         for a, b in intersecting_pairs(rows):
-            common = a.range.intersect(b.range)
+            common = ranged(a).intersect(ranged(b))
             if common is not None and (a, b) not in overlaps:
                 overlaps.add((a, b))
                 shared[(a, b)] = _interval_text(common)
@@ -257,9 +295,12 @@ def _check_value_chart(chart: model.Chart, sink: Sink) -> None:
     _report_interval_gaps(chart, gaps, sink)
 
 
-def _interval_gaps(domain: model.DieRange, ranges: list[model.DieRange]) -> list:
+Interval = tuple[int | None, int | None]
+
+
+def _interval_gaps(domain: model.DieRange, ranges: list[model.DieRange]) -> list[Interval]:
     """Uncovered stretches of `domain` as (low, high) pairs; None is an open end."""
-    out = []
+    out: list[Interval] = []
     cursor = domain.low  # the lowest value not yet known to be covered (None = minus infinity)
     for r in sorted(ranges, key=lambda r: (r.low is not None, r.low or 0)):
         if r.low is not None and (cursor is None or r.low > cursor):
@@ -277,7 +318,7 @@ def _interval_gaps(domain: model.DieRange, ranges: list[model.DieRange]) -> list
     return out
 
 
-def _interval_text(pair: tuple[int | None, int | None]) -> str:
+def _interval_text(pair: Interval) -> str:
     low, high = pair
     if low is None and high is None:
         return "every value"
@@ -288,13 +329,13 @@ def _interval_text(pair: tuple[int | None, int | None]) -> str:
     return str(low) if low == high else f"{low}-{high}"
 
 
-def _report_interval_gaps(chart: model.Chart, gaps: dict, sink: Sink) -> None:
-    grouped: dict[tuple, list] = defaultdict(list)
+def _report_interval_gaps(chart: model.Chart, gaps: dict[tuple[str, ...], list[Interval]], sink: Sink) -> None:
+    grouped: dict[tuple[Interval, ...], list[tuple[str, ...]]] = defaultdict(list)
     for combo, missing in gaps.items():
         if missing:
             grouped[tuple(missing)].append(combo)
-    for missing, combos in sorted(grouped.items(), key=lambda kv: str(kv[0])):
-        text = ", ".join(_interval_text(m) for m in missing)
+    for stretches, combos in sorted(grouped.items(), key=lambda kv: str(kv[0])):
+        text = ", ".join(_interval_text(m) for m in stretches)
         where = _for_combos(chart, combos)
         vk = chart.value_key.id if chart.value_key else "value"
         if chart.partial:

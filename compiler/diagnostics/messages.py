@@ -48,6 +48,7 @@ def unknown_name(sink: Sink, message: str, name: str, span: Span, known: Iterabl
     sink.emit(codes.UNKNOWN_NAME, message, span, did_you_mean(name, known) or fallback)
 
 
-def not_a_value_of(sink: Sink, written: str, enum_id: str, span: Span, known: Iterable[str], where: str = "") -> None:
-    """C201: `written` is not a value of the enum `enum_id` (`where` adds e.g. " (column `r`)")."""
-    sink.emit(codes.UNKNOWN_NAME, f"`{written}` is not a value of `{enum_id}`{where}", span, did_you_mean(written, known))
+def not_a_value_of(sink: Sink, written: str, of: str, span: Span, known: Iterable[str], where: str = "") -> None:
+    """C201: `written` is not a value of `of` (an enum "`side`", a key "key `side`"); `where` adds
+    e.g. " (column `r`)"; the closest of `known` is the help."""
+    sink.emit(codes.UNKNOWN_NAME, f"`{written}` is not a value of {of}{where}", span, did_you_mean(written, known))

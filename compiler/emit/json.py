@@ -8,13 +8,20 @@ flagged by `open`), conditions are structured objects, and exact probabilities a
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from compiler import model
-from compiler.odds import probability_json, row_odds
+from compiler.chance import probability_json, row_chances
+from compiler.text import json_value
 
 FORMAT_VERSION = 1
 SCHEMA_ID = "https://chartc.dev/schemas/chartc-game.schema.json"
+
+# Objects and arrays nested deeper than this are written on one line. The corpus nests 8 deep; a
+# condition nested 50 deep (the parser's limit) would otherwise be indented by up to ~200 spaces
+# on every line, so a 6 MB chart of wide nested conditions wrote a 508 MB JSON file.
+INDENTED_LEVELS = 12
 
 
 def emit_game_json(game: model.Game) -> str:
@@ -28,7 +35,10 @@ def emit_game_json(game: model.Game) -> str:
             "title": game.title,
             "source": game.source,
             "calendar": {"first": game.calendar[0], "last": game.calendar[1]} if game.calendar else None,
-            "periods": [{"id": p.id, "label": p.label, "first": p.first, "last": None if p.open_end else p.last} for p in game.periods],
+            "periods": [
+                {"id": p.id, "label": p.label, "first": p.first, "last": None if p.open_end else p.last}
+                for p in game.periods
+            ],
         },
         "enums": [_enum(e) for e in sorted(game.enums.values(), key=lambda e: e.id) if not e.synthetic],
         "context": [
@@ -41,16 +51,30 @@ def emit_game_json(game: model.Game) -> str:
         ],
         "charts": [_chart(c) for c in sorted(game.charts, key=lambda c: c.address.casefold())],
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return "".join(_pretty(doc, 0)) + "\n"
 
 
-def json_value(v: model.Value) -> Any:
-    """A cell as JSON: slashed groups become arrays (`-` -> null), chart references objects."""
-    if isinstance(v, tuple):
-        return list(v)
-    if isinstance(v, model.ChartRef):
-        return {"chart": v.address}
-    return v
+def _pretty(value: Any, level: int) -> Iterator[str]:
+    """`value` as `json.dumps(value, indent=2, ensure_ascii=False)` writes it, except that objects
+    and arrays below `INDENTED_LEVELS` are written on one line, so the text stays linear in size."""
+    if not isinstance(value, dict | list) or not value:
+        yield json.dumps(value, ensure_ascii=False)
+        return
+    if level >= INDENTED_LEVELS:
+        yield json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+        return
+    inner = "\n" + "  " * (level + 1)
+    if isinstance(value, dict):
+        opening, closing = "{", "}"
+        items = [(json.dumps(key, ensure_ascii=False) + ": ", item) for key, item in value.items()]
+    else:
+        opening, closing = "[", "]"
+        items = [("", item) for item in value]
+    yield opening
+    for index, (prefix, item) in enumerate(items):
+        yield ("," if index else "") + inner + prefix
+        yield from _pretty(item, level + 1)
+    yield "\n" + "  " * level + closing
 
 
 def _enum(e: model.EnumType) -> dict[str, Any]:
@@ -141,9 +165,9 @@ def _dice(chart: model.Chart) -> dict[str, Any] | None:
 def _row(c: model.Chart, r: model.Row) -> dict[str, Any]:
     """A row; an amended one also carries the errata ids and what the print had."""
     out: dict[str, Any] = {
-        "keys": {k.id: _key_json(v) for k, v in zip(c.keys, r.keys)},
+        "keys": {k.id: _key_json(v) for k, v in zip(c.keys, r.keys, strict=True)},
         "range": _range(r.range),
-        "values": {col.id: json_value(v) for col, v in zip(c.columns, r.values)},
+        "values": {col.id: json_value(v) for col, v in zip(c.columns, r.values, strict=True)},
     }
     if r.errata:
         out["errata"] = list(r.errata)
@@ -152,7 +176,7 @@ def _row(c: model.Chart, r: model.Row) -> dict[str, Any]:
             if r.added
             else {
                 "range": r.printed_range,
-                "values": {col.id: json_value(v) for col, v in zip(c.columns, r.printed_values or ())},
+                "values": {col.id: json_value(v) for col, v in zip(c.columns, r.printed_values or (), strict=False)},
             }
         )
     return out
@@ -170,12 +194,15 @@ def _chart(c: model.Chart) -> dict[str, Any]:
         "source_file": c.source_file,
         "dice": _dice(c),
         "value_key": (
-            {"id": c.value_key.id, "label": c.value_key.label, "domain": _range(c.value_key.domain)} if c.value_key else None
+            {"id": c.value_key.id, "label": c.value_key.label, "domain": _range(c.value_key.domain)}
+            if c.value_key
+            else None
         ),
         "keys": [{"id": k.id, "enum": k.enum.id} for k in c.keys],
         "columns": [{"id": col.id, "type": col.type, "label": col.label} for col in c.columns],
         "drms": [
-            {"id": d.id, "label": d.label, "value": d.value, "when": _cond(d.when), "footnote": d.footnote} for d in c.drms
+            {"id": d.id, "label": d.label, "value": d.value, "when": _cond(d.when), "footnote": d.footnote}
+            for d in c.drms
         ],
         "combine": {"method": "sum", "clamp": list(c.clamp) if c.clamp else None},
         "drm_span": {"min": c.drm_span()[0], "max": c.drm_span()[1]},
@@ -208,13 +235,13 @@ def _chart(c: model.Chart) -> dict[str, Any]:
             "removed_rows": [_row(c, r) for r in c.errata.removed_rows],
         }
     if c.kind == "roll" and c.dice is not None:
-        out["odds"] = [
+        out["chances"] = [
             {
-                "keys": dict(zip(keys, combo)),
+                "keys": dict(zip(keys, combo, strict=True)),
                 "drm": drm,
                 "rows": [probability_json(p) for p in probabilities],
                 "no_row": probability_json(miss),
             }
-            for combo, drm, probabilities, miss in row_odds(c)
+            for combo, drm, probabilities, miss in row_chances(c)
         ]
     return out

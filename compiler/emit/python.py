@@ -1,151 +1,132 @@
-"""Python emitter: one standalone module per game (standard library only, typed).
+"""Python emitter: one standalone, typed module per game (standard library only).
 
-For each chart the module has `lookup_<id>(roll, *, <keys>, drm=0)`, `roll_<id>(rng, ...)` for
-roll charts, and `drm_<id>(*, <context>)` when the chart declares DRMs. Chart text only ever
-enters the module through `repr()` literals or `_doc()` docstrings, so it can never become code.
+Each game module holds, in this order: the runtime (`compiler/emit/runtime.py`, copied verbatim), one
+`Literal` alias per enum with its label table, and per chart a `TypedDict` result,
+`lookup_<id>(...)`, `roll_<id>(rng, ...)` for die-roll charts, `drm_<id>(*, context...)` when the
+chart declares DRMs and `odds_<id>(attack, defense, shift=0)` for an odds rule. Results are
+`TypedDict`s rather than frozen dataclasses: a row stays a plain dict keyed by the column ids of the
+game's JSON (ids such as `from` are not Python names), and callers that index it keep working.
+
+Chart text only ever enters the module through `repr()` literals or `docstring()` docstrings, so
+it can never become code. Every Python name made from a chart's name goes through `Namespace`
+(the identifier policy, stated in each module's docstring by `POLICY`).
 """
 
 from __future__ import annotations
 
-import keyword
-import re
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+from typing import assert_never
 
 from compiler import model
+from compiler.emit import runtime
+from compiler.emit.python_layout import INDENT, LINE, docstring, fill, tuple_display
+from compiler.emit.python_names import (
+    POLICY,
+    ChartNames,
+    EnumType,
+    Namespace,
+    chart_names,
+    enum_types,
+    identifier,
+)
 
-_ENGINE = '''
-
-class NoRowError(LookupError):
-    """The roll or keys select no row of the chart (a gap, or a modified roll off the table)."""
-
-
-# A row: its keys (a value, None for any, or (first, last) months with last None = open-ended),
-# its low and high roll (None = open end), and its values.
-_Row = tuple[tuple[Any, ...], Optional[int], Optional[int], tuple[Any, ...]]
-
-
-def _key_matches(key: Any, given: str) -> bool:
-    if key is None or key == given:
-        return True
-    return isinstance(key, tuple) and key[0] <= given and (key[1] is None or given <= key[1])
-
-
-def _check_member(chart: str, key: str, value: str, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise ValueError(f"{chart}: {value!r} is not a value of key {key!r}; expected one of {allowed}")
-
-
-def _check_natural(chart: str, roll: int, outcomes: frozenset[int], dice: str) -> None:
-    if not isinstance(roll, int) or isinstance(roll, bool) or roll not in outcomes:
-        raise ValueError(f"{chart}: {roll!r} cannot be rolled on {dice}")
-
-
-def _check_value(chart: str, value: int, low: Optional[int], high: Optional[int], name: str) -> None:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{chart}: {name} must be an int, got {value!r}")
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise ValueError(f"{chart}: {name} {value} is outside the chart's domain")
-
-
-def _select(chart: str, rows: tuple[_Row, ...], columns: tuple[str, ...], keys: tuple[str, ...], modified: Optional[int]) -> dict[str, Any]:
-    for row_keys, low, high, values in rows:
-        if not all(_key_matches(k, given) for k, given in zip(row_keys, keys)):
-            continue
-        if modified is not None and ((low is not None and modified < low) or (high is not None and modified > high)):
-            continue
-        return dict(zip(columns, values))
-    shown = "" if modified is None else f" for modified roll {modified}"
-    raise NoRowError(f"{chart}: no row{shown} with keys {keys}")
-
-
-def _round_half_up(value: Fraction) -> int:
-    return math.floor(value + Fraction(1, 2))
-
-
-def _roll(rng: random.Random, form: str, count: int, sides: int, subtract: int, floor: int) -> int:
-    if form == "d66":
-        return rng.randint(1, 6) * 10 + rng.randint(1, 6)
-    if form == "percentile":
-        return (rng.randint(0, 9) * 10 + rng.randint(0, 9)) or 100
-    faces = [rng.randint(1, sides) for _ in range(count)]
-    if form == "lower":
-        return min(faces)
-    if form == "minus":
-        return max(floor, sum(faces) - subtract)
-    return sum(faces)
-'''
+_UNKNOWN = (
+    "DRM conditions: a flag defaults to False; any other context value left as None is unknown.\n"
+    "A comparison with an unknown value is neither true nor false, `not` keeps it unknown, `and` is\n"
+    "false when one part is false and `or` true when one part is true (three-valued logic); a DRM\n"
+    "applies only when its condition is true."
+)
 
 
 def emit_game_python(game: model.Game) -> str:
     """The game's standalone Python module as text."""
-    idents = _unique_idents(game.charts)
+    names = Namespace.for_module(_runtime_names())
+    enums = enum_types(game, names)
+    charts = chart_names(game.charts, names)
     parts = [
-        "# Generated by chartc from the chart sources of game " + repr(game.id) + ". Do not edit.",
-        _doc(
-            f"{game.title}: chart lookups, rolls and DRMs.\n\n"
-            "Standalone: standard library only, no import of chartc. A roll is an int on the dice's faces\n"
-            "(a d10's 0 is 10, a percentile 00 is 100); a month is 'YYYY-MM'. Each chart has\n"
-            "lookup_<id>(roll, *, keys..., drm=0), roll_<id>(rng, ...) for die-roll charts and\n"
-            "drm_<id>(*, context...) when it declares DRMs. Lookups raise ValueError for a roll or key\n"
-            "that cannot occur and NoRowError when no row is selected."
-        ),
-        "from __future__ import annotations",
+        f"# Generated by chartc from the chart sources of game {game.id!r}. Do not edit.",
+        docstring(_module_doc(game)),
+        runtime_code().rstrip("\n"),
         "",
-        "import math",
-        "import random",
-        "from fractions import Fraction",
-        "from typing import Any, Final, Literal, Optional",
         "",
         f"GAME_ID: Final = {game.id!r}",
         f"GAME_TITLE: Final = {game.title!r}",
-        _ENGINE.rstrip(),
     ]
-    lookups = []
+    for enum in enums.values():
+        parts.append(_enum_block(enum))
     for chart in game.charts:
-        ident = idents[id(chart)]
-        parts.append(_chart_block(game, chart, ident))
-        if chart.kind not in ("drms", "external", "odds"):
-            lookups.append(f"    {chart.address!r}: lookup_{ident},")
-    parts.append("\n\nLOOKUPS: Final[dict[str, Any]] = {\n" + "\n".join(lookups) + "\n}")
+        emitter = _ChartEmitter(game, chart, charts[id(chart)], enums, names)
+        parts.append(emitter.block())
+    parts.append(_lookups(game, charts))
     return "\n".join(parts) + "\n"
 
 
-def _unique_idents(charts: list[model.Chart]) -> dict[int, str]:
-    seen: dict[str, int] = {}
-    out = {}
-    for c in charts:
-        base = c.ident
-        n = seen.get(base, 0)
-        seen[base] = n + 1
-        out[id(c)] = base if n == 0 else f"{base}_{n + 1}"
-    return out
+def runtime_code() -> str:
+    """The runtime module's source below its docstring: what every generated module starts with."""
+    source = Path(runtime.__file__).read_text(encoding="utf-8")
+    head = ast.parse(source).body[0]
+    assert isinstance(head, ast.Expr) and head.end_lineno is not None
+    return "\n".join(source.split("\n")[head.end_lineno :]).lstrip("\n")
 
 
-def py_name(name: str, reserved: set[str]) -> str:
-    """A safe Python parameter name for a chart-language name (`class` -> `class_`)."""
-    safe = re.sub(r"\W", "_", name)
-    while keyword.iskeyword(safe) or keyword.issoftkeyword(safe) or safe in reserved:
-        safe += "_"
-    return safe
+def _module_doc(game: model.Game) -> str:
+    return (
+        f"{game.title}: chart lookups, rolls and DRMs.\n\n"
+        "Standalone: standard library only, no import of chartc. A roll is an int on the dice's faces\n"
+        "(a d10's 0 is 10, a percentile 00 is 100); a month is 'YYYY-MM'. Each chart has\n"
+        "lookup_<id>(roll, *, keys..., drm=0) returning its row as a TypedDict, roll_<id>(rng, ...) for\n"
+        "die-roll charts, drm_<id>(*, context...) when it declares DRMs and odds_<id>(attack, defense)\n"
+        "for an odds rule, whose column a CRT lookup accepts as its key. Every argument is checked:\n"
+        "ValueError for a roll, key or context value that cannot occur (naming the allowed values),\n"
+        "NoRowError when no row is selected.\n\n"
+        + _UNKNOWN
+        + "\n\n"
+        + POLICY
+    )
 
 
-def _doc(text: str, indent: str = "") -> str:
-    """A docstring literal that holds `text` inertly (escapes, no closing quotes, no controls)."""
-    out = []
-    for ch in text:
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch == '"':
-            out.append('\\"')
-        elif ch == "\n":
-            out.append("\n" + indent if indent else "\n")
-        elif ch.isprintable():
-            out.append(ch)
-        else:
-            out.append(f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
-    body = "".join(out)
-    if indent:
-        body = "\n".join(line if line.strip() else "" for line in body.split("\n"))
-    return indent + '"""' + body + '"""'
+# ---- the identifier policy -----------------------------------------------------------------------
+
+
+def _runtime_names() -> set[str]:
+    """Every name the runtime defines at module level."""
+    names: set[str] = set()
+    for node in ast.parse(runtime_code()).body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(t.id for t in targets if isinstance(t, ast.Name))
+    return names
+
+
+def _enum_block(e: EnumType) -> str:
+    lines = ["", "", *fill(f"{e.alias} = Literal[", [repr(v) for v in e.values], "]")]
+    if e.labels is not None:
+        lines.append(f"{e.labels}: Final[dict[{e.alias}, str]] = {{")
+        lines += [f"{INDENT}{m.id!r}: {m.label!r}," for m in e.enum.members]
+        lines.append("}")
+    return "\n".join(lines)
+
+
+_LOOKUP_KINDS = (model.ChartKind.ROLL, model.ChartKind.VALUE, model.ChartKind.REFERENCE)
+
+
+def _lookups(game: model.Game, charts: dict[int, ChartNames]) -> str:
+    entries = [
+        f"{INDENT}{c.address!r}: lookup_{charts[id(c)].ident},"
+        for c in game.charts
+        if c.kind in _LOOKUP_KINDS
+    ]
+    head = "LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {"
+    return "\n".join(["", "", head, *entries, "}"])
+
+
+# ---- layout -------------------------------------------------------------------------------------
 
 
 def _cite(chart: model.Chart) -> str:
@@ -157,228 +138,348 @@ def _cite(chart: model.Chart) -> str:
     return cite
 
 
-def _chart_block(game: model.Game, chart: model.Chart, ident: str) -> str:
-    lines = ["", "", f"# ---- {chart.address!r}".replace("\n", " ")]
-    const = ident.upper()
-    if chart.kind == "external":
-        return "\n".join(lines[:-1] + [f"# {chart.address!r}: printed elsewhere, referred to by other charts".replace("\n", " ")])
-    if chart.kind == "odds" and chart.odds is not None:
-        return "\n".join(lines) + _odds_fn(chart, ident)
-    if chart.kind != "drms":
-        lines.append(f"{const}_COLUMNS: Final = {tuple(c.id for c in chart.columns)!r}")
-        lines.append(f"_{const}_ROWS: Final[tuple[_Row, ...]] = (")
-        for r in chart.rows:
-            low = r.range.low if r.range else None
-            high = r.range.high if r.range else None
-            keys = tuple(_py_key(k) for k in r.keys)
-            values = tuple(_py_value(v) for v in r.values)
-            lines.append(f"    ({keys!r}, {low!r}, {high!r}, {values!r}),")
+# ---- one chart ----------------------------------------------------------------------------------
+
+
+# What a lookup reads besides its keys, by chart kind.
+_READS = {model.ChartKind.ROLL: "roll", model.ChartKind.VALUE: "value"}
+# The parameters and locals of lookup_<id> and roll_<id>, which pass the chart's keys on by name.
+_LOOKUP_NAMES = ("roll", "value", "drm", "row", "rng", "natural")
+
+
+@dataclass(frozen=True)
+class _Param:
+    """A key or context variable as a parameter: its chart-language id, Python name and type."""
+
+    id: str
+    name: str
+    annotation: str
+    check: str  # the runtime call that validates it
+    selects: str = ""  # the expression that selects rows, when it is not the parameter itself
+
+
+class _ChartEmitter:
+    """The module text of one chart: result type, rows, lookup, roll, DRM and odds functions."""
+
+    def __init__(
+        self, game: model.Game, chart: model.Chart, names: ChartNames, enums: dict[str, EnumType], module: Namespace
+    ) -> None:
+        self.game = game
+        self.chart = chart
+        self.names = names
+        self.enums = enums
+        self.module = module
+        self.address = repr(chart.address)
+
+    def block(self) -> str:
+        chart = self.chart
+        lines = ["", "", f"# ---- {chart.address!r}"]
+        match chart.kind:
+            case model.ChartKind.EXTERNAL:
+                return "\n".join(["", "", f"# {chart.address!r}: printed elsewhere, referred to by other charts"])
+            case model.ChartKind.ODDS:
+                return "\n".join(lines + self.odds_function())
+            case model.ChartKind.DRMS:
+                return "\n".join(lines + self.drm_function())
+            case model.ChartKind.ROLL | model.ChartKind.VALUE | model.ChartKind.REFERENCE:
+                lines += self.result_type() + self.rows() + ["", ""] + self.lookup_function()
+                if chart.kind is model.ChartKind.ROLL:
+                    lines += ["", "", *self.roll_function()]
+                if chart.drms:
+                    lines += ["", "", *self.drm_function()]
+                return "\n".join(lines)
+            case _:
+                assert_never(chart.kind)
+
+    # -- values and their types
+
+    def column_type(self, column: model.Column) -> str:
+        base = self.enums[column.type].alias if isinstance(column.type, model.EnumRef) else _builtin_type(column.type)
+        index = self.chart.columns.index(column)
+        nullable = any(row.values[index] is None for row in self.chart.rows)
+        return f"{base} | None" if nullable else base
+
+    def python_value(self, value: model.Value) -> str:
+        if isinstance(value, model.ChartRef):
+            return repr({"chart": value.address})
+        return repr(_plain(value))
+
+    def key_value(self, key: model.Key, match: model.KeyMatch) -> str:
+        if isinstance(match, model.MonthSpan):
+            return repr(_plain((match.first, match.last)))
+        enum = self.enums.get(key.enum.id)
+        if match is not None and enum is not None and enum.labels is None:  # an odds rule: its printed column
+            member = key.enum.member(match)
+            return repr(member.label if member else match)
+        return repr(_plain(match))
+
+    def result_type(self) -> list[str]:
+        fields = [f"{c.id!r}: {self.column_type(c)}" for c in self.chart.columns]
+        name = self.names.result
+        lines = fill(f"{name} = TypedDict({name!r}, {{", fields, "})")
+        columns = [repr(c.id) for c in self.chart.columns]
+        return lines + fill(f"{self.names.const}_COLUMNS: Final = (", columns, ",)" if len(columns) == 1 else ")")
+
+    def values_type(self) -> str:
+        types = [self.column_type(c) for c in self.chart.columns]
+        return f"tuple[{', '.join(types)}]" if types else "tuple[()]"
+
+    def rows(self) -> list[str]:
+        chart = self.chart
+        row_type = f"_Row[{self.values_type()}]"
+        head = f"_{self.names.const}_ROWS: Final[tuple[{row_type}, ...]] = ("
+        if len(head) > LINE:
+            alias = f"_{self.names.const}_VALUES"
+            lines = fill(f"{alias}: TypeAlias = tuple[", [self.column_type(c) for c in chart.columns], "]")
+            head = f"_{self.names.const}_ROWS: Final[tuple[_Row[{alias}], ...]] = ("
+        else:
+            lines = []
+        lines.append(head)
+        for row in chart.rows:
+            keys = [self.key_value(k, m) for k, m in zip(chart.keys, row.keys, strict=True)]
+            values = [self.python_value(v) for v in row.values]
+            low = row.range.low if row.range else None
+            high = row.range.high if row.range else None
+            one = f"{INDENT}({tuple_display(keys)}, {low!r}, {high!r}, {tuple_display(values)}),"
+            if len(one) <= LINE:
+                lines.append(one)
+            else:
+                lines += fill(f"({tuple_display(keys)}, {low!r}, {high!r}, (", values, ")),", INDENT)
         lines.append(")")
+        for key in chart.keys:
+            if key.enum.synthetic:  # the months this chart is read in
+                lines += fill(f"_{self.names.const}_MONTHS: Final = (", [repr(m.id) for m in key.enum.members], ")")
         if chart.dice is not None:
-            lines.append(f"_{const}_OUTCOMES: Final = frozenset({sorted(chart.dice.outcomes)!r})")
-        lines.append(_lookup_fn(chart, ident))
-        if chart.kind == "roll" and chart.dice is not None:
-            lines.append(_roll_fn(chart, ident))
-    if chart.drms:
-        lines.append(_drm_fn(game, chart, ident))
-    return "\n".join(lines)
+            outcomes = [str(r) for r in sorted(chart.dice.outcomes)]
+            lines += fill(f"_{self.names.const}_OUTCOMES: Final = frozenset({{", outcomes, "})")
+        return lines
 
+    # -- parameters
 
-def _odds_fn(chart: model.Chart, ident: str) -> str:
-    rule = chart.odds
-    assert rule is not None
-    rounding = {"down": "math.floor", "up": "math.ceil", "nearest": "_round_half_up"}
-    doc = (
-        f"{_cite(chart)}: the odds column for these combat factors.\n\n"
-        f"Attacker-high odds divide attack by defense and round {rule.attacker_round}; defender-high odds\n"
-        f"divide defense by attack and round {rule.defender_round}; equal factors are 1:1.\n"
-        + (f"Columns {', '.join(rule.columns)}; beyond the edge: {rule.beyond}; " if rule.columns else "No printed columns: the ratio itself is returned; ")
-        + (f"shifts apply {rule.shift_order} clamping.\n" if rule.shift_order else "no column shifts.\n")
-        + "\nArgs:\n    attack, defense: combat factors, ints >= 1.\n    shift: columns to shift (+ toward the attacker).\n"
-        "\nReturns:\n    The column label, e.g. '3:1'.\n\nRaises:\n    ValueError: no factors, odds off a table that does not clamp, or an undeclared shift."
-    )
-    body = [
-        "    if attack < 1 or defense < 1:",
-        "        raise ValueError(f'odds need factors on both sides (attack {attack}, defense {defense})')",
-        "    if attack == defense:",
-        "        position = 0",
-        "    elif attack > defense:",
-        f"        position = max(1, {rounding[rule.attacker_round]}(Fraction(attack, defense))) - 1",
-        "    else:",
-        f"        position = 1 - max(1, {rounding[rule.defender_round]}(Fraction(defense, attack)))",
-    ]
-    if rule.shift_order is None:
-        body += ["    if shift:", f"        raise ValueError({(rule.id + ' does not use column shifts')!r})"]
-    if not rule.columns:
-        body += ["    position += shift", "    return f'{position + 1}:1' if position >= 0 else f'1:{1 - position}'"]
-    else:
-        from compiler import crt
+    def key_params(self, scope: Namespace) -> list[_Param]:
+        out = []
+        for key in self.chart.keys:
+            name = scope.parameter(key.id)
+            if key.enum.synthetic:
+                months = f"_{self.names.const}_MONTHS"
+                out.append(_Param(key.id, name, "str", f"_check_member({self.address}, {name!r}, {name}, {months})"))
+                continue
+            enum = self.enums[key.enum.id]
+            if enum.labels is None:  # an odds rule's columns: checked where the row is selected
+                column = f"_odds_key({self.address}, {name!r}, {name}, get_args({enum.alias}))"
+                out.append(_Param(key.id, name, enum.alias, "", column))
+                continue
+            check = f"_check_member({self.address}, {name!r}, {name}, get_args({enum.alias}))"
+            out.append(_Param(key.id, name, enum.alias, check))
+        return out
 
-        scales = [crt.scale(crt.parse_label(c) or (1, 1)) for c in rule.columns]
-        body += [
-            f"    columns = {tuple(rule.columns)!r}",
-            f"    scales = {tuple(scales)!r}",
-            "    if position < scales[0]:",
-            "        index = -(scales[0] - position)",
-            "    elif position > scales[-1]:",
-            "        index = len(scales) - 1 + (position - scales[-1])",
-            "    else:",
-            "        index = max(i for i, s in enumerate(scales) if s <= position)",
+    def context_params(self, scope: Namespace) -> list[_Param]:
+        used = sorted({v for d in self.chart.drms for v in _vars(d.when)})
+        out = []
+        for var_id in used:
+            var = self.game.context[var_id]
+            name = scope.parameter(var_id)
+            where = f"{self.address}, {name!r}, {name}"
+            match var.type:
+                case model.ContextType.FLAG:
+                    out.append(_Param(var_id, name, "bool = False", f"_check_flag({where})"))
+                    continue
+                case model.ContextType.INT:
+                    annotation, check = "int", f"_check_int({where})"
+                case model.ContextType.MONTH:
+                    annotation, check = "str", f"_check_month({where})"
+                case model.ContextType.ENUM:
+                    enum = self.enums[var.enum or ""]
+                    annotation, check = enum.alias, f"_check_member({where}, get_args({enum.alias}))"
+                case _:
+                    assert_never(var.type)
+            out.append(_Param(var_id, name, f"{annotation} | None = None", f"if {name} is not None:\n{INDENT}{check}"))
+        return out
+
+    # -- functions
+
+    def lookup_function(self) -> list[str]:
+        chart, c = self.chart, self.names
+        reads = _READS.get(chart.kind)
+        params = self.key_params(self.module.child(_LOOKUP_NAMES))
+        signature = [f"{reads}: int"] if reads else []
+        keywords = [f"{p.name}: {p.annotation}" for p in params] + (["drm: int = 0"] if reads else [])
+        if keywords:
+            signature += ["*", *keywords]
+        body = []
+        if chart.kind is model.ChartKind.ROLL and chart.dice is not None:
+            body.append(f"_check_natural({self.address}, roll, _{c.const}_OUTCOMES, {chart.dice.text!r})")
+        elif chart.kind is model.ChartKind.VALUE and chart.value_key is not None:
+            d = chart.value_key.domain
+            body.append(f"_check_value({self.address}, {chart.value_key.id!r}, value, {d.low!r}, {d.high!r})")
+        body += [p.check for p in params if p.check]
+        modified = "None"
+        if reads:
+            body.append(f"_check_int({self.address}, 'drm', drm)")
+            modified = f"{reads} + drm"
+        keys = tuple_display([p.selects or p.name for p in params])
+        body.append(f"row = _select({self.address}, _{c.const}_ROWS, {keys}, {modified})")
+        fields = [f"{col.id!r}: row[{i}]" for i, col in enumerate(chart.columns)]
+        body += [line.removeprefix(INDENT) for line in fill("return {", fields, "}", INDENT)]
+        return self.function(f"lookup_{c.ident}", signature, c.result, self.lookup_doc(params), body)
+
+    def lookup_doc(self, params: list[_Param]) -> str:
+        chart = self.chart
+        reads = _READS.get(chart.kind)
+        doc = [f"{_cite(chart)}: the row {f'a {reads} selects' if reads else 'the keys select'}.", "", "Args:"]
+        if chart.kind is model.ChartKind.ROLL and chart.dice:
+            doc.append(f"    roll: the natural roll on {chart.dice.text}, {chart.dice.min} to {chart.dice.max}.")
+        if chart.kind is model.ChartKind.VALUE and chart.value_key:
+            doc.append(f"    value: {chart.value_key.label} ({chart.value_key.domain.printed}).")
+        for key, p in zip(chart.keys, params, strict=True):
+            doc.append(f"    {p.name}: {self.key_doc(key)}.")
+        if reads:
+            doc.append("    drm: the total die roll modifier added before reading the chart.")
+        doc += ["", "Returns:", "    The row's values by column:"]
+        doc += [f"        {c.id!r}: {c.label}" for c in chart.columns]
+        if chart.errata_ids:
+            applied = ", ".join(chart.errata_ids)
+            doc += ["", f"Errata applied: {applied} (see the game's JSON for the printed values)."]
+        partial = f" (the chart is partial: {chart.partial})" if chart.partial else ""
+        doc += ["", "Raises:", "    ValueError: a roll or key value that cannot occur."]
+        doc.append(f"    NoRowError: no row is selected{partial}.")
+        return "\n".join(doc)
+
+    def key_doc(self, key: model.Key) -> str:
+        if key.enum.synthetic:
+            return f"a month 'YYYY-MM', {key.enum.members[0].id} to {key.enum.members[-1].id}"
+        enum = self.enums[key.enum.id]
+        if enum.labels is None:
+            rule = identifier(key.enum.id)
+            return f"{key.enum.label}: the odds column, as odds_{rule}() returns it (or its id in the JSON, 'o3_1')"
+        return f"{key.enum.label} ({enum.alias}; labels in {enum.labels})"
+
+    def roll_function(self) -> list[str]:
+        chart, c = self.chart, self.names
+        dice = chart.dice
+        assert dice is not None
+        params = self.key_params(self.module.child(_LOOKUP_NAMES))
+        signature = ["rng: random.Random", "*"] + [f"{p.name}: {p.annotation}" for p in params] + ["drm: int = 0"]
+        doc = (
+            f"Roll {dice.text} with `rng` and read {_cite(chart)}.\n\n"
+            "Returns the natural roll, the DRM, the modified roll and the selected row's values.\n"
+            "Raises ValueError for an argument that cannot occur and NoRowError when the modified roll\n"
+            "selects no row."
+        )
+        call = ", ".join(["natural", *(f"{p.name}={p.name}" for p in params), "drm=drm"])
+        body = [
+            f"_check_rng({self.address}, rng)",
+            f"natural = _roll(rng, {str(dice.form)!r}, {dice.count}, {dice.sides}, {dice.subtract}, {dice.floor})",
+            f"return _rolled(natural, drm, lookup_{c.ident}({call}))",
         ]
-        if rule.shift_order == "before":
-            body += ["    index += shift"]
-        if rule.beyond == "error":
-            body += ["    if not 0 <= index < len(scales):", "        raise ValueError(f'odds off the table: {position}')"]
-        body += ["    index = max(0, min(len(scales) - 1, index))"]
-        if rule.shift_order == "after":
-            body += ["    index = max(0, min(len(scales) - 1, index + shift))"]
-        body += ["    return columns[index]"]
-    return "\n\n\n" + f"def odds_{ident}(attack: int, defense: int, shift: int = 0) -> str:\n" + _doc(doc, "    ") + "\n" + "\n".join(body)
+        return self.function(f"roll_{c.ident}", signature, f"Roll[{c.result}]", doc, body)
 
-
-def _py_key(k: model.KeyMatch) -> object:
-    return (k.first, k.last) if isinstance(k, model.MonthSpan) else k
-
-
-def _py_value(v: model.Value) -> object:
-    """A cell as a Python literal value: chart references become `{'chart': 'B6'}`."""
-    return {"chart": v.address} if isinstance(v, model.ChartRef) else v
-
-
-def _key_params(chart: model.Chart, reserved: set[str]) -> list[tuple[model.Key, str, str]]:
-    out = []
-    for k in chart.keys:
-        name = py_name(k.id, reserved)
-        reserved.add(name)
-        literal = "Literal[" + ", ".join(repr(m.id) for m in k.enum.members) + "]" if k.enum.members and not k.enum.synthetic else "str"
-        out.append((k, name, literal))
-    return out
-
-
-def _lookup_fn(chart: model.Chart, ident: str) -> str:
-    const = ident.upper()
-    reserved = {"roll", "drm", "rng", "value"}
-    params = _key_params(chart, reserved)
-    sig = []
-    if chart.kind == "roll":
-        sig.append("roll: int")
-    elif chart.kind == "value":
-        sig.append("value: int")
-    kw = [f"{name}: {lit}" for _, name, lit in params]
-    if chart.kind in ("roll", "value"):
-        kw.append("drm: int = 0")
-    signature = ", ".join(sig + (["*"] + kw if kw else []))
-    doc = [f"{_cite(chart)}: the row {'a roll selects' if chart.kind == 'roll' else 'a value selects' if chart.kind == 'value' else 'the keys select'}.", ""]
-    doc.append("Args:")
-    if chart.kind == "roll" and chart.dice:
-        doc.append(f"    roll: the natural roll on {chart.dice.text}, {chart.dice.min} to {chart.dice.max}.")
-    if chart.kind == "value" and chart.value_key:
-        doc.append(f"    value: {chart.value_key.label} ({chart.value_key.domain.printed}).")
-    for k, name, _ in params:
-        if k.enum.synthetic:
-            doc.append(f"    {name}: a month 'YYYY-MM', {k.enum.members[0].id} to {k.enum.members[-1].id}.")
+    def drm_function(self) -> list[str]:
+        chart, c = self.chart, self.names
+        params = self.context_params(self.module.child(["context"]))
+        lines = [f"_{c.const}_DRMS: Final = ("]
+        for d in chart.drms:
+            lines += fill("_Drm(", [f"{d.value:+d}", _condition(d.when)], "),", INDENT)
+        lines += [")", "", ""]
+        doc = [f"The total DRM for {_cite(chart)}: the sum of the DRMs whose conditions are true.", ""]
+        for d in chart.drms:
+            doc.append(f"{d.value:+d} {d.label}" + (f" (footnote {d.footnote})" if d.footnote else ""))
+        if chart.clamp:
+            doc.append(f"The total is clamped to {chart.clamp[0]:+d}..{chart.clamp[1]:+d}.")
+        if any(self.game.context[p.id].type is not model.ContextType.FLAG for p in params):
+            doc += ["", "A value left as None is unknown: a DRM applies only when its condition is true without it."]
+        if params:
+            doc += ["", "Args:"]
+            for p in params:
+                doc.append(f"    {p.name}: {self.context_doc(self.game.context[p.id])}.")
+        context = fill("{", [f"{p.id!r}: {p.name}" for p in params], "}")
+        clamp = repr(tuple(chart.clamp)) if chart.clamp else "None"
+        body = [p.check for p in params]
+        single = f"return _total_drm(_{c.const}_DRMS, {context[0]}, {clamp})"
+        if len(context) == 1 and len(INDENT + single) <= LINE:
+            body.append(single)
         else:
-            doc.append(f"    {name}: " + ", ".join(f"{m.id!r} ({m.label})" for m in k.enum.members) + ".")
-    if chart.kind in ("roll", "value"):
-        doc.append("    drm: total die roll modifier added before reading the chart.")
-    doc.append("")
-    doc.append("Returns:")
-    doc.append("    {" + ", ".join(f"{c.id!r}: {_py_type(c)}" for c in chart.columns) + "}")
-    doc.append("")
-    if chart.errata_ids:
-        doc.append("Errata applied: " + ", ".join(chart.errata_ids) + " (see the game's JSON for the printed values).")
-        doc.append("")
-    doc.append("Raises:")
-    doc.append("    ValueError: a roll or key value that cannot occur.")
-    doc.append("    NoRowError: no row is selected" + (f" (the chart is partial: {chart.partial})" if chart.partial else "") + ".")
-    body = []
-    for k, name, _ in params:
-        body.append(f"    _check_member({chart.address!r}, {k.id!r}, {name}, {tuple(m.id for m in k.enum.members)!r})")
-    keys_tuple = "(" + "".join(f"{name}, " for _, name, _ in params) + ")"
-    if chart.kind == "roll" and chart.dice:
-        body.append(f"    _check_natural({chart.address!r}, roll, _{const}_OUTCOMES, {chart.dice.text!r})")
-        body.append(f"    return _select({chart.address!r}, _{const}_ROWS, {const}_COLUMNS, {keys_tuple}, roll + drm)")
-    elif chart.kind == "value" and chart.value_key:
-        d = chart.value_key.domain
-        body.append(f"    _check_value({chart.address!r}, value, {d.low!r}, {d.high!r}, {chart.value_key.id!r})")
-        body.append(f"    return _select({chart.address!r}, _{const}_ROWS, {const}_COLUMNS, {keys_tuple}, value + drm)")
-    else:
-        body.append(f"    return _select({chart.address!r}, _{const}_ROWS, {const}_COLUMNS, {keys_tuple}, None)")
-    return "\n\n" + f"def lookup_{ident}({signature}) -> dict[str, Any]:\n" + _doc("\n".join(doc), "    ") + "\n" + "\n".join(body)
+            body += ["context: dict[str, _Context] = " + context[0], *context[1:]]
+            body.append(f"return _total_drm(_{c.const}_DRMS, context, {clamp})")
+        signature = ["*", *(f"{p.name}: {p.annotation}" for p in params)] if params else []
+        return lines + self.function(f"drm_{c.ident}", signature, "int", "\n".join(doc), body)
+
+    def context_doc(self, var: model.ContextVar) -> str:
+        match var.type:
+            case model.ContextType.FLAG:
+                return f"{var.label} (True or False)"
+            case model.ContextType.INT:
+                return f"{var.label} (an int, or None if unknown)"
+            case model.ContextType.MONTH:
+                return f"{var.label} ('YYYY-MM', or None if unknown)"
+            case model.ContextType.ENUM:
+                enum = self.enums[var.enum or ""]
+                return f"{var.label} ({enum.alias}, labels in {enum.labels}; or None if unknown)"
+            case _:
+                assert_never(var.type)
+
+    def odds_function(self) -> list[str]:
+        chart, c = self.chart, self.names
+        rule = chart.odds
+        assert rule is not None
+        enum = self.enums.get(rule.id)
+        columns = (
+            f"Columns {', '.join(rule.columns)}; beyond the edge: {rule.beyond}; "
+            if rule.columns
+            else "No printed columns: the ratio itself is returned; "
+        )
+        accepted = ", as the CRT lookups keyed by it accept it" if enum else ""
+        shifts = f"shifts apply {rule.shift_order} clamping." if rule.shift_order else "no column shifts."
+        doc = (
+            f"{_cite(chart)}: the odds column for these combat factors.\n\n"
+            f"Attacker-high odds divide attack by defense and round {rule.attacker_round}; defender-high odds\n"
+            f"divide defense by attack and round {rule.defender_round}; equal factors are 1:1.\n"
+            f"{columns}{shifts}\n\n"
+            "Args:\n"
+            "    attack, defense: combat factors, ints >= 1.\n"
+            "    shift: columns to shift (+ toward the attacker).\n\n"
+            "Returns:\n"
+            f"    The column label, e.g. '3:1'{accepted}.\n\n"
+            "Raises:\n"
+            "    ValueError: no factors, odds off a table that does not clamp, or an undeclared shift."
+        )
+        settings = (rule.attacker_round, rule.defender_round, tuple(rule.columns), rule.beyond, rule.shift_order)
+        rule_args = [repr(rule.id), *(repr(_plain(v)) for v in settings)]
+        lines = [*fill(f"_{c.const}_RULE: Final = _OddsRule(", rule_args, ")"), "", ""]
+        column = f"_odds_column(_{c.const}_RULE, attack, defense, shift)"
+        body = [f"return cast({enum.alias}, {column})" if enum else f"return {column}"]
+        signature = ["attack: int", "defense: int", "shift: int = 0"]
+        return lines + self.function(f"odds_{c.ident}", signature, enum.alias if enum else "str", doc, body)
+
+    def function(self, name: str, params: list[str], returns: str, doc: str, body: list[str]) -> list[str]:
+        one = f"def {name}({', '.join(params)}) -> {returns}:"
+        split = [f"def {name}(", *(f"{INDENT}{p}," for p in params), f") -> {returns}:"]
+        lines = [one] if len(one) <= LINE else split
+        lines.append(docstring(doc, INDENT))
+        for statement in body:
+            lines += [INDENT + line for line in statement.split("\n")]
+        return lines
 
 
-def _py_type(c: model.Column) -> str:
-    return {
-        "text": "str", "int": "int", "month": "str 'YYYY-MM'", "pair": "tuple[int | None, int | None]",
-        "triple": "tuple (short, medium, long)", "thresholds": "tuple of minimum rolls for 1, 2, ... results (None = impossible)",
-        "chartref": "{'chart': ID}",
-    }.get(c.type, f"str ({c.type})")
-
-
-def _roll_fn(chart: model.Chart, ident: str) -> str:
-    assert chart.dice is not None
-    reserved = {"roll", "drm", "rng", "value", "natural"}
-    params = _key_params(chart, reserved)
-    kw = [f"{name}: {lit}" for _, name, lit in params] + ["drm: int = 0"]
-    d = chart.dice
-    doc = (
-        f"Roll {d.text} with `rng` and read {_cite(chart)}.\n\n"
-        "Returns the selected row's values plus 'roll' (natural) and 'modified'.\n"
-        "Raises NoRowError when the modified roll selects no row."
-    )
-    call = ", ".join(f"{name}={name}" for _, name, _ in params)
-    call = (call + ", " if call else "") + "drm=drm"
-    return (
-        "\n\n"
-        + f"def roll_{ident}(rng: random.Random, *, {', '.join(kw)}) -> dict[str, Any]:\n"
-        + _doc(doc, "    ")
-        + "\n"
-        + f"    natural = _roll(rng, {d.form.value!r}, {d.count!r}, {d.sides!r}, {d.subtract!r}, {d.floor!r})\n"
-        + f"    return {{'roll': natural, 'modified': natural + drm, **lookup_{ident}(natural, {call})}}"
-    )
-
-
-def _drm_fn(game: model.Game, chart: model.Chart, ident: str) -> str:
-    used = sorted({v for d in chart.drms for v in _vars(d.when)})
-    reserved: set[str] = set()
-    names = {}
-    params = []
-    for var_id in used:
-        var = game.context[var_id]
-        name = py_name(var_id, reserved)
-        reserved.add(name)
-        names[var_id] = name
-        params.append(f"{name}: {_ctx_type(game, var)} = {'False' if var.type == 'flag' else 'None'}")
-    doc = [f"Total DRM for {_cite(chart)}: the sum of the modifiers whose conditions hold.", ""]
-    for d in chart.drms:
-        doc.append(f"{d.value:+d} {d.label}" + (f" (footnote {d.footnote})" if d.footnote else ""))
-    if chart.clamp:
-        doc.append(f"The total is clamped to {chart.clamp[0]:+d}..{chart.clamp[1]:+d}.")
-    doc.append("")
-    doc.append("Months are 'YYYY-MM'; a context value left as None makes its conditions false.")
-    body = ["    total = 0"]
-    for d in chart.drms:
-        if d.when is None:
-            body.append(f"    total += {d.value}  # {d.id}")
-        else:
-            body.append(f"    if {_py_cond(d.when, names)}:")
-            body.append(f"        total += {d.value}")
-    if chart.clamp:
-        body.append(f"    total = max({chart.clamp[0]}, min({chart.clamp[1]}, total))")
-    body.append("    return total")
-    sig = ("*, " + ", ".join(params)) if params else ""
-    return "\n\n" + f"def drm_{ident}({sig}) -> int:\n" + _doc("\n".join(doc), "    ") + "\n" + "\n".join(body)
-
-
-def _ctx_type(game: model.Game, var: model.ContextVar) -> str:
-    if var.type == "flag":
-        return "bool"
-    if var.type == "int":
-        return "Optional[int]"
-    if var.type == "month":
-        return "Optional[str]"
-    members = game.enums[var.enum or ""].members
-    return "Optional[Literal[" + ", ".join(repr(m.id) for m in members) + "]]"
+def _builtin_type(t: model.BuiltinType) -> str:
+    """The Python type of a cell of a builtin column type (months are 'YYYY-MM' strings)."""
+    match t:
+        case model.BuiltinType.TEXT | model.BuiltinType.MONTH:
+            return "str"
+        case model.BuiltinType.INT:
+            return "int"
+        case model.BuiltinType.FLAG:
+            return "bool"
+        case model.BuiltinType.PAIR:
+            return "tuple[int | None, int | None]"
+        case model.BuiltinType.TRIPLE:
+            return "tuple[int | None, int | None, int | None]"
+        case model.BuiltinType.THRESHOLDS:
+            return "tuple[int | None, ...]"
+        case model.BuiltinType.CHARTREF:
+            return "ChartRef"
+        case _:
+            assert_never(t)
 
 
 def _vars(c: model.Condition | None) -> set[str]:
@@ -391,17 +492,32 @@ def _vars(c: model.Condition | None) -> set[str]:
     return set().union(*(_vars(p) for p in c.parts))
 
 
-def _py_cond(c: model.Condition, names: dict[str, str]) -> str:
-    if isinstance(c, model.Flag):
-        return f"bool({names[c.var]})"
-    if isinstance(c, model.Compare):
-        n = names[c.var]
-        if c.op in ("==", "!="):
-            return f"({n} {c.op} {c.value!r})"
-        return f"({n} is not None and {n} {c.op} {c.value!r})"
-    if isinstance(c, model.In):
-        return f"({names[c.var]} in {tuple(c.values)!r})"
-    if isinstance(c, model.Not):
-        return f"(not {_py_cond(c.inner, names)})"
-    joiner = " and " if isinstance(c, model.All) else " or "
-    return "(" + joiner.join(_py_cond(p, names) for p in c.parts) + ")"
+def _condition(c: model.Condition | None) -> str:
+    """A DRM condition as the runtime's condition objects (evaluated with three-valued logic)."""
+    match c:
+        case None:
+            return "None"
+        case model.Flag():
+            return f"_Flag({c.var!r})"
+        case model.Compare():
+            return f"_Compare({c.var!r}, {str(c.op)!r}, {_plain(c.value)!r})"
+        case model.In():
+            return f"_In({c.var!r}, {tuple_display([repr(_plain(v)) for v in c.values])})"
+        case model.Not():
+            return f"_Not({_condition(c.inner)})"
+        case model.All():
+            return f"_AllOf({tuple_display([_condition(p) for p in c.parts])})"
+        case model.Any_():
+            return f"_AnyOf({tuple_display([_condition(p) for p in c.parts])})"
+        case _:
+            assert_never(c)
+
+
+def _plain(value: object) -> object:
+    """A model value as plain Python data for `repr()`: a StrEnum or str subclass (`Month`,
+    `MemberId`) as its text, a tuple subclass (`Slashed`) as a tuple."""
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, tuple):
+        return tuple(_plain(v) for v in value)
+    return value

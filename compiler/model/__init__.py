@@ -24,6 +24,7 @@ from compiler.model.chart import (
     GridRow,
     Key,
     Row,
+    ShortRow,
     ValueKey,
     drm_span,
 )
@@ -82,6 +83,6 @@ __all__ = [
     "ChartRef", "Column", "ColumnSumInvariant", "ColumnType", "Compare", "CompareOp", "Condition", "ContextType",
     "ContextVar", "CountInvariant", "DieRange", "Drm", "EnumRef", "EnumType", "ErrataDoc", "Field", "Flag", "Footnote",
     "Game", "GridLayout", "GridRow", "In", "Invariant", "Key", "KeyMatch", "Member", "MemberId", "Month", "MonthSpan",
-    "Not", "Operand", "Period", "Project", "Row", "Slashed", "Suppression", "Text", "Value", "ValueKey", "drm_span",
+    "Not", "Operand", "Period", "Project", "Row", "ShortRow", "Slashed", "Suppression", "Text", "Value", "ValueKey", "drm_span",
     "key_matches",
 ]

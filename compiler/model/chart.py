@@ -93,14 +93,25 @@ AUTOMATIC = "automatic"
 
 
 @dataclass(frozen=True)
+class ShortRow:
+    """A row of a partial availability grid that gives fewer cells than the grid has heads."""
+
+    item: str  # the member id
+    written: str  # the item as the row writes it
+    span: Span
+
+
+@dataclass(frozen=True)
 class AvailabilityLayout:
     """How an availability chart is printed (IA2 R2/R3): items down (`item_key`), months across
-    (`head_key`, `heads`), one cell per item and month."""
+    (`head_key`, `heads`), one cell per item and month (fewer in the `short_rows` of a partial
+    chart)."""
 
     item_key: str
     head_key: str
     heads: tuple[str, ...]
     rows: tuple[tuple[str, tuple[AvailabilityCell, ...]], ...]  # (member id, cells)
+    short_rows: tuple[ShortRow, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -94,6 +94,11 @@ class EnumType:
         return by_id.get(id_or_label) or by_name.get(id_or_label.casefold())
 
     @cached_property
+    def spellings(self) -> tuple[str, ...]:
+        """Every way a member may be written: ids, labels and aliases."""
+        return tuple(m.id for m in self.members) + tuple(a for m in self.members for a in (m.label, *m.aliases))
+
+    @cached_property
     def _names(self) -> tuple[dict[str, Member], dict[str, Member]]:
         """Members by id, and by case-folded label, id or alias (labels and ids before aliases,
         the first member winning, as a scan in that order would)."""

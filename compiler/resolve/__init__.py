@@ -18,8 +18,8 @@ from __future__ import annotations
 from compiler import errata as errata_mod
 from compiler import model
 from compiler.calendar import month_range
-from compiler.diagnostics import Sink, codes, did_you_mean
-from compiler.diagnostics.messages import declared_twice
+from compiler.diagnostics import Sink
+from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.resolve import enums, header
 from compiler.resolve.charts import ChartResolver
 from compiler.resolve.derive import derive_order, format_range
@@ -141,10 +141,4 @@ def _bind_chart_refs(symbols: SymbolTable, typer: ValueTyper, sink: Sink) -> Non
     """Every `[B6]` cell must name a chart, DRM list or `external` chart of the game (C201)."""
     for address, span, what in typer.chart_refs:
         if symbols.chart(address) is None:
-            sink.emit(
-                codes.UNKNOWN_NAME,
-                f"{what} refers to chart `[{address}]`, which game `{symbols.id}` does not declare",
-                span,
-                did_you_mean(address, [c.address for c in symbols.charts])
-                or f'declare it, e.g. `external [{address}] "Title" "printed on the player aid cards"`',
-            )
+            unknown_name(sink, f"{what} refers to chart `[{address}]`, which game `{symbols.id}` does not declare", address, span, [c.address for c in symbols.charts], f'declare it, e.g. `external [{address}] "Title" "printed on the player aid cards"`')

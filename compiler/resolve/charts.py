@@ -8,8 +8,8 @@ resolved (coverage, limits, dates) are the checks' (`compiler.checks`).
 from __future__ import annotations
 
 from compiler import model
-from compiler.diagnostics import Sink, codes, did_you_mean
-from compiler.diagnostics.messages import declared_twice
+from compiler.diagnostics import Sink, codes
+from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.dice import Dice, DiceForm
 from compiler.resolve import layouts
 from compiler.resolve.conditions import ConditionResolver
@@ -81,17 +81,14 @@ class ChartResolver:
                 grid, keys = layouts.grid(self.rows, d.grids[0], keys, columns)
                 rows.extend(layouts.grid_rows(grid, keys))
                 broken = broken or grid is None or len(grid.rows) != len(d.grids[0].rows)
-                for extra in d.grids[1:]:
-                    self.sink.emit(codes.REPEATED_STATEMENT, f"{self.where} has more than one grid", extra.span, "split it into two charts")
+                for extra_grid in d.grids[1:]:
+                    self.sink.emit(codes.REPEATED_STATEMENT, f"{self.where} has more than one grid", extra_grid.span, "split it into two charts")
             if not columns:
                 self.sink.emit(codes.CHART_SHAPE, f"{self.where} declares no output column", d.title.span, 'add e.g. `column result: text "Result"`')
             elif not rows and not broken and not d.availability:
                 self.sink.emit(codes.CHART_SHAPE, f"{self.where} has no rows", d.title.span, "add a `rows { ... }` block or a `grid`")
                 broken = True
-        clamp = (d.combine.clamp_min, d.combine.clamp_max) if d.combine and d.combine.clamp_min is not None else None
-        if clamp and clamp[0] > clamp[1]:
-            self.sink.emit(codes.REVERSED_RANGE, f"the DRM clamp runs backwards: {clamp[0]:+d} to {clamp[1]:+d}", d.combine.span)
-            clamp = None
+        clamp = self._clamp(d.combine)
         return model.Chart(
             game=self.symbols.id,
             chart_id=d.chart_id.text if d.chart_id else None,
@@ -117,6 +114,15 @@ class ChartResolver:
             availability=availability,
             drm_reads=d.modified.text if d.modified else None,
         )
+
+    def _clamp(self, combine: ast.CombineDecl | None) -> tuple[int, int] | None:
+        """The `combine sum clamp LOW to HIGH` bounds on the DRM total, if given and not reversed."""
+        if combine is None or combine.clamp_min is None or combine.clamp_max is None:
+            return None
+        if combine.clamp_min > combine.clamp_max:
+            self.sink.emit(codes.REVERSED_RANGE, f"the DRM clamp runs backwards: {combine.clamp_min:+d} to {combine.clamp_max:+d}", combine.span)
+            return None
+        return combine.clamp_min, combine.clamp_max
 
     def _kind(self) -> model.ChartKind:
         d = self.decl
@@ -187,12 +193,7 @@ class ChartResolver:
             type_name = c.type_name.text
             col_type = column_type(type_name, model.COLUMN_TYPES, self.symbols.enums)
             if col_type is None:
-                self.sink.emit(
-                    codes.UNKNOWN_NAME,
-                    f"unknown column type `{type_name}` in {self.where}",
-                    c.type_name.span,
-                    did_you_mean(type_name, [*model.COLUMN_TYPES, *self.symbols.enums]),
-                )
+                unknown_name(self.sink, f"unknown column type `{type_name}` in {self.where}", type_name, c.type_name.span, [*model.COLUMN_TYPES, *self.symbols.enums])
                 continue
             label = c.label.text if c.label else c.name.text.replace("_", " ").capitalize()
             columns.append(model.Column(c.name.text, col_type, label, c.span))
@@ -207,10 +208,5 @@ class ChartResolver:
             notes[f.mark] = model.Footnote(f.mark, f.text.text, f.span)
         for d in drms:
             if d.footnote is not None and d.footnote not in notes:
-                self.sink.emit(
-                    codes.UNKNOWN_NAME,
-                    f"DRM `{d.id}` cites footnote {d.footnote}, which {self.where} does not declare",
-                    d.span,
-                    did_you_mean(str(d.footnote), [str(m) for m in notes]),
-                )
+                unknown_name(self.sink, f"DRM `{d.id}` cites footnote {d.footnote}, which {self.where} does not declare", str(d.footnote), d.span, [str(m) for m in notes])
         return [notes[m] for m in sorted(notes)]

@@ -6,8 +6,8 @@ from typing import assert_never
 
 from compiler import model
 from compiler.calendar import Month
-from compiler.diagnostics import Sink, codes, did_you_mean
-from compiler.diagnostics.messages import declared_twice
+from compiler.diagnostics import Sink, codes
+from compiler.diagnostics.messages import declared_twice, not_a_value_of, unknown_name
 from compiler.resolve.symbols import SymbolTable, first_span
 from dsl import ast
 
@@ -38,12 +38,7 @@ class ConditionResolver:
     def _var(self, name: ast.Name) -> model.ContextVar | None:
         var = self.symbols.context.get(name.text)
         if var is None:
-            self.sink.emit(
-                codes.UNKNOWN_NAME,
-                f"unknown context variable `{name.text}` in {self.where}",
-                name.span,
-                did_you_mean(name.text, self.symbols.context) or f"declare it: `context {name.text}: flag`",
-            )
+            unknown_name(self.sink, f"unknown context variable `{name.text}` in {self.where}", name.text, name.span, self.symbols.context, f"declare it: `context {name.text}: flag`")
         return var
 
     def condition(self, cond: ast.Cond) -> model.Condition | None:
@@ -99,12 +94,7 @@ class ConditionResolver:
             enum = self.symbols.enums[var.enum or ""]
             member = enum.member(op.text)
             if member is None:
-                self.sink.emit(
-                    codes.UNKNOWN_NAME,
-                    f"`{op.text}` is not a value of `{enum.id}`",
-                    op.span,
-                    did_you_mean(op.text, [m.id for m in enum.members]),
-                )
+                not_a_value_of(self.sink, op.text, f"`{enum.id}`", op.span, [m.id for m in enum.members])
                 return None
             return model.MemberId(member.id)
         kinds = {"int": "a whole number", "month": "a month like `1944-12`", "enum": "one of its values", "flag": "nothing"}

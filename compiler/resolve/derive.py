@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from compiler import model
-from compiler.diagnostics import Sink, codes, did_you_mean
+from compiler.diagnostics import Sink, codes
+from compiler.diagnostics.messages import unknown_name
 from compiler.dice import Dice, DiceForm
 from compiler.resolve.symbols import SymbolTable
 from dsl import ast
@@ -16,16 +17,24 @@ def derive_order(decls: list[tuple[str, ast.ChartDecl]]) -> list[tuple[str, ast.
     (a chain `c <- b <- a` resolves a, b, c; a cycle or a missing base keeps source order)."""
     ordered = [pd for pd in decls if pd[1].derive is None]
     pending = [pd for pd in decls if pd[1].derive is not None]
-    known = {h.text.casefold() for _, d in ordered for h in (d.chart_id, d.slug) if h is not None}
+    known = {h for _, d in ordered for h in _handles(d)}
     while pending:
-        ready = [pd for pd in pending if pd[1].derive.base.text.casefold() in known]  # type: ignore[union-attr]
+        ready = [pd for pd in pending if _base(pd[1]) in known]
         if not ready:
             return ordered + pending
-        for pd in ready:
-            pending.remove(pd)
-            ordered.append(pd)
-            known.update(h.text.casefold() for h in (pd[1].chart_id, pd[1].slug) if h is not None)
+        ordered += ready
+        known.update(h for _, d in ready for h in _handles(d))
+        taken = {id(pd) for pd in ready}
+        pending = [pd for pd in pending if id(pd) not in taken]
     return ordered
+
+
+def _handles(decl: ast.ChartDecl) -> set[str]:
+    return {h.text.casefold() for h in (decl.chart_id, decl.slug) if h is not None}
+
+
+def _base(decl: ast.ChartDecl) -> str | None:
+    return decl.derive.base.text.casefold() if decl.derive is not None else None
 
 
 def derived_chart(symbols: SymbolTable, decl: ast.ChartDecl, path: str, sink: Sink, where: str) -> model.Chart | None:
@@ -38,12 +47,7 @@ def derived_chart(symbols: SymbolTable, decl: ast.ChartDecl, path: str, sink: Si
         return None
     base = symbols.chart(derive.base.text)
     if base is None:
-        sink.emit(
-            codes.UNKNOWN_NAME,
-            f"{where} derives from unknown chart `{derive.base.text}`",
-            derive.base.span,
-            did_you_mean(derive.base.text, [c.address for c in symbols.charts]),
-        )
+        unknown_name(sink, f"{where} derives from unknown chart `{derive.base.text}`", derive.base.text, derive.base.span, [c.address for c in symbols.charts])
         return None
     own = [d.roll, d.value_key, *d.keys, *d.columns, *d.rows, *d.grids, *d.availability]
     if any(own):
@@ -109,7 +113,8 @@ def _shift_availability(layout: model.AvailabilityLayout | None, dice: Dice, shi
     def cell(c: model.AvailabilityCell) -> model.AvailabilityCell:
         return _shift_range(c, dice, shift) if isinstance(c, model.DieRange) else c
 
-    return replace(layout, rows=tuple((item, tuple(cell(c) for c in cells)) for item, cells in layout.rows))
+    # rows the base gives short are reported on the base, where they are written
+    return replace(layout, rows=tuple((item, tuple(cell(c) for c in cells)) for item, cells in layout.rows), short_rows=())
 
 
 def format_range(dice: Dice, low: int | None, high: int | None) -> str:
@@ -123,8 +128,9 @@ def format_range(dice: Dice, low: int | None, high: int | None) -> str:
 
     if low is None and high is None:
         return "any"
-    if high is None:
-        return f"{face(low)}+"  # type: ignore[arg-type]
     if low is None:
+        assert high is not None
         return f"{face(high)}-"
+    if high is None:
+        return f"{face(low)}+"
     return face(low) if low == high else f"{face(low)}-{face(high)}"

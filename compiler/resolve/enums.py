@@ -4,8 +4,8 @@ typed fields of enum records (a field may name any enum, so every enum is declar
 from __future__ import annotations
 
 from compiler import model
-from compiler.diagnostics import Label, Sink, codes, did_you_mean
-from compiler.diagnostics.messages import declared_twice
+from compiler.diagnostics import Label, Sink, codes
+from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.resolve.symbols import SymbolTable, first_span
 from compiler.resolve.values import Bad, ValueTyper, column_type
 from dsl import ast
@@ -67,12 +67,7 @@ def add_record_fields(symbols: SymbolTable, decl: ast.EnumDecl, typer: ValueType
             continue
         field_type = column_type(type_name, model.FIELD_TYPES, symbols.enums)
         if field_type is None:
-            sink.emit(
-                codes.UNKNOWN_NAME,
-                f"unknown type `{type_name}` for field `{f.name.text}` of enum `{enum.id}`",
-                f.type_name.span,
-                did_you_mean(type_name, [*model.FIELD_TYPES, *symbols.enums]),
-            )
+            unknown_name(sink, f"unknown type `{type_name}` for field `{f.name.text}` of enum `{enum.id}`", type_name, f.type_name.span, [*model.FIELD_TYPES, *symbols.enums])
             continue
         label = f.label.text if f.label else f.name.text.replace("_", " ").capitalize()
         fields.append(model.Field(f.name.text, field_type, label, f.span))
@@ -84,12 +79,7 @@ def add_record_fields(symbols: SymbolTable, decl: ast.EnumDecl, typer: ValueType
         for fv in mdecl.fields:
             field = by_id.get(fv.name.text)
             if field is None:
-                sink.emit(
-                    codes.UNKNOWN_NAME,
-                    f"enum `{enum.id}` has no field `{fv.name.text}`",
-                    fv.name.span,
-                    did_you_mean(fv.name.text, by_id) or "declare it in a `fields { ... }` block",
-                )
+                unknown_name(sink, f"enum `{enum.id}` has no field `{fv.name.text}`", fv.name.text, fv.name.span, by_id, "declare it in a `fields { ... }` block")
                 continue
             if fv.name.text in values:
                 declared_twice(sink, f"field `{fv.name.text}`", fv.name.span, given[fv.name.text], where=f"for `{member.id}`", verb="given")
@@ -113,12 +103,7 @@ def add_context(symbols: SymbolTable, decl: ast.ContextDecl, sink: Sink) -> None
     var_type = _BUILTIN_CONTEXT_TYPES.get(type_name)
     if var_type is None:
         if type_name not in symbols.enums:
-            sink.emit(
-                codes.UNKNOWN_NAME,
-                f"unknown type `{type_name}` for context variable `{name}`",
-                decl.type_name.span,
-                did_you_mean(type_name, [*_BUILTIN_CONTEXT_TYPES, *symbols.enums]),
-            )
+            unknown_name(sink, f"unknown type `{type_name}` for context variable `{name}`", type_name, decl.type_name.span, [*_BUILTIN_CONTEXT_TYPES, *symbols.enums])
             return
         enum = type_name
         var_type = model.ContextType.ENUM

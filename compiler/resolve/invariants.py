@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import assert_never
 
 from compiler import model
-from compiler.diagnostics import Sink, codes, did_you_mean
-from compiler.diagnostics.messages import declared_twice
+from compiler.diagnostics import Sink, codes
+from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.resolve.symbols import SymbolTable
 from compiler.resolve.values import Bad, ValueTyper
 from dsl import ast
@@ -64,9 +64,9 @@ def _column_sum_invariant(symbols: SymbolTable, decl: ast.ColumnSumInvariant, si
     enum, field = bound
     chart = symbols.chart(decl.chart.text)
     if chart is None:
-        sink.emit(codes.UNKNOWN_NAME, f"unknown chart `{decl.chart.text}` in invariant `{decl.name.text}`", decl.chart.span, did_you_mean(decl.chart.text, [c.address for c in symbols.charts]))
+        unknown_name(sink, f"unknown chart `{decl.chart.text}` in invariant `{decl.name.text}`", decl.chart.text, decl.chart.span, [c.address for c in symbols.charts])
         return None
-    parts = {model.SLASHED_PARTS[c.type] for c in chart.columns if c.type in model.SLASHED_PARTS}
+    parts = {model.SLASHED_PARTS[c.type] for c in chart.columns if isinstance(c.type, model.BuiltinType) and c.type in model.SLASHED_PARTS}
     if not 1 <= decl.part <= (max(parts) if parts else 0):
         sink.emit(
             codes.TYPE_MISMATCH,
@@ -81,7 +81,7 @@ def _column_sum_invariant(symbols: SymbolTable, decl: ast.ColumnSumInvariant, si
 def _invariant_enum(symbols: SymbolTable, decl: ast.InvariantDecl, enum_name: ast.Name, sink: Sink) -> model.EnumType | None:
     enum = symbols.enums.get(enum_name.text)
     if enum is None:
-        sink.emit(codes.UNKNOWN_NAME, f"unknown enum `{enum_name.text}` in invariant `{decl.name.text}`", enum_name.span, did_you_mean(enum_name.text, symbols.enums))
+        unknown_name(sink, f"unknown enum `{enum_name.text}` in invariant `{decl.name.text}`", enum_name.text, enum_name.span, symbols.enums)
     return enum
 
 
@@ -93,6 +93,6 @@ def _invariant_field(
         return None
     field = next((f for f in enum.fields if f.id == field_name.text), None)
     if field is None:
-        sink.emit(codes.UNKNOWN_NAME, f"enum `{enum.id}` has no field `{field_name.text}`", field_name.span, did_you_mean(field_name.text, [f.id for f in enum.fields]))
+        unknown_name(sink, f"enum `{enum.id}` has no field `{field_name.text}`", field_name.text, field_name.span, [f.id for f in enum.fields])
         return None
     return enum, field

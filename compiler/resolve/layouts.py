@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from compiler import model
-from compiler.diagnostics import Label, codes, did_you_mean
+from compiler.diagnostics import Label, codes
+from compiler.diagnostics.messages import unknown_name
 from compiler.resolve.rows import RowReader
-from compiler.resolve.symbols import chart_name
 from dsl import ast
 
 
@@ -14,12 +14,7 @@ def grid(reader: RowReader, decl: ast.GridDecl, keys: list[model.Key], columns: 
     key = next((k for k in keys if k.id == decl.key.text), None)
     if key is None:
         if reader.decl.keys:
-            reader.sink.emit(
-                codes.UNKNOWN_NAME,
-                f"grid key `{decl.key.text}` is not a key of {reader.where}",
-                decl.key.span,
-                did_you_mean(decl.key.text, [k.id for k in keys]),
-            )
+            unknown_name(reader.sink, f"grid key `{decl.key.text}` is not a key of {reader.where}", decl.key.text, decl.key.span, [k.id for k in keys])
             return None, keys
         enum = reader.enum(decl.key, "grid key")
         if enum is None:
@@ -44,7 +39,7 @@ def grid(reader: RowReader, decl: ast.GridDecl, keys: list[model.Key], columns: 
             )
             continue
         values = reader.values(gr.values, columns, gr.span)
-        cells = []
+        cells: list[model.DieRange | None] = []
         for cell in gr.cells:
             if cell.range is None:
                 cells.append(None)
@@ -99,6 +94,7 @@ def availability(
         return None, keys, [], True
     broken = False
     layout_rows: list[tuple[str, tuple[model.AvailabilityCell, ...]]] = []
+    short_rows: list[model.ShortRow] = []
     rows: list[model.Row] = []
     item_key = model.Key(decl.row_key.text, item_enum, decl.row_key.span)
     for ar in decl.rows:
@@ -109,12 +105,7 @@ def availability(
         cells = list(ar.cells)
         if len(cells) != len(columns):
             if reader.decl.partial and len(cells) < len(columns):
-                reader.sink.emit(
-                    codes.PARTIAL_CHART,
-                    f"partial chart `{chart_name(reader.decl)}`: row `{ar.key.text}` gives {len(cells)} of {len(columns)} cells; {', '.join(columns[len(cells):])} missing",
-                    ar.span,
-                    f"declared partial: {reader.decl.partial.text}",
-                )
+                short_rows.append(model.ShortRow(item, ar.key.text, ar.span))
             else:
                 reader.sink.emit(
                     codes.GRID_SHAPE,
@@ -132,7 +123,7 @@ def availability(
     listed_items = model.EnumType(item_enum.id, item_enum.label, tuple(m for m in item_enum.members if m.id in {i for i, _ in layout_rows}), item_enum.span, item_enum.fields)
     listed_cols = model.EnumType(col_enum.id, col_enum.label, tuple(m for m in col_enum.members if m.id in columns), col_enum.span, col_enum.fields, col_enum.synthetic)
     keys = [*keys, model.Key(item_key.id, listed_items, item_key.span), model.Key(col_key.id, listed_cols, col_key.span)]
-    layout = model.AvailabilityLayout(item_key.id, col_key.id, tuple(columns), tuple(layout_rows))
+    layout = model.AvailabilityLayout(item_key.id, col_key.id, tuple(columns), tuple(layout_rows), tuple(short_rows))
     return layout, keys, rows, broken
 
 

@@ -39,8 +39,10 @@ def odds_rule(symbols: SymbolTable, decl: ast.OddsDecl, path: str, sink: Sink) -
     rule = crt.OddsRule(
         id=decl.name.text, chart_id=decl.chart_id.text if decl.chart_id else None, title=decl.title.text,
         rule=decl.rule.text if decl.rule else None, notes=tuple(n.text for n in decl.notes),
-        attacker_round=decl.attacker_round or "down", defender_round=decl.defender_round or "up",
-        columns=tuple(columns), beyond=decl.beyond, shift_order=decl.shift_order, span=decl.span,
+        attacker_round=crt.Rounding(decl.attacker_round or "down"),
+        defender_round=crt.Rounding(decl.defender_round or "up"),
+        columns=tuple(columns), beyond=crt.Beyond(decl.beyond) if decl.beyond else None,
+        shift_order=crt.ShiftOrder(decl.shift_order) if decl.shift_order else None, span=decl.span,
     )
     if columns:
         if decl.name.text in symbols.enums:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 
 from compiler import model
-from compiler.diagnostics import Sink, codes, did_you_mean
+from compiler.diagnostics import Sink, codes
+from compiler.diagnostics.messages import not_a_value_of, unknown_name
 from compiler.dice import Dice
 from compiler.resolve.symbols import SymbolTable
 from compiler.resolve.values import Bad, ValueTyper, check_month
@@ -30,7 +31,7 @@ class RowReader:
         enum = self.symbols.enums.get(name.text)
         if enum is None:
             extra = "" if self.symbols.periods or name.text != "period" else " (the game header declares no periods)"
-            self.sink.emit(codes.UNKNOWN_NAME, f"unknown {what} `{name.text}` in {self.where}{extra}", name.span, did_you_mean(name.text, self.symbols.enums))
+            unknown_name(self.sink, f"unknown {what} `{name.text}` in {self.where}{extra}", name.text, name.span, self.symbols.enums)
         return enum
 
     @property
@@ -102,12 +103,7 @@ class RowReader:
             return self._month_span(key, kv)
         member = key.enum.member(kv.text) if kv.kind != "months" else None
         if member is None:
-            self.sink.emit(
-                codes.UNKNOWN_NAME,
-                f"`{kv.text}` is not a value of key `{key.id}` in {self.where}",
-                kv.span,
-                did_you_mean(kv.text, [m.id for m in key.enum.members] + [a for m in key.enum.members for a in (m.label, *m.aliases)]),
-            )
+            not_a_value_of(self.sink, kv.text, f"key `{key.id}`", kv.span, key.enum.spellings, f" in {self.where}")
             return False, None
         return True, model.MemberId(member.id)
 
@@ -160,7 +156,7 @@ class RowReader:
             return None
         if len(keys) != len(self.decl.keys):  # a key failed to resolve; already reported
             return None
-        members: list[str | None] = []
+        members: list[model.KeyMatch] = []
         ok = True
         for key, kv in zip(keys, decl.keys):
             good, member = self.key_member(key, kv)

@@ -11,7 +11,8 @@ from typing import assert_never
 
 from compiler import model
 from compiler.calendar import Month
-from compiler.diagnostics import Sink, codes, did_you_mean
+from compiler.diagnostics import Sink, codes
+from compiler.diagnostics.messages import not_a_value_of
 from compiler.resolve.symbols import SymbolTable
 from dsl import ast
 
@@ -109,12 +110,7 @@ class ValueTyper:
         if member is not None:
             return model.MemberId(member.id)
         if v.kind in ("name", "text"):
-            self.sink.emit(
-                codes.UNKNOWN_NAME,
-                f"`{v.text}` is not a value of `{enum.id}` ({what})",
-                v.span,
-                did_you_mean(v.text, [m.id for m in enum.members] + [a for m in enum.members for a in (m.label, *m.aliases)]),
-            )
+            not_a_value_of(self.sink, v.text, f"`{enum.id}`", v.span, enum.spellings, f" ({what})")
             return BAD
         return self._mismatch(v, enum.id, what, f"write one of the values of `{enum.id}`")
 

@@ -3,68 +3,155 @@
 
 Standalone: standard library only, no import of chartc. A roll is an int on the dice's faces
 (a d10's 0 is 10, a percentile 00 is 100); a month is 'YYYY-MM'. Each chart has
-lookup_<id>(roll, *, keys..., drm=0), roll_<id>(rng, ...) for die-roll charts and
-drm_<id>(*, context...) when it declares DRMs. Lookups raise ValueError for a roll or key
-that cannot occur and NoRowError when no row is selected."""
+lookup_<id>(roll, *, keys..., drm=0) returning its row as a TypedDict, roll_<id>(rng, ...) for
+die-roll charts, drm_<id>(*, context...) when it declares DRMs and odds_<id>(attack, defense)
+for an odds rule, whose column a CRT lookup accepts as its key. Every argument is checked:
+ValueError for a roll, key or context value that cannot occur (naming the allowed values),
+NoRowError when no row is selected.
+
+DRM conditions: a flag defaults to False; any other context value left as None is unknown.
+A comparison with an unknown value is neither true nor false, `not` keeps it unknown, `and` is
+false when one part is false and `or` true when one part is true (three-valued logic); a DRM
+applies only when its condition is true.
+
+Names: a chart's function is named after its chart ID or slug in lower case, with every character
+that cannot be in a Python name replaced by '_' (R-1 -> lookup_r_1). Charts whose ID is already a
+Python name come first; a name already taken gets the first free suffix _2, _3, ... (LOOKUPS maps
+every chart ID to its function). A key or context name that is a Python keyword or builtin, or a
+name of this module, gets a trailing '_' (range -> range_). Result keys are the JSON's column ids.
+"""
 from __future__ import annotations
 
 import math
 import random
+import re
+from collections.abc import Callable, Mapping  # noqa: F401  (the generated code uses them)
 from fractions import Fraction
-from typing import Any, Final, Literal, Optional
+from typing import (  # noqa: F401  (the generated code uses cast and get_args)
+    Final,
+    Generic,
+    Literal,
+    NamedTuple,
+    TypeAlias,
+    TypedDict,
+    TypeVar,
+    assert_never,
+    cast,
+    get_args,
+)
 
-GAME_ID: Final = 'aa_rules'
-GAME_TITLE: Final = 'Anti-Aircraft & Aircraft'
+_V = TypeVar("_V")
 
 
 class NoRowError(LookupError):
     """The roll or keys select no row of the chart (a gap, or a modified roll off the table)."""
 
 
-# A row: its keys (a value, None for any, or (first, last) months with last None = open-ended),
-# its low and high roll (None = open end), and its values.
-_Row = tuple[tuple[Any, ...], Optional[int], Optional[int], tuple[Any, ...]]
+class ChartRef(TypedDict):
+    """A cell that sends the player to another chart ("roll on [B6]"): that chart's ID."""
+
+    chart: str
 
 
-def _key_matches(key: Any, given: str) -> bool:
+class Roll(TypedDict, Generic[_V]):
+    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values."""
+
+    natural: int
+    drm: int
+    modified: int
+    values: _V
+
+
+# A row key: a member id, None for any, or the months (first, last) it covers (last None: open end).
+_Key: TypeAlias = str | tuple[str, str | None] | None
+# A row: its keys, its lowest and highest roll or value (None: open end), and its values.
+_Row: TypeAlias = tuple[tuple[_Key, ...], int | None, int | None, _V]
+_MONTH: Final = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
+
+
+def _check_int(chart: str, name: str, value: object) -> int:
+    """`value` itself; ValueError unless it is an int (a bool is not a number here)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{chart}: {name} must be an int, got {value!r}")
+    return value
+
+
+def _check_flag(chart: str, name: str, value: object) -> None:
+    """Raise ValueError unless `value` is True or False."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{chart}: {name} must be True or False, got {value!r}")
+
+
+def _check_month(chart: str, name: str, value: object) -> None:
+    """Raise ValueError unless `value` is a month written 'YYYY-MM'."""
+    if not isinstance(value, str) or not _MONTH.fullmatch(value):
+        raise ValueError(f"{chart}: {name} must be a month 'YYYY-MM', got {value!r}")
+
+
+def _check_member(chart: str, name: str, value: object, allowed: tuple[str, ...]) -> None:
+    """Raise ValueError, naming the allowed values, unless `value` is one of them."""
+    if not isinstance(value, str) or value not in allowed:
+        expected = ", ".join(map(repr, allowed))
+        raise ValueError(f"{chart}: {value!r} is not a value of {name}; expected one of {expected}")
+
+
+def _odds_key(chart: str, name: str, value: object, columns: tuple[str, ...]) -> str:
+    """The odds column a CRT key names: its printed label ('3:1', what an odds function returns) or
+    its id in the game's JSON ('o3_1').
+
+    Raises:
+        ValueError: anything else (the message names the columns).
+    """
+    ids = {_odds_column_id(c): c for c in columns}
+    if isinstance(value, str) and (value in columns or value in ids):
+        return ids.get(value, value)
+    expected = ", ".join(map(repr, columns))
+    raise ValueError(f"{chart}: {value!r} is not an odds column of {name}; expected one of {expected}")
+
+
+def _check_natural(chart: str, roll: object, outcomes: frozenset[int], dice: str) -> None:
+    """Raise ValueError unless `roll` is a natural roll the dice can show."""
+    if not isinstance(roll, int) or isinstance(roll, bool) or roll not in outcomes:
+        raise ValueError(f"{chart}: {roll!r} cannot be rolled on {dice}")
+
+
+def _check_value(chart: str, name: str, value: object, low: int | None, high: int | None) -> None:
+    """Raise ValueError unless `value` is an int inside the chart's domain `low`..`high`."""
+    number = _check_int(chart, name, value)
+    if (low is not None and number < low) or (high is not None and number > high):
+        raise ValueError(f"{chart}: {name} {number} is outside the chart's domain")
+
+
+def _check_rng(chart: str, rng: object) -> None:
+    """Raise ValueError unless `rng` is a `random.Random`."""
+    if not isinstance(rng, random.Random):
+        raise ValueError(f"{chart}: rng must be a random.Random, got {rng!r}")
+
+
+def _key_matches(key: _Key, given: str) -> bool:
     if key is None or key == given:
         return True
     return isinstance(key, tuple) and key[0] <= given and (key[1] is None or given <= key[1])
 
 
-def _check_member(chart: str, key: str, value: str, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise ValueError(f"{chart}: {value!r} is not a value of key {key!r}; expected one of {allowed}")
+def _select(chart: str, rows: tuple[_Row[_V], ...], keys: tuple[str, ...], modified: int | None) -> _V:
+    """The values of the first row whose keys match and whose range holds the modified roll.
 
-
-def _check_natural(chart: str, roll: int, outcomes: frozenset[int], dice: str) -> None:
-    if not isinstance(roll, int) or isinstance(roll, bool) or roll not in outcomes:
-        raise ValueError(f"{chart}: {roll!r} cannot be rolled on {dice}")
-
-
-def _check_value(chart: str, value: int, low: Optional[int], high: Optional[int], name: str) -> None:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{chart}: {name} must be an int, got {value!r}")
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise ValueError(f"{chart}: {name} {value} is outside the chart's domain")
-
-
-def _select(chart: str, rows: tuple[_Row, ...], columns: tuple[str, ...], keys: tuple[str, ...], modified: Optional[int]) -> dict[str, Any]:
+    Raises:
+        NoRowError: no row is selected.
+    """
     for row_keys, low, high, values in rows:
-        if not all(_key_matches(k, given) for k, given in zip(row_keys, keys)):
+        if not all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True)):
             continue
         if modified is not None and ((low is not None and modified < low) or (high is not None and modified > high)):
             continue
-        return dict(zip(columns, values))
+        return values
     shown = "" if modified is None else f" for modified roll {modified}"
     raise NoRowError(f"{chart}: no row{shown} with keys {keys}")
 
 
-def _round_half_up(value: Fraction) -> int:
-    return math.floor(value + Fraction(1, 2))
-
-
 def _roll(rng: random.Random, form: str, count: int, sides: int, subtract: int, floor: int) -> int:
+    """A natural roll of the dice form, read as the chart reads it (a d10's 0 is 10, 00 is 100)."""
     if form == "d66":
         return rng.randint(1, 6) * 10 + rng.randint(1, 6)
     if form == "percentile":
@@ -77,157 +164,471 @@ def _roll(rng: random.Random, form: str, count: int, sides: int, subtract: int, 
     return sum(faces)
 
 
+def _rolled(natural: int, drm: int, values: _V) -> Roll[_V]:
+    return {"natural": natural, "drm": drm, "modified": natural + drm, "values": values}
+
+
+# ---- DRM conditions ----------------------------------------------------------------------------
+# NamedTuples rather than dataclasses: a dataclass with postponed annotations needs its module in
+# sys.modules, and a generated module is often loaded straight from its file.
+
+
+class _Flag(NamedTuple):
+    var: str
+
+
+class _Compare(NamedTuple):
+    var: str
+    op: Literal["==", "!=", ">=", "<=", ">", "<"]
+    value: int | str
+
+
+class _In(NamedTuple):
+    var: str
+    values: tuple[int | str, ...]
+
+
+class _Not(NamedTuple):
+    inner: _Condition
+
+
+class _AllOf(NamedTuple):
+    parts: tuple[_Condition, ...]
+
+
+class _AnyOf(NamedTuple):
+    parts: tuple[_Condition, ...]
+
+
+_Condition: TypeAlias = "_Flag | _Compare | _In | _Not | _AllOf | _AnyOf"
+_Context: TypeAlias = bool | int | str | None
+
+
+class _Drm(NamedTuple):
+    """A DRM: `value` is added when `when` is true (None: always)."""
+
+    value: int
+    when: _Condition | None
+
+
+def _compare(given: int | str, op: str, value: int | str) -> bool:
+    if op == "==":
+        return given == value
+    if op == "!=":
+        return given != value
+    if isinstance(given, int) and isinstance(value, int):
+        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
+    if isinstance(given, str) and isinstance(value, str):  # months 'YYYY-MM' order as text
+        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
+    raise TypeError(f"cannot compare {given!r} {op} {value!r}")
+
+
+def _holds(cond: _Condition, context: Mapping[str, _Context]) -> bool | None:
+    """Whether a condition is true, false or unknown (None) given the context."""
+    match cond:
+        case _Flag(var):
+            return bool(context[var])
+        case _Compare(var, op, value):
+            given = context[var]
+            return None if given is None else _compare(given, op, value)
+        case _In(var, values):
+            given = context[var]
+            return None if given is None else given in values
+        case _Not(inner):
+            inner_holds = _holds(inner, context)
+            return None if inner_holds is None else not inner_holds
+        case _AllOf(parts):
+            found = [_holds(p, context) for p in parts]
+            return False if False in found else None if None in found else True
+        case _AnyOf(parts):
+            found = [_holds(p, context) for p in parts]
+            return True if True in found else None if None in found else False
+        case _:
+            assert_never(cond)
+
+
+def _total_drm(drms: tuple[_Drm, ...], context: Mapping[str, _Context], clamp: tuple[int, int] | None) -> int:
+    """The sum of the DRMs whose conditions are true, clamped to `clamp` when the chart caps it."""
+    total = sum(d.value for d in drms if d.when is None or _holds(d.when, context) is True)
+    return total if clamp is None else max(clamp[0], min(clamp[1], total))
+
+
+# ---- CRT odds (USAAF 15.1-15.2) ------------------------------------------------------------------
+
+
+class _OddsRule(NamedTuple):
+    """How a game forms odds and picks a CRT column.
+
+    Attributes:
+        id: the rule's name, for messages.
+        attacker_round, defender_round: 'down', 'up' or 'nearest', for attacker-high and
+            defender-high odds.
+        columns: the CRT's odds columns as printed ('1:2', '1:1', '2:1'), ascending; empty when the
+            CRT is not printed (the ratio itself is the answer).
+        beyond: 'clamp' (odds off the table read the edge column) or 'error'.
+        shift_order: 'before' or 'after' clamping at the table edge; None when shifts are not used.
+    """
+
+    id: str
+    attacker_round: str
+    defender_round: str
+    columns: tuple[str, ...]
+    beyond: str | None
+    shift_order: str | None
+
+
+_RATIO: Final = re.compile(r"\s*(\d+)\s*:\s*(\d+)\s*")
+
+
+def _odds_ratio(label: str) -> tuple[int, int] | None:
+    """'3:1' -> (3, 1); None unless one side is 1 and both are positive."""
+    m = _RATIO.fullmatch(label)
+    if not m:
+        return None
+    attack, defense = int(m.group(1)), int(m.group(2))
+    if attack < 1 or defense < 1 or (attack != 1 and defense != 1):
+        return None
+    return attack, defense
+
+
+def _odds_column_id(label: str) -> str:
+    """The id of an odds column in the game's JSON: '3:1' -> 'o3_1'."""
+    attack, defense = _odds_ratio(label) or (1, 1)
+    return f"o{attack}_{defense}"
+
+
+def _odds_position(ratio: tuple[int, int]) -> int:
+    """Where a ratio sits on the odds scale: 1:1 is 0, 3:1 is 2, 1:3 is -2."""
+    attack, defense = ratio
+    return attack - 1 if defense == 1 else -(defense - 1)
+
+
+def _odds_label(position: int) -> str:
+    """The ratio at a position of the odds scale: 2 -> '3:1', -2 -> '1:3'."""
+    return f"{position + 1}:1" if position >= 0 else f"1:{1 - position}"
+
+
+def _round(value: Fraction, how: str) -> int:
+    if how == "down":
+        return math.floor(value)
+    if how == "up":
+        return math.ceil(value)
+    return math.floor(value + Fraction(1, 2))  # nearest, halves up
+
+
+def _raw_odds(rule: _OddsRule, attack: int, defense: int) -> tuple[int, int]:
+    """The odds ratio before any table edge: (n, 1) or (1, n); equal factors are 1:1.
+
+    Raises:
+        ValueError: a side has no factors.
+    """
+    if attack < 1 or defense < 1:
+        raise ValueError(f"odds need factors on both sides (attack {attack}, defense {defense})")
+    if attack == defense:
+        return (1, 1)
+    if attack > defense:
+        return (max(1, _round(Fraction(attack, defense), rule.attacker_round)), 1)
+    return (1, max(1, _round(Fraction(defense, attack), rule.defender_round)))
+
+
+def _column_index(positions: list[int], position: int) -> int:
+    """The column of an odds position, counting one virtual column per odds step past an edge.
+
+    Inside the table: the highest column not above the odds (5:1 on a table with 4:1 and 6:1
+    reads 4:1).
+    """
+    if position < positions[0]:
+        return -(positions[0] - position)
+    if position > positions[-1]:
+        return len(positions) - 1 + (position - positions[-1])
+    return max(i for i, p in enumerate(positions) if p <= position)
+
+
+def _odds_column(rule: _OddsRule, attack: int, defense: int, shift: int = 0) -> str:
+    """The CRT column for these combat factors and column shift (+ toward the attacker).
+
+    Without printed columns the ratio itself is returned (shifts move it along the odds scale).
+
+    Raises:
+        ValueError: no factors; odds off a `beyond error` table; a shift on a rule that does not
+            say whether shifts come before or after clamping.
+    """
+    for name, number in (("attack", attack), ("defense", defense), ("shift", shift)):
+        _check_int(rule.id, name, number)
+    position = _odds_position(_raw_odds(rule, attack, defense))
+    if shift and rule.shift_order is None:
+        raise ValueError(
+            f"odds rule `{rule.id}` does not say whether column shifts apply before or after the table edge"
+        )
+    if not rule.columns:
+        return _odds_label(position + shift)
+    positions = [_odds_position(_odds_ratio(c) or (1, 1)) for c in rule.columns]
+    last = len(positions) - 1
+    index = _column_index(positions, position)
+    if rule.shift_order == "before":
+        index += shift  # shifts move along the odds scale; then the table edge applies
+    if rule.beyond == "error" and not 0 <= index <= last:
+        shifted = f" shifted {shift:+d}" if shift and rule.shift_order == "before" else ""
+        raise ValueError(f"{_odds_label(position)}{shifted} is off the table ({rule.columns[0]} to {rule.columns[-1]})")
+    index = max(0, min(last, index))
+    if rule.shift_order == "after":
+        index = max(0, min(last, index + shift))  # shifts from the edge column, clamped again
+    return rule.columns[index]
+
+
+GAME_ID: Final = 'aa_rules'
+GAME_TITLE: Final = 'Anti-Aircraft & Aircraft'
+
+
+AaColumn = Literal['low', 'med']
+AA_COLUMN_LABELS: Final[dict[AaColumn, str]] = {
+    'low': 'Low',
+    'med': 'Med',
+}
+
+
+Attack = Literal['strafing', 'bombing', 'dive_bombing']
+ATTACK_LABELS: Final[dict[Attack, str]] = {
+    'strafing': 'Strafing',
+    'bombing': 'Bombing',
+    'dive_bombing': 'Dive-bombing',
+}
+
+
+Building = Literal['wooden', 'stone']
+BUILDING_LABELS: Final[dict[Building, str]] = {
+    'wooden': 'Wooden buildings',
+    'stone': 'Stone buildings',
+}
+
+
+Distance = Literal[
+    'flight_path', 'strafing_line', 'target_area', 'fire_first_target', 'fire_first_aa', 'bomb_miss_radius',
+    'tank_buster_miss_radius',
+]
+DISTANCE_LABELS: Final[dict[Distance, str]] = {
+    'flight_path': 'Flight path length',
+    'strafing_line': 'Strafing line from the center of the primary target',
+    'target_area': 'Target area length along the flight line',
+    'fire_first_target': 'Attacker fires first: plane within this distance of the intended target',
+    'fire_first_aa': 'Attacker fires first: before an AA gun comes within this distance of the plane',
+    'bomb_miss_radius': 'Bomb misses primary target: radius checked for other targets',
+    'tank_buster_miss_radius': 'Tank buster misses primary target: radius checked for other targets',
+}
+
+
+Mg = Literal['mmg']
+MG_LABELS: Final[dict[Mg, str]] = {
+    'mmg': 'MMG',
+}
+
+
 # ---- 'aa_column_choice'
+AaColumnChoiceResult = TypedDict('AaColumnChoiceResult', {'column': AaColumn})
 AA_COLUMN_CHOICE_COLUMNS: Final = ('column',)
-_AA_COLUMN_CHOICE_ROWS: Final[tuple[_Row, ...]] = (
+_AA_COLUMN_CHOICE_ROWS: Final[tuple[_Row[tuple[AaColumn]], ...]] = (
     (('strafing',), None, None, ('low',)),
     (('bombing',), None, None, ('med',)),
     (('dive_bombing',), None, None, ('med',)),
 )
 
 
-def lookup_aa_column_choice(*, attack: Literal['strafing', 'bombing', 'dive_bombing']) -> dict[str, Any]:
+def lookup_aa_column_choice(*, attack: Attack) -> AaColumnChoiceResult:
     """AA table column, rule Anti-Aircraft d: the row the keys select.
 
     Args:
-        attack: 'strafing' (Strafing), 'bombing' (Bombing), 'dive_bombing' (Dive-bombing).
+        attack: Plane's attack (Attack; labels in ATTACK_LABELS).
 
     Returns:
-        {'column': str (aa_column)}
+        The row's values by column:
+            'column': AA table column
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('aa_column_choice', 'attack', attack, ('strafing', 'bombing', 'dive_bombing'))
-    return _select('aa_column_choice', _AA_COLUMN_CHOICE_ROWS, AA_COLUMN_CHOICE_COLUMNS, (attack, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('aa_column_choice', 'attack', attack, get_args(Attack))
+    row = _select('aa_column_choice', _AA_COLUMN_CHOICE_ROWS, (attack,), None)
+    return {'column': row[0]}
 
 
 # ---- 'building_defence'
+BuildingDefenceResult = TypedDict('BuildingDefenceResult', {'ca_defence': int})
 BUILDING_DEFENCE_COLUMNS: Final = ('ca_defence',)
-_BUILDING_DEFENCE_ROWS: Final[tuple[_Row, ...]] = (
+_BUILDING_DEFENCE_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
     (('wooden',), None, None, (2,)),
     (('stone',), None, None, (3,)),
 )
 
 
-def lookup_building_defence(*, building: Literal['wooden', 'stone']) -> dict[str, Any]:
+def lookup_building_defence(*, building: Building) -> BuildingDefenceResult:
     """Building CA defence against strafing, rule Strafing Attack d: the row the keys select.
 
     Args:
-        building: 'wooden' (Wooden buildings), 'stone' (Stone buildings).
+        building: Building (Building; labels in BUILDING_LABELS).
 
     Returns:
-        {'ca_defence': int}
+        The row's values by column:
+            'ca_defence': CA defense
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('building_defence', 'building', building, ('wooden', 'stone'))
-    return _select('building_defence', _BUILDING_DEFENCE_ROWS, BUILDING_DEFENCE_COLUMNS, (building, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('building_defence', 'building', building, get_args(Building))
+    row = _select('building_defence', _BUILDING_DEFENCE_ROWS, (building,), None)
+    return {'ca_defence': row[0]}
 
 
 # ---- 'strafing_geometry'
+StrafingGeometryResult = TypedDict('StrafingGeometryResult', {'inches': int, 'printed': str})
 STRAFING_GEOMETRY_COLUMNS: Final = ('inches', 'printed')
-_STRAFING_GEOMETRY_ROWS: Final[tuple[_Row, ...]] = (
-    (('flight_path',), None, None, (140, 'The flight path must be straight and either cross the board or extend 140 inches, whichever is less.')),
-    (('strafing_line',), None, None, (12, 'cross over within 12" (:" in 1/285) of either side of the center of the primary target')),
-    (('target_area',), None, None, (30, 'the target area can be no longer than 30 inches (in any scale) in length along the flight line')),
-    (('fire_first_target',), None, None, (12, 'the plane is able to come within 12" (any scale) of the intended target')),
+_STRAFING_GEOMETRY_ROWS: Final[tuple[_Row[tuple[int, str]], ...]] = (
+    (('flight_path',), None, None, (
+        140, 'The flight path must be straight and either cross the board or extend 140 inches, whichever is less.',
+    )),
+    (('strafing_line',), None, None, (
+        12, 'cross over within 12" (:" in 1/285) of either side of the center of the primary target',
+    )),
+    (('target_area',), None, None, (
+        30, 'the target area can be no longer than 30 inches (in any scale) in length along the flight line',
+    )),
+    (('fire_first_target',), None, None, (
+        12, 'the plane is able to come within 12" (any scale) of the intended target',
+    )),
     (('fire_first_aa',), None, None, (30, 'before an anti-aircraft gun comes within 30" of the plane')),
-    (('bomb_miss_radius',), None, None, (4, 'check all other targets within a 4" radius at 1/2 the original to-hit percentage')),
-    (('tank_buster_miss_radius',), None, None, (3, 'use the procedure detailed in section 2 (part f.), but use only a 3" radius')),
+    (('bomb_miss_radius',), None, None, (
+        4, 'check all other targets within a 4" radius at 1/2 the original to-hit percentage',
+    )),
+    (('tank_buster_miss_radius',), None, None, (
+        3, 'use the procedure detailed in section 2 (part f.), but use only a 3" radius',
+    )),
 )
 
 
-def lookup_strafing_geometry(*, distance: Literal['flight_path', 'strafing_line', 'target_area', 'fire_first_target', 'fire_first_aa', 'bomb_miss_radius', 'tank_buster_miss_radius']) -> dict[str, Any]:
-    """Strafing and bombing distances, rule Strafing Attack b-c; Bombing f; Tank Buster Aircraft c; NOTE 1: the row the keys select.
+def lookup_strafing_geometry(*, distance: Distance) -> StrafingGeometryResult:
+    """Strafing and bombing distances, rule Strafing Attack b-c; Bombing f; Tank Buster Aircraft c; NOTE 1: the row the
+        keys select.
 
     Args:
-        distance: 'flight_path' (Flight path length), 'strafing_line' (Strafing line from the center of the primary target), 'target_area' (Target area length along the flight line), 'fire_first_target' (Attacker fires first: plane within this distance of the intended target), 'fire_first_aa' (Attacker fires first: before an AA gun comes within this distance of the plane), 'bomb_miss_radius' (Bomb misses primary target: radius checked for other targets), 'tank_buster_miss_radius' (Tank buster misses primary target: radius checked for other targets).
+        distance: Distance (Distance; labels in DISTANCE_LABELS).
 
     Returns:
-        {'inches': int, 'printed': str}
+        The row's values by column:
+            'inches': Inches
+            'printed': As printed
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('strafing_geometry', 'distance', distance, ('flight_path', 'strafing_line', 'target_area', 'fire_first_target', 'fire_first_aa', 'bomb_miss_radius', 'tank_buster_miss_radius'))
-    return _select('strafing_geometry', _STRAFING_GEOMETRY_ROWS, STRAFING_GEOMETRY_COLUMNS, (distance, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('strafing_geometry', 'distance', distance, get_args(Distance))
+    row = _select('strafing_geometry', _STRAFING_GEOMETRY_ROWS, (distance,), None)
+    return {'inches': row[0], 'printed': row[1]}
 
 
 # ---- 'aamg_damage'
+AamgDamageResult = TypedDict('AamgDamageResult', {'result': str})
 AAMG_DAMAGE_COLUMNS: Final = ('result',)
-_AAMG_DAMAGE_ROWS: Final[tuple[_Row, ...]] = (
+_AAMG_DAMAGE_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     (('mmg',), 1, 35, ('No Damage',)),
 )
-_AAMG_DAMAGE_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100])
+_AAMG_DAMAGE_OUTCOMES: Final = frozenset({
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60,
+    61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89,
+    90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100,
+})
 
 
-def lookup_aamg_damage(roll: int, *, mg: Literal['mmg'], drm: int = 0) -> dict[str, Any]:
+def lookup_aamg_damage(roll: int, *, mg: Mg, drm: int = 0) -> AamgDamageResult:
     """AAMG Damage Caused Table, rule Anti-Aircraft f: the row a roll selects.
 
     Args:
         roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100.
-        mg: 'mmg' (MMG).
-        drm: total die roll modifier added before reading the chart.
+        mg: AA machine gun (Mg; labels in MG_LABELS).
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'result': str}
+        The row's values by column:
+            'result': Result
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected (the chart is partial: the AAMG Damage Caused Table (p. 32) is not in the excerpt: only the MMG No Damage band 01-35 is quoted, by the IL-2 note)."""
-    _check_member('aamg_damage', 'mg', mg, ('mmg',))
+        NoRowError: no row is selected (the chart is partial: the AAMG Damage Caused Table (p. 32) is not in the
+            excerpt: only the MMG No Damage band 01-35 is quoted, by the IL-2 note).
+    """
     _check_natural('aamg_damage', roll, _AAMG_DAMAGE_OUTCOMES, 'percentile (2d10, 00 = 100)')
-    return _select('aamg_damage', _AAMG_DAMAGE_ROWS, AAMG_DAMAGE_COLUMNS, (mg, ), roll + drm)
+    _check_member('aamg_damage', 'mg', mg, get_args(Mg))
+    _check_int('aamg_damage', 'drm', drm)
+    row = _select('aamg_damage', _AAMG_DAMAGE_ROWS, (mg,), roll + drm)
+    return {'result': row[0]}
 
 
-def roll_aamg_damage(rng: random.Random, *, mg: Literal['mmg'], drm: int = 0) -> dict[str, Any]:
+def roll_aamg_damage(rng: random.Random, *, mg: Mg, drm: int = 0) -> Roll[AamgDamageResult]:
     """Roll percentile (2d10, 00 = 100) with `rng` and read AAMG Damage Caused Table, rule Anti-Aircraft f.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('aamg_damage', rng)
     natural = _roll(rng, 'percentile', 2, 10, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_aamg_damage(natural, mg=mg, drm=drm)}
+    return _rolled(natural, drm, lookup_aamg_damage(natural, mg=mg, drm=drm))
 
 
 # ---- 'il2_aamg'
+Il2AamgResult = TypedDict('Il2AamgResult', {'result': str})
 IL2_AAMG_COLUMNS: Final = ('result',)
-_IL2_AAMG_ROWS: Final[tuple[_Row, ...]] = (
+_IL2_AAMG_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     (('mmg',), 1, 40, ('No Damage',)),
 )
-_IL2_AAMG_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100])
+_IL2_AAMG_OUTCOMES: Final = frozenset({
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60,
+    61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89,
+    90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100,
+})
 
 
-def lookup_il2_aamg(roll: int, *, mg: Literal['mmg'], drm: int = 0) -> dict[str, Any]:
+def lookup_il2_aamg(roll: int, *, mg: Mg, drm: int = 0) -> Il2AamgResult:
     """AAMG Damage Caused Table (IL-2 Sturmovik), rule Anti-Aircraft f, NOTE (IL-2 Sturmovik): the row a roll selects.
 
     Args:
         roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100.
-        mg: 'mmg' (MMG).
-        drm: total die roll modifier added before reading the chart.
+        mg: AA machine gun (Mg; labels in MG_LABELS).
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'result': str}
+        The row's values by column:
+            'result': Result
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected (the chart is partial: the AAMG Damage Caused Table (p. 32) is not in the excerpt: only the MMG No Damage band 01-35 is quoted, by the IL-2 note)."""
-    _check_member('il2_aamg', 'mg', mg, ('mmg',))
+        NoRowError: no row is selected (the chart is partial: the AAMG Damage Caused Table (p. 32) is not in the
+            excerpt: only the MMG No Damage band 01-35 is quoted, by the IL-2 note).
+    """
     _check_natural('il2_aamg', roll, _IL2_AAMG_OUTCOMES, 'percentile (2d10, 00 = 100)')
-    return _select('il2_aamg', _IL2_AAMG_ROWS, IL2_AAMG_COLUMNS, (mg, ), roll + drm)
+    _check_member('il2_aamg', 'mg', mg, get_args(Mg))
+    _check_int('il2_aamg', 'drm', drm)
+    row = _select('il2_aamg', _IL2_AAMG_ROWS, (mg,), roll + drm)
+    return {'result': row[0]}
 
 
-def roll_il2_aamg(rng: random.Random, *, mg: Literal['mmg'], drm: int = 0) -> dict[str, Any]:
-    """Roll percentile (2d10, 00 = 100) with `rng` and read AAMG Damage Caused Table (IL-2 Sturmovik), rule Anti-Aircraft f, NOTE (IL-2 Sturmovik).
+def roll_il2_aamg(rng: random.Random, *, mg: Mg, drm: int = 0) -> Roll[Il2AamgResult]:
+    """Roll percentile (2d10, 00 = 100) with `rng` and read AAMG Damage Caused Table (IL-2 Sturmovik), rule
+        Anti-Aircraft f, NOTE (IL-2 Sturmovik).
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('il2_aamg', rng)
     natural = _roll(rng, 'percentile', 2, 10, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_il2_aamg(natural, mg=mg, drm=drm)}
+    return _rolled(natural, drm, lookup_il2_aamg(natural, mg=mg, drm=drm))
 
 
-LOOKUPS: Final[dict[str, Any]] = {
+LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'aa_column_choice': lookup_aa_column_choice,
     'building_defence': lookup_building_defence,
     'strafing_geometry': lookup_strafing_geometry,

@@ -3,68 +3,155 @@
 
 Standalone: standard library only, no import of chartc. A roll is an int on the dice's faces
 (a d10's 0 is 10, a percentile 00 is 100); a month is 'YYYY-MM'. Each chart has
-lookup_<id>(roll, *, keys..., drm=0), roll_<id>(rng, ...) for die-roll charts and
-drm_<id>(*, context...) when it declares DRMs. Lookups raise ValueError for a roll or key
-that cannot occur and NoRowError when no row is selected."""
+lookup_<id>(roll, *, keys..., drm=0) returning its row as a TypedDict, roll_<id>(rng, ...) for
+die-roll charts, drm_<id>(*, context...) when it declares DRMs and odds_<id>(attack, defense)
+for an odds rule, whose column a CRT lookup accepts as its key. Every argument is checked:
+ValueError for a roll, key or context value that cannot occur (naming the allowed values),
+NoRowError when no row is selected.
+
+DRM conditions: a flag defaults to False; any other context value left as None is unknown.
+A comparison with an unknown value is neither true nor false, `not` keeps it unknown, `and` is
+false when one part is false and `or` true when one part is true (three-valued logic); a DRM
+applies only when its condition is true.
+
+Names: a chart's function is named after its chart ID or slug in lower case, with every character
+that cannot be in a Python name replaced by '_' (R-1 -> lookup_r_1). Charts whose ID is already a
+Python name come first; a name already taken gets the first free suffix _2, _3, ... (LOOKUPS maps
+every chart ID to its function). A key or context name that is a Python keyword or builtin, or a
+name of this module, gets a trailing '_' (range -> range_). Result keys are the JSON's column ids.
+"""
 from __future__ import annotations
 
 import math
 import random
+import re
+from collections.abc import Callable, Mapping  # noqa: F401  (the generated code uses them)
 from fractions import Fraction
-from typing import Any, Final, Literal, Optional
+from typing import (  # noqa: F401  (the generated code uses cast and get_args)
+    Final,
+    Generic,
+    Literal,
+    NamedTuple,
+    TypeAlias,
+    TypedDict,
+    TypeVar,
+    assert_never,
+    cast,
+    get_args,
+)
 
-GAME_ID: Final = 'ia2'
-GAME_TITLE: Final = 'Interceptor Ace Volume 2: Last Days of the Luftwaffe, 1944-45'
+_V = TypeVar("_V")
 
 
 class NoRowError(LookupError):
     """The roll or keys select no row of the chart (a gap, or a modified roll off the table)."""
 
 
-# A row: its keys (a value, None for any, or (first, last) months with last None = open-ended),
-# its low and high roll (None = open end), and its values.
-_Row = tuple[tuple[Any, ...], Optional[int], Optional[int], tuple[Any, ...]]
+class ChartRef(TypedDict):
+    """A cell that sends the player to another chart ("roll on [B6]"): that chart's ID."""
+
+    chart: str
 
 
-def _key_matches(key: Any, given: str) -> bool:
+class Roll(TypedDict, Generic[_V]):
+    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values."""
+
+    natural: int
+    drm: int
+    modified: int
+    values: _V
+
+
+# A row key: a member id, None for any, or the months (first, last) it covers (last None: open end).
+_Key: TypeAlias = str | tuple[str, str | None] | None
+# A row: its keys, its lowest and highest roll or value (None: open end), and its values.
+_Row: TypeAlias = tuple[tuple[_Key, ...], int | None, int | None, _V]
+_MONTH: Final = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
+
+
+def _check_int(chart: str, name: str, value: object) -> int:
+    """`value` itself; ValueError unless it is an int (a bool is not a number here)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{chart}: {name} must be an int, got {value!r}")
+    return value
+
+
+def _check_flag(chart: str, name: str, value: object) -> None:
+    """Raise ValueError unless `value` is True or False."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{chart}: {name} must be True or False, got {value!r}")
+
+
+def _check_month(chart: str, name: str, value: object) -> None:
+    """Raise ValueError unless `value` is a month written 'YYYY-MM'."""
+    if not isinstance(value, str) or not _MONTH.fullmatch(value):
+        raise ValueError(f"{chart}: {name} must be a month 'YYYY-MM', got {value!r}")
+
+
+def _check_member(chart: str, name: str, value: object, allowed: tuple[str, ...]) -> None:
+    """Raise ValueError, naming the allowed values, unless `value` is one of them."""
+    if not isinstance(value, str) or value not in allowed:
+        expected = ", ".join(map(repr, allowed))
+        raise ValueError(f"{chart}: {value!r} is not a value of {name}; expected one of {expected}")
+
+
+def _odds_key(chart: str, name: str, value: object, columns: tuple[str, ...]) -> str:
+    """The odds column a CRT key names: its printed label ('3:1', what an odds function returns) or
+    its id in the game's JSON ('o3_1').
+
+    Raises:
+        ValueError: anything else (the message names the columns).
+    """
+    ids = {_odds_column_id(c): c for c in columns}
+    if isinstance(value, str) and (value in columns or value in ids):
+        return ids.get(value, value)
+    expected = ", ".join(map(repr, columns))
+    raise ValueError(f"{chart}: {value!r} is not an odds column of {name}; expected one of {expected}")
+
+
+def _check_natural(chart: str, roll: object, outcomes: frozenset[int], dice: str) -> None:
+    """Raise ValueError unless `roll` is a natural roll the dice can show."""
+    if not isinstance(roll, int) or isinstance(roll, bool) or roll not in outcomes:
+        raise ValueError(f"{chart}: {roll!r} cannot be rolled on {dice}")
+
+
+def _check_value(chart: str, name: str, value: object, low: int | None, high: int | None) -> None:
+    """Raise ValueError unless `value` is an int inside the chart's domain `low`..`high`."""
+    number = _check_int(chart, name, value)
+    if (low is not None and number < low) or (high is not None and number > high):
+        raise ValueError(f"{chart}: {name} {number} is outside the chart's domain")
+
+
+def _check_rng(chart: str, rng: object) -> None:
+    """Raise ValueError unless `rng` is a `random.Random`."""
+    if not isinstance(rng, random.Random):
+        raise ValueError(f"{chart}: rng must be a random.Random, got {rng!r}")
+
+
+def _key_matches(key: _Key, given: str) -> bool:
     if key is None or key == given:
         return True
     return isinstance(key, tuple) and key[0] <= given and (key[1] is None or given <= key[1])
 
 
-def _check_member(chart: str, key: str, value: str, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise ValueError(f"{chart}: {value!r} is not a value of key {key!r}; expected one of {allowed}")
+def _select(chart: str, rows: tuple[_Row[_V], ...], keys: tuple[str, ...], modified: int | None) -> _V:
+    """The values of the first row whose keys match and whose range holds the modified roll.
 
-
-def _check_natural(chart: str, roll: int, outcomes: frozenset[int], dice: str) -> None:
-    if not isinstance(roll, int) or isinstance(roll, bool) or roll not in outcomes:
-        raise ValueError(f"{chart}: {roll!r} cannot be rolled on {dice}")
-
-
-def _check_value(chart: str, value: int, low: Optional[int], high: Optional[int], name: str) -> None:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{chart}: {name} must be an int, got {value!r}")
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise ValueError(f"{chart}: {name} {value} is outside the chart's domain")
-
-
-def _select(chart: str, rows: tuple[_Row, ...], columns: tuple[str, ...], keys: tuple[str, ...], modified: Optional[int]) -> dict[str, Any]:
+    Raises:
+        NoRowError: no row is selected.
+    """
     for row_keys, low, high, values in rows:
-        if not all(_key_matches(k, given) for k, given in zip(row_keys, keys)):
+        if not all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True)):
             continue
         if modified is not None and ((low is not None and modified < low) or (high is not None and modified > high)):
             continue
-        return dict(zip(columns, values))
+        return values
     shown = "" if modified is None else f" for modified roll {modified}"
     raise NoRowError(f"{chart}: no row{shown} with keys {keys}")
 
 
-def _round_half_up(value: Fraction) -> int:
-    return math.floor(value + Fraction(1, 2))
-
-
 def _roll(rng: random.Random, form: str, count: int, sides: int, subtract: int, floor: int) -> int:
+    """A natural roll of the dice form, read as the chart reads it (a d10's 0 is 10, 00 is 100)."""
     if form == "d66":
         return rng.randint(1, 6) * 10 + rng.randint(1, 6)
     if form == "percentile":
@@ -77,9 +164,578 @@ def _roll(rng: random.Random, form: str, count: int, sides: int, subtract: int, 
     return sum(faces)
 
 
+def _rolled(natural: int, drm: int, values: _V) -> Roll[_V]:
+    return {"natural": natural, "drm": drm, "modified": natural + drm, "values": values}
+
+
+# ---- DRM conditions ----------------------------------------------------------------------------
+# NamedTuples rather than dataclasses: a dataclass with postponed annotations needs its module in
+# sys.modules, and a generated module is often loaded straight from its file.
+
+
+class _Flag(NamedTuple):
+    var: str
+
+
+class _Compare(NamedTuple):
+    var: str
+    op: Literal["==", "!=", ">=", "<=", ">", "<"]
+    value: int | str
+
+
+class _In(NamedTuple):
+    var: str
+    values: tuple[int | str, ...]
+
+
+class _Not(NamedTuple):
+    inner: _Condition
+
+
+class _AllOf(NamedTuple):
+    parts: tuple[_Condition, ...]
+
+
+class _AnyOf(NamedTuple):
+    parts: tuple[_Condition, ...]
+
+
+_Condition: TypeAlias = "_Flag | _Compare | _In | _Not | _AllOf | _AnyOf"
+_Context: TypeAlias = bool | int | str | None
+
+
+class _Drm(NamedTuple):
+    """A DRM: `value` is added when `when` is true (None: always)."""
+
+    value: int
+    when: _Condition | None
+
+
+def _compare(given: int | str, op: str, value: int | str) -> bool:
+    if op == "==":
+        return given == value
+    if op == "!=":
+        return given != value
+    if isinstance(given, int) and isinstance(value, int):
+        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
+    if isinstance(given, str) and isinstance(value, str):  # months 'YYYY-MM' order as text
+        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
+    raise TypeError(f"cannot compare {given!r} {op} {value!r}")
+
+
+def _holds(cond: _Condition, context: Mapping[str, _Context]) -> bool | None:
+    """Whether a condition is true, false or unknown (None) given the context."""
+    match cond:
+        case _Flag(var):
+            return bool(context[var])
+        case _Compare(var, op, value):
+            given = context[var]
+            return None if given is None else _compare(given, op, value)
+        case _In(var, values):
+            given = context[var]
+            return None if given is None else given in values
+        case _Not(inner):
+            inner_holds = _holds(inner, context)
+            return None if inner_holds is None else not inner_holds
+        case _AllOf(parts):
+            found = [_holds(p, context) for p in parts]
+            return False if False in found else None if None in found else True
+        case _AnyOf(parts):
+            found = [_holds(p, context) for p in parts]
+            return True if True in found else None if None in found else False
+        case _:
+            assert_never(cond)
+
+
+def _total_drm(drms: tuple[_Drm, ...], context: Mapping[str, _Context], clamp: tuple[int, int] | None) -> int:
+    """The sum of the DRMs whose conditions are true, clamped to `clamp` when the chart caps it."""
+    total = sum(d.value for d in drms if d.when is None or _holds(d.when, context) is True)
+    return total if clamp is None else max(clamp[0], min(clamp[1], total))
+
+
+# ---- CRT odds (USAAF 15.1-15.2) ------------------------------------------------------------------
+
+
+class _OddsRule(NamedTuple):
+    """How a game forms odds and picks a CRT column.
+
+    Attributes:
+        id: the rule's name, for messages.
+        attacker_round, defender_round: 'down', 'up' or 'nearest', for attacker-high and
+            defender-high odds.
+        columns: the CRT's odds columns as printed ('1:2', '1:1', '2:1'), ascending; empty when the
+            CRT is not printed (the ratio itself is the answer).
+        beyond: 'clamp' (odds off the table read the edge column) or 'error'.
+        shift_order: 'before' or 'after' clamping at the table edge; None when shifts are not used.
+    """
+
+    id: str
+    attacker_round: str
+    defender_round: str
+    columns: tuple[str, ...]
+    beyond: str | None
+    shift_order: str | None
+
+
+_RATIO: Final = re.compile(r"\s*(\d+)\s*:\s*(\d+)\s*")
+
+
+def _odds_ratio(label: str) -> tuple[int, int] | None:
+    """'3:1' -> (3, 1); None unless one side is 1 and both are positive."""
+    m = _RATIO.fullmatch(label)
+    if not m:
+        return None
+    attack, defense = int(m.group(1)), int(m.group(2))
+    if attack < 1 or defense < 1 or (attack != 1 and defense != 1):
+        return None
+    return attack, defense
+
+
+def _odds_column_id(label: str) -> str:
+    """The id of an odds column in the game's JSON: '3:1' -> 'o3_1'."""
+    attack, defense = _odds_ratio(label) or (1, 1)
+    return f"o{attack}_{defense}"
+
+
+def _odds_position(ratio: tuple[int, int]) -> int:
+    """Where a ratio sits on the odds scale: 1:1 is 0, 3:1 is 2, 1:3 is -2."""
+    attack, defense = ratio
+    return attack - 1 if defense == 1 else -(defense - 1)
+
+
+def _odds_label(position: int) -> str:
+    """The ratio at a position of the odds scale: 2 -> '3:1', -2 -> '1:3'."""
+    return f"{position + 1}:1" if position >= 0 else f"1:{1 - position}"
+
+
+def _round(value: Fraction, how: str) -> int:
+    if how == "down":
+        return math.floor(value)
+    if how == "up":
+        return math.ceil(value)
+    return math.floor(value + Fraction(1, 2))  # nearest, halves up
+
+
+def _raw_odds(rule: _OddsRule, attack: int, defense: int) -> tuple[int, int]:
+    """The odds ratio before any table edge: (n, 1) or (1, n); equal factors are 1:1.
+
+    Raises:
+        ValueError: a side has no factors.
+    """
+    if attack < 1 or defense < 1:
+        raise ValueError(f"odds need factors on both sides (attack {attack}, defense {defense})")
+    if attack == defense:
+        return (1, 1)
+    if attack > defense:
+        return (max(1, _round(Fraction(attack, defense), rule.attacker_round)), 1)
+    return (1, max(1, _round(Fraction(defense, attack), rule.defender_round)))
+
+
+def _column_index(positions: list[int], position: int) -> int:
+    """The column of an odds position, counting one virtual column per odds step past an edge.
+
+    Inside the table: the highest column not above the odds (5:1 on a table with 4:1 and 6:1
+    reads 4:1).
+    """
+    if position < positions[0]:
+        return -(positions[0] - position)
+    if position > positions[-1]:
+        return len(positions) - 1 + (position - positions[-1])
+    return max(i for i, p in enumerate(positions) if p <= position)
+
+
+def _odds_column(rule: _OddsRule, attack: int, defense: int, shift: int = 0) -> str:
+    """The CRT column for these combat factors and column shift (+ toward the attacker).
+
+    Without printed columns the ratio itself is returned (shifts move it along the odds scale).
+
+    Raises:
+        ValueError: no factors; odds off a `beyond error` table; a shift on a rule that does not
+            say whether shifts come before or after clamping.
+    """
+    for name, number in (("attack", attack), ("defense", defense), ("shift", shift)):
+        _check_int(rule.id, name, number)
+    position = _odds_position(_raw_odds(rule, attack, defense))
+    if shift and rule.shift_order is None:
+        raise ValueError(
+            f"odds rule `{rule.id}` does not say whether column shifts apply before or after the table edge"
+        )
+    if not rule.columns:
+        return _odds_label(position + shift)
+    positions = [_odds_position(_odds_ratio(c) or (1, 1)) for c in rule.columns]
+    last = len(positions) - 1
+    index = _column_index(positions, position)
+    if rule.shift_order == "before":
+        index += shift  # shifts move along the odds scale; then the table edge applies
+    if rule.beyond == "error" and not 0 <= index <= last:
+        shifted = f" shifted {shift:+d}" if shift and rule.shift_order == "before" else ""
+        raise ValueError(f"{_odds_label(position)}{shifted} is off the table ({rule.columns[0]} to {rule.columns[-1]})")
+    index = max(0, min(last, index))
+    if rule.shift_order == "after":
+        index = max(0, min(last, index + shift))  # shifts from the edge column, clamped again
+    return rule.columns[index]
+
+
+GAME_ID: Final = 'ia2'
+GAME_TITLE: Final = 'Interceptor Ace Volume 2: Last Days of the Luftwaffe, 1944-45'
+
+
+Aircraft = Literal[
+    'bf109g6', 'bf109g6r2', 'bf109g6r6', 'bf109g6u2', 'bf109g6u4', 'bf109g6as', 'bf109g6u3', 'bf109g6u3r6',
+    'bf109g6late', 'bf109g14', 'bf109g14r2', 'bf109g14r6', 'bf109g14as', 'bf109g14u4', 'bf109g10', 'bf109k4', 'fw190a6',
+    'fw190a6r6', 'fw190a7', 'fw190a7r2', 'fw190a8', 'fw190a8r2', 'fw190a8r6', 'fw190a8r7', 'fw190a8r8', 'fw190d9',
+    'fw190d9late', 'ta152h1', 'bf110g2r3', 'bf110g2r3wfr', 'me410a1u2', 'ju88c6a', 'do335a1', 'me163b1', 'me262a1a',
+    'me262a1b', 'he162a2', 'go229a0', 'fw190a5',
+]
+AIRCRAFT_LABELS: Final[dict[Aircraft, str]] = {
+    'bf109g6': 'Bf 109G-6',
+    'bf109g6r2': 'Bf 109G-6/R2',
+    'bf109g6r6': 'Bf 109G-6/R6',
+    'bf109g6u2': 'Bf 109G-6/U2',
+    'bf109g6u4': 'Bf 109G-6/U4',
+    'bf109g6as': 'Bf 109G-6/AS',
+    'bf109g6u3': 'Bf 109G-6/U3',
+    'bf109g6u3r6': 'Bf 109G-6/U3/R6',
+    'bf109g6late': 'Bf 109G-6 (late)',
+    'bf109g14': 'Bf 109G-14',
+    'bf109g14r2': 'Bf 109G-14/R2',
+    'bf109g14r6': 'Bf 109G-14/R6',
+    'bf109g14as': 'Bf 109G-14/AS',
+    'bf109g14u4': 'Bf 109G-14/U4',
+    'bf109g10': 'Bf 109G-10',
+    'bf109k4': 'Bf 109K-4',
+    'fw190a6': 'FW 190A-6',
+    'fw190a6r6': 'FW 190A-6/R6',
+    'fw190a7': 'FW 190A-7',
+    'fw190a7r2': 'FW 190A-7/R2',
+    'fw190a8': 'FW 190A-8',
+    'fw190a8r2': 'FW 190A-8/R2',
+    'fw190a8r6': 'FW 190A-8/R6',
+    'fw190a8r7': 'FW 190A-8/R7',
+    'fw190a8r8': 'FW 190A-8/R8',
+    'fw190d9': 'FW 190D-9',
+    'fw190d9late': 'FW 190D-9 (late)',
+    'ta152h1': 'Ta 152H-1',
+    'bf110g2r3': 'Bf 110G-2/R3',
+    'bf110g2r3wfr': 'Bf 110G-2/R3 w. Wf.Gr.21',
+    'me410a1u2': 'Me 410A-1/U2',
+    'ju88c6a': 'Ju 88C-6a',
+    'do335a1': 'Do 335A-1',
+    'me163b1': 'Me 163B-1',
+    'me262a1a': 'Me 262A-1a',
+    'me262a1b': 'Me 262A-1b',
+    'he162a2': 'He 162A-2',
+    'go229a0': 'Go 229A-0',
+    'fw190a5': 'FW 190A-5',
+}
+
+
+AircraftType = Literal['bf109g6', 'bf109g14', 'bf109g10', 'bf109k4', 'fw190a8', 'me262a1']
+AIRCRAFT_TYPE_LABELS: Final[dict[AircraftType, str]] = {
+    'bf109g6': 'Bf 109G-6',
+    'bf109g14': 'Bf 109G-14',
+    'bf109g10': 'Bf 109G-10',
+    'bf109k4': 'Bf 109K-4',
+    'fw190a8': 'FW 190A-8',
+    'me262a1': 'Me 262A-1',
+}
+
+
+AlliedSkill = Literal['gunnery', 'acm', 'sa', 'reflexes', 'sixth_sense']
+ALLIED_SKILL_LABELS: Final[dict[AlliedSkill, str]] = {
+    'gunnery': 'Gunnery',
+    'acm': 'A.C.M.',
+    'sa': 'S.A.',
+    'reflexes': 'Reflexes',
+    'sixth_sense': 'Sixth Sense',
+}
+
+
+Award = Literal[
+    'wound_black', 'wound_silver', 'wound_gold', 'ek2', 'ek1', 'ehrenpokal', 'clasp_bronze', 'clasp_silver',
+    'clasp_gold', 'german_cross', 'knights_cross', 'oakleaves', 'swords', 'diamonds', 'ace',
+]
+AWARD_LABELS: Final[dict[Award, str]] = {
+    'wound_black': 'Wound Badge in Black',
+    'wound_silver': 'Wound Badge in Silver',
+    'wound_gold': 'Wound Badge in Gold',
+    'ek2': 'Iron Cross 2nd Class',
+    'ek1': 'Iron Cross 1st Class',
+    'ehrenpokal': 'Ehrenpokal (Honor Goblet)',
+    'clasp_bronze': 'Operational Flight Clasp in Bronze',
+    'clasp_silver': 'Operational Flight Clasp in Silver',
+    'clasp_gold': 'Operational Flight Clasp in Gold',
+    'german_cross': 'German Cross in Gold',
+    'knights_cross': "Knight's Cross",
+    'oakleaves': "Oakleaves to the Knight's Cross",
+    'swords': "Oakleaves and Swords to the Knight's Cross",
+    'diamonds': "Oakleaves, Swords, and Diamonds to the Knight's Cross",
+    'ace': '"Ace" Status',
+}
+
+
+Base = Literal[
+    'schiphol', 'venlo', 'volkel', 'woensdrecht', 'fassberg', 'hildesheim', 'husum', 'jever', 'salzwedel',
+    'schwerin_gorries', 'stade', 'wunstorf', 'oldenburg', 'beaumont_le_roger', 'poix_nord', 'st_trond', 'tille',
+    'vannes', 'bonn', 'krefeld', 'kirchhellen', 'moenchen_gladbach', 'ingolstadt', 'lechfeld', 'neubiberg', 'handorf',
+    'rheine', 'ansbach', 'frankfurt', 'koenigsberg', 'wiesbaden', 'brandenburg_briest', 'brandis', 'oranienburg',
+    'parchim', 'vitry_en_artois',
+]
+BASE_LABELS: Final[dict[Base, str]] = {
+    'schiphol': 'Schiphol',
+    'venlo': 'Venlo',
+    'volkel': 'Volkel',
+    'woensdrecht': 'Woensdrecht',
+    'fassberg': 'Fassberg',
+    'hildesheim': 'Hildesheim',
+    'husum': 'Husum',
+    'jever': 'Jever',
+    'salzwedel': 'Salzwedel',
+    'schwerin_gorries': 'Schwerin-Gorries',
+    'stade': 'Stade',
+    'wunstorf': 'Wunstorf',
+    'oldenburg': 'Oldenburg',
+    'beaumont_le_roger': 'Beaumont-le-Roger',
+    'poix_nord': 'Poix-Nord',
+    'st_trond': 'St. Trond',
+    'tille': 'Tille',
+    'vannes': 'Vannes',
+    'bonn': 'Bonn',
+    'krefeld': 'Krefeld',
+    'kirchhellen': 'Kirchhellen',
+    'moenchen_gladbach': 'Mönchen-Gladbach',
+    'ingolstadt': 'Ingolstadt',
+    'lechfeld': 'Lechfeld',
+    'neubiberg': 'Neubiberg',
+    'handorf': 'Handorf',
+    'rheine': 'Rheine',
+    'ansbach': 'Ansbach',
+    'frankfurt': 'Frankfurt',
+    'koenigsberg': 'Königsberg',
+    'wiesbaden': 'Wiesbaden',
+    'brandenburg_briest': 'Brandenburg-Briest',
+    'brandis': 'Brandis',
+    'oranienburg': 'Oranienburg',
+    'parchim': 'Parchim',
+    'vitry_en_artois': 'Vitry-en-Artois',
+}
+
+
+Family = Literal['bf109', 'fw190', 'bf110', 'me410', 'ju88', 'do335', 'me163', 'me262', 'he162', 'go229']
+FAMILY_LABELS: Final[dict[Family, str]] = {
+    'bf109': 'Bf 109',
+    'fw190': 'FW 190',
+    'bf110': 'Bf 110',
+    'me410': 'Me 410',
+    'ju88': 'Ju 88',
+    'do335': 'Do 335',
+    'me163': 'Me 163',
+    'me262': 'Me 262',
+    'he162': 'He 162',
+    'go229': 'Go 229',
+}
+
+
+Fighter = Literal['friendly_piston', 'friendly_jet', 'enemy']
+FIGHTER_LABELS: Final[dict[Fighter, str]] = {
+    'friendly_piston': 'Friendly: Piston-engined',
+    'friendly_jet': 'Friendly: Jet or Rocket',
+    'enemy': 'Enemy Fighter',
+}
+
+
+Interceptor = Literal['piston', 'jet']
+INTERCEPTOR_LABELS: Final[dict[Interceptor, str]] = {
+    'piston': 'Piston-engined',
+    'jet': 'Jet or Rocket',
+}
+
+
+JetAce = Literal['baer', 'eder', 'rudorffer', 'schnoerrer', 'weissenberger', 'galland', 'steinhoff', 'spaete']
+JET_ACE_LABELS: Final[dict[JetAce, str]] = {
+    'baer': 'Major Heinrich "Pritzl" Bär',
+    'eder': 'Major Georg-Peter "Schorsch" Eder',
+    'rudorffer': 'Major Erich Rudorffer',
+    'schnoerrer': 'Leutnant Karl "Quax" Schnörrer',
+    'weissenberger': 'Major Theodor Weissenberger',
+    'galland': 'General Adolf "Dolfo" Galland',
+    'steinhoff': 'Oberst Johannes "Macky" Steinhoff',
+    'spaete': 'Major Wolfgang Späte',
+}
+
+
+Maneuver = Literal['cuban_eight', 'chandelle', 'immelmann', 'split_s']
+MANEUVER_LABELS: Final[dict[Maneuver, str]] = {
+    'cuban_eight': 'Cuban Eight',
+    'chandelle': 'Chandelle',
+    'immelmann': 'Immelmann',
+    'split_s': 'Split-S',
+}
+
+
+Mission = Literal['defend_oranienburg', 'schweinfurt', 'first_raid_on_berlin', 'scramble_from_parchim']
+MISSION_LABELS: Final[dict[Mission, str]] = {
+    'defend_oranienburg': 'Defend Oranienburg A/F',
+    'schweinfurt': 'Intercept Raid on Schweinfurt',
+    'first_raid_on_berlin': 'First Raid on Berlin',
+    'scramble_from_parchim': 'Scramble from Parchim',
+}
+
+
+Orientation = Literal['front', 'flank_starboard', 'flank_port', 'tail']
+ORIENTATION_LABELS: Final[dict[Orientation, str]] = {
+    'front': 'Front',
+    'flank_starboard': 'Flank (starboard)',
+    'flank_port': 'Flank (port)',
+    'tail': 'Tail',
+}
+
+
+Period = Literal['early_1943', 'late_1943', 'early_1944', 'late_1944', 'y1945']
+PERIOD_LABELS: Final[dict[Period, str]] = {
+    'early_1943': '1943 early',
+    'late_1943': '1943 late',
+    'early_1944': '1944 early',
+    'late_1944': '1944 late',
+    'y1945': '1945',
+}
+
+
+PrestigeUse = Literal['a', 'b', 'c', 'd', 'e']
+PRESTIGE_USE_LABELS: Final[dict[PrestigeUse, str]] = {
+    'a': 'A',
+    'b': 'B',
+    'c': 'C',
+    'd': 'D',
+    'e': 'E',
+}
+
+
+PromotionAttempt = Literal['first', 'second', 'final']
+PROMOTION_ATTEMPT_LABELS: Final[dict[PromotionAttempt, str]] = {
+    'first': 'First',
+    'second': 'Second',
+    'final': 'Final',
+}
+
+
+Range = Literal['close', 'medium', 'long']
+RANGE_LABELS: Final[dict[Range, str]] = {
+    'close': 'Close',
+    'medium': 'Medium',
+    'long': 'Long',
+}
+
+
+Rank = Literal[
+    'unteroffizier', 'unterfeldwebel', 'feldwebel', 'oberfeldwebel', 'leutnant', 'oberleutnant', 'hauptmann', 'major',
+    'oberstleutnant', 'oberst', 'generalmajor', 'general',
+]
+RANK_LABELS: Final[dict[Rank, str]] = {
+    'unteroffizier': 'Unteroffizier',
+    'unterfeldwebel': 'Unterfeldwebel',
+    'feldwebel': 'Feldwebel',
+    'oberfeldwebel': 'Oberfeldwebel',
+    'leutnant': 'Leutnant',
+    'oberleutnant': 'Oberleutnant',
+    'hauptmann': 'Hauptmann',
+    'major': 'Major',
+    'oberstleutnant': 'Oberstleutnant',
+    'oberst': 'Oberst',
+    'generalmajor': 'Generalmajor',
+    'general': 'General',
+}
+
+
+RankTrack = Literal['officer', 'nco']
+RANK_TRACK_LABELS: Final[dict[RankTrack, str]] = {
+    'officer': 'Officer',
+    'nco': 'Non-commissioned officer',
+}
+
+
+Skill = Literal['gunnery', 'aim', 'precision', 'sixth_sense', 'expert', 'leadership', 'acm']
+SKILL_LABELS: Final[dict[Skill, str]] = {
+    'gunnery': 'Gunnery',
+    'aim': 'Aim',
+    'precision': 'Precision',
+    'sixth_sense': 'Sixth Sense',
+    'expert': 'Expert',
+    'leadership': 'Leadership',
+    'acm': 'A.C.M.',
+}
+
+
+Tally = Literal['points', 'kills', 'flights', 'wounds']
+TALLY_LABELS: Final[dict[Tally, str]] = {
+    'points': 'points',
+    'kills': 'kills',
+    'flights': 'flights',
+    'wounds': 'wounds',
+}
+
+
+Target = Literal['fighter', 'bomber']
+TARGET_LABELS: Final[dict[Target, str]] = {
+    'fighter': 'Fighter',
+    'bomber': 'Four-engined bomber',
+}
+
+
+Tour = Literal['abbeville_boys', 'armored_knights', 'the_escorts', 'flying_peas', 'knights_cross_holders']
+TOUR_LABELS: Final[dict[Tour, str]] = {
+    'abbeville_boys': 'The Abbeville Boys',
+    'armored_knights': 'Armored Knights',
+    'the_escorts': 'The Escorts',
+    'flying_peas': 'Flying Peas',
+    'knights_cross_holders': "Knight's Cross Holders",
+}
+
+
+Unit = Literal[
+    'i_jg1', 'ii_jg1', 'iii_jg1', 'i_jg2', 'ii_jg2', 'iii_jg2', 'ii_jg26', 'ii_jg27', 'ii_sturm_jg300', 'iii_jg400',
+    'i_zg1', 'i_zg26', 'ii_zg26', 'iii_zg26', 'ii_zg76', 'kdo_nowotny', 'jv44', 'egr335', 'egr229',
+]
+UNIT_LABELS: Final[dict[Unit, str]] = {
+    'i_jg1': 'I/JG 1 "Oesau"',
+    'ii_jg1': 'II/JG 1 "Oesau"',
+    'iii_jg1': 'III/JG 1 "Oesau"',
+    'i_jg2': 'I/JG 2 "Richthofen"',
+    'ii_jg2': 'II/JG 2 "Richthofen"',
+    'iii_jg2': 'III/JG 2 "Richthofen"',
+    'ii_jg26': 'II/JG 26 "Schlageter"',
+    'ii_jg27': 'II/JG 27',
+    'ii_sturm_jg300': 'II(Sturm)/JG 300',
+    'iii_jg400': 'III/JG 400',
+    'i_zg1': 'I/ZG 1',
+    'i_zg26': 'I/ZG 26 "Horst Wessel"',
+    'ii_zg26': 'II/ZG 26 "Horst Wessel"',
+    'iii_zg26': 'III/ZG 26 "Horst Wessel"',
+    'ii_zg76': 'II/ZG 76',
+    'kdo_nowotny': 'Kommando Nowotny',
+    'jv44': 'JV 44',
+    'egr335': 'EGR 335',
+    'egr229': 'EGR 229',
+}
+
+
+Zone = Literal['dutch', 'bremen', 'french', 'ruhr', 'munich', 'munster', 'frankfurt', 'berlin']
+ZONE_LABELS: Final[dict[Zone, str]] = {
+    'dutch': 'Dutch Bases',
+    'bremen': 'Bremen Bases',
+    'french': 'French Bases',
+    'ruhr': 'Ruhr Bases',
+    'munich': 'Munich Bases',
+    'munster': 'Münster Bases',
+    'frankfurt': 'Frankfurt Bases',
+    'berlin': 'Berlin Bases',
+}
+
+
 # ---- 'awards'
+AwardsResult = TypedDict('AwardsResult', {'at': int, 'counted': Tally, 'how': str, 'prestige': int})
 AWARDS_COLUMNS: Final = ('at', 'counted', 'how', 'prestige')
-_AWARDS_ROWS: Final[tuple[_Row, ...]] = (
+_AWARDS_ROWS: Final[tuple[_Row[tuple[int, Tally, str, int]], ...]] = (
     (('wound_black',), None, None, (1, 'wounds', 'first wound (7.8.1)', 1)),
     (('wound_silver',), None, None, (3, 'wounds', 'third wound (7.8.1)', 0)),
     (('wound_gold',), None, None, (5, 'wounds', 'fifth wound (7.8.1)', 0)),
@@ -98,178 +754,232 @@ _AWARDS_ROWS: Final[tuple[_Row, ...]] = (
 )
 
 
-def lookup_awards(*, award: Literal['wound_black', 'wound_silver', 'wound_gold', 'ek2', 'ek1', 'ehrenpokal', 'clasp_bronze', 'clasp_silver', 'clasp_gold', 'german_cross', 'knights_cross', 'oakleaves', 'swords', 'diamonds', 'ace']) -> dict[str, Any]:
+def lookup_awards(*, award: Award) -> AwardsResult:
     """Awards, rule 7.8: the row the keys select.
 
     Args:
-        award: 'wound_black' (Wound Badge in Black), 'wound_silver' (Wound Badge in Silver), 'wound_gold' (Wound Badge in Gold), 'ek2' (Iron Cross 2nd Class), 'ek1' (Iron Cross 1st Class), 'ehrenpokal' (Ehrenpokal (Honor Goblet)), 'clasp_bronze' (Operational Flight Clasp in Bronze), 'clasp_silver' (Operational Flight Clasp in Silver), 'clasp_gold' (Operational Flight Clasp in Gold), 'german_cross' (German Cross in Gold), 'knights_cross' (Knight's Cross), 'oakleaves' (Oakleaves to the Knight's Cross), 'swords' (Oakleaves and Swords to the Knight's Cross), 'diamonds' (Oakleaves, Swords, and Diamonds to the Knight's Cross), 'ace' (\"Ace\" Status).
+        award: Award (Award; labels in AWARD_LABELS).
 
     Returns:
-        {'at': int, 'counted': str (tally), 'how': str, 'prestige': int}
+        The row's values by column:
+            'at': Awarded at
+            'counted': Counted in
+            'how': How
+            'prestige': Prestige Points
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('awards', 'award', award, ('wound_black', 'wound_silver', 'wound_gold', 'ek2', 'ek1', 'ehrenpokal', 'clasp_bronze', 'clasp_silver', 'clasp_gold', 'german_cross', 'knights_cross', 'oakleaves', 'swords', 'diamonds', 'ace'))
-    return _select('awards', _AWARDS_ROWS, AWARDS_COLUMNS, (award, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('awards', 'award', award, get_args(Award))
+    row = _select('awards', _AWARDS_ROWS, (award,), None)
+    return {'at': row[0], 'counted': row[1], 'how': row[2], 'prestige': row[3]}
 
 
 # ---- 'knights_cross'
+KnightsCrossResult = TypedDict('KnightsCrossResult', {'result': str})
 KNIGHTS_CROSS_COLUMNS: Final = ('result',)
-_KNIGHTS_CROSS_ROWS: Final[tuple[_Row, ...]] = (
+_KNIGHTS_CROSS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 1, 1, ('Awarded',)),
     ((), 2, 6, ('Not awarded',)),
 )
-_KNIGHTS_CROSS_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
+_KNIGHTS_CROSS_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
-def lookup_knights_cross(roll: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_knights_cross(roll: int, *, drm: int = 0) -> KnightsCrossResult:
     """Knight's Cross roll, rule 7.8.7: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d6, 1 to 6.
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'result': str}
+        The row's values by column:
+            'result': Result
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
+        NoRowError: no row is selected.
+    """
     _check_natural('knights_cross', roll, _KNIGHTS_CROSS_OUTCOMES, '1d6')
-    return _select('knights_cross', _KNIGHTS_CROSS_ROWS, KNIGHTS_CROSS_COLUMNS, (), roll + drm)
+    _check_int('knights_cross', 'drm', drm)
+    row = _select('knights_cross', _KNIGHTS_CROSS_ROWS, (), roll + drm)
+    return {'result': row[0]}
 
 
-def roll_knights_cross(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+def roll_knights_cross(rng: random.Random, *, drm: int = 0) -> Roll[KnightsCrossResult]:
     """Roll 1d6 with `rng` and read Knight's Cross roll, rule 7.8.7.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('knights_cross', rng)
     natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_knights_cross(natural, drm=drm)}
+    return _rolled(natural, drm, lookup_knights_cross(natural, drm=drm))
 
 
 # ---- 'promotion'
+PromotionResult = TypedDict('PromotionResult', {'result': str})
 PROMOTION_COLUMNS: Final = ('result',)
-_PROMOTION_ROWS: Final[tuple[_Row, ...]] = (
+_PROMOTION_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), None, 4, ('Promoted to the next higher rank',)),
     ((), 5, 6, ('Not promoted',)),
 )
-_PROMOTION_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
+_PROMOTION_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
-def lookup_promotion(roll: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_promotion(roll: int, *, drm: int = 0) -> PromotionResult:
     """Promotion roll, rule 7.9.3: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d6, 1 to 6.
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'result': str}
+        The row's values by column:
+            'result': Result
 
     Errata applied: chartc_ia2 (see the game's JSON for the printed values).
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
+        NoRowError: no row is selected.
+    """
     _check_natural('promotion', roll, _PROMOTION_OUTCOMES, '1d6')
-    return _select('promotion', _PROMOTION_ROWS, PROMOTION_COLUMNS, (), roll + drm)
+    _check_int('promotion', 'drm', drm)
+    row = _select('promotion', _PROMOTION_ROWS, (), roll + drm)
+    return {'result': row[0]}
 
 
-def roll_promotion(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+def roll_promotion(rng: random.Random, *, drm: int = 0) -> Roll[PromotionResult]:
     """Roll 1d6 with `rng` and read Promotion roll, rule 7.9.3.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('promotion', rng)
     natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_promotion(natural, drm=drm)}
+    return _rolled(natural, drm, lookup_promotion(natural, drm=drm))
 
 
-def drm_promotion(*, ehrenpokal_in_period: bool = False, ek1_in_period: bool = False, german_cross_in_period: bool = False, knights_cross_holder: bool = False) -> int:
-    """Total DRM for Promotion roll, rule 7.9.3: the sum of the modifiers whose conditions hold.
+_PROMOTION_DRMS: Final = (
+    _Drm(-2, _Flag('knights_cross_holder')),
+    _Drm(-1, _Flag('ek1_in_period')),
+    _Drm(-1, _Flag('ehrenpokal_in_period')),
+    _Drm(-1, _Flag('german_cross_in_period')),
+)
+
+
+def drm_promotion(
+    *,
+    ehrenpokal_in_period: bool = False,
+    ek1_in_period: bool = False,
+    german_cross_in_period: bool = False,
+    knights_cross_holder: bool = False,
+) -> int:
+    """The total DRM for Promotion roll, rule 7.9.3: the sum of the DRMs whose conditions are true.
 
     -2 For possessing the Knight's Cross (each promotion attempt)
     -1 Award of the Iron Cross 1st Class during the period
     -1 Award of the Ehrenpokal during the period
     -1 Award of the German Cross in Gold during the period
 
-    Months are 'YYYY-MM'; a context value left as None makes its conditions false."""
-    total = 0
-    if bool(knights_cross_holder):
-        total += -2
-    if bool(ek1_in_period):
-        total += -1
-    if bool(ehrenpokal_in_period):
-        total += -1
-    if bool(german_cross_in_period):
-        total += -1
-    return total
+    Args:
+        ehrenpokal_in_period: awarded the Ehrenpokal during the period (True or False).
+        ek1_in_period: awarded the Iron Cross 1st Class during the period (True or False).
+        german_cross_in_period: awarded the German Cross in Gold during the period (True or False).
+        knights_cross_holder: possesses the Knight's Cross (True or False).
+    """
+    _check_flag('promotion', 'ehrenpokal_in_period', ehrenpokal_in_period)
+    _check_flag('promotion', 'ek1_in_period', ek1_in_period)
+    _check_flag('promotion', 'german_cross_in_period', german_cross_in_period)
+    _check_flag('promotion', 'knights_cross_holder', knights_cross_holder)
+    context: dict[str, _Context] = {
+        'ehrenpokal_in_period': ehrenpokal_in_period, 'ek1_in_period': ek1_in_period,
+        'german_cross_in_period': german_cross_in_period, 'knights_cross_holder': knights_cross_holder,
+    }
+    return _total_drm(_PROMOTION_DRMS, context, None)
 
 
 # ---- 'promotion_attempts'
+PromotionAttemptsResult = TypedDict('PromotionAttemptsResult', {'service': int, 'after': str})
 PROMOTION_ATTEMPTS_COLUMNS: Final = ('service', 'after')
-_PROMOTION_ATTEMPTS_ROWS: Final[tuple[_Row, ...]] = (
+_PROMOTION_ATTEMPTS_ROWS: Final[tuple[_Row[tuple[int, str]], ...]] = (
     (('first',), None, None, (4, '1944-06')),
     (('second',), None, None, (8, '1944-10')),
     (('final',), None, None, (12, '1945-02')),
 )
 
 
-def lookup_promotion_attempts(*, promotion_attempt: Literal['first', 'second', 'final']) -> dict[str, Any]:
+def lookup_promotion_attempts(*, promotion_attempt: PromotionAttempt) -> PromotionAttemptsResult:
     """Promotion attempts, rule 7.9.3: the row the keys select.
 
     Args:
-        promotion_attempt: 'first' (First), 'second' (Second), 'final' (Final).
+        promotion_attempt: Promotion attempt (PromotionAttempt; labels in PROMOTION_ATTEMPT_LABELS).
 
     Returns:
-        {'service': int, 'after': str 'YYYY-MM'}
+        The row's values by column:
+            'service': Months of service
+            'after': After the last sortie of
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('promotion_attempts', 'promotion_attempt', promotion_attempt, ('first', 'second', 'final'))
-    return _select('promotion_attempts', _PROMOTION_ATTEMPTS_ROWS, PROMOTION_ATTEMPTS_COLUMNS, (promotion_attempt, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('promotion_attempts', 'promotion_attempt', promotion_attempt, get_args(PromotionAttempt))
+    row = _select('promotion_attempts', _PROMOTION_ATTEMPTS_ROWS, (promotion_attempt,), None)
+    return {'service': row[0], 'after': row[1]}
 
 
 # ---- 'generalmajor'
+GeneralmajorResult = TypedDict('GeneralmajorResult', {'result': str})
 GENERALMAJOR_COLUMNS: Final = ('result',)
-_GENERALMAJOR_ROWS: Final[tuple[_Row, ...]] = (
+_GENERALMAJOR_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 1, 4, ('Posted to a Luftwaffe Headquarters as a staff officer; your flying career ends',)),
     ((), 5, 6, ('Flying career continues',)),
 )
-_GENERALMAJOR_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
+_GENERALMAJOR_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
-def lookup_generalmajor(roll: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_generalmajor(roll: int, *, drm: int = 0) -> GeneralmajorResult:
     """Promotion to Generalmajor, rule 10.14: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d6, 1 to 6.
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'result': str}
+        The row's values by column:
+            'result': Result
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
+        NoRowError: no row is selected.
+    """
     _check_natural('generalmajor', roll, _GENERALMAJOR_OUTCOMES, '1d6')
-    return _select('generalmajor', _GENERALMAJOR_ROWS, GENERALMAJOR_COLUMNS, (), roll + drm)
+    _check_int('generalmajor', 'drm', drm)
+    row = _select('generalmajor', _GENERALMAJOR_ROWS, (), roll + drm)
+    return {'result': row[0]}
 
 
-def roll_generalmajor(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+def roll_generalmajor(rng: random.Random, *, drm: int = 0) -> Roll[GeneralmajorResult]:
     """Roll 1d6 with `rng` and read Promotion to Generalmajor, rule 10.14.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('generalmajor', rng)
     natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_generalmajor(natural, drm=drm)}
+    return _rolled(natural, drm, lookup_generalmajor(natural, drm=drm))
 
 
 # ---- 'skills'
+SkillsResult = TypedDict('SkillsResult', {'cost': int, 'crew': str})
 SKILLS_COLUMNS: Final = ('cost', 'crew')
-_SKILLS_ROWS: Final[tuple[_Row, ...]] = (
+_SKILLS_ROWS: Final[tuple[_Row[tuple[int, str]], ...]] = (
     (('gunnery',), None, None, (5, 'All crew')),
     (('aim',), None, None, (6, 'Pilot/Wingman only')),
     (('precision',), None, None, (3, 'Pilot only')),
@@ -280,25 +990,30 @@ _SKILLS_ROWS: Final[tuple[_Row, ...]] = (
 )
 
 
-def lookup_skills(*, skill: Literal['gunnery', 'aim', 'precision', 'sixth_sense', 'expert', 'leadership', 'acm']) -> dict[str, Any]:
+def lookup_skills(*, skill: Skill) -> SkillsResult:
     """Crew Skills, rule 7.7: the row the keys select.
 
     Args:
-        skill: 'gunnery' (Gunnery), 'aim' (Aim), 'precision' (Precision), 'sixth_sense' (Sixth Sense), 'expert' (Expert), 'leadership' (Leadership), 'acm' (A.C.M.).
+        skill: Skill (Skill; labels in SKILL_LABELS).
 
     Returns:
-        {'cost': int, 'crew': str}
+        The row's values by column:
+            'cost': Cost (Experience Points)
+            'crew': Crew
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('skills', 'skill', skill, ('gunnery', 'aim', 'precision', 'sixth_sense', 'expert', 'leadership', 'acm'))
-    return _select('skills', _SKILLS_ROWS, SKILLS_COLUMNS, (skill, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('skills', 'skill', skill, get_args(Skill))
+    row = _select('skills', _SKILLS_ROWS, (skill,), None)
+    return {'cost': row[0], 'crew': row[1]}
 
 
 # ---- 'advanced_maneuvers'
+AdvancedManeuversResult = TypedDict('AdvancedManeuversResult', {'number': int, 'effect': str, 'cost': int})
 ADVANCED_MANEUVERS_COLUMNS: Final = ('number', 'effect', 'cost')
-_ADVANCED_MANEUVERS_ROWS: Final[tuple[_Row, ...]] = (
+_ADVANCED_MANEUVERS_ROWS: Final[tuple[_Row[tuple[int, str, int]], ...]] = (
     (('cuban_eight',), None, None, (1, 'Avoid 1 hit, improve by x 1', 1)),
     (('chandelle',), None, None, (2, 'Avoid 3 hits, improve x 1', 3)),
     (('immelmann',), None, None, (3, 'Avoid all damage, improve x 2', 3)),
@@ -306,105 +1021,132 @@ _ADVANCED_MANEUVERS_ROWS: Final[tuple[_Row, ...]] = (
 )
 
 
-def lookup_advanced_maneuvers(*, maneuver: Literal['cuban_eight', 'chandelle', 'immelmann', 'split_s']) -> dict[str, Any]:
+def lookup_advanced_maneuvers(*, maneuver: Maneuver) -> AdvancedManeuversResult:
     """Optional Advanced Maneuvers, rule 10.8: the row the keys select.
 
     Args:
-        maneuver: 'cuban_eight' (Cuban Eight), 'chandelle' (Chandelle), 'immelmann' (Immelmann), 'split_s' (Split-S).
+        maneuver: Advanced maneuver (Maneuver; labels in MANEUVER_LABELS).
 
     Returns:
-        {'number': int, 'effect': str, 'cost': int}
+        The row's values by column:
+            'number': Advanced Maneuver
+            'effect': Effect
+            'cost': Cost (Experience Points)
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('advanced_maneuvers', 'maneuver', maneuver, ('cuban_eight', 'chandelle', 'immelmann', 'split_s'))
-    return _select('advanced_maneuvers', _ADVANCED_MANEUVERS_ROWS, ADVANCED_MANEUVERS_COLUMNS, (maneuver, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('advanced_maneuvers', 'maneuver', maneuver, get_args(Maneuver))
+    row = _select('advanced_maneuvers', _ADVANCED_MANEUVERS_ROWS, (maneuver,), None)
+    return {'number': row[0], 'effect': row[1], 'cost': row[2]}
 
 
 # ---- 'prestige_costs'
+PrestigeCostsResult = TypedDict('PrestigeCostsResult', {'points': int, 'use': str})
 PRESTIGE_COSTS_COLUMNS: Final = ('points', 'use')
-_PRESTIGE_COSTS_ROWS: Final[tuple[_Row, ...]] = (
+_PRESTIGE_COSTS_ROWS: Final[tuple[_Row[tuple[int, str]], ...]] = (
     (('a',), None, None, (1, 'Upgrade to a newer aircraft in the same family (Bf109, FW190, Bf110, Me262, etc.)')),
     (('b',), None, None, (2, 'Upgrade to a newer aircraft in a different aircraft family.')),
     (('c',), None, None, (2, 'Reassignment to a new unit (lose 1 sortie while transferring.)')),
-    (('d',), None, None, (1, 'When receiving a replacement crewman, he arrives with two experience points (unspent) until February 1944 if combining Interceptor Ace 1943-44 and Interceptor Ace 1944-45, or with one experience point (unspent) from March 1944.')),
+    (('d',), None, None, (
+        1,
+        'When receiving a replacement crewman, he arrives with two experience points (unspent) until February 1944 if combining Interceptor Ace 1943-44 and Interceptor Ace 1944-45, or with one experience point (unspent) from March 1944.',
+    )),
     (('e',), None, None, (1, 'Receive a new aircraft in the same family so as to not lose a sortie due to repairs.')),
 )
 
 
-def lookup_prestige_costs(*, prestige_use: Literal['a', 'b', 'c', 'd', 'e']) -> dict[str, Any]:
+def lookup_prestige_costs(*, prestige_use: PrestigeUse) -> PrestigeCostsResult:
     """Prestige Points, rule 8.1: the row the keys select.
 
     Args:
-        prestige_use: 'a' (A), 'b' (B), 'c' (C), 'd' (D), 'e' (E).
+        prestige_use: Prestige Point use (PrestigeUse; labels in PRESTIGE_USE_LABELS).
 
     Returns:
-        {'points': int, 'use': str}
+        The row's values by column:
+            'points': Points
+            'use': Use
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('prestige_costs', 'prestige_use', prestige_use, ('a', 'b', 'c', 'd', 'e'))
-    return _select('prestige_costs', _PRESTIGE_COSTS_ROWS, PRESTIGE_COSTS_COLUMNS, (prestige_use, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('prestige_costs', 'prestige_use', prestige_use, get_args(PrestigeUse))
+    row = _select('prestige_costs', _PRESTIGE_COSTS_ROWS, (prestige_use,), None)
+    return {'points': row[0], 'use': row[1]}
 
 
 # ---- 'R4'
+R4Result = TypedDict('R4Result', {'result': str})
 R4_COLUMNS: Final = ('result',)
-_R4_ROWS: Final[tuple[_Row, ...]] = (
+_R4_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     (('piston',), 1, 2, ('Safe escape',)),
     (('piston',), 3, None, ('Combat',)),
     (('jet',), 1, 4, ('Safe escape',)),
     (('jet',), 5, None, ('Combat',)),
 )
-_R4_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
+_R4_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
-def lookup_r4(roll: int, *, interceptor: Literal['piston', 'jet'], drm: int = 0) -> dict[str, Any]:
+def lookup_r4(roll: int, *, interceptor: Interceptor, drm: int = 0) -> R4Result:
     """Escape Chart [R4], rule 7.1.10: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d6, 1 to 6.
-        interceptor: 'piston' (Piston-engined), 'jet' (Jet or Rocket).
-        drm: total die roll modifier added before reading the chart.
+        interceptor: Interceptor type (Interceptor; labels in INTERCEPTOR_LABELS).
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'result': str}
+        The row's values by column:
+            'result': Result
 
     Errata applied: chartc_ia2 (see the game's JSON for the printed values).
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('R4', 'interceptor', interceptor, ('piston', 'jet'))
+        NoRowError: no row is selected.
+    """
     _check_natural('R4', roll, _R4_OUTCOMES, '1d6')
-    return _select('R4', _R4_ROWS, R4_COLUMNS, (interceptor, ), roll + drm)
+    _check_member('R4', 'interceptor', interceptor, get_args(Interceptor))
+    _check_int('R4', 'drm', drm)
+    row = _select('R4', _R4_ROWS, (interceptor,), roll + drm)
+    return {'result': row[0]}
 
 
-def roll_r4(rng: random.Random, *, interceptor: Literal['piston', 'jet'], drm: int = 0) -> dict[str, Any]:
+def roll_r4(rng: random.Random, *, interceptor: Interceptor, drm: int = 0) -> Roll[R4Result]:
     """Roll 1d6 with `rng` and read Escape Chart [R4], rule 7.1.10.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('R4', rng)
     natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_r4(natural, interceptor=interceptor, drm=drm)}
+    return _rolled(natural, drm, lookup_r4(natural, interceptor=interceptor, drm=drm))
+
+
+_R4_DRMS: Final = (
+    _Drm(+1, _Flag('fb_attack')),
+)
 
 
 def drm_r4(*, fb_attack: bool = False) -> int:
-    """Total DRM for Escape Chart [R4], rule 7.1.10: the sum of the modifiers whose conditions hold.
+    """The total DRM for Escape Chart [R4], rule 7.1.10: the sum of the DRMs whose conditions are true.
 
     +1 F/B Attack (footnote 1)
 
-    Months are 'YYYY-MM'; a context value left as None makes its conditions false."""
-    total = 0
-    if bool(fb_attack):
-        total += 1
-    return total
+    Args:
+        fb_attack: F/B Attack on take-off (True or False).
+    """
+    _check_flag('R4', 'fb_attack', fb_attack)
+    return _total_drm(_R4_DRMS, {'fb_attack': fb_attack}, None)
 
 
 # ---- 'R5'
+R5Result = TypedDict('R5Result', {'result': str})
 R5_COLUMNS: Final = ('result',)
-_R5_ROWS: Final[tuple[_Row, ...]] = (
+_R5_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     (('friendly_piston',), 1, 4, ('Disengagement',)),
     (('friendly_piston',), 5, 6, ('Combat continues',)),
     (('friendly_jet',), 1, 5, ('Disengagement',)),
@@ -412,40 +1154,48 @@ _R5_ROWS: Final[tuple[_Row, ...]] = (
     (('enemy',), 1, 4, ('Disengagement',)),
     (('enemy',), 5, 6, ('Combat continues',)),
 )
-_R5_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
+_R5_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
-def lookup_r5(roll: int, *, fighter: Literal['friendly_piston', 'friendly_jet', 'enemy'], drm: int = 0) -> dict[str, Any]:
+def lookup_r5(roll: int, *, fighter: Fighter, drm: int = 0) -> R5Result:
     """Disengagement Chart [R5], rule 7.3: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d6, 1 to 6.
-        fighter: 'friendly_piston' (Friendly: Piston-engined), 'friendly_jet' (Friendly: Jet or Rocket), 'enemy' (Enemy Fighter).
-        drm: total die roll modifier added before reading the chart.
+        fighter: Fighter type (Fighter; labels in FIGHTER_LABELS).
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'result': str}
+        The row's values by column:
+            'result': Result
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('R5', 'fighter', fighter, ('friendly_piston', 'friendly_jet', 'enemy'))
+        NoRowError: no row is selected.
+    """
     _check_natural('R5', roll, _R5_OUTCOMES, '1d6')
-    return _select('R5', _R5_ROWS, R5_COLUMNS, (fighter, ), roll + drm)
+    _check_member('R5', 'fighter', fighter, get_args(Fighter))
+    _check_int('R5', 'drm', drm)
+    row = _select('R5', _R5_ROWS, (fighter,), roll + drm)
+    return {'result': row[0]}
 
 
-def roll_r5(rng: random.Random, *, fighter: Literal['friendly_piston', 'friendly_jet', 'enemy'], drm: int = 0) -> dict[str, Any]:
+def roll_r5(rng: random.Random, *, fighter: Fighter, drm: int = 0) -> Roll[R5Result]:
     """Roll 1d6 with `rng` and read Disengagement Chart [R5], rule 7.3.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('R5', rng)
     natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_r5(natural, fighter=fighter, drm=drm)}
+    return _rolled(natural, drm, lookup_r5(natural, fighter=fighter, drm=drm))
 
 
 # ---- 'extended_burst'
+ExtendedBurstResult = TypedDict('ExtendedBurstResult', {'result': str})
 EXTENDED_BURST_COLUMNS: Final = ('result',)
-_EXTENDED_BURST_ROWS: Final[tuple[_Row, ...]] = (
+_EXTENDED_BURST_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 2, 2, ('Target DE (expend 2 ammo)',)),
     ((), 3, 3, ('+4 hits (expend 2 ammo, then 1 weapon system jams)',)),
     ((), 4, 4, ('+3 hits (expend 2 ammo)',)),
@@ -458,140 +1208,170 @@ _EXTENDED_BURST_ROWS: Final[tuple[_Row, ...]] = (
     ((), 11, 11, ('+1 hit (expend 2 ammo)',)),
     ((), 12, 12, ('All weapons jam before any damage is done',)),
 )
-_EXTENDED_BURST_OUTCOMES: Final = frozenset([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+_EXTENDED_BURST_OUTCOMES: Final = frozenset({2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
 
 
-def lookup_extended_burst(roll: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_extended_burst(roll: int, *, drm: int = 0) -> ExtendedBurstResult:
     """Extended Burst (standard chart), rule 7.1.13: the row a roll selects.
 
     Args:
         roll: the natural roll on 2d6, 2 to 12.
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'result': str}
+        The row's values by column:
+            'result': Result
 
     Errata applied: ia2_1943_44 (see the game's JSON for the printed values).
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
+        NoRowError: no row is selected.
+    """
     _check_natural('extended_burst', roll, _EXTENDED_BURST_OUTCOMES, '2d6')
-    return _select('extended_burst', _EXTENDED_BURST_ROWS, EXTENDED_BURST_COLUMNS, (), roll + drm)
+    _check_int('extended_burst', 'drm', drm)
+    row = _select('extended_burst', _EXTENDED_BURST_ROWS, (), roll + drm)
+    return {'result': row[0]}
 
 
-def roll_extended_burst(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+def roll_extended_burst(rng: random.Random, *, drm: int = 0) -> Roll[ExtendedBurstResult]:
     """Roll 2d6 with `rng` and read Extended Burst (standard chart), rule 7.1.13.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('extended_burst', rng)
     natural = _roll(rng, 'sum', 2, 6, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_extended_burst(natural, drm=drm)}
+    return _rolled(natural, drm, lookup_extended_burst(natural, drm=drm))
 
 
 # ---- 'range_effects'
+RangeEffectsResult = TypedDict('RangeEffectsResult', {'others': str, 'b17_formation': str})
 RANGE_EFFECTS_COLUMNS: Final = ('others', 'b17_formation')
-_RANGE_EFFECTS_ROWS: Final[tuple[_Row, ...]] = (
+_RANGE_EFFECTS_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
     (('close',), None, None, ('+1 Hit', '+2 Hits')),
     (('medium',), None, None, ('No change', '+1 Hit')),
     (('long',), None, None, ('-1 Hit', 'No change')),
 )
 
 
-def lookup_range_effects(*, range: Literal['close', 'medium', 'long']) -> dict[str, Any]:
+def lookup_range_effects(*, range_: Range) -> RangeEffectsResult:
     """Range Effects on Bomber Combat, rule 7.1.7: the row the keys select.
 
     Args:
-        range: 'close' (Close), 'medium' (Medium), 'long' (Long).
+        range_: Range (Range; labels in RANGE_LABELS).
 
     Returns:
-        {'others': str, 'b17_formation': str}
+        The row's values by column:
+            'others': Interceptor / Escort / Fighter and B-24 / B-17 Out of Formation
+            'b17_formation': B-17 In Formation
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('range_effects', 'range', range, ('close', 'medium', 'long'))
-    return _select('range_effects', _RANGE_EFFECTS_ROWS, RANGE_EFFECTS_COLUMNS, (range, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('range_effects', 'range_', range_, get_args(Range))
+    row = _select('range_effects', _RANGE_EFFECTS_ROWS, (range_,), None)
+    return {'others': row[0], 'b17_formation': row[1]}
 
 
 # ---- 'repair'
+RepairResult = TypedDict('RepairResult', {'result': str})
 REPAIR_COLUMNS: Final = ('result',)
-_REPAIR_ROWS: Final[tuple[_Row, ...]] = (
+_REPAIR_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 1, 3, ('Repaired by next sortie.',)),
     ((), 4, 5, ('Lose one sortie for repairs.',)),
     ((), 6, None, ('Aircraft is written off, receive new aircraft. Lose one sortie waiting for new aircraft.',)),
 )
 
 
-def lookup_repair(value: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_repair(value: int, *, drm: int = 0) -> RepairResult:
     """Repairs After Landing, rule 7.4.2: the row a value selects.
 
     Args:
         value: Systems damaged (1+).
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'result': str}
+        The row's values by column:
+            'result': Result
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_value('repair', value, 1, None, 'systems_damaged')
-    return _select('repair', _REPAIR_ROWS, REPAIR_COLUMNS, (), value + drm)
+        NoRowError: no row is selected.
+    """
+    _check_value('repair', 'systems_damaged', value, 1, None)
+    _check_int('repair', 'drm', drm)
+    row = _select('repair', _REPAIR_ROWS, (), value + drm)
+    return {'result': row[0]}
 
 
 # ---- 'B9'
+_B9_DRMS: Final = (
+    _Drm(+1, _In('month', ('1944-11', '1945-01'))),
+    _Drm(+2, _Compare('month', '==', '1944-12')),
+)
 
 
-def drm_b9(*, month: Optional[str] = None) -> int:
-    """Total DRM for Weather Chart [B9], rule 6.1, 7.5: the sum of the modifiers whose conditions hold.
+def drm_b9(*, month: str | None = None) -> int:
+    """The total DRM for Weather Chart [B9], rule 6.1, 7.5: the sum of the DRMs whose conditions are true.
 
     +1 November 1944 and January 1945
     +2 December 1944
 
-    Months are 'YYYY-MM'; a context value left as None makes its conditions false."""
-    total = 0
-    if (month in ('1944-11', '1945-01')):
-        total += 1
-    if (month == '1944-12'):
-        total += 2
-    return total
+    A value left as None is unknown: a DRM applies only when its condition is true without it.
+
+    Args:
+        month: Game month ('YYYY-MM', or None if unknown).
+    """
+    if month is not None:
+        _check_month('B9', 'month', month)
+    return _total_drm(_B9_DRMS, {'month': month}, None)
 
 
 # ---- 'bomb_detonation'
+BombDetonationResult = TypedDict('BombDetonationResult', {'result': str})
 BOMB_DETONATION_COLUMNS: Final = ('result',)
-_BOMB_DETONATION_ROWS: Final[tuple[_Row, ...]] = (
+_BOMB_DETONATION_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 2, 2, ('The interceptor takes 1d6 random airframe damage hits',)),
     ((), 3, 11, ('No damage',)),
     ((), 12, 12, ('The interceptor takes 1d6 random airframe damage hits',)),
 )
-_BOMB_DETONATION_OUTCOMES: Final = frozenset([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+_BOMB_DETONATION_OUTCOMES: Final = frozenset({2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
 
 
-def lookup_bomb_detonation(roll: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_bomb_detonation(roll: int, *, drm: int = 0) -> BombDetonationResult:
     """Bomb detonation at close range, rule 7.1.4: the row a roll selects.
 
     Args:
         roll: the natural roll on 2d6, 2 to 12.
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'result': str}
+        The row's values by column:
+            'result': Result
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
+        NoRowError: no row is selected.
+    """
     _check_natural('bomb_detonation', roll, _BOMB_DETONATION_OUTCOMES, '2d6')
-    return _select('bomb_detonation', _BOMB_DETONATION_ROWS, BOMB_DETONATION_COLUMNS, (), roll + drm)
+    _check_int('bomb_detonation', 'drm', drm)
+    row = _select('bomb_detonation', _BOMB_DETONATION_ROWS, (), roll + drm)
+    return {'result': row[0]}
 
 
-def roll_bomb_detonation(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+def roll_bomb_detonation(rng: random.Random, *, drm: int = 0) -> Roll[BombDetonationResult]:
     """Roll 2d6 with `rng` and read Bomb detonation at close range, rule 7.1.4.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('bomb_detonation', rng)
     natural = _roll(rng, 'sum', 2, 6, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_bomb_detonation(natural, drm=drm)}
+    return _rolled(natural, drm, lookup_bomb_detonation(natural, drm=drm))
 
 
 # 'B3': printed elsewhere, referred to by other charts
@@ -601,133 +1381,167 @@ def roll_bomb_detonation(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
 
 
 # ---- 'flak'
+FlakResult = TypedDict('FlakResult', {'hits': int, 'damage': ChartRef | None})
 FLAK_COLUMNS: Final = ('hits', 'damage')
-_FLAK_ROWS: Final[tuple[_Row, ...]] = (
+_FLAK_ROWS: Final[tuple[_Row[tuple[int, ChartRef | None]], ...]] = (
     ((), 0, 0, (0, None)),
     ((), 1, 1, (1, {'chart': 'B3'})),
     ((), 2, 2, (2, {'chart': 'B3'})),
     ((), 3, 3, (3, {'chart': 'B3'})),
 )
-_FLAK_OUTCOMES: Final = frozenset([0, 1, 2, 3])
+_FLAK_OUTCOMES: Final = frozenset({0, 1, 2, 3})
 
 
-def lookup_flak(roll: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_flak(roll: int, *, drm: int = 0) -> FlakResult:
     """Flak damage to bombers, rule 7.1.5: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d6 minus 3, minimum 0, 0 to 3.
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'hits': int, 'damage': {'chart': ID}}
+        The row's values by column:
+            'hits': Random Airframe hits
+            'damage': Damage chart
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
+        NoRowError: no row is selected.
+    """
     _check_natural('flak', roll, _FLAK_OUTCOMES, '1d6 minus 3, minimum 0')
-    return _select('flak', _FLAK_ROWS, FLAK_COLUMNS, (), roll + drm)
+    _check_int('flak', 'drm', drm)
+    row = _select('flak', _FLAK_ROWS, (), roll + drm)
+    return {'hits': row[0], 'damage': row[1]}
 
 
-def roll_flak(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+def roll_flak(rng: random.Random, *, drm: int = 0) -> Roll[FlakResult]:
     """Roll 1d6 minus 3, minimum 0 with `rng` and read Flak damage to bombers, rule 7.1.5.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('flak', rng)
     natural = _roll(rng, 'minus', 1, 6, 3, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_flak(natural, drm=drm)}
+    return _rolled(natural, drm, lookup_flak(natural, drm=drm))
 
 
 # ---- 'crash_enroute'
+CrashEnrouteResult = TypedDict('CrashEnrouteResult', {'result': str})
 CRASH_ENROUTE_COLUMNS: Final = ('result',)
-_CRASH_ENROUTE_ROWS: Final[tuple[_Row, ...]] = (
+_CRASH_ENROUTE_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), None, 1, ('The damaged aircraft crashes before reaching home',)),
     ((), 2, 10, ('The damaged aircraft reaches home',)),
 )
-_CRASH_ENROUTE_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+_CRASH_ENROUTE_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
-def lookup_crash_enroute(roll: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_crash_enroute(roll: int, *, drm: int = 0) -> CrashEnrouteResult:
     """Aircraft Loss Due to Battle Damage, rule 7.4.3: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d10, 1 to 10.
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'result': str}
+        The row's values by column:
+            'result': Result
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
+        NoRowError: no row is selected.
+    """
     _check_natural('crash_enroute', roll, _CRASH_ENROUTE_OUTCOMES, '1d10')
-    return _select('crash_enroute', _CRASH_ENROUTE_ROWS, CRASH_ENROUTE_COLUMNS, (), roll + drm)
+    _check_int('crash_enroute', 'drm', drm)
+    row = _select('crash_enroute', _CRASH_ENROUTE_ROWS, (), roll + drm)
+    return {'result': row[0]}
 
 
-def roll_crash_enroute(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+def roll_crash_enroute(rng: random.Random, *, drm: int = 0) -> Roll[CrashEnrouteResult]:
     """Roll 1d10 with `rng` and read Aircraft Loss Due to Battle Damage, rule 7.4.3.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('crash_enroute', rng)
     natural = _roll(rng, 'sum', 1, 10, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_crash_enroute(natural, drm=drm)}
+    return _rolled(natural, drm, lookup_crash_enroute(natural, drm=drm))
+
+
+_CRASH_ENROUTE_DRMS: Final = (
+    _Drm(-1, _Flag('leaking_fuel')),
+    _Drm(-1, _Flag('pilot_ksw')),
+    _Drm(-1, _Flag('copilot_ksw')),
+)
 
 
 def drm_crash_enroute(*, copilot_ksw: bool = False, leaking_fuel: bool = False, pilot_ksw: bool = False) -> int:
-    """Total DRM for Aircraft Loss Due to Battle Damage, rule 7.4.3: the sum of the modifiers whose conditions hold.
+    """The total DRM for Aircraft Loss Due to Battle Damage, rule 7.4.3: the sum of the DRMs whose conditions are true.
 
     -1 Leaking fuel tanks
     -1 KIA/SW pilot
     -1 KIA/SW copilot
 
-    Months are 'YYYY-MM'; a context value left as None makes its conditions false."""
-    total = 0
-    if bool(leaking_fuel):
-        total += -1
-    if bool(pilot_ksw):
-        total += -1
-    if bool(copilot_ksw):
-        total += -1
-    return total
+    Args:
+        copilot_ksw: KIA/SW copilot (True or False).
+        leaking_fuel: leaking fuel tanks (True or False).
+        pilot_ksw: KIA/SW pilot (True or False).
+    """
+    _check_flag('crash_enroute', 'copilot_ksw', copilot_ksw)
+    _check_flag('crash_enroute', 'leaking_fuel', leaking_fuel)
+    _check_flag('crash_enroute', 'pilot_ksw', pilot_ksw)
+    context: dict[str, _Context] = {'copilot_ksw': copilot_ksw, 'leaking_fuel': leaking_fuel, 'pilot_ksw': pilot_ksw}
+    return _total_drm(_CRASH_ENROUTE_DRMS, context, None)
 
 
 # ---- 'crash_credit'
+CrashCreditResult = TypedDict('CrashCreditResult', {'result': str})
 CRASH_CREDIT_COLUMNS: Final = ('result',)
-_CRASH_CREDIT_ROWS: Final[tuple[_Row, ...]] = (
+_CRASH_CREDIT_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 1, 2, ('Credit for the kill',)),
     ((), 3, 6, ('No credit',)),
 )
-_CRASH_CREDIT_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
+_CRASH_CREDIT_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
-def lookup_crash_credit(roll: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_crash_credit(roll: int, *, drm: int = 0) -> CrashCreditResult:
     """Credit for a kill crashing enroute home, rule 7.4.3: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d6, 1 to 6.
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'result': str}
+        The row's values by column:
+            'result': Result
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
+        NoRowError: no row is selected.
+    """
     _check_natural('crash_credit', roll, _CRASH_CREDIT_OUTCOMES, '1d6')
-    return _select('crash_credit', _CRASH_CREDIT_ROWS, CRASH_CREDIT_COLUMNS, (), roll + drm)
+    _check_int('crash_credit', 'drm', drm)
+    row = _select('crash_credit', _CRASH_CREDIT_ROWS, (), roll + drm)
+    return {'result': row[0]}
 
 
-def roll_crash_credit(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+def roll_crash_credit(rng: random.Random, *, drm: int = 0) -> Roll[CrashCreditResult]:
     """Roll 1d6 with `rng` and read Credit for a kill crashing enroute home, rule 7.4.3.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('crash_credit', rng)
     natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_crash_credit(natural, drm=drm)}
+    return _rolled(natural, drm, lookup_crash_credit(natural, drm=drm))
 
 
 # ---- 'R6'
+R6Result = TypedDict('R6Result', {'effect': str})
 R6_COLUMNS: Final = ('effect',)
-_R6_ROWS: Final[tuple[_Row, ...]] = (
+_R6_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 0, 4, ('No effect',)),
     ((), 5, 9, ('Add +1 to parachute die rolls',)),
     ((), 10, 14, ('Add +1 to parachute and +1 to landing rolls',)),
@@ -736,26 +1550,31 @@ _R6_ROWS: Final[tuple[_Row, ...]] = (
 )
 
 
-def lookup_r6(value: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_r6(value: int, *, drm: int = 0) -> R6Result:
     """Fatigue Effects Chart [R6], rule 10.5: the row a value selects.
 
     Args:
         value: Fatigue level (0+).
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'effect': str}
+        The row's values by column:
+            'effect': Effect
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_value('R6', value, 0, None, 'fatigue')
-    return _select('R6', _R6_ROWS, R6_COLUMNS, (), value + drm)
+        NoRowError: no row is selected.
+    """
+    _check_value('R6', 'fatigue', value, 0, None)
+    _check_int('R6', 'drm', drm)
+    row = _select('R6', _R6_ROWS, (), value + drm)
+    return {'effect': row[0]}
 
 
 # ---- 'R7'
+R7Result = TypedDict('R7Result', {'pilot': str})
 R7_COLUMNS: Final = ('pilot',)
-_R7_ROWS: Final[tuple[_Row, ...]] = (
+_R7_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     (('early_1943',), 1, 8, ('Green',)),
     (('late_1943',), 1, 6, ('Green',)),
     (('early_1944',), 1, 6, ('Green',)),
@@ -777,40 +1596,54 @@ _R7_ROWS: Final[tuple[_Row, ...]] = (
     (('late_1944',), 73, 78, ('Veteran 1 Skill',)),
     (('y1945',), 73, 78, ('Veteran 1 Skill',)),
 )
-_R7_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100])
+_R7_OUTCOMES: Final = frozenset({
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60,
+    61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89,
+    90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100,
+})
 
 
-def lookup_r7(roll: int, *, period: Literal['early_1943', 'late_1943', 'early_1944', 'late_1944', 'y1945'], drm: int = 0) -> dict[str, Any]:
+def lookup_r7(roll: int, *, period: Period, drm: int = 0) -> R7Result:
     """American Pilot Quality Chart [R7], rule 10.6: the row a roll selects.
 
     Args:
         roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100.
-        period: 'early_1943' (1943 early), 'late_1943' (1943 late), 'early_1944' (1944 early), 'late_1944' (1944 late), 'y1945' (1945).
-        drm: total die roll modifier added before reading the chart.
+        period: Period (Period; labels in PERIOD_LABELS).
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'pilot': str}
+        The row's values by column:
+            'pilot': Pilot
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected (the chart is partial: the transcription stops after the Veteran 1 Skill row: the higher results (by 10.6, two-skill veterans and Aces) are missing)."""
-    _check_member('R7', 'period', period, ('early_1943', 'late_1943', 'early_1944', 'late_1944', 'y1945'))
+        NoRowError: no row is selected (the chart is partial: the transcription stops after the Veteran 1 Skill row:
+            the higher results (by 10.6, two-skill veterans and Aces) are missing).
+    """
     _check_natural('R7', roll, _R7_OUTCOMES, 'percentile (2d10, 00 = 100)')
-    return _select('R7', _R7_ROWS, R7_COLUMNS, (period, ), roll + drm)
+    _check_member('R7', 'period', period, get_args(Period))
+    _check_int('R7', 'drm', drm)
+    row = _select('R7', _R7_ROWS, (period,), roll + drm)
+    return {'pilot': row[0]}
 
 
-def roll_r7(rng: random.Random, *, period: Literal['early_1943', 'late_1943', 'early_1944', 'late_1944', 'y1945'], drm: int = 0) -> dict[str, Any]:
+def roll_r7(rng: random.Random, *, period: Period, drm: int = 0) -> Roll[R7Result]:
     """Roll percentile (2d10, 00 = 100) with `rng` and read American Pilot Quality Chart [R7], rule 10.6.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('R7', rng)
     natural = _roll(rng, 'percentile', 2, 10, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_r7(natural, period=period, drm=drm)}
+    return _rolled(natural, drm, lookup_r7(natural, period=period, drm=drm))
 
 
 # ---- 'R8'
+R8Result = TypedDict('R8Result', {'pilot': str})
 R8_COLUMNS: Final = ('pilot',)
-_R8_ROWS: Final[tuple[_Row, ...]] = (
+_R8_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     (('early_1943',), 1, 8, ('Green',)),
     (('late_1943',), 1, 8, ('Green',)),
     (('early_1944',), 1, 8, ('Green',)),
@@ -832,278 +1665,364 @@ _R8_ROWS: Final[tuple[_Row, ...]] = (
     (('late_1944',), 76, 83, ('Veteran 1 Skill',)),
     (('y1945',), 76, 83, ('Veteran 1 Skill',)),
 )
-_R8_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100])
+_R8_OUTCOMES: Final = frozenset({
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60,
+    61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89,
+    90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100,
+})
 
 
-def lookup_r8(roll: int, *, period: Literal['early_1943', 'late_1943', 'early_1944', 'late_1944', 'y1945'], drm: int = 0) -> dict[str, Any]:
+def lookup_r8(roll: int, *, period: Period, drm: int = 0) -> R8Result:
     """British Pilot Quality Chart [R8], rule 10.6: the row a roll selects.
 
     Args:
         roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100.
-        period: 'early_1943' (1943 early), 'late_1943' (1943 late), 'early_1944' (1944 early), 'late_1944' (1944 late), 'y1945' (1945).
-        drm: total die roll modifier added before reading the chart.
+        period: Period (Period; labels in PERIOD_LABELS).
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'pilot': str}
+        The row's values by column:
+            'pilot': Pilot
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected (the chart is partial: the transcription stops after the Veteran 1 Skill row: the higher results (by 10.6, two-skill veterans and Aces) are missing)."""
-    _check_member('R8', 'period', period, ('early_1943', 'late_1943', 'early_1944', 'late_1944', 'y1945'))
+        NoRowError: no row is selected (the chart is partial: the transcription stops after the Veteran 1 Skill row:
+            the higher results (by 10.6, two-skill veterans and Aces) are missing).
+    """
     _check_natural('R8', roll, _R8_OUTCOMES, 'percentile (2d10, 00 = 100)')
-    return _select('R8', _R8_ROWS, R8_COLUMNS, (period, ), roll + drm)
+    _check_member('R8', 'period', period, get_args(Period))
+    _check_int('R8', 'drm', drm)
+    row = _select('R8', _R8_ROWS, (period,), roll + drm)
+    return {'pilot': row[0]}
 
 
-def roll_r8(rng: random.Random, *, period: Literal['early_1943', 'late_1943', 'early_1944', 'late_1944', 'y1945'], drm: int = 0) -> dict[str, Any]:
+def roll_r8(rng: random.Random, *, period: Period, drm: int = 0) -> Roll[R8Result]:
     """Roll percentile (2d10, 00 = 100) with `rng` and read British Pilot Quality Chart [R8], rule 10.6.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('R8', rng)
     natural = _roll(rng, 'percentile', 2, 10, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_r8(natural, period=period, drm=drm)}
+    return _rolled(natural, drm, lookup_r8(natural, period=period, drm=drm))
 
 
 # ---- 'allied_fighter_skills'
+AlliedFighterSkillsResult = TypedDict('AlliedFighterSkillsResult', {'skill': AlliedSkill})
 ALLIED_FIGHTER_SKILLS_COLUMNS: Final = ('skill',)
-_ALLIED_FIGHTER_SKILLS_ROWS: Final[tuple[_Row, ...]] = (
+_ALLIED_FIGHTER_SKILLS_ROWS: Final[tuple[_Row[tuple[AlliedSkill]], ...]] = (
     ((), 1, 2, ('gunnery',)),
     ((), 3, 4, ('acm',)),
     ((), 5, 6, ('sa',)),
     ((), 7, 8, ('reflexes',)),
     ((), 9, 10, ('sixth_sense',)),
 )
-_ALLIED_FIGHTER_SKILLS_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+_ALLIED_FIGHTER_SKILLS_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
-def lookup_allied_fighter_skills(roll: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_allied_fighter_skills(roll: int, *, drm: int = 0) -> AlliedFighterSkillsResult:
     """Allied Fighter Skills Chart, rule 10.6.1: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d10, 1 to 10.
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'skill': str (allied_skill)}
+        The row's values by column:
+            'skill': Result
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
+        NoRowError: no row is selected.
+    """
     _check_natural('allied_fighter_skills', roll, _ALLIED_FIGHTER_SKILLS_OUTCOMES, '1d10')
-    return _select('allied_fighter_skills', _ALLIED_FIGHTER_SKILLS_ROWS, ALLIED_FIGHTER_SKILLS_COLUMNS, (), roll + drm)
+    _check_int('allied_fighter_skills', 'drm', drm)
+    row = _select('allied_fighter_skills', _ALLIED_FIGHTER_SKILLS_ROWS, (), roll + drm)
+    return {'skill': row[0]}
 
 
-def roll_allied_fighter_skills(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+def roll_allied_fighter_skills(rng: random.Random, *, drm: int = 0) -> Roll[AlliedFighterSkillsResult]:
     """Roll 1d10 with `rng` and read Allied Fighter Skills Chart, rule 10.6.1.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('allied_fighter_skills', rng)
     natural = _roll(rng, 'sum', 1, 10, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_allied_fighter_skills(natural, drm=drm)}
+    return _rolled(natural, drm, lookup_allied_fighter_skills(natural, drm=drm))
 
 
 # ---- 'p47_aces'
+P47AcesResult = TypedDict('P47AcesResult', {'ace': str, 'victories': str, 'aircraft': str, 'unit': str, 'skills': str})
 P47_ACES_COLUMNS: Final = ('ace', 'victories', 'aircraft', 'unit', 'skills')
-_P47_ACES_ROWS: Final[tuple[_Row, ...]] = (
+_P47_ACES_ROWS: Final[tuple[_Row[tuple[str, str, str, str, str]], ...]] = (
     ((), 1, 2, ('Francis "Gabby" Gabreski', '28', 'P-47D', '56th FG "Wolfpack"', 'A.C.M., Gunnery, S.A.')),
     ((), 3, 4, ('Robert Johnson', '27', 'P-47D "Penrod and Sam"', '56th FG "Wolfpack"', 'Gunnery, Reflexes')),
     ((), 5, 6, ('David Schilling', '22 ½', 'P-47D "Hairless Joe"', '56th FG "Wolfpack"', 'S.A., Reflexes')),
     ((), 7, 8, ('Fred Christensen', '21 ½', 'P-47D "Rozzie Geth"', '56th FG "Wolfpack"', 'Reflexes, Sixth Sense')),
     ((), 9, 10, ('Hubert "Hub" Zemke', '17 ¾', 'P-47D "Moy Tovarich"', '56th FG "Wolfpack"', 'S.A., Sixth Sense')),
 )
-_P47_ACES_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+_P47_ACES_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
-def lookup_p47_aces(roll: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_p47_aces(roll: int, *, drm: int = 0) -> P47AcesResult:
     """P-47D Thunderbolt Aces, rule 10.6.2: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d10, 1 to 10.
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'ace': str, 'victories': str, 'aircraft': str, 'unit': str, 'skills': str}
+        The row's values by column:
+            'ace': Ace
+            'victories': Victories
+            'aircraft': Aircraft
+            'unit': Unit
+            'skills': Skills
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
+        NoRowError: no row is selected.
+    """
     _check_natural('p47_aces', roll, _P47_ACES_OUTCOMES, '1d10')
-    return _select('p47_aces', _P47_ACES_ROWS, P47_ACES_COLUMNS, (), roll + drm)
+    _check_int('p47_aces', 'drm', drm)
+    row = _select('p47_aces', _P47_ACES_ROWS, (), roll + drm)
+    return {'ace': row[0], 'victories': row[1], 'aircraft': row[2], 'unit': row[3], 'skills': row[4]}
 
 
-def roll_p47_aces(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+def roll_p47_aces(rng: random.Random, *, drm: int = 0) -> Roll[P47AcesResult]:
     """Roll 1d10 with `rng` and read P-47D Thunderbolt Aces, rule 10.6.2.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('p47_aces', rng)
     natural = _roll(rng, 'sum', 1, 10, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_p47_aces(natural, drm=drm)}
+    return _rolled(natural, drm, lookup_p47_aces(natural, drm=drm))
 
 
 # ---- 'p51_aces'
+P51AcesResult = TypedDict('P51AcesResult', {'ace': str, 'victories': str, 'aircraft': str, 'unit': str, 'skills': str})
 P51_ACES_COLUMNS: Final = ('ace', 'victories', 'aircraft', 'unit', 'skills')
-_P51_ACES_ROWS: Final[tuple[_Row, ...]] = (
-    ((), 1, 1, ('George Preddy', '26.83', 'P-51D "Cripes A\'Mighty"', '352nd FG "Blue Nosers"', 'A.C.M, S.A., Reflexes')),
+_P51_ACES_ROWS: Final[tuple[_Row[tuple[str, str, str, str, str]], ...]] = (
+    ((), 1, 1, (
+        'George Preddy', '26.83', 'P-51D "Cripes A\'Mighty"', '352nd FG "Blue Nosers"', 'A.C.M, S.A., Reflexes',
+    )),
     ((), 2, 2, ('John Meyer', '24', 'P-51D "Petie 3rd"', '352nd FG "Blue Nosers"', 'S.A., Reflexes')),
     ((), 3, 3, ('Don Gentile', '21.83', 'P-51B/C "Shangri-La"', '4th FG "Debden Eagles"', 'A.C.M., S.A.')),
     ((), 4, 4, ('Leonard "Kit" Carson', '18 ½', 'P-51D "Nooky Booky"', '357th FG "Yoxford Boys"', 'A.C.M., Gunnery')),
-    ((), 5, 5, ('Clarence "Bud" Anderson', '16 ½', 'P-51D "Old Crow"', '357th FG "Yoxford Boys"', 'Sixth Sense, A.C.M.')),
-    ((), 6, 6, ('Charles "Chuck" Yeager', '11 ½', 'P-51D "Glamorous Glenn"', '357th FG "Yoxford Boys"', 'Reflexes, Gunnery')),
+    ((), 5, 5, (
+        'Clarence "Bud" Anderson', '16 ½', 'P-51D "Old Crow"', '357th FG "Yoxford Boys"', 'Sixth Sense, A.C.M.',
+    )),
+    ((), 6, 6, (
+        'Charles "Chuck" Yeager', '11 ½', 'P-51D "Glamorous Glenn"', '357th FG "Yoxford Boys"', 'Reflexes, Gunnery',
+    )),
 )
-_P51_ACES_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
+_P51_ACES_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
-def lookup_p51_aces(roll: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_p51_aces(roll: int, *, drm: int = 0) -> P51AcesResult:
     """P-51 Mustang Aces, rule 10.6.2: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d6, 1 to 6.
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'ace': str, 'victories': str, 'aircraft': str, 'unit': str, 'skills': str}
+        The row's values by column:
+            'ace': Ace
+            'victories': Victories
+            'aircraft': Aircraft
+            'unit': Unit
+            'skills': Skills
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
+        NoRowError: no row is selected.
+    """
     _check_natural('p51_aces', roll, _P51_ACES_OUTCOMES, '1d6')
-    return _select('p51_aces', _P51_ACES_ROWS, P51_ACES_COLUMNS, (), roll + drm)
+    _check_int('p51_aces', 'drm', drm)
+    row = _select('p51_aces', _P51_ACES_ROWS, (), roll + drm)
+    return {'ace': row[0], 'victories': row[1], 'aircraft': row[2], 'unit': row[3], 'skills': row[4]}
 
 
-def roll_p51_aces(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+def roll_p51_aces(rng: random.Random, *, drm: int = 0) -> Roll[P51AcesResult]:
     """Roll 1d6 with `rng` and read P-51 Mustang Aces, rule 10.6.2.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('p51_aces', rng)
     natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_p51_aces(natural, drm=drm)}
+    return _rolled(natural, drm, lookup_p51_aces(natural, drm=drm))
 
 
 # ---- 'p38_aces'
+P38AcesResult = TypedDict('P38AcesResult', {'ace': str, 'victories': str, 'aircraft': str, 'unit': str, 'skills': str})
 P38_ACES_COLUMNS: Final = ('ace', 'victories', 'aircraft', 'unit', 'skills')
-_P38_ACES_ROWS: Final[tuple[_Row, ...]] = (
+_P38_ACES_ROWS: Final[tuple[_Row[tuple[str, str, str, str, str]], ...]] = (
     ((), 1, 2, ('James "Slick" Morris', '7 1/3', 'P-38J "My Dad"', '20th FG "Loco Busters"', 'Gunnery')),
     ((), 3, 4, ('Lindol "Lindy" Graham', '5 ½', 'P-38J "Susie"', '20th FG "Loco Busters"', 'S.A.')),
     ((), 5, 6, ('Gerald "Jerry" Brown', '5', 'P-38J', '55th FG', 'Reflexes')),
 )
-_P38_ACES_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
+_P38_ACES_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
-def lookup_p38_aces(roll: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_p38_aces(roll: int, *, drm: int = 0) -> P38AcesResult:
     """P-38 Lightning Aces, rule 10.6.2: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d6, 1 to 6.
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'ace': str, 'victories': str, 'aircraft': str, 'unit': str, 'skills': str}
+        The row's values by column:
+            'ace': Ace
+            'victories': Victories
+            'aircraft': Aircraft
+            'unit': Unit
+            'skills': Skills
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
+        NoRowError: no row is selected.
+    """
     _check_natural('p38_aces', roll, _P38_ACES_OUTCOMES, '1d6')
-    return _select('p38_aces', _P38_ACES_ROWS, P38_ACES_COLUMNS, (), roll + drm)
+    _check_int('p38_aces', 'drm', drm)
+    row = _select('p38_aces', _P38_ACES_ROWS, (), roll + drm)
+    return {'ace': row[0], 'victories': row[1], 'aircraft': row[2], 'unit': row[3], 'skills': row[4]}
 
 
-def roll_p38_aces(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+def roll_p38_aces(rng: random.Random, *, drm: int = 0) -> Roll[P38AcesResult]:
     """Roll 1d6 with `rng` and read P-38 Lightning Aces, rule 10.6.2.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('p38_aces', rng)
     natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_p38_aces(natural, drm=drm)}
+    return _rolled(natural, drm, lookup_p38_aces(natural, drm=drm))
 
 
 # ---- 'R9'
+R9Result = TypedDict('R9Result', {'result': str, 'points': int})
 R9_COLUMNS: Final = ('result', 'points')
-_R9_ROWS: Final[tuple[_Row, ...]] = (
+_R9_ROWS: Final[tuple[_Row[tuple[str, int]], ...]] = (
     ((), 1, 5, ('Miss: your bomb scatters.', 0)),
     ((), 6, 15, ('Hit: one Allied aircraft damaged on the ground and minor damage to A/F installations.', 1)),
     ((), 16, 19, ('Direct: one Allied aircraft destroyed on the ground and moderate damage to A/F installations.', 2)),
     ((), 20, None, ('Vital: two Allied aircraft destroyed on the ground and severe damage to A/F installations.', 3)),
 )
-_R9_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20])
+_R9_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
 
 
-def lookup_r9(roll: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_r9(roll: int, *, drm: int = 0) -> R9Result:
     """Bombing Results Chart [R9], rule 10.16: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d20, 1 to 20.
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'result': str, 'points': int}
+        The row's values by column:
+            'result': Result
+            'points': Points awarded
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
+        NoRowError: no row is selected.
+    """
     _check_natural('R9', roll, _R9_OUTCOMES, '1d20')
-    return _select('R9', _R9_ROWS, R9_COLUMNS, (), roll + drm)
+    _check_int('R9', 'drm', drm)
+    row = _select('R9', _R9_ROWS, (), roll + drm)
+    return {'result': row[0], 'points': row[1]}
 
 
-def roll_r9(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+def roll_r9(rng: random.Random, *, drm: int = 0) -> Roll[R9Result]:
     """Roll 1d20 with `rng` and read Bombing Results Chart [R9], rule 10.16.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('R9', rng)
     natural = _roll(rng, 'sum', 1, 20, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_r9(natural, drm=drm)}
+    return _rolled(natural, drm, lookup_r9(natural, drm=drm))
+
+
+_R9_DRMS: Final = (
+    _Drm(+2, _Flag('strafe')),
+)
 
 
 def drm_r9(*, strafe: bool = False) -> int:
-    """Total DRM for Bombing Results Chart [R9], rule 10.16: the sum of the modifiers whose conditions hold.
+    """The total DRM for Bombing Results Chart [R9], rule 10.16: the sum of the DRMs whose conditions are true.
 
     +2 Strafe attack (1 ammo point of ALL forward weapons)
 
-    Months are 'YYYY-MM'; a context value left as None makes its conditions false."""
-    total = 0
-    if bool(strafe):
-        total += 2
-    return total
+    Args:
+        strafe: strafe attack when releasing the bomb (True or False).
+    """
+    _check_flag('R9', 'strafe', strafe)
+    return _total_drm(_R9_DRMS, {'strafe': strafe}, None)
 
 
 # ---- 'named_ace'
+NamedAceResult = TypedDict('NamedAceResult', {'result': str})
 NAMED_ACE_COLUMNS: Final = ('result',)
-_NAMED_ACE_ROWS: Final[tuple[_Row, ...]] = (
+_NAMED_ACE_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 1, 5, ('Not a named ace',)),
     ((), 6, None, ('A named ace: roll on the aces of his aircraft type',)),
 )
-_NAMED_ACE_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+_NAMED_ACE_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
-def lookup_named_ace(roll: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_named_ace(roll: int, *, drm: int = 0) -> NamedAceResult:
     """Named Allied ace, rule 10.6.2: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d10, 1 to 10.
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'result': str}
+        The row's values by column:
+            'result': Result
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
+        NoRowError: no row is selected.
+    """
     _check_natural('named_ace', roll, _NAMED_ACE_OUTCOMES, '1d10')
-    return _select('named_ace', _NAMED_ACE_ROWS, NAMED_ACE_COLUMNS, (), roll + drm)
+    _check_int('named_ace', 'drm', drm)
+    row = _select('named_ace', _NAMED_ACE_ROWS, (), roll + drm)
+    return {'result': row[0]}
 
 
-def roll_named_ace(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+def roll_named_ace(rng: random.Random, *, drm: int = 0) -> Roll[NamedAceResult]:
     """Roll 1d10 with `rng` and read Named Allied ace, rule 10.6.2.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('named_ace', rng)
     natural = _roll(rng, 'sum', 1, 10, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_named_ace(natural, drm=drm)}
+    return _rolled(natural, drm, lookup_named_ace(natural, drm=drm))
 
 
 # 'P1': printed elsewhere, referred to by other charts
 
 
 # ---- 'approach_track'
+ApproachTrackResult = TypedDict('ApproachTrackResult', {'track': int, 'chart': ChartRef})
 APPROACH_TRACK_COLUMNS: Final = ('track', 'chart')
-_APPROACH_TRACK_ROWS: Final[tuple[_Row, ...]] = (
+_APPROACH_TRACK_ROWS: Final[tuple[_Row[tuple[int, ChartRef]], ...]] = (
     (('front',), 1, 2, (1, {'chart': 'P1'})),
     (('front',), 3, 4, (2, {'chart': 'P1'})),
     (('front',), 5, 6, (3, {'chart': 'P1'})),
@@ -1117,111 +2036,138 @@ _APPROACH_TRACK_ROWS: Final[tuple[_Row, ...]] = (
     (('tail',), 3, 4, (7, {'chart': 'P1'})),
     (('tail',), 5, 6, (8, {'chart': 'P1'})),
 )
-_APPROACH_TRACK_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
+_APPROACH_TRACK_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
-def lookup_approach_track(roll: int, *, orientation: Literal['front', 'flank_starboard', 'flank_port', 'tail'], drm: int = 0) -> dict[str, Any]:
+def lookup_approach_track(roll: int, *, orientation: Orientation, drm: int = 0) -> ApproachTrackResult:
     """Advanced combat approach track, rule 10.7: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d6, 1 to 6.
-        orientation: 'front' (Front), 'flank_starboard' (Flank (starboard)), 'flank_port' (Flank (port)), 'tail' (Tail).
-        drm: total die roll modifier added before reading the chart.
+        orientation: Attack orientation (Orientation; labels in ORIENTATION_LABELS).
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'track': int, 'chart': {'chart': ID}}
+        The row's values by column:
+            'track': Approach track
+            'chart': Track on
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('approach_track', 'orientation', orientation, ('front', 'flank_starboard', 'flank_port', 'tail'))
+        NoRowError: no row is selected.
+    """
     _check_natural('approach_track', roll, _APPROACH_TRACK_OUTCOMES, '1d6')
-    return _select('approach_track', _APPROACH_TRACK_ROWS, APPROACH_TRACK_COLUMNS, (orientation, ), roll + drm)
+    _check_member('approach_track', 'orientation', orientation, get_args(Orientation))
+    _check_int('approach_track', 'drm', drm)
+    row = _select('approach_track', _APPROACH_TRACK_ROWS, (orientation,), roll + drm)
+    return {'track': row[0], 'chart': row[1]}
 
 
-def roll_approach_track(rng: random.Random, *, orientation: Literal['front', 'flank_starboard', 'flank_port', 'tail'], drm: int = 0) -> dict[str, Any]:
+def roll_approach_track(rng: random.Random, *, orientation: Orientation, drm: int = 0) -> Roll[ApproachTrackResult]:
     """Roll 1d6 with `rng` and read Advanced combat approach track, rule 10.7.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('approach_track', rng)
     natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_approach_track(natural, orientation=orientation, drm=drm)}
+    return _rolled(natural, drm, lookup_approach_track(natural, orientation=orientation, drm=drm))
 
 
 # ---- 'head_on_altitude'
+HeadOnAltitudeResult = TypedDict('HeadOnAltitudeResult', {'altitude': str})
 HEAD_ON_ALTITUDE_COLUMNS: Final = ('altitude',)
-_HEAD_ON_ALTITUDE_ROWS: Final[tuple[_Row, ...]] = (
+_HEAD_ON_ALTITUDE_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 1, 3, ('Level',)),
     ((), 4, 6, ('Low',)),
 )
-_HEAD_ON_ALTITUDE_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
+_HEAD_ON_ALTITUDE_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
-def lookup_head_on_altitude(roll: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_head_on_altitude(roll: int, *, drm: int = 0) -> HeadOnAltitudeResult:
     """Advanced combat starting altitude (Head on), rule 10.7: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d6, 1 to 6.
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'altitude': str}
+        The row's values by column:
+            'altitude': Altitude
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
+        NoRowError: no row is selected.
+    """
     _check_natural('head_on_altitude', roll, _HEAD_ON_ALTITUDE_OUTCOMES, '1d6')
-    return _select('head_on_altitude', _HEAD_ON_ALTITUDE_ROWS, HEAD_ON_ALTITUDE_COLUMNS, (), roll + drm)
+    _check_int('head_on_altitude', 'drm', drm)
+    row = _select('head_on_altitude', _HEAD_ON_ALTITUDE_ROWS, (), roll + drm)
+    return {'altitude': row[0]}
 
 
-def roll_head_on_altitude(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+def roll_head_on_altitude(rng: random.Random, *, drm: int = 0) -> Roll[HeadOnAltitudeResult]:
     """Roll 1d6 with `rng` and read Advanced combat starting altitude (Head on), rule 10.7.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('head_on_altitude', rng)
     natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_head_on_altitude(natural, drm=drm)}
+    return _rolled(natural, drm, lookup_head_on_altitude(natural, drm=drm))
 
 
 # ---- 'vertical_climb'
+VerticalClimbResult = TypedDict('VerticalClimbResult', {'result': str})
 VERTICAL_CLIMB_COLUMNS: Final = ('result',)
-_VERTICAL_CLIMB_ROWS: Final[tuple[_Row, ...]] = (
+_VERTICAL_CLIMB_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 1, 8, ('No Vertical Climb',)),
-    ((), 9, 9, ('Vertical Climb box: one round of firing, the bomber may return fire (with +2 random hits); after firing, the pass is over',)),
+    ((), 9, 9, (
+        'Vertical Climb box: one round of firing, the bomber may return fire (with +2 random hits); after firing, the pass is over',
+    )),
     ((), 10, 10, ('No Vertical Climb',)),
 )
-_VERTICAL_CLIMB_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+_VERTICAL_CLIMB_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
-def lookup_vertical_climb(roll: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_vertical_climb(roll: int, *, drm: int = 0) -> VerticalClimbResult:
     """Advanced combat Vertical Climb (Disadvantaged, no escorts), rule 10.7: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d10, 1 to 10.
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'result': str}
+        The row's values by column:
+            'result': Result
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
+        NoRowError: no row is selected.
+    """
     _check_natural('vertical_climb', roll, _VERTICAL_CLIMB_OUTCOMES, '1d10')
-    return _select('vertical_climb', _VERTICAL_CLIMB_ROWS, VERTICAL_CLIMB_COLUMNS, (), roll + drm)
+    _check_int('vertical_climb', 'drm', drm)
+    row = _select('vertical_climb', _VERTICAL_CLIMB_ROWS, (), roll + drm)
+    return {'result': row[0]}
 
 
-def roll_vertical_climb(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+def roll_vertical_climb(rng: random.Random, *, drm: int = 0) -> Roll[VerticalClimbResult]:
     """Roll 1d10 with `rng` and read Advanced combat Vertical Climb (Disadvantaged, no escorts), rule 10.7.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('vertical_climb', rng)
     natural = _roll(rng, 'sum', 1, 10, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_vertical_climb(natural, drm=drm)}
+    return _rolled(natural, drm, lookup_vertical_climb(natural, drm=drm))
 
 
 # ---- 'eastern_front_awards'
+EasternFrontAwardsResult = TypedDict('EasternFrontAwardsResult', {'awards': str, 'prestige_level': int})
 EASTERN_FRONT_AWARDS_COLUMNS: Final = ('awards', 'prestige_level')
-_EASTERN_FRONT_AWARDS_ROWS: Final[tuple[_Row, ...]] = (
+_EASTERN_FRONT_AWARDS_ROWS: Final[tuple[_Row[tuple[str, int]], ...]] = (
     ((), 0, 2, ('No awards', 1)),
     ((), 3, 4, ('EK2', 1)),
     ((), 5, 7, ('EK2', 2)),
@@ -1229,26 +2175,32 @@ _EASTERN_FRONT_AWARDS_ROWS: Final[tuple[_Row, ...]] = (
 )
 
 
-def lookup_eastern_front_awards(value: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_eastern_front_awards(value: int, *, drm: int = 0) -> EasternFrontAwardsResult:
     """Transferred from the Eastern Front: awards, rule 10.11: the row a value selects.
 
     Args:
         value: Eastern Front victories (1d20) (0+).
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'awards': str, 'prestige_level': int}
+        The row's values by column:
+            'awards': Awards
+            'prestige_level': Prestige Level
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_value('eastern_front_awards', value, 0, None, 'victories')
-    return _select('eastern_front_awards', _EASTERN_FRONT_AWARDS_ROWS, EASTERN_FRONT_AWARDS_COLUMNS, (), value + drm)
+        NoRowError: no row is selected.
+    """
+    _check_value('eastern_front_awards', 'victories', value, 0, None)
+    _check_int('eastern_front_awards', 'drm', drm)
+    row = _select('eastern_front_awards', _EASTERN_FRONT_AWARDS_ROWS, (), value + drm)
+    return {'awards': row[0], 'prestige_level': row[1]}
 
 
 # ---- 'combined_victory_levels'
+CombinedVictoryLevelsResult = TypedDict('CombinedVictoryLevelsResult', {'level': str})
 COMBINED_VICTORY_LEVELS_COLUMNS: Final = ('level',)
-_COMBINED_VICTORY_LEVELS_ROWS: Final[tuple[_Row, ...]] = (
+_COMBINED_VICTORY_LEVELS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 0, 36, ('DEFEAT',)),
     ((), 37, 70, ('DRAW',)),
     ((), 71, 140, ('MARGINAL VICTORY',)),
@@ -1257,142 +2209,204 @@ _COMBINED_VICTORY_LEVELS_ROWS: Final[tuple[_Row, ...]] = (
 )
 
 
-def lookup_combined_victory_levels(value: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_combined_victory_levels(value: int, *, drm: int = 0) -> CombinedVictoryLevelsResult:
     """Combining Games: Victory Conditions, rule 10.13: the row a value selects.
 
     Args:
         value: Points (0+).
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'level': str}
+        The row's values by column:
+            'level': Victory level
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_value('combined_victory_levels', value, 0, None, 'points')
-    return _select('combined_victory_levels', _COMBINED_VICTORY_LEVELS_ROWS, COMBINED_VICTORY_LEVELS_COLUMNS, (), value + drm)
+        NoRowError: no row is selected.
+    """
+    _check_value('combined_victory_levels', 'points', value, 0, None)
+    _check_int('combined_victory_levels', 'drm', drm)
+    row = _select('combined_victory_levels', _COMBINED_VICTORY_LEVELS_ROWS, (), value + drm)
+    return {'level': row[0]}
 
 
 # ---- 'bodenplatte_flak'
+BodenplatteFlakResult = TypedDict('BodenplatteFlakResult', {'hits': int, 'damage': ChartRef | None})
 BODENPLATTE_FLAK_COLUMNS: Final = ('hits', 'damage')
-_BODENPLATTE_FLAK_ROWS: Final[tuple[_Row, ...]] = (
+_BODENPLATTE_FLAK_ROWS: Final[tuple[_Row[tuple[int, ChartRef | None]], ...]] = (
     ((), 0, 0, (0, None)),
     ((), 1, 1, (1, {'chart': 'B6'})),
     ((), 2, 2, (2, {'chart': 'B6'})),
     ((), 3, 3, (3, {'chart': 'B6'})),
 )
-_BODENPLATTE_FLAK_OUTCOMES: Final = frozenset([0, 1, 2, 3])
+_BODENPLATTE_FLAK_OUTCOMES: Final = frozenset({0, 1, 2, 3})
 
 
-def lookup_bodenplatte_flak(roll: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_bodenplatte_flak(roll: int, *, drm: int = 0) -> BodenplatteFlakResult:
     """Operation Bodenplatte: friendly Flak, rule 10.16: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d6 minus 3, minimum 0, 0 to 3.
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'hits': int, 'damage': {'chart': ID}}
+        The row's values by column:
+            'hits': Random hits
+            'damage': Damage chart
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
+        NoRowError: no row is selected.
+    """
     _check_natural('bodenplatte_flak', roll, _BODENPLATTE_FLAK_OUTCOMES, '1d6 minus 3, minimum 0')
-    return _select('bodenplatte_flak', _BODENPLATTE_FLAK_ROWS, BODENPLATTE_FLAK_COLUMNS, (), roll + drm)
+    _check_int('bodenplatte_flak', 'drm', drm)
+    row = _select('bodenplatte_flak', _BODENPLATTE_FLAK_ROWS, (), roll + drm)
+    return {'hits': row[0], 'damage': row[1]}
 
 
-def roll_bodenplatte_flak(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+def roll_bodenplatte_flak(rng: random.Random, *, drm: int = 0) -> Roll[BodenplatteFlakResult]:
     """Roll 1d6 minus 3, minimum 0 with `rng` and read Operation Bodenplatte: friendly Flak, rule 10.16.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('bodenplatte_flak', rng)
     natural = _roll(rng, 'minus', 1, 6, 3, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_bodenplatte_flak(natural, drm=drm)}
+    return _rolled(natural, drm, lookup_bodenplatte_flak(natural, drm=drm))
+
+
+_BODENPLATTE_FLAK_DRMS: Final = (
+    _Drm(+1, _Flag('iff_hit')),
+)
 
 
 def drm_bodenplatte_flak(*, iff_hit: bool = False) -> int:
-    """Total DRM for Operation Bodenplatte: friendly Flak, rule 10.16: the sum of the modifiers whose conditions hold.
+    """The total DRM for Operation Bodenplatte: friendly Flak, rule 10.16: the sum of the DRMs whose conditions are
+        true.
 
     +1 FuG25 IFF hit (Dutch A/F Objective Area box)
 
-    Months are 'YYYY-MM'; a context value left as None makes its conditions false."""
-    total = 0
-    if bool(iff_hit):
-        total += 1
-    return total
+    Args:
+        iff_hit: taken an FuG25 IFF hit (True or False).
+    """
+    _check_flag('bodenplatte_flak', 'iff_hit', iff_hit)
+    return _total_drm(_BODENPLATTE_FLAK_DRMS, {'iff_hit': iff_hit}, None)
 
 
 # ---- 'bodenplatte_fighters'
+BodenplatteFightersResult = TypedDict('BodenplatteFightersResult', {'fighter': str})
 BODENPLATTE_FIGHTERS_COLUMNS: Final = ('fighter',)
-_BODENPLATTE_FIGHTERS_ROWS: Final[tuple[_Row, ...]] = (
+_BODENPLATTE_FIGHTERS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 1, 2, ('Spitfire IX',)),
     ((), 3, 4, ('Spitfire XIV',)),
     ((), 5, 7, ('P-47D',)),
     ((), 8, 10, ('P-51D',)),
 )
-_BODENPLATTE_FIGHTERS_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+_BODENPLATTE_FIGHTERS_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
-def lookup_bodenplatte_fighters(roll: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_bodenplatte_fighters(roll: int, *, drm: int = 0) -> BodenplatteFightersResult:
     """Operation Bodenplatte: Allied fighters taking off, rule 10.16: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d10, 1 to 10.
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'fighter': str}
+        The row's values by column:
+            'fighter': Allied fighter
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
+        NoRowError: no row is selected.
+    """
     _check_natural('bodenplatte_fighters', roll, _BODENPLATTE_FIGHTERS_OUTCOMES, '1d10')
-    return _select('bodenplatte_fighters', _BODENPLATTE_FIGHTERS_ROWS, BODENPLATTE_FIGHTERS_COLUMNS, (), roll + drm)
+    _check_int('bodenplatte_fighters', 'drm', drm)
+    row = _select('bodenplatte_fighters', _BODENPLATTE_FIGHTERS_ROWS, (), roll + drm)
+    return {'fighter': row[0]}
 
 
-def roll_bodenplatte_fighters(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+def roll_bodenplatte_fighters(rng: random.Random, *, drm: int = 0) -> Roll[BodenplatteFightersResult]:
     """Roll 1d10 with `rng` and read Operation Bodenplatte: Allied fighters taking off, rule 10.16.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('bodenplatte_fighters', rng)
     natural = _roll(rng, 'sum', 1, 10, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_bodenplatte_fighters(natural, drm=drm)}
+    return _rolled(natural, drm, lookup_bodenplatte_fighters(natural, drm=drm))
 
 
 # ---- 'R1'
+R1Result = TypedDict('R1Result', {
+    'roll': int, 'aircraft': str, 'base': Base | None, 'date': str | None, 'transfer_base': Base | None,
+    'transfer_date': str | None, 'transfer_aircraft': Aircraft | None, 'notes': str | None,
+})
 R1_COLUMNS: Final = ('roll', 'aircraft', 'base', 'date', 'transfer_base', 'transfer_date', 'transfer_aircraft', 'notes')
-_R1_ROWS: Final[tuple[_Row, ...]] = (
-    (('i_jg1',), None, None, (1, '1-4: FW 190A-6; 5-6: FW 190A-7', 'wiesbaden', '1944-03', 'husum', '1944-08', 'fw190a8r2', 'Parchim (Berlin) 2/45, He 162A-2')),
+_R1_VALUES: TypeAlias = tuple[int, str, Base | None, str | None, Base | None, str | None, Aircraft | None, str | None]
+_R1_ROWS: Final[tuple[_Row[_R1_VALUES], ...]] = (
+    (('i_jg1',), None, None, (
+        1, '1-4: FW 190A-6; 5-6: FW 190A-7', 'wiesbaden', '1944-03', 'husum', '1944-08', 'fw190a8r2',
+        'Parchim (Berlin) 2/45, He 162A-2',
+    )),
     (('ii_jg1',), None, None, (1, 'FW 190A-8', 'rheine', '1944-03', 'parchim', '1945-04', 'he162a2', None)),
-    (('iii_jg1',), None, None, (1, 'Bf 109G-6', 'volkel', '1944-03', 'rheine', '1944-08', 'bf109g14', 'Bf 109G-10 in 10/44; Bf 109K-4 in 1/45')),
+    (('iii_jg1',), None, None, (
+        1, 'Bf 109G-6', 'volkel', '1944-03', 'rheine', '1944-08', 'bf109g14', 'Bf 109G-10 in 10/44; Bf 109K-4 in 1/45',
+    )),
     (('i_jg2',), None, None, (2, '1-4: FW 190A-6; 5-6: FW 190A-7', None, None, None, None, None, None)),
-    (('i_zg1',), None, None, (15, 'Ju 88C-6a', 'st_trond', '1944-03', 'salzwedel', '1944-07', None, 'FW 190A-8/R2 in 8/44; Redesignated II/JG 4')),
-    (('i_zg26',), None, None, (16, 'Me 410A-1/U2', 'fassberg', '1944-03', 'koenigsberg', '1944-05', None, 'FW 190A-8/R2 in 8/44; Redesignated I/JG 6')),
-    (('ii_zg26',), None, None, (16, 'Me 410A-1/U2', 'wunstorf', '1944-03', 'koenigsberg', '1944-05', None, 'FW 190A-8/R2 in 8/44; Redesignated II/JG 6')),
+    (('i_zg1',), None, None, (
+        15, 'Ju 88C-6a', 'st_trond', '1944-03', 'salzwedel', '1944-07', None,
+        'FW 190A-8/R2 in 8/44; Redesignated II/JG 4',
+    )),
+    (('i_zg26',), None, None, (
+        16, 'Me 410A-1/U2', 'fassberg', '1944-03', 'koenigsberg', '1944-05', None,
+        'FW 190A-8/R2 in 8/44; Redesignated I/JG 6',
+    )),
+    (('ii_zg26',), None, None, (
+        16, 'Me 410A-1/U2', 'wunstorf', '1944-03', 'koenigsberg', '1944-05', None,
+        'FW 190A-8/R2 in 8/44; Redesignated II/JG 6',
+    )),
     (('iii_zg26',), None, None, (16, 'Me 410A-1/U2', None, None, None, None, None, None)),
 )
 
 
-def lookup_r1(*, unit: Literal['i_jg1', 'ii_jg1', 'iii_jg1', 'i_jg2', 'ii_jg2', 'iii_jg2', 'ii_jg26', 'ii_jg27', 'ii_sturm_jg300', 'iii_jg400', 'i_zg1', 'i_zg26', 'ii_zg26', 'iii_zg26', 'ii_zg76', 'kdo_nowotny', 'jv44', 'egr335', 'egr229']) -> dict[str, Any]:
+def lookup_r1(*, unit: Unit) -> R1Result:
     """Starting Units and Bases Chart [R1], rule 4.1, 4.6: the row the keys select.
 
     Args:
-        unit: 'i_jg1' (I/JG 1 \"Oesau\"), 'ii_jg1' (II/JG 1 \"Oesau\"), 'iii_jg1' (III/JG 1 \"Oesau\"), 'i_jg2' (I/JG 2 \"Richthofen\"), 'ii_jg2' (II/JG 2 \"Richthofen\"), 'iii_jg2' (III/JG 2 \"Richthofen\"), 'ii_jg26' (II/JG 26 \"Schlageter\"), 'ii_jg27' (II/JG 27), 'ii_sturm_jg300' (II(Sturm)/JG 300), 'iii_jg400' (III/JG 400), 'i_zg1' (I/ZG 1), 'i_zg26' (I/ZG 26 \"Horst Wessel\"), 'ii_zg26' (II/ZG 26 \"Horst Wessel\"), 'iii_zg26' (III/ZG 26 \"Horst Wessel\"), 'ii_zg76' (II/ZG 76), 'kdo_nowotny' (Kommando Nowotny), 'jv44' (JV 44), 'egr335' (EGR 335), 'egr229' (EGR 229).
+        unit: Unit (Unit; labels in UNIT_LABELS).
 
     Returns:
-        {'roll': int, 'aircraft': str, 'base': str (base), 'date': str 'YYYY-MM', 'transfer_base': str (base), 'transfer_date': str 'YYYY-MM', 'transfer_aircraft': str (aircraft), 'notes': str}
+        The row's values by column:
+            'roll': Roll 1d20
+            'aircraft': Aircraft Available (Roll 1d6)
+            'base': Initial Base
+            'date': Date
+            'transfer_base': Transfer
+            'transfer_date': Transfer date
+            'transfer_aircraft': Transfer aircraft
+            'notes': Notes
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected (the chart is partial: the print gives the rows for rolls 1, 2 (I/JG 1 only, cut after its Aircraft cell), 15 and 16 (III/ZG 26 cut after its Aircraft cell); rolls 3-14 and 17-20 are lost; `-` in a cut row means the cell is lost)."""
-    _check_member('R1', 'unit', unit, ('i_jg1', 'ii_jg1', 'iii_jg1', 'i_jg2', 'ii_jg2', 'iii_jg2', 'ii_jg26', 'ii_jg27', 'ii_sturm_jg300', 'iii_jg400', 'i_zg1', 'i_zg26', 'ii_zg26', 'iii_zg26', 'ii_zg76', 'kdo_nowotny', 'jv44', 'egr335', 'egr229'))
-    return _select('R1', _R1_ROWS, R1_COLUMNS, (unit, ), None)
+        NoRowError: no row is selected (the chart is partial: the print gives the rows for rolls 1, 2 (I/JG 1 only,
+            cut after its Aircraft cell), 15 and 16 (III/ZG 26 cut after its Aircraft cell); rolls 3-14 and 17-20 are
+            lost; `-` in a cut row means the cell is lost).
+    """
+    _check_member('R1', 'unit', unit, get_args(Unit))
+    row = _select('R1', _R1_ROWS, (unit,), None)
+    return {
+        'roll': row[0], 'aircraft': row[1], 'base': row[2], 'date': row[3], 'transfer_base': row[4],
+        'transfer_date': row[5], 'transfer_aircraft': row[6], 'notes': row[7],
+    }
 
 
 # ---- 'R2'
+R2Result = TypedDict('R2Result', {'result': str})
 R2_COLUMNS: Final = ('result',)
-_R2_ROWS: Final[tuple[_Row, ...]] = (
+_R2_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     (('bf109g6', '1944-03'), None, None, ('automatic',)),
     (('bf109g6', '1944-04'), None, None, ('automatic',)),
     (('bf109g6', '1944-05'), None, None, ('automatic',)),
@@ -1413,42 +2427,55 @@ _R2_ROWS: Final[tuple[_Row, ...]] = (
     (('bf109g6', '1945-02'), None, None, ('not available',)),
     (('bf109g6', '1945-03'), None, None, ('not available',)),
 )
-_R2_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
+_R2_MONTHS: Final = (
+    '1944-03', '1944-04', '1944-05', '1944-06', '1944-07', '1944-08', '1944-09', '1944-10', '1944-11', '1944-12',
+    '1945-01', '1945-02', '1945-03', '1945-04',
+)
+_R2_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
-def lookup_r2(roll: int, *, aircraft_type: Literal['bf109g6'], month: str, drm: int = 0) -> dict[str, Any]:
+def lookup_r2(roll: int, *, aircraft_type: AircraftType, month: str, drm: int = 0) -> R2Result:
     """Available Aircraft Family and Type Chart [R2], rule 4.6.4, 9.2: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d6, 1 to 6.
-        aircraft_type: 'bf109g6' (Bf 109G-6).
+        aircraft_type: Aircraft type (AircraftType; labels in AIRCRAFT_TYPE_LABELS).
         month: a month 'YYYY-MM', 1944-03 to 1945-04.
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'result': str}
+        The row's values by column:
+            'result': Result
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected (the chart is partial: only the Bf 109G-6 row is printed, and it has 13 cells for the 14 month columns; every other family's and type's row is lost)."""
-    _check_member('R2', 'aircraft_type', aircraft_type, ('bf109g6',))
-    _check_member('R2', 'month', month, ('1944-03', '1944-04', '1944-05', '1944-06', '1944-07', '1944-08', '1944-09', '1944-10', '1944-11', '1944-12', '1945-01', '1945-02', '1945-03', '1945-04'))
+        NoRowError: no row is selected (the chart is partial: only the Bf 109G-6 row is printed, and it has 13 cells
+            for the 14 month columns; every other family's and type's row is lost).
+    """
     _check_natural('R2', roll, _R2_OUTCOMES, '1d6')
-    return _select('R2', _R2_ROWS, R2_COLUMNS, (aircraft_type, month, ), roll + drm)
+    _check_member('R2', 'aircraft_type', aircraft_type, get_args(AircraftType))
+    _check_member('R2', 'month', month, _R2_MONTHS)
+    _check_int('R2', 'drm', drm)
+    row = _select('R2', _R2_ROWS, (aircraft_type, month), roll + drm)
+    return {'result': row[0]}
 
 
-def roll_r2(rng: random.Random, *, aircraft_type: Literal['bf109g6'], month: str, drm: int = 0) -> dict[str, Any]:
+def roll_r2(rng: random.Random, *, aircraft_type: AircraftType, month: str, drm: int = 0) -> Roll[R2Result]:
     """Roll 1d6 with `rng` and read Available Aircraft Family and Type Chart [R2], rule 4.6.4, 9.2.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('R2', rng)
     natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_r2(natural, aircraft_type=aircraft_type, month=month, drm=drm)}
+    return _rolled(natural, drm, lookup_r2(natural, aircraft_type=aircraft_type, month=month, drm=drm))
 
 
 # ---- 'R3'
+R3Result = TypedDict('R3Result', {'result': str})
 R3_COLUMNS: Final = ('result',)
-_R3_ROWS: Final[tuple[_Row, ...]] = (
+_R3_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     (('bf109g6', '1944-03'), None, None, ('automatic',)),
     (('bf109g6', '1944-04'), None, None, ('automatic',)),
     (('bf109g6', '1944-05'), None, None, ('automatic',)),
@@ -1464,90 +2491,120 @@ _R3_ROWS: Final[tuple[_Row, ...]] = (
     (('bf109g6', '1945-03'), None, None, ('not available',)),
     (('bf109g6', '1945-04'), None, None, ('not available',)),
 )
-_R3_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6])
+_R3_MONTHS: Final = (
+    '1944-03', '1944-04', '1944-05', '1944-06', '1944-07', '1944-08', '1944-09', '1944-10', '1944-11', '1944-12',
+    '1945-01', '1945-02', '1945-03', '1945-04',
+)
+_R3_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
-def lookup_r3(roll: int, *, aircraft: Literal['bf109g6'], month: str, drm: int = 0) -> dict[str, Any]:
+def lookup_r3(roll: int, *, aircraft: Aircraft, month: str, drm: int = 0) -> R3Result:
     """Available Aircraft Sub-Type Chart [R3], rule 4.6.4, 9.2: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d6, 1 to 6.
-        aircraft: 'bf109g6' (Bf 109G-6).
+        aircraft: Aircraft (Aircraft; labels in AIRCRAFT_LABELS).
         month: a month 'YYYY-MM', 1944-03 to 1945-04.
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'result': str}
+        The row's values by column:
+            'result': Result
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected (the chart is partial: only the Bf 109G-6 row is printed in full; the next row (Bf 109G-6/R2) is cut after its name and every later row is lost)."""
-    _check_member('R3', 'aircraft', aircraft, ('bf109g6',))
-    _check_member('R3', 'month', month, ('1944-03', '1944-04', '1944-05', '1944-06', '1944-07', '1944-08', '1944-09', '1944-10', '1944-11', '1944-12', '1945-01', '1945-02', '1945-03', '1945-04'))
+        NoRowError: no row is selected (the chart is partial: only the Bf 109G-6 row is printed in full; the next row
+            (Bf 109G-6/R2) is cut after its name and every later row is lost).
+    """
     _check_natural('R3', roll, _R3_OUTCOMES, '1d6')
-    return _select('R3', _R3_ROWS, R3_COLUMNS, (aircraft, month, ), roll + drm)
+    _check_member('R3', 'aircraft', aircraft, get_args(Aircraft))
+    _check_member('R3', 'month', month, _R3_MONTHS)
+    _check_int('R3', 'drm', drm)
+    row = _select('R3', _R3_ROWS, (aircraft, month), roll + drm)
+    return {'result': row[0]}
 
 
-def roll_r3(rng: random.Random, *, aircraft: Literal['bf109g6'], month: str, drm: int = 0) -> dict[str, Any]:
+def roll_r3(rng: random.Random, *, aircraft: Aircraft, month: str, drm: int = 0) -> Roll[R3Result]:
     """Roll 1d6 with `rng` and read Available Aircraft Sub-Type Chart [R3], rule 4.6.4, 9.2.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('R3', rng)
     natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_r3(natural, aircraft=aircraft, month=month, drm=drm)}
+    return _rolled(natural, drm, lookup_r3(natural, aircraft=aircraft, month=month, drm=drm))
 
 
 # ---- 'sorties_per_month'
+SortiesPerMonthResult = TypedDict('SortiesPerMonthResult', {'sorties': int})
 SORTIES_PER_MONTH_COLUMNS: Final = ('sorties',)
-_SORTIES_PER_MONTH_ROWS: Final[tuple[_Row, ...]] = (
+_SORTIES_PER_MONTH_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
     ((('1943-03', '1944-12'),), None, None, (8,)),
     ((('1945-01', None),), None, None, (4,)),
 )
+_SORTIES_PER_MONTH_MONTHS: Final = (
+    '1943-03', '1943-04', '1943-05', '1943-06', '1943-07', '1943-08', '1943-09', '1943-10', '1943-11', '1943-12',
+    '1944-01', '1944-02', '1944-03', '1944-04', '1944-05', '1944-06', '1944-07', '1944-08', '1944-09', '1944-10',
+    '1944-11', '1944-12', '1945-01', '1945-02', '1945-03', '1945-04', '1945-05',
+)
 
 
-def lookup_sorties_per_month(*, month: str) -> dict[str, Any]:
+def lookup_sorties_per_month(*, month: str) -> SortiesPerMonthResult:
     """Sorties per month, rule 4.3.3, 6.0: the row the keys select.
 
     Args:
         month: a month 'YYYY-MM', 1943-03 to 1945-05.
 
     Returns:
-        {'sorties': int}
+        The row's values by column:
+            'sorties': Sorties
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('sorties_per_month', 'month', month, ('1943-03', '1943-04', '1943-05', '1943-06', '1943-07', '1943-08', '1943-09', '1943-10', '1943-11', '1943-12', '1944-01', '1944-02', '1944-03', '1944-04', '1944-05', '1944-06', '1944-07', '1944-08', '1944-09', '1944-10', '1944-11', '1944-12', '1945-01', '1945-02', '1945-03', '1945-04', '1945-05'))
-    return _select('sorties_per_month', _SORTIES_PER_MONTH_ROWS, SORTIES_PER_MONTH_COLUMNS, (month, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('sorties_per_month', 'month', month, _SORTIES_PER_MONTH_MONTHS)
+    row = _select('sorties_per_month', _SORTIES_PER_MONTH_ROWS, (month,), None)
+    return {'sorties': row[0]}
 
 
 # ---- 'victory_points'
+VictoryPointsResult = TypedDict('VictoryPointsResult', {
+    'destruction': int, 'separation': int | None, 'final_destruction': int | None,
+})
 VICTORY_POINTS_COLUMNS: Final = ('destruction', 'separation', 'final_destruction')
-_VICTORY_POINTS_ROWS: Final[tuple[_Row, ...]] = (
+_VICTORY_POINTS_ROWS: Final[tuple[_Row[tuple[int, int | None, int | None]], ...]] = (
     (('fighter',), None, None, (1, None, None)),
     (('bomber',), None, None, (3, 2, 1)),
 )
 
 
-def lookup_victory_points(*, target: Literal['fighter', 'bomber']) -> dict[str, Any]:
+def lookup_victory_points(*, target: Target) -> VictoryPointsResult:
     """Luftwaffe Point System, rule 5.2.1: the row the keys select.
 
     Args:
-        target: 'fighter' (Fighter), 'bomber' (Four-engined bomber).
+        target: Target type (Target; labels in TARGET_LABELS).
 
     Returns:
-        {'destruction': int, 'separation': int, 'final_destruction': int}
+        The row's values by column:
+            'destruction': Destruction
+            'separation': Separation
+            'final_destruction': Final Destruction (Straggler)
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('victory_points', 'target', target, ('fighter', 'bomber'))
-    return _select('victory_points', _VICTORY_POINTS_ROWS, VICTORY_POINTS_COLUMNS, (target, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('victory_points', 'target', target, get_args(Target))
+    row = _select('victory_points', _VICTORY_POINTS_ROWS, (target,), None)
+    return {'destruction': row[0], 'separation': row[1], 'final_destruction': row[2]}
 
 
 # ---- 'victory_levels'
+VictoryLevelsResult = TypedDict('VictoryLevelsResult', {'level': str})
 VICTORY_LEVELS_COLUMNS: Final = ('level',)
-_VICTORY_LEVELS_ROWS: Final[tuple[_Row, ...]] = (
+_VICTORY_LEVELS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 0, 18, ('DEFEAT',)),
     ((), 19, 35, ('DRAW',)),
     ((), 36, 70, ('MARGINAL VICTORY',)),
@@ -1556,24 +2613,28 @@ _VICTORY_LEVELS_ROWS: Final[tuple[_Row, ...]] = (
 )
 
 
-def lookup_victory_levels(value: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_victory_levels(value: int, *, drm: int = 0) -> VictoryLevelsResult:
     """Victory Conditions, rule 5.2.6: the row a value selects.
 
     Args:
         value: Points (0+).
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'level': str}
+        The row's values by column:
+            'level': Victory level
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_value('victory_levels', value, 0, None, 'points')
-    return _select('victory_levels', _VICTORY_LEVELS_ROWS, VICTORY_LEVELS_COLUMNS, (), value + drm)
+        NoRowError: no row is selected.
+    """
+    _check_value('victory_levels', 'points', value, 0, None)
+    _check_int('victory_levels', 'drm', drm)
+    row = _select('victory_levels', _VICTORY_LEVELS_ROWS, (), value + drm)
+    return {'level': row[0]}
 
 
-LOOKUPS: Final[dict[str, Any]] = {
+LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'awards': lookup_awards,
     'knights_cross': lookup_knights_cross,
     'promotion': lookup_promotion,

@@ -3,68 +3,155 @@
 
 Standalone: standard library only, no import of chartc. A roll is an int on the dice's faces
 (a d10's 0 is 10, a percentile 00 is 100); a month is 'YYYY-MM'. Each chart has
-lookup_<id>(roll, *, keys..., drm=0), roll_<id>(rng, ...) for die-roll charts and
-drm_<id>(*, context...) when it declares DRMs. Lookups raise ValueError for a roll or key
-that cannot occur and NoRowError when no row is selected."""
+lookup_<id>(roll, *, keys..., drm=0) returning its row as a TypedDict, roll_<id>(rng, ...) for
+die-roll charts, drm_<id>(*, context...) when it declares DRMs and odds_<id>(attack, defense)
+for an odds rule, whose column a CRT lookup accepts as its key. Every argument is checked:
+ValueError for a roll, key or context value that cannot occur (naming the allowed values),
+NoRowError when no row is selected.
+
+DRM conditions: a flag defaults to False; any other context value left as None is unknown.
+A comparison with an unknown value is neither true nor false, `not` keeps it unknown, `and` is
+false when one part is false and `or` true when one part is true (three-valued logic); a DRM
+applies only when its condition is true.
+
+Names: a chart's function is named after its chart ID or slug in lower case, with every character
+that cannot be in a Python name replaced by '_' (R-1 -> lookup_r_1). Charts whose ID is already a
+Python name come first; a name already taken gets the first free suffix _2, _3, ... (LOOKUPS maps
+every chart ID to its function). A key or context name that is a Python keyword or builtin, or a
+name of this module, gets a trailing '_' (range -> range_). Result keys are the JSON's column ids.
+"""
 from __future__ import annotations
 
 import math
 import random
+import re
+from collections.abc import Callable, Mapping  # noqa: F401  (the generated code uses them)
 from fractions import Fraction
-from typing import Any, Final, Literal, Optional
+from typing import (  # noqa: F401  (the generated code uses cast and get_args)
+    Final,
+    Generic,
+    Literal,
+    NamedTuple,
+    TypeAlias,
+    TypedDict,
+    TypeVar,
+    assert_never,
+    cast,
+    get_args,
+)
 
-GAME_ID: Final = 'stuka_leader'
-GAME_TITLE: Final = 'Stuka Leader'
+_V = TypeVar("_V")
 
 
 class NoRowError(LookupError):
     """The roll or keys select no row of the chart (a gap, or a modified roll off the table)."""
 
 
-# A row: its keys (a value, None for any, or (first, last) months with last None = open-ended),
-# its low and high roll (None = open end), and its values.
-_Row = tuple[tuple[Any, ...], Optional[int], Optional[int], tuple[Any, ...]]
+class ChartRef(TypedDict):
+    """A cell that sends the player to another chart ("roll on [B6]"): that chart's ID."""
+
+    chart: str
 
 
-def _key_matches(key: Any, given: str) -> bool:
+class Roll(TypedDict, Generic[_V]):
+    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values."""
+
+    natural: int
+    drm: int
+    modified: int
+    values: _V
+
+
+# A row key: a member id, None for any, or the months (first, last) it covers (last None: open end).
+_Key: TypeAlias = str | tuple[str, str | None] | None
+# A row: its keys, its lowest and highest roll or value (None: open end), and its values.
+_Row: TypeAlias = tuple[tuple[_Key, ...], int | None, int | None, _V]
+_MONTH: Final = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
+
+
+def _check_int(chart: str, name: str, value: object) -> int:
+    """`value` itself; ValueError unless it is an int (a bool is not a number here)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{chart}: {name} must be an int, got {value!r}")
+    return value
+
+
+def _check_flag(chart: str, name: str, value: object) -> None:
+    """Raise ValueError unless `value` is True or False."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{chart}: {name} must be True or False, got {value!r}")
+
+
+def _check_month(chart: str, name: str, value: object) -> None:
+    """Raise ValueError unless `value` is a month written 'YYYY-MM'."""
+    if not isinstance(value, str) or not _MONTH.fullmatch(value):
+        raise ValueError(f"{chart}: {name} must be a month 'YYYY-MM', got {value!r}")
+
+
+def _check_member(chart: str, name: str, value: object, allowed: tuple[str, ...]) -> None:
+    """Raise ValueError, naming the allowed values, unless `value` is one of them."""
+    if not isinstance(value, str) or value not in allowed:
+        expected = ", ".join(map(repr, allowed))
+        raise ValueError(f"{chart}: {value!r} is not a value of {name}; expected one of {expected}")
+
+
+def _odds_key(chart: str, name: str, value: object, columns: tuple[str, ...]) -> str:
+    """The odds column a CRT key names: its printed label ('3:1', what an odds function returns) or
+    its id in the game's JSON ('o3_1').
+
+    Raises:
+        ValueError: anything else (the message names the columns).
+    """
+    ids = {_odds_column_id(c): c for c in columns}
+    if isinstance(value, str) and (value in columns or value in ids):
+        return ids.get(value, value)
+    expected = ", ".join(map(repr, columns))
+    raise ValueError(f"{chart}: {value!r} is not an odds column of {name}; expected one of {expected}")
+
+
+def _check_natural(chart: str, roll: object, outcomes: frozenset[int], dice: str) -> None:
+    """Raise ValueError unless `roll` is a natural roll the dice can show."""
+    if not isinstance(roll, int) or isinstance(roll, bool) or roll not in outcomes:
+        raise ValueError(f"{chart}: {roll!r} cannot be rolled on {dice}")
+
+
+def _check_value(chart: str, name: str, value: object, low: int | None, high: int | None) -> None:
+    """Raise ValueError unless `value` is an int inside the chart's domain `low`..`high`."""
+    number = _check_int(chart, name, value)
+    if (low is not None and number < low) or (high is not None and number > high):
+        raise ValueError(f"{chart}: {name} {number} is outside the chart's domain")
+
+
+def _check_rng(chart: str, rng: object) -> None:
+    """Raise ValueError unless `rng` is a `random.Random`."""
+    if not isinstance(rng, random.Random):
+        raise ValueError(f"{chart}: rng must be a random.Random, got {rng!r}")
+
+
+def _key_matches(key: _Key, given: str) -> bool:
     if key is None or key == given:
         return True
     return isinstance(key, tuple) and key[0] <= given and (key[1] is None or given <= key[1])
 
 
-def _check_member(chart: str, key: str, value: str, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise ValueError(f"{chart}: {value!r} is not a value of key {key!r}; expected one of {allowed}")
+def _select(chart: str, rows: tuple[_Row[_V], ...], keys: tuple[str, ...], modified: int | None) -> _V:
+    """The values of the first row whose keys match and whose range holds the modified roll.
 
-
-def _check_natural(chart: str, roll: int, outcomes: frozenset[int], dice: str) -> None:
-    if not isinstance(roll, int) or isinstance(roll, bool) or roll not in outcomes:
-        raise ValueError(f"{chart}: {roll!r} cannot be rolled on {dice}")
-
-
-def _check_value(chart: str, value: int, low: Optional[int], high: Optional[int], name: str) -> None:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{chart}: {name} must be an int, got {value!r}")
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise ValueError(f"{chart}: {name} {value} is outside the chart's domain")
-
-
-def _select(chart: str, rows: tuple[_Row, ...], columns: tuple[str, ...], keys: tuple[str, ...], modified: Optional[int]) -> dict[str, Any]:
+    Raises:
+        NoRowError: no row is selected.
+    """
     for row_keys, low, high, values in rows:
-        if not all(_key_matches(k, given) for k, given in zip(row_keys, keys)):
+        if not all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True)):
             continue
         if modified is not None and ((low is not None and modified < low) or (high is not None and modified > high)):
             continue
-        return dict(zip(columns, values))
+        return values
     shown = "" if modified is None else f" for modified roll {modified}"
     raise NoRowError(f"{chart}: no row{shown} with keys {keys}")
 
 
-def _round_half_up(value: Fraction) -> int:
-    return math.floor(value + Fraction(1, 2))
-
-
 def _roll(rng: random.Random, form: str, count: int, sides: int, subtract: int, floor: int) -> int:
+    """A natural roll of the dice form, read as the chart reads it (a d10's 0 is 10, 00 is 100)."""
     if form == "d66":
         return rng.randint(1, 6) * 10 + rng.randint(1, 6)
     if form == "percentile":
@@ -77,9 +164,352 @@ def _roll(rng: random.Random, form: str, count: int, sides: int, subtract: int, 
     return sum(faces)
 
 
+def _rolled(natural: int, drm: int, values: _V) -> Roll[_V]:
+    return {"natural": natural, "drm": drm, "modified": natural + drm, "values": values}
+
+
+# ---- DRM conditions ----------------------------------------------------------------------------
+# NamedTuples rather than dataclasses: a dataclass with postponed annotations needs its module in
+# sys.modules, and a generated module is often loaded straight from its file.
+
+
+class _Flag(NamedTuple):
+    var: str
+
+
+class _Compare(NamedTuple):
+    var: str
+    op: Literal["==", "!=", ">=", "<=", ">", "<"]
+    value: int | str
+
+
+class _In(NamedTuple):
+    var: str
+    values: tuple[int | str, ...]
+
+
+class _Not(NamedTuple):
+    inner: _Condition
+
+
+class _AllOf(NamedTuple):
+    parts: tuple[_Condition, ...]
+
+
+class _AnyOf(NamedTuple):
+    parts: tuple[_Condition, ...]
+
+
+_Condition: TypeAlias = "_Flag | _Compare | _In | _Not | _AllOf | _AnyOf"
+_Context: TypeAlias = bool | int | str | None
+
+
+class _Drm(NamedTuple):
+    """A DRM: `value` is added when `when` is true (None: always)."""
+
+    value: int
+    when: _Condition | None
+
+
+def _compare(given: int | str, op: str, value: int | str) -> bool:
+    if op == "==":
+        return given == value
+    if op == "!=":
+        return given != value
+    if isinstance(given, int) and isinstance(value, int):
+        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
+    if isinstance(given, str) and isinstance(value, str):  # months 'YYYY-MM' order as text
+        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
+    raise TypeError(f"cannot compare {given!r} {op} {value!r}")
+
+
+def _holds(cond: _Condition, context: Mapping[str, _Context]) -> bool | None:
+    """Whether a condition is true, false or unknown (None) given the context."""
+    match cond:
+        case _Flag(var):
+            return bool(context[var])
+        case _Compare(var, op, value):
+            given = context[var]
+            return None if given is None else _compare(given, op, value)
+        case _In(var, values):
+            given = context[var]
+            return None if given is None else given in values
+        case _Not(inner):
+            inner_holds = _holds(inner, context)
+            return None if inner_holds is None else not inner_holds
+        case _AllOf(parts):
+            found = [_holds(p, context) for p in parts]
+            return False if False in found else None if None in found else True
+        case _AnyOf(parts):
+            found = [_holds(p, context) for p in parts]
+            return True if True in found else None if None in found else False
+        case _:
+            assert_never(cond)
+
+
+def _total_drm(drms: tuple[_Drm, ...], context: Mapping[str, _Context], clamp: tuple[int, int] | None) -> int:
+    """The sum of the DRMs whose conditions are true, clamped to `clamp` when the chart caps it."""
+    total = sum(d.value for d in drms if d.when is None or _holds(d.when, context) is True)
+    return total if clamp is None else max(clamp[0], min(clamp[1], total))
+
+
+# ---- CRT odds (USAAF 15.1-15.2) ------------------------------------------------------------------
+
+
+class _OddsRule(NamedTuple):
+    """How a game forms odds and picks a CRT column.
+
+    Attributes:
+        id: the rule's name, for messages.
+        attacker_round, defender_round: 'down', 'up' or 'nearest', for attacker-high and
+            defender-high odds.
+        columns: the CRT's odds columns as printed ('1:2', '1:1', '2:1'), ascending; empty when the
+            CRT is not printed (the ratio itself is the answer).
+        beyond: 'clamp' (odds off the table read the edge column) or 'error'.
+        shift_order: 'before' or 'after' clamping at the table edge; None when shifts are not used.
+    """
+
+    id: str
+    attacker_round: str
+    defender_round: str
+    columns: tuple[str, ...]
+    beyond: str | None
+    shift_order: str | None
+
+
+_RATIO: Final = re.compile(r"\s*(\d+)\s*:\s*(\d+)\s*")
+
+
+def _odds_ratio(label: str) -> tuple[int, int] | None:
+    """'3:1' -> (3, 1); None unless one side is 1 and both are positive."""
+    m = _RATIO.fullmatch(label)
+    if not m:
+        return None
+    attack, defense = int(m.group(1)), int(m.group(2))
+    if attack < 1 or defense < 1 or (attack != 1 and defense != 1):
+        return None
+    return attack, defense
+
+
+def _odds_column_id(label: str) -> str:
+    """The id of an odds column in the game's JSON: '3:1' -> 'o3_1'."""
+    attack, defense = _odds_ratio(label) or (1, 1)
+    return f"o{attack}_{defense}"
+
+
+def _odds_position(ratio: tuple[int, int]) -> int:
+    """Where a ratio sits on the odds scale: 1:1 is 0, 3:1 is 2, 1:3 is -2."""
+    attack, defense = ratio
+    return attack - 1 if defense == 1 else -(defense - 1)
+
+
+def _odds_label(position: int) -> str:
+    """The ratio at a position of the odds scale: 2 -> '3:1', -2 -> '1:3'."""
+    return f"{position + 1}:1" if position >= 0 else f"1:{1 - position}"
+
+
+def _round(value: Fraction, how: str) -> int:
+    if how == "down":
+        return math.floor(value)
+    if how == "up":
+        return math.ceil(value)
+    return math.floor(value + Fraction(1, 2))  # nearest, halves up
+
+
+def _raw_odds(rule: _OddsRule, attack: int, defense: int) -> tuple[int, int]:
+    """The odds ratio before any table edge: (n, 1) or (1, n); equal factors are 1:1.
+
+    Raises:
+        ValueError: a side has no factors.
+    """
+    if attack < 1 or defense < 1:
+        raise ValueError(f"odds need factors on both sides (attack {attack}, defense {defense})")
+    if attack == defense:
+        return (1, 1)
+    if attack > defense:
+        return (max(1, _round(Fraction(attack, defense), rule.attacker_round)), 1)
+    return (1, max(1, _round(Fraction(defense, attack), rule.defender_round)))
+
+
+def _column_index(positions: list[int], position: int) -> int:
+    """The column of an odds position, counting one virtual column per odds step past an edge.
+
+    Inside the table: the highest column not above the odds (5:1 on a table with 4:1 and 6:1
+    reads 4:1).
+    """
+    if position < positions[0]:
+        return -(positions[0] - position)
+    if position > positions[-1]:
+        return len(positions) - 1 + (position - positions[-1])
+    return max(i for i, p in enumerate(positions) if p <= position)
+
+
+def _odds_column(rule: _OddsRule, attack: int, defense: int, shift: int = 0) -> str:
+    """The CRT column for these combat factors and column shift (+ toward the attacker).
+
+    Without printed columns the ratio itself is returned (shifts move it along the odds scale).
+
+    Raises:
+        ValueError: no factors; odds off a `beyond error` table; a shift on a rule that does not
+            say whether shifts come before or after clamping.
+    """
+    for name, number in (("attack", attack), ("defense", defense), ("shift", shift)):
+        _check_int(rule.id, name, number)
+    position = _odds_position(_raw_odds(rule, attack, defense))
+    if shift and rule.shift_order is None:
+        raise ValueError(
+            f"odds rule `{rule.id}` does not say whether column shifts apply before or after the table edge"
+        )
+    if not rule.columns:
+        return _odds_label(position + shift)
+    positions = [_odds_position(_odds_ratio(c) or (1, 1)) for c in rule.columns]
+    last = len(positions) - 1
+    index = _column_index(positions, position)
+    if rule.shift_order == "before":
+        index += shift  # shifts move along the odds scale; then the table edge applies
+    if rule.beyond == "error" and not 0 <= index <= last:
+        shifted = f" shifted {shift:+d}" if shift and rule.shift_order == "before" else ""
+        raise ValueError(f"{_odds_label(position)}{shifted} is off the table ({rule.columns[0]} to {rule.columns[-1]})")
+    index = max(0, min(last, index))
+    if rule.shift_order == "after":
+        index = max(0, min(last, index + shift))  # shifts from the edge column, clamped again
+    return rule.columns[index]
+
+
+GAME_ID: Final = 'stuka_leader'
+GAME_TITLE: Final = 'Stuka Leader'
+
+
+Area = Literal['center', 'north', 'east', 'south', 'west']
+AREA_LABELS: Final[dict[Area, str]] = {
+    'center': 'Center Area',
+    'north': 'North Approach Area',
+    'east': 'East Approach Area',
+    'south': 'South Approach Area',
+    'west': 'West Approach Area',
+}
+
+
+Bandit = Literal['p47']
+BANDIT_LABELS: Final[dict[Bandit, str]] = {
+    'p47': 'P-47',
+}
+
+
+DotColour = Literal['green', 'yellow', 'red']
+DOT_COLOUR_LABELS: Final[dict[DotColour, str]] = {
+    'green': 'Green',
+    'yellow': 'Yellow',
+    'red': 'Red',
+}
+
+
+Duration = Literal['short', 'medium', 'long']
+DURATION_LABELS: Final[dict[Duration, str]] = {
+    'short': 'Short',
+    'medium': 'Medium',
+    'long': 'Long',
+}
+
+
+ManeuverResult = Literal[
+    'ne', 'pos_plus1', 'pos_plus2', 'pos_plus4', 'atk_plus1', 'atk_plus2', 'atk_plus4', 'pos_minus1', 'pos_minus2',
+    'atk_minus1', 'td_d_to_n', 'd_to_a',
+]
+MANEUVER_RESULT_LABELS: Final[dict[ManeuverResult, str]] = {
+    'ne': 'NE',
+    'pos_plus1': '+1 Pos',
+    'pos_plus2': '+2 Pos',
+    'pos_plus4': '+4 Pos',
+    'atk_plus1': '+1 Atk',
+    'atk_plus2': '+2 Atk',
+    'atk_plus4': '+4 Atk',
+    'pos_minus1': '-1 Pos',
+    'pos_minus2': '-2 Pos',
+    'atk_minus1': '-1 Atk',
+    'td_d_to_n': 'Td/D -> N',
+    'd_to_a': 'D -> A',
+}
+
+
+Period = Literal['y1936_1941', 'y1942_1943', 'y1944_1945', 'y1946']
+PERIOD_LABELS: Final[dict[Period, str]] = {
+    'y1936_1941': '1936 - 1941',
+    'y1942_1943': '1942 - 1943',
+    'y1944_1945': '1944 - 1945',
+    'y1946': '1946 - ????',
+}
+
+
+Position = Literal['tailing', 'advantaged', 'neutral', 'disadvantaged', 'tailed']
+POSITION_LABELS: Final[dict[Position, str]] = {
+    'tailing': 'Tailing',
+    'advantaged': 'Advantaged',
+    'neutral': 'Neutral',
+    'disadvantaged': 'Disadvantaged',
+    'tailed': 'Tailed',
+}
+
+
+PromoteFrom = Literal['newbie', 'green', 'average', 'skilled', 'veteran']
+PROMOTE_FROM_LABELS: Final[dict[PromoteFrom, str]] = {
+    'newbie': 'Newbie',
+    'green': 'Green',
+    'average': 'Average',
+    'skilled': 'Skilled',
+    'veteran': 'Veteran',
+}
+
+
+SoFlow = Literal['pay', 'gain']
+SO_FLOW_LABELS: Final[dict[SoFlow, str]] = {
+    'pay': 'Pay',
+    'gain': 'Gain',
+}
+
+
+SoItem = Literal[
+    'pilot_skill', 'medic', 'recon_priority', 'priority_rr', 'schnapps', 'one_more_or_fewer', 'random_squadron',
+    'high_stress', 'expansion_targets',
+]
+SO_ITEM_LABELS: Final[dict[SoItem, str]] = {
+    'pilot_skill': 'Pilot Skill (each)',
+    'medic': 'Medic (each activation)',
+    'recon_priority': 'Recon Priority (one more Target card)',
+    'priority_rr': 'Priority R&R',
+    'schnapps': 'Schnapps Counter (each)',
+    'one_more_or_fewer': 'Optional: Flying 1 Fewer or 1 More Aircraft',
+    'random_squadron': 'Optional: Random Squadron Selection',
+    'high_stress': 'Optional: High Stress Attacks/Suppression',
+    'expansion_targets': 'Optional: Using Expansion Targets with Core Game / Other Expansions',
+}
+
+
+SpecialSite = Literal[
+    'target_of_opportunity', 'photo_recon', 'fire_director', 'diversionary_attack', 'radio_coordination',
+]
+SPECIAL_SITE_LABELS: Final[dict[SpecialSite, str]] = {
+    'target_of_opportunity': 'Target of Opportunity',
+    'photo_recon': 'Photo Recon',
+    'fire_director': 'Fire Director',
+    'diversionary_attack': 'Diversionary Attack',
+    'radio_coordination': 'Radio Coordination',
+}
+
+
+Weapon = Literal['fritz_x', 'bomb_250kg']
+WEAPON_LABELS: Final[dict[Weapon, str]] = {
+    'fritz_x': 'Fritz X',
+    'bomb_250kg': '250kg',
+}
+
+
 # ---- 'squadron_makeup'
+SquadronMakeupResult = TypedDict('SquadronMakeupResult', {
+    'newbie': int, 'green': int, 'average': int, 'skilled': int, 'veteran': int,
+})
 SQUADRON_MAKEUP_COLUMNS: Final = ('newbie', 'green', 'average', 'skilled', 'veteran')
-_SQUADRON_MAKEUP_ROWS: Final[tuple[_Row, ...]] = (
+_SQUADRON_MAKEUP_ROWS: Final[tuple[_Row[tuple[int, int, int, int, int]], ...]] = (
     (('y1936_1941', 'short'), None, None, (1, 2, 3, 1, 1)),
     (('y1936_1941', 'medium'), None, None, (1, 2, 5, 1, 1)),
     (('y1936_1941', 'long'), None, None, (1, 2, 6, 2, 1)),
@@ -95,50 +525,62 @@ _SQUADRON_MAKEUP_ROWS: Final[tuple[_Row, ...]] = (
 )
 
 
-def lookup_squadron_makeup(*, period: Literal['y1936_1941', 'y1942_1943', 'y1944_1945', 'y1946'], duration: Literal['short', 'medium', 'long']) -> dict[str, Any]:
+def lookup_squadron_makeup(*, period: Period, duration: Duration) -> SquadronMakeupResult:
     """Squadron make-up, rule Campaign Setup: Selecting Squadron Pilots: the row the keys select.
 
     Args:
-        period: 'y1936_1941' (1936 - 1941), 'y1942_1943' (1942 - 1943), 'y1944_1945' (1944 - 1945), 'y1946' (1946 - ????).
-        duration: 'short' (Short), 'medium' (Medium), 'long' (Long).
+        period: Period (Period; labels in PERIOD_LABELS).
+        duration: Campaign duration (Duration; labels in DURATION_LABELS).
 
     Returns:
-        {'newbie': int, 'green': int, 'average': int, 'skilled': int, 'veteran': int}
+        The row's values by column:
+            'newbie': Newbie
+            'green': Green
+            'average': Average
+            'skilled': Skilled
+            'veteran': Veteran
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('squadron_makeup', 'period', period, ('y1936_1941', 'y1942_1943', 'y1944_1945', 'y1946'))
-    _check_member('squadron_makeup', 'duration', duration, ('short', 'medium', 'long'))
-    return _select('squadron_makeup', _SQUADRON_MAKEUP_ROWS, SQUADRON_MAKEUP_COLUMNS, (period, duration, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('squadron_makeup', 'period', period, get_args(Period))
+    _check_member('squadron_makeup', 'duration', duration, get_args(Duration))
+    row = _select('squadron_makeup', _SQUADRON_MAKEUP_ROWS, (period, duration), None)
+    return {'newbie': row[0], 'green': row[1], 'average': row[2], 'skilled': row[3], 'veteran': row[4]}
 
 
 # ---- 'squadron_size'
+SquadronSizeResult = TypedDict('SquadronSizeResult', {'pilots': tuple[int | None, int | None, int | None]})
 SQUADRON_SIZE_COLUMNS: Final = ('pilots',)
-_SQUADRON_SIZE_ROWS: Final[tuple[_Row, ...]] = (
+_SQUADRON_SIZE_ROWS: Final[tuple[_Row[tuple[tuple[int | None, int | None, int | None]]], ...]] = (
     ((None,), None, None, ((8, 10, 12),)),
 )
 
 
-def lookup_squadron_size(*, period: Literal['y1936_1941', 'y1942_1943', 'y1944_1945', 'y1946']) -> dict[str, Any]:
+def lookup_squadron_size(*, period: Period) -> SquadronSizeResult:
     """Squadron size, rule Campaign Setup: Selecting Squadron Pilots: the row the keys select.
 
     Args:
-        period: 'y1936_1941' (1936 - 1941), 'y1942_1943' (1942 - 1943), 'y1944_1945' (1944 - 1945), 'y1946' (1946 - ????).
+        period: Period (Period; labels in PERIOD_LABELS).
 
     Returns:
-        {'pilots': tuple (short, medium, long)}
+        The row's values by column:
+            'pilots': Pilots (Short / Medium / Long)
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('squadron_size', 'period', period, ('y1936_1941', 'y1942_1943', 'y1944_1945', 'y1946'))
-    return _select('squadron_size', _SQUADRON_SIZE_ROWS, SQUADRON_SIZE_COLUMNS, (period, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('squadron_size', 'period', period, get_args(Period))
+    row = _select('squadron_size', _SQUADRON_SIZE_ROWS, (period,), None)
+    return {'pilots': row[0]}
 
 
 # ---- 'promotion_costs'
+PromotionCostsResult = TypedDict('PromotionCostsResult', {'cost': tuple[int | None, int | None, int | None]})
 PROMOTION_COSTS_COLUMNS: Final = ('cost',)
-_PROMOTION_COSTS_ROWS: Final[tuple[_Row, ...]] = (
+_PROMOTION_COSTS_ROWS: Final[tuple[_Row[tuple[tuple[int | None, int | None, int | None]]], ...]] = (
     (('newbie',), None, None, ((2, 4, 6),)),
     (('green',), None, None, ((3, 6, 9),)),
     (('average',), None, None, ((4, 8, 12),)),
@@ -147,25 +589,29 @@ _PROMOTION_COSTS_ROWS: Final[tuple[_Row, ...]] = (
 )
 
 
-def lookup_promotion_costs(*, promote_from: Literal['newbie', 'green', 'average', 'skilled', 'veteran']) -> dict[str, Any]:
+def lookup_promotion_costs(*, promote_from: PromoteFrom) -> PromotionCostsResult:
     """Pilot Promotion Costs, rule Campaign Setup: Pilot Promotion Priority: the row the keys select.
 
     Args:
-        promote_from: 'newbie' (Newbie), 'green' (Green), 'average' (Average), 'skilled' (Skilled), 'veteran' (Veteran).
+        promote_from: Rank promoted from (PromoteFrom; labels in PROMOTE_FROM_LABELS).
 
     Returns:
-        {'cost': tuple (short, medium, long)}
+        The row's values by column:
+            'cost': SO points (Short / Medium / Long)
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('promotion_costs', 'promote_from', promote_from, ('newbie', 'green', 'average', 'skilled', 'veteran'))
-    return _select('promotion_costs', _PROMOTION_COSTS_ROWS, PROMOTION_COSTS_COLUMNS, (promote_from, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('promotion_costs', 'promote_from', promote_from, get_args(PromoteFrom))
+    row = _select('promotion_costs', _PROMOTION_COSTS_ROWS, (promote_from,), None)
+    return {'cost': row[0]}
 
 
 # ---- 'so_costs'
+SoCostsResult = TypedDict('SoCostsResult', {'flow': SoFlow, 'cost': tuple[int | None, int | None, int | None]})
 SO_COSTS_COLUMNS: Final = ('flow', 'cost')
-_SO_COSTS_ROWS: Final[tuple[_Row, ...]] = (
+_SO_COSTS_ROWS: Final[tuple[_Row[tuple[SoFlow, tuple[int | None, int | None, int | None]]], ...]] = (
     (('pilot_skill',), None, None, ('pay', (1, 2, 3))),
     (('medic',), None, None, ('pay', (2, 4, 6))),
     (('recon_priority',), None, None, ('pay', (1, 2, 3))),
@@ -178,232 +624,300 @@ _SO_COSTS_ROWS: Final[tuple[_Row, ...]] = (
 )
 
 
-def lookup_so_costs(*, so_item: Literal['pilot_skill', 'medic', 'recon_priority', 'priority_rr', 'schnapps', 'one_more_or_fewer', 'random_squadron', 'high_stress', 'expansion_targets']) -> dict[str, Any]:
-    """Special Option point costs, rule Campaign Setup; Pre-Flight 1; Debriefing 24; Optional Rules: the row the keys select.
+def lookup_so_costs(*, so_item: SoItem) -> SoCostsResult:
+    """Special Option point costs, rule Campaign Setup; Pre-Flight 1; Debriefing 24; Optional Rules: the row the keys
+        select.
 
     Args:
-        so_item: 'pilot_skill' (Pilot Skill (each)), 'medic' (Medic (each activation)), 'recon_priority' (Recon Priority (one more Target card)), 'priority_rr' (Priority R&R), 'schnapps' (Schnapps Counter (each)), 'one_more_or_fewer' (Optional: Flying 1 Fewer or 1 More Aircraft), 'random_squadron' (Optional: Random Squadron Selection), 'high_stress' (Optional: High Stress Attacks/Suppression), 'expansion_targets' (Optional: Using Expansion Targets with Core Game / Other Expansions).
+        so_item: Special Option item (SoItem; labels in SO_ITEM_LABELS).
 
     Returns:
-        {'flow': str (so_flow), 'cost': tuple (short, medium, long)}
+        The row's values by column:
+            'flow': SO points
+            'cost': SO points (Short / Medium / Long)
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('so_costs', 'so_item', so_item, ('pilot_skill', 'medic', 'recon_priority', 'priority_rr', 'schnapps', 'one_more_or_fewer', 'random_squadron', 'high_stress', 'expansion_targets'))
-    return _select('so_costs', _SO_COSTS_ROWS, SO_COSTS_COLUMNS, (so_item, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('so_costs', 'so_item', so_item, get_args(SoItem))
+    row = _select('so_costs', _SO_COSTS_ROWS, (so_item,), None)
+    return {'flow': row[0], 'cost': row[1]}
 
 
 # ---- 'mission_colours'
+MissionColoursResult = TypedDict('MissionColoursResult', {'stress': int, 'fuel': int})
 MISSION_COLOURS_COLUMNS: Final = ('stress', 'fuel')
-_MISSION_COLOURS_ROWS: Final[tuple[_Row, ...]] = (
+_MISSION_COLOURS_ROWS: Final[tuple[_Row[tuple[int, int]], ...]] = (
     (('green',), None, None, (0, 0)),
     (('yellow',), None, None, (1, 1)),
     (('red',), None, None, (2, 2)),
 )
 
 
-def lookup_mission_colours(*, dot_colour: Literal['green', 'yellow', 'red']) -> dict[str, Any]:
+def lookup_mission_colours(*, dot_colour: DotColour) -> MissionColoursResult:
     """Mission Stress / Fuel Colors, rule Game Components: Campaign Sheets; Debriefing 23: the row the keys select.
 
     Args:
-        dot_colour: 'green' (Green), 'yellow' (Yellow), 'red' (Red).
+        dot_colour: Mission Stress / Fuel colour (DotColour; labels in DOT_COLOUR_LABELS).
 
     Returns:
-        {'stress': int, 'fuel': int}
+        The row's values by column:
+            'stress': Stress
+            'fuel': Fuel
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('mission_colours', 'dot_colour', dot_colour, ('green', 'yellow', 'red'))
-    return _select('mission_colours', _MISSION_COLOURS_ROWS, MISSION_COLOURS_COLUMNS, (dot_colour, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('mission_colours', 'dot_colour', dot_colour, get_args(DotColour))
+    row = _select('mission_colours', _MISSION_COLOURS_ROWS, (dot_colour,), None)
+    return {'stress': row[0], 'fuel': row[1]}
 
 
 # ---- 'bail_out'
+BailOutResult = TypedDict('BailOutResult', {'result': str})
 BAIL_OUT_COLUMNS: Final = ('result',)
-_BAIL_OUT_ROWS: Final[tuple[_Row, ...]] = (
+_BAIL_OUT_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), None, 2, ('UNSUCCESSFUL',)),
     ((), 3, None, ('SUCCESSFUL',)),
 )
-_BAIL_OUT_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+_BAIL_OUT_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
-def lookup_bail_out(roll: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_bail_out(roll: int, *, drm: int = 0) -> BailOutResult:
     """Bail Out!, rule Bail Out!: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d10, 1 to 10.
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'result': str}
+        The row's values by column:
+            'result': Result
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
+        NoRowError: no row is selected.
+    """
     _check_natural('bail_out', roll, _BAIL_OUT_OUTCOMES, '1d10')
-    return _select('bail_out', _BAIL_OUT_ROWS, BAIL_OUT_COLUMNS, (), roll + drm)
+    _check_int('bail_out', 'drm', drm)
+    row = _select('bail_out', _BAIL_OUT_ROWS, (), roll + drm)
+    return {'result': row[0]}
 
 
-def roll_bail_out(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+def roll_bail_out(rng: random.Random, *, drm: int = 0) -> Roll[BailOutResult]:
     """Roll 1d10 with `rng` and read Bail Out!, rule Bail Out!.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('bail_out', rng)
     natural = _roll(rng, 'sum', 1, 10, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_bail_out(natural, drm=drm)}
+    return _rolled(natural, drm, lookup_bail_out(natural, drm=drm))
 
 
-def drm_bail_out(*, aircraft_damaged: bool = False, aircraft_destroyed: bool = False, miss_one_day_wound: bool = False, miss_two_days_wound: bool = False) -> int:
-    """Total DRM for Bail Out!, rule Bail Out!: the sum of the modifiers whose conditions hold.
+_BAIL_OUT_DRMS: Final = (
+    _Drm(-1, _Flag('miss_one_day_wound')),
+    _Drm(-2, _Flag('miss_two_days_wound')),
+    _Drm(-1, _Flag('aircraft_damaged')),
+    _Drm(-2, _Flag('aircraft_destroyed')),
+)
+
+
+def drm_bail_out(
+    *,
+    aircraft_damaged: bool = False,
+    aircraft_destroyed: bool = False,
+    miss_one_day_wound: bool = False,
+    miss_two_days_wound: bool = False,
+) -> int:
+    """The total DRM for Bail Out!, rule Bail Out!: the sum of the DRMs whose conditions are true.
 
     -1 Pilots with Miss One Day Wounds
     -2 Pilots with Miss Two Days Wounds
     -1 Aircraft Damaged
     -2 Aircraft Destroyed
 
-    Months are 'YYYY-MM'; a context value left as None makes its conditions false."""
-    total = 0
-    if bool(miss_one_day_wound):
-        total += -1
-    if bool(miss_two_days_wound):
-        total += -2
-    if bool(aircraft_damaged):
-        total += -1
-    if bool(aircraft_destroyed):
-        total += -2
-    return total
+    Args:
+        aircraft_damaged: Aircraft Damaged (True or False).
+        aircraft_destroyed: Aircraft Destroyed (True or False).
+        miss_one_day_wound: Pilot has a Miss One Day Wound (True or False).
+        miss_two_days_wound: Pilot has a Miss Two Days Wound (True or False).
+    """
+    _check_flag('bail_out', 'aircraft_damaged', aircraft_damaged)
+    _check_flag('bail_out', 'aircraft_destroyed', aircraft_destroyed)
+    _check_flag('bail_out', 'miss_one_day_wound', miss_one_day_wound)
+    _check_flag('bail_out', 'miss_two_days_wound', miss_two_days_wound)
+    context: dict[str, _Context] = {
+        'aircraft_damaged': aircraft_damaged, 'aircraft_destroyed': aircraft_destroyed,
+        'miss_one_day_wound': miss_one_day_wound, 'miss_two_days_wound': miss_two_days_wound,
+    }
+    return _total_drm(_BAIL_OUT_DRMS, context, None)
 
 
 # ---- 'out_of_fuel'
+OutOfFuelResult = TypedDict('OutOfFuelResult', {'result': str})
 OUT_OF_FUEL_COLUMNS: Final = ('result',)
-_OUT_OF_FUEL_ROWS: Final[tuple[_Row, ...]] = (
+_OUT_OF_FUEL_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), None, 3, ('Out of Fuel. Aircraft crashes and is lost. Pilot may attempt a Bail Out.',)),
     ((), 4, None, ('Aircraft has sufficient fuel remaining. Proceed to the Home-Bound step.',)),
 )
-_OUT_OF_FUEL_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+_OUT_OF_FUEL_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
-def lookup_out_of_fuel(roll: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_out_of_fuel(roll: int, *, drm: int = 0) -> OutOfFuelResult:
     """Out of Fuel, rule Over-Target: Mission End: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d10, 1 to 10.
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'result': str}
+        The row's values by column:
+            'result': Result
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
+        NoRowError: no row is selected.
+    """
     _check_natural('out_of_fuel', roll, _OUT_OF_FUEL_OUTCOMES, '1d10')
-    return _select('out_of_fuel', _OUT_OF_FUEL_ROWS, OUT_OF_FUEL_COLUMNS, (), roll + drm)
+    _check_int('out_of_fuel', 'drm', drm)
+    row = _select('out_of_fuel', _OUT_OF_FUEL_ROWS, (), roll + drm)
+    return {'result': row[0]}
 
 
-def roll_out_of_fuel(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+def roll_out_of_fuel(rng: random.Random, *, drm: int = 0) -> Roll[OutOfFuelResult]:
     """Roll 1d10 with `rng` and read Out of Fuel, rule Over-Target: Mission End.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('out_of_fuel', rng)
     natural = _roll(rng, 'sum', 1, 10, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_out_of_fuel(natural, drm=drm)}
+    return _rolled(natural, drm, lookup_out_of_fuel(natural, drm=drm))
 
 
 # ---- 'safe_landing'
+SafeLandingResult = TypedDict('SafeLandingResult', {'result': str})
 SAFE_LANDING_COLUMNS: Final = ('result',)
-_SAFE_LANDING_ROWS: Final[tuple[_Row, ...]] = (
+_SAFE_LANDING_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), None, 3, ('Crash. Aircraft is destroyed and Pilot is killed.',)),
     ((), 4, None, ('Safe Landing.',)),
 )
-_SAFE_LANDING_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+_SAFE_LANDING_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
-def lookup_safe_landing(roll: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_safe_landing(roll: int, *, drm: int = 0) -> SafeLandingResult:
     """Safe Landing, rule Home-Bound Flight 21: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d10, 1 to 10.
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'result': str}
+        The row's values by column:
+            'result': Result
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
+        NoRowError: no row is selected.
+    """
     _check_natural('safe_landing', roll, _SAFE_LANDING_OUTCOMES, '1d10')
-    return _select('safe_landing', _SAFE_LANDING_ROWS, SAFE_LANDING_COLUMNS, (), roll + drm)
+    _check_int('safe_landing', 'drm', drm)
+    row = _select('safe_landing', _SAFE_LANDING_ROWS, (), roll + drm)
+    return {'result': row[0]}
 
 
-def roll_safe_landing(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
+def roll_safe_landing(rng: random.Random, *, drm: int = 0) -> Roll[SafeLandingResult]:
     """Roll 1d10 with `rng` and read Safe Landing, rule Home-Bound Flight 21.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('safe_landing', rng)
     natural = _roll(rng, 'sum', 1, 10, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_safe_landing(natural, drm=drm)}
+    return _rolled(natural, drm, lookup_safe_landing(natural, drm=drm))
 
 
 # ---- 'bogey_placement'
+BogeyPlacementResult = TypedDict('BogeyPlacementResult', {'area': Area})
 BOGEY_PLACEMENT_COLUMNS: Final = ('area',)
-_BOGEY_PLACEMENT_ROWS: Final[tuple[_Row, ...]] = (
+_BOGEY_PLACEMENT_ROWS: Final[tuple[_Row[tuple[Area]], ...]] = (
     ((), 1, 2, ('west',)),
     ((), 3, 4, ('north',)),
     ((), 5, 6, ('south',)),
     ((), 7, 7, ('east',)),
     ((), 8, 10, ('center',)),
 )
-_BOGEY_PLACEMENT_OUTCOMES: Final = frozenset([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+_BOGEY_PLACEMENT_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
-def lookup_bogey_placement(roll: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_bogey_placement(roll: int, *, drm: int = 0) -> BogeyPlacementResult:
     """Dogfight Mission Bogey placement, rule Pre-Flight: Special Targets, Dogfight Missions: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d10, 1 to 10.
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'area': str (area)}
+        The row's values by column:
+            'area': Starting area
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
+        NoRowError: no row is selected.
+    """
     _check_natural('bogey_placement', roll, _BOGEY_PLACEMENT_OUTCOMES, '1d10')
-    return _select('bogey_placement', _BOGEY_PLACEMENT_ROWS, BOGEY_PLACEMENT_COLUMNS, (), roll + drm)
+    _check_int('bogey_placement', 'drm', drm)
+    row = _select('bogey_placement', _BOGEY_PLACEMENT_ROWS, (), roll + drm)
+    return {'area': row[0]}
 
 
-def roll_bogey_placement(rng: random.Random, *, drm: int = 0) -> dict[str, Any]:
-    """Roll 1d10 with `rng` and read Dogfight Mission Bogey placement, rule Pre-Flight: Special Targets, Dogfight Missions.
+def roll_bogey_placement(rng: random.Random, *, drm: int = 0) -> Roll[BogeyPlacementResult]:
+    """Roll 1d10 with `rng` and read Dogfight Mission Bogey placement, rule Pre-Flight: Special Targets, Dogfight
+        Missions.
 
-    Returns the selected row's values plus 'roll' (natural) and 'modified'.
-    Raises NoRowError when the modified roll selects no row."""
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('bogey_placement', rng)
     natural = _roll(rng, 'sum', 1, 10, 0, 0)
-    return {'roll': natural, 'modified': natural + drm, **lookup_bogey_placement(natural, drm=drm)}
+    return _rolled(natural, drm, lookup_bogey_placement(natural, drm=drm))
 
 
 # ---- 'gun_attack_position'
+_GUN_ATTACK_POSITION_DRMS: Final = (
+    _Drm(+1, _Compare('attacker_position', '==', 'advantaged')),
+    _Drm(+3, _Compare('attacker_position', '==', 'tailing')),
+)
 
 
-def drm_gun_attack_position(*, attacker_position: Optional[Literal['tailing', 'advantaged', 'neutral', 'disadvantaged', 'tailed']] = None) -> int:
-    """Total DRM for Gun Attack position modifiers, rule Dogfighting: Attacking: the sum of the modifiers whose conditions hold.
+def drm_gun_attack_position(*, attacker_position: Position | None = None) -> int:
+    """The total DRM for Gun Attack position modifiers, rule Dogfighting: Attacking: the sum of the DRMs whose
+        conditions are true.
 
     +1 Advantaged
     +3 Tailing
 
-    Months are 'YYYY-MM'; a context value left as None makes its conditions false."""
-    total = 0
-    if (attacker_position == 'advantaged'):
-        total += 1
-    if (attacker_position == 'tailing'):
-        total += 3
-    return total
+    A value left as None is unknown: a DRM applies only when its condition is true without it.
+
+    Args:
+        attacker_position: Attacking aircraft's position (Position, labels in POSITION_LABELS; or None if unknown).
+    """
+    if attacker_position is not None:
+        _check_member('gun_attack_position', 'attacker_position', attacker_position, get_args(Position))
+    return _total_drm(_GUN_ATTACK_POSITION_DRMS, {'attacker_position': attacker_position}, None)
 
 
 # ---- 'bandit_maneuver_column'
+BanditManeuverColumnResult = TypedDict('BanditManeuverColumnResult', {'column': str})
 BANDIT_MANEUVER_COLUMN_COLUMNS: Final = ('column',)
-_BANDIT_MANEUVER_COLUMN_ROWS: Final[tuple[_Row, ...]] = (
+_BANDIT_MANEUVER_COLUMN_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     (('tailing',), None, None, ('Tg',)),
     (('advantaged',), None, None, ('A / N',)),
     (('neutral',), None, None, ('A / N',)),
@@ -412,131 +926,166 @@ _BANDIT_MANEUVER_COLUMN_ROWS: Final[tuple[_Row, ...]] = (
 )
 
 
-def lookup_bandit_maneuver_column(*, position: Literal['tailing', 'advantaged', 'neutral', 'disadvantaged', 'tailed']) -> dict[str, Any]:
+def lookup_bandit_maneuver_column(*, position: Position) -> BanditManeuverColumnResult:
     """Bandit Maneuver column, rule Sites and Bandits Attack: Bandits Maneuver: the row the keys select.
 
     Args:
-        position: 'tailing' (Tailing), 'advantaged' (Advantaged), 'neutral' (Neutral), 'disadvantaged' (Disadvantaged), 'tailed' (Tailed).
+        position: Position (Position; labels in POSITION_LABELS).
 
     Returns:
-        {'column': str}
+        The row's values by column:
+            'column': Dogfight Sheet column
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('bandit_maneuver_column', 'position', position, ('tailing', 'advantaged', 'neutral', 'disadvantaged', 'tailed'))
-    return _select('bandit_maneuver_column', _BANDIT_MANEUVER_COLUMN_ROWS, BANDIT_MANEUVER_COLUMN_COLUMNS, (position, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('bandit_maneuver_column', 'position', position, get_args(Position))
+    row = _select('bandit_maneuver_column', _BANDIT_MANEUVER_COLUMN_ROWS, (position,), None)
+    return {'column': row[0]}
 
 
 # ---- 'weapon_attack_numbers'
+WeaponAttackNumbersResult = TypedDict('WeaponAttackNumbersResult', {'hits': tuple[int | None, ...]})
 WEAPON_ATTACK_NUMBERS_COLUMNS: Final = ('hits',)
-_WEAPON_ATTACK_NUMBERS_ROWS: Final[tuple[_Row, ...]] = (
+_WEAPON_ATTACK_NUMBERS_ROWS: Final[tuple[_Row[tuple[tuple[int | None, ...]]], ...]] = (
     (('fritz_x',), None, None, ((None, 8, 9, 11),)),
     (('bomb_250kg',), None, None, ((7, 10),)),
 )
 
 
-def lookup_weapon_attack_numbers(*, weapon: Literal['fritz_x', 'bomb_250kg']) -> dict[str, Any]:
+def lookup_weapon_attack_numbers(*, weapon: Weapon) -> WeaponAttackNumbersResult:
     """Weapon Attack Numbers, rule Weapon Counters: Attack Number: the row the keys select.
 
     Args:
-        weapon: 'fritz_x' (Fritz X), 'bomb_250kg' (250kg).
+        weapon: Weapon (Weapon; labels in WEAPON_LABELS).
 
     Returns:
-        {'hits': tuple of minimum rolls for 1, 2, ... results (None = impossible)}
+        The row's values by column:
+            'hits': Attack Numbers (1 / 2 / 3 / 4 Hits)
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('weapon_attack_numbers', 'weapon', weapon, ('fritz_x', 'bomb_250kg'))
-    return _select('weapon_attack_numbers', _WEAPON_ATTACK_NUMBERS_ROWS, WEAPON_ATTACK_NUMBERS_COLUMNS, (weapon, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('weapon_attack_numbers', 'weapon', weapon, get_args(Weapon))
+    row = _select('weapon_attack_numbers', _WEAPON_ATTACK_NUMBERS_ROWS, (weapon,), None)
+    return {'hits': row[0]}
 
 
 # ---- 'bandit_attack_numbers'
+BanditAttackNumbersResult = TypedDict('BanditAttackNumbersResult', {'attack': tuple[int | None, ...]})
 BANDIT_ATTACK_NUMBERS_COLUMNS: Final = ('attack',)
-_BANDIT_ATTACK_NUMBERS_ROWS: Final[tuple[_Row, ...]] = (
+_BANDIT_ATTACK_NUMBERS_ROWS: Final[tuple[_Row[tuple[tuple[int | None, ...]]], ...]] = (
     (('p47',), None, None, ((3, 6, 7),)),
 )
 
 
-def lookup_bandit_attack_numbers(*, bandit: Literal['p47']) -> dict[str, Any]:
+def lookup_bandit_attack_numbers(*, bandit: Bandit) -> BanditAttackNumbersResult:
     """Bandit Attack Numbers, rule Sites and Bandits Attack: Attack Resolution: the row the keys select.
 
     Args:
-        bandit: 'p47' (P-47).
+        bandit: Bandit (Bandit; labels in BANDIT_LABELS).
 
     Returns:
-        {'attack': tuple of minimum rolls for 1, 2, ... results (None = impossible)}
+        The row's values by column:
+            'attack': Attack Numbers (Minor / Major / Destroyed)
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('bandit_attack_numbers', 'bandit', bandit, ('p47',))
-    return _select('bandit_attack_numbers', _BANDIT_ATTACK_NUMBERS_ROWS, BANDIT_ATTACK_NUMBERS_COLUMNS, (bandit, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('bandit_attack_numbers', 'bandit', bandit, get_args(Bandit))
+    row = _select('bandit_attack_numbers', _BANDIT_ATTACK_NUMBERS_ROWS, (bandit,), None)
+    return {'attack': row[0]}
 
 
 # ---- 'maneuver_results'
+ManeuverResultsResult = TypedDict('ManeuverResultsResult', {'effect': str})
 MANEUVER_RESULTS_COLUMNS: Final = ('effect',)
-_MANEUVER_RESULTS_ROWS: Final[tuple[_Row, ...]] = (
+_MANEUVER_RESULTS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     (('ne',), None, None, ("No effect. The Maneuver did not change the Aircraft's Position.",)),
     (('pos_plus1',), None, None, ('Adjust the Aircraft Position by 1 Toward Tailing.',)),
     (('pos_plus2',), None, None, ('Adjust the Aircraft Position by 2 Toward Tailing.',)),
     (('pos_plus4',), None, None, ('Adjust the Aircraft Position by 4 Toward Tailing.',)),
-    (('atk_plus1',), None, None, ('If the Aircraft is Neutral, Advantaged, or Tailing after this Maneuver, add 1 to its Attack roll.',)),
-    (('atk_plus2',), None, None, ('If the Aircraft is Neutral, Advantaged, or Tailing after this Maneuver, add 2 to its Attack roll.',)),
-    (('atk_plus4',), None, None, ('If the Aircraft is Neutral, Advantaged, or Tailing after this Maneuver, add 4 to its Attack roll.',)),
+    (('atk_plus1',), None, None, (
+        'If the Aircraft is Neutral, Advantaged, or Tailing after this Maneuver, add 1 to its Attack roll.',
+    )),
+    (('atk_plus2',), None, None, (
+        'If the Aircraft is Neutral, Advantaged, or Tailing after this Maneuver, add 2 to its Attack roll.',
+    )),
+    (('atk_plus4',), None, None, (
+        'If the Aircraft is Neutral, Advantaged, or Tailing after this Maneuver, add 4 to its Attack roll.',
+    )),
     (('pos_minus1',), None, None, ('Adjust the Aircraft Position by 1 Toward Tailed.',)),
     (('pos_minus2',), None, None, ('Adjust the Aircraft Position by 2 Toward Tailed.',)),
-    (('atk_minus1',), None, None, ('If the Aircraft is Neutral, Advantaged, or Tailing after this Maneuver, subtract 1 from its Attack roll.',)),
+    (('atk_minus1',), None, None, (
+        'If the Aircraft is Neutral, Advantaged, or Tailing after this Maneuver, subtract 1 from its Attack roll.',
+    )),
     (('td_d_to_n',), None, None, ('If the Aircraft is Tailed or Disadvantaged, change its Position to Neutral.',)),
     (('d_to_a',), None, None, ('If the Aircraft is Disadvantaged, change its Position to Advantaged.',)),
 )
 
 
-def lookup_maneuver_results(*, maneuver_result: Literal['ne', 'pos_plus1', 'pos_plus2', 'pos_plus4', 'atk_plus1', 'atk_plus2', 'atk_plus4', 'pos_minus1', 'pos_minus2', 'atk_minus1', 'td_d_to_n', 'd_to_a']) -> dict[str, Any]:
+def lookup_maneuver_results(*, maneuver_result: ManeuverResult) -> ManeuverResultsResult:
     """Maneuver results, rule Dogfighting: Fast Pilots Maneuver and Attack: the row the keys select.
 
     Args:
-        maneuver_result: 'ne' (NE), 'pos_plus1' (+1 Pos), 'pos_plus2' (+2 Pos), 'pos_plus4' (+4 Pos), 'atk_plus1' (+1 Atk), 'atk_plus2' (+2 Atk), 'atk_plus4' (+4 Atk), 'pos_minus1' (-1 Pos), 'pos_minus2' (-2 Pos), 'atk_minus1' (-1 Atk), 'td_d_to_n' (Td/D -> N), 'd_to_a' (D -> A).
+        maneuver_result: Maneuver result (ManeuverResult; labels in MANEUVER_RESULT_LABELS).
 
     Returns:
-        {'effect': str}
+        The row's values by column:
+            'effect': Effect
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('maneuver_results', 'maneuver_result', maneuver_result, ('ne', 'pos_plus1', 'pos_plus2', 'pos_plus4', 'atk_plus1', 'atk_plus2', 'atk_plus4', 'pos_minus1', 'pos_minus2', 'atk_minus1', 'td_d_to_n', 'd_to_a'))
-    return _select('maneuver_results', _MANEUVER_RESULTS_ROWS, MANEUVER_RESULTS_COLUMNS, (maneuver_result, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('maneuver_results', 'maneuver_result', maneuver_result, get_args(ManeuverResult))
+    row = _select('maneuver_results', _MANEUVER_RESULTS_ROWS, (maneuver_result,), None)
+    return {'effect': row[0]}
 
 
 # ---- 'special_sites'
+SpecialSitesResult = TypedDict('SpecialSitesResult', {'effect': str})
 SPECIAL_SITES_COLUMNS: Final = ('effect',)
-_SPECIAL_SITES_ROWS: Final[tuple[_Row, ...]] = (
+_SPECIAL_SITES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     (('target_of_opportunity',), None, None, ('If you Destroy this Site, gain 1 VP.',)),
-    (('photo_recon',), None, None, ('If you have an Aircraft in the same Area as this Special Site at the end of any Turn at Low Altitude, shift the Recon counter by 1 to the right at the end of the Mission.',)),
-    (('fire_director',), None, None, ('If you Destroy this Site, all Sites suffer -1 on their Attack rolls during the Over-Target step.',)),
-    (('diversionary_attack',), None, None, ('If you Destroy this Site, move all Bandits 1 step toward or into the Area where the Site was Destroyed, during the next Bandit Move step. This overrides the usual Movement rules for Bandits for this step only.',)),
-    (('radio_coordination',), None, None, ('If you have a friendly Bomber or "Large" aircraft in the same Area as this Special Site at the end of any Turn at High Altitude, gain +2 on all AtG Attack rolls for all Aircraft until the end of the Mission.',)),
+    (('photo_recon',), None, None, (
+        'If you have an Aircraft in the same Area as this Special Site at the end of any Turn at Low Altitude, shift the Recon counter by 1 to the right at the end of the Mission.',
+    )),
+    (('fire_director',), None, None, (
+        'If you Destroy this Site, all Sites suffer -1 on their Attack rolls during the Over-Target step.',
+    )),
+    (('diversionary_attack',), None, None, (
+        'If you Destroy this Site, move all Bandits 1 step toward or into the Area where the Site was Destroyed, during the next Bandit Move step. This overrides the usual Movement rules for Bandits for this step only.',
+    )),
+    (('radio_coordination',), None, None, (
+        'If you have a friendly Bomber or "Large" aircraft in the same Area as this Special Site at the end of any Turn at High Altitude, gain +2 on all AtG Attack rolls for all Aircraft until the end of the Mission.',
+    )),
 )
 
 
-def lookup_special_sites(*, special_site: Literal['target_of_opportunity', 'photo_recon', 'fire_director', 'diversionary_attack', 'radio_coordination']) -> dict[str, Any]:
+def lookup_special_sites(*, special_site: SpecialSite) -> SpecialSitesResult:
     """Special Site Counters, rule Sites and Bandits Attack: Special Site Counters: the row the keys select.
 
     Args:
-        special_site: 'target_of_opportunity' (Target of Opportunity), 'photo_recon' (Photo Recon), 'fire_director' (Fire Director), 'diversionary_attack' (Diversionary Attack), 'radio_coordination' (Radio Coordination).
+        special_site: Special Site (SpecialSite; labels in SPECIAL_SITE_LABELS).
 
     Returns:
-        {'effect': str}
+        The row's values by column:
+            'effect': Condition and benefit
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('special_sites', 'special_site', special_site, ('target_of_opportunity', 'photo_recon', 'fire_director', 'diversionary_attack', 'radio_coordination'))
-    return _select('special_sites', _SPECIAL_SITES_ROWS, SPECIAL_SITES_COLUMNS, (special_site, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('special_sites', 'special_site', special_site, get_args(SpecialSite))
+    row = _select('special_sites', _SPECIAL_SITES_ROWS, (special_site,), None)
+    return {'effect': row[0]}
 
 
-LOOKUPS: Final[dict[str, Any]] = {
+LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'squadron_makeup': lookup_squadron_makeup,
     'squadron_size': lookup_squadron_size,
     'promotion_costs': lookup_promotion_costs,

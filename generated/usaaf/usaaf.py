@@ -3,68 +3,155 @@
 
 Standalone: standard library only, no import of chartc. A roll is an int on the dice's faces
 (a d10's 0 is 10, a percentile 00 is 100); a month is 'YYYY-MM'. Each chart has
-lookup_<id>(roll, *, keys..., drm=0), roll_<id>(rng, ...) for die-roll charts and
-drm_<id>(*, context...) when it declares DRMs. Lookups raise ValueError for a roll or key
-that cannot occur and NoRowError when no row is selected."""
+lookup_<id>(roll, *, keys..., drm=0) returning its row as a TypedDict, roll_<id>(rng, ...) for
+die-roll charts, drm_<id>(*, context...) when it declares DRMs and odds_<id>(attack, defense)
+for an odds rule, whose column a CRT lookup accepts as its key. Every argument is checked:
+ValueError for a roll, key or context value that cannot occur (naming the allowed values),
+NoRowError when no row is selected.
+
+DRM conditions: a flag defaults to False; any other context value left as None is unknown.
+A comparison with an unknown value is neither true nor false, `not` keeps it unknown, `and` is
+false when one part is false and `or` true when one part is true (three-valued logic); a DRM
+applies only when its condition is true.
+
+Names: a chart's function is named after its chart ID or slug in lower case, with every character
+that cannot be in a Python name replaced by '_' (R-1 -> lookup_r_1). Charts whose ID is already a
+Python name come first; a name already taken gets the first free suffix _2, _3, ... (LOOKUPS maps
+every chart ID to its function). A key or context name that is a Python keyword or builtin, or a
+name of this module, gets a trailing '_' (range -> range_). Result keys are the JSON's column ids.
+"""
 from __future__ import annotations
 
 import math
 import random
+import re
+from collections.abc import Callable, Mapping  # noqa: F401  (the generated code uses them)
 from fractions import Fraction
-from typing import Any, Final, Literal, Optional
+from typing import (  # noqa: F401  (the generated code uses cast and get_args)
+    Final,
+    Generic,
+    Literal,
+    NamedTuple,
+    TypeAlias,
+    TypedDict,
+    TypeVar,
+    assert_never,
+    cast,
+    get_args,
+)
 
-GAME_ID: Final = 'usaaf'
-GAME_TITLE: Final = 'USAAF: US Strategic Bombing Operations Over the Third Reich, 1944'
+_V = TypeVar("_V")
 
 
 class NoRowError(LookupError):
     """The roll or keys select no row of the chart (a gap, or a modified roll off the table)."""
 
 
-# A row: its keys (a value, None for any, or (first, last) months with last None = open-ended),
-# its low and high roll (None = open end), and its values.
-_Row = tuple[tuple[Any, ...], Optional[int], Optional[int], tuple[Any, ...]]
+class ChartRef(TypedDict):
+    """A cell that sends the player to another chart ("roll on [B6]"): that chart's ID."""
+
+    chart: str
 
 
-def _key_matches(key: Any, given: str) -> bool:
+class Roll(TypedDict, Generic[_V]):
+    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values."""
+
+    natural: int
+    drm: int
+    modified: int
+    values: _V
+
+
+# A row key: a member id, None for any, or the months (first, last) it covers (last None: open end).
+_Key: TypeAlias = str | tuple[str, str | None] | None
+# A row: its keys, its lowest and highest roll or value (None: open end), and its values.
+_Row: TypeAlias = tuple[tuple[_Key, ...], int | None, int | None, _V]
+_MONTH: Final = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
+
+
+def _check_int(chart: str, name: str, value: object) -> int:
+    """`value` itself; ValueError unless it is an int (a bool is not a number here)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{chart}: {name} must be an int, got {value!r}")
+    return value
+
+
+def _check_flag(chart: str, name: str, value: object) -> None:
+    """Raise ValueError unless `value` is True or False."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{chart}: {name} must be True or False, got {value!r}")
+
+
+def _check_month(chart: str, name: str, value: object) -> None:
+    """Raise ValueError unless `value` is a month written 'YYYY-MM'."""
+    if not isinstance(value, str) or not _MONTH.fullmatch(value):
+        raise ValueError(f"{chart}: {name} must be a month 'YYYY-MM', got {value!r}")
+
+
+def _check_member(chart: str, name: str, value: object, allowed: tuple[str, ...]) -> None:
+    """Raise ValueError, naming the allowed values, unless `value` is one of them."""
+    if not isinstance(value, str) or value not in allowed:
+        expected = ", ".join(map(repr, allowed))
+        raise ValueError(f"{chart}: {value!r} is not a value of {name}; expected one of {expected}")
+
+
+def _odds_key(chart: str, name: str, value: object, columns: tuple[str, ...]) -> str:
+    """The odds column a CRT key names: its printed label ('3:1', what an odds function returns) or
+    its id in the game's JSON ('o3_1').
+
+    Raises:
+        ValueError: anything else (the message names the columns).
+    """
+    ids = {_odds_column_id(c): c for c in columns}
+    if isinstance(value, str) and (value in columns or value in ids):
+        return ids.get(value, value)
+    expected = ", ".join(map(repr, columns))
+    raise ValueError(f"{chart}: {value!r} is not an odds column of {name}; expected one of {expected}")
+
+
+def _check_natural(chart: str, roll: object, outcomes: frozenset[int], dice: str) -> None:
+    """Raise ValueError unless `roll` is a natural roll the dice can show."""
+    if not isinstance(roll, int) or isinstance(roll, bool) or roll not in outcomes:
+        raise ValueError(f"{chart}: {roll!r} cannot be rolled on {dice}")
+
+
+def _check_value(chart: str, name: str, value: object, low: int | None, high: int | None) -> None:
+    """Raise ValueError unless `value` is an int inside the chart's domain `low`..`high`."""
+    number = _check_int(chart, name, value)
+    if (low is not None and number < low) or (high is not None and number > high):
+        raise ValueError(f"{chart}: {name} {number} is outside the chart's domain")
+
+
+def _check_rng(chart: str, rng: object) -> None:
+    """Raise ValueError unless `rng` is a `random.Random`."""
+    if not isinstance(rng, random.Random):
+        raise ValueError(f"{chart}: rng must be a random.Random, got {rng!r}")
+
+
+def _key_matches(key: _Key, given: str) -> bool:
     if key is None or key == given:
         return True
     return isinstance(key, tuple) and key[0] <= given and (key[1] is None or given <= key[1])
 
 
-def _check_member(chart: str, key: str, value: str, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise ValueError(f"{chart}: {value!r} is not a value of key {key!r}; expected one of {allowed}")
+def _select(chart: str, rows: tuple[_Row[_V], ...], keys: tuple[str, ...], modified: int | None) -> _V:
+    """The values of the first row whose keys match and whose range holds the modified roll.
 
-
-def _check_natural(chart: str, roll: int, outcomes: frozenset[int], dice: str) -> None:
-    if not isinstance(roll, int) or isinstance(roll, bool) or roll not in outcomes:
-        raise ValueError(f"{chart}: {roll!r} cannot be rolled on {dice}")
-
-
-def _check_value(chart: str, value: int, low: Optional[int], high: Optional[int], name: str) -> None:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{chart}: {name} must be an int, got {value!r}")
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise ValueError(f"{chart}: {name} {value} is outside the chart's domain")
-
-
-def _select(chart: str, rows: tuple[_Row, ...], columns: tuple[str, ...], keys: tuple[str, ...], modified: Optional[int]) -> dict[str, Any]:
+    Raises:
+        NoRowError: no row is selected.
+    """
     for row_keys, low, high, values in rows:
-        if not all(_key_matches(k, given) for k, given in zip(row_keys, keys)):
+        if not all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True)):
             continue
         if modified is not None and ((low is not None and modified < low) or (high is not None and modified > high)):
             continue
-        return dict(zip(columns, values))
+        return values
     shown = "" if modified is None else f" for modified roll {modified}"
     raise NoRowError(f"{chart}: no row{shown} with keys {keys}")
 
 
-def _round_half_up(value: Fraction) -> int:
-    return math.floor(value + Fraction(1, 2))
-
-
 def _roll(rng: random.Random, form: str, count: int, sides: int, subtract: int, floor: int) -> int:
+    """A natural roll of the dice form, read as the chart reads it (a d10's 0 is 10, 00 is 100)."""
     if form == "d66":
         return rng.randint(1, 6) * 10 + rng.randint(1, 6)
     if form == "percentile":
@@ -77,7 +164,378 @@ def _roll(rng: random.Random, form: str, count: int, sides: int, subtract: int, 
     return sum(faces)
 
 
+def _rolled(natural: int, drm: int, values: _V) -> Roll[_V]:
+    return {"natural": natural, "drm": drm, "modified": natural + drm, "values": values}
+
+
+# ---- DRM conditions ----------------------------------------------------------------------------
+# NamedTuples rather than dataclasses: a dataclass with postponed annotations needs its module in
+# sys.modules, and a generated module is often loaded straight from its file.
+
+
+class _Flag(NamedTuple):
+    var: str
+
+
+class _Compare(NamedTuple):
+    var: str
+    op: Literal["==", "!=", ">=", "<=", ">", "<"]
+    value: int | str
+
+
+class _In(NamedTuple):
+    var: str
+    values: tuple[int | str, ...]
+
+
+class _Not(NamedTuple):
+    inner: _Condition
+
+
+class _AllOf(NamedTuple):
+    parts: tuple[_Condition, ...]
+
+
+class _AnyOf(NamedTuple):
+    parts: tuple[_Condition, ...]
+
+
+_Condition: TypeAlias = "_Flag | _Compare | _In | _Not | _AllOf | _AnyOf"
+_Context: TypeAlias = bool | int | str | None
+
+
+class _Drm(NamedTuple):
+    """A DRM: `value` is added when `when` is true (None: always)."""
+
+    value: int
+    when: _Condition | None
+
+
+def _compare(given: int | str, op: str, value: int | str) -> bool:
+    if op == "==":
+        return given == value
+    if op == "!=":
+        return given != value
+    if isinstance(given, int) and isinstance(value, int):
+        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
+    if isinstance(given, str) and isinstance(value, str):  # months 'YYYY-MM' order as text
+        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
+    raise TypeError(f"cannot compare {given!r} {op} {value!r}")
+
+
+def _holds(cond: _Condition, context: Mapping[str, _Context]) -> bool | None:
+    """Whether a condition is true, false or unknown (None) given the context."""
+    match cond:
+        case _Flag(var):
+            return bool(context[var])
+        case _Compare(var, op, value):
+            given = context[var]
+            return None if given is None else _compare(given, op, value)
+        case _In(var, values):
+            given = context[var]
+            return None if given is None else given in values
+        case _Not(inner):
+            inner_holds = _holds(inner, context)
+            return None if inner_holds is None else not inner_holds
+        case _AllOf(parts):
+            found = [_holds(p, context) for p in parts]
+            return False if False in found else None if None in found else True
+        case _AnyOf(parts):
+            found = [_holds(p, context) for p in parts]
+            return True if True in found else None if None in found else False
+        case _:
+            assert_never(cond)
+
+
+def _total_drm(drms: tuple[_Drm, ...], context: Mapping[str, _Context], clamp: tuple[int, int] | None) -> int:
+    """The sum of the DRMs whose conditions are true, clamped to `clamp` when the chart caps it."""
+    total = sum(d.value for d in drms if d.when is None or _holds(d.when, context) is True)
+    return total if clamp is None else max(clamp[0], min(clamp[1], total))
+
+
+# ---- CRT odds (USAAF 15.1-15.2) ------------------------------------------------------------------
+
+
+class _OddsRule(NamedTuple):
+    """How a game forms odds and picks a CRT column.
+
+    Attributes:
+        id: the rule's name, for messages.
+        attacker_round, defender_round: 'down', 'up' or 'nearest', for attacker-high and
+            defender-high odds.
+        columns: the CRT's odds columns as printed ('1:2', '1:1', '2:1'), ascending; empty when the
+            CRT is not printed (the ratio itself is the answer).
+        beyond: 'clamp' (odds off the table read the edge column) or 'error'.
+        shift_order: 'before' or 'after' clamping at the table edge; None when shifts are not used.
+    """
+
+    id: str
+    attacker_round: str
+    defender_round: str
+    columns: tuple[str, ...]
+    beyond: str | None
+    shift_order: str | None
+
+
+_RATIO: Final = re.compile(r"\s*(\d+)\s*:\s*(\d+)\s*")
+
+
+def _odds_ratio(label: str) -> tuple[int, int] | None:
+    """'3:1' -> (3, 1); None unless one side is 1 and both are positive."""
+    m = _RATIO.fullmatch(label)
+    if not m:
+        return None
+    attack, defense = int(m.group(1)), int(m.group(2))
+    if attack < 1 or defense < 1 or (attack != 1 and defense != 1):
+        return None
+    return attack, defense
+
+
+def _odds_column_id(label: str) -> str:
+    """The id of an odds column in the game's JSON: '3:1' -> 'o3_1'."""
+    attack, defense = _odds_ratio(label) or (1, 1)
+    return f"o{attack}_{defense}"
+
+
+def _odds_position(ratio: tuple[int, int]) -> int:
+    """Where a ratio sits on the odds scale: 1:1 is 0, 3:1 is 2, 1:3 is -2."""
+    attack, defense = ratio
+    return attack - 1 if defense == 1 else -(defense - 1)
+
+
+def _odds_label(position: int) -> str:
+    """The ratio at a position of the odds scale: 2 -> '3:1', -2 -> '1:3'."""
+    return f"{position + 1}:1" if position >= 0 else f"1:{1 - position}"
+
+
+def _round(value: Fraction, how: str) -> int:
+    if how == "down":
+        return math.floor(value)
+    if how == "up":
+        return math.ceil(value)
+    return math.floor(value + Fraction(1, 2))  # nearest, halves up
+
+
+def _raw_odds(rule: _OddsRule, attack: int, defense: int) -> tuple[int, int]:
+    """The odds ratio before any table edge: (n, 1) or (1, n); equal factors are 1:1.
+
+    Raises:
+        ValueError: a side has no factors.
+    """
+    if attack < 1 or defense < 1:
+        raise ValueError(f"odds need factors on both sides (attack {attack}, defense {defense})")
+    if attack == defense:
+        return (1, 1)
+    if attack > defense:
+        return (max(1, _round(Fraction(attack, defense), rule.attacker_round)), 1)
+    return (1, max(1, _round(Fraction(defense, attack), rule.defender_round)))
+
+
+def _column_index(positions: list[int], position: int) -> int:
+    """The column of an odds position, counting one virtual column per odds step past an edge.
+
+    Inside the table: the highest column not above the odds (5:1 on a table with 4:1 and 6:1
+    reads 4:1).
+    """
+    if position < positions[0]:
+        return -(positions[0] - position)
+    if position > positions[-1]:
+        return len(positions) - 1 + (position - positions[-1])
+    return max(i for i, p in enumerate(positions) if p <= position)
+
+
+def _odds_column(rule: _OddsRule, attack: int, defense: int, shift: int = 0) -> str:
+    """The CRT column for these combat factors and column shift (+ toward the attacker).
+
+    Without printed columns the ratio itself is returned (shifts move it along the odds scale).
+
+    Raises:
+        ValueError: no factors; odds off a `beyond error` table; a shift on a rule that does not
+            say whether shifts come before or after clamping.
+    """
+    for name, number in (("attack", attack), ("defense", defense), ("shift", shift)):
+        _check_int(rule.id, name, number)
+    position = _odds_position(_raw_odds(rule, attack, defense))
+    if shift and rule.shift_order is None:
+        raise ValueError(
+            f"odds rule `{rule.id}` does not say whether column shifts apply before or after the table edge"
+        )
+    if not rule.columns:
+        return _odds_label(position + shift)
+    positions = [_odds_position(_odds_ratio(c) or (1, 1)) for c in rule.columns]
+    last = len(positions) - 1
+    index = _column_index(positions, position)
+    if rule.shift_order == "before":
+        index += shift  # shifts move along the odds scale; then the table edge applies
+    if rule.beyond == "error" and not 0 <= index <= last:
+        shifted = f" shifted {shift:+d}" if shift and rule.shift_order == "before" else ""
+        raise ValueError(f"{_odds_label(position)}{shifted} is off the table ({rule.columns[0]} to {rule.columns[-1]})")
+    index = max(0, min(last, index))
+    if rule.shift_order == "after":
+        index = max(0, min(last, index + shift))  # shifts from the edge column, clamped again
+    return rule.columns[index]
+
+
+GAME_ID: Final = 'usaaf'
+GAME_TITLE: Final = 'USAAF: US Strategic Bombing Operations Over the Third Reich, 1944'
+
+
+City = Literal[
+    'berlin', 'bremen', 'brunswick', 'cologne', 'dresden', 'dusseldorf', 'essen', 'frankfurt', 'gaggenau', 'hamburg',
+    'hanover', 'kassel', 'kiel', 'leipzig', 'magdeburg', 'mannheim', 'munich', 'peenemunde', 'regensburg',
+    'saarbrucken', 'schweinfurt', 'stuttgart', 'sudetenland',
+]
+CITY_LABELS: Final[dict[City, str]] = {
+    'berlin': 'Berlin',
+    'bremen': 'Bremen',
+    'brunswick': 'Brunswick',
+    'cologne': 'Cologne',
+    'dresden': 'Dresden',
+    'dusseldorf': 'Dusseldorf',
+    'essen': 'Essen',
+    'frankfurt': 'Frankfurt',
+    'gaggenau': 'Gaggenau',
+    'hamburg': 'Hamburg',
+    'hanover': 'Hanover',
+    'kassel': 'Kassel',
+    'kiel': 'Kiel',
+    'leipzig': 'Leipzig',
+    'magdeburg': 'Magdeburg',
+    'mannheim': 'Mannheim',
+    'munich': 'Munich',
+    'peenemunde': 'Peenemünde',
+    'regensburg': 'Regensburg',
+    'saarbrucken': 'Saarbrucken',
+    'schweinfurt': 'Schweinfurt',
+    'stuttgart': 'Stuttgart',
+    'sudetenland': 'Sudetenland',
+}
+
+
+DatedRule = Literal['free_escort', 'airfield_strafing', 'flak_busting', 'allied_line', 'production_record']
+DATED_RULE_LABELS: Final[dict[DatedRule, str]] = {
+    'free_escort': 'US fighters may be assigned to free escort',
+    'airfield_strafing': 'US free escort airfield strafing missions',
+    'flak_busting': 'US free escort FLAK busting missions',
+    'allied_line': 'Historic Allied ground advance line: no German unit may end a move west or south of it',
+    'production_record': 'US player may examine the German Aircraft Production Record',
+}
+
+
+FuelCase = Literal['neither', 'chm_or_ep', 'both']
+FUEL_CASE_LABELS: Final[dict[FuelCase, str]] = {
+    'neither': 'Neither Chm nor EP',
+    'chm_or_ep': 'Chemicals (Chm) or Electric Power (EP)',
+    'both': 'Both Chm and EP',
+}
+
+
+GermanAircraft = Literal['ju88', 'me109g', 'me109k', 'fw190a', 'fw190d', 'ta152', 'me110', 'me262']
+GERMAN_AIRCRAFT_LABELS: Final[dict[GermanAircraft, str]] = {
+    'ju88': 'Ju88',
+    'me109g': 'Me109G',
+    'me109k': 'Me109K',
+    'fw190a': 'Fw190A',
+    'fw190d': 'Fw190D',
+    'ta152': 'TA152',
+    'me110': 'Me110',
+    'me262': 'Me262',
+}
+
+
+Period = Literal['gt1', 'gt2', 'gt3', 'gt4', 'gt5', 'gt6', 'gt7', 'gt8', 'gt9', 'gt10']
+PERIOD_LABELS: Final[dict[Period, str]] = {
+    'gt1': 'Game Turn 1',
+    'gt2': 'Game Turn 2',
+    'gt3': 'Game Turn 3',
+    'gt4': 'Game Turn 4',
+    'gt5': 'Game Turn 5',
+    'gt6': 'Game Turn 6',
+    'gt7': 'Game Turn 7',
+    'gt8': 'Game Turn 8',
+    'gt9': 'Game Turn 9',
+    'gt10': 'Game Turn 10',
+}
+
+
+ProductionChange = Literal['two_for_one', 'me109g_to_me109k', 'fw190a_to_fw190d', 'fw190d_to_ta152', 'any_to_me262']
+PRODUCTION_CHANGE_LABELS: Final[dict[ProductionChange, str]] = {
+    'two_for_one': 'Two production units of one model in production for one of any new type',
+    'me109g_to_me109k': 'Me109G to Me109K',
+    'fw190a_to_fw190d': 'Fw190A to Fw190D',
+    'fw190d_to_ta152': 'Fw190D to TA152',
+    'any_to_me262': 'Any aircraft type(s) to Me262',
+}
+
+
+StackLimit = Literal[
+    'aircraft_per_hex', 'us_bombers_per_hex', 'tight_escorts_per_hex', 'flak_per_hex', 'flak_set_up_per_city',
+    'german_set_up_per_airfield', 'airbase_launches', 'airbase_landings',
+]
+STACK_LIMIT_LABELS: Final[dict[StackLimit, str]] = {
+    'aircraft_per_hex': 'Aircraft units of either player in any hex at any one time',
+    'us_bombers_per_hex': 'US bombers in any one hex at any one time',
+    'tight_escorts_per_hex': 'US fighters assigned to tight escort with the bombers of one hex',
+    'flak_per_hex': 'German FLAK strength points in any hex',
+    'flak_set_up_per_city': 'FLAK strength points set up in any one city hex',
+    'german_set_up_per_airfield': 'German aircraft units set up per airfield hex',
+    'airbase_launches': 'German units launching from one airbase per mission turn',
+    'airbase_landings': 'German units landing at one airbase per mission turn',
+}
+
+
+Step = Literal['i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii']
+STEP_LABELS: Final[dict[Step, str]] = {
+    'i': 'I',
+    'ii': 'II',
+    'iii': 'III',
+    'iv': 'IV',
+    'v': 'V',
+    'vi': 'VI',
+    'vii': 'VII',
+    'viii': 'VIII',
+}
+
+
+TargetSystem = Literal['abr', 'air', 'afv', 'bb', 'chm', 'ee', 'ep', 'gm', 'mtl', 'mv', 'sub', 'sf', 'sr', 'ter', 'tn']
+TARGET_SYSTEM_LABELS: Final[dict[TargetSystem, str]] = {
+    'abr': 'Abr',
+    'air': 'Air',
+    'afv': 'AFV',
+    'bb': 'BB',
+    'chm': 'Chm',
+    'ee': 'EE',
+    'ep': 'EP',
+    'gm': 'GM',
+    'mtl': 'Mtl',
+    'mv': 'MV',
+    'sub': 'Sub',
+    'sf': 'SF',
+    'sr': 'SR',
+    'ter': 'Ter',
+    'tn': 'TN',
+}
+
+
+UsAircraft = Literal['b17', 'b24', 'p47', 'p51', 'p38']
+US_AIRCRAFT_LABELS: Final[dict[UsAircraft, str]] = {
+    'b17': 'B17',
+    'b24': 'B24',
+    'p47': 'P47',
+    'p51': 'P51',
+    'p38': 'P38',
+}
+
+
+WarEvent = Literal['unit_on_map', 'fuel_index_zero']
+WAR_EVENT_LABELS: Final[dict[WarEvent, str]] = {
+    'unit_on_map': 'Each US aircraft unit still on the map at the end of Mission Turn 18',
+    'fuel_index_zero': 'Each game turn, once the Fuel Index has hit zero',
+}
+
+
 # ---- 'crt_odds'
+_CRT_ODDS_RULE: Final = _OddsRule('crt_odds', 'down', 'up', (), None, None)
 
 
 def odds_crt_odds(attack: int, defense: int, shift: int = 0) -> str:
@@ -95,24 +553,15 @@ def odds_crt_odds(attack: int, defense: int, shift: int = 0) -> str:
         The column label, e.g. '3:1'.
 
     Raises:
-        ValueError: no factors, odds off a table that does not clamp, or an undeclared shift."""
-    if attack < 1 or defense < 1:
-        raise ValueError(f'odds need factors on both sides (attack {attack}, defense {defense})')
-    if attack == defense:
-        position = 0
-    elif attack > defense:
-        position = max(1, math.floor(Fraction(attack, defense))) - 1
-    else:
-        position = 1 - max(1, math.ceil(Fraction(defense, attack)))
-    if shift:
-        raise ValueError('crt_odds does not use column shifts')
-    position += shift
-    return f'{position + 1}:1' if position >= 0 else f'1:{1 - position}'
+        ValueError: no factors, odds off a table that does not clamp, or an undeclared shift.
+    """
+    return _odds_column(_CRT_ODDS_RULE, attack, defense, shift)
 
 
 # ---- 'us_forces'
+UsForcesResult = TypedDict('UsForcesResult', {'set_up': int, 'per_game_turn': int})
 US_FORCES_COLUMNS: Final = ('set_up', 'per_game_turn')
-_US_FORCES_ROWS: Final[tuple[_Row, ...]] = (
+_US_FORCES_ROWS: Final[tuple[_Row[tuple[int, int]], ...]] = (
     (('b17',), None, None, (6, 4)),
     (('b24',), None, None, (4, 2)),
     (('p47',), None, None, (10, 3)),
@@ -121,25 +570,30 @@ _US_FORCES_ROWS: Final[tuple[_Row, ...]] = (
 )
 
 
-def lookup_us_forces(*, us_aircraft: Literal['b17', 'b24', 'p47', 'p51', 'p38']) -> dict[str, Any]:
+def lookup_us_forces(*, us_aircraft: UsAircraft) -> UsForcesResult:
     """US Set Up and Replacement & Reinforcement, rule 3.3, 21.1: the row the keys select.
 
     Args:
-        us_aircraft: 'b17' (B17), 'b24' (B24), 'p47' (P47), 'p51' (P51), 'p38' (P38).
+        us_aircraft: US aircraft type (UsAircraft; labels in US_AIRCRAFT_LABELS).
 
     Returns:
-        {'set_up': int, 'per_game_turn': int}
+        The row's values by column:
+            'set_up': Set up (3.3)
+            'per_game_turn': Received at the end of each game turn (21.1)
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('us_forces', 'us_aircraft', us_aircraft, ('b17', 'b24', 'p47', 'p51', 'p38'))
-    return _select('us_forces', _US_FORCES_ROWS, US_FORCES_COLUMNS, (us_aircraft, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('us_forces', 'us_aircraft', us_aircraft, get_args(UsAircraft))
+    row = _select('us_forces', _US_FORCES_ROWS, (us_aircraft,), None)
+    return {'set_up': row[0], 'per_game_turn': row[1]}
 
 
 # ---- 'german_set_up'
+GermanSetUpResult = TypedDict('GermanSetUpResult', {'units': int | None})
 GERMAN_SET_UP_COLUMNS: Final = ('units',)
-_GERMAN_SET_UP_ROWS: Final[tuple[_Row, ...]] = (
+_GERMAN_SET_UP_ROWS: Final[tuple[_Row[tuple[int | None]], ...]] = (
     (('ju88',), None, None, (1,)),
     (('me109g',), None, None, (4,)),
     (('me109k',), None, None, (None,)),
@@ -151,25 +605,29 @@ _GERMAN_SET_UP_ROWS: Final[tuple[_Row, ...]] = (
 )
 
 
-def lookup_german_set_up(*, german_aircraft: Literal['ju88', 'me109g', 'me109k', 'fw190a', 'fw190d', 'ta152', 'me110', 'me262']) -> dict[str, Any]:
+def lookup_german_set_up(*, german_aircraft: GermanAircraft) -> GermanSetUpResult:
     """German Aircraft Set Up, rule 3.2: the row the keys select.
 
     Args:
-        german_aircraft: 'ju88' (Ju88), 'me109g' (Me109G), 'me109k' (Me109K), 'fw190a' (Fw190A), 'fw190d' (Fw190D), 'ta152' (TA152), 'me110' (Me110), 'me262' (Me262).
+        german_aircraft: German aircraft type (GermanAircraft; labels in GERMAN_AIRCRAFT_LABELS).
 
     Returns:
-        {'units': int}
+        The row's values by column:
+            'units': Units set up
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('german_set_up', 'german_aircraft', german_aircraft, ('ju88', 'me109g', 'me109k', 'fw190a', 'fw190d', 'ta152', 'me110', 'me262'))
-    return _select('german_set_up', _GERMAN_SET_UP_ROWS, GERMAN_SET_UP_COLUMNS, (german_aircraft, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('german_set_up', 'german_aircraft', german_aircraft, get_args(GermanAircraft))
+    row = _select('german_set_up', _GERMAN_SET_UP_ROWS, (german_aircraft,), None)
+    return {'units': row[0]}
 
 
 # ---- 'switching'
+SwitchingResult = TypedDict('SwitchingResult', {'old_units': int, 'new_units': int})
 SWITCHING_COLUMNS: Final = ('old_units', 'new_units')
-_SWITCHING_ROWS: Final[tuple[_Row, ...]] = (
+_SWITCHING_ROWS: Final[tuple[_Row[tuple[int, int]], ...]] = (
     (('two_for_one',), None, None, (2, 1)),
     (('me109g_to_me109k',), None, None, (3, 2)),
     (('fw190a_to_fw190d',), None, None, (3, 2)),
@@ -178,50 +636,59 @@ _SWITCHING_ROWS: Final[tuple[_Row, ...]] = (
 )
 
 
-def lookup_switching(*, production_change: Literal['two_for_one', 'me109g_to_me109k', 'fw190a_to_fw190d', 'fw190d_to_ta152', 'any_to_me262']) -> dict[str, Any]:
+def lookup_switching(*, production_change: ProductionChange) -> SwitchingResult:
     """Switching Production, rule 22.5, 22.7, 22.8: the row the keys select.
 
     Args:
-        production_change: 'two_for_one' (Two production units of one model in production for one of any new type), 'me109g_to_me109k' (Me109G to Me109K), 'fw190a_to_fw190d' (Fw190A to Fw190D), 'fw190d_to_ta152' (Fw190D to TA152), 'any_to_me262' (Any aircraft type(s) to Me262).
+        production_change: Production change (ProductionChange; labels in PRODUCTION_CHANGE_LABELS).
 
     Returns:
-        {'old_units': int, 'new_units': int}
+        The row's values by column:
+            'old_units': Old production units
+            'new_units': New production units
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('switching', 'production_change', production_change, ('two_for_one', 'me109g_to_me109k', 'fw190a_to_fw190d', 'fw190d_to_ta152', 'any_to_me262'))
-    return _select('switching', _SWITCHING_ROWS, SWITCHING_COLUMNS, (production_change, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('switching', 'production_change', production_change, get_args(ProductionChange))
+    row = _select('switching', _SWITCHING_ROWS, (production_change,), None)
+    return {'old_units': row[0], 'new_units': row[1]}
 
 
 # ---- 'fuel_index'
+FuelIndexResult = TypedDict('FuelIndexResult', {'decrease': int})
 FUEL_INDEX_COLUMNS: Final = ('decrease',)
-_FUEL_INDEX_ROWS: Final[tuple[_Row, ...]] = (
+_FUEL_INDEX_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
     (('neither',), None, None, (1,)),
     (('chm_or_ep',), None, None, (2,)),
     (('both',), None, None, (3,)),
 )
 
 
-def lookup_fuel_index(*, fuel_case: Literal['neither', 'chm_or_ep', 'both']) -> dict[str, Any]:
+def lookup_fuel_index(*, fuel_case: FuelCase) -> FuelIndexResult:
     """German Fuel Index, rule 22.9: the row the keys select.
 
     Args:
-        fuel_case: 'neither' (Neither Chm nor EP), 'chm_or_ep' (Chemicals (Chm) or Electric Power (EP)), 'both' (Both Chm and EP).
+        fuel_case: Target systems destroyed (FuelCase; labels in FUEL_CASE_LABELS).
 
     Returns:
-        {'decrease': int}
+        The row's values by column:
+            'decrease': Fuel Index decrease per game turn
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('fuel_index', 'fuel_case', fuel_case, ('neither', 'chm_or_ep', 'both'))
-    return _select('fuel_index', _FUEL_INDEX_ROWS, FUEL_INDEX_COLUMNS, (fuel_case, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('fuel_index', 'fuel_case', fuel_case, get_args(FuelCase))
+    row = _select('fuel_index', _FUEL_INDEX_ROWS, (fuel_case,), None)
+    return {'decrease': row[0]}
 
 
 # ---- 'turn_sequence'
+TurnSequenceResult = TypedDict('TurnSequenceResult', {'activity': str})
 TURN_SEQUENCE_COLUMNS: Final = ('activity',)
-_TURN_SEQUENCE_ROWS: Final[tuple[_Row, ...]] = (
+_TURN_SEQUENCE_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     (('i',), None, None, ('US Mission Planning; German Production & Fuel Index Adjustment',)),
     (('ii',), None, None, ('US Airfield Strafing',)),
     (('iii',), None, None, ('US FLAK Busting',)),
@@ -233,25 +700,29 @@ _TURN_SEQUENCE_ROWS: Final[tuple[_Row, ...]] = (
 )
 
 
-def lookup_turn_sequence(*, step: Literal['i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii']) -> dict[str, Any]:
+def lookup_turn_sequence(*, step: Step) -> TurnSequenceResult:
     """Turn Sequence, rule 8.3: the row the keys select.
 
     Args:
-        step: 'i' (I), 'ii' (II), 'iii' (III), 'iv' (IV), 'v' (V), 'vi' (VI), 'vii' (VII), 'viii' (VIII).
+        step: Step (Step; labels in STEP_LABELS).
 
     Returns:
-        {'activity': str}
+        The row's values by column:
+            'activity': Step
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('turn_sequence', 'step', step, ('i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii'))
-    return _select('turn_sequence', _TURN_SEQUENCE_ROWS, TURN_SEQUENCE_COLUMNS, (step, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('turn_sequence', 'step', step, get_args(Step))
+    row = _select('turn_sequence', _TURN_SEQUENCE_ROWS, (step,), None)
+    return {'activity': row[0]}
 
 
 # ---- 'stacking'
+StackingResult = TypedDict('StackingResult', {'maximum': int})
 STACKING_COLUMNS: Final = ('maximum',)
-_STACKING_ROWS: Final[tuple[_Row, ...]] = (
+_STACKING_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
     (('aircraft_per_hex',), None, None, (6,)),
     (('us_bombers_per_hex',), None, None, (6,)),
     (('tight_escorts_per_hex',), None, None, (3,)),
@@ -263,72 +734,166 @@ _STACKING_ROWS: Final[tuple[_Row, ...]] = (
 )
 
 
-def lookup_stacking(*, stack_limit: Literal['aircraft_per_hex', 'us_bombers_per_hex', 'tight_escorts_per_hex', 'flak_per_hex', 'flak_set_up_per_city', 'german_set_up_per_airfield', 'airbase_launches', 'airbase_landings']) -> dict[str, Any]:
+def lookup_stacking(*, stack_limit: StackLimit) -> StackingResult:
     """Stacking Limits, rule 7.1, 7.2, 3.1, 3.2, 9.4: the row the keys select.
 
     Args:
-        stack_limit: 'aircraft_per_hex' (Aircraft units of either player in any hex at any one time), 'us_bombers_per_hex' (US bombers in any one hex at any one time), 'tight_escorts_per_hex' (US fighters assigned to tight escort with the bombers of one hex), 'flak_per_hex' (German FLAK strength points in any hex), 'flak_set_up_per_city' (FLAK strength points set up in any one city hex), 'german_set_up_per_airfield' (German aircraft units set up per airfield hex), 'airbase_launches' (German units launching from one airbase per mission turn), 'airbase_landings' (German units landing at one airbase per mission turn).
+        stack_limit: Limit (StackLimit; labels in STACK_LIMIT_LABELS).
 
     Returns:
-        {'maximum': int}
+        The row's values by column:
+            'maximum': Maximum
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('stacking', 'stack_limit', stack_limit, ('aircraft_per_hex', 'us_bombers_per_hex', 'tight_escorts_per_hex', 'flak_per_hex', 'flak_set_up_per_city', 'german_set_up_per_airfield', 'airbase_launches', 'airbase_landings'))
-    return _select('stacking', _STACKING_ROWS, STACKING_COLUMNS, (stack_limit, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('stacking', 'stack_limit', stack_limit, get_args(StackLimit))
+    row = _select('stacking', _STACKING_ROWS, (stack_limit,), None)
+    return {'maximum': row[0]}
 
 
 # ---- 'target_systems'
-TARGET_SYSTEMS_COLUMNS: Final = ('abr', 'air', 'afv', 'bb', 'chm', 'ee', 'ep', 'gm', 'mtl', 'mv', 'sub', 'sf', 'sr', 'ter', 'tn')
-_TARGET_SYSTEMS_ROWS: Final[tuple[_Row, ...]] = (
-    (('bremen',), None, None, (None, (18, 18), None, None, None, None, None, None, None, (6, 7), (24, 12), None, None, (6, 3), None)),
-    (('brunswick',), None, None, (None, (15, 15), None, None, None, None, (6, 4), None, (6, 4), (25, 25), None, None, None, (6, 3), (6, 4))),
-    (('cologne',), None, None, ((24, 12), None, (10, 6), None, (6, 4), (6, 2), (8, 5), (14, 10), (12, 8), (15, 17), None, (6, 4), (6, 2), (6, 3), (6, 5))),
-    (('dresden',), None, None, ((18, 9), None, None, None, None, None, None, None, None, None, None, None, None, (6, 3), (6, 4))),
-    (('dusseldorf',), None, None, ((10, 5), None, (10, 6), None, (6, 4), None, (10, 6), None, (18, 12), None, None, None, None, (6, 4), (6, 4))),
-    (('essen',), None, None, (None, None, (36, 25), None, (10, 5), (7, 4), (14, 10), None, (36, 24), (6, 2), None, (21, 14), (30, 15), (6, 4), None)),
-    (('frankfurt',), None, None, ((27, 13), None, None, None, None, None, None, None, None, None, None, None, None, (6, 4), (6, 5))),
-    (('gaggenau',), None, None, (None, None, None, None, None, None, None, None, None, (12, 8), None, None, None, (6, 3), None)),
-    (('hamburg',), None, None, (None, (6, 6), None, None, None, None, (6, 2), None, None, None, (36, 16), None, None, (10, 10), (6, 6))),
-    (('hanover',), None, None, (None, None, (10, 6), None, None, (6, 2), None, None, None, None, None, None, None, (6, 3), (6, 5))),
-    (('kassel',), None, None, (None, (6, 6), None, None, None, (6, 2), (6, 4), None, None, None, None, None, None, (6, 3), (6, 4))),
-    (('kiel',), None, None, (None, None, None, None, None, None, None, None, None, None, (60, 25), None, None, (6, 3), (6, 4))),
-    (('leipzig',), None, None, ((6, 3), (12, 12), None, None, (30, 21), (10, 7), (18, 12), None, None, None, None, (30, 21), (48, 24), (6, 3), (6, 4))),
-    (('magdeburg',), None, None, (None, (18, 18), None, None, None, (18, 18), (6, 4), None, None, None, None, (6, 4), None, (6, 3), (6, 4))),
-    (('mannheim',), None, None, (None, None, (18, 13), None, (28, 19), None, (12, 6), (14, 10), None, (6, 2), None, (6, 1), (18, 9), (6, 3), (6, 4))),
-    (('munich',), None, None, (None, (6, 6), None, None, None, (6, 1), None, (21, 15), None, None, None, None, None, (6, 6), (6, 7))),
-    (('peenemunde',), None, None, (None, None, None, None, None, None, None, (36, 25), None, None, None, None, None, None, None)),
-    (('regensburg',), None, None, (None, (6, 6), None, None, None, None, None, None, None, None, None, None, None, (6, 3), (6, 4))),
-    (('saarbrucken',), None, None, (None, None, None, None, None, None, None, None, (12, 8), None, None, None, None, (6, 3), None)),
-    (('schweinfurt',), None, None, (None, None, None, (30, 30), None, None, None, None, None, None, None, None, None, (6, 3), None)),
-    (('stuttgart',), None, None, (None, None, None, None, None, (6, 4), None, None, None, None, None, None, None, (6, 4), (6, 4))),
-    (('sudetenland',), None, None, (None, None, None, None, None, None, None, None, None, None, None, (12, 10), None, None, None)),
-    (('berlin',), None, None, ((6, 3), (18, 18), (10, 6), None, None, (48, 22), None, None, None, None, None, None, None, (18, 17), (12, 11))),
+TargetSystemsResult = TypedDict('TargetSystemsResult', {
+    'abr': tuple[int | None, int | None] | None, 'air': tuple[int | None, int | None] | None,
+    'afv': tuple[int | None, int | None] | None, 'bb': tuple[int | None, int | None] | None,
+    'chm': tuple[int | None, int | None] | None, 'ee': tuple[int | None, int | None] | None,
+    'ep': tuple[int | None, int | None] | None, 'gm': tuple[int | None, int | None] | None,
+    'mtl': tuple[int | None, int | None] | None, 'mv': tuple[int | None, int | None] | None,
+    'sub': tuple[int | None, int | None] | None, 'sf': tuple[int | None, int | None] | None,
+    'sr': tuple[int | None, int | None] | None, 'ter': tuple[int | None, int | None] | None,
+    'tn': tuple[int | None, int | None] | None,
+})
+TARGET_SYSTEMS_COLUMNS: Final = (
+    'abr', 'air', 'afv', 'bb', 'chm', 'ee', 'ep', 'gm', 'mtl', 'mv', 'sub', 'sf', 'sr', 'ter', 'tn',
+)
+_TARGET_SYSTEMS_VALUES: TypeAlias = tuple[
+    tuple[int | None, int | None] | None, tuple[int | None, int | None] | None, tuple[int | None, int | None] | None,
+    tuple[int | None, int | None] | None, tuple[int | None, int | None] | None, tuple[int | None, int | None] | None,
+    tuple[int | None, int | None] | None, tuple[int | None, int | None] | None, tuple[int | None, int | None] | None,
+    tuple[int | None, int | None] | None, tuple[int | None, int | None] | None, tuple[int | None, int | None] | None,
+    tuple[int | None, int | None] | None, tuple[int | None, int | None] | None, tuple[int | None, int | None] | None,
+]
+_TARGET_SYSTEMS_ROWS: Final[tuple[_Row[_TARGET_SYSTEMS_VALUES], ...]] = (
+    (('bremen',), None, None, (
+        None, (18, 18), None, None, None, None, None, None, None, (6, 7), (24, 12), None, None, (6, 3), None,
+    )),
+    (('brunswick',), None, None, (
+        None, (15, 15), None, None, None, None, (6, 4), None, (6, 4), (25, 25), None, None, None, (6, 3), (6, 4),
+    )),
+    (('cologne',), None, None, (
+        (24, 12), None, (10, 6), None, (6, 4), (6, 2), (8, 5), (14, 10), (12, 8), (15, 17), None, (6, 4), (6, 2),
+        (6, 3), (6, 5),
+    )),
+    (('dresden',), None, None, (
+        (18, 9), None, None, None, None, None, None, None, None, None, None, None, None, (6, 3), (6, 4),
+    )),
+    (('dusseldorf',), None, None, (
+        (10, 5), None, (10, 6), None, (6, 4), None, (10, 6), None, (18, 12), None, None, None, None, (6, 4), (6, 4),
+    )),
+    (('essen',), None, None, (
+        None, None, (36, 25), None, (10, 5), (7, 4), (14, 10), None, (36, 24), (6, 2), None, (21, 14), (30, 15), (6, 4),
+        None,
+    )),
+    (('frankfurt',), None, None, (
+        (27, 13), None, None, None, None, None, None, None, None, None, None, None, None, (6, 4), (6, 5),
+    )),
+    (('gaggenau',), None, None, (
+        None, None, None, None, None, None, None, None, None, (12, 8), None, None, None, (6, 3), None,
+    )),
+    (('hamburg',), None, None, (
+        None, (6, 6), None, None, None, None, (6, 2), None, None, None, (36, 16), None, None, (10, 10), (6, 6),
+    )),
+    (('hanover',), None, None, (
+        None, None, (10, 6), None, None, (6, 2), None, None, None, None, None, None, None, (6, 3), (6, 5),
+    )),
+    (('kassel',), None, None, (
+        None, (6, 6), None, None, None, (6, 2), (6, 4), None, None, None, None, None, None, (6, 3), (6, 4),
+    )),
+    (('kiel',), None, None, (
+        None, None, None, None, None, None, None, None, None, None, (60, 25), None, None, (6, 3), (6, 4),
+    )),
+    (('leipzig',), None, None, (
+        (6, 3), (12, 12), None, None, (30, 21), (10, 7), (18, 12), None, None, None, None, (30, 21), (48, 24), (6, 3),
+        (6, 4),
+    )),
+    (('magdeburg',), None, None, (
+        None, (18, 18), None, None, None, (18, 18), (6, 4), None, None, None, None, (6, 4), None, (6, 3), (6, 4),
+    )),
+    (('mannheim',), None, None, (
+        None, None, (18, 13), None, (28, 19), None, (12, 6), (14, 10), None, (6, 2), None, (6, 1), (18, 9), (6, 3),
+        (6, 4),
+    )),
+    (('munich',), None, None, (
+        None, (6, 6), None, None, None, (6, 1), None, (21, 15), None, None, None, None, None, (6, 6), (6, 7),
+    )),
+    (('peenemunde',), None, None, (
+        None, None, None, None, None, None, None, (36, 25), None, None, None, None, None, None, None,
+    )),
+    (('regensburg',), None, None, (
+        None, (6, 6), None, None, None, None, None, None, None, None, None, None, None, (6, 3), (6, 4),
+    )),
+    (('saarbrucken',), None, None, (
+        None, None, None, None, None, None, None, None, (12, 8), None, None, None, None, (6, 3), None,
+    )),
+    (('schweinfurt',), None, None, (
+        None, None, None, (30, 30), None, None, None, None, None, None, None, None, None, (6, 3), None,
+    )),
+    (('stuttgart',), None, None, (
+        None, None, None, None, None, (6, 4), None, None, None, None, None, None, None, (6, 4), (6, 4),
+    )),
+    (('sudetenland',), None, None, (
+        None, None, None, None, None, None, None, None, None, None, None, (12, 10), None, None, None,
+    )),
+    (('berlin',), None, None, (
+        (6, 3), (18, 18), (10, 6), None, None, (48, 22), None, None, None, None, None, None, None, (18, 17), (12, 11),
+    )),
 )
 
 
-def lookup_target_systems(*, city: Literal['berlin', 'bremen', 'brunswick', 'cologne', 'dresden', 'dusseldorf', 'essen', 'frankfurt', 'gaggenau', 'hamburg', 'hanover', 'kassel', 'kiel', 'leipzig', 'magdeburg', 'mannheim', 'munich', 'peenemunde', 'regensburg', 'saarbrucken', 'schweinfurt', 'stuttgart', 'sudetenland']) -> dict[str, Any]:
+def lookup_target_systems(*, city: City) -> TargetSystemsResult:
     """Target Systems Planning Table, rule 20.1-20.3, 25.0: the row the keys select.
 
     Args:
-        city: 'berlin' (Berlin), 'bremen' (Bremen), 'brunswick' (Brunswick), 'cologne' (Cologne), 'dresden' (Dresden), 'dusseldorf' (Dusseldorf), 'essen' (Essen), 'frankfurt' (Frankfurt), 'gaggenau' (Gaggenau), 'hamburg' (Hamburg), 'hanover' (Hanover), 'kassel' (Kassel), 'kiel' (Kiel), 'leipzig' (Leipzig), 'magdeburg' (Magdeburg), 'mannheim' (Mannheim), 'munich' (Munich), 'peenemunde' (Peenemünde), 'regensburg' (Regensburg), 'saarbrucken' (Saarbrucken), 'schweinfurt' (Schweinfurt), 'stuttgart' (Stuttgart), 'sudetenland' (Sudetenland).
+        city: Target city (City; labels in CITY_LABELS).
 
     Returns:
-        {'abr': tuple[int | None, int | None], 'air': tuple[int | None, int | None], 'afv': tuple[int | None, int | None], 'bb': tuple[int | None, int | None], 'chm': tuple[int | None, int | None], 'ee': tuple[int | None, int | None], 'ep': tuple[int | None, int | None], 'gm': tuple[int | None, int | None], 'mtl': tuple[int | None, int | None], 'mv': tuple[int | None, int | None], 'sub': tuple[int | None, int | None], 'sf': tuple[int | None, int | None], 'sr': tuple[int | None, int | None], 'ter': tuple[int | None, int | None], 'tn': tuple[int | None, int | None]}
+        The row's values by column:
+            'abr': Abr
+            'air': Air
+            'afv': AFV
+            'bb': BB
+            'chm': Chm
+            'ee': EE
+            'ep': EP
+            'gm': GM
+            'mtl': Mtl
+            'mv': MV
+            'sub': Sub
+            'sf': SF
+            'sr': SR
+            'ter': Ter
+            'tn': TN
 
     Errata applied: berlin (see the game's JSON for the printed values).
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('target_systems', 'city', city, ('berlin', 'bremen', 'brunswick', 'cologne', 'dresden', 'dusseldorf', 'essen', 'frankfurt', 'gaggenau', 'hamburg', 'hanover', 'kassel', 'kiel', 'leipzig', 'magdeburg', 'mannheim', 'munich', 'peenemunde', 'regensburg', 'saarbrucken', 'schweinfurt', 'stuttgart', 'sudetenland'))
-    return _select('target_systems', _TARGET_SYSTEMS_ROWS, TARGET_SYSTEMS_COLUMNS, (city, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('target_systems', 'city', city, get_args(City))
+    row = _select('target_systems', _TARGET_SYSTEMS_ROWS, (city,), None)
+    return {
+        'abr': row[0], 'air': row[1], 'afv': row[2], 'bb': row[3], 'chm': row[4], 'ee': row[5], 'ep': row[6],
+        'gm': row[7], 'mtl': row[8], 'mv': row[9], 'sub': row[10], 'sf': row[11], 'sr': row[12], 'ter': row[13],
+        'tn': row[14],
+    }
 
 
 # ---- 'dated_rules'
+DatedRulesResult = TypedDict('DatedRulesResult', {'from': Period})
 DATED_RULES_COLUMNS: Final = ('from',)
-_DATED_RULES_ROWS: Final[tuple[_Row, ...]] = (
+_DATED_RULES_ROWS: Final[tuple[_Row[tuple[Period]], ...]] = (
     (('free_escort',), None, None, ('gt2',)),
     (('airfield_strafing',), None, None, ('gt2',)),
     (('flak_busting',), None, None, ('gt2',)),
@@ -337,25 +902,29 @@ _DATED_RULES_ROWS: Final[tuple[_Row, ...]] = (
 )
 
 
-def lookup_dated_rules(*, dated_rule: Literal['free_escort', 'airfield_strafing', 'flak_busting', 'allied_line', 'production_record']) -> dict[str, Any]:
+def lookup_dated_rules(*, dated_rule: DatedRule) -> DatedRulesResult:
     """Rules in effect from a game turn, rule 4.3, 5.1, 6.1, 9.7, 18.5: the row the keys select.
 
     Args:
-        dated_rule: 'free_escort' (US fighters may be assigned to free escort), 'airfield_strafing' (US free escort airfield strafing missions), 'flak_busting' (US free escort FLAK busting missions), 'allied_line' (Historic Allied ground advance line: no German unit may end a move west or south of it), 'production_record' (US player may examine the German Aircraft Production Record).
+        dated_rule: Rule (DatedRule; labels in DATED_RULE_LABELS).
 
     Returns:
-        {'from': str (period)}
+        The row's values by column:
+            'from': From
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('dated_rules', 'dated_rule', dated_rule, ('free_escort', 'airfield_strafing', 'flak_busting', 'allied_line', 'production_record'))
-    return _select('dated_rules', _DATED_RULES_ROWS, DATED_RULES_COLUMNS, (dated_rule, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('dated_rules', 'dated_rule', dated_rule, get_args(DatedRule))
+    row = _select('dated_rules', _DATED_RULES_ROWS, (dated_rule,), None)
+    return {'from': row[0]}
 
 
 # ---- 'cycles_per_game_turn'
+CyclesPerGameTurnResult = TypedDict('CyclesPerGameTurnResult', {'german_cycles': int, 'us_cycles': int})
 CYCLES_PER_GAME_TURN_COLUMNS: Final = ('german_cycles', 'us_cycles')
-_CYCLES_PER_GAME_TURN_ROWS: Final[tuple[_Row, ...]] = (
+_CYCLES_PER_GAME_TURN_ROWS: Final[tuple[_Row[tuple[int, int]], ...]] = (
     (('gt1',), None, None, (1, 1)),
     (('gt2',), None, None, (1, 1)),
     (('gt3',), None, None, (2, 2)),
@@ -369,73 +938,86 @@ _CYCLES_PER_GAME_TURN_ROWS: Final[tuple[_Row, ...]] = (
 )
 
 
-def lookup_cycles_per_game_turn(*, period: Literal['gt1', 'gt2', 'gt3', 'gt4', 'gt5', 'gt6', 'gt7', 'gt8', 'gt9', 'gt10']) -> dict[str, Any]:
+def lookup_cycles_per_game_turn(*, period: Period) -> CyclesPerGameTurnResult:
     """Production and reinforcement cycles per game turn, rule 21.1, 22.1, 23.2: the row the keys select.
 
     Args:
-        period: 'gt1' (Game Turn 1), 'gt2' (Game Turn 2), 'gt3' (Game Turn 3), 'gt4' (Game Turn 4), 'gt5' (Game Turn 5), 'gt6' (Game Turn 6), 'gt7' (Game Turn 7), 'gt8' (Game Turn 8), 'gt9' (Game Turn 9), 'gt10' (Game Turn 10).
+        period: Period (Period; labels in PERIOD_LABELS).
 
     Returns:
-        {'german_cycles': int, 'us_cycles': int}
+        The row's values by column:
+            'german_cycles': German production & fuel index process (22.1)
+            'us_cycles': US replacement & reinforcement cycles (21.1)
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('cycles_per_game_turn', 'period', period, ('gt1', 'gt2', 'gt3', 'gt4', 'gt5', 'gt6', 'gt7', 'gt8', 'gt9', 'gt10'))
-    return _select('cycles_per_game_turn', _CYCLES_PER_GAME_TURN_ROWS, CYCLES_PER_GAME_TURN_COLUMNS, (period, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('cycles_per_game_turn', 'period', period, get_args(Period))
+    row = _select('cycles_per_game_turn', _CYCLES_PER_GAME_TURN_ROWS, (period,), None)
+    return {'german_cycles': row[0], 'us_cycles': row[1]}
 
 
 # ---- 'victory'
+VictoryResult = TypedDict('VictoryResult', {'result': str})
 VICTORY_COLUMNS: Final = ('result',)
-_VICTORY_ROWS: Final[tuple[_Row, ...]] = (
+_VICTORY_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), None, 12, ('The US player has won the game',)),
     ((), 13, 14, ('Draw (the historic outcome)',)),
     ((), 15, None, ('The German player has won',)),
 )
 
 
-def lookup_victory(value: int, *, drm: int = 0) -> dict[str, Any]:
+def lookup_victory(value: int, *, drm: int = 0) -> VictoryResult:
     """How to Win, rule 2.3: the row a value selects.
 
     Args:
         value: War Now Ends number at the end of Game Turn 10 (months after February 1944) (0+).
-        drm: total die roll modifier added before reading the chart.
+        drm: the total die roll modifier added before reading the chart.
 
     Returns:
-        {'result': str}
+        The row's values by column:
+            'result': Result
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_value('victory', value, 0, None, 'war_ends')
-    return _select('victory', _VICTORY_ROWS, VICTORY_COLUMNS, (), value + drm)
+        NoRowError: no row is selected.
+    """
+    _check_value('victory', 'war_ends', value, 0, None)
+    _check_int('victory', 'drm', drm)
+    row = _select('victory', _VICTORY_ROWS, (), value + drm)
+    return {'result': row[0]}
 
 
 # ---- 'war_now_ends'
+WarNowEndsResult = TypedDict('WarNowEndsResult', {'change': int})
 WAR_NOW_ENDS_COLUMNS: Final = ('change',)
-_WAR_NOW_ENDS_ROWS: Final[tuple[_Row, ...]] = (
+_WAR_NOW_ENDS_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
     (('unit_on_map',), None, None, (1,)),
     (('fuel_index_zero',), None, None, (-1,)),
 )
 
 
-def lookup_war_now_ends(*, war_event: Literal['unit_on_map', 'fuel_index_zero']) -> dict[str, Any]:
+def lookup_war_now_ends(*, war_event: WarEvent) -> WarNowEndsResult:
     """War Now Ends Table: changes, rule 4.2, 22.9: the row the keys select.
 
     Args:
-        war_event: 'unit_on_map' (Each US aircraft unit still on the map at the end of Mission Turn 18), 'fuel_index_zero' (Each game turn, once the Fuel Index has hit zero).
+        war_event: Event (WarEvent; labels in WAR_EVENT_LABELS).
 
     Returns:
-        {'change': int}
+        The row's values by column:
+            'change': Change to the number (months)
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected."""
-    _check_member('war_now_ends', 'war_event', war_event, ('unit_on_map', 'fuel_index_zero'))
-    return _select('war_now_ends', _WAR_NOW_ENDS_ROWS, WAR_NOW_ENDS_COLUMNS, (war_event, ), None)
+        NoRowError: no row is selected.
+    """
+    _check_member('war_now_ends', 'war_event', war_event, get_args(WarEvent))
+    row = _select('war_now_ends', _WAR_NOW_ENDS_ROWS, (war_event,), None)
+    return {'change': row[0]}
 
 
-LOOKUPS: Final[dict[str, Any]] = {
+LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'us_forces': lookup_us_forces,
     'german_set_up': lookup_german_set_up,
     'switching': lookup_switching,

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from compiler.diagnostics.codes import CODES, Severity
 from compiler.diagnostics.core import Diagnostic, count_by_severity
+from compiler.textsafe import printable
 
 _GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "notice"}
+_LINE_BREAKS = "\r\n"
 GITHUB_ANNOTATIONS_PER_STEP = 10  # per level; GitHub drops the rest silently
 
 
@@ -22,16 +24,20 @@ def _github_property(text: str) -> str:
 def render_github(d: Diagnostic) -> str:
     """`::error file=F,line=L,col=C,endLine=L,endColumn=C,title=T::message` for one finding.
 
-    Columns are given only when the span starts and ends on one line, as GitHub requires.
+    Columns are given only when the span starts and ends on one line, as GitHub requires. Chart
+    text is made `printable` first, so no escape sequence or bidi control reaches the log; line
+    breaks stay (the annotation shows them) and are escaped as `%0D`/`%0A` like the rest.
     """
     span = d.span
-    props = [("file", span.file), ("line", str(span.line))]
+    props = [("file", printable(span.file)), ("line", str(span.line))]
     if span.end_line == span.line:
         props += [("col", str(span.col)), ("endColumn", str(span.end_col))]
     else:
         props += [("endLine", str(span.end_line))]
     props.append(("title", f"{d.code} {CODES[d.code].name}"))
-    message = d.message + (f"\nhelp: {d.help}" if d.help else "")
+    message = printable(d.message, keep=_LINE_BREAKS)
+    if d.help:
+        message += "\nhelp: " + printable(d.help, keep=_LINE_BREAKS)
     head = ",".join(f"{k}={_github_property(v)}" for k, v in props)
     return f"::{_GITHUB_LEVEL[d.severity]} {head}::{_github_data(message)}"
 
@@ -43,5 +49,7 @@ def github_overflow(diagnostics: list[Diagnostic]) -> str | None:
     if not over:
         return None
     what = ", ".join(f"{n} {level}s" for level, n in over.items())
-    return (f"::notice title=chartc::{what}: GitHub shows only {GITHUB_ANNOTATIONS_PER_STEP} annotations "
-            "per level and step; the full report follows in the log")
+    return (
+        f"::notice title=chartc::{what}: GitHub shows only {GITHUB_ANNOTATIONS_PER_STEP} annotations "
+        "per level and step; the full report follows in the log"
+    )

@@ -1,22 +1,29 @@
-"""The rustc-style human report: header, location, the source line with a caret, labels, help."""
+"""The rustc-style human report: header, location, the source line with a caret, labels, help.
+
+Every piece of text that comes from a chart (messages quote names and labels, file names, source
+lines) goes through `compiler.textsafe.printable`: the report's line breaks are its own, so a
+label cannot add a line (`::error file=…::` would be a forged GitHub annotation in the log of
+`--format github`), move the cursor or reorder text.
+"""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
 from compiler.diagnostics.core import Diagnostic
+from compiler.textsafe import printable
 from dsl.ast import Span
 
 
 def render_human(d: Diagnostic, sources: dict[str, str]) -> str:
     """The rustc-style block: header, location, the source line with a caret, labels, help."""
-    out = [f"{d.severity.value}[{d.code}]: {d.message}", f"  --> {d.span}"]
+    out = [f"{d.severity.value}[{d.code}]: {printable(d.message)}", f"  --> {printable(str(d.span))}"]
     out.extend(_excerpt(d.span, sources, None))
     for label in d.labels:
-        out.append(f"  --> {label.span}")
-        out.extend(_excerpt(label.span, sources, label.message))
+        out.append(f"  --> {printable(str(label.span))}")
+        out.extend(_excerpt(label.span, sources, printable(label.message)))
     if d.help:
-        out.append(f"   = help: {d.help}")
+        out.append(f"   = help: {printable(d.help)}")
     return "\n".join(out)
 
 
@@ -28,13 +35,13 @@ def _excerpt(span: Span, sources: dict[str, str], label: str | None) -> list[str
     if not 1 <= span.line <= len(lines):
         return []
     raw = lines[span.line - 1].rstrip("\r")
-    shown = _printable(raw)
+    shown = printable(raw, keep="\t")
     gutter = str(span.line)
     pad = " " * len(gutter)
     start = max(0, span.col - 1)
     width = (span.end_col - span.col) if span.end_line == span.line else len(raw) - start
     width = max(1, min(width, max(1, len(raw) - start)))
-    caret_lead = _printable(raw[:start]).replace("\t", " ")
+    caret_lead = printable(raw[:start], keep="\t").replace("\t", " ")
     caret_lead = " " * len(caret_lead)
     caret = "^" * width + (f" {label}" if label else "")
     if len(shown) > 200:  # very long lines: show a window around the column
@@ -50,19 +57,3 @@ def _source_lines(text: str) -> list[str]:
     """A file's lines, split once per file rather than once per finding (a 10 MB file may have
     thousands of findings)."""
     return text.split("\n")
-
-
-def _printable(s: str) -> str:
-    """Show control characters and bidi marks visibly so a terminal cannot be tricked."""
-    out = []
-    for ch in s:
-        if ch == "\t" or (ch.isprintable() and ch not in _BIDI):
-            out.append(ch)
-        else:
-            out.append(f"<U+{ord(ch):04X}>")
-    return "".join(out)
-
-
-_BIDI = set("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-

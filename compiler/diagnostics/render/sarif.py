@@ -4,33 +4,41 @@ from __future__ import annotations
 
 import json
 from pathlib import PurePosixPath
+from typing import Any
 from urllib.parse import quote
 
 from compiler.diagnostics.codes import REGISTRY, Code, Severity
 from compiler.diagnostics.core import Diagnostic, Suppressed
+from compiler.textsafe import json_text
 from dsl.ast import Span
+
+SarifObject = dict[str, Any]  # a SARIF JSON object
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "note"}
 
 
-def _sarif_location(span: Span, message: str | None = None) -> dict:
-    region = {"startLine": span.line, "startColumn": max(1, span.col), "endLine": max(span.line, span.end_line),
-              "endColumn": max(1, span.end_col)}
-    loc: dict = {"physicalLocation": {"artifactLocation": _sarif_artifact(span.file), "region": region}}
+def _sarif_location(span: Span, message: str | None = None) -> SarifObject:
+    region = {
+        "startLine": span.line,
+        "startColumn": max(1, span.col),
+        "endLine": max(span.line, span.end_line),
+        "endColumn": max(1, span.end_col),
+    }
+    loc: SarifObject = {"physicalLocation": {"artifactLocation": _sarif_artifact(span.file), "region": region}}
     if message is not None:
         loc["message"] = {"text": message}
     return loc
 
 
-def _sarif_artifact(path: str) -> dict:
+def _sarif_artifact(path: str) -> SarifObject:
     """A repo-relative URI against %SRCROOT% (stable across checkouts); absolute paths as file URIs."""
     if PurePosixPath(path).is_absolute():
         return {"uri": PurePosixPath(path).as_uri()}
     return {"uri": quote(path), "uriBaseId": "%SRCROOT%"}
 
 
-def _sarif_rule(code: Code) -> dict:
+def _sarif_rule(code: Code) -> SarifObject:
     return {
         "id": code.code,
         "name": code.name,
@@ -41,8 +49,8 @@ def _sarif_rule(code: Code) -> dict:
     }
 
 
-def _sarif_result(d: Diagnostic, rule_index: dict[str, int], suppression: Suppressed | None = None) -> dict:
-    result: dict = {
+def _sarif_result(d: Diagnostic, rule_index: dict[str, int], suppression: Suppressed | None = None) -> SarifObject:
+    result: SarifObject = {
         "ruleId": d.code,
         "ruleIndex": rule_index[d.code],
         "level": _SARIF_LEVEL[d.severity],
@@ -74,4 +82,4 @@ def render_sarif(diagnostics: list[Diagnostic], suppressed: list[Suppressed] | N
             }
         ],
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return json_text(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"  # see compiler.textsafe

@@ -1,13 +1,22 @@
 """Read a chart the way a player does: natural roll (or value) + DRM, keys -> the selected row.
 
-Used by `chartc lookup`; the generated Python modules implement the same rules on their own.
+Used by `chartc lookup` and `chartc odds`; the generated Python modules implement the same rules
+on their own. Rendering the answers is `compiler.query.reports`.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from compiler import model
+from compiler.crt import OddsProblem, column
+from compiler.diagnostics.suggest import did_you_mean
+
+# A number as typed on the command line: ASCII digits only. `str.isdigit` also accepts
+# superscripts (`³`) and other scripts' digits (Arabic-Indic `٣`), which `int` would read silently.
+_NUMBER = re.compile(r"-?[0-9]+")
+_MAX_DIGITS = 30  # far beyond any die or value domain; keeps `int()` away from its digit limit
 
 
 class LookupProblem(Exception):
@@ -21,6 +30,9 @@ class LookupUsage(LookupProblem):
 
 @dataclass(frozen=True)
 class LookupResult:
+    """The row a lookup selected, with the natural roll (or value), the DRM and the modified roll
+    (both None for a chart read by keys only)."""
+
     chart: model.Chart
     natural: int | None
     drm: int
@@ -29,7 +41,8 @@ class LookupResult:
     row: model.Row
 
     def values(self) -> dict[str, model.Value]:
-        return {c.id: v for c, v in zip(self.chart.columns, self.row.values)}
+        """The selected row's cells by column id."""
+        return {c.id: v for c, v in zip(self.chart.columns, self.row.values, strict=True)}
 
 
 def read_roll(chart: model.Chart, text: str) -> int:
@@ -39,10 +52,10 @@ def read_roll(chart: model.Chart, text: str) -> int:
         LookupProblem: not a number, or not a result the chart's dice can roll.
     """
     stripped = text.strip()
+    if not _NUMBER.fullmatch(stripped) or len(stripped) > _MAX_DIGITS:
+        raise LookupUsage(f"`{text}` is not a roll: give a whole number in ASCII digits (0-9)")
     negative = stripped.startswith("-")
     digits = stripped[1:] if negative else stripped
-    if not digits.isdigit():
-        raise LookupUsage(f"`{text}` is not a roll: give a whole number")
     if chart.kind == "value":
         value = -int(digits) if negative else int(digits)
         vk = chart.value_key
@@ -52,16 +65,16 @@ def read_roll(chart: model.Chart, text: str) -> int:
     dice = chart.dice
     if dice is None:
         raise LookupProblem(f"chart `{chart.address}` has no roll")
-    value = None if negative else dice.read_number(digits)
-    if value is None and not negative and digits.isdigit():
-        value = int(digits)
-    if value is None or value not in dice.outcomes:
+    rolled = None if negative else dice.read_number(digits)
+    if rolled is None and not negative:
+        rolled = int(digits)
+    if rolled is None or rolled not in dice.outcomes:
         raise LookupProblem(
             f"{text} cannot be rolled on {dice.text}: natural rolls run {dice.min} to {dice.max}"
             + (" (a 0 on the die reads as 10)" if dice.form == "sum" and dice.sides == 10 and dice.count == 1 else "")
             + (" (00 reads as 100)" if dice.form == "percentile" else "")
         )
-    return value
+    return rolled
 
 
 def resolve_keys(chart: model.Chart, given: dict[str, str]) -> tuple[tuple[model.Key, model.Member], ...]:
@@ -70,8 +83,6 @@ def resolve_keys(chart: model.Chart, given: dict[str, str]) -> tuple[tuple[model
     Raises:
         LookupProblem: an unknown key, an unknown value, or a key left out.
     """
-    from compiler.diagnostics import did_you_mean
-
     known = {k.id: k for k in chart.keys}
     for name in given:
         if name not in known:
@@ -81,12 +92,17 @@ def resolve_keys(chart: model.Chart, given: dict[str, str]) -> tuple[tuple[model
     for key in chart.keys:
         if key.id not in given:
             choices = ", ".join(m.id for m in key.enum.members)
-            raise LookupUsage(f"chart `{chart.address}` is read by key `{key.id}`: add `--key {key.id}=VALUE` ({choices})")
+            raise LookupUsage(
+                f"chart `{chart.address}` is read by key `{key.id}`: add `--key {key.id}=VALUE` ({choices})"
+            )
         member = key.enum.member(given[key.id])
         if member is None:
-            hint = did_you_mean(given[key.id], [m.id for m in key.enum.members] + [m.label for m in key.enum.members])
-            labels = ", ".join(f"{m.id} (\"{m.label}\")" for m in key.enum.members)
-            raise LookupUsage(f"`{given[key.id]}` is not a value of key `{key.id}`: {hint or ''} values are {labels}".replace(":  ", ": "))
+            suggestion = did_you_mean(
+                given[key.id], [m.id for m in key.enum.members] + [m.label for m in key.enum.members]
+            )
+            labels = ", ".join(f'{m.id} ("{m.label}")' for m in key.enum.members)
+            message = f"`{given[key.id]}` is not a value of key `{key.id}`: {suggestion or ''} values are {labels}"
+            raise LookupUsage(message.replace(":  ", ": "))
         out.append((key, member))
     return tuple(out)
 
@@ -97,8 +113,6 @@ def odds_column(chart: model.Chart, attack: int, defense: int, shift: int = 0) -
     Raises:
         LookupProblem: not an odds chart, no factors, or odds the rule does not allow.
     """
-    from compiler.crt import OddsProblem, column
-
     if chart.odds is None:
         raise LookupUsage(f"chart `{chart.address}` is not an odds rule")
     try:
@@ -163,5 +177,53 @@ def lookup(chart: model.Chart, roll_text: str | None, given_keys: dict[str, str]
         shown = f"modified roll {modified} (natural {natural}, DRM {drm:+d})" if drm else f"roll {natural}"
         covered = ", ".join(r.range.printed for r in rows if r.range is not None) or "nothing"
         partial = f" The chart is declared partial: {chart.partial}" if chart.partial else ""
-        raise LookupProblem(f"{shown} selects no row of {chart.game}/{chart.address}{where}: the rows are {covered}.{partial}")
+        raise LookupProblem(
+            f"{shown} selects no row of {chart.game}/{chart.address}{where}: the rows are {covered}.{partial}"
+        )
     return LookupResult(chart, natural, drm, modified, keys, selected[0])
+
+
+@dataclass(frozen=True)
+class OddsColumnAnswer:
+    """The CRT odds column an odds rule picks for these forces (USAAF 15.1-15.2)."""
+
+    chart: model.Chart
+    attack: int
+    defense: int
+    shift: int
+    column: str
+
+
+@dataclass(frozen=True)
+class Forces:
+    """Attack and defense factors and column shifts (`--attack`, `--defense`, `--shift`)."""
+
+    attack: int
+    defense: int
+    shift: int = 0
+
+
+def answer(
+    game: model.Game,
+    chart: model.Chart,
+    roll_text: str | None,
+    given_keys: dict[str, str],
+    drm: int,
+    forces: Forces | None = None,
+) -> LookupResult | OddsColumnAnswer:
+    """What `chartc lookup` answers: the odds column of an odds rule for FORCES, or the row a roll
+    selects, with the odds column key of a CRT picked from FORCES.
+
+    Raises:
+        LookupProblem: as `lookup`; LookupUsage when FORCES pick a key also given by name.
+    """
+    if forces is None:
+        return lookup(chart, roll_text, given_keys, drm)
+    if chart.kind == "odds":
+        column_label = odds_column(chart, forces.attack, forces.defense, forces.shift)
+        return OddsColumnAnswer(chart, forces.attack, forces.defense, forces.shift, column_label)
+    from_odds = keys_from_odds(game, chart, forces.attack, forces.defense, forces.shift)
+    both = sorted(set(from_odds) & set(given_keys))
+    if both:
+        raise LookupUsage(f"--attack/--defense pick key `{both[0]}`; leave out --key {both[0]}=...")
+    return lookup(chart, roll_text, {**given_keys, **from_odds}, drm)

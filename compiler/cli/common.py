@@ -1,0 +1,147 @@
+"""What the `chartc` commands share: exit codes, loading a project, finding a chart by its
+address, reading `--key` pairs and whole numbers, and printing text safely."""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn, TypeVar
+
+import click
+
+from compiler.textsafe import printable
+
+if TYPE_CHECKING:
+    from compiler import model
+    from compiler.project import Compilation
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+EXIT_INTERNAL = 3
+
+T = TypeVar("T")
+
+# A game folder name as typed in GAME/CHART: one path component, not `.` or `..`.
+_GAME_ID = re.compile(r"[^/\\]+")
+
+
+def usage_error(message: str) -> click.UsageError:
+    """A usage error (exit 2) whose message is safe to print (see `compiler.textsafe`)."""
+    return click.UsageError(printable(message))
+
+
+def echo_lines(lines: Iterable[str], err: bool = False) -> None:
+    """Print lines already made safe by their renderer, one per line."""
+    for line in lines:
+        click.echo(line, err=err)
+
+
+def fail(message: str) -> NoReturn:
+    """Print `error: MESSAGE` (made safe) on stderr and exit 1: the question has no answer."""
+    click.echo(f"error: {printable(message)}", err=True)
+    sys.exit(EXIT_FINDINGS)
+
+
+def load_project(paths: tuple[Path, ...], as_printed: bool = False) -> Compilation:
+    """Load and check the charts at PATHS (default `charts/`); a bad path is a usage error."""
+    from compiler.project import PathError, load
+
+    try:
+        return load(list(paths) or [Path("charts")], as_printed=as_printed)
+    except PathError as exc:
+        raise usage_error(str(exc)) from exc
+
+
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,30}")
+
+
+def whole_number(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
+    """Click callback: an integer option typed in ASCII digits with an optional sign (`int()` alone
+    also reads other scripts' digits, such as Arabic-Indic `٣`, as numbers)."""
+    if value is None:
+        return None
+    if not _WHOLE_NUMBER.fullmatch(value.strip()):
+        raise click.BadParameter(f"{printable(repr(value))} is not a whole number in ASCII digits (0-9)", ctx, param)
+    return int(value)
+
+
+def parse_keys(pairs: tuple[str, ...]) -> dict[str, str]:
+    """`--key NAME=VALUE` pairs as {name: value}; a malformed or repeated pair is a usage error."""
+    keys: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise click.BadParameter(
+                f"`{printable(pair)}`: write NAME=VALUE, e.g. --key interceptor=piston", param_hint="--key"
+            )
+        if name.strip() in keys:
+            raise click.BadParameter(f"key `{printable(name.strip())}` is given twice", param_hint="--key")
+        keys[name.strip()] = value.strip()
+    return keys
+
+
+def split_address(address: str) -> tuple[str, str]:
+    """`ia2/R4` -> (`ia2`, `R4`); anything else (no slash, `./R4`, `../x/R4`) is a usage error."""
+    game_id, sep, chart_name = address.partition("/")
+    if not sep or not chart_name or not _GAME_ID.fullmatch(game_id) or game_id in (".", ".."):
+        raise usage_error(
+            f"`{address}`: address a chart as GAME/CHART, e.g. ia2/R4 (GAME is a folder name in --charts)"
+        )
+    return game_id, chart_name
+
+
+def find_chart(address: str, charts_dir: Path, as_printed: bool = False) -> tuple[model.Game, model.Chart]:
+    """The game and chart at ADDRESS under CHARTS_DIR, from a game that checks clean.
+
+    A wrong address is a usage error (exit 2); a game with errors prints them and exits 1.
+    """
+    from compiler.diagnostics import did_you_mean, render_short
+
+    game_id, chart_name = split_address(address)
+    folder = charts_dir / game_id
+    comp = load_project((folder,), as_printed) if folder.is_dir() else None
+    game = comp.project.games.get(game_id) if comp is not None else None
+    if comp is None or game is None:
+        known = [p.name for p in charts_dir.iterdir() if p.is_dir()] if charts_dir.is_dir() else []
+        hint = did_you_mean(game_id, known)
+        raise usage_error(f"no game `{game_id}` in {charts_dir}" + (f"; {hint}" if hint else ""))
+    chart = game.chart(chart_name)
+    if chart is None:
+        hint = did_you_mean(chart_name, [c.address for c in game.charts])
+        raise usage_error(f"no chart `{chart_name}` in game `{game_id}`" + (f"; {hint}" if hint else ""))
+    # any error in the game can change this chart (an errata, a derived chart's base, a dropped
+    # row), so a lookup never answers from a game that does not check clean
+    blocking = [d for d in comp.diagnostics if d.severity.value == "error"]
+    if blocking:
+        echo_lines((render_short(d) for d in blocking[:20]), err=True)
+        click.echo(
+            printable(
+                f"error: game `{game_id}` has {len(blocking)} error(s); fix them first "
+                f"(`chartc check {charts_dir / game_id}`)"
+            ),
+            err=True,
+        )
+        sys.exit(EXIT_FINDINGS)
+    return game, chart
+
+
+def ask(
+    address: str,
+    charts_dir: Path,
+    question: Callable[[model.Game, model.Chart], T],
+    as_printed: bool = False,
+) -> tuple[model.Game, model.Chart, T]:
+    """Find chart ADDRESS, then return (game, chart, question(game, chart)); a `LookupUsage` is a
+    usage error and a `LookupProblem` (the question has no answer on this chart) exits 1."""
+    from compiler.query.lookup import LookupProblem, LookupUsage
+
+    game, chart = find_chart(address, charts_dir, as_printed)
+    try:
+        return game, chart, question(game, chart)
+    except LookupUsage as exc:
+        raise usage_error(str(exc)) from exc
+    except LookupProblem as exc:
+        fail(str(exc))

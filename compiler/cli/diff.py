@@ -1,0 +1,79 @@
+"""`chartc diff`: the changes between two chart trees (paths or git revisions), per chart and cell."""
+
+from __future__ import annotations
+
+import tempfile
+from contextlib import ExitStack
+from pathlib import Path
+
+import click
+
+from compiler.cli.common import echo_lines, load_project, usage_error
+from compiler.cli.git_tree import GitTreeError, export_charts
+from compiler.textsafe import printable
+
+
+def chart_tree(arg: str, stack: ExitStack) -> tuple[Path, str]:
+    """A chart tree to diff and its label: an existing path, or a git revision of this repository
+    (its `charts/` exported into a temporary folder that lives as long as `stack`)."""
+    path = Path(arg)
+    if path.exists():
+        return path, arg
+    folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="chartc-diff-"))
+    try:
+        return export_charts(arg, Path(folder)), f"{arg} (git)"
+    except GitTreeError as exc:
+        raise usage_error(str(exc)) from exc
+
+
+@click.command("diff")
+@click.argument("old")
+@click.argument("new")
+@click.option("--format", "fmt", type=click.Choice(["human", "json"]), default="human", show_default=True)
+@click.option(
+    "--html",
+    "html_file",
+    type=click.Path(path_type=Path, dir_okay=False, writable=True),
+    help="Also write a printable errata sheet to this file.",
+)
+@click.option("--as-printed", "old_as_printed", is_flag=True, help="Read OLD without its errata (print vs. amended).")
+def diff_command(old: str, new: str, fmt: str, html_file: Path | None, old_as_printed: bool) -> None:
+    """List the changes from chart tree OLD to NEW, per chart and cell, in the field's words.
+
+    OLD and NEW are paths (a charts folder or a game folder) or git revisions of this repository
+    (`HEAD~1`, a tag). Reordered rows are no change; a moved range or renamed key is one change.
+    `chartc diff charts charts --as-printed` lists what the errata change.
+    """
+    from compiler.diff import (
+        changes_json,
+        changes_lines,
+        diff_projects,
+        errata_sheet_html,
+    )
+
+    with ExitStack() as stack:
+        old_path, old_label = chart_tree(old, stack)
+        new_path, new_label = chart_tree(new, stack)
+        a = load_project((old_path,), as_printed=old_as_printed)
+        b = load_project((new_path,))
+    for comp, label in ((a, old_label), (b, new_label)):
+        errors = [d for d in comp.diagnostics if d.severity.value == "error"]
+        if errors:
+            click.echo(
+                printable(f"warning: {label} has {len(errors)} error(s); its charts may be incomplete"), err=True
+            )
+    changes = diff_projects(a.project, b.project)
+    if fmt == "json":
+        click.echo(changes_json(changes, old_label, new_label))
+    else:
+        echo_lines(changes_lines(changes))
+        click.echo(f"{len(changes)} change{'s' if len(changes) != 1 else ''}", err=True)
+    if html_file is not None:
+        titles = {
+            **{g.id: g.title for g in a.project.games.values()},
+            **{g.id: g.title for g in b.project.games.values()},
+        }
+        try:
+            html_file.write_text(errata_sheet_html(changes, titles, old_label, new_label), encoding="utf-8")
+        except OSError as exc:
+            raise usage_error(f"cannot write the errata sheet to {html_file}: {exc.strerror or exc}") from exc

@@ -1,0 +1,84 @@
+"""`chartc lookup`: the row a natural roll plus DRM selects, or the CRT column for given forces."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from compiler import model
+from compiler.cli.common import ask, echo_lines, parse_keys, usage_error, whole_number
+from compiler.query.lookup import Forces, LookupResult, OddsColumnAnswer, answer
+from compiler.query.reports import lookup_json, lookup_lines, odds_column_json, odds_column_lines
+
+
+@click.command("lookup")
+@click.argument("address")
+@click.argument("roll", required=False)
+@click.option(
+    "--key",
+    "keys",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A key of the chart, by id or printed label (repeatable).",
+)
+@click.option(
+    "--drm",
+    default="0",
+    callback=whole_number,
+    metavar="N",
+    show_default=True,
+    help="Total die roll modifier added to the natural roll.",
+)
+@click.option(
+    "--attack", callback=whole_number, metavar="N", help="Attack factors: pick the odds column (with --defense)."
+)
+@click.option(
+    "--defense", callback=whole_number, metavar="N", help="Defense factors: pick the odds column (with --attack)."
+)
+@click.option(
+    "--shift",
+    default="0",
+    callback=whole_number,
+    metavar="N",
+    show_default=True,
+    help="Odds column shifts (+ toward the attacker).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the selected row as JSON.")
+@click.option("--as-printed", is_flag=True, help="Read the chart as printed, without errata.")
+@click.option("--charts", "charts_dir", type=click.Path(path_type=Path), default=Path("charts"), show_default=True)
+def lookup_command(
+    address: str,
+    roll: str | None,
+    keys: tuple[str, ...],
+    drm: int,
+    attack: int | None,
+    defense: int | None,
+    shift: int,
+    as_json: bool,
+    as_printed: bool,
+    charts_dir: Path,
+) -> None:
+    """Print the row ROLL (+ --drm) selects on chart ADDRESS (GAME/CHART, e.g. ia2/R4).
+
+    ROLL is the natural roll as printed on the dice (0 on a d10 is 10, 00 on a percentile roll is
+    100), or the value of a value-keyed chart; leave it out for charts read by keys only.
+    Exits 1 when no row is selected (a gap, or a modified roll off the table).
+    """
+    if (attack is None) != (defense is None):
+        raise usage_error("give both --attack and --defense")
+    forces = Forces(attack, defense, shift) if attack is not None and defense is not None else None
+
+    def question(game: model.Game, chart: model.Chart) -> LookupResult | OddsColumnAnswer:
+        return answer(game, chart, roll, parse_keys(keys), drm, forces)
+
+    game, _, result = ask(address, charts_dir, question, as_printed)
+    if isinstance(result, OddsColumnAnswer):
+        if as_json:
+            click.echo(odds_column_json(game, result))
+        else:
+            echo_lines(odds_column_lines(game, result))
+    elif as_json:
+        click.echo(lookup_json(game, result))
+    else:
+        echo_lines(lookup_lines(game, result))

@@ -1,0 +1,431 @@
+"""The player aid's view of a chart: typed, frozen views the template reads (no dict probing).
+
+`chart_view` turns a resolved chart into a `ChartView`: its heading, DRM box, legend, errata notes
+and one body per layout (`RowsBody`, `GridBody`, `AvailabilityBody`, `OddsRuleBody`, or none for a
+chart that lists DRMs only), with the chance of each row on the natural roll.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+
+from compiler import model
+from compiler.chance import chances, percent_text
+from compiler.crt import OddsRule
+from compiler.text import key_label, value_text
+
+
+class Layout(StrEnum):
+    """Which table a chart prints (the template branches on it)."""
+
+    ROWS = "rows"
+    GRID = "grid"
+    AVAILABILITY = "availability"
+    ODDS_RULE = "odds_rule"
+    NONE = "none"  # a chart that lists DRMs only
+
+
+@dataclass(frozen=True)
+class DrmView:
+    """One line of the DRM box: `+1 Strafe attack — when fb attack`."""
+
+    value: str
+    label: str
+    when: str
+    footnote: str | None
+
+
+@dataclass(frozen=True)
+class RowView:
+    """A row of the row-list table, with its chance on the natural roll and its errata marks."""
+
+    key_labels: tuple[str, ...]
+    range: str | None
+    outputs: tuple[str, ...]
+    percent: str
+    bar: str  # SVG markup built from numbers only
+    marks: str
+    was_range: str | None
+    was: tuple[str | None, ...]  # per output column: the printed value an errata changed
+    added: bool
+
+
+@dataclass(frozen=True)
+class RowsBody:
+    """The row-list table: key columns, roll or value, output columns, chance."""
+
+    key_headers: tuple[str, ...]
+    rows: tuple[RowView, ...]
+
+
+@dataclass(frozen=True)
+class GridCellView:
+    """A grid cell: its printed range, and the chance and bar of the row it stands for."""
+
+    range: str
+    percent: str
+    bar: str
+
+
+@dataclass(frozen=True)
+class GridRowView:
+    outputs: tuple[str, ...]
+    cells: tuple[GridCellView, ...]
+
+
+@dataclass(frozen=True)
+class GridBody:
+    """The printed grid: output columns, then one column per key value."""
+
+    columns: tuple[str, ...]
+    key_label: str
+    rows: tuple[GridRowView, ...]
+
+
+@dataclass(frozen=True)
+class AvailabilityRowView:
+    item: str
+    cells: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AvailabilityBody:
+    """An availability grid: one row per item, one column per month or period."""
+
+    item_label: str
+    columns: tuple[str, ...]
+    rows: tuple[AvailabilityRowView, ...]
+
+
+@dataclass(frozen=True)
+class OddsRuleBody:
+    """How a CRT's odds ratio is formed and its column picked."""
+
+    attacker: str
+    defender: str
+    columns: str | None
+    beyond: str | None
+    shift: str | None
+
+
+ChartBody = RowsBody | GridBody | AvailabilityBody | OddsRuleBody | None
+
+
+@dataclass(frozen=True)
+class ChartView:
+    """Everything the template prints for one chart."""
+
+    chart: model.Chart
+    anchor: str
+    roll_header: str
+    drms: tuple[DrmView, ...]
+    clamp: str | None
+    show_chances: bool
+    dice_text: str | None
+    legend: tuple[tuple[str, str], ...]
+    errata: tuple[str, ...]
+    layout: Layout
+    body: ChartBody
+
+
+@dataclass(frozen=True)
+class GroupView:
+    """Charts printed together under one heading."""
+
+    heading: str | None
+    charts: tuple[ChartView, ...]
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else ("\u2212" + str(-n) if n < 0 else "0")
+
+
+def describe_condition(c: model.Condition | None, game: model.Game) -> str:
+    """A condition in words: `month is 1944-11 or 1945-01`, `fb attack`, `fatigue ≥ 5`."""
+    if c is None:
+        return "always"
+    if isinstance(c, model.Flag):
+        return game.context[c.var].label if c.var in game.context else c.var
+    if isinstance(c, model.Compare):
+        ops = {"==": "is", "!=": "is not", ">=": "\u2265", "<=": "\u2264", ">": ">", "<": "<"}
+        return f"{_var_label(c.var, game)} {ops[c.op]} {_operand(c.var, c.value, game)}"
+    if isinstance(c, model.In):
+        values = [_operand(c.var, v, game) for v in c.values]
+        return f"{_var_label(c.var, game)} is " + (
+            ", ".join(values[:-1]) + " or " + values[-1] if len(values) > 1 else values[0]
+        )
+    if isinstance(c, model.Not):
+        return f"not ({describe_condition(c.inner, game)})"
+    joiner = " and " if isinstance(c, model.All) else " or "
+    return joiner.join(describe_condition(p, game) for p in c.parts)
+
+
+def _var_label(var: str, game: model.Game) -> str:
+    ctx = game.context.get(var)
+    return ctx.label if ctx else var
+
+
+def _operand(var: str, value: int | str, game: model.Game) -> str:
+    ctx = game.context.get(var)
+    enum = game.enums.get(ctx.enum) if ctx and ctx.type == "enum" and ctx.enum else None
+    member = enum.member(str(value)) if enum else None
+    return member.label if member else str(value)
+
+
+def _percent(p: Fraction | None) -> str:
+    return "" if p is None else percent_text(p)
+
+
+def _bar(p: Fraction | None) -> str:
+    """An inline SVG bar (black outline, grey fill) that reads in black and white."""
+    if p is None:
+        return ""
+    width = round(float(p) * 40, 2)
+    return (
+        '<svg class="bar" width="42" height="8" viewBox="0 0 42 8" aria-hidden="true">'
+        '<rect x="0.5" y="0.5" width="41" height="7" fill="none" stroke="#000" stroke-width="0.6"/>'
+        f'<rect x="1" y="1" width="{width}" height="6" fill="#555"/></svg>'
+    )
+
+
+def _natural_chances(chart: model.Chart) -> dict[int, Fraction]:
+    """Chance of each row on the natural roll (DRM 0) within its own key combination.
+
+    A row that applies to several key combinations (`*`) gets a figure only when it is the same
+    for all of them.
+    """
+    if chart.kind != "roll" or chart.dice is None:
+        return {}
+    found: dict[int, set[Fraction]] = {}
+    for combo in chart.key_combinations():
+        for ro in chances(chart, combo, 0).rows:
+            found.setdefault(id(ro.row), set()).add(ro.probability)
+    return {k: next(iter(v)) for k, v in found.items() if len(v) == 1}
+
+
+def _avail_text(cell: model.AvailabilityCell) -> str:
+    if cell is None:
+        return "-"
+    if isinstance(cell, model.AvailabilityMark):
+        return "\u2713"
+    return cell.printed
+
+
+def _grid_cell(cell: model.DieRange | None, by_range: dict[int, Fraction]) -> GridCellView:
+    """A grid cell: its printed range, and the chance and bar of the row it stands for."""
+    if cell is None:
+        return GridCellView("\u2013", "", "")
+    p = by_range.get(id(cell))
+    return GridCellView(cell.printed, _percent(p), _bar(p))
+
+
+def _roll_header(chart: model.Chart) -> str:
+    if chart.kind == "roll" and chart.dice:
+        return f"Roll ({chart.dice.text})" if chart.dice.form != "percentile" else "Roll (2d10 %)"
+    if chart.kind == "value" and chart.value_key:
+        return chart.value_key.label
+    return ""
+
+
+def _printed_ranges(chart: model.Chart) -> list[str]:
+    """Every die range or value range as the chart prints it, rows and grid cells alike."""
+    printed = [r.range.printed for r in chart.rows if r.range]
+    if chart.grid is not None:
+        printed += [cell.printed for gr in chart.grid.rows for cell in gr.cells if cell]
+    return printed
+
+
+def _has_blank(chart: model.Chart) -> bool:
+    """Whether the chart prints `–` anywhere (a value or a grid cell with nothing in it)."""
+    values = [v for r in chart.rows for v in r.values]
+    if chart.grid is not None:
+        values += [v for gr in chart.grid.rows for v in gr.values]
+        if any(cell is None for gr in chart.grid.rows for cell in gr.cells):
+            return True
+    return any(v is None for v in values)
+
+
+def _first(printed: list[str], pattern: str) -> str | None:
+    return next((p for p in printed if re.fullmatch(pattern, p)), None)
+
+
+def chart_legend(chart: model.Chart, game: model.Game) -> list[tuple[str, str]]:
+    """The symbols and result codes this chart prints, each with its meaning, so the legend sits
+    on the same page as the chart (layout rule L6). Only what the chart uses is listed."""
+    printed = _printed_ranges(chart)
+    legend: list[tuple[str, str]] = []
+    high = _first(printed, r"\d+\+")
+    if high:
+        legend.append((high, f"{high[:-1]} or more"))
+    low = _first(printed, r"\d+-|\d+ or less")
+    if low:
+        legend.append((low, low.rstrip("-").replace(" or less", "") + " or less"))
+    if chart.dice and chart.dice.form == "sum" and chart.dice.sides == 10 and _first(printed, r"(\d+-)?0"):
+        legend.append(("0", "the 0 face of a d10 counts as 10"))
+    if chart.dice and chart.dice.form == "percentile" and _first(printed, r"(\d+-)?00"):
+        legend.append(("00", "100 on a percentile roll"))
+    if "\u2713" in printed:
+        legend.append(("\u2713", "automatic: no roll needed"))
+    if _has_blank(chart):
+        legend.append(("\u2013", "no result: not available or not applicable"))
+    for index, col in enumerate(chart.columns):
+        enum = game.enums.get(col.type)
+        if enum is None or enum.fields:  # records (bases, units) are names, not result codes
+            continue
+        used = {r.values[index] for r in chart.rows if index < len(r.values)}
+        members = [m for m in enum.members if m.id in used]
+        if members and len(members) <= _LEGEND_MAX_CODES:
+            codes = ", ".join(m.label for m in members)
+            legend.append((col.label, f"one of the {enum.label} codes: {codes}"))
+    return legend
+
+
+_LEGEND_MAX_CODES = 12  # a longer list is a table of its own, not a legend
+
+
+def chart_view(game: model.Game, chart: model.Chart) -> ChartView:
+    """The view of one chart for the player aid template."""
+    natural = _natural_chances(chart)
+    layout, body = _body(game, chart, natural)
+    return ChartView(
+        chart=chart,
+        anchor="chart-" + chart.ident,
+        roll_header=_roll_header(chart),
+        drms=tuple(
+            DrmView(
+                _signed(d.value),
+                d.label,
+                describe_condition(d.when, game),
+                None if d.footnote is None else str(d.footnote),
+            )
+            for d in chart.drms
+        ),
+        clamp=f"{_signed(chart.clamp[0])} to {_signed(chart.clamp[1])}" if chart.clamp else None,
+        show_chances=bool(natural),
+        dice_text=chart.dice.text if chart.dice else None,
+        legend=tuple(chart_legend(chart, game)),
+        errata=tuple(_chart_errata(game, chart)),
+        layout=layout,
+        body=body,
+    )
+
+
+def _body(game: model.Game, chart: model.Chart, natural: dict[int, Fraction]) -> tuple[Layout, ChartBody]:
+    """The table a chart prints, by layout."""
+    if chart.odds is not None:
+        return Layout.ODDS_RULE, _odds_rule_body(chart.odds)
+    if chart.availability is not None:
+        return Layout.AVAILABILITY, _availability_body(chart, chart.availability)
+    if chart.grid is not None:
+        return Layout.GRID, _grid_body(game, chart, chart.grid, natural)
+    if chart.kind in ("drms", "odds"):
+        return Layout.NONE, None
+    return Layout.ROWS, _rows_body(game, chart, natural)
+
+
+def _odds_rule_body(r: OddsRule) -> OddsRuleBody:
+    return OddsRuleBody(
+        attacker=f"attack ÷ defense, rounded {r.attacker_round}, read as n:1",
+        defender=f"defense ÷ attack, rounded {r.defender_round}, read as 1:n",
+        columns=", ".join(r.columns) if r.columns else None,
+        beyond={"clamp": "use the edge column", "error": "not allowed"}.get(r.beyond or ""),
+        shift=f"column shifts apply {r.shift_order} the table edge is applied" if r.shift_order else None,
+    )
+
+
+def _availability_body(chart: model.Chart, a: model.AvailabilityLayout) -> AvailabilityBody:
+    item_key = next(k for k in chart.keys if k.id == a.item_key)
+    head_key = next(k for k in chart.keys if k.id == a.head_key)
+    return AvailabilityBody(
+        item_label=item_key.enum.label,
+        columns=tuple(key_label(head_key, c) for c in a.heads),
+        rows=tuple(
+            AvailabilityRowView(key_label(item_key, item), tuple(_avail_text(c) for c in cells))
+            for item, cells in a.rows
+        ),
+    )
+
+
+def _grid_body(game: model.Game, chart: model.Chart, grid: model.GridLayout, natural: dict[int, Fraction]) -> GridBody:
+    key = next(k for k in chart.keys if k.id == grid.key)
+    by_range = {id(r.range): natural[id(r)] for r in chart.rows if id(r) in natural}
+    return GridBody(
+        columns=tuple(key_label(key, c) for c in grid.heads),
+        key_label=key.enum.label,
+        rows=tuple(
+            GridRowView(
+                tuple(value_text(game, col, v) for col, v in zip(chart.columns, gr.values, strict=True)),
+                tuple(_grid_cell(cell, by_range) for cell in gr.cells),
+            )
+            for gr in grid.rows
+        ),
+    )
+
+
+def _rows_body(game: model.Game, chart: model.Chart, natural: dict[int, Fraction]) -> RowsBody:
+    return RowsBody(
+        key_headers=tuple(k.enum.label for k in chart.keys),
+        rows=tuple(_row_view(game, chart, r, natural.get(id(r))) for r in chart.rows),
+    )
+
+
+def _row_view(game: model.Game, chart: model.Chart, r: model.Row, chance: Fraction | None) -> RowView:
+    """A row with its chance, and for an amended row which cells changed, what they were, and the
+    errata mark."""
+    marks = " ".join(errata_mark(game, e) for e in r.errata)
+    was: tuple[str | None, ...] = (None,) * len(chart.columns)
+    if r.errata and r.printed_values is not None:
+        was = tuple(
+            value_text(game, col, old) if old != new else None
+            for col, old, new in zip(chart.columns, r.printed_values, r.values, strict=False)
+        )
+    amended_range = bool(r.errata) and r.range is not None and r.printed_range not in (None, r.range.printed)
+    return RowView(
+        key_labels=tuple(key_label(k, m) for k, m in zip(chart.keys, r.keys, strict=True)),
+        range=r.range.printed if r.range else None,
+        outputs=tuple(value_text(game, col, v) for col, v in zip(chart.columns, r.values, strict=True)),
+        percent=_percent(chance),
+        bar=_bar(chance),
+        marks=marks,
+        was_range=r.printed_range if amended_range else None,
+        was=was,
+        added=bool(r.errata) and r.added,
+    )
+
+
+def errata_mark(game: model.Game, errata_id: str) -> str:
+    """The short mark an amended cell carries: `E1` for the game's first errata in order."""
+    ids = [e.id for e in game.errata]
+    return f"E{ids.index(errata_id) + 1}" if errata_id in ids else errata_id
+
+
+def _chart_errata(game: model.Game, chart: model.Chart) -> list[str]:
+    """One line per errata that amended this chart: mark, title, source, and what it did."""
+    lines: list[str] = []
+    marks = chart.errata
+    if marks is None:
+        return lines
+    for errata_id in marks.applied:
+        doc = next((e for e in game.errata if e.id == errata_id), None)
+        cite = doc.title if doc else errata_id
+        if doc and doc.source:
+            cite += f" ({doc.source}{', ' + doc.date if doc.date else ''})"
+        what = [t for e, t in marks.notes if e == errata_id]
+        what += [f"because {t}" for e, t in marks.reasons if e == errata_id]
+        if marks.printed_title and errata_id == marks.applied[0]:
+            what.append(f"printed title: {marks.printed_title}")
+        removed = [r for r in marks.removed_rows if errata_id in r.errata]
+        if removed:
+            what.append("removed rows: " + ", ".join(_row_name(chart, r) for r in removed))
+        lines.append(f"{errata_mark(game, errata_id)} \u2014 {cite}" + (": " + "; ".join(what) if what else ""))
+    return lines
+
+
+def _row_name(chart: model.Chart, r: model.Row) -> str:
+    parts = [key_label(k, m) for k, m in zip(chart.keys, r.keys, strict=False)]
+    if r.range is not None:
+        parts.append(r.range.printed)
+    return " ".join(parts) or "the row"

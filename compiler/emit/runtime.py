@@ -1,0 +1,369 @@
+"""The runtime of every generated chart module: argument checks, row selection, dice, DRMs, CRT odds.
+
+`chartc build` copies the code below this docstring verbatim into each generated game module, so a
+module stays standalone (standard library only, no import of chartc). chartc itself imports this
+file for the CRT odds rule (`compiler.crt`), so the CLI and the generated modules pick odds columns
+with the same code. Underscored names are private to a generated module; the identifier policy
+(`compiler.emit.python_names`) never gives a chart's name to a Python name defined here, so the
+runtime may use any name, and no chart can shadow it.
+
+DRM conditions use three-valued logic: a flag is never unset (it defaults to False), and any other
+context value left as None is unknown. A comparison with an unknown value is unknown, `not` keeps
+it unknown, `and` is false as soon as one part is false and `or` true as soon as one part is true;
+a DRM applies only when its condition is true.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from collections.abc import Callable, Mapping  # noqa: F401  (the generated code uses them)
+from fractions import Fraction
+from typing import (  # noqa: F401  (the generated code uses cast and get_args)
+    Final,
+    Generic,
+    Literal,
+    NamedTuple,
+    TypeAlias,
+    TypedDict,
+    TypeVar,
+    assert_never,
+    cast,
+    get_args,
+)
+
+_V = TypeVar("_V")
+
+
+class NoRowError(LookupError):
+    """The roll or keys select no row of the chart (a gap, or a modified roll off the table)."""
+
+
+class ChartRef(TypedDict):
+    """A cell that sends the player to another chart ("roll on [B6]"): that chart's ID."""
+
+    chart: str
+
+
+class Roll(TypedDict, Generic[_V]):
+    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values."""
+
+    natural: int
+    drm: int
+    modified: int
+    values: _V
+
+
+# A row key: a member id, None for any, or the months (first, last) it covers (last None: open end).
+_Key: TypeAlias = str | tuple[str, str | None] | None
+# A row: its keys, its lowest and highest roll or value (None: open end), and its values.
+_Row: TypeAlias = tuple[tuple[_Key, ...], int | None, int | None, _V]
+_MONTH: Final = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
+
+
+def _check_int(chart: str, name: str, value: object) -> int:
+    """`value` itself; ValueError unless it is an int (a bool is not a number here)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{chart}: {name} must be an int, got {value!r}")
+    return value
+
+
+def _check_flag(chart: str, name: str, value: object) -> None:
+    """Raise ValueError unless `value` is True or False."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{chart}: {name} must be True or False, got {value!r}")
+
+
+def _check_month(chart: str, name: str, value: object) -> None:
+    """Raise ValueError unless `value` is a month written 'YYYY-MM'."""
+    if not isinstance(value, str) or not _MONTH.fullmatch(value):
+        raise ValueError(f"{chart}: {name} must be a month 'YYYY-MM', got {value!r}")
+
+
+def _check_member(chart: str, name: str, value: object, allowed: tuple[str, ...]) -> None:
+    """Raise ValueError, naming the allowed values, unless `value` is one of them."""
+    if not isinstance(value, str) or value not in allowed:
+        expected = ", ".join(map(repr, allowed))
+        raise ValueError(f"{chart}: {value!r} is not a value of {name}; expected one of {expected}")
+
+
+def _odds_key(chart: str, name: str, value: object, columns: tuple[str, ...]) -> str:
+    """The odds column a CRT key names: its printed label ('3:1', what an odds function returns) or
+    its id in the game's JSON ('o3_1').
+
+    Raises:
+        ValueError: anything else (the message names the columns).
+    """
+    ids = {_odds_column_id(c): c for c in columns}
+    if isinstance(value, str) and (value in columns or value in ids):
+        return ids.get(value, value)
+    expected = ", ".join(map(repr, columns))
+    raise ValueError(f"{chart}: {value!r} is not an odds column of {name}; expected one of {expected}")
+
+
+def _check_natural(chart: str, roll: object, outcomes: frozenset[int], dice: str) -> None:
+    """Raise ValueError unless `roll` is a natural roll the dice can show."""
+    if not isinstance(roll, int) or isinstance(roll, bool) or roll not in outcomes:
+        raise ValueError(f"{chart}: {roll!r} cannot be rolled on {dice}")
+
+
+def _check_value(chart: str, name: str, value: object, low: int | None, high: int | None) -> None:
+    """Raise ValueError unless `value` is an int inside the chart's domain `low`..`high`."""
+    number = _check_int(chart, name, value)
+    if (low is not None and number < low) or (high is not None and number > high):
+        raise ValueError(f"{chart}: {name} {number} is outside the chart's domain")
+
+
+def _check_rng(chart: str, rng: object) -> None:
+    """Raise ValueError unless `rng` is a `random.Random`."""
+    if not isinstance(rng, random.Random):
+        raise ValueError(f"{chart}: rng must be a random.Random, got {rng!r}")
+
+
+def _key_matches(key: _Key, given: str) -> bool:
+    if key is None or key == given:
+        return True
+    return isinstance(key, tuple) and key[0] <= given and (key[1] is None or given <= key[1])
+
+
+def _select(chart: str, rows: tuple[_Row[_V], ...], keys: tuple[str, ...], modified: int | None) -> _V:
+    """The values of the first row whose keys match and whose range holds the modified roll.
+
+    Raises:
+        NoRowError: no row is selected.
+    """
+    for row_keys, low, high, values in rows:
+        if not all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True)):
+            continue
+        if modified is not None and ((low is not None and modified < low) or (high is not None and modified > high)):
+            continue
+        return values
+    shown = "" if modified is None else f" for modified roll {modified}"
+    raise NoRowError(f"{chart}: no row{shown} with keys {keys}")
+
+
+def _roll(rng: random.Random, form: str, count: int, sides: int, subtract: int, floor: int) -> int:
+    """A natural roll of the dice form, read as the chart reads it (a d10's 0 is 10, 00 is 100)."""
+    if form == "d66":
+        return rng.randint(1, 6) * 10 + rng.randint(1, 6)
+    if form == "percentile":
+        return (rng.randint(0, 9) * 10 + rng.randint(0, 9)) or 100
+    faces = [rng.randint(1, sides) for _ in range(count)]
+    if form == "lower":
+        return min(faces)
+    if form == "minus":
+        return max(floor, sum(faces) - subtract)
+    return sum(faces)
+
+
+def _rolled(natural: int, drm: int, values: _V) -> Roll[_V]:
+    return {"natural": natural, "drm": drm, "modified": natural + drm, "values": values}
+
+
+# ---- DRM conditions ----------------------------------------------------------------------------
+# NamedTuples rather than dataclasses: a dataclass with postponed annotations needs its module in
+# sys.modules, and a generated module is often loaded straight from its file.
+
+
+class _Flag(NamedTuple):
+    var: str
+
+
+class _Compare(NamedTuple):
+    var: str
+    op: Literal["==", "!=", ">=", "<=", ">", "<"]
+    value: int | str
+
+
+class _In(NamedTuple):
+    var: str
+    values: tuple[int | str, ...]
+
+
+class _Not(NamedTuple):
+    inner: _Condition
+
+
+class _AllOf(NamedTuple):
+    parts: tuple[_Condition, ...]
+
+
+class _AnyOf(NamedTuple):
+    parts: tuple[_Condition, ...]
+
+
+_Condition: TypeAlias = "_Flag | _Compare | _In | _Not | _AllOf | _AnyOf"
+_Context: TypeAlias = bool | int | str | None
+
+
+class _Drm(NamedTuple):
+    """A DRM: `value` is added when `when` is true (None: always)."""
+
+    value: int
+    when: _Condition | None
+
+
+def _compare(given: int | str, op: str, value: int | str) -> bool:
+    if op == "==":
+        return given == value
+    if op == "!=":
+        return given != value
+    if isinstance(given, int) and isinstance(value, int):
+        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
+    if isinstance(given, str) and isinstance(value, str):  # months 'YYYY-MM' order as text
+        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
+    raise TypeError(f"cannot compare {given!r} {op} {value!r}")
+
+
+def _holds(cond: _Condition, context: Mapping[str, _Context]) -> bool | None:
+    """Whether a condition is true, false or unknown (None) given the context."""
+    match cond:
+        case _Flag(var):
+            return bool(context[var])
+        case _Compare(var, op, value):
+            given = context[var]
+            return None if given is None else _compare(given, op, value)
+        case _In(var, values):
+            given = context[var]
+            return None if given is None else given in values
+        case _Not(inner):
+            inner_holds = _holds(inner, context)
+            return None if inner_holds is None else not inner_holds
+        case _AllOf(parts):
+            found = [_holds(p, context) for p in parts]
+            return False if False in found else None if None in found else True
+        case _AnyOf(parts):
+            found = [_holds(p, context) for p in parts]
+            return True if True in found else None if None in found else False
+        case _:
+            assert_never(cond)
+
+
+def _total_drm(drms: tuple[_Drm, ...], context: Mapping[str, _Context], clamp: tuple[int, int] | None) -> int:
+    """The sum of the DRMs whose conditions are true, clamped to `clamp` when the chart caps it."""
+    total = sum(d.value for d in drms if d.when is None or _holds(d.when, context) is True)
+    return total if clamp is None else max(clamp[0], min(clamp[1], total))
+
+
+# ---- CRT odds (USAAF 15.1-15.2) ------------------------------------------------------------------
+
+
+class _OddsRule(NamedTuple):
+    """How a game forms odds and picks a CRT column.
+
+    Attributes:
+        id: the rule's name, for messages.
+        attacker_round, defender_round: 'down', 'up' or 'nearest', for attacker-high and
+            defender-high odds.
+        columns: the CRT's odds columns as printed ('1:2', '1:1', '2:1'), ascending; empty when the
+            CRT is not printed (the ratio itself is the answer).
+        beyond: 'clamp' (odds off the table read the edge column) or 'error'.
+        shift_order: 'before' or 'after' clamping at the table edge; None when shifts are not used.
+    """
+
+    id: str
+    attacker_round: str
+    defender_round: str
+    columns: tuple[str, ...]
+    beyond: str | None
+    shift_order: str | None
+
+
+_RATIO: Final = re.compile(r"\s*(\d+)\s*:\s*(\d+)\s*")
+
+
+def _odds_ratio(label: str) -> tuple[int, int] | None:
+    """'3:1' -> (3, 1); None unless one side is 1 and both are positive."""
+    m = _RATIO.fullmatch(label)
+    if not m:
+        return None
+    attack, defense = int(m.group(1)), int(m.group(2))
+    if attack < 1 or defense < 1 or (attack != 1 and defense != 1):
+        return None
+    return attack, defense
+
+
+def _odds_column_id(label: str) -> str:
+    """The id of an odds column in the game's JSON: '3:1' -> 'o3_1'."""
+    attack, defense = _odds_ratio(label) or (1, 1)
+    return f"o{attack}_{defense}"
+
+
+def _odds_position(ratio: tuple[int, int]) -> int:
+    """Where a ratio sits on the odds scale: 1:1 is 0, 3:1 is 2, 1:3 is -2."""
+    attack, defense = ratio
+    return attack - 1 if defense == 1 else -(defense - 1)
+
+
+def _odds_label(position: int) -> str:
+    """The ratio at a position of the odds scale: 2 -> '3:1', -2 -> '1:3'."""
+    return f"{position + 1}:1" if position >= 0 else f"1:{1 - position}"
+
+
+def _round(value: Fraction, how: str) -> int:
+    if how == "down":
+        return math.floor(value)
+    if how == "up":
+        return math.ceil(value)
+    return math.floor(value + Fraction(1, 2))  # nearest, halves up
+
+
+def _raw_odds(rule: _OddsRule, attack: int, defense: int) -> tuple[int, int]:
+    """The odds ratio before any table edge: (n, 1) or (1, n); equal factors are 1:1.
+
+    Raises:
+        ValueError: a side has no factors.
+    """
+    if attack < 1 or defense < 1:
+        raise ValueError(f"odds need factors on both sides (attack {attack}, defense {defense})")
+    if attack == defense:
+        return (1, 1)
+    if attack > defense:
+        return (max(1, _round(Fraction(attack, defense), rule.attacker_round)), 1)
+    return (1, max(1, _round(Fraction(defense, attack), rule.defender_round)))
+
+
+def _column_index(positions: list[int], position: int) -> int:
+    """The column of an odds position, counting one virtual column per odds step past an edge.
+
+    Inside the table: the highest column not above the odds (5:1 on a table with 4:1 and 6:1
+    reads 4:1).
+    """
+    if position < positions[0]:
+        return -(positions[0] - position)
+    if position > positions[-1]:
+        return len(positions) - 1 + (position - positions[-1])
+    return max(i for i, p in enumerate(positions) if p <= position)
+
+
+def _odds_column(rule: _OddsRule, attack: int, defense: int, shift: int = 0) -> str:
+    """The CRT column for these combat factors and column shift (+ toward the attacker).
+
+    Without printed columns the ratio itself is returned (shifts move it along the odds scale).
+
+    Raises:
+        ValueError: no factors; odds off a `beyond error` table; a shift on a rule that does not
+            say whether shifts come before or after clamping.
+    """
+    for name, number in (("attack", attack), ("defense", defense), ("shift", shift)):
+        _check_int(rule.id, name, number)
+    position = _odds_position(_raw_odds(rule, attack, defense))
+    if shift and rule.shift_order is None:
+        raise ValueError(
+            f"odds rule `{rule.id}` does not say whether column shifts apply before or after the table edge"
+        )
+    if not rule.columns:
+        return _odds_label(position + shift)
+    positions = [_odds_position(_odds_ratio(c) or (1, 1)) for c in rule.columns]
+    last = len(positions) - 1
+    index = _column_index(positions, position)
+    if rule.shift_order == "before":
+        index += shift  # shifts move along the odds scale; then the table edge applies
+    if rule.beyond == "error" and not 0 <= index <= last:
+        shifted = f" shifted {shift:+d}" if shift and rule.shift_order == "before" else ""
+        raise ValueError(f"{_odds_label(position)}{shifted} is off the table ({rule.columns[0]} to {rule.columns[-1]})")
+    index = max(0, min(last, index))
+    if rule.shift_order == "after":
+        index = max(0, min(last, index + shift))  # shifts from the edge column, clamped again
+    return rule.columns[index]

@@ -1,0 +1,293 @@
+"""What `chartc lookup` and `chartc odds` print: text lines for a terminal and JSON documents.
+
+The answers come from `compiler.query.lookup` (the selected row) and `compiler.chance` (exact
+chances); this module only renders them. Every text line goes through `textsafe.printable`, so
+chart text cannot add lines, escape sequences or bidi overrides to the output; every JSON
+document goes through `textsafe.json_text`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from compiler import model
+from compiler.chance import (
+    ChartChances,
+    chances,
+    expected_value,
+    fraction_text,
+    percent_text,
+    probability_json,
+)
+from compiler.query.lookup import LookupResult, LookupUsage, OddsColumnAnswer, resolve_keys
+from compiler.text import json_value, value_text
+from compiler.textsafe import json_text, printable
+
+
+def json_document(doc: dict[str, Any]) -> str:
+    """A CLI JSON answer: indented, UTF-8 text, hidden characters escaped (see `textsafe`)."""
+    return json_text(json.dumps(doc, ensure_ascii=False, indent=2))
+
+
+def _safe(lines: list[str]) -> list[str]:
+    return [printable(line) for line in lines]
+
+
+def _heading(game: model.Game, chart: model.Chart) -> str:
+    """`ia2/R4 Escape Chart (rule 7.1.10)`."""
+    return f"{game.id}/{chart.address} {chart.title}" + (f" (rule {chart.rule})" if chart.rule else "")
+
+
+def _signed(n: int) -> str:
+    """A DRM as the CLI prints it: `+2`, `-1`, `0` (ASCII, for terminals and logs)."""
+    return f"{n:+d}" if n else "0"
+
+
+# ---- `chartc lookup` ----------------------------------------------------------------------------
+
+
+def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
+    """The selected row for a terminal: heading, keys, roll -> row, then one line per column."""
+    chart = result.chart
+    lines = [_heading(game, chart)]
+    lines += [f"  {k.id}: {m.label}" for k, m in result.keys]
+    if result.natural is not None:
+        drm = result.drm
+        roll = (
+            f"{result.natural}"
+            if not drm
+            else f"{result.natural} {'+' if drm > 0 else '-'} DRM {abs(drm)} = {result.modified}"
+        )
+        what = "value" if chart.kind == "value" else "roll"
+        lines.append(f"  {what} {roll} -> row {result.row.range.printed if result.row.range else ''}")
+    lines += [
+        f"  {col.label}: {value_text(game, col, value)}"
+        for col, value in zip(chart.columns, result.row.values, strict=True)
+    ]
+    return _safe(lines)
+
+
+def lookup_json(game: model.Game, result: LookupResult) -> str:
+    """The selected row as a JSON document (`chartc lookup --json`)."""
+    chart = result.chart
+    return json_document(
+        {
+            "game": game.id,
+            "chart": chart.address,
+            "title": chart.title,
+            "keys": {k.id: m.id for k, m in result.keys},
+            "natural": result.natural,
+            "drm": result.drm,
+            "modified": result.modified,
+            "range": result.row.range.printed if result.row.range else None,
+            "values": {k: json_value(v) for k, v in result.values().items()},
+        }
+    )
+
+
+def odds_column_lines(game: model.Game, answer: OddsColumnAnswer) -> list[str]:
+    """`attack 26 vs defense 7 -> 3:1` under the rule's heading."""
+    shift = f", shift {answer.shift:+d}" if answer.shift else ""
+    return _safe(
+        [
+            _heading(game, answer.chart),
+            f"  attack {answer.attack} vs defense {answer.defense}{shift} -> {answer.column}",
+        ]
+    )
+
+
+def odds_column_json(game: model.Game, answer: OddsColumnAnswer) -> str:
+    """The odds column as one line of JSON."""
+    doc = {
+        "game": game.id,
+        "chart": answer.chart.address,
+        "attack": answer.attack,
+        "defense": answer.defense,
+        "shift": answer.shift,
+        "column": answer.column,
+    }
+    return json_text(json.dumps(doc, ensure_ascii=False))
+
+
+# ---- `chartc odds` --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChanceReport:
+    """What `chartc odds` prints: the exact chances of one chart for the given keys at one DRM."""
+
+    game: model.Game
+    chart: model.Chart
+    keys: tuple[tuple[model.Key, model.Member], ...]
+    result: ChartChances
+    expected: tuple[tuple[model.Column, Fraction | None], ...]  # every `int` column, in chart order
+
+    @property
+    def in_span(self) -> bool:
+        """Whether the DRM lies in the span the chart's declared DRMs can reach."""
+        lo, hi = self.chart.drm_span()
+        return lo <= self.result.drm <= hi
+
+
+def _not_by_dice(chart: model.Chart) -> str:
+    """How a chart without dice is read, for the usage error of `chartc odds`."""
+    if chart.kind == "value":
+        return f"by a value ({chart.value_key.label.lower()})" if chart.value_key else "by a value"
+    if chart.kind == "reference":
+        return "by its keys only"
+    if chart.kind == "drms":
+        return "nowhere: it lists DRMs only and its table is not printed"
+    return "without dice"
+
+
+def chance_report(game: model.Game, chart: model.Chart, given_keys: dict[str, str], drm: int) -> ChanceReport:
+    """The exact chance of each row of `chart` for the given keys at total DRM `drm`.
+
+    Args:
+        game: the chart's game (for printed labels).
+        chart: a resolved chart.
+        given_keys: key id -> member id or printed label, as for `chartc lookup`.
+        drm: total die roll modifier added to the natural roll, in pips (any integer; one outside
+            the declared span is allowed and flagged by `ChanceReport.in_span`).
+
+    Returns:
+        The report; its row chances plus `no_row` sum to exactly 1.
+
+    Raises:
+        LookupUsage: the chart is not read by dice (value, reference or DRM-only charts), or a key
+            is unknown, missing or has an unknown value.
+    """
+    if chart.kind != "roll" or chart.dice is None:
+        raise LookupUsage(
+            f"chart `{chart.address}` is read {_not_by_dice(chart)}, not by dice: it has no chances to give"
+        )
+    keys = resolve_keys(chart, given_keys)
+    result = chances(chart, tuple(m.id for _, m in keys), drm)
+    expected = tuple((col, expected_value(chart, result, col)) for col in chart.columns if col.type == "int")
+    return ChanceReport(game, chart, keys, result, expected)
+
+
+def _decimal(p: Fraction) -> str:
+    return f"{float(p):.3f}".rstrip("0").rstrip(".")
+
+
+def _runs(dist: dict[int, Fraction]) -> list[tuple[int, int, Fraction]]:
+    """Consecutive rolls with the same probability, as (first, last, probability)."""
+    runs: list[tuple[int, int, Fraction]] = []
+    for roll, p in dist.items():
+        if runs and runs[-1][1] == roll - 1 and runs[-1][2] == p:
+            runs[-1] = (runs[-1][0], roll, p)
+        else:
+            runs.append((roll, roll, p))
+    return runs
+
+
+def _chance_text(p: Fraction) -> str:
+    """`3/20 (15%)`."""
+    return f"{fraction_text(p)} ({percent_text(p)})"
+
+
+def _run_text(first: int, last: int) -> str:
+    return str(first) if first == last else f"{first} to {last}"
+
+
+def _no_row_cells(report: ChanceReport) -> tuple[str, str, str]:
+    """The table line for the rolls that select no row, and why."""
+    chart, result = report.chart, report.result
+    missed = [
+        v
+        for v, p in result.modified.items()
+        if p and not any(ro.row.range and ro.row.range.contains(v) for ro in result.rows)
+    ]
+    rolls = ", ".join(_run_text(a, b) for a, b, _ in _runs({v: Fraction(1) for v in missed}))
+    what = f"{'modified ' if result.drm else ''}roll{'s' if len(missed) > 1 else ''} {rolls}"
+    why = f"; declared partial: {chart.partial}" if chart.partial else ""
+    return ("no row", _chance_text(result.no_row), f"({what} select{'' if len(missed) > 1 else 's'} no row{why})")
+
+
+def _table_lines(report: ChanceReport) -> list[str]:
+    """One line per row (range, chance, the row's cells), aligned under a header."""
+    chart, result = report.chart, report.result
+    table = [
+        (
+            ro.row.range.printed if ro.row.range else "",
+            _chance_text(ro.probability),
+            " | ".join(value_text(report.game, col, v) for col, v in zip(chart.columns, ro.row.values, strict=True)),
+        )
+        for ro in result.rows
+    ]
+    if result.no_row:
+        table.append(_no_row_cells(report))
+    header = ("roll", "chance", " | ".join(col.label for col in chart.columns))
+    widths = [max(len(r[i]) for r in [header, *table]) for i in range(2)]
+    return [
+        "  " + "  ".join(c.ljust(w) for c, w in zip(cells[:2], widths, strict=True)) + "  " + cells[2]
+        for cells in [header, *table]
+    ]
+
+
+def chance_lines(report: ChanceReport) -> list[str]:
+    """The report as text lines for a terminal: one line per row, the chance of no row (when there
+    is one), the expected value of each `int` column and the modified-roll distribution."""
+    chart, result = report.chart, report.result
+    assert chart.dice is not None  # chance_report only builds reports of charts read by dice
+    lines = [_heading(report.game, chart)]
+    lines += [f"  {key.id}: {member.label}" for key, member in report.keys]
+    lo, hi = chart.drm_span()
+    span = f"declared DRMs reach {_signed(lo)} to {_signed(hi)}" if chart.drms else "no DRMs declared"
+    roll = f"{chart.dice.text}, natural roll" if result.drm == 0 else f"{chart.dice.text}, DRM {_signed(result.drm)}"
+    lines.append(f"  {roll} ({span}{'' if report.in_span else '; this DRM is outside that span'})")
+    lines += _table_lines(report)
+    for col, value in report.expected:
+        given = " per selected row" if result.no_row else ""
+        shown = (
+            f"{fraction_text(value)} = {_decimal(value)}{given}"
+            if value is not None
+            else "none (some rows have no value)"
+        )
+        lines.append(f"  expected {col.label}: {shown}")
+    sign = "" if result.drm == 0 else f" {'+' if result.drm > 0 else '-'} {abs(result.drm)}"
+    lines.append(f"  modified roll ({chart.dice.text}{sign}):")
+    for first, last, p in _runs(result.modified):
+        each = " each" if first != last else ""
+        lines.append(f"    {_run_text(first, last)}: {_chance_text(p)}{each}")
+    return _safe(lines)
+
+
+def chance_json(report: ChanceReport) -> str:
+    """The report as a JSON document: exact fractions as `{"exact", "float"}` objects, cells as in
+    the game JSON (a chart reference is `{"chart": "B6"}`)."""
+    chart, result = report.chart, report.result
+    assert chart.dice is not None  # chance_report only builds reports of charts read by dice
+    lo, hi = chart.drm_span()
+    return json_document(
+        {
+            "game": chart.game,
+            "chart": chart.address,
+            "title": chart.title,
+            "rule": chart.rule,
+            "dice": chart.dice.text,
+            "keys": {k.id: m.id for k, m in report.keys},
+            "drm": result.drm,
+            "drm_span": {"min": lo, "max": hi},
+            "in_span": report.in_span,
+            "partial": chart.partial,
+            "rows": [
+                {
+                    "range": {"printed": ro.row.range.printed, "min": ro.row.range.low, "max": ro.row.range.high}
+                    if ro.row.range
+                    else None,
+                    "values": {col.id: json_value(v) for col, v in zip(chart.columns, ro.row.values, strict=True)},
+                    "probability": probability_json(ro.probability),
+                    "percent": percent_text(ro.probability),
+                }
+                for ro in result.rows
+            ],
+            "no_row": probability_json(result.no_row),
+            "expected": {col.id: probability_json(v) if v is not None else None for col, v in report.expected},
+            "modified": [{"roll": roll, "probability": probability_json(p)} for roll, p in result.modified.items()],
+        }
+    )

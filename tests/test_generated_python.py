@@ -1,0 +1,471 @@
+"""The generated Python modules: typed API, one identifier policy, argument checks, and the runtime.
+
+Regression tests build a tiny game in a temporary folder, generate its module and call it in a
+fresh `python -I` interpreter, so only the standard library and the module itself are involved.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import json
+import random
+import subprocess
+import sys
+import typing
+from fractions import Fraction
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from compiler.emit import runtime
+from compiler.emit.python import emit_game_python, runtime_code
+from compiler.model import ChartRef
+from tests.conftest import ROOT, compile_text, import_module
+
+GAMES = sorted((ROOT / "generated").glob("*/*.py"))
+
+
+def generate(tmp_path: Path, text: str) -> Path:
+    """Compile one game from chart text (it must check clean) and write its module."""
+    comp = compile_text(tmp_path, text)
+    assert not comp.has_errors, comp.diagnostics
+    path = tmp_path / "t_module.py"
+    path.write_text(emit_game_python(comp.project.games["t"]), encoding="utf-8")
+    return path
+
+
+def call(path: Path, *expressions: str) -> list[object]:
+    """Evaluate each expression on the module `m` in a fresh interpreter: its value, or
+    `[exception type, message]` when it raises."""
+    script = (
+        "import importlib.util, json, random, sys\n"
+        f"spec = importlib.util.spec_from_file_location('m', {str(path)!r})\n"
+        "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
+        "assert 'compiler' not in sys.modules\n"
+        "out = []\n"
+        f"for e in {list(expressions)!r}:\n"
+        "    try:\n"
+        "        out.append(eval(e))\n"
+        "    except Exception as exc:\n"
+        "        out.append([type(exc).__name__, str(exc)])\n"
+        "print(json.dumps(out))\n"
+    )
+    r = subprocess.run([sys.executable, "-I", "-c", script], capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr
+    return list(json.loads(r.stdout))
+
+
+def mypy_strict(path: Path) -> tuple[int, str]:
+    api = pytest.importorskip("mypy.api")
+    stdout, stderr, status = api.run(["--strict", "--no-incremental", "--cache-dir=/dev/null", str(path)])
+    return status, stdout + stderr
+
+
+# ---- the committed modules ----------------------------------------------------------------------
+
+
+def public_functions(module: ModuleType) -> list[typing.Callable[..., object]]:
+    return [
+        f
+        for name, f in vars(module).items()
+        if inspect.isfunction(f) and f.__module__ == module.__name__ and not name.startswith("_")
+    ]
+
+
+def mentions_any(hint: object) -> bool:
+    if hint is typing.Any:
+        return True
+    return any(mentions_any(arg) for arg in typing.get_args(hint))
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_no_public_signature_mentions_any(path: Path) -> None:
+    module = import_module(path, f"{path.stem}_signatures")
+    functions = public_functions(module)
+    assert len(functions) >= 5
+    for function in functions:
+        hints = typing.get_type_hints(function)
+        assert "return" in hints, function.__name__
+        assert set(inspect.signature(function).parameters) <= set(hints), function.__name__
+        for name, hint in hints.items():
+            assert not mentions_any(hint), f"{function.__name__}: {name} is {hint}"
+    # the results are TypedDicts: R9 (IA2 10.16) has a text result and the points awarded
+    if path.stem == "ia2":
+        r9 = typing.get_type_hints(module.lookup_r9)["return"]
+        assert typing.get_type_hints(r9) == {"result": str, "points": int}
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_no_style_debris(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    for debris in ("Optional[", "+= -", "if bool(", ", )", "position += shift"):
+        assert debris not in text, debris
+    tree = ast.parse(text)
+    for node in ast.walk(tree):
+        assert not (isinstance(node, ast.Name) and node.id == "Any"), node.lineno
+        if isinstance(node, ast.FunctionDef) and node.body and isinstance(node.body[0], ast.Expr):
+            doc = ast.get_source_segment(text, node.body[0]) or ""
+            assert "\n" not in doc or doc.endswith('\n    """'), f"{node.name}: closing quotes on a text line"
+        if isinstance(node, ast.arg):
+            assert node.arg not in dir(builtins), node.arg
+    for number, line in enumerate(text.split("\n"), 1):
+        # only a single long chart text may make a line longer than 120 characters
+        assert len(line) <= 120 or (line.strip().startswith("'") and line.strip().endswith("',")), (number, line)
+
+
+def test_enums_are_named_literal_aliases_with_labels() -> None:
+    m = import_module(ROOT / "generated" / "ia2" / "ia2.py", "ia2_aliases")
+    assert typing.get_args(m.Interceptor) == ("piston", "jet")
+    assert m.INTERCEPTOR_LABELS == {"piston": "Piston-engined", "jet": "Jet or Rocket"}
+    assert typing.get_type_hints(m.lookup_r4)["interceptor"] == m.Interceptor
+    # IA2 R7 and R8 are keyed by the same period type, named once
+    assert typing.get_type_hints(m.lookup_r7)["period"] == typing.get_type_hints(m.lookup_r8)["period"] == m.Period
+    # a column of member ids is typed by its enum's alias
+    skill = typing.get_type_hints(typing.get_type_hints(m.lookup_allied_fighter_skills)["return"])["skill"]
+    assert skill == m.AlliedSkill
+
+
+def test_a_dash_cell_is_typed_optional() -> None:
+    m = import_module(ROOT / "generated" / "usaaf" / "usaaf.py", "usaaf_dash")
+    # USAAF 3.2: the Me109K is not set up at the start, printed `-`
+    assert m.lookup_german_set_up(german_aircraft="me109k") == {"units": None}
+    result = typing.get_type_hints(m.lookup_german_set_up)["return"]
+    assert typing.get_type_hints(result) == {"units": int | None}
+    assert typing.get_type_hints(typing.get_type_hints(m.lookup_us_forces)["return"])["set_up"] is int
+
+
+def test_the_runtime_is_inlined_verbatim_and_standalone() -> None:
+    code = runtime_code()
+    assert code.startswith("from __future__ import annotations\n")
+    for path in GAMES:
+        assert code in path.read_text(encoding="utf-8"), path
+    imported = {
+        (n.module or "") if isinstance(n, ast.ImportFrom) else a.name
+        for n in ast.walk(ast.parse(code))
+        if isinstance(n, (ast.Import, ast.ImportFrom))
+        for a in n.names
+    }
+    assert all(name.split(".")[0] in sys.stdlib_module_names for name in imported), imported
+
+
+def test_the_runtime_passes_mypy_strict() -> None:
+    status, out = mypy_strict(Path(runtime.__file__))
+    assert status == 0, out
+
+
+# ---- the runtime, directly ----------------------------------------------------------------------
+
+
+def test_unknown_context_makes_a_condition_neither_true_nor_false() -> None:
+    weather = runtime._Compare("weather", "==", "storm")
+    assert runtime._holds(weather, {"weather": None}) is None
+    assert runtime._holds(runtime._Not(weather), {"weather": None}) is None
+    assert runtime._holds(runtime._Compare("weather", "!=", "clear"), {"weather": None}) is None
+    fb = runtime._Flag("fb_attack")
+    # `or` is true as soon as one part is; `and` false as soon as one part is
+    assert runtime._holds(runtime._AnyOf((weather, fb)), {"weather": None, "fb_attack": True}) is True
+    assert runtime._holds(runtime._AllOf((weather, fb)), {"weather": None, "fb_attack": False}) is False
+    assert runtime._holds(runtime._AllOf((weather, fb)), {"weather": None, "fb_attack": True}) is None
+    assert runtime._holds(runtime._In("month", ("1944-11", "1945-01")), {"month": "1945-01"}) is True
+    assert runtime._holds(runtime._Compare("fatigue", ">=", 5), {"fatigue": 4}) is False
+
+
+def test_total_drm_sums_true_conditions_and_clamps() -> None:
+    drms = (runtime._Drm(2, None), runtime._Drm(3, runtime._Flag("a")), runtime._Drm(-4, runtime._Flag("b")))
+    assert runtime._total_drm(drms, {"a": True, "b": False}, None) == 5
+    assert runtime._total_drm(drms, {"a": True, "b": False}, (-1, 3)) == 3
+    assert runtime._total_drm(drms, {"a": False, "b": True}, (-1, 3)) == -1
+
+
+def test_select_reads_months_open_ends_and_refuses_a_gap() -> None:
+    rows: tuple[tuple[tuple[str | tuple[str, str | None] | None, ...], int | None, int | None, tuple[str]], ...] = (
+        ((("1944-03", "1944-12"),), None, 2, ("early",)),
+        ((("1945-01", None),), 5, None, ("late",)),
+    )
+    assert runtime._select("X", rows, ("1944-07",), 1) == ("early",)
+    assert runtime._select("X", rows, ("1946-02",), 9) == ("late",)
+    with pytest.raises(runtime.NoRowError, match="no row for modified roll 3"):
+        runtime._select("X", rows, ("1944-07",), 3)
+
+
+def test_argument_checks_name_what_is_allowed() -> None:
+    with pytest.raises(ValueError, match="'jets' is not a value of interceptor; expected one of 'piston', 'jet'"):
+        runtime._check_member("R4", "interceptor", "jets", ("piston", "jet"))
+    with pytest.raises(ValueError, match="True cannot be rolled on 1d6"):
+        runtime._check_natural("R4", True, frozenset(range(1, 7)), "1d6")
+    with pytest.raises(ValueError, match="must be a month 'YYYY-MM'"):
+        runtime._check_month("B9", "month", "1944-13")
+    with pytest.raises(ValueError, match="must be True or False"):
+        runtime._check_flag("R4", "fb_attack", 1)
+    with pytest.raises(ValueError, match=r"must be a random\.Random"):
+        runtime._check_rng("R4", 3)
+
+
+def test_dice_forms_read_the_faces_as_the_chart_does() -> None:
+    rng = random.Random(5)
+    percentile = {runtime._roll(rng, "percentile", 2, 10, 0, 0) for _ in range(3000)}
+    assert percentile == set(range(1, 101))  # IA2 10.6: 00 is 100, there is no 0
+    d66 = {runtime._roll(rng, "d66", 2, 6, 0, 0) for _ in range(3000)}
+    assert d66 == {t * 10 + o for t in range(1, 7) for o in range(1, 7)}  # IA2 3.5
+    flak = {runtime._roll(rng, "minus", 1, 6, 3, 0) for _ in range(500)}
+    assert flak == {0, 1, 2, 3}  # IA2 7.1.5: 1d6 - 3, minimum 0
+
+
+def test_the_odds_rule_is_the_usaaf_rule() -> None:
+    rule = runtime._OddsRule("crt_odds", "down", "up", (), None, None)
+    assert runtime._odds_column(rule, 26, 7) == "3:1"  # USAAF 15.1
+    assert runtime._odds_column(rule, 5, 11) == "1:3"  # USAAF 15.2
+    assert runtime._raw_odds(rule, 7, 7) == (1, 1)  # USAAF 15.3
+    nearest = runtime._OddsRule("n", "nearest", "nearest", (), None, None)
+    assert runtime._odds_column(nearest, 5, 2) == "3:1"  # 2.5 rounds half up
+    assert runtime._round(Fraction(5, 2), "nearest") == 3
+
+
+# ---- issue 11 item 5: names from the charts ------------------------------------------------------
+
+
+def test_a_key_named_like_a_runtime_helper_works(tmp_path: Path) -> None:
+    path = generate(
+        tmp_path,
+        'game t { title "T" }\nenum side "Side" { a "A" b "B" }\n'
+        'chart [R1] "R1" { roll 1d6 key _select: side column res: text rows { a 1-6: "x" b 1-6: "y" } }\n',
+    )
+    # before: `_select` as a parameter shadowed the runtime's `_select`: TypeError
+    assert call(path, "m.lookup_r1(3, _select_='b')") == [{"res": "y"}]
+
+
+def test_a_context_variable_named_total_counts(tmp_path: Path) -> None:
+    path = generate(
+        tmp_path,
+        'game t { title "T" }\ncontext total: int "Total"\n'
+        'drms [B1] "B1" { drm big "Big" +1 when total >= 5 }\n',
+    )
+    # before: the function's own `total = 0` overwrote the argument, so drm_b1(total=10) was 0
+    assert call(path, "m.drm_b1(total=10)", "m.drm_b1(total=4)", "m.drm_b1()") == [1, 0, 0]
+
+
+def test_names_that_are_builtins_or_module_names_do_not_crash(tmp_path: Path) -> None:
+    path = generate(
+        tmp_path,
+        'game t { title "T" }\n'
+        'enum value_error "E" { a "A" b "B" }\nenum no_row_error "N" { x "X" }\n'
+        'context bool: flag "Bool"\ncontext min: flag "Min"\n'
+        'chart [R1] "R1" { roll 1d6 key range: value_error column roll: text '
+        'drm d "D" +1 when bool drm e "E" -1 when min combine sum clamp -1 to +1 rows { a 1-7: "x" b 1-7: "y" } }\n',
+    )
+    got = call(
+        path,
+        "m.drm_r1(bool_=True)",
+        "m.drm_r1(min_=True, bool_=False)",
+        "m.lookup_r1(2, range_='b')",
+        "m.roll_r1(random.Random(1), range_='a')['values']",
+        "m.lookup_r1(2, range_='c')",
+    )
+    # before: `if bool(bool)` called the flag; `min(...)` in the clamp called the flag; the enum
+    # `value_error` became a module name `ValueError` that shadowed the exception
+    assert got[:4] == [1, -1, {"roll": "y"}, {"roll": "x"}]
+    assert got[4] == ["ValueError", "R1: 'c' is not a value of range_; expected one of 'a', 'b'"]
+    status, out = mypy_strict(path)
+    assert status == 0, out
+
+
+def test_keys_named_like_the_functions_own_names_are_renamed_alike(tmp_path: Path) -> None:
+    path = generate(
+        tmp_path,
+        'game t { title "T" }\nenum side "Side" { a "A" b "B" }\ncontext context: flag "Context"\n'
+        'chart [R1] "R1" { roll 1d6 key rng: side key natural: side key row: side column res: text '
+        'drm c "C" +1 when context rows { a * * 1-7: "x" b * * 1-7: "y" } }\n',
+    )
+    got = call(
+        path,
+        "m.roll_r1(random.Random(1), rng_='b', natural_='b', row_='b')['values']",
+        "m.lookup_r1(1, rng_='a', natural_='a', row_='a', drm=m.drm_r1(context_=True))",
+    )
+    assert got == [{"res": "y"}, {"res": "x"}]
+
+
+def test_a_column_named_roll_is_not_overwritten_by_the_natural_roll(tmp_path: Path) -> None:
+    path = generate(
+        tmp_path,
+        'game t { title "T" }\nchart [R1] "R1" { roll 1d6 column roll: text rows { 1-6: "printed" } }\n',
+    )
+    # before: roll_r1 returned {'roll': natural, 'modified': ..., **row}, and the row's `roll` won
+    got = call(path, "m.roll_r1(random.Random(3))")
+    natural = random.Random(3).randint(1, 6)
+    assert got == [{"natural": natural, "drm": 0, "modified": natural, "values": {"roll": "printed"}}]
+
+
+def test_chart_ids_that_normalise_alike_never_alias(tmp_path: Path) -> None:
+    path = generate(
+        tmp_path,
+        'game t { title "T" }\n'
+        'chart [R-1] "Dash" { roll 1d6 column res: text rows { 1-6: "dash" } }\n'
+        'chart r_1 "Underscore" { roll 1d6 column res: text rows { 1-6: "underscore" } }\n'
+        'chart r_1_2 "Two" { roll 1d6 column res: text rows { 1-6: "two" } }\n',
+    )
+    got = call(
+        path,
+        "{a: f(1)['res'] for a, f in m.LOOKUPS.items()}",
+        "[m.lookup_r_1(1)['res'], m.lookup_r_1_2(1)['res'], m.lookup_r_1_3(1)['res']]",
+    )
+    # before: `[R-1]` and `r_1` became r_1 and r_1_2, and the chart `r_1_2` read another's rows
+    assert got[0] == {"R-1": "dash", "r_1": "underscore", "r_1_2": "two"}
+    # charts whose ID is already a Python name keep it; `R-1` takes the first free suffix
+    assert got[1] == ["underscore", "two", "dash"]
+
+
+def test_a_redundant_condition_still_passes_mypy_strict(tmp_path: Path) -> None:
+    path = generate(
+        tmp_path,
+        'game t { title "T" }\nenum weather "Weather" { clear "Clear" storm "Storm" }\n'
+        'context weather: weather "Weather"\n'
+        'drms [B1] "B1" { drm w "Not clear" +1 when weather != clear or weather == storm }\n',
+    )
+    status, out = mypy_strict(path)  # before: "Non-overlapping equality check"
+    assert status == 0, out
+    assert call(path, "m.drm_b1(weather='storm')", "m.drm_b1(weather='clear')") == [1, 0]
+
+
+# ---- issue 11 item 11: an unset context value ------------------------------------------------------
+
+
+def test_an_unset_context_value_applies_no_drm_as_the_docstring_says(tmp_path: Path) -> None:
+    path = generate(
+        tmp_path,
+        'game t { title "T" }\nenum weather "Weather" { clear "Clear" storm "Storm" }\n'
+        'context weather: weather "Weather"\ncontext fb: flag "F/B"\n'
+        'drms [B1] "B1" { drm a "Not clear" +1 when weather != clear '
+        'drm b "Not a storm" +2 when not weather == storm drm c "F/B or storm" +4 when fb or weather == storm }\n',
+    )
+    got = call(path, "m.drm_b1()", "m.drm_b1(fb=True)", "m.drm_b1(weather='clear')", "m.drm_b1.__doc__")
+    # before: `!=` and `not` came out true for an unset weather: 3 where the docstring promised 0
+    assert got[:3] == [0, 4, 2]
+    assert "left as None is unknown: a DRM applies only when its condition is true without it" in str(got[3])
+
+
+# ---- every argument checked; odds feed the CRT ------------------------------------------------------
+
+
+def test_a_misspelt_value_raises_naming_the_allowed_values(tmp_path: Path) -> None:
+    path = generate(
+        tmp_path,
+        'game t { title "T" calendar 1944-01 to 1944-12 }\nenum weather "Weather" { clear "Clear" storm "Storm" }\n'
+        'context weather: weather "Weather"\ncontext month: month "Month"\n'
+        'chart [R1] "R1" { roll 1d6 key weather column res: int drm s "Storm" +1 when weather == storm '
+        'drm d "December" +1 when month == 1944-12 rows { clear 1-7: 0 storm 1-7: 1 } }\n',
+    )
+    got = call(
+        path,
+        "m.lookup_r1(3, weather='strom')",
+        "m.drm_r1(weather='strom')",
+        "m.drm_r1(month='12/1944')",
+        "m.lookup_r1(3, weather='storm', drm='1')",
+        "m.lookup_r1(True, weather='storm')",
+        "m.drm_r1(weather='storm', month='1944-12')",
+    )
+    # before: the DRM function silently returned 0 for 'strom'
+    assert got[0] == ["ValueError", "R1: 'strom' is not a value of weather; expected one of 'clear', 'storm'"]
+    assert got[1] == got[0]
+    assert got[2] == ["ValueError", "R1: month must be a month 'YYYY-MM', got '12/1944'"]
+    assert got[3] == ["ValueError", "R1: drm must be an int, got '1'"]
+    assert got[4] == ["ValueError", "R1: True cannot be rolled on 1d6"]
+    assert got[5] == 2
+
+
+CRT = (
+    'game t { title "T" }\n'
+    'odds crt_odds "CRT odds" { columns ["1:2", "1:1", "2:1", "3:1"] attacker_high round down '
+    "defender_high round up beyond clamp shift after clamp }\n"
+    'chart crt "CRT" { roll 1d6 key odds: crt_odds column result: pair "A/D" '
+    'grid odds ["1:2", "1:1", "2:1", "3:1"] { 1/0: 1-3 | 1-2 | 1 | - \n 0/1: 4-6 | 3-6 | 2-6 | 1-6 } }\n'
+)
+
+
+def test_the_odds_column_is_what_the_crt_lookup_accepts(tmp_path: Path) -> None:
+    path = generate(tmp_path, CRT)
+    got = call(
+        path,
+        "m.odds_crt_odds(13, 4)",
+        "m.lookup_crt(4, odds=m.odds_crt_odds(13, 4))",
+        "m.lookup_crt(4, odds='o3_1')",
+        "m.lookup_crt(4, odds='4:1')",
+    )
+    # before: odds_crt_odds(13, 4) returned '3:1' and lookup_crt(4, odds='3:1') raised ValueError
+    assert got[:2] == ["3:1", {"result": [0, 1]}]  # USAAF 15.1: 13 vs 4 is 3.25, rounded down
+    assert got[2] == {"result": [0, 1]}  # the column's id in the game's JSON is accepted too
+    expected = "expected one of '1:2', '1:1', '2:1', '3:1'"
+    assert got[3] == ["ValueError", f"crt: '4:1' is not an odds column of odds; {expected}"]
+    m = import_module(path, "crt_chain")
+    assert typing.get_type_hints(m.odds_crt_odds)["return"] == typing.get_type_hints(m.lookup_crt)["odds"] == m.CrtOdds
+    status, out = mypy_strict(path)
+    assert status == 0, out
+
+
+# ---- the modules answer as chartc lookup does ------------------------------------------------------
+
+
+def python_key(game, key, member_id: str) -> str:
+    """A key value as the generated lookup takes it: an odds column by its printed label."""
+    rule = game.chart(key.enum.id)
+    member = key.enum.member(member_id)
+    return member.label if rule is not None and rule.odds is not None and member is not None else member_id
+
+
+def cli_values(result) -> dict[str, object]:
+    return {k: {"chart": v.address} if isinstance(v, ChartRef) else v for k, v in result.values().items()}
+
+
+@pytest.mark.parametrize("game_id", [p.stem for p in GAMES])
+def test_every_lookup_agrees_with_the_compiler(corpus, game_id: str) -> None:
+    from compiler.query.lookup import LookupProblem, lookup
+
+    game = corpus.project.games[game_id]
+    module = import_module(ROOT / "generated" / game_id / f"{game_id}.py", f"{game_id}_differential")
+    compared = 0
+    for chart in game.charts:
+        if chart.kind not in ("roll", "value", "reference"):
+            continue
+        function = module.LOOKUPS[chart.address]
+        signature = inspect.signature(function).parameters.values()
+        params = [p for p in signature if p.kind is p.KEYWORD_ONLY and p.name != "drm"]
+        if chart.kind == "roll":
+            low, high = chart.drm_span()
+            reads = [(n, drm) for n in chart.dice.outcomes for drm in sorted({0, low - 1, high + 1})]
+        elif chart.kind == "value":
+            domain = chart.value_key.domain
+            first = domain.low if domain.low is not None else (domain.high or 0) - 20
+            reads = [(n, 0) for n in range(first, (domain.high if domain.high is not None else first + 40) + 1)]
+        else:
+            reads = [(None, 0)]
+        for combo in chart.key_combinations():
+            given = dict(zip((k.id for k in chart.keys), combo, strict=True))
+            kwargs = {p.name: python_key(game, k, m) for p, k, m in zip(params, chart.keys, combo, strict=True)}
+            for n, drm in reads:
+                try:
+                    want: object = cli_values(lookup(chart, None if n is None else str(n), given, drm))
+                except LookupProblem:
+                    want = module.NoRowError
+                try:
+                    got: object = function(**kwargs) if n is None else function(n, drm=drm, **kwargs)
+                except module.NoRowError:
+                    got = module.NoRowError
+                assert got == want, (chart.address, combo, n, drm)
+                compared += 1
+    assert compared > 100
+
+
+def test_the_identifier_policy_directly() -> None:
+    from compiler.emit.python_names import Namespace, identifier, pascal
+
+    assert identifier("R-1") == "R_1" and identifier("3rd") == "n_3rd"
+    assert pascal("aircraft_type") == "AircraftType" and pascal("r_1") == "R1"
+    names = Namespace.for_module(["_select"])
+    assert names.numbered("r_1") == "r_1" and names.numbered("r_1") == "r_1_2" and names.numbered("r_1") == "r_1_3"
+    assert names.numbered("ValueError") == "ValueError_2"  # a builtin is never shadowed
+    scope = names.child(["roll"])
+    assert [scope.parameter(n) for n in ("range", "_select", "roll", "class", "match", "ok")] == [
+        "range_", "_select_", "roll_", "class_", "match_", "ok",
+    ]
