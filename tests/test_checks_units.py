@@ -37,7 +37,10 @@ def test_a_drm_span_beyond_4300_digits_gives_a_short_c415() -> None:
     sink = Sink()
     assert check_limits(replace(CHART, drms=drms), sink) is False
     messages = [d.message for d in sink.items]
-    assert "chart `D1` is too large to check: DRMs spanning less than -10^12 to more than 10^12 (at most 64 apart)" in messages
+    assert (
+        "chart `D1` is too large to check: DRMs spanning less than -10^12 to more than 10^12 (at most 64 apart)"
+        in messages
+    )
     assert all(len(m) < 200 for m in messages)
 
 

@@ -208,7 +208,8 @@ def test_generated_module_matches_the_rulebook(gen) -> None:
     assert gen.lookup_r9(19, drm=gen.drm_r9(strafe=True))["points"] == 3
     assert gen.lookup_r6(12) == {"effect": "Add +1 to parachute and +1 to landing rolls"}
     assert gen.lookup_allied_fighter_skills(10) == {"skill": "sixth_sense"}
-    assert gen.lookup_range_effects(range_="long")["others"] == "-1 Hit"  # `range` is a builtin: the parameter is `range_`
+    # `range` is a builtin: the parameter is `range_`
+    assert gen.lookup_range_effects(range_="long")["others"] == "-1 Hit"
     assert gen.drm_r4(fb_attack=True) == 1
     # the generated module carries the errata: R4's open top row takes footnote 1's +1 DRM
     assert gen.lookup_r4(6, interceptor="jet", drm=1) == {"result": "Combat"}

@@ -20,7 +20,8 @@ def test_derived_availability_chart_prints_its_own_shifted_cells(tmp_path: Path)
     """A derived availability chart's layout (aid, JSON `layout`) shows the shifted bands of its
     rows: `1-3` moved +5 on 1d6 is `1-6`, and `4+` ("not available") falls off the die."""
     text = HEAD + (
-        'chart [R2] "Available" { roll 1d6 availability side by month [1944-07, 1944-08] { piston: ✓ | 1-3  jet: - | 1 } }\n'
+        'chart [R2] "Available" { roll 1d6 availability side by month [1944-07, 1944-08] '
+        "{ piston: ✓ | 1-3  jet: - | 1 } }\n"
         'chart [R2b] "Later" { derive from R2 bands +5 }\n'
     )
     comp = compile_text(tmp_path, text)
@@ -44,7 +45,11 @@ def test_a_huge_drm_is_reported_without_building_a_huge_number(tmp_path: Path) -
     """Integer literals are bounded to 9 digits (C101 beyond); the largest DRMs that remain must
     still give a C415 whose message stays short (Python refuses to print integers over 4,300 digits)."""
     big = "9" * 9
-    text = HEAD + f'context fb: flag\nchart [D1] "Big" {{ roll 1d6 column r: text drm a +{big} when fb drm b -{big} when fb rows {{ 1-6: "x" }} }}\n'
+    text = HEAD + (
+        "context fb: flag\n"
+        f'chart [D1] "Big" {{ roll 1d6 column r: text drm a +{big} when fb drm b -{big} when fb '
+        'rows { 1-6: "x" } }\n'
+    )
     comp = compile_text(tmp_path, text)
     assert "C415" in codes(comp)
     [d] = [d for d in comp.diagnostics if d.code == "C415" and "spanning" in d.message]
@@ -55,7 +60,11 @@ def test_did_you_mean_over_many_misspellings_is_fast(tmp_path: Path) -> None:
     """3,000 misspelled key values against an enum of 3,000 members (about 90 KB)."""
     members = " ".join(f"type_{i:04d}" for i in range(3000))
     rows = " ".join(f'tpye_{i:04d} 1-6: "x"' for i in range(3000))
-    text = HEAD + f"enum big {{ {members} }}\n" + f'chart [K1] "Keys" {{ roll 1d6 key k: big column r: text rows {{ {rows} }} }}\n'
+    text = (
+        HEAD
+        + f"enum big {{ {members} }}\n"
+        + f'chart [K1] "Keys" {{ roll 1d6 key k: big column r: text rows {{ {rows} }} }}\n'
+    )
     start = time.process_time()
     comp = compile_text(tmp_path, text)
     elapsed = time.process_time() - start
@@ -92,7 +101,8 @@ def test_a_calendar_spanning_ten_thousand_years_is_refused(tmp_path: Path) -> No
 
 def test_json_layout_of_a_derived_availability_chart(tmp_path: Path) -> None:
     text = HEAD + (
-        'chart [R2] "Available" { roll 1d6 availability side by month [1944-07, 1944-08] { piston: ✓ | 1-3  jet: - | 1 } }\n'
+        'chart [R2] "Available" { roll 1d6 availability side by month [1944-07, 1944-08] '
+        "{ piston: ✓ | 1-3  jet: - | 1 } }\n"
         'chart [R2b] "Later" { derive from R2 bands +5 }\n'
     )
     comp = compile_text(tmp_path, text)
