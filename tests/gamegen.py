@@ -133,9 +133,10 @@ class GameWriter:
 
     def name(self, colliding: float = 0.5, avoid: set[str] | None = None) -> str:
         """A fresh name of the game: a colliding one with chance `colliding`, else a plain one."""
-        avoid = (avoid or set()) | self.used | RESERVED_FOR_TYPES
+        # chart names are compared without case (`Any` and `any` are one chart, C202): so are all here
+        avoid = {n.lower() for n in (avoid or set()) | self.used | RESERVED_FOR_TYPES}
         pool = COLLIDING_NAMES if self.rng.random() < colliding else PLAIN_NAMES
-        choices = [n for n in pool if n not in avoid]
+        choices = [n for n in pool if n.lower() not in avoid]
         if choices:
             name = self.rng.choice(choices)
         else:
