@@ -22,6 +22,7 @@ import importlib.util
 import inspect
 import itertools
 import json
+import math
 import random
 import sys
 import traceback
@@ -186,7 +187,7 @@ def odds_label(rule: dict[str, Any], attack: int, defense: int) -> str:
     """The CRT column of an odds rule read from the JSON (no shifts): ratio, rounding, table edge."""
 
     def rounded(value: Fraction, how: str) -> int:
-        return {"down": value.__floor__(), "up": value.__ceil__(), "nearest": (value + Fraction(1, 2)).__floor__()}[how]
+        return {"down": math.floor(value), "up": math.ceil(value), "nearest": math.floor(value + Fraction(1, 2))}[how]
 
     if attack == defense:
         position = 0
@@ -216,6 +217,9 @@ def normal(value: Any) -> Any:
 
 
 def python_answer(fn: Callable[..., Any], chart: dict[str, Any], q: Question, error: type[Exception]) -> Any:
+    """The generated lookup's answer: its row's values as JSON carries them, or NO_ROW. The key
+    parameters are the keyword-only ones in the chart's key order (their names follow the module's
+    identifier policy, not the chart's key names)."""
     params = [p.name for p in inspect.signature(fn).parameters.values() if p.kind is p.KEYWORD_ONLY and p.name != "drm"]
     kwargs: dict[str, Any] = dict(zip(params, (v for _, v in q.keys), strict=True))
     if chart["kind"] in ("roll", "value"):
@@ -228,6 +232,11 @@ def python_answer(fn: Callable[..., Any], chart: dict[str, Any], q: Question, er
 
 
 def cli_answer(run: GameRun, runner: CliRunner, args: list[str]) -> tuple[int, Any]:
+    """`chartc ARGS` in-process: (exit status, parsed JSON output, or the text on a non-zero exit).
+
+    Raises:
+        CliTraceback: the command raised, or exited 3 with a traceback.
+    """
     run.cli_calls += 1
     result = runner.invoke(cli, args)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
