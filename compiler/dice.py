@@ -116,7 +116,11 @@ class Dice:
         if not printed.isdigit():
             return None
         value = int(printed)
-        if self.sides == 10 and printed == "0" and (self.form is DiceForm.LOWER or (self.form is DiceForm.SUM and self.count == 1)):
+        if (
+            self.sides == 10
+            and printed == "0"
+            and (self.form is DiceForm.LOWER or (self.form is DiceForm.SUM and self.count == 1))
+        ):
             return 10  # a d10's 0 face (1d10, lower of Nd10)
         if self.form is DiceForm.PERCENTILE and printed == "00":
             return 100

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol, assert_never
 
 from compiler import model
-from compiler.diagnostics import Label, Sink, codes
-from compiler.diagnostics.messages import declared_twice
+from compiler.diagnostics import Label, Sink, codes, did_you_mean
+from compiler.diagnostics.messages import declared_twice, unknown_name
 from dsl import ast
 
 
@@ -58,9 +58,7 @@ def errata_docs(decls: list[ast.ErrataDecl], sink: Sink) -> list[model.ErrataDoc
     for e in decls:
         for o in e.overrides:
             if o.text not in seen:
-                from compiler.diagnostics import did_you_mean
-
-                sink.emit(codes.UNKNOWN_NAME, f"errata `{e.name.text}` overrides unknown errata `{o.text}`", o.span, did_you_mean(o.text, seen))
+                unknown_name(sink, f"errata `{e.name.text}` overrides unknown errata `{o.text}`", o.text, o.span, seen)
     return docs
 
 
@@ -106,10 +104,13 @@ class ErrataApplier:
             for a in e.amends:
                 chart = self.find(a.chart.text)
                 if chart is None:
-                    from compiler.diagnostics import did_you_mean
-
                     names = [x.text for c in self.charts.values() for x in (c.chart_id, c.slug) if x is not None]
-                    self.sink.emit(codes.ERRATA_TARGET_MISSING, f"errata `{e.name.text}` amends chart `{a.chart.text}`, which does not exist", a.chart.span, did_you_mean(a.chart.text, names))
+                    self.sink.emit(
+                        codes.ERRATA_TARGET_MISSING,
+                        f"errata `{e.name.text}` amends chart `{a.chart.text}`, which does not exist",
+                        a.chart.span,
+                        did_you_mean(a.chart.text, names),
+                    )
                     continue
                 handle = self._handle(chart)
                 current = amended.get(handle, chart)
@@ -247,7 +248,8 @@ class ErrataApplier:
         if earlier and earlier[0] != errata_id and earlier[0] not in self._overrides.get(errata_id, set()):
             self.sink.emit(
                 codes.ERRATA_CONFLICT,
-                f"errata `{errata_id}` and `{earlier[0]}` both change the same {'cell' if what not in ('row', 'title', 'range') else what}",
+                f"errata `{errata_id}` and `{earlier[0]}` both change the same "
+                f"{'cell' if what not in ('row', 'title', 'range') else what}",
                 op_span,
                 f"say which wins: add `overrides {earlier[0]}` to errata `{errata_id}`",
                 (Label(earlier[1], f"changed by `{earlier[0]}` here"),),

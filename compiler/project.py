@@ -164,7 +164,9 @@ def _load(game_dirs: dict[str, Path], as_printed: bool = False) -> Compilation:
             if result.source is not None:
                 parsed.append(replace(result.source, path=source_name(game_id, f)))
         first = display_path(files[0]) if files else display_path(folder)
-        games[game_id] = resolve_game(game_id, parsed, sink, ast.Span(first, 1, 1, 1, 1), complete=len(parsed) == len(files), as_printed=as_printed)
+        folder_span = ast.Span(first, 1, 1, 1, 1)
+        complete = len(parsed) == len(files)
+        games[game_id] = resolve_game(game_id, parsed, sink, folder_span, complete=complete, as_printed=as_printed)
     for game_id, folder in game_dirs.items():
         games[game_id] = replace(games[game_id], aid_order=_load_aid_order(games[game_id], folder, sink, sources))
     project = model.Project(games)
@@ -210,13 +212,17 @@ def _load_aid_order(
     return tuple(kept)
 
 
+# suppressions by (code, file): their charts' start positions, sorted, and the suppressions
+_SuppressionIndex = dict[tuple[str, str], tuple[list[tuple[int, int]], list[model.Suppression]]]
+
+
 def apply_suppressions(sink: Sink, suppressions: list[model.Suppression]) -> tuple[list[Diagnostic], list[Suppressed]]:
     """Drop the findings an `allow` covers; report each `allow` that covered nothing (C501).
 
     Returns:
         The remaining diagnostics (sorted) and the silenced ones with the reason that silenced them.
     """
-    index: dict[tuple[str, str], tuple[list[tuple[int, int]], list[model.Suppression]]] = {}
+    index: _SuppressionIndex = {}
     for s in sorted(suppressions, key=lambda s: (s.scope.line, s.scope.col)):
         starts, sups = index.setdefault((s.code, s.scope.file), ([], []))
         starts.append((s.scope.line, s.scope.col))
@@ -250,7 +256,7 @@ def _read(path: Path, folder: Path, shown: str, sink: Sink) -> str | None:
         return None
 
 
-def _covering(index: dict[tuple[str, str], tuple[list[tuple[int, int]], list[model.Suppression]]], d: Diagnostic) -> model.Suppression | None:
+def _covering(index: _SuppressionIndex, d: Diagnostic) -> model.Suppression | None:
     """The suppression whose chart holds `d`: the last chart starting at or before it (charts of
     one file do not overlap), found by bisection so many charts cost no more than a few."""
     starts, candidates = index.get((d.code, d.span.file), ([], []))

@@ -465,7 +465,7 @@ class ChartDecl:
     footnotes: tuple[FootnoteDecl, ...]
     notes: tuple[Text, ...]
     partial: Text | None
-    modified: Text | None
+    drm_meaning: Text | None
     derive: DeriveDecl | None
     rows: tuple[RowDecl, ...]
     grids: tuple[GridDecl, ...]

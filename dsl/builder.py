@@ -332,7 +332,7 @@ class Builder(_Terminals):
         value_key = block.one("value", ast.ValueKeyDecl)
         combine = block.one("combine", ast.CombineDecl)
         partial = block.one("partial", ast.Text)
-        modified = block.one("modified", ast.Text)
+        drm_meaning = block.one("drm_meaning", ast.Text)
         derive = block.one("derive", ast.DeriveDecl)
         return ast.ChartDecl(
             kind=kind,
@@ -349,7 +349,7 @@ class Builder(_Terminals):
             footnotes=block.every("footnote", ast.FootnoteDecl),
             notes=block.every("note", ast.Text),
             partial=partial,
-            modified=modified,
+            drm_meaning=drm_meaning,
             derive=derive,
             rows=block.every_item("rows", ast.RowDecl),
             grids=block.every("grid", ast.GridDecl),
@@ -377,7 +377,7 @@ class Builder(_Terminals):
             footnotes=(),
             notes=(note,) if note else (),
             partial=None,
-            modified=None,
+            drm_meaning=None,
             derive=None,
             rows=(),
             grids=(),
@@ -395,8 +395,8 @@ class Builder(_Terminals):
     def partial(self, meta: Meta, text: ast.Text) -> _Stmt:
         return _Stmt("partial", text, self._span(meta))
 
-    def modified(self, meta: Meta, text: ast.Text) -> _Stmt:
-        return _Stmt("modified", text, self._span(meta))
+    def drm_meaning(self, meta: Meta, text: ast.Text) -> _Stmt:
+        return _Stmt("drm_meaning", text, self._span(meta))
 
     def footnote(self, meta: Meta, mark: Token, text: ast.Text) -> _Stmt:
         decl = ast.FootnoteDecl(int(mark), text, self._span(meta))

@@ -48,9 +48,9 @@ RESERVED_FOR_TYPES = {
 # generator keeps them out of those places until that is fixed.
 CHART_STATEMENT_KEYWORDS = {
     "rule", "roll", "value", "key", "column", "drm", "combine", "footnote", "note", "partial", "rows", "grid",
-    "availability", "modified", "derive", "allow",
+    "availability", "drm_meaning", "derive", "allow",
 }
-MODIFIED_STATEMENT = "modified"  # the statement that says what a DRM on a two-digit roll means
+DRM_MEANING_STATEMENT = "drm_meaning"  # the statement that says what a DRM on a two-digit roll means
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class DiceForm:
 
     text: str
     outcomes: tuple[int, ...]
-    two_digit: bool = False  # d66 and percentile: a DRM needs a `modified` statement
+    two_digit: bool = False  # d66 and percentile: a DRM needs a `drm_meaning` statement
 
     def printed(self, roll: int) -> str:
         if self.text == "percentile":
@@ -222,7 +222,7 @@ class GameWriter:
         return f"{ctx.id} {self.rng.choice(['==', '!='])} {self.rng.choice(members)[0]}"
 
     def drms(self, two_digit: bool) -> list[str]:
-        """DRM lines (and a clamp, a `modified` statement) for a chart, or none."""
+        """DRM lines (and a clamp, a `drm_meaning` statement) for a chart, or none."""
         if not self.contexts or self.rng.random() < 0.35:
             return []
         lines = []
@@ -232,7 +232,7 @@ class GameWriter:
         if self.rng.random() < 0.3:
             lines.append(f"  combine sum clamp {-self.rng.randint(0, 2):+d} to {self.rng.randint(0, 3):+d}")
         if two_digit:
-            lines.append(f'  {MODIFIED_STATEMENT} "the DRM is added to the two-digit result"')
+            lines.append(f'  {DRM_MEANING_STATEMENT} "the DRM is added to the two-digit result"')
         return lines
 
     # ---- cells and ranges -----------------------------------------------------------------------

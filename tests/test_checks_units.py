@@ -17,9 +17,25 @@ SPAN = Span("t.chart", 1, 1, 1, 10)
 
 
 CHART = model.Chart(
-    game="t", chart_id="D1", slug=None, title="D", rule=None, kind=model.ChartKind.ROLL, dice=None, value_key=None,
-    keys=(), columns=(), drms=(), clamp=None, footnotes=(), notes=(), partial=None, rows=(), grid=None,
-    source_file="t.chart", span=SPAN,
+    game="t",
+    chart_id="D1",
+    slug=None,
+    title="D",
+    rule=None,
+    kind=model.ChartKind.ROLL,
+    dice=None,
+    value_key=None,
+    keys=(),
+    columns=(),
+    drms=(),
+    clamp=None,
+    footnotes=(),
+    notes=(),
+    partial=None,
+    rows=(),
+    grid=None,
+    source_file="t.chart",
+    span=SPAN,
 )
 
 

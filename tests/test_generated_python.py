@@ -104,11 +104,13 @@ def test_no_style_debris(path: Path) -> None:
     for debris in ("Optional[", "+= -", "if bool(", ", )", "position += shift"):
         assert debris not in text, debris
     tree = ast.parse(text)
+    lines = text.split("\n")
     for node in ast.walk(tree):
         assert not (isinstance(node, ast.Name) and node.id == "Any"), node.lineno
         if isinstance(node, ast.FunctionDef) and node.body and isinstance(node.body[0], ast.Expr):
-            doc = ast.get_source_segment(text, node.body[0]) or ""
-            assert "\n" not in doc or doc.endswith('\n    """'), f"{node.name}: closing quotes on a text line"
+            doc = node.body[0]
+            closing = lines[(doc.end_lineno or 0) - 1]
+            assert doc.lineno == doc.end_lineno or closing == '    """', f"{node.name}: closing quotes on a text line"
         if isinstance(node, ast.arg):
             assert node.arg not in dir(builtins), node.arg
     for number, line in enumerate(text.split("\n"), 1):

@@ -64,7 +64,9 @@ def intersecting_pairs(rows: list[model.Row]) -> Iterator[tuple[model.Row, model
     """Every pair of rows whose ranges intersect, earlier row first, by a sweep over the rows
     sorted by low end: time grows with the rows and the pairs found, not with all pairs."""
     order = {id(r): i for i, r in enumerate(rows)}
-    ranged = sorted(((r, r.range) for r in rows if r.range is not None), key=lambda rr: (rr[1].low is not None, rr[1].low or 0))
+    ranged = sorted(
+        ((r, r.range) for r in rows if r.range is not None), key=lambda rr: (rr[1].low is not None, rr[1].low or 0)
+    )
     for i, (a, ra) in enumerate(ranged):
         for b, rb in ranged[i + 1 :]:
             if ra.high is not None and rb.low is not None and rb.low > ra.high:
@@ -75,13 +77,15 @@ def intersecting_pairs(rows: list[model.Row]) -> Iterator[tuple[model.Row, model
 
 def describe_combo(chart: model.Chart, combo: tuple[str, ...]) -> str:
     parts = []
-    for key, member_id in zip(chart.keys, combo):
+    for key, member_id in zip(chart.keys, combo, strict=False):
         member = key.enum.member(member_id)
         parts.append(f"{key.id} `{member.label if member else member_id}`")
     return ", ".join(parts)
 
 
-def _group_combos(chart: model.Chart, found: dict[tuple[str, ...], list[int]]) -> dict[tuple[int, ...], list[tuple[str, ...]]]:
+def _group_combos(
+    chart: model.Chart, found: dict[tuple[str, ...], list[int]]
+) -> dict[tuple[int, ...], list[tuple[str, ...]]]:
     grouped: dict[tuple[int, ...], list[tuple[str, ...]]] = defaultdict(list)
     for combo, values in found.items():
         if values:
@@ -111,7 +115,8 @@ def _report_short_rows(chart: model.Chart, sink: Sink) -> None:
         n = len(given.get(short.item, ()))
         sink.emit(
             codes.PARTIAL_CHART,
-            f"partial chart `{chart.address}`: row `{short.written}` gives {n} of {len(layout.heads)} cells; {', '.join(layout.heads[n:])} missing",
+            f"partial chart `{chart.address}`: row `{short.written}` gives {n} of {len(layout.heads)} cells; "
+            f"{', '.join(layout.heads[n:])} missing",
             short.span,
             f"declared partial: {chart.partial}",
         )
@@ -128,12 +133,18 @@ def ranged(row: model.Row) -> model.DieRange:
     return row.range
 
 
-def _report_overlaps(chart: model.Chart, pairs: set[tuple[model.Row, model.Row]], shared: dict[tuple[model.Row, model.Row], str], sink: Sink) -> None:
+def _report_overlaps(
+    chart: model.Chart,
+    pairs: set[tuple[model.Row, model.Row]],
+    shared: dict[tuple[model.Row, model.Row], str],
+    sink: Sink,
+) -> None:
     for a, b in sorted(pairs, key=lambda p: (p[0].span, p[1].span)):
         assert a.range is not None and b.range is not None
         sink.emit(
             codes.OVERLAPPING_RANGES,
-            f"`{b.range.printed}` overlaps `{a.range.printed}` in chart `{chart.address}` (both select {shared[(a, b)]})",
+            f"`{b.range.printed}` overlaps `{a.range.printed}` in chart `{chart.address}` (both select "
+            f"{shared[(a, b)]})",
             b.range.span,
             "each roll must select exactly one row: shorten one of the ranges",
             (Label(a.range.span, "overlaps this row"),),
@@ -197,7 +208,8 @@ def _check_row_reach(chart: model.Chart, reach: list[int], sink: Sink) -> None:
         if id(row) in never:
             sink.emit(
                 codes.UNREACHABLE_ROW,
-                f"row `{r.printed}` of chart `{chart.address}` can never be selected: {dice_text}{drm_text} rolls {lo} to {hi}",
+                f"row `{r.printed}` of chart `{chart.address}` can never be selected: {dice_text}{drm_text} "
+                f"rolls {lo} to {hi}",
                 r.span,
                 "check the printed range, or declare the DRM that reaches it",
             )
@@ -206,9 +218,12 @@ def _check_row_reach(chart: model.Chart, reach: list[int], sink: Sink) -> None:
         if outside:
             sink.emit(
                 codes.RANGE_OUTSIDE_FACES,
-                f"range `{r.printed}` of chart `{chart.address}` reaches {compress(outside)}, which {dice_text}{drm_text} cannot roll ({lo} to {hi})",
+                f"range `{r.printed}` of chart `{chart.address}` reaches {compress(outside)}, which "
+                f"{dice_text}{drm_text} cannot roll ({lo} to {hi})",
                 r.span,
-                f"write an open end (`{r.low}+`) if the row is meant to catch every higher modified roll" if r.high is not None and r.high > hi else None,
+                f"write an open end (`{r.low}+`) if the row is meant to catch every higher modified roll"
+                if r.high is not None and r.high > hi
+                else None,
             )
 
 
@@ -228,9 +243,10 @@ def _report_gaps(chart: model.Chart, gaps: dict[tuple[str, ...], list[int]], wha
         else:
             sink.emit(
                 codes.GAP,
-                f"{noun} {compress(values)} select{'s' if len(values) == 1 else ''} no row of chart `{chart.address}`{where}",
+                f"{noun} {compress(values)} select{'s' if len(values) == 1 else ''} no row of chart "
+                f"`{chart.address}`{where}",
                 chart.span,
-                "add the missing rows, or declare `partial \"why\"` if the print leaves them out",
+                'add the missing rows, or declare `partial "why"` if the print leaves them out',
             )
     if chart.partial and not any_gap and chart.availability is None:
         # an availability grid knows only the items it lists, so it cannot tell lost rows apart
@@ -251,10 +267,15 @@ def _report_off_table(chart: model.Chart, off: dict[tuple[str, ...], list[int]],
     for values, combos in sorted(grouped.items()):
         drm_text = ", ".join(f"`{d.id}` {d.value:+d}" for d in pushing)
         edge = "highest" if side == "high" else "lowest"
-        fix = "make the last row open-ended (e.g. `5+`)" if side == "high" else "make the first row open-ended (e.g. `2-`)"
+        fix = (
+            "make the last row open-ended (e.g. `5+`)"
+            if side == "high"
+            else "make the first row open-ended (e.g. `2-`)"
+        )
         sink.emit(
             codes.MODIFIED_ROLL_OFF_TABLE,
-            f"modified roll {compress(values)} (DRM {drm_text}) falls off the {edge} row of chart `{chart.address}`{_for_combos(chart, combos)}",
+            f"modified roll {compress(values)} (DRM {drm_text}) falls off the {edge} row of chart "
+            f"`{chart.address}`{_for_combos(chart, combos)}",
             anchor,
             fix + ", or say in an errata what such a roll means",
         )
@@ -279,9 +300,17 @@ def _check_value_chart(chart: model.Chart, sink: Sink) -> None:
         if r is None:
             continue
         if domain.intersect(r) is None:
-            sink.emit(codes.UNREACHABLE_ROW, f"row `{r.printed}` of chart `{chart.address}` lies outside {vk.id} `{dom.printed}`", r.span)
+            sink.emit(
+                codes.UNREACHABLE_ROW,
+                f"row `{r.printed}` of chart `{chart.address}` lies outside {vk.id} `{dom.printed}`",
+                r.span,
+            )
         elif any(v is not None and not domain.contains(v) for v in (r.low, r.high)):
-            sink.emit(codes.RANGE_OUTSIDE_FACES, f"range `{r.printed}` of chart `{chart.address}` runs outside {vk.id} `{dom.printed}`", r.span)
+            sink.emit(
+                codes.RANGE_OUTSIDE_FACES,
+                f"range `{r.printed}` of chart `{chart.address}` runs outside {vk.id} `{dom.printed}`",
+                r.span,
+            )
     for combo in chart.key_combinations():
         rows = [r for r in chart.rows_for(combo) if r.range is not None]
         missing = _interval_gaps(domain, [ranged(r) for r in rows])
@@ -339,16 +368,27 @@ def _report_interval_gaps(chart: model.Chart, gaps: dict[tuple[str, ...], list[I
         where = _for_combos(chart, combos)
         vk = chart.value_key.id if chart.value_key else "value"
         if chart.partial:
-            sink.emit(codes.PARTIAL_CHART, f"partial chart `{chart.address}`: {vk} {text} selects no row{where}", chart.span, f"declared partial: {chart.partial}")
+            sink.emit(
+                codes.PARTIAL_CHART,
+                f"partial chart `{chart.address}`: {vk} {text} selects no row{where}",
+                chart.span,
+                f"declared partial: {chart.partial}",
+            )
         else:
             sink.emit(
                 codes.GAP,
                 f"{vk} {text} selects no row of chart `{chart.address}`{where}",
                 chart.span,
-                "add the missing rows (an open-ended last row like `20+` covers every higher value), or declare `partial \"why\"`",
+                "add the missing rows (an open-ended last row like `20+` covers every higher value), or declare "
+                '`partial "why"`',
             )
     if chart.partial and not grouped:
-        sink.emit(codes.PARTIAL_BUT_COMPLETE, f"chart `{chart.address}` is declared partial but every value selects a row", chart.span, "delete the `partial` line")
+        sink.emit(
+            codes.PARTIAL_BUT_COMPLETE,
+            f"chart `{chart.address}` is declared partial but every value selects a row",
+            chart.span,
+            "delete the `partial` line",
+        )
 
 
 # ---- reference charts ------------------------------------------------------------------------------------
@@ -371,8 +411,23 @@ def _check_reference_chart(chart: model.Chart, sink: Sink) -> None:
     if missing and chart.keys:
         text = _for_combos(chart, missing).removeprefix(" for ")
         if chart.partial:
-            sink.emit(codes.PARTIAL_CHART, f"partial chart `{chart.address}`: no row for {text}", chart.span, f"declared partial: {chart.partial}")
+            sink.emit(
+                codes.PARTIAL_CHART,
+                f"partial chart `{chart.address}`: no row for {text}",
+                chart.span,
+                f"declared partial: {chart.partial}",
+            )
         else:
-            sink.emit(codes.GAP, f"no row of chart `{chart.address}` for {text}", chart.span, "add a row for each key value, or declare `partial \"why\"`")
+            sink.emit(
+                codes.GAP,
+                f"no row of chart `{chart.address}` for {text}",
+                chart.span,
+                'add a row for each key value, or declare `partial "why"`',
+            )
     elif chart.partial and chart.keys:
-        sink.emit(codes.PARTIAL_BUT_COMPLETE, f"chart `{chart.address}` is declared partial but every key value has a row", chart.span, "delete the `partial` line")
+        sink.emit(
+            codes.PARTIAL_BUT_COMPLETE,
+            f"chart `{chart.address}` is declared partial but every key value has a row",
+            chart.span,
+            "delete the `partial` line",
+        )

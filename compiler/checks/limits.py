@@ -31,14 +31,24 @@ def check_limits(chart: model.Chart, sink: Sink) -> bool:
         (len(rows) > MAX_ROWS, lambda: f"{len(rows)} rows (at most {MAX_ROWS})"),
         (combos > MAX_KEY_COMBINATIONS, lambda: f"{combos} key combinations (at most {MAX_KEY_COMBINATIONS})"),
         (len(drms) > MAX_DRMS, lambda: f"{len(drms)} DRMs (at most {MAX_DRMS})"),
-        (high - low > MAX_DRM_SPAN, lambda: f"DRMs spanning {signed(low)} to {signed(high)} (at most {MAX_DRM_SPAN} apart)"),
+        (
+            high - low > MAX_DRM_SPAN,
+            lambda: f"DRMs spanning {signed(low)} to {signed(high)} (at most {MAX_DRM_SPAN} apart)",
+        ),
         (
             combos * totals * max(1, len(rows)) > MAX_ODDS_CELLS,
-            lambda: f"{combos} key combinations x {number(totals)} DRM totals x {len(rows)} rows of odds (at most {MAX_ODDS_CELLS})",
+            lambda: (
+                f"{combos} key combinations x {number(totals)} DRM totals x {len(rows)} rows of odds (at most "
+                f"{MAX_ODDS_CELLS})"
+            ),
         ),
     ]
     found = [text() for bad, text in problems if bad]
     for text in found:
-        sink.emit(codes.CHART_TOO_LARGE, f"chart `{chart.address}` is too large to check: {text}", chart.title_span or chart.span,
-                  "split the chart, or check the numbers for a typo")
+        sink.emit(
+            codes.CHART_TOO_LARGE,
+            f"chart `{chart.address}` is too large to check: {text}",
+            chart.title_span or chart.span,
+            "split the chart, or check the numbers for a typo",
+        )
     return not found

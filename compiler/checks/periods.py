@@ -19,12 +19,18 @@ def check_periods(game: model.Game, sink: Sink) -> None:
         if game.calendar and (p.first < game.calendar[0] or (p.last > game.calendar[1] and not p.open_end)):
             sink.emit(
                 codes.MONTH_OUTSIDE_CALENDAR,
-                f"period `{p.id}` ({p.first} to {p.last}) runs outside the calendar ({game.calendar[0]} to {game.calendar[1]})",
+                f"period `{p.id}` ({p.first} to {p.last}) runs outside the calendar ({game.calendar[0]} to "
+                f"{game.calendar[1]})",
                 p.span,
             )
     for a, b in itertools.pairwise(ordered):
         if b.first <= a.last:
-            sink.emit(codes.PERIOD_COVERAGE, f"periods `{a.id}` and `{b.id}` overlap ({b.first} to {min(a.last, b.last)})", b.span, labels=(Label(a.span, "overlaps this period"),))
+            sink.emit(
+                codes.PERIOD_COVERAGE,
+                f"periods `{a.id}` and `{b.id}` overlap ({b.first} to {min(a.last, b.last)})",
+                b.span,
+                labels=(Label(a.span, "overlaps this period"),),
+            )
         else:
             hole = _hole(a.last.next(), b.first.previous())
             if hole:

@@ -15,7 +15,11 @@ def check_record_dates(game: model.Game, sink: Sink) -> None:
     that names an item whose record is `available` only later."""
     for enum in game.enums.values():
         month_fields = [f.id for f in enum.fields if f.type == "month" and f.id != "available"]
-        ref_fields = [f for f in enum.fields if f.type in game.enums and any(x.id == "available" for x in game.enums[f.type].fields)]
+        ref_fields = [
+            f
+            for f in enum.fields
+            if f.type in game.enums and any(x.id == "available" for x in game.enums[f.type].fields)
+        ]
         if not month_fields or not ref_fields:
             continue
         for member in enum.members:
@@ -29,7 +33,8 @@ def check_record_dates(game: model.Game, sink: Sink) -> None:
                 if target is not None and isinstance(available, str) and when < available:
                     sink.emit(
                         codes.BEFORE_AVAILABLE,
-                        f"`{member.label}` ({enum.label}, {when}) uses `{target.label}`, available only from {available}",
+                        f"`{member.label}` ({enum.label}, {when}) uses `{target.label}`, available only from "
+                        f"{available}",
                         member.span,
                         f"check the {field.label.lower()} of `{member.id}` or the `available` month of `{target.id}`",
                     )
@@ -56,7 +61,9 @@ def _check_count(game: model.Game, inv: model.CountInvariant, sink: Sink) -> Non
         codes.INVARIANT_VIOLATED,
         f"invariant `{inv.id}` ({inv.text}): {len(matching)} {which}, not {inv.number}",
         inv.span,
-        "records: " + (", ".join(f"`{m}`" for m in matching) or "none") if inv.field else "check the list against the rule",
+        "records: " + (", ".join(f"`{m}`" for m in matching) or "none")
+        if inv.field
+        else "check the list against the rule",
     )
 
 
@@ -68,7 +75,11 @@ def _check_column_sum(game: model.Game, inv: model.ColumnSumInvariant, sink: Sin
     for index, column in enumerate(chart.columns):
         member = enum.member(column.id)
         if member is None:
-            sink.emit(codes.INVARIANT_VIOLATED, f"invariant `{inv.id}`: column `{column.id}` of `{chart.address}` names no `{enum.id}` record", inv.span)
+            sink.emit(
+                codes.INVARIANT_VIOLATED,
+                f"invariant `{inv.id}`: column `{column.id}` of `{chart.address}` names no `{enum.id}` record",
+                inv.span,
+            )
             continue
         need = member.get(inv.field)
         if not isinstance(need, int):
@@ -82,7 +93,8 @@ def _check_column_sum(game: model.Game, inv: model.ColumnSumInvariant, sink: Sin
         if total < need:
             sink.emit(
                 codes.INVARIANT_VIOLATED,
-                f"invariant `{inv.id}` ({inv.text}): `{column.id}` totals {total} in `{chart.address}`, short of {need}",
+                f"invariant `{inv.id}` ({inv.text}): `{column.id}` totals {total} in `{chart.address}`, short of "
+                f"{need}",
                 inv.span,
                 f"check the `{column.id}` cells of `{chart.address}` and the {inv.field} of `{member.id}`",
             )

@@ -179,8 +179,8 @@ BEFORE_AVAILABLE: Final = _code(
 )
 DRM_ON_DIGIT_ROLL: Final = _code(
     "C413", "drm-on-digit-roll", Severity.ERROR,
-    "a DRM on a d66 or percentile roll without a `modified` statement saying what it means",
-    'Say what the DRM does to a two-digit roll: `modified "the DRM is added to the two-digit result"`.',
+    "a DRM on a d66 or percentile roll without a `drm_meaning` statement saying what it means",
+    'Say what the DRM does to a two-digit roll: `drm_meaning "the DRM is added to the two-digit result"`.',
 )
 INVARIANT_VIOLATED: Final = _code(
     "C414", "invariant-violated", Severity.WARNING,

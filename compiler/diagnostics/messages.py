@@ -35,7 +35,14 @@ def signed(n: int) -> str:
 
 
 def declared_twice(
-    sink: Sink, what: str, span: Span, first: Span | None, help: str | None = None, *, where: str = "", verb: str = "declared"
+    sink: Sink,
+    what: str,
+    span: Span,
+    first: Span | None,
+    help: str | None = None,
+    *,
+    where: str = "",
+    verb: str = "declared",
 ) -> None:
     """C202: `what` (e.g. "enum `aircraft`") is declared (or given) twice `where` (e.g. "in chart
     `R4`"); the label points at the first."""
@@ -43,7 +50,9 @@ def declared_twice(
     sink.emit(codes.DUPLICATE_NAME, f"{what} is {verb} twice" + (f" {where}" if where else ""), span, help, labels)
 
 
-def unknown_name(sink: Sink, message: str, name: str, span: Span, known: Iterable[str], fallback: str | None = None) -> None:
+def unknown_name(
+    sink: Sink, message: str, name: str, span: Span, known: Iterable[str], fallback: str | None = None
+) -> None:
     """C201: `message` about the unknown `name`, with the closest of `known` as help."""
     sink.emit(codes.UNKNOWN_NAME, message, span, did_you_mean(name, known) or fallback)
 

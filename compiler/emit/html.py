@@ -15,15 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from compiler import model
-from compiler.aid_order import ORDER_FILE, OrderEntry
+from compiler.aid_order import OrderEntry
 from compiler.emit.aid_view import GroupView, chart_view
 from compiler.emit.templating import environment
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
-
-
-class AidOrderError(ValueError):
-    """An `aid.order` file names an unknown chart, or names a chart twice."""
 
 
 @dataclass(frozen=True)
@@ -73,8 +69,9 @@ def play_order(game: model.Game, order: Sequence[OrderEntry] | None = None) -> l
     chart address per line, `== Heading` starts a group, `#` starts a comment. Charts it does not
     list follow in rule order, so a newly added chart is never left out of the aid.
 
-    Raises:
-        AidOrderError: the file names an unknown chart, or one chart twice.
+    `order` holds the lines project loading kept after checking the file (C416 reports a line that
+    names no chart or a chart already listed, and a build with that error writes nothing); such a
+    line is skipped here too, so the aid never depends on a second validator.
     """
     if order is None:
         return _default_groups(game.charts)
@@ -85,10 +82,8 @@ def play_order(game: model.Game, order: Sequence[OrderEntry] | None = None) -> l
             groups.append((entry.heading or None, []))
             continue
         chart = game.chart(entry.address)
-        if chart is None:
-            raise AidOrderError(f"{ORDER_FILE} line {entry.line}: no chart `{entry.address}` in game `{game.id}`")
-        if id(chart) in listed:
-            raise AidOrderError(f"{ORDER_FILE} line {entry.line}: chart `{entry.address}` is listed twice")
+        if chart is None or id(chart) in listed:
+            continue
         listed.add(id(chart))
         if not groups:
             groups.append((None, []))
@@ -107,9 +102,6 @@ def emit_game_html(
         paper: `a4` or `letter`, the `@page` size the aid is laid out for.
         large_print: 12 pt table cells and 10 pt notes instead of 9 pt and 7.5 pt.
         order: the game's checked `aid.order` lines, if it has the file (see `play_order`).
-
-    Raises:
-        AidOrderError: the order file is wrong.
     """
     groups = [
         GroupView(g.heading, tuple(chart_view(game, c) for c in g.charts if c.kind != "external"))

@@ -209,7 +209,7 @@ def _chart(c: model.Chart) -> dict[str, Any]:
         "partial": c.partial,
         "footnotes": [{"mark": f.mark, "text": f.text} for f in c.footnotes],
         "notes": list(c.notes),
-        "modified": c.drm_reads,
+        "drm_meaning": c.drm_meaning,
         "odds_rule": (
             {
                 "attacker_high": c.odds.attacker_round,

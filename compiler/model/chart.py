@@ -164,7 +164,7 @@ class Chart:
     availability: AvailabilityLayout | None = None
     odds: OddsRule | None = None
     errata: ChartErrata | None = None
-    drm_reads: str | None = None  # what a DRM means on a d66 or percentile roll
+    drm_meaning: str | None = None  # what a DRM means on a d66 or percentile roll
 
     @property
     def address(self) -> str:
@@ -192,7 +192,7 @@ class Chart:
         return list(itertools.product(*[[m.id for m in k.enum.members] for k in self.keys]))
 
     def rows_for(self, combo: tuple[str, ...]) -> list[Row]:
-        return [r for r in self.rows if all(key_matches(k, c) for k, c in zip(r.keys, combo))]
+        return [r for r in self.rows if all(key_matches(k, c) for k, c in zip(r.keys, combo, strict=False))]
 
 
 def drm_span(drms: tuple[Drm, ...], clamp: tuple[int, int] | None) -> tuple[int, int]:

@@ -72,7 +72,11 @@ class Suppression:
     def covers(self, code: str, where: Span) -> bool:
         """Whether a finding with this code at `where` lies inside the chart that allows it."""
         s = self.scope
-        return code == self.code and where.file == s.file and (s.line, s.col) <= (where.line, where.col) < (s.end_line, s.end_col)
+        return (
+            code == self.code
+            and where.file == s.file
+            and (s.line, s.col) <= (where.line, where.col) < (s.end_line, s.end_col)
+        )
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,9 @@ def resolve_game(
     return symbols.game()
 
 
-def _declare(game_id: str, files: list[ast.SourceFile], sink: Sink, folder_span: ast.Span, complete: bool) -> SymbolTable:
+def _declare(
+    game_id: str, files: list[ast.SourceFile], sink: Sink, folder_span: ast.Span, complete: bool
+) -> SymbolTable:
     """Phase 1: the header, calendar and periods (with their enums), enums and context variables."""
     decl = header.game_header(game_id, files, sink, folder_span, complete)
     periods = header.periods(decl, sink)
@@ -96,7 +98,9 @@ def _declare(game_id: str, files: list[ast.SourceFile], sink: Sink, folder_span:
     return symbols
 
 
-def _resolve_charts(symbols: SymbolTable, files: list[ast.SourceFile], typer: ValueTyper, sink: Sink, as_printed: bool) -> list[model.Chart]:
+def _resolve_charts(
+    symbols: SymbolTable, files: list[ast.SourceFile], typer: ValueTyper, sink: Sink, as_printed: bool
+) -> list[model.Chart]:
     """Every chart declaration, errata applied, in source order; each printed ID or slug once."""
     decls = [(f.path, d) for f in files for d in f.charts]
     errata_decls = [e for f in files for e in f.errata]
@@ -131,8 +135,14 @@ def _report_duplicate_charts(game_id: str, charts: list[model.Chart], sink: Sink
     for chart in charts:
         for handle in sorted({h.casefold(): h for h in filter(None, (chart.chart_id, chart.slug))}.values()):
             if handle.casefold() in seen:
-                declared_twice(sink, f"chart `{handle}`", chart.span, seen[handle.casefold()],
-                               "give each chart its own printed ID or slug", where=f"in game `{game_id}`")
+                declared_twice(
+                    sink,
+                    f"chart `{handle}`",
+                    chart.span,
+                    seen[handle.casefold()],
+                    "give each chart its own printed ID or slug",
+                    where=f"in game `{game_id}`",
+                )
             else:
                 seen[handle.casefold()] = chart.span
 
@@ -141,4 +151,11 @@ def _bind_chart_refs(symbols: SymbolTable, typer: ValueTyper, sink: Sink) -> Non
     """Every `[B6]` cell must name a chart, DRM list or `external` chart of the game (C201)."""
     for address, span, what in typer.chart_refs:
         if symbols.chart(address) is None:
-            unknown_name(sink, f"{what} refers to chart `[{address}]`, which game `{symbols.id}` does not declare", address, span, [c.address for c in symbols.charts], f'declare it, e.g. `external [{address}] "Title" "printed on the player aid cards"`')
+            unknown_name(
+                sink,
+                f"{what} refers to chart `[{address}]`, which game `{symbols.id}` does not declare",
+                address,
+                span,
+                [c.address for c in symbols.charts],
+                f'declare it, e.g. `external [{address}] "Title" "printed on the player aid cards"`',
+            )

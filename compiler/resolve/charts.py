@@ -41,7 +41,12 @@ class ChartResolver:
     def resolve(self) -> model.Chart | None:
         d = self.decl
         for span in d.repeated:
-            self.sink.emit(codes.REPEATED_STATEMENT, f"this statement may appear only once in {self.where}", span, "delete the repeated line")
+            self.sink.emit(
+                codes.REPEATED_STATEMENT,
+                f"this statement may appear only once in {self.where}",
+                span,
+                "delete the repeated line",
+            )
         if d.chart_id is None and d.slug is None:
             self.sink.emit(
                 codes.CHART_SHAPE,
@@ -71,7 +76,12 @@ class ChartResolver:
             if not columns:
                 columns = [model.Column("result", model.BuiltinType.TEXT, "Result", d.availability[0].span)]
             for extra in d.availability[1:]:
-                self.sink.emit(codes.REPEATED_STATEMENT, f"{self.where} has more than one availability grid", extra.span, "split it into two charts")
+                self.sink.emit(
+                    codes.REPEATED_STATEMENT,
+                    f"{self.where} has more than one availability grid",
+                    extra.span,
+                    "split it into two charts",
+                )
         if kind not in (model.ChartKind.DRMS, model.ChartKind.EXTERNAL):
             rows = [r for r in (self.rows.row(r, keys, columns) for r in d.rows) if r is not None]
             broken = broken or len(rows) != len(d.rows)
@@ -82,11 +92,26 @@ class ChartResolver:
                 rows.extend(layouts.grid_rows(grid, keys))
                 broken = broken or grid is None or len(grid.rows) != len(d.grids[0].rows)
                 for extra_grid in d.grids[1:]:
-                    self.sink.emit(codes.REPEATED_STATEMENT, f"{self.where} has more than one grid", extra_grid.span, "split it into two charts")
+                    self.sink.emit(
+                        codes.REPEATED_STATEMENT,
+                        f"{self.where} has more than one grid",
+                        extra_grid.span,
+                        "split it into two charts",
+                    )
             if not columns:
-                self.sink.emit(codes.CHART_SHAPE, f"{self.where} declares no output column", d.title.span, 'add e.g. `column result: text "Result"`')
+                self.sink.emit(
+                    codes.CHART_SHAPE,
+                    f"{self.where} declares no output column",
+                    d.title.span,
+                    'add e.g. `column result: text "Result"`',
+                )
             elif not rows and not broken and not d.availability:
-                self.sink.emit(codes.CHART_SHAPE, f"{self.where} has no rows", d.title.span, "add a `rows { ... }` block or a `grid`")
+                self.sink.emit(
+                    codes.CHART_SHAPE,
+                    f"{self.where} has no rows",
+                    d.title.span,
+                    "add a `rows { ... }` block or a `grid`",
+                )
                 broken = True
         clamp = self._clamp(d.combine)
         return model.Chart(
@@ -112,7 +137,7 @@ class ChartResolver:
             title_span=d.title.span,
             broken=broken,
             availability=availability,
-            drm_reads=d.modified.text if d.modified else None,
+            drm_meaning=d.drm_meaning.text if d.drm_meaning else None,
         )
 
     def _clamp(self, combine: ast.CombineDecl | None) -> tuple[int, int] | None:
@@ -120,7 +145,11 @@ class ChartResolver:
         if combine is None or combine.clamp_min is None or combine.clamp_max is None:
             return None
         if combine.clamp_min > combine.clamp_max:
-            self.sink.emit(codes.REVERSED_RANGE, f"the DRM clamp runs backwards: {combine.clamp_min:+d} to {combine.clamp_max:+d}", combine.span)
+            self.sink.emit(
+                codes.REVERSED_RANGE,
+                f"the DRM clamp runs backwards: {combine.clamp_min:+d} to {combine.clamp_max:+d}",
+                combine.span,
+            )
             return None
         return combine.clamp_min, combine.clamp_max
 
@@ -193,7 +222,13 @@ class ChartResolver:
             type_name = c.type_name.text
             col_type = column_type(type_name, model.COLUMN_TYPES, self.symbols.enums)
             if col_type is None:
-                unknown_name(self.sink, f"unknown column type `{type_name}` in {self.where}", type_name, c.type_name.span, [*model.COLUMN_TYPES, *self.symbols.enums])
+                unknown_name(
+                    self.sink,
+                    f"unknown column type `{type_name}` in {self.where}",
+                    type_name,
+                    c.type_name.span,
+                    [*model.COLUMN_TYPES, *self.symbols.enums],
+                )
                 continue
             label = c.label.text if c.label else c.name.text.replace("_", " ").capitalize()
             columns.append(model.Column(c.name.text, col_type, label, c.span))
@@ -208,5 +243,11 @@ class ChartResolver:
             notes[f.mark] = model.Footnote(f.mark, f.text.text, f.span)
         for d in drms:
             if d.footnote is not None and d.footnote not in notes:
-                unknown_name(self.sink, f"DRM `{d.id}` cites footnote {d.footnote}, which {self.where} does not declare", str(d.footnote), d.span, [str(m) for m in notes])
+                unknown_name(
+                    self.sink,
+                    f"DRM `{d.id}` cites footnote {d.footnote}, which {self.where} does not declare",
+                    str(d.footnote),
+                    d.span,
+                    [str(m) for m in notes],
+                )
         return [notes[m] for m in sorted(notes)]

@@ -38,7 +38,14 @@ class ConditionResolver:
     def _var(self, name: ast.Name) -> model.ContextVar | None:
         var = self.symbols.context.get(name.text)
         if var is None:
-            unknown_name(self.sink, f"unknown context variable `{name.text}` in {self.where}", name.text, name.span, self.symbols.context, f"declare it: `context {name.text}: flag`")
+            unknown_name(
+                self.sink,
+                f"unknown context variable `{name.text}` in {self.where}",
+                name.text,
+                name.span,
+                self.symbols.context,
+                f"declare it: `context {name.text}: flag`",
+            )
         return var
 
     def condition(self, cond: ast.Cond) -> model.Condition | None:
@@ -61,8 +68,13 @@ class ConditionResolver:
             if var is None or value is None:
                 return None
             op = model.CompareOp(cond.op)
-            if var.type in (model.ContextType.ENUM, model.ContextType.FLAG) and op not in (model.CompareOp.EQ, model.CompareOp.NE):
-                self.sink.emit(codes.INVALID_CONDITION, f"`{cond.op}` does not apply to `{var.id}`; use `==` or `!=`", cond.span)
+            if var.type in (model.ContextType.ENUM, model.ContextType.FLAG) and op not in (
+                model.CompareOp.EQ,
+                model.CompareOp.NE,
+            ):
+                self.sink.emit(
+                    codes.INVALID_CONDITION, f"`{cond.op}` does not apply to `{var.id}`; use `==` or `!=`", cond.span
+                )
                 return None
             return model.Compare(var.id, op, value, cond.span)
         if isinstance(cond, ast.CondIn):
@@ -97,7 +109,12 @@ class ConditionResolver:
                 not_a_value_of(self.sink, op.text, f"`{enum.id}`", op.span, [m.id for m in enum.members])
                 return None
             return model.MemberId(member.id)
-        kinds = {"int": "a whole number", "month": "a month like `1944-12`", "enum": "one of its values", "flag": "nothing"}
+        kinds = {
+            "int": "a whole number",
+            "month": "a month like `1944-12`",
+            "enum": "one of its values",
+            "flag": "nothing",
+        }
         self.sink.emit(
             codes.INVALID_CONDITION,
             f"`{var.id}` is {_kind_phrase(var)} and cannot be compared with `{op.text}`",

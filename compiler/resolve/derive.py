@@ -47,11 +47,22 @@ def derived_chart(symbols: SymbolTable, decl: ast.ChartDecl, path: str, sink: Si
         return None
     base = symbols.chart(derive.base.text)
     if base is None:
-        unknown_name(sink, f"{where} derives from unknown chart `{derive.base.text}`", derive.base.text, derive.base.span, [c.address for c in symbols.charts])
+        unknown_name(
+            sink,
+            f"{where} derives from unknown chart `{derive.base.text}`",
+            derive.base.text,
+            derive.base.span,
+            [c.address for c in symbols.charts],
+        )
         return None
     own = [d.roll, d.value_key, *d.keys, *d.columns, *d.rows, *d.grids, *d.availability]
     if any(own):
-        sink.emit(codes.CHART_SHAPE, f"{where} is derived from `{base.address}` and takes its roll, keys, columns and rows from it", derive.span, "delete them, or drop the `derive` line")
+        sink.emit(
+            codes.CHART_SHAPE,
+            f"{where} is derived from `{base.address}` and takes its roll, keys, columns and rows from it",
+            derive.span,
+            "delete them, or drop the `derive` line",
+        )
         return None
     if base.kind is not model.ChartKind.ROLL or base.dice is None:
         sink.emit(codes.CHART_SHAPE, f"`{base.address}` is not read by a roll, so its bands cannot move", derive.span)
@@ -104,7 +115,9 @@ def _shift_range(r: model.DieRange, dice: Dice, shift: int) -> model.DieRange | 
     return model.DieRange(low, high, format_range(dice, low, high), r.span)
 
 
-def _shift_availability(layout: model.AvailabilityLayout | None, dice: Dice, shift: int) -> model.AvailabilityLayout | None:
+def _shift_availability(
+    layout: model.AvailabilityLayout | None, dice: Dice, shift: int
+) -> model.AvailabilityLayout | None:
     """The printed cells of a derived availability chart: each die range moved like its rows
     (a range pushed off the dice becomes `-`); `✓` and `-` stay."""
     if layout is None:
@@ -114,11 +127,14 @@ def _shift_availability(layout: model.AvailabilityLayout | None, dice: Dice, shi
         return _shift_range(c, dice, shift) if isinstance(c, model.DieRange) else c
 
     # rows the base gives short are reported on the base, where they are written
-    return replace(layout, rows=tuple((item, tuple(cell(c) for c in cells)) for item, cells in layout.rows), short_rows=())
+    return replace(
+        layout, rows=tuple((item, tuple(cell(c) for c in cells)) for item, cells in layout.rows), short_rows=()
+    )
 
 
 def format_range(dice: Dice, low: int | None, high: int | None) -> str:
     """Print a range the way the chart's dice print it: `01-40`, `91-00`, `9-0`, `12+`, `3-`."""
+
     def face(n: int) -> str:
         if dice.form is DiceForm.PERCENTILE:
             return "00" if n == 100 else f"{n:02d}"

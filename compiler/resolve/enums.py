@@ -11,7 +11,11 @@ from compiler.resolve.values import Bad, ValueTyper, column_type
 from dsl import ast
 
 BUILTIN_NAMES = frozenset(model.BuiltinType)
-_BUILTIN_CONTEXT_TYPES = {"flag": model.ContextType.FLAG, "int": model.ContextType.INT, "month": model.ContextType.MONTH}
+_BUILTIN_CONTEXT_TYPES = {
+    "flag": model.ContextType.FLAG,
+    "int": model.ContextType.INT,
+    "month": model.ContextType.MONTH,
+}
 
 
 def add_enum(symbols: SymbolTable, decl: ast.EnumDecl, sink: Sink) -> None:
@@ -25,7 +29,8 @@ def add_enum(symbols: SymbolTable, decl: ast.EnumDecl, sink: Sink) -> None:
             codes.DUPLICATE_NAME,
             f"enum `{decl.name.text}` has the name of the builtin type `{decl.name.text}`",
             decl.name.span,
-            f"rename the enum, e.g. `{decl.name.text}_kind`: a column of type `{decl.name.text}` means the builtin type",
+            f"rename the enum, e.g. `{decl.name.text}_kind`: a column of type `{decl.name.text}` means the "
+            "builtin type",
         )
         return
     members: list[model.Member] = []
@@ -33,7 +38,9 @@ def add_enum(symbols: SymbolTable, decl: ast.EnumDecl, sink: Sink) -> None:
     names_used: dict[str, tuple[str, ast.Span]] = {}
     for m in decl.members:
         if m.name.text in seen:
-            declared_twice(sink, f"value `{m.name.text}`", m.name.span, seen[m.name.text], where=f"in enum `{decl.name.text}`")
+            declared_twice(
+                sink, f"value `{m.name.text}`", m.name.span, seen[m.name.text], where=f"in enum `{decl.name.text}`"
+            )
             continue
         seen[m.name.text] = m.name.span
         label = m.label.text if m.label else m.name.text
@@ -42,7 +49,8 @@ def add_enum(symbols: SymbolTable, decl: ast.EnumDecl, sink: Sink) -> None:
             if folded in names_used and names_used[folded][0] != m.name.text:
                 sink.emit(
                     codes.DUPLICATE_NAME,
-                    f"`{written.text}` names both `{names_used[folded][0]}` and `{m.name.text}` in enum `{decl.name.text}`",
+                    f"`{written.text}` names both `{names_used[folded][0]}` and `{m.name.text}` in enum "
+                    f"`{decl.name.text}`",
                     written.span,
                     "a printed label or alias must pick one value",
                     (Label(names_used[folded][1], "first used here"),),
@@ -67,22 +75,43 @@ def add_record_fields(symbols: SymbolTable, decl: ast.EnumDecl, typer: ValueType
             continue
         field_type = column_type(type_name, model.FIELD_TYPES, symbols.enums)
         if field_type is None:
-            unknown_name(sink, f"unknown type `{type_name}` for field `{f.name.text}` of enum `{enum.id}`", type_name, f.type_name.span, [*model.FIELD_TYPES, *symbols.enums])
+            unknown_name(
+                sink,
+                f"unknown type `{type_name}` for field `{f.name.text}` of enum `{enum.id}`",
+                type_name,
+                f.type_name.span,
+                [*model.FIELD_TYPES, *symbols.enums],
+            )
             continue
         label = f.label.text if f.label else f.name.text.replace("_", " ").capitalize()
         fields.append(model.Field(f.name.text, field_type, label, f.span))
     by_id = {f.id: f for f in fields}
     members = []
-    for member, mdecl in zip(enum.members, [m for m in decl.members if m.name.text in {x.id for x in enum.members}]):
+    declared = {x.id for x in enum.members}
+    for member, mdecl in zip(enum.members, [m for m in decl.members if m.name.text in declared], strict=False):
         values: dict[str, model.Value] = {}
         given: dict[str, ast.Span] = {}
         for fv in mdecl.fields:
             field = by_id.get(fv.name.text)
             if field is None:
-                unknown_name(sink, f"enum `{enum.id}` has no field `{fv.name.text}`", fv.name.text, fv.name.span, by_id, "declare it in a `fields { ... }` block")
+                unknown_name(
+                    sink,
+                    f"enum `{enum.id}` has no field `{fv.name.text}`",
+                    fv.name.text,
+                    fv.name.span,
+                    by_id,
+                    "declare it in a `fields { ... }` block",
+                )
                 continue
             if fv.name.text in values:
-                declared_twice(sink, f"field `{fv.name.text}`", fv.name.span, given[fv.name.text], where=f"for `{member.id}`", verb="given")
+                declared_twice(
+                    sink,
+                    f"field `{fv.name.text}`",
+                    fv.name.span,
+                    given[fv.name.text],
+                    where=f"for `{member.id}`",
+                    verb="given",
+                )
                 continue
             given[fv.name.text] = fv.name.span
             typed = typer.typed(fv.value, field.type, f"field `{field.id}` of `{member.id}`")
@@ -103,7 +132,13 @@ def add_context(symbols: SymbolTable, decl: ast.ContextDecl, sink: Sink) -> None
     var_type = _BUILTIN_CONTEXT_TYPES.get(type_name)
     if var_type is None:
         if type_name not in symbols.enums:
-            unknown_name(sink, f"unknown type `{type_name}` for context variable `{name}`", type_name, decl.type_name.span, [*_BUILTIN_CONTEXT_TYPES, *symbols.enums])
+            unknown_name(
+                sink,
+                f"unknown type `{type_name}` for context variable `{name}`",
+                type_name,
+                decl.type_name.span,
+                [*_BUILTIN_CONTEXT_TYPES, *symbols.enums],
+            )
             return
         enum = type_name
         var_type = model.ContextType.ENUM

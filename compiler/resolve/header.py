@@ -37,7 +37,12 @@ def game_header(
         )
     header = headers[0]
     for span in header.repeated:
-        sink.emit(codes.REPEATED_STATEMENT, f"this statement may appear only once in the header of game `{game_id}`", span, "delete the repeated line")
+        sink.emit(
+            codes.REPEATED_STATEMENT,
+            f"this statement may appear only once in the header of game `{game_id}`",
+            span,
+            "delete the repeated line",
+        )
     if header.name.text != game_id:
         sink.emit(
             codes.GAME_HEADER,
@@ -51,7 +56,12 @@ def game_header(
 def _checked_month(month: ast.MonthText, sink: Sink) -> Month | None:
     parsed = Month.parse(month.text)
     if parsed is None:
-        sink.emit(codes.INVALID_MONTH, f"`{month.text}` is not a month", month.span, "write months as `YYYY-MM` with MM from 01 to 12")
+        sink.emit(
+            codes.INVALID_MONTH,
+            f"`{month.text}` is not a month",
+            month.span,
+            "write months as `YYYY-MM` with MM from 01 to 12",
+        )
     return parsed
 
 

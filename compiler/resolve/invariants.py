@@ -13,7 +13,9 @@ from compiler.resolve.values import Bad, ValueTyper
 from dsl import ast
 
 
-def invariants(symbols: SymbolTable, decls: list[ast.InvariantDecl], typer: ValueTyper, sink: Sink) -> list[model.Invariant]:
+def invariants(
+    symbols: SymbolTable, decls: list[ast.InvariantDecl], typer: ValueTyper, sink: Sink
+) -> list[model.Invariant]:
     """The game's invariants, each name declared once."""
     found: list[model.Invariant] = []
     seen: dict[str, ast.Span] = {}
@@ -39,7 +41,9 @@ def _invariant(symbols: SymbolTable, decl: ast.InvariantDecl, typer: ValueTyper,
             assert_never(decl)
 
 
-def _count_invariant(symbols: SymbolTable, decl: ast.CountInvariant, typer: ValueTyper, sink: Sink) -> model.Invariant | None:
+def _count_invariant(
+    symbols: SymbolTable, decl: ast.CountInvariant, typer: ValueTyper, sink: Sink
+) -> model.Invariant | None:
     """`count ENUM [where FIELD == VALUE] is N`: bind the enum, the field and type the value."""
     if decl.where is None:  # `count ENUM is N`: every record
         enum = _invariant_enum(symbols, decl, decl.enum, sink)
@@ -64,9 +68,19 @@ def _column_sum_invariant(symbols: SymbolTable, decl: ast.ColumnSumInvariant, si
     enum, field = bound
     chart = symbols.chart(decl.chart.text)
     if chart is None:
-        unknown_name(sink, f"unknown chart `{decl.chart.text}` in invariant `{decl.name.text}`", decl.chart.text, decl.chart.span, [c.address for c in symbols.charts])
+        unknown_name(
+            sink,
+            f"unknown chart `{decl.chart.text}` in invariant `{decl.name.text}`",
+            decl.chart.text,
+            decl.chart.span,
+            [c.address for c in symbols.charts],
+        )
         return None
-    parts = {model.SLASHED_PARTS[c.type] for c in chart.columns if isinstance(c.type, model.BuiltinType) and c.type in model.SLASHED_PARTS}
+    parts = {
+        model.SLASHED_PARTS[c.type]
+        for c in chart.columns
+        if isinstance(c.type, model.BuiltinType) and c.type in model.SLASHED_PARTS
+    }
     if not 1 <= decl.part <= (max(parts) if parts else 0):
         sink.emit(
             codes.TYPE_MISMATCH,
@@ -75,13 +89,23 @@ def _column_sum_invariant(symbols: SymbolTable, decl: ast.ColumnSumInvariant, si
             decl.span,
         )
         return None
-    return model.ColumnSumInvariant(decl.name.text, decl.text.text, enum.id, field.id, decl.part, chart.address, decl.span)
+    return model.ColumnSumInvariant(
+        decl.name.text, decl.text.text, enum.id, field.id, decl.part, chart.address, decl.span
+    )
 
 
-def _invariant_enum(symbols: SymbolTable, decl: ast.InvariantDecl, enum_name: ast.Name, sink: Sink) -> model.EnumType | None:
+def _invariant_enum(
+    symbols: SymbolTable, decl: ast.InvariantDecl, enum_name: ast.Name, sink: Sink
+) -> model.EnumType | None:
     enum = symbols.enums.get(enum_name.text)
     if enum is None:
-        unknown_name(sink, f"unknown enum `{enum_name.text}` in invariant `{decl.name.text}`", enum_name.text, enum_name.span, symbols.enums)
+        unknown_name(
+            sink,
+            f"unknown enum `{enum_name.text}` in invariant `{decl.name.text}`",
+            enum_name.text,
+            enum_name.span,
+            symbols.enums,
+        )
     return enum
 
 
@@ -93,6 +117,12 @@ def _invariant_field(
         return None
     field = next((f for f in enum.fields if f.id == field_name.text), None)
     if field is None:
-        unknown_name(sink, f"enum `{enum.id}` has no field `{field_name.text}`", field_name.text, field_name.span, [f.id for f in enum.fields])
+        unknown_name(
+            sink,
+            f"enum `{enum.id}` has no field `{field_name.text}`",
+            field_name.text,
+            field_name.span,
+            [f.id for f in enum.fields],
+        )
         return None
     return enum, field

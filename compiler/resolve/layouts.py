@@ -10,11 +10,19 @@ from compiler.resolve.rows import RowReader
 from dsl import ast
 
 
-def grid(reader: RowReader, decl: ast.GridDecl, keys: list[model.Key], columns: list[model.Column]) -> tuple[model.GridLayout | None, list[model.Key]]:
+def grid(
+    reader: RowReader, decl: ast.GridDecl, keys: list[model.Key], columns: list[model.Column]
+) -> tuple[model.GridLayout | None, list[model.Key]]:
     key = next((k for k in keys if k.id == decl.key.text), None)
     if key is None:
         if reader.decl.keys:
-            unknown_name(reader.sink, f"grid key `{decl.key.text}` is not a key of {reader.where}", decl.key.text, decl.key.span, [k.id for k in keys])
+            unknown_name(
+                reader.sink,
+                f"grid key `{decl.key.text}` is not a key of {reader.where}",
+                decl.key.text,
+                decl.key.span,
+                [k.id for k in keys],
+            )
             return None, keys
         enum = reader.enum(decl.key, "grid key")
         if enum is None:
@@ -22,7 +30,12 @@ def grid(reader: RowReader, decl: ast.GridDecl, keys: list[model.Key], columns: 
         key = model.Key(decl.key.text, enum, decl.key.span)
         keys = [*keys, key]
     if len(keys) != 1:
-        reader.sink.emit(codes.CHART_SHAPE, f"a grid reads one key, but {reader.where} has {len(keys)}", decl.span, "use the row form for charts with several keys")
+        reader.sink.emit(
+            codes.CHART_SHAPE,
+            f"a grid reads one key, but {reader.where} has {len(keys)}",
+            decl.span,
+            "use the row form for charts with several keys",
+        )
         return None, keys
     col_ids = column_heads(reader, key, decl.columns)
     if col_ids is None:
@@ -32,7 +45,8 @@ def grid(reader: RowReader, decl: ast.GridDecl, keys: list[model.Key], columns: 
         if len(gr.cells) != len(col_ids):
             reader.sink.emit(
                 codes.GRID_SHAPE,
-                f"this grid row has {len(gr.cells)} cell{'s' if len(gr.cells) != 1 else ''} but the grid has {len(col_ids)} column{'s' if len(col_ids) != 1 else ''}",
+                f"this grid row has {len(gr.cells)} cell{'s' if len(gr.cells) != 1 else ''} but the grid has "
+                f"{len(col_ids)} column{'s' if len(col_ids) != 1 else ''}",
                 gr.span,
                 "one cell per column, separated by `|`; `-` where the result cannot occur",
                 (Label(decl.span, "grid declared here"),),
@@ -59,13 +73,20 @@ def column_heads(reader: RowReader, key: model.Key, heads: tuple[ast.KeyValueTex
         if not good:
             return None
         if not isinstance(member, str):
-            reader.sink.emit(codes.ROW_SHAPE, f"`{kv.text}` cannot head a grid column", kv.span, "name a single key value per column")
+            reader.sink.emit(
+                codes.ROW_SHAPE, f"`{kv.text}` cannot head a grid column", kv.span, "name a single key value per column"
+            )
             return None
         if member in col_ids:
             reader.sink.emit(codes.COLUMN_ORDER, f"column `{kv.text}` appears twice in {reader.where}", kv.span)
             return None
         if key.enum.synthetic and col_ids and member < col_ids[-1]:
-            reader.sink.emit(codes.COLUMN_ORDER, f"month column {member} comes after {col_ids[-1]} in {reader.where}", kv.span, "print month columns in calendar order")
+            reader.sink.emit(
+                codes.COLUMN_ORDER,
+                f"month column {member} comes after {col_ids[-1]} in {reader.where}",
+                kv.span,
+                "print month columns in calendar order",
+            )
             return None
         col_ids.append(member)
     return col_ids
@@ -82,7 +103,12 @@ def availability(
     """
     if reader.dice is None:
         if reader.decl.roll is None:
-            reader.sink.emit(codes.CHART_SHAPE, f"an availability grid needs a `roll` in {reader.where}", decl.span, "add e.g. `roll 1d6`")
+            reader.sink.emit(
+                codes.CHART_SHAPE,
+                f"an availability grid needs a `roll` in {reader.where}",
+                decl.span,
+                "add e.g. `roll 1d6`",
+            )
         return None, keys, [], True
     item_enum = reader.enum(decl.row_key, "availability item type")
     col_enum = reader.enum(decl.col_key, "availability column key")
@@ -109,7 +135,8 @@ def availability(
             else:
                 reader.sink.emit(
                     codes.GRID_SHAPE,
-                    f"availability row `{ar.key.text}` has {len(cells)} cell{'s' if len(cells) != 1 else ''} but the grid has {len(columns)} column{'s' if len(columns) != 1 else ''}",
+                    f"availability row `{ar.key.text}` has {len(cells)} cell{'s' if len(cells) != 1 else ''} but "
+                    f"the grid has {len(columns)} column{'s' if len(columns) != 1 else ''}",
                     ar.span,
                     "one cell per column, separated by `|`: `✓`, a die range, or `-`",
                     (Label(decl.span, "grid declared here"),),
@@ -117,12 +144,29 @@ def availability(
                 broken = True
                 continue
         layout_cells: list[model.AvailabilityCell] = []
-        for column, cell in zip(columns, cells):
+        for column, cell in zip(columns, cells, strict=False):
             layout_cells.append(_availability_cell(reader, item, column, cell, rows))
         layout_rows.append((item, tuple(layout_cells)))
-    listed_items = model.EnumType(item_enum.id, item_enum.label, tuple(m for m in item_enum.members if m.id in {i for i, _ in layout_rows}), item_enum.span, item_enum.fields)
-    listed_cols = model.EnumType(col_enum.id, col_enum.label, tuple(m for m in col_enum.members if m.id in columns), col_enum.span, col_enum.fields, col_enum.synthetic)
-    keys = [*keys, model.Key(item_key.id, listed_items, item_key.span), model.Key(col_key.id, listed_cols, col_key.span)]
+    listed_items = model.EnumType(
+        item_enum.id,
+        item_enum.label,
+        tuple(m for m in item_enum.members if m.id in {i for i, _ in layout_rows}),
+        item_enum.span,
+        item_enum.fields,
+    )
+    listed_cols = model.EnumType(
+        col_enum.id,
+        col_enum.label,
+        tuple(m for m in col_enum.members if m.id in columns),
+        col_enum.span,
+        col_enum.fields,
+        col_enum.synthetic,
+    )
+    keys = [
+        *keys,
+        model.Key(item_key.id, listed_items, item_key.span),
+        model.Key(col_key.id, listed_cols, col_key.span),
+    ]
     layout = model.AvailabilityLayout(item_key.id, col_key.id, tuple(columns), tuple(layout_rows), tuple(short_rows))
     return layout, keys, rows, broken
 
@@ -159,7 +203,7 @@ def grid_rows(grid: model.GridLayout | None, keys: list[model.Key]) -> list[mode
         return []
     rows = []
     for gr in grid.rows:
-        for member, cell in zip(grid.heads, gr.cells):
+        for member, cell in zip(grid.heads, gr.cells, strict=False):
             if cell is not None:
                 rows.append(model.Row((model.MemberId(member),), cell, gr.values, cell.span))
     return rows

@@ -31,7 +31,13 @@ class RowReader:
         enum = self.symbols.enums.get(name.text)
         if enum is None:
             extra = "" if self.symbols.periods or name.text != "period" else " (the game header declares no periods)"
-            unknown_name(self.sink, f"unknown {what} `{name.text}` in {self.where}{extra}", name.text, name.span, self.symbols.enums)
+            unknown_name(
+                self.sink,
+                f"unknown {what} `{name.text}` in {self.where}{extra}",
+                name.text,
+                name.span,
+                self.symbols.enums,
+            )
         return enum
 
     @property
@@ -56,7 +62,8 @@ class RowReader:
                 codes.INVALID_RANGE,
                 f"`{bad}` in `{text.text}` is not a result of {dice.text if dice else 'this chart'}",
                 text.span,
-                "`0` reads as 10 only on 1d10, `00` as 100 only on a percentile roll; zero-padded numbers only on percentile rolls",
+                "`0` reads as 10 only on 1d10, `00` as 100 only on a percentile roll; zero-padded numbers only "
+                "on percentile rolls",
             )
             return None
         if plus:
@@ -88,7 +95,12 @@ class RowReader:
                 return False, None
             return True, None
         if text is None:
-            self.sink.emit(codes.ROW_SHAPE, f"this row of {self.where} has no range", row_span, "write the roll or value range before `:`, e.g. `3-6:`")
+            self.sink.emit(
+                codes.ROW_SHAPE,
+                f"this row of {self.where} has no range",
+                row_span,
+                "write the roll or value range before `:`, e.g. `3-6:`",
+            )
             return False, None
         if kind is model.ChartKind.ROLL and self.dice is None:
             return False, None
@@ -117,28 +129,37 @@ class RowReader:
             )
             return False, None
         first = check_month(self.symbols, kv.first, kv.span, self.sink)
-        last = check_month(self.symbols, kv.last, kv.span, self.sink) if kv.last is not None and first is not None else None
+        last = (
+            check_month(self.symbols, kv.last, kv.span, self.sink)
+            if kv.last is not None and first is not None
+            else None
+        )
         if first is None or (kv.last is not None and last is None):
             return False, None
         if last is not None and first > last:
-            self.sink.emit(codes.INVALID_MONTH, f"month span `{kv.text}` runs backwards", kv.span, f"write `{kv.last}..{kv.first}`")
+            self.sink.emit(
+                codes.INVALID_MONTH, f"month span `{kv.text}` runs backwards", kv.span, f"write `{kv.last}..{kv.first}`"
+            )
             return False, None
         if last == first:
             return True, model.MemberId(first)
         return True, model.MonthSpan(first, last, kv.text)
 
-    def values(self, values: tuple[ast.ValueText, ...], columns: list[model.Column], span: ast.Span) -> tuple[model.Value, ...] | None:
+    def values(
+        self, values: tuple[ast.ValueText, ...], columns: list[model.Column], span: ast.Span
+    ) -> tuple[model.Value, ...] | None:
         if len(values) != len(columns):
             self.sink.emit(
                 codes.ROW_SHAPE,
-                f"this row gives {len(values)} value{'s' if len(values) != 1 else ''} but {self.where} has {len(columns)} column{'s' if len(columns) != 1 else ''}",
+                f"this row gives {len(values)} value{'s' if len(values) != 1 else ''} but {self.where} has "
+                f"{len(columns)} column{'s' if len(columns) != 1 else ''}",
                 span,
                 "columns: " + ", ".join(f"`{c.id}`" for c in columns) if columns else None,
             )
             return None
         out: list[model.Value] = []
         ok = True
-        for v, c in zip(values, columns):
+        for v, c in zip(values, columns, strict=False):
             typed = self.typer.typed(v, c.type, f"column `{c.id}`")
             ok = ok and not isinstance(typed, Bad)
             out.append(None if isinstance(typed, Bad) else typed)
@@ -149,7 +170,8 @@ class RowReader:
             expected = ", ".join(k.name.text for k in self.decl.keys) or "no keys"
             self.sink.emit(
                 codes.ROW_SHAPE,
-                f"this row gives {len(decl.keys)} key value{'s' if len(decl.keys) != 1 else ''} but {self.where} is keyed by {expected}",
+                f"this row gives {len(decl.keys)} key value{'s' if len(decl.keys) != 1 else ''} but {self.where} "
+                f"is keyed by {expected}",
                 decl.keys[0].span if decl.keys else decl.span,
                 "give one value per key, in the order of the `key` lines (`*` for any)",
             )
@@ -158,7 +180,7 @@ class RowReader:
             return None
         members: list[model.KeyMatch] = []
         ok = True
-        for key, kv in zip(keys, decl.keys):
+        for key, kv in zip(keys, decl.keys, strict=False):
             good, member = self.key_member(key, kv)
             ok = ok and good
             members.append(member)

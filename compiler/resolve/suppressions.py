@@ -16,13 +16,27 @@ def suppressions(decl: ast.ChartDecl, sink: Sink) -> list[model.Suppression]:
         code = allow.code.text
         if code not in CODES:
             hint = did_you_mean(code, [c for c in CODES if suppressible(c)])
-            sink.emit(codes.INVALID_SUPPRESSION, f"`allow {code}` names no diagnostic code", allow.code.span, hint or "see `chartc explain`")
+            sink.emit(
+                codes.INVALID_SUPPRESSION,
+                f"`allow {code}` names no diagnostic code",
+                allow.code.span,
+                hint or "see `chartc explain`",
+            )
         elif not suppressible(code):
             why = "errors" if CODES[code].severity.value == "error" else "suppression codes"
-            sink.emit(codes.INVALID_SUPPRESSION, f"`{code}` cannot be silenced: {why} are always reported", allow.code.span,
-                      "fix the chart, or declare it `partial` if rows are missing")
+            sink.emit(
+                codes.INVALID_SUPPRESSION,
+                f"`{code}` cannot be silenced: {why} are always reported",
+                allow.code.span,
+                "fix the chart, or declare it `partial` if rows are missing",
+            )
         elif not allow.reason.text.strip():
-            sink.emit(codes.INVALID_SUPPRESSION, f"`allow {code}` gives no reason", allow.reason.span, 'say why the finding is acceptable: `allow C305 "the print ..."`')
+            sink.emit(
+                codes.INVALID_SUPPRESSION,
+                f"`allow {code}` gives no reason",
+                allow.reason.span,
+                'say why the finding is acceptable: `allow C305 "the print ..."`',
+            )
         else:
             found.append(model.Suppression(code, allow.reason.text, chart, allow.span, decl.span))
     return found

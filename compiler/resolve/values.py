@@ -23,10 +23,16 @@ class Bad:
 
 BAD = Bad()
 _FLAG_WORDS = {"yes": True, "true": True, "no": False, "false": False}
-_SLASHED_SHAPES = {model.BuiltinType.PAIR: "`6/3`", model.BuiltinType.TRIPLE: "`2/4/6`", model.BuiltinType.THRESHOLDS: "`-/8/9/11`"}
+_SLASHED_SHAPES = {
+    model.BuiltinType.PAIR: "`6/3`",
+    model.BuiltinType.TRIPLE: "`2/4/6`",
+    model.BuiltinType.THRESHOLDS: "`-/8/9/11`",
+}
 
 
-def column_type(name: str, builtins: tuple[model.BuiltinType, ...], enums: dict[str, model.EnumType]) -> model.ColumnType | None:
+def column_type(
+    name: str, builtins: tuple[model.BuiltinType, ...], enums: dict[str, model.EnumType]
+) -> model.ColumnType | None:
     """The type a column or field declares: one of `builtins`, else a user enum, else None.
     (An enum cannot take a builtin type's name; `_add_enum` refuses it.)"""
     for builtin in builtins:
@@ -55,9 +61,17 @@ class ValueTyper:
             return self._as_member(v, type_, what)
         match type_:
             case model.BuiltinType.TEXT:
-                return model.Text(v.text) if v.kind == "text" else self._mismatch(v, type_, what, f'quote it: `"{v.text}"`')
+                return (
+                    model.Text(v.text)
+                    if v.kind == "text"
+                    else self._mismatch(v, type_, what, f'quote it: `"{v.text}"`')
+                )
             case model.BuiltinType.INT:
-                return int(v.text) if v.kind == "int" else self._mismatch(v, type_, what, "write a whole number, or `-` for no value")
+                return (
+                    int(v.text)
+                    if v.kind == "int"
+                    else self._mismatch(v, type_, what, "write a whole number, or `-` for no value")
+                )
             case model.BuiltinType.FLAG:
                 if v.kind == "name" and v.text.lower() in _FLAG_WORDS:
                     return _FLAG_WORDS[v.text.lower()]
@@ -97,7 +111,8 @@ class ValueTyper:
                     codes.THRESHOLD_ORDER,
                     f"threshold list `{v.text}` in {what} goes down: each further result needs a roll at least as high",
                     v.span,
-                    "list the minimum roll for 1, 2, 3... results in non-decreasing order; `-` where that many cannot be scored",
+                    "list the minimum roll for 1, 2, 3... results in non-decreasing order; `-` where that many "
+                    "cannot be scored",
                 )
                 return BAD
         return parts
@@ -120,12 +135,15 @@ def check_month(symbols: SymbolTable, text: str, span: ast.Span, sink: Sink) -> 
     outside the game's calendar (C409)."""
     month = Month.parse(text)
     if month is None:
-        sink.emit(codes.INVALID_MONTH, f"`{text}` is not a month", span, "write months as `YYYY-MM` with MM from 01 to 12")
+        sink.emit(
+            codes.INVALID_MONTH, f"`{text}` is not a month", span, "write months as `YYYY-MM` with MM from 01 to 12"
+        )
         return None
     if symbols.calendar and not symbols.calendar[0] <= month <= symbols.calendar[1]:
         sink.emit(
             codes.MONTH_OUTSIDE_CALENDAR,
-            f"{month} lies outside the calendar of game `{symbols.id}` ({symbols.calendar[0]} to {symbols.calendar[1]})",
+            f"{month} lies outside the calendar of game `{symbols.id}` ({symbols.calendar[0]} to "
+            f"{symbols.calendar[1]})",
             span,
             "check the month, or widen the game's `calendar`",
         )

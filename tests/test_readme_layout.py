@@ -1,0 +1,39 @@
+"""The README's Layout section names every module of dsl/ and compiler/, and nothing that is gone."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _layout_section() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("## Layout")
+    return text[start : text.index("\n## ", start + 1)]
+
+
+def _modules() -> set[str]:
+    """Every module as a path relative to the repository (`compiler/resolve/charts.py`); package
+    `__init__.py` files are named by their folder, and empty ones need no line."""
+    found = set()
+    for package in ("dsl", "compiler"):
+        for path in (ROOT / package).rglob("*.py"):
+            rel = path.relative_to(ROOT).as_posix()
+            if path.name == "__init__.py":
+                continue
+            found.add(rel)
+    return found
+
+
+def test_every_module_is_listed_in_the_readme_layout() -> None:
+    section = _layout_section()
+    missing = sorted(m for m in _modules() if f"`{m}`" not in section)
+    assert not missing, f"README Layout does not list: {missing}"
+
+
+def test_the_readme_layout_lists_no_module_that_is_gone() -> None:
+    listed = set(re.findall(r"`((?:dsl|compiler)/[\w/]+\.py)`", _layout_section()))
+    gone = sorted(m for m in listed if not (ROOT / m).is_file())
+    assert not gone, f"README Layout lists modules that do not exist: {gone}"
