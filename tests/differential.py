@@ -22,6 +22,7 @@ import importlib.util
 import inspect
 import itertools
 import json
+import math
 import random
 import sys
 import traceback
@@ -78,12 +79,13 @@ class Question:
     roll: int | None
     drm: int
 
-    def cli_args(self, chart: dict[str, Any], printed_roll: str | None) -> list[str]:
+    def cli_args(self, chart: dict[str, Any], printed_roll: str | None, labels: Mapping[str, str]) -> list[str]:
+        """`chartc lookup` arguments; a key in `labels` is given by its printed label, not its id."""
         args = ["lookup", f"{GAME}/{chart['address']}"]
         if printed_roll is not None:
             args.append(printed_roll)
         for key, value in self.keys:
-            args += ["--key", f"{key}={value}"]
+            args += ["--key", f"{key}={labels.get(key, value)}"]
         if self.drm:
             args.append(f"--drm={self.drm}")
         return [*args, "--json"]
@@ -185,7 +187,7 @@ def odds_label(rule: dict[str, Any], attack: int, defense: int) -> str:
     """The CRT column of an odds rule read from the JSON (no shifts): ratio, rounding, table edge."""
 
     def rounded(value: Fraction, how: str) -> int:
-        return {"down": value.__floor__(), "up": value.__ceil__(), "nearest": (value + Fraction(1, 2)).__floor__()}[how]
+        return {"down": math.floor(value), "up": math.ceil(value), "nearest": math.floor(value + Fraction(1, 2))}[how]
 
     if attack == defense:
         position = 0
@@ -215,6 +217,9 @@ def normal(value: Any) -> Any:
 
 
 def python_answer(fn: Callable[..., Any], chart: dict[str, Any], q: Question, error: type[Exception]) -> Any:
+    """The generated lookup's answer: its row's values as JSON carries them, or NO_ROW. The key
+    parameters are the keyword-only ones in the chart's key order (their names follow the module's
+    identifier policy, not the chart's key names)."""
     params = [p.name for p in inspect.signature(fn).parameters.values() if p.kind is p.KEYWORD_ONLY and p.name != "drm"]
     kwargs: dict[str, Any] = dict(zip(params, (v for _, v in q.keys), strict=True))
     if chart["kind"] in ("roll", "value"):
@@ -227,6 +232,11 @@ def python_answer(fn: Callable[..., Any], chart: dict[str, Any], q: Question, er
 
 
 def cli_answer(run: GameRun, runner: CliRunner, args: list[str]) -> tuple[int, Any]:
+    """`chartc ARGS` in-process: (exit status, parsed JSON output, or the text on a non-zero exit).
+
+    Raises:
+        CliTraceback: the command raised, or exited 3 with a traceback.
+    """
     run.cli_calls += 1
     result = runner.invoke(cli, args)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
@@ -307,6 +317,8 @@ def compare_game(run: GameRun, runner: CliRunner, doc: dict[str, Any], module: M
     for chart in doc["charts"]:
         address = chart["address"]
         try:
+            if (chart.get("layout") or {}).get("form") == "availability":
+                compare_availability_layout(run, chart)
             if chart["kind"] in ("roll", "value", "reference"):
                 if address not in lookups:
                     run.disagree(address, "LOOKUPS[address]", "the generated module has no lookup for this chart")
@@ -327,6 +339,36 @@ def compare_game(run: GameRun, runner: CliRunner, doc: dict[str, Any], module: M
                 "comparison raised",
                 f"{type(exc).__name__}: {exc} ({Path(where.filename).name}:{where.lineno} {where.line})",
             )
+
+
+AVAILABILITY_CELL = {"auto": "automatic", None: "not available"}
+
+
+def compare_availability_layout(run: GameRun, chart: dict[str, Any]) -> None:
+    """An availability grid's printed cells (JSON `layout`, what the player aid prints) must say
+    what its rows say: a check mark is one `automatic` row, `-` one `not available` row, a die
+    range the `available` row with the same bounds."""
+    layout = chart["layout"]
+    for member, cells in layout["cells"].items():
+        for month, cell in zip(layout["columns"], cells, strict=True):
+            rows = [r for r in chart["rows"] if r["keys"] == {layout["row_key"]: member, layout["column_key"]: month}]
+            available = [(r["range"]["min"], r["range"]["max"]) for r in rows if r["values"]["result"] == "available"]
+            if isinstance(cell, dict):
+                agree = available == [(cell["min"], cell["max"])]
+            else:
+                agree = [r["values"]["result"] for r in rows] == [AVAILABILITY_CELL[cell]]
+            run.comparisons += 1
+            if not agree:
+                run.disagree(chart["address"], f"layout cell {member}/{month}",
+                             f"layout {cell!r}, rows {[(r['range']['printed'], r['values']) for r in rows]!r}")
+
+
+def key_labels(doc: dict[str, Any]) -> dict[tuple[str, str], str]:
+    """The printed label of each key value, by (enum id, value id): a lookup may name either."""
+    labels = {("period", p["id"]): p["label"] for p in doc["game"]["periods"]}
+    for enum in doc["enums"]:
+        labels.update({(enum["id"], m["id"]): m["label"] for m in enum["members"]})
+    return labels
 
 
 def questions(doc: dict[str, Any], chart: dict[str, Any], rng: random.Random) -> Iterator[Question]:
@@ -372,6 +414,7 @@ def compare_lookups(
     rng: random.Random,
 ) -> None:
     error = getattr(module, "NoRowError", LookupError)
+    all_labels = key_labels(doc)
     asked = list(questions(doc, chart, rng))
     for q in asked:
         modified = None if q.roll is None else q.roll + q.drm
@@ -387,7 +430,9 @@ def compare_lookups(
             )
     for q in rng.sample(asked, min(run.cli_samples, len(asked))):
         roll_text = None if q.roll is None else printed_roll(chart, q.roll, rng)
-        args = q.cli_args(chart, roll_text)
+        enums = {k["id"]: k["enum"] for k in chart["keys"]}
+        labels = {k: all_labels[(enums[k], v)] for k, v in q.keys if (enums[k], v) in all_labels and rng.random() < 0.3}
+        args = q.cli_args(chart, roll_text, labels)
         status, out = cli_answer(run, runner, args)
         index = select(chart, dict(q.keys), None if q.roll is None else q.roll + q.drm)
         run.comparisons += 1

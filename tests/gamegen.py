@@ -50,7 +50,7 @@ CHART_STATEMENT_KEYWORDS = {
     "rule", "roll", "value", "key", "column", "drm", "combine", "footnote", "note", "partial", "rows", "grid",
     "availability", "drm_meaning", "derive", "allow",
 }
-MODIFIED_STATEMENT = "drm_meaning"  # the statement that says what a DRM on a two-digit roll means
+DRM_MEANING_STATEMENT = "drm_meaning"  # the statement that says what a DRM on a two-digit roll means
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class DiceForm:
 
     text: str
     outcomes: tuple[int, ...]
-    two_digit: bool = False  # d66 and percentile: a DRM needs a `modified` statement
+    two_digit: bool = False  # d66 and percentile: a DRM needs a `drm_meaning` statement
 
     def printed(self, roll: int) -> str:
         if self.text == "percentile":
@@ -100,6 +100,16 @@ class Context:
     type: str
 
 
+@dataclass
+class RowChart:
+    """A roll chart the generator wrote in row form: how to name it, its columns and its rows as
+    (row reference as an errata names it, cells as written)."""
+
+    address: str
+    columns: list[tuple[str, str]]
+    rows: list[tuple[str, list[str]]]
+
+
 class GameWriter:
     """Builds one game's files from a seeded random source; names are unique across the game."""
 
@@ -111,7 +121,8 @@ class GameWriter:
         self.contexts: list[Context] = []
         self.charts: list[str] = []
         self.chart_ids: list[str] = []
-        self.roll_charts: list[tuple[str, list[str]]] = []  # (address, printed row references)
+        self.roll_charts: list[RowChart] = []
+        self.derivable: list[str] = []  # charts a `derive` may name: row-form roll charts, availability grids
         self.externals: list[str] = []
         self.months = months(*MONTHS_OF_CALENDAR)
         self.periods: list[tuple[str, str, str, str]] = []
@@ -122,9 +133,10 @@ class GameWriter:
 
     def name(self, colliding: float = 0.5, avoid: set[str] | None = None) -> str:
         """A fresh name of the game: a colliding one with chance `colliding`, else a plain one."""
-        avoid = (avoid or set()) | self.used | RESERVED_FOR_TYPES
+        # chart names are compared without case (`Any` and `any` are one chart, C202): so are all here
+        avoid = {n.lower() for n in (avoid or set()) | self.used | RESERVED_FOR_TYPES}
         pool = COLLIDING_NAMES if self.rng.random() < colliding else PLAIN_NAMES
-        choices = [n for n in pool if n not in avoid]
+        choices = [n for n in pool if n.lower() not in avoid]
         if choices:
             name = self.rng.choice(choices)
         else:
@@ -210,7 +222,7 @@ class GameWriter:
         return f"{ctx.id} {self.rng.choice(['==', '!='])} {self.rng.choice(members)[0]}"
 
     def drms(self, two_digit: bool) -> list[str]:
-        """DRM lines (and a clamp, a `modified` statement) for a chart, or none."""
+        """DRM lines (and a clamp, a `drm_meaning` statement) for a chart, or none."""
         if not self.contexts or self.rng.random() < 0.35:
             return []
         lines = []
@@ -220,7 +232,7 @@ class GameWriter:
         if self.rng.random() < 0.3:
             lines.append(f"  combine sum clamp {-self.rng.randint(0, 2):+d} to {self.rng.randint(0, 3):+d}")
         if two_digit:
-            lines.append(f'  {MODIFIED_STATEMENT} "the DRM is added to the two-digit result"')
+            lines.append(f'  {DRM_MEANING_STATEMENT} "the DRM is added to the two-digit result"')
         return lines
 
     # ---- cells and ranges -----------------------------------------------------------------------
@@ -318,16 +330,19 @@ class GameWriter:
         lines += [f'  column {cid}: {ctype} "{cid.title()}"' for cid, ctype in cols]
         lines += self.drms(dice.two_digit)
         lines.append("  rows {")
-        refs = []
+        rows = []
         for combo in _product(key_values):
             for printed in self.ranges(dice, self.rng.randint(1, 5), open_ends=True):
-                prefix = " ".join(combo)
-                refs.append(f"{prefix} {printed}".strip())
-                lines.append(
-                    f"    {prefix} {printed}: {', '.join(self.cell(t) for _, t in cols)}".replace("     ", "    ")
-                )
+                ref = f"{' '.join(combo)} {printed}".strip()
+                cells = [self.cell(t) for _, t in cols]
+                rows.append((ref, cells))
+                lines.append(f"    {ref}: {', '.join(cells)}")
         lines += ["  }", "}"]
-        self.roll_charts.append((address, refs))
+        self.roll_charts.append(RowChart(address, cols, rows))
+        if dice.text != "d66":
+            # band boundaries moved on d66 leave its outcomes uncovered (`21-26` -1 is `20-25`, and
+            # 26 selects no row): chartc reports the gap (C302), so such a derive is not a valid game
+            self.derivable.append(address)
         return "\n".join(lines) + "\n"
 
     def value_chart(self) -> str:
@@ -389,7 +404,8 @@ class GameWriter:
 
     def availability_chart(self) -> str:
         e = self.enum(records=True)
-        head, _ = self.chart_head("Availability")
+        head, address = self.chart_head("Availability")
+        self.derivable.append(address)
         months = sorted(self.rng.sample(self.months, self.rng.randint(1, 4)))
         lines = [head, "  roll 1d6", f"  availability {e.id} by month [{', '.join(months)}] {{"]
         for mid, _ in e.members:
@@ -428,10 +444,9 @@ class GameWriter:
         return text + "\n".join([*lines, "  }", "}"]) + "\n"
 
     def derived_chart(self) -> str | None:
-        bases = [(a, refs) for a, refs in self.roll_charts]
-        if not bases:
+        if not self.derivable:
             return None
-        base, _ = self.rng.choice(bases)
+        base = self.rng.choice(self.derivable)
         head, _ = self.chart_head("Derived")
         return f"{head}\n  derive from {base} bands {self.rng.choice([-2, -1, 1, 2]):+d}\n}}\n"
 
@@ -449,13 +464,25 @@ class GameWriter:
     def errata(self) -> str | None:
         if not self.roll_charts:
             return None
-        address, _ = self.rng.choice(self.roll_charts)
+        chart = self.rng.choice(self.roll_charts)
         ops = [f'retitle "{self.label()} (corrected)" because "a printing error"', f'note "{self.label()}"']
+        ops += self.cell_changes(chart)
         return (
-            f'errata {self.name(0.5)} "Errata" {{\n  order 1\n  amend {address} {{\n    '
-            + "\n    ".join(self.rng.sample(ops, self.rng.randint(1, 2)))
+            f'errata {self.name(0.5)} "Errata" {{\n  order 1\n  amend {chart.address} {{\n    '
+            + "\n    ".join(self.rng.sample(ops, self.rng.randint(1, len(ops))))
             + "\n  }\n}\n"
         )
+
+    def cell_changes(self, chart: RowChart) -> list[str]:
+        """Up to two `change ROW column COLUMN to VALUE` operations, each to a value unlike the printed one."""
+        changes = []
+        for ref, cells in self.rng.sample(chart.rows, min(2, len(chart.rows))):
+            index = self.rng.randrange(len(chart.columns))
+            column, ctype = chart.columns[index]
+            value = next((v for v in (self.cell(ctype) for _ in range(8)) if v not in ("-", cells[index])), None)
+            if value is not None:
+                changes.append(f'change {ref} column {column} to {value} because "misprinted"')
+        return changes
 
     def files(self) -> dict[str, str]:
         header = self.header()

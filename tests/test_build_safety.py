@@ -256,7 +256,11 @@ def _build_killed_before_call(n: int) -> bool:
     return False
 
 
-@pytest.mark.parametrize("next_command", [["build", "charts"], ["build", "--check", "charts"]])
+# Each kill point forks a full build of charts/ (about 20 s of CPU per command): the default run
+# kills builds followed by `build`; the slow run also by `build --check`.
+@pytest.mark.parametrize(
+    "next_command", [["build", "charts"], pytest.param(["build", "--check", "charts"], marks=pytest.mark.slow)]
+)
 def test_a_build_killed_at_any_point_of_its_write_phase_leaves_the_old_tree_or_the_new_one(
         rebuilt, next_command) -> None:
     # issue 11, item 1: kill -9 in the os.replace loop left temp files and a mix of old and new outputs

@@ -56,20 +56,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 # Package roots hold no code of a stage; importing them is not a dependency on any layer.
 PACKAGE_ROOTS = ("compiler",)
 
-# The violations on main when this test was written, each being removed by the restructuring of
-# issue 10. The lead empties this list at integration; anything not listed here fails the test.
-KNOWN_VIOLATIONS: frozenset[tuple[str, str]] = frozenset(
-    {
-        # the checks' reachability analysis calls the probability engine (to move below checks as
-        # compiler.chance, importing only the model)
-        ("compiler.checks", "compiler.odds"),
-        # the probability engine resolves lookup keys through the CLI's query layer (odds -> lookup
-        # -> resolve: the checks and the JSON emitter thereby reach the resolver)
-        ("compiler.odds", "compiler.lookup"),
-        # the errata sheet borrows the player aid's private Jinja2 environment
-        ("compiler.diff", "compiler.emit.html._environment"),
-    }
-)
+# Imports that break the rules but are allowed for now, each with a comment saying why and what
+# removes it; anything not listed here fails the test. An entry covers the modules inside a package
+# it names (`compiler.checks` covers `compiler.checks.coverage`). The three violations of main when
+# this test was written (checks -> odds, odds -> lookup, diff -> emit.html._environment) are gone.
+KNOWN_VIOLATIONS: frozenset[tuple[str, str]] = frozenset()
 
 SOURCE_PACKAGES = ("dsl", "compiler")
 
@@ -94,9 +85,13 @@ class Violation:
     line: int
     reason: str
 
-    @property
-    def pair(self) -> tuple[str, str]:
-        return (self.importer, self.target)
+    def known(self) -> tuple[str, str] | None:
+        """The entry of KNOWN_VIOLATIONS that allows this import, if any."""
+        return next((k for k in KNOWN_VIOLATIONS if _within(self.importer, k[0]) and _within(self.target, k[1])), None)
+
+
+def _within(module: str, entry: str) -> bool:
+    return module == entry or module.startswith(entry + ".")
 
 
 def module_name(root: Path, path: Path) -> str:
@@ -208,9 +203,9 @@ def describe(found: list[Violation]) -> str:
 
 def test_every_module_has_a_layer_and_imports_only_downwards() -> None:
     found = violations(ROOT)
-    unexpected = [v for v in found if v.pair not in KNOWN_VIOLATIONS]
+    unexpected = [v for v in found if v.known() is None]
     assert unexpected == [], "upward or private imports:\n" + describe(unexpected)
-    stale = KNOWN_VIOLATIONS - {v.pair for v in found}
+    stale = KNOWN_VIOLATIONS - {v.known() for v in found}
     if stale:
         warnings.warn(f"KNOWN_VIOLATIONS lists imports that are gone, remove them: {sorted(stale)}", stacklevel=1)
 
@@ -238,7 +233,7 @@ def _plant(tree: Path, module: str, code: str) -> None:
 
 
 def _new(tree: Path) -> list[Violation]:
-    return [v for v in violations(tree) if v.pair not in KNOWN_VIOLATIONS]
+    return [v for v in violations(tree) if v.known() is None]
 
 
 @pytest.mark.parametrize(

@@ -174,7 +174,17 @@ def weasyprint():
     return pytest.importorskip("weasyprint", reason="WeasyPrint is not installed: pip install -e '.[pdf]'")
 
 
-@pytest.mark.parametrize("paper, large", LAYOUTS)
+# Printing every game costs seconds of CPU per layout in each engine: the default run covers A4 at
+# normal size and Letter in large print (the extremes of page count); `pytest -m slow` the other two.
+DEFAULT_LAYOUTS = [("a4", False), ("letter", True)]
+SLOW_LAYOUTS = [layout for layout in LAYOUTS if layout not in DEFAULT_LAYOUTS]
+WEASYPRINT_LAYOUTS = [
+    pytest.param(paper, large, marks=[] if (paper, large) in DEFAULT_LAYOUTS else [pytest.mark.slow])
+    for paper, large in LAYOUTS
+]
+
+
+@pytest.mark.parametrize("paper, large", WEASYPRINT_LAYOUTS)
 def test_weasyprint_keeps_each_chart_on_one_page(corpus, weasyprint, paper: str, large: bool) -> None:
     for rel, html in render_outputs(corpus.project, paper, large).items():
         if not rel.endswith(".html"):
@@ -257,13 +267,19 @@ def test_browser_tools_are_present_where_required() -> None:
     assert browser.missing_tools() == [], browser.INSTALL_HINT
 
 
-@pytest.fixture(scope="module")
-def chromium_prints(corpus, tmp_path_factory) -> dict[tuple[str, str, bool], tuple[Path, list[str]]]:
-    """Every game's aid in every layout, with section probes, printed by Chromium:
+@pytest.fixture(
+    scope="module",
+    params=[
+        pytest.param(DEFAULT_LAYOUTS, id="a4-normal+letter-large"),
+        pytest.param(SLOW_LAYOUTS, id="letter-normal+a4-large", marks=pytest.mark.slow),
+    ],
+)
+def chromium_prints(request, corpus, tmp_path_factory) -> dict[tuple[str, str, bool], tuple[Path, list[str]]]:
+    """Every game's aid in the layouts of `request.param`, with section probes, printed by Chromium:
     (game, paper, large print) -> (PDF path, section ids in order)."""
     folder = tmp_path_factory.mktemp("chromium")
     prints = {}
-    for paper, large in LAYOUTS:
+    for paper, large in request.param:
         for rel, html in render_outputs(corpus.project, paper, large).items():
             if rel.endswith(".html"):
                 game = rel.split("/")[0]
