@@ -531,25 +531,16 @@ def compare_drms(
         run.disagree(chart["address"], "drm_<chart>", "the generated module has no DRM function for this chart")
         return
     variables = {v["id"]: v for v in doc["context"]}
-    params = [p.name for p in inspect.signature(fn).parameters.values()]
+    params = {p.name for p in inspect.signature(fn).parameters.values()}
+    keyword = module.CONTEXT_PARAMETERS
     for _ in range(12):
         context = {var_id: context_values(doc, var, rng) for var_id, var in variables.items()}
-        kwargs = {}
-        for var_id, value in context.items():
-            name = next((p for p in params if _names_the_variable(p, var_id)), None)
-            if name is not None:
-                kwargs[name] = value
+        kwargs = {keyword[var_id]: value for var_id, value in context.items() if keyword[var_id] in params}
         wanted = drm_total(chart, context)
         got = fn(**kwargs)
         run.comparisons += 1
         if got != wanted:
             run.disagree(chart["address"], f"{fn.__name__}(**{kwargs})", f"Python {got}, JSON DRMs {wanted}")
-
-
-def _names_the_variable(param: str, var_id: str) -> bool:
-    """Whether a generated parameter stands for context variable `var_id`: its name, or its name
-    with underscores appended (how a keyword or a taken name is made safe: `class` -> `class_`)."""
-    return param == var_id or (param.startswith(var_id) and param.rstrip("_") == var_id.rstrip("_"))
 
 
 def compare_odds_rule(

@@ -169,11 +169,6 @@ def test_odds_json_of_a_chart_with_a_chart_reference_column(tmp_path: Path, monk
     assert json.loads(r.output)["rows"][1]["values"] == {"hits": 1, "damage": {"chart": "B6"}}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the identifier policy is per function: context `type` is `type_=` where `type_` is not also used, "
-    "so `type_=` names different variables in different DRM functions of one module (owner: emit/python)",
-)
 def test_a_context_variable_has_one_parameter_name_in_the_whole_module(tmp_path: Path) -> None:
     # found by the long pass (seed 200374): `drm_b4(type_=...)` took the month `type`, while the
     # enum variable `type_` is `type_=` elsewhere and `type__=` beside `type`

@@ -5,7 +5,8 @@ and the module's fixed names are taken first; then enum aliases and label tables
 id); then each chart's functions and constants, charts whose address already is a Python name first;
 a taken name gets the first free suffix `_2`, `_3`, .... Parameters come from a child namespace
 and get a trailing `_` instead (`range` -> `range_`), so a keyword argument reads like the chart's
-name. Result keys are not Python names: they are the column ids of the game's JSON.
+name; a context variable has one parameter name in the whole module. Result keys are not Python
+names: they are the column ids of the game's JSON.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ POLICY = (
 
 
 _PYTHON_NAMES = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
-_MODULE_NAMES = frozenset({"GAME_ID", "GAME_TITLE", "LOOKUPS", "annotations"})
+_MODULE_NAMES = frozenset({"GAME_ID", "GAME_TITLE", "LOOKUPS", "CONTEXT_PARAMETERS", "annotations"})
 
 
 class Namespace:
@@ -69,6 +70,13 @@ class Namespace:
                 self.claim(*names)
                 return candidate
             n += 1
+
+
+def context_names(game: model.Game, names: Namespace) -> dict[str, str]:
+    """Each context variable's parameter name, one for the whole module (every `drm_<id>` calls a
+    variable by the same name), distinct from every other variable's, in the order of their ids."""
+    scope = names.child(["context"])
+    return {var_id: scope.parameter(var_id) for var_id in sorted(game.context)}
 
 
 def identifier(name: str) -> str:

@@ -635,3 +635,7 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'aamg_damage': lookup_aamg_damage,
     'il2_aamg': lookup_il2_aamg,
 }
+
+
+# the keyword each context variable of the charts has in every drm_<id> function
+CONTEXT_PARAMETERS: Final[dict[str, str]] = {}

@@ -2675,3 +2675,12 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'victory_points': lookup_victory_points,
     'victory_levels': lookup_victory_levels,
 }
+
+
+# the keyword each context variable of the charts has in every drm_<id> function
+CONTEXT_PARAMETERS: Final[dict[str, str]] = {
+    'copilot_ksw': 'copilot_ksw', 'ehrenpokal_in_period': 'ehrenpokal_in_period', 'ek1_in_period': 'ek1_in_period',
+    'fb_attack': 'fb_attack', 'german_cross_in_period': 'german_cross_in_period', 'iff_hit': 'iff_hit',
+    'knights_cross_holder': 'knights_cross_holder', 'leaking_fuel': 'leaking_fuel', 'month': 'month',
+    'pilot_ksw': 'pilot_ksw', 'strafe': 'strafe',
+}

@@ -1101,3 +1101,11 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'maneuver_results': lookup_maneuver_results,
     'special_sites': lookup_special_sites,
 }
+
+
+# the keyword each context variable of the charts has in every drm_<id> function
+CONTEXT_PARAMETERS: Final[dict[str, str]] = {
+    'aircraft_damaged': 'aircraft_damaged', 'aircraft_destroyed': 'aircraft_destroyed',
+    'attacker_position': 'attacker_position', 'miss_one_day_wound': 'miss_one_day_wound',
+    'miss_two_days_wound': 'miss_two_days_wound',
+}

@@ -1030,3 +1030,7 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'victory': lookup_victory,
     'war_now_ends': lookup_war_now_ends,
 }
+
+
+# the keyword each context variable of the charts has in every drm_<id> function
+CONTEXT_PARAMETERS: Final[dict[str, str]] = {}
