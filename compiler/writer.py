@@ -15,53 +15,47 @@ The protocol, all under an exclusive lock on the output folder:
 5. **Apply**: `os.replace` each temp onto its destination, delete the orphans, fsync the folders,
    then delete the journal.
 
-`recover` rolls a build forward when its journal exists (the staged files are durable, so the
-renames can be finished), and back when it does not (nothing was renamed yet: the stray temp files
-are deleted). `build` and `build --check` both recover first, so after any chartc command that
-touches the folder it holds exactly the old outputs or exactly the new ones.
+This module plans, checks, stages and orchestrates (steps 2, 3 and the order of 4 and 5) and
+compares for `build --check`. The journal itself, applying it and `recover` live in
+`compiler.journal`: `recover` rolls a build forward when its journal exists (the staged files are
+durable, so the renames can be finished), and back when it does not (nothing was renamed yet: the
+stray temp files are deleted). `build` and `build --check` both recover first, so after any chartc
+command that touches the folder it holds exactly the old outputs or exactly the new ones.
 """
 
 from __future__ import annotations
 
 import difflib
-import enum
-import errno
-import hashlib
-import json
 import os
-import stat
-import tempfile
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager, suppress
+from collections.abc import Mapping
+from contextlib import suppress
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
+from compiler.journal import (
+    JOURNAL_NAME,
+    UNCHANGED,
+    WHOLE_FILE,
+    Entry,
+    Recovery,
+    apply_journal,
+    entry_at,
+    fsync_folder,
+    locked,
+    recover,
+    recover_locked,
+    relative_output,
+    write_journal,
+    write_temp,
+)
+from compiler.journal import WriteError as WriteError
+from compiler.journal import safe_target as safe_target
 from compiler.reader import ReadError, read_bytes, read_start
 
-TEMP_PREFIX = ".chartc-"
-"""Every file chartc creates in `--out` other than an output starts with this (see `.gitignore`)."""
-JOURNAL_NAME = ".chartc-journal"
-JOURNAL_LIMIT = 4 * 1024 * 1024
 OUTPUT_SUFFIXES = (".json", ".py", ".html", ".pdf")
 OPTIONAL_SUFFIXES = (".pdf",)
 """Outputs managed only by a build that produces them (`--pdf`)."""
 _ORPHAN_MARK = '"generator": "chartc"'
-_UNCHANGED = "; no output file was changed"
-_WHOLE_FILE = 1 << 40
-"""Read size for files chartc wrote itself (outputs and temps): the whole file."""
-
-
-class Entry(enum.StrEnum):
-    """What stands at a path in the output folder (the value is how messages say it)."""
-
-    FILE = "a file"
-    FOLDER = "a folder"
-    SYMLINK = "a symlink"
-    SPECIAL = "a special file"
-
-
-class WriteError(Exception):
-    """An output cannot be written as asked. The message says whether any file was changed."""
 
 
 @dataclass(frozen=True)
@@ -83,28 +77,6 @@ class WritePlan:
     @property
     def changed(self) -> list[str]:
         return [w.rel for w in self.writes] + list(self.removals)
-
-
-@dataclass(frozen=True)
-class Recovery:
-    """What recovering an interrupted build did to the output folder."""
-
-    completed: tuple[str, ...] = ()
-    """Outputs the interrupted build's journal had decided, now in place (rolled forward)."""
-    removed_temps: tuple[str, ...] = ()
-    """Temp files left by a build interrupted before its journal was written (rolled back)."""
-    problems: tuple[str, ...] = ()
-    """What could not be completed (a damaged journal); the build that follows rewrites every output."""
-
-    @property
-    def found(self) -> bool:
-        return bool(self.completed or self.removed_temps or self.problems)
-
-    def lines(self, out_dir: Path) -> list[str]:
-        """One line per fact, for the terminal."""
-        found = [f"completed an interrupted build: {out_dir / rel}" for rel in self.completed]
-        found += [f"removed a temp file of an interrupted build: {out_dir / rel}" for rel in self.removed_temps]
-        return found + [f"could not complete an interrupted build: {p}" for p in self.problems]
 
 
 @dataclass(frozen=True)
@@ -146,34 +118,6 @@ def check_out_dir(out_dir: Path, game_dirs: Mapping[str, Path]) -> None:
             raise WriteError(f"--out {out_dir} would write game `{game_id}` into its chart sources ({folder})")
 
 
-def relative_output(rel: str) -> PurePosixPath:
-    """An output path as given by the emitters, refused unless it is relative and stays below `--out`.
-
-    Raises:
-        WriteError: an absolute path, a `..` part, an empty path or a name chartc reserves.
-    """
-    pure = PurePosixPath(rel)
-    if pure.is_absolute() or ".." in pure.parts or not pure.parts:
-        raise WriteError(f"refusing to write outside the output folder: {rel}")
-    if any(part.startswith(TEMP_PREFIX) for part in pure.parts):
-        raise WriteError(f"refusing to write `{rel}`: names starting with `{TEMP_PREFIX}` are chartc's temp files")
-    return pure
-
-
-def safe_target(out_dir: Path, rel: str) -> Path:
-    """The absolute destination of output `rel`, provided it lies inside `out_dir` once symlinks
-    are resolved.
-
-    Raises:
-        WriteError: the path or a symlink on the way leads outside `out_dir`.
-    """
-    pure = relative_output(rel)
-    target = (out_dir / pure).resolve()
-    if out_dir.resolve() not in target.parents:
-        raise WriteError(f"refusing to write outside the output folder: {rel}")
-    return out_dir.resolve() / pure
-
-
 # ---- build ----------------------------------------------------------------------------------------
 
 
@@ -193,16 +137,16 @@ def write_outputs(out_dir: Path, outputs: Mapping[str, str | bytes], game_ids: l
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise WriteError(f"cannot create {out_dir}: {exc.strerror or exc}{_UNCHANGED}") from None
+        raise WriteError(f"cannot create {out_dir}: {exc.strerror or exc}{UNCHANGED}") from None
     try:
-        with _locked(out_dir):
-            recovery = _recover(out_dir)
+        with locked(out_dir):
+            recovery = recover_locked(out_dir)
             try:
                 plan = plan_writes(out_dir, outputs, game_ids)
             except WriteError as exc:
-                raise WriteError(f"{exc}{_UNCHANGED}") from None
+                raise WriteError(f"{exc}{UNCHANGED}") from None
             except OSError as exc:
-                raise WriteError(f"cannot read {out_dir}: {exc.strerror or exc}{_UNCHANGED}") from None
+                raise WriteError(f"cannot read {out_dir}: {exc.strerror or exc}{UNCHANGED}") from None
             _commit(plan)
     except BaseException:
         if created:
@@ -237,39 +181,26 @@ def _check_destination(out_dir: Path, target: Path, rel: str) -> None:
     for folder in reversed(target.parents):
         if folder == out_dir.resolve() or out_dir.resolve() not in folder.parents:
             continue
-        kind = _entry(folder)
+        kind = entry_at(folder)
         if kind not in (None, Entry.FOLDER):
             raise WriteError(f"cannot write `{rel}`: {kind} stands where the folder "
                              f"`{folder.relative_to(out_dir.resolve()).as_posix()}` should be")
-    kind = _entry(target)
+    kind = entry_at(target)
     if kind not in (None, Entry.FILE):
         raise WriteError(f"cannot write `{rel}`: {kind} stands where the file should be; move it away")
 
 
 def _check_removable(out_dir: Path, rel: str) -> None:
     target = safe_target(out_dir, rel)
-    if _entry(target) != Entry.FILE:
+    if entry_at(target) != Entry.FILE:
         raise WriteError(f"cannot delete the orphaned output `{rel}`: it is not a regular file")
     if not os.access(target.parent, os.W_OK | os.X_OK):
         raise WriteError(f"cannot delete the orphaned output `{rel}`: its folder is not writable")
 
 
-def _entry(path: Path) -> Entry | None:
-    """What stands at `path`, without following a symlink; None when nothing does."""
-    try:
-        mode = path.lstat().st_mode
-    except FileNotFoundError:
-        return None
-    if stat.S_ISLNK(mode):
-        return Entry.SYMLINK
-    if stat.S_ISDIR(mode):
-        return Entry.FOLDER
-    return Entry.FILE if stat.S_ISREG(mode) else Entry.SPECIAL
-
-
 def _holds(out_dir: Path, target: Path, data: bytes) -> bool:
     """Whether the file at `target` already holds exactly `data` (read no further than its size)."""
-    if _entry(target) != Entry.FILE or target.stat().st_size != len(data):
+    if entry_at(target) != Entry.FILE or target.stat().st_size != len(data):
         return False
     try:
         return read_bytes(target, out_dir, "--out", limit=len(data)) == data
@@ -284,12 +215,12 @@ def _commit(plan: WritePlan) -> None:
     root = plan.out_dir.resolve()
     staged = _stage(plan)
     try:
-        journal = _write_journal(plan, staged)
+        journal = write_journal(root, staged, {w.rel: w.data for w in plan.writes}, plan.removals)
     except BaseException:
         _discard(root, staged)
         raise
     try:
-        _apply(root, journal)
+        apply_journal(root, journal)
     except OSError as exc:
         raise WriteError(f"{exc.strerror or exc} while moving the new outputs into place; some outputs may already "
                          "be new: the next `chartc build` or `chartc build --check` completes this build from its "
@@ -312,34 +243,18 @@ def _stage(plan: WritePlan) -> dict[str, str]:
     try:
         for w in plan.writes:
             folder = (root / w.rel).parent
-            if _entry(folder) != Entry.FOLDER:
+            if entry_at(folder) != Entry.FOLDER:
                 folder = root
-            staged[w.rel] = (folder / _write_temp(folder, w.data)).relative_to(root).as_posix()
+            staged[w.rel] = (folder / write_temp(folder, w.data)).relative_to(root).as_posix()
         for folder in sorted({(root / temp).parent for temp in staged.values()}):
-            _fsync_folder(folder)
+            fsync_folder(folder)
     except OSError as exc:
         _discard(root, staged)
-        raise WriteError(f"{exc.strerror or exc}{_UNCHANGED}") from None
+        raise WriteError(f"{exc.strerror or exc}{UNCHANGED}") from None
     except BaseException:
         _discard(root, staged)
         raise
     return staged
-
-
-def _write_temp(folder: Path, data: bytes) -> str:
-    """A new fsynced temp file in `folder` holding `data`, with the mode a plain `open` would give."""
-    fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())
-    except BaseException:
-        with suppress(OSError):
-            os.unlink(tmp)
-        raise
-    return Path(tmp).name
 
 
 def _discard(root: Path, staged: Mapping[str, str]) -> None:
@@ -347,179 +262,6 @@ def _discard(root: Path, staged: Mapping[str, str]) -> None:
     for temp in staged.values():
         with suppress(OSError):
             os.unlink(root / temp)
-
-
-@dataclass(frozen=True)
-class _Rename:
-    """A staged temp file and the output it becomes, relative to `--out`, with the new bytes' SHA-256."""
-
-    temp: str
-    destination: str
-    sha256: str
-
-
-@dataclass(frozen=True)
-class _Journal:
-    """The decided build: temps to rename onto outputs and orphans to delete."""
-
-    renames: tuple[_Rename, ...]
-    removals: tuple[str, ...]
-
-    def as_json(self) -> str:
-        return json.dumps({
-            "chartc-journal": 1,
-            "renames": [{"temp": r.temp, "destination": r.destination, "sha256": r.sha256} for r in self.renames],
-            "removals": list(self.removals),
-        }, indent=1, sort_keys=True) + "\n"
-
-
-def _write_journal(plan: WritePlan, staged: Mapping[str, str]) -> _Journal:
-    """Make the build durable and decided: the journal, fsynced, renamed into place, folder fsynced."""
-    root = plan.out_dir.resolve()
-    digests = {w.rel: hashlib.sha256(w.data).hexdigest() for w in plan.writes}
-    journal = _Journal(tuple(_Rename(staged[rel], rel, digests[rel]) for rel in sorted(staged)), plan.removals)
-    try:
-        tmp = root / _write_temp(root, journal.as_json().encode("utf-8"))
-    except OSError as exc:
-        raise WriteError(f"{exc.strerror or exc} while writing the journal{_UNCHANGED}") from None
-    try:
-        os.replace(tmp, root / JOURNAL_NAME)
-        _fsync_folder(root)
-    except OSError as exc:
-        with suppress(OSError):
-            os.unlink(tmp)
-        with suppress(OSError):
-            os.unlink(root / JOURNAL_NAME)
-        raise WriteError(f"{exc.strerror or exc} while writing the journal{_UNCHANGED}") from None
-    return journal
-
-
-def _apply(root: Path, journal: _Journal) -> list[str]:
-    """Finish a decided build: rename every staged temp that is still there, delete the orphans,
-    fsync the folders, delete the journal. Safe to repeat after an interruption.
-
-    Returns:
-        Destinations whose temp was renamed by this call.
-    """
-    renamed = []
-    for r in journal.renames:
-        if _entry(root / r.temp) == Entry.FILE:
-            _make_folders(root, (root / r.destination).parent)
-            os.replace(root / r.temp, root / r.destination)
-            renamed.append(r.destination)
-    for rel in journal.removals:
-        if _entry(root / rel) == Entry.FILE:
-            os.unlink(root / rel)
-    for folder in sorted({(root / rel).parent for rel in journal.removals}, reverse=True):
-        if folder != root and folder.is_dir() and not any(folder.iterdir()):
-            folder.rmdir()  # a removed game's folder, now empty
-    for folder in sorted({(root / r.destination).parent for r in journal.renames} | {root}):
-        if folder.is_dir():
-            _fsync_folder(folder)
-    os.unlink(root / JOURNAL_NAME)
-    _fsync_folder(root)
-    return renamed
-
-
-# ---- recovery -------------------------------------------------------------------------------------
-
-
-def recover(out_dir: Path) -> Recovery:
-    """Complete or roll back a build interrupted in `out_dir` (nothing to do when none was).
-
-    With a journal, the build had decided: its staged files are renamed into place and its orphans
-    deleted (roll forward). Without one, nothing had been renamed: its temp files are deleted (roll
-    back). A journal that does not hold up (a temp whose bytes are not the journal's, an entry that
-    leaves the folder) is set aside, listed in `problems`, and its temp files are deleted.
-    """
-    if not out_dir.is_dir():
-        return Recovery()
-    with _locked(out_dir):
-        return _recover(out_dir)
-
-
-def _recover(out_dir: Path) -> Recovery:
-    root = out_dir.resolve()
-    completed: tuple[str, ...] = ()
-    problems: tuple[str, ...] = ()
-    if _entry(root / JOURNAL_NAME) is not None:
-        try:
-            journal = _read_journal(root)
-            completed = tuple(_apply(root, journal))
-        except (WriteError, OSError) as exc:
-            problems = (str(exc),)
-            with suppress(OSError):
-                os.unlink(root / JOURNAL_NAME)
-    removed = tuple(_remove_stray_temps(root))
-    return Recovery(completed, removed, problems)
-
-
-def _make_folders(root: Path, folder: Path) -> None:
-    """Create `folder` and its missing parents below `root` (a new game's folder), durably."""
-    for p in reversed([folder, *folder.parents]):
-        if root in p.parents and not p.exists():
-            p.mkdir()
-            _fsync_folder(p.parent)
-
-
-def _read_journal(root: Path) -> _Journal:
-    """The journal, each entry checked: a temp beside its destination inside `--out`, holding the
-    bytes the journal names.
-
-    Raises:
-        WriteError: the journal is unreadable or an entry does not hold up.
-    """
-    try:
-        doc = json.loads(read_bytes(root / JOURNAL_NAME, root, "--out", JOURNAL_LIMIT))
-        renames = tuple(_Rename(str(r["temp"]), str(r["destination"]), str(r["sha256"])) for r in doc["renames"])
-        removals = tuple(str(rel) for rel in doc["removals"])
-    except (ReadError, ValueError, KeyError, TypeError) as exc:
-        raise WriteError(f"{root / JOURNAL_NAME} is damaged ({exc}); set aside") from None
-    for r in renames:
-        _check_rename(root, r)
-    for rel in removals:
-        safe_target(root, rel)
-    return _Journal(renames, removals)
-
-
-def _check_rename(root: Path, r: _Rename) -> None:
-    """A journal entry holds up: its temp lies beside its output (or in `--out` itself, for a new
-    game's folder), inside `--out`, and holds the journal's bytes, or is gone because the output
-    already does.
-
-    Raises:
-        WriteError: it does not.
-    """
-    temp = PurePosixPath(r.temp)
-    beside = temp.parent in (PurePosixPath(r.destination).parent, PurePosixPath("."))
-    if not beside or not temp.name.startswith(TEMP_PREFIX) or len(temp.parts) > 2:
-        raise WriteError(f"{root / JOURNAL_NAME} pairs `{r.temp}` with `{r.destination}`; set aside")
-    safe_target(root, r.destination)
-    if _entry(root / r.temp) == Entry.FILE:
-        if _digest(root, root / r.temp) != r.sha256:
-            raise WriteError(f"{root / r.temp} does not hold the bytes the journal names; set aside")
-    elif _digest(root, root / r.destination) != r.sha256:
-        raise WriteError(f"{root / r.temp} is gone and {root / r.destination} does not hold the new bytes; set aside")
-
-
-def _digest(root: Path, path: Path) -> str:
-    try:
-        return hashlib.sha256(read_start(path, root, "--out", _WHOLE_FILE)).hexdigest()
-    except ReadError:
-        return ""
-
-
-def _remove_stray_temps(root: Path) -> list[str]:
-    """Delete every chartc temp file in `--out` and its game folders."""
-    removed = []
-    for folder in [root, *sorted(p for p in root.iterdir() if _entry(p) == Entry.FOLDER)]:
-        for temp in sorted(p for p in folder.iterdir() if p.name.startswith(TEMP_PREFIX) and p.name != JOURNAL_NAME):
-            if _entry(temp) == Entry.FILE:
-                os.unlink(temp)
-                removed.append(temp.relative_to(root).as_posix())
-    if removed:
-        _fsync_folder(root)
-    return removed
 
 
 # ---- what is on disk ------------------------------------------------------------------------------
@@ -546,7 +288,7 @@ def orphan_games(out_dir: Path, game_ids: list[str]) -> list[str]:
     if not out_dir.is_dir():
         return []
     found = []
-    for folder in sorted(p for p in out_dir.iterdir() if _entry(p) == Entry.FOLDER and p.name not in game_ids):
+    for folder in sorted(p for p in out_dir.iterdir() if entry_at(p) == Entry.FOLDER and p.name not in game_ids):
         try:
             head = read_start(folder / f"{folder.name}.json", out_dir, "--out", 300)
         except ReadError:
@@ -564,7 +306,7 @@ def stale_outputs(out_dir: Path, outputs: Mapping[str, str | bytes], game_ids: l
     for rel, content in outputs.items():
         target = safe_target(out_dir, rel)
         data = content if isinstance(content, bytes) else content.encode("utf-8")
-        if _entry(target) != Entry.FILE:
+        if entry_at(target) != Entry.FILE:
             missing.append(rel)
             continue
         if not _holds(out_dir, target, data):
@@ -576,7 +318,7 @@ def stale_outputs(out_dir: Path, outputs: Mapping[str, str | bytes], game_ids: l
 
 def _current(out_dir: Path, target: Path) -> bytes:
     try:
-        return read_start(target, out_dir, "--out", _WHOLE_FILE)
+        return read_start(target, out_dir, "--out", WHOLE_FILE)
     except ReadError:
         return b""
 
@@ -589,47 +331,3 @@ def _diff(rel: str, current: bytes, content: str | bytes) -> str:
     diff = difflib.unified_diff(old.splitlines(True), content.splitlines(True),
                                 f"{rel} (on disk)", f"{rel} (from charts)", n=1)
     return "".join(list(diff)[:60])
-
-
-# ---- the operating system -------------------------------------------------------------------------
-
-
-@contextmanager
-def _locked(out_dir: Path) -> Iterator[None]:
-    """Hold an exclusive lock on the output folder, so two chartc processes never interleave their
-    writes or recover each other's build in flight (no lock where `fcntl` is missing)."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not POSIX
-        yield
-        return
-    try:
-        fd = os.open(out_dir, os.O_RDONLY)
-    except OSError as exc:
-        raise WriteError(f"cannot open {out_dir}: {exc.strerror or exc}{_UNCHANGED}") from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
-
-
-def _fsync_folder(folder: Path) -> None:
-    """Make the folder's entries (new names, renames, deletions) durable."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:  # pragma: no cover - a platform that cannot open folders
-        return
-    try:
-        os.fsync(fd)
-    except OSError as exc:
-        if exc.errno not in (errno.EINVAL, errno.ENOTSUP, errno.EBADF):
-            raise
-    finally:
-        os.close(fd)
-
-
-def _umask() -> int:
-    current = os.umask(0)
-    os.umask(current)
-    return current

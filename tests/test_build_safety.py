@@ -16,13 +16,12 @@ from click.testing import CliRunner
 
 import compiler.build
 import compiler.cli as cli_module
-import compiler.writer
+import compiler.journal
 from compiler.cli import cli
+from compiler.journal import JOURNAL_NAME, recover
 from compiler.reader import MAX_SOURCE_BYTES
 from compiler.writer import (
-    JOURNAL_NAME,
     WriteError,
-    recover,
     safe_target,
     write_outputs,
 )
@@ -71,7 +70,7 @@ def test_a_failure_while_writing_changes_no_file_and_leaves_no_temp(project: Pat
             raise OSError(28, "No space left on device")
         return real_fdopen(fd, mode)
 
-    monkeypatch.setattr(compiler.writer.os, "fdopen", full_disk)
+    monkeypatch.setattr(compiler.journal.os, "fdopen", full_disk)
     r = CliRunner().invoke(cli, ["build"])
     assert r.exit_code == 1 and "No space left on device" in r.output and "no output file was changed" in r.output
     assert _snapshot(project / "generated") == before  # also: no `.chartc-*` temp file left behind
@@ -338,12 +337,12 @@ def test_a_failure_after_the_journal_is_reported_truthfully_and_completed_by_the
             raise OSError(5, "Input/output error")
         return real_replace(src, dst)
 
-    monkeypatch.setattr(compiler.writer.os, "replace", io_error_on_the_third_output)
+    monkeypatch.setattr(compiler.journal.os, "replace", io_error_on_the_third_output)
     r = CliRunner().invoke(cli, ["build"])
     assert r.exit_code == 1 and "no output file was changed" not in r.output
     assert "Input/output error while moving the new outputs into place; some outputs may already be new" in r.output
     assert (project / "generated" / ".chartc-journal").is_file()
-    monkeypatch.setattr(compiler.writer.os, "replace", real_replace)
+    monkeypatch.setattr(compiler.journal.os, "replace", real_replace)
     r = CliRunner().invoke(cli, ["build", "--check"])
     assert r.exit_code == 1 and "completed an interrupted build: generated/ia2/ia2.json" in r.output
     assert _tree(project / "generated") == new

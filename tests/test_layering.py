@@ -48,7 +48,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("compiler.checks",),
     ("compiler.query", "compiler.lookup"),
     ("compiler.emit",),
-    ("compiler.build", "compiler.writer", "compiler.project", "compiler.diff"),
+    ("compiler.build", "compiler.writer", "compiler.journal", "compiler.project", "compiler.diff"),
     ("compiler.explain",),
     ("compiler.cli",),
 )

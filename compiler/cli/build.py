@@ -19,7 +19,7 @@ from compiler.cli.common import (
 from compiler.textsafe import printable, printable_lines
 
 if TYPE_CHECKING:
-    from compiler.writer import Recovery
+    from compiler.journal import Recovery
 
 
 class _Recovered(Protocol):
