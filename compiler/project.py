@@ -85,9 +85,15 @@ def _game_folders(p: Path) -> list[Path]:
         return [p.parent]
     if not p.is_dir():
         raise PathError(f"{p}: not a `{CHART_SUFFIX}` file or a folder")
-    if _holds_charts(p):
-        return [p]
     candidates = sorted(c for c in _entries(p) if c.is_dir() and _holds_charts(c))
+    if _holds_charts(p):
+        if candidates:  # a stray chart file would turn a charts tree into one game and hide the others
+            strays = sorted(f.name for f in _entries(p) if f.suffix == CHART_SUFFIX and f.is_file())
+            raise PathError(
+                f"{p}: holds chart files ({', '.join(strays[:3])}) beside game folders "
+                f"({', '.join(c.name for c in candidates[:3])}); move the chart files into a game folder"
+            )
+        return [p]
     if not candidates:
         raise PathError(f"{p}: holds no game folders with `{CHART_SUFFIX}` files")
     _refuse_links_outside(p, candidates)

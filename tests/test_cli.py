@@ -252,3 +252,13 @@ def test_odds_flags_a_drm_outside_the_declared_span(run) -> None:
 def test_odds_errors_are_clear(run, args, code, message) -> None:
     r = run("odds", *args)
     assert r.exit_code == code and message in r.output and "Traceback" not in r.output
+
+
+def test_a_stray_chart_file_beside_game_folders_is_a_usage_error(tmp_path: Path) -> None:
+    # a new user's scratch file in charts/ made the whole tree one game: ia2 and the others went unchecked
+    charts = tmp_path / "charts"
+    shutil.copytree(ROOT / "charts" / "aa_rules", charts / "aa_rules")
+    (charts / "scratch.chart").write_text('game charts { title "Oops" }\n', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", str(charts)])
+    assert result.exit_code == 2
+    assert "scratch.chart" in result.output and "aa_rules" in result.output
