@@ -262,3 +262,18 @@ def test_a_stray_chart_file_beside_game_folders_is_a_usage_error(tmp_path: Path)
     result = CliRunner().invoke(cli, ["check", str(charts)])
     assert result.exit_code == 2
     assert "scratch.chart" in result.output and "aa_rules" in result.output
+
+
+def test_a_lookup_in_a_game_with_a_syntax_error_reports_the_error_not_a_missing_chart(tmp_path: Path) -> None:
+    # the syntax error in R2's file dropped the file, and with it R1: "no chart `R1`" sent users astray
+    game = tmp_path / "charts" / "sx"
+    game.mkdir(parents=True)
+    (game / "game.chart").write_text('game sx { title "Sx" }\n', encoding="utf-8")
+    (game / "r.chart").write_text(
+        'chart [R1] r "R" { roll 1d6 column x: int "x" rows { 1-6: 1 } }\n'
+        'chart [R2] r2 "R2" { roll 1d6 column x: int "x" rows { 1-6: 1 ; } }\n',
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(cli, ["lookup", "sx/R1", "3", "--charts", str(tmp_path / "charts")])
+    assert result.exit_code == 1
+    assert "C101" in result.output and "has 1 error(s)" in result.output and "no chart" not in result.output

@@ -109,13 +109,14 @@ def find_chart(address: str, charts_dir: Path, as_printed: bool = False) -> tupl
         hint = did_you_mean(game_id, known)
         raise usage_error(f"no game `{game_id}` in {charts_dir}" + (f"; {hint}" if hint else ""))
     chart = game.chart(chart_name)
-    if chart is None:
+    # any error in the game can change this chart (an errata, a derived chart's base, a dropped
+    # row) or hide it (a syntax error drops its file), so a lookup never answers from a game that
+    # does not check clean, and a chart missing from such a game is reported as its errors
+    blocking = [d for d in comp.diagnostics if d.severity.value == "error"]
+    if chart is None and not blocking:
         hint = did_you_mean(chart_name, [c.address for c in game.charts])
         raise usage_error(f"no chart `{chart_name}` in game `{game_id}`" + (f"; {hint}" if hint else ""))
-    # any error in the game can change this chart (an errata, a derived chart's base, a dropped
-    # row), so a lookup never answers from a game that does not check clean
-    blocking = [d for d in comp.diagnostics if d.severity.value == "error"]
-    if blocking:
+    if blocking or chart is None:
         echo_lines((render_short(d) for d in blocking[:20]), err=True)
         click.echo(
             printable(
