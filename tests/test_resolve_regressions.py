@@ -166,3 +166,23 @@ def test_an_enum_named_like_a_builtin_type_is_refused(tmp_path: Path, name: str)
     assert d.code == "C202"
     assert d.message == f"enum `{name}` has the name of the builtin type `{name}`"
     assert (d.span.line, d.span.col) == (2, 6)
+
+
+def test_a_label_that_is_another_values_id_is_a_duplicate_name(tmp_path: Path) -> None:
+    # `a "b" b "a"`: the key written "a" silently selected id `a`, the value printed "b"
+    text = (
+        HEAD
+        + 'enum duo { a "b" b "a" }\n'
+        + 'chart [K1] "Keys" { roll 1d6 key k: duo column r: text rows { "a" 1-6: "x" "b" 1-6: "y" } }\n'
+    )
+    comp = compile_text(tmp_path, text)
+    found = [d for d in comp.diagnostics if d.code == "C202"]
+    assert [d.message for d in found] == [
+        "`b` is a printed name of `a` and the id of `b` in enum `duo`",
+        "`a` is a printed name of `b` and the id of `a` in enum `duo`",
+    ]
+
+
+def test_labels_that_differ_from_every_other_id_are_clean(tmp_path: Path) -> None:
+    text = HEAD + 'enum duo { a "Alpha" b "Bravo" }\n'
+    assert compile_text(tmp_path, text).diagnostics == []

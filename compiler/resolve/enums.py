@@ -36,6 +36,7 @@ def add_enum(symbols: SymbolTable, decl: ast.EnumDecl, sink: Sink) -> None:
     members: list[model.Member] = []
     seen: dict[str, ast.Span] = {}
     names_used: dict[str, tuple[str, ast.Span]] = {}
+    ids = {m.name.text.casefold(): m.name for m in decl.members}
     for m in decl.members:
         if m.name.text in seen:
             declared_twice(
@@ -46,6 +47,17 @@ def add_enum(symbols: SymbolTable, decl: ast.EnumDecl, sink: Sink) -> None:
         label = m.label.text if m.label else m.name.text
         for written in ([m.label] if m.label else []) + list(m.aliases):
             folded = written.text.casefold()
+            other = ids.get(folded)
+            if other is not None and other.text != m.name.text:  # `a "b" b "a"`: "a" would read as id `a`
+                sink.emit(
+                    codes.DUPLICATE_NAME,
+                    f"`{written.text}` is a printed name of `{m.name.text}` and the id of `{other.text}` in enum "
+                    f"`{decl.name.text}`",
+                    written.span,
+                    "a printed label or alias must not be another value's id: a key written so would pick that value",
+                    (Label(other.span, "the value with that id"),),
+                )
+                continue
             if folded in names_used and names_used[folded][0] != m.name.text:
                 sink.emit(
                     codes.DUPLICATE_NAME,
