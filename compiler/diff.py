@@ -133,7 +133,7 @@ def _key_text(chart: model.Chart, keys: tuple[model.KeyMatch, ...]) -> str:
 def _where(chart: model.Chart, row: model.Row) -> str:
     parts = [_key_text(chart, row.keys)]
     if row.range is not None:
-        noun = "value" if chart.kind == "value" else "roll"
+        noun = "value" if chart.kind is model.ChartKind.VALUE else "roll"
         parts.append(f"{noun} {row.range.printed}")
     return ", ".join(p for p in parts if p)
 

@@ -14,7 +14,7 @@ def check_record_dates(game: model.Game, sink: Sink) -> None:
     """C412 for reference data: a record dated by a month field (a mission's month, a tour's start)
     that names an item whose record is `available` only later."""
     for enum in game.enums.values():
-        month_fields = [f.id for f in enum.fields if f.type == "month" and f.id != "available"]
+        month_fields = [f.id for f in enum.fields if f.type is model.BuiltinType.MONTH and f.id != "available"]
         ref_fields = [
             f
             for f in enum.fields

@@ -15,6 +15,7 @@ from fractions import Fraction
 from compiler import model
 from compiler.chance import chances, percent_text
 from compiler.crt import OddsRule
+from compiler.dice import DiceForm
 from compiler.text import key_label, value_text
 
 
@@ -170,7 +171,7 @@ def _var_label(var: str, game: model.Game) -> str:
 
 def _operand(var: str, value: int | str, game: model.Game) -> str:
     ctx = game.context.get(var)
-    enum = game.enums.get(ctx.enum) if ctx and ctx.type == "enum" and ctx.enum else None
+    enum = game.enums.get(ctx.enum) if ctx and ctx.type is model.ContextType.ENUM and ctx.enum else None
     member = enum.member(str(value)) if enum else None
     return member.label if member else str(value)
 
@@ -197,7 +198,7 @@ def _natural_chances(chart: model.Chart) -> dict[int, Fraction]:
     A row that applies to several key combinations (`*`) gets a figure only when it is the same
     for all of them.
     """
-    if chart.kind != "roll" or chart.dice is None:
+    if chart.kind is not model.ChartKind.ROLL or chart.dice is None:
         return {}
     found: dict[int, set[Fraction]] = {}
     for combo in chart.key_combinations():
@@ -223,9 +224,9 @@ def _grid_cell(cell: model.DieRange | None, by_range: dict[int, Fraction]) -> Gr
 
 
 def _roll_header(chart: model.Chart) -> str:
-    if chart.kind == "roll" and chart.dice:
+    if chart.kind is model.ChartKind.ROLL and chart.dice:
         return f"Roll ({chart.dice.text})" if chart.dice.form != "percentile" else "Roll (2d10 %)"
-    if chart.kind == "value" and chart.value_key:
+    if chart.kind is model.ChartKind.VALUE and chart.value_key:
         return chart.value_key.label
     return ""
 
@@ -263,9 +264,9 @@ def chart_legend(chart: model.Chart, game: model.Game) -> list[tuple[str, str]]:
     low = _first(printed, r"\d+-|\d+ or less")
     if low:
         legend.append((low, low.rstrip("-").replace(" or less", "") + " or less"))
-    if chart.dice and chart.dice.form == "sum" and chart.dice.sides == 10 and _first(printed, r"(\d+-)?0"):
+    if chart.dice and chart.dice.form is DiceForm.SUM and chart.dice.sides == 10 and _first(printed, r"(\d+-)?0"):
         legend.append(("0", "the 0 face of a d10 counts as 10"))
-    if chart.dice and chart.dice.form == "percentile" and _first(printed, r"(\d+-)?00"):
+    if chart.dice and chart.dice.form is DiceForm.PERCENTILE and _first(printed, r"(\d+-)?00"):
         legend.append(("00", "100 on a percentile roll"))
     if "\u2713" in printed:
         legend.append(("\u2713", "automatic: no roll needed"))
@@ -321,7 +322,7 @@ def _body(game: model.Game, chart: model.Chart, natural: dict[int, Fraction]) ->
         return Layout.AVAILABILITY, _availability_body(chart, chart.availability)
     if chart.grid is not None:
         return Layout.GRID, _grid_body(game, chart, chart.grid, natural)
-    if chart.kind in ("drms", "odds"):
+    if chart.kind in (model.ChartKind.DRMS, model.ChartKind.ODDS):
         return Layout.NONE, None
     return Layout.ROWS, _rows_body(game, chart, natural)
 

@@ -104,7 +104,7 @@ def emit_game_html(
         order: the game's checked `aid.order` lines, if it has the file (see `play_order`).
     """
     groups = [
-        GroupView(g.heading, tuple(chart_view(game, c) for c in g.charts if c.kind != "external"))
+        GroupView(g.heading, tuple(chart_view(game, c) for c in g.charts if c.kind is not model.ChartKind.EXTERNAL))
         for g in play_order(game, order)
     ]
     groups = [g for g in groups if g.charts]

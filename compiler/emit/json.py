@@ -234,7 +234,7 @@ def _chart(c: model.Chart) -> dict[str, Any]:
             "reasons": [{"errata": e, "text": t} for e, t in c.errata.reasons],
             "removed_rows": [_row(c, r) for r in c.errata.removed_rows],
         }
-    if c.kind == "roll" and c.dice is not None:
+    if c.kind is model.ChartKind.ROLL and c.dice is not None:
         out["chances"] = [
             {
                 "keys": dict(zip(keys, combo, strict=True)),

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from compiler import model
 from compiler.crt import OddsProblem, column
 from compiler.diagnostics.suggest import did_you_mean
+from compiler.dice import Dice, DiceForm
 
 # A number as typed on the command line: ASCII digits only. `str.isdigit` also accepts
 # superscripts (`³`) and other scripts' digits (Arabic-Indic `٣`), which `int` would read silently.
@@ -56,7 +57,7 @@ def read_roll(chart: model.Chart, text: str) -> int:
         raise LookupUsage(f"`{text}` is not a roll: give a whole number in ASCII digits (0-9)")
     negative = stripped.startswith("-")
     digits = stripped[1:] if negative else stripped
-    if chart.kind == "value":
+    if chart.kind is model.ChartKind.VALUE:
         value = -int(digits) if negative else int(digits)
         vk = chart.value_key
         if vk is not None and not vk.domain.contains(value):
@@ -71,8 +72,8 @@ def read_roll(chart: model.Chart, text: str) -> int:
     if rolled is None or rolled not in dice.outcomes:
         raise LookupProblem(
             f"{text} cannot be rolled on {dice.text}: natural rolls run {dice.min} to {dice.max}"
-            + (" (a 0 on the die reads as 10)" if dice.form == "sum" and dice.sides == 10 and dice.count == 1 else "")
-            + (" (00 reads as 100)" if dice.form == "percentile" else "")
+            + (" (a 0 on the die reads as 10)" if _one_d10(dice) else "")
+            + (" (00 reads as 100)" if dice.form is DiceForm.PERCENTILE else "")
         )
     return rolled
 
@@ -150,17 +151,17 @@ def lookup(chart: model.Chart, roll_text: str | None, given_keys: dict[str, str]
         LookupProblem: the roll is impossible, a key is wrong, or no row is selected (a gap or a
             modified roll off the end of a table without an open-ended row).
     """
-    if chart.kind == "drms":
+    if chart.kind is model.ChartKind.DRMS:
         raise LookupUsage(f"`{chart.address}` lists DRMs only; its table is not printed")
-    if chart.kind == "external":
+    if chart.kind is model.ChartKind.EXTERNAL:
         raise LookupUsage(f"`{chart.address}` is printed elsewhere; its rows are not transcribed")
-    if chart.kind == "odds":
+    if chart.kind is model.ChartKind.ODDS:
         raise LookupUsage(f"`{chart.address}` is an odds rule: give --attack and --defense")
     keys = resolve_keys(chart, given_keys)
     combo = tuple(m.id for _, m in keys)
     rows = chart.rows_for(combo)
     where = "".join(f", {k.id} `{m.label}`" for k, m in keys)
-    if chart.kind == "reference":
+    if chart.kind is model.ChartKind.REFERENCE:
         if roll_text is not None:
             raise LookupUsage(f"chart `{chart.address}` is read by its keys only; leave out the roll")
         if drm:
@@ -219,7 +220,7 @@ def answer(
     """
     if forces is None:
         return lookup(chart, roll_text, given_keys, drm)
-    if chart.kind == "odds":
+    if chart.kind is model.ChartKind.ODDS:
         column_label = odds_column(chart, forces.attack, forces.defense, forces.shift)
         return OddsColumnAnswer(chart, forces.attack, forces.defense, forces.shift, column_label)
     from_odds = keys_from_odds(game, chart, forces.attack, forces.defense, forces.shift)
@@ -227,3 +228,7 @@ def answer(
     if both:
         raise LookupUsage(f"--attack/--defense pick key `{both[0]}`; leave out --key {both[0]}=...")
     return lookup(chart, roll_text, {**given_keys, **from_odds}, drm)
+
+
+def _one_d10(dice: Dice) -> bool:
+    return dice.form is DiceForm.SUM and dice.sides == 10 and dice.count == 1

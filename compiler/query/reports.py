@@ -61,7 +61,7 @@ def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
             if not drm
             else f"{result.natural} {'+' if drm > 0 else '-'} DRM {abs(drm)} = {result.modified}"
         )
-        what = "value" if chart.kind == "value" else "roll"
+        what = "value" if chart.kind is model.ChartKind.VALUE else "roll"
         lines.append(f"  {what} {roll} -> row {result.row.range.printed if result.row.range else ''}")
     lines += [
         f"  {col.label}: {value_text(game, col, value)}"
@@ -134,11 +134,11 @@ class ChanceReport:
 
 def _not_by_dice(chart: model.Chart) -> str:
     """How a chart without dice is read, for the usage error of `chartc odds`."""
-    if chart.kind == "value":
+    if chart.kind is model.ChartKind.VALUE:
         return f"by a value ({chart.value_key.label.lower()})" if chart.value_key else "by a value"
-    if chart.kind == "reference":
+    if chart.kind is model.ChartKind.REFERENCE:
         return "by its keys only"
-    if chart.kind == "drms":
+    if chart.kind is model.ChartKind.DRMS:
         return "nowhere: it lists DRMs only and its table is not printed"
     return "without dice"
 
@@ -160,13 +160,14 @@ def chance_report(game: model.Game, chart: model.Chart, given_keys: dict[str, st
         LookupUsage: the chart is not read by dice (value, reference or DRM-only charts), or a key
             is unknown, missing or has an unknown value.
     """
-    if chart.kind != "roll" or chart.dice is None:
+    if chart.kind is not model.ChartKind.ROLL or chart.dice is None:
         raise LookupUsage(
             f"chart `{chart.address}` is read {_not_by_dice(chart)}, not by dice: it has no chances to give"
         )
     keys = resolve_keys(chart, given_keys)
     result = chances(chart, tuple(m.id for _, m in keys), drm)
-    expected = tuple((col, expected_value(chart, result, col)) for col in chart.columns if col.type == "int")
+    integer_columns = [col for col in chart.columns if col.type is model.BuiltinType.INT]
+    expected = tuple((col, expected_value(chart, result, col)) for col in integer_columns)
     return ChanceReport(game, chart, keys, result, expected)
 
 

@@ -155,7 +155,7 @@ class ChartResolver:
 
     def _kind(self) -> model.ChartKind:
         d = self.decl
-        if d.kind in ("drms", "external"):
+        if d.kind in (ast.ChartKind.DRMS, ast.ChartKind.EXTERNAL):
             return model.ChartKind(d.kind)
         if d.roll and d.value_key:
             self.sink.emit(
