@@ -95,9 +95,9 @@ class ConditionResolver:
         return model.All(kept, cond.span) if isinstance(cond, ast.CondAll) else model.Any_(kept, cond.span)
 
     def _operand(self, var: model.ContextVar, op: ast.Operand) -> model.Operand | None:
-        if var.type is model.ContextType.INT and op.kind == "int":
+        if var.type is model.ContextType.INT and op.kind is ast.OperandKind.INT:
             return int(op.text)
-        if var.type is model.ContextType.MONTH and op.kind == "month":
+        if var.type is model.ContextType.MONTH and op.kind is ast.OperandKind.MONTH:
             month = Month.parse(op.text)
             if month is None:
                 self.sink.emit(codes.INVALID_MONTH, f"`{op.text}` is not a month", op.span)

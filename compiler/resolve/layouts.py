@@ -177,10 +177,10 @@ def _availability_cell(
     span = cell.span
     everything = model.DieRange(None, None, "any", span)
     keys = (model.MemberId(item), model.MemberId(column))
-    if cell.kind == "none":
+    if cell.kind is ast.AvailKind.NONE:
         rows.append(model.Row(keys, everything, (model.Text(model.NOT_AVAILABLE),), span))
         return None
-    if cell.kind == "auto":
+    if cell.kind is ast.AvailKind.AUTO:
         rows.append(model.Row(keys, everything, (model.Text(model.AUTOMATIC),), span))
         return model.AvailabilityMark.AUTOMATIC
     assert cell.range is not None

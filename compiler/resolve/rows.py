@@ -109,18 +109,18 @@ class RowReader:
 
     def key_member(self, key: model.Key, kv: ast.KeyValueText) -> tuple[bool, model.KeyMatch]:
         """A row's key value bound to the key: a member id, a MonthSpan for month keys, or None (`*`)."""
-        if kv.kind == "any":
+        if kv.kind is ast.KeyValueKind.ANY:
             return True, None
         if key.enum.id == "month" and key.enum.synthetic:
             return self._month_span(key, kv)
-        member = key.enum.member(kv.text) if kv.kind != "months" else None
+        member = key.enum.member(kv.text) if kv.kind is not ast.KeyValueKind.MONTHS else None
         if member is None:
             not_a_value_of(self.sink, kv.text, f"key `{key.id}`", kv.span, key.enum.spellings, f" in {self.where}")
             return False, None
         return True, model.MemberId(member.id)
 
     def _month_span(self, key: model.Key, kv: ast.KeyValueText) -> tuple[bool, model.KeyMatch]:
-        if kv.kind != "months" or kv.first is None:
+        if kv.kind is not ast.KeyValueKind.MONTHS or kv.first is None:
             self.sink.emit(
                 codes.UNKNOWN_NAME,
                 f"`{kv.text}` is not a month for key `{key.id}` in {self.where}",

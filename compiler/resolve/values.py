@@ -55,7 +55,7 @@ class ValueTyper:
 
     def typed(self, v: ast.ValueText, type_: model.ColumnType, what: str) -> model.Value | Bad:
         """The typed value, or `BAD` after reporting why the cell does not fit `type_`."""
-        if v.kind == "none":
+        if v.kind is ast.ValueKind.NONE:
             return None
         if isinstance(type_, model.EnumRef):
             return self._as_member(v, type_, what)
@@ -63,26 +63,26 @@ class ValueTyper:
             case model.BuiltinType.TEXT:
                 return (
                     model.Text(v.text)
-                    if v.kind == "text"
+                    if v.kind is ast.ValueKind.TEXT
                     else self._mismatch(v, type_, what, f'quote it: `"{v.text}"`')
                 )
             case model.BuiltinType.INT:
                 return (
                     int(v.text)
-                    if v.kind == "int"
+                    if v.kind is ast.ValueKind.INT
                     else self._mismatch(v, type_, what, "write a whole number, or `-` for no value")
                 )
             case model.BuiltinType.FLAG:
-                if v.kind == "name" and v.text.lower() in _FLAG_WORDS:
+                if v.kind is ast.ValueKind.NAME and v.text.lower() in _FLAG_WORDS:
                     return _FLAG_WORDS[v.text.lower()]
                 return self._mismatch(v, type_, what, "write `yes` or `no`")
             case model.BuiltinType.MONTH:
-                if v.kind != "month":
+                if v.kind is not ast.ValueKind.MONTH:
                     return self._mismatch(v, type_, what, "write a month like `1944-07`")
                 month = check_month(self.symbols, v.text, v.span, self.sink)
                 return BAD if month is None else month
             case model.BuiltinType.CHARTREF:
-                if v.kind != "chart":
+                if v.kind is not ast.ValueKind.CHART:
                     return self._mismatch(v, type_, what, "write the chart ID in brackets, e.g. `[B6]`")
                 self.chart_refs.append((v.text, v.span, what))
                 return model.ChartRef(v.text)
@@ -96,9 +96,9 @@ class ValueTyper:
         return BAD
 
     def _slashed(self, v: ast.ValueText, type_: model.BuiltinType, what: str) -> model.Slashed | Bad:
-        if v.kind == "int" and type_ is model.BuiltinType.THRESHOLDS:
+        if v.kind is ast.ValueKind.INT and type_ is model.BuiltinType.THRESHOLDS:
             return model.Slashed((int(v.text),))
-        if v.kind != "slashed":
+        if v.kind is not ast.ValueKind.SLASHED:
             return self._mismatch(v, type_, what, f"write it as {_SLASHED_SHAPES[type_]}")
         parts = model.Slashed(None if p == "-" else int(p) for p in v.text.split("/"))
         want = model.SLASHED_PARTS.get(type_)
