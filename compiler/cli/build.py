@@ -88,7 +88,7 @@ def build(
     A build without --pdf leaves existing PDFs alone: it neither deletes them nor calls them orphans.
     """
     from compiler.build import OutputError, render_outputs, render_pdfs
-    from compiler.diagnostics import render_short
+    from compiler.diagnostics import Severity, render_short
     from compiler.writer import WriteError, check_out_dir, stale_outputs, write_outputs
 
     if out_dir is None:
@@ -98,7 +98,8 @@ def build(
         check_out_dir(out_dir, comp.game_dirs)
     except WriteError as exc:
         raise usage_error(str(exc)) from exc
-    errors = [d for d in comp.diagnostics if d.severity.value == "error" or (strict and d.severity.value == "warning")]
+    failing = (Severity.ERROR, Severity.WARNING) if strict else (Severity.ERROR,)
+    errors = [d for d in comp.diagnostics if d.severity in failing]
     if errors:
         echo_lines((render_short(d) for d in errors), err=True)
         click.echo(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,11 +18,9 @@ if TYPE_CHECKING:
 
 def effective(comp: Compilation, strict: bool) -> list[Diagnostic]:
     """The findings to report; with --strict, warnings count as errors."""
-    from compiler.diagnostics import Severity
+    from compiler.diagnostics import as_strict
 
-    if not strict:
-        return comp.diagnostics
-    return [replace(d, severity=Severity.ERROR) if d.severity is Severity.WARNING else d for d in comp.diagnostics]
+    return as_strict(comp.diagnostics) if strict else comp.diagnostics
 
 
 def summary(comp: Compilation, diags: list[Diagnostic]) -> str:
@@ -63,7 +60,7 @@ def _echo_github(comp: Compilation, diags: list[Diagnostic]) -> None:
 
 def print_diagnostics(comp: Compilation, fmt: str, strict: bool) -> int:
     """Print the findings in format FMT; the exit code they call for."""
-    from compiler.diagnostics import render_json, render_sarif, render_short
+    from compiler.diagnostics import has_errors, render_json, render_sarif, render_short
 
     diags = effective(comp, strict)
     if fmt == "json":
@@ -78,7 +75,7 @@ def print_diagnostics(comp: Compilation, fmt: str, strict: bool) -> int:
         _echo_human(comp, diags)
     if fmt not in ("json", "sarif"):
         click.echo(summary(comp, diags), err=fmt == "short")
-    return EXIT_FINDINGS if any(d.severity.value == "error" for d in diags) else EXIT_OK
+    return EXIT_FINDINGS if has_errors(diags) else EXIT_OK
 
 
 def version() -> str:
