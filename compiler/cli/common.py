@@ -146,3 +146,26 @@ def ask(
         raise usage_error(str(exc)) from exc
     except LookupProblem as exc:
         fail(str(exc))
+
+
+# Options shared by the commands that read one chart (`lookup`, `odds`), declared once so the two
+# stay alike as options are added.
+key_option = click.option(
+    "--key",
+    "keys",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A key of the chart, by id or printed label (repeatable).",
+)
+drm_option = click.option(
+    "--drm",
+    default="0",
+    callback=whole_number,
+    metavar="N",
+    show_default=True,
+    help="Total die roll modifier added to the natural roll.",
+)
+as_printed_option = click.option("--as-printed", is_flag=True, help="Read the chart as printed, without errata.")
+charts_option = click.option(
+    "--charts", "charts_dir", type=click.Path(path_type=Path), default=Path("charts"), show_default=True
+)

@@ -7,7 +7,17 @@ from pathlib import Path
 import click
 
 from compiler import model
-from compiler.cli.common import ask, echo_lines, parse_keys, usage_error, whole_number
+from compiler.cli.common import (
+    as_printed_option,
+    ask,
+    charts_option,
+    drm_option,
+    echo_lines,
+    key_option,
+    parse_keys,
+    usage_error,
+    whole_number,
+)
 from compiler.query.lookup import Forces, LookupResult, OddsColumnAnswer, answer
 from compiler.query.reports import lookup_json, lookup_lines, odds_column_json, odds_column_lines
 
@@ -15,21 +25,8 @@ from compiler.query.reports import lookup_json, lookup_lines, odds_column_json, 
 @click.command("lookup")
 @click.argument("address")
 @click.argument("roll", required=False)
-@click.option(
-    "--key",
-    "keys",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="A key of the chart, by id or printed label (repeatable).",
-)
-@click.option(
-    "--drm",
-    default="0",
-    callback=whole_number,
-    metavar="N",
-    show_default=True,
-    help="Total die roll modifier added to the natural roll.",
-)
+@key_option
+@drm_option
 @click.option(
     "--attack", callback=whole_number, metavar="N", help="Attack factors: pick the odds column (with --defense)."
 )
@@ -45,8 +42,8 @@ from compiler.query.reports import lookup_json, lookup_lines, odds_column_json, 
     help="Odds column shifts (+ toward the attacker).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the selected row as JSON.")
-@click.option("--as-printed", is_flag=True, help="Read the chart as printed, without errata.")
-@click.option("--charts", "charts_dir", type=click.Path(path_type=Path), default=Path("charts"), show_default=True)
+@as_printed_option
+@charts_option
 def lookup_command(
     address: str,
     roll: str | None,

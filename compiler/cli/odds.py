@@ -6,27 +6,14 @@ from pathlib import Path
 
 import click
 
-from compiler.cli.common import ask, echo_lines, parse_keys, whole_number
+from compiler.cli.common import as_printed_option, ask, charts_option, drm_option, echo_lines, key_option, parse_keys
 from compiler.query.reports import chance_json, chance_lines, chance_report
 
 
 @click.command("odds")
 @click.argument("address")
-@click.option(
-    "--key",
-    "keys",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="A key of the chart, by id or printed label (repeatable).",
-)
-@click.option(
-    "--drm",
-    default="0",
-    callback=whole_number,
-    metavar="N",
-    show_default=True,
-    help="Total die roll modifier added to the natural roll.",
-)
+@key_option
+@drm_option
 @click.option(
     "--format",
     "fmt",
@@ -35,8 +22,8 @@ from compiler.query.reports import chance_json, chance_lines, chance_report
     show_default=True,
     help="human: a table for the terminal; json: exact fractions for tools.",
 )
-@click.option("--as-printed", is_flag=True, help="Read the chart as printed, without errata.")
-@click.option("--charts", "charts_dir", type=click.Path(path_type=Path), default=Path("charts"), show_default=True)
+@as_printed_option
+@charts_option
 def odds_command(address: str, keys: tuple[str, ...], drm: int, fmt: str, as_printed: bool, charts_dir: Path) -> None:
     """Print the exact chance of each row of chart ADDRESS (GAME/CHART, e.g. ia2/R9) at --drm.
 
