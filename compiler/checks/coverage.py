@@ -13,6 +13,7 @@ from typing import assert_never
 
 from compiler import model
 from compiler.chance import drm_totals, reachable_rolls, unreachable_rows
+from compiler.checks.dice import unreachable_reason
 from compiler.diagnostics import Label, Sink, codes
 
 
@@ -206,10 +207,15 @@ def _check_row_reach(chart: model.Chart, reach: list[int], sink: Sink) -> None:
         if r is None:
             continue
         if id(row) in never:
+            reason = unreachable_reason(chart.dice, r) if chart.dice else None
             sink.emit(
                 codes.UNREACHABLE_ROW,
-                f"row `{r.printed}` of chart `{chart.address}` can never be selected: {dice_text}{drm_text} "
-                f"rolls {lo} to {hi}",
+                f"row `{r.printed}` of chart `{chart.address}` can never be selected: "
+                + (
+                    f"{reason}{', and no DRM reaches it' if chart.drms else ''}"
+                    if reason
+                    else f"{dice_text}{drm_text} rolls {lo} to {hi}"
+                ),
                 r.span,
                 "check the printed range, or declare the DRM that reaches it",
             )

@@ -225,7 +225,8 @@ def _grid_cell(cell: model.DieRange | None, by_range: dict[int, Fraction]) -> Gr
 
 def _roll_header(chart: model.Chart) -> str:
     if chart.kind is model.ChartKind.ROLL and chart.dice:
-        return f"Roll ({chart.dice.text})" if chart.dice.form != "percentile" else "Roll (2d10 %)"
+        times = f", {chart.repeat} times" if chart.repeat > 1 else ""
+        return (f"Roll ({chart.dice.text})" if chart.dice.form != "percentile" else "Roll (2d10 %)") + times
     if chart.kind is model.ChartKind.VALUE and chart.value_key:
         return chart.value_key.label
     return ""
@@ -258,14 +259,14 @@ def chart_legend(chart: model.Chart, game: model.Game) -> list[tuple[str, str]]:
     on the same page as the chart (layout rule L6). Only what the chart uses is listed."""
     printed = _printed_ranges(chart)
     legend: list[tuple[str, str]] = []
-    high = _first(printed, r"\d+\+")
+    high = _first(printed, r"-?\d+\+")
     if high:
         legend.append((high, f"{high[:-1]} or more"))
-    low = _first(printed, r"\d+-|\d+ or less")
+    low = _first(printed, r"-?\d+-|-?\d+ or less")
     if low:
         legend.append((low, low.rstrip("-").replace(" or less", "") + " or less"))
     if chart.dice and chart.dice.form is DiceForm.SUM and chart.dice.sides == 10 and _first(printed, r"(\d+-)?0"):
-        legend.append(("0", "the 0 face of a d10 counts as 10"))
+        legend.append(("0", "the 0 face of a d10 counts as 10" if chart.dice.zero == 10 else "the d10 reads 0 to 9"))
     if chart.dice and chart.dice.form is DiceForm.PERCENTILE and _first(printed, r"(\d+-)?00"):
         legend.append(("00", "100 on a percentile roll"))
     if "\u2713" in printed:

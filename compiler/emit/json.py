@@ -159,7 +159,25 @@ def _dice(chart: model.Chart) -> dict[str, Any] | None:
         "min": d.min,
         "max": d.max,
         "outcomes": [{"roll": r, "probability": probability_json(p)} for r, p in d.outcomes.items()],
+        **_dice_extras(chart),
     }
+
+
+def _dice_extras(chart: model.Chart) -> dict[str, Any]:
+    """The fields only the newer dice forms and statements need, left out at their defaults so the
+    JSON of a plain roll keeps its shape."""
+    d = chart.dice
+    assert d is not None
+    extras: dict[str, Any] = {}
+    if d.keep:
+        extras["keep"] = d.keep
+    if d.versus_count:
+        extras["versus"] = {"count": d.versus_count, "sides": d.versus_sides}
+    if d.zero != 10:  # the default 1-10 reading needs no field
+        extras["zero_reads"] = d.zero
+    if chart.repeat > 1:
+        extras["repeat"] = chart.repeat
+    return extras
 
 
 def _row(c: model.Chart, r: model.Row) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import assert_never
 
 from compiler import model
+from compiler.dice import Dice
 from compiler.emit import runtime
 from compiler.emit.python_layout import INDENT, LINE, docstring, fill, tuple_display
 from compiler.emit.python_names import (
@@ -386,7 +387,8 @@ class _ChartEmitter:
         call = ", ".join(["natural", *(f"{p.name}={p.name}" for p in params), "drm=drm"])
         body = [
             f"_check_rng({self.address}, rng)",
-            f"natural = _roll(rng, {str(dice.form)!r}, {dice.count}, {dice.sides}, {dice.subtract}, {dice.floor})",
+            f"natural = _roll(rng, {str(dice.form)!r}, {dice.count}, {dice.sides}, {dice.subtract}, {dice.floor}"
+            f"{_roll_extras(dice)})",
             f"return _rolled(natural, drm, lookup_{c.ident}({call}))",
         ]
         return self.function(f"roll_{c.ident}", signature, f"Roll[{c.result}]", doc, body)
@@ -538,3 +540,15 @@ def _plain(value: object) -> object:
     if isinstance(value, tuple):
         return tuple(_plain(v) for v in value)
     return value
+
+
+def _roll_extras(dice: Dice) -> str:
+    """The `_roll` keywords a dice form needs beyond the plain sum (none for the older forms)."""
+    extras = []
+    if dice.keep:
+        extras.append(f"keep={dice.keep}")
+    if dice.versus_count:
+        extras.append(f"versus=({dice.versus_count}, {dice.versus_sides})")
+    if dice.zero != 10:
+        extras.append(f"zero={dice.zero}")
+    return "".join(f", {e}" for e in extras)

@@ -165,6 +165,7 @@ class Chart:
     odds: OddsRule | None = None
     errata: ChartErrata | None = None
     drm_meaning: str | None = None  # what a DRM means on a d66 or percentile roll
+    repeat: int = 1  # how many times the roll is made, each read separately (`repeat 3`)
 
     @property
     def address(self) -> str:

@@ -66,10 +66,10 @@ def read_roll(chart: model.Chart, text: str) -> int:
     dice = chart.dice
     if dice is None:
         raise LookupProblem(f"chart `{chart.address}` has no roll")
-    rolled = None if negative else dice.read_number(digits)
-    if rolled is None and not negative:
+    rolled = -int(digits) if negative else dice.read_number(digits)
+    if rolled is None:
         rolled = int(digits)
-    if rolled is None or rolled not in dice.outcomes:
+    if rolled not in dice.outcomes:
         raise LookupProblem(
             f"{text} cannot be rolled on {dice.text}: natural rolls run {dice.min} to {dice.max}"
             + (" (a 0 on the die reads as 10)" if _one_d10(dice) else "")
@@ -231,4 +231,4 @@ def answer(
 
 
 def _one_d10(dice: Dice) -> bool:
-    return dice.form is DiceForm.SUM and dice.sides == 10 and dice.count == 1
+    return dice.form is DiceForm.SUM and dice.sides == 10 and dice.count == 1 and dice.zero == 10
