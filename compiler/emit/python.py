@@ -203,6 +203,8 @@ class _ChartEmitter:
                 lines += self.result_type() + self.rows() + ["", ""] + self.lookup_function()
                 if chart.kind is model.ChartKind.ROLL:
                     lines += ["", "", *self.roll_function()]
+                if chart.kind is model.ChartKind.ROLL and chart.repeat > 1:
+                    lines += ["", "", *self.repeated_roll_function()]
                 if chart.drms:
                     lines += ["", "", *self.drm_function()]
                 return "\n".join(lines)
@@ -392,6 +394,21 @@ class _ChartEmitter:
             f"return _rolled(natural, drm, lookup_{c.ident}({call}))",
         ]
         return self.function(f"roll_{c.ident}", signature, f"Roll[{c.result}]", doc, body)
+
+    def repeated_roll_function(self) -> list[str]:
+        """`rolls_<id>`: the chart's `repeat N` rolls, each read separately by `roll_<id>`."""
+        chart, c = self.chart, self.names
+        assert chart.dice is not None
+        params = self.key_params(self.module.child(_LOOKUP_NAMES))
+        signature = ["rng: random.Random", "*"] + [f"{p.name}: {p.annotation}" for p in params] + ["drm: int = 0"]
+        doc = (
+            f"Roll {chart.dice.text} {chart.repeat} times with `rng` and read each roll on {_cite(chart)}.\n\n"
+            "Returns one roll_() result per roll, in order. Raises ValueError for an argument that\n"
+            "cannot occur and NoRowError when a modified roll selects no row."
+        )
+        call = ", ".join(["rng", *(f"{p.name}={p.name}" for p in params), "drm=drm"])
+        body = [f"return [roll_{c.ident}({call}) for _ in range({chart.repeat})]"]
+        return self.function(f"rolls_{c.ident}", signature, f"list[Roll[{c.result}]]", doc, body)
 
     def drm_function(self) -> list[str]:
         chart, c = self.chart, self.names

@@ -23,6 +23,7 @@ from compiler.chance import (
     probability_json,
 )
 from compiler.query.lookup import LookupResult, LookupUsage, OddsColumnAnswer, resolve_keys
+from compiler.repeated import repeated_chances
 from compiler.text import json_value, value_text
 from compiler.textsafe import json_text, printable
 
@@ -255,7 +256,27 @@ def chance_lines(report: ChanceReport) -> list[str]:
     for first, last, p in _runs(result.modified):
         each = " each" if first != last else ""
         lines.append(f"    {_run_text(first, last)}: {_chance_text(p)}{each}")
+    if chart.repeat > 1:
+        lines += _repeat_lines(report)
     return _safe(lines)
+
+
+def _repeat_lines(report: ChanceReport) -> list[str]:
+    """For a chart rolled N times (`repeat N`): each row's chance of appearing at least once in the
+    N rolls and its expected count (the table above gives the chance on one roll)."""
+    repeated = repeated_chances(report.result, report.chart.repeat)
+    table = [
+        (ro.row.range.printed if ro.row.range else "", _chance_text(ro.at_least_once), _decimal(ro.expected_count))
+        for ro in repeated.rows
+    ]
+    if report.result.no_row:
+        table.append(("no row", _chance_text(repeated.no_row_at_least_once), _decimal(repeated.no_row_expected_count)))
+    header = ("roll", "at least once", "expected count")
+    widths = [max(len(r[i]) for r in [header, *table]) for i in range(2)]
+    lines = [f"  rolled {repeated.times} times, each roll read separately:"]
+    lines += ["  " + "  ".join(c.ljust(w) for c, w in zip(cells[:2], widths, strict=True)) + "  " + cells[2]
+              for cells in [header, *table]]
+    return lines
 
 
 def chance_json(report: ChanceReport) -> str:
@@ -290,5 +311,30 @@ def chance_json(report: ChanceReport) -> str:
             "no_row": probability_json(result.no_row),
             "expected": {col.id: probability_json(v) if v is not None else None for col, v in report.expected},
             "modified": [{"roll": roll, "probability": probability_json(p)} for roll, p in result.modified.items()],
+            **_repeat_json(report),
         }
     )
+
+
+def _repeat_json(report: ChanceReport) -> dict[str, Any]:
+    """`{"repeat": {...}}` for a chart rolled N times: per row (chart order, as `rows`) the chance of
+    appearing at least once and the expected count; nothing for a chart rolled once."""
+    if report.chart.repeat <= 1:
+        return {}
+    repeated = repeated_chances(report.result, report.chart.repeat)
+    return {
+        "repeat": {
+            "times": repeated.times,
+            "rows": [
+                {
+                    "at_least_once": probability_json(ro.at_least_once),
+                    "expected_count": probability_json(ro.expected_count),
+                }
+                for ro in repeated.rows
+            ],
+            "no_row": {
+                "at_least_once": probability_json(repeated.no_row_at_least_once),
+                "expected_count": probability_json(repeated.no_row_expected_count),
+            },
+        }
+    }
