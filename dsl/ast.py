@@ -175,6 +175,15 @@ class DiceDecl:
 
 
 @dataclass(frozen=True)
+class DiceAlternativeDecl:
+    """`roll lower of 2d10 when veteran` — dice rolled instead of the chart's `roll` while `when` holds."""
+
+    dice: DiceDecl
+    when: Cond
+    span: Span
+
+
+@dataclass(frozen=True)
 class ZeroReadsDecl:
     """`zero reads 0` / `zero reads 10` — how the chart reads a d10's `0` face."""
 
@@ -502,6 +511,7 @@ class ChartDecl:
     allows: tuple[AllowDecl, ...] = ()
     zero_reads: ZeroReadsDecl | None = None
     repeat: RepeatDecl | None = None
+    roll_alternatives: tuple[DiceAlternativeDecl, ...] = ()
 
 
 class Rounding(StrEnum):

@@ -361,6 +361,7 @@ class Builder(_Terminals):
             allows=block.every("allow", ast.AllowDecl),
             zero_reads=zero_reads,
             repeat=repeat,
+            roll_alternatives=block.every("roll_when", ast.DiceAlternativeDecl),
         )
 
     def external(
@@ -416,8 +417,11 @@ class Builder(_Terminals):
 
     # ---- dice, keys, columns, DRMs
 
-    def roll(self, meta: Meta, dice: ast.DiceDecl) -> _Stmt:
-        return _Stmt("roll", dice, self._span(meta))
+    def roll(self, meta: Meta, dice: ast.DiceDecl, when: ast.Cond | None) -> _Stmt:
+        if when is None:
+            return _Stmt("roll", dice, self._span(meta))
+        decl = ast.DiceAlternativeDecl(dice, when, self._span(meta))
+        return _Stmt("roll_when", decl, decl.span)
 
     def dice_sum(self, meta: Meta, dice: Token) -> ast.DiceDecl:
         count, sides = _split_dice(dice)

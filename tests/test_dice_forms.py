@@ -15,13 +15,14 @@ from click.testing import CliRunner
 
 from compiler import model
 from compiler.build import render_outputs
-from compiler.chance import chances
+from compiler.chance import chances, dice_variants
 from compiler.cli import cli
 from compiler.repeated import repeated_chances
 from tests.conftest import codes, compile_text, import_module
 
 CHARTS = """game t { title "Dice forms" }
 context fb_attack: flag "F/B attack"
+context veteran: flag "Veteran pilot"
 # IA2 7.2.2.7: each side rolls 1d6 and the difference decides who has the initiative
 chart [I1] "Opposed initiative" {
   rule "7.2.2.7"
@@ -64,6 +65,16 @@ chart [F1] "FLAK" {
     0-6: 0
     7-8: 1
     9:   2
+  }
+}
+# Stuka Leader evasion: a veteran rolls two D10 and uses the lower, anyone else one D10
+chart [E1] "Evasion" {
+  roll lower of 2d10 when veteran
+  roll 1d10
+  column result: text "Result"
+  rows {
+    1-3: "Hit"
+    4-0: "Evaded"
   }
 }
 """
@@ -182,3 +193,63 @@ def test_cli_odds_shows_repeated_roll_chances(charts_dir: Path) -> None:
     assert doc["repeat"]["times"] == 3
     assert doc["repeat"]["rows"][2]["at_least_once"]["exact"] == "271/1000"
     assert doc["repeat"]["rows"][0]["expected_count"]["exact"] == "21/10"  # 3 x 7/10
+
+
+def test_alternative_dice_chances_are_per_dice(game) -> None:
+    chart = game.chart("E1")
+    # one D10: 1-3 is 3 in 10; the lower of two D10 is 3 or less unless both dice show 4+: 1 - (7/10)^2
+    assert [ro.probability for ro in chances(chart, (), 0).rows] == [F(3, 10), F(7, 10)]
+    [alt] = chart.dice_alternatives
+    [_, variant] = dice_variants(chart)
+    assert variant.dice == alt.dice and alt.dice.text == "lower of 2d10"
+    throws = list(itertools.product(range(1, 11), repeat=2))
+    hit = F(sum(1 for t in throws if min(t) <= 3), len(throws))
+    assert [ro.probability for ro in chances(variant, (), 0).rows] == [hit, 1 - hit] == [F(51, 100), F(49, 100)]
+
+
+def test_reachability_is_the_union_of_the_dice(tmp_path: Path) -> None:
+    text = """game t { title "T" }
+context veteran: flag "Veteran pilot"
+chart [E2] "Evasion" {
+  roll higher of 2d10 when veteran
+  roll 1d6
+  column result: text "Result"
+  rows {
+    1-6:  "Hit"
+    7-10: "Evaded"
+    11+:  "Never"
+  }
+}
+"""
+    comp = compile_text(tmp_path, text)
+    # 7-10 only the veteran's two D10 reach: not unreachable; 11+ no dice reaches
+    found = [(d.code, d.message) for d in comp.diagnostics]
+    assert found == [("C306", "row `11+` of chart `E2` can never be selected: higher of 2d10 or 1d6 rolls 1 to 10")]
+
+
+def test_generated_roll_uses_the_alternative_that_holds(game, tmp_path: Path) -> None:
+    path = tmp_path / "t_alt.py"
+    path.write_text(render_outputs_for(game)["t/t.py"], encoding="utf-8")
+    module = import_module(path, "t_alt")
+    rng = random.Random(1944)
+    veteran = Counter(module.roll_e1(rng, veteran=True)["values"]["result"] for _ in range(4000))
+    novice = Counter(module.roll_e1(rng)["values"]["result"] for _ in range(4000))
+    assert 0.47 < veteran["Hit"] / 4000 < 0.55 and 0.26 < novice["Hit"] / 4000 < 0.34  # 51% and 30%
+    with pytest.raises(ValueError, match="veteran"):
+        module.roll_e1(rng, veteran="yes")
+
+
+def test_json_and_aid_carry_the_alternatives(game) -> None:
+    outputs = render_outputs_for(game)
+    [chart] = [c for c in json.loads(outputs["t/t.json"])["charts"] if c["address"] == "E1"]
+    [alt] = chart["dice"]["alternatives"]
+    assert alt["when"] == {"op": "flag", "var": "veteran"} and alt["dice"]["form"] == "lower"
+    assert alt["chances"][0]["rows"][0]["exact"] == "51/100"
+    assert "Roll (lower of 2d10 if Veteran pilot, else 1d10)" in outputs["t/t.html"]
+
+
+def test_cli_odds_gives_each_alternative(charts_dir: Path) -> None:
+    result = CliRunner().invoke(cli, ["odds", "t/E1", "--charts", str(charts_dir)])
+    assert result.exit_code == 0, result.output
+    assert "when Veteran pilot, roll lower of 2d10 instead:" in result.output
+    assert "51/100 (51%)" in result.output and "3/10 (30%)" in result.output

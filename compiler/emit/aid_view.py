@@ -198,8 +198,8 @@ def _natural_chances(chart: model.Chart) -> dict[int, Fraction]:
     A row that applies to several key combinations (`*`) gets a figure only when it is the same
     for all of them.
     """
-    if chart.kind is not model.ChartKind.ROLL or chart.dice is None:
-        return {}
+    if chart.kind is not model.ChartKind.ROLL or chart.dice is None or chart.dice_alternatives:
+        return {}  # with `roll ... when` alternatives a row has no one natural chance to print
     found: dict[int, set[Fraction]] = {}
     for combo in chart.key_combinations():
         for ro in chances(chart, combo, 0).rows:
@@ -223,13 +223,23 @@ def _grid_cell(cell: model.DieRange | None, by_range: dict[int, Fraction]) -> Gr
     return GridCellView(cell.printed, _percent(p), _bar(p))
 
 
-def _roll_header(chart: model.Chart) -> str:
+def _roll_header(chart: model.Chart, game: model.Game) -> str:
     if chart.kind is model.ChartKind.ROLL and chart.dice:
         times = f", {chart.repeat} times" if chart.repeat > 1 else ""
+        if chart.dice_alternatives:
+            return f"Roll ({_dice_words(chart, game)}){times}"
         return (f"Roll ({chart.dice.text})" if chart.dice.form != "percentile" else "Roll (2d10 %)") + times
     if chart.kind is model.ChartKind.VALUE and chart.value_key:
         return chart.value_key.label
     return ""
+
+
+def _dice_words(chart: model.Chart, game: model.Game) -> str:
+    """The dice as a rulebook words them: `1d10`, or with `roll ... when` alternatives
+    `lower of 2d10 if Veteran, else 1d10`."""
+    assert chart.dice is not None
+    alternatives = [f"{a.dice.text} if {describe_condition(a.when, game)}" for a in chart.dice_alternatives]
+    return ", ".join([*alternatives, ("else " if alternatives else "") + chart.dice.text])
 
 
 def _printed_ranges(chart: model.Chart) -> list[str]:
@@ -295,7 +305,7 @@ def chart_view(game: model.Game, chart: model.Chart) -> ChartView:
     return ChartView(
         chart=chart,
         anchor="chart-" + chart.ident,
-        roll_header=_roll_header(chart),
+        roll_header=_roll_header(chart, game),
         drms=tuple(
             DrmView(
                 _signed(d.value),
@@ -307,7 +317,7 @@ def chart_view(game: model.Game, chart: model.Chart) -> ChartView:
         ),
         clamp=f"{_signed(chart.clamp[0])} to {_signed(chart.clamp[1])}" if chart.clamp else None,
         show_chances=bool(natural),
-        dice_text=chart.dice.text if chart.dice else None,
+        dice_text=_dice_words(chart, game) if chart.dice else None,
         legend=tuple(chart_legend(chart, game)),
         errata=tuple(_chart_errata(game, chart)),
         layout=layout,

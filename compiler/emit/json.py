@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from compiler import model
-from compiler.chance import probability_json, row_chances
+from compiler.chance import dice_variants, probability_json, row_chances
 from compiler.text import json_value
 
 FORMAT_VERSION = 1
@@ -177,7 +177,20 @@ def _dice_extras(chart: model.Chart) -> dict[str, Any]:
         extras["zero_reads"] = d.zero
     if chart.repeat > 1:
         extras["repeat"] = chart.repeat
+    if chart.dice_alternatives:
+        extras["alternatives"] = [
+            _dice_alternative(alt, variant)
+            for alt, variant in zip(chart.dice_alternatives, dice_variants(chart)[1:], strict=True)
+        ]
     return extras
+
+
+def _dice_alternative(alt: model.DiceAlternative, variant: model.Chart) -> dict[str, Any]:
+    """`roll ... when COND`: the condition, the dice (as the chart's own dice object) and the chance
+    of each row with those dice (`variant`: the chart rolled with them), shaped as the chart's `chances`."""
+    dice = _dice(variant)
+    assert dice is not None
+    return {"when": _cond(alt.when), "dice": dice, "chances": _chances(variant)}
 
 
 def _row(c: model.Chart, r: model.Row) -> dict[str, Any]:
@@ -201,7 +214,6 @@ def _row(c: model.Chart, r: model.Row) -> dict[str, Any]:
 
 
 def _chart(c: model.Chart) -> dict[str, Any]:
-    keys = [k.id for k in c.keys]
     out: dict[str, Any] = {
         "address": c.address,
         "chart_id": c.chart_id,
@@ -253,13 +265,19 @@ def _chart(c: model.Chart) -> dict[str, Any]:
             "removed_rows": [_row(c, r) for r in c.errata.removed_rows],
         }
     if c.kind is model.ChartKind.ROLL and c.dice is not None:
-        out["chances"] = [
-            {
-                "keys": dict(zip(keys, combo, strict=True)),
-                "drm": drm,
-                "rows": [probability_json(p) for p in probabilities],
-                "no_row": probability_json(miss),
-            }
-            for combo, drm, probabilities, miss in row_chances(c)
-        ]
+        out["chances"] = _chances(c)
     return out
+
+
+def _chances(c: model.Chart) -> list[dict[str, Any]]:
+    """The chance of every row per key combination and DRM (the chart's `chances`)."""
+    keys = [k.id for k in c.keys]
+    return [
+        {
+            "keys": dict(zip(keys, combo, strict=True)),
+            "drm": drm,
+            "rows": [probability_json(p) for p in probabilities],
+            "no_row": probability_json(miss),
+        }
+        for combo, drm, probabilities, miss in row_chances(c)
+    ]

@@ -69,9 +69,10 @@ def read_roll(chart: model.Chart, text: str) -> int:
     rolled = -int(digits) if negative else dice.read_number(digits)
     if rolled is None:
         rolled = int(digits)
-    if rolled not in dice.outcomes:
+    if rolled not in chart.natural_rolls:
         raise LookupProblem(
-            f"{text} cannot be rolled on {dice.text}: natural rolls run {dice.min} to {dice.max}"
+            f"{text} cannot be rolled on {chart.dice_text}: natural rolls run {chart.natural_rolls[0]} to "
+            f"{chart.natural_rolls[-1]}"
             + (" (a 0 on the die reads as 10)" if _one_d10(dice) else "")
             + (" (00 reads as 100)" if dice.form is DiceForm.PERCENTILE else "")
         )

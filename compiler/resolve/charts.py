@@ -141,6 +141,7 @@ class ChartResolver:
             availability=availability,
             drm_meaning=d.drm_meaning.text if d.drm_meaning else None,
             repeat=self._repeat(d.repeat, kind),
+            dice_alternatives=self._dice_alternatives(d),
         )
 
     def _clamp(self, combine: ast.CombineDecl | None) -> tuple[int, int] | None:
@@ -167,7 +168,7 @@ class ChartResolver:
                 d.value_key.span,
                 "a chart is read either by a die roll or by an integer value, not both",
             )
-        if d.roll:
+        if d.roll or d.roll_alternatives:  # only alternatives: C404 from `_dice_alternatives`
             return model.ChartKind.ROLL
         if d.value_key:
             return model.ChartKind.VALUE
@@ -200,6 +201,25 @@ class ChartResolver:
             versus_sides=decl.versus_sides,
             zero=zero,
         )
+
+    def _dice_alternatives(self, d: ast.ChartDecl) -> tuple[model.DiceAlternative, ...]:
+        """`roll ... when COND` lines: each one's dice and bound condition (C404 without a plain `roll`
+        to fall back on)."""
+        if d.roll_alternatives and d.roll is None:
+            self.sink.emit(
+                codes.CHART_SHAPE,
+                f"{self.where} rolls only `when` a condition holds and says nothing of the other case",
+                d.roll_alternatives[0].span,
+                "add the plain `roll` used otherwise, e.g. `roll 1d10`",
+            )
+            return ()
+        out = []
+        for alt in d.roll_alternatives:
+            dice = self._dice(alt.dice)
+            when = self.conditions.condition(alt.when)
+            if dice is not None and when is not None:
+                out.append(model.DiceAlternative(dice, when, alt.span))
+        return tuple(out)
 
     def _zero_reads(self, dice: ast.DiceDecl) -> int:
         """How the chart reads a d10's 0 face (C341 for a statement that cannot apply): 10 unless stated."""

@@ -44,7 +44,8 @@ class RowReader:
     def kind(self) -> model.ChartKind:
         """How the chart is read, from its statements alone."""
         d = self.decl
-        return model.ChartKind.ROLL if d.roll else model.ChartKind.VALUE if d.value_key else model.ChartKind.REFERENCE
+        rolled = d.roll or d.roll_alternatives
+        return model.ChartKind.ROLL if rolled else model.ChartKind.VALUE if d.value_key else model.ChartKind.REFERENCE
 
     def read_range(self, text: ast.RangeText, dice: Dice | None, plain: bool = False) -> model.DieRange | None:
         """Read `3-6`, `12+`, `3-`, `01-08`, `9-0`, `5` or below zero (`-1`, `-3-`, `-2--1`) with the
