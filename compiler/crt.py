@@ -143,6 +143,7 @@ class Reading:
     formed: str
     column: str
     clamped: bool
+    shift: int = 0
 
 
 def read(rule: OddsRule, attack: int, defense: int | None, shift: int = 0) -> Reading:
@@ -161,7 +162,7 @@ def read(rule: OddsRule, attack: int, defense: int | None, shift: int = 0) -> Re
         got = runtime._odds_read(_runtime_rule(rule), attack, defense, shift)
     except ValueError as exc:
         raise OddsProblem(str(exc)) from exc
-    return Reading(got.formed, got.column, got.clamped)
+    return Reading(got.formed, got.column, got.clamped, shift)
 
 
 def column(rule: OddsRule, attack: int, defense: int, shift: int = 0) -> str:

@@ -295,3 +295,48 @@ def test_generated_odds_functions_chain_into_the_crt(tmp_path: Path) -> None:
                     except ValueError:
                         got = ValueError
                     assert got == want, (name, attack, defense, shift)
+
+
+def _cli(tmp_path: Path, *args: str):
+    return CliRunner().invoke(cli, ["lookup", *args, "--charts", str(tmp_path / "charts")])
+
+
+def test_cli_says_when_the_table_edge_chose_the_column(tmp_path: Path) -> None:
+    comp = compile_text(
+        tmp_path,
+        FORMS + 'odds usaaf "USAAF" { columns ["1:2", "1:1", "2:1", "3:1", "4:1", "5:1"] '
+        "attacker_high round down defender_high round up beyond clamp shift after clamp }\n",
+    )
+    assert comp.diagnostics == []
+    r = _cli(tmp_path, "t/usaaf", "--attack", "70", "--defense", "10")
+    # USAAF 15.1 rounding: 70 vs 10 is 7:1, and the table ends at 5:1
+    assert (
+        r.exit_code == 0 and "attack 70 vs defense 10 -> 5:1 (7:1 reads the 5:1 column: the table's edge)" in r.output
+    )
+    r = _cli(tmp_path, "t/usaaf", "--attack", "26", "--defense", "7")
+    assert r.exit_code == 0 and r.output.endswith("-> 3:1\n")  # 26 vs 7 is 3:1, the column's own odds
+    r = _cli(tmp_path, "t/usaaf", "--attack", "70", "--defense", "10", "--json")
+    assert '"odds": "7:1", "column": "5:1", "clamped": true' in r.output
+
+
+def test_repeated_shifts_add_up(tmp_path: Path) -> None:
+    compile_text(tmp_path, FORMS)
+    r = _cli(tmp_path, "t/ratio", "--attack", "3", "--defense", "1", "--shift", "-2", "--shift", "+1")
+    # 3:1 shifted -2 then +1 is one column left: 2:1 (shifts are summed, then applied after the edge)
+    assert r.exit_code == 0 and "shift -1 -> 2:1 (3:1 shifted -1 reads the 2:1 column)" in r.output
+    r = _cli(tmp_path, "t/ratio", "--shift", "1")
+    assert r.exit_code == 2 and "give --attack and --defense" in r.output
+
+
+def test_cli_reads_strength_and_differential_columns(tmp_path: Path) -> None:
+    compile_text(tmp_path, FORMS)
+    r = _cli(tmp_path, "t/fire", "--attack", "3")
+    assert r.exit_code == 0 and "strength 3 -> 2 (3 reads the 2 column)" in r.output
+    r = _cli(tmp_path, "t/fire", "--attack", "3", "--defense", "2")
+    assert r.exit_code == 2 and "reads the attack strength alone" in r.output
+    r = _cli(tmp_path, "t/fire", "--attack", "41")
+    assert r.exit_code == 1 and "strength 41 is outside the domain of `fire` (1 to 40)" in r.output
+    r = _cli(tmp_path, "t/diff", "--attack", "4", "--defense", "4")
+    assert r.exit_code == 0 and "attack 4 vs defense 4 -> -1/0 (0 reads the -1/0 column)" in r.output
+    r = _cli(tmp_path, "t/diff", "--attack", "4")
+    assert r.exit_code == 2 and "give both --attack and --defense" in r.output
