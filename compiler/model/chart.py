@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from compiler.crt import OddsRule
 from compiler.dice import Dice
-from compiler.model.conditions import Condition, Drm, Footnote
-from compiler.model.types import ColumnType, EnumType
+from compiler.model.conditions import Condition, Drm, DrmGroup, Footnote
+from compiler.model.types import ColumnType, ContextVar, EnumType
 from compiler.model.values import DieRange, KeyMatch, Value, key_matches
 from dsl.ast import Span
 
@@ -59,6 +59,7 @@ class Row:
     printed_values: tuple[Value, ...] | None = None  # the values as printed, when an errata changed them
     printed_range: str | None = None
     added: bool = False  # the row is not in the print; an errata added it
+    natural: bool = False  # `natural 1: ...`: read by the natural roll, before any DRM (checked first)
 
 
 @dataclass(frozen=True)
@@ -177,6 +178,9 @@ class Chart:
     drm_meaning: str | None = None  # what a DRM means on a d66 or percentile roll
     repeat: int = 1  # how many times the roll is made, each read separately (`repeat 3`)
     dice_alternatives: tuple[DiceAlternative, ...] = ()  # `roll ... when COND`, tried before `dice`
+    drm_groups: tuple[DrmGroup, ...] = ()  # exclusive groups of `drms`
+    modified_clamp: tuple[int, int] | None = None  # `clamp modified 1 to 10`: the cap on the modified roll
+    context: tuple[ContextVar, ...] = ()  # the context variables the DRMs test, for reachability
 
     @property
     def all_dice(self) -> tuple[Dice, ...]:
