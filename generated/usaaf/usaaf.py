@@ -162,7 +162,8 @@ def _roll(
     zero: int = 10,
 ) -> int:
     """A natural roll of the dice form, read as the chart reads it (a d10's 0 is 10 unless `zero` is
-    0, 00 is 100); `keep` dice for the highest/lowest forms, `versus` the opposing dice."""
+    0, 00 is 100); `keep` dice for the highest/lowest forms, `versus` the opposing dice.
+    """
     if form == "d66":
         return rng.randint(1, 6) * 10 + rng.randint(1, 6)
     if form == "percentile":
