@@ -253,3 +253,29 @@ def test_cli_odds_gives_each_alternative(charts_dir: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "when Veteran pilot, roll lower of 2d10 instead:" in result.output
     assert "51/100 (51%)" in result.output and "3/10 (30%)" in result.output
+
+
+def test_alternative_keywords_never_shadow_the_roll_or_a_key(tmp_path: Path) -> None:
+    # a context variable named like the roll's own `drm` and like the chart's key `side`
+    text = """game t { title "T" }
+enum side { allied "Allied" german "German" }
+context drm: int "Modifiers already counted"
+context side: flag "On the attacking side"
+chart [E3] "Evasion" {
+  key side
+  roll lower of 2d10 when side and drm > 1
+  roll 1d10
+  column result: text "Result"
+  rows {
+    * 1-3: "Hit"
+    * 4-0: "Evaded"
+  }
+}
+"""
+    comp = compile_text(tmp_path, text)
+    assert codes(comp) == []
+    path = tmp_path / "t_names.py"
+    path.write_text(render_outputs_for(comp.project.games["t"])["t/t.py"], encoding="utf-8")
+    module = import_module(path, "t_names")
+    rolled = module.roll_e3(random.Random(7), side="allied", drm=0, side_=True, drm_=2)
+    assert rolled["drm"] == 0 and 1 <= rolled["natural"] <= 10
