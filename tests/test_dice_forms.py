@@ -16,9 +16,14 @@ from click.testing import CliRunner
 from compiler import model
 from compiler.build import render_outputs
 from compiler.chance import chances, dice_variants
+from compiler.checks.dice import unreachable_reason
 from compiler.cli import cli
+from compiler.dice import Dice
 from compiler.repeated import repeated_chances
+from dsl.ast import Span
 from tests.conftest import codes, compile_text, import_module
+
+SPAN = Span("t.chart", 1, 1, 1, 2)
 
 CHARTS = """game t { title "Dice forms" }
 context fb_attack: flag "F/B attack"
@@ -279,3 +284,20 @@ chart [E3] "Evasion" {
     module = import_module(path, "t_names")
     rolled = module.roll_e3(random.Random(7), side="allied", drm=0, side_=True, drm_=2)
     assert rolled["drm"] == 0 and 1 <= rolled["natural"] <= 10
+
+
+@pytest.mark.parametrize(
+    "dice, low, high, reason",
+    [
+        (Dice("d66", 2, 6), 39, 39, "39 is not a d66 roll: the ones digit is 1-6"),
+        (Dice("d66", 2, 6), 71, 71, "71 is not a d66 roll: the tens digit is 1-6"),
+        (Dice("d66", 2, 6), 17, 19, "`17-19` holds no d66 roll: the ones digit is 1-6"),
+        (Dice("d66", 2, 6), 100, 100, "100 lies outside d66, which rolls 11 to 66"),
+        (Dice("sum", 1, 6), 0, 0, "0 is not a face of a d6 (1 to 6)"),
+        (Dice("sum", 1, 10), 11, 17, "`11-17` lies outside 1d10, which rolls 1 to 10"),
+        (Dice("sum", 1, 10), 3, 5, None),  # rollable: no reason to give
+    ],
+)
+def test_unreachable_rows_name_the_real_reason(dice: Dice, low: int, high: int, reason: str | None) -> None:
+    printed = str(low) if low == high else f"{low}-{high}"
+    assert unreachable_reason(dice, model.DieRange(low, high, printed, SPAN)) == reason
