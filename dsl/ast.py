@@ -116,14 +116,30 @@ class MemberDecl:
 
 
 @dataclass(frozen=True)
+class ResultOrder:
+    """`order AE < AR < EX < DR < DE`: an enum's results from the attacker's point of view, worst
+    first. `ops` holds each comparison operator as written (only `<` is valid; the resolver says so)."""
+
+    names: tuple[Name, ...]
+    ops: tuple[Text, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
 class EnumDecl:
-    """`enum interceptor "Interceptor" { piston "Piston-engined" jet "Jet or Rocket" }`."""
+    """`enum interceptor "Interceptor" { piston "Piston-engined" jet "Jet or Rocket" }`.
+
+    `codes` marks a CRT's result codes (`enum crt_result "Combat result" { codes  DR "Defender
+    retreats" }`): each member's id is printed in the cells, its label in the key of codes.
+    """
 
     name: Name
     label: Text | None
     field_decls: tuple[FieldDecl, ...]
     members: tuple[MemberDecl, ...]
     span: Span
+    codes: Span | None = None
+    order: ResultOrder | None = None
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,13 @@ class _ChartId:
 
 
 @dataclass(frozen=True)
+class _ResultCodes:
+    """`codes` inside an enum, before the enum gathers its items."""
+
+    span: ast.Span
+
+
+@dataclass(frozen=True)
 class _Stmt:
     """One statement of a block, tagged with its keyword, before the block sorts them."""
 
@@ -267,11 +274,25 @@ class Builder(_Terminals):
     # ---- enums and context variables
 
     def enum(
-        self, meta: Meta, name: ast.Name, label: ast.Text | None, *items: ast.MemberDecl | tuple[ast.FieldDecl, ...]
+        self,
+        meta: Meta,
+        name: ast.Name,
+        label: ast.Text | None,
+        *items: ast.MemberDecl | tuple[ast.FieldDecl, ...] | _ResultCodes | ast.ResultOrder,
     ) -> ast.EnumDecl:
         members = tuple(i for i in items if isinstance(i, ast.MemberDecl))
         field_decls = tuple(f for i in items if isinstance(i, tuple) for f in i)
-        return ast.EnumDecl(name, label, field_decls, members, self._span(meta))
+        codes = next((i.span for i in items if isinstance(i, _ResultCodes)), None)
+        order = next((i for i in items if isinstance(i, ast.ResultOrder)), None)
+        return ast.EnumDecl(name, label, field_decls, members, self._span(meta), codes, order)
+
+    def result_codes(self, meta: Meta) -> _ResultCodes:
+        return _ResultCodes(self._span(meta))
+
+    def result_order(self, meta: Meta, first: ast.Name, *rest: Token | ast.Name) -> ast.ResultOrder:
+        ops = tuple(ast.Text(str(t), self._token_span(t)) for t in rest if isinstance(t, Token))
+        names = (first, *(n for n in rest if isinstance(n, ast.Name)))
+        return ast.ResultOrder(names, ops, self._span(meta))
 
     def fields(self, meta: Meta, *decls: ast.FieldDecl) -> tuple[ast.FieldDecl, ...]:
         return decls

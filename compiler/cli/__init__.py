@@ -18,6 +18,7 @@ import traceback
 
 import click
 
+from compiler.cli.analyze import analyze_command
 from compiler.cli.build import build
 from compiler.cli.check import check
 from compiler.cli.common import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
@@ -41,7 +42,7 @@ def cli() -> None:
     """
 
 
-for _command in (check, build, explain, lookup_command, odds_command, diff_command):
+for _command in (check, build, explain, lookup_command, odds_command, diff_command, analyze_command):
     cli.add_command(_command)
 
 
