@@ -1,0 +1,135 @@
+"""CRT result codes, design analysis (`chartc analyze`) and the classic printed grid, on the test
+game tests/data/charts/crtlab (a 1d6 odds CRT, columns 1:2 to 5:1, results AE < AR < EX < DR < DE)."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from compiler.analysis import analyze
+from compiler.build import render_outputs
+from compiler.cli import cli
+from compiler.crt_grid import classic_grid, crt_shape, fits_portrait
+from compiler.project import load
+from tests.conftest import ROOT, compile_text, import_module
+
+CRTLAB = ROOT / "tests" / "data" / "charts"
+
+
+@pytest.fixture(scope="module")
+def crtlab():
+    comp = load([CRTLAB / "crtlab"])
+    assert comp.diagnostics == []  # the good CRT: dominance and monotonic checks stay quiet
+    return comp
+
+
+def _shape(comp):
+    game = comp.project.games["crtlab"]
+    shape = crt_shape(game.chart("CRT"), game.enums)
+    assert shape is not None
+    return shape
+
+
+def _brute_force(shape, column: str, drm: int) -> dict[str, Fraction]:
+    """Each of the six faces, plus the DRM, read on the column's rows by hand."""
+    out: dict[str, Fraction] = {}
+    for face in range(1, 7):
+        roll = face + drm
+        row = next(r for r in shape.chart.rows_for((column,)) if r.range.contains(roll))
+        out[str(row.values[0])] = out.get(str(row.values[0]), Fraction(0)) + Fraction(1, 6)
+    return out
+
+
+def test_analysis_agrees_with_brute_force(crtlab) -> None:
+    shape = _shape(crtlab)
+    result = analyze(shape)
+    assert result.drms == (-1, 0, 1)  # river -1, leader +1
+    assert len(result.columns) == 6 * 3
+    for cell in result.columns:
+        got = {r.member: r.probability for r in cell.results if r.probability}
+        assert got == _brute_force(shape, cell.column, cell.drm)
+        assert cell.no_result == 0  # open-ended rows catch every modified roll
+
+
+def test_expected_step_losses(crtlab) -> None:
+    shape = _shape(crtlab)
+    cells = {(c.column, c.drm): c for c in analyze(shape).columns}
+    # 1:2 at DRM 0: AE on 1-2 (2 attacker steps), EX on 5 (1 each), AR 3-4 and DR 6 (none)
+    e = {x.field.id: x.value for x in cells[("o1_2", 0)].expected}
+    assert e == {"attacker_loss": Fraction(2 * 2 + 1, 6), "defender_loss": Fraction(1, 6)}
+    # 5:1 with the leader (+1): DR on a modified 2 (natural 1), DE on 3+: defender loses 2 steps 5/6 of the time
+    e = {x.field.id: x.value for x in cells[("o5_1", 1)].expected}
+    assert e == {"attacker_loss": 0, "defender_loss": Fraction(10, 6)}
+
+
+def test_classic_grid_reads_rolls_down_and_columns_across(crtlab) -> None:
+    grid = classic_grid(_shape(crtlab))
+    assert [b.label for b in grid.bands] == ["1-", "2", "3", "4", "5", "6+"]
+    assert [grid.code(r) for r in grid.cells[1]] == ["AE", "AR", "AR", "EX", "DR", "DR"]  # roll 2
+    assert [grid.code(r) for r in grid.cells[-1]] == ["DR", "DR", "DE", "DE", "DE", "DE"]  # roll 6+
+    assert fits_portrait(grid, ("1:2", "1:1", "2:1", "3:1", "4:1", "5:1"), 9.0)
+
+
+def test_twelve_columns_fit_a_portrait_page_at_the_floor(tmp_path: Path) -> None:
+    labels = ["1:4", "1:3", "1:2", "1:1", "2:1", "3:1", "4:1", "5:1", "6:1", "7:1", "8:1", "9:1"]
+    odds = ", ".join(f'"{x}"' for x in labels)
+    text = (
+        'game t { title "T" }\n'
+        'enum r "R" { codes AE "Attacker eliminated" DE "Defender eliminated" order AE < DE }\n'
+        f'odds o "Odds" {{ columns [{odds}] attacker_high round down defender_high round up beyond clamp }}\n'
+        'chart crt "CRT" { roll 1d6 key odds: o column result: r rows { * 1-3: AE  * 4-6: DE } }\n'
+    )
+    comp = compile_text(tmp_path, text)
+    assert comp.diagnostics == []  # no C433
+    game = comp.project.games["t"]
+    grid = classic_grid(crt_shape(game.chart("crt"), game.enums))
+    assert len(grid.columns) == 12 and fits_portrait(grid, tuple(labels), 8.0)
+
+
+def test_aid_prints_codes_in_cells_and_a_key_of_codes(crtlab) -> None:
+    html = render_outputs(crtlab.project)["crtlab/crtlab.html"]
+    assert '<table class="crt" style="font-size: 9.0pt">' in html
+    assert "<tr><th scope=\"row\">2</th><td>AE</td><td>AR</td><td>AR</td><td>EX</td><td>DR</td><td>DR</td></tr>" in html
+    assert "<dt>DR</dt><dd>Defender retreats 1 hex (attacker steps 0, defender steps 0)</dd>" in html
+    assert "<dt>1-</dt><dd>1 or less</dd>" in html  # the legend explains the grid's own open end
+    # no internal odds column id reaches the page
+    assert "o1_2" not in html and "o3_1" not in html
+
+
+def test_json_and_python_carry_code_and_meaning(crtlab, tmp_path: Path) -> None:
+    outputs = render_outputs(crtlab.project)
+    doc = json.loads(outputs["crtlab/crtlab.json"])
+    results = next(e for e in doc["enums"] if e["id"] == "crt_result")
+    assert results["codes"] is True and results["order"] == ["AE", "AR", "EX", "DR", "DE"]
+    assert {"id": "DR", "label": "Defender retreats 1 hex"}.items() <= results["members"][3].items()
+    path = tmp_path / "crtlab.py"
+    path.write_text(outputs["crtlab/crtlab.py"], encoding="utf-8")
+    module = import_module(path, "crtlab_generated")
+    assert module.CRT_RESULT_LABELS["DR"] == "Defender retreats 1 hex"
+    # odds 9:3 is 3:1; a natural 4 there is DR (rule 7.2, column 3:1, rolls 3-4)
+    assert module.lookup_crt(4, odds=module.odds_crt_odds(9, 3))["result"] == "DR"
+
+
+def test_analyze_cli_human_and_json(monkeypatch) -> None:
+    monkeypatch.chdir(ROOT)
+    runner = CliRunner()
+    r = runner.invoke(cli, ["analyze", "crtlab/CRT", "--charts", str(CRTLAB)])
+    assert r.exit_code == 0, r.output
+    assert "results, worst to best for the attacker: AE < AR < EX < DR < DE" in r.output
+    assert "  1:2          0    33.3%  33.3%  16.7%  16.7%  0%     0.83               0.17" in r.output
+    r = runner.invoke(cli, ["analyze", "crtlab/CRT", "--drm", "1", "--json", "--charts", str(CRTLAB)])
+    doc = json.loads(r.output)
+    assert doc["drms"] == [1] and doc["columns"][-1]["column"] == "5:1"
+    assert doc["columns"][-1]["chances"]["DE"]["exact"] == "5/6"
+    assert doc["columns"][-1]["expected"]["defender_loss"]["exact"] == "5/3"
+    r = runner.invoke(cli, ["analyze", "crtlab/crt_odds", "--charts", str(CRTLAB)])
+    assert r.exit_code == 2 and "not a combat results table" in r.output
+
+
+def test_result_order_needs_less_than(tmp_path: Path) -> None:
+    comp = compile_text(tmp_path, 'game t { title "T" }\nenum r "R" { codes AE "A" DE "D" order AE > DE }\n')
+    assert [d.code for d in comp.diagnostics] == ["C432"]
