@@ -133,3 +133,15 @@ def test_analyze_cli_human_and_json(monkeypatch) -> None:
 def test_result_order_needs_less_than(tmp_path: Path) -> None:
     comp = compile_text(tmp_path, 'game t { title "T" }\nenum r "R" { codes AE "A" DE "D" order AE > DE }\n')
     assert [d.code for d in comp.diagnostics] == ["C432"]
+
+
+def test_readme_analyze_example_is_current(monkeypatch) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("readme_analyze", ROOT / "scripts" / "readme_analyze.py")
+    assert spec and spec.loader
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    monkeypatch.chdir(ROOT)
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert script.updated(text) == text, "run python scripts/readme_analyze.py"
