@@ -489,6 +489,22 @@ class ChartDecl:
     repeated: tuple[Span, ...]  # statements given twice where only one is allowed
     span: Span
     allows: tuple[AllowDecl, ...] = ()
+    high_rolls_favour: Favoured | None = None  # `high_rolls favour attacker` on a CRT
+
+
+class Side(StrEnum):
+    """A side of a combat: whom a CRT's higher rolls favour."""
+
+    ATTACKER = "attacker"
+    DEFENDER = "defender"
+
+
+@dataclass(frozen=True)
+class Favoured:
+    """`high_rolls favour attacker`: the side a higher modified roll favours on a CRT."""
+
+    side: Side
+    span: Span
 
 
 class Rounding(StrEnum):

@@ -355,6 +355,7 @@ class Builder(_Terminals):
         partial = block.one("partial", ast.Text)
         drm_meaning = block.one("drm_meaning", ast.Text)
         derive = block.one("derive", ast.DeriveDecl)
+        favoured = block.one("roll_favours", ast.Favoured)
         return ast.ChartDecl(
             kind=kind,
             chart_id=chart_id.name if chart_id else None,
@@ -378,6 +379,7 @@ class Builder(_Terminals):
             repeated=block.repeated,
             span=self._span(meta),
             allows=block.every("allow", ast.AllowDecl),
+            high_rolls_favour=favoured,
         )
 
     def external(
@@ -418,6 +420,12 @@ class Builder(_Terminals):
 
     def drm_meaning(self, meta: Meta, text: ast.Text) -> _Stmt:
         return _Stmt("drm_meaning", text, self._span(meta))
+
+    def favour_attacker(self, meta: Meta) -> _Stmt:
+        return _Stmt("roll_favours", ast.Favoured(ast.Side.ATTACKER, self._span(meta)), self._span(meta))
+
+    def favour_defender(self, meta: Meta) -> _Stmt:
+        return _Stmt("roll_favours", ast.Favoured(ast.Side.DEFENDER, self._span(meta)), self._span(meta))
 
     def footnote(self, meta: Meta, mark: Token, text: ast.Text) -> _Stmt:
         decl = ast.FootnoteDecl(int(mark), text, self._span(meta))

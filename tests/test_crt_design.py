@@ -145,3 +145,16 @@ def test_readme_analyze_example_is_current(monkeypatch) -> None:
     monkeypatch.chdir(ROOT)
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert script.updated(text) == text, "run python scripts/readme_analyze.py"
+
+
+GOOD_CRT = (ROOT / "tests" / "cases" / "c430_crt_dominance.ok.chart").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("side, fired", [("attacker", []), ("defender", ["C431"] * 6)])
+def test_declared_roll_direction_is_checked(tmp_path: Path, side: str, fired: list[str]) -> None:
+    # the good CRT rises AE -> EX -> DR in each of its three columns: declared for the defender,
+    # both steps of every column (AE to EX, EX to DR) go the wrong way
+    text = GOOD_CRT.replace("roll 1d6", f"roll 1d6 high_rolls favour {side}")
+    comp = compile_text(tmp_path, text)
+    assert [d.code for d in comp.diagnostics] == fired
+    assert all("as the chart declares" in d.message for d in comp.diagnostics)

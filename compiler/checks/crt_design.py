@@ -17,6 +17,7 @@ from compiler.chance import reachable_rolls
 from compiler.crt_grid import CrtShape, classic_grid, crt_shape, estimated_width_mm, fits_portrait
 from compiler.diagnostics import Label, Sink, codes
 from compiler.text import key_label
+from dsl.ast import Side
 
 
 @dataclass(frozen=True)
@@ -100,14 +101,20 @@ def _neighbours(shape: CrtShape, cells: dict[str, list[_Cell]]) -> Iterator[tupl
 def _check_monotonic(shape: CrtShape, cells: dict[str, list[_Cell]], sink: Sink) -> None:
     """C431: down a column, a step against the way the CRT's results move as the roll rises.
 
-    The way is the one most steps of all columns take (higher rolls better for the attacker on a
-    tie): a DRM in that direction favours the attacker, so no such step may make a result worse.
+    The way is the chart's `high_rolls favour attacker|defender`, else the one most steps of all
+    columns take (higher rolls better for the attacker on a tie): a DRM in that direction favours
+    the attacker, so no such step may make a result worse.
     """
     steps = [(a, b) for column in cells.values() for a, b in pairwise(column) if a.row is not b.row]
-    ups = sum(1 for a, b in steps if b.rank > a.rank)
-    downs = sum(1 for a, b in steps if b.rank < a.rank)
-    rising = ups >= downs
+    declared = shape.chart.high_rolls_favour
+    if declared is None:
+        ups = sum(1 for a, b in steps if b.rank > a.rank)
+        downs = sum(1 for a, b in steps if b.rank < a.rank)
+        rising = ups >= downs
+    else:
+        rising = declared is Side.ATTACKER
     favoured = "higher" if rising else "lower"
+    where = "as the chart declares" if declared else "elsewhere on this CRT"
     reported: set[tuple[int, int]] = set()
     for a, b in steps:
         against = b.rank < a.rank if rising else b.rank > a.rank
@@ -119,7 +126,7 @@ def _check_monotonic(shape: CrtShape, cells: dict[str, list[_Cell]], sink: Sink)
             codes.CRT_MONOTONIC,
             f"in column `{_label(shape, b.column)}` of chart `{shape.chart.address}` roll {worse.roll} gives "
             f"`{worse.result}`, worse for the attacker than `{better.result}` at roll {better.roll}, although "
-            f"{favoured} rolls favour the attacker elsewhere on this CRT",
+            f"{favoured} rolls favour the attacker {where}",
             b.row.span,
             f"a DRM that favours the attacker (a {'+' if rising else '-'} DRM here) must never make a result "
             "worse: check both cells against the print",

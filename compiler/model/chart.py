@@ -13,7 +13,7 @@ from compiler.dice import Dice
 from compiler.model.conditions import Drm, Footnote
 from compiler.model.types import ColumnType, EnumType
 from compiler.model.values import DieRange, KeyMatch, Value, key_matches
-from dsl.ast import Span
+from dsl.ast import Side, Span
 
 
 class ChartKind(enum.StrEnum):
@@ -165,6 +165,7 @@ class Chart:
     odds: OddsRule | None = None
     errata: ChartErrata | None = None
     drm_meaning: str | None = None  # what a DRM means on a d66 or percentile roll
+    high_rolls_favour: Side | None = None  # a CRT's declared direction (`high_rolls favour attacker`)
 
     @property
     def address(self) -> str:

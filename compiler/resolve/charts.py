@@ -138,6 +138,7 @@ class ChartResolver:
             broken=broken,
             availability=availability,
             drm_meaning=d.drm_meaning.text if d.drm_meaning else None,
+            high_rolls_favour=d.high_rolls_favour.side if d.high_rolls_favour else None,
         )
 
     def _clamp(self, combine: ast.CombineDecl | None) -> tuple[int, int] | None:
