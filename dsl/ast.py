@@ -417,6 +417,26 @@ class GridDecl:
     span: Span
 
 
+@dataclass(frozen=True)
+class RollLineDecl:
+    """A line of a grid printed by roll: the rolls, then one result per grid column."""
+
+    range: RangeText
+    values: tuple[ValueText, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class RollGridDecl:
+    """`grid odds ["1:2", "1:1"] by roll { 1-: AE | AR ... }`: the classic CRT as printed, die
+    rolls down, values of one key across, a result in each cell."""
+
+    key: Name
+    columns: tuple[KeyValueText, ...]
+    lines: tuple[RollLineDecl, ...]
+    span: Span
+
+
 class AvailKind(StrEnum):
     """What an availability cell says."""
 
@@ -490,6 +510,7 @@ class ChartDecl:
     span: Span
     allows: tuple[AllowDecl, ...] = ()
     high_rolls_favour: Favoured | None = None  # `high_rolls favour attacker` on a CRT
+    roll_grids: tuple[RollGridDecl, ...] = ()
 
 
 class Side(StrEnum):

@@ -380,6 +380,7 @@ class Builder(_Terminals):
             span=self._span(meta),
             allows=block.every("allow", ast.AllowDecl),
             high_rolls_favour=favoured,
+            roll_grids=block.every("roll_grid", ast.RollGridDecl),
         )
 
     def external(
@@ -587,6 +588,15 @@ class Builder(_Terminals):
         values = tuple(p for p in parts if isinstance(p, ast.ValueText))
         cells = tuple(p for p in parts if isinstance(p, ast.CellText))
         return ast.GridRowDecl(values, cells, self._span(meta))
+
+    def roll_grid(self, meta: Meta, key: ast.Name, *parts: ast.KeyValueText | ast.RollLineDecl) -> _Stmt:
+        columns = tuple(p for p in parts if isinstance(p, ast.KeyValueText))
+        lines = tuple(p for p in parts if isinstance(p, ast.RollLineDecl))
+        decl = ast.RollGridDecl(key, columns, lines, self._span(meta))
+        return _Stmt("roll_grid", decl, decl.span)
+
+    def roll_line(self, meta: Meta, written: Token, *values: ast.ValueText) -> ast.RollLineDecl:
+        return ast.RollLineDecl(self._range(written), values, self._span(meta))
 
     def cell(self, meta: Meta, written: Token) -> ast.CellText:
         return ast.CellText(self._range(written) if written.type == "RANGE" else None, self._span(meta))
