@@ -59,10 +59,10 @@ def test_expected_step_losses(crtlab) -> None:
     shape = _shape(crtlab)
     cells = {(c.column, c.drm): c for c in analyze(shape).columns}
     # 1:2 at DRM 0: AE on 1-2 (2 attacker steps), EX on 5 (1 each), AR 3-4 and DR 6 (none)
-    e = {x.field.id: x.value for x in cells[("o1_2", 0)].expected}
+    e = {x.field.id: x.value for x in cells[("1:2", 0)].expected}
     assert e == {"attacker_loss": Fraction(2 * 2 + 1, 6), "defender_loss": Fraction(1, 6)}
     # 5:1 with the leader (+1): DR on a modified 2 (natural 1), DE on 3+: defender loses 2 steps 5/6 of the time
-    e = {x.field.id: x.value for x in cells[("o5_1", 1)].expected}
+    e = {x.field.id: x.value for x in cells[("5:1", 1)].expected}
     assert e == {"attacker_loss": 0, "defender_loss": Fraction(10, 6)}
 
 
