@@ -3,7 +3,9 @@ game tests/data/charts/crtlab (a 1d6 odds CRT, columns 1:2 to 5:1, results AE < 
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -27,28 +29,33 @@ def crtlab():
     return comp
 
 
-def _shape(comp):
+def _shape(comp, address: str = "CRT"):
     game = comp.project.games["crtlab"]
-    shape = crt_shape(game.chart("CRT"), game.enums)
+    shape = crt_shape(game.chart(address), game.enums)
     assert shape is not None
     return shape
 
 
 def _brute_force(shape, column: str, drm: int) -> dict[str, Fraction]:
-    """Each of the six faces, plus the DRM, read on the column's rows by hand."""
+    """Every face of every die (1d6 or 2d6), summed, plus the DRM, read on the column's rows."""
+    dice = 2 if shape.chart.dice.text == "2d6" else 1
+    faces = list(itertools.product(range(1, 7), repeat=dice))
     out: dict[str, Fraction] = {}
-    for face in range(1, 7):
-        roll = face + drm
+    for throw in faces:
+        roll = sum(throw) + drm
         row = next(r for r in shape.chart.rows_for((column,)) if r.range.contains(roll))
-        out[str(row.values[0])] = out.get(str(row.values[0]), Fraction(0)) + Fraction(1, 6)
+        out[str(row.values[0])] = out.get(str(row.values[0]), Fraction(0)) + Fraction(1, len(faces))
     return out
 
 
-def test_analysis_agrees_with_brute_force(crtlab) -> None:
-    shape = _shape(crtlab)
+@pytest.mark.parametrize(
+    "address, columns, drms", [("CRT", 7, (-1, 0, 1)), ("DCRT", 7, (0, 1)), ("FIRE", 8, (-2, -1, 0))]
+)
+def test_analysis_agrees_with_brute_force(crtlab, address: str, columns: int, drms: tuple[int, ...]) -> None:
+    shape = _shape(crtlab, address)
     result = analyze(shape)
-    assert result.drms == (-1, 0, 1)  # river -1, leader +1
-    assert len(result.columns) == 6 * 3
+    assert result.drms == drms  # CRT: river -1, leader +1; DCRT: leader +1; FIRE: cover -2
+    assert len(result.columns) == columns * len(drms)
     for cell in result.columns:
         got = {r.member: r.probability for r in cell.results if r.probability}
         assert got == _brute_force(shape, cell.column, cell.drm)
@@ -69,9 +76,9 @@ def test_expected_step_losses(crtlab) -> None:
 def test_classic_grid_reads_rolls_down_and_columns_across(crtlab) -> None:
     grid = classic_grid(_shape(crtlab))
     assert [b.label for b in grid.bands] == ["1-", "2", "3", "4", "5", "6+"]
-    assert [grid.code(r) for r in grid.cells[1]] == ["AE", "AR", "AR", "EX", "DR", "DR"]  # roll 2
-    assert [grid.code(r) for r in grid.cells[-1]] == ["DR", "DR", "DE", "DE", "DE", "DE"]  # roll 6+
-    assert fits_portrait(grid, ("1:2", "1:1", "2:1", "3:1", "4:1", "5:1"), 9.0)
+    assert [grid.code(r) for r in grid.cells[1]] == ["AE", "AR", "AR", "AR", "EX", "DR", "DR"]  # roll 2
+    assert [grid.code(r) for r in grid.cells[-1]] == ["DR", "DR", "DR", "DE", "DE", "DE", "DE"]  # roll 6+
+    assert fits_portrait(grid, ("1:2", "1:1", "3:2", "2:1", "3:1", "4:1", "5:1"), 9.0)
 
 
 def test_twelve_columns_fit_a_portrait_page_at_the_floor(tmp_path: Path) -> None:
@@ -93,7 +100,8 @@ def test_twelve_columns_fit_a_portrait_page_at_the_floor(tmp_path: Path) -> None
 def test_aid_prints_codes_in_cells_and_a_key_of_codes(crtlab) -> None:
     html = render_outputs(crtlab.project)["crtlab/crtlab.html"]
     assert '<table class="crt" style="font-size: 9.0pt">' in html
-    assert "<tr><th scope=\"row\">2</th><td>AE</td><td>AR</td><td>AR</td><td>EX</td><td>DR</td><td>DR</td></tr>" in html
+    cells = "".join(f"<td>{c}</td>" for c in ["AE", "AR", "AR", "AR", "EX", "DR", "DR"])
+    assert f'<tr><th scope="row">2</th>{cells}</tr>' in html
     assert "<dt>DR</dt><dd>Defender retreats 1 hex (attacker steps 0, defender steps 0)</dd>" in html
     assert "<dt>1-</dt><dd>1 or less</dd>" in html  # the legend explains the grid's own open end
     # no internal odds column id reaches the page
@@ -158,3 +166,46 @@ def test_declared_roll_direction_is_checked(tmp_path: Path, side: str, fired: li
     comp = compile_text(tmp_path, text)
     assert [d.code for d in comp.diagnostics] == fired
     assert all("as the chart declares" in d.message for d in comp.diagnostics)
+
+
+# The test CRTs of issue 13: odds with a 3:2 column, differential with negative columns, and a
+# strength-keyed fire table; each compiles (the fixture), looks up, and prints as a classic grid.
+LOOKUPS = [
+    # 13 vs 10 is between 1:1 and 3:2 and reads 1:1 (`between columns lower`); roll 4 there is EX
+    (["CRT", "4", "--attack", "13", "--defense", "10"], "odds: 1:1 (13:10 reads the 1:1 column)", "EX"),
+    (["CRT", "3", "--attack", "15", "--defense", "10"], "odds: 3:2", "AR"),
+    # 5 vs 8 is -3: the open-ended -3- column; 20 vs 8 is +12: the +7+ column
+    (["DCRT", "3", "--attack", "5", "--defense", "8"], "diff: -3-", "AE"),
+    (["DCRT", "3", "--attack", "20", "--defense", "8"], "diff: +7+", "DE"),
+    # a strength of 3 uses the 2 column; 2d6 roll 11 there is D1
+    (["FIRE", "11", "--attack", "3"], "strength: 2 (3 reads the 2 column)", "D1"),
+]
+
+
+@pytest.mark.parametrize("args, column, code", LOOKUPS)
+def test_test_crts_look_up(monkeypatch, args: list[str], column: str, code: str) -> None:
+    monkeypatch.chdir(ROOT)
+    r = CliRunner().invoke(cli, ["lookup", f"crtlab/{args[0]}", *args[1:], "--charts", str(CRTLAB)])
+    assert r.exit_code == 0, r.output
+    assert column in r.output and f"Result: {code} (" in r.output
+
+
+def test_test_crts_print_as_classic_grids(crtlab) -> None:
+    html = render_outputs(crtlab.project)["crtlab/crtlab.html"]
+    tables = re.findall(r'<table class="crt" .*?</table>', html, re.S)
+    assert len(tables) == 3
+    heads = [re.findall(r'<th scope="col">([^<]*)</th>', t) for t in tables]
+    assert heads[0] == ["Roll (1d6)", "1:2", "1:1", "3:2", "2:1", "3:1", "4:1", "5:1"]
+    assert heads[1] == ["Roll (1d6)", "-3-", "-2", "-1/0", "+1/+2", "+3/+4", "+5/+6", "+7+"]
+    assert heads[2] == ["Roll (2d6)", "1", "2", "4", "6", "8", "12", "16", "20+"]
+    # FIRE, 2d6 roll 12+ (the open-ended last line)
+    assert "<tr><th scope=\"row\">12+</th>" + "<td>D1</td>" * 4 + "<td>D2</td>" * 4 + "</tr>" in tables[2]
+
+
+def test_generated_module_chains_odds_into_each_test_crt(crtlab, tmp_path: Path) -> None:
+    path = tmp_path / "crtlab.py"
+    path.write_text(render_outputs(crtlab.project)["crtlab/crtlab.py"], encoding="utf-8")
+    m = import_module(path, "crtlab_chained")
+    assert m.lookup_crt(4, odds=m.odds_crt_odds(13, 10))["result"] == "EX"  # 13:10 reads 1:1
+    assert m.lookup_dcrt(3, diff=m.odds_crt_diff(5, 8))["result"] == "AE"  # -3 reads -3-
+    assert m.lookup_fire(11, strength=m.odds_fire_strength(3))["result"] == "D1"  # 3 reads 2

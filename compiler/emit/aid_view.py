@@ -11,11 +11,12 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from typing import assert_never
 
 from compiler import model
 from compiler.analysis import analyze
 from compiler.chance import chances, percent_text
-from compiler.crt import OddsRule
+from compiler.crt import Between, OddsForm, OddsRule
 from compiler.crt_grid import CrtShape, classic_grid, crt_shape, fits_portrait
 from compiler.dice import DiceForm
 from compiler.text import key_label, value_text
@@ -113,6 +114,7 @@ class OddsRuleBody:
     columns: str | None
     beyond: str | None
     shift: str | None
+    reading: tuple[tuple[str, str], ...] = ()  # how columns other than rounded n:1 ratios are read
 
 
 @dataclass(frozen=True)
@@ -381,6 +383,30 @@ def _body(game: model.Game, chart: model.Chart, natural: dict[int, Fraction]) ->
     return Layout.ROWS, _rows_body(game, chart, natural)
 
 
+def _odds_reading(r: OddsRule) -> tuple[tuple[str, str], ...]:
+    """How an exact-ratio, differential or strength rule reads its column, line by line; empty for
+    a ratio rule that rounds the quotient (the aid prints its three rounding lines instead)."""
+    between = {Between.LOWER: "use the lower column", Between.HIGHER: "use the higher column"}
+    lines: list[tuple[str, str]] = []
+    match r.form:
+        case OddsForm.RATIO:
+            if r.between is None:
+                return ()
+            lines.append(("Odds", "the exact ratio attack : defense"))
+        case OddsForm.DIFFERENTIAL:
+            lines.append(("Differential", "attack strength \u2212 defense strength"))
+        case OddsForm.STRENGTH:
+            lines.append(("Strength", "the attack strength"))
+            if r.domain is not None:
+                low, high = r.domain
+                lines.append(("Strengths", f"{low} to {high}" if high is not None else f"{low} or more"))
+        case _:
+            assert_never(r.form)
+    if r.between is not None:
+        lines.append(("Between two columns", between[r.between]))
+    return tuple(lines)
+
+
 def _odds_rule_body(r: OddsRule) -> OddsRuleBody:
     return OddsRuleBody(
         attacker=f"attack ÷ defense, rounded {r.attacker_round}, read as n:1",
@@ -388,6 +414,7 @@ def _odds_rule_body(r: OddsRule) -> OddsRuleBody:
         columns=", ".join(r.columns) if r.columns else None,
         beyond={"clamp": "use the edge column", "error": "not allowed"}.get(r.beyond or ""),
         shift=f"column shifts apply {r.shift_order} the table edge is applied" if r.shift_order else None,
+        reading=_odds_reading(r),
     )
 
 
