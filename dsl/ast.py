@@ -116,14 +116,30 @@ class MemberDecl:
 
 
 @dataclass(frozen=True)
+class ResultOrder:
+    """`order AE < AR < EX < DR < DE`: an enum's results from the attacker's point of view, worst
+    first. `ops` holds each comparison operator as written (only `<` is valid; the resolver says so)."""
+
+    names: tuple[Name, ...]
+    ops: tuple[Text, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
 class EnumDecl:
-    """`enum interceptor "Interceptor" { piston "Piston-engined" jet "Jet or Rocket" }`."""
+    """`enum interceptor "Interceptor" { piston "Piston-engined" jet "Jet or Rocket" }`.
+
+    `codes` marks a CRT's result codes (`enum crt_result "Combat result" { codes  DR "Defender
+    retreats" }`): each member's id is printed in the cells, its label in the key of codes.
+    """
 
     name: Name
     label: Text | None
     field_decls: tuple[FieldDecl, ...]
     members: tuple[MemberDecl, ...]
     span: Span
+    codes: Span | None = None
+    order: ResultOrder | None = None
 
 
 @dataclass(frozen=True)
@@ -437,6 +453,26 @@ class GridDecl:
     span: Span
 
 
+@dataclass(frozen=True)
+class RollLineDecl:
+    """A line of a grid printed by roll: the rolls, then one result per grid column."""
+
+    range: RangeText
+    values: tuple[ValueText, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class RollGridDecl:
+    """`grid odds ["1:2", "1:1"] by roll { 1-: AE | AR ... }`: the classic CRT as printed, die
+    rolls down, values of one key across, a result in each cell."""
+
+    key: Name
+    columns: tuple[KeyValueText, ...]
+    lines: tuple[RollLineDecl, ...]
+    span: Span
+
+
 class AvailKind(StrEnum):
     """What an availability cell says."""
 
@@ -512,6 +548,23 @@ class ChartDecl:
     zero_reads: ZeroReadsDecl | None = None
     repeat: RepeatDecl | None = None
     roll_alternatives: tuple[DiceAlternativeDecl, ...] = ()
+    high_rolls_favour: Favoured | None = None  # `high_rolls favour attacker` on a CRT
+    roll_grids: tuple[RollGridDecl, ...] = ()
+
+
+class Side(StrEnum):
+    """A side of a combat: whom a CRT's higher rolls favour."""
+
+    ATTACKER = "attacker"
+    DEFENDER = "defender"
+
+
+@dataclass(frozen=True)
+class Favoured:
+    """`high_rolls favour attacker`: the side a higher modified roll favours on a CRT."""
+
+    side: Side
+    span: Span
 
 
 class Rounding(StrEnum):

@@ -236,6 +236,30 @@ ODDS_DOMAIN: Final = _code(
     "a strength-keyed odds rule has no `domain`, or a column outside it",
     "Declare the strengths the CRT reads (`domain 1 to 40`, or `domain 1+`) and keep every column inside it.",
 )
+# 43x: combat results tables (CRT) — result codes, design analysis, the classic printed grid
+CRT_DOMINANCE: Final = _code(
+    "C430", "crt-dominance", Severity.WARNING,
+    "a higher odds column of a CRT gives the attacker a worse result than a lower column at the same roll",
+    "Check both cells against the printed CRT: a transcription slip is the usual cause. If the print "
+    "really is so, keep it as printed and `allow C430 \"why\"` in the chart.",
+)
+CRT_MONOTONIC: Final = _code(
+    "C431", "crt-monotonic-rows", Severity.WARNING,
+    "down a CRT column the results do not move one way as the roll rises, or move against the "
+    "direction its DRMs favour",
+    "Check both cells against the printed CRT; if the result order is wrong, reorder the enum's "
+    "`order`. A print that really is so is kept, with `allow C431 \"why\"`.",
+)
+RESULT_ORDER: Final = _code(
+    "C432", "result-order", Severity.ERROR,
+    "an enum's result `order` repeats a value, leaves one out, or uses a comparison other than `<`",
+    "List every value of the enum once, worst result for the attacker first: `order AE < AR < EX < DR < DE`.",
+)
+CRT_TOO_WIDE: Final = _code(
+    "C433", "crt-too-wide", Severity.WARNING,
+    "a CRT has too many columns to print as a classic grid across an A4 or US Letter portrait page at 8 pt",
+    "Split the CRT into two charts (low and high odds), or shorten the column labels.",
+)
 # 5xx: suppressions
 UNUSED_SUPPRESSION: Final = _code(
     "C501", "unused-suppression", Severity.WARNING,
@@ -304,6 +328,10 @@ REGISTRY: Final[tuple[Code, ...]] = (
     ODDS_BETWEEN,
     ODDS_FORM_CONFLICT,
     ODDS_DOMAIN,
+    CRT_DOMINANCE,
+    CRT_MONOTONIC,
+    RESULT_ORDER,
+    CRT_TOO_WIDE,
     UNUSED_SUPPRESSION,
     INVALID_SUPPRESSION,
     ERRATA_TARGET_MISSING,

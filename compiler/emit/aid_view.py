@@ -11,10 +11,13 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from typing import assert_never
 
 from compiler import model
+from compiler.analysis import analyze
 from compiler.chance import chances, percent_text
-from compiler.crt import OddsRule
+from compiler.crt import Between, OddsForm, OddsRule
+from compiler.crt_grid import CrtShape, classic_grid, crt_shape, fits_portrait
 from compiler.dice import DiceForm
 from compiler.text import key_label, value_text
 
@@ -26,6 +29,7 @@ class Layout(StrEnum):
     GRID = "grid"
     AVAILABILITY = "availability"
     ODDS_RULE = "odds_rule"
+    CRT = "crt"  # the classic combat results table: rolls down, columns across, codes in cells
     NONE = "none"  # a chart that lists DRMs only
 
 
@@ -110,9 +114,39 @@ class OddsRuleBody:
     columns: str | None
     beyond: str | None
     shift: str | None
+    reading: tuple[tuple[str, str], ...] = ()  # how columns other than rounded n:1 ratios are read
 
 
-ChartBody = RowsBody | GridBody | AvailabilityBody | OddsRuleBody | None
+@dataclass(frozen=True)
+class CrtLineView:
+    """A line of the classic CRT: the rolls it covers, and one result code per column."""
+
+    rolls: str
+    codes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CrtChanceView:
+    """A line of the CRT's chance table: one result and its chance per column (natural roll)."""
+
+    code: str
+    percents: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CrtBody:
+    """The classic printed CRT, with the type sizes that fit its width, and the chance of each
+    result per column on the natural roll."""
+
+    key_label: str
+    columns: tuple[str, ...]
+    lines: tuple[CrtLineView, ...]
+    normal_pt: float  # the cell size at normal print: 9 pt, or the 8 pt floor for a wide CRT
+    large_pt: float  # the largest size from 12 pt down that fits, in large print
+    chances: tuple[CrtChanceView, ...]
+
+
+ChartBody = RowsBody | GridBody | AvailabilityBody | OddsRuleBody | CrtBody | None
 
 
 @dataclass(frozen=True)
@@ -130,6 +164,7 @@ class ChartView:
     errata: tuple[str, ...]
     layout: Layout
     body: ChartBody
+    codes_key: tuple[tuple[str, str], ...] = ()  # result codes the chart prints, with their meanings
 
 
 @dataclass(frozen=True)
@@ -267,7 +302,8 @@ def _first(printed: list[str], pattern: str) -> str | None:
 def chart_legend(chart: model.Chart, game: model.Game) -> list[tuple[str, str]]:
     """The symbols and result codes this chart prints, each with its meaning, so the legend sits
     on the same page as the chart (layout rule L6). Only what the chart uses is listed."""
-    printed = _printed_ranges(chart)
+    shape = crt_shape(chart, game.enums)
+    printed = [band.label for band in classic_grid(shape).bands] if shape else _printed_ranges(chart)
     legend: list[tuple[str, str]] = []
     high = _first(printed, r"-?\d+\+")
     if high:
@@ -285,7 +321,7 @@ def chart_legend(chart: model.Chart, game: model.Game) -> list[tuple[str, str]]:
         legend.append(("\u2013", "no result: not available or not applicable"))
     for index, col in enumerate(chart.columns):
         enum = game.enums.get(col.type)
-        if enum is None or enum.fields:  # records (bases, units) are names, not result codes
+        if enum is None or enum.fields or enum.codes:  # records are names; codes get their own key
             continue
         used = {r.values[index] for r in chart.rows if index < len(r.values)}
         members = [m for m in enum.members if m.id in used]
@@ -322,7 +358,24 @@ def chart_view(game: model.Game, chart: model.Chart) -> ChartView:
         errata=tuple(_chart_errata(game, chart)),
         layout=layout,
         body=body,
+        codes_key=codes_key(game, chart),
     )
+
+
+def codes_key(game: model.Game, chart: model.Chart) -> tuple[tuple[str, str], ...]:
+    """The key of result codes printed under a chart: each code of a `codes` enum the chart uses,
+    in the enum's order, with its meaning (and its integer fields, such as step losses)."""
+    key: list[tuple[str, str]] = []
+    for index, col in enumerate(chart.columns):
+        enum = game.enums.get(col.type)
+        if enum is None or not enum.codes:
+            continue
+        used = {str(r.values[index]) for r in chart.rows if index < len(r.values) and r.values[index] is not None}
+        for m in enum.members:
+            if m.id in used:
+                losses = [f"{f.label} {m.get(f.id)}" for f in enum.fields if isinstance(m.get(f.id), int)]
+                key.append((m.id, m.label + (f" ({', '.join(losses)})" if losses else "")))
+    return tuple(key)
 
 
 def _body(game: model.Game, chart: model.Chart, natural: dict[int, Fraction]) -> tuple[Layout, ChartBody]:
@@ -331,11 +384,38 @@ def _body(game: model.Game, chart: model.Chart, natural: dict[int, Fraction]) ->
         return Layout.ODDS_RULE, _odds_rule_body(chart.odds)
     if chart.availability is not None:
         return Layout.AVAILABILITY, _availability_body(chart, chart.availability)
+    shape = crt_shape(chart, game.enums)
+    if shape is not None:
+        return Layout.CRT, _crt_body(shape)
     if chart.grid is not None:
         return Layout.GRID, _grid_body(game, chart, chart.grid, natural)
     if chart.kind in (model.ChartKind.DRMS, model.ChartKind.ODDS):
         return Layout.NONE, None
     return Layout.ROWS, _rows_body(game, chart, natural)
+
+
+def _odds_reading(r: OddsRule) -> tuple[tuple[str, str], ...]:
+    """How an exact-ratio, differential or strength rule reads its column, line by line; empty for
+    a ratio rule that rounds the quotient (the aid prints its three rounding lines instead)."""
+    between = {Between.LOWER: "use the lower column", Between.HIGHER: "use the higher column"}
+    lines: list[tuple[str, str]] = []
+    match r.form:
+        case OddsForm.RATIO:
+            if r.between is None:
+                return ()
+            lines.append(("Odds", "the exact ratio attack : defense"))
+        case OddsForm.DIFFERENTIAL:
+            lines.append(("Differential", "attack strength \u2212 defense strength"))
+        case OddsForm.STRENGTH:
+            lines.append(("Strength", "the attack strength"))
+            if r.domain is not None:
+                low, high = r.domain
+                lines.append(("Strengths", f"{low} to {high}" if high is not None else f"{low} or more"))
+        case _:
+            assert_never(r.form)
+    if r.between is not None:
+        lines.append(("Between two columns", between[r.between]))
+    return tuple(lines)
 
 
 def _odds_rule_body(r: OddsRule) -> OddsRuleBody:
@@ -345,7 +425,41 @@ def _odds_rule_body(r: OddsRule) -> OddsRuleBody:
         columns=", ".join(r.columns) if r.columns else None,
         beyond={"clamp": "use the edge column", "error": "not allowed"}.get(r.beyond or ""),
         shift=f"column shifts apply {r.shift_order} the table edge is applied" if r.shift_order else None,
+        reading=_odds_reading(r),
     )
+
+
+_LARGE_SIZES = (12.0, 11.0, 10.0, 9.0, 8.0)
+
+
+def _crt_body(shape: CrtShape) -> CrtBody:
+    """The classic CRT grid, sized to fit a portrait page, and its chance table."""
+    grid = classic_grid(shape)
+    labels = tuple(key_label(shape.key, c) for c in grid.columns)
+    return CrtBody(
+        key_label=shape.key.enum.label,
+        columns=labels,
+        lines=tuple(
+            CrtLineView(band.label, tuple(grid.code(row) or "\u2013" for row in cells))
+            for band, cells in zip(grid.bands, grid.cells, strict=True)
+        ),
+        normal_pt=9.0 if fits_portrait(grid, labels, 9.0) else 8.0,
+        large_pt=next((pt for pt in _LARGE_SIZES if fits_portrait(grid, labels, pt)), 8.0),
+        chances=_crt_chances(shape),
+    )
+
+
+def _crt_chances(shape: CrtShape) -> tuple[CrtChanceView, ...]:
+    """Per result, its chance in each column on the natural roll (the `chartc analyze` figures)."""
+    cells = analyze(shape, (0,)).columns
+    order = shape.results.order or tuple(m.id for m in shape.results.members)
+    lines = []
+    for i, member in enumerate(order):
+        chance = [c.results[i].probability for c in cells]
+        percents = tuple(percent_text(p) if p else "\u2013" for p in chance)
+        if any(chance):
+            lines.append(CrtChanceView(member, percents))
+    return tuple(lines)
 
 
 def _availability_body(chart: model.Chart, a: model.AvailabilityLayout) -> AvailabilityBody:

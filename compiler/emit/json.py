@@ -80,6 +80,10 @@ def _pretty(value: Any, level: int) -> Iterator[str]:
 
 def _enum(e: model.EnumType) -> dict[str, Any]:
     out: dict[str, Any] = {"id": e.id, "label": e.label}
+    if e.codes:
+        out["codes"] = True
+    if e.order:
+        out["order"] = list(e.order)
     if e.fields:
         out["fields"] = [{"id": f.id, "type": f.type, "label": f.label} for f in e.fields]
     out["members"] = [_member(m, bool(e.fields)) for m in e.members]
