@@ -33,6 +33,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "compiler.dice",
         "compiler.crt",
         "compiler.odds_rule",
+        # a CRT's column shifts for one context, evaluated by the runtime as compiler.crt's odds are
+        "compiler.column_shifts",
         "compiler.text",
         # reads and parses aid.order; imports nothing of chartc
         "compiler.aid_order",

@@ -164,6 +164,31 @@ def describe_condition(c: model.Condition | None, game: model.Game) -> str:
     return joiner.join(describe_condition(p, game) for p in c.parts)
 
 
+def describe_shift(s: model.Shift, rules: model.ShiftRules, game: model.Game) -> str:
+    """A column shift as a rulebook words it: `Across a river: 1 column left (when Attack across a
+    river)`, or for a shift read from a terrain effects chart `Terrain: per [TEC] Terrain Effects
+    Chart, Column shift (Woods 1 left, Town 2 left)`."""
+    group = f" (of group {s.group}, only the {dict(rules.groups)[s.group]} applies)" if s.group else ""
+    if s.source is None:
+        when = "" if s.when is None else f" when {describe_condition(s.when, game)}"
+        return f"{s.label}: {_columns_moved(s.value)}{when}{group}"
+    src = s.source
+    var = game.context.get(src.var)
+    enum = game.enums.get(var.enum) if var and var.enum else None
+    moved = [
+        f"{(m.label if (m := enum.member(member)) else member) if enum else member} {_columns_moved(value)}"
+        for member, value in src.values
+        if value
+    ]
+    return f"{s.label}: per [{src.chart}] {src.chart_title}, {src.column_label} ({', '.join(moved) or 'none'}){group}"
+
+
+def _columns_moved(value: int) -> str:
+    """`1 column right`, `2 columns left` (+ is toward the attacker, to the right on a printed CRT)."""
+    way = "right" if value > 0 else "left"
+    return f"{abs(value)} column{'s' if abs(value) != 1 else ''} {way}" if value else "no shift"
+
+
 def _var_label(var: str, game: model.Game) -> str:
     ctx = game.context.get(var)
     return ctx.label if ctx else var

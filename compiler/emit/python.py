@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import assert_never
 
-from compiler import model
+from compiler import column_shifts, model
 from compiler.crt import OddsForm, OddsRule, runtime_arguments
 from compiler.emit import runtime
+from compiler.emit.aid_view import describe_shift
 from compiler.emit.python_layout import INDENT, LINE, docstring, fill, tuple_display
 from compiler.emit.python_names import (
     POLICY,
@@ -205,6 +206,8 @@ class _ChartEmitter:
                     lines += ["", "", *self.roll_function()]
                 if chart.drms:
                     lines += ["", "", *self.drm_function()]
+                if chart.shifts is not None:
+                    lines += ["", "", *self.shift_function(chart.shifts)]
                 return "\n".join(lines)
             case _:
                 assert_never(chart.kind)
@@ -291,8 +294,10 @@ class _ChartEmitter:
             out.append(_Param(key.id, name, enum.alias, check))
         return out
 
-    def context_params(self) -> list[_Param]:
-        used = sorted({v for d in self.chart.drms for v in _vars(d.when)})
+    def context_params(self, used: list[str] | None = None) -> list[_Param]:
+        """The keyword parameters of the context variables `used` (default: those the DRMs test)."""
+        if used is None:
+            used = sorted({v for d in self.chart.drms for v in _vars(d.when)})
         out = []
         for var_id in used:
             var = self.game.context[var_id]
@@ -422,6 +427,30 @@ class _ChartEmitter:
         signature = ["*", *(f"{p.name}: {p.annotation}" for p in params)] if params else []
         return lines + self.function(f"drm_{c.ident}", signature, "int", "\n".join(doc), body)
 
+    def shift_function(self, rules: model.ShiftRules) -> list[str]:
+        chart, c = self.chart, self.names
+        params = self.context_params(sorted(column_shifts.variables(rules)))
+        lines = [f"_{c.const}_SHIFTS: Final = ("]
+        for s in rules.shifts:
+            lines += fill("_Shift(", _shift_args(s), "),", INDENT)
+        lines += [")", "", ""]
+        doc = [f"The total column shift for {_cite(chart)} (+ toward the attacker).", ""]
+        doc += [describe_shift(s, rules, self.game) for s in rules.shifts]
+        if rules.cap:
+            doc.append(f"The total is held to {rules.cap[0]:+d}..{rules.cap[1]:+d}.")
+        doc += ["", "Pass the total to the odds function of the CRT's odds rule as its `shift`."]
+        if params:
+            doc += ["", "Args:"]
+            doc += [f"    {p.name}: {self.context_doc(self.game.context[p.id])}." for p in params]
+        context = fill("{", [f"{p.id!r}: {p.name}" for p in params], "}")
+        groups = repr(tuple((g, str(p)) for g, p in rules.groups))
+        cap = repr(tuple(rules.cap)) if rules.cap else "None"
+        body = [p.check for p in params]
+        body += ["context: dict[str, _Context] = " + context[0], *context[1:]]
+        body.append(f"return _shift_terms(_{c.const}_SHIFTS, context, {groups}, {cap})[1]")
+        signature = ["*", *(f"{p.name}: {p.annotation}" for p in params)] if params else []
+        return lines + self.function(f"shift_{c.ident}", signature, "int", "\n".join(doc), body)
+
     def context_doc(self, var: model.ContextVar) -> str:
         match var.type:
             case model.ContextType.FLAG:
@@ -534,6 +563,15 @@ def _condition(c: model.Condition | None) -> str:
             return f"_AnyOf({tuple_display([_condition(p) for p in c.parts])})"
         case _:
             assert_never(c)
+
+
+def _shift_args(s: model.Shift) -> list[str]:
+    """A shift's `_Shift(...)` arguments: label, value, condition, group, and a terrain effects
+    chart's column as (member id, value) pairs."""
+    args = [repr(s.label), f"{s.value:+d}", _condition(s.when), repr(s.group)]
+    if s.source is not None:
+        args += [repr(s.source.var), tuple_display([repr(v) for v in s.source.values])]
+    return args
 
 
 def _odds_how(rule: OddsRule) -> str:

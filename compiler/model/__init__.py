@@ -51,6 +51,7 @@ from compiler.model.game import (
     Project,
     Suppression,
 )
+from compiler.model.shifts import GroupPick, Shift, ShiftRules, ShiftSource
 from compiler.model.types import (
     COLUMN_TYPES,
     FIELD_TYPES,
@@ -115,6 +116,7 @@ __all__ = [
     "Game",
     "GridLayout",
     "GridRow",
+    "GroupPick",
     "In",
     "Invariant",
     "Key",
@@ -128,6 +130,9 @@ __all__ = [
     "Period",
     "Project",
     "Row",
+    "Shift",
+    "ShiftRules",
+    "ShiftSource",
     "ShortRow",
     "Slashed",
     "Suppression",

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from compiler.crt import OddsRule
 from compiler.dice import Dice
 from compiler.model.conditions import Drm, Footnote
+from compiler.model.shifts import ShiftRules
 from compiler.model.types import ColumnType, EnumType
 from compiler.model.values import DieRange, KeyMatch, Value, key_matches
 from dsl.ast import Span
@@ -165,6 +166,7 @@ class Chart:
     odds: OddsRule | None = None
     errata: ChartErrata | None = None
     drm_meaning: str | None = None  # what a DRM means on a d66 or percentile roll
+    shifts: ShiftRules | None = None  # a CRT's column shifts
 
     @property
     def address(self) -> str:

@@ -15,6 +15,7 @@ from compiler.resolve import layouts
 from compiler.resolve.conditions import ConditionResolver
 from compiler.resolve.derive import derived_chart
 from compiler.resolve.rows import RowReader
+from compiler.resolve.shifts import chart_shifts
 from compiler.resolve.symbols import SymbolTable, chart_name, first_span
 from compiler.resolve.values import ValueTyper, column_type
 from dsl import ast
@@ -138,6 +139,7 @@ class ChartResolver:
             broken=broken,
             availability=availability,
             drm_meaning=d.drm_meaning.text if d.drm_meaning else None,
+            shifts=chart_shifts(d, self.conditions, self.sink, self.where),
         )
 
     def _clamp(self, combine: ast.CombineDecl | None) -> tuple[int, int] | None:
