@@ -37,9 +37,7 @@ def breakdown(chart: model.Chart, context: Mapping[str, runtime._Context]) -> Sh
     if rules is None:
         return ShiftBreakdown((), 0)
     shifts = tuple(runtime_shift(s) for s in rules.shifts)
-    full = {v: context.get(v) for v in variables(rules)}
-    flags = {v for s in rules.shifts if s.when is not None for v in _flag_vars(s.when)}
-    full.update({v: bool(full[v]) for v in flags})
+    full = {v: context.get(v) for v in variables(rules)}  # a flag left out reads False (bool(None))
     groups = tuple((g, str(p)) for g, p in rules.groups)
     terms, total = runtime._shift_terms(shifts, full, groups, rules.cap)
     return ShiftBreakdown(terms, total)
@@ -93,19 +91,5 @@ def _vars(c: model.Condition) -> set[str]:
             return _vars(c.inner)
         case model.All() | model.Any_():
             return set().union(*(_vars(p) for p in c.parts))
-        case _:
-            assert_never(c)
-
-
-def _flag_vars(c: model.Condition) -> set[str]:
-    match c:
-        case model.Flag():
-            return {c.var}
-        case model.Compare() | model.In():
-            return set()
-        case model.Not():
-            return _flag_vars(c.inner)
-        case model.All() | model.Any_():
-            return set().union(*(_flag_vars(p) for p in c.parts))
         case _:
             assert_never(c)

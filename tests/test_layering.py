@@ -45,11 +45,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "compiler.emit.runtime",
     ),
     # the exact chances: imports only the model; the checks and the emitters read it
-    ("compiler.chance",),
+    ("compiler.chance", "compiler.modifiers", "compiler.reach"),
     ("compiler.resolve", "compiler.errata"),
     ("compiler.checks",),
     ("compiler.query", "compiler.lookup"),
     ("compiler.emit",),
+    # the compiled-game cache of `lookup` and `odds`: the model and findings, saved and loaded
+    ("compiler.game_cache",),
     ("compiler.build", "compiler.writer", "compiler.journal", "compiler.project", "compiler.diff"),
     ("compiler.explain",),
     ("compiler.cli",),

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from compiler import model
 from compiler.cli.common import (
     as_printed_option,
     ask,
@@ -19,8 +19,10 @@ from compiler.cli.common import (
     usage_error,
     whole_number,
 )
-from compiler.query.lookup import Forces, LookupResult, OddsColumnAnswer, answer
-from compiler.query.reports import lookup_json, lookup_lines, odds_column_json, odds_column_lines
+
+if TYPE_CHECKING:
+    from compiler import model
+    from compiler.query.lookup import LookupResult, OddsColumnAnswer
 
 
 @click.command("lookup")
@@ -62,6 +64,9 @@ def lookup_command(
     100), or the value of a value-keyed chart; leave it out for charts read by keys only.
     Exits 1 when no row is selected (a gap, or a modified roll off the table).
     """
+    from compiler.query.lookup import Forces, OddsColumnAnswer, answer
+    from compiler.query.reports import lookup_json, lookup_lines, odds_column_json, odds_column_lines
+
     if attack is None and defense is not None:
         raise usage_error("give --attack with --defense")
     if attack is None and shift:

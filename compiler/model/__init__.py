@@ -35,11 +35,15 @@ from compiler.model.conditions import (
     CompareOp,
     Condition,
     Drm,
+    DrmGroup,
     Flag,
     Footnote,
+    GroupMode,
     In,
     Not,
     Operand,
+    PerStep,
+    Rounding,
 )
 from compiler.model.game import (
     ChartIndex,
@@ -51,7 +55,7 @@ from compiler.model.game import (
     Project,
     Suppression,
 )
-from compiler.model.shifts import GroupPick, Shift, ShiftRules, ShiftSource
+from compiler.model.shifts import Shift, ShiftRules, ShiftSource
 from compiler.model.types import (
     COLUMN_TYPES,
     FIELD_TYPES,
@@ -107,6 +111,7 @@ __all__ = [
     "CountInvariant",
     "DieRange",
     "Drm",
+    "DrmGroup",
     "EnumRef",
     "EnumType",
     "ErrataDoc",
@@ -116,7 +121,7 @@ __all__ = [
     "Game",
     "GridLayout",
     "GridRow",
-    "GroupPick",
+    "GroupMode",
     "In",
     "Invariant",
     "Key",
@@ -127,8 +132,10 @@ __all__ = [
     "MonthSpan",
     "Not",
     "Operand",
+    "PerStep",
     "Period",
     "Project",
+    "Rounding",
     "Row",
     "Shift",
     "ShiftRules",

@@ -3,18 +3,10 @@ and shifts read from a terrain effects chart (its one source)."""
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
-from compiler.model.conditions import Condition
+from compiler.model.conditions import Condition, GroupMode
 from dsl.ast import Span
-
-
-class GroupPick(enum.StrEnum):
-    """Which shift of an exclusive group applies when several do."""
-
-    BEST = "best"  # the highest, most favourable to the attacker
-    WORST = "worst"  # the lowest
 
 
 @dataclass(frozen=True)
@@ -54,6 +46,6 @@ class ShiftRules:
     the bounds of the total (applied before the odds rule's own table edge)."""
 
     shifts: tuple[Shift, ...]
-    groups: tuple[tuple[str, GroupPick], ...]
+    groups: tuple[tuple[str, GroupMode], ...]  # best or worst: the highest or lowest shift of the group
     cap: tuple[int, int] | None
     span: Span

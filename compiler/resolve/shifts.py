@@ -77,10 +77,10 @@ def _shift(s: ast.ShiftDecl, conditions: ConditionResolver) -> model.Shift | Non
 
 def _groups(
     decl: ast.ChartDecl, shifts: list[model.Shift], sink: Sink, where: str
-) -> tuple[tuple[str, model.GroupPick], ...]:
+) -> tuple[tuple[str, model.GroupMode], ...]:
     """C424: every group a shift names says whether its best or worst applies, and every such
     statement names a group of at least one shift."""
-    declared: dict[str, model.GroupPick] = {}
+    declared: dict[str, model.GroupMode] = {}
     used = {s.group for s in shifts if s.group}
     for g in decl.shift_groups:
         if g.name.text in declared:
@@ -89,7 +89,7 @@ def _groups(
         if g.name.text not in used:
             sink.emit(codes.SHIFT_GROUP, f"no shift of {where} is in group `{g.name.text}`", g.name.span)
             continue
-        declared[g.name.text] = model.GroupPick(g.pick)
+        declared[g.name.text] = model.GroupMode(g.pick)
     for s in shifts:
         if s.group and s.group not in declared and s.group in used:
             sink.emit(
