@@ -13,6 +13,10 @@ from typing import assert_never
 from compiler import model
 from compiler.emit import runtime
 
+# A context variable's value by id: a flag's bool, an int, a month 'YYYY-MM', an enum member's id;
+# None (or left out) is unknown, and a flag left out is false.
+Context = Mapping[str, bool | int | str | None]
+
 
 @dataclass(frozen=True)
 class ShiftBreakdown:
@@ -30,17 +34,24 @@ class ShiftBreakdown:
         return f"{parts} = {self.total:+d}" + (" (capped)" if capped else "")
 
 
-def breakdown(chart: model.Chart, context: Mapping[str, runtime._Context]) -> ShiftBreakdown:
+def breakdown(chart: model.Chart, context: Context) -> ShiftBreakdown:
     """The chart's shifts in `context` (context variable id -> value; a flag missing is False,
     anything else missing is unknown)."""
     rules = chart.shifts
     if rules is None:
         return ShiftBreakdown((), 0)
-    shifts = tuple(runtime_shift(s) for s in rules.shifts)
     full = {v: context.get(v) for v in variables(rules)}  # a flag left out reads False (bool(None))
+    shifts = tuple(runtime_shift(s)._replace(label=_label(s, full)) for s in rules.shifts)
     groups = tuple((g, str(p)) for g, p in rules.groups)
     terms, total = runtime._shift_terms(shifts, full, groups, rules.cap)
     return ShiftBreakdown(terms, total)
+
+
+def _label(shift: model.Shift, context: Context) -> str:
+    """A shift's label in a breakdown; one read from a chart names the chart and the row read:
+    `Terrain ([TEC] woods)`."""
+    given = context.get(shift.source.var) if shift.source is not None else None
+    return shift.label if shift.source is None or given is None else f"{shift.label} ([{shift.source.chart}] {given})"
 
 
 def variables(rules: model.ShiftRules) -> list[str]:
