@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -458,3 +459,46 @@ def test_shift_findings(tmp_path: Path) -> None:
     # a town row missing from the TEC: the shift has no value for it
     comp = compile_text(tmp_path / "row", SHIFTS.replace("  town: -2 }", " }"))
     assert "C425" in [d.code for d in comp.diagnostics]
+
+
+# ---- no internal column ids in what a player or a program reads -------------------------------------
+
+INTERNAL_ID = re.compile(r"\bo\d+_\d+\b")  # the ids odds columns had before they were their labels
+
+
+def test_no_internal_column_id_in_outputs_or_cli_messages(tmp_path: Path) -> None:
+    from compiler.build import render_outputs
+
+    crts = (FORMS + SHIFTS.replace('game t { title "T" }\n', "")).replace(
+        'odds ratio "Odds"', 'odds ratio "Ratio odds"'
+    ) + (
+        'chart diff_crt "Differential CRT" { roll 1d6 key odds: diff column result: text "Result" '
+        'grid odds ["-3-", "-2", "-1/0", "+1/+2", "+3/+4", "+5/+6", "+7+"] '
+        '{ "AE": 1-6 | 1-5 | 1-4 | 1-3 | 1-2 | 1 | - \n "DE": - | 6 | 5-6 | 4-6 | 3-6 | 2-6 | 1-6 } }\n'
+    )
+    comp = compile_text(tmp_path, crts)
+    assert comp.diagnostics == []
+    outputs = render_outputs(comp.project)
+    corpus = [p for p in (ROOT / "generated").rglob("*") if p.suffix in (".json", ".html")]
+    texts = {name: text for name, text in outputs.items() if not name.endswith(".py")}
+    texts |= {str(p): p.read_text(encoding="utf-8") for p in corpus}
+    assert '"3:1"' in outputs["t/t.json"]  # the CRT rows are keyed by the printed column
+    charts = str(tmp_path / "charts")
+    runs = [
+        ["lookup", "t/CRT", "4", "--attack", "30", "--defense", "10"],
+        ["lookup", "t/CRT", "4", "--key", "odds=7:1"],
+        ["lookup", "t/CRT", "4", "--attack", "90", "--defense", "10", "--json"],
+        ["lookup", "t/crt_odds", "--attack", "90", "--defense", "10"],
+        ["lookup", "t/diff_crt", "4", "--attack", "2", "--defense", "9"],
+        ["lookup", "t/favour", "--attack", "1", "--defense", "9"],
+        ["odds", "t/CRT", "--key", "odds=3:1"],
+        ["odds", "t/CRT", "--key", "odds=3:1", "--format", "json"],
+        ["lookup", "usaaf/crt_odds", "--attack", "26", "--defense", "7", "--charts", str(ROOT / "charts")],
+    ]
+    for args in runs:
+        r = CliRunner().invoke(cli, args if "--charts" in args else [*args, "--charts", charts])
+        assert r.exception is None or isinstance(r.exception, SystemExit), args
+        texts[" ".join(args)] = r.output
+    assert texts["lookup t/CRT 4 --key odds=7:1"].count("6:1") == 2  # did you mean `6:1`? ... 6:1
+    leaks = {name: INTERNAL_ID.findall(text) for name, text in texts.items() if INTERNAL_ID.search(text)}
+    assert leaks == {}

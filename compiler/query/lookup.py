@@ -104,7 +104,7 @@ def resolve_keys(chart: model.Chart, given: dict[str, str]) -> tuple[tuple[model
             suggestion = did_you_mean(
                 given[key.id], [m.id for m in key.enum.members] + [m.label for m in key.enum.members]
             )
-            labels = ", ".join(f'{m.id} ("{m.label}")' for m in key.enum.members)
+            labels = ", ".join(m.id if m.id == m.label else f'{m.id} ("{m.label}")' for m in key.enum.members)
             message = f"`{given[key.id]}` is not a value of key `{key.id}`: {suggestion or ''} values are {labels}"
             raise LookupUsage(message.replace(":  ", ": "))
         out.append((key, member))
