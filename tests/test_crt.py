@@ -502,3 +502,36 @@ def test_no_internal_column_id_in_outputs_or_cli_messages(tmp_path: Path) -> Non
     assert texts["lookup t/CRT 4 --key odds=7:1"].count("6:1") == 2  # did you mean `6:1`? ... 6:1
     leaks = {name: INTERNAL_ID.findall(text) for name, text in texts.items() if INTERNAL_ID.search(text)}
     assert leaks == {}
+
+
+def test_too_many_chances_is_not_called_odds(tmp_path: Path) -> None:
+    # C415's last limit counts chances (key combinations x DRM totals x rows), not CRT odds
+    members = " ".join(f"m{i}" for i in range(40))
+    drms = " ".join(f"drm d{i} +1 when f{i}" for i in range(40))
+    contexts = "".join(f"context f{i}: flag\n" for i in range(40))
+    rows = " ".join(f"* {i}: {i}" for i in range(1, 101))
+    text = (
+        f'game t {{ title "T" }}\nenum e {{ {members} }}\n{contexts}'
+        f'chart [R1] "Big" {{ roll 1d100 key e: e column r: int "R" {drms} rows {{ {rows} }} }}\n'
+    )
+    comp = compile_text(tmp_path, text)
+    [d] = [d for d in comp.diagnostics if d.code == "C415"]
+    assert "40 key combinations x 41 DRM totals x 100 rows: more chances to compute than 100000" in d.message
+    assert "odds" not in d.message
+
+
+def test_the_aid_prints_the_terrain_shift_in_both_places(shifts_game) -> None:
+    from compiler.emit.html import emit_game_html
+
+    html = emit_game_html(shifts_game, "a4", False, shifts_game.aid_order)
+    tec = html[html.index('id="chart-tec"') : html.index('id="chart-crt"')]
+    crt = html[html.index('id="chart-crt"') :]
+    assert '<th scope="col">Column shift</th>' in tec
+    assert '<tr><th scope="row" class="text">Woods</th><td class="text">-1</td></tr>' in tec
+    assert (
+        "<li>Terrain: per [TEC] Terrain Effects Chart, Column shift (Woods 1 column left, Town 2 columns left) "
+        "(of group defence, only the worst applies)</li>"
+    ) in crt
+    assert "<li>Leader: 1 column right when Attacking leader</li>" in crt
+    assert "Total shift limited to −2 to +2 columns." in crt
+    assert "The total shift applies after the odds table&#39;s edge." in crt

@@ -11,10 +11,11 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from typing import assert_never
 
 from compiler import model
 from compiler.chance import chances, percent_text
-from compiler.crt import OddsRule
+from compiler.crt import OddsForm, OddsRule
 from compiler.dice import DiceForm
 from compiler.text import key_label, value_text
 
@@ -103,13 +104,9 @@ class AvailabilityBody:
 
 @dataclass(frozen=True)
 class OddsRuleBody:
-    """How a CRT's odds ratio is formed and its column picked."""
+    """How a CRT's odds are formed and its column picked: (heading, text) rows."""
 
-    attacker: str
-    defender: str
-    columns: str | None
-    beyond: str | None
-    shift: str | None
+    rows: tuple[tuple[str, str], ...]
 
 
 ChartBody = RowsBody | GridBody | AvailabilityBody | OddsRuleBody | None
@@ -130,6 +127,9 @@ class ChartView:
     errata: tuple[str, ...]
     layout: Layout
     body: ChartBody
+    shifts: tuple[str, ...] = ()  # a CRT's column shifts, worded (`describe_shift`)
+    shift_cap: str | None = None
+    shift_order: str | None = None  # when the total applies: before or after the odds table's edge
 
 
 @dataclass(frozen=True)
@@ -336,7 +336,23 @@ def chart_view(game: model.Game, chart: model.Chart) -> ChartView:
         errata=tuple(_chart_errata(game, chart)),
         layout=layout,
         body=body,
+        shifts=tuple(describe_shift(s, chart.shifts, game) for s in chart.shifts.shifts) if chart.shifts else (),
+        shift_cap=_shift_cap(chart.shifts),
+        shift_order=_shift_order(game, chart),
     )
+
+
+def _shift_cap(rules: model.ShiftRules | None) -> str | None:
+    return f"{_signed(rules.cap[0])} to {_signed(rules.cap[1])}" if rules is not None and rules.cap else None
+
+
+def _shift_order(game: model.Game, chart: model.Chart) -> str | None:
+    """`applies after the odds table's edge`, from the odds rule the CRT is keyed by."""
+    for key in chart.keys:
+        rule = game.chart(key.enum.id)
+        if rule is not None and rule.odds is not None and rule.odds.shift_order is not None:
+            return f"applies {rule.odds.shift_order} the odds table's edge"
+    return None
 
 
 def _body(game: model.Game, chart: model.Chart, natural: dict[int, Fraction]) -> tuple[Layout, ChartBody]:
@@ -353,13 +369,37 @@ def _body(game: model.Game, chart: model.Chart, natural: dict[int, Fraction]) ->
 
 
 def _odds_rule_body(r: OddsRule) -> OddsRuleBody:
-    return OddsRuleBody(
-        attacker=f"attack ÷ defense, rounded {r.attacker_round}, read as n:1",
-        defender=f"defense ÷ attack, rounded {r.defender_round}, read as 1:n",
-        columns=", ".join(r.columns) if r.columns else None,
-        beyond={"clamp": "use the edge column", "error": "not allowed"}.get(r.beyond or ""),
-        shift=f"column shifts apply {r.shift_order} the table edge is applied" if r.shift_order else None,
-    )
+    rows = _odds_form_rows(r)
+    if r.columns:
+        rows.append(("Columns", ", ".join(r.columns)))
+    if r.beyond:
+        rows.append(("Beyond the table", {"clamp": "use the edge column", "error": "not allowed"}[r.beyond]))
+    if r.shift_order:
+        rows.append(("Column shifts", f"column shifts apply {r.shift_order} the table edge is applied"))
+    return OddsRuleBody(tuple(rows))
+
+
+def _odds_form_rows(r: OddsRule) -> list[tuple[str, str]]:
+    """How the rule forms odds, in the words of a CRT's key."""
+    between = f"odds between two columns read the {r.between} one" if r.between else ""
+    match r.form:
+        case OddsForm.RATIO if r.between is None:
+            return [
+                ("Attacker has more", f"attack ÷ defense, rounded {r.attacker_round}, read as n:1"),
+                ("Defender has more", f"defense ÷ attack, rounded {r.defender_round}, read as 1:n"),
+                ("Equal", "1:1"),
+            ]
+        case OddsForm.RATIO:
+            return [("Odds", "attack : defense, compared exactly with the columns"), ("Between columns", between)]
+        case OddsForm.DIFFERENTIAL:
+            rows = [("Differential", "attack − defense")]
+            return rows + ([("Between columns", between)] if between else [])
+        case OddsForm.STRENGTH:
+            low, high = r.domain or (0, None)
+            rows = [("Strength", f"the attack strength, {low} {'to ' + str(high) if high is not None else 'or more'}")]
+            return rows + ([("Between columns", between)] if between else [])
+        case _:
+            assert_never(r.form)
 
 
 def _availability_body(chart: model.Chart, a: model.AvailabilityLayout) -> AvailabilityBody:
