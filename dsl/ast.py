@@ -347,6 +347,55 @@ class DrmDecl:
 
 
 @dataclass(frozen=True)
+class ShiftSourceDecl:
+    """`from [TEC] column shift by terrain`: a shift read from another chart's column, in the row
+    the context variable `by` picks (a terrain effects chart as the one source)."""
+
+    chart: Name
+    column: Name
+    by: Name
+    span: Span
+
+
+@dataclass(frozen=True)
+class ShiftDecl:
+    """`shift river "Across a river" -1 when river group terrain`, or a shift `from` a chart."""
+
+    name: Name
+    label: Text | None
+    value: int | None  # None when read from a chart
+    when: Cond | None
+    source: ShiftSourceDecl | None
+    group: Name | None
+    span: Span
+
+
+class GroupPick(StrEnum):
+    """Which shift of an exclusive group applies: the best or the worst for the attacker."""
+
+    BEST = "best"
+    WORST = "worst"
+
+
+@dataclass(frozen=True)
+class ShiftGroupDecl:
+    """`shift_group terrain worst`: of the group's shifts that apply, only the worst counts."""
+
+    name: Name
+    pick: GroupPick
+    span: Span
+
+
+@dataclass(frozen=True)
+class ShiftCapDecl:
+    """`shift_cap -2 to +2`: the total column shift is held inside these bounds."""
+
+    low: int
+    high: int
+    span: Span
+
+
+@dataclass(frozen=True)
 class CombineDecl:
     """`combine sum` or `combine sum clamp -2 to +3`: how the chart's DRMs add up."""
 
@@ -550,6 +599,9 @@ class ChartDecl:
     roll_alternatives: tuple[DiceAlternativeDecl, ...] = ()
     high_rolls_favour: Favoured | None = None  # `high_rolls favour attacker` on a CRT
     roll_grids: tuple[RollGridDecl, ...] = ()
+    shifts: tuple[ShiftDecl, ...] = ()
+    shift_groups: tuple[ShiftGroupDecl, ...] = ()
+    shift_cap: ShiftCapDecl | None = None
 
 
 class Side(StrEnum):

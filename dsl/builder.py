@@ -363,6 +363,7 @@ class Builder(_Terminals):
         zero_reads = block.one("zero_reads", ast.ZeroReadsDecl)
         repeat = block.one("repeat", ast.RepeatDecl)
         favoured = block.one("roll_favours", ast.Favoured)
+        shift_cap = block.one("shift_cap", ast.ShiftCapDecl)
         return ast.ChartDecl(
             kind=kind,
             chart_id=chart_id.name if chart_id else None,
@@ -391,6 +392,9 @@ class Builder(_Terminals):
             roll_alternatives=block.every("roll_when", ast.DiceAlternativeDecl),
             high_rolls_favour=favoured,
             roll_grids=block.every("roll_grid", ast.RollGridDecl),
+            shifts=block.every("shift", ast.ShiftDecl),
+            shift_groups=block.every("shift_group", ast.ShiftGroupDecl),
+            shift_cap=shift_cap,
         )
 
     def external(
@@ -562,6 +566,48 @@ class Builder(_Terminals):
         high = int(clamp_max) if clamp_max is not None else None
         decl = ast.CombineDecl(low, high, self._span(meta))
         return _Stmt("combine", decl, decl.span)
+
+    # ---- CRT column shifts
+
+    def shift_value(
+        self,
+        meta: Meta,
+        name: ast.Name,
+        label: ast.Text | None,
+        value: Token,
+        when: ast.Cond | None,
+        group: ast.Name | None,
+    ) -> _Stmt:
+        decl = ast.ShiftDecl(name, label, int(value), when, None, group, self._span(meta))
+        return _Stmt("shift", decl, decl.span)
+
+    def shift_from(
+        self,
+        meta: Meta,
+        name: ast.Name,
+        label: ast.Text | None,
+        chart: _ChartId | ast.Name,
+        column: ast.Name,
+        by: ast.Name,
+        group: ast.Name | None,
+    ) -> _Stmt:
+        span = self._span(meta)
+        chart_name = chart.name if isinstance(chart, _ChartId) else chart
+        source = ast.ShiftSourceDecl(chart_name, column, by, span)
+        decl = ast.ShiftDecl(name, label, None, None, source, group, span)
+        return _Stmt("shift", decl, span)
+
+    def shift_group_best(self, meta: Meta, name: ast.Name) -> _Stmt:
+        decl = ast.ShiftGroupDecl(name, ast.GroupPick.BEST, self._span(meta))
+        return _Stmt("shift_group", decl, decl.span)
+
+    def shift_group_worst(self, meta: Meta, name: ast.Name) -> _Stmt:
+        decl = ast.ShiftGroupDecl(name, ast.GroupPick.WORST, self._span(meta))
+        return _Stmt("shift_group", decl, decl.span)
+
+    def shift_cap(self, meta: Meta, low: Token, high: Token) -> _Stmt:
+        decl = ast.ShiftCapDecl(int(low), int(high), self._span(meta))
+        return _Stmt("shift_cap", decl, decl.span)
 
     # ---- conditions
 

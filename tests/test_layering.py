@@ -35,6 +35,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         # the classic printed CRT grid: a layout of the model's rows, read by the checks and the aid
         "compiler.crt_grid",
         "compiler.odds_rule",
+        # a CRT's column shifts for one context, evaluated by the runtime as compiler.crt's odds are
+        "compiler.column_shifts",
         "compiler.text",
         # reads and parses aid.order; imports nothing of chartc
         "compiler.aid_order",

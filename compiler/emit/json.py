@@ -121,6 +121,27 @@ def _odds_rule(r: OddsRule) -> dict[str, Any]:
     }
 
 
+def _shifts(rules: model.ShiftRules) -> dict[str, Any]:
+    """A CRT's column shifts, structured; a shift read from a chart carries that chart's values."""
+    items = [
+        {
+            "id": s.id,
+            "label": s.label,
+            "value": s.value,
+            "when": _cond(s.when),
+            "group": s.group,
+            "source": _shift_source(s.source) if s.source else None,
+        }
+        for s in rules.shifts
+    ]
+    groups = {g: str(p) for g, p in rules.groups}
+    return {"items": items, "groups": groups, "cap": list(rules.cap) if rules.cap else None}
+
+
+def _shift_source(src: model.ShiftSource) -> dict[str, Any]:
+    return {"chart": src.chart, "column": src.column, "by": src.var, "values": dict(src.values)}
+
+
 def _layout(c: model.Chart) -> dict[str, Any]:
     if c.grid:
         return {"form": "grid", "key": c.grid.key, "columns": list(c.grid.heads)}
@@ -265,6 +286,8 @@ def _chart(c: model.Chart) -> dict[str, Any]:
         "layout": _layout(c),
         "rows": [_row(c, r) for r in c.rows],
     }
+    if c.shifts is not None:
+        out["shifts"] = _shifts(c.shifts)
     if c.errata is not None:
         out["errata"] = {
             "applied": list(c.errata.applied),
