@@ -304,10 +304,11 @@ class _ChartEmitter:
         named as in every `drm_<id>`, or within `scope` when one is given (a function that also takes
         keys and a roll)."""
         tested = [d.when for d in self.chart.drms] if conditions is None else conditions
-        return self.params_for(sorted({v for when in tested for v in _vars(when)}))
+        return self.params_for(sorted({v for when in tested for v in _vars(when)}), scope)
 
-    def params_for(self, used: list[str]) -> list[_Param]:
-        """The keyword parameters of the context variables `used`, in that order."""
+    def params_for(self, used: list[str], scope: Namespace | None = None) -> list[_Param]:
+        """The keyword parameters of the context variables `used`, in that order (named within
+        `scope` when one is given)."""
         out = []
         for var_id in used:
             var = self.game.context[var_id]
