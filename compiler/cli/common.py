@@ -96,6 +96,12 @@ def whole_number(ctx: click.Context, param: click.Parameter, value: str | None) 
     return int(value)
 
 
+def shift_total(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> int:
+    """Click callback: `--shift` given any number of times, each a whole number; they add up
+    (a terrain shift and a leader shift are two `--shift`s)."""
+    return sum(whole_number(ctx, param, value) or 0 for value in values)
+
+
 def parse_keys(pairs: tuple[str, ...]) -> dict[str, str]:
     """`--key NAME=VALUE` pairs as {name: value}; a malformed or repeated pair is a usage error."""
     keys: dict[str, str] = {}
