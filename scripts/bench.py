@@ -580,9 +580,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rows", type=int, default=None, help="synthetic rows (default 10,000, 2,000 with --quick)")
     parser.add_argument("--code", type=Path, default=None, help="run the chartc of this checkout (e.g. an older one)")
     args = parser.parse_args(argv)
-    global _CHILD_ENV
-    if args.code is not None:
+    global _CHILD_ENV, CHARTS
+    if args.code is not None:  # that checkout's code, reading its own charts
         _CHILD_ENV = {**os.environ, "PYTHONPATH": str(args.code.resolve())}
+        CHARTS = args.code.resolve() / "charts"
     runs = args.runs or (3 if args.quick else 7)
     rows = args.rows or (2000 if args.quick else 10000)
     chosen = [fn for name, fn in ROWS.items() if not args.only or any(o in name for o in args.only)]
