@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from compiler.crt import OddsRule
 from compiler.dice import Dice
-from compiler.model.conditions import Drm, Footnote
-from compiler.model.types import ColumnType, EnumType
+from compiler.model.conditions import Drm, DrmGroup, Footnote
+from compiler.model.types import ColumnType, ContextVar, EnumType
 from compiler.model.values import DieRange, KeyMatch, Value, key_matches
 from dsl.ast import Span
 
@@ -59,6 +59,7 @@ class Row:
     printed_values: tuple[Value, ...] | None = None  # the values as printed, when an errata changed them
     printed_range: str | None = None
     added: bool = False  # the row is not in the print; an errata added it
+    natural: bool = False  # `natural 1: ...`: read by the natural roll, before any DRM (checked first)
 
 
 @dataclass(frozen=True)
@@ -165,6 +166,9 @@ class Chart:
     odds: OddsRule | None = None
     errata: ChartErrata | None = None
     drm_meaning: str | None = None  # what a DRM means on a d66 or percentile roll
+    drm_groups: tuple[DrmGroup, ...] = ()  # exclusive groups of `drms`
+    modified_clamp: tuple[int, int] | None = None  # `clamp modified 1 to 10`: the cap on the modified roll
+    context: tuple[ContextVar, ...] = ()  # the context variables the DRMs test, for reachability
 
     @property
     def address(self) -> str:

@@ -37,6 +37,7 @@ class Compare:
     op: CompareOp
     value: Operand
     span: Span
+    on_key: bool = False  # `var` is one of the chart's own keys, not a context variable
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,7 @@ class In:
     var: str
     values: tuple[Operand, ...]
     span: Span
+    on_key: bool = False  # `var` is one of the chart's own keys, not a context variable
 
 
 @dataclass(frozen=True)
@@ -67,15 +69,61 @@ class Any_:
 Condition = Flag | Compare | In | Not | All | Any_
 
 
+class Rounding(enum.StrEnum):
+    """How a per-N DRM counts a partial step (`-1 per 10 kills`: 25 kills is 2 steps, or 3 rounded up)."""
+
+    DOWN = "down"
+    UP = "up"
+
+
+@dataclass(frozen=True)
+class PerStep:
+    """`per N VAR`: the DRM's value applies once per `step` of the int context variable `var`."""
+
+    var: str
+    step: int
+    rounding: Rounding
+    span: Span
+
+    def count(self, given: int) -> int:
+        """How many steps `given` holds (`-1 per 10 kills`: 25 -> 2, or 3 rounded up)."""
+        whole, rest = divmod(given, self.step)
+        return whole + 1 if rest and self.rounding is Rounding.UP else whole
+
+
 @dataclass(frozen=True)
 class Drm:
-    """A die roll modifier: `value` is added to the natural roll when `when` holds (or always)."""
+    """A die roll modifier: `value` is added to the natural roll when `when` holds (or always).
+
+    With `per`, the value applies once per step of an int context variable; with `group`, the DRM
+    is a member of one of the chart's exclusive groups (`DrmGroup`)."""
 
     id: str
     label: str
     value: int
     when: Condition | None
     footnote: int | None
+    span: Span
+    per: PerStep | None = None
+    group: str | None = None
+
+
+class GroupMode(enum.StrEnum):
+    """Which members of an exclusive DRM group apply when several could."""
+
+    BEST = "best"  # only the highest applicable value
+    WORST = "worst"  # only the lowest applicable value
+    ONE = "one"  # the rules say only one can apply (the checker proves it; the first applies)
+
+
+@dataclass(frozen=True)
+class DrmGroup:
+    """An exclusive group of a chart's DRMs: `members` are DRM ids in declaration order."""
+
+    id: str
+    label: str
+    mode: GroupMode
+    members: tuple[str, ...]
     span: Span
 
 

@@ -138,3 +138,8 @@ class ContextVar:
     enum: str | None
     label: str
     span: Span
+    # The values the variable can take, for deciding which DRM totals can happen: an int's declared
+    # range (`0-300`; None when undeclared), a month's calendar, an enum's member ids.
+    low: int | Month | None = None
+    high: int | Month | None = None
+    members: tuple[str, ...] = ()
