@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import assert_never
 
 from compiler import model
+from compiler.dice import DiceForm
 from compiler.emit import runtime
 from compiler.emit.python_layout import INDENT, LINE, docstring, fill, tuple_display
 from compiler.emit.python_names import (
@@ -334,6 +335,8 @@ class _ChartEmitter:
         if reads:
             body.append(f"_check_int({self.address}, 'drm', drm)")
             modified = f"{reads} + drm"
+        if _digit_read_without_meaning(chart) and chart.dice is not None:
+            body.append(f"_check_no_drm({self.address}, drm, {chart.dice.text!r})")
         keys = tuple_display([p.selects or p.name for p in params])
         body.append(f"row = _select({self.address}, _{c.const}_ROWS, {keys}, {modified})")
         fields = [f"{col.id!r}: row[{i}]" for i, col in enumerate(chart.columns)]
@@ -476,6 +479,12 @@ class _ChartEmitter:
         for statement in body:
             lines += [INDENT + line for line in statement.split("\n")]
         return lines
+
+
+def _digit_read_without_meaning(chart: model.Chart) -> bool:
+    """A d66 or percentile roll chart that does not say what a DRM means on it (see C413)."""
+    digit_read = chart.dice is not None and chart.dice.form in (DiceForm.D66, DiceForm.PERCENTILE)
+    return chart.kind is model.ChartKind.ROLL and digit_read and chart.drm_meaning is None
 
 
 def _builtin_type(t: model.BuiltinType) -> str:

@@ -6,27 +6,17 @@ on their own. Rendering the answers is `compiler.query.reports`.
 
 from __future__ import annotations
 
-import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from compiler import model
 from compiler.crt import OddsProblem, column
 from compiler.diagnostics.suggest import did_you_mean
 from compiler.dice import Dice, DiceForm
-
-# A number as typed on the command line: ASCII digits only. `str.isdigit` also accepts
-# superscripts (`³`) and other scripts' digits (Arabic-Indic `٣`), which `int` would read silently.
-_NUMBER = re.compile(r"-?[0-9]+")
-_MAX_DIGITS = 30  # far beyond any die or value domain; keeps `int()` away from its digit limit
-
-
-class LookupProblem(Exception):
-    """The lookup cannot select a row; the message says why in the player's words."""
-
-
-class LookupUsage(LookupProblem):
-    """The question itself is malformed for this chart (a wrong key, a roll given or missing):
-    a usage error (exit 2), not a roll that selects no row (exit 1)."""
+from compiler.modifiers import modified_roll
+from compiler.query.context import ContextValue, ModifierAnswer, read_context, read_modifiers, read_number
+from compiler.query.problems import LookupProblem as LookupProblem  # re-exported for callers
+from compiler.query.problems import LookupUsage as LookupUsage
 
 
 @dataclass(frozen=True)
@@ -40,6 +30,7 @@ class LookupResult:
     modified: int | None
     keys: tuple[tuple[model.Key, model.Member], ...]
     row: model.Row
+    modifiers: ModifierAnswer | None = None  # how `drm` was made up (None for a chart without a roll)
 
     def values(self) -> dict[str, model.Value]:
         """The selected row's cells by column id."""
@@ -53,8 +44,9 @@ def read_roll(chart: model.Chart, text: str) -> int:
         LookupProblem: not a number, or not a result the chart's dice can roll.
     """
     stripped = text.strip()
-    if not _NUMBER.fullmatch(stripped) or len(stripped) > _MAX_DIGITS:
+    if stripped.startswith("+"):
         raise LookupUsage(f"`{text}` is not a roll: give a whole number in ASCII digits (0-9)")
+    read_number(stripped, "a roll")
     negative = stripped.startswith("-")
     digits = stripped[1:] if negative else stripped
     if chart.kind is model.ChartKind.VALUE:
@@ -134,15 +126,23 @@ def keys_from_odds(game: model.Game, chart: model.Chart, attack: int, defense: i
     return found
 
 
-def lookup(chart: model.Chart, roll_text: str | None, given_keys: dict[str, str], drm: int) -> LookupResult:
-    """Select the row a roll (natural roll + `drm`) and keys pick.
+def lookup(
+    chart: model.Chart,
+    roll_text: str | None,
+    given_keys: dict[str, str],
+    drm: int,
+    context: Mapping[str, ContextValue] | None = None,
+) -> LookupResult:
+    """Select the row a roll (natural roll + DRM) and keys pick.
 
     Args:
         chart: a resolved chart of kind roll, value or reference.
         roll_text: the natural roll or value as typed (`3`, `0` for a d10's 10, `00` for 100); None
             for charts read by keys only.
         given_keys: key id -> member id or printed label.
-        drm: the total die roll modifier to add to the natural roll.
+        drm: the die roll modifier given on top of the chart's DRMs (`--drm`).
+        context: the DRM context (`--when`, `--set`, read by `read_context`): the chart's DRMs
+            are evaluated on it and its keys; None reads no DRM of the chart (`drm` is the total).
 
     Returns:
         The selected row with the natural and modified roll.
@@ -152,7 +152,9 @@ def lookup(chart: model.Chart, roll_text: str | None, given_keys: dict[str, str]
             modified roll off the end of a table without an open-ended row).
     """
     if chart.kind is model.ChartKind.DRMS:
-        raise LookupUsage(f"`{chart.address}` lists DRMs only; its table is not printed")
+        raise LookupUsage(
+            f"`{chart.address}` lists DRMs only; its table is not printed (give --when/--set to add up its DRMs)"
+        )
     if chart.kind is model.ChartKind.EXTERNAL:
         raise LookupUsage(f"`{chart.address}` is printed elsewhere; its rows are not transcribed")
     if chart.kind is model.ChartKind.ODDS:
@@ -172,8 +174,12 @@ def lookup(chart: model.Chart, roll_text: str | None, given_keys: dict[str, str]
     if roll_text is None:
         raise LookupUsage(f"chart `{chart.address}` needs a roll: chartc lookup GAME/{chart.address} ROLL")
     natural = read_roll(chart, roll_text)
-    modified = natural + drm
-    selected = [r for r in rows if r.range is not None and r.range.contains(modified)]
+    modifiers = read_modifiers(chart, context, keys, drm)
+    refuse_digit_drm(chart, modifiers.total)
+    drm = modifiers.total
+    modified = modified_roll(chart, natural, drm)
+    selected = [r for r in rows if r.natural and r.range is not None and r.range.contains(natural)]
+    selected += [r for r in rows if not r.natural and r.range is not None and r.range.contains(modified)]
     if not selected:
         shown = f"modified roll {modified} (natural {natural}, DRM {drm:+d})" if drm else f"roll {natural}"
         covered = ", ".join(r.range.printed for r in rows if r.range is not None) or "nothing"
@@ -181,7 +187,22 @@ def lookup(chart: model.Chart, roll_text: str | None, given_keys: dict[str, str]
         raise LookupProblem(
             f"{shown} selects no row of {chart.game}/{chart.address}{where}: the rows are {covered}.{partial}"
         )
-    return LookupResult(chart, natural, drm, modified, keys, selected[0])
+    return LookupResult(chart, natural, drm, modified, keys, selected[0], modifiers)
+
+
+def refuse_digit_drm(chart: model.Chart, drm: int) -> None:
+    """A DRM on a d66 or percentile chart that does not say what a DRM means there (C413 for a
+    declared DRM) has no answer: adding to a two-digit reading is not obviously a roll.
+
+    Raises:
+        LookupUsage: a non-zero DRM on such a chart.
+    """
+    dice = chart.dice
+    if drm and dice is not None and dice.form in (DiceForm.D66, DiceForm.PERCENTILE) and chart.drm_meaning is None:
+        raise LookupUsage(
+            f"chart `{chart.address}` is read by {dice.text} digit by digit and does not say what a DRM means "
+            f"there (no `drm_meaning`), so a DRM of {drm:+d} has no answer"
+        )
 
 
 @dataclass(frozen=True)
@@ -211,15 +232,21 @@ def answer(
     given_keys: dict[str, str],
     drm: int,
     forces: Forces | None = None,
-) -> LookupResult | OddsColumnAnswer:
-    """What `chartc lookup` answers: the odds column of an odds rule for FORCES, or the row a roll
-    selects, with the odds column key of a CRT picked from FORCES.
+    when: tuple[str, ...] = (),
+    sets: tuple[str, ...] = (),
+) -> LookupResult | OddsColumnAnswer | DrmListAnswer:
+    """What `chartc lookup` answers: the odds column of an odds rule for FORCES, the row a roll
+    selects (with the odds column key of a CRT picked from FORCES), or, for a chart that lists
+    DRMs only, their total in the context given by WHEN and SETS.
 
     Raises:
         LookupProblem: as `lookup`; LookupUsage when FORCES pick a key also given by name.
     """
+    context = read_context(game, chart, when, sets) if when or sets else None
+    if chart.kind is model.ChartKind.DRMS and context is not None and forces is None:
+        return drm_list_answer(chart, roll_text, given_keys, drm, context)
     if forces is None:
-        return lookup(chart, roll_text, given_keys, drm)
+        return lookup(chart, roll_text, given_keys, drm, context)
     if chart.kind is model.ChartKind.ODDS:
         column_label = odds_column(chart, forces.attack, forces.defense, forces.shift)
         return OddsColumnAnswer(chart, forces.attack, forces.defense, forces.shift, column_label)
@@ -227,7 +254,28 @@ def answer(
     both = sorted(set(from_odds) & set(given_keys))
     if both:
         raise LookupUsage(f"--attack/--defense pick key `{both[0]}`; leave out --key {both[0]}=...")
-    return lookup(chart, roll_text, {**given_keys, **from_odds}, drm)
+    return lookup(chart, roll_text, {**given_keys, **from_odds}, drm, context)
+
+
+@dataclass(frozen=True)
+class DrmListAnswer:
+    """The DRM total of a chart that lists DRMs only (IA2 B9), in a context."""
+
+    chart: model.Chart
+    modifiers: ModifierAnswer
+
+
+def drm_list_answer(
+    chart: model.Chart, roll_text: str | None, given_keys: dict[str, str], drm: int, context: Mapping[str, ContextValue]
+) -> DrmListAnswer:
+    """The DRMs of a DRM-list chart that apply in `context`, plus `drm`.
+
+    Raises:
+        LookupUsage: a roll or a key given (the chart has neither).
+    """
+    if roll_text is not None or given_keys:
+        raise LookupUsage(f"`{chart.address}` lists DRMs only: give no roll or key, only --when/--set")
+    return DrmListAnswer(chart, read_modifiers(chart, context, (), drm))
 
 
 def _one_d10(dice: Dice) -> bool:

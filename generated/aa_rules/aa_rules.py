@@ -115,6 +115,12 @@ def _check_natural(chart: str, roll: object, outcomes: frozenset[int], dice: str
         raise ValueError(f"{chart}: {roll!r} cannot be rolled on {dice}")
 
 
+def _check_no_drm(chart: str, drm: int, dice: str) -> None:
+    """Raise ValueError for a DRM on a d66 or percentile roll whose chart gives it no meaning."""
+    if drm:
+        raise ValueError(f"{chart}: a DRM ({drm:+d}) on {dice}, read digit by digit, has no stated meaning")
+
+
 def _check_value(chart: str, name: str, value: object, low: int | None, high: int | None) -> None:
     """Raise ValueError unless `value` is an int inside the chart's domain `low`..`high`."""
     number = _check_int(chart, name, value)
@@ -561,6 +567,7 @@ def lookup_aamg_damage(roll: int, *, mg: Mg, drm: int = 0) -> AamgDamageResult:
     _check_natural('aamg_damage', roll, _AAMG_DAMAGE_OUTCOMES, 'percentile (2d10, 00 = 100)')
     _check_member('aamg_damage', 'mg', mg, get_args(Mg))
     _check_int('aamg_damage', 'drm', drm)
+    _check_no_drm('aamg_damage', drm, 'percentile (2d10, 00 = 100)')
     row = _select('aamg_damage', _AAMG_DAMAGE_ROWS, (mg,), roll + drm)
     return {'result': row[0]}
 
@@ -611,6 +618,7 @@ def lookup_il2_aamg(roll: int, *, mg: Mg, drm: int = 0) -> Il2AamgResult:
     _check_natural('il2_aamg', roll, _IL2_AAMG_OUTCOMES, 'percentile (2d10, 00 = 100)')
     _check_member('il2_aamg', 'mg', mg, get_args(Mg))
     _check_int('il2_aamg', 'drm', drm)
+    _check_no_drm('il2_aamg', drm, 'percentile (2d10, 00 = 100)')
     row = _select('il2_aamg', _IL2_AAMG_ROWS, (mg,), roll + drm)
     return {'result': row[0]}
 

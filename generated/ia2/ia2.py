@@ -115,6 +115,12 @@ def _check_natural(chart: str, roll: object, outcomes: frozenset[int], dice: str
         raise ValueError(f"{chart}: {roll!r} cannot be rolled on {dice}")
 
 
+def _check_no_drm(chart: str, drm: int, dice: str) -> None:
+    """Raise ValueError for a DRM on a d66 or percentile roll whose chart gives it no meaning."""
+    if drm:
+        raise ValueError(f"{chart}: a DRM ({drm:+d}) on {dice}, read digit by digit, has no stated meaning")
+
+
 def _check_value(chart: str, name: str, value: object, low: int | None, high: int | None) -> None:
     """Raise ValueError unless `value` is an int inside the chart's domain `low`..`high`."""
     number = _check_int(chart, name, value)
@@ -1624,6 +1630,7 @@ def lookup_r7(roll: int, *, period: Period, drm: int = 0) -> R7Result:
     _check_natural('R7', roll, _R7_OUTCOMES, 'percentile (2d10, 00 = 100)')
     _check_member('R7', 'period', period, get_args(Period))
     _check_int('R7', 'drm', drm)
+    _check_no_drm('R7', drm, 'percentile (2d10, 00 = 100)')
     row = _select('R7', _R7_ROWS, (period,), roll + drm)
     return {'pilot': row[0]}
 
@@ -1693,6 +1700,7 @@ def lookup_r8(roll: int, *, period: Period, drm: int = 0) -> R8Result:
     _check_natural('R8', roll, _R8_OUTCOMES, 'percentile (2d10, 00 = 100)')
     _check_member('R8', 'period', period, get_args(Period))
     _check_int('R8', 'drm', drm)
+    _check_no_drm('R8', drm, 'percentile (2d10, 00 = 100)')
     row = _select('R8', _R8_ROWS, (period,), roll + drm)
     return {'pilot': row[0]}
 

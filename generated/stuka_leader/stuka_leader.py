@@ -115,6 +115,12 @@ def _check_natural(chart: str, roll: object, outcomes: frozenset[int], dice: str
         raise ValueError(f"{chart}: {roll!r} cannot be rolled on {dice}")
 
 
+def _check_no_drm(chart: str, drm: int, dice: str) -> None:
+    """Raise ValueError for a DRM on a d66 or percentile roll whose chart gives it no meaning."""
+    if drm:
+        raise ValueError(f"{chart}: a DRM ({drm:+d}) on {dice}, read digit by digit, has no stated meaning")
+
+
 def _check_value(chart: str, name: str, value: object, low: int | None, high: int | None) -> None:
     """Raise ValueError unless `value` is an int inside the chart's domain `low`..`high`."""
     number = _check_int(chart, name, value)
