@@ -157,7 +157,7 @@ def test_a_variable_left_out_is_named(small) -> None:
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--when", "nigth"], "no DRM of chart `T1` tests `nigth`"),
+        (["--when", "nigth"], "chart `T1` does not read `nigth`; it reads night (flag)"),
         (["--when", "nigth"], "did you mean `night`?"),
         (["--when", "kills"], "`kills` is not a flag (Kills): give it a value, --set kills=VALUE"),
         (["--set", "night=1"], "`night` is a flag (Night): write --when night"),
@@ -189,7 +189,8 @@ def test_repeated_drm_options_add_up(run) -> None:
 def test_context_on_a_chart_without_drms_is_a_usage_error(run) -> None:
     # IA2 R5 declares no DRMs
     r = run("lookup", "ia2/R5", "3", "--key", "fighter=enemy", "--when", "fb_attack")
-    assert r.exit_code == 2 and "chart `R5` has no DRMs: --when does not apply" in r.output
+    assert r.exit_code == 2
+    assert "chart `R5` has no DRMs, column shifts or dice conditions: --when does not apply" in r.output
 
 
 @pytest.mark.parametrize("command", ["lookup", "odds"])

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from compiler import model
 from compiler.cli.common import (
     as_printed_option,
     ask,
@@ -18,7 +18,10 @@ from compiler.cli.common import (
     set_option,
     when_option,
 )
-from compiler.query.reports import ChanceReport, chance_json, chance_lines, chance_report
+
+if TYPE_CHECKING:
+    from compiler import model
+    from compiler.query.reports import ChanceReport
 
 
 @click.command("odds")
@@ -55,6 +58,7 @@ def odds_command(
     means only a CRT's odds ratio.) With --when/--set the DRM is the chart's DRMs read in that
     context, plus --drm. A chart not read by dice or a wrong key is a usage error.
     """
+    from compiler.query.reports import chance_json, chance_lines, chance_report
 
     def question(game: model.Game, chart: model.Chart) -> ChanceReport:
         return chance_report(game, chart, parse_keys(keys), drm, when, sets)

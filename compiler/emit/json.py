@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from compiler import model
-from compiler.chance import probability_json, row_chances
+from compiler.chance import dice_variants, probability_json, row_chances
+from compiler.crt import OddsForm, OddsRule
 from compiler.text import json_value
 
 FORMAT_VERSION = 1
@@ -79,6 +80,10 @@ def _pretty(value: Any, level: int) -> Iterator[str]:
 
 def _enum(e: model.EnumType) -> dict[str, Any]:
     out: dict[str, Any] = {"id": e.id, "label": e.label}
+    if e.codes:
+        out["codes"] = True
+    if e.order:
+        out["order"] = list(e.order)
     if e.fields:
         out["fields"] = [{"id": f.id, "type": f.type, "label": f.label} for f in e.fields]
     out["members"] = [_member(m, bool(e.fields)) for m in e.members]
@@ -98,6 +103,43 @@ def _key_json(k: model.KeyMatch) -> Any:
     if isinstance(k, model.MonthSpan):
         return {"months": {"first": k.first, "last": k.last}}
     return k
+
+
+def _odds_rule(r: OddsRule) -> dict[str, Any]:
+    """How the rule forms odds and picks a column; the rounding only where the quotient is rounded."""
+    rounds = r.form is OddsForm.RATIO and r.between is None
+    return {
+        "attacker_high": r.attacker_round if rounds else None,
+        "defender_high": r.defender_round if rounds else None,
+        "equal": "1:1" if r.form is OddsForm.RATIO else None,
+        "columns": list(r.columns),
+        "beyond": r.beyond,
+        "shift": r.shift_order,
+        "form": r.form,
+        "between": r.between,
+        "domain": {"min": r.domain[0], "max": r.domain[1]} if r.domain else None,
+    }
+
+
+def _shifts(rules: model.ShiftRules) -> dict[str, Any]:
+    """A CRT's column shifts, structured; a shift read from a chart carries that chart's values."""
+    items = [
+        {
+            "id": s.id,
+            "label": s.label,
+            "value": s.value,
+            "when": _cond(s.when),
+            "group": s.group,
+            "source": _shift_source(s.source) if s.source else None,
+        }
+        for s in rules.shifts
+    ]
+    groups = {g: str(p) for g, p in rules.groups}
+    return {"items": items, "groups": groups, "cap": list(rules.cap) if rules.cap else None}
+
+
+def _shift_source(src: model.ShiftSource) -> dict[str, Any]:
+    return {"chart": src.chart, "column": src.column, "by": src.var, "values": dict(src.values)}
 
 
 def _layout(c: model.Chart) -> dict[str, Any]:
@@ -159,7 +201,38 @@ def _dice(chart: model.Chart) -> dict[str, Any] | None:
         "min": d.min,
         "max": d.max,
         "outcomes": [{"roll": r, "probability": probability_json(p)} for r, p in d.outcomes.items()],
+        **_dice_extras(chart),
     }
+
+
+def _dice_extras(chart: model.Chart) -> dict[str, Any]:
+    """The fields only the newer dice forms and statements need, left out at their defaults so the
+    JSON of a plain roll keeps its shape."""
+    d = chart.dice
+    assert d is not None
+    extras: dict[str, Any] = {}
+    if d.keep:
+        extras["keep"] = d.keep
+    if d.versus_count:
+        extras["versus"] = {"count": d.versus_count, "sides": d.versus_sides}
+    if d.zero != 10:  # the default 1-10 reading needs no field
+        extras["zero_reads"] = d.zero
+    if chart.repeat > 1:
+        extras["repeat"] = chart.repeat
+    if chart.dice_alternatives:
+        extras["alternatives"] = [
+            _dice_alternative(alt, variant)
+            for alt, variant in zip(chart.dice_alternatives, dice_variants(chart)[1:], strict=True)
+        ]
+    return extras
+
+
+def _dice_alternative(alt: model.DiceAlternative, variant: model.Chart) -> dict[str, Any]:
+    """`roll ... when COND`: the condition, the dice (as the chart's own dice object) and the chance
+    of each row with those dice (`variant`: the chart rolled with them), shaped as the chart's `chances`."""
+    dice = _dice(variant)
+    assert dice is not None
+    return {"when": _cond(alt.when), "dice": dice, "chances": _chances(variant)}
 
 
 def _row(c: model.Chart, r: model.Row) -> dict[str, Any]:
@@ -183,7 +256,6 @@ def _row(c: model.Chart, r: model.Row) -> dict[str, Any]:
 
 
 def _chart(c: model.Chart) -> dict[str, Any]:
-    keys = [k.id for k in c.keys]
     out: dict[str, Any] = {
         "address": c.address,
         "chart_id": c.chart_id,
@@ -210,21 +282,12 @@ def _chart(c: model.Chart) -> dict[str, Any]:
         "footnotes": [{"mark": f.mark, "text": f.text} for f in c.footnotes],
         "notes": list(c.notes),
         "drm_meaning": c.drm_meaning,
-        "odds_rule": (
-            {
-                "attacker_high": c.odds.attacker_round,
-                "defender_high": c.odds.defender_round,
-                "equal": "1:1",
-                "columns": list(c.odds.columns),
-                "beyond": c.odds.beyond,
-                "shift": c.odds.shift_order,
-            }
-            if c.odds
-            else None
-        ),
+        "odds_rule": _odds_rule(c.odds) if c.odds else None,
         "layout": _layout(c),
         "rows": [_row(c, r) for r in c.rows],
     }
+    if c.shifts is not None:
+        out["shifts"] = _shifts(c.shifts)
     if c.errata is not None:
         out["errata"] = {
             "applied": list(c.errata.applied),
@@ -235,13 +298,19 @@ def _chart(c: model.Chart) -> dict[str, Any]:
             "removed_rows": [_row(c, r) for r in c.errata.removed_rows],
         }
     if c.kind is model.ChartKind.ROLL and c.dice is not None:
-        out["chances"] = [
-            {
-                "keys": dict(zip(keys, combo, strict=True)),
-                "drm": drm,
-                "rows": [probability_json(p) for p in probabilities],
-                "no_row": probability_json(miss),
-            }
-            for combo, drm, probabilities, miss in row_chances(c)
-        ]
+        out["chances"] = _chances(c)
     return out
+
+
+def _chances(c: model.Chart) -> list[dict[str, Any]]:
+    """The chance of every row per key combination and DRM (the chart's `chances`)."""
+    keys = [k.id for k in c.keys]
+    return [
+        {
+            "keys": dict(zip(keys, combo, strict=True)),
+            "drm": drm,
+            "rows": [probability_json(p) for p in probabilities],
+            "no_row": probability_json(miss),
+        }
+        for combo, drm, probabilities, miss in row_chances(c)
+    ]

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import assert_never
 
-from compiler import model
+from compiler import column_shifts, model
 from compiler.calendar import Month
 from compiler.diagnostics.suggest import did_you_mean
 from compiler.modifiers import Breakdown, evaluate, holds
@@ -32,8 +32,8 @@ def read_context(
 ) -> dict[str, ContextValue]:
     """`--when FLAG` and `--set NAME=VALUE` as {context variable id: typed value}.
 
-    Only the variables the chart's DRMs test may be given, so a name that cannot change the answer
-    is reported rather than ignored.
+    Only the variables the chart reads (`tested_variables`) may be given, so a name that cannot
+    change the answer is reported rather than ignored.
 
     Raises:
         LookupUsage: an unknown or repeated name, a flag given a value, a value that is not of the
@@ -56,14 +56,19 @@ def read_context(
 
 
 def tested_variables(chart: model.Chart) -> tuple[str, ...]:
-    """The context variables the chart's DRM conditions test, in the order of first use."""
+    """The context variables the chart reads, in the order of first use: its DRMs' conditions
+    and per-N counts, its `roll ... when` alternatives, its column shifts (a CRT)."""
     keys = {k.id for k in chart.keys}
     found: dict[str, None] = {}
     for drm in chart.drms:
         for var in (*condition_variables(drm.when), *((drm.per.var,) if drm.per else ())):
-            if var not in keys:
-                found.setdefault(var)
-    return tuple(found)
+            found.setdefault(var)
+    for alt in chart.dice_alternatives:
+        for var in condition_variables(alt.when):
+            found.setdefault(var)
+    for var in column_shifts.variables(chart.shifts) if chart.shifts is not None else ():
+        found.setdefault(var)
+    return tuple(v for v in found if v not in keys)
 
 
 def condition_variables(cond: model.Condition | None) -> tuple[str, ...]:
@@ -104,13 +109,16 @@ def read_value(game: model.Game, var: model.ContextVar, text: str) -> ContextVal
 def _variable(
     game: model.Game, chart: model.Chart, tested: tuple[str, ...], name: str, option: str
 ) -> model.ContextVar:
-    if not chart.drms:
-        raise LookupUsage(f"chart `{chart.address}` has no DRMs: {option} does not apply (use --drm N)")
+    if not tested:
+        raise LookupUsage(
+            f"chart `{chart.address}` has no DRMs, column shifts or dice conditions: {option} does not apply"
+            + (" (use --drm N)" if chart.dice is not None else "")
+        )
     var = game.context.get(name)
     if var is None or var.id not in tested:
         hint = did_you_mean(name, tested) or ""
         raise LookupUsage(
-            f"no DRM of chart `{chart.address}` tests `{name}`; its DRMs test "
+            f"chart `{chart.address}` does not read `{name}`; it reads "
             + ", ".join(_described(game.context[v]) for v in tested)
             + (f"; {hint}" if hint.startswith("did you mean") else "")
         )

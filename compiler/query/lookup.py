@@ -6,11 +6,12 @@ on their own. Rendering the answers is `compiler.query.reports`.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from compiler import model
-from compiler.crt import OddsProblem, column
+from compiler import column_shifts, model
+from compiler.crt import OddsForm, OddsProblem, Reading, read
 from compiler.diagnostics.suggest import did_you_mean
 from compiler.dice import Dice, DiceForm
 from compiler.modifiers import modified_roll
@@ -30,6 +31,8 @@ class LookupResult:
     modified: int | None
     keys: tuple[tuple[model.Key, model.Member], ...]
     row: model.Row
+    odds: tuple[tuple[str, Reading], ...] = ()  # CRT keys read from --attack/--defense, by key id
+    shifts: column_shifts.ShiftBreakdown | None = None  # the CRT's own column shifts that applied
     modifiers: ModifierAnswer | None = None  # how `drm` was made up (None for a chart without a roll)
 
     def values(self) -> dict[str, model.Value]:
@@ -58,12 +61,13 @@ def read_roll(chart: model.Chart, text: str) -> int:
     dice = chart.dice
     if dice is None:
         raise LookupProblem(f"chart `{chart.address}` has no roll")
-    rolled = None if negative else dice.read_number(digits)
-    if rolled is None and not negative:
+    rolled = -int(digits) if negative else dice.read_number(digits)
+    if rolled is None:
         rolled = int(digits)
-    if rolled is None or rolled not in dice.outcomes:
+    if rolled not in chart.natural_rolls:
         raise LookupProblem(
-            f"{text} cannot be rolled on {dice.text}: natural rolls run {dice.min} to {dice.max}"
+            f"{text} cannot be rolled on {chart.dice_text}: natural rolls run {chart.natural_rolls[0]} to "
+            f"{chart.natural_rolls[-1]}"
             + (" (a 0 on the die reads as 10)" if _one_d10(dice) else "")
             + (" (00 reads as 100)" if dice.form is DiceForm.PERCENTILE else "")
         )
@@ -93,34 +97,49 @@ def resolve_keys(chart: model.Chart, given: dict[str, str]) -> tuple[tuple[model
             suggestion = did_you_mean(
                 given[key.id], [m.id for m in key.enum.members] + [m.label for m in key.enum.members]
             )
-            labels = ", ".join(f'{m.id} ("{m.label}")' for m in key.enum.members)
+            labels = ", ".join(m.id if m.id == m.label else f'{m.id} ("{m.label}")' for m in key.enum.members)
             message = f"`{given[key.id]}` is not a value of key `{key.id}`: {suggestion or ''} values are {labels}"
             raise LookupUsage(message.replace(":  ", ": "))
         out.append((key, member))
     return tuple(out)
 
 
-def odds_column(chart: model.Chart, attack: int, defense: int, shift: int = 0) -> str:
-    """The CRT column label an odds chart picks (USAAF 15.1-15.2: 26 vs 7 -> `3:1`).
+def odds_reading(chart: model.Chart, attack: int, defense: int | None, shift: int = 0) -> Reading:
+    """The column an odds chart picks, with the odds as formed (`9:1 reads the 6:1 column`).
 
     Raises:
-        LookupProblem: not an odds chart, no factors, or odds the rule does not allow.
+        LookupUsage: not an odds chart, or a defense given to a strength rule (or none to another).
+        LookupProblem: no factors, or odds the rule does not allow.
     """
-    if chart.odds is None:
+    rule = chart.odds
+    if rule is None:
         raise LookupUsage(f"chart `{chart.address}` is not an odds rule")
+    if rule.form is OddsForm.STRENGTH and defense is not None:
+        raise LookupUsage(f"`{chart.address}` reads the attack strength alone: leave out --defense")
+    if rule.form is not OddsForm.STRENGTH and defense is None:
+        raise LookupUsage("give both --attack and --defense")
     try:
-        return column(chart.odds, attack, defense, shift)
+        return read(rule, attack, defense, shift)
     except OddsProblem as exc:
         raise LookupProblem(str(exc)) from exc
 
 
-def keys_from_odds(game: model.Game, chart: model.Chart, attack: int, defense: int, shift: int) -> dict[str, str]:
+def keys_from_odds(
+    game: model.Game, chart: model.Chart, attack: int, defense: int | None, shift: int
+) -> dict[str, str]:
     """For a CRT keyed by an odds rule's columns: {key: column label} for these forces."""
+    return {key: reading.column for key, reading in readings_from_odds(game, chart, attack, defense, shift).items()}
+
+
+def readings_from_odds(
+    game: model.Game, chart: model.Chart, attack: int, defense: int | None, shift: int
+) -> dict[str, Reading]:
+    """For a CRT keyed by an odds rule's columns: {key: the column read} for these forces."""
     found = {}
     for key in chart.keys:
         rule_chart = game.chart(key.enum.id)
         if rule_chart is not None and rule_chart.odds is not None:
-            found[key.id] = odds_column(rule_chart, attack, defense, shift)
+            found[key.id] = odds_reading(rule_chart, attack, defense, shift)
     if not found:
         raise LookupUsage(f"chart `{chart.address}` has no odds column key; --attack/--defense do not apply")
     return found
@@ -187,7 +206,7 @@ def lookup(
         raise LookupProblem(
             f"{shown} selects no row of {chart.game}/{chart.address}{where}: the rows are {covered}.{partial}"
         )
-    return LookupResult(chart, natural, drm, modified, keys, selected[0], modifiers)
+    return LookupResult(chart, natural, drm, modified, keys, selected[0], modifiers=modifiers)
 
 
 def refuse_digit_drm(chart: model.Chart, drm: int) -> None:
@@ -207,21 +226,25 @@ def refuse_digit_drm(chart: model.Chart, drm: int) -> None:
 
 @dataclass(frozen=True)
 class OddsColumnAnswer:
-    """The CRT odds column an odds rule picks for these forces (USAAF 15.1-15.2)."""
+    """The CRT odds column an odds rule picks for these forces (USAAF 15.1-15.2), with the odds as
+    formed and whether the table's edge chose the column."""
 
     chart: model.Chart
     attack: int
-    defense: int
+    defense: int | None
     shift: int
     column: str
+    formed: str = ""
+    clamped: bool = False
 
 
 @dataclass(frozen=True)
 class Forces:
-    """Attack and defense factors and column shifts (`--attack`, `--defense`, `--shift`)."""
+    """Attack and defense factors and column shifts (`--attack`, `--defense`, `--shift`); no
+    defense for a strength-keyed rule."""
 
     attack: int
-    defense: int
+    defense: int | None
     shift: int = 0
 
 
@@ -232,29 +255,39 @@ def answer(
     given_keys: dict[str, str],
     drm: int,
     forces: Forces | None = None,
+    context: Mapping[str, ContextValue] | None = None,
     when: tuple[str, ...] = (),
     sets: tuple[str, ...] = (),
 ) -> LookupResult | OddsColumnAnswer | DrmListAnswer:
     """What `chartc lookup` answers: the odds column of an odds rule for FORCES, the row a roll
-    selects (with the odds column key of a CRT picked from FORCES), or, for a chart that lists
-    DRMs only, their total in the context given by WHEN and SETS.
+    selects (with the odds column key of a CRT picked from FORCES, moved by the CRT's own column
+    shifts and the shift FORCES give), or, for a chart that lists DRMs only, their total.
+
+    The chart's DRMs and column shifts are read in CONTEXT (context variable id -> value) and in
+    the `--when` flags WHEN and `--set NAME=VALUE` pairs SETS; with none of them, no DRM of the
+    chart is read and `drm` is the whole modifier.
 
     Raises:
         LookupProblem: as `lookup`; LookupUsage when FORCES pick a key also given by name.
     """
-    context = read_context(game, chart, when, sets) if when or sets else None
+    if when or sets:
+        context = {**(context or {}), **read_context(game, chart, when, sets)}
     if chart.kind is model.ChartKind.DRMS and context is not None and forces is None:
         return drm_list_answer(chart, roll_text, given_keys, drm, context)
     if forces is None:
         return lookup(chart, roll_text, given_keys, drm, context)
     if chart.kind is model.ChartKind.ODDS:
-        column_label = odds_column(chart, forces.attack, forces.defense, forces.shift)
-        return OddsColumnAnswer(chart, forces.attack, forces.defense, forces.shift, column_label)
-    from_odds = keys_from_odds(game, chart, forces.attack, forces.defense, forces.shift)
-    both = sorted(set(from_odds) & set(given_keys))
+        got = odds_reading(chart, forces.attack, forces.defense, forces.shift)
+        return OddsColumnAnswer(chart, forces.attack, forces.defense, forces.shift, got.column, got.formed, got.clamped)
+    shifts = column_shifts.breakdown(chart, context or {}) if chart.shifts is not None else None
+    shift = forces.shift + (shifts.total if shifts else 0)
+    readings = readings_from_odds(game, chart, forces.attack, forces.defense, shift)
+    both = sorted(set(readings) & set(given_keys))
     if both:
         raise LookupUsage(f"--attack/--defense pick key `{both[0]}`; leave out --key {both[0]}=...")
-    return lookup(chart, roll_text, {**given_keys, **from_odds}, drm, context)
+    from_odds = {key: reading.column for key, reading in readings.items()}
+    result = lookup(chart, roll_text, {**given_keys, **from_odds}, drm, context)
+    return dataclasses.replace(result, odds=tuple(sorted(readings.items())), shifts=shifts)
 
 
 @dataclass(frozen=True)
@@ -279,4 +312,4 @@ def drm_list_answer(
 
 
 def _one_d10(dice: Dice) -> bool:
-    return dice.form is DiceForm.SUM and dice.sides == 10 and dice.count == 1
+    return dice.form is DiceForm.SUM and dice.sides == 10 and dice.count == 1 and dice.zero == 10

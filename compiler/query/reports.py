@@ -17,11 +17,13 @@ from compiler import model
 from compiler.chance import (
     ChartChances,
     chances,
+    dice_variants,
     expected_value,
     fraction_text,
     percent_text,
     probability_json,
 )
+from compiler.crt import Reading
 from compiler.query.context import ModifierAnswer, context_json, read_context, read_modifiers
 from compiler.query.lookup import (
     DrmListAnswer,
@@ -31,6 +33,7 @@ from compiler.query.lookup import (
     refuse_digit_drm,
     resolve_keys,
 )
+from compiler.repeated import repeated_chances
 from compiler.text import json_value, value_text
 from compiler.textsafe import json_text, printable
 
@@ -142,7 +145,13 @@ def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
     """The selected row for a terminal: heading, keys, roll -> row, then one line per column."""
     chart = result.chart
     lines = [_heading(game, chart)]
-    lines += [f"  {k.id}: {m.label}" for k, m in result.keys]
+    readings = dict(result.odds)
+    if result.shifts is not None:
+        lines.append(f"  column shifts: {result.shifts.text()}")
+    lines += [
+        f"  {k.id}: {m.label}" + (_how(readings[k.id]) if k.id in readings else "")
+        for k, m in result.keys
+    ]
     modifiers = result.modifiers
     if modifiers is not None and modifiers.breakdown is not None:
         lines.append("  " + breakdown_line(modifiers, result.natural, result.modified))
@@ -183,14 +192,30 @@ def lookup_json(game: model.Game, result: LookupResult) -> str:
 
 
 def odds_column_lines(game: model.Game, answer: OddsColumnAnswer) -> list[str]:
-    """`attack 26 vs defense 7 -> 3:1` under the rule's heading."""
-    shift = f", shift {answer.shift:+d}" if answer.shift else ""
+    """`attack 26 vs defense 7 -> 3:1` under the rule's heading, and how the odds read that column
+    when they are not the column's own (`9:1 reads the 6:1 column`)."""
+    reading = Reading(answer.formed, answer.column, answer.clamped, answer.shift)
     return _safe(
         [
             _heading(game, answer.chart),
-            f"  attack {answer.attack} vs defense {answer.defense}{shift} -> {answer.column}",
+            f"  {_forces(answer.attack, answer.defense, answer.shift)} -> {answer.column}{_how(reading)}",
         ]
     )
+
+
+def _forces(attack: int, defense: int | None, shift: int) -> str:
+    """`attack 26 vs defense 7, shift -1`, or `strength 12` for a strength-keyed rule."""
+    shifted = f", shift {shift:+d}" if shift else ""
+    return (f"strength {attack}" if defense is None else f"attack {attack} vs defense {defense}") + shifted
+
+
+def _how(reading: Reading) -> str:
+    """` (9:1 reads the 6:1 column: the table's edge)` when the odds are not the column's own."""
+    if not reading.formed or (reading.formed == reading.column and not reading.shift):
+        return ""
+    shifted = f" shifted {reading.shift:+d}" if reading.shift else ""
+    edge = ": the table's edge" if reading.clamped else ""
+    return f" ({reading.formed}{shifted} reads the {reading.column} column{edge})"
 
 
 def odds_column_json(game: model.Game, answer: OddsColumnAnswer) -> str:
@@ -201,7 +226,9 @@ def odds_column_json(game: model.Game, answer: OddsColumnAnswer) -> str:
         "attack": answer.attack,
         "defense": answer.defense,
         "shift": answer.shift,
+        "odds": answer.formed,
         "column": answer.column,
+        "clamped": answer.clamped,
     }
     return json_text(json.dumps(doc, ensure_ascii=False))
 
@@ -218,6 +245,8 @@ class ChanceReport:
     keys: tuple[tuple[model.Key, model.Member], ...]
     result: ChartChances
     expected: tuple[tuple[model.Column, Fraction | None], ...]  # every `int` column, in chart order
+    # a chart with `roll ... when` lines: the same figures for each alternative's dice, in order
+    alternatives: tuple[tuple[model.DiceAlternative, ChanceReport], ...] = ()
     modifiers: ModifierAnswer | None = None  # how the DRM was made up
 
     @property
@@ -274,7 +303,11 @@ def chance_report(
     result = chances(chart, tuple(m.id for _, m in keys), modifiers.total)
     integer_columns = [col for col in chart.columns if col.type is model.BuiltinType.INT]
     expected = tuple((col, expected_value(chart, result, col)) for col in integer_columns)
-    return ChanceReport(game, chart, keys, result, expected, modifiers)
+    alternatives = tuple(
+        (alt, chance_report(game, variant, given_keys, modifiers.total))
+        for alt, variant in zip(chart.dice_alternatives, dice_variants(chart)[1:], strict=True)
+    )
+    return ChanceReport(game, chart, keys, result, expected, alternatives, modifiers)
 
 
 def _decimal(p: Fraction) -> str:
@@ -345,26 +378,67 @@ def chance_lines(report: ChanceReport) -> list[str]:
     lines += [f"  {key.id}: {member.label}" for key, member in report.keys]
     lo, hi = chart.drm_span()
     span = f"declared DRMs reach {_signed(lo)} to {_signed(hi)}" if chart.drms else "no DRMs declared"
-    roll = f"{chart.dice.text}, natural roll" if result.drm == 0 else f"{chart.dice.text}, DRM {_signed(result.drm)}"
+    dice = chart.dice.text + (" (when no alternative below applies)" if chart.dice_alternatives else "")
+    roll = f"{dice}, natural roll" if result.drm == 0 else f"{dice}, DRM {_signed(result.drm)}"
     lines.append(f"  {roll} ({span}{'' if report.in_span else '; this DRM is outside that span'})")
     if report.modifiers is not None and report.modifiers.breakdown is not None:
         lines.append("  " + breakdown_line(report.modifiers, None, None))
         lines += _undecided_line(report.game, report.modifiers)
     lines += _table_lines(report)
+    lines += _expected_lines(report)
+    sign = "" if result.drm == 0 else f" {'+' if result.drm > 0 else '-'} {abs(result.drm)}"
+    lines.append(f"  modified roll ({chart.dice.text}{sign}):")
+    for first, last, p in _runs(result.modified):
+        each = " each" if first != last else ""
+        lines.append(f"    {_run_text(first, last)}: {_chance_text(p)}{each}")
+    if chart.repeat > 1:
+        lines += _repeat_lines(report)
+    for alt, sub in report.alternatives:
+        lines.append(f"  when {_alternative_condition(report.game, alt)}, roll {alt.dice.text} instead:")
+        lines += ["  " + line for line in _table_lines(sub)]
+        lines += ["  " + line for line in _expected_lines(sub)]
+    return _safe(lines)
+
+
+def _alternative_condition(game: model.Game, alt: model.DiceAlternative) -> str:
+    """A `roll ... when` condition for the terminal: a flag's label (`Veteran pilot`), else a
+    pointer to the chart's source line."""
+    when = alt.when
+    if isinstance(when, model.Flag) and when.var in game.context:
+        return game.context[when.var].label
+    return f"the condition of line {alt.span.line} holds"
+
+
+def _expected_lines(report: ChanceReport) -> list[str]:
+    """The expected value of each `int` column (per selected row when some roll selects none)."""
+    lines = []
     for col, value in report.expected:
-        given = " per selected row" if result.no_row else ""
+        given = " per selected row" if report.result.no_row else ""
         shown = (
             f"{fraction_text(value)} = {_decimal(value)}{given}"
             if value is not None
             else "none (some rows have no value)"
         )
         lines.append(f"  expected {col.label}: {shown}")
-    sign = "" if result.drm == 0 else f" {'+' if result.drm > 0 else '-'} {abs(result.drm)}"
-    lines.append(f"  modified roll ({chart.dice.text}{sign}):")
-    for first, last, p in _runs(result.modified):
-        each = " each" if first != last else ""
-        lines.append(f"    {_run_text(first, last)}: {_chance_text(p)}{each}")
-    return _safe(lines)
+    return lines
+
+
+def _repeat_lines(report: ChanceReport) -> list[str]:
+    """For a chart rolled N times (`repeat N`): each row's chance of appearing at least once in the
+    N rolls and its expected count (the table above gives the chance on one roll)."""
+    repeated = repeated_chances(report.result, report.chart.repeat)
+    table = [
+        (ro.row.range.printed if ro.row.range else "", _chance_text(ro.at_least_once), _decimal(ro.expected_count))
+        for ro in repeated.rows
+    ]
+    if report.result.no_row:
+        table.append(("no row", _chance_text(repeated.no_row_at_least_once), _decimal(repeated.no_row_expected_count)))
+    header = ("roll", "at least once", "expected count")
+    widths = [max(len(r[i]) for r in [header, *table]) for i in range(2)]
+    lines = [f"  rolled {repeated.times} times, each roll read separately:"]
+    lines += ["  " + "  ".join(c.ljust(w) for c, w in zip(cells[:2], widths, strict=True)) + "  " + cells[2]
+              for cells in [header, *table]]
+    return lines
 
 
 def chance_json(report: ChanceReport) -> str:
@@ -400,5 +474,48 @@ def chance_json(report: ChanceReport) -> str:
             "no_row": probability_json(result.no_row),
             "expected": {col.id: probability_json(v) if v is not None else None for col, v in report.expected},
             "modified": [{"roll": roll, "probability": probability_json(p)} for roll, p in result.modified.items()],
+            **_repeat_json(report),
+            **_alternatives_json(report),
         }
     )
+
+
+def _alternatives_json(report: ChanceReport) -> dict[str, Any]:
+    """`{"alternatives": [...]}` for a chart with `roll ... when` lines: each alternative's dice and
+    the chance of each row (chart order, as `rows`) and of no row with those dice."""
+    if not report.alternatives:
+        return {}
+    return {
+        "alternatives": [
+            {
+                "dice": alt.dice.text,
+                "rows": [probability_json(ro.probability) for ro in sub.result.rows],
+                "no_row": probability_json(sub.result.no_row),
+            }
+            for alt, sub in report.alternatives
+        ]
+    }
+
+
+def _repeat_json(report: ChanceReport) -> dict[str, Any]:
+    """`{"repeat": {...}}` for a chart rolled N times: per row (chart order, as `rows`) the chance of
+    appearing at least once and the expected count; nothing for a chart rolled once."""
+    if report.chart.repeat <= 1:
+        return {}
+    repeated = repeated_chances(report.result, report.chart.repeat)
+    return {
+        "repeat": {
+            "times": repeated.times,
+            "rows": [
+                {
+                    "at_least_once": probability_json(ro.at_least_once),
+                    "expected_count": probability_json(ro.expected_count),
+                }
+                for ro in repeated.rows
+            ],
+            "no_row": {
+                "at_least_once": probability_json(repeated.no_row_at_least_once),
+                "expected_count": probability_json(repeated.no_row_expected_count),
+            },
+        }
+    }
