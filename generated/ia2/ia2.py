@@ -1339,9 +1339,9 @@ def lookup_prestige_costs(*, prestige_use: PrestigeUse) -> PrestigeCostsResult:
 R4Result = TypedDict('R4Result', {'result': str})
 R4_COLUMNS: Final = ('result',)
 _R4_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    (('piston',), 1, 2, ('Safe escape',)),
+    (('piston',), None, 2, ('Safe escape',)),
     (('piston',), 3, None, ('Combat',)),
-    (('jet',), 1, 4, ('Safe escape',)),
+    (('jet',), None, 4, ('Safe escape',)),
     (('jet',), 5, None, ('Combat',)),
 )
 _R4_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
@@ -1386,19 +1386,23 @@ def roll_r4(rng: random.Random, *, interceptor: Interceptor, drm: int = 0) -> Ro
 
 _R4_DRMS: Final = (
     _Drm(+1, _Flag('fb_attack')),
+    _Drm(-1, _Flag('gruppe_leader')),
 )
 
 
-def drm_r4(*, fb_attack: bool = False) -> int:
+def drm_r4(*, fb_attack: bool = False, gruppe_leader: bool = False) -> int:
     """The total DRM for Escape Chart [R4], rule 7.1.10: the sum of the DRMs whose conditions are true.
 
     +1 F/B Attack (footnote 1)
+    -1 Gruppe Leader
 
     Args:
         fb_attack: F/B Attack on take-off (True or False).
+        gruppe_leader: Gruppe Leader ability used against the escorts (7.9.1) (True or False).
     """
     _check_flag('R4', 'fb_attack', fb_attack)
-    return _total_drm(_R4_DRMS, {'fb_attack': fb_attack}, None)
+    _check_flag('R4', 'gruppe_leader', gruppe_leader)
+    return _total_drm(_R4_DRMS, {'fb_attack': fb_attack, 'gruppe_leader': gruppe_leader}, None)
 
 
 # ---- 'R5'
@@ -2940,7 +2944,7 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
 # the keyword each context variable of the charts has in every drm_<id> function
 CONTEXT_PARAMETERS: Final[dict[str, str]] = {
     'copilot_ksw': 'copilot_ksw', 'ehrenpokal_in_period': 'ehrenpokal_in_period', 'ek1_in_period': 'ek1_in_period',
-    'fb_attack': 'fb_attack', 'german_cross_in_period': 'german_cross_in_period', 'iff_hit': 'iff_hit',
-    'knights_cross_holder': 'knights_cross_holder', 'leaking_fuel': 'leaking_fuel', 'month': 'month',
-    'pilot_ksw': 'pilot_ksw', 'strafe': 'strafe',
+    'fb_attack': 'fb_attack', 'german_cross_in_period': 'german_cross_in_period', 'gruppe_leader': 'gruppe_leader',
+    'iff_hit': 'iff_hit', 'knights_cross_holder': 'knights_cross_holder', 'leaking_fuel': 'leaking_fuel',
+    'month': 'month', 'pilot_ksw': 'pilot_ksw', 'strafe': 'strafe',
 }
