@@ -394,6 +394,8 @@ def questions(doc: dict[str, Any], chart: dict[str, Any], rng: random.Random) ->
         span = chart["drm_span"]
         rolls: list[int | None] = [o["roll"] for o in chart["dice"]["outcomes"]]
         drms = sorted({0, span["min"], span["max"], span["max"] + 1})
+        if chart["dice"]["form"] in ("d66", "percentile") and chart["drm_meaning"] is None:
+            drms = [0]  # a DRM there has no stated meaning: refused (tests/test_context_cli.py)
     elif chart["kind"] == "value":
         domain = chart["value_key"]["domain"]
         bounds = [b for r in chart["rows"] for b in (r["range"]["min"], r["range"]["max"]) if b is not None]
