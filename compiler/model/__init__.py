@@ -44,6 +44,7 @@ from compiler.model.conditions import (
     Operand,
     PerStep,
     Rounding,
+    condition_vars,
 )
 from compiler.model.game import (
     ChartIndex,
@@ -142,6 +143,7 @@ __all__ = [
     "Text",
     "Value",
     "ValueKey",
+    "condition_vars",
     "drm_span",
     "key_matches",
 ]

@@ -167,7 +167,7 @@ class Chart:
     errata: ChartErrata | None = None
     drm_meaning: str | None = None  # what a DRM means on a d66 or percentile roll
     drm_groups: tuple[DrmGroup, ...] = ()  # exclusive groups of `drms`
-    modified_clamp: tuple[int, int] | None = None  # `clamp modified 1 to 10`: the cap on the modified roll
+    modified_clamp: tuple[int, int] | None = None  # `modified clamp 1 to 10`: the cap on the modified roll
     context: tuple[ContextVar, ...] = ()  # the context variables the DRMs test, for reachability
 
     @property
@@ -202,8 +202,8 @@ class Chart:
 def drm_span(drms: tuple[Drm, ...], clamp: tuple[int, int] | None) -> tuple[int, int]:
     """Lowest and highest total the DRMs can add, all negative ones or all positive ones together,
     after the clamp."""
-    low = sum(d.value for d in drms if d.value < 0)
-    high = sum(d.value for d in drms if d.value > 0)
+    low = sum(min(d.contributions()) for d in drms)
+    high = sum(max(d.contributions()) for d in drms)
     if clamp:
         low = max(clamp[0], min(clamp[1], low))
         high = max(clamp[0], min(clamp[1], high))
