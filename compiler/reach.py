@@ -63,8 +63,7 @@ def reach(chart: model.Chart, combo: tuple[str, ...] | None = None) -> Reach:
 
 def tests_keys(chart: model.Chart) -> bool:
     """Whether some DRM condition tests one of the chart's own keys (totals differ per key combination)."""
-    keys = {k.id for k in chart.keys}
-    return any(keys & model.condition_vars(d.when) for d in chart.drms)
+    return any(model.key_vars(d.when) for d in chart.drms)
 
 
 def can_hold_together(chart: model.Chart, a: model.Condition, b: model.Condition) -> bool | None:
@@ -175,12 +174,15 @@ def _variable(chart: model.Chart, name: str) -> model.ContextVar | None:
     """The context variable, or the chart key seen as an enum variable, that a condition names."""
     if name.startswith(_UNSTATED):
         return model.ContextVar(name, model.ContextType.FLAG, None, name, chart.span)
+    context = next((v for v in chart.context if v.id == name), None)
+    if context is not None:
+        return context
     for key in chart.keys:
         if key.id == name:
             members = tuple(m.id for m in key.enum.members)
             enum = key.enum
             return model.ContextVar(key.id, model.ContextType.ENUM, enum.id, enum.label, key.span, members=members)
-    return next((v for v in chart.context if v.id == name), None)
+    return None
 
 
 def _constants(conds: Iterable[model.Condition | None]) -> dict[str, set[model.Operand]]:

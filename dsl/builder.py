@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast as _pyast
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TypeVar, assert_never
 
 from lark import Token, Transformer, v_args
@@ -64,6 +64,10 @@ class _Stmt:
     keyword: str
     node: object
     span: ast.Span
+
+
+class _NaturalMark:
+    """`natural` after a row's range: the row reads the natural roll."""
 
 
 class _Block:
@@ -540,16 +544,16 @@ class Builder(_Terminals):
     def rows(self, meta: Meta, *rows: ast.RowDecl) -> _Stmt:
         return _Stmt("rows", rows, self._span(meta))
 
-    def row(self, meta: Meta, *parts: ast.KeyValueText | Token | ast.ValueText | None) -> ast.RowDecl:
-        """`key_value* [RANGE] ":" value ("," value)*`."""
+    def row(self, meta: Meta, *parts: ast.KeyValueText | Token | ast.ValueText | _NaturalMark | None) -> ast.RowDecl:
+        """`key_value* [RANGE] [natural] ":" value ("," value)*`."""
         keys = tuple(p for p in parts if isinstance(p, ast.KeyValueText))
         printed = next((self._range(p) for p in parts if isinstance(p, Token)), None)
         values = tuple(p for p in parts if isinstance(p, ast.ValueText))
-        return ast.RowDecl(keys, printed, values, self._span(meta))
+        natural = any(isinstance(p, _NaturalMark) for p in parts)
+        return ast.RowDecl(keys, printed, values, self._span(meta), natural)
 
-    def natural_row(self, meta: Meta, *parts: ast.KeyValueText | Token | ast.ValueText | None) -> ast.RowDecl:
-        """`"natural" key_value* RANGE ":" value ("," value)*`: a row read by the natural roll."""
-        return replace(self.row(meta, *parts), natural=True)
+    def natural_mark(self, meta: Meta) -> _NaturalMark:
+        return _NaturalMark()
 
     def key_value(self, meta: Meta, written: ast.Name | ast.Text | Token | ast.KeyValueText) -> ast.KeyValueText:
         match written:

@@ -204,6 +204,8 @@ def _overlap_values(a: model.DieRange, b: model.DieRange, form: str, reach: list
 
 def _check_row_reach(chart: model.Chart, reach: list[int], sink: Sink) -> None:
     lo, hi = reach[0], reach[-1]
+    if chart.dice is not None:  # a printed face stays inside, even where a DRM always moves it away
+        lo, hi = min(lo, chart.dice.min), max(hi, chart.dice.max)
     dice_text = chart.dice.text if chart.dice else "the dice"
     drm_text = " with its DRMs" if chart.drms else ""
     never = {id(row) for row in unreachable_rows(chart)}

@@ -45,6 +45,7 @@ from compiler.model.conditions import (
     PerStep,
     Rounding,
     condition_vars,
+    key_vars,
 )
 from compiler.model.game import (
     ChartIndex,
@@ -146,4 +147,5 @@ __all__ = [
     "condition_vars",
     "drm_span",
     "key_matches",
+    "key_vars",
 ]

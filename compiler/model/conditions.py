@@ -85,6 +85,21 @@ def condition_vars(cond: Condition | None) -> set[str]:
             assert_never(cond)
 
 
+def key_vars(cond: Condition | None) -> set[str]:
+    """The chart keys a condition tests (comparisons marked `on_key`)."""
+    match cond:
+        case None | Flag():
+            return set()
+        case Compare(var, on_key=on_key) | In(var, on_key=on_key):
+            return {var} if on_key else set()
+        case Not(inner):
+            return key_vars(inner)
+        case All(parts) | Any_(parts):
+            return set().union(*(key_vars(p) for p in parts))
+        case _:
+            assert_never(cond)
+
+
 class Rounding(enum.StrEnum):
     """How a per-N DRM counts a partial step (`-1 per 10 kills`: 25 kills is 2 steps, or 3 rounded up)."""
 

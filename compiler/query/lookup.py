@@ -13,6 +13,7 @@ from compiler import model
 from compiler.crt import OddsProblem, column
 from compiler.diagnostics.suggest import did_you_mean
 from compiler.dice import Dice, DiceForm
+from compiler.modifiers import modified_roll
 
 # A number as typed on the command line: ASCII digits only. `str.isdigit` also accepts
 # superscripts (`³`) and other scripts' digits (Arabic-Indic `٣`), which `int` would read silently.
@@ -135,7 +136,8 @@ def keys_from_odds(game: model.Game, chart: model.Chart, attack: int, defense: i
 
 
 def lookup(chart: model.Chart, roll_text: str | None, given_keys: dict[str, str], drm: int) -> LookupResult:
-    """Select the row a roll (natural roll + `drm`) and keys pick.
+    """Select the row a roll (natural roll + `drm`, capped by a `modified clamp`) and keys pick; a
+    `natural` row that holds the natural roll is selected before any other.
 
     Args:
         chart: a resolved chart of kind roll, value or reference.
@@ -172,8 +174,9 @@ def lookup(chart: model.Chart, roll_text: str | None, given_keys: dict[str, str]
     if roll_text is None:
         raise LookupUsage(f"chart `{chart.address}` needs a roll: chartc lookup GAME/{chart.address} ROLL")
     natural = read_roll(chart, roll_text)
-    modified = natural + drm
-    selected = [r for r in rows if r.range is not None and r.range.contains(modified)]
+    modified = modified_roll(chart, natural, drm)
+    by_natural = [r for r in rows if r.natural and r.range is not None and r.range.contains(natural)]
+    selected = by_natural or [r for r in rows if not r.natural and r.range is not None and r.range.contains(modified)]
     if not selected:
         shown = f"modified roll {modified} (natural {natural}, DRM {drm:+d})" if drm else f"roll {natural}"
         covered = ", ".join(r.range.printed for r in rows if r.range is not None) or "nothing"

@@ -170,7 +170,7 @@ class ChartResolver:
     def _drm_context(self, drms: list[model.Drm]) -> tuple[model.ContextVar, ...]:
         """The context variables the DRMs test or count, by id: what reachability enumerates."""
         used = {v for d in drms for v in model.condition_vars(d.when)} | {d.per.var for d in drms if d.per}
-        used -= set(self.conditions.keys)
+        used -= set(self.conditions.keys) - set(self.symbols.context)
         return tuple(self.symbols.context[v] for v in sorted(used) if v in self.symbols.context)
 
     def _kind(self) -> model.ChartKind:

@@ -87,7 +87,8 @@ class ConditionResolver:
         return model.PerStep(var.id, per.step, model.Rounding(per.rounding), per.span, var.low, var.high)
 
     def _var(self, name: ast.Name) -> model.ContextVar | None:
-        var = self.keys.get(name.text) or self.symbols.context.get(name.text)
+        # a context variable keeps its name; a chart key is tested where no context variable has it
+        var = self.symbols.context.get(name.text) or self.keys.get(name.text)
         if var is None:
             unknown_name(
                 self.sink,
@@ -98,6 +99,9 @@ class ConditionResolver:
                 f"declare it: `context {name.text}: flag`",
             )
         return var
+
+    def _on_key(self, var: model.ContextVar) -> bool:
+        return var.id not in self.symbols.context and var.id in self.keys
 
     def condition(self, cond: ast.Cond) -> model.Condition | None:
         if isinstance(cond, ast.CondFlag):
@@ -127,7 +131,7 @@ class ConditionResolver:
                     codes.INVALID_CONDITION, f"`{cond.op}` does not apply to `{var.id}`; use `==` or `!=`", cond.span
                 )
                 return None
-            return model.Compare(var.id, op, value, cond.span, var.id in self.keys)
+            return model.Compare(var.id, op, value, cond.span, self._on_key(var))
         if isinstance(cond, ast.CondIn):
             var = self._var(cond.var)
             if var is None:
@@ -135,7 +139,7 @@ class ConditionResolver:
             values = [self._operand(var, o) for o in cond.operands]
             if any(v is None for v in values):
                 return None
-            return model.In(var.id, tuple(v for v in values if v is not None), cond.span, var.id in self.keys)
+            return model.In(var.id, tuple(v for v in values if v is not None), cond.span, self._on_key(var))
         if isinstance(cond, ast.CondNot):
             inner = self.condition(cond.inner)
             return model.Not(inner, cond.span) if inner else None
