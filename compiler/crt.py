@@ -1,8 +1,11 @@
-"""Odds ratios for combat results tables (CRT): the rounding rule, table edges and column shifts.
+"""Odds rules for combat results tables (CRT): column forms, rounding, table edges, column shifts.
 
-USAAF 15.1-15.2: attacker-high odds divide attack by defense and round down (26 vs 7 -> 3:1);
-defender-high odds divide defense by attack and round up (5 vs 11 -> 1:3); equal forces are 1:1.
-Columns are ordered on one scale: 1:1 is 0, n:1 is n-1, 1:n is -(n-1). The rule itself lives in
+Three forms of column. Ratio columns (USAAF 15.1-15.2): attacker-high odds divide attack by defense
+and round down (26 vs 7 -> 3:1), defender-high odds divide defense by attack and round up (5 vs 11
+-> 1:3), equal forces are 1:1; or, for non-unit ratios (`3:2`, `1.5:1`), the exact ratio is compared
+with the columns as fractions and odds between two columns read the lower (or higher) one.
+Differential columns read attack minus defense (`-3-`, `-1/0`, `+7+`); strength columns read the
+attack strength alone (`1-2`, `9+`) inside a declared domain. The rule itself lives in
 `compiler.emit.runtime`, which every generated module carries, so the CLI and the modules agree.
 """
 
@@ -10,6 +13,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from fractions import Fraction
 
 from compiler.emit import runtime
 from dsl.ast import Span
@@ -34,6 +38,21 @@ class Beyond(enum.StrEnum):
     ERROR = "error"  # nothing: such odds are not allowed
 
 
+class OddsForm(enum.StrEnum):
+    """What a CRT's columns are read by."""
+
+    RATIO = "ratio"  # attack : defense
+    DIFFERENTIAL = "differential"  # attack - defense
+    STRENGTH = "strength"  # the attack strength alone
+
+
+class Between(enum.StrEnum):
+    """Which column odds falling between two printed columns read."""
+
+    LOWER = "lower"  # the defender's favour
+    HIGHER = "higher"  # the attacker's favour
+
+
 class ShiftOrder(enum.StrEnum):
     """Whether column shifts apply before or after odds are clamped to the table's edge."""
 
@@ -53,6 +72,10 @@ class OddsRule:
         beyond: what odds off the table read; None when there are no columns.
         shift_order: whether column shifts apply before or after clamping at the table edge;
             None when the game uses no shifts.
+        form: what the columns are read by (ratio, differential, strength).
+        between: which column odds between two columns read; None for a ratio rule that rounds
+            the quotient to n:1 or 1:n instead.
+        domain: a strength rule's lowest and highest strength (None: no upper end).
     """
 
     id: str
@@ -66,11 +89,25 @@ class OddsRule:
     beyond: Beyond | None
     shift_order: ShiftOrder | None
     span: Span
+    form: OddsForm = OddsForm.RATIO
+    between: Between | None = None
+    domain: tuple[int, int | None] | None = None
 
 
 def parse_label(label: str) -> tuple[int, int] | None:
     """`"3:1"` -> (3, 1); None unless one side is 1 and both are positive."""
     return runtime._odds_ratio(label)
+
+
+def parse_fraction(label: str) -> Fraction | None:
+    """A ratio column as an exact fraction: `"3:2"` and `"1.5:1"` -> 3/2; None if not a ratio."""
+    return runtime._odds_fraction(label)
+
+
+def parse_band(label: str) -> tuple[int | None, int | None] | None:
+    """A differential or strength column's lowest and highest value: `"-1/0"` -> (-1, 0),
+    `"+7+"` -> (7, None); None if the label is not such a column."""
+    return runtime._odds_band(label)
 
 
 def scale(ratio: tuple[int, int]) -> int:
@@ -79,8 +116,7 @@ def scale(ratio: tuple[int, int]) -> int:
 
 
 def member_id(label_text: str) -> str:
-    """An identifier for an odds column: `3:1` -> `o3_1`."""
-    assert parse_label(label_text) is not None
+    """The id of an odds column: its printed label (`3:1`, `-1/0`), so JSON and CLI never show another."""
     return runtime._odds_column_id(label_text)
 
 
@@ -99,6 +135,36 @@ def raw_odds(rule: OddsRule, attack: int, defense: int) -> tuple[int, int]:
         raise OddsProblem(str(exc)) from exc
 
 
+@dataclass(frozen=True)
+class Reading:
+    """A CRT column read from combat factors: the odds as formed (`9:1`, `+4`, `12`), the column
+    read, and whether the table's edge (not the odds) chose it (`9:1 reads the 6:1 column`)."""
+
+    formed: str
+    column: str
+    clamped: bool
+    shift: int = 0
+
+
+def read(rule: OddsRule, attack: int, defense: int | None, shift: int = 0) -> Reading:
+    """The column these factors and column shift read, with the odds as formed.
+
+    Args:
+        attack: attack factors (a strength rule's strength).
+        defense: defense factors; None for a strength rule.
+        shift: total column shift (+ toward the attacker).
+
+    Raises:
+        OddsProblem: factors the rule does not take; odds off a `beyond error` table; a shift on a
+            rule that does not state whether shifts come before or after clamping.
+    """
+    try:
+        got = runtime._odds_read(_runtime_rule(rule), attack, defense, shift)
+    except ValueError as exc:
+        raise OddsProblem(str(exc)) from exc
+    return Reading(got.formed, got.column, got.clamped, shift)
+
+
 def column(rule: OddsRule, attack: int, defense: int, shift: int = 0) -> str:
     """The CRT column label for these forces and column shift (+ toward the attacker).
 
@@ -115,6 +181,32 @@ def column(rule: OddsRule, attack: int, defense: int, shift: int = 0) -> str:
         raise OddsProblem(str(exc)) from exc
 
 
+def runtime_arguments(rule: OddsRule) -> tuple[object, ...]:
+    """The runtime `_OddsRule`'s arguments for this rule, as plain values; the optional ones only
+    when they differ from the runtime's defaults (a ratio rule that rounds the quotient)."""
+    base: tuple[object, ...] = (
+        rule.id,
+        str(rule.attacker_round),
+        str(rule.defender_round),
+        rule.columns,
+        None if rule.beyond is None else str(rule.beyond),
+        None if rule.shift_order is None else str(rule.shift_order),
+    )
+    if rule.form is OddsForm.RATIO and rule.between is None:
+        return base
+    return (*base, str(rule.form), None if rule.between is None else str(rule.between), rule.domain)
+
+
 def _runtime_rule(rule: OddsRule) -> runtime._OddsRule:
-    rounding = (rule.attacker_round, rule.defender_round)
-    return runtime._OddsRule(rule.id, *rounding, rule.columns, rule.beyond, rule.shift_order)
+    between = None if rule.between is None else str(rule.between)
+    return runtime._OddsRule(
+        rule.id,
+        rule.attacker_round,
+        rule.defender_round,
+        rule.columns,
+        rule.beyond,
+        rule.shift_order,
+        str(rule.form),
+        between,
+        rule.domain,
+    )

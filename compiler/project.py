@@ -17,12 +17,9 @@ from pathlib import Path
 
 from compiler import model
 from compiler.aid_order import ORDER_FILE, OrderEntry, read_order
-from compiler.checks import check_project
 from compiler.diagnostics import Diagnostic, Sink, Suppressed, codes, did_you_mean
 from compiler.reader import ReadError, ReadFailure, read_text
-from compiler.resolve import resolve_game
 from dsl import ast
-from dsl.parser import parse_text
 
 CHART_SUFFIX = ".chart"
 
@@ -127,6 +124,56 @@ def _refuse_links_outside(parent: Path, folders: list[Path]) -> None:
                             "chartc reads only the folders it is given")
 
 
+def chart_files(folder: Path) -> list[Path]:
+    """The chart files of a game folder, in the order they are read."""
+    # any non-folder entry: the reader refuses a FIFO, a device or a dangling link with C102
+    return sorted(f for f in folder.iterdir() if f.suffix == CHART_SUFFIX and not f.is_dir())
+
+
+def load_game(folder: Path, as_printed: bool = False, cache_dir: Path | None = None) -> Compilation:
+    """The game in `folder` compiled as `load([folder], as_printed)` compiles it, taken from the
+    compiled-game cache (`compiler.game_cache`) when its files, chartc and the options are those a
+    saved game was compiled from, and saved there otherwise. Raises PathError for a bad path.
+
+    `lookup` and `odds` read their game this way: one game, and no parsing when nothing changed.
+    """
+    from compiler import game_cache
+    from dsl.parser_cache import default_cache_dir
+
+    game_dirs = find_game_dirs([folder])
+    sources = _read_sources(game_dirs)
+    if sources is None:  # a file that cannot be read: compile, which reports it
+        return load([folder], as_printed)
+    cache_dir = cache_dir or default_cache_dir()
+    [(game_id, game_folder)] = game_dirs.items()
+    slot = game_cache.slot_name(game_folder, as_printed)
+    key = game_cache.game_key(game_id, as_printed, sources)
+    saved = game_cache.fetch(cache_dir, slot, key)
+    if saved is not None:
+        return Compilation(saved.project, list(saved.diagnostics), sources, game_dirs, list(saved.suppressed))
+    comp = load([folder], as_printed)
+    if comp.sources == sources:  # no file changed while it compiled: the result is the key's
+        saved = game_cache.CompiledGame(comp.project, tuple(comp.diagnostics), tuple(comp.suppressed))
+        game_cache.store(cache_dir, slot, key, saved)
+    return comp
+
+
+def _read_sources(game_dirs: dict[str, Path]) -> dict[str, str] | None:
+    """Every file one game's compilation reads (displayed name -> text), as `_load` reads them,
+    or None when there is not exactly one game or a file cannot be read."""
+    if len(game_dirs) != 1:
+        return None
+    [folder] = game_dirs.values()
+    paths = chart_files(folder)
+    order = folder / ORDER_FILE
+    if order.is_symlink() or order.exists():
+        paths.append(order)
+    try:
+        return {display_path(p): read_text(p, folder, "its game folder") for p in paths}
+    except ReadError:
+        return None
+
+
 def load(paths: list[Path], as_printed: bool = False) -> Compilation:
     """Parse, resolve and check every game the paths name. Raises PathError for bad paths.
 
@@ -151,12 +198,17 @@ def _no_cyclic_gc() -> Iterator[None]:
 
 
 def _load(game_dirs: dict[str, Path], as_printed: bool = False) -> Compilation:
+    # imported here, not above: a query answered from the resolved-game cache (`load_game`)
+    # needs this module's types but neither the parser, the resolver nor the checks
+    from compiler.checks import check_project
+    from compiler.resolve import resolve_game
+    from dsl.parser import parse_text
+
     sink = Sink()
     sources: dict[str, str] = {}
     games: dict[str, model.Game] = {}
     for game_id, folder in game_dirs.items():
-        # any non-folder entry: the reader refuses a FIFO, a device or a dangling link with C102
-        files = sorted(f for f in folder.iterdir() if f.suffix == CHART_SUFFIX and not f.is_dir())
+        files = chart_files(folder)
         parsed: list[ast.SourceFile] = []
         for f in files:
             shown = display_path(f)

@@ -540,6 +540,30 @@ class ShiftOrder(StrEnum):
     AFTER = "after"
 
 
+class OddsForm(StrEnum):
+    """What a CRT's columns are read by: attack : defense, attack - defense, or attack alone."""
+
+    RATIO = "ratio"
+    DIFFERENTIAL = "differential"
+    STRENGTH = "strength"
+
+
+class Between(StrEnum):
+    """Which column odds between two printed columns read."""
+
+    LOWER = "lower"
+    HIGHER = "higher"
+
+
+@dataclass(frozen=True)
+class OddsDomain:
+    """`domain 1 to 40` or `domain 1+`: the strengths a strength-keyed rule reads."""
+
+    low: int
+    high: int | None
+    span: Span
+
+
 @dataclass(frozen=True)
 class OddsDecl:
     """`odds crt_odds "Odds" { columns ["1:2", "1:1", "2:1"] attacker_high round down ... }`."""
@@ -556,6 +580,12 @@ class OddsDecl:
     shift_order: ShiftOrder | None
     repeated: tuple[Span, ...]
     span: Span
+    form: OddsForm | None = None
+    form_span: Span | None = None
+    between: Between | None = None
+    between_span: Span | None = None
+    domain: OddsDomain | None = None
+    round_spans: tuple[Span, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -103,6 +103,11 @@ class _Block:
         """The items of every statement `keyword` that lists several (`rows { ... }`), in order."""
         return tuple(_typed(item, cls) for group in self.every(keyword, tuple) for item in group)
 
+    def span_of(self, keyword: str) -> ast.Span | None:
+        """The span of the first statement `keyword`, None when there is none."""
+        found = self._by_keyword.get(keyword, [])
+        return found[0].span if found else None
+
     @property
     def repeated(self) -> tuple[ast.Span, ...]:
         """The spans of the statements `one` found repeated, in source order."""
@@ -633,6 +638,8 @@ class Builder(_Terminals):
         defender_round = block.one("defender_high", ast.Rounding)
         beyond = block.one("beyond", ast.Beyond)
         shift_order = block.one("shift", ast.ShiftOrder)
+        form = block.one("form", ast.OddsForm)
+        between = block.one("between", ast.Between)
         return ast.OddsDecl(
             chart_id=chart_id.name if chart_id else None,
             name=name,
@@ -646,6 +653,12 @@ class Builder(_Terminals):
             shift_order=shift_order,
             repeated=block.repeated,
             span=self._span(meta),
+            form=form,
+            form_span=block.span_of("form"),
+            between=between,
+            between_span=block.span_of("between"),
+            domain=block.one("domain", ast.OddsDomain),
+            round_spans=tuple(s for s in (block.span_of("attacker_high"), block.span_of("defender_high")) if s),
         )
 
     def odds_columns(self, meta: Meta, *columns: ast.Text) -> _Stmt:
@@ -677,6 +690,29 @@ class Builder(_Terminals):
 
     def shift_after_clamp(self, meta: Meta) -> _Stmt:
         return _Stmt("shift", ast.ShiftOrder.AFTER, self._span(meta))
+
+    def form_ratio(self, meta: Meta) -> _Stmt:
+        return _Stmt("form", ast.OddsForm.RATIO, self._span(meta))
+
+    def form_differential(self, meta: Meta) -> _Stmt:
+        return _Stmt("form", ast.OddsForm.DIFFERENTIAL, self._span(meta))
+
+    def form_strength(self, meta: Meta) -> _Stmt:
+        return _Stmt("form", ast.OddsForm.STRENGTH, self._span(meta))
+
+    def between_lower(self, meta: Meta) -> _Stmt:
+        return _Stmt("between", ast.Between.LOWER, self._span(meta))
+
+    def between_higher(self, meta: Meta) -> _Stmt:
+        return _Stmt("between", ast.Between.HIGHER, self._span(meta))
+
+    def domain_closed(self, meta: Meta, low: Token, high: Token) -> _Stmt:
+        span = self._span(meta)
+        return _Stmt("domain", ast.OddsDomain(int(low), int(high), span), span)
+
+    def domain_open(self, meta: Meta, low: Token, _plus: Token) -> _Stmt:
+        span = self._span(meta)
+        return _Stmt("domain", ast.OddsDomain(int(low), None, span), span)
 
     # ---- invariants
 

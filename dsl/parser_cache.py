@@ -18,7 +18,6 @@ import io
 import os
 import stat
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -59,11 +58,23 @@ def _key(grammar: str, options: dict[str, object]) -> str:
 def _load(path: Path) -> Lark | None:
     from lark import Lark
 
+    data = read_trusted(path)
+    if data is None:
+        return None
+    try:
+        return Lark.load(io.BytesIO(data))
+    except Exception:  # a corrupt or truncated file: build the parser instead
+        return None
+
+
+def read_trusted(path: Path) -> bytes | None:
+    """The bytes of a cache file, or None unless it and its folder are the current user's own and
+    no one else may write them (a pickle from anyone else could run their code when loaded)."""
     if not (_trusted(path.parent) and _trusted(path)):
         return None
     try:
-        return Lark.load(io.BytesIO(path.read_bytes()))
-    except Exception:  # a corrupt or truncated file: build the parser instead
+        return path.read_bytes()
+    except OSError:
         return None
 
 
@@ -82,14 +93,22 @@ def _save(parser: Lark, path: Path) -> None:
     """Write the parser atomically; a folder that cannot be created or written is not an error."""
     buffer = io.BytesIO()
     parser.save(buffer)
+    write_private(buffer.getvalue(), path)
+
+
+def write_private(data: bytes, path: Path) -> None:
+    """Write a cache file atomically (a temp file renamed into place) in a folder only the current
+    user may write, created if missing; a folder that cannot be created or written is not an error."""
+    import tempfile  # only when writing: it imports shutil and the compression modules
+
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         if not _trusted(path.parent):
             return
-        fd, temp = tempfile.mkstemp(prefix=".grammar-", dir=path.parent)
+        fd, temp = tempfile.mkstemp(prefix=".partial-", dir=path.parent)
         try:
             with os.fdopen(fd, "wb") as out:
-                out.write(buffer.getvalue())
+                out.write(data)
             os.replace(temp, path)
         except BaseException:
             os.unlink(temp)

@@ -157,3 +157,186 @@ def test_generated_odds_function_matches_the_compiler(tmp_path: Path) -> None:
                     except ValueError:
                         got = ValueError
                     assert got == want, (name, attack, defense, shift)
+
+
+# ---- column forms: exact ratios, differentials, strengths ---------------------------------------
+# The forms below follow the CRTs the issue describes (a 3:2 odds CRT, a differential CRT printed
+# -3- to +7+, a fire table keyed by strength 1, 2, 4, ... 20+ whose gaps read the next lower column).
+
+FORMS = (
+    'game t { title "T" }\n'
+    'odds ratio "Odds" { columns ["1:2", "2:3", "1:1", "3:2", "2:1", "3:1"] between columns lower '
+    "beyond clamp shift after clamp }\n"
+    'odds favour "Odds" { columns ["1:2", "2:3", "1:1", "1.5:1", "2:1", "3:1"] between columns higher '
+    "beyond error }\n"
+    'odds diff "Differential" { form differential columns ["-3-", "-2", "-1/0", "+1/+2", "+3/+4", "+5/+6", "+7+"] '
+    "beyond clamp shift before clamp }\n"
+    'odds fire "Fire strength" { form strength domain 1 to 40 columns ["1", "2", "4", "6", "8", "12", "16", "20+"] '
+    "between columns lower beyond error }\n"
+    'odds band "Strength" { form strength domain 0 to 12 columns ["1-2", "3-5", "6-8", "9+"] beyond clamp }\n'
+)
+
+
+@pytest.fixture
+def forms(tmp_path: Path):
+    comp = compile_text(tmp_path, FORMS)
+    assert comp.diagnostics == []
+    return comp.project.games["t"]
+
+
+def test_non_unit_ratios_compare_exactly(forms) -> None:
+    from compiler.crt import read
+
+    lower, higher = forms.chart("ratio").odds, forms.chart("favour").odds
+    assert read(lower, 3, 2).column == "3:2"  # exactly 3:2
+    assert read(lower, 2, 3).column == "2:3"  # exactly 2:3 (0.666... as a float would not be)
+    assert read(lower, 14, 10) == read(lower, 7, 5)  # 7:5 is between 1:1 and 3:2
+    assert read(lower, 14, 10).column == "1:1"  # the defender's favour: the lower column
+    assert read(higher, 14, 10).column == "1.5:1"  # the attacker's favour; `1.5:1` is 3:2 as printed
+    assert read(lower, 9, 10).column == "2:3"  # 9:10 lies between 2:3 and 1:1
+    # 26 vs 7 is 26:7, past the 3:1 column: the edge chose it, and the CLI says so
+    assert (read(lower, 26, 7).formed, read(lower, 26, 7).column, read(lower, 26, 7).clamped) == ("26:7", "3:1", True)
+    with pytest.raises(OddsProblem, match="off the table"):
+        read(higher, 4, 10)  # 2:5 lies below the 1:2 edge, and `favour` says `beyond error`
+
+
+def test_differential_columns(forms) -> None:
+    from compiler.crt import read
+
+    diff = forms.chart("diff").odds
+    assert read(diff, 5, 7).column == "-2"  # 5 - 7 = -2
+    assert read(diff, 4, 4).column == "-1/0"  # 0 is in the joined column -1/0
+    assert read(diff, 6, 4).column == "+1/+2"
+    assert read(diff, 2, 9).column == "-3-"  # -7: the open low column
+    assert read(diff, 20, 1).column == "+7+"  # +19: the open high column
+    assert read(diff, 20, 1).formed == "+19"
+    assert read(diff, 5, 7, +2).column == "+1/+2"  # two columns right of -2
+    assert read(diff, 5, 7, -2).column == "-3-"  # past the open low column: the edge column
+    with pytest.raises(OddsProblem, match="both attack and defense"):
+        read(diff, 5, None)
+
+
+def test_strength_columns_with_a_domain(forms) -> None:
+    from compiler.crt import read
+
+    fire, band = forms.chart("fire").odds, forms.chart("band").odds
+    assert read(fire, 1, None).column == "1"
+    assert read(fire, 3, None).column == "2"  # no 3 column: the next lower column
+    assert read(fire, 13, None).column == "12"
+    assert read(fire, 40, None).column == "20+"
+    with pytest.raises(OddsProblem, match="outside the domain"):
+        read(fire, 41, None)  # the domain is 1 to 40
+    with pytest.raises(OddsProblem, match="outside the domain"):
+        read(fire, 0, None)
+    with pytest.raises(OddsProblem, match="strength alone"):
+        read(fire, 4, 2)
+    with pytest.raises(OddsProblem, match="before or after"):
+        read(fire, 4, None, 1)
+    assert read(band, 7, None).column == "6-8"
+    # a strength of 0 is in the domain but below the first column: `beyond clamp` reads 1-2
+    assert (read(band, 0, None).column, read(band, 0, None).clamped) == ("1-2", True)
+
+
+def test_column_forms_refused_with_their_code(tmp_path: Path) -> None:
+    head = 'game t { title "T" }\n'
+    cases = {
+        # a 3:2 column needs to say which column odds between two columns read
+        'odds o "O" { columns ["1:1", "3:2", "2:1"] beyond clamp }': ["C420"],
+        'odds o "O" { columns ["1:1", "3:2"] between columns lower attacker_high round down beyond clamp }': ["C421"],
+        'odds o "O" { form differential columns ["-1-", "+1", "0"] beyond clamp }': ["C410"],
+        'odds o "O" { form differential columns ["-1-", "-3-"] beyond clamp }': ["C410"],
+        'odds o "O" { form differential columns ["-1", "3:1"] beyond clamp }': ["C402"],
+        'odds o "O" { form strength columns ["1", "2+"] beyond clamp }': ["C422"],
+        'odds o "O" { form strength domain 5 to 9 columns ["1-2", "5+"] beyond clamp }': ["C422"],
+        'odds o "O" { form differential domain 1+ columns ["0+"] beyond clamp }': ["C421"],
+        'odds o "O" { form strength domain 1+ }': ["C404"],
+    }
+    for i, (text, want) in enumerate(cases.items()):
+        comp = compile_text(tmp_path / str(i), head + text + "\n")
+        assert [d.code for d in comp.diagnostics] == want, text
+
+
+def test_generated_odds_functions_chain_into_the_crt(tmp_path: Path) -> None:
+    from compiler.emit.python import emit_game_python
+
+    text = FORMS + (
+        'chart crt "Differential CRT" { roll 1d6 key odds: diff column result: text "Result" '
+        'grid odds ["-3-", "-2", "-1/0", "+1/+2", "+3/+4", "+5/+6", "+7+"] '
+        '{ "AE": 1-6 | 1-5 | 1-4 | 1-3 | 1-2 | 1 | - \n "DE": - | 6 | 5-6 | 4-6 | 3-6 | 2-6 | 1-6 } }\n'
+        'chart fire_table "Fire table" { roll 1d6 key strength: fire column result: int "Hits" '
+        'grid strength ["1", "2", "4", "6", "8", "12", "16", "20+"] '
+        "{ 0: 1-6 | 1-5 | 1-4 | 1-3 | 1-2 | 1 | - | - \n 1: - | 6 | 5-6 | 4-6 | 3-6 | 2-6 | 1-6 | 1-6 } }\n"
+    )
+    comp = compile_text(tmp_path, text)
+    assert comp.diagnostics == []
+    out = tmp_path / "forms.py"
+    out.write_text(emit_game_python(comp.project.games["t"]))
+    m = import_module(out, "forms_generated")
+    assert m.odds_diff(5, 7) == "-2"
+    assert m.lookup_crt(5, odds=m.odds_diff(5, 7)) == {"result": "AE"}  # -2 column: 1-5 AE
+    assert m.lookup_crt(6, odds=m.odds_diff(5, 7)) == {"result": "DE"}
+    assert m.odds_fire(3) == "2"  # the next lower column
+    assert m.lookup_fire_table(6, strength=m.odds_fire(3)) == {"result": 1}
+    assert m.odds_ratio(14, 10) == "1:1"
+    with pytest.raises(ValueError, match="outside the domain"):
+        m.odds_fire(41)
+    game = comp.project.games["t"]
+    for name in ("ratio", "favour", "diff"):
+        rule_ = game.chart(name).odds
+        for attack in range(0, 13):
+            for defense in range(0, 13):
+                for shift in (-2, 0, 1):
+                    try:
+                        want: object = column(rule_, attack, defense, shift)
+                    except OddsProblem:
+                        want = ValueError
+                    try:
+                        got: object = getattr(m, f"odds_{name}")(attack, defense, shift)
+                    except ValueError:
+                        got = ValueError
+                    assert got == want, (name, attack, defense, shift)
+
+
+def _cli(tmp_path: Path, *args: str):
+    return CliRunner().invoke(cli, ["lookup", *args, "--charts", str(tmp_path / "charts")])
+
+
+def test_cli_says_when_the_table_edge_chose_the_column(tmp_path: Path) -> None:
+    comp = compile_text(
+        tmp_path,
+        FORMS + 'odds usaaf "USAAF" { columns ["1:2", "1:1", "2:1", "3:1", "4:1", "5:1"] '
+        "attacker_high round down defender_high round up beyond clamp shift after clamp }\n",
+    )
+    assert comp.diagnostics == []
+    r = _cli(tmp_path, "t/usaaf", "--attack", "70", "--defense", "10")
+    # USAAF 15.1 rounding: 70 vs 10 is 7:1, and the table ends at 5:1
+    assert (
+        r.exit_code == 0 and "attack 70 vs defense 10 -> 5:1 (7:1 reads the 5:1 column: the table's edge)" in r.output
+    )
+    r = _cli(tmp_path, "t/usaaf", "--attack", "26", "--defense", "7")
+    assert r.exit_code == 0 and r.output.endswith("-> 3:1\n")  # 26 vs 7 is 3:1, the column's own odds
+    r = _cli(tmp_path, "t/usaaf", "--attack", "70", "--defense", "10", "--json")
+    assert '"odds": "7:1", "column": "5:1", "clamped": true' in r.output
+
+
+def test_repeated_shifts_add_up(tmp_path: Path) -> None:
+    compile_text(tmp_path, FORMS)
+    r = _cli(tmp_path, "t/ratio", "--attack", "3", "--defense", "1", "--shift", "-2", "--shift", "+1")
+    # 3:1 shifted -2 then +1 is one column left: 2:1 (shifts are summed, then applied after the edge)
+    assert r.exit_code == 0 and "shift -1 -> 2:1 (3:1 shifted -1 reads the 2:1 column)" in r.output
+    r = _cli(tmp_path, "t/ratio", "--shift", "1")
+    assert r.exit_code == 2 and "give --attack and --defense" in r.output
+
+
+def test_cli_reads_strength_and_differential_columns(tmp_path: Path) -> None:
+    compile_text(tmp_path, FORMS)
+    r = _cli(tmp_path, "t/fire", "--attack", "3")
+    assert r.exit_code == 0 and "strength 3 -> 2 (3 reads the 2 column)" in r.output
+    r = _cli(tmp_path, "t/fire", "--attack", "3", "--defense", "2")
+    assert r.exit_code == 2 and "reads the attack strength alone" in r.output
+    r = _cli(tmp_path, "t/fire", "--attack", "41")
+    assert r.exit_code == 1 and "strength 41 is outside the domain of `fire` (1 to 40)" in r.output
+    r = _cli(tmp_path, "t/diff", "--attack", "4", "--defense", "4")
+    assert r.exit_code == 0 and "attack 4 vs defense 4 -> -1/0 (0 reads the -1/0 column)" in r.output
+    r = _cli(tmp_path, "t/diff", "--attack", "4")
+    assert r.exit_code == 2 and "give both --attack and --defense" in r.output

@@ -397,8 +397,9 @@ def test_the_odds_column_is_what_the_crt_lookup_accepts(tmp_path: Path) -> None:
     )
     # before: odds_crt_odds(13, 4) returned '3:1' and lookup_crt(4, odds='3:1') raised ValueError
     assert got[:2] == ["3:1", {"result": [0, 1]}]  # USAAF 15.1: 13 vs 4 is 3.25, rounded down
-    assert got[2] == {"result": [0, 1]}  # the column's id in the game's JSON is accepted too
     expected = "expected one of '1:2', '1:1', '2:1', '3:1'"
+    # the column's id in the game's JSON is its printed label: the old internal id is gone
+    assert got[2] == ["ValueError", f"crt: 'o3_1' is not an odds column of odds; {expected}"]
     assert got[3] == ["ValueError", f"crt: '4:1' is not an odds column of odds; {expected}"]
     m = import_module(path, "crt_chain")
     assert typing.get_type_hints(m.odds_crt_odds)["return"] == typing.get_type_hints(m.lookup_crt)["odds"] == m.CrtOdds

@@ -48,6 +48,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("compiler.checks",),
     ("compiler.query", "compiler.lookup"),
     ("compiler.emit",),
+    # the compiled-game cache of `lookup` and `odds`: the model and findings, saved and loaded
+    ("compiler.game_cache",),
     ("compiler.build", "compiler.writer", "compiler.journal", "compiler.project", "compiler.diff"),
     ("compiler.explain",),
     ("compiler.cli",),

@@ -13,25 +13,46 @@ with a traceback and a request to report it.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import sys
-import traceback
 
 import click
 
-from compiler.cli.build import build
-from compiler.cli.check import check
 from compiler.cli.common import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
-from compiler.cli.diff import diff_command
-from compiler.cli.explain import explain
-from compiler.cli.lookup import lookup_command
-from compiler.cli.odds import odds_command
 
 __all__ = ["EXIT_FINDINGS", "EXIT_INTERNAL", "EXIT_OK", "EXIT_USAGE", "cli", "main"]
 
 REPORT_URL = "the chartc issue tracker"
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+# Each command's module and object: a command's module is imported only when that command runs
+# (or `--help` lists them all), so `chartc lookup` does not load `build` or `diff`.
+COMMANDS = {
+    "build": ("compiler.cli.build", "build"),
+    "check": ("compiler.cli.check", "check"),
+    "diff": ("compiler.cli.diff", "diff_command"),
+    "explain": ("compiler.cli.explain", "explain"),
+    "lookup": ("compiler.cli.lookup", "lookup_command"),
+    "odds": ("compiler.cli.odds", "odds_command"),
+}
+
+
+class _LazyGroup(click.Group):
+    """A group whose commands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*COMMANDS, *self.commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            module, name = COMMANDS[cmd_name]
+            command = getattr(importlib.import_module(module), name)
+            assert isinstance(command, click.Command) and command.name == cmd_name
+            self.add_command(command)
+        return self.commands.get(cmd_name)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="chartc")
 def cli() -> None:
     """chartc: compile and check board-wargame charts.
@@ -39,10 +60,6 @@ def cli() -> None:
     Charts live in charts/<game>/*.chart; outputs go to generated/<game>/.
     Exit codes: 0 clean, 1 findings or stale outputs, 2 usage error, 3 internal error.
     """
-
-
-for _command in (check, build, explain, lookup_command, odds_command, diff_command):
-    cli.add_command(_command)
 
 
 def main() -> None:
@@ -56,6 +73,8 @@ def main() -> None:
             sys.stderr.write(f"chartc: cannot write output: {exc.strerror or exc}\n")
         sys.exit(EXIT_FINDINGS)
     except Exception:  # the last line of defence: never a bare traceback with exit 1
+        import traceback
+
         traceback.print_exc()
         click.echo(
             "\nchartc hit an internal error (a bug in chartc, not in your charts). "

@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from compiler.cli.common import EXIT_FINDINGS, EXIT_OK, echo_lines, load_project
-from compiler.diagnostics.render import FORMATS
+from compiler.cli.common import EXIT_FINDINGS, EXIT_OK, LazyChoice, echo_lines, load_project
 
 if TYPE_CHECKING:
     from compiler.diagnostics import Diagnostic
@@ -89,12 +88,18 @@ def version() -> str:
         return "0"
 
 
+def _formats() -> tuple[str, ...]:
+    from compiler.diagnostics.render import FORMATS
+
+    return FORMATS
+
+
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(FORMATS),
+    type=LazyChoice(_formats),
     default="human",
     show_default=True,
     help="human: rustc-style blocks; short: one line per finding; json: schemas/diagnostics.schema.json; "

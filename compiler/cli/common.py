@@ -28,6 +28,23 @@ T = TypeVar("T")
 _GAME_ID = re.compile(r"[^/\\]+")
 
 
+class LazyChoice(click.Choice[str]):
+    """A `click.Choice` whose choices are read when first needed (parsing or `--help` of its
+    command), so declaring the option does not import the module that lists them."""
+
+    def __init__(self, load: Callable[[], Iterable[str]]) -> None:
+        self._load = load
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return tuple(self._load())
+
+    @choices.setter
+    def choices(self, value: tuple[str, ...]) -> None:
+        """Ignored: the choices always come from `load`."""
+
+
 def usage_error(message: str) -> click.UsageError:
     """A usage error (exit 2) whose message is safe to print (see `compiler.textsafe`)."""
     return click.UsageError(printable(message))
@@ -55,6 +72,17 @@ def load_project(paths: tuple[Path, ...], as_printed: bool = False) -> Compilati
         raise usage_error(str(exc)) from exc
 
 
+def load_game_folder(folder: Path, as_printed: bool = False) -> Compilation:
+    """Load one game folder for a query, through the compiled-game cache; a bad path is a usage
+    error."""
+    from compiler.project import PathError, load_game
+
+    try:
+        return load_game(folder, as_printed)
+    except PathError as exc:
+        raise usage_error(str(exc)) from exc
+
+
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,30}")
 
 
@@ -66,6 +94,12 @@ def whole_number(ctx: click.Context, param: click.Parameter, value: str | None) 
     if not _WHOLE_NUMBER.fullmatch(value.strip()):
         raise click.BadParameter(f"{printable(repr(value))} is not a whole number in ASCII digits (0-9)", ctx, param)
     return int(value)
+
+
+def shift_total(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> int:
+    """Click callback: `--shift` given any number of times, each a whole number; they add up
+    (a terrain shift and a leader shift are two `--shift`s)."""
+    return sum(whole_number(ctx, param, value) or 0 for value in values)
 
 
 def parse_keys(pairs: tuple[str, ...]) -> dict[str, str]:
@@ -102,7 +136,7 @@ def find_chart(address: str, charts_dir: Path, as_printed: bool = False) -> tupl
 
     game_id, chart_name = split_address(address)
     folder = charts_dir / game_id
-    comp = load_project((folder,), as_printed) if folder.is_dir() else None
+    comp = load_game_folder(folder, as_printed) if folder.is_dir() else None
     game = comp.project.games.get(game_id) if comp is not None else None
     if comp is None or game is None:
         known = [p.name for p in charts_dir.iterdir() if p.is_dir()] if charts_dir.is_dir() else []

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
-import tempfile
-from contextlib import ExitStack
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from compiler.cli.common import echo_lines, load_project, usage_error
-from compiler.cli.git_tree import GitTreeError, export_charts
 from compiler.textsafe import printable
+
+if TYPE_CHECKING:
+    from contextlib import ExitStack
 
 
 def chart_tree(arg: str, stack: ExitStack) -> tuple[Path, str]:
     """A chart tree to diff and its label: an existing path, or a git revision of this repository
     (its `charts/` exported into a temporary folder that lives as long as `stack`)."""
+    import tempfile
+
+    from compiler.cli.git_tree import GitTreeError, export_charts
+
     path = Path(arg)
     if path.exists():
         return path, arg
@@ -44,6 +49,8 @@ def diff_command(old: str, new: str, fmt: str, html_file: Path | None, old_as_pr
     (`HEAD~1`, a tag). Reordered rows are no change; a moved range or renamed key is one change.
     `chartc diff charts charts --as-printed` lists what the errata change.
     """
+    from contextlib import ExitStack
+
     from compiler.diff import (
         changes_json,
         changes_lines,

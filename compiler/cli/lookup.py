@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from compiler import model
 from compiler.cli.common import (
     as_printed_option,
     ask,
@@ -15,11 +15,14 @@ from compiler.cli.common import (
     echo_lines,
     key_option,
     parse_keys,
+    shift_total,
     usage_error,
     whole_number,
 )
-from compiler.query.lookup import Forces, LookupResult, OddsColumnAnswer, answer
-from compiler.query.reports import lookup_json, lookup_lines, odds_column_json, odds_column_lines
+
+if TYPE_CHECKING:
+    from compiler import model
+    from compiler.query.lookup import LookupResult, OddsColumnAnswer
 
 
 @click.command("lookup")
@@ -35,11 +38,10 @@ from compiler.query.reports import lookup_json, lookup_lines, odds_column_json, 
 )
 @click.option(
     "--shift",
-    default="0",
-    callback=whole_number,
+    multiple=True,
+    callback=shift_total,
     metavar="N",
-    show_default=True,
-    help="Odds column shifts (+ toward the attacker).",
+    help="Odds column shifts (+ toward the attacker); given more than once, they add up.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the selected row as JSON.")
 @as_printed_option
@@ -62,9 +64,14 @@ def lookup_command(
     100), or the value of a value-keyed chart; leave it out for charts read by keys only.
     Exits 1 when no row is selected (a gap, or a modified roll off the table).
     """
-    if (attack is None) != (defense is None):
-        raise usage_error("give both --attack and --defense")
-    forces = Forces(attack, defense, shift) if attack is not None and defense is not None else None
+    from compiler.query.lookup import Forces, OddsColumnAnswer, answer
+    from compiler.query.reports import lookup_json, lookup_lines, odds_column_json, odds_column_lines
+
+    if attack is None and defense is not None:
+        raise usage_error("give --attack with --defense")
+    if attack is None and shift:
+        raise usage_error("--shift moves an odds column: give --attack and --defense")
+    forces = Forces(attack, defense, shift) if attack is not None else None
 
     def question(game: model.Game, chart: model.Chart) -> LookupResult | OddsColumnAnswer:
         return answer(game, chart, roll, parse_keys(keys), drm, forces)

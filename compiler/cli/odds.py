@@ -7,7 +7,6 @@ from pathlib import Path
 import click
 
 from compiler.cli.common import as_printed_option, ask, charts_option, drm_option, echo_lines, key_option, parse_keys
-from compiler.query.reports import chance_json, chance_lines, chance_report
 
 
 @click.command("odds")
@@ -32,6 +31,8 @@ def odds_command(address: str, keys: tuple[str, ...], drm: int, fmt: str, as_pri
     distribution of the modified roll. (The command keeps its name; in chartc, *odds* otherwise
     means only a CRT's odds ratio.) A chart not read by dice or a wrong key is a usage error.
     """
+    from compiler.query.reports import chance_json, chance_lines, chance_report
+
     _, _, report = ask(
         address, charts_dir, lambda game, chart: chance_report(game, chart, parse_keys(keys), drm), as_printed
     )

@@ -225,6 +225,24 @@ AID_ORDER: Final = _code(
     "a game's `aid.order` file names a chart that does not exist, or one chart twice",
     "List each chart of the game once, by its printed ID or slug (`R4`, `extended_burst`).",
 )
+ODDS_BETWEEN: Final = _code(
+    "C420", "odds-between", Severity.ERROR,
+    "an odds rule's columns leave odds between two columns (non-unit ratios, or gaps) and it does not say "
+    "which they read",
+    "Add `between columns lower` (odds between two columns read the lower, the defender's favour) "
+    "or `between columns higher`, as the rulebook states.",
+)
+ODDS_FORM_CONFLICT: Final = _code(
+    "C421", "odds-form-conflict", Severity.ERROR,
+    "an odds rule has a statement its column form does not use",
+    "Delete the statement: differential and strength columns and exact ratios (`between columns`) do not round "
+    "a quotient, and only `form strength` has a `domain`.",
+)
+ODDS_DOMAIN: Final = _code(
+    "C422", "odds-domain", Severity.ERROR,
+    "a strength-keyed odds rule has no `domain`, or a column outside it",
+    "Declare the strengths the CRT reads (`domain 1 to 40`, or `domain 1+`) and keep every column inside it.",
+)
 # 5xx: suppressions
 UNUSED_SUPPRESSION: Final = _code(
     "C501", "unused-suppression", Severity.WARNING,
@@ -291,6 +309,9 @@ REGISTRY: Final[tuple[Code, ...]] = (
     INVARIANT_VIOLATED,
     CHART_TOO_LARGE,
     AID_ORDER,
+    ODDS_BETWEEN,
+    ODDS_FORM_CONFLICT,
+    ODDS_DOMAIN,
     UNUSED_SUPPRESSION,
     INVALID_SUPPRESSION,
     ERRATA_TARGET_MISSING,

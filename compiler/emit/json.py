@@ -13,6 +13,7 @@ from typing import Any
 
 from compiler import model
 from compiler.chance import probability_json, row_chances
+from compiler.crt import OddsForm, OddsRule
 from compiler.text import json_value
 
 FORMAT_VERSION = 1
@@ -95,6 +96,22 @@ def _key_json(k: model.KeyMatch) -> Any:
     if isinstance(k, model.MonthSpan):
         return {"months": {"first": k.first, "last": k.last}}
     return k
+
+
+def _odds_rule(r: OddsRule) -> dict[str, Any]:
+    """How the rule forms odds and picks a column; the rounding only where the quotient is rounded."""
+    rounds = r.form is OddsForm.RATIO and r.between is None
+    return {
+        "attacker_high": r.attacker_round if rounds else None,
+        "defender_high": r.defender_round if rounds else None,
+        "equal": "1:1" if r.form is OddsForm.RATIO else None,
+        "columns": list(r.columns),
+        "beyond": r.beyond,
+        "shift": r.shift_order,
+        "form": r.form,
+        "between": r.between,
+        "domain": {"min": r.domain[0], "max": r.domain[1]} if r.domain else None,
+    }
 
 
 def _layout(c: model.Chart) -> dict[str, Any]:
@@ -241,18 +258,7 @@ def _chart(c: model.Chart) -> dict[str, Any]:
         "footnotes": [{"mark": f.mark, "text": f.text} for f in c.footnotes],
         "notes": list(c.notes),
         "drm_meaning": c.drm_meaning,
-        "odds_rule": (
-            {
-                "attacker_high": c.odds.attacker_round,
-                "defender_high": c.odds.defender_round,
-                "equal": "1:1",
-                "columns": list(c.odds.columns),
-                "beyond": c.odds.beyond,
-                "shift": c.odds.shift_order,
-            }
-            if c.odds
-            else None
-        ),
+        "odds_rule": _odds_rule(c.odds) if c.odds else None,
         "layout": _layout(c),
         "rows": [_row(c, r) for r in c.rows],
     }

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import assert_never
 
 from compiler import model
+from compiler.crt import OddsForm, OddsRule, runtime_arguments
 from compiler.emit import runtime
 from compiler.emit.python_layout import INDENT, LINE, docstring, fill, tuple_display
 from compiler.emit.python_names import (
@@ -414,7 +415,7 @@ class _ChartEmitter:
         enum = self.enums[key.enum.id]
         if enum.labels is None:
             rule = identifier(key.enum.id)
-            return f"{key.enum.label}: the odds column, as odds_{rule}() returns it (or its id in the JSON, 'o3_1')"
+            return f"{key.enum.label}: the odds column as printed, as odds_{rule}() returns it"
         return f"{key.enum.label} ({enum.alias}; labels in {enum.labels})"
 
     def roll_function(self) -> list[str]:
@@ -494,32 +495,37 @@ class _ChartEmitter:
         rule = chart.odds
         assert rule is not None
         enum = self.enums.get(rule.id)
-        columns = (
-            f"Columns {', '.join(rule.columns)}; beyond the edge: {rule.beyond}; "
-            if rule.columns
-            else "No printed columns: the ratio itself is returned; "
-        )
+        strength = rule.form is OddsForm.STRENGTH
         accepted = ", as the CRT lookups keyed by it accept it" if enum else ""
         shifts = f"shifts apply {rule.shift_order} clamping." if rule.shift_order else "no column shifts."
+        factors = (
+            "    strength: the attack strength, an int in the rule's domain.\n"
+            if strength
+            else "    attack, defense: combat factors, ints >= 1.\n"
+            if rule.form is OddsForm.RATIO
+            else "    attack, defense: combat factors, ints >= 0.\n"
+        )
         doc = (
             f"{_cite(chart)}: the odds column for these combat factors.\n\n"
-            f"Attacker-high odds divide attack by defense and round {rule.attacker_round}; defender-high odds\n"
-            f"divide defense by attack and round {rule.defender_round}; equal factors are 1:1.\n"
-            f"{columns}{shifts}\n\n"
+            f"{_odds_how(rule)}{shifts}\n\n"
             "Args:\n"
-            "    attack, defense: combat factors, ints >= 1.\n"
+            f"{factors}"
             "    shift: columns to shift (+ toward the attacker).\n\n"
             "Returns:\n"
-            f"    The column label, e.g. '3:1'{accepted}.\n\n"
+            f"    The column label as printed, e.g. {(rule.columns or ('3:1',))[-1]!r}{accepted}.\n\n"
             "Raises:\n"
-            "    ValueError: no factors, odds off a table that does not clamp, or an undeclared shift."
+            "    ValueError: factors the rule does not take, odds off a table that does not clamp, or an\n"
+            "    undeclared shift."
         )
-        settings = (rule.attacker_round, rule.defender_round, tuple(rule.columns), rule.beyond, rule.shift_order)
-        rule_args = [repr(rule.id), *(repr(_plain(v)) for v in settings)]
+        rule_args = [repr(_plain(v)) for v in runtime_arguments(rule)]
         lines = [*fill(f"_{c.const}_RULE: Final = _OddsRule(", rule_args, ")"), "", ""]
-        column = f"_odds_column(_{c.const}_RULE, attack, defense, shift)"
+        if strength:
+            column = f"_odds_column(_{c.const}_RULE, strength, None, shift)"
+            signature = ["strength: int", "shift: int = 0"]
+        else:
+            column = f"_odds_column(_{c.const}_RULE, attack, defense, shift)"
+            signature = ["attack: int", "defense: int", "shift: int = 0"]
         body = [f"return cast({enum.alias}, {column})" if enum else f"return {column}"]
-        signature = ["attack: int", "defense: int", "shift: int = 0"]
         return lines + self.function(f"odds_{c.ident}", signature, enum.alias if enum else "str", doc, body)
 
     def function(self, name: str, params: list[str], returns: str, doc: str, body: list[str]) -> list[str]:
@@ -592,6 +598,32 @@ def _condition(c: model.Condition | None) -> str:
             return f"_AnyOf({tuple_display([_condition(p) for p in c.parts])})"
         case _:
             assert_never(c)
+
+
+def _odds_how(rule: OddsRule) -> str:
+    """How an odds rule forms odds and reads a column, for the odds function's docstring."""
+    columns = ", ".join(rule.columns)
+    edge = f"beyond the edge: {rule.beyond}"
+    between = f"odds between two columns read the {rule.between} one; " if rule.between else ""
+    match rule.form:
+        case OddsForm.RATIO if rule.between is None:
+            how = (
+                f"Attacker-high odds divide attack by defense and round {rule.attacker_round}; defender-high odds\n"
+                f"divide defense by attack and round {rule.defender_round}; equal factors are 1:1.\n"
+            )
+            printed = "No printed columns: the ratio itself is returned; "
+            where = f"Columns {columns}; {edge}; " if rule.columns else printed
+            return how + where
+        case OddsForm.RATIO:
+            return f"The exact ratio attack : defense is compared with the columns {columns};\n{between}{edge}; "
+        case OddsForm.DIFFERENTIAL:
+            return f"Attack minus defense is read on the columns {columns};\n{between}{edge}; "
+        case OddsForm.STRENGTH:
+            low, high = rule.domain or (0, None)
+            upper = f"to {high}" if high is not None else "or more"
+            return f"The strength ({low} {upper}) is read on the columns {columns};\n{between}{edge}; "
+        case _:
+            assert_never(rule.form)
 
 
 def _plain(value: object) -> object:

@@ -6,11 +6,12 @@ on their own. Rendering the answers is `compiler.query.reports`.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
 from compiler import model
-from compiler.crt import OddsProblem, column
+from compiler.crt import OddsForm, OddsProblem, Reading, read
 from compiler.diagnostics.suggest import did_you_mean
 from compiler.dice import Dice, DiceForm
 from compiler.modifiers import modified_roll
@@ -41,6 +42,7 @@ class LookupResult:
     modified: int | None
     keys: tuple[tuple[model.Key, model.Member], ...]
     row: model.Row
+    odds: tuple[tuple[str, Reading], ...] = ()  # CRT keys read from --attack/--defense, by key id
 
     def values(self) -> dict[str, model.Value]:
         """The selected row's cells by column id."""
@@ -109,27 +111,42 @@ def resolve_keys(chart: model.Chart, given: dict[str, str]) -> tuple[tuple[model
     return tuple(out)
 
 
-def odds_column(chart: model.Chart, attack: int, defense: int, shift: int = 0) -> str:
-    """The CRT column label an odds chart picks (USAAF 15.1-15.2: 26 vs 7 -> `3:1`).
+def odds_reading(chart: model.Chart, attack: int, defense: int | None, shift: int = 0) -> Reading:
+    """The column an odds chart picks, with the odds as formed (`9:1 reads the 6:1 column`).
 
     Raises:
-        LookupProblem: not an odds chart, no factors, or odds the rule does not allow.
+        LookupUsage: not an odds chart, or a defense given to a strength rule (or none to another).
+        LookupProblem: no factors, or odds the rule does not allow.
     """
-    if chart.odds is None:
+    rule = chart.odds
+    if rule is None:
         raise LookupUsage(f"chart `{chart.address}` is not an odds rule")
+    if rule.form is OddsForm.STRENGTH and defense is not None:
+        raise LookupUsage(f"`{chart.address}` reads the attack strength alone: leave out --defense")
+    if rule.form is not OddsForm.STRENGTH and defense is None:
+        raise LookupUsage("give both --attack and --defense")
     try:
-        return column(chart.odds, attack, defense, shift)
+        return read(rule, attack, defense, shift)
     except OddsProblem as exc:
         raise LookupProblem(str(exc)) from exc
 
 
-def keys_from_odds(game: model.Game, chart: model.Chart, attack: int, defense: int, shift: int) -> dict[str, str]:
+def keys_from_odds(
+    game: model.Game, chart: model.Chart, attack: int, defense: int | None, shift: int
+) -> dict[str, str]:
     """For a CRT keyed by an odds rule's columns: {key: column label} for these forces."""
+    return {key: reading.column for key, reading in readings_from_odds(game, chart, attack, defense, shift).items()}
+
+
+def readings_from_odds(
+    game: model.Game, chart: model.Chart, attack: int, defense: int | None, shift: int
+) -> dict[str, Reading]:
+    """For a CRT keyed by an odds rule's columns: {key: the column read} for these forces."""
     found = {}
     for key in chart.keys:
         rule_chart = game.chart(key.enum.id)
         if rule_chart is not None and rule_chart.odds is not None:
-            found[key.id] = odds_column(rule_chart, attack, defense, shift)
+            found[key.id] = odds_reading(rule_chart, attack, defense, shift)
     if not found:
         raise LookupUsage(f"chart `{chart.address}` has no odds column key; --attack/--defense do not apply")
     return found
@@ -189,21 +206,25 @@ def lookup(chart: model.Chart, roll_text: str | None, given_keys: dict[str, str]
 
 @dataclass(frozen=True)
 class OddsColumnAnswer:
-    """The CRT odds column an odds rule picks for these forces (USAAF 15.1-15.2)."""
+    """The CRT odds column an odds rule picks for these forces (USAAF 15.1-15.2), with the odds as
+    formed and whether the table's edge chose the column."""
 
     chart: model.Chart
     attack: int
-    defense: int
+    defense: int | None
     shift: int
     column: str
+    formed: str = ""
+    clamped: bool = False
 
 
 @dataclass(frozen=True)
 class Forces:
-    """Attack and defense factors and column shifts (`--attack`, `--defense`, `--shift`)."""
+    """Attack and defense factors and column shifts (`--attack`, `--defense`, `--shift`); no
+    defense for a strength-keyed rule."""
 
     attack: int
-    defense: int
+    defense: int | None
     shift: int = 0
 
 
@@ -224,13 +245,15 @@ def answer(
     if forces is None:
         return lookup(chart, roll_text, given_keys, drm)
     if chart.kind is model.ChartKind.ODDS:
-        column_label = odds_column(chart, forces.attack, forces.defense, forces.shift)
-        return OddsColumnAnswer(chart, forces.attack, forces.defense, forces.shift, column_label)
-    from_odds = keys_from_odds(game, chart, forces.attack, forces.defense, forces.shift)
-    both = sorted(set(from_odds) & set(given_keys))
+        got = odds_reading(chart, forces.attack, forces.defense, forces.shift)
+        return OddsColumnAnswer(chart, forces.attack, forces.defense, forces.shift, got.column, got.formed, got.clamped)
+    readings = readings_from_odds(game, chart, forces.attack, forces.defense, forces.shift)
+    both = sorted(set(readings) & set(given_keys))
     if both:
         raise LookupUsage(f"--attack/--defense pick key `{both[0]}`; leave out --key {both[0]}=...")
-    return lookup(chart, roll_text, {**given_keys, **from_odds}, drm)
+    from_odds = {key: reading.column for key, reading in readings.items()}
+    result = lookup(chart, roll_text, {**given_keys, **from_odds}, drm)
+    return dataclasses.replace(result, odds=tuple(sorted(readings.items())))
 
 
 def _one_d10(dice: Dice) -> bool:

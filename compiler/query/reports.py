@@ -23,6 +23,7 @@ from compiler.chance import (
     percent_text,
     probability_json,
 )
+from compiler.crt import Reading
 from compiler.query.lookup import LookupResult, LookupUsage, OddsColumnAnswer, resolve_keys
 from compiler.text import json_value, row_range_text, value_text
 from compiler.textsafe import json_text, printable
@@ -54,7 +55,11 @@ def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
     """The selected row for a terminal: heading, keys, roll -> row, then one line per column."""
     chart = result.chart
     lines = [_heading(game, chart)]
-    lines += [f"  {k.id}: {m.label}" for k, m in result.keys]
+    readings = dict(result.odds)
+    lines += [
+        f"  {k.id}: {m.label}" + (_how(readings[k.id]) if k.id in readings else "")
+        for k, m in result.keys
+    ]
     if result.natural is not None:
         drm = result.drm
         roll = (
@@ -90,14 +95,30 @@ def lookup_json(game: model.Game, result: LookupResult) -> str:
 
 
 def odds_column_lines(game: model.Game, answer: OddsColumnAnswer) -> list[str]:
-    """`attack 26 vs defense 7 -> 3:1` under the rule's heading."""
-    shift = f", shift {answer.shift:+d}" if answer.shift else ""
+    """`attack 26 vs defense 7 -> 3:1` under the rule's heading, and how the odds read that column
+    when they are not the column's own (`9:1 reads the 6:1 column`)."""
+    reading = Reading(answer.formed, answer.column, answer.clamped, answer.shift)
     return _safe(
         [
             _heading(game, answer.chart),
-            f"  attack {answer.attack} vs defense {answer.defense}{shift} -> {answer.column}",
+            f"  {_forces(answer.attack, answer.defense, answer.shift)} -> {answer.column}{_how(reading)}",
         ]
     )
+
+
+def _forces(attack: int, defense: int | None, shift: int) -> str:
+    """`attack 26 vs defense 7, shift -1`, or `strength 12` for a strength-keyed rule."""
+    shifted = f", shift {shift:+d}" if shift else ""
+    return (f"strength {attack}" if defense is None else f"attack {attack} vs defense {defense}") + shifted
+
+
+def _how(reading: Reading) -> str:
+    """` (9:1 reads the 6:1 column: the table's edge)` when the odds are not the column's own."""
+    if not reading.formed or (reading.formed == reading.column and not reading.shift):
+        return ""
+    shifted = f" shifted {reading.shift:+d}" if reading.shift else ""
+    edge = ": the table's edge" if reading.clamped else ""
+    return f" ({reading.formed}{shifted} reads the {reading.column} column{edge})"
 
 
 def odds_column_json(game: model.Game, answer: OddsColumnAnswer) -> str:
@@ -108,7 +129,9 @@ def odds_column_json(game: model.Game, answer: OddsColumnAnswer) -> str:
         "attack": answer.attack,
         "defense": answer.defense,
         "shift": answer.shift,
+        "odds": answer.formed,
         "column": answer.column,
+        "clamped": answer.clamped,
     }
     return json_text(json.dumps(doc, ensure_ascii=False))
 

@@ -1,0 +1,100 @@
+"""Keep each game's compiled model on disk, so `lookup` and `odds` answer without parsing.
+
+A query reads one chart, yet compiling its game (parse, resolve, check) costs far more than the
+answer. The compiled game (its model, findings and silenced findings) is saved in the user's
+cache folder beside the saved parser (`dsl.parser_cache`), under a key that hashes everything the
+result depends on: the text and displayed name of every file of the game folder, the options
+(`--as-printed`), the bytes of every file of chartc's own packages (code, grammar, templates,
+schemas), Lark's version file and Python's version. An edit to a chart or to chartc is a new key,
+so a saved game is never stale; the saved games of one folder and option replace each other, so
+the cache does not grow with every edit.
+
+The saved game is a pickle, read only under the parser cache's rules (a file and folder owned by
+the current user that no one else may write); anything that goes wrong (an unwritable home, a
+corrupt file) falls back to compiling.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.util
+import pickle
+import sys
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from compiler import model
+from compiler.diagnostics import Diagnostic, Suppressed
+from dsl.parser_cache import read_trusted, write_private
+
+# Bump to invalidate every saved game when the way it is saved changes.
+_FORMAT = "1"
+_PACKAGES = ("compiler", "dsl")
+
+
+@dataclass(frozen=True)
+class CompiledGame:
+    """What a query needs of a compilation: the model and the findings, kept and silenced."""
+
+    project: model.Project
+    diagnostics: tuple[Diagnostic, ...]
+    suppressed: tuple[Suppressed, ...]
+
+
+def game_key(game_id: str, as_printed: bool, sources: dict[str, str]) -> str:
+    """The cache key of a game whose files read `sources` (displayed name -> text)."""
+    digest = hashlib.sha256()
+    for part in (_FORMAT, code_fingerprint(), game_id, "as-printed" if as_printed else "amended"):
+        digest.update(part.encode("utf-8") + b"\0")
+    for name, text in sorted(sources.items()):
+        digest.update(f"{len(name)}:{name}{len(text)}:".encode() + text.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()[:40]
+
+
+@cache
+def code_fingerprint() -> str:
+    """A hash of every file of chartc's packages, Lark's version file and Python's version."""
+    digest = hashlib.sha256(sys.version.encode("utf-8"))
+    for package in _PACKAGES:
+        root = Path(__file__).resolve().parent.parent / package
+        for f in sorted(root.rglob("*")):
+            if f.is_file() and "__pycache__" not in f.parts:
+                digest.update(f.relative_to(root).as_posix().encode("utf-8") + b"\0" + f.read_bytes())
+    lark = importlib.util.find_spec("lark")
+    if lark is not None and lark.origin is not None:  # the file holding `__version__`, not imported
+        digest.update(Path(lark.origin).read_bytes())
+    return digest.hexdigest()
+
+
+def fetch(cache_dir: Path, slot: str, key: str) -> CompiledGame | None:
+    """The saved game under `key`, or None (not saved, not trusted, or unreadable)."""
+    data = read_trusted(_path(cache_dir, slot, key))
+    if data is None:
+        return None
+    try:
+        game = pickle.loads(data)
+    except Exception:  # a corrupt or truncated file: compile instead
+        return None
+    return game if isinstance(game, CompiledGame) else None
+
+
+def store(cache_dir: Path, slot: str, key: str, game: CompiledGame) -> None:
+    """Save `game` under `key`, replacing the games saved earlier for the same slot."""
+    path = _path(cache_dir, slot, key)
+    write_private(pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL), path)
+    for old in cache_dir.glob(f"game-{slot}-*.pickle"):
+        if old != path:
+            with contextlib.suppress(OSError):
+                old.unlink()
+
+
+def slot_name(folder: Path, as_printed: bool) -> str:
+    """One name per game folder and option: its saved games replace each other."""
+    where = f"{folder.resolve()}\0{as_printed}"
+    return hashlib.sha256(where.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _path(cache_dir: Path, slot: str, key: str) -> Path:
+    return cache_dir / f"game-{slot}-{key}.pickle"

@@ -1,0 +1,595 @@
+"""Benchmark where chartc's users wait, as ratios against a baseline measured on the same machine.
+
+    python scripts/bench.py                    # every row, 7 paired runs each
+    python scripts/bench.py --quick            # every row, 3 paired runs, smaller inputs
+    python scripts/bench.py --only help        # rows whose name contains `help`
+    python scripts/bench.py --rows 2000        # the synthetic corpus at 2,000 rows
+
+Each row compares a command A with a baseline B. The two run interleaved (A, B, A, B, ...), each
+as a child process whose CPU time (user + system) comes from `resource.getrusage(RUSAGE_CHILDREN)`
+taken around it; the figure printed is the median of the paired ratios A/B, so a slow moment of a
+shared machine hits both sides of a pair. The generated-lookup rows time calls in this process
+with `timeit`. Peak memory is the largest resident set of a child (`ru_maxrss`).
+
+The synthetic corpus is written deterministically (no randomness) into a temporary folder: one
+game using every construct of docs/language.md, with realistic rows, DRMs and grids, written in
+the chart language, and the same data as YAML and as JSON for the parser baselines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import timeit
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+CHARTS = ROOT / "charts"
+PYTHON = sys.executable
+CHARTC = [PYTHON, "-c", "import sys; from compiler.cli import main; sys.argv[0] = 'chartc'; main()"]
+
+# --------------------------------------------------------------------------------------------------
+# The synthetic corpus: data first (dicts), then written as chart language, YAML and JSON.
+
+_UNITS = ("infantry", "armour", "artillery", "recon")
+_UNIT_LABELS = ("Infantry", "Armour", "Artillery", "Reconnaissance")
+_TERRAIN = ("clear", "woods", "town", "hills", "marsh")
+_RESULTS_2D6 = (
+    ("2-", "Eliminated", 3),
+    ("3-4", "Retreat two hexes, disrupted", 2),
+    ("5-6", "Retreat one hex", 1),
+    ("7-8", "Pinned", 1),
+    ("9-10", "No effect", 0),
+    ("11", "Attacker pinned", 0),
+    ("12+", "Attacker retreats", 0),
+)
+_QUALITY = ("Green", "Trained", "Seasoned", "Veteran")
+_YEARS = tuple(range(1940, 1946))
+
+
+def synthetic_game(rows: int) -> dict[str, Any]:
+    """The synthetic game as plain data, with about `rows` rows over all its charts."""
+    charts: list[dict[str, Any]] = []
+    made = 0
+    n = 0
+    while made < rows:
+        for build in _CHART_FORMS:
+            chart = build(n)
+            charts.append(chart)
+            made += _row_count(chart)
+            n += 1
+    return {
+        "game": "synth",
+        "title": "Synthetic Operations: a benchmark game",
+        "source": "scripts/bench.py",
+        "calendar": ["1940-01", "1945-12"],
+        "periods": [
+            {"id": f"y{y}", "label": str(y), "from": f"{y}-01", "to": f"{y}-12"} for y in _YEARS
+        ],
+        "enums": [
+            {"id": "unit", "label": "Unit type", "members": dict(zip(_UNITS, _UNIT_LABELS, strict=True))},
+            {"id": "terrain", "label": "Terrain", "members": {t: t.title() for t in _TERRAIN}},
+            {"id": "family", "label": "Aircraft family", "members": {"bf109": "Bf 109", "fw190": "FW 190"}},
+        ],
+        "records": {
+            "id": "aircraft",
+            "label": "Aircraft type",
+            "fields": {"family": "family", "available": "month", "agile": "flag"},
+            "members": [
+                {"id": f"type{i}", "label": f"Type {i}", "family": ("bf109", "fw190")[i % 2],
+                 "available": f"{1940 + i % 6}-0{1 + i % 9}", "agile": i % 3 == 0}
+                for i in range(12)
+            ],
+        },
+        "context": [
+            {"id": "leader", "type": "flag", "label": "Leader present"},
+            {"id": "month", "type": "month", "label": "Game month"},
+            {"id": "fatigue", "type": "int", "label": "Fatigue level"},
+            {"id": "ground", "type": "terrain", "label": "Terrain of the defender"},
+        ],
+        "odds": {"id": "crt_odds", "label": "Combat odds", "columns": ["1:2", "1:1", "2:1", "3:1", "4:1"]},
+        "externals": [{"id": "B6", "label": "Fighter Damage Chart", "why": "printed on the player aid cards"}],
+        "invariants": [{"id": "types", "label": "twelve aircraft types", "enum": "aircraft",
+                        "field": "family", "value": "bf109", "count": 6}],
+        "charts": charts,
+        "errata": {
+            "id": "second", "label": "Second printing errata", "chart": "combat_0",
+            "change": {"row": ["infantry", "11"], "column": "result", "to": "Attacker pinned, disrupted"},
+        },
+    }
+
+
+def _row_count(chart: dict[str, Any]) -> int:
+    return len(chart.get("rows", ())) + len(chart.get("grid", {}).get("rows", ()))
+
+
+def _combat(n: int) -> dict[str, Any]:
+    """A 2d6 chart keyed by unit type, two output columns, DRMs with conditions (the bulk)."""
+    rows = [
+        {"keys": [unit], "range": rng, "values": [f"{text} ({unit_label})", loss]}
+        for unit, unit_label in zip(_UNITS, _UNIT_LABELS, strict=True)
+        for rng, text, loss in _RESULTS_2D6
+    ]
+    return {
+        "form": "rows", "id": f"C{n}", "slug": f"combat_{n}", "title": f"Combat Results {n}",
+        "rule": f"{7 + n % 5}.{n % 9 + 1}", "roll": "2d6", "keys": ["unit"],
+        "columns": [{"id": "result", "type": "text", "label": "Result"},
+                    {"id": "loss", "type": "int", "label": "Steps lost"}],
+        "drms": [
+            {"id": "leader", "label": "Leader stacked", "value": 1, "when": "leader", "footnote": 1},
+            {"id": "winter", "label": "Winter months", "value": -1, "when": "month in [1941-12, 1942-01, 1942-02]"},
+            {"id": "cover", "label": "Defender in cover", "value": -1,
+             "when": "ground in [woods, town] and not leader"},
+            {"id": "tired", "label": "Fatigued", "value": -1, "when": "fatigue >= 5"},
+        ],
+        "footnotes": {1: "A leader adds +1 only when stacked with the attacking unit."},
+        "rows": rows,
+    }
+
+
+def _quality(n: int) -> dict[str, Any]:
+    """A percentile grid keyed by period, as IA2's pilot quality charts are printed."""
+    tops = (8, 70, 92, 100)
+    cells = []
+    for q, top in enumerate(tops):
+        row = []
+        for y in range(len(_YEARS)):  # later years: fewer green pilots, more veterans
+            lo = 1 if q == 0 else tops[q - 1] - y + 1
+            hi = top if q == len(tops) - 1 else top - y
+            row.append(f"{lo:02d}-{hi % 100:02d}")
+        cells.append({"label": _QUALITY[q], "cells": row})
+    return {
+        "form": "grid", "id": f"Q{n}", "slug": f"quality_{n}", "title": f"Pilot Quality Chart {n}",
+        "rule": "10.6", "roll": "percentile",
+        "columns": [{"id": "pilot", "type": "text", "label": "Pilot"}],
+        "grid": {"key": "period", "columns": [f"y{y}" for y in _YEARS], "rows": cells},
+    }
+
+
+def _weather(n: int) -> dict[str, Any]:
+    """A 1d10 chart with the `9-0` range and a month-conditioned DRM."""
+    return {
+        "form": "rows", "id": f"W{n}", "slug": f"weather_{n}", "title": f"Weather Chart {n}", "rule": "6.1",
+        "roll": "1d10", "keys": [],
+        "columns": [{"id": "weather", "type": "text", "label": "Weather"}],
+        "drms": [{"id": "december", "label": "December", "value": 1, "when": "month == 1944-12"}],
+        "rows": [
+            {"keys": [], "range": "1-4", "values": ["Clear"]},
+            {"keys": [], "range": "5-6", "values": ["Overcast"]},
+            {"keys": [], "range": "7-8", "values": ["Rain"]},
+            {"keys": [], "range": "9-0", "values": ["Storm: no air missions"]},
+        ],
+        "open_top": True,
+    }
+
+
+def _d66(n: int) -> dict[str, Any]:
+    """A d66 chart read as tens and ones."""
+    tens = [("11-16", "Mechanical failure"), ("21-36", "Nothing sighted"), ("41-56", "Bogey sighted"),
+            ("61-66", "Ambush")]
+    return {
+        "form": "rows", "id": f"E{n}", "slug": f"events_{n}", "title": f"Random Events {n}", "rule": "12.2",
+        "roll": "d66", "keys": [], "columns": [{"id": "event", "type": "text", "label": "Event"}],
+        "rows": [{"keys": [], "range": r, "values": [t]} for r, t in tens],
+    }
+
+
+def _fatigue(n: int) -> dict[str, Any]:
+    """A value-keyed chart (an integer instead of a roll)."""
+    bands = [("0-4", "No effect"), ("5-9", "-1 to initiative"), ("10-19", "+1 to landing rolls"),
+             ("20+", "+2 to landing, -1 to initiative")]
+    return {
+        "form": "rows", "id": f"F{n}", "slug": f"fatigue_{n}", "title": f"Fatigue Effects {n}", "rule": "10.5",
+        "value": {"id": "fatigue_level", "label": "Fatigue level", "domain": "0+"}, "keys": [],
+        "columns": [{"id": "effect", "type": "text", "label": "Effect"}],
+        "rows": [{"keys": [], "range": r, "values": [t]} for r, t in bands],
+    }
+
+
+def _sorties(n: int) -> dict[str, Any]:
+    """A month-keyed chart (values that change by date)."""
+    return {
+        "form": "rows", "id": None, "slug": f"sorties_{n}", "title": f"Sorties per month {n}", "rule": "4.3.3",
+        "keys": ["month"], "columns": [{"id": "sorties", "type": "int", "label": "Sorties"}],
+        "rows": [{"keys": [], "month": "1940-01..1944-12", "values": [8]},
+                 {"keys": [], "month": "1945-01+", "values": [4]}],
+    }
+
+
+def _availability(n: int) -> dict[str, Any]:
+    """An availability grid: aircraft down, months across, ✓ / die range / -."""
+    months = ["1944-03", "1944-04", "1944-07"]
+    cells = [["✓", "✓", "1-5"], ["-", "-", "6"], ["1-3", "1-4", "✓"]]
+    return {
+        "form": "availability", "id": f"A{n}", "slug": f"types_{n}", "title": f"Available Aircraft {n}",
+        "rule": "4.6.4", "roll": "1d6",
+        "grid": {"key": "aircraft", "columns": months,
+                 "rows": [{"label": f"type{i}", "cells": cells[i]} for i in range(3)]},
+    }
+
+
+def _weapons(n: int) -> dict[str, Any]:
+    """A reference table of typed cells: pair, triple, thresholds, chart reference."""
+    return {
+        "form": "rows", "id": None, "slug": f"weapons_{n}", "title": f"Weapon numbers {n}", "rule": "9.2",
+        "keys": ["terrain"],
+        "columns": [{"id": "factors", "type": "pair", "label": "Factors/points"},
+                    {"id": "costs", "type": "triple", "label": "Short/medium/long"},
+                    {"id": "hits", "type": "thresholds", "label": "Hits at"},
+                    {"id": "damage", "type": "chartref", "label": "Damage chart"}],
+        "rows": [{"keys": [t], "range": None, "values": [f"{i + 2}/{i + 1}", f"{i}/{2 * i}/{3 * i}",
+                                                         f"-/{7 + i % 2}/{9 + i % 2}/11", "[B6]"]}
+                 for i, t in enumerate(_TERRAIN)],
+    }
+
+
+def _derived(n: int) -> dict[str, Any]:
+    """A derived chart moving the bands of a percentile chart, and a DRM list without a table."""
+    return {
+        "form": "derived", "id": None, "slug": f"aamg_{n}", "title": f"AAMG Damage {n}", "rule": "AA.2",
+        "roll": "percentile", "columns": [{"id": "damage", "type": "text", "label": "Damage"}],
+        "rows": [{"keys": [], "range": "01-35", "values": ["No damage"]},
+                 {"keys": [], "range": "36-80", "values": ["Damaged"]},
+                 {"keys": [], "range": "81-00", "values": ["Destroyed"]}],
+        "derived": {"slug": f"aamg_il2_{n}", "title": f"AAMG Damage (IL-2) {n}", "bands": 5},
+        "drms_list": {"id": f"B{n}", "slug": f"weather_drms_{n}", "title": f"Weather DRMs {n}"},
+    }
+
+
+_CHART_FORMS: tuple[Callable[[int], dict[str, Any]], ...] = (
+    _combat, _combat, _combat, _combat, _combat, _combat, _combat, _combat,
+    _quality, _weather, _d66, _fatigue, _sorties, _availability, _weapons, _derived,
+)
+
+
+def chart_language(game: dict[str, Any]) -> str:
+    """The game written in the chart language, one row per line."""
+    out: list[str] = [f"game {game['game']} {{", f"  title {_q(game['title'])}", f"  source {_q(game['source'])}",
+                      f"  calendar {game['calendar'][0]} to {game['calendar'][1]}"]
+    out += [f"  period {p['id']} {_q(p['label'])} {p['from']} to {p['to']}" for p in game["periods"]]
+    out.append("}")
+    for enum in game["enums"]:
+        members = " ".join(f"{k} {_q(v)}" for k, v in enum["members"].items())
+        out.append(f"enum {enum['id']} {_q(enum['label'])} {{ {members} }}")
+    rec = game["records"]
+    out.append(f"enum {rec['id']} {_q(rec['label'])} {{")
+    out.append("  fields { " + "  ".join(f"{k}: {t}" for k, t in rec["fields"].items()) + " }")
+    for m in rec["members"]:
+        out.append(f"  {m['id']} {_q(m['label'])} {{ family: {m['family']}  available: {m['available']}  "
+                   f"agile: {'yes' if m['agile'] else 'no'} }}")
+    out.append("}")
+    out += [f"context {c['id']}: {c['type']} {_q(c['label'])}" for c in game["context"]]
+    odds = game["odds"]
+    out += [f"odds {odds['id']} {_q(odds['label'])} {{", "  rule \"15.1\"",
+            "  columns [" + ", ".join(_q(c) for c in odds["columns"]) + "]",
+            "  attacker_high round down", "  defender_high round up", "  beyond clamp", "}"]
+    out += [f"external [{e['id']}] {_q(e['label'])} {_q(e['why'])}" for e in game["externals"]]
+    for inv in game["invariants"]:
+        out.append(f"invariant {inv['id']} {_q(inv['label'])} {{ count {inv['enum']} where "
+                   f"{inv['field']} == {inv['value']} is {inv['count']} }}")
+    for chart in game["charts"]:
+        out += _chart_lines(chart)
+    e = game["errata"]
+    ch = e["change"]
+    out += [f"errata {e['id']} {_q(e['label'])} {{", "  order 1", f"  amend {e['chart']} {{",
+            f"    change {' '.join(ch['row'])} column {ch['column']} to {_q(ch['to'])} because \"second printing\"",
+            "  }", "}"]
+    return "\n".join(out) + "\n"
+
+
+def _chart_lines(c: dict[str, Any]) -> list[str]:
+    head = f"chart [{c['id']}] {c['slug']}" if c["id"] else f"chart {c['slug']}"
+    out = [f"{head} {_q(c['title'])} {{", f"  rule {_q(c['rule'])}"]
+    if "roll" in c:
+        out.append(f"  roll {c['roll']}")
+    if "value" in c:
+        v = c["value"]
+        out.append(f"  value {v['id']} {_q(v['label'])} {v['domain']}")
+    out += [f"  key {k}" for k in c.get("keys", ())]
+    out += [f"  column {col['id']}: {col['type']} {_q(col['label'])}" for col in c.get("columns", ())]
+    for d in c.get("drms", ()):
+        note = f" [{d['footnote']}]" if "footnote" in d else ""
+        out.append(f"  drm {d['id']} {_q(d['label'])} {d['value']:+d} when {d['when']}{note}")
+    out += [f"  footnote {k} {_q(v)}" for k, v in c.get("footnotes", {}).items()]
+    match c["form"]:
+        case "rows" | "derived":
+            out.append("  rows {")
+            for r in c["rows"]:
+                lead = " ".join(r["keys"] + [x for x in (r.get("range"), r.get("month")) if x])
+                if c.get("open_top") and r is c["rows"][-1]:
+                    lead = lead.replace("9-0", "9+")
+                out.append(f"    {lead}: " + ", ".join(_cell(v) for v in r["values"]))
+            out += ["  }", "}"]
+        case "grid":
+            g = c["grid"]
+            out.append(f"  grid {g['key']} [{', '.join(g['columns'])}] {{")
+            out += [f"    {_q(r['label'])}: " + " | ".join(r["cells"]) for r in g["rows"]]
+            out += ["  }", "}"]
+        case "availability":
+            g = c["grid"]
+            out.append(f"  availability {g['key']} by month [{', '.join(g['columns'])}] {{")
+            out += [f"    {r['label']}: " + " | ".join(r["cells"]) for r in g["rows"]]
+            out += ["  }", "}"]
+        case _:
+            raise ValueError(c["form"])
+    if c["form"] == "derived":
+        d = c["derived"]
+        out += [f"chart {d['slug']} {_q(d['title'])} {{", f"  rule {_q(c['rule'])}",
+                f"  derive from {c['slug']} bands +{d['bands']}", "}"]
+        dl = c["drms_list"]
+        out += [f"drms [{dl['id']}] {dl['slug']} {_q(dl['title'])} {{", "  rule \"6.1\"",
+                "  drm december \"December\" +2 when month == 1944-12", "}"]
+    return out
+
+
+def _q(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _cell(value: object) -> str:
+    if isinstance(value, int):
+        return str(value)
+    text = str(value)
+    if (text[:1].isdigit() and "/" in text) or text.startswith(("-/", "[")):
+        return text
+    return _q(text)
+
+
+def write_synthetic(folder: Path, rows: int) -> dict[str, Path]:
+    """Write the synthetic game as charts (`charts/synth/`), YAML and JSON; return their paths."""
+    import yaml
+
+    game = synthetic_game(rows)
+    charts = folder / "charts" / "synth"
+    charts.mkdir(parents=True, exist_ok=True)
+    (charts / "synth.chart").write_text(chart_language(game), encoding="utf-8")
+    data_yaml = folder / "synth.yaml"
+    data_yaml.write_text(yaml.dump(game, Dumper=yaml.CSafeDumper, allow_unicode=True, sort_keys=False),
+                         encoding="utf-8")
+    data_json = folder / "synth.json"
+    data_json.write_text(json.dumps(game, ensure_ascii=False), encoding="utf-8")
+    return {"charts": folder / "charts", "yaml": data_yaml, "json": data_json}
+
+
+def copy_corpus(dest: Path, times: int) -> Path:
+    """The real corpus `times` over (each game copied as `<game>_<k>`), in `dest/charts`."""
+    out = dest / "charts"
+    for k in range(times):
+        for game in sorted(p for p in CHARTS.iterdir() if p.is_dir()):
+            name = game.name if times == 1 else f"{game.name}_{k}"
+            target = out / name
+            shutil.copytree(game, target)
+            if name != game.name:
+                for f in target.glob("*.chart"):
+                    text = f.read_text(encoding="utf-8")
+                    if f"game {game.name} {{" in text:
+                        f.write_text(text.replace(f"game {game.name} {{", f"game {name} {{", 1), encoding="utf-8")
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# Measuring
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the table: what is compared, the target ratio and the measured figures."""
+
+    name: str
+    what: str
+    target: float
+    a_seconds: float
+    b_seconds: float
+    ratio: float
+    unit: str = "x"
+
+    @property
+    def meets(self) -> bool:
+        return self.ratio <= self.target
+
+
+# Children import chartc from here when set (`--code DIR`: measure another checkout, e.g. the
+# code before a change), else from wherever this Python finds it.
+_CHILD_ENV: dict[str, str] | None = None
+
+
+def child_cpu(cmd: list[str], cwd: Path) -> float:
+    """CPU seconds (user + system) of running `cmd` to completion as a child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=_CHILD_ENV)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}: {proc.stderr.decode()[-800:]}")
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def paired(a: Callable[[], float], b: Callable[[], float], runs: int) -> tuple[float, float, float]:
+    """Run A and B interleaved `runs` times (after one unmeasured warm-up pair); return the median
+    of A, the median of B and the median of the paired ratios A/B."""
+    a(), b()
+    times_a: list[float] = []
+    times_b: list[float] = []
+    for _ in range(runs):
+        times_a.append(a())
+        times_b.append(b())
+    ratios = [x / y for x, y in zip(times_a, times_b, strict=True)]
+    return statistics.median(times_a), statistics.median(times_b), statistics.median(ratios)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Inputs shared by the rows: a temporary folder, the synthetic corpus, the run count."""
+
+    tmp: Path
+    synth: dict[str, Path]
+    runs: int
+    quick: bool
+
+
+def row_lookup(s: Setup) -> Iterator[Row]:
+    cmd = [*CHARTC, "lookup", "ia2/R4", "3", "--key", "interceptor=piston", "--charts", str(CHARTS)]
+    a, b, r = paired(lambda: child_cpu(cmd, s.tmp), lambda: child_cpu([PYTHON, "-c", "pass"], s.tmp), s.runs)
+    yield Row("lookup", "`chartc lookup ia2/R4 3 ...` vs `python -c pass`", 4, a, b, r)
+
+
+def row_help(s: Setup) -> Iterator[Row]:
+    cmd = [*CHARTC, "--help"]
+    a, b, r = paired(lambda: child_cpu(cmd, s.tmp), lambda: child_cpu([PYTHON, "-c", "pass"], s.tmp), s.runs)
+    yield Row("help", "`chartc --help` vs `python -c pass`", 2, a, b, r)
+
+
+def row_check(s: Setup) -> Iterator[Row]:
+    check = [*CHARTC, "check", str(s.synth["charts"])]
+    load_yaml = [PYTHON, "-c", "import sys, yaml; yaml.load(open(sys.argv[1], encoding='utf-8'), "
+                 "Loader=yaml.CSafeLoader)", str(s.synth["yaml"])]
+    load_json = [PYTHON, "-c", "import sys, json; json.load(open(sys.argv[1], encoding='utf-8'))",
+                 str(s.synth["json"])]
+    rows = s.synth["rows"].name
+    a, b, r = paired(lambda: child_cpu(check, s.tmp), lambda: child_cpu(load_yaml, s.tmp), s.runs)
+    yield Row("check-yaml", f"`chartc check` on {rows} synthetic rows vs PyYAML's C loader", 2, a, b, r)
+    a, b, r = paired(lambda: child_cpu(check, s.tmp), lambda: child_cpu(load_json, s.tmp), s.runs)
+    yield Row("check-json", "same vs `json.load` of the same data", 15, a, b, r)
+
+
+def row_build_check(s: Setup) -> Iterator[Row]:
+    work = s.tmp / "build-check"
+    charts = copy_corpus(work, 1)
+    out = work / "generated"
+    build = [*CHARTC, "build", str(charts), "--out", str(out)]
+    subprocess.run(build, cwd=work, check=True, stdout=subprocess.DEVNULL, env=_CHILD_ENV)
+    check = [*build, "--check"]
+    a, b, r = paired(lambda: child_cpu(check, work), lambda: child_cpu(build, work), s.runs)
+    yield Row("build-check", "`build --check` on the unchanged corpus vs a full `build`", 0.5, a, b, r)
+
+
+def row_generated_lookup(s: Setup) -> Iterator[Row]:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_ia2", ROOT / "generated" / "ia2" / "ia2.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    plain = {3: "Combat"}
+    cases: dict[str, tuple[Callable[[], object], str]] = {
+        "r4": (lambda: module.lookup_r4(3, interceptor="piston"), "R4"),
+        "r7": (lambda: module.lookup_r7(50, period="late_1944"), "R7"),
+        "r9": (lambda: module.lookup_r9(12), "R9"),
+    }
+    number = 2000 if s.quick else 20000
+    for name, (call, chart) in cases.items():
+        ratios, a_list, b_list = [], [], []
+        for _ in range(s.runs):
+            ta = min(timeit.repeat(call, number=number, repeat=3)) / number
+            tb = min(timeit.repeat(lambda: plain[3], number=number, repeat=3)) / number
+            ratios.append(ta / tb)
+            a_list.append(ta)
+            b_list.append(tb)
+        yield Row(f"lookup-{name}", f"generated `lookup_{name}` ({chart}) vs a plain dict lookup", 1.5,
+                  statistics.median(a_list), statistics.median(b_list), statistics.median(ratios))
+
+
+def row_pdf(s: Setup) -> Iterator[Row]:
+    work = s.tmp / "pdf"
+    charts = copy_corpus(work, 1)
+    build = [*CHARTC, "build", str(charts), "--out", str(work / "generated")]
+    pdf = [*CHARTC, "build", str(charts), "--out", str(work / "generated-pdf"), "--pdf"]
+    runs = max(1, s.runs // 2)
+    a, b, r = paired(lambda: child_cpu(pdf, work), lambda: child_cpu(build, work), runs)
+    yield Row("pdf", "`build --pdf` vs `build`", 4, a, b, r)
+
+
+def row_memory(s: Setup) -> Iterator[Row]:
+    times = 16 if s.quick else 100
+    work = s.tmp / f"memory-{times}"
+    charts = copy_corpus(work, times)
+    cmd = [PYTHON, "-c", "import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL);"
+           " print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)",
+           *CHARTC, "build", str(charts), "--out", str(work / "generated")]
+    done = subprocess.run(cmd, cwd=work, capture_output=True, text=True, check=True, env=_CHILD_ENV)
+    peak_kb = int(done.stdout.strip())
+    peak_mb = peak_kb / 1024
+    yield Row("memory", f"peak memory, `build` of {times}x the corpus (MB; target at 100x)", 150, peak_mb, 0.0,
+              peak_mb, " MB")
+
+
+ROWS: dict[str, Callable[[Setup], Iterator[Row]]] = {
+    "lookup": row_lookup,
+    "help": row_help,
+    "check": row_check,
+    "build-check": row_build_check,
+    "generated-lookup": row_generated_lookup,
+    "pdf": row_pdf,
+    "memory": row_memory,
+}
+
+
+def machine() -> str:
+    """The machine the figures come from."""
+    return (f"{os.cpu_count()} CPUs ({platform.machine()}), Python {platform.python_version()} "
+            f"({platform.python_implementation()}), {platform.system()} {platform.release()}")
+
+
+def render(rows: list[Row], runs: int) -> list[str]:
+    """The table as Markdown, with the machine and the run count."""
+    lines = [f"Machine: {machine()}; medians of {runs} paired runs (CPU time of the child processes).", "",
+             "| what | A | B | A / B | target | meets |", "|---|---:|---:|---:|---:|---|"]
+    for row in rows:
+        if row.unit == "x":
+            figures = f"{_seconds(row.a_seconds)} | {_seconds(row.b_seconds)} | {row.ratio:.2f}x | ≤ {row.target:g}x"
+        else:
+            figures = f"{row.a_seconds:.0f}{row.unit} | | | ≤ {row.target:g}{row.unit}"
+        lines.append(f"| {row.what} | {figures} | {'yes' if row.meets else 'no'} |")
+    return lines
+
+
+def _seconds(value: float) -> str:
+    if value >= 0.1:
+        return f"{value:.2f} s"
+    if value >= 1e-4:
+        return f"{value * 1e3:.1f} ms"
+    return f"{value * 1e6:.2f} µs"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="3 paired runs, 2,000 synthetic rows, 16x memory")
+    parser.add_argument("--only", action="append", default=[], help="run only rows whose name contains this")
+    parser.add_argument("--runs", type=int, default=None, help="paired runs per row (default 7, 3 with --quick)")
+    parser.add_argument("--rows", type=int, default=None, help="synthetic rows (default 10,000, 2,000 with --quick)")
+    parser.add_argument("--code", type=Path, default=None, help="run the chartc of this checkout (e.g. an older one)")
+    args = parser.parse_args(argv)
+    global _CHILD_ENV
+    if args.code is not None:
+        _CHILD_ENV = {**os.environ, "PYTHONPATH": str(args.code.resolve())}
+    runs = args.runs or (3 if args.quick else 7)
+    rows = args.rows or (2000 if args.quick else 10000)
+    chosen = [fn for name, fn in ROWS.items() if not args.only or any(o in name for o in args.only)]
+    if not chosen:
+        parser.error(f"--only matches none of: {', '.join(ROWS)}")
+    with tempfile.TemporaryDirectory(prefix="chartc-bench-") as folder:
+        tmp = Path(folder)
+        synth = write_synthetic(tmp / "synth", rows)
+        synth["rows"] = Path(f"{rows:,}")
+        setup = Setup(tmp, synth, runs, args.quick)
+        results: list[Row] = []
+        for fn in chosen:
+            for row in fn(setup):
+                results.append(row)
+                print(f"  {row.name}: {row.ratio:.2f}{row.unit}", file=sys.stderr, flush=True)
+    print("\n".join(render(results, runs)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

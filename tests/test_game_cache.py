@@ -1,0 +1,119 @@
+"""The compiled-game cache of `lookup` and `odds` (compiler/game_cache.py): the same answers as a
+fresh compile, never stale after an edit, and never loaded from a file someone else could write."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from compiler import game_cache
+from compiler.cli import cli
+from compiler.project import load, load_game
+from tests.conftest import CHARTS
+
+ESCAPE = """game t { title "T" }
+enum interceptor "Interceptor type" { piston "Piston-engined" jet "Jet or Rocket" }
+chart [R4] escape "Escape Chart" {
+  rule "7.1.10"
+  roll 1d6
+  key interceptor
+  column result: text "Result"
+  rows {
+    piston 1-2: "Safe escape"
+    piston 3-6: "Combat"
+    jet    1-4: "Safe escape"
+    jet    5-6: "Combat"
+  }
+}
+"""
+
+
+def _game(tmp_path: Path, text: str = ESCAPE) -> Path:
+    folder = tmp_path / "charts" / "t"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "t.chart").write_text(text, encoding="utf-8")
+    return folder
+
+
+def _saved(cache: Path) -> list[Path]:
+    return sorted(cache.glob("game-*.pickle"))
+
+
+def test_a_saved_game_is_the_compiled_game(tmp_path: Path) -> None:
+    # IA2, the largest game: the model and every finding (R7/R8's C308 notes) come back as compiled
+    folder = tmp_path / "charts" / "ia2"
+    shutil.copytree(CHARTS / "ia2", folder)
+    cache = tmp_path / "cache"
+    with contextlib.chdir(tmp_path):
+        compiled = load([Path("charts/ia2")])
+        first = load_game(Path("charts/ia2"), cache_dir=cache)
+        assert len(_saved(cache)) == 1
+        again = load_game(Path("charts/ia2"), cache_dir=cache)
+    assert again.project == compiled.project == first.project
+    assert again.diagnostics == compiled.diagnostics and any(d.code == "C308" for d in again.diagnostics)
+    assert again.suppressed == compiled.suppressed and again.sources == compiled.sources
+
+
+def test_an_edited_chart_is_never_answered_from_the_old_game(tmp_path: Path) -> None:
+    folder = _game(tmp_path)
+    cache = tmp_path / "cache"
+    with contextlib.chdir(tmp_path):
+        before = load_game(Path("charts/t"), cache_dir=cache)
+        (folder / "t.chart").write_text(ESCAPE.replace("piston 3-6", "piston 3+"), encoding="utf-8")
+        after = load_game(Path("charts/t"), cache_dir=cache)
+    printed_before = [r.range.printed for r in before.project.games["t"].charts[0].rows if r.range]
+    printed_after = [r.range.printed for r in after.project.games["t"].charts[0].rows if r.range]
+    assert printed_before == ["1-2", "3-6", "1-4", "5-6"]
+    assert printed_after == ["1-2", "3+", "1-4", "5-6"]
+    assert len(_saved(cache)) == 1, "the old saved game of the folder is replaced, not kept"
+
+
+def test_an_added_file_or_another_option_is_another_key(tmp_path: Path) -> None:
+    folder = _game(tmp_path)
+    cache = tmp_path / "cache"
+    with contextlib.chdir(tmp_path):
+        load_game(Path("charts/t"), cache_dir=cache)
+        load_game(Path("charts/t"), as_printed=True, cache_dir=cache)
+        assert len(_saved(cache)) == 2  # one per option
+        (folder / "more.chart").write_text('chart extra "Extra" { }\n', encoding="utf-8")
+        comp = load_game(Path("charts/t"), cache_dir=cache)
+    assert sorted(c.address for c in comp.project.games["t"].charts) == ["R4", "extra"]
+
+
+def test_the_key_covers_chartc_own_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    sources = {"charts/t/t.chart": ESCAPE}
+    key = game_cache.game_key("t", False, sources)
+    monkeypatch.setattr(game_cache, "code_fingerprint", lambda: "another chartc")
+    assert game_cache.game_key("t", False, sources) != key
+
+
+def test_a_saved_game_others_could_have_written_is_not_loaded(tmp_path: Path) -> None:
+    # a saved game is a pickle: loading one someone else wrote would run their code
+    _game(tmp_path)
+    cache = tmp_path / "cache"
+    with contextlib.chdir(tmp_path):
+        load_game(Path("charts/t"), cache_dir=cache)
+        [saved] = _saved(cache)
+        slot, key = saved.stem.split("-")[1:]
+        assert game_cache.fetch(cache, slot, key) is not None
+        saved.chmod(0o666)
+        assert game_cache.fetch(cache, slot, key) is None
+        saved.chmod(0o600)
+        saved.write_bytes(saved.read_bytes()[:100])  # truncated: compiled again, not a crash
+        assert game_cache.fetch(cache, slot, key) is None
+        assert load_game(Path("charts/t"), cache_dir=cache).project.games["t"].charts[0].address == "R4"
+
+
+def test_lookup_answers_the_same_from_a_saved_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # IA2 R4 as amended by chartc's errata: piston 3 -> row 3+ (rule 7.1.10, footnote 1)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    args = ["lookup", "ia2/R4", "3", "--key", "interceptor=piston", "--charts", str(CHARTS)]
+    first = CliRunner().invoke(cli, args)
+    assert len(_saved(tmp_path / "xdg" / "chartc")) == 1
+    second = CliRunner().invoke(cli, args)
+    assert first.exit_code == second.exit_code == 0
+    assert first.output == second.output and "roll 3 -> row 3+" in second.output
