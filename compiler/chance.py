@@ -10,7 +10,7 @@ never disagree. It imports only the model: report rendering lives in `compiler.q
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from compiler import model
@@ -99,21 +99,29 @@ def _by_natural(chart: model.Chart, combo: tuple[str, ...], roll: int) -> model.
 
 def reachable_rolls(chart: model.Chart, combo: tuple[str, ...] | None = None) -> list[int]:
     """Every modified roll with a non-zero chance under some DRM total the chart's DRMs can add,
-    for one key combination or any (None), ascending (natural outcomes only, when the chart has
-    no DRMs). A natural roll a `natural` row reads never becomes a modified roll.
+    for one key combination or any (None), with any of the chart's dice (its `roll` and each
+    `roll ... when` alternative), ascending (natural outcomes only, when the chart has no DRMs). A
+    natural roll a `natural` row reads never becomes a modified roll.
 
     Raises:
         ValueError: the chart has no dice.
     """
-    if chart.dice is None:
-        raise ValueError(f"chart `{chart.address}` is not read by dice")
     combos = [combo] if combo is not None else chart.key_combinations()
     found: set[int] = set()
-    for c in combos:
-        naturals = [roll for roll, p in chart.dice.outcomes.items() if p and _by_natural(chart, c, roll) is None]
-        for total in drm_totals(chart, c if tests_keys(chart) else None):
-            found |= {modified_roll(chart, roll, total) for roll in naturals}
+    for variant in dice_variants(chart):
+        if variant.dice is None:
+            raise ValueError(f"chart `{chart.address}` is not read by dice")
+        for c in combos:
+            naturals = [r for r, p in variant.dice.outcomes.items() if p and _by_natural(variant, c, r) is None]
+            for total in drm_totals(variant, c if tests_keys(variant) else None):
+                found |= {modified_roll(variant, roll, total) for roll in naturals}
     return sorted(found)
+
+
+def dice_variants(chart: model.Chart) -> list[model.Chart]:
+    """The chart once per dice it may be rolled with: as declared (its `roll`), then with each
+    `roll ... when` alternative's dice in its place; rows and DRMs are the same objects."""
+    return [chart] + [replace(chart, dice=alt.dice, dice_alternatives=()) for alt in chart.dice_alternatives]
 
 
 def chances(chart: model.Chart, combo: tuple[str, ...], drm: int) -> ChartChances:
@@ -162,15 +170,16 @@ def unreachable_rows(chart: model.Chart) -> list[model.Row]:
     Raises:
         ValueError: the chart has no dice.
     """
-    if chart.dice is None:
-        raise ValueError(f"chart `{chart.address}` is not read by dice")
-    naturals = [roll for roll, p in chart.dice.outcomes.items() if p]
     selectable: set[int] = set()
-    for combo in chart.key_combinations():
-        rows = chart.rows_for(combo)
-        selectable |= {id(r) for r in rows if r.natural and any(_in(r, roll) for roll in naturals)}
-        rolls = reachable_rolls(chart, combo)
-        selectable |= {id(r) for r in rows if not r.natural and any(_in(r, roll) for roll in rolls)}
+    for variant in dice_variants(chart):
+        if variant.dice is None:
+            raise ValueError(f"chart `{chart.address}` is not read by dice")
+        naturals = [roll for roll, p in variant.dice.outcomes.items() if p]
+        for combo in chart.key_combinations():
+            rows = chart.rows_for(combo)
+            selectable |= {id(r) for r in rows if r.natural and any(_in(r, roll) for roll in naturals)}
+            rolls = reachable_rolls(variant, combo)
+            selectable |= {id(r) for r in rows if not r.natural and any(_in(r, roll) for roll in rolls)}
     return [row for row in chart.rows if row.range is not None and id(row) not in selectable]
 
 

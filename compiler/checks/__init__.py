@@ -15,6 +15,7 @@ from compiler.checks.coverage import (
     describe_combo,
     intersecting_pairs,
 )
+from compiler.checks.crt_design import check_crt
 from compiler.checks.dice import check_drm_meaning
 from compiler.checks.limits import check_limits
 from compiler.checks.modifiers import check_drms
@@ -43,6 +44,7 @@ def check_game(game: model.Game, sink: Sink) -> None:
         if check_limits(chart, sink):
             check_drms(chart, sink)
             check_chart(chart, sink)
+            check_crt(game, chart, sink)
     check_record_dates(game, sink)
     for inv in game.invariants:
         check_invariant(game, inv, sink)

@@ -20,6 +20,7 @@ from compiler.model.chart import (
     ChartErrata,
     ChartKind,
     Column,
+    DiceAlternative,
     GridLayout,
     GridRow,
     Key,
@@ -57,6 +58,7 @@ from compiler.model.game import (
     Project,
     Suppression,
 )
+from compiler.model.shifts import Shift, ShiftRules, ShiftSource
 from compiler.model.types import (
     COLUMN_TYPES,
     FIELD_TYPES,
@@ -110,6 +112,7 @@ __all__ = [
     "ContextType",
     "ContextVar",
     "CountInvariant",
+    "DiceAlternative",
     "DieRange",
     "Drm",
     "DrmGroup",
@@ -138,6 +141,9 @@ __all__ = [
     "Project",
     "Rounding",
     "Row",
+    "Shift",
+    "ShiftRules",
+    "ShiftSource",
     "ShortRow",
     "Slashed",
     "Suppression",
