@@ -153,7 +153,7 @@ def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
         for k, m in result.keys
     ]
     modifiers = result.modifiers
-    if modifiers is not None and modifiers.breakdown is not None:
+    if modifiers is not None and modifiers.breakdown is not None and chart.drms:
         lines.append("  " + breakdown_line(modifiers, result.natural, result.modified))
         lines += _undecided_line(game, modifiers)
     if result.natural is not None:
@@ -381,7 +381,7 @@ def chance_lines(report: ChanceReport) -> list[str]:
     dice = chart.dice.text + (" (when no alternative below applies)" if chart.dice_alternatives else "")
     roll = f"{dice}, natural roll" if result.drm == 0 else f"{dice}, DRM {_signed(result.drm)}"
     lines.append(f"  {roll} ({span}{'' if report.in_span else '; this DRM is outside that span'})")
-    if report.modifiers is not None and report.modifiers.breakdown is not None:
+    if report.modifiers is not None and report.modifiers.breakdown is not None and chart.drms:
         lines.append("  " + breakdown_line(report.modifiers, None, None))
         lines += _undecided_line(report.game, report.modifiers)
     lines += _table_lines(report)

@@ -1642,6 +1642,9 @@ def roll_bomb_detonation(rng: random.Random, *, drm: int = 0) -> Roll[BombDetona
 # 'B6': printed elsewhere, referred to by other charts
 
 
+# 'B12': printed elsewhere, referred to by other charts
+
+
 # ---- 'flak'
 FlakResult = TypedDict('FlakResult', {'hits': int, 'damage': ChartRef | None})
 FLAK_COLUMNS: Final = ('hits', 'damage')
