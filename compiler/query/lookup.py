@@ -152,7 +152,8 @@ def lookup(
     drm: int,
     context: Mapping[str, ContextValue] | None = None,
 ) -> LookupResult:
-    """Select the row a roll (natural roll + DRM) and keys pick.
+    """Select the row a roll (natural roll + DRM, capped by a `modified clamp`) and keys pick; a
+    `natural` row that holds the natural roll is selected before any other.
 
     Args:
         chart: a resolved chart of kind roll, value or reference.
@@ -197,8 +198,8 @@ def lookup(
     refuse_digit_drm(chart, modifiers.total)
     drm = modifiers.total
     modified = modified_roll(chart, natural, drm)
-    selected = [r for r in rows if r.natural and r.range is not None and r.range.contains(natural)]
-    selected += [r for r in rows if not r.natural and r.range is not None and r.range.contains(modified)]
+    by_natural = [r for r in rows if r.natural and r.range is not None and r.range.contains(natural)]
+    selected = by_natural or [r for r in rows if not r.natural and r.range is not None and r.range.contains(modified)]
     if not selected:
         shown = f"modified roll {modified} (natural {natural}, DRM {drm:+d})" if drm else f"roll {natural}"
         covered = ", ".join(r.range.printed for r in rows if r.range is not None) or "nothing"

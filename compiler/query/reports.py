@@ -18,6 +18,7 @@ from compiler.chance import (
     ChartChances,
     chances,
     dice_variants,
+    drm_totals,
     expected_value,
     fraction_text,
     percent_text,
@@ -34,7 +35,7 @@ from compiler.query.lookup import (
     resolve_keys,
 )
 from compiler.repeated import repeated_chances
-from compiler.text import json_value, value_text
+from compiler.text import json_value, row_range_text, value_text
 from compiler.textsafe import json_text, printable
 
 
@@ -164,7 +165,7 @@ def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
             else f"{result.natural} {'+' if drm > 0 else '-'} DRM {abs(drm)} = {result.modified}"
         )
         what = "value" if chart.kind is model.ChartKind.VALUE else "roll"
-        lines.append(f"  {what} {roll} -> row {result.row.range.printed if result.row.range else ''}")
+        lines.append(f"  {what} {roll} -> row {row_range_text(result.row)}")
     lines += [
         f"  {col.label}: {value_text(game, col, value)}"
         for col, value in zip(chart.columns, result.row.values, strict=True)
@@ -250,9 +251,16 @@ class ChanceReport:
     modifiers: ModifierAnswer | None = None  # how the DRM was made up
 
     @property
+    def reach_span(self) -> tuple[int, int]:
+        """The lowest and highest DRM total the chart's DRMs can reach together for these keys
+        (`compiler.reach`: only conditions that can hold together)."""
+        totals = drm_totals(self.chart, self.result.combo)
+        return totals[0], totals[-1]
+
+    @property
     def in_span(self) -> bool:
         """Whether the DRM lies in the span the chart's declared DRMs can reach."""
-        lo, hi = self.chart.drm_span()
+        lo, hi = self.reach_span
         return lo <= self.result.drm <= hi
 
 
@@ -353,7 +361,7 @@ def _table_lines(report: ChanceReport) -> list[str]:
     chart, result = report.chart, report.result
     table = [
         (
-            ro.row.range.printed if ro.row.range else "",
+            row_range_text(ro.row),
             _chance_text(ro.probability),
             " | ".join(value_text(report.game, col, v) for col, v in zip(chart.columns, ro.row.values, strict=True)),
         )
@@ -376,7 +384,7 @@ def chance_lines(report: ChanceReport) -> list[str]:
     assert chart.dice is not None  # chance_report only builds reports of charts read by dice
     lines = [_heading(report.game, chart)]
     lines += [f"  {key.id}: {member.label}" for key, member in report.keys]
-    lo, hi = chart.drm_span()
+    lo, hi = report.reach_span
     span = f"declared DRMs reach {_signed(lo)} to {_signed(hi)}" if chart.drms else "no DRMs declared"
     dice = chart.dice.text + (" (when no alternative below applies)" if chart.dice_alternatives else "")
     roll = f"{dice}, natural roll" if result.drm == 0 else f"{dice}, DRM {_signed(result.drm)}"
@@ -446,7 +454,7 @@ def chance_json(report: ChanceReport) -> str:
     the game JSON (a chart reference is `{"chart": "B6"}`)."""
     chart, result = report.chart, report.result
     assert chart.dice is not None  # chance_report only builds reports of charts read by dice
-    lo, hi = chart.drm_span()
+    lo, hi = report.reach_span
     return json_document(
         {
             "game": chart.game,
