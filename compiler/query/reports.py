@@ -162,8 +162,10 @@ def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
         roll = (
             f"{result.natural}"
             if not drm
-            else f"{result.natural} {'+' if drm > 0 else '-'} DRM {abs(drm)} = {result.modified}"
+            else f"{result.natural} {'+' if drm > 0 else '-'} DRM {abs(drm)} = {result.natural + drm}"
         )
+        if result.modified is not None and result.modified != result.natural + drm:
+            roll += f", capped to {result.modified}"  # the chart's cap on the modified roll
         what = "value" if chart.kind is model.ChartKind.VALUE else "roll"
         lines.append(f"  {what} {roll} -> row {row_range_text(result.row)}")
     lines += [
