@@ -250,3 +250,19 @@ def test_a_natural_row_wins_over_any_drm(forms) -> None:
 def test_an_int_outside_its_declared_range_is_a_usage_error(forms) -> None:
     r = forms("lookup", "t/F1", "9", "--key", "terrain=clear", "--set", "skill=4")
     assert r.exit_code == 2 and "skill 4 is outside its declared range 0-3 (Skill)" in r.output
+
+
+def test_when_and_set_feed_a_crts_column_shifts(tmp_path: Path) -> None:
+    from tests.test_crt import SHIFTS
+
+    (tmp_path / "charts" / "t").mkdir(parents=True)
+    (tmp_path / "charts" / "t" / "case.chart").write_text(SHIFTS, encoding="utf-8")
+    args = ["lookup", "t/CRT", "4", "--attack", "30", "--defense", "10", "--charts", str(tmp_path / "charts")]
+    # 30 vs 10 is 3:1; woods -1 (from the TEC), leader +1, night -1: one column left, 2:1, where a 4 is AE
+    r = CliRunner().invoke(cli, [*args, "--set", "terrain=Woods", "--when", "leader", "--when", "night"])
+    assert r.exit_code == 0, r.output
+    assert "column shifts: Terrain ([TEC] woods) -1, Leader +1, Night -1 = -1" in r.output
+    assert "Result: AE" in r.output
+    # the terrain is the CRT's shift variable, not a key: a typo is named
+    r = CliRunner().invoke(cli, [*args, "--set", "terain=woods"])
+    assert r.exit_code == 2 and "does not read `terain`" in r.output and "did you mean `terrain`?" in r.output
