@@ -266,3 +266,10 @@ def test_when_and_set_feed_a_crts_column_shifts(tmp_path: Path) -> None:
     # the terrain is the CRT's shift variable, not a key: a typo is named
     r = CliRunner().invoke(cli, [*args, "--set", "terain=woods"])
     assert r.exit_code == 2 and "does not read `terain`" in r.output and "did you mean `terrain`?" in r.output
+
+
+def test_a_roll_or_factor_of_more_than_30_digits_says_so(run) -> None:
+    r = run("lookup", "ia2/R9", "1" * 31)
+    assert r.exit_code == 2 and "a number of 31 digits is not a roll" in r.output
+    r = run("lookup", "usaaf/crt_odds", "--attack", "9" * 40, "--defense", "7")
+    assert r.exit_code == 2 and "a number of 40 digits is not a whole number" in r.output
