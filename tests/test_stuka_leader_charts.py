@@ -311,4 +311,4 @@ def test_evasion_rolls_two_d10_and_uses_the_lower(sl, run) -> None:
     # and 7+ needs both dice at 7+: (4/10)^2 = 4/25
     assert Fraction(evasive["rows"][3]["exact"]) == Fraction(4, 25)
     r = run("odds", "stuka_leader/bandit_attack", "--key", "bandit=p47", "--when", "evasive")
-    assert r.exit_code == 0 and "9/25 (36%)" in r.output
+    assert r.exit_code == 0 and "9/25 (36%)" in r.output and "instead (rolled in the context given):" in r.output

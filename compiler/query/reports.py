@@ -25,6 +25,7 @@ from compiler.chance import (
     probability_json,
 )
 from compiler.crt import Reading
+from compiler.modifiers import holds
 from compiler.query.context import ModifierAnswer, context_json, read_context, read_modifiers
 from compiler.query.lookup import (
     DrmListAnswer,
@@ -403,11 +404,21 @@ def chance_lines(report: ChanceReport) -> list[str]:
         lines.append(f"    {_run_text(first, last)}: {_chance_text(p)}{each}")
     if chart.repeat > 1:
         lines += _repeat_lines(report)
+    rolled = next((alt for alt, _ in report.alternatives if _alternative_holds(report, alt)), None)
     for alt, sub in report.alternatives:
-        lines.append(f"  when {_alternative_condition(report.game, alt)}, roll {alt.dice.text} instead:")
+        mark = " (rolled in the context given)" if alt is rolled else ""
+        lines.append(f"  when {_alternative_condition(report.game, alt)}, roll {alt.dice.text} instead{mark}:")
         lines += ["  " + line for line in _table_lines(sub)]
         lines += ["  " + line for line in _expected_lines(sub)]
     return _safe(lines)
+
+
+def _alternative_holds(report: ChanceReport, alt: model.DiceAlternative) -> bool:
+    """Whether `--when`/`--set` make this `roll ... when` alternative the dice rolled."""
+    modifiers = report.modifiers
+    if modifiers is None or modifiers.breakdown is None:
+        return False
+    return holds(alt.when, {**{k.id: model.MemberId(m.id) for k, m in report.keys}, **modifiers.context}) is True
 
 
 def _alternative_condition(game: model.Game, alt: model.DiceAlternative) -> str:
