@@ -21,7 +21,7 @@ from typing import assert_never
 
 from compiler import column_shifts, model
 from compiler.crt import OddsForm, OddsRule, runtime_arguments
-from compiler.dice import Dice
+from compiler.dice import Dice, DiceForm
 from compiler.emit import runtime
 from compiler.emit.aid_view import describe_shift
 from compiler.emit.python_layout import INDENT, LINE, docstring, fill, tuple_display
@@ -304,8 +304,8 @@ class _ChartEmitter:
                 column = f"_odds_key({self.address}, {name!r}, {name}, get_args({enum.alias}))"
                 out.append(_Param(key.id, name, enum.alias, "", column))
                 continue
-            check = f"_check_member({self.address}, {name!r}, {name}, get_args({enum.alias}))"
-            out.append(_Param(key.id, name, enum.alias, check))
+            member = f"{name} = _member({self.address}, {name!r}, {name}, {enum.labels})"
+            out.append(_Param(key.id, name, enum.alias, member))
         return out
 
     def param_var(self, p: _Param) -> model.ContextVar:
@@ -354,12 +354,12 @@ class _ChartEmitter:
                     out.append(_Param(var_id, name, "bool = False", f"_check_flag({where})"))
                     continue
                 case model.ContextType.INT:
-                    annotation, check = "int", f"_check_int({where})"
+                    annotation, check = "int", f"_check_int({where})" + _range_check(var, where)
                 case model.ContextType.MONTH:
-                    annotation, check = "str", f"_check_month({where})"
+                    annotation, check = "str", f"_check_month({where})" + _range_check(var, where)
                 case model.ContextType.ENUM:
                     enum = self.enums[var.enum or ""]
-                    annotation, check = enum.alias, f"_check_member({where}, get_args({enum.alias}))"
+                    annotation, check = enum.alias, _context_member(enum, name, where)
                 case _:
                     assert_never(var.type)
             out.append(_Param(var_id, name, f"{annotation} | None = None", f"if {name} is not None:\n{INDENT}{check}"))
@@ -388,6 +388,8 @@ class _ChartEmitter:
             modified = f"{reads} + drm"
             if chart.modified_clamp is not None:
                 modified = f"_capped({modified}, {tuple(chart.modified_clamp)!r})"
+        if _digit_read_without_meaning(chart) and chart.dice is not None:
+            body.append(f"_check_no_drm({self.address}, drm, {chart.dice.text!r})")
         keys = tuple_display([p.selects or p.name for p in params])
         if any(r.natural for r in chart.rows):
             rows = f"_{c.const}_NATURAL_ROWS, _{c.const}_ROWS"
@@ -612,6 +614,26 @@ class _ChartEmitter:
         for statement in body:
             lines += [INDENT + line for line in statement.split("\n")]
         return lines
+
+
+def _range_check(var: model.ContextVar, where: str) -> str:
+    """The declared range check of an int or month context variable (none when undeclared)."""
+    if var.low is None and var.high is None:
+        return ""
+    return f"\n{INDENT}_check_range({where}, {_plain(var.low)!r}, {_plain(var.high)!r})"
+
+
+def _context_member(enum: EnumType, name: str, where: str) -> str:
+    """An enum context variable read by id or printed label (labels in the enum's label table)."""
+    if enum.labels is None:  # an odds rule's columns have no label table
+        return f"_check_member({where}, get_args({enum.alias}))"
+    return f"{name} = _member({where}, {enum.labels})"
+
+
+def _digit_read_without_meaning(chart: model.Chart) -> bool:
+    """A d66 or percentile roll chart that does not say what a DRM means on it (see C413)."""
+    digit_read = chart.dice is not None and chart.dice.form in (DiceForm.D66, DiceForm.PERCENTILE)
+    return chart.kind is model.ChartKind.ROLL and digit_read and chart.drm_meaning is None
 
 
 def _builtin_type(t: model.BuiltinType) -> str:

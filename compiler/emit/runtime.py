@@ -34,6 +34,7 @@ from typing import (  # noqa: F401  (the generated code uses cast and get_args)
 )
 
 _V = TypeVar("_V")
+_M = TypeVar("_M", bound=str)
 
 
 class NoRowError(LookupError):
@@ -88,6 +89,35 @@ def _check_member(chart: str, name: str, value: object, allowed: tuple[str, ...]
         raise ValueError(f"{chart}: {value!r} is not a value of {name}; expected one of {expected}")
 
 
+def _member(chart: str, name: str, value: object, labels: Mapping[_M, str]) -> _M:
+    """The enum value `value` names: its id, or its printed label or id in any case.
+
+    Raises:
+        ValueError: anything else (the message names the allowed ids and labels).
+    """
+    if isinstance(value, str):
+        folded = value.casefold()
+        for member in labels:
+            if value == member:
+                return member
+        for member, label in labels.items():
+            if folded in (member.casefold(), label.casefold()):
+                return member
+    expected = ", ".join(f"{m!r} ({label!r})" for m, label in labels.items())
+    raise ValueError(f"{chart}: {value!r} is not a value of {name}; expected one of {expected}")
+
+
+def _check_range(chart: str, name: str, value: int | str, low: int | str | None, high: int | str | None) -> None:
+    """Raise ValueError unless `value` (an int, or a month 'YYYY-MM') lies in its declared range."""
+    if isinstance(value, int):
+        outside = (isinstance(low, int) and value < low) or (isinstance(high, int) and value > high)
+    else:  # months 'YYYY-MM' order as text
+        outside = (isinstance(low, str) and value < low) or (isinstance(high, str) and value > high)
+    if outside:
+        shown = f"{'' if low is None else low} to {'' if high is None else high}".strip()
+        raise ValueError(f"{chart}: {name} {value!r} is outside its declared range ({shown})")
+
+
 def _odds_key(chart: str, name: str, value: object, columns: tuple[str, ...]) -> str:
     """The odds column a CRT key names: its printed label ('3:1', what an odds function returns,
     and the column's id in the game's JSON).
@@ -105,6 +135,12 @@ def _check_natural(chart: str, roll: object, outcomes: frozenset[int], dice: str
     """Raise ValueError unless `roll` is a natural roll the dice can show."""
     if not isinstance(roll, int) or isinstance(roll, bool) or roll not in outcomes:
         raise ValueError(f"{chart}: {roll!r} cannot be rolled on {dice}")
+
+
+def _check_no_drm(chart: str, drm: int, dice: str) -> None:
+    """Raise ValueError for a DRM on a d66 or percentile roll whose chart gives it no meaning."""
+    if drm:
+        raise ValueError(f"{chart}: a DRM ({drm:+d}) on {dice}, read digit by digit, has no stated meaning")
 
 
 def _check_value(chart: str, name: str, value: object, low: int | None, high: int | None) -> None:

@@ -41,6 +41,7 @@ from typing import (  # noqa: F401  (the generated code uses cast and get_args)
 )
 
 _V = TypeVar("_V")
+_M = TypeVar("_M", bound=str)
 
 
 class NoRowError(LookupError):
@@ -95,6 +96,35 @@ def _check_member(chart: str, name: str, value: object, allowed: tuple[str, ...]
         raise ValueError(f"{chart}: {value!r} is not a value of {name}; expected one of {expected}")
 
 
+def _member(chart: str, name: str, value: object, labels: Mapping[_M, str]) -> _M:
+    """The enum value `value` names: its id, or its printed label or id in any case.
+
+    Raises:
+        ValueError: anything else (the message names the allowed ids and labels).
+    """
+    if isinstance(value, str):
+        folded = value.casefold()
+        for member in labels:
+            if value == member:
+                return member
+        for member, label in labels.items():
+            if folded in (member.casefold(), label.casefold()):
+                return member
+    expected = ", ".join(f"{m!r} ({label!r})" for m, label in labels.items())
+    raise ValueError(f"{chart}: {value!r} is not a value of {name}; expected one of {expected}")
+
+
+def _check_range(chart: str, name: str, value: int | str, low: int | str | None, high: int | str | None) -> None:
+    """Raise ValueError unless `value` (an int, or a month 'YYYY-MM') lies in its declared range."""
+    if isinstance(value, int):
+        outside = (isinstance(low, int) and value < low) or (isinstance(high, int) and value > high)
+    else:  # months 'YYYY-MM' order as text
+        outside = (isinstance(low, str) and value < low) or (isinstance(high, str) and value > high)
+    if outside:
+        shown = f"{'' if low is None else low} to {'' if high is None else high}".strip()
+        raise ValueError(f"{chart}: {name} {value!r} is outside its declared range ({shown})")
+
+
 def _odds_key(chart: str, name: str, value: object, columns: tuple[str, ...]) -> str:
     """The odds column a CRT key names: its printed label ('3:1', what an odds function returns,
     and the column's id in the game's JSON).
@@ -112,6 +142,12 @@ def _check_natural(chart: str, roll: object, outcomes: frozenset[int], dice: str
     """Raise ValueError unless `roll` is a natural roll the dice can show."""
     if not isinstance(roll, int) or isinstance(roll, bool) or roll not in outcomes:
         raise ValueError(f"{chart}: {roll!r} cannot be rolled on {dice}")
+
+
+def _check_no_drm(chart: str, drm: int, dice: str) -> None:
+    """Raise ValueError for a DRM on a d66 or percentile roll whose chart gives it no meaning."""
+    if drm:
+        raise ValueError(f"{chart}: a DRM ({drm:+d}) on {dice}, read digit by digit, has no stated meaning")
 
 
 def _check_value(chart: str, name: str, value: object, low: int | None, high: int | None) -> None:
@@ -874,7 +910,7 @@ def lookup_us_forces(*, us_aircraft: UsAircraft) -> UsForcesResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('us_forces', 'us_aircraft', us_aircraft, get_args(UsAircraft))
+    us_aircraft = _member('us_forces', 'us_aircraft', us_aircraft, US_AIRCRAFT_LABELS)
     row = _select('us_forces', _US_FORCES_ROWS, (us_aircraft,), None)
     return {'set_up': row[0], 'per_game_turn': row[1]}
 
@@ -908,7 +944,7 @@ def lookup_german_set_up(*, german_aircraft: GermanAircraft) -> GermanSetUpResul
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('german_set_up', 'german_aircraft', german_aircraft, get_args(GermanAircraft))
+    german_aircraft = _member('german_set_up', 'german_aircraft', german_aircraft, GERMAN_AIRCRAFT_LABELS)
     row = _select('german_set_up', _GERMAN_SET_UP_ROWS, (german_aircraft,), None)
     return {'units': row[0]}
 
@@ -940,7 +976,7 @@ def lookup_switching(*, production_change: ProductionChange) -> SwitchingResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('switching', 'production_change', production_change, get_args(ProductionChange))
+    production_change = _member('switching', 'production_change', production_change, PRODUCTION_CHANGE_LABELS)
     row = _select('switching', _SWITCHING_ROWS, (production_change,), None)
     return {'old_units': row[0], 'new_units': row[1]}
 
@@ -969,7 +1005,7 @@ def lookup_fuel_index(*, fuel_case: FuelCase) -> FuelIndexResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('fuel_index', 'fuel_case', fuel_case, get_args(FuelCase))
+    fuel_case = _member('fuel_index', 'fuel_case', fuel_case, FUEL_CASE_LABELS)
     row = _select('fuel_index', _FUEL_INDEX_ROWS, (fuel_case,), None)
     return {'decrease': row[0]}
 
@@ -1003,7 +1039,7 @@ def lookup_turn_sequence(*, step: Step) -> TurnSequenceResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('turn_sequence', 'step', step, get_args(Step))
+    step = _member('turn_sequence', 'step', step, STEP_LABELS)
     row = _select('turn_sequence', _TURN_SEQUENCE_ROWS, (step,), None)
     return {'activity': row[0]}
 
@@ -1037,7 +1073,7 @@ def lookup_stacking(*, stack_limit: StackLimit) -> StackingResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('stacking', 'stack_limit', stack_limit, get_args(StackLimit))
+    stack_limit = _member('stacking', 'stack_limit', stack_limit, STACK_LIMIT_LABELS)
     row = _select('stacking', _STACKING_ROWS, (stack_limit,), None)
     return {'maximum': row[0]}
 
@@ -1170,7 +1206,7 @@ def lookup_target_systems(*, city: City) -> TargetSystemsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('target_systems', 'city', city, get_args(City))
+    city = _member('target_systems', 'city', city, CITY_LABELS)
     row = _select('target_systems', _TARGET_SYSTEMS_ROWS, (city,), None)
     return {
         'abr': row[0], 'air': row[1], 'afv': row[2], 'bb': row[3], 'chm': row[4], 'ee': row[5], 'ep': row[6],
@@ -1205,7 +1241,7 @@ def lookup_dated_rules(*, dated_rule: DatedRule) -> DatedRulesResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('dated_rules', 'dated_rule', dated_rule, get_args(DatedRule))
+    dated_rule = _member('dated_rules', 'dated_rule', dated_rule, DATED_RULE_LABELS)
     row = _select('dated_rules', _DATED_RULES_ROWS, (dated_rule,), None)
     return {'from': row[0]}
 
@@ -1242,7 +1278,7 @@ def lookup_cycles_per_game_turn(*, period: Period) -> CyclesPerGameTurnResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('cycles_per_game_turn', 'period', period, get_args(Period))
+    period = _member('cycles_per_game_turn', 'period', period, PERIOD_LABELS)
     row = _select('cycles_per_game_turn', _CYCLES_PER_GAME_TURN_ROWS, (period,), None)
     return {'german_cycles': row[0], 'us_cycles': row[1]}
 
@@ -1301,7 +1337,7 @@ def lookup_war_now_ends(*, war_event: WarEvent) -> WarNowEndsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('war_now_ends', 'war_event', war_event, get_args(WarEvent))
+    war_event = _member('war_now_ends', 'war_event', war_event, WAR_EVENT_LABELS)
     row = _select('war_now_ends', _WAR_NOW_ENDS_ROWS, (war_event,), None)
     return {'change': row[0]}
 
