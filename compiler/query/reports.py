@@ -25,6 +25,7 @@ from compiler.chance import (
     probability_json,
 )
 from compiler.crt import Reading
+from compiler.modifiers import holds
 from compiler.query.context import ModifierAnswer, context_json, read_context, read_modifiers
 from compiler.query.lookup import (
     DrmListAnswer,
@@ -154,7 +155,7 @@ def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
         for k, m in result.keys
     ]
     modifiers = result.modifiers
-    if modifiers is not None and modifiers.breakdown is not None:
+    if modifiers is not None and modifiers.breakdown is not None and chart.drms:
         lines.append("  " + breakdown_line(modifiers, result.natural, result.modified))
         lines += _undecided_line(game, modifiers)
     if result.natural is not None:
@@ -162,8 +163,10 @@ def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
         roll = (
             f"{result.natural}"
             if not drm
-            else f"{result.natural} {'+' if drm > 0 else '-'} DRM {abs(drm)} = {result.modified}"
+            else f"{result.natural} {'+' if drm > 0 else '-'} DRM {abs(drm)} = {result.natural + drm}"
         )
+        if result.modified is not None and result.modified != result.natural + drm:
+            roll += f", capped to {result.modified}"  # the chart's cap on the modified roll
         what = "value" if chart.kind is model.ChartKind.VALUE else "roll"
         lines.append(f"  {what} {roll} -> row {row_range_text(result.row)}")
     lines += [
@@ -389,7 +392,7 @@ def chance_lines(report: ChanceReport) -> list[str]:
     dice = chart.dice.text + (" (when no alternative below applies)" if chart.dice_alternatives else "")
     roll = f"{dice}, natural roll" if result.drm == 0 else f"{dice}, DRM {_signed(result.drm)}"
     lines.append(f"  {roll} ({span}{'' if report.in_span else '; this DRM is outside that span'})")
-    if report.modifiers is not None and report.modifiers.breakdown is not None:
+    if report.modifiers is not None and report.modifiers.breakdown is not None and chart.drms:
         lines.append("  " + breakdown_line(report.modifiers, None, None))
         lines += _undecided_line(report.game, report.modifiers)
     lines += _table_lines(report)
@@ -401,11 +404,21 @@ def chance_lines(report: ChanceReport) -> list[str]:
         lines.append(f"    {_run_text(first, last)}: {_chance_text(p)}{each}")
     if chart.repeat > 1:
         lines += _repeat_lines(report)
+    rolled = next((alt for alt, _ in report.alternatives if _alternative_holds(report, alt)), None)
     for alt, sub in report.alternatives:
-        lines.append(f"  when {_alternative_condition(report.game, alt)}, roll {alt.dice.text} instead:")
+        mark = " (rolled in the context given)" if alt is rolled else ""
+        lines.append(f"  when {_alternative_condition(report.game, alt)}, roll {alt.dice.text} instead{mark}:")
         lines += ["  " + line for line in _table_lines(sub)]
         lines += ["  " + line for line in _expected_lines(sub)]
     return _safe(lines)
+
+
+def _alternative_holds(report: ChanceReport, alt: model.DiceAlternative) -> bool:
+    """Whether `--when`/`--set` make this `roll ... when` alternative the dice rolled."""
+    modifiers = report.modifiers
+    if modifiers is None or modifiers.breakdown is None:
+        return False
+    return holds(alt.when, {**{k.id: model.MemberId(m.id) for k, m in report.keys}, **modifiers.context}) is True
 
 
 def _alternative_condition(game: model.Game, alt: model.DiceAlternative) -> str:
