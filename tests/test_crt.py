@@ -535,3 +535,24 @@ def test_the_aid_prints_the_terrain_shift_in_both_places(shifts_game) -> None:
     assert "<li>Leader: 1 column right when Attacking leader</li>" in crt
     assert "Total shift limited to −2 to +2 columns." in crt
     assert "The total shift applies after the odds table&#39;s edge." in crt
+
+
+def test_odds_command_reads_a_crt_from_forces(tmp_path: Path) -> None:
+    compile_text(tmp_path, SHIFTS)
+    charts = str(tmp_path / "charts")
+    # 90 vs 10 is 9:1: the 6:1 column at the table's edge, then --shift -1: 5:1, where 1 is AE
+    r = CliRunner().invoke(
+        cli, ["odds", "t/CRT", "--attack", "90", "--defense", "10", "--shift", "-1", "--charts", charts]
+    )
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[1:3] == [
+        "  column shifts: none",
+        "  odds: 5:1 (9:1 shifted -1 reads the 5:1 column: the table's edge)",
+    ]
+    assert "  1     1/6 (16.7%)  AE" in r.output and "  2-6   5/6 (83.3%)  DE" in r.output
+    r = CliRunner().invoke(
+        cli, ["odds", "t/CRT", "--attack", "90", "--defense", "10", "--format", "json", "--charts", charts]
+    )
+    assert '"odds_read": {\n    "odds": {\n      "odds": "9:1",\n      "shift": 0,\n      "column": "6:1"' in r.output
+    r = CliRunner().invoke(cli, ["odds", "t/CRT", "--defense", "10", "--charts", charts])
+    assert r.exit_code == 2 and "give --attack with --defense" in r.output

@@ -10,14 +10,15 @@ import click
 from compiler.cli.common import (
     as_printed_option,
     ask,
+    attack_option,
     charts_option,
+    defense_option,
     drm_option,
     echo_lines,
+    forces_from,
     key_option,
     parse_keys,
-    shift_total,
-    usage_error,
-    whole_number,
+    shift_option,
 )
 
 if TYPE_CHECKING:
@@ -30,19 +31,9 @@ if TYPE_CHECKING:
 @click.argument("roll", required=False)
 @key_option
 @drm_option
-@click.option(
-    "--attack", callback=whole_number, metavar="N", help="Attack factors: pick the odds column (with --defense)."
-)
-@click.option(
-    "--defense", callback=whole_number, metavar="N", help="Defense factors: pick the odds column (with --attack)."
-)
-@click.option(
-    "--shift",
-    multiple=True,
-    callback=shift_total,
-    metavar="N",
-    help="Odds column shifts (+ toward the attacker); given more than once, they add up.",
-)
+@attack_option
+@defense_option
+@shift_option
 @click.option("--json", "as_json", is_flag=True, help="Print the selected row as JSON.")
 @as_printed_option
 @charts_option
@@ -64,14 +55,10 @@ def lookup_command(
     100), or the value of a value-keyed chart; leave it out for charts read by keys only.
     Exits 1 when no row is selected (a gap, or a modified roll off the table).
     """
-    from compiler.query.lookup import Forces, OddsColumnAnswer, answer
+    from compiler.query.lookup import OddsColumnAnswer, answer
     from compiler.query.reports import lookup_json, lookup_lines, odds_column_json, odds_column_lines
 
-    if attack is None and defense is not None:
-        raise usage_error("give --attack with --defense")
-    if attack is None and shift:
-        raise usage_error("--shift moves an odds column: give --attack and --defense")
-    forces = Forces(attack, defense, shift) if attack is not None else None
+    forces = forces_from(attack, defense, shift)
 
     def question(game: model.Game, chart: model.Chart) -> LookupResult | OddsColumnAnswer:
         return answer(game, chart, roll, parse_keys(keys), drm, forces)

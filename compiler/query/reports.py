@@ -22,8 +22,9 @@ from compiler.chance import (
     percent_text,
     probability_json,
 )
+from compiler.column_shifts import Context, ShiftBreakdown
 from compiler.crt import Reading
-from compiler.query.lookup import LookupResult, LookupUsage, OddsColumnAnswer, resolve_keys
+from compiler.query.lookup import Forces, LookupResult, LookupUsage, OddsColumnAnswer, crt_keys, resolve_keys
 from compiler.text import json_value, value_text
 from compiler.textsafe import json_text, printable
 
@@ -54,13 +55,7 @@ def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
     """The selected row for a terminal: heading, keys, roll -> row, then one line per column."""
     chart = result.chart
     lines = [_heading(game, chart)]
-    readings = dict(result.odds)
-    if result.shifts is not None:
-        lines.append(f"  column shifts: {result.shifts.text()}")
-    lines += [
-        f"  {k.id}: {m.label}" + (_how(readings[k.id]) if k.id in readings else "")
-        for k, m in result.keys
-    ]
+    lines += _key_lines(result.keys, result.odds, result.shifts)
     if result.natural is not None:
         drm = result.drm
         roll = (
@@ -91,6 +86,7 @@ def lookup_json(game: model.Game, result: LookupResult) -> str:
             "modified": result.modified,
             "range": result.row.range.printed if result.row.range else None,
             "values": {k: json_value(v) for k, v in result.values().items()},
+            **_odds_json(result.odds, result.shifts),
         }
     )
 
@@ -105,6 +101,18 @@ def odds_column_lines(game: model.Game, answer: OddsColumnAnswer) -> list[str]:
             f"  {_forces(answer.attack, answer.defense, answer.shift)} -> {answer.column}{_how(reading)}",
         ]
     )
+
+
+def _key_lines(
+    keys: tuple[tuple[model.Key, model.Member], ...],
+    odds: tuple[tuple[str, Reading], ...],
+    shifts: ShiftBreakdown | None,
+) -> list[str]:
+    """One line per key, an odds key read from forces saying how (`odds: 2:1 (3:1 shifted -1 reads
+    the 2:1 column)`), after the CRT's column shifts when it declares any."""
+    readings = dict(odds)
+    lines = [f"  column shifts: {shifts.text()}"] if shifts is not None else []
+    return lines + [f"  {k.id}: {m.label}" + (_how(readings[k.id]) if k.id in readings else "") for k, m in keys]
 
 
 def _forces(attack: int, defense: int | None, shift: int) -> str:
@@ -149,6 +157,8 @@ class ChanceReport:
     keys: tuple[tuple[model.Key, model.Member], ...]
     result: ChartChances
     expected: tuple[tuple[model.Column, Fraction | None], ...]  # every `int` column, in chart order
+    odds: tuple[tuple[str, Reading], ...] = ()  # CRT keys read from --attack/--defense, by key id
+    shifts: ShiftBreakdown | None = None  # the CRT's own column shifts that applied
 
     @property
     def in_span(self) -> bool:
@@ -168,7 +178,14 @@ def _not_by_dice(chart: model.Chart) -> str:
     return "without dice"
 
 
-def chance_report(game: model.Game, chart: model.Chart, given_keys: dict[str, str], drm: int) -> ChanceReport:
+def chance_report(
+    game: model.Game,
+    chart: model.Chart,
+    given_keys: dict[str, str],
+    drm: int,
+    forces: Forces | None = None,
+    context: Context | None = None,
+) -> ChanceReport:
     """The exact chance of each row of `chart` for the given keys at total DRM `drm`.
 
     Args:
@@ -177,6 +194,8 @@ def chance_report(game: model.Game, chart: model.Chart, given_keys: dict[str, st
         given_keys: key id -> member id or printed label, as for `chartc lookup`.
         drm: total die roll modifier added to the natural roll, in pips (any integer; one outside
             the declared span is allowed and flagged by `ChanceReport.in_span`).
+        forces, context: for a CRT, the forces that pick its odds column and the context its own
+            column shifts read (as `chartc lookup`).
 
     Returns:
         The report; its row chances plus `no_row` sum to exactly 1.
@@ -189,11 +208,14 @@ def chance_report(game: model.Game, chart: model.Chart, given_keys: dict[str, st
         raise LookupUsage(
             f"chart `{chart.address}` is read {_not_by_dice(chart)}, not by dice: it has no chances to give"
         )
-    keys = resolve_keys(chart, given_keys)
+    crt = crt_keys(game, chart, forces, given_keys, context) if forces is not None else None
+    keys = resolve_keys(chart, crt.keys if crt else given_keys)
     result = chances(chart, tuple(m.id for _, m in keys), drm)
     integer_columns = [col for col in chart.columns if col.type is model.BuiltinType.INT]
     expected = tuple((col, expected_value(chart, result, col)) for col in integer_columns)
-    return ChanceReport(game, chart, keys, result, expected)
+    if crt is None:
+        return ChanceReport(game, chart, keys, result, expected)
+    return ChanceReport(game, chart, keys, result, expected, crt.readings, crt.shifts)
 
 
 def _decimal(p: Fraction) -> str:
@@ -261,7 +283,7 @@ def chance_lines(report: ChanceReport) -> list[str]:
     chart, result = report.chart, report.result
     assert chart.dice is not None  # chance_report only builds reports of charts read by dice
     lines = [_heading(report.game, chart)]
-    lines += [f"  {key.id}: {member.label}" for key, member in report.keys]
+    lines += _key_lines(report.keys, report.odds, report.shifts)
     lo, hi = chart.drm_span()
     span = f"declared DRMs reach {_signed(lo)} to {_signed(hi)}" if chart.drms else "no DRMs declared"
     roll = f"{chart.dice.text}, natural roll" if result.drm == 0 else f"{chart.dice.text}, DRM {_signed(result.drm)}"
@@ -315,5 +337,21 @@ def chance_json(report: ChanceReport) -> str:
             "no_row": probability_json(result.no_row),
             "expected": {col.id: probability_json(v) if v is not None else None for col, v in report.expected},
             "modified": [{"roll": roll, "probability": probability_json(p)} for roll, p in result.modified.items()],
+            **_odds_json(report.odds, report.shifts),
         }
     )
+
+
+def _odds_json(odds: tuple[tuple[str, Reading], ...], shifts: ShiftBreakdown | None) -> dict[str, Any]:
+    """For a CRT read from forces: how each odds key was read and the column shifts that applied."""
+    out: dict[str, Any] = {}
+    if odds:
+        out["odds_read"] = {
+            key: {"odds": r.formed, "shift": r.shift, "column": r.column, "clamped": r.clamped} for key, r in odds
+        }
+    if shifts is not None:
+        out["column_shifts"] = {
+            "applied": [{"label": label, "shift": v} for label, v in shifts.terms],
+            "total": shifts.total,
+        }
+    return out
