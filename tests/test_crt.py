@@ -468,6 +468,7 @@ INTERNAL_ID = re.compile(r"\bo\d+_\d+\b")  # the ids odds columns had before the
 
 def test_no_internal_column_id_in_outputs_or_cli_messages(tmp_path: Path) -> None:
     from compiler.build import render_outputs
+    from compiler.project import load
 
     crts = (FORMS + SHIFTS.replace('game t { title "T" }\n', "")).replace(
         'odds ratio "Odds"', 'odds ratio "Ratio odds"'
@@ -479,6 +480,10 @@ def test_no_internal_column_id_in_outputs_or_cli_messages(tmp_path: Path) -> Non
     comp = compile_text(tmp_path, crts)
     assert comp.diagnostics == []
     outputs = render_outputs(comp.project)
+    crtlab = ROOT / "tests" / "data" / "charts" / "crtlab"  # the test CRTs of the aid and `analyze`
+    lab = load([crtlab])
+    assert not lab.has_errors
+    outputs |= render_outputs(lab.project)
     corpus = [p for p in (ROOT / "generated").rglob("*") if p.suffix in (".json", ".html")]
     texts = {name: text for name, text in outputs.items() if not name.endswith(".py")}
     texts |= {str(p): p.read_text(encoding="utf-8") for p in corpus}
@@ -494,6 +499,14 @@ def test_no_internal_column_id_in_outputs_or_cli_messages(tmp_path: Path) -> Non
         ["odds", "t/CRT", "--key", "odds=3:1"],
         ["odds", "t/CRT", "--key", "odds=3:1", "--format", "json"],
         ["lookup", "usaaf/crt_odds", "--attack", "26", "--defense", "7", "--charts", str(ROOT / "charts")],
+    ]
+    lab_charts = str(crtlab.parent)
+    runs += [
+        ["lookup", "crtlab/CRT", "4", "--attack", "15", "--defense", "10", "--charts", lab_charts],
+        ["lookup", "crtlab/CRT", "4", "--key", "odds=9:1", "--charts", lab_charts],
+        ["lookup", "crtlab/DCRT", "4", "--attack", "3", "--defense", "9", "--json", "--charts", lab_charts],
+        ["odds", "crtlab/FIRE", "--attack", "3", "--charts", lab_charts],
+        ["analyze", "crtlab/CRT", "--charts", lab_charts],
     ]
     for args in runs:
         r = CliRunner().invoke(cli, args if "--charts" in args else [*args, "--charts", charts])
