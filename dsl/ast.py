@@ -594,14 +594,14 @@ class ChartDecl:
     repeated: tuple[Span, ...]  # statements given twice where only one is allowed
     span: Span
     allows: tuple[AllowDecl, ...] = ()
-    shifts: tuple[ShiftDecl, ...] = ()
-    shift_groups: tuple[ShiftGroupDecl, ...] = ()
-    shift_cap: ShiftCapDecl | None = None
     zero_reads: ZeroReadsDecl | None = None
     repeat: RepeatDecl | None = None
     roll_alternatives: tuple[DiceAlternativeDecl, ...] = ()
     high_rolls_favour: Favoured | None = None  # `high_rolls favour attacker` on a CRT
     roll_grids: tuple[RollGridDecl, ...] = ()
+    shifts: tuple[ShiftDecl, ...] = ()
+    shift_groups: tuple[ShiftGroupDecl, ...] = ()
+    shift_cap: ShiftCapDecl | None = None
 
 
 class Side(StrEnum):

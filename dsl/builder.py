@@ -360,10 +360,10 @@ class Builder(_Terminals):
         partial = block.one("partial", ast.Text)
         drm_meaning = block.one("drm_meaning", ast.Text)
         derive = block.one("derive", ast.DeriveDecl)
-        shift_cap = block.one("shift_cap", ast.ShiftCapDecl)
         zero_reads = block.one("zero_reads", ast.ZeroReadsDecl)
         repeat = block.one("repeat", ast.RepeatDecl)
         favoured = block.one("roll_favours", ast.Favoured)
+        shift_cap = block.one("shift_cap", ast.ShiftCapDecl)
         return ast.ChartDecl(
             kind=kind,
             chart_id=chart_id.name if chart_id else None,
@@ -387,14 +387,14 @@ class Builder(_Terminals):
             repeated=block.repeated,
             span=self._span(meta),
             allows=block.every("allow", ast.AllowDecl),
-            shifts=block.every("shift", ast.ShiftDecl),
-            shift_groups=block.every("shift_group", ast.ShiftGroupDecl),
-            shift_cap=shift_cap,
             zero_reads=zero_reads,
             repeat=repeat,
             roll_alternatives=block.every("roll_when", ast.DiceAlternativeDecl),
             high_rolls_favour=favoured,
             roll_grids=block.every("roll_grid", ast.RollGridDecl),
+            shifts=block.every("shift", ast.ShiftDecl),
+            shift_groups=block.every("shift_group", ast.ShiftGroupDecl),
+            shift_cap=shift_cap,
         )
 
     def external(

@@ -16,7 +16,7 @@ from typing import assert_never
 from compiler import model
 from compiler.analysis import analyze
 from compiler.chance import chances, percent_text
-from compiler.crt import Between, OddsForm, OddsRule
+from compiler.crt import OddsForm, OddsRule
 from compiler.crt_grid import CrtShape, classic_grid, crt_shape, fits_portrait
 from compiler.dice import DiceForm
 from compiler.text import key_label, value_text
@@ -109,12 +109,7 @@ class AvailabilityBody:
 class OddsRuleBody:
     """How a CRT's odds are formed and its column picked: (heading, text) rows."""
 
-    attacker: str
-    defender: str
-    columns: str | None
-    beyond: str | None
-    shift: str | None
-    reading: tuple[tuple[str, str], ...] = ()  # how columns other than rounded n:1 ratios are read
+    rows: tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True)
@@ -386,24 +381,11 @@ def chart_view(game: model.Game, chart: model.Chart) -> ChartView:
         errata=tuple(_chart_errata(game, chart)),
         layout=layout,
         body=body,
+        codes_key=codes_key(game, chart),
         shifts=tuple(describe_shift(s, chart.shifts, game) for s in chart.shifts.shifts) if chart.shifts else (),
         shift_cap=_shift_cap(chart.shifts),
         shift_order=_shift_order(game, chart),
-        codes_key=codes_key(game, chart),
     )
-
-
-def _shift_cap(rules: model.ShiftRules | None) -> str | None:
-    return f"{_signed(rules.cap[0])} to {_signed(rules.cap[1])}" if rules is not None and rules.cap else None
-
-
-def _shift_order(game: model.Game, chart: model.Chart) -> str | None:
-    """`applies after the odds table's edge`, from the odds rule the CRT is keyed by."""
-    for key in chart.keys:
-        rule = game.chart(key.enum.id)
-        if rule is not None and rule.odds is not None and rule.odds.shift_order is not None:
-            return f"applies {rule.odds.shift_order} the odds table's edge"
-    return None
 
 
 def codes_key(game: model.Game, chart: model.Chart) -> tuple[tuple[str, str], ...]:
@@ -422,6 +404,19 @@ def codes_key(game: model.Game, chart: model.Chart) -> tuple[tuple[str, str], ..
     return tuple(key)
 
 
+def _shift_cap(rules: model.ShiftRules | None) -> str | None:
+    return f"{_signed(rules.cap[0])} to {_signed(rules.cap[1])}" if rules is not None and rules.cap else None
+
+
+def _shift_order(game: model.Game, chart: model.Chart) -> str | None:
+    """`applies after the odds table's edge`, from the odds rule the CRT is keyed by."""
+    for key in chart.keys:
+        rule = game.chart(key.enum.id)
+        if rule is not None and rule.odds is not None and rule.odds.shift_order is not None:
+            return f"applies {rule.odds.shift_order} the odds table's edge"
+    return None
+
+
 def _body(game: model.Game, chart: model.Chart, natural: dict[int, Fraction]) -> tuple[Layout, ChartBody]:
     """The table a chart prints, by layout."""
     if chart.odds is not None:
@@ -438,39 +433,38 @@ def _body(game: model.Game, chart: model.Chart, natural: dict[int, Fraction]) ->
     return Layout.ROWS, _rows_body(game, chart, natural)
 
 
-def _odds_reading(r: OddsRule) -> tuple[tuple[str, str], ...]:
-    """How an exact-ratio, differential or strength rule reads its column, line by line; empty for
-    a ratio rule that rounds the quotient (the aid prints its three rounding lines instead)."""
-    between = {Between.LOWER: "use the lower column", Between.HIGHER: "use the higher column"}
-    lines: list[tuple[str, str]] = []
+def _odds_rule_body(r: OddsRule) -> OddsRuleBody:
+    rows = _odds_form_rows(r)
+    if r.columns:
+        rows.append(("Columns", ", ".join(r.columns)))
+    if r.beyond:
+        rows.append(("Beyond the table", {"clamp": "use the edge column", "error": "not allowed"}[r.beyond]))
+    if r.shift_order:
+        rows.append(("Column shifts", f"column shifts apply {r.shift_order} the table edge is applied"))
+    return OddsRuleBody(tuple(rows))
+
+
+def _odds_form_rows(r: OddsRule) -> list[tuple[str, str]]:
+    """How the rule forms odds, in the words of a CRT's key."""
+    between = f"odds between two columns read the {r.between} one" if r.between else ""
     match r.form:
+        case OddsForm.RATIO if r.between is None:
+            return [
+                ("Attacker has more", f"attack ÷ defense, rounded {r.attacker_round}, read as n:1"),
+                ("Defender has more", f"defense ÷ attack, rounded {r.defender_round}, read as 1:n"),
+                ("Equal", "1:1"),
+            ]
         case OddsForm.RATIO:
-            if r.between is None:
-                return ()
-            lines.append(("Odds", "the exact ratio attack : defense"))
+            return [("Odds", "attack : defense, compared exactly with the columns"), ("Between columns", between)]
         case OddsForm.DIFFERENTIAL:
-            lines.append(("Differential", "attack strength \u2212 defense strength"))
+            rows = [("Differential", "attack − defense")]
+            return rows + ([("Between columns", between)] if between else [])
         case OddsForm.STRENGTH:
-            lines.append(("Strength", "the attack strength"))
-            if r.domain is not None:
-                low, high = r.domain
-                lines.append(("Strengths", f"{low} to {high}" if high is not None else f"{low} or more"))
+            low, high = r.domain or (0, None)
+            rows = [("Strength", f"the attack strength, {low} {'to ' + str(high) if high is not None else 'or more'}")]
+            return rows + ([("Between columns", between)] if between else [])
         case _:
             assert_never(r.form)
-    if r.between is not None:
-        lines.append(("Between two columns", between[r.between]))
-    return tuple(lines)
-
-
-def _odds_rule_body(r: OddsRule) -> OddsRuleBody:
-    return OddsRuleBody(
-        attacker=f"attack ÷ defense, rounded {r.attacker_round}, read as n:1",
-        defender=f"defense ÷ attack, rounded {r.defender_round}, read as 1:n",
-        columns=", ".join(r.columns) if r.columns else None,
-        beyond={"clamp": "use the edge column", "error": "not allowed"}.get(r.beyond or ""),
-        shift=f"column shifts apply {r.shift_order} the table edge is applied" if r.shift_order else None,
-        reading=_odds_reading(r),
-    )
 
 
 _LARGE_SIZES = (12.0, 11.0, 10.0, 9.0, 8.0)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import assert_never
 
-from compiler import model
+from compiler import column_shifts, model
 from compiler.crt import OddsForm, OddsRule, runtime_arguments
 from compiler.dice import Dice
 from compiler.emit import runtime
@@ -297,13 +297,13 @@ class _ChartEmitter:
             out.append(_Param(key.id, name, enum.alias, check))
         return out
 
-    def context_params(
-        self, conditions: list[model.Condition | None] | None = None, *, also: tuple[str, ...] = ()
-    ) -> list[_Param]:
-        """The keyword parameters of the context variables `conditions` test (default: the DRMs')
-        and of the variables `also` (those a shift reads its row by)."""
+    def context_params(self, conditions: list[model.Condition | None] | None = None) -> list[_Param]:
+        """The keyword parameters of the context variables `conditions` test (default: the DRMs')."""
         tested = [d.when for d in self.chart.drms] if conditions is None else conditions
-        used = sorted({v for when in tested for v in _vars(when)} | set(also))
+        return self.params_for(sorted({v for when in tested for v in _vars(when)}))
+
+    def params_for(self, used: list[str]) -> list[_Param]:
+        """The keyword parameters of the context variables `used`, in that order."""
         out = []
         for var_id in used:
             var = self.game.context[var_id]
@@ -473,8 +473,7 @@ class _ChartEmitter:
 
     def shift_function(self, rules: model.ShiftRules) -> list[str]:
         chart, c = self.chart, self.names
-        sourced = tuple(s.source.var for s in rules.shifts if s.source is not None)
-        params = self.context_params([s.when for s in rules.shifts], also=sourced)
+        params = self.params_for(sorted(column_shifts.variables(rules)))
         lines = [f"_{c.const}_SHIFTS: Final = ("]
         for s in rules.shifts:
             lines += fill("_Shift(", _shift_args(s), "),", INDENT)

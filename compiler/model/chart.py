@@ -182,8 +182,8 @@ class Chart:
     drm_groups: tuple[DrmGroup, ...] = ()  # exclusive groups of `drms`
     modified_clamp: tuple[int, int] | None = None  # `clamp modified 1 to 10`: the cap on the modified roll
     context: tuple[ContextVar, ...] = ()  # the context variables the DRMs test, for reachability
-    shifts: ShiftRules | None = None  # a CRT's column shifts
     high_rolls_favour: Side | None = None  # a CRT's declared direction (`high_rolls favour attacker`)
+    shifts: ShiftRules | None = None  # a CRT's column shifts
 
     @property
     def all_dice(self) -> tuple[Dice, ...]:

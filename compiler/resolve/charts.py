@@ -145,10 +145,10 @@ class ChartResolver:
             broken=broken,
             availability=availability,
             drm_meaning=d.drm_meaning.text if d.drm_meaning else None,
-            shifts=chart_shifts(d, self.conditions, self.sink, self.where),
             repeat=self._repeat(d.repeat, kind),
             dice_alternatives=self._dice_alternatives(d),
             high_rolls_favour=d.high_rolls_favour.side if d.high_rolls_favour else None,
+            shifts=chart_shifts(d, self.conditions, self.sink, self.where),
         )
 
     def _clamp(self, combine: ast.CombineDecl | None) -> tuple[int, int] | None:
