@@ -165,7 +165,7 @@ def read(rule: OddsRule, attack: int, defense: int | None, shift: int = 0) -> Re
     return Reading(got.formed, got.column, got.clamped, shift)
 
 
-def column(rule: OddsRule, attack: int, defense: int, shift: int = 0) -> str:
+def column(rule: OddsRule, attack: int, defense: int | None, shift: int = 0) -> str:
     """The CRT column label for these forces and column shift (+ toward the attacker).
 
     Without printed columns the ratio itself is returned (shifts move it along the odds scale).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
@@ -569,3 +570,52 @@ def test_odds_command_reads_a_crt_from_forces(tmp_path: Path) -> None:
     assert '"odds_read": {\n    "odds": {\n      "odds": "9:1",\n      "shift": 0,\n      "column": "6:1"' in r.output
     r = CliRunner().invoke(cli, ["odds", "t/CRT", "--defense", "10", "--charts", charts])
     assert r.exit_code == 2 and "give --attack with --defense" in r.output
+
+
+def _oracle(columns: list[tuple[F, F]], value: F, between: str) -> int | None:
+    """The column an odds value reads, from the definition alone: the column holding it, else the
+    nearest column below (`lower`) or above (`higher`); None past either end."""
+    holding = [i for i, (lo, hi) in enumerate(columns) if lo <= value <= hi]
+    if holding:
+        return holding[0]
+    below = [i for i, (_, hi) in enumerate(columns) if hi < value]
+    above = [i for i, (lo, _) in enumerate(columns) if lo > value]
+    if not below or not above:
+        return None
+    return below[-1] if between == "lower" else above[0]
+
+
+def test_column_forms_agree_with_their_definition(forms) -> None:
+    from compiler.crt import parse_band, parse_fraction
+
+    inf = F(10**9)
+    for name, between in (("ratio", "lower"), ("favour", "higher")):
+        rule_ = forms.chart(name).odds
+        points = [parse_fraction(c) for c in rule_.columns]
+        for attack in range(1, 31):
+            for defense in range(1, 31):
+                want = _oracle([(p, p) for p in points], F(attack, defense), between)
+                try:
+                    got = rule_.columns.index(column(rule_, attack, defense))
+                except OddsProblem:
+                    got = None  # `favour` says `beyond error`
+                if want is not None:
+                    assert got == want, (name, attack, defense)
+                elif got is not None:  # past an end: `ratio` clamps to the edge column
+                    assert got in (0, len(points) - 1) and name == "ratio", (name, attack, defense)
+    for name in ("diff", "fire", "band"):
+        rule_ = forms.chart(name).odds
+        bands = [parse_band(c) for c in rule_.columns]
+        spans = [(F(-inf if lo is None else lo), F(inf if hi is None else hi)) for lo, hi in bands]
+        for attack in range(0, 41):
+            for defense in range(0, 15) if name == "diff" else (None,):
+                value = F(attack - (defense or 0))
+                want = _oracle(spans, value, str(rule_.between or "lower"))
+                try:
+                    got = rule_.columns.index(column(rule_, attack, defense))
+                except OddsProblem:
+                    got = None  # outside the domain, or below `fire`'s first column (`beyond error`)
+                if want is not None and (
+                    rule_.domain is None or rule_.domain[0] <= attack <= (rule_.domain[1] or attack)
+                ):
+                    assert got == want, (name, attack, defense)
