@@ -619,3 +619,32 @@ def test_column_forms_agree_with_their_definition(forms) -> None:
                     rule_.domain is None or rule_.domain[0] <= attack <= (rule_.domain[1] or attack)
                 ):
                     assert got == want, (name, attack, defense)
+
+
+def test_a_drm_read_from_the_terrain_effects_chart(tmp_path: Path) -> None:
+    from compiler.emit.python import emit_game_python
+    from compiler.query.lookup import lookup
+
+    # the TEC gains a DRM column: town +1 (attacking into town is harder for the defender to hold)
+    text = SHIFTS.replace(
+        'column shift: int "Column shift" rows { clear: 0  woods: -1  town: -2 }',
+        'column shift: int "Column shift" column drm: int "DRM" rows { clear: 0, 0  woods: -1, 0  town: -2, +1 }',
+    )
+    text = text.replace(
+        "  shift_cap -2 to +2\n", '  shift_cap -2 to +2\n  drm terrain_drm "Terrain" from [TEC] column drm by terrain\n'
+    )
+    text = text.replace('"DE": - | 6 | 5-6 | 4-6 | 3-6 | 2-6 | 1-6 }', '"DE": 7+ | 6+ | 5+ | 4+ | 3+ | 2+ | 1+ }')
+    comp = compile_text(tmp_path, text)
+    assert comp.diagnostics == []
+    game = comp.project.games["t"]
+    crt = game.chart("CRT")
+    [drm] = crt.drms  # one DRM per terrain with a DRM on the TEC: town
+    assert (drm.id, drm.label, drm.value) == ("terrain_drm_town", "Terrain ([TEC] Town)", 1)
+    assert crt.drm_sources[0].source.values == (("clear", 0), ("woods", 0), ("town", 1))
+    out = tmp_path / "tec_drm.py"
+    out.write_text(emit_game_python(game))
+    m = import_module(out, "tec_drm_generated")
+    assert (m.drm_crt(terrain="town"), m.drm_crt(terrain="woods")) == (1, 0)
+    # 3:1, natural 3 + 1 in town: 4, which is DE on the 3:1 column (AE 1-3)
+    assert m.lookup_crt(3, odds="3:1", drm=m.drm_crt(terrain="town")) == {"result": "DE"}
+    assert lookup(crt, "3", {"odds": "3:1"}, 1).values() == {"result": "DE"}

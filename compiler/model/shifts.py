@@ -41,6 +41,17 @@ class Shift:
 
 
 @dataclass(frozen=True)
+class DrmSource:
+    """A DRM read from a terrain effects chart's column (`drm terrain "Terrain" from [TEC] column
+    drm by terrain`): the chart's DRMs hold one DRM per member with a value, made from `source`."""
+
+    id: str
+    label: str
+    source: ShiftSource
+    span: Span
+
+
+@dataclass(frozen=True)
 class ShiftRules:
     """A CRT's column shifts: each one, which exclusive groups keep only their best or worst, and
     the bounds of the total (applied before the odds rule's own table edge)."""
