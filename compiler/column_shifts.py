@@ -49,9 +49,10 @@ def breakdown(chart: model.Chart, context: Context) -> ShiftBreakdown:
 
 def _label(shift: model.Shift, context: Context) -> str:
     """A shift's label in a breakdown; one read from a chart names the chart and the row read:
-    `Terrain ([TEC] woods)`."""
-    given = context.get(shift.source.var) if shift.source is not None else None
-    return shift.label if shift.source is None or given is None else f"{shift.label} ([{shift.source.chart}] {given})"
+    `Terrain ([TEC] Woods)`."""
+    if shift.source is None or (given := context.get(shift.source.var)) is None:
+        return shift.label
+    return f"{shift.label} ([{shift.source.chart}] {dict(shift.source.labels).get(str(given), given)})"
 
 
 def variables(rules: model.ShiftRules) -> list[str]:

@@ -383,7 +383,7 @@ def test_shift_breakdown(shifts_game) -> None:
 
     crt = shifts_game.chart("CRT")
     assert breakdown(crt, {}).terms == ()
-    assert breakdown(crt, {"terrain": "woods"}).text() == "Terrain ([TEC] woods) -1 = -1"
+    assert breakdown(crt, {"terrain": "woods"}).text() == "Terrain ([TEC] Woods) -1 = -1"
     # woods -1 and a river -1 are one group of which only the worst counts: the terrain, listed first
     assert breakdown(crt, {"terrain": "woods", "river": True}).total == -1
     # a river -1 is worse than clear terrain (0): the river counts
@@ -391,7 +391,7 @@ def test_shift_breakdown(shifts_game) -> None:
     assert breakdown(crt, {"terrain": "town", "leader": True}).total == -1  # -2 + 1
     # town -2 and night -1 make -3, held to the cap of -2
     town_night = breakdown(crt, {"terrain": "town", "night": True})
-    assert (town_night.total, town_night.text()) == (-2, "Terrain ([TEC] town) -2, Night -1 = -2 (capped)")
+    assert (town_night.total, town_night.text()) == (-2, "Terrain ([TEC] Town) -2, Night -1 = -2 (capped)")
 
 
 def test_the_terrain_effects_chart_is_the_one_source(tmp_path: Path) -> None:
@@ -416,7 +416,7 @@ def test_lookup_applies_the_crt_shifts(shifts_game) -> None:
     result = answer(shifts_game, crt, "4", {}, 0, Forces(30, 10), {"terrain": "woods", "leader": True, "night": True})
     assert result.values() == {"result": "AE"}
     assert lookup_lines(shifts_game, result)[1:3] == [
-        "  column shifts: Terrain ([TEC] woods) -1, Leader +1, Night -1 = -1",
+        "  column shifts: Terrain ([TEC] Woods) -1, Leader +1, Night -1 = -1",
         "  odds: 2:1 (3:1 shifted -1 reads the 2:1 column)",
     ]
     # a --shift +1 from the caller adds to the CRT's own shifts: back on 3:1, where a 4 is DE
@@ -648,3 +648,17 @@ def test_a_drm_read_from_the_terrain_effects_chart(tmp_path: Path) -> None:
     # 3:1, natural 3 + 1 in town: 4, which is DE on the 3:1 column (AE 1-3)
     assert m.lookup_crt(3, odds="3:1", drm=m.drm_crt(terrain="town")) == {"result": "DE"}
     assert lookup(crt, "3", {"odds": "3:1"}, 1).values() == {"result": "DE"}
+
+
+def test_cli_reads_the_shifts_context(tmp_path: Path) -> None:
+    compile_text(tmp_path, SHIFTS)
+    charts = str(tmp_path / "charts")
+    args = ["t/CRT", "4", "--attack", "30", "--defense", "10", "--set", "terrain=Woods", "--when", "leader"]
+    r = CliRunner().invoke(cli, ["lookup", *args, "--when", "night", "--charts", charts])
+    # woods -1, leader +1, night -1: 3:1 reads one column left, 2:1, where a 4 is AE
+    assert r.exit_code == 0, r.output
+    assert "  column shifts: Terrain ([TEC] Woods) -1, Leader +1, Night -1 = -1\n" in r.output
+    assert "  odds: 2:1 (3:1 shifted -1 reads the 2:1 column)\n" in r.output and r.output.endswith("Result: AE\n")
+    r = CliRunner().invoke(cli, ["odds", *[a for a in args if a != "4"], "--charts", charts])
+    # woods -1 and leader +1 cancel: the 3:1 column, where 1-3 is AE
+    assert r.exit_code == 0 and "  odds: 3:1\n" in r.output and "  1-3   1/2 (50%)  AE" in r.output, r.output

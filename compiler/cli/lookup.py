@@ -18,18 +18,22 @@ from compiler.cli.common import (
     forces_from,
     key_option,
     parse_keys,
+    set_option,
     shift_option,
+    when_option,
 )
 
 if TYPE_CHECKING:
     from compiler import model
-    from compiler.query.lookup import LookupResult, OddsColumnAnswer
+    from compiler.query.lookup import DrmListAnswer, LookupResult, OddsColumnAnswer
 
 
 @click.command("lookup")
 @click.argument("address")
 @click.argument("roll", required=False)
 @key_option
+@when_option
+@set_option
 @drm_option
 @attack_option
 @defense_option
@@ -41,6 +45,8 @@ def lookup_command(
     address: str,
     roll: str | None,
     keys: tuple[str, ...],
+    when: tuple[str, ...],
+    sets: tuple[str, ...],
     drm: int,
     attack: int | None,
     defense: int | None,
@@ -53,15 +59,25 @@ def lookup_command(
 
     ROLL is the natural roll as printed on the dice (0 on a d10 is 10, 00 on a percentile roll is
     100), or the value of a value-keyed chart; leave it out for charts read by keys only.
+    With --when/--set the chart's DRMs are read in that context (flags left out are false, other
+    values left out unknown) and the breakdown is printed; --drm adds on top. On a chart that
+    lists DRMs only (IA2 B9), --when/--set print their total.
     Exits 1 when no row is selected (a gap, or a modified roll off the table).
     """
-    from compiler.query.lookup import OddsColumnAnswer, answer
-    from compiler.query.reports import lookup_json, lookup_lines, odds_column_json, odds_column_lines
+    from compiler.query.lookup import DrmListAnswer, OddsColumnAnswer, answer
+    from compiler.query.reports import (
+        drm_list_json,
+        drm_list_lines,
+        lookup_json,
+        lookup_lines,
+        odds_column_json,
+        odds_column_lines,
+    )
 
     forces = forces_from(attack, defense, shift)
 
-    def question(game: model.Game, chart: model.Chart) -> LookupResult | OddsColumnAnswer:
-        return answer(game, chart, roll, parse_keys(keys), drm, forces)
+    def question(game: model.Game, chart: model.Chart) -> LookupResult | OddsColumnAnswer | DrmListAnswer:
+        return answer(game, chart, roll, parse_keys(keys), drm, forces, when=when, sets=sets)
 
     game, _, result = ask(address, charts_dir, question, as_printed)
     if isinstance(result, OddsColumnAnswer):
@@ -69,6 +85,8 @@ def lookup_command(
             click.echo(odds_column_json(game, result))
         else:
             echo_lines(odds_column_lines(game, result))
+    elif isinstance(result, DrmListAnswer):
+        click.echo(drm_list_json(game, result) if as_json else "\n".join(drm_list_lines(game, result)))
     elif as_json:
         click.echo(lookup_json(game, result))
     else:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -17,13 +18,21 @@ from compiler.cli.common import (
     forces_from,
     key_option,
     parse_keys,
+    set_option,
     shift_option,
+    when_option,
 )
+
+if TYPE_CHECKING:
+    from compiler import model
+    from compiler.query.reports import ChanceReport
 
 
 @click.command("odds")
 @click.argument("address")
 @key_option
+@when_option
+@set_option
 @drm_option
 @attack_option
 @defense_option
@@ -41,6 +50,8 @@ from compiler.cli.common import (
 def odds_command(
     address: str,
     keys: tuple[str, ...],
+    when: tuple[str, ...],
+    sets: tuple[str, ...],
     drm: int,
     attack: int | None,
     defense: int | None,
@@ -54,16 +65,19 @@ def odds_command(
     Shows each row's chance as a fraction and a percentage, the chance that no row is selected
     (when there is one), the expected value of each integer column (hits, points) and the
     distribution of the modified roll. (The command keeps its name; in chartc, *odds* otherwise
-    means only a CRT's odds ratio.) On a CRT, --attack/--defense pick the odds column, moved by
-    the CRT's column shifts and --shift, as for `chartc lookup`. A chart not read by dice or a wrong
-    key is a usage error.
+    means only a CRT's odds ratio.) With --when/--set the DRM is the chart's DRMs read in that
+    context, plus --drm. On a CRT, --attack/--defense pick the odds column, moved by the CRT's
+    column shifts in that context and by --shift, as for `chartc lookup`. A chart not read by
+    dice or a wrong key is a usage error.
     """
     from compiler.query.reports import chance_json, chance_lines, chance_report
 
     forces = forces_from(attack, defense, shift)
-    _, _, report = ask(
-        address, charts_dir, lambda game, chart: chance_report(game, chart, parse_keys(keys), drm, forces), as_printed
-    )
+
+    def question(game: model.Game, chart: model.Chart) -> ChanceReport:
+        return chance_report(game, chart, parse_keys(keys), drm, when, sets, forces)
+
+    _, _, report = ask(address, charts_dir, question, as_printed)
     if fmt == "json":
         click.echo(chance_json(report))
     else:

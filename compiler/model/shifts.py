@@ -24,6 +24,7 @@ class ShiftSource:
     column_label: str
     var: str
     values: tuple[tuple[str, int], ...]
+    labels: tuple[tuple[str, str], ...] = ()  # each member's printed label, by id (`woods` -> `Woods`)
 
 
 @dataclass(frozen=True)

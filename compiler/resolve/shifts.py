@@ -160,7 +160,8 @@ def bind_source(
             return None
         values.append((member.id, cell))
     column = table.columns[column_index]
-    return model.ShiftSource(table.address, table.title, column.id, column.label, var.id, tuple(values))
+    labels = tuple((m.id, m.label) for m in enum.members)
+    return model.ShiftSource(table.address, table.title, column.id, column.label, var.id, tuple(values), labels)
 
 
 def chart_drm_sources(decl: ast.ChartDecl) -> tuple[model.DrmSource, ...]:
@@ -195,7 +196,9 @@ def _bind_drms(symbols: SymbolTable, chart: model.Chart, sink: Sink) -> model.Ch
                 label = f"{d.label} ([{source.chart}] {member.label if member else member_id})"
                 when = model.Compare(source.var, model.CompareOp.EQ, model.MemberId(member_id), d.span)
                 drms.append(model.Drm(f"{d.id}_{member_id}", label, value, when, None, d.span))
-    return dataclasses.replace(chart, drms=tuple(drms), drm_sources=tuple(bound))
+    tested = {v.id: v for v in chart.context} | {d.source.var: symbols.context[d.source.var] for d in bound}
+    context = tuple(tested[v] for v in sorted(tested))  # reachability enumerates the terrain too
+    return dataclasses.replace(chart, drms=tuple(drms), drm_sources=tuple(bound), context=context)
 
 
 def _source_problem(table: model.Chart, var: model.ContextVar, column: str) -> str | None:
