@@ -662,3 +662,24 @@ def test_cli_reads_the_shifts_context(tmp_path: Path) -> None:
     r = CliRunner().invoke(cli, ["odds", *[a for a in args if a != "4"], "--charts", charts])
     # woods -1 and leader +1 cancel: the 3:1 column, where 1-3 is AE
     assert r.exit_code == 0 and "  odds: 3:1\n" in r.output and "  1-3   1/2 (50%)  AE" in r.output, r.output
+
+
+def test_shift_before_clamp_counts_steps_past_a_closed_edge(tmp_path: Path) -> None:
+    from compiler.crt import read
+
+    comp = compile_text(
+        tmp_path,
+        'game t { title "T" }\n'
+        'odds d "D" { form differential columns ["-1/0", "+1/+2", "+3/+4", "+5/+6", "+7"] beyond clamp '
+        "shift before clamp }\n"
+        'odds r "R" { columns ["1:1", "3:2", "2:1", "3:1"] between columns lower beyond error shift before clamp }\n',
+    )
+    assert comp.diagnostics == []
+    diff, ratio = comp.project.games["t"].chart("d").odds, comp.project.games["t"].chart("r").odds
+    # +9 is two points past the closed +7 column: a shift of -2 lands on +7, -3 on +5/+6
+    assert (read(diff, 10, 1, -2).column, read(diff, 10, 1, -3).column) == ("+7", "+5/+6")
+    assert read(diff, 10, 1).clamped and not read(diff, 10, 1, -2).clamped
+    # 5:1 is two whole odds past 3:1: shifted -2 it reads 3:1; shifted -1 it is still off the table
+    assert read(ratio, 5, 1, -2).column == "3:1"
+    with pytest.raises(OddsProblem, match="5:1 shifted -1 is off the table"):
+        read(ratio, 5, 1, -1)
