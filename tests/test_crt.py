@@ -683,3 +683,14 @@ def test_shift_before_clamp_counts_steps_past_a_closed_edge(tmp_path: Path) -> N
     assert read(ratio, 5, 1, -2).column == "3:1"
     with pytest.raises(OddsProblem, match="5:1 shifted -1 is off the table"):
         read(ratio, 5, 1, -1)
+
+
+def test_a_shift_cannot_test_the_crt_keys(tmp_path: Path) -> None:
+    # a column shift is read before the column is known, from the context: not from the CRT's keys
+    text = SHIFTS.replace(
+        "  shift_cap -2 to +2\n", '  shift odds_shift "Low odds" +1 when odds == "1:2"\n  shift_cap -2 to +2\n'
+    )
+    comp = compile_text(tmp_path, text)
+    assert [(d.code, d.message) for d in comp.diagnostics] == [
+        ("C407", "shift `odds_shift` tests the chart's key `odds`: a column shift reads context variables only")
+    ]

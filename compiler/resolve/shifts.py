@@ -72,6 +72,15 @@ def _shift(s: ast.ShiftDecl, conditions: ConditionResolver) -> model.Shift | Non
     when = conditions.condition(s.when) if s.when else None
     if s.when is not None and when is None:
         return None
+    keys = sorted(model.condition_vars(when) & (set(conditions.keys) - set(conditions.symbols.context)))
+    if keys:
+        conditions.sink.emit(
+            codes.INVALID_CONDITION,
+            f"shift `{s.name.text}` tests the chart's key `{keys[0]}`: a column shift reads context variables only",
+            s.span,
+            f"declare `context {keys[0]}: ...` and test that, or write the modifier as a `drm`",
+        )
+        return None
     return model.Shift(s.name.text, label, s.value or 0, when, None, group, s.span)
 
 
