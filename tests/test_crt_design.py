@@ -104,6 +104,10 @@ def test_aid_prints_codes_in_cells_and_a_key_of_codes(crtlab) -> None:
     assert f'<tr><th scope="row">2</th>{cells}</tr>' in html
     assert "<dt>DR</dt><dd>Defender retreats 1 hex (attacker steps 0, defender steps 0)</dd>" in html
     assert "<dt>1-</dt><dd>1 or less</dd>" in html  # the legend explains the grid's own open end
+    # the chance table under the grid ends with the expected step losses (natural roll): at 5:1,
+    # DR on 1-2 and DE on 3-6 cost the defender 2 x 4/6 = 1.33 steps
+    assert '<tr><th scope="row">avg. defender steps</th><td>0.17</td>' in html
+    assert "<td>1.33</td></tr>" in html
     # no internal odds column id reaches the page
     assert "o1_2" not in html and "o3_1" not in html
 
