@@ -16,7 +16,7 @@ from typing import assert_never
 from compiler import model
 from compiler.analysis import analyze, loss_fields
 from compiler.chance import chances, percent_text
-from compiler.crt import Between, OddsForm, OddsRule
+from compiler.crt import OddsForm, OddsRule
 from compiler.crt_grid import CrtShape, classic_grid, crt_shape, fits_portrait
 from compiler.dice import DiceForm
 from compiler.text import key_label, value_text
@@ -107,14 +107,9 @@ class AvailabilityBody:
 
 @dataclass(frozen=True)
 class OddsRuleBody:
-    """How a CRT's odds ratio is formed and its column picked."""
+    """How a CRT's odds are formed and its column picked: (heading, text) rows."""
 
-    attacker: str
-    defender: str
-    columns: str | None
-    beyond: str | None
-    shift: str | None
-    reading: tuple[tuple[str, str], ...] = ()  # how columns other than rounded n:1 ratios are read
+    rows: tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True)
@@ -165,6 +160,9 @@ class ChartView:
     layout: Layout
     body: ChartBody
     codes_key: tuple[tuple[str, str], ...] = ()  # result codes the chart prints, with their meanings
+    shifts: tuple[str, ...] = ()  # a CRT's column shifts, worded (`describe_shift`)
+    shift_cap: str | None = None
+    shift_order: str | None = None  # when the total applies: before or after the odds table's edge
 
 
 @dataclass(frozen=True)
@@ -197,6 +195,31 @@ def describe_condition(c: model.Condition | None, game: model.Game) -> str:
         return f"not ({describe_condition(c.inner, game)})"
     joiner = " and " if isinstance(c, model.All) else " or "
     return joiner.join(describe_condition(p, game) for p in c.parts)
+
+
+def describe_shift(s: model.Shift, rules: model.ShiftRules, game: model.Game) -> str:
+    """A column shift as a rulebook words it: `Across a river: 1 column left (when Attack across a
+    river)`, or for a shift read from a terrain effects chart `Terrain: per [TEC] Terrain Effects
+    Chart, Column shift (Woods 1 left, Town 2 left)`."""
+    group = f" (of group {s.group}, only the {dict(rules.groups)[s.group]} applies)" if s.group else ""
+    if s.source is None:
+        when = "" if s.when is None else f" when {describe_condition(s.when, game)}"
+        return f"{s.label}: {_columns_moved(s.value)}{when}{group}"
+    src = s.source
+    var = game.context.get(src.var)
+    enum = game.enums.get(var.enum) if var and var.enum else None
+    moved = [
+        f"{(m.label if (m := enum.member(member)) else member) if enum else member} {_columns_moved(value)}"
+        for member, value in src.values
+        if value
+    ]
+    return f"{s.label}: per [{src.chart}] {src.chart_title}, {src.column_label} ({', '.join(moved) or 'none'}){group}"
+
+
+def _columns_moved(value: int) -> str:
+    """`1 column right`, `2 columns left` (+ is toward the attacker, to the right on a printed CRT)."""
+    way = "right" if value > 0 else "left"
+    return f"{abs(value)} column{'s' if abs(value) != 1 else ''} {way}" if value else "no shift"
 
 
 def _var_label(var: str, game: model.Game) -> str:
@@ -233,8 +256,8 @@ def _natural_chances(chart: model.Chart) -> dict[int, Fraction]:
     A row that applies to several key combinations (`*`) gets a figure only when it is the same
     for all of them.
     """
-    if chart.kind is not model.ChartKind.ROLL or chart.dice is None:
-        return {}
+    if chart.kind is not model.ChartKind.ROLL or chart.dice is None or chart.dice_alternatives:
+        return {}  # with `roll ... when` alternatives a row has no one natural chance to print
     found: dict[int, set[Fraction]] = {}
     for combo in chart.key_combinations():
         for ro in chances(chart, combo, 0).rows:
@@ -258,12 +281,23 @@ def _grid_cell(cell: model.DieRange | None, by_range: dict[int, Fraction]) -> Gr
     return GridCellView(cell.printed, _percent(p), _bar(p))
 
 
-def _roll_header(chart: model.Chart) -> str:
+def _roll_header(chart: model.Chart, game: model.Game) -> str:
     if chart.kind is model.ChartKind.ROLL and chart.dice:
-        return f"Roll ({chart.dice.text})" if chart.dice.form != "percentile" else "Roll (2d10 %)"
+        times = f", {chart.repeat} times" if chart.repeat > 1 else ""
+        if chart.dice_alternatives:
+            return f"Roll ({_dice_words(chart, game)}){times}"
+        return (f"Roll ({chart.dice.text})" if chart.dice.form != "percentile" else "Roll (2d10 %)") + times
     if chart.kind is model.ChartKind.VALUE and chart.value_key:
         return chart.value_key.label
     return ""
+
+
+def _dice_words(chart: model.Chart, game: model.Game) -> str:
+    """The dice as a rulebook words them: `1d10`, or with `roll ... when` alternatives
+    `lower of 2d10 if Veteran, else 1d10`."""
+    assert chart.dice is not None
+    alternatives = [f"{a.dice.text} if {describe_condition(a.when, game)}" for a in chart.dice_alternatives]
+    return ", ".join([*alternatives, ("else " if alternatives else "") + chart.dice.text])
 
 
 def _printed_ranges(chart: model.Chart) -> list[str]:
@@ -294,14 +328,14 @@ def chart_legend(chart: model.Chart, game: model.Game) -> list[tuple[str, str]]:
     shape = crt_shape(chart, game.enums)
     printed = [band.label for band in classic_grid(shape).bands] if shape else _printed_ranges(chart)
     legend: list[tuple[str, str]] = []
-    high = _first(printed, r"\d+\+")
+    high = _first(printed, r"-?\d+\+")
     if high:
         legend.append((high, f"{high[:-1]} or more"))
-    low = _first(printed, r"\d+-|\d+ or less")
+    low = _first(printed, r"-?\d+-|-?\d+ or less")
     if low:
         legend.append((low, low.rstrip("-").replace(" or less", "") + " or less"))
     if chart.dice and chart.dice.form is DiceForm.SUM and chart.dice.sides == 10 and _first(printed, r"(\d+-)?0"):
-        legend.append(("0", "the 0 face of a d10 counts as 10"))
+        legend.append(("0", "the 0 face of a d10 counts as 10" if chart.dice.zero == 10 else "the d10 reads 0 to 9"))
     if chart.dice and chart.dice.form is DiceForm.PERCENTILE and _first(printed, r"(\d+-)?00"):
         legend.append(("00", "100 on a percentile roll"))
     if "\u2713" in printed:
@@ -330,7 +364,7 @@ def chart_view(game: model.Game, chart: model.Chart) -> ChartView:
     return ChartView(
         chart=chart,
         anchor="chart-" + chart.ident,
-        roll_header=_roll_header(chart),
+        roll_header=_roll_header(chart, game),
         drms=tuple(
             DrmView(
                 _signed(d.value),
@@ -342,12 +376,15 @@ def chart_view(game: model.Game, chart: model.Chart) -> ChartView:
         ),
         clamp=f"{_signed(chart.clamp[0])} to {_signed(chart.clamp[1])}" if chart.clamp else None,
         show_chances=bool(natural),
-        dice_text=chart.dice.text if chart.dice else None,
+        dice_text=_dice_words(chart, game) if chart.dice else None,
         legend=tuple(chart_legend(chart, game)),
         errata=tuple(_chart_errata(game, chart)),
         layout=layout,
         body=body,
         codes_key=codes_key(game, chart),
+        shifts=tuple(describe_shift(s, chart.shifts, game) for s in chart.shifts.shifts) if chart.shifts else (),
+        shift_cap=_shift_cap(chart.shifts),
+        shift_order=_shift_order(game, chart),
     )
 
 
@@ -367,6 +404,19 @@ def codes_key(game: model.Game, chart: model.Chart) -> tuple[tuple[str, str], ..
     return tuple(key)
 
 
+def _shift_cap(rules: model.ShiftRules | None) -> str | None:
+    return f"{_signed(rules.cap[0])} to {_signed(rules.cap[1])}" if rules is not None and rules.cap else None
+
+
+def _shift_order(game: model.Game, chart: model.Chart) -> str | None:
+    """`applies after the odds table's edge`, from the odds rule the CRT is keyed by."""
+    for key in chart.keys:
+        rule = game.chart(key.enum.id)
+        if rule is not None and rule.odds is not None and rule.odds.shift_order is not None:
+            return f"applies {rule.odds.shift_order} the odds table's edge"
+    return None
+
+
 def _body(game: model.Game, chart: model.Chart, natural: dict[int, Fraction]) -> tuple[Layout, ChartBody]:
     """The table a chart prints, by layout."""
     if chart.odds is not None:
@@ -383,39 +433,38 @@ def _body(game: model.Game, chart: model.Chart, natural: dict[int, Fraction]) ->
     return Layout.ROWS, _rows_body(game, chart, natural)
 
 
-def _odds_reading(r: OddsRule) -> tuple[tuple[str, str], ...]:
-    """How an exact-ratio, differential or strength rule reads its column, line by line; empty for
-    a ratio rule that rounds the quotient (the aid prints its three rounding lines instead)."""
-    between = {Between.LOWER: "use the lower column", Between.HIGHER: "use the higher column"}
-    lines: list[tuple[str, str]] = []
+def _odds_rule_body(r: OddsRule) -> OddsRuleBody:
+    rows = _odds_form_rows(r)
+    if r.columns:
+        rows.append(("Columns", ", ".join(r.columns)))
+    if r.beyond:
+        rows.append(("Beyond the table", {"clamp": "use the edge column", "error": "not allowed"}[r.beyond]))
+    if r.shift_order:
+        rows.append(("Column shifts", f"column shifts apply {r.shift_order} the table edge is applied"))
+    return OddsRuleBody(tuple(rows))
+
+
+def _odds_form_rows(r: OddsRule) -> list[tuple[str, str]]:
+    """How the rule forms odds, in the words of a CRT's key."""
+    between = f"odds between two columns read the {r.between} one" if r.between else ""
     match r.form:
+        case OddsForm.RATIO if r.between is None:
+            return [
+                ("Attacker has more", f"attack ÷ defense, rounded {r.attacker_round}, read as n:1"),
+                ("Defender has more", f"defense ÷ attack, rounded {r.defender_round}, read as 1:n"),
+                ("Equal", "1:1"),
+            ]
         case OddsForm.RATIO:
-            if r.between is None:
-                return ()
-            lines.append(("Odds", "the exact ratio attack : defense"))
+            return [("Odds", "attack : defense, compared exactly with the columns"), ("Between columns", between)]
         case OddsForm.DIFFERENTIAL:
-            lines.append(("Differential", "attack strength \u2212 defense strength"))
+            rows = [("Differential", "attack − defense")]
+            return rows + ([("Between columns", between)] if between else [])
         case OddsForm.STRENGTH:
-            lines.append(("Strength", "the attack strength"))
-            if r.domain is not None:
-                low, high = r.domain
-                lines.append(("Strengths", f"{low} to {high}" if high is not None else f"{low} or more"))
+            low, high = r.domain or (0, None)
+            rows = [("Strength", f"the attack strength, {low} {'to ' + str(high) if high is not None else 'or more'}")]
+            return rows + ([("Between columns", between)] if between else [])
         case _:
             assert_never(r.form)
-    if r.between is not None:
-        lines.append(("Between two columns", between[r.between]))
-    return tuple(lines)
-
-
-def _odds_rule_body(r: OddsRule) -> OddsRuleBody:
-    return OddsRuleBody(
-        attacker=f"attack ÷ defense, rounded {r.attacker_round}, read as n:1",
-        defender=f"defense ÷ attack, rounded {r.defender_round}, read as 1:n",
-        columns=", ".join(r.columns) if r.columns else None,
-        beyond={"clamp": "use the edge column", "error": "not allowed"}.get(r.beyond or ""),
-        shift=f"column shifts apply {r.shift_order} the table edge is applied" if r.shift_order else None,
-        reading=_odds_reading(r),
-    )
 
 
 _LARGE_SIZES = (12.0, 11.0, 10.0, 9.0, 8.0)
