@@ -187,6 +187,12 @@ LOOKUPS = [
     (["FIRE", "11", "--attack", "3"], "strength: 2 (3 reads the 2 column)", "D1"),
     # 30 vs 10 is 3:1; the defender in a town ([TEC] -2) shifts it two columns left to 1:1
     (["TCRT", "4", "--attack", "30", "--defense", "10", "--shift", "-2"], "odds: 1:1", "EX"),
+    # the same shift from the context: [TEC] town -2, the leader +1, so one column left to 2:1
+    (
+        ["TCRT", "4", "--attack", "30", "--defense", "10", "--set", "terrain=town", "--when", "leader"],
+        "Terrain ([TEC] town) -2, Leader with the attackers +1 = -1",
+        "DR",
+    ),
 ]
 
 
