@@ -1,6 +1,6 @@
 """The `chartc` command line (click). It only orchestrates: load -> check -> emit -> write.
 
-One module per command (`check`, `build`, `lookup`, `odds`, `diff`, `explain`); what they share
+One module per command (`check`, `build`, `lookup`, `odds`, `analyze`, `diff`, `explain`); what they share
 is `common`; `git_tree` exports a git revision's charts for `diff`. Every text line they print
 goes through `compiler.textsafe`, so chart text cannot become a terminal or CI command.
 
@@ -28,6 +28,7 @@ REPORT_URL = "the chartc issue tracker"
 # Each command's module and object: a command's module is imported only when that command runs
 # (or `--help` lists them all), so `chartc lookup` does not load `build` or `diff`.
 COMMANDS = {
+    "analyze": ("compiler.cli.analyze", "analyze_command"),
     "build": ("compiler.cli.build", "build"),
     "check": ("compiler.cli.check", "check"),
     "diff": ("compiler.cli.diff", "diff_command"),

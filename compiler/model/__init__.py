@@ -20,6 +20,7 @@ from compiler.model.chart import (
     ChartErrata,
     ChartKind,
     Column,
+    DiceAlternative,
     GridLayout,
     GridRow,
     Key,
@@ -55,6 +56,7 @@ from compiler.model.game import (
     Project,
     Suppression,
 )
+from compiler.model.shifts import Shift, ShiftRules, ShiftSource
 from compiler.model.types import (
     COLUMN_TYPES,
     FIELD_TYPES,
@@ -108,6 +110,7 @@ __all__ = [
     "ContextType",
     "ContextVar",
     "CountInvariant",
+    "DiceAlternative",
     "DieRange",
     "Drm",
     "DrmGroup",
@@ -136,6 +139,9 @@ __all__ = [
     "Project",
     "Rounding",
     "Row",
+    "Shift",
+    "ShiftRules",
+    "ShiftSource",
     "ShortRow",
     "Slashed",
     "Suppression",

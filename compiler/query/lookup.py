@@ -10,7 +10,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from compiler import model
+from compiler import column_shifts, model
 from compiler.crt import OddsForm, OddsProblem, Reading, read
 from compiler.diagnostics.suggest import did_you_mean
 from compiler.dice import Dice, DiceForm
@@ -42,6 +42,7 @@ class LookupResult:
     keys: tuple[tuple[model.Key, model.Member], ...]
     row: model.Row
     odds: tuple[tuple[str, Reading], ...] = ()  # CRT keys read from --attack/--defense, by key id
+    shifts: column_shifts.ShiftBreakdown | None = None  # the CRT's own column shifts that applied
 
     def values(self) -> dict[str, model.Value]:
         """The selected row's cells by column id."""
@@ -68,12 +69,13 @@ def read_roll(chart: model.Chart, text: str) -> int:
     dice = chart.dice
     if dice is None:
         raise LookupProblem(f"chart `{chart.address}` has no roll")
-    rolled = None if negative else dice.read_number(digits)
-    if rolled is None and not negative:
+    rolled = -int(digits) if negative else dice.read_number(digits)
+    if rolled is None:
         rolled = int(digits)
-    if rolled is None or rolled not in dice.outcomes:
+    if rolled not in chart.natural_rolls:
         raise LookupProblem(
-            f"{text} cannot be rolled on {dice.text}: natural rolls run {dice.min} to {dice.max}"
+            f"{text} cannot be rolled on {chart.dice_text}: natural rolls run {chart.natural_rolls[0]} to "
+            f"{chart.natural_rolls[-1]}"
             + (" (a 0 on the die reads as 10)" if _one_d10(dice) else "")
             + (" (00 reads as 100)" if dice.form is DiceForm.PERCENTILE else "")
         )
@@ -103,7 +105,7 @@ def resolve_keys(chart: model.Chart, given: dict[str, str]) -> tuple[tuple[model
             suggestion = did_you_mean(
                 given[key.id], [m.id for m in key.enum.members] + [m.label for m in key.enum.members]
             )
-            labels = ", ".join(f'{m.id} ("{m.label}")' for m in key.enum.members)
+            labels = ", ".join(m.id if m.id == m.label else f'{m.id} ("{m.label}")' for m in key.enum.members)
             message = f"`{given[key.id]}` is not a value of key `{key.id}`: {suggestion or ''} values are {labels}"
             raise LookupUsage(message.replace(":  ", ": "))
         out.append((key, member))
@@ -232,9 +234,11 @@ def answer(
     given_keys: dict[str, str],
     drm: int,
     forces: Forces | None = None,
+    context: column_shifts.Context | None = None,
 ) -> LookupResult | OddsColumnAnswer:
     """What `chartc lookup` answers: the odds column of an odds rule for FORCES, or the row a roll
-    selects, with the odds column key of a CRT picked from FORCES.
+    selects, with the odds column key of a CRT picked from FORCES, moved by the CRT's own column
+    shifts in CONTEXT (context variable id -> value) and the shift FORCES give.
 
     Raises:
         LookupProblem: as `lookup`; LookupUsage when FORCES pick a key also given by name.
@@ -244,14 +248,16 @@ def answer(
     if chart.kind is model.ChartKind.ODDS:
         got = odds_reading(chart, forces.attack, forces.defense, forces.shift)
         return OddsColumnAnswer(chart, forces.attack, forces.defense, forces.shift, got.column, got.formed, got.clamped)
-    readings = readings_from_odds(game, chart, forces.attack, forces.defense, forces.shift)
+    shifts = column_shifts.breakdown(chart, context or {}) if chart.shifts is not None else None
+    shift = forces.shift + (shifts.total if shifts else 0)
+    readings = readings_from_odds(game, chart, forces.attack, forces.defense, shift)
     both = sorted(set(readings) & set(given_keys))
     if both:
         raise LookupUsage(f"--attack/--defense pick key `{both[0]}`; leave out --key {both[0]}=...")
     from_odds = {key: reading.column for key, reading in readings.items()}
     result = lookup(chart, roll_text, {**given_keys, **from_odds}, drm)
-    return dataclasses.replace(result, odds=tuple(sorted(readings.items())))
+    return dataclasses.replace(result, odds=tuple(sorted(readings.items())), shifts=shifts)
 
 
 def _one_d10(dice: Dice) -> bool:
-    return dice.form is DiceForm.SUM and dice.sides == 10 and dice.count == 1
+    return dice.form is DiceForm.SUM and dice.sides == 10 and dice.count == 1 and dice.zero == 10

@@ -149,18 +149,45 @@ def _select(chart: str, rows: tuple[_Row[_V], ...], keys: tuple[str, ...], modif
     raise NoRowError(f"{chart}: no row{shown} with keys {keys}")
 
 
-def _roll(rng: random.Random, form: str, count: int, sides: int, subtract: int, floor: int) -> int:
-    """A natural roll of the dice form, read as the chart reads it (a d10's 0 is 10, 00 is 100)."""
+def _roll(
+    rng: random.Random,
+    form: str,
+    count: int,
+    sides: int,
+    subtract: int,
+    floor: int,
+    *,
+    keep: int = 0,
+    versus: tuple[int, int] = (0, 0),
+    zero: int = 10,
+) -> int:
+    """A natural roll of the dice form, read as the chart reads it (a d10's 0 is 10 unless `zero` is
+    0, 00 is 100); `keep` dice for the highest/lowest forms, `versus` the opposing dice.
+    """
     if form == "d66":
         return rng.randint(1, 6) * 10 + rng.randint(1, 6)
     if form == "percentile":
         return (rng.randint(0, 9) * 10 + rng.randint(0, 9)) or 100
-    faces = [rng.randint(1, sides) for _ in range(count)]
+    faces = sorted(_throw(rng, count, sides, zero))
     if form == "lower":
-        return min(faces)
+        return faces[0]
+    if form == "higher":
+        return faces[-1]
+    if form == "highest":
+        return sum(faces[count - keep :])
+    if form == "lowest":
+        return sum(faces[:keep])
     if form == "minus":
         return max(floor, sum(faces) - subtract)
+    if form == "versus":
+        return sum(faces) - sum(_throw(rng, versus[0], versus[1], zero))
     return sum(faces)
+
+
+def _throw(rng: random.Random, count: int, sides: int, zero: int) -> list[int]:
+    """`count` dice of `sides` faces; a d10 read 0-9 when `zero` is 0."""
+    low = 0 if sides == 10 and zero == 0 else 1
+    return [rng.randint(low, sides - 1 + low) for _ in range(count)]
 
 
 def _rolled(natural: int, drm: int, values: _V) -> Roll[_V]:
@@ -250,6 +277,56 @@ def _total_drm(drms: tuple[_Drm, ...], context: Mapping[str, _Context], clamp: t
     """The sum of the DRMs whose conditions are true, clamped to `clamp` when the chart caps it."""
     total = sum(d.value for d in drms if d.when is None or _holds(d.when, context) is True)
     return total if clamp is None else max(clamp[0], min(clamp[1], total))
+
+
+# ---- CRT column shifts ---------------------------------------------------------------------------
+
+
+class _Shift(NamedTuple):
+    """A column shift (+ toward the attacker): `value` when `when` is true (None: always); or, when
+    `var` is set, the value `table` gives for the member that context variable holds (a terrain
+    effects chart's column). `group` names an exclusive group."""
+
+    label: str
+    value: int
+    when: _Condition | None
+    group: str | None = None
+    var: str | None = None
+    table: tuple[tuple[str, int], ...] = ()
+
+
+def _shift_value(shift: _Shift, context: Mapping[str, _Context]) -> int:
+    """The shift's value in this context: 0 when its condition is not true or its variable unknown."""
+    if shift.var is not None:
+        given = context[shift.var]
+        return 0 if given is None else dict(shift.table).get(str(given), 0)
+    return shift.value if shift.when is None or _holds(shift.when, context) is True else 0
+
+
+def _shift_terms(
+    shifts: tuple[_Shift, ...],
+    context: Mapping[str, _Context],
+    groups: tuple[tuple[str, str], ...],
+    cap: tuple[int, int] | None,
+) -> tuple[tuple[tuple[str, int], ...], int]:
+    """The shifts that apply, as (label, value) in declaration order, and their total.
+
+    Of an exclusive group only one counts: its highest (`best`) or lowest (`worst`) value, the
+    first such shift. The total is then held inside `cap`.
+    """
+    values = [_shift_value(s, context) for s in shifts]
+    pick = dict(groups)
+    applying = [(i, s, v) for i, (s, v) in enumerate(zip(shifts, values, strict=True)) if v]
+    kept: list[tuple[str, int]] = []
+    for i, shift, value in applying:
+        if shift.group is not None:
+            rivals = [(v, j) for j, s, v in applying if s.group == shift.group]
+            chosen = max(rivals, key=lambda r: (r[0], -r[1])) if pick[shift.group] == "best" else min(rivals)
+            if chosen[1] != i:
+                continue
+        kept.append((shift.label, value))
+    total = sum(v for _, v in kept)
+    return tuple(kept), total if cap is None else max(cap[0], min(cap[1], total))
 
 
 # ---- CRT odds (USAAF 15.1-15.2) ------------------------------------------------------------------
