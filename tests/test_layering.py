@@ -52,6 +52,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("compiler.game_cache",),
     ("compiler.build", "compiler.writer", "compiler.journal", "compiler.project", "compiler.diff"),
     ("compiler.explain",),
+    # `chartc fmt`: reads the grammar's tokens and compares syntax trees; nothing below imports it
+    ("compiler.fmt",),
     ("compiler.cli",),
 )
 

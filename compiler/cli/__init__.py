@@ -32,6 +32,7 @@ COMMANDS = {
     "check": ("compiler.cli.check", "check"),
     "diff": ("compiler.cli.diff", "diff_command"),
     "explain": ("compiler.cli.explain", "explain"),
+    "fmt": ("compiler.cli.fmt", "fmt_command"),
     "lookup": ("compiler.cli.lookup", "lookup_command"),
     "odds": ("compiler.cli.odds", "odds_command"),
 }

@@ -67,7 +67,7 @@ def load_project(paths: tuple[Path, ...], as_printed: bool = False) -> Compilati
     from compiler.project import PathError, load
 
     try:
-        return load(list(paths) or [Path("charts")], as_printed=as_printed)
+        return load(list(paths) or [default_charts_dir()], as_printed=as_printed)
     except PathError as exc:
         raise usage_error(str(exc)) from exc
 
@@ -201,5 +201,57 @@ drm_option = click.option(
 )
 as_printed_option = click.option("--as-printed", is_flag=True, help="Read the chart as printed, without errata.")
 charts_option = click.option(
-    "--charts", "charts_dir", type=click.Path(path_type=Path), default=Path("charts"), show_default=True
+    "--charts",
+    "charts_dir",
+    type=click.Path(path_type=Path),
+    default=lambda: default_charts_dir(),
+    show_default="$CHARTC_CHARTS, else `charts` of [tool.chartc] in pyproject.toml, else charts",
+    help="The charts folder.",
 )
+
+CHARTS_ENV = "CHARTC_CHARTS"
+
+
+def default_charts_dir(cwd: Path | None = None) -> Path:
+    """The charts folder when none is given: `$CHARTC_CHARTS`, else `charts = "..."` under
+    `[tool.chartc]` in the nearest `pyproject.toml` at or above the working directory (read
+    relative to that file's folder; the nearest one decides), else `charts`.
+
+    Raises:
+        click.UsageError: that pyproject.toml is not valid TOML or its `charts` is not a string.
+    """
+    import os
+
+    from_env = os.environ.get(CHARTS_ENV)
+    if from_env:
+        return Path(from_env)
+    start = (cwd or Path.cwd()).resolve()
+    for folder in (start, *start.parents):
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file():
+            configured = _configured_charts(pyproject)
+            return Path("charts") if configured is None else _shown_relative(folder / configured, start)
+    return Path("charts")
+
+
+def _configured_charts(pyproject: Path) -> str | None:
+    import tomllib
+
+    try:
+        table = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise usage_error(f"{pyproject}: cannot read [tool.chartc]: {exc}") from exc
+    tool = table.get("tool", {})
+    chartc = tool.get("chartc", {}) if isinstance(tool, dict) else {}
+    charts = chartc.get("charts") if isinstance(chartc, dict) else None
+    if charts is not None and not isinstance(charts, str):
+        raise usage_error(f"{pyproject}: [tool.chartc] charts must be a string (a folder), not {charts!r}")
+    return charts
+
+
+def _shown_relative(path: Path, start: Path) -> Path:
+    """`path` relative to the working directory when it lies inside it (shorter in messages)."""
+    try:
+        return path.relative_to(start)
+    except ValueError:
+        return path
