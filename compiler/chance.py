@@ -10,7 +10,7 @@ never disagree. It imports only the model: report rendering lives in `compiler.q
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from compiler import model
@@ -82,15 +82,23 @@ def modified_distribution(chart: model.Chart, drm: int) -> dict[int, Fraction]:
 
 def reachable_rolls(chart: model.Chart) -> list[int]:
     """Every modified roll with a non-zero chance under some DRM total the chart's DRMs can add,
-    ascending (natural outcomes only, when the chart has no DRMs).
+    with any of the chart's dice (its `roll` and each `roll ... when` alternative), ascending
+    (natural outcomes only, when the chart has no DRMs).
 
     Raises:
         ValueError: the chart has no dice.
     """
     reach: set[int] = set()
-    for total in drm_totals(chart):
-        reach |= {roll for roll, p in modified_distribution(chart, total).items() if p}
+    for variant in dice_variants(chart):
+        for total in drm_totals(variant):
+            reach |= {roll for roll, p in modified_distribution(variant, total).items() if p}
     return sorted(reach)
+
+
+def dice_variants(chart: model.Chart) -> list[model.Chart]:
+    """The chart once per dice it may be rolled with: as declared (its `roll`), then with each
+    `roll ... when` alternative's dice in its place; rows and DRMs are the same objects."""
+    return [chart] + [replace(chart, dice=alt.dice, dice_alternatives=()) for alt in chart.dice_alternatives]
 
 
 def chances(chart: model.Chart, combo: tuple[str, ...], drm: int) -> ChartChances:
@@ -133,7 +141,7 @@ def unreachable_rows(chart: model.Chart) -> list[model.Row]:
     Raises:
         ValueError: the chart has no dice.
     """
-    dists = [modified_distribution(chart, total) for total in drm_totals(chart)]
+    dists = [modified_distribution(v, total) for v in dice_variants(chart) for total in drm_totals(v)]
     return [
         row
         for row in chart.rows

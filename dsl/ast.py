@@ -148,11 +148,19 @@ class DiceForm(StrEnum):
     PERCENTILE = "percentile"
     LOWER = "lower"
     MINUS = "minus"
+    HIGHER = "higher"
+    HIGHEST = "highest"
+    LOWEST = "lowest"
+    VERSUS = "versus"
 
 
 @dataclass(frozen=True)
 class DiceDecl:
-    """`roll 2d6`, `roll d66`, `roll percentile`, `roll lower of 2d10`, `roll 1d6 minus 3 min 0`."""
+    """`roll 2d6`, `roll d66`, `roll percentile`, `roll lower of 2d10`, `roll 1d6 minus 3 min 0`,
+    `roll higher of 2d10`, `roll highest 3 of 4d6`, `roll lowest 2 of 3d6`, `roll 1d6 versus 1d6`.
+
+    `keep` is how many dice the highest/lowest forms keep; `versus_count`/`versus_sides` the
+    opposing side's dice of the versus form."""
 
     form: DiceForm
     count: int
@@ -160,6 +168,34 @@ class DiceDecl:
     subtract: int
     floor: int
     text: str
+    span: Span
+    keep: int = 0
+    versus_count: int = 0
+    versus_sides: int = 0
+
+
+@dataclass(frozen=True)
+class DiceAlternativeDecl:
+    """`roll lower of 2d10 when veteran` — dice rolled instead of the chart's `roll` while `when` holds."""
+
+    dice: DiceDecl
+    when: Cond
+    span: Span
+
+
+@dataclass(frozen=True)
+class ZeroReadsDecl:
+    """`zero reads 0` / `zero reads 10` — how the chart reads a d10's `0` face."""
+
+    value: int
+    span: Span
+
+
+@dataclass(frozen=True)
+class RepeatDecl:
+    """`repeat 3` — the roll is made this many times, each read separately (USAAF 19.3 optional)."""
+
+    times: int
     span: Span
 
 
@@ -473,6 +509,9 @@ class ChartDecl:
     repeated: tuple[Span, ...]  # statements given twice where only one is allowed
     span: Span
     allows: tuple[AllowDecl, ...] = ()
+    zero_reads: ZeroReadsDecl | None = None
+    repeat: RepeatDecl | None = None
+    roll_alternatives: tuple[DiceAlternativeDecl, ...] = ()
 
 
 class Rounding(StrEnum):

@@ -339,6 +339,8 @@ class Builder(_Terminals):
         partial = block.one("partial", ast.Text)
         drm_meaning = block.one("drm_meaning", ast.Text)
         derive = block.one("derive", ast.DeriveDecl)
+        zero_reads = block.one("zero_reads", ast.ZeroReadsDecl)
+        repeat = block.one("repeat", ast.RepeatDecl)
         return ast.ChartDecl(
             kind=kind,
             chart_id=chart_id.name if chart_id else None,
@@ -362,6 +364,9 @@ class Builder(_Terminals):
             repeated=block.repeated,
             span=self._span(meta),
             allows=block.every("allow", ast.AllowDecl),
+            zero_reads=zero_reads,
+            repeat=repeat,
+            roll_alternatives=block.every("roll_when", ast.DiceAlternativeDecl),
         )
 
     def external(
@@ -417,8 +422,11 @@ class Builder(_Terminals):
 
     # ---- dice, keys, columns, DRMs
 
-    def roll(self, meta: Meta, dice: ast.DiceDecl) -> _Stmt:
-        return _Stmt("roll", dice, self._span(meta))
+    def roll(self, meta: Meta, dice: ast.DiceDecl, when: ast.Cond | None) -> _Stmt:
+        if when is None:
+            return _Stmt("roll", dice, self._span(meta))
+        decl = ast.DiceAlternativeDecl(dice, when, self._span(meta))
+        return _Stmt("roll_when", decl, decl.span)
 
     def dice_sum(self, meta: Meta, dice: Token) -> ast.DiceDecl:
         count, sides = _split_dice(dice)
@@ -440,6 +448,52 @@ class Builder(_Terminals):
         return ast.DiceDecl(
             ast.DiceForm.MINUS, count, sides, sub, low, f"{dice} minus {sub} min {low}", self._span(meta)
         )
+
+    def dice_higher(self, meta: Meta, dice: Token) -> ast.DiceDecl:
+        count, sides = _split_dice(dice)
+        return ast.DiceDecl(ast.DiceForm.HIGHER, count, sides, 0, 0, f"higher of {dice}", self._span(meta))
+
+    def dice_highest(self, meta: Meta, keep: Token, dice: Token) -> ast.DiceDecl:
+        return self._keep(meta, ast.DiceForm.HIGHEST, int(keep), dice, f"highest {keep} of {dice}")
+
+    def dice_lowest(self, meta: Meta, keep: Token, dice: Token) -> ast.DiceDecl:
+        return self._keep(meta, ast.DiceForm.LOWEST, int(keep), dice, f"lowest {keep} of {dice}")
+
+    def dice_drop_lowest(self, meta: Meta, drop: Token, dice: Token) -> ast.DiceDecl:
+        count, _ = _split_dice(dice)
+        return self._keep(meta, ast.DiceForm.HIGHEST, count - int(drop), dice, f"drop lowest {drop} of {dice}")
+
+    def dice_drop_highest(self, meta: Meta, drop: Token, dice: Token) -> ast.DiceDecl:
+        count, _ = _split_dice(dice)
+        return self._keep(meta, ast.DiceForm.LOWEST, count - int(drop), dice, f"drop highest {drop} of {dice}")
+
+    def _keep(self, meta: Meta, form: ast.DiceForm, keep: int, dice: Token, text: str) -> ast.DiceDecl:
+        """A keep-highest/lowest form; `drop N of M` arrives here as keep M-N."""
+        count, sides = _split_dice(dice)
+        return ast.DiceDecl(form, count, sides, 0, 0, text, self._span(meta), keep=keep)
+
+    def dice_versus(self, meta: Meta, ours: Token, theirs: Token) -> ast.DiceDecl:
+        count, sides = _split_dice(ours)
+        versus_count, versus_sides = _split_dice(theirs)
+        return ast.DiceDecl(
+            ast.DiceForm.VERSUS,
+            count,
+            sides,
+            0,
+            0,
+            f"{ours} versus {theirs}",
+            self._span(meta),
+            versus_count=versus_count,
+            versus_sides=versus_sides,
+        )
+
+    def zero_reads(self, meta: Meta, value: Token) -> _Stmt:
+        decl = ast.ZeroReadsDecl(int(value), self._span(meta))
+        return _Stmt("zero_reads", decl, decl.span)
+
+    def repeat(self, meta: Meta, times: Token) -> _Stmt:
+        decl = ast.RepeatDecl(int(times), self._span(meta))
+        return _Stmt("repeat", decl, decl.span)
 
     def value_key(self, meta: Meta, name: ast.Name, label: ast.Text | None, domain: Token) -> _Stmt:
         decl = ast.ValueKeyDecl(name, label, self._range(domain), self._span(meta))

@@ -8,8 +8,9 @@ Not a test and not part of CI. Run from the repository root:
 Two workloads, each "every row's exact probability for every key combination and every DRM":
 
 * corpus: every roll chart in charts/ at every DRM of its declared span (what `chartc build` emits);
-* forms: one chart per dice form (2d6, d66, percentile, 1d10, lower of 2d10, 1d6 minus 3 min 0)
-  at every DRM from -6 to +6, to cover the forms the corpus does not use yet.
+* forms: one chart per dice form (2d6, d66, percentile, 1d10, lower of 2d10, 1d6 minus 3 min 0,
+  higher of 2d10, highest 3 of 4d6, lowest 2 of 3d6, 1d6 versus 1d6, 1d10 read 0-9) at every DRM
+  from -6 to +6, to cover the forms the corpus does not use yet.
 
 Both implementations build each distribution from scratch (no cached dice), assign each modified
 roll to the first matching row, and must give identical `Fraction`s; the script stops if not.
@@ -43,6 +44,11 @@ chart [PCT] "percentile" { roll percentile column r: text rows { 01-: "a" 02-50:
 chart [D10] "d10" { roll 1d10 column r: text rows { 1-: "a" 2-8: "b" 9+: "c" } }
 chart [LOW] "lower of 2d10" { roll lower of 2d10 column r: text rows { 1-: "a" 2-5: "b" 6+: "c" } }
 chart [FLAK] "flak" { roll 1d6 minus 3 min 0 column hits: int rows { 0-: 0 1: 1 2: 2 3+: 3 } }
+chart [HIGH] "higher of 2d10" { roll higher of 2d10 column r: text rows { 3-: "a" 4-8: "b" 9+: "c" } }
+chart [KEEP] "highest 3 of 4d6" { roll highest 3 of 4d6 column r: text rows { 7-: "a" 8-13: "b" 14+: "c" } }
+chart [LOWEST] "lowest 2 of 3d6" { roll lowest 2 of 3d6 column r: text rows { 3-: "a" 4-6: "b" 7+: "c" } }
+chart [VS] "1d6 versus 1d6" { roll 1d6 versus 1d6 column r: text rows { -2-: "a" -1-1: "b" 2+: "c" } }
+chart [Z10] "1d10 read 0-9" { roll 1d10 zero reads 0 column r: text rows { 0-: "a" 1-8: "b" 9+: "c" } }
 '''
 
 
@@ -84,7 +90,9 @@ def plain(workload) -> list[list[Fraction]]:
     out = []
     for chart, drms in workload:
         d = chart.dice
-        outcomes = Dice(d.form, d.count, d.sides, d.subtract, d.floor).outcomes
+        outcomes = Dice(
+            d.form, d.count, d.sides, d.subtract, d.floor, d.keep, d.versus_count, d.versus_sides, d.zero
+        ).outcomes
         for combo in chart.key_combinations():
             for drm in drms:
                 out.append(_assign(chart, combo, ((roll + drm, p) for roll, p in outcomes.items())))
@@ -98,9 +106,19 @@ def icepool_die(d: Dice):
         return icepool.map(lambda t, o: 10 * t + o, icepool.d(6), icepool.d(6))
     if d.form == "percentile":
         return icepool.map(lambda t, o: (10 * t + o) or 100, icepool.z(10), icepool.z(10))
+    die = icepool.z(10) if d.sides == 10 and d.zero == 0 else icepool.d(d.sides)
     if d.form == "lower":
-        return icepool.d(d.sides).lowest(d.count)
-    total = d.count @ icepool.d(d.sides)
+        return die.lowest(d.count)
+    if d.form == "higher":
+        return die.highest(d.count)
+    if d.form == "highest":
+        return die.highest(d.count, d.keep)
+    if d.form == "lowest":
+        return die.lowest(d.count, d.keep)
+    total = d.count @ die
+    if d.form == "versus":
+        other = icepool.z(10) if d.versus_sides == 10 and d.zero == 0 else icepool.d(d.versus_sides)
+        return total - d.versus_count @ other
     if d.form == "minus":
         return (total - d.subtract).clip(d.floor, None)
     return total

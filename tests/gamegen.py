@@ -68,6 +68,11 @@ class DiceForm:
             return "0"
         return str(roll)
 
+    @property
+    def statement(self) -> str:
+        """The `roll` line, with `zero reads 10` for the 1d10, whose 10 is printed `0` (C340 without)."""
+        return f"roll {self.text}" + ("\n  zero reads 10" if self.text == "1d10" else "")
+
 
 DICE = (
     DiceForm("1d6", tuple(range(1, 7))),
@@ -326,7 +331,7 @@ class GameWriter:
         head, address = self.chart_head(f"Roll on {dice.text}")
         keys, key_values = self.key_lines()
         cols = self.columns()
-        lines = [head, f'  rule "{self.rng.randint(1, 20)}.{self.rng.randint(1, 9)}"', f"  roll {dice.text}", *keys]
+        lines = [head, f'  rule "{self.rng.randint(1, 20)}.{self.rng.randint(1, 9)}"', f"  {dice.statement}", *keys]
         lines += [f'  column {cid}: {ctype} "{cid.title()}"' for cid, ctype in cols]
         lines += self.drms(dice.two_digit)
         lines.append("  rows {")
@@ -395,7 +400,7 @@ class GameWriter:
             for slot, (a, b) in zip(given, runs, strict=True):
                 cells[slot] = dice.printed(a) if a == b else f"{dice.printed(a)}-{dice.printed(b)}"
             columns.append(cells)
-        lines = [head, f"  roll {dice.text}", f'  column {self.name(0.6)}: text "Result"']
+        lines = [head, f"  {dice.statement}", f'  column {self.name(0.6)}: text "Result"']
         lines += self.drms(dice.two_digit) if self.rng.random() < 0.3 else []
         lines.append(f"  grid {key} [{', '.join(heads)}] {{")
         for i, label in enumerate(labels):

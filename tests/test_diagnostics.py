@@ -68,7 +68,7 @@ def test_unreadable_file(tmp_path: Path) -> None:
 def test_syntax_error_is_positioned_and_other_files_still_checked(tmp_path: Path) -> None:
     folder = tmp_path / "charts" / "t"
     folder.mkdir(parents=True)
-    (folder / "a.chart").write_text('game t { title "T" }\nchart [R1] "One" {\n  roll 1d6\n  rows { 3--6: "x" }\n}\n')
+    (folder / "a.chart").write_text('game t { title "T" }\nchart [R1] "One" {\n  roll 1d6\n  rows { 3---6: "x" }\n}\n')
     comp = compile_text(
         tmp_path, 'chart [R2] "Two" { roll 1d6 column r: text rows { 1-2: "a" 2-6: "b" } }\n', name="b.chart"
     )
@@ -76,7 +76,7 @@ def test_syntax_error_is_positioned_and_other_files_still_checked(tmp_path: Path
     assert len(syntax) == 1
     d = syntax[0]
     assert (d.span.file, d.span.line, d.span.col) == ("charts/t/a.chart", 4, 12)
-    assert d.message == "`3--6` is not a range while reading chart `R1`" and d.help == "write `3-6`"
+    assert d.message == "`3---6` is not a range while reading chart `R1`" and d.help == "write `3-6`"
     assert "C301" in codes(comp)  # b.chart was still checked
 
 

@@ -136,7 +136,7 @@ def test_a_very_long_line_is_checked_and_excerpted_briefly() -> None:
 
 def test_a_10_mb_file_gets_a_positioned_diagnostic() -> None:
     body = ("# " + "c" * 97 + "\n") * 100_000
-    chart = 'chart [R1] "X" { roll 1d6 column r: text rows { 1--6: "a" } }\n'
+    chart = 'chart [R1] "X" { roll 1d6 column r: text rows { 1---6: "a" } }\n'
     data = ('game t { title "T" }\n' + body + chart).encode()
     assert len(data) > 10_000_000
     [d] = compile_files({"a.chart": data}).diagnostics

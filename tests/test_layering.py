@@ -43,7 +43,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "compiler.emit.runtime",
     ),
     # the exact chances: imports only the model; the checks and the emitters read it
-    ("compiler.chance", "compiler.modifiers", "compiler.reach"),
+    ("compiler.chance", "compiler.modifiers", "compiler.reach", "compiler.repeated"),
     ("compiler.resolve", "compiler.errata"),
     ("compiler.checks",),
     ("compiler.query", "compiler.lookup"),

@@ -6,7 +6,8 @@ Pearson's chi-square test. Tolerance: the statistic must stay below the chi-squa
 value for 1 to 100 degrees of freedom), i.e. a correct sampler fails for about one seed in a
 thousand. The seed is fixed, so the test is deterministic; `test_the_bound_has_power` shows the
 same bound rejects plausible wrong samplers (2d6 read as a uniform 2-12, a d10 whose 0 face is 0).
-With N = 20,000 every cell expects at least 200 rolls (the rarest outcome is 1/100).
+With N = 20,000 every cell expects at least 90 rolls (the rarest outcome is a 2 on the lowest 2 of
+3d6 and a 12 on the highest 2, 1/216).
 """
 
 from __future__ import annotations
@@ -33,6 +34,11 @@ chart [PCT] "percentile" { roll percentile column r: text rows { 01-10: "a" 11-5
 chart [D10] "d10" { roll 1d10 column r: text rows { 1: "a" 2-8: "b" 9-0: "c" } }
 chart [LOW] "lower of 2d10" { roll lower of 2d10 column r: text rows { 1-2: "a" 3-5: "b" 6-10: "c" } }
 chart [FLAK] "flak" { roll 1d6 minus 3 min 0 column hits: int rows { 0: 0 1: 1 2: 2 3: 3 } }
+chart [HIGH] "higher of 2d10" { roll higher of 2d10 column r: text rows { 1-5: "a" 6-8: "b" 9-0: "c" } }
+chart [KEEP] "highest 2 of 3d6" { roll highest 2 of 3d6 column r: text rows { 2-6: "a" 7-9: "b" 10-12: "c" } }
+chart [LOWEST] "lowest 2 of 3d6" { roll lowest 2 of 3d6 column r: text rows { 2-4: "a" 5-7: "b" 8-12: "c" } }
+chart [VS] "1d6 versus 1d6" { roll 1d6 versus 1d6 column r: text rows { -5--1: "a" 0: "b" 1-5: "c" } }
+chart [Z10] "1d10 read 0-9" { roll 1d10 zero reads 0 column r: text rows { 0-2: "a" 3-9: "b" } }
 '''
 
 
@@ -60,7 +66,7 @@ def game(tmp_path_factory):
     return game, import_module(path, "t_rolls")
 
 
-@pytest.mark.parametrize("address", ["S2", "D66", "PCT", "D10", "LOW", "FLAK"])
+@pytest.mark.parametrize("address", ["S2", "D66", "PCT", "D10", "LOW", "FLAK", "HIGH", "KEEP", "LOWEST", "VS", "Z10"])
 def test_natural_rolls_follow_the_exact_distribution(game, address: str) -> None:
     model, module = game
     chart = model.chart(address)
@@ -72,7 +78,21 @@ def test_natural_rolls_follow_the_exact_distribution(game, address: str) -> None
 
 
 @pytest.mark.parametrize(
-    "address, drm", [("S2", 0), ("S2", 2), ("PCT", 0), ("D10", 0), ("LOW", 0), ("FLAK", 0), ("D66", 0)]
+    "address, drm",
+    [
+        ("S2", 0),
+        ("S2", 2),
+        ("PCT", 0),
+        ("D10", 0),
+        ("LOW", 0),
+        ("FLAK", 0),
+        ("D66", 0),
+        ("HIGH", 0),
+        ("KEEP", 0),
+        ("LOWEST", 0),
+        ("VS", 0),
+        ("Z10", 0),
+    ],
 )
 def test_selected_rows_follow_the_exact_odds(game, address: str, drm: int) -> None:
     model, module = game

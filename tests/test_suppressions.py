@@ -27,7 +27,7 @@ def test_allow_silences_its_code_only_inside_its_chart(tmp_path: Path) -> None:
 
 
 def test_allow_silences_only_the_named_code(tmp_path: Path) -> None:
-    text = HEADER + f'chart [R1] "One" {{ {OFF_TABLE} allow C306 "wrong code" }}\n'
+    text = HEADER + f'chart [R1] "One" {{ {OFF_TABLE} allow C309 "wrong code" }}\n'
     comp = compile_text(tmp_path, text)
     assert sorted(codes(comp)) == ["C305", "C501"]
 

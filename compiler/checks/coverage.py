@@ -13,6 +13,7 @@ from typing import assert_never
 
 from compiler import model
 from compiler.chance import drm_totals, reachable_rolls, unreachable_rows
+from compiler.checks.dice import unreachable_reason
 from compiler.diagnostics import Label, Sink, codes
 
 
@@ -157,7 +158,7 @@ def _report_overlaps(
 def _check_roll_chart(chart: model.Chart, sink: Sink) -> None:
     dice = chart.dice
     assert dice is not None
-    outcomes = list(dice.outcomes)
+    outcomes = chart.natural_rolls  # the union over the chart's dice and its `when` alternatives
     reach = reachable_rolls(chart)
     lo, hi = reach[0], reach[-1]
     _check_row_reach(chart, reach, sink)
@@ -171,8 +172,8 @@ def _check_roll_chart(chart: model.Chart, sink: Sink) -> None:
         rows = [r for r in chart.rows_for(combo) if r.range is not None]
         ranges = [ranged(r) for r in rows]
         gaps[combo] = [o for o in outcomes if not any(r.contains(o) for r in ranges)]
-        off_high[combo] = [m for m in reach if m > dice.max and not any(r.contains(m) for r in ranges)]
-        off_low[combo] = [m for m in reach if m < dice.min and not any(r.contains(m) for r in ranges)]
+        off_high[combo] = [m for m in reach if m > outcomes[-1] and not any(r.contains(m) for r in ranges)]
+        off_low[combo] = [m for m in reach if m < outcomes[0] and not any(r.contains(m) for r in ranges)]
         for a, b in intersecting_pairs(rows):
             both = _overlap_values(ranged(a), ranged(b), dice.form, reach, lo, hi)
             if both and (a, b) not in overlaps:
@@ -198,7 +199,7 @@ def _overlap_values(a: model.DieRange, b: model.DieRange, form: str, reach: list
 
 def _check_row_reach(chart: model.Chart, reach: list[int], sink: Sink) -> None:
     lo, hi = reach[0], reach[-1]
-    dice_text = chart.dice.text if chart.dice else "the dice"
+    dice_text = chart.dice_text if chart.dice else "the dice"
     drm_text = " with its DRMs" if chart.drms else ""
     never = {id(row) for row in unreachable_rows(chart)}
     for row in chart.rows:
@@ -206,10 +207,15 @@ def _check_row_reach(chart: model.Chart, reach: list[int], sink: Sink) -> None:
         if r is None:
             continue
         if id(row) in never:
+            reason = unreachable_reason(chart.dice, r) if chart.dice and not chart.dice_alternatives else None
             sink.emit(
                 codes.UNREACHABLE_ROW,
-                f"row `{r.printed}` of chart `{chart.address}` can never be selected: {dice_text}{drm_text} "
-                f"rolls {lo} to {hi}",
+                f"row `{r.printed}` of chart `{chart.address}` can never be selected: "
+                + (
+                    f"{reason}{', and no DRM reaches it' if chart.drms else ''}"
+                    if reason
+                    else f"{dice_text}{drm_text} rolls {lo} to {hi}"
+                ),
                 r.span,
                 "check the printed range, or declare the DRM that reaches it",
             )

@@ -1,11 +1,12 @@
 """What a DRM means on a roll read digit by digit (C413): d66 and percentile rolls need a `drm_meaning`
-statement, since adding to a two-digit reading has no obvious meaning."""
+statement, since adding to a two-digit reading has no obvious meaning. And why the dice cannot
+roll a row's numbers (a d66 digit 7-9, a face the die does not have), for C306."""
 
 from __future__ import annotations
 
 from compiler import model
 from compiler.diagnostics import Sink, codes
-from compiler.dice import DiceForm
+from compiler.dice import Dice, DiceForm
 from dsl.ast import Span
 
 
@@ -35,3 +36,22 @@ def _inside(span: Span, outer: Span) -> bool:
         outer.end_line,
         outer.end_col,
     )
+
+
+def unreachable_reason(dice: Dice, rng: model.DieRange) -> str | None:
+    """Why the dice alone never roll any number of a closed range, in the field's words, or None when
+    some number is a natural roll or the range is open (then only the DRM span explains it).
+
+    `39 is not a d66 roll: the ones digit is 1-6`; `0 is not a face of a d6 (1 to 6)`;
+    `11-17 lies outside 1d10, which rolls 1 to 10`.
+    """
+    if rng.low is None or rng.high is None or any(v in dice.outcomes for v in range(rng.low, rng.high + 1)):
+        return None
+    what = str(rng.low) if rng.low == rng.high else f"`{rng.printed}`"
+    if dice.form is DiceForm.D66 and dice.min <= rng.low and rng.high <= dice.max:
+        digit = "ones" if all(not 1 <= v % 10 <= 6 for v in range(rng.low, rng.high + 1)) else "tens"
+        verb = "is not a d66 roll" if rng.low == rng.high else "holds no d66 roll"
+        return f"{what} {verb}: the {digit} digit is 1-6"
+    if dice.form is DiceForm.SUM and dice.count == 1 and rng.low == rng.high:
+        return f"{what} is not a face of a d{dice.sides} ({dice.min} to {dice.max})"
+    return f"{what} lies outside {dice.text}, which rolls {dice.min} to {dice.max}"

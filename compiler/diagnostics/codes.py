@@ -100,7 +100,7 @@ MODIFIED_ROLL_OFF_TABLE: Final = _code(
     "or, if the print really stops there, silence it with `allow C305 \"why\"`.",
 )
 UNREACHABLE_ROW: Final = _code(
-    "C306", "unreachable-row", Severity.WARNING,
+    "C306", "unreachable-row", Severity.ERROR,
     "no natural or modified roll can ever select this row",
     "Delete the row or correct its range; if a DRM should make it reachable, declare that `drm`.",
 )
@@ -119,6 +119,22 @@ PARTIAL_BUT_COMPLETE: Final = _code(
     "C309", "partial-but-complete", Severity.WARNING,
     "a chart is declared partial but every roll selects a row",
     "Delete the `partial` statement: the transcription is complete.",
+)
+# 34x: dice forms and faces
+ZERO_FACE_UNSTATED: Final = _code(
+    "C340", "zero-face-unstated", Severity.ERROR,
+    "a d10 chart prints a row from `0` without saying how it reads the 0 face",
+    "Say how the die reads: `zero reads 0` for a die printed 0-9, `zero reads 10` for 1-10 (where `0` is 10).",
+)
+INVALID_ZERO_READS: Final = _code(
+    "C341", "invalid-zero-reads", Severity.ERROR,
+    "a `zero reads` statement on a chart without a d10, or reading the 0 face as other than 0 or 10",
+    "Write `zero reads 0` or `zero reads 10`, and only on a chart rolled with d10s (not percentile).",
+)
+INVALID_REPEAT: Final = _code(
+    "C342", "invalid-repeat", Severity.ERROR,
+    "a `repeat` statement on a chart not read by dice, or repeating the roll fewer than 2 or more than 10 times",
+    "Write `repeat N` with N from 2 to 10, on a chart with a `roll` statement.",
 )
 # 4xx: shapes and types
 GRID_SHAPE: Final = _code(
@@ -263,6 +279,9 @@ REGISTRY: Final[tuple[Code, ...]] = (
     REVERSED_RANGE,
     MODIFIED_ROLL_OFF_TABLE,
     UNREACHABLE_ROW,
+    ZERO_FACE_UNSTATED,
+    INVALID_ZERO_READS,
+    INVALID_REPEAT,
     INVALID_RANGE,
     PARTIAL_CHART,
     PARTIAL_BUT_COMPLETE,

@@ -198,8 +198,8 @@ def _natural_chances(chart: model.Chart) -> dict[int, Fraction]:
     A row that applies to several key combinations (`*`) gets a figure only when it is the same
     for all of them.
     """
-    if chart.kind is not model.ChartKind.ROLL or chart.dice is None:
-        return {}
+    if chart.kind is not model.ChartKind.ROLL or chart.dice is None or chart.dice_alternatives:
+        return {}  # with `roll ... when` alternatives a row has no one natural chance to print
     found: dict[int, set[Fraction]] = {}
     for combo in chart.key_combinations():
         for ro in chances(chart, combo, 0).rows:
@@ -223,12 +223,23 @@ def _grid_cell(cell: model.DieRange | None, by_range: dict[int, Fraction]) -> Gr
     return GridCellView(cell.printed, _percent(p), _bar(p))
 
 
-def _roll_header(chart: model.Chart) -> str:
+def _roll_header(chart: model.Chart, game: model.Game) -> str:
     if chart.kind is model.ChartKind.ROLL and chart.dice:
-        return f"Roll ({chart.dice.text})" if chart.dice.form != "percentile" else "Roll (2d10 %)"
+        times = f", {chart.repeat} times" if chart.repeat > 1 else ""
+        if chart.dice_alternatives:
+            return f"Roll ({_dice_words(chart, game)}){times}"
+        return (f"Roll ({chart.dice.text})" if chart.dice.form != "percentile" else "Roll (2d10 %)") + times
     if chart.kind is model.ChartKind.VALUE and chart.value_key:
         return chart.value_key.label
     return ""
+
+
+def _dice_words(chart: model.Chart, game: model.Game) -> str:
+    """The dice as a rulebook words them: `1d10`, or with `roll ... when` alternatives
+    `lower of 2d10 if Veteran, else 1d10`."""
+    assert chart.dice is not None
+    alternatives = [f"{a.dice.text} if {describe_condition(a.when, game)}" for a in chart.dice_alternatives]
+    return ", ".join([*alternatives, ("else " if alternatives else "") + chart.dice.text])
 
 
 def _printed_ranges(chart: model.Chart) -> list[str]:
@@ -258,14 +269,14 @@ def chart_legend(chart: model.Chart, game: model.Game) -> list[tuple[str, str]]:
     on the same page as the chart (layout rule L6). Only what the chart uses is listed."""
     printed = _printed_ranges(chart)
     legend: list[tuple[str, str]] = []
-    high = _first(printed, r"\d+\+")
+    high = _first(printed, r"-?\d+\+")
     if high:
         legend.append((high, f"{high[:-1]} or more"))
-    low = _first(printed, r"\d+-|\d+ or less")
+    low = _first(printed, r"-?\d+-|-?\d+ or less")
     if low:
         legend.append((low, low.rstrip("-").replace(" or less", "") + " or less"))
     if chart.dice and chart.dice.form is DiceForm.SUM and chart.dice.sides == 10 and _first(printed, r"(\d+-)?0"):
-        legend.append(("0", "the 0 face of a d10 counts as 10"))
+        legend.append(("0", "the 0 face of a d10 counts as 10" if chart.dice.zero == 10 else "the d10 reads 0 to 9"))
     if chart.dice and chart.dice.form is DiceForm.PERCENTILE and _first(printed, r"(\d+-)?00"):
         legend.append(("00", "100 on a percentile roll"))
     if "\u2713" in printed:
@@ -294,7 +305,7 @@ def chart_view(game: model.Game, chart: model.Chart) -> ChartView:
     return ChartView(
         chart=chart,
         anchor="chart-" + chart.ident,
-        roll_header=_roll_header(chart),
+        roll_header=_roll_header(chart, game),
         drms=tuple(
             DrmView(
                 _signed(d.value),
@@ -306,7 +317,7 @@ def chart_view(game: model.Game, chart: model.Chart) -> ChartView:
         ),
         clamp=f"{_signed(chart.clamp[0])} to {_signed(chart.clamp[1])}" if chart.clamp else None,
         show_chances=bool(natural),
-        dice_text=chart.dice.text if chart.dice else None,
+        dice_text=_dice_words(chart, game) if chart.dice else None,
         legend=tuple(chart_legend(chart, game)),
         errata=tuple(_chart_errata(game, chart)),
         layout=layout,

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from compiler import model
-from compiler.chance import probability_json, row_chances
+from compiler.chance import dice_variants, probability_json, row_chances
 from compiler.crt import OddsForm, OddsRule
 from compiler.text import json_value
 
@@ -176,7 +176,38 @@ def _dice(chart: model.Chart) -> dict[str, Any] | None:
         "min": d.min,
         "max": d.max,
         "outcomes": [{"roll": r, "probability": probability_json(p)} for r, p in d.outcomes.items()],
+        **_dice_extras(chart),
     }
+
+
+def _dice_extras(chart: model.Chart) -> dict[str, Any]:
+    """The fields only the newer dice forms and statements need, left out at their defaults so the
+    JSON of a plain roll keeps its shape."""
+    d = chart.dice
+    assert d is not None
+    extras: dict[str, Any] = {}
+    if d.keep:
+        extras["keep"] = d.keep
+    if d.versus_count:
+        extras["versus"] = {"count": d.versus_count, "sides": d.versus_sides}
+    if d.zero != 10:  # the default 1-10 reading needs no field
+        extras["zero_reads"] = d.zero
+    if chart.repeat > 1:
+        extras["repeat"] = chart.repeat
+    if chart.dice_alternatives:
+        extras["alternatives"] = [
+            _dice_alternative(alt, variant)
+            for alt, variant in zip(chart.dice_alternatives, dice_variants(chart)[1:], strict=True)
+        ]
+    return extras
+
+
+def _dice_alternative(alt: model.DiceAlternative, variant: model.Chart) -> dict[str, Any]:
+    """`roll ... when COND`: the condition, the dice (as the chart's own dice object) and the chance
+    of each row with those dice (`variant`: the chart rolled with them), shaped as the chart's `chances`."""
+    dice = _dice(variant)
+    assert dice is not None
+    return {"when": _cond(alt.when), "dice": dice, "chances": _chances(variant)}
 
 
 def _row(c: model.Chart, r: model.Row) -> dict[str, Any]:
@@ -200,7 +231,6 @@ def _row(c: model.Chart, r: model.Row) -> dict[str, Any]:
 
 
 def _chart(c: model.Chart) -> dict[str, Any]:
-    keys = [k.id for k in c.keys]
     out: dict[str, Any] = {
         "address": c.address,
         "chart_id": c.chart_id,
@@ -241,13 +271,19 @@ def _chart(c: model.Chart) -> dict[str, Any]:
             "removed_rows": [_row(c, r) for r in c.errata.removed_rows],
         }
     if c.kind is model.ChartKind.ROLL and c.dice is not None:
-        out["chances"] = [
-            {
-                "keys": dict(zip(keys, combo, strict=True)),
-                "drm": drm,
-                "rows": [probability_json(p) for p in probabilities],
-                "no_row": probability_json(miss),
-            }
-            for combo, drm, probabilities, miss in row_chances(c)
-        ]
+        out["chances"] = _chances(c)
     return out
+
+
+def _chances(c: model.Chart) -> list[dict[str, Any]]:
+    """The chance of every row per key combination and DRM (the chart's `chances`)."""
+    keys = [k.id for k in c.keys]
+    return [
+        {
+            "keys": dict(zip(keys, combo, strict=True)),
+            "drm": drm,
+            "rows": [probability_json(p) for p in probabilities],
+            "no_row": probability_json(miss),
+        }
+        for combo, drm, probabilities, miss in row_chances(c)
+    ]

@@ -21,6 +21,7 @@ from typing import assert_never
 
 from compiler import model
 from compiler.crt import OddsForm, OddsRule, runtime_arguments
+from compiler.dice import Dice
 from compiler.emit import runtime
 from compiler.emit.python_layout import INDENT, LINE, docstring, fill, tuple_display
 from compiler.emit.python_names import (
@@ -203,6 +204,8 @@ class _ChartEmitter:
                 lines += self.result_type() + self.rows() + ["", ""] + self.lookup_function()
                 if chart.kind is model.ChartKind.ROLL:
                     lines += ["", "", *self.roll_function()]
+                if chart.kind is model.ChartKind.ROLL and chart.repeat > 1:
+                    lines += ["", "", *self.repeated_roll_function()]
                 if chart.drms:
                     lines += ["", "", *self.drm_function()]
                 return "\n".join(lines)
@@ -268,7 +271,7 @@ class _ChartEmitter:
             if key.enum.synthetic:  # the months this chart is read in
                 lines += fill(f"_{self.names.const}_MONTHS: Final = (", [repr(m.id) for m in key.enum.members], ")")
         if chart.dice is not None:
-            outcomes = [str(r) for r in sorted(chart.dice.outcomes)]
+            outcomes = [str(r) for r in chart.natural_rolls]
             lines += fill(f"_{self.names.const}_OUTCOMES: Final = frozenset({{", outcomes, "})")
         return lines
 
@@ -291,8 +294,10 @@ class _ChartEmitter:
             out.append(_Param(key.id, name, enum.alias, check))
         return out
 
-    def context_params(self) -> list[_Param]:
-        used = sorted({v for d in self.chart.drms for v in _vars(d.when)})
+    def context_params(self, conditions: list[model.Condition | None] | None = None) -> list[_Param]:
+        """The keyword parameters of the context variables `conditions` test (default: the DRMs')."""
+        tested = [d.when for d in self.chart.drms] if conditions is None else conditions
+        used = sorted({v for when in tested for v in _vars(when)})
         out = []
         for var_id in used:
             var = self.game.context[var_id]
@@ -326,7 +331,7 @@ class _ChartEmitter:
             signature += ["*", *keywords]
         body = []
         if chart.kind is model.ChartKind.ROLL and chart.dice is not None:
-            body.append(f"_check_natural({self.address}, roll, _{c.const}_OUTCOMES, {chart.dice.text!r})")
+            body.append(f"_check_natural({self.address}, roll, _{c.const}_OUTCOMES, {chart.dice_text!r})")
         elif chart.kind is model.ChartKind.VALUE and chart.value_key is not None:
             d = chart.value_key.domain
             body.append(f"_check_value({self.address}, {chart.value_key.id!r}, value, {d.low!r}, {d.high!r})")
@@ -346,7 +351,8 @@ class _ChartEmitter:
         reads = _READS.get(chart.kind)
         doc = [f"{_cite(chart)}: the row {f'a {reads} selects' if reads else 'the keys select'}.", "", "Args:"]
         if chart.kind is model.ChartKind.ROLL and chart.dice:
-            doc.append(f"    roll: the natural roll on {chart.dice.text}, {chart.dice.min} to {chart.dice.max}.")
+            rolls = chart.natural_rolls
+            doc.append(f"    roll: the natural roll on {chart.dice_text}, {rolls[0]} to {rolls[-1]}.")
         if chart.kind is model.ChartKind.VALUE and chart.value_key:
             doc.append(f"    value: {chart.value_key.label} ({chart.value_key.domain.printed}).")
         for key, p in zip(chart.keys, params, strict=True):
@@ -377,20 +383,57 @@ class _ChartEmitter:
         dice = chart.dice
         assert dice is not None
         params = self.key_params(self.module.child(_LOOKUP_NAMES))
+        context = self.context_params([alt.when for alt in chart.dice_alternatives])
         signature = ["rng: random.Random", "*"] + [f"{p.name}: {p.annotation}" for p in params] + ["drm: int = 0"]
+        signature += [f"{p.name}: {p.annotation}" for p in context]
         doc = (
             f"Roll {dice.text} with `rng` and read {_cite(chart)}.\n\n"
             "Returns the natural roll, the DRM, the modified roll and the selected row's values.\n"
             "Raises ValueError for an argument that cannot occur and NoRowError when the modified roll\n"
             "selects no row."
         )
+        if chart.dice_alternatives:
+            doc = (
+                f"Roll {chart.dice_text} with `rng` and read {_cite(chart)}: the first `when` alternative whose\n"
+                f"condition holds ({', '.join(a.dice.text for a in chart.dice_alternatives)}), else {dice.text}.\n\n"
+                + doc.split("\n\n", 1)[1]
+            )
         call = ", ".join(["natural", *(f"{p.name}={p.name}" for p in params), "drm=drm"])
-        body = [
-            f"_check_rng({self.address}, rng)",
-            f"natural = _roll(rng, {str(dice.form)!r}, {dice.count}, {dice.sides}, {dice.subtract}, {dice.floor})",
-            f"return _rolled(natural, drm, lookup_{c.ident}({call}))",
-        ]
+        body = [f"_check_rng({self.address}, rng)", *(p.check for p in context)]
+        body += self.natural_roll(context)
+        body.append(f"return _rolled(natural, drm, lookup_{c.ident}({call}))")
         return self.function(f"roll_{c.ident}", signature, f"Roll[{c.result}]", doc, body)
+
+    def natural_roll(self, context: list[_Param]) -> list[str]:
+        """The statements that set `natural`: the chart's dice, or the first `when` alternative that holds."""
+        chart = self.chart
+        assert chart.dice is not None
+        if not chart.dice_alternatives:
+            return [f"natural = {_roll_call(chart.dice)}"]
+        fields = fill("{", [f"{p.id!r}: {p.name}" for p in context], "}")
+        lines = ["context: dict[str, _Context] = " + fields[0], *fields[1:]]
+        for index, alt in enumerate(chart.dice_alternatives):
+            test = "if" if index == 0 else "elif"
+            lines.append(f"{test} _holds({_condition(alt.when)}, context) is True:")
+            lines.append(f"{INDENT}natural = {_roll_call(alt.dice)}")
+        lines += ["else:", f"{INDENT}natural = {_roll_call(chart.dice)}"]
+        return lines
+
+    def repeated_roll_function(self) -> list[str]:
+        """`rolls_<id>`: the chart's `repeat N` rolls, each read separately by `roll_<id>`."""
+        chart, c = self.chart, self.names
+        assert chart.dice is not None
+        params = self.key_params(self.module.child(_LOOKUP_NAMES))
+        params += self.context_params([alt.when for alt in chart.dice_alternatives])
+        signature = ["rng: random.Random", "*"] + [f"{p.name}: {p.annotation}" for p in params] + ["drm: int = 0"]
+        doc = (
+            f"Roll {chart.dice.text} {chart.repeat} times with `rng` and read each roll on {_cite(chart)}.\n\n"
+            "Returns one roll_() result per roll, in order. Raises ValueError for an argument that\n"
+            "cannot occur and NoRowError when a modified roll selects no row."
+        )
+        call = ", ".join(["rng", *(f"{p.name}={p.name}" for p in params), "drm=drm"])
+        body = [f"return [roll_{c.ident}({call}) for _ in range({chart.repeat})]"]
+        return self.function(f"rolls_{c.ident}", signature, f"list[Roll[{c.result}]]", doc, body)
 
     def drm_function(self) -> list[str]:
         chart, c = self.chart, self.names
@@ -570,3 +613,21 @@ def _plain(value: object) -> object:
     if isinstance(value, tuple):
         return tuple(_plain(v) for v in value)
     return value
+
+
+def _roll_call(dice: Dice) -> str:
+    """The runtime call that rolls `dice` once with `rng`."""
+    plain = f"{str(dice.form)!r}, {dice.count}, {dice.sides}, {dice.subtract}, {dice.floor}"
+    return f"_roll(rng, {plain}{_roll_extras(dice)})"
+
+
+def _roll_extras(dice: Dice) -> str:
+    """The `_roll` keywords a dice form needs beyond the plain sum (none for the older forms)."""
+    extras = []
+    if dice.keep:
+        extras.append(f"keep={dice.keep}")
+    if dice.versus_count:
+        extras.append(f"versus=({dice.versus_count}, {dice.versus_sides})")
+    if dice.zero != 10:
+        extras.append(f"zero={dice.zero}")
+    return "".join(f", {e}" for e in extras)

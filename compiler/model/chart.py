@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from compiler.crt import OddsRule
 from compiler.dice import Dice
-from compiler.model.conditions import Drm, DrmGroup, Footnote
+from compiler.model.conditions import Condition, Drm, DrmGroup, Footnote
 from compiler.model.types import ColumnType, ContextVar, EnumType
 from compiler.model.values import DieRange, KeyMatch, Value, key_matches
 from dsl.ast import Span
@@ -138,6 +138,16 @@ class ChartErrata:
 
 
 @dataclass(frozen=True)
+class DiceAlternative:
+    """`roll lower of 2d10 when veteran`: dice the chart is rolled with instead of its `roll` while
+    `when` holds (Stuka Leader evasion); the first alternative whose condition holds is rolled."""
+
+    dice: Dice
+    when: Condition
+    span: Span
+
+
+@dataclass(frozen=True)
 class Chart:
     """A resolved chart; `kind` says how it is read."""
 
@@ -166,9 +176,26 @@ class Chart:
     odds: OddsRule | None = None
     errata: ChartErrata | None = None
     drm_meaning: str | None = None  # what a DRM means on a d66 or percentile roll
+    repeat: int = 1  # how many times the roll is made, each read separately (`repeat 3`)
+    dice_alternatives: tuple[DiceAlternative, ...] = ()  # `roll ... when COND`, tried before `dice`
     drm_groups: tuple[DrmGroup, ...] = ()  # exclusive groups of `drms`
     modified_clamp: tuple[int, int] | None = None  # `clamp modified 1 to 10`: the cap on the modified roll
     context: tuple[ContextVar, ...] = ()  # the context variables the DRMs test, for reachability
+
+    @property
+    def all_dice(self) -> tuple[Dice, ...]:
+        """Every dice the chart may be rolled with: its `roll`, then each alternative's, in order."""
+        return ((self.dice,) if self.dice else ()) + tuple(a.dice for a in self.dice_alternatives)
+
+    @property
+    def natural_rolls(self) -> list[int]:
+        """Every natural roll some dice of the chart can show, ascending (the union over its dice)."""
+        return sorted({roll for dice in self.all_dice for roll in dice.outcomes})
+
+    @property
+    def dice_text(self) -> str:
+        """The dice in messages: `1d10`, or with alternatives each of them, `lower of 2d10 or 1d10`."""
+        return " or ".join(d.text for d in (*(a.dice for a in self.dice_alternatives), *(self.all_dice[:1])))
 
     @property
     def address(self) -> str:

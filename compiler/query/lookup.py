@@ -68,12 +68,13 @@ def read_roll(chart: model.Chart, text: str) -> int:
     dice = chart.dice
     if dice is None:
         raise LookupProblem(f"chart `{chart.address}` has no roll")
-    rolled = None if negative else dice.read_number(digits)
-    if rolled is None and not negative:
+    rolled = -int(digits) if negative else dice.read_number(digits)
+    if rolled is None:
         rolled = int(digits)
-    if rolled is None or rolled not in dice.outcomes:
+    if rolled not in chart.natural_rolls:
         raise LookupProblem(
-            f"{text} cannot be rolled on {dice.text}: natural rolls run {dice.min} to {dice.max}"
+            f"{text} cannot be rolled on {chart.dice_text}: natural rolls run {chart.natural_rolls[0]} to "
+            f"{chart.natural_rolls[-1]}"
             + (" (a 0 on the die reads as 10)" if _one_d10(dice) else "")
             + (" (00 reads as 100)" if dice.form is DiceForm.PERCENTILE else "")
         )
@@ -254,4 +255,4 @@ def answer(
 
 
 def _one_d10(dice: Dice) -> bool:
-    return dice.form is DiceForm.SUM and dice.sides == 10 and dice.count == 1
+    return dice.form is DiceForm.SUM and dice.sides == 10 and dice.count == 1 and dice.zero == 10

@@ -17,6 +17,7 @@ from compiler import model
 from compiler.chance import (
     ChartChances,
     chances,
+    dice_variants,
     expected_value,
     fraction_text,
     percent_text,
@@ -24,6 +25,7 @@ from compiler.chance import (
 )
 from compiler.crt import Reading
 from compiler.query.lookup import LookupResult, LookupUsage, OddsColumnAnswer, resolve_keys
+from compiler.repeated import repeated_chances
 from compiler.text import json_value, value_text
 from compiler.textsafe import json_text, printable
 
@@ -147,6 +149,8 @@ class ChanceReport:
     keys: tuple[tuple[model.Key, model.Member], ...]
     result: ChartChances
     expected: tuple[tuple[model.Column, Fraction | None], ...]  # every `int` column, in chart order
+    # a chart with `roll ... when` lines: the same figures for each alternative's dice, in order
+    alternatives: tuple[tuple[model.DiceAlternative, ChanceReport], ...] = ()
 
     @property
     def in_span(self) -> bool:
@@ -191,7 +195,11 @@ def chance_report(game: model.Game, chart: model.Chart, given_keys: dict[str, st
     result = chances(chart, tuple(m.id for _, m in keys), drm)
     integer_columns = [col for col in chart.columns if col.type is model.BuiltinType.INT]
     expected = tuple((col, expected_value(chart, result, col)) for col in integer_columns)
-    return ChanceReport(game, chart, keys, result, expected)
+    alternatives = tuple(
+        (alt, chance_report(game, variant, given_keys, drm))
+        for alt, variant in zip(chart.dice_alternatives, dice_variants(chart)[1:], strict=True)
+    )
+    return ChanceReport(game, chart, keys, result, expected, alternatives)
 
 
 def _decimal(p: Fraction) -> str:
@@ -262,23 +270,64 @@ def chance_lines(report: ChanceReport) -> list[str]:
     lines += [f"  {key.id}: {member.label}" for key, member in report.keys]
     lo, hi = chart.drm_span()
     span = f"declared DRMs reach {_signed(lo)} to {_signed(hi)}" if chart.drms else "no DRMs declared"
-    roll = f"{chart.dice.text}, natural roll" if result.drm == 0 else f"{chart.dice.text}, DRM {_signed(result.drm)}"
+    dice = chart.dice.text + (" (when no alternative below applies)" if chart.dice_alternatives else "")
+    roll = f"{dice}, natural roll" if result.drm == 0 else f"{dice}, DRM {_signed(result.drm)}"
     lines.append(f"  {roll} ({span}{'' if report.in_span else '; this DRM is outside that span'})")
     lines += _table_lines(report)
+    lines += _expected_lines(report)
+    sign = "" if result.drm == 0 else f" {'+' if result.drm > 0 else '-'} {abs(result.drm)}"
+    lines.append(f"  modified roll ({chart.dice.text}{sign}):")
+    for first, last, p in _runs(result.modified):
+        each = " each" if first != last else ""
+        lines.append(f"    {_run_text(first, last)}: {_chance_text(p)}{each}")
+    if chart.repeat > 1:
+        lines += _repeat_lines(report)
+    for alt, sub in report.alternatives:
+        lines.append(f"  when {_alternative_condition(report.game, alt)}, roll {alt.dice.text} instead:")
+        lines += ["  " + line for line in _table_lines(sub)]
+        lines += ["  " + line for line in _expected_lines(sub)]
+    return _safe(lines)
+
+
+def _alternative_condition(game: model.Game, alt: model.DiceAlternative) -> str:
+    """A `roll ... when` condition for the terminal: a flag's label (`Veteran pilot`), else a
+    pointer to the chart's source line."""
+    when = alt.when
+    if isinstance(when, model.Flag) and when.var in game.context:
+        return game.context[when.var].label
+    return f"the condition of line {alt.span.line} holds"
+
+
+def _expected_lines(report: ChanceReport) -> list[str]:
+    """The expected value of each `int` column (per selected row when some roll selects none)."""
+    lines = []
     for col, value in report.expected:
-        given = " per selected row" if result.no_row else ""
+        given = " per selected row" if report.result.no_row else ""
         shown = (
             f"{fraction_text(value)} = {_decimal(value)}{given}"
             if value is not None
             else "none (some rows have no value)"
         )
         lines.append(f"  expected {col.label}: {shown}")
-    sign = "" if result.drm == 0 else f" {'+' if result.drm > 0 else '-'} {abs(result.drm)}"
-    lines.append(f"  modified roll ({chart.dice.text}{sign}):")
-    for first, last, p in _runs(result.modified):
-        each = " each" if first != last else ""
-        lines.append(f"    {_run_text(first, last)}: {_chance_text(p)}{each}")
-    return _safe(lines)
+    return lines
+
+
+def _repeat_lines(report: ChanceReport) -> list[str]:
+    """For a chart rolled N times (`repeat N`): each row's chance of appearing at least once in the
+    N rolls and its expected count (the table above gives the chance on one roll)."""
+    repeated = repeated_chances(report.result, report.chart.repeat)
+    table = [
+        (ro.row.range.printed if ro.row.range else "", _chance_text(ro.at_least_once), _decimal(ro.expected_count))
+        for ro in repeated.rows
+    ]
+    if report.result.no_row:
+        table.append(("no row", _chance_text(repeated.no_row_at_least_once), _decimal(repeated.no_row_expected_count)))
+    header = ("roll", "at least once", "expected count")
+    widths = [max(len(r[i]) for r in [header, *table]) for i in range(2)]
+    lines = [f"  rolled {repeated.times} times, each roll read separately:"]
+    lines += ["  " + "  ".join(c.ljust(w) for c, w in zip(cells[:2], widths, strict=True)) + "  " + cells[2]
+              for cells in [header, *table]]
+    return lines
 
 
 def chance_json(report: ChanceReport) -> str:
@@ -313,5 +362,48 @@ def chance_json(report: ChanceReport) -> str:
             "no_row": probability_json(result.no_row),
             "expected": {col.id: probability_json(v) if v is not None else None for col, v in report.expected},
             "modified": [{"roll": roll, "probability": probability_json(p)} for roll, p in result.modified.items()],
+            **_repeat_json(report),
+            **_alternatives_json(report),
         }
     )
+
+
+def _alternatives_json(report: ChanceReport) -> dict[str, Any]:
+    """`{"alternatives": [...]}` for a chart with `roll ... when` lines: each alternative's dice and
+    the chance of each row (chart order, as `rows`) and of no row with those dice."""
+    if not report.alternatives:
+        return {}
+    return {
+        "alternatives": [
+            {
+                "dice": alt.dice.text,
+                "rows": [probability_json(ro.probability) for ro in sub.result.rows],
+                "no_row": probability_json(sub.result.no_row),
+            }
+            for alt, sub in report.alternatives
+        ]
+    }
+
+
+def _repeat_json(report: ChanceReport) -> dict[str, Any]:
+    """`{"repeat": {...}}` for a chart rolled N times: per row (chart order, as `rows`) the chance of
+    appearing at least once and the expected count; nothing for a chart rolled once."""
+    if report.chart.repeat <= 1:
+        return {}
+    repeated = repeated_chances(report.result, report.chart.repeat)
+    return {
+        "repeat": {
+            "times": repeated.times,
+            "rows": [
+                {
+                    "at_least_once": probability_json(ro.at_least_once),
+                    "expected_count": probability_json(ro.expected_count),
+                }
+                for ro in repeated.rows
+            ],
+            "no_row": {
+                "at_least_once": probability_json(repeated.no_row_at_least_once),
+                "expected_count": probability_json(repeated.no_row_expected_count),
+            },
+        }
+    }

@@ -14,6 +14,7 @@ from compiler.dice import Dice, DiceForm
 from compiler.resolve import layouts
 from compiler.resolve.conditions import ConditionResolver
 from compiler.resolve.derive import derived_chart
+from compiler.resolve.dice import dice_problem
 from compiler.resolve.rows import RowReader
 from compiler.resolve.symbols import SymbolTable, chart_name, first_span
 from compiler.resolve.values import ValueTyper, column_type
@@ -23,6 +24,7 @@ from dsl import ast
 _MAX_DICE_COUNT = 10
 _MAX_SIDES = 100
 _MAX_LOWER_OUTCOMES = 10**5
+_MAX_REPEAT = 10
 
 
 class ChartResolver:
@@ -138,6 +140,8 @@ class ChartResolver:
             broken=broken,
             availability=availability,
             drm_meaning=d.drm_meaning.text if d.drm_meaning else None,
+            repeat=self._repeat(d.repeat, kind),
+            dice_alternatives=self._dice_alternatives(d),
         )
 
     def _clamp(self, combine: ast.CombineDecl | None) -> tuple[int, int] | None:
@@ -164,7 +168,7 @@ class ChartResolver:
                 d.value_key.span,
                 "a chart is read either by a die roll or by an integer value, not both",
             )
-        if d.roll:
+        if d.roll or d.roll_alternatives:  # only alternatives: C404 from `_dice_alternatives`
             return model.ChartKind.ROLL
         if d.value_key:
             return model.ChartKind.VALUE
@@ -179,19 +183,73 @@ class ChartResolver:
 
     def _dice(self, decl: ast.DiceDecl) -> Dice | None:
         form = DiceForm(decl.form)
+        zero = self._zero_reads(decl)
         if form in (DiceForm.D66, DiceForm.PERCENTILE):
             return Dice(form, 2, 6 if form is DiceForm.D66 else 10)
-        problem = None
-        if decl.count < 1 or decl.count > _MAX_DICE_COUNT:
-            problem = f"{decl.count} dice (1 to {_MAX_DICE_COUNT} are supported)"
-        elif decl.sides < 2 or decl.sides > _MAX_SIDES:
-            problem = f"dice with {decl.sides} face{'s' if decl.sides != 1 else ''} (2 to {_MAX_SIDES} are supported)"
-        elif form is DiceForm.LOWER and (decl.count < 2 or decl.sides**decl.count > _MAX_LOWER_OUTCOMES):
-            problem = f"the lower of {decl.count}d{decl.sides} (2 or more dice, at most {_MAX_LOWER_OUTCOMES} outcomes)"
+        problem = dice_problem(decl, _MAX_DICE_COUNT, _MAX_SIDES, _MAX_LOWER_OUTCOMES)
         if problem:
             self.sink.emit(codes.INVALID_DICE, f"{self.where} cannot roll {problem}", decl.span)
             return None
-        return Dice(form, decl.count, decl.sides, decl.subtract, decl.floor)
+        return Dice(
+            form,
+            decl.count,
+            decl.sides,
+            decl.subtract,
+            decl.floor,
+            keep=decl.keep,
+            versus_count=decl.versus_count,
+            versus_sides=decl.versus_sides,
+            zero=zero,
+        )
+
+    def _dice_alternatives(self, d: ast.ChartDecl) -> tuple[model.DiceAlternative, ...]:
+        """`roll ... when COND` lines: each one's dice and bound condition (C404 without a plain `roll`
+        to fall back on)."""
+        if d.roll_alternatives and d.roll is None:
+            self.sink.emit(
+                codes.CHART_SHAPE,
+                f"{self.where} rolls only `when` a condition holds and says nothing of the other case",
+                d.roll_alternatives[0].span,
+                "add the plain `roll` used otherwise, e.g. `roll 1d10`",
+            )
+            return ()
+        out = []
+        for alt in d.roll_alternatives:
+            dice = self._dice(alt.dice)
+            when = self.conditions.condition(alt.when)
+            if dice is not None and when is not None:
+                out.append(model.DiceAlternative(dice, when, alt.span))
+        return tuple(out)
+
+    def _zero_reads(self, dice: ast.DiceDecl) -> int:
+        """How the chart reads a d10's 0 face (C341 for a statement that cannot apply): 10 unless stated."""
+        stated = self.decl.zero_reads
+        if stated is None:
+            return 10
+        has_d10 = dice.form != ast.DiceForm.PERCENTILE and 10 in (dice.sides, dice.versus_sides)
+        if stated.value in (0, 10) and has_d10:
+            return stated.value
+        problem = (
+            f"`zero reads {stated.value}`: a d10's 0 face reads as 0 or as 10"
+            if has_d10
+            else f"{self.where} rolls {dice.text}, which has no d10 face to read"
+        )
+        self.sink.emit(codes.INVALID_ZERO_READS, problem, stated.span, "write `zero reads 0` or `zero reads 10`")
+        return 10
+
+    def _repeat(self, decl: ast.RepeatDecl | None, kind: model.ChartKind) -> int:
+        """How many times the roll is made (1 unless `repeat N`); C342 for a repeat that cannot apply."""
+        if decl is None:
+            return 1
+        if kind is model.ChartKind.ROLL and 2 <= decl.times <= _MAX_REPEAT:
+            return decl.times
+        problem = (
+            f"`repeat {decl.times}`: a roll is repeated 2 to {_MAX_REPEAT} times"
+            if kind is model.ChartKind.ROLL
+            else f"{self.where} is not read by dice, so it has no roll to repeat"
+        )
+        self.sink.emit(codes.INVALID_REPEAT, problem, decl.span, "write e.g. `repeat 3` on a chart with a `roll`")
+        return 1
 
     def _value_key(self, decl: ast.ValueKeyDecl) -> model.ValueKey | None:
         domain = self.rows.read_range(decl.domain, Dice(DiceForm.SUM, 1, 6), plain=True)

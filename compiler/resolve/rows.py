@@ -13,7 +13,7 @@ from compiler.resolve.symbols import SymbolTable
 from compiler.resolve.values import Bad, ValueTyper, check_month
 from dsl import ast
 
-_RANGE_RE = re.compile(r"^(\d+)(?:(-)(\d+)?|(\+))?$")
+_RANGE_RE = re.compile(r"^(-?\d+)(?:(-)(-?\d+)?|(\+))?$")
 
 
 class RowReader:
@@ -44,15 +44,19 @@ class RowReader:
     def kind(self) -> model.ChartKind:
         """How the chart is read, from its statements alone."""
         d = self.decl
-        return model.ChartKind.ROLL if d.roll else model.ChartKind.VALUE if d.value_key else model.ChartKind.REFERENCE
+        rolled = d.roll or d.roll_alternatives
+        return model.ChartKind.ROLL if rolled else model.ChartKind.VALUE if d.value_key else model.ChartKind.REFERENCE
 
     def read_range(self, text: ast.RangeText, dice: Dice | None, plain: bool = False) -> model.DieRange | None:
-        """Read `3-6`, `12+`, `3-`, `01-08`, `9-0` or `5` with the chart's dice conventions."""
+        """Read `3-6`, `12+`, `3-`, `01-08`, `9-0`, `5` or below zero (`-1`, `-3-`, `-2--1`) with the
+        chart's dice conventions."""
         m = _RANGE_RE.match(text.text)
         if not m:  # pragma: no cover - the grammar's RANGE terminal only admits these forms
             self.sink.emit(codes.INVALID_RANGE, f"cannot read range `{text.text}`", text.span)
             return None
         low_text, dash, high_text, plus = m.groups()
+        if not plain and dice is not None and self._zero_unstated(text, low_text, dice):
+            return None
         reader = (lambda s: int(s)) if plain or dice is None else dice.read_number
         low = reader(low_text)
         high = reader(high_text) if high_text else None
@@ -76,11 +80,25 @@ class RowReader:
                     codes.REVERSED_RANGE,
                     f"range `{text.text}` runs backwards ({low} to {high}) in {self.where}",
                     text.span,
-                    f"write `{high}-{low}`" if not plain else None,
+                    _reversed_help(low, high) if not plain else None,
                 )
                 return None
             return model.DieRange(low, high, text.text, text.span)
         return model.DieRange(low, low, text.text, text.span)
+
+    def _zero_unstated(self, text: ast.RangeText, low_text: str, dice: Dice) -> bool:
+        """C340: a range starting at a d10's `0` face on a chart that does not say how 0 reads.
+
+        `9-0` is not ambiguous (only 10 can follow 9), `0` and `0-4` are (0-9 or 1-10 die?)."""
+        if low_text != "0" or not dice.has_d10_face or self.decl.zero_reads is not None:
+            return False
+        self.sink.emit(
+            codes.ZERO_FACE_UNSTATED,
+            f"row `{text.text}` of {self.where} starts at the d10's 0 face, but the chart does not say how 0 reads",
+            text.span,
+            "write `zero reads 0` if the die is printed 0-9, or `zero reads 10` if 0 means 10",
+        )
+        return True
 
     def row_range(self, text: ast.RangeText | None, row_span: ast.Span) -> tuple[bool, model.DieRange | None]:
         kind = self.kind
@@ -189,3 +207,10 @@ class RowReader:
         if not (ok and good_range) or values is None:
             return None
         return model.Row(tuple(members), rng, values, decl.span)
+
+
+def _reversed_help(low: int, high: int) -> str:
+    """The fix for a backwards range; `3--6` is more likely a doubled dash than 3 down to -6."""
+    if high < 0 <= low:
+        return f"write `{low}-{-high}` (one dash), or `{high}-{low}` for {high} to {low}"
+    return f"write `{high}-{low}`"

@@ -149,18 +149,45 @@ def _select(chart: str, rows: tuple[_Row[_V], ...], keys: tuple[str, ...], modif
     raise NoRowError(f"{chart}: no row{shown} with keys {keys}")
 
 
-def _roll(rng: random.Random, form: str, count: int, sides: int, subtract: int, floor: int) -> int:
-    """A natural roll of the dice form, read as the chart reads it (a d10's 0 is 10, 00 is 100)."""
+def _roll(
+    rng: random.Random,
+    form: str,
+    count: int,
+    sides: int,
+    subtract: int,
+    floor: int,
+    *,
+    keep: int = 0,
+    versus: tuple[int, int] = (0, 0),
+    zero: int = 10,
+) -> int:
+    """A natural roll of the dice form, read as the chart reads it (a d10's 0 is 10 unless `zero` is
+    0, 00 is 100); `keep` dice for the highest/lowest forms, `versus` the opposing dice.
+    """
     if form == "d66":
         return rng.randint(1, 6) * 10 + rng.randint(1, 6)
     if form == "percentile":
         return (rng.randint(0, 9) * 10 + rng.randint(0, 9)) or 100
-    faces = [rng.randint(1, sides) for _ in range(count)]
+    faces = sorted(_throw(rng, count, sides, zero))
     if form == "lower":
-        return min(faces)
+        return faces[0]
+    if form == "higher":
+        return faces[-1]
+    if form == "highest":
+        return sum(faces[count - keep :])
+    if form == "lowest":
+        return sum(faces[:keep])
     if form == "minus":
         return max(floor, sum(faces) - subtract)
+    if form == "versus":
+        return sum(faces) - sum(_throw(rng, versus[0], versus[1], zero))
     return sum(faces)
+
+
+def _throw(rng: random.Random, count: int, sides: int, zero: int) -> list[int]:
+    """`count` dice of `sides` faces; a d10 read 0-9 when `zero` is 0."""
+    low = 0 if sides == 10 and zero == 0 else 1
+    return [rng.randint(low, sides - 1 + low) for _ in range(count)]
 
 
 def _rolled(natural: int, drm: int, values: _V) -> Roll[_V]:

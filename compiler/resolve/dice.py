@@ -1,0 +1,43 @@
+"""Whether a declared roll can be rolled: dice counts and faces within the exact model's limits,
+and each form's own shape (a keep form keeps fewer dice than it rolls)."""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from dsl import ast
+
+
+def dice_problem(decl: ast.DiceDecl, max_count: int, max_sides: int, max_outcomes: int) -> str | None:
+    """What makes `decl` unrollable, worded to follow "cannot roll", or None when it can be rolled.
+
+    Args:
+        decl: a `roll` statement's dice other than d66 and percentile (fixed dice).
+        max_count: the most dice one side may roll.
+        max_sides: the most faces a die may have.
+        max_outcomes: the most face combinations a form read die by die may enumerate.
+    """
+    sides = [(decl.count, decl.sides)]
+    if decl.form == ast.DiceForm.VERSUS:
+        sides.append((decl.versus_count, decl.versus_sides))
+    for count, faces in sides:
+        if count < 1 or count > max_count:
+            return f"{count} dice (1 to {max_count} are supported)"
+        if faces < 2 or faces > max_sides:
+            return f"dice with {faces} face{'s' if faces != 1 else ''} (2 to {max_sides} are supported)"
+    match decl.form:
+        case ast.DiceForm.LOWER | ast.DiceForm.HIGHER:
+            if decl.count < 2 or decl.sides**decl.count > max_outcomes:
+                word = "lower" if decl.form == ast.DiceForm.LOWER else "higher"
+                return f"the {word} of {decl.count}d{decl.sides} (2 or more dice, at most {max_outcomes} outcomes)"
+        case ast.DiceForm.HIGHEST | ast.DiceForm.LOWEST:
+            if not 1 <= decl.keep < decl.count or decl.sides**decl.count > max_outcomes:
+                return (
+                    f"`{decl.text}`: keep 1 to {decl.count - 1} of {decl.count}d{decl.sides} "
+                    f"(at most {max_outcomes} outcomes)"
+                )
+        case ast.DiceForm.SUM | ast.DiceForm.D66 | ast.DiceForm.PERCENTILE | ast.DiceForm.MINUS | ast.DiceForm.VERSUS:
+            pass
+        case _:
+            assert_never(decl.form)
+    return None
