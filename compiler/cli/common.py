@@ -133,23 +133,27 @@ def find_chart(address: str, charts_dir: Path, as_printed: bool = False) -> tupl
     A wrong address is a usage error (exit 2); a game with errors prints them and exits 1.
     """
     from compiler.diagnostics import did_you_mean, render_short
+    from compiler.diagnostics.suggest import known_values_hint
 
     game_id, chart_name = split_address(address)
     folder = charts_dir / game_id
     comp = load_game_folder(folder, as_printed) if folder.is_dir() else None
     game = comp.project.games.get(game_id) if comp is not None else None
     if comp is None or game is None:
-        known = [p.name for p in charts_dir.iterdir() if p.is_dir()] if charts_dir.is_dir() else []
-        hint = did_you_mean(game_id, known)
-        raise usage_error(f"no game `{game_id}` in {charts_dir}" + (f"; {hint}" if hint else ""))
+        known = sorted(p.name for p in charts_dir.iterdir() if p.is_dir()) if charts_dir.is_dir() else []
+        hint = known_values_hint(game_id, [(g, None) for g in known], "games")
+        raise usage_error(f"no game `{game_id}` in {charts_dir}; {hint}")
     chart = game.chart(chart_name)
     # any error in the game can change this chart (an errata, a derived chart's base, a dropped
     # row) or hide it (a syntax error drops its file), so a lookup never answers from a game that
     # does not check clean, and a chart missing from such a game is reported as its errors
     blocking = [d for d in comp.diagnostics if d.severity.value == "error"]
     if chart is None and not blocking:
-        hint = did_you_mean(chart_name, [c.address for c in game.charts])
-        raise usage_error(f"no chart `{chart_name}` in game `{game_id}`" + (f"; {hint}" if hint else ""))
+        close = did_you_mean(chart_name, [c.address for c in game.charts])
+        raise usage_error(
+            f"no chart `{chart_name}` in game `{game_id}`" + (f"; {close}" if close else "")
+            + f" (`chartc list {game_id}` lists them)"
+        )
     if blocking or chart is None:
         echo_lines((render_short(d) for d in blocking[:20]), err=True)
         click.echo(
