@@ -34,6 +34,8 @@ def value_text(game: model.Game, col: model.Column, value: model.Value) -> str:
         return shown
     enum = game.enums.get(col.type)
     member = enum.member(str(value)) if enum else None
+    if member and enum and enum.codes:
+        return f"{member.id} ({member.label})"  # a result code is read with its meaning
     return member.label if member else str(value)
 
 

@@ -116,14 +116,30 @@ class MemberDecl:
 
 
 @dataclass(frozen=True)
+class ResultOrder:
+    """`order AE < AR < EX < DR < DE`: an enum's results from the attacker's point of view, worst
+    first. `ops` holds each comparison operator as written (only `<` is valid; the resolver says so)."""
+
+    names: tuple[Name, ...]
+    ops: tuple[Text, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
 class EnumDecl:
-    """`enum interceptor "Interceptor" { piston "Piston-engined" jet "Jet or Rocket" }`."""
+    """`enum interceptor "Interceptor" { piston "Piston-engined" jet "Jet or Rocket" }`.
+
+    `codes` marks a CRT's result codes (`enum crt_result "Combat result" { codes  DR "Defender
+    retreats" }`): each member's id is printed in the cells, its label in the key of codes.
+    """
 
     name: Name
     label: Text | None
     field_decls: tuple[FieldDecl, ...]
     members: tuple[MemberDecl, ...]
     span: Span
+    codes: Span | None = None
+    order: ResultOrder | None = None
 
 
 @dataclass(frozen=True)
@@ -331,6 +347,55 @@ class DrmDecl:
 
 
 @dataclass(frozen=True)
+class ShiftSourceDecl:
+    """`from [TEC] column shift by terrain`: a shift read from another chart's column, in the row
+    the context variable `by` picks (a terrain effects chart as the one source)."""
+
+    chart: Name
+    column: Name
+    by: Name
+    span: Span
+
+
+@dataclass(frozen=True)
+class ShiftDecl:
+    """`shift river "Across a river" -1 when river group terrain`, or a shift `from` a chart."""
+
+    name: Name
+    label: Text | None
+    value: int | None  # None when read from a chart
+    when: Cond | None
+    source: ShiftSourceDecl | None
+    group: Name | None
+    span: Span
+
+
+class GroupPick(StrEnum):
+    """Which shift of an exclusive group applies: the best or the worst for the attacker."""
+
+    BEST = "best"
+    WORST = "worst"
+
+
+@dataclass(frozen=True)
+class ShiftGroupDecl:
+    """`shift_group terrain worst`: of the group's shifts that apply, only the worst counts."""
+
+    name: Name
+    pick: GroupPick
+    span: Span
+
+
+@dataclass(frozen=True)
+class ShiftCapDecl:
+    """`shift_cap -2 to +2`: the total column shift is held inside these bounds."""
+
+    low: int
+    high: int
+    span: Span
+
+
+@dataclass(frozen=True)
 class CombineDecl:
     """`combine sum` or `combine sum clamp -2 to +3`: how the chart's DRMs add up."""
 
@@ -437,6 +502,26 @@ class GridDecl:
     span: Span
 
 
+@dataclass(frozen=True)
+class RollLineDecl:
+    """A line of a grid printed by roll: the rolls, then one result per grid column."""
+
+    range: RangeText
+    values: tuple[ValueText, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class RollGridDecl:
+    """`grid odds ["1:2", "1:1"] by roll { 1-: AE | AR ... }`: the classic CRT as printed, die
+    rolls down, values of one key across, a result in each cell."""
+
+    key: Name
+    columns: tuple[KeyValueText, ...]
+    lines: tuple[RollLineDecl, ...]
+    span: Span
+
+
 class AvailKind(StrEnum):
     """What an availability cell says."""
 
@@ -512,6 +597,26 @@ class ChartDecl:
     zero_reads: ZeroReadsDecl | None = None
     repeat: RepeatDecl | None = None
     roll_alternatives: tuple[DiceAlternativeDecl, ...] = ()
+    high_rolls_favour: Favoured | None = None  # `high_rolls favour attacker` on a CRT
+    roll_grids: tuple[RollGridDecl, ...] = ()
+    shifts: tuple[ShiftDecl, ...] = ()
+    shift_groups: tuple[ShiftGroupDecl, ...] = ()
+    shift_cap: ShiftCapDecl | None = None
+
+
+class Side(StrEnum):
+    """A side of a combat: whom a CRT's higher rolls favour."""
+
+    ATTACKER = "attacker"
+    DEFENDER = "defender"
+
+
+@dataclass(frozen=True)
+class Favoured:
+    """`high_rolls favour attacker`: the side a higher modified roll favours on a CRT."""
+
+    side: Side
+    span: Span
 
 
 class Rounding(StrEnum):

@@ -58,6 +58,13 @@ class _ChartId:
 
 
 @dataclass(frozen=True)
+class _ResultCodes:
+    """`codes` inside an enum, before the enum gathers its items."""
+
+    span: ast.Span
+
+
+@dataclass(frozen=True)
 class _Stmt:
     """One statement of a block, tagged with its keyword, before the block sorts them."""
 
@@ -272,11 +279,25 @@ class Builder(_Terminals):
     # ---- enums and context variables
 
     def enum(
-        self, meta: Meta, name: ast.Name, label: ast.Text | None, *items: ast.MemberDecl | tuple[ast.FieldDecl, ...]
+        self,
+        meta: Meta,
+        name: ast.Name,
+        label: ast.Text | None,
+        *items: ast.MemberDecl | tuple[ast.FieldDecl, ...] | _ResultCodes | ast.ResultOrder,
     ) -> ast.EnumDecl:
         members = tuple(i for i in items if isinstance(i, ast.MemberDecl))
         field_decls = tuple(f for i in items if isinstance(i, tuple) for f in i)
-        return ast.EnumDecl(name, label, field_decls, members, self._span(meta))
+        codes = next((i.span for i in items if isinstance(i, _ResultCodes)), None)
+        order = next((i for i in items if isinstance(i, ast.ResultOrder)), None)
+        return ast.EnumDecl(name, label, field_decls, members, self._span(meta), codes, order)
+
+    def result_codes(self, meta: Meta) -> _ResultCodes:
+        return _ResultCodes(self._span(meta))
+
+    def result_order(self, meta: Meta, first: ast.Name, *rest: Token | ast.Name) -> ast.ResultOrder:
+        ops = tuple(ast.Text(str(t), self._token_span(t)) for t in rest if isinstance(t, Token))
+        names = (first, *(n for n in rest if isinstance(n, ast.Name)))
+        return ast.ResultOrder(names, ops, self._span(meta))
 
     def fields(self, meta: Meta, *decls: ast.FieldDecl) -> tuple[ast.FieldDecl, ...]:
         return decls
@@ -341,6 +362,8 @@ class Builder(_Terminals):
         derive = block.one("derive", ast.DeriveDecl)
         zero_reads = block.one("zero_reads", ast.ZeroReadsDecl)
         repeat = block.one("repeat", ast.RepeatDecl)
+        favoured = block.one("roll_favours", ast.Favoured)
+        shift_cap = block.one("shift_cap", ast.ShiftCapDecl)
         return ast.ChartDecl(
             kind=kind,
             chart_id=chart_id.name if chart_id else None,
@@ -367,6 +390,11 @@ class Builder(_Terminals):
             zero_reads=zero_reads,
             repeat=repeat,
             roll_alternatives=block.every("roll_when", ast.DiceAlternativeDecl),
+            high_rolls_favour=favoured,
+            roll_grids=block.every("roll_grid", ast.RollGridDecl),
+            shifts=block.every("shift", ast.ShiftDecl),
+            shift_groups=block.every("shift_group", ast.ShiftGroupDecl),
+            shift_cap=shift_cap,
         )
 
     def external(
@@ -407,6 +435,12 @@ class Builder(_Terminals):
 
     def drm_meaning(self, meta: Meta, text: ast.Text) -> _Stmt:
         return _Stmt("drm_meaning", text, self._span(meta))
+
+    def favour_attacker(self, meta: Meta) -> _Stmt:
+        return _Stmt("roll_favours", ast.Favoured(ast.Side.ATTACKER, self._span(meta)), self._span(meta))
+
+    def favour_defender(self, meta: Meta) -> _Stmt:
+        return _Stmt("roll_favours", ast.Favoured(ast.Side.DEFENDER, self._span(meta)), self._span(meta))
 
     def footnote(self, meta: Meta, mark: Token, text: ast.Text) -> _Stmt:
         decl = ast.FootnoteDecl(int(mark), text, self._span(meta))
@@ -533,6 +567,48 @@ class Builder(_Terminals):
         decl = ast.CombineDecl(low, high, self._span(meta))
         return _Stmt("combine", decl, decl.span)
 
+    # ---- CRT column shifts
+
+    def shift_value(
+        self,
+        meta: Meta,
+        name: ast.Name,
+        label: ast.Text | None,
+        value: Token,
+        when: ast.Cond | None,
+        group: ast.Name | None,
+    ) -> _Stmt:
+        decl = ast.ShiftDecl(name, label, int(value), when, None, group, self._span(meta))
+        return _Stmt("shift", decl, decl.span)
+
+    def shift_from(
+        self,
+        meta: Meta,
+        name: ast.Name,
+        label: ast.Text | None,
+        chart: _ChartId | ast.Name,
+        column: ast.Name,
+        by: ast.Name,
+        group: ast.Name | None,
+    ) -> _Stmt:
+        span = self._span(meta)
+        chart_name = chart.name if isinstance(chart, _ChartId) else chart
+        source = ast.ShiftSourceDecl(chart_name, column, by, span)
+        decl = ast.ShiftDecl(name, label, None, None, source, group, span)
+        return _Stmt("shift", decl, span)
+
+    def shift_group_best(self, meta: Meta, name: ast.Name) -> _Stmt:
+        decl = ast.ShiftGroupDecl(name, ast.GroupPick.BEST, self._span(meta))
+        return _Stmt("shift_group", decl, decl.span)
+
+    def shift_group_worst(self, meta: Meta, name: ast.Name) -> _Stmt:
+        decl = ast.ShiftGroupDecl(name, ast.GroupPick.WORST, self._span(meta))
+        return _Stmt("shift_group", decl, decl.span)
+
+    def shift_cap(self, meta: Meta, low: Token, high: Token) -> _Stmt:
+        decl = ast.ShiftCapDecl(int(low), int(high), self._span(meta))
+        return _Stmt("shift_cap", decl, decl.span)
+
     # ---- conditions
 
     def or_cond(self, meta: Meta, *parts: ast.Cond) -> ast.CondAny:
@@ -617,6 +693,15 @@ class Builder(_Terminals):
         values = tuple(p for p in parts if isinstance(p, ast.ValueText))
         cells = tuple(p for p in parts if isinstance(p, ast.CellText))
         return ast.GridRowDecl(values, cells, self._span(meta))
+
+    def roll_grid(self, meta: Meta, key: ast.Name, *parts: ast.KeyValueText | ast.RollLineDecl) -> _Stmt:
+        columns = tuple(p for p in parts if isinstance(p, ast.KeyValueText))
+        lines = tuple(p for p in parts if isinstance(p, ast.RollLineDecl))
+        decl = ast.RollGridDecl(key, columns, lines, self._span(meta))
+        return _Stmt("roll_grid", decl, decl.span)
+
+    def roll_line(self, meta: Meta, written: Token, *values: ast.ValueText) -> ast.RollLineDecl:
+        return ast.RollLineDecl(self._range(written), values, self._span(meta))
 
     def cell(self, meta: Meta, written: Token) -> ast.CellText:
         return ast.CellText(self._range(written) if written.type == "RANGE" else None, self._span(meta))

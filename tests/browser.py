@@ -4,7 +4,7 @@ Chromium runs as the machine notes describe (`--headless --no-sandbox ...`, a fr
 `--user-data-dir`, no background networking). Layout facts come from the PDF it prints:
 `pdftotext` per page for text, `pdftotext -bbox` for word positions.
 
-`python -m tests.browser` rewrites the page-1 screenshots under docs/player-aid/.
+`python -m tests.browser [GAME...]` rewrites the page-1 screenshots under docs/player-aid/.
 """
 
 from __future__ import annotations
@@ -143,24 +143,33 @@ def screenshot(pdf_path: Path, png_path: Path, dpi: int = 80) -> None:
     )
 
 
-def write_screenshots(root: Path) -> list[Path]:
-    """Print every game's aid (A4 and Letter) in Chromium and keep page 1 under docs/player-aid/."""
+# The corpus, and the test game whose classic CRT the docs show (tests/data/charts/crtlab).
+SCREENSHOT_TREES = (Path("charts"), Path("tests/data/charts"))
+
+
+def write_screenshots(root: Path, only: frozenset[str] | None = None) -> list[Path]:
+    """Print every game's aid (A4 and Letter) in Chromium and keep page 1 under docs/player-aid/
+    (only the games named in `only`, when given)."""
     import os
 
     from compiler.build import render_outputs
     from compiler.project import load
 
     os.chdir(root)
-    project = load([Path("charts")]).project
     out = root / "docs" / "player-aid"
     out.mkdir(parents=True, exist_ok=True)
     written = []
     with tempfile.TemporaryDirectory() as tmp:
         for paper in ("a4", "letter"):
-            for rel, text in render_outputs(project, paper).items():
+            outputs = {}
+            for tree in SCREENSHOT_TREES:
+                outputs.update(render_outputs(load([tree]).project, paper))
+            for rel, text in outputs.items():
                 if not rel.endswith(".html"):
                     continue
                 game = rel.split("/")[0]
+                if only is not None and game not in only:
+                    continue
                 html_path = Path(tmp) / f"{game}-{paper}.html"
                 html_path.write_text(text, encoding="utf-8")
                 pdf_path = html_path.with_suffix(".pdf")
@@ -174,5 +183,6 @@ def write_screenshots(root: Path) -> list[Path]:
 if __name__ == "__main__":
     if missing_tools():
         sys.exit(f"missing {', '.join(missing_tools())}: {INSTALL_HINT}")
-    for path in write_screenshots(Path(__file__).resolve().parent.parent):
+    games = frozenset(sys.argv[1:]) or None  # `python -m tests.browser crtlab`: only those games
+    for path in write_screenshots(Path(__file__).resolve().parent.parent, games):
         print(path)

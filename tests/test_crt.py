@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -340,3 +341,197 @@ def test_cli_reads_strength_and_differential_columns(tmp_path: Path) -> None:
     assert r.exit_code == 0 and "attack 4 vs defense 4 -> -1/0 (0 reads the -1/0 column)" in r.output
     r = _cli(tmp_path, "t/diff", "--attack", "4")
     assert r.exit_code == 2 and "give both --attack and --defense" in r.output
+
+
+# ---- column shifts as data ------------------------------------------------------------------------
+# A CRT with the usual shifts: the defender's terrain from the terrain effects chart, a river and
+# the terrain in one group of which only the worst counts, a leader, night; the total held to -2..+2.
+
+SHIFTS = (
+    'game t { title "T" }\n'
+    'odds crt_odds "Odds" { columns ["1:2", "1:1", "2:1", "3:1", "4:1", "5:1", "6:1"] '
+    "attacker_high round down defender_high round up beyond clamp shift after clamp }\n"
+    'enum terrain "Terrain" { clear "Clear" woods "Woods" town "Town" }\n'
+    'context terrain: terrain "Defender\'s terrain"\n'
+    'context river: flag "Attack across a river"\n'
+    'context leader: flag "Attacking leader"\n'
+    'context night: flag "Night"\n'
+    'chart [TEC] "Terrain Effects Chart" { key terrain: terrain column shift: int "Column shift" '
+    "rows { clear: 0  woods: -1  town: -2 } }\n"
+    'chart [CRT] "Combat Results Table" { roll 1d6 key odds: crt_odds column result: text "Result"\n'
+    '  shift terrain "Terrain" from [TEC] column shift by terrain group defence\n'
+    '  shift river "Across a river" -1 when river group defence\n'
+    '  shift leader "Leader" +1 when leader\n'
+    '  shift night "Night" -1 when night\n'
+    "  shift_group defence worst\n"
+    "  shift_cap -2 to +2\n"
+    '  grid odds ["1:2", "1:1", "2:1", "3:1", "4:1", "5:1", "6:1"] '
+    '{ "AE": 1-6 | 1-5 | 1-4 | 1-3 | 1-2 | 1 | -\n "DE": - | 6 | 5-6 | 4-6 | 3-6 | 2-6 | 1-6 } }\n'
+)
+
+
+@pytest.fixture
+def shifts_game(tmp_path: Path):
+    comp = compile_text(tmp_path, SHIFTS)
+    assert comp.diagnostics == []
+    return comp.project.games["t"]
+
+
+def test_shift_breakdown(shifts_game) -> None:
+    from compiler.column_shifts import breakdown
+
+    crt = shifts_game.chart("CRT")
+    assert breakdown(crt, {}).terms == ()
+    assert breakdown(crt, {"terrain": "woods"}).text() == "Terrain ([TEC] woods) -1 = -1"
+    # woods -1 and a river -1 are one group of which only the worst counts: the terrain, listed first
+    assert breakdown(crt, {"terrain": "woods", "river": True}).total == -1
+    # a river -1 is worse than clear terrain (0): the river counts
+    assert breakdown(crt, {"terrain": "clear", "river": True}).text() == "Across a river -1 = -1"
+    assert breakdown(crt, {"terrain": "town", "leader": True}).total == -1  # -2 + 1
+    # town -2 and night -1 make -3, held to the cap of -2
+    town_night = breakdown(crt, {"terrain": "town", "night": True})
+    assert (town_night.total, town_night.text()) == (-2, "Terrain ([TEC] town) -2, Night -1 = -2 (capped)")
+
+
+def test_the_terrain_effects_chart_is_the_one_source(tmp_path: Path) -> None:
+    from compiler.column_shifts import breakdown
+
+    # the TEC reprinted with town at -1: the CRT's shift follows, as nothing else states it
+    comp = compile_text(tmp_path, SHIFTS.replace("town: -2 }", "town: -1 }"))
+    assert comp.diagnostics == []
+    game = comp.project.games["t"]
+    crt = game.chart("CRT")
+    assert breakdown(crt, {"terrain": "town"}).total == -1
+    source = crt.shifts.shifts[0].source
+    assert (source.chart, source.column, source.values) == ("TEC", "shift", (("clear", 0), ("woods", -1), ("town", -1)))
+
+
+def test_lookup_applies_the_crt_shifts(shifts_game) -> None:
+    from compiler.query.lookup import Forces, answer
+    from compiler.query.reports import lookup_lines
+
+    crt = shifts_game.chart("CRT")
+    # 30 vs 10 is 3:1; woods -1, leader +1, night -1 shift one column left: 2:1, where a 4 is AE
+    result = answer(shifts_game, crt, "4", {}, 0, Forces(30, 10), {"terrain": "woods", "leader": True, "night": True})
+    assert result.values() == {"result": "AE"}
+    assert lookup_lines(shifts_game, result)[1:3] == [
+        "  column shifts: Terrain ([TEC] woods) -1, Leader +1, Night -1 = -1",
+        "  odds: 2:1 (3:1 shifted -1 reads the 2:1 column)",
+    ]
+    # a --shift +1 from the caller adds to the CRT's own shifts: back on 3:1, where a 4 is DE
+    again = answer(shifts_game, crt, "4", {}, 0, Forces(30, 10, 1), {"terrain": "woods", "leader": True, "night": True})
+    assert again.values() == {"result": "DE"}
+
+
+def test_generated_shift_function_agrees_and_chains(shifts_game, tmp_path: Path) -> None:
+    import itertools
+
+    from compiler.column_shifts import breakdown
+    from compiler.emit.python import emit_game_python
+
+    out = tmp_path / "shifts.py"
+    out.write_text(emit_game_python(shifts_game))
+    m = import_module(out, "shifts_generated")
+    crt = shifts_game.chart("CRT")
+    for terrain, river, leader, night in itertools.product((None, "clear", "woods", "town"), *[(False, True)] * 3):
+        context = {"terrain": terrain, "river": river, "leader": leader, "night": night}
+        assert m.shift_crt(**context) == breakdown(crt, context).total, context
+    shift = m.shift_crt(terrain="woods", leader=True, night=True)
+    assert m.lookup_crt(4, odds=m.odds_crt_odds(30, 10, shift)) == {"result": "AE"}  # as the lookup above
+    with pytest.raises(ValueError, match="'swamp' is not a value of terrain"):
+        m.shift_crt(terrain="swamp")
+
+
+def test_shift_findings(tmp_path: Path) -> None:
+    head, crt = SHIFTS.split("chart [CRT]")
+    cases = {
+        "shift_group defence worst": ("shift_group defence best\n  shift_group defence worst", ["C202"]),
+        "shift_cap -2 to +2": ("shift_cap +2 to -2", ["C424"]),
+        "from [TEC] column shift": ("from [TEX] column shift", ["C201"]),
+        "by terrain group": ("by night group", ["C425"]),
+    }
+    for i, (old, (new, want)) in enumerate(cases.items()):
+        comp = compile_text(tmp_path / str(i), head + "chart [CRT]" + crt.replace(old, new))
+        assert [d.code for d in comp.diagnostics] == want, new
+    # no `shift ... clamp` in the odds rule: the CRT cannot say when its shifts apply
+    comp = compile_text(tmp_path / "order", SHIFTS.replace(" shift after clamp", ""))
+    assert [d.code for d in comp.diagnostics] == ["C423"]
+    # a town row missing from the TEC: the shift has no value for it
+    comp = compile_text(tmp_path / "row", SHIFTS.replace("  town: -2 }", " }"))
+    assert "C425" in [d.code for d in comp.diagnostics]
+
+
+# ---- no internal column ids in what a player or a program reads -------------------------------------
+
+INTERNAL_ID = re.compile(r"\bo\d+_\d+\b")  # the ids odds columns had before they were their labels
+
+
+def test_no_internal_column_id_in_outputs_or_cli_messages(tmp_path: Path) -> None:
+    from compiler.build import render_outputs
+
+    crts = (FORMS + SHIFTS.replace('game t { title "T" }\n', "")).replace(
+        'odds ratio "Odds"', 'odds ratio "Ratio odds"'
+    ) + (
+        'chart diff_crt "Differential CRT" { roll 1d6 key odds: diff column result: text "Result" '
+        'grid odds ["-3-", "-2", "-1/0", "+1/+2", "+3/+4", "+5/+6", "+7+"] '
+        '{ "AE": 1-6 | 1-5 | 1-4 | 1-3 | 1-2 | 1 | - \n "DE": - | 6 | 5-6 | 4-6 | 3-6 | 2-6 | 1-6 } }\n'
+    )
+    comp = compile_text(tmp_path, crts)
+    assert comp.diagnostics == []
+    outputs = render_outputs(comp.project)
+    corpus = [p for p in (ROOT / "generated").rglob("*") if p.suffix in (".json", ".html")]
+    texts = {name: text for name, text in outputs.items() if not name.endswith(".py")}
+    texts |= {str(p): p.read_text(encoding="utf-8") for p in corpus}
+    assert '"3:1"' in outputs["t/t.json"]  # the CRT rows are keyed by the printed column
+    charts = str(tmp_path / "charts")
+    runs = [
+        ["lookup", "t/CRT", "4", "--attack", "30", "--defense", "10"],
+        ["lookup", "t/CRT", "4", "--key", "odds=7:1"],
+        ["lookup", "t/CRT", "4", "--attack", "90", "--defense", "10", "--json"],
+        ["lookup", "t/crt_odds", "--attack", "90", "--defense", "10"],
+        ["lookup", "t/diff_crt", "4", "--attack", "2", "--defense", "9"],
+        ["lookup", "t/favour", "--attack", "1", "--defense", "9"],
+        ["odds", "t/CRT", "--key", "odds=3:1"],
+        ["odds", "t/CRT", "--key", "odds=3:1", "--format", "json"],
+        ["lookup", "usaaf/crt_odds", "--attack", "26", "--defense", "7", "--charts", str(ROOT / "charts")],
+    ]
+    for args in runs:
+        r = CliRunner().invoke(cli, args if "--charts" in args else [*args, "--charts", charts])
+        assert r.exception is None or isinstance(r.exception, SystemExit), args
+        texts[" ".join(args)] = r.output
+    assert texts["lookup t/CRT 4 --key odds=7:1"].count("6:1") == 2  # did you mean `6:1`? ... 6:1
+    leaks = {name: INTERNAL_ID.findall(text) for name, text in texts.items() if INTERNAL_ID.search(text)}
+    assert leaks == {}
+
+
+def test_too_many_chances_is_not_called_odds(tmp_path: Path) -> None:
+    # C415's last limit counts chances (key combinations x DRM totals x rows), not CRT odds
+    members = " ".join(f"m{i}" for i in range(40))
+    drms = " ".join(f"drm d{i} +1 when f{i}" for i in range(40))
+    contexts = "".join(f"context f{i}: flag\n" for i in range(40))
+    rows = " ".join(f"* {i}: {i}" for i in range(1, 101))
+    text = (
+        f'game t {{ title "T" }}\nenum e {{ {members} }}\n{contexts}'
+        f'chart [R1] "Big" {{ roll 1d100 key e: e column r: int "R" {drms} rows {{ {rows} }} }}\n'
+    )
+    comp = compile_text(tmp_path, text)
+    [d] = [d for d in comp.diagnostics if d.code == "C415"]
+    assert "40 key combinations x 41 DRM totals x 100 rows: more chances to compute than 100000" in d.message
+    assert "odds" not in d.message
+
+
+def test_the_aid_prints_the_terrain_shift_in_both_places(shifts_game) -> None:
+    from compiler.emit.html import emit_game_html
+
+    html = emit_game_html(shifts_game, "a4", False, shifts_game.aid_order)
+    tec = html[html.index('id="chart-tec"') : html.index('id="chart-crt"')]
+    crt = html[html.index('id="chart-crt"') :]
+    assert '<th scope="col">Column shift</th>' in tec
+    assert '<tr><th scope="row" class="text">Woods</th><td class="text">-1</td></tr>' in tec
+    assert (
+        "<li>Terrain: per [TEC] Terrain Effects Chart, Column shift (Woods 1 column left, Town 2 columns left) "
+        "(of group defence, only the worst applies)</li>"
+    ) in crt
+    assert "<li>Leader: 1 column right when Attacking leader</li>" in crt
+    assert "Total shift limited to −2 to +2 columns." in crt
+    assert "The total shift applies after the odds table&#39;s edge." in crt

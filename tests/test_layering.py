@@ -32,7 +32,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "compiler.calendar",
         "compiler.dice",
         "compiler.crt",
+        # the classic printed CRT grid: a layout of the model's rows, read by the checks and the aid
+        "compiler.crt_grid",
         "compiler.odds_rule",
+        # a CRT's column shifts for one context, evaluated by the runtime as compiler.crt's odds are
+        "compiler.column_shifts",
         "compiler.text",
         # reads and parses aid.order; imports nothing of chartc
         "compiler.aid_order",
@@ -43,7 +47,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "compiler.emit.runtime",
     ),
     # the exact chances: imports only the model; the checks and the emitters read it
-    ("compiler.chance", "compiler.modifiers", "compiler.reach", "compiler.repeated"),
+    ("compiler.chance", "compiler.modifiers", "compiler.reach", "compiler.repeated", "compiler.analysis"),
     ("compiler.resolve", "compiler.errata"),
     ("compiler.checks",),
     ("compiler.query", "compiler.lookup"),

@@ -351,3 +351,48 @@ def test_the_split_probe_sees_a_split(corpus, tmp_path: Path) -> None:
     browser.print_to_pdf(html_path, tmp_path / "split.pdf")
     top, bottom = browser.probe_pages(browser.page_texts(tmp_path / "split.pdf"), len(ids))[0]
     assert len(top) == 1 and len(bottom) == 1 and top != bottom
+
+
+# --- the classic CRT (rolls down, columns across) -------------------------------------------------
+
+TWELVE_COLUMNS = ["1:4", "1:3", "1:2", "1:1", "2:1", "3:1", "4:1", "5:1", "6:1", "7:1", "8:1", "9:1"]
+
+
+def _twelve_column_crt() -> str:
+    """A 1d6 CRT with 12 odds columns and a DRM box: the width the classic grid must fit at 8 pt."""
+    odds = ", ".join(f'"{c}"' for c in TWELVE_COLUMNS)
+    rows = "\n".join(
+        f'"{c}" {lo}-: AE  "{c}" {lo + 1}-{lo + 2}: EX  "{c}" {lo + 3}+: DE'
+        for c, lo in zip(TWELVE_COLUMNS, [2] * 6 + [1] * 6, strict=True)
+    )
+    return (
+        'game t { title "Twelve columns" }\n'
+        'enum r "Combat result" { codes AE "Attacker eliminated" EX "Exchange" DE "Defender eliminated" '
+        "order AE < EX < DE }\n"
+        "context leader: flag \"Leader\"\n"
+        f'odds o "Combat odds" {{ columns [{odds}] attacker_high round down defender_high round up beyond clamp }}\n'
+        'chart [CRT] crt "Combat Results Table" { rule "7" roll 1d6 key odds: o column result: r "Result"\n'
+        '  drm leader "Leader with the attackers" +1 when leader\n'
+        f"  rows {{ {rows} }} }}\n"
+    )
+
+
+@pytest.mark.parametrize("paper, large", [("a4", False), ("letter", False), ("a4", True)])
+def test_weasyprint_prints_a_twelve_column_crt_on_one_portrait_page(
+    tmp_path: Path, weasyprint, paper: str, large: bool
+) -> None:
+    comp = compile_text(tmp_path, _twelve_column_crt())
+    assert comp.diagnostics == []  # 12 columns fit: no C433
+    html = render_outputs(comp.project, paper, large)["t/t.html"]
+    assert "<th scope=\"col\">9:1</th>" in html and '<dt>EX</dt><dd>Exchange</dd>' in html
+    pdf = tmp_path / "crt.pdf"
+    weasyprint.HTML(string=html).write_pdf(pdf)
+    if not shutil.which("pdftotext"):
+        pytest.skip("poppler-utils (pdftotext) reads the PDF back")
+    assert browser.page_count(pdf) == 1
+    words = browser.words(pdf)
+    assert any(w.text == "9:1" for w in words)
+    outside = [
+        w for w in words if w.x_min < MIN_MARGIN_MM * browser.MM or w.x_max > w.page_width - MIN_MARGIN_MM * browser.MM
+    ]
+    assert outside == [], f"text within {MIN_MARGIN_MM} mm of the page edge: {outside[:5]}"

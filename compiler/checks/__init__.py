@@ -14,6 +14,7 @@ from compiler.checks.coverage import (
     describe_combo,
     intersecting_pairs,
 )
+from compiler.checks.crt_design import check_crt
 from compiler.checks.dice import check_drm_meaning
 from compiler.checks.limits import check_limits
 from compiler.checks.periods import check_periods
@@ -40,6 +41,7 @@ def check_game(game: model.Game, sink: Sink) -> None:
         check_availability_dates(chart, sink)
         if check_limits(chart, sink):
             check_chart(chart, sink)
+            check_crt(game, chart, sink)
     check_record_dates(game, sink)
     for inv in game.invariants:
         check_invariant(game, inv, sink)

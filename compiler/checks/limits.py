@@ -14,9 +14,9 @@ MAX_ROWS = 1000
 MAX_KEY_COMBINATIONS = 256
 MAX_DRMS = 64
 MAX_DRM_SPAN = 64
-# The odds tables a build writes grow with key combinations x DRM totals x rows; beyond this many
+# The chance tables a build writes grow with key combinations x DRM totals x rows; beyond this many
 # cells a single chart's JSON would run to megabytes and take minutes.
-MAX_ODDS_CELLS = 100_000
+MAX_CHANCES = 100_000
 
 
 def check_limits(chart: model.Chart, sink: Sink) -> bool:
@@ -36,10 +36,10 @@ def check_limits(chart: model.Chart, sink: Sink) -> bool:
             lambda: f"DRMs spanning {signed(low)} to {signed(high)} (at most {MAX_DRM_SPAN} apart)",
         ),
         (
-            combos * totals * max(1, len(rows)) > MAX_ODDS_CELLS,
+            combos * totals * max(1, len(rows)) > MAX_CHANCES,
             lambda: (
-                f"{combos} key combinations x {number(totals)} DRM totals x {len(rows)} rows of odds (at most "
-                f"{MAX_ODDS_CELLS})"
+                f"{combos} key combinations x {number(totals)} DRM totals x {len(rows)} rows: more chances to "
+                f"compute than {MAX_CHANCES}"
             ),
         ),
     ]

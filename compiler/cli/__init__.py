@@ -1,6 +1,6 @@
 """The `chartc` command line (click). It only orchestrates: load -> check -> emit -> write.
 
-One module per command (`check`, `build`, `lookup`, `odds`, `diff`, `explain`); what they share
+One module per command (`check`, `build`, `lookup`, `odds`, `analyze`, `diff`, `explain`); what they share
 is `common`; `git_tree` exports a git revision's charts for `diff`. Every text line they print
 goes through `compiler.textsafe`, so chart text cannot become a terminal or CI command.
 
@@ -28,6 +28,7 @@ REPORT_URL = "the chartc issue tracker"
 # Each command's module and object: a command's module is imported only when that command runs
 # (or `--help` lists them all), so `chartc lookup` does not load `build` or `diff`.
 COMMANDS = {
+    "analyze": ("compiler.cli.analyze", "analyze_command"),
     "build": ("compiler.cli.build", "build"),
     "check": ("compiler.cli.check", "check"),
     "diff": ("compiler.cli.diff", "diff_command"),
@@ -42,6 +43,7 @@ COMMANDS = {
 # Each command's one-line summary in `chartc --help`, whole (click cuts a docstring at its first
 # full stop, `(e.g.` included, or at 45 characters); listed here, `--help` imports no command.
 SUMMARIES = {
+    "analyze": "Print a CRT's chance of each result per column and DRM",
     "build": "Check, then write each game's JSON, Python and HTML (and PDF)",
     "check": "Check chart sources and report every finding",
     "diff": "List the changes between two chart trees or git revisions",

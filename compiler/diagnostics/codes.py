@@ -236,6 +236,49 @@ ODDS_DOMAIN: Final = _code(
     "a strength-keyed odds rule has no `domain`, or a column outside it",
     "Declare the strengths the CRT reads (`domain 1 to 40`, or `domain 1+`) and keep every column inside it.",
 )
+# 43x: combat results tables (CRT) — result codes, design analysis, the classic printed grid
+CRT_DOMINANCE: Final = _code(
+    "C430", "crt-dominance", Severity.WARNING,
+    "a higher odds column of a CRT gives the attacker a worse result than a lower column at the same roll",
+    "Check both cells against the printed CRT: a transcription slip is the usual cause. If the print "
+    "really is so, keep it as printed and `allow C430 \"why\"` in the chart.",
+)
+CRT_MONOTONIC: Final = _code(
+    "C431", "crt-monotonic-rows", Severity.WARNING,
+    "down a CRT column the results do not move one way as the roll rises, or move against the "
+    "direction its DRMs favour",
+    "Check both cells against the printed CRT; if the result order is wrong, reorder the enum's "
+    "`order`. A print that really is so is kept, with `allow C431 \"why\"`.",
+)
+RESULT_ORDER: Final = _code(
+    "C432", "result-order", Severity.ERROR,
+    "an enum's result `order` repeats a value, leaves one out, or uses a comparison other than `<`",
+    "List every value of the enum once, worst result for the attacker first: `order AE < AR < EX < DR < DE`.",
+)
+CRT_TOO_WIDE: Final = _code(
+    "C433", "crt-too-wide", Severity.WARNING,
+    "a CRT has too many columns to print as a classic grid across an A4 or US Letter portrait page at 8 pt",
+    "Split the CRT into two charts (low and high odds), or shorten the column labels.",
+)
+SHIFT_TARGET: Final = _code(
+    "C423", "shift-target", Severity.ERROR,
+    "a chart declares column shifts but is not keyed by an odds rule that says when shifts apply",
+    "Key the CRT by its odds rule (`key odds: crt_odds`) and say in the rule whether shifts apply before or "
+    "after its table edge (`shift after clamp`); a modifier of the roll is a `drm`.",
+)
+SHIFT_GROUP: Final = _code(
+    "C424", "shift-group", Severity.ERROR,
+    "a shift group does not say whether its best or worst shift applies, or a shift cap runs backwards",
+    "Add `shift_group NAME best` (or `worst`) for each group the shifts name, and write the cap low to high "
+    "(`shift_cap -2 to +2`).",
+)
+SHIFT_SOURCE: Final = _code(
+    "C425", "shift-source", Severity.ERROR,
+    "a shift read `from` a chart cannot be: the chart is not keyed by the context variable's enum alone, "
+    "lacks the int column, or a member has no row",
+    "Read shifts from a terrain effects chart keyed by the enum the `by` variable holds, with an int column and "
+    "a row for every member (0 for no shift).",
+)
 # 5xx: suppressions
 UNUSED_SUPPRESSION: Final = _code(
     "C501", "unused-suppression", Severity.WARNING,
@@ -304,6 +347,13 @@ REGISTRY: Final[tuple[Code, ...]] = (
     ODDS_BETWEEN,
     ODDS_FORM_CONFLICT,
     ODDS_DOMAIN,
+    CRT_DOMINANCE,
+    CRT_MONOTONIC,
+    RESULT_ORDER,
+    CRT_TOO_WIDE,
+    SHIFT_TARGET,
+    SHIFT_GROUP,
+    SHIFT_SOURCE,
     UNUSED_SUPPRESSION,
     INVALID_SUPPRESSION,
     ERRATA_TARGET_MISSING,

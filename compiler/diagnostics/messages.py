@@ -61,3 +61,16 @@ def not_a_value_of(sink: Sink, written: str, of: str, span: Span, known: Iterabl
     """C201: `written` is not a value of `of` (an enum "`side`", a key "key `side`"); `where` adds
     e.g. " (column `r`)"; the closest of `known` is the help."""
     sink.emit(codes.UNKNOWN_NAME, f"`{written}` is not a value of {of}{where}", span, did_you_mean(written, known))
+
+
+def cell_count_mismatch(sink: Sink, what: str, cells: int, columns: int, span: Span, help: str, grid: Span) -> None:
+    """C401: `what` (e.g. "this line") has `cells` cells but its grid has `columns` columns; the
+    label points at the grid."""
+    plural = ("s" if cells != 1 else "", "s" if columns != 1 else "")
+    sink.emit(
+        codes.GRID_SHAPE,
+        f"{what} has {cells} cell{plural[0]} but the grid has {columns} column{plural[1]}",
+        span,
+        help,
+        (Label(grid, "grid declared here"),),
+    )

@@ -11,10 +11,13 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from typing import assert_never
 
 from compiler import model
+from compiler.analysis import analyze
 from compiler.chance import chances, percent_text
-from compiler.crt import OddsRule
+from compiler.crt import OddsForm, OddsRule
+from compiler.crt_grid import CrtShape, classic_grid, crt_shape, fits_portrait
 from compiler.dice import DiceForm
 from compiler.text import key_label, value_text
 
@@ -26,6 +29,7 @@ class Layout(StrEnum):
     GRID = "grid"
     AVAILABILITY = "availability"
     ODDS_RULE = "odds_rule"
+    CRT = "crt"  # the classic combat results table: rolls down, columns across, codes in cells
     NONE = "none"  # a chart that lists DRMs only
 
 
@@ -103,16 +107,41 @@ class AvailabilityBody:
 
 @dataclass(frozen=True)
 class OddsRuleBody:
-    """How a CRT's odds ratio is formed and its column picked."""
+    """How a CRT's odds are formed and its column picked: (heading, text) rows."""
 
-    attacker: str
-    defender: str
-    columns: str | None
-    beyond: str | None
-    shift: str | None
+    rows: tuple[tuple[str, str], ...]
 
 
-ChartBody = RowsBody | GridBody | AvailabilityBody | OddsRuleBody | None
+@dataclass(frozen=True)
+class CrtLineView:
+    """A line of the classic CRT: the rolls it covers, and one result code per column."""
+
+    rolls: str
+    codes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CrtChanceView:
+    """A line of the CRT's chance table: one result and its chance per column (natural roll)."""
+
+    code: str
+    percents: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CrtBody:
+    """The classic printed CRT, with the type sizes that fit its width, and the chance of each
+    result per column on the natural roll."""
+
+    key_label: str
+    columns: tuple[str, ...]
+    lines: tuple[CrtLineView, ...]
+    normal_pt: float  # the cell size at normal print: 9 pt, or the 8 pt floor for a wide CRT
+    large_pt: float  # the largest size from 12 pt down that fits, in large print
+    chances: tuple[CrtChanceView, ...]
+
+
+ChartBody = RowsBody | GridBody | AvailabilityBody | OddsRuleBody | CrtBody | None
 
 
 @dataclass(frozen=True)
@@ -130,6 +159,10 @@ class ChartView:
     errata: tuple[str, ...]
     layout: Layout
     body: ChartBody
+    codes_key: tuple[tuple[str, str], ...] = ()  # result codes the chart prints, with their meanings
+    shifts: tuple[str, ...] = ()  # a CRT's column shifts, worded (`describe_shift`)
+    shift_cap: str | None = None
+    shift_order: str | None = None  # when the total applies: before or after the odds table's edge
 
 
 @dataclass(frozen=True)
@@ -162,6 +195,31 @@ def describe_condition(c: model.Condition | None, game: model.Game) -> str:
         return f"not ({describe_condition(c.inner, game)})"
     joiner = " and " if isinstance(c, model.All) else " or "
     return joiner.join(describe_condition(p, game) for p in c.parts)
+
+
+def describe_shift(s: model.Shift, rules: model.ShiftRules, game: model.Game) -> str:
+    """A column shift as a rulebook words it: `Across a river: 1 column left (when Attack across a
+    river)`, or for a shift read from a terrain effects chart `Terrain: per [TEC] Terrain Effects
+    Chart, Column shift (Woods 1 left, Town 2 left)`."""
+    group = f" (of group {s.group}, only the {dict(rules.groups)[s.group]} applies)" if s.group else ""
+    if s.source is None:
+        when = "" if s.when is None else f" when {describe_condition(s.when, game)}"
+        return f"{s.label}: {_columns_moved(s.value)}{when}{group}"
+    src = s.source
+    var = game.context.get(src.var)
+    enum = game.enums.get(var.enum) if var and var.enum else None
+    moved = [
+        f"{(m.label if (m := enum.member(member)) else member) if enum else member} {_columns_moved(value)}"
+        for member, value in src.values
+        if value
+    ]
+    return f"{s.label}: per [{src.chart}] {src.chart_title}, {src.column_label} ({', '.join(moved) or 'none'}){group}"
+
+
+def _columns_moved(value: int) -> str:
+    """`1 column right`, `2 columns left` (+ is toward the attacker, to the right on a printed CRT)."""
+    way = "right" if value > 0 else "left"
+    return f"{abs(value)} column{'s' if abs(value) != 1 else ''} {way}" if value else "no shift"
 
 
 def _var_label(var: str, game: model.Game) -> str:
@@ -267,7 +325,8 @@ def _first(printed: list[str], pattern: str) -> str | None:
 def chart_legend(chart: model.Chart, game: model.Game) -> list[tuple[str, str]]:
     """The symbols and result codes this chart prints, each with its meaning, so the legend sits
     on the same page as the chart (layout rule L6). Only what the chart uses is listed."""
-    printed = _printed_ranges(chart)
+    shape = crt_shape(chart, game.enums)
+    printed = [band.label for band in classic_grid(shape).bands] if shape else _printed_ranges(chart)
     legend: list[tuple[str, str]] = []
     high = _first(printed, r"-?\d+\+")
     if high:
@@ -285,7 +344,7 @@ def chart_legend(chart: model.Chart, game: model.Game) -> list[tuple[str, str]]:
         legend.append(("\u2013", "no result: not available or not applicable"))
     for index, col in enumerate(chart.columns):
         enum = game.enums.get(col.type)
-        if enum is None or enum.fields:  # records (bases, units) are names, not result codes
+        if enum is None or enum.fields or enum.codes:  # records are names; codes get their own key
             continue
         used = {r.values[index] for r in chart.rows if index < len(r.values)}
         members = [m for m in enum.members if m.id in used]
@@ -322,7 +381,40 @@ def chart_view(game: model.Game, chart: model.Chart) -> ChartView:
         errata=tuple(_chart_errata(game, chart)),
         layout=layout,
         body=body,
+        codes_key=codes_key(game, chart),
+        shifts=tuple(describe_shift(s, chart.shifts, game) for s in chart.shifts.shifts) if chart.shifts else (),
+        shift_cap=_shift_cap(chart.shifts),
+        shift_order=_shift_order(game, chart),
     )
+
+
+def codes_key(game: model.Game, chart: model.Chart) -> tuple[tuple[str, str], ...]:
+    """The key of result codes printed under a chart: each code of a `codes` enum the chart uses,
+    in the enum's order, with its meaning (and its integer fields, such as step losses)."""
+    key: list[tuple[str, str]] = []
+    for index, col in enumerate(chart.columns):
+        enum = game.enums.get(col.type)
+        if enum is None or not enum.codes:
+            continue
+        used = {str(r.values[index]) for r in chart.rows if index < len(r.values) and r.values[index] is not None}
+        for m in enum.members:
+            if m.id in used:
+                losses = [f"{f.label} {m.get(f.id)}" for f in enum.fields if isinstance(m.get(f.id), int)]
+                key.append((m.id, m.label + (f" ({', '.join(losses)})" if losses else "")))
+    return tuple(key)
+
+
+def _shift_cap(rules: model.ShiftRules | None) -> str | None:
+    return f"{_signed(rules.cap[0])} to {_signed(rules.cap[1])}" if rules is not None and rules.cap else None
+
+
+def _shift_order(game: model.Game, chart: model.Chart) -> str | None:
+    """`applies after the odds table's edge`, from the odds rule the CRT is keyed by."""
+    for key in chart.keys:
+        rule = game.chart(key.enum.id)
+        if rule is not None and rule.odds is not None and rule.odds.shift_order is not None:
+            return f"applies {rule.odds.shift_order} the odds table's edge"
+    return None
 
 
 def _body(game: model.Game, chart: model.Chart, natural: dict[int, Fraction]) -> tuple[Layout, ChartBody]:
@@ -331,6 +423,9 @@ def _body(game: model.Game, chart: model.Chart, natural: dict[int, Fraction]) ->
         return Layout.ODDS_RULE, _odds_rule_body(chart.odds)
     if chart.availability is not None:
         return Layout.AVAILABILITY, _availability_body(chart, chart.availability)
+    shape = crt_shape(chart, game.enums)
+    if shape is not None:
+        return Layout.CRT, _crt_body(shape)
     if chart.grid is not None:
         return Layout.GRID, _grid_body(game, chart, chart.grid, natural)
     if chart.kind in (model.ChartKind.DRMS, model.ChartKind.ODDS):
@@ -339,13 +434,70 @@ def _body(game: model.Game, chart: model.Chart, natural: dict[int, Fraction]) ->
 
 
 def _odds_rule_body(r: OddsRule) -> OddsRuleBody:
-    return OddsRuleBody(
-        attacker=f"attack ÷ defense, rounded {r.attacker_round}, read as n:1",
-        defender=f"defense ÷ attack, rounded {r.defender_round}, read as 1:n",
-        columns=", ".join(r.columns) if r.columns else None,
-        beyond={"clamp": "use the edge column", "error": "not allowed"}.get(r.beyond or ""),
-        shift=f"column shifts apply {r.shift_order} the table edge is applied" if r.shift_order else None,
+    rows = _odds_form_rows(r)
+    if r.columns:
+        rows.append(("Columns", ", ".join(r.columns)))
+    if r.beyond:
+        rows.append(("Beyond the table", {"clamp": "use the edge column", "error": "not allowed"}[r.beyond]))
+    if r.shift_order:
+        rows.append(("Column shifts", f"column shifts apply {r.shift_order} the table edge is applied"))
+    return OddsRuleBody(tuple(rows))
+
+
+def _odds_form_rows(r: OddsRule) -> list[tuple[str, str]]:
+    """How the rule forms odds, in the words of a CRT's key."""
+    between = f"odds between two columns read the {r.between} one" if r.between else ""
+    match r.form:
+        case OddsForm.RATIO if r.between is None:
+            return [
+                ("Attacker has more", f"attack ÷ defense, rounded {r.attacker_round}, read as n:1"),
+                ("Defender has more", f"defense ÷ attack, rounded {r.defender_round}, read as 1:n"),
+                ("Equal", "1:1"),
+            ]
+        case OddsForm.RATIO:
+            return [("Odds", "attack : defense, compared exactly with the columns"), ("Between columns", between)]
+        case OddsForm.DIFFERENTIAL:
+            rows = [("Differential", "attack − defense")]
+            return rows + ([("Between columns", between)] if between else [])
+        case OddsForm.STRENGTH:
+            low, high = r.domain or (0, None)
+            rows = [("Strength", f"the attack strength, {low} {'to ' + str(high) if high is not None else 'or more'}")]
+            return rows + ([("Between columns", between)] if between else [])
+        case _:
+            assert_never(r.form)
+
+
+_LARGE_SIZES = (12.0, 11.0, 10.0, 9.0, 8.0)
+
+
+def _crt_body(shape: CrtShape) -> CrtBody:
+    """The classic CRT grid, sized to fit a portrait page, and its chance table."""
+    grid = classic_grid(shape)
+    labels = tuple(key_label(shape.key, c) for c in grid.columns)
+    return CrtBody(
+        key_label=shape.key.enum.label,
+        columns=labels,
+        lines=tuple(
+            CrtLineView(band.label, tuple(grid.code(row) or "\u2013" for row in cells))
+            for band, cells in zip(grid.bands, grid.cells, strict=True)
+        ),
+        normal_pt=9.0 if fits_portrait(grid, labels, 9.0) else 8.0,
+        large_pt=next((pt for pt in _LARGE_SIZES if fits_portrait(grid, labels, pt)), 8.0),
+        chances=_crt_chances(shape),
     )
+
+
+def _crt_chances(shape: CrtShape) -> tuple[CrtChanceView, ...]:
+    """Per result, its chance in each column on the natural roll (the `chartc analyze` figures)."""
+    cells = analyze(shape, (0,)).columns
+    order = shape.results.order or tuple(m.id for m in shape.results.members)
+    lines = []
+    for i, member in enumerate(order):
+        chance = [c.results[i].probability for c in cells]
+        percents = tuple(percent_text(p) if p else "\u2013" for p in chance)
+        if any(chance):
+            lines.append(CrtChanceView(member, percents))
+    return tuple(lines)
 
 
 def _availability_body(chart: model.Chart, a: model.AvailabilityLayout) -> AvailabilityBody:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from compiler import model
 from compiler.aid_order import OrderEntry
-from compiler.emit.aid_view import GroupView, chart_view
+from compiler.emit.aid_view import GroupView, Layout, chart_view
 from compiler.emit.templating import environment
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
@@ -114,6 +114,7 @@ def emit_game_html(
         .render(
             game=game,
             groups=groups,
+            has_crt=any(v.layout is Layout.CRT for g in groups for v in g.charts),
             chart_count=len(game.charts),
             page_size=PAPER_SIZES[paper],
             large_print=large_print,

@@ -80,6 +80,10 @@ def _pretty(value: Any, level: int) -> Iterator[str]:
 
 def _enum(e: model.EnumType) -> dict[str, Any]:
     out: dict[str, Any] = {"id": e.id, "label": e.label}
+    if e.codes:
+        out["codes"] = True
+    if e.order:
+        out["order"] = list(e.order)
     if e.fields:
         out["fields"] = [{"id": f.id, "type": f.type, "label": f.label} for f in e.fields]
     out["members"] = [_member(m, bool(e.fields)) for m in e.members]
@@ -115,6 +119,27 @@ def _odds_rule(r: OddsRule) -> dict[str, Any]:
         "between": r.between,
         "domain": {"min": r.domain[0], "max": r.domain[1]} if r.domain else None,
     }
+
+
+def _shifts(rules: model.ShiftRules) -> dict[str, Any]:
+    """A CRT's column shifts, structured; a shift read from a chart carries that chart's values."""
+    items = [
+        {
+            "id": s.id,
+            "label": s.label,
+            "value": s.value,
+            "when": _cond(s.when),
+            "group": s.group,
+            "source": _shift_source(s.source) if s.source else None,
+        }
+        for s in rules.shifts
+    ]
+    groups = {g: str(p) for g, p in rules.groups}
+    return {"items": items, "groups": groups, "cap": list(rules.cap) if rules.cap else None}
+
+
+def _shift_source(src: model.ShiftSource) -> dict[str, Any]:
+    return {"chart": src.chart, "column": src.column, "by": src.var, "values": dict(src.values)}
 
 
 def _layout(c: model.Chart) -> dict[str, Any]:
@@ -261,6 +286,8 @@ def _chart(c: model.Chart) -> dict[str, Any]:
         "layout": _layout(c),
         "rows": [_row(c, r) for r in c.rows],
     }
+    if c.shifts is not None:
+        out["shifts"] = _shifts(c.shifts)
     if c.errata is not None:
         out["errata"] = {
             "applied": list(c.errata.applied),

@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import assert_never
 
-from compiler import model
+from compiler import column_shifts, model
 from compiler.crt import OddsForm, OddsRule, runtime_arguments
 from compiler.dice import Dice
 from compiler.emit import runtime
+from compiler.emit.aid_view import describe_shift
 from compiler.emit.python_layout import INDENT, LINE, docstring, fill, tuple_display
 from compiler.emit.python_names import (
     POLICY,
@@ -208,6 +209,8 @@ class _ChartEmitter:
                     lines += ["", "", *self.repeated_roll_function()]
                 if chart.drms:
                     lines += ["", "", *self.drm_function()]
+                if chart.shifts is not None:
+                    lines += ["", "", *self.shift_function(chart.shifts)]
                 return "\n".join(lines)
             case _:
                 assert_never(chart.kind)
@@ -297,7 +300,10 @@ class _ChartEmitter:
     def context_params(self, conditions: list[model.Condition | None] | None = None) -> list[_Param]:
         """The keyword parameters of the context variables `conditions` test (default: the DRMs')."""
         tested = [d.when for d in self.chart.drms] if conditions is None else conditions
-        used = sorted({v for when in tested for v in _vars(when)})
+        return self.params_for(sorted({v for when in tested for v in _vars(when)}))
+
+    def params_for(self, used: list[str]) -> list[_Param]:
+        """The keyword parameters of the context variables `used`, in that order."""
         out = []
         for var_id in used:
             var = self.game.context[var_id]
@@ -465,6 +471,30 @@ class _ChartEmitter:
         signature = ["*", *(f"{p.name}: {p.annotation}" for p in params)] if params else []
         return lines + self.function(f"drm_{c.ident}", signature, "int", "\n".join(doc), body)
 
+    def shift_function(self, rules: model.ShiftRules) -> list[str]:
+        chart, c = self.chart, self.names
+        params = self.params_for(sorted(column_shifts.variables(rules)))
+        lines = [f"_{c.const}_SHIFTS: Final = ("]
+        for s in rules.shifts:
+            lines += fill("_Shift(", _shift_args(s), "),", INDENT)
+        lines += [")", "", ""]
+        doc = [f"The total column shift for {_cite(chart)} (+ toward the attacker).", ""]
+        doc += [describe_shift(s, rules, self.game) for s in rules.shifts]
+        if rules.cap:
+            doc.append(f"The total is held to {rules.cap[0]:+d}..{rules.cap[1]:+d}.")
+        doc += ["", "Pass the total to the odds function of the CRT's odds rule as its `shift`."]
+        if params:
+            doc += ["", "Args:"]
+            doc += [f"    {p.name}: {self.context_doc(self.game.context[p.id])}." for p in params]
+        context = fill("{", [f"{p.id!r}: {p.name}" for p in params], "}")
+        groups = repr(tuple((g, str(p)) for g, p in rules.groups))
+        cap = repr(tuple(rules.cap)) if rules.cap else "None"
+        body = [p.check for p in params]
+        body += ["context: dict[str, _Context] = " + context[0], *context[1:]]
+        body.append(f"return _shift_terms(_{c.const}_SHIFTS, context, {groups}, {cap})[1]")
+        signature = ["*", *(f"{p.name}: {p.annotation}" for p in params)] if params else []
+        return lines + self.function(f"shift_{c.ident}", signature, "int", "\n".join(doc), body)
+
     def context_doc(self, var: model.ContextVar) -> str:
         match var.type:
             case model.ContextType.FLAG:
@@ -577,6 +607,15 @@ def _condition(c: model.Condition | None) -> str:
             return f"_AnyOf({tuple_display([_condition(p) for p in c.parts])})"
         case _:
             assert_never(c)
+
+
+def _shift_args(s: model.Shift) -> list[str]:
+    """A shift's `_Shift(...)` arguments: label, value, condition, group, and a terrain effects
+    chart's column as (member id, value) pairs."""
+    args = [repr(s.label), f"{s.value:+d}", _condition(s.when), repr(s.group)]
+    if s.source is not None:
+        args += [repr(s.source.var), tuple_display([repr(v) for v in s.source.values])]
+    return args
 
 
 def _odds_how(rule: OddsRule) -> str:

@@ -56,6 +56,7 @@ from compiler.model.game import (
     Project,
     Suppression,
 )
+from compiler.model.shifts import Shift, ShiftRules, ShiftSource
 from compiler.model.types import (
     COLUMN_TYPES,
     FIELD_TYPES,
@@ -138,6 +139,9 @@ __all__ = [
     "Project",
     "Rounding",
     "Row",
+    "Shift",
+    "ShiftRules",
+    "ShiftSource",
     "ShortRow",
     "Slashed",
     "Suppression",

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from compiler.crt import OddsRule
 from compiler.dice import Dice
 from compiler.model.conditions import Condition, Drm, DrmGroup, Footnote
+from compiler.model.shifts import ShiftRules
 from compiler.model.types import ColumnType, ContextVar, EnumType
 from compiler.model.values import DieRange, KeyMatch, Value, key_matches
-from dsl.ast import Span
+from dsl.ast import Side, Span
 
 
 class ChartKind(enum.StrEnum):
@@ -181,6 +182,8 @@ class Chart:
     drm_groups: tuple[DrmGroup, ...] = ()  # exclusive groups of `drms`
     modified_clamp: tuple[int, int] | None = None  # `clamp modified 1 to 10`: the cap on the modified roll
     context: tuple[ContextVar, ...] = ()  # the context variables the DRMs test, for reachability
+    high_rolls_favour: Side | None = None  # a CRT's declared direction (`high_rolls favour attacker`)
+    shifts: ShiftRules | None = None  # a CRT's column shifts
 
     @property
     def all_dice(self) -> tuple[Dice, ...]:

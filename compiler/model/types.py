@@ -87,6 +87,14 @@ class EnumType:
     span: Span
     fields: tuple[Field, ...] = ()
     synthetic: bool = False
+    codes: bool = False  # a CRT's result codes: the id is printed in the cell, the label in the key
+    order: tuple[str, ...] = ()  # member ids from the attacker's point of view, worst first
+    order_span: Span | None = None
+
+    def rank(self, member_id: str) -> int | None:
+        """The member's place in the declared result order (0 is the attacker's worst), None
+        without an order."""
+        return self.order.index(member_id) if member_id in self.order else None
 
     def member(self, id_or_label: str) -> Member | None:
         """The member named by its identifier, printed label or alias (case-insensitive)."""

@@ -10,7 +10,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from compiler import model
+from compiler import column_shifts, model
 from compiler.crt import OddsForm, OddsProblem, Reading, read
 from compiler.diagnostics.suggest import known_values_hint
 from compiler.dice import Dice, DiceForm
@@ -42,6 +42,7 @@ class LookupResult:
     keys: tuple[tuple[model.Key, model.Member], ...]
     row: model.Row
     odds: tuple[tuple[str, Reading], ...] = ()  # CRT keys read from --attack/--defense, by key id
+    shifts: column_shifts.ShiftBreakdown | None = None  # the CRT's own column shifts that applied
 
     def values(self) -> dict[str, model.Value]:
         """The selected row's cells by column id."""
@@ -229,9 +230,11 @@ def answer(
     given_keys: dict[str, str],
     drm: int,
     forces: Forces | None = None,
+    context: column_shifts.Context | None = None,
 ) -> LookupResult | OddsColumnAnswer:
     """What `chartc lookup` answers: the odds column of an odds rule for FORCES, or the row a roll
-    selects, with the odds column key of a CRT picked from FORCES.
+    selects, with the odds column key of a CRT picked from FORCES, moved by the CRT's own column
+    shifts in CONTEXT (context variable id -> value) and the shift FORCES give.
 
     Raises:
         LookupProblem: as `lookup`; LookupUsage when FORCES pick a key also given by name.
@@ -241,13 +244,15 @@ def answer(
     if chart.kind is model.ChartKind.ODDS:
         got = odds_reading(chart, forces.attack, forces.defense, forces.shift)
         return OddsColumnAnswer(chart, forces.attack, forces.defense, forces.shift, got.column, got.formed, got.clamped)
-    readings = readings_from_odds(game, chart, forces.attack, forces.defense, forces.shift)
+    shifts = column_shifts.breakdown(chart, context or {}) if chart.shifts is not None else None
+    shift = forces.shift + (shifts.total if shifts else 0)
+    readings = readings_from_odds(game, chart, forces.attack, forces.defense, shift)
     both = sorted(set(readings) & set(given_keys))
     if both:
         raise LookupUsage(f"--attack/--defense pick key `{both[0]}`; leave out --key {both[0]}=...")
     from_odds = {key: reading.column for key, reading in readings.items()}
     result = lookup(chart, roll_text, {**given_keys, **from_odds}, drm)
-    return dataclasses.replace(result, odds=tuple(sorted(readings.items())))
+    return dataclasses.replace(result, odds=tuple(sorted(readings.items())), shifts=shifts)
 
 
 def _one_d10(dice: Dice) -> bool:

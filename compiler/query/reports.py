@@ -57,6 +57,8 @@ def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
     chart = result.chart
     lines = [_heading(game, chart)]
     readings = dict(result.odds)
+    if result.shifts is not None:
+        lines.append(f"  column shifts: {result.shifts.text()}")
     lines += [
         f"  {k.id}: {m.label}" + (_how(readings[k.id]) if k.id in readings else "")
         for k, m in result.keys

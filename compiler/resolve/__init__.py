@@ -25,6 +25,7 @@ from compiler.resolve.charts import ChartResolver
 from compiler.resolve.derive import derive_order, format_range
 from compiler.resolve.invariants import invariants
 from compiler.resolve.odds_rules import odds_rule
+from compiler.resolve.shifts import bind_shift_sources
 from compiler.resolve.suppressions import suppressions
 from compiler.resolve.symbols import SymbolTable
 from compiler.resolve.values import ValueTyper
@@ -65,6 +66,7 @@ def resolve_game(
     symbols.set_charts(odds_charts + charts)
     _report_duplicate_charts(symbols.id, symbols.charts, sink)
     _bind_chart_refs(symbols, typer, sink)
+    bind_shift_sources(symbols, sink)
     symbols.invariants = invariants(symbols, [i for f in files for i in f.invariants], typer, sink)
     return symbols.game()
 

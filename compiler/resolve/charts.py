@@ -15,7 +15,9 @@ from compiler.resolve import layouts
 from compiler.resolve.conditions import ConditionResolver
 from compiler.resolve.derive import derived_chart
 from compiler.resolve.dice import dice_problem
+from compiler.resolve.roll_grid import roll_grid_rows
 from compiler.resolve.rows import RowReader
+from compiler.resolve.shifts import chart_shifts
 from compiler.resolve.symbols import SymbolTable, chart_name, first_span
 from compiler.resolve.values import ValueTyper, column_type
 from dsl import ast
@@ -89,6 +91,9 @@ class ChartResolver:
             broken = broken or len(rows) != len(d.rows)
             if availability is not None or d.availability:
                 rows.extend(avail_rows if d.availability else [])
+            by_roll, complete = roll_grid_rows(self.rows, d.roll_grids, keys, columns)
+            rows.extend(by_roll)
+            broken = broken or not complete
             if d.grids:
                 grid, keys = layouts.grid(self.rows, d.grids[0], keys, columns)
                 rows.extend(layouts.grid_rows(grid, keys))
@@ -142,6 +147,8 @@ class ChartResolver:
             drm_meaning=d.drm_meaning.text if d.drm_meaning else None,
             repeat=self._repeat(d.repeat, kind),
             dice_alternatives=self._dice_alternatives(d),
+            high_rolls_favour=d.high_rolls_favour.side if d.high_rolls_favour else None,
+            shifts=chart_shifts(d, self.conditions, self.sink, self.where),
         )
 
     def _clamp(self, combine: ast.CombineDecl | None) -> tuple[int, int] | None:

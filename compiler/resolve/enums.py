@@ -3,6 +3,8 @@ typed fields of enum records (a field may name any enum, so every enum is declar
 
 from __future__ import annotations
 
+import dataclasses
+
 from compiler import model
 from compiler.diagnostics import Label, Sink, codes
 from compiler.diagnostics.messages import declared_twice, unknown_name
@@ -70,7 +72,47 @@ def add_enum(symbols: SymbolTable, decl: ast.EnumDecl, sink: Sink) -> None:
             names_used.setdefault(folded, (m.name.text, written.span))
         members.append(model.Member(m.name.text, label, m.span, {}, tuple(a.text for a in m.aliases)))
     label = decl.label.text if decl.label else decl.name.text
-    symbols.enums[decl.name.text] = model.EnumType(decl.name.text, label, tuple(members), decl.name.span)
+    order = _result_order(decl, {m.id for m in members}, sink) if decl.order else ()
+    symbols.enums[decl.name.text] = model.EnumType(
+        decl.name.text,
+        label,
+        tuple(members),
+        decl.name.span,
+        codes=decl.codes is not None,
+        order=order,
+        order_span=decl.order.span if decl.order else None,
+    )
+
+
+def _result_order(decl: ast.EnumDecl, members: set[str], sink: Sink) -> tuple[str, ...]:
+    """The member ids of `order A < B < C`, worst result for the attacker first; `()` (no order)
+    when the order is not a strict ranking of every member."""
+    assert decl.order is not None
+    where = f"in the result order of enum `{decl.name.text}`"
+    ok = True
+    for op in decl.order.ops:
+        if op.text != "<":
+            sink.emit(codes.RESULT_ORDER, f"`{op.text}` {where}: results are ranked with `<`", op.span,
+                      "write the worst result for the attacker first: `order AE < AR < EX < DR < DE`")
+            ok = False
+    seen: dict[str, ast.Span] = {}
+    for name in decl.order.names:
+        if name.text not in members:
+            message = f"`{name.text}` is not a value of enum `{decl.name.text}`"
+            unknown_name(sink, message, name.text, name.span, members)
+            ok = False
+        elif name.text in seen:
+            sink.emit(codes.RESULT_ORDER, f"`{name.text}` is ranked twice {where}", name.span,
+                      "rank each result once", (Label(seen[name.text], "first ranked here"),))
+            ok = False
+        seen.setdefault(name.text, name.span)
+    missing = [m.name.text for m in decl.members if m.name.text in members and m.name.text not in seen]
+    if missing:
+        listed = ", ".join(f"`{m}`" for m in missing)
+        sink.emit(codes.RESULT_ORDER, f"{listed} not ranked {where}", decl.order.span,
+                  "rank every value of the enum: the design checks compare any two results")
+        ok = False
+    return tuple(n.text for n in decl.order.names) if ok else ()
 
 
 def add_record_fields(symbols: SymbolTable, decl: ast.EnumDecl, typer: ValueTyper, sink: Sink) -> None:
@@ -131,7 +173,7 @@ def add_record_fields(symbols: SymbolTable, decl: ast.EnumDecl, typer: ValueType
                 values[field.id] = typed
         record = {f.id: values.get(f.id) for f in fields}
         members.append(model.Member(member.id, member.label, member.span, record, member.aliases))
-    symbols.enums[enum.id] = model.EnumType(enum.id, enum.label, tuple(members), enum.span, tuple(fields))
+    symbols.enums[enum.id] = dataclasses.replace(enum, members=tuple(members), fields=tuple(fields))
 
 
 def add_context(symbols: SymbolTable, decl: ast.ContextDecl, sink: Sink) -> None:

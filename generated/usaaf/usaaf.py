@@ -279,6 +279,56 @@ def _total_drm(drms: tuple[_Drm, ...], context: Mapping[str, _Context], clamp: t
     return total if clamp is None else max(clamp[0], min(clamp[1], total))
 
 
+# ---- CRT column shifts ---------------------------------------------------------------------------
+
+
+class _Shift(NamedTuple):
+    """A column shift (+ toward the attacker): `value` when `when` is true (None: always); or, when
+    `var` is set, the value `table` gives for the member that context variable holds (a terrain
+    effects chart's column). `group` names an exclusive group."""
+
+    label: str
+    value: int
+    when: _Condition | None
+    group: str | None = None
+    var: str | None = None
+    table: tuple[tuple[str, int], ...] = ()
+
+
+def _shift_value(shift: _Shift, context: Mapping[str, _Context]) -> int:
+    """The shift's value in this context: 0 when its condition is not true or its variable unknown."""
+    if shift.var is not None:
+        given = context[shift.var]
+        return 0 if given is None else dict(shift.table).get(str(given), 0)
+    return shift.value if shift.when is None or _holds(shift.when, context) is True else 0
+
+
+def _shift_terms(
+    shifts: tuple[_Shift, ...],
+    context: Mapping[str, _Context],
+    groups: tuple[tuple[str, str], ...],
+    cap: tuple[int, int] | None,
+) -> tuple[tuple[tuple[str, int], ...], int]:
+    """The shifts that apply, as (label, value) in declaration order, and their total.
+
+    Of an exclusive group only one counts: its highest (`best`) or lowest (`worst`) value, the
+    first such shift. The total is then held inside `cap`.
+    """
+    values = [_shift_value(s, context) for s in shifts]
+    pick = dict(groups)
+    applying = [(i, s, v) for i, (s, v) in enumerate(zip(shifts, values, strict=True)) if v]
+    kept: list[tuple[str, int]] = []
+    for i, shift, value in applying:
+        if shift.group is not None:
+            rivals = [(v, j) for j, s, v in applying if s.group == shift.group]
+            chosen = max(rivals, key=lambda r: (r[0], -r[1])) if pick[shift.group] == "best" else min(rivals)
+            if chosen[1] != i:
+                continue
+        kept.append((shift.label, value))
+    total = sum(v for _, v in kept)
+    return tuple(kept), total if cap is None else max(cap[0], min(cap[1], total))
+
+
 # ---- CRT odds (USAAF 15.1-15.2) ------------------------------------------------------------------
 
 

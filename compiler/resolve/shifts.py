@@ -1,0 +1,170 @@
+"""A CRT's column shifts: conditions bound, exclusive groups and the cap checked (C423, C424), and
+shifts read from a terrain effects chart bound to that chart's column once every chart has
+resolved (C425)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from compiler import model
+from compiler.diagnostics import Sink, codes
+from compiler.diagnostics.messages import declared_twice, unknown_name
+from compiler.resolve.conditions import ConditionResolver
+from compiler.resolve.symbols import SymbolTable, first_span
+from dsl import ast
+
+
+def chart_shifts(decl: ast.ChartDecl, conditions: ConditionResolver, sink: Sink, where: str) -> model.ShiftRules | None:
+    """The chart's column shifts, or None when it declares none. A shift `from` a chart is bound
+    later (`bind_shift_sources`); until then its source holds no values."""
+    if not decl.shifts and not decl.shift_groups and decl.shift_cap is None:
+        return None
+    shifts: list[model.Shift] = []
+    for s in decl.shifts:
+        first = first_span(shifts, s.name.text)
+        if first is not None:
+            declared_twice(sink, f"shift `{s.name.text}`", s.name.span, first, where=f"in {where}")
+            continue
+        shift = _shift(s, conditions)
+        if shift is not None:
+            shifts.append(shift)
+    groups = _groups(decl, shifts, sink, where)
+    cap = None
+    if decl.shift_cap is not None:
+        cap = (decl.shift_cap.low, decl.shift_cap.high)
+        if cap[0] > cap[1]:
+            sink.emit(codes.SHIFT_GROUP, f"the shift cap of {where} runs backwards", decl.shift_cap.span)
+            cap = None
+    return model.ShiftRules(tuple(shifts), groups, cap, decl.span)
+
+
+def _check_target(symbols: SymbolTable, chart: model.Chart, shifts: model.ShiftRules, sink: Sink) -> None:
+    """C423: shifts move an odds column, so the chart is keyed by an odds rule that says whether
+    shifts apply before or after its table edge."""
+    where = f"chart `{chart.address}`"
+    at = shifts.shifts[0].span if shifts.shifts else shifts.span
+    rules = [c.odds for k in chart.keys if (c := symbols.chart(k.enum.id)) is not None and c.odds is not None]
+    if not rules:
+        sink.emit(
+            codes.SHIFT_TARGET,
+            f"{where} declares column shifts but no key of it is an odds rule's columns",
+            at,
+            "key the CRT by its odds rule (`key odds: crt_odds`), or write the modifier as a `drm`",
+        )
+    for rule in rules:
+        if rule.shift_order is None:
+            sink.emit(
+                codes.SHIFT_TARGET,
+                f"{where} declares column shifts, but odds rule `{rule.id}` does not say whether they apply "
+                "before or after its table edge",
+                at,
+                f"add `shift after clamp` (or `shift before clamp`) to odds rule `{rule.id}`",
+            )
+
+
+def _shift(s: ast.ShiftDecl, conditions: ConditionResolver) -> model.Shift | None:
+    label = s.label.text if s.label else s.name.text.replace("_", " ")
+    group = s.group.text if s.group else None
+    if s.source is not None:
+        src = s.source
+        source = model.ShiftSource(src.chart.text, "", src.column.text, "", src.by.text, ())
+        return model.Shift(s.name.text, label, 0, None, source, group, s.span)
+    when = conditions.condition(s.when) if s.when else None
+    if s.when is not None and when is None:
+        return None
+    return model.Shift(s.name.text, label, s.value or 0, when, None, group, s.span)
+
+
+def _groups(
+    decl: ast.ChartDecl, shifts: list[model.Shift], sink: Sink, where: str
+) -> tuple[tuple[str, model.GroupMode], ...]:
+    """C424: every group a shift names says whether its best or worst applies, and every such
+    statement names a group of at least one shift."""
+    declared: dict[str, model.GroupMode] = {}
+    used = {s.group for s in shifts if s.group}
+    for g in decl.shift_groups:
+        if g.name.text in declared:
+            declared_twice(sink, f"shift group `{g.name.text}`", g.name.span, None, where=f"in {where}")
+            continue
+        if g.name.text not in used:
+            sink.emit(codes.SHIFT_GROUP, f"no shift of {where} is in group `{g.name.text}`", g.name.span)
+            continue
+        declared[g.name.text] = model.GroupMode(g.pick)
+    for s in shifts:
+        if s.group and s.group not in declared and s.group in used:
+            sink.emit(
+                codes.SHIFT_GROUP,
+                f"shift `{s.id}` is in group `{s.group}`, but {where} does not say which shift of the group applies",
+                s.span,
+                f"add `shift_group {s.group} best` (or `worst`)",
+            )
+            used.discard(s.group)
+    return tuple(sorted(declared.items()))
+
+
+def bind_shift_sources(symbols: SymbolTable, sink: Sink) -> None:
+    """Once every chart has resolved: check each CRT's shifts have an odds column to move (C423),
+    and read each shift `from` a chart out of that chart's column (C201, C425), replacing the charts
+    that have such shifts; a shift that cannot be bound is dropped."""
+    charts = []
+    for chart in symbols.charts:
+        if chart.shifts is not None:
+            _check_target(symbols, chart, chart.shifts, sink)
+        if chart.shifts is not None and any(s.source is not None for s in chart.shifts.shifts):
+            bound = tuple(b for s in chart.shifts.shifts if (b := _bind(symbols, chart, s, sink)) is not None)
+            chart = dataclasses.replace(chart, shifts=dataclasses.replace(chart.shifts, shifts=bound))
+        charts.append(chart)
+    symbols.set_charts(charts)
+
+
+def _bind(symbols: SymbolTable, crt: model.Chart, shift: model.Shift, sink: Sink) -> model.Shift | None:
+    src = shift.source
+    if src is None:
+        return shift
+    where = f"shift `{shift.id}` of chart `{crt.address}`"
+    var = symbols.context.get(src.var)
+    if var is None:
+        unknown_name(sink, f"unknown context variable `{src.var}` in {where}", src.var, shift.span, symbols.context)
+        return None
+    table = symbols.chart(src.chart)
+    if table is None:
+        known = [c.address for c in symbols.charts]
+        unknown_name(sink, f"{where} reads chart `{src.chart}`, which is not declared", src.chart, shift.span, known)
+        return None
+    problem = _source_problem(table, var, src.column)
+    if problem is not None:
+        sink.emit(codes.SHIFT_SOURCE, f"{where} cannot read chart `{table.address}`: {problem}", shift.span)
+        return None
+    column_index = next(i for i, c in enumerate(table.columns) if c.id == src.column)
+    enum = table.keys[0].enum
+    values: list[tuple[str, int]] = []
+    for member in enum.members:
+        rows = table.rows_for((member.id,))
+        cell = rows[0].values[column_index] if rows else None
+        if not isinstance(cell, int) or isinstance(cell, bool):
+            sink.emit(
+                codes.SHIFT_SOURCE,
+                f"{where}: chart `{table.address}` gives no {src.column} for `{member.label}`",
+                shift.span,
+                f"give `{member.id}` a row (0 for no shift) in chart `{table.address}`",
+            )
+            return None
+        values.append((member.id, cell))
+    column = table.columns[column_index]
+    source = model.ShiftSource(table.address, table.title, column.id, column.label, var.id, tuple(values))
+    return dataclasses.replace(shift, source=source)
+
+
+def _source_problem(table: model.Chart, var: model.ContextVar, column: str) -> str | None:
+    """Why a chart cannot be a shift's source, or None: it must be keyed by the variable's enum
+    alone and have an int column `column`."""
+    if var.type is not model.ContextType.ENUM:
+        return f"context variable `{var.id}` is not an enum"
+    if table.kind is not model.ChartKind.REFERENCE or len(table.keys) != 1 or table.keys[0].enum.id != var.enum:
+        return f"a shift source is read by its key alone, and that key is enum `{var.enum}` (as `{var.id}` is)"
+    found = next((c for c in table.columns if c.id == column), None)
+    if found is None:
+        return f"it has no column `{column}`"
+    if found.type != model.BuiltinType.INT:
+        return f"column `{column}` does not hold whole numbers"
+    return None
