@@ -214,6 +214,7 @@ class _Layout:
         self.lines = parsed.lines
         self.comments = parsed.comments
         self.out: list[str] = []
+        self._table_rules: frozenset[str] = ALIGNED_ROWS
         # trailing comments by the line of the code they follow
         self.trailing = {c.line: c for c in parsed.comments if not c.own_line}
 
@@ -233,6 +234,7 @@ class _Layout:
     ) -> None:
         """Emit the statements and own-line comments strictly between two source lines' braces."""
         elements = self._elements(statements, open_line, close_line)
+        self._table_rules = ALIGNED_ROWS | _homogeneous_rows(statements)
         previous_last: int | None = None
         i = 0
         while i < len(elements):
@@ -316,7 +318,7 @@ class _Layout:
             if element.comment is not None and element.comment.text not in (FMT_OFF, FMT_ON) and end > start:
                 end += 1  # a comment line between rows does not split their table
                 continue
-            if not (isinstance(node, Tree) and str(node.data) in ALIGNED_ROWS and self._plain(node)):
+            if not (isinstance(node, Tree) and str(node.data) in self._table_rules and self._plain(node)):
                 break
             end += 1
             last_row = end
@@ -451,6 +453,24 @@ def _find_block(node: Tree[Token] | Token) -> _Block | None:
             return open_token, list(inner), close_token
         stack.extend(reversed(kids))
     return None
+
+
+def _homogeneous_rows(statements: Sequence[Tree[Token] | Token | None]) -> frozenset[str]:
+    """The rule of a block's statements when they are all of one rule, each with a `:` of its own
+    and none a record field: rows of a table the grammar may have added since (a CRT's
+    `grid ... by roll` lines), aligned like `rows`."""
+    from lark import Token, Tree
+
+    nodes = [s for s in statements if s is not None and _has_tokens(s)]
+    rules = {str(n.data) for n in nodes if isinstance(n, Tree)}
+    if len(rules) != 1 or len(nodes) < 2 or not all(isinstance(n, Tree) for n in nodes) or rules & FIELD_STATEMENTS:
+        return frozenset()
+    has_colon = all(
+        any(isinstance(k, Token) and str(k) == ":" and k.type != "STRING" for k in n.children)
+        for n in nodes
+        if isinstance(n, Tree)
+    )
+    return frozenset(rules) if has_colon else frozenset()
 
 
 def _is_field(node: Tree[Token] | Token | None) -> bool:

@@ -259,3 +259,15 @@ def test_fmt_refuses_an_unsafe_result_with_exit_3(untidy: Path, monkeypatch: pyt
     assert result.exit_code == 3
     assert "not formatted: the formatted text reads as different tokens" in result.output
     assert (untidy / "combat.chart").read_text(encoding="utf-8") == R5_UNTIDY
+
+
+def test_rows_of_a_rule_fmt_does_not_list_are_aligned_too() -> None:
+    # a CRT's `grid ... by roll` lines: every statement of the block is one rule with its own `:`
+    text = (
+        'chart [DCRT] diff_crt "Differential Combat Results Table" {\n  roll 1d6\n'
+        '  grid diff ["-1/0", "+1/+2"] by roll {\n    1-: AE|AR\n    2-5:  AR |EX\n    6+: DR | DE\n  }\n}\n'
+    )
+    assert format_text(text) == (
+        'chart [DCRT] diff_crt "Differential Combat Results Table" {\n  roll 1d6\n'
+        '  grid diff ["-1/0", "+1/+2"] by roll {\n    1-:  AE | AR\n    2-5: AR | EX\n    6+:  DR | DE\n  }\n}\n'
+    )

@@ -57,7 +57,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("compiler.build", "compiler.writer", "compiler.journal", "compiler.project", "compiler.diff"),
     ("compiler.explain",),
     # `chartc fmt`: reads the grammar's tokens and compares syntax trees; nothing below imports it
-    ("compiler.fmt",),
+    ("compiler.fmt", "compiler.table_import", "compiler.table_export"),
     ("compiler.cli",),
 )
 
