@@ -4,6 +4,11 @@
 the model, read and checked once by project loading); `render_pdfs` turns the HTML player aids
 into PDFs with WeasyPrint (`build --pdf`). Nothing here touches the output folder.
 
+The JSON schema is the contract of every JSON file chartc writes, but validating against it is
+not on the build's path (it cost about half of a large build): `validate_outputs` checks every
+generated JSON in the tests (the corpus, the fuzzed and the differential games) and in CI
+(`scripts/validate_outputs.py generated`), where a change to the emitter is caught.
+
 PDFs are optional outputs: they are written, checked and cleaned up only when asked for, so a
 build without `--pdf` neither deletes a PDF left by an earlier `--pdf` build nor calls it an orphan.
 """
@@ -12,7 +17,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
 from typing import Any
@@ -58,18 +63,30 @@ def validate_json(text: str, schema_name: str = GAME_SCHEMA) -> None:
         raise OutputError(f"generated JSON does not match {schema_name} at {where}: {e.message}")
 
 
-def render_outputs(project: model.Project, paper: str = "a4", large_print: bool = False) -> dict[str, str]:
-    """Every generated file for the project's games, keyed by POSIX path relative to the output
-    folder: `<game>/<game>.json`, `<game>/<game>.py`, `<game>/<game>.html`.
+def validate_outputs(outputs: Mapping[str, str | bytes]) -> None:
+    """Validate every JSON file among `outputs` (relative path -> content) against its schema.
 
     Raises:
-        OutputError: a JSON document fails its schema.
+        OutputError: naming the file, the first failing path and the message.
+    """
+    for rel, content in sorted(outputs.items()):
+        if rel.endswith(".json"):
+            text = content.decode("utf-8") if isinstance(content, bytes) else content
+            try:
+                validate_json(text)
+            except OutputError as exc:
+                raise OutputError(f"{rel}: {exc}") from exc
+
+
+def render_outputs(project: model.Project, paper: str = "a4", large_print: bool = False) -> dict[str, str]:
+    """Every generated file for the project's games, keyed by POSIX path relative to the output
+    folder: `<game>/<game>.json`, `<game>/<game>.py`, `<game>/<game>.html`. (The JSON is checked
+    against its schema by `validate_outputs`, in the tests and CI.)
     """
     outputs: dict[str, str] = {}
     for game_id in sorted(project.games):
         game = project.games[game_id]
         text = emit_game_json(game)
-        validate_json(text)
         outputs[f"{game_id}/{game_id}.json"] = text
         outputs[f"{game_id}/{game_id}.py"] = emit_game_python(game)
         outputs[f"{game_id}/{game_id}.html"] = emit_game_html(game, paper, large_print, game.aid_order)

@@ -14,6 +14,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from compiler import model
+from compiler.modifiers import modified_roll
+from compiler.reach import reach, tests_keys
 
 
 @dataclass(frozen=True)
@@ -41,21 +43,23 @@ class ChartChances:
 # ---- DRM totals --------------------------------------------------------------------------------
 
 
-def drm_totals(chart: model.Chart) -> list[int]:
-    """Every total the chart's DRMs can add when any subset of them applies, after the chart's
-    `clamp`, ascending. A chart without DRMs gives `[0]`."""
-    totals = {0}
-    for d in chart.drms:
-        totals |= {t + d.value for t in totals}
-    if chart.clamp:
-        totals = {max(chart.clamp[0], min(chart.clamp[1], t)) for t in totals}
-    return sorted(totals)
+def drm_totals(chart: model.Chart, combo: tuple[str, ...] | None = None) -> list[int]:
+    """Every total the chart's DRMs can add in some context the rules allow (`compiler.reach`),
+    after the chart's `clamp`, ascending: for one key combination, or for any (None). A chart
+    without DRMs gives `[0]`."""
+    return list(reach(chart, combo).totals)
+
+
+def drm_reach_span(chart: model.Chart) -> tuple[int, int]:
+    """The lowest and highest DRM total the chart's DRMs can add together (`drm_totals`)."""
+    totals = drm_totals(chart)
+    return totals[0], totals[-1]
 
 
 def drm_values(chart: model.Chart) -> list[int]:
-    """Every DRM total from the lowest to the highest the chart declares (`Chart.drm_span`), plus 0
-    for the natural roll, ascending."""
-    lo, hi = chart.drm_span()
+    """Every DRM total from the lowest to the highest the chart's DRMs can reach (`drm_reach_span`),
+    plus 0 for the natural roll, ascending."""
+    lo, hi = drm_reach_span(chart)
     return sorted(set(range(lo, hi + 1)) | {0})
 
 
@@ -77,22 +81,41 @@ def modified_distribution(chart: model.Chart, drm: int) -> dict[int, Fraction]:
     """
     if chart.dice is None:
         raise ValueError(f"chart `{chart.address}` is not read by dice")
-    return {roll + drm: p for roll, p in chart.dice.outcomes.items()}
+    dist: dict[int, Fraction] = {}
+    for roll, p in chart.dice.outcomes.items():
+        modified = modified_roll(chart, roll, drm)
+        dist[modified] = dist.get(modified, Fraction(0)) + p
+    return dict(sorted(dist.items()))
 
 
-def reachable_rolls(chart: model.Chart) -> list[int]:
+def natural_rows(chart: model.Chart, combo: tuple[str, ...]) -> list[model.Row]:
+    """The rows of `combo` read by the natural roll (`natural 1: ...`), checked before any other."""
+    return [r for r in chart.rows_for(combo) if r.natural and r.range is not None]
+
+
+def _by_natural(chart: model.Chart, combo: tuple[str, ...], roll: int) -> model.Row | None:
+    return next((r for r in natural_rows(chart, combo) if r.range is not None and r.range.contains(roll)), None)
+
+
+def reachable_rolls(chart: model.Chart, combo: tuple[str, ...] | None = None) -> list[int]:
     """Every modified roll with a non-zero chance under some DRM total the chart's DRMs can add,
-    with any of the chart's dice (its `roll` and each `roll ... when` alternative), ascending
-    (natural outcomes only, when the chart has no DRMs).
+    for one key combination or any (None), with any of the chart's dice (its `roll` and each
+    `roll ... when` alternative), ascending (natural outcomes only, when the chart has no DRMs). A
+    natural roll a `natural` row reads never becomes a modified roll.
 
     Raises:
         ValueError: the chart has no dice.
     """
-    reach: set[int] = set()
+    combos = [combo] if combo is not None else chart.key_combinations()
+    found: set[int] = set()
     for variant in dice_variants(chart):
-        for total in drm_totals(variant):
-            reach |= {roll for roll, p in modified_distribution(variant, total).items() if p}
-    return sorted(reach)
+        if variant.dice is None:
+            raise ValueError(f"chart `{chart.address}` is not read by dice")
+        for c in combos:
+            naturals = [r for r, p in variant.dice.outcomes.items() if p and _by_natural(variant, c, r) is None]
+            for total in drm_totals(variant, c if tests_keys(variant) else None):
+                found |= {modified_roll(variant, roll, total) for roll in naturals}
+    return sorted(found)
 
 
 def dice_variants(chart: model.Chart) -> list[model.Chart]:
@@ -122,8 +145,12 @@ def chances(chart: model.Chart, combo: tuple[str, ...], drm: int) -> ChartChance
     rows = [(r, r.range) for r in chart.rows_for(combo) if r.range is not None]
     got = {id(r): Fraction(0) for r, _ in rows}
     miss = Fraction(0)
-    for value, p in dist.items():
-        row = next((r for r, band in rows if band.contains(value)), None)
+    assert chart.dice is not None  # modified_distribution raised otherwise
+    for natural, p in chart.dice.outcomes.items():
+        value = modified_roll(chart, natural, drm)
+        row = _by_natural(chart, combo, natural) or next(
+            (r for r, band in rows if not r.natural and band.contains(value)), None
+        )
         if row is None:
             miss += p
         else:
@@ -136,17 +163,28 @@ def unreachable_rows(chart: model.Chart) -> list[model.Row]:
     chart's DRMs can add (for d66, a range such as `17-19` holds no outcome at all), in chart order.
 
     Overlaps are not considered here (a row hidden behind an earlier overlapping row is reported as
-    an overlap, not as unreachable).
+    an overlap, not as unreachable). Where DRMs test the chart's keys, a row must be reachable by
+    the totals of a key combination it applies to: a row reachable only through a combination the
+    conditions rule out is reported.
 
     Raises:
         ValueError: the chart has no dice.
     """
-    dists = [modified_distribution(v, total) for v in dice_variants(chart) for total in drm_totals(v)]
-    return [
-        row
-        for row in chart.rows
-        if row.range is not None and not any(p and row.range.contains(v) for dist in dists for v, p in dist.items())
-    ]
+    selectable: set[int] = set()
+    for variant in dice_variants(chart):
+        if variant.dice is None:
+            raise ValueError(f"chart `{chart.address}` is not read by dice")
+        naturals = [roll for roll, p in variant.dice.outcomes.items() if p]
+        for combo in chart.key_combinations():
+            rows = chart.rows_for(combo)
+            selectable |= {id(r) for r in rows if r.natural and any(_in(r, roll) for roll in naturals)}
+            rolls = reachable_rolls(variant, combo)
+            selectable |= {id(r) for r in rows if not r.natural and any(_in(r, roll) for roll in rolls)}
+    return [row for row in chart.rows if row.range is not None and id(row) not in selectable]
+
+
+def _in(row: model.Row, roll: int) -> bool:
+    return row.range is not None and row.range.contains(roll)
 
 
 def expected_value(chart: model.Chart, result: ChartChances, column: model.Column) -> Fraction | None:

@@ -32,6 +32,9 @@ from dsl.parser_cache import read_trusted, write_private
 # Bump to invalidate every saved game when the way it is saved changes.
 _FORMAT = "1"
 _PACKAGES = ("compiler", "dsl")
+KEEP = 64
+"""Most saved games kept (the most recently written): folders that are gone (temporary game
+folders) leave saved games nobody will read, so the cache is bounded rather than swept."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,18 @@ def store(cache_dir: Path, slot: str, key: str, game: CompiledGame) -> None:
         if old != path:
             with contextlib.suppress(OSError):
                 old.unlink()
+    _keep_newest(cache_dir, KEEP)
+
+
+def _keep_newest(cache_dir: Path, keep: int) -> None:
+    """Delete all but the `keep` most recently written saved games."""
+    saved = []
+    for p in cache_dir.glob("game-*.pickle"):
+        with contextlib.suppress(OSError):
+            saved.append((p.stat().st_mtime_ns, p.name, p))
+    for _, _, p in sorted(saved, reverse=True)[keep:]:
+        with contextlib.suppress(OSError):
+            p.unlink()
 
 
 def slot_name(folder: Path, as_printed: bool) -> str:

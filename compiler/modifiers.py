@@ -138,11 +138,19 @@ def evaluate(chart: model.Chart, context: Context) -> Breakdown:
     Returns:
         The applying DRMs in declaration order, their sum, and the clamped total.
     """
-    found = [a for a in (applies(d, context) for d in chart.drms) if a is not None]
-    chosen = {id(a) for a in _group_choices(chart.drm_groups, found)}
-    items = tuple(a for a in found if a.drm.group is None or id(a) in chosen)
+    items = applying(chart.drms, chart.drm_groups, context)
     raw = sum(a.value for a in items)
     return Breakdown(items, raw, clamp_total(chart, raw))
+
+
+def applying(
+    drms: tuple[model.Drm, ...], groups: tuple[model.DrmGroup, ...], context: Context
+) -> tuple[AppliedDrm, ...]:
+    """The DRMs among `drms` that apply in `context`, each group reduced to its one member, in
+    declaration order (`evaluate` without the sum; reachability runs it on parts of a chart)."""
+    found = [a for a in (applies(d, context) for d in drms) if a is not None]
+    chosen = {id(a) for a in _group_choices(groups, found)}
+    return tuple(a for a in found if a.drm.group is None or id(a) in chosen)
 
 
 def _group_choices(groups: tuple[model.DrmGroup, ...], found: list[AppliedDrm]) -> list[AppliedDrm]:
@@ -170,7 +178,7 @@ def clamp_total(chart: model.Chart, total: int) -> int:
 
 
 def modified_roll(chart: model.Chart, natural: int, drm: int) -> int:
-    """The natural roll plus the DRM total, capped by the chart's `clamp modified LOW to HIGH`."""
+    """The natural roll plus the DRM total, capped by the chart's `modified clamp LOW to HIGH`."""
     modified = natural + drm
     if chart.modified_clamp is None:
         return modified

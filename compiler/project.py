@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import gc
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -141,7 +141,7 @@ def load_game(folder: Path, as_printed: bool = False, cache_dir: Path | None = N
     from dsl.parser_cache import default_cache_dir
 
     game_dirs = find_game_dirs([folder])
-    sources = _read_sources(game_dirs)
+    sources = read_sources(game_dirs) if len(game_dirs) == 1 else None
     if sources is None:  # a file that cannot be read: compile, which reports it
         return load([folder], as_printed)
     cache_dir = cache_dir or default_cache_dir()
@@ -158,20 +158,20 @@ def load_game(folder: Path, as_printed: bool = False, cache_dir: Path | None = N
     return comp
 
 
-def _read_sources(game_dirs: dict[str, Path]) -> dict[str, str] | None:
-    """Every file one game's compilation reads (displayed name -> text), as `_load` reads them,
-    or None when there is not exactly one game or a file cannot be read."""
-    if len(game_dirs) != 1:
-        return None
-    [folder] = game_dirs.values()
-    paths = chart_files(folder)
-    order = folder / ORDER_FILE
-    if order.is_symlink() or order.exists():
-        paths.append(order)
-    try:
-        return {display_path(p): read_text(p, folder, "its game folder") for p in paths}
-    except ReadError:
-        return None
+def read_sources(game_dirs: Mapping[str, Path]) -> dict[str, str] | None:
+    """Every file the compilation of these games reads (displayed name -> text), as `load` reads
+    them (`Compilation.sources`), or None when a file cannot be read."""
+    sources: dict[str, str] = {}
+    for folder in game_dirs.values():
+        paths = chart_files(folder)
+        order = folder / ORDER_FILE
+        if order.is_symlink() or order.exists():
+            paths.append(order)
+        try:
+            sources.update({display_path(p): read_text(p, folder, "its game folder") for p in paths})
+        except ReadError:
+            return None
+    return sources
 
 
 def load(paths: list[Path], as_printed: bool = False) -> Compilation:

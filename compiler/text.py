@@ -9,7 +9,7 @@ for a pair, `-/8/9/11` for thresholds, `[B6]` for a chart reference, an enum mem
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, assert_never
 
 from compiler import model
 
@@ -71,3 +71,64 @@ def json_value(value: model.Value) -> Any:
     if isinstance(value, model.ChartRef):
         return {"chart": value.address}
     return value
+
+
+# ---- the modifier forms as a rulebook words them (player aid, generated docstrings, CLI) ---------
+
+_ROUNDING_WORDS = {
+    model.Rounding.DOWN: "fractions dropped",
+    model.Rounding.UP: "fractions count as a whole step",
+    model.Rounding.NEAREST: "half a step or more counts as a step",
+}
+
+
+def per_text(chart: model.Chart, per: model.PerStep) -> str:
+    """`per 10 Kills, fractions dropped`; `per Skill` for steps of 1 (nothing to round)."""
+    label = next((v.label for v in chart.context if v.id == per.var), per.var)
+    if per.step == 1:
+        return f"per {label}"
+    return f"per {per.step} {label}, {_ROUNDING_WORDS[per.rounding]}"
+
+
+def drm_amount_text(chart: model.Chart, drm: model.Drm) -> str:
+    """`-1` or `-1 per 10 Kills, fractions dropped`."""
+    amount = f"{drm.value:+d}"
+    return f"{amount} {per_text(chart, drm.per)}" if drm.per else amount
+
+
+def group_text(chart: model.Chart, group: model.DrmGroup) -> str:
+    """`Terrain: only the best of Woods -1, Town -2 applies`."""
+    members = [d for d in chart.drms if d.group == group.id]
+    listed = ", ".join(f"{d.label} {drm_amount_text(chart, d)}" for d in members)
+    match group.mode:
+        case model.GroupMode.BEST:
+            return f"{group.label}: only the best of {listed} applies"
+        case model.GroupMode.WORST:
+            return f"{group.label}: only the worst of {listed} applies"
+        case model.GroupMode.ONE:
+            return f"{group.label}: only one of {listed} can apply"
+        case _:
+            assert_never(group.mode)
+
+
+def modified_clamp_text(chart: model.Chart) -> str | None:
+    """`Modified rolls below 1 count as 1, above 10 as 10`, or None without a cap."""
+    if chart.modified_clamp is None:
+        return None
+    low, high = chart.modified_clamp
+    return f"Modified rolls below {low} count as {low}, above {high} as {high}"
+
+
+def natural_text(game: model.Game, chart: model.Chart, row: model.Row) -> str:
+    """`A natural 1 always reads: Automatic miss, whatever the DRMs` for a `natural` row."""
+    printed = row.range.printed if row.range else ""
+    values = "; ".join(value_text(game, col, v) for col, v in zip(chart.columns, row.values, strict=True))
+    where = keys_phrase(chart.keys, row.keys)
+    return f"A natural {printed}{f' ({where})' if where else ''} always reads: {values}, whatever the DRMs"
+
+
+def row_range_text(row: model.Row) -> str:
+    """A row's printed range, `natural 1` for a row read by the natural roll ("" without a range)."""
+    if row.range is None:
+        return ""
+    return f"natural {row.range.printed}" if row.natural else row.range.printed

@@ -150,6 +150,7 @@ class ContextDecl:
     type_name: Name
     label: Text | None
     span: Span
+    domain: RangeText | None = None  # an int's declared values (`0-300`), for reachability
 
 
 # ---- dice ------------------------------------------------------------------------------------
@@ -344,6 +345,45 @@ class DrmDecl:
     when: Cond | None
     footnote: int | None
     span: Span
+    per: DrmPerDecl | None = None
+
+
+@dataclass(frozen=True)
+class DrmPerDecl:
+    """`per 10 kills round up`: the DRM applies once per `step` of an int context variable."""
+
+    step: int
+    var: Name
+    rounding: Rounding
+    span: Span
+
+
+class GroupMode(StrEnum):
+    """Which members of an exclusive DRM group apply: the best, the worst, or only one can."""
+
+    BEST = "best"
+    WORST = "worst"
+    ONE = "one"
+
+
+@dataclass(frozen=True)
+class DrmGroupDecl:
+    """`drm_group terrain "Terrain" best { drm ... }`: DRMs of which only one applies."""
+
+    name: Name
+    label: Text | None
+    mode: GroupMode
+    drms: tuple[DrmDecl, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class ModifiedClampDecl:
+    """`modified clamp 1 to 10`: modified rolls below 1 read as 1, above 10 as 10."""
+
+    low: int
+    high: int
+    span: Span
 
 
 @dataclass(frozen=True)
@@ -473,6 +513,7 @@ class RowDecl:
     range: RangeText | None
     values: tuple[ValueText, ...]
     span: Span
+    natural: bool = False  # `natural 1: ...`: read by the natural roll before any DRM
 
 
 @dataclass(frozen=True)
@@ -594,6 +635,8 @@ class ChartDecl:
     repeated: tuple[Span, ...]  # statements given twice where only one is allowed
     span: Span
     allows: tuple[AllowDecl, ...] = ()
+    drm_groups: tuple[DrmGroupDecl, ...] = ()
+    modified_clamp: ModifiedClampDecl | None = None
     zero_reads: ZeroReadsDecl | None = None
     repeat: RepeatDecl | None = None
     roll_alternatives: tuple[DiceAlternativeDecl, ...] = ()

@@ -73,6 +73,10 @@ class _Stmt:
     span: ast.Span
 
 
+class _NaturalMark:
+    """`natural` after a row's range: the row reads the natural roll."""
+
+
 class _Block:
     """The statements of one block by keyword."""
 
@@ -324,8 +328,10 @@ class Builder(_Terminals):
     def aliases(self, meta: Meta, *labels: ast.Text) -> tuple[ast.Text, ...]:
         return labels
 
-    def context(self, meta: Meta, name: ast.Name, type_name: ast.Name, label: ast.Text | None) -> ast.ContextDecl:
-        return ast.ContextDecl(name, type_name, label, self._span(meta))
+    def context(
+        self, meta: Meta, name: ast.Name, type_name: ast.Name, label: ast.Text | None, domain: Token | None
+    ) -> ast.ContextDecl:
+        return ast.ContextDecl(name, type_name, label, self._span(meta), self._range(domain) if domain else None)
 
     # ---- charts
 
@@ -360,6 +366,7 @@ class Builder(_Terminals):
         partial = block.one("partial", ast.Text)
         drm_meaning = block.one("drm_meaning", ast.Text)
         derive = block.one("derive", ast.DeriveDecl)
+        modified_clamp = block.one("modified_clamp", ast.ModifiedClampDecl)
         zero_reads = block.one("zero_reads", ast.ZeroReadsDecl)
         repeat = block.one("repeat", ast.RepeatDecl)
         favoured = block.one("roll_favours", ast.Favoured)
@@ -387,6 +394,8 @@ class Builder(_Terminals):
             repeated=block.repeated,
             span=self._span(meta),
             allows=block.every("allow", ast.AllowDecl),
+            drm_groups=block.every("drm_group", ast.DrmGroupDecl),
+            modified_clamp=modified_clamp,
             zero_reads=zero_reads,
             repeat=repeat,
             roll_alternatives=block.every("roll_when", ast.DiceAlternativeDecl),
@@ -547,6 +556,7 @@ class Builder(_Terminals):
         name: ast.Name,
         label: ast.Text | None,
         value: Token,
+        per: ast.DrmPerDecl | None,
         when: ast.Cond | None,
         footnote: Token | None,
     ) -> _Stmt:
@@ -558,8 +568,33 @@ class Builder(_Terminals):
             when,
             int(footnote) if footnote is not None else None,
             self._span(meta),
+            per,
         )
         return _Stmt("drm", decl, decl.span)
+
+    def drm_per(self, meta: Meta, step: Token | None, var: ast.Name, rounding: ast.Rounding | None) -> ast.DrmPerDecl:
+        """`per [N] VAR [round down|up|nearest]`: N defaults to 1, rounding to down."""
+        count = int(step) if step is not None else 1
+        return ast.DrmPerDecl(count, var, rounding or ast.Rounding.DOWN, self._span(meta))
+
+    def drm_group(
+        self, meta: Meta, name: ast.Name, label: ast.Text | None, mode: ast.GroupMode, *drms: _Stmt
+    ) -> _Stmt:
+        decl = ast.DrmGroupDecl(name, label, mode, tuple(_typed(d.node, ast.DrmDecl) for d in drms), self._span(meta))
+        return _Stmt("drm_group", decl, decl.span)
+
+    def group_best(self, meta: Meta) -> ast.GroupMode:
+        return ast.GroupMode.BEST
+
+    def group_worst(self, meta: Meta) -> ast.GroupMode:
+        return ast.GroupMode.WORST
+
+    def group_one(self, meta: Meta) -> ast.GroupMode:
+        return ast.GroupMode.ONE
+
+    def modified_clamp(self, meta: Meta, low: Token, high: Token) -> _Stmt:
+        decl = ast.ModifiedClampDecl(int(low), int(high), self._span(meta))
+        return _Stmt("modified_clamp", decl, decl.span)
 
     def combine(self, meta: Meta, clamp_min: Token | None, clamp_max: Token | None) -> _Stmt:
         low = int(clamp_min) if clamp_min is not None else None
@@ -645,12 +680,16 @@ class Builder(_Terminals):
     def rows(self, meta: Meta, *rows: ast.RowDecl) -> _Stmt:
         return _Stmt("rows", rows, self._span(meta))
 
-    def row(self, meta: Meta, *parts: ast.KeyValueText | Token | ast.ValueText | None) -> ast.RowDecl:
-        """`key_value* [RANGE] ":" value ("," value)*`."""
+    def row(self, meta: Meta, *parts: ast.KeyValueText | Token | ast.ValueText | _NaturalMark | None) -> ast.RowDecl:
+        """`key_value* [RANGE] [natural] ":" value ("," value)*`."""
         keys = tuple(p for p in parts if isinstance(p, ast.KeyValueText))
         printed = next((self._range(p) for p in parts if isinstance(p, Token)), None)
         values = tuple(p for p in parts if isinstance(p, ast.ValueText))
-        return ast.RowDecl(keys, printed, values, self._span(meta))
+        natural = any(isinstance(p, _NaturalMark) for p in parts)
+        return ast.RowDecl(keys, printed, values, self._span(meta), natural)
+
+    def natural_mark(self, meta: Meta) -> _NaturalMark:
+        return _NaturalMark()
 
     def key_value(self, meta: Meta, written: ast.Name | ast.Text | Token | ast.KeyValueText) -> ast.KeyValueText:
         match written:

@@ -78,3 +78,19 @@ def project(tmp_path: Path, monkeypatch) -> Path:
     shutil.copytree(ROOT / "generated", tmp_path / "generated", ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.chdir(tmp_path)
     return tmp_path
+
+
+@pytest.fixture()
+def run(monkeypatch):
+    """`chartc ARGS` in-process from the repository root (exceptions propagate)."""
+    from click.testing import CliRunner
+
+    from compiler.cli import cli
+
+    monkeypatch.chdir(ROOT)
+    runner = CliRunner()
+
+    def invoke(*args: str):
+        return runner.invoke(cli, list(args), catch_exceptions=False)
+
+    return invoke

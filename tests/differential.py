@@ -35,6 +35,7 @@ from typing import Any
 
 from click.testing import CliRunner
 
+from compiler.build import validate_json
 from compiler.cli import cli
 from tests.gamegen import generate, months
 
@@ -289,7 +290,9 @@ def run_game(
         if built.exit_code != 0:
             run.disagree("-", "chartc build (a generated game must check without errors)", built.output[-2000:])
             return run
-        doc = json.loads((folder / "gen" / GAME / f"{GAME}.json").read_text(encoding="utf-8"))
+        text = (folder / "gen" / GAME / f"{GAME}.json").read_text(encoding="utf-8")
+        validate_json(text)  # the build does not validate on its way: the schema is checked here
+        doc = json.loads(text)
         if tamper_json:
             doc = tamper_json(doc)
         if tamper:
@@ -391,6 +394,8 @@ def questions(doc: dict[str, Any], chart: dict[str, Any], rng: random.Random) ->
         span = chart["drm_span"]
         rolls: list[int | None] = [o["roll"] for o in chart["dice"]["outcomes"]]
         drms = sorted({0, span["min"], span["max"], span["max"] + 1})
+        if chart["dice"]["form"] in ("d66", "percentile") and chart["drm_meaning"] is None:
+            drms = [0]  # a DRM there has no stated meaning: refused (tests/test_context_cli.py)
     elif chart["kind"] == "value":
         domain = chart["value_key"]["domain"]
         bounds = [b for r in chart["rows"] for b in (r["range"]["min"], r["range"]["max"]) if b is not None]

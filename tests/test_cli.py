@@ -14,17 +14,6 @@ from compiler.cli import cli
 from tests.conftest import ROOT
 
 
-@pytest.fixture()
-def run(monkeypatch):
-    monkeypatch.chdir(ROOT)
-    runner = CliRunner()
-
-    def invoke(*args: str):
-        return runner.invoke(cli, list(args), catch_exceptions=False)
-
-    return invoke
-
-
 def test_lookup_r4_piston_3_is_combat(run) -> None:
     # IA2 R4: piston 3-6 -> combat
     r = run("lookup", "ia2/R4", "3", "--key", "interceptor=piston", "--as-printed")

@@ -203,17 +203,22 @@ def test_json_chances_cover_natural_roll_and_every_drm_of_the_span(outputs, corp
             exact = [Fraction(p["exact"]) for p in [*o["rows"], o["no_row"]]]
             assert sum(exact) == 1
             assert all(abs(float(Fraction(p["exact"])) - p["float"]) < 1e-12 for p in [*o["rows"], o["no_row"]])
-    # IA2 R4 (7.1.10): natural and with footnote 1's +1 F/B Attack DRM, for both interceptor types
+    # IA2 R4 (7.1.10): with 7.9.1's -1 Gruppe Leader DRM, natural, and with footnote 1's +1 F/B Attack
+    # DRM, for both interceptor types
     r4 = next(c for c in roll_charts if c["address"] == "R4")
     assert [(o["keys"]["interceptor"], o["drm"]) for o in r4["chances"]] == [
+        ("piston", -1),
         ("piston", 0),
         ("piston", 1),
+        ("jet", -1),
         ("jet", 0),
         ("jet", 1),
     ]
-    # a natural 6 + 1 = 7 was off the printed table; chartc's errata opens it (3+), so every roll has a row
-    assert r4["chances"][1]["no_row"]["exact"] == "0/1"
-    assert r4["chances"][1]["rows"][1]["exact"] == "5/6"  # piston 3+ at +1: natural 2-6
+    # a natural 6 + 1 = 7 and 1 - 1 = 0 were off the printed table; chartc's errata opens both ends
+    # (2-, 3+), so every roll has a row
+    assert r4["chances"][0]["no_row"]["exact"] == "0/1" and r4["chances"][2]["no_row"]["exact"] == "0/1"
+    assert r4["chances"][2]["rows"][1]["exact"] == "5/6"  # piston 3+ at +1: natural 2-6
+    assert r4["chances"][0]["rows"][0]["exact"] == "1/2"  # piston 2- at -1: natural 1-3
 
 
 def test_schema_requires_chances_on_roll_charts_only(outputs) -> None:

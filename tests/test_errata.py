@@ -188,7 +188,8 @@ def test_diff_reports_exactly_one_changed_cell(tmp_path: Path) -> None:
     text = path.read_text()
     path.write_text(text.replace('jet    1-4: "Safe escape"', 'jet    1-4: "Evade"'))
     changes = diff_projects(load([ROOT / "charts"]).project, load([charts]).project)
-    assert [c.text() for c in changes] == ["R4, interceptor Jet or Rocket, roll 1-4: Result: Safe escape \u2192 Evade"]
+    # chartc's errata reads the printed 1-4 as 4- (7.9.1's Gruppe Leader -1 DRM)
+    assert [c.text() for c in changes] == ["R4, interceptor Jet or Rocket, roll 4-: Result: Safe escape \u2192 Evade"]
 
 
 def test_diff_ignores_reordered_rows_and_reports_a_moved_range_once(tmp_path: Path) -> None:

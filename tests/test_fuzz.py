@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from compiler.build import render_outputs
+from compiler.build import render_outputs, validate_json
 from compiler.diagnostics import render_github, render_human, render_json, render_sarif, render_short
 from compiler.project import Compilation
 from tests.conftest import CHARTS
@@ -77,7 +77,7 @@ def assert_outputs_render(comp: Compilation) -> None:
         if rel.endswith(".py"):
             compile(text, rel, "exec")
         elif rel.endswith(".json"):
-            json.loads(text)
+            validate_json(text)
 
 
 def assert_reported(comp: Compilation) -> None:

@@ -117,3 +117,17 @@ def test_lookup_answers_the_same_from_a_saved_game(tmp_path: Path, monkeypatch: 
     second = CliRunner().invoke(cli, args)
     assert first.exit_code == second.exit_code == 0
     assert first.output == second.output and "roll 3 -> row 3+" in second.output
+
+
+def test_the_cache_keeps_only_the_newest_saved_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # temporary game folders leave saved games behind: the cache is bounded, newest kept
+    monkeypatch.setattr(game_cache, "KEEP", 2)
+    cache = tmp_path / "cache"
+    with contextlib.chdir(tmp_path):
+        for n in range(3):
+            _game(tmp_path / f"tree{n}")
+            load_game(Path(f"tree{n}/charts/t"), cache_dir=cache)
+    assert len(_saved(cache)) == 2
+    with contextlib.chdir(tmp_path):
+        last = load_game(Path("tree2/charts/t"), cache_dir=cache)
+    assert last.project.games["t"].charts[0].address == "R4"

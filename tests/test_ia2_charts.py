@@ -31,6 +31,7 @@ def test_corpus_reports_only_the_known_print_defects(corpus_as_printed, corpus) 
     assert [(c, f) for c, f, _ in found] == [
         ("C305", "charts/ia2/awards.chart"),  # 7.9.3 promotion "1-4" with -2/-1 DRMs: a modified 0 or less has no row
         ("C305", "charts/ia2/combat.chart"),  # R4 footnote 1's +1 DRM pushes a 6 to 7, off the table
+        ("C305", "charts/ia2/combat.chart"),  # R4 7.9.1's Gruppe Leader -1 DRM pushes a 1 to 0, below the table
         ("C305", "charts/ia2/optional.chart"),  # 10.16 friendly Flak "from 0 to 3, maximum" yet +1 drm after an IFF hit
         ("C308", "charts/ia2/optional.chart"),  # R7 rows above Veteran 1 Skill lost in transcription
         ("C308", "charts/ia2/optional.chart"),
@@ -59,13 +60,18 @@ def test_r4_escape(ia2, ia2_printed) -> None:
     assert value(ia2, "R4", "4", interceptor="jet") == {"result": "Safe escape"}
     assert value(ia2, "R4", "5", interceptor="jet") == {"result": "Combat"}
     r4 = ia2.chart("R4")
-    # footnote 1: +1 drm if it is an F/B Attack
-    assert [(d.id, d.value, d.footnote) for d in r4.drms] == [("fb_attack", 1, 1)]
+    # footnote 1: +1 drm if it is an F/B Attack; 7.9.1: the Gruppe Leader may apply a -1 drm
+    assert [(d.id, d.value, d.footnote) for d in r4.drms] == [("fb_attack", 1, 1), ("gruppe_leader", -1, None)]
     # as printed, the +1 DRM pushes a 6 off the table; chartc's errata opens the top rows (3+, 5+)
     with pytest.raises(LookupProblem, match="modified roll 7"):
         lookup(ia2_printed.chart("R4"), "6", {"interceptor": "piston"}, 1)
     assert lookup(r4, "6", {"interceptor": "piston"}, 1).values() == {"result": "Combat"}
     assert lookup(r4, "6", {"interceptor": "jet"}, 1).row.range.printed == "5+"
+    # as printed, the Gruppe Leader's -1 pushes a 1 below the table; the errata reads 1-2 as 2-, 1-4 as 4-
+    with pytest.raises(LookupProblem, match="modified roll 0"):
+        lookup(ia2_printed.chart("R4"), "1", {"interceptor": "jet"}, -1)
+    assert lookup(r4, "1", {"interceptor": "piston"}, 0, {"gruppe_leader": True}).values() == {"result": "Safe escape"}
+    assert lookup(r4, "1", {"interceptor": "jet"}, -1).row.range.printed == "4-"
     assert r4.errata_ids == ("chartc_ia2",)
 
 

@@ -55,6 +55,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # the compiled-game cache of `lookup` and `odds`: the model and findings, saved and loaded
     ("compiler.game_cache",),
     ("compiler.build", "compiler.writer", "compiler.journal", "compiler.project", "compiler.diff"),
+    # what a build wrote, so `build --check` on unchanged charts compiles nothing
+    ("compiler.build_record",),
     ("compiler.explain",),
     # `chartc fmt`: reads the grammar's tokens and compares syntax trees; nothing below imports it
     ("compiler.fmt", "compiler.table_import", "compiler.table_export"),

@@ -2,7 +2,8 @@
 
 Per game: periods against the calendar (`periods`), record dates and invariants (`records`); per
 chart: size limits first (`limits`; a chart too large is not checked further), what DRMs mean on
-digit rolls (`dice`), availability dates (`records`) and the coverage of its rows (`coverage`).
+digit rolls (`dice`), DRM groups and reach (`modifiers`), availability dates (`records`) and the
+coverage of its rows (`coverage`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from compiler.checks.coverage import (
 from compiler.checks.crt_design import check_crt
 from compiler.checks.dice import check_drm_meaning
 from compiler.checks.limits import check_limits
+from compiler.checks.modifiers import check_drms
 from compiler.checks.periods import check_periods
 from compiler.checks.records import (
     check_availability_dates,
@@ -40,6 +42,7 @@ def check_game(game: model.Game, sink: Sink) -> None:
         check_drm_meaning(chart, sink)
         check_availability_dates(chart, sink)
         if check_limits(chart, sink):
+            check_drms(chart, sink)
             check_chart(chart, sink)
             check_crt(game, chart, sink)
     check_record_dates(game, sink)

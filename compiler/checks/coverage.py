@@ -15,6 +15,7 @@ from compiler import model
 from compiler.chance import drm_totals, reachable_rolls, unreachable_rows
 from compiler.checks.dice import unreachable_reason
 from compiler.diagnostics import Label, Sink, codes
+from compiler.reach import tests_keys
 
 
 def check_chart(chart: model.Chart, sink: Sink) -> None:
@@ -168,13 +169,18 @@ def _check_roll_chart(chart: model.Chart, sink: Sink) -> None:
     off_low: dict[tuple[str, ...], list[int]] = {}
     overlaps: set[tuple[model.Row, model.Row]] = set()
     shared: dict[tuple[model.Row, model.Row], str] = {}
+    per_combo = tests_keys(chart)
     for combo in chart.key_combinations():
         rows = [r for r in chart.rows_for(combo) if r.range is not None]
         ranges = [ranged(r) for r in rows]
-        gaps[combo] = [o for o in outcomes if not any(r.contains(o) for r in ranges)]
-        off_high[combo] = [m for m in reach if m > outcomes[-1] and not any(r.contains(m) for r in ranges)]
-        off_low[combo] = [m for m in reach if m < outcomes[0] and not any(r.contains(m) for r in ranges)]
-        for a, b in intersecting_pairs(rows):
+        modified = [r for r in rows if not r.natural]
+        rolls = reachable_rolls(chart, combo) if per_combo else reach
+        can = set(rolls) | {o for o in outcomes if any(r.natural and ranged(r).contains(o) for r in rows)}
+        gaps[combo] = [o for o in outcomes if o in can and not any(r.contains(o) for r in ranges)]
+        off_high[combo] = [m for m in rolls if m > outcomes[-1] and not any(ranged(r).contains(m) for r in modified)]
+        off_low[combo] = [m for m in rolls if m < outcomes[0] and not any(ranged(r).contains(m) for r in modified)]
+        naturals = [r for r in rows if r.natural]
+        for a, b in [*intersecting_pairs(modified), *intersecting_pairs(naturals)]:
             both = _overlap_values(ranged(a), ranged(b), dice.form, reach, lo, hi)
             if both and (a, b) not in overlaps:
                 overlaps.add((a, b))
@@ -199,6 +205,8 @@ def _overlap_values(a: model.DieRange, b: model.DieRange, form: str, reach: list
 
 def _check_row_reach(chart: model.Chart, reach: list[int], sink: Sink) -> None:
     lo, hi = reach[0], reach[-1]
+    if chart.dice is not None:  # a printed face stays inside, even where a DRM always moves it away
+        lo, hi = min(lo, *chart.natural_rolls), max(hi, *chart.natural_rolls)
     dice_text = chart.dice_text if chart.dice else "the dice"
     drm_text = " with its DRMs" if chart.drms else ""
     never = {id(row) for row in unreachable_rows(chart)}

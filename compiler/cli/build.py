@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
@@ -87,12 +87,20 @@ def build(
     Nothing is written when any error is found: the previous outputs stay as they were.
     A build without --pdf leaves existing PDFs alone: it neither deletes them nor calls them orphans.
     """
+    if out_dir is None:
+        out_dir = Path("build/as-printed") if as_printed else Path("generated")
+    options = {"paper": paper, "large_print": large_print, "pdf": pdf, "as_printed": as_printed, "strict": strict,
+               "whole_tree": whole_tree(paths)}
+    if check_only:
+        recorded = _recorded_up_to_date(paths, out_dir, options)
+        if recorded is not None:
+            click.echo(printable(f"{recorded} generated files in {out_dir} are up to date"))
+            sys.exit(EXIT_OK)
+    # imported after the recorded check above, which needs neither the model nor the emitters
     from compiler.build import OutputError, render_outputs, render_pdfs
     from compiler.diagnostics import Severity, render_short
     from compiler.writer import WriteError, check_out_dir, stale_outputs, write_outputs
 
-    if out_dir is None:
-        out_dir = Path("build/as-printed") if as_printed else Path("generated")
     comp = load_project(paths, as_printed)
     try:
         check_out_dir(out_dir, comp.game_dirs)
@@ -122,6 +130,7 @@ def build(
     if check_only:
         stale = _on_disk(lambda: stale_outputs(out_dir, outputs, game_ids), out_dir, "build --check failed")
         if stale.clean:
+            _record(comp.project.games, comp.sources, options, out_dir, outputs)
             click.echo(printable(f"{len(outputs)} generated files in {out_dir} are up to date"))
             sys.exit(EXIT_OK)
         echo_lines((printable(f"missing:  {out_dir / rel}") for rel in stale.missing), err=True)
@@ -135,9 +144,49 @@ def build(
         click.echo(printable(f"generated files are out of date: run `{fix}`"), err=True)
         sys.exit(EXIT_FINDINGS)
     changed = _on_disk(lambda: write_outputs(out_dir, outputs, game_ids), out_dir, "build failed").changed
+    _record(comp.project.games, comp.sources, options, out_dir, outputs)
     games = f"{len(game_ids)} game{'s' if len(game_ids) != 1 else ''}"
     files = f"{len(changed)} file{'s' if len(changed) != 1 else ''}"
     click.echo(printable(f"built {games} into {out_dir}: {files} changed"))
+
+
+def _recorded_up_to_date(paths: tuple[Path, ...], out_dir: Path, options: dict[str, object]) -> int | None:
+    """`build --check` without compiling: the number of outputs when the charts, chartc and the
+    options are those of the build recorded for `out_dir` and every output is on disk as that build
+    wrote it (`compiler.build_record`); None when the full check must run (it reports why)."""
+    from compiler import build_record
+    from compiler.project import PathError, find_game_dirs, read_sources
+    from compiler.writer import WriteError, check_out_dir, orphan_games
+    from dsl.parser_cache import default_cache_dir
+
+    try:
+        game_dirs = find_game_dirs(list(paths) or [Path("charts")])
+        check_out_dir(out_dir, game_dirs)
+    except (PathError, WriteError):
+        return None
+    sources = read_sources(game_dirs)
+    if sources is None:
+        return None
+    game_ids = sorted(game_dirs)
+    key = build_record.inputs_key(game_ids, sources, options)
+    if options["whole_tree"]:
+        game_ids = sorted(game_ids + orphan_games(out_dir, game_ids))
+    return build_record.up_to_date(default_cache_dir(), out_dir, key, game_ids)
+
+
+def _record(
+    games: Mapping[str, object],
+    sources: Mapping[str, str],
+    options: dict[str, object],
+    out_dir: Path,
+    outputs: Mapping[str, str | bytes],
+) -> None:
+    """Remember that `out_dir` now holds `outputs` for these inputs (see `_recorded_up_to_date`)."""
+    from compiler import build_record
+    from dsl.parser_cache import default_cache_dir
+
+    key = build_record.inputs_key(sorted(games), sources, options)
+    build_record.save(default_cache_dir(), out_dir, key, outputs)
 
 
 def _on_disk(step: Callable[[], _R], out_dir: Path, failed: str) -> _R:

@@ -83,17 +83,28 @@ def load_game_folder(folder: Path, as_printed: bool = False) -> Compilation:
         raise usage_error(str(exc)) from exc
 
 
-_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,30}")
-
-
 def whole_number(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
     """Click callback: an integer option typed in ASCII digits with an optional sign (`int()` alone
-    also reads other scripts' digits, such as Arabic-Indic `٣`, as numbers)."""
+    also reads other scripts' digits, such as Arabic-Indic `٣`, as numbers), at most 30 digits."""
     if value is None:
         return None
-    if not _WHOLE_NUMBER.fullmatch(value.strip()):
-        raise click.BadParameter(f"{printable(repr(value))} is not a whole number in ASCII digits (0-9)", ctx, param)
-    return int(value)
+    return _read_whole_number(ctx, param, value)
+
+
+def summed_whole_numbers(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> int:
+    """Click callback of a repeatable numeric option (`--drm 1 --drm -2`): each value is one
+    modifier and they add up, as the modifiers they stand for do (none given: 0)."""
+    return sum(_read_whole_number(ctx, param, v) for v in values)
+
+
+def _read_whole_number(ctx: click.Context, param: click.Parameter, value: str) -> int:
+    from compiler.query.context import read_number
+    from compiler.query.problems import LookupUsage
+
+    try:
+        return read_number(value, "a whole number")
+    except LookupUsage as exc:
+        raise click.BadParameter(printable(str(exc)), ctx, param) from exc
 
 
 def shift_total(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> int:
@@ -197,11 +208,26 @@ key_option = click.option(
 )
 drm_option = click.option(
     "--drm",
-    default="0",
-    callback=whole_number,
+    multiple=True,
+    callback=summed_whole_numbers,
     metavar="N",
-    show_default=True,
-    help="Total die roll modifier added to the natural roll.",
+    help="A die roll modifier added to the natural roll, on top of the chart's DRMs read with --when/--set "
+    "(repeatable: the values add up).",
+)
+when_option = click.option(
+    "--when",
+    multiple=True,
+    metavar="FLAG",
+    help="A flag of the chart's DRM conditions that holds, e.g. --when fb_attack (repeatable); "
+    "reads the chart's DRMs.",
+)
+set_option = click.option(
+    "--set",
+    "sets",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A context value of the chart's DRM conditions: an int, a month 1944-12 or an enum value by id or "
+    "label (repeatable); reads the chart's DRMs.",
 )
 as_printed_option = click.option("--as-printed", is_flag=True, help="Read the chart as printed, without errata.")
 charts_option = click.option(

@@ -15,20 +15,24 @@ from compiler.cli.common import (
     echo_lines,
     key_option,
     parse_keys,
+    set_option,
     shift_total,
     usage_error,
+    when_option,
     whole_number,
 )
 
 if TYPE_CHECKING:
     from compiler import model
-    from compiler.query.lookup import LookupResult, OddsColumnAnswer
+    from compiler.query.lookup import DrmListAnswer, LookupResult, OddsColumnAnswer
 
 
 @click.command("lookup")
 @click.argument("address")
 @click.argument("roll", required=False)
 @key_option
+@when_option
+@set_option
 @drm_option
 @click.option(
     "--attack", callback=whole_number, metavar="N", help="Attack factors: pick the odds column (with --defense)."
@@ -50,6 +54,8 @@ def lookup_command(
     address: str,
     roll: str | None,
     keys: tuple[str, ...],
+    when: tuple[str, ...],
+    sets: tuple[str, ...],
     drm: int,
     attack: int | None,
     defense: int | None,
@@ -62,10 +68,20 @@ def lookup_command(
 
     ROLL is the natural roll as printed on the dice (0 on a d10 is 10, 00 on a percentile roll is
     100), or the value of a value-keyed chart; leave it out for charts read by keys only.
+    With --when/--set the chart's DRMs are read in that context (flags left out are false, other
+    values left out unknown) and the breakdown is printed; --drm adds on top. On a chart that
+    lists DRMs only (IA2 B9), --when/--set print their total.
     Exits 1 when no row is selected (a gap, or a modified roll off the table).
     """
-    from compiler.query.lookup import Forces, OddsColumnAnswer, answer
-    from compiler.query.reports import lookup_json, lookup_lines, odds_column_json, odds_column_lines
+    from compiler.query.lookup import DrmListAnswer, Forces, OddsColumnAnswer, answer
+    from compiler.query.reports import (
+        drm_list_json,
+        drm_list_lines,
+        lookup_json,
+        lookup_lines,
+        odds_column_json,
+        odds_column_lines,
+    )
 
     if attack is None and defense is not None:
         raise usage_error("give --attack with --defense")
@@ -73,8 +89,8 @@ def lookup_command(
         raise usage_error("--shift moves an odds column: give --attack and --defense")
     forces = Forces(attack, defense, shift) if attack is not None else None
 
-    def question(game: model.Game, chart: model.Chart) -> LookupResult | OddsColumnAnswer:
-        return answer(game, chart, roll, parse_keys(keys), drm, forces)
+    def question(game: model.Game, chart: model.Chart) -> LookupResult | OddsColumnAnswer | DrmListAnswer:
+        return answer(game, chart, roll, parse_keys(keys), drm, forces, when=when, sets=sets)
 
     game, _, result = ask(address, charts_dir, question, as_printed)
     if isinstance(result, OddsColumnAnswer):
@@ -82,6 +98,8 @@ def lookup_command(
             click.echo(odds_column_json(game, result))
         else:
             echo_lines(odds_column_lines(game, result))
+    elif isinstance(result, DrmListAnswer):
+        click.echo(drm_list_json(game, result) if as_json else "\n".join(drm_list_lines(game, result)))
     elif as_json:
         click.echo(lookup_json(game, result))
     else:

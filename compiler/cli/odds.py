@@ -3,15 +3,32 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from compiler.cli.common import as_printed_option, ask, charts_option, drm_option, echo_lines, key_option, parse_keys
+from compiler.cli.common import (
+    as_printed_option,
+    ask,
+    charts_option,
+    drm_option,
+    echo_lines,
+    key_option,
+    parse_keys,
+    set_option,
+    when_option,
+)
+
+if TYPE_CHECKING:
+    from compiler import model
+    from compiler.query.reports import ChanceReport
 
 
 @click.command("odds")
 @click.argument("address")
 @key_option
+@when_option
+@set_option
 @drm_option
 @click.option(
     "--format",
@@ -23,19 +40,30 @@ from compiler.cli.common import as_printed_option, ask, charts_option, drm_optio
 )
 @as_printed_option
 @charts_option
-def odds_command(address: str, keys: tuple[str, ...], drm: int, fmt: str, as_printed: bool, charts_dir: Path) -> None:
+def odds_command(
+    address: str,
+    keys: tuple[str, ...],
+    when: tuple[str, ...],
+    sets: tuple[str, ...],
+    drm: int,
+    fmt: str,
+    as_printed: bool,
+    charts_dir: Path,
+) -> None:
     """Print the exact chance of each row of chart ADDRESS (GAME/CHART, e.g. ia2/R9) at --drm.
 
     Shows each row's chance as a fraction and a percentage, the chance that no row is selected
     (when there is one), the expected value of each integer column (hits, points) and the
     distribution of the modified roll. (The command keeps its name; in chartc, *odds* otherwise
-    means only a CRT's odds ratio.) A chart not read by dice or a wrong key is a usage error.
+    means only a CRT's odds ratio.) With --when/--set the DRM is the chart's DRMs read in that
+    context, plus --drm. A chart not read by dice or a wrong key is a usage error.
     """
     from compiler.query.reports import chance_json, chance_lines, chance_report
 
-    _, _, report = ask(
-        address, charts_dir, lambda game, chart: chance_report(game, chart, parse_keys(keys), drm), as_printed
-    )
+    def question(game: model.Game, chart: model.Chart) -> ChanceReport:
+        return chance_report(game, chart, parse_keys(keys), drm, when, sets)
+
+    _, _, report = ask(address, charts_dir, question, as_printed)
     if fmt == "json":
         click.echo(chance_json(report))
     else:

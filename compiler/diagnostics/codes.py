@@ -137,6 +137,29 @@ INVALID_REPEAT: Final = _code(
     "Write `repeat N` with N from 2 to 10, on a chart with a `roll` statement.",
 )
 # 4xx: shapes and types
+# ---- the modified roll: DRM forms and which totals can happen (C330-C339)
+DRM_GROUP_OVERLAP: Final = _code(
+    "C330", "drm-group-overlap", Severity.WARNING,
+    "two DRMs of a `one` group, of which the rules say only one can apply, can apply together",
+    "Make the members' conditions exclusive, or say which applies: `best` or `worst` instead of `one`.",
+)
+PER_STEP_DOMAIN: Final = _code(
+    "C331", "per-step-domain", Severity.ERROR,
+    "a per-N DRM (`-1 per 10 kills`) counts a variable that is not an int with a declared range, or a step below 1",
+    "Count an int context variable with its range declared (`context kills: int \"Kills\" 0-300`), "
+    "in steps of 1 or more.",
+)
+CONTEXT_DOMAIN: Final = _code(
+    "C332", "context-domain", Severity.ERROR,
+    "a context variable's declared range is not a range of whole numbers, runs backwards, or is given to a non-int",
+    "Declare a range only on an int context variable, lowest first: `context kills: int \"Kills\" 0-300`.",
+)
+REACH_APPROXIMATED: Final = _code(
+    "C333", "reach-approximated", Severity.NOTE,
+    "a chart's DRM conditions combine too many values to decide exactly which totals can happen",
+    "The checker assumed every DRM independent (reaching more totals than the rules allow); "
+    "split the chart's DRMs or narrow the int ranges they test.",
+)
 GRID_SHAPE: Final = _code(
     "C401", "grid-shape", Severity.ERROR,
     "a grid row has more or fewer cells than the grid has columns",
@@ -328,6 +351,10 @@ REGISTRY: Final[tuple[Code, ...]] = (
     INVALID_RANGE,
     PARTIAL_CHART,
     PARTIAL_BUT_COMPLETE,
+    DRM_GROUP_OVERLAP,
+    PER_STEP_DOMAIN,
+    CONTEXT_DOMAIN,
+    REACH_APPROXIMATED,
     GRID_SHAPE,
     TYPE_MISMATCH,
     ROW_SHAPE,

@@ -19,7 +19,15 @@ from compiler.chance import chances, percent_text
 from compiler.crt import OddsForm, OddsRule
 from compiler.crt_grid import CrtShape, classic_grid, crt_shape, fits_portrait
 from compiler.dice import DiceForm
-from compiler.text import key_label, value_text
+from compiler.text import (
+    group_text,
+    key_label,
+    modified_clamp_text,
+    natural_text,
+    per_text,
+    row_range_text,
+    value_text,
+)
 
 
 class Layout(StrEnum):
@@ -41,6 +49,7 @@ class DrmView:
     label: str
     when: str
     footnote: str | None
+    per: str | None = None  # `per 10 Kills, fractions dropped` for a per-N DRM
 
 
 @dataclass(frozen=True)
@@ -159,6 +168,7 @@ class ChartView:
     errata: tuple[str, ...]
     layout: Layout
     body: ChartBody
+    drm_rules: tuple[str, ...] = ()  # exclusive groups, the modified-roll cap, natural-roll rows, in words
     codes_key: tuple[tuple[str, str], ...] = ()  # result codes the chart prints, with their meanings
     shifts: tuple[str, ...] = ()  # a CRT's column shifts, worded (`describe_shift`)
     shift_cap: str | None = None
@@ -224,12 +234,14 @@ def _columns_moved(value: int) -> str:
 
 def _var_label(var: str, game: model.Game) -> str:
     ctx = game.context.get(var)
-    return ctx.label if ctx else var
+    key_enum = game.enums.get(var)  # a chart key named after its enum (`key terrain`)
+    return ctx.label if ctx else key_enum.label if key_enum else var
 
 
 def _operand(var: str, value: int | str, game: model.Game) -> str:
     ctx = game.context.get(var)
     enum = game.enums.get(ctx.enum) if ctx and ctx.type is model.ContextType.ENUM and ctx.enum else None
+    enum = enum if ctx else game.enums.get(var)
     member = enum.member(str(value)) if enum else None
     return member.label if member else str(value)
 
@@ -371,6 +383,7 @@ def chart_view(game: model.Game, chart: model.Chart) -> ChartView:
                 d.label,
                 describe_condition(d.when, game),
                 None if d.footnote is None else str(d.footnote),
+                per_text(chart, d.per) if d.per else None,
             )
             for d in chart.drms
         ),
@@ -381,11 +394,20 @@ def chart_view(game: model.Game, chart: model.Chart) -> ChartView:
         errata=tuple(_chart_errata(game, chart)),
         layout=layout,
         body=body,
+        drm_rules=_drm_rules(game, chart),
         codes_key=codes_key(game, chart),
         shifts=tuple(describe_shift(s, chart.shifts, game) for s in chart.shifts.shifts) if chart.shifts else (),
         shift_cap=_shift_cap(chart.shifts),
         shift_order=_shift_order(game, chart),
     )
+
+
+def _drm_rules(game: model.Game, chart: model.Chart) -> tuple[str, ...]:
+    """The DRM box's sentences beyond the DRM list, as a rulebook words them."""
+    rules = [f"{group_text(chart, g)}." for g in chart.drm_groups]
+    capped = modified_clamp_text(chart)
+    rules += [f"{capped}."] if capped else []
+    return (*rules, *(f"{natural_text(game, chart, r)}." for r in chart.rows if r.natural))
 
 
 def codes_key(game: model.Game, chart: model.Chart) -> tuple[tuple[str, str], ...]:
@@ -549,7 +571,7 @@ def _row_view(game: model.Game, chart: model.Chart, r: model.Row, chance: Fracti
     amended_range = bool(r.errata) and r.range is not None and r.printed_range not in (None, r.range.printed)
     return RowView(
         key_labels=tuple(key_label(k, m) for k, m in zip(chart.keys, r.keys, strict=True)),
-        range=r.range.printed if r.range else None,
+        range=row_range_text(r) if r.range else None,
         outputs=tuple(value_text(game, col, v) for col, v in zip(chart.columns, r.values, strict=True)),
         percent=_percent(chance),
         bar=_bar(chance),

@@ -42,10 +42,7 @@ def emit_game_json(game: model.Game) -> str:
             ],
         },
         "enums": [_enum(e) for e in sorted(game.enums.values(), key=lambda e: e.id) if not e.synthetic],
-        "context": [
-            {"id": v.id, "type": v.type, "enum": v.enum, "label": v.label}
-            for v in sorted(game.context.values(), key=lambda v: v.id)
-        ],
+        "context": [_context(v) for v in sorted(game.context.values(), key=lambda v: v.id)],
         "errata": [
             {"id": e.id, "title": e.title, "source": e.source, "date": e.date, "order": e.order, "notes": list(e.notes)}
             for e in game.errata
@@ -178,13 +175,48 @@ def _cond(c: model.Condition | None) -> dict[str, Any] | None:
     if isinstance(c, model.Flag):
         return {"op": "flag", "var": c.var}
     if isinstance(c, model.Compare):
-        return {"op": c.op, "var": c.var, "value": c.value}
+        return {"op": c.op, "var": c.var, "value": c.value} | _on_key(c.on_key)
     if isinstance(c, model.In):
-        return {"op": "in", "var": c.var, "values": list(c.values)}
+        return {"op": "in", "var": c.var, "values": list(c.values)} | _on_key(c.on_key)
     if isinstance(c, model.Not):
         return {"op": "not", "of": _cond(c.inner)}
     kind = "all" if isinstance(c, model.All) else "any"
     return {"op": kind, "of": [_cond(p) for p in c.parts]}
+
+
+def _on_key(on_key: bool) -> dict[str, Any]:
+    return {"key": True} if on_key else {}
+
+
+def _context(v: model.ContextVar) -> dict[str, Any]:
+    """A context variable; `range` only for an int with a declared range (a month's is the calendar)."""
+    out: dict[str, Any] = {"id": v.id, "type": v.type, "enum": v.enum, "label": v.label}
+    if v.type is model.ContextType.INT and v.low is not None:
+        out["range"] = {"min": v.low, "max": v.high}
+    return out
+
+
+def _drm(d: model.Drm) -> dict[str, Any]:
+    """A DRM; `per` and `group` only for the forms that have them, so plain DRMs read as before."""
+    out: dict[str, Any] = {"id": d.id, "label": d.label, "value": d.value, "when": _cond(d.when)}
+    out["footnote"] = d.footnote
+    if d.per is not None:
+        out["per"] = {"var": d.per.var, "step": d.per.step, "rounding": d.per.rounding}
+    if d.group is not None:
+        out["group"] = d.group
+    return out
+
+
+def _drm_forms(c: model.Chart) -> dict[str, Any]:
+    """The chart's exclusive DRM groups and its cap on the modified roll, where it declares them."""
+    out: dict[str, Any] = {}
+    if c.drm_groups:
+        out["drm_groups"] = [
+            {"id": g.id, "label": g.label, "mode": g.mode, "members": list(g.members)} for g in c.drm_groups
+        ]
+    if c.modified_clamp is not None:
+        out["modified_clamp"] = {"min": c.modified_clamp[0], "max": c.modified_clamp[1]}
+    return out
 
 
 def _dice(chart: model.Chart) -> dict[str, Any] | None:
@@ -242,6 +274,8 @@ def _row(c: model.Chart, r: model.Row) -> dict[str, Any]:
         "range": _range(r.range),
         "values": {col.id: json_value(v) for col, v in zip(c.columns, r.values, strict=True)},
     }
+    if r.natural:
+        out["natural"] = True
     if r.errata:
         out["errata"] = list(r.errata)
         out["printed"] = (
@@ -272,10 +306,7 @@ def _chart(c: model.Chart) -> dict[str, Any]:
         ),
         "keys": [{"id": k.id, "enum": k.enum.id} for k in c.keys],
         "columns": [{"id": col.id, "type": col.type, "label": col.label} for col in c.columns],
-        "drms": [
-            {"id": d.id, "label": d.label, "value": d.value, "when": _cond(d.when), "footnote": d.footnote}
-            for d in c.drms
-        ],
+        "drms": [_drm(d) for d in c.drms],
         "combine": {"method": "sum", "clamp": list(c.clamp) if c.clamp else None},
         "drm_span": {"min": c.drm_span()[0], "max": c.drm_span()[1]},
         "partial": c.partial,
@@ -286,6 +317,7 @@ def _chart(c: model.Chart) -> dict[str, Any]:
         "layout": _layout(c),
         "rows": [_row(c, r) for r in c.rows],
     }
+    out |= _drm_forms(c)
     if c.shifts is not None:
         out["shifts"] = _shifts(c.shifts)
     if c.errata is not None:

@@ -21,7 +21,7 @@ from typing import assert_never
 
 from compiler import column_shifts, model
 from compiler.crt import OddsForm, OddsRule, runtime_arguments
-from compiler.dice import Dice
+from compiler.dice import Dice, DiceForm
 from compiler.emit import runtime
 from compiler.emit.aid_view import describe_shift
 from compiler.emit.python_layout import INDENT, LINE, docstring, fill, tuple_display
@@ -35,6 +35,7 @@ from compiler.emit.python_names import (
     enum_types,
     identifier,
 )
+from compiler.text import group_text, modified_clamp_text, natural_text, per_text
 
 _UNKNOWN = (
     "DRM conditions: a flag defaults to False; any other context value left as None is unknown.\n"
@@ -259,7 +260,23 @@ class _ChartEmitter:
         else:
             lines = []
         lines.append(head)
-        for row in chart.rows:
+        lines += self.row_lines([r for r in chart.rows if not r.natural])
+        if any(r.natural for r in chart.rows):
+            lines.append(head.replace("_ROWS:", "_NATURAL_ROWS:", 1))
+            lines += self.row_lines([r for r in chart.rows if r.natural])
+        for key in chart.keys:
+            if key.enum.synthetic:  # the months this chart is read in
+                lines += fill(f"_{self.names.const}_MONTHS: Final = (", [repr(m.id) for m in key.enum.members], ")")
+        if chart.dice is not None:
+            outcomes = [str(r) for r in chart.natural_rolls]
+            lines += fill(f"_{self.names.const}_OUTCOMES: Final = frozenset({{", outcomes, "})")
+        return lines
+
+    def row_lines(self, rows: list[model.Row]) -> list[str]:
+        """The rows of a `_ROWS` constant, each a tuple, and its closing parenthesis."""
+        chart = self.chart
+        lines = []
+        for row in rows:
             keys = [self.key_value(k, m) for k, m in zip(chart.keys, row.keys, strict=True)]
             values = [self.python_value(v) for v in row.values]
             low = row.range.low if row.range else None
@@ -270,12 +287,6 @@ class _ChartEmitter:
             else:
                 lines += fill(f"({tuple_display(keys)}, {low!r}, {high!r}, (", values, ")),", INDENT)
         lines.append(")")
-        for key in chart.keys:
-            if key.enum.synthetic:  # the months this chart is read in
-                lines += fill(f"_{self.names.const}_MONTHS: Final = (", [repr(m.id) for m in key.enum.members], ")")
-        if chart.dice is not None:
-            outcomes = [str(r) for r in chart.natural_rolls]
-            lines += fill(f"_{self.names.const}_OUTCOMES: Final = frozenset({{", outcomes, "})")
         return lines
 
     # -- parameters
@@ -293,14 +304,43 @@ class _ChartEmitter:
                 column = f"_odds_key({self.address}, {name!r}, {name}, get_args({enum.alias}))"
                 out.append(_Param(key.id, name, enum.alias, "", column))
                 continue
-            check = f"_check_member({self.address}, {name!r}, {name}, get_args({enum.alias}))"
-            out.append(_Param(key.id, name, enum.alias, check))
+            member = f"{name} = _member({self.address}, {name!r}, {name}, {enum.labels})"
+            out.append(_Param(key.id, name, enum.alias, member))
+        return out
+
+    def param_var(self, p: _Param) -> model.ContextVar:
+        """The context variable a `drm_<id>` parameter stands for (a chart key as an enum variable)."""
+        for key in self.chart.keys:
+            if key.id == p.id and p.id not in self.game.context:
+                return model.ContextVar(key.id, model.ContextType.ENUM, key.enum.id, key.enum.label, key.span)
+        return self.game.context[p.id]
+
+    def tested_key_params(self, key_ids: list[str]) -> list[_Param]:
+        """The chart's own keys a DRM condition tests, as `drm_<id>` keywords (None: unknown)."""
+        scope = self.module.child(self.context.values())
+        out = []
+        for key in self.chart.keys:
+            if key.id not in key_ids:
+                continue
+            name = scope.parameter(key.id)
+            where = f"{self.address}, {name!r}, {name}"
+            if key.enum.synthetic:
+                annotation, check = "str", f"_check_month({where})"
+            else:
+                alias = self.enums[key.enum.id].alias
+                annotation, check = alias, f"_check_member({where}, get_args({alias}))"
+            out.append(_Param(key.id, name, f"{annotation} | None = None", f"if {name} is not None:\n{INDENT}{check}"))
         return out
 
     def context_params(self, conditions: list[model.Condition | None] | None = None) -> list[_Param]:
-        """The keyword parameters of the context variables `conditions` test (default: the DRMs')."""
-        tested = [d.when for d in self.chart.drms] if conditions is None else conditions
-        return self.params_for(sorted({v for when in tested for v in _vars(when)}))
+        """The keyword parameters of the context variables `conditions` test (default: the DRMs',
+        with the variables per-N DRMs count and the chart keys DRMs test)."""
+        if conditions is not None:
+            return self.params_for(sorted({v for when in conditions for v in _vars(when)}))
+        drms = self.chart.drms
+        keys = {v for d in drms for v in model.key_vars(d.when)}
+        used = sorted({v for d in drms for v in _vars(d.when)} | {d.per.var for d in drms if d.per})
+        return self.tested_key_params(sorted(keys & set(used))) + self.params_for([v for v in used if v not in keys])
 
     def params_for(self, used: list[str]) -> list[_Param]:
         """The keyword parameters of the context variables `used`, in that order."""
@@ -314,12 +354,12 @@ class _ChartEmitter:
                     out.append(_Param(var_id, name, "bool = False", f"_check_flag({where})"))
                     continue
                 case model.ContextType.INT:
-                    annotation, check = "int", f"_check_int({where})"
+                    annotation, check = "int", f"_check_int({where})" + _range_check(var, where)
                 case model.ContextType.MONTH:
-                    annotation, check = "str", f"_check_month({where})"
+                    annotation, check = "str", f"_check_month({where})" + _range_check(var, where)
                 case model.ContextType.ENUM:
                     enum = self.enums[var.enum or ""]
-                    annotation, check = enum.alias, f"_check_member({where}, get_args({enum.alias}))"
+                    annotation, check = enum.alias, _context_member(enum, name, where)
                 case _:
                     assert_never(var.type)
             out.append(_Param(var_id, name, f"{annotation} | None = None", f"if {name} is not None:\n{INDENT}{check}"))
@@ -346,8 +386,16 @@ class _ChartEmitter:
         if reads:
             body.append(f"_check_int({self.address}, 'drm', drm)")
             modified = f"{reads} + drm"
+            if chart.modified_clamp is not None:
+                modified = f"_capped({modified}, {tuple(chart.modified_clamp)!r})"
+        if _digit_read_without_meaning(chart) and chart.dice is not None:
+            body.append(f"_check_no_drm({self.address}, drm, {chart.dice.text!r})")
         keys = tuple_display([p.selects or p.name for p in params])
-        body.append(f"row = _select({self.address}, _{c.const}_ROWS, {keys}, {modified})")
+        if any(r.natural for r in chart.rows):
+            rows = f"_{c.const}_NATURAL_ROWS, _{c.const}_ROWS"
+            body.append(f"row = _select_natural({self.address}, {rows}, {keys}, {reads}, {modified})")
+        else:
+            body.append(f"row = _select({self.address}, _{c.const}_ROWS, {keys}, {modified})")
         fields = [f"{col.id!r}: row[{i}]" for i, col in enumerate(chart.columns)]
         body += [line.removeprefix(INDENT) for line in fill("return {", fields, "}", INDENT)]
         return self.function(f"lookup_{c.ident}", signature, c.result, self.lookup_doc(params), body)
@@ -365,6 +413,9 @@ class _ChartEmitter:
             doc.append(f"    {p.name}: {self.key_doc(key)}.")
         if reads:
             doc.append("    drm: the total die roll modifier added before reading the chart.")
+        if chart.modified_clamp is not None:
+            doc += ["", f"{modified_clamp_text(chart)}."]
+        doc += [f"{natural_text(self.game, chart, r)}." for r in chart.rows if r.natural]
         doc += ["", "Returns:", "    The row's values by column:"]
         doc += [f"        {c.id!r}: {c.label}" for c in chart.columns]
         if chart.errata_ids:
@@ -407,7 +458,7 @@ class _ChartEmitter:
         call = ", ".join(["natural", *(f"{p.name}={p.name}" for p in params), "drm=drm"])
         body = [f"_check_rng({self.address}, rng)", *(p.check for p in context)]
         body += self.natural_roll(context)
-        body.append(f"return _rolled(natural, drm, lookup_{c.ident}({call}))")
+        body.append(f"return _rolled(natural, drm, lookup_{c.ident}({call}){self.cap_argument()})")
         return self.function(f"roll_{c.ident}", signature, f"Roll[{c.result}]", doc, body)
 
     def natural_roll(self, context: list[_Param]) -> list[str]:
@@ -441,26 +492,34 @@ class _ChartEmitter:
         body = [f"return [roll_{c.ident}({call}) for _ in range({chart.repeat})]"]
         return self.function(f"rolls_{c.ident}", signature, f"list[Roll[{c.result}]]", doc, body)
 
+    def cap_argument(self) -> str:
+        """`, (1, 10)`: the chart's cap on the modified roll as `_rolled`'s last argument, if any."""
+        return f", {tuple(self.chart.modified_clamp)!r}" if self.chart.modified_clamp is not None else ""
+
     def drm_function(self) -> list[str]:
         chart, c = self.chart, self.names
         params = self.context_params()
         lines = [f"_{c.const}_DRMS: Final = ("]
         for d in chart.drms:
-            lines += fill("_Drm(", [f"{d.value:+d}", _condition(d.when)], "),", INDENT)
+            lines += fill("_Drm(", _drm_arguments(d), "),", INDENT)
         lines += [")", "", ""]
         doc = [f"The total DRM for {_cite(chart)}: the sum of the DRMs whose conditions are true.", ""]
         for d in chart.drms:
-            doc.append(f"{d.value:+d} {d.label}" + (f" (footnote {d.footnote})" if d.footnote else ""))
+            per = f" ({per_text(chart, d.per)})" if d.per else ""
+            doc.append(f"{d.value:+d} {d.label}{per}" + (f" (footnote {d.footnote})" if d.footnote else ""))
+        doc += [f"{group_text(chart, g)}." for g in chart.drm_groups]
         if chart.clamp:
             doc.append(f"The total is clamped to {chart.clamp[0]:+d}..{chart.clamp[1]:+d}.")
-        if any(self.game.context[p.id].type is not model.ContextType.FLAG for p in params):
+        if any(self.param_var(p).type is not model.ContextType.FLAG for p in params):
             doc += ["", "A value left as None is unknown: a DRM applies only when its condition is true without it."]
         if params:
             doc += ["", "Args:"]
             for p in params:
-                doc.append(f"    {p.name}: {self.context_doc(self.game.context[p.id])}.")
+                doc.append(f"    {p.name}: {self.context_doc(self.param_var(p))}.")
         context = fill("{", [f"{p.id!r}: {p.name}" for p in params], "}")
         clamp = repr(tuple(chart.clamp)) if chart.clamp else "None"
+        groups = tuple((g.id, str(g.mode)) for g in chart.drm_groups)
+        clamp += f", {groups!r}" if groups else ""
         body = [p.check for p in params]
         single = f"return _total_drm(_{c.const}_DRMS, {context[0]}, {clamp})"
         if len(context) == 1 and len(INDENT + single) <= LINE:
@@ -557,6 +616,26 @@ class _ChartEmitter:
         return lines
 
 
+def _range_check(var: model.ContextVar, where: str) -> str:
+    """The declared range check of an int or month context variable (none when undeclared)."""
+    if var.low is None and var.high is None:
+        return ""
+    return f"\n{INDENT}_check_range({where}, {_plain(var.low)!r}, {_plain(var.high)!r})"
+
+
+def _context_member(enum: EnumType, name: str, where: str) -> str:
+    """An enum context variable read by id or printed label (labels in the enum's label table)."""
+    if enum.labels is None:  # an odds rule's columns have no label table
+        return f"_check_member({where}, get_args({enum.alias}))"
+    return f"{name} = _member({where}, {enum.labels})"
+
+
+def _digit_read_without_meaning(chart: model.Chart) -> bool:
+    """A d66 or percentile roll chart that does not say what a DRM means on it (see C413)."""
+    digit_read = chart.dice is not None and chart.dice.form in (DiceForm.D66, DiceForm.PERCENTILE)
+    return chart.kind is model.ChartKind.ROLL and digit_read and chart.drm_meaning is None
+
+
 def _builtin_type(t: model.BuiltinType) -> str:
     """The Python type of a cell of a builtin column type (months are 'YYYY-MM' strings)."""
     match t:
@@ -576,6 +655,16 @@ def _builtin_type(t: model.BuiltinType) -> str:
             return "ChartRef"
         case _:
             assert_never(t)
+
+
+def _drm_arguments(d: model.Drm) -> list[str]:
+    """A DRM as the runtime's `_Drm(value, when[, per][, group=...])` arguments."""
+    out = [f"{d.value:+d}", _condition(d.when)]
+    if d.per is not None:
+        out.append(f"_Per({d.per.var!r}, {d.per.step}, {str(d.per.rounding)!r})")
+    if d.group is not None:
+        out.append(f"group={d.group!r}")
+    return out
 
 
 def _vars(c: model.Condition | None) -> set[str]:

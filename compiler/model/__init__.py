@@ -45,6 +45,8 @@ from compiler.model.conditions import (
     Operand,
     PerStep,
     Rounding,
+    condition_vars,
+    key_vars,
 )
 from compiler.model.game import (
     ChartIndex,
@@ -148,6 +150,8 @@ __all__ = [
     "Text",
     "Value",
     "ValueKey",
+    "condition_vars",
     "drm_span",
     "key_matches",
+    "key_vars",
 ]

@@ -180,7 +180,7 @@ class Chart:
     repeat: int = 1  # how many times the roll is made, each read separately (`repeat 3`)
     dice_alternatives: tuple[DiceAlternative, ...] = ()  # `roll ... when COND`, tried before `dice`
     drm_groups: tuple[DrmGroup, ...] = ()  # exclusive groups of `drms`
-    modified_clamp: tuple[int, int] | None = None  # `clamp modified 1 to 10`: the cap on the modified roll
+    modified_clamp: tuple[int, int] | None = None  # `modified clamp 1 to 10`: the cap on the modified roll
     context: tuple[ContextVar, ...] = ()  # the context variables the DRMs test, for reachability
     high_rolls_favour: Side | None = None  # a CRT's declared direction (`high_rolls favour attacker`)
     shifts: ShiftRules | None = None  # a CRT's column shifts
@@ -232,8 +232,8 @@ class Chart:
 def drm_span(drms: tuple[Drm, ...], clamp: tuple[int, int] | None) -> tuple[int, int]:
     """Lowest and highest total the DRMs can add, all negative ones or all positive ones together,
     after the clamp."""
-    low = sum(d.value for d in drms if d.value < 0)
-    high = sum(d.value for d in drms if d.value > 0)
+    low = sum(min(d.contributions()) for d in drms)
+    high = sum(max(d.contributions()) for d in drms)
     if clamp:
         low = max(clamp[0], min(clamp[1], low))
         high = max(clamp[0], min(clamp[1], high))

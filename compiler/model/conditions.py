@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import assert_never
 
 from compiler.calendar import Month
 from compiler.model.values import MemberId
@@ -69,11 +70,42 @@ class Any_:
 Condition = Flag | Compare | In | Not | All | Any_
 
 
+def condition_vars(cond: Condition | None) -> set[str]:
+    """The context variables (and chart keys) a condition tests."""
+    match cond:
+        case None:
+            return set()
+        case Flag(var) | Compare(var) | In(var):
+            return {var}
+        case Not(inner):
+            return condition_vars(inner)
+        case All(parts) | Any_(parts):
+            return set().union(*(condition_vars(p) for p in parts))
+        case _:
+            assert_never(cond)
+
+
+def key_vars(cond: Condition | None) -> set[str]:
+    """The chart keys a condition tests (comparisons marked `on_key`)."""
+    match cond:
+        case None | Flag():
+            return set()
+        case Compare(var, on_key=on_key) | In(var, on_key=on_key):
+            return {var} if on_key else set()
+        case Not(inner):
+            return key_vars(inner)
+        case All(parts) | Any_(parts):
+            return set().union(*(key_vars(p) for p in parts))
+        case _:
+            assert_never(cond)
+
+
 class Rounding(enum.StrEnum):
     """How a per-N DRM counts a partial step (`-1 per 10 kills`: 25 kills is 2 steps, or 3 rounded up)."""
 
     DOWN = "down"
     UP = "up"
+    NEAREST = "nearest"  # half a step or more counts as a step
 
 
 @dataclass(frozen=True)
@@ -84,11 +116,25 @@ class PerStep:
     step: int
     rounding: Rounding
     span: Span
+    low: int = 0  # the variable's declared range
+    high: int = 0
+
+    def counts(self) -> range:
+        """Every step count the variable's range holds, lowest to highest."""
+        return range(self.count(self.low), self.count(self.high) + 1)
 
     def count(self, given: int) -> int:
         """How many steps `given` holds (`-1 per 10 kills`: 25 -> 2, or 3 rounded up)."""
         whole, rest = divmod(given, self.step)
-        return whole + 1 if rest and self.rounding is Rounding.UP else whole
+        match self.rounding:
+            case Rounding.DOWN:
+                return whole
+            case Rounding.UP:
+                return whole + 1 if rest else whole
+            case Rounding.NEAREST:
+                return whole + 1 if 2 * rest >= self.step else whole
+            case _:
+                assert_never(self.rounding)
 
 
 @dataclass(frozen=True)
@@ -106,6 +152,13 @@ class Drm:
     span: Span
     per: PerStep | None = None
     group: str | None = None
+
+    def contributions(self) -> frozenset[int]:
+        """Every amount the DRM can add, 0 (it does not apply) included: `value`, or for a per-N DRM
+        `value` times each step count its variable's range holds."""
+        if self.per is None:
+            return frozenset({0, self.value})
+        return frozenset({0} | {self.value * n for n in self.per.counts()})
 
 
 class GroupMode(enum.StrEnum):

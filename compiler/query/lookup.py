@@ -7,27 +7,17 @@ on their own. Rendering the answers is `compiler.query.reports`.
 from __future__ import annotations
 
 import dataclasses
-import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from compiler import column_shifts, model
 from compiler.crt import OddsForm, OddsProblem, Reading, read
 from compiler.diagnostics.suggest import known_values_hint
 from compiler.dice import Dice, DiceForm
-
-# A number as typed on the command line: ASCII digits only. `str.isdigit` also accepts
-# superscripts (`³`) and other scripts' digits (Arabic-Indic `٣`), which `int` would read silently.
-_NUMBER = re.compile(r"-?[0-9]+")
-_MAX_DIGITS = 30  # far beyond any die or value domain; keeps `int()` away from its digit limit
-
-
-class LookupProblem(Exception):
-    """The lookup cannot select a row; the message says why in the player's words."""
-
-
-class LookupUsage(LookupProblem):
-    """The question itself is malformed for this chart (a wrong key, a roll given or missing):
-    a usage error (exit 2), not a roll that selects no row (exit 1)."""
+from compiler.modifiers import modified_roll
+from compiler.query.context import ContextValue, ModifierAnswer, read_context, read_modifiers, read_number
+from compiler.query.problems import LookupProblem as LookupProblem  # re-exported for callers
+from compiler.query.problems import LookupUsage as LookupUsage
 
 
 @dataclass(frozen=True)
@@ -43,6 +33,7 @@ class LookupResult:
     row: model.Row
     odds: tuple[tuple[str, Reading], ...] = ()  # CRT keys read from --attack/--defense, by key id
     shifts: column_shifts.ShiftBreakdown | None = None  # the CRT's own column shifts that applied
+    modifiers: ModifierAnswer | None = None  # how `drm` was made up (None for a chart without a roll)
 
     def values(self) -> dict[str, model.Value]:
         """The selected row's cells by column id."""
@@ -56,8 +47,9 @@ def read_roll(chart: model.Chart, text: str) -> int:
         LookupProblem: not a number, or not a result the chart's dice can roll.
     """
     stripped = text.strip()
-    if not _NUMBER.fullmatch(stripped) or len(stripped) > _MAX_DIGITS:
+    if stripped.startswith("+"):
         raise LookupUsage(f"`{text}` is not a roll: give a whole number in ASCII digits (0-9)")
+    read_number(stripped, "a roll")
     negative = stripped.startswith("-")
     digits = stripped[1:] if negative else stripped
     if chart.kind is model.ChartKind.VALUE:
@@ -149,15 +141,24 @@ def readings_from_odds(
     return found
 
 
-def lookup(chart: model.Chart, roll_text: str | None, given_keys: dict[str, str], drm: int) -> LookupResult:
-    """Select the row a roll (natural roll + `drm`) and keys pick.
+def lookup(
+    chart: model.Chart,
+    roll_text: str | None,
+    given_keys: dict[str, str],
+    drm: int,
+    context: Mapping[str, ContextValue] | None = None,
+) -> LookupResult:
+    """Select the row a roll (natural roll + DRM, capped by a `modified clamp`) and keys pick; a
+    `natural` row that holds the natural roll is selected before any other.
 
     Args:
         chart: a resolved chart of kind roll, value or reference.
         roll_text: the natural roll or value as typed (`3`, `0` for a d10's 10, `00` for 100); None
             for charts read by keys only.
         given_keys: key id -> member id or printed label.
-        drm: the total die roll modifier to add to the natural roll.
+        drm: the die roll modifier given on top of the chart's DRMs (`--drm`).
+        context: the DRM context (`--when`, `--set`, read by `read_context`): the chart's DRMs
+            are evaluated on it and its keys; None reads no DRM of the chart (`drm` is the total).
 
     Returns:
         The selected row with the natural and modified roll.
@@ -167,7 +168,9 @@ def lookup(chart: model.Chart, roll_text: str | None, given_keys: dict[str, str]
             modified roll off the end of a table without an open-ended row).
     """
     if chart.kind is model.ChartKind.DRMS:
-        raise LookupUsage(f"`{chart.address}` lists DRMs only; its table is not printed")
+        raise LookupUsage(
+            f"`{chart.address}` lists DRMs only; its table is not printed (give --when/--set to add up its DRMs)"
+        )
     if chart.kind is model.ChartKind.EXTERNAL:
         raise LookupUsage(f"`{chart.address}` is printed elsewhere; its rows are not transcribed")
     if chart.kind is model.ChartKind.ODDS:
@@ -187,8 +190,12 @@ def lookup(chart: model.Chart, roll_text: str | None, given_keys: dict[str, str]
     if roll_text is None:
         raise LookupUsage(f"chart `{chart.address}` needs a roll: chartc lookup GAME/{chart.address} ROLL")
     natural = read_roll(chart, roll_text)
-    modified = natural + drm
-    selected = [r for r in rows if r.range is not None and r.range.contains(modified)]
+    modifiers = read_modifiers(chart, context, keys, drm)
+    refuse_digit_drm(chart, modifiers.total)
+    drm = modifiers.total
+    modified = modified_roll(chart, natural, drm)
+    by_natural = [r for r in rows if r.natural and r.range is not None and r.range.contains(natural)]
+    selected = by_natural or [r for r in rows if not r.natural and r.range is not None and r.range.contains(modified)]
     if not selected:
         shown = f"modified roll {modified} (natural {natural}, DRM {drm:+d})" if drm else f"roll {natural}"
         covered = ", ".join(r.range.printed for r in rows if r.range is not None) or "nothing"
@@ -196,7 +203,22 @@ def lookup(chart: model.Chart, roll_text: str | None, given_keys: dict[str, str]
         raise LookupProblem(
             f"{shown} selects no row of {chart.game}/{chart.address}{where}: the rows are {covered}.{partial}"
         )
-    return LookupResult(chart, natural, drm, modified, keys, selected[0])
+    return LookupResult(chart, natural, drm, modified, keys, selected[0], modifiers=modifiers)
+
+
+def refuse_digit_drm(chart: model.Chart, drm: int) -> None:
+    """A DRM on a d66 or percentile chart that does not say what a DRM means there (C413 for a
+    declared DRM) has no answer: adding to a two-digit reading is not obviously a roll.
+
+    Raises:
+        LookupUsage: a non-zero DRM on such a chart.
+    """
+    dice = chart.dice
+    if drm and dice is not None and dice.form in (DiceForm.D66, DiceForm.PERCENTILE) and chart.drm_meaning is None:
+        raise LookupUsage(
+            f"chart `{chart.address}` is read by {dice.text} digit by digit and does not say what a DRM means "
+            f"there (no `drm_meaning`), so a DRM of {drm:+d} has no answer"
+        )
 
 
 @dataclass(frozen=True)
@@ -230,17 +252,27 @@ def answer(
     given_keys: dict[str, str],
     drm: int,
     forces: Forces | None = None,
-    context: column_shifts.Context | None = None,
-) -> LookupResult | OddsColumnAnswer:
-    """What `chartc lookup` answers: the odds column of an odds rule for FORCES, or the row a roll
-    selects, with the odds column key of a CRT picked from FORCES, moved by the CRT's own column
-    shifts in CONTEXT (context variable id -> value) and the shift FORCES give.
+    context: Mapping[str, ContextValue] | None = None,
+    when: tuple[str, ...] = (),
+    sets: tuple[str, ...] = (),
+) -> LookupResult | OddsColumnAnswer | DrmListAnswer:
+    """What `chartc lookup` answers: the odds column of an odds rule for FORCES, the row a roll
+    selects (with the odds column key of a CRT picked from FORCES, moved by the CRT's own column
+    shifts and the shift FORCES give), or, for a chart that lists DRMs only, their total.
+
+    The chart's DRMs and column shifts are read in CONTEXT (context variable id -> value) and in
+    the `--when` flags WHEN and `--set NAME=VALUE` pairs SETS; with none of them, no DRM of the
+    chart is read and `drm` is the whole modifier.
 
     Raises:
         LookupProblem: as `lookup`; LookupUsage when FORCES pick a key also given by name.
     """
+    if when or sets:
+        context = {**(context or {}), **read_context(game, chart, when, sets)}
+    if chart.kind is model.ChartKind.DRMS and context is not None and forces is None:
+        return drm_list_answer(chart, roll_text, given_keys, drm, context)
     if forces is None:
-        return lookup(chart, roll_text, given_keys, drm)
+        return lookup(chart, roll_text, given_keys, drm, context)
     if chart.kind is model.ChartKind.ODDS:
         got = odds_reading(chart, forces.attack, forces.defense, forces.shift)
         return OddsColumnAnswer(chart, forces.attack, forces.defense, forces.shift, got.column, got.formed, got.clamped)
@@ -251,8 +283,29 @@ def answer(
     if both:
         raise LookupUsage(f"--attack/--defense pick key `{both[0]}`; leave out --key {both[0]}=...")
     from_odds = {key: reading.column for key, reading in readings.items()}
-    result = lookup(chart, roll_text, {**given_keys, **from_odds}, drm)
+    result = lookup(chart, roll_text, {**given_keys, **from_odds}, drm, context)
     return dataclasses.replace(result, odds=tuple(sorted(readings.items())), shifts=shifts)
+
+
+@dataclass(frozen=True)
+class DrmListAnswer:
+    """The DRM total of a chart that lists DRMs only (IA2 B9), in a context."""
+
+    chart: model.Chart
+    modifiers: ModifierAnswer
+
+
+def drm_list_answer(
+    chart: model.Chart, roll_text: str | None, given_keys: dict[str, str], drm: int, context: Mapping[str, ContextValue]
+) -> DrmListAnswer:
+    """The DRMs of a DRM-list chart that apply in `context`, plus `drm`.
+
+    Raises:
+        LookupUsage: a roll or a key given (the chart has neither).
+    """
+    if roll_text is not None or given_keys:
+        raise LookupUsage(f"`{chart.address}` lists DRMs only: give no roll or key, only --when/--set")
+    return DrmListAnswer(chart, read_modifiers(chart, context, (), drm))
 
 
 def _one_d10(dice: Dice) -> bool:

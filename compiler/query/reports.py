@@ -18,15 +18,24 @@ from compiler.chance import (
     ChartChances,
     chances,
     dice_variants,
+    drm_totals,
     expected_value,
     fraction_text,
     percent_text,
     probability_json,
 )
 from compiler.crt import Reading
-from compiler.query.lookup import LookupResult, LookupUsage, OddsColumnAnswer, resolve_keys
+from compiler.query.context import ModifierAnswer, context_json, read_context, read_modifiers
+from compiler.query.lookup import (
+    DrmListAnswer,
+    LookupResult,
+    LookupUsage,
+    OddsColumnAnswer,
+    refuse_digit_drm,
+    resolve_keys,
+)
 from compiler.repeated import repeated_chances
-from compiler.text import json_value, value_text
+from compiler.text import json_value, row_range_text, value_text
 from compiler.textsafe import json_text, printable
 
 
@@ -49,6 +58,87 @@ def _signed(n: int) -> str:
     return f"{n:+d}" if n else "0"
 
 
+# ---- the DRM breakdown (`--when`, `--set`) --------------------------------------------------------
+
+
+def _drm_terms(modifiers: ModifierAnswer) -> list[str]:
+    """The DRMs that make up the total, as a rulebook adds them up: `F/B Attack +1 [fn 1]`,
+    `Kills -2 (2 x -1)` for a per-N DRM, the clamp of the chart's total, then `--drm +1`."""
+    terms: list[str] = []
+    breakdown = modifiers.breakdown
+    if breakdown is not None:
+        for applied in breakdown.items:
+            steps = f" ({applied.steps} x {applied.drm.value:+d})" if applied.steps is not None else ""
+            note = f" [fn {applied.drm.footnote}]" if applied.drm.footnote else ""
+            terms.append(f"{applied.drm.label} {applied.value:+d}{steps}{note}")
+        if not breakdown.items:
+            terms.append("no DRM applies")
+        if breakdown.clamped:
+            terms.append(f"DRMs {breakdown.sum:+d} capped to {_signed(breakdown.total)}")
+    if modifiers.extra or breakdown is None:
+        terms.append(f"--drm {_signed(modifiers.extra)}")
+    return terms
+
+
+def breakdown_line(modifiers: ModifierAnswer, natural: int | None, modified: int | None) -> str:
+    """`natural 2, F/B Attack +1 [fn 1], Gruppe Leader -1 = 2` (with a natural roll), or
+    `DRM: F/B Attack +1 [fn 1] = +1` (without one, for `chartc odds`)."""
+    terms = _drm_terms(modifiers)
+    if natural is None or modified is None:
+        return "DRM: " + ", ".join(terms) + f" = {_signed(modifiers.total)}"
+    line = ", ".join([f"natural {natural}", *terms]) + f" = {natural + modifiers.total}"
+    if modified != natural + modifiers.total:
+        line += f", modified roll capped to {modified}"
+    return line
+
+
+def _undecided_line(game: model.Game, modifiers: ModifierAnswer) -> list[str]:
+    """`not given: month (a DRM tests it: --set month=VALUE)`, when a DRM was left undecided."""
+    if not modifiers.undecided:
+        return []
+    named = ", ".join(f"{v} (--set {v}=VALUE)" for v in modifiers.undecided)
+    return [f"  not given, so the DRMs testing them do not apply: {named}"]
+
+
+def modifiers_json(modifiers: ModifierAnswer | None) -> dict[str, Any] | None:
+    """The DRM breakdown as JSON: the context given, each DRM that applies, the chart's total and
+    `--drm` (None when no context was given: the chart's DRMs were not read)."""
+    if modifiers is None or modifiers.breakdown is None:
+        return None
+    breakdown = modifiers.breakdown
+    return {
+        "context": context_json(modifiers.context),
+        "applied": [
+            {
+                "id": a.drm.id,
+                "label": a.drm.label,
+                "value": a.value,
+                "steps": a.steps,
+                "footnote": a.drm.footnote,
+            }
+            for a in breakdown.items
+        ],
+        "sum": breakdown.sum,
+        "chart_total": breakdown.total,
+        "given": modifiers.extra,
+        "total": modifiers.total,
+        "undecided": list(modifiers.undecided),
+    }
+
+
+def drm_list_lines(game: model.Game, answer: DrmListAnswer) -> list[str]:
+    """A DRM-list chart's total in a context: heading, then `DRM: December 1944 +2 = +2`."""
+    lines = [_heading(game, answer.chart), "  " + breakdown_line(answer.modifiers, None, None)]
+    return _safe(lines + _undecided_line(game, answer.modifiers))
+
+
+def drm_list_json(game: model.Game, answer: DrmListAnswer) -> str:
+    """A DRM-list chart's total in a context as a JSON document."""
+    chart = answer.chart
+    doc = {"game": game.id, "chart": chart.address, "title": chart.title, "drm": answer.modifiers.total}
+    return json_document({**doc, "modifiers": modifiers_json(answer.modifiers)})
+
+
 # ---- `chartc lookup` ----------------------------------------------------------------------------
 
 
@@ -63,6 +153,10 @@ def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
         f"  {k.id}: {m.label}" + (_how(readings[k.id]) if k.id in readings else "")
         for k, m in result.keys
     ]
+    modifiers = result.modifiers
+    if modifiers is not None and modifiers.breakdown is not None:
+        lines.append("  " + breakdown_line(modifiers, result.natural, result.modified))
+        lines += _undecided_line(game, modifiers)
     if result.natural is not None:
         drm = result.drm
         roll = (
@@ -71,7 +165,7 @@ def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
             else f"{result.natural} {'+' if drm > 0 else '-'} DRM {abs(drm)} = {result.modified}"
         )
         what = "value" if chart.kind is model.ChartKind.VALUE else "roll"
-        lines.append(f"  {what} {roll} -> row {result.row.range.printed if result.row.range else ''}")
+        lines.append(f"  {what} {roll} -> row {row_range_text(result.row)}")
     lines += [
         f"  {col.label}: {value_text(game, col, value)}"
         for col, value in zip(chart.columns, result.row.values, strict=True)
@@ -91,6 +185,7 @@ def lookup_json(game: model.Game, result: LookupResult) -> str:
             "natural": result.natural,
             "drm": result.drm,
             "modified": result.modified,
+            "modifiers": modifiers_json(result.modifiers),
             "range": result.row.range.printed if result.row.range else None,
             "values": {k: json_value(v) for k, v in result.values().items()},
         }
@@ -153,11 +248,19 @@ class ChanceReport:
     expected: tuple[tuple[model.Column, Fraction | None], ...]  # every `int` column, in chart order
     # a chart with `roll ... when` lines: the same figures for each alternative's dice, in order
     alternatives: tuple[tuple[model.DiceAlternative, ChanceReport], ...] = ()
+    modifiers: ModifierAnswer | None = None  # how the DRM was made up
+
+    @property
+    def reach_span(self) -> tuple[int, int]:
+        """The lowest and highest DRM total the chart's DRMs can reach together for these keys
+        (`compiler.reach`: only conditions that can hold together)."""
+        totals = drm_totals(self.chart, self.result.combo)
+        return totals[0], totals[-1]
 
     @property
     def in_span(self) -> bool:
         """Whether the DRM lies in the span the chart's declared DRMs can reach."""
-        lo, hi = self.chart.drm_span()
+        lo, hi = self.reach_span
         return lo <= self.result.drm <= hi
 
 
@@ -172,15 +275,23 @@ def _not_by_dice(chart: model.Chart) -> str:
     return "without dice"
 
 
-def chance_report(game: model.Game, chart: model.Chart, given_keys: dict[str, str], drm: int) -> ChanceReport:
+def chance_report(
+    game: model.Game,
+    chart: model.Chart,
+    given_keys: dict[str, str],
+    drm: int,
+    when: tuple[str, ...] = (),
+    sets: tuple[str, ...] = (),
+) -> ChanceReport:
     """The exact chance of each row of `chart` for the given keys at total DRM `drm`.
 
     Args:
         game: the chart's game (for printed labels).
         chart: a resolved chart.
         given_keys: key id -> member id or printed label, as for `chartc lookup`.
-        drm: total die roll modifier added to the natural roll, in pips (any integer; one outside
-            the declared span is allowed and flagged by `ChanceReport.in_span`).
+        drm: die roll modifier added to the natural roll, in pips (any integer; one outside
+            the declared span is allowed and flagged by `ChanceReport.in_span`), on top of the
+            chart's DRMs read in the context `when` (flags) and `sets` (NAME=VALUE) when given.
 
     Returns:
         The report; its row chances plus `no_row` sum to exactly 1.
@@ -194,14 +305,17 @@ def chance_report(game: model.Game, chart: model.Chart, given_keys: dict[str, st
             f"chart `{chart.address}` is read {_not_by_dice(chart)}, not by dice: it has no chances to give"
         )
     keys = resolve_keys(chart, given_keys)
-    result = chances(chart, tuple(m.id for _, m in keys), drm)
+    context = read_context(game, chart, when, sets) if when or sets else None
+    modifiers = read_modifiers(chart, context, keys, drm)
+    refuse_digit_drm(chart, modifiers.total)
+    result = chances(chart, tuple(m.id for _, m in keys), modifiers.total)
     integer_columns = [col for col in chart.columns if col.type is model.BuiltinType.INT]
     expected = tuple((col, expected_value(chart, result, col)) for col in integer_columns)
     alternatives = tuple(
-        (alt, chance_report(game, variant, given_keys, drm))
+        (alt, chance_report(game, variant, given_keys, modifiers.total))
         for alt, variant in zip(chart.dice_alternatives, dice_variants(chart)[1:], strict=True)
     )
-    return ChanceReport(game, chart, keys, result, expected, alternatives)
+    return ChanceReport(game, chart, keys, result, expected, alternatives, modifiers)
 
 
 def _decimal(p: Fraction) -> str:
@@ -247,7 +361,7 @@ def _table_lines(report: ChanceReport) -> list[str]:
     chart, result = report.chart, report.result
     table = [
         (
-            ro.row.range.printed if ro.row.range else "",
+            row_range_text(ro.row),
             _chance_text(ro.probability),
             " | ".join(value_text(report.game, col, v) for col, v in zip(chart.columns, ro.row.values, strict=True)),
         )
@@ -270,11 +384,14 @@ def chance_lines(report: ChanceReport) -> list[str]:
     assert chart.dice is not None  # chance_report only builds reports of charts read by dice
     lines = [_heading(report.game, chart)]
     lines += [f"  {key.id}: {member.label}" for key, member in report.keys]
-    lo, hi = chart.drm_span()
+    lo, hi = report.reach_span
     span = f"declared DRMs reach {_signed(lo)} to {_signed(hi)}" if chart.drms else "no DRMs declared"
     dice = chart.dice.text + (" (when no alternative below applies)" if chart.dice_alternatives else "")
     roll = f"{dice}, natural roll" if result.drm == 0 else f"{dice}, DRM {_signed(result.drm)}"
     lines.append(f"  {roll} ({span}{'' if report.in_span else '; this DRM is outside that span'})")
+    if report.modifiers is not None and report.modifiers.breakdown is not None:
+        lines.append("  " + breakdown_line(report.modifiers, None, None))
+        lines += _undecided_line(report.game, report.modifiers)
     lines += _table_lines(report)
     lines += _expected_lines(report)
     sign = "" if result.drm == 0 else f" {'+' if result.drm > 0 else '-'} {abs(result.drm)}"
@@ -337,7 +454,7 @@ def chance_json(report: ChanceReport) -> str:
     the game JSON (a chart reference is `{"chart": "B6"}`)."""
     chart, result = report.chart, report.result
     assert chart.dice is not None  # chance_report only builds reports of charts read by dice
-    lo, hi = chart.drm_span()
+    lo, hi = report.reach_span
     return json_document(
         {
             "game": chart.game,
@@ -348,6 +465,7 @@ def chance_json(report: ChanceReport) -> str:
             "keys": {k.id: m.id for k, m in report.keys},
             "drm": result.drm,
             "drm_span": {"min": lo, "max": hi},
+            "modifiers": modifiers_json(report.modifiers),
             "in_span": report.in_span,
             "partial": chart.partial,
             "rows": [

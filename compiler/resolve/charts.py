@@ -68,7 +68,7 @@ class ChartResolver:
             self.value_key = self._value_key(d.value_key)
         keys = self._keys()
         columns = self._columns()
-        drms = self.conditions.drms(d.drms)
+        drms, drm_groups = self.conditions.drm_set(d.drms, d.drm_groups, keys)
         footnotes = self._footnotes(drms)
         rows: list[model.Row] = []
         grid = None
@@ -145,6 +145,9 @@ class ChartResolver:
             broken=broken,
             availability=availability,
             drm_meaning=d.drm_meaning.text if d.drm_meaning else None,
+            drm_groups=tuple(drm_groups),
+            modified_clamp=self._modified_clamp(d.modified_clamp),
+            context=self._drm_context(drms),
             repeat=self._repeat(d.repeat, kind),
             dice_alternatives=self._dice_alternatives(d),
             high_rolls_favour=d.high_rolls_favour.side if d.high_rolls_favour else None,
@@ -163,6 +166,23 @@ class ChartResolver:
             )
             return None
         return combine.clamp_min, combine.clamp_max
+
+    def _modified_clamp(self, decl: ast.ModifiedClampDecl | None) -> tuple[int, int] | None:
+        """The `modified clamp LOW to HIGH` cap on the modified roll, if given and not reversed."""
+        if decl is None:
+            return None
+        if decl.low > decl.high:
+            self.sink.emit(
+                codes.REVERSED_RANGE, f"the modified-roll clamp runs backwards: {decl.low} to {decl.high}", decl.span
+            )
+            return None
+        return decl.low, decl.high
+
+    def _drm_context(self, drms: list[model.Drm]) -> tuple[model.ContextVar, ...]:
+        """The context variables the DRMs test or count, by id: what reachability enumerates."""
+        used = {v for d in drms for v in model.condition_vars(d.when)} | {d.per.var for d in drms if d.per}
+        used -= set(self.conditions.keys) - set(self.symbols.context)
+        return tuple(self.symbols.context[v] for v in sorted(used) if v in self.symbols.context)
 
     def _kind(self) -> model.ChartKind:
         d = self.decl

@@ -19,24 +19,76 @@ class ConditionResolver:
         self.symbols = symbols
         self.sink = sink
         self.where = where
+        self.keys: dict[str, model.ContextVar] = {}  # the chart's own keys, as conditions see them
 
-    def drms(self, decls: tuple[ast.DrmDecl, ...]) -> list[model.Drm]:
-        """The chart's DRMs with their conditions bound; a DRM whose condition cannot be is dropped."""
+    def drm_set(
+        self, decls: tuple[ast.DrmDecl, ...], groups: tuple[ast.DrmGroupDecl, ...], keys: list[model.Key]
+    ) -> tuple[list[model.Drm], list[model.DrmGroup]]:
+        """The chart's DRMs, those inside exclusive groups included, in declaration order, and its
+        groups. A condition may test one of the chart's `keys` (`drm woods -1 when terrain == woods`)."""
+        self.keys = {
+            k.id: model.ContextVar(k.id, model.ContextType.ENUM, k.enum.id, k.enum.label, k.span, members=_ids(k.enum))
+            for k in keys
+        }
+        tagged = [(d, None) for d in decls] + [(d, g.name.text) for g in groups for d in g.drms]
+        tagged.sort(key=lambda t: (t[0].span.line, t[0].span.col))
+        drms = self.drms(tuple(d for d, _ in tagged), {id(d): g for d, g in tagged})
+        out_groups: list[model.DrmGroup] = []
+        for g in groups:
+            if self._repeated(out_groups, g.name, "DRM group"):
+                continue
+            members = tuple(d.id for d in drms if d.group == g.name.text)
+            mode = model.GroupMode(g.mode)
+            out_groups.append(model.DrmGroup(g.name.text, _label(g.name, g.label), mode, members, g.span))
+        return drms, out_groups
+
+    def _repeated(self, declared: list[model.Drm] | list[model.DrmGroup], name: ast.Name, what: str) -> bool:
+        """Whether `name` was declared before in this chart (reported, C202)."""
+        first = first_span(declared, name.text)
+        if first is not None:
+            declared_twice(self.sink, f"{what} `{name.text}`", name.span, first, where=f"in {self.where}")
+        return first is not None
+
+    def drms(self, decls: tuple[ast.DrmDecl, ...], groups: dict[int, str | None] | None = None) -> list[model.Drm]:
+        """The chart's DRMs with their conditions bound; a DRM whose condition cannot be is dropped.
+        `groups` maps a declaration (by `id`) to the exclusive group it is declared in."""
         drms: list[model.Drm] = []
         for decl in decls:
-            first = first_span(drms, decl.name.text)
-            if first is not None:
-                declared_twice(self.sink, f"DRM `{decl.name.text}`", decl.name.span, first, where=f"in {self.where}")
+            if self._repeated(drms, decl.name, "DRM"):
                 continue
             when = self.condition(decl.when) if decl.when else None
             if decl.when is not None and when is None:
                 continue
-            label = decl.label.text if decl.label else decl.name.text.replace("_", " ")
-            drms.append(model.Drm(decl.name.text, label, decl.value, when, decl.footnote, decl.span))
+            per = self._per(decl.per) if decl.per else None
+            if decl.per is not None and per is None:
+                continue
+            label = _label(decl.name, decl.label)
+            group = (groups or {}).get(id(decl))
+            drms.append(model.Drm(decl.name.text, label, decl.value, when, decl.footnote, decl.span, per, group))
         return drms
 
+    def _per(self, per: ast.DrmPerDecl) -> model.PerStep | None:
+        """`per N VAR`: VAR must be an int with both ends of its range declared (C331)."""
+        var = self._var(per.var)
+        if var is None:
+            return None
+        if var.type is not model.ContextType.INT or not isinstance(var.low, int) or not isinstance(var.high, int):
+            self.sink.emit(
+                codes.PER_STEP_DOMAIN,
+                f"`per {per.var.text}` needs an int context variable with a declared range; `{var.id}` is "
+                + (_kind_phrase(var) if var.type is not model.ContextType.INT else "an int without one"),
+                per.var.span,
+                f'declare its range: `context {var.id}: int "{var.label}" 0-300`',
+            )
+            return None
+        if per.step < 1:
+            self.sink.emit(codes.PER_STEP_DOMAIN, f"a per-N DRM counts steps of 1 or more, not {per.step}", per.span)
+            return None
+        return model.PerStep(var.id, per.step, model.Rounding(per.rounding), per.span, var.low, var.high)
+
     def _var(self, name: ast.Name) -> model.ContextVar | None:
-        var = self.symbols.context.get(name.text)
+        # a context variable keeps its name; a chart key is tested where no context variable has it
+        var = self.symbols.context.get(name.text) or self.keys.get(name.text)
         if var is None:
             unknown_name(
                 self.sink,
@@ -47,6 +99,9 @@ class ConditionResolver:
                 f"declare it: `context {name.text}: flag`",
             )
         return var
+
+    def _on_key(self, var: model.ContextVar) -> bool:
+        return var.id not in self.symbols.context and var.id in self.keys
 
     def condition(self, cond: ast.Cond) -> model.Condition | None:
         if isinstance(cond, ast.CondFlag):
@@ -76,7 +131,7 @@ class ConditionResolver:
                     codes.INVALID_CONDITION, f"`{cond.op}` does not apply to `{var.id}`; use `==` or `!=`", cond.span
                 )
                 return None
-            return model.Compare(var.id, op, value, cond.span)
+            return model.Compare(var.id, op, value, cond.span, self._on_key(var))
         if isinstance(cond, ast.CondIn):
             var = self._var(cond.var)
             if var is None:
@@ -84,7 +139,7 @@ class ConditionResolver:
             values = [self._operand(var, o) for o in cond.operands]
             if any(v is None for v in values):
                 return None
-            return model.In(var.id, tuple(v for v in values if v is not None), cond.span)
+            return model.In(var.id, tuple(v for v in values if v is not None), cond.span, self._on_key(var))
         if isinstance(cond, ast.CondNot):
             inner = self.condition(cond.inner)
             return model.Not(inner, cond.span) if inner else None
@@ -136,3 +191,13 @@ def _kind_phrase(var: model.ContextVar) -> str:
             return f"a `{var.enum}` variable"
         case _:
             assert_never(var.type)
+
+
+
+def _ids(enum: model.EnumType) -> tuple[str, ...]:
+    return tuple(m.id for m in enum.members)
+
+
+def _label(name: ast.Name, label: ast.Text | None) -> str:
+    """The printed label, or the name with spaces for underscores."""
+    return label.text if label else name.text.replace("_", " ")

@@ -4,8 +4,10 @@ typed fields of enum records (a field may name any enum, so every enum is declar
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from compiler import model
+from compiler.calendar import Month
 from compiler.diagnostics import Label, Sink, codes
 from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.resolve.symbols import SymbolTable, first_span
@@ -197,4 +199,40 @@ def add_context(symbols: SymbolTable, decl: ast.ContextDecl, sink: Sink) -> None
         enum = type_name
         var_type = model.ContextType.ENUM
     label = decl.label.text if decl.label else name
-    symbols.context[name] = model.ContextVar(name, var_type, enum, label, decl.name.span)
+    low, high = _context_domain(symbols, decl, var_type, sink)
+    members = tuple(m.id for m in symbols.enums[enum].members) if enum else ()
+    symbols.context[name] = model.ContextVar(name, var_type, enum, label, decl.name.span, low, high, members)
+
+
+_INT_DOMAIN = re.compile(r"^(\d+)(?:-(\d+)|(\+))?$")
+
+
+def _context_domain(
+    symbols: SymbolTable, decl: ast.ContextDecl, var_type: model.ContextType, sink: Sink
+) -> tuple[int | Month | None, int | Month | None]:
+    """The values a context variable can take, for reachability: an int's declared range (`0-300`,
+    `0+`, `5`), a month's calendar; None at an end left open (C332 for a bad declaration)."""
+    if var_type is model.ContextType.MONTH and symbols.calendar:
+        return symbols.calendar
+    if decl.domain is None:
+        return None, None
+    written = decl.domain.text
+    m = _INT_DOMAIN.match(written)
+    if var_type is not model.ContextType.INT:
+        sink.emit(
+            codes.CONTEXT_DOMAIN,
+            f"context variable `{decl.name.text}` is not an int; only an int takes a range (`{written}`)",
+            decl.domain.span,
+            "delete the range",
+        )
+    elif m is None or (m.group(2) is not None and int(m.group(2)) < int(m.group(1))):
+        sink.emit(
+            codes.CONTEXT_DOMAIN,
+            f"`{written}` is not a range of whole numbers from lowest to highest for `{decl.name.text}`",
+            decl.domain.span,
+            "write it lowest first, e.g. `0-300` or `0+`",
+        )
+    else:
+        low = int(m.group(1))
+        return low, None if m.group(3) else int(m.group(2) or low)
+    return None, None

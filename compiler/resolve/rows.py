@@ -206,7 +206,7 @@ class RowReader:
         values = self.values(decl.values, columns, decl.span)
         if not (ok and good_range) or values is None:
             return None
-        return model.Row(tuple(members), rng, values, decl.span)
+        return model.Row(tuple(members), rng, values, decl.span, natural=decl.natural)
 
 
 def _reversed_help(low: int, high: int) -> str:

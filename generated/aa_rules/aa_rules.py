@@ -41,6 +41,7 @@ from typing import (  # noqa: F401  (the generated code uses cast and get_args)
 )
 
 _V = TypeVar("_V")
+_M = TypeVar("_M", bound=str)
 
 
 class NoRowError(LookupError):
@@ -95,6 +96,35 @@ def _check_member(chart: str, name: str, value: object, allowed: tuple[str, ...]
         raise ValueError(f"{chart}: {value!r} is not a value of {name}; expected one of {expected}")
 
 
+def _member(chart: str, name: str, value: object, labels: Mapping[_M, str]) -> _M:
+    """The enum value `value` names: its id, or its printed label or id in any case.
+
+    Raises:
+        ValueError: anything else (the message names the allowed ids and labels).
+    """
+    if isinstance(value, str):
+        folded = value.casefold()
+        for member in labels:
+            if value == member:
+                return member
+        for member, label in labels.items():
+            if folded in (member.casefold(), label.casefold()):
+                return member
+    expected = ", ".join(f"{m!r} ({label!r})" for m, label in labels.items())
+    raise ValueError(f"{chart}: {value!r} is not a value of {name}; expected one of {expected}")
+
+
+def _check_range(chart: str, name: str, value: int | str, low: int | str | None, high: int | str | None) -> None:
+    """Raise ValueError unless `value` (an int, or a month 'YYYY-MM') lies in its declared range."""
+    if isinstance(value, int):
+        outside = (isinstance(low, int) and value < low) or (isinstance(high, int) and value > high)
+    else:  # months 'YYYY-MM' order as text
+        outside = (isinstance(low, str) and value < low) or (isinstance(high, str) and value > high)
+    if outside:
+        shown = f"{'' if low is None else low} to {'' if high is None else high}".strip()
+        raise ValueError(f"{chart}: {name} {value!r} is outside its declared range ({shown})")
+
+
 def _odds_key(chart: str, name: str, value: object, columns: tuple[str, ...]) -> str:
     """The odds column a CRT key names: its printed label ('3:1', what an odds function returns,
     and the column's id in the game's JSON).
@@ -112,6 +142,12 @@ def _check_natural(chart: str, roll: object, outcomes: frozenset[int], dice: str
     """Raise ValueError unless `roll` is a natural roll the dice can show."""
     if not isinstance(roll, int) or isinstance(roll, bool) or roll not in outcomes:
         raise ValueError(f"{chart}: {roll!r} cannot be rolled on {dice}")
+
+
+def _check_no_drm(chart: str, drm: int, dice: str) -> None:
+    """Raise ValueError for a DRM on a d66 or percentile roll whose chart gives it no meaning."""
+    if drm:
+        raise ValueError(f"{chart}: a DRM ({drm:+d}) on {dice}, read digit by digit, has no stated meaning")
 
 
 def _check_value(chart: str, name: str, value: object, low: int | None, high: int | None) -> None:
@@ -190,8 +226,33 @@ def _throw(rng: random.Random, count: int, sides: int, zero: int) -> list[int]:
     return [rng.randint(low, sides - 1 + low) for _ in range(count)]
 
 
-def _rolled(natural: int, drm: int, values: _V) -> Roll[_V]:
-    return {"natural": natural, "drm": drm, "modified": natural + drm, "values": values}
+def _rolled(natural: int, drm: int, values: _V, cap: tuple[int, int] | None = None) -> Roll[_V]:
+    return {"natural": natural, "drm": drm, "modified": _capped(natural + drm, cap), "values": values}
+
+
+def _capped(modified: int, cap: tuple[int, int] | None) -> int:
+    """The modified roll under the chart's `modified clamp LOW to HIGH` (None: no cap)."""
+    return modified if cap is None else max(cap[0], min(cap[1], modified))
+
+
+def _select_natural(
+    chart: str,
+    natural_rows: tuple[_Row[_V], ...],
+    rows: tuple[_Row[_V], ...],
+    keys: tuple[str, ...],
+    natural: int,
+    modified: int,
+) -> _V:
+    """The first `natural` row holding the natural roll, else the row the modified roll selects.
+
+    Raises:
+        NoRowError: no row is selected.
+    """
+    for row_keys, low, high, values in natural_rows:
+        keyed = all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True))
+        if keyed and (low is None or natural >= low) and (high is None or natural <= high):
+            return values
+    return _select(chart, rows, keys, modified)
 
 
 # ---- DRM conditions ----------------------------------------------------------------------------
@@ -230,11 +291,22 @@ _Condition: TypeAlias = "_Flag | _Compare | _In | _Not | _AllOf | _AnyOf"
 _Context: TypeAlias = bool | int | str | None
 
 
+class _Per(NamedTuple):
+    """`per STEP VAR`: a DRM's value counts once per step of an int variable ('down', 'up', 'nearest')."""
+
+    var: str
+    step: int
+    rounding: str
+
+
 class _Drm(NamedTuple):
-    """A DRM: `value` is added when `when` is true (None: always)."""
+    """A DRM: `value` is added when `when` is true (None: always); with `per`, once per step of an
+    int variable; with `group`, it is a member of an exclusive group."""
 
     value: int
     when: _Condition | None
+    per: _Per | None = None
+    group: str | None = None
 
 
 def _compare(given: int | str, op: str, value: int | str) -> bool:
@@ -273,10 +345,40 @@ def _holds(cond: _Condition, context: Mapping[str, _Context]) -> bool | None:
             assert_never(cond)
 
 
-def _total_drm(drms: tuple[_Drm, ...], context: Mapping[str, _Context], clamp: tuple[int, int] | None) -> int:
-    """The sum of the DRMs whose conditions are true, clamped to `clamp` when the chart caps it."""
-    total = sum(d.value for d in drms if d.when is None or _holds(d.when, context) is True)
+def _total_drm(
+    drms: tuple[_Drm, ...],
+    context: Mapping[str, _Context],
+    clamp: tuple[int, int] | None,
+    groups: tuple[tuple[str, str], ...] = (),
+) -> int:
+    """The sum of the DRMs whose conditions are true, clamped to `clamp` when the chart caps it.
+
+    `groups` are the chart's exclusive groups (id, 'best' | 'worst' | 'one'): of a group's applying
+    members only the highest value counts ('best'), the lowest ('worst') or the first ('one').
+    """
+    found = [(d, _applied(d, context)) for d in drms]
+    amounts = [(d, a) for d, a in found if a is not None]
+    total = sum(a for d, a in amounts if d.group is None)
+    for group, mode in groups:
+        members = [a for d, a in amounts if d.group == group]
+        if members:
+            total += max(members) if mode == "best" else min(members) if mode == "worst" else members[0]
     return total if clamp is None else max(clamp[0], min(clamp[1], total))
+
+
+def _applied(drm: _Drm, context: Mapping[str, _Context]) -> int | None:
+    """What one DRM adds in the context, or None when it does not apply."""
+    if drm.when is not None and _holds(drm.when, context) is not True:
+        return None
+    if drm.per is None:
+        return drm.value
+    given = context[drm.per.var]
+    if not isinstance(given, int) or isinstance(given, bool):
+        return None
+    whole, rest = divmod(given, drm.per.step)
+    if rest and (drm.per.rounding == "up" or (drm.per.rounding == "nearest" and 2 * rest >= drm.per.step)):
+        whole += 1
+    return drm.value * whole if whole else None
 
 
 # ---- CRT column shifts ---------------------------------------------------------------------------
@@ -669,7 +771,7 @@ def lookup_aa_column_choice(*, attack: Attack) -> AaColumnChoiceResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('aa_column_choice', 'attack', attack, get_args(Attack))
+    attack = _member('aa_column_choice', 'attack', attack, ATTACK_LABELS)
     row = _select('aa_column_choice', _AA_COLUMN_CHOICE_ROWS, (attack,), None)
     return {'column': row[0]}
 
@@ -697,7 +799,7 @@ def lookup_building_defence(*, building: Building) -> BuildingDefenceResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('building_defence', 'building', building, get_args(Building))
+    building = _member('building_defence', 'building', building, BUILDING_LABELS)
     row = _select('building_defence', _BUILDING_DEFENCE_ROWS, (building,), None)
     return {'ca_defence': row[0]}
 
@@ -744,7 +846,7 @@ def lookup_strafing_geometry(*, distance: Distance) -> StrafingGeometryResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('strafing_geometry', 'distance', distance, get_args(Distance))
+    distance = _member('strafing_geometry', 'distance', distance, DISTANCE_LABELS)
     row = _select('strafing_geometry', _STRAFING_GEOMETRY_ROWS, (distance,), None)
     return {'inches': row[0], 'printed': row[1]}
 
@@ -781,8 +883,9 @@ def lookup_aamg_damage(roll: int, *, mg: Mg, drm: int = 0) -> AamgDamageResult:
             excerpt: only the MMG No Damage band 01-35 is quoted, by the IL-2 note).
     """
     _check_natural('aamg_damage', roll, _AAMG_DAMAGE_OUTCOMES, 'percentile (2d10, 00 = 100)')
-    _check_member('aamg_damage', 'mg', mg, get_args(Mg))
+    mg = _member('aamg_damage', 'mg', mg, MG_LABELS)
     _check_int('aamg_damage', 'drm', drm)
+    _check_no_drm('aamg_damage', drm, 'percentile (2d10, 00 = 100)')
     row = _select('aamg_damage', _AAMG_DAMAGE_ROWS, (mg,), roll + drm)
     return {'result': row[0]}
 
@@ -831,8 +934,9 @@ def lookup_il2_aamg(roll: int, *, mg: Mg, drm: int = 0) -> Il2AamgResult:
             excerpt: only the MMG No Damage band 01-35 is quoted, by the IL-2 note).
     """
     _check_natural('il2_aamg', roll, _IL2_AAMG_OUTCOMES, 'percentile (2d10, 00 = 100)')
-    _check_member('il2_aamg', 'mg', mg, get_args(Mg))
+    mg = _member('il2_aamg', 'mg', mg, MG_LABELS)
     _check_int('il2_aamg', 'drm', drm)
+    _check_no_drm('il2_aamg', drm, 'percentile (2d10, 00 = 100)')
     row = _select('il2_aamg', _IL2_AAMG_ROWS, (mg,), roll + drm)
     return {'result': row[0]}
 

@@ -41,6 +41,7 @@ from typing import (  # noqa: F401  (the generated code uses cast and get_args)
 )
 
 _V = TypeVar("_V")
+_M = TypeVar("_M", bound=str)
 
 
 class NoRowError(LookupError):
@@ -95,6 +96,35 @@ def _check_member(chart: str, name: str, value: object, allowed: tuple[str, ...]
         raise ValueError(f"{chart}: {value!r} is not a value of {name}; expected one of {expected}")
 
 
+def _member(chart: str, name: str, value: object, labels: Mapping[_M, str]) -> _M:
+    """The enum value `value` names: its id, or its printed label or id in any case.
+
+    Raises:
+        ValueError: anything else (the message names the allowed ids and labels).
+    """
+    if isinstance(value, str):
+        folded = value.casefold()
+        for member in labels:
+            if value == member:
+                return member
+        for member, label in labels.items():
+            if folded in (member.casefold(), label.casefold()):
+                return member
+    expected = ", ".join(f"{m!r} ({label!r})" for m, label in labels.items())
+    raise ValueError(f"{chart}: {value!r} is not a value of {name}; expected one of {expected}")
+
+
+def _check_range(chart: str, name: str, value: int | str, low: int | str | None, high: int | str | None) -> None:
+    """Raise ValueError unless `value` (an int, or a month 'YYYY-MM') lies in its declared range."""
+    if isinstance(value, int):
+        outside = (isinstance(low, int) and value < low) or (isinstance(high, int) and value > high)
+    else:  # months 'YYYY-MM' order as text
+        outside = (isinstance(low, str) and value < low) or (isinstance(high, str) and value > high)
+    if outside:
+        shown = f"{'' if low is None else low} to {'' if high is None else high}".strip()
+        raise ValueError(f"{chart}: {name} {value!r} is outside its declared range ({shown})")
+
+
 def _odds_key(chart: str, name: str, value: object, columns: tuple[str, ...]) -> str:
     """The odds column a CRT key names: its printed label ('3:1', what an odds function returns,
     and the column's id in the game's JSON).
@@ -112,6 +142,12 @@ def _check_natural(chart: str, roll: object, outcomes: frozenset[int], dice: str
     """Raise ValueError unless `roll` is a natural roll the dice can show."""
     if not isinstance(roll, int) or isinstance(roll, bool) or roll not in outcomes:
         raise ValueError(f"{chart}: {roll!r} cannot be rolled on {dice}")
+
+
+def _check_no_drm(chart: str, drm: int, dice: str) -> None:
+    """Raise ValueError for a DRM on a d66 or percentile roll whose chart gives it no meaning."""
+    if drm:
+        raise ValueError(f"{chart}: a DRM ({drm:+d}) on {dice}, read digit by digit, has no stated meaning")
 
 
 def _check_value(chart: str, name: str, value: object, low: int | None, high: int | None) -> None:
@@ -190,8 +226,33 @@ def _throw(rng: random.Random, count: int, sides: int, zero: int) -> list[int]:
     return [rng.randint(low, sides - 1 + low) for _ in range(count)]
 
 
-def _rolled(natural: int, drm: int, values: _V) -> Roll[_V]:
-    return {"natural": natural, "drm": drm, "modified": natural + drm, "values": values}
+def _rolled(natural: int, drm: int, values: _V, cap: tuple[int, int] | None = None) -> Roll[_V]:
+    return {"natural": natural, "drm": drm, "modified": _capped(natural + drm, cap), "values": values}
+
+
+def _capped(modified: int, cap: tuple[int, int] | None) -> int:
+    """The modified roll under the chart's `modified clamp LOW to HIGH` (None: no cap)."""
+    return modified if cap is None else max(cap[0], min(cap[1], modified))
+
+
+def _select_natural(
+    chart: str,
+    natural_rows: tuple[_Row[_V], ...],
+    rows: tuple[_Row[_V], ...],
+    keys: tuple[str, ...],
+    natural: int,
+    modified: int,
+) -> _V:
+    """The first `natural` row holding the natural roll, else the row the modified roll selects.
+
+    Raises:
+        NoRowError: no row is selected.
+    """
+    for row_keys, low, high, values in natural_rows:
+        keyed = all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True))
+        if keyed and (low is None or natural >= low) and (high is None or natural <= high):
+            return values
+    return _select(chart, rows, keys, modified)
 
 
 # ---- DRM conditions ----------------------------------------------------------------------------
@@ -230,11 +291,22 @@ _Condition: TypeAlias = "_Flag | _Compare | _In | _Not | _AllOf | _AnyOf"
 _Context: TypeAlias = bool | int | str | None
 
 
+class _Per(NamedTuple):
+    """`per STEP VAR`: a DRM's value counts once per step of an int variable ('down', 'up', 'nearest')."""
+
+    var: str
+    step: int
+    rounding: str
+
+
 class _Drm(NamedTuple):
-    """A DRM: `value` is added when `when` is true (None: always)."""
+    """A DRM: `value` is added when `when` is true (None: always); with `per`, once per step of an
+    int variable; with `group`, it is a member of an exclusive group."""
 
     value: int
     when: _Condition | None
+    per: _Per | None = None
+    group: str | None = None
 
 
 def _compare(given: int | str, op: str, value: int | str) -> bool:
@@ -273,10 +345,40 @@ def _holds(cond: _Condition, context: Mapping[str, _Context]) -> bool | None:
             assert_never(cond)
 
 
-def _total_drm(drms: tuple[_Drm, ...], context: Mapping[str, _Context], clamp: tuple[int, int] | None) -> int:
-    """The sum of the DRMs whose conditions are true, clamped to `clamp` when the chart caps it."""
-    total = sum(d.value for d in drms if d.when is None or _holds(d.when, context) is True)
+def _total_drm(
+    drms: tuple[_Drm, ...],
+    context: Mapping[str, _Context],
+    clamp: tuple[int, int] | None,
+    groups: tuple[tuple[str, str], ...] = (),
+) -> int:
+    """The sum of the DRMs whose conditions are true, clamped to `clamp` when the chart caps it.
+
+    `groups` are the chart's exclusive groups (id, 'best' | 'worst' | 'one'): of a group's applying
+    members only the highest value counts ('best'), the lowest ('worst') or the first ('one').
+    """
+    found = [(d, _applied(d, context)) for d in drms]
+    amounts = [(d, a) for d, a in found if a is not None]
+    total = sum(a for d, a in amounts if d.group is None)
+    for group, mode in groups:
+        members = [a for d, a in amounts if d.group == group]
+        if members:
+            total += max(members) if mode == "best" else min(members) if mode == "worst" else members[0]
     return total if clamp is None else max(clamp[0], min(clamp[1], total))
+
+
+def _applied(drm: _Drm, context: Mapping[str, _Context]) -> int | None:
+    """What one DRM adds in the context, or None when it does not apply."""
+    if drm.when is not None and _holds(drm.when, context) is not True:
+        return None
+    if drm.per is None:
+        return drm.value
+    given = context[drm.per.var]
+    if not isinstance(given, int) or isinstance(given, bool):
+        return None
+    whole, rest = divmod(given, drm.per.step)
+    if rest and (drm.per.rounding == "up" or (drm.per.rounding == "nearest" and 2 * rest >= drm.per.step)):
+        whole += 1
+    return drm.value * whole if whole else None
 
 
 # ---- CRT column shifts ---------------------------------------------------------------------------
@@ -993,7 +1095,7 @@ def lookup_awards(*, award: Award) -> AwardsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('awards', 'award', award, get_args(Award))
+    award = _member('awards', 'award', award, AWARD_LABELS)
     row = _select('awards', _AWARDS_ROWS, (award,), None)
     return {'at': row[0], 'counted': row[1], 'how': row[2], 'prestige': row[3]}
 
@@ -1150,7 +1252,7 @@ def lookup_promotion_attempts(*, promotion_attempt: PromotionAttempt) -> Promoti
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('promotion_attempts', 'promotion_attempt', promotion_attempt, get_args(PromotionAttempt))
+    promotion_attempt = _member('promotion_attempts', 'promotion_attempt', promotion_attempt, PROMOTION_ATTEMPT_LABELS)
     row = _select('promotion_attempts', _PROMOTION_ATTEMPTS_ROWS, (promotion_attempt,), None)
     return {'service': row[0], 'after': row[1]}
 
@@ -1227,7 +1329,7 @@ def lookup_skills(*, skill: Skill) -> SkillsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('skills', 'skill', skill, get_args(Skill))
+    skill = _member('skills', 'skill', skill, SKILL_LABELS)
     row = _select('skills', _SKILLS_ROWS, (skill,), None)
     return {'cost': row[0], 'crew': row[1]}
 
@@ -1259,7 +1361,7 @@ def lookup_advanced_maneuvers(*, maneuver: Maneuver) -> AdvancedManeuversResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('advanced_maneuvers', 'maneuver', maneuver, get_args(Maneuver))
+    maneuver = _member('advanced_maneuvers', 'maneuver', maneuver, MANEUVER_LABELS)
     row = _select('advanced_maneuvers', _ADVANCED_MANEUVERS_ROWS, (maneuver,), None)
     return {'number': row[0], 'effect': row[1], 'cost': row[2]}
 
@@ -1294,7 +1396,7 @@ def lookup_prestige_costs(*, prestige_use: PrestigeUse) -> PrestigeCostsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('prestige_costs', 'prestige_use', prestige_use, get_args(PrestigeUse))
+    prestige_use = _member('prestige_costs', 'prestige_use', prestige_use, PRESTIGE_USE_LABELS)
     row = _select('prestige_costs', _PRESTIGE_COSTS_ROWS, (prestige_use,), None)
     return {'points': row[0], 'use': row[1]}
 
@@ -1303,9 +1405,9 @@ def lookup_prestige_costs(*, prestige_use: PrestigeUse) -> PrestigeCostsResult:
 R4Result = TypedDict('R4Result', {'result': str})
 R4_COLUMNS: Final = ('result',)
 _R4_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    (('piston',), 1, 2, ('Safe escape',)),
+    (('piston',), None, 2, ('Safe escape',)),
     (('piston',), 3, None, ('Combat',)),
-    (('jet',), 1, 4, ('Safe escape',)),
+    (('jet',), None, 4, ('Safe escape',)),
     (('jet',), 5, None, ('Combat',)),
 )
 _R4_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
@@ -1330,7 +1432,7 @@ def lookup_r4(roll: int, *, interceptor: Interceptor, drm: int = 0) -> R4Result:
         NoRowError: no row is selected.
     """
     _check_natural('R4', roll, _R4_OUTCOMES, '1d6')
-    _check_member('R4', 'interceptor', interceptor, get_args(Interceptor))
+    interceptor = _member('R4', 'interceptor', interceptor, INTERCEPTOR_LABELS)
     _check_int('R4', 'drm', drm)
     row = _select('R4', _R4_ROWS, (interceptor,), roll + drm)
     return {'result': row[0]}
@@ -1350,19 +1452,23 @@ def roll_r4(rng: random.Random, *, interceptor: Interceptor, drm: int = 0) -> Ro
 
 _R4_DRMS: Final = (
     _Drm(+1, _Flag('fb_attack')),
+    _Drm(-1, _Flag('gruppe_leader')),
 )
 
 
-def drm_r4(*, fb_attack: bool = False) -> int:
+def drm_r4(*, fb_attack: bool = False, gruppe_leader: bool = False) -> int:
     """The total DRM for Escape Chart [R4], rule 7.1.10: the sum of the DRMs whose conditions are true.
 
     +1 F/B Attack (footnote 1)
+    -1 Gruppe Leader
 
     Args:
         fb_attack: F/B Attack on take-off (True or False).
+        gruppe_leader: Gruppe Leader ability used against the escorts (7.9.1) (True or False).
     """
     _check_flag('R4', 'fb_attack', fb_attack)
-    return _total_drm(_R4_DRMS, {'fb_attack': fb_attack}, None)
+    _check_flag('R4', 'gruppe_leader', gruppe_leader)
+    return _total_drm(_R4_DRMS, {'fb_attack': fb_attack, 'gruppe_leader': gruppe_leader}, None)
 
 
 # ---- 'R5'
@@ -1396,7 +1502,7 @@ def lookup_r5(roll: int, *, fighter: Fighter, drm: int = 0) -> R5Result:
         NoRowError: no row is selected.
     """
     _check_natural('R5', roll, _R5_OUTCOMES, '1d6')
-    _check_member('R5', 'fighter', fighter, get_args(Fighter))
+    fighter = _member('R5', 'fighter', fighter, FIGHTER_LABELS)
     _check_int('R5', 'drm', drm)
     row = _select('R5', _R5_ROWS, (fighter,), roll + drm)
     return {'result': row[0]}
@@ -1493,7 +1599,7 @@ def lookup_range_effects(*, range_: Range) -> RangeEffectsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('range_effects', 'range_', range_, get_args(Range))
+    range_ = _member('range_effects', 'range_', range_, RANGE_LABELS)
     row = _select('range_effects', _RANGE_EFFECTS_ROWS, (range_,), None)
     return {'others': row[0], 'b17_formation': row[1]}
 
@@ -1844,8 +1950,9 @@ def lookup_r7(roll: int, *, period: Period, drm: int = 0) -> R7Result:
             the higher results (by 10.6, two-skill veterans and Aces) are missing).
     """
     _check_natural('R7', roll, _R7_OUTCOMES, 'percentile (2d10, 00 = 100)')
-    _check_member('R7', 'period', period, get_args(Period))
+    period = _member('R7', 'period', period, PERIOD_LABELS)
     _check_int('R7', 'drm', drm)
+    _check_no_drm('R7', drm, 'percentile (2d10, 00 = 100)')
     row = _select('R7', _R7_ROWS, (period,), roll + drm)
     return {'pilot': row[0]}
 
@@ -1913,8 +2020,9 @@ def lookup_r8(roll: int, *, period: Period, drm: int = 0) -> R8Result:
             the higher results (by 10.6, two-skill veterans and Aces) are missing).
     """
     _check_natural('R8', roll, _R8_OUTCOMES, 'percentile (2d10, 00 = 100)')
-    _check_member('R8', 'period', period, get_args(Period))
+    period = _member('R8', 'period', period, PERIOD_LABELS)
     _check_int('R8', 'drm', drm)
+    _check_no_drm('R8', drm, 'percentile (2d10, 00 = 100)')
     row = _select('R8', _R8_ROWS, (period,), roll + drm)
     return {'pilot': row[0]}
 
@@ -2279,7 +2387,7 @@ def lookup_approach_track(roll: int, *, orientation: Orientation, drm: int = 0) 
         NoRowError: no row is selected.
     """
     _check_natural('approach_track', roll, _APPROACH_TRACK_OUTCOMES, '1d6')
-    _check_member('approach_track', 'orientation', orientation, get_args(Orientation))
+    orientation = _member('approach_track', 'orientation', orientation, ORIENTATION_LABELS)
     _check_int('approach_track', 'drm', drm)
     row = _select('approach_track', _APPROACH_TRACK_ROWS, (orientation,), roll + drm)
     return {'track': row[0], 'chart': row[1]}
@@ -2617,7 +2725,7 @@ def lookup_r1(*, unit: Unit) -> R1Result:
             cut after its Aircraft cell), 15 and 16 (III/ZG 26 cut after its Aircraft cell); rolls 3-14 and 17-20 are
             lost; `-` in a cut row means the cell is lost).
     """
-    _check_member('R1', 'unit', unit, get_args(Unit))
+    unit = _member('R1', 'unit', unit, UNIT_LABELS)
     row = _select('R1', _R1_ROWS, (unit,), None)
     return {
         'roll': row[0], 'aircraft': row[1], 'base': row[2], 'date': row[3], 'transfer_base': row[4],
@@ -2675,7 +2783,7 @@ def lookup_r2(roll: int, *, aircraft_type: AircraftType, month: str, drm: int = 
             for the 14 month columns; every other family's and type's row is lost).
     """
     _check_natural('R2', roll, _R2_OUTCOMES, '1d6')
-    _check_member('R2', 'aircraft_type', aircraft_type, get_args(AircraftType))
+    aircraft_type = _member('R2', 'aircraft_type', aircraft_type, AIRCRAFT_TYPE_LABELS)
     _check_member('R2', 'month', month, _R2_MONTHS)
     _check_int('R2', 'drm', drm)
     row = _select('R2', _R2_ROWS, (aircraft_type, month), roll + drm)
@@ -2739,7 +2847,7 @@ def lookup_r3(roll: int, *, aircraft: Aircraft, month: str, drm: int = 0) -> R3R
             (Bf 109G-6/R2) is cut after its name and every later row is lost).
     """
     _check_natural('R3', roll, _R3_OUTCOMES, '1d6')
-    _check_member('R3', 'aircraft', aircraft, get_args(Aircraft))
+    aircraft = _member('R3', 'aircraft', aircraft, AIRCRAFT_LABELS)
     _check_member('R3', 'month', month, _R3_MONTHS)
     _check_int('R3', 'drm', drm)
     row = _select('R3', _R3_ROWS, (aircraft, month), roll + drm)
@@ -2818,7 +2926,7 @@ def lookup_victory_points(*, target: Target) -> VictoryPointsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('victory_points', 'target', target, get_args(Target))
+    target = _member('victory_points', 'target', target, TARGET_LABELS)
     row = _select('victory_points', _VICTORY_POINTS_ROWS, (target,), None)
     return {'destruction': row[0], 'separation': row[1], 'final_destruction': row[2]}
 
@@ -2902,7 +3010,7 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
 # the keyword each context variable of the charts has in every drm_<id> function
 CONTEXT_PARAMETERS: Final[dict[str, str]] = {
     'copilot_ksw': 'copilot_ksw', 'ehrenpokal_in_period': 'ehrenpokal_in_period', 'ek1_in_period': 'ek1_in_period',
-    'fb_attack': 'fb_attack', 'german_cross_in_period': 'german_cross_in_period', 'iff_hit': 'iff_hit',
-    'knights_cross_holder': 'knights_cross_holder', 'leaking_fuel': 'leaking_fuel', 'month': 'month',
-    'pilot_ksw': 'pilot_ksw', 'strafe': 'strafe',
+    'fb_attack': 'fb_attack', 'german_cross_in_period': 'german_cross_in_period', 'gruppe_leader': 'gruppe_leader',
+    'iff_hit': 'iff_hit', 'knights_cross_holder': 'knights_cross_holder', 'leaking_fuel': 'leaking_fuel',
+    'month': 'month', 'pilot_ksw': 'pilot_ksw', 'strafe': 'strafe',
 }

@@ -41,6 +41,7 @@ from typing import (  # noqa: F401  (the generated code uses cast and get_args)
 )
 
 _V = TypeVar("_V")
+_M = TypeVar("_M", bound=str)
 
 
 class NoRowError(LookupError):
@@ -95,6 +96,35 @@ def _check_member(chart: str, name: str, value: object, allowed: tuple[str, ...]
         raise ValueError(f"{chart}: {value!r} is not a value of {name}; expected one of {expected}")
 
 
+def _member(chart: str, name: str, value: object, labels: Mapping[_M, str]) -> _M:
+    """The enum value `value` names: its id, or its printed label or id in any case.
+
+    Raises:
+        ValueError: anything else (the message names the allowed ids and labels).
+    """
+    if isinstance(value, str):
+        folded = value.casefold()
+        for member in labels:
+            if value == member:
+                return member
+        for member, label in labels.items():
+            if folded in (member.casefold(), label.casefold()):
+                return member
+    expected = ", ".join(f"{m!r} ({label!r})" for m, label in labels.items())
+    raise ValueError(f"{chart}: {value!r} is not a value of {name}; expected one of {expected}")
+
+
+def _check_range(chart: str, name: str, value: int | str, low: int | str | None, high: int | str | None) -> None:
+    """Raise ValueError unless `value` (an int, or a month 'YYYY-MM') lies in its declared range."""
+    if isinstance(value, int):
+        outside = (isinstance(low, int) and value < low) or (isinstance(high, int) and value > high)
+    else:  # months 'YYYY-MM' order as text
+        outside = (isinstance(low, str) and value < low) or (isinstance(high, str) and value > high)
+    if outside:
+        shown = f"{'' if low is None else low} to {'' if high is None else high}".strip()
+        raise ValueError(f"{chart}: {name} {value!r} is outside its declared range ({shown})")
+
+
 def _odds_key(chart: str, name: str, value: object, columns: tuple[str, ...]) -> str:
     """The odds column a CRT key names: its printed label ('3:1', what an odds function returns,
     and the column's id in the game's JSON).
@@ -112,6 +142,12 @@ def _check_natural(chart: str, roll: object, outcomes: frozenset[int], dice: str
     """Raise ValueError unless `roll` is a natural roll the dice can show."""
     if not isinstance(roll, int) or isinstance(roll, bool) or roll not in outcomes:
         raise ValueError(f"{chart}: {roll!r} cannot be rolled on {dice}")
+
+
+def _check_no_drm(chart: str, drm: int, dice: str) -> None:
+    """Raise ValueError for a DRM on a d66 or percentile roll whose chart gives it no meaning."""
+    if drm:
+        raise ValueError(f"{chart}: a DRM ({drm:+d}) on {dice}, read digit by digit, has no stated meaning")
 
 
 def _check_value(chart: str, name: str, value: object, low: int | None, high: int | None) -> None:
@@ -190,8 +226,33 @@ def _throw(rng: random.Random, count: int, sides: int, zero: int) -> list[int]:
     return [rng.randint(low, sides - 1 + low) for _ in range(count)]
 
 
-def _rolled(natural: int, drm: int, values: _V) -> Roll[_V]:
-    return {"natural": natural, "drm": drm, "modified": natural + drm, "values": values}
+def _rolled(natural: int, drm: int, values: _V, cap: tuple[int, int] | None = None) -> Roll[_V]:
+    return {"natural": natural, "drm": drm, "modified": _capped(natural + drm, cap), "values": values}
+
+
+def _capped(modified: int, cap: tuple[int, int] | None) -> int:
+    """The modified roll under the chart's `modified clamp LOW to HIGH` (None: no cap)."""
+    return modified if cap is None else max(cap[0], min(cap[1], modified))
+
+
+def _select_natural(
+    chart: str,
+    natural_rows: tuple[_Row[_V], ...],
+    rows: tuple[_Row[_V], ...],
+    keys: tuple[str, ...],
+    natural: int,
+    modified: int,
+) -> _V:
+    """The first `natural` row holding the natural roll, else the row the modified roll selects.
+
+    Raises:
+        NoRowError: no row is selected.
+    """
+    for row_keys, low, high, values in natural_rows:
+        keyed = all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True))
+        if keyed and (low is None or natural >= low) and (high is None or natural <= high):
+            return values
+    return _select(chart, rows, keys, modified)
 
 
 # ---- DRM conditions ----------------------------------------------------------------------------
@@ -230,11 +291,22 @@ _Condition: TypeAlias = "_Flag | _Compare | _In | _Not | _AllOf | _AnyOf"
 _Context: TypeAlias = bool | int | str | None
 
 
+class _Per(NamedTuple):
+    """`per STEP VAR`: a DRM's value counts once per step of an int variable ('down', 'up', 'nearest')."""
+
+    var: str
+    step: int
+    rounding: str
+
+
 class _Drm(NamedTuple):
-    """A DRM: `value` is added when `when` is true (None: always)."""
+    """A DRM: `value` is added when `when` is true (None: always); with `per`, once per step of an
+    int variable; with `group`, it is a member of an exclusive group."""
 
     value: int
     when: _Condition | None
+    per: _Per | None = None
+    group: str | None = None
 
 
 def _compare(given: int | str, op: str, value: int | str) -> bool:
@@ -273,10 +345,40 @@ def _holds(cond: _Condition, context: Mapping[str, _Context]) -> bool | None:
             assert_never(cond)
 
 
-def _total_drm(drms: tuple[_Drm, ...], context: Mapping[str, _Context], clamp: tuple[int, int] | None) -> int:
-    """The sum of the DRMs whose conditions are true, clamped to `clamp` when the chart caps it."""
-    total = sum(d.value for d in drms if d.when is None or _holds(d.when, context) is True)
+def _total_drm(
+    drms: tuple[_Drm, ...],
+    context: Mapping[str, _Context],
+    clamp: tuple[int, int] | None,
+    groups: tuple[tuple[str, str], ...] = (),
+) -> int:
+    """The sum of the DRMs whose conditions are true, clamped to `clamp` when the chart caps it.
+
+    `groups` are the chart's exclusive groups (id, 'best' | 'worst' | 'one'): of a group's applying
+    members only the highest value counts ('best'), the lowest ('worst') or the first ('one').
+    """
+    found = [(d, _applied(d, context)) for d in drms]
+    amounts = [(d, a) for d, a in found if a is not None]
+    total = sum(a for d, a in amounts if d.group is None)
+    for group, mode in groups:
+        members = [a for d, a in amounts if d.group == group]
+        if members:
+            total += max(members) if mode == "best" else min(members) if mode == "worst" else members[0]
     return total if clamp is None else max(clamp[0], min(clamp[1], total))
+
+
+def _applied(drm: _Drm, context: Mapping[str, _Context]) -> int | None:
+    """What one DRM adds in the context, or None when it does not apply."""
+    if drm.when is not None and _holds(drm.when, context) is not True:
+        return None
+    if drm.per is None:
+        return drm.value
+    given = context[drm.per.var]
+    if not isinstance(given, int) or isinstance(given, bool):
+        return None
+    whole, rest = divmod(given, drm.per.step)
+    if rest and (drm.per.rounding == "up" or (drm.per.rounding == "nearest" and 2 * rest >= drm.per.step)):
+        whole += 1
+    return drm.value * whole if whole else None
 
 
 # ---- CRT column shifts ---------------------------------------------------------------------------
@@ -766,8 +868,8 @@ def lookup_squadron_makeup(*, period: Period, duration: Duration) -> SquadronMak
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('squadron_makeup', 'period', period, get_args(Period))
-    _check_member('squadron_makeup', 'duration', duration, get_args(Duration))
+    period = _member('squadron_makeup', 'period', period, PERIOD_LABELS)
+    duration = _member('squadron_makeup', 'duration', duration, DURATION_LABELS)
     row = _select('squadron_makeup', _SQUADRON_MAKEUP_ROWS, (period, duration), None)
     return {'newbie': row[0], 'green': row[1], 'average': row[2], 'skilled': row[3], 'veteran': row[4]}
 
@@ -794,7 +896,7 @@ def lookup_squadron_size(*, period: Period) -> SquadronSizeResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('squadron_size', 'period', period, get_args(Period))
+    period = _member('squadron_size', 'period', period, PERIOD_LABELS)
     row = _select('squadron_size', _SQUADRON_SIZE_ROWS, (period,), None)
     return {'pilots': row[0]}
 
@@ -825,7 +927,7 @@ def lookup_promotion_costs(*, promote_from: PromoteFrom) -> PromotionCostsResult
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('promotion_costs', 'promote_from', promote_from, get_args(PromoteFrom))
+    promote_from = _member('promotion_costs', 'promote_from', promote_from, PROMOTE_FROM_LABELS)
     row = _select('promotion_costs', _PROMOTION_COSTS_ROWS, (promote_from,), None)
     return {'cost': row[0]}
 
@@ -862,7 +964,7 @@ def lookup_so_costs(*, so_item: SoItem) -> SoCostsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('so_costs', 'so_item', so_item, get_args(SoItem))
+    so_item = _member('so_costs', 'so_item', so_item, SO_ITEM_LABELS)
     row = _select('so_costs', _SO_COSTS_ROWS, (so_item,), None)
     return {'flow': row[0], 'cost': row[1]}
 
@@ -892,7 +994,7 @@ def lookup_mission_colours(*, dot_colour: DotColour) -> MissionColoursResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('mission_colours', 'dot_colour', dot_colour, get_args(DotColour))
+    dot_colour = _member('mission_colours', 'dot_colour', dot_colour, DOT_COLOUR_LABELS)
     row = _select('mission_colours', _MISSION_COLOURS_ROWS, (dot_colour,), None)
     return {'stress': row[0], 'fuel': row[1]}
 
@@ -1132,7 +1234,7 @@ def drm_gun_attack_position(*, attacker_position: Position | None = None) -> int
         attacker_position: Attacking aircraft's position (Position, labels in POSITION_LABELS; or None if unknown).
     """
     if attacker_position is not None:
-        _check_member('gun_attack_position', 'attacker_position', attacker_position, get_args(Position))
+        attacker_position = _member('gun_attack_position', 'attacker_position', attacker_position, POSITION_LABELS)
     return _total_drm(_GUN_ATTACK_POSITION_DRMS, {'attacker_position': attacker_position}, None)
 
 
@@ -1162,7 +1264,7 @@ def lookup_bandit_maneuver_column(*, position: Position) -> BanditManeuverColumn
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('bandit_maneuver_column', 'position', position, get_args(Position))
+    position = _member('bandit_maneuver_column', 'position', position, POSITION_LABELS)
     row = _select('bandit_maneuver_column', _BANDIT_MANEUVER_COLUMN_ROWS, (position,), None)
     return {'column': row[0]}
 
@@ -1190,7 +1292,7 @@ def lookup_weapon_attack_numbers(*, weapon: Weapon) -> WeaponAttackNumbersResult
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('weapon_attack_numbers', 'weapon', weapon, get_args(Weapon))
+    weapon = _member('weapon_attack_numbers', 'weapon', weapon, WEAPON_LABELS)
     row = _select('weapon_attack_numbers', _WEAPON_ATTACK_NUMBERS_ROWS, (weapon,), None)
     return {'hits': row[0]}
 
@@ -1217,7 +1319,7 @@ def lookup_bandit_attack_numbers(*, bandit: Bandit) -> BanditAttackNumbersResult
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('bandit_attack_numbers', 'bandit', bandit, get_args(Bandit))
+    bandit = _member('bandit_attack_numbers', 'bandit', bandit, BANDIT_LABELS)
     row = _select('bandit_attack_numbers', _BANDIT_ATTACK_NUMBERS_ROWS, (bandit,), None)
     return {'attack': row[0]}
 
@@ -1263,7 +1365,7 @@ def lookup_maneuver_results(*, maneuver_result: ManeuverResult) -> ManeuverResul
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('maneuver_results', 'maneuver_result', maneuver_result, get_args(ManeuverResult))
+    maneuver_result = _member('maneuver_results', 'maneuver_result', maneuver_result, MANEUVER_RESULT_LABELS)
     row = _select('maneuver_results', _MANEUVER_RESULTS_ROWS, (maneuver_result,), None)
     return {'effect': row[0]}
 
@@ -1302,7 +1404,7 @@ def lookup_special_sites(*, special_site: SpecialSite) -> SpecialSitesResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('special_sites', 'special_site', special_site, get_args(SpecialSite))
+    special_site = _member('special_sites', 'special_site', special_site, SPECIAL_SITE_LABELS)
     row = _select('special_sites', _SPECIAL_SITES_ROWS, (special_site,), None)
     return {'effect': row[0]}
 

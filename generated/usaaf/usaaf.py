@@ -41,6 +41,7 @@ from typing import (  # noqa: F401  (the generated code uses cast and get_args)
 )
 
 _V = TypeVar("_V")
+_M = TypeVar("_M", bound=str)
 
 
 class NoRowError(LookupError):
@@ -95,6 +96,35 @@ def _check_member(chart: str, name: str, value: object, allowed: tuple[str, ...]
         raise ValueError(f"{chart}: {value!r} is not a value of {name}; expected one of {expected}")
 
 
+def _member(chart: str, name: str, value: object, labels: Mapping[_M, str]) -> _M:
+    """The enum value `value` names: its id, or its printed label or id in any case.
+
+    Raises:
+        ValueError: anything else (the message names the allowed ids and labels).
+    """
+    if isinstance(value, str):
+        folded = value.casefold()
+        for member in labels:
+            if value == member:
+                return member
+        for member, label in labels.items():
+            if folded in (member.casefold(), label.casefold()):
+                return member
+    expected = ", ".join(f"{m!r} ({label!r})" for m, label in labels.items())
+    raise ValueError(f"{chart}: {value!r} is not a value of {name}; expected one of {expected}")
+
+
+def _check_range(chart: str, name: str, value: int | str, low: int | str | None, high: int | str | None) -> None:
+    """Raise ValueError unless `value` (an int, or a month 'YYYY-MM') lies in its declared range."""
+    if isinstance(value, int):
+        outside = (isinstance(low, int) and value < low) or (isinstance(high, int) and value > high)
+    else:  # months 'YYYY-MM' order as text
+        outside = (isinstance(low, str) and value < low) or (isinstance(high, str) and value > high)
+    if outside:
+        shown = f"{'' if low is None else low} to {'' if high is None else high}".strip()
+        raise ValueError(f"{chart}: {name} {value!r} is outside its declared range ({shown})")
+
+
 def _odds_key(chart: str, name: str, value: object, columns: tuple[str, ...]) -> str:
     """The odds column a CRT key names: its printed label ('3:1', what an odds function returns,
     and the column's id in the game's JSON).
@@ -112,6 +142,12 @@ def _check_natural(chart: str, roll: object, outcomes: frozenset[int], dice: str
     """Raise ValueError unless `roll` is a natural roll the dice can show."""
     if not isinstance(roll, int) or isinstance(roll, bool) or roll not in outcomes:
         raise ValueError(f"{chart}: {roll!r} cannot be rolled on {dice}")
+
+
+def _check_no_drm(chart: str, drm: int, dice: str) -> None:
+    """Raise ValueError for a DRM on a d66 or percentile roll whose chart gives it no meaning."""
+    if drm:
+        raise ValueError(f"{chart}: a DRM ({drm:+d}) on {dice}, read digit by digit, has no stated meaning")
 
 
 def _check_value(chart: str, name: str, value: object, low: int | None, high: int | None) -> None:
@@ -190,8 +226,33 @@ def _throw(rng: random.Random, count: int, sides: int, zero: int) -> list[int]:
     return [rng.randint(low, sides - 1 + low) for _ in range(count)]
 
 
-def _rolled(natural: int, drm: int, values: _V) -> Roll[_V]:
-    return {"natural": natural, "drm": drm, "modified": natural + drm, "values": values}
+def _rolled(natural: int, drm: int, values: _V, cap: tuple[int, int] | None = None) -> Roll[_V]:
+    return {"natural": natural, "drm": drm, "modified": _capped(natural + drm, cap), "values": values}
+
+
+def _capped(modified: int, cap: tuple[int, int] | None) -> int:
+    """The modified roll under the chart's `modified clamp LOW to HIGH` (None: no cap)."""
+    return modified if cap is None else max(cap[0], min(cap[1], modified))
+
+
+def _select_natural(
+    chart: str,
+    natural_rows: tuple[_Row[_V], ...],
+    rows: tuple[_Row[_V], ...],
+    keys: tuple[str, ...],
+    natural: int,
+    modified: int,
+) -> _V:
+    """The first `natural` row holding the natural roll, else the row the modified roll selects.
+
+    Raises:
+        NoRowError: no row is selected.
+    """
+    for row_keys, low, high, values in natural_rows:
+        keyed = all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True))
+        if keyed and (low is None or natural >= low) and (high is None or natural <= high):
+            return values
+    return _select(chart, rows, keys, modified)
 
 
 # ---- DRM conditions ----------------------------------------------------------------------------
@@ -230,11 +291,22 @@ _Condition: TypeAlias = "_Flag | _Compare | _In | _Not | _AllOf | _AnyOf"
 _Context: TypeAlias = bool | int | str | None
 
 
+class _Per(NamedTuple):
+    """`per STEP VAR`: a DRM's value counts once per step of an int variable ('down', 'up', 'nearest')."""
+
+    var: str
+    step: int
+    rounding: str
+
+
 class _Drm(NamedTuple):
-    """A DRM: `value` is added when `when` is true (None: always)."""
+    """A DRM: `value` is added when `when` is true (None: always); with `per`, once per step of an
+    int variable; with `group`, it is a member of an exclusive group."""
 
     value: int
     when: _Condition | None
+    per: _Per | None = None
+    group: str | None = None
 
 
 def _compare(given: int | str, op: str, value: int | str) -> bool:
@@ -273,10 +345,40 @@ def _holds(cond: _Condition, context: Mapping[str, _Context]) -> bool | None:
             assert_never(cond)
 
 
-def _total_drm(drms: tuple[_Drm, ...], context: Mapping[str, _Context], clamp: tuple[int, int] | None) -> int:
-    """The sum of the DRMs whose conditions are true, clamped to `clamp` when the chart caps it."""
-    total = sum(d.value for d in drms if d.when is None or _holds(d.when, context) is True)
+def _total_drm(
+    drms: tuple[_Drm, ...],
+    context: Mapping[str, _Context],
+    clamp: tuple[int, int] | None,
+    groups: tuple[tuple[str, str], ...] = (),
+) -> int:
+    """The sum of the DRMs whose conditions are true, clamped to `clamp` when the chart caps it.
+
+    `groups` are the chart's exclusive groups (id, 'best' | 'worst' | 'one'): of a group's applying
+    members only the highest value counts ('best'), the lowest ('worst') or the first ('one').
+    """
+    found = [(d, _applied(d, context)) for d in drms]
+    amounts = [(d, a) for d, a in found if a is not None]
+    total = sum(a for d, a in amounts if d.group is None)
+    for group, mode in groups:
+        members = [a for d, a in amounts if d.group == group]
+        if members:
+            total += max(members) if mode == "best" else min(members) if mode == "worst" else members[0]
     return total if clamp is None else max(clamp[0], min(clamp[1], total))
+
+
+def _applied(drm: _Drm, context: Mapping[str, _Context]) -> int | None:
+    """What one DRM adds in the context, or None when it does not apply."""
+    if drm.when is not None and _holds(drm.when, context) is not True:
+        return None
+    if drm.per is None:
+        return drm.value
+    given = context[drm.per.var]
+    if not isinstance(given, int) or isinstance(given, bool):
+        return None
+    whole, rest = divmod(given, drm.per.step)
+    if rest and (drm.per.rounding == "up" or (drm.per.rounding == "nearest" and 2 * rest >= drm.per.step)):
+        whole += 1
+    return drm.value * whole if whole else None
 
 
 # ---- CRT column shifts ---------------------------------------------------------------------------
@@ -808,7 +910,7 @@ def lookup_us_forces(*, us_aircraft: UsAircraft) -> UsForcesResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('us_forces', 'us_aircraft', us_aircraft, get_args(UsAircraft))
+    us_aircraft = _member('us_forces', 'us_aircraft', us_aircraft, US_AIRCRAFT_LABELS)
     row = _select('us_forces', _US_FORCES_ROWS, (us_aircraft,), None)
     return {'set_up': row[0], 'per_game_turn': row[1]}
 
@@ -842,7 +944,7 @@ def lookup_german_set_up(*, german_aircraft: GermanAircraft) -> GermanSetUpResul
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('german_set_up', 'german_aircraft', german_aircraft, get_args(GermanAircraft))
+    german_aircraft = _member('german_set_up', 'german_aircraft', german_aircraft, GERMAN_AIRCRAFT_LABELS)
     row = _select('german_set_up', _GERMAN_SET_UP_ROWS, (german_aircraft,), None)
     return {'units': row[0]}
 
@@ -874,7 +976,7 @@ def lookup_switching(*, production_change: ProductionChange) -> SwitchingResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('switching', 'production_change', production_change, get_args(ProductionChange))
+    production_change = _member('switching', 'production_change', production_change, PRODUCTION_CHANGE_LABELS)
     row = _select('switching', _SWITCHING_ROWS, (production_change,), None)
     return {'old_units': row[0], 'new_units': row[1]}
 
@@ -903,7 +1005,7 @@ def lookup_fuel_index(*, fuel_case: FuelCase) -> FuelIndexResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('fuel_index', 'fuel_case', fuel_case, get_args(FuelCase))
+    fuel_case = _member('fuel_index', 'fuel_case', fuel_case, FUEL_CASE_LABELS)
     row = _select('fuel_index', _FUEL_INDEX_ROWS, (fuel_case,), None)
     return {'decrease': row[0]}
 
@@ -937,7 +1039,7 @@ def lookup_turn_sequence(*, step: Step) -> TurnSequenceResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('turn_sequence', 'step', step, get_args(Step))
+    step = _member('turn_sequence', 'step', step, STEP_LABELS)
     row = _select('turn_sequence', _TURN_SEQUENCE_ROWS, (step,), None)
     return {'activity': row[0]}
 
@@ -971,7 +1073,7 @@ def lookup_stacking(*, stack_limit: StackLimit) -> StackingResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('stacking', 'stack_limit', stack_limit, get_args(StackLimit))
+    stack_limit = _member('stacking', 'stack_limit', stack_limit, STACK_LIMIT_LABELS)
     row = _select('stacking', _STACKING_ROWS, (stack_limit,), None)
     return {'maximum': row[0]}
 
@@ -1104,7 +1206,7 @@ def lookup_target_systems(*, city: City) -> TargetSystemsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('target_systems', 'city', city, get_args(City))
+    city = _member('target_systems', 'city', city, CITY_LABELS)
     row = _select('target_systems', _TARGET_SYSTEMS_ROWS, (city,), None)
     return {
         'abr': row[0], 'air': row[1], 'afv': row[2], 'bb': row[3], 'chm': row[4], 'ee': row[5], 'ep': row[6],
@@ -1139,7 +1241,7 @@ def lookup_dated_rules(*, dated_rule: DatedRule) -> DatedRulesResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('dated_rules', 'dated_rule', dated_rule, get_args(DatedRule))
+    dated_rule = _member('dated_rules', 'dated_rule', dated_rule, DATED_RULE_LABELS)
     row = _select('dated_rules', _DATED_RULES_ROWS, (dated_rule,), None)
     return {'from': row[0]}
 
@@ -1176,7 +1278,7 @@ def lookup_cycles_per_game_turn(*, period: Period) -> CyclesPerGameTurnResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('cycles_per_game_turn', 'period', period, get_args(Period))
+    period = _member('cycles_per_game_turn', 'period', period, PERIOD_LABELS)
     row = _select('cycles_per_game_turn', _CYCLES_PER_GAME_TURN_ROWS, (period,), None)
     return {'german_cycles': row[0], 'us_cycles': row[1]}
 
@@ -1235,7 +1337,7 @@ def lookup_war_now_ends(*, war_event: WarEvent) -> WarNowEndsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('war_now_ends', 'war_event', war_event, get_args(WarEvent))
+    war_event = _member('war_now_ends', 'war_event', war_event, WAR_EVENT_LABELS)
     row = _select('war_now_ends', _WAR_NOW_ENDS_ROWS, (war_event,), None)
     return {'change': row[0]}
 

@@ -1,0 +1,12 @@
+"""Why a question to a chart has no answer: the exceptions of the query layer."""
+
+from __future__ import annotations
+
+
+class LookupProblem(Exception):
+    """The lookup cannot select a row; the message says why in the player's words."""
+
+
+class LookupUsage(LookupProblem):
+    """The question itself is malformed for this chart (a wrong key, a roll given or missing):
+    a usage error (exit 2), not a roll that selects no row (exit 1)."""

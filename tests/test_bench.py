@@ -1,0 +1,54 @@
+"""scripts/bench.py: its synthetic corpus is a clean game using every construct of
+docs/language.md, the same data as YAML and JSON, and the script runs (timings are never asserted)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import yaml
+
+from compiler.project import load
+from tests.conftest import ROOT
+
+SCRIPT = ROOT / "scripts" / "bench.py"
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("chartc_bench", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up while being created
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_synthetic_corpus_is_clean_and_the_same_in_yaml_and_json(tmp_path: Path) -> None:
+    bench = _bench()
+    files = bench.write_synthetic(tmp_path, 300)
+    comp = load([files["charts"]])
+    assert comp.diagnostics == []
+    [game] = comp.project.games.values()
+    # the bulk: 2d6 combat charts of 28 rows keyed by unit type, 8 in each round of the 16 chart
+    # forms; 300 rows take two rounds
+    assert sum(len(c.rows) for c in game.charts if c.dice is not None and c.dice.text == "2d6") == 2 * 8 * 28
+    text = (files["charts"] / "synth" / "synth.chart").read_text(encoding="utf-8")
+    for construct in ("roll 2d6", "roll percentile", "roll d66", "roll 1d10", "9-0", "value fatigue_level",
+                      "key month", "grid period", "availability aircraft by month", "thresholds", "chartref",
+                      "derive from", "drms [", "odds crt_odds", "external [B6]", "invariant", "errata second",
+                      "fields {", " when ", "[1]"):
+        assert construct in text, construct
+    data = json.loads(files["json"].read_text(encoding="utf-8"))
+    assert yaml.load(files["yaml"].read_text(encoding="utf-8"), Loader=yaml.CSafeLoader) == data
+    assert data == json.loads(json.dumps(bench.synthetic_game(300)))  # deterministic
+
+
+def test_the_benchmark_runs_a_cheap_row() -> None:
+    done = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--only", "help", "--runs", "1"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "| `chartc --help` vs `python -c pass` |" in done.stdout and "Machine: " in done.stdout

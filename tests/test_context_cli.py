@@ -1,0 +1,212 @@
+"""`chartc lookup` and `chartc odds` with a DRM context (`--when FLAG`, `--set NAME=VALUE`): the
+breakdown, the usage errors, repeated `--drm`, and the refusals a new user ran into (issue 12)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from compiler.cli import cli
+from tests.conftest import ROOT, import_module
+
+# A small game with every context type: a flag, an int, a month and an enum, and a d66 chart
+# that does not say what a DRM means on it.
+SMALL_GAME = """\
+game sg { title "Small game" calendar 1944-01 to 1945-06 }
+enum weather "Weather" {
+  clear "Clear"
+  storm "Storm"
+}
+context night: flag "Night"
+context kills: int "Kills"
+context month: month "Game month"
+context weather: weather "Weather"
+chart [T1] attack "Attack" {
+  rule "1.1"
+  roll 1d6
+  column result: text "Result"
+  drm dark "Night" -1 when night
+  drm ace "Ace (5+ kills)" +1 when kills >= 5
+  drm winter "Winter 1944" +2 when month in [1944-12, 1945-01]
+  drm rough "Storm" -2 when weather == storm
+  rows {
+    3-: "Miss"
+    4-6: "Hit"
+    7+: "Kill"
+  }
+}
+chart [T2] table66 "D66 table" {
+  roll d66
+  column result: text "Result"
+  rows {
+    11-36: "Low"
+    41-66: "High"
+  }
+}
+"""
+
+
+@pytest.fixture()
+def small(tmp_path: Path):
+    """`chartc ARGS --charts <the small game>`."""
+    (tmp_path / "charts" / "sg").mkdir(parents=True)
+    (tmp_path / "charts" / "sg" / "game.chart").write_text(SMALL_GAME)
+    runner = CliRunner()
+
+    def invoke(*args: str):
+        return runner.invoke(cli, [*args, "--charts", str(tmp_path / "charts")], catch_exceptions=False)
+
+    return invoke
+
+
+def test_r4_with_fb_attack_prints_the_breakdown_and_combat(run) -> None:
+    # IA2 R4 footnote 1: F/B Attack is +1; piston 2 + 1 = 3 -> Combat (3+ after chartc's errata)
+    r = run("lookup", "ia2/R4", "2", "--key", "interceptor=piston", "--when", "fb_attack")
+    assert r.exit_code == 0, r.output
+    assert "  natural 2, F/B Attack +1 [fn 1] = 3\n" in r.output
+    assert "roll 2 + DRM 1 = 3 -> row 3+" in r.output and "Result: Combat" in r.output
+    # the generated module's DRM function agrees
+    ia2 = import_module(ROOT / "generated" / "ia2" / "ia2.py", "ia2_context_r4")
+    assert ia2.drm_r4(fb_attack=True) == 1
+    assert ia2.lookup_r4(2, interceptor="piston", drm=ia2.drm_r4(fb_attack=True)) == {"result": "Combat"}
+
+
+def test_r4_without_fb_attack_is_a_safe_escape(run) -> None:
+    # IA2 R4: piston 1-2 -> safe escape; a context without the flag reads the chart's DRMs as 0
+    r = run("lookup", "ia2/R4", "2", "--key", "interceptor=piston", "--drm", "0", "--set", "fb_attack=x")
+    assert r.exit_code == 2 and "write --when fb_attack" in r.output
+    r = run("lookup", "ia2/R4", "2", "--key", "interceptor=piston")
+    assert r.exit_code == 0 and "natural" not in r.output and "Safe escape" in r.output
+
+
+def test_breakdown_json_is_structured(run) -> None:
+    # IA2 7.9.3: Knight's Cross -2 and Iron Cross 1st Class -1 on the promotion roll, and --drm +1
+    r = run(
+        "lookup",
+        "ia2/promotion",
+        "6",
+        "--when",
+        "knights_cross_holder",
+        "--when",
+        "ek1_in_period",
+        "--drm",
+        "1",
+        "--json",
+    )
+    doc = json.loads(r.output)
+    assert doc["drm"] == -2 and doc["modified"] == 4 and doc["values"]["result"] == "Promoted to the next higher rank"
+    mods = doc["modifiers"]
+    assert [(a["id"], a["value"]) for a in mods["applied"]] == [("knights_cross", -2), ("ek1", -1)]
+    assert mods["context"] == {"ek1_in_period": True, "knights_cross_holder": True}
+    assert (mods["sum"], mods["chart_total"], mods["given"], mods["total"]) == (-3, -3, 1, -2)
+
+
+def test_odds_prints_the_breakdown_and_uses_the_total(run) -> None:
+    # IA2 R9 (10.16): strafe +2, so a natural 18 or better reaches 20+ Vital: 3/20
+    r = run("odds", "ia2/R9", "--when", "strafe")
+    assert r.exit_code == 0
+    assert "  DRM: Strafe attack (1 ammo point of ALL forward weapons) +2 = +2" in r.output
+    assert "20+    3/20 (15%)  Vital" in r.output
+    doc = json.loads(run("odds", "ia2/R9", "--when", "strafe", "--format", "json").output)
+    assert doc["drm"] == 2 and doc["modifiers"]["applied"][0]["value"] == 2
+
+
+def test_a_drm_list_chart_adds_up_in_a_context(run) -> None:
+    # IA2 6.1 (B9): +2 in December 1944, +1 in November 1944 and January 1945, nothing in June 1944
+    r = run("lookup", "ia2/B9", "--set", "month=1944-12")
+    assert r.exit_code == 0 and "DRM: December 1944 +2 = +2" in r.output
+    r = run("lookup", "ia2/B9", "--set", "month=1944-06")
+    assert r.exit_code == 0 and "DRM: no DRM applies = 0" in r.output
+    # Stuka Leader gun attack position: Tailing +3, by printed label in any case
+    doc = json.loads(
+        run("lookup", "stuka_leader/gun_attack_position", "--set", "attacker_position=TAILING", "--json").output
+    )
+    assert doc["drm"] == 3
+
+
+def test_every_context_type_is_read(small) -> None:
+    # natural 3, night -1, 6 kills +1, December 1944 +2, storm -2 -> 3
+    r = small(
+        "lookup",
+        "sg/T1",
+        "3",
+        "--when",
+        "night",
+        "--set",
+        "kills=6",
+        "--set",
+        "month=1944-12",
+        "--set",
+        "weather=Storm",
+    )
+    assert r.exit_code == 0, r.output
+    assert "natural 3, Night -1, Ace (5+ kills) +1, Winter 1944 +2, Storm -2 = 3" in r.output
+    assert "Result: Miss" in r.output
+
+
+def test_a_variable_left_out_is_named(small) -> None:
+    # kills, month and weather not given: their DRMs do not apply, and the output says so
+    r = small("lookup", "sg/T1", "4", "--when", "night")
+    assert r.exit_code == 0 and "natural 4, Night -1 = 3" in r.output
+    assert "not given, so the DRMs testing them do not apply: kills (--set kills=VALUE)" in r.output
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--when", "nigth"], "chart `T1` does not read `nigth`; it reads night (flag)"),
+        (["--when", "nigth"], "did you mean `night`?"),
+        (["--when", "kills"], "`kills` is not a flag (Kills): give it a value, --set kills=VALUE"),
+        (["--set", "night=1"], "`night` is a flag (Night): write --when night"),
+        (["--set", "kills=many"], "`many` is not a value of `kills` (Kills): give a whole number"),
+        (["--set", "kills=" + "9" * 31], "a number of 31 digits is not a value of `kills`"),
+        (["--set", "month=1944-13"], "give a month YYYY-MM"),
+        (["--set", "month=1946-01"], "month 1946-01 is outside the game's calendar (1944-01 to 1945-06)"),
+        (["--set", "weather=strom"], 'did you mean `storm`? values are clear ("Clear"), storm ("Storm")'),
+        (["--set", "weather"], "--set `weather`: write NAME=VALUE"),
+        (["--set", "kills=1", "--set", "kills=2"], "`kills` is given twice"),
+        (["--drm", "1" * 31], "a number of 31 digits is not a whole number"),
+        (["--drm", "٣"], "is not a whole number: give a whole number in ASCII digits"),
+    ],
+)
+def test_a_bad_context_is_a_usage_error(small, args: list[str], message: str) -> None:
+    r = small("lookup", "sg/T1", "3", *args)
+    assert r.exit_code == 2 and message in r.output, r.output
+    assert "Traceback" not in r.output
+
+
+def test_repeated_drm_options_add_up(run) -> None:
+    # IA2 R9: 17 + 1 + 2 = 20 -> 20+ Vital (each --drm is one modifier; they add)
+    r = run("lookup", "ia2/R9", "17", "--drm", "1", "--drm", "2")
+    assert r.exit_code == 0 and "17 + DRM 3 = 20 -> row 20+" in r.output
+    r = run("odds", "ia2/R9", "--drm", "1", "--drm", "1", "--format", "json")
+    assert json.loads(r.output)["drm"] == 2
+
+
+def test_context_on_a_chart_without_drms_is_a_usage_error(run) -> None:
+    # IA2 R5 declares no DRMs
+    r = run("lookup", "ia2/R5", "3", "--key", "fighter=enemy", "--when", "fb_attack")
+    assert r.exit_code == 2
+    assert "chart `R5` has no DRMs, column shifts or dice conditions: --when does not apply" in r.output
+
+
+@pytest.mark.parametrize("command", ["lookup", "odds"])
+def test_a_drm_on_a_d66_chart_without_drm_meaning_is_refused(small, command: str) -> None:
+    # as C413 refuses a declared DRM there: adding to a two-digit reading has no obvious meaning
+    args = ["sg/T2", "36"] if command == "lookup" else ["sg/T2"]
+    r = small(command, *args, "--drm", "1")
+    assert r.exit_code == 2 and "does not say what a DRM means there (no `drm_meaning`)" in r.output
+    assert small(command, *args, "--drm", "0").exit_code == 0
+
+
+def test_a_drm_on_a_percentile_chart_without_drm_meaning_is_refused_by_the_module_too(run) -> None:
+    # IA2 R7 (10.6) is a percentile chart without drm_meaning
+    r = run("lookup", "ia2/R7", "30", "--key", "period=late_1944", "--drm", "1")
+    assert r.exit_code == 2 and "no `drm_meaning`" in r.output
+    ia2 = import_module(ROOT / "generated" / "ia2" / "ia2.py", "ia2_context_r7")
+    with pytest.raises(ValueError, match="no stated meaning"):
+        ia2.lookup_r7(30, period="late_1944", drm=1)
+    assert ia2.lookup_r7(30, period="late_1944") == {"pilot": "Trained"}

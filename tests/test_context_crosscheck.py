@@ -1,0 +1,185 @@
+"""Issue 12's cross-check: on every roll chart of the corpus, for random DRM contexts (seeded),
+`chartc lookup --when/--set --json`, the game JSON (its DRM conditions and rows), the generated
+Python (`drm_<id>` then `lookup_<id>`) and `chartc odds --when/--set` give the same DRM total and
+the same row. The default run asks a few contexts per chart; `-m slow` asks many more."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import random
+from fractions import Fraction
+from types import ModuleType
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from compiler.cli import cli
+from tests.conftest import ROOT, import_module
+from tests.differential import chart_function, drm_total, key_values, select
+
+GAMES = sorted(p.name for p in (ROOT / "generated").iterdir() if (p / f"{p.name}.json").is_file())
+
+
+def _game(game_id: str) -> tuple[dict[str, Any], ModuleType]:
+    doc = json.loads((ROOT / "generated" / game_id / f"{game_id}.json").read_text(encoding="utf-8"))
+    module = import_module(ROOT / "generated" / game_id / f"{game_id}.py", f"{game_id}_crosscheck")
+    return doc, module
+
+
+def _tested(chart: dict[str, Any]) -> list[str]:
+    """The context variables the chart's DRM conditions test, in order of first use."""
+    found: dict[str, None] = {}
+
+    def walk(when: dict[str, Any] | None) -> None:
+        if when is None:
+            return
+        if "var" in when:
+            found.setdefault(when["var"])
+        for part in when.get("of", []) if isinstance(when.get("of"), list) else [when.get("of")]:
+            walk(part)
+
+    for drm in chart["drms"]:
+        walk(drm["when"])
+    return list(found)
+
+
+def _label(doc: dict[str, Any], enum_id: str, member_id: str) -> str:
+    enum = next(e for e in doc["enums"] if e["id"] == enum_id)
+    return next(m["label"] for m in enum["members"] if m["id"] == member_id)
+
+
+def _random_context(doc: dict[str, Any], names: list[str], rng: random.Random) -> dict[str, Any]:
+    """A value for each tested variable: flags true or false, ints 0-20, months of the calendar,
+    enum members; a few left out (unknown: their DRMs do not apply)."""
+    variables = {v["id"]: v for v in doc["context"]}
+    context: dict[str, Any] = {}
+    for name in names:
+        var = variables[name]
+        if var["type"] != "flag" and rng.random() < 0.15:
+            continue
+        match var["type"]:
+            case "flag":
+                context[name] = rng.random() < 0.5
+            case "int":
+                context[name] = rng.randint(0, 20)
+            case "month":
+                context[name] = rng.choice(key_values(doc, "month"))
+            case _:
+                context[name] = rng.choice(key_values(doc, var["enum"]))
+    return context
+
+
+def _cli_context(doc: dict[str, Any], context: dict[str, Any], rng: random.Random) -> list[str]:
+    """`--when`/`--set` options for a context; enum values by id or printed label."""
+    variables = {v["id"]: v for v in doc["context"]}
+    args: list[str] = []
+    for name, value in context.items():
+        var = variables[name]
+        if var["type"] == "flag":
+            args += ["--when", name] if value else []
+        elif var["type"] == "enum" and rng.random() < 0.5:
+            args += ["--set", f"{name}={_label(doc, var['enum'], value)}"]
+        else:
+            args += ["--set", f"{name}={value}"]
+    return args
+
+
+def _json_chance(chart: dict[str, Any], keys: dict[str, str], drm: int, index: int) -> Fraction | None:
+    """The game JSON's chance of row INDEX for these keys at this DRM (None outside the span)."""
+    for entry in chart["chances"]:
+        if entry["keys"] == keys and entry["drm"] == drm:
+            return Fraction(entry["rows"][index]["exact"])
+    return None
+
+
+def _printed(roll: int, chart: dict[str, Any]) -> str:
+    """A natural roll typed as printed on the dice (a d10's 10 as 0, 100 on percentile as 00)."""
+    form = chart["dice"]["form"]
+    if form == "percentile" and roll == 100:
+        return "00"
+    return str(roll)
+
+
+def crosscheck_game(game_id: str, contexts_per_chart: int, seed: int) -> int:
+    """Ask every roll chart of GAME_ID `contexts_per_chart` random questions; return how many
+    answers were compared (every disagreement fails the test with the question)."""
+    doc, module = _game(game_id)
+    runner = CliRunner()
+    rng = random.Random(f"{game_id}:{seed}")
+    compared = 0
+    for chart in doc["charts"]:
+        if chart["kind"] != "roll":
+            continue
+        names = _tested(chart)
+        drm_fn = chart_function(module, "drm_", chart)
+        lookup_fn = module.LOOKUPS[chart["address"]]
+        assert (drm_fn is not None) == bool(chart["drms"]), chart["address"]
+        for _ in range(contexts_per_chart):
+            context = _random_context(doc, names, rng)
+            keys = dict(rng.choice(chart["chances"])["keys"])  # a key combination the chart reads
+            roll = rng.choice([o["roll"] for o in chart["dice"]["outcomes"]])
+            question = f"{game_id}/{chart['address']} roll {roll} keys {keys} context {context}"
+            # the game JSON: its conditions give the total, its rows the answer
+            total = drm_total(chart, {**{n: None for n in names}, **context})
+            index = select(chart, keys, roll + total)
+            # the generated Python
+            keyword = module.CONTEXT_PARAMETERS
+            if drm_fn is not None:
+                assert drm_fn(**{keyword[n]: v for n, v in context.items()}) == total, question
+            params = [p.name for p in inspect.signature(lookup_fn).parameters.values() if p.kind is p.KEYWORD_ONLY]
+            by_key = dict(zip([p for p in params if p != "drm"], keys.values(), strict=True))
+            try:
+                python_values: Any = lookup_fn(roll, drm=total, **by_key)
+            except module.NoRowError:
+                python_values = None
+            expected = None if index is None else chart["rows"][index]["values"]
+            assert (python_values and dict(python_values)) == expected, question
+            # chartc lookup
+            options = [a for k, v in keys.items() for a in ("--key", f"{k}={v}")] + _cli_context(doc, context, rng)
+            address = f"{game_id}/{chart['address']}"
+            result = runner.invoke(cli, ["lookup", address, _printed(roll, chart), *options, "--json"])
+            if index is None:
+                assert result.exit_code == 1, (question, result.output)
+            else:
+                answer = json.loads(result.output)
+                assert answer["drm"] == total, (question, answer)
+                # no --when/--set (every flag false, nothing set): the chart's DRMs are not read
+                assert answer["modifiers"] is None or answer["modifiers"]["total"] == total, (question, answer)
+                assert answer["values"] == expected, (question, answer)
+            # chartc odds: the same total, and the row's chance as the game JSON gives it
+            result = runner.invoke(cli, ["odds", address, *options, "--format", "json"])
+            odds = json.loads(result.output)
+            assert odds["drm"] == total, (question, odds)
+            if index is not None:
+                want = _json_chance(chart, keys, total, index)
+                row = chart["rows"][index]
+                same = [r for r in odds["rows"] if r["range"]["printed"] == row["range"]["printed"]]
+                assert [r["values"] for r in same] == [row["values"]], (question, odds["rows"])
+                got = Fraction(same[0]["probability"]["exact"])
+                assert want is None or got == want, (question, got, want)
+            compared += 4
+    return compared
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_cli_json_python_and_odds_agree_on_random_contexts(game_id: str, monkeypatch) -> None:
+    monkeypatch.chdir(ROOT)
+    compared = crosscheck_game(game_id, contexts_per_chart=2, seed=12)
+    assert compared > 0 or game_id == "usaaf"  # USAAF's charts are read by keys and values, not dice
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", GAMES)
+def test_cli_json_python_and_odds_agree_on_many_contexts(game_id: str, monkeypatch) -> None:
+    monkeypatch.chdir(ROOT)
+    crosscheck_game(game_id, contexts_per_chart=25, seed=1944)
+
+
+def test_the_roll_charts_with_drms_are_in_the_sweep() -> None:
+    # IA2's roll charts with DRMs: R4 (7.1.10), R9 (10.16), promotion (7.9.3), crash_enroute (7.4.3),
+    # bodenplatte_flak (10.16)
+    doc, _ = _game("ia2")
+    with_drms = {c["address"] for c in doc["charts"] if c["kind"] == "roll" and c["drms"]}
+    assert {"R4", "R9", "promotion", "crash_enroute", "bodenplatte_flak"} <= with_drms
