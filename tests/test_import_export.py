@@ -189,3 +189,41 @@ def test_dice_guessed_from_the_ranges(ranges: list[str], dice: str | None) -> No
 def test_cell_addresses_run_past_z() -> None:
     rows = read_table(Path("wide.csv"), (",".join(["x"] * 28) + "\n").encode("utf-8"))
     assert rows[0][27] == Cell("x", CellKind.TEXT, "AB1")
+
+
+def _ods_bytes(rows: list[list[str]]) -> bytes:
+    """A minimal OpenDocument spreadsheet (what LibreOffice saves, cut to the parts a reader needs)."""
+    import zipfile
+
+    def cell(text: str) -> str:
+        return f'<table:table-cell office:value-type="string"><text:p>{text}</text:p></table:table-cell>'
+
+    table_rows = "".join(f"<table:table-row>{''.join(cell(c) for c in row)}</table:table-row>" for row in rows)
+    content = (
+        '<?xml version="1.0" encoding="UTF-8"?>'
+        '<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+        'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">'
+        f'<office:body><office:spreadsheet><table:table table:name="CRT">{table_rows}</table:table>'
+        "</office:spreadsheet></office:body></office:document-content>"
+    )
+    manifest = (
+        '<?xml version="1.0" encoding="UTF-8"?>'
+        '<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
+        '<manifest:file-entry manifest:full-path="/" '
+        'manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/>'
+        '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
+        "</manifest:manifest>"
+    )
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as ods:
+        ods.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet", compress_type=zipfile.ZIP_STORED)
+        ods.writestr("META-INF/manifest.xml", manifest)
+        ods.writestr("content.xml", content)
+    return out.getvalue()
+
+
+def test_ods_gives_the_csv_draft() -> None:
+    from_ods = draft(read_table(Path("crt.ods"), _ods_bytes([HEADS, *CRT])), "crt", "CRT")
+    from_csv = draft(read_table(Path("crt.csv"), _csv_bytes(HEADS, CRT)), "crt", "CRT")
+    assert from_ods.findings == () and from_ods.text == from_csv.text
