@@ -58,10 +58,10 @@ def test_export_cli_and_the_draft_of_r4(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.chdir(ROOT)
     monkeypatch.delenv("CHARTC_CHARTS", raising=False)
     out = CliRunner().invoke(cli, ["export", "ia2/R4", "--csv"])
-    # IA2 R4 with chartc's errata: piston 3+ and jet 5+ (footnote 1's +1 DRM)
+    # IA2 R4 with chartc's errata: the ranges open at both ends (footnote 1's +1 DRM)
     assert out.exit_code == 0
     assert out.output == (
-        "interceptor,1d6,Result\npiston,1-2,Safe escape\npiston,3+,Combat\njet,1-4,Safe escape\njet,5+,Combat\n"
+        "interceptor,1d6,Result\npiston,2-,Safe escape\npiston,3+,Combat\njet,4-,Safe escape\njet,5+,Combat\n"
     )
     csv_file = tmp_path / "escape.csv"
     csv_file.write_text(out.output, encoding="utf-8")
@@ -71,8 +71,8 @@ def test_export_cli_and_the_draft_of_r4(tmp_path: Path, monkeypatch: pytest.Monk
         "# Draft made by `chartc import`: check every line against the printed chart.\n\n"
         "enum interceptor \"interceptor\" {\n  piston\n  jet\n}\n\n"
         'chart escape "escape" {\n  roll 1d6\n  key interceptor\n  column result: text "Result"\n  rows {\n'
-        '    piston 1-2: "Safe escape"\n    piston 3+:  "Combat"\n    jet    1-4: "Safe escape"\n'
-        '    jet    5+:  "Combat"\n  }\n}\n'
+        '    piston 2-: "Safe escape"\n    piston 3+: "Combat"\n    jet    4-: "Safe escape"\n'
+        '    jet    5+: "Combat"\n  }\n}\n'
     )
 
 
