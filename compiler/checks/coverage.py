@@ -222,7 +222,7 @@ def _check_row_reach(chart: model.Chart, reach: list[int], sink: Sink) -> None:
                 + (
                     f"{reason}{', and no DRM reaches it' if chart.drms else ''}"
                     if reason
-                    else f"{dice_text}{drm_text} rolls {lo} to {hi}"
+                    else f"{dice_text}{drm_text} rolls {reach[0]} to {reach[-1]}"
                 ),
                 r.span,
                 "check the printed range, or declare the DRM that reaches it",

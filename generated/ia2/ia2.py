@@ -1655,6 +1655,7 @@ def drm_b9(*, month: str | None = None) -> int:
     """
     if month is not None:
         _check_month('B9', 'month', month)
+        _check_range('B9', 'month', month, '1943-03', '1945-05')
     return _total_drm(_B9_DRMS, {'month': month}, None)
 
 
