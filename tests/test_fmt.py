@@ -271,3 +271,12 @@ def test_rows_of_a_rule_fmt_does_not_list_are_aligned_too() -> None:
         'chart [DCRT] diff_crt "Differential Combat Results Table" {\n  roll 1d6\n'
         '  grid diff ["-1/0", "+1/+2"] by roll {\n    1-:  AE | AR\n    2-5: AR | EX\n    6+:  DR | DE\n  }\n}\n'
     )
+
+
+def test_fmt_off_without_on_runs_to_the_end_of_its_block() -> None:
+    # the docs/language.md example: two rows a line, as a rulebook might print them
+    text = (
+        'chart flak "Flak damage to bombers" {\n  roll 1d6 minus 3 min 0\n  rows {\n'
+        "    # fmt: off\n    0: 0     1: 1\n    2: 2     3: 3\n  }\n      note \"1d6 - 3\"\n}\n"
+    )
+    assert format_text(text) == text.replace('      note "1d6 - 3"', '  note "1d6 - 3"')
