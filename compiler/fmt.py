@@ -517,6 +517,11 @@ def _row_pieces(row: Tree[Token] | Token) -> list[str]:
 # ---- the safe entry point -----------------------------------------------------------------------
 
 
+def _as_read(text: str) -> str:
+    """The text as chartc reads a file (`compiler.reader`): no BOM, CRLF and lone CR as LF."""
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+
+
 def layout(text: str) -> str:
     """The canonical layout of a file's text, without the safety checks (see `format_text`).
 
@@ -524,7 +529,7 @@ def layout(text: str) -> str:
         FormatSyntaxError: the text does not parse.
         UnsafeFormat: a statement with a comment inside shares a line with another statement.
     """
-    text = text.removeprefix("\ufeff").replace("\r\n", "\n")
+    text = _as_read(text)
     parsed = _parse(text)
     return _Layout(parsed).run(parsed.tree)
 
@@ -545,7 +550,7 @@ def format_text(text: str, path: str = "<text>") -> str:
             the same syntax tree or format to itself. Nothing should be written.
     """
     formatted = layout(text)
-    _check_same_meaning(text.removeprefix("\ufeff").replace("\r\n", "\n"), formatted, path)
+    _check_same_meaning(_as_read(text), formatted, path)
     if layout(formatted) != formatted:
         raise UnsafeFormat("formatting the result again changes it")
     return formatted

@@ -186,6 +186,7 @@ def test_months_and_field_references_stay_joined() -> None:
 
 def test_crlf_and_bom_become_plain_lf() -> None:
     assert format_text('\ufeffgame t {\r\n  title "T"\r\n}\r\n') == 'game t {\n  title "T"\n}\n'
+    assert format_text('game t {\r  title "T"  # the title\r}\r') == 'game t {\n  title "T"  # the title\n}\n'
 
 
 def test_a_layout_that_does_not_parse_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
