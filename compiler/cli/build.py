@@ -32,9 +32,10 @@ _R = TypeVar("_R", bound=_Recovered)
 
 def whole_tree(paths: tuple[Path, ...]) -> bool:
     """True when the PATHs name whole charts trees (folders of game folders), not single games."""
+    from compiler.cli.common import default_charts_dir
     from compiler.project import CHART_SUFFIX
 
-    roots = paths or (Path("charts"),)
+    roots = paths or (default_charts_dir(),)
     return all(p.is_dir() and not any(c.suffix == CHART_SUFFIX for c in p.iterdir() if c.is_file()) for p in roots)
 
 

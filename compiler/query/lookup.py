@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from compiler import column_shifts, model
 from compiler.crt import OddsForm, OddsProblem, Reading, read
-from compiler.diagnostics.suggest import did_you_mean
+from compiler.diagnostics.suggest import known_values_hint
 from compiler.dice import Dice, DiceForm
 from compiler.modifiers import modified_roll
 from compiler.query.context import ContextValue, ModifierAnswer, read_context, read_modifiers, read_number
@@ -83,8 +83,8 @@ def resolve_keys(chart: model.Chart, given: dict[str, str]) -> tuple[tuple[model
     known = {k.id: k for k in chart.keys}
     for name in given:
         if name not in known:
-            hint = did_you_mean(name, known) or ("this chart has no keys" if not known else "")
-            raise LookupUsage(f"chart `{chart.address}` has no key `{name}`" + (f"; {hint}" if hint else ""))
+            hint = known_values_hint(name, [(k, None) for k in known], "keys") if known else "this chart has no keys"
+            raise LookupUsage(f"chart `{chart.address}` has no key `{name}`; {hint}")
     out = []
     for key in chart.keys:
         if key.id not in given:
@@ -94,12 +94,8 @@ def resolve_keys(chart: model.Chart, given: dict[str, str]) -> tuple[tuple[model
             )
         member = key.enum.member(given[key.id])
         if member is None:
-            suggestion = did_you_mean(
-                given[key.id], [m.id for m in key.enum.members] + [m.label for m in key.enum.members]
-            )
-            labels = ", ".join(m.id if m.id == m.label else f'{m.id} ("{m.label}")' for m in key.enum.members)
-            message = f"`{given[key.id]}` is not a value of key `{key.id}`: {suggestion or ''} values are {labels}"
-            raise LookupUsage(message.replace(":  ", ": "))
+            hint = known_values_hint(given[key.id], [(m.id, m.label) for m in key.enum.members])
+            raise LookupUsage(f"`{given[key.id]}` is not a value of key `{key.id}`; {hint}")
         out.append((key, member))
     return tuple(out)
 
