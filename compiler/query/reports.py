@@ -24,14 +24,17 @@ from compiler.chance import (
     percent_text,
     probability_json,
 )
+from compiler.column_shifts import ShiftBreakdown
 from compiler.crt import Reading
 from compiler.modifiers import holds
 from compiler.query.context import ModifierAnswer, context_json, read_context, read_modifiers
 from compiler.query.lookup import (
     DrmListAnswer,
+    Forces,
     LookupResult,
     LookupUsage,
     OddsColumnAnswer,
+    crt_keys,
     refuse_digit_drm,
     resolve_keys,
 )
@@ -147,13 +150,7 @@ def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
     """The selected row for a terminal: heading, keys, roll -> row, then one line per column."""
     chart = result.chart
     lines = [_heading(game, chart)]
-    readings = dict(result.odds)
-    if result.shifts is not None:
-        lines.append(f"  column shifts: {result.shifts.text()}")
-    lines += [
-        f"  {k.id}: {m.label}" + (_how(readings[k.id]) if k.id in readings else "")
-        for k, m in result.keys
-    ]
+    lines += _key_lines(result.keys, result.odds, result.shifts)
     modifiers = result.modifiers
     if modifiers is not None and modifiers.breakdown is not None and chart.drms:
         lines.append("  " + breakdown_line(modifiers, result.natural, result.modified))
@@ -191,6 +188,7 @@ def lookup_json(game: model.Game, result: LookupResult) -> str:
             "modifiers": modifiers_json(result.modifiers),
             "range": result.row.range.printed if result.row.range else None,
             "values": {k: json_value(v) for k, v in result.values().items()},
+            **_odds_json(result.odds, result.shifts),
         }
     )
 
@@ -205,6 +203,18 @@ def odds_column_lines(game: model.Game, answer: OddsColumnAnswer) -> list[str]:
             f"  {_forces(answer.attack, answer.defense, answer.shift)} -> {answer.column}{_how(reading)}",
         ]
     )
+
+
+def _key_lines(
+    keys: tuple[tuple[model.Key, model.Member], ...],
+    odds: tuple[tuple[str, Reading], ...],
+    shifts: ShiftBreakdown | None,
+) -> list[str]:
+    """One line per key, an odds key read from forces saying how (`odds: 2:1 (3:1 shifted -1 reads
+    the 2:1 column)`), after the CRT's column shifts when it declares any."""
+    readings = dict(odds)
+    lines = [f"  column shifts: {shifts.text()}"] if shifts is not None else []
+    return lines + [f"  {k.id}: {m.label}" + (_how(readings[k.id]) if k.id in readings else "") for k, m in keys]
 
 
 def _forces(attack: int, defense: int | None, shift: int) -> str:
@@ -252,6 +262,8 @@ class ChanceReport:
     # a chart with `roll ... when` lines: the same figures for each alternative's dice, in order
     alternatives: tuple[tuple[model.DiceAlternative, ChanceReport], ...] = ()
     modifiers: ModifierAnswer | None = None  # how the DRM was made up
+    odds: tuple[tuple[str, Reading], ...] = ()  # CRT keys read from --attack/--defense, by key id
+    shifts: ShiftBreakdown | None = None  # the CRT's own column shifts that applied
 
     @property
     def reach_span(self) -> tuple[int, int]:
@@ -285,6 +297,7 @@ def chance_report(
     drm: int,
     when: tuple[str, ...] = (),
     sets: tuple[str, ...] = (),
+    forces: Forces | None = None,
 ) -> ChanceReport:
     """The exact chance of each row of `chart` for the given keys at total DRM `drm`.
 
@@ -295,6 +308,8 @@ def chance_report(
         drm: die roll modifier added to the natural roll, in pips (any integer; one outside
             the declared span is allowed and flagged by `ChanceReport.in_span`), on top of the
             chart's DRMs read in the context `when` (flags) and `sets` (NAME=VALUE) when given.
+        forces: for a CRT, the forces that pick its odds column, moved by its own column shifts
+            in that context (as `chartc lookup`).
 
     Returns:
         The report; its row chances plus `no_row` sum to exactly 1.
@@ -307,8 +322,10 @@ def chance_report(
         raise LookupUsage(
             f"chart `{chart.address}` is read {_not_by_dice(chart)}, not by dice: it has no chances to give"
         )
-    keys = resolve_keys(chart, given_keys)
     context = read_context(game, chart, when, sets) if when or sets else None
+    crt = crt_keys(game, chart, forces, given_keys, context) if forces is not None else None
+    given_keys = crt.keys if crt else given_keys
+    keys = resolve_keys(chart, given_keys)
     modifiers = read_modifiers(chart, context, keys, drm)
     refuse_digit_drm(chart, modifiers.total)
     result = chances(chart, tuple(m.id for _, m in keys), modifiers.total)
@@ -318,7 +335,9 @@ def chance_report(
         (alt, chance_report(game, variant, given_keys, modifiers.total))
         for alt, variant in zip(chart.dice_alternatives, dice_variants(chart)[1:], strict=True)
     )
-    return ChanceReport(game, chart, keys, result, expected, alternatives, modifiers)
+    if crt is None:
+        return ChanceReport(game, chart, keys, result, expected, alternatives, modifiers)
+    return ChanceReport(game, chart, keys, result, expected, alternatives, modifiers, crt.readings, crt.shifts)
 
 
 def _decimal(p: Fraction) -> str:
@@ -386,7 +405,7 @@ def chance_lines(report: ChanceReport) -> list[str]:
     chart, result = report.chart, report.result
     assert chart.dice is not None  # chance_report only builds reports of charts read by dice
     lines = [_heading(report.game, chart)]
-    lines += [f"  {key.id}: {member.label}" for key, member in report.keys]
+    lines += _key_lines(report.keys, report.odds, report.shifts)
     lo, hi = report.reach_span
     span = f"declared DRMs reach {_signed(lo)} to {_signed(hi)}" if chart.drms else "no DRMs declared"
     dice = chart.dice.text + (" (when no alternative below applies)" if chart.dice_alternatives else "")
@@ -497,6 +516,7 @@ def chance_json(report: ChanceReport) -> str:
             "modified": [{"roll": roll, "probability": probability_json(p)} for roll, p in result.modified.items()],
             **_repeat_json(report),
             **_alternatives_json(report),
+            **_odds_json(report.odds, report.shifts),
         }
     )
 
@@ -540,3 +560,18 @@ def _repeat_json(report: ChanceReport) -> dict[str, Any]:
             },
         }
     }
+
+
+def _odds_json(odds: tuple[tuple[str, Reading], ...], shifts: ShiftBreakdown | None) -> dict[str, Any]:
+    """For a CRT read from forces: how each odds key was read and the column shifts that applied."""
+    out: dict[str, Any] = {}
+    if odds:
+        out["odds_read"] = {
+            key: {"odds": r.formed, "shift": r.shift, "column": r.column, "clamped": r.clamped} for key, r in odds
+        }
+    if shifts is not None:
+        out["column_shifts"] = {
+            "applied": [{"label": label, "shift": v} for label, v in shifts.terms],
+            "total": shifts.total,
+        }
+    return out
