@@ -72,6 +72,10 @@ def test_r4_with_fb_attack_prints_the_breakdown_and_combat(run) -> None:
     ia2 = import_module(ROOT / "generated" / "ia2" / "ia2.py", "ia2_context_r4")
     assert ia2.drm_r4(fb_attack=True) == 1
     assert ia2.lookup_r4(2, interceptor="piston", drm=ia2.drm_r4(fb_attack=True)) == {"result": "Combat"}
+    # 7.9.1: the Gruppe Leader's -1 cancels it, and 2 stays a safe escape (1-2, read 2- by the errata)
+    r = run("lookup", "ia2/R4", "2", "--key", "interceptor=piston", "--when", "fb_attack", "--when", "gruppe_leader")
+    assert "  natural 2, F/B Attack +1 [fn 1], Gruppe Leader -1 = 2\n" in r.output and "Safe escape" in r.output
+    assert ia2.drm_r4(fb_attack=True, gruppe_leader=True) == 0
 
 
 def test_r4_without_fb_attack_is_a_safe_escape(run) -> None:
