@@ -16,6 +16,7 @@ from compiler.textsafe import printable
 if TYPE_CHECKING:
     from compiler import model
     from compiler.project import Compilation
+    from compiler.query.lookup import Forces
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -238,6 +239,34 @@ charts_option = click.option(
     show_default="$CHARTC_CHARTS, else `charts` of [tool.chartc] in pyproject.toml, else charts",
     help="The charts folder.",
 )
+attack_option = click.option(
+    "--attack",
+    callback=whole_number,
+    metavar="N",
+    help="Attack factors (of a strength-keyed CRT: the strength): pick the odds column.",
+)
+defense_option = click.option(
+    "--defense", callback=whole_number, metavar="N", help="Defense factors: pick the odds column (with --attack)."
+)
+shift_option = click.option(
+    "--shift",
+    multiple=True,
+    callback=shift_total,
+    metavar="N",
+    help="Odds column shifts (+ toward the attacker); given more than once, they add up.",
+)
+
+
+def forces_from(attack: int | None, defense: int | None, shift: int) -> Forces | None:
+    """The forces `--attack`, `--defense` and `--shift` give; None without `--attack`. A defense
+    or a shift without an attack is a usage error."""
+    from compiler.query.lookup import Forces
+
+    if attack is None and defense is not None:
+        raise usage_error("give --attack with --defense")
+    if attack is None and shift:
+        raise usage_error("--shift moves an odds column: give --attack and --defense")
+    return Forces(attack, defense, shift) if attack is not None else None
 
 CHARTS_ENV = "CHARTC_CHARTS"
 

@@ -276,6 +276,35 @@ def answer(
     if chart.kind is model.ChartKind.ODDS:
         got = odds_reading(chart, forces.attack, forces.defense, forces.shift)
         return OddsColumnAnswer(chart, forces.attack, forces.defense, forces.shift, got.column, got.formed, got.clamped)
+    crt = crt_keys(game, chart, forces, given_keys, context)
+    result = lookup(chart, roll_text, crt.keys, drm, context)
+    return dataclasses.replace(result, odds=crt.readings, shifts=crt.shifts)
+
+
+@dataclass(frozen=True)
+class CrtKeys:
+    """A CRT's keys with its odds columns read from forces: every key by id, how each odds key was
+    read, and the CRT's own column shifts that applied (None when it declares none)."""
+
+    keys: dict[str, str]
+    readings: tuple[tuple[str, Reading], ...]
+    shifts: column_shifts.ShiftBreakdown | None
+
+
+def crt_keys(
+    game: model.Game,
+    chart: model.Chart,
+    forces: Forces,
+    given_keys: dict[str, str],
+    context: column_shifts.Context | None = None,
+) -> CrtKeys:
+    """The keys `given_keys` plus the odds columns FORCES read, moved by the CRT's own column
+    shifts in CONTEXT and by the shift FORCES give.
+
+    Raises:
+        LookupProblem: odds the rule does not allow; LookupUsage when FORCES pick a key also given
+            by name, or the chart has no odds column key.
+    """
     shifts = column_shifts.breakdown(chart, context or {}) if chart.shifts is not None else None
     shift = forces.shift + (shifts.total if shifts else 0)
     readings = readings_from_odds(game, chart, forces.attack, forces.defense, shift)
@@ -283,8 +312,7 @@ def answer(
     if both:
         raise LookupUsage(f"--attack/--defense pick key `{both[0]}`; leave out --key {both[0]}=...")
     from_odds = {key: reading.column for key, reading in readings.items()}
-    result = lookup(chart, roll_text, {**given_keys, **from_odds}, drm, context)
-    return dataclasses.replace(result, odds=tuple(sorted(readings.items())), shifts=shifts)
+    return CrtKeys({**given_keys, **from_odds}, tuple(sorted(readings.items())), shifts)
 
 
 @dataclass(frozen=True)
