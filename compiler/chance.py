@@ -89,12 +89,15 @@ def modified_distribution(chart: model.Chart, drm: int) -> dict[int, Fraction]:
 
 
 def natural_rows(chart: model.Chart, combo: tuple[str, ...]) -> list[model.Row]:
-    """The rows of `combo` read by the natural roll (`natural 1: ...`), checked before any other."""
+    """The rows of `combo` read by the natural roll (`1 natural: ...`), checked before any other."""
+    if not any(r.natural for r in chart.rows):
+        return []
     return [r for r in chart.rows_for(combo) if r.natural and r.range is not None]
 
 
-def _by_natural(chart: model.Chart, combo: tuple[str, ...], roll: int) -> model.Row | None:
-    return next((r for r in natural_rows(chart, combo) if r.range is not None and r.range.contains(roll)), None)
+def _by_natural(rows: list[model.Row], roll: int) -> model.Row | None:
+    """The first of the natural `rows` whose range holds the natural roll."""
+    return next((r for r in rows if r.range is not None and r.range.contains(roll)), None)
 
 
 def reachable_rolls(chart: model.Chart, combo: tuple[str, ...] | None = None) -> list[int]:
@@ -112,7 +115,8 @@ def reachable_rolls(chart: model.Chart, combo: tuple[str, ...] | None = None) ->
         if variant.dice is None:
             raise ValueError(f"chart `{chart.address}` is not read by dice")
         for c in combos:
-            naturals = [r for r, p in variant.dice.outcomes.items() if p and _by_natural(variant, c, r) is None]
+            first = natural_rows(variant, c)
+            naturals = [r for r, p in variant.dice.outcomes.items() if p and _by_natural(first, r) is None]
             for total in drm_totals(variant, c if tests_keys(variant) else None):
                 found |= {modified_roll(variant, roll, total) for roll in naturals}
     return sorted(found)
@@ -146,9 +150,10 @@ def chances(chart: model.Chart, combo: tuple[str, ...], drm: int) -> ChartChance
     got = {id(r): Fraction(0) for r, _ in rows}
     miss = Fraction(0)
     assert chart.dice is not None  # modified_distribution raised otherwise
+    first = natural_rows(chart, combo)
     for natural, p in chart.dice.outcomes.items():
         value = modified_roll(chart, natural, drm)
-        row = _by_natural(chart, combo, natural) or next(
+        row = _by_natural(first, natural) or next(
             (r for r, band in rows if not r.natural and band.contains(value)), None
         )
         if row is None:

@@ -52,6 +52,9 @@ CHART_STATEMENT_KEYWORDS = {
 }
 DRM_MEANING_STATEMENT = "drm_meaning"  # the statement that says what a DRM on a two-digit roll means
 
+# The flag every roll chart DRM of a generated game also tests (see `Generator.drms`).
+ENGAGED = "drm_engaged"
+
 
 @dataclass(frozen=True)
 class DiceForm:
@@ -233,7 +236,9 @@ class GameWriter:
         lines = []
         for _ in range(self.rng.randint(1, 3)):
             value = self.rng.choice([-2, -1, 1, 2, 3])
-            lines.append(f'  drm {self.name(0.5)} "{self.label()}" {value:+d} when {self.condition()}')
+            # every DRM also needs ENGAGED, so the natural roll (no DRM at all) stays a real case: the
+            # checker decides which totals the conditions allow, and rows are drawn around the dice
+            lines.append(f'  drm {self.name(0.5)} "{self.label()}" {value:+d} when {ENGAGED} and ({self.condition()})')
         if self.rng.random() < 0.3:
             lines.append(f"  combine sum clamp {-self.rng.randint(0, 2):+d} to {self.rng.randint(0, 3):+d}")
         if two_digit:
@@ -501,6 +506,7 @@ class GameWriter:
             self.externals.append(ext)
         names = "\n".join(self.enum_text(e) for e in decls)
         ctx = "".join(f'context {c.id}: {c.type} "{c.id}"\n' for c in contexts)
+        ctx += f'context {ENGAGED}: flag "DRMs in play"\n' if contexts else ""
         ext_text = "".join(f'external [{e}] "Printed elsewhere" "on the player aid cards"\n' for e in self.externals)
         makers = [self.roll_chart, self.roll_chart, self.value_chart, self.reference_chart, self.grid_chart]
         makers += [self.availability_chart, self.odds_and_crt]

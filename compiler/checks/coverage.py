@@ -16,6 +16,7 @@ from compiler.chance import drm_totals, reachable_rolls, unreachable_rows
 from compiler.checks.dice import unreachable_reason
 from compiler.diagnostics import Label, Sink, codes
 from compiler.reach import tests_keys
+from compiler.text import keys_phrase
 
 
 def check_chart(chart: model.Chart, sink: Sink) -> None:
@@ -215,14 +216,15 @@ def _check_row_reach(chart: model.Chart, reach: list[int], sink: Sink) -> None:
         if r is None:
             continue
         if id(row) in never:
-            reason = unreachable_reason(chart.dice, r) if chart.dice and not chart.dice_alternatives else None
+            plain = chart.dice and not chart.dice_alternatives and not tests_keys(chart)
+            reason = unreachable_reason(chart.dice, r) if plain and chart.dice else None
             sink.emit(
                 codes.UNREACHABLE_ROW,
                 f"row `{r.printed}` of chart `{chart.address}` can never be selected: "
                 + (
                     f"{reason}{', and no DRM reaches it' if chart.drms else ''}"
                     if reason
-                    else f"{dice_text}{drm_text} rolls {lo} to {hi}"
+                    else f"{dice_text}{drm_text} rolls {_rolls_for_row(chart, row)}"
                 ),
                 r.span,
                 "check the printed range, or declare the DRM that reaches it",
@@ -239,6 +241,16 @@ def _check_row_reach(chart: model.Chart, reach: list[int], sink: Sink) -> None:
                 if r.high is not None and r.high > hi
                 else None,
             )
+
+
+def _rolls_for_row(chart: model.Chart, row: model.Row) -> str:
+    """The modified rolls the row's key combinations can see (`2-7`, `1-6 for terrain Clear`): only
+    DRM totals whose conditions can hold together count (`compiler.reach`)."""
+    combos = [c for c in chart.key_combinations() if any(r is row for r in chart.rows_for(c))]
+    rolls = sorted({m for c in combos for m in reachable_rolls(chart, c)})
+    where = keys_phrase(chart.keys, row.keys) if tests_keys(chart) else ""
+    whole = bool(rolls) and rolls[-1] - rolls[0] + 1 == len(rolls)
+    return (f"{rolls[0]} to {rolls[-1]}" if whole else compress(rolls)) + (f" for {where}" if where else "")
 
 
 def _report_gaps(chart: model.Chart, gaps: dict[tuple[str, ...], list[int]], what: str, sink: Sink) -> None:

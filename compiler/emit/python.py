@@ -343,7 +343,8 @@ class _ChartEmitter:
         drms = self.chart.drms
         keys = {v for d in drms for v in model.key_vars(d.when)}
         used = sorted({v for d in drms for v in _vars(d.when)} | {d.per.var for d in drms if d.per})
-        return self.tested_key_params(sorted(keys & set(used))) + self.params_for([v for v in used if v not in keys])
+        context = self.params_for([v for v in used if v not in keys], scope)
+        return self.tested_key_params(sorted(keys & set(used))) + context
 
     def params_for(self, used: list[str], scope: Namespace | None = None) -> list[_Param]:
         """The keyword parameters of the context variables `used`, in that order (named within
