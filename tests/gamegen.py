@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from dataclasses import dataclass, field
 
 # Names that are a trap in generated Python: builtins, keywords and soft keywords, the generated
@@ -48,7 +49,7 @@ RESERVED_FOR_TYPES = {
 # generator keeps them out of those places until that is fixed.
 CHART_STATEMENT_KEYWORDS = {
     "rule", "roll", "value", "key", "column", "drm", "combine", "footnote", "note", "partial", "rows", "grid",
-    "availability", "drm_meaning", "derive", "allow",
+    "availability", "drm_meaning", "derive", "allow", "zero", "repeat", "modified",
 }
 DRM_MEANING_STATEMENT = "drm_meaning"  # the statement that says what a DRM on a two-digit roll means
 
@@ -283,8 +284,12 @@ class GameWriter:
         bounds = [0, *cuts, len(outcomes)]
         return [(outcomes[a], outcomes[b - 1]) for a, b in itertools.pairwise(bounds)]
 
-    def ranges(self, dice: DiceForm, parts: int, open_ends: bool) -> list[str]:
-        runs = self.partition(dice.outcomes, parts)
+    def ranges(self, dice: DiceForm, parts: int, open_ends: bool, reach: tuple[int, int] = (0, 0)) -> list[str]:
+        """Rows tiling the outcomes; with DRMs that may add `reach` = (lowest, highest) total, the
+        first row reaches `reach[1]` above the lowest outcome and the last row as far below the
+        highest, so that a DRM always in force (a condition that is always true) cannot leave an end
+        row unreachable (C306)."""
+        runs = _widen_ends(self.partition(dice.outcomes, parts), dice.outcomes, reach)
         printed = [dice.printed(a) if a == b else f"{dice.printed(a)}-{dice.printed(b)}" for a, b in runs]
         if open_ends and len(runs) > 1:
             printed[0] = f"{dice.printed(runs[0][1])}-" if self.rng.random() < 0.5 else printed[0]
@@ -338,11 +343,12 @@ class GameWriter:
         cols = self.columns()
         lines = [head, f'  rule "{self.rng.randint(1, 20)}.{self.rng.randint(1, 9)}"', f"  {dice.statement}", *keys]
         lines += [f'  column {cid}: {ctype} "{cid.title()}"' for cid, ctype in cols]
-        lines += self.drms(dice.two_digit)
+        drm_lines = self.drms(dice.two_digit)
+        lines += drm_lines
         lines.append("  rows {")
         rows = []
         for combo in _product(key_values):
-            for printed in self.ranges(dice, self.rng.randint(1, 5), open_ends=True):
+            for printed in self.ranges(dice, self.rng.randint(1, 5), open_ends=True, reach=_drm_reach(drm_lines)):
                 ref = f"{' '.join(combo)} {printed}".strip()
                 cells = [self.cell(t) for _, t in cols]
                 rows.append((ref, cells))
@@ -548,3 +554,23 @@ def _product(values: list[list[str]]) -> list[list[str]]:
     for options in values:
         combos = [[*c, v] for c in combos for v in options]
     return combos
+
+
+def _drm_reach(drm_lines: list[str]) -> tuple[int, int]:
+    """The lowest and highest total the written `drm` lines can add (every negative, every positive)."""
+    found = (re.search(r'^\s*drm \S+ (?:"(?:[^"\\]|\\.)*" )?([+-]\d+)', line) for line in drm_lines)
+    values = [int(m.group(1)) for m in found if m]
+    return sum(v for v in values if v < 0), sum(v for v in values if v > 0)
+
+
+def _widen_ends(
+    runs: list[tuple[int, int]], outcomes: tuple[int, ...], reach: tuple[int, int]
+) -> list[tuple[int, int]]:
+    """Merge runs into the first until it reaches `reach[1]` above the lowest outcome, and into the
+    last until it starts `-reach[0]` below the highest."""
+    low, high = outcomes[0] + reach[1], outcomes[-1] + reach[0]
+    while len(runs) > 1 and runs[0][1] < low:
+        runs = [(runs[0][0], runs[1][1]), *runs[2:]]
+    while len(runs) > 1 and runs[-1][0] > high:
+        runs = [*runs[:-2], (runs[-2][0], runs[-1][1])]
+    return runs
