@@ -232,7 +232,8 @@ def _range_findings(cell: Cell, zero_padded: bool) -> list[ImportFinding]:
     dash = _foreign_dash(cell, RANGE)
     if dash:
         return [_dash_finding(cell, dash)]
-    if zero_padded and cell.kind is CellKind.NUMBER and cell.text == "0":
+    # a spreadsheet stores `00` as the number 0 and writes it to CSV as `0`; a zero-padded column has no range `0`
+    if zero_padded and cell.text == "0":
         return [
             ImportFinding(
                 codes.ZERO_FOR_DOUBLE_ZERO.code,
