@@ -1,14 +1,17 @@
 """What a build last wrote, so `build --check` on unchanged charts compiles and renders nothing.
 
 When `chartc build` has written an output folder, or `build --check` has found it up to date, the
-record keeps two things: a key hashing every input of that build (chartc's own files, as in
-`compiler.game_cache`; the options; every game's id and the name and text of every file it read)
+record keeps two things: a key hashing every input of that build (chartc's own files and the
+version files of the libraries that shape the outputs, as in `compiler.game_cache`; the options;
+every game's id and the name and text of every file it read)
 and the SHA-256 of every output. A later `build --check` whose inputs hash to the same key only
 reads the outputs: when each is on disk as a regular file with its recorded hash, no interrupted
 build left a journal or temp file, and no file the build owns is an orphan, the folder is up to
 date, which is what rendering would have found (the outputs are a function of those inputs).
 Anything else (an edited, missing or orphaned output, a changed chart, another option, another
 chartc) is left to the full check, which reports it with a diff and the command that fixes it.
+`build --check --pdf` always runs the full check: a PDF also depends on WeasyPrint, Pango and the
+installed fonts, which no key here covers.
 
 The record lives in the user's cache folder beside the saved parser, one per output folder, not in
 `--out`: a record committed with `generated/` would change with every edit of chartc's code and

@@ -26,7 +26,7 @@ class ShiftBreakdown:
     total: int
 
     def text(self) -> str:
-        """`Terrain (TEC, Woods) -1, Leader +1 = 0`, or `none` when no shift applies."""
+        """`Terrain ([TEC] Woods) -1, Leader +1 = 0`, or `none` when no shift applies."""
         if not self.terms:
             return "none"
         parts = ", ".join(f"{label} {value:+d}" for label, value in self.terms)
@@ -49,16 +49,17 @@ def breakdown(chart: model.Chart, context: Context) -> ShiftBreakdown:
 
 def _label(shift: model.Shift, context: Context) -> str:
     """A shift's label in a breakdown; one read from a chart names the chart and the row read:
-    `Terrain ([TEC] woods)`."""
-    given = context.get(shift.source.var) if shift.source is not None else None
-    return shift.label if shift.source is None or given is None else f"{shift.label} ([{shift.source.chart}] {given})"
+    `Terrain ([TEC] Woods)`."""
+    if shift.source is None or (given := context.get(shift.source.var)) is None:
+        return shift.label
+    return f"{shift.label} ([{shift.source.chart}] {dict(shift.source.labels).get(str(given), given)})"
 
 
 def variables(rules: model.ShiftRules) -> list[str]:
     """The context variables the shifts read, each once, in order of first use."""
     found: list[str] = []
     for s in rules.shifts:
-        names = [s.source.var] if s.source is not None else sorted(_vars(s.when)) if s.when is not None else []
+        names = [s.source.var] if s.source is not None else sorted(model.condition_vars(s.when))
         found += [n for n in names if n not in found]
     return found
 
@@ -92,15 +93,3 @@ def runtime_condition(c: model.Condition) -> runtime._Condition:
 
 def _operand(value: model.Operand) -> int | str:
     return value if isinstance(value, int) else str(value)
-
-
-def _vars(c: model.Condition) -> set[str]:
-    match c:
-        case model.Flag() | model.Compare() | model.In():
-            return {c.var}
-        case model.Not():
-            return _vars(c.inner)
-        case model.All() | model.Any_():
-            return set().union(*(_vars(p) for p in c.parts))
-        case _:
-            assert_never(c)

@@ -110,11 +110,6 @@ def parse_band(label: str) -> tuple[int | None, int | None] | None:
     return runtime._odds_band(label)
 
 
-def scale(ratio: tuple[int, int]) -> int:
-    """Position on the odds scale: 1:1 -> 0, 3:1 -> 2, 1:3 -> -2."""
-    return runtime._odds_position(ratio)
-
-
 def member_id(label_text: str) -> str:
     """The id of an odds column: its printed label (`3:1`, `-1/0`), so JSON and CLI never show another."""
     return runtime._odds_column_id(label_text)
@@ -165,7 +160,7 @@ def read(rule: OddsRule, attack: int, defense: int | None, shift: int = 0) -> Re
     return Reading(got.formed, got.column, got.clamped, shift)
 
 
-def column(rule: OddsRule, attack: int, defense: int, shift: int = 0) -> str:
+def column(rule: OddsRule, attack: int, defense: int | None, shift: int = 0) -> str:
     """The CRT column label for these forces and column shift (+ toward the attacker).
 
     Without printed columns the ratio itself is returned (shifts move it along the odds scale).

@@ -5,9 +5,9 @@ answer. The compiled game (its model, findings and silenced findings) is saved i
 cache folder beside the saved parser (`dsl.parser_cache`), under a key that hashes everything the
 result depends on: the text and displayed name of every file of the game folder, the options
 (`--as-printed`), the bytes of every file of chartc's own packages (code, grammar, templates,
-schemas), Lark's version file and Python's version. An edit to a chart or to chartc is a new key,
-so a saved game is never stale; the saved games of one folder and option replace each other, so
-the cache does not grow with every edit.
+schemas), the version files of Lark, Jinja2 and MarkupSafe, and Python's version. An edit to a
+chart or to chartc is a new key, so a saved game is never stale; the saved games of one folder and
+option replace each other, and at most `KEEP` are kept, so the cache does not grow with every edit.
 
 The saved game is a pickle, read only under the parser cache's rules (a file and folder owned by
 the current user that no one else may write); anything that goes wrong (an unwritable home, a
@@ -32,6 +32,9 @@ from dsl.parser_cache import read_trusted, write_private
 # Bump to invalidate every saved game when the way it is saved changes.
 _FORMAT = "1"
 _PACKAGES = ("compiler", "dsl")
+# Libraries whose version can change what chartc produces (the parse; the HTML's escaping): the
+# file holding each one's `__version__` is hashed, found without importing the library.
+_LIBRARIES = ("lark", "jinja2", "markupsafe")
 KEEP = 64
 """Most saved games kept (the most recently written): folders that are gone (temporary game
 folders) leave saved games nobody will read, so the cache is bounded rather than swept."""
@@ -58,16 +61,18 @@ def game_key(game_id: str, as_printed: bool, sources: dict[str, str]) -> str:
 
 @cache
 def code_fingerprint() -> str:
-    """A hash of every file of chartc's packages, Lark's version file and Python's version."""
+    """A hash of every file of chartc's packages, the version files of the libraries that shape
+    its outputs, and Python's version."""
     digest = hashlib.sha256(sys.version.encode("utf-8"))
     for package in _PACKAGES:
         root = Path(__file__).resolve().parent.parent / package
         for f in sorted(root.rglob("*")):
             if f.is_file() and "__pycache__" not in f.parts:
                 digest.update(f.relative_to(root).as_posix().encode("utf-8") + b"\0" + f.read_bytes())
-    lark = importlib.util.find_spec("lark")
-    if lark is not None and lark.origin is not None:  # the file holding `__version__`, not imported
-        digest.update(Path(lark.origin).read_bytes())
+    for library in _LIBRARIES:
+        spec = importlib.util.find_spec(library)
+        if spec is not None and spec.origin is not None:
+            digest.update(library.encode("utf-8") + b"\0" + Path(spec.origin).read_bytes())
     return digest.hexdigest()
 
 

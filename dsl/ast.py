@@ -410,6 +410,17 @@ class ShiftDecl:
     span: Span
 
 
+@dataclass(frozen=True)
+class DrmFromDecl:
+    """`drm terrain "Terrain" from [TEC] column drm by terrain`: a DRM per row of a terrain
+    effects chart, read from its column."""
+
+    name: Name
+    label: Text | None
+    source: ShiftSourceDecl
+    span: Span
+
+
 class GroupPick(StrEnum):
     """Which shift of an exclusive group applies: the best or the worst for the attacker."""
 
@@ -645,6 +656,7 @@ class ChartDecl:
     shifts: tuple[ShiftDecl, ...] = ()
     shift_groups: tuple[ShiftGroupDecl, ...] = ()
     shift_cap: ShiftCapDecl | None = None
+    drms_from: tuple[DrmFromDecl, ...] = ()
 
 
 class Side(StrEnum):

@@ -404,6 +404,7 @@ class Builder(_Terminals):
             shifts=block.every("shift", ast.ShiftDecl),
             shift_groups=block.every("shift_group", ast.ShiftGroupDecl),
             shift_cap=shift_cap,
+            drms_from=block.every("drm_from", ast.DrmFromDecl),
         )
 
     def external(
@@ -631,6 +632,20 @@ class Builder(_Terminals):
         source = ast.ShiftSourceDecl(chart_name, column, by, span)
         decl = ast.ShiftDecl(name, label, None, None, source, group, span)
         return _Stmt("shift", decl, span)
+
+    def drm_from(
+        self,
+        meta: Meta,
+        name: ast.Name,
+        label: ast.Text | None,
+        chart: _ChartId | ast.Name,
+        column: ast.Name,
+        by: ast.Name,
+    ) -> _Stmt:
+        span = self._span(meta)
+        chart_name = chart.name if isinstance(chart, _ChartId) else chart
+        decl = ast.DrmFromDecl(name, label, ast.ShiftSourceDecl(chart_name, column, by, span), span)
+        return _Stmt("drm_from", decl, span)
 
     def shift_group_best(self, meta: Meta, name: ast.Name) -> _Stmt:
         decl = ast.ShiftGroupDecl(name, ast.GroupPick.BEST, self._span(meta))

@@ -24,6 +24,7 @@ import itertools
 import json
 import math
 import random
+import re
 import sys
 import traceback
 from collections.abc import Callable, Iterator, Mapping
@@ -287,6 +288,9 @@ def run_game(
     runner = CliRunner()
     with contextlib.chdir(folder):
         built = runner.invoke(cli, ["build", "--out", "gen"])
+        unreachable = drop_unreachable_rows(runner, folder) if built.exit_code != 0 else []
+        if unreachable:
+            built = runner.invoke(cli, ["build", "--out", "gen"])
         if built.exit_code != 0:
             run.disagree("-", "chartc build (a generated game must check without errors)", built.output[-2000:])
             return run
@@ -298,12 +302,115 @@ def run_game(
         if tamper:
             py = folder / "gen" / GAME / f"{GAME}.py"
             py.write_text(tamper(py.read_text(encoding="utf-8")), encoding="utf-8")
+        for address, printed in unreachable:
+            confirm_unreachable(run, doc, address, printed)
         module = import_module(folder / "gen" / GAME / f"{GAME}.py", f"chartc_differential_{seed}_{id(folder)}")
         try:
             compare_game(run, runner, doc, module, random.Random(seed))
         finally:
             sys.modules.pop(module.__name__, None)
     return run
+
+
+# ---- rows the checker calls unreachable (C306, an error) ------------------------------------------
+
+_UNREACHABLE = re.compile(r"^row `(?P<range>[^`]+)` of chart `(?P<chart>[^`]+)` can never be selected")
+
+
+def drop_unreachable_rows(runner: CliRunner, folder: Path) -> list[tuple[str, str]]:
+    """When every error of a generated game is an unreachable row (C306), delete those rows from the
+    sources so the rest of the game can be compared, and return (chart address, printed range) of
+    each: `confirm_unreachable` then tries to reach them by brute force. Empty when other errors
+    remain (the build failure is then reported as it is)."""
+    report = json.loads(runner.invoke(cli, ["check", "--format", "json"]).output)
+    errors = [d for d in report["diagnostics"] if d["severity"] == "error"]
+    if not errors or any(d["code"] != "C306" for d in errors):
+        return []
+    found = []
+    for d in sorted(errors, key=lambda d: (d["file"], -d["line"])):  # bottom up: line numbers stay right
+        match = _UNREACHABLE.match(d["message"])
+        assert match, d["message"]
+        path = folder / d["file"]
+        lines = path.read_text(encoding="utf-8").split("\n")
+        row = lines[d["line"] - 1]
+        assert row.strip().startswith(match["range"]) or f" {match['range']}:" in row, (row, d["message"])
+        del lines[d["line"] - 1]
+        path.write_text("\n".join(lines), encoding="utf-8")
+        found.append((match["chart"], match["range"]))
+    return found
+
+
+def printed_bounds(chart: dict[str, Any], printed: str) -> tuple[int | None, int | None]:
+    """The bounds of a range as the generated games print it (`3-5`, `7+`, `2-`, `-2--1`, `9-0`)."""
+    dice = chart["dice"]
+
+    def face(text: str) -> int:
+        if text == "0" and dice.get("sides") == 10 and dice.get("zero_reads", 10) == 10:
+            return 10
+        return 100 if text == "00" and dice["form"] == "percentile" else int(text)
+
+    if match := re.fullmatch(r"(-?[0-9]+)([+-]?)", printed):
+        value = face(match[1])
+        return (value, None) if match[2] == "+" else (None, value) if match[2] == "-" else (value, value)
+    match = re.fullmatch(r"(-?[0-9]+)-(-?[0-9]+)", printed)
+    assert match, printed
+    return face(match[1]), face(match[2])
+
+
+def contexts(doc: dict[str, Any], chart: dict[str, Any], limit: int = 20000) -> Iterator[dict[str, Any]]:
+    """Every assignment of the context variables the chart's DRMs test (ints over -1 to 2 past the
+    largest constant the conditions name), or a seeded sample of `limit` of them when there are more."""
+    names: list[str] = []
+    constants: set[int] = set()
+
+    def walk(when: dict[str, Any] | None) -> None:
+        if when is None:
+            return
+        if "var" in when and when["var"] not in names:
+            names.append(when["var"])
+        for v in [when.get("value"), *when.get("values", [])]:
+            if isinstance(v, int) and not isinstance(v, bool):
+                constants.add(v)
+        for inner in when.get("of", []) if isinstance(when.get("of"), list) else [when.get("of")]:
+            walk(inner)
+
+    for d in chart["drms"]:
+        walk(d["when"])
+    variables = {v["id"]: v for v in doc["context"]}
+    domains: list[list[Any]] = []
+    for name in names:
+        var = variables[name]
+        match var["type"]:
+            case "flag":
+                domains.append([False, True])
+            case "int":
+                domains.append(list(range(-1, max(constants | {7}) + 3)))
+            case "month":
+                domains.append(key_values(doc, "month"))
+            case _:
+                domains.append(key_values(doc, var["enum"] or var["type"]))
+    size = math.prod(len(d) for d in domains)
+    if size <= limit:
+        for values in itertools.product(*domains):
+            yield dict(zip(names, values, strict=True))
+        return
+    rng = random.Random(size)
+    for _ in range(limit):
+        yield {name: rng.choice(domain) for name, domain in zip(names, domains, strict=True)}
+
+
+def confirm_unreachable(run: GameRun, doc: dict[str, Any], address: str, printed: str) -> None:
+    """A row the checker calls unreachable must hold no modified roll under any context."""
+    chart = next(c for c in doc["charts"] if c["address"] == address)
+    low, high = printed_bounds(chart, printed)
+    naturals = [o["roll"] for o in chart["dice"]["outcomes"]]
+    for context in contexts(doc, chart):
+        total = drm_total(chart, context)
+        inside = [n + total for n in naturals if low is None or n + total >= low]
+        hits = [m for m in inside if high is None or m <= high]
+        if hits:
+            run.disagree(address, f"row {printed} called unreachable (C306)", f"reached by {hits[0]} under {context}")
+            return
 
 
 def import_module(path: Path, name: str) -> ModuleType:

@@ -115,3 +115,10 @@ def test_a_left_temp_file_is_recovered_by_the_full_check(tree: Path) -> None:
     assert r.exit_code == 1 and ".chartc-leftover" in r.output
     assert not (tree / "generated" / "t" / ".chartc-leftover").exists()
     assert _check().exit_code == 0
+
+
+def test_a_pdf_check_always_renders(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a PDF depends on WeasyPrint, Pango and the fonts, which the record's key does not cover
+    _no_compiling(monkeypatch)
+    with pytest.raises(AssertionError, match="compiled an unchanged tree"):
+        CliRunner().invoke(cli, ["build", "--check", "--pdf"], catch_exceptions=False)

@@ -210,3 +210,66 @@ def test_a_drm_on_a_percentile_chart_without_drm_meaning_is_refused_by_the_modul
     with pytest.raises(ValueError, match="no stated meaning"):
         ia2.lookup_r7(30, period="late_1944", drm=1)
     assert ia2.lookup_r7(30, period="late_1944") == {"pilot": "Trained"}
+
+
+@pytest.fixture()
+def forms(tmp_path: Path):
+    """`chartc ARGS --charts <tests/data/modifier_forms.chart as game t>`."""
+    (tmp_path / "charts" / "t").mkdir(parents=True)
+    text = (ROOT / "tests" / "data" / "modifier_forms.chart").read_text(encoding="utf-8")
+    (tmp_path / "charts" / "t" / "forms.chart").write_text(text, encoding="utf-8")
+    runner = CliRunner()
+
+    def invoke(*args: str):
+        return runner.invoke(cli, [*args, "--charts", str(tmp_path / "charts")], catch_exceptions=False)
+
+    return invoke
+
+
+def test_a_key_feeds_the_drms_that_test_it_and_a_group_keeps_its_best(forms) -> None:
+    # F1: -1 per 10 kills; the terrain group keeps its best member: Town -2 beats Night -3
+    r = forms("lookup", "t/F1", "7", "--key", "terrain=town", "--when", "night", "--set", "kills=25")
+    assert r.exit_code == 0, r.output
+    assert "natural 7, Kills -2 (2 x -1), Town -2 = 3" in r.output and "Result: Miss" in r.output
+
+
+def test_the_breakdown_shows_the_cap_on_the_modified_roll(forms) -> None:
+    # F1: `modified clamp 1 to 10`; 9 + 3 skills + 1 = 13 reads as 10
+    r = forms("lookup", "t/F1", "9", "--key", "terrain=clear", "--set", "skill=3", "--drm", "1")
+    assert "natural 9, Skill +3 (3 x +1), --drm +1 = 13, modified roll capped to 10" in r.output
+    assert "roll 9 + DRM 4 = 13, capped to 10 -> row 6-10" in r.output
+
+
+def test_a_natural_row_wins_over_any_drm(forms) -> None:
+    # F1: a natural 10 is an automatic hit, whatever the DRMs (here -6)
+    r = forms("lookup", "t/F1", "10", "--key", "terrain=town", "--set", "kills=40", "--json")
+    doc = json.loads(r.output)
+    assert doc["drm"] == -6 and doc["values"] == {"result": "Automatic hit"}
+
+
+def test_an_int_outside_its_declared_range_is_a_usage_error(forms) -> None:
+    r = forms("lookup", "t/F1", "9", "--key", "terrain=clear", "--set", "skill=4")
+    assert r.exit_code == 2 and "skill 4 is outside its declared range 0-3 (Skill)" in r.output
+
+
+def test_when_and_set_feed_a_crts_column_shifts(tmp_path: Path) -> None:
+    from tests.test_crt import SHIFTS
+
+    (tmp_path / "charts" / "t").mkdir(parents=True)
+    (tmp_path / "charts" / "t" / "case.chart").write_text(SHIFTS, encoding="utf-8")
+    args = ["lookup", "t/CRT", "4", "--attack", "30", "--defense", "10", "--charts", str(tmp_path / "charts")]
+    # 30 vs 10 is 3:1; woods -1 (from the TEC), leader +1, night -1: one column left, 2:1, where a 4 is AE
+    r = CliRunner().invoke(cli, [*args, "--set", "terrain=Woods", "--when", "leader", "--when", "night"])
+    assert r.exit_code == 0, r.output
+    assert "column shifts: Terrain ([TEC] woods) -1, Leader +1, Night -1 = -1" in r.output
+    assert "Result: AE" in r.output
+    # the terrain is the CRT's shift variable, not a key: a typo is named
+    r = CliRunner().invoke(cli, [*args, "--set", "terain=woods"])
+    assert r.exit_code == 2 and "does not read `terain`" in r.output and "did you mean `terrain`?" in r.output
+
+
+def test_a_roll_or_factor_of_more_than_30_digits_says_so(run) -> None:
+    r = run("lookup", "ia2/R9", "1" * 31)
+    assert r.exit_code == 2 and "a number of 31 digits is not a roll" in r.output
+    r = run("lookup", "usaaf/crt_odds", "--attack", "9" * 40, "--defense", "7")
+    assert r.exit_code == 2 and "a number of 40 digits is not a whole number" in r.output

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
@@ -382,7 +383,7 @@ def test_shift_breakdown(shifts_game) -> None:
 
     crt = shifts_game.chart("CRT")
     assert breakdown(crt, {}).terms == ()
-    assert breakdown(crt, {"terrain": "woods"}).text() == "Terrain ([TEC] woods) -1 = -1"
+    assert breakdown(crt, {"terrain": "woods"}).text() == "Terrain ([TEC] Woods) -1 = -1"
     # woods -1 and a river -1 are one group of which only the worst counts: the terrain, listed first
     assert breakdown(crt, {"terrain": "woods", "river": True}).total == -1
     # a river -1 is worse than clear terrain (0): the river counts
@@ -390,7 +391,7 @@ def test_shift_breakdown(shifts_game) -> None:
     assert breakdown(crt, {"terrain": "town", "leader": True}).total == -1  # -2 + 1
     # town -2 and night -1 make -3, held to the cap of -2
     town_night = breakdown(crt, {"terrain": "town", "night": True})
-    assert (town_night.total, town_night.text()) == (-2, "Terrain ([TEC] town) -2, Night -1 = -2 (capped)")
+    assert (town_night.total, town_night.text()) == (-2, "Terrain ([TEC] Town) -2, Night -1 = -2 (capped)")
 
 
 def test_the_terrain_effects_chart_is_the_one_source(tmp_path: Path) -> None:
@@ -415,7 +416,7 @@ def test_lookup_applies_the_crt_shifts(shifts_game) -> None:
     result = answer(shifts_game, crt, "4", {}, 0, Forces(30, 10), {"terrain": "woods", "leader": True, "night": True})
     assert result.values() == {"result": "AE"}
     assert lookup_lines(shifts_game, result)[1:3] == [
-        "  column shifts: Terrain ([TEC] woods) -1, Leader +1, Night -1 = -1",
+        "  column shifts: Terrain ([TEC] Woods) -1, Leader +1, Night -1 = -1",
         "  odds: 2:1 (3:1 shifted -1 reads the 2:1 column)",
     ]
     # a --shift +1 from the caller adds to the CRT's own shifts: back on 3:1, where a 4 is DE
@@ -468,6 +469,7 @@ INTERNAL_ID = re.compile(r"\bo\d+_\d+\b")  # the ids odds columns had before the
 
 def test_no_internal_column_id_in_outputs_or_cli_messages(tmp_path: Path) -> None:
     from compiler.build import render_outputs
+    from compiler.project import load
 
     crts = (FORMS + SHIFTS.replace('game t { title "T" }\n', "")).replace(
         'odds ratio "Odds"', 'odds ratio "Ratio odds"'
@@ -479,6 +481,10 @@ def test_no_internal_column_id_in_outputs_or_cli_messages(tmp_path: Path) -> Non
     comp = compile_text(tmp_path, crts)
     assert comp.diagnostics == []
     outputs = render_outputs(comp.project)
+    crtlab = ROOT / "tests" / "data" / "charts" / "crtlab"  # the test CRTs of the aid and `analyze`
+    lab = load([crtlab])
+    assert not lab.has_errors
+    outputs |= render_outputs(lab.project)
     corpus = [p for p in (ROOT / "generated").rglob("*") if p.suffix in (".json", ".html")]
     texts = {name: text for name, text in outputs.items() if not name.endswith(".py")}
     texts |= {str(p): p.read_text(encoding="utf-8") for p in corpus}
@@ -494,6 +500,14 @@ def test_no_internal_column_id_in_outputs_or_cli_messages(tmp_path: Path) -> Non
         ["odds", "t/CRT", "--key", "odds=3:1"],
         ["odds", "t/CRT", "--key", "odds=3:1", "--format", "json"],
         ["lookup", "usaaf/crt_odds", "--attack", "26", "--defense", "7", "--charts", str(ROOT / "charts")],
+    ]
+    lab_charts = str(crtlab.parent)
+    runs += [
+        ["lookup", "crtlab/CRT", "4", "--attack", "15", "--defense", "10", "--charts", lab_charts],
+        ["lookup", "crtlab/CRT", "4", "--key", "odds=9:1", "--charts", lab_charts],
+        ["lookup", "crtlab/DCRT", "4", "--attack", "3", "--defense", "9", "--json", "--charts", lab_charts],
+        ["odds", "crtlab/FIRE", "--attack", "3", "--charts", lab_charts],
+        ["analyze", "crtlab/CRT", "--charts", lab_charts],
     ]
     for args in runs:
         r = CliRunner().invoke(cli, args if "--charts" in args else [*args, "--charts", charts])
@@ -535,3 +549,148 @@ def test_the_aid_prints_the_terrain_shift_in_both_places(shifts_game) -> None:
     assert "<li>Leader: 1 column right when Attacking leader</li>" in crt
     assert "Total shift limited to −2 to +2 columns." in crt
     assert "The total shift applies after the odds table&#39;s edge." in crt
+
+
+def test_odds_command_reads_a_crt_from_forces(tmp_path: Path) -> None:
+    compile_text(tmp_path, SHIFTS)
+    charts = str(tmp_path / "charts")
+    # 90 vs 10 is 9:1: the 6:1 column at the table's edge, then --shift -1: 5:1, where 1 is AE
+    r = CliRunner().invoke(
+        cli, ["odds", "t/CRT", "--attack", "90", "--defense", "10", "--shift", "-1", "--charts", charts]
+    )
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[1:3] == [
+        "  column shifts: none",
+        "  odds: 5:1 (9:1 shifted -1 reads the 5:1 column: the table's edge)",
+    ]
+    assert "  1     1/6 (16.7%)  AE" in r.output and "  2-6   5/6 (83.3%)  DE" in r.output
+    r = CliRunner().invoke(
+        cli, ["odds", "t/CRT", "--attack", "90", "--defense", "10", "--format", "json", "--charts", charts]
+    )
+    assert '"odds_read": {\n    "odds": {\n      "odds": "9:1",\n      "shift": 0,\n      "column": "6:1"' in r.output
+    r = CliRunner().invoke(cli, ["odds", "t/CRT", "--defense", "10", "--charts", charts])
+    assert r.exit_code == 2 and "give --attack with --defense" in r.output
+
+
+def _oracle(columns: list[tuple[F, F]], value: F, between: str) -> int | None:
+    """The column an odds value reads, from the definition alone: the column holding it, else the
+    nearest column below (`lower`) or above (`higher`); None past either end."""
+    holding = [i for i, (lo, hi) in enumerate(columns) if lo <= value <= hi]
+    if holding:
+        return holding[0]
+    below = [i for i, (_, hi) in enumerate(columns) if hi < value]
+    above = [i for i, (lo, _) in enumerate(columns) if lo > value]
+    if not below or not above:
+        return None
+    return below[-1] if between == "lower" else above[0]
+
+
+def test_column_forms_agree_with_their_definition(forms) -> None:
+    from compiler.crt import parse_band, parse_fraction
+
+    inf = F(10**9)
+    for name, between in (("ratio", "lower"), ("favour", "higher")):
+        rule_ = forms.chart(name).odds
+        points = [parse_fraction(c) for c in rule_.columns]
+        for attack in range(1, 31):
+            for defense in range(1, 31):
+                want = _oracle([(p, p) for p in points], F(attack, defense), between)
+                try:
+                    got = rule_.columns.index(column(rule_, attack, defense))
+                except OddsProblem:
+                    got = None  # `favour` says `beyond error`
+                if want is not None:
+                    assert got == want, (name, attack, defense)
+                elif got is not None:  # past an end: `ratio` clamps to the edge column
+                    assert got in (0, len(points) - 1) and name == "ratio", (name, attack, defense)
+    for name in ("diff", "fire", "band"):
+        rule_ = forms.chart(name).odds
+        bands = [parse_band(c) for c in rule_.columns]
+        spans = [(F(-inf if lo is None else lo), F(inf if hi is None else hi)) for lo, hi in bands]
+        for attack in range(0, 41):
+            for defense in range(0, 15) if name == "diff" else (None,):
+                value = F(attack - (defense or 0))
+                want = _oracle(spans, value, str(rule_.between or "lower"))
+                try:
+                    got = rule_.columns.index(column(rule_, attack, defense))
+                except OddsProblem:
+                    got = None  # outside the domain, or below `fire`'s first column (`beyond error`)
+                if want is not None and (
+                    rule_.domain is None or rule_.domain[0] <= attack <= (rule_.domain[1] or attack)
+                ):
+                    assert got == want, (name, attack, defense)
+
+
+def test_a_drm_read_from_the_terrain_effects_chart(tmp_path: Path) -> None:
+    from compiler.emit.python import emit_game_python
+    from compiler.query.lookup import lookup
+
+    # the TEC gains a DRM column: town +1 (attacking into town is harder for the defender to hold)
+    text = SHIFTS.replace(
+        'column shift: int "Column shift" rows { clear: 0  woods: -1  town: -2 }',
+        'column shift: int "Column shift" column drm: int "DRM" rows { clear: 0, 0  woods: -1, 0  town: -2, +1 }',
+    )
+    text = text.replace(
+        "  shift_cap -2 to +2\n", '  shift_cap -2 to +2\n  drm terrain_drm "Terrain" from [TEC] column drm by terrain\n'
+    )
+    text = text.replace('"DE": - | 6 | 5-6 | 4-6 | 3-6 | 2-6 | 1-6 }', '"DE": 7+ | 6+ | 5+ | 4+ | 3+ | 2+ | 1+ }')
+    comp = compile_text(tmp_path, text)
+    assert comp.diagnostics == []
+    game = comp.project.games["t"]
+    crt = game.chart("CRT")
+    [drm] = crt.drms  # one DRM per terrain with a DRM on the TEC: town
+    assert (drm.id, drm.label, drm.value) == ("terrain_drm_town", "Terrain ([TEC] Town)", 1)
+    assert crt.drm_sources[0].source.values == (("clear", 0), ("woods", 0), ("town", 1))
+    out = tmp_path / "tec_drm.py"
+    out.write_text(emit_game_python(game))
+    m = import_module(out, "tec_drm_generated")
+    assert (m.drm_crt(terrain="town"), m.drm_crt(terrain="woods")) == (1, 0)
+    # 3:1, natural 3 + 1 in town: 4, which is DE on the 3:1 column (AE 1-3)
+    assert m.lookup_crt(3, odds="3:1", drm=m.drm_crt(terrain="town")) == {"result": "DE"}
+    assert lookup(crt, "3", {"odds": "3:1"}, 1).values() == {"result": "DE"}
+
+
+def test_cli_reads_the_shifts_context(tmp_path: Path) -> None:
+    compile_text(tmp_path, SHIFTS)
+    charts = str(tmp_path / "charts")
+    args = ["t/CRT", "4", "--attack", "30", "--defense", "10", "--set", "terrain=Woods", "--when", "leader"]
+    r = CliRunner().invoke(cli, ["lookup", *args, "--when", "night", "--charts", charts])
+    # woods -1, leader +1, night -1: 3:1 reads one column left, 2:1, where a 4 is AE
+    assert r.exit_code == 0, r.output
+    assert "  column shifts: Terrain ([TEC] Woods) -1, Leader +1, Night -1 = -1\n" in r.output
+    assert "  odds: 2:1 (3:1 shifted -1 reads the 2:1 column)\n" in r.output and r.output.endswith("Result: AE\n")
+    r = CliRunner().invoke(cli, ["odds", *[a for a in args if a != "4"], "--charts", charts])
+    # woods -1 and leader +1 cancel: the 3:1 column, where 1-3 is AE
+    assert r.exit_code == 0 and "  odds: 3:1\n" in r.output and "  1-3   1/2 (50%)  AE" in r.output, r.output
+
+
+def test_shift_before_clamp_counts_steps_past_a_closed_edge(tmp_path: Path) -> None:
+    from compiler.crt import read
+
+    comp = compile_text(
+        tmp_path,
+        'game t { title "T" }\n'
+        'odds d "D" { form differential columns ["-1/0", "+1/+2", "+3/+4", "+5/+6", "+7"] beyond clamp '
+        "shift before clamp }\n"
+        'odds r "R" { columns ["1:1", "3:2", "2:1", "3:1"] between columns lower beyond error shift before clamp }\n',
+    )
+    assert comp.diagnostics == []
+    diff, ratio = comp.project.games["t"].chart("d").odds, comp.project.games["t"].chart("r").odds
+    # +9 is two points past the closed +7 column: a shift of -2 lands on +7, -3 on +5/+6
+    assert (read(diff, 10, 1, -2).column, read(diff, 10, 1, -3).column) == ("+7", "+5/+6")
+    assert read(diff, 10, 1).clamped and not read(diff, 10, 1, -2).clamped
+    # 5:1 is two whole odds past 3:1: shifted -2 it reads 3:1; shifted -1 it is still off the table
+    assert read(ratio, 5, 1, -2).column == "3:1"
+    with pytest.raises(OddsProblem, match="5:1 shifted -1 is off the table"):
+        read(ratio, 5, 1, -1)
+
+
+def test_a_shift_cannot_test_the_crt_keys(tmp_path: Path) -> None:
+    # a column shift is read before the column is known, from the context: not from the CRT's keys
+    text = SHIFTS.replace(
+        "  shift_cap -2 to +2\n", '  shift odds_shift "Low odds" +1 when odds == "1:2"\n  shift_cap -2 to +2\n'
+    )
+    comp = compile_text(tmp_path, text)
+    assert [(d.code, d.message) for d in comp.diagnostics] == [
+        ("C407", "shift `odds_shift` tests the chart's key `odds`: a column shift reads context variables only")
+    ]

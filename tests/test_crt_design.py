@@ -49,7 +49,8 @@ def _brute_force(shape, column: str, drm: int) -> dict[str, Fraction]:
 
 
 @pytest.mark.parametrize(
-    "address, columns, drms", [("CRT", 7, (-1, 0, 1)), ("DCRT", 7, (0, 1)), ("FIRE", 8, (-2, -1, 0))]
+    "address, columns, drms",
+    [("CRT", 7, (-1, 0, 1)), ("DCRT", 7, (0, 1)), ("FIRE", 8, (-2, -1, 0)), ("TCRT", 7, (0,))],
 )
 def test_analysis_agrees_with_brute_force(crtlab, address: str, columns: int, drms: tuple[int, ...]) -> None:
     shape = _shape(crtlab, address)
@@ -104,6 +105,10 @@ def test_aid_prints_codes_in_cells_and_a_key_of_codes(crtlab) -> None:
     assert f'<tr><th scope="row">2</th>{cells}</tr>' in html
     assert "<dt>DR</dt><dd>Defender retreats 1 hex (attacker steps 0, defender steps 0)</dd>" in html
     assert "<dt>1-</dt><dd>1 or less</dd>" in html  # the legend explains the grid's own open end
+    # the chance table under the grid ends with the expected step losses (natural roll): at 5:1,
+    # DR on 1-2 and DE on 3-6 cost the defender 2 x 4/6 = 1.33 steps
+    assert '<tr><th scope="row">avg. defender steps</th><td>0.17</td>' in html
+    assert "<td>1.33</td></tr>" in html
     # no internal odds column id reaches the page
     assert "o1_2" not in html and "o3_1" not in html
 
@@ -168,8 +173,9 @@ def test_declared_roll_direction_is_checked(tmp_path: Path, side: str, fired: li
     assert all("as the chart declares" in d.message for d in comp.diagnostics)
 
 
-# The test CRTs of issue 13: odds with a 3:2 column, differential with negative columns, and a
-# strength-keyed fire table; each compiles (the fixture), looks up, and prints as a classic grid.
+# The test CRTs of issue 13: odds with a 3:2 column, differential with negative columns, a
+# strength-keyed fire table, and terrain shifts read from a terrain effects chart; each compiles
+# (the fixture), looks up, and prints as a classic grid.
 LOOKUPS = [
     # 13 vs 10 is between 1:1 and 3:2 and reads 1:1 (`between columns lower`); roll 4 there is EX
     (["CRT", "4", "--attack", "13", "--defense", "10"], "odds: 1:1 (13:10 reads the 1:1 column)", "EX"),
@@ -179,6 +185,14 @@ LOOKUPS = [
     (["DCRT", "3", "--attack", "20", "--defense", "8"], "diff: +7+", "DE"),
     # a strength of 3 uses the 2 column; 2d6 roll 11 there is D1
     (["FIRE", "11", "--attack", "3"], "strength: 2 (3 reads the 2 column)", "D1"),
+    # 30 vs 10 is 3:1; the defender in a town ([TEC] -2) shifts it two columns left to 1:1
+    (["TCRT", "4", "--attack", "30", "--defense", "10", "--shift", "-2"], "odds: 1:1", "EX"),
+    # the same shift from the context: [TEC] town -2, the leader +1, so one column left to 2:1
+    (
+        ["TCRT", "4", "--attack", "30", "--defense", "10", "--set", "terrain=town", "--when", "leader"],
+        "Terrain ([TEC] town) -2, Leader with the attackers +1 = -1",
+        "DR",
+    ),
 ]
 
 
@@ -193,11 +207,12 @@ def test_test_crts_look_up(monkeypatch, args: list[str], column: str, code: str)
 def test_test_crts_print_as_classic_grids(crtlab) -> None:
     html = render_outputs(crtlab.project)["crtlab/crtlab.html"]
     tables = re.findall(r'<table class="crt" .*?</table>', html, re.S)
-    assert len(tables) == 3
+    assert len(tables) == 4
     heads = [re.findall(r'<th scope="col">([^<]*)</th>', t) for t in tables]
     assert heads[0] == ["Roll (1d6)", "1:2", "1:1", "3:2", "2:1", "3:1", "4:1", "5:1"]
     assert heads[1] == ["Roll (1d6)", "-3-", "-2", "-1/0", "+1/+2", "+3/+4", "+5/+6", "+7+"]
     assert heads[2] == ["Roll (2d6)", "1", "2", "4", "6", "8", "12", "16", "20+"]
+    assert heads[3] == ["Roll (1d6)", "1:2", "1:1", "2:1", "3:1", "4:1", "5:1", "6:1"]
     # FIRE, 2d6 roll 12+ (the open-ended last line)
     assert "<tr><th scope=\"row\">12+</th>" + "<td>D1</td>" * 4 + "<td>D2</td>" * 4 + "</tr>" in tables[2]
 
@@ -209,3 +224,7 @@ def test_generated_module_chains_odds_into_each_test_crt(crtlab, tmp_path: Path)
     assert m.lookup_crt(4, odds=m.odds_crt_odds(13, 10))["result"] == "EX"  # 13:10 reads 1:1
     assert m.lookup_dcrt(3, diff=m.odds_crt_diff(5, 8))["result"] == "AE"  # -3 reads -3-
     assert m.lookup_fire(11, strength=m.odds_fire_strength(3))["result"] == "D1"  # 3 reads 2
+    # [TEC]: town -2, fortress -3; river and terrain are one group (the worst counts); leader +1
+    assert m.shift_tcrt(terrain="town") == -2 and m.shift_tcrt(terrain="fortress", leader=True) == -2
+    assert m.shift_tcrt(terrain="woods", river=True, leader=True) == 0
+    assert m.lookup_tcrt(4, odds=m.odds_field_odds(30, 10, m.shift_tcrt(terrain="town")))["result"] == "EX"

@@ -16,9 +16,14 @@ from click.testing import CliRunner
 from compiler import model
 from compiler.build import render_outputs
 from compiler.chance import chances, dice_variants
+from compiler.checks.dice import unreachable_reason
 from compiler.cli import cli
+from compiler.dice import Dice
 from compiler.repeated import repeated_chances
+from dsl.ast import Span
 from tests.conftest import codes, compile_text, import_module
+
+SPAN = Span("t.chart", 1, 1, 1, 2)
 
 CHARTS = """game t { title "Dice forms" }
 context fb_attack: flag "F/B attack"
@@ -253,3 +258,46 @@ def test_cli_odds_gives_each_alternative(charts_dir: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "when Veteran pilot, roll lower of 2d10 instead:" in result.output
     assert "51/100 (51%)" in result.output and "3/10 (30%)" in result.output
+
+
+def test_alternative_keywords_never_shadow_the_roll_or_a_key(tmp_path: Path) -> None:
+    # a context variable named like the roll's own `drm` and like the chart's key `side`
+    text = """game t { title "T" }
+enum side { allied "Allied" german "German" }
+context drm: int "Modifiers already counted"
+context side: flag "On the attacking side"
+chart [E3] "Evasion" {
+  key side
+  roll lower of 2d10 when side and drm > 1
+  roll 1d10
+  column result: text "Result"
+  rows {
+    * 1-3: "Hit"
+    * 4-0: "Evaded"
+  }
+}
+"""
+    comp = compile_text(tmp_path, text)
+    assert codes(comp) == []
+    path = tmp_path / "t_names.py"
+    path.write_text(render_outputs_for(comp.project.games["t"])["t/t.py"], encoding="utf-8")
+    module = import_module(path, "t_names")
+    rolled = module.roll_e3(random.Random(7), side="allied", drm=0, side_=True, drm_=2)
+    assert rolled["drm"] == 0 and 1 <= rolled["natural"] <= 10
+
+
+@pytest.mark.parametrize(
+    "dice, low, high, reason",
+    [
+        (Dice("d66", 2, 6), 39, 39, "39 is not a d66 roll: the ones digit is 1-6"),
+        (Dice("d66", 2, 6), 71, 71, "71 is not a d66 roll: the tens digit is 1-6"),
+        (Dice("d66", 2, 6), 17, 19, "`17-19` holds no d66 roll: the ones digit is 1-6"),
+        (Dice("d66", 2, 6), 100, 100, "100 lies outside d66, which rolls 11 to 66"),
+        (Dice("sum", 1, 6), 0, 0, "0 is not a face of a d6 (1 to 6)"),
+        (Dice("sum", 1, 10), 11, 17, "`11-17` lies outside 1d10, which rolls 1 to 10"),
+        (Dice("sum", 1, 10), 3, 5, None),  # rollable: no reason to give
+    ],
+)
+def test_unreachable_rows_name_the_real_reason(dice: Dice, low: int, high: int, reason: str | None) -> None:
+    printed = str(low) if low == high else f"{low}-{high}"
+    assert unreachable_reason(dice, model.DieRange(low, high, printed, SPAN)) == reason

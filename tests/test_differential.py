@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 from compiler.cli import cli
 from tests import gamegen
-from tests.differential import GAME, import_module, run_game
+from tests.differential import GAME, GameRun, confirm_unreachable, import_module, run_game
 
 BOUNDED_SEEDS = range(24)
 
@@ -122,6 +122,25 @@ def build(tmp_path: Path, text: str) -> tuple[dict[str, Any], Any]:
     assert r.exit_code == 0, r.output
     doc = json.loads((tmp_path / "gen" / GAME / f"{GAME}.json").read_text(encoding="utf-8"))
     return doc, import_module(tmp_path / "gen" / GAME / f"{GAME}.py", f"chartc_repro_{id(tmp_path)}")
+
+
+def test_a_row_called_unreachable_is_tried_by_brute_force() -> None:
+    # seed 18 draws a 2d6 chart whose DRMs add +3 to +5 in every context, so `2-` is unreachable
+    # (C306); the differential drops such rows and tries every context on them
+    chart = {
+        "address": "r",
+        "dice": {"form": "sum", "count": 2, "sides": 6, "outcomes": [{"roll": n} for n in range(2, 13)]},
+        "drms": [{"value": 3, "when": {"op": "not", "of": {"op": "flag", "var": "night"}}},
+                 {"value": 1, "when": {"op": "flag", "var": "night"}}],
+        "combine": {"clamp": None},
+    }
+    doc = {"charts": [chart], "context": [{"id": "night", "type": "flag"}]}
+    honest = GameRun(0, {})
+    confirm_unreachable(honest, doc, "r", "2")  # the lowest total is +1: 2 is out of reach
+    assert honest.disagreements == []
+    caught = GameRun(0, {})
+    confirm_unreachable(caught, doc, "r", "3-")  # natural 2 at night, +1: a modified 3
+    assert [d.answers for d in caught.disagreements] == ["reached by 3 under {'night': True}"]
 
 
 def test_a_key_named_select_is_looked_up(tmp_path: Path) -> None:

@@ -6,6 +6,8 @@ for the generated module, through `generated/ia2/ia2.py`.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from compiler.query.lookup import LookupProblem, lookup
@@ -29,6 +31,7 @@ def test_corpus_reports_only_the_known_print_defects(corpus_as_printed, corpus) 
         if d.span.file.startswith("charts/ia2")
     )
     assert [(c, f) for c, f, _ in found] == [
+        ("C305", "charts/ia2/awards.chart"),  # 7.8.7 Knight's Cross "1", -1 per succeeding point: 0 or less has no row
         ("C305", "charts/ia2/awards.chart"),  # 7.9.3 promotion "1-4" with -2/-1 DRMs: a modified 0 or less has no row
         ("C305", "charts/ia2/combat.chart"),  # R4 footnote 1's +1 DRM pushes a 6 to 7, off the table
         ("C305", "charts/ia2/combat.chart"),  # R4 7.9.1's Gruppe Leader -1 DRM pushes a 1 to 0, below the table
@@ -48,7 +51,8 @@ def test_corpus_reports_only_the_known_print_defects(corpus_as_printed, corpus) 
         ("C414", "charts/ia2/reference.chart"),  # 4.6 "one of 36 bases", but 4.6.2 lists 35
         ("C414", "charts/ia2/reference.chart"),  # 9.1 "Bf 109 (18 aircraft)", fewer named
     ]
-    # charts/ia2/errata.chart corrects the two defects whose right value the rules make clear (R4, promotion)
+    # charts/ia2/errata.chart corrects the defects whose right value the rules make clear (R4, Knight's
+    # Cross, promotion)
     amended = sorted((d.code, d.span.file) for d in corpus.diagnostics if d.span.file.startswith("charts/ia2"))
     assert amended == [(c, f) for c, f, _ in found if f != "charts/ia2/awards.chart" and f != "charts/ia2/combat.chart"]
 
@@ -226,3 +230,26 @@ def test_generated_module_matches_the_rulebook(gen) -> None:
     with pytest.raises(gen.NoRowError):
         gen.lookup_r7(90, period="y1945")
     assert gen.LOOKUPS["R4"] is gen.lookup_r4
+
+
+def test_per_n_drms_of_the_rulebook(run) -> None:
+    ia2 = import_module(ROOT / "generated" / "ia2" / "ia2.py", "ia2_per_n")
+    # 7.4.3 example: "A B-17 bomber has 1 engine damaged, two knocked out, and 3 hits on the port
+    # wing. Since the port wing can only take 4 hits, that would add one ... applies a -3 drm"
+    assert ia2.drm_crash_enroute(engines_out=2, systems_short=1) == -3
+    r = run("lookup", "ia2/crash_enroute", "4", "--set", "engines_out=2", "--set", "systems_short=1")
+    assert "Engines OUT -2 (2 x -1)" in r.output and "crashes before reaching home" in r.output
+    # 7.9.3: -1 per 10 kills; 25 kills are two steps, and a natural 6 becomes 4: promoted (1-4, read 4-)
+    assert ia2.drm_promotion(kills_in_period=25) == -2 and ia2.drm_promotion(kills_in_period=9) == 0
+    assert ia2.lookup_promotion(6, drm=-2) == {"result": "Promoted to the next higher rank"}
+    # 7.8.7: each succeeding point -1; 3 points past 30 turn a natural 4 into 1: awarded
+    assert ia2.drm_knights_cross(points_beyond=3) == -3
+    assert ia2.lookup_knights_cross(4, drm=-3) == {"result": "Awarded"}
+    # 10.6.2: +1 per skill of the ace; two skills turn a natural 4 into 6: a named ace (6+)
+    r = run("lookup", "ia2/named_ace", "4", "--set", "ace_skills=2", "--json")
+    assert json.loads(r.output)["range"] == "6+"
+    # the declared ranges are checked: a bomber has at most four engines
+    with pytest.raises(ValueError, match="outside its declared range"):
+        ia2.drm_crash_enroute(engines_out=5)
+    r = run("lookup", "ia2/crash_enroute", "4", "--set", "engines_out=5")
+    assert r.exit_code == 2 and "engines_out 5 is outside its declared range 0-4" in r.output

@@ -293,3 +293,22 @@ def test_lookup_rejects_unknown_keys(sl) -> None:
     with pytest.raises(LookupProblem):
         lookup(sl.chart("squadron_makeup"), None, {"period": "1947", "duration": "short"}, 0)
     assert "year_range" not in sl.enums  # the stand-in enum is gone: the headings are periods
+
+
+def test_evasion_rolls_two_d10_and_uses_the_lower(sl, run) -> None:
+    import json
+    from fractions import Fraction
+
+    # Evasion: "roll 2 dice, and use the lower result of the two Attack rolls"; the P-47 example:
+    # a modified 2 or lower fails, 3-5 Minor, 6 Major, 7+ Destroyed
+    destroyed = "Destroyed: the Aircraft is Destroyed (the Pilot may Bail Out)"
+    assert value(sl, "bandit_attack", "7", bandit="p47") == {"result": destroyed}
+    doc = json.loads(run("odds", "stuka_leader/bandit_attack", "--key", "bandit=p47", "--format", "json").output)
+    # one D10 fails on 1-2 (1/5); evasive, the lower of two fails unless both show 3+: 1 - (8/10)^2 = 9/25
+    assert Fraction(doc["rows"][0]["probability"]["exact"]) == Fraction(1, 5)
+    [evasive] = doc["alternatives"]
+    assert Fraction(evasive["rows"][0]["exact"]) == Fraction(9, 25)
+    # and 7+ needs both dice at 7+: (4/10)^2 = 4/25
+    assert Fraction(evasive["rows"][3]["exact"]) == Fraction(4, 25)
+    r = run("odds", "stuka_leader/bandit_attack", "--key", "bandit=p47", "--when", "evasive")
+    assert r.exit_code == 0 and "9/25 (36%)" in r.output and "instead (rolled in the context given):" in r.output

@@ -146,5 +146,6 @@ def _check_print_width(shape: CrtShape, sink: Sink) -> None:
         f"chart `{shape.chart.address}` has {len(labels)} columns: about {width:.0f} mm wide at 8 pt, more than "
         "the 188 mm across an A4 or US Letter portrait page",
         shape.chart.title_span or shape.chart.span,
-        "split it into two charts (low and high odds) or shorten the column labels; it prints shrunk to fit",
+        "split it into two charts (low and high odds) or shorten the column labels: printed, it would run past "
+        "the page's edge",
     )

@@ -48,10 +48,20 @@ def unreachable_reason(dice: Dice, rng: model.DieRange) -> str | None:
     if rng.low is None or rng.high is None or any(v in dice.outcomes for v in range(rng.low, rng.high + 1)):
         return None
     what = str(rng.low) if rng.low == rng.high else f"`{rng.printed}`"
-    if dice.form is DiceForm.D66 and dice.min <= rng.low and rng.high <= dice.max:
-        digit = "ones" if all(not 1 <= v % 10 <= 6 for v in range(rng.low, rng.high + 1)) else "tens"
+    digit = _bad_d66_digit(range(rng.low, rng.high + 1)) if dice.form is DiceForm.D66 else None
+    if digit is not None:
         verb = "is not a d66 roll" if rng.low == rng.high else "holds no d66 roll"
         return f"{what} {verb}: the {digit} digit is 1-6"
     if dice.form is DiceForm.SUM and dice.count == 1 and rng.low == rng.high:
         return f"{what} is not a face of a d{dice.sides} ({dice.min} to {dice.max})"
     return f"{what} lies outside {dice.text}, which rolls {dice.min} to {dice.max}"
+
+
+def _bad_d66_digit(values: range) -> str | None:
+    """`ones` or `tens` when every number of `values` has that digit outside 1-6 (a d66 reads two d6
+    as tens and ones), else None."""
+    if all(0 <= v <= 99 and not 1 <= v % 10 <= 6 for v in values):
+        return "ones"
+    if all(0 <= v <= 99 and not 1 <= v // 10 <= 6 for v in values):
+        return "tens"
+    return None

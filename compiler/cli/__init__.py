@@ -33,13 +33,49 @@ COMMANDS = {
     "check": ("compiler.cli.check", "check"),
     "diff": ("compiler.cli.diff", "diff_command"),
     "explain": ("compiler.cli.explain", "explain"),
+    "export": ("compiler.cli.tables", "export_command"),
+    "fmt": ("compiler.cli.fmt", "fmt_command"),
+    "import": ("compiler.cli.tables", "import_command"),
+    "list": ("compiler.cli.list", "list_command"),
     "lookup": ("compiler.cli.lookup", "lookup_command"),
     "odds": ("compiler.cli.odds", "odds_command"),
 }
 
 
+# Each command's one-line summary in `chartc --help`, whole (click cuts a docstring at its first
+# full stop, `(e.g.` included, or at 45 characters); listed here, `--help` imports no command.
+SUMMARIES = {
+    "analyze": "Print a CRT's chance of each result per column and DRM",
+    "build": "Check, then write each game's JSON, Python and HTML (and PDF)",
+    "check": "Check chart sources and report every finding",
+    "diff": "List the changes between two chart trees or git revisions",
+    "explain": "Explain a diagnostic code (e.g. C305), or list every code",
+    "export": "Write a chart's table as CSV (GAME/CHART --csv)",
+    "fmt": "Rewrite chart files in the canonical layout",
+    "import": "Draft a chart from a CSV, TSV, XLSX, ODS or Markdown table",
+    "list": "List a game's charts: ID, title, rule, dice or keys, status",
+    "lookup": "Print the row a roll plus DRM selects on GAME/CHART",
+    "odds": "Print the exact chance of each row of GAME/CHART",
+}
+
+
 class _LazyGroup(click.Group):
     """A group whose commands are imported on first use."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list of `--help`, each with its whole summary."""
+        rows = []
+        for name in self.list_commands(ctx):
+            summary = SUMMARIES.get(name)
+            if summary is None:
+                command = self.get_command(ctx, name)
+                if command is None or command.hidden:
+                    continue
+                summary = command.get_short_help_str(limit=200)
+            rows.append((name, summary))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*COMMANDS, *self.commands})

@@ -8,7 +8,6 @@ from pathlib import Path
 import click
 
 from compiler.cli.common import as_printed_option, ask, charts_option, echo_lines, whole_number
-from compiler.query.analysis_report import analysis_json, analysis_lines, crt_analysis
 
 
 @click.command("analyze")
@@ -31,6 +30,8 @@ def analyze_command(address: str, drm: int | None, as_json: bool, as_printed: bo
     (worst for the attacker first), and the expected value of each integer field of the results
     (step losses). A chart that is not a CRT is a usage error.
     """
+    from compiler.query.analysis_report import analysis_json, analysis_lines, crt_analysis
+
     drms = None if drm is None else (drm,)
     _, _, result = ask(address, charts_dir, lambda game, chart: crt_analysis(game, chart, drms), as_printed)
     if as_json:

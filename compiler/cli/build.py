@@ -32,9 +32,10 @@ _R = TypeVar("_R", bound=_Recovered)
 
 def whole_tree(paths: tuple[Path, ...]) -> bool:
     """True when the PATHs name whole charts trees (folders of game folders), not single games."""
+    from compiler.cli.common import default_charts_dir
     from compiler.project import CHART_SUFFIX
 
-    roots = paths or (Path("charts"),)
+    roots = paths or (default_charts_dir(),)
     return all(p.is_dir() and not any(c.suffix == CHART_SUFFIX for c in p.iterdir() if c.is_file()) for p in roots)
 
 
@@ -91,7 +92,7 @@ def build(
         out_dir = Path("build/as-printed") if as_printed else Path("generated")
     options = {"paper": paper, "large_print": large_print, "pdf": pdf, "as_printed": as_printed, "strict": strict,
                "whole_tree": whole_tree(paths)}
-    if check_only:
+    if check_only and not pdf:  # a PDF also depends on WeasyPrint, Pango and the fonts: always rendered
         recorded = _recorded_up_to_date(paths, out_dir, options)
         if recorded is not None:
             click.echo(printable(f"{recorded} generated files in {out_dir} are up to date"))

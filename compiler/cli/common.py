@@ -16,6 +16,7 @@ from compiler.textsafe import printable
 if TYPE_CHECKING:
     from compiler import model
     from compiler.project import Compilation
+    from compiler.query.lookup import Forces
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -67,7 +68,7 @@ def load_project(paths: tuple[Path, ...], as_printed: bool = False) -> Compilati
     from compiler.project import PathError, load
 
     try:
-        return load(list(paths) or [Path("charts")], as_printed=as_printed)
+        return load(list(paths) or [default_charts_dir()], as_printed=as_printed)
     except PathError as exc:
         raise usage_error(str(exc)) from exc
 
@@ -144,23 +145,27 @@ def find_chart(address: str, charts_dir: Path, as_printed: bool = False) -> tupl
     A wrong address is a usage error (exit 2); a game with errors prints them and exits 1.
     """
     from compiler.diagnostics import did_you_mean, render_short
+    from compiler.diagnostics.suggest import known_values_hint
 
     game_id, chart_name = split_address(address)
     folder = charts_dir / game_id
     comp = load_game_folder(folder, as_printed) if folder.is_dir() else None
     game = comp.project.games.get(game_id) if comp is not None else None
     if comp is None or game is None:
-        known = [p.name for p in charts_dir.iterdir() if p.is_dir()] if charts_dir.is_dir() else []
-        hint = did_you_mean(game_id, known)
-        raise usage_error(f"no game `{game_id}` in {charts_dir}" + (f"; {hint}" if hint else ""))
+        known = sorted(p.name for p in charts_dir.iterdir() if p.is_dir()) if charts_dir.is_dir() else []
+        hint = known_values_hint(game_id, [(g, None) for g in known], "games")
+        raise usage_error(f"no game `{game_id}` in {charts_dir}; {hint}")
     chart = game.chart(chart_name)
     # any error in the game can change this chart (an errata, a derived chart's base, a dropped
     # row) or hide it (a syntax error drops its file), so a lookup never answers from a game that
     # does not check clean, and a chart missing from such a game is reported as its errors
     blocking = [d for d in comp.diagnostics if d.severity.value == "error"]
     if chart is None and not blocking:
-        hint = did_you_mean(chart_name, [c.address for c in game.charts])
-        raise usage_error(f"no chart `{chart_name}` in game `{game_id}`" + (f"; {hint}" if hint else ""))
+        close = did_you_mean(chart_name, [c.address for c in game.charts])
+        raise usage_error(
+            f"no chart `{chart_name}` in game `{game_id}`" + (f"; {close}" if close else "")
+            + f" (`chartc list {game_id}` lists them)"
+        )
     if blocking or chart is None:
         echo_lines((render_short(d) for d in blocking[:20]), err=True)
         click.echo(
@@ -227,5 +232,85 @@ set_option = click.option(
 )
 as_printed_option = click.option("--as-printed", is_flag=True, help="Read the chart as printed, without errata.")
 charts_option = click.option(
-    "--charts", "charts_dir", type=click.Path(path_type=Path), default=Path("charts"), show_default=True
+    "--charts",
+    "charts_dir",
+    type=click.Path(path_type=Path),
+    default=lambda: default_charts_dir(),
+    show_default="$CHARTC_CHARTS, else `charts` of [tool.chartc] in pyproject.toml, else charts",
+    help="The charts folder.",
 )
+attack_option = click.option(
+    "--attack",
+    callback=whole_number,
+    metavar="N",
+    help="Attack factors (of a strength-keyed CRT: the strength): pick the odds column.",
+)
+defense_option = click.option(
+    "--defense", callback=whole_number, metavar="N", help="Defense factors: pick the odds column (with --attack)."
+)
+shift_option = click.option(
+    "--shift",
+    multiple=True,
+    callback=shift_total,
+    metavar="N",
+    help="Odds column shifts (+ toward the attacker); given more than once, they add up.",
+)
+
+
+def forces_from(attack: int | None, defense: int | None, shift: int) -> Forces | None:
+    """The forces `--attack`, `--defense` and `--shift` give; None without `--attack`. A defense
+    or a shift without an attack is a usage error."""
+    from compiler.query.lookup import Forces
+
+    if attack is None and defense is not None:
+        raise usage_error("give --attack with --defense")
+    if attack is None and shift:
+        raise usage_error("--shift moves an odds column: give --attack and --defense")
+    return Forces(attack, defense, shift) if attack is not None else None
+
+CHARTS_ENV = "CHARTC_CHARTS"
+
+
+def default_charts_dir(cwd: Path | None = None) -> Path:
+    """The charts folder when none is given: `$CHARTC_CHARTS`, else `charts = "..."` under
+    `[tool.chartc]` in the nearest `pyproject.toml` at or above the working directory (read
+    relative to that file's folder; the nearest one decides), else `charts`.
+
+    Raises:
+        click.UsageError: that pyproject.toml is not valid TOML or its `charts` is not a string.
+    """
+    import os
+
+    from_env = os.environ.get(CHARTS_ENV)
+    if from_env:
+        return Path(from_env)
+    start = (cwd or Path.cwd()).resolve()
+    for folder in (start, *start.parents):
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file():
+            configured = _configured_charts(pyproject)
+            return Path("charts") if configured is None else _shown_relative(folder / configured, start)
+    return Path("charts")
+
+
+def _configured_charts(pyproject: Path) -> str | None:
+    import tomllib
+
+    try:
+        table = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise usage_error(f"{pyproject}: cannot read [tool.chartc]: {exc}") from exc
+    tool = table.get("tool", {})
+    chartc = tool.get("chartc", {}) if isinstance(tool, dict) else {}
+    charts = chartc.get("charts") if isinstance(chartc, dict) else None
+    if charts is not None and not isinstance(charts, str):
+        raise usage_error(f"{pyproject}: [tool.chartc] charts must be a string (a folder), not {charts!r}")
+    return charts
+
+
+def _shown_relative(path: Path, start: Path) -> Path:
+    """`path` relative to the working directory when it lies inside it (shorter in messages)."""
+    try:
+        return path.relative_to(start)
+    except ValueError:
+        return path

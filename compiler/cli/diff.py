@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from compiler.cli.common import echo_lines, load_project, usage_error
+from compiler.cli.common import EXIT_FINDINGS, echo_lines, load_project, usage_error
 from compiler.textsafe import printable
 
 if TYPE_CHECKING:
@@ -42,12 +43,16 @@ def chart_tree(arg: str, stack: ExitStack) -> tuple[Path, str]:
     help="Also write a printable errata sheet to this file.",
 )
 @click.option("--as-printed", "old_as_printed", is_flag=True, help="Read OLD without its errata (print vs. amended).")
-def diff_command(old: str, new: str, fmt: str, html_file: Path | None, old_as_printed: bool) -> None:
+@click.option("--exit-code", is_flag=True, help="Exit 1 when there are changes, 0 when there are none (as git diff).")
+def diff_command(
+    old: str, new: str, fmt: str, html_file: Path | None, old_as_printed: bool, exit_code: bool = False
+) -> None:
     """List the changes from chart tree OLD to NEW, per chart and cell, in the field's words.
 
     OLD and NEW are paths (a charts folder or a game folder) or git revisions of this repository
     (`HEAD~1`, a tag). Reordered rows are no change; a moved range or renamed key is one change.
-    `chartc diff charts charts --as-printed` lists what the errata change.
+    `chartc diff charts charts --as-printed` lists what the errata change. With --exit-code the
+    exit code says whether anything changed (1) or not (0).
     """
     from contextlib import ExitStack
 
@@ -84,3 +89,5 @@ def diff_command(old: str, new: str, fmt: str, html_file: Path | None, old_as_pr
             html_file.write_text(errata_sheet_html(changes, titles, old_label, new_label), encoding="utf-8")
         except OSError as exc:
             raise usage_error(f"cannot write the errata sheet to {html_file}: {exc.strerror or exc}") from exc
+    if exit_code and changes:
+        sys.exit(EXIT_FINDINGS)

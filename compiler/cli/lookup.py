@@ -10,16 +10,17 @@ import click
 from compiler.cli.common import (
     as_printed_option,
     ask,
+    attack_option,
     charts_option,
+    defense_option,
     drm_option,
     echo_lines,
+    forces_from,
     key_option,
     parse_keys,
     set_option,
-    shift_total,
-    usage_error,
+    shift_option,
     when_option,
-    whole_number,
 )
 
 if TYPE_CHECKING:
@@ -34,19 +35,9 @@ if TYPE_CHECKING:
 @when_option
 @set_option
 @drm_option
-@click.option(
-    "--attack", callback=whole_number, metavar="N", help="Attack factors: pick the odds column (with --defense)."
-)
-@click.option(
-    "--defense", callback=whole_number, metavar="N", help="Defense factors: pick the odds column (with --attack)."
-)
-@click.option(
-    "--shift",
-    multiple=True,
-    callback=shift_total,
-    metavar="N",
-    help="Odds column shifts (+ toward the attacker); given more than once, they add up.",
-)
+@attack_option
+@defense_option
+@shift_option
 @click.option("--json", "as_json", is_flag=True, help="Print the selected row as JSON.")
 @as_printed_option
 @charts_option
@@ -73,7 +64,7 @@ def lookup_command(
     lists DRMs only (IA2 B9), --when/--set print their total.
     Exits 1 when no row is selected (a gap, or a modified roll off the table).
     """
-    from compiler.query.lookup import DrmListAnswer, Forces, OddsColumnAnswer, answer
+    from compiler.query.lookup import DrmListAnswer, OddsColumnAnswer, answer
     from compiler.query.reports import (
         drm_list_json,
         drm_list_lines,
@@ -83,11 +74,7 @@ def lookup_command(
         odds_column_lines,
     )
 
-    if attack is None and defense is not None:
-        raise usage_error("give --attack with --defense")
-    if attack is None and shift:
-        raise usage_error("--shift moves an odds column: give --attack and --defense")
-    forces = Forces(attack, defense, shift) if attack is not None else None
+    forces = forces_from(attack, defense, shift)
 
     def question(game: model.Game, chart: model.Chart) -> LookupResult | OddsColumnAnswer | DrmListAnswer:
         return answer(game, chart, roll, parse_keys(keys), drm, forces, when=when, sets=sets)

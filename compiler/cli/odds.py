@@ -10,12 +10,16 @@ import click
 from compiler.cli.common import (
     as_printed_option,
     ask,
+    attack_option,
     charts_option,
+    defense_option,
     drm_option,
     echo_lines,
+    forces_from,
     key_option,
     parse_keys,
     set_option,
+    shift_option,
     when_option,
 )
 
@@ -30,6 +34,9 @@ if TYPE_CHECKING:
 @when_option
 @set_option
 @drm_option
+@attack_option
+@defense_option
+@shift_option
 @click.option(
     "--format",
     "fmt",
@@ -46,6 +53,9 @@ def odds_command(
     when: tuple[str, ...],
     sets: tuple[str, ...],
     drm: int,
+    attack: int | None,
+    defense: int | None,
+    shift: int,
     fmt: str,
     as_printed: bool,
     charts_dir: Path,
@@ -56,12 +66,16 @@ def odds_command(
     (when there is one), the expected value of each integer column (hits, points) and the
     distribution of the modified roll. (The command keeps its name; in chartc, *odds* otherwise
     means only a CRT's odds ratio.) With --when/--set the DRM is the chart's DRMs read in that
-    context, plus --drm. A chart not read by dice or a wrong key is a usage error.
+    context, plus --drm. On a CRT, --attack/--defense pick the odds column, moved by the CRT's
+    column shifts in that context and by --shift, as for `chartc lookup`. A chart not read by
+    dice or a wrong key is a usage error.
     """
     from compiler.query.reports import chance_json, chance_lines, chance_report
 
+    forces = forces_from(attack, defense, shift)
+
     def question(game: model.Game, chart: model.Chart) -> ChanceReport:
-        return chance_report(game, chart, parse_keys(keys), drm, when, sets)
+        return chance_report(game, chart, parse_keys(keys), drm, when, sets, forces)
 
     _, _, report = ask(address, charts_dir, question, as_printed)
     if fmt == "json":

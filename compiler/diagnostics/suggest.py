@@ -31,6 +31,22 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     return _index(tuple(candidates)).suggest(name)
 
 
+def known_values_hint(name: str, values: Iterable[tuple[str, str | None]], noun: str = "values") -> str:
+    """The help of a bad value: `did you mean `X`?` when one is close, then one list of the known
+    values (`piston ("Piston-engined"), jet ("Jet or Rocket")`), each written once.
+
+    Args:
+        name: the value given.
+        values: (id, printed label or None) of each known value, in their declared order.
+        noun: what the values are (`values`, `keys`).
+    """
+    pairs = list(values)
+    close = did_you_mean(name, [v for v, _ in pairs] + [label for _, label in pairs if label])
+    listed = ", ".join(v if label is None or label == v else f'{v} ("{label}")' for v, label in pairs)
+    known = f"known {noun}: {listed}" if pairs else f"there are no known {noun}"
+    return f"{close} {known}" if close and close.startswith("did you mean") else known
+
+
 @lru_cache(maxsize=64)
 def _index(candidates: tuple[str, ...]) -> NameIndex:
     return NameIndex(candidates)

@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import assert_never
 
 from compiler import model
-from compiler.analysis import analyze
+from compiler.analysis import analyze, loss_fields
 from compiler.chance import chances, percent_text
 from compiler.crt import OddsForm, OddsRule
 from compiler.crt_grid import CrtShape, classic_grid, crt_shape, fits_portrait
@@ -509,8 +509,13 @@ def _crt_body(shape: CrtShape) -> CrtBody:
     )
 
 
+def _two_places(value: Fraction | None) -> str:
+    return "\u2013" if value is None else f"{float(value):.2f}"
+
+
 def _crt_chances(shape: CrtShape) -> tuple[CrtChanceView, ...]:
-    """Per result, its chance in each column on the natural roll (the `chartc analyze` figures)."""
+    """Per result, its chance in each column on the natural roll, then the average of each
+    integer field of the results (step losses): the `chartc analyze` figures at DRM 0."""
     cells = analyze(shape, (0,)).columns
     order = shape.results.order or tuple(m.id for m in shape.results.members)
     lines = []
@@ -519,6 +524,9 @@ def _crt_chances(shape: CrtShape) -> tuple[CrtChanceView, ...]:
         percents = tuple(percent_text(p) if p else "\u2013" for p in chance)
         if any(chance):
             lines.append(CrtChanceView(member, percents))
+    for j, field in enumerate(loss_fields(shape.results)):
+        means = tuple(_two_places(c.expected[j].value) for c in cells)
+        lines.append(CrtChanceView(f"avg. {field.label}", means))
     return tuple(lines)
 
 

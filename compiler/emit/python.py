@@ -332,22 +332,27 @@ class _ChartEmitter:
             out.append(_Param(key.id, name, f"{annotation} | None = None", f"if {name} is not None:\n{INDENT}{check}"))
         return out
 
-    def context_params(self, conditions: list[model.Condition | None] | None = None) -> list[_Param]:
+    def context_params(
+        self, conditions: list[model.Condition | None] | None = None, scope: Namespace | None = None
+    ) -> list[_Param]:
         """The keyword parameters of the context variables `conditions` test (default: the DRMs',
-        with the variables per-N DRMs count and the chart keys DRMs test)."""
+        with the variables per-N DRMs count and the chart keys DRMs test), named as in every
+        `drm_<id>`, or within `scope` when one is given (a function that also takes keys and a roll)."""
         if conditions is not None:
-            return self.params_for(sorted({v for when in conditions for v in _vars(when)}))
+            return self.params_for(sorted({v for when in conditions for v in _vars(when)}), scope)
         drms = self.chart.drms
         keys = {v for d in drms for v in model.key_vars(d.when)}
         used = sorted({v for d in drms for v in _vars(d.when)} | {d.per.var for d in drms if d.per})
-        return self.tested_key_params(sorted(keys & set(used))) + self.params_for([v for v in used if v not in keys])
+        context = self.params_for([v for v in used if v not in keys], scope)
+        return self.tested_key_params(sorted(keys & set(used))) + context
 
-    def params_for(self, used: list[str]) -> list[_Param]:
-        """The keyword parameters of the context variables `used`, in that order."""
+    def params_for(self, used: list[str], scope: Namespace | None = None) -> list[_Param]:
+        """The keyword parameters of the context variables `used`, in that order (named within
+        `scope` when one is given)."""
         out = []
         for var_id in used:
             var = self.game.context[var_id]
-            name = self.context[var_id]
+            name = self.context[var_id] if scope is None else scope.parameter(var_id)
             where = f"{self.address}, {name!r}, {name}"
             match var.type:
                 case model.ContextType.FLAG:
@@ -440,7 +445,7 @@ class _ChartEmitter:
         dice = chart.dice
         assert dice is not None
         params = self.key_params(self.module.child(_LOOKUP_NAMES))
-        context = self.context_params([alt.when for alt in chart.dice_alternatives])
+        context = self.alternative_params(params)
         signature = ["rng: random.Random", "*"] + [f"{p.name}: {p.annotation}" for p in params] + ["drm: int = 0"]
         signature += [f"{p.name}: {p.annotation}" for p in context]
         doc = (
@@ -460,6 +465,12 @@ class _ChartEmitter:
         body += self.natural_roll(context)
         body.append(f"return _rolled(natural, drm, lookup_{c.ident}({call}){self.cap_argument()})")
         return self.function(f"roll_{c.ident}", signature, f"Roll[{c.result}]", doc, body)
+
+    def alternative_params(self, keys: list[_Param]) -> list[_Param]:
+        """The context keywords of `roll_<id>`/`rolls_<id>` for the `roll ... when` conditions: none of
+        them the name of a key, of the roll's own names or of the local `context`."""
+        scope = self.module.child([*_LOOKUP_NAMES, "context", *(p.name for p in keys)])
+        return self.context_params([alt.when for alt in self.chart.dice_alternatives], scope)
 
     def natural_roll(self, context: list[_Param]) -> list[str]:
         """The statements that set `natural`: the chart's dice, or the first `when` alternative that holds."""
@@ -481,7 +492,7 @@ class _ChartEmitter:
         chart, c = self.chart, self.names
         assert chart.dice is not None
         params = self.key_params(self.module.child(_LOOKUP_NAMES))
-        params += self.context_params([alt.when for alt in chart.dice_alternatives])
+        params += self.alternative_params(params)
         signature = ["rng: random.Random", "*"] + [f"{p.name}: {p.annotation}" for p in params] + ["drm: int = 0"]
         doc = (
             f"Roll {chart.dice.text} {chart.repeat} times with `rng` and read each roll on {_cite(chart)}.\n\n"

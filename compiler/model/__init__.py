@@ -58,7 +58,7 @@ from compiler.model.game import (
     Project,
     Suppression,
 )
-from compiler.model.shifts import Shift, ShiftRules, ShiftSource
+from compiler.model.shifts import DrmSource, Shift, ShiftRules, ShiftSource
 from compiler.model.types import (
     COLUMN_TYPES,
     FIELD_TYPES,
@@ -116,6 +116,7 @@ __all__ = [
     "DieRange",
     "Drm",
     "DrmGroup",
+    "DrmSource",
     "EnumRef",
     "EnumType",
     "ErrataDoc",

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from compiler.crt import OddsRule
 from compiler.dice import Dice
 from compiler.model.conditions import Condition, Drm, DrmGroup, Footnote
-from compiler.model.shifts import ShiftRules
+from compiler.model.shifts import DrmSource, ShiftRules
 from compiler.model.types import ColumnType, ContextVar, EnumType
 from compiler.model.values import DieRange, KeyMatch, Value, key_matches
 from dsl.ast import Side, Span
@@ -184,6 +184,7 @@ class Chart:
     context: tuple[ContextVar, ...] = ()  # the context variables the DRMs test, for reachability
     high_rolls_favour: Side | None = None  # a CRT's declared direction (`high_rolls favour attacker`)
     shifts: ShiftRules | None = None  # a CRT's column shifts
+    drm_sources: tuple[DrmSource, ...] = ()  # DRMs read from a terrain effects chart (in `drms` too)
 
     @property
     def all_dice(self) -> tuple[Dice, ...]:

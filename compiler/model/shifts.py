@@ -24,6 +24,7 @@ class ShiftSource:
     column_label: str
     var: str
     values: tuple[tuple[str, int], ...]
+    labels: tuple[tuple[str, str], ...] = ()  # each member's printed label, by id (`woods` -> `Woods`)
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,17 @@ class Shift:
     when: Condition | None
     source: ShiftSource | None
     group: str | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class DrmSource:
+    """A DRM read from a terrain effects chart's column (`drm terrain "Terrain" from [TEC] column
+    drm by terrain`): the chart's DRMs hold one DRM per member with a value, made from `source`."""
+
+    id: str
+    label: str
+    source: ShiftSource
     span: Span
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from compiler import column_shifts, model
 from compiler.crt import OddsForm, OddsProblem, Reading, read
-from compiler.diagnostics.suggest import did_you_mean
+from compiler.diagnostics.suggest import known_values_hint
 from compiler.dice import Dice, DiceForm
 from compiler.modifiers import modified_roll
 from compiler.query.context import ContextValue, ModifierAnswer, read_context, read_modifiers, read_number
@@ -83,8 +83,8 @@ def resolve_keys(chart: model.Chart, given: dict[str, str]) -> tuple[tuple[model
     known = {k.id: k for k in chart.keys}
     for name in given:
         if name not in known:
-            hint = did_you_mean(name, known) or ("this chart has no keys" if not known else "")
-            raise LookupUsage(f"chart `{chart.address}` has no key `{name}`" + (f"; {hint}" if hint else ""))
+            hint = known_values_hint(name, [(k, None) for k in known], "keys") if known else "this chart has no keys"
+            raise LookupUsage(f"chart `{chart.address}` has no key `{name}`; {hint}")
     out = []
     for key in chart.keys:
         if key.id not in given:
@@ -94,12 +94,8 @@ def resolve_keys(chart: model.Chart, given: dict[str, str]) -> tuple[tuple[model
             )
         member = key.enum.member(given[key.id])
         if member is None:
-            suggestion = did_you_mean(
-                given[key.id], [m.id for m in key.enum.members] + [m.label for m in key.enum.members]
-            )
-            labels = ", ".join(m.id if m.id == m.label else f'{m.id} ("{m.label}")' for m in key.enum.members)
-            message = f"`{given[key.id]}` is not a value of key `{key.id}`: {suggestion or ''} values are {labels}"
-            raise LookupUsage(message.replace(":  ", ": "))
+            hint = known_values_hint(given[key.id], [(m.id, m.label) for m in key.enum.members])
+            raise LookupUsage(f"`{given[key.id]}` is not a value of key `{key.id}`; {hint}")
         out.append((key, member))
     return tuple(out)
 
@@ -280,6 +276,35 @@ def answer(
     if chart.kind is model.ChartKind.ODDS:
         got = odds_reading(chart, forces.attack, forces.defense, forces.shift)
         return OddsColumnAnswer(chart, forces.attack, forces.defense, forces.shift, got.column, got.formed, got.clamped)
+    crt = crt_keys(game, chart, forces, given_keys, context)
+    result = lookup(chart, roll_text, crt.keys, drm, context)
+    return dataclasses.replace(result, odds=crt.readings, shifts=crt.shifts)
+
+
+@dataclass(frozen=True)
+class CrtKeys:
+    """A CRT's keys with its odds columns read from forces: every key by id, how each odds key was
+    read, and the CRT's own column shifts that applied (None when it declares none)."""
+
+    keys: dict[str, str]
+    readings: tuple[tuple[str, Reading], ...]
+    shifts: column_shifts.ShiftBreakdown | None
+
+
+def crt_keys(
+    game: model.Game,
+    chart: model.Chart,
+    forces: Forces,
+    given_keys: dict[str, str],
+    context: column_shifts.Context | None = None,
+) -> CrtKeys:
+    """The keys `given_keys` plus the odds columns FORCES read, moved by the CRT's own column
+    shifts in CONTEXT and by the shift FORCES give.
+
+    Raises:
+        LookupProblem: odds the rule does not allow; LookupUsage when FORCES pick a key also given
+            by name, or the chart has no odds column key.
+    """
     shifts = column_shifts.breakdown(chart, context or {}) if chart.shifts is not None else None
     shift = forces.shift + (shifts.total if shifts else 0)
     readings = readings_from_odds(game, chart, forces.attack, forces.defense, shift)
@@ -287,8 +312,7 @@ def answer(
     if both:
         raise LookupUsage(f"--attack/--defense pick key `{both[0]}`; leave out --key {both[0]}=...")
     from_odds = {key: reading.column for key, reading in readings.items()}
-    result = lookup(chart, roll_text, {**given_keys, **from_odds}, drm, context)
-    return dataclasses.replace(result, odds=tuple(sorted(readings.items())), shifts=shifts)
+    return CrtKeys({**given_keys, **from_odds}, tuple(sorted(readings.items())), shifts)
 
 
 @dataclass(frozen=True)

@@ -24,13 +24,17 @@ from compiler.chance import (
     percent_text,
     probability_json,
 )
+from compiler.column_shifts import ShiftBreakdown
 from compiler.crt import Reading
+from compiler.modifiers import holds
 from compiler.query.context import ModifierAnswer, context_json, read_context, read_modifiers
 from compiler.query.lookup import (
     DrmListAnswer,
+    Forces,
     LookupResult,
     LookupUsage,
     OddsColumnAnswer,
+    crt_keys,
     refuse_digit_drm,
     resolve_keys,
 )
@@ -146,15 +150,9 @@ def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
     """The selected row for a terminal: heading, keys, roll -> row, then one line per column."""
     chart = result.chart
     lines = [_heading(game, chart)]
-    readings = dict(result.odds)
-    if result.shifts is not None:
-        lines.append(f"  column shifts: {result.shifts.text()}")
-    lines += [
-        f"  {k.id}: {m.label}" + (_how(readings[k.id]) if k.id in readings else "")
-        for k, m in result.keys
-    ]
+    lines += _key_lines(result.keys, result.odds, result.shifts)
     modifiers = result.modifiers
-    if modifiers is not None and modifiers.breakdown is not None:
+    if modifiers is not None and modifiers.breakdown is not None and chart.drms:
         lines.append("  " + breakdown_line(modifiers, result.natural, result.modified))
         lines += _undecided_line(game, modifiers)
     if result.natural is not None:
@@ -162,8 +160,10 @@ def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
         roll = (
             f"{result.natural}"
             if not drm
-            else f"{result.natural} {'+' if drm > 0 else '-'} DRM {abs(drm)} = {result.modified}"
+            else f"{result.natural} {'+' if drm > 0 else '-'} DRM {abs(drm)} = {result.natural + drm}"
         )
+        if result.modified is not None and result.modified != result.natural + drm:
+            roll += f", capped to {result.modified}"  # the chart's cap on the modified roll
         what = "value" if chart.kind is model.ChartKind.VALUE else "roll"
         lines.append(f"  {what} {roll} -> row {row_range_text(result.row)}")
     lines += [
@@ -188,6 +188,7 @@ def lookup_json(game: model.Game, result: LookupResult) -> str:
             "modifiers": modifiers_json(result.modifiers),
             "range": result.row.range.printed if result.row.range else None,
             "values": {k: json_value(v) for k, v in result.values().items()},
+            **_odds_json(result.odds, result.shifts),
         }
     )
 
@@ -202,6 +203,18 @@ def odds_column_lines(game: model.Game, answer: OddsColumnAnswer) -> list[str]:
             f"  {_forces(answer.attack, answer.defense, answer.shift)} -> {answer.column}{_how(reading)}",
         ]
     )
+
+
+def _key_lines(
+    keys: tuple[tuple[model.Key, model.Member], ...],
+    odds: tuple[tuple[str, Reading], ...],
+    shifts: ShiftBreakdown | None,
+) -> list[str]:
+    """One line per key, an odds key read from forces saying how (`odds: 2:1 (3:1 shifted -1 reads
+    the 2:1 column)`), after the CRT's column shifts when it declares any."""
+    readings = dict(odds)
+    lines = [f"  column shifts: {shifts.text()}"] if shifts is not None else []
+    return lines + [f"  {k.id}: {m.label}" + (_how(readings[k.id]) if k.id in readings else "") for k, m in keys]
 
 
 def _forces(attack: int, defense: int | None, shift: int) -> str:
@@ -249,6 +262,8 @@ class ChanceReport:
     # a chart with `roll ... when` lines: the same figures for each alternative's dice, in order
     alternatives: tuple[tuple[model.DiceAlternative, ChanceReport], ...] = ()
     modifiers: ModifierAnswer | None = None  # how the DRM was made up
+    odds: tuple[tuple[str, Reading], ...] = ()  # CRT keys read from --attack/--defense, by key id
+    shifts: ShiftBreakdown | None = None  # the CRT's own column shifts that applied
 
     @property
     def reach_span(self) -> tuple[int, int]:
@@ -282,6 +297,7 @@ def chance_report(
     drm: int,
     when: tuple[str, ...] = (),
     sets: tuple[str, ...] = (),
+    forces: Forces | None = None,
 ) -> ChanceReport:
     """The exact chance of each row of `chart` for the given keys at total DRM `drm`.
 
@@ -292,6 +308,8 @@ def chance_report(
         drm: die roll modifier added to the natural roll, in pips (any integer; one outside
             the declared span is allowed and flagged by `ChanceReport.in_span`), on top of the
             chart's DRMs read in the context `when` (flags) and `sets` (NAME=VALUE) when given.
+        forces: for a CRT, the forces that pick its odds column, moved by its own column shifts
+            in that context (as `chartc lookup`).
 
     Returns:
         The report; its row chances plus `no_row` sum to exactly 1.
@@ -304,8 +322,10 @@ def chance_report(
         raise LookupUsage(
             f"chart `{chart.address}` is read {_not_by_dice(chart)}, not by dice: it has no chances to give"
         )
-    keys = resolve_keys(chart, given_keys)
     context = read_context(game, chart, when, sets) if when or sets else None
+    crt = crt_keys(game, chart, forces, given_keys, context) if forces is not None else None
+    given_keys = crt.keys if crt else given_keys
+    keys = resolve_keys(chart, given_keys)
     modifiers = read_modifiers(chart, context, keys, drm)
     refuse_digit_drm(chart, modifiers.total)
     result = chances(chart, tuple(m.id for _, m in keys), modifiers.total)
@@ -315,7 +335,9 @@ def chance_report(
         (alt, chance_report(game, variant, given_keys, modifiers.total))
         for alt, variant in zip(chart.dice_alternatives, dice_variants(chart)[1:], strict=True)
     )
-    return ChanceReport(game, chart, keys, result, expected, alternatives, modifiers)
+    if crt is None:
+        return ChanceReport(game, chart, keys, result, expected, alternatives, modifiers)
+    return ChanceReport(game, chart, keys, result, expected, alternatives, modifiers, crt.readings, crt.shifts)
 
 
 def _decimal(p: Fraction) -> str:
@@ -383,13 +405,13 @@ def chance_lines(report: ChanceReport) -> list[str]:
     chart, result = report.chart, report.result
     assert chart.dice is not None  # chance_report only builds reports of charts read by dice
     lines = [_heading(report.game, chart)]
-    lines += [f"  {key.id}: {member.label}" for key, member in report.keys]
+    lines += _key_lines(report.keys, report.odds, report.shifts)
     lo, hi = report.reach_span
     span = f"declared DRMs reach {_signed(lo)} to {_signed(hi)}" if chart.drms else "no DRMs declared"
     dice = chart.dice.text + (" (when no alternative below applies)" if chart.dice_alternatives else "")
     roll = f"{dice}, natural roll" if result.drm == 0 else f"{dice}, DRM {_signed(result.drm)}"
     lines.append(f"  {roll} ({span}{'' if report.in_span else '; this DRM is outside that span'})")
-    if report.modifiers is not None and report.modifiers.breakdown is not None:
+    if report.modifiers is not None and report.modifiers.breakdown is not None and chart.drms:
         lines.append("  " + breakdown_line(report.modifiers, None, None))
         lines += _undecided_line(report.game, report.modifiers)
     lines += _table_lines(report)
@@ -401,11 +423,21 @@ def chance_lines(report: ChanceReport) -> list[str]:
         lines.append(f"    {_run_text(first, last)}: {_chance_text(p)}{each}")
     if chart.repeat > 1:
         lines += _repeat_lines(report)
+    rolled = next((alt for alt, _ in report.alternatives if _alternative_holds(report, alt)), None)
     for alt, sub in report.alternatives:
-        lines.append(f"  when {_alternative_condition(report.game, alt)}, roll {alt.dice.text} instead:")
+        mark = " (rolled in the context given)" if alt is rolled else ""
+        lines.append(f"  when {_alternative_condition(report.game, alt)}, roll {alt.dice.text} instead{mark}:")
         lines += ["  " + line for line in _table_lines(sub)]
         lines += ["  " + line for line in _expected_lines(sub)]
     return _safe(lines)
+
+
+def _alternative_holds(report: ChanceReport, alt: model.DiceAlternative) -> bool:
+    """Whether `--when`/`--set` make this `roll ... when` alternative the dice rolled."""
+    modifiers = report.modifiers
+    if modifiers is None or modifiers.breakdown is None:
+        return False
+    return holds(alt.when, {**{k.id: model.MemberId(m.id) for k, m in report.keys}, **modifiers.context}) is True
 
 
 def _alternative_condition(game: model.Game, alt: model.DiceAlternative) -> str:
@@ -484,6 +516,7 @@ def chance_json(report: ChanceReport) -> str:
             "modified": [{"roll": roll, "probability": probability_json(p)} for roll, p in result.modified.items()],
             **_repeat_json(report),
             **_alternatives_json(report),
+            **_odds_json(report.odds, report.shifts),
         }
     )
 
@@ -527,3 +560,18 @@ def _repeat_json(report: ChanceReport) -> dict[str, Any]:
             },
         }
     }
+
+
+def _odds_json(odds: tuple[tuple[str, Reading], ...], shifts: ShiftBreakdown | None) -> dict[str, Any]:
+    """For a CRT read from forces: how each odds key was read and the column shifts that applied."""
+    out: dict[str, Any] = {}
+    if odds:
+        out["odds_read"] = {
+            key: {"odds": r.formed, "shift": r.shift, "column": r.column, "clamped": r.clamped} for key, r in odds
+        }
+    if shifts is not None:
+        out["column_shifts"] = {
+            "applied": [{"label": label, "shift": v} for label, v in shifts.terms],
+            "total": shifts.total,
+        }
+    return out

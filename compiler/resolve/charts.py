@@ -17,7 +17,7 @@ from compiler.resolve.derive import derived_chart
 from compiler.resolve.dice import dice_problem
 from compiler.resolve.roll_grid import roll_grid_rows
 from compiler.resolve.rows import RowReader
-from compiler.resolve.shifts import chart_shifts
+from compiler.resolve.shifts import chart_drm_sources, chart_shifts
 from compiler.resolve.symbols import SymbolTable, chart_name, first_span
 from compiler.resolve.values import ValueTyper, column_type
 from dsl import ast
@@ -152,6 +152,7 @@ class ChartResolver:
             dice_alternatives=self._dice_alternatives(d),
             high_rolls_favour=d.high_rolls_favour.side if d.high_rolls_favour else None,
             shifts=chart_shifts(d, self.conditions, self.sink, self.where),
+            drm_sources=chart_drm_sources(d),
         )
 
     def _clamp(self, combine: ast.CombineDecl | None) -> tuple[int, int] | None:

@@ -72,6 +72,15 @@ def _shift(s: ast.ShiftDecl, conditions: ConditionResolver) -> model.Shift | Non
     when = conditions.condition(s.when) if s.when else None
     if s.when is not None and when is None:
         return None
+    keys = sorted(model.condition_vars(when) & (set(conditions.keys) - set(conditions.symbols.context)))
+    if keys:
+        conditions.sink.emit(
+            codes.INVALID_CONDITION,
+            f"shift `{s.name.text}` tests the chart's key `{keys[0]}`: a column shift reads context variables only",
+            s.span,
+            f"declare `context {keys[0]}: ...` and test that, or write the modifier as a `drm`",
+        )
+        return None
     return model.Shift(s.name.text, label, s.value or 0, when, None, group, s.span)
 
 
@@ -104,8 +113,8 @@ def _groups(
 
 def bind_shift_sources(symbols: SymbolTable, sink: Sink) -> None:
     """Once every chart has resolved: check each CRT's shifts have an odds column to move (C423),
-    and read each shift `from` a chart out of that chart's column (C201, C425), replacing the charts
-    that have such shifts; a shift that cannot be bound is dropped."""
+    and read each shift and DRM `from` a chart out of that chart's column (C201, C425), replacing
+    the charts that have such shifts or DRMs; one that cannot be bound is dropped."""
     charts = []
     for chart in symbols.charts:
         if chart.shifts is not None:
@@ -113,27 +122,36 @@ def bind_shift_sources(symbols: SymbolTable, sink: Sink) -> None:
         if chart.shifts is not None and any(s.source is not None for s in chart.shifts.shifts):
             bound = tuple(b for s in chart.shifts.shifts if (b := _bind(symbols, chart, s, sink)) is not None)
             chart = dataclasses.replace(chart, shifts=dataclasses.replace(chart.shifts, shifts=bound))
+        if chart.drm_sources:
+            chart = _bind_drms(symbols, chart, sink)
         charts.append(chart)
     symbols.set_charts(charts)
 
 
 def _bind(symbols: SymbolTable, crt: model.Chart, shift: model.Shift, sink: Sink) -> model.Shift | None:
-    src = shift.source
-    if src is None:
+    if shift.source is None:
         return shift
     where = f"shift `{shift.id}` of chart `{crt.address}`"
+    source = bind_source(symbols, shift.source, where, shift.span, sink)
+    return None if source is None else dataclasses.replace(shift, source=source)
+
+
+def bind_source(
+    symbols: SymbolTable, src: model.ShiftSource, where: str, span: ast.Span, sink: Sink
+) -> model.ShiftSource | None:
+    """A terrain effects chart's column read by member (C201, C425), or None after a finding."""
     var = symbols.context.get(src.var)
     if var is None:
-        unknown_name(sink, f"unknown context variable `{src.var}` in {where}", src.var, shift.span, symbols.context)
+        unknown_name(sink, f"unknown context variable `{src.var}` in {where}", src.var, span, symbols.context)
         return None
     table = symbols.chart(src.chart)
     if table is None:
         known = [c.address for c in symbols.charts]
-        unknown_name(sink, f"{where} reads chart `{src.chart}`, which is not declared", src.chart, shift.span, known)
+        unknown_name(sink, f"{where} reads chart `{src.chart}`, which is not declared", src.chart, span, known)
         return None
     problem = _source_problem(table, var, src.column)
     if problem is not None:
-        sink.emit(codes.SHIFT_SOURCE, f"{where} cannot read chart `{table.address}`: {problem}", shift.span)
+        sink.emit(codes.SHIFT_SOURCE, f"{where} cannot read chart `{table.address}`: {problem}", span)
         return None
     column_index = next(i for i, c in enumerate(table.columns) if c.id == src.column)
     enum = table.keys[0].enum
@@ -145,14 +163,51 @@ def _bind(symbols: SymbolTable, crt: model.Chart, shift: model.Shift, sink: Sink
             sink.emit(
                 codes.SHIFT_SOURCE,
                 f"{where}: chart `{table.address}` gives no {src.column} for `{member.label}`",
-                shift.span,
-                f"give `{member.id}` a row (0 for no shift) in chart `{table.address}`",
+                span,
+                f"give `{member.id}` a row (0 for none) in chart `{table.address}`",
             )
             return None
         values.append((member.id, cell))
     column = table.columns[column_index]
-    source = model.ShiftSource(table.address, table.title, column.id, column.label, var.id, tuple(values))
-    return dataclasses.replace(shift, source=source)
+    labels = tuple((m.id, m.label) for m in enum.members)
+    return model.ShiftSource(table.address, table.title, column.id, column.label, var.id, tuple(values), labels)
+
+
+def chart_drm_sources(decl: ast.ChartDecl) -> tuple[model.DrmSource, ...]:
+    """The chart's DRMs read `from` a terrain effects chart, unbound (`bind_shift_sources` reads
+    them once every chart has resolved)."""
+    return tuple(
+        model.DrmSource(
+            d.name.text,
+            d.label.text if d.label else d.name.text.replace("_", " "),
+            model.ShiftSource(d.source.chart.text, "", d.source.column.text, "", d.source.by.text, ()),
+            d.span,
+        )
+        for d in decl.drms_from
+    )
+
+
+def _bind_drms(symbols: SymbolTable, chart: model.Chart, sink: Sink) -> model.Chart:
+    """The chart with each DRM read from a terrain effects chart bound and written out as one DRM
+    per member with a value (`Terrain ([TEC] Woods) +1 when terrain == woods`)."""
+    bound: list[model.DrmSource] = []
+    drms = list(chart.drms)
+    for d in chart.drm_sources:
+        where = f"DRM `{d.id}` of chart `{chart.address}`"
+        source = bind_source(symbols, d.source, where, d.span, sink)
+        if source is None:
+            continue
+        bound.append(dataclasses.replace(d, source=source))
+        enum = symbols.enums[symbols.context[source.var].enum or ""]
+        for member_id, value in source.values:
+            if value:
+                member = enum.member(member_id)
+                label = f"{d.label} ([{source.chart}] {member.label if member else member_id})"
+                when = model.Compare(source.var, model.CompareOp.EQ, model.MemberId(member_id), d.span)
+                drms.append(model.Drm(f"{d.id}_{member_id}", label, value, when, None, d.span))
+    tested = {v.id: v for v in chart.context} | {d.source.var: symbols.context[d.source.var] for d in bound}
+    context = tuple(tested[v] for v in sorted(tested))  # reachability enumerates the terrain too
+    return dataclasses.replace(chart, drms=tuple(drms), drm_sources=tuple(bound), context=context)
 
 
 def _source_problem(table: model.Chart, var: model.ContextVar, column: str) -> str | None:

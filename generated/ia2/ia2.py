@@ -1104,7 +1104,7 @@ def lookup_awards(*, award: Award) -> AwardsResult:
 KnightsCrossResult = TypedDict('KnightsCrossResult', {'result': str})
 KNIGHTS_CROSS_COLUMNS: Final = ('result',)
 _KNIGHTS_CROSS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((), 1, 1, ('Awarded',)),
+    ((), None, 1, ('Awarded',)),
     ((), 2, 6, ('Not awarded',)),
 )
 _KNIGHTS_CROSS_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
@@ -1120,6 +1120,8 @@ def lookup_knights_cross(roll: int, *, drm: int = 0) -> KnightsCrossResult:
     Returns:
         The row's values by column:
             'result': Result
+
+    Errata applied: chartc_ia2 (see the game's JSON for the printed values).
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -1141,6 +1143,27 @@ def roll_knights_cross(rng: random.Random, *, drm: int = 0) -> Roll[KnightsCross
     _check_rng('knights_cross', rng)
     natural = _roll(rng, 'sum', 1, 6, 0, 0)
     return _rolled(natural, drm, lookup_knights_cross(natural, drm=drm))
+
+
+_KNIGHTS_CROSS_DRMS: Final = (
+    _Drm(-1, None, _Per('points_beyond', 1, 'down')),
+)
+
+
+def drm_knights_cross(*, points_beyond: int | None = None) -> int:
+    """The total DRM for Knight's Cross roll, rule 7.8.7: the sum of the DRMs whose conditions are true.
+
+    -1 Each succeeding point (per point beyond the threshold (30, 40 or 60 points))
+
+    A value left as None is unknown: a DRM applies only when its condition is true without it.
+
+    Args:
+        points_beyond: point beyond the threshold (30, 40 or 60 points) (an int, or None if unknown).
+    """
+    if points_beyond is not None:
+        _check_int('knights_cross', 'points_beyond', points_beyond)
+        _check_range('knights_cross', 'points_beyond', points_beyond, 0, 39)
+    return _total_drm(_KNIGHTS_CROSS_DRMS, {'points_beyond': points_beyond}, None)
 
 
 # ---- 'promotion'
@@ -1193,6 +1216,7 @@ _PROMOTION_DRMS: Final = (
     _Drm(-1, _Flag('ek1_in_period')),
     _Drm(-1, _Flag('ehrenpokal_in_period')),
     _Drm(-1, _Flag('german_cross_in_period')),
+    _Drm(-1, None, _Per('kills_in_period', 10, 'down')),
 )
 
 
@@ -1201,6 +1225,7 @@ def drm_promotion(
     ehrenpokal_in_period: bool = False,
     ek1_in_period: bool = False,
     german_cross_in_period: bool = False,
+    kills_in_period: int | None = None,
     knights_cross_holder: bool = False,
 ) -> int:
     """The total DRM for Promotion roll, rule 7.9.3: the sum of the DRMs whose conditions are true.
@@ -1209,20 +1234,28 @@ def drm_promotion(
     -1 Award of the Iron Cross 1st Class during the period
     -1 Award of the Ehrenpokal during the period
     -1 Award of the German Cross in Gold during the period
+    -1 Kills (per 10 kills (not points) during the period, fractions dropped)
+
+    A value left as None is unknown: a DRM applies only when its condition is true without it.
 
     Args:
         ehrenpokal_in_period: awarded the Ehrenpokal during the period (True or False).
         ek1_in_period: awarded the Iron Cross 1st Class during the period (True or False).
         german_cross_in_period: awarded the German Cross in Gold during the period (True or False).
+        kills_in_period: kills (not points) during the period (an int, or None if unknown).
         knights_cross_holder: possesses the Knight's Cross (True or False).
     """
     _check_flag('promotion', 'ehrenpokal_in_period', ehrenpokal_in_period)
     _check_flag('promotion', 'ek1_in_period', ek1_in_period)
     _check_flag('promotion', 'german_cross_in_period', german_cross_in_period)
+    if kills_in_period is not None:
+        _check_int('promotion', 'kills_in_period', kills_in_period)
+        _check_range('promotion', 'kills_in_period', kills_in_period, 0, 99)
     _check_flag('promotion', 'knights_cross_holder', knights_cross_holder)
     context: dict[str, _Context] = {
         'ehrenpokal_in_period': ehrenpokal_in_period, 'ek1_in_period': ek1_in_period,
-        'german_cross_in_period': german_cross_in_period, 'knights_cross_holder': knights_cross_holder,
+        'german_cross_in_period': german_cross_in_period, 'kills_in_period': kills_in_period,
+        'knights_cross_holder': knights_cross_holder,
     }
     return _total_drm(_PROMOTION_DRMS, context, None)
 
@@ -1709,6 +1742,9 @@ def roll_bomb_detonation(rng: random.Random, *, drm: int = 0) -> Roll[BombDetona
 # 'B6': printed elsewhere, referred to by other charts
 
 
+# 'B12': printed elsewhere, referred to by other charts
+
+
 # ---- 'flak'
 FlakResult = TypedDict('FlakResult', {'hits': int, 'damage': ChartRef | None})
 FLAK_COLUMNS: Final = ('hits', 'damage')
@@ -1802,25 +1838,49 @@ _CRASH_ENROUTE_DRMS: Final = (
     _Drm(-1, _Flag('leaking_fuel')),
     _Drm(-1, _Flag('pilot_ksw')),
     _Drm(-1, _Flag('copilot_ksw')),
+    _Drm(-1, None, _Per('engines_out', 1, 'down')),
+    _Drm(-1, None, _Per('systems_short', 1, 'down')),
 )
 
 
-def drm_crash_enroute(*, copilot_ksw: bool = False, leaking_fuel: bool = False, pilot_ksw: bool = False) -> int:
+def drm_crash_enroute(
+    *,
+    copilot_ksw: bool = False,
+    engines_out: int | None = None,
+    leaking_fuel: bool = False,
+    pilot_ksw: bool = False,
+    systems_short: int | None = None,
+) -> int:
     """The total DRM for Aircraft Loss Due to Battle Damage, rule 7.4.3: the sum of the DRMs whose conditions are true.
 
     -1 Leaking fuel tanks
     -1 KIA/SW pilot
     -1 KIA/SW copilot
+    -1 Engines OUT (per engine OUT (not damaged))
+    -1 Systems 1 point short (per system 1 point short of aircraft destruction)
+
+    A value left as None is unknown: a DRM applies only when its condition is true without it.
 
     Args:
         copilot_ksw: KIA/SW copilot (True or False).
+        engines_out: engine OUT (not damaged) (an int, or None if unknown).
         leaking_fuel: leaking fuel tanks (True or False).
         pilot_ksw: KIA/SW pilot (True or False).
+        systems_short: system 1 point short of aircraft destruction (an int, or None if unknown).
     """
     _check_flag('crash_enroute', 'copilot_ksw', copilot_ksw)
+    if engines_out is not None:
+        _check_int('crash_enroute', 'engines_out', engines_out)
+        _check_range('crash_enroute', 'engines_out', engines_out, 0, 4)
     _check_flag('crash_enroute', 'leaking_fuel', leaking_fuel)
     _check_flag('crash_enroute', 'pilot_ksw', pilot_ksw)
-    context: dict[str, _Context] = {'copilot_ksw': copilot_ksw, 'leaking_fuel': leaking_fuel, 'pilot_ksw': pilot_ksw}
+    if systems_short is not None:
+        _check_int('crash_enroute', 'systems_short', systems_short)
+        _check_range('crash_enroute', 'systems_short', systems_short, 0, 8)
+    context: dict[str, _Context] = {
+        'copilot_ksw': copilot_ksw, 'engines_out': engines_out, 'leaking_fuel': leaking_fuel, 'pilot_ksw': pilot_ksw,
+        'systems_short': systems_short,
+    }
     return _total_drm(_CRASH_ENROUTE_DRMS, context, None)
 
 
@@ -2345,6 +2405,27 @@ def roll_named_ace(rng: random.Random, *, drm: int = 0) -> Roll[NamedAceResult]:
     _check_rng('named_ace', rng)
     natural = _roll(rng, 'sum', 1, 10, 0, 0)
     return _rolled(natural, drm, lookup_named_ace(natural, drm=drm))
+
+
+_NAMED_ACE_DRMS: Final = (
+    _Drm(+1, None, _Per('ace_skills', 1, 'down')),
+)
+
+
+def drm_named_ace(*, ace_skills: int | None = None) -> int:
+    """The total DRM for Named Allied ace, rule 10.6.2: the sum of the DRMs whose conditions are true.
+
+    +1 Ace's skills (per skill of the ace encountered on the Pilot Quality Chart)
+
+    A value left as None is unknown: a DRM applies only when its condition is true without it.
+
+    Args:
+        ace_skills: skill of the ace encountered on the Pilot Quality Chart (an int, or None if unknown).
+    """
+    if ace_skills is not None:
+        _check_int('named_ace', 'ace_skills', ace_skills)
+        _check_range('named_ace', 'ace_skills', ace_skills, 0, 5)
+    return _total_drm(_NAMED_ACE_DRMS, {'ace_skills': ace_skills}, None)
 
 
 # 'P1': printed elsewhere, referred to by other charts
@@ -3010,8 +3091,10 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
 
 # the keyword each context variable of the charts has in every drm_<id> function
 CONTEXT_PARAMETERS: Final[dict[str, str]] = {
-    'copilot_ksw': 'copilot_ksw', 'ehrenpokal_in_period': 'ehrenpokal_in_period', 'ek1_in_period': 'ek1_in_period',
-    'fb_attack': 'fb_attack', 'german_cross_in_period': 'german_cross_in_period', 'gruppe_leader': 'gruppe_leader',
-    'iff_hit': 'iff_hit', 'knights_cross_holder': 'knights_cross_holder', 'leaking_fuel': 'leaking_fuel',
-    'month': 'month', 'pilot_ksw': 'pilot_ksw', 'strafe': 'strafe',
+    'ace_skills': 'ace_skills', 'copilot_ksw': 'copilot_ksw', 'ehrenpokal_in_period': 'ehrenpokal_in_period',
+    'ek1_in_period': 'ek1_in_period', 'engines_out': 'engines_out', 'fb_attack': 'fb_attack',
+    'german_cross_in_period': 'german_cross_in_period', 'gruppe_leader': 'gruppe_leader', 'iff_hit': 'iff_hit',
+    'kills_in_period': 'kills_in_period', 'knights_cross_holder': 'knights_cross_holder',
+    'leaking_fuel': 'leaking_fuel', 'month': 'month', 'pilot_ksw': 'pilot_ksw', 'points_beyond': 'points_beyond',
+    'strafe': 'strafe', 'systems_short': 'systems_short',
 }

@@ -1324,6 +1324,66 @@ def lookup_bandit_attack_numbers(*, bandit: Bandit) -> BanditAttackNumbersResult
     return {'attack': row[0]}
 
 
+# ---- 'bandit_attack'
+BanditAttackResult = TypedDict('BanditAttackResult', {'result': str})
+BANDIT_ATTACK_COLUMNS: Final = ('result',)
+_BANDIT_ATTACK_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('p47',), None, 2, ('The attack fails: no effect',)),
+    (('p47',), 3, 5, ('Minor Hit: draw a YELLOW Wound counter',)),
+    (('p47',), 6, 6, ('Major Hit: draw a RED Wound counter; the Aircraft is Damaged',)),
+    (('p47',), 7, None, ('Destroyed: the Aircraft is Destroyed (the Pilot may Bail Out)',)),
+)
+_BANDIT_ATTACK_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+
+
+def lookup_bandit_attack(roll: int, *, bandit: Bandit, drm: int = 0) -> BanditAttackResult:
+    """Site or Bandit Attack roll, rule Sites and Bandits Attack: Evasion: the row a roll selects.
+
+    Args:
+        roll: the natural roll on lower of 2d10 or 1d10, 1 to 10.
+        bandit: Bandit (Bandit; labels in BANDIT_LABELS).
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    _check_natural('bandit_attack', roll, _BANDIT_ATTACK_OUTCOMES, 'lower of 2d10 or 1d10')
+    bandit = _member('bandit_attack', 'bandit', bandit, BANDIT_LABELS)
+    _check_int('bandit_attack', 'drm', drm)
+    row = _select('bandit_attack', _BANDIT_ATTACK_ROWS, (bandit,), roll + drm)
+    return {'result': row[0]}
+
+
+def roll_bandit_attack(
+    rng: random.Random,
+    *,
+    bandit: Bandit,
+    drm: int = 0,
+    evasive: bool = False,
+) -> Roll[BanditAttackResult]:
+    """Roll lower of 2d10 or 1d10 with `rng` and read Site or Bandit Attack roll, rule Sites and Bandits Attack:
+        Evasion: the first `when` alternative whose
+    condition holds (lower of 2d10), else 1d10.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('bandit_attack', rng)
+    _check_flag('bandit_attack', 'evasive', evasive)
+    context: dict[str, _Context] = {'evasive': evasive}
+    if _holds(_Flag('evasive'), context) is True:
+        natural = _roll(rng, 'lower', 2, 10, 0, 0)
+    else:
+        natural = _roll(rng, 'sum', 1, 10, 0, 0)
+    return _rolled(natural, drm, lookup_bandit_attack(natural, bandit=bandit, drm=drm))
+
+
 # ---- 'maneuver_results'
 ManeuverResultsResult = TypedDict('ManeuverResultsResult', {'effect': str})
 MANEUVER_RESULTS_COLUMNS: Final = ('effect',)
@@ -1422,6 +1482,7 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'bandit_maneuver_column': lookup_bandit_maneuver_column,
     'weapon_attack_numbers': lookup_weapon_attack_numbers,
     'bandit_attack_numbers': lookup_bandit_attack_numbers,
+    'bandit_attack': lookup_bandit_attack,
     'maneuver_results': lookup_maneuver_results,
     'special_sites': lookup_special_sites,
 }
@@ -1430,6 +1491,6 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
 # the keyword each context variable of the charts has in every drm_<id> function
 CONTEXT_PARAMETERS: Final[dict[str, str]] = {
     'aircraft_damaged': 'aircraft_damaged', 'aircraft_destroyed': 'aircraft_destroyed',
-    'attacker_position': 'attacker_position', 'miss_one_day_wound': 'miss_one_day_wound',
+    'attacker_position': 'attacker_position', 'evasive': 'evasive', 'miss_one_day_wound': 'miss_one_day_wound',
     'miss_two_days_wound': 'miss_two_days_wound',
 }

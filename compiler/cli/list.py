@@ -1,0 +1,119 @@
+"""`chartc list`: a game's charts (or every game's) with ID, title, rule, how each is read and
+its status."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from compiler.cli.common import EXIT_FINDINGS, charts_option, echo_lines, usage_error
+from compiler.textsafe import printable
+
+if TYPE_CHECKING:
+    from compiler import model
+
+
+@dataclass(frozen=True)
+class ChartEntry:
+    """One line of `chartc list`: a chart as a reader finds it."""
+
+    game: str
+    address: str
+    chart_id: str | None
+    title: str
+    rule: str | None
+    read_by: str
+    status: str
+
+
+def read_by(chart: model.Chart) -> str:
+    """How a chart is read: its dice, its value, or its keys (`1d6 by interceptor`)."""
+    from compiler.crt import OddsForm
+
+    if chart.odds is not None:
+        return "attack strength" if chart.odds.form is OddsForm.STRENGTH else "attack and defense factors"
+    if chart.dice is not None:
+        base = chart.dice_text
+    elif chart.value_key is not None:
+        base = f"value {chart.value_key.id}"
+    else:
+        base = ""
+    keys = ", ".join(k.id for k in chart.keys)
+    if not keys:
+        return base
+    return f"{base} by {keys}" if base else f"keys {keys}"
+
+
+def status(chart: model.Chart) -> str:
+    """`partial`, `external`, `DRMs only`, `odds rule` or empty: what a reader should know."""
+    from compiler.model import ChartKind
+
+    parts = []
+    match chart.kind:
+        case ChartKind.EXTERNAL:
+            parts.append("external")
+        case ChartKind.DRMS:
+            parts.append("DRMs only")
+        case ChartKind.ODDS:
+            parts.append("odds rule")
+        case ChartKind.ROLL | ChartKind.VALUE | ChartKind.REFERENCE:
+            pass
+    if chart.partial is not None:
+        parts.append("partial")
+    return ", ".join(parts)
+
+
+def entries(game: model.Game) -> list[ChartEntry]:
+    """The charts of a game in declaration order."""
+    return [
+        ChartEntry(game.id, c.address, c.chart_id, c.title, c.rule, read_by(c), status(c)) for c in game.charts
+    ]
+
+
+def table_lines(rows: list[ChartEntry]) -> list[str]:
+    """The entries as aligned columns with a heading."""
+    head = ("chart", "title", "rule", "read by", "status")
+    cells = [(f"{e.game}/{e.address}", e.title, e.rule or "", e.read_by, e.status) for e in rows]
+    widths = [max(len(row[i]) for row in [head, *cells]) for i in range(len(head))]
+    return [
+        printable("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip()) for row in [head, *cells]
+    ]
+
+
+@click.command("list")
+@click.argument("game", required=False)
+@charts_option
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array of the charts.")
+def list_command(game: str | None, charts_dir: Path, as_json: bool) -> None:
+    """List the charts of GAME (default: every game in --charts): chart address, title, rule,
+    dice or keys, and status (partial, external, DRMs only, odds rule).
+
+    Exit codes: 0 listed, 1 a game has errors (its charts are still listed), 2 no such game.
+    """
+    from compiler.cli.common import load_game_folder
+    from compiler.diagnostics.suggest import known_values_hint
+
+    known = sorted(p.name for p in charts_dir.iterdir() if p.is_dir()) if charts_dir.is_dir() else []
+    if game is not None and game not in known:
+        hint = known_values_hint(game, [(g, None) for g in known], "games")
+        raise usage_error(f"no game `{game}` in {charts_dir}; {hint}")
+    rows: list[ChartEntry] = []
+    errors = 0
+    for game_id in [game] if game is not None else known:
+        comp = load_game_folder(charts_dir / game_id)
+        errors += sum(d.severity.value == "error" for d in comp.diagnostics)
+        loaded = comp.project.games.get(game_id)
+        if loaded is not None:
+            rows.extend(entries(loaded))
+    if as_json:
+        click.echo(json.dumps([asdict(r) for r in rows], indent=2, ensure_ascii=True))
+    else:
+        echo_lines(table_lines(rows))
+    if errors:
+        click.echo(f"warning: {errors} error(s) in these charts; run `chartc check {charts_dir}`", err=True)
+        sys.exit(EXIT_FINDINGS)
