@@ -43,6 +43,11 @@ KNOWN_OFF_TABLE_AS_PRINTED = {
     ("ia2", "promotion", (), -3): F(1, 2),
     ("ia2", "promotion", (), -2): F(1, 3),
     ("ia2", "promotion", (), -1): F(1, 6),
+    # 7.9.3 also gives -1 per 10 kills in the period (0-99 kills: down to -9 more, -14 in all): every roll
+    **{("ia2", "promotion", (), -n): F(1) for n in range(6, 15)},
+    # IA2 7.8.7: -1 per succeeding point (0-39) takes a natural roll of n or less below the printed `1`;
+    # the errata reads it `1-`
+    **{("ia2", "knights_cross", (), -n): F(min(n, 6), 6) for n in range(1, 40)},
 }
 
 
