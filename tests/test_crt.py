@@ -508,6 +508,20 @@ def test_no_internal_column_id_in_outputs_or_cli_messages(tmp_path: Path) -> Non
         ["lookup", "crtlab/DCRT", "4", "--attack", "3", "--defense", "9", "--json", "--charts", lab_charts],
         ["odds", "crtlab/FIRE", "--attack", "3", "--charts", lab_charts],
         ["analyze", "crtlab/CRT", "--charts", lab_charts],
+        [
+            "lookup",
+            "crtlab/TCRT",
+            "4",
+            "--attack",
+            "90",
+            "--defense",
+            "10",
+            "--set",
+            "terrain=town",
+            "--charts",
+            lab_charts,
+        ],
+        ["odds", "crtlab/TCRT", "--attack", "90", "--defense", "10", "--format", "json", "--charts", lab_charts],
     ]
     for args in runs:
         r = CliRunner().invoke(cli, args if "--charts" in args else [*args, "--charts", charts])
