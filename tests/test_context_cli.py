@@ -261,7 +261,7 @@ def test_when_and_set_feed_a_crts_column_shifts(tmp_path: Path) -> None:
     # 30 vs 10 is 3:1; woods -1 (from the TEC), leader +1, night -1: one column left, 2:1, where a 4 is AE
     r = CliRunner().invoke(cli, [*args, "--set", "terrain=Woods", "--when", "leader", "--when", "night"])
     assert r.exit_code == 0, r.output
-    assert "column shifts: Terrain ([TEC] woods) -1, Leader +1, Night -1 = -1" in r.output
+    assert "column shifts: Terrain ([TEC] Woods) -1, Leader +1, Night -1 = -1" in r.output
     assert "Result: AE" in r.output
     # the terrain is the CRT's shift variable, not a key: a typo is named
     r = CliRunner().invoke(cli, [*args, "--set", "terain=woods"])

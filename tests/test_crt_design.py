@@ -190,7 +190,7 @@ LOOKUPS = [
     # the same shift from the context: [TEC] town -2, the leader +1, so one column left to 2:1
     (
         ["TCRT", "4", "--attack", "30", "--defense", "10", "--set", "terrain=town", "--when", "leader"],
-        "Terrain ([TEC] town) -2, Leader with the attackers +1 = -1",
+        "Terrain ([TEC] Town) -2, Leader with the attackers +1 = -1",
         "DR",
     ),
 ]
