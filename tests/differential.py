@@ -438,6 +438,7 @@ def compare_game(run: GameRun, runner: CliRunner, doc: dict[str, Any], module: M
                     compare_chances(run, runner, doc, chart, rng)
             if chart["drms"]:
                 compare_drms(run, doc, chart, module, rng)
+                compare_drm_context(run, runner, doc, chart, rng)
             if chart["kind"] == "odds":
                 compare_odds_rule(run, runner, chart, module, rng)
         except CliTraceback as exc:
@@ -653,6 +654,73 @@ def compare_drms(
         run.comparisons += 1
         if got != wanted:
             run.disagree(chart["address"], f"{fn.__name__}(**{kwargs})", f"Python {got}, JSON DRMs {wanted}")
+
+
+def drm_variables(chart: dict[str, Any]) -> list[str]:
+    """The context variables a chart's DRMs test (conditions and per-N counts) in order of first
+    use, leaving out the chart's own keys."""
+    found: dict[str, None] = {}
+
+    def walk(when: dict[str, Any] | None) -> None:
+        if when is None:
+            return
+        if "var" in when:
+            found.setdefault(when["var"])
+        for part in when["of"] if isinstance(when.get("of"), list) else [when.get("of")]:
+            walk(part)
+
+    for drm in chart["drms"]:
+        walk(drm["when"])
+        if drm.get("per"):
+            found.setdefault(drm["per"]["var"])
+    keys = {k["id"] for k in chart["keys"]}
+    return [v for v in found if v not in keys]
+
+
+def context_options(doc: dict[str, Any], context: Mapping[str, Any], rng: random.Random) -> list[str]:
+    """`--when`/`--set` options for a context (None: left out); enum values by id or printed label."""
+    variables = {v["id"]: v for v in doc["context"]}
+    labels = key_labels(doc)
+    args: list[str] = []
+    for name, value in context.items():
+        var = variables[name]
+        if value is None:
+            continue
+        if var["type"] == "flag":
+            args += ["--when", name] if value else []
+        elif var["type"] == "enum" and rng.random() < 0.5:
+            args += ["--set", f"{name}={labels.get((var['enum'], value), value)}"]
+        else:
+            args += ["--set", f"{name}={value}"]
+    return args
+
+
+def compare_drm_context(
+    run: GameRun, runner: CliRunner, doc: dict[str, Any], chart: dict[str, Any], rng: random.Random
+) -> None:
+    """`--when`/`--set` on the command line against the JSON DRMs: `chartc lookup` of a DRM-list
+    chart, `chartc odds` of a roll chart, give the total the JSON conditions give."""
+    if chart["kind"] not in ("drms", "roll") or not run.cli_samples:
+        return
+    if chart["kind"] == "roll" and chart["dice"]["form"] in ("d66", "percentile") and chart["drm_meaning"] is None:
+        return  # a DRM there is refused (tests/test_context_cli.py)
+    variables = {v["id"]: v for v in doc["context"]}
+    for _ in range(2):
+        context = {n: context_values(doc, variables[n], rng) for n in drm_variables(chart)}
+        args = context_options(doc, context, rng)
+        if not args:
+            continue
+        wanted = drm_total(chart, context)
+        if chart["kind"] == "drms":
+            command = ["lookup", f"{GAME}/{chart['address']}", *args, "--json"]
+        else:
+            keys = rng.choice(chart["chances"])["keys"] if chart["chances"] else {}
+            options = [a for k, v in keys.items() for a in ("--key", f"{k}={v}")]
+            command = ["odds", f"{GAME}/{chart['address']}", *options, *args, "--format", "json"]
+        status, out = cli_answer(run, runner, command)
+        run.comparisons += 1
+        if status or out.get("drm") != wanted:
+            run.disagree(chart["address"], "chartc " + " ".join(command), f"CLI {out!r}, JSON DRMs {wanted}")
 
 
 def compare_odds_rule(

@@ -72,6 +72,10 @@ def test_r4_with_fb_attack_prints_the_breakdown_and_combat(run) -> None:
     ia2 = import_module(ROOT / "generated" / "ia2" / "ia2.py", "ia2_context_r4")
     assert ia2.drm_r4(fb_attack=True) == 1
     assert ia2.lookup_r4(2, interceptor="piston", drm=ia2.drm_r4(fb_attack=True)) == {"result": "Combat"}
+    # 7.9.1: the Gruppe Leader's -1 cancels it, and 2 stays a safe escape (1-2, read 2- by the errata)
+    r = run("lookup", "ia2/R4", "2", "--key", "interceptor=piston", "--when", "fb_attack", "--when", "gruppe_leader")
+    assert "  natural 2, F/B Attack +1 [fn 1], Gruppe Leader -1 = 2\n" in r.output and "Safe escape" in r.output
+    assert ia2.drm_r4(fb_attack=True, gruppe_leader=True) == 0
 
 
 def test_r4_without_fb_attack_is_a_safe_escape(run) -> None:
@@ -273,3 +277,11 @@ def test_a_roll_or_factor_of_more_than_30_digits_says_so(run) -> None:
     assert r.exit_code == 2 and "a number of 31 digits is not a roll" in r.output
     r = run("lookup", "usaaf/crt_odds", "--attack", "9" * 40, "--defense", "7")
     assert r.exit_code == 2 and "a number of 40 digits is not a whole number" in r.output
+
+
+def test_a_hostile_context_name_or_value_is_shown_escaped(run) -> None:
+    # an escape sequence or a bidi override typed into --when/--set cannot reach the terminal
+    r = run("lookup", "ia2/R4", "2", "--key", "interceptor=piston", "--when", "fb\x1b[31m\u202e")
+    assert r.exit_code == 2 and "fb<U+001B>[31m<U+202E>" in r.output and "\x1b" not in r.output
+    r = run("lookup", "ia2/B9", "--set", "month=\x1b]0;x\x07")
+    assert r.exit_code == 2 and "<U+001B>]0;x<U+0007>" in r.output and "\x07" not in r.output

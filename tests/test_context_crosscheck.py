@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from compiler.cli import cli
 from tests.conftest import ROOT, import_module
-from tests.differential import chart_function, holds, key_values, select
+from tests.differential import chart_function, context_options, drm_variables, holds, key_values, select
 
 GAMES = sorted(p.name for p in (ROOT / "generated").iterdir() if (p / f"{p.name}.json").is_file())
 
@@ -26,27 +26,6 @@ def _game(game_id: str) -> tuple[dict[str, Any], ModuleType]:
     doc = json.loads((ROOT / "generated" / game_id / f"{game_id}.json").read_text(encoding="utf-8"))
     module = import_module(ROOT / "generated" / game_id / f"{game_id}.py", f"{game_id}_crosscheck")
     return doc, module
-
-
-def _tested(chart: dict[str, Any]) -> list[str]:
-    """The context variables the chart's DRMs test (conditions and per-N counts), in order of first
-    use; the chart's own keys are given with --key."""
-    found: dict[str, None] = {}
-
-    def walk(when: dict[str, Any] | None) -> None:
-        if when is None:
-            return
-        if "var" in when:
-            found.setdefault(when["var"])
-        for part in when.get("of", []) if isinstance(when.get("of"), list) else [when.get("of")]:
-            walk(part)
-
-    for drm in chart["drms"]:
-        walk(drm["when"])
-        if drm.get("per"):
-            found.setdefault(drm["per"]["var"])
-    keys = {k["id"] for k in chart["keys"]}
-    return [v for v in found if v not in keys]
 
 
 def _steps(per: dict[str, Any], given: int) -> int:
@@ -64,7 +43,7 @@ def json_total(chart: dict[str, Any], context: dict[str, Any]) -> int:
     None for unknown: then the DRM does not apply), per-N steps, exclusive groups, the clamp."""
     applied: list[tuple[dict[str, Any], int]] = []
     for drm in chart["drms"]:
-        names = _tested({"drms": [{"when": drm["when"]}], "keys": []})
+        names = drm_variables({"drms": [{"when": drm["when"]}], "keys": []})
         if any(context.get(n) is None and not _is_flag(n, context) for n in names):
             continue
         if not holds(drm["when"], context):
@@ -92,11 +71,6 @@ def _is_flag(name: str, context: dict[str, Any]) -> bool:
     return isinstance(context.get(name), bool)
 
 
-def _label(doc: dict[str, Any], enum_id: str, member_id: str) -> str:
-    enum = next(e for e in doc["enums"] if e["id"] == enum_id)
-    return next(m["label"] for m in enum["members"] if m["id"] == member_id)
-
-
 def _random_context(doc: dict[str, Any], names: list[str], rng: random.Random) -> dict[str, Any]:
     """A value for each tested variable: flags true or false, ints 0-20, months of the calendar,
     enum members; a few left out (unknown: their DRMs do not apply)."""
@@ -117,21 +91,6 @@ def _random_context(doc: dict[str, Any], names: list[str], rng: random.Random) -
             case _:
                 context[name] = rng.choice(key_values(doc, var["enum"]))
     return context
-
-
-def _cli_context(doc: dict[str, Any], context: dict[str, Any], rng: random.Random) -> list[str]:
-    """`--when`/`--set` options for a context; enum values by id or printed label."""
-    variables = {v["id"]: v for v in doc["context"]}
-    args: list[str] = []
-    for name, value in context.items():
-        var = variables[name]
-        if var["type"] == "flag":
-            args += ["--when", name] if value else []
-        elif var["type"] == "enum" and rng.random() < 0.5:
-            args += ["--set", f"{name}={_label(doc, var['enum'], value)}"]
-        else:
-            args += ["--set", f"{name}={value}"]
-    return args
 
 
 def _json_chance(chart: dict[str, Any], keys: dict[str, str], drm: int, index: int) -> Fraction | None:
@@ -160,7 +119,7 @@ def crosscheck_game(game_id: str, contexts_per_chart: int, seed: int) -> int:
     for chart in doc["charts"]:
         if chart["kind"] != "roll":
             continue
-        names = _tested(chart)
+        names = drm_variables(chart)
         drm_fn = chart_function(module, "drm_", chart)
         lookup_fn = module.LOOKUPS[chart["address"]]
         assert (drm_fn is not None) == bool(chart["drms"]), chart["address"]
@@ -185,7 +144,7 @@ def crosscheck_game(game_id: str, contexts_per_chart: int, seed: int) -> int:
             expected = None if index is None else chart["rows"][index]["values"]
             assert (python_values and dict(python_values)) == expected, question
             # chartc lookup
-            options = [a for k, v in keys.items() for a in ("--key", f"{k}={v}")] + _cli_context(doc, context, rng)
+            options = [a for k, v in keys.items() for a in ("--key", f"{k}={v}")] + context_options(doc, context, rng)
             address = f"{game_id}/{chart['address']}"
             result = runner.invoke(cli, ["lookup", address, _printed(roll, chart), *options, "--json"])
             if index is None:

@@ -181,7 +181,8 @@ def test_knights_cross_roll(ia2) -> None:
 
 
 def test_promotion(ia2, gen) -> None:
-    # IA2 7.9.3: promotion on a 1d6 roll of 1-4; -2 Knight's Cross; -1 per EK1/Ehrenpokal/German Cross
+    # IA2 7.9.3: promotion on a 1d6 roll of 1-4; -2 Knight's Cross; -1 per EK1/Ehrenpokal/German Cross;
+    # -1 per 10 kills
     assert value(ia2, "promotion", "4")["result"].startswith("Promoted")
     assert value(ia2, "promotion", "5") == {"result": "Not promoted"}
     assert value(ia2, "promotion", "6", drm=-2)["result"].startswith("Promoted")
@@ -190,8 +191,10 @@ def test_promotion(ia2, gen) -> None:
         ("ek1", -1),
         ("ehrenpokal", -1),
         ("german_cross", -1),
+        ("kills", -1),
     ]
     assert gen.drm_promotion(knights_cross_holder=True, ek1_in_period=True) == -3
+    assert gen.drm_promotion(knights_cross_holder=True, kills_in_period=19) == -3  # 19 kills: one step
     # 7.9.3: attempts after June 1944, October 1944, February 1945 (4th, 8th, 12th month)
     assert value(ia2, "promotion_attempts", None, promotion_attempt="first") == {"service": 4, "after": "1944-06"}
     assert value(ia2, "promotion_attempts", None, promotion_attempt="final") == {"service": 12, "after": "1945-02"}

@@ -36,13 +36,12 @@ KNOWN_OFF_TABLE_AS_PRINTED = {
     # IA2 7.9.1: the Gruppe Leader's -1 DRM turns a natural 1 into 0, below the printed 1-2 and 1-4
     ("ia2", "R4", ("piston",), -1): F(1, 6),
     ("ia2", "R4", ("jet",), -1): F(1, 6),
-    # IA2 7.9.3 promotion: printed 1-4 promoted, other rolls fail; with -1/-2 award DRMs a modified roll
-    # can reach 0 and below
-    ("ia2", "promotion", (), -5): F(5, 6),
-    ("ia2", "promotion", (), -4): F(2, 3),
-    ("ia2", "promotion", (), -3): F(1, 2),
-    ("ia2", "promotion", (), -2): F(1, 3),
-    ("ia2", "promotion", (), -1): F(1, 6),
+    # IA2 7.9.3 promotion: printed 1-4 promoted, other rolls fail; with the -1/-2 award DRMs and -1 per
+    # 10 kills (0-99 kills: down to -9) a modified roll reaches 0 and below: a DRM of -d loses the
+    # natural rolls 1..d (all six from -6 on)
+    **{("ia2", "promotion", (), -d): F(min(d, 6), 6) for d in range(1, 15)},
+    # IA2 7.8.7 Knight's Cross: printed "1" succeeds; -1 per succeeding point (0-39) likewise
+    **{("ia2", "knights_cross", (), -d): F(min(d, 6), 6) for d in range(1, 40)},
 }
 
 
