@@ -450,7 +450,7 @@ def test_shift_findings(tmp_path: Path) -> None:
         "  }\n": ('  }\n  shift_group defence "Again" best { shift x "X" +1 }\n', ["C202"]),
         "shift_cap -2 to +2": ("shift_cap +2 to -2", ["C424"]),
         "from [TEC] column shift": ("from [TEX] column shift", ["C201"]),
-        "by terrain group": ("by night group", ["C425"]),
+        "by terrain\n": ("by night\n", ["C425"]),
     }
     for i, (old, (new, want)) in enumerate(cases.items()):
         comp = compile_text(tmp_path / str(i), head + "chart [CRT]" + crt.replace(old, new))
