@@ -321,9 +321,9 @@ SHIFT_TARGET: Final = _code(
 )
 SHIFT_GROUP: Final = _code(
     "C424", "shift-group", Severity.ERROR,
-    "a shift group does not say whether its best or worst shift applies, or a shift cap runs backwards",
-    "Add `shift_group NAME best` (or `worst`) for each group the shifts name, and write the cap low to high "
-    "(`shift_cap -2 to +2`).",
+    "a `shift_group` holds no shift, or a shift cap runs backwards",
+    "Put the group's shifts inside it (`shift_group terrain \"Terrain\" worst { shift ... }`) and write the cap "
+    "low to high (`shift_cap -2 to +2`).",
 )
 SHIFT_SOURCE: Final = _code(
     "C425", "shift-source", Severity.ERROR,
