@@ -17,7 +17,8 @@ EXAMPLES_FILE = "diagnostics_examples.json"
 
 @lru_cache(maxsize=1)
 def load_examples() -> dict[str, dict[str, str]]:
-    """`{code: {"case", "input", "report", "fix_diff"}}` as shipped with chartc."""
+    """`{code: {"case", "input", "report", "fix_diff"}}` as shipped with chartc, plus `"command":
+    "chartc import"` for a code `chartc import` reports (the input is then a CSV table)."""
     from importlib.resources import files
 
     examples: dict[str, dict[str, str]] = json.loads(
@@ -49,6 +50,11 @@ def _silencing(code: Code) -> str:
     return "It cannot be silenced with `allow`."
 
 
+def _command(example: dict[str, str]) -> str:
+    """The command whose report the example shows."""
+    return example.get("command", "chartc check")
+
+
 def explain_text(code: Code, example: dict[str, str]) -> str:
     """The plain-text explanation `chartc explain` prints."""
     return (
@@ -61,7 +67,7 @@ def explain_text(code: Code, example: dict[str, str]) -> str:
                 f"Failing input ({example['case']}):",
                 _indent(example["input"]),
                 "",
-                "chartc check reports:",
+                f"{_command(example)} reports:",
                 _indent(example["report"]),
                 "",
                 f"Fix: {code.fix}",
@@ -88,7 +94,7 @@ def doc_section(code: Code, example: dict[str, str]) -> str:
             example["input"].rstrip("\n"),
             "```",
             "",
-            "What `chartc check` reports:",
+            f"What `{_command(example)}` reports:",
             "",
             "```",
             example["report"].rstrip("\n"),

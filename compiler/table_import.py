@@ -23,7 +23,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Cell", "CellKind", "Draft", "ImportFinding", "draft", "read_table"]
+from compiler.diagnostics import CODES, codes
+
+__all__ = ["Cell", "CellKind", "Draft", "ImportFinding", "draft", "read_table", "report"]
 
 
 class CellKind(enum.StrEnum):
@@ -46,7 +48,7 @@ class Cell:
 
 @dataclass(frozen=True)
 class ImportFinding:
-    """A cell chartc will not guess about: the code, the cell, what is wrong and the fix."""
+    """A cell chartc will not guess about: the code's id (`C360`), the cell, what is wrong and the fix."""
 
     code: str
     address: str
@@ -219,7 +221,7 @@ def _range_findings(cell: Cell, zero_padded: bool) -> list[ImportFinding]:
     if _is_date(cell):
         return [
             ImportFinding(
-                "C360",
+                codes.DATE_FOR_RANGE.code,
                 cell.address,
                 f"a date (`{cell.text}`) where a range was",
                 "spreadsheets turn `1-2` into 2 January: type the range again as text (a leading `'`)",
@@ -230,10 +232,11 @@ def _range_findings(cell: Cell, zero_padded: bool) -> list[ImportFinding]:
     dash = _foreign_dash(cell, RANGE)
     if dash:
         return [_dash_finding(cell, dash)]
-    if zero_padded and cell.kind is CellKind.NUMBER and cell.text == "0":
+    # a spreadsheet stores `00` as the number 0 and writes it to CSV as `0`; a zero-padded column has no range `0`
+    if zero_padded and cell.text == "0":
         return [
             ImportFinding(
-                "C362",
+                codes.ZERO_FOR_DOUBLE_ZERO.code,
                 cell.address,
                 "a number 0 where the roll `00` was",
                 "spreadsheets store `00` as the number 0: type `00` again as text (a leading `'`)",
@@ -244,7 +247,7 @@ def _range_findings(cell: Cell, zero_padded: bool) -> list[ImportFinding]:
 
 def _time_finding(cell: Cell, what: str) -> ImportFinding:
     return ImportFinding(
-        "C361",
+        codes.TIME_FOR_ODDS.code,
         cell.address,
         f"a time (`{cell.text}`) where {what} was",
         "spreadsheets turn `3:1` into 03:01: type the odds again as text (a leading `'`)",
@@ -253,7 +256,7 @@ def _time_finding(cell: Cell, what: str) -> ImportFinding:
 
 def _dash_finding(cell: Cell, dash: str) -> ImportFinding:
     return ImportFinding(
-        "C363",
+        codes.FOREIGN_DASH.code,
         cell.address,
         f"`{cell.text}` holds {dash}, not a hyphen-minus `-`",
         "retype the dash as `-` (text copied from a PDF brings en dashes and minus signs)",
@@ -266,7 +269,7 @@ def _head_findings(cell: Cell) -> list[ImportFinding]:
     if _is_date(cell):
         return [
             ImportFinding(
-                "C360",
+                codes.DATE_FOR_RANGE.code,
                 cell.address,
                 f"a date (`{cell.text}`) where a column head was",
                 "spreadsheets turn `1-2` or `1/2` into a date: type the head again as text (a leading `'`)",
@@ -385,12 +388,12 @@ def _comment(finding: ImportFinding) -> str:
     return f"    # {finding.code} at {finding.address}: {_WHAT[finding.code]}; {finding.help}"
 
 
-_WHAT = {
-    "C360": "a date where a range was",
-    "C361": "a time where odds were",
-    "C362": "a number where `00` was",
-    "C363": "a dash that is not a hyphen",
-    "C364": "no dice fits the ranges",
+_WHAT: dict[str, str] = {
+    codes.DATE_FOR_RANGE.code: "a date where a range was",
+    codes.TIME_FOR_ODDS.code: "a time where odds were",
+    codes.ZERO_FOR_DOUBLE_ZERO.code: "a number where `00` was",
+    codes.FOREIGN_DASH.code: "a dash that is not a hyphen",
+    codes.UNKNOWN_DICE.code: "no dice fits the ranges",
 }
 
 
@@ -431,13 +434,13 @@ def _roll_lines(header: Cell, ranges: list[Cell], findings: list[ImportFinding])
         return [f"  roll {dice}"]
     findings.append(
         ImportFinding(
-            "C364",
+            codes.UNKNOWN_DICE.code,
             header.address,
             "the ranges fit no dice chartc knows",
             "add the `roll` line by hand (`roll 2d6`, `roll d66`, `roll percentile`)",
         )
     )
-    return ["  # roll ?  (C364: write the dice)"]
+    return [f"  # roll ?  ({codes.UNKNOWN_DICE.code}: write the dice)"]
 
 
 def _zero_padded(cells: list[Cell]) -> bool:
@@ -540,6 +543,19 @@ def _grid_draft(header: list[Cell], body: list[list[Cell]], name: str, title: st
         lines.append(f"    {range_text}: {' | '.join(cells)}")
     lines += ["  }", "}"]
     return Draft(_document([enum_text, "\n".join(lines)]), tuple(findings))
+
+
+def report(source: str, findings: Sequence[ImportFinding]) -> str:
+    """What `chartc import` reports on a draft's findings: for each, `SOURCE:CELL: error[CODE]:
+    message` and its `help:` line, then how many cells to fix; empty when there are none."""
+    lines = []
+    for finding in findings:
+        severity = CODES[finding.code].severity.value
+        lines.append(f"{source}:{finding.address}: {severity}[{finding.code}]: {finding.message}")
+        lines.append(f"  help: {finding.help}")
+    if findings:
+        lines.append(f"{len(findings)} cell(s) to fix before the draft compiles")
+    return "".join(line + "\n" for line in lines)
 
 
 def _document(parts: list[str]) -> str:

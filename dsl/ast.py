@@ -421,19 +421,15 @@ class DrmFromDecl:
     span: Span
 
 
-class GroupPick(StrEnum):
-    """Which shift of an exclusive group applies: the best or the worst for the attacker."""
-
-    BEST = "best"
-    WORST = "worst"
-
-
 @dataclass(frozen=True)
 class ShiftGroupDecl:
-    """`shift_group terrain worst`: of the group's shifts that apply, only the worst counts."""
+    """`shift_group defence "Defence" worst { shift ... }`: of the group's shifts that apply, only
+    the worst (or best; `one`: the first) counts, as a `drm_group` for DRMs."""
 
     name: Name
-    pick: GroupPick
+    label: Text | None
+    mode: GroupMode
+    shifts: tuple[ShiftDecl, ...]
     span: Span
 
 

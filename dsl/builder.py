@@ -16,6 +16,7 @@ This module imports Lark; `dsl.parser` imports it only when it parses.
 from __future__ import annotations
 
 import ast as _pyast
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import TypeVar, assert_never
@@ -119,6 +120,13 @@ class _Block:
     def repeated(self) -> tuple[ast.Span, ...]:
         """The spans of the statements `one` found repeated, in source order."""
         return tuple(sorted(set(self._repeated)))
+
+
+def _shifts_in_order(block: _Block) -> tuple[ast.ShiftDecl, ...]:
+    """A chart's column shifts, those of its `shift_group` blocks included, in source order."""
+    alone = block.every("shift", ast.ShiftDecl)
+    grouped = [s for g in block.every("shift_group", ast.ShiftGroupDecl) for s in g.shifts]
+    return tuple(sorted((*alone, *grouped), key=lambda s: (s.span.line, s.span.col)))
 
 
 def _typed(node: object, cls: type[_T]) -> _T:
@@ -401,7 +409,7 @@ class Builder(_Terminals):
             roll_alternatives=block.every("roll_when", ast.DiceAlternativeDecl),
             high_rolls_favour=favoured,
             roll_grids=block.every("roll_grid", ast.RollGridDecl),
-            shifts=block.every("shift", ast.ShiftDecl),
+            shifts=_shifts_in_order(block),
             shift_groups=block.every("shift_group", ast.ShiftGroupDecl),
             shift_cap=shift_cap,
             drms_from=block.every("drm_from", ast.DrmFromDecl),
@@ -612,9 +620,8 @@ class Builder(_Terminals):
         label: ast.Text | None,
         value: Token,
         when: ast.Cond | None,
-        group: ast.Name | None,
     ) -> _Stmt:
-        decl = ast.ShiftDecl(name, label, int(value), when, None, group, self._span(meta))
+        decl = ast.ShiftDecl(name, label, int(value), when, None, None, self._span(meta))
         return _Stmt("shift", decl, decl.span)
 
     def shift_from(
@@ -625,12 +632,11 @@ class Builder(_Terminals):
         chart: _ChartId | ast.Name,
         column: ast.Name,
         by: ast.Name,
-        group: ast.Name | None,
     ) -> _Stmt:
         span = self._span(meta)
         chart_name = chart.name if isinstance(chart, _ChartId) else chart
         source = ast.ShiftSourceDecl(chart_name, column, by, span)
-        decl = ast.ShiftDecl(name, label, None, None, source, group, span)
+        decl = ast.ShiftDecl(name, label, None, None, source, None, span)
         return _Stmt("shift", decl, span)
 
     def drm_from(
@@ -647,12 +653,11 @@ class Builder(_Terminals):
         decl = ast.DrmFromDecl(name, label, ast.ShiftSourceDecl(chart_name, column, by, span), span)
         return _Stmt("drm_from", decl, span)
 
-    def shift_group_best(self, meta: Meta, name: ast.Name) -> _Stmt:
-        decl = ast.ShiftGroupDecl(name, ast.GroupPick.BEST, self._span(meta))
-        return _Stmt("shift_group", decl, decl.span)
-
-    def shift_group_worst(self, meta: Meta, name: ast.Name) -> _Stmt:
-        decl = ast.ShiftGroupDecl(name, ast.GroupPick.WORST, self._span(meta))
+    def shift_group(
+        self, meta: Meta, name: ast.Name, label: ast.Text | None, mode: ast.GroupMode, *shifts: _Stmt
+    ) -> _Stmt:
+        members = tuple(dataclasses.replace(_typed(s.node, ast.ShiftDecl), group=name) for s in shifts)
+        decl = ast.ShiftGroupDecl(name, label, mode, members, self._span(meta))
         return _Stmt("shift_group", decl, decl.span)
 
     def shift_cap(self, meta: Meta, low: Token, high: Token) -> _Stmt:

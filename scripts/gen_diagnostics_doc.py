@@ -4,7 +4,8 @@
     python scripts/gen_diagnostics_doc.py --check  # exit 1 if either is stale
 
 Each code's example is its case pair: `cNNN_name.chart` (failing input), what chartc reports on
-it (human format), and the diff to `cNNN_name.ok.chart` (the fix).
+it (human format), and the diff to `cNNN_name.ok.chart` (the fix); for an import code, the table
+`cNNN_name.csv`, what `chartc import` reports on it, and the diff to `cNNN_name.ok.csv`.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 from compiler.diagnostics import CODES, render_human  # noqa: E402
 from compiler.explain import EXAMPLES_FILE, render_doc  # noqa: E402
 from compiler.project import load  # noqa: E402
+from compiler.table_import import draft, read_table, report  # noqa: E402
 
 CASES = ROOT / "tests" / "cases"
 DOC = ROOT / "docs" / "diagnostics.md"
@@ -61,9 +63,26 @@ def _sidecar(case: Path, suffix: str) -> bytes | None:
     return path.read_bytes() if path.is_file() else None
 
 
+def _import_report(data: bytes) -> str:
+    """What `chartc import case.csv` reports on one import case's table."""
+    return report("case.csv", draft(read_table(Path("case.csv"), data), "case", "case").findings)
+
+
 def collect_examples(cases: Path = CASES) -> dict[str, dict[str, str]]:
-    """`{code: {case, input, report, fix_diff}}` for every `cNNN_*.chart` with its `.ok.chart`."""
+    """`{code: {case, input, report, fix_diff}}` for every `cNNN_*.chart` with its `.ok.chart`, and
+    `{code: {case, command, input, report, fix_diff}}` for every `cNNN_*.csv` with its `.ok.csv`."""
     examples = {}
+    for bad_path in sorted(cases.glob("c[0-9][0-9][0-9]_*.csv")):
+        if bad_path.name.endswith(".ok.csv"):
+            continue
+        bad, good = bad_path.read_bytes(), bad_path.with_name(bad_path.stem + ".ok.csv").read_bytes()
+        examples["C" + bad_path.name[1:4]] = {
+            "case": f"tests/cases/{bad_path.name}",
+            "command": "chartc import",
+            "input": _text(bad),
+            "report": _import_report(bad),
+            "fix_diff": _fix_diff(bad, good),
+        }
     for bad_path in sorted(cases.glob("c[0-9][0-9][0-9]_*.chart")):
         if bad_path.name.endswith(".ok.chart"):
             continue

@@ -360,11 +360,12 @@ SHIFTS = (
     'chart [TEC] "Terrain Effects Chart" { key terrain: terrain column shift: int "Column shift" '
     "rows { clear: 0  woods: -1  town: -2 } }\n"
     'chart [CRT] "Combat Results Table" { roll 1d6 key odds: crt_odds column result: text "Result"\n'
-    '  shift terrain "Terrain" from [TEC] column shift by terrain group defence\n'
-    '  shift river "Across a river" -1 when river group defence\n'
+    '  shift_group defence "Terrain or river" worst {\n'
+    '    shift terrain "Terrain" from [TEC] column shift by terrain\n'
+    '    shift river "Across a river" -1 when river\n'
+    "  }\n"
     '  shift leader "Leader" +1 when leader\n'
     '  shift night "Night" -1 when night\n'
-    "  shift_group defence worst\n"
     "  shift_cap -2 to +2\n"
     '  grid odds ["1:2", "1:1", "2:1", "3:1", "4:1", "5:1", "6:1"] '
     '{ "AE": 1-6 | 1-5 | 1-4 | 1-3 | 1-2 | 1 | -\n "DE": - | 6 | 5-6 | 4-6 | 3-6 | 2-6 | 1-6 } }\n'
@@ -446,10 +447,10 @@ def test_generated_shift_function_agrees_and_chains(shifts_game, tmp_path: Path)
 def test_shift_findings(tmp_path: Path) -> None:
     head, crt = SHIFTS.split("chart [CRT]")
     cases = {
-        "shift_group defence worst": ("shift_group defence best\n  shift_group defence worst", ["C202"]),
+        "  }\n": ('  }\n  shift_group defence "Again" best { shift x "X" +1 }\n', ["C202"]),
         "shift_cap -2 to +2": ("shift_cap +2 to -2", ["C424"]),
         "from [TEC] column shift": ("from [TEX] column shift", ["C201"]),
-        "by terrain group": ("by night group", ["C425"]),
+        "by terrain\n": ("by night\n", ["C425"]),
     }
     for i, (old, (new, want)) in enumerate(cases.items()):
         comp = compile_text(tmp_path / str(i), head + "chart [CRT]" + crt.replace(old, new))
@@ -508,6 +509,20 @@ def test_no_internal_column_id_in_outputs_or_cli_messages(tmp_path: Path) -> Non
         ["lookup", "crtlab/DCRT", "4", "--attack", "3", "--defense", "9", "--json", "--charts", lab_charts],
         ["odds", "crtlab/FIRE", "--attack", "3", "--charts", lab_charts],
         ["analyze", "crtlab/CRT", "--charts", lab_charts],
+        [
+            "lookup",
+            "crtlab/TCRT",
+            "4",
+            "--attack",
+            "90",
+            "--defense",
+            "10",
+            "--set",
+            "terrain=town",
+            "--charts",
+            lab_charts,
+        ],
+        ["odds", "crtlab/TCRT", "--attack", "90", "--defense", "10", "--format", "json", "--charts", lab_charts],
     ]
     for args in runs:
         r = CliRunner().invoke(cli, args if "--charts" in args else [*args, "--charts", charts])
@@ -694,3 +709,19 @@ def test_a_shift_cannot_test_the_crt_keys(tmp_path: Path) -> None:
     assert [(d.code, d.message) for d in comp.diagnostics] == [
         ("C407", "shift `odds_shift` tests the chart's key `odds`: a column shift reads context variables only")
     ]
+
+
+def test_shift_group_modes(tmp_path: Path) -> None:
+    from compiler.column_shifts import breakdown
+
+    # the defence group as `best` and as `one`: woods -1 and a river -1 tie; clear 0 with a river
+    for mode, context, want in (
+        ("best", {"terrain": "town", "river": True}, -1),  # the river's -1 beats the town's -2
+        ("one", {"terrain": "town", "river": True}, -2),  # the first declared that applies: terrain
+        ("one", {"terrain": "clear", "river": True}, -1),  # clear is 0, so the river is the first
+    ):
+        comp = compile_text(
+            tmp_path / f"{mode}{want}", SHIFTS.replace('"Terrain or river" worst', f'"Terrain or river" {mode}')
+        )
+        assert comp.diagnostics == []
+        assert breakdown(comp.project.games["t"].chart("CRT"), context).total == want, (mode, context)

@@ -2,6 +2,8 @@
 
 Cases live in tests/cases: `cNNN_name.chart` must report code CNNN and match the golden
 `cNNN_name.errors` (short format); `cNNN_name.ok.chart` is the fixed input and must not.
+An import case is a table: `chartc import cNNN_name.csv` must report CNNN exactly as the golden
+`cNNN_name.errors` says, and `cNNN_name.ok.csv` must import with no finding to a chart that compiles.
 """
 
 from __future__ import annotations
@@ -10,11 +12,15 @@ import re
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from compiler.cli import cli
 from compiler.diagnostics import CODES, render_human, render_short
+from compiler.table_import import Draft, draft, read_table
 from tests.conftest import CASES, codes, compile_files, compile_text
 
 BAD = sorted(p for p in CASES.glob("c*.chart") if not p.name.endswith(".ok.chart"))
+BAD_IMPORTS = sorted(p for p in CASES.glob("c*.csv") if not p.name.endswith(".ok.csv"))
 
 
 def _case_code(path: Path) -> str:
@@ -48,8 +54,32 @@ def test_code_quiet_on_fixed_input(case: Path, tmp_path: Path) -> None:
     assert _case_code(case) not in codes(comp), [render_short(d) for d in comp.diagnostics]
 
 
+def _import_case(table: Path) -> Draft:
+    """A case's table imported as `chartc import case.csv` would."""
+    return draft(read_table(Path("case.csv"), table.read_bytes()), "case", "case")
+
+
+@pytest.mark.parametrize("case", BAD_IMPORTS, ids=lambda p: p.stem)
+def test_import_code_fires_on_bad_table(case: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _case_code(case) in [f.code for f in _import_case(case).findings]
+    (tmp_path / "case.csv").write_bytes(case.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["import", "case.csv", "--out", "case.chart"])
+    assert result.exit_code == 1
+    golden = case.with_suffix(".errors")
+    assert result.stderr == golden.read_text(encoding="utf-8"), f"update {golden.name} after reviewing the new output"
+
+
+@pytest.mark.parametrize("case", BAD_IMPORTS, ids=lambda p: p.stem)
+def test_import_code_quiet_on_fixed_table(case: Path, tmp_path: Path) -> None:
+    fixed = _import_case(case.with_name(case.stem + ".ok.csv"))
+    assert fixed.findings == ()
+    comp = compile_files(tmp_path, {"game.chart": b'game t { title "T" }\n', "case.chart": fixed.text.encode()})
+    assert codes(comp) == [], [render_short(d) for d in comp.diagnostics]
+
+
 def test_every_code_has_a_case() -> None:
-    covered = {_case_code(p) for p in BAD}
+    covered = {_case_code(p) for p in [*BAD, *BAD_IMPORTS]}
     assert covered == set(CODES), f"codes without a case: {sorted(set(CODES) - covered)}"
 
 

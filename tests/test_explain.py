@@ -65,6 +65,17 @@ def test_explain_prints_input_report_and_fix(arg: str) -> None:
     assert 'allow C305 "reason"' in r.output
 
 
+@pytest.mark.parametrize("code", ["C360", "C361", "C362", "C363", "C364"])
+def test_explain_an_import_code_shows_the_table_report_and_fix(code: str) -> None:
+    r = CliRunner().invoke(cli, ["explain", code])
+    assert r.exit_code == 0
+    assert r.output.startswith(f"{code} {CODES[code].name} (error)\n")
+    example = load_examples()[code]
+    assert example["case"].endswith(".csv") and example["input"].splitlines()[-1] in r.output
+    assert "chartc import reports:" in r.output and "case.csv:" in r.output and f"error[{code}]" in r.output
+    assert f"Fix: {CODES[code].fix}" in r.output and "\n    +" in r.output
+
+
 def test_explain_says_errors_cannot_be_silenced() -> None:
     assert "cannot be silenced" in CliRunner().invoke(cli, ["explain", "C101"]).output
 

@@ -4,14 +4,18 @@ JSON and the generated Python (tests/data/modifier_forms.chart)."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from compiler.build import render_outputs
 from compiler.chance import chances, drm_totals
+from compiler.cli import cli
 from compiler.emit.json import emit_game_json
 from compiler.emit.python import emit_game_python
 from compiler.modifiers import evaluate
@@ -131,3 +135,25 @@ def test_generated_python_agrees_with_the_evaluator(game, tmp_path: Path) -> Non
     want = [evaluate(game.chart("F1"), c).total for c in sample] + [evaluate(game.chart("F2"), c).total for c in sample]
     assert got[: len(want)] == want
     assert got[len(want) :] == [{"result": "Automatic miss"}, {"result": "Hit"}]
+
+
+def test_the_aid_words_each_form_as_a_rulebook_would(tmp_path_factory: pytest.TempPathFactory) -> None:
+    comp = compile_text(tmp_path_factory.mktemp("aid"), FORMS)
+    html = render_outputs(comp.project)["t/t.html"]
+    assert '<span class="per">per 10 Kills, fractions dropped</span>' in html
+    assert "<p>Terrain: only the best of Woods -1, Town -2, Night -3 applies.</p>" in html
+    assert "<p>Cover: only one of Woods -1, Town -2 can apply.</p>" in html
+    assert "<p>Worst case: only the worst of Night +1, Ace +2 applies.</p>" in html
+    assert "<p>Modified rolls below 1 count as 1, above 10 as 10.</p>" in html
+    assert "<p>A natural 1 always reads: Automatic miss, whatever the DRMs.</p>" in html
+    assert "<td>natural 10</td>" in html
+
+
+def test_odds_states_the_span_the_conditions_reach_for_the_keys(tmp_path: Path) -> None:
+    # F1 in woods: kills -4..0, skill 0..+3 unless night, woods -1 (night -3 is never the best)
+    compile_text(tmp_path, FORMS)
+    with contextlib.chdir(tmp_path):
+        r = CliRunner().invoke(cli, ["odds", "t/F1", "--key", "terrain=woods", "--drm", "3"])
+    assert r.exit_code == 0, r.output
+    assert "1d10, DRM +3 (declared DRMs reach -5 to +2; this DRM is outside that span)" in r.output
+    assert "natural 1   1/10 (10%)  Automatic miss" in r.output

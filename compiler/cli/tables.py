@@ -39,7 +39,7 @@ def import_command(file: Path, out: Path | None, name: str | None, title: str | 
     a file that cannot be read as a table.
     """
     from compiler.reader import ReadError, read_bytes
-    from compiler.table_import import NAME, ImportError_, draft, read_table
+    from compiler.table_import import NAME, ImportError_, draft, read_table, report
 
     stem = re.sub(r"[^A-Za-z0-9_]+", "_", file.stem).strip("_") or "imported"
     chart_name = name or (stem if NAME.fullmatch(stem) else f"chart_{stem}")
@@ -57,11 +57,9 @@ def import_command(file: Path, out: Path | None, name: str | None, title: str | 
         click.echo(printable(text, keep="\n"), nl=False)
     else:
         out.write_text(text, encoding="utf-8")
-    for finding in result.findings:
-        click.echo(printable(f"{file}:{finding.address}: error[{finding.code}]: {finding.message}"), err=True)
-        click.echo(printable(f"  help: {finding.help}"), err=True)
+    for line in report(str(file), result.findings).splitlines():
+        click.echo(printable(line), err=True)
     if result.findings:
-        click.echo(f"{len(result.findings)} cell(s) to fix before the draft compiles", err=True)
         sys.exit(EXIT_FINDINGS)
 
 

@@ -136,7 +136,6 @@ INVALID_REPEAT: Final = _code(
     "a `repeat` statement on a chart not read by dice, or repeating the roll fewer than 2 or more than 10 times",
     "Write `repeat N` with N from 2 to 10, on a chart with a `roll` statement.",
 )
-# 4xx: shapes and types
 # ---- the modified roll: DRM forms and which totals can happen (C330-C339)
 DRM_GROUP_OVERLAP: Final = _code(
     "C330", "drm-group-overlap", Severity.WARNING,
@@ -160,6 +159,37 @@ REACH_APPROXIMATED: Final = _code(
     "The checker assumed every DRM independent (reaching more totals than the rules allow); "
     "split the chart's DRMs or narrow the int ranges they test.",
 )
+# ---- `chartc import`: what a spreadsheet or a PDF did to a table's cells (C360-C369)
+DATE_FOR_RANGE: Final = _code(
+    "C360", "date-for-range", Severity.ERROR,
+    "an imported cell holds a date where a range or a column head was (a spreadsheet read `1-2` as 2 January)",
+    "Type the cell again as text (a leading `'`, or the column formatted as Text first), e.g. `1-2`, "
+    "and import again.",
+)
+TIME_FOR_ODDS: Final = _code(
+    "C361", "time-for-odds", Severity.ERROR,
+    "an imported cell holds a time where odds or a range were (a spreadsheet read `3:1` as 03:01)",
+    "Type the cell again as text (a leading `'`, or the column formatted as Text first), e.g. `3:1`, "
+    "and import again.",
+)
+ZERO_FOR_DOUBLE_ZERO: Final = _code(
+    "C362", "zero-for-double-zero", Severity.ERROR,
+    "an imported percentile range column holds the number 0 where the roll `00` was",
+    "Type `00` again as text (a leading `'`, or the column formatted as Text first) and import again.",
+)
+FOREIGN_DASH: Final = _code(
+    "C363", "foreign-dash", Severity.ERROR,
+    "an imported range, column head or value holds a dash that is not a hyphen-minus (an en dash or a minus "
+    "sign from a PDF)",
+    "Retype the dash as the hyphen-minus `-` (`4-5`, `-1`) and import again.",
+)
+UNKNOWN_DICE: Final = _code(
+    "C364", "unknown-dice", Severity.ERROR,
+    "an imported table's ranges fit no dice chartc knows, and its range column's header names none",
+    "Head the range column with the dice (`2d6`, `d66`, `percentile`) and import again, "
+    "or write the `roll` line in the draft by hand.",
+)
+# 4xx: shapes and types
 GRID_SHAPE: Final = _code(
     "C401", "grid-shape", Severity.ERROR,
     "a grid row has more or fewer cells than the grid has columns",
@@ -291,9 +321,9 @@ SHIFT_TARGET: Final = _code(
 )
 SHIFT_GROUP: Final = _code(
     "C424", "shift-group", Severity.ERROR,
-    "a shift group does not say whether its best or worst shift applies, or a shift cap runs backwards",
-    "Add `shift_group NAME best` (or `worst`) for each group the shifts name, and write the cap low to high "
-    "(`shift_cap -2 to +2`).",
+    "a `shift_group` holds no shift, or a shift cap runs backwards",
+    "Put the group's shifts inside it (`shift_group terrain \"Terrain\" worst { shift ... }`) and write the cap "
+    "low to high (`shift_cap -2 to +2`).",
 )
 SHIFT_SOURCE: Final = _code(
     "C425", "shift-source", Severity.ERROR,
@@ -355,6 +385,11 @@ REGISTRY: Final[tuple[Code, ...]] = (
     PER_STEP_DOMAIN,
     CONTEXT_DOMAIN,
     REACH_APPROXIMATED,
+    DATE_FOR_RANGE,
+    TIME_FOR_ODDS,
+    ZERO_FOR_DOUBLE_ZERO,
+    FOREIGN_DASH,
+    UNKNOWN_DICE,
     GRID_SHAPE,
     TYPE_MISMATCH,
     ROW_SHAPE,

@@ -211,7 +211,8 @@ def describe_shift(s: model.Shift, rules: model.ShiftRules, game: model.Game) ->
     """A column shift as a rulebook words it: `Across a river: 1 column left (when Attack across a
     river)`, or for a shift read from a terrain effects chart `Terrain: per [TEC] Terrain Effects
     Chart, Column shift (Woods 1 left, Town 2 left)`."""
-    group = f" (of group {s.group}, only the {dict(rules.groups)[s.group]} applies)" if s.group else ""
+    pick = {"best": "best", "worst": "worst", "one": "first"}[str(dict(rules.groups)[s.group])] if s.group else ""
+    group = f" (of group {s.group}, only the {pick} applies)" if s.group else ""
     if s.source is None:
         when = "" if s.when is None else f" when {describe_condition(s.when, game)}"
         return f"{s.label}: {_columns_moved(s.value)}{when}{group}"

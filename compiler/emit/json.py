@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from compiler import model
-from compiler.chance import dice_variants, probability_json, row_chances
+from compiler.chance import dice_variants, drm_reach_span, probability_json, row_chances
 from compiler.crt import OddsForm, OddsRule
 from compiler.text import json_value
 
@@ -308,7 +308,7 @@ def _chart(c: model.Chart) -> dict[str, Any]:
         "columns": [{"id": col.id, "type": col.type, "label": col.label} for col in c.columns],
         "drms": [_drm(d) for d in c.drms],
         "combine": {"method": "sum", "clamp": list(c.clamp) if c.clamp else None},
-        "drm_span": {"min": c.drm_span()[0], "max": c.drm_span()[1]},
+        "drm_span": dict(zip(("min", "max"), drm_reach_span(c), strict=True)),
         "partial": c.partial,
         "footnotes": [{"mark": f.mark, "text": f.text} for f in c.footnotes],
         "notes": list(c.notes),

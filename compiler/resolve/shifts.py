@@ -28,7 +28,7 @@ def chart_shifts(decl: ast.ChartDecl, conditions: ConditionResolver, sink: Sink,
         shift = _shift(s, conditions)
         if shift is not None:
             shifts.append(shift)
-    groups = _groups(decl, shifts, sink, where)
+    groups = _groups(decl, where, sink)
     cap = None
     if decl.shift_cap is not None:
         cap = (decl.shift_cap.low, decl.shift_cap.high)
@@ -84,30 +84,16 @@ def _shift(s: ast.ShiftDecl, conditions: ConditionResolver) -> model.Shift | Non
     return model.Shift(s.name.text, label, s.value or 0, when, None, group, s.span)
 
 
-def _groups(
-    decl: ast.ChartDecl, shifts: list[model.Shift], sink: Sink, where: str
-) -> tuple[tuple[str, model.GroupMode], ...]:
-    """C424: every group a shift names says whether its best or worst applies, and every such
-    statement names a group of at least one shift."""
+def _groups(decl: ast.ChartDecl, where: str, sink: Sink) -> tuple[tuple[str, model.GroupMode], ...]:
+    """Each `shift_group` block's mode (C202 for a group declared twice, C424 for an empty one)."""
     declared: dict[str, model.GroupMode] = {}
-    used = {s.group for s in shifts if s.group}
     for g in decl.shift_groups:
         if g.name.text in declared:
             declared_twice(sink, f"shift group `{g.name.text}`", g.name.span, None, where=f"in {where}")
-            continue
-        if g.name.text not in used:
-            sink.emit(codes.SHIFT_GROUP, f"no shift of {where} is in group `{g.name.text}`", g.name.span)
-            continue
-        declared[g.name.text] = model.GroupMode(g.pick)
-    for s in shifts:
-        if s.group and s.group not in declared and s.group in used:
-            sink.emit(
-                codes.SHIFT_GROUP,
-                f"shift `{s.id}` is in group `{s.group}`, but {where} does not say which shift of the group applies",
-                s.span,
-                f"add `shift_group {s.group} best` (or `worst`)",
-            )
-            used.discard(s.group)
+        elif not g.shifts:
+            sink.emit(codes.SHIFT_GROUP, f"shift group `{g.name.text}` of {where} holds no shift", g.name.span)
+        else:
+            declared[g.name.text] = model.GroupMode(g.mode)
     return tuple(sorted(declared.items()))
 
 

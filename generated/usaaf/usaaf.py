@@ -414,7 +414,7 @@ def _shift_terms(
     """The shifts that apply, as (label, value) in declaration order, and their total.
 
     Of an exclusive group only one counts: its highest (`best`) or lowest (`worst`) value, the
-    first such shift. The total is then held inside `cap`.
+    first such shift (`one`: the first that applies). The total is then held inside `cap`.
     """
     values = [_shift_value(s, context) for s in shifts]
     pick = dict(groups)
@@ -423,7 +423,10 @@ def _shift_terms(
     for i, shift, value in applying:
         if shift.group is not None:
             rivals = [(v, j) for j, s, v in applying if s.group == shift.group]
-            chosen = max(rivals, key=lambda r: (r[0], -r[1])) if pick[shift.group] == "best" else min(rivals)
+            mode = pick[shift.group]
+            chosen = min(rivals, key=lambda r: r[1])  # `one`: the rules say only one applies
+            if mode != "one":
+                chosen = max(rivals, key=lambda r: (r[0], -r[1])) if mode == "best" else min(rivals)
             if chosen[1] != i:
                 continue
         kept.append((shift.label, value))
