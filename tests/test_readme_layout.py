@@ -1,4 +1,4 @@
-"""The README's Layout section names every module of dsl/ and compiler/, and nothing that is gone."""
+"""The README names every module of dsl/ and compiler/ (Layout) and every diagnostic code (Diagnostics)."""
 
 from __future__ import annotations
 
@@ -37,3 +37,13 @@ def test_the_readme_layout_lists_no_module_that_is_gone() -> None:
     listed = set(re.findall(r"`((?:dsl|compiler)/[\w/]+\.py)`", _layout_section()))
     gone = sorted(m for m in listed if not (ROOT / m).is_file())
     assert not gone, f"README Layout lists modules that do not exist: {gone}"
+
+
+def test_the_readme_code_table_lists_every_code_with_its_severity() -> None:
+    from compiler.diagnostics import CODES
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = text[text.index("| code | name | severity |") :].split("\n\n")[0]
+    listed = re.findall(r"^\| (C\d{3}) \| ([\w-]+)[^|]*\| (\w+) \|$", table, flags=re.M)
+    expected = [(c.code, c.name, c.severity.value) for c in sorted(CODES.values(), key=lambda c: c.code)]
+    assert listed == expected
