@@ -44,8 +44,8 @@ FIELD_STATEMENTS = frozenset({"field_decl", "field_value", "block_tokens"})
 FMT_OFF = "# fmt: off"
 FMT_ON = "# fmt: on"
 
-_NO_SPACE_BEFORE = frozenset({",", ":", "]", ")", ".", ".."})
-_NO_SPACE_AFTER = frozenset({"[", "(", ".", ".."})
+_NO_SPACE_BEFORE = frozenset({",", ":", "]", ")", ".", "..", "=", ";"})
+_NO_SPACE_AFTER = frozenset({"[", "(", ".", "..", "="})
 _CELL_SEPARATORS = frozenset({",", ":"})
 
 

@@ -49,9 +49,16 @@ def not_plain_reason(chart: model.Chart) -> str | None:
         return f"its dice `{chart.dice.text}` are not a plain range column"
     if chart.kind is model.ChartKind.REFERENCE and not chart.keys:
         return "it has no keys"
+    if any(_chained(v) for r in chart.rows for v in r.values):
+        return "some cell is a chained result (`->`)"
     if any(row.natural or not all(isinstance(k, str) for k in row.keys) for row in chart.rows):
         return "some row is read by the natural roll, a month span or any key value"
     return None
+
+
+def _chained(value: model.Value) -> bool:
+    """Whether a cell is a chained result: `-> [B6]`, `-> again` or a roll in the cell."""
+    return isinstance(value, model.RollAgain | model.SubRoll) or (isinstance(value, model.ChartRef) and value.chained)
 
 
 def _cell(value: model.Value) -> str:

@@ -21,14 +21,23 @@ def cell_text(value: model.Value) -> str | None:
     if isinstance(value, tuple):
         return "/".join("-" if v is None else str(v) for v in value)
     if isinstance(value, model.ChartRef):
-        return f"[{value.address}]"
+        return f"roll on {value.address}{_carried(value.keys, value.drm)}" if value.chained else f"[{value.address}]"
+    if isinstance(value, model.RollAgain):
+        return f"roll again{_carried((), value.drm)}"
     if isinstance(value, bool):
         return "yes" if value else "no"
     return None
 
 
 def value_text(game: model.Game, col: model.Column, value: model.Value) -> str:
-    """A cell as a player reads it, using the column's enum for member labels."""
+    """A cell as a player reads it, using the column's enum for member labels; a chained cell as
+    the reader follows it (`roll on B6 (Jet or Rocket, +1)`, `roll again`, `1d6: 1-4 FW 190A-6;
+    5-6 FW 190A-7`)."""
+    if isinstance(value, model.SubRoll):
+        outcomes = "; ".join(f"{o.range.printed} {value_text(game, col, o.value)}" for o in value.outcomes)
+        return f"{value.dice.text}: {outcomes}"
+    if isinstance(value, model.ChartRef) and value.chained:
+        return chain_ref_text(game, value)
     shown = cell_text(value)
     if shown is not None:
         return shown
@@ -37,6 +46,27 @@ def value_text(game: model.Game, col: model.Column, value: model.Value) -> str:
     if member and enum and enum.codes:
         return f"{member.id} ({member.label})"  # a result code is read with its meaning
     return member.label if member else str(value)
+
+
+def chain_ref_text(game: model.Game, ref: model.ChartRef) -> str:
+    """`roll on B6 (Jet or Rocket, +1)`: the target by its printed ID (else its title), the key
+    values given by their labels, the DRM carried; `see ...` for a chart read by its keys only."""
+    target = game.chart(ref.address)
+    name = (target.chart_id or target.title) if target is not None else ref.address
+    labels = []
+    for given in ref.keys:
+        key = next((k for k in target.keys if k.id == given.key), None) if target is not None else None
+        member = key.enum.member(given.value) if key is not None else None
+        labels.append(member.label if member is not None else given.value)
+    verb = "see" if target is not None and target.kind is model.ChartKind.REFERENCE else "roll on"
+    return f"{verb} {name}{_carried(tuple(labels), ref.drm)}"
+
+
+def _carried(keys: Iterable[model.ChainKey] | tuple[str, ...], drm: int | None) -> str:
+    """` (interceptor=jet, +1)` after a chain: the keys and the DRM it carries, if any."""
+    parts = [k if isinstance(k, str) else f"{k.key}={k.value}" for k in keys]
+    parts += [f"{drm:+d}"] if drm is not None else []
+    return f" ({', '.join(parts)})" if parts else ""
 
 
 def key_label(key: model.Key, match: model.KeyMatch) -> str:
@@ -69,7 +99,26 @@ def json_value(value: model.Value) -> Any:
     if isinstance(value, tuple):
         return list(value)
     if isinstance(value, model.ChartRef):
-        return {"chart": value.address}
+        ref: dict[str, Any] = {"chart": value.address}
+        if value.keys:
+            ref["keys"] = {k.key: k.value for k in value.keys}
+        if value.drm is not None:
+            ref["drm"] = value.drm
+        return ref
+    if isinstance(value, model.RollAgain):
+        return {"again": True} if value.drm is None else {"again": True, "drm": value.drm}
+    if isinstance(value, model.SubRoll):
+        return {
+            "roll": {
+                "dice": value.dice.text,
+                "count": value.dice.count,
+                "sides": value.dice.sides,
+                "outcomes": [
+                    {"range": o.range.printed, "min": o.range.low, "max": o.range.high, "value": json_value(o.value)}
+                    for o in value.outcomes
+                ],
+            }
+        }
     return value
 
 

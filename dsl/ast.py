@@ -479,6 +479,7 @@ class ValueKind(StrEnum):
     SLASHED = "slashed"
     MONTH = "month"
     CHART = "chart"
+    CHAIN = "chain"  # `-> [B6] (+1)`, `-> again`, `-> 1d6 { ... }`: `ValueText.chain` holds it
 
 
 @dataclass(frozen=True)
@@ -489,6 +490,7 @@ class ValueText:
     kind: ValueKind
     text: str
     span: Span
+    chain: ChainText | None = None  # the chained result, when `kind` is CHAIN
 
 
 class KeyValueKind(StrEnum):
@@ -905,3 +907,46 @@ class SourceFile:
     odds: tuple[OddsDecl, ...] = ()
     invariants: tuple[InvariantDecl, ...] = ()
     errata: tuple[ErrataDecl, ...] = ()
+
+
+# ---- chained results ------------------------------------------------------------------------
+
+
+class ChainKind(StrEnum):
+    """Where a chained cell sends the reader: another chart, this chart again, or a roll in the cell."""
+
+    CHART = "chart"  # `-> [B6] (interceptor=jet, +1)`
+    AGAIN = "again"  # `-> again (+1)`
+    ROLL = "roll"  # `-> 1d6 { 1-4: fw190a6; 5-6: fw190a7 }`
+
+
+@dataclass(frozen=True)
+class ChainKeyText:
+    """`interceptor=jet` in a chain's arguments: a key of the target chart and its value as written."""
+
+    key: Name
+    value: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class SubOutcomeText:
+    """`1-4: fw190a6` inside a cell's own roll: the range and the value it gives."""
+
+    range: RangeText
+    value: ValueText
+    span: Span
+
+
+@dataclass(frozen=True)
+class ChainText:
+    """A chained cell as written: the target chart (CHART), the keys and DRM carried over (CHART,
+    AGAIN; `drm` None when not written), or the dice and outcomes of a roll in the cell (ROLL)."""
+
+    kind: ChainKind
+    span: Span
+    target: Name | None = None
+    keys: tuple[ChainKeyText, ...] = ()
+    drm: int | None = None
+    dice: str | None = None  # `1d6`
+    outcomes: tuple[SubOutcomeText, ...] = ()

@@ -731,7 +731,7 @@ class Builder(_Terminals):
     def month_from(self, meta: Meta, first: Token) -> ast.KeyValueText:
         return ast.KeyValueText(ast.KeyValueKind.MONTHS, f"{first}+", self._span(meta), str(first), None)
 
-    def value(self, meta: Meta, written: ast.Text | ast.Name | _ChartId | Token) -> ast.ValueText:
+    def value(self, meta: Meta, written: ast.Text | ast.Name | _ChartId | ast.ChainText | Token) -> ast.ValueText:
         match written:
             case ast.Text(text, span):
                 return ast.ValueText(ast.ValueKind.TEXT, text, span)
@@ -739,8 +739,37 @@ class Builder(_Terminals):
                 return ast.ValueText(ast.ValueKind.NAME, text, span)
             case _ChartId(name, span):
                 return ast.ValueText(ast.ValueKind.CHART, name.text, span)
+            case ast.ChainText():
+                return ast.ValueText(ast.ValueKind.CHAIN, chain_text(written), written.span, written)
             case _:
                 return ast.ValueText(_TOKEN_VALUE_KINDS[written.type], str(written), self._token_span(written))
+
+    # -- chained results
+
+    def chain_chart(self, meta: Meta, target: _ChartId, args: _ChainArgs | None) -> ast.ChainText:
+        keys, drm = args if args is not None else ((), None)
+        return ast.ChainText(ast.ChainKind.CHART, self._span(meta), target.name, keys, drm)
+
+    def chain_again(self, meta: Meta, args: _ChainArgs | None) -> ast.ChainText:
+        keys, drm = args if args is not None else ((), None)
+        return ast.ChainText(ast.ChainKind.AGAIN, self._span(meta), None, keys, drm)
+
+    def chain_roll(self, meta: Meta, dice: Token, *outcomes: ast.SubOutcomeText) -> ast.ChainText:
+        return ast.ChainText(ast.ChainKind.ROLL, self._span(meta), dice=str(dice), outcomes=outcomes)
+
+    def chain_args(self, meta: Meta, *args: ast.ChainKeyText | int) -> _ChainArgs:
+        keys = tuple(a for a in args if isinstance(a, ast.ChainKeyText))
+        drms = [a for a in args if isinstance(a, int)]
+        return keys, (sum(drms) if drms else None)
+
+    def chain_key(self, meta: Meta, key: ast.Name, value: ast.Name | ast.Text) -> ast.ChainKeyText:
+        return ast.ChainKeyText(key, value.text, self._span(meta))
+
+    def chain_drm(self, meta: Meta, value: Token) -> int:
+        return int(str(value))
+
+    def sub_outcome(self, meta: Meta, written: Token, value: ast.ValueText) -> ast.SubOutcomeText:
+        return ast.SubOutcomeText(self._range(written), value, self._span(meta))
 
     def grid(self, meta: Meta, key: ast.Name, *parts: ast.KeyValueText | ast.GridRowDecl) -> _Stmt:
         columns = tuple(p for p in parts if isinstance(p, ast.KeyValueText))
@@ -978,6 +1007,41 @@ def _chart_name(written: _ChartId | ast.Name) -> ast.Name:
 def _cover(first: ast.Span, last: ast.Span) -> ast.Span:
     """The span from the start of `first` to the end of `last`."""
     return ast.Span(first.file, first.line, first.col, last.end_line, last.end_col)
+
+
+# a chain's arguments: the keys given, and the DRM carried (None when not written)
+_ChainArgs = tuple[tuple[ast.ChainKeyText, ...], int | None]
+
+
+def chain_text(chain: ast.ChainText) -> str:
+    """A chained cell in one canonical line: `-> [B6] (interceptor=jet, +1)`, `-> again`,
+    `-> 1d6 { 1-4: fw190a6; 5-6: fw190a7 }`."""
+    args = [f"{k.key.text}={_chain_key_value(k.value)}" for k in chain.keys]
+    args += [f"{chain.drm:+d}"] if chain.drm is not None else []
+    carried = f" ({', '.join(args)})" if args else ""
+    match chain.kind:
+        case ast.ChainKind.CHART:
+            return f"-> [{chain.target.text if chain.target else ''}]{carried}"
+        case ast.ChainKind.AGAIN:
+            return f"-> again{carried}"
+        case ast.ChainKind.ROLL:
+            inner = "; ".join(f"{o.range.text}: {_written(o.value)}" for o in chain.outcomes)
+            return f"-> {chain.dice} {{ {inner} }}"
+        case _:
+            assert_never(chain.kind)
+
+
+def _written(value: ast.ValueText) -> str:
+    """A cell as written back into a chain's text: text quoted, everything else as it reads."""
+    return _chain_key_value(value.text, quote=True) if value.kind is ast.ValueKind.TEXT else value.text
+
+
+def _chain_key_value(value: str, quote: bool = False) -> str:
+    """A chain key's value as written back: a name bare, anything else quoted (`quote`: always)."""
+    if not quote and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", value):
+        return value
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{escaped}"'
 
 
 def _split_dice(dice: str) -> tuple[int, int]:

@@ -48,6 +48,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ),
     # the exact chances: imports only the model; the checks and the emitters read it
     ("compiler.chance", "compiler.modifiers", "compiler.reach", "compiler.repeated", "compiler.analysis"),
+    # chained results: the chance of each final outcome of a chain, over compiler.chance
+    ("compiler.chains",),
     ("compiler.resolve", "compiler.errata"),
     ("compiler.checks",),
     ("compiler.query", "compiler.lookup"),

@@ -9,6 +9,7 @@ coverage of its rows (`coverage`).
 from __future__ import annotations
 
 from compiler import model
+from compiler.checks.chains import check_chains
 from compiler.checks.coverage import (
     check_chart,
     compress,
@@ -48,3 +49,4 @@ def check_game(game: model.Game, sink: Sink) -> None:
     check_record_dates(game, sink)
     for inv in game.invariants:
         check_invariant(game, inv, sink)
+    check_chains(game, sink)

@@ -39,6 +39,22 @@ if TYPE_CHECKING:
 @defense_option
 @shift_option
 @click.option("--json", "as_json", is_flag=True, help="Print the selected row as JSON.")
+@click.option(
+    "--follow",
+    is_flag=True,
+    help="Follow chained results (a cell that says roll on another chart, roll again, or holds a roll of its "
+    "own) step by step to the final row.",
+)
+@click.option(
+    "--roll",
+    "rolls",
+    multiple=True,
+    metavar="N",
+    help="With --follow: the natural roll of the next step after ROLL, in order (repeatable).",
+)
+@click.option(
+    "--seed", type=int, default=None, metavar="N", help="With --follow: roll what ROLL and --roll leave out, seeded."
+)
 @as_printed_option
 @charts_option
 def lookup_command(
@@ -52,6 +68,9 @@ def lookup_command(
     defense: int | None,
     shift: int,
     as_json: bool,
+    follow: bool,
+    rolls: tuple[str, ...],
+    seed: int | None,
     as_printed: bool,
     charts_dir: Path,
 ) -> None:
@@ -63,7 +82,14 @@ def lookup_command(
     values left out unknown) and the breakdown is printed; --drm adds on top. On a chart that
     lists DRMs only (IA2 B9), --when/--set print their total.
     Exits 1 when no row is selected (a gap, or a modified roll off the table).
+    With --follow, a chained result is followed to the end: ROLL, then each --roll, is the natural
+    roll of each step in turn (a roll inside a cell included); --seed N rolls the rest.
     """
+    if follow:
+        _follow(address, roll, keys, when, sets, drm, rolls, seed, as_json, as_printed, charts_dir)
+        return
+    if rolls or seed is not None:
+        raise click.UsageError("--roll and --seed are for --follow")
     from compiler.query.lookup import DrmListAnswer, OddsColumnAnswer, answer
     from compiler.query.reports import (
         drm_list_json,
@@ -91,3 +117,32 @@ def lookup_command(
         click.echo(lookup_json(game, result))
     else:
         echo_lines(lookup_lines(game, result))
+
+
+def _follow(
+    address: str,
+    roll: str | None,
+    keys: tuple[str, ...],
+    when: tuple[str, ...],
+    sets: tuple[str, ...],
+    drm: int,
+    rolls: tuple[str, ...],
+    seed: int | None,
+    as_json: bool,
+    as_printed: bool,
+    charts_dir: Path,
+) -> None:
+    """`lookup --follow`: walk the chain and print each step."""
+    from compiler.query.follow import FollowResult, follow
+    from compiler.query.follow_report import follow_json, follow_lines
+
+    given = ([roll] if roll is not None else []) + list(rolls)
+
+    def question(game: model.Game, chart: model.Chart) -> FollowResult:
+        return follow(game, chart, given, parse_keys(keys), drm, seed, when, sets)
+
+    game, _, walk = ask(address, charts_dir, question, as_printed)
+    if as_json:
+        click.echo(follow_json(game, walk))
+    else:
+        echo_lines(follow_lines(game, walk))

@@ -45,6 +45,12 @@ if TYPE_CHECKING:
     show_default=True,
     help="human: a table for the terminal; json: exact fractions for tools.",
 )
+@click.option(
+    "--follow",
+    is_flag=True,
+    help="The exact chance of each final outcome of the chart's chained results (roll on another chart, roll "
+    "again, a roll in a cell), followed to the end.",
+)
 @as_printed_option
 @charts_option
 def odds_command(
@@ -57,6 +63,7 @@ def odds_command(
     defense: int | None,
     shift: int,
     fmt: str,
+    follow: bool,
     as_printed: bool,
     charts_dir: Path,
 ) -> None:
@@ -68,8 +75,14 @@ def odds_command(
     means only a CRT's odds ratio.) With --when/--set the DRM is the chart's DRMs read in that
     context, plus --drm. On a CRT, --attack/--defense pick the odds column, moved by the CRT's
     column shifts in that context and by --shift, as for `chartc lookup`. A chart not read by
-    dice or a wrong key is a usage error.
+    dice or a wrong key is a usage error. With --follow: the exact chance of each final outcome of
+    the chain the chart starts (a loop with an exit is solved exactly; one without is an error).
     """
+    if follow:
+        if forces_from(attack, defense, shift) is not None:
+            raise click.UsageError("--attack/--defense/--shift do not apply with --follow")
+        _follow(address, keys, when, sets, drm, fmt, as_printed, charts_dir)
+        return
     from compiler.query.reports import chance_json, chance_lines, chance_report
 
     forces = forces_from(attack, defense, shift)
@@ -82,3 +95,27 @@ def odds_command(
         click.echo(chance_json(report))
     else:
         echo_lines(chance_lines(report))
+
+
+def _follow(
+    address: str,
+    keys: tuple[str, ...],
+    when: tuple[str, ...],
+    sets: tuple[str, ...],
+    drm: int,
+    fmt: str,
+    as_printed: bool,
+    charts_dir: Path,
+) -> None:
+    """`odds --follow`: the exact chance of each final outcome of the chain."""
+    from compiler.query.follow import ChainOdds, chain_odds
+    from compiler.query.follow_report import chain_odds_json, chain_odds_lines
+
+    def question(game: model.Game, chart: model.Chart) -> ChainOdds:
+        return chain_odds(game, chart, parse_keys(keys), drm, when, sets)
+
+    _, _, report = ask(address, charts_dir, question, as_printed)
+    if fmt == "json":
+        click.echo(chain_odds_json(report))
+    else:
+        echo_lines(chain_odds_lines(report))

@@ -332,6 +332,37 @@ SHIFT_SOURCE: Final = _code(
     "Read shifts from a terrain effects chart keyed by the enum the `by` variable holds, with an int column and "
     "a row for every member (0 for no shift).",
 )
+# C450-C459: chained results (a cell that sends the reader to another chart or to a roll)
+CHAIN_KEY: Final = _code(
+    "C450", "chain-key", Severity.ERROR,
+    "a chained result gives a key its target chart does not have, or a value that key cannot take",
+    "Give only keys the target chart is read by, with one of their values (`-> [B6] (interceptor=jet)`); "
+    "`-> again` takes no key (it keeps this roll's keys).",
+)
+CHAIN_DRM: Final = _code(
+    "C451", "chain-drm", Severity.ERROR,
+    "a chained result carries a DRM to a chart without a modified roll",
+    "Carry a DRM only to a chart read by dice (not by a value or its keys alone), and to a d66 or percentile "
+    "chart only when it states its `drm_meaning`; otherwise delete the DRM.",
+)
+CHAIN_CYCLE: Final = _code(
+    "C452", "chain-cycle", Severity.ERROR,
+    "chained results form a loop that can never end: no roll on the charts in it leads out",
+    "Give some row on the loop a result that ends it (a row that does not send the reader on), as a printed "
+    "'roll again' chart does; a loop with such an exit is fine and its chances are exact.",
+)
+CHAIN_TARGET: Final = _code(
+    "C453", "chain-target", Severity.ERROR,
+    "a chained result sends the reader to a chart that cannot be rolled on",
+    "Send the reader to a chart read by dice or by keys (or an `external` chart); a DRM list, an odds rule or a "
+    "chart read by a value has no roll to make, and `-> again` needs a chart read by dice.",
+)
+CHAIN_ROLL: Final = _code(
+    "C454", "chain-roll", Severity.ERROR,
+    "a roll inside a cell does not give exactly one outcome for each result of its dice",
+    "Write one range per outcome so that every result of the dice is in exactly one range "
+    "(`-> 1d6 { 1-4: fw190a6; 5-6: fw190a7 }`).",
+)
 # 5xx: suppressions
 UNUSED_SUPPRESSION: Final = _code(
     "C501", "unused-suppression", Severity.WARNING,
@@ -421,6 +452,11 @@ REGISTRY: Final[tuple[Code, ...]] = (
     ERRATA_TARGET_MISSING,
     ERRATA_CONFLICT,
     ERRATA_NO_EFFECT,
+    CHAIN_KEY,
+    CHAIN_DRM,
+    CHAIN_CYCLE,
+    CHAIN_TARGET,
+    CHAIN_ROLL,
 )
 CODES: Final[dict[str, Code]] = {c.code: c for c in REGISTRY}
 CODES_BY_NAME: Final[dict[str, Code]] = {c.name: c for c in REGISTRY}

@@ -24,6 +24,7 @@ from compiler.crt import OddsForm, OddsRule, runtime_arguments
 from compiler.dice import Dice, DiceForm
 from compiler.emit import runtime
 from compiler.emit.aid_view import describe_shift
+from compiler.emit.python_chains import chain_runtime_code, chain_types, chain_value, follow_code, game_has_chains
 from compiler.emit.python_layout import INDENT, LINE, docstring, fill, tuple_display
 from compiler.emit.python_names import (
     POLICY,
@@ -62,9 +63,14 @@ def emit_game_python(game: model.Game) -> str:
     ]
     for enum in enums.values():
         parts.append(_enum_block(enum))
+    if game_has_chains(game):
+        parts.append(chain_runtime_code())
     for chart in game.charts:
         emitter = _ChartEmitter(game, chart, charts[id(chart)], enums, names, context)
         parts.append(emitter.block())
+    if game_has_chains(game):
+        emitters = {id(c): _ChartEmitter(game, c, charts[id(c)], enums, names, context) for c in game.charts}
+        parts.append(follow_code(game, emitters))
     parts.append(_lookups(game, charts))
     parts.append(_context_parameters(context))
     return "\n".join(parts) + "\n"
@@ -105,9 +111,9 @@ def _module_doc(game: model.Game) -> str:
 
 
 def _runtime_names() -> set[str]:
-    """Every name the runtime defines at module level."""
+    """Every name the runtime (and the chain runtime) defines at module level."""
     names: set[str] = set()
-    for node in ast.parse(runtime_code()).body:
+    for node in ast.parse(runtime_code() + "\n" + chain_runtime_code()).body:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             names.add(node.name)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -222,11 +228,13 @@ class _ChartEmitter:
         base = self.enums[column.type].alias if isinstance(column.type, model.EnumRef) else _builtin_type(column.type)
         index = self.chart.columns.index(column)
         nullable = any(row.values[index] is None for row in self.chart.rows)
+        chained = chain_types([row.values[index] for row in self.chart.rows])
+        base = " | ".join([base, *(t for t in chained if t != base)])
         return f"{base} | None" if nullable else base
 
     def python_value(self, value: model.Value) -> str:
-        if isinstance(value, model.ChartRef):
-            return repr({"chart": value.address})
+        if isinstance(value, model.ChartRef | model.RollAgain | model.SubRoll):
+            return chain_value(self.game, value)
         return repr(_plain(value))
 
     def key_value(self, key: model.Key, match: model.KeyMatch) -> str:
@@ -290,6 +298,15 @@ class _ChartEmitter:
         return lines
 
     # -- parameters
+
+    @property
+    def ident(self) -> str:
+        """The chart's part of its function names (`lookup_<ident>`)."""
+        return self.names.ident
+
+    def lookup_key_params(self) -> list[_Param]:
+        """The key parameters of `lookup_<id>` and `roll_<id>`."""
+        return self.key_params(self.module.child(_LOOKUP_NAMES))
 
     def key_params(self, scope: Namespace) -> list[_Param]:
         out = []

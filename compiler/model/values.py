@@ -8,9 +8,10 @@ the chart does.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from compiler.calendar import Month
+from compiler.dice import Dice
 from dsl.ast import Span
 
 
@@ -33,13 +34,61 @@ class Slashed(tuple[int | None, ...]):
 
 
 @dataclass(frozen=True)
+class ChainKey:
+    """`interceptor=jet` in a chained cell: a key of the target chart and its value as written
+    (an id or a printed label; bound to the key's enum by the chain checks)."""
+
+    key: str
+    value: str
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
 class ChartRef:
-    """A cell that sends the player to another chart ("roll on [B6]"); resolved by the checker."""
+    """A cell that sends the player to another chart ("roll on [B6]"); resolved by the checker.
+
+    A chained result (`-> [B6] (interceptor=jet, +1)`) also names the target's keys it gives and the
+    DRM it carries (`drm` None: none written). A plain `[B6]` cell is the same reference without
+    them; following it rolls on B6.
+    """
 
     address: str
+    keys: tuple[ChainKey, ...] = ()
+    drm: int | None = None
+    span: Span | None = field(default=None, compare=False)
+    chained: bool = False  # written `-> [B6]` (printed "roll on B6"), not a plain `[B6]` cell
 
 
-Value = Text | MemberId | Month | int | bool | Slashed | ChartRef | None
+@dataclass(frozen=True)
+class RollAgain:
+    """`-> again (+1)`: roll again on this chart, with the same keys and the DRM carried."""
+
+    drm: int | None = None
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class SubOutcome:
+    """One outcome of a roll inside a cell: the range of that roll and the value it gives."""
+
+    range: DieRange
+    value: Value
+
+
+@dataclass(frozen=True)
+class SubRoll:
+    """`-> 1d6 { 1-4: fw190a6; 5-6: fw190a7 }`: a roll inside a cell (IA2 R1's aircraft), with its
+    own dice; its outcomes tile the dice (checked, C454)."""
+
+    dice: Dice
+    outcomes: tuple[SubOutcome, ...]
+    span: Span | None = field(default=None, compare=False)
+
+
+# A chained result: a cell that sends the reader on (to a chart, to this chart again, to a roll).
+Chain = ChartRef | RollAgain | SubRoll
+
+Value = Text | MemberId | Month | int | bool | Slashed | ChartRef | RollAgain | SubRoll | None
 
 
 @dataclass(frozen=True)

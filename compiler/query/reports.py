@@ -175,22 +175,23 @@ def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
 
 def lookup_json(game: model.Game, result: LookupResult) -> str:
     """The selected row as a JSON document (`chartc lookup --json`)."""
+    return json_document({"game": game.id, **lookup_fields(result), **_odds_json(result.odds, result.shifts)})
+
+
+def lookup_fields(result: LookupResult) -> dict[str, Any]:
+    """A lookup's chart, keys, rolls, DRM breakdown, row range and values, as JSON fields."""
     chart = result.chart
-    return json_document(
-        {
-            "game": game.id,
-            "chart": chart.address,
-            "title": chart.title,
-            "keys": {k.id: m.id for k, m in result.keys},
-            "natural": result.natural,
-            "drm": result.drm,
-            "modified": result.modified,
-            "modifiers": modifiers_json(result.modifiers),
-            "range": result.row.range.printed if result.row.range else None,
-            "values": {k: json_value(v) for k, v in result.values().items()},
-            **_odds_json(result.odds, result.shifts),
-        }
-    )
+    return {
+        "chart": chart.address,
+        "title": chart.title,
+        "keys": {k.id: m.id for k, m in result.keys},
+        "natural": result.natural,
+        "drm": result.drm,
+        "modified": result.modified,
+        "modifiers": modifiers_json(result.modifiers),
+        "range": result.row.range.printed if result.row.range else None,
+        "values": {k: json_value(v) for k, v in result.values().items()},
+    }
 
 
 def odds_column_lines(game: model.Game, answer: OddsColumnAnswer) -> list[str]:

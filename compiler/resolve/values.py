@@ -57,6 +57,10 @@ class ValueTyper:
         """The typed value, or `BAD` after reporting why the cell does not fit `type_`."""
         if v.kind is ast.ValueKind.NONE:
             return None
+        if v.kind is ast.ValueKind.CHAIN:
+            from compiler.resolve.chains import chain_value
+
+            return chain_value(self, v, type_, what)
         if isinstance(type_, model.EnumRef):
             return self._as_member(v, type_, what)
         match type_:
@@ -85,7 +89,7 @@ class ValueTyper:
                 if v.kind is not ast.ValueKind.CHART:
                     return self._mismatch(v, type_, what, "write the chart ID in brackets, e.g. `[B6]`")
                 self.chart_refs.append((v.text, v.span, what))
-                return model.ChartRef(v.text)
+                return model.ChartRef(v.text, span=v.span)
             case model.BuiltinType.PAIR | model.BuiltinType.TRIPLE | model.BuiltinType.THRESHOLDS:
                 return self._slashed(v, type_, what)
             case _:
