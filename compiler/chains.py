@@ -79,6 +79,15 @@ def chains_in(value: model.Value) -> Iterator[model.ChartRef | model.RollAgain]:
             yield from chains_in(outcome.value)
 
 
+def cell_values(value: model.Value) -> Iterator[model.Value]:
+    """The values a cell can give: itself, or for a roll in the cell each outcome's (recursively)."""
+    if isinstance(value, model.SubRoll):
+        for outcome in value.outcomes:
+            yield from cell_values(outcome.value)
+    else:
+        yield value
+
+
 def outcome_chance(roll: model.SubRoll, outcome: model.SubOutcome) -> Fraction:
     """The exact chance that the cell's roll gives `outcome`."""
     return sum((p for r, p in roll.dice.outcomes.items() if outcome.range.contains(r)), Fraction(0))

@@ -99,14 +99,11 @@ def json_value(value: model.Value) -> Any:
     if isinstance(value, tuple):
         return list(value)
     if isinstance(value, model.ChartRef):
-        ref: dict[str, Any] = {"chart": value.address}
-        if value.keys:
-            ref["keys"] = {k.key: k.value for k in value.keys}
-        if value.drm is not None:
-            ref["drm"] = value.drm
-        return ref
+        if not (value.chained or value.keys or value.drm is not None):
+            return {"chart": value.address}
+        return {"chart": value.address, "keys": {k.key: k.value for k in value.keys}, "drm": value.drm or 0}
     if isinstance(value, model.RollAgain):
-        return {"again": True} if value.drm is None else {"again": True, "drm": value.drm}
+        return {"again": True, "drm": value.drm or 0}
     if isinstance(value, model.SubRoll):
         return {
             "roll": {

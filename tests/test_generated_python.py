@@ -443,7 +443,20 @@ def python_key(game, key, member_id: str) -> str:
 
 
 def cli_values(result) -> dict[str, object]:
-    return {k: {"chart": v.address} if isinstance(v, ChartRef) else v for k, v in result.values().items()}
+    return {k: as_generated(v) for k, v in result.values().items()}
+
+
+def as_generated(value: object) -> object:
+    """A cell as the generated module holds it: a chart reference or chained cell as a dict."""
+    from compiler import model
+    from compiler.text import json_value
+
+    if isinstance(value, ChartRef | model.RollAgain):
+        return json_value(value)  # the module's dict is the JSON object
+    if isinstance(value, model.SubRoll):
+        outcomes = tuple((o.range.low, o.range.high, as_generated(o.value)) for o in value.outcomes)
+        return {"count": value.dice.count, "sides": value.dice.sides, "outcomes": outcomes}
+    return value
 
 
 @pytest.mark.parametrize("game_id", [p.stem for p in GAMES])

@@ -89,9 +89,19 @@ def test_families_and_aircraft(ia2) -> None:
 
 
 def test_r1_starting_units(ia2) -> None:
-    # IA2 R1: roll 1 I/JG 1 "Oesau", Wiesbaden (Frankfurt) 3/44, Husum (Bremen) 8/44, FW 190A-8/R2
-    i_jg1 = value(ia2, "R1", None, unit="I/JG 1")
-    assert i_jg1["roll"] == 1 and i_jg1["aircraft"] == "1-4: FW 190A-6; 5-6: FW 190A-7"
+    # IA2 R1 is read by 1d20: roll 1 gives I/JG 1, II/JG 1 and III/JG 1 "Oesau" ("randomly determine
+    # your starting unit", 4.1: a 1d3 in the cell), roll 15 I/ZG 1; each sends the reader to its unit's row
+    roll_1 = value(ia2, "R1", "1")
+    assert isinstance(roll_1["unit"], model.SubRoll) and roll_1["unit"].dice.text == "1d3"
+    assert [o.value for o in roll_1["unit"].outcomes] == ["i_jg1", "ii_jg1", "iii_jg1"]
+    assert roll_1["bases"] == model.ChartRef("starting_unit_bases", chained=True)
+    assert value(ia2, "R1", "15")["unit"] == "i_zg1"
+    # R1: I/JG 1 "Oesau", 1-4: FW 190A-6; 5-6: FW 190A-7, Wiesbaden (Frankfurt) 3/44,
+    # Husum (Bremen) 8/44, FW 190A-8/R2
+    i_jg1 = value(ia2, "starting_unit_bases", None, unit="I/JG 1")
+    aircraft = i_jg1["aircraft"]
+    assert isinstance(aircraft, model.SubRoll)
+    assert [(o.range.printed, o.value) for o in aircraft.outcomes] == [("1-4", "FW 190A-6"), ("5-6", "FW 190A-7")]
     assert (i_jg1["base"], i_jg1["date"]) == ("wiesbaden", "1944-03")
     assert (i_jg1["transfer_base"], i_jg1["transfer_date"], i_jg1["transfer_aircraft"]) == (
         "husum",
@@ -100,23 +110,20 @@ def test_r1_starting_units(ia2) -> None:
     )
     assert i_jg1["notes"] == "Parchim (Berlin) 2/45, He 162A-2"
     # R1: III/JG 1 Volkel (Dutch) 3/44 -> Rheine (Münster) 8/44, Bf 109G-14
-    iii_jg1 = value(ia2, "R1", None, unit="iii_jg1")
+    iii_jg1 = value(ia2, "starting_unit_bases", None, unit="iii_jg1")
     assert (iii_jg1["base"], iii_jg1["transfer_base"], iii_jg1["transfer_aircraft"]) == ("volkel", "rheine", "bf109g14")
     # R1: roll 15 I/ZG 1 Ju 88C-6a, St. Trond (France) 3/44, Salzwedel (Bremen) 7/44
-    i_zg1 = value(ia2, "R1", None, unit="I/ZG 1")
-    assert (i_zg1["roll"], i_zg1["aircraft"], i_zg1["base"], i_zg1["transfer_date"]) == (
-        15,
-        "Ju 88C-6a",
-        "st_trond",
-        "1944-07",
-    )
+    i_zg1 = value(ia2, "starting_unit_bases", None, unit="I/ZG 1")
+    assert (i_zg1["aircraft"], i_zg1["base"], i_zg1["transfer_date"]) == ("Ju 88C-6a", "st_trond", "1944-07")
     # R1: roll 16 II/ZG 26 Wunstorf (Bremen) -> Königsberg (Frankfurt) 5/44
-    assert value(ia2, "R1", None, unit="II/ZG 26")["transfer_base"] == "koenigsberg"
+    assert value(ia2, "starting_unit_bases", None, unit="II/ZG 26")["transfer_base"] == "koenigsberg"
     # R1 footnote 5: JV 44 requires being a Knight's Cross holder
-    assert "Knight's Cross holder" in ia2.chart("R1").footnotes[4].text
-    assert ia2.chart("R1").partial
+    assert "Knight's Cross holder" in ia2.chart("starting_unit_bases").footnotes[4].text
+    assert ia2.chart("R1").partial and ia2.chart("starting_unit_bases").partial
     with pytest.raises(LookupProblem):
-        lookup(ia2.chart("R1"), None, {"unit": "JV 44"}, 0)  # its row is lost
+        lookup(ia2.chart("starting_unit_bases"), None, {"unit": "JV 44"}, 0)  # its row is lost
+    with pytest.raises(LookupProblem):
+        lookup(ia2.chart("R1"), "13", {}, 0)  # roll 13 (II(Sturm)/JG 300 in the 9.7 example) is lost
 
 
 def test_r2_aircraft_types(ia2) -> None:

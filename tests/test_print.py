@@ -26,7 +26,7 @@ from tests.conftest import ROOT, compile_text
 # Pages of each game's aid, measured in Chromium 156 and WeasyPrint 70 (both agree). A change
 # that moves a page break shows up here: look at the PDFs, then update the number.
 EXPECTED_PAGES = {
-    "ia2": {("a4", False): 11, ("letter", False): 12, ("a4", True): 11, ("letter", True): 12},
+    "ia2": {("a4", False): 11, ("letter", False): 13, ("a4", True): 11, ("letter", True): 13},
     "usaaf": {("a4", False): 4, ("letter", False): 4, ("a4", True): 4, ("letter", True): 4},
     "stuka_leader": {("a4", False): 5, ("letter", False): 5, ("a4", True): 6, ("letter", True): 6},
     "aa_rules": {("a4", False): 2, ("letter", False): 2, ("a4", True): 2, ("letter", True): 2},
@@ -34,15 +34,16 @@ EXPECTED_PAGES = {
 # WeasyPrint lays text out a little larger than Chromium (and applies large print fully), so the
 # two engines have their own page counts; both are pinned so a layout change is noticed.
 EXPECTED_PAGES_WEASYPRINT = {
-    "ia2": {("a4", False): 12, ("letter", False): 13, ("a4", True): 19, ("letter", True): 19},
+    "ia2": {("a4", False): 13, ("letter", False): 14, ("a4", True): 19, ("letter", True): 19},
     "usaaf": {("a4", False): 5, ("letter", False): 5, ("a4", True): 7, ("letter", True): 7},
     "stuka_leader": {("a4", False): 5, ("letter", False): 5, ("a4", True): 6, ("letter", True): 6},
     "aa_rules": {("a4", False): 2, ("letter", False): 2, ("a4", True): 2, ("letter", True): 2},
 }
 # Large print may take a second page for a chart taller than a page (research note, layout rule
-# L8). Only IA2's R1 is: nine columns at 12 pt plus the seven footnotes the book prints under it.
-# Its table header repeats on the second page (<thead>); at normal size it fits one page.
-TALLER_THAN_A_PAGE_IN_LARGE_PRINT = {"chart-r1"}
+# L8). Only IA2's R1 units (`starting_unit_bases`) are: eight columns at 12 pt plus the seven
+# footnotes the book prints under R1. Its table header repeats on the second page (<thead>); at
+# normal size it fits one page.
+TALLER_THAN_A_PAGE_IN_LARGE_PRINT = {"chart-starting_unit_bases"}
 LAYOUTS = [("a4", False), ("letter", False), ("a4", True), ("letter", True)]
 MIN_MARGIN_MM = 10  # layout rule L3
 
@@ -109,9 +110,10 @@ def test_ia2_aid_follows_the_sequence_of_play(corpus) -> None:
     html = render_outputs(corpus.project)["ia2/ia2.html"]
     ids = _section_ids(html)
     assert ids[0] == "chart-b9"  # 6.1: the weather roll opens the sequence of play
-    assert ids[-7:] == [
+    assert ids[-8:] == [
         "chart-victory_points", "chart-victory_levels", "chart-combined_victory_levels",  # victory
-        "chart-r1", "chart-r2", "chart-r3", "chart-sorties_per_month",  # setup, used once, last
+        # setup, used once, last; R1 sends the reader to its units' rows
+        "chart-r1", "chart-starting_unit_bases", "chart-r2", "chart-r3", "chart-sorties_per_month",
     ]
     printed = [c for c in corpus.project.games["ia2"].charts if c.kind != "external"]  # B3, B6, P1 are not in the book
     assert sorted(ids) == sorted("chart-" + c.ident for c in printed)

@@ -15,6 +15,7 @@ from typing import assert_never
 
 from compiler import model
 from compiler.analysis import analyze, loss_fields
+from compiler.chains import cell_values
 from compiler.chance import chances, percent_text
 from compiler.crt import OddsForm, OddsRule
 from compiler.crt_grid import CrtShape, classic_grid, crt_shape, fits_portrait
@@ -359,7 +360,7 @@ def chart_legend(chart: model.Chart, game: model.Game) -> list[tuple[str, str]]:
         enum = game.enums.get(col.type)
         if enum is None or enum.fields or enum.codes:  # records are names; codes get their own key
             continue
-        used = {r.values[index] for r in chart.rows if index < len(r.values)}
+        used = {v for r in chart.rows if index < len(r.values) for v in cell_values(r.values[index])}
         members = [m for m in enum.members if m.id in used]
         if members and len(members) <= _LEGEND_MAX_CODES:
             codes = ", ".join(m.label for m in members)

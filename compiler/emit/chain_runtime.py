@@ -65,11 +65,11 @@ def _cell_value(rng: random.Random, value: object, rolls: list[int]) -> object:
     while isinstance(value, dict) and "outcomes" in value:
         natural = _roll(rng, "sum", int(value["count"]), int(value["sides"]), 0, 0)
         rolls.append(natural)
-        value = next(v for low, high, v in value["outcomes"] if _holds(low, high, natural))
+        value = next(v for low, high, v in value["outcomes"] if _in_range(low, high, natural))
     return value
 
 
-def _holds(low: int | None, high: int | None, natural: int) -> bool:
+def _in_range(low: int | None, high: int | None, natural: int) -> bool:
     return (low is None or natural >= low) and (high is None or natural <= high)
 
 

@@ -48,7 +48,7 @@ _UNKNOWN = (
 
 def emit_game_python(game: model.Game) -> str:
     """The game's standalone Python module as text."""
-    names = Namespace.for_module(_runtime_names())
+    names = Namespace.for_module(_runtime_names(game_has_chains(game)))
     enums = enum_types(game, names)
     charts = chart_names(game.charts, names)
     context = context_names(game, names)
@@ -110,10 +110,10 @@ def _module_doc(game: model.Game) -> str:
 # ---- the identifier policy -----------------------------------------------------------------------
 
 
-def _runtime_names() -> set[str]:
-    """Every name the runtime (and the chain runtime) defines at module level."""
+def _runtime_names(chains: bool = False) -> set[str]:
+    """Every name the runtime defines at module level (and the chain runtime, with `chains`)."""
     names: set[str] = set()
-    for node in ast.parse(runtime_code() + "\n" + chain_runtime_code()).body:
+    for node in ast.parse(runtime_code() + ("\n" + chain_runtime_code() if chains else "")).body:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             names.add(node.name)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):

@@ -82,7 +82,8 @@ def chain_value(game: model.Game, value: model.ChartRef | model.RollAgain | mode
     if isinstance(value, model.ChartRef):
         if not _is_chain_ref(value):
             return repr({"chart": value.address})
-        return repr({"chart": value.address, "keys": _bound_keys(game, value), "drm": value.drm or 0})
+        # key values as written (id or printed label): the target's roll_<id> reads either
+        return repr({"chart": value.address, "keys": {k.key: k.value for k in value.keys}, "drm": value.drm or 0})
     if isinstance(value, model.RollAgain):
         return repr({"again": True, "drm": value.drm or 0})
     outcomes = ", ".join(f"({o.range.low!r}, {o.range.high!r}, {_literal(game, o.value)})" for o in value.outcomes)
@@ -98,17 +99,6 @@ def _literal(game: model.Game, value: model.Value) -> str:
     if isinstance(value, tuple):
         return repr(tuple(value))
     return repr(value)
-
-
-def _bound_keys(game: model.Game, ref: model.ChartRef) -> dict[str, str]:
-    """The keys a reference gives, each value as its member id (written by id or printed label)."""
-    target = game.chart(ref.address)
-    out = {}
-    for given in ref.keys:
-        key = next((k for k in target.keys if k.id == given.key), None) if target is not None else None
-        member = key.enum.member(given.value) if key is not None else None
-        out[given.key] = member.id if member is not None else given.value
-    return out
 
 
 def follow_code(game: model.Game, emitters: Mapping[int, _Emitter]) -> str:

@@ -67,12 +67,23 @@ class RollAgain:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SubOutcome:
-    """One outcome of a roll inside a cell: the range of that roll and the value it gives."""
+    """One outcome of a roll inside a cell: the range of that roll and the value it gives. Two
+    outcomes are equal when they read the same (the range's place in the file aside), so a diff
+    of two chart trees sees an unchanged cell as unchanged."""
 
     range: DieRange
     value: Value
+
+    def _reading(self) -> tuple[int | None, int | None, str, Value]:
+        return (self.range.low, self.range.high, self.range.printed, self.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SubOutcome) and self._reading() == other._reading()
+
+    def __hash__(self) -> int:
+        return hash(self._reading())
 
 
 @dataclass(frozen=True)

@@ -1059,10 +1059,112 @@ ZONE_LABELS: Final[dict[Zone, str]] = {
 }
 
 
+class ChainRef(TypedDict):
+    """A chained result "roll on [B6] (key=value, +1)": the chart, the keys it gives, the DRM it carries."""
+
+    chart: str
+    keys: dict[str, str]
+    drm: int
+
+
+class RollAgain(TypedDict):
+    """A chained result "roll again on this chart", with the DRM it carries."""
+
+    again: bool
+    drm: int
+
+
+class CellRoll(TypedDict):
+    """A roll inside a cell: `count` dice of `sides` faces, and each outcome as (low, high, value)."""
+
+    count: int
+    sides: int
+    outcomes: tuple[tuple[int | None, int | None, object], ...]
+
+
+class Step(TypedDict):
+    """One step of a chain: the chart, its natural roll (None: read by keys), DRM, modified roll,
+    the row's values with each roll inside a cell made, and those rolls in column order."""
+
+    chart: str
+    natural: int | None
+    drm: int
+    modified: int | None
+    values: dict[str, object]
+    cell_rolls: list[int]
+
+
+# A chart's step: (rng, keys by id, DRM) -> (natural roll, modified roll, the row's values).
+_Stepper = Callable[[random.Random, Mapping[str, str], int], tuple[int | None, int | None, Mapping[str, object]]]
+
+
+def _cell_value(rng: random.Random, value: object, rolls: list[int]) -> object:
+    """A cell with each roll inside it made (a roll whose outcome is a roll rolls again)."""
+    while isinstance(value, dict) and "outcomes" in value:
+        natural = _roll(rng, "sum", int(value["count"]), int(value["sides"]), 0, 0)
+        rolls.append(natural)
+        value = next(v for low, high, v in value["outcomes"] if _in_range(low, high, natural))
+    return value
+
+
+def _in_range(low: int | None, high: int | None, natural: int) -> bool:
+    return (low is None or natural >= low) and (high is None or natural <= high)
+
+
+def _next_keys(
+    target_keys: tuple[str, ...], move: Mapping[str, object], keys: Mapping[str, str], values: Mapping[str, object]
+) -> dict[str, str]:
+    """The keys of the next chart: the reference's own, else this step's, else this row's values.
+
+    Raises:
+        ValueError: a key none of them gives.
+    """
+    written = move.get("keys")
+    given = written if isinstance(written, dict) else {}
+    out: dict[str, str] = {}
+    for key in target_keys:
+        value = given.get(key) or keys.get(key) or values.get(key)
+        if not isinstance(value, str):
+            raise ValueError(f"{move['chart']}: no step of the chain gives key {key!r}")
+        out[key] = value
+    return out
+
+
+def _follow(
+    start: str,
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+    steppers: Mapping[str, _Stepper],
+    chart_keys: Mapping[str, tuple[str, ...]],
+    limit: int = 100,
+) -> list[Step]:
+    """Walk the chain from chart `start`; at most `limit` steps.
+
+    Raises:
+        ValueError: a key no step gives; RuntimeError: the walk did not end within `limit` steps.
+    """
+    address = start
+    steps: list[Step] = []
+    while len(steps) < limit:
+        natural, modified, values = steppers[address](rng, keys, drm)
+        rolls: list[int] = []
+        made = {column: _cell_value(rng, value, rolls) for column, value in values.items()}
+        steps.append(Step(chart=address, natural=natural, drm=drm, modified=modified, values=made, cell_rolls=rolls))
+        move = next((v for v in made.values() if isinstance(v, dict) and ("chart" in v or "again" in v)), None)
+        if move is None or ("chart" in move and move["chart"] not in steppers):
+            return steps
+        drm = int(move.get("drm", 0))
+        if "chart" in move:
+            address = str(move["chart"])
+            keys = _next_keys(chart_keys[address], move, keys, made)
+    raise RuntimeError(f"{start}: the chain did not end within {limit} steps")
+
+
 # ---- 'awards'
-AwardsResult = TypedDict('AwardsResult', {'at': int, 'counted': Tally, 'how': str, 'prestige': int})
+AwardsResult = TypedDict('AwardsResult', {'at': int, 'counted': Tally, 'how': str | ChainRef, 'prestige': int})
 AWARDS_COLUMNS: Final = ('at', 'counted', 'how', 'prestige')
-_AWARDS_ROWS: Final[tuple[_Row[tuple[int, Tally, str, int]], ...]] = (
+_AWARDS_ROWS: Final[tuple[_Row[tuple[int, Tally, str | ChainRef, int]], ...]] = (
     (('wound_black',), None, None, (1, 'wounds', 'first wound (7.8.1)', 1)),
     (('wound_silver',), None, None, (3, 'wounds', 'third wound (7.8.1)', 0)),
     (('wound_gold',), None, None, (5, 'wounds', 'fifth wound (7.8.1)', 0)),
@@ -1073,9 +1175,9 @@ _AWARDS_ROWS: Final[tuple[_Row[tuple[int, Tally, str, int]], ...]] = (
     (('clasp_silver',), None, None, (60, 'flights', 'automatic (7.8.5)', 0)),
     (('clasp_gold',), None, None, (100, 'flights', 'automatic (7.8.5)', 0)),
     (('german_cross',), None, None, (20, 'points', 'automatic (7.8.6)', 1)),
-    (('knights_cross',), None, None, (30, 'points', "roll on the Knight's Cross roll (7.8.7)", 1)),
-    (('oakleaves',), None, None, (40, 'points', "roll on the Knight's Cross roll (7.8.7.1)", 1)),
-    (('swords',), None, None, (60, 'points', "roll on the Knight's Cross roll (7.8.7.2)", 1)),
+    (('knights_cross',), None, None, (30, 'points', {'chart': 'knights_cross', 'keys': {}, 'drm': 0}, 1)),
+    (('oakleaves',), None, None, (40, 'points', {'chart': 'knights_cross', 'keys': {}, 'drm': 0}, 1)),
+    (('swords',), None, None, (60, 'points', {'chart': 'knights_cross', 'keys': {}, 'drm': 0}, 1)),
     (('diamonds',), None, None, (100, 'points', 'automatic (7.8.7.3)', 1)),
     (('ace',), None, None, (5, 'kills', 'automatic (7.8.8)', 1)),
 )
@@ -2755,47 +2857,106 @@ def roll_bodenplatte_fighters(rng: random.Random, *, drm: int = 0) -> Roll[Boden
 
 
 # ---- 'R1'
-R1Result = TypedDict('R1Result', {
-    'roll': int, 'aircraft': str, 'base': Base | None, 'date': str | None, 'transfer_base': Base | None,
+R1Result = TypedDict('R1Result', {'unit': Unit | CellRoll, 'bases': ChartRef | ChainRef})
+R1_COLUMNS: Final = ('unit', 'bases')
+_R1_ROWS: Final[tuple[_Row[tuple[Unit | CellRoll, ChartRef | ChainRef]], ...]] = (
+    ((), 1, 1, (
+        {'count': 1, 'sides': 3, 'outcomes': ((1, 1, 'i_jg1'), (2, 2, 'ii_jg1'), (3, 3, 'iii_jg1'))},
+        {'chart': 'starting_unit_bases', 'keys': {}, 'drm': 0},
+    )),
+    ((), 2, 2, ('i_jg2', {'chart': 'starting_unit_bases', 'keys': {}, 'drm': 0})),
+    ((), 15, 15, ('i_zg1', {'chart': 'starting_unit_bases', 'keys': {}, 'drm': 0})),
+    ((), 16, 16, (
+        {'count': 1, 'sides': 3, 'outcomes': ((1, 1, 'i_zg26'), (2, 2, 'ii_zg26'), (3, 3, 'iii_zg26'))},
+        {'chart': 'starting_unit_bases', 'keys': {}, 'drm': 0},
+    )),
+)
+_R1_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
+
+
+def lookup_r1(roll: int, *, drm: int = 0) -> R1Result:
+    """Starting Units and Bases Chart [R1], rule 4.1, 4.6: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d20, 1 to 20.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'unit': Unit
+            'bases': Aircraft, base and transfer
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: the print gives the rows for rolls 1, 2 (I/JG 2 only,
+            cut after its Aircraft cell; more units of that roll may be lost), 15 and 16 (III/ZG 26 cut after its
+            Aircraft cell); rolls 3-14 and 17-20 are lost).
+    """
+    _check_natural('R1', roll, _R1_OUTCOMES, '1d20')
+    _check_int('R1', 'drm', drm)
+    row = _select('R1', _R1_ROWS, (), roll + drm)
+    return {'unit': row[0], 'bases': row[1]}
+
+
+def roll_r1(rng: random.Random, *, drm: int = 0) -> Roll[R1Result]:
+    """Roll 1d20 with `rng` and read Starting Units and Bases Chart [R1], rule 4.1, 4.6.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('R1', rng)
+    natural = _roll(rng, 'sum', 1, 20, 0, 0)
+    return _rolled(natural, drm, lookup_r1(natural, drm=drm))
+
+
+# ---- 'starting_unit_bases'
+StartingUnitBasesResult = TypedDict('StartingUnitBasesResult', {
+    'aircraft': str | CellRoll, 'base': Base | None, 'date': str | None, 'transfer_base': Base | None,
     'transfer_date': str | None, 'transfer_aircraft': Aircraft | None, 'notes': str | None,
 })
-R1_COLUMNS: Final = ('roll', 'aircraft', 'base', 'date', 'transfer_base', 'transfer_date', 'transfer_aircraft', 'notes')
-_R1_VALUES: TypeAlias = tuple[int, str, Base | None, str | None, Base | None, str | None, Aircraft | None, str | None]
-_R1_ROWS: Final[tuple[_Row[_R1_VALUES], ...]] = (
+STARTING_UNIT_BASES_COLUMNS: Final = (
+    'aircraft', 'base', 'date', 'transfer_base', 'transfer_date', 'transfer_aircraft', 'notes',
+)
+_STARTING_UNIT_BASES_VALUES: TypeAlias = tuple[
+    str | CellRoll, Base | None, str | None, Base | None, str | None, Aircraft | None, str | None,
+]
+_STARTING_UNIT_BASES_ROWS: Final[tuple[_Row[_STARTING_UNIT_BASES_VALUES], ...]] = (
     (('i_jg1',), None, None, (
-        1, '1-4: FW 190A-6; 5-6: FW 190A-7', 'wiesbaden', '1944-03', 'husum', '1944-08', 'fw190a8r2',
-        'Parchim (Berlin) 2/45, He 162A-2',
+        {'count': 1, 'sides': 6, 'outcomes': ((1, 4, 'FW 190A-6'), (5, 6, 'FW 190A-7'))}, 'wiesbaden', '1944-03',
+        'husum', '1944-08', 'fw190a8r2', 'Parchim (Berlin) 2/45, He 162A-2',
     )),
-    (('ii_jg1',), None, None, (1, 'FW 190A-8', 'rheine', '1944-03', 'parchim', '1945-04', 'he162a2', None)),
+    (('ii_jg1',), None, None, ('FW 190A-8', 'rheine', '1944-03', 'parchim', '1945-04', 'he162a2', None)),
     (('iii_jg1',), None, None, (
-        1, 'Bf 109G-6', 'volkel', '1944-03', 'rheine', '1944-08', 'bf109g14', 'Bf 109G-10 in 10/44; Bf 109K-4 in 1/45',
+        'Bf 109G-6', 'volkel', '1944-03', 'rheine', '1944-08', 'bf109g14', 'Bf 109G-10 in 10/44; Bf 109K-4 in 1/45',
     )),
-    (('i_jg2',), None, None, (2, '1-4: FW 190A-6; 5-6: FW 190A-7', None, None, None, None, None, None)),
+    (('i_jg2',), None, None, (
+        {'count': 1, 'sides': 6, 'outcomes': ((1, 4, 'FW 190A-6'), (5, 6, 'FW 190A-7'))}, None, None, None, None, None,
+        None,
+    )),
     (('i_zg1',), None, None, (
-        15, 'Ju 88C-6a', 'st_trond', '1944-03', 'salzwedel', '1944-07', None,
-        'FW 190A-8/R2 in 8/44; Redesignated II/JG 4',
+        'Ju 88C-6a', 'st_trond', '1944-03', 'salzwedel', '1944-07', None, 'FW 190A-8/R2 in 8/44; Redesignated II/JG 4',
     )),
     (('i_zg26',), None, None, (
-        16, 'Me 410A-1/U2', 'fassberg', '1944-03', 'koenigsberg', '1944-05', None,
+        'Me 410A-1/U2', 'fassberg', '1944-03', 'koenigsberg', '1944-05', None,
         'FW 190A-8/R2 in 8/44; Redesignated I/JG 6',
     )),
     (('ii_zg26',), None, None, (
-        16, 'Me 410A-1/U2', 'wunstorf', '1944-03', 'koenigsberg', '1944-05', None,
+        'Me 410A-1/U2', 'wunstorf', '1944-03', 'koenigsberg', '1944-05', None,
         'FW 190A-8/R2 in 8/44; Redesignated II/JG 6',
     )),
-    (('iii_zg26',), None, None, (16, 'Me 410A-1/U2', None, None, None, None, None, None)),
+    (('iii_zg26',), None, None, ('Me 410A-1/U2', None, None, None, None, None, None)),
 )
 
 
-def lookup_r1(*, unit: Unit) -> R1Result:
-    """Starting Units and Bases Chart [R1], rule 4.1, 4.6: the row the keys select.
+def lookup_starting_unit_bases(*, unit: Unit) -> StartingUnitBasesResult:
+    """Starting Units and Bases Chart: units, rule 4.1, 4.6: the row the keys select.
 
     Args:
         unit: Unit (Unit; labels in UNIT_LABELS).
 
     Returns:
         The row's values by column:
-            'roll': Roll 1d20
             'aircraft': Aircraft Available (Roll 1d6)
             'base': Initial Base
             'date': Date
@@ -2806,15 +2967,15 @@ def lookup_r1(*, unit: Unit) -> R1Result:
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected (the chart is partial: the print gives the rows for rolls 1, 2 (I/JG 1 only,
-            cut after its Aircraft cell), 15 and 16 (III/ZG 26 cut after its Aircraft cell); rolls 3-14 and 17-20 are
-            lost; `-` in a cut row means the cell is lost).
+        NoRowError: no row is selected (the chart is partial: the units of the rolls R1 prints: I/JG 2 is cut after
+            its Aircraft cell and III/ZG 26 after its Aircraft cell; `-` in a cut row means the cell is lost; the
+            units of the lost rolls are missing).
     """
-    unit = _member('R1', 'unit', unit, UNIT_LABELS)
-    row = _select('R1', _R1_ROWS, (unit,), None)
+    unit = _member('starting_unit_bases', 'unit', unit, UNIT_LABELS)
+    row = _select('starting_unit_bases', _STARTING_UNIT_BASES_ROWS, (unit,), None)
     return {
-        'roll': row[0], 'aircraft': row[1], 'base': row[2], 'date': row[3], 'transfer_base': row[4],
-        'transfer_date': row[5], 'transfer_aircraft': row[6], 'notes': row[7],
+        'aircraft': row[0], 'base': row[1], 'date': row[2], 'transfer_base': row[3], 'transfer_date': row[4],
+        'transfer_aircraft': row[5], 'notes': row[6],
     }
 
 
@@ -3049,6 +3210,167 @@ def lookup_victory_levels(value: int, *, drm: int = 0) -> VictoryLevelsResult:
     return {'level': row[0]}
 
 
+# ---- following chained results
+
+
+def _step_awards(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'awards': its natural roll, modified roll and row."""
+    return None, None, lookup_awards(award=cast(Award, keys['award']))
+
+
+def _step_knights_cross(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'knights_cross': its natural roll, modified roll and row."""
+    rolled = roll_knights_cross(rng, drm=drm)
+    return rolled['natural'], rolled['modified'], rolled['values']
+
+
+def _step_flak(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'flak': its natural roll, modified roll and row."""
+    rolled = roll_flak(rng, drm=drm)
+    return rolled['natural'], rolled['modified'], rolled['values']
+
+
+def _step_approach_track(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'approach_track': its natural roll, modified roll and row."""
+    rolled = roll_approach_track(rng, orientation=cast(Orientation, keys['orientation']), drm=drm)
+    return rolled['natural'], rolled['modified'], rolled['values']
+
+
+def _step_bodenplatte_flak(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'bodenplatte_flak': its natural roll, modified roll and row."""
+    rolled = roll_bodenplatte_flak(rng, drm=drm)
+    return rolled['natural'], rolled['modified'], rolled['values']
+
+
+def _step_r1(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'R1': its natural roll, modified roll and row."""
+    rolled = roll_r1(rng, drm=drm)
+    return rolled['natural'], rolled['modified'], rolled['values']
+
+
+def _step_starting_unit_bases(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'starting_unit_bases': its natural roll, modified roll and row."""
+    return None, None, lookup_starting_unit_bases(unit=cast(Unit, keys['unit']))
+
+
+_CHAIN_STEPS: Final[dict[str, _Stepper]] = {
+    'awards': _step_awards,
+    'knights_cross': _step_knights_cross,
+    'flak': _step_flak,
+    'approach_track': _step_approach_track,
+    'bodenplatte_flak': _step_bodenplatte_flak,
+    'R1': _step_r1,
+    'starting_unit_bases': _step_starting_unit_bases,
+}
+_CHAIN_KEYS: Final[dict[str, tuple[str, ...]]] = {
+    'awards': ('award',), 'knights_cross': (), 'flak': (), 'approach_track': ('orientation',), 'bodenplatte_flak': (),
+    'R1': (), 'starting_unit_bases': ('unit',),
+}
+
+
+def follow_awards(rng: random.Random, *, award: Award, drm: int = 0) -> list[Step]:
+    """Roll on 'awards' with `rng` and follow its chained results to the end (it sends the reader to knights_cross).
+
+    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
+    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
+    occur or a key no step gives, NoRowError when a roll selects no row.
+    """
+    _check_rng('awards', rng)
+    award = _member('awards', 'award', award, AWARD_LABELS)
+    _check_int('awards', 'drm', drm)
+    return _follow('awards', rng, {'award': award}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+
+
+def follow_flak(rng: random.Random, *, drm: int = 0) -> list[Step]:
+    """Roll on 'flak' with `rng` and follow its chained results to the end (it sends the reader to B3).
+
+    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
+    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
+    occur or a key no step gives, NoRowError when a roll selects no row.
+    """
+    _check_rng('flak', rng)
+    _check_int('flak', 'drm', drm)
+    return _follow('flak', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+
+
+def follow_approach_track(rng: random.Random, *, orientation: Orientation, drm: int = 0) -> list[Step]:
+    """Roll on 'approach_track' with `rng` and follow its chained results to the end (it sends the reader to P1).
+
+    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
+    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
+    occur or a key no step gives, NoRowError when a roll selects no row.
+    """
+    _check_rng('approach_track', rng)
+    orientation = _member('approach_track', 'orientation', orientation, ORIENTATION_LABELS)
+    _check_int('approach_track', 'drm', drm)
+    return _follow('approach_track', rng, {'orientation': orientation}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+
+
+def follow_bodenplatte_flak(rng: random.Random, *, drm: int = 0) -> list[Step]:
+    """Roll on 'bodenplatte_flak' with `rng` and follow its chained results to the end (it sends the reader to B6).
+
+    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
+    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
+    occur or a key no step gives, NoRowError when a roll selects no row.
+    """
+    _check_rng('bodenplatte_flak', rng)
+    _check_int('bodenplatte_flak', 'drm', drm)
+    return _follow('bodenplatte_flak', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+
+
+def follow_r1(rng: random.Random, *, drm: int = 0) -> list[Step]:
+    """Roll on 'R1' with `rng` and follow its chained results to the end (it sends the reader to starting_unit_bases).
+
+    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
+    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
+    occur or a key no step gives, NoRowError when a roll selects no row.
+    """
+    _check_rng('R1', rng)
+    _check_int('R1', 'drm', drm)
+    return _follow('R1', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+
+
+def follow_starting_unit_bases(rng: random.Random, *, unit: Unit, drm: int = 0) -> list[Step]:
+    """Roll on 'starting_unit_bases' with `rng` and follow its chained results to the end.
+
+    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
+    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
+    occur or a key no step gives, NoRowError when a roll selects no row.
+    """
+    _check_rng('starting_unit_bases', rng)
+    unit = _member('starting_unit_bases', 'unit', unit, UNIT_LABELS)
+    _check_int('starting_unit_bases', 'drm', drm)
+    return _follow('starting_unit_bases', rng, {'unit': unit}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+
+
 LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'awards': lookup_awards,
     'knights_cross': lookup_knights_cross,
@@ -3084,6 +3406,7 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'bodenplatte_flak': lookup_bodenplatte_flak,
     'bodenplatte_fighters': lookup_bodenplatte_fighters,
     'R1': lookup_r1,
+    'starting_unit_bases': lookup_starting_unit_bases,
     'R2': lookup_r2,
     'R3': lookup_r3,
     'sorties_per_month': lookup_sorties_per_month,
