@@ -109,6 +109,19 @@ def _printed(roll: int, chart: dict[str, Any]) -> str:
     return str(roll)
 
 
+def _as_python(values: Any) -> Any:
+    """A row's values as the generated module gives them: the JSON writes a roll inside a cell as
+    `{"roll": {"dice", "count", "sides", "outcomes": [{"range", "min", "max", "value"}]}}`, the module
+    as its `CellRoll` (`count`, `sides`, `outcomes` as (low, high, value) tuples)."""
+    if isinstance(values, dict) and set(values) == {"roll"} and isinstance(values["roll"], dict):
+        roll = values["roll"]
+        outcomes = tuple((o["min"], o["max"], _as_python(o["value"])) for o in roll["outcomes"])
+        return {"count": roll["count"], "sides": roll["sides"], "outcomes": outcomes}
+    if isinstance(values, dict):
+        return {k: _as_python(v) for k, v in values.items()}
+    return values
+
+
 def crosscheck_game(game_id: str, contexts_per_chart: int, seed: int) -> int:
     """Ask every roll chart of GAME_ID `contexts_per_chart` random questions; return how many
     answers were compared (every disagreement fails the test with the question)."""
@@ -142,7 +155,7 @@ def crosscheck_game(game_id: str, contexts_per_chart: int, seed: int) -> int:
             except module.NoRowError:
                 python_values = None
             expected = None if index is None else chart["rows"][index]["values"]
-            assert (python_values and dict(python_values)) == expected, question
+            assert (python_values and dict(python_values)) == _as_python(expected), question
             # chartc lookup
             options = [a for k, v in keys.items() for a in ("--key", f"{k}={v}")] + context_options(doc, context, rng)
             address = f"{game_id}/{chart['address']}"
@@ -150,6 +163,7 @@ def crosscheck_game(game_id: str, contexts_per_chart: int, seed: int) -> int:
             if index is None:
                 assert result.exit_code == 1, (question, result.output)
             else:
+                assert result.exit_code == 0, (question, result.output, result.stderr if result.stderr_bytes else "")
                 answer = json.loads(result.output)
                 assert answer["drm"] == total, (question, answer)
                 # no --when/--set (every flag false, nothing set): the chart's DRMs are not read
