@@ -47,6 +47,7 @@ FMT_ON = "# fmt: on"
 _NO_SPACE_BEFORE = frozenset({",", ":", "]", ")", ".", "..", "=", ";"})
 _NO_SPACE_AFTER = frozenset({"[", "(", ".", "..", "="})
 _CELL_SEPARATORS = frozenset({",", ":"})
+_SPACED_EQUALS = frozenset({"example_key", "example_set", "expect_cell"})
 
 
 class FormatSyntaxError(Exception):
@@ -187,6 +188,8 @@ def _has_tokens(node: Tree[Token] | Token | None) -> bool:
 def _separator(before: tuple[Token, str], after: tuple[Token, str]) -> str:
     """The spacing between two adjacent tokens of one line."""
     prev, cur = before[0], after[0]
+    if "=" in (str(cur), str(prev)) and _SPACED_EQUALS & {before[1], after[1]}:
+        return " "  # `key interceptor = jet` in an example; `(interceptor=jet)` in a chained result
     if str(cur) in _NO_SPACE_BEFORE or str(prev) in _NO_SPACE_AFTER:
         return ""
     if str(cur) == "+" and prev.type in ("INT", "MONTH"):

@@ -201,6 +201,7 @@ def _load(game_dirs: dict[str, Path], as_printed: bool = False) -> Compilation:
     # imported here, not above: a query answered from the resolved-game cache (`load_game`)
     # needs this module's types but neither the parser, the resolver nor the checks
     from compiler.checks import check_project
+    from compiler.examples import check_examples
     from compiler.resolve import resolve_game
     from dsl.parser import parse_text
 
@@ -229,6 +230,8 @@ def _load(game_dirs: dict[str, Path], as_printed: bool = False) -> Compilation:
         games[game_id] = replace(games[game_id], aid_order=_load_aid_order(games[game_id], folder, sink, sources))
     project = model.Project(games)
     check_project(project, sink)
+    for game in games.values():
+        check_examples(game, sink)
     kept, suppressed = apply_suppressions(sink, [s for g in games.values() for s in g.suppressions])
     return Compilation(project, kept, sources, game_dirs, suppressed)
 

@@ -895,6 +895,65 @@ class ErrataDecl:
     span: Span
 
 
+# ---- worked examples -------------------------------------------------------------------------
+
+
+class ExpectKind(StrEnum):
+    """What an `expect` line of an example states the reader gets."""
+
+    CELL = "cell"  # `expect result = "Combat"`: a cell of the selected row
+    ROW = "row"  # `expect row 3-6`: the selected row, by its range as printed
+    MODIFIED = "modified"  # `expect modified 7`
+    DRM = "drm"  # `expect drm +2`: the DRM total
+    ODDS = "odds"  # `expect odds "3:1"`: the odds column
+    NO_ROW = "no_row"  # `expect no row`: the roll selects no row
+
+
+@dataclass(frozen=True)
+class ExpectDecl:
+    """One `expect` line: its kind, the column it names (CELL), the value or text it states."""
+
+    kind: ExpectKind
+    span: Span
+    column: Name | None = None
+    value: ValueText | None = None
+    text: str = ""  # ROW: the range; MODIFIED, DRM: the number; ODDS: the column label
+
+
+@dataclass(frozen=True)
+class ExampleInput:
+    """A named input of an example as written: `key NAME = VALUE` or `set NAME = VALUE`."""
+
+    name: Name
+    text: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class ExampleDecl:
+    """`example NAME "title" { ... }`: a rulebook's worked example, as the inputs of a lookup and
+    the results the book prints."""
+
+    name: Name
+    title: Text
+    rule: Text | None
+    notes: tuple[Text, ...]
+    chart: Name | None
+    keys: tuple[ExampleInput, ...]
+    rolls: tuple[Name, ...]  # the natural rolls as typed (`3`, `0`, `00`), with their spans
+    when: tuple[Name, ...]
+    sets: tuple[ExampleInput, ...]
+    drm: int
+    attack: int | None
+    defense: int | None
+    shift: int | None
+    follow: bool
+    expects: tuple[ExpectDecl, ...]
+    contradicts: Text | None
+    span: Span
+    repeated: tuple[Span, ...] = ()
+
+
 @dataclass(frozen=True)
 class SourceFile:
     """Everything declared in one `.chart` file."""
@@ -907,6 +966,7 @@ class SourceFile:
     odds: tuple[OddsDecl, ...] = ()
     invariants: tuple[InvariantDecl, ...] = ()
     errata: tuple[ErrataDecl, ...] = ()
+    examples: tuple[ExampleDecl, ...] = ()
 
 
 # ---- chained results ------------------------------------------------------------------------

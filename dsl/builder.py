@@ -136,7 +136,14 @@ def _typed(node: object, cls: type[_T]) -> _T:
 
 
 _Item = (
-    ast.GameDecl | ast.EnumDecl | ast.ContextDecl | ast.ChartDecl | ast.OddsDecl | ast.InvariantDecl | ast.ErrataDecl
+    ast.GameDecl
+    | ast.EnumDecl
+    | ast.ContextDecl
+    | ast.ChartDecl
+    | ast.OddsDecl
+    | ast.InvariantDecl
+    | ast.ErrataDecl
+    | ast.ExampleDecl
 )
 _TOKEN_VALUE_KINDS = {
     "INT": ast.ValueKind.INT,
@@ -224,6 +231,7 @@ class Builder(_Terminals):
         odds: list[ast.OddsDecl] = []
         invariants: list[ast.InvariantDecl] = []
         errata: list[ast.ErrataDecl] = []
+        examples: list[ast.ExampleDecl] = []
         for item in items:
             match item:
                 case ast.GameDecl():
@@ -240,6 +248,8 @@ class Builder(_Terminals):
                     invariants.append(item)
                 case ast.ErrataDecl():
                     errata.append(item)
+                case ast.ExampleDecl():
+                    examples.append(item)
                 case _:
                     assert_never(item)
         return ast.SourceFile(
@@ -251,6 +261,7 @@ class Builder(_Terminals):
             tuple(odds),
             tuple(invariants),
             tuple(errata),
+            tuple(examples),
         )
 
     # ---- game header
@@ -935,6 +946,100 @@ class Builder(_Terminals):
     ) -> ast.ColumnSumInvariant:
         return ast.ColumnSumInvariant(name, text, _chart_name(chart), int(part), enum, field, self._span(meta))
 
+    # ---- worked examples
+
+    def example(self, meta: Meta, name: ast.Name, title: ast.Text, *stmts: _Stmt) -> ast.ExampleDecl:
+        block = _Block(stmts)
+        chart = block.one("chart", ast.Name)
+        rolls = block.one_group("roll", ast.Name) or ()
+        attack = block.one("attack", int)
+        defense = block.one("defense", int)
+        shift = block.one("shift", int)
+        follow = block.one("follow", bool)
+        return ast.ExampleDecl(
+            name,
+            title,
+            block.one("rule", ast.Text),
+            block.every("note", ast.Text),
+            chart,
+            block.every("key", ast.ExampleInput),
+            rolls,
+            block.every_item("when", ast.Name),
+            block.every("set", ast.ExampleInput),
+            sum(block.every("drm", int)),
+            attack,
+            defense,
+            shift,
+            bool(follow),
+            block.every("expect", ast.ExpectDecl),
+            block.one("contradicts", ast.Text),
+            self._span(meta),
+            block.repeated,
+        )
+
+    def example_chart(self, meta: Meta, chart: _ChartId | ast.Name) -> _Stmt:
+        return _Stmt("chart", _chart_name(chart), self._span(meta))
+
+    def example_key(self, meta: Meta, name: ast.Name, value: ast.Name | ast.Text | Token) -> _Stmt:
+        return _Stmt("key", ast.ExampleInput(name, _word(value), self._span(meta)), self._span(meta))
+
+    def example_roll(self, meta: Meta, *rolls: Token) -> _Stmt:
+        return _Stmt("roll", tuple(ast.Name(str(r), self._token_span(r)) for r in rolls), self._span(meta))
+
+    def example_when(self, meta: Meta, *flags: ast.Name) -> _Stmt:
+        return _Stmt("when", flags, self._span(meta))
+
+    def example_set(self, meta: Meta, name: ast.Name, value: ast.Name | ast.Text | Token) -> _Stmt:
+        return _Stmt("set", ast.ExampleInput(name, _word(value), self._span(meta)), self._span(meta))
+
+    def expect_value(
+        self, meta: Meta, written: ast.Text | ast.Name | _ChartId | ast.ChainText | Token
+    ) -> ast.ValueText:
+        return self.value(meta, written)
+
+    def expect_chart(self, meta: Meta, name: ast.Name) -> _ChartId:
+        return _ChartId(name, self._span(meta))
+
+    def example_drm(self, meta: Meta, value: Token) -> _Stmt:
+        return _Stmt("drm", int(value), self._span(meta))
+
+    def example_attack(self, meta: Meta, value: Token) -> _Stmt:
+        return _Stmt("attack", int(value), self._span(meta))
+
+    def example_defense(self, meta: Meta, value: Token) -> _Stmt:
+        return _Stmt("defense", int(value), self._span(meta))
+
+    def example_shift(self, meta: Meta, value: Token) -> _Stmt:
+        return _Stmt("shift", int(value), self._span(meta))
+
+    def example_follow(self, meta: Meta) -> _Stmt:
+        return _Stmt("follow", True, self._span(meta))
+
+    def example_contradicts(self, meta: Meta, why: ast.Text) -> _Stmt:
+        return _Stmt("contradicts", why, self._span(meta))
+
+    def _expect(self, meta: Meta, kind: ast.ExpectKind, text: str = "") -> _Stmt:
+        return _Stmt("expect", ast.ExpectDecl(kind, self._span(meta), text=text), self._span(meta))
+
+    def expect_cell(self, meta: Meta, column: ast.Name, value: ast.ValueText) -> _Stmt:
+        decl = ast.ExpectDecl(ast.ExpectKind.CELL, self._span(meta), column, value, value.text)
+        return _Stmt("expect", decl, decl.span)
+
+    def expect_row(self, meta: Meta, printed: Token) -> _Stmt:
+        return self._expect(meta, ast.ExpectKind.ROW, str(printed))
+
+    def expect_modified(self, meta: Meta, value: Token) -> _Stmt:
+        return self._expect(meta, ast.ExpectKind.MODIFIED, str(value))
+
+    def expect_drm(self, meta: Meta, value: Token) -> _Stmt:
+        return self._expect(meta, ast.ExpectKind.DRM, str(value))
+
+    def expect_odds(self, meta: Meta, label: ast.Text) -> _Stmt:
+        return self._expect(meta, ast.ExpectKind.ODDS, label.text)
+
+    def expect_no_row(self, meta: Meta) -> _Stmt:
+        return self._expect(meta, ast.ExpectKind.NO_ROW)
+
     # ---- errata
 
     def errata(self, meta: Meta, name: ast.Name, title: ast.Text, *stmts: _Stmt) -> ast.ErrataDecl:
@@ -997,6 +1102,11 @@ class Builder(_Terminals):
 
     def because(self, meta: Meta, reason: ast.Text) -> ast.Text:
         return reason
+
+
+def _word(written: ast.Name | ast.Text | Token) -> str:
+    """An example's key or context value as written (a quoted label without its quotes)."""
+    return written.text if isinstance(written, ast.Name | ast.Text) else str(written)
 
 
 def _chart_name(written: _ChartId | ast.Name) -> ast.Name:

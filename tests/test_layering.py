@@ -53,6 +53,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("compiler.resolve", "compiler.errata"),
     ("compiler.checks",),
     ("compiler.query", "compiler.lookup"),
+    # worked examples held against the charts, read through the query layer as `chartc lookup` reads
+    ("compiler.examples",),
     ("compiler.emit",),
     # the compiled-game cache of `lookup` and `odds`: the model and findings, saved and loaded
     ("compiler.game_cache",),

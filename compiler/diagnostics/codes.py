@@ -363,6 +363,31 @@ CHAIN_ROLL: Final = _code(
     "Write one range per outcome so that every result of the dice is in exactly one range "
     "(`-> 1d6 { 1-4: fw190a6; 5-6: fw190a7 }`).",
 )
+# C460-C469: worked examples (a rulebook's example held against the charts)
+EXAMPLE_CONTRADICTED: Final = _code(
+    "C460", "example-contradicted", Severity.ERROR,
+    "the charts give another result than a worked example of the rulebook states",
+    "Check the example against the book and the chart against the book: fix the one transcribed wrongly; where "
+    "the book itself disagrees, keep both as printed and say why with `contradicts \"...\"` in the example (or "
+    "correct the chart in an errata block).",
+)
+EXAMPLE_KEPT: Final = _code(
+    "C461", "example-contradiction-kept", Severity.NOTE,
+    "a worked example disagrees with the charts, as its `contradicts` line declares",
+    "Nothing to do while the reason holds; the note keeps the book's disagreement in every report.",
+)
+EXAMPLE_AGREES: Final = _code(
+    "C462", "example-agrees", Severity.WARNING,
+    "an example declares that it `contradicts` the charts, but they give what it states",
+    "Delete the `contradicts` line: the charts (or their errata) now agree with the book's example.",
+)
+EXAMPLE_UNREADABLE: Final = _code(
+    "C463", "example-unreadable", Severity.ERROR,
+    "a worked example cannot be read: no chart, rule or `expect`, an expectation the chart cannot have, or "
+    "inputs `chartc lookup` would refuse",
+    "Give the chart, the rule section and at least one `expect`; write the inputs as `chartc lookup` takes them "
+    "(a roll the dice can make, the chart's keys and context variables).",
+)
 # 5xx: suppressions
 UNUSED_SUPPRESSION: Final = _code(
     "C501", "unused-suppression", Severity.WARNING,
@@ -457,6 +482,10 @@ REGISTRY: Final[tuple[Code, ...]] = (
     CHAIN_CYCLE,
     CHAIN_TARGET,
     CHAIN_ROLL,
+    EXAMPLE_CONTRADICTED,
+    EXAMPLE_KEPT,
+    EXAMPLE_AGREES,
+    EXAMPLE_UNREADABLE,
 )
 CODES: Final[dict[str, Code]] = {c.code: c for c in REGISTRY}
 CODES_BY_NAME: Final[dict[str, Code]] = {c.name: c for c in REGISTRY}

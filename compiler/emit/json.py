@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, assert_never
 
 from compiler import model
 from compiler.chance import dice_variants, drm_reach_span, probability_json, row_chances
@@ -48,8 +48,51 @@ def emit_game_json(game: model.Game) -> str:
             for e in game.errata
         ],
         "charts": [_chart(c) for c in sorted(game.charts, key=lambda c: c.address.casefold())],
+        "examples": [_example(e) for e in game.examples],
     }
     return "".join(_pretty(doc, 0)) + "\n"
+
+
+def _example(e: model.Example) -> dict[str, Any]:
+    """A worked example: its citation, the lookup's inputs as written, what the book states."""
+    return {
+        "id": e.id,
+        "title": e.title,
+        "rule": e.rule,
+        "notes": list(e.notes),
+        "chart": e.chart,
+        "inputs": {
+            "rolls": list(e.rolls),
+            "keys": dict(e.keys),
+            "when": list(e.when),
+            "set": dict(e.sets),
+            "drm": e.drm,
+            "attack": e.attack,
+            "defense": e.defense,
+            "shift": e.shift,
+            "follow": e.follow,
+        },
+        "expect": [_expect(x) for x in e.expects],
+        "contradicts": e.contradicts,
+        "source_file": e.source_file,
+        "line": e.span.line,
+    }
+
+
+def _expect(x: model.Expect) -> dict[str, Any]:
+    match x.kind:
+        case model.ExpectKind.CELL:
+            return {"kind": x.kind.value, "column": x.column, "value": json_value(x.value)}
+        case model.ExpectKind.ROW:
+            return {"kind": x.kind.value, "range": x.text}
+        case model.ExpectKind.MODIFIED | model.ExpectKind.DRM:
+            return {"kind": x.kind.value, "value": int(x.text)}
+        case model.ExpectKind.ODDS:
+            return {"kind": x.kind.value, "column": x.text}
+        case model.ExpectKind.NO_ROW:
+            return {"kind": x.kind.value}
+        case _:
+            assert_never(x.kind)
 
 
 def _pretty(value: Any, level: int) -> Iterator[str]:

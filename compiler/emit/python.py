@@ -25,6 +25,7 @@ from compiler.dice import Dice, DiceForm
 from compiler.emit import runtime
 from compiler.emit.aid_view import describe_shift
 from compiler.emit.python_chains import chain_runtime_code, chain_types, chain_value, follow_code, game_has_chains
+from compiler.emit.python_examples import examples_code, has_examples
 from compiler.emit.python_layout import INDENT, LINE, docstring, fill, tuple_display
 from compiler.emit.python_names import (
     POLICY,
@@ -73,6 +74,9 @@ def emit_game_python(game: model.Game) -> str:
         parts.append(follow_code(game, emitters))
     parts.append(_lookups(game, charts))
     parts.append(_context_parameters(context))
+    by_address = {c.address: _ChartEmitter(game, c, charts[id(c)], enums, names, context) for c in game.charts}
+    if has_examples(game, by_address):
+        parts.append(examples_code(game, by_address))
     return "\n".join(parts) + "\n"
 
 

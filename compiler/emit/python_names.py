@@ -29,7 +29,9 @@ POLICY = (
 
 
 _PYTHON_NAMES = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
-_MODULE_NAMES = frozenset({"GAME_ID", "GAME_TITLE", "LOOKUPS", "CONTEXT_PARAMETERS", "annotations"})
+_MODULE_NAMES = frozenset(
+    {"GAME_ID", "GAME_TITLE", "LOOKUPS", "CONTEXT_PARAMETERS", "EXAMPLES", "check_examples", "annotations"}
+)
 
 
 class Namespace:

@@ -48,6 +48,7 @@ from compiler.model.conditions import (
     condition_vars,
     key_vars,
 )
+from compiler.model.examples import Example, Expect, ExpectKind
 from compiler.model.game import (
     ChartIndex,
     ColumnSumInvariant,
@@ -128,6 +129,9 @@ __all__ = [
     "EnumRef",
     "EnumType",
     "ErrataDoc",
+    "Example",
+    "Expect",
+    "ExpectKind",
     "Field",
     "Flag",
     "Footnote",

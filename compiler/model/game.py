@@ -9,6 +9,7 @@ from functools import cached_property
 from compiler.aid_order import OrderEntry
 from compiler.calendar import Month
 from compiler.model.chart import Chart
+from compiler.model.examples import Example
 from compiler.model.types import ContextVar, EnumType, Period
 from compiler.model.values import Value
 from dsl.ast import Span
@@ -96,6 +97,7 @@ class Game:
     errata: Sequence[ErrataDoc] = ()
     suppressions: Sequence[Suppression] = ()
     aid_order: tuple[OrderEntry, ...] | None = None  # the checked `aid.order` lines, set by project loading
+    examples: Sequence[Example] = ()  # the rulebook's worked examples, in source order
 
     def chart(self, address: str) -> Chart | None:
         """The chart with this printed ID or slug (IDs compare case-insensitively)."""

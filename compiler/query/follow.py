@@ -110,6 +110,7 @@ def follow(
     seed: int | None = None,
     when: tuple[str, ...] = (),
     sets: tuple[str, ...] = (),
+    read_drms: bool = False,
 ) -> FollowResult:
     """Walk the chain that starts on `chart`: one lookup per step, the rolls inside its cells, then
     on to the chart its first chained cell names, until a row sends the reader nowhere.
@@ -121,12 +122,14 @@ def follow(
             step gives.
         drm: the DRM of the first roll (`--drm`).
         seed: when given, the rolls after those in `rolls` come from `random.Random(seed)`.
+        read_drms: read every chart's DRMs even with no `when`/`sets` (every flag false), as a
+            worked example does; otherwise, as on the command line, only when some are given.
 
     Raises:
         LookupUsage: a roll is missing (no seed), a key is missing or wrong.
         LookupProblem: a roll selects no row, or the walk does not end within `MAX_STEPS` steps.
     """
-    context = chain_context(game, chart, when, sets) if when or sets else None
+    context = chain_context(game, chart, when, sets) if when or sets or read_drms else None
     supply = _Rolls(rolls, random.Random(seed) if seed is not None else None)
     keys, carried = given_keys, drm
     steps: list[FollowStep] = []

@@ -18,6 +18,7 @@ from compiler.modifiers import modified_roll
 from compiler.query.context import ContextValue, ModifierAnswer, read_context, read_modifiers, read_number
 from compiler.query.problems import LookupProblem as LookupProblem  # re-exported for callers
 from compiler.query.problems import LookupUsage as LookupUsage
+from compiler.query.problems import NoRow as NoRow
 
 
 @dataclass(frozen=True)
@@ -200,7 +201,7 @@ def lookup(
         shown = f"modified roll {modified} (natural {natural}, DRM {drm:+d})" if drm else f"roll {natural}"
         covered = ", ".join(r.range.printed for r in rows if r.range is not None) or "nothing"
         partial = f" The chart is declared partial: {chart.partial}" if chart.partial else ""
-        raise LookupProblem(
+        raise NoRow(
             f"{shown} selects no row of {chart.game}/{chart.address}{where}: the rows are {covered}.{partial}"
         )
     return LookupResult(chart, natural, drm, modified, keys, selected[0], modifiers=modifiers)

@@ -10,3 +10,8 @@ class LookupProblem(Exception):
 class LookupUsage(LookupProblem):
     """The question itself is malformed for this chart (a wrong key, a roll given or missing):
     a usage error (exit 2), not a roll that selects no row (exit 1)."""
+
+
+class NoRow(LookupProblem):
+    """The roll (natural roll + DRM) and keys select no row: a gap, or a modified roll off the
+    table's end without an open-ended row."""

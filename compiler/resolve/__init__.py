@@ -10,7 +10,8 @@ Phases (after protoc's Build, CrossLink, Validate):
 1. declare: header, calendar and periods (`header`), enums and context variables (`enums`), odds
    rules (`odds_rules`);
 2. bind and type: record fields (`enums`), errata applied to the chart declarations
-   (`compiler.errata`), charts in derive order (`charts`, `derive`), chart references, invariants.
+   (`compiler.errata`), charts in derive order (`charts`, `derive`), chart references, invariants, worked examples
+   (`examples`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.resolve import enums, header
 from compiler.resolve.charts import ChartResolver
 from compiler.resolve.derive import derive_order, format_range
+from compiler.resolve.examples import examples
 from compiler.resolve.invariants import invariants
 from compiler.resolve.odds_rules import odds_rule
 from compiler.resolve.shifts import bind_shift_sources
@@ -65,6 +67,7 @@ def resolve_game(
     charts = _resolve_charts(symbols, files, typer, sink, as_printed)
     symbols.set_charts(odds_charts + charts)
     _report_duplicate_charts(symbols.id, symbols.charts, sink)
+    symbols.examples = examples(symbols, [(f.path, e) for f in files for e in f.examples], typer, sink)
     _bind_chart_refs(symbols, typer, sink)
     bind_shift_sources(symbols, sink)
     symbols.invariants = invariants(symbols, [i for f in files for i in f.invariants], typer, sink)

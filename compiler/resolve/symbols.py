@@ -33,6 +33,7 @@ class SymbolTable:
     errata: tuple[model.ErrataDoc, ...] = ()
     invariants: list[model.Invariant] = field(default_factory=list)
     suppressions: list[model.Suppression] = field(default_factory=list)
+    examples: list[model.Example] = field(default_factory=list)
     _index: model.ChartIndex = field(default_factory=model.ChartIndex)
 
     def add_chart(self, chart: model.Chart) -> None:
@@ -66,6 +67,7 @@ class SymbolTable:
             invariants=tuple(self.invariants),
             errata=self.errata,
             suppressions=tuple(self.suppressions),
+            examples=tuple(self.examples),
         )
 
 

@@ -1,0 +1,146 @@
+"""The generated Python of a game's worked examples: `EXAMPLES` and `check_examples()`.
+
+Each example the charts agree with becomes the module's own calls (`lookup_<id>(roll, keys...,
+drm=drm_<id>(context...) + extra)`) beside the cells the book prints, so a digital implementation
+can run the rulebook's examples against the module it ships: `assert not check_examples()`.
+Examples that follow a chain (the module rolls a chain with a generator, not given rolls), that
+read an odds rule or a DRM list alone, or that declare they `contradicts` the charts are left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Protocol
+
+from compiler import model
+from compiler.emit.python_layout import INDENT, fill
+from compiler.examples import read_example
+from compiler.query.lookup import LookupProblem, LookupResult, read_roll
+
+_CHECK = """
+def check_examples() -> list[str]:
+    \"\"\"Each worked example of the rulebook whose result this module does not give, in words
+    (an empty list: every example agrees).
+    \"\"\"
+    failed = []
+    for name, rule, call, expected in EXAMPLES:
+        got: Mapping[str, object] | None
+        try:
+            got = call()
+        except NoRowError:
+            got = None
+        if expected is None or got is None:
+            if expected is got:
+                continue
+        elif all(got.get(k) == v for k, v in expected.items()):
+            continue
+        failed.append(f"{name} (rule {rule}): the book gives {expected}, the module {got}")
+    return failed
+"""
+_LOOKUP_KINDS = (model.ChartKind.ROLL, model.ChartKind.VALUE, model.ChartKind.REFERENCE)
+
+
+class _Param(Protocol):
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+
+
+class _Emitter(Protocol):
+    chart: model.Chart
+
+    def lookup_key_params(self) -> Sequence[_Param]: ...
+
+    def context_params(self) -> Sequence[_Param]: ...
+
+    def python_value(self, value: model.Value) -> str: ...
+
+    @property
+    def ident(self) -> str: ...
+
+
+def has_examples(game: model.Game, emitters: Mapping[str, _Emitter]) -> bool:
+    return any(_call(game, e, emitters) is not None for e in game.examples)
+
+
+def examples_code(game: model.Game, emitters: Mapping[str, _Emitter]) -> str:
+    """`EXAMPLES` (name, rule, the call, the cells the book prints or None for no row) and the
+    function that runs them; emitters by chart address."""
+    entries = []
+    for example in game.examples:
+        call = _call(game, example, emitters)
+        if call is None:
+            continue
+        callee, arguments, expected = call
+        entries += [f"{INDENT}(", f"{INDENT * 2}{example.id!r},", f"{INDENT * 2}{example.rule or ''!r},"]
+        entries += fill(f"lambda: {callee}(", arguments, "),", INDENT * 2)
+        entries += fill("{", expected, "},", INDENT * 2) if expected is not None else [f"{INDENT * 2}None,"]
+        entries.append(f"{INDENT}),")
+    lines = [
+        "",
+        "",
+        "# The rulebook's worked examples as calls of this module's own functions, with the cells the",
+        "# book prints (None: the roll selects no row); check_examples() runs them.",
+        "EXAMPLES: Final[tuple[tuple[str, str, Callable[[], Mapping[str, object]], dict[str, object] | None], ...]] = "
+        "(",
+        *entries,
+        ")",
+        "",
+        "",
+        *_CHECK.strip("\n").split("\n"),
+    ]
+    return "\n".join(lines)
+
+
+def _call(
+    game: model.Game, example: model.Example, emitters: Mapping[str, _Emitter]
+) -> tuple[str, list[str], list[str] | None] | None:
+    """The module's function, its arguments and the cells it must give (None: no row) for the
+    example, or None when the example is left out."""
+    chart = game.chart(example.chart)
+    if chart is None or example.follow or example.contradicts is not None or chart.kind not in _LOOKUP_KINDS:
+        return None
+    try:
+        reading = read_example(game, chart, example)
+    except LookupProblem:
+        return None
+    emitter = emitters[chart.address]
+    cells = [e for e in example.expects if e.kind is model.ExpectKind.CELL]
+    no_row = any(e.kind is model.ExpectKind.NO_ROW for e in example.expects)
+    if reading.no_row is not None:
+        if not no_row or chart.drms:  # the DRM total of a roll off the table is not in the reading
+            return None
+        result = None
+    elif isinstance(reading.result, LookupResult) and cells:
+        result = reading.result
+    else:
+        return None
+    arguments = _arguments(emitter, example, result)
+    expected = None if result is None else [f"{e.column!r}: {emitter.python_value(e.value)}" for e in cells]
+    return f"lookup_{emitter.ident}", arguments, expected
+
+
+def _arguments(emitter: _Emitter, example: model.Example, result: LookupResult | None) -> list[str]:
+    """The lookup's arguments: the natural roll (or value) as an int, the keys by member id, the DRM."""
+    chart = emitter.chart
+    out = []
+    if result is not None and result.natural is not None:
+        out.append(repr(result.natural))
+    elif example.rolls:
+        out.append(repr(read_roll(chart, example.rolls[0])))
+    keys = {k.id: m.id for k, m in result.keys} if result is not None else dict(example.keys)
+    out += [f"{p.name}={keys[p.id]!r}" for p in emitter.lookup_key_params() if p.id in keys]
+    if chart.kind is model.ChartKind.REFERENCE:
+        return out
+    drm = repr(example.drm)
+    if chart.drms and result is not None and result.modifiers is not None:
+        context = {**{k.id: m.id for k, m in result.keys}, **result.modifiers.context}
+        given = [f"{p.name}={_plain(context[p.id])!r}" for p in emitter.context_params() if p.id in context]
+        drm = f"drm_{emitter.ident}({', '.join(given)})" + (f" + {example.drm!r}" if example.drm else "")
+    out.append(f"drm={drm}")
+    return out
+
+
+def _plain(value: object) -> object:
+    return str(value) if isinstance(value, str) else value

@@ -1,0 +1,60 @@
+"""A rulebook's worked example: the inputs of one lookup (or one walk of a chain) and what the book
+says the reader gets. `compiler.examples` evaluates each one against the charts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from compiler.model.values import Value
+from dsl.ast import Span
+
+
+class ExpectKind(StrEnum):
+    """What an `expect` line states."""
+
+    CELL = "cell"  # a cell of the selected row (with `follow`, of the chain's last row)
+    ROW = "row"  # the selected row, by its range as printed
+    MODIFIED = "modified"  # the modified roll
+    DRM = "drm"  # the DRM total
+    ODDS = "odds"  # the odds column an odds rule (or a CRT's odds key) reads
+    NO_ROW = "no_row"  # the roll selects no row
+
+
+@dataclass(frozen=True)
+class Expect:
+    """One stated result: its kind, the column id (CELL) and typed value (CELL), or the text the
+    book prints (ROW: the range; MODIFIED, DRM: the number; ODDS: the column label)."""
+
+    kind: ExpectKind
+    span: Span
+    column: str | None = None
+    value: Value = None
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Example:
+    """`example NAME "title" { ... }`: the inputs are those of `chartc lookup` (rolls as typed,
+    keys and `--set` values as id or printed label), so an example reads a chart exactly as a
+    player at the command line does."""
+
+    id: str
+    title: str
+    rule: str | None
+    notes: tuple[str, ...]
+    chart: str  # the address of the chart read first
+    keys: tuple[tuple[str, str], ...]
+    rolls: tuple[str, ...]
+    when: tuple[str, ...]
+    sets: tuple[tuple[str, str], ...]
+    drm: int
+    attack: int | None
+    defense: int | None
+    shift: int | None
+    follow: bool
+    expects: tuple[Expect, ...]
+    contradicts: str | None  # why chartc keeps the charts where the book's example disagrees
+    source_file: str  # relative to the charts folder (`ia2/examples.chart`)
+    span: Span
+    contradicts_span: Span | None = None

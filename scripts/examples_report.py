@@ -1,0 +1,60 @@
+"""The README's table of the rulebooks' worked examples: per game, how many `example` blocks
+`charts/` holds, how many the charts agree with, and each one the book contradicts with the
+decision chartc took (its `contradicts` line).
+
+    python scripts/examples_report.py          # print the table (Markdown)
+    python scripts/examples_report.py --check  # exit 1 when README.md does not hold it
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+BEGIN = "<!-- examples table: python scripts/examples_report.py -->"
+END = "<!-- end of examples table -->"
+
+
+def table() -> str:
+    from compiler.project import load
+
+    comp = load([ROOT / "charts"])
+    kept = {d.span.line: d for d in comp.diagnostics if d.code == "C461"}
+    lines = [
+        "| game | examples | the charts agree "
+        "| the book contradicts its charts (C461 notes): each chart kept as printed, because |",
+        "|---|---|---|---|",
+    ]
+    for game_id, game in sorted(comp.project.games.items()):
+        contradicted = [e for e in game.examples if e.contradicts is not None]
+        cells = "; ".join(
+            f"`{e.id}` ({e.rule}): {e.contradicts}"
+            for e in contradicted
+            if any(e.span.line <= line <= e.span.end_line for line in kept)
+        )
+        agree = len(game.examples) - len(contradicted)
+        lines.append(f"| {game_id} | {len(game.examples)} | {agree} | {cells or 'none'} |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 when README.md does not hold the table")
+    args = parser.parse_args()
+    text = f"{BEGIN}\n{table()}\n{END}"
+    if args.check:
+        readme = (ROOT / "README.md").read_text(encoding="utf-8")
+        if text not in readme:
+            print("README.md's examples table is stale: run python scripts/examples_report.py and paste it")
+            return 1
+        return 0
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
