@@ -51,6 +51,7 @@ def test_corpus_reports_only_the_known_print_defects(corpus_as_printed, corpus) 
         ),  # 10.15.3 Schweinfurt mission (8/43) flies the G-6/R6, which 11.1 dates 3/44
         ("C414", "charts/ia2/reference.chart"),  # 4.6 "one of 36 bases", but 4.6.2 lists 35
         ("C414", "charts/ia2/reference.chart"),  # 9.1 "Bf 109 (18 aircraft)", fewer named
+        ("C414", "charts/ia2/reference.chart"),  # 9.1 "FW 190 (12 aircraft)": 11.2's twelve and the 1943-44 A-5
         ("C461", "charts/ia2/examples.chart"),  # 4.4: I/JG 2's aircraft roll of 6 is an A-8; R1 prints A-7
         ("C461", "charts/ia2/examples.chart"),  # 7.12: +2 landing at Fatigue 16; R6 gives it from 20
         ("C461", "charts/ia2/examples.chart"),  # 10.6.1: 79 in R7's 1944 late column, past its printed rows

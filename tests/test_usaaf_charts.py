@@ -268,7 +268,7 @@ def test_target_systems_two_way_cells(usaaf) -> None:
 
 def test_target_systems_without_berlin(usaaf) -> None:
     # 25.0: "The Target Systems Planning Table printed on the mapsheet is missing the entries for Berlin";
-    # the chart is the mapsheet's, declared partial; the Berlin row waits for the errata overlay
+    # the chart is the mapsheet's, declared partial; the errata `berlin` (errata.chart) adds the row
     chart = usaaf.chart("target_systems")
     assert "berlin" not in {row.keys[0] for row in chart.rows}
     assert len(chart.rows) == 22
