@@ -236,7 +236,7 @@ class Builder(_Terminals):
                     charts.append(item)
                 case ast.OddsDecl():
                     odds.append(item)
-                case ast.CountInvariant() | ast.ColumnSumInvariant():
+                case ast.CountInvariant() | ast.ColumnSumInvariant() | ast.SameInvariant():
                     invariants.append(item)
                 case ast.ErrataDecl():
                     errata.append(item)
@@ -934,6 +934,38 @@ class Builder(_Terminals):
         field: ast.Name,
     ) -> ast.ColumnSumInvariant:
         return ast.ColumnSumInvariant(name, text, _chart_name(chart), int(part), enum, field, self._span(meta))
+
+    def inv_same(
+        self, meta: Meta, name: ast.Name, text: ast.Text, left: ast.Fact, right: ast.Fact
+    ) -> ast.SameInvariant:
+        return ast.SameInvariant(name, text, left, right, self._span(meta))
+
+    def fact_cell(
+        self,
+        meta: Meta,
+        chart: _ChartId | ast.Name,
+        select: tuple[ast.FactKey | ast.FactRoll, ...] | None,
+        column: ast.Name,
+    ) -> ast.CellFact:
+        return ast.CellFact(_chart_name(chart), select or (), column, self._span(meta))
+
+    def fact_field(self, meta: Meta, enum: ast.Name, member: ast.Name, field: ast.Name) -> ast.FieldFact:
+        return ast.FieldFact(enum, member, field, self._span(meta))
+
+    def fact_count(
+        self, meta: Meta, enum: ast.Name, field: ast.Name | None, value: ast.ValueText | None
+    ) -> ast.CountFact:
+        where = ast.FieldEquals(field, value, _cover(field.span, value.span)) if field and value else None
+        return ast.CountFact(enum, where, self._span(meta))
+
+    def fact_select(self, meta: Meta, *args: ast.FactKey | ast.FactRoll) -> tuple[ast.FactKey | ast.FactRoll, ...]:
+        return args
+
+    def fact_key(self, meta: Meta, key: ast.Name, value: ast.ValueText) -> ast.FactKey:
+        return ast.FactKey(key, value, self._span(meta))
+
+    def fact_roll(self, meta: Meta, value: Token) -> ast.FactRoll:
+        return ast.FactRoll(int(str(value)), self._span(meta))
 
     # ---- errata
 

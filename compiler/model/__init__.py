@@ -49,13 +49,18 @@ from compiler.model.conditions import (
     key_vars,
 )
 from compiler.model.game import (
+    CellFact,
     ChartIndex,
     ColumnSumInvariant,
+    CountFact,
     CountInvariant,
     ErrataDoc,
+    Fact,
+    FieldFact,
     Game,
     Invariant,
     Project,
+    SameInvariant,
     Suppression,
 )
 from compiler.model.shifts import DrmSource, Shift, ShiftRules, ShiftSource
@@ -103,6 +108,7 @@ __all__ = [
     "AvailabilityLayout",
     "AvailabilityMark",
     "BuiltinType",
+    "CellFact",
     # chained results
     "Chain",
     "ChainKey",
@@ -119,6 +125,7 @@ __all__ = [
     "Condition",
     "ContextType",
     "ContextVar",
+    "CountFact",
     "CountInvariant",
     "DiceAlternative",
     "DieRange",
@@ -128,7 +135,9 @@ __all__ = [
     "EnumRef",
     "EnumType",
     "ErrataDoc",
+    "Fact",
     "Field",
+    "FieldFact",
     "Flag",
     "Footnote",
     "Game",
@@ -151,6 +160,7 @@ __all__ = [
     "RollAgain",
     "Rounding",
     "Row",
+    "SameInvariant",
     "Shift",
     "ShiftRules",
     "ShiftSource",
