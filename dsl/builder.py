@@ -244,7 +244,7 @@ class Builder(_Terminals):
                     charts.append(item)
                 case ast.OddsDecl():
                     odds.append(item)
-                case ast.CountInvariant() | ast.ColumnSumInvariant():
+                case ast.CountInvariant() | ast.ColumnSumInvariant() | ast.SameInvariant():
                     invariants.append(item)
                 case ast.ErrataDecl():
                     errata.append(item)
@@ -1039,6 +1039,37 @@ class Builder(_Terminals):
 
     def expect_no_row(self, meta: Meta) -> _Stmt:
         return self._expect(meta, ast.ExpectKind.NO_ROW)
+    def inv_same(
+        self, meta: Meta, name: ast.Name, text: ast.Text, left: ast.Fact, right: ast.Fact
+    ) -> ast.SameInvariant:
+        return ast.SameInvariant(name, text, left, right, self._span(meta))
+
+    def fact_cell(
+        self,
+        meta: Meta,
+        chart: _ChartId | ast.Name,
+        select: tuple[ast.FactKey | ast.FactRoll, ...] | None,
+        column: ast.Name,
+    ) -> ast.CellFact:
+        return ast.CellFact(_chart_name(chart), select or (), column, self._span(meta))
+
+    def fact_field(self, meta: Meta, enum: ast.Name, member: ast.Name, field: ast.Name) -> ast.FieldFact:
+        return ast.FieldFact(enum, member, field, self._span(meta))
+
+    def fact_count(
+        self, meta: Meta, enum: ast.Name, field: ast.Name | None, value: ast.ValueText | None
+    ) -> ast.CountFact:
+        where = ast.FieldEquals(field, value, _cover(field.span, value.span)) if field and value else None
+        return ast.CountFact(enum, where, self._span(meta))
+
+    def fact_select(self, meta: Meta, *args: ast.FactKey | ast.FactRoll) -> tuple[ast.FactKey | ast.FactRoll, ...]:
+        return args
+
+    def fact_key(self, meta: Meta, key: ast.Name, value: ast.ValueText) -> ast.FactKey:
+        return ast.FactKey(key, value, self._span(meta))
+
+    def fact_roll(self, meta: Meta, value: Token) -> ast.FactRoll:
+        return ast.FactRoll(int(str(value)), self._span(meta))
 
     # ---- errata
 

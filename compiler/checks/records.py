@@ -1,13 +1,16 @@
-"""Reference data against the rules: dates before an item is available (C412) and the invariants
-the rules state (C414)."""
+"""Reference data against the rules: dates before an item is available (C412), the invariants
+the rules state (C414) and the facts they print twice (C417)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import assert_never
 
 from compiler import model
 from compiler.calendar import Month
-from compiler.diagnostics import Sink, codes
+from compiler.diagnostics import Label, Sink, codes
+from compiler.text import value_text
+from dsl import ast
 
 
 def check_record_dates(game: model.Game, sink: Sink) -> None:
@@ -47,6 +50,8 @@ def check_invariant(game: model.Game, inv: model.Invariant, sink: Sink) -> None:
             _check_count(game, inv, sink)
         case model.ColumnSumInvariant():
             _check_column_sum(game, inv, sink)
+        case model.SameInvariant():
+            _check_same(game, inv, sink)
         case _:
             assert_never(inv)
 
@@ -65,6 +70,106 @@ def _check_count(game: model.Game, inv: model.CountInvariant, sink: Sink) -> Non
         if inv.field
         else "check the list against the rule",
     )
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """What one fact of a `same` invariant holds, and where the data says it (the row, the record,
+    the list of records)."""
+
+    value: model.Value
+    shown: str
+    where: ast.Span
+
+
+def _check_same(game: model.Game, inv: model.SameInvariant, sink: Sink) -> None:
+    """C417: the two facts of a `same` invariant hold different values, or one cannot be read. The
+    finding points at the first fact's data (so an `allow C417` in its chart silences it), with a
+    label at the second fact's data and one at the invariant."""
+    readings: list[_Reading] = []
+    for fact in (inv.left, inv.right):
+        reading = _read_fact(game, inv, fact, sink)
+        if reading is None:
+            return
+        readings.append(reading)
+    left, right = readings
+    if _same_value(left.value, right.value):
+        return
+    first = _chart_of(game, inv.left)
+    sink.emit(
+        codes.FACTS_DISAGREE,
+        f"invariant `{inv.id}` ({inv.text}): `{inv.left.written}` is `{left.shown}`, but "
+        f"`{inv.right.written}` is `{right.shown}`",
+        left.where,
+        "check both against the rulebook and correct the one transcribed wrongly; if the rulebook prints "
+        "both so, keep them as printed and "
+        + (f"`allow C417 \"why\"` in chart `{first}`" if first else "say so in a comment"),
+        (
+            Label(right.where, f"`{inv.right.written}` is `{right.shown}` here"),
+            Label(inv.span, "the invariant that says they agree"),
+        ),
+    )
+
+
+def _chart_of(game: model.Game, fact: model.Fact) -> str | None:
+    return fact.chart if isinstance(fact, model.CellFact) and game.chart(fact.chart) is not None else None
+
+
+def _same_value(a: model.Value, b: model.Value) -> bool:
+    """Equal values; printed text compares without regard to case or runs of spaces."""
+    if isinstance(a, model.Text) and isinstance(b, model.Text):
+        return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+    return a == b
+
+
+def _read_fact(game: model.Game, inv: model.SameInvariant, fact: model.Fact, sink: Sink) -> _Reading | None:
+    """The value a fact holds, or None after reporting (C417) that it reads no row or several."""
+    shape = model.Column("fact", inv.type, "", inv.span)
+    match fact:
+        case model.CellFact():
+            chart = game.chart(fact.chart)
+            if chart is None or chart.broken:
+                return None
+            index = next(i for i, c in enumerate(chart.columns) if c.id == fact.column)
+            positions = [next(i for i, k in enumerate(chart.keys) if k.id == key) for key, _ in fact.keys]
+            rows = [
+                r
+                for r in chart.rows
+                if not r.natural
+                and all(model.key_matches(r.keys[p], m) for p, (_, m) in zip(positions, fact.keys, strict=True))
+                and (fact.roll is None or (r.range is not None and r.range.contains(fact.roll)))
+            ]
+            if len(rows) != 1:
+                found = "no row" if not rows else f"{len(rows)} rows"
+                given = [k.id for k in chart.keys if k.id not in {key for key, _ in fact.keys}]
+                hint = (
+                    f"give the chart's other keys ({', '.join(f'`{k}`' for k in given)})"
+                    + (" and the roll" if chart.dice is not None and fact.roll is None else "")
+                    if rows
+                    else f"check the keys and the roll against the rows of `{chart.address}`"
+                )
+                sink.emit(
+                    codes.FACTS_DISAGREE,
+                    f"invariant `{inv.id}`: `{fact.written}` selects {found} of `{chart.address}`, not one",
+                    fact.span,
+                    hint,
+                    tuple(Label(r.span, "this row") for r in rows[:3]),
+                )
+                return None
+            value = rows[0].values[index]
+            return _Reading(value, value_text(game, chart.columns[index], value), rows[0].span)
+        case model.FieldFact():
+            member = game.enums[fact.enum].member(fact.member)
+            assert member is not None, "the resolver bound the member"
+            value = member.get(fact.field)
+            return _Reading(value, value_text(game, shape, value), member.span)
+        case model.CountFact():
+            enum = game.enums[fact.enum]
+            matching = [m for m in enum.members if fact.field is None or m.get(fact.field) == fact.value]
+            # the list's first record stands for the list (the enum itself when none matches)
+            return _Reading(len(matching), str(len(matching)), matching[0].span if matching else enum.span)
+        case _:
+            assert_never(fact)
 
 
 def _check_column_sum(game: model.Game, inv: model.ColumnSumInvariant, sink: Sink) -> None:

@@ -271,6 +271,13 @@ AID_ORDER: Final = _code(
     "a game's `aid.order` file names a chart that does not exist, or one chart twice",
     "List each chart of the game once, by its printed ID or slug (`R4`, `extended_burst`).",
 )
+FACTS_DISAGREE: Final = _code(
+    "C417", "facts-disagree", Severity.WARNING,
+    "two facts a `same` invariant says state the same thing (a chart's cell, a record's field, a count) "
+    "differ, or one of them cannot be read",
+    "Compare both places with the rulebook and correct the transcription. If the rulebook itself prints "
+    "both differently, keep both as printed and `allow C417 \"why\"` in the first fact's chart.",
+)
 ODDS_BETWEEN: Final = _code(
     "C420", "odds-between", Severity.ERROR,
     "an odds rule's columns leave odds between two columns (non-unit ratios, or gaps) and it does not say "
@@ -462,6 +469,7 @@ REGISTRY: Final[tuple[Code, ...]] = (
     INVARIANT_VIOLATED,
     CHART_TOO_LARGE,
     AID_ORDER,
+    FACTS_DISAGREE,
     ODDS_BETWEEN,
     ODDS_FORM_CONFLICT,
     ODDS_DOMAIN,

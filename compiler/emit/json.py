@@ -47,6 +47,7 @@ def emit_game_json(game: model.Game) -> str:
             {"id": e.id, "title": e.title, "source": e.source, "date": e.date, "order": e.order, "notes": list(e.notes)}
             for e in game.errata
         ],
+        "invariants": [_invariant(i) for i in game.invariants],
         "charts": [_chart(c) for c in sorted(game.charts, key=lambda c: c.address.casefold())],
         "examples": [_example(e) for e in game.examples],
     }
@@ -93,6 +94,41 @@ def _expect(x: model.Expect) -> dict[str, Any]:
             return {"kind": x.kind.value}
         case _:
             assert_never(x.kind)
+def _invariant(inv: model.Invariant) -> dict[str, Any]:
+    """An invariant the build checked, with what it states (`kind`: count, column_sum, same)."""
+    out: dict[str, Any] = {"id": inv.id, "label": inv.text}
+    match inv:
+        case model.CountInvariant():
+            where = {"field": inv.field, "value": json_value(inv.value)} if inv.field else None
+            return out | {"kind": "count", "enum": inv.enum, "where": where, "number": inv.number}
+        case model.ColumnSumInvariant():
+            return out | {
+                "kind": "column_sum", "chart": inv.chart, "part": inv.part, "enum": inv.enum, "field": inv.field
+            }
+        case model.SameInvariant():
+            return out | {"kind": "same", "type": inv.type, "facts": [_fact(inv.left), _fact(inv.right)]}
+        case _:
+            assert_never(inv)
+
+
+def _fact(fact: model.Fact) -> dict[str, Any]:
+    """One fact of a `same` invariant: where it is read (`written` is the invariant's own words)."""
+    match fact:
+        case model.CellFact():
+            return {
+                "kind": "cell", "chart": fact.chart, "keys": dict(fact.keys), "roll": fact.roll,
+                "column": fact.column, "written": fact.written,
+            }
+        case model.FieldFact():
+            return {
+                "kind": "field", "enum": fact.enum, "member": fact.member, "field": fact.field,
+                "written": fact.written,
+            }
+        case model.CountFact():
+            where = {"field": fact.field, "value": json_value(fact.value)} if fact.field else None
+            return {"kind": "count", "enum": fact.enum, "where": where, "written": fact.written}
+        case _:
+            assert_never(fact)
 
 
 def _pretty(value: Any, level: int) -> Iterator[str]:

@@ -50,13 +50,18 @@ from compiler.model.conditions import (
 )
 from compiler.model.examples import Example, Expect, ExpectKind
 from compiler.model.game import (
+    CellFact,
     ChartIndex,
     ColumnSumInvariant,
+    CountFact,
     CountInvariant,
     ErrataDoc,
+    Fact,
+    FieldFact,
     Game,
     Invariant,
     Project,
+    SameInvariant,
     Suppression,
 )
 from compiler.model.shifts import DrmSource, Shift, ShiftRules, ShiftSource
@@ -104,6 +109,7 @@ __all__ = [
     "AvailabilityLayout",
     "AvailabilityMark",
     "BuiltinType",
+    "CellFact",
     # chained results
     "Chain",
     "ChainKey",
@@ -120,6 +126,7 @@ __all__ = [
     "Condition",
     "ContextType",
     "ContextVar",
+    "CountFact",
     "CountInvariant",
     "DiceAlternative",
     "DieRange",
@@ -132,7 +139,9 @@ __all__ = [
     "Example",
     "Expect",
     "ExpectKind",
+    "Fact",
     "Field",
+    "FieldFact",
     "Flag",
     "Footnote",
     "Game",
@@ -155,6 +164,7 @@ __all__ = [
     "RollAgain",
     "Rounding",
     "Row",
+    "SameInvariant",
     "Shift",
     "ShiftRules",
     "ShiftSource",

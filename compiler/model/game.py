@@ -10,7 +10,7 @@ from compiler.aid_order import OrderEntry
 from compiler.calendar import Month
 from compiler.model.chart import Chart
 from compiler.model.examples import Example
-from compiler.model.types import ContextVar, EnumType, Period
+from compiler.model.types import ColumnType, ContextVar, EnumType, Period
 from compiler.model.values import Value
 from dsl.ast import Span
 
@@ -57,7 +57,59 @@ class ColumnSumInvariant:
     span: Span
 
 
-Invariant = CountInvariant | ColumnSumInvariant
+@dataclass(frozen=True)
+class CellFact:
+    """A chart's cell: the one row of `chart` whose keys match `keys` (key id, member id) and, with
+    `roll`, whose range holds it; the cell in `column`. The row is found on the built chart (after
+    errata), by the check."""
+
+    chart: str
+    keys: tuple[tuple[str, str], ...]
+    roll: int | None
+    column: str
+    written: str  # the fact as the invariant writes it, for messages
+    span: Span
+
+
+@dataclass(frozen=True)
+class FieldFact:
+    """The `field` of the `enum` record `member`."""
+
+    enum: str
+    member: str
+    field: str
+    written: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class CountFact:
+    """How many records of `enum` have `field` equal to `value` (every record when `field` is None)."""
+
+    enum: str
+    field: str | None
+    value: Value
+    written: str
+    span: Span
+
+
+Fact = CellFact | FieldFact | CountFact
+
+
+@dataclass(frozen=True)
+class SameInvariant:
+    """`same`: two facts the rulebook prints twice (a chart and the rule text, a family's size and
+    its aircraft) hold equal values (C417). `type` is the type both facts hold."""
+
+    id: str
+    text: str
+    left: Fact
+    right: Fact
+    type: ColumnType
+    span: Span
+
+
+Invariant = CountInvariant | ColumnSumInvariant | SameInvariant
 
 
 @dataclass(frozen=True)

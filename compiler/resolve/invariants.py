@@ -1,13 +1,14 @@
 """Invariants (`invariant NAME "text" { count ... }`): bind their enum, field and chart names and
-type their values; whether the data obeys them is a check (C414, `compiler.checks.records`)."""
+type their values; whether the data obeys them is a check (C414 and, for `same`, C417;
+`compiler.checks.records`)."""
 
 from __future__ import annotations
 
 from typing import assert_never
 
 from compiler import model
-from compiler.diagnostics import Sink, codes
-from compiler.diagnostics.messages import declared_twice, unknown_name
+from compiler.diagnostics import Label, Sink, codes
+from compiler.diagnostics.messages import declared_twice, not_a_value_of, unknown_name
 from compiler.resolve.symbols import SymbolTable
 from compiler.resolve.values import Bad, ValueTyper
 from dsl import ast
@@ -37,6 +38,8 @@ def _invariant(symbols: SymbolTable, decl: ast.InvariantDecl, typer: ValueTyper,
             return _count_invariant(symbols, decl, typer, sink)
         case ast.ColumnSumInvariant():
             return _column_sum_invariant(symbols, decl, sink)
+        case ast.SameInvariant():
+            return _same_invariant(symbols, decl, typer, sink)
         case _:
             assert_never(decl)
 
@@ -126,3 +129,154 @@ def _invariant_field(
         )
         return None
     return enum, field
+
+
+def _same_invariant(
+    symbols: SymbolTable, decl: ast.SameInvariant, typer: ValueTyper, sink: Sink
+) -> model.Invariant | None:
+    """`same FACT as FACT`: bind both facts; both must hold values of one type (C402)."""
+    left = _fact(symbols, decl, decl.left, typer, sink)
+    right = _fact(symbols, decl, decl.right, typer, sink)
+    if left is None or right is None:
+        return None
+    (left_fact, left_type), (right_fact, right_type) = left, right
+    if left_type != right_type:
+        sink.emit(
+            codes.TYPE_MISMATCH,
+            f"invariant `{decl.name.text}` compares `{left_fact.written}`, which holds `{left_type}` values, "
+            f"with `{right_fact.written}`, which holds `{right_type}` values",
+            decl.left.span,
+            "compare two facts of one type: a cell with a cell of the same column type, a count with an `int`",
+            (Label(decl.right.span, f"`{right_type}` here"),),
+        )
+        return None
+    return model.SameInvariant(decl.name.text, decl.text.text, left_fact, right_fact, left_type, decl.span)
+
+
+def _fact(
+    symbols: SymbolTable, decl: ast.SameInvariant, fact: ast.Fact, typer: ValueTyper, sink: Sink
+) -> tuple[model.Fact, model.ColumnType] | None:
+    """One fact of a `same` invariant, bound, with the type of the value it holds."""
+    match fact:
+        case ast.CellFact():
+            return _cell_fact(symbols, decl, fact, sink)
+        case ast.FieldFact():
+            return _field_fact(symbols, decl, fact, sink)
+        case ast.CountFact():
+            return _count_fact(symbols, decl, fact, typer, sink)
+        case _:
+            assert_never(fact)
+
+
+def _cell_fact(
+    symbols: SymbolTable, decl: ast.SameInvariant, fact: ast.CellFact, sink: Sink
+) -> tuple[model.Fact, model.ColumnType] | None:
+    """`[CHART] (key=value, N) column COLUMN`: the chart, its column, its keys and their values."""
+    chart = symbols.chart(fact.chart.text)
+    if chart is None:
+        unknown_name(
+            sink,
+            f"unknown chart `{fact.chart.text}` in invariant `{decl.name.text}`",
+            fact.chart.text,
+            fact.chart.span,
+            [c.address for c in symbols.charts],
+        )
+        return None
+    column = next((c for c in chart.columns if c.id == fact.column.text), None)
+    if column is None:
+        unknown_name(
+            sink,
+            f"chart `{chart.address}` has no column `{fact.column.text}`",
+            fact.column.text,
+            fact.column.span,
+            [c.id for c in chart.columns],
+        )
+    keys: list[tuple[str, str]] = []
+    roll: int | None = None
+    ok = column is not None
+    for arg in fact.select:
+        if isinstance(arg, ast.FactRoll):
+            if chart.dice is None and chart.value_key is None:
+                sink.emit(
+                    codes.TYPE_MISMATCH,
+                    f"invariant `{decl.name.text}` reads roll {arg.value} of `{chart.address}`, which is not "
+                    "read by a roll or a value",
+                    arg.span,
+                    "select the row by its keys only: `(key=value)`",
+                )
+                ok = False
+            roll = arg.value
+            continue
+        key = next((k for k in chart.keys if k.id == arg.key.text), None)
+        if key is None:
+            unknown_name(
+                sink,
+                f"chart `{chart.address}` has no key `{arg.key.text}`",
+                arg.key.text,
+                arg.key.span,
+                [k.id for k in chart.keys],
+            )
+            ok = False
+            continue
+        member = key.enum.member(arg.value.text)
+        if member is None:
+            not_a_value_of(
+                sink, arg.value.text, f"key `{key.id}`", arg.value.span, key.enum.spellings,
+                f" (invariant `{decl.name.text}`)",
+            )
+            ok = False
+            continue
+        if any(k == key.id for k, _ in keys):
+            declared_twice(sink, f"key `{key.id}`", arg.span, None, where=f"in invariant `{decl.name.text}`",
+                           verb="given")
+            ok = False
+            continue
+        keys.append((key.id, member.id))
+    if not ok or column is None:
+        return None
+    shown = [f"{k}={v}" for k, v in keys] + ([str(roll)] if roll is not None else [])
+    address = f"[{chart.chart_id}]" if chart.chart_id else chart.address
+    written = f"{address}" + (f" ({', '.join(shown)})" if shown else "") + f" column {column.id}"
+    return model.CellFact(chart.address, tuple(keys), roll, column.id, written, fact.span), column.type
+
+
+def _field_fact(
+    symbols: SymbolTable, decl: ast.SameInvariant, fact: ast.FieldFact, sink: Sink
+) -> tuple[model.Fact, model.ColumnType] | None:
+    """`ENUM.MEMBER.FIELD`: a record's field."""
+    bound = _invariant_field(symbols, decl, fact.enum, fact.field, sink)
+    if bound is None:
+        return None
+    enum, field = bound
+    member = enum.member(fact.member.text)
+    if member is None:
+        not_a_value_of(
+            sink, fact.member.text, f"`{enum.id}`", fact.member.span, enum.spellings,
+            f" (invariant `{decl.name.text}`)",
+        )
+        return None
+    written = f"{enum.id}.{member.id}.{field.id}"
+    return model.FieldFact(enum.id, member.id, field.id, written, fact.span), field.type
+
+
+def _count_fact(
+    symbols: SymbolTable, decl: ast.SameInvariant, fact: ast.CountFact, typer: ValueTyper, sink: Sink
+) -> tuple[model.Fact, model.ColumnType] | None:
+    """`count ENUM [where FIELD == VALUE]`: an `int`, the number of records."""
+    if fact.where is None:
+        enum = _invariant_enum(symbols, decl, fact.enum, sink)
+        if enum is None:
+            return None
+        return model.CountFact(enum.id, None, None, f"count {enum.id}", fact.span), model.BuiltinType.INT
+    bound = _invariant_field(symbols, decl, fact.enum, fact.where.field, sink)
+    if bound is None:
+        return None
+    enum, field = bound
+    typed = typer.typed(fact.where.value, field.type, f"invariant `{decl.name.text}`")
+    if isinstance(typed, Bad):
+        return None
+    value = fact.where.value
+    written = f"count {enum.id} where {field.id} == " + (
+        f'"{value.text}"' if value.kind is ast.ValueKind.TEXT else value.text
+    )
+    return model.CountFact(enum.id, field.id, typed, written, fact.span), model.BuiltinType.INT
