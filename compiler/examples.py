@@ -19,6 +19,7 @@ from typing import assert_never
 
 from compiler import model
 from compiler.diagnostics import Label, Sink, codes
+from compiler.query.compute import compute
 from compiler.query.follow import follow
 from compiler.query.lookup import (
     DrmListAnswer,
@@ -56,6 +57,9 @@ class Mismatch:
 def check_examples(game: model.Game, sink: Sink) -> None:
     """C460-C463 for every worked example of the game."""
     for example in game.examples:
+        if example.formula is not None:
+            _check_formula_example(game, example, sink)
+            continue
         chart = game.chart(example.chart)
         if chart is None:  # pragma: no cover - the resolver keeps only examples whose chart exists
             continue
@@ -70,6 +74,52 @@ def check_examples(game: model.Game, sink: Sink) -> None:
             )
             continue
         _report(game, example, reading, list(mismatches(game, example, reading)), sink)
+
+
+def _check_formula_example(game: model.Game, example: model.Example, sink: Sink) -> None:
+    formula = game.formula(example.formula or "")
+    if formula is None:  # pragma: no cover - the resolver keeps only examples whose formula exists
+        return
+    sets = tuple(f"{name}={value}" for name, value in example.sets)
+    try:
+        got = compute(game, formula, example.when, sets)
+    except LookupProblem as exc:
+        sink.emit(
+            codes.EXAMPLE_UNREADABLE,
+            f"example `{example.id}` cannot compute `{formula.id}`: {_lower_first(str(exc))}",
+            example.span,
+            "give every input the formula reads with `set NAME = N` (flags with `when`)",
+        )
+        return
+    wrong = [e for e in example.expects if int(e.text) != got.value]
+    if not wrong and example.contradicts is not None:
+        sink.emit(
+            codes.EXAMPLE_AGREES,
+            f"example `{example.id}` says it contradicts the charts, but `{formula.id}` gives what it states",
+            example.contradicts_span or example.span,
+            "delete the `contradicts` line",
+        )
+    for expect in wrong:
+        message = (
+            f"example `{example.id}` ({_rule(example)}): the book gives {expect.text}, "
+            f"`{formula.id}` gives {got.value} ({got.text})"
+        )
+        if example.contradicts is None:
+            sink.emit(
+                codes.EXAMPLE_CONTRADICTED,
+                message,
+                expect.span,
+                "check the example and the formula against the book",
+                (Label(formula.span, f"formula `{formula.id}`"),),
+            )
+        else:
+            sink.emit(
+                codes.EXAMPLE_KEPT,
+                f"{message}; the formula is kept as printed: {example.contradicts}",
+                expect.span,
+                None,
+                (Label(formula.span, f"formula `{formula.id}`"),),
+            )
 
 
 def read_example(game: model.Game, chart: model.Chart, example: model.Example) -> Reading:
@@ -129,7 +179,7 @@ def _stated(expect: model.Expect) -> str:
             return _signed(int(expect.text)) if expect.kind is model.ExpectKind.DRM else str(int(expect.text))
         case model.ExpectKind.CELL:
             return cell_text(expect.value) or str(expect.value)
-        case model.ExpectKind.ROW | model.ExpectKind.ODDS:
+        case model.ExpectKind.ROW | model.ExpectKind.ODDS | model.ExpectKind.NUMBER:
             return expect.text
         case _:
             assert_never(expect.kind)
@@ -158,6 +208,8 @@ def _given(game: model.Game, expect: model.Expect, reading: Reading) -> str:
                 total = result.drm if isinstance(result, LookupResult) else result.modifiers.total
                 return _signed(total)
             return "no DRM"
+        case model.ExpectKind.NUMBER:  # pragma: no cover - a chart example never holds one (C463)
+            return "no formula"
         case model.ExpectKind.ODDS:
             if isinstance(result, OddsColumnAnswer):
                 return result.column
@@ -235,6 +287,8 @@ def _what(expect: model.Expect) -> str:
             return "odds column"
         case model.ExpectKind.NO_ROW:
             return "for the roll"
+        case model.ExpectKind.NUMBER:
+            return "the value"
         case _:
             assert_never(expect.kind)
 

@@ -190,6 +190,8 @@ def _separator(before: tuple[Token, str], after: tuple[Token, str]) -> str:
     prev, cur = before[0], after[0]
     if "=" in (str(cur), str(prev)) and _SPACED_EQUALS & {before[1], after[1]}:
         return " "  # `key interceptor = jet` in an example; `(interceptor=jet)` in a chained result
+    if (str(cur) == "(" and before[1] == "expr_call") or (str(prev) == "-" and before[1] == "expr_neg"):
+        return ""  # `floor(n / 3)`, `-n`: a formula's function call and negation
     if str(cur) in _NO_SPACE_BEFORE or str(prev) in _NO_SPACE_AFTER:
         return ""
     if str(cur) == "+" and prev.type in ("INT", "MONTH"):

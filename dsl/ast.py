@@ -965,6 +965,7 @@ class ErrataDecl:
 class ExpectKind(StrEnum):
     """What an `expect` line of an example states the reader gets."""
 
+    NUMBER = "value"  # `expect value 13`: the number a formula computes
     CELL = "cell"  # `expect result = "Combat"`: a cell of the selected row
     ROW = "row"  # `expect row 3-6`: the selected row, by its range as printed
     MODIFIED = "modified"  # `expect modified 7`
@@ -1003,6 +1004,7 @@ class ExampleDecl:
     rule: Text | None
     notes: tuple[Text, ...]
     chart: Name | None
+    formula: Name | None  # `formula NAME`: the example computes a formula instead of reading a chart
     keys: tuple[ExampleInput, ...]
     rolls: tuple[Name, ...]  # the natural rolls as typed (`3`, `0`, `00`), with their spans
     when: tuple[Name, ...]
@@ -1014,6 +1016,80 @@ class ExampleDecl:
     follow: bool
     expects: tuple[ExpectDecl, ...]
     contradicts: Text | None
+    span: Span
+    repeated: tuple[Span, ...] = ()
+
+
+# ---- computed values ---------------------------------------------------------------------------
+
+
+class ExprOp(StrEnum):
+    """A binary operator of a formula."""
+
+    ADD = "+"
+    SUB = "-"
+    MUL = "*"
+    DIV = "/"  # exact: `7 / 2` is 7/2 until a rounding function makes it whole
+    POW = "^"
+
+
+@dataclass(frozen=True)
+class ExprNumber:
+    value: int
+    span: Span
+
+
+@dataclass(frozen=True)
+class ExprName:
+    """A context variable or another formula of the game, by name."""
+
+    name: Name
+    span: Span
+
+
+@dataclass(frozen=True)
+class ExprBinary:
+    op: ExprOp
+    left: Expr
+    right: Expr
+    span: Span
+
+
+@dataclass(frozen=True)
+class ExprNeg:
+    inner: Expr
+    span: Span
+
+
+@dataclass(frozen=True)
+class ExprCall:
+    """`floor(x)`, `ceil(x)`, `round(x)` (half up), `min(a, b, ...)`, `max(a, b, ...)`."""
+
+    function: Name
+    args: tuple[Expr, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class ExprIf:
+    cond: Cond
+    then: Expr
+    otherwise: Expr
+    span: Span
+
+
+Expr = ExprNumber | ExprName | ExprBinary | ExprNeg | ExprCall | ExprIf
+
+
+@dataclass(frozen=True)
+class FormulaDecl:
+    """`formula NAME "title" { rule "..." result EXPR }`: an integer a rule computes."""
+
+    name: Name
+    title: Text
+    rule: Text | None
+    notes: tuple[Text, ...]
+    result: Expr | None
     span: Span
     repeated: tuple[Span, ...] = ()
 
@@ -1031,6 +1107,7 @@ class SourceFile:
     invariants: tuple[InvariantDecl, ...] = ()
     errata: tuple[ErrataDecl, ...] = ()
     examples: tuple[ExampleDecl, ...] = ()
+    formulas: tuple[FormulaDecl, ...] = ()
 
 
 # ---- chained results ------------------------------------------------------------------------

@@ -144,6 +144,7 @@ _Item = (
     | ast.InvariantDecl
     | ast.ErrataDecl
     | ast.ExampleDecl
+    | ast.FormulaDecl
 )
 _TOKEN_VALUE_KINDS = {
     "INT": ast.ValueKind.INT,
@@ -232,6 +233,7 @@ class Builder(_Terminals):
         invariants: list[ast.InvariantDecl] = []
         errata: list[ast.ErrataDecl] = []
         examples: list[ast.ExampleDecl] = []
+        formulas: list[ast.FormulaDecl] = []
         for item in items:
             match item:
                 case ast.GameDecl():
@@ -250,6 +252,8 @@ class Builder(_Terminals):
                     errata.append(item)
                 case ast.ExampleDecl():
                     examples.append(item)
+                case ast.FormulaDecl():
+                    formulas.append(item)
                 case _:
                     assert_never(item)
         return ast.SourceFile(
@@ -262,6 +266,7 @@ class Builder(_Terminals):
             tuple(invariants),
             tuple(errata),
             tuple(examples),
+            tuple(formulas),
         )
 
     # ---- game header
@@ -951,6 +956,7 @@ class Builder(_Terminals):
     def example(self, meta: Meta, name: ast.Name, title: ast.Text, *stmts: _Stmt) -> ast.ExampleDecl:
         block = _Block(stmts)
         chart = block.one("chart", ast.Name)
+        formula = block.one("formula", ast.Name)
         rolls = block.one_group("roll", ast.Name) or ()
         attack = block.one("attack", int)
         defense = block.one("defense", int)
@@ -962,6 +968,7 @@ class Builder(_Terminals):
             block.one("rule", ast.Text),
             block.every("note", ast.Text),
             chart,
+            formula,
             block.every("key", ast.ExampleInput),
             rolls,
             block.every_item("when", ast.Name),
@@ -979,6 +986,63 @@ class Builder(_Terminals):
 
     def example_chart(self, meta: Meta, chart: _ChartId | ast.Name) -> _Stmt:
         return _Stmt("chart", _chart_name(chart), self._span(meta))
+
+    def example_formula(self, meta: Meta, name: ast.Name) -> _Stmt:
+        return _Stmt("formula", name, self._span(meta))
+
+    def expect_number(self, meta: Meta, value: Token) -> _Stmt:
+        return self._expect(meta, ast.ExpectKind.NUMBER, str(value))
+
+    # ---- computed values
+
+    def formula(self, meta: Meta, name: ast.Name, title: ast.Text, *stmts: _Stmt) -> ast.FormulaDecl:
+        block = _Block(stmts)
+        result = block.one("result", object)
+        return ast.FormulaDecl(
+            name,
+            title,
+            block.one("rule", ast.Text),
+            block.every("note", ast.Text),
+            result if isinstance(result, _EXPR_TYPES) else None,
+            self._span(meta),
+            block.repeated,
+        )
+
+    def formula_result(self, meta: Meta, expr: ast.Expr) -> _Stmt:
+        return _Stmt("result", expr, self._span(meta))
+
+    def _binary(self, meta: Meta, op: ast.ExprOp, left: ast.Expr, right: ast.Expr) -> ast.Expr:
+        return ast.ExprBinary(op, left, right, self._span(meta))
+
+    def expr_add(self, meta: Meta, left: ast.Expr, right: ast.Expr) -> ast.Expr:
+        return self._binary(meta, ast.ExprOp.ADD, left, right)
+
+    def expr_sub(self, meta: Meta, left: ast.Expr, right: ast.Expr) -> ast.Expr:
+        return self._binary(meta, ast.ExprOp.SUB, left, right)
+
+    def expr_mul(self, meta: Meta, left: ast.Expr, right: ast.Expr) -> ast.Expr:
+        return self._binary(meta, ast.ExprOp.MUL, left, right)
+
+    def expr_div(self, meta: Meta, left: ast.Expr, right: ast.Expr) -> ast.Expr:
+        return self._binary(meta, ast.ExprOp.DIV, left, right)
+
+    def expr_pow(self, meta: Meta, left: ast.Expr, right: ast.Expr) -> ast.Expr:
+        return self._binary(meta, ast.ExprOp.POW, left, right)
+
+    def expr_neg(self, meta: Meta, inner: ast.Expr) -> ast.Expr:
+        return ast.ExprNeg(inner, self._span(meta))
+
+    def expr_number(self, meta: Meta, value: Token) -> ast.Expr:
+        return ast.ExprNumber(int(value), self._token_span(value))
+
+    def expr_name(self, meta: Meta, name: ast.Name) -> ast.Expr:
+        return ast.ExprName(name, name.span)
+
+    def expr_call(self, meta: Meta, function: ast.Name, *args: ast.Expr) -> ast.Expr:
+        return ast.ExprCall(function, args, self._span(meta))
+
+    def expr_if(self, meta: Meta, cond: ast.Cond, then: ast.Expr, otherwise: ast.Expr) -> ast.Expr:
+        return ast.ExprIf(cond, then, otherwise, self._span(meta))
 
     def example_key(self, meta: Meta, name: ast.Name, value: ast.Name | ast.Text | Token) -> _Stmt:
         return _Stmt("key", ast.ExampleInput(name, _word(value), self._span(meta)), self._span(meta))
@@ -1133,6 +1197,9 @@ class Builder(_Terminals):
 
     def because(self, meta: Meta, reason: ast.Text) -> ast.Text:
         return reason
+
+
+_EXPR_TYPES = (ast.ExprNumber, ast.ExprName, ast.ExprBinary, ast.ExprNeg, ast.ExprCall, ast.ExprIf)
 
 
 def _word(written: ast.Name | ast.Text | Token) -> str:

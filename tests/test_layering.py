@@ -47,7 +47,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "compiler.emit.runtime",
     ),
     # the exact chances: imports only the model; the checks and the emitters read it
-    ("compiler.chance", "compiler.modifiers", "compiler.reach", "compiler.repeated", "compiler.analysis"),
+    ("compiler.chance", "compiler.modifiers", "compiler.reach", "compiler.repeated", "compiler.analysis",
+     "compiler.formulas"),
     # chained results: the chance of each final outcome of a chain, over compiler.chance
     ("compiler.chains",),
     ("compiler.resolve", "compiler.errata"),

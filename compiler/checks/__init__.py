@@ -18,6 +18,7 @@ from compiler.checks.coverage import (
 )
 from compiler.checks.crt_design import check_crt
 from compiler.checks.dice import check_drm_meaning
+from compiler.checks.formulas import check_formulas
 from compiler.checks.limits import check_limits
 from compiler.checks.modifiers import check_drms
 from compiler.checks.periods import check_periods
@@ -50,3 +51,4 @@ def check_game(game: model.Game, sink: Sink) -> None:
     for inv in game.invariants:
         check_invariant(game, inv, sink)
     check_chains(game, sink)
+    check_formulas(game, sink)

@@ -69,10 +69,15 @@ def status(chart: model.Chart) -> str:
 
 
 def entries(game: model.Game) -> list[ChartEntry]:
-    """The charts of a game in declaration order."""
-    return [
-        ChartEntry(game.id, c.address, c.chart_id, c.title, c.rule, read_by(c), status(c)) for c in game.charts
+    """The charts of a game in declaration order, then its formulas (`chartc compute` reads them)."""
+    from compiler.formulas import inputs
+
+    charts = [ChartEntry(game.id, c.address, c.chart_id, c.title, c.rule, read_by(c), status(c)) for c in game.charts]
+    formulas = [
+        ChartEntry(game.id, f.id, None, f.title, f.rule, "context " + ", ".join(inputs(game, f)), "formula")
+        for f in game.formulas
     ]
+    return charts + formulas
 
 
 def table_lines(rows: list[ChartEntry]) -> list[str]:
@@ -91,7 +96,8 @@ def table_lines(rows: list[ChartEntry]) -> list[str]:
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of the charts.")
 def list_command(game: str | None, charts_dir: Path, as_json: bool) -> None:
     """List the charts of GAME (default: every game in --charts): chart address, title, rule,
-    dice or keys, and status (partial, external, DRMs only, odds rule).
+    dice or keys, and status (partial, external, DRMs only, odds rule), then its formulas (`chartc
+    compute` reads them: status formula).
 
     Exit codes: 0 listed, 1 a game has errors (its charts are still listed), 2 no such game.
     """

@@ -395,6 +395,25 @@ EXAMPLE_UNREADABLE: Final = _code(
     "Give the chart, the rule section and at least one `expect`; write the inputs as `chartc lookup` takes them "
     "(a roll the dice can make, the chart's keys and context variables).",
 )
+# C470-C479: computed values (formulas)
+FORMULA_NOT_WHOLE: Final = _code(
+    "C470", "formula-not-whole", Severity.ERROR,
+    "a formula's result can be a fraction: `/` divides exactly, and nothing rounds the result",
+    "Round where the rule rounds: `floor(n / 3)` for \"remainders are rounded down\", `ceil(...)` for up, "
+    "`round(...)` for half up.",
+)
+FORMULA_UNDEFINED: Final = _code(
+    "C471", "formula-undefined", Severity.ERROR,
+    "a formula can have no value: a divisor can be 0, an exponent can be negative or fractional, or the "
+    "formula uses itself",
+    "Declare the input's range so that the divisor cannot be 0 (`context n: int \"...\" 1-99`), or guard it with "
+    "`if n > 0 then ... else ...`; a formula may use other formulas, never itself.",
+)
+FORMULA_ARGUMENTS: Final = _code(
+    "C472", "formula-shape", Severity.ERROR,
+    "a formula lacks its `rule` or `result`, or calls a function with the wrong number of values",
+    "Cite the rule and state the result; `floor`, `ceil` and `round` take one value, `min` and `max` two or more.",
+)
 # 5xx: suppressions
 UNUSED_SUPPRESSION: Final = _code(
     "C501", "unused-suppression", Severity.WARNING,
@@ -494,6 +513,9 @@ REGISTRY: Final[tuple[Code, ...]] = (
     EXAMPLE_KEPT,
     EXAMPLE_AGREES,
     EXAMPLE_UNREADABLE,
+    FORMULA_NOT_WHOLE,
+    FORMULA_UNDEFINED,
+    FORMULA_ARGUMENTS,
 )
 CODES: Final[dict[str, Code]] = {c.code: c for c in REGISTRY}
 CODES_BY_NAME: Final[dict[str, Code]] = {c.name: c for c in REGISTRY}

@@ -14,6 +14,9 @@ from typing import Any, assert_never
 from compiler import model
 from compiler.chance import dice_variants, drm_reach_span, probability_json, row_chances
 from compiler.crt import OddsForm, OddsRule
+from compiler.formulas import expr_text
+from compiler.formulas import inputs as formula_inputs
+from compiler.model import formulas as fx
 from compiler.text import json_value
 
 FORMAT_VERSION = 1
@@ -49,9 +52,45 @@ def emit_game_json(game: model.Game) -> str:
         ],
         "invariants": [_invariant(i) for i in game.invariants],
         "charts": [_chart(c) for c in sorted(game.charts, key=lambda c: c.address.casefold())],
+        "formulas": [_formula(game, f) for f in game.formulas],
         "examples": [_example(e) for e in game.examples],
     }
     return "".join(_pretty(doc, 0)) + "\n"
+
+
+def _formula(game: model.Game, f: model.Formula) -> dict[str, Any]:
+    """A computed value: its citation, the context variables it reads, the formula as written and as a tree."""
+    return {
+        "id": f.id,
+        "title": f.title,
+        "rule": f.rule,
+        "notes": list(f.notes),
+        "inputs": list(formula_inputs(game, f)),
+        "text": expr_text(f.expr),
+        "expression": _expr(f.expr),
+        "source_file": f.source_file,
+        "line": f.span.line,
+    }
+
+
+def _expr(e: fx.Expr) -> dict[str, Any]:
+    match e:
+        case fx.Number(value):
+            return {"number": value}
+        case fx.Var(var_id):
+            return {"var": var_id}
+        case fx.FormulaRef(ref):
+            return {"formula": ref}
+        case fx.Binary(op, left, right):
+            return {"op": op.value, "left": _expr(left), "right": _expr(right)}
+        case fx.Neg(inner):
+            return {"neg": _expr(inner)}
+        case fx.Call(function, args):
+            return {"call": function.value, "args": [_expr(a) for a in args]}
+        case fx.IfElse(cond, then, otherwise):
+            return {"if": _cond(cond), "then": _expr(then), "else": _expr(otherwise)}
+        case _:
+            assert_never(e)
 
 
 def _example(e: model.Example) -> dict[str, Any]:
@@ -61,7 +100,8 @@ def _example(e: model.Example) -> dict[str, Any]:
         "title": e.title,
         "rule": e.rule,
         "notes": list(e.notes),
-        "chart": e.chart,
+        "chart": e.chart or None,
+        "formula": e.formula,
         "inputs": {
             "rolls": list(e.rolls),
             "keys": dict(e.keys),
@@ -86,7 +126,7 @@ def _expect(x: model.Expect) -> dict[str, Any]:
             return {"kind": x.kind.value, "column": x.column, "value": json_value(x.value)}
         case model.ExpectKind.ROW:
             return {"kind": x.kind.value, "range": x.text}
-        case model.ExpectKind.MODIFIED | model.ExpectKind.DRM:
+        case model.ExpectKind.MODIFIED | model.ExpectKind.DRM | model.ExpectKind.NUMBER:
             return {"kind": x.kind.value, "value": int(x.text)}
         case model.ExpectKind.ODDS:
             return {"kind": x.kind.value, "column": x.text}

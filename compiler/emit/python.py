@@ -25,7 +25,8 @@ from compiler.dice import Dice, DiceForm
 from compiler.emit import runtime
 from compiler.emit.aid_view import describe_shift
 from compiler.emit.python_chains import chain_runtime_code, chain_types, chain_value, follow_code, game_has_chains
-from compiler.emit.python_examples import examples_code, has_examples
+from compiler.emit.python_examples import FormulaNames, examples_code, has_examples
+from compiler.emit.python_formulas import formula_names, formulas_code
 from compiler.emit.python_layout import INDENT, LINE, docstring, fill, tuple_display
 from compiler.emit.python_names import (
     POLICY,
@@ -74,9 +75,13 @@ def emit_game_python(game: model.Game) -> str:
         parts.append(follow_code(game, emitters))
     parts.append(_lookups(game, charts))
     parts.append(_context_parameters(context))
+    functions = formula_names(game, names)
+    if game.formulas:
+        parts.append(formulas_code(game, functions, context, {k: v.alias for k, v in enums.items()}))
     by_address = {c.address: _ChartEmitter(game, c, charts[id(c)], enums, names, context) for c in game.charts}
-    if has_examples(game, by_address):
-        parts.append(examples_code(game, by_address))
+    formula_names_ = FormulaNames(functions, context)
+    if has_examples(game, by_address, formula_names_):
+        parts.append(examples_code(game, by_address, formula_names_))
     return "\n".join(parts) + "\n"
 
 

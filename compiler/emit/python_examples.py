@@ -10,11 +10,13 @@ read an odds rule or a DRM list alone, or that declare they `contradicts` the ch
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from compiler import model
 from compiler.emit.python_layout import INDENT, fill
 from compiler.examples import read_example
+from compiler.query.compute import compute
 from compiler.query.lookup import LookupProblem, LookupResult, read_roll
 
 _CHECK = """
@@ -24,15 +26,15 @@ def check_examples() -> list[str]:
     \"\"\"
     failed = []
     for name, rule, call, expected in EXAMPLES:
-        got: Mapping[str, object] | None
+        got: object
         try:
             got = call()
         except NoRowError:
             got = None
-        if expected is None or got is None:
-            if expected is got:
+        if isinstance(expected, dict) and isinstance(got, Mapping):
+            if all(got.get(k) == v for k, v in expected.items()):
                 continue
-        elif all(got.get(k) == v for k, v in expected.items()):
+        elif got == expected:
             continue
         failed.append(f"{name} (rule {rule}): the book gives {expected}, the module {got}")
     return failed
@@ -60,30 +62,41 @@ class _Emitter(Protocol):
     def ident(self) -> str: ...
 
 
-def has_examples(game: model.Game, emitters: Mapping[str, _Emitter]) -> bool:
-    return any(_call(game, e, emitters) is not None for e in game.examples)
+@dataclass(frozen=True)
+class FormulaNames:
+    """The module's name of each formula's function, and of each context variable's parameter."""
+
+    functions: Mapping[str, str]
+    context: Mapping[str, str]
 
 
-def examples_code(game: model.Game, emitters: Mapping[str, _Emitter]) -> str:
+def has_examples(game: model.Game, emitters: Mapping[str, _Emitter], formulas: FormulaNames) -> bool:
+    return any(_call(game, e, emitters, formulas) is not None for e in game.examples)
+
+
+def examples_code(game: model.Game, emitters: Mapping[str, _Emitter], formulas: FormulaNames) -> str:
     """`EXAMPLES` (name, rule, the call, the cells the book prints or None for no row) and the
     function that runs them; emitters by chart address."""
     entries = []
     for example in game.examples:
-        call = _call(game, example, emitters)
+        call = _call(game, example, emitters, formulas)
         if call is None:
             continue
         callee, arguments, expected = call
         entries += [f"{INDENT}(", f"{INDENT * 2}{example.id!r},", f"{INDENT * 2}{example.rule or ''!r},"]
         entries += fill(f"lambda: {callee}(", arguments, "),", INDENT * 2)
-        entries += fill("{", expected, "},", INDENT * 2) if expected is not None else [f"{INDENT * 2}None,"]
+        if isinstance(expected, str):
+            entries.append(f"{INDENT * 2}{expected},")
+        else:
+            entries += fill("{", expected, "},", INDENT * 2) if expected is not None else [f"{INDENT * 2}None,"]
         entries.append(f"{INDENT}),")
     lines = [
         "",
         "",
         "# The rulebook's worked examples as calls of this module's own functions, with the cells the",
-        "# book prints (None: the roll selects no row); check_examples() runs them.",
-        "EXAMPLES: Final[tuple[tuple[str, str, Callable[[], Mapping[str, object]], dict[str, object] | None], ...]] = "
-        "(",
+        "# book prints (None: the roll selects no row) or the number a formula computes; check_examples()",
+        "# runs them.",
+        "EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (",
         *entries,
         ")",
         "",
@@ -94,10 +107,12 @@ def examples_code(game: model.Game, emitters: Mapping[str, _Emitter]) -> str:
 
 
 def _call(
-    game: model.Game, example: model.Example, emitters: Mapping[str, _Emitter]
-) -> tuple[str, list[str], list[str] | None] | None:
-    """The module's function, its arguments and the cells it must give (None: no row) for the
-    example, or None when the example is left out."""
+    game: model.Game, example: model.Example, emitters: Mapping[str, _Emitter], formulas: FormulaNames
+) -> tuple[str, list[str], list[str] | str | None] | None:
+    """The module's function, its arguments and the cells it must give (None: no row; a str: the
+    number a formula computes) for the example, or None when the example is left out."""
+    if example.formula is not None:
+        return _formula_call(game, example, formulas)
     chart = game.chart(example.chart)
     if chart is None or example.follow or example.contradicts is not None or chart.kind not in _LOOKUP_KINDS:
         return None
@@ -119,6 +134,21 @@ def _call(
     arguments = _arguments(emitter, example, result)
     expected = None if result is None else [f"{e.column!r}: {emitter.python_value(e.value)}" for e in cells]
     return f"lookup_{emitter.ident}", arguments, expected
+
+
+def _formula_call(
+    game: model.Game, example: model.Example, formulas: FormulaNames
+) -> tuple[str, list[str], str] | None:
+    formula = game.formula(example.formula or "")
+    if formula is None or example.contradicts is not None:
+        return None
+    sets = tuple(f"{name}={value}" for name, value in example.sets)
+    try:
+        got = compute(game, formula, example.when, sets)
+    except LookupProblem:
+        return None
+    arguments = [f"{formulas.context[k]}={_plain(v)!r}" for k, v in got.context.items()]
+    return formulas.functions[formula.id], arguments, repr(int(example.expects[0].text))
 
 
 def _arguments(emitter: _Emitter, example: model.Example, result: LookupResult | None) -> list[str]:

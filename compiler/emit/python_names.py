@@ -30,7 +30,7 @@ POLICY = (
 
 _PYTHON_NAMES = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
 _MODULE_NAMES = frozenset(
-    {"GAME_ID", "GAME_TITLE", "LOOKUPS", "CONTEXT_PARAMETERS", "EXAMPLES", "check_examples", "annotations"}
+    {"GAME_ID", "GAME_TITLE", "LOOKUPS", "CONTEXT_PARAMETERS", "EXAMPLES", "check_examples", "FORMULAS", "annotations"}
 )
 
 

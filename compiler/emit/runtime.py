@@ -694,3 +694,26 @@ def _odds_edge(rule: _OddsRule, formed: str, index: int, shift: int) -> _OddsRea
 def _odds_column(rule: _OddsRule, attack: int, defense: int | None, shift: int = 0) -> str:
     """The CRT column label for these combat factors and column shift (see `_odds_read`)."""
     return _odds_read(rule, attack, defense, shift).column
+
+
+# ---- computed values: the arithmetic of formulas (chartc's `compiler.formulas` uses these too) ----
+
+
+def _div(a: Fraction | int, b: Fraction | int) -> Fraction:
+    """`a / b`, exact; ValueError for a division by zero."""
+    if b == 0:
+        raise ValueError(f"{a} / 0 has no value")
+    return Fraction(a) / Fraction(b)
+
+
+def _pow(a: Fraction | int, b: Fraction | int, most: int = 64) -> Fraction:
+    """`a ^ b` for a whole exponent from 0 to `most`; ValueError otherwise."""
+    exponent = Fraction(b)
+    if exponent.denominator != 1 or not 0 <= exponent <= most:
+        raise ValueError(f"the exponent {b} is not a whole number from 0 to {most}")
+    return Fraction(a) ** int(exponent)
+
+
+def _round_half_up(x: Fraction | int) -> int:
+    """`x` rounded to the nearest whole number, halves up (2.5 -> 3, -2.5 -> -2)."""
+    return math.floor(Fraction(x) + Fraction(1, 2))

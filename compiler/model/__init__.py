@@ -49,6 +49,7 @@ from compiler.model.conditions import (
     key_vars,
 )
 from compiler.model.examples import Example, Expect, ExpectKind
+from compiler.model.formulas import Formula
 from compiler.model.game import (
     CellFact,
     ChartIndex,
@@ -144,6 +145,7 @@ __all__ = [
     "FieldFact",
     "Flag",
     "Footnote",
+    "Formula",
     "Game",
     "GridLayout",
     "GridRow",

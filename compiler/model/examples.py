@@ -19,6 +19,7 @@ class ExpectKind(StrEnum):
     DRM = "drm"  # the DRM total
     ODDS = "odds"  # the odds column an odds rule (or a CRT's odds key) reads
     NO_ROW = "no_row"  # the roll selects no row
+    NUMBER = "value"  # the number a formula computes
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,8 @@ class Example:
     title: str
     rule: str | None
     notes: tuple[str, ...]
-    chart: str  # the address of the chart read first
+    chart: str  # the address of the chart read first ("" for an example that computes a formula)
+    formula: str | None  # the formula it computes, if it computes one
     keys: tuple[tuple[str, str], ...]
     rolls: tuple[str, ...]
     when: tuple[str, ...]

@@ -10,6 +10,7 @@ from compiler.aid_order import OrderEntry
 from compiler.calendar import Month
 from compiler.model.chart import Chart
 from compiler.model.examples import Example
+from compiler.model.formulas import Formula
 from compiler.model.types import ColumnType, ContextVar, EnumType, Period
 from compiler.model.values import Value
 from dsl.ast import Span
@@ -150,6 +151,11 @@ class Game:
     suppressions: Sequence[Suppression] = ()
     aid_order: tuple[OrderEntry, ...] | None = None  # the checked `aid.order` lines, set by project loading
     examples: Sequence[Example] = ()  # the rulebook's worked examples, in source order
+    formulas: Sequence[Formula] = ()  # computed values, in source order
+
+    def formula(self, name: str) -> Formula | None:
+        """The formula with this id."""
+        return next((f for f in self.formulas if f.id == name), None)
 
     def chart(self, address: str) -> Chart | None:
         """The chart with this printed ID or slug (IDs compare case-insensitively)."""

@@ -25,6 +25,7 @@ from compiler.resolve import enums, header
 from compiler.resolve.charts import ChartResolver
 from compiler.resolve.derive import derive_order, format_range
 from compiler.resolve.examples import examples
+from compiler.resolve.formulas import formulas
 from compiler.resolve.invariants import invariants
 from compiler.resolve.odds_rules import odds_rule
 from compiler.resolve.shifts import bind_shift_sources
@@ -67,6 +68,7 @@ def resolve_game(
     charts = _resolve_charts(symbols, files, typer, sink, as_printed)
     symbols.set_charts(odds_charts + charts)
     _report_duplicate_charts(symbols.id, symbols.charts, sink)
+    symbols.formulas = formulas(symbols, [(f.path, d) for f in files for d in f.formulas], sink)
     symbols.examples = examples(symbols, [(f.path, e) for f in files for e in f.examples], typer, sink)
     _bind_chart_refs(symbols, typer, sink)
     bind_shift_sources(symbols, sink)

@@ -48,6 +48,8 @@ def _example(
             "delete the repeated line (list several rolls as `roll 3, 5`, several flags as `when a, b`)",
         )
     name = decl.name.text
+    if decl.formula is not None:
+        return _formula_example(symbols, path, decl, sink)
     missing = [what for what, given in (("chart", decl.chart), ("rule", decl.rule)) if given is None]
     if not decl.expects:
         missing.append("expect")
@@ -74,12 +76,19 @@ def _example(
     expects = [e for e in (_expect(symbols, decl, chart, x, typer, sink) for x in decl.expects) if e is not None]
     if len(expects) < len(decl.expects):
         return None
+    return _resolved(decl, path, chart.address, None, tuple(expects))
+
+
+def _resolved(
+    decl: ast.ExampleDecl, path: str, chart: str, formula: str | None, expects: tuple[model.Expect, ...]
+) -> model.Example:
     return model.Example(
-        id=name,
+        id=decl.name.text,
         title=decl.title.text,
         rule=decl.rule.text if decl.rule else None,
         notes=tuple(n.text for n in decl.notes),
-        chart=chart.address,
+        chart=chart,
+        formula=formula,
         keys=tuple((k.name.text, k.text) for k in decl.keys),
         rolls=tuple(r.text for r in decl.rolls),
         when=tuple(w.text for w in decl.when),
@@ -89,12 +98,43 @@ def _example(
         defense=decl.defense,
         shift=decl.shift,
         follow=decl.follow,
-        expects=tuple(expects),
+        expects=expects,
         contradicts=decl.contradicts.text if decl.contradicts else None,
         source_file=path,
         span=decl.span,
         contradicts_span=decl.contradicts.span if decl.contradicts else None,
     )
+
+
+def _formula_example(
+    symbols: SymbolTable, path: str, decl: ast.ExampleDecl, sink: Sink
+) -> model.Example | None:
+    """An example that computes a formula: `formula NAME`, `set`/`when` inputs, `expect value N`."""
+    assert decl.formula is not None
+    name = decl.name.text
+    formula = next((f for f in symbols.formulas if f.id == decl.formula.text), None)
+    if formula is None:
+        unknown_name(
+            sink,
+            f"example `{name}` computes formula `{decl.formula.text}`, which game `{symbols.id}` does not declare",
+            decl.formula.text,
+            decl.formula.span,
+            [f.id for f in symbols.formulas],
+        )
+        return None
+    wrong = [e for e in decl.expects if e.kind is not ast.ExpectKind.NUMBER]
+    chart_inputs = decl.chart or decl.keys or decl.rolls or decl.attack is not None or decl.follow
+    if decl.rule is None or not decl.expects or wrong or chart_inputs:
+        sink.emit(
+            codes.EXAMPLE_UNREADABLE,
+            f"example `{name}` computes formula `{formula.id}`: it cites its rule, gives the inputs with `set` and "
+            "`when`, and states the result with `expect value N` (no chart, key, roll or other `expect`)",
+            wrong[0].span if wrong else decl.name.span,
+            'e.g. `rule "22.2"  formula production_increase  set production = 10  expect value 13`',
+        )
+        return None
+    expects = tuple(model.Expect(model.ExpectKind.NUMBER, e.span, text=e.text) for e in decl.expects)
+    return _resolved(decl, path, "", formula.id, expects)
 
 
 def _expect(
@@ -107,6 +147,15 @@ def _expect(
 ) -> model.Expect | None:
     """The expectation with its cell typed against the column it names; None after reporting it."""
     kind = _EXPECT_KINDS[written.kind]
+    if kind is model.ExpectKind.NUMBER:
+        sink.emit(
+            codes.EXAMPLE_UNREADABLE,
+            f"example `{decl.name.text}` reads chart `{chart.address}`: `expect value` is for an example that "
+            "computes a formula",
+            written.span,
+            "state a cell (`expect result = ...`), the row, the DRM or the modified roll",
+        )
+        return None
     if kind is not model.ExpectKind.CELL:
         return model.Expect(kind, written.span, text=written.text)
     assert written.column is not None and written.value is not None

@@ -34,6 +34,7 @@ class SymbolTable:
     invariants: list[model.Invariant] = field(default_factory=list)
     suppressions: list[model.Suppression] = field(default_factory=list)
     examples: list[model.Example] = field(default_factory=list)
+    formulas: list[model.Formula] = field(default_factory=list)
     _index: model.ChartIndex = field(default_factory=model.ChartIndex)
 
     def add_chart(self, chart: model.Chart) -> None:
@@ -68,6 +69,7 @@ class SymbolTable:
             errata=self.errata,
             suppressions=tuple(self.suppressions),
             examples=tuple(self.examples),
+            formulas=tuple(self.formulas),
         )
 
 

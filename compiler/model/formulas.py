@@ -1,0 +1,99 @@
+"""A computed value: an integer formula over the game's context variables (USAAF 22.2-22.4).
+
+Expressions are a tagged union; `compiler.formulas` evaluates them exactly (fractions, then the
+rounding the formula names), and the generated Python computes them with the same arithmetic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from compiler.model.conditions import Condition
+from dsl.ast import Span
+
+
+class Op(StrEnum):
+    ADD = "+"
+    SUB = "-"
+    MUL = "*"
+    DIV = "/"  # exact division: a fraction until rounded
+    POW = "^"  # a whole, non-negative exponent
+
+
+class Function(StrEnum):
+    FLOOR = "floor"  # round down
+    CEIL = "ceil"  # round up
+    ROUND = "round"  # round half up (2.5 -> 3, -2.5 -> -2)
+    MIN = "min"
+    MAX = "max"
+
+
+ROUNDING = (Function.FLOOR, Function.CEIL, Function.ROUND)
+
+
+@dataclass(frozen=True)
+class Number:
+    value: int
+    span: Span
+
+
+@dataclass(frozen=True)
+class Var:
+    """An int context variable."""
+
+    id: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class FormulaRef:
+    """Another formula of the game, computed in the same context."""
+
+    id: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class Binary:
+    op: Op
+    left: Expr
+    right: Expr
+    span: Span
+
+
+@dataclass(frozen=True)
+class Neg:
+    inner: Expr
+    span: Span
+
+
+@dataclass(frozen=True)
+class Call:
+    function: Function
+    args: tuple[Expr, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class IfElse:
+    cond: Condition
+    then: Expr
+    otherwise: Expr
+    span: Span
+
+
+Expr = Number | Var | FormulaRef | Binary | Neg | Call | IfElse
+
+
+@dataclass(frozen=True)
+class Formula:
+    """`formula NAME "title" { rule "..." result EXPR }`."""
+
+    id: str
+    title: str
+    rule: str | None
+    notes: tuple[str, ...]
+    expr: Expr
+    source_file: str
+    span: Span

@@ -1,0 +1,175 @@
+"""Issue 14: computed values. USAAF 22.2-22.4's production rules as formulas, one exact arithmetic
+for `chartc compute`, the checker (ranges, C470-C472) and the generated Python."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from compiler.cli import cli
+from compiler.formulas import Interval, apply, evaluate, expr_text, interval
+from compiler.model import formulas as fx
+from dsl.parser import parse_text
+from tests.conftest import ROOT, codes, compile_text, import_module
+
+HEADER = """game t { title "Test game" }
+context n: int "N" 0-20
+context k: int "K" 0-3
+context veteran: flag "Veteran"
+"""
+
+
+@pytest.fixture(scope="module")
+def usaaf():
+    return import_module(ROOT / "generated" / "usaaf" / "usaaf.py", "usaaf_formulas")
+
+
+def _compute(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, ["compute", *args, "--charts", str(ROOT / "charts")])
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize(
+    ("production", "increased"),
+    [
+        (
+            6,
+            8,
+        ),  # USAAF 22.2: "if six Me190G units were being produced, that number would be increased by two, to eight"
+        (10, 13),  # USAAF 22.2: "If 10 Fw190As were being produced ... increased by three, to 13"
+        (2, 2),  # a third of 2 rounds down to 0
+        (0, 0),
+    ],
+)
+def test_production_increase_follows_22_2(usaaf, production: int, increased: int) -> None:
+    assert usaaf.compute_production_increase(production=production) == increased
+    code, out = _compute("usaaf/production_increase", "--set", f"production={production}", "--json")
+    assert code == 0, out
+    assert json.loads(out)["value"] == increased
+
+
+def test_halving_follows_22_3_and_22_4(usaaf) -> None:
+    # USAAF 22.3: "after increasing the production number to 13, it would then instantly be halved back down to six"
+    assert usaaf.compute_halved_production(production=10, halvings=1) == 6
+    # 22.4: halved up to four times, each halving rounding down: 13 -> 6 -> 3 -> 1 -> 0
+    assert [usaaf.compute_halved_production(production=10, halvings=h) for h in range(5)] == [13, 6, 3, 1, 0]
+    # ... but a line of three or more at the first halving never falls below one
+    assert usaaf.compute_halved_production(production=10, halvings=4, protected_line=True) == 1
+    code, out = _compute(
+        "usaaf/halved_production", "--set", "production=10", "--set", "halvings=4", "--when", "protected_line"
+    )
+    assert (code, out.splitlines()[-1]) == (0, "  Result: 1")
+
+
+def test_compute_refuses_what_it_cannot_answer() -> None:
+    code, out = _compute("usaaf/halved_production", "--set", "production=10")
+    assert code == 2 and "needs --set halvings=N" in out
+    code, out = _compute("usaaf/production_increase", "--set", "prodction=3")
+    assert code == 2 and "did you mean `production`?" in out
+    code, out = _compute("usaaf/production_increase", "--set", "production=100")
+    assert code == 2 and "production 100 is outside its declared range 0-99" in out
+    code, out = _compute("usaaf/production", "--set", "production=1")
+    assert code == 2 and "no formula `production`" in out
+
+
+def test_the_module_and_the_evaluator_agree_on_every_input(usaaf, tmp_path: Path) -> None:
+    from compiler.project import load
+
+    game = load([ROOT / "charts" / "usaaf"]).project.games["usaaf"]
+    formula = game.formula("halved_production")
+    assert formula is not None
+    for production in range(100):
+        for halvings in range(5):
+            for protected in (False, True):
+                context = {"production": production, "halvings": halvings, "protected_line": protected}
+                want = evaluate(game, formula, context)
+                assert usaaf.compute_halved_production(**context) == want, context
+
+
+def test_arithmetic_is_exact_and_rounds_half_up() -> None:
+    assert apply(fx.Function.ROUND, [Fraction(5, 2)]) == 3
+    assert apply(fx.Function.ROUND, [Fraction(-5, 2)]) == -2
+    assert apply(fx.Function.FLOOR, [Fraction(-1, 3)]) == -1
+    assert apply(fx.Function.CEIL, [Fraction(1, 3)]) == 1
+
+
+def test_formula_checks_use_the_inputs_ranges(tmp_path: Path) -> None:
+    # n runs 0-20: dividing by n - 20 can divide by 0, dividing by n + 1 cannot
+    bad = compile_text(tmp_path / "bad", HEADER + 'formula f "F" { rule "1" result floor(60 / (n - 20)) }')
+    assert codes(bad) == ["C471"]
+    assert "the divisor can be 0 (it runs -20 to 0)" in bad.diagnostics[0].message
+    good = compile_text(tmp_path / "good", HEADER + 'formula f "F" { rule "1" result floor(60 / (n + 1)) }')
+    assert codes(good) == []
+    # a negative exponent
+    neg = compile_text(tmp_path / "neg", HEADER + 'formula f "F" { rule "1" result 2 ^ (k - 1) }')
+    assert codes(neg) == ["C471"]
+
+
+def test_names_are_bound_with_did_you_mean(tmp_path: Path) -> None:
+    comp = compile_text(tmp_path, HEADER + 'formula f "F" { rule "1" result flor(nn / 2) }')
+    found = sorted((d.code, d.help) for d in comp.diagnostics)
+    assert found == [("C201", "did you mean `floor`?")]
+    comp = compile_text(tmp_path / "2", HEADER + 'formula f "F" { rule "1" result nn + 1 }')
+    assert [(d.code, d.help) for d in comp.diagnostics] == [("C201", "did you mean `n`?")]
+    # a flag is tested, not computed with
+    comp = compile_text(tmp_path / "3", HEADER + 'formula f "F" { rule "1" result veteran + 1 }')
+    assert codes(comp) == ["C402"]
+
+
+def test_interval_of_a_formula() -> None:
+    text = HEADER + 'formula f "F" { rule "1" result if veteran then n - k else max(n, 5) }'
+    from compiler.diagnostics import Sink
+    from compiler.resolve import resolve_game
+    from dsl import ast
+
+    source = parse_text(text, "t.chart").source
+    assert source is not None
+    game = resolve_game("t", [source], Sink(), ast.Span("t.chart", 1, 1, 1, 1))
+    formula = game.formula("f")
+    assert formula is not None
+    assert interval(game, formula.expr) == Interval(Fraction(-3), Fraction(20), True)
+    assert expr_text(formula.expr) == "if veteran then n - k else max(n, 5)"
+
+
+def test_printed_form_keeps_only_needed_parentheses() -> None:
+    text = HEADER + 'formula f "F" { rule "1" result (n - (k - 1)) * 2 ^ (k ^ 2) - -n }'
+    source = parse_text(text, "t.chart").source
+    assert source is not None and not parse_text(text, "t.chart").errors
+    from compiler.diagnostics import Sink
+    from compiler.resolve import resolve_game
+    from dsl import ast
+
+    game = resolve_game("t", [source], Sink(), ast.Span("t.chart", 1, 1, 1, 1))
+    formula = game.formula("f")
+    assert formula is not None
+    assert expr_text(formula.expr) == "(n - (k - 1)) * 2 ^ k ^ 2 - -n"
+
+
+def test_formulas_in_the_json(tmp_path: Path) -> None:
+    doc = json.loads((ROOT / "generated" / "usaaf" / "usaaf.json").read_text(encoding="utf-8"))
+    (increase,) = [f for f in doc["formulas"] if f["id"] == "production_increase"]
+    assert increase["text"] == "production + floor(production / 3)"
+    assert increase["inputs"] == ["production"]
+    assert increase["expression"] == {
+        "op": "+",
+        "left": {"var": "production"},
+        "right": {"call": "floor", "args": [{"op": "/", "left": {"var": "production"}, "right": {"number": 3}}]},
+    }
+    examples = {e["id"]: e for e in doc["examples"]}
+    assert examples["halved_fw190a"]["formula"] == "halved_production"
+    assert examples["halved_fw190a"]["expect"] == [{"kind": "value", "value": 6}]
+
+
+def test_a_formula_example_edited_to_a_wrong_value_fails_check(tmp_path: Path) -> None:
+    text = HEADER + 'formula f "F" { rule "1" result floor(n / 3) }\n'
+    ok = text + 'example e "ten" { rule "1" formula f set n = 10 expect value 3 }\n'
+    assert codes(compile_text(tmp_path / "ok", ok)) == []
+    wrong = compile_text(tmp_path / "wrong", ok.replace("expect value 3", "expect value 4"))
+    assert codes(wrong) == ["C460"]
+    assert "the book gives 4, `f` gives 3 (floor(n / 3))" in wrong.diagnostics[0].message
+    unread = compile_text(tmp_path / "unread", ok.replace("set n = 10", "set n = 30"))
+    assert codes(unread) == ["C463"]
