@@ -1018,6 +1018,7 @@ class ExampleDecl:
     contradicts: Text | None
     span: Span
     repeated: tuple[Span, ...] = ()
+    aid: bool = False  # printed under its chart in the player aid
 
 
 # ---- computed values ---------------------------------------------------------------------------

@@ -982,6 +982,7 @@ class Builder(_Terminals):
             block.one("contradicts", ast.Text),
             self._span(meta),
             block.repeated,
+            bool(block.one("aid", bool)),
         )
 
     def example_chart(self, meta: Meta, chart: _ChartId | ast.Name) -> _Stmt:
@@ -1078,6 +1079,9 @@ class Builder(_Terminals):
 
     def example_follow(self, meta: Meta) -> _Stmt:
         return _Stmt("follow", True, self._span(meta))
+
+    def example_aid(self, meta: Meta) -> _Stmt:
+        return _Stmt("aid", True, self._span(meta))
 
     def example_contradicts(self, meta: Meta, why: ast.Text) -> _Stmt:
         return _Stmt("contradicts", why, self._span(meta))

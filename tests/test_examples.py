@@ -274,3 +274,23 @@ def test_the_corpus_examples_agree_or_say_why(tmp_path: Path) -> None:
     counts = {g: len(game.examples) for g, game in comp.project.games.items()}
     # USAAF: 7 read charts, 3 compute 22.2-22.3's production formulas
     assert counts == {"aa_rules": 2, "ia2": 17, "stuka_leader": 17, "usaaf": 10}
+
+
+def test_an_example_marked_aid_is_printed_under_its_chart(tmp_path: Path, monkeypatch) -> None:
+    folder = tmp_path / "charts" / "t"
+    folder.mkdir(parents=True)
+    marked = AGREEING.replace("  expect modified 3\n}", "  expect modified 3\n  aid\n}", 1)
+    (folder / "game.chart").write_text(ESCAPE + marked, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(cli, ["build", "charts", "--out", "out"]).exit_code == 0
+    html = (tmp_path / "out" / "t" / "t.html").read_text(encoding="utf-8")
+    # IA2 7.1.10-like: a piston fighter on an F/B attack rolls 2, +1: row 3+, Combat
+    line = (
+        "<li>A piston fighter on an F/B attack rolls 2 (7.1.10): Piston-engined, roll 2, F/B attack \u2192 "
+        "Result: Combat; row 3+; DRM +1; modified roll 3</li>"
+    )
+    assert line in html
+    # the examples not marked `aid` are not printed
+    assert "An ace in a jet rolls 2" not in html
+    doc = json.loads((tmp_path / "out" / "t" / "t.json").read_text(encoding="utf-8"))
+    assert [e["aid"] for e in doc["examples"]] == [True, False, False]

@@ -174,6 +174,7 @@ class ChartView:
     shifts: tuple[str, ...] = ()  # a CRT's column shifts, worded (`describe_shift`)
     shift_cap: str | None = None
     shift_order: str | None = None  # when the total applies: before or after the odds table's edge
+    examples: tuple[str, ...] = ()  # the worked examples marked `aid`, worded for players
 
 
 @dataclass(frozen=True)
@@ -401,7 +402,58 @@ def chart_view(game: model.Game, chart: model.Chart) -> ChartView:
         shifts=tuple(describe_shift(s, chart.shifts, game) for s in chart.shifts.shifts) if chart.shifts else (),
         shift_cap=_shift_cap(chart.shifts),
         shift_order=_shift_order(game, chart),
+        examples=tuple(example_text(game, chart, e) for e in game.examples if e.aid and e.chart == chart.address),
     )
+
+
+def example_text(game: model.Game, chart: model.Chart, example: model.Example) -> str:
+    """A worked example as the aid prints it: `A jet rolls 2 (7.1.10): Jet, roll 2, F/B attack -> Result: Combat`."""
+    given = [_example_key(chart, k, v) for k, v in example.keys]
+    if example.rolls:
+        given.append(("roll " if len(example.rolls) == 1 else "rolls ") + ", ".join(example.rolls))
+    given += [game.context[f].label if f in game.context else f for f in example.when]
+    given += [f"{game.context[n].label if n in game.context else n} {v}" for n, v in example.sets]
+    if example.drm:
+        given.append(f"DRM {_signed(example.drm)}")
+    if example.attack is not None:
+        given.append(
+            f"attack {example.attack}" + (f" vs defense {example.defense}" if example.defense is not None else "")
+        )
+    if example.shift:
+        given.append(f"shift {_signed(example.shift)}")
+    results = [_example_result(game, chart, x) for x in example.expects]
+    text = f"{example.title} ({example.rule}): {', '.join(given)} \u2192 {'; '.join(results)}"
+    return text + (f" (the chart gives otherwise: {example.contradicts})" if example.contradicts else "")
+
+
+def _example_key(chart: model.Chart, key_id: str, written: str) -> str:
+    key = next((k for k in chart.keys if k.id == key_id), None)
+    member = key.enum.member(written) if key is not None else None
+    return member.label if member is not None else written
+
+
+def _example_result(game: model.Game, chart: model.Chart, expect: model.Expect) -> str:
+    match expect.kind:
+        case model.ExpectKind.CELL:
+            charts = [chart, *(c for c in game.charts if c is not chart)]
+            column = next((c for ch in charts for c in ch.columns if c.id == expect.column), None)
+            if column is None:
+                return str(expect.value)
+            return f"{column.label}: {value_text(game, column, expect.value)}"
+        case model.ExpectKind.ROW:
+            return f"row {expect.text}"
+        case model.ExpectKind.MODIFIED:
+            return f"modified roll {expect.text}"
+        case model.ExpectKind.DRM:
+            return f"DRM {_signed(int(expect.text))}"
+        case model.ExpectKind.ODDS:
+            return f"column {expect.text}"
+        case model.ExpectKind.NO_ROW:
+            return "no row"
+        case model.ExpectKind.NUMBER:
+            return expect.text
+        case _:
+            assert_never(expect.kind)
 
 
 def _drm_rules(game: model.Game, chart: model.Chart) -> tuple[str, ...]:

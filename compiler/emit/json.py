@@ -115,6 +115,7 @@ def _example(e: model.Example) -> dict[str, Any]:
         },
         "expect": [_expect(x) for x in e.expects],
         "contradicts": e.contradicts,
+        "aid": e.aid,
         "source_file": e.source_file,
         "line": e.span.line,
     }

@@ -60,3 +60,4 @@ class Example:
     source_file: str  # relative to the charts folder (`ia2/examples.chart`)
     span: Span
     contradicts_span: Span | None = None
+    aid: bool = False  # printed under its chart in the player aid

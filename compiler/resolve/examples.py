@@ -103,6 +103,7 @@ def _resolved(
         source_file=path,
         span=decl.span,
         contradicts_span=decl.contradicts.span if decl.contradicts else None,
+        aid=decl.aid,
     )
 
 
