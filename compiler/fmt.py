@@ -194,7 +194,7 @@ def _separator(before: tuple[Token, str], after: tuple[Token, str]) -> str:
         return ""  # `floor(n / 3)`, `-n`: a formula's function call and negation
     if str(cur) in _NO_SPACE_BEFORE or str(prev) in _NO_SPACE_AFTER:
         return ""
-    if str(cur) == "+" and prev.type in ("INT", "MONTH"):
+    if str(cur) == "+" and prev.type in ("INT", "MONTH") and after[1] != "expr_add":
         return ""  # an open end: `1946+`, `1945-01+`
     return " "
 

@@ -39,23 +39,96 @@ MAX_EXPONENT = 64  # `2 ^ halvings` with halvings up to 64; beyond that a formul
 
 class FormulaProblem(Exception):
     """The formula has no value in this context: an input left out, a division by zero, an
-    exponent out of range; the message says which."""
+    exponent out of range, a formula that uses itself (`cycle`: the formulas around the loop)."""
+
+    def __init__(self, message: str, cycle: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.cycle = cycle
 
 
 def evaluate(game: model.Game, formula: model.Formula, context: Mapping[str, ContextValue]) -> int:
     """The formula's value in `context` (context variable id -> value; a flag left out is false).
+    The formulas it uses are computed once each, in dependency order.
 
     Raises:
-        FormulaProblem: an int input left out, a division by zero, a negative or huge exponent, or
-            a result that is not whole (the checker reports such a formula as C470).
+        FormulaProblem: an int input left out, a division by zero, a negative or huge exponent, a
+            formula that uses itself, or a result that is not whole (the checker reports each of
+            these over the declared ranges: C470, C471).
     """
-    value = _value(game, formula.expr, context, (formula.id,))
+    values: dict[str, Fraction] = {}
+    for needed in dependency_order(game, formula):
+        values[needed.id] = _value(needed.expr, context, values)
+    value = values[formula.id]
     if value.denominator != 1:
         raise FormulaProblem(f"formula `{formula.id}` gives {value}, not a whole number")
     return int(value)
 
 
-def _value(game: model.Game, expr: Expr, context: Mapping[str, ContextValue], within: tuple[str, ...]) -> Fraction:
+def dependency_order(game: model.Game, formula: model.Formula) -> list[model.Formula]:
+    """The formulas `formula` uses (through others too), each before those that use it, then
+    `formula` itself; walked without recursion.
+
+    Raises:
+        FormulaProblem: the formula uses itself (C471 reports it).
+    """
+    order: list[model.Formula] = []
+    done: set[str] = set()
+    stack: list[tuple[model.Formula, bool]] = [(formula, False)]
+    on_path: set[str] = set()
+    path: list[str] = []  # the formulas being expanded, outermost first
+    while stack:
+        current, expanded = stack.pop()
+        if expanded:
+            on_path.discard(current.id)
+            path.pop()
+            if current.id not in done:
+                done.add(current.id)
+                order.append(current)
+            continue
+        if current.id in done:
+            continue
+        on_path.add(current.id)
+        path.append(current.id)
+        stack.append((current, True))
+        for ref in reversed(refs(current.expr)):
+            other = game.formula(ref)
+            if other is None:
+                continue
+            if other.id in on_path:
+                cycle = (*path[path.index(other.id) :], other.id)
+                raise FormulaProblem(f"formula `{other.id}` uses itself", cycle)
+            if other.id not in done:
+                stack.append((other, False))
+    return order
+
+
+def refs(expr: Expr) -> list[str]:
+    """The formulas `expr` names, each once, in first-use order."""
+    return list(dict.fromkeys(_refs(expr)))
+
+
+def _refs(expr: Expr) -> Iterator[str]:
+    match expr:
+        case FormulaRef(ref):
+            yield ref
+        case Binary(_, left, right):
+            yield from _refs(left)
+            yield from _refs(right)
+        case Neg(inner):
+            yield from _refs(inner)
+        case Call(_, args):
+            for a in args:
+                yield from _refs(a)
+        case IfElse(_, then, otherwise):
+            yield from _refs(then)
+            yield from _refs(otherwise)
+        case Number() | Var():
+            return
+        case _:
+            assert_never(expr)
+
+
+def _value(expr: Expr, context: Mapping[str, ContextValue], values: Mapping[str, Fraction]) -> Fraction:
     match expr:
         case Number(value):
             return Fraction(value)
@@ -65,19 +138,15 @@ def _value(game: model.Game, expr: Expr, context: Mapping[str, ContextValue], wi
                 raise FormulaProblem(f"give `{var_id}` a value (--set {var_id}=N)")
             return Fraction(given)
         case FormulaRef(ref):
-            other = game.formula(ref)
-            if other is None or ref in within:  # pragma: no cover - the resolver and C471 refuse both
-                raise FormulaProblem(f"formula `{ref}` cannot be computed here")
-            return _value(game, other.expr, context, (*within, ref))
+            return values[ref]  # computed before, in dependency order
         case Binary(op, left, right):
-            return _binary(op, _value(game, left, context, within), _value(game, right, context, within))
+            return _binary(op, _value(left, context, values), _value(right, context, values))
         case Neg(inner):
-            return -_value(game, inner, context, within)
+            return -_value(inner, context, values)
         case Call(function, args):
-            return apply(function, [_value(game, a, context, within) for a in args])
+            return apply(function, [_value(a, context, values) for a in args])
         case IfElse(cond, then, otherwise):
-            branch = then if holds(cond, context) else otherwise
-            return _value(game, branch, context, within)
+            return _value(then if holds(cond, context) else otherwise, context, values)
         case _:
             assert_never(expr)
 
@@ -120,37 +189,60 @@ def apply(function: Function, args: list[Fraction]) -> Fraction:
 
 
 def inputs(game: model.Game, formula: model.Formula) -> tuple[str, ...]:
-    """The context variables the formula reads (through the formulas it uses too), in first-use order."""
-    return tuple(dict.fromkeys(_inputs(game, formula.expr, (formula.id,))))
+    """The context variables the formula reads (through the formulas it uses too), in first-use
+    order; a formula that uses itself reads what its own text names."""
+    try:
+        order = dependency_order(game, formula)
+    except FormulaProblem:
+        order = [formula]
+    found: dict[str, tuple[str, ...]] = {}
+    for current in order:
+        found[current.id] = tuple(dict.fromkeys(_inputs(current.expr, found)))
+    return found[formula.id]
 
 
-def _inputs(game: model.Game, expr: Expr, within: tuple[str, ...]) -> Iterator[str]:
+def _inputs(expr: Expr, found: Mapping[str, tuple[str, ...]]) -> Iterator[str]:
     match expr:
         case Number():
             return
         case Var(var_id):
             yield var_id
         case FormulaRef(ref):
-            other = game.formula(ref)
-            if other is not None and ref not in within:
-                yield from _inputs(game, other.expr, (*within, ref))
+            yield from found.get(ref, ())
         case Binary(_, left, right):
-            yield from _inputs(game, left, within)
-            yield from _inputs(game, right, within)
+            yield from _inputs(left, found)
+            yield from _inputs(right, found)
         case Neg(inner):
-            yield from _inputs(game, inner, within)
+            yield from _inputs(inner, found)
         case Call(_, args):
             for a in args:
-                yield from _inputs(game, a, within)
+                yield from _inputs(a, found)
         case IfElse(cond, then, otherwise):
-            yield from model.condition_vars(cond)
-            yield from _inputs(game, then, within)
-            yield from _inputs(game, otherwise, within)
+            yield from condition_inputs(cond)
+            yield from _inputs(then, found)
+            yield from _inputs(otherwise, found)
         case _:
             assert_never(expr)
 
 
-_PRECEDENCE = {Op.ADD: 1, Op.SUB: 1, Op.MUL: 2, Op.DIV: 2, Op.POW: 3}
+def condition_inputs(cond: model.Condition) -> Iterator[str]:
+    """The variables a condition tests, in the order it names them (`model.condition_vars` is a set)."""
+    match cond:
+        case model.Flag(var) | model.Compare(var) | model.In(var):
+            yield var
+        case model.Not(inner):
+            yield from condition_inputs(inner)
+        case model.All(parts) | model.Any_(parts):
+            for part in parts:
+                yield from condition_inputs(part)
+        case _:
+            assert_never(cond)
+
+
+# Binding strength of each form, loosest first; a part printed at a lower level than its place
+# needs is parenthesised.
+_ADD, _MUL, _NEG, _POW, _ATOM = 1, 2, 3, 4, 5
+_PRECEDENCE = {Op.ADD: _ADD, Op.SUB: _ADD, Op.MUL: _MUL, Op.DIV: _MUL, Op.POW: _POW}
 
 
 def expr_text(expr: Expr) -> str:
@@ -161,17 +253,17 @@ def expr_text(expr: Expr) -> str:
 def _text(expr: Expr, outer: int) -> str:
     match expr:
         case Number(value):
-            return str(value)
+            return str(value) if value >= 0 else _grouped_text(str(value), _NEG, outer)
         case Var(var_id) | FormulaRef(var_id):
             return var_id
         case Binary(op, left, right):
             mine = _PRECEDENCE[op]
-            # left-associative + - * /, right-associative ^: the other side needs one level more
-            left_level, right_level = (mine + 1, mine) if op is Op.POW else (mine, mine + 1)
-            text = f"{_text(left, left_level)} {op.value} {_text(right, right_level)}"
-            return f"({text})" if mine < outer else text
+            # + - * / group to the left; ^ to the right, its base an atom, its exponent a unary
+            places = (_ATOM, _NEG) if op is Op.POW else (mine, mine + 1)
+            text = f"{_text(left, places[0])} {op.value} {_text(right, places[1])}"
+            return _grouped_text(text, mine, outer)
         case Neg(inner):
-            return f"-{_text(inner, 4)}"
+            return _grouped_text(f"-{_text(inner, _NEG)}", _NEG, outer)
         case Call(function, args):
             return f"{function.value}({', '.join(_text(a, 0) for a in args)})"
         case IfElse(cond, then, otherwise):
@@ -179,6 +271,10 @@ def _text(expr: Expr, outer: int) -> str:
             return f"({text})" if outer else text
         case _:
             assert_never(expr)
+
+
+def _grouped_text(text: str, level: int, outer: int) -> str:
+    return f"({text})" if level < outer else text
 
 
 def condition_text(cond: model.Condition) -> str:
@@ -207,6 +303,10 @@ def _grouped(cond: model.Condition) -> str:
 
 # ---- what the inputs' ranges allow (the checks read this) ----------------------------------------------
 
+# The largest magnitude a formula's value may reach over its inputs' ranges: a game's numbers are
+# far smaller, a literal has at most 30 digits, and a bound keeps `^` from building huge numbers.
+MAX_MAGNITUDE = 10**30
+
 
 @dataclass(frozen=True)
 class Interval:
@@ -220,10 +320,17 @@ class Interval:
         return (self.low is None or self.low <= value) and (self.high is None or value <= self.high)
 
     @property
+    def empty(self) -> bool:
+        return self.low is not None and self.high is not None and self.low > self.high
+
+    @property
     def text(self) -> str:
-        low = "any" if self.low is None else str(self.low)
-        high = "any" if self.high is None else str(self.high)
+        low = "any value" if self.low is None else str(self.low)
+        high = "any value" if self.high is None else str(self.high)
         return low if low == high else f"{low} to {high}"
+
+
+UNBOUNDED = Interval(None, None, True)
 
 
 @dataclass(frozen=True)
@@ -234,40 +341,177 @@ class Undefined:
     why: str
 
 
+def formula_intervals(game: model.Game) -> dict[str, Interval]:
+    """Each formula's interval (a formula that uses itself: unbounded), computed once each in
+    dependency order, without recursion across formulas."""
+    out: dict[str, Interval] = {}
+    for formula in game.formulas:
+        if formula.id in out:
+            continue
+        try:
+            order = dependency_order(game, formula)
+        except FormulaProblem:
+            out[formula.id] = UNBOUNDED
+            continue
+        for needed in order:
+            if needed.id not in out:
+                out[needed.id] = interval(game, needed.expr, out)
+    return out
+
+
 def interval(
-    game: model.Game, expr: Expr, within: tuple[str, ...] = (), found: list[Undefined] | None = None
+    game: model.Game,
+    expr: Expr,
+    formulas: Mapping[str, Interval] | None = None,
+    found: list[Undefined] | None = None,
+    ranges: Mapping[str, Interval] | None = None,
 ) -> Interval:
-    """The interval of values `expr` takes over the declared ranges of its inputs (an int
-    context variable without a range is unbounded); every division by an interval holding 0 and
-    every exponent that may be negative or fractional is appended to `found`."""
-    found = found if found is not None else []
+    """The interval of values `expr` takes over the declared ranges of its inputs (an int context
+    variable without a range is unbounded; `ranges` narrows some, as an `if` does for its branch;
+    `formulas` holds the intervals of the formulas it uses, `formula_intervals(game)` when None).
+    Every division by an interval holding 0, every `^` whose exponent may leave 0-64 or whose base
+    is unbounded, and every value beyond `MAX_MAGNITUDE` is appended to `found`."""
+    known = formulas if formulas is not None else formula_intervals(game)
+    sink: list[Undefined] = found if found is not None else []
+    return _interval(game, expr, known, sink, ranges or {})
+
+
+def _interval(
+    game: model.Game,
+    expr: Expr,
+    formulas: Mapping[str, Interval],
+    found: list[Undefined],
+    ranges: Mapping[str, Interval],
+) -> Interval:
     match expr:
         case Number(value):
             return Interval(Fraction(value), Fraction(value), True)
         case Var(var_id):
-            var = game.context.get(var_id)
-            low = Fraction(var.low) if var is not None and isinstance(var.low, int) else None
-            high = Fraction(var.high) if var is not None and isinstance(var.high, int) else None
-            return Interval(low, high, True)
+            return ranges.get(var_id) or _declared(game, var_id)
         case FormulaRef(ref):
-            other = game.formula(ref)
-            if other is None or ref in within:
-                return Interval(None, None, True)
-            return interval(game, other.expr, (*within, ref), found)
+            return formulas.get(ref, UNBOUNDED)
         case Binary(op, left, right):
-            a, b = interval(game, left, within, found), interval(game, right, within, found)
-            return _binary_interval(op, a, b, expr, found)
+            a = _interval(game, left, formulas, found, ranges)
+            b = _interval(game, right, formulas, found, ranges)
+            return _bounded(_binary_interval(op, a, b, expr, found), expr, found)
         case Neg(inner):
-            a = interval(game, inner, within, found)
+            a = _interval(game, inner, formulas, found, ranges)
             return Interval(None if a.high is None else -a.high, None if a.low is None else -a.low, a.whole)
         case Call(function, args):
-            parts = [interval(game, a, within, found) for a in args]
+            parts = [_interval(game, a, formulas, found, ranges) for a in args]
             return _call_interval(function, parts)
-        case IfElse(_, then, otherwise):
-            a, b = interval(game, then, within, found), interval(game, otherwise, within, found)
-            return _hull(a, b)
+        case IfElse(cond, then, otherwise):
+            branches = []
+            for branch, holds_ in ((then, True), (otherwise, False)):
+                narrowed = _narrow(game, cond, holds_, dict(ranges))
+                if narrowed is None:
+                    continue  # the condition can never send the reader down this branch
+                branches.append(_interval(game, branch, formulas, found, narrowed))
+            if not branches:
+                return UNBOUNDED
+            return branches[0] if len(branches) == 1 else _hull(branches[0], branches[1])
         case _:
             assert_never(expr)
+
+
+def _declared(game: model.Game, var_id: str) -> Interval:
+    var = game.context.get(var_id)
+    low = Fraction(var.low) if var is not None and isinstance(var.low, int) else None
+    high = Fraction(var.high) if var is not None and isinstance(var.high, int) else None
+    return Interval(low, high, True)
+
+
+def _narrow(
+    game: model.Game, cond: model.Condition, truth: bool, ranges: dict[str, Interval]
+) -> dict[str, Interval] | None:
+    """`ranges` with the int variables `cond` compares narrowed to where it is `truth`; None when
+    it can never be (a branch no input reaches). Flags, months and members are not narrowed."""
+    match cond:
+        case model.Compare(var, op, value) if isinstance(value, int) and not isinstance(value, bool | str):
+            current = ranges.get(var) or _declared(game, var)
+            narrowed = _compared(current, op if truth else _NEGATED[op], Fraction(value))
+            if narrowed is None:
+                return ranges
+            if narrowed.empty:
+                return None
+            ranges[var] = narrowed
+            return ranges
+        case model.Not(inner):
+            return _narrow(game, inner, not truth, ranges)
+        case model.All(parts) if truth:
+            return _narrow_all(game, parts, True, ranges)
+        case model.Any_(parts) if not truth:
+            return _narrow_all(game, parts, False, ranges)
+        case model.In(var, values) if truth and values and all(isinstance(v, int) for v in values):
+            current = ranges.get(var) or _declared(game, var)
+            ints = [Fraction(v) for v in values if isinstance(v, int)]
+            narrowed = _meet(current, Interval(min(ints), max(ints), True))
+            if narrowed.empty:
+                return None
+            ranges[var] = narrowed
+            return ranges
+        case _:
+            return ranges
+
+
+def _narrow_all(
+    game: model.Game, parts: tuple[model.Condition, ...], truth: bool, ranges: dict[str, Interval]
+) -> dict[str, Interval] | None:
+    current: dict[str, Interval] | None = ranges
+    for part in parts:
+        if current is None:
+            return None
+        current = _narrow(game, part, truth, current)
+    return current
+
+
+_NEGATED = {
+    model.CompareOp.EQ: model.CompareOp.NE,
+    model.CompareOp.NE: model.CompareOp.EQ,
+    model.CompareOp.LT: model.CompareOp.GE,
+    model.CompareOp.GE: model.CompareOp.LT,
+    model.CompareOp.GT: model.CompareOp.LE,
+    model.CompareOp.LE: model.CompareOp.GT,
+}
+
+
+def _compared(current: Interval, op: model.CompareOp, value: Fraction) -> Interval | None:
+    """The whole numbers of `current` for which `x OP value` holds, as an interval (None: not one
+    interval, so not narrowed)."""
+    match op:
+        case model.CompareOp.EQ:
+            return _meet(current, Interval(value, value, True))
+        case model.CompareOp.NE:
+            if current.low == value:
+                return _meet(current, Interval(value + 1, None, True))
+            if current.high == value:
+                return _meet(current, Interval(None, value - 1, True))
+            return Interval(current.low, current.high, current.whole) if current.contains(value) else current
+        case model.CompareOp.LT:
+            return _meet(current, Interval(None, Fraction(math.ceil(value)) - 1, True))
+        case model.CompareOp.LE:
+            return _meet(current, Interval(None, Fraction(math.floor(value)), True))
+        case model.CompareOp.GT:
+            return _meet(current, Interval(Fraction(math.floor(value)) + 1, None, True))
+        case model.CompareOp.GE:
+            return _meet(current, Interval(Fraction(math.ceil(value)), None, True))
+        case _:
+            assert_never(op)
+
+
+def _meet(a: Interval, b: Interval) -> Interval:
+    lows = [x for x in (a.low, b.low) if x is not None]
+    highs = [x for x in (a.high, b.high) if x is not None]
+    return Interval(max(lows) if lows else None, min(highs) if highs else None, a.whole and b.whole)
+
+
+def _bounded(result: Interval, expr: Binary, found: list[Undefined]) -> Interval:
+    """`result`, or unbounded after reporting a bound beyond `MAX_MAGNITUDE`."""
+    ends = [x for x in (result.low, result.high) if x is not None]
+    if any(abs(x) > MAX_MAGNITUDE for x in ends):
+        found.append(Undefined(expr.span, "the value can exceed 10^30 over the inputs' ranges"))
+        return Interval(None, None, result.whole)
+    return result
 
 
 def _hull(a: Interval, b: Interval) -> Interval:
@@ -301,22 +545,32 @@ def _binary_interval(op: Op, a: Interval, b: Interval, expr: Binary, found: list
                 found.append(Undefined(expr.right.span, f"the divisor can be 0 (it runs {b.text})"))
                 return Interval(None, None, False)
             inverse = Interval(None if b.high is None else 1 / b.high, None if b.low is None else 1 / b.low, False)
-            return Interval(_products(a, inverse).low, _products(a, inverse).high, False)
+            product = _products(a, inverse)
+            return Interval(product.low, product.high, False)
         case Op.POW:
-            if not b.whole or b.low is None or b.low < 0 or b.high is None or b.high > MAX_EXPONENT:
-                found.append(
-                    Undefined(
-                        expr.right.span,
-                        f"the exponent must be a whole number from 0 to {MAX_EXPONENT} (it runs {b.text})",
-                    )
-                )
-                return Interval(None, None, a.whole)
-            powers = [x**e for x in (a.low, a.high) if x is not None for e in (int(b.low), int(b.high))]
-            if a.low is None or a.high is None or a.low < 0:
-                return Interval(None, None, a.whole)
-            return Interval(min(powers), max(powers), a.whole)
+            return _power_interval(a, b, expr, found)
         case _:
             assert_never(op)
+
+
+def _power_interval(a: Interval, b: Interval, expr: Binary, found: list[Undefined]) -> Interval:
+    if not b.whole or b.low is None or b.low < 0 or b.high is None or b.high > MAX_EXPONENT:
+        why = f"the exponent must be a whole number from 0 to {MAX_EXPONENT} (it runs {b.text})"
+        found.append(Undefined(expr.right.span, why))
+        return Interval(None, None, a.whole)
+    if a.low is None or a.high is None:
+        found.append(Undefined(expr.left.span, "the base of `^` has no declared range (it runs any value)"))
+        return Interval(None, None, a.whole)
+    low_e, high_e = int(b.low), int(b.high)
+    bases = {a.low, a.high} | ({Fraction(0)} if a.low < 0 < a.high else set())
+    exponents = (
+        {low_e, high_e} | ({low_e + 1} if low_e < high_e else set()) | ({high_e - 1} if low_e < high_e else set())
+    )
+    if any(abs(x) > MAX_MAGNITUDE ** (1 / max(1, e)) for x in bases for e in exponents if e > 1 and abs(x) > 1):
+        found.append(Undefined(expr.span, "the value can exceed 10^30 over the inputs' ranges"))
+        return Interval(None, None, a.whole)
+    values = [x**e for x in bases for e in exponents]
+    return Interval(min(values), max(values), a.whole)
 
 
 def _call_interval(function: Function, parts: list[Interval]) -> Interval:

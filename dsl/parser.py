@@ -25,6 +25,9 @@ _GRAMMAR_FILE = "chart.lark"
 # Deepest nesting of conditions (`not`, `and`/`or` inside parentheses) the later passes accept:
 # they recurse, and real charts nest two or three levels. Deeper input is a syntax error.
 MAX_NESTING = 50
+# Deepest nesting of a formula's operations (each `+`, `*`, `^`, `-x`, call or `if` is a level): the
+# later passes recurse over it as over conditions. Longer formulas are split into several formulas.
+MAX_FORMULA_NESTING = 100
 
 # Human words for the grammar's terminals, used in "expected ..." messages.
 _TERMINAL_WORDS = {
@@ -124,24 +127,36 @@ def parse_text(text: str, path: str) -> ParseResult:
 
 
 _NESTING_RULES = frozenset({"or_cond", "and_cond", "cond_not"})
+_FORMULA_RULES = frozenset(
+    {"expr_add", "expr_sub", "expr_mul", "expr_div", "expr_pow", "expr_neg", "expr_call", "expr_if"}
+)
 
 
 def _too_deep(tree: Tree[Token], path: str) -> SyntaxIssue | None:
-    """The first node nested deeper than MAX_NESTING, as a syntax error (walked without recursion)."""
+    """The first node nested deeper than MAX_NESTING conditions or MAX_FORMULA_NESTING formula
+    operations, as a syntax error (walked without recursion)."""
     from lark import Tree
 
-    stack = [(tree, 0)]
+    stack = [(tree, 0, 0)]
     while stack:
-        node, depth = stack.pop()
-        if depth > MAX_NESTING:
+        node, depth, operations = stack.pop()
+        if depth > MAX_NESTING or operations > MAX_FORMULA_NESTING:
             m = node.meta
+            span = ast.Span(path, m.line, m.column, m.line, m.column + 1)
+            if depth > MAX_NESTING:
+                return SyntaxIssue(
+                    f"this condition is nested more than {MAX_NESTING} levels deep",
+                    span,
+                    "split the DRM into several DRMs, or remove redundant `not`s and parentheses",
+                )
             return SyntaxIssue(
-                f"this condition is nested more than {MAX_NESTING} levels deep",
-                ast.Span(path, m.line, m.column, m.line, m.column + 1),
-                "split the DRM into several DRMs, or remove redundant `not`s and parentheses",
+                f"this formula nests more than {MAX_FORMULA_NESTING} operations",
+                span,
+                "split it into several formulas: a formula may use another by name",
             )
         deeper = depth + (node.data in _NESTING_RULES)
-        stack.extend((child, deeper) for child in node.children if isinstance(child, Tree))
+        more = operations + (node.data in _FORMULA_RULES)
+        stack.extend((child, deeper, more) for child in node.children if isinstance(child, Tree))
     return None
 
 

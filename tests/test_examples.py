@@ -224,9 +224,9 @@ def test_json_and_generated_python_carry_the_examples(tmp_path: Path, monkeypatc
     ]
     assert (first["source_file"], first["line"]) == ("t/game.chart", 16)
     module = import_module(tmp_path / "out" / "t" / "t.py", "t_examples")
-    # jet_off reads no row after a DRM of the chart's: the module's no-row answer carries no DRM
-    # total to hold it to, so it is left out of EXAMPLES
-    assert [e[0] for e in module.EXAMPLES] == ["fb_piston", "ace_jet"]
+    # jet_off: the ace's -1 takes a jet's 1 off the table: the module raises NoRowError, as the book says
+    assert [e[0] for e in module.EXAMPLES] == ["fb_piston", "ace_jet", "jet_off"]
+    assert module.EXAMPLES[2][3] is None
     assert module.check_examples() == []
     # the module's own calls: R4 with the F/B attack flag is +1
     assert module.EXAMPLES[0][2]() == {"result": "Combat"}
@@ -294,3 +294,20 @@ def test_an_example_marked_aid_is_printed_under_its_chart(tmp_path: Path, monkey
     assert "An ace in a jet rolls 2" not in html
     doc = json.loads((tmp_path / "out" / "t" / "t.json").read_text(encoding="utf-8"))
     assert [e["aid"] for e in doc["examples"]] == [True, False, False]
+
+
+def test_rolls_an_example_does_not_use_are_unreadable(tmp_path: Path) -> None:
+    # chainlab A: a 1 ends the chain ("Nothing"), so the rolls 5, 5 are never made
+    shutil.copytree(ROOT / "tests" / "data" / "charts" / "chainlab", tmp_path / "charts" / "chainlab")
+    text = 'example f3 "x" {\n  rule "1.1"\n  chart [A]\n  follow\n  roll 1, 5, 5\n  expect result = "Nothing"\n}\n'
+    (tmp_path / "charts" / "chainlab" / "examples.chart").write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", str(tmp_path / "charts"), "--format", "short"])
+    assert "C463" in result.output and "the rolls 5, 5 were not used" in result.output
+    # on an odds rule, a roll is not an input at all (USAAF 15.1-15.2)
+    shutil.copytree(ROOT / "charts" / "usaaf", tmp_path / "u" / "usaaf")
+    odds = (
+        'example o "x" {\n  rule "15.1"\n  chart crt_odds\n  roll 3\n  attack 26\n  defense 7\n  expect odds "3:1"\n}\n'
+    )
+    (tmp_path / "u" / "usaaf" / "examples_test.chart").write_text(odds, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", str(tmp_path / "u"), "--format", "short"])
+    assert "C463" in result.output and "an odds rule: it takes the forces" in result.output

@@ -173,3 +173,97 @@ def test_a_formula_example_edited_to_a_wrong_value_fails_check(tmp_path: Path) -
     assert "the book gives 4, `f` gives 3 (floor(n / 3))" in wrong.diagnostics[0].message
     unread = compile_text(tmp_path / "unread", ok.replace("set n = 10", "set n = 30"))
     assert codes(unread) == ["C463"]
+
+
+def _game(tmp_path: Path, text: str):
+    return compile_text(tmp_path, HEADER + text)
+
+
+def test_inputs_keep_the_order_the_formula_names_them(tmp_path: Path) -> None:
+    # an `if` testing two variables: the order was a set's, so the module's signature and the JSON
+    # changed with the hash seed
+    comp = _game(tmp_path, 'formula p "P" { rule "1" result if n > 1 or k > 1 then 1 else 0 }')
+    from compiler.formulas import inputs
+
+    game = comp.project.games["t"]
+    assert inputs(game, game.formula("p")) == ("n", "k")
+
+
+def test_a_formula_used_twice_is_computed_once(tmp_path: Path, monkeypatch) -> None:
+    # f0 = n; fI = f(I-1) + f(I-1): exponential if each use recomputes its formula
+    text = 'formula f0 "F0" { rule "1" result n }\n' + "".join(
+        f'formula f{i} "F{i}" {{ rule "1" result f{i - 1} + f{i - 1} }}\n' for i in range(1, 40)
+    )
+    import compiler.formulas as formulas
+
+    calls = [0]
+    original = formulas._value
+
+    def counted(*args, **kwargs):
+        calls[0] += 1
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(formulas, "_value", counted)
+    comp = _game(tmp_path, text)
+    assert codes(comp) == []  # f39 is 2^39 * n, at most about 1.1 * 10^13
+    game = comp.project.games["t"]
+    calls[0] = 0
+    assert evaluate(game, game.formula("f30"), {"n": 3}) == 3 * 2**30
+    assert calls[0] < 200  # one pass over each formula's few nodes, not 2^30 calls
+
+
+def test_huge_values_and_deep_input_are_findings_not_crashes(tmp_path: Path) -> None:
+    huge = _game(tmp_path / "huge", 'formula y "Y" { rule "1" result ((((2 ^ 64) ^ 64) ^ 64) ^ 64) ^ 64 }')
+    assert set(codes(huge)) == {"C471"}
+    assert any("the value can exceed 10^30" in d.message for d in huge.diagnostics)
+    unranged = compile_text(
+        tmp_path / "free", 'game t { title "T" }\ncontext m: int "M"\nformula y "Y" { rule "1" result m ^ 2 }'
+    )
+    assert codes(unranged) == ["C471"] and "the base of `^` has no declared range" in unranged.diagnostics[0].message
+    deep = _game(tmp_path / "deep", 'formula y "Y" { rule "1" result ' + "floor(" * 150 + "n" + ")" * 150 + " }")
+    assert codes(deep) == ["C101"] and "nests more than 100 operations" in deep.diagnostics[0].message
+    chain = 'formula f0 "F0" { rule "1" result n }\n' + "".join(
+        f'formula f{i} "F{i}" {{ rule "1" result f{i - 1} + 0 }}\n' for i in range(1, 500)
+    )
+    long = _game(tmp_path / "chain", chain)
+    assert "computed through 101 formulas, more than 100" in " ".join(d.message for d in long.diagnostics)
+
+
+def test_an_if_narrows_the_range_of_the_branch_it_guards(tmp_path: Path, monkeypatch) -> None:
+    guarded = 'formula g "G" { rule "1" result if k == 0 then 0 else floor(n / k) }'
+    assert codes(_game(tmp_path / "eq", guarded)) == []
+    for cond in ("k > 0", "k >= 1", "k != 0", "not k == 0", "k in [1, 2, 3]"):
+        text = f'formula g "G" {{ rule "1" result if {cond} then floor(n / k) else 0 }}'
+        assert codes(_game(tmp_path / str(len(cond)) / cond.replace(" ", "_"), text)) == [], cond
+    assert codes(_game(tmp_path / "lt", 'formula g "G" { rule "1" result if k < 2 then floor(n / k) else 0 }')) == [
+        "C471"
+    ]
+    # the generated module computes only the branch taken: k = 0 gives 0, no division by zero
+    folder = tmp_path / "mod" / "charts" / "t"
+    folder.mkdir(parents=True)
+    long_name = "a_very_long_formula_name_so_that_the_generated_code_takes_one_line_per_operation"
+    (folder / "game.chart").write_text(
+        HEADER
+        + f'formula {long_name} "G" {{ rule "1" result if k == 0 then 0 else floor(n / k) + floor(n / (k + 1)) }}',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path / "mod")
+    assert CliRunner().invoke(cli, ["build", "charts", "--out", "out"]).exit_code == 0
+    module = import_module(tmp_path / "mod" / "out" / "t" / "t.py", "t_guarded")
+    assert getattr(module, f"compute_{long_name}")(n=7, k=0) == 0
+    assert getattr(module, f"compute_{long_name}")(n=7, k=2) == 3 + 2
+
+
+def test_unary_minus_binds_looser_than_power(tmp_path: Path) -> None:
+    # -2 ^ 2 is -(2 ^ 2), as in mathematics and Python
+    comp = _game(tmp_path, 'formula m "M" { rule "1" result -2 ^ 2 + (-2) ^ 2 - -n ^ 2 }')
+    game = comp.project.games["t"]
+    assert evaluate(game, game.formula("m"), {"n": 3}) == -4 + 4 + 9
+    assert expr_text(game.formula("m").expr) == "-2 ^ 2 + (-2) ^ 2 - -n ^ 2"
+
+
+def test_fmt_keeps_a_formula_s_plus_spaced(tmp_path: Path) -> None:
+    from compiler.fmt import format_text
+
+    text = HEADER + 'formula f "F" {\n  rule "1"\n  result 2 + 3 - 4 * 5 + n\n}\n'
+    assert "result 2 + 3 - 4 * 5 + n" in format_text(text, "t.chart")

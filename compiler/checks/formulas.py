@@ -1,37 +1,52 @@
 """Computed values: a formula must have a whole value for every input its declared ranges allow
-(C470), and a value at all (C471: no divisor that can be 0, no bad exponent, no formula that uses
-itself)."""
+(C470), and a value at all (C471: no divisor that can be 0, no bad exponent, no value beyond
+10^30, no formula that uses itself, no chain of formulas deeper than `MAX_CHAIN`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from compiler import model
 from compiler.diagnostics import Label, Sink, codes
-from compiler.formulas import Undefined, interval
-from compiler.model import formulas as fx
+from compiler.formulas import FormulaProblem, Undefined, dependency_order, formula_intervals, interval, refs
+
+# The longest chain of formulas using formulas: the generated module calls one function per link.
+MAX_CHAIN = 100
 
 
 def check_formulas(game: model.Game, sink: Sink) -> None:
+    intervals = formula_intervals(game)
+    depth: dict[str, int] = {}
     for formula in game.formulas:
-        loop = _loop(game, formula.id, (formula.id,))
-        if loop is not None:
-            path = " -> ".join(f"`{f}`" for f in loop)
+        try:
+            order = dependency_order(game, formula)
+        except FormulaProblem as exc:
+            loop = " -> ".join(f"`{f}`" for f in exc.cycle)
             sink.emit(
                 codes.FORMULA_UNDEFINED,
-                f"formula `{formula.id}` uses itself: {path}",
+                f"formula `{formula.id}` can have no value: it uses itself ({loop})",
                 formula.span,
                 "a formula may use other formulas, never itself",
             )
             continue
+        for needed in order:
+            if needed.id not in depth:
+                depth[needed.id] = 1 + max((depth.get(r, 0) for r in refs(needed.expr)), default=0)
+        if depth[formula.id] > MAX_CHAIN:
+            sink.emit(
+                codes.FORMULA_UNDEFINED,
+                f"formula `{formula.id}` is computed through {depth[formula.id]} formulas, more than {MAX_CHAIN}",
+                formula.span,
+                "write the rule with fewer steps: each formula may combine several operations",
+            )
+            continue
         found: list[Undefined] = []
-        result = interval(game, formula.expr, (formula.id,), found)
+        result = interval(game, formula.expr, intervals, found)
         for where in found:
             sink.emit(
                 codes.FORMULA_UNDEFINED,
                 f"formula `{formula.id}` can have no value: {where.why}",
                 where.span,
-                "declare the input's range, or guard it with `if ... then ... else ...`",
+                "declare the input's range, or choose the case with `if ... then ... else ...` "
+                "(a comparison with a number narrows the range in each branch)",
                 (Label(formula.span, "in this formula"),),
             )
         if not found and not result.whole:
@@ -41,37 +56,3 @@ def check_formulas(game: model.Game, sink: Sink) -> None:
                 formula.expr.span,
                 "round where the rule rounds: `floor(...)` (down), `ceil(...)` (up) or `round(...)` (half up)",
             )
-
-
-def _loop(game: model.Game, name: str, path: tuple[str, ...]) -> tuple[str, ...] | None:
-    """The path back to `path[0]` through the formulas `name` uses, if there is one."""
-    formula = game.formula(name)
-    if formula is None:
-        return None
-    for ref in _refs(formula.expr):
-        if ref == path[0]:
-            return (*path, ref)
-        if ref not in path:
-            found = _loop(game, ref, (*path, ref))
-            if found is not None:
-                return found
-    return None
-
-
-def _refs(expr: fx.Expr) -> Iterator[str]:
-    match expr:
-        case fx.FormulaRef(ref):
-            yield ref
-        case fx.Binary(_, left, right):
-            yield from _refs(left)
-            yield from _refs(right)
-        case fx.Neg(inner):
-            yield from _refs(inner)
-        case fx.Call(_, args):
-            for a in args:
-                yield from _refs(a)
-        case fx.IfElse(_, then, otherwise):
-            yield from _refs(then)
-            yield from _refs(otherwise)
-        case fx.Number() | fx.Var():
-            return

@@ -17,7 +17,8 @@ from compiler import model
 from compiler.emit.python_layout import INDENT, fill
 from compiler.examples import read_example
 from compiler.query.compute import compute
-from compiler.query.lookup import LookupProblem, LookupResult, read_roll
+from compiler.query.context import read_context
+from compiler.query.lookup import LookupProblem, LookupResult, read_roll, resolve_keys
 
 _CHECK = """
 def check_examples() -> list[str]:
@@ -124,16 +125,20 @@ def _call(
     cells = [e for e in example.expects if e.kind is model.ExpectKind.CELL]
     no_row = any(e.kind is model.ExpectKind.NO_ROW for e in example.expects)
     if reading.no_row is not None:
-        if not no_row or chart.drms:  # the DRM total of a roll off the table is not in the reading
+        if not no_row:
             return None
-        result = None
-    elif isinstance(reading.result, LookupResult) and cells:
-        result = reading.result
-    else:
+        keys = {k.id: m.id for k, m in resolve_keys(chart, dict(example.keys))}
+        sets = tuple(f"{name}={value}" for name, value in example.sets)
+        context = {**keys, **(read_context(game, chart, example.when, sets) if chart.drms else {})}
+        natural = read_roll(chart, example.rolls[0]) if example.rolls else None
+        return f"lookup_{emitter.ident}", _arguments(emitter, example, natural, keys, context), None
+    if not isinstance(reading.result, LookupResult) or not cells:
         return None
-    arguments = _arguments(emitter, example, result)
-    expected = None if result is None else [f"{e.column!r}: {emitter.python_value(e.value)}" for e in cells]
-    return f"lookup_{emitter.ident}", arguments, expected
+    result = reading.result
+    keys = {k.id: m.id for k, m in result.keys}
+    context = {**keys, **(result.modifiers.context if result.modifiers is not None else {})}
+    arguments = _arguments(emitter, example, result.natural, keys, context)
+    return f"lookup_{emitter.ident}", arguments, [f"{e.column!r}: {emitter.python_value(e.value)}" for e in cells]
 
 
 def _formula_call(
@@ -151,21 +156,22 @@ def _formula_call(
     return formulas.functions[formula.id], arguments, repr(int(example.expects[0].text))
 
 
-def _arguments(emitter: _Emitter, example: model.Example, result: LookupResult | None) -> list[str]:
-    """The lookup's arguments: the natural roll (or value) as an int, the keys by member id, the DRM."""
+def _arguments(
+    emitter: _Emitter,
+    example: model.Example,
+    natural: int | None,
+    keys: Mapping[str, str],
+    context: Mapping[str, object],
+) -> list[str]:
+    """The lookup's arguments: the natural roll (or value) as an int, the keys by member id, and the
+    DRM as the module's own `drm_<id>` of the example's context (plus the example's `drm`)."""
     chart = emitter.chart
-    out = []
-    if result is not None and result.natural is not None:
-        out.append(repr(result.natural))
-    elif example.rolls:
-        out.append(repr(read_roll(chart, example.rolls[0])))
-    keys = {k.id: m.id for k, m in result.keys} if result is not None else dict(example.keys)
+    out = [] if natural is None else [repr(natural)]
     out += [f"{p.name}={keys[p.id]!r}" for p in emitter.lookup_key_params() if p.id in keys]
     if chart.kind is model.ChartKind.REFERENCE:
         return out
     drm = repr(example.drm)
-    if chart.drms and result is not None and result.modifiers is not None:
-        context = {**{k.id: m.id for k, m in result.keys}, **result.modifiers.context}
+    if chart.drms:
         given = [f"{p.name}={_plain(context[p.id])!r}" for p in emitter.context_params() if p.id in context]
         drm = f"drm_{emitter.ident}({', '.join(given)})" + (f" + {example.drm!r}" if example.drm else "")
     out.append(f"drm={drm}")

@@ -13,7 +13,7 @@ from typing import assert_never
 from compiler import model
 from compiler.emit.python_layout import INDENT, docstring
 from compiler.emit.python_names import Namespace, identifier
-from compiler.formulas import MAX_EXPONENT, expr_text, inputs
+from compiler.formulas import MAX_EXPONENT, expr_text, inputs, refs
 from compiler.model import formulas as fx
 
 _COMPARE = {op: op.value for op in model.CompareOp}
@@ -79,63 +79,83 @@ def _function(
         "ValueError for an input of the wrong type or outside its declared range, or a division by zero."
     )
     arguments = {var_id: context[var_id] for var_id in reads}
-    value = f"value = {_code(game, formula.expr, arguments, functions)}"
-    steps = [value] if len(INDENT + value) <= 120 else _steps(game, formula.expr, arguments, functions)
-    body = [*checks, *steps, "return int(value)"]
+    # each formula it uses is computed once, before its own value (an `if` picks among values)
+    taken = set(arguments.values())
+    local: dict[str, str] = {}
+    for ref in refs(formula.expr):
+        name = f"_{identifier(ref)}"
+        while name in taken:
+            name += "_"
+        taken.add(name)
+        local[ref] = name
+    used = []
+    for ref, name in local.items():
+        other = game.formula(ref)
+        assert other is not None
+        given = ", ".join(f"{arguments[v]}={arguments[v]}" for v in inputs(game, other))
+        used.append(f"{name} = {functions[ref]}({given})")
+    value = f"value = {_code(formula.expr, arguments, local)}"
+    steps = [value] if len(INDENT + value) <= 120 else _steps(formula.expr, arguments, local)
+    body = [*checks, *used, *steps, "return int(value)"]
     return "\n".join(["", "", head, docstring(doc, INDENT), *(INDENT + b for b in body)])
 
 
-def _steps(game: model.Game, expr: fx.Expr, names: Mapping[str, str], functions: Mapping[str, str]) -> list[str]:
-    """A formula too long for one line as one assignment per operation (`v1 = ...`, ..., `value = ...`).
-    Every operation is computed, a branch not taken too: the checker proved each one defined (C471)."""
+def _steps(expr: fx.Expr, names: Mapping[str, str], local: Mapping[str, str]) -> list[str]:
+    """A formula too long for one line as one assignment per operation (`v1 = ...`, ..., `value = ...`);
+    an `if` becomes an if statement, so the branch not taken is not computed."""
     lines: list[str] = []
-    scope = {**names}
+    counter = [0]
 
-    def step(node: fx.Expr) -> str:
+    def fresh() -> str:
+        counter[0] += 1
+        return f"v{counter[0]}"
+
+    def step(node: fx.Expr, indent: str) -> str:
         match node:
-            case fx.Number() | fx.Var():
-                return _code(game, node, scope, functions)
+            case fx.Number() | fx.Var() | fx.FormulaRef():
+                return _code(node, names, local)
             case fx.Binary(op, left, right):
-                code = _binary_code(op, step(left), step(right))
+                code = _binary_code(op, step(left, indent), step(right, indent))
             case fx.Neg(inner):
-                code = f"(-{step(inner)})"
+                code = f"(-{step(inner, indent)})"
             case fx.Call(function, args):
-                code = _call_code(function, [step(a) for a in args])
+                code = _call_code(function, [step(a, indent) for a in args])
             case fx.IfElse(cond, then, otherwise):
-                code = f"({step(then)} if {_condition(cond, scope)} else {step(otherwise)})"
-            case fx.FormulaRef():
-                code = _code(game, node, scope, functions)
+                name = fresh()
+                lines.append(f"{indent}if {_condition(cond, names)}:")
+                lines.append(f"{indent}{INDENT}{name} = {step(then, indent + INDENT)}")
+                lines.append(f"{indent}else:")
+                lines.append(f"{indent}{INDENT}{name} = {step(otherwise, indent + INDENT)}")
+                return name
             case _:
                 assert_never(node)
-        name = f"v{len(lines) + 1}"
-        lines.append(f"{name} = {code}")
+        name = fresh()
+        lines.append(f"{indent}{name} = {code}")
         return name
 
-    last = step(expr)
+    last = step(expr, "")
     lines.append(f"value = {last}")
     return lines
 
 
-def _code(game: model.Game, expr: fx.Expr, names: Mapping[str, str], functions: Mapping[str, str]) -> str:
-    """The Python expression computing `expr` exactly (a Fraction or an int)."""
+def _code(expr: fx.Expr, names: Mapping[str, str], local: Mapping[str, str]) -> str:
+    """The Python expression computing `expr` exactly (a Fraction or an int); `local` names the
+    value of each formula it uses."""
     match expr:
         case fx.Number(value):
-            return repr(value)
+            return repr(value) if value >= 0 else f"({value!r})"
         case fx.Var(var_id):
             return names[var_id]
         case fx.FormulaRef(ref):
-            other = game.formula(ref)
-            assert other is not None
-            given = ", ".join(f"{names[v]}={names[v]}" for v in inputs(game, other))
-            return f"{functions[ref]}({given})"
+            return local[ref]
         case fx.Binary(op, left, right):
-            return _binary_code(op, _code(game, left, names, functions), _code(game, right, names, functions))
+            return _binary_code(op, _code(left, names, local), _code(right, names, local))
         case fx.Neg(inner):
-            return f"(-{_code(game, inner, names, functions)})"
+            return f"(-{_code(inner, names, local)})"
         case fx.Call(function, args):
-            return _call_code(function, [_code(game, a, names, functions) for a in args])
+            return _call_code(function, [_code(a, names, local) for a in args])
         case fx.IfElse(cond, then, otherwise):
-            a, b = _code(game, then, names, functions), _code(game, otherwise, names, functions)
+            a, b = _code(then, names, local), _code(otherwise, names, local)
             return f"({a} if {_condition(cond, names)} else {b})"
         case _:
             assert_never(expr)

@@ -142,6 +142,13 @@ def follow(
         target = target_of(game, chart, move) if move is not None else None
         if move is None or target is None or target.kind is model.ChartKind.EXTERNAL:
             steps.append(FollowStep(result, branch, None))
+            left = supply.given[supply.used :]
+            if left:
+                raise LookupUsage(
+                    f"the chain ended after {len(steps)} step{'s' if len(steps) != 1 else ''}; "
+                    f"the roll{'s' if len(left) != 1 else ''} {', '.join(left)} {'were' if len(left) != 1 else 'was'} "
+                    "not used"
+                )
             return FollowResult(tuple(steps), target)
         steps.append(FollowStep(result, branch, target))
         combo = tuple(m.id for _, m in result.keys)

@@ -275,6 +275,8 @@ def answer(
     if forces is None:
         return lookup(chart, roll_text, given_keys, drm, context)
     if chart.kind is model.ChartKind.ODDS:
+        if roll_text is not None:
+            raise LookupUsage(f"`{chart.address}` is an odds rule: it takes the forces (--attack/--defense), no roll")
         got = odds_reading(chart, forces.attack, forces.defense, forces.shift)
         return OddsColumnAnswer(chart, forces.attack, forces.defense, forces.shift, got.column, got.formed, got.clamped)
     crt = crt_keys(game, chart, forces, given_keys, context)

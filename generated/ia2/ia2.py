@@ -718,7 +718,10 @@ def _pow(a: Fraction | int, b: Fraction | int, most: int = 64) -> Fraction:
     exponent = Fraction(b)
     if exponent.denominator != 1 or not 0 <= exponent <= most:
         raise ValueError(f"the exponent {b} is not a whole number from 0 to {most}")
-    return Fraction(a) ** int(exponent)
+    base = Fraction(a)
+    if max(abs(base.numerator), base.denominator).bit_length() * int(exponent) > 4096:
+        raise ValueError(f"{a} ^ {b} is too large a number for a chart")
+    return base ** int(exponent)
 
 
 def _round_half_up(x: Fraction | int) -> int:

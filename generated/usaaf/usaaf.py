@@ -718,7 +718,10 @@ def _pow(a: Fraction | int, b: Fraction | int, most: int = 64) -> Fraction:
     exponent = Fraction(b)
     if exponent.denominator != 1 or not 0 <= exponent <= most:
         raise ValueError(f"the exponent {b} is not a whole number from 0 to {most}")
-    return Fraction(a) ** int(exponent)
+    base = Fraction(a)
+    if max(abs(base.numerator), base.denominator).bit_length() * int(exponent) > 4096:
+        raise ValueError(f"{a} ^ {b} is too large a number for a chart")
+    return base ** int(exponent)
 
 
 def _round_half_up(x: Fraction | int) -> int:
@@ -1413,17 +1416,19 @@ def compute_halved_production(*, protected_line: bool = False, production: int, 
     _check_range('halved_production', 'production', production, 0, 99)
     _check_int('halved_production', 'halvings', halvings)
     _check_range('halved_production', 'halvings', halvings, 0, 4)
-    v1 = compute_production_increase(production=production)
-    v2 = _pow(2, halvings, 64)
-    v3 = _div(v1, v2)
-    v4 = math.floor(v3)
-    v5 = max(1, v4)
-    v6 = compute_production_increase(production=production)
-    v7 = _pow(2, halvings, 64)
-    v8 = _div(v6, v7)
-    v9 = math.floor(v8)
-    v10 = (v5 if protected_line else v9)
-    value = v10
+    _production_increase = compute_production_increase(production=production)
+    if protected_line:
+        v2 = _pow(2, halvings, 64)
+        v3 = _div(_production_increase, v2)
+        v4 = math.floor(v3)
+        v5 = max(1, v4)
+        v1 = v5
+    else:
+        v6 = _pow(2, halvings, 64)
+        v7 = _div(_production_increase, v6)
+        v8 = math.floor(v7)
+        v1 = v8
+    value = v1
     return int(value)
 
 
