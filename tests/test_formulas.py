@@ -267,3 +267,9 @@ def test_fmt_keeps_a_formula_s_plus_spaced(tmp_path: Path) -> None:
 
     text = HEADER + 'formula f "F" {\n  rule "1"\n  result 2 + 3 - 4 * 5 + n\n}\n'
     assert "result 2 + 3 - 4 * 5 + n" in format_text(text, "t.chart")
+
+
+def test_lookup_of_a_formula_points_to_compute() -> None:
+    result = CliRunner().invoke(cli, ["lookup", "usaaf/production_increase", "--charts", str(ROOT / "charts")])
+    assert result.exit_code == 2
+    assert "chartc compute usaaf/production_increase --set NAME=N" in result.output

@@ -160,6 +160,11 @@ def find_chart(address: str, charts_dir: Path, as_printed: bool = False) -> tupl
     # row) or hide it (a syntax error drops its file), so a lookup never answers from a game that
     # does not check clean, and a chart missing from such a game is reported as its errors
     blocking = [d for d in comp.diagnostics if d.severity.value == "error"]
+    if chart is None and not blocking and game.formula(chart_name) is not None:
+        raise usage_error(
+            f"`{chart_name}` is a formula of game `{game_id}`, not a chart: "
+            f"chartc compute {game_id}/{chart_name} --set NAME=N"
+        )
     if chart is None and not blocking:
         close = did_you_mean(chart_name, [c.address for c in game.charts])
         raise usage_error(
