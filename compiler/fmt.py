@@ -130,7 +130,10 @@ def _full_parser() -> tuple[Lark, list[Token]]:
     return parser, comments
 
 
+@lru_cache(maxsize=4)
 def _parse(text: str) -> _Parsed:
+    """`text` parsed with every token kept. `format_text` reads each text twice, for the layout
+    and for its safety checks: the second read is the first's parse (nothing changes a tree)."""
     from lark.exceptions import UnexpectedInput
 
     parser, collected = _full_parser()
@@ -170,16 +173,45 @@ def _leaves(node: Tree[Token] | Token) -> list[tuple[Token, str]]:
     return found
 
 
+def _edge_token(node: Tree[Token] | Token, last: bool = False) -> Token | None:
+    """The first (or `last`) token under `node`, as `_leaves(node)` would list it, without
+    walking the whole subtree (a deeply nested condition is walked once, not once per line)."""
+    from lark import Token, Tree
+
+    stack: list[Tree[Token] | Token | None] = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Token):
+            return item
+        if isinstance(item, Tree):
+            stack.extend(item.children if last else reversed(item.children))
+    return None
+
+
+def _first_token(node: Tree[Token] | Token) -> Token:
+    token = _edge_token(node)
+    if token is None:
+        raise IndexError("a node without tokens")
+    return token
+
+
+def _last_token(node: Tree[Token] | Token) -> Token:
+    token = _edge_token(node, last=True)
+    if token is None:
+        raise IndexError("a node without tokens")
+    return token
+
+
 def _first_line(node: Tree[Token] | Token) -> int:
-    return int(_leaves(node)[0][0].line or 1)
+    return int(_first_token(node).line or 1)
 
 
 def _last_line(node: Tree[Token] | Token) -> int:
-    return int(_leaves(node)[-1][0].end_line or 1)
+    return int(_last_token(node).end_line or 1)
 
 
 def _has_tokens(node: Tree[Token] | Token | None) -> bool:
-    return node is not None and bool(_leaves(node))
+    return node is not None and _edge_token(node) is not None
 
 
 # ---- spacing ------------------------------------------------------------------------------------
@@ -222,6 +254,8 @@ class _Layout:
         self._table_rules: frozenset[str] = ALIGNED_ROWS
         # trailing comments by the line of the code they follow
         self.trailing = {c.line: c for c in parsed.comments if not c.own_line}
+        # _one_line by node
+        self._single: dict[int, tuple[Tree[Token] | Token, str | None]] = {}
 
     def run(self, tree: Tree[Token]) -> str:
         statements = [child for child in tree.children if _has_tokens(child)]
@@ -364,6 +398,13 @@ class _Layout:
 
     def _one_line(self, node: Tree[Token] | Token) -> str | None:
         """A plain statement's text on one line, or None for a block written on several lines."""
+        # asked by _same_line_run, then by _statement; the node is kept so that its id is not
+        # reused (a block's `block_tokens` node is made afresh by each _find_block)
+        if id(node) not in self._single:
+            self._single[id(node)] = (node, self._one_line_of(node))
+        return self._single[id(node)][1]
+
+    def _one_line_of(self, node: Tree[Token] | Token) -> str | None:
         block = _find_block(node)
         if block is None:
             return _join(_leaves(node))
@@ -401,7 +442,7 @@ class _Layout:
     def _verbatim(self, node: Tree[Token] | Token) -> None:
         """A statement with a comment inside it, kept as written (its lines must be its own)."""
         first, last = _first_line(node), _last_line(node)
-        first_token, last_token = _leaves(node)[0][0], _leaves(node)[-1][0]
+        first_token, last_token = _first_token(node), _last_token(node)
         before = self.lines[first - 1][: int(first_token.column or 1) - 1]
         after = self.lines[last - 1][int(last_token.end_column or 1) - 1 :].strip()
         if before.strip() or (after and not after.startswith("#")):

@@ -95,6 +95,14 @@ def grammar_text() -> str:
     return files("dsl").joinpath(_GRAMMAR_FILE).read_text(encoding="utf-8")
 
 
+# A file's text parsed once per process: `chartc diff REV REV` reads the files the two trees
+# share twice, and a program that compiles a tree again (tests, tools embedding chartc) re-reads
+# files it has already parsed. The syntax tree is immutable (frozen dataclasses and tuples), so
+# one tree can be handed out again. Large texts are parsed every time rather than kept.
+_MEMO_FILES = 1024
+_MEMO_MAX_CHARS = 256 * 1024
+
+
 def parse_text(text: str, path: str) -> ParseResult:
     """Parse one file's text.
 
@@ -105,6 +113,19 @@ def parse_text(text: str, path: str) -> ParseResult:
     Returns:
         A ParseResult with the syntax tree, or with `source=None` and at least one error.
     """
+    if len(text) > _MEMO_MAX_CHARS:
+        return _parse_text(text, path)
+    source, errors = _parse_text_once(text, path)
+    return ParseResult(source, list(errors))
+
+
+@lru_cache(maxsize=_MEMO_FILES)
+def _parse_text_once(text: str, path: str) -> tuple[ast.SourceFile | None, tuple[SyntaxIssue, ...]]:
+    result = _parse_text(text, path)
+    return result.source, tuple(result.errors)
+
+
+def _parse_text(text: str, path: str) -> ParseResult:
     from lark.exceptions import UnexpectedInput, VisitError
 
     from dsl.builder import Builder, BuildError

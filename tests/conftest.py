@@ -44,6 +44,25 @@ def import_module(path: Path, name: str) -> ModuleType:
     return module
 
 
+_MYPY_CACHE: list[Path] = []
+
+
+def mypy_strict(*paths: Path | str) -> tuple[int, str]:
+    """`mypy --strict PATHS` in-process: the exit status and the report. The runs of one pytest
+    process share an incremental cache (a temporary folder, removed at exit), so the standard
+    library's stubs are analysed once rather than by every run."""
+    api = pytest.importorskip("mypy.api")
+    if not _MYPY_CACHE:
+        import atexit
+        import shutil
+        import tempfile
+
+        _MYPY_CACHE.append(Path(tempfile.mkdtemp(prefix="chartc-mypy-")))
+        atexit.register(shutil.rmtree, _MYPY_CACHE[0], ignore_errors=True)
+    stdout, stderr, status = api.run(["--strict", f"--cache-dir={_MYPY_CACHE[0]}", *map(str, paths)])
+    return status, stdout + stderr
+
+
 @pytest.fixture(scope="session")
 def corpus() -> Compilation:
     """The real charts/ tree, compiled once, with paths as `chartc check charts` shows them."""

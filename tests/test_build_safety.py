@@ -255,8 +255,8 @@ def _build_killed_before_call(n: int) -> bool:
     return False
 
 
-# Each kill point forks a full build of charts/ (about 20 s of CPU per command): the default run
-# kills builds followed by `build`; the slow run also by `build --check`.
+# Each kill point forks a build of three tiny games (a few seconds of CPU per command): the
+# default run kills builds followed by `build`; the slow run also by `build --check`.
 @pytest.mark.parametrize(
     "next_command", [["build", "charts"], pytest.param(["build", "--check", "charts"], marks=pytest.mark.slow)]
 )

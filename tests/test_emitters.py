@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from compiler.build import load_schema, render_outputs, validate_json
-from tests.conftest import ROOT, compile_text, import_module
+from tests.conftest import ROOT, compile_text, import_module, mypy_strict
 
 
 @pytest.fixture(scope="module")
@@ -148,10 +148,8 @@ def test_html_escapes_chart_text(tmp_path: Path) -> None:
 
 
 def test_generated_python_passes_mypy_strict() -> None:
-    api = pytest.importorskip("mypy.api")
-    files = [str(p) for p in sorted((ROOT / "generated").glob("*/*.py"))]
-    stdout, stderr, status = api.run(["--strict", "--no-incremental", "--cache-dir=/dev/null", *files])
-    assert status == 0, stdout + stderr
+    status, out = mypy_strict(*sorted((ROOT / "generated").glob("*/*.py")))
+    assert status == 0, out
 
 
 def test_html_chances_read_in_black_and_white(outputs) -> None:

@@ -23,7 +23,7 @@ import pytest
 from compiler.emit import runtime
 from compiler.emit.python import emit_game_python, runtime_code
 from compiler.model import ChartRef
-from tests.conftest import ROOT, compile_text, import_module
+from tests.conftest import ROOT, compile_text, import_module, mypy_strict
 
 GAMES = sorted((ROOT / "generated").glob("*/*.py"))
 
@@ -56,12 +56,6 @@ def call(path: Path, *expressions: str) -> list[object]:
     r = subprocess.run([sys.executable, "-I", "-c", script], capture_output=True, text=True, check=False)
     assert r.returncode == 0, r.stderr
     return list(json.loads(r.stdout))
-
-
-def mypy_strict(path: Path) -> tuple[int, str]:
-    api = pytest.importorskip("mypy.api")
-    stdout, stderr, status = api.run(["--strict", "--no-incremental", "--cache-dir=/dev/null", str(path)])
-    return status, stdout + stderr
 
 
 # ---- the committed modules ----------------------------------------------------------------------

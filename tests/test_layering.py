@@ -10,6 +10,7 @@ must be placed here before it can land.
 from __future__ import annotations
 
 import ast
+import functools
 import shutil
 import warnings
 from collections.abc import Iterator
@@ -155,10 +156,22 @@ def _longest_module(name: str, modules: dict[str, Path]) -> str | None:
     return None
 
 
+@functools.cache
+def _import_statements(source: bytes) -> tuple[ast.Import | ast.ImportFrom, ...]:
+    """The import statements of a module's source, top-level or function-local, in `ast.walk`
+    order. By content: the planted-import tests check copies of the tree, mostly unchanged."""
+    return tuple(node for node in ast.walk(ast.parse(source)) if isinstance(node, (ast.Import, ast.ImportFrom)))
+
+
 def imports_of(module: str, path: Path, modules: dict[str, Path]) -> Iterator[Import]:
     """Every dependency of `module` on another source module, top-level or function-local."""
-    tree = ast.parse(path.read_bytes(), filename=str(path))
-    for node in ast.walk(tree):
+    source = path.read_bytes()
+    try:
+        statements = _import_statements(source)
+    except SyntaxError:
+        ast.parse(source, filename=str(path))  # raise it again, naming the file
+        raise
+    for node in statements:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 target = _longest_module(alias.name, modules)

@@ -15,6 +15,7 @@ it can never become code. Every Python name made from a chart's name goes throug
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import assert_never
@@ -92,8 +93,11 @@ def _context_parameters(context: dict[str, str]) -> str:
     return "\n".join(lines + fill(head, [f"{k!r}: {v!r}" for k, v in context.items()], "}"))
 
 
+@functools.cache
 def runtime_code() -> str:
-    """The runtime module's source below its docstring: what every generated module starts with."""
+    """The runtime module's source below its docstring: what every generated module starts with.
+
+    Read and parsed once per process: every game's module inlines it."""
     source = Path(runtime.__file__).read_text(encoding="utf-8")
     head = ast.parse(source).body[0]
     assert isinstance(head, ast.Expr) and head.end_lineno is not None
@@ -121,6 +125,11 @@ def _module_doc(game: model.Game) -> str:
 
 def _runtime_names(chains: bool = False) -> set[str]:
     """Every name the runtime defines at module level (and the chain runtime, with `chains`)."""
+    return set(_runtime_names_once(chains))
+
+
+@functools.cache
+def _runtime_names_once(chains: bool) -> frozenset[str]:
     names: set[str] = set()
     for node in ast.parse(runtime_code() + ("\n" + chain_runtime_code() if chains else "")).body:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
@@ -130,7 +139,7 @@ def _runtime_names(chains: bool = False) -> set[str]:
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             names.update(t.id for t in targets if isinstance(t, ast.Name))
-    return names
+    return frozenset(names)
 
 
 def _enum_block(e: EnumType) -> str:

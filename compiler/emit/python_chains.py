@@ -8,6 +8,7 @@ chart with the module's own `roll_<id>`/`lookup_<id>` and follows the chain to i
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
@@ -44,6 +45,7 @@ class _Emitter(Protocol):
     def ident(self) -> str: ...
 
 
+@functools.cache
 def chain_runtime_code() -> str:
     """The chain runtime's source below its marker line, inlined after the module's runtime."""
     source = Path(chain_runtime.__file__).read_text(encoding="utf-8")
