@@ -143,11 +143,26 @@ def _inputs(game: model.Game, expr: Expr, within: tuple[str, ...]) -> Iterator[s
             for a in args:
                 yield from _inputs(game, a, within)
         case IfElse(cond, then, otherwise):
-            yield from model.condition_vars(cond)
+            yield from _condition_vars(cond)
             yield from _inputs(game, then, within)
             yield from _inputs(game, otherwise, within)
         case _:
             assert_never(expr)
+
+
+def _condition_vars(cond: model.Condition) -> Iterator[str]:
+    """The variables a condition tests, in the order written (`model.condition_vars` is a set, whose
+    order would change with the hash seed and so would the generated signatures)."""
+    match cond:
+        case model.Flag(var) | model.Compare(var) | model.In(var):
+            yield var
+        case model.Not(inner):
+            yield from _condition_vars(inner)
+        case model.All(parts) | model.Any_(parts):
+            for part in parts:
+                yield from _condition_vars(part)
+        case _:
+            assert_never(cond)
 
 
 _PRECEDENCE = {Op.ADD: 1, Op.SUB: 1, Op.MUL: 2, Op.DIV: 2, Op.POW: 3}
