@@ -740,11 +740,25 @@ AA_COLUMN_LABELS: Final[dict[AaColumn, str]] = {
 }
 
 
+AaDamageResult = Literal['kia', 'compartment_hit', 'n']
+AA_DAMAGE_RESULT_LABELS: Final[dict[AaDamageResult, str]] = {
+    'kia': 'KIA',
+    'compartment_hit': 'Compartment Hit',
+    'n': 'N',
+}
+
+
 Attack = Literal['strafing', 'bombing', 'dive_bombing']
 ATTACK_LABELS: Final[dict[Attack, str]] = {
     'strafing': 'Strafing',
     'bombing': 'Bombing',
     'dive_bombing': 'Dive-bombing',
+}
+
+
+BombSize = Literal['over_500']
+BOMB_SIZE_LABELS: Final[dict[BombSize, str]] = {
+    'over_500': 'Over 500#',
 }
 
 
@@ -770,9 +784,54 @@ DISTANCE_LABELS: Final[dict[Distance, str]] = {
 }
 
 
+FireKind = Literal['bombing', 'cannons_rockets', 'tank_buster']
+FIRE_KIND_LABELS: Final[dict[FireKind, str]] = {
+    'bombing': 'Bombing (Bombing e)',
+    'cannons_rockets': 'Cannons and rockets (Cannons and Rockets c-d)',
+    'tank_buster': 'Tank buster aircraft (Tank Buster Aircraft b)',
+}
+
+
+FireLimit = Literal['planes_per_aa_unit', 'functions_per_aircraft']
+FIRE_LIMIT_LABELS: Final[dict[FireLimit, str]] = {
+    'planes_per_aa_unit': 'Planes one AA unit may fire at (Anti-Aircraft b)',
+    'functions_per_aircraft': 'Functions one aircraft may perform per turn (NOTE 2)',
+}
+
+
+FireSituation = Literal['normal', 'within_12_first', 'aa_further_down']
+FIRE_SITUATION_LABELS: Final[dict[FireSituation, str]] = {
+    'normal': 'AA against any plane (Anti-Aircraft a)',
+    'within_12_first': 'Tank-buster or strafing plane within 12" of the intended target before an AA gun comes within 30" of it (NOTE 1)',
+    'aa_further_down': 'Multiple targets: the plane comes within 30" of an AA gun farther down its flight path (NOTE 1)',
+}
+
+
+FirepowerResult = Literal['k', 's', 'above']
+FIREPOWER_RESULT_LABELS: Final[dict[FirepowerResult, str]] = {
+    'k': 'K',
+    's': 'S',
+    'above': 'Above that',
+}
+
+
+Firer = Literal['aa', 'aircraft']
+FIRER_LABELS: Final[dict[Firer, str]] = {
+    'aa': 'AA',
+    'aircraft': 'The attacking aircraft',
+}
+
+
 Mg = Literal['mmg']
 MG_LABELS: Final[dict[Mg, str]] = {
     'mmg': 'MMG',
+}
+
+
+MissProcedure = Literal['bomb', 'tank_buster']
+MISS_PROCEDURE_LABELS: Final[dict[MissProcedure, str]] = {
+    'bomb': 'Bomb (Bombing f)',
+    'tank_buster': 'Tank buster aircraft (Tank Buster Aircraft c)',
 }
 
 
@@ -931,6 +990,216 @@ def roll_aamg_damage(rng: random.Random, *, mg: Mg, drm: int = 0) -> Roll[AamgDa
     return _rolled(natural, drm, lookup_aamg_damage(natural, mg=mg, drm=drm))
 
 
+# ---- 'fire_order'
+FireOrderResult = TypedDict('FireOrderResult', {'fires_first': Firer, 'printed': str})
+FIRE_ORDER_COLUMNS: Final = ('fires_first', 'printed')
+_FIRE_ORDER_ROWS: Final[tuple[_Row[tuple[Firer, str]], ...]] = (
+    (('normal',), None, None, ('aa', 'AA fire is first; Effects are immediate.')),
+    (('within_12_first',), None, None, ('aircraft', 'the attacker may fire before AA fire is taken')),
+    (('aa_further_down',), None, None, (
+        'aa', 'AA fire comes into immediate effect at that point. If no effect, the attack continues.',
+    )),
+)
+
+
+def lookup_fire_order(*, fire_situation: FireSituation) -> FireOrderResult:
+    """Who fires first, rule Anti-Aircraft a; NOTE 1: the row the keys select.
+
+    Args:
+        fire_situation: Situation (FireSituation; labels in FIRE_SITUATION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'fires_first': Fires first
+            'printed': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    fire_situation = _member('fire_order', 'fire_situation', fire_situation, FIRE_SITUATION_LABELS)
+    row = _select('fire_order', _FIRE_ORDER_ROWS, (fire_situation,), None)
+    return {'fires_first': row[0], 'printed': row[1]}
+
+
+# ---- 'fire_limits'
+FireLimitsResult = TypedDict('FireLimitsResult', {'maximum': int, 'printed': str})
+FIRE_LIMITS_COLUMNS: Final = ('maximum', 'printed')
+_FIRE_LIMITS_ROWS: Final[tuple[_Row[tuple[int, str]], ...]] = (
+    (('planes_per_aa_unit',), None, None, (1, 'One AA unit may fire at only one plane.')),
+    (('functions_per_aircraft',), None, None, (1, 'One function may be performed per aircraft per turn.')),
+)
+
+
+def lookup_fire_limits(*, fire_limit: FireLimit) -> FireLimitsResult:
+    """Fire limits, rule Anti-Aircraft b; NOTE 2: the row the keys select.
+
+    Args:
+        fire_limit: Limit (FireLimit; labels in FIRE_LIMIT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'maximum': Maximum
+            'printed': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    fire_limit = _member('fire_limits', 'fire_limit', fire_limit, FIRE_LIMIT_LABELS)
+    row = _select('fire_limits', _FIRE_LIMITS_ROWS, (fire_limit,), None)
+    return {'maximum': row[0], 'printed': row[1]}
+
+
+# ---- 'firepower_results'
+FirepowerResultsResult = TypedDict('FirepowerResultsResult', {'meaning': str})
+FIREPOWER_RESULTS_COLUMNS: Final = ('meaning',)
+_FIREPOWER_RESULTS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('k',), None, None, ('Kill',)),
+    (('s',), None, None, ('Suppression of troops or immobilization for vehicles',)),
+    (('above',), None, None, ('No effect',)),
+)
+
+
+def lookup_firepower_results(*, firepower_result: FirepowerResult) -> FirepowerResultsResult:
+    """Defense/Firepower table results, rule Bombing e: the row the keys select.
+
+    Args:
+        firepower_result: Defense/Firepower result (FirepowerResult; labels in FIREPOWER_RESULT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'meaning': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    firepower_result = _member('firepower_results', 'firepower_result', firepower_result, FIREPOWER_RESULT_LABELS)
+    row = _select('firepower_results', _FIREPOWER_RESULTS_ROWS, (firepower_result,), None)
+    return {'meaning': row[0]}
+
+
+# ---- 'aa_damage_results'
+AaDamageResultsResult = TypedDict('AaDamageResultsResult', {'effect': str})
+AA_DAMAGE_RESULTS_COLUMNS: Final = ('effect',)
+_AA_DAMAGE_RESULTS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('kia',), None, None, ('Destroys the plane',)),
+    (('compartment_hit',), None, None, ('Causes it to abort',)),
+    (('n',), None, None, ('No effect',)),
+)
+
+
+def lookup_aa_damage_results(*, aa_damage_result: AaDamageResult) -> AaDamageResultsResult:
+    """Damage Caused results, rule Anti-Aircraft f: the row the keys select.
+
+    Args:
+        aa_damage_result: AA damage result (AaDamageResult; labels in AA_DAMAGE_RESULT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'effect': Effect
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    aa_damage_result = _member('aa_damage_results', 'aa_damage_result', aa_damage_result, AA_DAMAGE_RESULT_LABELS)
+    row = _select('aa_damage_results', _AA_DAMAGE_RESULTS_ROWS, (aa_damage_result,), None)
+    return {'effect': row[0]}
+
+
+# ---- 'bomb_effect_checks'
+BombEffectChecksResult = TypedDict('BombEffectChecksResult', {'checks': int})
+BOMB_EFFECT_CHECKS_COLUMNS: Final = ('checks',)
+_BOMB_EFFECT_CHECKS_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
+    (('over_500',), None, None, (2,)),
+)
+
+
+def lookup_bomb_effect_checks(*, bomb_size: BombSize) -> BombEffectChecksResult:
+    """Checks for effect per bomb, rule Bombing d: the row the keys select.
+
+    Args:
+        bomb_size: Bomb size (BombSize; labels in BOMB_SIZE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'checks': Checks for effect per bomb
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    bomb_size = _member('bomb_effect_checks', 'bomb_size', bomb_size, BOMB_SIZE_LABELS)
+    row = _select('bomb_effect_checks', _BOMB_EFFECT_CHECKS_ROWS, (bomb_size,), None)
+    return {'checks': row[0]}
+
+
+# ---- 'missed_target'
+MissedTargetResult = TypedDict('MissedTargetResult', {'radius': int, 'to_hit': str})
+MISSED_TARGET_COLUMNS: Final = ('radius', 'to_hit')
+_MISSED_TARGET_ROWS: Final[tuple[_Row[tuple[int, str]], ...]] = (
+    (('bomb',), None, None, (4, '1/2 the original to-hit percentage')),
+    (('tank_buster',), None, None, (3, '1/2 the original to-hit percentage (the procedure of section 2, part f)')),
+)
+
+
+def lookup_missed_target(*, miss_procedure: MissProcedure) -> MissedTargetResult:
+    """Primary target missed, rule Bombing f; Tank Buster Aircraft c: the row the keys select.
+
+    Args:
+        miss_procedure: Primary target missed (MissProcedure; labels in MISS_PROCEDURE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'radius': Radius (inches)
+            'to_hit': To-hit percentage against the other targets
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    miss_procedure = _member('missed_target', 'miss_procedure', miss_procedure, MISS_PROCEDURE_LABELS)
+    row = _select('missed_target', _MISSED_TARGET_ROWS, (miss_procedure,), None)
+    return {'radius': row[0], 'to_hit': row[1]}
+
+
+# ---- 'fire_modifiers'
+FireModifiersResult = TypedDict('FireModifiersResult', {'modifiers': str, 'not_applied': str | None})
+FIRE_MODIFIERS_COLUMNS: Final = ('modifiers', 'not_applied')
+_FIRE_MODIFIERS_ROWS: Final[tuple[_Row[tuple[str, str | None]], ...]] = (
+    (('bombing',), None, None, ('All appropriate modifiers apply.', None)),
+    (('cannons_rockets',), None, None, (
+        'All modifiers apply, including height disadvantage.', 'Strafing is not considered plummeting fire.',
+    )),
+    (('tank_buster',), None, None, (
+        'Resolve fire as other direct AP fire, using all applicable modifiers', 'Firer Moving',
+    )),
+)
+
+
+def lookup_fire_modifiers(*, fire_kind: FireKind) -> FireModifiersResult:
+    """Fire modifiers that apply, rule Bombing e; Cannons and Rockets c-d; Tank Buster Aircraft b: the row the keys
+        select.
+
+    Args:
+        fire_kind: Fire (FireKind; labels in FIRE_KIND_LABELS).
+
+    Returns:
+        The row's values by column:
+            'modifiers': Modifiers
+            'not_applied': Not applied
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    fire_kind = _member('fire_modifiers', 'fire_kind', fire_kind, FIRE_KIND_LABELS)
+    row = _select('fire_modifiers', _FIRE_MODIFIERS_ROWS, (fire_kind,), None)
+    return {'modifiers': row[0], 'not_applied': row[1]}
+
+
 # ---- 'il2_aamg'
 Il2AamgResult = TypedDict('Il2AamgResult', {'result': str})
 IL2_AAMG_COLUMNS: Final = ('result',)
@@ -988,6 +1257,13 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'building_defence': lookup_building_defence,
     'strafing_geometry': lookup_strafing_geometry,
     'aamg_damage': lookup_aamg_damage,
+    'fire_order': lookup_fire_order,
+    'fire_limits': lookup_fire_limits,
+    'firepower_results': lookup_firepower_results,
+    'aa_damage_results': lookup_aa_damage_results,
+    'bomb_effect_checks': lookup_bomb_effect_checks,
+    'missed_target': lookup_missed_target,
+    'fire_modifiers': lookup_fire_modifiers,
     'il2_aamg': lookup_il2_aamg,
 }
 

@@ -733,6 +733,14 @@ GAME_ID: Final = 'usaaf'
 GAME_TITLE: Final = 'USAAF: US Strategic Bombing Operations Over the Third Reich, 1944'
 
 
+ChitStep = Literal['air_chit', 'drawn', 'held']
+CHIT_STEP_LABELS: Final[dict[ChitStep, str]] = {
+    'air_chit': 'Set up: the chit printed "Air" is taken (3.4)',
+    'drawn': 'Set up: chits pulled from the container without looking (3.4)',
+    'held': 'Target systems the US player holds (4.2, 20.4)',
+}
+
+
 City = Literal[
     'berlin', 'bremen', 'brunswick', 'cologne', 'dresden', 'dusseldorf', 'essen', 'frankfurt', 'gaggenau', 'hamburg',
     'hanover', 'kassel', 'kiel', 'leipzig', 'magdeburg', 'mannheim', 'munich', 'peenemunde', 'regensburg',
@@ -772,6 +780,50 @@ DATED_RULE_LABELS: Final[dict[DatedRule, str]] = {
     'flak_busting': 'US free escort FLAK busting missions',
     'allied_line': 'Historic Allied ground advance line: no German unit may end a move west or south of it',
     'production_record': 'US player may examine the German Aircraft Production Record',
+}
+
+
+EscortMission = Literal['airfield_strafing', 'flak_busting']
+ESCORT_MISSION_LABELS: Final[dict[EscortMission, str]] = {
+    'airfield_strafing': 'Airfield strafing (5.0)',
+    'flak_busting': 'FLAK busting (6.0)',
+}
+
+
+FlakAction = Literal['redeploy', 'replace']
+FLAK_ACTION_LABELS: Final[dict[FlakAction, str]] = {
+    'redeploy': 'Redeploy FLAK units within any target cities (24.1)',
+    'replace': 'Replace every strength point of previously eliminated FLAK (24.2)',
+}
+
+
+FlakEntry = Literal['set_up', 'reinforcement', 'flipped', 'reclaimed']
+FLAK_ENTRY_LABELS: Final[dict[FlakEntry, str]] = {
+    'set_up': 'Set up at the start of play (3.1)',
+    'reinforcement': 'Reinforcement, on the game turn printed on the counter (3.1)',
+    'flipped': 'Reduced division flipped back (24.2)',
+    'reclaimed': 'Eliminated division reclaimed from the dead pile (24.2)',
+}
+
+
+FlakReaction = Literal['pass_over', 'press_on']
+FLAK_REACTION_LABELS: Final[dict[FlakReaction, str]] = {
+    'pass_over': 'Pass safely over the target (19.2 option 1)',
+    'press_on': 'Press the attack through the FLAK (19.2 option 2)',
+}
+
+
+FlakRule = Literal['regular', 'double_fused']
+FLAK_RULE_LABELS: Final[dict[FlakRule, str]] = {
+    'regular': 'Regular rules (19.2)',
+    'double_fused': '"What If?" Optional Rule: Double-Fused FLAK Shells (19.3)',
+}
+
+
+FlakSide = Literal['full', 'reduced']
+FLAK_SIDE_LABELS: Final[dict[FlakSide, str]] = {
+    'full': 'Full-strength side',
+    'reduced': 'Reduced side',
 }
 
 
@@ -867,6 +919,29 @@ TARGET_SYSTEM_LABELS: Final[dict[TargetSystem, str]] = {
     'sr': 'SR',
     'ter': 'Ter',
     'tn': 'TN',
+}
+
+
+TurnLimit = Literal[
+    'mission_turns', 'missions_per_unit', 'strafing_battles', 'flak_attacks_per_fighter', 'interceptions_per_hex',
+    'attacks_per_unit', 'attacked_per_unit', 'once_per_game_turn_steps',
+]
+TURN_LIMIT_LABELS: Final[dict[TurnLimit, str]] = {
+    'mission_turns': 'Mission turns in a game turn (8.3)',
+    'missions_per_unit': 'Types of free escort mission one unit may be assigned to (6.3)',
+    'strafing_battles': 'Airfield strafing battles (6.3)',
+    'flak_attacks_per_fighter': 'FLAK attacks one fighter unit may take part in (6.3)',
+    'interceptions_per_hex': 'Interception combats resolved in one hex (14.2)',
+    'attacks_per_unit': 'Attacks by one unit of either side (16.1)',
+    'attacked_per_unit': 'Times one unit of either side may be attacked (16.1)',
+    'once_per_game_turn_steps': 'Times steps I, II, III, VII and VIII are performed (8.3)',
+}
+
+
+TurnScale = Literal['game_turn', 'mission_turn']
+TURN_SCALE_LABELS: Final[dict[TurnScale, str]] = {
+    'game_turn': 'Game turn',
+    'mission_turn': 'Mission turn',
 }
 
 
@@ -1037,6 +1112,272 @@ def lookup_fuel_index(*, fuel_case: FuelCase) -> FuelIndexResult:
     fuel_case = _member('fuel_index', 'fuel_case', fuel_case, FUEL_CASE_LABELS)
     row = _select('fuel_index', _FUEL_INDEX_ROWS, (fuel_case,), None)
     return {'decrease': row[0]}
+
+
+# ---- 'flak_division_strength'
+FlakDivisionStrengthResult = TypedDict('FlakDivisionStrengthResult', {'strength': int})
+FLAK_DIVISION_STRENGTH_COLUMNS: Final = ('strength',)
+_FLAK_DIVISION_STRENGTH_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
+    (('full',), None, None, (2,)),
+    (('reduced',), None, None, (1,)),
+)
+
+
+def lookup_flak_division_strength(*, flak_side: FlakSide) -> FlakDivisionStrengthResult:
+    """FLAK division strength, rule 3.1, 24.2: the row the keys select.
+
+    Args:
+        flak_side: FLAK division side (FlakSide; labels in FLAK_SIDE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'strength': Strength points
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    flak_side = _member('flak_division_strength', 'flak_side', flak_side, FLAK_SIDE_LABELS)
+    row = _select('flak_division_strength', _FLAK_DIVISION_STRENGTH_ROWS, (flak_side,), None)
+    return {'strength': row[0]}
+
+
+# ---- 'flak_division_entry'
+FlakDivisionEntryResult = TypedDict('FlakDivisionEntryResult', {'strength': int, 'printed': str})
+FLAK_DIVISION_ENTRY_COLUMNS: Final = ('strength', 'printed')
+_FLAK_DIVISION_ENTRY_ROWS: Final[tuple[_Row[tuple[int, str]], ...]] = (
+    (('set_up',), None, None, (2, 'All FLAK divisions begin play with their full-strength side showing upward')),
+    (('reinforcement',), None, None, (2, 'all FLAK division reinforcements also come into play in that way')),
+    (('flipped',), None, None, (2, 'flipping reduced FLAK divisions back to their full strength side')),
+    (('reclaimed',), None, None, (2, 'a reclaimed FLAK division would return at two-step strength')),
+)
+
+
+def lookup_flak_division_entry(*, flak_entry: FlakEntry) -> FlakDivisionEntryResult:
+    """FLAK division strength on entry, rule 3.1, 24.2: the row the keys select.
+
+    Args:
+        flak_entry: How a FLAK division comes into play (FlakEntry; labels in FLAK_ENTRY_LABELS).
+
+    Returns:
+        The row's values by column:
+            'strength': Strength points
+            'printed': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    flak_entry = _member('flak_division_entry', 'flak_entry', flak_entry, FLAK_ENTRY_LABELS)
+    row = _select('flak_division_entry', _FLAK_DIVISION_ENTRY_ROWS, (flak_entry,), None)
+    return {'strength': row[0], 'printed': row[1]}
+
+
+# ---- 'flak_movement'
+FlakMovementResult = TypedDict('FlakMovementResult', {
+    'until': TargetSystem, 'per_game_turn': int, 'game_turn_3': int, 'when': str,
+})
+FLAK_MOVEMENT_COLUMNS: Final = ('until', 'per_game_turn', 'game_turn_3', 'when')
+_FLAK_MOVEMENT_ROWS: Final[tuple[_Row[tuple[TargetSystem, int, int, str]], ...]] = (
+    (('redeploy',), None, None, ('tn', 1, 1, 'At the very start of each new game turn')),
+    (('replace',), None, None, ('afv', 1, 1, 'At that time (the start of each new game turn, 24.1)')),
+)
+
+
+def lookup_flak_movement(*, flak_action: FlakAction) -> FlakMovementResult:
+    """FLAK Movement & Replacement, rule 24.1, 24.2: the row the keys select.
+
+    Args:
+        flak_action: FLAK movement and replacement (FlakAction; labels in FLAK_ACTION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'until': Allowed until the destruction of
+            'per_game_turn': Times per game turn
+            'game_turn_3': Times in Game Turn 3
+            'when': When
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    flak_action = _member('flak_movement', 'flak_action', flak_action, FLAK_ACTION_LABELS)
+    row = _select('flak_movement', _FLAK_MOVEMENT_ROWS, (flak_action,), None)
+    return {'until': row[0], 'per_game_turn': row[1], 'game_turn_3': row[2], 'when': row[3]}
+
+
+# ---- 'flak_die_rolls'
+FlakDieRollsResult = TypedDict('FlakDieRollsResult', {'rolls': int})
+FLAK_DIE_ROLLS_COLUMNS: Final = ('rolls',)
+_FLAK_DIE_ROLLS_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
+    (('regular',), None, None, (1,)),
+    (('double_fused',), None, None, (3,)),
+)
+
+
+def lookup_flak_die_rolls(*, flak_rule: FlakRule) -> FlakDieRollsResult:
+    """FLAK die rolls, rule 19.2, 19.3: the row the keys select.
+
+    Args:
+        flak_rule: FLAK rule (FlakRule; labels in FLAK_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rolls': FLAK die rolls for one regular roll
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    flak_rule = _member('flak_die_rolls', 'flak_rule', flak_rule, FLAK_RULE_LABELS)
+    row = _select('flak_die_rolls', _FLAK_DIE_ROLLS_ROWS, (flak_rule,), None)
+    return {'rolls': row[0]}
+
+
+# ---- 'flak_reactions'
+FlakReactionsResult = TypedDict('FlakReactionsResult', {'bombs': str, 'bombers': str})
+FLAK_REACTIONS_COLUMNS: Final = ('bombs', 'bombers')
+_FLAK_REACTIONS_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('pass_over',), None, None, (
+        'The number of bomber units equal to the FLAK result are considered to have dropped their bombs without effect',
+        'All involved bomber units pass safely over the target',
+    )),
+    (('press_on',), None, None, (
+        'All bomb factors are considered to have been successfully delivered on target',
+        'The number of bomber units equal to the FLAK result are eliminated',
+    )),
+)
+
+
+def lookup_flak_reactions(*, flak_reaction: FlakReaction) -> FlakReactionsResult:
+    """US reaction to FLAK, rule 19.2: the row the keys select.
+
+    Args:
+        flak_reaction: US reaction to FLAK (FlakReaction; labels in FLAK_REACTION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'bombs': Bombs
+            'bombers': Bombers
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    flak_reaction = _member('flak_reactions', 'flak_reaction', flak_reaction, FLAK_REACTION_LABELS)
+    row = _select('flak_reactions', _FLAK_REACTIONS_ROWS, (flak_reaction,), None)
+    return {'bombs': row[0], 'bombers': row[1]}
+
+
+# ---- 'target_chits'
+TargetChitsResult = TypedDict('TargetChitsResult', {'chits': int})
+TARGET_CHITS_COLUMNS: Final = ('chits',)
+_TARGET_CHITS_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
+    (('air_chit',), None, None, (1,)),
+    (('drawn',), None, None, (2,)),
+    (('held',), None, None, (3,)),
+)
+
+
+def lookup_target_chits(*, chit_step: ChitStep) -> TargetChitsResult:
+    """Target system chits, rule 3.4, 4.2, 20.4: the row the keys select.
+
+    Args:
+        chit_step: Target system chits (ChitStep; labels in CHIT_STEP_LABELS).
+
+    Returns:
+        The row's values by column:
+            'chits': Chits
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    chit_step = _member('target_chits', 'chit_step', chit_step, CHIT_STEP_LABELS)
+    row = _select('target_chits', _TARGET_CHITS_ROWS, (chit_step,), None)
+    return {'chits': row[0]}
+
+
+# ---- 'escort_missions'
+EscortMissionsResult = TypedDict('EscortMissionsResult', {
+    'order': int, 'us_attack': str, 'german_defense': int | None, 'defense_printed': str, 'battles': str,
+    'german_losses': str,
+})
+ESCORT_MISSIONS_COLUMNS: Final = ('order', 'us_attack', 'german_defense', 'defense_printed', 'battles', 'german_losses')
+_ESCORT_MISSIONS_ROWS: Final[tuple[_Row[tuple[int, str, int | None, str, str, str]], ...]] = (
+    (('airfield_strafing',), None, None, (
+        1, 'The total combat strength of all the fighters sent on the strafing mission', 10,
+        'Using a German defense strength of 10', 'One generalized battle each game turn',
+        'Units lost, from any planes the German player has anywhere on the map',
+    )),
+    (('flak_busting',), None, None, (
+        2, 'One combat factor per fighter group assigned; no stacking limit', None,
+        'A German defense strength equal to the FLAK strength in the FLAK hex to be strafed',
+        'Hex by hex: any number of FLAK hexes per game turn', 'FLAK factors lost, from the FLAK hex attacked',
+    )),
+)
+
+
+def lookup_escort_missions(*, escort_mission: EscortMission) -> EscortMissionsResult:
+    """Free escort airfield strafing and FLAK busting missions, rule 5.1-5.3, 6.1-6.4: the row the keys select.
+
+    Args:
+        escort_mission: Free escort mission (EscortMission; labels in ESCORT_MISSION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'order': Resolved
+            'us_attack': US attack
+            'german_defense': German defense strength
+            'defense_printed': German defense
+            'battles': Battles
+            'german_losses': German losses (right of the slash)
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    escort_mission = _member('escort_missions', 'escort_mission', escort_mission, ESCORT_MISSION_LABELS)
+    row = _select('escort_missions', _ESCORT_MISSIONS_ROWS, (escort_mission,), None)
+    return {
+        'order': row[0], 'us_attack': row[1], 'german_defense': row[2], 'defense_printed': row[3], 'battles': row[4],
+        'german_losses': row[5],
+    }
+
+
+# ---- 'turn_limits'
+TurnLimitsResult = TypedDict('TurnLimitsResult', {'maximum': int, 'per': TurnScale})
+TURN_LIMITS_COLUMNS: Final = ('maximum', 'per')
+_TURN_LIMITS_ROWS: Final[tuple[_Row[tuple[int, TurnScale]], ...]] = (
+    (('mission_turns',), None, None, (18, 'game_turn')),
+    (('missions_per_unit',), None, None, (1, 'game_turn')),
+    (('strafing_battles',), None, None, (1, 'game_turn')),
+    (('flak_attacks_per_fighter',), None, None, (1, 'game_turn')),
+    (('interceptions_per_hex',), None, None, (1, 'mission_turn')),
+    (('attacks_per_unit',), None, None, (1, 'mission_turn')),
+    (('attacked_per_unit',), None, None, (1, 'mission_turn')),
+    (('once_per_game_turn_steps',), None, None, (1, 'game_turn')),
+)
+
+
+def lookup_turn_limits(*, turn_limit: TurnLimit) -> TurnLimitsResult:
+    """Once-per-turn limits, rule 6.3, 8.3, 14.2, 16.1: the row the keys select.
+
+    Args:
+        turn_limit: Limit (TurnLimit; labels in TURN_LIMIT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'maximum': Maximum
+            'per': Per
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    turn_limit = _member('turn_limits', 'turn_limit', turn_limit, TURN_LIMIT_LABELS)
+    row = _select('turn_limits', _TURN_LIMITS_ROWS, (turn_limit,), None)
+    return {'maximum': row[0], 'per': row[1]}
 
 
 # ---- 'turn_sequence'
@@ -1376,6 +1717,14 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'german_set_up': lookup_german_set_up,
     'switching': lookup_switching,
     'fuel_index': lookup_fuel_index,
+    'flak_division_strength': lookup_flak_division_strength,
+    'flak_division_entry': lookup_flak_division_entry,
+    'flak_movement': lookup_flak_movement,
+    'flak_die_rolls': lookup_flak_die_rolls,
+    'flak_reactions': lookup_flak_reactions,
+    'target_chits': lookup_target_chits,
+    'escort_missions': lookup_escort_missions,
+    'turn_limits': lookup_turn_limits,
     'turn_sequence': lookup_turn_sequence,
     'stacking': lookup_stacking,
     'target_systems': lookup_target_systems,
@@ -1388,7 +1737,10 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
 
 # the keyword each context variable of the charts has in every drm_<id> function
 CONTEXT_PARAMETERS: Final[dict[str, str]] = {
-    'halvings': 'halvings', 'production': 'production', 'protected_line': 'protected_line',
+    'bombing_this_turn': 'bombing_this_turn', 'bombs_gone': 'bombs_gone', 'chits_held': 'chits_held',
+    'endurance': 'endurance', 'halvings': 'halvings', 'movement_factor': 'movement_factor', 'production': 'production',
+    'protected_line': 'protected_line', 'staging': 'staging', 'take_off_mission_turn': 'take_off_mission_turn',
+    'taking_off': 'taking_off',
 }
 
 
@@ -1432,9 +1784,90 @@ def compute_halved_production(*, protected_line: bool = False, production: int, 
     return int(value)
 
 
+def compute_chits_to_draw(*, chits_held: int) -> int:
+    """Target system chits to draw (rule 20.4): 3 - chits_held.
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('chits_to_draw', 'chits_held', chits_held)
+    _check_range('chits_to_draw', 'chits_held', chits_held, 0, 3)
+    value = (3 - chits_held)
+    return int(value)
+
+
+def compute_german_movement(*, taking_off: bool = False, staging: bool = False, movement_factor: int) -> int:
+    """German movement factor this mission turn (rule 8.2, 10.1): if taking_off and not staging then movement_factor - 1
+        else movement_factor.
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_flag('german_movement', 'taking_off', taking_off)
+    _check_flag('german_movement', 'staging', staging)
+    _check_int('german_movement', 'movement_factor', movement_factor)
+    _check_range('german_movement', 'movement_factor', movement_factor, 1, None)
+    value = ((movement_factor - 1) if (taking_off and not (staging)) else movement_factor)
+    return int(value)
+
+
+def compute_us_bomber_movement(
+    *,
+    movement_factor: int,
+    bombs_gone: bool = False,
+    bombing_this_turn: bool = False,
+) -> int:
+    """US bomber movement factor this mission turn (rule 11.1, 13.1, 19.1): movement_factor + (if bombs_gone then 1 else
+        0) - (if bombing_this_turn then 1 else 0).
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('us_bomber_movement', 'movement_factor', movement_factor)
+    _check_range('us_bomber_movement', 'movement_factor', movement_factor, 1, None)
+    _check_flag('us_bomber_movement', 'bombs_gone', bombs_gone)
+    _check_flag('us_bomber_movement', 'bombing_this_turn', bombing_this_turn)
+    value = ((movement_factor + (1 if bombs_gone else 0)) - (1 if bombing_this_turn else 0))
+    return int(value)
+
+
+def compute_landing_mission_turn(*, take_off_mission_turn: int, endurance: int) -> int:
+    """Mission turn in which a German unit must land (rule 9.2): take_off_mission_turn + endurance - 1.
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('landing_mission_turn', 'take_off_mission_turn', take_off_mission_turn)
+    _check_range('landing_mission_turn', 'take_off_mission_turn', take_off_mission_turn, 1, 18)
+    _check_int('landing_mission_turn', 'endurance', endurance)
+    _check_range('landing_mission_turn', 'endurance', endurance, 1, None)
+    value = ((take_off_mission_turn + endurance) - 1)
+    return int(value)
+
+
+def compute_next_take_off(*, take_off_mission_turn: int, endurance: int) -> int:
+    """Earliest mission turn of the next take off (rule 9.3): landing_mission_turn + 1.
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('next_take_off', 'take_off_mission_turn', take_off_mission_turn)
+    _check_range('next_take_off', 'take_off_mission_turn', take_off_mission_turn, 1, 18)
+    _check_int('next_take_off', 'endurance', endurance)
+    _check_range('next_take_off', 'endurance', endurance, 1, None)
+    _landing_mission_turn = compute_landing_mission_turn(take_off_mission_turn=take_off_mission_turn, endurance=endurance)
+    value = (_landing_mission_turn + 1)
+    return int(value)
+
+
 FORMULAS: Final[dict[str, Callable[..., int]]] = {
     'production_increase': compute_production_increase,
     'halved_production': compute_halved_production,
+    'chits_to_draw': compute_chits_to_draw,
+    'german_movement': compute_german_movement,
+    'us_bomber_movement': compute_us_bomber_movement,
+    'landing_mission_turn': compute_landing_mission_turn,
+    'next_take_off': compute_next_take_off,
 }
 
 
@@ -1488,6 +1921,12 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
         'halved_fw190a',
         '22.3',
         lambda: compute_halved_production(production=10, halvings=1),
+        6,
+    ),
+    (
+        'endurance_4_take_off_3',
+        '9.2',
+        lambda: compute_landing_mission_turn(endurance=4, take_off_mission_turn=3),
         6,
     ),
 )
