@@ -124,6 +124,21 @@ def inputs(game: model.Game, formula: model.Formula) -> tuple[str, ...]:
     return tuple(dict.fromkeys(_inputs(game, formula.expr, (formula.id,))))
 
 
+def _condition_inputs(cond: model.Condition) -> Iterator[str]:
+    """The variables a condition tests, in the order it names them (model.condition_vars is a set,
+    whose order would make the generated signatures differ from build to build)."""
+    match cond:
+        case model.Flag(var) | model.Compare(var) | model.In(var):
+            yield var
+        case model.Not(inner):
+            yield from _condition_inputs(inner)
+        case model.All(parts) | model.Any_(parts):
+            for part in parts:
+                yield from _condition_inputs(part)
+        case _:
+            assert_never(cond)
+
+
 def _inputs(game: model.Game, expr: Expr, within: tuple[str, ...]) -> Iterator[str]:
     match expr:
         case Number():
@@ -143,7 +158,7 @@ def _inputs(game: model.Game, expr: Expr, within: tuple[str, ...]) -> Iterator[s
             for a in args:
                 yield from _inputs(game, a, within)
         case IfElse(cond, then, otherwise):
-            yield from model.condition_vars(cond)
+            yield from _condition_inputs(cond)
             yield from _inputs(game, then, within)
             yield from _inputs(game, otherwise, within)
         case _:
