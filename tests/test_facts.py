@@ -194,9 +194,13 @@ def test_ia2_family_sizes_agree_with_the_aircraft_listed(ia2) -> None:
 
 def test_the_corpus_has_no_c417(corpus: Compilation) -> None:
     assert [d for d in corpus.diagnostics if d.code == "C417"] == []
-    assert not [s for s in corpus.suppressed if s.diagnostic.code == "C417"]
+    # the one the rulebook prints itself: Stuka Leader puts step 11, Draw Over-Target Event card, in
+    # TARGET-BOUND FLIGHT (seed L260) while Event Cards reads the middle section during the
+    # Over-Target step (L158); kept as printed with `allow C417` in sequence_of_play
+    allowed = [s.diagnostic.message.split("`")[1] for s in corpus.suppressed if s.diagnostic.code == "C417"]
+    assert allowed == ["over_target_event_middle"]
     same = [i for g in corpus.project.games.values() for i in g.invariants if isinstance(i, model.SameInvariant)]
-    assert len(same) == 11
+    assert len(same) == 16  # Stuka Leader (issue 15): 4 Event card facts and the Legendary Bandit's 2 victories
 
 
 def test_a_planted_change_in_the_corpus_is_reported(tmp_path: Path) -> None:
