@@ -571,7 +571,10 @@ class _ChartEmitter:
         if len(context) == 1 and len(INDENT + single) <= LINE:
             body.append(single)
         else:
-            body += ["context: dict[str, _Context] = " + context[0], *context[1:]]
+            # measured with its assignment and the function's indent (four long names overflow)
+            head = "context: dict[str, _Context] = {"
+            assign = fill(head, [f"{p.id!r}: {p.name}" for p in params], "}", INDENT)
+            body += [line.removeprefix(INDENT) for line in assign]
             body.append(f"return _total_drm(_{c.const}_DRMS, context, {clamp})")
         signature = ["*", *(f"{p.name}: {p.annotation}" for p in params)] if params else []
         return lines + self.function(f"drm_{c.ident}", signature, "int", "\n".join(doc), body)

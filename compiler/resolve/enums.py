@@ -204,7 +204,7 @@ def add_context(symbols: SymbolTable, decl: ast.ContextDecl, sink: Sink) -> None
     symbols.context[name] = model.ContextVar(name, var_type, enum, label, decl.name.span, low, high, members)
 
 
-_INT_DOMAIN = re.compile(r"^(\d+)(?:-(\d+)|(\+))?$")
+_INT_DOMAIN = re.compile(r"^(-?\d+)(?:-(-?\d+)|(\+))?$")
 
 
 def _context_domain(

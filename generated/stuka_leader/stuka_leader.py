@@ -749,6 +749,16 @@ BANDIT_LABELS: Final[dict[Bandit, str]] = {
 }
 
 
+BanditSkill = Literal['newbie', 'green', 'average', 'veteran', 'legendary']
+BANDIT_SKILL_LABELS: Final[dict[BanditSkill, str]] = {
+    'newbie': 'Newbie',
+    'green': 'Green',
+    'average': 'Average',
+    'veteran': 'Veteran',
+    'legendary': 'Legendary',
+}
+
+
 DotColour = Literal['green', 'yellow', 'red']
 DOT_COLOUR_LABELS: Final[dict[DotColour, str]] = {
     'green': 'Green',
@@ -762,6 +772,29 @@ DURATION_LABELS: Final[dict[Duration, str]] = {
     'short': 'Short',
     'medium': 'Medium',
     'long': 'Long',
+}
+
+
+Escorted = Literal['bomber', 'transport']
+ESCORTED_LABELS: Final[dict[Escorted, str]] = {
+    'bomber': 'Bomber',
+    'transport': 'Transport',
+}
+
+
+EventSection = Literal['top', 'middle', 'bottom']
+EVENT_SECTION_LABELS: Final[dict[EventSection, str]] = {
+    'top': 'Top section',
+    'middle': 'Middle section',
+    'bottom': 'Bottom section',
+}
+
+
+HorridoUse = Literal['okay', 'no_effect', 'attack_10']
+HORRIDO_USE_LABELS: Final[dict[HorridoUse, str]] = {
+    'okay': 'Treat as Okay',
+    'no_effect': 'Treat a Hit as No Effect',
+    'attack_10': 'Treat the Attack roll as 10',
 }
 
 
@@ -785,12 +818,51 @@ MANEUVER_RESULT_LABELS: Final[dict[ManeuverResult, str]] = {
 }
 
 
+MedicOption = Literal['remove_stress', 'remove_one_day', 'two_days_to_one']
+MEDIC_OPTION_LABELS: Final[dict[MedicOption, str]] = {
+    'remove_stress': 'Remove two Stress',
+    'remove_one_day': 'Remove a Miss One Day Wound',
+    'two_days_to_one': 'Replace a Miss Two Day Wound',
+}
+
+
+MissionCount = Literal[
+    'event_draws', 'turns', 'attacks_per_turn', 'sa_extra_attacks', 'missions_per_day', 'missions_per_pilot',
+]
+MISSION_COUNT_LABELS: Final[dict[MissionCount, str]] = {
+    'event_draws': 'Event cards drawn per Mission',
+    'turns': 'Over-Target Turns',
+    'attacks_per_turn': 'Attacks a Pilot declares each Turn',
+    'sa_extra_attacks': 'Extra Attacks per Situational Awareness counter spent',
+    'missions_per_day': 'Missions a Day (Primary and one Secondary)',
+    'missions_per_pilot': 'Missions a Pilot flies a Day',
+}
+
+
 Period = Literal['y1936_1941', 'y1942_1943', 'y1944_1945', 'y1946']
 PERIOD_LABELS: Final[dict[Period, str]] = {
     'y1936_1941': '1936 - 1941',
     'y1942_1943': '1942 - 1943',
     'y1944_1945': '1944 - 1945',
     'y1946': '1946 - ????',
+}
+
+
+Phase = Literal['pre_flight', 'target_bound', 'over_target', 'home_bound', 'debriefing']
+PHASE_LABELS: Final[dict[Phase, str]] = {
+    'pre_flight': 'Pre-Flight',
+    'target_bound': 'Target-Bound Flight',
+    'over_target': 'Over-Target',
+    'home_bound': 'Home-Bound Flight',
+    'debriefing': 'Debriefing',
+}
+
+
+PilotCounter = Literal['sa', 'zeal', 'horrido']
+PILOT_COUNTER_LABELS: Final[dict[PilotCounter, str]] = {
+    'sa': 'Situational Awareness',
+    'zeal': 'Zeal',
+    'horrido': 'Horrido',
 }
 
 
@@ -811,6 +883,21 @@ PROMOTE_FROM_LABELS: Final[dict[PromoteFrom, str]] = {
     'average': 'Average',
     'skilled': 'Skilled',
     'veteran': 'Veteran',
+}
+
+
+ScoredResult = Literal['minor', 'major', 'destroyed']
+SCORED_RESULT_LABELS: Final[dict[ScoredResult, str]] = {
+    'minor': 'Minor',
+    'major': 'Major',
+    'destroyed': 'Destroyed',
+}
+
+
+SoFlatItem = Literal['fuel_barrels', 'rocket']
+SO_FLAT_ITEM_LABELS: Final[dict[SoFlatItem, str]] = {
+    'fuel_barrels': 'Fuel Barrels',
+    'rocket': 'Rocket counter',
 }
 
 
@@ -847,6 +934,57 @@ SPECIAL_SITE_LABELS: Final[dict[SpecialSite, str]] = {
     'fire_director': 'Fire Director',
     'diversionary_attack': 'Diversionary Attack',
     'radio_coordination': 'Radio Coordination',
+}
+
+
+StressItem = Literal[
+    'target_stress', 'drop_tank', 'suppression', 'evasion', 'unfit_evasion', 'high_stress', 'bail_out', 'zeal',
+    'schnapps', 'medic', 'priority_rr', 'recovery', 'rest',
+]
+STRESS_ITEM_LABELS: Final[dict[StressItem, str]] = {
+    'target_stress': "Target Stress (the Target's Dot color)",
+    'drop_tank': 'Drop Tank carried throughout the Mission',
+    'suppression': 'Suppression Attack attempted',
+    'evasion': 'Evasion',
+    'unfit_evasion': 'Evasion by an Unfit Pilot',
+    'high_stress': 'Optional: High Stress Attacks/Suppression',
+    'bail_out': 'Successful Bail Out',
+    'zeal': 'Zeal counter expended',
+    'schnapps': 'Schnapps Counter discarded',
+    'medic': 'Medic',
+    'priority_rr': 'Priority R&R',
+    'recovery': 'Pilot Stress Recovery',
+    'rest': 'Pilot does not fly during a Day',
+}
+
+
+VictoryFor = Literal['enemy_counter', 'legendary_bandit', 'target_final_hits', 'last_ata_objective']
+VICTORY_FOR_LABELS: Final[dict[VictoryFor, str]] = {
+    'enemy_counter': 'An enemy counter (Site, Target, Bandit or Bomber)',
+    'legendary_bandit': 'A Legendary Bandit',
+    'target_final_hits': 'The final Hits that Destroy a Target',
+    'last_ata_objective': 'The last Objective on an AtA Target',
+}
+
+
+VpItem = Literal[
+    'target_destroyed', 'target_damaged', 'damaged_target_destroyed', 'target_of_opportunity', 'escort_exits_west',
+    'escort_exits_east', 'escort_destroyed', 'nuke', 'one_more_aircraft', 'one_fewer_aircraft', 'ace_survives',
+    'legendary_trade',
+]
+VP_ITEM_LABELS: Final[dict[VpItem, str]] = {
+    'target_destroyed': 'Target Destroyed',
+    'target_damaged': 'Target Damaged',
+    'damaged_target_destroyed': 'Damaged Target Destroyed on the second attempt',
+    'target_of_opportunity': 'Target of Opportunity Destroyed',
+    'escort_exits_west': 'Escorted Bomber / Transport exits the West Pre-Approach',
+    'escort_exits_east': 'Escorted Bomber / Transport exits the East Pre-Approach',
+    'escort_destroyed': 'Escorted Bomber / Transport Destroyed',
+    'nuke': 'NUKE used',
+    'one_more_aircraft': 'Optional: 1 more Aircraft than the Target card',
+    'one_fewer_aircraft': 'Optional: 1 fewer Aircraft than the Target card, Target Destroyed',
+    'ace_survives': 'Ace alive at the end of the Campaign',
+    'legendary_trade': 'Legendary Pilot traded for a Newbie',
 }
 
 
@@ -1413,6 +1551,936 @@ def roll_bandit_attack(
     return _rolled(natural, drm, lookup_bandit_attack(natural, bandit=bandit, drm=drm))
 
 
+# ---- 'so_flat_costs'
+SoFlatCostsResult = TypedDict('SoFlatCostsResult', {'so': int, 'buys': int, 'per': str})
+SO_FLAT_COSTS_COLUMNS: Final = ('so', 'buys', 'per')
+_SO_FLAT_COSTS_ROWS: Final[tuple[_Row[tuple[int, int, str]], ...]] = (
+    (('fuel_barrels',), None, None, (2, 3, 'three Fuel Barrels, after you choose your Campaign')),
+    (('rocket',), None, None, (1, 1, 'every Rocket counter you equip per Mission')),
+)
+
+
+def lookup_so_flat_costs(*, so_flat_item: SoFlatItem) -> SoFlatCostsResult:
+    """Special Option point costs (Fuel Barrels, Rockets), rule Campaign Setup: Fuel; SO Points: the row the keys
+        select.
+
+    Args:
+        so_flat_item: Special Option item (one price) (SoFlatItem; labels in SO_FLAT_ITEM_LABELS).
+
+    Returns:
+        The row's values by column:
+            'so': SO points
+            'buys': Buys
+            'per': For
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    so_flat_item = _member('so_flat_costs', 'so_flat_item', so_flat_item, SO_FLAT_ITEM_LABELS)
+    row = _select('so_flat_costs', _SO_FLAT_COSTS_ROWS, (so_flat_item,), None)
+    return {'so': row[0], 'buys': row[1], 'per': row[2]}
+
+
+# ---- 'victories'
+VictoriesResult = TypedDict('VictoriesResult', {'victories': int})
+VICTORIES_COLUMNS: Final = ('victories',)
+_VICTORIES_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
+    (('enemy_counter',), None, None, (1,)),
+    (('legendary_bandit',), None, None, (2,)),
+    (('target_final_hits',), None, None, (2,)),
+    (('last_ata_objective',), None, None, (1,)),
+)
+
+
+def lookup_victories(*, victory_for: VictoryFor) -> VictoriesResult:
+    """Victories, rule Dogfighting: Aces; Debriefing 25: the row the keys select.
+
+    Args:
+        victory_for: Destroyed (VictoryFor; labels in VICTORY_FOR_LABELS).
+
+    Returns:
+        The row's values by column:
+            'victories': Victories
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    victory_for = _member('victories', 'victory_for', victory_for, VICTORY_FOR_LABELS)
+    row = _select('victories', _VICTORIES_ROWS, (victory_for,), None)
+    return {'victories': row[0]}
+
+
+# ---- 'bandit_skill_levels'
+BanditSkillLevelsResult = TypedDict('BanditSkillLevelsResult', {'destroyed': str, 'victories': int})
+BANDIT_SKILL_LEVELS_COLUMNS: Final = ('destroyed', 'victories')
+_BANDIT_SKILL_LEVELS_ROWS: Final[tuple[_Row[tuple[str, int]], ...]] = (
+    (('newbie',), None, None, ('Place the Bandit counter back in the cup.', 1)),
+    (('green',), None, None, ('Place the Bandit counter back in the cup.', 1)),
+    (('average',), None, None, ('Place the Bandit counter back in the cup.', 1)),
+    (('veteran',), None, None, (
+        'Remove the counter from the Campaign (the "Enemy Bandit Veteran/Legendary Kills" area).', 1,
+    )),
+    (('legendary',), None, None, (
+        'Remove the counter from the Campaign (the "Enemy Bandit Veteran/Legendary Kills" area).', 2,
+    )),
+)
+
+
+def lookup_bandit_skill_levels(*, bandit_skill: BanditSkill) -> BanditSkillLevelsResult:
+    """Bandit Skill Levels, rule Target-Bound Flight 9; Dogfighting: Veteran / Legendary Bandits: the row the keys
+        select.
+
+    Args:
+        bandit_skill: Bandit Skill Level (BanditSkill; labels in BANDIT_SKILL_LABELS).
+
+    Returns:
+        The row's values by column:
+            'destroyed': When Destroyed
+            'victories': Victories
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    bandit_skill = _member('bandit_skill_levels', 'bandit_skill', bandit_skill, BANDIT_SKILL_LABELS)
+    row = _select('bandit_skill_levels', _BANDIT_SKILL_LEVELS_ROWS, (bandit_skill,), None)
+    return {'destroyed': row[0], 'victories': row[1]}
+
+
+# ---- 'medic_options'
+MedicOptionsResult = TypedDict('MedicOptionsResult', {'effect': str})
+MEDIC_OPTIONS_COLUMNS: Final = ('effect',)
+_MEDIC_OPTIONS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('remove_stress',), None, None, ('Remove two Stress from one Pilot.',)),
+    (('remove_one_day',), None, None, ('Remove a Miss One Day Wound Counter from one Pilot.',)),
+    (('two_days_to_one',), None, None, ('Replace a Miss Two Day Wound Counter with a Miss One Day Wound counter.',)),
+)
+
+
+def lookup_medic_options(*, medic_option: MedicOption) -> MedicOptionsResult:
+    """Medic, rule Debriefing 27: the row the keys select.
+
+    Args:
+        medic_option: Medic option (MedicOption; labels in MEDIC_OPTION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'effect': Effect
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    medic_option = _member('medic_options', 'medic_option', medic_option, MEDIC_OPTION_LABELS)
+    row = _select('medic_options', _MEDIC_OPTIONS_ROWS, (medic_option,), None)
+    return {'effect': row[0]}
+
+
+# ---- 'vp_adjustments'
+VpAdjustmentsResult = TypedDict('VpAdjustmentsResult', {'vp': int | None, 'printed': str})
+VP_ADJUSTMENTS_COLUMNS: Final = ('vp', 'printed')
+_VP_ADJUSTMENTS_ROWS: Final[tuple[_Row[tuple[int | None, str]], ...]] = (
+    (('target_destroyed',), None, None, (
+        None, 'VP - Victory Points: The number of Victory Points you gain if you Destroy the Target.',
+    )),
+    (('target_damaged',), None, None, (
+        None, "You score one-half of the Target's VPs, rounding down, and shuffle the Target back into the deck.",
+    )),
+    (('damaged_target_destroyed',), None, None, (
+        None, "If you Destroy the Target on the second attempt, gain one-half the Target's VPs, rounding up.",
+    )),
+    (('target_of_opportunity',), None, None, (1, 'If you Destroy this Site, gain 1 VP.')),
+    (('escort_exits_west',), None, None, (
+        1, 'Every Bomber / Transport that exits the West Pre-Approach of the Tactical Display is +1 VP.',
+    )),
+    (('escort_exits_east',), None, None, (
+        0, 'Bombers / Transport that exit the East Pre-Approach do not count towards VP at all.',
+    )),
+    (('escort_destroyed',), None, None, (
+        -1, 'If a Bandit scores a Destroyed result, the Bomber / Transport is Destroyed, and Player suffers -1VP.',
+    )),
+    (('nuke',), None, None, (-5, 'Lose 5VP for using this weapon.')),
+    (('one_more_aircraft',), None, None, (
+        -1, 'You can take 1 more Aircraft than the Target card specifies, but you lose 1 VP from the mission.',
+    )),
+    (('one_fewer_aircraft',), None, None, (
+        1,
+        'If you take 1 fewer Aircraft than the Target card specifies, and still Destroy the Target, you gain 1 extra VP from the mission.',
+    )),
+    (('ace_survives',), None, None, (1, 'If a Pilot becomes an Ace and survives the Campaign gain +1 VP.')),
+    (('legendary_trade',), None, None, (3, '"trade" him for a Newbie and gain +3 VP')),
+)
+
+
+def lookup_vp_adjustments(*, vp_item: VpItem) -> VpAdjustmentsResult:
+    """Victory Points, rule Target Cards; Debriefing; Special Targets; Optional Rules: the row the keys select.
+
+    Args:
+        vp_item: Victory Points (VpItem; labels in VP_ITEM_LABELS).
+
+    Returns:
+        The row's values by column:
+            'vp': VP
+            'printed': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    vp_item = _member('vp_adjustments', 'vp_item', vp_item, VP_ITEM_LABELS)
+    row = _select('vp_adjustments', _VP_ADJUSTMENTS_ROWS, (vp_item,), None)
+    return {'vp': row[0], 'printed': row[1]}
+
+
+# ---- 'stress_adjustments'
+StressAdjustmentsResult = TypedDict('StressAdjustmentsResult', {'stress': int | None, 'printed': str})
+STRESS_ADJUSTMENTS_COLUMNS: Final = ('stress', 'printed')
+_STRESS_ADJUSTMENTS_ROWS: Final[tuple[_Row[tuple[int | None, str]], ...]] = (
+    (('target_stress',), None, None, (
+        None,
+        "each Pilot that flew the Mission also suffers Stress based on the Target's Dot color on the Campaign Sheet or the Target card.",
+    )),
+    (('drop_tank',), None, None, (
+        -1,
+        'This may be reduced by 1 Stress if the Pilot carried a Drop Tank throughout the Mission. (If it is a 0 Stress Target, the Pilot still receives a -1 Stress)',
+    )),
+    (('suppression',), None, None, (
+        1,
+        'When an Aircraft attempts a Suppression Attack, place a +1 Stress counter on its card, whether the Suppression was successful or not.',
+    )),
+    (('evasion',), None, None, (1, 'When an Aircraft goes Evasive, place a +1 Stress counter on the Pilot.')),
+    (('unfit_evasion',), None, None, (
+        1, 'An Unfit Pilot can perform an Evade maneuver, at the cost of gaining another +1 Stress.',
+    )),
+    (('high_stress',), None, None, (1, 'The Pilot suffers +1 additional Stress point each Turn this is used.')),
+    (('bail_out',), None, None, (
+        2,
+        'Any Pilot that performs a Successful Bail Out is returned to the Squadron with +2 Stress and a new Aircraft.',
+    )),
+    (('zeal',), None, None, (None, 'You may expend a Zeal counter to instantly remove 1-2 Stress.')),
+    (('schnapps',), None, None, (-2, 'Discard after any Mission to remove 2 Stress from every Pilot in the Squadron.')),
+    (('medic',), None, None, (-2, 'Remove two Stress from one Pilot.')),
+    (('priority_rr',), None, None, (
+        None,
+        "spend 5/8/11 SO points to remove Stress equal to 2 plus each Pilot's respective Cool rating, from every Pilot in your Squadron.",
+    )),
+    (('recovery',), None, None, (
+        None, 'reduce the total Stress points for a Pilot by the Cool number shown on the Pilot card.',
+    )),
+    (('rest',), None, None, (
+        None,
+        'When a Pilot does not fly during a Day, the Pilot recovers Stress equal to the Cool Rating + 2 and removes one day of Wounds.',
+    )),
+)
+
+
+def lookup_stress_adjustments(*, stress_item: StressItem) -> StressAdjustmentsResult:
+    """Stress, rule Sites and Bandits Attack; Debriefing 23-27; Pre-Flight 5; Optional Rules: the row the keys select.
+
+    Args:
+        stress_item: Stress (StressItem; labels in STRESS_ITEM_LABELS).
+
+    Returns:
+        The row's values by column:
+            'stress': Stress
+            'printed': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    stress_item = _member('stress_adjustments', 'stress_item', stress_item, STRESS_ITEM_LABELS)
+    row = _select('stress_adjustments', _STRESS_ADJUSTMENTS_ROWS, (stress_item,), None)
+    return {'stress': row[0], 'printed': row[1]}
+
+
+# ---- 'pilot_counters'
+PilotCountersResult = TypedDict('PilotCountersResult', {'use': str, 'regain': str})
+PILOT_COUNTERS_COLUMNS: Final = ('use', 'regain')
+_PILOT_COUNTERS_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('sa',), None, None, (
+        'A Slow Pilot: perform an extra Attack in the Fast Pilot Attack step. A Fast Pilot: perform an extra Attack in the Slow Pilot Attack step.',
+        'Situational Awareness is renewed after each Mission.',
+    )),
+    (('zeal',), None, None, (
+        'Instantly remove 1-2 Stress.',
+        'Expended Zeal counters are replenished when a Target with the Zeal Keyword is destroyed, even if a Pilot was not on the Mission.',
+    )),
+    (('horrido',), None, None, (
+        'Any one of the Horrido uses.',
+        'When you Destroy a Target with the Horrido and / or Pilot notation, all Pilots in your Squadron with Horrido points MAY regain all their expended Horrido points, including those who did not fly in the Mission.',
+    )),
+)
+
+
+def lookup_pilot_counters(*, pilot_counter: PilotCounter) -> PilotCountersResult:
+    """Situational Awareness, Zeal and Horrido counters, rule Pre-Flight 5: Prepare for Mission; Debriefing: the row the
+        keys select.
+
+    Args:
+        pilot_counter: Pilot counter (PilotCounter; labels in PILOT_COUNTER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'use': Expend to
+            'regain': Regained
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    pilot_counter = _member('pilot_counters', 'pilot_counter', pilot_counter, PILOT_COUNTER_LABELS)
+    row = _select('pilot_counters', _PILOT_COUNTERS_ROWS, (pilot_counter,), None)
+    return {'use': row[0], 'regain': row[1]}
+
+
+# ---- 'horrido_uses'
+HorridoUsesResult = TypedDict('HorridoUsesResult', {'effect': str})
+HORRIDO_USES_COLUMNS: Final = ('effect',)
+_HORRIDO_USES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('okay',), None, None, ('Treat an Unfit or Shaken Pilot as being Okay for the current Mission.',)),
+    (('no_effect',), None, None, (
+        'After suffering a Minor Hit, Major Hit, or Destroyed result, treat it as a No Effect.',
+    )),
+    (('attack_10',), None, None, (
+        'Instead of rolling for an Attack, treat the Attack roll as being a "10", before applying modifiers.',
+    )),
+)
+
+
+def lookup_horrido_uses(*, horrido_use: HorridoUse) -> HorridoUsesResult:
+    """Horrido, rule Pre-Flight 5: Prepare for Mission, Horrido: the row the keys select.
+
+    Args:
+        horrido_use: Horrido use (HorridoUse; labels in HORRIDO_USE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'effect': Effect
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    horrido_use = _member('horrido_uses', 'horrido_use', horrido_use, HORRIDO_USE_LABELS)
+    row = _select('horrido_uses', _HORRIDO_USES_ROWS, (horrido_use,), None)
+    return {'effect': row[0]}
+
+
+# ---- 'maneuver_roll'
+ManeuverRollResult = TypedDict('ManeuverRollResult', {'band': str})
+MANEUVER_ROLL_COLUMNS: Final = ('band',)
+_MANEUVER_ROLL_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), None, 2, ("The Maneuver's 2 or less result",)),
+    ((), 3, 5, ("The Maneuver's 3 to 5 result",)),
+    ((), 6, 8, ("The Maneuver's 6 to 8 result",)),
+    ((), 9, None, ("The Maneuver's 9 or higher result",)),
+)
+_MANEUVER_ROLL_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+
+
+def lookup_maneuver_roll(roll: int, *, drm: int = 0) -> ManeuverRollResult:
+    """Maneuver roll, rule Dogfighting: Fast Pilots Maneuver and Attack: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d10, 1 to 10.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'band': Result on the Dogfight Sheet
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    _check_natural('maneuver_roll', roll, _MANEUVER_ROLL_OUTCOMES, '1d10')
+    _check_int('maneuver_roll', 'drm', drm)
+    row = _select('maneuver_roll', _MANEUVER_ROLL_ROWS, (), roll + drm)
+    return {'band': row[0]}
+
+
+def roll_maneuver_roll(rng: random.Random, *, drm: int = 0) -> Roll[ManeuverRollResult]:
+    """Roll 1d10 with `rng` and read Maneuver roll, rule Dogfighting: Fast Pilots Maneuver and Attack.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('maneuver_roll', rng)
+    natural = _roll(rng, 'sum', 1, 10, 0, 0)
+    return _rolled(natural, drm, lookup_maneuver_roll(natural, drm=drm))
+
+
+_MANEUVER_ROLL_DRMS: Final = (
+    _Drm(+1, None, _Per('pilot_ata', 1, 'down')),
+    _Drm(+1, None, _Per('aircraft_mn', 1, 'down')),
+    _Drm(-1, None, _Per('wp_carried', 1, 'down')),
+    _Drm(-1, None, _Per('bandit_ata', 1, 'down')),
+)
+
+
+def drm_maneuver_roll(
+    *,
+    aircraft_mn: int | None = None,
+    bandit_ata: int | None = None,
+    pilot_ata: int | None = None,
+    wp_carried: int | None = None,
+) -> int:
+    """The total DRM for Maneuver roll, rule Dogfighting: Fast Pilots Maneuver and Attack: the sum of the DRMs whose
+        conditions are true.
+
+    +1 Pilot's AtA stat (per Pilot's AtA stat)
+    +1 Aircraft Maneuver value (per Aircraft Maneuver (MN) value)
+    -1 WP Penalty (each WP of Rockets or Drop Tanks) (per WP of Rockets or Drop Tanks carried)
+    -1 Bandit's AtA Skill (subtracted) (per Bandit's AtA Skill (AtA Modifier))
+
+    A value left as None is unknown: a DRM applies only when its condition is true without it.
+
+    Args:
+        aircraft_mn: Aircraft Maneuver (MN) value (an int, or None if unknown).
+        bandit_ata: Bandit's AtA Skill (AtA Modifier) (an int, or None if unknown).
+        pilot_ata: Pilot's AtA stat (an int, or None if unknown).
+        wp_carried: WP of Rockets or Drop Tanks carried (an int, or None if unknown).
+    """
+    if aircraft_mn is not None:
+        _check_int('maneuver_roll', 'aircraft_mn', aircraft_mn)
+        _check_range('maneuver_roll', 'aircraft_mn', aircraft_mn, -5, 5)
+    if bandit_ata is not None:
+        _check_int('maneuver_roll', 'bandit_ata', bandit_ata)
+        _check_range('maneuver_roll', 'bandit_ata', bandit_ata, -5, 5)
+    if pilot_ata is not None:
+        _check_int('maneuver_roll', 'pilot_ata', pilot_ata)
+        _check_range('maneuver_roll', 'pilot_ata', pilot_ata, -5, 5)
+    if wp_carried is not None:
+        _check_int('maneuver_roll', 'wp_carried', wp_carried)
+        _check_range('maneuver_roll', 'wp_carried', wp_carried, 0, 9)
+    context: dict[str, _Context] = {
+        'aircraft_mn': aircraft_mn, 'bandit_ata': bandit_ata, 'pilot_ata': pilot_ata, 'wp_carried': wp_carried,
+    }
+    return _total_drm(_MANEUVER_ROLL_DRMS, context, None)
+
+
+# ---- 'bandit_maneuver_choice'
+_BANDIT_MANEUVER_CHOICE_DRMS: Final = (
+    _Drm(+1, None, _Per('bandit_ata', 1, 'down')),
+    _Drm(-1, None, _Per('aircraft_mn', 1, 'down')),
+)
+
+
+def drm_bandit_maneuver_choice(*, aircraft_mn: int | None = None, bandit_ata: int | None = None) -> int:
+    """The total DRM for Bandit Maneuver choice modifiers, rule Sites and Bandits Attack: Bandits Maneuver: the sum of
+        the DRMs whose conditions are true.
+
+    +1 Bandit's AtA Skill (per Bandit's AtA Skill (AtA Modifier))
+    -1 Friendly Aircraft's MN (subtracted) (per Aircraft Maneuver (MN) value)
+
+    A value left as None is unknown: a DRM applies only when its condition is true without it.
+
+    Args:
+        aircraft_mn: Aircraft Maneuver (MN) value (an int, or None if unknown).
+        bandit_ata: Bandit's AtA Skill (AtA Modifier) (an int, or None if unknown).
+    """
+    if aircraft_mn is not None:
+        _check_int('bandit_maneuver_choice', 'aircraft_mn', aircraft_mn)
+        _check_range('bandit_maneuver_choice', 'aircraft_mn', aircraft_mn, -5, 5)
+    if bandit_ata is not None:
+        _check_int('bandit_maneuver_choice', 'bandit_ata', bandit_ata)
+        _check_range('bandit_maneuver_choice', 'bandit_ata', bandit_ata, -5, 5)
+    return _total_drm(_BANDIT_MANEUVER_CHOICE_DRMS, {'aircraft_mn': aircraft_mn, 'bandit_ata': bandit_ata}, None)
+
+
+# ---- 'bandit_maneuver_success'
+BanditManeuverSuccessResult = TypedDict('BanditManeuverSuccessResult', {'band': str})
+BANDIT_MANEUVER_SUCCESS_COLUMNS: Final = ('band',)
+_BANDIT_MANEUVER_SUCCESS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), None, 2, ("The Maneuver's 2 or less result",)),
+    ((), 3, 5, ("The Maneuver's 3 to 5 result",)),
+    ((), 6, 8, ("The Maneuver's 6 to 8 result",)),
+    ((), 9, None, ("The Maneuver's 9 or higher result",)),
+)
+_BANDIT_MANEUVER_SUCCESS_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+
+
+def lookup_bandit_maneuver_success(roll: int, *, drm: int = 0) -> BanditManeuverSuccessResult:
+    """Bandit Maneuver Success roll, rule Sites and Bandits Attack: Bandits Maneuver: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d10, 1 to 10.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'band': Result on the Dogfight Sheet
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    _check_natural('bandit_maneuver_success', roll, _BANDIT_MANEUVER_SUCCESS_OUTCOMES, '1d10')
+    _check_int('bandit_maneuver_success', 'drm', drm)
+    row = _select('bandit_maneuver_success', _BANDIT_MANEUVER_SUCCESS_ROWS, (), roll + drm)
+    return {'band': row[0]}
+
+
+def roll_bandit_maneuver_success(rng: random.Random, *, drm: int = 0) -> Roll[BanditManeuverSuccessResult]:
+    """Roll 1d10 with `rng` and read Bandit Maneuver Success roll, rule Sites and Bandits Attack: Bandits Maneuver.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('bandit_maneuver_success', rng)
+    natural = _roll(rng, 'sum', 1, 10, 0, 0)
+    return _rolled(natural, drm, lookup_bandit_maneuver_success(natural, drm=drm))
+
+
+_BANDIT_MANEUVER_SUCCESS_DRMS: Final = (
+    _Drm(+1, None, _Per('bandit_ata', 1, 'down')),
+    _Drm(-1, None, _Per('pilot_ata', 1, 'down')),
+    _Drm(-1, None, _Per('aircraft_mn', 1, 'down')),
+    _Drm(+1, None, _Per('wp_carried', 1, 'down')),
+)
+
+
+def drm_bandit_maneuver_success(
+    *,
+    aircraft_mn: int | None = None,
+    bandit_ata: int | None = None,
+    pilot_ata: int | None = None,
+    wp_carried: int | None = None,
+) -> int:
+    """The total DRM for Bandit Maneuver Success roll, rule Sites and Bandits Attack: Bandits Maneuver: the sum of the
+        DRMs whose conditions are true.
+
+    +1 Bandit's AtA Skill (per Bandit's AtA Skill (AtA Modifier))
+    -1 Pilot's AtA stat (subtracted) (per Pilot's AtA stat)
+    -1 Aircraft's MN stat (subtracted) (per Aircraft Maneuver (MN) value)
+    +1 WP penalty (subtracted: +1 per WP of Rockets or Drop Tanks) (per WP of Rockets or Drop Tanks carried)
+
+    A value left as None is unknown: a DRM applies only when its condition is true without it.
+
+    Args:
+        aircraft_mn: Aircraft Maneuver (MN) value (an int, or None if unknown).
+        bandit_ata: Bandit's AtA Skill (AtA Modifier) (an int, or None if unknown).
+        pilot_ata: Pilot's AtA stat (an int, or None if unknown).
+        wp_carried: WP of Rockets or Drop Tanks carried (an int, or None if unknown).
+    """
+    if aircraft_mn is not None:
+        _check_int('bandit_maneuver_success', 'aircraft_mn', aircraft_mn)
+        _check_range('bandit_maneuver_success', 'aircraft_mn', aircraft_mn, -5, 5)
+    if bandit_ata is not None:
+        _check_int('bandit_maneuver_success', 'bandit_ata', bandit_ata)
+        _check_range('bandit_maneuver_success', 'bandit_ata', bandit_ata, -5, 5)
+    if pilot_ata is not None:
+        _check_int('bandit_maneuver_success', 'pilot_ata', pilot_ata)
+        _check_range('bandit_maneuver_success', 'pilot_ata', pilot_ata, -5, 5)
+    if wp_carried is not None:
+        _check_int('bandit_maneuver_success', 'wp_carried', wp_carried)
+        _check_range('bandit_maneuver_success', 'wp_carried', wp_carried, 0, 9)
+    context: dict[str, _Context] = {
+        'aircraft_mn': aircraft_mn, 'bandit_ata': bandit_ata, 'pilot_ata': pilot_ata, 'wp_carried': wp_carried,
+    }
+    return _total_drm(_BANDIT_MANEUVER_SUCCESS_DRMS, context, None)
+
+
+# ---- 'attack_roll_modifiers'
+_ATTACK_ROLL_MODIFIERS_DRMS: Final = (
+    _Drm(+1, None, _Per('pilot_ata', 1, 'down')),
+    _Drm(-1, None, _Per('bandit_ata', 1, 'down')),
+    _Drm(+1, _Compare('attacker_position', '==', 'advantaged')),
+    _Drm(+3, _Compare('attacker_position', '==', 'tailing')),
+    _Drm(+1, _Compare('maneuver', '==', 'atk_plus1'), group='maneuver_atk'),
+    _Drm(+2, _Compare('maneuver', '==', 'atk_plus2'), group='maneuver_atk'),
+    _Drm(+4, _Compare('maneuver', '==', 'atk_plus4'), group='maneuver_atk'),
+    _Drm(-1, _Compare('maneuver', '==', 'atk_minus1'), group='maneuver_atk'),
+    _Drm(+1, _Flag('high_stress')),
+)
+
+
+def drm_attack_roll_modifiers(
+    *,
+    attacker_position: Position | None = None,
+    bandit_ata: int | None = None,
+    high_stress: bool = False,
+    maneuver: ManeuverResult | None = None,
+    pilot_ata: int | None = None,
+) -> int:
+    """The total DRM for Gun Attack roll modifiers, rule Dogfighting: Attacking: the sum of the DRMs whose conditions
+        are true.
+
+    +1 Pilot's AtA stat (per Pilot's AtA stat)
+    -1 Bandit's AtA skill (subtracted) (per Bandit's AtA Skill (AtA Modifier))
+    +1 Advantaged
+    +3 Tailing
+    +1 +1 Atk
+    +2 +2 Atk
+    +4 +4 Atk
+    -1 -1 Atk
+    +1 High Stress Attacks (optional, +1 Stress)
+    Maneuver Atk result: only one of +1 Atk +1, +2 Atk +2, +4 Atk +4, -1 Atk -1 can apply.
+
+    A value left as None is unknown: a DRM applies only when its condition is true without it.
+
+    Args:
+        attacker_position: Attacking aircraft's position (Position, labels in POSITION_LABELS; or None if unknown).
+        bandit_ata: Bandit's AtA Skill (AtA Modifier) (an int, or None if unknown).
+        high_stress: High Stress Attacks/Suppression used this Turn (optional rule) (True or False).
+        maneuver: Result of this Turn's Maneuver (ManeuverResult, labels in MANEUVER_RESULT_LABELS; or None if
+            unknown).
+        pilot_ata: Pilot's AtA stat (an int, or None if unknown).
+    """
+    if attacker_position is not None:
+        attacker_position = _member('attack_roll_modifiers', 'attacker_position', attacker_position, POSITION_LABELS)
+    if bandit_ata is not None:
+        _check_int('attack_roll_modifiers', 'bandit_ata', bandit_ata)
+        _check_range('attack_roll_modifiers', 'bandit_ata', bandit_ata, -5, 5)
+    _check_flag('attack_roll_modifiers', 'high_stress', high_stress)
+    if maneuver is not None:
+        maneuver = _member('attack_roll_modifiers', 'maneuver', maneuver, MANEUVER_RESULT_LABELS)
+    if pilot_ata is not None:
+        _check_int('attack_roll_modifiers', 'pilot_ata', pilot_ata)
+        _check_range('attack_roll_modifiers', 'pilot_ata', pilot_ata, -5, 5)
+    context: dict[str, _Context] = {
+        'attacker_position': attacker_position, 'bandit_ata': bandit_ata, 'high_stress': high_stress,
+        'maneuver': maneuver, 'pilot_ata': pilot_ata,
+    }
+    return _total_drm(_ATTACK_ROLL_MODIFIERS_DRMS, context, None, (('maneuver_atk', 'one'),))
+
+
+# ---- 'bandit_attack_modifiers'
+_BANDIT_ATTACK_MODIFIERS_DRMS: Final = (
+    _Drm(+1, None, _Per('bandit_ata', 1, 'down')),
+    _Drm(-1, None, _Per('pilot_ata', 1, 'down')),
+    _Drm(-1, None, _Per('robustness', 1, 'down')),
+    _Drm(+1, _Flag('aircraft_damaged')),
+)
+
+
+def drm_bandit_attack_modifiers(
+    *,
+    aircraft_damaged: bool = False,
+    bandit_ata: int | None = None,
+    pilot_ata: int | None = None,
+    robustness: int | None = None,
+) -> int:
+    """The total DRM for Bandit Attack roll modifiers, rule Sites and Bandits Attack: Bandits Attack: the sum of the
+        DRMs whose conditions are true.
+
+    +1 Bandit's AtA Skill (per Bandit's AtA Skill (AtA Modifier))
+    -1 Pilot's AtA stat (subtracted) (per Pilot's AtA stat)
+    -1 Aircraft's Robustness (subtracted) (per Aircraft's Robustness rating)
+    +1 Damaged Aircraft: -1 Robustness (subtracted)
+
+    A value left as None is unknown: a DRM applies only when its condition is true without it.
+
+    Args:
+        aircraft_damaged: Aircraft Damaged (True or False).
+        bandit_ata: Bandit's AtA Skill (AtA Modifier) (an int, or None if unknown).
+        pilot_ata: Pilot's AtA stat (an int, or None if unknown).
+        robustness: Aircraft's Robustness rating (an int, or None if unknown).
+    """
+    _check_flag('bandit_attack_modifiers', 'aircraft_damaged', aircraft_damaged)
+    if bandit_ata is not None:
+        _check_int('bandit_attack_modifiers', 'bandit_ata', bandit_ata)
+        _check_range('bandit_attack_modifiers', 'bandit_ata', bandit_ata, -5, 5)
+    if pilot_ata is not None:
+        _check_int('bandit_attack_modifiers', 'pilot_ata', pilot_ata)
+        _check_range('bandit_attack_modifiers', 'pilot_ata', pilot_ata, -5, 5)
+    if robustness is not None:
+        _check_int('bandit_attack_modifiers', 'robustness', robustness)
+        _check_range('bandit_attack_modifiers', 'robustness', robustness, -5, 5)
+    context: dict[str, _Context] = {
+        'aircraft_damaged': aircraft_damaged, 'bandit_ata': bandit_ata, 'pilot_ata': pilot_ata,
+        'robustness': robustness,
+    }
+    return _total_drm(_BANDIT_ATTACK_MODIFIERS_DRMS, context, None)
+
+
+# ---- 'site_attack_modifiers'
+_SITE_ATTACK_MODIFIERS_DRMS: Final = (
+    _Drm(-1, None, _Per('robustness', 1, 'down')),
+    _Drm(+1, _Flag('aircraft_damaged')),
+    _Drm(-1, _Flag('fire_director_destroyed')),
+)
+
+
+def drm_site_attack_modifiers(
+    *,
+    aircraft_damaged: bool = False,
+    fire_director_destroyed: bool = False,
+    robustness: int | None = None,
+) -> int:
+    """The total DRM for Site Attack roll modifiers, rule Sites and Bandits Attack: Attack Resolution: the sum of the
+        DRMs whose conditions are true.
+
+    -1 Aircraft's Robustness (subtracted) (per Aircraft's Robustness rating)
+    +1 Damaged Aircraft: -1 Robustness (subtracted)
+    -1 Fire Director Destroyed
+
+    A value left as None is unknown: a DRM applies only when its condition is true without it.
+
+    Args:
+        aircraft_damaged: Aircraft Damaged (True or False).
+        fire_director_destroyed: Fire Director Special Site Destroyed (True or False).
+        robustness: Aircraft's Robustness rating (an int, or None if unknown).
+    """
+    _check_flag('site_attack_modifiers', 'aircraft_damaged', aircraft_damaged)
+    _check_flag('site_attack_modifiers', 'fire_director_destroyed', fire_director_destroyed)
+    if robustness is not None:
+        _check_int('site_attack_modifiers', 'robustness', robustness)
+        _check_range('site_attack_modifiers', 'robustness', robustness, -5, 5)
+    context: dict[str, _Context] = {
+        'aircraft_damaged': aircraft_damaged, 'fire_director_destroyed': fire_director_destroyed,
+        'robustness': robustness,
+    }
+    return _total_drm(_SITE_ATTACK_MODIFIERS_DRMS, context, None)
+
+
+# ---- 'defensive_fire_modifiers'
+_DEFENSIVE_FIRE_MODIFIERS_DRMS: Final = (
+    _Drm(-1, None, _Per('pilot_ata', 1, 'down')),
+    _Drm(-1, None, _Per('robustness', 1, 'down')),
+)
+
+
+def drm_defensive_fire_modifiers(*, pilot_ata: int | None = None, robustness: int | None = None) -> int:
+    """The total DRM for Bombers Defensive Fire modifiers, rule Sites and Bandits Attack: Bombers Defensive Fire: the
+        sum of the DRMs whose conditions are true.
+
+    -1 Attacking Aircraft's AtA (subtracted) (per Pilot's AtA stat)
+    -1 Friendly Robustness (subtracted) (per Aircraft's Robustness rating)
+
+    A value left as None is unknown: a DRM applies only when its condition is true without it.
+
+    Args:
+        pilot_ata: Pilot's AtA stat (an int, or None if unknown).
+        robustness: Aircraft's Robustness rating (an int, or None if unknown).
+    """
+    if pilot_ata is not None:
+        _check_int('defensive_fire_modifiers', 'pilot_ata', pilot_ata)
+        _check_range('defensive_fire_modifiers', 'pilot_ata', pilot_ata, -5, 5)
+    if robustness is not None:
+        _check_int('defensive_fire_modifiers', 'robustness', robustness)
+        _check_range('defensive_fire_modifiers', 'robustness', robustness, -5, 5)
+    return _total_drm(_DEFENSIVE_FIRE_MODIFIERS_DRMS, {'pilot_ata': pilot_ata, 'robustness': robustness}, None)
+
+
+# ---- 'rear_gunner'
+_REAR_GUNNER_DRMS: Final = (
+    _Drm(-1, None),
+)
+
+
+def drm_rear_gunner() -> int:
+    """The total DRM for Bandit rear Gunner [*], rule Bogeys, Bandits and Bombers: Bandits: the sum of the DRMs whose
+        conditions are true.
+
+    -1 Rear Gunner: the FF to hit numbers, -1
+    """
+    return _total_drm(_REAR_GUNNER_DRMS, {}, None)
+
+
+# ---- 'escorted_aircraft'
+EscortedAircraftResult = TypedDict('EscortedAircraftResult', {
+    'maneuver': int, 'gunner': tuple[int | None, ...] | None, 'defence': str,
+})
+ESCORTED_AIRCRAFT_COLUMNS: Final = ('maneuver', 'gunner', 'defence')
+_ESCORTED_AIRCRAFT_ROWS: Final[tuple[_Row[tuple[int, tuple[int | None, ...] | None, str]], ...]] = (
+    (('bomber',), None, None, (-2, (9,), 'Gunner: [9]')),
+    (('transport',), None, None, (-1, None, 'NO defensive ability')),
+)
+
+
+def lookup_escorted_aircraft(*, escorted: Escorted) -> EscortedAircraftResult:
+    """Escort Mission generic Bombers / Transports, rule Pre-Flight: Special Targets, Escort Mission: the row the keys
+        select.
+
+    Args:
+        escorted: Escorted aircraft (Escorted; labels in ESCORTED_LABELS).
+
+    Returns:
+        The row's values by column:
+            'maneuver': Maneuver
+            'gunner': Gunner
+            'defence': Defensive ability
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    escorted = _member('escorted_aircraft', 'escorted', escorted, ESCORTED_LABELS)
+    row = _select('escorted_aircraft', _ESCORTED_AIRCRAFT_ROWS, (escorted,), None)
+    return {'maneuver': row[0], 'gunner': row[1], 'defence': row[2]}
+
+
+# ---- 'escort_bandit_results'
+EscortBanditResultsResult = TypedDict('EscortBanditResultsResult', {'effect': str, 'vp': int | None})
+ESCORT_BANDIT_RESULTS_COLUMNS: Final = ('effect', 'vp')
+_ESCORT_BANDIT_RESULTS_ROWS: Final[tuple[_Row[tuple[str, int | None]], ...]] = (
+    (('minor',), None, None, ('Treat it as No Effect.', None)),
+    (('major',), None, None, (
+        'That Bomber / Transport immediately turns around and attempts to exit the East Pre-Approach.', None,
+    )),
+    (('destroyed',), None, None, ('The Bomber / Transport is Destroyed, and Player suffers -1VP.', -1)),
+)
+
+
+def lookup_escort_bandit_results(*, scored_result: ScoredResult) -> EscortBanditResultsResult:
+    """Escort Mission: Bandit results on a Bomber / Transport, rule Pre-Flight: Special Targets, Escort Mission: the row
+        the keys select.
+
+    Args:
+        scored_result: Result a Bandit scores (ScoredResult; labels in SCORED_RESULT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'effect': Effect
+            'vp': VP
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    scored_result = _member('escort_bandit_results', 'scored_result', scored_result, SCORED_RESULT_LABELS)
+    row = _select('escort_bandit_results', _ESCORT_BANDIT_RESULTS_ROWS, (scored_result,), None)
+    return {'effect': row[0], 'vp': row[1]}
+
+
+# ---- 'sequence_of_play'
+SequenceOfPlayResult = TypedDict('SequenceOfPlayResult', {'phase': Phase, 'step': str})
+SEQUENCE_OF_PLAY_COLUMNS: Final = ('phase', 'step')
+_SEQUENCE_OF_PLAY_ROWS: Final[tuple[_Row[tuple[Phase, str]], ...]] = (
+    ((), 1, 1, ('pre_flight', 'Draw Target cards')),
+    ((), 2, 2, ('pre_flight', 'Select Target')),
+    ((), 3, 3, ('pre_flight', 'Determine and Place Sites')),
+    ((), 4, 4, ('pre_flight', 'Assign Pilots')),
+    ((), 5, 5, ('pre_flight', 'Prepare for Mission')),
+    ((), 6, 6, ('target_bound', 'Draw Target-Bound Event card')),
+    ((), 7, 7, ('target_bound', 'Place Aircraft and Choose Altitude')),
+    ((), 8, 8, ('target_bound', 'Remove proper number of Fuel Barrels')),
+    ((), 9, 9, ('target_bound', 'Determine and Place Bogeys')),
+    ((), 10, 10, ('target_bound', 'Intel Air Defense Adjustment')),
+    ((), 11, 11, ('target_bound', 'Draw Over-Target Event card')),
+    ((), 12, 12, ('target_bound', 'Place Turn counter in "1" Box')),
+    ((), 13, 13, ('over_target', 'Dive Bombers Dive to Low')),
+    ((), 14, 14, ('over_target', 'Fast Pilots Attack')),
+    ((), 15, 15, ('over_target', 'Sites and Bandits Attack')),
+    ((), 16, 16, ('over_target', 'Slow Pilots Attack')),
+    ((), 17, 17, ('over_target', 'Aircraft Move')),
+    ((), 18, 18, ('over_target', 'Bogeys / Bandits Move')),
+    ((), 19, 19, ('over_target', 'Advance Turn counter')),
+    ((), 20, 20, ('home_bound', 'Draw Home-Bound Event card')),
+    ((), 21, 21, ('home_bound', 'Pilots and Damaged Aircraft roll for Safe Landing')),
+    ((), 22, 22, (
+        'debriefing',
+        'Record Mission Outcome, Victory Points, Adjust Recon and Intel counters, and Special Option points',
+    )),
+    ((), 23, 23, ('debriefing', 'Add Target card Stress to Pilots')),
+    ((), 24, 24, ('debriefing', 'Pilot Stress Recovery (All Pilots)')),
+    ((), 25, 25, ('debriefing', 'Record Pilot Experience and Stress')),
+    ((), 26, 26, ('debriefing', 'Pilot Promotion')),
+    ((), 27, 27, ('debriefing', 'Activate Medic to heal Pilots')),
+)
+
+
+def lookup_sequence_of_play(value: int, *, drm: int = 0) -> SequenceOfPlayResult:
+    """Sequence of Play, rule Sequence of Play: the row a value selects.
+
+    Args:
+        value: Step (1-27).
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'phase': Phase
+            'step': Step (Sequence of Play summary)
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    _check_value('sequence_of_play', 'step', value, 1, 27)
+    _check_int('sequence_of_play', 'drm', drm)
+    row = _select('sequence_of_play', _SEQUENCE_OF_PLAY_ROWS, (), value + drm)
+    return {'phase': row[0], 'step': row[1]}
+
+
+# ---- 'event_card_sections'
+EventCardSectionsResult = TypedDict('EventCardSectionsResult', {'phase': Phase, 'event': str})
+EVENT_CARD_SECTIONS_COLUMNS: Final = ('phase', 'event')
+_EVENT_CARD_SECTIONS_ROWS: Final[tuple[_Row[tuple[Phase, str]], ...]] = (
+    (('top',), None, None, ('target_bound', 'Target-Bound Event')),
+    (('middle',), None, None, ('over_target', 'Over-Target Event')),
+    (('bottom',), None, None, ('home_bound', 'Home-Bound Event')),
+)
+
+
+def lookup_event_card_sections(*, event_section: EventSection) -> EventCardSectionsResult:
+    """Event card sections, rule Game Components: Event Cards: the row the keys select.
+
+    Args:
+        event_section: Event card section (EventSection; labels in EVENT_SECTION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'phase': Read during
+            'event': Event
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    event_section = _member('event_card_sections', 'event_section', event_section, EVENT_SECTION_LABELS)
+    row = _select('event_card_sections', _EVENT_CARD_SECTIONS_ROWS, (event_section,), None)
+    return {'phase': row[0], 'event': row[1]}
+
+
+# ---- 'mission_counts'
+MissionCountsResult = TypedDict('MissionCountsResult', {'count': int, 'printed': str})
+MISSION_COUNTS_COLUMNS: Final = ('count', 'printed')
+_MISSION_COUNTS_ROWS: Final[tuple[_Row[tuple[int, str]], ...]] = (
+    (('event_draws',), None, None, (3, 'You will draw Event cards three times during each Mission.')),
+    (('turns',), None, None, (5, 'Turn Counter: You have five Turns to Destroy the Target.')),
+    (('attacks_per_turn',), None, None, (
+        1, 'Each Turn a Pilot may declare one enemy (Target, Site or Bandit) to Attack',
+    )),
+    (('sa_extra_attacks',), None, None, (
+        1,
+        'A Slow Pilot can spend one Situational Awareness counter to perform an extra Attack in the Fast Pilot Attack step.',
+    )),
+    (('missions_per_day',), None, None, (
+        2,
+        'In addition to flying the Primary Mission each Day, you can select one available Target card with the "Secondary" Key Term and fly a second Mission during the Day.',
+    )),
+    (('missions_per_pilot',), None, None, (
+        1, 'A Pilot can fly in either a Primary or Secondary Mission, but not both.',
+    )),
+)
+
+
+def lookup_mission_counts(*, mission_count: MissionCount) -> MissionCountsResult:
+    """Mission counts, rule Event Cards; Tactical Display; Over-Target; Pre-Flight 2 and 5: the row the keys select.
+
+    Args:
+        mission_count: Mission count (MissionCount; labels in MISSION_COUNT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'count': Count
+            'printed': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    mission_count = _member('mission_counts', 'mission_count', mission_count, MISSION_COUNT_LABELS)
+    row = _select('mission_counts', _MISSION_COUNTS_ROWS, (mission_count,), None)
+    return {'count': row[0], 'printed': row[1]}
+
+
 # ---- 'maneuver_results'
 ManeuverResultsResult = TypedDict('ManeuverResultsResult', {'effect': str})
 MANEUVER_RESULTS_COLUMNS: Final = ('effect',)
@@ -1512,6 +2580,21 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'weapon_attack_numbers': lookup_weapon_attack_numbers,
     'bandit_attack_numbers': lookup_bandit_attack_numbers,
     'bandit_attack': lookup_bandit_attack,
+    'so_flat_costs': lookup_so_flat_costs,
+    'victories': lookup_victories,
+    'bandit_skill_levels': lookup_bandit_skill_levels,
+    'medic_options': lookup_medic_options,
+    'vp_adjustments': lookup_vp_adjustments,
+    'stress_adjustments': lookup_stress_adjustments,
+    'pilot_counters': lookup_pilot_counters,
+    'horrido_uses': lookup_horrido_uses,
+    'maneuver_roll': lookup_maneuver_roll,
+    'bandit_maneuver_success': lookup_bandit_maneuver_success,
+    'escorted_aircraft': lookup_escorted_aircraft,
+    'escort_bandit_results': lookup_escort_bandit_results,
+    'sequence_of_play': lookup_sequence_of_play,
+    'event_card_sections': lookup_event_card_sections,
+    'mission_counts': lookup_mission_counts,
     'maneuver_results': lookup_maneuver_results,
     'special_sites': lookup_special_sites,
 }
@@ -1519,9 +2602,185 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
 
 # the keyword each context variable of the charts has in every drm_<id> function
 CONTEXT_PARAMETERS: Final[dict[str, str]] = {
-    'aircraft_damaged': 'aircraft_damaged', 'aircraft_destroyed': 'aircraft_destroyed',
-    'attacker_position': 'attacker_position', 'evasive': 'evasive', 'miss_one_day_wound': 'miss_one_day_wound',
-    'miss_two_days_wound': 'miss_two_days_wound',
+    'aborted': 'aborted', 'aces_expansion_pilot': 'aces_expansion_pilot', 'aircraft_damaged': 'aircraft_damaged',
+    'aircraft_destroyed': 'aircraft_destroyed', 'aircraft_mn': 'aircraft_mn', 'attacker_position': 'attacker_position',
+    'bandit_ata': 'bandit_ata', 'cool': 'cool', 'dot_stress': 'dot_stress', 'drop_tank': 'drop_tank',
+    'evasive': 'evasive', 'fire_director_destroyed': 'fire_director_destroyed', 'high_stress': 'high_stress',
+    'maneuver': 'maneuver', 'miss_one_day_wound': 'miss_one_day_wound', 'miss_two_days_wound': 'miss_two_days_wound',
+    'mission_stress': 'mission_stress', 'pilot_ata': 'pilot_ata', 'pilot_lost': 'pilot_lost',
+    'promotion_number': 'promotion_number', 'radio_coordination': 'radio_coordination', 'rested': 'rested',
+    'robustness': 'robustness', 'stress': 'stress', 'target_destroyed': 'target_destroyed',
+    'target_hits': 'target_hits', 'target_vp': 'target_vp', 'victories': 'victories', 'wp_carried': 'wp_carried',
+    'xp': 'xp',
+}
+
+
+def compute_ace_awards(*, aces_expansion_pilot: bool = False, victories: int) -> int:
+    """Ace awards (+1 AtA or +1 AtG counters) (rule Dogfighting: Aces): if aces_expansion_pilot then 0 else min(2,
+        floor(victories / 5)).
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_flag('ace_awards', 'aces_expansion_pilot', aces_expansion_pilot)
+    _check_int('ace_awards', 'victories', victories)
+    _check_range('ace_awards', 'victories', victories, 0, 99)
+    value = (0 if aces_expansion_pilot else min(2, math.floor(_div(victories, 5))))
+    return int(value)
+
+
+def compute_mission_xp(*, aborted: bool = False, target_destroyed: bool = False, pilot_lost: bool = False) -> int:
+    """Experience points for a Mission (rule Debriefing 25): if aborted then 0 else if target_destroyed and not
+        pilot_lost then 2 else 1.
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_flag('mission_xp', 'aborted', aborted)
+    _check_flag('mission_xp', 'target_destroyed', target_destroyed)
+    _check_flag('mission_xp', 'pilot_lost', pilot_lost)
+    value = (0 if aborted else (2 if (target_destroyed and not (pilot_lost)) else 1))
+    return int(value)
+
+
+def compute_xp_after_promotion(*, xp: int, promotion_number: int) -> int:
+    """Experience points kept after a Promotion (rule Debriefing 26): xp - promotion_number.
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('xp_after_promotion', 'xp', xp)
+    _check_range('xp_after_promotion', 'xp', xp, 0, 99)
+    _check_int('xp_after_promotion', 'promotion_number', promotion_number)
+    _check_range('xp_after_promotion', 'promotion_number', promotion_number, 1, 99)
+    value = (xp - promotion_number)
+    return int(value)
+
+
+def compute_damaged_target_hits(*, target_hits: int) -> int:
+    """Hits that Damage a Target (rule Debriefing: Damaged Targets): floor(target_hits / 2).
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('damaged_target_hits', 'target_hits', target_hits)
+    _check_range('damaged_target_hits', 'target_hits', target_hits, 1, 99)
+    value = math.floor(_div(target_hits, 2))
+    return int(value)
+
+
+def compute_damaged_target_vp(*, target_vp: int) -> int:
+    """VP for a Damaged Target (rule Debriefing: Damaged Targets): floor(target_vp / 2).
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('damaged_target_vp', 'target_vp', target_vp)
+    _check_range('damaged_target_vp', 'target_vp', target_vp, 0, 99)
+    value = math.floor(_div(target_vp, 2))
+    return int(value)
+
+
+def compute_damaged_target_destroyed_vp(*, target_vp: int) -> int:
+    """VP for a Damaged Target Destroyed on the second attempt (rule Debriefing: Damaged Targets): ceil(target_vp / 2).
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('damaged_target_destroyed_vp', 'target_vp', target_vp)
+    _check_range('damaged_target_destroyed_vp', 'target_vp', target_vp, 0, 99)
+    value = math.ceil(_div(target_vp, 2))
+    return int(value)
+
+
+def compute_target_stress(*, dot_stress: int, drop_tank: bool = False) -> int:
+    """Target Stress (rule Debriefing 23): dot_stress - (if drop_tank then 1 else 0).
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('target_stress', 'dot_stress', dot_stress)
+    _check_range('target_stress', 'dot_stress', dot_stress, 0, 2)
+    _check_flag('target_stress', 'drop_tank', drop_tank)
+    value = (dot_stress - (1 if drop_tank else 0))
+    return int(value)
+
+
+def compute_stress_recovery(*, rested: bool = False, cool: int) -> int:
+    """Stress recovered at the end of the Day (rule Debriefing 24): if rested then cool + 2 else cool.
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_flag('stress_recovery', 'rested', rested)
+    _check_int('stress_recovery', 'cool', cool)
+    _check_range('stress_recovery', 'cool', cool, 0, 9)
+    value = ((cool + 2) if rested else cool)
+    return int(value)
+
+
+def compute_end_of_day_stress(
+    *,
+    rested: bool = False,
+    stress: int,
+    cool: int,
+    mission_stress: int,
+    dot_stress: int,
+    drop_tank: bool = False,
+) -> int:
+    """Stress at the end of the Day (rule Debriefing 23-24): if rested then stress - stress_recovery else stress +
+        mission_stress + target_stress - stress_recovery.
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_flag('end_of_day_stress', 'rested', rested)
+    _check_int('end_of_day_stress', 'stress', stress)
+    _check_range('end_of_day_stress', 'stress', stress, 0, 99)
+    _check_int('end_of_day_stress', 'cool', cool)
+    _check_range('end_of_day_stress', 'cool', cool, 0, 9)
+    _check_int('end_of_day_stress', 'mission_stress', mission_stress)
+    _check_range('end_of_day_stress', 'mission_stress', mission_stress, 0, 99)
+    _check_int('end_of_day_stress', 'dot_stress', dot_stress)
+    _check_range('end_of_day_stress', 'dot_stress', dot_stress, 0, 2)
+    _check_flag('end_of_day_stress', 'drop_tank', drop_tank)
+    _stress_recovery = compute_stress_recovery(rested=rested, cool=cool)
+    _target_stress = compute_target_stress(dot_stress=dot_stress, drop_tank=drop_tank)
+    if rested:
+        v2 = (stress - _stress_recovery)
+        v1 = v2
+    else:
+        v3 = (stress + mission_stress)
+        v4 = (v3 + _target_stress)
+        v5 = (v4 - _stress_recovery)
+        v1 = v5
+    value = v1
+    return int(value)
+
+
+def compute_priority_rr_relief(*, cool: int) -> int:
+    """Stress removed by Priority R&R (rule Debriefing 24: Priority R&R): 2 + cool.
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('priority_rr_relief', 'cool', cool)
+    _check_range('priority_rr_relief', 'cool', cool, 0, 9)
+    value = (2 + cool)
+    return int(value)
+
+
+FORMULAS: Final[dict[str, Callable[..., int]]] = {
+    'ace_awards': compute_ace_awards,
+    'mission_xp': compute_mission_xp,
+    'xp_after_promotion': compute_xp_after_promotion,
+    'damaged_target_hits': compute_damaged_target_hits,
+    'damaged_target_vp': compute_damaged_target_vp,
+    'damaged_target_destroyed_vp': compute_damaged_target_destroyed_vp,
+    'target_stress': compute_target_stress,
+    'stress_recovery': compute_stress_recovery,
+    'end_of_day_stress': compute_end_of_day_stress,
+    'priority_rr_relief': compute_priority_rr_relief,
 }
 
 
@@ -1624,6 +2883,66 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
         'Sites and Bandits Attack: Attack Resolution',
         lambda: lookup_bandit_attack_numbers(bandit='p47'),
         {'attack': (3, 6, 7)},
+    ),
+    (
+        'rocket_so_cost',
+        'Campaign Setup: SO Points',
+        lambda: lookup_so_flat_costs(so_flat_item='rocket'),
+        {'so': 1, 'buys': 1},
+    ),
+    (
+        'wolf_ace',
+        'Dogfighting: Aces',
+        lambda: compute_ace_awards(victories=5),
+        1,
+    ),
+    (
+        'stress_flew_end_of_day',
+        'Debriefing 24',
+        lambda: compute_end_of_day_stress(stress=3, mission_stress=1, dot_stress=1, cool=1),
+        4,
+    ),
+    (
+        'stress_flew_target_stress',
+        'Debriefing 23',
+        lambda: compute_target_stress(dot_stress=1),
+        1,
+    ),
+    (
+        'stress_flew_recovery',
+        'Debriefing 24',
+        lambda: compute_stress_recovery(cool=1),
+        1,
+    ),
+    (
+        'stress_rested_recovery',
+        'Debriefing 24',
+        lambda: compute_stress_recovery(rested=True, cool=1),
+        3,
+    ),
+    (
+        'stress_rested_end_of_day',
+        'Debriefing 24',
+        lambda: compute_end_of_day_stress(rested=True, stress=7, mission_stress=0, dot_stress=0, cool=1),
+        4,
+    ),
+    (
+        'successful_mission_xp',
+        'Debriefing 25',
+        lambda: compute_mission_xp(target_destroyed=True),
+        2,
+    ),
+    (
+        'galland_mission_xp',
+        'Aces Expansion Rules: Leadership',
+        lambda: compute_mission_xp(target_destroyed=True),
+        2,
+    ),
+    (
+        'newbie_promotion_carry_over',
+        'Debriefing 26',
+        lambda: compute_xp_after_promotion(xp=6, promotion_number=5),
+        1,
     ),
 )
 
