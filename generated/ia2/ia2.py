@@ -2343,7 +2343,9 @@ def drm_b8(*, crewman_injury: Injury | None = None, de_result: bool = False, fat
     if fatigue_points is not None:
         _check_int('B8', 'fatigue_points', fatigue_points)
         _check_range('B8', 'fatigue_points', fatigue_points, 0, 99)
-    context: dict[str, _Context] = {'crewman_injury': crewman_injury, 'de_result': de_result, 'fatigue_points': fatigue_points}
+    context: dict[str, _Context] = {
+        'crewman_injury': crewman_injury, 'de_result': de_result, 'fatigue_points': fatigue_points,
+    }
     return _total_drm(_B8_DRMS, context, None)
 
 
@@ -2544,26 +2546,17 @@ def lookup_standard_maneuvers(*, standard_maneuver: StandardManeuver) -> Standar
 # ---- 'injury_effects'
 InjuryEffectsResult = TypedDict('InjuryEffectsResult', {
     'duration': str | None, 'sorties_chart': ChartRef | None, 'landing': int | None, 'parachute': int | None,
-    'initiative': int | None, 'firing': str | None, 'other': str,
+    'initiative': int | None, 'firing': str | None,
 })
-INJURY_EFFECTS_COLUMNS: Final = ('duration', 'sorties_chart', 'landing', 'parachute', 'initiative', 'firing', 'other')
-_INJURY_EFFECTS_VALUES: TypeAlias = tuple[
-    str | None, ChartRef | None, int | None, int | None, int | None, str | None, str,
-]
+INJURY_EFFECTS_COLUMNS: Final = ('duration', 'sorties_chart', 'landing', 'parachute', 'initiative', 'firing')
+_INJURY_EFFECTS_VALUES: TypeAlias = tuple[str | None, ChartRef | None, int | None, int | None, int | None, str | None]
 _INJURY_EFFECTS_ROWS: Final[tuple[_Row[_INJURY_EFFECTS_VALUES], ...]] = (
-    (('lw',), None, None, (
-        'Miss 1 sortie.', None, 1, 2, -1, 'Apply -1 random hit when firing.',
-        'If this is any other crewman than the pilot, use a temporary crewman as a replacement. He is considered to not have any skills.',
-    )),
+    (('lw',), None, None, ('Miss 1 sortie.', None, 1, 2, -1, '-1 random hit')),
     (('sw',), None, None, (
-        'After landing, roll 2d6 on the Serious Wound Resolution Chart (C2) for the number of sorties missed.',
-        {'chart': 'C2'}, 2, 3, -2, 'Apply -2 random hits when firing.',
-        'If the SW occurs to the pilot, you must immediately attempt to break off combat at the conclusion of the current firing pass against a bomber, or fighter combat. No skills may be used. If this is any other crewman than the pilot, use a temporary crewman as a replacement; he has no skills. You are not required to get the old crewman back.',
+        'After landing, roll 2d6 on the Serious Wound Resolution Chart (C2).', {'chart': 'C2'}, 2, 3, -2,
+        '-2 random hits',
     )),
-    (('kia',), None, None, (
-        None, None, None, None, None, None,
-        'If this is the rear gunner, simply replace with a new crewman for the next mission; the replacement has no skills or points. If the pilot is KIA, the game ends at that point.',
-    )),
+    (('kia',), None, None, (None, None, None, None, None, None)),
 )
 
 
@@ -2577,11 +2570,10 @@ def lookup_injury_effects(*, injury: Injury) -> InjuryEffectsResult:
         The row's values by column:
             'duration': Duration
             'sorties_chart': Sorties missed
-            'landing': Landing roll drm
-            'parachute': Parachute roll drm
-            'initiative': Initiative roll drm
+            'landing': Landing drm
+            'parachute': Parachute drm
+            'initiative': Initiative drm
             'firing': Firing
-            'other': Other effects
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -2591,7 +2583,7 @@ def lookup_injury_effects(*, injury: Injury) -> InjuryEffectsResult:
     row = _select('injury_effects', _INJURY_EFFECTS_ROWS, (injury,), None)
     return {
         'duration': row[0], 'sorties_chart': row[1], 'landing': row[2], 'parachute': row[3], 'initiative': row[4],
-        'firing': row[5], 'other': row[6],
+        'firing': row[5],
     }
 
 
@@ -2629,47 +2621,24 @@ def lookup_starting_experience(*, game_mode: GameMode, rank_track: RankTrack) ->
 
 # ---- 'ability_fatigue'
 AbilityFatigueResult = TypedDict('AbilityFatigueResult', {
-    'first_rank': Rank, 'fatigue': int | None, 'extra': str | None, 'effect': str,
+    'first_rank': Rank, 'fatigue': int | None, 'extra': str | None,
 })
-ABILITY_FATIGUE_COLUMNS: Final = ('first_rank', 'fatigue', 'extra', 'effect')
-_ABILITY_FATIGUE_ROWS: Final[tuple[_Row[tuple[Rank, int | None, str | None, str]], ...]] = (
-    (('rotte_leader',), None, None, (
-        'unteroffizier', 1, None,
-        'Order your Wingman to attack first anytime during your pass against a bomber (or fire his rockets).',
-    )),
+ABILITY_FATIGUE_COLUMNS: Final = ('first_rank', 'fatigue', 'extra')
+_ABILITY_FATIGUE_ROWS: Final[tuple[_Row[tuple[Rank, int | None, str | None]], ...]] = (
+    (('rotte_leader',), None, None, ('unteroffizier', 1, None)),
     (('schwarm_leader',), None, None, (
         'oberleutnant', 1, '+1 if the attack results in Wingman Damaged or Wingman Shot Down',
-        'The second Rotte makes a Wingman attack at long range (or a Rocket attack); a DE result is 6 random hits (airframe).',
     )),
     (('staffel_leader',), None, None, (
         'hauptmann', 1, '+1 for each Wingman Damaged or Wingman Shot Down result during the attack',
-        'A Schwarm makes a Wingman attack at long range; then you may order your Wingman to attack FIRST; a DE result is 6 random hits (airframe).',
     )),
-    (('gruppe_leader',), None, None, (
-        'major', 2, None,
-        '-1 drm on the Escape Chart [R4] to avoid the escorts (Disadvantaged: before combat; Head on or Out of the Sun: after attacking a bomber).',
-    )),
-    (('geschwader_leader',), None, None, (
-        'oberstleutnant', 3, None, 'Treat the bomber formation as having no escorts in the current endurance box.',
-    )),
-    (('limited_scrounging',), None, None, (
-        'unteroffizier', None, None, '4-5 systems damaged: repaired for the next sortie on 1d6 4-6.',
-    )),
-    (('scrounging',), None, None, (
-        'unterfeldwebel', None, None,
-        '4-5 systems damaged: repaired automatically; 6+: a new aircraft for the next sortie on 1d6 4-6.',
-    )),
-    (('working_the_system',), None, None, (
-        'feldwebel', None, None, 'A lost wingman or crewman is replaced by one with 4 experience points.',
-    )),
-    (('night_owl',), None, None, (
-        'feldwebel', -1, None,
-        'You reduce your Fatigue by 1 point; once per month (or a bi-monthly period from January 1945 on).',
-    )),
-    (('old_dog',), None, None, (
-        'oberfeldwebel', 1, None,
-        'Once per sortie, on a Head on or Advantaged encounter, follow a straggler with no escorts (out of formation, 4 random engine hits).',
-    )),
+    (('gruppe_leader',), None, None, ('major', 2, None)),
+    (('geschwader_leader',), None, None, ('oberstleutnant', 3, None)),
+    (('limited_scrounging',), None, None, ('unteroffizier', None, None)),
+    (('scrounging',), None, None, ('unterfeldwebel', None, None)),
+    (('working_the_system',), None, None, ('feldwebel', None, None)),
+    (('night_owl',), None, None, ('feldwebel', -1, None)),
+    (('old_dog',), None, None, ('oberfeldwebel', 1, None)),
 )
 
 
@@ -2684,7 +2653,6 @@ def lookup_ability_fatigue(*, ability: Ability) -> AbilityFatigueResult:
             'first_rank': From rank
             'fatigue': Fatigue Points
             'extra': Extra Fatigue
-            'effect': Effect
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -2692,7 +2660,7 @@ def lookup_ability_fatigue(*, ability: Ability) -> AbilityFatigueResult:
     """
     ability = _member('ability_fatigue', 'ability', ability, ABILITY_LABELS)
     row = _select('ability_fatigue', _ABILITY_FATIGUE_ROWS, (ability,), None)
-    return {'first_rank': row[0], 'fatigue': row[1], 'extra': row[2], 'effect': row[3]}
+    return {'first_rank': row[0], 'fatigue': row[1], 'extra': row[2]}
 
 
 # ---- 'night_owl_frequency'
