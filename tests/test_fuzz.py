@@ -40,7 +40,16 @@ REAL = {p.name: p.read_bytes() for p in sorted((CHARTS / "ia2").glob("*.chart"))
 HEADER = "game.chart"  # the game header, calendar, periods and enums every other IA2 file uses
 # The IA2 files that use names declared in files other than the header (enums, charts, errata
 # targets): with the header alone they have errors; every other file compiles and renders.
-NEEDS_OTHER_FILES = {"errata.chart", "examples.chart", "modes.chart", "optional.chart", "setup.chart"}
+# examples_more.chart and more_reference.chart (issue 15) read charts and enums declared in the other files
+NEEDS_OTHER_FILES = {
+    "errata.chart",
+    "examples.chart",
+    "examples_more.chart",
+    "modes.chart",
+    "more_reference.chart",
+    "optional.chart",
+    "setup.chart",
+}
 TRUNCATION_STRIDE = 10  # the default run truncates at every 10th line (and the last); `slow` at every line
 LANGUAGE_ALPHABET = [*'chartgmeroly{}[]":,|*-+#\\ \t\r\n0123456789dkCvw=<>!()', "\ufeff", "\u202e", "é"]
 TOKEN = re.compile(rb'\s+|"(?:[^"\\\n]|\\.)*"|[A-Za-z0-9_]+|[^A-Za-z0-9_\s]')

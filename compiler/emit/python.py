@@ -513,8 +513,7 @@ class _ChartEmitter:
         assert chart.dice is not None
         if not chart.dice_alternatives:
             return [f"natural = {_roll_call(chart.dice)}"]
-        fields = fill("{", [f"{p.id!r}: {p.name}" for p in context], "}")
-        lines = ["context: dict[str, _Context] = " + fields[0], *fields[1:]]
+        lines = _context_lines([f"{p.id!r}: {p.name}" for p in context])
         for index, alt in enumerate(chart.dice_alternatives):
             test = "if" if index == 0 else "elif"
             lines.append(f"{test} _holds({_condition(alt.when)}, context) is True:")
@@ -562,7 +561,8 @@ class _ChartEmitter:
             doc += ["", "Args:"]
             for p in params:
                 doc.append(f"    {p.name}: {self.context_doc(self.param_var(p))}.")
-        context = fill("{", [f"{p.id!r}: {p.name}" for p in params], "}")
+        items = [f"{p.id!r}: {p.name}" for p in params]
+        context = fill("{", items, "}")
         clamp = repr(tuple(chart.clamp)) if chart.clamp else "None"
         groups = tuple((g.id, str(g.mode)) for g in chart.drm_groups)
         clamp += f", {groups!r}" if groups else ""
@@ -571,10 +571,7 @@ class _ChartEmitter:
         if len(context) == 1 and len(INDENT + single) <= LINE:
             body.append(single)
         else:
-            # measured with its assignment and the function's indent (four long names overflow)
-            head = "context: dict[str, _Context] = {"
-            assign = fill(head, [f"{p.id!r}: {p.name}" for p in params], "}", INDENT)
-            body += [line.removeprefix(INDENT) for line in assign]
+            body += _context_lines(items)
             body.append(f"return _total_drm(_{c.const}_DRMS, context, {clamp})")
         signature = ["*", *(f"{p.name}: {p.annotation}" for p in params)] if params else []
         return lines + self.function(f"drm_{c.ident}", signature, "int", "\n".join(doc), body)
@@ -594,11 +591,10 @@ class _ChartEmitter:
         if params:
             doc += ["", "Args:"]
             doc += [f"    {p.name}: {self.context_doc(self.game.context[p.id])}." for p in params]
-        context = fill("{", [f"{p.id!r}: {p.name}" for p in params], "}")
         groups = repr(tuple((g, str(p)) for g, p in rules.groups))
         cap = repr(tuple(rules.cap)) if rules.cap else "None"
         body = [p.check for p in params]
-        body += ["context: dict[str, _Context] = " + context[0], *context[1:]]
+        body += _context_lines([f"{p.id!r}: {p.name}" for p in params])
         body.append(f"return _shift_terms(_{c.const}_SHIFTS, context, {groups}, {cap})[1]")
         signature = ["*", *(f"{p.name}: {p.annotation}" for p in params)] if params else []
         return lines + self.function(f"shift_{c.ident}", signature, "int", "\n".join(doc), body)
@@ -790,6 +786,16 @@ def _plain(value: object) -> object:
     if isinstance(value, tuple):
         return tuple(_plain(v) for v in value)
     return value
+
+
+def _context_lines(items: list[str]) -> list[str]:
+    """`context: dict[str, _Context] = {...}` as lines of a function body: on one line when that line,
+    indented in the body, is at most `LINE` long; else the items packed between the braces."""
+    prefix = "context: dict[str, _Context] = "
+    one = fill("{", items, "}")
+    if len(one) > 1 or len(INDENT + prefix + one[0]) <= LINE:
+        return [prefix + one[0], *one[1:]]
+    return [line.removeprefix(INDENT) for line in fill(prefix + "{", items, "}", INDENT)]
 
 
 def _roll_call(dice: Dice) -> str:
