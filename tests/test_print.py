@@ -28,7 +28,7 @@ from tests.conftest import ROOT, compile_text
 EXPECTED_PAGES = {
     "ia2": {("a4", False): 11, ("letter", False): 13, ("a4", True): 11, ("letter", True): 13},
     "usaaf": {("a4", False): 4, ("letter", False): 4, ("a4", True): 4, ("letter", True): 4},
-    "stuka_leader": {("a4", False): 12, ("letter", False): 13, ("a4", True): 18, ("letter", True): 20},
+    "stuka_leader": {("a4", False): 12, ("letter", False): 14, ("a4", True): 18, ("letter", True): 20},
     "aa_rules": {("a4", False): 2, ("letter", False): 2, ("a4", True): 2, ("letter", True): 2},
 }
 # WeasyPrint lays text out a little larger than Chromium (and applies large print fully), so the
