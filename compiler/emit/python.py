@@ -791,11 +791,8 @@ def _plain(value: object) -> object:
 def _context_lines(items: list[str]) -> list[str]:
     """`context: dict[str, _Context] = {...}` as lines of a function body: on one line when that line,
     indented in the body, is at most `LINE` long; else the items packed between the braces."""
-    prefix = "context: dict[str, _Context] = "
-    one = fill("{", items, "}")
-    if len(one) > 1 or len(INDENT + prefix + one[0]) <= LINE:
-        return [prefix + one[0], *one[1:]]
-    return [line.removeprefix(INDENT) for line in fill(prefix + "{", items, "}", INDENT)]
+    # measured with the function's indent, which the body's lines get when they are written
+    return [line.removeprefix(INDENT) for line in fill("context: dict[str, _Context] = {", items, "}", INDENT)]
 
 
 def _roll_call(dice: Dice) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import assert_never
 
 from compiler import model
-from compiler.emit.python_layout import INDENT, docstring
+from compiler.emit.python_layout import INDENT, docstring, fill
 from compiler.emit.python_names import Namespace, identifier
 from compiler.formulas import MAX_EXPONENT, expr_text, inputs, refs
 from compiler.model import formulas as fx
@@ -92,8 +92,8 @@ def _function(
     for ref, name in local.items():
         other = game.formula(ref)
         assert other is not None
-        given = ", ".join(f"{arguments[v]}={arguments[v]}" for v in inputs(game, other))
-        used.append(f"{name} = {functions[ref]}({given})")
+        given = [f"{arguments[v]}={arguments[v]}" for v in inputs(game, other)]
+        used += [line.removeprefix(INDENT) for line in fill(f"{name} = {functions[ref]}(", given, ")", INDENT)]
     value = f"value = {_code(formula.expr, arguments, local)}"
     steps = [value] if len(INDENT + value) <= 120 else _steps(formula.expr, arguments, local)
     body = [*checks, *used, *steps, "return int(value)"]

@@ -2144,8 +2144,8 @@ def drm_attack_roll_modifiers(
         _check_int('attack_roll_modifiers', 'pilot_ata', pilot_ata)
         _check_range('attack_roll_modifiers', 'pilot_ata', pilot_ata, -5, 5)
     context: dict[str, _Context] = {
-        'attacker_position': attacker_position, 'bandit_ata': bandit_ata, 'high_stress': high_stress, 'maneuver': maneuver,
-        'pilot_ata': pilot_ata,
+        'attacker_position': attacker_position, 'bandit_ata': bandit_ata, 'high_stress': high_stress,
+        'maneuver': maneuver, 'pilot_ata': pilot_ata,
     }
     return _total_drm(_ATTACK_ROLL_MODIFIERS_DRMS, context, None, (('maneuver_atk', 'one'),))
 

@@ -1855,7 +1855,9 @@ def compute_next_take_off(*, take_off_mission_turn: int, endurance: int) -> int:
     _check_range('next_take_off', 'take_off_mission_turn', take_off_mission_turn, 1, 18)
     _check_int('next_take_off', 'endurance', endurance)
     _check_range('next_take_off', 'endurance', endurance, 1, None)
-    _landing_mission_turn = compute_landing_mission_turn(take_off_mission_turn=take_off_mission_turn, endurance=endurance)
+    _landing_mission_turn = compute_landing_mission_turn(
+        take_off_mission_turn=take_off_mission_turn, endurance=endurance,
+    )
     value = (_landing_mission_turn + 1)
     return int(value)
 
