@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from compiler import model
+from compiler.chains import chains_in
 from compiler.diagnostics import Sink, codes
 from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.resolve.symbols import SymbolTable
@@ -186,17 +187,8 @@ def _reachable(symbols: SymbolTable, first: model.Chart) -> Iterator[model.Chart
         yield chart
         for row in chart.rows:
             for value in row.values:
-                for ref in _refs(value):
+                for ref in (c.address for c in chains_in(value) if isinstance(c, model.ChartRef)):
                     target = symbols.chart(ref)
                     if target is not None and target.address not in seen:
                         seen.add(target.address)
                         queue.append(target)
-
-
-def _refs(value: model.Value) -> Iterator[str]:
-    """The charts a cell sends the reader to (inside a roll in the cell too)."""
-    if isinstance(value, model.ChartRef):
-        yield value.address
-    elif isinstance(value, model.SubRoll):
-        for outcome in value.outcomes:
-            yield from _refs(outcome.value)
