@@ -186,3 +186,26 @@ def test_a_label_that_is_another_values_id_is_a_duplicate_name(tmp_path: Path) -
 def test_labels_that_differ_from_every_other_id_are_clean(tmp_path: Path) -> None:
     text = HEAD + 'enum duo { a "Alpha" b "Bravo" }\n'
     assert compile_text(tmp_path, text).diagnostics == []
+
+
+@pytest.mark.parametrize(
+    ("game", "problem"),
+    [
+        # `from fractions import Fraction` in the generated fractions.py would import itself
+        ("fractions", "the name of a Python standard library module"),
+        ("random", "the name of a Python standard library module"),
+        ("class", "a Python keyword"),
+    ],
+)
+def test_a_game_id_its_generated_module_cannot_carry_is_reported(tmp_path: Path, game: str, problem: str) -> None:
+    chart = 'chart [T1] "T" { roll 1d6 column result: text rows { 1-6: "x" } }\n'
+    comp = compile_text(tmp_path, f'game {game} {{ title "T" }}\n' + chart, game=game)
+    [d] = comp.diagnostics
+    assert d.code == "C203" and problem in d.message and f"`{game}.py`" in d.message
+    assert (d.span.line, d.span.col, d.span.end_col) == (1, 6, 6 + len(game))  # the header's id
+
+
+def test_a_game_id_beside_a_standard_module_name_is_accepted(tmp_path: Path) -> None:
+    chart = 'chart [T1] "T" { roll 1d6 column result: text rows { 1-6: "x" } }\n'
+    comp = compile_text(tmp_path, 'game fractions2 { title "T" }\n' + chart, game="fractions2")
+    assert comp.diagnostics == []

@@ -69,8 +69,10 @@ DUPLICATE_NAME: Final = _code(
 )
 GAME_HEADER: Final = _code(
     "C203", "game-header", Severity.ERROR,
-    "a game folder has no `game` header, several, or one whose id is not the folder's name",
-    "Write exactly one `game ID { ... }` header per game folder, with ID equal to the folder's name.",
+    "a game folder has no `game` header, several, or one whose id is not the folder's name, or the id "
+    "cannot name its generated Python module (a keyword, or a standard library module it would hide)",
+    "Write exactly one `game ID { ... }` header per game folder, with ID equal to the folder's name; "
+    "choose an ID that is neither a Python keyword nor a standard library module's name (`random`, `fractions`).",
 )
 # 3xx: ranges and domains
 OVERLAPPING_RANGES: Final = _code(

@@ -6,6 +6,9 @@ key value; whether periods tile the calendar is a check (`compiler.checks.period
 
 from __future__ import annotations
 
+import keyword
+import sys
+
 from compiler import model
 from compiler.calendar import MAX_CALENDAR_MONTHS, Month, months_between
 from compiler.diagnostics import Label, Sink, codes
@@ -50,7 +53,24 @@ def game_header(
             header.name.span,
             f"rename the folder or write `game {game_id}`",
         )
+    _report_module_name(game_id, header, sink)
     return header
+
+
+def _report_module_name(game_id: str, header: ast.GameDecl, sink: Sink) -> None:
+    """The game id names the generated module (`<id>.py`): it must be importable and hide nothing.
+
+    The standard library's module names are this Python's (`sys.stdlib_module_names`)."""
+    if keyword.iskeyword(game_id):
+        problem = f"game id `{game_id}` is a Python keyword: its generated module `{game_id}.py` cannot be imported"
+    elif game_id in sys.stdlib_module_names:
+        problem = (
+            f"game id `{game_id}` is the name of a Python standard library module: its generated module "
+            f"`{game_id}.py` would hide that module from the program that imports it"
+        )
+    else:
+        return
+    sink.emit(codes.GAME_HEADER, problem, header.name.span, "rename the game folder and its header")
 
 
 def _checked_month(month: ast.MonthText, sink: Sink) -> Month | None:
