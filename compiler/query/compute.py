@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from compiler import model
 from compiler.diagnostics.suggest import did_you_mean
 from compiler.formulas import FormulaProblem, evaluate, expr_text, inputs
-from compiler.query.context import ContextValue, read_value
+from compiler.query.context import ContextValue, put_once, read_value
 from compiler.query.problems import LookupProblem, LookupUsage
 
 
@@ -40,13 +40,13 @@ def compute(game: model.Game, formula: model.Formula, when: tuple[str, ...], set
         var = _input(game, formula, reads, name.strip(), "--when")
         if var.type is not model.ContextType.FLAG:
             raise LookupUsage(f"`{var.id}` is not a flag ({var.label}): give it a value, --set {var.id}=VALUE")
-        _put(context, var.id, True)
+        put_once(context, var.id, True)
     for pair in sets:
         name, sep, text = pair.partition("=")
         if not sep or not name.strip():
             raise LookupUsage(f"--set `{pair}`: write NAME=VALUE, e.g. --set production=10")
         var = _input(game, formula, reads, name.strip(), "--set")
-        _put(context, var.id, read_value(game, var, text.strip()))
+        put_once(context, var.id, read_value(game, var, text.strip()))
     missing = [v for v in reads if v not in context and game.context[v].type is model.ContextType.INT]
     if missing:
         raise LookupUsage(f"formula `{formula.id}` needs " + ", ".join(f"--set {v}=N" for v in missing))
@@ -68,9 +68,3 @@ def _input(
             + (f"; {hint}" if hint.startswith("did you mean") else "")
         )
     return game.context[name]
-
-
-def _put(given: dict[str, ContextValue], var_id: str, value: ContextValue) -> None:
-    if var_id in given:
-        raise LookupUsage(f"`{var_id}` is given twice")
-    given[var_id] = value

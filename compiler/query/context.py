@@ -45,13 +45,13 @@ def read_context(
         var = _variable(game, chart, tested, name.strip(), "--when")
         if var.type is not model.ContextType.FLAG:
             raise LookupUsage(f"`{var.id}` is not a flag ({var.label}): give it a value, --set {var.id}=VALUE")
-        _put(given, var.id, True)
+        put_once(given, var.id, True)
     for pair in sets:
         name, sep, text = pair.partition("=")
         if not sep or not name.strip():
             raise LookupUsage(f"--set `{pair}`: write NAME=VALUE, e.g. --set month=1944-12")
         var = _variable(game, chart, tested, name.strip(), "--set")
-        _put(given, var.id, read_value(game, var, text.strip()))
+        put_once(given, var.id, read_value(game, var, text.strip()))
     return given
 
 
@@ -130,7 +130,8 @@ def _described(var: model.ContextVar) -> str:
     return f"{var.id} ({var.enum if var.type is model.ContextType.ENUM else var.type.value})"
 
 
-def _put(given: dict[str, ContextValue], var_id: str, value: ContextValue) -> None:
+def put_once(given: dict[str, ContextValue], var_id: str, value: ContextValue) -> None:
+    """Record one context value given on the command line; a second value for it is a usage error."""
     if var_id in given:
         raise LookupUsage(f"`{var_id}` is given twice")
     given[var_id] = value
