@@ -362,6 +362,9 @@ class Builder(_Terminals):
     def chart_id(self, meta: Meta, name: ast.Name) -> _ChartId:
         return _ChartId(name, self._span(meta))
 
+    def decl_id(self, meta: Meta, name: ast.Name) -> _ChartId:
+        return _ChartId(name, self._span(meta))
+
     def chart(
         self, meta: Meta, chart_id: _ChartId | None, slug: ast.Name | None, title: ast.Text, *stmts: _Stmt
     ) -> ast.ChartDecl:
@@ -724,6 +727,8 @@ class Builder(_Terminals):
         natural = any(isinstance(p, _NaturalMark) for p in parts)
         return ast.RowDecl(keys, printed, values, self._span(meta), natural)
 
+    amend_row = row  # an errata's `add` row: the same row, a rule of its own in the grammar
+
     def natural_mark(self, meta: Meta) -> _NaturalMark:
         return _NaturalMark()
 
@@ -759,6 +764,9 @@ class Builder(_Terminals):
                 return ast.ValueText(ast.ValueKind.CHAIN, chain_text(written), written.span, written)
             case _:
                 return ast.ValueText(_TOKEN_VALUE_KINDS[written.type], str(written), self._token_span(written))
+
+    amend_value = value  # an errata's cell value: a rule of its own in the grammar
+    fact_value = value  # a value an invariant compares or selects: a rule of its own in the grammar
 
     # -- chained results
 
@@ -1198,6 +1206,8 @@ class Builder(_Terminals):
         keys = tuple(p for p in parts if isinstance(p, ast.KeyValueText))
         printed = next((self._range(p) for p in parts if isinstance(p, Token)), None)
         return ast.RowRef(keys, printed)
+
+    ref_key = key_value  # a key of an errata's row reference: a rule of its own in the grammar
 
     def because(self, meta: Meta, reason: ast.Text) -> ast.Text:
         return reason

@@ -199,12 +199,27 @@ def _syntax_issue(exc: UnexpectedInput, text: str, path: str) -> SyntaxIssue:
     else:
         message = f"unexpected `{clip(str(exc.token))}`{where}"
     help_text = f"expected {expected}" if expected else None
+    keyword = _keyword_for_name(exc)
+    if keyword:
+        message = f"`{keyword}` is a keyword of the chart language and cannot be a name here{where}"
+        help_text = f"choose a name that is not a keyword, e.g. `my_{keyword}`"
     word = _word_at(text, line, col)
     bad_range = re.fullmatch(r"(\d+)-{2,}(\d+):?", word)
     if bad_range:
         message = f"`{word.rstrip(':')}` is not a range{where}"
         help_text = f"write `{bad_range.group(1)}-{bad_range.group(2)}`"
     return SyntaxIssue(message, span, help_text)
+
+
+def _keyword_for_name(exc: UnexpectedInput) -> str | None:
+    """A keyword written where the parser wanted a name (`chart [T1] key "..."`): keywords are
+    read as the keyword in some places even where only a name can follow."""
+    from lark.exceptions import UnexpectedToken
+
+    if not isinstance(exc, UnexpectedToken) or "NAME" not in exc.expected or exc.token.type == "NAME":
+        return None
+    value = str(exc.token)
+    return value if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", value) else None
 
 
 def _expected_terminals(exc: UnexpectedInput) -> Iterable[str]:

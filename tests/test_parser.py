@@ -36,6 +36,38 @@ def test_keywords_stay_usable_as_names() -> None:
     assert [r.keys[0].text for r in chart.rows] == ["rows", "table", "roll", "key"]
 
 
+@pytest.mark.parametrize("word", ["key", "rows", "roll", "column", "bands", "when"])
+def test_a_keyword_is_a_slug_after_a_chart_id(word: str) -> None:
+    # `[T1]` followed by a slug: the ID's rule is the declaration's own, so only a slug or title
+    # can follow it and the keyword is read as a name (a shared rule made `key` the keyword there)
+    text = f'chart [T1] {word} "T" {{ roll 1d6 rows {{ 1-6: "x" }} }}\ndrms [T2] {word}2 "D" {{ }}\n'
+    text += f'external [T3] {word} "E"\nodds [T4] {word} "O" {{ }}\n'
+    result = parse_text(text, "k.chart")
+    assert result.errors == []
+    assert result.source.charts[0].slug is not None and result.source.charts[0].slug.text == word
+
+
+def test_a_keyword_where_only_a_name_fits_says_so() -> None:
+    # after a chart-reference value, `column` is still read as the keyword (a fact's `[B6] column`)
+    text = 'chart x "X" { key k column result: text rows { a: [B6]\n column: "x" } }'
+    [error] = parse_text(text, "k.chart").errors
+    assert error.message == (
+        "`column` is a keyword of the chart language and cannot be a name here while reading chart `x`"
+    )
+    assert error.help == "choose a name that is not a keyword, e.g. `my_column`"
+    assert (error.span.line, error.span.col) == (2, 2)
+
+
+def test_keywords_after_values_and_keys_of_rows_stay_names() -> None:
+    # errata and invariant words (`because`, `note`, `change`, `is`, `as`) after a row's value
+    words = ["because", "note", "change", "remove", "complete", "is", "as", "to"]
+    rows = "  ".join(f'{w} 1-6: "v"' for w in words)
+    text = f'enum k {{ {" ".join(words)} }}\nchart x "X" {{ roll 1d6 key k column result: text rows {{ {rows} }} }}'
+    result = parse_text(text, "k.chart")
+    assert result.errors == []
+    assert [r.keys[0].text for r in result.source.charts[0].rows] == words
+
+
 def test_every_node_has_a_span() -> None:
     text = 'chart [R4] escape "Escape Chart" {\n  roll 1d6\n  rows {\n    3-6: "Combat"\n  }\n}\n'
     chart = parse_text(text, "e.chart").source.charts[0]
