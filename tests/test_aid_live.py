@@ -109,6 +109,26 @@ def crtlab_html(tmp_path_factory: pytest.TempPathFactory) -> tuple[model.Game, P
     return comp.project.games["crtlab"], path
 
 
+@pytest.mark.parametrize(
+    ("address", "printed", "bounds"),
+    [
+        ("R4", "3-6", (3, 6)),  # IA2 R4 as printed, before the chartc errata (3+)
+        ("R7", "01-08", (1, 8)),  # percentile, zero-padded
+        ("crash_enroute", "9-0", (9, 10)),  # a d10's 0 face is 10
+        ("R4", "2 or less", (None, 2)),
+        ("R9", "20+", (20, None)),
+        ("R4", "see note", (None, None)),
+    ],
+)
+def test_printed_ranges_are_read_with_the_charts_dice(
+    ia2: model.Game, address: str, printed: str, bounds: tuple[int | None, int | None]
+) -> None:
+    from compiler.emit.interactive import printed_bounds
+
+    chart = ia2.chart(address)
+    assert chart is not None and printed_bounds(chart, printed) == bounds
+
+
 def test_r4_with_fb_attack(page: Any) -> None:
     # IA2 R4 (7.1.10 and the chartc errata): piston-engined, F/B Attack +1 (note 1): natural 2 is a
     # modified 3, combat; the chance of a safe escape falls from 1/3 to 1/6
@@ -219,6 +239,14 @@ def test_print_shows_no_interactive_panel(ia2_page: Any) -> None:
     ia2_page.emulate_media(media="print")
     assert not _panel(ia2_page, "R4").is_visible() and ia2_page.locator(".live:visible").count() == 0
     ia2_page.emulate_media(media="screen")
+
+
+def test_a_broken_or_hostile_fragment_is_ignored(page: Any) -> None:
+    _open(page, IA2_HTML, "#%E0%A4%A&R4.__proto__=1&R4.key.interceptor=%3Cimg%20src%3Dx%3E&R4.roll=3&constructor.x=1")
+    r4 = _panel(page, "R4")
+    # an unknown interceptor type selects no row; the roll is still read; nothing else applies
+    assert r4.locator(".live-result").text_content() == "Natural 3: no row of the chart holds it."
+    assert page.locator("img").count() == 0
 
 
 def test_chart_text_never_runs(page: Any, tmp_path: Path) -> None:
