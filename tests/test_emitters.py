@@ -143,7 +143,9 @@ def test_html_escapes_chart_text(tmp_path: Path) -> None:
         'rows { 1-6: "</td><img src=x onerror=alert(1)> \\u202e ok" } }\n',
     )
     html = render_outputs(comp.project)["t/t.html"]
-    assert "<script>" not in html and "<img" not in html
+    # the page's own two scripts (the interactive table's data and engine) and none from chart text
+    assert html.count("<script") == 2 and "<script>alert" not in html and "<script>x()" not in html
+    assert "<img" not in html
     assert "&lt;/table&gt;&lt;script&gt;" in html and "{{ 7*7 }}" in html
 
 

@@ -57,6 +57,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("compiler.query", "compiler.lookup"),
     # worked examples held against the charts, read through the query layer as `chartc lookup` reads
     ("compiler.examples",),
+    # test vectors: the query layer's answers for every roll chart, for the other consumers to match
+    ("compiler.vectors",),
     ("compiler.emit",),
     # the compiled-game cache of `lookup` and `odds`: the model and findings, saved and loaded
     ("compiler.game_cache",),

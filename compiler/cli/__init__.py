@@ -40,6 +40,7 @@ COMMANDS = {
     "list": ("compiler.cli.list", "list_command"),
     "lookup": ("compiler.cli.lookup", "lookup_command"),
     "odds": ("compiler.cli.odds", "odds_command"),
+    "vectors": ("compiler.cli.vectors", "vectors_command"),
 }
 
 
@@ -58,6 +59,7 @@ SUMMARIES = {
     "list": "List a game's charts: ID, title, rule, dice or keys, status",
     "lookup": "Print the row a roll plus DRM selects on GAME/CHART",
     "odds": "Print the exact chance of each row of GAME/CHART",
+    "vectors": "Write test vectors of GAME: keys, roll and DRMs -> row and chance",
 }
 
 

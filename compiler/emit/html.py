@@ -14,9 +14,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from markupsafe import Markup
+
 from compiler import model
 from compiler.aid_order import OrderEntry
 from compiler.emit.aid_view import GroupView, Layout, chart_view
+from compiler.emit.interactive import live_chart, live_data
 from compiler.emit.templating import environment
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
@@ -118,6 +121,7 @@ def emit_game_html(
             chart_count=len(game.charts),
             page_size=PAPER_SIZES[paper],
             large_print=large_print,
+            live_json=Markup(live_data(game)) if any(live_chart(c) for c in game.charts) else "",
             css_title=css_string(game.title),
             css_paper=css_string(
                 f"{paper.upper() if paper == 'a4' else 'US Letter'}{' large print' if large_print else ''}"

@@ -409,7 +409,17 @@ def _row(c: model.Chart, r: model.Row) -> dict[str, Any]:
     return out
 
 
-def _chart(c: model.Chart) -> dict[str, Any]:
+def chart_document(c: model.Chart, chances: bool = True) -> dict[str, Any]:
+    """One chart as the game's JSON holds it; without `chances`, the chance arrays are left out
+    (the interactive player aid computes them from the dice outcomes)."""
+    out = _chart(c, chances)
+    if not chances:
+        for alt in (out["dice"] or {}).get("alternatives", ()):
+            del alt["chances"]
+    return out
+
+
+def _chart(c: model.Chart, chances: bool = True) -> dict[str, Any]:
     out: dict[str, Any] = {
         "address": c.address,
         "chart_id": c.chart_id,
@@ -449,7 +459,7 @@ def _chart(c: model.Chart) -> dict[str, Any]:
             "reasons": [{"errata": e, "text": t} for e, t in c.errata.reasons],
             "removed_rows": [_row(c, r) for r in c.errata.removed_rows],
         }
-    if c.kind is model.ChartKind.ROLL and c.dice is not None:
+    if chances and c.kind is model.ChartKind.ROLL and c.dice is not None:
         out["chances"] = _chances(c)
     return out
 

@@ -1,0 +1,54 @@
+"""`chartc vectors`: test vectors of a game's roll charts and odds rules, as deterministic JSON."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from compiler.cli.common import EXIT_FINDINGS, charts_option, echo_lines, load_game_folder, usage_error
+from compiler.textsafe import printable
+
+
+@click.command("vectors")
+@click.argument("game_id", metavar="GAME")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the vectors to this file instead of standard output.",
+)
+@charts_option
+def vectors_command(game_id: str, out: Path | None, charts_dir: Path) -> None:
+    """Write test vectors for GAME: for each roll chart, key combinations x DRM contexts x every
+    natural roll -> the modified roll, the row selected and the exact chance of each row; for each
+    odds rule, attack x defense x column shift -> the column read.
+
+    \b
+    Bounded and deterministic: each DRM context variable takes a flag's false and true, an enum's
+    members, and for ints and months the values the chart's conditions name, one either side, and
+    the ends of its range. Up to 48 key combination x context cases per chart are taken whole;
+    beyond that 48 are sampled with a random generator seeded by GAME/CHART (the first case
+    always kept), so the same charts always give the same file. Rows are indexes into the chart's
+    `rows` in the game's JSON; null means no row.
+    """
+    from compiler.vectors import vectors_text
+
+    folder = charts_dir / game_id
+    if not folder.is_dir():
+        raise usage_error(f"no game `{game_id}` in {charts_dir}")
+    comp = load_game_folder(folder)
+    game = comp.project.games.get(game_id)
+    errors = [d for d in comp.diagnostics if d.severity.value == "error"]
+    if game is None or errors:
+        from compiler.diagnostics import render_short
+
+        echo_lines((render_short(d) for d in errors[:20]), err=True)
+        click.echo(printable(f"error: game `{game_id}` has {len(errors)} error(s); fix them first"), err=True)
+        sys.exit(EXIT_FINDINGS)
+    text = vectors_text(game)
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        out.write_text(text, encoding="utf-8", newline="\n")
