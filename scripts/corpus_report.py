@@ -10,6 +10,7 @@ lacks or the construct it would need: required, unless its `findings` say it).
 
     python scripts/corpus_report.py          # print the tables (Markdown)
     python scripts/corpus_report.py --check  # exit 1 when README.md does not hold them
+    python scripts/corpus_report.py --write  # put them in README.md
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ decision chartc took (its `contradicts` line).
 
     python scripts/examples_report.py          # print the table (Markdown)
     python scripts/examples_report.py --check  # exit 1 when README.md does not hold it
+    python scripts/examples_report.py --write  # put it in README.md
 """
 
 from __future__ import annotations
