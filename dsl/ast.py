@@ -740,6 +740,7 @@ class OddsDecl:
     between_span: Span | None = None
     domain: OddsDomain | None = None
     round_spans: tuple[Span, ...] = ()
+    partial: Text | None = None  # the columns as printed are known to be incomplete (IA2 7.1.6)
 
 
 @dataclass(frozen=True)

@@ -872,6 +872,7 @@ class Builder(_Terminals):
             between_span=block.span_of("between"),
             domain=block.one("domain", ast.OddsDomain),
             round_spans=tuple(s for s in (block.span_of("attacker_high"), block.span_of("defender_high")) if s),
+            partial=block.one("partial", ast.Text),
         )
 
     def odds_columns(self, meta: Meta, *columns: ast.Text) -> _Stmt:

@@ -4,11 +4,11 @@ decision chartc took (its `contradicts` line).
 
     python scripts/examples_report.py          # print the table (Markdown)
     python scripts/examples_report.py --check  # exit 1 when README.md does not hold it
+    python scripts/examples_report.py --write  # put it in README.md
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -42,18 +42,9 @@ def table() -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 when README.md does not hold the table")
-    args = parser.parse_args()
-    text = f"{BEGIN}\n{table()}\n{END}"
-    if args.check:
-        readme = (ROOT / "README.md").read_text(encoding="utf-8")
-        if text not in readme:
-            print("README.md's examples table is stale: run python scripts/examples_report.py and paste it")
-            return 1
-        return 0
-    print(text)
-    return 0
+    from scripts.readme_block import readme_block_main
+
+    return readme_block_main(__doc__ or "", BEGIN, END, table, "examples table", "scripts/examples_report.py")
 
 
 if __name__ == "__main__":

@@ -93,3 +93,26 @@ def test_fire_modifiers(aa) -> None:
         "modifiers": "All appropriate modifiers apply.",
         "not_applied": None,
     }
+
+
+def test_tank_buster_armour(aa, gen) -> None:
+    # Tank Buster Aircraft b.3: "Use armor thickness numbers to the right of the slash, unless the
+    # to-hit dice roll ends in a 0"
+    right = [n for n in range(1, 101) if n % 10]
+    assert {gen.lookup_tank_buster_armour(n)["side"] for n in right} == {"right of the slash"}
+    ends_in_0 = [gen.lookup_tank_buster_armour(n)["side"] for n in range(10, 101, 10)]
+    assert ends_in_0 == ["left of the slash (the roll ends in 0)"] * 10
+    # 00 is read as 100 on percentile dice, and ends in 0
+    assert lookup(aa.chart("tank_buster_armour"), "00", {}, 0).values()["side"].startswith("left")
+
+
+def test_aircraft_table_columns(aa, gen) -> None:
+    # "Columns 1 & 2: Country of Origin and Aircraft Name." (L78): one line for two columns
+    assert gen.lookup_aircraft_table_columns(1) == gen.lookup_aircraft_table_columns(2)
+    assert gen.lookup_aircraft_table_columns(2)["contents"] == "Country of Origin and Aircraft Name."
+    # "Column 6: To-hit percentages for Vehicles or Infantry in the order: MG's/Cannons/Bombs/Rockets." (L86)
+    assert gen.lookup_aircraft_table_columns(6)["contents"].endswith("MG's/Cannons/Bombs/Rockets.")
+    # "Column 11: Pertinent notes and dates of service." (L96): eleven columns, no twelfth
+    assert gen.lookup_aircraft_table_columns(11)["contents"] == "Pertinent notes and dates of service."
+    with pytest.raises(ValueError):
+        gen.lookup_aircraft_table_columns(12)

@@ -335,3 +335,33 @@ def test_b12_replaces_the_external_declaration(ia2) -> None:
     # B12 was declared external; its DRMs are now a DRM list (its rows are still not printed)
     assert ia2.chart("B12").kind == "drms"
     assert ia2.chart("C2").kind == "external"
+
+
+# ---- the firepower column of the combat cards (7.1.6): a partial odds rule ------------------------
+
+
+def test_firepower_column(ia2, gen) -> None:
+    fp = ia2.chart("firepower_column")
+    assert fp.odds is not None and fp.odds.columns == ("6-", "8", "12", "24")
+    assert fp.partial is not None  # the combat cards are not in the rulebook
+    # IA2 7.1.6: "an aircraft that has 9 FP total would use the "8" column"
+    assert gen.odds_firepower_column(9) == "8"
+    # 7.1.6: "The left most column, "6-" means "6 or less." Aircraft with 1 to 6 FP would use that column."
+    assert [gen.odds_firepower_column(n) for n in (1, 6)] == ["6-", "6-"]
+    # 7.12: "the 12 FP the P-47 will get to hit us" (seed line 594); "he attacks the P-47 with 24 FP" (602)
+    assert (gen.odds_firepower_column(12), gen.odds_firepower_column(24)) == ("12", "24")
+    # 7.1.6 "Excess firepower does not count": more than 24 reads the highest printed column
+    assert gen.odds_firepower_column(30) == "24"
+    with pytest.raises(ValueError):  # 7.1.6: firepower is 1 or more
+        gen.odds_firepower_column(0)
+
+
+def test_firepower_column_partial_is_said(corpus, run) -> None:
+    # the C308 note names the printed columns; the lookup says so when the firepower lies between them
+    (note,) = [d for d in corpus.diagnostics if d.code == "C308" and "`firepower_column`" in d.message]
+    assert "only columns 6-, 8, 12, 24 are printed" in note.message
+    between = run("lookup", "ia2/firepower_column", "--attack", "10").output
+    assert "strength 10 -> 8 (10 reads the 8 column)" in between
+    assert "the rule is declared partial" in between
+    # 3 FP lies in the 6- column itself (7.1.6 "1 to 6 FP"): nothing to hedge
+    assert "declared partial" not in run("lookup", "ia2/firepower_column", "--attack", "3").output

@@ -33,10 +33,36 @@ def check_chart(chart: model.Chart, sink: Sink) -> None:
                 _check_value_chart(chart, sink)
         case model.ChartKind.REFERENCE:
             _check_reference_chart(chart, sink)
-        case model.ChartKind.DRMS | model.ChartKind.EXTERNAL | model.ChartKind.ODDS:
+        case model.ChartKind.ODDS:
+            _check_partial_odds_rule(chart, sink)
+        case model.ChartKind.DRMS | model.ChartKind.EXTERNAL:
             pass  # no rows of their own
         case _:
             assert_never(chart.kind)
+
+
+def _check_partial_odds_rule(chart: model.Chart, sink: Sink) -> None:
+    """C308/C309 for `partial` on an odds rule: its printed columns are known not to be all the
+    columns (IA2 7.1.6 names the cards' firepower columns 6-, 8, 12 and 24 only in passing), so
+    odds between two of them may belong to a column that is not printed; a rule without columns
+    has nothing to be incomplete."""
+    if chart.partial is None or chart.odds is None:
+        return
+    if not chart.odds.columns:
+        sink.emit(
+            codes.PARTIAL_BUT_COMPLETE,
+            f"odds rule `{chart.address}` is declared partial but lists no columns",
+            chart.span,
+            "delete the `partial` line, or list the columns that are printed",
+        )
+        return
+    sink.emit(
+        codes.PARTIAL_CHART,
+        f"partial odds rule `{chart.address}`: only columns {', '.join(chart.odds.columns)} are printed; "
+        "odds between two of them may read a column that is not",
+        chart.span,
+        f"declared partial: {chart.partial}",
+    )
 
 
 # ---- helpers -------------------------------------------------------------------------------------

@@ -628,9 +628,14 @@ class _ChartEmitter:
             if rule.form is OddsForm.RATIO
             else "    attack, defense: combat factors, ints >= 0.\n"
         )
+        partial = (
+            f"\n\nThe rule is partial: {chart.partial}; a column that is not printed may be the one."
+            if chart.partial
+            else ""
+        )
         doc = (
             f"{_cite(chart)}: the odds column for these combat factors.\n\n"
-            f"{_odds_how(rule)}{shifts}\n\n"
+            f"{_odds_how(rule)}{shifts}{partial}\n\n"
             "Args:\n"
             f"{factors}"
             "    shift: columns to shift (+ toward the attacker).\n\n"

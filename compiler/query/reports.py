@@ -25,7 +25,7 @@ from compiler.chance import (
     probability_json,
 )
 from compiler.column_shifts import ShiftBreakdown
-from compiler.crt import Reading
+from compiler.crt import Reading, parse_band
 from compiler.modifiers import holds
 from compiler.query.context import ModifierAnswer, context_json, read_context, read_modifiers
 from compiler.query.lookup import (
@@ -196,14 +196,34 @@ def lookup_fields(result: LookupResult) -> dict[str, Any]:
 
 def odds_column_lines(game: model.Game, answer: OddsColumnAnswer) -> list[str]:
     """`attack 26 vs defense 7 -> 3:1` under the rule's heading, and how the odds read that column
-    when they are not the column's own (`9:1 reads the 6:1 column`)."""
+    when they are not the column's own (`9:1 reads the 6:1 column`); for a partial rule, that an
+    unprinted column may be the one then."""
     reading = Reading(answer.formed, answer.column, answer.clamped, answer.shift)
-    return _safe(
-        [
-            _heading(game, answer.chart),
-            f"  {_forces(answer.attack, answer.defense, answer.shift)} -> {answer.column}{_how(reading)}",
-        ]
-    )
+    lines = [
+        _heading(game, answer.chart),
+        f"  {_forces(answer.attack, answer.defense, answer.shift)} -> {answer.column}{_how(reading)}",
+    ]
+    if answer.chart.partial and not _own_column(reading):
+        # a partial rule's printed columns are not all its columns: the one read may not be the card's
+        why = answer.chart.partial
+        lines.append(f"  the rule is declared partial ({why}): a column that is not printed may be the one")
+    return _safe(lines)
+
+
+def _own_column(reading: Reading) -> bool:
+    """Whether the odds as formed lie in the column read (strength 3 in `6-`), not between two
+    printed columns or past the table's edge."""
+    if reading.clamped or reading.shift:
+        return False
+    band = parse_band(reading.column)
+    if band is None or reading.column == reading.formed:
+        return reading.column == reading.formed
+    try:
+        value = int(reading.formed)
+    except ValueError:
+        return False
+    low, high = band
+    return (low is None or low <= value) and (high is None or value <= high)
 
 
 def _key_lines(

@@ -86,7 +86,7 @@ def odds_rule(symbols: SymbolTable, decl: ast.OddsDecl, path: str, sink: Sink) -
         clamp=None,
         footnotes=(),
         notes=rule.notes,
-        partial=None,
+        partial=decl.partial.text if decl.partial else None,
         rows=(),
         grid=None,
         source_file=path,

@@ -1200,6 +1200,114 @@ def lookup_fire_modifiers(*, fire_kind: FireKind) -> FireModifiersResult:
     return {'modifiers': row[0], 'not_applied': row[1]}
 
 
+# ---- 'tank_buster_armour'
+TankBusterArmourResult = TypedDict('TankBusterArmourResult', {'side': str})
+TANK_BUSTER_ARMOUR_COLUMNS: Final = ('side',)
+_TANK_BUSTER_ARMOUR_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 1, 9, ('right of the slash',)),
+    ((), 10, 10, ('left of the slash (the roll ends in 0)',)),
+    ((), 11, 19, ('right of the slash',)),
+    ((), 20, 20, ('left of the slash (the roll ends in 0)',)),
+    ((), 21, 29, ('right of the slash',)),
+    ((), 30, 30, ('left of the slash (the roll ends in 0)',)),
+    ((), 31, 39, ('right of the slash',)),
+    ((), 40, 40, ('left of the slash (the roll ends in 0)',)),
+    ((), 41, 49, ('right of the slash',)),
+    ((), 50, 50, ('left of the slash (the roll ends in 0)',)),
+    ((), 51, 59, ('right of the slash',)),
+    ((), 60, 60, ('left of the slash (the roll ends in 0)',)),
+    ((), 61, 69, ('right of the slash',)),
+    ((), 70, 70, ('left of the slash (the roll ends in 0)',)),
+    ((), 71, 79, ('right of the slash',)),
+    ((), 80, 80, ('left of the slash (the roll ends in 0)',)),
+    ((), 81, 89, ('right of the slash',)),
+    ((), 90, 90, ('left of the slash (the roll ends in 0)',)),
+    ((), 91, 99, ('right of the slash',)),
+    ((), 100, 100, ('left of the slash (the roll ends in 0)',)),
+)
+_TANK_BUSTER_ARMOUR_OUTCOMES: Final = frozenset({
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60,
+    61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89,
+    90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100,
+})
+
+
+def lookup_tank_buster_armour(roll: int, *, drm: int = 0) -> TankBusterArmourResult:
+    """Tank buster: armour thickness number used, rule Tank Buster Aircraft b.3: the row a roll selects.
+
+    Args:
+        roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'side': Armor thickness number
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    _check_natural('tank_buster_armour', roll, _TANK_BUSTER_ARMOUR_OUTCOMES, 'percentile (2d10, 00 = 100)')
+    _check_int('tank_buster_armour', 'drm', drm)
+    _check_no_drm('tank_buster_armour', drm, 'percentile (2d10, 00 = 100)')
+    row = _select('tank_buster_armour', _TANK_BUSTER_ARMOUR_ROWS, (), roll + drm)
+    return {'side': row[0]}
+
+
+def roll_tank_buster_armour(rng: random.Random, *, drm: int = 0) -> Roll[TankBusterArmourResult]:
+    """Roll percentile (2d10, 00 = 100) with `rng` and read Tank buster: armour thickness number used, rule Tank Buster
+        Aircraft b.3.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('tank_buster_armour', rng)
+    natural = _roll(rng, 'percentile', 2, 10, 0, 0)
+    return _rolled(natural, drm, lookup_tank_buster_armour(natural, drm=drm))
+
+
+# ---- 'aircraft_table_columns'
+AircraftTableColumnsResult = TypedDict('AircraftTableColumnsResult', {'contents': str})
+AIRCRAFT_TABLE_COLUMNS_COLUMNS: Final = ('contents',)
+_AIRCRAFT_TABLE_COLUMNS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 1, 2, ('Country of Origin and Aircraft Name.',)),
+    ((), 3, 3, ('Number and size of machine gun armament firing forward.',)),
+    ((), 4, 4, ('Firepower of the forward-firing machine gun armament.',)),
+    ((), 5, 5, ('Number of Cannons and their size, in millimeters.',)),
+    ((), 6, 6, ("To-hit percentages for Vehicles or Infantry in the order: MG's/Cannons/Bombs/Rockets.",)),
+    ((), 7, 7, ("Millimeters of armor penetration for MG's/Cannon/Rockets when firing at AFV's.",)),
+    ((), 8, 8, ('To-hit percentages for Bunker hits in the order: Cannons/Bombs/Rockets.',)),
+    ((), 9, 9, ("To-hit percentages for Building hits in the order: MG's/Cannons/Bombs/Rockets.",)),
+    ((), 10, 10, (
+        'Listing of the allowable bomb load and rocket load (if any) for each aircraft. The judge must designate the load prior to the start of the game.',
+    )),
+    ((), 11, 11, ('Pertinent notes and dates of service.',)),
+)
+
+
+def lookup_aircraft_table_columns(value: int, *, drm: int = 0) -> AircraftTableColumnsResult:
+    """Use of the Table of Aircraft, rule Use of the Table of Aircraft: the row a value selects.
+
+    Args:
+        value: Column (1-11).
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'contents': Contents
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    _check_value('aircraft_table_columns', 'table_column', value, 1, 11)
+    _check_int('aircraft_table_columns', 'drm', drm)
+    row = _select('aircraft_table_columns', _AIRCRAFT_TABLE_COLUMNS_ROWS, (), value + drm)
+    return {'contents': row[0]}
+
+
 # ---- 'il2_aamg'
 Il2AamgResult = TypedDict('Il2AamgResult', {'result': str})
 IL2_AAMG_COLUMNS: Final = ('result',)
@@ -1264,6 +1372,8 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'bomb_effect_checks': lookup_bomb_effect_checks,
     'missed_target': lookup_missed_target,
     'fire_modifiers': lookup_fire_modifiers,
+    'tank_buster_armour': lookup_tank_buster_armour,
+    'aircraft_table_columns': lookup_aircraft_table_columns,
     'il2_aamg': lookup_il2_aamg,
 }
 

@@ -974,6 +974,9 @@ FIGHTER_LABELS: Final[dict[Fighter, str]] = {
 }
 
 
+FirepowerColumn = Literal['6-', '8', '12', '24']
+
+
 GameMode = Literal['standard', 'combined']
 GAME_MODE_LABELS: Final[dict[GameMode, str]] = {
     'standard': 'Interceptor Ace 1944-45 (from March 1944)',
@@ -1331,6 +1334,35 @@ def _follow(
             address = str(move["chart"])
             keys = _next_keys(chart_keys[address], move, keys, made)
     raise RuntimeError(f"{start}: the chain did not end within {limit} steps")
+
+
+# ---- 'firepower_column'
+_FIREPOWER_COLUMN_RULE: Final = _OddsRule(
+    'firepower_column', 'down', 'up', ('6-', '8', '12', '24'), 'clamp', None, 'strength', 'lower', (1, None),
+)
+
+
+def odds_firepower_column(strength: int, shift: int = 0) -> FirepowerColumn:
+    """Firepower column of the combat cards, rule 7.1.6: the odds column for these combat factors.
+
+    The strength (1 or more) is read on the columns 6-, 8, 12, 24;
+    odds between two columns read the lower one; beyond the edge: clamp; no column shifts.
+
+    The rule is partial: the combat cards are not in the rulebook: 7.1.6 names the columns 6- and 8, the 7.12
+        examples read 12 and 24 FP; the columns between are not printed; a column that is not printed may be the one.
+
+    Args:
+        strength: the attack strength, an int in the rule's domain.
+        shift: columns to shift (+ toward the attacker).
+
+    Returns:
+        The column label as printed, e.g. '24', as the CRT lookups keyed by it accept it.
+
+    Raises:
+        ValueError: factors the rule does not take, odds off a table that does not clamp, or an
+        undeclared shift.
+    """
+    return cast(FirepowerColumn, _odds_column(_FIREPOWER_COLUMN_RULE, strength, None, shift))
 
 
 # ---- 'awards'
