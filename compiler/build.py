@@ -103,10 +103,7 @@ def html_to_pdf(html: str) -> bytes:
     Raises:
         OutputError: WeasyPrint is not installed.
     """
-    try:
-        import weasyprint
-    except ImportError as exc:
-        raise OutputError("`--pdf` needs WeasyPrint: pip install -e '.[pdf]'") from exc
+    weasyprint = _weasyprint()
     import logging
 
     # WeasyPrint logs every CSS property it ignores (e.g. flex gaps it lays out differently); the
@@ -135,6 +132,43 @@ def _fixed_clock() -> Iterator[None]:
             os.environ.pop("SOURCE_DATE_EPOCH", None)
 
 
-def render_pdfs(outputs: dict[str, str]) -> dict[str, bytes]:
-    """A PDF beside every HTML player aid in `outputs` (`<game>/<game>.pdf`)."""
-    return {rel[: -len(".html")] + ".pdf": html_to_pdf(text) for rel, text in outputs.items() if rel.endswith(".html")}
+def _weasyprint() -> Any:
+    """The `weasyprint` module.
+
+    Raises:
+        OutputError: WeasyPrint is not installed.
+    """
+    try:
+        import weasyprint
+    except ImportError as exc:
+        raise OutputError("`--pdf` needs WeasyPrint: pip install -e '.[pdf]'") from exc
+    return weasyprint
+
+
+def pdf_jobs(games: int) -> int:
+    """How many processes render `games` player aids by default: one per CPU this process may
+    use, never more than the games."""
+    return max(1, min(games, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
+
+
+def render_pdfs(outputs: Mapping[str, str], jobs: int | None = None) -> dict[str, bytes]:
+    """A PDF beside every HTML player aid in `outputs` (`<game>/<game>.pdf`).
+
+    With more than one aid and `jobs` above 1 (None: `pdf_jobs`), the aids are rendered in that many
+    processes forked after WeasyPrint is imported (where the system can fork); each PDF's bytes do
+    not depend on the process that rendered it.
+
+    Raises:
+        OutputError: WeasyPrint is not installed.
+    """
+    aids = sorted((rel, text) for rel, text in outputs.items() if rel.endswith(".html"))
+    jobs = pdf_jobs(len(aids)) if jobs is None else max(1, min(jobs, len(aids)))
+    _weasyprint()  # imported once here: a missing WeasyPrint is reported before any process starts
+    import multiprocessing
+
+    if jobs == 1 or "fork" not in multiprocessing.get_all_start_methods():
+        pdfs = [html_to_pdf(text) for _, text in aids]
+    else:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            pdfs = pool.map(html_to_pdf, [text for _, text in aids], chunksize=1)
+    return {rel[: -len(".html")] + ".pdf": pdf for (rel, _), pdf in zip(aids, pdfs, strict=True)}

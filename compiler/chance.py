@@ -9,8 +9,9 @@ never disagree. It imports only the model: report rendering lives in `compiler.q
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from compiler import model
@@ -40,6 +41,33 @@ class ChartChances:
     modified: dict[int, Fraction]
 
 
+# ---- computed once per chart ----------------------------------------------------------------------
+
+
+@dataclass
+class _Computed:
+    """What this module has computed for one chart object: the checks, the JSON and the player
+    aid of a build ask for the same totals and chances, and get them computed once."""
+
+    totals: dict[tuple[str, ...] | None, tuple[int, ...]] = field(default_factory=dict)
+    chances: dict[tuple[tuple[str, ...], int], ChartChances] = field(default_factory=dict)
+
+
+_COMPUTED: dict[int, tuple[weakref.ref[model.Chart], _Computed]] = {}
+"""By `id` of the chart, for as long as the chart lives (a chart is immutable; the weak reference
+drops the entry when it is freed, before its `id` can be reused)."""
+
+
+def _computed(chart: model.Chart) -> _Computed:
+    key = id(chart)
+    entry = _COMPUTED.get(key)
+    if entry is not None and entry[0]() is chart:
+        return entry[1]
+    computed = _Computed()
+    _COMPUTED[key] = (weakref.ref(chart, lambda _: _COMPUTED.pop(key, None)), computed)
+    return computed
+
+
 # ---- DRM totals --------------------------------------------------------------------------------
 
 
@@ -47,7 +75,10 @@ def drm_totals(chart: model.Chart, combo: tuple[str, ...] | None = None) -> list
     """Every total the chart's DRMs can add in some context the rules allow (`compiler.reach`),
     after the chart's `clamp`, ascending: for one key combination, or for any (None). A chart
     without DRMs gives `[0]`."""
-    return list(reach(chart, combo).totals)
+    known = _computed(chart).totals
+    if combo not in known:
+        known[combo] = reach(chart, combo).totals
+    return list(known[combo])
 
 
 def drm_reach_span(chart: model.Chart) -> tuple[int, int]:
@@ -145,6 +176,13 @@ def chances(chart: model.Chart, combo: tuple[str, ...], drm: int) -> ChartChance
     Raises:
         ValueError: the chart has no dice.
     """
+    known = _computed(chart).chances
+    if (combo, drm) not in known:
+        known[combo, drm] = _chances(chart, combo, drm)
+    return known[combo, drm]
+
+
+def _chances(chart: model.Chart, combo: tuple[str, ...], drm: int) -> ChartChances:
     dist = modified_distribution(chart, drm)
     rows = [(r, r.range) for r in chart.rows_for(combo) if r.range is not None]
     got = {id(r): Fraction(0) for r, _ in rows}

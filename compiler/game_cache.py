@@ -76,16 +76,34 @@ def code_fingerprint() -> str:
     return digest.hexdigest()
 
 
+_UNPICKLED: dict[Path, tuple[bytes, CompiledGame]] = {}
+"""The games this process last read, by file, with the SHA-256 of the bytes they were read from:
+a process that asks again (the tests, a long-running editor session) reads and checks the file
+as always, and only skips unpickling the same bytes. The model is immutable, so it can be shared."""
+_UNPICKLED_KEEP = 4
+
+
 def fetch(cache_dir: Path, slot: str, key: str) -> CompiledGame | None:
     """The saved game under `key`, or None (not saved, not trusted, or unreadable)."""
-    data = read_trusted(_path(cache_dir, slot, key))
+    path = _path(cache_dir, slot, key)
+    data = read_trusted(path)
     if data is None:
         return None
+    digest = hashlib.sha256(data).digest()
+    known = _UNPICKLED.get(path)
+    if known is not None and known[0] == digest:
+        return known[1]
     try:
         game = pickle.loads(data)
     except Exception:  # a corrupt or truncated file: compile instead
         return None
-    return game if isinstance(game, CompiledGame) else None
+    if not isinstance(game, CompiledGame):
+        return None
+    _UNPICKLED.pop(path, None)
+    while len(_UNPICKLED) >= _UNPICKLED_KEEP:
+        del _UNPICKLED[next(iter(_UNPICKLED))]  # the oldest
+    _UNPICKLED[path] = (digest, game)
+    return game
 
 
 def store(cache_dir: Path, slot: str, key: str, game: CompiledGame) -> None:

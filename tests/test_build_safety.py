@@ -409,3 +409,19 @@ def test_an_orphan_larger_than_the_source_limit_is_still_recognised_and_removed(
     r = CliRunner().invoke(cli, ["build", "--check"])
     assert r.exit_code == 1 and "orphaned: generated/old/old.json" in r.output
     assert CliRunner().invoke(cli, ["build"]).exit_code == 0 and not old.exists()
+
+
+def test_pdfs_rendered_in_parallel_are_the_bytes_rendered_one_by_one() -> None:
+    # issue 16, item 7: `build --pdf` renders several games' aids in forked processes
+    pytest.importorskip("weasyprint")
+    aids = {
+        f"{game}/{game}.html": f'<!DOCTYPE html><html lang="en"><body><h1>{game}</h1><p>{text}</p></body></html>'
+        for game, text in (("ia2", "R4 Escape Chart: 3-6 Combat"), ("usaaf", "Target Systems: 6/3"))
+    }
+    aids["ia2/ia2.json"] = "{}"  # not a player aid: no PDF
+    parallel = compiler.build.render_pdfs(aids, jobs=2)
+    assert list(parallel) == ["ia2/ia2.pdf", "usaaf/usaaf.pdf"]
+    assert parallel == compiler.build.render_pdfs(aids, jobs=1)
+    assert parallel["usaaf/usaaf.pdf"] == compiler.build.html_to_pdf(aids["usaaf/usaaf.html"])
+    assert parallel["ia2/ia2.pdf"] != parallel["usaaf/usaaf.pdf"]  # each aid its own PDF, in order
+    assert compiler.build.pdf_jobs(1) == 1 and 1 <= compiler.build.pdf_jobs(100) <= (os.cpu_count() or 1)

@@ -50,7 +50,7 @@ NEEDS_OTHER_FILES = {
     "optional.chart",
     "setup.chart",
 }
-TRUNCATION_STRIDE = 10  # the default run truncates at every 10th line (and the last); `slow` at every line
+TRUNCATION_STRIDE = 25  # the default run truncates at every 25th line (and the last); `slow` at every line
 LANGUAGE_ALPHABET = [*'chartgmeroly{}[]":,|*-+#\\ \t\r\n0123456789dkCvw=<>!()', "\ufeff", "\u202e", "é"]
 TOKEN = re.compile(rb'\s+|"(?:[^"\\\n]|\\.)*"|[A-Za-z0-9_]+|[^A-Za-z0-9_\s]')
 

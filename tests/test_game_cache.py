@@ -131,3 +131,24 @@ def test_the_cache_keeps_only_the_newest_saved_games(tmp_path: Path, monkeypatch
     with contextlib.chdir(tmp_path):
         last = load_game(Path("tree2/charts/t"), cache_dir=cache)
     assert last.project.games["t"].charts[0].address == "R4"
+
+
+def test_a_process_unpickles_the_same_saved_bytes_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 16: repeated queries in one process (the tests, an editor session) skip the unpickling,
+    # never the file's checks: a file others could write is still refused, other bytes are read anew
+    _game(tmp_path)
+    cache = tmp_path / "cache"
+    with contextlib.chdir(tmp_path):
+        load_game(Path("charts/t"), cache_dir=cache)
+        [saved] = _saved(cache)
+        slot, key = saved.stem.split("-")[1:]
+        first = game_cache.fetch(cache, slot, key)
+        assert first is not None and first.project.games["t"].chart("R4") is not None
+        unpickled = []
+        monkeypatch.setattr(game_cache.pickle, "loads", lambda data: unpickled.append(data) or first)
+        assert game_cache.fetch(cache, slot, key) is first and unpickled == []
+        saved.chmod(0o666)
+        assert game_cache.fetch(cache, slot, key) is None
+        saved.chmod(0o600)
+        saved.write_bytes(saved.read_bytes() + b".")  # other bytes: unpickled again
+        assert game_cache.fetch(cache, slot, key) is first and len(unpickled) == 1

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import builtins
 import inspect
+import itertools
 import json
 import random
 import subprocess
@@ -510,3 +511,48 @@ def test_the_identifier_policy_directly() -> None:
     assert [scope.parameter(n) for n in ("range", "_select", "roll", "class", "match", "ok")] == [
         "range_", "_select_", "roll_", "class_", "match_", "ok",
     ]
+
+
+def _key_values(rows, position: int) -> list[str]:
+    """The values to try for one key of an index: every id and month bound its rows name, a month
+    inside each month range, and a value no row names."""
+    found = {""}
+    for row_keys, *_ in rows:
+        key = row_keys[position]
+        if isinstance(key, str):
+            found.add(key)
+        elif isinstance(key, tuple):
+            found |= {key[0], key[0][:5] + "13", *(k for k in key[1:] if k)}  # "1944-13" sorts after 1944-12
+    return sorted(found)
+
+
+def _outcome(select, *args):
+    try:
+        return ("row", select(*args))
+    except Exception as exc:  # the error and its words must be the same
+        return (type(exc).__name__, str(exc))
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_every_index_selects_what_the_row_scan_selects(path: Path) -> None:
+    # issue 16 item 6: `_Index` answers from a tuple per key combination; `_select` scans the rows as
+    # the chart lists them. Every key value a row names, every roll from below the lowest bound to
+    # past the highest, and the open ends: the same values, or the same NoRowError.
+    module = import_module(path, f"{path.stem}_index_check")
+    indexes = {n: v for n, v in vars(module).items() if isinstance(v, module._Index)}
+    assert indexes, "no chart read by a roll or value"
+    kinds = set()
+    for name, index in sorted(indexes.items()):
+        rows = index.rows
+        width = len(rows[0][0]) if rows else 0
+        bounds = [b for _, low, high, _ in rows for b in (low, high) if b is not None] or [0]
+        for keys in itertools.product(*(_key_values(rows, i) for i in range(width))):
+            for modified in range(min(bounds) - 3, max(bounds) + 4):
+                got = _outcome(index.select, name, keys, modified)
+                assert got == _outcome(module._select, name, rows, keys, modified), (name, keys, modified)
+                kinds.add(got[0])
+    assert "row" in kinds and kinds <= {"row", "NoRowError"}
+    if path.stem == "ia2":  # IA2 R4 (7.1.10): a piston interceptor's modified 9 is past `3+`: combat
+        assert module._R4_INDEX.select("R4", ("piston",), 9) == ("Combat",)
+        assert module._R4_INDEX.select("R4", ("piston",), -5) == ("Safe escape",)  # `2-`, open below
+        assert kinds == {"row", "NoRowError"}  # keyed charts: a key value no row names selects no row

@@ -72,6 +72,12 @@ def rebuild_command(
 @click.option(
     "--pdf", is_flag=True, help="Also write the player aid as <game>.pdf (needs the `pdf` extra: WeasyPrint)."
 )
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="With --pdf: render the player aids of several games in this many processes [default: one per CPU].",
+)
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 def build(
     paths: tuple[Path, ...],
@@ -81,6 +87,7 @@ def build(
     paper: str,
     large_print: bool,
     pdf: bool,
+    jobs: int | None,
     strict: bool,
 ) -> None:
     """Check the charts, then write JSON, Python and HTML (and with --pdf, PDF) for every game into --out.
@@ -118,7 +125,7 @@ def build(
     try:
         outputs: dict[str, str | bytes] = dict(render_outputs(comp.project, paper, large_print))
         if pdf:
-            outputs.update(render_pdfs({rel: text for rel, text in outputs.items() if isinstance(text, str)}))
+            outputs.update(render_pdfs({rel: text for rel, text in outputs.items() if isinstance(text, str)}, jobs))
             outputs = dict(sorted(outputs.items()))
     except OutputError as exc:
         click.echo(printable(f"build failed: {exc}; nothing was written"), err=True)

@@ -8,7 +8,6 @@ flagged by `open`), conditions are structured objects, and exact probabilities a
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any, assert_never
 
 from compiler import model
@@ -55,7 +54,7 @@ def emit_game_json(game: model.Game) -> str:
         "formulas": [_formula(game, f) for f in game.formulas],
         "examples": [_example(e) for e in game.examples],
     }
-    return "".join(_pretty(doc, 0)) + "\n"
+    return _pretty(doc, 0) + "\n"
 
 
 def _formula(game: model.Game, f: model.Formula) -> dict[str, Any]:
@@ -172,27 +171,43 @@ def _fact(fact: model.Fact) -> dict[str, Any]:
             assert_never(fact)
 
 
-def _pretty(value: Any, level: int) -> Iterator[str]:
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+"""`json.dumps(value, ensure_ascii=False)` with one encoder for the whole run (`dumps` with an
+option makes a new encoder on every call; its separators without `indent` are `", "` and `": "`)."""
+
+
+def _pretty(value: Any, level: int) -> str:
     """`value` as `json.dumps(value, indent=2, ensure_ascii=False)` writes it, except that objects
     and arrays below `INDENTED_LEVELS` are written on one line, so the text stays linear in size."""
-    if not isinstance(value, dict | list) or not value:
-        yield json.dumps(value, ensure_ascii=False)
-        return
-    if level >= INDENTED_LEVELS:
-        yield json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    parts: list[str] = []
+    _pretty_into(value, level, parts)
+    return "".join(parts)
+
+
+def _pretty_into(value: Any, level: int, parts: list[str]) -> None:
+    """Append the pieces of `_pretty(value, level)` to `parts`."""
+    if level >= INDENTED_LEVELS or not value or not isinstance(value, dict | list):
+        parts.append(_ENCODE(value))
         return
     inner = "\n" + "  " * (level + 1)
     if isinstance(value, dict):
-        opening, closing = "{", "}"
-        items = [(json.dumps(key, ensure_ascii=False) + ": ", item) for key, item in value.items()]
+        parts.append("{")
+        separator = inner
+        for key, item in value.items():
+            parts.append(separator)
+            parts.append(_ENCODE(key))
+            parts.append(": ")
+            _pretty_into(item, level + 1, parts)
+            separator = "," + inner
+        parts.append("\n" + "  " * level + "}")
     else:
-        opening, closing = "[", "]"
-        items = [("", item) for item in value]
-    yield opening
-    for index, (prefix, item) in enumerate(items):
-        yield ("," if index else "") + inner + prefix
-        yield from _pretty(item, level + 1)
-    yield "\n" + "  " * level + closing
+        parts.append("[")
+        separator = inner
+        for item in value:
+            parts.append(separator)
+            _pretty_into(item, level + 1, parts)
+            separator = "," + inner
+        parts.append("\n" + "  " * level + "]")
 
 
 def _enum(e: model.EnumType) -> dict[str, Any]:

@@ -287,6 +287,8 @@ class _ChartEmitter:
             lines = []
         lines.append(head)
         lines += self.row_lines([r for r in chart.rows if not r.natural])
+        if _READS.get(chart.kind):  # read by a roll or a value: indexed by it (`_Index`)
+            lines.append(f"_{self.names.const}_INDEX: Final = _Index(_{self.names.const}_ROWS)")
         if any(r.natural for r in chart.rows):
             lines.append(head.replace("_ROWS:", "_NATURAL_ROWS:", 1))
             lines += self.row_lines([r for r in chart.rows if r.natural])
@@ -432,10 +434,12 @@ class _ChartEmitter:
             body.append(f"_check_no_drm({self.address}, drm, {chart.dice.text!r})")
         keys = tuple_display([p.selects or p.name for p in params])
         if any(r.natural for r in chart.rows):
-            rows = f"_{c.const}_NATURAL_ROWS, _{c.const}_ROWS"
+            rows = f"_{c.const}_NATURAL_ROWS, _{c.const}_INDEX"
             body.append(f"row = _select_natural({self.address}, {rows}, {keys}, {reads}, {modified})")
+        elif reads:
+            body.append(f"row = _{c.const}_INDEX.select({self.address}, {keys}, {modified})")
         else:
-            body.append(f"row = _select({self.address}, _{c.const}_ROWS, {keys}, {modified})")
+            body.append(f"row = _select({self.address}, _{c.const}_ROWS, {keys}, None)")
         fields = [f"{col.id!r}: row[{i}]" for i, col in enumerate(chart.columns)]
         body += [line.removeprefix(INDENT) for line in fill("return {", fields, "}", INDENT)]
         return self.function(f"lookup_{c.ident}", signature, c.result, self.lookup_doc(params), body)

@@ -154,8 +154,15 @@ class Game:
     formulas: Sequence[Formula] = ()  # computed values, in source order
 
     def formula(self, name: str) -> Formula | None:
-        """The formula with this id."""
-        return next((f for f in self.formulas if f.id == name), None)
+        """The formula with this id (the first, if a duplicate id was reported)."""
+        return self._formulas.get(name)
+
+    @cached_property
+    def _formulas(self) -> dict[str, Formula]:
+        by_id: dict[str, Formula] = {}
+        for f in self.formulas:
+            by_id.setdefault(f.id, f)
+        return by_id
 
     def chart(self, address: str) -> Chart | None:
         """The chart with this printed ID or slug (IDs compare case-insensitively)."""

@@ -102,6 +102,8 @@ def _member(chart: str, name: str, value: object, labels: Mapping[_M, str]) -> _
     Raises:
         ValueError: anything else (the message names the allowed ids and labels).
     """
+    if type(value) is str and value in labels:
+        return cast(_M, value)  # an id, as given (a str subclass is compared below, one by one)
     if isinstance(value, str):
         folded = value.casefold()
         for member in labels:
@@ -185,6 +187,63 @@ def _select(chart: str, rows: tuple[_Row[_V], ...], keys: tuple[str, ...], modif
     raise NoRowError(f"{chart}: no row{shown} with keys {keys}")
 
 
+# The widest span of rolls or values an index holds for one combination of key values: a chart
+# read over a wider span (a value chart over thousands) is read row by row.
+_INDEX_SPAN: Final = 1024
+# The most combinations of key values an index keeps (each is built on its first lookup).
+_INDEX_COMBINATIONS: Final = 4096
+# An index of one combination of key values: the lowest bound a row of it states, the values each
+# modified roll from there to the highest bound selects (None: no row), and the values of the first
+# row open below and of the first row open above (None: no row).
+_Table: TypeAlias = tuple[int, tuple[_V | None, ...], _V | None, _V | None]
+
+
+class _Index(Generic[_V]):
+    """A chart's rows indexed for lookup: per combination of key values (built on its first
+    lookup), the values each modified roll selects, as a tuple from the lowest bound a row states
+    to the highest, plus the open ends. Selects the row `_select` selects, with the same errors."""
+
+    def __init__(self, rows: tuple[_Row[_V], ...]) -> None:
+        self.rows: Final = rows
+        self._tables: dict[tuple[str, ...], _Table[_V] | None] = {}
+
+    def select(self, chart: str, keys: tuple[str, ...], modified: int | None) -> _V:
+        """What `_select` returns for these rows; NoRowError when it selects no row."""
+        try:
+            table = self._tables[keys]
+        except KeyError:
+            table = self._table(keys)
+        if table is None or modified is None:
+            return _select(chart, self.rows, keys, modified)
+        low, by_roll, below, above = table
+        at = modified - low
+        values = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+        if values is None:
+            return _select(chart, self.rows, keys, modified)  # raises NoRowError, worded as always
+        return values
+
+    def _table(self, keys: tuple[str, ...]) -> _Table[_V] | None:
+        rows = [
+            (low, high, values)
+            for row_keys, low, high, values in self.rows
+            if all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True))
+        ]
+        bounds = [bound for low, high, _ in rows for bound in (low, high) if bound is not None]
+        first, last = min(bounds, default=0), max(bounds, default=-1)
+        table: _Table[_V] | None = None
+        if last - first < _INDEX_SPAN:
+            by_roll = tuple(
+                next((v for low, high, v in rows if (low is None or low <= n) and (high is None or n <= high)), None)
+                for n in range(first, last + 1)
+            )
+            below = next((v for low, _, v in rows if low is None), None)
+            above = next((v for _, high, v in rows if high is None), None)
+            table = (first, by_roll, below, above)
+        if len(self._tables) < _INDEX_COMBINATIONS:
+            self._tables[keys] = table
+        return table
+
+
 def _roll(
     rng: random.Random,
     form: str,
@@ -238,7 +297,7 @@ def _capped(modified: int, cap: tuple[int, int] | None) -> int:
 def _select_natural(
     chart: str,
     natural_rows: tuple[_Row[_V], ...],
-    rows: tuple[_Row[_V], ...],
+    index: _Index[_V],
     keys: tuple[str, ...],
     natural: int,
     modified: int,
@@ -252,7 +311,7 @@ def _select_natural(
         keyed = all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True))
         if keyed and (low is None or natural >= low) and (high is None or natural <= high):
             return values
-    return _select(chart, rows, keys, modified)
+    return index.select(chart, keys, modified)
 
 
 # ---- DRM conditions ----------------------------------------------------------------------------
@@ -1416,6 +1475,7 @@ _KNIGHTS_CROSS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), None, 1, ('Awarded',)),
     ((), 2, 6, ('Not awarded',)),
 )
+_KNIGHTS_CROSS_INDEX: Final = _Index(_KNIGHTS_CROSS_ROWS)
 _KNIGHTS_CROSS_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
@@ -1438,7 +1498,7 @@ def lookup_knights_cross(roll: int, *, drm: int = 0) -> KnightsCrossResult:
     """
     _check_natural('knights_cross', roll, _KNIGHTS_CROSS_OUTCOMES, '1d6')
     _check_int('knights_cross', 'drm', drm)
-    row = _select('knights_cross', _KNIGHTS_CROSS_ROWS, (), roll + drm)
+    row = _KNIGHTS_CROSS_INDEX.select('knights_cross', (), roll + drm)
     return {'result': row[0]}
 
 
@@ -1482,6 +1542,7 @@ _PROMOTION_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), None, 4, ('Promoted to the next higher rank',)),
     ((), 5, 6, ('Not promoted',)),
 )
+_PROMOTION_INDEX: Final = _Index(_PROMOTION_ROWS)
 _PROMOTION_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
@@ -1504,7 +1565,7 @@ def lookup_promotion(roll: int, *, drm: int = 0) -> PromotionResult:
     """
     _check_natural('promotion', roll, _PROMOTION_OUTCOMES, '1d6')
     _check_int('promotion', 'drm', drm)
-    row = _select('promotion', _PROMOTION_ROWS, (), roll + drm)
+    row = _PROMOTION_INDEX.select('promotion', (), roll + drm)
     return {'result': row[0]}
 
 
@@ -1606,6 +1667,7 @@ _GENERALMAJOR_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 1, 4, ('Posted to a Luftwaffe Headquarters as a staff officer; your flying career ends',)),
     ((), 5, 6, ('Flying career continues',)),
 )
+_GENERALMAJOR_INDEX: Final = _Index(_GENERALMAJOR_ROWS)
 _GENERALMAJOR_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
@@ -1626,7 +1688,7 @@ def lookup_generalmajor(roll: int, *, drm: int = 0) -> GeneralmajorResult:
     """
     _check_natural('generalmajor', roll, _GENERALMAJOR_OUTCOMES, '1d6')
     _check_int('generalmajor', 'drm', drm)
-    row = _select('generalmajor', _GENERALMAJOR_ROWS, (), roll + drm)
+    row = _GENERALMAJOR_INDEX.select('generalmajor', (), roll + drm)
     return {'result': row[0]}
 
 
@@ -1752,6 +1814,7 @@ _R4_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     (('jet',), None, 4, ('Safe escape',)),
     (('jet',), 5, None, ('Combat',)),
 )
+_R4_INDEX: Final = _Index(_R4_ROWS)
 _R4_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
@@ -1776,7 +1839,7 @@ def lookup_r4(roll: int, *, interceptor: Interceptor, drm: int = 0) -> R4Result:
     _check_natural('R4', roll, _R4_OUTCOMES, '1d6')
     interceptor = _member('R4', 'interceptor', interceptor, INTERCEPTOR_LABELS)
     _check_int('R4', 'drm', drm)
-    row = _select('R4', _R4_ROWS, (interceptor,), roll + drm)
+    row = _R4_INDEX.select('R4', (interceptor,), roll + drm)
     return {'result': row[0]}
 
 
@@ -1824,6 +1887,7 @@ _R5_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     (('enemy',), 1, 4, ('Disengagement',)),
     (('enemy',), 5, 6, ('Combat continues',)),
 )
+_R5_INDEX: Final = _Index(_R5_ROWS)
 _R5_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
@@ -1846,7 +1910,7 @@ def lookup_r5(roll: int, *, fighter: Fighter, drm: int = 0) -> R5Result:
     _check_natural('R5', roll, _R5_OUTCOMES, '1d6')
     fighter = _member('R5', 'fighter', fighter, FIGHTER_LABELS)
     _check_int('R5', 'drm', drm)
-    row = _select('R5', _R5_ROWS, (fighter,), roll + drm)
+    row = _R5_INDEX.select('R5', (fighter,), roll + drm)
     return {'result': row[0]}
 
 
@@ -1878,6 +1942,7 @@ _EXTENDED_BURST_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 11, 11, ('+1 hit (expend 2 ammo)',)),
     ((), 12, 12, ('All weapons jam before any damage is done',)),
 )
+_EXTENDED_BURST_INDEX: Final = _Index(_EXTENDED_BURST_ROWS)
 _EXTENDED_BURST_OUTCOMES: Final = frozenset({2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
 
 
@@ -1900,7 +1965,7 @@ def lookup_extended_burst(roll: int, *, drm: int = 0) -> ExtendedBurstResult:
     """
     _check_natural('extended_burst', roll, _EXTENDED_BURST_OUTCOMES, '2d6')
     _check_int('extended_burst', 'drm', drm)
-    row = _select('extended_burst', _EXTENDED_BURST_ROWS, (), roll + drm)
+    row = _EXTENDED_BURST_INDEX.select('extended_burst', (), roll + drm)
     return {'result': row[0]}
 
 
@@ -1954,6 +2019,7 @@ _REPAIR_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 4, 5, ('Lose one sortie for repairs.',)),
     ((), 6, None, ('Aircraft is written off, receive new aircraft. Lose one sortie waiting for new aircraft.',)),
 )
+_REPAIR_INDEX: Final = _Index(_REPAIR_ROWS)
 
 
 def lookup_repair(value: int, *, drm: int = 0) -> RepairResult:
@@ -1973,7 +2039,7 @@ def lookup_repair(value: int, *, drm: int = 0) -> RepairResult:
     """
     _check_value('repair', 'systems_damaged', value, 1, None)
     _check_int('repair', 'drm', drm)
-    row = _select('repair', _REPAIR_ROWS, (), value + drm)
+    row = _REPAIR_INDEX.select('repair', (), value + drm)
     return {'result': row[0]}
 
 
@@ -2009,6 +2075,7 @@ _BOMB_DETONATION_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 3, 11, ('No damage',)),
     ((), 12, 12, ('The interceptor takes 1d6 random airframe damage hits',)),
 )
+_BOMB_DETONATION_INDEX: Final = _Index(_BOMB_DETONATION_ROWS)
 _BOMB_DETONATION_OUTCOMES: Final = frozenset({2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
 
 
@@ -2029,7 +2096,7 @@ def lookup_bomb_detonation(roll: int, *, drm: int = 0) -> BombDetonationResult:
     """
     _check_natural('bomb_detonation', roll, _BOMB_DETONATION_OUTCOMES, '2d6')
     _check_int('bomb_detonation', 'drm', drm)
-    row = _select('bomb_detonation', _BOMB_DETONATION_ROWS, (), roll + drm)
+    row = _BOMB_DETONATION_INDEX.select('bomb_detonation', (), roll + drm)
     return {'result': row[0]}
 
 
@@ -2060,6 +2127,7 @@ _FLAK_ROWS: Final[tuple[_Row[tuple[int, ChartRef | None]], ...]] = (
     ((), 2, 2, (2, {'chart': 'B3'})),
     ((), 3, 3, (3, {'chart': 'B3'})),
 )
+_FLAK_INDEX: Final = _Index(_FLAK_ROWS)
 _FLAK_OUTCOMES: Final = frozenset({0, 1, 2, 3})
 
 
@@ -2081,7 +2149,7 @@ def lookup_flak(roll: int, *, drm: int = 0) -> FlakResult:
     """
     _check_natural('flak', roll, _FLAK_OUTCOMES, '1d6 minus 3, minimum 0')
     _check_int('flak', 'drm', drm)
-    row = _select('flak', _FLAK_ROWS, (), roll + drm)
+    row = _FLAK_INDEX.select('flak', (), roll + drm)
     return {'hits': row[0], 'damage': row[1]}
 
 
@@ -2104,6 +2172,7 @@ _CRASH_ENROUTE_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), None, 1, ('The damaged aircraft crashes before reaching home',)),
     ((), 2, 10, ('The damaged aircraft reaches home',)),
 )
+_CRASH_ENROUTE_INDEX: Final = _Index(_CRASH_ENROUTE_ROWS)
 _CRASH_ENROUTE_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
@@ -2124,7 +2193,7 @@ def lookup_crash_enroute(roll: int, *, drm: int = 0) -> CrashEnrouteResult:
     """
     _check_natural('crash_enroute', roll, _CRASH_ENROUTE_OUTCOMES, '1d10')
     _check_int('crash_enroute', 'drm', drm)
-    row = _select('crash_enroute', _CRASH_ENROUTE_ROWS, (), roll + drm)
+    row = _CRASH_ENROUTE_INDEX.select('crash_enroute', (), roll + drm)
     return {'result': row[0]}
 
 
@@ -2197,6 +2266,7 @@ _CRASH_CREDIT_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 1, 2, ('Credit for the kill',)),
     ((), 3, 6, ('No credit',)),
 )
+_CRASH_CREDIT_INDEX: Final = _Index(_CRASH_CREDIT_ROWS)
 _CRASH_CREDIT_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
@@ -2217,7 +2287,7 @@ def lookup_crash_credit(roll: int, *, drm: int = 0) -> CrashCreditResult:
     """
     _check_natural('crash_credit', roll, _CRASH_CREDIT_OUTCOMES, '1d6')
     _check_int('crash_credit', 'drm', drm)
-    row = _select('crash_credit', _CRASH_CREDIT_ROWS, (), roll + drm)
+    row = _CRASH_CREDIT_INDEX.select('crash_credit', (), roll + drm)
     return {'result': row[0]}
 
 
@@ -3104,6 +3174,7 @@ _STRAGGLER_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 1, 1, ('Straggler: apply 4 random engine hits to it before starting the combat',)),
     ((), 2, 6, ('No straggler: you attack the bomber formation',)),
 )
+_STRAGGLER_INDEX: Final = _Index(_STRAGGLER_ROWS)
 _STRAGGLER_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
@@ -3124,7 +3195,7 @@ def lookup_straggler(roll: int, *, drm: int = 0) -> StragglerResult:
     """
     _check_natural('straggler', roll, _STRAGGLER_OUTCOMES, '1d6')
     _check_int('straggler', 'drm', drm)
-    row = _select('straggler', _STRAGGLER_ROWS, (), roll + drm)
+    row = _STRAGGLER_INDEX.select('straggler', (), roll + drm)
     return {'result': row[0]}
 
 
@@ -3147,6 +3218,7 @@ _LIMITED_SCROUNGING_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 1, 3, ('Normal repairs (7.4.2): lose one sortie for repairs',)),
     ((), 4, 6, ('The damage is repaired in time for the next sortie',)),
 )
+_LIMITED_SCROUNGING_INDEX: Final = _Index(_LIMITED_SCROUNGING_ROWS)
 _LIMITED_SCROUNGING_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
@@ -3167,7 +3239,7 @@ def lookup_limited_scrounging(roll: int, *, drm: int = 0) -> LimitedScroungingRe
     """
     _check_natural('limited_scrounging', roll, _LIMITED_SCROUNGING_OUTCOMES, '1d6')
     _check_int('limited_scrounging', 'drm', drm)
-    row = _select('limited_scrounging', _LIMITED_SCROUNGING_ROWS, (), roll + drm)
+    row = _LIMITED_SCROUNGING_INDEX.select('limited_scrounging', (), roll + drm)
     return {'result': row[0]}
 
 
@@ -3190,6 +3262,7 @@ _SCROUNGING_NEW_AIRCRAFT_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 1, 3, ('Normal repairs (7.4.2): the aircraft is written off; lose one sortie waiting for a new aircraft',)),
     ((), 4, 6, ('You receive a new aircraft for the next sortie',)),
 )
+_SCROUNGING_NEW_AIRCRAFT_INDEX: Final = _Index(_SCROUNGING_NEW_AIRCRAFT_ROWS)
 _SCROUNGING_NEW_AIRCRAFT_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
@@ -3210,7 +3283,7 @@ def lookup_scrounging_new_aircraft(roll: int, *, drm: int = 0) -> ScroungingNewA
     """
     _check_natural('scrounging_new_aircraft', roll, _SCROUNGING_NEW_AIRCRAFT_OUTCOMES, '1d6')
     _check_int('scrounging_new_aircraft', 'drm', drm)
-    row = _select('scrounging_new_aircraft', _SCROUNGING_NEW_AIRCRAFT_ROWS, (), roll + drm)
+    row = _SCROUNGING_NEW_AIRCRAFT_INDEX.select('scrounging_new_aircraft', (), roll + drm)
     return {'result': row[0]}
 
 
@@ -3233,6 +3306,7 @@ _COOPERATIVE_ASSIST_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 1, 2, ('The assisting player starts a new combat Disadvantaged against a fresh Allied fighter or escort',)),
     ((), 3, 6, ('No new combat',)),
 )
+_COOPERATIVE_ASSIST_INDEX: Final = _Index(_COOPERATIVE_ASSIST_ROWS)
 _COOPERATIVE_ASSIST_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
@@ -3253,7 +3327,7 @@ def lookup_cooperative_assist(roll: int, *, drm: int = 0) -> CooperativeAssistRe
     """
     _check_natural('cooperative_assist', roll, _COOPERATIVE_ASSIST_OUTCOMES, '1d6')
     _check_int('cooperative_assist', 'drm', drm)
-    row = _select('cooperative_assist', _COOPERATIVE_ASSIST_ROWS, (), roll + drm)
+    row = _COOPERATIVE_ASSIST_INDEX.select('cooperative_assist', (), roll + drm)
     return {'result': row[0]}
 
 
@@ -3276,6 +3350,7 @@ _ME163_OUT_OF_FUEL_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 1, 4, ('Disengagement succeeds',)),
     ((), 5, 6, ('Disengagement fails',)),
 )
+_ME163_OUT_OF_FUEL_INDEX: Final = _Index(_ME163_OUT_OF_FUEL_ROWS)
 _ME163_OUT_OF_FUEL_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
@@ -3296,7 +3371,7 @@ def lookup_me163_out_of_fuel(roll: int, *, drm: int = 0) -> Me163OutOfFuelResult
     """
     _check_natural('me163_out_of_fuel', roll, _ME163_OUT_OF_FUEL_OUTCOMES, '1d6')
     _check_int('me163_out_of_fuel', 'drm', drm)
-    row = _select('me163_out_of_fuel', _ME163_OUT_OF_FUEL_ROWS, (), roll + drm)
+    row = _ME163_OUT_OF_FUEL_INDEX.select('me163_out_of_fuel', (), roll + drm)
     return {'result': row[0]}
 
 
@@ -3319,6 +3394,7 @@ _CREW_INJURY_ARMORED_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 2, 6, ('Pilot injury',)),
     ((), 7, 12, ('No effect',)),
 )
+_CREW_INJURY_ARMORED_INDEX: Final = _Index(_CREW_INJURY_ARMORED_ROWS)
 _CREW_INJURY_ARMORED_OUTCOMES: Final = frozenset({2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
 
 
@@ -3339,7 +3415,7 @@ def lookup_crew_injury_armored(roll: int, *, drm: int = 0) -> CrewInjuryArmoredR
     """
     _check_natural('crew_injury_armored', roll, _CREW_INJURY_ARMORED_OUTCOMES, '2d6')
     _check_int('crew_injury_armored', 'drm', drm)
-    row = _select('crew_injury_armored', _CREW_INJURY_ARMORED_ROWS, (), roll + drm)
+    row = _CREW_INJURY_ARMORED_INDEX.select('crew_injury_armored', (), roll + drm)
     return {'result': row[0]}
 
 
@@ -3365,6 +3441,7 @@ _R6_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 15, 19, ('Add +2 to parachute, +1 to landing, and -1 to initiative die rolls',)),
     ((), 20, None, ('Add +2 to parachute, +2 to landing, and -1 to initiative rolls',)),
 )
+_R6_INDEX: Final = _Index(_R6_ROWS)
 
 
 def lookup_r6(value: int, *, drm: int = 0) -> R6Result:
@@ -3384,7 +3461,7 @@ def lookup_r6(value: int, *, drm: int = 0) -> R6Result:
     """
     _check_value('R6', 'fatigue', value, 0, None)
     _check_int('R6', 'drm', drm)
-    row = _select('R6', _R6_ROWS, (), value + drm)
+    row = _R6_INDEX.select('R6', (), value + drm)
     return {'effect': row[0]}
 
 
@@ -3413,6 +3490,7 @@ _R7_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     (('late_1944',), 73, 78, ('Veteran 1 Skill',)),
     (('y1945',), 73, 78, ('Veteran 1 Skill',)),
 )
+_R7_INDEX: Final = _Index(_R7_ROWS)
 _R7_OUTCOMES: Final = frozenset({
     1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
     32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60,
@@ -3442,7 +3520,7 @@ def lookup_r7(roll: int, *, period: Period, drm: int = 0) -> R7Result:
     period = _member('R7', 'period', period, PERIOD_LABELS)
     _check_int('R7', 'drm', drm)
     _check_no_drm('R7', drm, 'percentile (2d10, 00 = 100)')
-    row = _select('R7', _R7_ROWS, (period,), roll + drm)
+    row = _R7_INDEX.select('R7', (period,), roll + drm)
     return {'pilot': row[0]}
 
 
@@ -3483,6 +3561,7 @@ _R8_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     (('late_1944',), 76, 83, ('Veteran 1 Skill',)),
     (('y1945',), 76, 83, ('Veteran 1 Skill',)),
 )
+_R8_INDEX: Final = _Index(_R8_ROWS)
 _R8_OUTCOMES: Final = frozenset({
     1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
     32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60,
@@ -3512,7 +3591,7 @@ def lookup_r8(roll: int, *, period: Period, drm: int = 0) -> R8Result:
     period = _member('R8', 'period', period, PERIOD_LABELS)
     _check_int('R8', 'drm', drm)
     _check_no_drm('R8', drm, 'percentile (2d10, 00 = 100)')
-    row = _select('R8', _R8_ROWS, (period,), roll + drm)
+    row = _R8_INDEX.select('R8', (period,), roll + drm)
     return {'pilot': row[0]}
 
 
@@ -3538,6 +3617,7 @@ _ALLIED_FIGHTER_SKILLS_ROWS: Final[tuple[_Row[tuple[AlliedSkill]], ...]] = (
     ((), 7, 8, ('reflexes',)),
     ((), 9, 10, ('sixth_sense',)),
 )
+_ALLIED_FIGHTER_SKILLS_INDEX: Final = _Index(_ALLIED_FIGHTER_SKILLS_ROWS)
 _ALLIED_FIGHTER_SKILLS_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
@@ -3558,7 +3638,7 @@ def lookup_allied_fighter_skills(roll: int, *, drm: int = 0) -> AlliedFighterSki
     """
     _check_natural('allied_fighter_skills', roll, _ALLIED_FIGHTER_SKILLS_OUTCOMES, '1d10')
     _check_int('allied_fighter_skills', 'drm', drm)
-    row = _select('allied_fighter_skills', _ALLIED_FIGHTER_SKILLS_ROWS, (), roll + drm)
+    row = _ALLIED_FIGHTER_SKILLS_INDEX.select('allied_fighter_skills', (), roll + drm)
     return {'skill': row[0]}
 
 
@@ -3584,6 +3664,7 @@ _P47_ACES_ROWS: Final[tuple[_Row[tuple[str, str, str, str, str]], ...]] = (
     ((), 7, 8, ('Fred Christensen', '21 ½', 'P-47D "Rozzie Geth"', '56th FG "Wolfpack"', 'Reflexes, Sixth Sense')),
     ((), 9, 10, ('Hubert "Hub" Zemke', '17 ¾', 'P-47D "Moy Tovarich"', '56th FG "Wolfpack"', 'S.A., Sixth Sense')),
 )
+_P47_ACES_INDEX: Final = _Index(_P47_ACES_ROWS)
 _P47_ACES_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
@@ -3608,7 +3689,7 @@ def lookup_p47_aces(roll: int, *, drm: int = 0) -> P47AcesResult:
     """
     _check_natural('p47_aces', roll, _P47_ACES_OUTCOMES, '1d10')
     _check_int('p47_aces', 'drm', drm)
-    row = _select('p47_aces', _P47_ACES_ROWS, (), roll + drm)
+    row = _P47_ACES_INDEX.select('p47_aces', (), roll + drm)
     return {'ace': row[0], 'victories': row[1], 'aircraft': row[2], 'unit': row[3], 'skills': row[4]}
 
 
@@ -3641,6 +3722,7 @@ _P51_ACES_ROWS: Final[tuple[_Row[tuple[str, str, str, str, str]], ...]] = (
         'Charles "Chuck" Yeager', '11 ½', 'P-51D "Glamorous Glenn"', '357th FG "Yoxford Boys"', 'Reflexes, Gunnery',
     )),
 )
+_P51_ACES_INDEX: Final = _Index(_P51_ACES_ROWS)
 _P51_ACES_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
@@ -3665,7 +3747,7 @@ def lookup_p51_aces(roll: int, *, drm: int = 0) -> P51AcesResult:
     """
     _check_natural('p51_aces', roll, _P51_ACES_OUTCOMES, '1d6')
     _check_int('p51_aces', 'drm', drm)
-    row = _select('p51_aces', _P51_ACES_ROWS, (), roll + drm)
+    row = _P51_ACES_INDEX.select('p51_aces', (), roll + drm)
     return {'ace': row[0], 'victories': row[1], 'aircraft': row[2], 'unit': row[3], 'skills': row[4]}
 
 
@@ -3689,6 +3771,7 @@ _P38_ACES_ROWS: Final[tuple[_Row[tuple[str, str, str, str, str]], ...]] = (
     ((), 3, 4, ('Lindol "Lindy" Graham', '5 ½', 'P-38J "Susie"', '20th FG "Loco Busters"', 'S.A.')),
     ((), 5, 6, ('Gerald "Jerry" Brown', '5', 'P-38J', '55th FG', 'Reflexes')),
 )
+_P38_ACES_INDEX: Final = _Index(_P38_ACES_ROWS)
 _P38_ACES_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
@@ -3713,7 +3796,7 @@ def lookup_p38_aces(roll: int, *, drm: int = 0) -> P38AcesResult:
     """
     _check_natural('p38_aces', roll, _P38_ACES_OUTCOMES, '1d6')
     _check_int('p38_aces', 'drm', drm)
-    row = _select('p38_aces', _P38_ACES_ROWS, (), roll + drm)
+    row = _P38_ACES_INDEX.select('p38_aces', (), roll + drm)
     return {'ace': row[0], 'victories': row[1], 'aircraft': row[2], 'unit': row[3], 'skills': row[4]}
 
 
@@ -3738,6 +3821,7 @@ _R9_ROWS: Final[tuple[_Row[tuple[str, int]], ...]] = (
     ((), 16, 19, ('Direct: one Allied aircraft destroyed on the ground and moderate damage to A/F installations.', 2)),
     ((), 20, None, ('Vital: two Allied aircraft destroyed on the ground and severe damage to A/F installations.', 3)),
 )
+_R9_INDEX: Final = _Index(_R9_ROWS)
 _R9_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
 
 
@@ -3759,7 +3843,7 @@ def lookup_r9(roll: int, *, drm: int = 0) -> R9Result:
     """
     _check_natural('R9', roll, _R9_OUTCOMES, '1d20')
     _check_int('R9', 'drm', drm)
-    row = _select('R9', _R9_ROWS, (), roll + drm)
+    row = _R9_INDEX.select('R9', (), roll + drm)
     return {'result': row[0], 'points': row[1]}
 
 
@@ -3799,6 +3883,7 @@ _NAMED_ACE_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 1, 5, ('Not a named ace',)),
     ((), 6, None, ('A named ace: roll on the aces of his aircraft type',)),
 )
+_NAMED_ACE_INDEX: Final = _Index(_NAMED_ACE_ROWS)
 _NAMED_ACE_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
@@ -3819,7 +3904,7 @@ def lookup_named_ace(roll: int, *, drm: int = 0) -> NamedAceResult:
     """
     _check_natural('named_ace', roll, _NAMED_ACE_OUTCOMES, '1d10')
     _check_int('named_ace', 'drm', drm)
-    row = _select('named_ace', _NAMED_ACE_ROWS, (), roll + drm)
+    row = _NAMED_ACE_INDEX.select('named_ace', (), roll + drm)
     return {'result': row[0]}
 
 
@@ -3876,6 +3961,7 @@ _APPROACH_TRACK_ROWS: Final[tuple[_Row[tuple[int, ChartRef]], ...]] = (
     (('tail',), 3, 4, (7, {'chart': 'P1'})),
     (('tail',), 5, 6, (8, {'chart': 'P1'})),
 )
+_APPROACH_TRACK_INDEX: Final = _Index(_APPROACH_TRACK_ROWS)
 _APPROACH_TRACK_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
@@ -3899,7 +3985,7 @@ def lookup_approach_track(roll: int, *, orientation: Orientation, drm: int = 0) 
     _check_natural('approach_track', roll, _APPROACH_TRACK_OUTCOMES, '1d6')
     orientation = _member('approach_track', 'orientation', orientation, ORIENTATION_LABELS)
     _check_int('approach_track', 'drm', drm)
-    row = _select('approach_track', _APPROACH_TRACK_ROWS, (orientation,), roll + drm)
+    row = _APPROACH_TRACK_INDEX.select('approach_track', (orientation,), roll + drm)
     return {'track': row[0], 'chart': row[1]}
 
 
@@ -3922,6 +4008,7 @@ _HEAD_ON_ALTITUDE_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 1, 3, ('Level',)),
     ((), 4, 6, ('Low',)),
 )
+_HEAD_ON_ALTITUDE_INDEX: Final = _Index(_HEAD_ON_ALTITUDE_ROWS)
 _HEAD_ON_ALTITUDE_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
@@ -3942,7 +4029,7 @@ def lookup_head_on_altitude(roll: int, *, drm: int = 0) -> HeadOnAltitudeResult:
     """
     _check_natural('head_on_altitude', roll, _HEAD_ON_ALTITUDE_OUTCOMES, '1d6')
     _check_int('head_on_altitude', 'drm', drm)
-    row = _select('head_on_altitude', _HEAD_ON_ALTITUDE_ROWS, (), roll + drm)
+    row = _HEAD_ON_ALTITUDE_INDEX.select('head_on_altitude', (), roll + drm)
     return {'altitude': row[0]}
 
 
@@ -3968,6 +4055,7 @@ _VERTICAL_CLIMB_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     )),
     ((), 10, 10, ('No Vertical Climb',)),
 )
+_VERTICAL_CLIMB_INDEX: Final = _Index(_VERTICAL_CLIMB_ROWS)
 _VERTICAL_CLIMB_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
@@ -3988,7 +4076,7 @@ def lookup_vertical_climb(roll: int, *, drm: int = 0) -> VerticalClimbResult:
     """
     _check_natural('vertical_climb', roll, _VERTICAL_CLIMB_OUTCOMES, '1d10')
     _check_int('vertical_climb', 'drm', drm)
-    row = _select('vertical_climb', _VERTICAL_CLIMB_ROWS, (), roll + drm)
+    row = _VERTICAL_CLIMB_INDEX.select('vertical_climb', (), roll + drm)
     return {'result': row[0]}
 
 
@@ -4013,6 +4101,7 @@ _EASTERN_FRONT_AWARDS_ROWS: Final[tuple[_Row[tuple[str, int]], ...]] = (
     ((), 5, 7, ('EK2', 2)),
     ((), 8, None, ('EK2, EK1', 2)),
 )
+_EASTERN_FRONT_AWARDS_INDEX: Final = _Index(_EASTERN_FRONT_AWARDS_ROWS)
 
 
 def lookup_eastern_front_awards(value: int, *, drm: int = 0) -> EasternFrontAwardsResult:
@@ -4033,7 +4122,7 @@ def lookup_eastern_front_awards(value: int, *, drm: int = 0) -> EasternFrontAwar
     """
     _check_value('eastern_front_awards', 'victories', value, 0, None)
     _check_int('eastern_front_awards', 'drm', drm)
-    row = _select('eastern_front_awards', _EASTERN_FRONT_AWARDS_ROWS, (), value + drm)
+    row = _EASTERN_FRONT_AWARDS_INDEX.select('eastern_front_awards', (), value + drm)
     return {'awards': row[0], 'prestige_level': row[1]}
 
 
@@ -4047,6 +4136,7 @@ _COMBINED_VICTORY_LEVELS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 141, 210, ('SUBSTANTIAL VICTORY',)),
     ((), 211, None, ('DECISIVE VICTORY',)),
 )
+_COMBINED_VICTORY_LEVELS_INDEX: Final = _Index(_COMBINED_VICTORY_LEVELS_ROWS)
 
 
 def lookup_combined_victory_levels(value: int, *, drm: int = 0) -> CombinedVictoryLevelsResult:
@@ -4066,7 +4156,7 @@ def lookup_combined_victory_levels(value: int, *, drm: int = 0) -> CombinedVicto
     """
     _check_value('combined_victory_levels', 'points', value, 0, None)
     _check_int('combined_victory_levels', 'drm', drm)
-    row = _select('combined_victory_levels', _COMBINED_VICTORY_LEVELS_ROWS, (), value + drm)
+    row = _COMBINED_VICTORY_LEVELS_INDEX.select('combined_victory_levels', (), value + drm)
     return {'level': row[0]}
 
 
@@ -4079,6 +4169,7 @@ _BODENPLATTE_FLAK_ROWS: Final[tuple[_Row[tuple[int, ChartRef | None]], ...]] = (
     ((), 2, 2, (2, {'chart': 'B6'})),
     ((), 3, 3, (3, {'chart': 'B6'})),
 )
+_BODENPLATTE_FLAK_INDEX: Final = _Index(_BODENPLATTE_FLAK_ROWS)
 _BODENPLATTE_FLAK_OUTCOMES: Final = frozenset({0, 1, 2, 3})
 
 
@@ -4100,7 +4191,7 @@ def lookup_bodenplatte_flak(roll: int, *, drm: int = 0) -> BodenplatteFlakResult
     """
     _check_natural('bodenplatte_flak', roll, _BODENPLATTE_FLAK_OUTCOMES, '1d6 minus 3, minimum 0')
     _check_int('bodenplatte_flak', 'drm', drm)
-    row = _select('bodenplatte_flak', _BODENPLATTE_FLAK_ROWS, (), roll + drm)
+    row = _BODENPLATTE_FLAK_INDEX.select('bodenplatte_flak', (), roll + drm)
     return {'hits': row[0], 'damage': row[1]}
 
 
@@ -4143,6 +4234,7 @@ _BODENPLATTE_FIGHTERS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 5, 7, ('P-47D',)),
     ((), 8, 10, ('P-51D',)),
 )
+_BODENPLATTE_FIGHTERS_INDEX: Final = _Index(_BODENPLATTE_FIGHTERS_ROWS)
 _BODENPLATTE_FIGHTERS_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
@@ -4163,7 +4255,7 @@ def lookup_bodenplatte_fighters(roll: int, *, drm: int = 0) -> BodenplatteFighte
     """
     _check_natural('bodenplatte_fighters', roll, _BODENPLATTE_FIGHTERS_OUTCOMES, '1d10')
     _check_int('bodenplatte_fighters', 'drm', drm)
-    row = _select('bodenplatte_fighters', _BODENPLATTE_FIGHTERS_ROWS, (), roll + drm)
+    row = _BODENPLATTE_FIGHTERS_INDEX.select('bodenplatte_fighters', (), roll + drm)
     return {'fighter': row[0]}
 
 
@@ -4194,6 +4286,7 @@ _R1_ROWS: Final[tuple[_Row[tuple[Unit | CellRoll, ChartRef | ChainRef]], ...]] =
         {'chart': 'starting_unit_bases', 'keys': {}, 'drm': 0},
     )),
 )
+_R1_INDEX: Final = _Index(_R1_ROWS)
 _R1_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
 
 
@@ -4217,7 +4310,7 @@ def lookup_r1(roll: int, *, drm: int = 0) -> R1Result:
     """
     _check_natural('R1', roll, _R1_OUTCOMES, '1d20')
     _check_int('R1', 'drm', drm)
-    row = _select('R1', _R1_ROWS, (), roll + drm)
+    row = _R1_INDEX.select('R1', (), roll + drm)
     return {'unit': row[0], 'bases': row[1]}
 
 
@@ -4326,6 +4419,7 @@ _R2_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     (('bf109g6', '1945-02'), None, None, ('not available',)),
     (('bf109g6', '1945-03'), None, None, ('not available',)),
 )
+_R2_INDEX: Final = _Index(_R2_ROWS)
 _R2_MONTHS: Final = (
     '1944-03', '1944-04', '1944-05', '1944-06', '1944-07', '1944-08', '1944-09', '1944-10', '1944-11', '1944-12',
     '1945-01', '1945-02', '1945-03', '1945-04',
@@ -4355,7 +4449,7 @@ def lookup_r2(roll: int, *, aircraft_type: AircraftType, month: str, drm: int = 
     aircraft_type = _member('R2', 'aircraft_type', aircraft_type, AIRCRAFT_TYPE_LABELS)
     _check_member('R2', 'month', month, _R2_MONTHS)
     _check_int('R2', 'drm', drm)
-    row = _select('R2', _R2_ROWS, (aircraft_type, month), roll + drm)
+    row = _R2_INDEX.select('R2', (aircraft_type, month), roll + drm)
     return {'result': row[0]}
 
 
@@ -4390,6 +4484,7 @@ _R3_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     (('bf109g6', '1945-03'), None, None, ('not available',)),
     (('bf109g6', '1945-04'), None, None, ('not available',)),
 )
+_R3_INDEX: Final = _Index(_R3_ROWS)
 _R3_MONTHS: Final = (
     '1944-03', '1944-04', '1944-05', '1944-06', '1944-07', '1944-08', '1944-09', '1944-10', '1944-11', '1944-12',
     '1945-01', '1945-02', '1945-03', '1945-04',
@@ -4419,7 +4514,7 @@ def lookup_r3(roll: int, *, aircraft: Aircraft, month: str, drm: int = 0) -> R3R
     aircraft = _member('R3', 'aircraft', aircraft, AIRCRAFT_LABELS)
     _check_member('R3', 'month', month, _R3_MONTHS)
     _check_int('R3', 'drm', drm)
-    row = _select('R3', _R3_ROWS, (aircraft, month), roll + drm)
+    row = _R3_INDEX.select('R3', (aircraft, month), roll + drm)
     return {'result': row[0]}
 
 
@@ -4510,6 +4605,7 @@ _VICTORY_LEVELS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 71, 105, ('SUBSTANTIAL VICTORY',)),
     ((), 106, None, ('DECISIVE VICTORY',)),
 )
+_VICTORY_LEVELS_INDEX: Final = _Index(_VICTORY_LEVELS_ROWS)
 
 
 def lookup_victory_levels(value: int, *, drm: int = 0) -> VictoryLevelsResult:
@@ -4529,7 +4625,7 @@ def lookup_victory_levels(value: int, *, drm: int = 0) -> VictoryLevelsResult:
     """
     _check_value('victory_levels', 'points', value, 0, None)
     _check_int('victory_levels', 'drm', drm)
-    row = _select('victory_levels', _VICTORY_LEVELS_ROWS, (), value + drm)
+    row = _VICTORY_LEVELS_INDEX.select('victory_levels', (), value + drm)
     return {'level': row[0]}
 
 

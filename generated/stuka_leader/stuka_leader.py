@@ -102,6 +102,8 @@ def _member(chart: str, name: str, value: object, labels: Mapping[_M, str]) -> _
     Raises:
         ValueError: anything else (the message names the allowed ids and labels).
     """
+    if type(value) is str and value in labels:
+        return cast(_M, value)  # an id, as given (a str subclass is compared below, one by one)
     if isinstance(value, str):
         folded = value.casefold()
         for member in labels:
@@ -185,6 +187,63 @@ def _select(chart: str, rows: tuple[_Row[_V], ...], keys: tuple[str, ...], modif
     raise NoRowError(f"{chart}: no row{shown} with keys {keys}")
 
 
+# The widest span of rolls or values an index holds for one combination of key values: a chart
+# read over a wider span (a value chart over thousands) is read row by row.
+_INDEX_SPAN: Final = 1024
+# The most combinations of key values an index keeps (each is built on its first lookup).
+_INDEX_COMBINATIONS: Final = 4096
+# An index of one combination of key values: the lowest bound a row of it states, the values each
+# modified roll from there to the highest bound selects (None: no row), and the values of the first
+# row open below and of the first row open above (None: no row).
+_Table: TypeAlias = tuple[int, tuple[_V | None, ...], _V | None, _V | None]
+
+
+class _Index(Generic[_V]):
+    """A chart's rows indexed for lookup: per combination of key values (built on its first
+    lookup), the values each modified roll selects, as a tuple from the lowest bound a row states
+    to the highest, plus the open ends. Selects the row `_select` selects, with the same errors."""
+
+    def __init__(self, rows: tuple[_Row[_V], ...]) -> None:
+        self.rows: Final = rows
+        self._tables: dict[tuple[str, ...], _Table[_V] | None] = {}
+
+    def select(self, chart: str, keys: tuple[str, ...], modified: int | None) -> _V:
+        """What `_select` returns for these rows; NoRowError when it selects no row."""
+        try:
+            table = self._tables[keys]
+        except KeyError:
+            table = self._table(keys)
+        if table is None or modified is None:
+            return _select(chart, self.rows, keys, modified)
+        low, by_roll, below, above = table
+        at = modified - low
+        values = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+        if values is None:
+            return _select(chart, self.rows, keys, modified)  # raises NoRowError, worded as always
+        return values
+
+    def _table(self, keys: tuple[str, ...]) -> _Table[_V] | None:
+        rows = [
+            (low, high, values)
+            for row_keys, low, high, values in self.rows
+            if all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True))
+        ]
+        bounds = [bound for low, high, _ in rows for bound in (low, high) if bound is not None]
+        first, last = min(bounds, default=0), max(bounds, default=-1)
+        table: _Table[_V] | None = None
+        if last - first < _INDEX_SPAN:
+            by_roll = tuple(
+                next((v for low, high, v in rows if (low is None or low <= n) and (high is None or n <= high)), None)
+                for n in range(first, last + 1)
+            )
+            below = next((v for low, _, v in rows if low is None), None)
+            above = next((v for _, high, v in rows if high is None), None)
+            table = (first, by_roll, below, above)
+        if len(self._tables) < _INDEX_COMBINATIONS:
+            self._tables[keys] = table
+        return table
+
+
 def _roll(
     rng: random.Random,
     form: str,
@@ -238,7 +297,7 @@ def _capped(modified: int, cap: tuple[int, int] | None) -> int:
 def _select_natural(
     chart: str,
     natural_rows: tuple[_Row[_V], ...],
-    rows: tuple[_Row[_V], ...],
+    index: _Index[_V],
     keys: tuple[str, ...],
     natural: int,
     modified: int,
@@ -252,7 +311,7 @@ def _select_natural(
         keyed = all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True))
         if keyed and (low is None or natural >= low) and (high is None or natural <= high):
             return values
-    return _select(chart, rows, keys, modified)
+    return index.select(chart, keys, modified)
 
 
 # ---- DRM conditions ----------------------------------------------------------------------------
@@ -1173,6 +1232,7 @@ _BAIL_OUT_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), None, 2, ('UNSUCCESSFUL',)),
     ((), 3, None, ('SUCCESSFUL',)),
 )
+_BAIL_OUT_INDEX: Final = _Index(_BAIL_OUT_ROWS)
 _BAIL_OUT_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
@@ -1193,7 +1253,7 @@ def lookup_bail_out(roll: int, *, drm: int = 0) -> BailOutResult:
     """
     _check_natural('bail_out', roll, _BAIL_OUT_OUTCOMES, '1d10')
     _check_int('bail_out', 'drm', drm)
-    row = _select('bail_out', _BAIL_OUT_ROWS, (), roll + drm)
+    row = _BAIL_OUT_INDEX.select('bail_out', (), roll + drm)
     return {'result': row[0]}
 
 
@@ -1255,6 +1315,7 @@ _OUT_OF_FUEL_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), None, 3, ('Out of Fuel. Aircraft crashes and is lost. Pilot may attempt a Bail Out.',)),
     ((), 4, None, ('Aircraft has sufficient fuel remaining. Proceed to the Home-Bound step.',)),
 )
+_OUT_OF_FUEL_INDEX: Final = _Index(_OUT_OF_FUEL_ROWS)
 _OUT_OF_FUEL_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
@@ -1275,7 +1336,7 @@ def lookup_out_of_fuel(roll: int, *, drm: int = 0) -> OutOfFuelResult:
     """
     _check_natural('out_of_fuel', roll, _OUT_OF_FUEL_OUTCOMES, '1d10')
     _check_int('out_of_fuel', 'drm', drm)
-    row = _select('out_of_fuel', _OUT_OF_FUEL_ROWS, (), roll + drm)
+    row = _OUT_OF_FUEL_INDEX.select('out_of_fuel', (), roll + drm)
     return {'result': row[0]}
 
 
@@ -1298,6 +1359,7 @@ _SAFE_LANDING_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), None, 3, ('Crash. Aircraft is destroyed and Pilot is killed.',)),
     ((), 4, None, ('Safe Landing.',)),
 )
+_SAFE_LANDING_INDEX: Final = _Index(_SAFE_LANDING_ROWS)
 _SAFE_LANDING_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
@@ -1318,7 +1380,7 @@ def lookup_safe_landing(roll: int, *, drm: int = 0) -> SafeLandingResult:
     """
     _check_natural('safe_landing', roll, _SAFE_LANDING_OUTCOMES, '1d10')
     _check_int('safe_landing', 'drm', drm)
-    row = _select('safe_landing', _SAFE_LANDING_ROWS, (), roll + drm)
+    row = _SAFE_LANDING_INDEX.select('safe_landing', (), roll + drm)
     return {'result': row[0]}
 
 
@@ -1344,6 +1406,7 @@ _BOGEY_PLACEMENT_ROWS: Final[tuple[_Row[tuple[Area]], ...]] = (
     ((), 7, 7, ('east',)),
     ((), 8, 10, ('center',)),
 )
+_BOGEY_PLACEMENT_INDEX: Final = _Index(_BOGEY_PLACEMENT_ROWS)
 _BOGEY_PLACEMENT_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
@@ -1364,7 +1427,7 @@ def lookup_bogey_placement(roll: int, *, drm: int = 0) -> BogeyPlacementResult:
     """
     _check_natural('bogey_placement', roll, _BOGEY_PLACEMENT_OUTCOMES, '1d10')
     _check_int('bogey_placement', 'drm', drm)
-    row = _select('bogey_placement', _BOGEY_PLACEMENT_ROWS, (), roll + drm)
+    row = _BOGEY_PLACEMENT_INDEX.select('bogey_placement', (), roll + drm)
     return {'area': row[0]}
 
 
@@ -1500,6 +1563,7 @@ _BANDIT_ATTACK_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     (('p47',), 6, 6, ('Major Hit: draw a RED Wound counter; the Aircraft is Damaged',)),
     (('p47',), 7, None, ('Destroyed: the Aircraft is Destroyed (the Pilot may Bail Out)',)),
 )
+_BANDIT_ATTACK_INDEX: Final = _Index(_BANDIT_ATTACK_ROWS)
 _BANDIT_ATTACK_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
@@ -1522,7 +1586,7 @@ def lookup_bandit_attack(roll: int, *, bandit: Bandit, drm: int = 0) -> BanditAt
     _check_natural('bandit_attack', roll, _BANDIT_ATTACK_OUTCOMES, 'lower of 2d10 or 1d10')
     bandit = _member('bandit_attack', 'bandit', bandit, BANDIT_LABELS)
     _check_int('bandit_attack', 'drm', drm)
-    row = _select('bandit_attack', _BANDIT_ATTACK_ROWS, (bandit,), roll + drm)
+    row = _BANDIT_ATTACK_INDEX.select('bandit_attack', (bandit,), roll + drm)
     return {'result': row[0]}
 
 
@@ -1878,6 +1942,7 @@ _MANEUVER_ROLL_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 6, 8, ("The Maneuver's 6 to 8 result",)),
     ((), 9, None, ("The Maneuver's 9 or higher result",)),
 )
+_MANEUVER_ROLL_INDEX: Final = _Index(_MANEUVER_ROLL_ROWS)
 _MANEUVER_ROLL_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
@@ -1898,7 +1963,7 @@ def lookup_maneuver_roll(roll: int, *, drm: int = 0) -> ManeuverRollResult:
     """
     _check_natural('maneuver_roll', roll, _MANEUVER_ROLL_OUTCOMES, '1d10')
     _check_int('maneuver_roll', 'drm', drm)
-    row = _select('maneuver_roll', _MANEUVER_ROLL_ROWS, (), roll + drm)
+    row = _MANEUVER_ROLL_INDEX.select('maneuver_roll', (), roll + drm)
     return {'band': row[0]}
 
 
@@ -2001,6 +2066,7 @@ _BANDIT_MANEUVER_SUCCESS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 6, 8, ("The Maneuver's 6 to 8 result",)),
     ((), 9, None, ("The Maneuver's 9 or higher result",)),
 )
+_BANDIT_MANEUVER_SUCCESS_INDEX: Final = _Index(_BANDIT_MANEUVER_SUCCESS_ROWS)
 _BANDIT_MANEUVER_SUCCESS_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
@@ -2021,7 +2087,7 @@ def lookup_bandit_maneuver_success(roll: int, *, drm: int = 0) -> BanditManeuver
     """
     _check_natural('bandit_maneuver_success', roll, _BANDIT_MANEUVER_SUCCESS_OUTCOMES, '1d10')
     _check_int('bandit_maneuver_success', 'drm', drm)
-    row = _select('bandit_maneuver_success', _BANDIT_MANEUVER_SUCCESS_ROWS, (), roll + drm)
+    row = _BANDIT_MANEUVER_SUCCESS_INDEX.select('bandit_maneuver_success', (), roll + drm)
     return {'band': row[0]}
 
 
@@ -2384,6 +2450,7 @@ _SEQUENCE_OF_PLAY_ROWS: Final[tuple[_Row[tuple[Phase, str]], ...]] = (
     ((), 26, 26, ('debriefing', 'Pilot Promotion')),
     ((), 27, 27, ('debriefing', 'Activate Medic to heal Pilots')),
 )
+_SEQUENCE_OF_PLAY_INDEX: Final = _Index(_SEQUENCE_OF_PLAY_ROWS)
 
 
 def lookup_sequence_of_play(value: int, *, drm: int = 0) -> SequenceOfPlayResult:
@@ -2404,7 +2471,7 @@ def lookup_sequence_of_play(value: int, *, drm: int = 0) -> SequenceOfPlayResult
     """
     _check_value('sequence_of_play', 'step', value, 1, 27)
     _check_int('sequence_of_play', 'drm', drm)
-    row = _select('sequence_of_play', _SEQUENCE_OF_PLAY_ROWS, (), value + drm)
+    row = _SEQUENCE_OF_PLAY_INDEX.select('sequence_of_play', (), value + drm)
     return {'phase': row[0], 'step': row[1]}
 
 

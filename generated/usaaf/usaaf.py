@@ -102,6 +102,8 @@ def _member(chart: str, name: str, value: object, labels: Mapping[_M, str]) -> _
     Raises:
         ValueError: anything else (the message names the allowed ids and labels).
     """
+    if type(value) is str and value in labels:
+        return cast(_M, value)  # an id, as given (a str subclass is compared below, one by one)
     if isinstance(value, str):
         folded = value.casefold()
         for member in labels:
@@ -185,6 +187,63 @@ def _select(chart: str, rows: tuple[_Row[_V], ...], keys: tuple[str, ...], modif
     raise NoRowError(f"{chart}: no row{shown} with keys {keys}")
 
 
+# The widest span of rolls or values an index holds for one combination of key values: a chart
+# read over a wider span (a value chart over thousands) is read row by row.
+_INDEX_SPAN: Final = 1024
+# The most combinations of key values an index keeps (each is built on its first lookup).
+_INDEX_COMBINATIONS: Final = 4096
+# An index of one combination of key values: the lowest bound a row of it states, the values each
+# modified roll from there to the highest bound selects (None: no row), and the values of the first
+# row open below and of the first row open above (None: no row).
+_Table: TypeAlias = tuple[int, tuple[_V | None, ...], _V | None, _V | None]
+
+
+class _Index(Generic[_V]):
+    """A chart's rows indexed for lookup: per combination of key values (built on its first
+    lookup), the values each modified roll selects, as a tuple from the lowest bound a row states
+    to the highest, plus the open ends. Selects the row `_select` selects, with the same errors."""
+
+    def __init__(self, rows: tuple[_Row[_V], ...]) -> None:
+        self.rows: Final = rows
+        self._tables: dict[tuple[str, ...], _Table[_V] | None] = {}
+
+    def select(self, chart: str, keys: tuple[str, ...], modified: int | None) -> _V:
+        """What `_select` returns for these rows; NoRowError when it selects no row."""
+        try:
+            table = self._tables[keys]
+        except KeyError:
+            table = self._table(keys)
+        if table is None or modified is None:
+            return _select(chart, self.rows, keys, modified)
+        low, by_roll, below, above = table
+        at = modified - low
+        values = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+        if values is None:
+            return _select(chart, self.rows, keys, modified)  # raises NoRowError, worded as always
+        return values
+
+    def _table(self, keys: tuple[str, ...]) -> _Table[_V] | None:
+        rows = [
+            (low, high, values)
+            for row_keys, low, high, values in self.rows
+            if all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True))
+        ]
+        bounds = [bound for low, high, _ in rows for bound in (low, high) if bound is not None]
+        first, last = min(bounds, default=0), max(bounds, default=-1)
+        table: _Table[_V] | None = None
+        if last - first < _INDEX_SPAN:
+            by_roll = tuple(
+                next((v for low, high, v in rows if (low is None or low <= n) and (high is None or n <= high)), None)
+                for n in range(first, last + 1)
+            )
+            below = next((v for low, _, v in rows if low is None), None)
+            above = next((v for _, high, v in rows if high is None), None)
+            table = (first, by_roll, below, above)
+        if len(self._tables) < _INDEX_COMBINATIONS:
+            self._tables[keys] = table
+        return table
+
+
 def _roll(
     rng: random.Random,
     form: str,
@@ -238,7 +297,7 @@ def _capped(modified: int, cap: tuple[int, int] | None) -> int:
 def _select_natural(
     chart: str,
     natural_rows: tuple[_Row[_V], ...],
-    rows: tuple[_Row[_V], ...],
+    index: _Index[_V],
     keys: tuple[str, ...],
     natural: int,
     modified: int,
@@ -252,7 +311,7 @@ def _select_natural(
         keyed = all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True))
         if keyed and (low is None or natural >= low) and (high is None or natural <= high):
             return values
-    return _select(chart, rows, keys, modified)
+    return index.select(chart, keys, modified)
 
 
 # ---- DRM conditions ----------------------------------------------------------------------------
@@ -1661,6 +1720,7 @@ _VICTORY_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 13, 14, ('Draw (the historic outcome)',)),
     ((), 15, None, ('The German player has won',)),
 )
+_VICTORY_INDEX: Final = _Index(_VICTORY_ROWS)
 
 
 def lookup_victory(value: int, *, drm: int = 0) -> VictoryResult:
@@ -1680,7 +1740,7 @@ def lookup_victory(value: int, *, drm: int = 0) -> VictoryResult:
     """
     _check_value('victory', 'war_ends', value, 0, None)
     _check_int('victory', 'drm', drm)
-    row = _select('victory', _VICTORY_ROWS, (), value + drm)
+    row = _VICTORY_INDEX.select('victory', (), value + drm)
     return {'result': row[0]}
 
 

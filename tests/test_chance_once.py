@@ -1,0 +1,57 @@
+"""Issue 16, item 4: a build computes the chance model of each chart once, and the checks, the
+JSON and the player aid share it (`compiler.chance` keeps it for as long as the chart lives)."""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+
+from compiler import chance
+from compiler.build import render_outputs
+from compiler.project import load
+from tests.conftest import ROOT
+
+
+def test_a_build_computes_each_totals_and_chances_once(monkeypatch) -> None:
+    totals: Counter[tuple[int, object]] = Counter()
+    rows: Counter[tuple[int, object, int]] = Counter()
+    real_reach, real_chances = chance.reach, chance._chances
+
+    def counted_reach(chart, combo=None):
+        totals[id(chart), combo] += 1
+        return real_reach(chart, combo)
+
+    def counted_chances(chart, combo, drm):
+        rows[id(chart), combo, drm] += 1
+        return real_chances(chart, combo, drm)
+
+    monkeypatch.setattr(chance, "reach", counted_reach)
+    monkeypatch.setattr(chance, "_chances", counted_chances)
+    with contextlib.chdir(ROOT):
+        comp = load([Path("charts/ia2")])
+        checked = sum(rows.values())
+        outputs = render_outputs(comp.project)
+    assert "ia2/ia2.json" in outputs and not comp.has_errors
+    assert totals and set(totals.values()) == {1}  # the checks and the JSON ask for the same totals
+    assert rows and set(rows.values()) == {1}  # the JSON's chances and the aid's natural chances: one computation
+    assert sum(rows.values()) > checked  # the emitters asked for more than the checks had computed
+    # IA2 R4 (7.1.10): a piston interceptor escapes on 1-2 of 1d6; asked again, the same object
+    r4 = comp.project.games["ia2"].chart("R4")
+    assert r4 is not None
+    first = chance.chances(r4, ("piston",), 0)
+    assert first.rows[0].probability == Fraction(1, 3) and chance.chances(r4, ("piston",), 0) is first
+
+
+def test_the_computed_chances_go_with_the_chart(tmp_path: Path) -> None:
+    with contextlib.chdir(ROOT):
+        comp = load([Path("charts/ia2")])
+    r4 = comp.project.games["ia2"].chart("R4")
+    assert r4 is not None and chance.chances(r4, ("jet",), 0).rows[0].probability == Fraction(2, 3)  # jet: 1-4
+    key = id(r4)
+    assert key in chance._COMPUTED
+    del comp, r4
+    gc.collect()
+    assert key not in chance._COMPUTED  # no chart kept alive, no stale entry for a reused id
