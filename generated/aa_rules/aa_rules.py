@@ -1285,6 +1285,7 @@ _TANK_BUSTER_ARMOUR_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 91, 99, ('right of the slash',)),
     ((), 100, 100, ('left of the slash (the roll ends in 0)',)),
 )
+_TANK_BUSTER_ARMOUR_INDEX: Final = _Index(_TANK_BUSTER_ARMOUR_ROWS)
 _TANK_BUSTER_ARMOUR_OUTCOMES: Final = frozenset({
     1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
     32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60,
@@ -1311,7 +1312,7 @@ def lookup_tank_buster_armour(roll: int, *, drm: int = 0) -> TankBusterArmourRes
     _check_natural('tank_buster_armour', roll, _TANK_BUSTER_ARMOUR_OUTCOMES, 'percentile (2d10, 00 = 100)')
     _check_int('tank_buster_armour', 'drm', drm)
     _check_no_drm('tank_buster_armour', drm, 'percentile (2d10, 00 = 100)')
-    row = _select('tank_buster_armour', _TANK_BUSTER_ARMOUR_ROWS, (), roll + drm)
+    row = _TANK_BUSTER_ARMOUR_INDEX.select('tank_buster_armour', (), roll + drm)
     return {'side': row[0]}
 
 
@@ -1345,6 +1346,7 @@ _AIRCRAFT_TABLE_COLUMNS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     )),
     ((), 11, 11, ('Pertinent notes and dates of service.',)),
 )
+_AIRCRAFT_TABLE_COLUMNS_INDEX: Final = _Index(_AIRCRAFT_TABLE_COLUMNS_ROWS)
 
 
 def lookup_aircraft_table_columns(value: int, *, drm: int = 0) -> AircraftTableColumnsResult:
@@ -1364,7 +1366,7 @@ def lookup_aircraft_table_columns(value: int, *, drm: int = 0) -> AircraftTableC
     """
     _check_value('aircraft_table_columns', 'table_column', value, 1, 11)
     _check_int('aircraft_table_columns', 'drm', drm)
-    row = _select('aircraft_table_columns', _AIRCRAFT_TABLE_COLUMNS_ROWS, (), value + drm)
+    row = _AIRCRAFT_TABLE_COLUMNS_INDEX.select('aircraft_table_columns', (), value + drm)
     return {'contents': row[0]}
 
 
