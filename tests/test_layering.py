@@ -69,6 +69,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # `chartc lsp`: the language server over the check, explain and fmt; only compiler.lsp.server
     # imports pygls, so chartc without the `lsp` extra still runs
     ("compiler.lsp",),
+    # the Pygments lexer plugin: reads only dsl.keywords; nothing of chartc imports it
+    ("compiler.pygments_lexer",),
     ("compiler.cli",),
 )
 
