@@ -7,6 +7,7 @@ of UTF-16 code units would answer one column off.
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from pathlib import Path
 
@@ -27,6 +28,12 @@ GAME_FILE = GAME / "game.chart"
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
+# a server that fails to answer must fail the test, not hang the suite
+TIMEOUT = 60
+
+# what the server answered to `initialize`, for test_the_server_speaks_utf16_whatever_the_client_prefers
+SESSION: dict[str, types.InitializeResult] = {}
+
 
 def _uri(path: Path) -> str:
     return path.resolve().as_uri()
@@ -37,17 +44,20 @@ def _uri(path: Path) -> str:
     config=ClientServerConfig(server_command=[sys.executable, "-m", "compiler.cli", "lsp"]),
 )
 async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=types.ClientCapabilities(), root_uri=_uri(GAME), workspace_folders=None
-        )
+    # a client that prefers UTF-8 positions, as Neovim does: the server must still answer in UTF-16
+    general = types.GeneralClientCapabilities(
+        position_encodings=[types.PositionEncodingKind.Utf8, types.PositionEncodingKind.Utf16]
     )
+    params = types.InitializeParams(
+        capabilities=types.ClientCapabilities(general=general), root_uri=_uri(GAME), workspace_folders=None
+    )
+    SESSION["initialize"] = await asyncio.wait_for(lsp_client.initialize_session(params), TIMEOUT)
     lsp_client.text_document_did_open(
         types.DidOpenTextDocumentParams(
             types.TextDocumentItem(uri=_uri(COMBAT), language_id="chart", version=1, text=COMBAT.read_text("utf-8"))
         )
     )
-    await lsp_client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    await asyncio.wait_for(lsp_client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), TIMEOUT)
     yield
     await lsp_client.shutdown_session()
 
@@ -58,8 +68,12 @@ def _at(line: int, character: int, path: Path = COMBAT) -> types.TextDocumentPos
 
 async def _wait_for(client: LanguageClient, path: Path) -> list[types.Diagnostic]:
     while _uri(path) not in client.diagnostics:
-        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), TIMEOUT)
     return client.diagnostics[_uri(path)]
+
+
+async def test_the_server_speaks_utf16_whatever_the_client_prefers(client: LanguageClient) -> None:
+    assert SESSION["initialize"].capabilities.position_encoding == types.PositionEncodingKind.Utf16
 
 
 async def test_a_finding_arrives_at_its_utf16_position(client: LanguageClient) -> None:
@@ -97,6 +111,21 @@ async def test_completion_in_a_condition_offers_the_context_variables(client: La
     assert {"clear", "storm"} <= set(labels)
 
 
+async def test_a_quick_fix_replaces_the_unknown_name_with_the_suggested_one(client: LanguageClient) -> None:
+    # C201's help on line 6: did you mean `storm`? -> one edit over `stormy` (UTF-16 38-44)
+    where = types.Range(types.Position(5, 40), types.Position(5, 40))
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(types.TextDocumentIdentifier(_uri(COMBAT)), where, types.CodeActionContext([]))
+    )
+    assert actions is not None
+    [action] = actions
+    assert isinstance(action, types.CodeAction) and action.title == "replace `stormy` with `storm`"
+    assert action.edit is not None and action.edit.changes is not None
+    assert list(action.edit.changes[_uri(COMBAT)]) == [
+        types.TextEdit(types.Range(types.Position(5, 38), types.Position(5, 44)), "storm")
+    ]
+
+
 async def test_formatting_returns_fmt_output(client: LanguageClient) -> None:
     messy = COMBAT.read_text("utf-8").replace("  roll 1d6\n", "  roll   1d6\n", 1)
     uri = _uri(COMBAT)
@@ -113,6 +142,26 @@ async def test_formatting_returns_fmt_output(client: LanguageClient) -> None:
     [edit] = edits
     assert edit.new_text == format_text(messy) == COMBAT.read_text("utf-8")
     assert edit.range.start == types.Position(0, 0)
+
+
+async def test_an_unparsable_buffer_gets_its_syntax_error_and_requests_still_answer(client: LanguageClient) -> None:
+    uri = _uri(COMBAT)
+    broken = COMBAT.read_text("utf-8").replace('    storm 1-5: "Miss"', '    storm 1-5 "Miss"')
+    client.diagnostics.pop(uri, None)
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(version=3, uri=uri),
+            [types.TextDocumentContentChangeWholeDocument(text=broken)],
+        )
+    )
+    found = await _wait_for(client, COMBAT)
+    [syntax] = [d for d in found if d.code == "C101"]
+    assert syntax.range.start == types.Position(9, 14)  # the string where `:` was expected
+    assert await client.text_document_hover_async(types.HoverParams(*_args(_at(9, 10)))) is None
+    edits = await client.text_document_formatting_async(
+        types.DocumentFormattingParams(types.TextDocumentIdentifier(uri), types.FormattingOptions(2, True))
+    )
+    assert not edits  # `chartc fmt` leaves a file that does not parse alone
 
 
 def _args(at: types.TextDocumentPositionParams) -> tuple[types.TextDocumentIdentifier, types.Position]:

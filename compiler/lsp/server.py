@@ -8,10 +8,13 @@ of each file of that game. Requests are answered from the last check of the docu
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from pathlib import Path
+from typing import Any
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
 from compiler.diagnostics import Diagnostic, Severity
@@ -35,11 +38,25 @@ _SYMBOL_KIND = {
 }
 
 
+class _Utf16Protocol(LanguageServerProtocol):
+    """pygls takes the client's first position encoding (Neovim offers UTF-8 first); chartc's
+    positions are converted to UTF-16 only (`positions`), the encoding every client must accept,
+    so the client is told no other choice."""
+
+    @lsp_method(types.INITIALIZE)
+    def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, types.InitializeResult]:
+        if params.capabilities.general is not None:
+            params.capabilities.general.position_encodings = [types.PositionEncodingKind.Utf16]
+        return (yield from super().lsp_initialize(params))
+
+
 class ChartServer(LanguageServer):
     """The server and its last check of each game folder."""
 
     def __init__(self) -> None:
-        super().__init__("chartc", _version(), text_document_sync_kind=types.TextDocumentSyncKind.Full)
+        super().__init__(
+            "chartc", _version(), text_document_sync_kind=types.TextDocumentSyncKind.Full, protocol_cls=_Utf16Protocol
+        )
         self.games: dict[Path, GameIndex] = {}
         self.published: dict[Path, set[str]] = {}
 
@@ -178,7 +195,7 @@ def build_server() -> ChartServer:
         return [ls.location(index, span) for span in spans]
 
     @server.feature(
-        types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["[", " "])
+        types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["["])
     )
     def completion(ls: ChartServer, params: types.CompletionParams) -> types.CompletionList:
         found = ls.at(params.text_document.uri, params.position)
