@@ -94,6 +94,25 @@ def test_a_context_variable_in_a_condition_leads_to_its_context_line(game: Path)
     assert hover is not None and '**context variable** `sky`: enum "Weather over the target"' in hover
 
 
+def test_a_period_used_as_a_key_leads_to_its_period_line(game: Path) -> None:
+    # periods as Stuka Leader declares them (`period y1936_1941 "1936 - 1941" 1936 to 1941`) and a
+    # chart keyed by them, all in unsaved buffers; the new file is on disk so the folder lists it
+    header = game / "game.chart"
+    periods = '  period early "1939 - 1941" 1939 to 1941\n  period late "1942 - 1945" 1942 to 1945\n'
+    title = '  title "Zürich 𝔄 demo"\n'
+    text = header.read_text(encoding="utf-8").replace(title, title + periods)
+    dated = game / "dated.chart"
+    dated.write_text("", encoding="utf-8")
+    chart = 'chart pilots "Pilots" {\n  key period\n  column count: int "Pilots"\n'
+    chart += "  rows {\n    early: 3\n    late:  5\n  }\n}\n"
+    index = _index(game, {header: text, dated: chart})
+    assert [d.code for d in index.check.compilation.diagnostics if d.span.file.endswith("dated.chart")] == []
+    [decl] = index.definition(display_path(dated), 6, 5)  # `late` of the row `late:  5`
+    assert (decl.kind, Path(decl.span.file).name, decl.span.line, decl.span.col) == (Kind.PERIOD, "game.chart", 7, 10)
+    hover = index.hover(display_path(dated), 6, 5)
+    assert hover is not None and hover.startswith('**period** `late` "1942 - 1945"')
+
+
 def test_unsaved_text_is_checked_with_the_files_beside_it(game: Path) -> None:
     # the open game.chart buffer declares `stormy`; combat.chart on disk uses it: no C201 left
     declared = (game / "game.chart").read_text(encoding="utf-8")
@@ -115,6 +134,14 @@ def test_hover_on_a_row_gives_the_natural_chance_and_the_drm_totals_reaching_it(
     assert text is not None
     assert "natural roll: **50% (1/2)**" in text
     assert "selected under DRM totals -1 to 0 (declared span: DRM -1 to 0)" in text
+
+
+def test_drm_totals_are_written_signed_in_runs() -> None:
+    from compiler.lsp.index import totals_text
+
+    assert totals_text([-1, 0, 1]) == "-1 to +1"
+    assert totals_text([-2, 0, 1, 2, 3]) == "-2, 0 to +3"
+    assert totals_text([2]) == "+2"
 
 
 def test_hover_on_a_diagnostic_code_is_chartc_explain(game: Path) -> None:

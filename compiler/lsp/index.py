@@ -19,7 +19,6 @@ from typing import assert_never
 from compiler import model
 from compiler.aid_order import read_order
 from compiler.chance import drm_values, percent_text, row_chances
-from compiler.checks.coverage import compress
 from compiler.diagnostics import CODES, Diagnostic
 from compiler.explain import explain_text, find_code, load_examples
 from compiler.lsp.positions import contains
@@ -117,6 +116,7 @@ _ROLES: dict[tuple[type, str], Role] = {
     (ast.ChainText, "target"): Role.CHART,
     (ast.ShiftSourceDecl, "chart"): Role.CHART,
     (ast.ExampleDecl, "chart"): Role.CHART,
+    (ast.ExampleInput, "name"): Role.VARIABLE,
     (ast.AllowDecl, "code"): Role.CODE,
 }
 
@@ -379,6 +379,9 @@ def row_hover(chart: model.Chart, row: model.Row) -> str:
     """A row's exact chance on the natural roll and the DRM totals under which it can be selected,
     from `compiler.chance` (the numbers `chartc odds` and the player aid print)."""
     head = f"row `{row.range.printed if row.range else ''}` of chart `{chart.address}`"
+    if row.errata:
+        printed = f"; printed `{row.printed_range}`" if row.printed_range else ""
+        head += f" (as amended by errata {', '.join(f'`{e}`' for e in row.errata)}{printed})"
     if chart.dice is None:
         return f"{head}: read by a value, not a roll"
     index = next(i for i, r in enumerate(chart.rows) if r is row)
@@ -394,10 +397,21 @@ def row_hover(chart: model.Chart, row: model.Row) -> str:
     shown = " or ".join(f"{percent_text(p)} ({p.numerator}/{p.denominator})" for p in sorted(natural))
     totals = drm_values(chart)
     span = f"DRM {_signed(totals[0])} to {_signed(totals[-1])}" if len(totals) > 1 else "no DRM"
-    reach = f"selected under DRM totals {compress(sorted(reaching))}" if reaching else "selected under no DRM total"
+    reach = f"selected under DRM totals {totals_text(sorted(reaching))}" if reaching else "selected under no DRM total"
     return f"{head}, {chart.dice_text}\n\n- natural roll: **{shown or '0%'}**\n- {reach} (declared span: {span})"
 
 
 def _signed(total: int) -> str:
     """A DRM total as printed: `+1`, `-1`, `0`."""
     return f"{total:+d}" if total else "0"
+
+
+def totals_text(totals: list[int]) -> str:
+    """Ascending DRM totals as runs: `-1 to +1`, `-2, 0 to +3`."""
+    runs: list[list[int]] = []
+    for total in totals:
+        if runs and total == runs[-1][-1] + 1:
+            runs[-1].append(total)
+        else:
+            runs.append([total])
+    return ", ".join(_signed(r[0]) if len(r) == 1 else f"{_signed(r[0])} to {_signed(r[-1])}" for r in runs)
