@@ -174,14 +174,16 @@ def read_sources(game_dirs: Mapping[str, Path]) -> dict[str, str] | None:
     return sources
 
 
-def load(paths: list[Path], as_printed: bool = False) -> Compilation:
+def load(paths: list[Path], as_printed: bool = False, unsaved: Mapping[Path, str] | None = None) -> Compilation:
     """Parse, resolve and check every game the paths name. Raises PathError for bad paths.
 
     With `as_printed`, `errata` blocks are ignored: the charts exactly as the rulebook prints them.
+    `unsaved` holds texts to read instead of files on disk (by resolved path): an editor's open
+    buffers, so the language server checks what the author sees, not what was last saved.
     """
     game_dirs = find_game_dirs(paths)
     with _no_cyclic_gc():
-        return _load(game_dirs, as_printed)
+        return _load(game_dirs, as_printed, unsaved or {})
 
 
 @contextmanager
@@ -197,7 +199,8 @@ def _no_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _load(game_dirs: dict[str, Path], as_printed: bool = False) -> Compilation:
+def _load(
+        game_dirs: dict[str, Path], as_printed: bool = False, unsaved: Mapping[Path, str] | None = None) -> Compilation:
     # imported here, not above: a query answered from the resolved-game cache (`load_game`)
     # needs this module's types but neither the parser, the resolver nor the checks
     from compiler.checks import check_project
@@ -213,7 +216,7 @@ def _load(game_dirs: dict[str, Path], as_printed: bool = False) -> Compilation:
         parsed: list[ast.SourceFile] = []
         for f in files:
             shown = display_path(f)
-            text = _read(f, folder, shown, sink)
+            text = _read(f, folder, shown, sink, unsaved)
             if text is None:
                 continue
             sources[shown] = text
@@ -227,7 +230,8 @@ def _load(game_dirs: dict[str, Path], as_printed: bool = False) -> Compilation:
         complete = len(parsed) == len(files)
         games[game_id] = resolve_game(game_id, parsed, sink, folder_span, complete=complete, as_printed=as_printed)
     for game_id, folder in game_dirs.items():
-        games[game_id] = replace(games[game_id], aid_order=_load_aid_order(games[game_id], folder, sink, sources))
+        order = _load_aid_order(games[game_id], folder, sink, sources, unsaved)
+        games[game_id] = replace(games[game_id], aid_order=order)
     project = model.Project(games)
     check_project(project, sink)
     for game in games.values():
@@ -237,14 +241,15 @@ def _load(game_dirs: dict[str, Path], as_printed: bool = False) -> Compilation:
 
 
 def _load_aid_order(
-        game: model.Game, folder: Path, sink: Sink, sources: dict[str, str]) -> tuple[OrderEntry, ...] | None:
+        game: model.Game, folder: Path, sink: Sink, sources: dict[str, str],
+        unsaved: Mapping[Path, str] | None = None) -> tuple[OrderEntry, ...] | None:
     """The game folder's `aid.order`, read once and checked (C416: each of the game's charts at most
     once); the entries that passed, for the player aid, or None without a file."""
     path = folder / ORDER_FILE
     if not (path.is_symlink() or path.exists()):
         return None
     shown = display_path(path)
-    text = _read(path, folder, shown, sink)
+    text = _read(path, folder, shown, sink, unsaved)
     if text is None:
         return None
     sources[shown] = text
@@ -306,8 +311,13 @@ def apply_suppressions(sink: Sink, suppressions: list[model.Suppression]) -> tup
     return sorted(kept + unused.items, key=Diagnostic.sort_key), suppressed
 
 
-def _read(path: Path, folder: Path, shown: str, sink: Sink) -> str | None:
-    """A file of a game folder through the one reader, or None after reporting why not (C102)."""
+def _read(path: Path, folder: Path, shown: str, sink: Sink, unsaved: Mapping[Path, str] | None = None) -> str | None:
+    """A file of a game folder through the one reader (or its unsaved text, when given), or None
+    after reporting why not (C102)."""
+    if unsaved:
+        held = unsaved.get(path.resolve())
+        if held is not None:
+            return held
     try:
         return read_text(path, folder, "its game folder")
     except ReadError as exc:

@@ -68,6 +68,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("compiler.explain",),
     # `chartc fmt`: reads the grammar's tokens and compares syntax trees; nothing below imports it
     ("compiler.fmt", "compiler.table_import", "compiler.table_export"),
+    # `chartc lsp`: the language server over the check, explain and fmt; only compiler.lsp.server
+    # imports pygls, so chartc without the `lsp` extra still runs
+    ("compiler.lsp",),
+    # the Pygments lexer plugin: reads only dsl.keywords; nothing of chartc imports it
+    ("compiler.pygments_lexer",),
     ("compiler.cli",),
 )
 

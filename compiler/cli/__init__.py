@@ -39,6 +39,7 @@ COMMANDS = {
     "import": ("compiler.cli.tables", "import_command"),
     "list": ("compiler.cli.list", "list_command"),
     "lookup": ("compiler.cli.lookup", "lookup_command"),
+    "lsp": ("compiler.cli.lsp", "lsp_command"),
     "odds": ("compiler.cli.odds", "odds_command"),
     "vectors": ("compiler.cli.vectors", "vectors_command"),
 }
@@ -58,6 +59,7 @@ SUMMARIES = {
     "import": "Draft a chart from a CSV, TSV, XLSX, ODS or Markdown table",
     "list": "List a game's charts: ID, title, rule, dice or keys, status",
     "lookup": "Print the row a roll plus DRM selects on GAME/CHART",
+    "lsp": "Run the language server for editors (stdio; extra chartc[lsp])",
     "odds": "Print the exact chance of each row of GAME/CHART",
     "vectors": "Write test vectors of GAME: keys, roll and DRMs -> row and chance",
 }

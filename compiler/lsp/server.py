@@ -1,0 +1,276 @@
+"""The language server (pygls, stdio): the one module of chartc that imports pygls and lsprotocol.
+
+On open and on change it checks the whole game folder of the document (`workspace.check_game`,
+the loader `chartc check` runs) with every open buffer's unsaved text, and publishes the findings
+of each file of that game. Requests are answered from the last check of the document's game
+(`index.GameIndex`); positions are converted only by `positions`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol, lsp_method
+from pygls.uris import from_fs_path, to_fs_path
+
+from compiler.diagnostics import Diagnostic, Severity
+from compiler.fmt import FormatSyntaxError, UnsafeFormat, format_text
+from compiler.lsp import positions
+from compiler.lsp.index import Edit, GameIndex, Kind
+from compiler.lsp.workspace import check_game, game_folder
+from dsl.ast import Span
+
+_SEVERITY = {
+    Severity.ERROR: types.DiagnosticSeverity.Error,
+    Severity.WARNING: types.DiagnosticSeverity.Warning,
+    Severity.NOTE: types.DiagnosticSeverity.Information,
+}
+_SYMBOL_KIND = {
+    Kind.ENUM: types.SymbolKind.Enum,
+    Kind.MEMBER: types.SymbolKind.EnumMember,
+    Kind.CONTEXT: types.SymbolKind.Variable,
+    Kind.PERIOD: types.SymbolKind.Constant,
+    Kind.CHART: types.SymbolKind.Class,
+}
+
+
+class _Utf16Protocol(LanguageServerProtocol):
+    """pygls takes the client's first position encoding (Neovim offers UTF-8 first); chartc's
+    positions are converted to UTF-16 only (`positions`), the encoding every client must accept,
+    so the client is told no other choice."""
+
+    @lsp_method(types.INITIALIZE)
+    def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, types.InitializeResult]:
+        if params.capabilities.general is not None:
+            params.capabilities.general.position_encodings = [types.PositionEncodingKind.Utf16]
+        return (yield from super().lsp_initialize(params))
+
+
+class ChartServer(LanguageServer):
+    """The server and its last check of each game folder."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "chartc", _version(), text_document_sync_kind=types.TextDocumentSyncKind.Full, protocol_cls=_Utf16Protocol
+        )
+        self.games: dict[Path, GameIndex] = {}
+        self.published: dict[Path, set[str]] = {}
+
+    # ---- documents and checks ------------------------------------------------------------
+
+    def unsaved(self) -> dict[Path, str]:
+        """The text of every open document, by its file's path."""
+        out: dict[Path, str] = {}
+        for uri, doc in self.workspace.text_documents.items():
+            path = to_fs_path(uri)
+            if path is not None:
+                out[Path(path)] = doc.source
+        return out
+
+    def recheck(self, uri: str) -> None:
+        """Check the game folder of `uri` and publish the findings of each of its files."""
+        path = to_fs_path(uri)
+        folder = game_folder(Path(path)) if path is not None else None
+        if folder is None:
+            return
+        key = folder.resolve()
+        check = check_game(folder, self.unsaved())
+        if check is None:
+            self.games.pop(key, None)
+            return
+        index = GameIndex(check)
+        self.games[key] = index
+        by_file = check.diagnostics_by_file()
+        for name in self.published.get(key, set()) - set(by_file):
+            by_file[name] = []
+        for name, found in by_file.items():
+            target = check.paths.get(name)
+            file_uri = from_fs_path(str(target.resolve())) if target is not None else None
+            if file_uri is None:
+                continue
+            lines = positions.lines_of(check.text(name))
+            diagnostics = [self.diagnostic(index, lines, d) for d in found]
+            params = types.PublishDiagnosticsParams(uri=file_uri, diagnostics=diagnostics)
+            self.text_document_publish_diagnostics(params)
+        self.published[key] = set(by_file)
+
+    def diagnostic(self, index: GameIndex, lines: list[str], d: Diagnostic) -> types.Diagnostic:
+        related = [
+            types.DiagnosticRelatedInformation(self.location(index, label.span), label.message) for label in d.labels
+        ]
+        message = d.message + (f"\nhelp: {d.help}" if d.help else "")
+        return types.Diagnostic(
+            range=_range(positions.span_range(lines, d.span)),
+            message=message,
+            severity=_SEVERITY[d.severity],
+            code=d.code,
+            source="chartc",
+            related_information=related or None,
+            data={"name": d.name},
+        )
+
+    def location(self, index: GameIndex, span: Span) -> types.Location:
+        target = index.check.paths.get(span.file)
+        uri = from_fs_path(str(target.resolve())) if target is not None else span.file
+        lines = positions.lines_of(index.check.text(span.file))
+        return types.Location(uri=uri or span.file, range=_range(positions.span_range(lines, span)))
+
+    def at(self, uri: str, position: types.Position) -> tuple[GameIndex, str, int, int] | None:
+        """The game of `uri`, its displayed name, and the position as chartc's (line, col)."""
+        path = to_fs_path(uri)
+        folder = game_folder(Path(path)) if path is not None else None
+        if path is None or folder is None:
+            return None
+        index = self.games.get(folder.resolve())
+        name = index.check.name_of(Path(path)) if index is not None else None
+        if index is None or name is None:
+            return None
+        lines = positions.lines_of(index.check.text(name))
+        line, col = positions.from_utf16(lines, positions.Position(position.line, position.character))
+        return index, name, line, col
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("chartc")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
+        return "0"
+
+
+def _range(r: positions.Range) -> types.Range:
+    return types.Range(
+        start=types.Position(r.start.line, r.start.character), end=types.Position(r.end.line, r.end.character)
+    )
+
+
+def build_server() -> ChartServer:
+    """The server with every feature registered."""
+    server = ChartServer()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: ChartServer, params: types.DidOpenTextDocumentParams) -> None:
+        ls.recheck(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: ChartServer, params: types.DidChangeTextDocumentParams) -> None:
+        ls.recheck(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: ChartServer, params: types.DidSaveTextDocumentParams) -> None:
+        ls.recheck(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: ChartServer, params: types.DidCloseTextDocumentParams) -> None:
+        ls.recheck(params.text_document.uri)  # the file on disk replaces the closed buffer
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def hover(ls: ChartServer, params: types.HoverParams) -> types.Hover | None:
+        found = ls.at(params.text_document.uri, params.position)
+        text = found[0].hover(*found[1:]) if found else None
+        if text is None:
+            return None
+        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
+
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    def definition(ls: ChartServer, params: types.DefinitionParams) -> list[types.Location]:
+        found = ls.at(params.text_document.uri, params.position)
+        if found is None:
+            return []
+        index = found[0]
+        return [ls.location(index, d.span) for d in index.definition(*found[1:])]
+
+    @server.feature(types.TEXT_DOCUMENT_REFERENCES)
+    def references(ls: ChartServer, params: types.ReferenceParams) -> list[types.Location]:
+        found = ls.at(params.text_document.uri, params.position)
+        if found is None:
+            return []
+        index, name, line, col = found
+        spans = index.references(name, line, col, params.context.include_declaration)
+        return [ls.location(index, span) for span in spans]
+
+    @server.feature(
+        types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["["])
+    )
+    def completion(ls: ChartServer, params: types.CompletionParams) -> types.CompletionList:
+        found = ls.at(params.text_document.uri, params.position)
+        items = found[0].completions(*found[1:]) if found else []
+        return types.CompletionList(
+            is_incomplete=False,
+            items=[types.CompletionItem(label=label, detail=detail) for label, detail in items],
+        )
+
+    @server.feature(types.TEXT_DOCUMENT_FORMATTING)
+    def formatting(ls: ChartServer, params: types.DocumentFormattingParams) -> list[types.TextEdit]:
+        doc = ls.workspace.get_text_document(params.text_document.uri)
+        try:
+            formatted = format_text(doc.source, doc.path)
+        except (FormatSyntaxError, UnsafeFormat):
+            return []  # the findings already say why; `chartc fmt` refuses the same text
+        if formatted == doc.source:
+            return []
+        lines = positions.lines_of(doc.source)
+        end = positions.to_utf16(lines, len(lines), len(lines[-1]) + 1)
+        whole = types.Range(start=types.Position(0, 0), end=types.Position(end.line, end.character))
+        return [types.TextEdit(range=whole, new_text=formatted)]
+
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def symbols(ls: ChartServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+        found = ls.at(params.text_document.uri, types.Position(0, 0))
+        if found is None:
+            return []
+        index, name = found[0], found[1]
+        lines = positions.lines_of(index.check.text(name))
+        return [
+            types.DocumentSymbol(
+                name=s.name,
+                detail=s.detail,
+                kind=_SYMBOL_KIND[s.kind],
+                range=_range(positions.span_range(lines, s.span)),
+                selection_range=_range(positions.span_range(lines, s.selection)),
+            )
+            for s in index.symbols(name)
+        ]
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION)
+    def code_actions(ls: ChartServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+        found = ls.at(params.text_document.uri, params.range.start)
+        if found is None:
+            return []
+        index, name = found[0], found[1]
+        lines = positions.lines_of(index.check.text(name))
+        start = positions.from_utf16(lines, positions.Position(params.range.start.line, params.range.start.character))
+        end = positions.from_utf16(lines, positions.Position(params.range.end.line, params.range.end.character))
+        near = [
+            d
+            for d in index.check.compilation.diagnostics
+            if d.span.file == name and (d.span.line, d.span.col) <= end and start <= (d.span.end_line, d.span.end_col)
+        ]
+        return [_action(ls, index, params.text_document.uri, lines, edit) for edit in index.fixes(near)]
+
+    return server
+
+
+def _action(ls: ChartServer, index: GameIndex, uri: str, lines: list[str], edit: Edit) -> types.CodeAction:
+    change = types.TextEdit(range=_range(positions.span_range(lines, edit.span)), new_text=edit.text)
+    return types.CodeAction(
+        title=edit.title,
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=[ls.diagnostic(index, lines, edit.diagnostic)],
+        edit=types.WorkspaceEdit(changes={uri: [change]}),
+        is_preferred=True,
+    )
+
+
+def main() -> None:
+    """Serve on stdin and stdout until the client exits."""
+    build_server().start_io()
+
+
+if __name__ == "__main__":
+    main()
