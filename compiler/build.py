@@ -94,7 +94,14 @@ def render_outputs(project: model.Project, paper: str = "a4", large_print: bool 
 
 
 def html_to_pdf(html: str) -> bytes:
-    """One HTML player aid as PDF bytes, through WeasyPrint (the `pdf` extra).
+    """One HTML player aid as PDF bytes, through WeasyPrint (the `pdf` extra); see `layout_pdf`."""
+    return layout_pdf(html)[1]
+
+
+def layout_pdf(html: str) -> tuple[Any, bytes]:
+    """One HTML player aid laid out and written as PDF by WeasyPrint (the `pdf` extra): the laid
+    out `weasyprint.Document` (its page boxes, for the print tests) and the PDF bytes `build --pdf`
+    writes.
 
     WeasyPrint writes no creation or modification date unless the HTML asks for one, and the fonts
     it embeds are stamped with `SOURCE_DATE_EPOCH` (see `_fixed_clock`), so the same HTML gives the
@@ -110,8 +117,9 @@ def html_to_pdf(html: str) -> bytes:
     # aid is tested in both engines, so these are not actionable for a chartc user.
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     with _fixed_clock():
-        pdf: bytes = weasyprint.HTML(string=html).write_pdf(pdf_tags=True)
-    return pdf
+        document = weasyprint.HTML(string=html).render(pdf_tags=True)
+        pdf: bytes = document.write_pdf(pdf_tags=True)
+    return document, pdf
 
 
 @contextmanager

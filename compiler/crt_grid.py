@@ -118,13 +118,18 @@ def _or_less(n: int) -> str:
 def estimated_width_mm(grid: ClassicGrid, labels: tuple[str, ...], cell_pt: float) -> float:
     """The printed grid's width at `cell_pt`: the roll column and one column per label, each as
     wide as its longest text. An estimate from average glyph widths, on the wide side."""
-    char_mm = cell_pt * _CHAR_EM * _MM_PER_PT
     roll = max([len("Roll"), *(len(b.label) for b in grid.bands)])
     widths = [roll]
     for j, label in enumerate(labels):
         codes = [len(grid.code(band[j]) or "\u2013") for band in grid.cells]
         widths.append(max([len(label), *codes]))
-    return sum(w * char_mm + _CELL_PADDING_MM for w in widths)
+    return sum(cell_width_mm(w, cell_pt) for w in widths)
+
+
+def cell_width_mm(chars: int, cell_pt: float) -> float:
+    """The printed width of a table cell holding `chars` characters that do not wrap, at
+    `cell_pt`, with its padding and rules: an estimate from average glyph widths, on the wide side."""
+    return chars * cell_pt * _CHAR_EM * _MM_PER_PT + _CELL_PADDING_MM
 
 
 def fits_portrait(grid: ClassicGrid, labels: tuple[str, ...], cell_pt: float = FLOOR_PT) -> bool:

@@ -83,6 +83,7 @@ class GameDecl:
     periods: tuple[PeriodDecl, ...]
     span: Span
     repeated: tuple[Span, ...] = ()  # a title, source or calendar given twice
+    aid_chance: bool | None = None  # `aid chance on|off`: the player aid's chance column, for every chart
 
 
 @dataclass(frozen=True)
@@ -655,6 +656,7 @@ class ChartDecl:
     shift_groups: tuple[ShiftGroupDecl, ...] = ()
     shift_cap: ShiftCapDecl | None = None
     drms_from: tuple[DrmFromDecl, ...] = ()
+    aid_chance: bool | None = None  # `aid chance on|off`: the player aid's chance column (None: the game's)
 
 
 class Side(StrEnum):

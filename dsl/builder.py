@@ -277,9 +277,23 @@ class Builder(_Terminals):
         source = block.one("source", ast.Text)
         months = block.one_group("calendar", ast.MonthText)
         calendar = (months[0], months[1]) if months else None
+        aid_chance = block.one("aid_chance", bool)
         return ast.GameDecl(
-            name, title, source, calendar, block.every("period", ast.PeriodDecl), self._span(meta), block.repeated
+            name,
+            title,
+            source,
+            calendar,
+            block.every("period", ast.PeriodDecl),
+            self._span(meta),
+            block.repeated,
+            aid_chance=aid_chance,
         )
+
+    def aid_chance_on(self, meta: Meta) -> _Stmt:
+        return _Stmt("aid_chance", True, self._span(meta))
+
+    def aid_chance_off(self, meta: Meta) -> _Stmt:
+        return _Stmt("aid_chance", False, self._span(meta))
 
     def title(self, meta: Meta, text: ast.Text) -> _Stmt:
         return _Stmt("title", text, self._span(meta))
@@ -398,6 +412,7 @@ class Builder(_Terminals):
         repeat = block.one("repeat", ast.RepeatDecl)
         favoured = block.one("roll_favours", ast.Favoured)
         shift_cap = block.one("shift_cap", ast.ShiftCapDecl)
+        aid_chance = block.one("aid_chance", bool)
         return ast.ChartDecl(
             kind=kind,
             chart_id=chart_id.name if chart_id else None,
@@ -432,6 +447,7 @@ class Builder(_Terminals):
             shift_groups=block.every("shift_group", ast.ShiftGroupDecl),
             shift_cap=shift_cap,
             drms_from=block.every("drm_from", ast.DrmFromDecl),
+            aid_chance=aid_chance,
         )
 
     def external(

@@ -4,7 +4,8 @@ Chromium runs as the machine notes describe (`--headless --no-sandbox ...`, a fr
 `--user-data-dir`, no background networking). Layout facts come from the PDF it prints:
 `pdftotext` per page for text, `pdftotext -bbox` for word positions.
 
-`python -m tests.browser [GAME...]` rewrites the page-1 screenshots under docs/player-aid/.
+`python -m tests.browser [GAME...]` rewrites the screenshots under docs/player-aid/: page 1 and the
+first CRT page of each game's PDF as `chartc build --pdf` writes it.
 """
 
 from __future__ import annotations
@@ -101,6 +102,13 @@ def words(pdf_path: Path) -> list[Word]:
     return found
 
 
+def words_near_the_edge(pdf_path: Path, margin_mm: float) -> list[Word]:
+    """The words of the PDF that lie within `margin_mm` of the left or right page edge, or past
+    it: text a printer may not print, or that the page cut off (layout rule L3)."""
+    margin = margin_mm * MM
+    return [w for w in words(pdf_path) if w.x_min < margin or w.x_max > w.page_width - margin]
+
+
 PROBE_CSS = (
     "<style>section.chart{position:relative}"
     ".chartc-probe{position:absolute;left:0;font-size:3pt;line-height:1;color:#fff}"
@@ -135,48 +143,67 @@ def probe_pages(texts: list[str], count: int) -> list[tuple[list[int], list[int]
     ]
 
 
-def screenshot(pdf_path: Path, png_path: Path, dpi: int = 80) -> None:
-    """Page 1 of a PDF as a PNG (`pdftoppm`)."""
+def screenshot(pdf_path: Path, png_path: Path, dpi: int = 80, page: int = 1) -> None:
+    """One page of a PDF as a PNG (`pdftoppm`)."""
     stem = png_path.with_suffix("")
     subprocess.run(
-        ["pdftoppm", "-png", "-r", str(dpi), "-f", "1", "-l", "1", "-singlefile", str(pdf_path), str(stem)], check=True
+        ["pdftoppm", "-png", "-r", str(dpi), "-f", str(page), "-l", str(page), "-singlefile", str(pdf_path), str(stem)],
+        check=True,
     )
 
 
-# The corpus, and the test game whose classic CRT the docs show (tests/data/charts/crtlab).
-SCREENSHOT_TREES = (Path("charts"), Path("tests/data/charts"))
+# The corpus (every game), and of the test games the one whose classic CRTs the docs show.
+SCREENSHOT_TREES: tuple[tuple[Path, frozenset[str] | None], ...] = (
+    (Path("charts"), None),
+    (Path("tests/data/charts"), frozenset({"crtlab"})),
+)
+
+
+def crt_page(pdf_path: Path, titles: list[str]) -> int | None:
+    """The first page of the PDF that prints one of the CRT `titles`, or None."""
+    for number, text in enumerate(page_texts(pdf_path), 1):
+        flat = " ".join(text.split())
+        if any(" ".join(t.split()) in flat for t in titles):
+            return number
+    return None
 
 
 def write_screenshots(root: Path, only: frozenset[str] | None = None) -> list[Path]:
-    """Print every game's aid (A4 and Letter) in Chromium and keep page 1 under docs/player-aid/
-    (only the games named in `only`, when given)."""
+    """Build every game's PDF as `chartc build --pdf` does (WeasyPrint), A4 and Letter, and keep
+    page 1 and the page of its first classic CRT under docs/player-aid/ (only the games named in
+    `only`, when given)."""
     import os
 
-    from compiler.build import render_outputs
+    from compiler.build import html_to_pdf, render_outputs
+    from compiler.emit.aid_view import Layout, chart_view
     from compiler.project import load
 
     os.chdir(root)
     out = root / "docs" / "player-aid"
     out.mkdir(parents=True, exist_ok=True)
     written = []
+    projects = [(load([tree]).project, games) for tree, games in SCREENSHOT_TREES]
     with tempfile.TemporaryDirectory() as tmp:
         for paper in ("a4", "letter"):
-            outputs = {}
-            for tree in SCREENSHOT_TREES:
-                outputs.update(render_outputs(load([tree]).project, paper))
-            for rel, text in outputs.items():
-                if not rel.endswith(".html"):
-                    continue
-                game = rel.split("/")[0]
-                if only is not None and game not in only:
-                    continue
-                html_path = Path(tmp) / f"{game}-{paper}.html"
-                html_path.write_text(text, encoding="utf-8")
-                pdf_path = html_path.with_suffix(".pdf")
-                print_to_pdf(html_path, pdf_path)
-                png = out / f"{game}-{paper}-page1.png"
-                screenshot(pdf_path, png)
-                written.append(png)
+            for project, games in projects:
+                for rel, text in render_outputs(project, paper).items():
+                    game_id = rel.split("/")[0]
+                    wanted = (games is None or game_id in games) and (only is None or game_id in only)
+                    if not rel.endswith(".html") or not wanted:
+                        continue
+                    game = project.games[game_id]
+                    pdf_path = Path(tmp) / f"{game_id}-{paper}.pdf"
+                    pdf_path.write_bytes(html_to_pdf(text))
+                    png = out / f"{game_id}-{paper}-page1.png"
+                    screenshot(pdf_path, png)
+                    written.append(png)
+                    printed = [c for c in game.charts if c.kind != "external"]
+                    crts = [c.title for c in printed if chart_view(game, c).layout is Layout.CRT]
+                    page = crt_page(pdf_path, crts) if crts else None
+                    if page is not None:
+                        png = out / f"{game_id}-{paper}-crt.png"
+                        screenshot(pdf_path, png, page=page)
+                        written.append(png)
     return written
 
 

@@ -174,10 +174,10 @@ def test_html_chances_read_in_black_and_white(outputs) -> None:
 
 def test_html_shows_the_chance_of_each_row_and_grid_cell(outputs) -> None:
     html = outputs["ia2/ia2.html"]
-    # IA2 R9 natural roll: 20+ Vital on a natural 20 only -> 5%, a bar 2 units of 40 long
+    # IA2 R9 natural roll: 20+ Vital on a natural 20 only -> 5%, a bar 1.2 units of 24 long
     r9 = html[html.index('id="chart-r9"') :]
     vital = r9[r9.index("<td>20+</td>") : r9.index("</tr>", r9.index("<td>20+</td>"))]
-    assert '<td class="pct">5%<svg' in vital and 'width="2.0" height="6"' in vital
+    assert '<td class="pct">5%<svg' in vital and 'width="1.2" height="5"' in vital
     # IA2 R7 grid, "1944 late" column: Green 01-03 is 3%, Trained 04-56 is 53%
     r7 = html[html.index('id="chart-r7"') : html.index('id="chart-r8"')]
     assert '<td>01-03<span class="chance">3%<svg' in r7 and '<td>04-56<span class="chance">53%<svg' in r7

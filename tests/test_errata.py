@@ -143,7 +143,7 @@ def test_outputs_mark_amended_cells(tmp_path: Path) -> None:
     assert (
         'Evade <span class="was">(printed Combat)</span><sup class="errata">E1</sup>' in html
     )  # marked by text, not colour
-    assert "E1 \u2014 Publisher errata (website)" in html
+    assert "<li>E1 Publisher errata (website)</li>" in html  # cited by name, no dash fragment
     assert "Errata applied: e1" in out["t/t.py"]
 
 

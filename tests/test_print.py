@@ -11,45 +11,54 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from compiler.aid_order import read_order
-from compiler.build import render_outputs
+from compiler.build import html_to_pdf, layout_pdf, render_outputs
 from compiler.cli import cli
+from compiler.emit.aid_view import month_text
 from compiler.emit.html import play_order, rule_key
 from tests import browser
 from tests.conftest import ROOT, compile_text
 
-# Pages of each game's aid, measured in Chromium 156 and WeasyPrint 70 (both agree). A change
-# that moves a page break shows up here: look at the PDFs, then update the number.
+# Pages of each game's aid in Chromium 156. A change that moves a page break shows up here: look
+# at the PDFs, then update the number. Issue 17 (print layout): narrow charts side by side, wide
+# tables in stacked blocks. Before it Chromium shrank the pages the R2/R3 month grids overflowed,
+# so it printed IA2 in fewer pages (17 on A4, 18 in large print) than now that nothing overflows.
 EXPECTED_PAGES = {
-    # IA2 grew by 31 charts in issue 15 (more_drms, more_rolls, more_reference)
-    "ia2": {("a4", False): 17, ("letter", False): 19, ("a4", True): 18, ("letter", True): 20},
-    # usaaf, aa_rules and stuka_leader grew with issue 15's charts (more_*.chart)
-    "usaaf": {("a4", False): 6, ("letter", False): 6, ("a4", True): 6, ("letter", True): 7},
-    "stuka_leader": {("a4", False): 11, ("letter", False): 12, ("a4", True): 17, ("letter", True): 18},
-    # aa_rules: one page more with the tank buster's armour roll (20 rows) and the Table of Aircraft's columns
-    "aa_rules": {("a4", False): 4, ("letter", False): 4, ("a4", True): 5, ("letter", True): 6},
+    "ia2": {("a4", False): 18, ("letter", False): 19, ("a4", True): 27, ("letter", True): 30},
+    "usaaf": {("a4", False): 8, ("letter", False): 8, ("a4", True): 11, ("letter", True): 13},
+    "stuka_leader": {("a4", False): 10, ("letter", False): 11, ("a4", True): 17, ("letter", True): 17},
+    "aa_rules": {("a4", False): 3, ("letter", False): 3, ("a4", True): 4, ("letter", True): 4},
 }
-# WeasyPrint lays text out a little larger than Chromium (and applies large print fully), so the
-# two engines have their own page counts; both are pinned so a layout change is noticed.
+# WeasyPrint 70 (what `chartc build --pdf` writes) lays text out a little larger than Chromium, so
+# the two engines have their own page counts; both are pinned so a layout change is noticed.
+# Issue 17 took IA2 from 19 to 18 pages on A4 (21 to 19 on Letter, 29 to 27 in A4 large print);
+# USAAF grew from 8 to 9 (11 to 13 in large print) because its Target Systems Planning Table and
+# Escort Missions table, cut at the right edge before, now print as stacked blocks.
 EXPECTED_PAGES_WEASYPRINT = {
-    # IA2 grew by 31 charts in issue 15 (more_drms, more_rolls, more_reference)
-    # and the firepower column (7.1.6) takes one more page at normal size
-    "ia2": {("a4", False): 20, ("letter", False): 22, ("a4", True): 29, ("letter", True): 31},
-    "usaaf": {("a4", False): 8, ("letter", False): 8, ("a4", True): 11, ("letter", True): 12},
-    "stuka_leader": {("a4", False): 11, ("letter", False): 12, ("a4", True): 17, ("letter", True): 18},
-    "aa_rules": {("a4", False): 4, ("letter", False): 4, ("a4", True): 5, ("letter", True): 6},
+    "ia2": {("a4", False): 18, ("letter", False): 19, ("a4", True): 27, ("letter", True): 29},
+    "usaaf": {("a4", False): 9, ("letter", False): 9, ("a4", True): 13, ("letter", True): 14},
+    "stuka_leader": {("a4", False): 10, ("letter", False): 11, ("a4", True): 16, ("letter", True): 17},
+    "aa_rules": {("a4", False): 3, ("letter", False): 3, ("a4", True): 4, ("letter", True): 4},
 }
 # Large print may take a second page for a chart taller than a page (research note, layout rule
 # L8). Only IA2's R1 units (`starting_unit_bases`) are: eight columns at 12 pt plus the seven
 # footnotes the book prints under R1. Its table header repeats on the second page (<thead>); at
 # normal size it fits one page.
 # Stuka Leader's Sequence of Play (`sequence_of_play`) is too: 27 steps at 12 pt.
-TALLER_THAN_A_PAGE_IN_LARGE_PRINT = {"chart-starting_unit_bases", "chart-sequence_of_play"}
+# USAAF's Target Systems Planning Table (25 cities by 15 systems, 20.1-20.3) prints as three blocks of
+# columns at 12 pt, each about a page tall: three pages, its header row repeated on each.
+# Each such chart with the most pages it may take.
+TALLER_THAN_A_PAGE_IN_LARGE_PRINT = {
+    "chart-starting_unit_bases": 2,
+    "chart-sequence_of_play": 2,
+    "chart-target_systems": 3,
+}
 LAYOUTS = [("a4", False), ("letter", False), ("a4", True), ("letter", True)]
 MIN_MARGIN_MM = 10  # layout rule L3
 
@@ -195,25 +204,37 @@ WEASYPRINT_LAYOUTS = [
 
 
 @pytest.mark.parametrize("paper, large", WEASYPRINT_LAYOUTS)
-def test_weasyprint_keeps_each_chart_on_one_page(corpus, weasyprint, paper: str, large: bool) -> None:
+def test_weasyprint_pdf_keeps_each_chart_whole_and_inside_the_margins(
+    corpus, weasyprint, tmp_path: Path, paper: str, large: bool
+) -> None:
+    """The PDF `chartc build --pdf` writes (`layout_pdf` is its one writer): no chart split across
+    pages, every word inside the 10 mm margins (IA2 R2/R3's 14 month columns were cut at the right
+    edge before they were reflowed into blocks), and the pinned page counts."""
     for rel, html in render_outputs(corpus.project, paper, large).items():
         if not rel.endswith(".html"):
             continue
         game = corpus.project.games[rel.split("/")[0]]
-        pages = weasyprint.HTML(string=html).render().pages
+        document, pdf = layout_pdf(html)
         seen: dict[str, set[int]] = {}
-        for number, page in enumerate(pages, 1):
+        for number, page in enumerate(document.pages, 1):
             for box in _boxes(page._page_box):
                 element = getattr(box, "element", None)
                 if getattr(box, "element_tag", None) == "section" and element is not None:
                     seen.setdefault(element.get("id"), set()).add(number)
         split = {k: v for k, v in seen.items() if len(v) != 1}
-        allowed = TALLER_THAN_A_PAGE_IN_LARGE_PRINT if large else set()
-        assert set(split) <= allowed, f"charts split across pages: {split}"
-        assert all(len(v) == 2 and max(v) - min(v) == 1 for v in split.values())  # at most a second page
+        allowed = TALLER_THAN_A_PAGE_IN_LARGE_PRINT if large else {}
+        assert set(split) <= set(allowed), f"charts split across pages: {split}"
+        # on consecutive pages, no more than the chart's allowance
+        assert all(len(v) <= allowed[k] and max(v) - min(v) == len(v) - 1 for k, v in split.items()), split
         assert sorted(seen) == sorted(_section_ids(html))
         expected = EXPECTED_PAGES_WEASYPRINT.get(game.id, {}).get((paper, large))
-        assert len(pages) == expected if expected else len(pages) <= len(game.charts) + 1
+        pages = len(document.pages)
+        assert pages == expected if expected else pages <= len(game.charts) + 1, f"{game.id}: {pages} pages"
+        if shutil.which("pdftotext"):
+            path = tmp_path / f"{game.id}.pdf"
+            path.write_bytes(pdf)
+            near = browser.words_near_the_edge(path, MIN_MARGIN_MM)
+            assert near == [], f"{game.id} {paper} large={large}: text near the edge: {near[:5]}"
 
 
 def _boxes(box):
@@ -309,7 +330,7 @@ def test_chromium_keeps_every_chart_on_one_page(chromium_prints) -> None:
     for key, (pdf, ids) in chromium_prints.items():
         pages = browser.probe_pages(browser.page_texts(pdf), len(ids))
         split = {anchor: p for anchor, p in zip(ids, pages, strict=True) if len(p[0]) != 1 or p[0] != p[1]}
-        allowed = TALLER_THAN_A_PAGE_IN_LARGE_PRINT if key[2] else set()
+        allowed = set(TALLER_THAN_A_PAGE_IN_LARGE_PRINT) if key[2] else set()
         assert set(split) <= allowed, f"{key}: charts split across pages (top page, bottom page): {split}"
 
 
@@ -409,3 +430,168 @@ def test_weasyprint_prints_a_twelve_column_crt_on_one_portrait_page(
         w for w in words if w.x_min < MIN_MARGIN_MM * browser.MM or w.x_max > w.page_width - MIN_MARGIN_MM * browser.MM
     ]
     assert outside == [], f"text within {MIN_MARGIN_MM} mm of the page edge: {outside[:5]}"
+
+
+# --- wide month grids are reflowed, never cut (issue 17: IA2 R2/R3 lost 1945-01..04 at the edge) --
+
+MONTHS_24 = [f"{1944 + i // 12}-{i % 12 + 1:02d}" for i in range(24)]
+
+
+def _availability_game(months: list[str]) -> str:
+    """A game with one availability grid over `months` (items down, months across, as IA2 R2)."""
+    cells = " | ".join(["\u2713"] * (len(months) // 2) + ["1-3"] * (len(months) - len(months) // 2))
+    return (
+        'game t { title "Wide grid" calendar 1944-01 to 1945-12 }\n'
+        'enum aircraft "Aircraft type" { bf109 "Bf 109G-6" me262 "Me 262A-1a" }\n'
+        'chart [R2] types "Available Aircraft" { rule "4.6.4" roll 1d6\n'
+        f"  availability aircraft by month [{', '.join(months)}] {{\n"
+        f"    bf109: {cells}\n    me262: {' | '.join(['-'] * len(months))}\n  }} }}\n"
+    )
+
+
+def test_a_wide_month_grid_prints_as_stacked_blocks_with_book_months(tmp_path: Path) -> None:
+    comp = compile_text(tmp_path, _availability_game(MONTHS_24))
+    assert comp.diagnostics == []
+    html = render_outputs(comp.project)["t/t.html"]
+    section = html[html.index('id="chart-r2"') :]
+    tables = re.findall(r'<table class="availability">(.*?)</table>', section, re.S)
+    # 24 months at 9 pt: three blocks of 8 columns, each repeating the item column
+    assert [t.count('<th scope="col">') - 1 for t in tables] == [8, 8, 8]
+    assert all('<th scope="col">Aircraft type</th>' in t for t in tables)
+    assert '<th scope="col">Jan 44</th>' in tables[0] and '<th scope="col">Dec 45</th>' in tables[2]
+    assert "1944-01" not in section  # months as the book prints them, not ISO
+    # large print: 12 pt cells; 8 columns still fit (the PDF test below reads the words' places)
+    large = render_outputs(comp.project, "letter", True)["t/t.html"]
+    assert large.count('<table class="availability">') == 3
+    # the legend names what the grid prints (✓, -), not the rows chartc reads from it (no `4+`)
+    assert "<dt>\u2713</dt>" in section and "<dt>-</dt><dd>not available</dd>" in section
+    assert "or more" not in section
+
+
+@pytest.mark.parametrize("paper, large", [("a4", False), pytest.param("letter", True, marks=pytest.mark.slow)])
+def test_weasyprint_prints_a_wide_month_grid_inside_the_margins(
+    tmp_path: Path, weasyprint, paper: str, large: bool
+) -> None:
+    if not shutil.which("pdftotext"):
+        pytest.skip("poppler-utils (pdftotext) reads the PDF back")
+    comp = compile_text(tmp_path, _availability_game(MONTHS_24))
+    pdf = tmp_path / "grid.pdf"
+    pdf.write_bytes(html_to_pdf(render_outputs(comp.project, paper, large)["t/t.html"]))
+    texts = {w.text for w in browser.words(pdf)}
+    assert {"Jan", "Dec", "44", "45"} <= texts
+    assert browser.words_near_the_edge(pdf, MIN_MARGIN_MM) == []
+
+
+def test_the_width_check_fails_on_a_planted_over_wide_table(tmp_path: Path, weasyprint) -> None:
+    """The check must see text cut at the page edge: plant the 24-month grid as one table (as the
+    aid printed R2 before it was reflowed) and read the WeasyPrint PDF back."""
+    if not shutil.which("pdftotext"):
+        pytest.skip("poppler-utils (pdftotext) reads the PDF back")
+    comp = compile_text(tmp_path, _availability_game(MONTHS_24))
+    html = render_outputs(comp.project)["t/t.html"]
+    heads = "".join(f'<th scope="col">{m}</th>' for m in MONTHS_24)
+    planted = f'<table class="availability"><thead><tr><th scope="col">Aircraft</th>{heads}</tr></thead></table>'
+    html = html.replace('<div class="blocks">', '<div class="blocks">' + planted, 1)
+    pdf = tmp_path / "planted.pdf"
+    pdf.write_bytes(html_to_pdf(html))
+    near = browser.words_near_the_edge(pdf, MIN_MARGIN_MM)
+    # the months from 1944-10 on run off the page; pdftotext reads the cut one as `194`
+    assert near and near[0].text == "1944-10" and all(w.text.startswith("194") for w in near)
+
+
+@pytest.mark.parametrize(
+    "printed, book",
+    [
+        ("1944-12", "Dec 44"),  # IA2 R2 column heads
+        ("1945-02..1945-03", "Feb-Mar 1945"),
+        ("1943-03..1944-12", "Mar 43-Dec 44"),  # IA2 sorties per month (4.3.3)
+        ("1945-01+", "Jan 45+"),
+        ("1944-11 to 1945-01", "Nov 44-Jan 45"),
+        ("Bf 109G-6", "Bf 109G-6"),  # not a month: as it is
+        ("1944-13", "1944-13"),
+    ],
+)
+def test_months_print_as_the_book_prints_them(printed: str, book: str) -> None:
+    assert month_text(printed) == book
+
+
+def test_ia2_aid_prints_human_months_and_player_legends(corpus) -> None:
+    html = render_outputs(corpus.project)["ia2/ia2.html"]
+    sections = dict(re.findall(r'<section class="chart" id="([^"]+)">(.*?)</section>', html, re.S))
+    # 4.3.3: 8 sorties a month to December 1944, then 4
+    sorties = sections["chart-sorties_per_month"]
+    assert '<th scope="row" class="text">Mar 43-Dec 44</th><td class="text">8</td>' in sorties
+    assert "when Game month is Dec 44" in sections["chart-b9"]  # 6.1 weather: +2 in December 1944
+    assert "one of the" not in html and "codes:" not in html  # no `Month = one of the Month codes`
+    assert "or more" not in sections["chart-r2"]  # R2 prints no open end (it printed `6+` before)
+    assert '@top-right { content: "Player aid";' in html  # the running header names no paper size
+
+
+def test_errata_notes_cite_name_and_reason_without_paths(corpus) -> None:
+    html = render_outputs(corpus.project)["ia2/ia2.html"]
+    notes = re.findall(r'<ul class="notes errata-notes" aria-label="Errata">(.*?)</ul>', html, re.S)
+    assert notes and all("errata.chart" not in n and "; because" not in n and "(because" not in n for n in notes)
+    r4 = html[html.index('id="chart-r4"') : html.index('id="chart-r5"')]
+    # IA2 R4 (7.1.10) as corrected by the project's errata E2, with its reasons as sentences
+    assert "<li>E2 chartc corrections to Interceptor Ace Vol. 2 (chartc project): Reasons: Footnote 1" in r4
+    assert "double" not in html.split("</style>")[0]  # amended cells carry the mark, no doubled border
+
+
+def test_two_narrow_charts_print_side_by_side(corpus) -> None:
+    html = render_outputs(corpus.project)["ia2/ia2.html"]
+    pair = r'<div class="pair">\n<section class="chart" id="([^"]+)">.*?<section class="chart" id="([^"]+)">'
+    pairs = re.findall(pair, html, re.S)
+    assert ("chart-b9", "chart-a3") in pairs  # 6.1: the weather roll and the A3 DRMs, one row
+    wide = {"chart-r2", "chart-r3", "chart-starting_unit_bases"}  # month grids and R1's units: full width
+    assert not wide & {anchor for pair in pairs for anchor in pair}
+
+
+def test_pdf_bytes_do_not_depend_on_the_process(tmp_path: Path, weasyprint) -> None:
+    """Two `build --pdf` runs in fresh processes with different hash seeds give the same bytes
+    (set and dict order must not reach the PDF); a small game keeps this in the default run, the
+    corpus is compared in `test_build_pdf_is_byte_identical_and_check_leaves_pdfs_alone`."""
+    compile_text(tmp_path, _availability_game(MONTHS_24[:6]))
+    digests = []
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        out = tmp_path / f"out{seed}"
+        subprocess.run(
+            [sys.executable, "-m", "compiler.cli", "build", "--pdf", "--out", str(out), "charts"],
+            cwd=tmp_path, env=env, check=True, capture_output=True,
+        )
+        digests.append((out / "t" / "t.pdf").read_bytes())
+    assert digests[0].startswith(b"%PDF-") and digests[0] == digests[1]
+
+
+# --- `aid chance on|off`: the chance column per game or chart -----------------------------------
+
+CHANCE_GAME = (
+    'game t { title "T" aid chance off }\n'
+    'enum switch "Switch" { on "On" off "Off" }\n'  # `on` and `off` stay usable as names
+    'chart [R5] escape "Escape" { rule "7.3" roll 1d6 column r: text "R" rows { 1-4: "Away" 5-6: "Caught" } }\n'
+    'chart [R6] fatigue "Fatigue" { rule "7.4" roll 1d6 aid chance on key switch column r: text "R"\n'
+    '  rows { on 1-3: "Fresh" on 4-6: "Tired" off 1-6: "Rested" } }\n'
+)
+
+
+def test_aid_chance_off_in_the_header_and_on_in_a_chart(tmp_path: Path) -> None:
+    comp = compile_text(tmp_path, CHANCE_GAME)
+    assert comp.diagnostics == []
+    game = comp.project.games["t"]
+    assert game.aid_chance is False and [c.aid_chance for c in game.charts] == [None, True]
+    html = render_outputs(comp.project)["t/t.html"]
+    r5 = html[html.index('id="chart-r5"') : html.index('id="chart-r6"')]
+    r6 = html[html.index('id="chart-r6"') :]
+    assert "Chance" not in r5 and 'class="pct"' not in r5
+    # R6's own `aid chance on`: 1-3 on a d6 is 50 %, 1-6 is certain
+    assert '<th scope="col">Chance</th>' in r6 and '<td class="pct">50%' in r6 and '<td class="pct">100%' in r6
+    # the JSON keeps the chances: the option is about print only
+    assert '"chances"' in render_outputs(comp.project)["t/t.json"]
+
+
+def test_aid_chance_given_twice_is_reported(tmp_path: Path) -> None:
+    comp = compile_text(tmp_path, CHANCE_GAME.replace("aid chance on", "aid chance on aid chance off"))
+    # C103, the statement allowed once, at the second one (line 4, columns 66-80)
+    assert [(d.code, d.message, d.span.line, d.span.col, d.span.end_col) for d in comp.diagnostics] == [
+        ("C103", "this statement may appear only once in chart `R6`", 4, 66, 80)
+    ]

@@ -15,10 +15,10 @@ from typing import assert_never
 
 from compiler import model
 from compiler.analysis import analyze, loss_fields
-from compiler.chains import cell_values
+from compiler.calendar import Month
 from compiler.chance import chances, percent_text
 from compiler.crt import OddsForm, OddsRule
-from compiler.crt_grid import CrtShape, classic_grid, crt_shape, fits_portrait
+from compiler.crt_grid import PAGE_WIDTH_MM, CrtShape, cell_width_mm, classic_grid, crt_shape, fits_portrait
 from compiler.dice import DiceForm
 from compiler.text import (
     group_text,
@@ -74,6 +74,10 @@ class RowsBody:
 
     key_headers: tuple[str, ...]
     rows: tuple[RowView, ...]
+    # the output columns (indices) of each table a row list too wide for the page prints as,
+    # stacked, each repeating the key and roll columns; one block when it fits
+    blocks: tuple[tuple[int, ...], ...] = ()
+    large_blocks: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -107,12 +111,25 @@ class AvailabilityRowView:
 
 
 @dataclass(frozen=True)
+class AvailabilityBlock:
+    """A run of an availability grid's columns, printed as one table: a grid too wide for the page
+    is printed as several such tables stacked, each repeating the item column."""
+
+    columns: tuple[str, ...]
+    rows: tuple[AvailabilityRowView, ...]
+
+
+@dataclass(frozen=True)
 class AvailabilityBody:
-    """An availability grid: one row per item, one column per month or period."""
+    """An availability grid: one row per item, one column per month or period, split into blocks
+    of columns that fit across a portrait page (`blocks` at the normal cell size, `large_blocks`
+    in large print)."""
 
     item_label: str
     columns: tuple[str, ...]
     rows: tuple[AvailabilityRowView, ...]
+    blocks: tuple[AvailabilityBlock, ...]
+    large_blocks: tuple[AvailabilityBlock, ...]
 
 
 @dataclass(frozen=True)
@@ -179,10 +196,138 @@ class ChartView:
 
 @dataclass(frozen=True)
 class GroupView:
-    """Charts printed together under one heading."""
+    """Charts printed together under one heading: `charts` in order, and `rows`, the same charts
+    as the page prints them, two narrow charts side by side (`pair_charts`)."""
 
     heading: str | None
     charts: tuple[ChartView, ...]
+    rows: tuple[tuple[ChartView, ...], ...] = ()
+
+
+NORMAL_CELL_PT = 9.0  # the template's table cell size (`--cell`)
+LARGE_CELL_PT = 12.0  # the same in large print
+HALF_WIDTH_MM = (PAGE_WIDTH_MM - 5.0) / 2  # a column of the two-column layout (5 mm gutter)
+_HALF_MAX_LINES = 34  # a chart taller than this (about half a page) prints across the whole width
+_TEXT_WRAP_CHARS = 26  # a text cell wraps at about this many characters in a narrow column
+_NOTE_CHARS_PER_LINE = 70  # characters of 7.5 pt notes on a line of a narrow column
+_CHANCE_COLUMN_MM = 19.0  # `16.7%` and its bar
+_LOWER_CASE_RATIO = 0.85
+
+
+def pair_charts(charts: tuple[ChartView, ...]) -> tuple[tuple[ChartView, ...], ...]:
+    """The charts of a group as printed rows: two consecutive charts that each fit half the page
+    width (and are at most about half a page tall) side by side, any other chart alone."""
+    rows: list[tuple[ChartView, ...]] = []
+    waiting: ChartView | None = None
+    for view in charts:
+        if not fits_half(view):
+            if waiting is not None:
+                rows.append((waiting,))
+                waiting = None
+            rows.append((view,))
+        elif waiting is None:
+            waiting = view
+        else:
+            rows.append((waiting, view))
+            waiting = None
+    if waiting is not None:
+        rows.append((waiting,))
+    return tuple(rows)
+
+
+def fits_half(view: ChartView) -> bool:
+    """Whether a chart fits one column of the two-column layout at the normal cell size: its
+    table no wider than the column (text cells wrapped), a DRM box under it, and at most about
+    half a page tall. An estimate from average glyph widths, on the wide side."""
+    size = _table_size(view)
+    if size is None:
+        return False
+    width, lines = size
+    lines += sum(1 + len(d.label + d.when) // 40 for d in view.drms) + len(view.drm_rules) * 2
+    notes = [*(f.text for f in view.chart.footnotes), *view.chart.notes, *view.errata, *view.examples]
+    notes += [f"{a} = {b}" for a, b in (*view.legend, *view.codes_key)]
+    lines += sum(1 + len(n) // _NOTE_CHARS_PER_LINE for n in notes) + (3 if view.chart.partial else 0)
+    return width <= HALF_WIDTH_MM and lines <= _HALF_MAX_LINES
+
+
+def _text_width(texts: list[str], wrap: bool, cell_pt: float = NORMAL_CELL_PT) -> tuple[float, int]:
+    """A column's width in mm at `cell_pt` and the lines its tallest cell takes."""
+    longest = max((len(t) for t in texts), default=1)
+    word = max((len(w) for t in texts for w in t.split()), default=1)
+    chars = max(word, min(longest, _TEXT_WRAP_CHARS)) if wrap else longest
+    # running text is mostly lower case, narrower than the digits and capitals `cell_width_mm` assumes
+    return cell_width_mm(round(chars * _LOWER_CASE_RATIO), cell_pt), 1 + (longest - 1) // max(chars, 1)
+
+
+def _table_size(view: ChartView) -> tuple[float, int] | None:
+    """The printed table's width in mm and height in lines, or None for a layout that always
+    prints across the whole width (a CRT, an availability grid)."""
+    body = view.body
+    if body is None:
+        return 0.0, 1
+    if isinstance(body, RowsBody):
+        columns = [[h, *(r.key_labels[i] for r in body.rows)] for i, h in enumerate(body.key_headers)]
+        if view.roll_header:
+            columns.append([*view.roll_header.split(), *((r.range or "") for r in body.rows)])
+        columns += [[c.label, *(r.outputs[i] for r in body.rows)] for i, c in enumerate(view.chart.columns)]
+        if any(r.was_range or any(w is not None for w in r.was) for r in body.rows):
+            return None  # an amended row prints its printed value beside the new one
+        sizes = [_text_width(col, wrap=True) for col in columns]
+        rows = sum(max((1, *(1 + (len(r.outputs[i]) - 1) // _TEXT_WRAP_CHARS for i in range(len(r.outputs)))))
+                   for r in body.rows)
+        width = sum(w for w, _ in sizes) + (_CHANCE_COLUMN_MM if view.show_chances else 0.0)
+        return width, rows + 2
+    if isinstance(body, GridBody):
+        columns = [[c.label, *(r.outputs[i] for r in body.rows)] for i, c in enumerate(view.chart.columns)]
+        width = sum(_text_width(col, wrap=True)[0] for col in columns)
+        cell = _CHANCE_COLUMN_MM if any(c.percent for r in body.rows for c in r.cells) else 0.0
+        width += sum(max(cell, _text_width([h], wrap=False)[0]) for h in body.columns)
+        return width, len(body.rows) * (2 if cell else 1) + 2
+    if isinstance(body, OddsRuleBody):
+        width = _text_width([h for h, _ in body.rows], True)[0] + _text_width([t for _, t in body.rows], True)[0]
+        return width, sum(1 + len(t) // _TEXT_WRAP_CHARS for _, t in body.rows)
+    return None
+
+
+_MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def month_text(text: str) -> str:
+    """A month or month span as a rulebook prints it: `1944-12` as `Dec 44`, `1945-02..1945-03`
+    as `Feb-Mar 1945`, `1943-03..1944-12` as `Mar 43-Dec 44`, `1945-01+` as `Jan 45+`. Other text
+    is returned as it is (the charts and the JSON keep the `YYYY-MM` form)."""
+    if text.endswith("+") and (first := Month.parse(text[:-1])) is not None:
+        return _short_month(first) + "+"
+    for joiner in ("..", " to "):
+        if joiner in text:
+            a, b = (Month.parse(part.strip()) for part in text.split(joiner, 1))
+            if a is not None and b is not None:
+                if a.year == b.year:
+                    return f"{_MONTH_NAMES[a.month - 1]}-{_MONTH_NAMES[b.month - 1]} {a.year}"
+                return f"{_short_month(a)}-{_short_month(b)}"
+    month = Month.parse(text)
+    return text if month is None else _short_month(month)
+
+
+def _short_month(month: Month) -> str:
+    return f"{_MONTH_NAMES[month.month - 1]} {month.year % 100:02d}"
+
+
+def _is_month_enum(enum: model.EnumType | None) -> bool:
+    """The game calendar's months (the synthetic `month` enum every month key and column uses)."""
+    return enum is not None and enum.id == "month" and enum.synthetic
+
+
+def _key_text(key: model.Key, match: model.KeyMatch) -> str:
+    """A key value as the aid prints it: `key_label`, with months as the book prints them."""
+    label = key_label(key, match)
+    return month_text(label) if isinstance(match, model.MonthSpan) or _is_month_enum(key.enum) else label
+
+
+def _value_text(game: model.Game, col: model.Column, value: model.Value) -> str:
+    """A cell as the aid prints it: `value_text`, with a month as the book prints it."""
+    text = value_text(game, col, value)
+    return month_text(text) if _is_month_enum(game.enums.get(col.type)) else text
 
 
 def _signed(n: int) -> str:
@@ -246,7 +391,8 @@ def _operand(var: str, value: int | str, game: model.Game) -> str:
     enum = game.enums.get(ctx.enum) if ctx and ctx.type is model.ContextType.ENUM and ctx.enum else None
     enum = enum if ctx else game.enums.get(var)
     member = enum.member(str(value)) if enum else None
-    return member.label if member else str(value)
+    text = member.label if member else str(value)
+    return month_text(text) if ctx is not None and ctx.type is model.ContextType.MONTH else text
 
 
 def _percent(p: Fraction | None) -> str:
@@ -257,11 +403,11 @@ def _bar(p: Fraction | None) -> str:
     """An inline SVG bar (black outline, grey fill) that reads in black and white."""
     if p is None:
         return ""
-    width = round(float(p) * 40, 2)
+    width = round(float(p) * 24, 2)
     return (
-        '<svg class="bar" width="42" height="8" viewBox="0 0 42 8" aria-hidden="true">'
-        '<rect x="0.5" y="0.5" width="41" height="7" fill="none" stroke="#000" stroke-width="0.6"/>'
-        f'<rect x="1" y="1" width="{width}" height="6" fill="#555"/></svg>'
+        '<svg class="bar" width="26" height="7" viewBox="0 0 26 7" aria-hidden="true">'
+        '<rect x="0.5" y="0.5" width="25" height="6" fill="none" stroke="#000" stroke-width="0.6"/>'
+        f'<rect x="1" y="1" width="{width}" height="5" fill="#555"/></svg>'
     )
 
 
@@ -338,10 +484,17 @@ def _first(printed: list[str], pattern: str) -> str | None:
 
 
 def chart_legend(chart: model.Chart, game: model.Game) -> list[tuple[str, str]]:
-    """The symbols and result codes this chart prints, each with its meaning, so the legend sits
-    on the same page as the chart (layout rule L6). Only what the chart uses is listed."""
+    """The symbols this chart prints, each with its meaning, so the legend sits on the same page
+    as the chart (layout rule L6). Only what the chart prints is listed: an open end the chart
+    has, the d10's 0 face, `✓` and `–`; result codes have their own key (`codes_key`), and values
+    printed as words need no legend."""
     shape = crt_shape(chart, game.enums)
-    printed = [band.label for band in classic_grid(shape).bands] if shape else _printed_ranges(chart)
+    if shape is not None:
+        printed = [band.label for band in classic_grid(shape).bands]
+    elif chart.availability is not None:  # the grid prints its cells, not the rows read from them
+        printed = [_avail_text(c) for _, cells in chart.availability.rows for c in cells]
+    else:
+        printed = _printed_ranges(chart)
     legend: list[tuple[str, str]] = []
     high = _first(printed, r"-?\d+\+")
     if high:
@@ -355,21 +508,13 @@ def chart_legend(chart: model.Chart, game: model.Game) -> list[tuple[str, str]]:
         legend.append(("00", "100 on a percentile roll"))
     if "\u2713" in printed:
         legend.append(("\u2713", "automatic: no roll needed"))
-    if _has_blank(chart):
+    if chart.availability is not None and "-" in printed:
+        legend.append(("-", "not available"))
+    elif chart.availability is None and _has_blank(chart):
         legend.append(("\u2013", "no result: not available or not applicable"))
-    for index, col in enumerate(chart.columns):
-        enum = game.enums.get(col.type)
-        if enum is None or enum.fields or enum.codes:  # records are names; codes get their own key
-            continue
-        used = {v for r in chart.rows if index < len(r.values) for v in cell_values(r.values[index])}
-        members = [m for m in enum.members if m.id in used]
-        if members and len(members) <= _LEGEND_MAX_CODES:
-            codes = ", ".join(m.label for m in members)
-            legend.append((col.label, f"one of the {enum.label} codes: {codes}"))
     return legend
 
 
-_LEGEND_MAX_CODES = 12  # a longer list is a table of its own, not a legend
 
 
 def chart_view(game: model.Game, chart: model.Chart) -> ChartView:
@@ -391,7 +536,7 @@ def chart_view(game: model.Game, chart: model.Chart) -> ChartView:
             for d in chart.drms
         ),
         clamp=f"{_signed(chart.clamp[0])} to {_signed(chart.clamp[1])}" if chart.clamp else None,
-        show_chances=bool(natural),
+        show_chances=bool(natural) and (game.aid_chance if chart.aid_chance is None else chart.aid_chance),
         dice_text=_dice_words(chart, game) if chart.dice else None,
         legend=tuple(chart_legend(chart, game)),
         errata=tuple(_chart_errata(game, chart)),
@@ -587,13 +732,41 @@ def _crt_chances(shape: CrtShape) -> tuple[CrtChanceView, ...]:
 def _availability_body(chart: model.Chart, a: model.AvailabilityLayout) -> AvailabilityBody:
     item_key = next(k for k in chart.keys if k.id == a.item_key)
     head_key = next(k for k in chart.keys if k.id == a.head_key)
+    columns = tuple(_key_text(head_key, c) for c in a.heads)
+    rows = tuple(
+        AvailabilityRowView(_key_text(item_key, item), tuple(_avail_text(c) for c in cells)) for item, cells in a.rows
+    )
     return AvailabilityBody(
         item_label=item_key.enum.label,
-        columns=tuple(key_label(head_key, c) for c in a.heads),
-        rows=tuple(
-            AvailabilityRowView(key_label(item_key, item), tuple(_avail_text(c) for c in cells))
-            for item, cells in a.rows
-        ),
+        columns=columns,
+        rows=rows,
+        blocks=_column_blocks(item_key.enum.label, columns, rows, NORMAL_CELL_PT),
+        large_blocks=_column_blocks(item_key.enum.label, columns, rows, LARGE_CELL_PT),
+    )
+
+
+_ITEM_COLUMN_MAX_CHARS = 14  # an item label wraps at about this many characters
+
+
+def _column_blocks(
+    item_label: str, columns: tuple[str, ...], rows: tuple[AvailabilityRowView, ...], cell_pt: float
+) -> tuple[AvailabilityBlock, ...]:
+    """The grid's columns in as few blocks of equal size as fit across a portrait page at
+    `cell_pt` (14 months at 9 pt: two blocks of 7). Month and range cells do not wrap, so a grid
+    wider than the page would be cut at its edge; the item column wraps, and is counted at its
+    wrapped width. A row transcribed with fewer cells than columns (a partial chart) keeps them."""
+    words = [len(w) for text in (item_label, *(r.item for r in rows)) for w in text.split()]
+    room = PAGE_WIDTH_MM - cell_width_mm(min(_ITEM_COLUMN_MAX_CHARS, max(words, default=1)), cell_pt)
+    widths = [
+        cell_width_mm(max([len(label), *(len(r.cells[j]) for r in rows if j < len(r.cells))]), cell_pt)
+        for j, label in enumerate(columns)
+    ]
+    return tuple(
+        AvailabilityBlock(
+            columns[run.start : run.stop],
+            tuple(AvailabilityRowView(r.item, r.cells[run.start : run.stop]) for r in rows),
+        )
+        for run in _equal_blocks(widths, room)
     )
 
 
@@ -601,11 +774,11 @@ def _grid_body(game: model.Game, chart: model.Chart, grid: model.GridLayout, nat
     key = next(k for k in chart.keys if k.id == grid.key)
     by_range = {id(r.range): natural[id(r)] for r in chart.rows if id(r) in natural}
     return GridBody(
-        columns=tuple(key_label(key, c) for c in grid.heads),
+        columns=tuple(_key_text(key, c) for c in grid.heads),
         key_label=key.enum.label,
         rows=tuple(
             GridRowView(
-                tuple(value_text(game, col, v) for col, v in zip(chart.columns, gr.values, strict=True)),
+                tuple(_value_text(game, col, v) for col, v in zip(chart.columns, gr.values, strict=True)),
                 tuple(_grid_cell(cell, by_range) for cell in gr.cells),
             )
             for gr in grid.rows
@@ -614,10 +787,36 @@ def _grid_body(game: model.Game, chart: model.Chart, grid: model.GridLayout, nat
 
 
 def _rows_body(game: model.Game, chart: model.Chart, natural: dict[int, Fraction]) -> RowsBody:
-    return RowsBody(
-        key_headers=tuple(k.enum.label for k in chart.keys),
-        rows=tuple(_row_view(game, chart, r, natural.get(id(r))) for r in chart.rows),
-    )
+    headers = tuple(k.enum.label for k in chart.keys)
+    rows = tuple(_row_view(game, chart, r, natural.get(id(r))) for r in chart.rows)
+    fixed = [[h, *(r.key_labels[i] for r in rows)] for i, h in enumerate(headers)]
+    if any(r.range for r in rows):
+        fixed.append([_roll_header(chart, game), *(r.range or "" for r in rows)])
+    outputs = [[c.label, *(r.outputs[i] + (r.was[i] or "") for r in rows)] for i, c in enumerate(chart.columns)]
+
+    def blocks(cell_pt: float) -> tuple[tuple[int, ...], ...]:
+        """Text wraps between words, so a table is too wide only when its longest words are."""
+        room = PAGE_WIDTH_MM - sum(_word_width(col, cell_pt) for col in fixed) - _CHANCE_COLUMN_MM
+        return tuple(tuple(b) for b in _equal_blocks([_word_width(col, cell_pt) for col in outputs], room))
+
+    return RowsBody(headers, rows, blocks(NORMAL_CELL_PT), blocks(LARGE_CELL_PT))
+
+
+def _word_width(texts: list[str], cell_pt: float) -> float:
+    """The narrowest a column of wrapping text can print at `cell_pt`: its longest word, in mm."""
+    return cell_width_mm(max((len(w) for t in texts for w in t.split()), default=1), cell_pt)
+
+
+def _equal_blocks(widths: list[float], room: float) -> list[range]:
+    """The columns of `widths` (mm) in as few runs of equal size (within one) as fit in `room`
+    mm each; a column wider than `room` alone is still one run (the page check reports it)."""
+    count = len(widths)
+    size = count
+    for parts in range(1, count + 1):
+        size = -(-count // parts)  # ceiling
+        if all(sum(widths[start : start + size]) <= room for start in range(0, count, size)):
+            break
+    return [range(start, min(start + size, count)) for start in range(0, count, max(size, 1))]
 
 
 def _row_view(game: model.Game, chart: model.Chart, r: model.Row, chance: Fraction | None) -> RowView:
@@ -627,14 +826,14 @@ def _row_view(game: model.Game, chart: model.Chart, r: model.Row, chance: Fracti
     was: tuple[str | None, ...] = (None,) * len(chart.columns)
     if r.errata and r.printed_values is not None:
         was = tuple(
-            value_text(game, col, old) if old != new else None
+            _value_text(game, col, old) if old != new else None
             for col, old, new in zip(chart.columns, r.printed_values, r.values, strict=False)
         )
     amended_range = bool(r.errata) and r.range is not None and r.printed_range not in (None, r.range.printed)
     return RowView(
-        key_labels=tuple(key_label(k, m) for k, m in zip(chart.keys, r.keys, strict=True)),
+        key_labels=tuple(_key_text(k, m) for k, m in zip(chart.keys, r.keys, strict=True)),
         range=row_range_text(r) if r.range else None,
-        outputs=tuple(value_text(game, col, v) for col, v in zip(chart.columns, r.values, strict=True)),
+        outputs=tuple(_value_text(game, col, v) for col, v in zip(chart.columns, r.values, strict=True)),
         percent=_percent(chance),
         bar=_bar(chance),
         marks=marks,
@@ -651,7 +850,9 @@ def errata_mark(game: model.Game, errata_id: str) -> str:
 
 
 def _chart_errata(game: model.Game, chart: model.Chart) -> list[str]:
-    """One line per errata that amended this chart: mark, title, source, and what it did."""
+    """One line per errata that amended this chart, for players: its mark and name, then what it
+    changed and why, in sentences (`E1 Official Errata (2023): Chart [C3] is the optional version.
+    Reason: the rules call this chart [C3].`). File paths in a source are left out."""
     lines: list[str] = []
     marks = chart.errata
     if marks is None:
@@ -659,17 +860,44 @@ def _chart_errata(game: model.Game, chart: model.Chart) -> list[str]:
     for errata_id in marks.applied:
         doc = next((e for e in game.errata if e.id == errata_id), None)
         cite = doc.title if doc else errata_id
-        if doc and doc.source:
-            cite += f" ({doc.source}{', ' + doc.date if doc.date else ''})"
+        details = [d for d in (_readable_source(doc.source) if doc else None, doc.date if doc else None) if d]
+        if details:
+            cite += f" ({', '.join(details)})"
         what = [t for e, t in marks.notes if e == errata_id]
-        what += [f"because {t}" for e, t in marks.reasons if e == errata_id]
         if marks.printed_title and errata_id == marks.applied[0]:
             what.append(f"printed title: {marks.printed_title}")
         removed = [r for r in marks.removed_rows if errata_id in r.errata]
         if removed:
             what.append("removed rows: " + ", ".join(_row_name(chart, r) for r in removed))
-        lines.append(f"{errata_mark(game, errata_id)} \u2014 {cite}" + (": " + "; ".join(what) if what else ""))
+        reasons = _unique([t for e, t in marks.reasons if e == errata_id])
+        if reasons:
+            what.append(("reason: " if len(reasons) == 1 else "reasons: ") + _sentence(reasons[0]))
+            what += reasons[1:]
+        said = " ".join(_sentence(t) for t in what)
+        lines.append(f"{errata_mark(game, errata_id)} {cite}" + (f": {said}" if said else ""))
     return lines
+
+
+_PATH = re.compile(r"\(?[\w.-]*/[\w./-]+\)?")
+
+
+def _readable_source(source: str | None) -> str | None:
+    """An errata document's source without file paths: `chartc project (charts/ia2/errata.chart)`
+    prints as `chartc project`."""
+    if source is None:
+        return None
+    kept = " ".join(_PATH.sub("", source).split()).strip(" ,;:")
+    return kept or None
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _unique(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
 
 
 def _row_name(chart: model.Chart, r: model.Row) -> str:

@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from compiler import model
 from compiler.aid_order import OrderEntry
-from compiler.emit.aid_view import GroupView, Layout, chart_view
+from compiler.emit.aid_view import GroupView, Layout, chart_view, pair_charts
 from compiler.emit.interactive import live_chart, live_data
 from compiler.emit.templating import environment
 
@@ -106,11 +106,11 @@ def emit_game_html(
         large_print: 12 pt table cells and 10 pt notes instead of 9 pt and 7.5 pt.
         order: the game's checked `aid.order` lines, if it has the file (see `play_order`).
     """
-    groups = [
-        GroupView(g.heading, tuple(chart_view(game, c) for c in g.charts if c.kind is not model.ChartKind.EXTERNAL))
-        for g in play_order(game, order)
-    ]
-    groups = [g for g in groups if g.charts]
+    groups = []
+    for g in play_order(game, order):
+        views = tuple(chart_view(game, c) for c in g.charts if c.kind is not model.ChartKind.EXTERNAL)
+        if views:
+            groups.append(GroupView(g.heading, views, pair_charts(views)))
     return (
         environment()
         .get_template("player_aid.html.j2")
@@ -123,9 +123,6 @@ def emit_game_html(
             large_print=large_print,
             live_json=Markup(live_data(game)) if any(live_chart(c) for c in game.charts) else "",
             css_title=css_string(game.title),
-            css_paper=css_string(
-                f"{paper.upper() if paper == 'a4' else 'US Letter'}{' large print' if large_print else ''}"
-            ),
         )
     )
 

@@ -185,6 +185,7 @@ class Chart:
     high_rolls_favour: Side | None = None  # a CRT's declared direction (`high_rolls favour attacker`)
     shifts: ShiftRules | None = None  # a CRT's column shifts
     drm_sources: tuple[DrmSource, ...] = ()  # DRMs read from a terrain effects chart (in `drms` too)
+    aid_chance: bool | None = None  # `aid chance on|off`: the aid's chance column (None: the game's setting)
 
     @property
     def all_dice(self) -> tuple[Dice, ...]:

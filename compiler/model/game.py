@@ -152,6 +152,7 @@ class Game:
     aid_order: tuple[OrderEntry, ...] | None = None  # the checked `aid.order` lines, set by project loading
     examples: Sequence[Example] = ()  # the rulebook's worked examples, in source order
     formulas: Sequence[Formula] = ()  # computed values, in source order
+    aid_chance: bool = True  # `aid chance off` in the header: no chance column in the aid, unless a chart asks
 
     def formula(self, name: str) -> Formula | None:
         """The formula with this id (the first, if a duplicate id was reported)."""

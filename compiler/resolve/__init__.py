@@ -89,6 +89,7 @@ def _declare(
         calendar=header.calendar(decl, sink),
         periods=periods,
         span=decl.span if decl else folder_span,
+        aid_chance=decl.aid_chance is not False if decl else True,
     )
     if periods:
         members = tuple(model.Member(p.id, p.label, p.span) for p in periods)

@@ -137,6 +137,7 @@ class ChartResolver:
             footnotes=tuple(footnotes),
             notes=tuple(n.text for n in d.notes),
             partial=d.partial.text if d.partial else None,
+            aid_chance=d.aid_chance,
             rows=tuple(rows),
             grid=grid,
             source_file=self.path,

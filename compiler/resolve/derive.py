@@ -79,6 +79,7 @@ def derived_chart(symbols: SymbolTable, decl: ast.ChartDecl, path: str, sink: Si
         footnotes=base.footnotes + tuple(model.Footnote(f.mark, f.text.text, f.span) for f in d.footnotes),
         notes=(note, *(n.text for n in d.notes)),
         partial=d.partial.text if d.partial else base.partial,
+        aid_chance=base.aid_chance if d.aid_chance is None else d.aid_chance,
         rows=rows,
         grid=None,
         availability=availability,

@@ -35,6 +35,7 @@ class SymbolTable:
     suppressions: list[model.Suppression] = field(default_factory=list)
     examples: list[model.Example] = field(default_factory=list)
     formulas: list[model.Formula] = field(default_factory=list)
+    aid_chance: bool = True
     _index: model.ChartIndex = field(default_factory=model.ChartIndex)
 
     def add_chart(self, chart: model.Chart) -> None:
@@ -70,6 +71,7 @@ class SymbolTable:
             suppressions=tuple(self.suppressions),
             examples=tuple(self.examples),
             formulas=tuple(self.formulas),
+            aid_chance=self.aid_chance,
         )
 
 
