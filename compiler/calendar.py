@@ -52,6 +52,11 @@ class Month(str):
         """Months since year 0 began: consecutive months have consecutive ordinals."""
         return self.year * 12 + self.month - 1
 
+    @property
+    def name(self) -> str:
+        """The month's English abbreviation, as rulebooks print it: `1944-12` is `Dec`."""
+        return MONTH_NAMES[self.month - 1]
+
     def next(self) -> Month:
         return Month.from_ordinal(self.ordinal + 1)
 
@@ -77,6 +82,9 @@ def _ordinal(other: object) -> int:
     if month is None:
         raise TypeError(f"cannot compare a month with {other!r}")
     return month.ordinal
+
+
+MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
 def months_between(first: Month, last: Month) -> int:

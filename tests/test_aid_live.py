@@ -191,8 +191,9 @@ def test_r9_with_the_strafe_drm_by_keyboard_alone(ia2_page: Any) -> None:
     assert _shown_rows(r9) == [(str(i), p) for i, p in case["chances"].items()]
     page.keyboard.press("Tab")
     page.keyboard.press("Enter")  # the Roll button: a natural roll from 1 to 20 is entered
-    assert 1 <= int(_field(r9, "roll").input_value()) <= 20
-    assert r9.locator(".live-result").text_content().startswith("Natural ")
+    rolled = int(_field(r9, "roll").input_value())
+    assert 1 <= rolled <= 20
+    assert r9.locator(".live-result").text_content().startswith(f"Natural {rolled} +2 = modified {rolled + 2}: ")
 
 
 @pytest.fixture(scope="module")

@@ -289,9 +289,6 @@ def _table_size(view: ChartView) -> tuple[float, int] | None:
     return None
 
 
-_MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-
-
 def month_text(text: str) -> str:
     """A month or month span as a rulebook prints it: `1944-12` as `Dec 44`, `1945-02..1945-03`
     as `Feb-Mar 1945`, `1943-03..1944-12` as `Mar 43-Dec 44`, `1945-01+` as `Jan 45+`. Other text
@@ -303,14 +300,14 @@ def month_text(text: str) -> str:
             a, b = (Month.parse(part.strip()) for part in text.split(joiner, 1))
             if a is not None and b is not None:
                 if a.year == b.year:
-                    return f"{_MONTH_NAMES[a.month - 1]}-{_MONTH_NAMES[b.month - 1]} {a.year}"
+                    return f"{a.name}-{b.name} {a.year}"
                 return f"{_short_month(a)}-{_short_month(b)}"
     month = Month.parse(text)
     return text if month is None else _short_month(month)
 
 
 def _short_month(month: Month) -> str:
-    return f"{_MONTH_NAMES[month.month - 1]} {month.year % 100:02d}"
+    return f"{month.name} {month.year % 100:02d}"
 
 
 def _is_month_enum(enum: model.EnumType | None) -> bool:

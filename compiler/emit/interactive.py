@@ -19,7 +19,7 @@ import re
 from typing import Any
 
 from compiler import model
-from compiler.calendar import Month
+from compiler.calendar import Month, month_range
 from compiler.emit.json import chart_document
 from compiler.emit.templating import visible_controls
 from compiler.query.context import tested_variables
@@ -141,17 +141,8 @@ def _variable(game: model.Game, var: model.ContextVar) -> dict[str, Any]:
 
 
 def _months(game: model.Game) -> list[Month]:
-    if game.calendar is None:
-        return []
-    first, last = game.calendar
-    months = [first]
-    while months[-1] < last:
-        months.append(months[-1].next())
-    return months
-
-
-_MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+    return month_range(*game.calendar) if game.calendar is not None else []
 
 
 def _month_label(month: Month) -> str:
-    return f"{_MONTH_NAMES[month.month - 1]} {month.year}"
+    return f"{month.name} {month.year}"
