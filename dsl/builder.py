@@ -1,10 +1,11 @@
-"""Build the syntax tree of `dsl.ast` from Lark's parse tree, one method per grammar rule.
+"""Build the syntax tree of `dsl.ast` while Lark parses, one method per grammar rule.
 
-`Builder` is a `lark.Transformer`: Lark calls each method bottom-up with the node's `meta`
-(its source positions) and its already-built children, in grammar order. Optional parts are
-`[...]` in the grammar, so an absent part arrives as None and every method has a fixed signature.
-Terminals are turned into values first: `NAME` into `ast.Name`, `STRING` into an unescaped
-`ast.Text`, and every numeric terminal is checked against `MAX_DIGITS`.
+Lark's LALR parser calls each method as it reduces the rule (`dsl.callbacks`), bottom-up, with
+the rule's `meta` (its extent in the text) and its already-built children, in grammar order, as
+Lark's parse tree would hold them. Optional parts are `[...]` in the grammar, so an absent part
+arrives as None and every method has a fixed signature. Terminals are turned into values as the
+parser shifts them: `NAME` into `ast.Name`, `STRING` into an unescaped `ast.Text`, and every
+numeric terminal is checked against `MAX_DIGITS`.
 
 Statements of a block (`game`, `chart`, `odds`, `errata`) arrive as `_Stmt`s tagged with their
 keyword; `_Block` sorts them, keeps the first of a statement allowed once and records the
@@ -21,10 +22,10 @@ import re
 from dataclasses import dataclass
 from typing import TypeVar, assert_never
 
-from lark import Token, Transformer, v_args
-from lark.tree import Meta
+from lark import Token
 
 from dsl import ast
+from dsl.callbacks import Extent as Meta
 from dsl.source_text import clip, while_reading
 
 # Whole numbers in a chart have at most this many digits (leading zeros included): no wargame
@@ -155,22 +156,20 @@ _TOKEN_VALUE_KINDS = {
 }
 
 
-class _Terminals(Transformer[Token, ast.SourceFile]):
-    """Spans, and the callbacks Lark calls with each terminal (named like it) as it meets it.
+class _Terminals:
+    """Spans, and the callbacks Lark calls with each terminal (named like it) as it shifts it.
 
-    The terminal callbacks live in this base class so that `Builder`'s `v_args` leaves them
-    unwrapped: they take the token alone, and Lark calls them once per token, cheaply.
+    `path` and `text` are those of the file being parsed (set before each parse).
     """
 
     def __init__(self, path: str, text: str) -> None:
-        super().__init__()
         self.path = path
         self.text = text
 
     def _span(self, meta: Meta) -> ast.Span:
-        if meta.empty:
+        if meta is None:  # a rule that matched no text
             return ast.Span(self.path, 1, 1, 1, 1)
-        return ast.Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+        return ast.Span(self.path, *meta)
 
     def _token_span(self, tok: Token) -> ast.Span:
         line, col, end_line, end_col = tok.line, tok.column, tok.end_line, tok.end_column
@@ -213,13 +212,12 @@ class _Terminals(Transformer[Token, ast.SourceFile]):
     INT = RANGE = DRM_VALUE = SLASHED = DICE = _number
 
 
-@v_args(inline=True, meta=True)
 class Builder(_Terminals):
-    """Turns the parse tree of one file into an `ast.SourceFile`: `Builder(path, text).transform(tree)`.
+    """Builds one file's `ast.SourceFile` rule by rule (`dsl.callbacks.make_callbacks`).
 
     Raises:
-        lark.exceptions.VisitError: wrapping a `BuildError` for a bad string escape or a number
-            with more than `MAX_DIGITS` digits (Lark wraps what its callbacks raise).
+        BuildError: from a terminal callback, for a bad string escape or a number with more
+            than `MAX_DIGITS` digits.
     """
 
     # ---- file

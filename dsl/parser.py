@@ -3,16 +3,17 @@
 `parse_text(text, path)` never raises for bad input: it returns a `ParseResult` whose `errors`
 hold positioned `SyntaxIssue`s (what was found, what was expected, while reading which chart).
 Lark is imported lazily so the CLI starts fast for commands that do not parse; the tree is
-built by `dsl.builder`.
+built by `dsl.builder` during the parse (`dsl.callbacks`), without a parse tree in between.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dsl import ast
 from dsl.source_text import clip, while_reading
@@ -20,6 +21,8 @@ from dsl.source_text import clip, while_reading
 if TYPE_CHECKING:
     from lark import Lark, Token, Tree
     from lark.exceptions import UnexpectedInput
+
+    from dsl.builder import Builder
 
 _GRAMMAR_FILE = "chart.lark"
 # Deepest nesting of conditions (`not`, `and`/`or` inside parentheses) the later passes accept:
@@ -88,6 +91,22 @@ def _parser() -> Lark:
     return cached_parser(grammar_text(), _PARSER_OPTIONS, default_cache_dir())
 
 
+@lru_cache(maxsize=1)
+def _building_parser() -> tuple[Lark, Builder, dict[Any, Any]]:
+    """The parser, the one builder its callbacks build with, and those callbacks."""
+    from dsl.builder import Builder
+    from dsl.callbacks import Nesting, make_callbacks
+
+    parser = _parser()
+    builder = Builder("", "")
+    nesting = Nesting(_NESTING_RULES, MAX_NESTING, _FORMULA_RULES, MAX_FORMULA_NESTING)
+    return parser, builder, make_callbacks(parser, builder, nesting)
+
+
+# the builder is shared by every parse: one parse at a time
+_BUILDING = threading.Lock()
+
+
 def grammar_text() -> str:
     """The grammar source (for docs and the strict-mode test)."""
     from importlib.resources import files
@@ -126,25 +145,36 @@ def _parse_text_once(text: str, path: str) -> tuple[ast.SourceFile | None, tuple
 
 
 def _parse_text(text: str, path: str) -> ParseResult:
-    from lark.exceptions import UnexpectedInput, VisitError
+    from lark.exceptions import UnexpectedInput
 
-    from dsl.builder import Builder, BuildError
+    from dsl.builder import BuildError
+    from dsl.callbacks import TooDeep, parse
 
     text = text.removeprefix("\ufeff")
+    parser, builder, callbacks = _building_parser()
+    with _BUILDING:
+        builder.path, builder.text = path, text
+        try:
+            return ParseResult(parse(parser, callbacks, text))
+        except UnexpectedInput as exc:
+            return ParseResult(None, [_syntax_issue(exc, text, path)])
+        except TooDeep:
+            problem = None
+        except BuildError as exc:
+            problem = SyntaxIssue(exc.message, exc.span, exc.help)
+        finally:
+            builder.path, builder.text = "", ""
+    # The build stopped early. What a parse reports first: a syntax error anywhere in the file,
+    # then the first node nested too deeply (found in the parse tree), then the builder's problem.
     try:
-        tree = _parser().parse(text)
+        tree = parser.parse(text)
     except UnexpectedInput as exc:
         return ParseResult(None, [_syntax_issue(exc, text, path)])
     too_deep = _too_deep(tree, path)
     if too_deep is not None:
         return ParseResult(None, [too_deep])
-    try:
-        return ParseResult(Builder(path, text).transform(tree))
-    except VisitError as exc:
-        if isinstance(exc.orig_exc, BuildError):
-            problem = exc.orig_exc
-            return ParseResult(None, [SyntaxIssue(problem.message, problem.span, problem.help)])
-        raise exc.orig_exc from exc  # a bug in the builder: an internal error, not the input's fault
+    assert problem is not None, "a file nested too deeply has a node nested too deeply"
+    return ParseResult(None, [problem])
 
 
 _NESTING_RULES = frozenset({"or_cond", "and_cond", "cond_not"})

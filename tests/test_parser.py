@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from dsl import ast
-from dsl.parser import grammar_text, parse_text
+from dsl.parser import MAX_NESTING, grammar_text, parse_text
 from tests.conftest import compile_text
 
 
@@ -128,22 +128,27 @@ def test_bom_and_crlf_are_accepted() -> None:
     assert result.errors == []
 
 
-def test_every_example_in_the_language_docs_parses() -> None:
-    import re
-    from pathlib import Path
-
+def _doc_examples() -> list[str]:
+    """The chart-language examples of docs/language.md, each made a whole file."""
     doc = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
     # chart-language blocks: fences without a language tag (```console blocks are terminal sessions)
     blocks = [text for tag, text in re.findall(r"^```(\w*)\n(.*?)^```", doc, flags=re.DOTALL | re.MULTILINE) if not tag]
     assert len(blocks) >= 8
+    texts = []
     for block in blocks:
         text = block.replace("...", "")
         if text.lstrip().startswith(("drm ", "context ")):
             text = f'chart x "X" {{ {text} }}' if text.lstrip().startswith("drm") else text
         if text.lstrip().startswith('chart [R4] escape "Escape Chart" { ... }'):
             continue
+        texts.append(text)
+    return texts
+
+
+def test_every_example_in_the_language_docs_parses() -> None:
+    for text in _doc_examples():
         result = parse_text(text, "docs.chart")
-        assert result.errors == [], (block, result.errors)
+        assert result.errors == [], (text, result.errors)
 
 
 # ---- the typed syntax tree ---------------------------------------------------------------------
@@ -365,3 +370,92 @@ def test_a_saved_parser_others_could_have_written_is_not_loaded(tmp_path: Path) 
     assert _load(saved) is None
     cached_parser(grammar_text(), _PARSER_OPTIONS, tmp_path)
     assert _load(saved) is not None
+
+
+# ---- the syntax tree built during the parse (dsl/callbacks.py) ----------------------------------
+# The builder's methods are called as the LALR parser reduces each rule, with the children and
+# the extent Lark's parse tree (`propagate_positions`) would give that rule's node: every span
+# of every diagnostic comes from them.
+
+
+class _Mirror:
+    """A builder that returns each rule as `(name, extent, children)`: the tree the callbacks see."""
+
+    def __getattr__(self, name: str) -> object:
+        if name.isupper():  # terminals stay tokens
+            raise AttributeError(name)
+        return lambda meta, *children: (name, meta, children)
+
+
+def _as_mirror(node: object) -> object:
+    """Lark's parse tree in `_Mirror`'s shape: the rule, its meta's extent and its children."""
+    from lark import Tree
+
+    if not isinstance(node, Tree):
+        return node  # a token, or the None of an absent `[...]`
+    m = node.meta
+    extent = None if m.empty else (m.line, m.column, m.end_line, m.end_column)
+    return (node.data, extent, tuple(_as_mirror(c) for c in node.children))
+
+
+def _callbacks_see_the_parse_tree(texts: list[str]) -> None:
+    from dsl import parser
+    from dsl.callbacks import Nesting, make_callbacks, parse
+
+    lark = parser._parser()
+    nesting = Nesting(frozenset(), 10**6, frozenset(), 10**6)
+    callbacks = make_callbacks(lark, _Mirror(), nesting)  # type: ignore[arg-type]
+    for text in texts:
+        text = text.removeprefix("\ufeff")
+        assert parse(lark, callbacks, text) == _as_mirror(lark.parse(text)), text[:200]
+
+
+def test_the_callbacks_see_the_rules_and_extents_of_the_parse_tree() -> None:
+    # the examples of every construct in docs/language.md; IA2's errata (amendments with and
+    # without a range or a reason); the USAAF odds (15.1) and formulas (22.2-22.4); Stuka
+    # Leader's chained results
+    charts = Path(__file__).parent.parent / "charts"
+    files = ["ia2/errata.chart", "usaaf/odds.chart", "usaaf/more_movement.chart", "stuka_leader/reference.chart"]
+    _callbacks_see_the_parse_tree([*_doc_examples(), *((charts / f).read_text(encoding="utf-8") for f in files)])
+
+
+@pytest.mark.slow
+def test_the_callbacks_see_the_parse_tree_of_every_chart_and_case() -> None:
+    root = Path(__file__).parent.parent
+
+    def parses(path: Path) -> bool:
+        try:
+            return parse_text(path.read_text(encoding="utf-8"), path.name).source is not None
+        except UnicodeDecodeError:  # the cases of unreadable files
+            return False
+
+    cases = [p for p in sorted((root / "tests" / "cases").glob("*.chart")) if parses(p)]
+    paths = [*sorted((root / "charts").rglob("*.chart")), *cases]
+    _callbacks_see_the_parse_tree([p.read_text(encoding="utf-8") for p in paths])
+
+
+def test_a_syntax_error_anywhere_is_reported_before_a_number_too_long_or_nesting_too_deep() -> None:
+    # One syntax error stops the file (DESIGN: collect diagnostics, one syntax error stops that
+    # file only): what the parse finds wins over what the builder refuses, wherever each is.
+    deep = "not " * (MAX_NESTING + 1)
+    number_first = 'chart x "X" {\n  footnote 1000000000 "f"\n  roll 1d6 }\n}\n'
+    [error] = parse_text(number_first, "n.chart").errors
+    assert error.message == "unexpected `}` while reading chart `x`" and error.span == ast.Span("n.chart", 4, 1, 4, 2)
+    deep_first = f'chart x "X" {{\n  drm d +1 when {deep}a\n  footnote 1000000000 "f"\n}}\n}}\n'
+    [error] = parse_text(deep_first, "d.chart").errors
+    assert error.message == "unexpected `}` while reading chart `x`" and error.span == ast.Span("d.chart", 5, 1, 5, 2)
+
+
+def test_nesting_too_deep_is_reported_before_a_number_too_long_before_or_after_it() -> None:
+    deep = "not " * (MAX_NESTING + 1)
+    for text, line in (
+        (f'chart x "X" {{\n  footnote 1000000000 "f"\n  drm d +1 when {deep}a\n}}\n', 3),
+        (f'chart x "X" {{\n  drm d +1 when {deep}a\n  footnote 1000000000 "f"\n}}\n', 2),
+    ):
+        [error] = parse_text(text, "d.chart").errors
+        assert error.message == f"this condition is nested more than {MAX_NESTING} levels deep", text
+        # the condition inside 51 `not`s: the flag `a`, after `  drm d +1 when ` and the `not `s
+        col = len("  drm d +1 when ") + 4 * (MAX_NESTING + 1) + 1
+        assert error.span == ast.Span("d.chart", line, col, line, col + 1)
+    ok = f'chart x "X" {{\n  drm d +1 when {"not " * MAX_NESTING}a\n}}\n'
+    assert parse_text(ok, "d.chart").errors == []
