@@ -4,6 +4,7 @@
     python scripts/bench.py --quick            # every row, 3 paired runs, smaller inputs
     python scripts/bench.py --only help        # rows whose name contains `help`
     python scripts/bench.py --rows 2000        # the synthetic corpus at 2,000 rows
+    python scripts/bench.py --only check --baseline ../main   # also: this check vs that checkout's
 
 Each row compares a command A with a baseline B. The two run interleaved (A, B, A, B, ...), each
 as a child process whose CPU time (user + system) comes from `resource.getrusage(RUSAGE_CHILDREN)`
@@ -404,10 +405,11 @@ class Row:
 _CHILD_ENV: dict[str, str] | None = None
 
 
-def child_cpu(cmd: list[str], cwd: Path) -> float:
-    """CPU seconds (user + system) of running `cmd` to completion as a child process."""
+def child_cpu(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
+    """CPU seconds (user + system) of running `cmd` to completion as a child process (with `env`,
+    else the environment `--code` chose)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=_CHILD_ENV)
+    proc = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env or _CHILD_ENV)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in (0, 1):
         raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}: {proc.stderr.decode()[-800:]}")
@@ -436,6 +438,7 @@ class Setup:
     runs: int
     quick: bool
     code: Path
+    baseline: Path | None = None
 
 
 def row_lookup(s: Setup) -> Iterator[Row]:
@@ -461,6 +464,10 @@ def row_check(s: Setup) -> Iterator[Row]:
     yield Row("check-yaml", f"`chartc check` on {rows} synthetic rows vs PyYAML's C loader", 2, a, b, r)
     a, b, r = paired(lambda: child_cpu(check, s.tmp), lambda: child_cpu(load_json, s.tmp), s.runs)
     yield Row("check-json", "same vs `json.load` of the same data", 15, a, b, r)
+    if s.baseline is not None:  # the same check by another checkout's code (no target: a before/after)
+        env = {**os.environ, "PYTHONPATH": str(s.baseline)}
+        a, b, r = paired(lambda: child_cpu(check, s.tmp), lambda: child_cpu(check, s.tmp, env), s.runs)
+        yield Row("check-baseline", f"same vs the check of `{s.baseline.name}`", float("inf"), a, b, r)
 
 
 def row_build_check(s: Setup) -> Iterator[Row]:
@@ -556,6 +563,10 @@ def render(rows: list[Row], runs: int) -> list[str]:
     lines = [f"Machine: {machine()}; medians of {runs} paired runs (CPU time of the child processes).", "",
              "| what | A | B | A / B | target | meets |", "|---|---:|---:|---:|---:|---|"]
     for row in rows:
+        if row.target == float("inf"):  # a comparison without a target (`--baseline`)
+            figures = f"{_seconds(row.a_seconds)} | {_seconds(row.b_seconds)} | {row.ratio:.2f}x | -"
+            lines.append(f"| {row.what} | {figures} | - |")
+            continue
         if row.unit == "x":
             figures = f"{_seconds(row.a_seconds)} | {_seconds(row.b_seconds)} | {row.ratio:.2f}x | ≤ {row.target:g}x"
         else:
@@ -579,6 +590,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=None, help="paired runs per row (default 7, 3 with --quick)")
     parser.add_argument("--rows", type=int, default=None, help="synthetic rows (default 10,000, 2,000 with --quick)")
     parser.add_argument("--code", type=Path, default=None, help="run the chartc of this checkout (e.g. an older one)")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="the check row also compares with the check by this checkout's chartc")
     args = parser.parse_args(argv)
     global _CHILD_ENV, CHARTS
     if args.code is not None:  # that checkout's code, reading its own charts
@@ -593,7 +606,8 @@ def main(argv: list[str] | None = None) -> int:
         tmp = Path(folder)
         synth = write_synthetic(tmp / "synth", rows) if row_check in chosen else {}
         synth["rows"] = Path(f"{rows:,}")
-        setup = Setup(tmp, synth, runs, args.quick, (args.code or ROOT).resolve())
+        baseline = args.baseline.resolve() if args.baseline else None
+        setup = Setup(tmp, synth, runs, args.quick, (args.code or ROOT).resolve(), baseline)
         results: list[Row] = []
         for fn in chosen:
             for row in fn(setup):

@@ -52,3 +52,11 @@ def test_the_benchmark_runs_a_cheap_row() -> None:
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "| `chartc --help` vs `python -c pass` |" in done.stdout and "Machine: " in done.stdout
+
+
+def test_a_comparison_with_another_checkout_is_printed_without_a_target() -> None:
+    # `--baseline DIR`: the README's before/after of `chartc check` (issue 16) comes from this row
+    bench = _bench()
+    row = bench.Row("check-baseline", "same vs the check of `main`", float("inf"), 2.5, 2.96, 0.845)
+    [line] = [x for x in bench.render([row], 7) if x.startswith("| same")]
+    assert line == "| same vs the check of `main` | 2.50 s | 2.96 s | 0.84x | - | - |"
