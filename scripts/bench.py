@@ -465,7 +465,7 @@ def row_check(s: Setup) -> Iterator[Row]:
     a, b, r = paired(lambda: child_cpu(check, s.tmp), lambda: child_cpu(load_json, s.tmp), s.runs)
     yield Row("check-json", "same vs `json.load` of the same data", 15, a, b, r)
     if s.baseline is not None:  # the same check by another checkout's code (no target: a before/after)
-        env = {**os.environ, "PYTHONPATH": str(s.baseline)}
+        env = {**(_CHILD_ENV or os.environ), "PYTHONPATH": str(s.baseline)}
         a, b, r = paired(lambda: child_cpu(check, s.tmp), lambda: child_cpu(check, s.tmp, env), s.runs)
         yield Row("check-baseline", f"same vs the check of `{s.baseline.name}`", float("inf"), a, b, r)
 
@@ -541,6 +541,64 @@ def row_memory(s: Setup) -> Iterator[Row]:
               peak_mb, " MB")
 
 
+# Where one `chartc check` of the synthetic corpus spends its CPU, stage by stage, in one child
+# process (`--stages`). The parse is first run twice without callbacks: Lark's lexer and LALR
+# loop, the floor of any build done during the parse (the first run also compiles the lexers'
+# patterns, which a check pays once).
+_STAGES = """
+import gc, json, sys, time
+gc.disable()  # as compiler.project.load does
+clock, marks = time.process_time, []
+def mark(what, since):
+    marks.append((what, clock() - since))
+t = clock()
+from dsl import parser
+getattr(parser, "_building_parser", parser._parser)()  # before the one-pass parse: the parser only
+mark("import the parser and Lark, load the saved parser", t)
+text = open(sys.argv[1], encoding="utf-8").read()
+def walk():
+    walking = parser._parser().parse_interactive(text)
+    walking.parser_state.parse_conf.callbacks = {}
+    walking.resume_parse()
+t = clock()
+walk()
+mark("Lark's lexer and LALR loop alone, first time (its lexers compile their patterns)", t)
+t = clock()
+walk()
+mark("Lark's lexer and LALR loop alone, again", t)
+t = clock()
+source = parser._parse_text(text, "synth.chart").source
+mark("the parse, the syntax tree built", t)
+t = clock()
+from compiler import model
+from compiler.checks import check_project
+from compiler.diagnostics import Sink
+from compiler.examples import check_examples
+from compiler.resolve import resolve_game
+mark("import the resolver and the checks", t)
+t = clock()
+sink = Sink()
+game = resolve_game("synth", [source], sink, None, complete=True)
+mark("resolve", t)
+t = clock()
+check_project(model.Project({"synth": game}), sink)
+check_examples(game, sink)
+mark("checks", t)
+print(json.dumps(marks))
+"""
+
+
+def stages(s: Setup) -> list[str]:
+    """The stages of one check of the synthetic corpus, as Markdown (CPU seconds, one child)."""
+    chart = s.synth["charts"] / "synth" / "synth.chart"
+    env = {**(_CHILD_ENV or os.environ), "PYTHONPATH": str(s.code)}
+    done = subprocess.run([PYTHON, "-c", _STAGES, str(chart)], cwd=s.tmp, capture_output=True, text=True,
+                          check=True, env=env)
+    lines = [f"Stages of one check of {s.synth['rows'].name} synthetic rows (CPU of one child process):", "",
+             "| stage | CPU |", "|---|---:|"]
+    return lines + [f"| {what} | {_seconds(cpu)} |" for what, cpu in json.loads(done.stdout)]
+
+
 ROWS: dict[str, Callable[[Setup], Iterator[Row]]] = {
     "lookup": row_lookup,
     "help": row_help,
@@ -583,6 +641,12 @@ def _seconds(value: float) -> str:
     return f"{value * 1e6:.2f} µs"
 
 
+def _with_bytecode(env: dict[str, str], cache: Path) -> dict[str, str]:
+    """`env` for children that write and read compiled bytecode, kept under `cache`."""
+    kept = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return {**kept, "PYTHONPYCACHEPREFIX": str(cache)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true", help="3 paired runs, 2,000 synthetic rows, 16x memory")
@@ -592,6 +656,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--code", type=Path, default=None, help="run the chartc of this checkout (e.g. an older one)")
     parser.add_argument("--baseline", type=Path, default=None,
                         help="the check row also compares with the check by this checkout's chartc")
+    parser.add_argument("--stages", action="store_true",
+                        help="also print where one check of the synthetic corpus spends its CPU")
+    parser.add_argument("--pyc", action="store_true",
+                        help="children keep compiled bytecode (in the temp folder), as an installed chartc "
+                        "does, even where PYTHONDONTWRITEBYTECODE is set")
     args = parser.parse_args(argv)
     global _CHILD_ENV, CHARTS
     if args.code is not None:  # that checkout's code, reading its own charts
@@ -604,7 +673,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--only matches none of: {', '.join(ROWS)}")
     with tempfile.TemporaryDirectory(prefix="chartc-bench-") as folder:
         tmp = Path(folder)
-        synth = write_synthetic(tmp / "synth", rows) if row_check in chosen else {}
+        if args.pyc:  # without it, every child compiles each chartc module it imports from source
+            _CHILD_ENV = _with_bytecode(_CHILD_ENV or dict(os.environ), tmp / "pycache")
+        synth = write_synthetic(tmp / "synth", rows) if row_check in chosen or args.stages else {}
         synth["rows"] = Path(f"{rows:,}")
         baseline = args.baseline.resolve() if args.baseline else None
         setup = Setup(tmp, synth, runs, args.quick, (args.code or ROOT).resolve(), baseline)
@@ -613,7 +684,10 @@ def main(argv: list[str] | None = None) -> int:
             for row in fn(setup):
                 results.append(row)
                 print(f"  {row.name}: {row.ratio:.2f}{row.unit}", file=sys.stderr, flush=True)
+        staged = stages(setup) if args.stages else []
     print("\n".join(render(results, runs)))
+    if staged:
+        print("\n" + "\n".join(staged))
     return 0
 
 
