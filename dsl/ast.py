@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from dsl.frozen import fast_inits
+
 
 @dataclass(frozen=True, order=True)
 class Span:
@@ -1155,3 +1157,8 @@ class ChainText:
     drm: int | None = None
     dice: str | None = None  # `1d6`
     outcomes: tuple[SubOutcomeText, ...] = ()
+
+
+# The nodes made for every token or row, made faster than a frozen dataclass makes them
+# (dsl/frozen.py): the same objects.
+fast_inits(Span, Name, Text, RangeText, MonthText, ValueText, KeyValueText, RowDecl)
