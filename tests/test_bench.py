@@ -65,7 +65,7 @@ def test_a_comparison_with_another_checkout_is_printed_without_a_target() -> Non
 
 
 def test_with_pyc_the_children_keep_bytecode_even_where_the_environment_forbids_it(tmp_path: Path) -> None:
-    # where PYTHONDONTWRITEBYTECODE is set, each child compiles every chartc module it imports:
-    # about 0.2 s of a 10,000-row check that an installed chartc does not pay
+    # where PYTHONDONTWRITEBYTECODE is set, each child compiles every chartc module it imports,
+    # which an installed chartc does not (issue 16: measure where users wait)
     env = _bench()._with_bytecode({"PYTHONDONTWRITEBYTECODE": "1", "PATH": "/bin"}, tmp_path / "pyc")
     assert env == {"PATH": "/bin", "PYTHONPYCACHEPREFIX": str(tmp_path / "pyc")}
