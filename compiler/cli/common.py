@@ -235,6 +235,11 @@ set_option = click.option(
     help="A context value of the chart's DRM conditions: an int, a month 1944-12 or an enum value by id or "
     "label (repeatable); reads the chart's DRMs.",
 )
+read_drms_option = click.option(
+    "--read-drms",
+    is_flag=True,
+    help="Read the chart's DRMs even with no --when/--set: every flag false, other values unknown.",
+)
 as_printed_option = click.option("--as-printed", is_flag=True, help="Read the chart as printed, without errata.")
 charts_option = click.option(
     "--charts",

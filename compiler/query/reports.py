@@ -319,6 +319,7 @@ def chance_report(
     when: tuple[str, ...] = (),
     sets: tuple[str, ...] = (),
     forces: Forces | None = None,
+    read_drms: bool = False,
 ) -> ChanceReport:
     """The exact chance of each row of `chart` for the given keys at total DRM `drm`.
 
@@ -331,6 +332,8 @@ def chance_report(
             chart's DRMs read in the context `when` (flags) and `sets` (NAME=VALUE) when given.
         forces: for a CRT, the forces that pick its odds column, moved by its own column shifts
             in that context (as `chartc lookup`).
+        read_drms: read the chart's DRMs even with no `when`/`sets` (every flag false), as
+            `--read-drms` asks.
 
     Returns:
         The report; its row chances plus `no_row` sum to exactly 1.
@@ -343,7 +346,7 @@ def chance_report(
         raise LookupUsage(
             f"chart `{chart.address}` is read {_not_by_dice(chart)}, not by dice: it has no chances to give"
         )
-    context = read_context(game, chart, when, sets) if when or sets else None
+    context = read_context(game, chart, when, sets) if when or sets or read_drms else None
     crt = crt_keys(game, chart, forces, given_keys, context) if forces is not None else None
     given_keys = crt.keys if crt else given_keys
     keys = resolve_keys(chart, given_keys)
