@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from compiler.diagnostics.codes import CODES, Code, Severity
-from dsl.ast import Span
+from dsl.shared import Span
 
 
 @dataclass(frozen=True)

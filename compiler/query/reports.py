@@ -9,7 +9,6 @@ document goes through `textsafe.json_text`.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -26,6 +25,7 @@ from compiler.chance import (
 )
 from compiler.column_shifts import ShiftBreakdown
 from compiler.crt import Reading, parse_band
+from compiler.lazy_dataclass import dataclass
 from compiler.modifiers import holds
 from compiler.query.context import ModifierAnswer, context_json, read_context, read_modifiers
 from compiler.query.lookup import (
