@@ -2,13 +2,16 @@
 
 They live apart from `dsl.ast` (which re-exports them) so that the model, and a compiled game
 read back from the query cache (`compiler.game_cache`), load without the syntax tree's ~90
-classes: `lookup` and `odds` answered from the cache never need them.
+classes: `lookup` and `odds` answered from the cache never need them. `Span` is a dataclass of
+`compiler.lazy_dataclass` (the lowest layer, as this module): a saved game holds thousands of
+spans, and reading it back generates none of their methods.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+
+from compiler.lazy_dataclass import dataclass
 
 
 @dataclass(frozen=True, order=True)

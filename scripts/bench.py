@@ -3,6 +3,7 @@
     python scripts/bench.py                    # every row, 7 paired runs each
     python scripts/bench.py --quick            # every row, 3 paired runs, smaller inputs
     python scripts/bench.py --only help        # rows whose name contains `help`
+    python scripts/bench.py --only click       # what click alone costs: the floor of the `help` row
     python scripts/bench.py --rows 2000        # the synthetic corpus at 2,000 rows
 
 Each row compares a command A with a baseline B. The two run interleaved (A, B, A, B, ...), each
@@ -450,6 +451,29 @@ def row_help(s: Setup) -> Iterator[Row]:
     yield Row("help", "`chartc --help` vs `python -c pass`", 2, a, b, r)
 
 
+# A click program as small as one can be with chartc's command names: what `--help` costs with
+# click itself, the floor of the `help` row.
+_CLICK_ONLY = (
+    "import click\n"
+    "@click.group()\n"
+    "def cli():\n"
+    "    'A group of commands.'\n"
+    "for name in ('analyze build check compute diff explain export fmt import list lookup lsp odds vectors').split():\n"
+    "    cli.command(name, help=f'The {name} command.')(lambda: None)\n"
+    "cli(['--help'], prog_name='chartc')\n"
+)
+
+
+def row_click(s: Setup) -> Iterator[Row]:
+    def base() -> float:
+        return child_cpu([PYTHON, "-c", "pass"], s.tmp)
+
+    a, b, r = paired(lambda: child_cpu([PYTHON, "-c", "import click"], s.tmp), base, s.runs)
+    yield Row("click-import", "`python -c 'import click'` vs `python -c pass`", 2, a, b, r)
+    a, b, r = paired(lambda: child_cpu([PYTHON, "-c", _CLICK_ONLY], s.tmp), base, s.runs)
+    yield Row("click-help", "`--help` of a click group of 14 empty commands vs `python -c pass`", 2, a, b, r)
+
+
 def row_check(s: Setup) -> Iterator[Row]:
     check = [*CHARTC, "check", str(s.synth["charts"])]
     load_yaml = [PYTHON, "-c", "import sys, yaml; yaml.load(open(sys.argv[1], encoding='utf-8'), "
@@ -537,6 +561,7 @@ def row_memory(s: Setup) -> Iterator[Row]:
 ROWS: dict[str, Callable[[Setup], Iterator[Row]]] = {
     "lookup": row_lookup,
     "help": row_help,
+    "click": row_click,
     "check": row_check,
     "build-check": row_build_check,
     "generated-lookup": row_generated_lookup,

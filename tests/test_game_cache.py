@@ -159,7 +159,7 @@ def test_a_process_unpickles_the_same_saved_bytes_once(tmp_path: Path, monkeypat
 
 def test_a_lookup_from_a_saved_game_loads_no_syntax_tree_parser_or_renderer(tmp_path: Path) -> None:
     """What keeps `chartc lookup` quick (README, Speed): answered from a saved game (R4 piston 3 ->
-    Combat), it imports neither the syntax tree, Lark, the diagnostics' renderers, difflib nor the
+    Combat), it imports neither the syntax tree, Lark, the diagnostics' renderers, difflib, json nor the
     generated modules' runtime, and generates the methods of none of the game's model classes
     (`compiler.lazy_dataclass`): unpickling needs none of them."""
     folder = _game(tmp_path)
@@ -174,9 +174,10 @@ def test_a_lookup_from_a_saved_game_loads_no_syntax_tree_parser_or_renderer(tmp_
         "    main()\n"
         "finally:\n"
         "    from compiler import lazy_dataclass, model\n"
-        "    heavy = ['dsl.ast', 'lark', 'compiler.diagnostics.render', 'compiler.emit.runtime', 'difflib']\n"
+        "    from dsl.shared import Span\n"
+        "    heavy = ['dsl.ast', 'lark', 'compiler.diagnostics.render', 'compiler.emit.runtime', 'difflib', 'json']\n"
         "    print('loaded:', [m for m in heavy if m in sys.modules])\n"
-        "    classes = (model.Game, model.Chart, model.Row, model.DieRange, model.EnumType)\n"
+        "    classes = (model.Game, model.Chart, model.Row, model.DieRange, model.EnumType, Span)\n"
         "    print('complete:', [c.__name__ for c in classes if c not in lazy_dataclass._pending])\n"
     )
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=ROOT)

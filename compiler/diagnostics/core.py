@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from compiler.diagnostics.codes import CODES, Code, Severity
+from compiler.lazy_dataclass import dataclass
 from dsl.shared import Span
 
 

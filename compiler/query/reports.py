@@ -8,7 +8,6 @@ document goes through `textsafe.json_text`.
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 from typing import Any
 
@@ -45,6 +44,8 @@ from compiler.textsafe import json_text, printable
 
 def json_document(doc: dict[str, Any]) -> str:
     """A CLI JSON answer: indented, UTF-8 text, hidden characters escaped (see `textsafe`)."""
+    import json  # here: an answer printed as text does not import it
+
     return json_text(json.dumps(doc, ensure_ascii=False, indent=2))
 
 
@@ -255,6 +256,8 @@ def _how(reading: Reading) -> str:
 
 def odds_column_json(game: model.Game, answer: OddsColumnAnswer) -> str:
     """The odds column as one line of JSON."""
+    import json
+
     doc = {
         "game": game.id,
         "chart": answer.chart.address,
