@@ -79,17 +79,23 @@ def _defer(cls: type, options: dict[str, Any]) -> type:
 
 def complete(cls: type) -> None:
     """Run the standard decorator on `cls` and on each of its bases still waiting, bases first
-    (a class's fields include its bases'). Nothing to do for a class already complete."""
+    (a class's fields include its bases'). Nothing to do for a class already complete.
+
+    A class leaves `_pending` only once it is complete, so a stand-in called meanwhile waits for
+    the lock rather than find the class half made. (Between removing its stand-ins and the
+    standard decorator's setting the real methods, a class is not usable from another thread;
+    chartc runs one.)"""
     if not _pending:
         return
     with _lock:
         for base in reversed(cls.__mro__):
-            entry = _pending.pop(base, None)
+            entry = _pending.get(base)
             if entry is not None:
                 options, placed = entry
                 for name in placed:
                     delattr(base, name)
                 _standard(base, **options)
+                del _pending[base]
 
 
 def _stand_in(owner: type, name: str) -> Callable[..., Any]:
