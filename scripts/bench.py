@@ -10,7 +10,8 @@ Each row compares a command A with a baseline B. The two run interleaved (A, B, 
 as a child process whose CPU time (user + system) comes from `resource.getrusage(RUSAGE_CHILDREN)`
 taken around it; the figure printed is the median of the paired ratios A/B, so a slow moment of a
 shared machine hits both sides of a pair. The generated-lookup rows time calls in this process
-with `timeit`. Peak memory is the largest resident set of a child (`ru_maxrss`).
+with `timeit`. Peak memory is the largest resident set of a child (`ru_maxrss`). Children run
+with their modules' bytecode, as an installed chartc does: PYTHONDONTWRITEBYTECODE is not passed on.
 
 The synthetic corpus is written deterministically (no randomness) into a temporary folder: one
 game using every construct of docs/language.md, with realistic rows, DRMs and grids, written in
@@ -400,9 +401,12 @@ class Row:
         return self.ratio <= self.target
 
 
-# Children import chartc from here when set (`--code DIR`: measure another checkout, e.g. the
-# code before a change), else from wherever this Python finds it.
-_CHILD_ENV: dict[str, str] | None = None
+# The children's environment: this one without PYTHONDONTWRITEBYTECODE (an installed chartc has
+# its modules compiled; with that variable set and no bytecode yet, every child would compile
+# every module from source, which no user waits for: the unmeasured warm-up pair of each row
+# writes it), and with `--code DIR` importing chartc from that checkout (e.g. the code before a
+# change) instead of from wherever this Python finds it.
+_CHILD_ENV: dict[str, str] = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 def child_cpu(cmd: list[str], cwd: Path) -> float:
@@ -607,7 +611,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     global _CHILD_ENV, CHARTS
     if args.code is not None:  # that checkout's code, reading its own charts
-        _CHILD_ENV = {**os.environ, "PYTHONPATH": str(args.code.resolve())}
+        _CHILD_ENV = {**_CHILD_ENV, "PYTHONPATH": str(args.code.resolve())}
         CHARTS = args.code.resolve() / "charts"
     runs = args.runs or (3 if args.quick else 7)
     rows = args.rows or (2000 if args.quick else 10000)
