@@ -18,6 +18,7 @@ from compiler.cli.common import (
     forces_from,
     key_option,
     parse_keys,
+    pause_cyclic_gc,
     read_drms_option,
     set_option,
     shift_option,
@@ -89,6 +90,7 @@ def lookup_command(
     With --follow, a chained result is followed to the end: ROLL, then each --roll, is the natural
     roll of each step in turn (a roll inside a cell included); --seed N rolls the rest.
     """
+    pause_cyclic_gc()
     if follow:
         _follow(address, roll, keys, when, sets, read_drms, drm, rolls, seed, as_json, as_printed, charts_dir)
         return

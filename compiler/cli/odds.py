@@ -18,6 +18,7 @@ from compiler.cli.common import (
     forces_from,
     key_option,
     parse_keys,
+    pause_cyclic_gc,
     read_drms_option,
     set_option,
     shift_option,
@@ -82,6 +83,7 @@ def odds_command(
     dice or a wrong key is a usage error. With --follow: the exact chance of each final outcome of
     the chain the chart starts (a loop with an exit is solved exactly; one without is an error).
     """
+    pause_cyclic_gc()
     if follow:
         if forces_from(attack, defense, shift) is not None:
             raise click.UsageError("--attack/--defense/--shift do not apply with --follow")

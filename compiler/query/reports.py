@@ -8,8 +8,6 @@ document goes through `textsafe.json_text`.
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -26,6 +24,7 @@ from compiler.chance import (
 )
 from compiler.column_shifts import ShiftBreakdown
 from compiler.crt import Reading, parse_band
+from compiler.lazy_dataclass import dataclass
 from compiler.modifiers import holds
 from compiler.query.context import ModifierAnswer, context_json, read_context, read_modifiers
 from compiler.query.lookup import (
@@ -45,6 +44,8 @@ from compiler.textsafe import json_text, printable
 
 def json_document(doc: dict[str, Any]) -> str:
     """A CLI JSON answer: indented, UTF-8 text, hidden characters escaped (see `textsafe`)."""
+    import json  # here: an answer printed as text does not import it
+
     return json_text(json.dumps(doc, ensure_ascii=False, indent=2))
 
 
@@ -255,6 +256,8 @@ def _how(reading: Reading) -> str:
 
 def odds_column_json(game: model.Game, answer: OddsColumnAnswer) -> str:
     """The odds column as one line of JSON."""
+    import json
+
     doc = {
         "game": game.id,
         "chart": answer.chart.address,
