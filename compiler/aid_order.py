@@ -7,7 +7,7 @@ unknown or repeated charts (C416) and the HTML emitter lays the aid out from the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from compiler.lazy_dataclass import dataclass
 
 ORDER_FILE = "aid.order"
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from fractions import Fraction
 
 from compiler import model
+from compiler.lazy_dataclass import dataclass
 from compiler.modifiers import modified_roll
 from compiler.reach import reach, tests_keys
 

@@ -7,11 +7,13 @@ generated module carries, so `chartc lookup` and the generated `shift_<crt>()` a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import assert_never
+from typing import TYPE_CHECKING, assert_never
 
 from compiler import model
-from compiler.emit import runtime
+from compiler.lazy_dataclass import dataclass
+
+if TYPE_CHECKING:  # imported where used: a query of a chart without odds or shifts needs none of it
+    from compiler.emit import runtime
 
 # A context variable's value by id: a flag's bool, an int, a month 'YYYY-MM', an enum member's id;
 # None (or left out) is unknown, and a flag left out is false.
@@ -37,6 +39,8 @@ class ShiftBreakdown:
 def breakdown(chart: model.Chart, context: Context) -> ShiftBreakdown:
     """The chart's shifts in `context` (context variable id -> value; a flag missing is False,
     anything else missing is unknown)."""
+    from compiler.emit import runtime
+
     rules = chart.shifts
     if rules is None:
         return ShiftBreakdown((), 0)
@@ -66,6 +70,8 @@ def variables(rules: model.ShiftRules) -> list[str]:
 
 def runtime_shift(shift: model.Shift) -> runtime._Shift:
     """A shift as the runtime evaluates it."""
+    from compiler.emit import runtime
+
     if shift.source is not None:
         return runtime._Shift(shift.label, 0, None, shift.group, shift.source.var, shift.source.values)
     when = runtime_condition(shift.when) if shift.when is not None else None
@@ -74,6 +80,8 @@ def runtime_shift(shift: model.Shift) -> runtime._Shift:
 
 def runtime_condition(c: model.Condition) -> runtime._Condition:
     """A condition as the runtime's condition objects."""
+    from compiler.emit import runtime
+
     match c:
         case model.Flag():
             return runtime._Flag(c.var)

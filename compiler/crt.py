@@ -12,11 +12,14 @@ attack strength alone (`1-2`, `9+`) inside a declared domain. The rule itself li
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from compiler.emit import runtime
-from dsl.ast import Span
+from compiler.lazy_dataclass import dataclass
+from dsl.shared import Span
+
+if TYPE_CHECKING:  # imported where used: a query of a chart without odds or shifts needs none of it
+    from compiler.emit import runtime
 
 
 class OddsProblem(Exception):
@@ -96,22 +99,30 @@ class OddsRule:
 
 def parse_label(label: str) -> tuple[int, int] | None:
     """`"3:1"` -> (3, 1); None unless one side is 1 and both are positive."""
+    from compiler.emit import runtime
+
     return runtime._odds_ratio(label)
 
 
 def parse_fraction(label: str) -> Fraction | None:
     """A ratio column as an exact fraction: `"3:2"` and `"1.5:1"` -> 3/2; None if not a ratio."""
+    from compiler.emit import runtime
+
     return runtime._odds_fraction(label)
 
 
 def parse_band(label: str) -> tuple[int | None, int | None] | None:
     """A differential or strength column's lowest and highest value: `"-1/0"` -> (-1, 0),
     `"+7+"` -> (7, None); None if the label is not such a column."""
+    from compiler.emit import runtime
+
     return runtime._odds_band(label)
 
 
 def member_id(label_text: str) -> str:
     """The id of an odds column: its printed label (`3:1`, `-1/0`), so JSON and CLI never show another."""
+    from compiler.emit import runtime
+
     return runtime._odds_column_id(label_text)
 
 
@@ -124,6 +135,8 @@ def raw_odds(rule: OddsRule, attack: int, defense: int) -> tuple[int, int]:
     Raises:
         OddsProblem: a side has no factors.
     """
+    from compiler.emit import runtime
+
     try:
         return runtime._raw_odds(_runtime_rule(rule), attack, defense)
     except ValueError as exc:
@@ -153,6 +166,8 @@ def read(rule: OddsRule, attack: int, defense: int | None, shift: int = 0) -> Re
         OddsProblem: factors the rule does not take; odds off a `beyond error` table; a shift on a
             rule that does not state whether shifts come before or after clamping.
     """
+    from compiler.emit import runtime
+
     try:
         got = runtime._odds_read(_runtime_rule(rule), attack, defense, shift)
     except ValueError as exc:
@@ -170,6 +185,8 @@ def column(rule: OddsRule, attack: int, defense: int | None, shift: int = 0) -> 
         OddsProblem: no factors; odds off a `beyond error` table; a shift on a rule that does not
             state whether shifts come before or after clamping.
     """
+    from compiler.emit import runtime
+
     try:
         return runtime._odds_column(_runtime_rule(rule), attack, defense, shift)
     except ValueError as exc:
@@ -193,6 +210,8 @@ def runtime_arguments(rule: OddsRule) -> tuple[object, ...]:
 
 
 def _runtime_rule(rule: OddsRule) -> runtime._OddsRule:
+    from compiler.emit import runtime
+
     between = None if rule.between is None else str(rule.between)
     return runtime._OddsRule(
         rule.id,

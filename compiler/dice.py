@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import enum
 import itertools
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 from typing import assert_never
+
+from compiler.lazy_dataclass import dataclass
 
 
 class DiceForm(enum.StrEnum):

@@ -630,7 +630,7 @@ def syntax_tree_without_spans(text: str, path: str) -> object:
 
 
 def _without_spans(value: object) -> object:
-    from dsl.ast import Span
+    from dsl.shared import Span
 
     if isinstance(value, Span):
         return None

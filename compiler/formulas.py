@@ -31,7 +31,7 @@ from compiler.model.formulas import (
     Var,
 )
 from compiler.modifiers import holds
-from dsl.ast import Span
+from dsl.shared import Span
 
 ContextValue = bool | int | Month | model.MemberId
 MAX_EXPONENT = 64  # `2 ^ halvings` with halvings up to 64; beyond that a formula is not a rule of a game

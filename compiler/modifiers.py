@@ -14,11 +14,11 @@ condition is true.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import assert_never
 
 from compiler import model
 from compiler.calendar import Month
+from compiler.lazy_dataclass import dataclass
 
 # A context variable's (or chart key's) value: flag, int, month, or an enum member's id.
 ContextValue = bool | int | Month | model.MemberId | str

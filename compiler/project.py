@@ -14,12 +14,16 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from compiler import model
 from compiler.aid_order import ORDER_FILE, OrderEntry, read_order
 from compiler.diagnostics import Diagnostic, Sink, Suppressed, codes, did_you_mean
 from compiler.reader import ReadError, ReadFailure, read_text
-from dsl import ast
+from dsl.shared import Span
+
+if TYPE_CHECKING:
+    from dsl import ast
 
 CHART_SUFFIX = ".chart"
 
@@ -182,14 +186,15 @@ def load(paths: list[Path], as_printed: bool = False, unsaved: Mapping[Path, str
     buffers, so the language server checks what the author sees, not what was last saved.
     """
     game_dirs = find_game_dirs(paths)
-    with _no_cyclic_gc():
+    with no_cyclic_gc():
         return _load(game_dirs, as_printed, unsaved or {})
 
 
 @contextmanager
-def _no_cyclic_gc() -> Iterator[None]:
+def no_cyclic_gc() -> Iterator[None]:
     """Pause the cyclic garbage collector: the pipeline builds large acyclic trees, and its repeated
-    full collections made time grow faster than the input (reference counting still frees memory)."""
+    full collections made time grow faster than the input (reference counting still frees memory).
+    `lookup` and `odds` pause it for the whole command (see `compiler.cli.common.pause_cyclic_gc`)."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -226,7 +231,7 @@ def _load(
             if result.source is not None:
                 parsed.append(replace(result.source, path=source_name(game_id, f)))
         first = display_path(files[0]) if files else display_path(folder)
-        folder_span = ast.Span(first, 1, 1, 1, 1)
+        folder_span = Span(first, 1, 1, 1, 1)
         complete = len(parsed) == len(files)
         games[game_id] = resolve_game(game_id, parsed, sink, folder_span, complete=complete, as_printed=as_printed)
     for game_id, folder in game_dirs.items():
@@ -262,7 +267,7 @@ def _load_aid_order(
             continue
         raw = lines[entry.line - 1]
         col = raw.find(entry.address) + 1 or 1
-        span = ast.Span(shown, entry.line, col, entry.line, col + len(entry.address))
+        span = Span(shown, entry.line, col, entry.line, col + len(entry.address))
         chart = game.chart(entry.address)
         if chart is None:
             sink.emit(codes.AID_ORDER,
@@ -322,7 +327,7 @@ def _read(path: Path, folder: Path, shown: str, sink: Sink, unsaved: Mapping[Pat
         return read_text(path, folder, "its game folder")
     except ReadError as exc:
         end_col = exc.col + 1 if exc.failure is ReadFailure.NOT_UTF8 else exc.col  # the undecodable byte
-        span = ast.Span(shown, exc.line, exc.col, exc.line, end_col)
+        span = Span(shown, exc.line, exc.col, exc.line, end_col)
         sink.emit(codes.UNREADABLE_FILE, exc.describe(shown), span, exc.help)
         return None
 

@@ -29,11 +29,12 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import assert_never
 
 from compiler import model
 from compiler.calendar import Month
+from compiler.lazy_dataclass import dataclass
 from compiler.modifiers import ContextValue, applying, clamp_total
 
 # The most class assignments one independent part of a chart's DRMs is enumerated over.

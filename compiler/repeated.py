@@ -9,11 +9,11 @@ so the at-least-once chances may sum to more than 1.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 
 from compiler import model
 from compiler.chance import ChartChances
+from compiler.lazy_dataclass import dataclass
 
 
 @dataclass(frozen=True)

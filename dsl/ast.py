@@ -2,7 +2,8 @@
 
 The parser (`dsl.parser`) builds these frozen dataclasses from Lark's tree. Nothing here is
 resolved: names are plain strings, ranges keep their printed text (`9-0`, `01-08`, `12+`), and
-the compiler's resolver (`compiler.resolve`) turns them into the typed chart model.
+the compiler's resolver (`compiler.resolve`) turns them into the typed chart model. `Span` and
+`Side`, which the model shares, are defined in `dsl.shared` and re-exported here.
 """
 
 from __future__ import annotations
@@ -11,20 +12,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from dsl.frozen import fast_inits
-
-
-@dataclass(frozen=True, order=True)
-class Span:
-    """A region of a source file; lines and columns are 1-based, the end column is exclusive."""
-
-    file: str
-    line: int
-    col: int
-    end_line: int
-    end_col: int
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}"
+from dsl.shared import Side as Side
+from dsl.shared import Span as Span
 
 
 @dataclass(frozen=True)
@@ -659,13 +648,6 @@ class ChartDecl:
     shift_cap: ShiftCapDecl | None = None
     drms_from: tuple[DrmFromDecl, ...] = ()
     aid_chance: bool | None = None  # `aid chance on|off`: the player aid's chance column (None: the game's)
-
-
-class Side(StrEnum):
-    """A side of a combat: whom a CRT's higher rolls favour."""
-
-    ATTACKER = "attacker"
-    DEFENDER = "defender"
 
 
 @dataclass(frozen=True)

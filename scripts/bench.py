@@ -3,6 +3,7 @@
     python scripts/bench.py                    # every row, 7 paired runs each
     python scripts/bench.py --quick            # every row, 3 paired runs, smaller inputs
     python scripts/bench.py --only help        # rows whose name contains `help`
+    python scripts/bench.py --only click       # what click alone costs: the floor of the `help` row
     python scripts/bench.py --rows 2000        # the synthetic corpus at 2,000 rows
     python scripts/bench.py --only check --baseline ../main   # also: this check vs that checkout's
 
@@ -10,7 +11,8 @@ Each row compares a command A with a baseline B. The two run interleaved (A, B, 
 as a child process whose CPU time (user + system) comes from `resource.getrusage(RUSAGE_CHILDREN)`
 taken around it; the figure printed is the median of the paired ratios A/B, so a slow moment of a
 shared machine hits both sides of a pair. The generated-lookup rows time calls in this process
-with `timeit`. Peak memory is the largest resident set of a child (`ru_maxrss`).
+with `timeit`. Peak memory is the largest resident set of a child (`ru_maxrss`). Children run
+with their modules' bytecode, as an installed chartc does: PYTHONDONTWRITEBYTECODE is not passed on.
 
 The synthetic corpus is written deterministically (no randomness) into a temporary folder: one
 game using every construct of docs/language.md, with realistic rows, DRMs and grids, written in
@@ -400,14 +402,17 @@ class Row:
         return self.ratio <= self.target
 
 
-# Children import chartc from here when set (`--code DIR`: measure another checkout, e.g. the
-# code before a change), else from wherever this Python finds it.
-_CHILD_ENV: dict[str, str] | None = None
+# The children's environment: this one without PYTHONDONTWRITEBYTECODE (an installed chartc has
+# its modules compiled; with that variable set and no bytecode yet, every child would compile
+# every module from source, which no user waits for: the unmeasured warm-up pair of each row
+# writes it), and with `--code DIR` importing chartc from that checkout (e.g. the code before a
+# change) instead of from wherever this Python finds it.
+_CHILD_ENV: dict[str, str] = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 def child_cpu(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
     """CPU seconds (user + system) of running `cmd` to completion as a child process (with `env`,
-    else the environment `--code` chose)."""
+    else the children's environment)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env or _CHILD_ENV)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -443,7 +448,10 @@ class Setup:
 
 def row_lookup(s: Setup) -> Iterator[Row]:
     cmd = [*CHARTC, "lookup", "ia2/R4", "3", "--key", "interceptor=piston", "--charts", str(CHARTS)]
-    a, b, r = paired(lambda: child_cpu(cmd, s.tmp), lambda: child_cpu([PYTHON, "-c", "pass"], s.tmp), s.runs)
+    # a cache folder of its own, filled by the warm-up pair: the user's holds at most 64 saved
+    # games, which other processes (a test run) can replace between two measured runs
+    env = {**_CHILD_ENV, "XDG_CACHE_HOME": str(s.tmp / "lookup-cache")}
+    a, b, r = paired(lambda: child_cpu(cmd, s.tmp, env), lambda: child_cpu([PYTHON, "-c", "pass"], s.tmp), s.runs)
     yield Row("lookup", "`chartc lookup ia2/R4 3 ...` vs `python -c pass`", 4, a, b, r)
 
 
@@ -451,6 +459,29 @@ def row_help(s: Setup) -> Iterator[Row]:
     cmd = [*CHARTC, "--help"]
     a, b, r = paired(lambda: child_cpu(cmd, s.tmp), lambda: child_cpu([PYTHON, "-c", "pass"], s.tmp), s.runs)
     yield Row("help", "`chartc --help` vs `python -c pass`", 2, a, b, r)
+
+
+# A click program as small as one can be with chartc's command names: what `--help` costs with
+# click itself, the floor of the `help` row.
+_CLICK_ONLY = (
+    "import click\n"
+    "@click.group()\n"
+    "def cli():\n"
+    "    'A group of commands.'\n"
+    "for name in ('analyze build check compute diff explain export fmt import list lookup lsp odds vectors').split():\n"
+    "    cli.command(name, help=f'The {name} command.')(lambda: None)\n"
+    "cli(['--help'], prog_name='chartc')\n"
+)
+
+
+def row_click(s: Setup) -> Iterator[Row]:
+    def base() -> float:
+        return child_cpu([PYTHON, "-c", "pass"], s.tmp)
+
+    a, b, r = paired(lambda: child_cpu([PYTHON, "-c", "import click"], s.tmp), base, s.runs)
+    yield Row("click-import", "`python -c 'import click'` vs `python -c pass`", 2, a, b, r)
+    a, b, r = paired(lambda: child_cpu([PYTHON, "-c", _CLICK_ONLY], s.tmp), base, s.runs)
+    yield Row("click-help", "`--help` of a click group of 14 empty commands vs `python -c pass`", 2, a, b, r)
 
 
 def row_check(s: Setup) -> Iterator[Row]:
@@ -465,7 +496,7 @@ def row_check(s: Setup) -> Iterator[Row]:
     a, b, r = paired(lambda: child_cpu(check, s.tmp), lambda: child_cpu(load_json, s.tmp), s.runs)
     yield Row("check-json", "same vs `json.load` of the same data", 15, a, b, r)
     if s.baseline is not None:  # the same check by another checkout's code (no target: a before/after)
-        env = {**(_CHILD_ENV or os.environ), "PYTHONPATH": str(s.baseline)}
+        env = {**_CHILD_ENV, "PYTHONPATH": str(s.baseline)}
         a, b, r = paired(lambda: child_cpu(check, s.tmp), lambda: child_cpu(check, s.tmp, env), s.runs)
         yield Row("check-baseline", f"same vs the check of `{s.baseline.name}`", float("inf"), a, b, r)
 
@@ -591,7 +622,7 @@ print(json.dumps(marks))
 def stages(s: Setup) -> list[str]:
     """The stages of one check of the synthetic corpus, as Markdown (CPU seconds, one child)."""
     chart = s.synth["charts"] / "synth" / "synth.chart"
-    env = {**(_CHILD_ENV or os.environ), "PYTHONPATH": str(s.code)}
+    env = {**_CHILD_ENV, "PYTHONPATH": str(s.code)}
     done = subprocess.run([PYTHON, "-c", _STAGES, str(chart)], cwd=s.tmp, capture_output=True, text=True,
                           check=True, env=env)
     lines = [f"Stages of one check of {s.synth['rows'].name} synthetic rows (CPU of one child process):", "",
@@ -602,6 +633,7 @@ def stages(s: Setup) -> list[str]:
 ROWS: dict[str, Callable[[Setup], Iterator[Row]]] = {
     "lookup": row_lookup,
     "help": row_help,
+    "click": row_click,
     "check": row_check,
     "build-check": row_build_check,
     "generated-lookup": row_generated_lookup,
@@ -641,12 +673,6 @@ def _seconds(value: float) -> str:
     return f"{value * 1e6:.2f} µs"
 
 
-def _with_bytecode(env: dict[str, str], cache: Path) -> dict[str, str]:
-    """`env` for children that write and read compiled bytecode, kept under `cache`."""
-    kept = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    return {**kept, "PYTHONPYCACHEPREFIX": str(cache)}
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true", help="3 paired runs, 2,000 synthetic rows, 16x memory")
@@ -658,13 +684,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="the check row also compares with the check by this checkout's chartc")
     parser.add_argument("--stages", action="store_true",
                         help="also print where one check of the synthetic corpus spends its CPU")
-    parser.add_argument("--pyc", action="store_true",
-                        help="children keep compiled bytecode (in the temp folder), as an installed chartc "
-                        "does, even where PYTHONDONTWRITEBYTECODE is set")
     args = parser.parse_args(argv)
     global _CHILD_ENV, CHARTS
     if args.code is not None:  # that checkout's code, reading its own charts
-        _CHILD_ENV = {**os.environ, "PYTHONPATH": str(args.code.resolve())}
+        _CHILD_ENV = {**_CHILD_ENV, "PYTHONPATH": str(args.code.resolve())}
         CHARTS = args.code.resolve() / "charts"
     runs = args.runs or (3 if args.quick else 7)
     rows = args.rows or (2000 if args.quick else 10000)
@@ -673,8 +696,6 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--only matches none of: {', '.join(ROWS)}")
     with tempfile.TemporaryDirectory(prefix="chartc-bench-") as folder:
         tmp = Path(folder)
-        if args.pyc:  # without it, every child compiles each chartc module it imports from source
-            _CHILD_ENV = _with_bytecode(_CHILD_ENV or dict(os.environ), tmp / "pycache")
         synth = write_synthetic(tmp / "synth", rows) if row_check in chosen or args.stages else {}
         synth["rows"] = Path(f"{rows:,}")
         baseline = args.baseline.resolve() if args.baseline else None

@@ -48,9 +48,12 @@ def missing_tools() -> list[str]:
 
 def print_to_pdf(html_path: Path, pdf_path: Path) -> None:
     """Print an HTML file to PDF in headless Chromium, honouring the page's `@page` size."""
+    binary = chromium()
+    if binary is None:
+        raise RuntimeError("no Chromium on PATH (apt-get install chromium)")
     with tempfile.TemporaryDirectory(prefix="chartc-chromium-") as profile:
         cmd = [
-            chromium(),
+            binary,
             *CHROMIUM_FLAGS,
             f"--user-data-dir={profile}",
             f"--print-to-pdf={pdf_path}",

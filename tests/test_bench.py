@@ -62,10 +62,3 @@ def test_a_comparison_with_another_checkout_is_printed_without_a_target() -> Non
     row = bench.Row("check-baseline", "same vs the check of `main`", float("inf"), 2.5, 2.96, 0.845)
     [line] = [x for x in bench.render([row], 7) if x.startswith("| same")]
     assert line == "| same vs the check of `main` | 2.50 s | 2.96 s | 0.84x | - | - |"
-
-
-def test_with_pyc_the_children_keep_bytecode_even_where_the_environment_forbids_it(tmp_path: Path) -> None:
-    # where PYTHONDONTWRITEBYTECODE is set, each child compiles every chartc module it imports,
-    # which an installed chartc does not (issue 16: measure where users wait)
-    env = _bench()._with_bytecode({"PYTHONDONTWRITEBYTECODE": "1", "PATH": "/bin"}, tmp_path / "pyc")
-    assert env == {"PATH": "/bin", "PYTHONPYCACHEPREFIX": str(tmp_path / "pyc")}

@@ -49,17 +49,22 @@ chart [T2] table66 "D66 table" {
 """
 
 
-@pytest.fixture()
-def small(tmp_path: Path):
-    """`chartc ARGS --charts <the small game>`."""
-    (tmp_path / "charts" / "sg").mkdir(parents=True)
-    (tmp_path / "charts" / "sg" / "game.chart").write_text(SMALL_GAME)
+def _invoker(tmp_path: Path, game_id: str, text: str):
+    """`chartc ARGS --charts <a charts folder holding one game, `text` as its game.chart>`."""
+    (tmp_path / "charts" / game_id).mkdir(parents=True)
+    (tmp_path / "charts" / game_id / "game.chart").write_text(text)
     runner = CliRunner()
 
     def invoke(*args: str):
         return runner.invoke(cli, [*args, "--charts", str(tmp_path / "charts")], catch_exceptions=False)
 
     return invoke
+
+
+@pytest.fixture()
+def small(tmp_path: Path):
+    """`chartc ARGS --charts <the small game>`."""
+    return _invoker(tmp_path, "sg", SMALL_GAME)
 
 
 def test_r4_with_fb_attack_prints_the_breakdown_and_combat(run) -> None:
@@ -285,3 +290,62 @@ def test_a_hostile_context_name_or_value_is_shown_escaped(run) -> None:
     assert r.exit_code == 2 and "fb<U+001B>[31m<U+202E>" in r.output and "\x1b" not in r.output
     r = run("lookup", "ia2/B9", "--set", "month=\x1b]0;x\x07")
     assert r.exit_code == 2 and "<U+001B>]0;x<U+0007>" in r.output and "\x07" not in r.output
+
+
+# A DRM that applies when a flag is false: only a context with every flag false reads it.
+DAY_GAME = """\
+game dg { title "Day game" }
+context night: flag "Night"
+chart [D1] spot "Spotting" {
+  rule "2.1"
+  roll 1d6
+  column result: text "Result"
+  drm day "Daylight" +1 when not night
+  rows {
+    1-4: "Not spotted"
+    5+: "Spotted"
+  }
+}
+"""
+
+
+@pytest.fixture()
+def day(tmp_path: Path):
+    """`chartc ARGS --charts <the day game>`."""
+    return _invoker(tmp_path, "dg", DAY_GAME)
+
+
+def test_read_drms_asks_with_every_flag_false(day) -> None:
+    # no context: no DRM is read, natural 4 -> Not spotted
+    plain = day("lookup", "dg/D1", "4")
+    assert plain.exit_code == 0, plain.output
+    assert "Result: Not spotted" in plain.output
+    assert "Daylight" not in plain.output
+    # --read-drms: night is false, so Daylight +1 applies: 4 + 1 = 5 -> Spotted
+    read = day("lookup", "dg/D1", "4", "--read-drms")
+    assert read.exit_code == 0, read.output
+    assert "natural 4, Daylight +1 = 5" in read.output
+    assert "Result: Spotted" in read.output
+    # --when night: Daylight does not apply
+    night = day("lookup", "dg/D1", "4", "--when", "night")
+    assert "Result: Not spotted" in night.output
+
+
+def test_odds_read_drms_shifts_every_chance_by_the_false_flags_drm(day) -> None:
+    plain = json.loads(day("odds", "dg/D1", "--format", "json").output)
+    read = json.loads(day("odds", "dg/D1", "--format", "json", "--read-drms").output)
+    assert [r["probability"]["exact"] for r in plain["rows"]] == ["2/3", "1/3"]  # 1-4 and 5-6 of 1d6
+    assert [r["probability"]["exact"] for r in read["rows"]] == ["1/2", "1/2"]  # +1: 1-3 and 4-6
+    assert plain["modifiers"] is None and read["drm"] == 1
+    chain = json.loads(day("odds", "dg/D1", "--follow", "--format", "json", "--read-drms").output)
+    assert [f["probability"]["exact"] for f in chain["finals"]] == ["1/2", "1/2"]
+
+
+def test_ia2_r4_read_drms_prints_the_breakdown_with_fb_attack_false() -> None:
+    # IA2 R4 (7.1.10): piston 3-6 -> Combat; F/B Attack +1 and Gruppe Leader -1 both false
+    result = CliRunner().invoke(
+        cli, ["lookup", "ia2/R4", "3", "--key", "interceptor=piston", "--read-drms", "--charts", str(ROOT / "charts")]
+    )
+    assert result.exit_code == 0, result.output
+    assert "natural 3, no DRM applies = 3" in result.output
+    assert "Result: Combat" in result.output

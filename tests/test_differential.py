@@ -94,7 +94,7 @@ def test_generated_games_are_reproducible_from_the_seed() -> None:
 def test_the_comparison_catches_a_module_that_answers_wrong(tmp_path: Path) -> None:
     """Plant an off-by-one in the generated Python (every modified roll one higher): the run must
     report the lookups whose answer changes."""
-    run = run_game(1, tmp_path, tamper=lambda module: module.replace("roll + drm)", "roll + drm + 1)"))
+    run = run_game(1, tmp_path, tamper=lambda module: module.replace(" = roll + drm\n", " = roll + drm + 1\n"))
     assert any("Python" in d.answers and "JSON rows" in d.answers for d in run.disagreements)
 
 

@@ -4,7 +4,10 @@ fresh compile, never stale after an edit, and never loaded from a file someone e
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,7 +16,7 @@ from click.testing import CliRunner
 from compiler import game_cache
 from compiler.cli import cli
 from compiler.project import load, load_game
-from tests.conftest import CHARTS
+from tests.conftest import CHARTS, ROOT
 
 ESCAPE = """game t { title "T" }
 enum interceptor "Interceptor type" { piston "Piston-engined" jet "Jet or Rocket" }
@@ -152,3 +155,32 @@ def test_a_process_unpickles_the_same_saved_bytes_once(tmp_path: Path, monkeypat
         saved.chmod(0o600)
         saved.write_bytes(saved.read_bytes() + b".")  # other bytes: unpickled again
         assert game_cache.fetch(cache, slot, key) is first and len(unpickled) == 1
+
+
+def test_a_lookup_from_a_saved_game_loads_no_syntax_tree_parser_or_renderer(tmp_path: Path) -> None:
+    """What keeps `chartc lookup` quick (README, Speed): answered from a saved game (R4 piston 3 ->
+    Combat), it imports neither the syntax tree, Lark, the diagnostics' renderers, difflib, json nor the
+    generated modules' runtime, and generates the methods of none of the game's model classes
+    (`compiler.lazy_dataclass`): unpickling needs none of them."""
+    folder = _game(tmp_path)
+    load_game(folder, cache_dir=tmp_path / "xdg" / "chartc")  # compiled here, read back below
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "xdg"), "PYTHONPATH": str(ROOT)}
+    script = (
+        "import sys\n"
+        "from compiler.cli import main\n"
+        f"charts = {str(folder.parent)!r}\n"
+        "sys.argv = ['chartc', 'lookup', 't/R4', '3', '--key', 'interceptor=piston', '--charts', charts]\n"
+        "try:\n"
+        "    main()\n"
+        "finally:\n"
+        "    from compiler import lazy_dataclass, model\n"
+        "    from dsl.shared import Span\n"
+        "    heavy = ['dsl.ast', 'lark', 'compiler.diagnostics.render', 'compiler.emit.runtime', 'difflib', 'json']\n"
+        "    print('loaded:', [m for m in heavy if m in sys.modules])\n"
+        "    classes = (model.Game, model.Chart, model.Row, model.DieRange, model.EnumType, Span)\n"
+        "    print('complete:', [c.__name__ for c in classes if c not in lazy_dataclass._pending])\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert "roll 3 -> row 3-6" in run.stdout and "Result: Combat" in run.stdout
+    assert "loaded: []" in run.stdout and "complete: []" in run.stdout

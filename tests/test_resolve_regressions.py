@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from pathlib import Path
@@ -64,13 +65,13 @@ def test_did_you_mean_over_many_misspellings_compares_few_names(
     """600 misspelled key values against an enum of 600 members: 93 KB of typos took 88 s when every
     typo was compared with every member; each typo is now compared with a short list of names."""
     compared: list[int] = []
-    real = suggest.difflib.get_close_matches
+    real = difflib.get_close_matches
 
     def counting(word: str, possibilities: list[str], n: int = 3, cutoff: float = 0.6) -> list[str]:
         compared.append(len(possibilities))
         return real(word, possibilities, n=n, cutoff=cutoff)
 
-    monkeypatch.setattr(suggest.difflib, "get_close_matches", counting)
+    monkeypatch.setattr(difflib, "get_close_matches", counting)  # suggest imports difflib when it first compares
     members = " ".join(f"type_{i:04d}" for i in range(600))
     rows = " ".join(f'tpye_{i:04d} 1-6: "x"' for i in range(600))
     text = (

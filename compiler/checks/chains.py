@@ -14,7 +14,7 @@ from compiler.chance import chances, unreachable_rows
 from compiler.diagnostics import Sink, codes
 from compiler.diagnostics.suggest import did_you_mean
 from compiler.dice import DiceForm
-from dsl.ast import Span
+from dsl.shared import Span
 
 # The loop check visits each (chart, key values) once; a chart with more key combinations than
 # this is left to `chartc odds --follow`, which refuses a loop for the keys it is asked about.

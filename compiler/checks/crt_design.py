@@ -17,7 +17,7 @@ from compiler.chance import reachable_rolls
 from compiler.crt_grid import CrtShape, classic_grid, crt_shape, estimated_width_mm, fits_portrait
 from compiler.diagnostics import Label, Sink, codes
 from compiler.text import key_label
-from dsl.ast import Side
+from dsl.shared import Side
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from compiler import model
 from compiler.diagnostics import Sink, codes
 from compiler.dice import Dice, DiceForm
-from dsl.ast import Span
+from dsl.shared import Span
 
 
 def check_drm_meaning(chart: model.Chart, sink: Sink) -> None:

@@ -18,6 +18,8 @@ from compiler.cli.common import (
     forces_from,
     key_option,
     parse_keys,
+    pause_cyclic_gc,
+    read_drms_option,
     set_option,
     shift_option,
     when_option,
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
 @key_option
 @when_option
 @set_option
+@read_drms_option
 @drm_option
 @attack_option
 @defense_option
@@ -63,6 +66,7 @@ def lookup_command(
     keys: tuple[str, ...],
     when: tuple[str, ...],
     sets: tuple[str, ...],
+    read_drms: bool,
     drm: int,
     attack: int | None,
     defense: int | None,
@@ -79,14 +83,16 @@ def lookup_command(
     ROLL is the natural roll as printed on the dice (0 on a d10 is 10, 00 on a percentile roll is
     100), or the value of a value-keyed chart; leave it out for charts read by keys only.
     With --when/--set the chart's DRMs are read in that context (flags left out are false, other
-    values left out unknown) and the breakdown is printed; --drm adds on top. On a chart that
+    values left out unknown) and the breakdown is printed; --read-drms reads them with every flag
+    false; --drm adds on top. On a chart that
     lists DRMs only (IA2 B9), --when/--set print their total.
     Exits 1 when no row is selected (a gap, or a modified roll off the table).
     With --follow, a chained result is followed to the end: ROLL, then each --roll, is the natural
     roll of each step in turn (a roll inside a cell included); --seed N rolls the rest.
     """
+    pause_cyclic_gc()
     if follow:
-        _follow(address, roll, keys, when, sets, drm, rolls, seed, as_json, as_printed, charts_dir)
+        _follow(address, roll, keys, when, sets, read_drms, drm, rolls, seed, as_json, as_printed, charts_dir)
         return
     if rolls or seed is not None:
         raise click.UsageError("--roll and --seed are for --follow")
@@ -103,7 +109,7 @@ def lookup_command(
     forces = forces_from(attack, defense, shift)
 
     def question(game: model.Game, chart: model.Chart) -> LookupResult | OddsColumnAnswer | DrmListAnswer:
-        return answer(game, chart, roll, parse_keys(keys), drm, forces, when=when, sets=sets)
+        return answer(game, chart, roll, parse_keys(keys), drm, forces, when=when, sets=sets, read_drms=read_drms)
 
     game, _, result = ask(address, charts_dir, question, as_printed)
     if isinstance(result, OddsColumnAnswer):
@@ -125,6 +131,7 @@ def _follow(
     keys: tuple[str, ...],
     when: tuple[str, ...],
     sets: tuple[str, ...],
+    read_drms: bool,
     drm: int,
     rolls: tuple[str, ...],
     seed: int | None,
@@ -139,7 +146,7 @@ def _follow(
     given = ([roll] if roll is not None else []) + list(rolls)
 
     def question(game: model.Game, chart: model.Chart) -> FollowResult:
-        return follow(game, chart, given, parse_keys(keys), drm, seed, when, sets)
+        return follow(game, chart, given, parse_keys(keys), drm, seed, when, sets, read_drms)
 
     game, _, walk = ask(address, charts_dir, question, as_printed)
     if as_json:

@@ -18,6 +18,8 @@ from compiler.cli.common import (
     forces_from,
     key_option,
     parse_keys,
+    pause_cyclic_gc,
+    read_drms_option,
     set_option,
     shift_option,
     when_option,
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
 @key_option
 @when_option
 @set_option
+@read_drms_option
 @drm_option
 @attack_option
 @defense_option
@@ -58,6 +61,7 @@ def odds_command(
     keys: tuple[str, ...],
     when: tuple[str, ...],
     sets: tuple[str, ...],
+    read_drms: bool,
     drm: int,
     attack: int | None,
     defense: int | None,
@@ -73,22 +77,24 @@ def odds_command(
     (when there is one), the expected value of each integer column (hits, points) and the
     distribution of the modified roll. (The command keeps its name; in chartc, *odds* otherwise
     means only a CRT's odds ratio.) With --when/--set the DRM is the chart's DRMs read in that
-    context, plus --drm. On a CRT, --attack/--defense pick the odds column, moved by the CRT's
-    column shifts in that context and by --shift, as for `chartc lookup`. A chart not read by
+    context (with --read-drms and neither, every flag false), plus --drm. On a CRT,
+    --attack/--defense pick the odds column, moved by the CRT's column shifts in that context and
+    by --shift, as for `chartc lookup`. A chart not read by
     dice or a wrong key is a usage error. With --follow: the exact chance of each final outcome of
     the chain the chart starts (a loop with an exit is solved exactly; one without is an error).
     """
+    pause_cyclic_gc()
     if follow:
         if forces_from(attack, defense, shift) is not None:
             raise click.UsageError("--attack/--defense/--shift do not apply with --follow")
-        _follow(address, keys, when, sets, drm, fmt, as_printed, charts_dir)
+        _follow(address, keys, when, sets, read_drms, drm, fmt, as_printed, charts_dir)
         return
     from compiler.query.reports import chance_json, chance_lines, chance_report
 
     forces = forces_from(attack, defense, shift)
 
     def question(game: model.Game, chart: model.Chart) -> ChanceReport:
-        return chance_report(game, chart, parse_keys(keys), drm, when, sets, forces)
+        return chance_report(game, chart, parse_keys(keys), drm, when, sets, forces, read_drms)
 
     _, _, report = ask(address, charts_dir, question, as_printed)
     if fmt == "json":
@@ -102,6 +108,7 @@ def _follow(
     keys: tuple[str, ...],
     when: tuple[str, ...],
     sets: tuple[str, ...],
+    read_drms: bool,
     drm: int,
     fmt: str,
     as_printed: bool,
@@ -112,7 +119,7 @@ def _follow(
     from compiler.query.follow_report import chain_odds_json, chain_odds_lines
 
     def question(game: model.Game, chart: model.Chart) -> ChainOdds:
-        return chain_odds(game, chart, parse_keys(keys), drm, when, sets)
+        return chain_odds(game, chart, parse_keys(keys), drm, when, sets, read_drms)
 
     _, _, report = ask(address, charts_dir, question, as_printed)
     if fmt == "json":

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from compiler.diagnostics import codes
 from compiler.diagnostics.codes import (
     CODES,
@@ -21,16 +23,34 @@ from compiler.diagnostics.core import (
     count_by_severity,
     has_errors,
 )
-from compiler.diagnostics.render import (
-    FORMATS,
-    github_overflow,
-    render_github,
-    render_human,
-    render_json,
-    render_sarif,
-    render_short,
-)
 from compiler.diagnostics.suggest import did_you_mean
+
+if TYPE_CHECKING:
+    from compiler.diagnostics.render import (
+        FORMATS,
+        github_overflow,
+        render_github,
+        render_human,
+        render_json,
+        render_sarif,
+        render_short,
+    )
+
+else:
+    # The renderers are imported on first use (`from compiler.diagnostics import render_short`):
+    # a query answered from the compiled-game cache renders no diagnostic. (Out of the type
+    # checker's sight, which would otherwise take any unknown name of this package for this.)
+    _RENDER = frozenset(
+        {"FORMATS", "github_overflow", "render_github", "render_human", "render_json", "render_sarif", "render_short"}
+    )
+
+    def __getattr__(name: str) -> object:
+        if name in _RENDER:
+            from compiler.diagnostics import render
+
+            return getattr(render, name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "CODES", "CODES_BY_NAME", "FORMATS", "REGISTRY", "Code", "Diagnostic", "Label", "Severity", "Sink", "Suppressed",

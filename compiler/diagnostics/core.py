@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from compiler.diagnostics.codes import CODES, Code, Severity
-from dsl.ast import Span
+from compiler.lazy_dataclass import dataclass
+from dsl.shared import Span
 
 
 @dataclass(frozen=True)

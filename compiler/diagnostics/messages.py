@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from compiler.diagnostics import codes
 from compiler.diagnostics.core import Label, Sink
 from compiler.diagnostics.suggest import did_you_mean
-from dsl.ast import Span
+from dsl.shared import Span
 
 # Numbers beyond this many digits are described, not printed: Python refuses to print integers
 # of more than 4,300 digits, and nobody reads a 40-digit DRM anyway.

@@ -9,7 +9,6 @@ is indexed once and reused while the same names are asked about.
 
 from __future__ import annotations
 
-import difflib
 import heapq
 from collections import Counter
 from collections.abc import Iterable
@@ -87,6 +86,8 @@ class _Matcher:
                     self.pairs.setdefault(pair, []).append(i)
 
     def closest(self, name: str) -> str | None:
+        import difflib  # here: a query that suggests nothing does not import it
+
         pool = self.pool if len(self.pool) <= _SMALL_POOL else self._shortlist(name)
         close = difflib.get_close_matches(name, pool, n=1, cutoff=_CUTOFF)
         return close[0] if close else None

@@ -182,7 +182,7 @@ def _cite(chart: model.Chart) -> str:
 # What a lookup reads besides its keys, by chart kind.
 _READS = {model.ChartKind.ROLL: "roll", model.ChartKind.VALUE: "value"}
 # The parameters and locals of lookup_<id> and roll_<id>, which pass the chart's keys on by name.
-_LOOKUP_NAMES = ("roll", "value", "drm", "row", "rng", "natural")
+_LOOKUP_NAMES = ("roll", "value", "drm", "row", "rng", "natural", "modified", "low", "by_roll", "below", "above", "at")
 
 
 @dataclass(frozen=True)
@@ -194,6 +194,9 @@ class _Param:
     annotation: str
     check: str  # the runtime call that validates it
     selects: str = ""  # the expression that selects rows, when it is not the parameter itself
+    # a quick test that holds for every value `check` rejects (and for a few it accepts, such as a
+    # str subclass): `lookup_<id>` runs `check` only when it holds, so a valid call makes no call
+    guard: str = ""
 
 
 class _ChartEmitter:
@@ -334,7 +337,9 @@ class _ChartEmitter:
             name = scope.parameter(key.id)
             if key.enum.synthetic:
                 months = f"_{self.names.const}_MONTHS"
-                out.append(_Param(key.id, name, "str", f"_check_member({self.address}, {name!r}, {name}, {months})"))
+                check = f"_check_member({self.address}, {name!r}, {name}, {months})"
+                guard = f"type({name}) is not str or {name} not in {months}"
+                out.append(_Param(key.id, name, "str", check, guard=guard))
                 continue
             enum = self.enums[key.enum.id]
             if enum.labels is None:  # an odds rule's columns: checked where the row is selected
@@ -342,7 +347,8 @@ class _ChartEmitter:
                 out.append(_Param(key.id, name, enum.alias, "", column))
                 continue
             member = f"{name} = _member({self.address}, {name!r}, {name}, {enum.labels})"
-            out.append(_Param(key.id, name, enum.alias, member))
+            guard = f"type({name}) is not str or {name} not in {enum.labels}"
+            out.append(_Param(key.id, name, enum.alias, member, guard=guard))
         return out
 
     def param_var(self, p: _Param) -> model.ContextVar:
@@ -410,6 +416,9 @@ class _ChartEmitter:
     # -- functions
 
     def lookup_function(self) -> list[str]:
+        """`lookup_<id>`. Each argument check is a quick test written inline, with the runtime's
+        check (which raises, worded as always) called only when the test fails, and the index is
+        read inline: a valid call of a roll or value chart calls nothing but `select` on a miss."""
         chart, c = self.chart, self.names
         reads = _READS.get(chart.kind)
         params = self.key_params(self.module.child(_LOOKUP_NAMES))
@@ -419,25 +428,49 @@ class _ChartEmitter:
             signature += ["*", *keywords]
         body = []
         if chart.kind is model.ChartKind.ROLL and chart.dice is not None:
-            body.append(f"_check_natural({self.address}, roll, _{c.const}_OUTCOMES, {chart.dice_text!r})")
+            outcomes = f"_{c.const}_OUTCOMES"
+            body.append(
+                _guarded(
+                    f"type(roll) is not int or roll not in {outcomes}",
+                    f"_check_natural({self.address}, roll, {outcomes}, {chart.dice_text!r})",
+                )
+            )
         elif chart.kind is model.ChartKind.VALUE and chart.value_key is not None:
             d = chart.value_key.domain
-            body.append(f"_check_value({self.address}, {chart.value_key.id!r}, value, {d.low!r}, {d.high!r})")
-        body += [p.check for p in params if p.check]
+            outside = [f"value < {d.low!r}"] if d.low is not None else []
+            outside += [f"value > {d.high!r}"] if d.high is not None else []
+            body.append(
+                _guarded(
+                    " or ".join(["type(value) is not int", *outside]),
+                    f"_check_value({self.address}, {chart.value_key.id!r}, value, {d.low!r}, {d.high!r})",
+                )
+            )
+        body += [_guarded(p.guard, p.check) if p.guard else p.check for p in params if p.check]
         modified = "None"
         if reads:
-            body.append(f"_check_int({self.address}, 'drm', drm)")
+            body.append(_guarded("type(drm) is not int", f"_check_int({self.address}, 'drm', drm)"))
             modified = f"{reads} + drm"
             if chart.modified_clamp is not None:
                 modified = f"_capped({modified}, {tuple(chart.modified_clamp)!r})"
         if _digit_read_without_meaning(chart) and chart.dice is not None:
-            body.append(f"_check_no_drm({self.address}, drm, {chart.dice.text!r})")
+            body.append(_guarded("drm", f"_check_no_drm({self.address}, drm, {chart.dice.text!r})"))
         keys = tuple_display([p.selects or p.name for p in params])
         if any(r.natural for r in chart.rows):
             rows = f"_{c.const}_NATURAL_ROWS, _{c.const}_INDEX"
             body.append(f"row = _select_natural({self.address}, {rows}, {keys}, {reads}, {modified})")
         elif reads:
-            body.append(f"row = _{c.const}_INDEX.select({self.address}, {keys}, {modified})")
+            index = f"_{c.const}_INDEX"
+            body += [
+                f"modified = {modified}",
+                f"low, by_roll, below, above = {index}.tables.get({keys}) or _UNINDEXED",
+                "at = modified - low",
+                "row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]",
+                _guarded(
+                    "row is None",
+                    f"row = {index}.select({self.address}, {keys}, modified)",
+                    "not indexed yet, or no row: the row scan answers or raises NoRowError",
+                ),
+            ]
         else:
             body.append(f"row = _select({self.address}, _{c.const}_ROWS, {keys}, None)")
         fields = [f"{col.id!r}: row[{i}]" for i, col in enumerate(chart.columns)]
@@ -682,6 +715,18 @@ def _context_member(enum: EnumType, name: str, where: str) -> str:
     if enum.labels is None:  # an odds rule's columns have no label table
         return f"_check_member({where}, get_args({enum.alias}))"
     return f"{name} = _member({where}, {enum.labels})"
+
+
+def _guarded(test: str, then: str, comment: str = "") -> str:
+    """`if TEST:` with the statement THEN (a call) inside and a comment on the `if` line when
+    given, as lines of a function body; a line too long is split inside its parentheses."""
+    head = f"if {test}:{f'  # {comment}' if comment else ''}"
+    if len(INDENT + head) > LINE:
+        head = f"if (\n{INDENT}{test}\n):{f'  # {comment}' if comment else ''}"
+    if len(INDENT * 2 + then) > LINE and then.endswith(")"):
+        call, _, args = then.partition("(")
+        then = f"{call}(\n{INDENT * 2}{args.removesuffix(')')}\n{INDENT})"
+    return f"{head}\n{INDENT}{then}"
 
 
 def _digit_read_without_meaning(chart: model.Chart) -> bool:

@@ -189,21 +189,26 @@ _INDEX_COMBINATIONS: Final = 4096
 # modified roll from there to the highest bound selects (None: no row), and the values of the first
 # row open below and of the first row open above (None: no row).
 _Table: TypeAlias = tuple[int, tuple[_V | None, ...], _V | None, _V | None]
+# What a `lookup_<id>` reads for a combination not indexed (yet): no values for any roll, so it
+# calls `select`, which indexes the combination or reads its rows.
+_UNINDEXED: Final[tuple[int, tuple[None, ...], None, None]] = (0, (), None, None)
 
 
 class _Index(Generic[_V]):
     """A chart's rows indexed for lookup: per combination of key values (built on its first
     lookup), the values each modified roll selects, as a tuple from the lowest bound a row states
-    to the highest, plus the open ends. Selects the row `_select` selects, with the same errors."""
+    to the highest, plus the open ends. Selects the row `_select` selects, with the same errors.
+    Each `lookup_<id>` reads `tables` itself (a function call is most of a lookup's time) and calls
+    `select` when that finds no values."""
 
     def __init__(self, rows: tuple[_Row[_V], ...]) -> None:
         self.rows: Final = rows
-        self._tables: dict[tuple[str, ...], _Table[_V] | None] = {}
+        self.tables: Final[dict[tuple[str, ...], _Table[_V] | None]] = {}
 
     def select(self, chart: str, keys: tuple[str, ...], modified: int | None) -> _V:
         """What `_select` returns for these rows; NoRowError when it selects no row."""
         try:
-            table = self._tables[keys]
+            table = self.tables[keys]
         except KeyError:
             table = self._table(keys)
         if table is None or modified is None:
@@ -232,8 +237,8 @@ class _Index(Generic[_V]):
             below = next((v for low, _, v in rows if low is None), None)
             above = next((v for _, high, v in rows if high is None), None)
             table = (first, by_roll, below, above)
-        if len(self._tables) < _INDEX_COMBINATIONS:
-            self._tables[keys] = table
+        if len(self.tables) < _INDEX_COMBINATIONS:
+            self.tables[keys] = table
         return table
 
 

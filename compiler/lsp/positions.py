@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dsl.ast import Span
+from dsl.shared import Span
 
 
 @dataclass(frozen=True)

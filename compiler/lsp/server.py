@@ -22,7 +22,7 @@ from compiler.fmt import FormatSyntaxError, UnsafeFormat, format_text
 from compiler.lsp import positions
 from compiler.lsp.index import Edit, GameIndex, Kind
 from compiler.lsp.workspace import check_game, game_folder
-from dsl.ast import Span
+from dsl.shared import Span
 
 _SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,

@@ -6,15 +6,15 @@ from __future__ import annotations
 import enum
 import itertools
 import re
-from dataclasses import dataclass
 
 from compiler.crt import OddsRule
 from compiler.dice import Dice
+from compiler.lazy_dataclass import dataclass
 from compiler.model.conditions import Condition, Drm, DrmGroup, Footnote
 from compiler.model.shifts import DrmSource, ShiftRules
 from compiler.model.types import ColumnType, ContextVar, EnumType
 from compiler.model.values import DieRange, KeyMatch, Value, key_matches
-from dsl.ast import Side, Span
+from dsl.shared import Side, Span
 
 
 class ChartKind(enum.StrEnum):

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from typing import assert_never
 
 from compiler.calendar import Month
+from compiler.lazy_dataclass import dataclass
 from compiler.model.values import MemberId
-from dsl.ast import Span
+from dsl.shared import Span
 
 
 class CompareOp(enum.StrEnum):

@@ -3,11 +3,11 @@ says the reader gets. `compiler.examples` evaluates each one against the charts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 
+from compiler.lazy_dataclass import dataclass
 from compiler.model.values import Value
-from dsl.ast import Span
+from dsl.shared import Span
 
 
 class ExpectKind(StrEnum):

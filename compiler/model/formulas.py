@@ -6,11 +6,11 @@ rounding the formula names), and the generated Python computes them with the sam
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 
+from compiler.lazy_dataclass import dataclass
 from compiler.model.conditions import Condition
-from dsl.ast import Span
+from dsl.shared import Span
 
 
 class Op(StrEnum):

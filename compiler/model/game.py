@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 
 from compiler.aid_order import OrderEntry
 from compiler.calendar import Month
+from compiler.lazy_dataclass import dataclass
 from compiler.model.chart import Chart
 from compiler.model.examples import Example
 from compiler.model.formulas import Formula
 from compiler.model.types import ColumnType, ContextVar, EnumType, Period
 from compiler.model.values import Value
-from dsl.ast import Span
+from dsl.shared import Span
 
 
 @dataclass(frozen=True)

@@ -3,10 +3,9 @@ and shifts read from a terrain effects chart (its one source)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from compiler.lazy_dataclass import dataclass
 from compiler.model.conditions import Condition, GroupMode
-from dsl.ast import Span
+from dsl.shared import Span
 
 
 @dataclass(frozen=True)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 
 from compiler.calendar import Month
+from compiler.lazy_dataclass import dataclass
 from compiler.model.values import Value
-from dsl.ast import Span
+from dsl.shared import Span
 
 
 class BuiltinType(enum.StrEnum):

@@ -8,11 +8,12 @@ the chart does.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from compiler.calendar import Month
 from compiler.dice import Dice
-from dsl.ast import Span
+from compiler.lazy_dataclass import dataclass
+from dsl.shared import Span
 
 
 class Text(str):

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import assert_never
 
 from compiler import column_shifts, model
 from compiler.calendar import Month
 from compiler.diagnostics.suggest import did_you_mean
+from compiler.lazy_dataclass import dataclass
 from compiler.modifiers import Breakdown, evaluate, holds
 from compiler.query.problems import LookupUsage
 

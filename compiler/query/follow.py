@@ -230,8 +230,10 @@ def chain_odds(
     drm: int,
     when: tuple[str, ...] = (),
     sets: tuple[str, ...] = (),
+    read_drms: bool = False,
 ) -> ChainOdds:
-    """The exact chance of each final outcome of the chain that starts on `chart`.
+    """The exact chance of each final outcome of the chain that starts on `chart`, each chart's
+    DRMs read in the context `when`/`sets` when given, or with every flag false when `read_drms`.
 
     Raises:
         LookupUsage: the chart is not read by dice or keys, a key is missing or wrong.
@@ -239,7 +241,7 @@ def chain_odds(
     """
     if chart.kind not in (model.ChartKind.ROLL, model.ChartKind.REFERENCE):
         raise LookupUsage(f"chart `{chart.address}` is not rolled on or read by its keys: it starts no chain")
-    context = chain_context(game, chart, when, sets) if when or sets else None
+    context = chain_context(game, chart, when, sets) if when or sets or read_drms else None
     keys = resolve_keys(chart, given_keys)
 
     def drm_of(current: model.Chart, combo: tuple[str, ...], carried: int) -> int:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from compiler import column_shifts, model
 from compiler.crt import OddsForm, OddsProblem, Reading, read
 from compiler.diagnostics.suggest import known_values_hint
 from compiler.dice import Dice, DiceForm
+from compiler.lazy_dataclass import dataclass
 from compiler.modifiers import modified_roll
 from compiler.query.context import ContextValue, ModifierAnswer, read_context, read_modifiers, read_number
 from compiler.query.problems import LookupProblem as LookupProblem  # re-exported for callers
@@ -256,19 +256,21 @@ def answer(
     context: Mapping[str, ContextValue] | None = None,
     when: tuple[str, ...] = (),
     sets: tuple[str, ...] = (),
+    read_drms: bool = False,
 ) -> LookupResult | OddsColumnAnswer | DrmListAnswer:
     """What `chartc lookup` answers: the odds column of an odds rule for FORCES, the row a roll
     selects (with the odds column key of a CRT picked from FORCES, moved by the CRT's own column
     shifts and the shift FORCES give), or, for a chart that lists DRMs only, their total.
 
     The chart's DRMs and column shifts are read in CONTEXT (context variable id -> value) and in
-    the `--when` flags WHEN and `--set NAME=VALUE` pairs SETS; with none of them, no DRM of the
-    chart is read and `drm` is the whole modifier.
+    the `--when` flags WHEN and `--set NAME=VALUE` pairs SETS; with none of them and not
+    `read_drms` (`--read-drms`: every flag false), no DRM of the chart is read and `drm` is the
+    whole modifier.
 
     Raises:
         LookupProblem: as `lookup`; LookupUsage when FORCES pick a key also given by name.
     """
-    if when or sets:
+    if when or sets or read_drms:
         context = {**(context or {}), **read_context(game, chart, when, sets)}
     if chart.kind is model.ChartKind.DRMS and context is not None and forces is None:
         return drm_list_answer(chart, roll_text, given_keys, drm, context)

@@ -8,8 +8,6 @@ document goes through `textsafe.json_text`.
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -26,6 +24,7 @@ from compiler.chance import (
 )
 from compiler.column_shifts import ShiftBreakdown
 from compiler.crt import Reading, parse_band
+from compiler.lazy_dataclass import dataclass
 from compiler.modifiers import holds
 from compiler.query.context import ModifierAnswer, context_json, read_context, read_modifiers
 from compiler.query.lookup import (
@@ -45,6 +44,8 @@ from compiler.textsafe import json_text, printable
 
 def json_document(doc: dict[str, Any]) -> str:
     """A CLI JSON answer: indented, UTF-8 text, hidden characters escaped (see `textsafe`)."""
+    import json  # here: an answer printed as text does not import it
+
     return json_text(json.dumps(doc, ensure_ascii=False, indent=2))
 
 
@@ -255,6 +256,8 @@ def _how(reading: Reading) -> str:
 
 def odds_column_json(game: model.Game, answer: OddsColumnAnswer) -> str:
     """The odds column as one line of JSON."""
+    import json
+
     doc = {
         "game": game.id,
         "chart": answer.chart.address,
@@ -319,6 +322,7 @@ def chance_report(
     when: tuple[str, ...] = (),
     sets: tuple[str, ...] = (),
     forces: Forces | None = None,
+    read_drms: bool = False,
 ) -> ChanceReport:
     """The exact chance of each row of `chart` for the given keys at total DRM `drm`.
 
@@ -331,6 +335,8 @@ def chance_report(
             chart's DRMs read in the context `when` (flags) and `sets` (NAME=VALUE) when given.
         forces: for a CRT, the forces that pick its odds column, moved by its own column shifts
             in that context (as `chartc lookup`).
+        read_drms: read the chart's DRMs even with no `when`/`sets` (every flag false), as
+            `--read-drms` asks.
 
     Returns:
         The report; its row chances plus `no_row` sum to exactly 1.
@@ -343,7 +349,7 @@ def chance_report(
         raise LookupUsage(
             f"chart `{chart.address}` is read {_not_by_dice(chart)}, not by dice: it has no chances to give"
         )
-    context = read_context(game, chart, when, sets) if when or sets else None
+    context = read_context(game, chart, when, sets) if when or sets or read_drms else None
     crt = crt_keys(game, chart, forces, given_keys, context) if forces is not None else None
     given_keys = crt.keys if crt else given_keys
     keys = resolve_keys(chart, given_keys)

@@ -14,7 +14,7 @@ from typing import Protocol
 from compiler import model
 from compiler.calendar import Month
 from dsl import ast
-from dsl.ast import Span
+from dsl.shared import Span
 
 
 @dataclass

@@ -196,21 +196,26 @@ _INDEX_COMBINATIONS: Final = 4096
 # modified roll from there to the highest bound selects (None: no row), and the values of the first
 # row open below and of the first row open above (None: no row).
 _Table: TypeAlias = tuple[int, tuple[_V | None, ...], _V | None, _V | None]
+# What a `lookup_<id>` reads for a combination not indexed (yet): no values for any roll, so it
+# calls `select`, which indexes the combination or reads its rows.
+_UNINDEXED: Final[tuple[int, tuple[None, ...], None, None]] = (0, (), None, None)
 
 
 class _Index(Generic[_V]):
     """A chart's rows indexed for lookup: per combination of key values (built on its first
     lookup), the values each modified roll selects, as a tuple from the lowest bound a row states
-    to the highest, plus the open ends. Selects the row `_select` selects, with the same errors."""
+    to the highest, plus the open ends. Selects the row `_select` selects, with the same errors.
+    Each `lookup_<id>` reads `tables` itself (a function call is most of a lookup's time) and calls
+    `select` when that finds no values."""
 
     def __init__(self, rows: tuple[_Row[_V], ...]) -> None:
         self.rows: Final = rows
-        self._tables: dict[tuple[str, ...], _Table[_V] | None] = {}
+        self.tables: Final[dict[tuple[str, ...], _Table[_V] | None]] = {}
 
     def select(self, chart: str, keys: tuple[str, ...], modified: int | None) -> _V:
         """What `_select` returns for these rows; NoRowError when it selects no row."""
         try:
-            table = self._tables[keys]
+            table = self.tables[keys]
         except KeyError:
             table = self._table(keys)
         if table is None or modified is None:
@@ -239,8 +244,8 @@ class _Index(Generic[_V]):
             below = next((v for low, _, v in rows if low is None), None)
             above = next((v for _, high, v in rows if high is None), None)
             table = (first, by_roll, below, above)
-        if len(self._tables) < _INDEX_COMBINATIONS:
-            self._tables[keys] = table
+        if len(self.tables) < _INDEX_COMBINATIONS:
+            self.tables[keys] = table
         return table
 
 
@@ -918,7 +923,8 @@ def lookup_aa_column_choice(*, attack: Attack) -> AaColumnChoiceResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    attack = _member('aa_column_choice', 'attack', attack, ATTACK_LABELS)
+    if type(attack) is not str or attack not in ATTACK_LABELS:
+        attack = _member('aa_column_choice', 'attack', attack, ATTACK_LABELS)
     row = _select('aa_column_choice', _AA_COLUMN_CHOICE_ROWS, (attack,), None)
     return {'column': row[0]}
 
@@ -946,7 +952,8 @@ def lookup_building_defence(*, building: Building) -> BuildingDefenceResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    building = _member('building_defence', 'building', building, BUILDING_LABELS)
+    if type(building) is not str or building not in BUILDING_LABELS:
+        building = _member('building_defence', 'building', building, BUILDING_LABELS)
     row = _select('building_defence', _BUILDING_DEFENCE_ROWS, (building,), None)
     return {'ca_defence': row[0]}
 
@@ -993,7 +1000,8 @@ def lookup_strafing_geometry(*, distance: Distance) -> StrafingGeometryResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    distance = _member('strafing_geometry', 'distance', distance, DISTANCE_LABELS)
+    if type(distance) is not str or distance not in DISTANCE_LABELS:
+        distance = _member('strafing_geometry', 'distance', distance, DISTANCE_LABELS)
     row = _select('strafing_geometry', _STRAFING_GEOMETRY_ROWS, (distance,), None)
     return {'inches': row[0], 'printed': row[1]}
 
@@ -1030,11 +1038,20 @@ def lookup_aamg_damage(roll: int, *, mg: Mg, drm: int = 0) -> AamgDamageResult:
         NoRowError: no row is selected (the chart is partial: the AAMG Damage Caused Table (p. 32) is not in the
             excerpt: only the MMG No Damage band 01-35 is quoted, by the IL-2 note).
     """
-    _check_natural('aamg_damage', roll, _AAMG_DAMAGE_OUTCOMES, 'percentile (2d10, 00 = 100)')
-    mg = _member('aamg_damage', 'mg', mg, MG_LABELS)
-    _check_int('aamg_damage', 'drm', drm)
-    _check_no_drm('aamg_damage', drm, 'percentile (2d10, 00 = 100)')
-    row = _AAMG_DAMAGE_INDEX.select('aamg_damage', (mg,), roll + drm)
+    if type(roll) is not int or roll not in _AAMG_DAMAGE_OUTCOMES:
+        _check_natural('aamg_damage', roll, _AAMG_DAMAGE_OUTCOMES, 'percentile (2d10, 00 = 100)')
+    if type(mg) is not str or mg not in MG_LABELS:
+        mg = _member('aamg_damage', 'mg', mg, MG_LABELS)
+    if type(drm) is not int:
+        _check_int('aamg_damage', 'drm', drm)
+    if drm:
+        _check_no_drm('aamg_damage', drm, 'percentile (2d10, 00 = 100)')
+    modified = roll + drm
+    low, by_roll, below, above = _AAMG_DAMAGE_INDEX.tables.get((mg,)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _AAMG_DAMAGE_INDEX.select('aamg_damage', (mg,), modified)
     return {'result': row[0]}
 
 
@@ -1077,7 +1094,8 @@ def lookup_fire_order(*, fire_situation: FireSituation) -> FireOrderResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    fire_situation = _member('fire_order', 'fire_situation', fire_situation, FIRE_SITUATION_LABELS)
+    if type(fire_situation) is not str or fire_situation not in FIRE_SITUATION_LABELS:
+        fire_situation = _member('fire_order', 'fire_situation', fire_situation, FIRE_SITUATION_LABELS)
     row = _select('fire_order', _FIRE_ORDER_ROWS, (fire_situation,), None)
     return {'fires_first': row[0], 'printed': row[1]}
 
@@ -1106,7 +1124,8 @@ def lookup_fire_limits(*, fire_limit: FireLimit) -> FireLimitsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    fire_limit = _member('fire_limits', 'fire_limit', fire_limit, FIRE_LIMIT_LABELS)
+    if type(fire_limit) is not str or fire_limit not in FIRE_LIMIT_LABELS:
+        fire_limit = _member('fire_limits', 'fire_limit', fire_limit, FIRE_LIMIT_LABELS)
     row = _select('fire_limits', _FIRE_LIMITS_ROWS, (fire_limit,), None)
     return {'maximum': row[0], 'printed': row[1]}
 
@@ -1135,7 +1154,8 @@ def lookup_firepower_results(*, firepower_result: FirepowerResult) -> FirepowerR
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    firepower_result = _member('firepower_results', 'firepower_result', firepower_result, FIREPOWER_RESULT_LABELS)
+    if type(firepower_result) is not str or firepower_result not in FIREPOWER_RESULT_LABELS:
+        firepower_result = _member('firepower_results', 'firepower_result', firepower_result, FIREPOWER_RESULT_LABELS)
     row = _select('firepower_results', _FIREPOWER_RESULTS_ROWS, (firepower_result,), None)
     return {'meaning': row[0]}
 
@@ -1164,7 +1184,8 @@ def lookup_aa_damage_results(*, aa_damage_result: AaDamageResult) -> AaDamageRes
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    aa_damage_result = _member('aa_damage_results', 'aa_damage_result', aa_damage_result, AA_DAMAGE_RESULT_LABELS)
+    if type(aa_damage_result) is not str or aa_damage_result not in AA_DAMAGE_RESULT_LABELS:
+        aa_damage_result = _member('aa_damage_results', 'aa_damage_result', aa_damage_result, AA_DAMAGE_RESULT_LABELS)
     row = _select('aa_damage_results', _AA_DAMAGE_RESULTS_ROWS, (aa_damage_result,), None)
     return {'effect': row[0]}
 
@@ -1191,7 +1212,8 @@ def lookup_bomb_effect_checks(*, bomb_size: BombSize) -> BombEffectChecksResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    bomb_size = _member('bomb_effect_checks', 'bomb_size', bomb_size, BOMB_SIZE_LABELS)
+    if type(bomb_size) is not str or bomb_size not in BOMB_SIZE_LABELS:
+        bomb_size = _member('bomb_effect_checks', 'bomb_size', bomb_size, BOMB_SIZE_LABELS)
     row = _select('bomb_effect_checks', _BOMB_EFFECT_CHECKS_ROWS, (bomb_size,), None)
     return {'checks': row[0]}
 
@@ -1220,7 +1242,8 @@ def lookup_missed_target(*, miss_procedure: MissProcedure) -> MissedTargetResult
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    miss_procedure = _member('missed_target', 'miss_procedure', miss_procedure, MISS_PROCEDURE_LABELS)
+    if type(miss_procedure) is not str or miss_procedure not in MISS_PROCEDURE_LABELS:
+        miss_procedure = _member('missed_target', 'miss_procedure', miss_procedure, MISS_PROCEDURE_LABELS)
     row = _select('missed_target', _MISSED_TARGET_ROWS, (miss_procedure,), None)
     return {'radius': row[0], 'to_hit': row[1]}
 
@@ -1255,7 +1278,8 @@ def lookup_fire_modifiers(*, fire_kind: FireKind) -> FireModifiersResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    fire_kind = _member('fire_modifiers', 'fire_kind', fire_kind, FIRE_KIND_LABELS)
+    if type(fire_kind) is not str or fire_kind not in FIRE_KIND_LABELS:
+        fire_kind = _member('fire_modifiers', 'fire_kind', fire_kind, FIRE_KIND_LABELS)
     row = _select('fire_modifiers', _FIRE_MODIFIERS_ROWS, (fire_kind,), None)
     return {'modifiers': row[0], 'not_applied': row[1]}
 
@@ -1309,10 +1333,18 @@ def lookup_tank_buster_armour(roll: int, *, drm: int = 0) -> TankBusterArmourRes
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('tank_buster_armour', roll, _TANK_BUSTER_ARMOUR_OUTCOMES, 'percentile (2d10, 00 = 100)')
-    _check_int('tank_buster_armour', 'drm', drm)
-    _check_no_drm('tank_buster_armour', drm, 'percentile (2d10, 00 = 100)')
-    row = _TANK_BUSTER_ARMOUR_INDEX.select('tank_buster_armour', (), roll + drm)
+    if type(roll) is not int or roll not in _TANK_BUSTER_ARMOUR_OUTCOMES:
+        _check_natural('tank_buster_armour', roll, _TANK_BUSTER_ARMOUR_OUTCOMES, 'percentile (2d10, 00 = 100)')
+    if type(drm) is not int:
+        _check_int('tank_buster_armour', 'drm', drm)
+    if drm:
+        _check_no_drm('tank_buster_armour', drm, 'percentile (2d10, 00 = 100)')
+    modified = roll + drm
+    low, by_roll, below, above = _TANK_BUSTER_ARMOUR_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _TANK_BUSTER_ARMOUR_INDEX.select('tank_buster_armour', (), modified)
     return {'side': row[0]}
 
 
@@ -1364,9 +1396,16 @@ def lookup_aircraft_table_columns(value: int, *, drm: int = 0) -> AircraftTableC
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_value('aircraft_table_columns', 'table_column', value, 1, 11)
-    _check_int('aircraft_table_columns', 'drm', drm)
-    row = _AIRCRAFT_TABLE_COLUMNS_INDEX.select('aircraft_table_columns', (), value + drm)
+    if type(value) is not int or value < 1 or value > 11:
+        _check_value('aircraft_table_columns', 'table_column', value, 1, 11)
+    if type(drm) is not int:
+        _check_int('aircraft_table_columns', 'drm', drm)
+    modified = value + drm
+    low, by_roll, below, above = _AIRCRAFT_TABLE_COLUMNS_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _AIRCRAFT_TABLE_COLUMNS_INDEX.select('aircraft_table_columns', (), modified)
     return {'contents': row[0]}
 
 
@@ -1402,11 +1441,20 @@ def lookup_il2_aamg(roll: int, *, mg: Mg, drm: int = 0) -> Il2AamgResult:
         NoRowError: no row is selected (the chart is partial: the AAMG Damage Caused Table (p. 32) is not in the
             excerpt: only the MMG No Damage band 01-35 is quoted, by the IL-2 note).
     """
-    _check_natural('il2_aamg', roll, _IL2_AAMG_OUTCOMES, 'percentile (2d10, 00 = 100)')
-    mg = _member('il2_aamg', 'mg', mg, MG_LABELS)
-    _check_int('il2_aamg', 'drm', drm)
-    _check_no_drm('il2_aamg', drm, 'percentile (2d10, 00 = 100)')
-    row = _IL2_AAMG_INDEX.select('il2_aamg', (mg,), roll + drm)
+    if type(roll) is not int or roll not in _IL2_AAMG_OUTCOMES:
+        _check_natural('il2_aamg', roll, _IL2_AAMG_OUTCOMES, 'percentile (2d10, 00 = 100)')
+    if type(mg) is not str or mg not in MG_LABELS:
+        mg = _member('il2_aamg', 'mg', mg, MG_LABELS)
+    if type(drm) is not int:
+        _check_int('il2_aamg', 'drm', drm)
+    if drm:
+        _check_no_drm('il2_aamg', drm, 'percentile (2d10, 00 = 100)')
+    modified = roll + drm
+    low, by_roll, below, above = _IL2_AAMG_INDEX.tables.get((mg,)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _IL2_AAMG_INDEX.select('il2_aamg', (mg,), modified)
     return {'result': row[0]}
 
 

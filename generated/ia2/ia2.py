@@ -196,21 +196,26 @@ _INDEX_COMBINATIONS: Final = 4096
 # modified roll from there to the highest bound selects (None: no row), and the values of the first
 # row open below and of the first row open above (None: no row).
 _Table: TypeAlias = tuple[int, tuple[_V | None, ...], _V | None, _V | None]
+# What a `lookup_<id>` reads for a combination not indexed (yet): no values for any roll, so it
+# calls `select`, which indexes the combination or reads its rows.
+_UNINDEXED: Final[tuple[int, tuple[None, ...], None, None]] = (0, (), None, None)
 
 
 class _Index(Generic[_V]):
     """A chart's rows indexed for lookup: per combination of key values (built on its first
     lookup), the values each modified roll selects, as a tuple from the lowest bound a row states
-    to the highest, plus the open ends. Selects the row `_select` selects, with the same errors."""
+    to the highest, plus the open ends. Selects the row `_select` selects, with the same errors.
+    Each `lookup_<id>` reads `tables` itself (a function call is most of a lookup's time) and calls
+    `select` when that finds no values."""
 
     def __init__(self, rows: tuple[_Row[_V], ...]) -> None:
         self.rows: Final = rows
-        self._tables: dict[tuple[str, ...], _Table[_V] | None] = {}
+        self.tables: Final[dict[tuple[str, ...], _Table[_V] | None]] = {}
 
     def select(self, chart: str, keys: tuple[str, ...], modified: int | None) -> _V:
         """What `_select` returns for these rows; NoRowError when it selects no row."""
         try:
-            table = self._tables[keys]
+            table = self.tables[keys]
         except KeyError:
             table = self._table(keys)
         if table is None or modified is None:
@@ -239,8 +244,8 @@ class _Index(Generic[_V]):
             below = next((v for low, _, v in rows if low is None), None)
             above = next((v for _, high, v in rows if high is None), None)
             table = (first, by_roll, below, above)
-        if len(self._tables) < _INDEX_COMBINATIONS:
-            self._tables[keys] = table
+        if len(self.tables) < _INDEX_COMBINATIONS:
+            self.tables[keys] = table
         return table
 
 
@@ -1463,7 +1468,8 @@ def lookup_awards(*, award: Award) -> AwardsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    award = _member('awards', 'award', award, AWARD_LABELS)
+    if type(award) is not str or award not in AWARD_LABELS:
+        award = _member('awards', 'award', award, AWARD_LABELS)
     row = _select('awards', _AWARDS_ROWS, (award,), None)
     return {'at': row[0], 'counted': row[1], 'how': row[2], 'prestige': row[3]}
 
@@ -1496,9 +1502,16 @@ def lookup_knights_cross(roll: int, *, drm: int = 0) -> KnightsCrossResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('knights_cross', roll, _KNIGHTS_CROSS_OUTCOMES, '1d6')
-    _check_int('knights_cross', 'drm', drm)
-    row = _KNIGHTS_CROSS_INDEX.select('knights_cross', (), roll + drm)
+    if type(roll) is not int or roll not in _KNIGHTS_CROSS_OUTCOMES:
+        _check_natural('knights_cross', roll, _KNIGHTS_CROSS_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('knights_cross', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _KNIGHTS_CROSS_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _KNIGHTS_CROSS_INDEX.select('knights_cross', (), modified)
     return {'result': row[0]}
 
 
@@ -1563,9 +1576,16 @@ def lookup_promotion(roll: int, *, drm: int = 0) -> PromotionResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('promotion', roll, _PROMOTION_OUTCOMES, '1d6')
-    _check_int('promotion', 'drm', drm)
-    row = _PROMOTION_INDEX.select('promotion', (), roll + drm)
+    if type(roll) is not int or roll not in _PROMOTION_OUTCOMES:
+        _check_natural('promotion', roll, _PROMOTION_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('promotion', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _PROMOTION_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _PROMOTION_INDEX.select('promotion', (), modified)
     return {'result': row[0]}
 
 
@@ -1655,7 +1675,10 @@ def lookup_promotion_attempts(*, promotion_attempt: PromotionAttempt) -> Promoti
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    promotion_attempt = _member('promotion_attempts', 'promotion_attempt', promotion_attempt, PROMOTION_ATTEMPT_LABELS)
+    if type(promotion_attempt) is not str or promotion_attempt not in PROMOTION_ATTEMPT_LABELS:
+        promotion_attempt = _member(
+            'promotion_attempts', 'promotion_attempt', promotion_attempt, PROMOTION_ATTEMPT_LABELS
+        )
     row = _select('promotion_attempts', _PROMOTION_ATTEMPTS_ROWS, (promotion_attempt,), None)
     return {'service': row[0], 'after': row[1]}
 
@@ -1686,9 +1709,16 @@ def lookup_generalmajor(roll: int, *, drm: int = 0) -> GeneralmajorResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('generalmajor', roll, _GENERALMAJOR_OUTCOMES, '1d6')
-    _check_int('generalmajor', 'drm', drm)
-    row = _GENERALMAJOR_INDEX.select('generalmajor', (), roll + drm)
+    if type(roll) is not int or roll not in _GENERALMAJOR_OUTCOMES:
+        _check_natural('generalmajor', roll, _GENERALMAJOR_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('generalmajor', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _GENERALMAJOR_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _GENERALMAJOR_INDEX.select('generalmajor', (), modified)
     return {'result': row[0]}
 
 
@@ -1733,7 +1763,8 @@ def lookup_skills(*, skill: Skill) -> SkillsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    skill = _member('skills', 'skill', skill, SKILL_LABELS)
+    if type(skill) is not str or skill not in SKILL_LABELS:
+        skill = _member('skills', 'skill', skill, SKILL_LABELS)
     row = _select('skills', _SKILLS_ROWS, (skill,), None)
     return {'cost': row[0], 'crew': row[1]}
 
@@ -1765,7 +1796,8 @@ def lookup_advanced_maneuvers(*, maneuver: Maneuver) -> AdvancedManeuversResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    maneuver = _member('advanced_maneuvers', 'maneuver', maneuver, MANEUVER_LABELS)
+    if type(maneuver) is not str or maneuver not in MANEUVER_LABELS:
+        maneuver = _member('advanced_maneuvers', 'maneuver', maneuver, MANEUVER_LABELS)
     row = _select('advanced_maneuvers', _ADVANCED_MANEUVERS_ROWS, (maneuver,), None)
     return {'number': row[0], 'effect': row[1], 'cost': row[2]}
 
@@ -1800,7 +1832,8 @@ def lookup_prestige_costs(*, prestige_use: PrestigeUse) -> PrestigeCostsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    prestige_use = _member('prestige_costs', 'prestige_use', prestige_use, PRESTIGE_USE_LABELS)
+    if type(prestige_use) is not str or prestige_use not in PRESTIGE_USE_LABELS:
+        prestige_use = _member('prestige_costs', 'prestige_use', prestige_use, PRESTIGE_USE_LABELS)
     row = _select('prestige_costs', _PRESTIGE_COSTS_ROWS, (prestige_use,), None)
     return {'points': row[0], 'use': row[1]}
 
@@ -1836,10 +1869,18 @@ def lookup_r4(roll: int, *, interceptor: Interceptor, drm: int = 0) -> R4Result:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('R4', roll, _R4_OUTCOMES, '1d6')
-    interceptor = _member('R4', 'interceptor', interceptor, INTERCEPTOR_LABELS)
-    _check_int('R4', 'drm', drm)
-    row = _R4_INDEX.select('R4', (interceptor,), roll + drm)
+    if type(roll) is not int or roll not in _R4_OUTCOMES:
+        _check_natural('R4', roll, _R4_OUTCOMES, '1d6')
+    if type(interceptor) is not str or interceptor not in INTERCEPTOR_LABELS:
+        interceptor = _member('R4', 'interceptor', interceptor, INTERCEPTOR_LABELS)
+    if type(drm) is not int:
+        _check_int('R4', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _R4_INDEX.tables.get((interceptor,)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _R4_INDEX.select('R4', (interceptor,), modified)
     return {'result': row[0]}
 
 
@@ -1907,10 +1948,18 @@ def lookup_r5(roll: int, *, fighter: Fighter, drm: int = 0) -> R5Result:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('R5', roll, _R5_OUTCOMES, '1d6')
-    fighter = _member('R5', 'fighter', fighter, FIGHTER_LABELS)
-    _check_int('R5', 'drm', drm)
-    row = _R5_INDEX.select('R5', (fighter,), roll + drm)
+    if type(roll) is not int or roll not in _R5_OUTCOMES:
+        _check_natural('R5', roll, _R5_OUTCOMES, '1d6')
+    if type(fighter) is not str or fighter not in FIGHTER_LABELS:
+        fighter = _member('R5', 'fighter', fighter, FIGHTER_LABELS)
+    if type(drm) is not int:
+        _check_int('R5', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _R5_INDEX.tables.get((fighter,)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _R5_INDEX.select('R5', (fighter,), modified)
     return {'result': row[0]}
 
 
@@ -1963,9 +2012,16 @@ def lookup_extended_burst(roll: int, *, drm: int = 0) -> ExtendedBurstResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('extended_burst', roll, _EXTENDED_BURST_OUTCOMES, '2d6')
-    _check_int('extended_burst', 'drm', drm)
-    row = _EXTENDED_BURST_INDEX.select('extended_burst', (), roll + drm)
+    if type(roll) is not int or roll not in _EXTENDED_BURST_OUTCOMES:
+        _check_natural('extended_burst', roll, _EXTENDED_BURST_OUTCOMES, '2d6')
+    if type(drm) is not int:
+        _check_int('extended_burst', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _EXTENDED_BURST_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _EXTENDED_BURST_INDEX.select('extended_burst', (), modified)
     return {'result': row[0]}
 
 
@@ -2006,7 +2062,8 @@ def lookup_range_effects(*, range_: Range) -> RangeEffectsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    range_ = _member('range_effects', 'range_', range_, RANGE_LABELS)
+    if type(range_) is not str or range_ not in RANGE_LABELS:
+        range_ = _member('range_effects', 'range_', range_, RANGE_LABELS)
     row = _select('range_effects', _RANGE_EFFECTS_ROWS, (range_,), None)
     return {'others': row[0], 'b17_formation': row[1]}
 
@@ -2037,9 +2094,16 @@ def lookup_repair(value: int, *, drm: int = 0) -> RepairResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_value('repair', 'systems_damaged', value, 1, None)
-    _check_int('repair', 'drm', drm)
-    row = _REPAIR_INDEX.select('repair', (), value + drm)
+    if type(value) is not int or value < 1:
+        _check_value('repair', 'systems_damaged', value, 1, None)
+    if type(drm) is not int:
+        _check_int('repair', 'drm', drm)
+    modified = value + drm
+    low, by_roll, below, above = _REPAIR_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _REPAIR_INDEX.select('repair', (), modified)
     return {'result': row[0]}
 
 
@@ -2094,9 +2158,16 @@ def lookup_bomb_detonation(roll: int, *, drm: int = 0) -> BombDetonationResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('bomb_detonation', roll, _BOMB_DETONATION_OUTCOMES, '2d6')
-    _check_int('bomb_detonation', 'drm', drm)
-    row = _BOMB_DETONATION_INDEX.select('bomb_detonation', (), roll + drm)
+    if type(roll) is not int or roll not in _BOMB_DETONATION_OUTCOMES:
+        _check_natural('bomb_detonation', roll, _BOMB_DETONATION_OUTCOMES, '2d6')
+    if type(drm) is not int:
+        _check_int('bomb_detonation', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _BOMB_DETONATION_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _BOMB_DETONATION_INDEX.select('bomb_detonation', (), modified)
     return {'result': row[0]}
 
 
@@ -2147,9 +2218,16 @@ def lookup_flak(roll: int, *, drm: int = 0) -> FlakResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('flak', roll, _FLAK_OUTCOMES, '1d6 minus 3, minimum 0')
-    _check_int('flak', 'drm', drm)
-    row = _FLAK_INDEX.select('flak', (), roll + drm)
+    if type(roll) is not int or roll not in _FLAK_OUTCOMES:
+        _check_natural('flak', roll, _FLAK_OUTCOMES, '1d6 minus 3, minimum 0')
+    if type(drm) is not int:
+        _check_int('flak', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _FLAK_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _FLAK_INDEX.select('flak', (), modified)
     return {'hits': row[0], 'damage': row[1]}
 
 
@@ -2191,9 +2269,16 @@ def lookup_crash_enroute(roll: int, *, drm: int = 0) -> CrashEnrouteResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('crash_enroute', roll, _CRASH_ENROUTE_OUTCOMES, '1d10')
-    _check_int('crash_enroute', 'drm', drm)
-    row = _CRASH_ENROUTE_INDEX.select('crash_enroute', (), roll + drm)
+    if type(roll) is not int or roll not in _CRASH_ENROUTE_OUTCOMES:
+        _check_natural('crash_enroute', roll, _CRASH_ENROUTE_OUTCOMES, '1d10')
+    if type(drm) is not int:
+        _check_int('crash_enroute', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _CRASH_ENROUTE_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _CRASH_ENROUTE_INDEX.select('crash_enroute', (), modified)
     return {'result': row[0]}
 
 
@@ -2285,9 +2370,16 @@ def lookup_crash_credit(roll: int, *, drm: int = 0) -> CrashCreditResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('crash_credit', roll, _CRASH_CREDIT_OUTCOMES, '1d6')
-    _check_int('crash_credit', 'drm', drm)
-    row = _CRASH_CREDIT_INDEX.select('crash_credit', (), roll + drm)
+    if type(roll) is not int or roll not in _CRASH_CREDIT_OUTCOMES:
+        _check_natural('crash_credit', roll, _CRASH_CREDIT_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('crash_credit', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _CRASH_CREDIT_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _CRASH_CREDIT_INDEX.select('crash_credit', (), modified)
     return {'result': row[0]}
 
 
@@ -2612,7 +2704,8 @@ def lookup_escort_range(*, escort_arc: EscortArc) -> EscortRangeResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    escort_arc = _member('escort_range', 'escort_arc', escort_arc, ESCORT_ARC_LABELS)
+    if type(escort_arc) is not str or escort_arc not in ESCORT_ARC_LABELS:
+        escort_arc = _member('escort_range', 'escort_arc', escort_arc, ESCORT_ARC_LABELS)
     row = _select('escort_range', _ESCORT_RANGE_ROWS, (escort_arc,), None)
     return {'fighter': row[0], 'configuration': row[1], 'from': row[2]}
 
@@ -2640,7 +2733,10 @@ def lookup_standard_maneuvers(*, standard_maneuver: StandardManeuver) -> Standar
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    standard_maneuver = _member('standard_maneuvers', 'standard_maneuver', standard_maneuver, STANDARD_MANEUVER_LABELS)
+    if type(standard_maneuver) is not str or standard_maneuver not in STANDARD_MANEUVER_LABELS:
+        standard_maneuver = _member(
+            'standard_maneuvers', 'standard_maneuver', standard_maneuver, STANDARD_MANEUVER_LABELS
+        )
     row = _select('standard_maneuvers', _STANDARD_MANEUVERS_ROWS, (standard_maneuver,), None)
     return {'effect': row[0]}
 
@@ -2684,7 +2780,8 @@ def lookup_injury_effects(*, injury: Injury) -> InjuryEffectsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    injury = _member('injury_effects', 'injury', injury, INJURY_LABELS)
+    if type(injury) is not str or injury not in INJURY_LABELS:
+        injury = _member('injury_effects', 'injury', injury, INJURY_LABELS)
     row = _select('injury_effects', _INJURY_EFFECTS_ROWS, (injury,), None)
     return {
         'duration': row[0], 'sorties_chart': row[1], 'landing': row[2], 'parachute': row[3], 'initiative': row[4],
@@ -2718,8 +2815,10 @@ def lookup_starting_experience(*, game_mode: GameMode, rank_track: RankTrack) ->
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    game_mode = _member('starting_experience', 'game_mode', game_mode, GAME_MODE_LABELS)
-    rank_track = _member('starting_experience', 'rank_track', rank_track, RANK_TRACK_LABELS)
+    if type(game_mode) is not str or game_mode not in GAME_MODE_LABELS:
+        game_mode = _member('starting_experience', 'game_mode', game_mode, GAME_MODE_LABELS)
+    if type(rank_track) is not str or rank_track not in RANK_TRACK_LABELS:
+        rank_track = _member('starting_experience', 'rank_track', rank_track, RANK_TRACK_LABELS)
     row = _select('starting_experience', _STARTING_EXPERIENCE_ROWS, (game_mode, rank_track), None)
     return {'experience': row[0]}
 
@@ -2763,7 +2862,8 @@ def lookup_ability_fatigue(*, ability: Ability) -> AbilityFatigueResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    ability = _member('ability_fatigue', 'ability', ability, ABILITY_LABELS)
+    if type(ability) is not str or ability not in ABILITY_LABELS:
+        ability = _member('ability_fatigue', 'ability', ability, ABILITY_LABELS)
     row = _select('ability_fatigue', _ABILITY_FATIGUE_ROWS, (ability,), None)
     return {'first_rank': row[0], 'fatigue': row[1], 'extra': row[2]}
 
@@ -2796,7 +2896,8 @@ def lookup_night_owl_frequency(*, month: str) -> NightOwlFrequencyResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('night_owl_frequency', 'month', month, _NIGHT_OWL_FREQUENCY_MONTHS)
+    if type(month) is not str or month not in _NIGHT_OWL_FREQUENCY_MONTHS:
+        _check_member('night_owl_frequency', 'month', month, _NIGHT_OWL_FREQUENCY_MONTHS)
     row = _select('night_owl_frequency', _NIGHT_OWL_FREQUENCY_ROWS, (month,), None)
     return {'frequency': row[0]}
 
@@ -2829,7 +2930,8 @@ def lookup_fatigue_accrual(*, fatigue_event: FatigueEvent) -> FatigueAccrualResu
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    fatigue_event = _member('fatigue_accrual', 'fatigue_event', fatigue_event, FATIGUE_EVENT_LABELS)
+    if type(fatigue_event) is not str or fatigue_event not in FATIGUE_EVENT_LABELS:
+        fatigue_event = _member('fatigue_accrual', 'fatigue_event', fatigue_event, FATIGUE_EVENT_LABELS)
     row = _select('fatigue_accrual', _FATIGUE_ACCRUAL_ROWS, (fatigue_event,), None)
     return {'change': row[0], 'how': row[1]}
 
@@ -2860,7 +2962,8 @@ def lookup_pilot_quality_effects(*, pilot_quality: PilotQuality) -> PilotQuality
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    pilot_quality = _member('pilot_quality_effects', 'pilot_quality', pilot_quality, PILOT_QUALITY_LABELS)
+    if type(pilot_quality) is not str or pilot_quality not in PILOT_QUALITY_LABELS:
+        pilot_quality = _member('pilot_quality_effects', 'pilot_quality', pilot_quality, PILOT_QUALITY_LABELS)
     row = _select('pilot_quality_effects', _PILOT_QUALITY_EFFECTS_ROWS, (pilot_quality,), None)
     return {'hits': row[0], 'initiative': row[1]}
 
@@ -2897,7 +3000,8 @@ def lookup_allied_skill_effects(*, allied_skill: AlliedSkill) -> AlliedSkillEffe
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    allied_skill = _member('allied_skill_effects', 'allied_skill', allied_skill, ALLIED_SKILL_LABELS)
+    if type(allied_skill) is not str or allied_skill not in ALLIED_SKILL_LABELS:
+        allied_skill = _member('allied_skill_effects', 'allied_skill', allied_skill, ALLIED_SKILL_LABELS)
     row = _select('allied_skill_effects', _ALLIED_SKILL_EFFECTS_ROWS, (allied_skill,), None)
     return {'effect': row[0]}
 
@@ -2942,7 +3046,8 @@ def lookup_spitfire_ace(*, month: str) -> SpitfireAceResult:
             May 1945 only; a combined game (10.13) uses 10.6 from March 1943, and no aircraft is printed for March
             1943 to February 1944).
     """
-    _check_member('spitfire_ace', 'month', month, _SPITFIRE_ACE_MONTHS)
+    if type(month) is not str or month not in _SPITFIRE_ACE_MONTHS:
+        _check_member('spitfire_ace', 'month', month, _SPITFIRE_ACE_MONTHS)
     row = _select('spitfire_ace', _SPITFIRE_ACE_ROWS, (month,), None)
     return {'ace': row[0], 'victories': row[1], 'aircraft': row[2], 'unit': row[3], 'skills': row[4]}
 
@@ -2976,7 +3081,8 @@ def lookup_green_pilot_penalties(*, green_penalty: GreenPenalty) -> GreenPilotPe
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    green_penalty = _member('green_pilot_penalties', 'green_penalty', green_penalty, GREEN_PENALTY_LABELS)
+    if type(green_penalty) is not str or green_penalty not in GREEN_PENALTY_LABELS:
+        green_penalty = _member('green_pilot_penalties', 'green_penalty', green_penalty, GREEN_PENALTY_LABELS)
     row = _select('green_pilot_penalties', _GREEN_PILOT_PENALTIES_ROWS, (green_penalty,), None)
     return {'limitation': row[0], 'applies_to': row[1]}
 
@@ -3009,7 +3115,8 @@ def lookup_combined_substitutions(*, ia1_aircraft: Ia1Aircraft) -> CombinedSubst
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    ia1_aircraft = _member('combined_substitutions', 'ia1_aircraft', ia1_aircraft, IA1_AIRCRAFT_LABELS)
+    if type(ia1_aircraft) is not str or ia1_aircraft not in IA1_AIRCRAFT_LABELS:
+        ia1_aircraft = _member('combined_substitutions', 'ia1_aircraft', ia1_aircraft, IA1_AIRCRAFT_LABELS)
     row = _select('combined_substitutions', _COMBINED_SUBSTITUTIONS_ROWS, (ia1_aircraft,), None)
     return {'use': row[0]}
 
@@ -3041,7 +3148,8 @@ def lookup_combined_modifications(*, ia1_modified: Ia1Modified) -> CombinedModif
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    ia1_modified = _member('combined_modifications', 'ia1_modified', ia1_modified, IA1_MODIFIED_LABELS)
+    if type(ia1_modified) is not str or ia1_modified not in IA1_MODIFIED_LABELS:
+        ia1_modified = _member('combined_modifications', 'ia1_modified', ia1_modified, IA1_MODIFIED_LABELS)
     row = _select('combined_modifications', _COMBINED_MODIFICATIONS_ROWS, (ia1_modified,), None)
     return {'change': row[0]}
 
@@ -3070,7 +3178,8 @@ def lookup_aircraft_loss_penalty(*, aircraft_loss: AircraftLoss) -> AircraftLoss
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    aircraft_loss = _member('aircraft_loss_penalty', 'aircraft_loss', aircraft_loss, AIRCRAFT_LOSS_LABELS)
+    if type(aircraft_loss) is not str or aircraft_loss not in AIRCRAFT_LOSS_LABELS:
+        aircraft_loss = _member('aircraft_loss_penalty', 'aircraft_loss', aircraft_loss, AIRCRAFT_LOSS_LABELS)
     row = _select('aircraft_loss_penalty', _AIRCRAFT_LOSS_PENALTY_ROWS, (aircraft_loss,), None)
     return {'vp': row[0]}
 
@@ -3100,7 +3209,8 @@ def lookup_me163_combat_limits(*, me163_limit: Me163Limit) -> Me163CombatLimitsR
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    me163_limit = _member('me163_combat_limits', 'me163_limit', me163_limit, ME163_LIMIT_LABELS)
+    if type(me163_limit) is not str or me163_limit not in ME163_LIMIT_LABELS:
+        me163_limit = _member('me163_combat_limits', 'me163_limit', me163_limit, ME163_LIMIT_LABELS)
     row = _select('me163_combat_limits', _ME163_COMBAT_LIMITS_ROWS, (me163_limit,), None)
     return {'passes': row[0], 'rounds': row[1]}
 
@@ -3130,7 +3240,8 @@ def lookup_engine_damage_speed(*, engine_damage: EngineDamage) -> EngineDamageSp
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    engine_damage = _member('engine_damage_speed', 'engine_damage', engine_damage, ENGINE_DAMAGE_LABELS)
+    if type(engine_damage) is not str or engine_damage not in ENGINE_DAMAGE_LABELS:
+        engine_damage = _member('engine_damage_speed', 'engine_damage', engine_damage, ENGINE_DAMAGE_LABELS)
     row = _select('engine_damage_speed', _ENGINE_DAMAGE_SPEED_ROWS, (engine_damage,), None)
     return {'speed': row[0]}
 
@@ -3162,7 +3273,8 @@ def lookup_dated_rules(*, dated_rule: DatedRule) -> DatedRulesResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    dated_rule = _member('dated_rules', 'dated_rule', dated_rule, DATED_RULE_LABELS)
+    if type(dated_rule) is not str or dated_rule not in DATED_RULE_LABELS:
+        dated_rule = _member('dated_rules', 'dated_rule', dated_rule, DATED_RULE_LABELS)
     row = _select('dated_rules', _DATED_RULES_ROWS, (dated_rule,), None)
     return {'from': row[0], 'when': row[1]}
 
@@ -3193,9 +3305,16 @@ def lookup_straggler(roll: int, *, drm: int = 0) -> StragglerResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('straggler', roll, _STRAGGLER_OUTCOMES, '1d6')
-    _check_int('straggler', 'drm', drm)
-    row = _STRAGGLER_INDEX.select('straggler', (), roll + drm)
+    if type(roll) is not int or roll not in _STRAGGLER_OUTCOMES:
+        _check_natural('straggler', roll, _STRAGGLER_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('straggler', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _STRAGGLER_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _STRAGGLER_INDEX.select('straggler', (), modified)
     return {'result': row[0]}
 
 
@@ -3237,9 +3356,16 @@ def lookup_limited_scrounging(roll: int, *, drm: int = 0) -> LimitedScroungingRe
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('limited_scrounging', roll, _LIMITED_SCROUNGING_OUTCOMES, '1d6')
-    _check_int('limited_scrounging', 'drm', drm)
-    row = _LIMITED_SCROUNGING_INDEX.select('limited_scrounging', (), roll + drm)
+    if type(roll) is not int or roll not in _LIMITED_SCROUNGING_OUTCOMES:
+        _check_natural('limited_scrounging', roll, _LIMITED_SCROUNGING_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('limited_scrounging', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _LIMITED_SCROUNGING_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _LIMITED_SCROUNGING_INDEX.select('limited_scrounging', (), modified)
     return {'result': row[0]}
 
 
@@ -3281,9 +3407,16 @@ def lookup_scrounging_new_aircraft(roll: int, *, drm: int = 0) -> ScroungingNewA
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('scrounging_new_aircraft', roll, _SCROUNGING_NEW_AIRCRAFT_OUTCOMES, '1d6')
-    _check_int('scrounging_new_aircraft', 'drm', drm)
-    row = _SCROUNGING_NEW_AIRCRAFT_INDEX.select('scrounging_new_aircraft', (), roll + drm)
+    if type(roll) is not int or roll not in _SCROUNGING_NEW_AIRCRAFT_OUTCOMES:
+        _check_natural('scrounging_new_aircraft', roll, _SCROUNGING_NEW_AIRCRAFT_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('scrounging_new_aircraft', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _SCROUNGING_NEW_AIRCRAFT_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _SCROUNGING_NEW_AIRCRAFT_INDEX.select('scrounging_new_aircraft', (), modified)
     return {'result': row[0]}
 
 
@@ -3325,9 +3458,16 @@ def lookup_cooperative_assist(roll: int, *, drm: int = 0) -> CooperativeAssistRe
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('cooperative_assist', roll, _COOPERATIVE_ASSIST_OUTCOMES, '1d6')
-    _check_int('cooperative_assist', 'drm', drm)
-    row = _COOPERATIVE_ASSIST_INDEX.select('cooperative_assist', (), roll + drm)
+    if type(roll) is not int or roll not in _COOPERATIVE_ASSIST_OUTCOMES:
+        _check_natural('cooperative_assist', roll, _COOPERATIVE_ASSIST_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('cooperative_assist', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _COOPERATIVE_ASSIST_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _COOPERATIVE_ASSIST_INDEX.select('cooperative_assist', (), modified)
     return {'result': row[0]}
 
 
@@ -3369,9 +3509,16 @@ def lookup_me163_out_of_fuel(roll: int, *, drm: int = 0) -> Me163OutOfFuelResult
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('me163_out_of_fuel', roll, _ME163_OUT_OF_FUEL_OUTCOMES, '1d6')
-    _check_int('me163_out_of_fuel', 'drm', drm)
-    row = _ME163_OUT_OF_FUEL_INDEX.select('me163_out_of_fuel', (), roll + drm)
+    if type(roll) is not int or roll not in _ME163_OUT_OF_FUEL_OUTCOMES:
+        _check_natural('me163_out_of_fuel', roll, _ME163_OUT_OF_FUEL_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('me163_out_of_fuel', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _ME163_OUT_OF_FUEL_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _ME163_OUT_OF_FUEL_INDEX.select('me163_out_of_fuel', (), modified)
     return {'result': row[0]}
 
 
@@ -3413,9 +3560,16 @@ def lookup_crew_injury_armored(roll: int, *, drm: int = 0) -> CrewInjuryArmoredR
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('crew_injury_armored', roll, _CREW_INJURY_ARMORED_OUTCOMES, '2d6')
-    _check_int('crew_injury_armored', 'drm', drm)
-    row = _CREW_INJURY_ARMORED_INDEX.select('crew_injury_armored', (), roll + drm)
+    if type(roll) is not int or roll not in _CREW_INJURY_ARMORED_OUTCOMES:
+        _check_natural('crew_injury_armored', roll, _CREW_INJURY_ARMORED_OUTCOMES, '2d6')
+    if type(drm) is not int:
+        _check_int('crew_injury_armored', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _CREW_INJURY_ARMORED_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _CREW_INJURY_ARMORED_INDEX.select('crew_injury_armored', (), modified)
     return {'result': row[0]}
 
 
@@ -3459,9 +3613,16 @@ def lookup_r6(value: int, *, drm: int = 0) -> R6Result:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_value('R6', 'fatigue', value, 0, None)
-    _check_int('R6', 'drm', drm)
-    row = _R6_INDEX.select('R6', (), value + drm)
+    if type(value) is not int or value < 0:
+        _check_value('R6', 'fatigue', value, 0, None)
+    if type(drm) is not int:
+        _check_int('R6', 'drm', drm)
+    modified = value + drm
+    low, by_roll, below, above = _R6_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _R6_INDEX.select('R6', (), modified)
     return {'effect': row[0]}
 
 
@@ -3516,11 +3677,20 @@ def lookup_r7(roll: int, *, period: Period, drm: int = 0) -> R7Result:
         NoRowError: no row is selected (the chart is partial: the transcription stops after the Veteran 1 Skill row:
             the higher results (by 10.6, two-skill veterans and Aces) are missing).
     """
-    _check_natural('R7', roll, _R7_OUTCOMES, 'percentile (2d10, 00 = 100)')
-    period = _member('R7', 'period', period, PERIOD_LABELS)
-    _check_int('R7', 'drm', drm)
-    _check_no_drm('R7', drm, 'percentile (2d10, 00 = 100)')
-    row = _R7_INDEX.select('R7', (period,), roll + drm)
+    if type(roll) is not int or roll not in _R7_OUTCOMES:
+        _check_natural('R7', roll, _R7_OUTCOMES, 'percentile (2d10, 00 = 100)')
+    if type(period) is not str or period not in PERIOD_LABELS:
+        period = _member('R7', 'period', period, PERIOD_LABELS)
+    if type(drm) is not int:
+        _check_int('R7', 'drm', drm)
+    if drm:
+        _check_no_drm('R7', drm, 'percentile (2d10, 00 = 100)')
+    modified = roll + drm
+    low, by_roll, below, above = _R7_INDEX.tables.get((period,)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _R7_INDEX.select('R7', (period,), modified)
     return {'pilot': row[0]}
 
 
@@ -3587,11 +3757,20 @@ def lookup_r8(roll: int, *, period: Period, drm: int = 0) -> R8Result:
         NoRowError: no row is selected (the chart is partial: the transcription stops after the Veteran 1 Skill row:
             the higher results (by 10.6, two-skill veterans and Aces) are missing).
     """
-    _check_natural('R8', roll, _R8_OUTCOMES, 'percentile (2d10, 00 = 100)')
-    period = _member('R8', 'period', period, PERIOD_LABELS)
-    _check_int('R8', 'drm', drm)
-    _check_no_drm('R8', drm, 'percentile (2d10, 00 = 100)')
-    row = _R8_INDEX.select('R8', (period,), roll + drm)
+    if type(roll) is not int or roll not in _R8_OUTCOMES:
+        _check_natural('R8', roll, _R8_OUTCOMES, 'percentile (2d10, 00 = 100)')
+    if type(period) is not str or period not in PERIOD_LABELS:
+        period = _member('R8', 'period', period, PERIOD_LABELS)
+    if type(drm) is not int:
+        _check_int('R8', 'drm', drm)
+    if drm:
+        _check_no_drm('R8', drm, 'percentile (2d10, 00 = 100)')
+    modified = roll + drm
+    low, by_roll, below, above = _R8_INDEX.tables.get((period,)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _R8_INDEX.select('R8', (period,), modified)
     return {'pilot': row[0]}
 
 
@@ -3636,9 +3815,16 @@ def lookup_allied_fighter_skills(roll: int, *, drm: int = 0) -> AlliedFighterSki
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('allied_fighter_skills', roll, _ALLIED_FIGHTER_SKILLS_OUTCOMES, '1d10')
-    _check_int('allied_fighter_skills', 'drm', drm)
-    row = _ALLIED_FIGHTER_SKILLS_INDEX.select('allied_fighter_skills', (), roll + drm)
+    if type(roll) is not int or roll not in _ALLIED_FIGHTER_SKILLS_OUTCOMES:
+        _check_natural('allied_fighter_skills', roll, _ALLIED_FIGHTER_SKILLS_OUTCOMES, '1d10')
+    if type(drm) is not int:
+        _check_int('allied_fighter_skills', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _ALLIED_FIGHTER_SKILLS_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _ALLIED_FIGHTER_SKILLS_INDEX.select('allied_fighter_skills', (), modified)
     return {'skill': row[0]}
 
 
@@ -3687,9 +3873,16 @@ def lookup_p47_aces(roll: int, *, drm: int = 0) -> P47AcesResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('p47_aces', roll, _P47_ACES_OUTCOMES, '1d10')
-    _check_int('p47_aces', 'drm', drm)
-    row = _P47_ACES_INDEX.select('p47_aces', (), roll + drm)
+    if type(roll) is not int or roll not in _P47_ACES_OUTCOMES:
+        _check_natural('p47_aces', roll, _P47_ACES_OUTCOMES, '1d10')
+    if type(drm) is not int:
+        _check_int('p47_aces', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _P47_ACES_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _P47_ACES_INDEX.select('p47_aces', (), modified)
     return {'ace': row[0], 'victories': row[1], 'aircraft': row[2], 'unit': row[3], 'skills': row[4]}
 
 
@@ -3745,9 +3938,16 @@ def lookup_p51_aces(roll: int, *, drm: int = 0) -> P51AcesResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('p51_aces', roll, _P51_ACES_OUTCOMES, '1d6')
-    _check_int('p51_aces', 'drm', drm)
-    row = _P51_ACES_INDEX.select('p51_aces', (), roll + drm)
+    if type(roll) is not int or roll not in _P51_ACES_OUTCOMES:
+        _check_natural('p51_aces', roll, _P51_ACES_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('p51_aces', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _P51_ACES_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _P51_ACES_INDEX.select('p51_aces', (), modified)
     return {'ace': row[0], 'victories': row[1], 'aircraft': row[2], 'unit': row[3], 'skills': row[4]}
 
 
@@ -3794,9 +3994,16 @@ def lookup_p38_aces(roll: int, *, drm: int = 0) -> P38AcesResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('p38_aces', roll, _P38_ACES_OUTCOMES, '1d6')
-    _check_int('p38_aces', 'drm', drm)
-    row = _P38_ACES_INDEX.select('p38_aces', (), roll + drm)
+    if type(roll) is not int or roll not in _P38_ACES_OUTCOMES:
+        _check_natural('p38_aces', roll, _P38_ACES_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('p38_aces', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _P38_ACES_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _P38_ACES_INDEX.select('p38_aces', (), modified)
     return {'ace': row[0], 'victories': row[1], 'aircraft': row[2], 'unit': row[3], 'skills': row[4]}
 
 
@@ -3841,9 +4048,16 @@ def lookup_r9(roll: int, *, drm: int = 0) -> R9Result:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('R9', roll, _R9_OUTCOMES, '1d20')
-    _check_int('R9', 'drm', drm)
-    row = _R9_INDEX.select('R9', (), roll + drm)
+    if type(roll) is not int or roll not in _R9_OUTCOMES:
+        _check_natural('R9', roll, _R9_OUTCOMES, '1d20')
+    if type(drm) is not int:
+        _check_int('R9', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _R9_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _R9_INDEX.select('R9', (), modified)
     return {'result': row[0], 'points': row[1]}
 
 
@@ -3902,9 +4116,16 @@ def lookup_named_ace(roll: int, *, drm: int = 0) -> NamedAceResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('named_ace', roll, _NAMED_ACE_OUTCOMES, '1d10')
-    _check_int('named_ace', 'drm', drm)
-    row = _NAMED_ACE_INDEX.select('named_ace', (), roll + drm)
+    if type(roll) is not int or roll not in _NAMED_ACE_OUTCOMES:
+        _check_natural('named_ace', roll, _NAMED_ACE_OUTCOMES, '1d10')
+    if type(drm) is not int:
+        _check_int('named_ace', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _NAMED_ACE_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _NAMED_ACE_INDEX.select('named_ace', (), modified)
     return {'result': row[0]}
 
 
@@ -3982,10 +4203,18 @@ def lookup_approach_track(roll: int, *, orientation: Orientation, drm: int = 0) 
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('approach_track', roll, _APPROACH_TRACK_OUTCOMES, '1d6')
-    orientation = _member('approach_track', 'orientation', orientation, ORIENTATION_LABELS)
-    _check_int('approach_track', 'drm', drm)
-    row = _APPROACH_TRACK_INDEX.select('approach_track', (orientation,), roll + drm)
+    if type(roll) is not int or roll not in _APPROACH_TRACK_OUTCOMES:
+        _check_natural('approach_track', roll, _APPROACH_TRACK_OUTCOMES, '1d6')
+    if type(orientation) is not str or orientation not in ORIENTATION_LABELS:
+        orientation = _member('approach_track', 'orientation', orientation, ORIENTATION_LABELS)
+    if type(drm) is not int:
+        _check_int('approach_track', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _APPROACH_TRACK_INDEX.tables.get((orientation,)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _APPROACH_TRACK_INDEX.select('approach_track', (orientation,), modified)
     return {'track': row[0], 'chart': row[1]}
 
 
@@ -4027,9 +4256,16 @@ def lookup_head_on_altitude(roll: int, *, drm: int = 0) -> HeadOnAltitudeResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('head_on_altitude', roll, _HEAD_ON_ALTITUDE_OUTCOMES, '1d6')
-    _check_int('head_on_altitude', 'drm', drm)
-    row = _HEAD_ON_ALTITUDE_INDEX.select('head_on_altitude', (), roll + drm)
+    if type(roll) is not int or roll not in _HEAD_ON_ALTITUDE_OUTCOMES:
+        _check_natural('head_on_altitude', roll, _HEAD_ON_ALTITUDE_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('head_on_altitude', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _HEAD_ON_ALTITUDE_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _HEAD_ON_ALTITUDE_INDEX.select('head_on_altitude', (), modified)
     return {'altitude': row[0]}
 
 
@@ -4074,9 +4310,16 @@ def lookup_vertical_climb(roll: int, *, drm: int = 0) -> VerticalClimbResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('vertical_climb', roll, _VERTICAL_CLIMB_OUTCOMES, '1d10')
-    _check_int('vertical_climb', 'drm', drm)
-    row = _VERTICAL_CLIMB_INDEX.select('vertical_climb', (), roll + drm)
+    if type(roll) is not int or roll not in _VERTICAL_CLIMB_OUTCOMES:
+        _check_natural('vertical_climb', roll, _VERTICAL_CLIMB_OUTCOMES, '1d10')
+    if type(drm) is not int:
+        _check_int('vertical_climb', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _VERTICAL_CLIMB_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _VERTICAL_CLIMB_INDEX.select('vertical_climb', (), modified)
     return {'result': row[0]}
 
 
@@ -4120,9 +4363,16 @@ def lookup_eastern_front_awards(value: int, *, drm: int = 0) -> EasternFrontAwar
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_value('eastern_front_awards', 'victories', value, 0, None)
-    _check_int('eastern_front_awards', 'drm', drm)
-    row = _EASTERN_FRONT_AWARDS_INDEX.select('eastern_front_awards', (), value + drm)
+    if type(value) is not int or value < 0:
+        _check_value('eastern_front_awards', 'victories', value, 0, None)
+    if type(drm) is not int:
+        _check_int('eastern_front_awards', 'drm', drm)
+    modified = value + drm
+    low, by_roll, below, above = _EASTERN_FRONT_AWARDS_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _EASTERN_FRONT_AWARDS_INDEX.select('eastern_front_awards', (), modified)
     return {'awards': row[0], 'prestige_level': row[1]}
 
 
@@ -4154,9 +4404,16 @@ def lookup_combined_victory_levels(value: int, *, drm: int = 0) -> CombinedVicto
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_value('combined_victory_levels', 'points', value, 0, None)
-    _check_int('combined_victory_levels', 'drm', drm)
-    row = _COMBINED_VICTORY_LEVELS_INDEX.select('combined_victory_levels', (), value + drm)
+    if type(value) is not int or value < 0:
+        _check_value('combined_victory_levels', 'points', value, 0, None)
+    if type(drm) is not int:
+        _check_int('combined_victory_levels', 'drm', drm)
+    modified = value + drm
+    low, by_roll, below, above = _COMBINED_VICTORY_LEVELS_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _COMBINED_VICTORY_LEVELS_INDEX.select('combined_victory_levels', (), modified)
     return {'level': row[0]}
 
 
@@ -4189,9 +4446,16 @@ def lookup_bodenplatte_flak(roll: int, *, drm: int = 0) -> BodenplatteFlakResult
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('bodenplatte_flak', roll, _BODENPLATTE_FLAK_OUTCOMES, '1d6 minus 3, minimum 0')
-    _check_int('bodenplatte_flak', 'drm', drm)
-    row = _BODENPLATTE_FLAK_INDEX.select('bodenplatte_flak', (), roll + drm)
+    if type(roll) is not int or roll not in _BODENPLATTE_FLAK_OUTCOMES:
+        _check_natural('bodenplatte_flak', roll, _BODENPLATTE_FLAK_OUTCOMES, '1d6 minus 3, minimum 0')
+    if type(drm) is not int:
+        _check_int('bodenplatte_flak', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _BODENPLATTE_FLAK_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _BODENPLATTE_FLAK_INDEX.select('bodenplatte_flak', (), modified)
     return {'hits': row[0], 'damage': row[1]}
 
 
@@ -4253,9 +4517,16 @@ def lookup_bodenplatte_fighters(roll: int, *, drm: int = 0) -> BodenplatteFighte
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('bodenplatte_fighters', roll, _BODENPLATTE_FIGHTERS_OUTCOMES, '1d10')
-    _check_int('bodenplatte_fighters', 'drm', drm)
-    row = _BODENPLATTE_FIGHTERS_INDEX.select('bodenplatte_fighters', (), roll + drm)
+    if type(roll) is not int or roll not in _BODENPLATTE_FIGHTERS_OUTCOMES:
+        _check_natural('bodenplatte_fighters', roll, _BODENPLATTE_FIGHTERS_OUTCOMES, '1d10')
+    if type(drm) is not int:
+        _check_int('bodenplatte_fighters', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _BODENPLATTE_FIGHTERS_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _BODENPLATTE_FIGHTERS_INDEX.select('bodenplatte_fighters', (), modified)
     return {'fighter': row[0]}
 
 
@@ -4308,9 +4579,16 @@ def lookup_r1(roll: int, *, drm: int = 0) -> R1Result:
             cut after its Aircraft cell; more units of that roll may be lost), 15 and 16 (III/ZG 26 cut after its
             Aircraft cell); rolls 3-14 and 17-20 are lost).
     """
-    _check_natural('R1', roll, _R1_OUTCOMES, '1d20')
-    _check_int('R1', 'drm', drm)
-    row = _R1_INDEX.select('R1', (), roll + drm)
+    if type(roll) is not int or roll not in _R1_OUTCOMES:
+        _check_natural('R1', roll, _R1_OUTCOMES, '1d20')
+    if type(drm) is not int:
+        _check_int('R1', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _R1_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _R1_INDEX.select('R1', (), modified)
     return {'unit': row[0], 'bases': row[1]}
 
 
@@ -4387,7 +4665,8 @@ def lookup_starting_unit_bases(*, unit: Unit) -> StartingUnitBasesResult:
             its Aircraft cell and III/ZG 26 after its Aircraft cell; `-` in a cut row means the cell is lost; the
             units of the lost rolls are missing).
     """
-    unit = _member('starting_unit_bases', 'unit', unit, UNIT_LABELS)
+    if type(unit) is not str or unit not in UNIT_LABELS:
+        unit = _member('starting_unit_bases', 'unit', unit, UNIT_LABELS)
     row = _select('starting_unit_bases', _STARTING_UNIT_BASES_ROWS, (unit,), None)
     return {
         'aircraft': row[0], 'base': row[1], 'date': row[2], 'transfer_base': row[3], 'transfer_date': row[4],
@@ -4445,11 +4724,20 @@ def lookup_r2(roll: int, *, aircraft_type: AircraftType, month: str, drm: int = 
         NoRowError: no row is selected (the chart is partial: only the Bf 109G-6 row is printed, and it has 13 cells
             for the 14 month columns; every other family's and type's row is lost).
     """
-    _check_natural('R2', roll, _R2_OUTCOMES, '1d6')
-    aircraft_type = _member('R2', 'aircraft_type', aircraft_type, AIRCRAFT_TYPE_LABELS)
-    _check_member('R2', 'month', month, _R2_MONTHS)
-    _check_int('R2', 'drm', drm)
-    row = _R2_INDEX.select('R2', (aircraft_type, month), roll + drm)
+    if type(roll) is not int or roll not in _R2_OUTCOMES:
+        _check_natural('R2', roll, _R2_OUTCOMES, '1d6')
+    if type(aircraft_type) is not str or aircraft_type not in AIRCRAFT_TYPE_LABELS:
+        aircraft_type = _member('R2', 'aircraft_type', aircraft_type, AIRCRAFT_TYPE_LABELS)
+    if type(month) is not str or month not in _R2_MONTHS:
+        _check_member('R2', 'month', month, _R2_MONTHS)
+    if type(drm) is not int:
+        _check_int('R2', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _R2_INDEX.tables.get((aircraft_type, month)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _R2_INDEX.select('R2', (aircraft_type, month), modified)
     return {'result': row[0]}
 
 
@@ -4510,11 +4798,20 @@ def lookup_r3(roll: int, *, aircraft: Aircraft, month: str, drm: int = 0) -> R3R
         NoRowError: no row is selected (the chart is partial: only the Bf 109G-6 row is printed in full; the next row
             (Bf 109G-6/R2) is cut after its name and every later row is lost).
     """
-    _check_natural('R3', roll, _R3_OUTCOMES, '1d6')
-    aircraft = _member('R3', 'aircraft', aircraft, AIRCRAFT_LABELS)
-    _check_member('R3', 'month', month, _R3_MONTHS)
-    _check_int('R3', 'drm', drm)
-    row = _R3_INDEX.select('R3', (aircraft, month), roll + drm)
+    if type(roll) is not int or roll not in _R3_OUTCOMES:
+        _check_natural('R3', roll, _R3_OUTCOMES, '1d6')
+    if type(aircraft) is not str or aircraft not in AIRCRAFT_LABELS:
+        aircraft = _member('R3', 'aircraft', aircraft, AIRCRAFT_LABELS)
+    if type(month) is not str or month not in _R3_MONTHS:
+        _check_member('R3', 'month', month, _R3_MONTHS)
+    if type(drm) is not int:
+        _check_int('R3', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _R3_INDEX.tables.get((aircraft, month)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _R3_INDEX.select('R3', (aircraft, month), modified)
     return {'result': row[0]}
 
 
@@ -4558,7 +4855,8 @@ def lookup_sorties_per_month(*, month: str) -> SortiesPerMonthResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_member('sorties_per_month', 'month', month, _SORTIES_PER_MONTH_MONTHS)
+    if type(month) is not str or month not in _SORTIES_PER_MONTH_MONTHS:
+        _check_member('sorties_per_month', 'month', month, _SORTIES_PER_MONTH_MONTHS)
     row = _select('sorties_per_month', _SORTIES_PER_MONTH_ROWS, (month,), None)
     return {'sorties': row[0]}
 
@@ -4590,7 +4888,8 @@ def lookup_victory_points(*, target: Target) -> VictoryPointsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    target = _member('victory_points', 'target', target, TARGET_LABELS)
+    if type(target) is not str or target not in TARGET_LABELS:
+        target = _member('victory_points', 'target', target, TARGET_LABELS)
     row = _select('victory_points', _VICTORY_POINTS_ROWS, (target,), None)
     return {'destruction': row[0], 'separation': row[1], 'final_destruction': row[2]}
 
@@ -4623,9 +4922,16 @@ def lookup_victory_levels(value: int, *, drm: int = 0) -> VictoryLevelsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_value('victory_levels', 'points', value, 0, None)
-    _check_int('victory_levels', 'drm', drm)
-    row = _VICTORY_LEVELS_INDEX.select('victory_levels', (), value + drm)
+    if type(value) is not int or value < 0:
+        _check_value('victory_levels', 'points', value, 0, None)
+    if type(drm) is not int:
+        _check_int('victory_levels', 'drm', drm)
+    modified = value + drm
+    low, by_roll, below, above = _VICTORY_LEVELS_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _VICTORY_LEVELS_INDEX.select('victory_levels', (), modified)
     return {'level': row[0]}
 
 

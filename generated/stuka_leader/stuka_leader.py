@@ -196,21 +196,26 @@ _INDEX_COMBINATIONS: Final = 4096
 # modified roll from there to the highest bound selects (None: no row), and the values of the first
 # row open below and of the first row open above (None: no row).
 _Table: TypeAlias = tuple[int, tuple[_V | None, ...], _V | None, _V | None]
+# What a `lookup_<id>` reads for a combination not indexed (yet): no values for any roll, so it
+# calls `select`, which indexes the combination or reads its rows.
+_UNINDEXED: Final[tuple[int, tuple[None, ...], None, None]] = (0, (), None, None)
 
 
 class _Index(Generic[_V]):
     """A chart's rows indexed for lookup: per combination of key values (built on its first
     lookup), the values each modified roll selects, as a tuple from the lowest bound a row states
-    to the highest, plus the open ends. Selects the row `_select` selects, with the same errors."""
+    to the highest, plus the open ends. Selects the row `_select` selects, with the same errors.
+    Each `lookup_<id>` reads `tables` itself (a function call is most of a lookup's time) and calls
+    `select` when that finds no values."""
 
     def __init__(self, rows: tuple[_Row[_V], ...]) -> None:
         self.rows: Final = rows
-        self._tables: dict[tuple[str, ...], _Table[_V] | None] = {}
+        self.tables: Final[dict[tuple[str, ...], _Table[_V] | None]] = {}
 
     def select(self, chart: str, keys: tuple[str, ...], modified: int | None) -> _V:
         """What `_select` returns for these rows; NoRowError when it selects no row."""
         try:
-            table = self._tables[keys]
+            table = self.tables[keys]
         except KeyError:
             table = self._table(keys)
         if table is None or modified is None:
@@ -239,8 +244,8 @@ class _Index(Generic[_V]):
             below = next((v for low, _, v in rows if low is None), None)
             above = next((v for _, high, v in rows if high is None), None)
             table = (first, by_roll, below, above)
-        if len(self._tables) < _INDEX_COMBINATIONS:
-            self._tables[keys] = table
+        if len(self.tables) < _INDEX_COMBINATIONS:
+            self.tables[keys] = table
         return table
 
 
@@ -1094,8 +1099,10 @@ def lookup_squadron_makeup(*, period: Period, duration: Duration) -> SquadronMak
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    period = _member('squadron_makeup', 'period', period, PERIOD_LABELS)
-    duration = _member('squadron_makeup', 'duration', duration, DURATION_LABELS)
+    if type(period) is not str or period not in PERIOD_LABELS:
+        period = _member('squadron_makeup', 'period', period, PERIOD_LABELS)
+    if type(duration) is not str or duration not in DURATION_LABELS:
+        duration = _member('squadron_makeup', 'duration', duration, DURATION_LABELS)
     row = _select('squadron_makeup', _SQUADRON_MAKEUP_ROWS, (period, duration), None)
     return {'newbie': row[0], 'green': row[1], 'average': row[2], 'skilled': row[3], 'veteran': row[4]}
 
@@ -1122,7 +1129,8 @@ def lookup_squadron_size(*, period: Period) -> SquadronSizeResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    period = _member('squadron_size', 'period', period, PERIOD_LABELS)
+    if type(period) is not str or period not in PERIOD_LABELS:
+        period = _member('squadron_size', 'period', period, PERIOD_LABELS)
     row = _select('squadron_size', _SQUADRON_SIZE_ROWS, (period,), None)
     return {'pilots': row[0]}
 
@@ -1153,7 +1161,8 @@ def lookup_promotion_costs(*, promote_from: PromoteFrom) -> PromotionCostsResult
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    promote_from = _member('promotion_costs', 'promote_from', promote_from, PROMOTE_FROM_LABELS)
+    if type(promote_from) is not str or promote_from not in PROMOTE_FROM_LABELS:
+        promote_from = _member('promotion_costs', 'promote_from', promote_from, PROMOTE_FROM_LABELS)
     row = _select('promotion_costs', _PROMOTION_COSTS_ROWS, (promote_from,), None)
     return {'cost': row[0]}
 
@@ -1190,7 +1199,8 @@ def lookup_so_costs(*, so_item: SoItem) -> SoCostsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    so_item = _member('so_costs', 'so_item', so_item, SO_ITEM_LABELS)
+    if type(so_item) is not str or so_item not in SO_ITEM_LABELS:
+        so_item = _member('so_costs', 'so_item', so_item, SO_ITEM_LABELS)
     row = _select('so_costs', _SO_COSTS_ROWS, (so_item,), None)
     return {'flow': row[0], 'cost': row[1]}
 
@@ -1220,7 +1230,8 @@ def lookup_mission_colours(*, dot_colour: DotColour) -> MissionColoursResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    dot_colour = _member('mission_colours', 'dot_colour', dot_colour, DOT_COLOUR_LABELS)
+    if type(dot_colour) is not str or dot_colour not in DOT_COLOUR_LABELS:
+        dot_colour = _member('mission_colours', 'dot_colour', dot_colour, DOT_COLOUR_LABELS)
     row = _select('mission_colours', _MISSION_COLOURS_ROWS, (dot_colour,), None)
     return {'stress': row[0], 'fuel': row[1]}
 
@@ -1251,9 +1262,16 @@ def lookup_bail_out(roll: int, *, drm: int = 0) -> BailOutResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('bail_out', roll, _BAIL_OUT_OUTCOMES, '1d10')
-    _check_int('bail_out', 'drm', drm)
-    row = _BAIL_OUT_INDEX.select('bail_out', (), roll + drm)
+    if type(roll) is not int or roll not in _BAIL_OUT_OUTCOMES:
+        _check_natural('bail_out', roll, _BAIL_OUT_OUTCOMES, '1d10')
+    if type(drm) is not int:
+        _check_int('bail_out', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _BAIL_OUT_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _BAIL_OUT_INDEX.select('bail_out', (), modified)
     return {'result': row[0]}
 
 
@@ -1334,9 +1352,16 @@ def lookup_out_of_fuel(roll: int, *, drm: int = 0) -> OutOfFuelResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('out_of_fuel', roll, _OUT_OF_FUEL_OUTCOMES, '1d10')
-    _check_int('out_of_fuel', 'drm', drm)
-    row = _OUT_OF_FUEL_INDEX.select('out_of_fuel', (), roll + drm)
+    if type(roll) is not int or roll not in _OUT_OF_FUEL_OUTCOMES:
+        _check_natural('out_of_fuel', roll, _OUT_OF_FUEL_OUTCOMES, '1d10')
+    if type(drm) is not int:
+        _check_int('out_of_fuel', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _OUT_OF_FUEL_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _OUT_OF_FUEL_INDEX.select('out_of_fuel', (), modified)
     return {'result': row[0]}
 
 
@@ -1378,9 +1403,16 @@ def lookup_safe_landing(roll: int, *, drm: int = 0) -> SafeLandingResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('safe_landing', roll, _SAFE_LANDING_OUTCOMES, '1d10')
-    _check_int('safe_landing', 'drm', drm)
-    row = _SAFE_LANDING_INDEX.select('safe_landing', (), roll + drm)
+    if type(roll) is not int or roll not in _SAFE_LANDING_OUTCOMES:
+        _check_natural('safe_landing', roll, _SAFE_LANDING_OUTCOMES, '1d10')
+    if type(drm) is not int:
+        _check_int('safe_landing', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _SAFE_LANDING_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _SAFE_LANDING_INDEX.select('safe_landing', (), modified)
     return {'result': row[0]}
 
 
@@ -1425,9 +1457,16 @@ def lookup_bogey_placement(roll: int, *, drm: int = 0) -> BogeyPlacementResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('bogey_placement', roll, _BOGEY_PLACEMENT_OUTCOMES, '1d10')
-    _check_int('bogey_placement', 'drm', drm)
-    row = _BOGEY_PLACEMENT_INDEX.select('bogey_placement', (), roll + drm)
+    if type(roll) is not int or roll not in _BOGEY_PLACEMENT_OUTCOMES:
+        _check_natural('bogey_placement', roll, _BOGEY_PLACEMENT_OUTCOMES, '1d10')
+    if type(drm) is not int:
+        _check_int('bogey_placement', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _BOGEY_PLACEMENT_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _BOGEY_PLACEMENT_INDEX.select('bogey_placement', (), modified)
     return {'area': row[0]}
 
 
@@ -1494,7 +1533,8 @@ def lookup_bandit_maneuver_column(*, position: Position) -> BanditManeuverColumn
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    position = _member('bandit_maneuver_column', 'position', position, POSITION_LABELS)
+    if type(position) is not str or position not in POSITION_LABELS:
+        position = _member('bandit_maneuver_column', 'position', position, POSITION_LABELS)
     row = _select('bandit_maneuver_column', _BANDIT_MANEUVER_COLUMN_ROWS, (position,), None)
     return {'column': row[0]}
 
@@ -1522,7 +1562,8 @@ def lookup_weapon_attack_numbers(*, weapon: Weapon) -> WeaponAttackNumbersResult
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    weapon = _member('weapon_attack_numbers', 'weapon', weapon, WEAPON_LABELS)
+    if type(weapon) is not str or weapon not in WEAPON_LABELS:
+        weapon = _member('weapon_attack_numbers', 'weapon', weapon, WEAPON_LABELS)
     row = _select('weapon_attack_numbers', _WEAPON_ATTACK_NUMBERS_ROWS, (weapon,), None)
     return {'hits': row[0]}
 
@@ -1549,7 +1590,8 @@ def lookup_bandit_attack_numbers(*, bandit: Bandit) -> BanditAttackNumbersResult
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    bandit = _member('bandit_attack_numbers', 'bandit', bandit, BANDIT_LABELS)
+    if type(bandit) is not str or bandit not in BANDIT_LABELS:
+        bandit = _member('bandit_attack_numbers', 'bandit', bandit, BANDIT_LABELS)
     row = _select('bandit_attack_numbers', _BANDIT_ATTACK_NUMBERS_ROWS, (bandit,), None)
     return {'attack': row[0]}
 
@@ -1583,10 +1625,18 @@ def lookup_bandit_attack(roll: int, *, bandit: Bandit, drm: int = 0) -> BanditAt
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('bandit_attack', roll, _BANDIT_ATTACK_OUTCOMES, 'lower of 2d10 or 1d10')
-    bandit = _member('bandit_attack', 'bandit', bandit, BANDIT_LABELS)
-    _check_int('bandit_attack', 'drm', drm)
-    row = _BANDIT_ATTACK_INDEX.select('bandit_attack', (bandit,), roll + drm)
+    if type(roll) is not int or roll not in _BANDIT_ATTACK_OUTCOMES:
+        _check_natural('bandit_attack', roll, _BANDIT_ATTACK_OUTCOMES, 'lower of 2d10 or 1d10')
+    if type(bandit) is not str or bandit not in BANDIT_LABELS:
+        bandit = _member('bandit_attack', 'bandit', bandit, BANDIT_LABELS)
+    if type(drm) is not int:
+        _check_int('bandit_attack', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _BANDIT_ATTACK_INDEX.tables.get((bandit,)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _BANDIT_ATTACK_INDEX.select('bandit_attack', (bandit,), modified)
     return {'result': row[0]}
 
 
@@ -1641,7 +1691,8 @@ def lookup_so_flat_costs(*, so_flat_item: SoFlatItem) -> SoFlatCostsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    so_flat_item = _member('so_flat_costs', 'so_flat_item', so_flat_item, SO_FLAT_ITEM_LABELS)
+    if type(so_flat_item) is not str or so_flat_item not in SO_FLAT_ITEM_LABELS:
+        so_flat_item = _member('so_flat_costs', 'so_flat_item', so_flat_item, SO_FLAT_ITEM_LABELS)
     row = _select('so_flat_costs', _SO_FLAT_COSTS_ROWS, (so_flat_item,), None)
     return {'so': row[0], 'buys': row[1], 'per': row[2]}
 
@@ -1671,7 +1722,8 @@ def lookup_victories(*, victory_for: VictoryFor) -> VictoriesResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    victory_for = _member('victories', 'victory_for', victory_for, VICTORY_FOR_LABELS)
+    if type(victory_for) is not str or victory_for not in VICTORY_FOR_LABELS:
+        victory_for = _member('victories', 'victory_for', victory_for, VICTORY_FOR_LABELS)
     row = _select('victories', _VICTORIES_ROWS, (victory_for,), None)
     return {'victories': row[0]}
 
@@ -1708,7 +1760,8 @@ def lookup_bandit_skill_levels(*, bandit_skill: BanditSkill) -> BanditSkillLevel
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    bandit_skill = _member('bandit_skill_levels', 'bandit_skill', bandit_skill, BANDIT_SKILL_LABELS)
+    if type(bandit_skill) is not str or bandit_skill not in BANDIT_SKILL_LABELS:
+        bandit_skill = _member('bandit_skill_levels', 'bandit_skill', bandit_skill, BANDIT_SKILL_LABELS)
     row = _select('bandit_skill_levels', _BANDIT_SKILL_LEVELS_ROWS, (bandit_skill,), None)
     return {'destroyed': row[0], 'victories': row[1]}
 
@@ -1737,7 +1790,8 @@ def lookup_medic_options(*, medic_option: MedicOption) -> MedicOptionsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    medic_option = _member('medic_options', 'medic_option', medic_option, MEDIC_OPTION_LABELS)
+    if type(medic_option) is not str or medic_option not in MEDIC_OPTION_LABELS:
+        medic_option = _member('medic_options', 'medic_option', medic_option, MEDIC_OPTION_LABELS)
     row = _select('medic_options', _MEDIC_OPTIONS_ROWS, (medic_option,), None)
     return {'effect': row[0]}
 
@@ -1793,7 +1847,8 @@ def lookup_vp_adjustments(*, vp_item: VpItem) -> VpAdjustmentsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    vp_item = _member('vp_adjustments', 'vp_item', vp_item, VP_ITEM_LABELS)
+    if type(vp_item) is not str or vp_item not in VP_ITEM_LABELS:
+        vp_item = _member('vp_adjustments', 'vp_item', vp_item, VP_ITEM_LABELS)
     row = _select('vp_adjustments', _VP_ADJUSTMENTS_ROWS, (vp_item,), None)
     return {'vp': row[0], 'printed': row[1]}
 
@@ -1855,7 +1910,8 @@ def lookup_stress_adjustments(*, stress_item: StressItem) -> StressAdjustmentsRe
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    stress_item = _member('stress_adjustments', 'stress_item', stress_item, STRESS_ITEM_LABELS)
+    if type(stress_item) is not str or stress_item not in STRESS_ITEM_LABELS:
+        stress_item = _member('stress_adjustments', 'stress_item', stress_item, STRESS_ITEM_LABELS)
     row = _select('stress_adjustments', _STRESS_ADJUSTMENTS_ROWS, (stress_item,), None)
     return {'stress': row[0], 'printed': row[1]}
 
@@ -1895,7 +1951,8 @@ def lookup_pilot_counters(*, pilot_counter: PilotCounter) -> PilotCountersResult
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    pilot_counter = _member('pilot_counters', 'pilot_counter', pilot_counter, PILOT_COUNTER_LABELS)
+    if type(pilot_counter) is not str or pilot_counter not in PILOT_COUNTER_LABELS:
+        pilot_counter = _member('pilot_counters', 'pilot_counter', pilot_counter, PILOT_COUNTER_LABELS)
     row = _select('pilot_counters', _PILOT_COUNTERS_ROWS, (pilot_counter,), None)
     return {'use': row[0], 'regain': row[1]}
 
@@ -1928,7 +1985,8 @@ def lookup_horrido_uses(*, horrido_use: HorridoUse) -> HorridoUsesResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    horrido_use = _member('horrido_uses', 'horrido_use', horrido_use, HORRIDO_USE_LABELS)
+    if type(horrido_use) is not str or horrido_use not in HORRIDO_USE_LABELS:
+        horrido_use = _member('horrido_uses', 'horrido_use', horrido_use, HORRIDO_USE_LABELS)
     row = _select('horrido_uses', _HORRIDO_USES_ROWS, (horrido_use,), None)
     return {'effect': row[0]}
 
@@ -1961,9 +2019,16 @@ def lookup_maneuver_roll(roll: int, *, drm: int = 0) -> ManeuverRollResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('maneuver_roll', roll, _MANEUVER_ROLL_OUTCOMES, '1d10')
-    _check_int('maneuver_roll', 'drm', drm)
-    row = _MANEUVER_ROLL_INDEX.select('maneuver_roll', (), roll + drm)
+    if type(roll) is not int or roll not in _MANEUVER_ROLL_OUTCOMES:
+        _check_natural('maneuver_roll', roll, _MANEUVER_ROLL_OUTCOMES, '1d10')
+    if type(drm) is not int:
+        _check_int('maneuver_roll', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _MANEUVER_ROLL_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _MANEUVER_ROLL_INDEX.select('maneuver_roll', (), modified)
     return {'band': row[0]}
 
 
@@ -2085,9 +2150,16 @@ def lookup_bandit_maneuver_success(roll: int, *, drm: int = 0) -> BanditManeuver
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_natural('bandit_maneuver_success', roll, _BANDIT_MANEUVER_SUCCESS_OUTCOMES, '1d10')
-    _check_int('bandit_maneuver_success', 'drm', drm)
-    row = _BANDIT_MANEUVER_SUCCESS_INDEX.select('bandit_maneuver_success', (), roll + drm)
+    if type(roll) is not int or roll not in _BANDIT_MANEUVER_SUCCESS_OUTCOMES:
+        _check_natural('bandit_maneuver_success', roll, _BANDIT_MANEUVER_SUCCESS_OUTCOMES, '1d10')
+    if type(drm) is not int:
+        _check_int('bandit_maneuver_success', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _BANDIT_MANEUVER_SUCCESS_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _BANDIT_MANEUVER_SUCCESS_INDEX.select('bandit_maneuver_success', (), modified)
     return {'band': row[0]}
 
 
@@ -2377,7 +2449,8 @@ def lookup_escorted_aircraft(*, escorted: Escorted) -> EscortedAircraftResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    escorted = _member('escorted_aircraft', 'escorted', escorted, ESCORTED_LABELS)
+    if type(escorted) is not str or escorted not in ESCORTED_LABELS:
+        escorted = _member('escorted_aircraft', 'escorted', escorted, ESCORTED_LABELS)
     row = _select('escorted_aircraft', _ESCORTED_AIRCRAFT_ROWS, (escorted,), None)
     return {'maneuver': row[0], 'gunner': row[1], 'defence': row[2]}
 
@@ -2410,7 +2483,8 @@ def lookup_escort_bandit_results(*, scored_result: ScoredResult) -> EscortBandit
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    scored_result = _member('escort_bandit_results', 'scored_result', scored_result, SCORED_RESULT_LABELS)
+    if type(scored_result) is not str or scored_result not in SCORED_RESULT_LABELS:
+        scored_result = _member('escort_bandit_results', 'scored_result', scored_result, SCORED_RESULT_LABELS)
     row = _select('escort_bandit_results', _ESCORT_BANDIT_RESULTS_ROWS, (scored_result,), None)
     return {'effect': row[0], 'vp': row[1]}
 
@@ -2469,9 +2543,16 @@ def lookup_sequence_of_play(value: int, *, drm: int = 0) -> SequenceOfPlayResult
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_value('sequence_of_play', 'step', value, 1, 27)
-    _check_int('sequence_of_play', 'drm', drm)
-    row = _SEQUENCE_OF_PLAY_INDEX.select('sequence_of_play', (), value + drm)
+    if type(value) is not int or value < 1 or value > 27:
+        _check_value('sequence_of_play', 'step', value, 1, 27)
+    if type(drm) is not int:
+        _check_int('sequence_of_play', 'drm', drm)
+    modified = value + drm
+    low, by_roll, below, above = _SEQUENCE_OF_PLAY_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _SEQUENCE_OF_PLAY_INDEX.select('sequence_of_play', (), modified)
     return {'phase': row[0], 'step': row[1]}
 
 
@@ -2500,7 +2581,8 @@ def lookup_event_card_sections(*, event_section: EventSection) -> EventCardSecti
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    event_section = _member('event_card_sections', 'event_section', event_section, EVENT_SECTION_LABELS)
+    if type(event_section) is not str or event_section not in EVENT_SECTION_LABELS:
+        event_section = _member('event_card_sections', 'event_section', event_section, EVENT_SECTION_LABELS)
     row = _select('event_card_sections', _EVENT_CARD_SECTIONS_ROWS, (event_section,), None)
     return {'phase': row[0], 'event': row[1]}
 
@@ -2543,7 +2625,8 @@ def lookup_mission_counts(*, mission_count: MissionCount) -> MissionCountsResult
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    mission_count = _member('mission_counts', 'mission_count', mission_count, MISSION_COUNT_LABELS)
+    if type(mission_count) is not str or mission_count not in MISSION_COUNT_LABELS:
+        mission_count = _member('mission_counts', 'mission_count', mission_count, MISSION_COUNT_LABELS)
     row = _select('mission_counts', _MISSION_COUNTS_ROWS, (mission_count,), None)
     return {'count': row[0], 'printed': row[1]}
 
@@ -2589,7 +2672,8 @@ def lookup_maneuver_results(*, maneuver_result: ManeuverResult) -> ManeuverResul
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    maneuver_result = _member('maneuver_results', 'maneuver_result', maneuver_result, MANEUVER_RESULT_LABELS)
+    if type(maneuver_result) is not str or maneuver_result not in MANEUVER_RESULT_LABELS:
+        maneuver_result = _member('maneuver_results', 'maneuver_result', maneuver_result, MANEUVER_RESULT_LABELS)
     row = _select('maneuver_results', _MANEUVER_RESULTS_ROWS, (maneuver_result,), None)
     return {'effect': row[0]}
 
@@ -2628,7 +2712,8 @@ def lookup_special_sites(*, special_site: SpecialSite) -> SpecialSitesResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    special_site = _member('special_sites', 'special_site', special_site, SPECIAL_SITE_LABELS)
+    if type(special_site) is not str or special_site not in SPECIAL_SITE_LABELS:
+        special_site = _member('special_sites', 'special_site', special_site, SPECIAL_SITE_LABELS)
     row = _select('special_sites', _SPECIAL_SITES_ROWS, (special_site,), None)
     return {'effect': row[0]}
 

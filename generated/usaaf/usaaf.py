@@ -196,21 +196,26 @@ _INDEX_COMBINATIONS: Final = 4096
 # modified roll from there to the highest bound selects (None: no row), and the values of the first
 # row open below and of the first row open above (None: no row).
 _Table: TypeAlias = tuple[int, tuple[_V | None, ...], _V | None, _V | None]
+# What a `lookup_<id>` reads for a combination not indexed (yet): no values for any roll, so it
+# calls `select`, which indexes the combination or reads its rows.
+_UNINDEXED: Final[tuple[int, tuple[None, ...], None, None]] = (0, (), None, None)
 
 
 class _Index(Generic[_V]):
     """A chart's rows indexed for lookup: per combination of key values (built on its first
     lookup), the values each modified roll selects, as a tuple from the lowest bound a row states
-    to the highest, plus the open ends. Selects the row `_select` selects, with the same errors."""
+    to the highest, plus the open ends. Selects the row `_select` selects, with the same errors.
+    Each `lookup_<id>` reads `tables` itself (a function call is most of a lookup's time) and calls
+    `select` when that finds no values."""
 
     def __init__(self, rows: tuple[_Row[_V], ...]) -> None:
         self.rows: Final = rows
-        self._tables: dict[tuple[str, ...], _Table[_V] | None] = {}
+        self.tables: Final[dict[tuple[str, ...], _Table[_V] | None]] = {}
 
     def select(self, chart: str, keys: tuple[str, ...], modified: int | None) -> _V:
         """What `_select` returns for these rows; NoRowError when it selects no row."""
         try:
-            table = self._tables[keys]
+            table = self.tables[keys]
         except KeyError:
             table = self._table(keys)
         if table is None or modified is None:
@@ -239,8 +244,8 @@ class _Index(Generic[_V]):
             below = next((v for low, _, v in rows if low is None), None)
             above = next((v for _, high, v in rows if high is None), None)
             table = (first, by_roll, below, above)
-        if len(self._tables) < _INDEX_COMBINATIONS:
-            self._tables[keys] = table
+        if len(self.tables) < _INDEX_COMBINATIONS:
+            self.tables[keys] = table
         return table
 
 
@@ -1073,7 +1078,8 @@ def lookup_us_forces(*, us_aircraft: UsAircraft) -> UsForcesResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    us_aircraft = _member('us_forces', 'us_aircraft', us_aircraft, US_AIRCRAFT_LABELS)
+    if type(us_aircraft) is not str or us_aircraft not in US_AIRCRAFT_LABELS:
+        us_aircraft = _member('us_forces', 'us_aircraft', us_aircraft, US_AIRCRAFT_LABELS)
     row = _select('us_forces', _US_FORCES_ROWS, (us_aircraft,), None)
     return {'set_up': row[0], 'per_game_turn': row[1]}
 
@@ -1107,7 +1113,8 @@ def lookup_german_set_up(*, german_aircraft: GermanAircraft) -> GermanSetUpResul
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    german_aircraft = _member('german_set_up', 'german_aircraft', german_aircraft, GERMAN_AIRCRAFT_LABELS)
+    if type(german_aircraft) is not str or german_aircraft not in GERMAN_AIRCRAFT_LABELS:
+        german_aircraft = _member('german_set_up', 'german_aircraft', german_aircraft, GERMAN_AIRCRAFT_LABELS)
     row = _select('german_set_up', _GERMAN_SET_UP_ROWS, (german_aircraft,), None)
     return {'units': row[0]}
 
@@ -1139,7 +1146,8 @@ def lookup_switching(*, production_change: ProductionChange) -> SwitchingResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    production_change = _member('switching', 'production_change', production_change, PRODUCTION_CHANGE_LABELS)
+    if type(production_change) is not str or production_change not in PRODUCTION_CHANGE_LABELS:
+        production_change = _member('switching', 'production_change', production_change, PRODUCTION_CHANGE_LABELS)
     row = _select('switching', _SWITCHING_ROWS, (production_change,), None)
     return {'old_units': row[0], 'new_units': row[1]}
 
@@ -1168,7 +1176,8 @@ def lookup_fuel_index(*, fuel_case: FuelCase) -> FuelIndexResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    fuel_case = _member('fuel_index', 'fuel_case', fuel_case, FUEL_CASE_LABELS)
+    if type(fuel_case) is not str or fuel_case not in FUEL_CASE_LABELS:
+        fuel_case = _member('fuel_index', 'fuel_case', fuel_case, FUEL_CASE_LABELS)
     row = _select('fuel_index', _FUEL_INDEX_ROWS, (fuel_case,), None)
     return {'decrease': row[0]}
 
@@ -1196,7 +1205,8 @@ def lookup_flak_division_strength(*, flak_side: FlakSide) -> FlakDivisionStrengt
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    flak_side = _member('flak_division_strength', 'flak_side', flak_side, FLAK_SIDE_LABELS)
+    if type(flak_side) is not str or flak_side not in FLAK_SIDE_LABELS:
+        flak_side = _member('flak_division_strength', 'flak_side', flak_side, FLAK_SIDE_LABELS)
     row = _select('flak_division_strength', _FLAK_DIVISION_STRENGTH_ROWS, (flak_side,), None)
     return {'strength': row[0]}
 
@@ -1227,7 +1237,8 @@ def lookup_flak_division_entry(*, flak_entry: FlakEntry) -> FlakDivisionEntryRes
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    flak_entry = _member('flak_division_entry', 'flak_entry', flak_entry, FLAK_ENTRY_LABELS)
+    if type(flak_entry) is not str or flak_entry not in FLAK_ENTRY_LABELS:
+        flak_entry = _member('flak_division_entry', 'flak_entry', flak_entry, FLAK_ENTRY_LABELS)
     row = _select('flak_division_entry', _FLAK_DIVISION_ENTRY_ROWS, (flak_entry,), None)
     return {'strength': row[0], 'printed': row[1]}
 
@@ -1260,7 +1271,8 @@ def lookup_flak_movement(*, flak_action: FlakAction) -> FlakMovementResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    flak_action = _member('flak_movement', 'flak_action', flak_action, FLAK_ACTION_LABELS)
+    if type(flak_action) is not str or flak_action not in FLAK_ACTION_LABELS:
+        flak_action = _member('flak_movement', 'flak_action', flak_action, FLAK_ACTION_LABELS)
     row = _select('flak_movement', _FLAK_MOVEMENT_ROWS, (flak_action,), None)
     return {'until': row[0], 'per_game_turn': row[1], 'game_turn_3': row[2], 'when': row[3]}
 
@@ -1288,7 +1300,8 @@ def lookup_flak_die_rolls(*, flak_rule: FlakRule) -> FlakDieRollsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    flak_rule = _member('flak_die_rolls', 'flak_rule', flak_rule, FLAK_RULE_LABELS)
+    if type(flak_rule) is not str or flak_rule not in FLAK_RULE_LABELS:
+        flak_rule = _member('flak_die_rolls', 'flak_rule', flak_rule, FLAK_RULE_LABELS)
     row = _select('flak_die_rolls', _FLAK_DIE_ROLLS_ROWS, (flak_rule,), None)
     return {'rolls': row[0]}
 
@@ -1323,7 +1336,8 @@ def lookup_flak_reactions(*, flak_reaction: FlakReaction) -> FlakReactionsResult
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    flak_reaction = _member('flak_reactions', 'flak_reaction', flak_reaction, FLAK_REACTION_LABELS)
+    if type(flak_reaction) is not str or flak_reaction not in FLAK_REACTION_LABELS:
+        flak_reaction = _member('flak_reactions', 'flak_reaction', flak_reaction, FLAK_REACTION_LABELS)
     row = _select('flak_reactions', _FLAK_REACTIONS_ROWS, (flak_reaction,), None)
     return {'bombs': row[0], 'bombers': row[1]}
 
@@ -1352,7 +1366,8 @@ def lookup_target_chits(*, chit_step: ChitStep) -> TargetChitsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    chit_step = _member('target_chits', 'chit_step', chit_step, CHIT_STEP_LABELS)
+    if type(chit_step) is not str or chit_step not in CHIT_STEP_LABELS:
+        chit_step = _member('target_chits', 'chit_step', chit_step, CHIT_STEP_LABELS)
     row = _select('target_chits', _TARGET_CHITS_ROWS, (chit_step,), None)
     return {'chits': row[0]}
 
@@ -1396,7 +1411,8 @@ def lookup_escort_missions(*, escort_mission: EscortMission) -> EscortMissionsRe
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    escort_mission = _member('escort_missions', 'escort_mission', escort_mission, ESCORT_MISSION_LABELS)
+    if type(escort_mission) is not str or escort_mission not in ESCORT_MISSION_LABELS:
+        escort_mission = _member('escort_missions', 'escort_mission', escort_mission, ESCORT_MISSION_LABELS)
     row = _select('escort_missions', _ESCORT_MISSIONS_ROWS, (escort_mission,), None)
     return {
         'order': row[0], 'us_attack': row[1], 'german_defense': row[2], 'defense_printed': row[3], 'battles': row[4],
@@ -1434,7 +1450,8 @@ def lookup_turn_limits(*, turn_limit: TurnLimit) -> TurnLimitsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    turn_limit = _member('turn_limits', 'turn_limit', turn_limit, TURN_LIMIT_LABELS)
+    if type(turn_limit) is not str or turn_limit not in TURN_LIMIT_LABELS:
+        turn_limit = _member('turn_limits', 'turn_limit', turn_limit, TURN_LIMIT_LABELS)
     row = _select('turn_limits', _TURN_LIMITS_ROWS, (turn_limit,), None)
     return {'maximum': row[0], 'per': row[1]}
 
@@ -1468,7 +1485,8 @@ def lookup_turn_sequence(*, step: Step) -> TurnSequenceResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    step = _member('turn_sequence', 'step', step, STEP_LABELS)
+    if type(step) is not str or step not in STEP_LABELS:
+        step = _member('turn_sequence', 'step', step, STEP_LABELS)
     row = _select('turn_sequence', _TURN_SEQUENCE_ROWS, (step,), None)
     return {'activity': row[0]}
 
@@ -1502,7 +1520,8 @@ def lookup_stacking(*, stack_limit: StackLimit) -> StackingResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    stack_limit = _member('stacking', 'stack_limit', stack_limit, STACK_LIMIT_LABELS)
+    if type(stack_limit) is not str or stack_limit not in STACK_LIMIT_LABELS:
+        stack_limit = _member('stacking', 'stack_limit', stack_limit, STACK_LIMIT_LABELS)
     row = _select('stacking', _STACKING_ROWS, (stack_limit,), None)
     return {'maximum': row[0]}
 
@@ -1635,7 +1654,8 @@ def lookup_target_systems(*, city: City) -> TargetSystemsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    city = _member('target_systems', 'city', city, CITY_LABELS)
+    if type(city) is not str or city not in CITY_LABELS:
+        city = _member('target_systems', 'city', city, CITY_LABELS)
     row = _select('target_systems', _TARGET_SYSTEMS_ROWS, (city,), None)
     return {
         'abr': row[0], 'air': row[1], 'afv': row[2], 'bb': row[3], 'chm': row[4], 'ee': row[5], 'ep': row[6],
@@ -1670,7 +1690,8 @@ def lookup_dated_rules(*, dated_rule: DatedRule) -> DatedRulesResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    dated_rule = _member('dated_rules', 'dated_rule', dated_rule, DATED_RULE_LABELS)
+    if type(dated_rule) is not str or dated_rule not in DATED_RULE_LABELS:
+        dated_rule = _member('dated_rules', 'dated_rule', dated_rule, DATED_RULE_LABELS)
     row = _select('dated_rules', _DATED_RULES_ROWS, (dated_rule,), None)
     return {'from': row[0]}
 
@@ -1707,7 +1728,8 @@ def lookup_cycles_per_game_turn(*, period: Period) -> CyclesPerGameTurnResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    period = _member('cycles_per_game_turn', 'period', period, PERIOD_LABELS)
+    if type(period) is not str or period not in PERIOD_LABELS:
+        period = _member('cycles_per_game_turn', 'period', period, PERIOD_LABELS)
     row = _select('cycles_per_game_turn', _CYCLES_PER_GAME_TURN_ROWS, (period,), None)
     return {'german_cycles': row[0], 'us_cycles': row[1]}
 
@@ -1738,9 +1760,16 @@ def lookup_victory(value: int, *, drm: int = 0) -> VictoryResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    _check_value('victory', 'war_ends', value, 0, None)
-    _check_int('victory', 'drm', drm)
-    row = _VICTORY_INDEX.select('victory', (), value + drm)
+    if type(value) is not int or value < 0:
+        _check_value('victory', 'war_ends', value, 0, None)
+    if type(drm) is not int:
+        _check_int('victory', 'drm', drm)
+    modified = value + drm
+    low, by_roll, below, above = _VICTORY_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _VICTORY_INDEX.select('victory', (), modified)
     return {'result': row[0]}
 
 
@@ -1767,7 +1796,8 @@ def lookup_war_now_ends(*, war_event: WarEvent) -> WarNowEndsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    war_event = _member('war_now_ends', 'war_event', war_event, WAR_EVENT_LABELS)
+    if type(war_event) is not str or war_event not in WAR_EVENT_LABELS:
+        war_event = _member('war_now_ends', 'war_event', war_event, WAR_EVENT_LABELS)
     row = _select('war_now_ends', _WAR_NOW_ENDS_ROWS, (war_event,), None)
     return {'change': row[0]}
 

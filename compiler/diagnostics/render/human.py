@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from compiler.diagnostics.core import Diagnostic
 from compiler.textsafe import printable
-from dsl.ast import Span
+from dsl.shared import Span
 
 
 def render_human(d: Diagnostic, sources: dict[str, str]) -> str:

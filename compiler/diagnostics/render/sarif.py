@@ -10,7 +10,7 @@ from urllib.parse import quote
 from compiler.diagnostics.codes import REGISTRY, Code, Severity
 from compiler.diagnostics.core import Diagnostic, Suppressed
 from compiler.textsafe import json_text
-from dsl.ast import Span
+from dsl.shared import Span
 
 SarifObject = dict[str, Any]  # a SARIF JSON object
 
