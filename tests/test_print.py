@@ -341,6 +341,14 @@ def test_large_print_and_letter_reach_the_html(tmp_path: Path, monkeypatch) -> N
     assert "size: letter landscape;" in html and "--cell: 12pt" in html
 
 
+def test_check_names_the_print_options_in_the_command_that_fixes_it() -> None:
+    from compiler.cli.build import rebuild_command
+
+    command = rebuild_command((Path("charts"),), Path("out"), "letter", True, True, False, landscape=True)
+    assert command == "chartc build charts --paper letter --landscape --large-print --pdf --out out"
+    assert rebuild_command((), Path("generated"), "a4", False, False, False) == "chartc build --out generated"
+
+
 # --- in a real browser: headless Chromium -----------------------------------------------------
 
 # CI sets CHARTC_REQUIRE_BROWSER=1 so that a missing browser fails the run instead of skipping.
