@@ -78,10 +78,13 @@ def validate_outputs(outputs: Mapping[str, str | bytes]) -> None:
                 raise OutputError(f"{rel}: {exc}") from exc
 
 
-def render_outputs(project: model.Project, paper: str = "a4", large_print: bool = False) -> dict[str, str]:
+def render_outputs(
+    project: model.Project, paper: str = "a4", large_print: bool = False, landscape: bool = False
+) -> dict[str, str]:
     """Every generated file for the project's games, keyed by POSIX path relative to the output
-    folder: `<game>/<game>.json`, `<game>/<game>.py`, `<game>/<game>.html`. (The JSON is checked
-    against its schema by `validate_outputs`, in the tests and CI.)
+    folder: `<game>/<game>.json`, `<game>/<game>.py`, `<game>/<game>.html` (the player aid for
+    `paper`, in large print and on landscape pages when asked). (The JSON is checked against its
+    schema by `validate_outputs`, in the tests and CI.)
     """
     outputs: dict[str, str] = {}
     for game_id in sorted(project.games):
@@ -89,7 +92,7 @@ def render_outputs(project: model.Project, paper: str = "a4", large_print: bool 
         text = emit_game_json(game)
         outputs[f"{game_id}/{game_id}.json"] = text
         outputs[f"{game_id}/{game_id}.py"] = emit_game_python(game)
-        outputs[f"{game_id}/{game_id}.html"] = emit_game_html(game, paper, large_print, game.aid_order)
+        outputs[f"{game_id}/{game_id}.html"] = emit_game_html(game, paper, large_print, game.aid_order, landscape)
     return dict(sorted(outputs.items()))
 
 

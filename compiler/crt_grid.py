@@ -17,6 +17,7 @@ from compiler import model
 
 PER_ROLL_SPAN = 20  # up to 1d20: one line per roll, as printed CRTs do
 PAGE_WIDTH_MM = 188.0  # A4 portrait (210 mm) less the aid's 11 mm margins; US Letter is wider
+LANDSCAPE_WIDTH_MM = 257.0  # US Letter landscape (279.4 mm) less the same margins; A4 landscape is wider
 FLOOR_PT = 8.0  # the smallest type a printed cell may use
 _MM_PER_PT = 25.4 / 72
 _CHAR_EM = 0.64  # DejaVu Sans digits and capitals average about 0.64 em
@@ -126,10 +127,11 @@ def estimated_width_mm(grid: ClassicGrid, labels: tuple[str, ...], cell_pt: floa
     return sum(cell_width_mm(w, cell_pt) for w in widths)
 
 
-def cell_width_mm(chars: int, cell_pt: float) -> float:
+def cell_width_mm(chars: int, cell_pt: float, padding_mm: float = _CELL_PADDING_MM) -> float:
     """The printed width of a table cell holding `chars` characters that do not wrap, at
-    `cell_pt`, with its padding and rules: an estimate from average glyph widths, on the wide side."""
-    return chars * cell_pt * _CHAR_EM * _MM_PER_PT + _CELL_PADDING_MM
+    `cell_pt`, with its padding and rules (`padding_mm`, left and right together): an estimate
+    from average glyph widths, on the wide side."""
+    return chars * cell_pt * _CHAR_EM * _MM_PER_PT + padding_mm
 
 
 def fits_portrait(grid: ClassicGrid, labels: tuple[str, ...], cell_pt: float = FLOOR_PT) -> bool:

@@ -80,6 +80,21 @@ def page_texts(pdf_path: Path) -> list[str]:
     ]
 
 
+def header_texts(pdf_path: Path, top_mm: float = 14) -> list[str]:
+    """The text of each page's top margin (its running header), in page order, on one line."""
+    height = str(int(top_mm * MM))
+    return [
+        " ".join(
+            subprocess.run(
+                ["pdftotext", "-f", str(n), "-l", str(n), "-x", "0", "-y", "0", "-W", "10000", "-H", height,
+                 str(pdf_path), "-"],
+                check=True, capture_output=True, text=True,
+            ).stdout.split()
+        )
+        for n in range(1, page_count(pdf_path) + 1)
+    ]
+
+
 @dataclass(frozen=True)
 class Word:
     """A word of the PDF and its box, in points from the page's top left corner."""
@@ -123,10 +138,10 @@ def with_probes(html: str) -> tuple[str, list[str]]:
     """The aid with two invisible probes in every chart section: one pinned to its top, one to
     its bottom. Absolutely positioned, they change no layout; a section split across pages has
     its probes on different pages. Returns the HTML and the section ids in document order."""
-    ids = re.findall(r'<section class="chart" id="([^"]+)">', html)
-    for index, anchor in enumerate(ids):
-        opening = f'<section class="chart" id="{anchor}">'
-        html = html.replace(opening, opening + f'<span class="chartc-probe b">QQB{index}QQ</span>', 1)
+    opening = re.compile(r'<section class="chart[^"]*" id="([^"]+)">')
+    ids = opening.findall(html)
+    numbers = iter(range(len(ids)))
+    html = opening.sub(lambda m: m.group(0) + f'<span class="chartc-probe b">QQB{next(numbers)}QQ</span>', html)
     parts = html.split("</section>")
     html = "".join(
         part + (f'<span class="chartc-probe e">QQE{i}QQ</span></section>' if i < len(parts) - 1 else "")
@@ -162,6 +177,10 @@ SCREENSHOT_TREES: tuple[tuple[Path, frozenset[str] | None], ...] = (
 )
 
 
+# The games whose aid is also shown on landscape A4 (`build --pdf --landscape`), page 1.
+LANDSCAPE_SCREENSHOTS = frozenset({"ia2"})
+
+
 def crt_page(pdf_path: Path, titles: list[str]) -> int | None:
     """The first page of the PDF that prints one of the CRT `titles`, or None."""
     for number, text in enumerate(page_texts(pdf_path), 1):
@@ -173,8 +192,8 @@ def crt_page(pdf_path: Path, titles: list[str]) -> int | None:
 
 def write_screenshots(root: Path, only: frozenset[str] | None = None) -> list[Path]:
     """Build every game's PDF as `chartc build --pdf` does (WeasyPrint), A4 and Letter, and keep
-    page 1 and the page of its first classic CRT under docs/player-aid/ (only the games named in
-    `only`, when given)."""
+    page 1 and the page of its first classic CRT under docs/player-aid/, and page 1 on landscape A4
+    for the games of `LANDSCAPE_SCREENSHOTS` (only the games named in `only`, when given)."""
     import os
 
     from compiler.build import html_to_pdf, render_outputs
@@ -207,6 +226,16 @@ def write_screenshots(root: Path, only: frozenset[str] | None = None) -> list[Pa
                         png = out / f"{game_id}-{paper}-crt.png"
                         screenshot(pdf_path, png, page=page)
                         written.append(png)
+        for project, games in projects:
+            for rel, text in render_outputs(project, "a4", landscape=True).items():
+                game_id = rel.split("/")[0]
+                wanted = game_id in LANDSCAPE_SCREENSHOTS and (only is None or game_id in only)
+                if rel.endswith(".html") and wanted and (games is None or game_id in games):
+                    pdf_path = Path(tmp) / f"{game_id}-a4-landscape.pdf"
+                    pdf_path.write_bytes(html_to_pdf(text))
+                    png = out / f"{game_id}-a4-landscape-page1.png"
+                    screenshot(pdf_path, png)
+                    written.append(png)
     return written
 
 

@@ -142,6 +142,14 @@ def test_r4_with_fb_attack(page: Any) -> None:
     assert "F/B Attack +1 (note 1)" in r4.text_content()
     assert _shown_rows(r4) == [("0", "1/6"), ("1", "5/6")]
     assert r4.locator("tr.hit").get_attribute("data-row") == "1"
+    # the printed R4 table marks the same row, on screen only
+    printed = page.locator("#chart-r4 .chart-body tr.hit")
+    assert printed.count() == 1 and printed.get_attribute("data-row") == "1"
+    background = "c => getComputedStyle(c).backgroundColor"
+    assert printed.locator("td").first.evaluate(background) == "rgb(204, 204, 204)"
+    page.emulate_media(media="print")
+    assert printed.locator("td").first.evaluate(background) != "rgb(204, 204, 204)"
+    page.emulate_media(media="screen")
     # the position is in the URL: opened again from it, the page shows the same answer
     assert page.url.endswith("#R4.ctx.fb_attack=1&R4.roll=2")
     page.goto(page.url)
@@ -156,6 +164,7 @@ def test_r4_with_fb_attack(page: Any) -> None:
     _field(again, "printed").check()
     assert again.locator(".live-result").text_content() == "Natural 6 +1 = modified 7: no row of the chart holds it."
     assert _shown_rows(again) == [("0", "1/6"), ("1", "2/3"), ("none", "1/6")]
+    assert page.locator("#chart-r4 .chart-body tr.hit").count() == 0  # the printed table is the corrected one
 
 
 def test_r7_by_period_with_a_percentile_roll(ia2_page: Any) -> None:

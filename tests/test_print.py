@@ -29,9 +29,13 @@ from tests.conftest import ROOT, compile_text
 # at the PDFs, then update the number. Issue 17 (print layout): narrow charts side by side, wide
 # tables in stacked blocks. Before it Chromium shrank the pages the R2/R3 month grids overflowed,
 # so it printed IA2 in fewer pages (17 on A4, 18 in large print) than now that nothing overflows.
+# USAAF's Target Systems Planning Table printed whole at normal size (8 to 7 pages), and in large
+# print as two blocks that continue across a page (11 to 10, 13 to 11); IA2's tables without a
+# chance column no longer keep room for one: in large print its Injury Effects table prints as one
+# block instead of two (28 to 27 on A4, 30 to 29 on Letter).
 EXPECTED_PAGES = {
-    "ia2": {("a4", False): 18, ("letter", False): 19, ("a4", True): 28, ("letter", True): 30},
-    "usaaf": {("a4", False): 8, ("letter", False): 8, ("a4", True): 11, ("letter", True): 13},
+    "ia2": {("a4", False): 18, ("letter", False): 19, ("a4", True): 27, ("letter", True): 29},
+    "usaaf": {("a4", False): 7, ("letter", False): 7, ("a4", True): 10, ("letter", True): 11},
     "stuka_leader": {("a4", False): 10, ("letter", False): 11, ("a4", True): 17, ("letter", True): 17},
     "aa_rules": {("a4", False): 4, ("letter", False): 4, ("a4", True): 5, ("letter", True): 5},
 }
@@ -40,10 +44,13 @@ EXPECTED_PAGES = {
 # Issue 17 took IA2 from 19 to 18 pages on A4 (21 to 19 on Letter; 28 in A4 large print with
 # issue 15's firepower column, merged after it);
 # USAAF grew from 8 to 9 (11 to 13 in large print) because its Target Systems Planning Table and
-# Escort Missions table, cut at the right edge before, now print as stacked blocks.
+# Escort Missions table, cut at the right edge before, printed as stacked blocks; with the Target
+# Systems Planning Table whole at 8 pt it takes 7 (9 to 7 on Letter; in large print, its two blocks
+# continuing across a page and the Escort Missions table in one block, 13 to 10 and 14 to 11); IA2
+# in large print 28 to 27 (29 to 28 on Letter), as in Chromium.
 EXPECTED_PAGES_WEASYPRINT = {
-    "ia2": {("a4", False): 18, ("letter", False): 19, ("a4", True): 28, ("letter", True): 29},
-    "usaaf": {("a4", False): 9, ("letter", False): 9, ("a4", True): 13, ("letter", True): 14},
+    "ia2": {("a4", False): 18, ("letter", False): 19, ("a4", True): 27, ("letter", True): 28},
+    "usaaf": {("a4", False): 7, ("letter", False): 7, ("a4", True): 10, ("letter", True): 11},
     "stuka_leader": {("a4", False): 10, ("letter", False): 11, ("a4", True): 16, ("letter", True): 17},
     "aa_rules": {("a4", False): 4, ("letter", False): 4, ("a4", True): 5, ("letter", True): 6},
 }
@@ -52,18 +59,32 @@ EXPECTED_PAGES_WEASYPRINT = {
 # footnotes the book prints under R1. Its table header repeats on the second page (<thead>); at
 # normal size it fits one page.
 # Stuka Leader's Sequence of Play (`sequence_of_play`) is too: 27 steps at 12 pt.
-# USAAF's Target Systems Planning Table (25 cities by 15 systems, 20.1-20.3) prints as three blocks of
-# columns at 12 pt, each about a page tall: three pages, its header row repeated on each.
-# Each such chart with the most pages it may take.
+# USAAF's Target Systems Planning Table (26 cities by 15 systems, 20.1-20.3) prints as two blocks of
+# columns at 12 pt, each most of a page tall: it starts where it is and continues on the next page
+# between blocks, with its notes under the second block (`chart loose`). Each such chart with the
+# most pages it may take; a page it continues on names it in the running header ("..., continued").
 TALLER_THAN_A_PAGE_IN_LARGE_PRINT = {
     "chart-starting_unit_bases": 2,
     "chart-sequence_of_play": 2,
-    "chart-target_systems": 3,
+    "chart-target_systems": 2,
 }
-# At normal size one chart runs past a page: the Target Systems Planning Table's two stacked blocks
-# fill a page and its notes and errata note start the next (Chromium on A4 and Letter, WeasyPrint on
-# Letter). A layout defect kept visible here: it should keep its notes with it.
-TALLER_THAN_A_PAGE_AT_NORMAL_SIZE = {"chart-target_systems": 2}
+# At normal size every chart fits one page. (The Target Systems Planning Table printed as two stacked
+# blocks that filled a page, and its notes started the next; it now prints whole at the 8 pt floor
+# with narrow cell padding, a `dense` table, and takes half a page.)
+TALLER_THAN_A_PAGE_AT_NORMAL_SIZE: dict[str, int] = {}
+# Landscape pages (`--landscape`) in WeasyPrint: up to three narrow charts a row, rows across
+# groups, wide tables whole. A landscape page is 182 mm tall (A4) against a portrait page's 269 mm,
+# and rows are kept whole, so the aids take more pages than on portrait paper.
+EXPECTED_PAGES_WEASYPRINT_LANDSCAPE = {
+    "ia2": {("a4", False): 22, ("letter", False): 22, ("a4", True): 35, ("letter", True): 35},
+    "usaaf": {("a4", False): 8, ("letter", False): 9, ("a4", True): 12, ("letter", True): 13},
+    "stuka_leader": {("a4", False): 13, ("letter", False): 13, ("a4", True): 18, ("letter", True): 20},
+    "aa_rules": {("a4", False): 5, ("letter", False): 5, ("a4", True): 7, ("letter", True): 7},
+}
+# At normal size every chart fits a landscape page; in large print the charts taller than a portrait
+# page are taller than a landscape one too, and Stuka Leader's 27 steps take three Letter pages.
+TALLER_THAN_A_LANDSCAPE_PAGE: dict[str, int] = {}
+TALLER_THAN_A_LANDSCAPE_PAGE_IN_LARGE_PRINT = {**TALLER_THAN_A_PAGE_IN_LARGE_PRINT, "chart-sequence_of_play": 3}
 LAYOUTS = [("a4", False), ("letter", False), ("a4", True), ("letter", True)]
 MIN_MARGIN_MM = 10  # layout rule L3
 
@@ -73,7 +94,7 @@ def _expected_pages(game, paper: str, large: bool) -> int | None:
 
 
 def _section_ids(html: str) -> list[str]:
-    return re.findall(r'<section class="chart" id="([^"]+)">', html)
+    return re.findall(r'<section class="chart[^"]*" id="([^"]+)">', html)  # `chart loose` in large print
 
 
 # --- play order -------------------------------------------------------------------------------
@@ -205,24 +226,36 @@ WEASYPRINT_DEFAULT_LAYOUTS = [("a4", False)]
 CHROMIUM_DEFAULT_LAYOUTS = [("letter", True)]
 DEFAULT_PRINT_GAMES = frozenset({"aa_rules", "usaaf"})
 OTHER_PRINT_GAMES = frozenset(EXPECTED_PAGES) - DEFAULT_PRINT_GAMES
+# Landscape (`--landscape`): the default run prints the smallest aid on A4 at normal size; the slow
+# run prints every game in the four layouts.
+LANDSCAPE_DEFAULT_GAMES = frozenset({"aa_rules"})
 WEASYPRINT_LAYOUTS = [
-    pytest.param(paper, large, DEFAULT_PRINT_GAMES, id=f"{paper}-{large}-aa_rules+usaaf")
+    pytest.param(paper, large, False, DEFAULT_PRINT_GAMES, id=f"{paper}-{large}-aa_rules+usaaf")
     for paper, large in WEASYPRINT_DEFAULT_LAYOUTS
 ] + [
-    pytest.param(paper, large, games, marks=pytest.mark.slow, id=f"{paper}-{large}-{'+'.join(sorted(games))}")
+    pytest.param("a4", False, True, LANDSCAPE_DEFAULT_GAMES, id="a4-landscape-False-aa_rules")
+] + [
+    pytest.param(
+        paper, large, landscape, games, marks=pytest.mark.slow,
+        id=f"{paper}{'-landscape' if landscape else ''}-{large}-{'+'.join(sorted(games))}",
+    )
+    for landscape, defaults, default_games in (
+        (False, WEASYPRINT_DEFAULT_LAYOUTS, DEFAULT_PRINT_GAMES), (True, [("a4", False)], LANDSCAPE_DEFAULT_GAMES)
+    )
     for paper, large in LAYOUTS
-    for games in ([OTHER_PRINT_GAMES] if (paper, large) in WEASYPRINT_DEFAULT_LAYOUTS else [frozenset(EXPECTED_PAGES)])
+    for games in [frozenset(EXPECTED_PAGES) - (default_games if (paper, large) in defaults else frozenset())]
 ]
 
 
-@pytest.mark.parametrize("paper, large, games", WEASYPRINT_LAYOUTS)
+@pytest.mark.parametrize("paper, large, landscape, games", WEASYPRINT_LAYOUTS)
 def test_weasyprint_pdf_keeps_each_chart_whole_and_inside_the_margins(
-    corpus, weasyprint, tmp_path: Path, paper: str, large: bool, games: frozenset[str]
+    corpus, weasyprint, tmp_path: Path, paper: str, large: bool, landscape: bool, games: frozenset[str]
 ) -> None:
     """The PDF `chartc build --pdf` writes (`layout_pdf` is its one writer): no chart split across
     pages, every word inside the 10 mm margins (IA2 R2/R3's 14 month columns were cut at the right
-    edge before they were reflowed into blocks), and the pinned page counts."""
-    for rel, html in render_outputs(corpus.project, paper, large).items():
+    edge before they were reflowed into blocks), the pinned page counts, and on every page a chart
+    continues on (only there) the running header naming it."""
+    for rel, html in render_outputs(corpus.project, paper, large, landscape).items():
         if not rel.endswith(".html") or rel.split("/")[0] not in games:
             continue
         game = corpus.project.games[rel.split("/")[0]]
@@ -234,12 +267,13 @@ def test_weasyprint_pdf_keeps_each_chart_whole_and_inside_the_margins(
                 if getattr(box, "element_tag", None) == "section" and element is not None:
                     seen.setdefault(element.get("id"), set()).add(number)
         split = {k: v for k, v in seen.items() if len(v) != 1}
-        allowed = TALLER_THAN_A_PAGE_IN_LARGE_PRINT if large else TALLER_THAN_A_PAGE_AT_NORMAL_SIZE
+        allowed = _taller_than_a_page(large, landscape)
         assert set(split) <= set(allowed), f"charts split across pages: {split}"
         # on consecutive pages, no more than the chart's allowance
         assert all(len(v) <= allowed[k] and max(v) - min(v) == len(v) - 1 for k, v in split.items()), split
         assert sorted(seen) == sorted(_section_ids(html))
-        expected = EXPECTED_PAGES_WEASYPRINT.get(game.id, {}).get((paper, large))
+        pins = EXPECTED_PAGES_WEASYPRINT_LANDSCAPE if landscape else EXPECTED_PAGES_WEASYPRINT
+        expected = pins.get(game.id, {}).get((paper, large))
         pages = len(document.pages)
         assert pages == expected if expected else pages <= len(game.charts) + 1, f"{game.id}: {pages} pages"
         if shutil.which("pdftotext"):
@@ -247,6 +281,19 @@ def test_weasyprint_pdf_keeps_each_chart_whole_and_inside_the_margins(
             path.write_bytes(pdf)
             near = browser.words_near_the_edge(path, MIN_MARGIN_MM)
             assert near == [], f"{game.id} {paper} large={large}: text near the edge: {near[:5]}"
+            titles = {"chart-" + c.ident: c.title for c in game.charts}
+            heads = browser.header_texts(path)
+            continued = {n: h for n, h in enumerate(heads, 1) if "continued" in h}
+            expected_heads = {n: titles[k] for k, v in split.items() for n in sorted(v)[1:]}
+            assert sorted(continued) == sorted(expected_heads), (continued, split)
+            assert all(f"{expected_heads[n]}, continued" in h for n, h in continued.items()), continued
+
+
+def _taller_than_a_page(large: bool, landscape: bool) -> dict[str, int]:
+    """The charts that may run onto another page in a layout, with the most pages each may take."""
+    if landscape:
+        return TALLER_THAN_A_LANDSCAPE_PAGE_IN_LARGE_PRINT if large else TALLER_THAN_A_LANDSCAPE_PAGE
+    return TALLER_THAN_A_PAGE_IN_LARGE_PRINT if large else TALLER_THAN_A_PAGE_AT_NORMAL_SIZE
 
 
 def _boxes(box):
@@ -287,11 +334,19 @@ def test_large_print_and_letter_reach_the_html(tmp_path: Path, monkeypatch) -> N
     monkeypatch.chdir(ROOT)
     out = tmp_path / "gen"
     r = CliRunner().invoke(
-        cli, ["build", "--large-print", "--paper", "letter", "--out", str(out)], catch_exceptions=False
+        cli, ["build", "--large-print", "--paper", "letter", "--landscape", "--out", str(out)], catch_exceptions=False
     )
     assert r.exit_code == 0, r.output
     html = (out / "ia2" / "ia2.html").read_text(encoding="utf-8")
-    assert "size: letter;" in html and "--cell: 12pt" in html
+    assert "size: letter landscape;" in html and "--cell: 12pt" in html
+
+
+def test_check_names_the_print_options_in_the_command_that_fixes_it() -> None:
+    from compiler.cli.build import rebuild_command
+
+    command = rebuild_command((Path("charts"),), Path("out"), "letter", True, True, False, landscape=True)
+    assert command == "chartc build charts --paper letter --landscape --large-print --pdf --out out"
+    assert rebuild_command((), Path("generated"), "a4", False, False, False) == "chartc build --out generated"
 
 
 # --- in a real browser: headless Chromium -----------------------------------------------------
@@ -561,6 +616,63 @@ def test_two_narrow_charts_print_side_by_side(corpus) -> None:
     assert ("chart-b9", "chart-a3") in pairs  # 6.1: the weather roll and the A3 DRMs, one row
     wide = {"chart-r2", "chart-r3", "chart-starting_unit_bases"}  # month grids and R1's units: full width
     assert not wide & {anchor for pair in pairs for anchor in pair}
+
+
+def _section(html: str, anchor: str) -> str:
+    start = html.index(f'id="{anchor}"')
+    return html[start : html.index("</section>", start)]
+
+
+def test_a_table_too_wide_at_9pt_prints_whole_at_the_floor_and_runs_on_in_large_print(corpus) -> None:
+    # USAAF 20.1-20.3: 15 target systems across, 26 cities down (Berlin from the errata)
+    normal = _section(render_outputs(corpus.project)["usaaf/usaaf.html"], "chart-target_systems")
+    assert normal.count("<table") == 1 and '<table class="dense">' in normal
+    assert '<th scope="col">Abr</th>' in normal and '<th scope="col">TN</th>' in normal
+    large = render_outputs(corpus.project, "a4", True)["usaaf/usaaf.html"]
+    section = _section(large, "chart-target_systems")
+    # 12 pt cells: two blocks of 8 and 7 systems, taller together than a page, so the chart may
+    # continue between them; its head names it on the page it continues on
+    assert section.count("<table>") == 2 and "dense" not in section
+    assert '<section class="chart loose" id="chart-target_systems">' in large
+    assert 'data-continued="Target Systems Planning Table, continued"' in section
+    # R2/R3's stacked month blocks fit a page: kept whole
+    ia2 = render_outputs(corpus.project, "a4", True)["ia2/ia2.html"]
+    assert '<section class="chart" id="chart-r2">' in ia2
+    assert '<div class="chart-body stacked"' in _section(ia2, "chart-r2")
+
+
+def test_landscape_puts_three_charts_a_row_and_prints_wide_tables_whole(corpus) -> None:
+    portrait = render_outputs(corpus.project)["ia2/ia2.html"]
+    html = render_outputs(corpus.project, "a4", False, True)["ia2/ia2.html"]
+    assert "size: A4 landscape;" in html and "size: A4;" in portrait
+    # rows run across groups: a chart opening a group carries its heading inside its cell
+    rows = html.split('<div class="pair">\n')[1:]
+    cells = [row.split("</section>\n</div>\n</div>\n")[0].count('<div class="cell">') for row in rows]
+    assert 3 in cells and max(cells) == 3
+    assert '<div class="cell"><h2 class="group">' in html
+    # the 14 months of R2 (4.6.4) fit across a landscape page: one table, not two blocks of 7
+    assert _section(html, "chart-r2").count('<table class="availability">') == 1
+    assert _section(portrait, "chart-r2").count('<table class="availability">') == 2
+    # every chart is printed once, in the same order as on portrait pages
+    assert _section_ids(html) == _section_ids(portrait)
+
+
+def test_the_contents_list_is_set_in_balanced_columns_in_play_order(corpus) -> None:
+    """Issue 16 item 7: chartc balances the contents columns (CSS `columns` was slow in WeasyPrint)."""
+    html = render_outputs(corpus.project)["ia2/ia2.html"]
+    nav = html[html.index('<nav class="contents"') : html.index("</nav>")]
+    assert not re.search(r"[;{] *columns:", html.split("</style>")[0])  # no CSS multi-column layout
+    columns = nav.split('<div class="columns">\n', 1)[1].split("\n</ol>\n<ol>\n")
+    assert len(columns) == 3
+    # every group once, whole, in the order the charts print
+    headings = re.findall(r'<span class="g">([^<]+)</span>', nav)
+    assert headings == re.findall(r'<h2 class="group">([^<]+)</h2>', html)
+    assert re.findall(r'<a href="#([^"]+)">', nav) == _section_ids(html)
+    # balanced by lines: IA2's 71 printed charts in 12 groups break where CSS columns broke them
+    entries = [c.count("<li><a ") for c in columns]
+    assert entries == [23, 27, 21] and sum(entries) == len(_section_ids(html))
+    landscape = render_outputs(corpus.project, "a4", False, True)["ia2/ia2.html"]
+    assert landscape.split('<div class="columns">', 1)[1].split("</nav>")[0].count("\n<ol>\n") == 4
 
 
 def test_pdf_bytes_do_not_depend_on_the_process(tmp_path: Path, weasyprint) -> None:

@@ -40,13 +40,18 @@ def whole_tree(paths: tuple[Path, ...]) -> bool:
 
 
 def rebuild_command(
-    paths: tuple[Path, ...], out_dir: Path, paper: str, large_print: bool, pdf: bool, as_printed: bool
+    paths: tuple[Path, ...],
+    out_dir: Path,
+    paper: str,
+    large_print: bool,
+    pdf: bool,
+    as_printed: bool,
+    landscape: bool = False,
 ) -> str:
     """The `chartc build ...` command line that brings the outputs up to date."""
     args = "".join(f" {p}" for p in paths) + (f" --paper {paper}" if paper != "a4" else "")
-    args += (
-        (" --large-print" if large_print else "") + (" --pdf" if pdf else "") + (" --as-printed" if as_printed else "")
-    )
+    args += (" --landscape" if landscape else "") + (" --large-print" if large_print else "")
+    args += (" --pdf" if pdf else "") + (" --as-printed" if as_printed else "")
     return f"chartc build{args} --out {out_dir}"
 
 
@@ -68,6 +73,11 @@ def rebuild_command(
 @click.option(
     "--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True, help="Page size of the player aid."
 )
+@click.option(
+    "--landscape",
+    is_flag=True,
+    help="Player aid on landscape pages: three narrow charts side by side, wide tables whole.",
+)
 @click.option("--large-print", is_flag=True, help="Player aid with 12 pt table cells and 10 pt notes (more pages).")
 @click.option(
     "--pdf", is_flag=True, help="Also write the player aid as <game>.pdf (needs the `pdf` extra: WeasyPrint)."
@@ -85,6 +95,7 @@ def build(
     check_only: bool,
     as_printed: bool,
     paper: str,
+    landscape: bool,
     large_print: bool,
     pdf: bool,
     jobs: int | None,
@@ -97,8 +108,8 @@ def build(
     """
     if out_dir is None:
         out_dir = Path("build/as-printed") if as_printed else Path("generated")
-    options = {"paper": paper, "large_print": large_print, "pdf": pdf, "as_printed": as_printed, "strict": strict,
-               "whole_tree": whole_tree(paths)}
+    options = {"paper": paper, "landscape": landscape, "large_print": large_print, "pdf": pdf,
+               "as_printed": as_printed, "strict": strict, "whole_tree": whole_tree(paths)}
     if check_only and not pdf:  # a PDF also depends on WeasyPrint, Pango and the fonts: always rendered
         recorded = _recorded_up_to_date(paths, out_dir, options)
         if recorded is not None:
@@ -123,7 +134,7 @@ def build(
         )
         sys.exit(EXIT_FINDINGS)
     try:
-        outputs: dict[str, str | bytes] = dict(render_outputs(comp.project, paper, large_print))
+        outputs: dict[str, str | bytes] = dict(render_outputs(comp.project, paper, large_print, landscape))
         if pdf:
             outputs.update(render_pdfs({rel: text for rel, text in outputs.items() if isinstance(text, str)}, jobs))
             outputs = dict(sorted(outputs.items()))
@@ -148,7 +159,7 @@ def build(
         echo_lines(
             (printable(f"orphaned: {out_dir / rel} (no chart source produces it)") for rel in stale.orphaned), err=True
         )
-        fix = rebuild_command(paths, out_dir, paper, large_print, pdf, as_printed)
+        fix = rebuild_command(paths, out_dir, paper, large_print, pdf, as_printed, landscape)
         click.echo(printable(f"generated files are out of date: run `{fix}`"), err=True)
         sys.exit(EXIT_FINDINGS)
     changed = _on_disk(lambda: write_outputs(out_dir, outputs, game_ids), out_dir, "build failed").changed

@@ -18,7 +18,15 @@ from compiler.analysis import analyze, loss_fields
 from compiler.calendar import Month
 from compiler.chance import chances, percent_text
 from compiler.crt import OddsForm, OddsRule
-from compiler.crt_grid import PAGE_WIDTH_MM, CrtShape, cell_width_mm, classic_grid, crt_shape, fits_portrait
+from compiler.crt_grid import (
+    LANDSCAPE_WIDTH_MM,
+    PAGE_WIDTH_MM,
+    CrtShape,
+    cell_width_mm,
+    classic_grid,
+    crt_shape,
+    fits_portrait,
+)
 from compiler.dice import DiceForm
 from compiler.text import (
     group_text,
@@ -78,6 +86,9 @@ class RowsBody:
     # stacked, each repeating the key and roll columns; one block when it fits
     blocks: tuple[tuple[int, ...], ...] = ()
     large_blocks: tuple[tuple[int, ...], ...] = ()
+    # at normal size: printed whole at the 8 pt floor with narrow cell padding (`DENSE_PADDING_MM`),
+    # where at 9 pt it would need stacked blocks (USAAF's Target Systems Planning Table)
+    dense: bool = False
 
 
 @dataclass(frozen=True)
@@ -171,6 +182,29 @@ class CrtBody:
 ChartBody = RowsBody | GridBody | AvailabilityBody | OddsRuleBody | CrtBody | None
 
 
+GUTTER_MM = 5.0  # between two charts side by side
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """The page the aid is laid out for: its content box (the narrower and the shorter of A4 and
+    US Letter, less the margins) and how many narrow charts may print side by side at the normal
+    cell size."""
+
+    width_mm: float
+    height_mm: float
+    per_row: int
+
+    def share_mm(self, count: int) -> float:
+        """The width each of `count` charts side by side gets."""
+        return (self.width_mm - GUTTER_MM * (count - 1)) / count
+
+
+PORTRAIT = Sheet(PAGE_WIDTH_MM, 279.4 - 28.0, 2)  # US Letter is the shorter: 279.4 mm less 14 mm margins
+LANDSCAPE = Sheet(LANDSCAPE_WIDTH_MM, 210.0 - 28.0, 3)  # A4 landscape is the shorter: 210 mm
+_LARGE_LINE_MM = 12 * 1.2 * 25.4 / 72 + 1.0  # a table line at 12 pt with its padding and rule
+
+
 @dataclass(frozen=True)
 class ChartView:
     """Everything the template prints for one chart."""
@@ -193,6 +227,26 @@ class ChartView:
     shift_order: str | None = None  # when the total applies: before or after the odds table's edge
     examples: tuple[str, ...] = ()  # the worked examples marked `aid`, worded for players
 
+    sheet: Sheet = PORTRAIT  # the page its blocks and row are laid out for
+
+    def stacked(self, large_print: bool) -> bool:
+        """Whether the chart's table prints as stacked blocks of columns at that size (each block
+        kept whole)."""
+        body = self.body
+        if isinstance(body, (RowsBody, AvailabilityBody)):
+            return len(body.large_blocks if large_print else body.blocks) > 1
+        return False
+
+    def runs_over_in_large_print(self) -> bool:
+        """Whether the chart's stacked blocks in large print are taller than the sheet's page (an
+        estimate, one line per row and header): such a chart starts where it is and continues
+        between blocks on the next page; any other chart is kept whole."""
+        body = self.body
+        if not self.stacked(True) or not isinstance(body, (RowsBody, AvailabilityBody)):
+            return False
+        lines = sum(len(body.rows) + 1 for _ in body.large_blocks)
+        return lines * _LARGE_LINE_MM > self.sheet.height_mm
+
 
 @dataclass(frozen=True)
 class GroupView:
@@ -204,9 +258,21 @@ class GroupView:
     rows: tuple[tuple[ChartView, ...], ...] = ()
 
 
+@dataclass(frozen=True)
+class SheetCell:
+    """A chart as a row of a landscape page prints it: under its group's heading when it opens
+    the group (landscape rows run across groups, so that short groups share a row)."""
+
+    heading: str | None
+    view: ChartView
+
+
 NORMAL_CELL_PT = 9.0  # the template's table cell size (`--cell`)
 LARGE_CELL_PT = 12.0  # the same in large print
-HALF_WIDTH_MM = (PAGE_WIDTH_MM - 5.0) / 2  # a column of the two-column layout (5 mm gutter)
+FLOOR_CELL_PT = 8.0  # the smallest a table cell may print (a dense table)
+DENSE_PADDING_MM = 2 * 0.8 + 0.3  # a dense table's cell padding, left and right, and its rules
+
+
 _HALF_MAX_LINES = 34  # a chart taller than this (about half a page) prints across the whole width
 _TEXT_WRAP_CHARS = 26  # a text cell wraps at about this many characters in a narrow column
 _NOTE_CHARS_PER_LINE = 70  # characters of 7.5 pt notes on a line of a narrow column
@@ -214,40 +280,51 @@ _CHANCE_COLUMN_MM = 19.0  # `16.7%` and its bar
 _LOWER_CASE_RATIO = 0.85
 
 
-def pair_charts(charts: tuple[ChartView, ...]) -> tuple[tuple[ChartView, ...], ...]:
-    """The charts of a group as printed rows: two consecutive charts that each fit half the page
-    width (and are at most about half a page tall) side by side, any other chart alone."""
+def pair_charts(
+    charts: tuple[ChartView, ...], sheet: Sheet = PORTRAIT, large_print: bool = False
+) -> tuple[tuple[ChartView, ...], ...]:
+    """The charts of a group as printed rows: consecutive charts side by side while each fits its
+    share of the page width (and is at most about half a portrait page tall), up to the sheet's
+    `per_row` (two on a portrait page, three in landscape; in large print one fewer); any other
+    chart alone."""
+    per_row = sheet.per_row - 1 if large_print else sheet.per_row
+    scale = LARGE_CELL_PT / NORMAL_CELL_PT if large_print else 1.0
     rows: list[tuple[ChartView, ...]] = []
-    waiting: ChartView | None = None
+    waiting: list[tuple[ChartView, float]] = []
     for view in charts:
-        if not fits_half(view):
-            if waiting is not None:
-                rows.append((waiting,))
-                waiting = None
+        width = chart_width_mm(view)
+        if width is None or per_row < 2 or width * scale > sheet.share_mm(2):
+            rows += [tuple(v for v, _ in waiting)] if waiting else []
             rows.append((view,))
-        elif waiting is None:
-            waiting = view
-        else:
-            rows.append((waiting, view))
-            waiting = None
-    if waiting is not None:
-        rows.append((waiting,))
+            waiting = []
+            continue
+        joined = [*waiting, (view, width)]
+        if len(joined) > per_row or max(w for _, w in joined) * scale > sheet.share_mm(len(joined)):
+            rows.append(tuple(v for v, _ in waiting))
+            joined = [(view, width)]
+        waiting = joined
+        if len(waiting) == per_row:
+            rows.append(tuple(v for v, _ in waiting))
+            waiting = []
+    if waiting:
+        rows.append(tuple(v for v, _ in waiting))
     return tuple(rows)
 
 
-def fits_half(view: ChartView) -> bool:
-    """Whether a chart fits one column of the two-column layout at the normal cell size: its
-    table no wider than the column (text cells wrapped), a DRM box under it, and at most about
-    half a page tall. An estimate from average glyph widths, on the wide side."""
+def chart_width_mm(view: ChartView) -> float | None:
+    """The width a chart needs at the normal cell size, when it may print beside another chart:
+    its table's (text cells wrapped), with a DRM box under it, and at most about half a portrait
+    page tall; None for a chart that prints across the whole width. An estimate from average glyph
+    widths, on the wide side."""
     size = _table_size(view)
     if size is None:
-        return False
+        return None
     width, lines = size
     lines += sum(1 + len(d.label + d.when) // 40 for d in view.drms) + len(view.drm_rules) * 2
     notes = [*(f.text for f in view.chart.footnotes), *view.chart.notes, *view.errata, *view.examples]
     notes += [f"{a} = {b}" for a, b in (*view.legend, *view.codes_key)]
     lines += sum(1 + len(n) // _NOTE_CHARS_PER_LINE for n in notes) + (3 if view.chart.partial else 0)
-    return width <= HALF_WIDTH_MM and lines <= _HALF_MAX_LINES
+    return width if lines <= _HALF_MAX_LINES else None
 
 
 def _text_width(texts: list[str], wrap: bool, cell_pt: float = NORMAL_CELL_PT) -> tuple[float, int]:
@@ -514,10 +591,12 @@ def chart_legend(chart: model.Chart, game: model.Game) -> list[tuple[str, str]]:
 
 
 
-def chart_view(game: model.Game, chart: model.Chart) -> ChartView:
-    """The view of one chart for the player aid template."""
+def chart_view(game: model.Game, chart: model.Chart, sheet: Sheet = PORTRAIT) -> ChartView:
+    """The view of one chart for the player aid template, its wide tables in blocks that fit
+    across the `sheet`."""
     natural = _natural_chances(chart)
-    layout, body = _body(game, chart, natural)
+    show_chances = bool(natural) and (game.aid_chance if chart.aid_chance is None else chart.aid_chance)
+    layout, body = _body(game, chart, natural, sheet.width_mm, show_chances)
     return ChartView(
         chart=chart,
         anchor="chart-" + chart.ident,
@@ -533,7 +612,7 @@ def chart_view(game: model.Game, chart: model.Chart) -> ChartView:
             for d in chart.drms
         ),
         clamp=f"{_signed(chart.clamp[0])} to {_signed(chart.clamp[1])}" if chart.clamp else None,
-        show_chances=bool(natural) and (game.aid_chance if chart.aid_chance is None else chart.aid_chance),
+        show_chances=show_chances,
         dice_text=_dice_words(chart, game) if chart.dice else None,
         legend=tuple(chart_legend(chart, game)),
         errata=tuple(_chart_errata(game, chart)),
@@ -545,6 +624,7 @@ def chart_view(game: model.Game, chart: model.Chart) -> ChartView:
         shift_cap=_shift_cap(chart.shifts),
         shift_order=_shift_order(game, chart),
         examples=tuple(example_text(game, chart, e) for e in game.examples if e.aid and e.chart == chart.address),
+        sheet=sheet,
     )
 
 
@@ -635,12 +715,14 @@ def _shift_order(game: model.Game, chart: model.Chart) -> str | None:
     return None
 
 
-def _body(game: model.Game, chart: model.Chart, natural: dict[int, Fraction]) -> tuple[Layout, ChartBody]:
-    """The table a chart prints, by layout."""
+def _body(
+    game: model.Game, chart: model.Chart, natural: dict[int, Fraction], width_mm: float, show_chances: bool
+) -> tuple[Layout, ChartBody]:
+    """The table a chart prints, by layout, a wide one in blocks that fit `width_mm`."""
     if chart.odds is not None:
         return Layout.ODDS_RULE, _odds_rule_body(chart.odds)
     if chart.availability is not None:
-        return Layout.AVAILABILITY, _availability_body(chart, chart.availability)
+        return Layout.AVAILABILITY, _availability_body(chart, chart.availability, width_mm)
     shape = crt_shape(chart, game.enums)
     if shape is not None:
         return Layout.CRT, _crt_body(shape)
@@ -648,7 +730,7 @@ def _body(game: model.Game, chart: model.Chart, natural: dict[int, Fraction]) ->
         return Layout.GRID, _grid_body(game, chart, chart.grid, natural)
     if chart.kind in (model.ChartKind.DRMS, model.ChartKind.ODDS):
         return Layout.NONE, None
-    return Layout.ROWS, _rows_body(game, chart, natural)
+    return Layout.ROWS, _rows_body(game, chart, natural, width_mm, show_chances)
 
 
 def _odds_rule_body(r: OddsRule) -> OddsRuleBody:
@@ -726,7 +808,7 @@ def _crt_chances(shape: CrtShape) -> tuple[CrtChanceView, ...]:
     return tuple(lines)
 
 
-def _availability_body(chart: model.Chart, a: model.AvailabilityLayout) -> AvailabilityBody:
+def _availability_body(chart: model.Chart, a: model.AvailabilityLayout, width_mm: float) -> AvailabilityBody:
     item_key = next(k for k in chart.keys if k.id == a.item_key)
     head_key = next(k for k in chart.keys if k.id == a.head_key)
     columns = tuple(_key_text(head_key, c) for c in a.heads)
@@ -737,8 +819,8 @@ def _availability_body(chart: model.Chart, a: model.AvailabilityLayout) -> Avail
         item_label=item_key.enum.label,
         columns=columns,
         rows=rows,
-        blocks=_column_blocks(item_key.enum.label, columns, rows, NORMAL_CELL_PT),
-        large_blocks=_column_blocks(item_key.enum.label, columns, rows, LARGE_CELL_PT),
+        blocks=_column_blocks(item_key.enum.label, columns, rows, NORMAL_CELL_PT, width_mm),
+        large_blocks=_column_blocks(item_key.enum.label, columns, rows, LARGE_CELL_PT, width_mm),
     )
 
 
@@ -746,14 +828,15 @@ _ITEM_COLUMN_MAX_CHARS = 14  # an item label wraps at about this many characters
 
 
 def _column_blocks(
-    item_label: str, columns: tuple[str, ...], rows: tuple[AvailabilityRowView, ...], cell_pt: float
+    item_label: str, columns: tuple[str, ...], rows: tuple[AvailabilityRowView, ...], cell_pt: float, width_mm: float
 ) -> tuple[AvailabilityBlock, ...]:
-    """The grid's columns in as few blocks of equal size as fit across a portrait page at
-    `cell_pt` (14 months at 9 pt: two blocks of 7). Month and range cells do not wrap, so a grid
-    wider than the page would be cut at its edge; the item column wraps, and is counted at its
-    wrapped width. A row transcribed with fewer cells than columns (a partial chart) keeps them."""
+    """The grid's columns in as few blocks of equal size as fit across `width_mm` at `cell_pt`
+    (14 months at 9 pt: two blocks of 7 on a portrait page, one in landscape). Month and range
+    cells do not wrap, so a grid wider than the page would be cut at its edge; the item column
+    wraps, and is counted at its wrapped width. A row transcribed with fewer cells than columns
+    (a partial chart) keeps them."""
     words = [len(w) for text in (item_label, *(r.item for r in rows)) for w in text.split()]
-    room = PAGE_WIDTH_MM - cell_width_mm(min(_ITEM_COLUMN_MAX_CHARS, max(words, default=1)), cell_pt)
+    room = width_mm - cell_width_mm(min(_ITEM_COLUMN_MAX_CHARS, max(words, default=1)), cell_pt)
     widths = [
         cell_width_mm(max([len(label), *(len(r.cells[j]) for r in rows if j < len(r.cells))]), cell_pt)
         for j, label in enumerate(columns)
@@ -783,7 +866,12 @@ def _grid_body(game: model.Game, chart: model.Chart, grid: model.GridLayout, nat
     )
 
 
-def _rows_body(game: model.Game, chart: model.Chart, natural: dict[int, Fraction]) -> RowsBody:
+def _rows_body(
+    game: model.Game, chart: model.Chart, natural: dict[int, Fraction], width_mm: float, show_chances: bool
+) -> RowsBody:
+    """The row list, its output columns in blocks that fit `width_mm` (beside the key and roll
+    columns, and the chance column where it prints); a table that needs several blocks at 9 pt
+    but fits whole at the 8 pt floor with narrow padding prints whole, dense."""
     headers = tuple(k.enum.label for k in chart.keys)
     rows = tuple(_row_view(game, chart, r, natural.get(id(r))) for r in chart.rows)
     fixed = [[h, *(r.key_labels[i] for r in rows)] for i, h in enumerate(headers)]
@@ -791,17 +879,25 @@ def _rows_body(game: model.Game, chart: model.Chart, natural: dict[int, Fraction
         fixed.append([_roll_header(chart, game), *(r.range or "" for r in rows)])
     outputs = [[c.label, *(r.outputs[i] + (r.was[i] or "") for r in rows)] for i, c in enumerate(chart.columns)]
 
-    def blocks(cell_pt: float) -> tuple[tuple[int, ...], ...]:
+    chance = _CHANCE_COLUMN_MM if show_chances else 0.0
+
+    def blocks(cell_pt: float, padding_mm: float | None = None) -> tuple[tuple[int, ...], ...]:
         """Text wraps between words, so a table is too wide only when its longest words are."""
-        room = PAGE_WIDTH_MM - sum(_word_width(col, cell_pt) for col in fixed) - _CHANCE_COLUMN_MM
-        return tuple(tuple(b) for b in _equal_blocks([_word_width(col, cell_pt) for col in outputs], room))
+        room = width_mm - sum(_word_width(col, cell_pt, padding_mm) for col in fixed) - chance
+        widths = [_word_width(col, cell_pt, padding_mm) for col in outputs]
+        return tuple(tuple(b) for b in _equal_blocks(widths, room))
 
-    return RowsBody(headers, rows, blocks(NORMAL_CELL_PT), blocks(LARGE_CELL_PT))
+    normal = blocks(NORMAL_CELL_PT)
+    dense = blocks(FLOOR_CELL_PT, DENSE_PADDING_MM) if len(normal) > 1 else normal
+    whole = len(dense) == 1 < len(normal)
+    return RowsBody(headers, rows, dense if whole else normal, blocks(LARGE_CELL_PT), dense=whole)
 
 
-def _word_width(texts: list[str], cell_pt: float) -> float:
-    """The narrowest a column of wrapping text can print at `cell_pt`: its longest word, in mm."""
-    return cell_width_mm(max((len(w) for t in texts for w in t.split()), default=1), cell_pt)
+def _word_width(texts: list[str], cell_pt: float, padding_mm: float | None = None) -> float:
+    """The narrowest a column of wrapping text can print at `cell_pt`: its longest word, in mm
+    (with the normal cell padding, or `padding_mm`)."""
+    chars = max((len(w) for t in texts for w in t.split()), default=1)
+    return cell_width_mm(chars, cell_pt) if padding_mm is None else cell_width_mm(chars, cell_pt, padding_mm)
 
 
 def _equal_blocks(widths: list[float], room: float) -> list[range]:

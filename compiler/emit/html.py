@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from compiler import model
 from compiler.aid_order import OrderEntry
-from compiler.emit.aid_view import GroupView, Layout, chart_view, pair_charts
+from compiler.emit.aid_view import LANDSCAPE, PORTRAIT, GroupView, Layout, SheetCell, chart_view, pair_charts
 from compiler.emit.interactive import live_chart, live_data
 from compiler.emit.templating import environment
 
@@ -96,7 +96,11 @@ def play_order(game: model.Game, order: Sequence[OrderEntry] | None = None) -> l
 
 
 def emit_game_html(
-    game: model.Game, paper: str = "a4", large_print: bool = False, order: Sequence[OrderEntry] | None = None
+    game: model.Game,
+    paper: str = "a4",
+    large_print: bool = False,
+    order: Sequence[OrderEntry] | None = None,
+    landscape: bool = False,
 ) -> str:
     """The game's printable player aid as an HTML document.
 
@@ -105,12 +109,16 @@ def emit_game_html(
         paper: `a4` or `letter`, the `@page` size the aid is laid out for.
         large_print: 12 pt table cells and 10 pt notes instead of 9 pt and 7.5 pt.
         order: the game's checked `aid.order` lines, if it has the file (see `play_order`).
+        landscape: pages on their side: three narrow charts side by side (two in large print), and
+            wide tables whole where they fit across.
     """
+    sheet = LANDSCAPE if landscape else PORTRAIT
     groups = []
     for g in play_order(game, order):
-        views = tuple(chart_view(game, c) for c in g.charts if c.kind is not model.ChartKind.EXTERNAL)
+        views = tuple(chart_view(game, c, sheet) for c in g.charts if c.kind is not model.ChartKind.EXTERNAL)
         if views:
-            groups.append(GroupView(g.heading, views, pair_charts(views)))
+            groups.append(GroupView(g.heading, views, pair_charts(views, sheet, large_print)))
+    sheet_rows = _across_groups(groups, large_print) if landscape else ()
     return (
         environment()
         .get_template("player_aid.html.j2")
@@ -119,11 +127,61 @@ def emit_game_html(
             groups=groups,
             has_crt=any(v.layout is Layout.CRT for g in groups for v in g.charts),
             chart_count=len(game.charts),
-            page_size=PAPER_SIZES[paper],
+            page_size=PAPER_SIZES[paper] + (" landscape" if landscape else ""),
+            screen_width=round(sheet.width_mm + 12),
+            sheet_rows=sheet_rows,
+            contents=contents_columns(groups, 4 if landscape else 3),
             large_print=large_print,
             live_json=Markup(live_data(game)) if any(live_chart(c) for c in game.charts) else "",
             css_title=css_string(game.title),
         )
+    )
+
+
+_CONTENTS_CHARS_PER_LINE = 34  # characters of a 7.5 pt contents line in a column, before its page number
+
+
+def contents_columns(groups: Sequence[GroupView], count: int) -> tuple[tuple[GroupView, ...], ...]:
+    """The contents list's groups in `count` columns, in order, each group whole, the tallest
+    column as short as it can be (estimated in lines from the length of each entry).
+
+    The columns are chartc's, not CSS `columns`: WeasyPrint balances a multi-column list by laying
+    it out again and again, which cost about half of its time on the IA2 aid (issue 16)."""
+
+    def lines(text: str) -> int:
+        return 1 + len(text) // _CONTENTS_CHARS_PER_LINE
+
+    heights = [
+        (lines(g.heading) if g.heading else 0)
+        + sum(lines(f"[{v.chart.chart_id}] {v.chart.title}" if v.chart.chart_id else v.chart.title) for v in g.charts)
+        for g in groups
+    ]
+    count = max(1, min(count, len(groups)))
+    # best[k][i]: the least tallest column holding groups[:i] in k columns, and where its last column starts
+    inf = float("inf")
+    best = [[(inf, 0)] * (len(groups) + 1) for _ in range(count + 1)]
+    best[0][0] = (0, 0)
+    for k in range(1, count + 1):
+        for i in range(k, len(groups) + 1):
+            best[k][i] = min(
+                ((max(best[k - 1][j][0], sum(heights[j:i])), j) for j in range(k - 1, i)), key=lambda t: t[0]
+            )
+    columns: list[tuple[GroupView, ...]] = []
+    end = len(groups)
+    for k in range(count, 0, -1):
+        start = best[k][end][1]
+        columns.insert(0, tuple(groups[start:end]))
+        end = start
+    return tuple(columns)
+
+
+def _across_groups(groups: Sequence[GroupView], large_print: bool) -> tuple[tuple[SheetCell, ...], ...]:
+    """The charts of every group as rows of a landscape page (`pair_charts` over the whole aid),
+    each chart that opens a group with the group's heading."""
+    heading = {id(g.charts[0]): g.heading for g in groups}
+    views = tuple(v for g in groups for v in g.charts)
+    return tuple(
+        tuple(SheetCell(heading.get(id(v)), v) for v in row) for row in pair_charts(views, LANDSCAPE, large_print)
     )
 
 
