@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,8 +81,11 @@ def build_game(task: _Task) -> GameBuild:
     return GameBuild(task.game_id, failing, sources, outputs)
 
 
-def build_games(game_dirs: Mapping[str, Path], options: BuildOptions, jobs: int | None = None) -> Iterator[GameBuild]:
-    """Each game built (`build_game`), the largest first, in `jobs` processes (None: `pool_jobs`).
+def build_games(
+    game_dirs: Mapping[str, Path], options: BuildOptions, jobs: int | None = None
+) -> Generator[GameBuild, None, None]:
+    """Each game built (`build_game`), the largest first, in `jobs` processes (None: `pool_jobs`);
+    closing the generator stops the workers.
 
     Raises:
         OutputError: `--pdf` without WeasyPrint (before any game is built).

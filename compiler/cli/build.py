@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping
+from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
@@ -116,10 +117,10 @@ def build(
         check_out_dir(out_dir, game_dirs)
     except WriteError as exc:
         raise usage_error(str(exc)) from exc
-    builds = build_games(game_dirs, BuildOptions(as_printed, paper, large_print, pdf, strict), jobs)
     step, failed = (check_games, "build --check failed") if check_only else (write_games, "build failed")
     try:
-        done = _on_disk(lambda: step(out_dir, builds, whole_tree(paths)), out_dir, failed)
+        with closing(build_games(game_dirs, BuildOptions(as_printed, paper, large_print, pdf, strict), jobs)) as builds:
+            done = _on_disk(lambda: step(out_dir, builds, whole_tree(paths)), out_dir, failed)
     except OutputError as exc:
         click.echo(printable(f"build failed: {exc}; nothing was written"), err=True)
         sys.exit(EXIT_FINDINGS)
