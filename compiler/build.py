@@ -1,8 +1,10 @@
-"""Produce every output of a compilation in memory and validate it; `compiler.writer` puts them on disk.
+"""Produce the outputs of a compilation in memory and validate them; `compiler.writer` puts them on disk.
 
-`render_outputs` is pure (model in, `{relative path: text}` out; a game's `aid.order` comes with
-the model, read and checked once by project loading); `render_pdfs` turns the HTML player aids
-into PDFs with WeasyPrint (`build --pdf`). Nothing here touches the output folder.
+`render_game` and `render_outputs` are pure (model in, `{relative path: text}` out, for one game or
+all; a game's `aid.order` comes with the model, read and checked once by project loading);
+`render_pdfs` turns the HTML player aids into PDFs with WeasyPrint (`build --pdf`). `in_processes`
+is the one way chartc spreads work over worker processes (`--jobs`): the PDFs here, whole games
+in `compiler.build_games`. Nothing here touches the output folder.
 
 The JSON schema is the contract of every JSON file chartc writes, but validating against it is
 not on the build's path (it cost about half of a large build): `validate_outputs` checks every
@@ -17,10 +19,10 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 from compiler import model
 from compiler.emit.html import emit_game_html
@@ -28,6 +30,8 @@ from compiler.emit.json import emit_game_json
 from compiler.emit.python import emit_game_python
 
 GAME_SCHEMA = "chartc-game.schema.json"
+_T = TypeVar("_T")
+_R = TypeVar("_R")
 PDF_SOURCE_DATE_EPOCH = "0"
 """The date stamped into fonts embedded in a PDF: 1970-01-01, so PDFs do not depend on the clock."""
 
@@ -88,12 +92,19 @@ def render_outputs(
     """
     outputs: dict[str, str] = {}
     for game_id in sorted(project.games):
-        game = project.games[game_id]
-        text = emit_game_json(game)
-        outputs[f"{game_id}/{game_id}.json"] = text
-        outputs[f"{game_id}/{game_id}.py"] = emit_game_python(game)
-        outputs[f"{game_id}/{game_id}.html"] = emit_game_html(game, paper, large_print, game.aid_order, landscape)
+        outputs.update(render_game(project.games[game_id], paper, large_print, landscape))
     return dict(sorted(outputs.items()))
+
+
+def render_game(
+    game: model.Game, paper: str = "a4", large_print: bool = False, landscape: bool = False
+) -> dict[str, str]:
+    """The generated files of one game (see `render_outputs`)."""
+    return {
+        f"{game.id}/{game.id}.html": emit_game_html(game, paper, large_print, game.aid_order, landscape),
+        f"{game.id}/{game.id}.json": emit_game_json(game),
+        f"{game.id}/{game.id}.py": emit_game_python(game),
+    }
 
 
 def html_to_pdf(html: str) -> bytes:
@@ -143,6 +154,15 @@ def _fixed_clock() -> Iterator[None]:
             os.environ.pop("SOURCE_DATE_EPOCH", None)
 
 
+def require_weasyprint() -> None:
+    """Import WeasyPrint now (before worker processes are forked, which then inherit it).
+
+    Raises:
+        OutputError: WeasyPrint is not installed.
+    """
+    _weasyprint()
+
+
 def _weasyprint() -> Any:
     """The `weasyprint` module.
 
@@ -156,30 +176,48 @@ def _weasyprint() -> Any:
     return weasyprint
 
 
-def pdf_jobs(games: int) -> int:
-    """How many processes render `games` player aids by default: one per CPU this process may
-    use, never more than the games."""
+def default_jobs(games: int) -> int:
+    """How many processes work on `games` games by default: one per CPU this process may use,
+    never more than the games."""
     return max(1, min(games, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
+
+
+def can_fork() -> bool:
+    """Whether this system starts worker processes by forking (they inherit every import)."""
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def in_processes(work: Callable[[_T], _R], items: Sequence[_T], jobs: int) -> Iterator[_R]:
+    """`work` of each item, in the items' order, computed in `jobs` processes forked from this one
+    (so after its imports) when `jobs` is above 1 and the system can fork, else here one by one.
+    A worker's exception is raised here, and the remaining work is abandoned.
+
+    `work` must be a module-level function; the items and results travel between the processes
+    pickled, one at a time, so a long run of items is never held all at once.
+    """
+    if jobs <= 1 or len(items) <= 1 or not can_fork():
+        yield from map(work, items)
+        return
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(min(jobs, len(items))) as pool:
+        yield from pool.imap(work, items, chunksize=1)
 
 
 def render_pdfs(outputs: Mapping[str, str], jobs: int | None = None) -> dict[str, bytes]:
     """A PDF beside every HTML player aid in `outputs` (`<game>/<game>.pdf`).
 
-    With more than one aid and `jobs` above 1 (None: `pdf_jobs`), the aids are rendered in that many
-    processes forked after WeasyPrint is imported (where the system can fork); each PDF's bytes do
-    not depend on the process that rendered it.
+    With more than one aid and `jobs` above 1 (None: `default_jobs`), the aids are rendered in that many
+    processes forked after WeasyPrint is imported (`in_processes`); each PDF's bytes do not depend
+    on the process that rendered it.
 
     Raises:
         OutputError: WeasyPrint is not installed.
     """
     aids = sorted((rel, text) for rel, text in outputs.items() if rel.endswith(".html"))
-    jobs = pdf_jobs(len(aids)) if jobs is None else max(1, min(jobs, len(aids)))
+    jobs = default_jobs(len(aids)) if jobs is None else max(1, min(jobs, len(aids)))
     _weasyprint()  # imported once here: a missing WeasyPrint is reported before any process starts
-    import multiprocessing
-
-    if jobs == 1 or "fork" not in multiprocessing.get_all_start_methods():
-        pdfs = [html_to_pdf(text) for _, text in aids]
-    else:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            pdfs = pool.map(html_to_pdf, [text for _, text in aids], chunksize=1)
+    pdfs = in_processes(html_to_pdf, [text for _, text in aids], jobs)
     return {rel[: -len(".html")] + ".pdf": pdf for (rel, _), pdf in zip(aids, pdfs, strict=True)}

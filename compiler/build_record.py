@@ -34,23 +34,25 @@ from compiler.writer import managed_files
 from dsl.parser_cache import read_trusted, write_private
 
 # Bump when the record's format or the meaning of its key changes.
-_FORMAT = "1"
+_FORMAT = "2"
+
+
+def source_digest(text: str) -> str:
+    """The SHA-256 of a source file's text, as the key of a build holds it."""
+    return _sha256(text.encode("utf-8", "surrogatepass"))
 
 
 def inputs_key(game_ids: list[str], sources: Mapping[str, str], options: Mapping[str, object]) -> str:
-    """The key of a build of `game_ids` whose files read `sources` (displayed name -> text)."""
-    digest = hashlib.sha256()
-    head = json.dumps([_FORMAT, code_fingerprint(), sorted(game_ids), sorted(options.items())])
-    digest.update(head.encode("utf-8") + b"\0")
-    for name, text in sorted(sources.items()):
-        digest.update(f"{len(name)}:{name}{len(text)}:".encode() + text.encode("utf-8", "surrogatepass"))
-    return digest.hexdigest()
+    """The key of a build of `game_ids` whose files read `sources` (displayed name -> the
+    `source_digest` of its text: a build of many games keeps the digests, not the texts)."""
+    head = json.dumps([_FORMAT, code_fingerprint(), sorted(game_ids), sorted(options.items()), sorted(sources.items())])
+    return _sha256(head.encode("utf-8", "surrogatepass"))
 
 
-def save(cache_dir: Path, out_dir: Path, key: str, outputs: Mapping[str, str | bytes]) -> None:
-    """Record that `out_dir` holds `outputs`, the outputs of the build whose inputs hash to `key`."""
-    hashes = {rel: _sha256(content if isinstance(content, bytes) else content.encode("utf-8"))
-              for rel, content in sorted(outputs.items())}
+def save(cache_dir: Path, out_dir: Path, key: str, digests: Mapping[str, str]) -> None:
+    """Record that `out_dir` holds the outputs of the build whose inputs hash to `key`, with the
+    SHA-256 of each (relative path -> digest)."""
+    hashes = dict(sorted(digests.items()))
     doc = {"format": _FORMAT, "key": key, "out": str(out_dir.resolve()), "outputs": hashes}
     write_private(json.dumps(doc, indent=0, sort_keys=True).encode("utf-8"), _path(cache_dir, out_dir))
     _forget_removed_folders(cache_dir)
@@ -79,7 +81,7 @@ def up_to_date(cache_dir: Path, out_dir: Path, key: str, game_ids: list[str]) ->
     for rel, digest in hashes.items():
         if not _holds(out_dir, rel, digest):
             return None
-    owned = managed_files(out_dir, game_ids, dict.fromkeys(hashes, b""))
+    owned = managed_files(out_dir, game_ids, hashes)
     if any(rel not in hashes for rel in owned):  # an orphan
         return None
     return len(hashes)

@@ -150,17 +150,17 @@ class _Journal:
 
 
 def write_journal(
-    root: Path, staged: Mapping[str, str], new_bytes: Mapping[str, bytes], removals: tuple[str, ...]
+    root: Path, staged: Mapping[str, str], digests: Mapping[str, str], removals: tuple[str, ...]
 ) -> _Journal:
     """Make the build durable and decided: the journal, fsynced, renamed into place, folder fsynced.
 
     `root` is the resolved `--out`; `staged` maps each destination to its temp (both relative to
-    it), `new_bytes` each destination to the bytes staged for it; `removals` are the orphans.
+    it), `digests` each destination to the SHA-256 of the bytes staged for it; `removals` are the
+    orphans.
 
     Raises:
         WriteError: the journal could not be written (no output file was changed).
     """
-    digests = {rel: hashlib.sha256(data).hexdigest() for rel, data in new_bytes.items()}
     journal = _Journal(tuple(_Rename(staged[rel], rel, digests[rel]) for rel in sorted(staged)), removals)
     try:
         tmp = root / write_temp(root, journal.as_json().encode("utf-8"))

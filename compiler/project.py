@@ -204,45 +204,60 @@ def no_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
+def compile_games(game_dirs: Mapping[str, Path], as_printed: bool = False) -> Iterator[Compilation]:
+    """Each game of `game_dirs` compiled on its own, one at a time (as `load` compiles it): a build
+    of many games renders and writes each before the next is read, so only one is held at a time."""
+    for game_id, folder in game_dirs.items():
+        with no_cyclic_gc():
+            yield _load_game(game_id, folder, as_printed)
+
+
 def _load(
         game_dirs: dict[str, Path], as_printed: bool = False, unsaved: Mapping[Path, str] | None = None) -> Compilation:
+    parts = [_load_game(game_id, folder, as_printed, unsaved) for game_id, folder in game_dirs.items()]
+    return Compilation(
+        model.Project({game_id: part.project.games[game_id] for game_id, part in zip(game_dirs, parts, strict=True)}),
+        sorted((d for part in parts for d in part.diagnostics), key=Diagnostic.sort_key),
+        {name: text for part in parts for name, text in part.sources.items()},
+        dict(game_dirs),
+        sorted((s for part in parts for s in part.suppressed), key=lambda s: s.diagnostic.sort_key()),
+    )
+
+
+def _load_game(
+        game_id: str, folder: Path, as_printed: bool = False, unsaved: Mapping[Path, str] | None = None) -> Compilation:
+    """One game parsed, resolved and checked (every check reads one game only)."""
     # imported here, not above: a query answered from the resolved-game cache (`load_game`)
     # needs this module's types but neither the parser, the resolver nor the checks
-    from compiler.checks import check_project
+    from compiler.checks import check_game
     from compiler.examples import check_examples
     from compiler.resolve import resolve_game
     from dsl.parser import parse_text
 
     sink = Sink()
     sources: dict[str, str] = {}
-    games: dict[str, model.Game] = {}
-    for game_id, folder in game_dirs.items():
-        files = chart_files(folder)
-        parsed: list[ast.SourceFile] = []
-        for f in files:
-            shown = display_path(f)
-            text = _read(f, folder, shown, sink, unsaved)
-            if text is None:
-                continue
-            sources[shown] = text
-            result = parse_text(text, shown)
-            for issue in result.errors:
-                sink.emit(codes.SYNTAX_ERROR, issue.message, issue.span, issue.help)
-            if result.source is not None:
-                parsed.append(replace(result.source, path=source_name(game_id, f)))
-        first = display_path(files[0]) if files else display_path(folder)
-        folder_span = Span(first, 1, 1, 1, 1)
-        complete = len(parsed) == len(files)
-        games[game_id] = resolve_game(game_id, parsed, sink, folder_span, complete=complete, as_printed=as_printed)
-    for game_id, folder in game_dirs.items():
-        order = _load_aid_order(games[game_id], folder, sink, sources, unsaved)
-        games[game_id] = replace(games[game_id], aid_order=order)
-    project = model.Project(games)
-    check_project(project, sink)
-    for game in games.values():
-        check_examples(game, sink)
-    kept, suppressed = apply_suppressions(sink, [s for g in games.values() for s in g.suppressions])
-    return Compilation(project, kept, sources, game_dirs, suppressed)
+    files = chart_files(folder)
+    parsed: list[ast.SourceFile] = []
+    for f in files:
+        shown = display_path(f)
+        text = _read(f, folder, shown, sink, unsaved)
+        if text is None:
+            continue
+        sources[shown] = text
+        result = parse_text(text, shown)
+        for issue in result.errors:
+            sink.emit(codes.SYNTAX_ERROR, issue.message, issue.span, issue.help)
+        if result.source is not None:
+            parsed.append(replace(result.source, path=source_name(game_id, f)))
+    first = display_path(files[0]) if files else display_path(folder)
+    folder_span = Span(first, 1, 1, 1, 1)
+    complete = len(parsed) == len(files)
+    game = resolve_game(game_id, parsed, sink, folder_span, complete=complete, as_printed=as_printed)
+    game = replace(game, aid_order=_load_aid_order(game, folder, sink, sources, unsaved))
+    check_game(game, sink)
+    check_examples(game, sink)
+    kept, suppressed = apply_suppressions(sink, list(game.suppressions))
+    return Compilation(model.Project({game_id: game}), kept, sources, {game_id: folder}, suppressed)
 
 
 def _load_aid_order(

@@ -26,9 +26,10 @@ command that touches the folder it holds exactly the old outputs or exactly the 
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
-from collections.abc import Mapping
-from contextlib import suppress
+from collections.abc import Collection, Mapping
+from contextlib import ExitStack, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,27 +57,6 @@ OUTPUT_SUFFIXES = (".json", ".py", ".html", ".pdf")
 OPTIONAL_SUFFIXES = (".pdf",)
 """Outputs managed only by a build that produces them (`--pdf`)."""
 _ORPHAN_MARK = '"generator": "chartc"'
-
-
-@dataclass(frozen=True)
-class Replacement:
-    """A changed output: its path relative to `--out` and its new bytes."""
-
-    rel: str
-    data: bytes
-
-
-@dataclass(frozen=True)
-class WritePlan:
-    """What a build changes, every destination and orphan already checked."""
-
-    out_dir: Path
-    writes: tuple[Replacement, ...]
-    removals: tuple[str, ...]
-
-    @property
-    def changed(self) -> list[str]:
-        return [w.rel for w in self.writes] + list(self.removals)
 
 
 @dataclass(frozen=True)
@@ -131,48 +111,125 @@ def write_outputs(out_dir: Path, outputs: Mapping[str, str | bytes], game_ids: l
         WriteError: a check refused the build (nothing changed), or writing failed; the message
             says whether anything changed and what the next chartc command does about it.
     """
-    for rel in outputs:
-        relative_output(rel)
-    created = not (out_dir.exists() or out_dir.is_symlink())
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise WriteError(f"cannot create {out_dir}: {exc.strerror or exc}{UNCHANGED}") from None
-    try:
-        with locked(out_dir):
-            recovery = recover_locked(out_dir)
-            try:
-                plan = plan_writes(out_dir, outputs, game_ids)
-            except WriteError as exc:
-                raise WriteError(f"{exc}{UNCHANGED}") from None
-            except OSError as exc:
-                raise WriteError(f"cannot read {out_dir}: {exc.strerror or exc}{UNCHANGED}") from None
-            _commit(plan)
-    except BaseException:
-        if created:
-            with suppress(OSError):
-                out_dir.rmdir()  # only if still empty: a refused first build leaves no folder behind
-        raise
-    return WriteResult(tuple(plan.changed), recovery)
+    with Staging(out_dir) as staging:
+        staging.add(outputs)
+        return staging.commit(game_ids)
 
 
-def plan_writes(out_dir: Path, outputs: Mapping[str, str | bytes], game_ids: list[str]) -> WritePlan:
-    """Check every destination and orphan, and keep only the outputs whose bytes change.
-
-    Raises:
-        WriteError: a destination or orphan cannot be written or deleted safely (nothing changed).
+class Staging:
+    """A build of `--out` in progress: each game's outputs are checked and staged to temp files as
+    they are rendered (`add`), so a build of many games never holds all of them; `commit` journals
+    and applies them. Used as a context manager: entering takes the folder's lock and recovers an
+    interrupted build; leaving without a commit (a refusal, a later game's error, a crash while
+    rendering) deletes every temp file staged, and the folder if this build created it, so no
+    output has changed.
     """
-    writes = []
-    for rel, content in sorted(outputs.items()):
-        data = content if isinstance(content, bytes) else content.encode("utf-8")
-        target = safe_target(out_dir, rel)
-        _check_destination(out_dir, target, rel)
-        if not _holds(out_dir, target, data):
-            writes.append(Replacement(rel, data))
-    removals = tuple(rel for rel in managed_files(out_dir, game_ids, outputs) if rel not in outputs)
-    for rel in removals:
-        _check_removable(out_dir, rel)
-    return WritePlan(out_dir, tuple(writes), removals)
+
+    def __init__(self, out_dir: Path) -> None:
+        self.out_dir = out_dir
+        self.recovery = Recovery()
+        self._staged: dict[str, str] = {}
+        self.digests: dict[str, str] = {}
+        """The SHA-256 of every output added, staged or already on disk as it should be."""
+        self._created = False
+        self._committed = False
+        self._held = ExitStack()
+
+    def __enter__(self) -> Staging:
+        out_dir = self.out_dir
+        self._created = not (out_dir.exists() or out_dir.is_symlink())
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise WriteError(f"cannot create {out_dir}: {exc.strerror or exc}{UNCHANGED}") from None
+        with ExitStack() as held:  # undone in reverse: temps deleted under the lock, then the folder
+            held.callback(self._remove_created_folder)
+            held.enter_context(locked(out_dir))
+            held.callback(self._discard_staged)
+            self.recovery = recover_locked(out_dir)
+            self._held = held.pop_all()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._held.close()
+
+    def _discard_staged(self) -> None:
+        """Unless the build was committed, delete every temp file it staged."""
+        if not self._committed:
+            _discard(self.out_dir.resolve(), self._staged)
+            self._staged.clear()
+
+    def _remove_created_folder(self) -> None:
+        """Unless the build was committed, remove `--out` if this build created it and it is still
+        empty: a refused first build leaves no folder behind."""
+        if not self._committed and self._created:
+            with suppress(OSError):
+                self.out_dir.rmdir()
+
+    def add(self, outputs: Mapping[str, str | bytes]) -> None:
+        """Check the destination of each output and stage those whose bytes change (fsynced temp
+        files beside their destinations, or in `--out` itself for a folder that does not exist
+        yet: folders are created only once the build is decided).
+
+        Raises:
+            WriteError: a destination cannot be written safely, or a temp file could not be
+                written; no output has changed.
+        """
+        for rel in outputs:
+            relative_output(rel)
+        root = self.out_dir.resolve()
+        try:
+            for rel, content in sorted(outputs.items()):
+                data = content if isinstance(content, bytes) else content.encode("utf-8")
+                target = safe_target(self.out_dir, rel)
+                _check_destination(self.out_dir, target, rel)
+                self.digests[rel] = hashlib.sha256(data).hexdigest()
+                if _holds(self.out_dir, target, data):
+                    continue
+                folder = target.parent
+                if entry_at(folder) != Entry.FOLDER:
+                    folder = root
+                self._staged[rel] = (folder / write_temp(folder, data)).relative_to(root).as_posix()
+        except WriteError as exc:
+            raise WriteError(f"{exc}{UNCHANGED}") from None
+        except OSError as exc:
+            raise WriteError(f"{exc.strerror or exc}{UNCHANGED}") from None
+
+    def commit(self, game_ids: list[str]) -> WriteResult:
+        """Check the orphans of the built games, then journal and apply every staged output.
+
+        Returns:
+            The paths changed (written or deleted) and what recovering an earlier build did.
+
+        Raises:
+            WriteError: an orphan cannot be deleted safely or the journal could not be written
+                (nothing changed), or writing failed after the journal (the message says the next
+                chartc command completes the build).
+        """
+        root = self.out_dir.resolve()
+        try:
+            owned = managed_files(self.out_dir, game_ids, self.digests)
+            removals = tuple(rel for rel in owned if rel not in self.digests)
+            for rel in removals:
+                _check_removable(self.out_dir, rel)
+            for folder in sorted({(root / temp).parent for temp in self._staged.values()}):
+                fsync_folder(folder)
+        except WriteError as exc:
+            raise WriteError(f"{exc}{UNCHANGED}") from None
+        except OSError as exc:
+            raise WriteError(f"{exc.strerror or exc}{UNCHANGED}") from None
+        changed = tuple(sorted(self._staged)) + removals
+        if changed:
+            journal = write_journal(root, self._staged, self.digests, removals)
+            self._committed = True
+            try:
+                apply_journal(root, journal)
+            except OSError as exc:
+                raise WriteError(f"{exc.strerror or exc} while moving the new outputs into place; some outputs may "
+                                 "already be new: the next `chartc build` or `chartc build --check` completes this "
+                                 f"build from its journal {self.out_dir / JOURNAL_NAME}") from None
+        self._committed = True
+        return WriteResult(changed, self.recovery)
 
 
 def _check_destination(out_dir: Path, target: Path, rel: str) -> None:
@@ -208,55 +265,6 @@ def _holds(out_dir: Path, target: Path, data: bytes) -> bool:
         return False
 
 
-def _commit(plan: WritePlan) -> None:
-    """Stage, journal and apply a checked plan."""
-    if not plan.changed:
-        return
-    root = plan.out_dir.resolve()
-    staged = _stage(plan)
-    try:
-        journal = write_journal(root, staged, {w.rel: w.data for w in plan.writes}, plan.removals)
-    except BaseException:
-        _discard(root, staged)
-        raise
-    try:
-        apply_journal(root, journal)
-    except OSError as exc:
-        raise WriteError(f"{exc.strerror or exc} while moving the new outputs into place; some outputs may already "
-                         "be new: the next `chartc build` or `chartc build --check` completes this build from its "
-                         f"journal {plan.out_dir / JOURNAL_NAME}") from None
-
-
-def _stage(plan: WritePlan) -> dict[str, str]:
-    """Write each changed file to a fsynced temp file beside its destination, or in `--out` itself
-    when the destination's folder does not exist yet (folders are created only once the build is
-    decided, so an interrupted build never leaves one behind).
-
-    Returns:
-        Destination -> temp, both relative to `--out`.
-
-    Raises:
-        WriteError: a temp file could not be written; every temp file is removed.
-    """
-    root = plan.out_dir.resolve()
-    staged: dict[str, str] = {}
-    try:
-        for w in plan.writes:
-            folder = (root / w.rel).parent
-            if entry_at(folder) != Entry.FOLDER:
-                folder = root
-            staged[w.rel] = (folder / write_temp(folder, w.data)).relative_to(root).as_posix()
-        for folder in sorted({(root / temp).parent for temp in staged.values()}):
-            fsync_folder(folder)
-    except OSError as exc:
-        _discard(root, staged)
-        raise WriteError(f"{exc.strerror or exc}{UNCHANGED}") from None
-    except BaseException:
-        _discard(root, staged)
-        raise
-    return staged
-
-
 def _discard(root: Path, staged: Mapping[str, str]) -> None:
     """Undo a staging that did not reach its journal: delete the temp files."""
     for temp in staged.values():
@@ -267,7 +275,7 @@ def _discard(root: Path, staged: Mapping[str, str]) -> None:
 # ---- what is on disk ------------------------------------------------------------------------------
 
 
-def managed_files(out_dir: Path, game_ids: list[str], outputs: Mapping[str, str | bytes]) -> list[str]:
+def managed_files(out_dir: Path, game_ids: list[str], outputs: Collection[str]) -> list[str]:
     """The files a build owns: `<game>/<game>.{json,py,html,pdf}` of the built games (PDFs only when
     this build produces PDFs). Anything else a user keeps in the folder is left alone."""
     produced = {suffix for suffix in OPTIONAL_SUFFIXES if any(rel.endswith(suffix) for rel in outputs)}
@@ -301,19 +309,40 @@ def orphan_games(out_dir: Path, game_ids: list[str]) -> list[str]:
 def stale_outputs(out_dir: Path, outputs: Mapping[str, str | bytes], game_ids: list[str]) -> Staleness:
     """Compare the would-be outputs with what is on disk (`build --check`), after completing or
     rolling back an interrupted build (reported in `recovery`)."""
-    recovery = recover(out_dir)
-    missing, changed, diffs = [], [], {}
-    for rel, content in outputs.items():
-        target = safe_target(out_dir, rel)
-        data = content if isinstance(content, bytes) else content.encode("utf-8")
-        if entry_at(target) != Entry.FILE:
-            missing.append(rel)
-            continue
-        if not _holds(out_dir, target, data):
-            changed.append(rel)
-            diffs[rel] = _diff(rel, _current(out_dir, target), content)
-    orphaned = [rel for rel in managed_files(out_dir, game_ids, outputs) if rel not in outputs]
-    return Staleness(missing, changed, orphaned, diffs, recovery)
+    comparison = Comparison(out_dir)
+    comparison.add(outputs)
+    return comparison.result(game_ids)
+
+
+class Comparison:
+    """`build --check` in progress: an interrupted build is completed or rolled back first (in
+    `recovery`), then each game's would-be outputs are compared with what is on disk as they are
+    rendered (`add`), so only the differences are kept; `result` adds the orphans."""
+
+    def __init__(self, out_dir: Path) -> None:
+        self.out_dir = out_dir
+        self.recovery = recover(out_dir)
+        self.digests: dict[str, str] = {}
+        """The SHA-256 of every output compared."""
+        self._missing: list[str] = []
+        self._changed: list[str] = []
+        self._diffs: dict[str, str] = {}
+
+    def add(self, outputs: Mapping[str, str | bytes]) -> None:
+        for rel, content in outputs.items():
+            target = safe_target(self.out_dir, rel)
+            data = content if isinstance(content, bytes) else content.encode("utf-8")
+            self.digests[rel] = hashlib.sha256(data).hexdigest()
+            if entry_at(target) != Entry.FILE:
+                self._missing.append(rel)
+            elif not _holds(self.out_dir, target, data):
+                self._changed.append(rel)
+                self._diffs[rel] = _diff(rel, _current(self.out_dir, target), content)
+
+    def result(self, game_ids: list[str]) -> Staleness:
+        """The differences found, and the outputs of `game_ids` on disk that no game produced."""
+        orphaned = [rel for rel in managed_files(self.out_dir, game_ids, self.digests) if rel not in self.digests]
+        return Staleness(sorted(self._missing), sorted(self._changed), orphaned, self._diffs, self.recovery)
 
 
 def _current(out_dir: Path, target: Path) -> bytes:

@@ -9,10 +9,11 @@ built by `dsl.builder` during the parse (`dsl.callbacks`), without a parse tree 
 from __future__ import annotations
 
 import re
-import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from threading import Lock
 from typing import TYPE_CHECKING, Any
 
 from dsl import ast
@@ -104,7 +105,12 @@ def _building_parser() -> tuple[Lark, Builder, dict[Any, Any]]:
 
 
 # the builder is shared by every parse: one parse at a time
-_BUILDING = threading.Lock()
+_BUILDING = Lock()
+
+
+def prepare_parser() -> None:
+    """Load the parser now: a process about to fork workers that parse loads it once for all."""
+    _building_parser()
 
 
 def grammar_text() -> str:
@@ -117,9 +123,14 @@ def grammar_text() -> str:
 # A file's text parsed once per process: `chartc diff REV REV` reads the files the two trees
 # share twice, and a program that compiles a tree again (tests, tools embedding chartc) re-reads
 # files it has already parsed. The syntax tree is immutable (frozen dataclasses and tuples), so
-# one tree can be handed out again. Large texts are parsed every time rather than kept.
-_MEMO_FILES = 1024
+# one tree can be handed out again. Large texts are parsed every time rather than kept, and the
+# memo keeps the most recently parsed texts up to a total size (a syntax tree takes about twelve
+# times its text's size), so a build of hundreds of games does not keep every tree it parsed.
 _MEMO_MAX_CHARS = 256 * 1024
+_MEMO_TOTAL_CHARS = 2 * 1024 * 1024
+_memo: OrderedDict[tuple[str, str], tuple[ast.SourceFile | None, tuple[SyntaxIssue, ...]]] = OrderedDict()
+_memo_chars = 0
+_memo_lock = Lock()
 
 
 def parse_text(text: str, path: str) -> ParseResult:
@@ -138,10 +149,24 @@ def parse_text(text: str, path: str) -> ParseResult:
     return ParseResult(source, list(errors))
 
 
-@lru_cache(maxsize=_MEMO_FILES)
 def _parse_text_once(text: str, path: str) -> tuple[ast.SourceFile | None, tuple[SyntaxIssue, ...]]:
+    global _memo_chars
+    key = (text, path)
+    with _memo_lock:
+        held = _memo.get(key)
+        if held is not None:
+            _memo.move_to_end(key)
+            return held
     result = _parse_text(text, path)
-    return result.source, tuple(result.errors)
+    held = result.source, tuple(result.errors)
+    with _memo_lock:
+        if key not in _memo:
+            _memo[key] = held
+            _memo_chars += len(text)
+            while _memo_chars > _MEMO_TOTAL_CHARS:
+                (old_text, _), _ = _memo.popitem(last=False)
+                _memo_chars -= len(old_text)
+    return held
 
 
 def _parse_text(text: str, path: str) -> ParseResult:

@@ -13,6 +13,9 @@ taken around it; the figure printed is the median of the paired ratios A/B, so a
 shared machine hits both sides of a pair. The generated-lookup rows time calls in this process
 with `timeit`. Peak memory is the largest resident set of a child (`ru_maxrss`). Children run
 with their modules' bytecode, as an installed chartc does: PYTHONDONTWRITEBYTECODE is not passed on.
+The `speedbuild` rows compare a build in one process per CPU with a one-process build by wall time
+(what parallel processes save; their CPU time is no lower), and print the machine's load average
+while they ran.
 
 The synthetic corpus is written deterministically (no randomness) into a temporary folder: one
 game using every construct of docs/language.md, with realistic rows, DRMs and grids, written in
@@ -31,6 +34,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 import timeit
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -559,17 +563,55 @@ def row_pdf(s: Setup) -> Iterator[Row]:
 
 
 def row_memory(s: Setup) -> Iterator[Row]:
+    """Peak memory of a build of 100x the corpus (16x with --quick): by default (worker processes:
+    the largest of the parent and its workers), and in one process (`--jobs 1`)."""
     times = 16 if s.quick else 100
     work = s.tmp / f"memory-{times}"
     charts = copy_corpus(work, times)
-    cmd = [PYTHON, "-c", "import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL);"
-           " print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)",
-           *CHARTC, "build", str(charts), "--out", str(work / "generated")]
-    done = subprocess.run(cmd, cwd=work, capture_output=True, text=True, check=True, env=_CHILD_ENV)
-    peak_kb = int(done.stdout.strip())
-    peak_mb = peak_kb / 1024
-    yield Row("memory", f"peak memory, `build` of {times}x the corpus (MB; target at 100x)", 150, peak_mb, 0.0,
-              peak_mb, " MB")
+    for jobs, name, how in ((None, "memory", ""), (1, "memory-one-process", ", `--jobs 1`")):
+        shutil.rmtree(work / "generated", ignore_errors=True)
+        cmd = [PYTHON, "-c", "import resource, subprocess, sys; "
+               "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
+               "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)",
+               *CHARTC, "build", str(charts), "--out", str(work / "generated"),
+               *(["--jobs", str(jobs)] if jobs else [])]
+        done = subprocess.run(cmd, cwd=work, capture_output=True, text=True, check=True, env=_CHILD_ENV)
+        peak_mb = int(done.stdout.strip()) / 1024
+        yield Row(name, f"peak memory, `build` of {times}x the corpus{how} (MB; target at 100x)", 150, peak_mb, 0.0,
+                  peak_mb, " MB")
+
+
+def child_wall(cmd: list[str], cwd: Path) -> float:
+    """Wall-clock seconds of running `cmd` to completion as a child process (what a parallel build
+    saves: its CPU time is no lower than a one-process build's)."""
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=_CHILD_ENV)
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}: {proc.stderr.decode()[-800:]}")
+    return elapsed
+
+
+def row_speedbuild(s: Setup) -> Iterator[Row]:
+    """A full `build` (every output written into an empty folder) in one process per CPU vs in
+    one process, at 1x, 10x and 100x the corpus (1x and 10x with --quick), by wall time; the load
+    average of the machine during the row is part of the row's text."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    for times in (1, 10) if s.quick else (1, 10, 100):
+        work = s.tmp / f"speedbuild-{times}"
+        charts = copy_corpus(work, times)
+
+        def build(jobs: int, charts: Path = charts, work: Path = work) -> float:
+            out = work / f"generated-{jobs}"
+            shutil.rmtree(out, ignore_errors=True)
+            return child_wall([*CHARTC, "build", str(charts), "--out", str(out), "--jobs", str(jobs)], work)
+
+        runs = max(1, s.runs // {1: 1, 10: 2, 100: 3}[times])
+        load = [os.getloadavg()[0]]
+        a, b, r = paired(lambda: build(cpus), lambda: build(1), runs)
+        load.append(os.getloadavg()[0])
+        yield Row(f"speedbuild-{times}x", f"`build --jobs {cpus}` vs `--jobs 1` of {times}x the corpus "
+                  f"(wall time, {runs} pairs, load {min(load):.1f}-{max(load):.1f})", 1.0, a, b, r)
 
 
 # Where one `chartc check` of the synthetic corpus spends its CPU, stage by stage, in one child
@@ -601,8 +643,7 @@ t = clock()
 source = parser._parse_text(text, "synth.chart").source
 mark("the parse, the syntax tree built", t)
 t = clock()
-from compiler import model
-from compiler.checks import check_project
+from compiler.checks import check_game
 from compiler.diagnostics import Sink
 from compiler.examples import check_examples
 from compiler.resolve import resolve_game
@@ -612,7 +653,7 @@ sink = Sink()
 game = resolve_game("synth", [source], sink, None, complete=True)
 mark("resolve", t)
 t = clock()
-check_project(model.Project({"synth": game}), sink)
+check_game(game, sink)
 check_examples(game, sink)
 mark("checks", t)
 print(json.dumps(marks))
@@ -639,6 +680,7 @@ ROWS: dict[str, Callable[[Setup], Iterator[Row]]] = {
     "generated-lookup": row_generated_lookup,
     "pdf": row_pdf,
     "memory": row_memory,
+    "speedbuild": row_speedbuild,
 }
 
 
@@ -650,7 +692,9 @@ def machine() -> str:
 
 def render(rows: list[Row], runs: int) -> list[str]:
     """The table as Markdown, with the machine and the run count."""
-    lines = [f"Machine: {machine()}; medians of {runs} paired runs (CPU time of the child processes).", "",
+    walls = any(row.name.startswith("speedbuild") for row in rows)
+    lines = [f"Machine: {machine()}; medians of {runs} paired runs (CPU time of the child processes"
+             + ("; the `speedbuild` rows: wall time, fewer pairs for larger inputs)." if walls else ")."), "",
              "| what | A | B | A / B | target | meets |", "|---|---:|---:|---:|---:|---|"]
     for row in rows:
         if row.target == float("inf"):  # a comparison without a target (`--baseline`)

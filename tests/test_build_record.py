@@ -62,6 +62,7 @@ def _no_compiling(monkeypatch: pytest.MonkeyPatch) -> None:
         raise AssertionError("build --check compiled an unchanged tree")
 
     monkeypatch.setattr(compiler.project, "load", refuse)
+    monkeypatch.setattr(compiler.project, "compile_games", refuse)
 
 
 def test_an_unchanged_tree_is_checked_without_compiling(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:

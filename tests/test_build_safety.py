@@ -17,6 +17,7 @@ from click.testing import CliRunner
 import compiler.build
 import compiler.cli as cli_module
 import compiler.journal
+import compiler.writer
 from compiler.cli import cli
 from compiler.journal import JOURNAL_NAME, recover
 from compiler.reader import MAX_SOURCE_BYTES
@@ -42,19 +43,27 @@ def _change_a_chart(project: Path) -> None:
     chart.write_text(chart.read_text().replace('"Safe escape"', '"Safe escape!"'))
 
 
-def test_a_crash_in_the_middle_of_rendering_leaves_outputs_untouched(project: Path, monkeypatch, capsys) -> None:
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_crash_in_the_middle_of_rendering_leaves_outputs_untouched(
+        project: Path, monkeypatch, capsys, jobs: str) -> None:
     before = _snapshot(project / "generated")
     _change_a_chart(project)
+    calls = []
 
-    def broken_html(*args, **kwargs):
-        raise RuntimeError("template bug")
+    def broken_html(game, *args, **kwargs):
+        calls.append(game.id)  # in a worker process (jobs 2), this list is the worker's copy
+        if game.id == "aa_rules":  # the smallest game: the others were rendered and staged (one process)
+            raise RuntimeError("template bug")
+        return real_html(game, *args, **kwargs)
 
-    monkeypatch.setattr(compiler.build, "emit_game_html", broken_html)  # JSON and Python already rendered
-    monkeypatch.setattr("sys.argv", ["chartc", "build"])
+    real_html = compiler.build.emit_game_html
+    monkeypatch.setattr(compiler.build, "emit_game_html", broken_html)
+    monkeypatch.setattr("sys.argv", ["chartc", "build", "--jobs", jobs])
     with pytest.raises(SystemExit) as exc:
         cli_module.main()
     assert exc.value.code == 3 and "template bug" in capsys.readouterr().err
-    assert _snapshot(project / "generated") == before
+    assert _snapshot(project / "generated") == before  # also: the staged games' temp files are gone
+    assert calls == (["ia2", "stuka_leader", "usaaf", "aa_rules"] if jobs == "1" else [])
 
 
 def test_a_failure_while_writing_changes_no_file_and_leaves_no_temp(project: Path, monkeypatch) -> None:
@@ -87,10 +96,36 @@ def test_a_failing_build_leaves_every_byte_and_orphan_in_place(project: Path) ->
     assert _snapshot(project / "generated") == before
 
 
-def test_two_builds_write_identical_bytes(project: Path, tmp_path: Path) -> None:
-    assert CliRunner().invoke(cli, ["build", "--out", str(tmp_path / "a")]).exit_code == 0
-    assert CliRunner().invoke(cli, ["build", "--out", str(tmp_path / "b")]).exit_code == 0
+def test_two_builds_write_identical_bytes_in_one_process_or_several(project: Path, tmp_path: Path) -> None:
+    # issue 16, item 8: the games of a build compiled and rendered in two worker processes
+    assert CliRunner().invoke(cli, ["build", "--out", str(tmp_path / "a"), "--jobs", "1"]).exit_code == 0
+    assert CliRunner().invoke(cli, ["build", "--out", str(tmp_path / "b"), "--jobs", "2"]).exit_code == 0
     assert _snapshot(tmp_path / "a") == _snapshot(tmp_path / "b") == _snapshot(project / "generated")
+    assert len(_snapshot(tmp_path / "b")) == 12  # four games, three outputs each
+
+
+def test_a_game_failing_after_others_were_staged_writes_nothing(tmp_path: Path, monkeypatch) -> None:
+    # games are built largest first and staged one by one: a later game's error discards the temps
+    monkeypatch.chdir(tmp_path)
+    charts = tmp_path / "charts"
+    for game in ("big", "small"):
+        _tiny_game(charts, game, "Safe")
+    (charts / "big" / "more.chart").write_text(
+        'chart [R2] "Second" { rule "7.2" roll 1d6 column r: text "Result" rows { 1-6: "Combat" } }\n',
+        encoding="utf-8")
+    assert CliRunner().invoke(cli, ["build", "charts"]).exit_code == 0
+    before = _tree(tmp_path / "generated")
+    _tiny_game(charts, "big", "Safe escape")  # would rewrite big's outputs
+    small = charts / "small" / "small.chart"
+    small.write_text(small.read_text(encoding="utf-8").replace("4-6", "3-6"), encoding="utf-8")  # overlap: C2xx
+    staged = []
+    real_add = compiler.writer.Staging.add
+    monkeypatch.setattr(compiler.writer.Staging, "add", lambda self, outputs: (staged.extend(outputs),
+                                                                                real_add(self, outputs))[1])
+    r = CliRunner().invoke(cli, ["build", "charts", "--jobs", "1"])
+    assert r.exit_code == 1 and "nothing was written" in r.output and "charts/small/small.chart:3:" in r.output
+    assert staged == ["big/big.html", "big/big.json", "big/big.py"]  # staged, then discarded
+    assert _tree(tmp_path / "generated") == before  # no temp file, no changed output
 
 
 # ---- paths ---------------------------------------------------------------------------------------
@@ -216,8 +251,9 @@ KILL_POINTS = ("open", "mkdir", "fsync", "replace", "rename", "unlink", "rmdir")
 
 def _build_killed_before_call(n: int) -> bool:
     """Run `chartc build charts` in a forked child that SIGKILLs itself just before its `n`-th
-    file-system call after rendering (the write phase). True when it was killed, False when the
-    build finished before reaching call `n`."""
+    file-system call of the write phase (from the writer's lock and recovery, through each game's
+    staged outputs while the next games are rendered, to the journal's removal). True when it was
+    killed, False when the build finished before reaching call `n`."""
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child never returns
         try:
@@ -235,14 +271,13 @@ def _build_killed_before_call(n: int) -> bool:
 
             for name in KILL_POINTS:
                 setattr(os, name, guarded(getattr(os, name)))
-            render = compiler.build.render_outputs
+            enter = compiler.writer.Staging.__enter__
 
-            def render_then_arm(*args, **kwargs):
-                outputs = render(*args, **kwargs)
-                armed[0] = True
-                return outputs
+            def arm_then_enter(self):
+                armed[0] = True  # the write phase: from the first game's outputs to the journal's removal
+                return enter(self)
 
-            compiler.build.render_outputs = render_then_arm
+            compiler.writer.Staging.__enter__ = arm_then_enter
             cli.main(["build", "charts"], prog_name="chartc", standalone_mode=False)
             os._exit(0)
         finally:
@@ -424,4 +459,22 @@ def test_pdfs_rendered_in_parallel_are_the_bytes_rendered_one_by_one() -> None:
     assert parallel == compiler.build.render_pdfs(aids, jobs=1)
     assert parallel["usaaf/usaaf.pdf"] == compiler.build.html_to_pdf(aids["usaaf/usaaf.html"])
     assert parallel["ia2/ia2.pdf"] != parallel["usaaf/usaaf.pdf"]  # each aid its own PDF, in order
-    assert compiler.build.pdf_jobs(1) == 1 and 1 <= compiler.build.pdf_jobs(100) <= (os.cpu_count() or 1)
+    assert compiler.build.default_jobs(1) == 1 and 1 <= compiler.build.default_jobs(100) <= (os.cpu_count() or 1)
+
+
+def test_a_build_uses_worker_processes_by_default_only_when_large_with_an_idle_cpu(monkeypatch) -> None:
+    # issue 16, item 8: measured on 2 CPUs at load 8 to 10, two processes paid nothing for the corpus
+    # (253 KiB of charts) and 1.5x at 100x, mostly CPU time taken from the machine's other jobs
+    from compiler.build_games import POOL_MIN_SOURCE_BYTES, pool_jobs
+
+    monkeypatch.setattr(compiler.build, "default_jobs", lambda games: min(games, 4))  # four CPUs
+    large = 100 * 253 * 1024
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.3, 0.3, 0.3))
+    assert pool_jobs(400, large, pdf=False) == 4
+    assert pool_jobs(4, POOL_MIN_SOURCE_BYTES - 1, pdf=False) == 1
+    assert pool_jobs(2, large, pdf=False) == 2  # never more processes than games
+    monkeypatch.setattr(os, "getloadavg", lambda: (3.2, 3.0, 3.0))  # this build and two other jobs
+    assert pool_jobs(400, large, pdf=False) == 2
+    monkeypatch.setattr(os, "getloadavg", lambda: (9.0, 8.0, 7.0))
+    assert pool_jobs(400, large, pdf=False) == 1
+    assert pool_jobs(400, large, pdf=True) == 4  # PDFs: one process per CPU, as before

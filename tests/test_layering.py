@@ -66,6 +66,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("compiler.build", "compiler.writer", "compiler.journal", "compiler.project", "compiler.diff"),
     # what a build wrote, so `build --check` on unchanged charts compiles nothing
     ("compiler.build_record",),
+    # a build of many games, one at a time or in worker processes: compiles, renders, stages, records
+    ("compiler.build_games",),
     ("compiler.explain",),
     # `chartc fmt`: reads the grammar's tokens and compares syntax trees; nothing below imports it
     ("compiler.fmt", "compiler.table_import", "compiler.table_export"),

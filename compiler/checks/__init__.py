@@ -29,12 +29,7 @@ from compiler.checks.records import (
 )
 from compiler.diagnostics import Sink
 
-__all__ = ["check_chart", "check_game", "check_project", "compress", "describe_combo", "intersecting_pairs"]
-
-
-def check_project(project: model.Project, sink: Sink) -> None:
-    for game in project.games.values():
-        check_game(game, sink)
+__all__ = ["check_chart", "check_game", "compress", "describe_combo", "intersecting_pairs"]
 
 
 def check_game(game: model.Game, sink: Sink) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping
+from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
@@ -13,7 +14,7 @@ from compiler.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
     echo_lines,
-    load_project,
+    find_games,
     usage_error,
 )
 from compiler.textsafe import printable, printable_lines
@@ -86,7 +87,8 @@ def rebuild_command(
     "--jobs",
     type=click.IntRange(min=1),
     default=None,
-    help="With --pdf: render the player aids of several games in this many processes [default: one per CPU].",
+    help="Build the games in this many processes [default: one per CPU with --pdf; one per idle CPU when the "
+         "charts hold 512 KiB or more; else 1].",
 )
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 def build(
@@ -116,41 +118,36 @@ def build(
             click.echo(printable(f"{recorded} generated files in {out_dir} are up to date"))
             sys.exit(EXIT_OK)
     # imported after the recorded check above, which needs neither the model nor the emitters
-    from compiler.build import OutputError, render_outputs, render_pdfs
-    from compiler.diagnostics import Severity, render_short
-    from compiler.writer import WriteError, check_out_dir, stale_outputs, write_outputs
+    from compiler.build import OutputError
+    from compiler.build_games import BuildOptions, build_games, check_games, write_games
+    from compiler.diagnostics import render_short
+    from compiler.writer import WriteError, check_out_dir
 
-    comp = load_project(paths, as_printed)
+    game_dirs = find_games(paths)
     try:
-        check_out_dir(out_dir, comp.game_dirs)
+        check_out_dir(out_dir, game_dirs)
     except WriteError as exc:
         raise usage_error(str(exc)) from exc
-    failing = (Severity.ERROR, Severity.WARNING) if strict else (Severity.ERROR,)
-    errors = [d for d in comp.diagnostics if d.severity in failing]
-    if errors:
-        echo_lines((render_short(d) for d in errors), err=True)
-        click.echo(
-            f"build failed: {len(errors)} error(s); nothing was written (run `chartc check` for details)", err=True
-        )
-        sys.exit(EXIT_FINDINGS)
+    step, failed = (check_games, "build --check failed") if check_only else (write_games, "build failed")
     try:
-        outputs: dict[str, str | bytes] = dict(render_outputs(comp.project, paper, large_print, landscape))
-        if pdf:
-            outputs.update(render_pdfs({rel: text for rel, text in outputs.items() if isinstance(text, str)}, jobs))
-            outputs = dict(sorted(outputs.items()))
+        build_options = BuildOptions(as_printed, paper, large_print, pdf, strict, landscape)
+        with closing(build_games(game_dirs, build_options, jobs)) as builds:
+            done = _on_disk(lambda: step(out_dir, builds, whole_tree(paths)), out_dir, failed)
     except OutputError as exc:
         click.echo(printable(f"build failed: {exc}; nothing was written"), err=True)
         sys.exit(EXIT_FINDINGS)
-    game_ids = sorted(comp.project.games)
-    if whole_tree(paths):  # a whole charts tree: outputs of games whose charts are gone are orphans
-        from compiler.writer import orphan_games
-
-        game_ids = sorted(game_ids + orphan_games(out_dir, game_ids))
-    if check_only:
-        stale = _on_disk(lambda: stale_outputs(out_dir, outputs, game_ids), out_dir, "build --check failed")
+    if done.failing:
+        echo_lines((render_short(d) for d in done.failing), err=True)
+        click.echo(
+            f"build failed: {len(done.failing)} error(s); nothing was written (run `chartc check` for details)",
+            err=True,
+        )
+        sys.exit(EXIT_FINDINGS)
+    if done.stale is not None:
+        stale = done.stale
         if stale.clean:
-            _record(comp.project.games, comp.sources, options, out_dir, outputs)
-            click.echo(printable(f"{len(outputs)} generated files in {out_dir} are up to date"))
+            _record(done.game_ids, done.sources, options, out_dir, done.digests)
+            click.echo(printable(f"{len(done.digests)} generated files in {out_dir} are up to date"))
             sys.exit(EXIT_OK)
         echo_lines((printable(f"missing:  {out_dir / rel}") for rel in stale.missing), err=True)
         for rel in stale.changed:
@@ -162,9 +159,10 @@ def build(
         fix = rebuild_command(paths, out_dir, paper, large_print, pdf, as_printed, landscape)
         click.echo(printable(f"generated files are out of date: run `{fix}`"), err=True)
         sys.exit(EXIT_FINDINGS)
-    changed = _on_disk(lambda: write_outputs(out_dir, outputs, game_ids), out_dir, "build failed").changed
-    _record(comp.project.games, comp.sources, options, out_dir, outputs)
-    games = f"{len(game_ids)} game{'s' if len(game_ids) != 1 else ''}"
+    assert done.written is not None
+    changed = done.written.changed
+    _record(done.game_ids, done.sources, options, out_dir, done.digests)
+    games = f"{len(done.game_ids)} game{'s' if len(done.game_ids) != 1 else ''}"
     files = f"{len(changed)} file{'s' if len(changed) != 1 else ''}"
     click.echo(printable(f"built {games} into {out_dir}: {files} changed"))
 
@@ -187,25 +185,27 @@ def _recorded_up_to_date(paths: tuple[Path, ...], out_dir: Path, options: dict[s
     if sources is None:
         return None
     game_ids = sorted(game_dirs)
-    key = build_record.inputs_key(game_ids, sources, options)
+    digests = {name: build_record.source_digest(text) for name, text in sources.items()}
+    key = build_record.inputs_key(game_ids, digests, options)
     if options["whole_tree"]:
         game_ids = sorted(game_ids + orphan_games(out_dir, game_ids))
     return build_record.up_to_date(default_cache_dir(), out_dir, key, game_ids)
 
 
 def _record(
-    games: Mapping[str, object],
+    game_ids: list[str],
     sources: Mapping[str, str],
     options: dict[str, object],
     out_dir: Path,
-    outputs: Mapping[str, str | bytes],
+    digests: Mapping[str, str],
 ) -> None:
-    """Remember that `out_dir` now holds `outputs` for these inputs (see `_recorded_up_to_date`)."""
+    """Remember that `out_dir` now holds the outputs with these digests for these inputs (see
+    `_recorded_up_to_date`); `sources` maps each file read to its `build_record.source_digest`."""
     from compiler import build_record
     from dsl.parser_cache import default_cache_dir
 
-    key = build_record.inputs_key(sorted(games), sources, options)
-    build_record.save(default_cache_dir(), out_dir, key, outputs)
+    key = build_record.inputs_key(game_ids, sources, options)
+    build_record.save(default_cache_dir(), out_dir, key, digests)
 
 
 def _on_disk(step: Callable[[], _R], out_dir: Path, failed: str) -> _R:

@@ -83,6 +83,16 @@ def load_project(paths: tuple[Path, ...], as_printed: bool = False) -> Compilati
         raise usage_error(str(exc)) from exc
 
 
+def find_games(paths: tuple[Path, ...]) -> dict[str, Path]:
+    """The game folders at PATHS (default `charts/`), by game id; a bad path is a usage error."""
+    from compiler.project import PathError, find_game_dirs
+
+    try:
+        return find_game_dirs(list(paths) or [default_charts_dir()])
+    except PathError as exc:
+        raise usage_error(str(exc)) from exc
+
+
 def load_game_folder(folder: Path, as_printed: bool = False) -> Compilation:
     """Load one game folder for a query, through the compiled-game cache; a bad path is a usage
     error."""
