@@ -41,6 +41,18 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _T = TypeVar("_T")
 
 
+# Deepest nesting of rolls in cells (`-> 1d6 { 1-3: -> 1d6 { ... } }`): deeper ones would pass what
+# the generated module's Python source may nest (its parser stops at 200 parentheses).
+MAX_ROLL_NESTING = 50
+
+
+def _roll_depth(chain: ast.ChainText) -> int:
+    """How many rolls in cells nest at `chain`, itself included. The builder checks each roll as it
+    is built, so the rolls inside are at most MAX_ROLL_NESTING deep: this walk is bounded."""
+    inner = [o.value.chain for o in chain.outcomes if o.value.chain is not None]
+    return 1 + max((_roll_depth(c) for c in inner if c.kind is ast.ChainKind.ROLL), default=0)
+
+
 class BuildError(Exception):
     """A problem found while building the tree (a bad escape, a number too long): a syntax error."""
 
@@ -793,7 +805,14 @@ class Builder(_Terminals):
         return ast.ChainText(ast.ChainKind.AGAIN, self._span(meta), None, keys, drm)
 
     def chain_roll(self, meta: Meta, dice: Token, *outcomes: ast.SubOutcomeText) -> ast.ChainText:
-        return ast.ChainText(ast.ChainKind.ROLL, self._span(meta), dice=str(dice), outcomes=outcomes)
+        chain = ast.ChainText(ast.ChainKind.ROLL, self._span(meta), dice=str(dice), outcomes=outcomes)
+        if _roll_depth(chain) > MAX_ROLL_NESTING:
+            raise BuildError(
+                f"this roll in a cell is nested more than {MAX_ROLL_NESTING} levels deep",
+                chain.span,
+                "put the inner rolls in a chart of their own and chain to it (`-> [ID]`)",
+            )
+        return chain
 
     def chain_args(self, meta: Meta, *args: ast.ChainKeyText | int) -> _ChainArgs:
         keys = tuple(a for a in args if isinstance(a, ast.ChainKeyText))

@@ -9,9 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compiler import model
+from compiler.build import render_outputs
 from compiler.checks import intersecting_pairs
 from compiler.checks.limits import MAX_DRMS, MAX_KEY_COMBINATIONS, MAX_ROWS
 from dsl.ast import Span
+from dsl.builder import MAX_ROLL_NESTING
 from tests.conftest import codes, compile_text
 
 HEADER = 'game t { title "T" }\ncontext fb: flag\n'
@@ -69,3 +71,29 @@ def test_sweep_finds_exactly_the_intersecting_pairs(ranges: list[tuple[int | Non
     }
     swept = [(a.span.line, b.span.line) for a, b in intersecting_pairs(rows)]
     assert sorted(swept) == sorted(brute) and len(swept) == len(brute)
+
+
+def _nested_rolls(depth: int) -> str:
+    """A chart whose one row rolls in its cell, `depth` rolls deep (`-> 1d6 { 1-3: -> 1d6 {...} }`)."""
+    cell = '"x"'
+    for _ in range(depth):
+        cell = f'-> 1d6 {{ 1-3: {cell}; 4-6: "y" }}'
+    head = 'game t { title "T" }\nchart c "C" {\n  roll 1d6\n  column r: text "R"\n  rows {\n'
+    return head + f"    1-6: {cell}\n  }}\n}}\n"
+
+
+def test_rolls_in_cells_nest_at_most_50_deep_and_the_module_still_imports(tmp_path: Path) -> None:
+    # A new user's chart nested 66 rolls deep checked clean but gave a module Python refused to
+    # import ("too many nested parentheses"), and deeper ones crashed fmt, the cache and the builder.
+    deepest = compile_text(tmp_path / "ok", _nested_rolls(MAX_ROLL_NESTING))
+    assert deepest.diagnostics == []
+    module = render_outputs(deepest.project)["t/t.py"]
+    namespace: dict[str, object] = {}
+    exec(compile(module, "t.py", "exec"), namespace)  # the module chartc just generated
+    lookup = namespace["lookup_c"]
+    assert callable(lookup) and lookup(1)["r"]["outcomes"][1] == (4, 6, "y")
+    [d] = compile_text(tmp_path / "deep", _nested_rolls(MAX_ROLL_NESTING + 1)).diagnostics
+    assert d.code == "C101" and d.message == "this roll in a cell is nested more than 50 levels deep"
+    assert (d.span.line, d.span.col) == (6, 10)  # the outermost roll, the 51st from the inside
+    [d] = compile_text(tmp_path / "far", _nested_rolls(175)).diagnostics
+    assert d.code == "C101" and "nested more than 50 levels" in d.message
