@@ -21,6 +21,7 @@ from compiler.chains import (
     Branch,
     ChainKeyMissing,
     ChainLoops,
+    ChainTooLong,
     FinalChance,
     State,
     chains_in,
@@ -237,7 +238,8 @@ def chain_odds(
 
     Raises:
         LookupUsage: the chart is not read by dice or keys, a key is missing or wrong.
-        LookupProblem: the chain can loop forever in this context (no exit has a chance).
+        LookupProblem: the chain can loop forever in this context (no exit has a chance), or it
+            visits more than `compiler.chains.MAX_STATES` states.
     """
     if chart.kind not in (model.ChartKind.ROLL, model.ChartKind.REFERENCE):
         raise LookupUsage(f"chart `{chart.address}` is not rolled on or read by its keys: it starts no chain")
@@ -255,7 +257,7 @@ def chain_odds(
         finals, states = final_chances(game, start, drm_of, given_keys)
     except ChainKeyMissing as exc:
         raise LookupUsage(str(exc)) from exc
-    except ChainLoops as exc:
+    except (ChainLoops, ChainTooLong) as exc:
         raise LookupProblem(str(exc)) from exc
     return ChainOdds(game, chart, keys, drm, tuple(sorted(finals, key=lambda f: _final_order(game, f))), states)
 
