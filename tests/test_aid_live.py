@@ -263,6 +263,34 @@ def test_chart_text_never_runs(page: Any, tmp_path: Path) -> None:
     assert "</table><script>alert(1)</script>" in page.locator(".live").first.text_content()
 
 
+def test_an_int_outside_its_declared_range_is_refused(page: Any, tmp_path: Path) -> None:
+    # `chartc lookup --set hits=13` exits 2 ("outside its declared range") and the generated module
+    # raises ValueError: the page computes nothing either; a typed U+2212 minus reads as "-" (a
+    # number field dropped it: "\u22121" was read as 1)
+    from tests.conftest import compile_text
+
+    text = (
+        'game t { title "T" }\ncontext hits: int "Hits" -2-12\n'
+        'chart [M] "M" { roll 2d6 column r: text drm hits "Hits" +1 per 1 hits rows { 2-6: "hold"  7+: "rout" } }\n'
+    )
+    comp = compile_text(tmp_path, text)
+    html = tmp_path / "t.html"
+    html.write_text(render_outputs(comp.project)["t/t.html"], encoding="utf-8")
+    _open(page, html)
+    m = _panel(page, "M")
+    _field(m, "roll").fill("7")
+    for typed, shown in [("13", "13"), ("-3", "-3"), ("\u22123", "-3")]:
+        _field(m, "ctx.hits").fill(typed)
+        refusal = f"No answer: Hits: {shown} is outside its declared range -2-12."
+        assert m.locator(".live-result").text_content() == refusal
+        assert m.locator("table.live-rows tbody tr").count() == 0
+    _field(m, "ctx.hits").fill("1.5")
+    assert m.locator(".live-result").text_content() == "No answer: Hits: \u201c1.5\u201d is not a whole number."
+    _field(m, "ctx.hits").fill("\u22122")
+    assert m.locator(".live-breakdown").text_content() == "DRMs: Hits \u22122 (-2 \u00d7 +1) = \u22122"
+    assert m.locator(".live-result").text_content() == "Natural 7 \u22122 = modified 5: 2-6 \u2192 hold"
+
+
 # ---- the page against `chartc vectors` ----------------------------------------------------------
 
 _SET_AND_READ = """([address, cases]) => cases.map((c) => {
