@@ -134,8 +134,7 @@ def readings_from_odds(
     """For a CRT keyed by an odds rule's columns: {key: the column read} for these forces."""
     found = {}
     for key in chart.keys:
-        rule_chart = game.chart(key.enum.id)
-        if rule_chart is not None and rule_chart.odds is not None:
+        if (rule_chart := _odds_rule(game, key)) is not None:
             found[key.id] = odds_reading(rule_chart, attack, defense, shift)
     if not found:
         raise LookupUsage(f"chart `{chart.address}` has no odds column key; --attack/--defense do not apply")
@@ -275,6 +274,7 @@ def answer(
     if chart.kind is model.ChartKind.DRMS and context is not None and forces is None:
         return drm_list_answer(chart, roll_text, given_keys, drm, context)
     if forces is None:
+        refuse_shifts_on_a_named_column(game, chart, given_keys, context)
         return lookup(chart, roll_text, given_keys, drm, context)
     if chart.kind is model.ChartKind.ODDS:
         if roll_text is not None:
@@ -284,6 +284,36 @@ def answer(
     crt = crt_keys(game, chart, forces, given_keys, context)
     result = lookup(chart, roll_text, crt.keys, drm, context)
     return dataclasses.replace(result, odds=crt.readings, shifts=crt.shifts)
+
+
+def refuse_shifts_on_a_named_column(
+    game: model.Game, chart: model.Chart, given_keys: Mapping[str, str], context: column_shifts.Context | None
+) -> None:
+    """A CRT's column shifts move the column its odds rule reads from the forces (docs/language.md,
+    Column shifts; the generated `odds_*` function takes the shift total, `lookup_*` the column
+    read): an odds column given by name (`--key odds=3:1`) is already that column. When the
+    context moves the column, the shift would be silently dropped, so it is refused.
+
+    Raises:
+        LookupUsage: an odds column key is given by name and the CRT's shifts in CONTEXT total
+            other than 0.
+    """
+    if chart.shifts is None or context is None:
+        return
+    named = [k.id for k in chart.keys if k.id in given_keys and _odds_rule(game, k) is not None]
+    shifts = column_shifts.breakdown(chart, context)
+    if named and shifts.total:
+        key = named[0]
+        raise LookupUsage(
+            f"--key {key}={given_keys[key]} names the odds column itself, but the CRT's column shifts apply "
+            f"({shifts.text()}): give --attack/--defense so that they move the column the odds give"
+        )
+
+
+def _odds_rule(game: model.Game, key: model.Key) -> model.Chart | None:
+    """The odds rule whose columns a key of a CRT takes, if it is one."""
+    rule_chart = game.chart(key.enum.id)
+    return rule_chart if rule_chart is not None and rule_chart.odds is not None else None
 
 
 @dataclass(frozen=True)
