@@ -14,7 +14,7 @@ from compiler import column_shifts, model
 from compiler.crt import OddsForm, OddsProblem, Reading, read
 from compiler.diagnostics.suggest import known_values_hint
 from compiler.dice import Dice, DiceForm
-from compiler.modifiers import modified_roll
+from compiler.modifiers import holds, modified_roll
 from compiler.query.context import ContextValue, ModifierAnswer, read_context, read_modifiers, read_number
 from compiler.query.problems import LookupProblem as LookupProblem  # re-exported for callers
 from compiler.query.problems import LookupUsage as LookupUsage
@@ -190,6 +190,8 @@ def lookup(
     if roll_text is None:
         raise LookupUsage(f"chart `{chart.address}` needs a roll: chartc lookup GAME/{chart.address} ROLL")
     natural = read_roll(chart, roll_text)
+    if context is not None:
+        refuse_other_dice(chart, roll_text, natural, {**{k.id: model.MemberId(m.id) for k, m in keys}, **context})
     modifiers = read_modifiers(chart, context, keys, drm)
     refuse_digit_drm(chart, modifiers.total)
     drm = modifiers.total
@@ -204,6 +206,38 @@ def lookup(
             f"{shown} selects no row of {chart.game}/{chart.address}{where}: the rows are {covered}.{partial}"
         )
     return LookupResult(chart, natural, drm, modified, keys, selected[0], modifiers=modifiers)
+
+
+def dice_in_context(chart: model.Chart, context: Mapping[str, ContextValue]) -> tuple[Dice, ...]:
+    """The dice a chart with `roll ... when` alternatives may be rolled with in `context` (its
+    keys and DRM context): the first alternative whose condition holds, else its own `roll`; an
+    alternative whose condition is unknown there (a value not given) is kept as a possibility."""
+    found: list[Dice] = []
+    for alt in chart.dice_alternatives:
+        holding = holds(alt.when, context)
+        if holding is not False:
+            found.append(alt.dice)
+        if holding is True:
+            return tuple(found)
+    return (*found, *((chart.dice,) if chart.dice else ()))
+
+
+def refuse_other_dice(chart: model.Chart, text: str, natural: int, context: Mapping[str, ContextValue]) -> None:
+    """A natural roll the dice rolled in `context` cannot show (`roll 2d6 when not vet` and `roll
+    1d6`: a 12 with `--when vet`), refused as `read_roll` refuses a 7 on 1d6.
+
+    Raises:
+        LookupProblem: no dice that may be rolled in `context` shows `natural`.
+    """
+    if not chart.dice_alternatives:
+        return
+    dice = dice_in_context(chart, context)
+    rolls = sorted({roll for d in dice for roll in d.outcomes})
+    if natural not in rolls:
+        raise LookupProblem(
+            f"{text} cannot be rolled on {' or '.join(d.text for d in dice)}, the dice rolled in this context: "
+            f"natural rolls run {rolls[0]} to {rolls[-1]}"
+        )
 
 
 def refuse_digit_drm(chart: model.Chart, drm: int) -> None:
