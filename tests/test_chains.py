@@ -398,3 +398,31 @@ def test_lookup_follow_and_the_generated_follow_share_the_step_limit() -> None:
     # `chartc lookup --follow` and a generated `follow_*` refuse a walk after the same number of steps
     limit = inspect.signature(chain_runtime._follow).parameters["limit"].default
     assert limit == MAX_STEPS == 100
+
+
+def test_chain_odds_shows_the_drm_context(tmp_path: Path) -> None:
+    # plain `odds` prints `DRM: Day -1 = -1`; `odds --follow` printed no context at all (a new user's
+    # day/night encounter chain): it now says the context and the first roll's DRMs, text and JSON
+    text = HEADER + (
+        'context night: flag "Night"\ncontext hits: int "Hits" 0-9\n'
+        'chart [A] "A" { roll 1d6 column r: text drm day "Day" -1 when not night '
+        'rows { 1-: "out"  2+: -> [B] } }\n'
+        'chart [B] "B" { roll 1d6 column r: text drm hits "Hits" +1 per 3 hits rows { 1-3: "hit"  4+: "miss" } }\n'
+    )
+    compile_text(tmp_path, text)
+    charts = str(tmp_path / "charts")
+    out = _run("odds", "t/A", "--follow", "--read-drms", "--charts", charts)
+    assert out.splitlines()[1:3] == [
+        "  context: every flag false, no value set; each chart of the chain reads its DRMs in it",
+        "  first roll DRM: Day -1 = -1",
+    ]
+    out = _run("odds", "t/A", "--follow", "--when", "night", "--set", "hits=3", "--drm", "1", "--charts", charts)
+    assert out.splitlines()[1:3] == [
+        "  context: Hits 3, Night, every other flag false; each chart of the chain reads its DRMs in it",
+        "  first roll DRM: no DRM applies, --drm +1 = +1",
+    ]
+    doc = json.loads(_run("odds", "t/A", "--follow", "--read-drms", "--format", "json", "--charts", charts))
+    assert doc["context"] == {} and [d["label"] for d in doc["modifiers"]["applied"]] == ["Day"]
+    assert doc["modifiers"]["total"] == -1
+    doc = json.loads(_run("odds", "t/A", "--follow", "--format", "json", "--charts", charts))
+    assert doc["context"] is None and doc["modifiers"] is None  # no context given: no chart's DRMs read
