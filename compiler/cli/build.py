@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
@@ -118,9 +119,10 @@ def build(
     errors = [d for d in comp.diagnostics if d.severity in failing]
     if errors:
         echo_lines((render_short(d) for d in errors), err=True)
-        click.echo(
-            f"build failed: {len(errors)} error(s); nothing was written (run `chartc check` for details)", err=True
-        )
+        found = Counter(d.severity for d in errors)
+        counted = [f"{found[s]} {s.value}(s)" for s in failing if found[s]]
+        why = " and ".join(counted) + (" (--strict fails on warnings)" if found[Severity.WARNING] else "")
+        click.echo(f"build failed: {why}; nothing was written (run `chartc check` for details)", err=True)
         sys.exit(EXIT_FINDINGS)
     try:
         outputs: dict[str, str | bytes] = dict(render_outputs(comp.project, paper, large_print))
