@@ -217,6 +217,11 @@ def test_crt_with_odds_and_a_column_shift(crtlab_page: Any) -> None:
     assert breakdown.startswith("Odds 3:1, column shifts Terrain \u22121 = \u22121: column 2:1.")
     _field(tcrt, "shift.odds").fill("3")  # 3:1, woods -1 and 3 more columns: +2, the 5:1 column
     assert _field(tcrt, "key.odds").input_value() == "5:1"
+    # a shift left typed with U+2212, as the page prints it: woods -1 and -1 more, the 1:1 column (a
+    # number field dropped the sign and read +1)
+    _field(tcrt, "shift.odds").fill("\u22121")
+    assert _field(tcrt, "key.odds").input_value() == "1:1"
+    _field(tcrt, "shift.odds").fill("3")
     _field(tcrt, "roll").fill("6")
     assert tcrt.locator(".live-result").text_content().startswith("Natural 6: ")
 
