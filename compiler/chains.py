@@ -56,6 +56,10 @@ class ChainLoops(Exception):
     """A chain that cannot end from some state it reaches (a loop with no exit under this DRM)."""
 
 
+class ChainTooLong(Exception):
+    """A chain that visits more than `MAX_STATES` states: the message names the limit."""
+
+
 class ChainKeyMissing(Exception):
     """A chart the chain reaches is read by a key that no step gives: the message names it."""
 
@@ -238,7 +242,7 @@ def final_chances(
     Raises:
         ChainLoops: some state the chain reaches can never lead to a final outcome.
         ChainKeyMissing: a chart is reached whose key no step gives.
-        ValueError: more than `MAX_STATES` states.
+        ChainTooLong: more than `MAX_STATES` states.
     """
     transitions: dict[State, list[tuple[Fraction, State | Final]]] = {}
     order: list[State] = []
@@ -248,7 +252,9 @@ def final_chances(
         if state in transitions:
             continue
         if len(transitions) >= MAX_STATES:
-            raise ValueError(f"the chain visits more than {MAX_STATES} states (chart, keys, DRM)")
+            raise ChainTooLong(
+                f"the chain visits more than {MAX_STATES} states (chart, keys, DRM), the most chartc solves exactly"
+            )
         out = _transitions(game, state, drm_of, given)
         transitions[state] = out
         order.append(state)

@@ -28,7 +28,7 @@ class ShiftBreakdown:
     total: int
 
     def text(self) -> str:
-        """`Terrain ([TEC] Woods) -1, Leader +1 = 0`, or `none` when no shift applies."""
+        """`Terrain ([TEC] Woods) -1, Leader +1 = +0`, or `none` when no shift applies."""
         if not self.terms:
             return "none"
         parts = ", ".join(f"{label} {value:+d}" for label, value in self.terms)

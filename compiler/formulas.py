@@ -403,13 +403,16 @@ def _interval(
         case IfElse(cond, then, otherwise):
             branches = []
             for branch, holds_ in ((then, True), (otherwise, False)):
-                narrowed = _narrow(game, cond, holds_, dict(ranges))
-                if narrowed is None:
-                    continue  # the condition can never send the reader down this branch
-                branches.append(_interval(game, branch, formulas, found, narrowed))
+                # each piece of the inputs' ranges that sends the reader down this branch (none:
+                # the condition never does); `k != 0` over -3..3 is two pieces, -3..-1 and 1..3
+                for narrowed in _narrow(game, cond, holds_, dict(ranges)):
+                    branches.append(_interval(game, branch, formulas, found, narrowed))
             if not branches:
                 return UNBOUNDED
-            return branches[0] if len(branches) == 1 else _hull(branches[0], branches[1])
+            hull = branches[0]
+            for other in branches[1:]:
+                hull = _hull(hull, other)
+            return hull
         case _:
             assert_never(expr)
 
@@ -421,21 +424,22 @@ def _declared(game: model.Game, var_id: str) -> Interval:
     return Interval(low, high, True)
 
 
+# At most this many pieces of the inputs' ranges are followed into an `if` branch; past it the
+# branch is computed over the ranges not narrowed (wider, so never a value missed).
+MAX_PIECES = 16
+
+
 def _narrow(
     game: model.Game, cond: model.Condition, truth: bool, ranges: dict[str, Interval]
-) -> dict[str, Interval] | None:
-    """`ranges` with the int variables `cond` compares narrowed to where it is `truth`; None when
-    it can never be (a branch no input reaches). Flags, months and members are not narrowed."""
+) -> list[dict[str, Interval]]:
+    """The pieces of `ranges` (int variables narrowed where `cond` compares them with a number) on
+    which `cond` is `truth`, each a whole interval per variable; none when it can never be (a
+    branch no input reaches). Flags, months and members are not narrowed."""
     match cond:
         case model.Compare(var, op, value) if isinstance(value, int) and not isinstance(value, bool | str):
             current = ranges.get(var) or _declared(game, var)
-            narrowed = _compared(current, op if truth else _NEGATED[op], Fraction(value))
-            if narrowed is None:
-                return ranges
-            if narrowed.empty:
-                return None
-            ranges[var] = narrowed
-            return ranges
+            pieces = _compared(current, op if truth else _NEGATED[op], Fraction(value))
+            return [{**ranges, var: piece} for piece in pieces if not piece.empty]
         case model.Not(inner):
             return _narrow(game, inner, not truth, ranges)
         case model.All(parts) if truth:
@@ -446,22 +450,19 @@ def _narrow(
             current = ranges.get(var) or _declared(game, var)
             ints = [Fraction(v) for v in values if isinstance(v, int)]
             narrowed = _meet(current, Interval(min(ints), max(ints), True))
-            if narrowed.empty:
-                return None
-            ranges[var] = narrowed
-            return ranges
+            return [] if narrowed.empty else [{**ranges, var: narrowed}]
         case _:
-            return ranges
+            return [ranges]
 
 
 def _narrow_all(
     game: model.Game, parts: tuple[model.Condition, ...], truth: bool, ranges: dict[str, Interval]
-) -> dict[str, Interval] | None:
-    current: dict[str, Interval] | None = ranges
+) -> list[dict[str, Interval]]:
+    current = [ranges]
     for part in parts:
-        if current is None:
-            return None
-        current = _narrow(game, part, truth, current)
+        current = [piece for each in current for piece in _narrow(game, part, truth, each)]
+        if len(current) > MAX_PIECES:
+            return [ranges]
     return current
 
 
@@ -475,26 +476,25 @@ _NEGATED = {
 }
 
 
-def _compared(current: Interval, op: model.CompareOp, value: Fraction) -> Interval | None:
-    """The whole numbers of `current` for which `x OP value` holds, as an interval (None: not one
-    interval, so not narrowed)."""
+def _compared(current: Interval, op: model.CompareOp, value: Fraction) -> list[Interval]:
+    """The whole numbers of `current` for which `x OP value` holds, as intervals: one, or for `!=`
+    a value inside `current` two, below and above it (an empty interval: none holds)."""
     match op:
         case model.CompareOp.EQ:
-            return _meet(current, Interval(value, value, True))
+            return [_meet(current, Interval(value, value, True))]
         case model.CompareOp.NE:
-            if current.low == value:
-                return _meet(current, Interval(value + 1, None, True))
-            if current.high == value:
-                return _meet(current, Interval(None, value - 1, True))
-            return Interval(current.low, current.high, current.whole) if current.contains(value) else current
+            if not current.contains(value):
+                return [current]
+            below, above = Interval(None, value - 1, True), Interval(value + 1, None, True)
+            return [_meet(current, below), _meet(current, above)]
         case model.CompareOp.LT:
-            return _meet(current, Interval(None, Fraction(math.ceil(value)) - 1, True))
+            return [_meet(current, Interval(None, Fraction(math.ceil(value)) - 1, True))]
         case model.CompareOp.LE:
-            return _meet(current, Interval(None, Fraction(math.floor(value)), True))
+            return [_meet(current, Interval(None, Fraction(math.floor(value)), True))]
         case model.CompareOp.GT:
-            return _meet(current, Interval(Fraction(math.floor(value)) + 1, None, True))
+            return [_meet(current, Interval(Fraction(math.floor(value)) + 1, None, True))]
         case model.CompareOp.GE:
-            return _meet(current, Interval(Fraction(math.ceil(value)), None, True))
+            return [_meet(current, Interval(Fraction(math.ceil(value)), None, True))]
         case _:
             assert_never(op)
 
@@ -512,6 +512,16 @@ def _bounded(result: Interval, expr: Binary, found: list[Undefined]) -> Interval
         found.append(Undefined(expr.span, "the value can exceed 10^30 over the inputs' ranges"))
         return Interval(None, None, result.whole)
     return result
+
+
+def _unbounded(a: Interval) -> bool:
+    return a.low is None or a.high is None
+
+
+def _within(inner: Span, outer: Span) -> bool:
+    """Whether span `inner` lies inside `outer`."""
+    start = (outer.line, outer.col) <= (inner.line, inner.col)
+    return start and (inner.end_line, inner.end_col) <= (outer.end_line, outer.end_col)
 
 
 def _hull(a: Interval, b: Interval) -> Interval:
@@ -539,6 +549,10 @@ def _binary_interval(op: Op, a: Interval, b: Interval, expr: Binary, found: list
             high = None if a.high is None or b.low is None else a.high - b.low
             return Interval(low, high, a.whole and b.whole)
         case Op.MUL:
+            # as `x ^ 2` with no range for x, the value has no bound; reported once, where it starts
+            if _unbounded(a) and _unbounded(b) and not any(_within(u.span, expr.span) for u in found):
+                why = f"both factors of `*` have no declared bound: {a.text}, {b.text}"
+                found.append(Undefined(expr.span, f"the value can exceed 10^30 over the inputs' ranges ({why})"))
             return _products(a, b)
         case Op.DIV:
             if b.contains(Fraction(0)):

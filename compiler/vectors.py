@@ -4,7 +4,9 @@
 interactive player aid are each held to them (tests/test_vectors.py, tests/test_aid_live.py).
 
 For every roll chart a vector case is one key combination and one DRM context: the DRM total,
-the CRT's column shift total (a chart with column shifts), and for every natural roll the dice can
+the CRT's column shift total (a chart with column shifts: what the context gives its `shift_*`
+function, to move a column read from the forces; a case's odds column key is the column read,
+after any shift, so its rows are that column's), and for every natural roll the dice can
 show the modified roll and the row it selects (an index into the chart's rows, as the JSON lists
 them; None: no row), with the exact chance of every row under that DRM. Every answer comes from
 `compiler.query.lookup.lookup` (the engine of `chartc lookup`) and `compiler.chance.chances`.

@@ -29,8 +29,11 @@ _FORMAT = "1"
 
 
 def default_cache_dir() -> Path:
-    """`$XDG_CACHE_HOME/chartc`, else `~/.cache/chartc`."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    """`$XDG_CACHE_HOME/chartc`, else `~/.cache/chartc`; a relative `$XDG_CACHE_HOME` is ignored,
+    as the XDG Base Directory Specification says (it would put the cache under whatever folder
+    chartc is run from)."""
+    given = os.environ.get("XDG_CACHE_HOME") or ""
+    base = given if os.path.isabs(given) else os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "chartc"
 
 

@@ -226,6 +226,11 @@ def test_crt_with_odds_and_a_column_shift(crtlab_page: Any) -> None:
     assert breakdown.startswith("Odds 3:1, column shifts Terrain \u22121 = \u22121: column 2:1.")
     _field(tcrt, "shift.odds").fill("3")  # 3:1, woods -1 and 3 more columns: +2, the 5:1 column
     assert _field(tcrt, "key.odds").input_value() == "5:1"
+    # a shift left typed with U+2212, as the page prints it: woods -1 and -1 more, the 1:1 column (a
+    # number field dropped the sign and read +1)
+    _field(tcrt, "shift.odds").fill("\u22121")
+    assert _field(tcrt, "key.odds").input_value() == "1:1"
+    _field(tcrt, "shift.odds").fill("3")
     _field(tcrt, "roll").fill("6")
     assert tcrt.locator(".live-result").text_content().startswith("Natural 6: ")
 
@@ -270,6 +275,34 @@ def test_chart_text_never_runs(page: Any, tmp_path: Path) -> None:
     assert page.evaluate("typeof window.PWNED") == "undefined"
     assert page.locator(".live").count() >= 1 and page.locator(".live script").count() == 0
     assert "</table><script>alert(1)</script>" in page.locator(".live").first.text_content()
+
+
+def test_an_int_outside_its_declared_range_is_refused(page: Any, tmp_path: Path) -> None:
+    # `chartc lookup --set hits=13` exits 2 ("outside its declared range") and the generated module
+    # raises ValueError: the page computes nothing either; a typed U+2212 minus reads as "-" (a
+    # number field dropped it: "\u22121" was read as 1)
+    from tests.conftest import compile_text
+
+    text = (
+        'game t { title "T" }\ncontext hits: int "Hits" -2-12\n'
+        'chart [M] "M" { roll 2d6 column r: text drm hits "Hits" +1 per 1 hits rows { 2-6: "hold"  7+: "rout" } }\n'
+    )
+    comp = compile_text(tmp_path, text)
+    html = tmp_path / "t.html"
+    html.write_text(render_outputs(comp.project)["t/t.html"], encoding="utf-8")
+    _open(page, html)
+    m = _panel(page, "M")
+    _field(m, "roll").fill("7")
+    for typed, shown in [("13", "13"), ("-3", "-3"), ("\u22123", "-3")]:
+        _field(m, "ctx.hits").fill(typed)
+        refusal = f"No answer: Hits: {shown} is outside its declared range -2-12."
+        assert m.locator(".live-result").text_content() == refusal
+        assert m.locator("table.live-rows tbody tr").count() == 0
+    _field(m, "ctx.hits").fill("1.5")
+    assert m.locator(".live-result").text_content() == "No answer: Hits: \u201c1.5\u201d is not a whole number."
+    _field(m, "ctx.hits").fill("\u22122")
+    assert m.locator(".live-breakdown").text_content() == "DRMs: Hits \u22122 (-2 \u00d7 +1) = \u22122"
+    assert m.locator(".live-result").text_content() == "Natural 7 \u22122 = modified 5: 2-6 \u2192 hold"
 
 
 # ---- the page against `chartc vectors` ----------------------------------------------------------

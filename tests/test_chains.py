@@ -10,6 +10,7 @@ references (IA2 R1, the Knight's Cross awards, the charts printed elsewhere) are
 from __future__ import annotations
 
 import contextlib
+import inspect
 import itertools
 import json
 import random
@@ -19,13 +20,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler import model
+from compiler import chains, model
 from compiler.build import render_outputs, validate_outputs
 from compiler.chains import ChainLoops, State, final_chances
 from compiler.cli import cli
+from compiler.emit import chain_runtime
 from compiler.fmt import format_text
 from compiler.project import load
-from compiler.query.follow import chain_odds, follow
+from compiler.query.follow import MAX_STEPS, chain_odds, follow
 from compiler.query.lookup import LookupProblem, LookupUsage, lookup
 from tests.conftest import ROOT, codes, compile_text, import_module
 
@@ -369,3 +371,58 @@ def test_chain_runtime_names_are_its_own() -> None:
     chain = names(chain_runtime_code())
     assert {"_follow", "Step", "ChainRef", "CellRoll", "RollAgain"} <= chain
     assert not chain & names(runtime_code())
+
+
+def test_a_chain_past_the_state_limit_is_a_clean_refusal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a new user's chain [C0] -> [C1] -> ... -> [C1199] (one state per chart) crashed `odds --follow`
+    # with a traceback; the limit is lowered here so that the chain stays small
+    monkeypatch.setattr(chains, "MAX_STATES", 3)
+    links = "".join(
+        f'chart [C{i}] "C{i}" {{ roll 1d6 column r: text rows {{ 1-3: "stop"  4-6: -> [C{i + 1}] }} }}\n'
+        for i in range(4)
+    )
+    comp = compile_text(tmp_path, HEADER + links + 'chart [C4] "End" { roll 1d6 column r: text rows { 1-6: "end" } }\n')
+    assert codes(comp) == []
+    game = comp.project.games["t"]
+    with pytest.raises(LookupProblem, match="more than 3 states"):
+        chain_odds(game, game.chart("C0"), {}, 0)
+    result = CliRunner().invoke(cli, ["odds", "t/C0", "--follow", "--charts", str(tmp_path / "charts")])
+    assert result.exit_code == 1, result.output
+    assert "error: the chain visits more than 3 states" in result.output and "Traceback" not in result.output
+    monkeypatch.setattr(chains, "MAX_STATES", 5)
+    finals = chain_odds(game, game.chart("C0"), {}, 0).finals
+    assert [f.probability for f in finals] == [Fraction(1, 2**n) for n in (1, 2, 3, 4, 4)]
+
+
+def test_lookup_follow_and_the_generated_follow_share_the_step_limit() -> None:
+    # `chartc lookup --follow` and a generated `follow_*` refuse a walk after the same number of steps
+    limit = inspect.signature(chain_runtime._follow).parameters["limit"].default
+    assert limit == MAX_STEPS == 100
+
+
+def test_chain_odds_shows_the_drm_context(tmp_path: Path) -> None:
+    # plain `odds` prints `DRM: Day -1 = -1`; `odds --follow` printed no context at all (a new user's
+    # day/night encounter chain): it now says the context and the first roll's DRMs, text and JSON
+    text = HEADER + (
+        'context night: flag "Night"\ncontext hits: int "Hits" 0-9\n'
+        'chart [A] "A" { roll 1d6 column r: text drm day "Day" -1 when not night '
+        'rows { 1-: "out"  2+: -> [B] } }\n'
+        'chart [B] "B" { roll 1d6 column r: text drm hits "Hits" +1 per 3 hits rows { 1-3: "hit"  4+: "miss" } }\n'
+    )
+    compile_text(tmp_path, text)
+    charts = str(tmp_path / "charts")
+    out = _run("odds", "t/A", "--follow", "--read-drms", "--charts", charts)
+    assert out.splitlines()[1:3] == [
+        "  context: every flag false, no value set; each chart of the chain reads its DRMs in it",
+        "  first roll DRM: Day -1 = -1",
+    ]
+    out = _run("odds", "t/A", "--follow", "--when", "night", "--set", "hits=3", "--drm", "1", "--charts", charts)
+    assert out.splitlines()[1:3] == [
+        "  context: Hits 3, Night, every other flag false; each chart of the chain reads its DRMs in it",
+        "  first roll DRM: no DRM applies, --drm +1 = +1",
+    ]
+    doc = json.loads(_run("odds", "t/A", "--follow", "--read-drms", "--format", "json", "--charts", charts))
+    assert doc["context"] == {} and [d["label"] for d in doc["modifiers"]["applied"]] == ["Day"]
+    assert doc["modifiers"]["total"] == -1
+    doc = json.loads(_run("odds", "t/A", "--follow", "--format", "json", "--charts", charts))
+    assert doc["context"] is None and doc["modifiers"] is None  # no context given: no chart's DRMs read

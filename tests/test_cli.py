@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from compiler.cli import cli
-from tests.conftest import ROOT
+from tests.conftest import CASES, ROOT
 
 
 def test_lookup_r4_piston_3_is_combat(run) -> None:
@@ -266,3 +266,18 @@ def test_a_lookup_in_a_game_with_a_syntax_error_reports_the_error_not_a_missing_
     result = CliRunner().invoke(cli, ["lookup", "sx/R1", "3", "--charts", str(tmp_path / "charts")])
     assert result.exit_code == 1
     assert "C101" in result.output and "has 1 error(s)" in result.output and "no chart" not in result.output
+
+
+def test_build_strict_says_warnings_failed_it(tmp_path: Path) -> None:
+    # `build --strict` on a chart with only a warning said "build failed: 1 error(s)"
+    from click.testing import CliRunner
+
+    from compiler.cli import cli
+    from tests.conftest import compile_text
+
+    compile_text(tmp_path, (CASES / "c305_modified_below_zero.chart").read_text(encoding="utf-8"))
+    out = str(tmp_path / "out")
+    r = CliRunner().invoke(cli, ["build", str(tmp_path / "charts"), "--out", out, "--strict"])
+    assert r.exit_code == 1
+    assert "build failed: 1 warning(s) (--strict fails on warnings); nothing was written" in r.output
+    assert not (tmp_path / "out").exists()

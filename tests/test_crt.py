@@ -725,3 +725,22 @@ def test_shift_group_modes(tmp_path: Path) -> None:
         )
         assert comp.diagnostics == []
         assert breakdown(comp.project.games["t"].chart("CRT"), context).total == want, (mode, context)
+
+
+def test_a_named_odds_column_with_shifts_in_the_context_is_refused(tmp_path: Path) -> None:
+    # docs/language.md, Column shifts: the shifts move the column the odds give. `--key odds=3:1`
+    # names the column read, so a town's -2 was silently dropped (a new user's `lookup skirmish/CRT
+    # 3 --key odds=3:1 --set terrain=town` printed 3:1); now it is refused, as a usage error
+    compile_text(tmp_path, SHIFTS)
+    charts = str(tmp_path / "charts")
+    for command in (["lookup", "t/CRT", "4"], ["odds", "t/CRT"]):
+        r = CliRunner().invoke(cli, [*command, "--key", "odds=3:1", "--set", "terrain=town", "--charts", charts])
+        assert r.exit_code == 2, r.output
+        assert (
+            "--key odds=3:1 names the odds column itself, but the CRT's column shifts apply "
+            "(Terrain ([TEC] Town) -2 = -2): give --attack/--defense"
+        ) in r.output
+        # clear terrain shifts nothing, and a leader's +1 and woods' -1 cancel: the named column is read
+        for context in (["--set", "terrain=clear"], ["--set", "terrain=woods", "--when", "leader"]):
+            r = CliRunner().invoke(cli, [*command, "--key", "odds=3:1", *context, "--charts", charts])
+            assert r.exit_code == 0 and "  odds: 3:1\n" in r.output, r.output

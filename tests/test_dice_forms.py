@@ -301,3 +301,35 @@ chart [E3] "Evasion" {
 def test_unreachable_rows_name_the_real_reason(dice: Dice, low: int, high: int, reason: str | None) -> None:
     printed = str(low) if low == high else f"{low}-{high}"
     assert unreachable_reason(dice, model.DieRange(low, high, printed, SPAN)) == reason
+
+
+def test_lookup_reads_the_natural_roll_with_the_dice_of_the_context(tmp_path: Path) -> None:
+    # `roll 2d6 when not vet` + `roll 1d6`: a veteran rolls one die, so a natural 12 cannot occur;
+    # with every flag false (`--read-drms`) two dice are rolled, so a natural 1 cannot (a new user's
+    # charts took both, as a plain 1d6 chart refuses "7 cannot be rolled on 1d6")
+    text = """game t { title "T" }
+context vet: flag "Veteran"
+chart a "Alt" {
+  roll 2d6 when not vet
+  roll 1d6
+  column r: text "R"
+  drm v "Vet" +1 when vet
+  rows { 1-6: "low" 7+: "high" }
+}
+"""
+    compile_text(tmp_path, text)
+    charts = str(tmp_path / "charts")
+    refused = {
+        ("12", "--when", "vet"): "12 cannot be rolled on 1d6, the dice rolled in this context: "
+        "natural rolls run 1 to 6",
+        ("1", "--read-drms"): "1 cannot be rolled on 2d6, the dice rolled in this context: "
+        "natural rolls run 2 to 12",
+    }
+    for args, message in refused.items():
+        result = CliRunner().invoke(cli, ["lookup", "t/a", *args, "--charts", charts])
+        assert result.exit_code == 1 and f"error: {message}\n" in result.output, result.output
+    read = {("6", "--when", "vet"): "high", ("2", "--read-drms"): "low", ("12",): "high", ("1",): "low"}
+    for args, row in read.items():
+        # without a context the dice are not known: any roll of 2d6 or 1d6 is read
+        result = CliRunner().invoke(cli, ["lookup", "t/a", *args, "--charts", charts])
+        assert result.exit_code == 0 and result.output.endswith(f"R: {row}\n"), result.output

@@ -113,3 +113,68 @@ def test_derive_drops_bands_pushed_off_the_dice_and_chains(tmp_path: Path) -> No
     game = comp.project.games["t"]
     assert [(r.range.printed, r.values[0]) for r in game.chart("b").rows] == [("01-70", "x"), ("71-00", "y")]
     assert [(r.range.printed, r.values[0]) for r in game.chart("c").rows] == [("01-35", "x"), ("36-00", "y")]
+
+
+# ---- a second new-user trial -----------------------------------------------------------------------
+
+CRT_GAME = HEAD + (
+    'odds crt_odds "Odds" { columns ["1:1", "2:1", "3:1"] attacker_high round down defender_high round up '
+    "beyond clamp }\n"
+    'context night: flag "Night"\n'
+    'chart [CRT] "CRT" { roll 1d6 key odds: crt_odds column r: text drm dark "Night" +1 when night\n'
+    '  grid odds ["1:1", "2:1", "3:1"] { "AE": 1-3 | 1-2 | 1\n "DE": 4-6 | 3-6 | 2-6 } }\n'
+    'chart [E1] "Events" { roll 1d6 column r: text rows { 1-6: "Nothing" } }\n'
+)
+
+
+def _invoke(tmp_path: Path, *args: str):
+    return CliRunner().invoke(cli, [*args, "--charts", str(tmp_path / "charts")])
+
+
+def test_forces_with_follow_say_they_do_not_apply(tmp_path: Path) -> None:
+    # `lookup X/crt_odds --attack 3 --defense 1 --follow` said "give --attack and --defense"
+    compile_text(tmp_path, CRT_GAME)
+    for address in ("t/crt_odds", "t/CRT"):
+        r = _invoke(tmp_path, "lookup", address, "--attack", "3", "--defense", "1", "--follow")
+        assert r.exit_code == 2 and "--attack/--defense/--shift do not apply with --follow" in r.output, r.output
+
+
+def test_read_drms_on_a_chart_without_drms_is_refused_as_when_is(tmp_path: Path) -> None:
+    compile_text(tmp_path, CRT_GAME)
+    refusal = "chart `E1` has no DRMs, column shifts or dice conditions: --read-drms does not apply (use --drm N)"
+    for args in (["lookup", "t/E1", "3"], ["odds", "t/E1"]):
+        for follow in ((), ("--follow",)):
+            r = _invoke(tmp_path, *args, *follow, "--read-drms")
+            assert r.exit_code == 2 and refusal in r.output, (args, r.output)
+    # a chart with DRMs reads them with every flag false
+    r = _invoke(tmp_path, "lookup", "t/CRT", "3", "--key", "odds=2:1", "--read-drms")
+    assert r.exit_code == 0 and "  natural 3, no DRM applies = 3\n" in r.output and r.output.endswith("R: DE\n")
+
+
+def test_list_of_a_missing_or_empty_folder_is_a_usage_error(tmp_path: Path) -> None:
+    # `chartc list` printed an empty table and exited 0; `check` says "no such file or folder"
+    r = CliRunner().invoke(cli, ["list", "--charts", str(tmp_path / "nowhere")])
+    assert r.exit_code == 2 and "nowhere: no such file or folder" in r.output
+    (tmp_path / "empty" / ".git").mkdir(parents=True)
+    r = CliRunner().invoke(cli, ["list", "--charts", str(tmp_path / "empty")])
+    assert r.exit_code == 2 and "holds no game folders with `.chart` files" in r.output
+    # a hidden folder holding charts is not offered as a game
+    compile_text(tmp_path, CRT_GAME)
+    (tmp_path / "charts" / ".backup").mkdir()
+    (tmp_path / "charts" / ".backup" / "a.chart").write_text(HEAD.replace("game t", "game backup"))
+    r = _invoke(tmp_path, "list", "x")
+    assert r.exit_code == 2 and "known games: t" in r.output and "backup" not in r.output, r.output
+    r = _invoke(tmp_path, "list")
+    assert r.exit_code == 0 and "t/CRT" in r.output and "backup" not in r.output, r.output
+
+
+def test_a_relative_xdg_cache_home_is_ignored(monkeypatch, tmp_path: Path) -> None:
+    # XDG Base Directory Specification: "If an implementation encounters a relative path in any of
+    # these variables it should consider the path invalid and ignore it."
+    from dsl.parser_cache import default_cache_dir
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
+    assert default_cache_dir() == tmp_path / ".cache" / "chartc"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert default_cache_dir() == tmp_path / "xdg" / "chartc"

@@ -7,6 +7,7 @@ from __future__ import annotations
 from compiler import model
 from compiler.diagnostics import Label, Sink, codes
 from compiler.formulas import FormulaProblem, Undefined, dependency_order, formula_intervals, interval, refs
+from dsl.ast import Span
 
 # The longest chain of formulas using formulas: the generated module calls one function per link.
 MAX_CHAIN = 100
@@ -40,7 +41,11 @@ def check_formulas(game: model.Game, sink: Sink) -> None:
             continue
         found: list[Undefined] = []
         result = interval(game, formula.expr, intervals, found)
+        # an `if` branch is computed once per piece of its inputs' ranges: one finding per place
+        first: dict[Span, Undefined] = {}
         for where in found:
+            first.setdefault(where.span, where)
+        for where in first.values():
             sink.emit(
                 codes.FORMULA_UNDEFINED,
                 f"formula `{formula.id}` can have no value: {where.why}",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from collections.abc import Callable, Mapping
 from contextlib import closing
 from pathlib import Path
@@ -20,6 +21,7 @@ from compiler.cli.common import (
 from compiler.textsafe import printable, printable_lines
 
 if TYPE_CHECKING:
+    from compiler.diagnostics import Diagnostic
     from compiler.journal import Recovery
 
 
@@ -138,10 +140,8 @@ def build(
         sys.exit(EXIT_FINDINGS)
     if done.failing:
         echo_lines((render_short(d) for d in done.failing), err=True)
-        click.echo(
-            f"build failed: {len(done.failing)} error(s); nothing was written (run `chartc check` for details)",
-            err=True,
-        )
+        click.echo(f"build failed: {_why_failed(done.failing)}; nothing was written (run `chartc check` for details)",
+                   err=True)
         sys.exit(EXIT_FINDINGS)
     if done.stale is not None:
         stale = done.stale
@@ -206,6 +206,15 @@ def _record(
 
     key = build_record.inputs_key(game_ids, sources, options)
     build_record.save(default_cache_dir(), out_dir, key, digests)
+
+
+def _why_failed(failing: list[Diagnostic]) -> str:
+    """`2 error(s) and 1 warning(s) (--strict fails on warnings)`: what failed the build."""
+    from compiler.diagnostics import Severity
+
+    found = Counter(d.severity for d in failing)
+    counted = [f"{found[s]} {s.value}(s)" for s in (Severity.ERROR, Severity.WARNING) if found[s]]
+    return " and ".join(counted) + (" (--strict fails on warnings)" if found[Severity.WARNING] else "")
 
 
 def _on_disk(step: Callable[[], _R], out_dir: Path, failed: str) -> _R:

@@ -103,15 +103,19 @@ def list_command(game: str | None, charts_dir: Path, as_json: bool) -> None:
     """
     from compiler.cli.common import load_game_folder
     from compiler.diagnostics.suggest import known_values_hint
+    from compiler.project import PathError, find_game_dirs
 
-    known = sorted(p.name for p in charts_dir.iterdir() if p.is_dir()) if charts_dir.is_dir() else []
-    if game is not None and game not in known:
-        hint = known_values_hint(game, [(g, None) for g in known], "games")
+    try:  # the game folders `check` finds: a missing or empty folder is a usage error, as there
+        folders = {g: f for g, f in find_game_dirs([charts_dir]).items() if not g.startswith(".")}
+    except PathError as exc:
+        raise usage_error(str(exc)) from exc
+    if game is not None and game not in folders:
+        hint = known_values_hint(game, [(g, None) for g in folders], "games")
         raise usage_error(f"no game `{game}` in {charts_dir}; {hint}")
     rows: list[ChartEntry] = []
     errors = 0
-    for game_id in [game] if game is not None else known:
-        comp = load_game_folder(charts_dir / game_id)
+    for game_id in [game] if game is not None else list(folders):
+        comp = load_game_folder(folders[game_id])
         errors += sum(d.severity.value == "error" for d in comp.diagnostics)
         loaded = comp.project.games.get(game_id)
         if loaded is not None:

@@ -92,10 +92,13 @@ def lookup_command(
     """
     pause_cyclic_gc()
     if follow:
+        if forces_from(attack, defense, shift) is not None:
+            raise click.UsageError("--attack/--defense/--shift do not apply with --follow")
         _follow(address, roll, keys, when, sets, read_drms, drm, rolls, seed, as_json, as_printed, charts_dir)
         return
     if rolls or seed is not None:
         raise click.UsageError("--roll and --seed are for --follow")
+    from compiler.query.context import refuse_read_drms
     from compiler.query.lookup import DrmListAnswer, OddsColumnAnswer, answer
     from compiler.query.reports import (
         drm_list_json,
@@ -109,6 +112,8 @@ def lookup_command(
     forces = forces_from(attack, defense, shift)
 
     def question(game: model.Game, chart: model.Chart) -> LookupResult | OddsColumnAnswer | DrmListAnswer:
+        if read_drms:
+            refuse_read_drms([chart])
         return answer(game, chart, roll, parse_keys(keys), drm, forces, when=when, sets=sets, read_drms=read_drms)
 
     game, _, result = ask(address, charts_dir, question, as_printed)
@@ -140,12 +145,15 @@ def _follow(
     charts_dir: Path,
 ) -> None:
     """`lookup --follow`: walk the chain and print each step."""
-    from compiler.query.follow import FollowResult, follow
+    from compiler.query.context import refuse_read_drms
+    from compiler.query.follow import FollowResult, follow, reachable_charts
     from compiler.query.follow_report import follow_json, follow_lines
 
     given = ([roll] if roll is not None else []) + list(rolls)
 
     def question(game: model.Game, chart: model.Chart) -> FollowResult:
+        if read_drms:
+            refuse_read_drms(reachable_charts(game, chart))
         return follow(game, chart, given, parse_keys(keys), drm, seed, when, sets, read_drms)
 
     game, _, walk = ask(address, charts_dir, question, as_printed)

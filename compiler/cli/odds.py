@@ -89,11 +89,14 @@ def odds_command(
             raise click.UsageError("--attack/--defense/--shift do not apply with --follow")
         _follow(address, keys, when, sets, read_drms, drm, fmt, as_printed, charts_dir)
         return
+    from compiler.query.context import refuse_read_drms
     from compiler.query.reports import chance_json, chance_lines, chance_report
 
     forces = forces_from(attack, defense, shift)
 
     def question(game: model.Game, chart: model.Chart) -> ChanceReport:
+        if read_drms:
+            refuse_read_drms([chart])
         return chance_report(game, chart, parse_keys(keys), drm, when, sets, forces, read_drms)
 
     _, _, report = ask(address, charts_dir, question, as_printed)
@@ -115,10 +118,13 @@ def _follow(
     charts_dir: Path,
 ) -> None:
     """`odds --follow`: the exact chance of each final outcome of the chain."""
-    from compiler.query.follow import ChainOdds, chain_odds
+    from compiler.query.context import refuse_read_drms
+    from compiler.query.follow import ChainOdds, chain_odds, reachable_charts
     from compiler.query.follow_report import chain_odds_json, chain_odds_lines
 
     def question(game: model.Game, chart: model.Chart) -> ChainOdds:
+        if read_drms:
+            refuse_read_drms(reachable_charts(game, chart))
         return chain_odds(game, chart, parse_keys(keys), drm, when, sets, read_drms)
 
     _, _, report = ask(address, charts_dir, question, as_printed)

@@ -8,7 +8,7 @@ The DRM total itself comes from `compiler.modifiers`; this module only reads and
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import assert_never
 
 from compiler import column_shifts, model
@@ -110,10 +110,7 @@ def _variable(
     game: model.Game, chart: model.Chart, tested: tuple[str, ...], name: str, option: str
 ) -> model.ContextVar:
     if not tested:
-        raise LookupUsage(
-            f"chart `{chart.address}` has no DRMs, column shifts or dice conditions: {option} does not apply"
-            + (" (use --drm N)" if chart.dice is not None else "")
-        )
+        raise _nothing_to_read(chart, option)
     var = game.context.get(name)
     if var is None or var.id not in tested:
         hint = did_you_mean(name, tested) or ""
@@ -123,6 +120,24 @@ def _variable(
             + (f"; {hint}" if hint.startswith("did you mean") else "")
         )
     return var
+
+
+def _nothing_to_read(chart: model.Chart, option: str) -> LookupUsage:
+    return LookupUsage(
+        f"chart `{chart.address}` has no DRMs, column shifts or dice conditions: {option} does not apply"
+        + (" (use --drm N)" if chart.dice is not None else "")
+    )
+
+
+def refuse_read_drms(charts: Sequence[model.Chart]) -> None:
+    """`--read-drms` on charts (one, or every chart of a chain) that declare no DRM, column shift
+    or dice condition has nothing to read: refused as `--when` is there.
+
+    Raises:
+        LookupUsage: none of `charts` has any.
+    """
+    if not any(c.drms or c.shifts is not None or c.dice_alternatives for c in charts):
+        raise _nothing_to_read(charts[0], "--read-drms")
 
 
 def _described(var: model.ContextVar) -> str:

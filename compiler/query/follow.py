@@ -21,6 +21,7 @@ from compiler.chains import (
     Branch,
     ChainKeyMissing,
     ChainLoops,
+    ChainTooLong,
     FinalChance,
     State,
     chains_in,
@@ -31,7 +32,7 @@ from compiler.chains import (
 )
 from compiler.dice import Dice
 from compiler.emit import runtime
-from compiler.query.context import ContextValue, read_context, read_modifiers, tested_variables
+from compiler.query.context import ContextValue, ModifierAnswer, read_context, read_modifiers, tested_variables
 from compiler.query.lookup import LookupProblem, LookupResult, LookupUsage, lookup, resolve_keys
 
 # A walk that has not ended after this many steps is refused (a `-> again` loop rolled unluckily).
@@ -217,6 +218,8 @@ class ChainOdds:
     drm: int
     finals: tuple[FinalChance, ...]
     states: int
+    context: dict[str, ContextValue] | None = None  # None: no chart's DRMs were read
+    first_modifiers: ModifierAnswer | None = None  # the first roll's DRMs in that context
 
     @property
     def total(self) -> Fraction:
@@ -237,7 +240,8 @@ def chain_odds(
 
     Raises:
         LookupUsage: the chart is not read by dice or keys, a key is missing or wrong.
-        LookupProblem: the chain can loop forever in this context (no exit has a chance).
+        LookupProblem: the chain can loop forever in this context (no exit has a chance), or it
+            visits more than `compiler.chains.MAX_STATES` states.
     """
     if chart.kind not in (model.ChartKind.ROLL, model.ChartKind.REFERENCE):
         raise LookupUsage(f"chart `{chart.address}` is not rolled on or read by its keys: it starts no chain")
@@ -255,9 +259,12 @@ def chain_odds(
         finals, states = final_chances(game, start, drm_of, given_keys)
     except ChainKeyMissing as exc:
         raise LookupUsage(str(exc)) from exc
-    except ChainLoops as exc:
+    except (ChainLoops, ChainTooLong) as exc:
         raise LookupProblem(str(exc)) from exc
-    return ChainOdds(game, chart, keys, drm, tuple(sorted(finals, key=lambda f: _final_order(game, f))), states)
+    rolled = context is not None and chart.kind is model.ChartKind.ROLL
+    first = read_modifiers(chart, context, keys, drm) if rolled else None
+    ordered = tuple(sorted(finals, key=lambda f: _final_order(game, f)))
+    return ChainOdds(game, chart, keys, drm, ordered, states, context, first)
 
 
 def _final_order(game: model.Game, final: FinalChance) -> tuple[int, tuple[int, ...], int]:

@@ -6,13 +6,15 @@ Every text line goes through `textsafe.printable` and every JSON document throug
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from compiler import model
 from compiler.chains import Final, Pick
 from compiler.chance import fraction_text, percent_text, probability_json
+from compiler.query.context import ContextValue, context_json
 from compiler.query.follow import ChainOdds, FollowResult, FollowStep
-from compiler.query.reports import json_document, lookup_fields
+from compiler.query.reports import breakdown_line, json_document, lookup_fields, modifiers_json
 from compiler.text import json_value, row_range_text, value_text
 from compiler.textsafe import printable
 
@@ -115,13 +117,33 @@ def _bound(chart: model.Chart, combo: tuple[str, ...]) -> list[tuple[model.Key, 
     return out
 
 
+def context_text(game: model.Game, context: Mapping[str, ContextValue]) -> str:
+    """The DRM context given, by label: `Night, Hits taken 3, every other flag false`, or `every
+    flag false, no value set` (`--read-drms` alone)."""
+    given = []
+    for var_id, value in sorted(context.items()):
+        var = game.context.get(var_id)
+        label = var.label if var is not None else var_id
+        if value is True:
+            given.append(label)
+        elif not isinstance(value, bool):
+            enum = game.enums.get(var.enum or "") if var is not None else None
+            member = enum.member(str(value)) if enum is not None else None
+            given.append(f"{label} {member.label if member is not None else value}")
+    return ", ".join(given) + ", every other flag false" if given else "every flag false, no value set"
+
+
 def chain_odds_lines(report: ChainOdds) -> list[str]:
     """The chance of each final outcome (fraction and percentage), the chart and row it ends on and
     that row's cells, then how many states the chain can visit."""
     game, chart = report.game, report.chart
     lines = [_heading(game, chart) + ", following its chained results"]
     lines += [f"  {k.id}: {m.label}" for k, m in report.keys]
-    if report.drm:
+    if report.context is not None:
+        lines.append(f"  context: {context_text(game, report.context)}; each chart of the chain reads its DRMs in it")
+    if report.first_modifiers is not None:
+        lines.append(f"  first roll {breakdown_line(report.first_modifiers, None, None)}")
+    elif report.drm:
         lines.append(f"  DRM {report.drm:+d} on the first roll")
     table = [(f"{fraction_text(f.probability)} ({percent_text(f.probability)})", *_final_text(game, f.final))
              for f in report.finals]
@@ -159,6 +181,8 @@ def chain_odds_json(report: ChainOdds) -> str:
             "title": report.chart.title,
             "keys": {k.id: m.id for k, m in report.keys},
             "drm": report.drm,
+            "context": context_json(report.context) if report.context is not None else None,
+            "modifiers": modifiers_json(report.first_modifiers),
             "finals": finals,
             "states": report.states,
         }

@@ -14,7 +14,7 @@ from compiler.crt import OddsForm, OddsProblem, Reading, read
 from compiler.diagnostics.suggest import known_values_hint
 from compiler.dice import Dice, DiceForm
 from compiler.lazy_dataclass import dataclass
-from compiler.modifiers import modified_roll
+from compiler.modifiers import holds, modified_roll
 from compiler.query.context import ContextValue, ModifierAnswer, read_context, read_modifiers, read_number
 from compiler.query.problems import LookupProblem as LookupProblem  # re-exported for callers
 from compiler.query.problems import LookupUsage as LookupUsage
@@ -134,8 +134,7 @@ def readings_from_odds(
     """For a CRT keyed by an odds rule's columns: {key: the column read} for these forces."""
     found = {}
     for key in chart.keys:
-        rule_chart = game.chart(key.enum.id)
-        if rule_chart is not None and rule_chart.odds is not None:
+        if (rule_chart := _odds_rule(game, key)) is not None:
             found[key.id] = odds_reading(rule_chart, attack, defense, shift)
     if not found:
         raise LookupUsage(f"chart `{chart.address}` has no odds column key; --attack/--defense do not apply")
@@ -191,6 +190,8 @@ def lookup(
     if roll_text is None:
         raise LookupUsage(f"chart `{chart.address}` needs a roll: chartc lookup GAME/{chart.address} ROLL")
     natural = read_roll(chart, roll_text)
+    if context is not None:
+        refuse_other_dice(chart, roll_text, natural, {**{k.id: model.MemberId(m.id) for k, m in keys}, **context})
     modifiers = read_modifiers(chart, context, keys, drm)
     refuse_digit_drm(chart, modifiers.total)
     drm = modifiers.total
@@ -205,6 +206,38 @@ def lookup(
             f"{shown} selects no row of {chart.game}/{chart.address}{where}: the rows are {covered}.{partial}"
         )
     return LookupResult(chart, natural, drm, modified, keys, selected[0], modifiers=modifiers)
+
+
+def dice_in_context(chart: model.Chart, context: Mapping[str, ContextValue]) -> tuple[Dice, ...]:
+    """The dice a chart with `roll ... when` alternatives may be rolled with in `context` (its
+    keys and DRM context): the first alternative whose condition holds, else its own `roll`; an
+    alternative whose condition is unknown there (a value not given) is kept as a possibility."""
+    found: list[Dice] = []
+    for alt in chart.dice_alternatives:
+        holding = holds(alt.when, context)
+        if holding is not False:
+            found.append(alt.dice)
+        if holding is True:
+            return tuple(found)
+    return (*found, *((chart.dice,) if chart.dice else ()))
+
+
+def refuse_other_dice(chart: model.Chart, text: str, natural: int, context: Mapping[str, ContextValue]) -> None:
+    """A natural roll the dice rolled in `context` cannot show (`roll 2d6 when not vet` and `roll
+    1d6`: a 12 with `--when vet`), refused as `read_roll` refuses a 7 on 1d6.
+
+    Raises:
+        LookupProblem: no dice that may be rolled in `context` shows `natural`.
+    """
+    if not chart.dice_alternatives:
+        return
+    dice = dice_in_context(chart, context)
+    rolls = sorted({roll for d in dice for roll in d.outcomes})
+    if natural not in rolls:
+        raise LookupProblem(
+            f"{text} cannot be rolled on {' or '.join(d.text for d in dice)}, the dice rolled in this context: "
+            f"natural rolls run {rolls[0]} to {rolls[-1]}"
+        )
 
 
 def refuse_digit_drm(chart: model.Chart, drm: int) -> None:
@@ -275,6 +308,7 @@ def answer(
     if chart.kind is model.ChartKind.DRMS and context is not None and forces is None:
         return drm_list_answer(chart, roll_text, given_keys, drm, context)
     if forces is None:
+        refuse_shifts_on_a_named_column(game, chart, given_keys, context)
         return lookup(chart, roll_text, given_keys, drm, context)
     if chart.kind is model.ChartKind.ODDS:
         if roll_text is not None:
@@ -284,6 +318,36 @@ def answer(
     crt = crt_keys(game, chart, forces, given_keys, context)
     result = lookup(chart, roll_text, crt.keys, drm, context)
     return dataclasses.replace(result, odds=crt.readings, shifts=crt.shifts)
+
+
+def refuse_shifts_on_a_named_column(
+    game: model.Game, chart: model.Chart, given_keys: Mapping[str, str], context: column_shifts.Context | None
+) -> None:
+    """A CRT's column shifts move the column its odds rule reads from the forces (docs/language.md,
+    Column shifts; the generated `odds_*` function takes the shift total, `lookup_*` the column
+    read): an odds column given by name (`--key odds=3:1`) is already that column. When the
+    context moves the column, the shift would be silently dropped, so it is refused.
+
+    Raises:
+        LookupUsage: an odds column key is given by name and the CRT's shifts in CONTEXT total
+            other than 0.
+    """
+    if chart.shifts is None or context is None:
+        return
+    named = [k.id for k in chart.keys if k.id in given_keys and _odds_rule(game, k) is not None]
+    shifts = column_shifts.breakdown(chart, context)
+    if named and shifts.total:
+        key = named[0]
+        raise LookupUsage(
+            f"--key {key}={given_keys[key]} names the odds column itself, but the CRT's column shifts apply "
+            f"({shifts.text()}): give --attack/--defense so that they move the column the odds give"
+        )
+
+
+def _odds_rule(game: model.Game, key: model.Key) -> model.Chart | None:
+    """The odds rule whose columns a key of a CRT takes, if it is one."""
+    rule_chart = game.chart(key.enum.id)
+    return rule_chart if rule_chart is not None and rule_chart.odds is not None else None
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ from compiler.query.lookup import (
     OddsColumnAnswer,
     crt_keys,
     refuse_digit_drm,
+    refuse_shifts_on_a_named_column,
     resolve_keys,
 )
 from compiler.repeated import repeated_chances
@@ -350,6 +351,8 @@ def chance_report(
             f"chart `{chart.address}` is read {_not_by_dice(chart)}, not by dice: it has no chances to give"
         )
     context = read_context(game, chart, when, sets) if when or sets or read_drms else None
+    if forces is None:
+        refuse_shifts_on_a_named_column(game, chart, given_keys, context)
     crt = crt_keys(game, chart, forces, given_keys, context) if forces is not None else None
     given_keys = crt.keys if crt else given_keys
     keys = resolve_keys(chart, given_keys)

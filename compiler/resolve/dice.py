@@ -27,17 +27,23 @@ def dice_problem(decl: ast.DiceDecl, max_count: int, max_sides: int, max_outcome
             return f"dice with {faces} face{'s' if faces != 1 else ''} (2 to {max_sides} are supported)"
     match decl.form:
         case ast.DiceForm.LOWER | ast.DiceForm.HIGHER:
-            if decl.count < 2 or decl.sides**decl.count > max_outcomes:
-                word = "lower" if decl.form == ast.DiceForm.LOWER else "higher"
-                return f"the {word} of {decl.count}d{decl.sides} (2 or more dice, at most {max_outcomes} outcomes)"
+            word = "lower" if decl.form == ast.DiceForm.LOWER else "higher"
+            if decl.count < 2:
+                return f"the {word} of {decl.count}d{decl.sides} (2 or more dice)"
+            if decl.sides**decl.count > max_outcomes:
+                return f"the {word} of {decl.count}d{decl.sides}: {_too_many(decl, max_outcomes)}"
         case ast.DiceForm.HIGHEST | ast.DiceForm.LOWEST:
-            if not 1 <= decl.keep < decl.count or decl.sides**decl.count > max_outcomes:
-                return (
-                    f"`{decl.text}`: keep 1 to {decl.count - 1} of {decl.count}d{decl.sides} "
-                    f"(at most {max_outcomes} outcomes)"
-                )
+            if not 1 <= decl.keep < decl.count:
+                return f"`{decl.text}`: keep 1 to {decl.count - 1} of {decl.count}d{decl.sides}"
+            if decl.sides**decl.count > max_outcomes:
+                return f"`{decl.text}`: {_too_many(decl, max_outcomes)}"
         case ast.DiceForm.SUM | ast.DiceForm.D66 | ast.DiceForm.PERCENTILE | ast.DiceForm.MINUS | ast.DiceForm.VERSUS:
             pass
         case _:
             assert_never(decl.form)
     return None
+
+
+def _too_many(decl: ast.DiceDecl, max_outcomes: int) -> str:
+    """Why dice read die by die are refused for their size: `10^10 face combinations ...`."""
+    return f"{decl.sides}^{decl.count} face combinations, more than the {max_outcomes} chartc reads die by die"
