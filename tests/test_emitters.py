@@ -96,6 +96,7 @@ def _build_with_hash_seed(out: Path, seed: str) -> dict[str, bytes]:
     return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.slow  # a fresh interpreter's build; the slow run also builds under three seeds
 def test_outputs_are_deterministic_across_hash_seeds(tmp_path: Path) -> None:
     # generated/ was written by some earlier process (test_committed_outputs_are_current holds it
     # to this process's render); one build under a fixed other seed must write the same bytes

@@ -226,14 +226,14 @@ WEASYPRINT_DEFAULT_LAYOUTS = [("a4", False)]
 CHROMIUM_DEFAULT_LAYOUTS = [("letter", True)]
 DEFAULT_PRINT_GAMES = frozenset({"aa_rules", "usaaf"})
 OTHER_PRINT_GAMES = frozenset(EXPECTED_PAGES) - DEFAULT_PRINT_GAMES
-# Landscape (`--landscape`): the default run prints the smallest aid on A4 at normal size; the slow
-# run prints every game in the four layouts.
+# Landscape (`--landscape`): the slow run prints every game in the four layouts (the default run's
+# CPU budget keeps one landscape check, `test_landscape_puts_three_charts_a_row_and_prints_wide_tables_whole`).
 LANDSCAPE_DEFAULT_GAMES = frozenset({"aa_rules"})
 WEASYPRINT_LAYOUTS = [
     pytest.param(paper, large, False, DEFAULT_PRINT_GAMES, id=f"{paper}-{large}-aa_rules+usaaf")
     for paper, large in WEASYPRINT_DEFAULT_LAYOUTS
 ] + [
-    pytest.param("a4", False, True, LANDSCAPE_DEFAULT_GAMES, id="a4-landscape-False-aa_rules")
+    pytest.param("a4", False, True, LANDSCAPE_DEFAULT_GAMES, marks=pytest.mark.slow, id="a4-landscape-False-aa_rules")
 ] + [
     pytest.param(
         paper, large, landscape, games, marks=pytest.mark.slow,
@@ -675,10 +675,11 @@ def test_the_contents_list_is_set_in_balanced_columns_in_play_order(corpus) -> N
     assert landscape.split('<div class="columns">', 1)[1].split("</nav>")[0].count("\n<ol>\n") == 4
 
 
+@pytest.mark.slow  # two fresh processes that import WeasyPrint: about 3 s of CPU
 def test_pdf_bytes_do_not_depend_on_the_process(tmp_path: Path, weasyprint) -> None:
     """Two `build --pdf` runs in fresh processes with different hash seeds give the same bytes
-    (set and dict order must not reach the PDF); a small game keeps this in the default run, the
-    corpus is compared in `test_build_pdf_is_byte_identical_and_check_leaves_pdfs_alone`."""
+    (set and dict order must not reach the PDF) on a small game; the corpus is compared in
+    `test_build_pdf_is_byte_identical_and_check_leaves_pdfs_alone`."""
     compile_text(tmp_path, _availability_game(MONTHS_24[:6]))
     digests = []
     for seed in ("1", "2"):
