@@ -10,8 +10,8 @@ A long pass can be run in pieces: with `--ledger FILE` every block of `--block` 
 appends one JSON line (its seeds, counts, CPU time and a hash of the code it ran: chartc's packages
 and the generator), so a pass stopped at any moment loses at most one block per worker; `--resume`
 starts after the highest seed the ledger holds for the current code. `--summary` prints the
-ledger's totals for the current code and for all code, which is where the README's figure comes
-from.
+ledger's totals for the current code, for each code version it holds and for all code, which is
+where the README's figures come from.
 
 Each seed is a complete reproducer: `python scripts/fuzz_long.py --first SEED --games 1 --show`
 prints the game's files and every disagreement. The default test run covers a handful of seeds
@@ -138,8 +138,11 @@ def summary(path: Path, code: str) -> str:
         )
 
     current = [r for r in records if r["code"] == code]
-    versions = len({r["code"] for r in records})
-    return f"current code {code}: {totals(current)}\nall code ({versions} versions): {totals(records)}"
+    versions = list(dict.fromkeys(str(r["code"]) for r in records))  # in the order the ledger met them
+    lines = [f"current code {code}: {totals(current)}"]
+    lines += [f"code {v}: {totals([r for r in records if r['code'] == v])}" for v in versions]
+    lines.append(f"all code ({len(versions)} versions): {totals(records)}")
+    return "\n".join(lines)
 
 
 def next_seed(path: Path, code: str, default: int) -> int:
