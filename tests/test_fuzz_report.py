@@ -19,6 +19,11 @@ def _has_history() -> bool:
     return done.returncode == 0
 
 
+def _has_commit(commit: str) -> bool:
+    done = subprocess.run(["git", "cat-file", "-e", f"{commit}^{{commit}}"], cwd=ROOT, capture_output=True)
+    return done.returncode == 0
+
+
 needs_git = pytest.mark.skipif(not _has_history(), reason="needs the repository's git history")
 
 
@@ -27,7 +32,6 @@ def report():
     return importlib.import_module("scripts.fuzz_report")
 
 
-@needs_git
 def test_readme_holds_the_fuzz_ledger_table(report) -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert f"{report.BEGIN}\n{report.table()}\n{report.END}" in readme
@@ -51,7 +55,10 @@ def test_each_pass_names_a_commit_with_its_code(report) -> None:
     # e.g. the second pass ran on commit 0e8e067, code abab46b1455e1279
     held = {v.code for v in report.versions(report.LEDGER)}
     assert held <= report.PASS_COMMITS.keys()
-    for code, commit in report.PASS_COMMITS.items():
+    present = {code: commit for code, commit in report.PASS_COMMITS.items() if _has_commit(commit)}
+    if not present:
+        pytest.skip("a shallow clone: none of the passes' commits is in its history")
+    for code, commit in present.items():
         assert report.code_hash_at(commit) == code, commit
 
 
