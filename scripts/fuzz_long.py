@@ -127,26 +127,64 @@ def append_ledger(path: Path, block: Block, code: str) -> None:
         os.fsync(out.fileno())
 
 
+@dataclass(frozen=True)
+class Totals:
+    """What a ledger's rows hold together: seeds counted once where blocks overlap."""
+
+    code: str
+    seeds: frozenset[int]
+    games: int
+    comparisons: int
+    cli_calls: int
+    cpu_s: float
+    disagreements: int
+
+    def longest_run(self) -> tuple[int, int]:
+        """The first and last seed of the longest stretch of consecutive seeds."""
+        best = (0, -1)
+        start = previous = -2
+        for seed in sorted(self.seeds):
+            if seed != previous + 1:
+                start = seed
+            previous = seed
+            if seed - start > best[1] - best[0]:
+                best = (start, seed)
+        return best
+
+
+def totals(code: str, rows: list[dict[str, object]]) -> Totals:
+    return Totals(
+        code=code,
+        seeds=frozenset(
+            s for r in rows for s in range(int(str(r["first"])), int(str(r["first"])) + int(str(r["games"])))
+        ),
+        games=sum(int(str(r["games"])) for r in rows),
+        comparisons=sum(int(str(r["comparisons"])) for r in rows),
+        cli_calls=sum(int(str(r["cli_calls"])) for r in rows),
+        cpu_s=sum(float(str(r["cpu_s"])) for r in rows),
+        disagreements=sum(int(str(r["disagreements"])) for r in rows),
+    )
+
+
+def versions(records: list[dict[str, object]]) -> list[Totals]:
+    """Each code version's totals, in the order the ledger first met it."""
+    codes = dict.fromkeys(str(r["code"]) for r in records)
+    return [totals(code, [r for r in records if r["code"] == code]) for code in codes]
+
+
 def summary(path: Path, code: str) -> str:
     records = read_ledger(path)
 
-    def totals(rows: list[dict[str, object]]) -> str:
-        seeds = {s for r in rows for s in range(int(str(r["first"])), int(str(r["first"])) + int(str(r["games"])))}
-        games = sum(int(str(r["games"])) for r in rows)
-        comparisons = sum(int(str(r["comparisons"])) for r in rows)
-        cli_calls = sum(int(str(r["cli_calls"])) for r in rows)
-        cpu = sum(float(str(r["cpu_s"])) for r in rows)
-        found = sum(int(str(r["disagreements"])) for r in rows)
+    def line(t: Totals) -> str:
         return (
-            f"{len(seeds):,} distinct seeds ({games:,} games), {comparisons:,} comparisons, {cli_calls:,} CLI calls, "
-            f"{cpu:,.0f} s CPU, {found} disagreements"
+            f"{len(t.seeds):,} distinct seeds ({t.games:,} games), {t.comparisons:,} comparisons, "
+            f"{t.cli_calls:,} CLI calls, {t.cpu_s:,.0f} s CPU, {t.disagreements} disagreements"
         )
 
-    current = [r for r in records if r["code"] == code]
-    versions = list(dict.fromkeys(str(r["code"]) for r in records))  # in the order the ledger met them
-    lines = [f"current code {code}: {totals(current)}"]
-    lines += [f"code {v}: {totals([r for r in records if r['code'] == v])}" for v in versions]
-    lines.append(f"all code ({len(versions)} versions): {totals(records)}")
+    held = versions(records)
+    lines = [f"current code {code}: {line(totals(code, [r for r in records if r['code'] == code]))}"]
+    lines += [f"code {t.code}: {line(t)}" for t in held]
+    lines.append(f"all code ({len(held)} versions): {line(totals('all', records))}")
     return "\n".join(lines)
 
 

@@ -15,12 +15,13 @@ from __future__ import annotations
 import hashlib
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scripts.fuzz_long import CODE_FILES, ROOT, read_ledger
+from scripts.fuzz_long import Totals as Version
+from scripts.fuzz_long import versions as ledger_versions
 
 LEDGER = ROOT / "tests" / "fuzz_ledger.jsonl"
 BEGIN = "<!-- fuzz ledger table: python scripts/fuzz_report.py -->"
@@ -35,53 +36,9 @@ PASS_COMMITS = {
 }
 
 
-@dataclass(frozen=True)
-class Version:
-    """What the ledger holds for one code hash."""
-
-    code: str
-    seeds: frozenset[int]
-    games: int
-    comparisons: int
-    cli_calls: int
-    cpu_s: float
-    disagreements: int
-
-    def longest_run(self) -> tuple[int, int]:
-        """The first and last seed of the longest stretch of consecutive seeds."""
-        best = (0, -1)
-        start = previous = -2
-        for seed in sorted(self.seeds):
-            if seed != previous + 1:
-                start = seed
-            previous = seed
-            if seed - start > best[1] - best[0]:
-                best = (start, seed)
-        return best
-
-
 def versions(path: Path) -> list[Version]:
     """Each code version in the order the ledger first met it."""
-    records = read_ledger(path)
-    codes = list(dict.fromkeys(str(r["code"]) for r in records))
-    out = []
-    for code in codes:
-        rows = [r for r in records if r["code"] == code]
-        seeds = frozenset(
-            s for r in rows for s in range(int(str(r["first"])), int(str(r["first"])) + int(str(r["games"])))
-        )
-        out.append(
-            Version(
-                code=code,
-                seeds=seeds,
-                games=sum(int(str(r["games"])) for r in rows),
-                comparisons=sum(int(str(r["comparisons"])) for r in rows),
-                cli_calls=sum(int(str(r["cli_calls"])) for r in rows),
-                cpu_s=sum(float(str(r["cpu_s"])) for r in rows),
-                disagreements=sum(int(str(r["disagreements"])) for r in rows),
-            )
-        )
-    return out
+    return ledger_versions(read_ledger(path))
 
 
 def git(*args: str, stdin: bytes | None = None) -> bytes:
