@@ -25,7 +25,6 @@ from typing import TypeVar, assert_never
 from lark import Token
 
 from dsl import ast
-from dsl.callbacks import Extent as Meta
 from dsl.source_text import clip, while_reading
 
 # Whole numbers in a chart have at most this many digits (leading zeros included): no wargame
@@ -39,6 +38,10 @@ _NEEDS_DECODING = re.compile("[\\\\\r\0\ud800-\udfff]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 _T = TypeVar("_T")
+
+# (line, col, end_line, end_col) of a rule's text, None when it matched nothing
+Extent = tuple[int, int, int, int] | None
+Meta = Extent
 
 
 # Deepest nesting of rolls in cells (`-> 1d6 { 1-3: -> 1d6 { ... } }`): deeper ones would pass what

@@ -30,14 +30,12 @@ from typing import TYPE_CHECKING, Any
 from lark import Token, Tree
 from lark.grammar import Terminal
 
+from dsl.builder import Builder, Extent
+
 if TYPE_CHECKING:
     from lark import Lark
     from lark.grammar import Rule
 
-    from dsl.builder import Builder
-
-# (line, col, end_line, end_col) of a rule's text, None when it matched nothing
-Extent = tuple[int, int, int, int] | None
 _Callback = Callable[[list[Any]], Any]
 
 

@@ -1,9 +1,9 @@
 """What the syntax tree shares with the compiler's model: source spans and the side of a combat.
 
 They live apart from `dsl.ast` (which re-exports them) so that the model, and a compiled game
-read back from the query cache (`compiler.game_cache`), load without the syntax tree's ~90
+read back from the query cache (`compiler.build.cache`), load without the syntax tree's ~90
 classes: `lookup` and `odds` answered from the cache never need them. `Span` is a dataclass of
-`compiler.lazy_dataclass` (the lowest layer, as this module): a saved game holds thousands of
+`dsl.lazy_dataclass` (the lowest layer, as this module): a saved game holds thousands of
 spans, and reading it back generates none of their methods.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from compiler.lazy_dataclass import dataclass
+from dsl.lazy_dataclass import dataclass
 
 
 @dataclass(frozen=True, order=True)

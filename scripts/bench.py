@@ -620,7 +620,7 @@ def row_speedbuild(s: Setup) -> Iterator[Row]:
 # patterns, which a check pays once).
 _STAGES = """
 import gc, json, sys, time
-gc.disable()  # as compiler.project.load does
+gc.disable()  # as compiler.build.project.load does
 clock, marks = time.process_time, []
 def mark(what, since):
     marks.append((what, clock() - since))
@@ -645,7 +645,7 @@ mark("the parse, the syntax tree built", t)
 t = clock()
 from compiler.checks import check_game
 from compiler.diagnostics import Sink
-from compiler.examples import check_examples
+from compiler.checks.examples import check_examples
 from compiler.resolve import resolve_game
 mark("import the resolver and the checks", t)
 t = clock()

@@ -1,4 +1,4 @@
-"""Benchmark: chartc's exact enumeration (compiler/dice.py + compiler/chance.py) against icepool.
+"""Benchmark: chartc's exact enumeration (compiler/model/dice.py + compiler/engine/chances.py) against icepool.
 
 Not a test and not part of CI. Run from the repository root:
 
@@ -33,9 +33,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from compiler import model  # noqa: E402
-from compiler.chance import drm_values  # noqa: E402
-from compiler.dice import Dice  # noqa: E402
-from compiler.project import load  # noqa: E402
+from compiler.build.project import load  # noqa: E402
+from compiler.engine.chances import drm_values  # noqa: E402
+from compiler.model.dice import Dice  # noqa: E402
 
 FORMS = '''game forms { title "Dice forms" }
 chart [S2] "2d6" { roll 2d6 column r: text rows { 2-: "a" 3-4: "b" 5-7: "c" 8-10: "d" 11-12: "e" 13+: "f" } }
@@ -170,8 +170,8 @@ def main() -> None:
         f"import (-X importtime, cumulative): fractions {import_ms('fractions'):.0f} ms, "
         f"icepool {import_ms('icepool'):.0f} ms"
     )
-    from compiler.build import render_outputs
-    from compiler.chance import row_chances
+    from compiler.build.render import render_outputs
+    from compiler.engine.chances import row_chances
 
     project = _load(ROOT)
     render_outputs(project)  # warm: jinja2 import and template compilation are not chances

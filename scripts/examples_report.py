@@ -20,7 +20,7 @@ END = "<!-- end of examples table -->"
 
 
 def table() -> str:
-    from compiler.project import load
+    from compiler.build.project import load
 
     comp = load([ROOT / "charts"])
     kept = {d.span.line: d for d in comp.diagnostics if d.code == "C461"}

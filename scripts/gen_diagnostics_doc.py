@@ -1,4 +1,4 @@
-"""Regenerate docs/diagnostics.md and compiler/diagnostics_examples.json from tests/cases.
+"""Regenerate docs/diagnostics.md and compiler/diagnostics/examples.json from tests/cases.
 
     python scripts/gen_diagnostics_doc.py          # write both files
     python scripts/gen_diagnostics_doc.py --check  # exit 1 if either is stale
@@ -20,14 +20,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from compiler.build.project import load  # noqa: E402
 from compiler.diagnostics import CODES, render_human  # noqa: E402
-from compiler.explain import EXAMPLES_FILE, render_doc  # noqa: E402
-from compiler.project import load  # noqa: E402
-from compiler.table_import import draft, read_table, report  # noqa: E402
+from compiler.diagnostics.explain import EXAMPLES_FILE, render_doc  # noqa: E402
+from compiler.tools.table_import import draft, read_table, report  # noqa: E402
 
 CASES = ROOT / "tests" / "cases"
 DOC = ROOT / "docs" / "diagnostics.md"
-EXAMPLES = ROOT / "compiler" / EXAMPLES_FILE
+EXAMPLES = ROOT / "compiler" / "diagnostics" / EXAMPLES_FILE
 MARKER = "<!-- Everything below is generated from tests/cases by scripts/gen_diagnostics_doc.py. -->\n"
 
 

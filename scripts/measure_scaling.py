@@ -5,7 +5,7 @@
 
 Families: many small charts in one file (parse + resolve + check per chart), one very long line
 (a 1 MB+ title string), comment lines, and conditions of 10,000+ nested parentheses. Each figure
-is the best of three runs of the full front end (`compiler.project.load`) on a fresh folder; the
+is the best of three runs of the full front end (`compiler.build.project.load`) on a fresh folder; the
 last column, microseconds per kilobyte, stays flat when time grows linearly.
 """
 
@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from compiler.project import load
+from compiler.build.project import load
 
 HEADER = 'game t { title "T" }\ncontext fb: flag\n'
 CHART = 'chart [R{i}] "Chart {i}" {{ roll 1d6 column r: text drm d +1 when fb rows {{ 1-3: "a" 4+: "b" }} }}\n'

@@ -2,7 +2,7 @@
 
     python scripts/validate_outputs.py generated        # exit 0 valid, 1 a file fails, 2 usage
 
-`chartc build` does not validate on its way (see `compiler/build.py`); the tests validate what
+`chartc build` does not validate on its way (see `compiler/build/render.py`); the tests validate what
 they render and `.ci/run` runs this script on the committed outputs, so the schema stays the
 contract of every JSON file chartc writes.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from compiler.build import OutputError, validate_outputs
+from compiler.build.render import OutputError, validate_outputs
 
 
 def main(argv: list[str]) -> int:

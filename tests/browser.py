@@ -196,9 +196,9 @@ def write_screenshots(root: Path, only: frozenset[str] | None = None) -> list[Pa
     for the games of `LANDSCAPE_SCREENSHOTS` (only the games named in `only`, when given)."""
     import os
 
-    from compiler.build import html_to_pdf, render_outputs
-    from compiler.emit.aid_view import Layout, chart_view
-    from compiler.project import load
+    from compiler.build.project import load
+    from compiler.build.render import html_to_pdf, render_outputs
+    from compiler.emit.html.aid_view import Layout, chart_view
 
     os.chdir(root)
     out = root / "docs" / "player-aid"

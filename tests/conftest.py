@@ -9,7 +9,7 @@ from types import ModuleType
 
 import pytest
 
-from compiler.project import Compilation, load
+from compiler.build.project import Compilation, load
 
 ROOT = Path(__file__).resolve().parent.parent
 CHARTS = ROOT / "charts"

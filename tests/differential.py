@@ -36,7 +36,7 @@ from typing import Any
 
 from click.testing import CliRunner
 
-from compiler.build import validate_json
+from compiler.build.render import validate_json
 from compiler.cli import cli
 from tests.gamegen import generate, months
 

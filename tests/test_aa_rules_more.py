@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.query.lookup import lookup
+from compiler.engine.lookup import lookup
 from tests.conftest import ROOT, import_module
 
 

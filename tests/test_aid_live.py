@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 from compiler import model
-from compiler.build import render_outputs
-from compiler.project import load
-from compiler.vectors import game_vectors
+from compiler.build.project import load
+from compiler.build.render import render_outputs
+from compiler.tools.vectors import game_vectors
 from tests.conftest import ROOT
 
 REQUIRE = os.environ.get("CHARTC_REQUIRE_BROWSER") == "1"
@@ -123,7 +123,7 @@ def crtlab_html(tmp_path_factory: pytest.TempPathFactory) -> tuple[model.Game, P
 def test_printed_ranges_are_read_with_the_charts_dice(
     ia2: model.Game, address: str, printed: str, bounds: tuple[int | None, int | None]
 ) -> None:
-    from compiler.emit.interactive import printed_bounds
+    from compiler.emit.html.interactive import printed_bounds
 
     chart = ia2.chart(address)
     assert chart is not None and printed_bounds(chart, printed) == bounds

@@ -12,7 +12,7 @@ from types import ModuleType
 
 import yaml
 
-from compiler.project import load
+from compiler.build.project import load
 from tests.conftest import ROOT
 
 SCRIPT = ROOT / "scripts" / "bench.py"

@@ -1,4 +1,4 @@
-"""`build --check` from the record of the last build (compiler/build_record.py): an unchanged tree
+"""`build --check` from the record of the last build (compiler/build/record.py): an unchanged tree
 is checked without compiling, and a hand-edited, missing or orphaned output is still found."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-import compiler.project
+import compiler.build.project
 from compiler.cli import cli
 
 # IA2 R9 (10.16) and a second game, so a whole tree has an orphan to lose
@@ -61,8 +61,8 @@ def _no_compiling(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("build --check compiled an unchanged tree")
 
-    monkeypatch.setattr(compiler.project, "load", refuse)
-    monkeypatch.setattr(compiler.project, "compile_games", refuse)
+    monkeypatch.setattr(compiler.build.project, "load", refuse)
+    monkeypatch.setattr(compiler.build.project, "compile_games", refuse)
 
 
 def test_an_unchanged_tree_is_checked_without_compiling(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:

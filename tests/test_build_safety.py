@@ -14,18 +14,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import compiler.build
+import compiler.build.journal
+import compiler.build.render
+import compiler.build.writer
 import compiler.cli as cli_module
-import compiler.journal
-import compiler.writer
+from compiler.build.journal import JOURNAL_NAME, recover
+from compiler.build.reader import MAX_SOURCE_BYTES
+from compiler.build.writer import WriteError, safe_target, write_outputs
 from compiler.cli import cli
-from compiler.journal import JOURNAL_NAME, recover
-from compiler.reader import MAX_SOURCE_BYTES
-from compiler.writer import (
-    WriteError,
-    safe_target,
-    write_outputs,
-)
 from tests.conftest import ROOT
 
 
@@ -56,8 +52,8 @@ def test_a_crash_in_the_middle_of_rendering_leaves_outputs_untouched(
             raise RuntimeError("template bug")
         return real_html(game, *args, **kwargs)
 
-    real_html = compiler.build.emit_game_html
-    monkeypatch.setattr(compiler.build, "emit_game_html", broken_html)
+    real_html = compiler.build.render.emit_game_html
+    monkeypatch.setattr(compiler.build.render, "emit_game_html", broken_html)
     monkeypatch.setattr("sys.argv", ["chartc", "build", "--jobs", jobs])
     with pytest.raises(SystemExit) as exc:
         cli_module.main()
@@ -79,7 +75,7 @@ def test_a_failure_while_writing_changes_no_file_and_leaves_no_temp(project: Pat
             raise OSError(28, "No space left on device")
         return real_fdopen(fd, mode)
 
-    monkeypatch.setattr(compiler.journal.os, "fdopen", full_disk)
+    monkeypatch.setattr(compiler.build.journal.os, "fdopen", full_disk)
     r = CliRunner().invoke(cli, ["build"])
     assert r.exit_code == 1 and "No space left on device" in r.output and "no output file was changed" in r.output
     assert _snapshot(project / "generated") == before  # also: no `.chartc-*` temp file left behind
@@ -119,8 +115,8 @@ def test_a_game_failing_after_others_were_staged_writes_nothing(tmp_path: Path, 
     small = charts / "small" / "small.chart"
     small.write_text(small.read_text(encoding="utf-8").replace("4-6", "3-6"), encoding="utf-8")  # overlap: C2xx
     staged = []
-    real_add = compiler.writer.Staging.add
-    monkeypatch.setattr(compiler.writer.Staging, "add", lambda self, outputs: (staged.extend(outputs),
+    real_add = compiler.build.writer.Staging.add
+    monkeypatch.setattr(compiler.build.writer.Staging, "add", lambda self, outputs: (staged.extend(outputs),
                                                                                 real_add(self, outputs))[1])
     r = CliRunner().invoke(cli, ["build", "charts", "--jobs", "1"])
     assert r.exit_code == 1 and "nothing was written" in r.output and "charts/small/small.chart:3:" in r.output
@@ -271,13 +267,13 @@ def _build_killed_before_call(n: int) -> bool:
 
             for name in KILL_POINTS:
                 setattr(os, name, guarded(getattr(os, name)))
-            enter = compiler.writer.Staging.__enter__
+            enter = compiler.build.writer.Staging.__enter__
 
             def arm_then_enter(self):
                 armed[0] = True  # the write phase: from the first game's outputs to the journal's removal
                 return enter(self)
 
-            compiler.writer.Staging.__enter__ = arm_then_enter
+            compiler.build.writer.Staging.__enter__ = arm_then_enter
             cli.main(["build", "charts"], prog_name="chartc", standalone_mode=False)
             os._exit(0)
         finally:
@@ -378,12 +374,12 @@ def test_a_failure_after_the_journal_is_reported_truthfully_and_completed_by_the
             raise OSError(5, "Input/output error")
         return real_replace(src, dst)
 
-    monkeypatch.setattr(compiler.journal.os, "replace", io_error_on_the_third_output)
+    monkeypatch.setattr(compiler.build.journal.os, "replace", io_error_on_the_third_output)
     r = CliRunner().invoke(cli, ["build"])
     assert r.exit_code == 1 and "no output file was changed" not in r.output
     assert "Input/output error while moving the new outputs into place; some outputs may already be new" in r.output
     assert (project / "generated" / ".chartc-journal").is_file()
-    monkeypatch.setattr(compiler.journal.os, "replace", real_replace)
+    monkeypatch.setattr(compiler.build.journal.os, "replace", real_replace)
     r = CliRunner().invoke(cli, ["build", "--check"])
     assert r.exit_code == 1 and "completed an interrupted build: generated/ia2/ia2.json" in r.output
     assert _tree(project / "generated") == new
@@ -418,9 +414,9 @@ def test_pdf_bytes_do_not_depend_on_the_clock_without_harfbuzz_subset(tmp_path: 
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     html = '<!DOCTYPE html><html lang="en"><body><p>R4 Escape Chart: 3-6 Combat</p></body></html>'
     monkeypatch.setattr(time, "time", lambda: 1_700_000_000.0)
-    first = compiler.build.html_to_pdf(html)
+    first = compiler.build.render.html_to_pdf(html)
     monkeypatch.setattr(time, "time", lambda: 1_800_000_000.0)
-    assert compiler.build.html_to_pdf(html) == first
+    assert compiler.build.render.html_to_pdf(html) == first
     assert "SOURCE_DATE_EPOCH" not in os.environ
 
 
@@ -460,20 +456,21 @@ def test_pdfs_rendered_in_parallel_are_the_bytes_rendered_one_by_one() -> None:
         for game, text in (("ia2", "R4 Escape Chart: 3-6 Combat"), ("usaaf", "Target Systems: 6/3"))
     }
     aids["ia2/ia2.json"] = "{}"  # not a player aid: no PDF
-    parallel = compiler.build.render_pdfs(aids, jobs=2)
+    parallel = compiler.build.render.render_pdfs(aids, jobs=2)
     assert list(parallel) == ["ia2/ia2.pdf", "usaaf/usaaf.pdf"]
-    assert parallel == compiler.build.render_pdfs(aids, jobs=1)
-    assert parallel["usaaf/usaaf.pdf"] == compiler.build.html_to_pdf(aids["usaaf/usaaf.html"])
+    assert parallel == compiler.build.render.render_pdfs(aids, jobs=1)
+    assert parallel["usaaf/usaaf.pdf"] == compiler.build.render.html_to_pdf(aids["usaaf/usaaf.html"])
     assert parallel["ia2/ia2.pdf"] != parallel["usaaf/usaaf.pdf"]  # each aid its own PDF, in order
-    assert compiler.build.default_jobs(1) == 1 and 1 <= compiler.build.default_jobs(100) <= (os.cpu_count() or 1)
+    render = compiler.build.render
+    assert render.default_jobs(1) == 1 and 1 <= render.default_jobs(100) <= (os.cpu_count() or 1)
 
 
 def test_a_build_uses_worker_processes_by_default_only_when_large_with_an_idle_cpu(monkeypatch) -> None:
     # issue 16, item 8: measured on 2 CPUs at load 8 to 10, two processes paid nothing for the corpus
     # (253 KiB of charts) and 1.5x at 100x, mostly CPU time taken from the machine's other jobs
-    from compiler.build_games import POOL_MIN_SOURCE_BYTES, pool_jobs
+    from compiler.build.games import POOL_MIN_SOURCE_BYTES, pool_jobs
 
-    monkeypatch.setattr(compiler.build, "default_jobs", lambda games: min(games, 4))  # four CPUs
+    monkeypatch.setattr(compiler.build.render, "default_jobs", lambda games: min(games, 4))  # four CPUs
     large = 100 * 253 * 1024
     monkeypatch.setattr(os, "getloadavg", lambda: (0.3, 0.3, 0.3))
     assert pool_jobs(400, large, pdf=False) == 4

@@ -20,15 +20,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler import chains, model
-from compiler.build import render_outputs, validate_outputs
-from compiler.chains import ChainLoops, State, final_chances
+from compiler import model
+from compiler.build.project import load
+from compiler.build.render import render_outputs, validate_outputs
 from compiler.cli import cli
-from compiler.emit import chain_runtime
-from compiler.fmt import format_text
-from compiler.project import load
-from compiler.query.follow import MAX_STEPS, chain_odds, follow
-from compiler.query.lookup import LookupProblem, LookupUsage, lookup
+from compiler.engine import chains
+from compiler.engine import runtime_chains as chain_runtime
+from compiler.engine.chains import ChainLoops, State, final_chances
+from compiler.engine.follow import MAX_STEPS, chain_odds, follow
+from compiler.engine.lookup import LookupProblem, LookupUsage, lookup
+from compiler.tools.fmt import format_text
 from tests.conftest import ROOT, codes, compile_text, import_module
 
 TEST_CHARTS = ROOT / "tests" / "data" / "charts"
@@ -356,8 +357,8 @@ def test_chain_runtime_names_are_its_own() -> None:
     # the chain runtime is inlined after the runtime: no name of one may shadow the other's
     import ast
 
-    from compiler.emit.python import runtime_code
-    from compiler.emit.python_chains import chain_runtime_code
+    from compiler.emit.python.chains import chain_runtime_code
+    from compiler.emit.python.module import runtime_code
 
     def names(code: str) -> set[str]:
         found = set()

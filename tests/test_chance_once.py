@@ -1,5 +1,5 @@
 """Issue 16, item 4: a build computes the chance model of each chart once, and the checks, the
-JSON and the player aid share it (`compiler.chance` keeps it for as long as the chart lives)."""
+JSON and the player aid share it (`compiler.engine.chances` keeps it for as long as the chart lives)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
-from compiler import chance
-from compiler.build import render_outputs
-from compiler.project import load
+from compiler.build.project import load
+from compiler.build.render import render_outputs
+from compiler.engine import chances as chance
 from tests.conftest import ROOT
 
 

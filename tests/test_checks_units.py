@@ -6,10 +6,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from compiler import model
-from compiler.calendar import Month
 from compiler.checks.limits import check_limits
 from compiler.checks.periods import check_periods
 from compiler.diagnostics import Sink
+from compiler.model.calendar import Month
 from dsl.ast import Span
 from tests.conftest import compile_text
 

@@ -159,13 +159,13 @@ def test_failed_build_leaves_outputs_untouched(project: Path) -> None:
 
 
 def test_internal_error_exits_3_with_a_report_request(monkeypatch, capsys) -> None:
+    import compiler.build.project
     import compiler.cli as cli_module
-    import compiler.project
 
     def boom(*args, **kwargs):
         raise RuntimeError("simulated bug")
 
-    monkeypatch.setattr(compiler.project, "load", boom)
+    monkeypatch.setattr(compiler.build.project, "load", boom)
     monkeypatch.setattr("sys.argv", ["chartc", "check", "charts"])
     monkeypatch.chdir(ROOT)
     with pytest.raises(SystemExit) as exc:

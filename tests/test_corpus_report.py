@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from compiler.build.project import Compilation
 from compiler.diagnostics import Diagnostic
 from compiler.model.chart import ChartKind
 from compiler.model.game import Game
-from compiler.project import Compilation
 
 from .conftest import ROOT
 

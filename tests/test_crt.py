@@ -10,15 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from compiler.cli import cli
-from compiler.crt import (
-    Beyond,
-    OddsProblem,
-    OddsRule,
-    Rounding,
-    ShiftOrder,
-    column,
-    raw_odds,
-)
+from compiler.engine.odds import OddsProblem, column, raw_odds
+from compiler.model.odds import Beyond, OddsRule, Rounding, ShiftOrder
 from dsl.ast import Span
 from tests.conftest import ROOT, compile_text, import_module
 
@@ -102,7 +95,7 @@ def test_crt_keyed_by_odds_columns(tmp_path: Path) -> None:
         'grid odds ["1:2", "1:1", "2:1", "3:1"] { 1/0: 1-3 | 1-2 | 1 | - \n 0/1: 4-6 | 3-6 | 2-6 | 1-6 } }\n',
     )
     assert comp.diagnostics == []
-    from compiler.query.lookup import keys_from_odds, lookup
+    from compiler.engine.lookup import keys_from_odds, lookup
 
     game = comp.project.games["t"]
     crt = game.chart("crt")
@@ -128,7 +121,7 @@ def test_beyond_error_applies_after_shifts_before_the_edge() -> None:
 
 
 def test_generated_odds_function_matches_the_compiler(tmp_path: Path) -> None:
-    from compiler.crt import OddsProblem as Problem
+    from compiler.engine.odds import OddsProblem as Problem
 
     comp = compile_text(
         tmp_path,
@@ -140,7 +133,7 @@ def test_generated_odds_function_matches_the_compiler(tmp_path: Path) -> None:
     )
     assert comp.diagnostics == []
     out = tmp_path / "out.py"
-    from compiler.emit.python import emit_game_python
+    from compiler.emit.python.module import emit_game_python
 
     out.write_text(emit_game_python(comp.project.games["t"]))
     m = import_module(out, "odds_generated")
@@ -187,7 +180,7 @@ def forms(tmp_path: Path):
 
 
 def test_non_unit_ratios_compare_exactly(forms) -> None:
-    from compiler.crt import read
+    from compiler.engine.odds import read
 
     lower, higher = forms.chart("ratio").odds, forms.chart("favour").odds
     assert read(lower, 3, 2).column == "3:2"  # exactly 3:2
@@ -203,7 +196,7 @@ def test_non_unit_ratios_compare_exactly(forms) -> None:
 
 
 def test_differential_columns(forms) -> None:
-    from compiler.crt import read
+    from compiler.engine.odds import read
 
     diff = forms.chart("diff").odds
     assert read(diff, 5, 7).column == "-2"  # 5 - 7 = -2
@@ -219,7 +212,7 @@ def test_differential_columns(forms) -> None:
 
 
 def test_strength_columns_with_a_domain(forms) -> None:
-    from compiler.crt import read
+    from compiler.engine.odds import read
 
     fire, band = forms.chart("fire").odds, forms.chart("band").odds
     assert read(fire, 1, None).column == "1"
@@ -259,7 +252,7 @@ def test_column_forms_refused_with_their_code(tmp_path: Path) -> None:
 
 
 def test_generated_odds_functions_chain_into_the_crt(tmp_path: Path) -> None:
-    from compiler.emit.python import emit_game_python
+    from compiler.emit.python.module import emit_game_python
 
     text = FORMS + (
         'chart crt "Differential CRT" { roll 1d6 key odds: diff column result: text "Result" '
@@ -380,7 +373,7 @@ def shifts_game(tmp_path: Path):
 
 
 def test_shift_breakdown(shifts_game) -> None:
-    from compiler.column_shifts import breakdown
+    from compiler.engine.shifts import breakdown
 
     crt = shifts_game.chart("CRT")
     assert breakdown(crt, {}).terms == ()
@@ -396,7 +389,7 @@ def test_shift_breakdown(shifts_game) -> None:
 
 
 def test_the_terrain_effects_chart_is_the_one_source(tmp_path: Path) -> None:
-    from compiler.column_shifts import breakdown
+    from compiler.engine.shifts import breakdown
 
     # the TEC reprinted with town at -1: the CRT's shift follows, as nothing else states it
     comp = compile_text(tmp_path, SHIFTS.replace("town: -2 }", "town: -1 }"))
@@ -409,7 +402,7 @@ def test_the_terrain_effects_chart_is_the_one_source(tmp_path: Path) -> None:
 
 
 def test_lookup_applies_the_crt_shifts(shifts_game) -> None:
-    from compiler.query.lookup import Forces, answer
+    from compiler.engine.lookup import Forces, answer
     from compiler.query.reports import lookup_lines
 
     crt = shifts_game.chart("CRT")
@@ -428,8 +421,8 @@ def test_lookup_applies_the_crt_shifts(shifts_game) -> None:
 def test_generated_shift_function_agrees_and_chains(shifts_game, tmp_path: Path) -> None:
     import itertools
 
-    from compiler.column_shifts import breakdown
-    from compiler.emit.python import emit_game_python
+    from compiler.emit.python.module import emit_game_python
+    from compiler.engine.shifts import breakdown
 
     out = tmp_path / "shifts.py"
     out.write_text(emit_game_python(shifts_game))
@@ -469,8 +462,8 @@ INTERNAL_ID = re.compile(r"\bo\d+_\d+\b")  # the ids odds columns had before the
 
 
 def test_no_internal_column_id_in_outputs_or_cli_messages(tmp_path: Path) -> None:
-    from compiler.build import render_outputs
-    from compiler.project import load
+    from compiler.build.project import load
+    from compiler.build.render import render_outputs
 
     crts = (FORMS + SHIFTS.replace('game t { title "T" }\n', "")).replace(
         'odds ratio "Odds"', 'odds ratio "Ratio odds"'
@@ -550,7 +543,7 @@ def test_too_many_chances_is_not_called_odds(tmp_path: Path) -> None:
 
 
 def test_the_aid_prints_the_terrain_shift_in_both_places(shifts_game) -> None:
-    from compiler.emit.html import emit_game_html
+    from compiler.emit.html.aid import emit_game_html
 
     html = emit_game_html(shifts_game, "a4", False, shifts_game.aid_order)
     tec = html[html.index('id="chart-tec"') : html.index('id="chart-crt"')]
@@ -601,7 +594,7 @@ def _oracle(columns: list[tuple[F, F]], value: F, between: str) -> int | None:
 
 
 def test_column_forms_agree_with_their_definition(forms) -> None:
-    from compiler.crt import parse_band, parse_fraction
+    from compiler.engine.odds import parse_band, parse_fraction
 
     inf = F(10**9)
     for name, between in (("ratio", "lower"), ("favour", "higher")):
@@ -637,8 +630,8 @@ def test_column_forms_agree_with_their_definition(forms) -> None:
 
 
 def test_a_drm_read_from_the_terrain_effects_chart(tmp_path: Path) -> None:
-    from compiler.emit.python import emit_game_python
-    from compiler.query.lookup import lookup
+    from compiler.emit.python.module import emit_game_python
+    from compiler.engine.lookup import lookup
 
     # the TEC gains a DRM column: town +1 (attacking into town is harder for the defender to hold)
     text = SHIFTS.replace(
@@ -680,7 +673,7 @@ def test_cli_reads_the_shifts_context(tmp_path: Path) -> None:
 
 
 def test_shift_before_clamp_counts_steps_past_a_closed_edge(tmp_path: Path) -> None:
-    from compiler.crt import read
+    from compiler.engine.odds import read
 
     comp = compile_text(
         tmp_path,
@@ -712,7 +705,7 @@ def test_a_shift_cannot_test_the_crt_keys(tmp_path: Path) -> None:
 
 
 def test_shift_group_modes(tmp_path: Path) -> None:
-    from compiler.column_shifts import breakdown
+    from compiler.engine.shifts import breakdown
 
     # the defence group as `best` and as `one`: woods -1 and a river -1 tie; clear 0 with a river
     for mode, context, want in (

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.analysis import analyze
-from compiler.build import render_outputs
+from compiler.build.project import load
+from compiler.build.render import render_outputs
 from compiler.cli import cli
-from compiler.crt_grid import classic_grid, crt_shape, fits_portrait
-from compiler.project import load
+from compiler.engine.crt import analyze
+from compiler.model.crt import classic_grid, crt_shape, fits_portrait
 from tests.conftest import ROOT, compile_text, import_module
 
 CRTLAB = ROOT / "tests" / "data" / "charts"

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from compiler.cli import cli
 from compiler.diagnostics import CODES, render_human, render_short
-from compiler.table_import import Draft, draft, read_table
+from compiler.tools.table_import import Draft, draft, read_table
 from tests.conftest import CASES, codes, compile_files, compile_text
 
 BAD = sorted(p for p in CASES.glob("c*.chart") if not p.name.endswith(".ok.chart"))

@@ -6,7 +6,7 @@ import itertools
 from collections import Counter
 from fractions import Fraction as F
 
-from compiler.dice import Dice
+from compiler.model.dice import Dice
 
 
 def test_2d6_sum() -> None:

@@ -14,12 +14,12 @@ import pytest
 from click.testing import CliRunner
 
 from compiler import model
-from compiler.build import render_outputs
-from compiler.chance import chances, dice_variants
+from compiler.build.render import render_outputs
 from compiler.checks.dice import unreachable_reason
 from compiler.cli import cli
-from compiler.dice import Dice
-from compiler.repeated import repeated_chances
+from compiler.engine.chances import chances, dice_variants
+from compiler.engine.repeated import repeated_chances
+from compiler.model.dice import Dice
 from dsl.ast import Span
 from tests.conftest import codes, compile_text, import_module
 

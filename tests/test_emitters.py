@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import load_schema, render_outputs, validate_json
+from compiler.build.render import load_schema, render_outputs, validate_json
 from tests.conftest import ROOT, compile_text, import_module, mypy_strict
 
 
@@ -55,7 +55,7 @@ def test_schema_file_is_the_shipped_one() -> None:
 
 
 def test_schema_rejects_a_broken_document(outputs) -> None:
-    from compiler.build import OutputError
+    from compiler.build.render import OutputError
 
     doc = json.loads(outputs["ia2/ia2.json"])
     r4 = next(c for c in doc["charts"] if c["address"] == "R4")  # a roll chart: its rows carry ranges
@@ -223,7 +223,7 @@ def test_json_chances_cover_natural_roll_and_every_drm_of_the_span(outputs, corp
 
 
 def test_schema_requires_chances_on_roll_charts_only(outputs) -> None:
-    from compiler.build import OutputError
+    from compiler.build.render import OutputError
 
     doc = json.loads(outputs["ia2/ia2.json"])
     r9 = next(c for c in doc["charts"] if c["address"] == "R9")

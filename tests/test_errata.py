@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.build import render_outputs
+from compiler.build.project import load
+from compiler.build.render import render_outputs
 from compiler.cli import cli
-from compiler.diff import diff_projects, errata_sheet_html
-from compiler.project import load
+from compiler.tools.diff import diff_projects, errata_sheet_html
 from tests.conftest import ROOT, codes, compile_text
 
 BASE = '''game t { title "Test game" }

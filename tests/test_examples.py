@@ -262,7 +262,7 @@ def test_the_readme_lists_the_corpus_examples_and_each_contradiction() -> None:
 
 def test_the_corpus_examples_agree_or_say_why(tmp_path: Path) -> None:
     # every worked example in charts/ is read; the four the IA2 book contradicts are kept as printed
-    from compiler.project import load
+    from compiler.build.project import load
 
     comp = load([ROOT / "charts"])
     found = sorted((d.code, d.message.split("`")[1]) for d in comp.diagnostics if d.code.startswith("C46"))

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from compiler.cli import cli
 from compiler.diagnostics import CODES
-from compiler.explain import load_examples
+from compiler.diagnostics.explain import load_examples
 from tests.conftest import ROOT, import_module
 
 DOC = ROOT / "docs" / "diagnostics.md"

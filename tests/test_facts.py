@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from compiler import model
+from compiler.build.project import Compilation, load
 from compiler.emit.json import emit_game_json
-from compiler.project import Compilation, load
 from dsl import ast
 from dsl.parser import parse_text
 from tests.conftest import ROOT, codes, compile_text

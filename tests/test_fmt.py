@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler import fmt
 from compiler.cli import cli
-from compiler.fmt import FormatSyntaxError, UnsafeFormat, format_text, syntax_tree_without_spans
+from compiler.tools import fmt
+from compiler.tools.fmt import FormatSyntaxError, UnsafeFormat, format_text, syntax_tree_without_spans
 from dsl.parser import MAX_NESTING
 from tests.conftest import CASES, CHARTS, ROOT
 

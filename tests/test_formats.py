@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from compiler.build import load_schema
+from compiler.build.render import load_schema
 from compiler.cli import cli
 from compiler.diagnostics import CODES, Diagnostic, Severity, render_github, render_sarif
 from dsl.ast import Span

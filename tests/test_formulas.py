@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from compiler.cli import cli
-from compiler.formulas import Interval, apply, evaluate, expr_text, interval
+from compiler.engine.formulas import Interval, apply, evaluate, expr_text, interval
 from compiler.model import formulas as fx
 from dsl.parser import parse_text
 from tests.conftest import ROOT, codes, compile_text, import_module
@@ -77,7 +77,7 @@ def test_compute_refuses_what_it_cannot_answer() -> None:
 
 
 def test_the_module_and_the_evaluator_agree_on_every_input(usaaf, tmp_path: Path) -> None:
-    from compiler.project import load
+    from compiler.build.project import load
 
     game = load([ROOT / "charts" / "usaaf"]).project.games["usaaf"]
     formula = game.formula("halved_production")
@@ -183,7 +183,7 @@ def test_inputs_keep_the_order_the_formula_names_them(tmp_path: Path) -> None:
     # an `if` testing two variables: the order was a set's, so the module's signature and the JSON
     # changed with the hash seed
     comp = _game(tmp_path, 'formula p "P" { rule "1" result if n > 1 or k > 1 then 1 else 0 }')
-    from compiler.formulas import inputs
+    from compiler.engine.formulas import inputs
 
     game = comp.project.games["t"]
     assert inputs(game, game.formula("p")) == ("n", "k")
@@ -194,7 +194,7 @@ def test_a_formula_used_twice_is_computed_once(tmp_path: Path, monkeypatch) -> N
     text = 'formula f0 "F0" { rule "1" result n }\n' + "".join(
         f'formula f{i} "F{i}" {{ rule "1" result f{i - 1} + f{i - 1} }}\n' for i in range(1, 40)
     )
-    import compiler.formulas as formulas
+    import compiler.engine.formulas as formulas
 
     calls = [0]
     original = formulas._value
@@ -263,7 +263,7 @@ def test_unary_minus_binds_looser_than_power(tmp_path: Path) -> None:
 
 
 def test_fmt_keeps_a_formula_s_plus_spaced(tmp_path: Path) -> None:
-    from compiler.fmt import format_text
+    from compiler.tools.fmt import format_text
 
     text = HEADER + 'formula f "F" {\n  rule "1"\n  result 2 + 3 - 4 * 5 + n\n}\n'
     assert "result 2 + 3 - 4 * 5 + n" in format_text(text, "t.chart")

@@ -1,4 +1,4 @@
-"""The compiled-game cache of `lookup` and `odds` (compiler/game_cache.py): the same answers as a
+"""The compiled-game cache of `lookup` and `odds` (compiler/build/cache.py): the same answers as a
 fresh compile, never stale after an edit, and never loaded from a file someone else could write."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler import game_cache
+from compiler.build import cache as game_cache
+from compiler.build.project import load, load_game
 from compiler.cli import cli
-from compiler.project import load, load_game
 from tests.conftest import CHARTS, ROOT
 
 ESCAPE = """game t { title "T" }
@@ -161,7 +161,7 @@ def test_a_lookup_from_a_saved_game_loads_no_syntax_tree_parser_or_renderer(tmp_
     """What keeps `chartc lookup` quick (README, Speed): answered from a saved game (R4 piston 3 ->
     Combat), it imports neither the syntax tree, Lark, the diagnostics' renderers, difflib, json nor the
     generated modules' runtime, and generates the methods of none of the game's model classes
-    (`compiler.lazy_dataclass`): unpickling needs none of them."""
+    (`dsl.lazy_dataclass`): unpickling needs none of them."""
     folder = _game(tmp_path)
     load_game(folder, cache_dir=tmp_path / "xdg" / "chartc")  # compiled here, read back below
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "xdg"), "PYTHONPATH": str(ROOT)}
@@ -173,9 +173,10 @@ def test_a_lookup_from_a_saved_game_loads_no_syntax_tree_parser_or_renderer(tmp_
         "try:\n"
         "    main()\n"
         "finally:\n"
-        "    from compiler import lazy_dataclass, model\n"
+        "    from compiler import model\n"
+        "    from dsl import lazy_dataclass\n"
         "    from dsl.shared import Span\n"
-        "    heavy = ['dsl.ast', 'lark', 'compiler.diagnostics.render', 'compiler.emit.runtime', 'difflib', 'json']\n"
+        "    heavy = ['dsl.ast', 'lark', 'compiler.diagnostics.render', 'compiler.engine.runtime', 'difflib', 'json']\n"
         "    print('loaded:', [m for m in heavy if m in sys.modules])\n"
         "    classes = (model.Game, model.Chart, model.Row, model.DieRange, model.EnumType, Span)\n"
         "    print('complete:', [c.__name__ for c in classes if c not in lazy_dataclass._pending])\n"

@@ -21,8 +21,8 @@ from types import ModuleType
 
 import pytest
 
-from compiler.emit import runtime
-from compiler.emit.python import emit_game_python, runtime_code
+from compiler.emit.python.module import emit_game_python, runtime_code
+from compiler.engine import runtime
 from compiler.model import ChartRef
 from tests.conftest import ROOT, compile_text, import_module, mypy_strict
 
@@ -446,7 +446,7 @@ def cli_values(result) -> dict[str, object]:
 def as_generated(value: object) -> object:
     """A cell as the generated module holds it: a chart reference or chained cell as a dict."""
     from compiler import model
-    from compiler.text import json_value
+    from compiler.model.text import json_value
 
     if isinstance(value, ChartRef | model.RollAgain):
         return json_value(value)  # the module's dict is the JSON object
@@ -458,7 +458,7 @@ def as_generated(value: object) -> object:
 
 @pytest.mark.parametrize("game_id", [p.stem for p in GAMES])
 def test_every_lookup_agrees_with_the_compiler(corpus, game_id: str) -> None:
-    from compiler.query.lookup import LookupProblem, LookupUsage, lookup
+    from compiler.engine.lookup import LookupProblem, LookupUsage, lookup
 
     game = corpus.project.games[game_id]
     module = import_module(ROOT / "generated" / game_id / f"{game_id}.py", f"{game_id}_differential")
@@ -500,7 +500,7 @@ def test_every_lookup_agrees_with_the_compiler(corpus, game_id: str) -> None:
 
 
 def test_the_identifier_policy_directly() -> None:
-    from compiler.emit.python_names import Namespace, identifier, pascal
+    from compiler.emit.python.names import Namespace, identifier, pascal
 
     assert identifier("R-1") == "R_1" and identifier("3rd") == "n_3rd"
     assert pascal("aircraft_type") == "AircraftType" and pascal("r_1") == "R1"

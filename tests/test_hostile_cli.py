@@ -22,7 +22,7 @@ from compiler.diagnostics import (
     render_json,
     render_short,
 )
-from compiler.textsafe import json_text, printable
+from compiler.diagnostics.textsafe import json_text, printable
 from dsl.ast import Span
 from tests.conftest import ROOT
 

@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 
 from compiler import model
-from compiler.aid_order import read_order
-from compiler.build import render_outputs, validate_json
-from compiler.emit.html import play_order
+from compiler.build.render import render_outputs, validate_json
+from compiler.emit.html.aid import play_order
 from compiler.emit.json import INDENTED_LEVELS
+from dsl.aid_order import read_order
 from tests.conftest import compile_text
 
 HEADER = 'game t { title "T" }\ncontext fb: flag\n'

@@ -1,6 +1,6 @@
 """Interceptor Ace Vol. 2: every transcribed chart holds the values the rulebook prints.
 
-Each assertion cites its chart ID or rule. Lookups go through `compiler.query.lookup` (the model) and,
+Each assertion cites its chart ID or rule. Lookups go through `compiler.engine.lookup` (the model) and,
 for the generated module, through `generated/ia2/ia2.py`.
 """
 
@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from compiler.query.lookup import LookupProblem, lookup
+from compiler.engine.lookup import LookupProblem, lookup
 from tests.conftest import ROOT, import_module
 
 

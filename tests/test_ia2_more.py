@@ -1,14 +1,14 @@
 """Interceptor Ace Vol. 2, issue 15: the DRM lists, rolls and reference tables the rules print in prose.
 
 Charts in charts/ia2/more_drms.chart, more_rolls.chart and more_reference.chart; each assertion cites
-the rule (seed 000). Lookups through the model (`compiler.query.lookup`) and the generated module.
+the rule (seed 000). Lookups through the model (`compiler.engine.lookup`) and the generated module.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from compiler.query.lookup import lookup
+from compiler.engine.lookup import lookup
 from tests.conftest import ROOT, import_module
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from compiler import model
-from compiler.query.lookup import LookupProblem, lookup
+from compiler.engine.lookup import LookupProblem, lookup
 from tests.conftest import ROOT, import_module
 
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from compiler.build.project import Compilation, load
 from compiler.cli import cli
-from compiler.project import Compilation, load
-from compiler.table_export import export_csv, not_plain_reason
-from compiler.table_import import Cell, CellKind, draft, guess_dice, read_table
+from compiler.tools.table_export import export_csv, not_plain_reason
+from compiler.tools.table_import import Cell, CellKind, draft, guess_dice, read_table
 from tests.conftest import ROOT
 
 openpyxl = pytest.importorskip("openpyxl")

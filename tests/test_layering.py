@@ -23,59 +23,34 @@ from tests.conftest import ROOT
 
 # Lowest first. A module belongs to the entry that is the longest dotted prefix of its name
 # (`compiler.emit.json` is in `compiler.emit`). Names of modules that do not exist yet are the
-# planned homes of code being moved (`compiler.chance`, `compiler.query`, `compiler.writer`, ...).
+# planned homes of code being moved (`compiler.engine.chances`, `compiler.query`, `compiler.build.writer`, ...).
 LAYERS: tuple[tuple[str, ...], ...] = (
-    # `dataclass` with its methods generated on first use; imports nothing of chartc
-    ("dsl", "compiler.lazy_dataclass"),
-    # the one sanitiser of text outputs, used by the diagnostics renderers
-    ("compiler.diagnostics", "compiler.textsafe"),
-    (
-        "compiler.model",
-        "compiler.calendar",
-        "compiler.dice",
-        "compiler.crt",
-        # the classic printed CRT grid: a layout of the model's rows, read by the checks and the aid
-        "compiler.crt_grid",
-        "compiler.odds_rule",
-        # a CRT's column shifts for one context, evaluated by the runtime as compiler.crt's odds are
-        "compiler.column_shifts",
-        "compiler.text",
-        # reads and parses aid.order; imports nothing of chartc
-        "compiler.aid_order",
-        # the one reader of every file chartc opens (reports C102)
-        "compiler.reader",
-        # the generated modules' runtime, real code inlined into each module; the CRT odds rule of
-        # compiler.crt / compiler.odds_rule is this code, so it sits with them, not with the emitters
-        "compiler.emit.runtime",
-    ),
-    # the exact chances: imports only the model; the checks and the emitters read it
-    ("compiler.chance", "compiler.modifiers", "compiler.reach", "compiler.repeated", "compiler.analysis",
-     "compiler.formulas"),
-    # chained results: the chance of each final outcome of a chain, over compiler.chance
-    ("compiler.chains",),
-    ("compiler.resolve", "compiler.errata"),
+    # the chart language: grammar, parser, syntax tree with spans; the aid.order format; the
+    # dataclass tools the syntax tree and the model share
+    ("dsl",),
+    # codes, the sink every pass appends to, messages, renderers, the one sanitiser of printed text
+    ("compiler.diagnostics",),
+    # the resolved, typed chart model (one definition per concept)
+    ("compiler.model",),
+    # the one meaning of a roll: dice, DRMs, clamps, chances, reach, chains, formulas, odds, shifts,
+    # and the answers a player asks for (lookup, follow, compute)
+    ("compiler.engine",),
+    # errata blocks, applied to the syntax tree before the resolver reads it
+    ("compiler.errata",),
+    # declare, bind, type: syntax tree -> model
+    ("compiler.resolve",),
+    # everything that is bound but wrong
     ("compiler.checks",),
-    ("compiler.query", "compiler.lookup"),
-    # worked examples held against the charts, read through the query layer as `chartc lookup` reads
-    ("compiler.examples",),
-    # test vectors: the query layer's answers for every roll chart, for the other consumers to match
-    ("compiler.vectors",),
+    # what `lookup`, `odds`, `compute`, `analyze` print
+    ("compiler.query",),
+    # json, python, html: model in, {path: text} out
     ("compiler.emit",),
-    # the compiled-game cache of `lookup` and `odds`: the model and findings, saved and loaded
-    ("compiler.game_cache",),
-    ("compiler.build", "compiler.writer", "compiler.journal", "compiler.project", "compiler.diff"),
-    # what a build wrote, so `build --check` on unchanged charts compiles nothing
-    ("compiler.build_record",),
-    # a build of many games, one at a time or in worker processes: compiles, renders, stages, records
-    ("compiler.build_games",),
-    ("compiler.explain",),
-    # `chartc fmt`: reads the grammar's tokens and compares syntax trees; nothing below imports it
-    ("compiler.fmt", "compiler.table_import", "compiler.table_export"),
-    # `chartc lsp`: the language server over the check, explain and fmt; only compiler.lsp.server
-    # imports pygls, so chartc without the `lsp` extra still runs
+    # read, cache, render, write, journal, record
+    ("compiler.build",),
+    # fmt, import, export, diff, vectors, the Pygments lexer
+    ("compiler.tools",),
+    # `chartc lsp`: only compiler.lsp.server imports pygls, so chartc without the `lsp` extra still runs
     ("compiler.lsp",),
-    # the Pygments lexer plugin: reads only dsl.keywords; nothing of chartc imports it
-    ("compiler.pygments_lexer",),
     ("compiler.cli",),
 )
 
@@ -253,6 +228,65 @@ def test_layers_name_each_module_once() -> None:
     assert len(entries) == len(set(entries))
 
 
+def import_graph(root: Path) -> dict[str, set[str]]:
+    """Each module's dependencies on other modules (a private name counts as its module)."""
+    modules = source_modules(root)
+    graph: dict[str, set[str]] = {m: set() for m in modules}
+    for module, path in modules.items():
+        for imp in imports_of(module, path, modules):
+            target = imp.target.rpartition(".")[0] if imp.private else imp.target
+            if target != module and target not in PACKAGE_ROOTS and target in modules:
+                graph[module].add(target)
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles of `graph`: its strongly connected components of two or more modules
+    (Tarjan's algorithm, iterative), each sorted, in sorted order."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    top = stack.pop()
+                    on_stack.discard(top)
+                    component.append(top)
+                    if top == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return sorted(found)
+
+
+def test_no_import_cycle() -> None:
+    assert cycles(import_graph(ROOT)) == []
+
+
 # ---- the checker catches what it must -------------------------------------------------------------
 
 
@@ -296,11 +330,11 @@ def test_a_planted_upward_import_fails(tree: Path, importer: str, code: str, tar
 
 
 def test_a_planted_private_import_fails(tree: Path) -> None:
-    _plant(tree, "compiler.cli", "from compiler.build import _safe_target as _s")
+    _plant(tree, "compiler.cli", "from compiler.build.render import _safe_target as _s")
     [v] = _new(tree)
     assert (v.importer, v.target, v.reason) == (
         "compiler.cli",
-        "compiler.build._safe_target",
+        "compiler.build.render._safe_target",
         "imports another module's private name",
     )
 
@@ -314,3 +348,10 @@ def test_a_module_without_a_layer_fails(tree: Path) -> None:
 def test_a_downward_import_passes(tree: Path) -> None:
     _plant(tree, "compiler.cli", "from dsl.ast import Span as _Span\nfrom compiler.emit import json as _json")
     assert _new(tree) == []
+
+
+def test_a_planted_cycle_fails(tree: Path) -> None:
+    # within one layer: the resolver's values and chains typing each other (as they once did)
+    assert cycles(import_graph(tree)) == []
+    _plant(tree, "compiler.resolve.chains", "def _f():\n    from compiler.resolve import values\n    return values")
+    assert cycles(import_graph(tree)) == [["compiler.resolve.chains", "compiler.resolve.values"]]

@@ -1,4 +1,4 @@
-"""`compiler.lazy_dataclass`: a class behaves as the standard `dataclasses.dataclass` makes it,
+"""`dsl.lazy_dataclass`: a class behaves as the standard `dataclasses.dataclass` makes it,
 whichever use comes first, and its methods are generated only on that first use."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import pickle
 
 import pytest
 
-from compiler import lazy_dataclass
-from compiler.lazy_dataclass import dataclass
+from dsl import lazy_dataclass
+from dsl.lazy_dataclass import dataclass
 
 
 @dataclass(frozen=True)

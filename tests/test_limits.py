@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compiler import model
-from compiler.build import render_outputs
+from compiler.build.render import render_outputs
 from compiler.checks import intersecting_pairs
 from compiler.checks.limits import MAX_DRMS, MAX_KEY_COMBINATIONS, MAX_ROWS
 from dsl.ast import Span

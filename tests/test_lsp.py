@@ -19,7 +19,7 @@ pytest_lsp = pytest.importorskip("pytest_lsp")
 from lsprotocol import types  # noqa: E402
 from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402
 
-from compiler.fmt import format_text  # noqa: E402
+from compiler.tools.fmt import format_text  # noqa: E402
 from tests.conftest import ROOT  # noqa: E402
 
 GAME = ROOT / "tests" / "data" / "lsp" / "lspdemo"

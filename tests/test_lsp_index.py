@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from compiler.build.project import display_path
 from compiler.cli import cli
 from compiler.lsp.index import GameIndex, Kind
 from compiler.lsp.positions import Position, from_utf16, lines_of, span_range, to_utf16
 from compiler.lsp.workspace import check_game
-from compiler.project import display_path
 from dsl.ast import Span
 from tests.conftest import ROOT
 

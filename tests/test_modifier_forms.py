@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.build import render_outputs
-from compiler.chance import chances, drm_totals
+from compiler.build.render import render_outputs
 from compiler.cli import cli
 from compiler.emit.json import emit_game_json
-from compiler.emit.python import emit_game_python
-from compiler.modifiers import evaluate
-from compiler.query.lookup import lookup
+from compiler.emit.python.module import emit_game_python
+from compiler.engine.chances import chances, drm_totals
+from compiler.engine.drms import evaluate
+from compiler.engine.lookup import lookup
 from tests.conftest import ROOT, compile_text
 from tests.test_generated_python import call
 

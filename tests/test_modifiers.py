@@ -1,12 +1,12 @@
-"""The DRM evaluator (`compiler.modifiers`): the breakdown and total of a chart's DRMs in a context."""
+"""The DRM evaluator (`compiler.engine.drms`): the breakdown and total of a chart's DRMs in a context."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from compiler import model
-from compiler.calendar import Month
-from compiler.modifiers import evaluate, holds, modified_roll
+from compiler.engine.drms import evaluate, holds, modified_roll
+from compiler.model.calendar import Month
 from dsl.ast import Span
 from tests.conftest import compile_text
 

@@ -1,4 +1,4 @@
-"""The exact outcome model of `compiler.chance`: row chances, expected values, and the checks built on it."""
+"""The exact outcome model of `compiler.engine.chances`: row chances, expected values, and the checks built on it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.chance import (
+from compiler.engine.chances import (
     chances,
     drm_totals,
     drm_values,

@@ -1,4 +1,4 @@
-"""Which DRM totals a chart can see (`compiler.reach`): the false C305s of exclusive conditions are
+"""Which DRM totals a chart can see (`compiler.engine.reach`): the false C305s of exclusive conditions are
 gone, rows reachable only through an impossible combination are reported, and the procedure agrees
 with enumerating every context a player can have."""
 
@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from compiler import model
-from compiler.calendar import Month, month_range
-from compiler.chance import drm_totals, reachable_rolls, unreachable_rows
-from compiler.modifiers import evaluate
-from compiler.reach import reach
+from compiler.engine.chances import drm_totals, reachable_rolls, unreachable_rows
+from compiler.engine.drms import evaluate
+from compiler.engine.reach import reach
+from compiler.model.calendar import Month, month_range
 from tests.conftest import codes, compile_text
 
 HEADER = (

@@ -1,4 +1,4 @@
-"""Every file chartc reads goes through `compiler.reader`: regular files inside the folders given,
+"""Every file chartc reads goes through `compiler.build.reader`: regular files inside the folders given,
 a size limit, UTF-8 (C102 otherwise), and no content of a refused file in any message.
 
 Regressions of the hostile test pass (issue 11, items 3, 8 and 11)."""
@@ -13,16 +13,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.build import render_outputs
+from compiler.build.project import load
+from compiler.build.reader import MAX_SOURCE_BYTES, ReadError, ReadFailure, read_bytes, read_text
+from compiler.build.render import render_outputs
 from compiler.cli import cli
-from compiler.project import load
-from compiler.reader import (
-    MAX_SOURCE_BYTES,
-    ReadError,
-    ReadFailure,
-    read_bytes,
-    read_text,
-)
 from tests.conftest import ROOT
 
 ONE_CHART = ('game t { title "T" }\n'

@@ -11,7 +11,7 @@ import pytest
 
 from compiler import model
 from compiler.diagnostics import suggest
-from compiler.emit.html import emit_game_html
+from compiler.emit.html.aid import emit_game_html
 from compiler.emit.json import emit_game_json
 from dsl.ast import Span
 from tests.conftest import codes, compile_text

@@ -1,4 +1,4 @@
-"""The generated `roll_<id>(rng)` draws with the exact distribution of `compiler.chance`.
+"""The generated `roll_<id>(rng)` draws with the exact distribution of `compiler.engine.chances`.
 
 Each dice form is rolled N = 20,000 times with a fixed seed and compared with the exact odds by
 Pearson's chi-square test. Tolerance: the statistic must stay below the chi-square quantile at
@@ -19,8 +19,8 @@ from fractions import Fraction
 
 import pytest
 
-from compiler.chance import chances
-from compiler.emit.python import emit_game_python
+from compiler.emit.python.module import emit_game_python
+from compiler.engine.chances import chances
 from tests.conftest import compile_text, import_module
 
 N = 20_000

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import OutputError, validate_outputs
+from compiler.build.render import OutputError, validate_outputs
 from tests.conftest import ROOT
 
 SCRIPT = ROOT / "scripts" / "validate_outputs.py"

@@ -1,7 +1,7 @@
 """Stuka Leader: every transcribed chart holds the values the rulebook prints.
 
 Stuka Leader prints no chart IDs; each assertion cites the rulebook section (and, where the rules
-number it, the Sequence of Play step). Lookups go through `compiler.query.lookup` (the model) and, for the
+number it, the Sequence of Play step). Lookups go through `compiler.engine.lookup` (the model) and, for the
 generated module, through `generated/stuka_leader/stuka_leader.py`.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.query.lookup import LookupProblem, lookup
+from compiler.engine.lookup import LookupProblem, lookup
 from tests.conftest import ROOT, import_module
 
 

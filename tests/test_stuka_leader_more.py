@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.query.lookup import lookup
+from compiler.engine.lookup import lookup
 from tests.conftest import ROOT, compile_text, import_module
 
 
@@ -355,7 +355,7 @@ def test_signed_range_in_the_cli(run) -> None:
 def test_formula_inputs_follow_the_condition_order(tmp_path, gen) -> None:
     # `if target_destroyed and not pilot_lost` (L620): the inputs are in the order the formula names
     # them, not a set's, so two builds write the same signature
-    from compiler.formulas import inputs
+    from compiler.engine.formulas import inputs
 
     comp = compile_text(
         tmp_path,

@@ -1,6 +1,6 @@
 """USAAF (seed 001): every transcribed chart holds the values the rulebook prints.
 
-Each assertion cites its rule. Lookups go through `compiler.query.lookup` (the model) and, for the
+Each assertion cites its rule. Lookups go through `compiler.engine.lookup` (the model) and, for the
 generated module, through `generated/usaaf/usaaf.py`. The Target Systems Planning Table is the mapsheet's
 (without the Berlin row the errata adds, 25.0); its two-way cells and what the game still needs are in
 docs/corpus/usaaf.md.
@@ -12,8 +12,8 @@ import os
 
 import pytest
 
-from compiler.project import load
-from compiler.query.lookup import LookupProblem, lookup
+from compiler.build.project import load
+from compiler.engine.lookup import LookupProblem, lookup
 from tests.conftest import ROOT, import_module
 
 

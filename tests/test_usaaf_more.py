@@ -11,9 +11,9 @@ import os
 
 import pytest
 
-from compiler.formulas import evaluate
-from compiler.project import load
-from compiler.query.lookup import lookup
+from compiler.build.project import load
+from compiler.engine.formulas import evaluate
+from compiler.engine.lookup import lookup
 from tests.conftest import ROOT, import_module
 
 
@@ -195,7 +195,7 @@ def test_endurance_example_is_held(usaaf, corpus) -> None:
 def test_formula_inputs_keep_the_order_written(usaaf) -> None:
     # USAAF 8.2/10.1's formula tests two flags in one condition; its inputs (and so the generated
     # signature) follow the order written, not a set's order, which changed with the hash seed
-    from compiler.formulas import inputs
+    from compiler.engine.formulas import inputs
 
     formula = usaaf.formula("german_movement")
     assert inputs(usaaf, formula) == ("taking_off", "staging", "movement_factor")

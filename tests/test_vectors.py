@@ -1,6 +1,6 @@
 """`chartc vectors`: the model's answers, reproduced by the generated Python and by `chartc lookup`/`odds`.
 
-The vectors come from `compiler.vectors` (the query layer); here every case of the corpus and of
+The vectors come from `compiler.tools.vectors` (the query layer); here every case of the corpus and of
 the CRT test game is run through the generated module (`LOOKUPS`, `drm_<chart>`, `shift_<chart>`,
 `odds_<rule>`), and a sample of them through the CLI in-process. The interactive player aid is held
 to the same vectors in tests/test_aid_live.py.
@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from compiler import model
-from compiler.build import render_outputs
-from compiler.project import load
-from compiler.vectors import MAX_CASES, game_vectors, vectors_text
+from compiler.build.project import load
+from compiler.build.render import render_outputs
+from compiler.tools.vectors import MAX_CASES, game_vectors, vectors_text
 from tests.conftest import ROOT, import_module
 from tests.differential import chart_function
 

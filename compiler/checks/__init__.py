@@ -16,11 +16,11 @@ from compiler.checks.coverage import (
     describe_combo,
     intersecting_pairs,
 )
-from compiler.checks.crt_design import check_crt
+from compiler.checks.crt import check_crt
 from compiler.checks.dice import check_drm_meaning
+from compiler.checks.drms import check_drms
 from compiler.checks.formulas import check_formulas
 from compiler.checks.limits import check_limits
-from compiler.checks.modifiers import check_drms
 from compiler.checks.periods import check_periods
 from compiler.checks.records import (
     check_availability_dates,

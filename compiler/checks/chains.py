@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from compiler import model
-from compiler.chains import ChainKeyMissing, branches, chains_in, has_chains, target_combo, target_of
-from compiler.chance import chances, unreachable_rows
 from compiler.diagnostics import Sink, codes
 from compiler.diagnostics.suggest import did_you_mean
-from compiler.dice import DiceForm
+from compiler.engine.chains import ChainKeyMissing, branches, chains_in, has_chains, target_combo, target_of
+from compiler.engine.chances import chances, unreachable_rows
+from compiler.model.dice import DiceForm
 from dsl.shared import Span
 
 # The loop check visits each (chart, key values) once; a chart with more key combinations than

@@ -1,7 +1,7 @@
 """Coverage of a chart's rows: overlaps, gaps, faces, DRM reach.
 
 Every check reads a `model.Chart` and reports to a `Sink`. Roll charts are checked on their real
-outcomes, taken from the outcome model of `compiler.chance` (a d66 band `31-46` covers 12 results,
+outcomes, taken from the outcome model of `compiler.engine.chances` (a d66 band `31-46` covers 12 results,
 not 16); value charts on integer intervals.
 """
 
@@ -12,11 +12,11 @@ from collections.abc import Iterable, Iterator
 from typing import assert_never
 
 from compiler import model
-from compiler.chance import drm_totals, reachable_rolls, unreachable_rows
 from compiler.checks.dice import unreachable_reason
 from compiler.diagnostics import Label, Sink, codes
-from compiler.reach import tests_keys
-from compiler.text import keys_phrase
+from compiler.engine.chances import drm_totals, reachable_rolls, unreachable_rows
+from compiler.engine.reach import tests_keys
+from compiler.model.text import keys_phrase
 
 
 def check_chart(chart: model.Chart, sink: Sink) -> None:
@@ -271,7 +271,7 @@ def _check_row_reach(chart: model.Chart, reach: list[int], sink: Sink) -> None:
 
 def _rolls_for_row(chart: model.Chart, row: model.Row) -> str:
     """The modified rolls the row's key combinations can see (`2-7`, `1-6 for terrain Clear`): only
-    DRM totals whose conditions can hold together count (`compiler.reach`)."""
+    DRM totals whose conditions can hold together count (`compiler.engine.reach`)."""
     combos = [c for c in chart.key_combinations() if any(r is row for r in chart.rows_for(c))]
     rolls = sorted({m for c in combos for m in reachable_rolls(chart, c)})
     where = keys_phrase(chart.keys, row.keys) if tests_keys(chart) else ""

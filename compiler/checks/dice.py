@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from compiler import model
 from compiler.diagnostics import Sink, codes
-from compiler.dice import Dice, DiceForm
+from compiler.model.dice import Dice, DiceForm
 from dsl.shared import Span
 
 

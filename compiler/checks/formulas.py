@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from compiler import model
 from compiler.diagnostics import Label, Sink, codes
-from compiler.formulas import FormulaProblem, Undefined, dependency_order, formula_intervals, interval, refs
+from compiler.engine.formulas import FormulaProblem, Undefined, dependency_order, formula_intervals, interval, refs
 from dsl.ast import Span
 
 # The longest chain of formulas using formulas: the generated module calls one function per link.

@@ -6,8 +6,8 @@ from __future__ import annotations
 import itertools
 
 from compiler import model
-from compiler.calendar import Month, months_between, span_text
 from compiler.diagnostics import Label, Sink, codes
+from compiler.model.calendar import Month, months_between, span_text
 
 
 def check_periods(game: model.Game, sink: Sink) -> None:

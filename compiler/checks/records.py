@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from typing import assert_never
 
 from compiler import model
-from compiler.calendar import Month
 from compiler.diagnostics import Label, Sink, codes
-from compiler.text import value_text
+from compiler.model.calendar import Month
+from compiler.model.text import value_text
 from dsl import ast
 
 

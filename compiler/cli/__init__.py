@@ -2,7 +2,7 @@
 
 One module per command (`check`, `build`, `lookup`, `odds`, `analyze`, `diff`, `explain`); what they share
 is `common`; `git_tree` exports a git revision's charts for `diff`. Every text line they print
-goes through `compiler.textsafe`, so chart text cannot become a terminal or CI command.
+goes through `compiler.diagnostics.textsafe`, so chart text cannot become a terminal or CI command.
 
 Exit codes: 0 clean; 1 findings (errors, or warnings with --strict), stale outputs, or a lookup
 that selects no row; 2 usage errors (bad options, paths, addresses, or a question the chart

@@ -30,7 +30,7 @@ def analyze_command(address: str, drm: int | None, as_json: bool, as_printed: bo
     (worst for the attacker first), and the expected value of each integer field of the results
     (step losses). A chart that is not a CRT is a usage error.
     """
-    from compiler.query.analysis_report import analysis_json, analysis_lines, crt_analysis
+    from compiler.query.analyze import analysis_json, analysis_lines, crt_analysis
 
     drms = None if drm is None else (drm,)
     _, _, result = ask(address, charts_dir, lambda game, chart: crt_analysis(game, chart, drms), as_printed)

@@ -18,11 +18,11 @@ from compiler.cli.common import (
     find_games,
     usage_error,
 )
-from compiler.textsafe import printable, printable_lines
+from compiler.diagnostics.textsafe import printable, printable_lines
 
 if TYPE_CHECKING:
+    from compiler.build.journal import Recovery
     from compiler.diagnostics import Diagnostic
-    from compiler.journal import Recovery
 
 
 class _Recovered(Protocol):
@@ -35,8 +35,8 @@ _R = TypeVar("_R", bound=_Recovered)
 
 def whole_tree(paths: tuple[Path, ...]) -> bool:
     """True when the PATHs name whole charts trees (folders of game folders), not single games."""
+    from compiler.build.project import CHART_SUFFIX
     from compiler.cli.common import default_charts_dir
-    from compiler.project import CHART_SUFFIX
 
     roots = paths or (default_charts_dir(),)
     return all(p.is_dir() and not any(c.suffix == CHART_SUFFIX for c in p.iterdir() if c.is_file()) for p in roots)
@@ -120,10 +120,10 @@ def build(
             click.echo(printable(f"{recorded} generated files in {out_dir} are up to date"))
             sys.exit(EXIT_OK)
     # imported after the recorded check above, which needs neither the model nor the emitters
-    from compiler.build import OutputError
-    from compiler.build_games import BuildOptions, build_games, check_games, write_games
+    from compiler.build.games import BuildOptions, build_games, check_games, write_games
+    from compiler.build.render import OutputError
+    from compiler.build.writer import WriteError, check_out_dir
     from compiler.diagnostics import render_short
-    from compiler.writer import WriteError, check_out_dir
 
     game_dirs = find_games(paths)
     try:
@@ -170,10 +170,10 @@ def build(
 def _recorded_up_to_date(paths: tuple[Path, ...], out_dir: Path, options: dict[str, object]) -> int | None:
     """`build --check` without compiling: the number of outputs when the charts, chartc and the
     options are those of the build recorded for `out_dir` and every output is on disk as that build
-    wrote it (`compiler.build_record`); None when the full check must run (it reports why)."""
-    from compiler import build_record
-    from compiler.project import PathError, find_game_dirs, read_sources
-    from compiler.writer import WriteError, check_out_dir, orphan_games
+    wrote it (`compiler.build.record`); None when the full check must run (it reports why)."""
+    from compiler.build import record as build_record
+    from compiler.build.project import PathError, find_game_dirs, read_sources
+    from compiler.build.writer import WriteError, check_out_dir, orphan_games
     from dsl.parser_cache import default_cache_dir
 
     try:
@@ -201,7 +201,7 @@ def _record(
 ) -> None:
     """Remember that `out_dir` now holds the outputs with these digests for these inputs (see
     `_recorded_up_to_date`); `sources` maps each file read to its `build_record.source_digest`."""
-    from compiler import build_record
+    from compiler.build import record as build_record
     from dsl.parser_cache import default_cache_dir
 
     key = build_record.inputs_key(game_ids, sources, options)
@@ -220,7 +220,7 @@ def _why_failed(failing: list[Diagnostic]) -> str:
 def _on_disk(step: Callable[[], _R], out_dir: Path, failed: str) -> _R:
     """Run a step of the writer (a build or `--check`): print what recovering an interrupted build
     did, or the writer's refusal (exit 1)."""
-    from compiler.writer import WriteError
+    from compiler.build.writer import WriteError
 
     try:
         result = step()

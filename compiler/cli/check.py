@@ -11,8 +11,8 @@ import click
 from compiler.cli.common import EXIT_FINDINGS, EXIT_OK, LazyChoice, echo_lines, load_project
 
 if TYPE_CHECKING:
+    from compiler.build.project import Compilation
     from compiler.diagnostics import Diagnostic
-    from compiler.project import Compilation
 
 
 def effective(comp: Compilation, strict: bool) -> list[Diagnostic]:

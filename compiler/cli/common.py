@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 import click
 
-from compiler.textsafe import printable
+from compiler.diagnostics.textsafe import printable
 
 if TYPE_CHECKING:
     from compiler import model
-    from compiler.project import Compilation
-    from compiler.query.lookup import Forces
+    from compiler.build.project import Compilation
+    from compiler.engine.lookup import Forces
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -47,7 +47,7 @@ class LazyChoice(click.Choice[str]):
 
 
 def usage_error(message: str) -> click.UsageError:
-    """A usage error (exit 2) whose message is safe to print (see `compiler.textsafe`)."""
+    """A usage error (exit 2) whose message is safe to print (see `compiler.diagnostics.textsafe`)."""
     return click.UsageError(printable(message))
 
 
@@ -68,14 +68,14 @@ def pause_cyclic_gc() -> None:
     which import the model, read one game (tens of thousands of objects that live until the
     process exits) and answer: the collector's passes over them free nothing and cost about a
     tenth of a lookup answered from the compiled-game cache."""
-    from compiler.project import no_cyclic_gc
+    from compiler.build.project import no_cyclic_gc
 
     click.get_current_context().with_resource(no_cyclic_gc())
 
 
 def load_project(paths: tuple[Path, ...], as_printed: bool = False) -> Compilation:
     """Load and check the charts at PATHS (default `charts/`); a bad path is a usage error."""
-    from compiler.project import PathError, load
+    from compiler.build.project import PathError, load
 
     try:
         return load(list(paths) or [default_charts_dir()], as_printed=as_printed)
@@ -85,7 +85,7 @@ def load_project(paths: tuple[Path, ...], as_printed: bool = False) -> Compilati
 
 def find_games(paths: tuple[Path, ...]) -> dict[str, Path]:
     """The game folders at PATHS (default `charts/`), by game id; a bad path is a usage error."""
-    from compiler.project import PathError, find_game_dirs
+    from compiler.build.project import PathError, find_game_dirs
 
     try:
         return find_game_dirs(list(paths) or [default_charts_dir()])
@@ -96,7 +96,7 @@ def find_games(paths: tuple[Path, ...]) -> dict[str, Path]:
 def load_game_folder(folder: Path, as_printed: bool = False) -> Compilation:
     """Load one game folder for a query, through the compiled-game cache; a bad path is a usage
     error."""
-    from compiler.project import PathError, load_game
+    from compiler.build.project import PathError, load_game
 
     try:
         return load_game(folder, as_printed)
@@ -119,8 +119,8 @@ def summed_whole_numbers(ctx: click.Context, param: click.Parameter, values: tup
 
 
 def _read_whole_number(ctx: click.Context, param: click.Parameter, value: str) -> int:
-    from compiler.query.context import read_number
-    from compiler.query.problems import LookupUsage
+    from compiler.engine.context import read_number
+    from compiler.engine.problems import LookupUsage
 
     try:
         return read_number(value, "a whole number")
@@ -214,7 +214,7 @@ def ask(
 ) -> tuple[model.Game, model.Chart, T]:
     """Find chart ADDRESS, then return (game, chart, question(game, chart)); a `LookupUsage` is a
     usage error and a `LookupProblem` (the question has no answer on this chart) exits 1."""
-    from compiler.query.lookup import LookupProblem, LookupUsage
+    from compiler.engine.lookup import LookupProblem, LookupUsage
 
     game, chart = find_chart(address, charts_dir, as_printed)
     try:
@@ -292,7 +292,7 @@ shift_option = click.option(
 def forces_from(attack: int | None, defense: int | None, shift: int) -> Forces | None:
     """The forces `--attack`, `--defense` and `--shift` give; None without `--attack`. A defense
     or a shift without an attack is a usage error."""
-    from compiler.query.lookup import Forces
+    from compiler.engine.lookup import Forces
 
     if attack is None and defense is not None:
         raise usage_error("give --attack with --defense")

@@ -21,7 +21,7 @@ from compiler.cli.common import (
     usage_error,
     when_option,
 )
-from compiler.textsafe import printable
+from compiler.diagnostics.textsafe import printable
 
 
 @click.command("compute")
@@ -41,8 +41,8 @@ def compute_command(
     prints 13 (USAAF 22.2: one third more, remainders rounded down).
     """
     from compiler.diagnostics import did_you_mean, render_short
-    from compiler.query.compute import compute
-    from compiler.query.lookup import LookupProblem, LookupUsage
+    from compiler.engine.compute import compute
+    from compiler.engine.lookup import LookupProblem, LookupUsage
 
     game_id, name = split_address(address)
     folder = charts_dir / game_id

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from compiler.cli.common import EXIT_FINDINGS, echo_lines, load_project, usage_error
-from compiler.textsafe import printable
+from compiler.diagnostics.textsafe import printable
 
 if TYPE_CHECKING:
     from contextlib import ExitStack
@@ -56,12 +56,7 @@ def diff_command(
     """
     from contextlib import ExitStack
 
-    from compiler.diff import (
-        changes_json,
-        changes_lines,
-        diff_projects,
-        errata_sheet_html,
-    )
+    from compiler.tools.diff import changes_json, changes_lines, diff_projects, errata_sheet_html
 
     with ExitStack() as stack:
         old_path, old_label = chart_tree(old, stack)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from compiler.cli.common import usage_error
-from compiler.textsafe import printable, printable_lines
+from compiler.diagnostics.textsafe import printable, printable_lines
 
 
 @click.command()
@@ -14,7 +14,7 @@ def explain(code: str | None) -> None:
     """Explain diagnostic CODE (e.g. C305 or modified-roll-off-table): a failing input, what
     chartc reports, and the fix. Without CODE, list every code."""
     from compiler.diagnostics import CODES, did_you_mean
-    from compiler.explain import explain_text, find_code, load_examples
+    from compiler.diagnostics.explain import explain_text, find_code, load_examples
 
     if code is None:
         for c in CODES.values():

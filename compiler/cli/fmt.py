@@ -1,4 +1,4 @@
-"""`chartc fmt`: rewrite chart files in the one canonical layout (see `compiler.fmt`)."""
+"""`chartc fmt`: rewrite chart files in the one canonical layout (see `compiler.tools.fmt`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from compiler.cli.common import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, usage_error
-from compiler.textsafe import printable
+from compiler.diagnostics.textsafe import printable
 
 
 @dataclass(frozen=True)
@@ -40,8 +40,8 @@ def chart_files_under(paths: list[Path]) -> list[Path]:
 
 
 def _format_file(path: Path) -> _Outcome:
-    from compiler.fmt import FormatSyntaxError, UnsafeFormat, format_text
-    from compiler.reader import ReadError, read_bytes
+    from compiler.build.reader import ReadError, read_bytes
+    from compiler.tools.fmt import FormatSyntaxError, UnsafeFormat, format_text
 
     try:
         before = read_bytes(path, path.parent).decode("utf-8")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from compiler.cli.common import EXIT_FINDINGS, charts_option, echo_lines, usage_error
-from compiler.textsafe import printable
+from compiler.diagnostics.textsafe import printable
 
 if TYPE_CHECKING:
     from compiler import model
@@ -33,7 +33,7 @@ class ChartEntry:
 
 def read_by(chart: model.Chart) -> str:
     """How a chart is read: its dice, its value, or its keys (`1d6 by interceptor`)."""
-    from compiler.crt import OddsForm
+    from compiler.model.odds import OddsForm
 
     if chart.odds is not None:
         return "attack strength" if chart.odds.form is OddsForm.STRENGTH else "attack and defense factors"
@@ -70,7 +70,7 @@ def status(chart: model.Chart) -> str:
 
 def entries(game: model.Game) -> list[ChartEntry]:
     """The charts of a game in declaration order, then its formulas (`chartc compute` reads them)."""
-    from compiler.formulas import inputs
+    from compiler.engine.formulas import inputs
 
     charts = [ChartEntry(game.id, c.address, c.chart_id, c.title, c.rule, read_by(c), status(c)) for c in game.charts]
     formulas = [
@@ -101,9 +101,9 @@ def list_command(game: str | None, charts_dir: Path, as_json: bool) -> None:
 
     Exit codes: 0 listed, 1 a game has errors (its charts are still listed), 2 no such game.
     """
+    from compiler.build.project import PathError, find_game_dirs
     from compiler.cli.common import load_game_folder
     from compiler.diagnostics.suggest import known_values_hint
-    from compiler.project import PathError, find_game_dirs
 
     try:  # the game folders `check` finds: a missing or empty folder is a usage error, as there
         folders = {g: f for g, f in find_game_dirs([charts_dir]).items() if not g.startswith(".")}

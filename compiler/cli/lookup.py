@@ -27,7 +27,7 @@ from compiler.cli.common import (
 
 if TYPE_CHECKING:
     from compiler import model
-    from compiler.query.lookup import DrmListAnswer, LookupResult, OddsColumnAnswer
+    from compiler.engine.lookup import DrmListAnswer, LookupResult, OddsColumnAnswer
 
 
 @click.command("lookup")
@@ -98,8 +98,8 @@ def lookup_command(
         return
     if rolls or seed is not None:
         raise click.UsageError("--roll and --seed are for --follow")
-    from compiler.query.context import refuse_read_drms
-    from compiler.query.lookup import DrmListAnswer, OddsColumnAnswer, answer
+    from compiler.engine.context import refuse_read_drms
+    from compiler.engine.lookup import DrmListAnswer, OddsColumnAnswer, answer
     from compiler.query.reports import (
         drm_list_json,
         drm_list_lines,
@@ -145,9 +145,9 @@ def _follow(
     charts_dir: Path,
 ) -> None:
     """`lookup --follow`: walk the chain and print each step."""
-    from compiler.query.context import refuse_read_drms
-    from compiler.query.follow import FollowResult, follow, reachable_charts
-    from compiler.query.follow_report import follow_json, follow_lines
+    from compiler.engine.context import refuse_read_drms
+    from compiler.engine.follow import FollowResult, follow, reachable_charts
+    from compiler.query.follow import follow_json, follow_lines
 
     given = ([roll] if roll is not None else []) + list(rolls)
 

@@ -89,7 +89,7 @@ def odds_command(
             raise click.UsageError("--attack/--defense/--shift do not apply with --follow")
         _follow(address, keys, when, sets, read_drms, drm, fmt, as_printed, charts_dir)
         return
-    from compiler.query.context import refuse_read_drms
+    from compiler.engine.context import refuse_read_drms
     from compiler.query.reports import chance_json, chance_lines, chance_report
 
     forces = forces_from(attack, defense, shift)
@@ -118,9 +118,9 @@ def _follow(
     charts_dir: Path,
 ) -> None:
     """`odds --follow`: the exact chance of each final outcome of the chain."""
-    from compiler.query.context import refuse_read_drms
-    from compiler.query.follow import ChainOdds, chain_odds, reachable_charts
-    from compiler.query.follow_report import chain_odds_json, chain_odds_lines
+    from compiler.engine.context import refuse_read_drms
+    from compiler.engine.follow import ChainOdds, chain_odds, reachable_charts
+    from compiler.query.follow import chain_odds_json, chain_odds_lines
 
     def question(game: model.Game, chart: model.Chart) -> ChainOdds:
         if read_drms:

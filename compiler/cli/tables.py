@@ -10,12 +10,12 @@ from pathlib import Path
 import click
 
 from compiler.cli.common import EXIT_FINDINGS, charts_option, find_chart, usage_error
-from compiler.textsafe import printable
+from compiler.diagnostics.textsafe import printable
 
 
 def _formatted(text: str) -> str:
     """The draft in chartc fmt's layout when it parses (a draft with corrupt cells does not)."""
-    from compiler.fmt import FormatSyntaxError, UnsafeFormat, format_text
+    from compiler.tools.fmt import FormatSyntaxError, UnsafeFormat, format_text
 
     try:
         return format_text(text)
@@ -38,8 +38,8 @@ def import_command(file: Path, out: Path | None, name: str | None, title: str | 
     with its cell and left in the draft as found. Exit codes: 0 a clean draft, 1 cells to fix, 2
     a file that cannot be read as a table.
     """
-    from compiler.reader import ReadError, read_bytes
-    from compiler.table_import import NAME, ImportError_, draft, read_table, report
+    from compiler.build.reader import ReadError, read_bytes
+    from compiler.tools.table_import import NAME, ImportError_, draft, read_table, report
 
     stem = re.sub(r"[^A-Za-z0-9_]+", "_", file.stem).strip("_") or "imported"
     chart_name = name or (stem if NAME.fullmatch(stem) else f"chart_{stem}")
@@ -71,7 +71,7 @@ def import_command(file: Path, out: Path | None, name: str | None, title: str | 
 def export_command(address: str, as_csv: bool, out: Path | None, charts_dir: Path) -> None:
     """Write the table of chart ADDRESS (GAME/CHART) as CSV: key values, the range as printed, then
     each column; `chartc import` reads it back."""
-    from compiler.table_export import export_csv, not_plain_reason
+    from compiler.tools.table_export import export_csv, not_plain_reason
 
     _, chart = find_chart(address, charts_dir)
     reason = not_plain_reason(chart)

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from compiler.cli.common import EXIT_FINDINGS, charts_option, echo_lines, load_game_folder, usage_error
-from compiler.textsafe import printable
+from compiler.diagnostics.textsafe import printable
 
 
 @click.command("vectors")
@@ -33,7 +33,7 @@ def vectors_command(game_id: str, out: Path | None, charts_dir: Path) -> None:
     always kept), so the same charts always give the same file. Rows are indexes into the chart's
     `rows` in the game's JSON; null means no row.
     """
-    from compiler.vectors import vectors_text
+    from compiler.tools.vectors import vectors_text
 
     folder = charts_dir / game_id
     if not folder.is_dir():

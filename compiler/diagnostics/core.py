@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import field
 
 from compiler.diagnostics.codes import CODES, Code, Severity
-from compiler.lazy_dataclass import dataclass
+from dsl.lazy_dataclass import dataclass
 from dsl.shared import Span
 
 

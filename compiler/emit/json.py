@@ -11,12 +11,12 @@ import json
 from typing import Any, assert_never
 
 from compiler import model
-from compiler.chance import dice_variants, drm_reach_span, probability_json, row_chances
-from compiler.crt import OddsForm, OddsRule
-from compiler.formulas import expr_text
-from compiler.formulas import inputs as formula_inputs
+from compiler.engine.chances import dice_variants, drm_reach_span, probability_json, row_chances
+from compiler.engine.formulas import expr_text
+from compiler.engine.formulas import inputs as formula_inputs
 from compiler.model import formulas as fx
-from compiler.text import json_value
+from compiler.model.odds import OddsForm, OddsRule
+from compiler.model.text import json_value
 
 FORMAT_VERSION = 1
 SCHEMA_ID = "https://chartc.dev/schemas/chartc-game.schema.json"

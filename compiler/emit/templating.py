@@ -11,14 +11,14 @@ from functools import lru_cache
 import jinja2
 import markupsafe
 
-from compiler.textsafe import is_hidden
+from compiler.diagnostics.textsafe import is_hidden
 
 
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    """The shared environment, loading templates from `compiler/templates/`."""
+    """The shared environment, loading templates from `compiler/emit/templates/`."""
     return jinja2.Environment(
-        loader=jinja2.PackageLoader("compiler", "templates"),
+        loader=jinja2.PackageLoader("compiler.emit", "templates"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -31,7 +31,7 @@ def environment() -> jinja2.Environment:
 def visible_controls(value: object) -> object:
     """Show hidden characters in chart text as `[U+202E]` instead of emitting them: controls (a NUL
     is not allowed in HTML), bidi overrides, isolates and marks (they reorder the printed aid), line
-    and paragraph separators, zero-width characters (see `compiler.textsafe.is_hidden`). Line
+    and paragraph separators, zero-width characters (see `compiler.diagnostics.textsafe.is_hidden`). Line
     breaks and tabs stay: HTML shows them as spaces. Markup built by chartc passes unchanged."""
     if not isinstance(value, str) or isinstance(value, markupsafe.Markup):
         return value

@@ -17,13 +17,13 @@ from fractions import Fraction
 from typing import assert_never
 
 from compiler import model
-from compiler.aid_order import read_order
-from compiler.chance import drm_values, percent_text, row_chances
 from compiler.diagnostics import CODES, Diagnostic
-from compiler.explain import explain_text, find_code, load_examples
+from compiler.diagnostics.explain import explain_text, find_code, load_examples
+from compiler.engine.chances import drm_values, percent_text, row_chances
 from compiler.lsp.positions import contains
 from compiler.lsp.workspace import GameCheck
 from dsl import ast
+from dsl.aid_order import read_order
 from dsl.keywords import grammar_keywords
 
 
@@ -377,7 +377,7 @@ def _code_at(text: str, line: int, col: int) -> str | None:
 
 def row_hover(chart: model.Chart, row: model.Row) -> str:
     """A row's exact chance on the natural roll and the DRM totals under which it can be selected,
-    from `compiler.chance` (the numbers `chartc odds` and the player aid print)."""
+    from `compiler.engine.chances` (the numbers `chartc odds` and the player aid print)."""
     head = f"row `{row.range.printed if row.range else ''}` of chart `{chart.address}`"
     if row.errata:
         printed = f"; printed `{row.printed_range}`" if row.printed_range else ""

@@ -18,10 +18,10 @@ from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
 from compiler.diagnostics import Diagnostic, Severity
-from compiler.fmt import FormatSyntaxError, UnsafeFormat, format_text
 from compiler.lsp import positions
 from compiler.lsp.index import Edit, GameIndex, Kind
 from compiler.lsp.workspace import check_game, game_folder
+from compiler.tools.fmt import FormatSyntaxError, UnsafeFormat, format_text
 from dsl.shared import Span
 
 _SEVERITY = {

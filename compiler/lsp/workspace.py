@@ -1,5 +1,5 @@
 """One check of a game folder as the editor sees it: the files on disk, with the open buffers'
-unsaved text in their place, through `compiler.project.load`, the loader `chartc check` uses.
+unsaved text in their place, through `compiler.build.project.load`, the loader `chartc check` uses.
 
 A chart refers to names declared in its sibling files, so the unit of checking is the game
 folder of the file being edited (`charts/<game>/`), never the file alone.
@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler.aid_order import ORDER_FILE
+from compiler.build.project import CHART_SUFFIX, Compilation, PathError, chart_files, display_path, load
 from compiler.diagnostics import Diagnostic
-from compiler.project import CHART_SUFFIX, Compilation, PathError, chart_files, display_path, load
 from dsl import ast
+from dsl.aid_order import ORDER_FILE
 from dsl.parser import parse_text
 
 

@@ -8,7 +8,7 @@ month spans), `types` (enums, records, periods, context variables, column types)
 
 from __future__ import annotations
 
-from compiler.calendar import Month
+from compiler.model.calendar import Month
 from compiler.model.chart import (
     AUTOMATIC,
     AVAILABLE,

@@ -7,13 +7,13 @@ import enum
 import itertools
 import re
 
-from compiler.crt import OddsRule
-from compiler.dice import Dice
-from compiler.lazy_dataclass import dataclass
 from compiler.model.conditions import Condition, Drm, DrmGroup, Footnote
+from compiler.model.dice import Dice
+from compiler.model.odds import OddsRule
 from compiler.model.shifts import DrmSource, ShiftRules
 from compiler.model.types import ColumnType, ContextVar, EnumType
 from compiler.model.values import DieRange, KeyMatch, Value, key_matches
+from dsl.lazy_dataclass import dataclass
 from dsl.shared import Side, Span
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import enum
 from typing import assert_never
 
-from compiler.calendar import Month
-from compiler.lazy_dataclass import dataclass
+from compiler.model.calendar import Month
 from compiler.model.values import MemberId
+from dsl.lazy_dataclass import dataclass
 from dsl.shared import Span
 
 

@@ -1,12 +1,12 @@
 """A rulebook's worked example: the inputs of one lookup (or one walk of a chain) and what the book
-says the reader gets. `compiler.examples` evaluates each one against the charts."""
+says the reader gets. `compiler.checks.examples` evaluates each one against the charts."""
 
 from __future__ import annotations
 
 from enum import StrEnum
 
-from compiler.lazy_dataclass import dataclass
 from compiler.model.values import Value
+from dsl.lazy_dataclass import dataclass
 from dsl.shared import Span
 
 

@@ -1,6 +1,6 @@
 """A computed value: an integer formula over the game's context variables (USAAF 22.2-22.4).
 
-Expressions are a tagged union; `compiler.formulas` evaluates them exactly (fractions, then the
+Expressions are a tagged union; `compiler.engine.formulas` evaluates them exactly (fractions, then the
 rounding the formula names), and the generated Python computes them with the same arithmetic.
 """
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from compiler.lazy_dataclass import dataclass
 from compiler.model.conditions import Condition
+from dsl.lazy_dataclass import dataclass
 from dsl.shared import Span
 
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 
-from compiler.aid_order import OrderEntry
-from compiler.calendar import Month
-from compiler.lazy_dataclass import dataclass
+from compiler.model.calendar import Month
 from compiler.model.chart import Chart
 from compiler.model.examples import Example
 from compiler.model.formulas import Formula
 from compiler.model.types import ColumnType, ContextVar, EnumType, Period
 from compiler.model.values import Value
+from dsl.aid_order import OrderEntry
+from dsl.lazy_dataclass import dataclass
 from dsl.shared import Span
 
 

@@ -3,8 +3,8 @@ and shifts read from a terrain effects chart (its one source)."""
 
 from __future__ import annotations
 
-from compiler.lazy_dataclass import dataclass
 from compiler.model.conditions import Condition, GroupMode
+from dsl.lazy_dataclass import dataclass
 from dsl.shared import Span
 
 

@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from dataclasses import field
 from functools import cached_property
 
-from compiler.calendar import Month
-from compiler.lazy_dataclass import dataclass
+from compiler.model.calendar import Month
 from compiler.model.values import Value
+from dsl.lazy_dataclass import dataclass
 from dsl.shared import Span
 
 

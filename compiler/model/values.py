@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import field
 
-from compiler.calendar import Month
-from compiler.dice import Dice
-from compiler.lazy_dataclass import dataclass
+from compiler.model.calendar import Month
+from compiler.model.dice import Dice
+from dsl.lazy_dataclass import dataclass
 from dsl.shared import Span
 
 

@@ -1,6 +1,6 @@
 """What `chartc lookup` and `chartc odds` print: text lines for a terminal and JSON documents.
 
-The answers come from `compiler.query.lookup` (the selected row) and `compiler.chance` (exact
+The answers come from `compiler.engine.lookup` (the selected row) and `compiler.engine.chances` (exact
 chances); this module only renders them. Every text line goes through `textsafe.printable`, so
 chart text cannot add lines, escape sequences or bidi overrides to the output; every JSON
 document goes through `textsafe.json_text`.
@@ -12,7 +12,8 @@ from fractions import Fraction
 from typing import Any
 
 from compiler import model
-from compiler.chance import (
+from compiler.diagnostics.textsafe import json_text, printable
+from compiler.engine.chances import (
     ChartChances,
     chances,
     dice_variants,
@@ -22,12 +23,9 @@ from compiler.chance import (
     percent_text,
     probability_json,
 )
-from compiler.column_shifts import ShiftBreakdown
-from compiler.crt import Reading, parse_band
-from compiler.lazy_dataclass import dataclass
-from compiler.modifiers import holds
-from compiler.query.context import ModifierAnswer, context_json, read_context, read_modifiers
-from compiler.query.lookup import (
+from compiler.engine.context import ModifierAnswer, context_json, read_context, read_modifiers
+from compiler.engine.drms import holds
+from compiler.engine.lookup import (
     DrmListAnswer,
     Forces,
     LookupResult,
@@ -38,9 +36,11 @@ from compiler.query.lookup import (
     refuse_shifts_on_a_named_column,
     resolve_keys,
 )
-from compiler.repeated import repeated_chances
-from compiler.text import json_value, row_range_text, value_text
-from compiler.textsafe import json_text, printable
+from compiler.engine.odds import Reading, parse_band
+from compiler.engine.repeated import repeated_chances
+from compiler.engine.shifts import ShiftBreakdown
+from compiler.model.text import json_value, row_range_text, value_text
+from dsl.lazy_dataclass import dataclass
 
 
 def json_document(doc: dict[str, Any]) -> str:
@@ -293,7 +293,7 @@ class ChanceReport:
     @property
     def reach_span(self) -> tuple[int, int]:
         """The lowest and highest DRM total the chart's DRMs can reach together for these keys
-        (`compiler.reach`: only conditions that can hold together)."""
+        (`compiler.engine.reach`: only conditions that can hold together)."""
         totals = drm_totals(self.chart, self.result.combo)
         return totals[0], totals[-1]
 

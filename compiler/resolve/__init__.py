@@ -10,24 +10,24 @@ Phases (after protoc's Build, CrossLink, Validate):
 1. declare: header, calendar and periods (`header`), enums and context variables (`enums`), odds
    rules (`odds_rules`);
 2. bind and type: record fields (`enums`), errata applied to the chart declarations
-   (`compiler.errata`), charts in derive order (`charts`, `derive`), chart references, invariants, worked examples
+   (`compiler.errata.apply`), charts in derive order (`charts`, `derive`), chart references, invariants, worked examples
    (`examples`).
 """
 
 from __future__ import annotations
 
-from compiler import errata as errata_mod
 from compiler import model
-from compiler.calendar import month_range
 from compiler.diagnostics import Sink
 from compiler.diagnostics.messages import declared_twice, unknown_name
+from compiler.errata import apply as errata_mod
+from compiler.model.calendar import month_range
 from compiler.resolve import enums, header
 from compiler.resolve.charts import ChartResolver
 from compiler.resolve.derive import derive_order, format_range
 from compiler.resolve.examples import examples
 from compiler.resolve.formulas import formulas
 from compiler.resolve.invariants import invariants
-from compiler.resolve.odds_rules import odds_rule
+from compiler.resolve.odds import odds_rule
 from compiler.resolve.shifts import bind_shift_sources
 from compiler.resolve.suppressions import suppressions
 from compiler.resolve.symbols import SymbolTable

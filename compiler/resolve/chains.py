@@ -8,15 +8,23 @@ outcomes typed against the cell's column, and the ranges must tile the dice (C45
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, assert_never
+from typing import Protocol, assert_never
 
 from compiler import model
-from compiler.diagnostics import codes
-from compiler.dice import Dice, DiceForm
+from compiler.diagnostics import Sink, codes
+from compiler.model.dice import Dice, DiceForm
+from compiler.resolve.symbols import BAD, Bad
 from dsl import ast
 
-if TYPE_CHECKING:
-    from compiler.resolve.values import Bad, ValueTyper
+
+class ValueTyper(Protocol):
+    """What typing a chained cell needs of `compiler.resolve.values.ValueTyper`: the sink, the
+    chart references it collects, and typing the outcomes of a roll in the cell."""
+
+    sink: Sink
+    chart_refs: list[tuple[str, ast.Span, str]]
+
+    def typed(self, v: ast.ValueText, type_: model.ColumnType, what: str) -> model.Value | Bad: ...
 
 _DICE_RE = re.compile(r"^(\d*)d(\d+)$")
 _RANGE_RE = re.compile(r"^(\d+)(?:(-)(\d+)?|(\+))?$")
@@ -28,8 +36,6 @@ _MAX_SIDES = 100
 def chain_value(typer: ValueTyper, v: ast.ValueText, type_: model.ColumnType, what: str) -> model.Value | Bad:
     """The chained result a `->` cell writes, typed against the column `type_` (the outcomes of a
     roll in the cell are values of that column); BAD after reporting what does not fit."""
-    from compiler.resolve.values import BAD
-
     chain = v.chain
     if chain is None:  # pragma: no cover - the builder sets `chain` on every CHAIN value
         return BAD
@@ -57,8 +63,6 @@ def chain_value(typer: ValueTyper, v: ast.ValueText, type_: model.ColumnType, wh
 
 def _sub_roll(typer: ValueTyper, chain: ast.ChainText, type_: model.ColumnType, what: str) -> model.Value | Bad:
     """A roll inside a cell: its dice, its outcomes typed against the column and tiling the dice."""
-    from compiler.resolve.values import BAD, Bad
-
     dice = _dice(typer, chain, what)
     if dice is None:
         return BAD

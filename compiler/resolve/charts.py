@@ -10,7 +10,7 @@ from __future__ import annotations
 from compiler import model
 from compiler.diagnostics import Sink, codes
 from compiler.diagnostics.messages import declared_twice, unknown_name
-from compiler.dice import Dice, DiceForm
+from compiler.model.dice import Dice, DiceForm
 from compiler.resolve import layouts
 from compiler.resolve.conditions import ConditionResolver
 from compiler.resolve.derive import derived_chart
@@ -22,7 +22,7 @@ from compiler.resolve.symbols import SymbolTable, chart_name, first_span
 from compiler.resolve.values import ValueTyper, column_type
 from dsl import ast
 
-# Guards that keep exact enumeration small (see compiler.dice): a chart roll this large is a typo.
+# Guards that keep exact enumeration small (see compiler.model.dice): a chart roll this large is a typo.
 _MAX_DICE_COUNT = 10
 _MAX_SIDES = 100
 _MAX_LOWER_OUTCOMES = 10**5

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import assert_never
 
 from compiler import model
-from compiler.calendar import Month
 from compiler.diagnostics import Sink, codes
 from compiler.diagnostics.messages import declared_twice, not_a_value_of, unknown_name
+from compiler.model.calendar import Month
 from compiler.resolve.symbols import SymbolTable, first_span
 from dsl import ast
 

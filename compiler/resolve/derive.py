@@ -7,7 +7,7 @@ from dataclasses import replace
 from compiler import model
 from compiler.diagnostics import Sink, codes
 from compiler.diagnostics.messages import unknown_name
-from compiler.dice import Dice, DiceForm
+from compiler.model.dice import Dice, DiceForm
 from compiler.resolve.symbols import SymbolTable
 from dsl import ast
 

@@ -7,9 +7,9 @@ import dataclasses
 import re
 
 from compiler import model
-from compiler.calendar import Month
 from compiler.diagnostics import Label, Sink, codes
 from compiler.diagnostics.messages import declared_twice, unknown_name
+from compiler.model.calendar import Month
 from compiler.resolve.symbols import SymbolTable, first_span
 from compiler.resolve.values import Bad, ValueTyper, column_type
 from dsl import ast

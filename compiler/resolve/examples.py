@@ -1,5 +1,5 @@
 """Worked examples: bind each example's chart and the columns its `expect` lines name, and type the
-cells they state against those columns. Whether the charts agree is `compiler.examples`'s question.
+cells they state against those columns. Whether the charts agree is `compiler.checks.examples`'s question.
 
 Inputs (`roll`, `key`, `when`, `set`) stay as written: they are read as `chartc lookup` reads its
 options when the example is evaluated, so an example and the command line cannot differ.
@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from compiler import model
-from compiler.chains import chains_in
 from compiler.diagnostics import Sink, codes
 from compiler.diagnostics.messages import declared_twice, unknown_name
+from compiler.engine.chains import chains_in
 from compiler.resolve.symbols import SymbolTable
 from compiler.resolve.values import Bad, ValueTyper
 from dsl import ast

@@ -10,9 +10,9 @@ import keyword
 import sys
 
 from compiler import model
-from compiler.calendar import MAX_CALENDAR_MONTHS, Month, months_between
 from compiler.diagnostics import Label, Sink, codes
 from compiler.diagnostics.messages import declared_twice
+from compiler.model.calendar import MAX_CALENDAR_MONTHS, Month, months_between
 from dsl import ast
 
 

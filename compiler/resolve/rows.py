@@ -8,7 +8,7 @@ import re
 from compiler import model
 from compiler.diagnostics import Sink, codes
 from compiler.diagnostics.messages import not_a_value_of, unknown_name
-from compiler.dice import Dice
+from compiler.model.dice import Dice
 from compiler.resolve.symbols import SymbolTable
 from compiler.resolve.values import Bad, ValueTyper, check_month
 from dsl import ast

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from compiler import model
-from compiler.calendar import Month
+from compiler.model.calendar import Month
 from dsl import ast
 from dsl.shared import Span
 
@@ -91,3 +91,10 @@ class _Declared(Protocol):
 def first_span(declared: Iterable[_Declared], name: str) -> Span | None:
     """Where `name` was first declared among `declared` (keys, columns, DRMs, fields), if it was."""
     return next((x.span for x in declared if x.id == name), None)
+
+
+class Bad:
+    """What a typer returns for a cell it reported as not fitting its type."""
+
+
+BAD = Bad()

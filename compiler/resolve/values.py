@@ -10,18 +10,15 @@ import itertools
 from typing import assert_never
 
 from compiler import model
-from compiler.calendar import Month
 from compiler.diagnostics import Sink, codes
 from compiler.diagnostics.messages import not_a_value_of
+from compiler.model.calendar import Month
+from compiler.resolve.chains import chain_value
+from compiler.resolve.symbols import BAD as BAD
+from compiler.resolve.symbols import Bad as Bad
 from compiler.resolve.symbols import SymbolTable
 from dsl import ast
 
-
-class Bad:
-    """What the typer returns for a cell it reported as not fitting its type."""
-
-
-BAD = Bad()
 _FLAG_WORDS = {"yes": True, "true": True, "no": False, "false": False}
 _SLASHED_SHAPES = {
     model.BuiltinType.PAIR: "`6/3`",
@@ -58,8 +55,6 @@ class ValueTyper:
         if v.kind is ast.ValueKind.NONE:
             return None
         if v.kind is ast.ValueKind.CHAIN:
-            from compiler.resolve.chains import chain_value
-
             return chain_value(self, v, type_, what)
         if isinstance(type_, model.EnumRef):
             return self._as_member(v, type_, what)

@@ -767,7 +767,7 @@ def _odds_column(rule: _OddsRule, attack: int, defense: int | None, shift: int =
     return _odds_read(rule, attack, defense, shift).column
 
 
-# ---- computed values: the arithmetic of formulas (chartc's `compiler.formulas` uses these too) ----
+# ---- computed values: the arithmetic of formulas (chartc's `compiler.engine.formulas` uses these too) ----
 
 
 def _div(a: Fraction | int, b: Fraction | int) -> Fraction:

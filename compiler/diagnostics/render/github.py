@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from compiler.diagnostics.codes import CODES, Severity
 from compiler.diagnostics.core import Diagnostic, count_by_severity
-from compiler.textsafe import printable
+from compiler.diagnostics.textsafe import printable
 
 _GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "notice"}
 _LINE_BREAKS = "\r\n"

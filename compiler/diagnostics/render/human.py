@@ -1,7 +1,7 @@
 """The rustc-style human report: header, location, the source line with a caret, labels, help.
 
 Every piece of text that comes from a chart (messages quote names and labels, file names, source
-lines) goes through `compiler.textsafe.printable`: the report's line breaks are its own, so a
+lines) goes through `compiler.diagnostics.textsafe.printable`: the report's line breaks are its own, so a
 label cannot add a line (`::error file=…::` would be a forged GitHub annotation in the log of
 `--format github`), move the cursor or reorder text.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from compiler.diagnostics.core import Diagnostic
-from compiler.textsafe import printable
+from compiler.diagnostics.textsafe import printable
 from dsl.shared import Span
 
 

@@ -6,7 +6,7 @@ import json
 
 from compiler.diagnostics.codes import CODES
 from compiler.diagnostics.core import Diagnostic, Suppressed, count_by_severity
-from compiler.textsafe import json_text
+from compiler.diagnostics.textsafe import json_text
 
 
 def render_json(diagnostics: list[Diagnostic], suppressed: list[Suppressed] | None = None) -> str:
@@ -34,4 +34,4 @@ def render_json(diagnostics: list[Diagnostic], suppressed: list[Suppressed] | No
         ],
         "summary": summary,
     }
-    return json_text(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"  # see compiler.textsafe
+    return json_text(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"  # see compiler.diagnostics.textsafe

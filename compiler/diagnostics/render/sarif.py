@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 from compiler.diagnostics.codes import REGISTRY, Code, Severity
 from compiler.diagnostics.core import Diagnostic, Suppressed
-from compiler.textsafe import json_text
+from compiler.diagnostics.textsafe import json_text
 from dsl.shared import Span
 
 SarifObject = dict[str, Any]  # a SARIF JSON object
@@ -82,4 +82,4 @@ def render_sarif(diagnostics: list[Diagnostic], suppressed: list[Suppressed] | N
             }
         ],
     }
-    return json_text(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"  # see compiler.textsafe
+    return json_text(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"  # see compiler.diagnostics.textsafe

@@ -1,0 +1,223 @@
+"""Produce the outputs of a compilation in memory and validate them; `compiler.build.writer` puts them on disk.
+
+`render_game` and `render_outputs` are pure (model in, `{relative path: text}` out, for one game or
+all; a game's `aid.order` comes with the model, read and checked once by project loading);
+`render_pdfs` turns the HTML player aids into PDFs with WeasyPrint (`build --pdf`). `in_processes`
+is the one way chartc spreads work over worker processes (`--jobs`): the PDFs here, whole games
+in `compiler.build.games`. Nothing here touches the output folder.
+
+The JSON schema is the contract of every JSON file chartc writes, but validating against it is
+not on the build's path (it cost about half of a large build): `validate_outputs` checks every
+generated JSON in the tests (the corpus, the fuzzed and the differential games) and in CI
+(`scripts/validate_outputs.py generated`), where a change to the emitter is caught.
+
+PDFs are optional outputs: they are written, checked and cleaned up only when asked for, so a
+build without `--pdf` neither deletes a PDF left by an earlier `--pdf` build nor calls it an orphan.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from functools import cache
+from typing import Any, TypeVar
+
+from compiler import model
+from compiler.emit.html.aid import emit_game_html
+from compiler.emit.json import emit_game_json
+from compiler.emit.python.module import emit_game_python
+
+GAME_SCHEMA = "chartc-game.schema.json"
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+PDF_SOURCE_DATE_EPOCH = "0"
+"""The date stamped into fonts embedded in a PDF: 1970-01-01, so PDFs do not depend on the clock."""
+
+
+class OutputError(Exception):
+    """An output failed validation, or could not be rendered (`--pdf` without WeasyPrint)."""
+
+
+@cache
+def load_schema(name: str) -> dict[str, Any]:
+    """A JSON Schema shipped with chartc (the files of `schemas/`)."""
+    from importlib.resources import files
+
+    schema: dict[str, Any] = json.loads(files("compiler").joinpath("schemas", name).read_text(encoding="utf-8"))
+    return schema
+
+
+def validate_json(text: str, schema_name: str = GAME_SCHEMA) -> None:
+    """Validate a JSON text against one of our schemas (2020-12).
+
+    Raises:
+        OutputError: with the first failing path and message.
+    """
+    import jsonschema
+
+    schema = load_schema(schema_name)
+    validator = jsonschema.Draft202012Validator(schema)
+    from jsonschema.exceptions import best_match
+
+    e = best_match(validator.iter_errors(json.loads(text)))
+    if e is not None:
+        where = "/".join(str(p) for p in e.absolute_path) or "(root)"
+        raise OutputError(f"generated JSON does not match {schema_name} at {where}: {e.message}")
+
+
+def validate_outputs(outputs: Mapping[str, str | bytes]) -> None:
+    """Validate every JSON file among `outputs` (relative path -> content) against its schema.
+
+    Raises:
+        OutputError: naming the file, the first failing path and the message.
+    """
+    for rel, content in sorted(outputs.items()):
+        if rel.endswith(".json"):
+            text = content.decode("utf-8") if isinstance(content, bytes) else content
+            try:
+                validate_json(text)
+            except OutputError as exc:
+                raise OutputError(f"{rel}: {exc}") from exc
+
+
+def render_outputs(
+    project: model.Project, paper: str = "a4", large_print: bool = False, landscape: bool = False
+) -> dict[str, str]:
+    """Every generated file for the project's games, keyed by POSIX path relative to the output
+    folder: `<game>/<game>.json`, `<game>/<game>.py`, `<game>/<game>.html` (the player aid for
+    `paper`, in large print and on landscape pages when asked). (The JSON is checked against its
+    schema by `validate_outputs`, in the tests and CI.)
+    """
+    outputs: dict[str, str] = {}
+    for game_id in sorted(project.games):
+        outputs.update(render_game(project.games[game_id], paper, large_print, landscape))
+    return dict(sorted(outputs.items()))
+
+
+def render_game(
+    game: model.Game, paper: str = "a4", large_print: bool = False, landscape: bool = False
+) -> dict[str, str]:
+    """The generated files of one game (see `render_outputs`)."""
+    return {
+        f"{game.id}/{game.id}.html": emit_game_html(game, paper, large_print, game.aid_order, landscape),
+        f"{game.id}/{game.id}.json": emit_game_json(game),
+        f"{game.id}/{game.id}.py": emit_game_python(game),
+    }
+
+
+def html_to_pdf(html: str) -> bytes:
+    """One HTML player aid as PDF bytes, through WeasyPrint (the `pdf` extra); see `layout_pdf`."""
+    return layout_pdf(html)[1]
+
+
+def layout_pdf(html: str) -> tuple[Any, bytes]:
+    """One HTML player aid laid out and written as PDF by WeasyPrint (the `pdf` extra): the laid
+    out `weasyprint.Document` (its page boxes, for the print tests) and the PDF bytes `build --pdf`
+    writes.
+
+    WeasyPrint writes no creation or modification date unless the HTML asks for one, and the fonts
+    it embeds are stamped with `SOURCE_DATE_EPOCH` (see `_fixed_clock`), so the same HTML gives the
+    same bytes on every run with the same WeasyPrint, Pango and fonts.
+
+    Raises:
+        OutputError: WeasyPrint is not installed.
+    """
+    weasyprint = _weasyprint()
+    import logging
+
+    # WeasyPrint logs every CSS property it ignores (e.g. flex gaps it lays out differently); the
+    # aid is tested in both engines, so these are not actionable for a chartc user.
+    logging.getLogger("weasyprint").setLevel(logging.ERROR)
+    with _fixed_clock():
+        document = weasyprint.HTML(string=html).render(pdf_tags=True)
+        pdf: bytes = document.write_pdf(pdf_tags=True)
+    return document, pdf
+
+
+@contextmanager
+def _fixed_clock() -> Iterator[None]:
+    """Set `SOURCE_DATE_EPOCH` while rendering, unless the caller already chose one.
+
+    Without HarfBuzz's subsetter (`libharfbuzz-subset0`), WeasyPrint subsets fonts with fontTools,
+    which stamps each embedded font's `head.modified` with the current time unless this variable
+    is set (https://reproducible-builds.org/specs/source-date-epoch/).
+    """
+    chosen = os.environ.get("SOURCE_DATE_EPOCH")
+    if chosen is None:
+        os.environ["SOURCE_DATE_EPOCH"] = PDF_SOURCE_DATE_EPOCH
+    try:
+        yield
+    finally:
+        if chosen is None:
+            os.environ.pop("SOURCE_DATE_EPOCH", None)
+
+
+def require_weasyprint() -> None:
+    """Import WeasyPrint now (before worker processes are forked, which then inherit it).
+
+    Raises:
+        OutputError: WeasyPrint is not installed.
+    """
+    _weasyprint()
+
+
+def _weasyprint() -> Any:
+    """The `weasyprint` module.
+
+    Raises:
+        OutputError: WeasyPrint is not installed.
+    """
+    try:
+        import weasyprint
+    except ImportError as exc:
+        raise OutputError("`--pdf` needs WeasyPrint: pip install -e '.[pdf]'") from exc
+    return weasyprint
+
+
+def default_jobs(games: int) -> int:
+    """How many processes work on `games` games by default: one per CPU this process may use,
+    never more than the games."""
+    return max(1, min(games, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
+
+
+def can_fork() -> bool:
+    """Whether this system starts worker processes by forking (they inherit every import)."""
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def in_processes(work: Callable[[_T], _R], items: Sequence[_T], jobs: int) -> Iterator[_R]:
+    """`work` of each item, in the items' order, computed in `jobs` processes forked from this one
+    (so after its imports) when `jobs` is above 1 and the system can fork, else here one by one.
+    A worker's exception is raised here, and the remaining work is abandoned.
+
+    `work` must be a module-level function; the items and results travel between the processes
+    pickled, one at a time, so a long run of items is never held all at once.
+    """
+    if jobs <= 1 or len(items) <= 1 or not can_fork():
+        yield from map(work, items)
+        return
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(min(jobs, len(items))) as pool:
+        yield from pool.imap(work, items, chunksize=1)
+
+
+def render_pdfs(outputs: Mapping[str, str], jobs: int | None = None) -> dict[str, bytes]:
+    """A PDF beside every HTML player aid in `outputs` (`<game>/<game>.pdf`).
+
+    With more than one aid and `jobs` above 1 (None: `default_jobs`), the aids are rendered in that many
+    processes forked after WeasyPrint is imported (`in_processes`); each PDF's bytes do not depend
+    on the process that rendered it.
+
+    Raises:
+        OutputError: WeasyPrint is not installed.
+    """
+    aids = sorted((rel, text) for rel, text in outputs.items() if rel.endswith(".html"))
+    jobs = default_jobs(len(aids)) if jobs is None else max(1, min(jobs, len(aids)))
+    _weasyprint()  # imported once here: a missing WeasyPrint is reported before any process starts
+    pdfs = in_processes(html_to_pdf, [text for _, text in aids], jobs)
+    return {rel[: -len(".html")] + ".pdf": pdf for (rel, _), pdf in zip(aids, pdfs, strict=True)}

@@ -1,0 +1,191 @@
+"""HTML player-aid emitter: one self-contained page per game (Jinja2, autoescape on).
+
+Pure: model in, text out. Charts come in play order (see `play_order`), grouped under headings;
+each chart is a `<section>` kept whole on a printed page, with its chart ID badge, rule cite, DRM
+box beside the table, footnotes, a legend for the symbols it uses and the chance of each row on
+the natural roll. The template reads typed views (`compiler.emit.html.aid_view`). All chart text goes
+through Jinja2's autoescape; nothing is marked safe except the SVG bars built from numbers and CSS
+strings escaped by `css_string`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from markupsafe import Markup
+
+from compiler import model
+from compiler.emit.html.aid_view import LANDSCAPE, PORTRAIT, GroupView, Layout, SheetCell, chart_view, pair_charts
+from compiler.emit.html.interactive import live_chart, live_data
+from compiler.emit.templating import environment
+from dsl.aid_order import OrderEntry
+
+PAPER_SIZES = {"a4": "A4", "letter": "letter"}
+
+
+@dataclass(frozen=True)
+class AidGroup:
+    """Charts printed together under one heading (`None`: no heading)."""
+
+    heading: str | None
+    charts: tuple[model.Chart, ...]
+
+
+def rule_key(rule: str | None) -> tuple[float, ...]:
+    """Sort key for a rule cite by its first section number: `7.1.10` after `7.1.7`, `10.5` after
+    `7.4.2`; a chart with no number sorts last."""
+    match = re.search(r"\d+(?:\.\d+)*", rule or "")
+    if match is None:
+        return (float("inf"),)
+    return tuple(float(part) for part in match.group(0).split("."))
+
+
+def _grouped(pairs: list[tuple[str | None, model.Chart]]) -> list[AidGroup]:
+    """Consecutive charts under the same heading as one group, in order."""
+    groups: list[tuple[str | None, list[model.Chart]]] = []
+    for heading, chart in pairs:
+        if groups and groups[-1][0] == heading:
+            groups[-1][1].append(chart)
+        else:
+            groups.append((heading, [chart]))
+    return [AidGroup(heading, tuple(charts)) for heading, charts in groups]
+
+
+def _default_groups(charts: Sequence[model.Chart]) -> list[AidGroup]:
+    """Charts by rule section number (stable: source order breaks ties), grouped by the number's
+    first part (`Rules 7`)."""
+    pairs: list[tuple[str | None, model.Chart]] = []
+    for chart in sorted(charts, key=lambda c: rule_key(c.rule)):
+        key = rule_key(chart.rule)[0]
+        pairs.append((f"Rules {int(key)}" if key != float("inf") else "Other charts", chart))
+    return _grouped(pairs)
+
+
+def play_order(game: model.Game, order: Sequence[OrderEntry] | None = None) -> list[AidGroup]:
+    """The charts of `game` in the order the player aid prints them (in time linear in the
+    number of charts and lines).
+
+    Without an order file the charts follow their rule section numbers, grouped by the first part
+    of the number. An order file (`aid.order` in the game folder) sets the sequence of play: one
+    chart address per line, `== Heading` starts a group, `#` starts a comment. Charts it does not
+    list follow in rule order, so a newly added chart is never left out of the aid.
+
+    `order` holds the lines project loading kept after checking the file (C416 reports a line that
+    names no chart or a chart already listed, and a build with that error writes nothing); such a
+    line is skipped here too, so the aid never depends on a second validator.
+    """
+    if order is None:
+        return _default_groups(game.charts)
+    groups: list[tuple[str | None, list[model.Chart]]] = []
+    listed: set[int] = set()
+    for entry in order:
+        if entry.address is None:
+            groups.append((entry.heading or None, []))
+            continue
+        chart = game.chart(entry.address)
+        if chart is None or id(chart) in listed:
+            continue
+        listed.add(id(chart))
+        if not groups:
+            groups.append((None, []))
+        groups[-1][1].append(chart)
+    rest = [c for c in game.charts if id(c) not in listed]
+    return [AidGroup(heading, tuple(charts)) for heading, charts in groups if charts] + _default_groups(rest)
+
+
+def emit_game_html(
+    game: model.Game,
+    paper: str = "a4",
+    large_print: bool = False,
+    order: Sequence[OrderEntry] | None = None,
+    landscape: bool = False,
+) -> str:
+    """The game's printable player aid as an HTML document.
+
+    Args:
+        game: the resolved game.
+        paper: `a4` or `letter`, the `@page` size the aid is laid out for.
+        large_print: 12 pt table cells and 10 pt notes instead of 9 pt and 7.5 pt.
+        order: the game's checked `aid.order` lines, if it has the file (see `play_order`).
+        landscape: pages on their side: three narrow charts side by side (two in large print), and
+            wide tables whole where they fit across.
+    """
+    sheet = LANDSCAPE if landscape else PORTRAIT
+    groups = []
+    for g in play_order(game, order):
+        views = tuple(chart_view(game, c, sheet) for c in g.charts if c.kind is not model.ChartKind.EXTERNAL)
+        if views:
+            groups.append(GroupView(g.heading, views, pair_charts(views, sheet, large_print)))
+    sheet_rows = _across_groups(groups, large_print) if landscape else ()
+    return (
+        environment()
+        .get_template("player_aid.html.j2")
+        .render(
+            game=game,
+            groups=groups,
+            has_crt=any(v.layout is Layout.CRT for g in groups for v in g.charts),
+            chart_count=len(game.charts),
+            page_size=PAPER_SIZES[paper] + (" landscape" if landscape else ""),
+            screen_width=round(sheet.width_mm + 12),
+            sheet_rows=sheet_rows,
+            contents=contents_columns(groups, 4 if landscape else 3),
+            large_print=large_print,
+            live_json=Markup(live_data(game)) if any(live_chart(c) for c in game.charts) else "",
+            css_title=css_string(game.title),
+        )
+    )
+
+
+_CONTENTS_CHARS_PER_LINE = 34  # characters of a 7.5 pt contents line in a column, before its page number
+
+
+def contents_columns(groups: Sequence[GroupView], count: int) -> tuple[tuple[GroupView, ...], ...]:
+    """The contents list's groups in `count` columns, in order, each group whole, the tallest
+    column as short as it can be (estimated in lines from the length of each entry).
+
+    The columns are chartc's, not CSS `columns`: WeasyPrint balances a multi-column list by laying
+    it out again and again, which cost about half of its time on the IA2 aid (issue 16)."""
+
+    def lines(text: str) -> int:
+        return 1 + len(text) // _CONTENTS_CHARS_PER_LINE
+
+    heights = [
+        (lines(g.heading) if g.heading else 0)
+        + sum(lines(f"[{v.chart.chart_id}] {v.chart.title}" if v.chart.chart_id else v.chart.title) for v in g.charts)
+        for g in groups
+    ]
+    count = max(1, min(count, len(groups)))
+    # best[k][i]: the least tallest column holding groups[:i] in k columns, and where its last column starts
+    inf = float("inf")
+    best = [[(inf, 0)] * (len(groups) + 1) for _ in range(count + 1)]
+    best[0][0] = (0, 0)
+    for k in range(1, count + 1):
+        for i in range(k, len(groups) + 1):
+            best[k][i] = min(
+                ((max(best[k - 1][j][0], sum(heights[j:i])), j) for j in range(k - 1, i)), key=lambda t: t[0]
+            )
+    columns: list[tuple[GroupView, ...]] = []
+    end = len(groups)
+    for k in range(count, 0, -1):
+        start = best[k][end][1]
+        columns.insert(0, tuple(groups[start:end]))
+        end = start
+    return tuple(columns)
+
+
+def _across_groups(groups: Sequence[GroupView], large_print: bool) -> tuple[tuple[SheetCell, ...], ...]:
+    """The charts of every group as rows of a landscape page (`pair_charts` over the whole aid),
+    each chart that opens a group with the group's heading."""
+    heading = {id(g.charts[0]): g.heading for g in groups}
+    views = tuple(v for g in groups for v in g.charts)
+    return tuple(
+        tuple(SheetCell(heading.get(id(v)), v) for v in row) for row in pair_charts(views, LANDSCAPE, large_print)
+    )
+
+
+def css_string(text: str) -> str:
+    """A CSS string literal for `text` with every non-alphanumeric character escaped, so nothing
+    in it can end the string, the rule or the `<style>` element."""
+    return '"' + "".join(ch if ch.isascii() and ch.isalnum() else f"\\{ord(ch):06x}" for ch in text) + '"'

@@ -1,0 +1,70 @@
+"""Compute a formula as a player does: `chartc compute GAME/FORMULA --set NAME=VALUE --when FLAG`.
+
+Its inputs are read as `--set`/`--when` are for a chart, against the context variables the formula
+reads (a name it does not read is refused, never ignored); the value is `compiler.engine.formulas`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from compiler import model
+from compiler.diagnostics.suggest import did_you_mean
+from compiler.engine.context import ContextValue, put_once, read_value
+from compiler.engine.formulas import FormulaProblem, evaluate, expr_text, inputs
+from compiler.engine.problems import LookupProblem, LookupUsage
+
+
+@dataclass(frozen=True)
+class ComputeResult:
+    """A formula's value, the context it was computed in and the formula as written."""
+
+    formula: model.Formula
+    context: Mapping[str, ContextValue]
+    value: int
+    text: str
+
+
+def compute(game: model.Game, formula: model.Formula, when: tuple[str, ...], sets: tuple[str, ...]) -> ComputeResult:
+    """The formula's value for the flags `when` (each true; every other flag false) and the
+    `NAME=VALUE` pairs `sets`.
+
+    Raises:
+        LookupUsage: a name the formula does not read, a value of the wrong type, a name given twice.
+        LookupProblem: an int input left out, or a value the formula has none for.
+    """
+    reads = inputs(game, formula)
+    context: dict[str, ContextValue] = {}
+    for name in when:
+        var = _input(game, formula, reads, name.strip(), "--when")
+        if var.type is not model.ContextType.FLAG:
+            raise LookupUsage(f"`{var.id}` is not a flag ({var.label}): give it a value, --set {var.id}=VALUE")
+        put_once(context, var.id, True)
+    for pair in sets:
+        name, sep, text = pair.partition("=")
+        if not sep or not name.strip():
+            raise LookupUsage(f"--set `{pair}`: write NAME=VALUE, e.g. --set production=10")
+        var = _input(game, formula, reads, name.strip(), "--set")
+        put_once(context, var.id, read_value(game, var, text.strip()))
+    missing = [v for v in reads if v not in context and game.context[v].type is model.ContextType.INT]
+    if missing:
+        raise LookupUsage(f"formula `{formula.id}` needs " + ", ".join(f"--set {v}=N" for v in missing))
+    try:
+        value = evaluate(game, formula, context)
+    except FormulaProblem as exc:
+        raise LookupProblem(str(exc)) from exc
+    return ComputeResult(formula, context, value, expr_text(formula.expr))
+
+
+def _input(
+    game: model.Game, formula: model.Formula, reads: tuple[str, ...], name: str, option: str
+) -> model.ContextVar:
+    if name not in reads:
+        hint = did_you_mean(name, reads) or ""
+        raise LookupUsage(
+            f"formula `{formula.id}` does not read `{name}` ({option}); it reads "
+            + (", ".join(reads) or "no context variable")
+            + (f"; {hint}" if hint.startswith("did you mean") else "")
+        )
+    return game.context[name]

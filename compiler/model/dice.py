@@ -1,0 +1,215 @@
+"""Exact outcome models for every dice form of the chart language.
+
+A single chart roll has at most a few hundred outcomes, so exact enumeration with
+`fractions.Fraction` is fast and obviously right (see the README for the measured comparison).
+Each form also knows how the rulebook prints its faces: a d10's `0` is read as 10 and a
+percentile `00` as 100.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+from fractions import Fraction
+from functools import cached_property
+from typing import assert_never
+
+from dsl.lazy_dataclass import dataclass
+
+
+class DiceForm(enum.StrEnum):
+    """How the dice are read (see `Dice`)."""
+
+    SUM = "sum"
+    D66 = "d66"
+    PERCENTILE = "percentile"
+    LOWER = "lower"
+    MINUS = "minus"
+    HIGHER = "higher"
+    HIGHEST = "highest"
+    LOWEST = "lowest"
+    VERSUS = "versus"
+
+
+@dataclass(frozen=True)
+class Dice:
+    """A roll as the rules describe it.
+
+    Forms:
+        sum: `NdS`, the total of N S-sided dice (1d6, 2d6, 1d10 with 0 read as 10, 1d20).
+        d66: two d6 read as tens and ones, 11..66 (36 outcomes, not 56).
+        percentile: two d10 read as tens and ones, `00` read as 100; outcomes 1..100.
+        lower: the lower of N S-sided dice (Stuka Leader evasion: lower of 2d10).
+        minus: `NdS minus K min F` — the total less K, never below F (IA2 7.1.5 flak: 1d6-3, min 0).
+        higher: the higher of N S-sided dice (`higher of 2d10`).
+        highest: the total of the `keep` highest of N S-sided dice (`highest 3 of 4d6`, i.e. drop the
+            lowest).
+        lowest: the total of the `keep` lowest of N S-sided dice (`lowest 2 of 3d6`).
+        versus: opposed dice read by their difference, `NdS versus MdT` = first total less the second
+            (IA2 7.2.2.7: each side rolls 1d6; 1d6 versus 1d6 gives -5..+5).
+
+    `zero` is how a d10's `0` face reads: 10 (the default, the 1..10 die) or 0 (a 0..9 die, chart
+    statement `zero reads 0`). Percentile rolls keep their own `00` = 100 reading.
+    """
+
+    form: DiceForm
+    count: int = 1
+    sides: int = 6
+    subtract: int = 0
+    floor: int = 0
+    keep: int = 0
+    versus_count: int = 0
+    versus_sides: int = 0
+    zero: int = 10
+
+    def __post_init__(self) -> None:
+        # callers (tests, scripts) may still name the form by its word
+        object.__setattr__(self, "form", DiceForm(self.form))
+
+    @property
+    def text(self) -> str:
+        """The dice as the player aid and messages print them (`2d6`, `lower of 2d10`,
+        `4d6, keep the highest 3`, `1d10 (0 reads as 0)`, ...)."""
+        return f"{self._form_text} ({self.zero_text})" if self.zero_text else self._form_text
+
+    @property
+    def _form_text(self) -> str:
+        match self.form:
+            case DiceForm.D66:
+                return "d66"
+            case DiceForm.PERCENTILE:
+                return "percentile (2d10, 00 = 100)"
+            case DiceForm.LOWER:
+                return f"lower of {self.count}d{self.sides}"
+            case DiceForm.MINUS:
+                return f"{self.count}d{self.sides} minus {self.subtract}, minimum {self.floor}"
+            case DiceForm.HIGHER:
+                return f"higher of {self.count}d{self.sides}"
+            case DiceForm.HIGHEST:
+                return f"{self.count}d{self.sides}, keep the highest {self.keep}"
+            case DiceForm.LOWEST:
+                return f"{self.count}d{self.sides}, keep the lowest {self.keep}"
+            case DiceForm.VERSUS:
+                return f"{self.count}d{self.sides} versus {self.versus_count}d{self.versus_sides}, the difference"
+            case DiceForm.SUM:
+                return f"{self.count}d{self.sides}"
+            case _:
+                assert_never(self.form)
+
+    @property
+    def zero_text(self) -> str | None:
+        """How the player aid states a d10 read 0..9 (`0 reads as 0`); None for every other die."""
+        return "0 reads as 0" if self.zero == 0 and self.has_d10_face else None
+
+    @property
+    def has_d10_face(self) -> bool:
+        """True when the dice include a d10 read face by face (not a percentile pair)."""
+        return self.form is not DiceForm.PERCENTILE and 10 in (self.sides, self.versus_sides)
+
+    @cached_property
+    def outcomes(self) -> dict[int, Fraction]:
+        """Each natural result (as the chart reads it: a d10's 0 is 10, a percentile 00 is 100) with
+        its exact probability, ascending by result; zero-probability results are absent and the
+        probabilities sum to 1."""
+        counts = self._counts()
+        total = sum(counts.values())
+        return {r: Fraction(counts[r], total) for r in sorted(counts)}
+
+    def _counts(self) -> dict[int, int]:
+        """How many ways each natural result can be rolled."""
+        counts: dict[int, int] = {}
+        match self.form:
+            case DiceForm.D66:
+                for tens, ones in itertools.product(range(1, 7), repeat=2):
+                    counts[tens * 10 + ones] = counts.get(tens * 10 + ones, 0) + 1
+            case DiceForm.PERCENTILE:
+                for tens, ones in itertools.product(range(10), repeat=2):
+                    result = tens * 10 + ones or 100
+                    counts[result] = counts.get(result, 0) + 1
+            case DiceForm.LOWER | DiceForm.HIGHER | DiceForm.HIGHEST | DiceForm.LOWEST:
+                for combo in itertools.product(self._faces(self.sides), repeat=self.count):
+                    result = self._kept(combo)
+                    counts[result] = counts.get(result, 0) + 1
+            case DiceForm.MINUS:
+                for total, n in _sum_counts(self.count, self._faces(self.sides)).items():
+                    result = max(self.floor, total - self.subtract)
+                    counts[result] = counts.get(result, 0) + n
+            case DiceForm.VERSUS:
+                theirs = _sum_counts(self.versus_count, self._faces(self.versus_sides))
+                for ours, n in _sum_counts(self.count, self._faces(self.sides)).items():
+                    for other, m in theirs.items():
+                        counts[ours - other] = counts.get(ours - other, 0) + n * m
+            case DiceForm.SUM:
+                counts = _sum_counts(self.count, self._faces(self.sides))
+            case _:
+                assert_never(self.form)
+        return counts
+
+    def _faces(self, sides: int) -> range:
+        """The values one die shows: 1..S, or 0..9 for a d10 whose 0 reads as 0."""
+        return range(0, 10) if sides == 10 and self.zero == 0 else range(1, sides + 1)
+
+    def _kept(self, combo: tuple[int, ...]) -> int:
+        """The result of one throw of a lower/higher/keep form: the dice it keeps, summed."""
+        ordered = sorted(combo)
+        match self.form:
+            case DiceForm.LOWER:
+                return ordered[0]
+            case DiceForm.HIGHER:
+                return ordered[-1]
+            case DiceForm.HIGHEST:
+                return sum(ordered[len(ordered) - self.keep :])
+            case DiceForm.LOWEST:
+                return sum(ordered[: self.keep])
+            case _:  # pragma: no cover - only the forms above keep dice
+                raise ValueError(f"{self.form} keeps no dice")
+
+    @property
+    def min(self) -> int:
+        """The lowest natural result (1 for 1d10 and percentile, 11 for d66, the floor for `minus`)."""
+        return next(iter(self.outcomes))
+
+    @property
+    def max(self) -> int:
+        """The highest natural result (10 for 1d10, 100 for percentile, 66 for d66)."""
+        return next(reversed(self.outcomes))
+
+    def read_number(self, printed: str) -> int | None:
+        """Read a number as the chart prints it, or None if it cannot be read for these dice.
+
+        `0` on a d10 (and `9-0`) means 10, or 0 under `zero reads 0`; `00` on a percentile roll means
+        100; `01` means 1. A leading minus (`-3`) is a modified roll below zero, read as printed.
+        """
+        if printed.startswith("-") and printed[1:].isdigit() and not printed[1:].startswith("0"):
+            return int(printed)
+        if not printed.isdigit():
+            return None
+        value = int(printed)
+        if self.sides == 10 and printed == "0" and self.zero == 0:
+            return 0
+        if self.sides == 10 and printed == "0" and self._reads_one_d10_face:
+            return 10  # a d10's 0 face (1d10, lower/higher of Nd10)
+        if self.form is DiceForm.PERCENTILE and printed == "00":
+            return 100
+        if len(printed) > 1 and printed.startswith("0") and self.form is not DiceForm.PERCENTILE:
+            return None
+        return value
+
+    @property
+    def _reads_one_d10_face(self) -> bool:
+        """True when a result is one d10's face, so a printed `0` can only be that die's 0."""
+        return self.form in (DiceForm.LOWER, DiceForm.HIGHER) or (
+            self.form is DiceForm.SUM and self.count == 1
+        )
+
+
+def _sum_counts(count: int, faces: range) -> dict[int, int]:
+    """Number of ways to roll each total with `count` dice showing `faces` (convolution)."""
+    ways = {0: 1}
+    for _ in range(count):
+        nxt: dict[int, int] = {}
+        for total, n in ways.items():
+            for face in faces:
+                nxt[total + face] = nxt.get(total + face, 0) + n
+        ways = nxt
+    return ways

@@ -1,0 +1,290 @@
+"""Compare two chart trees chart by chart, row by row, cell by cell, in the field's words.
+
+Rows are matched by identity (their keys and range), not by position, so reordered rows are no
+change. A row whose range moved (`3-6` -> `3+`) or whose keys were renamed, with the same values,
+is one change, not a removal and an addition.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import assert_never
+
+from compiler import model
+from compiler.diagnostics.textsafe import json_text, printable
+from compiler.emit.templating import environment
+from compiler.model.text import keys_phrase, value_text
+
+
+class ChangeKind(StrEnum):
+    """What changed; the value is the word `diff` prints and writes in its JSON."""
+
+    GAME_ADDED = "game added"
+    GAME_REMOVED = "game removed"
+    CHART_ADDED = "chart added"
+    CHART_REMOVED = "chart removed"
+    TITLE = "title"
+    PARTIAL = "partial"
+    DRM = "drm"
+    ROW_ADDED = "row added"
+    ROW_REMOVED = "row removed"
+    RANGE = "range"
+    KEYS = "keys"
+    CELL = "cell"
+
+
+@dataclass(frozen=True)
+class Change:
+    """One difference, located by game, chart and `where` (row, column or DRM), with the old and
+    new text and the errata cited."""
+
+    game: str
+    chart: str
+    kind: ChangeKind
+    where: str
+    old: str | None
+    new: str | None
+    cite: str | None
+
+    def text(self) -> str:
+        """`R4, interceptor Piston-engined, roll 3-6: Result Combat → Evade`."""
+        head = ", ".join(x for x in (self.chart, self.where) if x)
+        return f"{head}: {self.body()}"
+
+    def body(self) -> str:
+        """What changed: `row added: Result Evade`, or `3-6 → 3+` (the errata sheet prints it too)."""
+        match self.kind:
+            case ChangeKind.GAME_ADDED | ChangeKind.CHART_ADDED | ChangeKind.ROW_ADDED:
+                return f"{self.kind}: {self.new}" if self.new else str(self.kind)
+            case ChangeKind.GAME_REMOVED | ChangeKind.CHART_REMOVED | ChangeKind.ROW_REMOVED:
+                return f"{self.kind}: {self.old}" if self.old else str(self.kind)
+            case (
+                ChangeKind.TITLE
+                | ChangeKind.PARTIAL
+                | ChangeKind.DRM
+                | ChangeKind.RANGE
+                | ChangeKind.KEYS
+                | ChangeKind.CELL
+            ):
+                return f"{self.old or '–'} \u2192 {self.new or '–'}"
+            case _:
+                assert_never(self.kind)
+
+    def as_json(self) -> dict[str, str | None]:
+        """The change as a JSON object (`chartc diff --format json`)."""
+        return {
+            "game": self.game,
+            "chart": self.chart,
+            "kind": str(self.kind),
+            "where": self.where,
+            "old": self.old,
+            "new": self.new,
+            "cite": self.cite,
+            "text": self.text(),
+        }
+
+
+def diff_projects(old: model.Project, new: model.Project) -> list[Change]:
+    """Every change from `old` to `new`, games and charts in sorted order, rows in `new` order."""
+    changes: list[Change] = []
+    for game_id in sorted(set(old.games) | set(new.games)):
+        a, b = old.games.get(game_id), new.games.get(game_id)
+        if a is None or b is None:
+            kind = ChangeKind.GAME_ADDED if a is None else ChangeKind.GAME_REMOVED
+            title = (b or a).title  # type: ignore[union-attr]
+            changes.append(
+                Change(game_id, "", kind, "", title if a is not None else None, title if b is not None else None, None)
+            )
+            continue
+        changes.extend(_diff_game(a, b))
+    return changes
+
+
+def _diff_game(a: model.Game, b: model.Game) -> list[Change]:
+    out: list[Change] = []
+    old_charts = {c.address: c for c in a.charts}
+    new_charts = {c.address: c for c in b.charts}
+    for address in sorted(set(old_charts) | set(new_charts), key=str.casefold):
+        oc, nc = old_charts.get(address), new_charts.get(address)
+        if oc is None:
+            out.append(Change(b.id, address, ChangeKind.CHART_ADDED, "", None, nc.title, _cite(b, nc.errata_ids)))  # type: ignore[union-attr]
+        elif nc is None:
+            out.append(Change(a.id, address, ChangeKind.CHART_REMOVED, "", oc.title, None, None))
+        else:
+            out.extend(_diff_chart(a, b, oc, nc))
+    return out
+
+
+def _cite(game: model.Game, errata_ids: tuple[str, ...]) -> str | None:
+    cites = []
+    for errata_id in errata_ids:
+        doc = next((e for e in game.errata if e.id == errata_id), None)
+        if doc is not None:
+            cites.append(doc.title + (f" ({doc.source})" if doc.source else ""))
+    return "; ".join(cites) or None
+
+
+def _key_text(chart: model.Chart, keys: tuple[model.KeyMatch, ...]) -> str:
+    return keys_phrase(chart.keys, keys)
+
+
+def _where(chart: model.Chart, row: model.Row) -> str:
+    parts = [_key_text(chart, row.keys)]
+    if row.range is not None:
+        noun = "value" if chart.kind is model.ChartKind.VALUE else "roll"
+        parts.append(f"{noun} {row.range.printed}")
+    return ", ".join(p for p in parts if p)
+
+
+RowIdentity = tuple[tuple[object, ...], tuple[int | None, int | None] | None]
+
+
+def _identity(row: model.Row) -> RowIdentity:
+    keys = tuple((k.first, k.last) if isinstance(k, model.MonthSpan) else k for k in row.keys)
+    rng = (row.range.low, row.range.high) if row.range is not None else None
+    return keys, rng
+
+
+def _row_text(game: model.Game, chart: model.Chart, row: model.Row) -> str:
+    return "; ".join(f"{c.label} {value_text(game, c, v)}" for c, v in zip(chart.columns, row.values, strict=False))
+
+
+def _diff_chart(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -> list[Change]:
+    address = nc.address
+    out: list[Change] = []
+    cite_chart = _cite(b, nc.errata_ids)
+    if oc.title != nc.title:
+        out.append(Change(b.id, address, ChangeKind.TITLE, "title", oc.title, nc.title, cite_chart))
+    if oc.partial != nc.partial:
+        out.append(
+            Change(
+                b.id,
+                address,
+                ChangeKind.PARTIAL,
+                "completeness",
+                oc.partial or "complete",
+                nc.partial or "complete",
+                cite_chart,
+            )
+        )
+    old_drms = {d.id: d for d in oc.drms}
+    for d in nc.drms:
+        before = old_drms.pop(d.id, None)
+        if before is None or before.value != d.value:
+            out.append(
+                Change(
+                    b.id,
+                    address,
+                    ChangeKind.DRM,
+                    f"DRM {d.label}",
+                    f"{before.value:+d}" if before else None,
+                    f"{d.value:+d}",
+                    cite_chart,
+                )
+            )
+    for d in old_drms.values():
+        out.append(Change(b.id, address, ChangeKind.DRM, f"DRM {d.label}", f"{d.value:+d}", None, cite_chart))
+    out.extend(_diff_rows(a, b, oc, nc))
+    return out
+
+
+def _diff_rows(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -> list[Change]:
+    address = nc.address
+    old_by_id: dict[RowIdentity, list[model.Row]] = {}
+    for r in oc.rows:
+        old_by_id.setdefault(_identity(r), []).append(r)
+    matched: list[tuple[model.Row, model.Row]] = []
+    unmatched_new: list[model.Row] = []
+    for r in nc.rows:
+        bucket = old_by_id.get(_identity(r))
+        if bucket:
+            matched.append((bucket.pop(0), r))
+        else:
+            unmatched_new.append(r)
+    unmatched_old = [r for rows in old_by_id.values() for r in rows]
+    out: list[Change] = []
+    for before, after in matched:
+        for col, old_v, new_v in zip(nc.columns, before.values, after.values, strict=False):
+            if old_v != new_v:
+                out.append(
+                    Change(
+                        b.id,
+                        address,
+                        ChangeKind.CELL,
+                        f"{_where(nc, after)}: {col.label}",
+                        value_text(a, col, old_v),
+                        value_text(b, col, new_v),
+                        _cite(b, after.errata),
+                    )
+                )
+    # a row whose range moved or whose keys were renamed, with the same values, is one change
+    for after in list(unmatched_new):
+        same_values = [r for r in unmatched_old if r.values == after.values]
+        moved = next((r for r in same_values if r.keys == after.keys), None)
+        renamed = next((r for r in same_values if _identity(r)[1] == _identity(after)[1]), None)
+        if moved is not None and moved.range is not None and after.range is not None:
+            out.append(
+                Change(
+                    b.id,
+                    address,
+                    ChangeKind.RANGE,
+                    _where(nc, moved),
+                    moved.range.printed,
+                    after.range.printed,
+                    _cite(b, after.errata),
+                )
+            )
+        elif renamed is not None:
+            out.append(
+                Change(
+                    b.id,
+                    address,
+                    ChangeKind.KEYS,
+                    _where(oc, renamed),
+                    _key_text(oc, renamed.keys),
+                    _key_text(nc, after.keys),
+                    _cite(b, after.errata),
+                )
+            )
+            moved = renamed
+        else:
+            continue
+        unmatched_old.remove(moved)
+        unmatched_new.remove(after)
+    for r in unmatched_old:
+        out.append(
+            Change(
+                b.id, address, ChangeKind.ROW_REMOVED, _where(oc, r), _row_text(a, oc, r), None, _cite(b, nc.errata_ids)
+            )
+        )
+    for r in unmatched_new:
+        out.append(
+            Change(b.id, address, ChangeKind.ROW_ADDED, _where(nc, r), None, _row_text(b, nc, r), _cite(b, r.errata))
+        )
+    return out
+
+
+def changes_lines(changes: list[Change]) -> list[str]:
+    """One line per change for a terminal: `ia2/R4, …: 3-6 → 3+  [errata cite]`, made safe to print
+    (see `compiler.diagnostics.textsafe`)."""
+    return [printable(f"{c.game}/{c.text()}" + (f"  [{c.cite}]" if c.cite else "")) for c in changes]
+
+
+def changes_json(changes: list[Change], old_label: str, new_label: str) -> str:
+    """The changes as a JSON document (`chartc diff --format json`)."""
+    doc = {"old": old_label, "new": new_label, "changes": [c.as_json() for c in changes]}
+    return json_text(json.dumps(doc, ensure_ascii=False, indent=2))
+
+
+def errata_sheet_html(changes: list[Change], titles: dict[str, str], old_label: str, new_label: str) -> str:
+    """A printable errata sheet (Jinja2, autoescaped): per game, one change per line with chart ID,
+    location, printed -> corrected value and the errata cited."""
+    games = [
+        {"title": titles.get(game_id, game_id), "changes": [c for c in changes if c.game == game_id]}
+        for game_id in sorted({c.game for c in changes})
+    ]
+    return (
+        environment().get_template("errata_sheet.html.j2").render(games=games, old_label=old_label, new_label=new_label)
+    )

@@ -1,0 +1,36 @@
+"""The `aid.order` file of a game folder: the player aid's chart order and group headings.
+
+One chart per line (its printed ID or slug, optionally as `game/ID`), `== Heading` starts a group,
+`#` starts a comment. `read_order` parses it into entries with line numbers; the checker reports
+unknown or repeated charts (C416) and the HTML emitter lays the aid out from the same entries.
+"""
+
+from __future__ import annotations
+
+from dsl.lazy_dataclass import dataclass
+
+ORDER_FILE = "aid.order"
+
+
+@dataclass(frozen=True)
+class OrderEntry:
+    """A line of the file: a group `heading`, or a chart `address`, with its 1-based line number."""
+
+    line: int
+    heading: str | None
+    address: str | None
+
+
+def read_order(text: str, game_id: str) -> list[OrderEntry]:
+    """Parse an `aid.order` text (a BOM and CRLF line ends are accepted)."""
+    entries = []
+    for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith("=="):
+            entries.append(OrderEntry(number, line[2:].strip(), None))
+            continue
+        address = line.removeprefix(f"{game_id}/")
+        entries.append(OrderEntry(number, None, address))
+    return entries
