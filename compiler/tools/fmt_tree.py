@@ -111,7 +111,7 @@ def tokens_of(node: Tree[Token] | Token) -> list[tuple[Token, str]]:
     return found
 
 
-def edge_token(node: Tree[Token] | Token, last: bool = False) -> Token | None:
+def _edge_token(node: Tree[Token] | Token, last: bool = False) -> Token | None:
     """The first (or `last`) token under `node`, as `tokens_of(node)` would list it, without
     walking the whole subtree (a deeply nested condition is walked once, not once per line)."""
     from lark import Token, Tree
@@ -127,14 +127,14 @@ def edge_token(node: Tree[Token] | Token, last: bool = False) -> Token | None:
 
 
 def first_token_of(node: Tree[Token] | Token) -> Token:
-    token = edge_token(node)
+    token = _edge_token(node)
     if token is None:
         raise IndexError("a node without tokens")
     return token
 
 
 def last_token_of(node: Tree[Token] | Token) -> Token:
-    token = edge_token(node, last=True)
+    token = _edge_token(node, last=True)
     if token is None:
         raise IndexError("a node without tokens")
     return token
@@ -149,7 +149,7 @@ def last_line_of(node: Tree[Token] | Token) -> int:
 
 
 def has_tokens(node: Tree[Token] | Token | None) -> bool:
-    return node is not None and edge_token(node) is not None
+    return node is not None and _edge_token(node) is not None
 
 
 def find_block(node: Tree[Token] | Token) -> Block | None:

@@ -54,7 +54,7 @@ def is_date(cell: Cell) -> bool:
     return cell.kind is CellKind.DATE or bool(_DATE_TEXT.fullmatch(cell.text))
 
 
-def is_time(cell: Cell) -> bool:
+def _is_time(cell: Cell) -> bool:
     return cell.kind is CellKind.TIME or bool(_TIME_TEXT.fullmatch(cell.text))
 
 
@@ -77,7 +77,7 @@ def range_findings(cell: Cell, zero_padded: bool) -> list[ImportFinding]:
                 "spreadsheets turn `1-2` into 2 January: type the range again as text (a leading `'`)",
             )
         ]
-    if is_time(cell):
+    if _is_time(cell):
         return [_time_finding(cell, "a range")]
     dash = foreign_dash(cell, RANGE)
     if dash:
@@ -114,7 +114,7 @@ def _dash_finding(cell: Cell, dash: str) -> ImportFinding:
 
 
 def head_findings(cell: Cell) -> list[ImportFinding]:
-    if is_time(cell):
+    if _is_time(cell):
         return [_time_finding(cell, "a column head such as odds")]
     if is_date(cell):
         return [

@@ -53,6 +53,7 @@ def cell_text(game: model.Game, col: model.Column, value: model.Value) -> str:
 
 
 def signed(n: int) -> str:
+    """A DRM or column shift as the aid prints it: `+1`, `\u22121` (a minus sign), `0`."""
     return f"+{n}" if n > 0 else ("\u2212" + str(-n) if n < 0 else "0")
 
 
