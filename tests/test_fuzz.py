@@ -26,7 +26,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from compiler.build.project import Compilation
-from compiler.build.render import render_outputs, validate_json
+from compiler.build.render import render_outputs
+from compiler.build.validate import validate_json
 from compiler.diagnostics import render_github, render_human, render_json, render_sarif, render_short
 from tests.conftest import CHARTS
 from tests.conftest import compile_files as compile_in
