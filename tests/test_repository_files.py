@@ -51,7 +51,8 @@ def test_no_file_holds_a_path_of_this_machine() -> None:
 def test_machine_paths_are_told_from_paths_every_machine_has() -> None:
     # charts/ia2/examples.chart's header cited "(see /tmp/examples/REPORT.md)" until it was fixed
     assert machine_paths("# chart disagrees (see /tmp/examples/REPORT.md).") == ["/tmp/e"]
-    assert machine_paths("gitdir: /work/main/.git and /home/ann/charts, /Users/ann") == ["/work/m", "/home/a", "/Users/a"]
+    found = machine_paths("gitdir: /work/main/.git and /home/ann/charts, /Users/ann")
+    assert found == ["/work/m", "/home/a", "/Users/a"]
     assert machine_paths("`chartc check /dev/null`, `/proc/self/environ`, #!/usr/bin/env python3") == []
     assert machine_paths("../shared/seeds/000.txt, charts/ia2/tmp/x, https://example.org/home/x") == []
 
