@@ -22,7 +22,7 @@ from compiler.build import validate
 from compiler.build.validate import InvalidOutput, Schema, validate_outputs
 from compiler.cli import cli
 from dsl.parser_cache import default_cache_dir
-from tests.conftest import ROOT
+from tests.conftest import ROOT, tiny_game
 
 SCRIPT = ROOT / "scripts" / "validate_outputs.py"
 GAME_ID = "https://chartc.dev/schemas/chartc-game.schema.json"
@@ -54,16 +54,6 @@ def own_cache(tmp_path: Path, monkeypatch) -> Path:
         shutil.copy(saved, cache / saved.name)
     monkeypatch.setenv("XDG_CACHE_HOME", str(cache.parent))
     return cache
-
-
-def _tiny_game(charts: Path, game: str, result: str) -> None:
-    (charts / game).mkdir(parents=True, exist_ok=True)
-    (charts / game / f"{game}.chart").write_text(
-        f'game {game} {{ title "{game}" }}\n'
-        f'chart [R1] "Escape" {{ rule "7.1" roll 1d6 column r: text "Result"\n'
-        f'  rows {{ 1-3: "{result}" 4-6: "Combat" }} }}\n',
-        encoding="utf-8",
-    )
 
 
 # ---- the build validates ---------------------------------------------------------------------------
@@ -110,7 +100,7 @@ def test_a_build_remembers_the_json_it_found_valid_and_does_not_read_it_again(
         tmp_path: Path, own_cache: Path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     for game in ("big", "small"):
-        _tiny_game(tmp_path / "charts", game, "Safe")
+        tiny_game(tmp_path / "charts", game, "Safe")
     read = []
     real_first = validate.first_violation
     monkeypatch.setattr(validate, "first_violation", lambda doc, schema: (read.append(doc["game"]["id"]),
@@ -125,7 +115,7 @@ def test_a_build_remembers_the_json_it_found_valid_and_does_not_read_it_again(
     assert CliRunner().invoke(cli, ["build", "charts", "--check", "--jobs", "1"]).exit_code == 0
     assert read == []
 
-    _tiny_game(tmp_path / "charts", "small", "Safe escape")  # one game's JSON changes: only it is read
+    tiny_game(tmp_path / "charts", "small", "Safe escape")  # one game's JSON changes: only it is read
     assert CliRunner().invoke(cli, ["build", "charts", "--jobs", "1"]).exit_code == 0
     assert read == ["small"]
     assert validate.digest((tmp_path / "generated" / "small" / "small.json").read_bytes()) in (
