@@ -155,8 +155,10 @@ def test_the_readme_shows_the_aid_and_links_each_page_of_docs() -> None:
         ("Formatting: `chartc fmt`", "formatting-chartc-fmt"),
         ("A CRT's design figures: `chartc analyze`", "a-crts-design-figures-chartc-analyze"),
         ("C360 date-for-range", "c360-date-for-range"),
-        ("Why PDFs are not committed, and what byte-identity holds for",
-         "why-pdfs-are-not-committed-and-what-byte-identity-holds-for"),
+        (
+            "Why PDFs are not committed, and what byte-identity holds for",
+            "why-pdfs-are-not-committed-and-what-byte-identity-holds-for",
+        ),
         ("Per-N DRMs", "per-n-drms"),
         ("Chances: our own exact enumeration, not icepool", "chances-our-own-exact-enumeration-not-icepool"),
         ("DRMs → the modified roll (1d6 − 3)", "drms--the-modified-roll-1d6--3"),
