@@ -5,7 +5,7 @@
     python scripts/bench.py --only help        # rows whose name contains `help`
     python scripts/bench.py --only click       # what click alone costs: the floor of the `help` row
     python scripts/bench.py --rows 2000        # the synthetic corpus at 2,000 rows
-    python scripts/bench.py --only check --baseline ../main   # also: this check vs that checkout's
+    python scripts/bench.py --only check --baseline ../main   # also: these checks vs that checkout's
 
 Each row compares a command A with a baseline B. The two run interleaved (A, B, A, B, ...), each
 as a child process whose CPU time (user + system) comes from `resource.getrusage(RUSAGE_CHILDREN)`
@@ -503,6 +503,10 @@ def row_check(s: Setup) -> Iterator[Row]:
         env = {**_CHILD_ENV, "PYTHONPATH": str(s.baseline)}
         a, b, r = paired(lambda: child_cpu(check, s.tmp), lambda: child_cpu(check, s.tmp, env), s.runs)
         yield Row("check-baseline", f"same vs the check of `{s.baseline.name}`", float("inf"), a, b, r)
+        corpus = [*CHARTC, "check", str(CHARTS)]
+        a, b, r = paired(lambda: child_cpu(corpus, s.tmp), lambda: child_cpu(corpus, s.tmp, env), s.runs)
+        yield Row("check-corpus-baseline", f"`chartc check charts` vs the same by `{s.baseline.name}`",
+                  float("inf"), a, b, r)
 
 
 def row_build_check(s: Setup) -> Iterator[Row]:
