@@ -2,25 +2,15 @@
 
 from __future__ import annotations
 
-import enum
 from typing import assert_never
 
 from compiler.model.calendar import Month
 from compiler.model.values import MemberId
 from dsl.lazy_dataclass import dataclass
+from dsl.shared import CompareOp as CompareOp
+from dsl.shared import GroupMode as GroupMode
+from dsl.shared import Rounding as Rounding
 from dsl.shared import Span
-
-
-class CompareOp(enum.StrEnum):
-    """A comparison in a condition; `==` and `!=` apply to every type, the others to ints and months."""
-
-    EQ = "=="
-    NE = "!="
-    GE = ">="
-    LE = "<="
-    GT = ">"
-    LT = "<"
-
 
 # What a condition compares a variable with: an int, a month, or an enum member's id.
 Operand = int | Month | MemberId
@@ -100,14 +90,6 @@ def key_vars(cond: Condition | None) -> set[str]:
             assert_never(cond)
 
 
-class Rounding(enum.StrEnum):
-    """How a per-N DRM counts a partial step (`-1 per 10 kills`: 25 kills is 2 steps, or 3 rounded up)."""
-
-    DOWN = "down"
-    UP = "up"
-    NEAREST = "nearest"  # half a step or more counts as a step
-
-
 @dataclass(frozen=True)
 class PerStep:
     """`per N VAR`: the DRM's value applies once per `step` of the int context variable `var`."""
@@ -159,14 +141,6 @@ class Drm:
         if self.per is None:
             return frozenset({0, self.value})
         return frozenset({0} | {self.value * n for n in self.per.counts()})
-
-
-class GroupMode(enum.StrEnum):
-    """Which members of an exclusive DRM group apply when several could."""
-
-    BEST = "best"  # only the highest applicable value
-    WORST = "worst"  # only the lowest applicable value
-    ONE = "one"  # the rules say only one can apply (the checker proves it; the first applies)
 
 
 @dataclass(frozen=True)

@@ -8,27 +8,13 @@ percentile `00` as 100.
 
 from __future__ import annotations
 
-import enum
 import itertools
 from fractions import Fraction
 from functools import cached_property
 from typing import assert_never
 
 from dsl.lazy_dataclass import dataclass
-
-
-class DiceForm(enum.StrEnum):
-    """How the dice are read (see `Dice`)."""
-
-    SUM = "sum"
-    D66 = "d66"
-    PERCENTILE = "percentile"
-    LOWER = "lower"
-    MINUS = "minus"
-    HIGHER = "higher"
-    HIGHEST = "highest"
-    LOWEST = "lowest"
-    VERSUS = "versus"
+from dsl.shared import DiceForm as DiceForm
 
 
 @dataclass(frozen=True)

@@ -10,15 +10,9 @@ from enum import StrEnum
 
 from compiler.model.conditions import Condition
 from dsl.lazy_dataclass import dataclass
-from dsl.shared import Span
+from dsl.shared import ExprOp, Span
 
-
-class Op(StrEnum):
-    ADD = "+"
-    SUB = "-"
-    MUL = "*"
-    DIV = "/"  # exact division: a fraction until rounded
-    POW = "^"  # a whole, non-negative exponent
+Op = ExprOp  # a binary operator, as the syntax tree holds it
 
 
 class Function(StrEnum):

@@ -211,7 +211,7 @@ class ChartResolver:
         return model.ChartKind.REFERENCE
 
     def _dice(self, decl: ast.DiceDecl) -> Dice | None:
-        form = DiceForm(decl.form)
+        form = decl.form
         zero = self._zero_reads(decl)
         if form in (DiceForm.D66, DiceForm.PERCENTILE):
             return Dice(form, 2, 6 if form is DiceForm.D66 else 10)

@@ -38,7 +38,7 @@ class ConditionResolver:
             if self._repeated(out_groups, g.name, "DRM group"):
                 continue
             members = tuple(d.id for d in drms if d.group == g.name.text)
-            mode = model.GroupMode(g.mode)
+            mode = g.mode
             out_groups.append(model.DrmGroup(g.name.text, _label(g.name, g.label), mode, members, g.span))
         return drms, out_groups
 
@@ -84,7 +84,7 @@ class ConditionResolver:
         if per.step < 1:
             self.sink.emit(codes.PER_STEP_DOMAIN, f"a per-N DRM counts steps of 1 or more, not {per.step}", per.span)
             return None
-        return model.PerStep(var.id, per.step, model.Rounding(per.rounding), per.span, var.low, var.high)
+        return model.PerStep(var.id, per.step, per.rounding, per.span, var.low, var.high)
 
     def _var(self, name: ast.Name) -> model.ContextVar | None:
         # a context variable keeps its name; a chart key is tested where no context variable has it
@@ -122,7 +122,7 @@ class ConditionResolver:
             value = self._operand(var, cond.operand) if var else None
             if var is None or value is None:
                 return None
-            op = model.CompareOp(cond.op)
+            op = cond.op
             if var.type in (model.ContextType.ENUM, model.ContextType.FLAG) and op not in (
                 model.CompareOp.EQ,
                 model.CompareOp.NE,

@@ -17,8 +17,6 @@ from compiler.resolve.symbols import SymbolTable
 from compiler.resolve.values import Bad, ValueTyper
 from dsl import ast
 
-_EXPECT_KINDS = {k: model.ExpectKind(k.value) for k in ast.ExpectKind}
-
 
 def examples(
     symbols: SymbolTable, decls: list[tuple[str, ast.ExampleDecl]], typer: ValueTyper, sink: Sink
@@ -148,7 +146,7 @@ def _expect(
     sink: Sink,
 ) -> model.Expect | None:
     """The expectation with its cell typed against the column it names; None after reporting it."""
-    kind = _EXPECT_KINDS[written.kind]
+    kind = written.kind
     if kind is model.ExpectKind.NUMBER:
         sink.emit(
             codes.EXAMPLE_UNREADABLE,

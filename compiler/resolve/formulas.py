@@ -13,7 +13,6 @@ from compiler.resolve.conditions import ConditionResolver
 from compiler.resolve.symbols import SymbolTable
 from dsl import ast
 
-_OPS = {op: fx.Op(op.value) for op in ast.ExprOp}
 _FUNCTIONS = {f.value: f for f in fx.Function}
 
 
@@ -79,7 +78,7 @@ class _Binder:
                 return self._name(name, span)
             case ast.ExprBinary(op, left, right, span):
                 a, b = self.expr(left), self.expr(right)
-                return fx.Binary(_OPS[op], a, b, span) if a is not None and b is not None else None
+                return fx.Binary(op, a, b, span) if a is not None and b is not None else None
             case ast.ExprNeg(inner, span):
                 a = self.expr(inner)
                 return fx.Neg(a, span) if a is not None else None

@@ -93,7 +93,7 @@ def _groups(decl: ast.ChartDecl, where: str, sink: Sink) -> tuple[tuple[str, mod
         elif not g.shifts:
             sink.emit(codes.SHIFT_GROUP, f"shift group `{g.name.text}` of {where} holds no shift", g.name.span)
         else:
-            declared[g.name.text] = model.GroupMode(g.mode)
+            declared[g.name.text] = g.mode
     return tuple(sorted(declared.items()))
 
 

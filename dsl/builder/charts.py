@@ -1,0 +1,217 @@
+"""The builder's rules of a `chart`, `drms` or `external` declaration and of its statements: the
+dice it rolls, its value key, keys, columns, footnotes, `allow`, `derive`, the side higher rolls
+favour. (Its DRMs and shifts are `dsl.builder.modifiers`, its table `dsl.builder.layouts`.)"""
+
+from __future__ import annotations
+
+from lark import Token
+
+from dsl import ast
+from dsl.builder.base import (
+    Block,
+    ChartId,
+    Meta,
+    Stmt,
+    Terminals,
+    chart_name,
+    declaring,
+    holding,
+    kept,
+    node,
+)
+
+
+def _shifts_in_order(block: Block) -> tuple[ast.ShiftDecl, ...]:
+    """A chart's column shifts, those of its `shift_group` blocks included, in source order."""
+    alone = block.every("shift", ast.ShiftDecl)
+    grouped = [s for g in block.every("shift_group", ast.ShiftGroupDecl) for s in g.shifts]
+    return tuple(sorted((*alone, *grouped), key=lambda s: (s.span.line, s.span.col)))
+
+
+def _split_dice(dice: str) -> tuple[int, int]:
+    """`2d6` as (2, 6); `d6` is one die."""
+    count_text, _, sides_text = dice.partition("d")
+    return int(count_text) if count_text else 1, int(sides_text)
+
+
+class ChartRules(Terminals):
+    """Chart declarations and the statements of a chart's block."""
+
+    chart_id = node(ChartId)
+    decl_id = node(ChartId)
+
+    def chart(
+        self, meta: Meta, chart_id: ChartId | None, slug: ast.Name | None, title: ast.Text, *stmts: Stmt
+    ) -> ast.ChartDecl:
+        return self._chart(ast.ChartKind.CHART, meta, chart_id, slug, title, stmts)
+
+    def drms(
+        self, meta: Meta, chart_id: ChartId | None, slug: ast.Name | None, title: ast.Text, *stmts: Stmt
+    ) -> ast.ChartDecl:
+        return self._chart(ast.ChartKind.DRMS, meta, chart_id, slug, title, stmts)
+
+    def _chart(
+        self,
+        kind: ast.ChartKind,
+        meta: Meta,
+        chart_id: ChartId | None,
+        slug: ast.Name | None,
+        title: ast.Text,
+        stmts: tuple[Stmt, ...],
+    ) -> ast.ChartDecl:
+        block = Block(stmts)
+        # the statements allowed once, read before `repeated` is taken
+        rule = block.one("rule", ast.Text)
+        roll = block.one("roll", ast.DiceDecl)
+        value_key = block.one("value", ast.ValueKeyDecl)
+        combine = block.one("combine", ast.CombineDecl)
+        partial = block.one("partial", ast.Text)
+        drm_meaning = block.one("drm_meaning", ast.Text)
+        derive = block.one("derive", ast.DeriveDecl)
+        modified_clamp = block.one("modified_clamp", ast.ModifiedClampDecl)
+        zero_reads = block.one("zero_reads", ast.ZeroReadsDecl)
+        repeat = block.one("repeat", ast.RepeatDecl)
+        favoured = block.one("roll_favours", ast.Favoured)
+        shift_cap = block.one("shift_cap", ast.ShiftCapDecl)
+        aid_chance = block.one("aid_chance", bool)
+        return ast.ChartDecl(
+            kind=kind,
+            chart_id=chart_id.name if chart_id else None,
+            slug=slug,
+            title=title,
+            span=self._span(meta),
+            rule=rule,
+            roll=roll,
+            value_key=value_key,
+            keys=block.every("key", ast.KeyDecl),
+            columns=block.every("column", ast.ColumnDecl),
+            drms=block.every("drm", ast.DrmDecl),
+            combine=combine,
+            footnotes=block.every("footnote", ast.FootnoteDecl),
+            notes=block.every("note", ast.Text),
+            partial=partial,
+            drm_meaning=drm_meaning,
+            derive=derive,
+            rows=block.every_item("rows", ast.RowDecl),
+            grids=block.every("grid", ast.GridDecl),
+            availability=block.every("availability", ast.AvailabilityDecl),
+            repeated=block.repeated,
+            allows=block.every("allow", ast.AllowDecl),
+            drm_groups=block.every("drm_group", ast.DrmGroupDecl),
+            modified_clamp=modified_clamp,
+            zero_reads=zero_reads,
+            repeat=repeat,
+            roll_alternatives=block.every("roll_when", ast.DiceAlternativeDecl),
+            high_rolls_favour=favoured,
+            roll_grids=block.every("roll_grid", ast.RollGridDecl),
+            shifts=_shifts_in_order(block),
+            shift_groups=block.every("shift_group", ast.ShiftGroupDecl),
+            shift_cap=shift_cap,
+            drms_from=block.every("drm_from", ast.DrmFromDecl),
+            aid_chance=aid_chance,
+        )
+
+    def external(
+        self, meta: Meta, chart_id: ChartId, slug: ast.Name | None, title: ast.Text, note: ast.Text | None
+    ) -> ast.ChartDecl:
+        notes = (note,) if note else ()
+        return ast.ChartDecl(ast.ChartKind.EXTERNAL, chart_id.name, slug, title, self._span(meta), notes=notes)
+
+    rule = holding("rule")
+    note = holding("note")
+    partial = holding("partial")
+    drm_meaning = holding("drm_meaning")
+
+    def favour_attacker(self, meta: Meta) -> Stmt:
+        return Stmt("roll_favours", ast.Favoured(ast.Side.ATTACKER, self._span(meta)), self._span(meta))
+
+    def favour_defender(self, meta: Meta) -> Stmt:
+        return Stmt("roll_favours", ast.Favoured(ast.Side.DEFENDER, self._span(meta)), self._span(meta))
+
+    footnote = declaring("footnote", ast.FootnoteDecl, int, kept)
+    allow = declaring("allow", ast.AllowDecl)
+
+    def derive(self, meta: Meta, base: ChartId | ast.Name, bands: Token | None) -> Stmt:
+        decl = ast.DeriveDecl(chart_name(base), int(bands) if bands is not None else 0, self._span(meta))
+        return Stmt("derive", decl, decl.span)
+
+    # ---- dice, value key, keys, columns
+
+    def roll(self, meta: Meta, dice: ast.DiceDecl, when: ast.Cond | None) -> Stmt:
+        if when is None:
+            return Stmt("roll", dice, self._span(meta))
+        decl = ast.DiceAlternativeDecl(dice, when, self._span(meta))
+        return Stmt("roll_when", decl, decl.span)
+
+    def dice_sum(self, meta: Meta, dice: Token) -> ast.DiceDecl:
+        count, sides = _split_dice(dice)
+        return ast.DiceDecl(ast.DiceForm.SUM, count, sides, 0, 0, f"{count}d{sides}", self._span(meta))
+
+    def dice_d66(self, meta: Meta) -> ast.DiceDecl:
+        return ast.DiceDecl(ast.DiceForm.D66, 2, 6, 0, 0, "d66", self._span(meta))
+
+    def dice_percentile(self, meta: Meta) -> ast.DiceDecl:
+        return ast.DiceDecl(ast.DiceForm.PERCENTILE, 2, 10, 0, 0, "percentile", self._span(meta))
+
+    def dice_lower(self, meta: Meta, dice: Token) -> ast.DiceDecl:
+        count, sides = _split_dice(dice)
+        return ast.DiceDecl(ast.DiceForm.LOWER, count, sides, 0, 0, f"lower of {dice}", self._span(meta))
+
+    def dice_minus(self, meta: Meta, dice: Token, subtract: Token, floor: Token) -> ast.DiceDecl:
+        count, sides = _split_dice(dice)
+        sub, low = int(subtract), int(floor)
+        return ast.DiceDecl(
+            ast.DiceForm.MINUS, count, sides, sub, low, f"{dice} minus {sub} min {low}", self._span(meta)
+        )
+
+    def dice_higher(self, meta: Meta, dice: Token) -> ast.DiceDecl:
+        count, sides = _split_dice(dice)
+        return ast.DiceDecl(ast.DiceForm.HIGHER, count, sides, 0, 0, f"higher of {dice}", self._span(meta))
+
+    def dice_highest(self, meta: Meta, keep: Token, dice: Token) -> ast.DiceDecl:
+        return self._keep(meta, ast.DiceForm.HIGHEST, int(keep), dice, f"highest {keep} of {dice}")
+
+    def dice_lowest(self, meta: Meta, keep: Token, dice: Token) -> ast.DiceDecl:
+        return self._keep(meta, ast.DiceForm.LOWEST, int(keep), dice, f"lowest {keep} of {dice}")
+
+    def dice_drop_lowest(self, meta: Meta, drop: Token, dice: Token) -> ast.DiceDecl:
+        count, _ = _split_dice(dice)
+        return self._keep(meta, ast.DiceForm.HIGHEST, count - int(drop), dice, f"drop lowest {drop} of {dice}")
+
+    def dice_drop_highest(self, meta: Meta, drop: Token, dice: Token) -> ast.DiceDecl:
+        count, _ = _split_dice(dice)
+        return self._keep(meta, ast.DiceForm.LOWEST, count - int(drop), dice, f"drop highest {drop} of {dice}")
+
+    def _keep(self, meta: Meta, form: ast.DiceForm, keep: int, dice: Token, text: str) -> ast.DiceDecl:
+        """A keep-highest/lowest form; `drop N of M` arrives here as keep M-N."""
+        count, sides = _split_dice(dice)
+        return ast.DiceDecl(form, count, sides, 0, 0, text, self._span(meta), keep=keep)
+
+    def dice_versus(self, meta: Meta, ours: Token, theirs: Token) -> ast.DiceDecl:
+        count, sides = _split_dice(ours)
+        versus_count, versus_sides = _split_dice(theirs)
+        return ast.DiceDecl(
+            ast.DiceForm.VERSUS,
+            count,
+            sides,
+            0,
+            0,
+            f"{ours} versus {theirs}",
+            self._span(meta),
+            versus_count=versus_count,
+            versus_sides=versus_sides,
+        )
+
+    zero_reads = declaring("zero_reads", ast.ZeroReadsDecl, int)
+    repeat = declaring("repeat", ast.RepeatDecl, int)
+
+    def value_key(self, meta: Meta, name: ast.Name, label: ast.Text | None, domain: Token) -> Stmt:
+        decl = ast.ValueKeyDecl(name, label, self._range(domain), self._span(meta))
+        return Stmt("value", decl, decl.span)
+
+    def key(self, meta: Meta, name: ast.Name, type_name: ast.Name | None) -> Stmt:
+        decl = ast.KeyDecl(name, type_name or name, self._span(meta))
+        return Stmt("key", decl, decl.span)
+
+    column = declaring("column", ast.ColumnDecl)
+
