@@ -1,9 +1,13 @@
-"""What the syntax tree shares with the compiler's model: source spans, and the kinds both hold.
+"""What the syntax tree shares with the compiler's model: source spans, the kinds both hold, and
+the nodes both trees build alike.
 
 A kind the chart language writes and the model keeps unchanged (a dice form, a comparison, a
 rounding, a DRM group's mode, an odds rule's choices, an example's expectation, a formula's
 operator) is defined once, here: the builder puts the member in the syntax tree, the resolver
-hands the same member on to the model.
+hands the same member on to the model. So are the nodes that join conditions (`not`, `and`,
+`or`) and the operations of a formula (a number, `a + b`, `-a`, `if c then a else b`): generic in
+what they hold, they are the syntax tree's nodes over written conditions and expressions, and the
+model's over resolved ones.
 
 They live apart from `dsl.ast` (which re-exports them) so that the model, and a compiled game
 read back from the query cache (`compiler.build.cache`), load without the syntax tree's ~90
@@ -15,6 +19,7 @@ spans, and reading it back generates none of their methods.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Generic, TypeVar
 
 from dsl.lazy_dataclass import dataclass
 
@@ -134,3 +139,71 @@ class ExprOp(StrEnum):
     MUL = "*"
     DIV = "/"  # exact: `7 / 2` is 7/2 until a rounding function makes it whole
     POW = "^"  # a whole, non-negative exponent
+
+
+# ---- nodes both trees build alike
+
+C = TypeVar("C")
+"""A condition: as written (`dsl.ast.Cond`) or resolved (`compiler.model.Condition`)."""
+E = TypeVar("E")
+"""A formula's expression: as written (`dsl.ast.Expr`) or resolved (`compiler.model.formulas.Expr`)."""
+
+
+@dataclass(frozen=True)
+class Not(Generic[C]):
+    """`not COND`."""
+
+    inner: C
+    span: Span
+
+
+@dataclass(frozen=True)
+class All(Generic[C]):
+    """`A and B and ...`: every part holds."""
+
+    parts: tuple[C, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class Any_(Generic[C]):
+    """`A or B or ...`: some part holds."""
+
+    parts: tuple[C, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class Number:
+    """A whole number in a formula."""
+
+    value: int
+    span: Span
+
+
+@dataclass(frozen=True)
+class Binary(Generic[E]):
+    """`left OP right` in a formula."""
+
+    op: ExprOp
+    left: E
+    right: E
+    span: Span
+
+
+@dataclass(frozen=True)
+class Neg(Generic[E]):
+    """`-x` in a formula."""
+
+    inner: E
+    span: Span
+
+
+@dataclass(frozen=True)
+class IfElse(Generic[C, E]):
+    """`if COND then A else B` in a formula."""
+
+    cond: C
+    then: E
+    otherwise: E
+    span: Span

@@ -10,7 +10,7 @@ from compiler.diagnostics import Sink, codes
 from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.model import formulas as fx
 from compiler.resolve.conditions import ConditionResolver
-from compiler.resolve.symbols import SymbolTable
+from compiler.resolve.symbols import SymbolTable, unknown
 from dsl import ast
 
 _FUNCTIONS = {f.value: f for f in fx.Function}
@@ -128,11 +128,10 @@ class _Binder:
         bound = _FUNCTIONS.get(function.text)
         if bound is None:
             self.ok = False
-            unknown_name(
+            unknown(
                 self.sink,
                 f"formula `{self.name}` calls `{function.text}`, which is not a function of formulas",
-                function.text,
-                function.span,
+                function,
                 list(_FUNCTIONS),
                 "the functions are floor, ceil, round (half up), min and max",
             )

@@ -1,25 +1,15 @@
 """A `chart`, `drms` or `external` declaration and its statements: dice, value key, keys, columns,
-footnotes, `allow`, `derive`, the side higher rolls favour."""
+DRMs and CRT column shifts (groups, clamps, caps, those read from a terrain effects chart),
+footnotes, `allow`, `derive`, and its table as printed (rows, grids, CRTs printed by roll,
+availability grids)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
 
-from dsl.ast.conditions import Cond
-from dsl.ast.layouts import AvailabilityDecl, GridDecl, RollGridDecl, RowDecl
-from dsl.ast.modifiers import (
-    CombineDecl,
-    DrmDecl,
-    DrmFromDecl,
-    DrmGroupDecl,
-    ModifiedClampDecl,
-    ShiftCapDecl,
-    ShiftDecl,
-    ShiftGroupDecl,
-)
-from dsl.ast.values import Name, RangeText, Text
-from dsl.shared import DiceForm, Side, Span
+from dsl.ast.values import Cond, KeyValueText, Name, RangeText, Text, ValueText
+from dsl.shared import DiceForm, GroupMode, Number, Rounding, Side, Span
 
 
 @dataclass(frozen=True)
@@ -48,22 +38,6 @@ class DiceAlternativeDecl:
 
     dice: DiceDecl
     when: Cond
-    span: Span
-
-
-@dataclass(frozen=True)
-class ZeroReadsDecl:
-    """`zero reads 0` / `zero reads 10` — how the chart reads a d10's `0` face."""
-
-    value: int
-    span: Span
-
-
-@dataclass(frozen=True)
-class RepeatDecl:
-    """`repeat 3` — the roll is made this many times, each read separately (USAAF 19.3 optional)."""
-
-    times: int
     span: Span
 
 
@@ -170,8 +144,8 @@ class ChartDecl:
     allows: tuple[AllowDecl, ...] = ()
     drm_groups: tuple[DrmGroupDecl, ...] = ()
     modified_clamp: ModifiedClampDecl | None = None
-    zero_reads: ZeroReadsDecl | None = None
-    repeat: RepeatDecl | None = None
+    zero_reads: Number | None = None  # `zero reads 0|10`: how the chart reads a d10's `0` face
+    repeat: Number | None = None  # `repeat 3`: the roll is made this many times, each read separately
     roll_alternatives: tuple[DiceAlternativeDecl, ...] = ()
     high_rolls_favour: Favoured | None = None  # `high_rolls favour attacker` on a CRT
     roll_grids: tuple[RollGridDecl, ...] = ()
@@ -180,3 +154,213 @@ class ChartDecl:
     shift_cap: ShiftCapDecl | None = None
     drms_from: tuple[DrmFromDecl, ...] = ()
     aid_chance: bool | None = None  # `aid chance on|off`: the player aid's chance column (None: the game's)
+
+
+# ---- DRMs and CRT column shifts ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DrmDecl:
+    """`drm weather "Weather" +1 when month in [1944-11] [2]`: a DRM, its condition and footnote."""
+
+    name: Name
+    label: Text | None
+    value: int
+    value_span: Span
+    when: Cond | None
+    footnote: int | None
+    span: Span
+    per: DrmPerDecl | None = None
+
+
+@dataclass(frozen=True)
+class DrmPerDecl:
+    """`per 10 kills round up`: the DRM applies once per `step` of an int context variable."""
+
+    step: int
+    var: Name
+    rounding: Rounding
+    span: Span
+
+
+@dataclass(frozen=True)
+class DrmGroupDecl:
+    """`drm_group terrain "Terrain" best { drm ... }`: DRMs of which only one applies."""
+
+    name: Name
+    label: Text | None
+    mode: GroupMode
+    drms: tuple[DrmDecl, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class CombineDecl:
+    """`combine sum` or `combine sum clamp -2 to +3`: how the chart's DRMs add up."""
+
+    clamp_min: int | None
+    clamp_max: int | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class ModifiedClampDecl:
+    """`modified clamp 1 to 10`: modified rolls below 1 read as 1, above 10 as 10."""
+
+    low: int
+    high: int
+    span: Span
+
+
+@dataclass(frozen=True)
+class ShiftSourceDecl:
+    """`from [TEC] column shift by terrain`: a shift read from another chart's column, in the row
+    the context variable `by` picks (a terrain effects chart as the one source)."""
+
+    chart: Name
+    column: Name
+    by: Name
+    span: Span
+
+
+@dataclass(frozen=True)
+class ShiftDecl:
+    """`shift river "Across a river" -1 when river group terrain`, or a shift `from` a chart."""
+
+    name: Name
+    label: Text | None
+    value: int | None  # None when read from a chart
+    when: Cond | None
+    source: ShiftSourceDecl | None
+    group: Name | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class DrmFromDecl:
+    """`drm terrain "Terrain" from [TEC] column drm by terrain`: a DRM per row of a terrain
+    effects chart, read from its column."""
+
+    name: Name
+    label: Text | None
+    source: ShiftSourceDecl
+    span: Span
+
+
+@dataclass(frozen=True)
+class ShiftGroupDecl:
+    """`shift_group defence "Defence" worst { shift ... }`: of the group's shifts that apply, only
+    the worst (or best; `one`: the first) counts, as a `drm_group` for DRMs."""
+
+    name: Name
+    label: Text | None
+    mode: GroupMode
+    shifts: tuple[ShiftDecl, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class ShiftCapDecl:
+    """`shift_cap -2 to +2`: the total column shift is held inside these bounds."""
+
+    low: int
+    high: int
+    span: Span
+
+
+# ---- the table as printed ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RowDecl:
+    """`piston 3-6: "Combat"`: key values, the printed range, and one value per column."""
+
+    keys: tuple[KeyValueText, ...]
+    range: RangeText | None
+    values: tuple[ValueText, ...]
+    span: Span
+    natural: bool = False  # `natural 1: ...`: read by the natural roll before any DRM
+
+
+@dataclass(frozen=True)
+class CellText:
+    """A grid cell: a range or `-` (this result cannot occur in this column)."""
+
+    range: RangeText | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class GridRowDecl:
+    """One grid row: its result values, then one cell per grid column."""
+
+    values: tuple[ValueText, ...]
+    cells: tuple[CellText, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class GridDecl:
+    """The printed grid form: rows are results, columns are values of one key, cells are ranges."""
+
+    key: Name
+    columns: tuple[KeyValueText, ...]
+    rows: tuple[GridRowDecl, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class RollLineDecl:
+    """A line of a grid printed by roll: the rolls, then one result per grid column."""
+
+    range: RangeText
+    values: tuple[ValueText, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class RollGridDecl:
+    """`grid odds ["1:2", "1:1"] by roll { 1-: AE | AR ... }`: the classic CRT as printed, die
+    rolls down, values of one key across, a result in each cell."""
+
+    key: Name
+    columns: tuple[KeyValueText, ...]
+    lines: tuple[RollLineDecl, ...]
+    span: Span
+
+
+class AvailKind(StrEnum):
+    """What an availability cell says."""
+
+    AUTO = "auto"
+    RANGE = "range"
+    NONE = "none"
+
+
+@dataclass(frozen=True)
+class AvailCell:
+    """An availability cell: `✓` (automatic), a die range, or `-` (not available)."""
+
+    kind: AvailKind
+    range: RangeText | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class AvailRowDecl:
+    """`bf109g6: ✓ | 1-5 | -`: one row of an availability grid."""
+
+    key: KeyValueText
+    cells: tuple[AvailCell, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class AvailabilityDecl:
+    """`availability type by month [1944-03, ...] { bf109g6: ✓ | 1-5 | - }` (IA2 R2/R3)."""
+
+    row_key: Name
+    col_key: Name
+    columns: tuple[KeyValueText, ...]
+    rows: tuple[AvailRowDecl, ...]
+    span: Span

@@ -1,44 +1,37 @@
-"""What a file writes where a value is read: names, strings, ranges, months, cells, the key values
-of a row, and chained cells (`-> [B6] (+1)`), each as written, with its span."""
+"""What a statement writes: names, strings, ranges, months, cell values, the key values of a row,
+chained cells (`-> [B6] (+1)`), DRM conditions and formula expressions, each as written, with its span."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
 
-from dsl.shared import Span
+from dsl.shared import All, Any_, Binary, CompareOp, IfElse, Neg, Not, Number, Span
 
 
 @dataclass(frozen=True)
-class Name:
-    """An identifier as written, e.g. `piston`, with where it was written."""
+class Written:
+    """A word as written, with where it was written: the four kinds below, which the terminals of
+    the grammar make and the resolver tells apart, hold nothing else."""
 
     text: str
     span: Span
 
 
-@dataclass(frozen=True)
-class Text:
+class Name(Written):
+    """An identifier as written, e.g. `piston`."""
+
+
+class Text(Written):
     """A double-quoted string literal, already unescaped."""
 
-    text: str
-    span: Span
 
-
-@dataclass(frozen=True)
-class RangeText:
+class RangeText(Written):
     """A printed die or value range: `3-6`, `12+`, `3-`, `01-08`, `9-0` or a single `5`."""
 
-    text: str
-    span: Span
 
-
-@dataclass(frozen=True)
-class MonthText:
+class MonthText(Written):
     """A calendar month as written, `YYYY-MM`."""
-
-    text: str
-    span: Span
 
 
 class ValueKind(StrEnum):
@@ -86,6 +79,9 @@ class KeyValueText:
     last: str | None = None
 
 
+# ---- chained results -----------------------------------------------------------------------------
+
+
 class ChainKind(StrEnum):
     """Where a chained cell sends the reader: another chart, this chart again, or a roll in the cell."""
 
@@ -124,3 +120,89 @@ class ChainText:
     drm: int | None = None
     dice: str | None = None  # `1d6`
     outcomes: tuple[SubOutcomeText, ...] = ()
+
+
+# ---- conditions ----------------------------------------------------------------------------------
+
+
+class OperandKind(StrEnum):
+    """What a condition compares a context variable with."""
+
+    MONTH = "month"
+    INT = "int"
+    NAME = "name"
+    TEXT = "text"
+
+
+@dataclass(frozen=True)
+class Operand:
+    """The right-hand side of a condition: `1944-11`, `5`, `-1`, `piston` or `"Piston"`."""
+
+    kind: OperandKind
+    text: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class CondFlag:
+    """`fb`: a flag context variable is set."""
+
+    var: Name
+    span: Span
+
+
+@dataclass(frozen=True)
+class CondCompare:
+    """`fatigue >= 5`, `month == 1944-12`: a context variable compared with an operand."""
+
+    var: Name
+    op: CompareOp
+    operand: Operand
+    span: Span
+
+
+@dataclass(frozen=True)
+class CondIn:
+    """`month in [1944-11, 1945-01]`: a context variable equals one of the operands."""
+
+    var: Name
+    operands: tuple[Operand, ...]
+    span: Span
+
+
+# `not`, `and`, `or`: the nodes the model's conditions are joined by too (`dsl.shared`)
+CondNot = Not
+CondAll = All
+CondAny = Any_
+
+Cond = CondFlag | CondCompare | CondIn | Not["Cond"] | All["Cond"] | Any_["Cond"]
+
+
+# ---- formula expressions -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExprName:
+    """A context variable or another formula of the game, by name."""
+
+    name: Name
+    span: Span
+
+
+@dataclass(frozen=True)
+class ExprCall:
+    """`floor(x)`, `ceil(x)`, `round(x)` (half up), `min(a, b, ...)`, `max(a, b, ...)`."""
+
+    function: Name
+    args: tuple[Expr, ...]
+    span: Span
+
+
+# a number, `a + b` (and the other operators), `-a`, `if c then a else b`: the nodes of the
+# model's formulas too (`dsl.shared`)
+ExprNumber = Number
+ExprBinary = Binary
+ExprNeg = Neg
+ExprIf = IfElse
+
+Expr = Number | ExprName | Binary["Expr"] | Neg["Expr"] | ExprCall | IfElse[Cond, "Expr"]

@@ -11,10 +11,11 @@ Statements of a block (`game`, `chart`, `odds`, `errata`) arrive as `Stmt`s tagg
 keyword; `Block` sorts them, keeps the first of a statement allowed once and records the
 others as repeated (reported as C103).
 
-The rules live in one module per family of the grammar (`header`, `charts`, `modifiers`,
-`layouts`, `values`, `odds`, `invariants`, `errata`, `examples`, `formulas`), each a class of
-`Builder`; `base` holds what they share. This package imports Lark; `dsl.parser` imports it only
-when it parses.
+The rules live in a class per family of the grammar, each a base of `Builder`: `values` (what
+statements write: values, chained cells, conditions, expressions), `charts` (a chart and its
+statements, DRMs and shifts, its table), `declarations` (the game header, enums, odds rules,
+invariants, errata, examples, formulas); `base` holds what they share. This package imports
+Lark; `dsl.parser` imports it only when it parses.
 """
 
 from __future__ import annotations
@@ -27,17 +28,10 @@ from dsl.builder.base import BuildError as BuildError
 from dsl.builder.base import Extent as Extent
 from dsl.builder.base import Meta as Meta
 from dsl.builder.base import unquote as unquote
-from dsl.builder.charts import ChartRules
-from dsl.builder.errata import ErrataRules
-from dsl.builder.examples import ExampleRules
-from dsl.builder.formulas import FormulaRules
-from dsl.builder.header import HeaderRules
-from dsl.builder.invariants import InvariantRules
-from dsl.builder.layouts import LayoutRules
-from dsl.builder.modifiers import ModifierRules
-from dsl.builder.odds import OddsRules
+from dsl.builder.charts import ChartRules, LayoutRules, ModifierRules
+from dsl.builder.declarations import ErrataRules, ExampleRules, FormulaRules, HeaderRules, InvariantRules, OddsRules
 from dsl.builder.values import MAX_ROLL_NESTING as MAX_ROLL_NESTING
-from dsl.builder.values import ValueRules
+from dsl.builder.values import ConditionRules, ExpressionRules, ValueRules
 from dsl.builder.values import chain_text as chain_text
 
 _Item = (
@@ -59,6 +53,8 @@ class Builder(
     ModifierRules,
     LayoutRules,
     ValueRules,
+    ConditionRules,
+    ExpressionRules,
     OddsRules,
     InvariantRules,
     ErrataRules,

@@ -1,8 +1,12 @@
 """The builder's rules of a `chart`, `drms` or `external` declaration and of its statements: the
 dice it rolls, its value key, keys, columns, footnotes, `allow`, `derive`, the side higher rolls
-favour. (Its DRMs and shifts are `dsl.builder.modifiers`, its table `dsl.builder.layouts`.)"""
+favour; its DRMs and CRT column shifts; and its table as printed (rows, grids, CRTs printed by
+roll, availability grids)."""
 
 from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
 
 from lark import Token
 
@@ -11,13 +15,17 @@ from dsl.builder.base import (
     Block,
     ChartId,
     Meta,
+    Rule,
     Stmt,
     Terminals,
     chart_name,
+    constant,
     declaring,
     holding,
     kept,
+    listing,
     node,
+    typed,
 )
 
 
@@ -26,6 +34,28 @@ def _shifts_in_order(block: Block) -> tuple[ast.ShiftDecl, ...]:
     alone = block.every("shift", ast.ShiftDecl)
     grouped = [s for g in block.every("shift_group", ast.ShiftGroupDecl) for s in g.shifts]
     return tuple(sorted((*alone, *grouped), key=lambda s: (s.span.line, s.span.col)))
+
+
+def _read_from_chart(
+    keyword: str, make: Callable[[ast.Name, ast.Text | None, ast.ShiftSourceDecl, ast.Span], object]
+) -> Rule:
+    """`shift|drm NAME ["label"] from [TEC] column COLUMN by VAR`: a shift or a DRM read from a
+    column of a terrain effects chart, in the row the context variable VAR picks; `make` builds
+    its node from the name, the label, the source and the span."""
+
+    def rule(
+        self: Terminals,
+        meta: Meta,
+        name: ast.Name,
+        label: ast.Text | None,
+        chart: ChartId | ast.Name,
+        column: ast.Name,
+        by: ast.Name,
+    ) -> Stmt:
+        span = self._span(meta)
+        return Stmt(keyword, make(name, label, ast.ShiftSourceDecl(chart_name(chart), column, by, span), span), span)
+
+    return rule
 
 
 def _split_dice(dice: str) -> tuple[int, int]:
@@ -69,8 +99,8 @@ class ChartRules(Terminals):
         drm_meaning = block.one("drm_meaning", ast.Text)
         derive = block.one("derive", ast.DeriveDecl)
         modified_clamp = block.one("modified_clamp", ast.ModifiedClampDecl)
-        zero_reads = block.one("zero_reads", ast.ZeroReadsDecl)
-        repeat = block.one("repeat", ast.RepeatDecl)
+        zero_reads = block.one("zero_reads", ast.Number)
+        repeat = block.one("repeat", ast.Number)
         favoured = block.one("roll_favours", ast.Favoured)
         shift_cap = block.one("shift_cap", ast.ShiftCapDecl)
         aid_chance = block.one("aid_chance", bool)
@@ -202,8 +232,8 @@ class ChartRules(Terminals):
             versus_sides=versus_sides,
         )
 
-    zero_reads = declaring("zero_reads", ast.ZeroReadsDecl, int)
-    repeat = declaring("repeat", ast.RepeatDecl, int)
+    zero_reads = declaring("zero_reads", ast.Number, int)
+    repeat = declaring("repeat", ast.Number, int)
 
     def value_key(self, meta: Meta, name: ast.Name, label: ast.Text | None, domain: Token) -> Stmt:
         decl = ast.ValueKeyDecl(name, label, self._range(domain), self._span(meta))
@@ -215,3 +245,144 @@ class ChartRules(Terminals):
 
     column = declaring("column", ast.ColumnDecl)
 
+
+class ModifierRules(Terminals):
+    """DRMs, column shifts and the conditions they apply under."""
+
+    def drm(
+        self,
+        meta: Meta,
+        name: ast.Name,
+        label: ast.Text | None,
+        value: Token,
+        per: ast.DrmPerDecl | None,
+        when: ast.Cond | None,
+        footnote: Token | None,
+    ) -> Stmt:
+        decl = ast.DrmDecl(
+            name,
+            label,
+            int(value),
+            self._token_span(value),
+            when,
+            int(footnote) if footnote is not None else None,
+            self._span(meta),
+            per,
+        )
+        return Stmt("drm", decl, decl.span)
+
+    def drm_per(self, meta: Meta, step: Token | None, var: ast.Name, rounding: ast.Rounding | None) -> ast.DrmPerDecl:
+        """`per [N] VAR [round down|up|nearest]`: N defaults to 1, rounding to down."""
+        count = int(step) if step is not None else 1
+        return ast.DrmPerDecl(count, var, rounding or ast.Rounding.DOWN, self._span(meta))
+
+    def drm_group(
+        self, meta: Meta, name: ast.Name, label: ast.Text | None, mode: ast.GroupMode, *drms: Stmt
+    ) -> Stmt:
+        decl = ast.DrmGroupDecl(name, label, mode, tuple(typed(d.node, ast.DrmDecl) for d in drms), self._span(meta))
+        return Stmt("drm_group", decl, decl.span)
+
+    group_best = constant(ast.GroupMode.BEST)
+    group_worst = constant(ast.GroupMode.WORST)
+    group_one = constant(ast.GroupMode.ONE)
+    modified_clamp = declaring("modified_clamp", ast.ModifiedClampDecl, int, int)
+
+    def combine(self, meta: Meta, clamp_min: Token | None, clamp_max: Token | None) -> Stmt:
+        low = int(clamp_min) if clamp_min is not None else None
+        high = int(clamp_max) if clamp_max is not None else None
+        decl = ast.CombineDecl(low, high, self._span(meta))
+        return Stmt("combine", decl, decl.span)
+
+    # ---- CRT column shifts
+
+    def shift_value(
+        self,
+        meta: Meta,
+        name: ast.Name,
+        label: ast.Text | None,
+        value: Token,
+        when: ast.Cond | None,
+    ) -> Stmt:
+        decl = ast.ShiftDecl(name, label, int(value), when, None, None, self._span(meta))
+        return Stmt("shift", decl, decl.span)
+
+    shift_from = _read_from_chart(
+        "shift", lambda name, label, source, span: ast.ShiftDecl(name, label, None, None, source, None, span)
+    )
+    drm_from = _read_from_chart("drm_from", ast.DrmFromDecl)
+
+    def shift_group(
+        self, meta: Meta, name: ast.Name, label: ast.Text | None, mode: ast.GroupMode, *shifts: Stmt
+    ) -> Stmt:
+        members = tuple(dataclasses.replace(typed(s.node, ast.ShiftDecl), group=name) for s in shifts)
+        decl = ast.ShiftGroupDecl(name, label, mode, members, self._span(meta))
+        return Stmt("shift_group", decl, decl.span)
+
+    shift_cap = declaring("shift_cap", ast.ShiftCapDecl, int, int)
+
+
+class _NaturalMark:
+    """`natural` after a row's range: the row reads the natural roll."""
+
+
+_NATURAL = _NaturalMark()
+
+
+class LayoutRules(Terminals):
+    """Rows, grids and availability grids."""
+
+    rows = listing("rows")
+
+    def row(self, meta: Meta, *parts: ast.KeyValueText | Token | ast.ValueText | _NaturalMark | None) -> ast.RowDecl:
+        """`key_value* [RANGE] [natural] ":" value ("," value)*`."""
+        keys = tuple(p for p in parts if isinstance(p, ast.KeyValueText))
+        printed = next((self._range(p) for p in parts if isinstance(p, Token)), None)
+        values = tuple(p for p in parts if isinstance(p, ast.ValueText))
+        natural = any(p is _NATURAL for p in parts)
+        return ast.RowDecl(keys, printed, values, self._span(meta), natural)
+
+    natural_mark = constant(_NATURAL)
+
+    def grid(self, meta: Meta, key: ast.Name, *parts: ast.KeyValueText | ast.GridRowDecl) -> Stmt:
+        columns = tuple(p for p in parts if isinstance(p, ast.KeyValueText))
+        rows = tuple(p for p in parts if isinstance(p, ast.GridRowDecl))
+        decl = ast.GridDecl(key, columns, rows, self._span(meta))
+        return Stmt("grid", decl, decl.span)
+
+    def grid_row(self, meta: Meta, *parts: ast.ValueText | ast.CellText) -> ast.GridRowDecl:
+        values = tuple(p for p in parts if isinstance(p, ast.ValueText))
+        cells = tuple(p for p in parts if isinstance(p, ast.CellText))
+        return ast.GridRowDecl(values, cells, self._span(meta))
+
+    def roll_grid(self, meta: Meta, key: ast.Name, *parts: ast.KeyValueText | ast.RollLineDecl) -> Stmt:
+        columns = tuple(p for p in parts if isinstance(p, ast.KeyValueText))
+        lines = tuple(p for p in parts if isinstance(p, ast.RollLineDecl))
+        decl = ast.RollGridDecl(key, columns, lines, self._span(meta))
+        return Stmt("roll_grid", decl, decl.span)
+
+    def roll_line(self, meta: Meta, written: Token, *values: ast.ValueText) -> ast.RollLineDecl:
+        return ast.RollLineDecl(self._range(written), values, self._span(meta))
+
+    def cell(self, meta: Meta, written: Token) -> ast.CellText:
+        return ast.CellText(self._range(written) if written.type == "RANGE" else None, self._span(meta))
+
+    def availability(
+        self, meta: Meta, row_key: ast.Name, col_key: ast.Name, *parts: ast.KeyValueText | ast.AvailRowDecl
+    ) -> Stmt:
+        columns = tuple(p for p in parts if isinstance(p, ast.KeyValueText))
+        rows = tuple(p for p in parts if isinstance(p, ast.AvailRowDecl))
+        decl = ast.AvailabilityDecl(row_key, col_key, columns, rows, self._span(meta))
+        return Stmt("availability", decl, decl.span)
+
+    def avail_row(self, meta: Meta, key: ast.KeyValueText, *cells: ast.AvailCell) -> ast.AvailRowDecl:
+        return ast.AvailRowDecl(key, cells, self._span(meta))
+
+    def avail_cell(self, meta: Meta, written: Token) -> ast.AvailCell:
+        span = self._token_span(written)
+        match written.type:
+            case "RANGE":
+                return ast.AvailCell(ast.AvailKind.RANGE, self._range(written), span)
+            case "CHECK":
+                return ast.AvailCell(ast.AvailKind.AUTO, None, span)
+            case _:  # DASH
+                return ast.AvailCell(ast.AvailKind.NONE, None, span)

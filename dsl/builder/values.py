@@ -1,5 +1,6 @@
-"""The builder's rules of what a row writes: key values (names, labels, `*`, months), cell values,
-and chained cells (`-> [B6] (interceptor=jet, +1)`, `-> again`, `-> 1d6 { ... }`)."""
+"""The builder's rules of what statements write: key values (names, labels, `*`, months), cell
+values, chained cells (`-> [B6] (interceptor=jet, +1)`, `-> again`, `-> 1d6 { ... }`), DRM
+conditions and formula expressions."""
 
 from __future__ import annotations
 
@@ -9,7 +10,15 @@ from typing import assert_never
 from lark import Token
 
 from dsl import ast
-from dsl.builder.base import BuildError, ChartId, Meta, Terminals
+from dsl.builder.base import (
+    BuildError,
+    ChartId,
+    Meta,
+    Rule,
+    Terminals,
+    joining,
+    node,
+)
 
 # Deepest nesting of rolls in cells (`-> 1d6 { 1-3: -> 1d6 { ... } }`): deeper ones would pass what
 # the generated module's Python source may nest (its parser stops at 200 parentheses).
@@ -134,3 +143,60 @@ def _chain_key_value(value: str, quote: bool = False) -> str:
         return value
     escaped = value.replace("\\", "\\\\").replace('"', '\\"')
     return f'"{escaped}"'
+
+
+class ConditionRules(Terminals):
+    """DRM conditions: flags, comparisons, lists, `not`, `and`, `or`."""
+
+    or_cond = joining(ast.CondAny)
+    and_cond = joining(ast.CondAll)
+    cond_not = node(ast.CondNot)
+    cond_flag = node(ast.CondFlag)
+
+    def cond_compare(self, meta: Meta, var: ast.Name, op: Token, operand: ast.Operand) -> ast.CondCompare:
+        return ast.CondCompare(var, ast.CompareOp(str(op)), operand, self._span(meta))
+
+    def cond_in(self, meta: Meta, var: ast.Name, *operands: ast.Operand) -> ast.CondIn:
+        return ast.CondIn(var, operands, self._span(meta))
+
+    def operand(self, meta: Meta, written: ast.Name | ast.Text | Token) -> ast.Operand:
+        match written:
+            case ast.Name(text, span):
+                return ast.Operand(ast.OperandKind.NAME, text, span)
+            case ast.Text(text, span):
+                return ast.Operand(ast.OperandKind.TEXT, text, span)
+            case Token(type="MONTH"):
+                return ast.Operand(ast.OperandKind.MONTH, str(written), self._token_span(written))
+            case _:  # INT or DRM_VALUE
+                return ast.Operand(ast.OperandKind.INT, str(written), self._token_span(written))
+
+
+def _binary(op: ast.ExprOp) -> Rule:
+    """The rule of a binary operation: `left OP right`."""
+
+    def rule(self: Terminals, meta: Meta, left: ast.Expr, right: ast.Expr) -> ast.Expr:
+        return ast.ExprBinary(op, left, right, self._span(meta))
+
+    return rule
+
+
+class ExpressionRules(Terminals):
+    """A formula's expression: numbers, names, operations, calls, `if`."""
+
+    expr_add = _binary(ast.ExprOp.ADD)
+    expr_sub = _binary(ast.ExprOp.SUB)
+    expr_mul = _binary(ast.ExprOp.MUL)
+    expr_div = _binary(ast.ExprOp.DIV)
+    expr_pow = _binary(ast.ExprOp.POW)
+    expr_neg = node(ast.ExprNeg)
+
+    def expr_number(self, meta: Meta, value: Token) -> ast.Expr:
+        return ast.ExprNumber(int(value), self._token_span(value))
+
+    def expr_name(self, meta: Meta, name: ast.Name) -> ast.Expr:
+        return ast.ExprName(name, name.span)
+
+    def expr_call(self, meta: Meta, function: ast.Name, *args: ast.Expr) -> ast.Expr:
+        return ast.ExprCall(function, args, self._span(meta))
+
+    expr_if = node(ast.ExprIf)
