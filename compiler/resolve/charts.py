@@ -169,7 +169,7 @@ class ChartResolver:
             return None
         return combine.clamp_min, combine.clamp_max
 
-    def _modified_clamp(self, decl: ast.ModifiedClampDecl | None) -> tuple[int, int] | None:
+    def _modified_clamp(self, decl: ast.BoundsDecl | None) -> tuple[int, int] | None:
         """The `modified clamp LOW to HIGH` cap on the modified roll, if given and not reversed."""
         if decl is None:
             return None

@@ -21,6 +21,7 @@ from dsl.ast.charts import AvailabilityDecl as AvailabilityDecl
 from dsl.ast.charts import AvailCell as AvailCell
 from dsl.ast.charts import AvailKind as AvailKind
 from dsl.ast.charts import AvailRowDecl as AvailRowDecl
+from dsl.ast.charts import BoundsDecl as BoundsDecl
 from dsl.ast.charts import CellText as CellText
 from dsl.ast.charts import ChartDecl as ChartDecl
 from dsl.ast.charts import ChartKind as ChartKind
@@ -38,11 +39,9 @@ from dsl.ast.charts import FootnoteDecl as FootnoteDecl
 from dsl.ast.charts import GridDecl as GridDecl
 from dsl.ast.charts import GridRowDecl as GridRowDecl
 from dsl.ast.charts import KeyDecl as KeyDecl
-from dsl.ast.charts import ModifiedClampDecl as ModifiedClampDecl
 from dsl.ast.charts import RollGridDecl as RollGridDecl
 from dsl.ast.charts import RollLineDecl as RollLineDecl
 from dsl.ast.charts import RowDecl as RowDecl
-from dsl.ast.charts import ShiftCapDecl as ShiftCapDecl
 from dsl.ast.charts import ShiftDecl as ShiftDecl
 from dsl.ast.charts import ShiftGroupDecl as ShiftGroupDecl
 from dsl.ast.charts import ShiftSourceDecl as ShiftSourceDecl

@@ -143,7 +143,7 @@ class ChartDecl:
     repeated: tuple[Span, ...] = ()  # statements given twice where only one is allowed
     allows: tuple[AllowDecl, ...] = ()
     drm_groups: tuple[DrmGroupDecl, ...] = ()
-    modified_clamp: ModifiedClampDecl | None = None
+    modified_clamp: BoundsDecl | None = None
     zero_reads: Number | None = None  # `zero reads 0|10`: how the chart reads a d10's `0` face
     repeat: Number | None = None  # `repeat 3`: the roll is made this many times, each read separately
     roll_alternatives: tuple[DiceAlternativeDecl, ...] = ()
@@ -151,7 +151,7 @@ class ChartDecl:
     roll_grids: tuple[RollGridDecl, ...] = ()
     shifts: tuple[ShiftDecl, ...] = ()
     shift_groups: tuple[ShiftGroupDecl, ...] = ()
-    shift_cap: ShiftCapDecl | None = None
+    shift_cap: BoundsDecl | None = None
     drms_from: tuple[DrmFromDecl, ...] = ()
     aid_chance: bool | None = None  # `aid chance on|off`: the player aid's chance column (None: the game's)
 
@@ -204,8 +204,10 @@ class CombineDecl:
 
 
 @dataclass(frozen=True)
-class ModifiedClampDecl:
-    """`modified clamp 1 to 10`: modified rolls below 1 read as 1, above 10 as 10."""
+class BoundsDecl:
+    """`LOW to HIGH`: the bounds a total is held inside: the modified roll's (`modified clamp 1 to
+    10`: modified rolls below 1 read as 1, above 10 as 10) or the total column shift's (`shift_cap
+    -2 to +2`)."""
 
     low: int
     high: int
@@ -256,15 +258,6 @@ class ShiftGroupDecl:
     label: Text | None
     mode: GroupMode
     shifts: tuple[ShiftDecl, ...]
-    span: Span
-
-
-@dataclass(frozen=True)
-class ShiftCapDecl:
-    """`shift_cap -2 to +2`: the total column shift is held inside these bounds."""
-
-    low: int
-    high: int
     span: Span
 
 

@@ -98,11 +98,11 @@ class ChartRules(Terminals):
         partial = block.one("partial", ast.Text)
         drm_meaning = block.one("drm_meaning", ast.Text)
         derive = block.one("derive", ast.DeriveDecl)
-        modified_clamp = block.one("modified_clamp", ast.ModifiedClampDecl)
+        modified_clamp = block.one("modified_clamp", ast.BoundsDecl)
         zero_reads = block.one("zero_reads", ast.Number)
         repeat = block.one("repeat", ast.Number)
         favoured = block.one("roll_favours", ast.Favoured)
-        shift_cap = block.one("shift_cap", ast.ShiftCapDecl)
+        shift_cap = block.one("shift_cap", ast.BoundsDecl)
         aid_chance = block.one("aid_chance", bool)
         return ast.ChartDecl(
             kind=kind,
@@ -285,7 +285,7 @@ class ModifierRules(Terminals):
     group_best = constant(ast.GroupMode.BEST)
     group_worst = constant(ast.GroupMode.WORST)
     group_one = constant(ast.GroupMode.ONE)
-    modified_clamp = declaring("modified_clamp", ast.ModifiedClampDecl, int, int)
+    modified_clamp = declaring("modified_clamp", ast.BoundsDecl, int, int)
 
     def combine(self, meta: Meta, clamp_min: Token | None, clamp_max: Token | None) -> Stmt:
         low = int(clamp_min) if clamp_min is not None else None
@@ -318,7 +318,7 @@ class ModifierRules(Terminals):
         decl = ast.ShiftGroupDecl(name, label, mode, members, self._span(meta))
         return Stmt("shift_group", decl, decl.span)
 
-    shift_cap = declaring("shift_cap", ast.ShiftCapDecl, int, int)
+    shift_cap = declaring("shift_cap", ast.BoundsDecl, int, int)
 
 
 class _NaturalMark:
