@@ -175,7 +175,8 @@ class Any_(Generic[C]):
 
 @dataclass(frozen=True)
 class Number:
-    """A whole number in a formula."""
+    """A whole number as written: in a formula, or the number a statement states (`zero reads 0`,
+    `repeat 3`, the roll a fact selects)."""
 
     value: int
     span: Span
