@@ -90,55 +90,41 @@ class ChartRules(Terminals):
         stmts: tuple[Stmt, ...],
     ) -> ast.ChartDecl:
         block = Block(stmts)
-        # the statements allowed once, read before `repeated` is taken
-        rule = block.one("rule", ast.Text)
-        roll = block.one("roll", ast.DiceDecl)
-        value_key = block.one("value", ast.ValueKeyDecl)
-        combine = block.one("combine", ast.CombineDecl)
-        partial = block.one("partial", ast.Text)
-        drm_meaning = block.one("drm_meaning", ast.Text)
-        derive = block.one("derive", ast.DeriveDecl)
-        modified_clamp = block.one("modified_clamp", ast.BoundsDecl)
-        zero_reads = block.one("zero_reads", ast.Number)
-        repeat = block.one("repeat", ast.Number)
-        favoured = block.one("roll_favours", ast.Favoured)
-        shift_cap = block.one("shift_cap", ast.BoundsDecl)
-        aid_chance = block.one("aid_chance", bool)
         return ast.ChartDecl(
             kind=kind,
             chart_id=chart_id.name if chart_id else None,
             slug=slug,
             title=title,
             span=self._span(meta),
-            rule=rule,
-            roll=roll,
-            value_key=value_key,
+            rule=block.one("rule", ast.Text),
+            roll=block.one("roll", ast.DiceDecl),
+            roll_alternatives=block.every("roll_when", ast.DiceAlternativeDecl),
+            zero_reads=block.one("zero_reads", ast.Number),
+            repeat=block.one("repeat", ast.Number),
+            value_key=block.one("value", ast.ValueKeyDecl),
             keys=block.every("key", ast.KeyDecl),
             columns=block.every("column", ast.ColumnDecl),
             drms=block.every("drm", ast.DrmDecl),
-            combine=combine,
-            footnotes=block.every("footnote", ast.FootnoteDecl),
-            notes=block.every("note", ast.Text),
-            partial=partial,
-            drm_meaning=drm_meaning,
-            derive=derive,
-            rows=block.every_item("rows", ast.RowDecl),
-            grids=block.every("grid", ast.GridDecl),
-            availability=block.every("availability", ast.AvailabilityDecl),
-            repeated=block.repeated,
-            allows=block.every("allow", ast.AllowDecl),
             drm_groups=block.every("drm_group", ast.DrmGroupDecl),
-            modified_clamp=modified_clamp,
-            zero_reads=zero_reads,
-            repeat=repeat,
-            roll_alternatives=block.every("roll_when", ast.DiceAlternativeDecl),
-            high_rolls_favour=favoured,
-            roll_grids=block.every("roll_grid", ast.RollGridDecl),
+            drms_from=block.every("drm_from", ast.DrmFromDecl),
+            combine=block.one("combine", ast.CombineDecl),
+            modified_clamp=block.one("modified_clamp", ast.BoundsDecl),
+            high_rolls_favour=block.one("roll_favours", ast.Favoured),
             shifts=_shifts_in_order(block),
             shift_groups=block.every("shift_group", ast.ShiftGroupDecl),
-            shift_cap=shift_cap,
-            drms_from=block.every("drm_from", ast.DrmFromDecl),
-            aid_chance=aid_chance,
+            shift_cap=block.one("shift_cap", ast.BoundsDecl),
+            footnotes=block.every("footnote", ast.FootnoteDecl),
+            notes=block.every("note", ast.Text),
+            partial=block.one("partial", ast.Text),
+            drm_meaning=block.one("drm_meaning", ast.Text),
+            derive=block.one("derive", ast.DeriveDecl),
+            rows=block.every_item("rows", ast.RowDecl),
+            grids=block.every("grid", ast.GridDecl),
+            roll_grids=block.every("roll_grid", ast.RollGridDecl),
+            availability=block.every("availability", ast.AvailabilityDecl),
+            allows=block.every("allow", ast.AllowDecl),
+            aid_chance=block.one("aid_chance", bool),
+            repeated=block.repeated,  # last: the arguments are read in order, and `one` records repeats
         )
 
     def external(

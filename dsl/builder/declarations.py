@@ -235,19 +235,17 @@ class ErrataRules(Terminals):
     """`errata` blocks, their statements and amendments."""
 
     def errata(self, meta: Meta, name: ast.Name, title: ast.Text, *stmts: Stmt) -> ast.ErrataDecl:
-        block = Block(stmts)
-        order = block.last("order", int)
-        overrides = block.every_item("overrides", ast.Name)
+        block = Block(stmts)  # a later `source`, `date` or `order` replaces an earlier one
         return ast.ErrataDecl(
-            name,
-            title,
-            block.last("source", ast.Text),
-            block.last("date", ast.Text),
-            order,
-            overrides,
-            block.every("note", ast.Text),
-            block.every("amend", ast.AmendDecl),
-            self._span(meta),
+            name=name,
+            title=title,
+            source=block.last("source", ast.Text),
+            date=block.last("date", ast.Text),
+            order=block.last("order", int),
+            overrides=block.every_item("overrides", ast.Name),
+            notes=block.every("note", ast.Text),
+            amends=block.every("amend", ast.AmendDecl),
+            span=self._span(meta),
         )
 
     errata_date = holding("date")
@@ -306,34 +304,27 @@ class ExampleRules(Terminals):
 
     def example(self, meta: Meta, name: ast.Name, title: ast.Text, *stmts: Stmt) -> ast.ExampleDecl:
         block = Block(stmts)
-        chart = block.one("chart", ast.Name)
-        formula = block.one("formula", ast.Name)
-        rolls = block.one_group("roll", ast.Name) or ()
-        attack = block.one("attack", int)
-        defense = block.one("defense", int)
-        shift = block.one("shift", int)
-        follow = block.one("follow", bool)
         return ast.ExampleDecl(
-            name,
-            title,
-            block.one("rule", ast.Text),
-            block.every("note", ast.Text),
-            chart,
-            formula,
-            block.every("key", ast.ExampleInput),
-            rolls,
-            block.every_item("when", ast.Name),
-            block.every("set", ast.ExampleInput),
-            sum(block.every("drm", int)),
-            attack,
-            defense,
-            shift,
-            bool(follow),
-            block.every("expect", ast.ExpectDecl),
-            block.one("contradicts", ast.Text),
-            self._span(meta),
-            block.repeated,
-            bool(block.one("aid", bool)),
+            name=name,
+            title=title,
+            rule=block.one("rule", ast.Text),
+            notes=block.every("note", ast.Text),
+            chart=block.one("chart", ast.Name),
+            formula=block.one("formula", ast.Name),
+            keys=block.every("key", ast.ExampleInput),
+            rolls=block.one_group("roll", ast.Name) or (),
+            when=block.every_item("when", ast.Name),
+            sets=block.every("set", ast.ExampleInput),
+            drm=sum(block.every("drm", int)),
+            attack=block.one("attack", int),
+            defense=block.one("defense", int),
+            shift=block.one("shift", int),
+            follow=bool(block.one("follow", bool)),
+            expects=block.every("expect", ast.ExpectDecl),
+            contradicts=block.one("contradicts", ast.Text),
+            span=self._span(meta),
+            repeated=block.repeated,
+            aid=bool(block.one("aid", bool)),
         )
 
     # ---- the inputs, as `chartc lookup` takes them
