@@ -117,19 +117,20 @@ def _roll_depth(chain: ast.ChainText) -> int:
 def chain_text(chain: ast.ChainText) -> str:
     """A chained cell in one canonical line: `-> [B6] (interceptor=jet, +1)`, `-> again`,
     `-> 1d6 { 1-4: fw190a6; 5-6: fw190a7 }`."""
-    args = [f"{k.key.text}={_chain_key_value(k.value)}" for k in chain.keys]
-    args += [f"{chain.drm:+d}"] if chain.drm is not None else []
-    carried = f" ({', '.join(args)})" if args else ""
     match chain.kind:
         case ast.ChainKind.CHART:
-            return f"-> [{chain.target.text if chain.target else ''}]{carried}"
+            where = f"[{chain.target.text if chain.target else ''}]"
         case ast.ChainKind.AGAIN:
-            return f"-> again{carried}"
+            where = "again"
         case ast.ChainKind.ROLL:
             inner = "; ".join(f"{o.range.text}: {_written(o.value)}" for o in chain.outcomes)
             return f"-> {chain.dice} {{ {inner} }}"
         case _:
             assert_never(chain.kind)
+    # the keys and the DRM carried over to the chart read next
+    args = [f"{k.key.text}={_chain_key_value(k.value)}" for k in chain.keys]
+    args += [f"{chain.drm:+d}"] if chain.drm is not None else []
+    return f"-> {where} ({', '.join(args)})" if args else f"-> {where}"
 
 
 def _written(value: ast.ValueText) -> str:
