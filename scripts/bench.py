@@ -520,6 +520,39 @@ def row_build_check(s: Setup) -> Iterator[Row]:
     yield Row("build-check", "`build --check` on the unchanged corpus vs a full `build`", 0.5, a, b, r)
 
 
+# `chartc` with the game JSON's schema validation patched out: the baseline of the `validate` rows
+_UNVALIDATED = [PYTHON, "-c", "import sys; from compiler.build import validate; "
+                "validate.validate_outputs = lambda outputs, validated=frozenset(): None; "
+                "from compiler.cli import main; sys.argv[0] = 'chartc'; main()"]
+
+
+def row_validate(s: Setup) -> Iterator[Row]:
+    """What validating the game JSON against its schema adds to a `build` of the corpus: when every
+    JSON is read (no memo: a first build, or every game's JSON changed) and when every JSON was
+    found valid before (the memo holds its bytes). The baseline is the same build with validation
+    patched out; both write into a folder already holding the outputs, with a cache of their own."""
+    work = s.tmp / "validate"
+    charts = copy_corpus(work, 1)
+    out = work / "generated"
+    env = {**_CHILD_ENV, "XDG_CACHE_HOME": str(work / "cache")}
+    build = [*CHARTC, "build", str(charts), "--out", str(out)]
+    unvalidated = [*_UNVALIDATED, "build", str(charts), "--out", str(out)]
+    memo = work / "cache" / "chartc" / "valid-json.json"
+
+    def every_json_read() -> float:
+        memo.unlink(missing_ok=True)
+        return child_cpu(build, work, env)
+
+    def baseline() -> float:
+        return child_cpu(unvalidated, work, env)
+
+    a, b, r = paired(every_json_read, baseline, s.runs)
+    yield Row("validate", "`build` of the corpus, every JSON validated, vs the same build unvalidated", 1.1, a, b, r)
+    a, b, r = paired(lambda: child_cpu(build, work, env), baseline, s.runs)
+    yield Row("validate-memo", "`build` of the corpus, every JSON found valid before, vs the same build unvalidated",
+              1.1, a, b, r)
+
+
 def row_generated_lookup(s: Setup) -> Iterator[Row]:
     import importlib.util
 
@@ -702,6 +735,7 @@ ROWS: dict[str, Callable[[Setup], Iterator[Row]]] = {
     "click": row_click,
     "check": row_check,
     "build-check": row_build_check,
+    "validate": row_validate,
     "generated-lookup": row_generated_lookup,
     "pdf": row_pdf,
     "memory": row_memory,

@@ -6,7 +6,9 @@ findings `chartc check charts` reports for them.
 Each inventory holds one table under the heading "## Printed in full", with the columns `charts`,
 `item`, `rule`, `status` (transcribed, partial or not expressible, first words), `findings` (each
 finding as "CODE `name`: why") and `remarks` (for a partial or not-expressible item, what the print
-lacks or the construct it would need: required, unless its `findings` say it).
+lacks or the construct it would need: required, unless its `findings` say it). An optional `file`
+column names the chart files (`charts/<game>/<file>.chart`, comma-separated, a remark in
+parentheses after them) that declare the item's charts; the tests hold it to charts/.
 
     python scripts/corpus_report.py          # print the tables (Markdown)
     python scripts/corpus_report.py --check  # exit 1 when README.md does not hold them
@@ -49,6 +51,8 @@ class Item:
     status: Status
     findings: str
     remarks: str
+    files: tuple[str, ...] = ()
+    """The chart files of the `file` column (without `.chart`), when the inventory has one."""
 
 
 class InventoryError(ValueError):
@@ -106,6 +110,7 @@ def parse_inventory(game: str, text: str) -> list[Item]:
         if status is not Status.TRANSCRIBED and not (remarks or cells[at["findings"]]):
             raise InventoryError(f"{where}: a {status.value} item must say why, in `remarks` or `findings`")
         charts = cells[at["charts"]]
+        files = tuple(re.findall(r"[a-z0-9_]+", cells[header.index("file")].split("(")[0])) if "file" in header else ()
         items.append(
             Item(
                 game=game,
@@ -117,6 +122,7 @@ def parse_inventory(game: str, text: str) -> list[Item]:
                 status=status,
                 findings=cells[at["findings"]],
                 remarks=remarks,
+                files=files,
             )
         )
     if not items:

@@ -415,7 +415,7 @@ def test_the_callbacks_see_the_rules_and_extents_of_the_parse_tree() -> None:
     # without a range or a reason); the USAAF odds (15.1) and formulas (22.2-22.4); Stuka
     # Leader's chained results
     charts = Path(__file__).parent.parent / "charts"
-    files = ["ia2/errata.chart", "usaaf/odds.chart", "usaaf/more_movement.chart", "stuka_leader/reference.chart"]
+    files = ["ia2/errata.chart", "usaaf/odds.chart", "usaaf/movement.chart", "stuka_leader/reference.chart"]
     _callbacks_see_the_parse_tree([*_doc_examples(), *((charts / f).read_text(encoding="utf-8") for f in files)])
 
 

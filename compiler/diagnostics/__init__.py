@@ -6,14 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from compiler.diagnostics import codes
-from compiler.diagnostics.codes import (
-    CODES,
-    CODES_BY_NAME,
-    REGISTRY,
-    Code,
-    Severity,
-    suppressible,
-)
+from compiler.diagnostics.codes import Code, Severity
 from compiler.diagnostics.core import (
     Diagnostic,
     Label,
@@ -23,6 +16,7 @@ from compiler.diagnostics.core import (
     count_by_severity,
     has_errors,
 )
+from compiler.diagnostics.registry import CODES, CODES_BY_NAME, REGISTRY, suppressible
 from compiler.diagnostics.suggest import did_you_mean
 
 if TYPE_CHECKING:

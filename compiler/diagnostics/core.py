@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import field
 
-from compiler.diagnostics.codes import CODES, Code, Severity
+from compiler.diagnostics.codes import Code, Severity
+from compiler.diagnostics.registry import CODES
 from dsl.lazy_dataclass import dataclass
 from dsl.shared import Span
 
