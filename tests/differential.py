@@ -255,7 +255,7 @@ class CliTraceback(Exception):
 
 
 def printed_roll(chart: dict[str, Any], roll: int, rng: random.Random) -> str:
-    """A natural roll typed as printed on the dice, in one of the forms the README allows."""
+    """A natural roll typed as printed on the dice, in one of the forms docs/cli.md allows."""
     dice = chart["dice"]
     if dice is None:  # a value-keyed chart: the value as typed
         return str(roll)

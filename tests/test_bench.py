@@ -59,7 +59,7 @@ def test_the_benchmark_runs_a_cheap_row() -> None:
 
 
 def test_a_comparison_with_another_checkout_is_printed_without_a_target() -> None:
-    # `--baseline DIR`: the README's before/after of `chartc check` (issue 16) comes from this row
+    # `--baseline DIR`: docs/records/speed.md's before/after of `chartc check` (issue 16) comes from this row
     bench = _bench()
     row = bench.Row("check-baseline", "same vs the check of `main`", float("inf"), 2.5, 2.96, 0.845)
     [line] = [x for x in bench.render([row], 7) if x.startswith("| same")]

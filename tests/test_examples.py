@@ -251,8 +251,8 @@ def test_the_generated_check_finds_a_module_that_disagrees(tmp_path: Path, monke
     ]
 
 
-def test_the_readme_lists_the_corpus_examples_and_each_contradiction() -> None:
-    # the README's examples table is the script's output: a new example or decision must reach it
+def test_the_corpus_record_lists_the_corpus_examples_and_each_contradiction() -> None:
+    # docs/records/corpus.md's examples table is the script's output: a new example or decision must reach it
     import subprocess
     import sys
 

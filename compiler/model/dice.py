@@ -1,7 +1,7 @@
 """Exact outcome models for every dice form of the chart language.
 
 A single chart roll has at most a few hundred outcomes, so exact enumeration with
-`fractions.Fraction` is fast and obviously right (see the README for the measured comparison).
+`fractions.Fraction` is fast and obviously right (see docs/dependencies.md for the measured comparison).
 Each form also knows how the rulebook prints its faces: a d10's `0` is read as 10 and a
 percentile `00` as 100.
 """
