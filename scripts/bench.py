@@ -5,7 +5,7 @@
     python scripts/bench.py --only help        # rows whose name contains `help`
     python scripts/bench.py --only click       # what click alone costs: the floor of the `help` row
     python scripts/bench.py --rows 2000        # the synthetic corpus at 2,000 rows
-    python scripts/bench.py --only check --baseline ../main   # also: this check vs that checkout's
+    python scripts/bench.py --only check --baseline ../main   # also: these checks vs that checkout's
 
 Each row compares a command A with a baseline B. The two run interleaved (A, B, A, B, ...), each
 as a child process whose CPU time (user + system) comes from `resource.getrusage(RUSAGE_CHILDREN)`
@@ -503,6 +503,10 @@ def row_check(s: Setup) -> Iterator[Row]:
         env = {**_CHILD_ENV, "PYTHONPATH": str(s.baseline)}
         a, b, r = paired(lambda: child_cpu(check, s.tmp), lambda: child_cpu(check, s.tmp, env), s.runs)
         yield Row("check-baseline", f"same vs the check of `{s.baseline.name}`", float("inf"), a, b, r)
+        corpus = [*CHARTC, "check", str(CHARTS)]
+        a, b, r = paired(lambda: child_cpu(corpus, s.tmp), lambda: child_cpu(corpus, s.tmp, env), s.runs)
+        yield Row("check-corpus-baseline", f"`chartc check charts` vs the same by `{s.baseline.name}`",
+                  float("inf"), a, b, r)
 
 
 def row_build_check(s: Setup) -> Iterator[Row]:
@@ -689,6 +693,27 @@ t = clock()
 check_game(game, sink)
 check_examples(game, sink)
 mark("checks", t)
+# What dsl/callbacks.py saves: the same syntax tree built the standard way, from Lark's parse tree
+# (walked for nesting too deep) by a Transformer calling the same builder methods.
+from lark import Transformer, v_args
+from dsl.builder import Builder
+builder = Builder("synth.chart", text)
+terminals = ("NAME", "STRING", "CHART_ID", "INT", "RANGE", "DRM_VALUE", "SLASHED", "DICE")
+def terminal(name):
+    return lambda self, tok: getattr(builder, name)(tok)
+def rule(name):
+    def call(self, meta, *children):
+        extent = None if meta.empty else (meta.line, meta.column, meta.end_line, meta.end_column)
+        return getattr(builder, name)(extent, *children)
+    return call
+rules = [n for n in dir(Builder) if not n.startswith("_") and n not in terminals and callable(getattr(Builder, n))]
+Tokens = type("Tokens", (Transformer,), {n: terminal(n) for n in terminals})
+Walk = v_args(inline=True, meta=True)(type("Walk", (Tokens,), {n: rule(n) for n in rules}))
+t = clock()
+tree = parser._parser().parse(text)
+assert parser._too_deep(tree, "synth.chart") is None
+assert Walk().transform(tree) == source
+mark("the same parse without dsl/callbacks.py: Lark's parse tree, then a Transformer", t)
 print(json.dumps(marks))
 """
 
