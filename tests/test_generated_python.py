@@ -172,6 +172,10 @@ def test_the_runtime_parts_are_inlined_in_order_and_whole() -> None:
         assert inlined in code, part
     offsets = [code.index(f"def {name}(") for name in ("_clamp", "_check_int", "_holds", "_roll", "_total_drm")]
     assert offsets == sorted(offsets)  # base, checks, conditions, dice, drms: the order of PARTS
+    # chartc reaches every runtime name as `runtime.<name>`, each from the part that defines it
+    assert [name for name in runtime.__all__ if not hasattr(runtime, name)] == []
+    with pytest.raises(AttributeError):
+        runtime._no_such_name  # noqa: B018
 
 
 # ---- the runtime, directly ----------------------------------------------------------------------
