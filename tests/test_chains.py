@@ -473,3 +473,15 @@ def test_a_roll_in_a_cell_picks_its_outcome_as_the_module_does(lab: model.Game) 
         expected = "Bails out" if natural <= 3 else "Killed"
         assert chain_runtime._cell_outcome(triples, natural) == outcome.value == expected
     assert [chains.outcome_chance(roll, o) for o in roll.outcomes] == [Fraction(1, 2), Fraction(1, 2)]
+
+
+def test_a_chart_id_declared_twice_with_and_without_keys_is_checked_without_a_crash(tmp_path: Path) -> None:
+    # `chartc check tests/cases` reads every case as one game: a [B] with a chained cell and no key
+    # beside a [B] read by `side`. The loop check enumerated the first's key values and read the
+    # second's rows with them; the row step (the runtime's, strict about keys) raised ValueError.
+    text = HEADER + (
+        'chart [B] "Damage" { roll 1d6 key side column hits: int "Hits" rows { * 1-6: 1 } }\n'
+        'chart [B] "Again" { roll 1d6 column r: text rows { 1-3: "stop"  4-6: -> again } }\n'
+    )
+    comp = compile_text(tmp_path, text)
+    assert "C202" in codes(comp)
