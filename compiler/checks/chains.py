@@ -128,6 +128,8 @@ def _check_loops(game: model.Game, sink: Sink) -> None:
     for chart in game.charts:
         if not has_chains(chart) or len(chart.key_combinations()) > _MAX_COMBOS:
             continue
+        if game.chart(chart.address) is not chart:  # a chart ID declared twice (C202): its states are the first's
+            continue
         for combo in chart.key_combinations():
             _explore(game, (chart.address, combo), graph)
     ends = {node for node, (exits, _) in graph.items() if exits}

@@ -25,9 +25,9 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Callable, Mapping  # noqa: F401  (the generated code uses them)
+from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import (  # noqa: F401  (the generated code uses cast and get_args)
+from typing import (
     Final,
     Generic,
     Literal,
@@ -40,6 +40,7 @@ from typing import (  # noqa: F401  (the generated code uses cast and get_args)
     get_args,
 )
 
+
 _V = TypeVar("_V")
 _M = TypeVar("_M", bound=str)
 
@@ -48,27 +49,21 @@ class NoRowError(LookupError):
     """The roll or keys select no row of the chart (a gap, or a modified roll off the table)."""
 
 
-class ChartRef(TypedDict):
-    """A cell that sends the player to another chart ("roll on [B6]"): that chart's ID."""
-
-    chart: str
-
-
-class Roll(TypedDict, Generic[_V]):
-    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values."""
-
-    natural: int
-    drm: int
-    modified: int
-    values: _V
-
-
 # A row key: a member id, None for any, or the months (first, last) it covers (last None: open end).
 _Key: TypeAlias = str | tuple[str, str | None] | None
 # A row: its keys, its lowest and highest roll or value (None: open end), and its values.
 _Row: TypeAlias = tuple[tuple[_Key, ...], int | None, int | None, _V]
-_MONTH: Final = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 
+
+def _clamp(value: int, bounds: tuple[int, int] | None) -> int:
+    """`value` held inside `bounds` (lowest, highest); None: no bounds. The one clamp of a roll: a
+    DRM total under `combine sum clamp`, a modified roll under `modified clamp`, a column shift
+    total under its cap.
+    """
+    return value if bounds is None else max(bounds[0], min(bounds[1], value))
+
+
+_MONTH: Final = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 
 def _check_int(chart: str, name: str, value: object) -> int:
     """`value` itself; ValueError unless it is an int (a bool is not a number here)."""
@@ -165,161 +160,6 @@ def _check_rng(chart: str, rng: object) -> None:
         raise ValueError(f"{chart}: rng must be a random.Random, got {rng!r}")
 
 
-def _key_matches(key: _Key, given: str) -> bool:
-    if key is None or key == given:
-        return True
-    return isinstance(key, tuple) and key[0] <= given and (key[1] is None or given <= key[1])
-
-
-def _select(chart: str, rows: tuple[_Row[_V], ...], keys: tuple[str, ...], modified: int | None) -> _V:
-    """The values of the first row whose keys match and whose range holds the modified roll.
-
-    Raises:
-        NoRowError: no row is selected.
-    """
-    for row_keys, low, high, values in rows:
-        if not all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True)):
-            continue
-        if modified is not None and ((low is not None and modified < low) or (high is not None and modified > high)):
-            continue
-        return values
-    shown = "" if modified is None else f" for modified roll {modified}"
-    raise NoRowError(f"{chart}: no row{shown} with keys {keys}")
-
-
-# The widest span of rolls or values an index holds for one combination of key values: a chart
-# read over a wider span (a value chart over thousands) is read row by row.
-_INDEX_SPAN: Final = 1024
-# The most combinations of key values an index keeps (each is built on its first lookup).
-_INDEX_COMBINATIONS: Final = 4096
-# An index of one combination of key values: the lowest bound a row of it states, the values each
-# modified roll from there to the highest bound selects (None: no row), and the values of the first
-# row open below and of the first row open above (None: no row).
-_Table: TypeAlias = tuple[int, tuple[_V | None, ...], _V | None, _V | None]
-# What a `lookup_<id>` reads for a combination not indexed (yet): no values for any roll, so it
-# calls `select`, which indexes the combination or reads its rows.
-_UNINDEXED: Final[tuple[int, tuple[None, ...], None, None]] = (0, (), None, None)
-
-
-class _Index(Generic[_V]):
-    """A chart's rows indexed for lookup: per combination of key values (built on its first
-    lookup), the values each modified roll selects, as a tuple from the lowest bound a row states
-    to the highest, plus the open ends. Selects the row `_select` selects, with the same errors.
-    Each `lookup_<id>` reads `tables` itself (a function call is most of a lookup's time) and calls
-    `select` when that finds no values."""
-
-    def __init__(self, rows: tuple[_Row[_V], ...]) -> None:
-        self.rows: Final = rows
-        self.tables: Final[dict[tuple[str, ...], _Table[_V] | None]] = {}
-
-    def select(self, chart: str, keys: tuple[str, ...], modified: int | None) -> _V:
-        """What `_select` returns for these rows; NoRowError when it selects no row."""
-        try:
-            table = self.tables[keys]
-        except KeyError:
-            table = self._table(keys)
-        if table is None or modified is None:
-            return _select(chart, self.rows, keys, modified)
-        low, by_roll, below, above = table
-        at = modified - low
-        values = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-        if values is None:
-            return _select(chart, self.rows, keys, modified)  # raises NoRowError, worded as always
-        return values
-
-    def _table(self, keys: tuple[str, ...]) -> _Table[_V] | None:
-        rows = [
-            (low, high, values)
-            for row_keys, low, high, values in self.rows
-            if all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True))
-        ]
-        bounds = [bound for low, high, _ in rows for bound in (low, high) if bound is not None]
-        first, last = min(bounds, default=0), max(bounds, default=-1)
-        table: _Table[_V] | None = None
-        if last - first < _INDEX_SPAN:
-            by_roll = tuple(
-                next((v for low, high, v in rows if (low is None or low <= n) and (high is None or n <= high)), None)
-                for n in range(first, last + 1)
-            )
-            below = next((v for low, _, v in rows if low is None), None)
-            above = next((v for _, high, v in rows if high is None), None)
-            table = (first, by_roll, below, above)
-        if len(self.tables) < _INDEX_COMBINATIONS:
-            self.tables[keys] = table
-        return table
-
-
-def _roll(
-    rng: random.Random,
-    form: str,
-    count: int,
-    sides: int,
-    subtract: int,
-    floor: int,
-    *,
-    keep: int = 0,
-    versus: tuple[int, int] = (0, 0),
-    zero: int = 10,
-) -> int:
-    """A natural roll of the dice form, read as the chart reads it (a d10's 0 is 10 unless `zero` is
-    0, 00 is 100); `keep` dice for the highest/lowest forms, `versus` the opposing dice.
-    """
-    if form == "d66":
-        return rng.randint(1, 6) * 10 + rng.randint(1, 6)
-    if form == "percentile":
-        return (rng.randint(0, 9) * 10 + rng.randint(0, 9)) or 100
-    faces = sorted(_throw(rng, count, sides, zero))
-    if form == "lower":
-        return faces[0]
-    if form == "higher":
-        return faces[-1]
-    if form == "highest":
-        return sum(faces[count - keep :])
-    if form == "lowest":
-        return sum(faces[:keep])
-    if form == "minus":
-        return max(floor, sum(faces) - subtract)
-    if form == "versus":
-        return sum(faces) - sum(_throw(rng, versus[0], versus[1], zero))
-    return sum(faces)
-
-
-def _throw(rng: random.Random, count: int, sides: int, zero: int) -> list[int]:
-    """`count` dice of `sides` faces; a d10 read 0-9 when `zero` is 0."""
-    low = 0 if sides == 10 and zero == 0 else 1
-    return [rng.randint(low, sides - 1 + low) for _ in range(count)]
-
-
-def _rolled(natural: int, drm: int, values: _V, cap: tuple[int, int] | None = None) -> Roll[_V]:
-    return {"natural": natural, "drm": drm, "modified": _capped(natural + drm, cap), "values": values}
-
-
-def _capped(modified: int, cap: tuple[int, int] | None) -> int:
-    """The modified roll under the chart's `modified clamp LOW to HIGH` (None: no cap)."""
-    return modified if cap is None else max(cap[0], min(cap[1], modified))
-
-
-def _select_natural(
-    chart: str,
-    natural_rows: tuple[_Row[_V], ...],
-    index: _Index[_V],
-    keys: tuple[str, ...],
-    natural: int,
-    modified: int,
-) -> _V:
-    """The first `natural` row holding the natural roll, else the row the modified roll selects.
-
-    Raises:
-        NoRowError: no row is selected.
-    """
-    for row_keys, low, high, values in natural_rows:
-        keyed = all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True))
-        if keyed and (low is None or natural >= low) and (high is None or natural <= high):
-            return values
-    return index.select(chart, keys, modified)
-
-
-# ---- DRM conditions ----------------------------------------------------------------------------
 # NamedTuples rather than dataclasses: a dataclass with postponed annotations needs its module in
 # sys.modules, and a generated module is often loaded straight from its file.
 
@@ -352,7 +192,105 @@ class _AnyOf(NamedTuple):
 
 
 _Condition: TypeAlias = "_Flag | _Compare | _In | _Not | _AllOf | _AnyOf"
+# A context value: a flag's bool, an int, a month 'YYYY-MM', an enum member's id; None is unknown.
 _Context: TypeAlias = bool | int | str | None
+
+
+def _compare(given: int | str, op: str, value: int | str) -> bool:
+    """`given OP value`: ints by value, months 'YYYY-MM' as text (which orders them)."""
+    if op == "==":
+        return given == value
+    if op == "!=":
+        return given != value
+    if isinstance(given, int) and isinstance(value, int):
+        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
+    if isinstance(given, str) and isinstance(value, str):  # months 'YYYY-MM' order as text
+        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
+    raise TypeError(f"cannot compare {given!r} {op} {value!r}")
+
+
+def _holds(cond: _Condition, context: Mapping[str, _Context]) -> bool | None:
+    """Whether a condition is true, false or unknown (None) given the context (a flag left out
+    is False, any other variable left out is unknown).
+    """
+    match cond:
+        case _Flag(var):
+            return bool(context.get(var))
+        case _Compare(var, op, value):
+            given = context.get(var)
+            return None if given is None else _compare(given, op, value)
+        case _In(var, values):
+            given = context.get(var)
+            return None if given is None else given in values
+        case _Not(inner):
+            inner_holds = _holds(inner, context)
+            return None if inner_holds is None else not inner_holds
+        case _AllOf(parts):
+            found = [_holds(p, context) for p in parts]
+            return False if False in found else None if None in found else True
+        case _AnyOf(parts):
+            found = [_holds(p, context) for p in parts]
+            return True if True in found else None if None in found else False
+        case _:
+            assert_never(cond)
+
+
+_D = TypeVar("_D")
+
+
+class _Dice(NamedTuple):
+    """Dice as a chart rolls them: `number` dice of `sides` faces read by `form` ('sum', 'd66',
+    'percentile', 'lower', 'higher', 'highest', 'lowest', 'minus', 'versus'). 'minus' takes
+    `subtract` from the total, never going below `floor`; 'highest'/'lowest' sum the `keep`
+    highest/lowest dice; 'versus' subtracts the total of the opposing dice (number, sides). A d10's
+    0 face reads 10 unless `zero` is 0."""
+
+    form: str
+    number: int
+    sides: int
+    subtract: int = 0
+    floor: int = 0
+    keep: int = 0
+    versus: tuple[int, int] = (0, 0)
+    zero: int = 10
+
+
+def _roll(rng: random.Random, dice: _Dice) -> int:
+    """A natural roll of `dice`, read as the chart reads it (a d10's 0 is 10 unless `zero` is 0,
+    a percentile 00 is 100).
+    """
+    form = dice.form
+    if form == "d66":
+        return rng.randint(1, 6) * 10 + rng.randint(1, 6)
+    if form == "percentile":
+        return (rng.randint(0, 9) * 10 + rng.randint(0, 9)) or 100
+    faces = sorted(_throw(rng, dice.number, dice.sides, dice.zero))
+    if form == "lower":
+        return faces[0]
+    if form == "higher":
+        return faces[-1]
+    if form == "highest":
+        return sum(faces[dice.number - dice.keep :])
+    if form == "lowest":
+        return sum(faces[: dice.keep])
+    if form == "minus":
+        return max(dice.floor, sum(faces) - dice.subtract)
+    if form == "versus":
+        return sum(faces) - sum(_throw(rng, dice.versus[0], dice.versus[1], dice.zero))
+    return sum(faces)
+
+
+def _throw(rng: random.Random, count: int, sides: int, zero: int) -> list[int]:
+    """`count` dice of `sides` faces; a d10 read 0-9 when `zero` is 0."""
+    low = 0 if sides == 10 and zero == 0 else 1
+    return [rng.randint(low, sides - 1 + low) for _ in range(count)]
+
+
+def _dice_for(alternatives: tuple[tuple[_Condition, _D], ...], context: Mapping[str, _Context], dice: _D) -> _D:
+    """The dice a chart rolls in `context`: those of the first `roll ... when` alternative whose
+    condition is true, else its own `dice`.
+    """
+    return next((alt for when, alt in alternatives if _holds(when, context) is True), dice)
 
 
 class _Per(NamedTuple):
@@ -373,40 +311,63 @@ class _Drm(NamedTuple):
     group: str | None = None
 
 
-def _compare(given: int | str, op: str, value: int | str) -> bool:
-    if op == "==":
-        return given == value
-    if op == "!=":
-        return given != value
-    if isinstance(given, int) and isinstance(value, int):
-        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
-    if isinstance(given, str) and isinstance(value, str):  # months 'YYYY-MM' order as text
-        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
-    raise TypeError(f"cannot compare {given!r} {op} {value!r}")
+def _per_steps(per: _Per, given: int) -> int:
+    """How many steps of a per-N DRM `given` holds (`-1 per 10 kills`: 25 -> 2, or 3 rounded up)."""
+    whole, rest = divmod(given, per.step)
+    if rest and (per.rounding == "up" or (per.rounding == "nearest" and 2 * rest >= per.step)):
+        whole += 1
+    return whole
 
 
-def _holds(cond: _Condition, context: Mapping[str, _Context]) -> bool | None:
-    """Whether a condition is true, false or unknown (None) given the context."""
-    match cond:
-        case _Flag(var):
-            return bool(context[var])
-        case _Compare(var, op, value):
-            given = context[var]
-            return None if given is None else _compare(given, op, value)
-        case _In(var, values):
-            given = context[var]
-            return None if given is None else given in values
-        case _Not(inner):
-            inner_holds = _holds(inner, context)
-            return None if inner_holds is None else not inner_holds
-        case _AllOf(parts):
-            found = [_holds(p, context) for p in parts]
-            return False if False in found else None if None in found else True
-        case _AnyOf(parts):
-            found = [_holds(p, context) for p in parts]
-            return True if True in found else None if None in found else False
-        case _:
-            assert_never(cond)
+def _applied(drm: _Drm, context: Mapping[str, _Context]) -> int | None:
+    """What one DRM adds in the context, or None when it does not apply (its condition is not
+    true; for a per-N DRM, its variable is unknown or holds no whole step).
+    """
+    if drm.when is not None and _holds(drm.when, context) is not True:
+        return None
+    if drm.per is None:
+        return drm.value
+    given = context.get(drm.per.var)
+    if not isinstance(given, int) or isinstance(given, bool):
+        return None
+    steps = _per_steps(drm.per, given)
+    return drm.value * steps if steps else None
+
+
+def _exclusive(
+    found: list[tuple[int, str | None, int]], groups: tuple[tuple[str, str], ...]
+) -> list[tuple[int, int]]:
+    """What counts of the DRMs (or column shifts) that apply, given as (position, group, amount) in
+    declaration order: every one outside a group, and of each exclusive group (id, 'best' |
+    'worst' | 'one') one member: the highest amount (`best`, the first of equals), the lowest
+    (`worst`, the first of equals) or the first (`one`); a member of a group not in `groups` does
+    not count. Returns (position, amount) in declaration order.
+    """
+    modes = dict(groups)
+    chosen: dict[str, tuple[int, int]] = {}
+    for position, group, amount in found:
+        if group is None or group not in modes:
+            continue
+        held = chosen.get(group)
+        mode = modes[group]
+        if held is None or (mode == "best" and amount > held[1]) or (mode == "worst" and amount < held[1]):
+            chosen[group] = (position, amount)
+    kept = {position for position, _ in chosen.values()}
+    return [(p, amount) for p, group, amount in found if group is None or p in kept]
+
+
+def _drm_terms(
+    drms: tuple[_Drm, ...], context: Mapping[str, _Context], groups: tuple[tuple[str, str], ...] = ()
+) -> list[tuple[int, int]]:
+    """The DRMs that apply in `context`, each exclusive group reduced to its one member, as
+    (position in `drms`, amount) in declaration order.
+    """
+    found = []
+    for position, drm in enumerate(drms):
+        amount = _applied(drm, context)
+        if amount is not None:
+            found.append((position, drm.group, amount))
+    return _exclusive(found, groups)
 
 
 def _total_drm(
@@ -415,37 +376,176 @@ def _total_drm(
     clamp: tuple[int, int] | None,
     groups: tuple[tuple[str, str], ...] = (),
 ) -> int:
-    """The sum of the DRMs whose conditions are true, clamped to `clamp` when the chart caps it.
-
-    `groups` are the chart's exclusive groups (id, 'best' | 'worst' | 'one'): of a group's applying
-    members only the highest value counts ('best'), the lowest ('worst') or the first ('one').
+    """The DRM total: the sum of the DRMs that apply (`_drm_terms`), clamped to `clamp` when the
+    chart caps it (`combine sum clamp LOW to HIGH`).
     """
-    found = [(d, _applied(d, context)) for d in drms]
-    amounts = [(d, a) for d, a in found if a is not None]
-    total = sum(a for d, a in amounts if d.group is None)
-    for group, mode in groups:
-        members = [a for d, a in amounts if d.group == group]
-        if members:
-            total += max(members) if mode == "best" else min(members) if mode == "worst" else members[0]
-    return total if clamp is None else max(clamp[0], min(clamp[1], total))
+    return _clamp(sum(amount for _, amount in _drm_terms(drms, context, groups)), clamp)
 
 
-def _applied(drm: _Drm, context: Mapping[str, _Context]) -> int | None:
-    """What one DRM adds in the context, or None when it does not apply."""
-    if drm.when is not None and _holds(drm.when, context) is not True:
-        return None
-    if drm.per is None:
-        return drm.value
-    given = context[drm.per.var]
-    if not isinstance(given, int) or isinstance(given, bool):
-        return None
-    whole, rest = divmod(given, drm.per.step)
-    if rest and (drm.per.rounding == "up" or (drm.per.rounding == "nearest" and 2 * rest >= drm.per.step)):
-        whole += 1
-    return drm.value * whole if whole else None
+def _key_matches(key: _Key, given: str) -> bool:
+    """Whether a row key (a member id, None for any, months (first, last)) applies to a key value."""
+    if key is None or key == given:
+        return True
+    return isinstance(key, tuple) and key[0] <= given and (key[1] is None or given <= key[1])
 
 
-# ---- CRT column shifts ---------------------------------------------------------------------------
+def _in_range(low: int | None, high: int | None, roll: int) -> bool:
+    """Whether a range (None: an open end) holds the roll."""
+    return (low is None or roll >= low) and (high is None or roll <= high)
+
+
+def _first(rows: tuple[_Row[_V], ...], keys: tuple[str, ...], roll: int | None) -> _V | None:
+    """The values of the first row whose keys match and whose range holds `roll` (None: any
+    range, a chart read by keys only); None when no row does.
+    """
+    for row_keys, low, high, values in rows:
+        if (roll is None or _in_range(low, high, roll)) and all(
+            _key_matches(k, given) for k, given in zip(row_keys, keys, strict=True)
+        ):
+            return values
+    return None
+
+
+def _select(chart: str, rows: tuple[_Row[_V], ...], keys: tuple[str, ...], modified: int | None) -> _V:
+    """The values of the first row whose keys match and whose range holds the modified roll.
+
+    Raises:
+        NoRowError: no row is selected.
+    """
+    values = _first(rows, keys, modified)
+    if values is None:
+        shown = "" if modified is None else f" for modified roll {modified}"
+        raise NoRowError(f"{chart}: no row{shown} with keys {keys}")
+    return values
+
+
+# The widest span of rolls or values an index holds for one combination of key values: a chart
+# read over a wider span (a value chart over thousands) is read row by row.
+_INDEX_SPAN: Final = 1024
+# The most combinations of key values an index keeps (each is built on its first lookup).
+_INDEX_COMBINATIONS: Final = 4096
+# An index of one combination of key values: the lowest bound a row of it states, the values each
+# modified roll from there to the highest bound selects (None: no row), and the values of the first
+# row open below and of the first row open above (None: no row).
+_Table: TypeAlias = tuple[int, tuple[_V | None, ...], _V | None, _V | None]
+# What a `lookup_<id>` reads for a combination not indexed (yet): no values for any roll, so it
+# calls `select`, which indexes the combination or reads its rows.
+_UNINDEXED: Final[tuple[int, tuple[None, ...], None, None]] = (0, (), None, None)
+
+
+class _Index(Generic[_V]):
+    """A chart's rows indexed for lookup: per combination of key values (built on its first
+    lookup), the values each modified roll selects, as a tuple from the lowest bound a row states
+    to the highest, plus the open ends. Selects the row `_select` selects, with the same errors.
+    Each `lookup_<id>` reads `tables` itself (a function call is most of a lookup's time) and calls
+    `select` when that finds no values."""
+
+    def __init__(self, rows: tuple[_Row[_V], ...]) -> None:
+        self.rows: Final = rows
+        self.tables: Final[dict[tuple[str, ...], _Table[_V] | None]] = {}
+
+    def find(self, keys: tuple[str, ...], modified: int) -> _V | None:
+        """What `_first` finds for these rows: the selected row's values, or None."""
+        try:
+            table = self.tables[keys]
+        except KeyError:
+            table = self._table(keys)
+        if table is None:
+            return _first(self.rows, keys, modified)
+        low, by_roll, below, above = table
+        at = modified - low
+        return below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+
+    def select(self, chart: str, keys: tuple[str, ...], modified: int | None) -> _V:
+        """What `_select` returns for these rows; NoRowError when it selects no row."""
+        values = None if modified is None else self.find(keys, modified)
+        if values is None:
+            return _select(chart, self.rows, keys, modified)  # the row scan answers or raises NoRowError
+        return values
+
+    def _table(self, keys: tuple[str, ...]) -> _Table[_V] | None:
+        rows = [
+            (low, high, values)
+            for row_keys, low, high, values in self.rows
+            if all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True))
+        ]
+        bounds = [bound for low, high, _ in rows for bound in (low, high) if bound is not None]
+        first, last = min(bounds, default=0), max(bounds, default=-1)
+        table: _Table[_V] | None = None
+        if last - first < _INDEX_SPAN:
+            by_roll = tuple(
+                next((v for low, high, v in rows if _in_range(low, high, n)), None) for n in range(first, last + 1)
+            )
+            below = next((v for low, _, v in rows if low is None), None)
+            above = next((v for _, high, v in rows if high is None), None)
+            table = (first, by_roll, below, above)
+        if len(self.tables) < _INDEX_COMBINATIONS:
+            self.tables[keys] = table
+        return table
+
+
+def _modified(natural: int, drm: int, cap: tuple[int, int] | None = None) -> int:
+    """The modified roll: the natural roll plus the DRM total, held inside the chart's `modified
+    clamp LOW to HIGH` (None: no cap).
+    """
+    return _clamp(natural + drm, cap)
+
+
+def _natural_row(natural_rows: tuple[_Row[_V], ...], keys: tuple[str, ...], natural: int) -> _V | None:
+    """The values of the first `natural` row whose keys match and whose range holds the natural
+    roll; None when none does.
+    """
+    for row_keys, low, high, values in natural_rows:
+        if _in_range(low, high, natural) and all(_key_matches(k, g) for k, g in zip(row_keys, keys, strict=True)):
+            return values
+    return None
+
+
+def _row_for(
+    natural_rows: tuple[_Row[_V], ...], index: _Index[_V], keys: tuple[str, ...], natural: int, modified: int
+) -> _V | None:
+    """The row step: the first `natural` row holding the natural roll, else the first row whose
+    range holds the modified roll; None when no row is selected.
+    """
+    found = _natural_row(natural_rows, keys, natural) if natural_rows else None
+    return found if found is not None else index.find(keys, modified)
+
+
+def _select_natural(
+    chart: str,
+    natural_rows: tuple[_Row[_V], ...],
+    index: _Index[_V],
+    keys: tuple[str, ...],
+    natural: int,
+    modified: int,
+) -> _V:
+    """The row step of a chart with `natural` rows (`_row_for`).
+
+    Raises:
+        NoRowError: no row is selected.
+    """
+    found = _natural_row(natural_rows, keys, natural)
+    return found if found is not None else index.select(chart, keys, modified)
+
+
+class ChartRef(TypedDict):
+    """A cell that sends the player to another chart ("roll on [B6]"): that chart's ID."""
+
+    chart: str
+
+
+class Roll(TypedDict, Generic[_V]):
+    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values."""
+
+    natural: int
+    drm: int
+    modified: int
+    values: _V
+
+
+def _rolled(natural: int, drm: int, values: _V, cap: tuple[int, int] | None = None) -> Roll[_V]:
+    """What `roll_<id>` returns: the natural roll, the DRM total, the modified roll, the row's values."""
+    return {"natural": natural, "drm": drm, "modified": _modified(natural, drm, cap), "values": values}
 
 
 class _Shift(NamedTuple):
@@ -464,7 +564,7 @@ class _Shift(NamedTuple):
 def _shift_value(shift: _Shift, context: Mapping[str, _Context]) -> int:
     """The shift's value in this context: 0 when its condition is not true or its variable unknown."""
     if shift.var is not None:
-        given = context[shift.var]
+        given = context.get(shift.var)
         return 0 if given is None else dict(shift.table).get(str(given), 0)
     return shift.value if shift.when is None or _holds(shift.when, context) is True else 0
 
@@ -475,30 +575,16 @@ def _shift_terms(
     groups: tuple[tuple[str, str], ...],
     cap: tuple[int, int] | None,
 ) -> tuple[tuple[tuple[str, int], ...], int]:
-    """The shifts that apply, as (label, value) in declaration order, and their total.
-
-    Of an exclusive group only one counts: its highest (`best`) or lowest (`worst`) value, the
-    first such shift (`one`: the first that applies). The total is then held inside `cap`.
+    """The shifts that apply (a value other than 0), as (label, value) in declaration order, and
+    their total held inside `cap`. Of an exclusive group only one counts (`_exclusive`).
     """
-    values = [_shift_value(s, context) for s in shifts]
-    pick = dict(groups)
-    applying = [(i, s, v) for i, (s, v) in enumerate(zip(shifts, values, strict=True)) if v]
-    kept: list[tuple[str, int]] = []
-    for i, shift, value in applying:
-        if shift.group is not None:
-            rivals = [(v, j) for j, s, v in applying if s.group == shift.group]
-            mode = pick[shift.group]
-            chosen = min(rivals, key=lambda r: r[1])  # `one`: the rules say only one applies
-            if mode != "one":
-                chosen = max(rivals, key=lambda r: (r[0], -r[1])) if mode == "best" else min(rivals)
-            if chosen[1] != i:
-                continue
-        kept.append((shift.label, value))
-    total = sum(v for _, v in kept)
-    return tuple(kept), total if cap is None else max(cap[0], min(cap[1], total))
-
-
-# ---- CRT odds (USAAF 15.1-15.2) ------------------------------------------------------------------
+    found = []
+    for position, shift in enumerate(shifts):
+        value = _shift_value(shift, context)
+        if value:
+            found.append((position, shift.group, value))
+    kept = tuple((shifts[position].label, value) for position, value in _exclusive(found, groups))
+    return kept, _clamp(sum(value for _, value in kept), cap)
 
 
 class _OddsRule(NamedTuple):
@@ -756,18 +842,15 @@ def _odds_edge(rule: _OddsRule, formed: str, index: int, shift: int) -> _OddsRea
         shifted = f" shifted {shift:+d}" if shift and rule.shift_order == "before" else ""
         raise ValueError(f"{formed}{shifted} is off the table ({rule.columns[0]} to {rule.columns[-1]})")
     clamped = not 0 <= index <= last
-    index = max(0, min(last, index))
+    index = _clamp(index, (0, last))
     if rule.shift_order == "after":
-        index = max(0, min(last, index + shift))  # shifts from the edge column, clamped again
+        index = _clamp(index + shift, (0, last))  # shifts from the edge column, clamped again
     return _OddsReading(formed, rule.columns[index], clamped)
 
 
 def _odds_column(rule: _OddsRule, attack: int, defense: int | None, shift: int = 0) -> str:
     """The CRT column label for these combat factors and column shift (see `_odds_read`)."""
     return _odds_read(rule, attack, defense, shift).column
-
-
-# ---- computed values: the arithmetic of formulas (chartc's `compiler.engine.formulas` uses these too) ----
 
 
 def _div(a: Fraction | int, b: Fraction | int) -> Fraction:
@@ -1298,6 +1381,9 @@ ZONE_LABELS: Final[dict[Zone, str]] = {
 }
 
 
+_O = TypeVar("_O")
+
+
 class ChainRef(TypedDict):
     """A chained result "roll on [B6] (key=value, +1)": the chart, the keys it gives, the DRM it carries."""
 
@@ -1337,33 +1423,52 @@ class Step(TypedDict):
 _Stepper = Callable[[random.Random, Mapping[str, str], int], tuple[int | None, int | None, Mapping[str, object]]]
 
 
+def _cell_outcome(outcomes: tuple[tuple[int | None, int | None, _O], ...], natural: int) -> _O | None:
+    """The outcome of a roll inside a cell whose range, (low, high, outcome), holds the natural roll;
+    None when none does.
+    """
+    return next((outcome for low, high, outcome in outcomes if _in_range(low, high, natural)), None)
+
+
 def _cell_value(rng: random.Random, value: object, rolls: list[int]) -> object:
     """A cell with each roll inside it made (a roll whose outcome is a roll rolls again)."""
     while isinstance(value, dict) and "outcomes" in value:
-        natural = _roll(rng, "sum", int(value["count"]), int(value["sides"]), 0, 0)
+        natural = _roll(rng, _Dice("sum", int(value["count"]), int(value["sides"])))
         rolls.append(natural)
-        value = next(v for low, high, v in value["outcomes"] if _in_range(low, high, natural))
+        value = _cell_outcome(value["outcomes"], natural)
     return value
 
 
-def _in_range(low: int | None, high: int | None, natural: int) -> bool:
-    return (low is None or natural >= low) and (high is None or natural <= high)
+def _next_key(key: str, *sources: Mapping[str, object]) -> str | None:
+    """The value of key `key` of the chart a chain goes to next: the first of `sources` (the
+    reference's own keys, this step's keys, this row's values by column, the keys the reader gave)
+    that gives it as text; None when none does.
+    """
+    for source in sources:
+        value = source.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return None
 
 
 def _next_keys(
-    target_keys: tuple[str, ...], move: Mapping[str, object], keys: Mapping[str, str], values: Mapping[str, object]
+    target_keys: tuple[str, ...],
+    move: Mapping[str, object],
+    keys: Mapping[str, str],
+    values: Mapping[str, object],
+    given: Mapping[str, str],
 ) -> dict[str, str]:
-    """The keys of the next chart: the reference's own, else this step's, else this row's values.
+    """The keys of the next chart (`_next_key`).
 
     Raises:
         ValueError: a key none of them gives.
     """
     written = move.get("keys")
-    given = written if isinstance(written, dict) else {}
+    own: Mapping[str, object] = written if isinstance(written, dict) else {}
     out: dict[str, str] = {}
     for key in target_keys:
-        value = given.get(key) or keys.get(key) or values.get(key)
-        if not isinstance(value, str):
+        value = _next_key(key, own, keys, values, given)
+        if value is None:
             raise ValueError(f"{move['chart']}: no step of the chain gives key {key!r}")
         out[key] = value
     return out
@@ -1383,7 +1488,7 @@ def _follow(
     Raises:
         ValueError: a key no step gives; RuntimeError: the walk did not end within `limit` steps.
     """
-    address = start
+    address, given = start, keys
     steps: list[Step] = []
     while len(steps) < limit:
         natural, modified, values = steppers[address](rng, keys, drm)
@@ -1396,7 +1501,7 @@ def _follow(
         drm = int(move.get("drm", 0))
         if "chart" in move:
             address = str(move["chart"])
-            keys = _next_keys(chart_keys[address], move, keys, made)
+            keys = _next_keys(chart_keys[address], move, keys, made, given)
     raise RuntimeError(f"{start}: the chain did not end within {limit} steps")
 
 
@@ -1515,6 +1620,9 @@ def lookup_knights_cross(roll: int, *, drm: int = 0) -> KnightsCrossResult:
     return {'result': row[0]}
 
 
+_KNIGHTS_CROSS_DICE: Final = _Dice('sum', 1, 6)
+
+
 def roll_knights_cross(rng: random.Random, *, drm: int = 0) -> Roll[KnightsCrossResult]:
     """Roll 1d6 with `rng` and read Knight's Cross roll, rule 7.8.7.
 
@@ -1523,7 +1631,7 @@ def roll_knights_cross(rng: random.Random, *, drm: int = 0) -> Roll[KnightsCross
     selects no row.
     """
     _check_rng('knights_cross', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    natural = _roll(rng, _KNIGHTS_CROSS_DICE)
     return _rolled(natural, drm, lookup_knights_cross(natural, drm=drm))
 
 
@@ -1589,6 +1697,9 @@ def lookup_promotion(roll: int, *, drm: int = 0) -> PromotionResult:
     return {'result': row[0]}
 
 
+_PROMOTION_DICE: Final = _Dice('sum', 1, 6)
+
+
 def roll_promotion(rng: random.Random, *, drm: int = 0) -> Roll[PromotionResult]:
     """Roll 1d6 with `rng` and read Promotion roll, rule 7.9.3.
 
@@ -1597,7 +1708,7 @@ def roll_promotion(rng: random.Random, *, drm: int = 0) -> Roll[PromotionResult]
     selects no row.
     """
     _check_rng('promotion', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    natural = _roll(rng, _PROMOTION_DICE)
     return _rolled(natural, drm, lookup_promotion(natural, drm=drm))
 
 
@@ -1722,6 +1833,9 @@ def lookup_generalmajor(roll: int, *, drm: int = 0) -> GeneralmajorResult:
     return {'result': row[0]}
 
 
+_GENERALMAJOR_DICE: Final = _Dice('sum', 1, 6)
+
+
 def roll_generalmajor(rng: random.Random, *, drm: int = 0) -> Roll[GeneralmajorResult]:
     """Roll 1d6 with `rng` and read Promotion to Generalmajor, rule 10.14.
 
@@ -1730,7 +1844,7 @@ def roll_generalmajor(rng: random.Random, *, drm: int = 0) -> Roll[GeneralmajorR
     selects no row.
     """
     _check_rng('generalmajor', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    natural = _roll(rng, _GENERALMAJOR_DICE)
     return _rolled(natural, drm, lookup_generalmajor(natural, drm=drm))
 
 
@@ -1841,7 +1955,7 @@ def lookup_prestige_costs(*, prestige_use: PrestigeUse) -> PrestigeCostsResult:
 # ---- 'A3'
 _A3_DRMS: Final = (
     _Drm(-1, _AllOf((_Compare('a3_roll', '==', 'fb_attack'), _Flag('raid_target_af')))),
-    _Drm(+1, _AllOf((_Compare('a3_roll', '==', 'fighter_sweep'), _Flag('flying_jet')))),
+    _Drm(1, _AllOf((_Compare('a3_roll', '==', 'fighter_sweep'), _Flag('flying_jet')))),
 )
 
 
@@ -1868,18 +1982,18 @@ def drm_a3(*, a3_roll: A3Roll | None = None, flying_jet: bool = False, raid_targ
 
 # ---- 'B7'
 _B7_DRMS: Final = (
-    _Drm(+1, _AnyOf((_Flag('forced_landing'), _Flag('flying_me163')))),
-    _Drm(+1, None, _Per('weather_modifier', 1, 'down')),
-    _Drm(+1, _Compare('pilot_injury', '==', 'lw')),
-    _Drm(+2, _Compare('pilot_injury', '==', 'sw')),
-    _Drm(+1, _AllOf((_Compare('fatigue_points', '>=', 10), _Compare('fatigue_points', '<=', 19)))),
-    _Drm(+2, _Compare('fatigue_points', '>=', 20)),
-    _Drm(+1, _Flag('green_pilot')),
-    _Drm(+1, _Flag('flying_me163')),
-    _Drm(+2, _AllOf((_Flag('flying_me163'), _Flag('landing_skid_damaged')))),
-    _Drm(+2, _AllOf((_Flag('flying_me163'), _Flag('fuel_tank_hit')))),
-    _Drm(+1, _Flag('engine_damaged')),
-    _Drm(+1, _Flag('runway_damage')),
+    _Drm(1, _AnyOf((_Flag('forced_landing'), _Flag('flying_me163')))),
+    _Drm(1, None, _Per('weather_modifier', 1, 'down')),
+    _Drm(1, _Compare('pilot_injury', '==', 'lw')),
+    _Drm(2, _Compare('pilot_injury', '==', 'sw')),
+    _Drm(1, _AllOf((_Compare('fatigue_points', '>=', 10), _Compare('fatigue_points', '<=', 19)))),
+    _Drm(2, _Compare('fatigue_points', '>=', 20)),
+    _Drm(1, _Flag('green_pilot')),
+    _Drm(1, _Flag('flying_me163')),
+    _Drm(2, _AllOf((_Flag('flying_me163'), _Flag('landing_skid_damaged')))),
+    _Drm(2, _AllOf((_Flag('flying_me163'), _Flag('fuel_tank_hit')))),
+    _Drm(1, _Flag('engine_damaged')),
+    _Drm(1, _Flag('runway_damage')),
 )
 
 
@@ -1952,11 +2066,11 @@ def drm_b7(
 
 # ---- 'B8'
 _B8_DRMS: Final = (
-    _Drm(+1, _Flag('de_result')),
-    _Drm(+2, _Compare('crewman_injury', '==', 'lw')),
-    _Drm(+3, _Compare('crewman_injury', '==', 'sw')),
-    _Drm(+1, _AllOf((_Compare('fatigue_points', '>=', 5), _Compare('fatigue_points', '<=', 14)))),
-    _Drm(+2, _Compare('fatigue_points', '>=', 15)),
+    _Drm(1, _Flag('de_result')),
+    _Drm(2, _Compare('crewman_injury', '==', 'lw')),
+    _Drm(3, _Compare('crewman_injury', '==', 'sw')),
+    _Drm(1, _AllOf((_Compare('fatigue_points', '>=', 5), _Compare('fatigue_points', '<=', 14)))),
+    _Drm(2, _Compare('fatigue_points', '>=', 15)),
 )
 
 
@@ -1991,9 +2105,9 @@ def drm_b8(*, crewman_injury: Injury | None = None, de_result: bool = False, fat
 
 # ---- 'B12'
 _B12_DRMS: Final = (
-    _Drm(+2, _AllOf((_Flag('agile'), _Not(_Flag('engine_or_controls_damaged'))))),
-    _Drm(+1, _Flag('pilot_ace')),
-    _Drm(+1, _Flag('mw50')),
+    _Drm(2, _AllOf((_Flag('agile'), _Not(_Flag('engine_or_controls_damaged'))))),
+    _Drm(1, _Flag('pilot_ace')),
+    _Drm(1, _Flag('mw50')),
     _Drm(-1, _Compare('pilot_injury', '==', 'lw')),
     _Drm(-2, _Compare('pilot_injury', '==', 'sw')),
     _Drm(-1, _Compare('fatigue_points', '>=', 15)),
@@ -2047,9 +2161,9 @@ def drm_b12(
 
 # ---- 'initiative_allied'
 _INITIATIVE_ALLIED_DRMS: Final = (
-    _Drm(+2, _AllOf((_Flag('allied_agile'), _Not(_Flag('allied_engine_or_controls_damaged'))))),
-    _Drm(+1, _Flag('allied_ace')),
-    _Drm(+1, _Flag('allied_sa')),
+    _Drm(2, _AllOf((_Flag('allied_agile'), _Not(_Flag('allied_engine_or_controls_damaged'))))),
+    _Drm(1, _Flag('allied_ace')),
+    _Drm(1, _Flag('allied_sa')),
     _Drm(-1, _Flag('p47_loaded')),
 )
 
@@ -2159,6 +2273,9 @@ def lookup_r4(roll: int, *, interceptor: Interceptor, drm: int = 0) -> R4Result:
     return {'result': row[0]}
 
 
+_R4_DICE: Final = _Dice('sum', 1, 6)
+
+
 def roll_r4(rng: random.Random, *, interceptor: Interceptor, drm: int = 0) -> Roll[R4Result]:
     """Roll 1d6 with `rng` and read Escape Chart [R4], rule 7.1.10.
 
@@ -2167,12 +2284,12 @@ def roll_r4(rng: random.Random, *, interceptor: Interceptor, drm: int = 0) -> Ro
     selects no row.
     """
     _check_rng('R4', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    natural = _roll(rng, _R4_DICE)
     return _rolled(natural, drm, lookup_r4(natural, interceptor=interceptor, drm=drm))
 
 
 _R4_DRMS: Final = (
-    _Drm(+1, _Flag('fb_attack')),
+    _Drm(1, _Flag('fb_attack')),
     _Drm(-1, _Flag('gruppe_leader')),
 )
 
@@ -2238,6 +2355,9 @@ def lookup_r5(roll: int, *, fighter: Fighter, drm: int = 0) -> R5Result:
     return {'result': row[0]}
 
 
+_R5_DICE: Final = _Dice('sum', 1, 6)
+
+
 def roll_r5(rng: random.Random, *, fighter: Fighter, drm: int = 0) -> Roll[R5Result]:
     """Roll 1d6 with `rng` and read Disengagement Chart [R5], rule 7.3.
 
@@ -2246,7 +2366,7 @@ def roll_r5(rng: random.Random, *, fighter: Fighter, drm: int = 0) -> Roll[R5Res
     selects no row.
     """
     _check_rng('R5', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    natural = _roll(rng, _R5_DICE)
     return _rolled(natural, drm, lookup_r5(natural, fighter=fighter, drm=drm))
 
 
@@ -2300,6 +2420,9 @@ def lookup_extended_burst(roll: int, *, drm: int = 0) -> ExtendedBurstResult:
     return {'result': row[0]}
 
 
+_EXTENDED_BURST_DICE: Final = _Dice('sum', 2, 6)
+
+
 def roll_extended_burst(rng: random.Random, *, drm: int = 0) -> Roll[ExtendedBurstResult]:
     """Roll 2d6 with `rng` and read Extended Burst (standard chart), rule 7.1.13.
 
@@ -2308,7 +2431,7 @@ def roll_extended_burst(rng: random.Random, *, drm: int = 0) -> Roll[ExtendedBur
     selects no row.
     """
     _check_rng('extended_burst', rng)
-    natural = _roll(rng, 'sum', 2, 6, 0, 0)
+    natural = _roll(rng, _EXTENDED_BURST_DICE)
     return _rolled(natural, drm, lookup_extended_burst(natural, drm=drm))
 
 
@@ -2384,8 +2507,8 @@ def lookup_repair(value: int, *, drm: int = 0) -> RepairResult:
 
 # ---- 'B9'
 _B9_DRMS: Final = (
-    _Drm(+1, _In('month', ('1944-11', '1945-01'))),
-    _Drm(+2, _Compare('month', '==', '1944-12')),
+    _Drm(1, _In('month', ('1944-11', '1945-01'))),
+    _Drm(2, _Compare('month', '==', '1944-12')),
 )
 
 
@@ -2446,6 +2569,9 @@ def lookup_bomb_detonation(roll: int, *, drm: int = 0) -> BombDetonationResult:
     return {'result': row[0]}
 
 
+_BOMB_DETONATION_DICE: Final = _Dice('sum', 2, 6)
+
+
 def roll_bomb_detonation(rng: random.Random, *, drm: int = 0) -> Roll[BombDetonationResult]:
     """Roll 2d6 with `rng` and read Bomb detonation at close range, rule 7.1.4.
 
@@ -2454,7 +2580,7 @@ def roll_bomb_detonation(rng: random.Random, *, drm: int = 0) -> Roll[BombDetona
     selects no row.
     """
     _check_rng('bomb_detonation', rng)
-    natural = _roll(rng, 'sum', 2, 6, 0, 0)
+    natural = _roll(rng, _BOMB_DETONATION_DICE)
     return _rolled(natural, drm, lookup_bomb_detonation(natural, drm=drm))
 
 
@@ -2506,6 +2632,9 @@ def lookup_flak(roll: int, *, drm: int = 0) -> FlakResult:
     return {'hits': row[0], 'damage': row[1]}
 
 
+_FLAK_DICE: Final = _Dice('minus', 1, 6, 3)
+
+
 def roll_flak(rng: random.Random, *, drm: int = 0) -> Roll[FlakResult]:
     """Roll 1d6 minus 3, minimum 0 with `rng` and read Flak damage to bombers, rule 7.1.5.
 
@@ -2514,7 +2643,7 @@ def roll_flak(rng: random.Random, *, drm: int = 0) -> Roll[FlakResult]:
     selects no row.
     """
     _check_rng('flak', rng)
-    natural = _roll(rng, 'minus', 1, 6, 3, 0)
+    natural = _roll(rng, _FLAK_DICE)
     return _rolled(natural, drm, lookup_flak(natural, drm=drm))
 
 
@@ -2557,6 +2686,9 @@ def lookup_crash_enroute(roll: int, *, drm: int = 0) -> CrashEnrouteResult:
     return {'result': row[0]}
 
 
+_CRASH_ENROUTE_DICE: Final = _Dice('sum', 1, 10)
+
+
 def roll_crash_enroute(rng: random.Random, *, drm: int = 0) -> Roll[CrashEnrouteResult]:
     """Roll 1d10 with `rng` and read Aircraft Loss Due to Battle Damage, rule 7.4.3.
 
@@ -2565,7 +2697,7 @@ def roll_crash_enroute(rng: random.Random, *, drm: int = 0) -> Roll[CrashEnroute
     selects no row.
     """
     _check_rng('crash_enroute', rng)
-    natural = _roll(rng, 'sum', 1, 10, 0, 0)
+    natural = _roll(rng, _CRASH_ENROUTE_DICE)
     return _rolled(natural, drm, lookup_crash_enroute(natural, drm=drm))
 
 
@@ -2658,6 +2790,9 @@ def lookup_crash_credit(roll: int, *, drm: int = 0) -> CrashCreditResult:
     return {'result': row[0]}
 
 
+_CRASH_CREDIT_DICE: Final = _Dice('sum', 1, 6)
+
+
 def roll_crash_credit(rng: random.Random, *, drm: int = 0) -> Roll[CrashCreditResult]:
     """Roll 1d6 with `rng` and read Credit for a kill crashing enroute home, rule 7.4.3.
 
@@ -2666,7 +2801,7 @@ def roll_crash_credit(rng: random.Random, *, drm: int = 0) -> Roll[CrashCreditRe
     selects no row.
     """
     _check_rng('crash_credit', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    natural = _roll(rng, _CRASH_CREDIT_DICE)
     return _rolled(natural, drm, lookup_crash_credit(natural, drm=drm))
 
 
@@ -2779,6 +2914,9 @@ def lookup_r7(roll: int, *, period: Period, drm: int = 0) -> R7Result:
     return {'pilot': row[0]}
 
 
+_R7_DICE: Final = _Dice('percentile', 2, 10)
+
+
 def roll_r7(rng: random.Random, *, period: Period, drm: int = 0) -> Roll[R7Result]:
     """Roll percentile (2d10, 00 = 100) with `rng` and read American Pilot Quality Chart [R7], rule 10.6.
 
@@ -2787,7 +2925,7 @@ def roll_r7(rng: random.Random, *, period: Period, drm: int = 0) -> Roll[R7Resul
     selects no row.
     """
     _check_rng('R7', rng)
-    natural = _roll(rng, 'percentile', 2, 10, 0, 0)
+    natural = _roll(rng, _R7_DICE)
     return _rolled(natural, drm, lookup_r7(natural, period=period, drm=drm))
 
 
@@ -2859,6 +2997,9 @@ def lookup_r8(roll: int, *, period: Period, drm: int = 0) -> R8Result:
     return {'pilot': row[0]}
 
 
+_R8_DICE: Final = _Dice('percentile', 2, 10)
+
+
 def roll_r8(rng: random.Random, *, period: Period, drm: int = 0) -> Roll[R8Result]:
     """Roll percentile (2d10, 00 = 100) with `rng` and read British Pilot Quality Chart [R8], rule 10.6.
 
@@ -2867,7 +3008,7 @@ def roll_r8(rng: random.Random, *, period: Period, drm: int = 0) -> Roll[R8Resul
     selects no row.
     """
     _check_rng('R8', rng)
-    natural = _roll(rng, 'percentile', 2, 10, 0, 0)
+    natural = _roll(rng, _R8_DICE)
     return _rolled(natural, drm, lookup_r8(natural, period=period, drm=drm))
 
 
@@ -2913,6 +3054,9 @@ def lookup_allied_fighter_skills(roll: int, *, drm: int = 0) -> AlliedFighterSki
     return {'skill': row[0]}
 
 
+_ALLIED_FIGHTER_SKILLS_DICE: Final = _Dice('sum', 1, 10)
+
+
 def roll_allied_fighter_skills(rng: random.Random, *, drm: int = 0) -> Roll[AlliedFighterSkillsResult]:
     """Roll 1d10 with `rng` and read Allied Fighter Skills Chart, rule 10.6.1.
 
@@ -2921,7 +3065,7 @@ def roll_allied_fighter_skills(rng: random.Random, *, drm: int = 0) -> Roll[Alli
     selects no row.
     """
     _check_rng('allied_fighter_skills', rng)
-    natural = _roll(rng, 'sum', 1, 10, 0, 0)
+    natural = _roll(rng, _ALLIED_FIGHTER_SKILLS_DICE)
     return _rolled(natural, drm, lookup_allied_fighter_skills(natural, drm=drm))
 
 
@@ -2971,6 +3115,9 @@ def lookup_p47_aces(roll: int, *, drm: int = 0) -> P47AcesResult:
     return {'ace': row[0], 'victories': row[1], 'aircraft': row[2], 'unit': row[3], 'skills': row[4]}
 
 
+_P47_ACES_DICE: Final = _Dice('sum', 1, 10)
+
+
 def roll_p47_aces(rng: random.Random, *, drm: int = 0) -> Roll[P47AcesResult]:
     """Roll 1d10 with `rng` and read P-47D Thunderbolt Aces, rule 10.6.2.
 
@@ -2979,7 +3126,7 @@ def roll_p47_aces(rng: random.Random, *, drm: int = 0) -> Roll[P47AcesResult]:
     selects no row.
     """
     _check_rng('p47_aces', rng)
-    natural = _roll(rng, 'sum', 1, 10, 0, 0)
+    natural = _roll(rng, _P47_ACES_DICE)
     return _rolled(natural, drm, lookup_p47_aces(natural, drm=drm))
 
 
@@ -3036,6 +3183,9 @@ def lookup_p51_aces(roll: int, *, drm: int = 0) -> P51AcesResult:
     return {'ace': row[0], 'victories': row[1], 'aircraft': row[2], 'unit': row[3], 'skills': row[4]}
 
 
+_P51_ACES_DICE: Final = _Dice('sum', 1, 6)
+
+
 def roll_p51_aces(rng: random.Random, *, drm: int = 0) -> Roll[P51AcesResult]:
     """Roll 1d6 with `rng` and read P-51 Mustang Aces, rule 10.6.2.
 
@@ -3044,7 +3194,7 @@ def roll_p51_aces(rng: random.Random, *, drm: int = 0) -> Roll[P51AcesResult]:
     selects no row.
     """
     _check_rng('p51_aces', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    natural = _roll(rng, _P51_ACES_DICE)
     return _rolled(natural, drm, lookup_p51_aces(natural, drm=drm))
 
 
@@ -3092,6 +3242,9 @@ def lookup_p38_aces(roll: int, *, drm: int = 0) -> P38AcesResult:
     return {'ace': row[0], 'victories': row[1], 'aircraft': row[2], 'unit': row[3], 'skills': row[4]}
 
 
+_P38_ACES_DICE: Final = _Dice('sum', 1, 6)
+
+
 def roll_p38_aces(rng: random.Random, *, drm: int = 0) -> Roll[P38AcesResult]:
     """Roll 1d6 with `rng` and read P-38 Lightning Aces, rule 10.6.2.
 
@@ -3100,7 +3253,7 @@ def roll_p38_aces(rng: random.Random, *, drm: int = 0) -> Roll[P38AcesResult]:
     selects no row.
     """
     _check_rng('p38_aces', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    natural = _roll(rng, _P38_ACES_DICE)
     return _rolled(natural, drm, lookup_p38_aces(natural, drm=drm))
 
 
@@ -3146,6 +3299,9 @@ def lookup_r9(roll: int, *, drm: int = 0) -> R9Result:
     return {'result': row[0], 'points': row[1]}
 
 
+_R9_DICE: Final = _Dice('sum', 1, 20)
+
+
 def roll_r9(rng: random.Random, *, drm: int = 0) -> Roll[R9Result]:
     """Roll 1d20 with `rng` and read Bombing Results Chart [R9], rule 10.16.
 
@@ -3154,12 +3310,12 @@ def roll_r9(rng: random.Random, *, drm: int = 0) -> Roll[R9Result]:
     selects no row.
     """
     _check_rng('R9', rng)
-    natural = _roll(rng, 'sum', 1, 20, 0, 0)
+    natural = _roll(rng, _R9_DICE)
     return _rolled(natural, drm, lookup_r9(natural, drm=drm))
 
 
 _R9_DRMS: Final = (
-    _Drm(+2, _Flag('strafe')),
+    _Drm(2, _Flag('strafe')),
 )
 
 
@@ -3214,6 +3370,9 @@ def lookup_named_ace(roll: int, *, drm: int = 0) -> NamedAceResult:
     return {'result': row[0]}
 
 
+_NAMED_ACE_DICE: Final = _Dice('sum', 1, 10)
+
+
 def roll_named_ace(rng: random.Random, *, drm: int = 0) -> Roll[NamedAceResult]:
     """Roll 1d10 with `rng` and read Named Allied ace, rule 10.6.2.
 
@@ -3222,12 +3381,12 @@ def roll_named_ace(rng: random.Random, *, drm: int = 0) -> Roll[NamedAceResult]:
     selects no row.
     """
     _check_rng('named_ace', rng)
-    natural = _roll(rng, 'sum', 1, 10, 0, 0)
+    natural = _roll(rng, _NAMED_ACE_DICE)
     return _rolled(natural, drm, lookup_named_ace(natural, drm=drm))
 
 
 _NAMED_ACE_DRMS: Final = (
-    _Drm(+1, None, _Per('ace_skills', 1, 'down')),
+    _Drm(1, None, _Per('ace_skills', 1, 'down')),
 )
 
 
@@ -3303,6 +3462,9 @@ def lookup_approach_track(roll: int, *, orientation: Orientation, drm: int = 0) 
     return {'track': row[0], 'chart': row[1]}
 
 
+_APPROACH_TRACK_DICE: Final = _Dice('sum', 1, 6)
+
+
 def roll_approach_track(rng: random.Random, *, orientation: Orientation, drm: int = 0) -> Roll[ApproachTrackResult]:
     """Roll 1d6 with `rng` and read Advanced combat approach track, rule 10.7.
 
@@ -3311,7 +3473,7 @@ def roll_approach_track(rng: random.Random, *, orientation: Orientation, drm: in
     selects no row.
     """
     _check_rng('approach_track', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    natural = _roll(rng, _APPROACH_TRACK_DICE)
     return _rolled(natural, drm, lookup_approach_track(natural, orientation=orientation, drm=drm))
 
 
@@ -3354,6 +3516,9 @@ def lookup_head_on_altitude(roll: int, *, drm: int = 0) -> HeadOnAltitudeResult:
     return {'altitude': row[0]}
 
 
+_HEAD_ON_ALTITUDE_DICE: Final = _Dice('sum', 1, 6)
+
+
 def roll_head_on_altitude(rng: random.Random, *, drm: int = 0) -> Roll[HeadOnAltitudeResult]:
     """Roll 1d6 with `rng` and read Advanced combat starting altitude (Head on), rule 10.7.
 
@@ -3362,7 +3527,7 @@ def roll_head_on_altitude(rng: random.Random, *, drm: int = 0) -> Roll[HeadOnAlt
     selects no row.
     """
     _check_rng('head_on_altitude', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    natural = _roll(rng, _HEAD_ON_ALTITUDE_DICE)
     return _rolled(natural, drm, lookup_head_on_altitude(natural, drm=drm))
 
 
@@ -3408,6 +3573,9 @@ def lookup_vertical_climb(roll: int, *, drm: int = 0) -> VerticalClimbResult:
     return {'result': row[0]}
 
 
+_VERTICAL_CLIMB_DICE: Final = _Dice('sum', 1, 10)
+
+
 def roll_vertical_climb(rng: random.Random, *, drm: int = 0) -> Roll[VerticalClimbResult]:
     """Roll 1d10 with `rng` and read Advanced combat Vertical Climb (Disadvantaged, no escorts), rule 10.7.
 
@@ -3416,7 +3584,7 @@ def roll_vertical_climb(rng: random.Random, *, drm: int = 0) -> Roll[VerticalCli
     selects no row.
     """
     _check_rng('vertical_climb', rng)
-    natural = _roll(rng, 'sum', 1, 10, 0, 0)
+    natural = _roll(rng, _VERTICAL_CLIMB_DICE)
     return _rolled(natural, drm, lookup_vertical_climb(natural, drm=drm))
 
 
@@ -3544,6 +3712,9 @@ def lookup_bodenplatte_flak(roll: int, *, drm: int = 0) -> BodenplatteFlakResult
     return {'hits': row[0], 'damage': row[1]}
 
 
+_BODENPLATTE_FLAK_DICE: Final = _Dice('minus', 1, 6, 3)
+
+
 def roll_bodenplatte_flak(rng: random.Random, *, drm: int = 0) -> Roll[BodenplatteFlakResult]:
     """Roll 1d6 minus 3, minimum 0 with `rng` and read Operation Bodenplatte: friendly Flak, rule 10.16.
 
@@ -3552,12 +3723,12 @@ def roll_bodenplatte_flak(rng: random.Random, *, drm: int = 0) -> Roll[Bodenplat
     selects no row.
     """
     _check_rng('bodenplatte_flak', rng)
-    natural = _roll(rng, 'minus', 1, 6, 3, 0)
+    natural = _roll(rng, _BODENPLATTE_FLAK_DICE)
     return _rolled(natural, drm, lookup_bodenplatte_flak(natural, drm=drm))
 
 
 _BODENPLATTE_FLAK_DRMS: Final = (
-    _Drm(+1, _Flag('iff_hit')),
+    _Drm(1, _Flag('iff_hit')),
 )
 
 
@@ -3615,6 +3786,9 @@ def lookup_bodenplatte_fighters(roll: int, *, drm: int = 0) -> BodenplatteFighte
     return {'fighter': row[0]}
 
 
+_BODENPLATTE_FIGHTERS_DICE: Final = _Dice('sum', 1, 10)
+
+
 def roll_bodenplatte_fighters(rng: random.Random, *, drm: int = 0) -> Roll[BodenplatteFightersResult]:
     """Roll 1d10 with `rng` and read Operation Bodenplatte: Allied fighters taking off, rule 10.16.
 
@@ -3623,7 +3797,7 @@ def roll_bodenplatte_fighters(rng: random.Random, *, drm: int = 0) -> Roll[Boden
     selects no row.
     """
     _check_rng('bodenplatte_fighters', rng)
-    natural = _roll(rng, 'sum', 1, 10, 0, 0)
+    natural = _roll(rng, _BODENPLATTE_FIGHTERS_DICE)
     return _rolled(natural, drm, lookup_bodenplatte_fighters(natural, drm=drm))
 
 
@@ -3666,6 +3840,9 @@ def lookup_straggler(roll: int, *, drm: int = 0) -> StragglerResult:
     return {'result': row[0]}
 
 
+_STRAGGLER_DICE: Final = _Dice('sum', 1, 6)
+
+
 def roll_straggler(rng: random.Random, *, drm: int = 0) -> Roll[StragglerResult]:
     """Roll 1d6 with `rng` and read Straggler roll (after an 11 on the Interception Chart [B1]), rule 5.2.5.
 
@@ -3674,7 +3851,7 @@ def roll_straggler(rng: random.Random, *, drm: int = 0) -> Roll[StragglerResult]
     selects no row.
     """
     _check_rng('straggler', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    natural = _roll(rng, _STRAGGLER_DICE)
     return _rolled(natural, drm, lookup_straggler(natural, drm=drm))
 
 
@@ -3717,6 +3894,9 @@ def lookup_limited_scrounging(roll: int, *, drm: int = 0) -> LimitedScroungingRe
     return {'result': row[0]}
 
 
+_LIMITED_SCROUNGING_DICE: Final = _Dice('sum', 1, 6)
+
+
 def roll_limited_scrounging(rng: random.Random, *, drm: int = 0) -> Roll[LimitedScroungingResult]:
     """Roll 1d6 with `rng` and read Limited Scrounging (4-5 systems damaged), rule 7.9.2.
 
@@ -3725,7 +3905,7 @@ def roll_limited_scrounging(rng: random.Random, *, drm: int = 0) -> Roll[Limited
     selects no row.
     """
     _check_rng('limited_scrounging', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    natural = _roll(rng, _LIMITED_SCROUNGING_DICE)
     return _rolled(natural, drm, lookup_limited_scrounging(natural, drm=drm))
 
 
@@ -3768,6 +3948,9 @@ def lookup_scrounging_new_aircraft(roll: int, *, drm: int = 0) -> ScroungingNewA
     return {'result': row[0]}
 
 
+_SCROUNGING_NEW_AIRCRAFT_DICE: Final = _Dice('sum', 1, 6)
+
+
 def roll_scrounging_new_aircraft(rng: random.Random, *, drm: int = 0) -> Roll[ScroungingNewAircraftResult]:
     """Roll 1d6 with `rng` and read Scrounging (6+ systems damaged), rule 7.9.2.
 
@@ -3776,7 +3959,7 @@ def roll_scrounging_new_aircraft(rng: random.Random, *, drm: int = 0) -> Roll[Sc
     selects no row.
     """
     _check_rng('scrounging_new_aircraft', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    natural = _roll(rng, _SCROUNGING_NEW_AIRCRAFT_DICE)
     return _rolled(natural, drm, lookup_scrounging_new_aircraft(natural, drm=drm))
 
 
@@ -3819,6 +4002,9 @@ def lookup_cooperative_assist(roll: int, *, drm: int = 0) -> CooperativeAssistRe
     return {'result': row[0]}
 
 
+_COOPERATIVE_ASSIST_DICE: Final = _Dice('sum', 1, 6)
+
+
 def roll_cooperative_assist(rng: random.Random, *, drm: int = 0) -> Roll[CooperativeAssistResult]:
     """Roll 1d6 with `rng` and read Cooperative play: assisting a teammate, rule 10.2.
 
@@ -3827,7 +4013,7 @@ def roll_cooperative_assist(rng: random.Random, *, drm: int = 0) -> Roll[Coopera
     selects no row.
     """
     _check_rng('cooperative_assist', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    natural = _roll(rng, _COOPERATIVE_ASSIST_DICE)
     return _rolled(natural, drm, lookup_cooperative_assist(natural, drm=drm))
 
 
@@ -3870,6 +4056,9 @@ def lookup_me163_out_of_fuel(roll: int, *, drm: int = 0) -> Me163OutOfFuelResult
     return {'result': row[0]}
 
 
+_ME163_OUT_OF_FUEL_DICE: Final = _Dice('sum', 1, 6)
+
+
 def roll_me163_out_of_fuel(rng: random.Random, *, drm: int = 0) -> Roll[Me163OutOfFuelResult]:
     """Roll 1d6 with `rng` and read Me 163B-1 out of fuel disengagement, rule 11.10.1.
 
@@ -3878,7 +4067,7 @@ def roll_me163_out_of_fuel(rng: random.Random, *, drm: int = 0) -> Roll[Me163Out
     selects no row.
     """
     _check_rng('me163_out_of_fuel', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    natural = _roll(rng, _ME163_OUT_OF_FUEL_DICE)
     return _rolled(natural, drm, lookup_me163_out_of_fuel(natural, drm=drm))
 
 
@@ -3921,6 +4110,9 @@ def lookup_crew_injury_armored(roll: int, *, drm: int = 0) -> CrewInjuryArmoredR
     return {'result': row[0]}
 
 
+_CREW_INJURY_ARMORED_DICE: Final = _Dice('sum', 2, 6)
+
+
 def roll_crew_injury_armored(rng: random.Random, *, drm: int = 0) -> Roll[CrewInjuryArmoredResult]:
     """Roll 2d6 with `rng` and read Crew injury roll (FW 190A-8/R7 and /R8), rule 11.2.3.
 
@@ -3929,7 +4121,7 @@ def roll_crew_injury_armored(rng: random.Random, *, drm: int = 0) -> Roll[CrewIn
     selects no row.
     """
     _check_rng('crew_injury_armored', rng)
-    natural = _roll(rng, 'sum', 2, 6, 0, 0)
+    natural = _roll(rng, _CREW_INJURY_ARMORED_DICE)
     return _rolled(natural, drm, lookup_crew_injury_armored(natural, drm=drm))
 
 
@@ -4592,6 +4784,9 @@ def lookup_r1(roll: int, *, drm: int = 0) -> R1Result:
     return {'unit': row[0], 'bases': row[1]}
 
 
+_R1_DICE: Final = _Dice('sum', 1, 20)
+
+
 def roll_r1(rng: random.Random, *, drm: int = 0) -> Roll[R1Result]:
     """Roll 1d20 with `rng` and read Starting Units and Bases Chart [R1], rule 4.1, 4.6.
 
@@ -4600,7 +4795,7 @@ def roll_r1(rng: random.Random, *, drm: int = 0) -> Roll[R1Result]:
     selects no row.
     """
     _check_rng('R1', rng)
-    natural = _roll(rng, 'sum', 1, 20, 0, 0)
+    natural = _roll(rng, _R1_DICE)
     return _rolled(natural, drm, lookup_r1(natural, drm=drm))
 
 
@@ -4741,6 +4936,9 @@ def lookup_r2(roll: int, *, aircraft_type: AircraftType, month: str, drm: int = 
     return {'result': row[0]}
 
 
+_R2_DICE: Final = _Dice('sum', 1, 6)
+
+
 def roll_r2(rng: random.Random, *, aircraft_type: AircraftType, month: str, drm: int = 0) -> Roll[R2Result]:
     """Roll 1d6 with `rng` and read Available Aircraft Family and Type Chart [R2], rule 4.6.4, 9.2.
 
@@ -4749,7 +4947,7 @@ def roll_r2(rng: random.Random, *, aircraft_type: AircraftType, month: str, drm:
     selects no row.
     """
     _check_rng('R2', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    natural = _roll(rng, _R2_DICE)
     return _rolled(natural, drm, lookup_r2(natural, aircraft_type=aircraft_type, month=month, drm=drm))
 
 
@@ -4815,6 +5013,9 @@ def lookup_r3(roll: int, *, aircraft: Aircraft, month: str, drm: int = 0) -> R3R
     return {'result': row[0]}
 
 
+_R3_DICE: Final = _Dice('sum', 1, 6)
+
+
 def roll_r3(rng: random.Random, *, aircraft: Aircraft, month: str, drm: int = 0) -> Roll[R3Result]:
     """Roll 1d6 with `rng` and read Available Aircraft Sub-Type Chart [R3], rule 4.6.4, 9.2.
 
@@ -4823,7 +5024,7 @@ def roll_r3(rng: random.Random, *, aircraft: Aircraft, month: str, drm: int = 0)
     selects no row.
     """
     _check_rng('R3', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    natural = _roll(rng, _R3_DICE)
     return _rolled(natural, drm, lookup_r3(natural, aircraft=aircraft, month=month, drm=drm))
 
 
