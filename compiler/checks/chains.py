@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from compiler import model
-from compiler.diagnostics import Sink, codes
-from compiler.diagnostics.suggest import did_you_mean
+from compiler.diagnostics import Sink, Slot, codes, fixes
+from compiler.diagnostics.suggest import closest, did_you_mean
 from compiler.engine.chains import ChainKeyMissing, branches, chains_in, has_chains, target_combo, target_of
 from compiler.engine.chances import chances, unreachable_rows
 from compiler.model.dice import DiceForm
@@ -107,6 +107,7 @@ def _check_keys(chart: model.Chart, move: model.ChartRef, target: model.Chart, s
                 f"chart `{chart.address}` gives key `{given.key}` to `{target.address}`, which is read by {known}",
                 where,
                 did_you_mean(given.key, keys) or "give only the keys the target chart is read by",
+                fix=_pair_fix(given, closest(given.key, keys), given.value),
             )
         elif key.enum.member(given.value) is None:
             sink.emit(
@@ -116,7 +117,15 @@ def _check_keys(chart: model.Chart, move: model.ChartRef, target: model.Chart, s
                 where,
                 did_you_mean(given.value, key.enum.spellings)
                 or "values: " + ", ".join(m.id for m in key.enum.members),
+                fix=_pair_fix(given, given.key, closest(given.value, key.enum.spellings)),
             )
+
+
+def _pair_fix(given: model.ChainKey, key: str | None, value: str | None) -> fixes.Fix | None:
+    """C450's did-you-mean as an edit of the whole `key=value` (its span holds both)."""
+    if given.span is None or key is None or value is None:
+        return None
+    return fixes.rename(given.span, f"{given.key}={given.value}", f"{key}={fixes.token(Slot.VALUE, value)}", Slot.RAW)
 
 
 # ---- loops that can never end ------------------------------------------------------------------------

@@ -30,6 +30,11 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     return _index(tuple(candidates)).suggest(name)
 
 
+def closest(name: str, candidates: Iterable[str]) -> str | None:
+    """The known name `did_you_mean` suggests for `name`, or None (the name a fix writes)."""
+    return _index(tuple(candidates)).closest(name)
+
+
 def known_values_hint(name: str, values: Iterable[tuple[str, str | None]], noun: str = "values") -> str:
     """The help of a bad value: `did you mean `X`?` when one is close, then one list of the known
     values (`piston ("Piston-engined"), jet ("Jet or Rocket")`), each written once.
@@ -60,13 +65,17 @@ class NameIndex:
         self._exact = _Matcher(self.pool)
         self._caseless = _Matcher(list(self.folded))
 
-    def suggest(self, name: str) -> str | None:
-        """`did you mean `X`?` for the closest name (case-sensitive first), else the list of a
-        small pool, else None."""
+    def closest(self, name: str) -> str | None:
+        """The closest name (case-sensitive first), else None."""
         close = self._exact.closest(name)
         if close is None:
             folded = self._caseless.closest(name.casefold())
             close = self.folded[folded] if folded is not None else None
+        return close
+
+    def suggest(self, name: str) -> str | None:
+        """`did you mean `X`?` for the closest name, else the list of a small pool, else None."""
+        close = self.closest(name)
         if close is not None:
             return f"did you mean `{close}`?"
         if self.pool and len(self.pool) <= _LISTED:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from compiler import model
-from compiler.diagnostics import Sink, codes
+from compiler.diagnostics import Sink, Slot, codes
 from compiler.diagnostics.messages import declared_twice, not_a_value_of, unknown_name
 from compiler.model.calendar import Month
 from compiler.resolve.symbols import SymbolTable, first_span
@@ -97,6 +97,7 @@ class ConditionResolver:
                 name.span,
                 self.symbols.context,
                 f"declare it: `context {name.text}: flag`",
+                slot=Slot.NAME,
             )
         return var
 
@@ -161,7 +162,8 @@ class ConditionResolver:
             enum = self.symbols.enums[var.enum or ""]
             member = enum.member(op.text)
             if member is None:
-                not_a_value_of(self.sink, op.text, f"`{enum.id}`", op.span, [m.id for m in enum.members])
+                members = [m.id for m in enum.members]
+                not_a_value_of(self.sink, op.text, f"`{enum.id}`", op.span, members, slot=Slot.VALUE)
                 return None
             return model.MemberId(member.id)
         kinds = {

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from compiler import model
 from compiler.diagnostics import Sink, codes
+from compiler.diagnostics.fixes import Slot
 from compiler.diagnostics.messages import unknown_name
 from compiler.model.dice import Dice, DiceForm
 from compiler.resolve.symbols import SymbolTable
@@ -53,6 +54,7 @@ def derived_chart(symbols: SymbolTable, decl: ast.ChartDecl, path: str, sink: Si
             derive.base.text,
             derive.base.span,
             [c.address for c in symbols.charts],
+            slot=Slot.CHART,
         )
         return None
     own = [d.roll, d.value_key, *d.keys, *d.columns, *d.rows, *d.grids, *d.availability]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from compiler import model
-from compiler.diagnostics import Sink, codes
+from compiler.diagnostics import Applicability, Sink, Slot, codes, fixes
 from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.engine.chains import chains_in
 from compiler.resolve.symbols import SymbolTable
@@ -47,6 +47,7 @@ def _example(
             f"example `{decl.name.text}` states this more than once",
             span,
             "delete the repeated line (list several rolls as `roll 3, 5`, several flags as `when a, b`)",
+            fix=fixes.delete(span, "the repeated statement", Applicability.UNSAFE),
         )
     name = decl.name.text
     if decl.formula is not None:
@@ -72,6 +73,7 @@ def _example(
             decl.chart.text,
             decl.chart.span,
             [c.address for c in symbols.charts],
+            slot=Slot.CHART,
         )
         return None
     expects = [e for e in (_expect(symbols, decl, chart, x, typer, sink) for x in decl.expects) if e is not None]
@@ -122,6 +124,7 @@ def _formula_example(
             decl.formula.text,
             decl.formula.span,
             [f.id for f in symbols.formulas],
+            slot=Slot.NAME,
         )
         return None
     wrong = [e for e in decl.expects if e.kind is not ast.ExpectKind.NUMBER]
@@ -171,6 +174,7 @@ def _expect(
             written.column.text,
             written.column.span,
             sorted({c.id for ch in charts for c in ch.columns}),
+            slot=Slot.NAME,
         )
         return None
     value = typer.typed(written.value, column.type, f"column `{column.id}` of example `{decl.name.text}`")

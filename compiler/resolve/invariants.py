@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from compiler import model
-from compiler.diagnostics import Label, Sink, codes
+from compiler.diagnostics import Label, Sink, Slot, codes
 from compiler.diagnostics.messages import declared_twice, not_a_value_of, unknown_name
 from compiler.resolve.symbols import SymbolTable
 from compiler.resolve.values import Bad, ValueTyper
@@ -77,6 +77,7 @@ def _column_sum_invariant(symbols: SymbolTable, decl: ast.ColumnSumInvariant, si
             decl.chart.text,
             decl.chart.span,
             [c.address for c in symbols.charts],
+            slot=Slot.CHART,
         )
         return None
     parts = {
@@ -108,6 +109,7 @@ def _invariant_enum(
             enum_name.text,
             enum_name.span,
             symbols.enums,
+            slot=Slot.NAME,
         )
     return enum
 
@@ -126,6 +128,7 @@ def _invariant_field(
             field_name.text,
             field_name.span,
             [f.id for f in enum.fields],
+            slot=Slot.NAME,
         )
         return None
     return enum, field
@@ -180,6 +183,7 @@ def _cell_fact(
             fact.chart.text,
             fact.chart.span,
             [c.address for c in symbols.charts],
+            slot=Slot.CHART,
         )
         return None
     column = next((c for c in chart.columns if c.id == fact.column.text), None)
@@ -190,6 +194,7 @@ def _cell_fact(
             fact.column.text,
             fact.column.span,
             [c.id for c in chart.columns],
+            slot=Slot.NAME,
         )
     keys: list[tuple[str, str]] = []
     roll: int | None = None
@@ -215,6 +220,7 @@ def _cell_fact(
                 arg.key.text,
                 arg.key.span,
                 [k.id for k in chart.keys],
+                slot=Slot.NAME,
             )
             ok = False
             continue
@@ -222,7 +228,7 @@ def _cell_fact(
         if member is None:
             not_a_value_of(
                 sink, arg.value.text, f"key `{key.id}`", arg.value.span, key.enum.spellings,
-                f" (invariant `{decl.name.text}`)",
+                f" (invariant `{decl.name.text}`)", slot=Slot.VALUE,
             )
             ok = False
             continue
@@ -252,7 +258,7 @@ def _field_fact(
     if member is None:
         not_a_value_of(
             sink, fact.member.text, f"`{enum.id}`", fact.member.span, enum.spellings,
-            f" (invariant `{decl.name.text}`)",
+            f" (invariant `{decl.name.text}`)", slot=Slot.NAME,
         )
         return None
     written = f"{enum.id}.{member.id}.{field.id}"

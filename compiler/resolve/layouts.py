@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from compiler import model
 from compiler.diagnostics import Label, codes
+from compiler.diagnostics.fixes import Slot
 from compiler.diagnostics.messages import unknown_name
 from compiler.resolve.rows import RowReader
 from dsl import ast
@@ -22,6 +23,7 @@ def grid(
                 decl.key.text,
                 decl.key.span,
                 [k.id for k in keys],
+                slot=Slot.NAME,
             )
             return None, keys
         enum = reader.enum(decl.key, "grid key")

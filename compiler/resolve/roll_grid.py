@@ -8,7 +8,7 @@ grid's key must be the chart's only key, and the chart must have one output colu
 from __future__ import annotations
 
 from compiler import model
-from compiler.diagnostics import codes
+from compiler.diagnostics import Slot, codes
 from compiler.diagnostics.messages import cell_count_mismatch, unknown_name
 from compiler.resolve.layouts import column_heads
 from compiler.resolve.rows import RowReader
@@ -41,6 +41,7 @@ def _read(
             decl.key.span,
             [k.id for k in keys],
             "declare it first, e.g. `key odds: crt_odds`",
+            slot=Slot.NAME,
         )
         return [], False
     if len(keys) != 1 or len(columns) != 1:
