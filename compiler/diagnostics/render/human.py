@@ -1,4 +1,5 @@
-"""The rustc-style human report: header, location, the source line with a caret, labels, help.
+"""The rustc-style human report: header, location, the source line with a caret, labels, help, and
+the fix with the line as it would read (`~` under the new text).
 
 Every piece of text that comes from a chart (messages quote names and labels, file names, source
 lines) goes through `compiler.diagnostics.textsafe.printable`: the report's line breaks are its own, so a
@@ -11,12 +12,13 @@ from __future__ import annotations
 from functools import lru_cache
 
 from compiler.diagnostics.core import Diagnostic
+from compiler.diagnostics.fixes import Fix, apply_fixes, resolved_edits
 from compiler.diagnostics.textsafe import printable
 from dsl.shared import Span
 
 
 def render_human(d: Diagnostic, sources: dict[str, str]) -> str:
-    """The rustc-style block: header, location, the source line with a caret, labels, help."""
+    """The rustc-style block: header, location, the source line with a caret, labels, help, fix."""
     out = [f"{d.severity.value}[{d.code}]: {printable(d.message)}", f"  --> {printable(str(d.span))}"]
     out.extend(_excerpt(d.span, sources, None))
     for label in d.labels:
@@ -24,10 +26,28 @@ def render_human(d: Diagnostic, sources: dict[str, str]) -> str:
         out.extend(_excerpt(label.span, sources, printable(label.message)))
     if d.help:
         out.append(f"   = help: {printable(d.help)}")
+    if d.fix is not None:
+        out.extend(_fix(d.fix, sources))
     return "\n".join(out)
 
 
-def _excerpt(span: Span, sources: dict[str, str], label: str | None) -> list[str]:
+def _fix(fix: Fix, sources: dict[str, str]) -> list[str]:
+    """`= fix (safe): MESSAGE`, then each line an edit writes, as it would read, `~` under the new text
+    (a deletion shows no line: its message says what goes)."""
+    out = [f"   = fix ({fix.applicability.value}): {printable(fix.message)}"]
+    for edit in fix.edits:
+        text = sources.get(edit.span.file)
+        if text is None or not edit.text or "\n" in edit.text:
+            continue
+        [resolved] = resolved_edits(text, Fix(fix.message, (edit,), fix.applicability))
+        fixed, _ = apply_fixes(text, [Fix(fix.message, (resolved,), fix.applicability)])
+        span = resolved.span
+        after = Span(span.file, span.line, span.col, span.line, span.col + len(resolved.text))
+        out.extend(_excerpt(after, {span.file: fixed.removeprefix("\ufeff")}, None, "~"))
+    return out
+
+
+def _excerpt(span: Span, sources: dict[str, str], label: str | None, mark: str = "^") -> list[str]:
     text = sources.get(span.file)
     if text is None:
         return []
@@ -43,12 +63,12 @@ def _excerpt(span: Span, sources: dict[str, str], label: str | None) -> list[str
     width = max(1, min(width, max(1, len(raw) - start)))
     caret_lead = printable(raw[:start], keep="\t").replace("\t", " ")
     caret_lead = " " * len(caret_lead)
-    caret = "^" * width + (f" {label}" if label else "")
+    caret = mark * width + (f" {label}" if label else "")
     if len(shown) > 200:  # very long lines: show a window around the column
         lo = max(0, len(caret_lead) - 60)
         shown = "…" + shown[lo : lo + 140] + "…"
         caret_lead = " " * (len(caret_lead) - lo + 1)
-        caret = "^" * min(width, 80) + (f" {label}" if label else "")
+        caret = mark * min(width, 80) + (f" {label}" if label else "")
     return [f" {pad} |", f" {gutter} | {shown.replace(chr(9), ' ')}", f" {pad} | {caret_lead}{caret}"]
 
 
