@@ -47,6 +47,7 @@ FIXED_IN_CASES = {
     "C450": {Applicability.UNSAFE},  # did you mean `side`?
     "C501": {Applicability.SAFE},  # an `allow` that silences nothing
     "C502": {Applicability.UNSAFE},  # did you mean `C430`? (the case meant C305: a guess indeed)
+    "C470": {Applicability.DISPLAY_ONLY},  # `floor(...)`: where and how the rule rounds is the reader's call
     "C602": {Applicability.UNSAFE},  # `overrides e1`
 }
 
