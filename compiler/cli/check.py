@@ -12,10 +12,12 @@ import click
 from compiler.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
-    LazyChoice,
+    as_printed_option,
     default_charts_dir,
     echo_lines,
+    format_option,
     load_project,
+    strict_option,
     usage_error,
 )
 from compiler.diagnostics.textsafe import printable
@@ -246,17 +248,14 @@ def _formats() -> tuple[str, ...]:
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option(
-    "--format",
-    "fmt",
-    type=LazyChoice(_formats),
-    default="human",
-    show_default=True,
-    help="human: rustc-style blocks; short: one line per finding; json: schemas/diagnostics.schema.json; "
-    "github: workflow annotations, then the human report; sarif: SARIF 2.1.0 for code scanning.",
+@format_option(
+    _formats,
+    "human: rustc-style blocks with each fix; short: one line per finding; json: "
+    "schemas/diagnostics.schema.json (with each fix's edits); github: workflow annotations, then the human "
+    "report; sarif: SARIF 2.1.0 for code scanning (fixes as artifactChanges).",
 )
-@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-@click.option("--as-printed", is_flag=True, help="Check the charts as printed, without errata.")
+@strict_option
+@as_printed_option
 @click.option(
     "--fix", is_flag=True, help="Apply the safe fixes to the chart files, then report the findings that are left."
 )
