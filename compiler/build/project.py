@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 
 from compiler import model
 from compiler.build.reader import ReadError, ReadFailure, read_text
-from compiler.diagnostics import Applicability, Diagnostic, Sink, Slot, Suppressed, codes, did_you_mean, fixes
-from compiler.diagnostics.suggest import closest
+from compiler.diagnostics import Applicability, Diagnostic, Sink, Slot, Suppressed, codes, fixes
+from compiler.diagnostics.suggest import suggestion
 from dsl.aid_order import ORDER_FILE, OrderEntry, read_order
 from dsl.shared import Span
 
@@ -290,11 +290,10 @@ def _load_aid_order(
         span = Span(shown, entry.line, col, entry.line, col + len(entry.address))
         chart = game.chart(entry.address)
         if chart is None:
-            known = [c.address for c in game.charts]
+            hint, close = suggestion(entry.address, [c.address for c in game.charts])
             sink.emit(codes.AID_ORDER,
                       f"{ORDER_FILE} names chart `{entry.address}`, which game `{game.id}` does not have",
-                      span, did_you_mean(entry.address, known),
-                      fix=fixes.rename(span, entry.address, closest(entry.address, known), Slot.RAW))
+                      span, hint, fix=fixes.rename(span, entry.address, close, Slot.RAW))
         elif chart.address in seen:
             sink.emit(codes.AID_ORDER,
                       f"{ORDER_FILE} lists chart `{entry.address}` twice (first on line {seen[chart.address]})",

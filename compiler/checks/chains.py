@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from compiler import model
 from compiler.diagnostics import Sink, Slot, codes, fixes
-from compiler.diagnostics.suggest import closest, did_you_mean
+from compiler.diagnostics.suggest import suggestion
 from compiler.engine.chains import ChainKeyMissing, branches, chains_in, has_chains, target_combo, target_of
 from compiler.engine.chances import chances, unreachable_rows
 from compiler.model.dice import DiceForm
@@ -102,22 +102,23 @@ def _check_keys(chart: model.Chart, move: model.ChartRef, target: model.Chart, s
         key = keys.get(given.key)
         if key is None:
             known = ", ".join(f"`{k}`" for k in keys) or "no keys"
+            hint, close = suggestion(given.key, keys)
             sink.emit(
                 codes.CHAIN_KEY,
                 f"chart `{chart.address}` gives key `{given.key}` to `{target.address}`, which is read by {known}",
                 where,
-                did_you_mean(given.key, keys) or "give only the keys the target chart is read by",
-                fix=_pair_fix(given, closest(given.key, keys), given.value),
+                hint or "give only the keys the target chart is read by",
+                fix=_pair_fix(given, close, given.value),
             )
         elif key.enum.member(given.value) is None:
+            hint, close = suggestion(given.value, key.enum.spellings)
             sink.emit(
                 codes.CHAIN_KEY,
                 f"chart `{chart.address}` gives `{given.value}` for key `{key.id}` of `{target.address}`, which is "
                 f"not a value of it",
                 where,
-                did_you_mean(given.value, key.enum.spellings)
-                or "values: " + ", ".join(m.id for m in key.enum.members),
-                fix=_pair_fix(given, given.key, closest(given.value, key.enum.spellings)),
+                hint or "values: " + ", ".join(m.id for m in key.enum.members),
+                fix=_pair_fix(given, given.key, close),
             )
 
 

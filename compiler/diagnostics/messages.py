@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from compiler.diagnostics import codes
 from compiler.diagnostics.core import Label, Sink
 from compiler.diagnostics.fixes import Slot, rename
-from compiler.diagnostics.suggest import closest, did_you_mean
+from compiler.diagnostics.suggest import suggestion
 from dsl.shared import Span
 
 # Numbers beyond this many digits are described, not printed: Python refuses to print integers
@@ -63,9 +63,9 @@ def unknown_name(
 ) -> None:
     """C201: `message` about the unknown `name`, with the closest of `known` as help; with `slot`
     (what the grammar accepts at `span`, which is exactly the name as written), also as a fix."""
-    pool = tuple(known)
-    fix = rename(span, name, closest(name, pool), slot) if slot is not None else None
-    sink.emit(codes.UNKNOWN_NAME, message, span, did_you_mean(name, pool) or fallback, fix=fix)
+    help, close = suggestion(name, known)
+    fix = rename(span, name, close, slot) if slot is not None else None
+    sink.emit(codes.UNKNOWN_NAME, message, span, help or fallback, fix=fix)
 
 
 def not_a_value_of(

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol, assert_never
 
 from compiler import model
-from compiler.diagnostics import Applicability, Label, Sink, Slot, codes, did_you_mean, fixes
+from compiler.diagnostics import Applicability, Label, Sink, Slot, codes, fixes
 from compiler.diagnostics.messages import declared_twice, unknown_name
-from compiler.diagnostics.suggest import closest
+from compiler.diagnostics.suggest import suggestion
 from dsl import ast
 
 
@@ -109,12 +109,13 @@ class ErrataApplier:
                 chart = self.find(a.chart.text)
                 if chart is None:
                     names = [x.text for c in self.charts.values() for x in (c.chart_id, c.slug) if x is not None]
+                    hint, close = suggestion(a.chart.text, names)
                     self.sink.emit(
                         codes.ERRATA_TARGET_MISSING,
                         f"errata `{e.name.text}` amends chart `{a.chart.text}`, which does not exist",
                         a.chart.span,
-                        did_you_mean(a.chart.text, names),
-                        fix=fixes.rename(a.chart.span, a.chart.text, closest(a.chart.text, names), Slot.CHART),
+                        hint,
+                        fix=fixes.rename(a.chart.span, a.chart.text, close, Slot.CHART),
                     )
                     continue
                 handle = self._handle(chart)
@@ -218,10 +219,9 @@ class ErrataApplier:
         columns = [c.name.text for c in decl.columns]
         if op.column.text not in columns:
             message = f"errata `{errata_id}` changes column `{op.column.text}`, which {where} does not have"
-            fix = fixes.rename(op.column.span, op.column.text, closest(op.column.text, columns), Slot.NAME)
-            self.sink.emit(
-                codes.ERRATA_TARGET_MISSING, message, op.column.span, did_you_mean(op.column.text, columns), fix=fix
-            )
+            hint, close = suggestion(op.column.text, columns)
+            fix = fixes.rename(op.column.span, op.column.text, close, Slot.NAME)
+            self.sink.emit(codes.ERRATA_TARGET_MISSING, message, op.column.span, hint, fix=fix)
             return decl
         col = columns.index(op.column.text)
         if col >= len(row.values):

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from compiler import model
-from compiler.diagnostics import CODES, Sink, Slot, codes, did_you_mean, fixes, suppressible
-from compiler.diagnostics.suggest import closest
+from compiler.diagnostics import CODES, Sink, Slot, codes, fixes, suppressible
+from compiler.diagnostics.suggest import suggestion
 from compiler.resolve.symbols import chart_name
 from dsl import ast
 
@@ -16,13 +16,13 @@ def suppressions(decl: ast.ChartDecl, sink: Sink) -> list[model.Suppression]:
     for allow in decl.allows:
         code = allow.code.text
         if code not in CODES:
-            known = [c for c in CODES if suppressible(c)]
+            hint, close = suggestion(code, [c for c in CODES if suppressible(c)])
             sink.emit(
                 codes.INVALID_SUPPRESSION,
                 f"`allow {code}` names no diagnostic code",
                 allow.code.span,
-                did_you_mean(code, known) or "see `chartc explain`",
-                fix=fixes.rename(allow.code.span, code, closest(code, known), Slot.NAME),
+                hint or "see `chartc explain`",
+                fix=fixes.rename(allow.code.span, code, close, Slot.NAME),
             )
         elif not suppressible(code):
             why = "errors" if CODES[code].severity.value == "error" else "suppression codes"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from compiler.diagnostics.core import Diagnostic
-from compiler.diagnostics.fixes import Fix, apply_fixes, resolved_edits
+from compiler.diagnostics.fixes import Fix
 from compiler.diagnostics.textsafe import printable
 from dsl.shared import Span
 
@@ -32,29 +32,37 @@ def render_human(d: Diagnostic, sources: dict[str, str]) -> str:
 
 
 def _fix(fix: Fix, sources: dict[str, str]) -> list[str]:
-    """`= fix (safe): MESSAGE`, then each line an edit writes, as it would read, `~` under the new text
-    (a deletion shows no line: its message says what goes)."""
+    """`= fix (safe): MESSAGE`, then the line each edit writes, as it would read, `~` under the new
+    text (a deletion, or an edit over several lines, shows no line: its message says what changes)."""
     out = [f"   = fix ({fix.applicability.value}): {printable(fix.message)}"]
     for edit in fix.edits:
-        text = sources.get(edit.span.file)
-        if text is None or not edit.text or "\n" in edit.text:
+        span, text = edit.span, sources.get(edit.span.file)
+        if text is None or not edit.text or "\n" in edit.text or span.end_line != span.line:
             continue
-        [resolved] = resolved_edits(text, Fix(fix.message, (edit,), fix.applicability))
-        fixed, _ = apply_fixes(text, [Fix(fix.message, (resolved,), fix.applicability)])
-        span = resolved.span
-        after = Span(span.file, span.line, span.col, span.line, span.col + len(resolved.text))
-        out.extend(_excerpt(after, {span.file: fixed.removeprefix("\ufeff")}, None, "~"))
+        lines = _source_lines(text)
+        if not 1 <= span.line <= len(lines):
+            continue
+        line = lines[span.line - 1]
+        start, end = min(span.col - 1, len(line)), min(span.end_col - 1, len(line))
+        fixed = line[:start] + edit.text + line[end:]
+        after = Span(span.file, span.line, start + 1, span.line, start + 1 + len(edit.text))
+        out.extend(_excerpt_line(fixed, after, None, "~"))
     return out
 
 
-def _excerpt(span: Span, sources: dict[str, str], label: str | None, mark: str = "^") -> list[str]:
+def _excerpt(span: Span, sources: dict[str, str], label: str | None) -> list[str]:
     text = sources.get(span.file)
     if text is None:
         return []
     lines = _source_lines(text)
     if not 1 <= span.line <= len(lines):
         return []
-    raw = lines[span.line - 1].rstrip("\r")
+    return _excerpt_line(lines[span.line - 1], span, label, "^")
+
+
+def _excerpt_line(line: str, span: Span, label: str | None, mark: str) -> list[str]:
+    """Line `span.line`, whose text is `line`, with `mark`s under the span and the label after them."""
+    raw = line.rstrip("\r")
     shown = printable(raw, keep="\t")
     gutter = str(span.line)
     pad = " " * len(gutter)
