@@ -211,3 +211,18 @@ def test_lsp_without_the_extra_says_so_in_one_line(monkeypatch: pytest.MonkeyPat
     assert result.output.strip().splitlines() == [
         "chartc lsp needs the `lsp` extra (pygls is not installed): pip install 'chartc[lsp]'"
     ]
+
+
+def test_a_quick_fix_writes_a_label_quoted(game: Path) -> None:
+    # a row keyed by the printed label, misspelt: the closest spelling is the label `Storm front`,
+    # which only a string can say (the old quick fix wrote it bare and broke the file)
+    header, combat = game / "game.chart", game / "combat.chart"
+    labelled = header.read_text(encoding="utf-8").replace('storm "Storm"', 'storm "Storm front"')
+    text = combat.read_text(encoding="utf-8").replace('    storm 1-5: "Miss"', '    "Storm fron" 1-5: "Miss"')
+    index = _index(game, {header: labelled, combat: text})
+    [fix] = [f for f in index.fixes(index.check.compilation.diagnostics) if f.diagnostic.code == "C201"
+             and "`Storm fron`" in f.diagnostic.message]
+    assert [(e.span.line, e.span.col, e.span.end_col, e.text) for e in fix.edits] == [(10, 5, 17, '"Storm front"')]
+    fixed = text.replace('"Storm fron"', '"Storm front"')
+    after = _index(game, {header: labelled, combat: fixed}).check.compilation.diagnostics
+    assert [d.message for d in after if d.code == "C201"] == ["`stormy` is not a value of `weather`"]  # the demo's own
