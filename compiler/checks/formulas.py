@@ -5,8 +5,9 @@
 from __future__ import annotations
 
 from compiler import model
+from compiler.checks.formula_intervals import Undefined, formula_intervals, interval
 from compiler.diagnostics import Applicability, Edit, Fix, Label, Sink, codes
-from compiler.engine.formulas import FormulaProblem, Undefined, dependency_order, formula_intervals, interval, refs
+from compiler.engine.formulas import FormulaProblem, dependency_order, refs
 from dsl.ast import Span
 
 # The longest chain of formulas using formulas: the generated module calls one function per link.

@@ -103,7 +103,7 @@ def lookup_command(
         raise click.UsageError("--roll and --seed are for --follow")
     from compiler.engine.context import refuse_read_drms
     from compiler.engine.lookup import DrmListAnswer, OddsColumnAnswer, answer
-    from compiler.query.reports import (
+    from compiler.query.lookup import (
         drm_list_json,
         drm_list_lines,
         lookup_json,

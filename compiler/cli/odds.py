@@ -29,7 +29,7 @@ from compiler.cli.common import (
 
 if TYPE_CHECKING:
     from compiler import model
-    from compiler.query.reports import ChanceReport
+    from compiler.query.odds import ChanceReport
 
 
 @click.command("odds")
@@ -85,7 +85,7 @@ def odds_command(
         _follow(address, keys, when, sets, read_drms, drm, fmt, as_printed, charts_dir)
         return
     from compiler.engine.context import refuse_read_drms
-    from compiler.query.reports import chance_json, chance_lines, chance_report
+    from compiler.query.odds import chance_json, chance_lines, chance_report
 
     forces = forces_from(attack, defense, shift)
 

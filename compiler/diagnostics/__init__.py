@@ -7,14 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from compiler.diagnostics import codes, fixes
-from compiler.diagnostics.codes import (
-    CODES,
-    CODES_BY_NAME,
-    REGISTRY,
-    Code,
-    Severity,
-    suppressible,
-)
+from compiler.diagnostics.codes import Code, Severity
 from compiler.diagnostics.core import (
     Diagnostic,
     Label,
@@ -25,6 +18,7 @@ from compiler.diagnostics.core import (
     has_errors,
 )
 from compiler.diagnostics.fixes import Applicability, Edit, Fix, Slot
+from compiler.diagnostics.registry import CODES, CODES_BY_NAME, REGISTRY, suppressible
 from compiler.diagnostics.suggest import did_you_mean
 
 if TYPE_CHECKING:

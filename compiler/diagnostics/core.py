@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import field
 
-from compiler.diagnostics.codes import CODES, Code, Severity
+from compiler.diagnostics.codes import Code, Severity
 from compiler.diagnostics.fixes import Fix
+from compiler.diagnostics.registry import CODES
 from dsl.lazy_dataclass import dataclass
 from dsl.shared import Span
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from compiler.diagnostics.codes import CODES
 from compiler.diagnostics.core import Diagnostic, Suppressed, count_by_severity
 from compiler.diagnostics.fixes import Fix
+from compiler.diagnostics.registry import CODES
 from compiler.diagnostics.textsafe import json_text
 
 

@@ -7,9 +7,10 @@ from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import quote
 
-from compiler.diagnostics.codes import REGISTRY, Code, Severity
+from compiler.diagnostics.codes import Code, Severity
 from compiler.diagnostics.core import Diagnostic, Suppressed
 from compiler.diagnostics.fixes import Fix
+from compiler.diagnostics.registry import REGISTRY
 from compiler.diagnostics.textsafe import json_text
 from dsl.shared import Span
 

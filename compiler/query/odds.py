@@ -1,9 +1,9 @@
-"""What `chartc lookup` and `chartc odds` print: text lines for a terminal and JSON documents.
+"""What `chartc odds` prints: the exact chance of each row of a chart read by dice, for the keys
+and DRM given, as text lines and a JSON document (`ChanceReport`).
 
-The answers come from `compiler.engine.lookup` (the selected row) and `compiler.engine.chances` (exact
-chances); this module only renders them. Every text line goes through `textsafe.printable`, so
-chart text cannot add lines, escape sequences or bidi overrides to the output; every JSON
-document goes through `textsafe.json_text`.
+The chances come from `compiler.engine.chances` (exact fractions) and `compiler.engine.repeated`;
+this module gathers them into a report and renders it (through `compiler.query.common`, so every
+line and document is made safe to print).
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from fractions import Fraction
 from typing import Any
 
 from compiler import model
-from compiler.diagnostics.textsafe import json_text, printable
 from compiler.engine.chances import (
     ChartChances,
     chances,
@@ -23,256 +22,32 @@ from compiler.engine.chances import (
     percent_text,
     probability_json,
 )
-from compiler.engine.context import ModifierAnswer, context_json, read_context, read_modifiers
+from compiler.engine.context import ModifierAnswer, read_context, read_modifiers
 from compiler.engine.drms import holds
 from compiler.engine.lookup import (
-    DrmListAnswer,
     Forces,
-    LookupResult,
     LookupUsage,
-    OddsColumnAnswer,
     crt_keys,
     refuse_digit_drm,
     refuse_shifts_on_a_named_column,
     resolve_keys,
 )
-from compiler.engine.odds import Reading, parse_band
+from compiler.engine.odds import Reading
 from compiler.engine.repeated import repeated_chances
 from compiler.engine.shifts import ShiftBreakdown
 from compiler.model.text import json_value, row_range_text, value_text
+from compiler.query.common import (
+    breakdown_line,
+    heading,
+    json_document,
+    key_lines,
+    modifiers_json,
+    odds_json,
+    safe_lines,
+    signed,
+    undecided_lines,
+)
 from dsl.lazy_dataclass import dataclass
-
-
-def json_document(doc: dict[str, Any]) -> str:
-    """A CLI JSON answer: indented, UTF-8 text, hidden characters escaped (see `textsafe`)."""
-    import json  # here: an answer printed as text does not import it
-
-    return json_text(json.dumps(doc, ensure_ascii=False, indent=2))
-
-
-def _safe(lines: list[str]) -> list[str]:
-    return [printable(line) for line in lines]
-
-
-def _heading(game: model.Game, chart: model.Chart) -> str:
-    """`ia2/R4 Escape Chart (rule 7.1.10)`."""
-    return f"{game.id}/{chart.address} {chart.title}" + (f" (rule {chart.rule})" if chart.rule else "")
-
-
-def _signed(n: int) -> str:
-    """A DRM as the CLI prints it: `+2`, `-1`, `0` (ASCII, for terminals and logs)."""
-    return f"{n:+d}" if n else "0"
-
-
-# ---- the DRM breakdown (`--when`, `--set`) --------------------------------------------------------
-
-
-def _drm_terms(modifiers: ModifierAnswer) -> list[str]:
-    """The DRMs that make up the total, as a rulebook adds them up: `F/B Attack +1 [fn 1]`,
-    `Kills -2 (2 x -1)` for a per-N DRM, the clamp of the chart's total, then `--drm +1`."""
-    terms: list[str] = []
-    breakdown = modifiers.breakdown
-    if breakdown is not None:
-        for applied in breakdown.items:
-            steps = f" ({applied.steps} x {applied.drm.value:+d})" if applied.steps is not None else ""
-            note = f" [fn {applied.drm.footnote}]" if applied.drm.footnote else ""
-            terms.append(f"{applied.drm.label} {applied.value:+d}{steps}{note}")
-        if not breakdown.items:
-            terms.append("no DRM applies")
-        if breakdown.clamped:
-            terms.append(f"DRMs {breakdown.sum:+d} capped to {_signed(breakdown.total)}")
-    if modifiers.extra or breakdown is None:
-        terms.append(f"--drm {_signed(modifiers.extra)}")
-    return terms
-
-
-def breakdown_line(modifiers: ModifierAnswer, natural: int | None, modified: int | None) -> str:
-    """`natural 2, F/B Attack +1 [fn 1], Gruppe Leader -1 = 2` (with a natural roll), or
-    `DRM: F/B Attack +1 [fn 1] = +1` (without one, for `chartc odds`)."""
-    terms = _drm_terms(modifiers)
-    if natural is None or modified is None:
-        return "DRM: " + ", ".join(terms) + f" = {_signed(modifiers.total)}"
-    line = ", ".join([f"natural {natural}", *terms]) + f" = {natural + modifiers.total}"
-    if modified != natural + modifiers.total:
-        line += f", modified roll capped to {modified}"
-    return line
-
-
-def _undecided_line(game: model.Game, modifiers: ModifierAnswer) -> list[str]:
-    """`not given: month (a DRM tests it: --set month=VALUE)`, when a DRM was left undecided."""
-    if not modifiers.undecided:
-        return []
-    named = ", ".join(f"{v} (--set {v}=VALUE)" for v in modifiers.undecided)
-    return [f"  not given, so the DRMs testing them do not apply: {named}"]
-
-
-def modifiers_json(modifiers: ModifierAnswer | None) -> dict[str, Any] | None:
-    """The DRM breakdown as JSON: the context given, each DRM that applies, the chart's total and
-    `--drm` (None when no context was given: the chart's DRMs were not read)."""
-    if modifiers is None or modifiers.breakdown is None:
-        return None
-    breakdown = modifiers.breakdown
-    return {
-        "context": context_json(modifiers.context),
-        "applied": [
-            {
-                "id": a.drm.id,
-                "label": a.drm.label,
-                "value": a.value,
-                "steps": a.steps,
-                "footnote": a.drm.footnote,
-            }
-            for a in breakdown.items
-        ],
-        "sum": breakdown.sum,
-        "chart_total": breakdown.total,
-        "given": modifiers.extra,
-        "total": modifiers.total,
-        "undecided": list(modifiers.undecided),
-    }
-
-
-def drm_list_lines(game: model.Game, answer: DrmListAnswer) -> list[str]:
-    """A DRM-list chart's total in a context: heading, then `DRM: December 1944 +2 = +2`."""
-    lines = [_heading(game, answer.chart), "  " + breakdown_line(answer.modifiers, None, None)]
-    return _safe(lines + _undecided_line(game, answer.modifiers))
-
-
-def drm_list_json(game: model.Game, answer: DrmListAnswer) -> str:
-    """A DRM-list chart's total in a context as a JSON document."""
-    chart = answer.chart
-    doc = {"game": game.id, "chart": chart.address, "title": chart.title, "drm": answer.modifiers.total}
-    return json_document({**doc, "modifiers": modifiers_json(answer.modifiers)})
-
-
-# ---- `chartc lookup` ----------------------------------------------------------------------------
-
-
-def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
-    """The selected row for a terminal: heading, keys, roll -> row, then one line per column."""
-    chart = result.chart
-    lines = [_heading(game, chart)]
-    lines += _key_lines(result.keys, result.odds, result.shifts)
-    modifiers = result.modifiers
-    if modifiers is not None and modifiers.breakdown is not None and chart.drms:
-        lines.append("  " + breakdown_line(modifiers, result.natural, result.modified))
-        lines += _undecided_line(game, modifiers)
-    if result.natural is not None:
-        drm = result.drm
-        roll = (
-            f"{result.natural}"
-            if not drm
-            else f"{result.natural} {'+' if drm > 0 else '-'} DRM {abs(drm)} = {result.natural + drm}"
-        )
-        if result.modified is not None and result.modified != result.natural + drm:
-            roll += f", capped to {result.modified}"  # the chart's cap on the modified roll
-        what = "value" if chart.kind is model.ChartKind.VALUE else "roll"
-        lines.append(f"  {what} {roll} -> row {row_range_text(result.row)}")
-    lines += [
-        f"  {col.label}: {value_text(game, col, value)}"
-        for col, value in zip(chart.columns, result.row.values, strict=True)
-    ]
-    return _safe(lines)
-
-
-def lookup_json(game: model.Game, result: LookupResult) -> str:
-    """The selected row as a JSON document (`chartc lookup --json`)."""
-    return json_document({"game": game.id, **lookup_fields(result), **_odds_json(result.odds, result.shifts)})
-
-
-def lookup_fields(result: LookupResult) -> dict[str, Any]:
-    """A lookup's chart, keys, rolls, DRM breakdown, row range and values, as JSON fields."""
-    chart = result.chart
-    return {
-        "chart": chart.address,
-        "title": chart.title,
-        "keys": {k.id: m.id for k, m in result.keys},
-        "natural": result.natural,
-        "drm": result.drm,
-        "modified": result.modified,
-        "modifiers": modifiers_json(result.modifiers),
-        "range": result.row.range.printed if result.row.range else None,
-        "values": {k: json_value(v) for k, v in result.values().items()},
-    }
-
-
-def odds_column_lines(game: model.Game, answer: OddsColumnAnswer) -> list[str]:
-    """`attack 26 vs defense 7 -> 3:1` under the rule's heading, and how the odds read that column
-    when they are not the column's own (`9:1 reads the 6:1 column`); for a partial rule, that an
-    unprinted column may be the one then."""
-    reading = Reading(answer.formed, answer.column, answer.clamped, answer.shift)
-    lines = [
-        _heading(game, answer.chart),
-        f"  {_forces(answer.attack, answer.defense, answer.shift)} -> {answer.column}{_how(reading)}",
-    ]
-    if answer.chart.partial and not _own_column(reading):
-        # a partial rule's printed columns are not all its columns: the one read may not be the card's
-        why = answer.chart.partial
-        lines.append(f"  the rule is declared partial ({why}): a column that is not printed may be the one")
-    return _safe(lines)
-
-
-def _own_column(reading: Reading) -> bool:
-    """Whether the odds as formed lie in the column read (strength 3 in `6-`), not between two
-    printed columns or past the table's edge."""
-    if reading.clamped or reading.shift:
-        return False
-    band = parse_band(reading.column)
-    if band is None or reading.column == reading.formed:
-        return reading.column == reading.formed
-    try:
-        value = int(reading.formed)
-    except ValueError:
-        return False
-    low, high = band
-    return (low is None or low <= value) and (high is None or value <= high)
-
-
-def _key_lines(
-    keys: tuple[tuple[model.Key, model.Member], ...],
-    odds: tuple[tuple[str, Reading], ...],
-    shifts: ShiftBreakdown | None,
-) -> list[str]:
-    """One line per key, an odds key read from forces saying how (`odds: 2:1 (3:1 shifted -1 reads
-    the 2:1 column)`), after the CRT's column shifts when it declares any."""
-    readings = dict(odds)
-    lines = [f"  column shifts: {shifts.text()}"] if shifts is not None else []
-    return lines + [f"  {k.id}: {m.label}" + (_how(readings[k.id]) if k.id in readings else "") for k, m in keys]
-
-
-def _forces(attack: int, defense: int | None, shift: int) -> str:
-    """`attack 26 vs defense 7, shift -1`, or `strength 12` for a strength-keyed rule."""
-    shifted = f", shift {shift:+d}" if shift else ""
-    return (f"strength {attack}" if defense is None else f"attack {attack} vs defense {defense}") + shifted
-
-
-def _how(reading: Reading) -> str:
-    """` (9:1 reads the 6:1 column: the table's edge)` when the odds are not the column's own."""
-    if not reading.formed or (reading.formed == reading.column and not reading.shift):
-        return ""
-    shifted = f" shifted {reading.shift:+d}" if reading.shift else ""
-    edge = ": the table's edge" if reading.clamped else ""
-    return f" ({reading.formed}{shifted} reads the {reading.column} column{edge})"
-
-
-def odds_column_json(game: model.Game, answer: OddsColumnAnswer) -> str:
-    """The odds column as one line of JSON."""
-    import json
-
-    doc = {
-        "game": game.id,
-        "chart": answer.chart.address,
-        "attack": answer.attack,
-        "defense": answer.defense,
-        "shift": answer.shift,
-        "odds": answer.formed,
-        "column": answer.column,
-        "clamped": answer.clamped,
-    }
-    return json_text(json.dumps(doc, ensure_ascii=False))
-
-
-# ---- `chartc odds` --------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -434,16 +209,16 @@ def chance_lines(report: ChanceReport) -> list[str]:
     is one), the expected value of each `int` column and the modified-roll distribution."""
     chart, result = report.chart, report.result
     assert chart.dice is not None  # chance_report only builds reports of charts read by dice
-    lines = [_heading(report.game, chart)]
-    lines += _key_lines(report.keys, report.odds, report.shifts)
+    lines = [heading(report.game, chart)]
+    lines += key_lines(report.keys, report.odds, report.shifts)
     lo, hi = report.reach_span
-    span = f"declared DRMs reach {_signed(lo)} to {_signed(hi)}" if chart.drms else "no DRMs declared"
+    span = f"declared DRMs reach {signed(lo)} to {signed(hi)}" if chart.drms else "no DRMs declared"
     dice = chart.dice.text + (" (when no alternative below applies)" if chart.dice_alternatives else "")
-    roll = f"{dice}, natural roll" if result.drm == 0 else f"{dice}, DRM {_signed(result.drm)}"
+    roll = f"{dice}, natural roll" if result.drm == 0 else f"{dice}, DRM {signed(result.drm)}"
     lines.append(f"  {roll} ({span}{'' if report.in_span else '; this DRM is outside that span'})")
     if report.modifiers is not None and report.modifiers.breakdown is not None and chart.drms:
         lines.append("  " + breakdown_line(report.modifiers, None, None))
-        lines += _undecided_line(report.game, report.modifiers)
+        lines += undecided_lines(report.game, report.modifiers)
     lines += _table_lines(report)
     lines += _expected_lines(report)
     sign = "" if result.drm == 0 else f" {'+' if result.drm > 0 else '-'} {abs(result.drm)}"
@@ -459,7 +234,7 @@ def chance_lines(report: ChanceReport) -> list[str]:
         lines.append(f"  when {_alternative_condition(report.game, alt)}, roll {alt.dice.text} instead{mark}:")
         lines += ["  " + line for line in _table_lines(sub)]
         lines += ["  " + line for line in _expected_lines(sub)]
-    return _safe(lines)
+    return safe_lines(lines)
 
 
 def _alternative_holds(report: ChanceReport, alt: model.DiceAlternative) -> bool:
@@ -546,7 +321,7 @@ def chance_json(report: ChanceReport) -> str:
             "modified": [{"roll": roll, "probability": probability_json(p)} for roll, p in result.modified.items()],
             **_repeat_json(report),
             **_alternatives_json(report),
-            **_odds_json(report.odds, report.shifts),
+            **odds_json(report.odds, report.shifts),
         }
     )
 
@@ -590,18 +365,3 @@ def _repeat_json(report: ChanceReport) -> dict[str, Any]:
             },
         }
     }
-
-
-def _odds_json(odds: tuple[tuple[str, Reading], ...], shifts: ShiftBreakdown | None) -> dict[str, Any]:
-    """For a CRT read from forces: how each odds key was read and the column shifts that applied."""
-    out: dict[str, Any] = {}
-    if odds:
-        out["odds_read"] = {
-            key: {"odds": r.formed, "shift": r.shift, "column": r.column, "clamped": r.clamped} for key, r in odds
-        }
-    if shifts is not None:
-        out["column_shifts"] = {
-            "applied": [{"label": label, "shift": v} for label, v in shifts.terms],
-            "total": shifts.total,
-        }
-    return out
