@@ -284,11 +284,15 @@ def test_a_deletion_takes_one_blank_with_it_or_its_whole_line() -> None:
 
 def test_fix_helpers() -> None:
     span = Span("f", 1, 1, 1, 6)
-    assert rename(span, "pistn", "piston", Slot.VALUE) == Fix(
+    assert rename(span, "pistn", "piston", Slot.VALUE, ["piston", "jet"]) == Fix(
         "replace `pistn` with `piston`", (Edit(span, "piston"),), Applicability.UNSAFE
     )
-    assert rename(span, "late-1944", "late_1944", Slot.VALUE).applicability is Applicability.SAFE  # type: ignore[union-attr]
-    assert rename(span, "pistn", None, Slot.VALUE) is None
+    same = rename(span, "late-1944", "late_1944", Slot.VALUE, ["late_1944", "y1945"])
+    assert same is not None and same.applicability is Applicability.SAFE
+    # `FB` could be `fb` or `Fb`: the one chosen is a guess
+    both = rename(span, "FB", "fb", Slot.NAME, ["fb", "Fb"])
+    assert both is not None and both.applicability is Applicability.UNSAFE
+    assert rename(span, "pistn", None, Slot.VALUE, ["piston"]) is None
     chart = Span("f", 1, 1, 9, 2)
     high = open_ends([(Span("f", 2, 5, 2, 8), "3-6"), (Span("f", 3, 5, 3, 8), "3-6")], True, chart)
     assert high is not None and [e.text for e in high.edits] == ["3+", "3+"]

@@ -290,10 +290,11 @@ def _load_aid_order(
         span = Span(shown, entry.line, col, entry.line, col + len(entry.address))
         chart = game.chart(entry.address)
         if chart is None:
-            hint, close = suggestion(entry.address, [c.address for c in game.charts])
+            known = [c.address for c in game.charts]
+            hint, close = suggestion(entry.address, known)
             sink.emit(codes.AID_ORDER,
                       f"{ORDER_FILE} names chart `{entry.address}`, which game `{game.id}` does not have",
-                      span, hint, fix=fixes.rename(span, entry.address, close, Slot.RAW))
+                      span, hint, fix=fixes.rename(span, entry.address, close, Slot.RAW, known))
         elif chart.address in seen:
             sink.emit(codes.AID_ORDER,
                       f"{ORDER_FILE} lists chart `{entry.address}` twice (first on line {seen[chart.address]})",

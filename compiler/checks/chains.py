@@ -108,7 +108,7 @@ def _check_keys(chart: model.Chart, move: model.ChartRef, target: model.Chart, s
                 f"chart `{chart.address}` gives key `{given.key}` to `{target.address}`, which is read by {known}",
                 where,
                 hint or "give only the keys the target chart is read by",
-                fix=_pair_fix(given, close, given.value),
+                fix=_pair_fix(given, fixes.rename(where, given.key, close, Slot.NAME, keys), True),
             )
         elif key.enum.member(given.value) is None:
             hint, close = suggestion(given.value, key.enum.spellings)
@@ -118,15 +118,18 @@ def _check_keys(chart: model.Chart, move: model.ChartRef, target: model.Chart, s
                 f"not a value of it",
                 where,
                 hint or "values: " + ", ".join(m.id for m in key.enum.members),
-                fix=_pair_fix(given, given.key, close),
+                fix=_pair_fix(given, fixes.rename(where, given.value, close, Slot.VALUE, key.enum.spellings), False),
             )
 
 
-def _pair_fix(given: model.ChainKey, key: str | None, value: str | None) -> fixes.Fix | None:
-    """C450's did-you-mean as an edit of the whole `key=value` (its span holds both)."""
-    if given.span is None or key is None or value is None:
+def _pair_fix(given: model.ChainKey, renamed: fixes.Fix | None, of_key: bool) -> fixes.Fix | None:
+    """C450's did-you-mean (`renamed`: the key's or the value's) as an edit of the whole `key=value`,
+    which is what its span holds."""
+    if given.span is None or renamed is None:
         return None
-    return fixes.rename(given.span, f"{given.key}={given.value}", f"{key}={fixes.token(Slot.VALUE, value)}", Slot.RAW)
+    new = renamed.edits[0].text
+    pair = f"{new}={fixes.token(Slot.VALUE, given.value)}" if of_key else f"{given.key}={new}"
+    return fixes.Fix(renamed.message, (fixes.Edit(given.span, pair),), renamed.applicability)
 
 
 # ---- loops that can never end ------------------------------------------------------------------------

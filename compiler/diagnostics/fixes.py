@@ -26,7 +26,8 @@ from dsl.shared import Span
 from dsl.source_text import NAME, quote
 
 __all__ = [
-    "Applicability", "Edit", "Fix", "Slot", "apply_fixes", "delete", "insert_after", "replace_with", "token",
+    "Applicability", "Edit", "Fix", "Slot", "apply_fixes", "delete", "insert_after", "insert_in_block", "open_ends",
+    "rename", "replace_with", "resolved_edits", "token", "within",
 ]
 
 
@@ -113,12 +114,14 @@ def replace_with(
     return Fix(said, (Edit(span, written),), applicability)
 
 
-def rename(span: Span, old: str, close: str | None, slot: Slot) -> Fix | None:
-    """A did-you-mean fix: `close` in place of the unknown `old`. Safe when the two are the same
-    name written another way (`Piston` for `piston`, `late-1944` for `late_1944`); else unsafe."""
+def rename(span: Span, old: str, close: str | None, slot: Slot, known: Iterable[str]) -> Fix | None:
+    """A did-you-mean fix: `close`, one of the `known` names, in place of the unknown `old`. Safe
+    when it is the one known name that is `old` written another way (`Piston` for `piston`,
+    `late-1944` for `late_1944`); else unsafe."""
     if close is None or close == old:
         return None
-    same = _folded(close) == _folded(old)
+    folded = _folded(old)
+    same = _folded(close) == folded and sum(_folded(k) == folded for k in known) == 1
     return replace_with(span, close, slot, Applicability.SAFE if same else Applicability.UNSAFE, old=old)
 
 

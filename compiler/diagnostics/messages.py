@@ -63,8 +63,9 @@ def unknown_name(
 ) -> None:
     """C201: `message` about the unknown `name`, with the closest of `known` as help; with `slot`
     (what the grammar accepts at `span`, which is exactly the name as written), also as a fix."""
-    help, close = suggestion(name, known)
-    fix = rename(span, name, close, slot) if slot is not None else None
+    pool = tuple(known)
+    help, close = suggestion(name, pool)
+    fix = rename(span, name, close, slot, pool) if slot is not None else None
     sink.emit(codes.UNKNOWN_NAME, message, span, help or fallback, fix=fix)
 
 

@@ -115,7 +115,7 @@ class ErrataApplier:
                         f"errata `{e.name.text}` amends chart `{a.chart.text}`, which does not exist",
                         a.chart.span,
                         hint,
-                        fix=fixes.rename(a.chart.span, a.chart.text, close, Slot.CHART),
+                        fix=fixes.rename(a.chart.span, a.chart.text, close, Slot.CHART, names),
                     )
                     continue
                 handle = self._handle(chart)
@@ -220,7 +220,7 @@ class ErrataApplier:
         if op.column.text not in columns:
             message = f"errata `{errata_id}` changes column `{op.column.text}`, which {where} does not have"
             hint, close = suggestion(op.column.text, columns)
-            fix = fixes.rename(op.column.span, op.column.text, close, Slot.NAME)
+            fix = fixes.rename(op.column.span, op.column.text, close, Slot.NAME, columns)
             self.sink.emit(codes.ERRATA_TARGET_MISSING, message, op.column.span, hint, fix=fix)
             return decl
         col = columns.index(op.column.text)
