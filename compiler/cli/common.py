@@ -67,15 +67,17 @@ def format_option(
         listed = LazyChoice(choices) if callable(choices) else click.Choice(list(choices))
 
         @functools.wraps(command)
-        def run(*args: Any, fmt: str | None, alias_flag: bool = False, **kwargs: Any) -> Any:
-            if alias_flag and fmt not in (None, alias):
-                raise usage_error(f"--{alias} is the same as --format {alias}; give one of them")
-            return command(*args, fmt=alias if alias_flag else (fmt or default), **kwargs)
+        def run(*args: Any, fmt: str, alias_flag: bool = False, **kwargs: Any) -> Any:
+            if alias_flag:
+                given = click.get_current_context().get_parameter_source("fmt")
+                if fmt != alias and given is not click.core.ParameterSource.DEFAULT:
+                    raise usage_error(f"--{alias} is the same as --format {alias}; give one of them")
+            return command(*args, fmt=alias if alias_flag else fmt, **kwargs)
 
-        run = click.option("--format", "fmt", type=listed, default=None, show_default=default, help=help)(run)
+        # declared in this order, `--help` lists `--format` first, then its alias
         if alias is not None:
             run = click.option(f"--{alias}", "alias_flag", is_flag=True, help=f"Same as --format {alias}.")(run)
-        return run
+        return click.option("--format", "fmt", type=listed, default=default, show_default=True, help=help)(run)
 
     return decorate
 
