@@ -22,7 +22,8 @@ from click.testing import CliRunner
 
 from compiler import model
 from compiler.build.project import load
-from compiler.build.render import render_outputs, validate_outputs
+from compiler.build.render import render_outputs
+from compiler.build.validate import validate_outputs
 from compiler.cli import cli
 from compiler.engine import chains
 from compiler.engine import runtime_chains as chain_runtime

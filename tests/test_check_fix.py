@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from compiler.build.render import load_schema
+from compiler.build.validate import Schema, load_schema
 from compiler.cli import cli
 from tests.conftest import ROOT
 
@@ -123,7 +123,7 @@ def _validator(schema: dict) -> jsonschema.Draft202012Validator:  # type: ignore
 def test_json_carries_the_fix(project: Path) -> None:
     project.write_text(CHART, encoding="utf-8")
     doc = json.loads(_check("--format", "json").stdout)
-    _validator(load_schema("diagnostics.schema.json")).validate(doc)
+    _validator(load_schema(Schema.DIAGNOSTICS)).validate(doc)
     by_code = {d["code"]: d for d in doc["diagnostics"]}
     assert by_code["C201"]["fix"] == {
         "message": "replace `pistn` with `piston`",

@@ -25,6 +25,7 @@ FORMATS = {
     "list": ["human", "json"],
     "lookup": ["human", "json"],
     "odds": ["human", "json"],
+    "validate": ["human", "json"],
     "vectors": ["json"],
 }
 
@@ -38,6 +39,7 @@ QUESTIONS = {
     "list": ["list", "ia2", "--charts", CHARTS],
     "lookup": ["lookup", "ia2/R9", "19", "--drm", "2", "--charts", CHARTS],
     "odds": ["odds", "ia2/R9", "--drm", "2", "--charts", CHARTS],
+    "validate": ["validate", str(ROOT / "generated" / "ia2" / "ia2.json")],
 }
 
 

@@ -158,7 +158,7 @@ def test_a_process_unpickles_the_same_saved_bytes_once(tmp_path: Path, monkeypat
 
 
 def test_a_lookup_from_a_saved_game_loads_no_syntax_tree_parser_or_renderer(tmp_path: Path) -> None:
-    """What keeps `chartc lookup` quick (README, Speed): answered from a saved game (R4 piston 3 ->
+    """What keeps `chartc lookup` quick (docs/records/speed.md): answered from a saved game (R4 piston 3 ->
     Combat), it imports neither the syntax tree, Lark, the diagnostics' renderers, difflib, json nor the
     generated modules' runtime, and generates the methods of none of the game's model classes
     (`dsl.lazy_dataclass`): unpickling needs none of them."""

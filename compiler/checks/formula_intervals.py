@@ -232,7 +232,7 @@ def _meet(a: Interval, b: Interval) -> Interval:
     return Interval(max(lows) if lows else None, min(highs) if highs else None, a.whole and b.whole)
 
 
-def _bounded(result: Interval, expr: Binary, found: list[Undefined]) -> Interval:
+def _bounded(result: Interval, expr: Binary[Expr], found: list[Undefined]) -> Interval:
     """`result`, or unbounded after reporting a bound beyond `MAX_MAGNITUDE`."""
     ends = [x for x in (result.low, result.high) if x is not None]
     if any(abs(x) > MAX_MAGNITUDE for x in ends):
@@ -265,7 +265,7 @@ def _products(a: Interval, b: Interval) -> Interval:
     return Interval(min(values), max(values), a.whole and b.whole)
 
 
-def _binary_interval(op: Op, a: Interval, b: Interval, expr: Binary, found: list[Undefined]) -> Interval:
+def _binary_interval(op: Op, a: Interval, b: Interval, expr: Binary[Expr], found: list[Undefined]) -> Interval:
     match op:
         case Op.ADD:
             low = None if a.low is None or b.low is None else a.low + b.low
@@ -294,7 +294,7 @@ def _binary_interval(op: Op, a: Interval, b: Interval, expr: Binary, found: list
             assert_never(op)
 
 
-def _power_interval(a: Interval, b: Interval, expr: Binary, found: list[Undefined]) -> Interval:
+def _power_interval(a: Interval, b: Interval, expr: Binary[Expr], found: list[Undefined]) -> Interval:
     if not b.whole or b.low is None or b.low < 0 or b.high is None or b.high > MAX_EXPONENT:
         why = f"the exponent must be a whole number from 0 to {MAX_EXPONENT} (it runs {b.text})"
         found.append(Undefined(expr.right.span, why))

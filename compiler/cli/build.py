@@ -13,6 +13,7 @@ import click
 
 from compiler.cli.common import (
     EXIT_FINDINGS,
+    EXIT_INTERNAL,
     EXIT_OK,
     as_printed_option,
     echo_lines,
@@ -122,6 +123,7 @@ def build(
     # imported after the recorded check above, which needs neither the model nor the emitters
     from compiler.build.games import BuildOptions, build_games, check_games, write_games
     from compiler.build.render import OutputError
+    from compiler.build.validate import InvalidOutput
     from compiler.build.writer import WriteError, check_out_dir
     from compiler.diagnostics import render_short
 
@@ -138,6 +140,12 @@ def build(
     except OutputError as exc:
         click.echo(printable(f"build failed: {exc}; nothing was written"), err=True)
         sys.exit(EXIT_FINDINGS)
+    except InvalidOutput as exc:  # chartc's emitter and its schema disagree: not the charts' fault
+        from compiler.cli import REPORT_URL
+
+        click.echo(printable(f"chartc hit an internal error: {exc}; nothing was written. This is a bug in chartc, "
+                             f"not in your charts: please report it on {REPORT_URL} with the charts."), err=True)
+        sys.exit(EXIT_INTERNAL)
     if done.failing:
         echo_lines((render_short(d) for d in done.failing), err=True)
         click.echo(f"build failed: {_why_failed(done.failing)}; nothing was written (run `chartc check` for details)",

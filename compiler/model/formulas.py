@@ -13,15 +13,13 @@ from typing import assert_never
 
 from compiler.model.conditions import All, Any_, Compare, Condition, Flag, In, Not
 from dsl.lazy_dataclass import dataclass
-from dsl.shared import Span
+from dsl.shared import Binary as Binary
+from dsl.shared import ExprOp, Span
+from dsl.shared import IfElse as IfElse
+from dsl.shared import Neg as Neg
+from dsl.shared import Number as Number
 
-
-class Op(StrEnum):
-    ADD = "+"
-    SUB = "-"
-    MUL = "*"
-    DIV = "/"  # exact division: a fraction until rounded
-    POW = "^"  # a whole, non-negative exponent
+Op = ExprOp  # a binary operator, as the syntax tree holds it
 
 
 class Function(StrEnum):
@@ -33,12 +31,6 @@ class Function(StrEnum):
 
 
 ROUNDING = (Function.FLOOR, Function.CEIL, Function.ROUND)
-
-
-@dataclass(frozen=True)
-class Number:
-    value: int
-    span: Span
 
 
 @dataclass(frozen=True)
@@ -58,35 +50,15 @@ class FormulaRef:
 
 
 @dataclass(frozen=True)
-class Binary:
-    op: Op
-    left: Expr
-    right: Expr
-    span: Span
-
-
-@dataclass(frozen=True)
-class Neg:
-    inner: Expr
-    span: Span
-
-
-@dataclass(frozen=True)
 class Call:
     function: Function
     args: tuple[Expr, ...]
     span: Span
 
 
-@dataclass(frozen=True)
-class IfElse:
-    cond: Condition
-    then: Expr
-    otherwise: Expr
-    span: Span
-
-
-Expr = Number | Var | FormulaRef | Binary | Neg | Call | IfElse
+# a number, `a + b` (and the other operators), `-a`, `if c then a else b`: the nodes of the syntax
+# tree's formulas too (`dsl.shared`)
+Expr = Number | Var | FormulaRef | Binary["Expr"] | Neg["Expr"] | Call | IfElse[Condition, "Expr"]
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from compiler import model
 from compiler.diagnostics import Applicability, Label, Sink, Slot, codes, fixes
 from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.model.calendar import Month
-from compiler.resolve.symbols import SymbolTable, first_span
+from compiler.resolve.symbols import SymbolTable, declared_before, unknown
 from compiler.resolve.values import Bad, ValueTyper, column_type
 from dsl import ast
 
@@ -125,9 +125,7 @@ def add_record_fields(symbols: SymbolTable, decl: ast.EnumDecl, typer: ValueType
     fields: list[model.Field] = []
     for f in decl.field_decls:
         type_name = f.type_name.text
-        first = first_span(fields, f.name.text)
-        if first is not None:
-            declared_twice(sink, f"field `{f.name.text}`", f.name.span, first, where=f"in enum `{enum.id}`")
+        if declared_before(sink, fields, "field", f.name, f"in enum `{enum.id}`"):
             continue
         field_type = column_type(type_name, model.FIELD_TYPES, symbols.enums)
         if field_type is None:
@@ -151,11 +149,10 @@ def add_record_fields(symbols: SymbolTable, decl: ast.EnumDecl, typer: ValueType
         for fv in mdecl.fields:
             field = by_id.get(fv.name.text)
             if field is None:
-                unknown_name(
+                unknown(
                     sink,
                     f"enum `{enum.id}` has no field `{fv.name.text}`",
-                    fv.name.text,
-                    fv.name.span,
+                    fv.name,
                     by_id,
                     "declare it in a `fields { ... }` block",
                     slot=Slot.NAME,

@@ -10,10 +10,9 @@ from compiler.diagnostics import Applicability, Sink, Slot, codes, fixes
 from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.model import formulas as fx
 from compiler.resolve.conditions import ConditionResolver
-from compiler.resolve.symbols import SymbolTable
+from compiler.resolve.symbols import SymbolTable, unknown
 from dsl import ast
 
-_OPS = {op: fx.Op(op.value) for op in ast.ExprOp}
 _FUNCTIONS = {f.value: f for f in fx.Function}
 
 
@@ -80,7 +79,7 @@ class _Binder:
                 return self._name(name, span)
             case ast.ExprBinary(op, left, right, span):
                 a, b = self.expr(left), self.expr(right)
-                return fx.Binary(_OPS[op], a, b, span) if a is not None and b is not None else None
+                return fx.Binary(op, a, b, span) if a is not None and b is not None else None
             case ast.ExprNeg(inner, span):
                 a = self.expr(inner)
                 return fx.Neg(a, span) if a is not None else None
@@ -131,11 +130,10 @@ class _Binder:
         bound = _FUNCTIONS.get(function.text)
         if bound is None:
             self.ok = False
-            unknown_name(
+            unknown(
                 self.sink,
                 f"formula `{self.name}` calls `{function.text}`, which is not a function of formulas",
-                function.text,
-                function.span,
+                function,
                 list(_FUNCTIONS),
                 "the functions are floor, ceil, round (half up), min and max",
                 slot=Slot.NAME,

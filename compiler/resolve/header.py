@@ -13,6 +13,7 @@ from compiler import model
 from compiler.diagnostics import Applicability, Label, Sink, Slot, codes, fixes
 from compiler.diagnostics.messages import declared_twice
 from compiler.model.calendar import MAX_CALENDAR_MONTHS, Month, months_between
+from compiler.resolve.values import parse_month
 from dsl import ast
 
 
@@ -76,15 +77,7 @@ def _report_module_name(game_id: str, header: ast.GameDecl, sink: Sink) -> None:
 
 
 def _checked_month(month: ast.MonthText, sink: Sink) -> Month | None:
-    parsed = Month.parse(month.text)
-    if parsed is None:
-        sink.emit(
-            codes.INVALID_MONTH,
-            f"`{month.text}` is not a month",
-            month.span,
-            "write months as `YYYY-MM` with MM from 01 to 12",
-        )
-    return parsed
+    return parse_month(month.text, month.span, sink)
 
 
 def calendar(header: ast.GameDecl | None, sink: Sink) -> tuple[Month, Month] | None:

@@ -27,7 +27,7 @@ def odds_rule(symbols: SymbolTable, decl: ast.OddsDecl, path: str, sink: Sink) -
             "delete the repeated line",
             fix=fixes.delete(span, "the repeated statement", Applicability.UNSAFE),
         )
-    form = rules.OddsForm(decl.form or ast.OddsForm.RATIO)
+    form = decl.form or rules.OddsForm.RATIO
     ok = _statements_fit_form(decl, form, where, sink)
     columns = _columns(decl, form, sink)
     if columns is None:
@@ -59,14 +59,14 @@ def odds_rule(symbols: SymbolTable, decl: ast.OddsDecl, path: str, sink: Sink) -
         title=decl.title.text,
         rule=decl.rule.text if decl.rule else None,
         notes=tuple(n.text for n in decl.notes),
-        attacker_round=rules.Rounding(decl.attacker_round or "down"),
-        defender_round=rules.Rounding(decl.defender_round or "up"),
+        attacker_round=decl.attacker_round or rules.Rounding.DOWN,
+        defender_round=decl.defender_round or rules.Rounding.UP,
         columns=tuple(columns),
-        beyond=rules.Beyond(decl.beyond) if decl.beyond else None,
-        shift_order=rules.ShiftOrder(decl.shift_order) if decl.shift_order else None,
+        beyond=decl.beyond,
+        shift_order=decl.shift_order,
         span=decl.span,
         form=form,
-        between=rules.Between(decl.between) if decl.between else None,
+        between=decl.between,
         domain=(decl.domain.low, decl.domain.high) if decl.domain else None,
     )
     if columns:
@@ -80,21 +80,12 @@ def odds_rule(symbols: SymbolTable, decl: ast.OddsDecl, path: str, sink: Sink) -
         chart_id=rule.chart_id,
         slug=rule.id,
         title=rule.title,
-        rule=rule.rule,
         kind=model.ChartKind.ODDS,
-        dice=None,
-        value_key=None,
-        keys=(),
-        columns=(),
-        drms=(),
-        clamp=None,
-        footnotes=(),
-        notes=rule.notes,
-        partial=decl.partial.text if decl.partial else None,
-        rows=(),
-        grid=None,
         source_file=path,
         span=decl.span,
+        rule=rule.rule,
+        notes=rule.notes,
+        partial=decl.partial.text if decl.partial else None,
         odds=rule,
     )
 

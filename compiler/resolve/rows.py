@@ -7,9 +7,9 @@ import re
 
 from compiler import model
 from compiler.diagnostics import Applicability, Sink, Slot, codes, fixes
-from compiler.diagnostics.messages import not_a_value_of, unknown_name
+from compiler.diagnostics.messages import not_a_value_of
 from compiler.model.dice import Dice
-from compiler.resolve.symbols import SymbolTable
+from compiler.resolve.symbols import SymbolTable, unknown
 from compiler.resolve.values import Bad, ValueTyper, check_month
 from dsl import ast
 
@@ -31,14 +31,7 @@ class RowReader:
         enum = self.symbols.enums.get(name.text)
         if enum is None:
             extra = "" if self.symbols.periods or name.text != "period" else " (the game header declares no periods)"
-            unknown_name(
-                self.sink,
-                f"unknown {what} `{name.text}` in {self.where}{extra}",
-                name.text,
-                name.span,
-                self.symbols.enums,
-                slot=Slot.NAME,
-            )
+            unknown(self.sink, f"unknown {what} `{name.text}` in {self.where}{extra}", name, self.symbols.enums)
         return enum
 
     @property

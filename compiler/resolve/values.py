@@ -135,14 +135,21 @@ class ValueTyper:
         return self._mismatch(v, enum.id, what, f"write one of the values of `{enum.id}`")
 
 
-def check_month(symbols: SymbolTable, text: str, span: ast.Span, sink: Sink) -> Month | None:
-    """The month `text` names; None after reporting one that is not `YYYY-MM` (C406) or lies
-    outside the game's calendar (C409)."""
+def parse_month(text: str, span: ast.Span, sink: Sink) -> Month | None:
+    """The month `text` names; None after reporting one that is not `YYYY-MM` (C406)."""
     month = Month.parse(text)
     if month is None:
         sink.emit(
             codes.INVALID_MONTH, f"`{text}` is not a month", span, "write months as `YYYY-MM` with MM from 01 to 12"
         )
+    return month
+
+
+def check_month(symbols: SymbolTable, text: str, span: ast.Span, sink: Sink) -> Month | None:
+    """The month `text` names; None after reporting one that is not `YYYY-MM` (C406) or lies
+    outside the game's calendar (C409)."""
+    month = parse_month(text, span, sink)
+    if month is None:
         return None
     if symbols.calendar and not symbols.calendar[0] <= month <= symbols.calendar[1]:
         sink.emit(

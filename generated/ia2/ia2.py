@@ -1838,6 +1838,281 @@ def lookup_prestige_costs(*, prestige_use: PrestigeUse) -> PrestigeCostsResult:
     return {'points': row[0], 'use': row[1]}
 
 
+# ---- 'A3'
+_A3_DRMS: Final = (
+    _Drm(-1, _AllOf((_Compare('a3_roll', '==', 'fb_attack'), _Flag('raid_target_af')))),
+    _Drm(+1, _AllOf((_Compare('a3_roll', '==', 'fighter_sweep'), _Flag('flying_jet')))),
+)
+
+
+def drm_a3(*, a3_roll: A3Roll | None = None, flying_jet: bool = False, raid_target_af: bool = False) -> int:
+    """The total DRM for Aircraft Target and Allied Fighter Attack Chart [A3], rule 6.1: the sum of the DRMs whose
+        conditions are true.
+
+    -1 Raid target is A/F (Airfields): F/B Attack roll
+    +1 Flying a jet fighter: Fighter Sweep Encounter
+
+    A value left as None is unknown: a DRM applies only when its condition is true without it.
+
+    Args:
+        a3_roll: the roll made on [A3] (A3Roll, labels in A3_ROLL_LABELS; or None if unknown).
+        flying_jet: flying a jet fighter (True or False).
+        raid_target_af: the current raid target is A/F (Airfields) (True or False).
+    """
+    if a3_roll is not None:
+        a3_roll = _member('A3', 'a3_roll', a3_roll, A3_ROLL_LABELS)
+    _check_flag('A3', 'flying_jet', flying_jet)
+    _check_flag('A3', 'raid_target_af', raid_target_af)
+    return _total_drm(_A3_DRMS, {'a3_roll': a3_roll, 'flying_jet': flying_jet, 'raid_target_af': raid_target_af}, None)
+
+
+# ---- 'B7'
+_B7_DRMS: Final = (
+    _Drm(+1, _AnyOf((_Flag('forced_landing'), _Flag('flying_me163')))),
+    _Drm(+1, None, _Per('weather_modifier', 1, 'down')),
+    _Drm(+1, _Compare('pilot_injury', '==', 'lw')),
+    _Drm(+2, _Compare('pilot_injury', '==', 'sw')),
+    _Drm(+1, _AllOf((_Compare('fatigue_points', '>=', 10), _Compare('fatigue_points', '<=', 19)))),
+    _Drm(+2, _Compare('fatigue_points', '>=', 20)),
+    _Drm(+1, _Flag('green_pilot')),
+    _Drm(+1, _Flag('flying_me163')),
+    _Drm(+2, _AllOf((_Flag('flying_me163'), _Flag('landing_skid_damaged')))),
+    _Drm(+2, _AllOf((_Flag('flying_me163'), _Flag('fuel_tank_hit')))),
+    _Drm(+1, _Flag('engine_damaged')),
+    _Drm(+1, _Flag('runway_damage')),
+)
+
+
+def drm_b7(
+    *,
+    engine_damaged: bool = False,
+    fatigue_points: int | None = None,
+    flying_me163: bool = False,
+    forced_landing: bool = False,
+    fuel_tank_hit: bool = False,
+    green_pilot: bool = False,
+    landing_skid_damaged: bool = False,
+    pilot_injury: Injury | None = None,
+    runway_damage: bool = False,
+    weather_modifier: int | None = None,
+) -> int:
+    """The total DRM for Landing Chart [B7], rule 7.4.4, 7.4.5, 7.4.8, 7.5, 10.5, 10.12, 11.10.1: the sum of the DRMs
+        whose conditions are true.
+
+    +1 Forced (deadstick, emergency) landing
+    +1 Landing weather other than good ([B9]) (per landing modifier of the landing weather on [B9] (0 if good))
+    +1 Pilot LW
+    +2 Pilot SW
+    +1 Fatigue 10-19 (R6)
+    +2 Fatigue 20+ (R6)
+    +1 Green pilot (10.12)
+    +1 Me 163B-1: engine out
+    +2 Me 163B-1: landing skid damaged
+    +2 Me 163B-1: fuel tank hit
+    +1 Damaged engine (the 7.12 example)
+    +1 Damage on the runway (Scramble from Parchim)
+
+    A value left as None is unknown: a DRM applies only when its condition is true without it.
+
+    Args:
+        engine_damaged: a damaged engine (True or False).
+        fatigue_points: Fatigue Level (R6, 10.5) (an int, or None if unknown).
+        flying_me163: flying the Me 163B-1 (True or False).
+        forced_landing: forced deadstick landing in an emergency field or road (7.4.5) (True or False).
+        fuel_tank_hit: the Me 163B-1's fuel tank is hit (True or False).
+        green_pilot: Green pilot (optional 10.12) (True or False).
+        landing_skid_damaged: the Me 163B-1's landing skid is damaged (True or False).
+        pilot_injury: the pilot's injury (7.4.8) (Injury, labels in INJURY_LABELS; or None if unknown).
+        runway_damage: damage on the runway (Scramble from Parchim, 10.15.3) (True or False).
+        weather_modifier: landing modifier of the landing weather on [B9] (0 if good) (an int, or None if unknown).
+    """
+    _check_flag('B7', 'engine_damaged', engine_damaged)
+    if fatigue_points is not None:
+        _check_int('B7', 'fatigue_points', fatigue_points)
+        _check_range('B7', 'fatigue_points', fatigue_points, 0, 99)
+    _check_flag('B7', 'flying_me163', flying_me163)
+    _check_flag('B7', 'forced_landing', forced_landing)
+    _check_flag('B7', 'fuel_tank_hit', fuel_tank_hit)
+    _check_flag('B7', 'green_pilot', green_pilot)
+    _check_flag('B7', 'landing_skid_damaged', landing_skid_damaged)
+    if pilot_injury is not None:
+        pilot_injury = _member('B7', 'pilot_injury', pilot_injury, INJURY_LABELS)
+    _check_flag('B7', 'runway_damage', runway_damage)
+    if weather_modifier is not None:
+        _check_int('B7', 'weather_modifier', weather_modifier)
+        _check_range('B7', 'weather_modifier', weather_modifier, 0, 2)
+    context: dict[str, _Context] = {
+        'engine_damaged': engine_damaged, 'fatigue_points': fatigue_points, 'flying_me163': flying_me163,
+        'forced_landing': forced_landing, 'fuel_tank_hit': fuel_tank_hit, 'green_pilot': green_pilot,
+        'landing_skid_damaged': landing_skid_damaged, 'pilot_injury': pilot_injury, 'runway_damage': runway_damage,
+        'weather_modifier': weather_modifier,
+    }
+    return _total_drm(_B7_DRMS, context, None)
+
+
+# ---- 'B8'
+_B8_DRMS: Final = (
+    _Drm(+1, _Flag('de_result')),
+    _Drm(+2, _Compare('crewman_injury', '==', 'lw')),
+    _Drm(+3, _Compare('crewman_injury', '==', 'sw')),
+    _Drm(+1, _AllOf((_Compare('fatigue_points', '>=', 5), _Compare('fatigue_points', '<=', 14)))),
+    _Drm(+2, _Compare('fatigue_points', '>=', 15)),
+)
+
+
+def drm_b8(*, crewman_injury: Injury | None = None, de_result: bool = False, fatigue_points: int | None = None) -> int:
+    """The total DRM for Parachute Chart [B8], rule 7.6, 7.4.8, 10.5: the sum of the DRMs whose conditions are true.
+
+    +1 Parachuting from a DE result
+    +2 Crewman LW
+    +3 Crewman SW
+    +1 Fatigue 5-14 (R6)
+    +2 Fatigue 15+ (R6)
+
+    A value left as None is unknown: a DRM applies only when its condition is true without it.
+
+    Args:
+        crewman_injury: the injury of the crewman rolling (7.4.8) (Injury, labels in INJURY_LABELS; or None if
+            unknown).
+        de_result: parachuting from a DE result on a card (7.6) (True or False).
+        fatigue_points: Fatigue Level (R6, 10.5) (an int, or None if unknown).
+    """
+    if crewman_injury is not None:
+        crewman_injury = _member('B8', 'crewman_injury', crewman_injury, INJURY_LABELS)
+    _check_flag('B8', 'de_result', de_result)
+    if fatigue_points is not None:
+        _check_int('B8', 'fatigue_points', fatigue_points)
+        _check_range('B8', 'fatigue_points', fatigue_points, 0, 99)
+    context: dict[str, _Context] = {
+        'crewman_injury': crewman_injury, 'de_result': de_result, 'fatigue_points': fatigue_points,
+    }
+    return _total_drm(_B8_DRMS, context, None)
+
+
+# ---- 'B12'
+_B12_DRMS: Final = (
+    _Drm(+2, _AllOf((_Flag('agile'), _Not(_Flag('engine_or_controls_damaged'))))),
+    _Drm(+1, _Flag('pilot_ace')),
+    _Drm(+1, _Flag('mw50')),
+    _Drm(-1, _Compare('pilot_injury', '==', 'lw')),
+    _Drm(-2, _Compare('pilot_injury', '==', 'sw')),
+    _Drm(-1, _Compare('fatigue_points', '>=', 15)),
+)
+
+
+def drm_b12(
+    *,
+    agile: bool = False,
+    engine_or_controls_damaged: bool = False,
+    fatigue_points: int | None = None,
+    mw50: bool = False,
+    pilot_ace: bool = False,
+    pilot_injury: Injury | None = None,
+) -> int:
+    """The total DRM for Initiative Chart [B12], rule 7.2.2.7, 7.2.2.9, 7.8.8, 7.4.8, 10.5: the sum of the DRMs whose
+        conditions are true.
+
+    +2 Agile aircraft, no engine or controls damage
+    +1 Ace pilot
+    +1 MW-50 boost (the 7.2.2.10 and 7.12 examples)
+    -1 Pilot LW
+    -2 Pilot SW
+    -1 Fatigue 15+ (R6)
+
+    A value left as None is unknown: a DRM applies only when its condition is true without it.
+
+    Args:
+        agile: an Agile aircraft (Bf 109, Me 163, Spitfire, P-51; 7.2.2.9) (True or False).
+        engine_or_controls_damaged: the aircraft has suffered engine or controls damage (True or False).
+        fatigue_points: Fatigue Level (R6, 10.5) (an int, or None if unknown).
+        mw50: MW-50 boost, not inoperative (True or False).
+        pilot_ace: the pilot is an Ace (5 kills, 7.8.8) (True or False).
+        pilot_injury: the pilot's injury (7.4.8) (Injury, labels in INJURY_LABELS; or None if unknown).
+    """
+    _check_flag('B12', 'agile', agile)
+    _check_flag('B12', 'engine_or_controls_damaged', engine_or_controls_damaged)
+    if fatigue_points is not None:
+        _check_int('B12', 'fatigue_points', fatigue_points)
+        _check_range('B12', 'fatigue_points', fatigue_points, 0, 99)
+    _check_flag('B12', 'mw50', mw50)
+    _check_flag('B12', 'pilot_ace', pilot_ace)
+    if pilot_injury is not None:
+        pilot_injury = _member('B12', 'pilot_injury', pilot_injury, INJURY_LABELS)
+    context: dict[str, _Context] = {
+        'agile': agile, 'engine_or_controls_damaged': engine_or_controls_damaged, 'fatigue_points': fatigue_points,
+        'mw50': mw50, 'pilot_ace': pilot_ace, 'pilot_injury': pilot_injury,
+    }
+    return _total_drm(_B12_DRMS, context, None)
+
+
+# ---- 'initiative_allied'
+_INITIATIVE_ALLIED_DRMS: Final = (
+    _Drm(+2, _AllOf((_Flag('allied_agile'), _Not(_Flag('allied_engine_or_controls_damaged'))))),
+    _Drm(+1, _Flag('allied_ace')),
+    _Drm(+1, _Flag('allied_sa')),
+    _Drm(-1, _Flag('p47_loaded')),
+)
+
+
+def drm_initiative_allied(
+    *,
+    allied_ace: bool = False,
+    allied_agile: bool = False,
+    allied_engine_or_controls_damaged: bool = False,
+    allied_sa: bool = False,
+    p47_loaded: bool = False,
+) -> int:
+    """The total DRM for Initiative Chart: the Allied fighter's roll, rule 7.2.2.7, 7.2.2.9, 10.6, 10.6.1: the sum of
+        the DRMs whose conditions are true.
+
+    +2 Agile Allied fighter, no engine or controls damage
+    +1 Allied Ace (10.6)
+    +1 S.A. skill (10.6.1)
+    -1 Loaded P-47D (Scramble from Parchim)
+
+    Args:
+        allied_ace: the Allied pilot is an Ace (R7/R8, 10.6) (True or False).
+        allied_agile: the Allied fighter is Agile (Spitfire, P-51; 7.2.2.9) (True or False).
+        allied_engine_or_controls_damaged: the Allied fighter has suffered engine or controls damage (True or False).
+        allied_sa: the Allied pilot has the S.A. skill (10.6.1) (True or False).
+        p47_loaded: the intercepted P-47D is loaded (Scramble from Parchim, 10.15.3) (True or False).
+    """
+    _check_flag('initiative_allied', 'allied_ace', allied_ace)
+    _check_flag('initiative_allied', 'allied_agile', allied_agile)
+    _check_flag('initiative_allied', 'allied_engine_or_controls_damaged', allied_engine_or_controls_damaged)
+    _check_flag('initiative_allied', 'allied_sa', allied_sa)
+    _check_flag('initiative_allied', 'p47_loaded', p47_loaded)
+    context: dict[str, _Context] = {
+        'allied_ace': allied_ace, 'allied_agile': allied_agile,
+        'allied_engine_or_controls_damaged': allied_engine_or_controls_damaged, 'allied_sa': allied_sa,
+        'p47_loaded': p47_loaded,
+    }
+    return _total_drm(_INITIATIVE_ALLIED_DRMS, context, None)
+
+
+# ---- 'W1'
+_W1_DRMS: Final = (
+    _Drm(-1, _Flag('wingman_gunnery')),
+    _Drm(-1, _Flag('wingman_aim')),
+)
+
+
+def drm_w1(*, wingman_aim: bool = False, wingman_gunnery: bool = False) -> int:
+    """The total DRM for Wingman Attack on Bomber Chart [W1], rule 7.2.3.1, 7.7: the sum of the DRMs whose conditions
+        are true.
+
+    -1 Wingman Gunnery skill
+    -1 Wingman Aim skill
+
+    Args:
+        wingman_aim: the wingman has the Aim skill (True or False).
+        wingman_gunnery: the wingman has the Gunnery skill (True or False).
+    """
+    _check_flag('W1', 'wingman_aim', wingman_aim)
+    _check_flag('W1', 'wingman_gunnery', wingman_gunnery)
+    return _total_drm(_W1_DRMS, {'wingman_aim': wingman_aim, 'wingman_gunnery': wingman_gunnery}, None)
+
+
 # ---- 'R4'
 R4Result = TypedDict('R4Result', {'result': str})
 R4_COLUMNS: Final = ('result',)
@@ -2393,1196 +2668,6 @@ def roll_crash_credit(rng: random.Random, *, drm: int = 0) -> Roll[CrashCreditRe
     _check_rng('crash_credit', rng)
     natural = _roll(rng, 'sum', 1, 6, 0, 0)
     return _rolled(natural, drm, lookup_crash_credit(natural, drm=drm))
-
-
-# ---- 'A3'
-_A3_DRMS: Final = (
-    _Drm(-1, _AllOf((_Compare('a3_roll', '==', 'fb_attack'), _Flag('raid_target_af')))),
-    _Drm(+1, _AllOf((_Compare('a3_roll', '==', 'fighter_sweep'), _Flag('flying_jet')))),
-)
-
-
-def drm_a3(*, a3_roll: A3Roll | None = None, flying_jet: bool = False, raid_target_af: bool = False) -> int:
-    """The total DRM for Aircraft Target and Allied Fighter Attack Chart [A3], rule 6.1: the sum of the DRMs whose
-        conditions are true.
-
-    -1 Raid target is A/F (Airfields): F/B Attack roll
-    +1 Flying a jet fighter: Fighter Sweep Encounter
-
-    A value left as None is unknown: a DRM applies only when its condition is true without it.
-
-    Args:
-        a3_roll: the roll made on [A3] (A3Roll, labels in A3_ROLL_LABELS; or None if unknown).
-        flying_jet: flying a jet fighter (True or False).
-        raid_target_af: the current raid target is A/F (Airfields) (True or False).
-    """
-    if a3_roll is not None:
-        a3_roll = _member('A3', 'a3_roll', a3_roll, A3_ROLL_LABELS)
-    _check_flag('A3', 'flying_jet', flying_jet)
-    _check_flag('A3', 'raid_target_af', raid_target_af)
-    return _total_drm(_A3_DRMS, {'a3_roll': a3_roll, 'flying_jet': flying_jet, 'raid_target_af': raid_target_af}, None)
-
-
-# ---- 'B7'
-_B7_DRMS: Final = (
-    _Drm(+1, _AnyOf((_Flag('forced_landing'), _Flag('flying_me163')))),
-    _Drm(+1, None, _Per('weather_modifier', 1, 'down')),
-    _Drm(+1, _Compare('pilot_injury', '==', 'lw')),
-    _Drm(+2, _Compare('pilot_injury', '==', 'sw')),
-    _Drm(+1, _AllOf((_Compare('fatigue_points', '>=', 10), _Compare('fatigue_points', '<=', 19)))),
-    _Drm(+2, _Compare('fatigue_points', '>=', 20)),
-    _Drm(+1, _Flag('green_pilot')),
-    _Drm(+1, _Flag('flying_me163')),
-    _Drm(+2, _AllOf((_Flag('flying_me163'), _Flag('landing_skid_damaged')))),
-    _Drm(+2, _AllOf((_Flag('flying_me163'), _Flag('fuel_tank_hit')))),
-    _Drm(+1, _Flag('engine_damaged')),
-    _Drm(+1, _Flag('runway_damage')),
-)
-
-
-def drm_b7(
-    *,
-    engine_damaged: bool = False,
-    fatigue_points: int | None = None,
-    flying_me163: bool = False,
-    forced_landing: bool = False,
-    fuel_tank_hit: bool = False,
-    green_pilot: bool = False,
-    landing_skid_damaged: bool = False,
-    pilot_injury: Injury | None = None,
-    runway_damage: bool = False,
-    weather_modifier: int | None = None,
-) -> int:
-    """The total DRM for Landing Chart [B7], rule 7.4.4, 7.4.5, 7.4.8, 7.5, 10.5, 10.12, 11.10.1: the sum of the DRMs
-        whose conditions are true.
-
-    +1 Forced (deadstick, emergency) landing
-    +1 Landing weather other than good ([B9]) (per landing modifier of the landing weather on [B9] (0 if good))
-    +1 Pilot LW
-    +2 Pilot SW
-    +1 Fatigue 10-19 (R6)
-    +2 Fatigue 20+ (R6)
-    +1 Green pilot (10.12)
-    +1 Me 163B-1: engine out
-    +2 Me 163B-1: landing skid damaged
-    +2 Me 163B-1: fuel tank hit
-    +1 Damaged engine (the 7.12 example)
-    +1 Damage on the runway (Scramble from Parchim)
-
-    A value left as None is unknown: a DRM applies only when its condition is true without it.
-
-    Args:
-        engine_damaged: a damaged engine (True or False).
-        fatigue_points: Fatigue Level (R6, 10.5) (an int, or None if unknown).
-        flying_me163: flying the Me 163B-1 (True or False).
-        forced_landing: forced deadstick landing in an emergency field or road (7.4.5) (True or False).
-        fuel_tank_hit: the Me 163B-1's fuel tank is hit (True or False).
-        green_pilot: Green pilot (optional 10.12) (True or False).
-        landing_skid_damaged: the Me 163B-1's landing skid is damaged (True or False).
-        pilot_injury: the pilot's injury (7.4.8) (Injury, labels in INJURY_LABELS; or None if unknown).
-        runway_damage: damage on the runway (Scramble from Parchim, 10.15.3) (True or False).
-        weather_modifier: landing modifier of the landing weather on [B9] (0 if good) (an int, or None if unknown).
-    """
-    _check_flag('B7', 'engine_damaged', engine_damaged)
-    if fatigue_points is not None:
-        _check_int('B7', 'fatigue_points', fatigue_points)
-        _check_range('B7', 'fatigue_points', fatigue_points, 0, 99)
-    _check_flag('B7', 'flying_me163', flying_me163)
-    _check_flag('B7', 'forced_landing', forced_landing)
-    _check_flag('B7', 'fuel_tank_hit', fuel_tank_hit)
-    _check_flag('B7', 'green_pilot', green_pilot)
-    _check_flag('B7', 'landing_skid_damaged', landing_skid_damaged)
-    if pilot_injury is not None:
-        pilot_injury = _member('B7', 'pilot_injury', pilot_injury, INJURY_LABELS)
-    _check_flag('B7', 'runway_damage', runway_damage)
-    if weather_modifier is not None:
-        _check_int('B7', 'weather_modifier', weather_modifier)
-        _check_range('B7', 'weather_modifier', weather_modifier, 0, 2)
-    context: dict[str, _Context] = {
-        'engine_damaged': engine_damaged, 'fatigue_points': fatigue_points, 'flying_me163': flying_me163,
-        'forced_landing': forced_landing, 'fuel_tank_hit': fuel_tank_hit, 'green_pilot': green_pilot,
-        'landing_skid_damaged': landing_skid_damaged, 'pilot_injury': pilot_injury, 'runway_damage': runway_damage,
-        'weather_modifier': weather_modifier,
-    }
-    return _total_drm(_B7_DRMS, context, None)
-
-
-# ---- 'B8'
-_B8_DRMS: Final = (
-    _Drm(+1, _Flag('de_result')),
-    _Drm(+2, _Compare('crewman_injury', '==', 'lw')),
-    _Drm(+3, _Compare('crewman_injury', '==', 'sw')),
-    _Drm(+1, _AllOf((_Compare('fatigue_points', '>=', 5), _Compare('fatigue_points', '<=', 14)))),
-    _Drm(+2, _Compare('fatigue_points', '>=', 15)),
-)
-
-
-def drm_b8(*, crewman_injury: Injury | None = None, de_result: bool = False, fatigue_points: int | None = None) -> int:
-    """The total DRM for Parachute Chart [B8], rule 7.6, 7.4.8, 10.5: the sum of the DRMs whose conditions are true.
-
-    +1 Parachuting from a DE result
-    +2 Crewman LW
-    +3 Crewman SW
-    +1 Fatigue 5-14 (R6)
-    +2 Fatigue 15+ (R6)
-
-    A value left as None is unknown: a DRM applies only when its condition is true without it.
-
-    Args:
-        crewman_injury: the injury of the crewman rolling (7.4.8) (Injury, labels in INJURY_LABELS; or None if
-            unknown).
-        de_result: parachuting from a DE result on a card (7.6) (True or False).
-        fatigue_points: Fatigue Level (R6, 10.5) (an int, or None if unknown).
-    """
-    if crewman_injury is not None:
-        crewman_injury = _member('B8', 'crewman_injury', crewman_injury, INJURY_LABELS)
-    _check_flag('B8', 'de_result', de_result)
-    if fatigue_points is not None:
-        _check_int('B8', 'fatigue_points', fatigue_points)
-        _check_range('B8', 'fatigue_points', fatigue_points, 0, 99)
-    context: dict[str, _Context] = {
-        'crewman_injury': crewman_injury, 'de_result': de_result, 'fatigue_points': fatigue_points,
-    }
-    return _total_drm(_B8_DRMS, context, None)
-
-
-# ---- 'B12'
-_B12_DRMS: Final = (
-    _Drm(+2, _AllOf((_Flag('agile'), _Not(_Flag('engine_or_controls_damaged'))))),
-    _Drm(+1, _Flag('pilot_ace')),
-    _Drm(+1, _Flag('mw50')),
-    _Drm(-1, _Compare('pilot_injury', '==', 'lw')),
-    _Drm(-2, _Compare('pilot_injury', '==', 'sw')),
-    _Drm(-1, _Compare('fatigue_points', '>=', 15)),
-)
-
-
-def drm_b12(
-    *,
-    agile: bool = False,
-    engine_or_controls_damaged: bool = False,
-    fatigue_points: int | None = None,
-    mw50: bool = False,
-    pilot_ace: bool = False,
-    pilot_injury: Injury | None = None,
-) -> int:
-    """The total DRM for Initiative Chart [B12], rule 7.2.2.7, 7.2.2.9, 7.8.8, 7.4.8, 10.5: the sum of the DRMs whose
-        conditions are true.
-
-    +2 Agile aircraft, no engine or controls damage
-    +1 Ace pilot
-    +1 MW-50 boost (the 7.2.2.10 and 7.12 examples)
-    -1 Pilot LW
-    -2 Pilot SW
-    -1 Fatigue 15+ (R6)
-
-    A value left as None is unknown: a DRM applies only when its condition is true without it.
-
-    Args:
-        agile: an Agile aircraft (Bf 109, Me 163, Spitfire, P-51; 7.2.2.9) (True or False).
-        engine_or_controls_damaged: the aircraft has suffered engine or controls damage (True or False).
-        fatigue_points: Fatigue Level (R6, 10.5) (an int, or None if unknown).
-        mw50: MW-50 boost, not inoperative (True or False).
-        pilot_ace: the pilot is an Ace (5 kills, 7.8.8) (True or False).
-        pilot_injury: the pilot's injury (7.4.8) (Injury, labels in INJURY_LABELS; or None if unknown).
-    """
-    _check_flag('B12', 'agile', agile)
-    _check_flag('B12', 'engine_or_controls_damaged', engine_or_controls_damaged)
-    if fatigue_points is not None:
-        _check_int('B12', 'fatigue_points', fatigue_points)
-        _check_range('B12', 'fatigue_points', fatigue_points, 0, 99)
-    _check_flag('B12', 'mw50', mw50)
-    _check_flag('B12', 'pilot_ace', pilot_ace)
-    if pilot_injury is not None:
-        pilot_injury = _member('B12', 'pilot_injury', pilot_injury, INJURY_LABELS)
-    context: dict[str, _Context] = {
-        'agile': agile, 'engine_or_controls_damaged': engine_or_controls_damaged, 'fatigue_points': fatigue_points,
-        'mw50': mw50, 'pilot_ace': pilot_ace, 'pilot_injury': pilot_injury,
-    }
-    return _total_drm(_B12_DRMS, context, None)
-
-
-# ---- 'initiative_allied'
-_INITIATIVE_ALLIED_DRMS: Final = (
-    _Drm(+2, _AllOf((_Flag('allied_agile'), _Not(_Flag('allied_engine_or_controls_damaged'))))),
-    _Drm(+1, _Flag('allied_ace')),
-    _Drm(+1, _Flag('allied_sa')),
-    _Drm(-1, _Flag('p47_loaded')),
-)
-
-
-def drm_initiative_allied(
-    *,
-    allied_ace: bool = False,
-    allied_agile: bool = False,
-    allied_engine_or_controls_damaged: bool = False,
-    allied_sa: bool = False,
-    p47_loaded: bool = False,
-) -> int:
-    """The total DRM for Initiative Chart: the Allied fighter's roll, rule 7.2.2.7, 7.2.2.9, 10.6, 10.6.1: the sum of
-        the DRMs whose conditions are true.
-
-    +2 Agile Allied fighter, no engine or controls damage
-    +1 Allied Ace (10.6)
-    +1 S.A. skill (10.6.1)
-    -1 Loaded P-47D (Scramble from Parchim)
-
-    Args:
-        allied_ace: the Allied pilot is an Ace (R7/R8, 10.6) (True or False).
-        allied_agile: the Allied fighter is Agile (Spitfire, P-51; 7.2.2.9) (True or False).
-        allied_engine_or_controls_damaged: the Allied fighter has suffered engine or controls damage (True or False).
-        allied_sa: the Allied pilot has the S.A. skill (10.6.1) (True or False).
-        p47_loaded: the intercepted P-47D is loaded (Scramble from Parchim, 10.15.3) (True or False).
-    """
-    _check_flag('initiative_allied', 'allied_ace', allied_ace)
-    _check_flag('initiative_allied', 'allied_agile', allied_agile)
-    _check_flag('initiative_allied', 'allied_engine_or_controls_damaged', allied_engine_or_controls_damaged)
-    _check_flag('initiative_allied', 'allied_sa', allied_sa)
-    _check_flag('initiative_allied', 'p47_loaded', p47_loaded)
-    context: dict[str, _Context] = {
-        'allied_ace': allied_ace, 'allied_agile': allied_agile,
-        'allied_engine_or_controls_damaged': allied_engine_or_controls_damaged, 'allied_sa': allied_sa,
-        'p47_loaded': p47_loaded,
-    }
-    return _total_drm(_INITIATIVE_ALLIED_DRMS, context, None)
-
-
-# ---- 'W1'
-_W1_DRMS: Final = (
-    _Drm(-1, _Flag('wingman_gunnery')),
-    _Drm(-1, _Flag('wingman_aim')),
-)
-
-
-def drm_w1(*, wingman_aim: bool = False, wingman_gunnery: bool = False) -> int:
-    """The total DRM for Wingman Attack on Bomber Chart [W1], rule 7.2.3.1, 7.7: the sum of the DRMs whose conditions
-        are true.
-
-    -1 Wingman Gunnery skill
-    -1 Wingman Aim skill
-
-    Args:
-        wingman_aim: the wingman has the Aim skill (True or False).
-        wingman_gunnery: the wingman has the Gunnery skill (True or False).
-    """
-    _check_flag('W1', 'wingman_aim', wingman_aim)
-    _check_flag('W1', 'wingman_gunnery', wingman_gunnery)
-    return _total_drm(_W1_DRMS, {'wingman_aim': wingman_aim, 'wingman_gunnery': wingman_gunnery}, None)
-
-
-# ---- 'escort_range'
-EscortRangeResult = TypedDict('EscortRangeResult', {'fighter': str, 'configuration': str, 'from': str})
-ESCORT_RANGE_COLUMNS: Final = ('fighter', 'configuration', 'from')
-_ESCORT_RANGE_ROWS: Final[tuple[_Row[tuple[str, str, str]], ...]] = (
-    (('a1',), None, None, ('P-47 Thunderbolt', 'Initial range', '1943-05')),
-    (('a2',), None, None, ('P-47 Thunderbolt', 'Max range on internal fuel', '1943-06')),
-    (('a3',), None, None, ('P-47 Thunderbolt', '1x75Gal. belly tank', '1943-07')),
-    (('a4',), None, None, ('P-47 Thunderbolt', '1x108Gal. belly tank', '1943-08')),
-    (('a5',), None, None, ('P-47 Thunderbolt', '1x150Gal. belly tank', '1944-02')),
-    (('a6',), None, None, ('P-47 Thunderbolt', '2x108Gal. wing tanks', '1944-02')),
-    (('b1',), None, None, ('P-38 Ligthning', '2x75Gal. Tanks', '1943-11')),
-    (('b2',), None, None, ('P-38 Ligthning', '2x108Gal. Tanks', '1944-02')),
-    (('c1',), None, None, ('P-51 Mustang', 'Max range on internal fuel', '1943-12')),
-    (('c2',), None, None, ('P-51 Mustang', '2x75Gal. wing tanks', '1944-03')),
-    (('c3',), None, None, ('P-51 Mustang', '2x108Gal. wing tanks', '1944-03')),
-)
-
-
-def lookup_escort_range(*, escort_arc: EscortArc) -> EscortRangeResult:
-    """Range of American Escort Fighters (map legend), rule 4.6: the row the keys select.
-
-    Args:
-        escort_arc: Range arc (EscortArc; labels in ESCORT_ARC_LABELS).
-
-    Returns:
-        The row's values by column:
-            'fighter': Fighter
-            'configuration': Range
-            'from': Date
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(escort_arc) is not str or escort_arc not in ESCORT_ARC_LABELS:
-        escort_arc = _member('escort_range', 'escort_arc', escort_arc, ESCORT_ARC_LABELS)
-    row = _select('escort_range', _ESCORT_RANGE_ROWS, (escort_arc,), None)
-    return {'fighter': row[0], 'configuration': row[1], 'from': row[2]}
-
-
-# ---- 'standard_maneuvers'
-StandardManeuversResult = TypedDict('StandardManeuversResult', {'effect': str})
-STANDARD_MANEUVERS_COLUMNS: Final = ('effect',)
-_STANDARD_MANEUVERS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    (('tight_turn',), None, None, ('Improve position by one (or by two, if agile).',)),
-    (('barrel_roll',), None, None, ('Avoid 2 hits.',)),
-)
-
-
-def lookup_standard_maneuvers(*, standard_maneuver: StandardManeuver) -> StandardManeuversResult:
-    """Standard maneuvers, rule 7.2.2.2: the row the keys select.
-
-    Args:
-        standard_maneuver: Standard maneuver (StandardManeuver; labels in STANDARD_MANEUVER_LABELS).
-
-    Returns:
-        The row's values by column:
-            'effect': Effect
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(standard_maneuver) is not str or standard_maneuver not in STANDARD_MANEUVER_LABELS:
-        standard_maneuver = _member(
-            'standard_maneuvers', 'standard_maneuver', standard_maneuver, STANDARD_MANEUVER_LABELS
-        )
-    row = _select('standard_maneuvers', _STANDARD_MANEUVERS_ROWS, (standard_maneuver,), None)
-    return {'effect': row[0]}
-
-
-# 'C2': printed elsewhere, referred to by other charts
-
-
-# ---- 'injury_effects'
-InjuryEffectsResult = TypedDict('InjuryEffectsResult', {
-    'duration': str | None, 'sorties_chart': ChartRef | None, 'landing': int | None, 'parachute': int | None,
-    'initiative': int | None, 'firing': str | None,
-})
-INJURY_EFFECTS_COLUMNS: Final = ('duration', 'sorties_chart', 'landing', 'parachute', 'initiative', 'firing')
-_INJURY_EFFECTS_VALUES: TypeAlias = tuple[str | None, ChartRef | None, int | None, int | None, int | None, str | None]
-_INJURY_EFFECTS_ROWS: Final[tuple[_Row[_INJURY_EFFECTS_VALUES], ...]] = (
-    (('lw',), None, None, ('Miss 1 sortie.', None, 1, 2, -1, '-1 random hit')),
-    (('sw',), None, None, (
-        'After landing, roll 2d6 on the Serious Wound Resolution Chart (C2).', {'chart': 'C2'}, 2, 3, -2,
-        '-2 random hits',
-    )),
-    (('kia',), None, None, (None, None, None, None, None, None)),
-)
-
-
-def lookup_injury_effects(*, injury: Injury) -> InjuryEffectsResult:
-    """Injury Duration and Effects, rule 7.4.8: the row the keys select.
-
-    Args:
-        injury: Crew injury (7.4.7) (Injury; labels in INJURY_LABELS).
-
-    Returns:
-        The row's values by column:
-            'duration': Duration
-            'sorties_chart': Sorties missed
-            'landing': Landing drm
-            'parachute': Parachute drm
-            'initiative': Initiative drm
-            'firing': Firing
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(injury) is not str or injury not in INJURY_LABELS:
-        injury = _member('injury_effects', 'injury', injury, INJURY_LABELS)
-    row = _select('injury_effects', _INJURY_EFFECTS_ROWS, (injury,), None)
-    return {
-        'duration': row[0], 'sorties_chart': row[1], 'landing': row[2], 'parachute': row[3], 'initiative': row[4],
-        'firing': row[5],
-    }
-
-
-# ---- 'starting_experience'
-StartingExperienceResult = TypedDict('StartingExperienceResult', {'experience': int})
-STARTING_EXPERIENCE_COLUMNS: Final = ('experience',)
-_STARTING_EXPERIENCE_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
-    (('standard', 'officer'), None, None, (0,)),
-    (('standard', 'nco'), None, None, (1,)),
-    (('combined', 'officer'), None, None, (1,)),
-    (('combined', 'nco'), None, None, (2,)),
-)
-
-
-def lookup_starting_experience(*, game_mode: GameMode, rank_track: RankTrack) -> StartingExperienceResult:
-    """Starting Experience Points, rule 4.4.2, 7.7, 10.13: the row the keys select.
-
-    Args:
-        game_mode: Game (GameMode; labels in GAME_MODE_LABELS).
-        rank_track: Promotion track (RankTrack; labels in RANK_TRACK_LABELS).
-
-    Returns:
-        The row's values by column:
-            'experience': Experience Points
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(game_mode) is not str or game_mode not in GAME_MODE_LABELS:
-        game_mode = _member('starting_experience', 'game_mode', game_mode, GAME_MODE_LABELS)
-    if type(rank_track) is not str or rank_track not in RANK_TRACK_LABELS:
-        rank_track = _member('starting_experience', 'rank_track', rank_track, RANK_TRACK_LABELS)
-    row = _select('starting_experience', _STARTING_EXPERIENCE_ROWS, (game_mode, rank_track), None)
-    return {'experience': row[0]}
-
-
-# ---- 'ability_fatigue'
-AbilityFatigueResult = TypedDict('AbilityFatigueResult', {
-    'first_rank': Rank, 'fatigue': int | None, 'extra': str | None,
-})
-ABILITY_FATIGUE_COLUMNS: Final = ('first_rank', 'fatigue', 'extra')
-_ABILITY_FATIGUE_ROWS: Final[tuple[_Row[tuple[Rank, int | None, str | None]], ...]] = (
-    (('rotte_leader',), None, None, ('unteroffizier', 1, None)),
-    (('schwarm_leader',), None, None, (
-        'oberleutnant', 1, '+1 if the attack results in Wingman Damaged or Wingman Shot Down',
-    )),
-    (('staffel_leader',), None, None, (
-        'hauptmann', 1, '+1 for each Wingman Damaged or Wingman Shot Down result during the attack',
-    )),
-    (('gruppe_leader',), None, None, ('major', 2, None)),
-    (('geschwader_leader',), None, None, ('oberstleutnant', 3, None)),
-    (('limited_scrounging',), None, None, ('unteroffizier', None, None)),
-    (('scrounging',), None, None, ('unterfeldwebel', None, None)),
-    (('working_the_system',), None, None, ('feldwebel', None, None)),
-    (('night_owl',), None, None, ('feldwebel', -1, None)),
-    (('old_dog',), None, None, ('oberfeldwebel', 1, None)),
-)
-
-
-def lookup_ability_fatigue(*, ability: Ability) -> AbilityFatigueResult:
-    """Abilities and their Fatigue cost, rule 7.9.1, 7.9.2: the row the keys select.
-
-    Args:
-        ability: Officer or NCO ability (Ability; labels in ABILITY_LABELS).
-
-    Returns:
-        The row's values by column:
-            'first_rank': From rank
-            'fatigue': Fatigue Points
-            'extra': Extra Fatigue
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(ability) is not str or ability not in ABILITY_LABELS:
-        ability = _member('ability_fatigue', 'ability', ability, ABILITY_LABELS)
-    row = _select('ability_fatigue', _ABILITY_FATIGUE_ROWS, (ability,), None)
-    return {'first_rank': row[0], 'fatigue': row[1], 'extra': row[2]}
-
-
-# ---- 'night_owl_frequency'
-NightOwlFrequencyResult = TypedDict('NightOwlFrequencyResult', {'frequency': str})
-NIGHT_OWL_FREQUENCY_COLUMNS: Final = ('frequency',)
-_NIGHT_OWL_FREQUENCY_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((('1943-03', '1944-12'),), None, None, ('Once per month',)),
-    ((('1945-01', None),), None, None, ('Once per bi-monthly period',)),
-)
-_NIGHT_OWL_FREQUENCY_MONTHS: Final = (
-    '1943-03', '1943-04', '1943-05', '1943-06', '1943-07', '1943-08', '1943-09', '1943-10', '1943-11', '1943-12',
-    '1944-01', '1944-02', '1944-03', '1944-04', '1944-05', '1944-06', '1944-07', '1944-08', '1944-09', '1944-10',
-    '1944-11', '1944-12', '1945-01', '1945-02', '1945-03', '1945-04', '1945-05',
-)
-
-
-def lookup_night_owl_frequency(*, month: str) -> NightOwlFrequencyResult:
-    """Night Owl: how often, rule 7.9.2: the row the keys select.
-
-    Args:
-        month: a month 'YYYY-MM', 1943-03 to 1945-05.
-
-    Returns:
-        The row's values by column:
-            'frequency': Use
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(month) is not str or month not in _NIGHT_OWL_FREQUENCY_MONTHS:
-        _check_member('night_owl_frequency', 'month', month, _NIGHT_OWL_FREQUENCY_MONTHS)
-    row = _select('night_owl_frequency', _NIGHT_OWL_FREQUENCY_ROWS, (month,), None)
-    return {'frequency': row[0]}
-
-
-# ---- 'fatigue_accrual'
-FatigueAccrualResult = TypedDict('FatigueAccrualResult', {'change': int | None, 'how': str})
-FATIGUE_ACCRUAL_COLUMNS: Final = ('change', 'how')
-_FATIGUE_ACCRUAL_ROWS: Final[tuple[_Row[tuple[int | None, str]], ...]] = (
-    (('sortie_flown',), None, None, (1, 'gain one Fatigue Point')),
-    (('ability_used',), None, None, (None, "the ability's cost: see ability_fatigue")),
-    (('sortie_not_flown',), None, None, (
-        -1, 'removes 1 Fatigue Point (the raid is out of your fuel range, you are switching aircraft, etc.)',
-    )),
-    (('annual_leave',), None, None, (None, 'When he returns, his fatigue level is set at zero.')),
-)
-
-
-def lookup_fatigue_accrual(*, fatigue_event: FatigueEvent) -> FatigueAccrualResult:
-    """Fatigue Points, rule 10.5: the row the keys select.
-
-    Args:
-        fatigue_event: Fatigue event (FatigueEvent; labels in FATIGUE_EVENT_LABELS).
-
-    Returns:
-        The row's values by column:
-            'change': Fatigue Points
-            'how': How
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(fatigue_event) is not str or fatigue_event not in FATIGUE_EVENT_LABELS:
-        fatigue_event = _member('fatigue_accrual', 'fatigue_event', fatigue_event, FATIGUE_EVENT_LABELS)
-    row = _select('fatigue_accrual', _FATIGUE_ACCRUAL_ROWS, (fatigue_event,), None)
-    return {'change': row[0], 'how': row[1]}
-
-
-# ---- 'pilot_quality_effects'
-PilotQualityEffectsResult = TypedDict('PilotQualityEffectsResult', {'hits': str, 'initiative': int | None})
-PILOT_QUALITY_EFFECTS_COLUMNS: Final = ('hits', 'initiative')
-_PILOT_QUALITY_EFFECTS_ROWS: Final[tuple[_Row[tuple[str, int | None]], ...]] = (
-    (('green',), None, None, ('1 less random hit', None)),
-    (('trained',), None, None, ('the default', None)),
-    (('veteran',), None, None, ('1 extra random hit (only if any hits are scored)', None)),
-    (('ace',), None, None, ('1 extra random hit (only if any hits are scored)', 1)),
-)
-
-
-def lookup_pilot_quality_effects(*, pilot_quality: PilotQuality) -> PilotQualityEffectsResult:
-    """Enemy pilot quality effects, rule 10.6: the row the keys select.
-
-    Args:
-        pilot_quality: Enemy pilot quality (PilotQuality; labels in PILOT_QUALITY_LABELS).
-
-    Returns:
-        The row's values by column:
-            'hits': Random hits
-            'initiative': Initiative roll
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(pilot_quality) is not str or pilot_quality not in PILOT_QUALITY_LABELS:
-        pilot_quality = _member('pilot_quality_effects', 'pilot_quality', pilot_quality, PILOT_QUALITY_LABELS)
-    row = _select('pilot_quality_effects', _PILOT_QUALITY_EFFECTS_ROWS, (pilot_quality,), None)
-    return {'hits': row[0], 'initiative': row[1]}
-
-
-# ---- 'allied_skill_effects'
-AlliedSkillEffectsResult = TypedDict('AlliedSkillEffectsResult', {'effect': str})
-ALLIED_SKILL_EFFECTS_COLUMNS: Final = ('effect',)
-_ALLIED_SKILL_EFFECTS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    (('gunnery',), None, None, (
-        'An extra random hit when firing IF any hits were scored normally when firing forward guns; in addition to the extra random hit gained by veteran and ace pilots.',
-    )),
-    (('acm',), None, None, ('One less random hit when attacked by an interceptor.',)),
-    (('sa',), None, None, ('+1 to the Initiative Roll.',)),
-    (('reflexes',), None, None, (
-        'Once per sortie, either gain one position after the initiative roll of a round of combat, or fire first in a round (any hit avoidance of your defensive card does NOT occur; orientation improvement still does).',
-    )),
-    (('sixth_sense',), None, None, (
-        'The first DE result on a combat card against him is instead converted to 2 random hits.',
-    )),
-)
-
-
-def lookup_allied_skill_effects(*, allied_skill: AlliedSkill) -> AlliedSkillEffectsResult:
-    """Allied Fighter Pilot Skills: effects, rule 10.6.1: the row the keys select.
-
-    Args:
-        allied_skill: Allied Fighter Pilot Skill (AlliedSkill; labels in ALLIED_SKILL_LABELS).
-
-    Returns:
-        The row's values by column:
-            'effect': Effect
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(allied_skill) is not str or allied_skill not in ALLIED_SKILL_LABELS:
-        allied_skill = _member('allied_skill_effects', 'allied_skill', allied_skill, ALLIED_SKILL_LABELS)
-    row = _select('allied_skill_effects', _ALLIED_SKILL_EFFECTS_ROWS, (allied_skill,), None)
-    return {'effect': row[0]}
-
-
-# ---- 'spitfire_ace'
-SpitfireAceResult = TypedDict('SpitfireAceResult', {
-    'ace': str, 'victories': str, 'aircraft': str, 'unit': str, 'skills': str,
-})
-SPITFIRE_ACE_COLUMNS: Final = ('ace', 'victories', 'aircraft', 'unit', 'skills')
-_SPITFIRE_ACE_ROWS: Final[tuple[_Row[tuple[str, str, str, str, str]], ...]] = (
-    ((('1944-03', '1945-01'),), None, None, (
-        'James "Johnnie" Johnson', '38', 'Spitfire IX', 'RCAF 127th Wing', 'Reflexes, Gunnery, A.C.M.',
-    )),
-    ((('1945-02', '1945-05'),), None, None, (
-        'James "Johnnie" Johnson', '38', 'Spitfire XIV', 'RCAF 127th Wing', 'Reflexes, Gunnery, A.C.M.',
-    )),
-)
-_SPITFIRE_ACE_MONTHS: Final = (
-    '1943-03', '1943-04', '1943-05', '1943-06', '1943-07', '1943-08', '1943-09', '1943-10', '1943-11', '1943-12',
-    '1944-01', '1944-02', '1944-03', '1944-04', '1944-05', '1944-06', '1944-07', '1944-08', '1944-09', '1944-10',
-    '1944-11', '1944-12', '1945-01', '1945-02', '1945-03', '1945-04', '1945-05',
-)
-
-
-def lookup_spitfire_ace(*, month: str) -> SpitfireAceResult:
-    """Spitfire IX/XIV Ace, rule 10.6.2: the row the keys select.
-
-    Args:
-        month: a month 'YYYY-MM', 1943-03 to 1945-05.
-
-    Returns:
-        The row's values by column:
-            'ace': Ace
-            'victories': Victories
-            'aircraft': Aircraft
-            'unit': Unit
-            'skills': Skills
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected (the chart is partial: the entry dates the ace's aircraft from March 1944 to
-            May 1945 only; a combined game (10.13) uses 10.6 from March 1943, and no aircraft is printed for March
-            1943 to February 1944).
-    """
-    if type(month) is not str or month not in _SPITFIRE_ACE_MONTHS:
-        _check_member('spitfire_ace', 'month', month, _SPITFIRE_ACE_MONTHS)
-    row = _select('spitfire_ace', _SPITFIRE_ACE_ROWS, (month,), None)
-    return {'ace': row[0], 'victories': row[1], 'aircraft': row[2], 'unit': row[3], 'skills': row[4]}
-
-
-# ---- 'green_pilot_penalties'
-GreenPilotPenaltiesResult = TypedDict('GreenPilotPenaltiesResult', {'limitation': str, 'applies_to': str})
-GREEN_PILOT_PENALTIES_COLUMNS: Final = ('limitation', 'applies_to')
-_GREEN_PILOT_PENALTIES_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
-    (('fewer_hits',), None, None, ('You do 1 less random hit.', 'pilot and wingman')),
-    (('no_advanced_results',), None, None, (
-        "You may not use any Cuban Eight, Chandelle, Immelmann or Split-S result when using defensive combat cards. Treat each of these results as a Tight Turn or Barrel Roll, player's choice.",
-        'pilot only',
-    )),
-    (('no_advanced_skills',), None, None, ('You may not purchase any "Advanced Maneuvers" skill.', 'pilot only')),
-    (('landing',), None, None, ('You apply +1 drm to landing rolls.', 'pilot only')),
-)
-
-
-def lookup_green_pilot_penalties(*, green_penalty: GreenPenalty) -> GreenPilotPenaltiesResult:
-    """German Green Pilots, rule 10.12: the row the keys select.
-
-    Args:
-        green_penalty: Green pilot limitation (GreenPenalty; labels in GREEN_PENALTY_LABELS).
-
-    Returns:
-        The row's values by column:
-            'limitation': Limitation
-            'applies_to': Applies to
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(green_penalty) is not str or green_penalty not in GREEN_PENALTY_LABELS:
-        green_penalty = _member('green_pilot_penalties', 'green_penalty', green_penalty, GREEN_PENALTY_LABELS)
-    row = _select('green_pilot_penalties', _GREEN_PILOT_PENALTIES_ROWS, (green_penalty,), None)
-    return {'limitation': row[0], 'applies_to': row[1]}
-
-
-# ---- 'combined_substitutions'
-CombinedSubstitutionsResult = TypedDict('CombinedSubstitutionsResult', {'use': Aircraft})
-COMBINED_SUBSTITUTIONS_COLUMNS: Final = ('use',)
-_COMBINED_SUBSTITUTIONS_ROWS: Final[tuple[_Row[tuple[Aircraft]], ...]] = (
-    (('bf109g6_20mm',), None, None, ('bf109g6',)),
-    (('bf109g6_30mm',), None, None, ('bf109g6u4',)),
-    (('bf109g6r2',), None, None, ('bf109g6r2',)),
-    (('bf109g6r6',), None, None, ('bf109g6r6',)),
-    (('fw190a6',), None, None, ('fw190a6',)),
-    (('fw190a7',), None, None, ('fw190a7',)),
-    (('fw190a7r2',), None, None, ('fw190a7r2',)),
-)
-
-
-def lookup_combined_substitutions(*, ia1_aircraft: Ia1Aircraft) -> CombinedSubstitutionsResult:
-    """Combining Games: aircraft substitutions, rule 10.13: the row the keys select.
-
-    Args:
-        ia1_aircraft: Interceptor Ace 1943-44 aircraft (replaced) (Ia1Aircraft; labels in IA1_AIRCRAFT_LABELS).
-
-    Returns:
-        The row's values by column:
-            'use': Use instead (Interceptor Ace 1944-45)
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(ia1_aircraft) is not str or ia1_aircraft not in IA1_AIRCRAFT_LABELS:
-        ia1_aircraft = _member('combined_substitutions', 'ia1_aircraft', ia1_aircraft, IA1_AIRCRAFT_LABELS)
-    row = _select('combined_substitutions', _COMBINED_SUBSTITUTIONS_ROWS, (ia1_aircraft,), None)
-    return {'use': row[0]}
-
-
-# ---- 'combined_modifications'
-CombinedModificationsResult = TypedDict('CombinedModificationsResult', {'change': str})
-COMBINED_MODIFICATIONS_COLUMNS: Final = ('change',)
-_COMBINED_MODIFICATIONS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    (('bf109g1r6',), None, None, ('not Agile.',)),
-    (('bf109g6r4',), None, None, (
-        'not Agile, Speed 19, no MW-50. Consider this sub-type as a limited availability aircraft (a "one of a kind"). If you lose this aircraft, you will not get another one during the game. Replace it with a Bf 109G-6/R6.',
-    )),
-    (('fw190a7r6',), None, None, ('speed 19 if loaded, speed 20 after firing or jettisoning rockets.',)),
-    (('fw190a4_a7',), None, None, ('no MW-50.',)),
-)
-
-
-def lookup_combined_modifications(*, ia1_modified: Ia1Modified) -> CombinedModificationsResult:
-    """Combining Games: changes to Interceptor Ace 1943-44 aircraft, rule 10.13: the row the keys select.
-
-    Args:
-        ia1_modified: Interceptor Ace 1943-44 aircraft (modified) (Ia1Modified; labels in IA1_MODIFIED_LABELS).
-
-    Returns:
-        The row's values by column:
-            'change': Modification
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(ia1_modified) is not str or ia1_modified not in IA1_MODIFIED_LABELS:
-        ia1_modified = _member('combined_modifications', 'ia1_modified', ia1_modified, IA1_MODIFIED_LABELS)
-    row = _select('combined_modifications', _COMBINED_MODIFICATIONS_ROWS, (ia1_modified,), None)
-    return {'change': row[0]}
-
-
-# ---- 'aircraft_loss_penalty'
-AircraftLossPenaltyResult = TypedDict('AircraftLossPenaltyResult', {'vp': int})
-AIRCRAFT_LOSS_PENALTY_COLUMNS: Final = ('vp',)
-_AIRCRAFT_LOSS_PENALTY_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
-    (('written_off',), None, None, (-1,)),
-    (('bail_out',), None, None, (-1,)),
-    (('crash_landing',), None, None, (-1,)),
-)
-
-
-def lookup_aircraft_loss_penalty(*, aircraft_loss: AircraftLoss) -> AircraftLossPenaltyResult:
-    """Aircraft Loss Penalty, rule 10.17: the row the keys select.
-
-    Args:
-        aircraft_loss: Aircraft loss (AircraftLoss; labels in AIRCRAFT_LOSS_LABELS).
-
-    Returns:
-        The row's values by column:
-            'vp': Victory points
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(aircraft_loss) is not str or aircraft_loss not in AIRCRAFT_LOSS_LABELS:
-        aircraft_loss = _member('aircraft_loss_penalty', 'aircraft_loss', aircraft_loss, AIRCRAFT_LOSS_LABELS)
-    row = _select('aircraft_loss_penalty', _AIRCRAFT_LOSS_PENALTY_ROWS, (aircraft_loss,), None)
-    return {'vp': row[0]}
-
-
-# ---- 'me163_combat_limits'
-Me163CombatLimitsResult = TypedDict('Me163CombatLimitsResult', {'passes': int, 'rounds': int})
-ME163_COMBAT_LIMITS_COLUMNS: Final = ('passes', 'rounds')
-_ME163_COMBAT_LIMITS_ROWS: Final[tuple[_Row[tuple[int, int]], ...]] = (
-    (('bombers',), None, None, (2, 0)),
-    (('mixed',), None, None, (1, 3)),
-    (('fighters',), None, None, (0, 6)),
-)
-
-
-def lookup_me163_combat_limits(*, me163_limit: Me163Limit) -> Me163CombatLimitsResult:
-    """Flying the Me 163B-1: combat limits, rule 11.10.1: the row the keys select.
-
-    Args:
-        me163_limit: Me 163B-1 combat limit (Me163Limit; labels in ME163_LIMIT_LABELS).
-
-    Returns:
-        The row's values by column:
-            'passes': Passes against bombers
-            'rounds': Rounds of combat against fighters
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(me163_limit) is not str or me163_limit not in ME163_LIMIT_LABELS:
-        me163_limit = _member('me163_combat_limits', 'me163_limit', me163_limit, ME163_LIMIT_LABELS)
-    row = _select('me163_combat_limits', _ME163_COMBAT_LIMITS_ROWS, (me163_limit,), None)
-    return {'passes': row[0], 'rounds': row[1]}
-
-
-# ---- 'engine_damage_speed'
-EngineDamageSpeedResult = TypedDict('EngineDamageSpeedResult', {'speed': int})
-ENGINE_DAMAGE_SPEED_COLUMNS: Final = ('speed',)
-_ENGINE_DAMAGE_SPEED_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
-    (('damaged',), None, None, (-2,)),
-    (('radial_first',), None, None, (-1,)),
-    (('radial_second',), None, None, (-2,)),
-    (('twin_out',), None, None, (-4,)),
-)
-
-
-def lookup_engine_damage_speed(*, engine_damage: EngineDamage) -> EngineDamageSpeedResult:
-    """Speed effects of engine damage, rule 7.4.1: the row the keys select.
-
-    Args:
-        engine_damage: Engine damage (EngineDamage; labels in ENGINE_DAMAGE_LABELS).
-
-    Returns:
-        The row's values by column:
-            'speed': Speed
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(engine_damage) is not str or engine_damage not in ENGINE_DAMAGE_LABELS:
-        engine_damage = _member('engine_damage_speed', 'engine_damage', engine_damage, ENGINE_DAMAGE_LABELS)
-    row = _select('engine_damage_speed', _ENGINE_DAMAGE_SPEED_ROWS, (engine_damage,), None)
-    return {'speed': row[0]}
-
-
-# ---- 'dated_rules'
-DatedRulesResult = TypedDict('DatedRulesResult', {'from': str, 'when': str})
-DATED_RULES_COLUMNS: Final = ('from', 'when')
-_DATED_RULES_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
-    (('bodenplatte',), None, None, (
-        '1945-01', 'the first mission in January 1945 (10.16); historically launched on 1 January 1945',
-    )),
-    (('night_owl_bimonthly',), None, None, ('1945-01', 'from January 1945 on (7.9.2)')),
-    (('four_sorties',), None, None, ('1945-01', 'From January 1945 to May 1945 (4.3.3); from January 1945 (6.0)')),
-)
-
-
-def lookup_dated_rules(*, dated_rule: DatedRule) -> DatedRulesResult:
-    """Dated rules, rule 10.16, 7.9.2, 4.3.3: the row the keys select.
-
-    Args:
-        dated_rule: Dated rule (DatedRule; labels in DATED_RULE_LABELS).
-
-    Returns:
-        The row's values by column:
-            'from': From
-            'when': As printed
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(dated_rule) is not str or dated_rule not in DATED_RULE_LABELS:
-        dated_rule = _member('dated_rules', 'dated_rule', dated_rule, DATED_RULE_LABELS)
-    row = _select('dated_rules', _DATED_RULES_ROWS, (dated_rule,), None)
-    return {'from': row[0], 'when': row[1]}
-
-
-# ---- 'straggler'
-StragglerResult = TypedDict('StragglerResult', {'result': str})
-STRAGGLER_COLUMNS: Final = ('result',)
-_STRAGGLER_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((), 1, 1, ('Straggler: apply 4 random engine hits to it before starting the combat',)),
-    ((), 2, 6, ('No straggler: you attack the bomber formation',)),
-)
-_STRAGGLER_INDEX: Final = _Index(_STRAGGLER_ROWS)
-_STRAGGLER_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
-
-
-def lookup_straggler(roll: int, *, drm: int = 0) -> StragglerResult:
-    """Straggler roll (after an 11 on the Interception Chart [B1]), rule 5.2.5: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'result': Result
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _STRAGGLER_OUTCOMES:
-        _check_natural('straggler', roll, _STRAGGLER_OUTCOMES, '1d6')
-    if type(drm) is not int:
-        _check_int('straggler', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _STRAGGLER_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _STRAGGLER_INDEX.select('straggler', (), modified)
-    return {'result': row[0]}
-
-
-def roll_straggler(rng: random.Random, *, drm: int = 0) -> Roll[StragglerResult]:
-    """Roll 1d6 with `rng` and read Straggler roll (after an 11 on the Interception Chart [B1]), rule 5.2.5.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('straggler', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return _rolled(natural, drm, lookup_straggler(natural, drm=drm))
-
-
-# ---- 'limited_scrounging'
-LimitedScroungingResult = TypedDict('LimitedScroungingResult', {'result': str})
-LIMITED_SCROUNGING_COLUMNS: Final = ('result',)
-_LIMITED_SCROUNGING_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((), 1, 3, ('Normal repairs (7.4.2): lose one sortie for repairs',)),
-    ((), 4, 6, ('The damage is repaired in time for the next sortie',)),
-)
-_LIMITED_SCROUNGING_INDEX: Final = _Index(_LIMITED_SCROUNGING_ROWS)
-_LIMITED_SCROUNGING_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
-
-
-def lookup_limited_scrounging(roll: int, *, drm: int = 0) -> LimitedScroungingResult:
-    """Limited Scrounging (4-5 systems damaged), rule 7.9.2: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'result': Result
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _LIMITED_SCROUNGING_OUTCOMES:
-        _check_natural('limited_scrounging', roll, _LIMITED_SCROUNGING_OUTCOMES, '1d6')
-    if type(drm) is not int:
-        _check_int('limited_scrounging', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _LIMITED_SCROUNGING_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _LIMITED_SCROUNGING_INDEX.select('limited_scrounging', (), modified)
-    return {'result': row[0]}
-
-
-def roll_limited_scrounging(rng: random.Random, *, drm: int = 0) -> Roll[LimitedScroungingResult]:
-    """Roll 1d6 with `rng` and read Limited Scrounging (4-5 systems damaged), rule 7.9.2.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('limited_scrounging', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return _rolled(natural, drm, lookup_limited_scrounging(natural, drm=drm))
-
-
-# ---- 'scrounging_new_aircraft'
-ScroungingNewAircraftResult = TypedDict('ScroungingNewAircraftResult', {'result': str})
-SCROUNGING_NEW_AIRCRAFT_COLUMNS: Final = ('result',)
-_SCROUNGING_NEW_AIRCRAFT_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((), 1, 3, ('Normal repairs (7.4.2): the aircraft is written off; lose one sortie waiting for a new aircraft',)),
-    ((), 4, 6, ('You receive a new aircraft for the next sortie',)),
-)
-_SCROUNGING_NEW_AIRCRAFT_INDEX: Final = _Index(_SCROUNGING_NEW_AIRCRAFT_ROWS)
-_SCROUNGING_NEW_AIRCRAFT_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
-
-
-def lookup_scrounging_new_aircraft(roll: int, *, drm: int = 0) -> ScroungingNewAircraftResult:
-    """Scrounging (6+ systems damaged), rule 7.9.2: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'result': Result
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _SCROUNGING_NEW_AIRCRAFT_OUTCOMES:
-        _check_natural('scrounging_new_aircraft', roll, _SCROUNGING_NEW_AIRCRAFT_OUTCOMES, '1d6')
-    if type(drm) is not int:
-        _check_int('scrounging_new_aircraft', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _SCROUNGING_NEW_AIRCRAFT_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _SCROUNGING_NEW_AIRCRAFT_INDEX.select('scrounging_new_aircraft', (), modified)
-    return {'result': row[0]}
-
-
-def roll_scrounging_new_aircraft(rng: random.Random, *, drm: int = 0) -> Roll[ScroungingNewAircraftResult]:
-    """Roll 1d6 with `rng` and read Scrounging (6+ systems damaged), rule 7.9.2.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('scrounging_new_aircraft', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return _rolled(natural, drm, lookup_scrounging_new_aircraft(natural, drm=drm))
-
-
-# ---- 'cooperative_assist'
-CooperativeAssistResult = TypedDict('CooperativeAssistResult', {'result': str})
-COOPERATIVE_ASSIST_COLUMNS: Final = ('result',)
-_COOPERATIVE_ASSIST_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((), 1, 2, ('The assisting player starts a new combat Disadvantaged against a fresh Allied fighter or escort',)),
-    ((), 3, 6, ('No new combat',)),
-)
-_COOPERATIVE_ASSIST_INDEX: Final = _Index(_COOPERATIVE_ASSIST_ROWS)
-_COOPERATIVE_ASSIST_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
-
-
-def lookup_cooperative_assist(roll: int, *, drm: int = 0) -> CooperativeAssistResult:
-    """Cooperative play: assisting a teammate, rule 10.2: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'result': Result
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _COOPERATIVE_ASSIST_OUTCOMES:
-        _check_natural('cooperative_assist', roll, _COOPERATIVE_ASSIST_OUTCOMES, '1d6')
-    if type(drm) is not int:
-        _check_int('cooperative_assist', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _COOPERATIVE_ASSIST_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _COOPERATIVE_ASSIST_INDEX.select('cooperative_assist', (), modified)
-    return {'result': row[0]}
-
-
-def roll_cooperative_assist(rng: random.Random, *, drm: int = 0) -> Roll[CooperativeAssistResult]:
-    """Roll 1d6 with `rng` and read Cooperative play: assisting a teammate, rule 10.2.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('cooperative_assist', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return _rolled(natural, drm, lookup_cooperative_assist(natural, drm=drm))
-
-
-# ---- 'me163_out_of_fuel'
-Me163OutOfFuelResult = TypedDict('Me163OutOfFuelResult', {'result': str})
-ME163_OUT_OF_FUEL_COLUMNS: Final = ('result',)
-_ME163_OUT_OF_FUEL_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((), 1, 4, ('Disengagement succeeds',)),
-    ((), 5, 6, ('Disengagement fails',)),
-)
-_ME163_OUT_OF_FUEL_INDEX: Final = _Index(_ME163_OUT_OF_FUEL_ROWS)
-_ME163_OUT_OF_FUEL_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
-
-
-def lookup_me163_out_of_fuel(roll: int, *, drm: int = 0) -> Me163OutOfFuelResult:
-    """Me 163B-1 out of fuel disengagement, rule 11.10.1: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'result': Result
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _ME163_OUT_OF_FUEL_OUTCOMES:
-        _check_natural('me163_out_of_fuel', roll, _ME163_OUT_OF_FUEL_OUTCOMES, '1d6')
-    if type(drm) is not int:
-        _check_int('me163_out_of_fuel', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _ME163_OUT_OF_FUEL_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _ME163_OUT_OF_FUEL_INDEX.select('me163_out_of_fuel', (), modified)
-    return {'result': row[0]}
-
-
-def roll_me163_out_of_fuel(rng: random.Random, *, drm: int = 0) -> Roll[Me163OutOfFuelResult]:
-    """Roll 1d6 with `rng` and read Me 163B-1 out of fuel disengagement, rule 11.10.1.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('me163_out_of_fuel', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return _rolled(natural, drm, lookup_me163_out_of_fuel(natural, drm=drm))
-
-
-# ---- 'crew_injury_armored'
-CrewInjuryArmoredResult = TypedDict('CrewInjuryArmoredResult', {'result': str})
-CREW_INJURY_ARMORED_COLUMNS: Final = ('result',)
-_CREW_INJURY_ARMORED_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((), 2, 6, ('Pilot injury',)),
-    ((), 7, 12, ('No effect',)),
-)
-_CREW_INJURY_ARMORED_INDEX: Final = _Index(_CREW_INJURY_ARMORED_ROWS)
-_CREW_INJURY_ARMORED_OUTCOMES: Final = frozenset({2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
-
-
-def lookup_crew_injury_armored(roll: int, *, drm: int = 0) -> CrewInjuryArmoredResult:
-    """Crew injury roll (FW 190A-8/R7 and /R8), rule 11.2.3: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 2d6, 2 to 12.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'result': Result
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _CREW_INJURY_ARMORED_OUTCOMES:
-        _check_natural('crew_injury_armored', roll, _CREW_INJURY_ARMORED_OUTCOMES, '2d6')
-    if type(drm) is not int:
-        _check_int('crew_injury_armored', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _CREW_INJURY_ARMORED_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _CREW_INJURY_ARMORED_INDEX.select('crew_injury_armored', (), modified)
-    return {'result': row[0]}
-
-
-def roll_crew_injury_armored(rng: random.Random, *, drm: int = 0) -> Roll[CrewInjuryArmoredResult]:
-    """Roll 2d6 with `rng` and read Crew injury roll (FW 190A-8/R7 and /R8), rule 11.2.3.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('crew_injury_armored', rng)
-    natural = _roll(rng, 'sum', 2, 6, 0, 0)
-    return _rolled(natural, drm, lookup_crew_injury_armored(natural, drm=drm))
 
 
 # ---- 'R6'
@@ -4542,6 +3627,921 @@ def roll_bodenplatte_fighters(rng: random.Random, *, drm: int = 0) -> Roll[Boden
     return _rolled(natural, drm, lookup_bodenplatte_fighters(natural, drm=drm))
 
 
+# ---- 'straggler'
+StragglerResult = TypedDict('StragglerResult', {'result': str})
+STRAGGLER_COLUMNS: Final = ('result',)
+_STRAGGLER_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 1, 1, ('Straggler: apply 4 random engine hits to it before starting the combat',)),
+    ((), 2, 6, ('No straggler: you attack the bomber formation',)),
+)
+_STRAGGLER_INDEX: Final = _Index(_STRAGGLER_ROWS)
+_STRAGGLER_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
+
+
+def lookup_straggler(roll: int, *, drm: int = 0) -> StragglerResult:
+    """Straggler roll (after an 11 on the Interception Chart [B1]), rule 5.2.5: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _STRAGGLER_OUTCOMES:
+        _check_natural('straggler', roll, _STRAGGLER_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('straggler', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _STRAGGLER_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _STRAGGLER_INDEX.select('straggler', (), modified)
+    return {'result': row[0]}
+
+
+def roll_straggler(rng: random.Random, *, drm: int = 0) -> Roll[StragglerResult]:
+    """Roll 1d6 with `rng` and read Straggler roll (after an 11 on the Interception Chart [B1]), rule 5.2.5.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('straggler', rng)
+    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    return _rolled(natural, drm, lookup_straggler(natural, drm=drm))
+
+
+# ---- 'limited_scrounging'
+LimitedScroungingResult = TypedDict('LimitedScroungingResult', {'result': str})
+LIMITED_SCROUNGING_COLUMNS: Final = ('result',)
+_LIMITED_SCROUNGING_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 1, 3, ('Normal repairs (7.4.2): lose one sortie for repairs',)),
+    ((), 4, 6, ('The damage is repaired in time for the next sortie',)),
+)
+_LIMITED_SCROUNGING_INDEX: Final = _Index(_LIMITED_SCROUNGING_ROWS)
+_LIMITED_SCROUNGING_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
+
+
+def lookup_limited_scrounging(roll: int, *, drm: int = 0) -> LimitedScroungingResult:
+    """Limited Scrounging (4-5 systems damaged), rule 7.9.2: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _LIMITED_SCROUNGING_OUTCOMES:
+        _check_natural('limited_scrounging', roll, _LIMITED_SCROUNGING_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('limited_scrounging', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _LIMITED_SCROUNGING_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _LIMITED_SCROUNGING_INDEX.select('limited_scrounging', (), modified)
+    return {'result': row[0]}
+
+
+def roll_limited_scrounging(rng: random.Random, *, drm: int = 0) -> Roll[LimitedScroungingResult]:
+    """Roll 1d6 with `rng` and read Limited Scrounging (4-5 systems damaged), rule 7.9.2.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('limited_scrounging', rng)
+    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    return _rolled(natural, drm, lookup_limited_scrounging(natural, drm=drm))
+
+
+# ---- 'scrounging_new_aircraft'
+ScroungingNewAircraftResult = TypedDict('ScroungingNewAircraftResult', {'result': str})
+SCROUNGING_NEW_AIRCRAFT_COLUMNS: Final = ('result',)
+_SCROUNGING_NEW_AIRCRAFT_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 1, 3, ('Normal repairs (7.4.2): the aircraft is written off; lose one sortie waiting for a new aircraft',)),
+    ((), 4, 6, ('You receive a new aircraft for the next sortie',)),
+)
+_SCROUNGING_NEW_AIRCRAFT_INDEX: Final = _Index(_SCROUNGING_NEW_AIRCRAFT_ROWS)
+_SCROUNGING_NEW_AIRCRAFT_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
+
+
+def lookup_scrounging_new_aircraft(roll: int, *, drm: int = 0) -> ScroungingNewAircraftResult:
+    """Scrounging (6+ systems damaged), rule 7.9.2: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _SCROUNGING_NEW_AIRCRAFT_OUTCOMES:
+        _check_natural('scrounging_new_aircraft', roll, _SCROUNGING_NEW_AIRCRAFT_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('scrounging_new_aircraft', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _SCROUNGING_NEW_AIRCRAFT_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _SCROUNGING_NEW_AIRCRAFT_INDEX.select('scrounging_new_aircraft', (), modified)
+    return {'result': row[0]}
+
+
+def roll_scrounging_new_aircraft(rng: random.Random, *, drm: int = 0) -> Roll[ScroungingNewAircraftResult]:
+    """Roll 1d6 with `rng` and read Scrounging (6+ systems damaged), rule 7.9.2.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('scrounging_new_aircraft', rng)
+    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    return _rolled(natural, drm, lookup_scrounging_new_aircraft(natural, drm=drm))
+
+
+# ---- 'cooperative_assist'
+CooperativeAssistResult = TypedDict('CooperativeAssistResult', {'result': str})
+COOPERATIVE_ASSIST_COLUMNS: Final = ('result',)
+_COOPERATIVE_ASSIST_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 1, 2, ('The assisting player starts a new combat Disadvantaged against a fresh Allied fighter or escort',)),
+    ((), 3, 6, ('No new combat',)),
+)
+_COOPERATIVE_ASSIST_INDEX: Final = _Index(_COOPERATIVE_ASSIST_ROWS)
+_COOPERATIVE_ASSIST_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
+
+
+def lookup_cooperative_assist(roll: int, *, drm: int = 0) -> CooperativeAssistResult:
+    """Cooperative play: assisting a teammate, rule 10.2: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _COOPERATIVE_ASSIST_OUTCOMES:
+        _check_natural('cooperative_assist', roll, _COOPERATIVE_ASSIST_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('cooperative_assist', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _COOPERATIVE_ASSIST_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _COOPERATIVE_ASSIST_INDEX.select('cooperative_assist', (), modified)
+    return {'result': row[0]}
+
+
+def roll_cooperative_assist(rng: random.Random, *, drm: int = 0) -> Roll[CooperativeAssistResult]:
+    """Roll 1d6 with `rng` and read Cooperative play: assisting a teammate, rule 10.2.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('cooperative_assist', rng)
+    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    return _rolled(natural, drm, lookup_cooperative_assist(natural, drm=drm))
+
+
+# ---- 'me163_out_of_fuel'
+Me163OutOfFuelResult = TypedDict('Me163OutOfFuelResult', {'result': str})
+ME163_OUT_OF_FUEL_COLUMNS: Final = ('result',)
+_ME163_OUT_OF_FUEL_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 1, 4, ('Disengagement succeeds',)),
+    ((), 5, 6, ('Disengagement fails',)),
+)
+_ME163_OUT_OF_FUEL_INDEX: Final = _Index(_ME163_OUT_OF_FUEL_ROWS)
+_ME163_OUT_OF_FUEL_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
+
+
+def lookup_me163_out_of_fuel(roll: int, *, drm: int = 0) -> Me163OutOfFuelResult:
+    """Me 163B-1 out of fuel disengagement, rule 11.10.1: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _ME163_OUT_OF_FUEL_OUTCOMES:
+        _check_natural('me163_out_of_fuel', roll, _ME163_OUT_OF_FUEL_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('me163_out_of_fuel', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _ME163_OUT_OF_FUEL_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _ME163_OUT_OF_FUEL_INDEX.select('me163_out_of_fuel', (), modified)
+    return {'result': row[0]}
+
+
+def roll_me163_out_of_fuel(rng: random.Random, *, drm: int = 0) -> Roll[Me163OutOfFuelResult]:
+    """Roll 1d6 with `rng` and read Me 163B-1 out of fuel disengagement, rule 11.10.1.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('me163_out_of_fuel', rng)
+    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    return _rolled(natural, drm, lookup_me163_out_of_fuel(natural, drm=drm))
+
+
+# ---- 'crew_injury_armored'
+CrewInjuryArmoredResult = TypedDict('CrewInjuryArmoredResult', {'result': str})
+CREW_INJURY_ARMORED_COLUMNS: Final = ('result',)
+_CREW_INJURY_ARMORED_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 2, 6, ('Pilot injury',)),
+    ((), 7, 12, ('No effect',)),
+)
+_CREW_INJURY_ARMORED_INDEX: Final = _Index(_CREW_INJURY_ARMORED_ROWS)
+_CREW_INJURY_ARMORED_OUTCOMES: Final = frozenset({2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
+
+
+def lookup_crew_injury_armored(roll: int, *, drm: int = 0) -> CrewInjuryArmoredResult:
+    """Crew injury roll (FW 190A-8/R7 and /R8), rule 11.2.3: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 2d6, 2 to 12.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _CREW_INJURY_ARMORED_OUTCOMES:
+        _check_natural('crew_injury_armored', roll, _CREW_INJURY_ARMORED_OUTCOMES, '2d6')
+    if type(drm) is not int:
+        _check_int('crew_injury_armored', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _CREW_INJURY_ARMORED_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _CREW_INJURY_ARMORED_INDEX.select('crew_injury_armored', (), modified)
+    return {'result': row[0]}
+
+
+def roll_crew_injury_armored(rng: random.Random, *, drm: int = 0) -> Roll[CrewInjuryArmoredResult]:
+    """Roll 2d6 with `rng` and read Crew injury roll (FW 190A-8/R7 and /R8), rule 11.2.3.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('crew_injury_armored', rng)
+    natural = _roll(rng, 'sum', 2, 6, 0, 0)
+    return _rolled(natural, drm, lookup_crew_injury_armored(natural, drm=drm))
+
+
+# ---- 'escort_range'
+EscortRangeResult = TypedDict('EscortRangeResult', {'fighter': str, 'configuration': str, 'from': str})
+ESCORT_RANGE_COLUMNS: Final = ('fighter', 'configuration', 'from')
+_ESCORT_RANGE_ROWS: Final[tuple[_Row[tuple[str, str, str]], ...]] = (
+    (('a1',), None, None, ('P-47 Thunderbolt', 'Initial range', '1943-05')),
+    (('a2',), None, None, ('P-47 Thunderbolt', 'Max range on internal fuel', '1943-06')),
+    (('a3',), None, None, ('P-47 Thunderbolt', '1x75Gal. belly tank', '1943-07')),
+    (('a4',), None, None, ('P-47 Thunderbolt', '1x108Gal. belly tank', '1943-08')),
+    (('a5',), None, None, ('P-47 Thunderbolt', '1x150Gal. belly tank', '1944-02')),
+    (('a6',), None, None, ('P-47 Thunderbolt', '2x108Gal. wing tanks', '1944-02')),
+    (('b1',), None, None, ('P-38 Ligthning', '2x75Gal. Tanks', '1943-11')),
+    (('b2',), None, None, ('P-38 Ligthning', '2x108Gal. Tanks', '1944-02')),
+    (('c1',), None, None, ('P-51 Mustang', 'Max range on internal fuel', '1943-12')),
+    (('c2',), None, None, ('P-51 Mustang', '2x75Gal. wing tanks', '1944-03')),
+    (('c3',), None, None, ('P-51 Mustang', '2x108Gal. wing tanks', '1944-03')),
+)
+
+
+def lookup_escort_range(*, escort_arc: EscortArc) -> EscortRangeResult:
+    """Range of American Escort Fighters (map legend), rule 4.6: the row the keys select.
+
+    Args:
+        escort_arc: Range arc (EscortArc; labels in ESCORT_ARC_LABELS).
+
+    Returns:
+        The row's values by column:
+            'fighter': Fighter
+            'configuration': Range
+            'from': Date
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(escort_arc) is not str or escort_arc not in ESCORT_ARC_LABELS:
+        escort_arc = _member('escort_range', 'escort_arc', escort_arc, ESCORT_ARC_LABELS)
+    row = _select('escort_range', _ESCORT_RANGE_ROWS, (escort_arc,), None)
+    return {'fighter': row[0], 'configuration': row[1], 'from': row[2]}
+
+
+# ---- 'standard_maneuvers'
+StandardManeuversResult = TypedDict('StandardManeuversResult', {'effect': str})
+STANDARD_MANEUVERS_COLUMNS: Final = ('effect',)
+_STANDARD_MANEUVERS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('tight_turn',), None, None, ('Improve position by one (or by two, if agile).',)),
+    (('barrel_roll',), None, None, ('Avoid 2 hits.',)),
+)
+
+
+def lookup_standard_maneuvers(*, standard_maneuver: StandardManeuver) -> StandardManeuversResult:
+    """Standard maneuvers, rule 7.2.2.2: the row the keys select.
+
+    Args:
+        standard_maneuver: Standard maneuver (StandardManeuver; labels in STANDARD_MANEUVER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'effect': Effect
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(standard_maneuver) is not str or standard_maneuver not in STANDARD_MANEUVER_LABELS:
+        standard_maneuver = _member(
+            'standard_maneuvers', 'standard_maneuver', standard_maneuver, STANDARD_MANEUVER_LABELS
+        )
+    row = _select('standard_maneuvers', _STANDARD_MANEUVERS_ROWS, (standard_maneuver,), None)
+    return {'effect': row[0]}
+
+
+# 'C2': printed elsewhere, referred to by other charts
+
+
+# ---- 'injury_effects'
+InjuryEffectsResult = TypedDict('InjuryEffectsResult', {
+    'duration': str | None, 'sorties_chart': ChartRef | None, 'landing': int | None, 'parachute': int | None,
+    'initiative': int | None, 'firing': str | None,
+})
+INJURY_EFFECTS_COLUMNS: Final = ('duration', 'sorties_chart', 'landing', 'parachute', 'initiative', 'firing')
+_INJURY_EFFECTS_VALUES: TypeAlias = tuple[str | None, ChartRef | None, int | None, int | None, int | None, str | None]
+_INJURY_EFFECTS_ROWS: Final[tuple[_Row[_INJURY_EFFECTS_VALUES], ...]] = (
+    (('lw',), None, None, ('Miss 1 sortie.', None, 1, 2, -1, '-1 random hit')),
+    (('sw',), None, None, (
+        'After landing, roll 2d6 on the Serious Wound Resolution Chart (C2).', {'chart': 'C2'}, 2, 3, -2,
+        '-2 random hits',
+    )),
+    (('kia',), None, None, (None, None, None, None, None, None)),
+)
+
+
+def lookup_injury_effects(*, injury: Injury) -> InjuryEffectsResult:
+    """Injury Duration and Effects, rule 7.4.8: the row the keys select.
+
+    Args:
+        injury: Crew injury (7.4.7) (Injury; labels in INJURY_LABELS).
+
+    Returns:
+        The row's values by column:
+            'duration': Duration
+            'sorties_chart': Sorties missed
+            'landing': Landing drm
+            'parachute': Parachute drm
+            'initiative': Initiative drm
+            'firing': Firing
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(injury) is not str or injury not in INJURY_LABELS:
+        injury = _member('injury_effects', 'injury', injury, INJURY_LABELS)
+    row = _select('injury_effects', _INJURY_EFFECTS_ROWS, (injury,), None)
+    return {
+        'duration': row[0], 'sorties_chart': row[1], 'landing': row[2], 'parachute': row[3], 'initiative': row[4],
+        'firing': row[5],
+    }
+
+
+# ---- 'starting_experience'
+StartingExperienceResult = TypedDict('StartingExperienceResult', {'experience': int})
+STARTING_EXPERIENCE_COLUMNS: Final = ('experience',)
+_STARTING_EXPERIENCE_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
+    (('standard', 'officer'), None, None, (0,)),
+    (('standard', 'nco'), None, None, (1,)),
+    (('combined', 'officer'), None, None, (1,)),
+    (('combined', 'nco'), None, None, (2,)),
+)
+
+
+def lookup_starting_experience(*, game_mode: GameMode, rank_track: RankTrack) -> StartingExperienceResult:
+    """Starting Experience Points, rule 4.4.2, 7.7, 10.13: the row the keys select.
+
+    Args:
+        game_mode: Game (GameMode; labels in GAME_MODE_LABELS).
+        rank_track: Promotion track (RankTrack; labels in RANK_TRACK_LABELS).
+
+    Returns:
+        The row's values by column:
+            'experience': Experience Points
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(game_mode) is not str or game_mode not in GAME_MODE_LABELS:
+        game_mode = _member('starting_experience', 'game_mode', game_mode, GAME_MODE_LABELS)
+    if type(rank_track) is not str or rank_track not in RANK_TRACK_LABELS:
+        rank_track = _member('starting_experience', 'rank_track', rank_track, RANK_TRACK_LABELS)
+    row = _select('starting_experience', _STARTING_EXPERIENCE_ROWS, (game_mode, rank_track), None)
+    return {'experience': row[0]}
+
+
+# ---- 'ability_fatigue'
+AbilityFatigueResult = TypedDict('AbilityFatigueResult', {
+    'first_rank': Rank, 'fatigue': int | None, 'extra': str | None,
+})
+ABILITY_FATIGUE_COLUMNS: Final = ('first_rank', 'fatigue', 'extra')
+_ABILITY_FATIGUE_ROWS: Final[tuple[_Row[tuple[Rank, int | None, str | None]], ...]] = (
+    (('rotte_leader',), None, None, ('unteroffizier', 1, None)),
+    (('schwarm_leader',), None, None, (
+        'oberleutnant', 1, '+1 if the attack results in Wingman Damaged or Wingman Shot Down',
+    )),
+    (('staffel_leader',), None, None, (
+        'hauptmann', 1, '+1 for each Wingman Damaged or Wingman Shot Down result during the attack',
+    )),
+    (('gruppe_leader',), None, None, ('major', 2, None)),
+    (('geschwader_leader',), None, None, ('oberstleutnant', 3, None)),
+    (('limited_scrounging',), None, None, ('unteroffizier', None, None)),
+    (('scrounging',), None, None, ('unterfeldwebel', None, None)),
+    (('working_the_system',), None, None, ('feldwebel', None, None)),
+    (('night_owl',), None, None, ('feldwebel', -1, None)),
+    (('old_dog',), None, None, ('oberfeldwebel', 1, None)),
+)
+
+
+def lookup_ability_fatigue(*, ability: Ability) -> AbilityFatigueResult:
+    """Abilities and their Fatigue cost, rule 7.9.1, 7.9.2: the row the keys select.
+
+    Args:
+        ability: Officer or NCO ability (Ability; labels in ABILITY_LABELS).
+
+    Returns:
+        The row's values by column:
+            'first_rank': From rank
+            'fatigue': Fatigue Points
+            'extra': Extra Fatigue
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(ability) is not str or ability not in ABILITY_LABELS:
+        ability = _member('ability_fatigue', 'ability', ability, ABILITY_LABELS)
+    row = _select('ability_fatigue', _ABILITY_FATIGUE_ROWS, (ability,), None)
+    return {'first_rank': row[0], 'fatigue': row[1], 'extra': row[2]}
+
+
+# ---- 'night_owl_frequency'
+NightOwlFrequencyResult = TypedDict('NightOwlFrequencyResult', {'frequency': str})
+NIGHT_OWL_FREQUENCY_COLUMNS: Final = ('frequency',)
+_NIGHT_OWL_FREQUENCY_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((('1943-03', '1944-12'),), None, None, ('Once per month',)),
+    ((('1945-01', None),), None, None, ('Once per bi-monthly period',)),
+)
+_NIGHT_OWL_FREQUENCY_MONTHS: Final = (
+    '1943-03', '1943-04', '1943-05', '1943-06', '1943-07', '1943-08', '1943-09', '1943-10', '1943-11', '1943-12',
+    '1944-01', '1944-02', '1944-03', '1944-04', '1944-05', '1944-06', '1944-07', '1944-08', '1944-09', '1944-10',
+    '1944-11', '1944-12', '1945-01', '1945-02', '1945-03', '1945-04', '1945-05',
+)
+
+
+def lookup_night_owl_frequency(*, month: str) -> NightOwlFrequencyResult:
+    """Night Owl: how often, rule 7.9.2: the row the keys select.
+
+    Args:
+        month: a month 'YYYY-MM', 1943-03 to 1945-05.
+
+    Returns:
+        The row's values by column:
+            'frequency': Use
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(month) is not str or month not in _NIGHT_OWL_FREQUENCY_MONTHS:
+        _check_member('night_owl_frequency', 'month', month, _NIGHT_OWL_FREQUENCY_MONTHS)
+    row = _select('night_owl_frequency', _NIGHT_OWL_FREQUENCY_ROWS, (month,), None)
+    return {'frequency': row[0]}
+
+
+# ---- 'fatigue_accrual'
+FatigueAccrualResult = TypedDict('FatigueAccrualResult', {'change': int | None, 'how': str})
+FATIGUE_ACCRUAL_COLUMNS: Final = ('change', 'how')
+_FATIGUE_ACCRUAL_ROWS: Final[tuple[_Row[tuple[int | None, str]], ...]] = (
+    (('sortie_flown',), None, None, (1, 'gain one Fatigue Point')),
+    (('ability_used',), None, None, (None, "the ability's cost: see ability_fatigue")),
+    (('sortie_not_flown',), None, None, (
+        -1, 'removes 1 Fatigue Point (the raid is out of your fuel range, you are switching aircraft, etc.)',
+    )),
+    (('annual_leave',), None, None, (None, 'When he returns, his fatigue level is set at zero.')),
+)
+
+
+def lookup_fatigue_accrual(*, fatigue_event: FatigueEvent) -> FatigueAccrualResult:
+    """Fatigue Points, rule 10.5: the row the keys select.
+
+    Args:
+        fatigue_event: Fatigue event (FatigueEvent; labels in FATIGUE_EVENT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'change': Fatigue Points
+            'how': How
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(fatigue_event) is not str or fatigue_event not in FATIGUE_EVENT_LABELS:
+        fatigue_event = _member('fatigue_accrual', 'fatigue_event', fatigue_event, FATIGUE_EVENT_LABELS)
+    row = _select('fatigue_accrual', _FATIGUE_ACCRUAL_ROWS, (fatigue_event,), None)
+    return {'change': row[0], 'how': row[1]}
+
+
+# ---- 'pilot_quality_effects'
+PilotQualityEffectsResult = TypedDict('PilotQualityEffectsResult', {'hits': str, 'initiative': int | None})
+PILOT_QUALITY_EFFECTS_COLUMNS: Final = ('hits', 'initiative')
+_PILOT_QUALITY_EFFECTS_ROWS: Final[tuple[_Row[tuple[str, int | None]], ...]] = (
+    (('green',), None, None, ('1 less random hit', None)),
+    (('trained',), None, None, ('the default', None)),
+    (('veteran',), None, None, ('1 extra random hit (only if any hits are scored)', None)),
+    (('ace',), None, None, ('1 extra random hit (only if any hits are scored)', 1)),
+)
+
+
+def lookup_pilot_quality_effects(*, pilot_quality: PilotQuality) -> PilotQualityEffectsResult:
+    """Enemy pilot quality effects, rule 10.6: the row the keys select.
+
+    Args:
+        pilot_quality: Enemy pilot quality (PilotQuality; labels in PILOT_QUALITY_LABELS).
+
+    Returns:
+        The row's values by column:
+            'hits': Random hits
+            'initiative': Initiative roll
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(pilot_quality) is not str or pilot_quality not in PILOT_QUALITY_LABELS:
+        pilot_quality = _member('pilot_quality_effects', 'pilot_quality', pilot_quality, PILOT_QUALITY_LABELS)
+    row = _select('pilot_quality_effects', _PILOT_QUALITY_EFFECTS_ROWS, (pilot_quality,), None)
+    return {'hits': row[0], 'initiative': row[1]}
+
+
+# ---- 'allied_skill_effects'
+AlliedSkillEffectsResult = TypedDict('AlliedSkillEffectsResult', {'effect': str})
+ALLIED_SKILL_EFFECTS_COLUMNS: Final = ('effect',)
+_ALLIED_SKILL_EFFECTS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('gunnery',), None, None, (
+        'An extra random hit when firing IF any hits were scored normally when firing forward guns; in addition to the extra random hit gained by veteran and ace pilots.',
+    )),
+    (('acm',), None, None, ('One less random hit when attacked by an interceptor.',)),
+    (('sa',), None, None, ('+1 to the Initiative Roll.',)),
+    (('reflexes',), None, None, (
+        'Once per sortie, either gain one position after the initiative roll of a round of combat, or fire first in a round (any hit avoidance of your defensive card does NOT occur; orientation improvement still does).',
+    )),
+    (('sixth_sense',), None, None, (
+        'The first DE result on a combat card against him is instead converted to 2 random hits.',
+    )),
+)
+
+
+def lookup_allied_skill_effects(*, allied_skill: AlliedSkill) -> AlliedSkillEffectsResult:
+    """Allied Fighter Pilot Skills: effects, rule 10.6.1: the row the keys select.
+
+    Args:
+        allied_skill: Allied Fighter Pilot Skill (AlliedSkill; labels in ALLIED_SKILL_LABELS).
+
+    Returns:
+        The row's values by column:
+            'effect': Effect
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(allied_skill) is not str or allied_skill not in ALLIED_SKILL_LABELS:
+        allied_skill = _member('allied_skill_effects', 'allied_skill', allied_skill, ALLIED_SKILL_LABELS)
+    row = _select('allied_skill_effects', _ALLIED_SKILL_EFFECTS_ROWS, (allied_skill,), None)
+    return {'effect': row[0]}
+
+
+# ---- 'spitfire_ace'
+SpitfireAceResult = TypedDict('SpitfireAceResult', {
+    'ace': str, 'victories': str, 'aircraft': str, 'unit': str, 'skills': str,
+})
+SPITFIRE_ACE_COLUMNS: Final = ('ace', 'victories', 'aircraft', 'unit', 'skills')
+_SPITFIRE_ACE_ROWS: Final[tuple[_Row[tuple[str, str, str, str, str]], ...]] = (
+    ((('1944-03', '1945-01'),), None, None, (
+        'James "Johnnie" Johnson', '38', 'Spitfire IX', 'RCAF 127th Wing', 'Reflexes, Gunnery, A.C.M.',
+    )),
+    ((('1945-02', '1945-05'),), None, None, (
+        'James "Johnnie" Johnson', '38', 'Spitfire XIV', 'RCAF 127th Wing', 'Reflexes, Gunnery, A.C.M.',
+    )),
+)
+_SPITFIRE_ACE_MONTHS: Final = (
+    '1943-03', '1943-04', '1943-05', '1943-06', '1943-07', '1943-08', '1943-09', '1943-10', '1943-11', '1943-12',
+    '1944-01', '1944-02', '1944-03', '1944-04', '1944-05', '1944-06', '1944-07', '1944-08', '1944-09', '1944-10',
+    '1944-11', '1944-12', '1945-01', '1945-02', '1945-03', '1945-04', '1945-05',
+)
+
+
+def lookup_spitfire_ace(*, month: str) -> SpitfireAceResult:
+    """Spitfire IX/XIV Ace, rule 10.6.2: the row the keys select.
+
+    Args:
+        month: a month 'YYYY-MM', 1943-03 to 1945-05.
+
+    Returns:
+        The row's values by column:
+            'ace': Ace
+            'victories': Victories
+            'aircraft': Aircraft
+            'unit': Unit
+            'skills': Skills
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: the entry dates the ace's aircraft from March 1944 to
+            May 1945 only; a combined game (10.13) uses 10.6 from March 1943, and no aircraft is printed for March
+            1943 to February 1944).
+    """
+    if type(month) is not str or month not in _SPITFIRE_ACE_MONTHS:
+        _check_member('spitfire_ace', 'month', month, _SPITFIRE_ACE_MONTHS)
+    row = _select('spitfire_ace', _SPITFIRE_ACE_ROWS, (month,), None)
+    return {'ace': row[0], 'victories': row[1], 'aircraft': row[2], 'unit': row[3], 'skills': row[4]}
+
+
+# ---- 'green_pilot_penalties'
+GreenPilotPenaltiesResult = TypedDict('GreenPilotPenaltiesResult', {'limitation': str, 'applies_to': str})
+GREEN_PILOT_PENALTIES_COLUMNS: Final = ('limitation', 'applies_to')
+_GREEN_PILOT_PENALTIES_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('fewer_hits',), None, None, ('You do 1 less random hit.', 'pilot and wingman')),
+    (('no_advanced_results',), None, None, (
+        "You may not use any Cuban Eight, Chandelle, Immelmann or Split-S result when using defensive combat cards. Treat each of these results as a Tight Turn or Barrel Roll, player's choice.",
+        'pilot only',
+    )),
+    (('no_advanced_skills',), None, None, ('You may not purchase any "Advanced Maneuvers" skill.', 'pilot only')),
+    (('landing',), None, None, ('You apply +1 drm to landing rolls.', 'pilot only')),
+)
+
+
+def lookup_green_pilot_penalties(*, green_penalty: GreenPenalty) -> GreenPilotPenaltiesResult:
+    """German Green Pilots, rule 10.12: the row the keys select.
+
+    Args:
+        green_penalty: Green pilot limitation (GreenPenalty; labels in GREEN_PENALTY_LABELS).
+
+    Returns:
+        The row's values by column:
+            'limitation': Limitation
+            'applies_to': Applies to
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(green_penalty) is not str or green_penalty not in GREEN_PENALTY_LABELS:
+        green_penalty = _member('green_pilot_penalties', 'green_penalty', green_penalty, GREEN_PENALTY_LABELS)
+    row = _select('green_pilot_penalties', _GREEN_PILOT_PENALTIES_ROWS, (green_penalty,), None)
+    return {'limitation': row[0], 'applies_to': row[1]}
+
+
+# ---- 'combined_substitutions'
+CombinedSubstitutionsResult = TypedDict('CombinedSubstitutionsResult', {'use': Aircraft})
+COMBINED_SUBSTITUTIONS_COLUMNS: Final = ('use',)
+_COMBINED_SUBSTITUTIONS_ROWS: Final[tuple[_Row[tuple[Aircraft]], ...]] = (
+    (('bf109g6_20mm',), None, None, ('bf109g6',)),
+    (('bf109g6_30mm',), None, None, ('bf109g6u4',)),
+    (('bf109g6r2',), None, None, ('bf109g6r2',)),
+    (('bf109g6r6',), None, None, ('bf109g6r6',)),
+    (('fw190a6',), None, None, ('fw190a6',)),
+    (('fw190a7',), None, None, ('fw190a7',)),
+    (('fw190a7r2',), None, None, ('fw190a7r2',)),
+)
+
+
+def lookup_combined_substitutions(*, ia1_aircraft: Ia1Aircraft) -> CombinedSubstitutionsResult:
+    """Combining Games: aircraft substitutions, rule 10.13: the row the keys select.
+
+    Args:
+        ia1_aircraft: Interceptor Ace 1943-44 aircraft (replaced) (Ia1Aircraft; labels in IA1_AIRCRAFT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'use': Use instead (Interceptor Ace 1944-45)
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(ia1_aircraft) is not str or ia1_aircraft not in IA1_AIRCRAFT_LABELS:
+        ia1_aircraft = _member('combined_substitutions', 'ia1_aircraft', ia1_aircraft, IA1_AIRCRAFT_LABELS)
+    row = _select('combined_substitutions', _COMBINED_SUBSTITUTIONS_ROWS, (ia1_aircraft,), None)
+    return {'use': row[0]}
+
+
+# ---- 'combined_modifications'
+CombinedModificationsResult = TypedDict('CombinedModificationsResult', {'change': str})
+COMBINED_MODIFICATIONS_COLUMNS: Final = ('change',)
+_COMBINED_MODIFICATIONS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('bf109g1r6',), None, None, ('not Agile.',)),
+    (('bf109g6r4',), None, None, (
+        'not Agile, Speed 19, no MW-50. Consider this sub-type as a limited availability aircraft (a "one of a kind"). If you lose this aircraft, you will not get another one during the game. Replace it with a Bf 109G-6/R6.',
+    )),
+    (('fw190a7r6',), None, None, ('speed 19 if loaded, speed 20 after firing or jettisoning rockets.',)),
+    (('fw190a4_a7',), None, None, ('no MW-50.',)),
+)
+
+
+def lookup_combined_modifications(*, ia1_modified: Ia1Modified) -> CombinedModificationsResult:
+    """Combining Games: changes to Interceptor Ace 1943-44 aircraft, rule 10.13: the row the keys select.
+
+    Args:
+        ia1_modified: Interceptor Ace 1943-44 aircraft (modified) (Ia1Modified; labels in IA1_MODIFIED_LABELS).
+
+    Returns:
+        The row's values by column:
+            'change': Modification
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(ia1_modified) is not str or ia1_modified not in IA1_MODIFIED_LABELS:
+        ia1_modified = _member('combined_modifications', 'ia1_modified', ia1_modified, IA1_MODIFIED_LABELS)
+    row = _select('combined_modifications', _COMBINED_MODIFICATIONS_ROWS, (ia1_modified,), None)
+    return {'change': row[0]}
+
+
+# ---- 'aircraft_loss_penalty'
+AircraftLossPenaltyResult = TypedDict('AircraftLossPenaltyResult', {'vp': int})
+AIRCRAFT_LOSS_PENALTY_COLUMNS: Final = ('vp',)
+_AIRCRAFT_LOSS_PENALTY_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
+    (('written_off',), None, None, (-1,)),
+    (('bail_out',), None, None, (-1,)),
+    (('crash_landing',), None, None, (-1,)),
+)
+
+
+def lookup_aircraft_loss_penalty(*, aircraft_loss: AircraftLoss) -> AircraftLossPenaltyResult:
+    """Aircraft Loss Penalty, rule 10.17: the row the keys select.
+
+    Args:
+        aircraft_loss: Aircraft loss (AircraftLoss; labels in AIRCRAFT_LOSS_LABELS).
+
+    Returns:
+        The row's values by column:
+            'vp': Victory points
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(aircraft_loss) is not str or aircraft_loss not in AIRCRAFT_LOSS_LABELS:
+        aircraft_loss = _member('aircraft_loss_penalty', 'aircraft_loss', aircraft_loss, AIRCRAFT_LOSS_LABELS)
+    row = _select('aircraft_loss_penalty', _AIRCRAFT_LOSS_PENALTY_ROWS, (aircraft_loss,), None)
+    return {'vp': row[0]}
+
+
+# ---- 'me163_combat_limits'
+Me163CombatLimitsResult = TypedDict('Me163CombatLimitsResult', {'passes': int, 'rounds': int})
+ME163_COMBAT_LIMITS_COLUMNS: Final = ('passes', 'rounds')
+_ME163_COMBAT_LIMITS_ROWS: Final[tuple[_Row[tuple[int, int]], ...]] = (
+    (('bombers',), None, None, (2, 0)),
+    (('mixed',), None, None, (1, 3)),
+    (('fighters',), None, None, (0, 6)),
+)
+
+
+def lookup_me163_combat_limits(*, me163_limit: Me163Limit) -> Me163CombatLimitsResult:
+    """Flying the Me 163B-1: combat limits, rule 11.10.1: the row the keys select.
+
+    Args:
+        me163_limit: Me 163B-1 combat limit (Me163Limit; labels in ME163_LIMIT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'passes': Passes against bombers
+            'rounds': Rounds of combat against fighters
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(me163_limit) is not str or me163_limit not in ME163_LIMIT_LABELS:
+        me163_limit = _member('me163_combat_limits', 'me163_limit', me163_limit, ME163_LIMIT_LABELS)
+    row = _select('me163_combat_limits', _ME163_COMBAT_LIMITS_ROWS, (me163_limit,), None)
+    return {'passes': row[0], 'rounds': row[1]}
+
+
+# ---- 'engine_damage_speed'
+EngineDamageSpeedResult = TypedDict('EngineDamageSpeedResult', {'speed': int})
+ENGINE_DAMAGE_SPEED_COLUMNS: Final = ('speed',)
+_ENGINE_DAMAGE_SPEED_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
+    (('damaged',), None, None, (-2,)),
+    (('radial_first',), None, None, (-1,)),
+    (('radial_second',), None, None, (-2,)),
+    (('twin_out',), None, None, (-4,)),
+)
+
+
+def lookup_engine_damage_speed(*, engine_damage: EngineDamage) -> EngineDamageSpeedResult:
+    """Speed effects of engine damage, rule 7.4.1: the row the keys select.
+
+    Args:
+        engine_damage: Engine damage (EngineDamage; labels in ENGINE_DAMAGE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'speed': Speed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(engine_damage) is not str or engine_damage not in ENGINE_DAMAGE_LABELS:
+        engine_damage = _member('engine_damage_speed', 'engine_damage', engine_damage, ENGINE_DAMAGE_LABELS)
+    row = _select('engine_damage_speed', _ENGINE_DAMAGE_SPEED_ROWS, (engine_damage,), None)
+    return {'speed': row[0]}
+
+
+# ---- 'dated_rules'
+DatedRulesResult = TypedDict('DatedRulesResult', {'from': str, 'when': str})
+DATED_RULES_COLUMNS: Final = ('from', 'when')
+_DATED_RULES_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('bodenplatte',), None, None, (
+        '1945-01', 'the first mission in January 1945 (10.16); historically launched on 1 January 1945',
+    )),
+    (('night_owl_bimonthly',), None, None, ('1945-01', 'from January 1945 on (7.9.2)')),
+    (('four_sorties',), None, None, ('1945-01', 'From January 1945 to May 1945 (4.3.3); from January 1945 (6.0)')),
+)
+
+
+def lookup_dated_rules(*, dated_rule: DatedRule) -> DatedRulesResult:
+    """Dated rules, rule 10.16, 7.9.2, 4.3.3: the row the keys select.
+
+    Args:
+        dated_rule: Dated rule (DatedRule; labels in DATED_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'from': From
+            'when': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(dated_rule) is not str or dated_rule not in DATED_RULE_LABELS:
+        dated_rule = _member('dated_rules', 'dated_rule', dated_rule, DATED_RULE_LABELS)
+    row = _select('dated_rules', _DATED_RULES_ROWS, (dated_rule,), None)
+    return {'from': row[0], 'when': row[1]}
+
+
 # ---- 'R1'
 R1Result = TypedDict('R1Result', {'unit': Unit | CellRoll, 'bases': ChartRef | ChainRef})
 R1_COLUMNS: Final = ('unit', 'bases')
@@ -4967,15 +4967,6 @@ def _step_flak(
     return rolled['natural'], rolled['modified'], rolled['values']
 
 
-def _step_injury_effects(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'injury_effects': its natural roll, modified roll and row."""
-    return None, None, lookup_injury_effects(injury=cast(Injury, keys['injury']))
-
-
 def _step_approach_track(
     rng: random.Random,
     keys: Mapping[str, str],
@@ -4994,6 +4985,15 @@ def _step_bodenplatte_flak(
     """One step of a chain on 'bodenplatte_flak': its natural roll, modified roll and row."""
     rolled = roll_bodenplatte_flak(rng, drm=drm)
     return rolled['natural'], rolled['modified'], rolled['values']
+
+
+def _step_injury_effects(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'injury_effects': its natural roll, modified roll and row."""
+    return None, None, lookup_injury_effects(injury=cast(Injury, keys['injury']))
 
 
 def _step_r1(
@@ -5019,15 +5019,15 @@ _CHAIN_STEPS: Final[dict[str, _Stepper]] = {
     'awards': _step_awards,
     'knights_cross': _step_knights_cross,
     'flak': _step_flak,
-    'injury_effects': _step_injury_effects,
     'approach_track': _step_approach_track,
     'bodenplatte_flak': _step_bodenplatte_flak,
+    'injury_effects': _step_injury_effects,
     'R1': _step_r1,
     'starting_unit_bases': _step_starting_unit_bases,
 }
 _CHAIN_KEYS: Final[dict[str, tuple[str, ...]]] = {
-    'awards': ('award',), 'knights_cross': (), 'flak': (), 'injury_effects': ('injury',),
-    'approach_track': ('orientation',), 'bodenplatte_flak': (), 'R1': (), 'starting_unit_bases': ('unit',),
+    'awards': ('award',), 'knights_cross': (), 'flak': (), 'approach_track': ('orientation',), 'bodenplatte_flak': (),
+    'injury_effects': ('injury',), 'R1': (), 'starting_unit_bases': ('unit',),
 }
 
 
@@ -5056,19 +5056,6 @@ def follow_flak(rng: random.Random, *, drm: int = 0) -> list[Step]:
     return _follow('flak', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
 
 
-def follow_injury_effects(rng: random.Random, *, injury: Injury, drm: int = 0) -> list[Step]:
-    """Roll on 'injury_effects' with `rng` and follow its chained results to the end (it sends the reader to C2).
-
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
-    """
-    _check_rng('injury_effects', rng)
-    injury = _member('injury_effects', 'injury', injury, INJURY_LABELS)
-    _check_int('injury_effects', 'drm', drm)
-    return _follow('injury_effects', rng, {'injury': injury}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
-
-
 def follow_approach_track(rng: random.Random, *, orientation: Orientation, drm: int = 0) -> list[Step]:
     """Roll on 'approach_track' with `rng` and follow its chained results to the end (it sends the reader to P1).
 
@@ -5092,6 +5079,19 @@ def follow_bodenplatte_flak(rng: random.Random, *, drm: int = 0) -> list[Step]:
     _check_rng('bodenplatte_flak', rng)
     _check_int('bodenplatte_flak', 'drm', drm)
     return _follow('bodenplatte_flak', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+
+
+def follow_injury_effects(rng: random.Random, *, injury: Injury, drm: int = 0) -> list[Step]:
+    """Roll on 'injury_effects' with `rng` and follow its chained results to the end (it sends the reader to C2).
+
+    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
+    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
+    occur or a key no step gives, NoRowError when a roll selects no row.
+    """
+    _check_rng('injury_effects', rng)
+    injury = _member('injury_effects', 'injury', injury, INJURY_LABELS)
+    _check_int('injury_effects', 'drm', drm)
+    return _follow('injury_effects', rng, {'injury': injury}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
 
 
 def follow_r1(rng: random.Random, *, drm: int = 0) -> list[Step]:
@@ -5137,6 +5137,28 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'flak': lookup_flak,
     'crash_enroute': lookup_crash_enroute,
     'crash_credit': lookup_crash_credit,
+    'R6': lookup_r6,
+    'R7': lookup_r7,
+    'R8': lookup_r8,
+    'allied_fighter_skills': lookup_allied_fighter_skills,
+    'p47_aces': lookup_p47_aces,
+    'p51_aces': lookup_p51_aces,
+    'p38_aces': lookup_p38_aces,
+    'R9': lookup_r9,
+    'named_ace': lookup_named_ace,
+    'approach_track': lookup_approach_track,
+    'head_on_altitude': lookup_head_on_altitude,
+    'vertical_climb': lookup_vertical_climb,
+    'eastern_front_awards': lookup_eastern_front_awards,
+    'combined_victory_levels': lookup_combined_victory_levels,
+    'bodenplatte_flak': lookup_bodenplatte_flak,
+    'bodenplatte_fighters': lookup_bodenplatte_fighters,
+    'straggler': lookup_straggler,
+    'limited_scrounging': lookup_limited_scrounging,
+    'scrounging_new_aircraft': lookup_scrounging_new_aircraft,
+    'cooperative_assist': lookup_cooperative_assist,
+    'me163_out_of_fuel': lookup_me163_out_of_fuel,
+    'crew_injury_armored': lookup_crew_injury_armored,
     'escort_range': lookup_escort_range,
     'standard_maneuvers': lookup_standard_maneuvers,
     'injury_effects': lookup_injury_effects,
@@ -5154,28 +5176,6 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'me163_combat_limits': lookup_me163_combat_limits,
     'engine_damage_speed': lookup_engine_damage_speed,
     'dated_rules': lookup_dated_rules,
-    'straggler': lookup_straggler,
-    'limited_scrounging': lookup_limited_scrounging,
-    'scrounging_new_aircraft': lookup_scrounging_new_aircraft,
-    'cooperative_assist': lookup_cooperative_assist,
-    'me163_out_of_fuel': lookup_me163_out_of_fuel,
-    'crew_injury_armored': lookup_crew_injury_armored,
-    'R6': lookup_r6,
-    'R7': lookup_r7,
-    'R8': lookup_r8,
-    'allied_fighter_skills': lookup_allied_fighter_skills,
-    'p47_aces': lookup_p47_aces,
-    'p51_aces': lookup_p51_aces,
-    'p38_aces': lookup_p38_aces,
-    'R9': lookup_r9,
-    'named_ace': lookup_named_ace,
-    'approach_track': lookup_approach_track,
-    'head_on_altitude': lookup_head_on_altitude,
-    'vertical_climb': lookup_vertical_climb,
-    'eastern_front_awards': lookup_eastern_front_awards,
-    'combined_victory_levels': lookup_combined_victory_levels,
-    'bodenplatte_flak': lookup_bodenplatte_flak,
-    'bodenplatte_fighters': lookup_bodenplatte_fighters,
     'R1': lookup_r1,
     'starting_unit_bases': lookup_starting_unit_bases,
     'R2': lookup_r2,

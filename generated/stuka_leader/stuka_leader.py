@@ -1236,6 +1236,332 @@ def lookup_mission_colours(*, dot_colour: DotColour) -> MissionColoursResult:
     return {'stress': row[0], 'fuel': row[1]}
 
 
+# ---- 'so_flat_costs'
+SoFlatCostsResult = TypedDict('SoFlatCostsResult', {'so': int, 'buys': int, 'per': str})
+SO_FLAT_COSTS_COLUMNS: Final = ('so', 'buys', 'per')
+_SO_FLAT_COSTS_ROWS: Final[tuple[_Row[tuple[int, int, str]], ...]] = (
+    (('fuel_barrels',), None, None, (2, 3, 'three Fuel Barrels, after you choose your Campaign')),
+    (('rocket',), None, None, (1, 1, 'every Rocket counter you equip per Mission')),
+)
+
+
+def lookup_so_flat_costs(*, so_flat_item: SoFlatItem) -> SoFlatCostsResult:
+    """Special Option point costs (Fuel Barrels, Rockets), rule Campaign Setup: Fuel; SO Points: the row the keys
+        select.
+
+    Args:
+        so_flat_item: Special Option item (one price) (SoFlatItem; labels in SO_FLAT_ITEM_LABELS).
+
+    Returns:
+        The row's values by column:
+            'so': SO points
+            'buys': Buys
+            'per': For
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(so_flat_item) is not str or so_flat_item not in SO_FLAT_ITEM_LABELS:
+        so_flat_item = _member('so_flat_costs', 'so_flat_item', so_flat_item, SO_FLAT_ITEM_LABELS)
+    row = _select('so_flat_costs', _SO_FLAT_COSTS_ROWS, (so_flat_item,), None)
+    return {'so': row[0], 'buys': row[1], 'per': row[2]}
+
+
+# ---- 'victories'
+VictoriesResult = TypedDict('VictoriesResult', {'victories': int})
+VICTORIES_COLUMNS: Final = ('victories',)
+_VICTORIES_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
+    (('enemy_counter',), None, None, (1,)),
+    (('legendary_bandit',), None, None, (2,)),
+    (('target_final_hits',), None, None, (2,)),
+    (('last_ata_objective',), None, None, (1,)),
+)
+
+
+def lookup_victories(*, victory_for: VictoryFor) -> VictoriesResult:
+    """Victories, rule Dogfighting: Aces; Debriefing 25: the row the keys select.
+
+    Args:
+        victory_for: Destroyed (VictoryFor; labels in VICTORY_FOR_LABELS).
+
+    Returns:
+        The row's values by column:
+            'victories': Victories
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(victory_for) is not str or victory_for not in VICTORY_FOR_LABELS:
+        victory_for = _member('victories', 'victory_for', victory_for, VICTORY_FOR_LABELS)
+    row = _select('victories', _VICTORIES_ROWS, (victory_for,), None)
+    return {'victories': row[0]}
+
+
+# ---- 'bandit_skill_levels'
+BanditSkillLevelsResult = TypedDict('BanditSkillLevelsResult', {'destroyed': str, 'victories': int})
+BANDIT_SKILL_LEVELS_COLUMNS: Final = ('destroyed', 'victories')
+_BANDIT_SKILL_LEVELS_ROWS: Final[tuple[_Row[tuple[str, int]], ...]] = (
+    (('newbie',), None, None, ('Place the Bandit counter back in the cup.', 1)),
+    (('green',), None, None, ('Place the Bandit counter back in the cup.', 1)),
+    (('average',), None, None, ('Place the Bandit counter back in the cup.', 1)),
+    (('veteran',), None, None, (
+        'Remove the counter from the Campaign (the "Enemy Bandit Veteran/Legendary Kills" area).', 1,
+    )),
+    (('legendary',), None, None, (
+        'Remove the counter from the Campaign (the "Enemy Bandit Veteran/Legendary Kills" area).', 2,
+    )),
+)
+
+
+def lookup_bandit_skill_levels(*, bandit_skill: BanditSkill) -> BanditSkillLevelsResult:
+    """Bandit Skill Levels, rule Target-Bound Flight 9; Dogfighting: Veteran / Legendary Bandits: the row the keys
+        select.
+
+    Args:
+        bandit_skill: Bandit Skill Level (BanditSkill; labels in BANDIT_SKILL_LABELS).
+
+    Returns:
+        The row's values by column:
+            'destroyed': When Destroyed
+            'victories': Victories
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(bandit_skill) is not str or bandit_skill not in BANDIT_SKILL_LABELS:
+        bandit_skill = _member('bandit_skill_levels', 'bandit_skill', bandit_skill, BANDIT_SKILL_LABELS)
+    row = _select('bandit_skill_levels', _BANDIT_SKILL_LEVELS_ROWS, (bandit_skill,), None)
+    return {'destroyed': row[0], 'victories': row[1]}
+
+
+# ---- 'medic_options'
+MedicOptionsResult = TypedDict('MedicOptionsResult', {'effect': str})
+MEDIC_OPTIONS_COLUMNS: Final = ('effect',)
+_MEDIC_OPTIONS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('remove_stress',), None, None, ('Remove two Stress from one Pilot.',)),
+    (('remove_one_day',), None, None, ('Remove a Miss One Day Wound Counter from one Pilot.',)),
+    (('two_days_to_one',), None, None, ('Replace a Miss Two Day Wound Counter with a Miss One Day Wound counter.',)),
+)
+
+
+def lookup_medic_options(*, medic_option: MedicOption) -> MedicOptionsResult:
+    """Medic, rule Debriefing 27: the row the keys select.
+
+    Args:
+        medic_option: Medic option (MedicOption; labels in MEDIC_OPTION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'effect': Effect
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(medic_option) is not str or medic_option not in MEDIC_OPTION_LABELS:
+        medic_option = _member('medic_options', 'medic_option', medic_option, MEDIC_OPTION_LABELS)
+    row = _select('medic_options', _MEDIC_OPTIONS_ROWS, (medic_option,), None)
+    return {'effect': row[0]}
+
+
+# ---- 'vp_adjustments'
+VpAdjustmentsResult = TypedDict('VpAdjustmentsResult', {'vp': int | None, 'printed': str})
+VP_ADJUSTMENTS_COLUMNS: Final = ('vp', 'printed')
+_VP_ADJUSTMENTS_ROWS: Final[tuple[_Row[tuple[int | None, str]], ...]] = (
+    (('target_destroyed',), None, None, (
+        None, 'VP - Victory Points: The number of Victory Points you gain if you Destroy the Target.',
+    )),
+    (('target_damaged',), None, None, (
+        None, "You score one-half of the Target's VPs, rounding down, and shuffle the Target back into the deck.",
+    )),
+    (('damaged_target_destroyed',), None, None, (
+        None, "If you Destroy the Target on the second attempt, gain one-half the Target's VPs, rounding up.",
+    )),
+    (('target_of_opportunity',), None, None, (1, 'If you Destroy this Site, gain 1 VP.')),
+    (('escort_exits_west',), None, None, (
+        1, 'Every Bomber / Transport that exits the West Pre-Approach of the Tactical Display is +1 VP.',
+    )),
+    (('escort_exits_east',), None, None, (
+        0, 'Bombers / Transport that exit the East Pre-Approach do not count towards VP at all.',
+    )),
+    (('escort_destroyed',), None, None, (
+        -1, 'If a Bandit scores a Destroyed result, the Bomber / Transport is Destroyed, and Player suffers -1VP.',
+    )),
+    (('nuke',), None, None, (-5, 'Lose 5VP for using this weapon.')),
+    (('one_more_aircraft',), None, None, (
+        -1, 'You can take 1 more Aircraft than the Target card specifies, but you lose 1 VP from the mission.',
+    )),
+    (('one_fewer_aircraft',), None, None, (
+        1,
+        'If you take 1 fewer Aircraft than the Target card specifies, and still Destroy the Target, you gain 1 extra VP from the mission.',
+    )),
+    (('ace_survives',), None, None, (1, 'If a Pilot becomes an Ace and survives the Campaign gain +1 VP.')),
+    (('legendary_trade',), None, None, (3, '"trade" him for a Newbie and gain +3 VP')),
+)
+
+
+def lookup_vp_adjustments(*, vp_item: VpItem) -> VpAdjustmentsResult:
+    """Victory Points, rule Target Cards; Debriefing; Special Targets; Optional Rules: the row the keys select.
+
+    Args:
+        vp_item: Victory Points (VpItem; labels in VP_ITEM_LABELS).
+
+    Returns:
+        The row's values by column:
+            'vp': VP
+            'printed': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(vp_item) is not str or vp_item not in VP_ITEM_LABELS:
+        vp_item = _member('vp_adjustments', 'vp_item', vp_item, VP_ITEM_LABELS)
+    row = _select('vp_adjustments', _VP_ADJUSTMENTS_ROWS, (vp_item,), None)
+    return {'vp': row[0], 'printed': row[1]}
+
+
+# ---- 'stress_adjustments'
+StressAdjustmentsResult = TypedDict('StressAdjustmentsResult', {'stress': int | None, 'printed': str})
+STRESS_ADJUSTMENTS_COLUMNS: Final = ('stress', 'printed')
+_STRESS_ADJUSTMENTS_ROWS: Final[tuple[_Row[tuple[int | None, str]], ...]] = (
+    (('target_stress',), None, None, (
+        None,
+        "each Pilot that flew the Mission also suffers Stress based on the Target's Dot color on the Campaign Sheet or the Target card.",
+    )),
+    (('drop_tank',), None, None, (
+        -1,
+        'This may be reduced by 1 Stress if the Pilot carried a Drop Tank throughout the Mission. (If it is a 0 Stress Target, the Pilot still receives a -1 Stress)',
+    )),
+    (('suppression',), None, None, (
+        1,
+        'When an Aircraft attempts a Suppression Attack, place a +1 Stress counter on its card, whether the Suppression was successful or not.',
+    )),
+    (('evasion',), None, None, (1, 'When an Aircraft goes Evasive, place a +1 Stress counter on the Pilot.')),
+    (('unfit_evasion',), None, None, (
+        1, 'An Unfit Pilot can perform an Evade maneuver, at the cost of gaining another +1 Stress.',
+    )),
+    (('high_stress',), None, None, (1, 'The Pilot suffers +1 additional Stress point each Turn this is used.')),
+    (('bail_out',), None, None, (
+        2,
+        'Any Pilot that performs a Successful Bail Out is returned to the Squadron with +2 Stress and a new Aircraft.',
+    )),
+    (('zeal',), None, None, (None, 'You may expend a Zeal counter to instantly remove 1-2 Stress.')),
+    (('schnapps',), None, None, (-2, 'Discard after any Mission to remove 2 Stress from every Pilot in the Squadron.')),
+    (('medic',), None, None, (-2, 'Remove two Stress from one Pilot.')),
+    (('priority_rr',), None, None, (
+        None,
+        "spend 5/8/11 SO points to remove Stress equal to 2 plus each Pilot's respective Cool rating, from every Pilot in your Squadron.",
+    )),
+    (('recovery',), None, None, (
+        None, 'reduce the total Stress points for a Pilot by the Cool number shown on the Pilot card.',
+    )),
+    (('rest',), None, None, (
+        None,
+        'When a Pilot does not fly during a Day, the Pilot recovers Stress equal to the Cool Rating + 2 and removes one day of Wounds.',
+    )),
+)
+
+
+def lookup_stress_adjustments(*, stress_item: StressItem) -> StressAdjustmentsResult:
+    """Stress, rule Sites and Bandits Attack; Debriefing 23-27; Pre-Flight 5; Optional Rules: the row the keys select.
+
+    Args:
+        stress_item: Stress (StressItem; labels in STRESS_ITEM_LABELS).
+
+    Returns:
+        The row's values by column:
+            'stress': Stress
+            'printed': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(stress_item) is not str or stress_item not in STRESS_ITEM_LABELS:
+        stress_item = _member('stress_adjustments', 'stress_item', stress_item, STRESS_ITEM_LABELS)
+    row = _select('stress_adjustments', _STRESS_ADJUSTMENTS_ROWS, (stress_item,), None)
+    return {'stress': row[0], 'printed': row[1]}
+
+
+# ---- 'pilot_counters'
+PilotCountersResult = TypedDict('PilotCountersResult', {'use': str, 'regain': str})
+PILOT_COUNTERS_COLUMNS: Final = ('use', 'regain')
+_PILOT_COUNTERS_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('sa',), None, None, (
+        'A Slow Pilot: perform an extra Attack in the Fast Pilot Attack step. A Fast Pilot: perform an extra Attack in the Slow Pilot Attack step.',
+        'Situational Awareness is renewed after each Mission.',
+    )),
+    (('zeal',), None, None, (
+        'Instantly remove 1-2 Stress.',
+        'Expended Zeal counters are replenished when a Target with the Zeal Keyword is destroyed, even if a Pilot was not on the Mission.',
+    )),
+    (('horrido',), None, None, (
+        'Any one of the Horrido uses.',
+        'When you Destroy a Target with the Horrido and / or Pilot notation, all Pilots in your Squadron with Horrido points MAY regain all their expended Horrido points, including those who did not fly in the Mission.',
+    )),
+)
+
+
+def lookup_pilot_counters(*, pilot_counter: PilotCounter) -> PilotCountersResult:
+    """Situational Awareness, Zeal and Horrido counters, rule Pre-Flight 5: Prepare for Mission; Debriefing: the row the
+        keys select.
+
+    Args:
+        pilot_counter: Pilot counter (PilotCounter; labels in PILOT_COUNTER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'use': Expend to
+            'regain': Regained
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(pilot_counter) is not str or pilot_counter not in PILOT_COUNTER_LABELS:
+        pilot_counter = _member('pilot_counters', 'pilot_counter', pilot_counter, PILOT_COUNTER_LABELS)
+    row = _select('pilot_counters', _PILOT_COUNTERS_ROWS, (pilot_counter,), None)
+    return {'use': row[0], 'regain': row[1]}
+
+
+# ---- 'horrido_uses'
+HorridoUsesResult = TypedDict('HorridoUsesResult', {'effect': str})
+HORRIDO_USES_COLUMNS: Final = ('effect',)
+_HORRIDO_USES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('okay',), None, None, ('Treat an Unfit or Shaken Pilot as being Okay for the current Mission.',)),
+    (('no_effect',), None, None, (
+        'After suffering a Minor Hit, Major Hit, or Destroyed result, treat it as a No Effect.',
+    )),
+    (('attack_10',), None, None, (
+        'Instead of rolling for an Attack, treat the Attack roll as being a "10", before applying modifiers.',
+    )),
+)
+
+
+def lookup_horrido_uses(*, horrido_use: HorridoUse) -> HorridoUsesResult:
+    """Horrido, rule Pre-Flight 5: Prepare for Mission, Horrido: the row the keys select.
+
+    Args:
+        horrido_use: Horrido use (HorridoUse; labels in HORRIDO_USE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'effect': Effect
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(horrido_use) is not str or horrido_use not in HORRIDO_USE_LABELS:
+        horrido_use = _member('horrido_uses', 'horrido_use', horrido_use, HORRIDO_USE_LABELS)
+    row = _select('horrido_uses', _HORRIDO_USES_ROWS, (horrido_use,), None)
+    return {'effect': row[0]}
+
+
 # ---- 'bail_out'
 BailOutResult = TypedDict('BailOutResult', {'result': str})
 BAIL_OUT_COLUMNS: Final = ('result',)
@@ -1663,332 +1989,6 @@ def roll_bandit_attack(
     else:
         natural = _roll(rng, 'sum', 1, 10, 0, 0)
     return _rolled(natural, drm, lookup_bandit_attack(natural, bandit=bandit, drm=drm))
-
-
-# ---- 'so_flat_costs'
-SoFlatCostsResult = TypedDict('SoFlatCostsResult', {'so': int, 'buys': int, 'per': str})
-SO_FLAT_COSTS_COLUMNS: Final = ('so', 'buys', 'per')
-_SO_FLAT_COSTS_ROWS: Final[tuple[_Row[tuple[int, int, str]], ...]] = (
-    (('fuel_barrels',), None, None, (2, 3, 'three Fuel Barrels, after you choose your Campaign')),
-    (('rocket',), None, None, (1, 1, 'every Rocket counter you equip per Mission')),
-)
-
-
-def lookup_so_flat_costs(*, so_flat_item: SoFlatItem) -> SoFlatCostsResult:
-    """Special Option point costs (Fuel Barrels, Rockets), rule Campaign Setup: Fuel; SO Points: the row the keys
-        select.
-
-    Args:
-        so_flat_item: Special Option item (one price) (SoFlatItem; labels in SO_FLAT_ITEM_LABELS).
-
-    Returns:
-        The row's values by column:
-            'so': SO points
-            'buys': Buys
-            'per': For
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(so_flat_item) is not str or so_flat_item not in SO_FLAT_ITEM_LABELS:
-        so_flat_item = _member('so_flat_costs', 'so_flat_item', so_flat_item, SO_FLAT_ITEM_LABELS)
-    row = _select('so_flat_costs', _SO_FLAT_COSTS_ROWS, (so_flat_item,), None)
-    return {'so': row[0], 'buys': row[1], 'per': row[2]}
-
-
-# ---- 'victories'
-VictoriesResult = TypedDict('VictoriesResult', {'victories': int})
-VICTORIES_COLUMNS: Final = ('victories',)
-_VICTORIES_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
-    (('enemy_counter',), None, None, (1,)),
-    (('legendary_bandit',), None, None, (2,)),
-    (('target_final_hits',), None, None, (2,)),
-    (('last_ata_objective',), None, None, (1,)),
-)
-
-
-def lookup_victories(*, victory_for: VictoryFor) -> VictoriesResult:
-    """Victories, rule Dogfighting: Aces; Debriefing 25: the row the keys select.
-
-    Args:
-        victory_for: Destroyed (VictoryFor; labels in VICTORY_FOR_LABELS).
-
-    Returns:
-        The row's values by column:
-            'victories': Victories
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(victory_for) is not str or victory_for not in VICTORY_FOR_LABELS:
-        victory_for = _member('victories', 'victory_for', victory_for, VICTORY_FOR_LABELS)
-    row = _select('victories', _VICTORIES_ROWS, (victory_for,), None)
-    return {'victories': row[0]}
-
-
-# ---- 'bandit_skill_levels'
-BanditSkillLevelsResult = TypedDict('BanditSkillLevelsResult', {'destroyed': str, 'victories': int})
-BANDIT_SKILL_LEVELS_COLUMNS: Final = ('destroyed', 'victories')
-_BANDIT_SKILL_LEVELS_ROWS: Final[tuple[_Row[tuple[str, int]], ...]] = (
-    (('newbie',), None, None, ('Place the Bandit counter back in the cup.', 1)),
-    (('green',), None, None, ('Place the Bandit counter back in the cup.', 1)),
-    (('average',), None, None, ('Place the Bandit counter back in the cup.', 1)),
-    (('veteran',), None, None, (
-        'Remove the counter from the Campaign (the "Enemy Bandit Veteran/Legendary Kills" area).', 1,
-    )),
-    (('legendary',), None, None, (
-        'Remove the counter from the Campaign (the "Enemy Bandit Veteran/Legendary Kills" area).', 2,
-    )),
-)
-
-
-def lookup_bandit_skill_levels(*, bandit_skill: BanditSkill) -> BanditSkillLevelsResult:
-    """Bandit Skill Levels, rule Target-Bound Flight 9; Dogfighting: Veteran / Legendary Bandits: the row the keys
-        select.
-
-    Args:
-        bandit_skill: Bandit Skill Level (BanditSkill; labels in BANDIT_SKILL_LABELS).
-
-    Returns:
-        The row's values by column:
-            'destroyed': When Destroyed
-            'victories': Victories
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(bandit_skill) is not str or bandit_skill not in BANDIT_SKILL_LABELS:
-        bandit_skill = _member('bandit_skill_levels', 'bandit_skill', bandit_skill, BANDIT_SKILL_LABELS)
-    row = _select('bandit_skill_levels', _BANDIT_SKILL_LEVELS_ROWS, (bandit_skill,), None)
-    return {'destroyed': row[0], 'victories': row[1]}
-
-
-# ---- 'medic_options'
-MedicOptionsResult = TypedDict('MedicOptionsResult', {'effect': str})
-MEDIC_OPTIONS_COLUMNS: Final = ('effect',)
-_MEDIC_OPTIONS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    (('remove_stress',), None, None, ('Remove two Stress from one Pilot.',)),
-    (('remove_one_day',), None, None, ('Remove a Miss One Day Wound Counter from one Pilot.',)),
-    (('two_days_to_one',), None, None, ('Replace a Miss Two Day Wound Counter with a Miss One Day Wound counter.',)),
-)
-
-
-def lookup_medic_options(*, medic_option: MedicOption) -> MedicOptionsResult:
-    """Medic, rule Debriefing 27: the row the keys select.
-
-    Args:
-        medic_option: Medic option (MedicOption; labels in MEDIC_OPTION_LABELS).
-
-    Returns:
-        The row's values by column:
-            'effect': Effect
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(medic_option) is not str or medic_option not in MEDIC_OPTION_LABELS:
-        medic_option = _member('medic_options', 'medic_option', medic_option, MEDIC_OPTION_LABELS)
-    row = _select('medic_options', _MEDIC_OPTIONS_ROWS, (medic_option,), None)
-    return {'effect': row[0]}
-
-
-# ---- 'vp_adjustments'
-VpAdjustmentsResult = TypedDict('VpAdjustmentsResult', {'vp': int | None, 'printed': str})
-VP_ADJUSTMENTS_COLUMNS: Final = ('vp', 'printed')
-_VP_ADJUSTMENTS_ROWS: Final[tuple[_Row[tuple[int | None, str]], ...]] = (
-    (('target_destroyed',), None, None, (
-        None, 'VP - Victory Points: The number of Victory Points you gain if you Destroy the Target.',
-    )),
-    (('target_damaged',), None, None, (
-        None, "You score one-half of the Target's VPs, rounding down, and shuffle the Target back into the deck.",
-    )),
-    (('damaged_target_destroyed',), None, None, (
-        None, "If you Destroy the Target on the second attempt, gain one-half the Target's VPs, rounding up.",
-    )),
-    (('target_of_opportunity',), None, None, (1, 'If you Destroy this Site, gain 1 VP.')),
-    (('escort_exits_west',), None, None, (
-        1, 'Every Bomber / Transport that exits the West Pre-Approach of the Tactical Display is +1 VP.',
-    )),
-    (('escort_exits_east',), None, None, (
-        0, 'Bombers / Transport that exit the East Pre-Approach do not count towards VP at all.',
-    )),
-    (('escort_destroyed',), None, None, (
-        -1, 'If a Bandit scores a Destroyed result, the Bomber / Transport is Destroyed, and Player suffers -1VP.',
-    )),
-    (('nuke',), None, None, (-5, 'Lose 5VP for using this weapon.')),
-    (('one_more_aircraft',), None, None, (
-        -1, 'You can take 1 more Aircraft than the Target card specifies, but you lose 1 VP from the mission.',
-    )),
-    (('one_fewer_aircraft',), None, None, (
-        1,
-        'If you take 1 fewer Aircraft than the Target card specifies, and still Destroy the Target, you gain 1 extra VP from the mission.',
-    )),
-    (('ace_survives',), None, None, (1, 'If a Pilot becomes an Ace and survives the Campaign gain +1 VP.')),
-    (('legendary_trade',), None, None, (3, '"trade" him for a Newbie and gain +3 VP')),
-)
-
-
-def lookup_vp_adjustments(*, vp_item: VpItem) -> VpAdjustmentsResult:
-    """Victory Points, rule Target Cards; Debriefing; Special Targets; Optional Rules: the row the keys select.
-
-    Args:
-        vp_item: Victory Points (VpItem; labels in VP_ITEM_LABELS).
-
-    Returns:
-        The row's values by column:
-            'vp': VP
-            'printed': As printed
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(vp_item) is not str or vp_item not in VP_ITEM_LABELS:
-        vp_item = _member('vp_adjustments', 'vp_item', vp_item, VP_ITEM_LABELS)
-    row = _select('vp_adjustments', _VP_ADJUSTMENTS_ROWS, (vp_item,), None)
-    return {'vp': row[0], 'printed': row[1]}
-
-
-# ---- 'stress_adjustments'
-StressAdjustmentsResult = TypedDict('StressAdjustmentsResult', {'stress': int | None, 'printed': str})
-STRESS_ADJUSTMENTS_COLUMNS: Final = ('stress', 'printed')
-_STRESS_ADJUSTMENTS_ROWS: Final[tuple[_Row[tuple[int | None, str]], ...]] = (
-    (('target_stress',), None, None, (
-        None,
-        "each Pilot that flew the Mission also suffers Stress based on the Target's Dot color on the Campaign Sheet or the Target card.",
-    )),
-    (('drop_tank',), None, None, (
-        -1,
-        'This may be reduced by 1 Stress if the Pilot carried a Drop Tank throughout the Mission. (If it is a 0 Stress Target, the Pilot still receives a -1 Stress)',
-    )),
-    (('suppression',), None, None, (
-        1,
-        'When an Aircraft attempts a Suppression Attack, place a +1 Stress counter on its card, whether the Suppression was successful or not.',
-    )),
-    (('evasion',), None, None, (1, 'When an Aircraft goes Evasive, place a +1 Stress counter on the Pilot.')),
-    (('unfit_evasion',), None, None, (
-        1, 'An Unfit Pilot can perform an Evade maneuver, at the cost of gaining another +1 Stress.',
-    )),
-    (('high_stress',), None, None, (1, 'The Pilot suffers +1 additional Stress point each Turn this is used.')),
-    (('bail_out',), None, None, (
-        2,
-        'Any Pilot that performs a Successful Bail Out is returned to the Squadron with +2 Stress and a new Aircraft.',
-    )),
-    (('zeal',), None, None, (None, 'You may expend a Zeal counter to instantly remove 1-2 Stress.')),
-    (('schnapps',), None, None, (-2, 'Discard after any Mission to remove 2 Stress from every Pilot in the Squadron.')),
-    (('medic',), None, None, (-2, 'Remove two Stress from one Pilot.')),
-    (('priority_rr',), None, None, (
-        None,
-        "spend 5/8/11 SO points to remove Stress equal to 2 plus each Pilot's respective Cool rating, from every Pilot in your Squadron.",
-    )),
-    (('recovery',), None, None, (
-        None, 'reduce the total Stress points for a Pilot by the Cool number shown on the Pilot card.',
-    )),
-    (('rest',), None, None, (
-        None,
-        'When a Pilot does not fly during a Day, the Pilot recovers Stress equal to the Cool Rating + 2 and removes one day of Wounds.',
-    )),
-)
-
-
-def lookup_stress_adjustments(*, stress_item: StressItem) -> StressAdjustmentsResult:
-    """Stress, rule Sites and Bandits Attack; Debriefing 23-27; Pre-Flight 5; Optional Rules: the row the keys select.
-
-    Args:
-        stress_item: Stress (StressItem; labels in STRESS_ITEM_LABELS).
-
-    Returns:
-        The row's values by column:
-            'stress': Stress
-            'printed': As printed
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(stress_item) is not str or stress_item not in STRESS_ITEM_LABELS:
-        stress_item = _member('stress_adjustments', 'stress_item', stress_item, STRESS_ITEM_LABELS)
-    row = _select('stress_adjustments', _STRESS_ADJUSTMENTS_ROWS, (stress_item,), None)
-    return {'stress': row[0], 'printed': row[1]}
-
-
-# ---- 'pilot_counters'
-PilotCountersResult = TypedDict('PilotCountersResult', {'use': str, 'regain': str})
-PILOT_COUNTERS_COLUMNS: Final = ('use', 'regain')
-_PILOT_COUNTERS_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
-    (('sa',), None, None, (
-        'A Slow Pilot: perform an extra Attack in the Fast Pilot Attack step. A Fast Pilot: perform an extra Attack in the Slow Pilot Attack step.',
-        'Situational Awareness is renewed after each Mission.',
-    )),
-    (('zeal',), None, None, (
-        'Instantly remove 1-2 Stress.',
-        'Expended Zeal counters are replenished when a Target with the Zeal Keyword is destroyed, even if a Pilot was not on the Mission.',
-    )),
-    (('horrido',), None, None, (
-        'Any one of the Horrido uses.',
-        'When you Destroy a Target with the Horrido and / or Pilot notation, all Pilots in your Squadron with Horrido points MAY regain all their expended Horrido points, including those who did not fly in the Mission.',
-    )),
-)
-
-
-def lookup_pilot_counters(*, pilot_counter: PilotCounter) -> PilotCountersResult:
-    """Situational Awareness, Zeal and Horrido counters, rule Pre-Flight 5: Prepare for Mission; Debriefing: the row the
-        keys select.
-
-    Args:
-        pilot_counter: Pilot counter (PilotCounter; labels in PILOT_COUNTER_LABELS).
-
-    Returns:
-        The row's values by column:
-            'use': Expend to
-            'regain': Regained
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(pilot_counter) is not str or pilot_counter not in PILOT_COUNTER_LABELS:
-        pilot_counter = _member('pilot_counters', 'pilot_counter', pilot_counter, PILOT_COUNTER_LABELS)
-    row = _select('pilot_counters', _PILOT_COUNTERS_ROWS, (pilot_counter,), None)
-    return {'use': row[0], 'regain': row[1]}
-
-
-# ---- 'horrido_uses'
-HorridoUsesResult = TypedDict('HorridoUsesResult', {'effect': str})
-HORRIDO_USES_COLUMNS: Final = ('effect',)
-_HORRIDO_USES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    (('okay',), None, None, ('Treat an Unfit or Shaken Pilot as being Okay for the current Mission.',)),
-    (('no_effect',), None, None, (
-        'After suffering a Minor Hit, Major Hit, or Destroyed result, treat it as a No Effect.',
-    )),
-    (('attack_10',), None, None, (
-        'Instead of rolling for an Attack, treat the Attack roll as being a "10", before applying modifiers.',
-    )),
-)
-
-
-def lookup_horrido_uses(*, horrido_use: HorridoUse) -> HorridoUsesResult:
-    """Horrido, rule Pre-Flight 5: Prepare for Mission, Horrido: the row the keys select.
-
-    Args:
-        horrido_use: Horrido use (HorridoUse; labels in HORRIDO_USE_LABELS).
-
-    Returns:
-        The row's values by column:
-            'effect': Effect
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(horrido_use) is not str or horrido_use not in HORRIDO_USE_LABELS:
-        horrido_use = _member('horrido_uses', 'horrido_use', horrido_use, HORRIDO_USE_LABELS)
-    row = _select('horrido_uses', _HORRIDO_USES_ROWS, (horrido_use,), None)
-    return {'effect': row[0]}
 
 
 # ---- 'maneuver_roll'
@@ -2489,6 +2489,93 @@ def lookup_escort_bandit_results(*, scored_result: ScoredResult) -> EscortBandit
     return {'effect': row[0], 'vp': row[1]}
 
 
+# ---- 'maneuver_results'
+ManeuverResultsResult = TypedDict('ManeuverResultsResult', {'effect': str})
+MANEUVER_RESULTS_COLUMNS: Final = ('effect',)
+_MANEUVER_RESULTS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('ne',), None, None, ("No effect. The Maneuver did not change the Aircraft's Position.",)),
+    (('pos_plus1',), None, None, ('Adjust the Aircraft Position by 1 Toward Tailing.',)),
+    (('pos_plus2',), None, None, ('Adjust the Aircraft Position by 2 Toward Tailing.',)),
+    (('pos_plus4',), None, None, ('Adjust the Aircraft Position by 4 Toward Tailing.',)),
+    (('atk_plus1',), None, None, (
+        'If the Aircraft is Neutral, Advantaged, or Tailing after this Maneuver, add 1 to its Attack roll.',
+    )),
+    (('atk_plus2',), None, None, (
+        'If the Aircraft is Neutral, Advantaged, or Tailing after this Maneuver, add 2 to its Attack roll.',
+    )),
+    (('atk_plus4',), None, None, (
+        'If the Aircraft is Neutral, Advantaged, or Tailing after this Maneuver, add 4 to its Attack roll.',
+    )),
+    (('pos_minus1',), None, None, ('Adjust the Aircraft Position by 1 Toward Tailed.',)),
+    (('pos_minus2',), None, None, ('Adjust the Aircraft Position by 2 Toward Tailed.',)),
+    (('atk_minus1',), None, None, (
+        'If the Aircraft is Neutral, Advantaged, or Tailing after this Maneuver, subtract 1 from its Attack roll.',
+    )),
+    (('td_d_to_n',), None, None, ('If the Aircraft is Tailed or Disadvantaged, change its Position to Neutral.',)),
+    (('d_to_a',), None, None, ('If the Aircraft is Disadvantaged, change its Position to Advantaged.',)),
+)
+
+
+def lookup_maneuver_results(*, maneuver_result: ManeuverResult) -> ManeuverResultsResult:
+    """Maneuver results, rule Dogfighting: Fast Pilots Maneuver and Attack: the row the keys select.
+
+    Args:
+        maneuver_result: Maneuver result (ManeuverResult; labels in MANEUVER_RESULT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'effect': Effect
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(maneuver_result) is not str or maneuver_result not in MANEUVER_RESULT_LABELS:
+        maneuver_result = _member('maneuver_results', 'maneuver_result', maneuver_result, MANEUVER_RESULT_LABELS)
+    row = _select('maneuver_results', _MANEUVER_RESULTS_ROWS, (maneuver_result,), None)
+    return {'effect': row[0]}
+
+
+# ---- 'special_sites'
+SpecialSitesResult = TypedDict('SpecialSitesResult', {'effect': str})
+SPECIAL_SITES_COLUMNS: Final = ('effect',)
+_SPECIAL_SITES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('target_of_opportunity',), None, None, ('If you Destroy this Site, gain 1 VP.',)),
+    (('photo_recon',), None, None, (
+        'If you have an Aircraft in the same Area as this Special Site at the end of any Turn at Low Altitude, shift the Recon counter by 1 to the right at the end of the Mission.',
+    )),
+    (('fire_director',), None, None, (
+        'If you Destroy this Site, all Sites suffer -1 on their Attack rolls during the Over-Target step.',
+    )),
+    (('diversionary_attack',), None, None, (
+        'If you Destroy this Site, move all Bandits 1 step toward or into the Area where the Site was Destroyed, during the next Bandit Move step. This overrides the usual Movement rules for Bandits for this step only.',
+    )),
+    (('radio_coordination',), None, None, (
+        'If you have a friendly Bomber or "Large" aircraft in the same Area as this Special Site at the end of any Turn at High Altitude, gain +2 on all AtG Attack rolls for all Aircraft until the end of the Mission.',
+    )),
+)
+
+
+def lookup_special_sites(*, special_site: SpecialSite) -> SpecialSitesResult:
+    """Special Site Counters, rule Sites and Bandits Attack: Special Site Counters: the row the keys select.
+
+    Args:
+        special_site: Special Site (SpecialSite; labels in SPECIAL_SITE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'effect': Condition and benefit
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(special_site) is not str or special_site not in SPECIAL_SITE_LABELS:
+        special_site = _member('special_sites', 'special_site', special_site, SPECIAL_SITE_LABELS)
+    row = _select('special_sites', _SPECIAL_SITES_ROWS, (special_site,), None)
+    return {'effect': row[0]}
+
+
 # ---- 'sequence_of_play'
 SequenceOfPlayResult = TypedDict('SequenceOfPlayResult', {'phase': Phase, 'step': str})
 SEQUENCE_OF_PLAY_COLUMNS: Final = ('phase', 'step')
@@ -2631,107 +2718,12 @@ def lookup_mission_counts(*, mission_count: MissionCount) -> MissionCountsResult
     return {'count': row[0], 'printed': row[1]}
 
 
-# ---- 'maneuver_results'
-ManeuverResultsResult = TypedDict('ManeuverResultsResult', {'effect': str})
-MANEUVER_RESULTS_COLUMNS: Final = ('effect',)
-_MANEUVER_RESULTS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    (('ne',), None, None, ("No effect. The Maneuver did not change the Aircraft's Position.",)),
-    (('pos_plus1',), None, None, ('Adjust the Aircraft Position by 1 Toward Tailing.',)),
-    (('pos_plus2',), None, None, ('Adjust the Aircraft Position by 2 Toward Tailing.',)),
-    (('pos_plus4',), None, None, ('Adjust the Aircraft Position by 4 Toward Tailing.',)),
-    (('atk_plus1',), None, None, (
-        'If the Aircraft is Neutral, Advantaged, or Tailing after this Maneuver, add 1 to its Attack roll.',
-    )),
-    (('atk_plus2',), None, None, (
-        'If the Aircraft is Neutral, Advantaged, or Tailing after this Maneuver, add 2 to its Attack roll.',
-    )),
-    (('atk_plus4',), None, None, (
-        'If the Aircraft is Neutral, Advantaged, or Tailing after this Maneuver, add 4 to its Attack roll.',
-    )),
-    (('pos_minus1',), None, None, ('Adjust the Aircraft Position by 1 Toward Tailed.',)),
-    (('pos_minus2',), None, None, ('Adjust the Aircraft Position by 2 Toward Tailed.',)),
-    (('atk_minus1',), None, None, (
-        'If the Aircraft is Neutral, Advantaged, or Tailing after this Maneuver, subtract 1 from its Attack roll.',
-    )),
-    (('td_d_to_n',), None, None, ('If the Aircraft is Tailed or Disadvantaged, change its Position to Neutral.',)),
-    (('d_to_a',), None, None, ('If the Aircraft is Disadvantaged, change its Position to Advantaged.',)),
-)
-
-
-def lookup_maneuver_results(*, maneuver_result: ManeuverResult) -> ManeuverResultsResult:
-    """Maneuver results, rule Dogfighting: Fast Pilots Maneuver and Attack: the row the keys select.
-
-    Args:
-        maneuver_result: Maneuver result (ManeuverResult; labels in MANEUVER_RESULT_LABELS).
-
-    Returns:
-        The row's values by column:
-            'effect': Effect
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(maneuver_result) is not str or maneuver_result not in MANEUVER_RESULT_LABELS:
-        maneuver_result = _member('maneuver_results', 'maneuver_result', maneuver_result, MANEUVER_RESULT_LABELS)
-    row = _select('maneuver_results', _MANEUVER_RESULTS_ROWS, (maneuver_result,), None)
-    return {'effect': row[0]}
-
-
-# ---- 'special_sites'
-SpecialSitesResult = TypedDict('SpecialSitesResult', {'effect': str})
-SPECIAL_SITES_COLUMNS: Final = ('effect',)
-_SPECIAL_SITES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    (('target_of_opportunity',), None, None, ('If you Destroy this Site, gain 1 VP.',)),
-    (('photo_recon',), None, None, (
-        'If you have an Aircraft in the same Area as this Special Site at the end of any Turn at Low Altitude, shift the Recon counter by 1 to the right at the end of the Mission.',
-    )),
-    (('fire_director',), None, None, (
-        'If you Destroy this Site, all Sites suffer -1 on their Attack rolls during the Over-Target step.',
-    )),
-    (('diversionary_attack',), None, None, (
-        'If you Destroy this Site, move all Bandits 1 step toward or into the Area where the Site was Destroyed, during the next Bandit Move step. This overrides the usual Movement rules for Bandits for this step only.',
-    )),
-    (('radio_coordination',), None, None, (
-        'If you have a friendly Bomber or "Large" aircraft in the same Area as this Special Site at the end of any Turn at High Altitude, gain +2 on all AtG Attack rolls for all Aircraft until the end of the Mission.',
-    )),
-)
-
-
-def lookup_special_sites(*, special_site: SpecialSite) -> SpecialSitesResult:
-    """Special Site Counters, rule Sites and Bandits Attack: Special Site Counters: the row the keys select.
-
-    Args:
-        special_site: Special Site (SpecialSite; labels in SPECIAL_SITE_LABELS).
-
-    Returns:
-        The row's values by column:
-            'effect': Condition and benefit
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(special_site) is not str or special_site not in SPECIAL_SITE_LABELS:
-        special_site = _member('special_sites', 'special_site', special_site, SPECIAL_SITE_LABELS)
-    row = _select('special_sites', _SPECIAL_SITES_ROWS, (special_site,), None)
-    return {'effect': row[0]}
-
-
 LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'squadron_makeup': lookup_squadron_makeup,
     'squadron_size': lookup_squadron_size,
     'promotion_costs': lookup_promotion_costs,
     'so_costs': lookup_so_costs,
     'mission_colours': lookup_mission_colours,
-    'bail_out': lookup_bail_out,
-    'out_of_fuel': lookup_out_of_fuel,
-    'safe_landing': lookup_safe_landing,
-    'bogey_placement': lookup_bogey_placement,
-    'bandit_maneuver_column': lookup_bandit_maneuver_column,
-    'weapon_attack_numbers': lookup_weapon_attack_numbers,
-    'bandit_attack_numbers': lookup_bandit_attack_numbers,
-    'bandit_attack': lookup_bandit_attack,
     'so_flat_costs': lookup_so_flat_costs,
     'victories': lookup_victories,
     'bandit_skill_levels': lookup_bandit_skill_levels,
@@ -2740,15 +2732,23 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'stress_adjustments': lookup_stress_adjustments,
     'pilot_counters': lookup_pilot_counters,
     'horrido_uses': lookup_horrido_uses,
+    'bail_out': lookup_bail_out,
+    'out_of_fuel': lookup_out_of_fuel,
+    'safe_landing': lookup_safe_landing,
+    'bogey_placement': lookup_bogey_placement,
+    'bandit_maneuver_column': lookup_bandit_maneuver_column,
+    'weapon_attack_numbers': lookup_weapon_attack_numbers,
+    'bandit_attack_numbers': lookup_bandit_attack_numbers,
+    'bandit_attack': lookup_bandit_attack,
     'maneuver_roll': lookup_maneuver_roll,
     'bandit_maneuver_success': lookup_bandit_maneuver_success,
     'escorted_aircraft': lookup_escorted_aircraft,
     'escort_bandit_results': lookup_escort_bandit_results,
+    'maneuver_results': lookup_maneuver_results,
+    'special_sites': lookup_special_sites,
     'sequence_of_play': lookup_sequence_of_play,
     'event_card_sections': lookup_event_card_sections,
     'mission_counts': lookup_mission_counts,
-    'maneuver_results': lookup_maneuver_results,
-    'special_sites': lookup_special_sites,
 }
 
 

@@ -1051,137 +1051,6 @@ def odds_crt_odds(attack: int, defense: int, shift: int = 0) -> str:
     return _odds_column(_CRT_ODDS_RULE, attack, defense, shift)
 
 
-# ---- 'us_forces'
-UsForcesResult = TypedDict('UsForcesResult', {'set_up': int, 'per_game_turn': int})
-US_FORCES_COLUMNS: Final = ('set_up', 'per_game_turn')
-_US_FORCES_ROWS: Final[tuple[_Row[tuple[int, int]], ...]] = (
-    (('b17',), None, None, (6, 4)),
-    (('b24',), None, None, (4, 2)),
-    (('p47',), None, None, (10, 3)),
-    (('p51',), None, None, (2, 8)),
-    (('p38',), None, None, (3, 1)),
-)
-
-
-def lookup_us_forces(*, us_aircraft: UsAircraft) -> UsForcesResult:
-    """US Set Up and Replacement & Reinforcement, rule 3.3, 21.1: the row the keys select.
-
-    Args:
-        us_aircraft: US aircraft type (UsAircraft; labels in US_AIRCRAFT_LABELS).
-
-    Returns:
-        The row's values by column:
-            'set_up': Set up (3.3)
-            'per_game_turn': Received at the end of each game turn (21.1)
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(us_aircraft) is not str or us_aircraft not in US_AIRCRAFT_LABELS:
-        us_aircraft = _member('us_forces', 'us_aircraft', us_aircraft, US_AIRCRAFT_LABELS)
-    row = _select('us_forces', _US_FORCES_ROWS, (us_aircraft,), None)
-    return {'set_up': row[0], 'per_game_turn': row[1]}
-
-
-# ---- 'german_set_up'
-GermanSetUpResult = TypedDict('GermanSetUpResult', {'units': int | None})
-GERMAN_SET_UP_COLUMNS: Final = ('units',)
-_GERMAN_SET_UP_ROWS: Final[tuple[_Row[tuple[int | None]], ...]] = (
-    (('ju88',), None, None, (1,)),
-    (('me109g',), None, None, (4,)),
-    (('me109k',), None, None, (None,)),
-    (('fw190a',), None, None, (3,)),
-    (('fw190d',), None, None, (None,)),
-    (('ta152',), None, None, (None,)),
-    (('me110',), None, None, (2,)),
-    (('me262',), None, None, (None,)),
-)
-
-
-def lookup_german_set_up(*, german_aircraft: GermanAircraft) -> GermanSetUpResult:
-    """German Aircraft Set Up, rule 3.2: the row the keys select.
-
-    Args:
-        german_aircraft: German aircraft type (GermanAircraft; labels in GERMAN_AIRCRAFT_LABELS).
-
-    Returns:
-        The row's values by column:
-            'units': Units set up
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(german_aircraft) is not str or german_aircraft not in GERMAN_AIRCRAFT_LABELS:
-        german_aircraft = _member('german_set_up', 'german_aircraft', german_aircraft, GERMAN_AIRCRAFT_LABELS)
-    row = _select('german_set_up', _GERMAN_SET_UP_ROWS, (german_aircraft,), None)
-    return {'units': row[0]}
-
-
-# ---- 'switching'
-SwitchingResult = TypedDict('SwitchingResult', {'old_units': int, 'new_units': int})
-SWITCHING_COLUMNS: Final = ('old_units', 'new_units')
-_SWITCHING_ROWS: Final[tuple[_Row[tuple[int, int]], ...]] = (
-    (('two_for_one',), None, None, (2, 1)),
-    (('me109g_to_me109k',), None, None, (3, 2)),
-    (('fw190a_to_fw190d',), None, None, (3, 2)),
-    (('fw190d_to_ta152',), None, None, (3, 2)),
-    (('any_to_me262',), None, None, (3, 1)),
-)
-
-
-def lookup_switching(*, production_change: ProductionChange) -> SwitchingResult:
-    """Switching Production, rule 22.5, 22.7, 22.8: the row the keys select.
-
-    Args:
-        production_change: Production change (ProductionChange; labels in PRODUCTION_CHANGE_LABELS).
-
-    Returns:
-        The row's values by column:
-            'old_units': Old production units
-            'new_units': New production units
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(production_change) is not str or production_change not in PRODUCTION_CHANGE_LABELS:
-        production_change = _member('switching', 'production_change', production_change, PRODUCTION_CHANGE_LABELS)
-    row = _select('switching', _SWITCHING_ROWS, (production_change,), None)
-    return {'old_units': row[0], 'new_units': row[1]}
-
-
-# ---- 'fuel_index'
-FuelIndexResult = TypedDict('FuelIndexResult', {'decrease': int})
-FUEL_INDEX_COLUMNS: Final = ('decrease',)
-_FUEL_INDEX_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
-    (('neither',), None, None, (1,)),
-    (('chm_or_ep',), None, None, (2,)),
-    (('both',), None, None, (3,)),
-)
-
-
-def lookup_fuel_index(*, fuel_case: FuelCase) -> FuelIndexResult:
-    """German Fuel Index, rule 22.9: the row the keys select.
-
-    Args:
-        fuel_case: Target systems destroyed (FuelCase; labels in FUEL_CASE_LABELS).
-
-    Returns:
-        The row's values by column:
-            'decrease': Fuel Index decrease per game turn
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(fuel_case) is not str or fuel_case not in FUEL_CASE_LABELS:
-        fuel_case = _member('fuel_index', 'fuel_case', fuel_case, FUEL_CASE_LABELS)
-    row = _select('fuel_index', _FUEL_INDEX_ROWS, (fuel_case,), None)
-    return {'decrease': row[0]}
-
-
 # ---- 'flak_division_strength'
 FlakDivisionStrengthResult = TypedDict('FlakDivisionStrengthResult', {'strength': int})
 FLAK_DIVISION_STRENGTH_COLUMNS: Final = ('strength',)
@@ -1340,6 +1209,137 @@ def lookup_flak_reactions(*, flak_reaction: FlakReaction) -> FlakReactionsResult
         flak_reaction = _member('flak_reactions', 'flak_reaction', flak_reaction, FLAK_REACTION_LABELS)
     row = _select('flak_reactions', _FLAK_REACTIONS_ROWS, (flak_reaction,), None)
     return {'bombs': row[0], 'bombers': row[1]}
+
+
+# ---- 'us_forces'
+UsForcesResult = TypedDict('UsForcesResult', {'set_up': int, 'per_game_turn': int})
+US_FORCES_COLUMNS: Final = ('set_up', 'per_game_turn')
+_US_FORCES_ROWS: Final[tuple[_Row[tuple[int, int]], ...]] = (
+    (('b17',), None, None, (6, 4)),
+    (('b24',), None, None, (4, 2)),
+    (('p47',), None, None, (10, 3)),
+    (('p51',), None, None, (2, 8)),
+    (('p38',), None, None, (3, 1)),
+)
+
+
+def lookup_us_forces(*, us_aircraft: UsAircraft) -> UsForcesResult:
+    """US Set Up and Replacement & Reinforcement, rule 3.3, 21.1: the row the keys select.
+
+    Args:
+        us_aircraft: US aircraft type (UsAircraft; labels in US_AIRCRAFT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'set_up': Set up (3.3)
+            'per_game_turn': Received at the end of each game turn (21.1)
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(us_aircraft) is not str or us_aircraft not in US_AIRCRAFT_LABELS:
+        us_aircraft = _member('us_forces', 'us_aircraft', us_aircraft, US_AIRCRAFT_LABELS)
+    row = _select('us_forces', _US_FORCES_ROWS, (us_aircraft,), None)
+    return {'set_up': row[0], 'per_game_turn': row[1]}
+
+
+# ---- 'german_set_up'
+GermanSetUpResult = TypedDict('GermanSetUpResult', {'units': int | None})
+GERMAN_SET_UP_COLUMNS: Final = ('units',)
+_GERMAN_SET_UP_ROWS: Final[tuple[_Row[tuple[int | None]], ...]] = (
+    (('ju88',), None, None, (1,)),
+    (('me109g',), None, None, (4,)),
+    (('me109k',), None, None, (None,)),
+    (('fw190a',), None, None, (3,)),
+    (('fw190d',), None, None, (None,)),
+    (('ta152',), None, None, (None,)),
+    (('me110',), None, None, (2,)),
+    (('me262',), None, None, (None,)),
+)
+
+
+def lookup_german_set_up(*, german_aircraft: GermanAircraft) -> GermanSetUpResult:
+    """German Aircraft Set Up, rule 3.2: the row the keys select.
+
+    Args:
+        german_aircraft: German aircraft type (GermanAircraft; labels in GERMAN_AIRCRAFT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'units': Units set up
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(german_aircraft) is not str or german_aircraft not in GERMAN_AIRCRAFT_LABELS:
+        german_aircraft = _member('german_set_up', 'german_aircraft', german_aircraft, GERMAN_AIRCRAFT_LABELS)
+    row = _select('german_set_up', _GERMAN_SET_UP_ROWS, (german_aircraft,), None)
+    return {'units': row[0]}
+
+
+# ---- 'switching'
+SwitchingResult = TypedDict('SwitchingResult', {'old_units': int, 'new_units': int})
+SWITCHING_COLUMNS: Final = ('old_units', 'new_units')
+_SWITCHING_ROWS: Final[tuple[_Row[tuple[int, int]], ...]] = (
+    (('two_for_one',), None, None, (2, 1)),
+    (('me109g_to_me109k',), None, None, (3, 2)),
+    (('fw190a_to_fw190d',), None, None, (3, 2)),
+    (('fw190d_to_ta152',), None, None, (3, 2)),
+    (('any_to_me262',), None, None, (3, 1)),
+)
+
+
+def lookup_switching(*, production_change: ProductionChange) -> SwitchingResult:
+    """Switching Production, rule 22.5, 22.7, 22.8: the row the keys select.
+
+    Args:
+        production_change: Production change (ProductionChange; labels in PRODUCTION_CHANGE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'old_units': Old production units
+            'new_units': New production units
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(production_change) is not str or production_change not in PRODUCTION_CHANGE_LABELS:
+        production_change = _member('switching', 'production_change', production_change, PRODUCTION_CHANGE_LABELS)
+    row = _select('switching', _SWITCHING_ROWS, (production_change,), None)
+    return {'old_units': row[0], 'new_units': row[1]}
+
+
+# ---- 'fuel_index'
+FuelIndexResult = TypedDict('FuelIndexResult', {'decrease': int})
+FUEL_INDEX_COLUMNS: Final = ('decrease',)
+_FUEL_INDEX_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
+    (('neither',), None, None, (1,)),
+    (('chm_or_ep',), None, None, (2,)),
+    (('both',), None, None, (3,)),
+)
+
+
+def lookup_fuel_index(*, fuel_case: FuelCase) -> FuelIndexResult:
+    """German Fuel Index, rule 22.9: the row the keys select.
+
+    Args:
+        fuel_case: Target systems destroyed (FuelCase; labels in FUEL_CASE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'decrease': Fuel Index decrease per game turn
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(fuel_case) is not str or fuel_case not in FUEL_CASE_LABELS:
+        fuel_case = _member('fuel_index', 'fuel_case', fuel_case, FUEL_CASE_LABELS)
+    row = _select('fuel_index', _FUEL_INDEX_ROWS, (fuel_case,), None)
+    return {'decrease': row[0]}
 
 
 # ---- 'target_chits'
@@ -1803,15 +1803,15 @@ def lookup_war_now_ends(*, war_event: WarEvent) -> WarNowEndsResult:
 
 
 LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
-    'us_forces': lookup_us_forces,
-    'german_set_up': lookup_german_set_up,
-    'switching': lookup_switching,
-    'fuel_index': lookup_fuel_index,
     'flak_division_strength': lookup_flak_division_strength,
     'flak_division_entry': lookup_flak_division_entry,
     'flak_movement': lookup_flak_movement,
     'flak_die_rolls': lookup_flak_die_rolls,
     'flak_reactions': lookup_flak_reactions,
+    'us_forces': lookup_us_forces,
+    'german_set_up': lookup_german_set_up,
+    'switching': lookup_switching,
+    'fuel_index': lookup_fuel_index,
     'target_chits': lookup_target_chits,
     'escort_missions': lookup_escort_missions,
     'turn_limits': lookup_turn_limits,

@@ -1,6 +1,6 @@
-"""Interceptor Ace Vol. 2, issue 15: the DRM lists, rolls and reference tables the rules print in prose.
+"""Interceptor Ace Vol. 2: the DRM lists, rolls and reference tables the rules print in prose.
 
-Charts in charts/ia2/more_drms.chart, more_rolls.chart and more_reference.chart; each assertion cites
+Charts in charts/ia2/card_drms.chart, prose_rolls.chart and prose_tables.chart; each assertion cites
 the rule (seed 000). Lookups through the model (`compiler.engine.lookup`) and the generated module.
 """
 

@@ -1,8 +1,8 @@
-"""USAAF (seed 001), issue 15: FLAK division strength and windows, target-system chits, the free
+"""USAAF (seed 001): FLAK division strength and windows, target-system chits, the free
 escort missions, the once-per-turn limits, movement and endurance as computed values.
 
-Each assertion cites its rule; the charts are in charts/usaaf/more_*.chart, the 9.2 worked example in
-charts/usaaf/examples_more.chart.
+Each assertion cites its rule; the charts are in charts/usaaf/flak.chart, missions.chart and movement.chart, the
+9.2 worked example in charts/usaaf/examples.chart.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def test_reclaimed_division_invariant_holds_and_fires(usaaf, corpus, tmp_path) -
     folder.mkdir(parents=True)
     for src in (ROOT / "charts" / "usaaf").glob("*.chart"):
         text = src.read_text(encoding="utf-8")
-        if src.name == "more_flak.chart":
+        if src.name == "flak.chart":
             text = text.replace("reclaimed:     2,", "reclaimed:     1,")
         (folder / src.name).write_text(text, encoding="utf-8")
     cwd = os.getcwd()

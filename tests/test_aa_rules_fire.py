@@ -1,6 +1,6 @@
-"""Anti-Aircraft & Aircraft excerpt, issue 15: who fires first, the fire limits, the K/S and AA damage
+"""Anti-Aircraft & Aircraft excerpt: who fires first, the fire limits, the K/S and AA damage
 legends, bombs over 500#, the missed-target procedure and the modifiers that apply
-(charts/aa_rules/more_fire.chart). Each assertion cites the paragraph as printed."""
+(charts/aa_rules/fire.chart). Each assertion cites the paragraph as printed."""
 
 from __future__ import annotations
 

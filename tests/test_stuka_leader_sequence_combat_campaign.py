@@ -1,4 +1,4 @@
-"""Stuka Leader, issue 15: the Sequence of Play, the Dogfight rolls and their modifiers, the Escort
+"""Stuka Leader: the Sequence of Play, the Dogfight rolls and their modifiers, the Escort
 Mission, Victories and Aces, Experience, Medics, the VP and Stress lists, the Bandit skill levels,
 the Pilot counters and the computed values (Damaged Targets, Stress recovery).
 
@@ -320,7 +320,7 @@ def test_target_stress_and_recovery(gen) -> None:
 
 
 def test_the_worked_examples_hold(gen) -> None:
-    # every example of examples.chart and examples_more.chart the module can run holds
+    # every example of examples.chart the module can run holds
     assert gen.check_examples() == []
 
 
