@@ -15,8 +15,10 @@ from compiler.cli.common import (
     EXIT_FINDINGS,
     EXIT_INTERNAL,
     EXIT_OK,
+    as_printed_option,
     echo_lines,
     find_games,
+    strict_option,
     usage_error,
 )
 from compiler.diagnostics.textsafe import printable, printable_lines
@@ -71,9 +73,7 @@ def rebuild_command(
 @click.option(
     "--check", "check_only", is_flag=True, help="Write nothing; exit 1 if any output is missing, stale or orphaned."
 )
-@click.option(
-    "--as-printed", is_flag=True, help="Ignore every errata: build the charts exactly as the rulebook prints them."
-)
+@as_printed_option
 @click.option(
     "--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True, help="Page size of the player aid."
 )
@@ -93,7 +93,7 @@ def rebuild_command(
     help="Build the games in this many processes [default: one per CPU with --pdf; one per idle CPU when the "
          "charts hold 512 KiB or more; else 1].",
 )
-@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@strict_option
 def build(
     paths: tuple[Path, ...],
     out_dir: Path | None,

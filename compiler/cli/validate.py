@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from compiler.cli.common import EXIT_FINDINGS, EXIT_OK, echo_lines, usage_error
+from compiler.cli.common import EXIT_FINDINGS, EXIT_OK, JSON_FORMATS, echo_lines, format_option, usage_error
 from compiler.diagnostics.textsafe import json_text, printable
 
 if TYPE_CHECKING:
@@ -23,13 +23,9 @@ SHOWN = 20
 
 @click.command("validate")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["human", "json"]),
-    default="human",
-    show_default=True,
-    help="human: one line per file, then where each invalid file fails; json: every file's verdict and "
+@format_option(
+    JSON_FORMATS,
+    "human: one line per file, then where each invalid file fails; json: every file's verdict and "
     "every violation (JSON Pointers), then counts.",
 )
 def validate_command(files: tuple[Path, ...], fmt: str) -> None:

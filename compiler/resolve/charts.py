@@ -8,7 +8,7 @@ resolved (coverage, limits, dates) are the checks' (`compiler.checks`).
 from __future__ import annotations
 
 from compiler import model
-from compiler.diagnostics import Sink, codes
+from compiler.diagnostics import Applicability, Sink, Slot, codes, fixes
 from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.model.dice import Dice, DiceForm
 from compiler.resolve import layouts
@@ -50,6 +50,7 @@ class ChartResolver:
                 f"this statement may appear only once in {self.where}",
                 span,
                 "delete the repeated line",
+                fix=fixes.delete(span, "the repeated statement", Applicability.UNSAFE),
             )
         if d.chart_id is None and d.slug is None:
             self.sink.emit(
@@ -263,7 +264,11 @@ class ChartResolver:
             if has_d10
             else f"{self.where} rolls {dice.text}, which has no d10 face to read"
         )
-        self.sink.emit(codes.INVALID_ZERO_READS, problem, stated.span, "write `zero reads 0` or `zero reads 10`")
+        # on dice without a d10 the statement reads nothing; deleting it is a guess (the dice may be wrong)
+        fix = None if has_d10 else fixes.delete(stated.span, f"`zero reads {stated.value}`", Applicability.UNSAFE)
+        self.sink.emit(
+            codes.INVALID_ZERO_READS, problem, stated.span, "write `zero reads 0` or `zero reads 10`", fix=fix
+        )
         return 10
 
     def _repeat(self, decl: ast.Number | None, kind: model.ChartKind) -> int:
@@ -311,6 +316,7 @@ class ChartResolver:
                     type_name,
                     c.type_name.span,
                     [*model.COLUMN_TYPES, *self.symbols.enums],
+                    slot=Slot.NAME,
                 )
                 continue
             label = c.label.text if c.label else c.name.text.replace("_", " ").capitalize()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from compiler import model
-from compiler.diagnostics import Sink, codes
+from compiler.diagnostics import Sink, Slot, codes
 from compiler.diagnostics.messages import not_a_value_of
 from compiler.model.calendar import Month
 from compiler.resolve.symbols import SymbolTable, declared_before, unknown
@@ -155,7 +155,8 @@ class ConditionResolver:
             enum = self.symbols.enums[var.enum or ""]
             member = enum.member(op.text)
             if member is None:
-                not_a_value_of(self.sink, op.text, f"`{enum.id}`", op.span, [m.id for m in enum.members])
+                members = [m.id for m in enum.members]
+                not_a_value_of(self.sink, op.text, f"`{enum.id}`", op.span, members, slot=Slot.VALUE)
                 return None
             return model.MemberId(member.id)
         self.sink.emit(

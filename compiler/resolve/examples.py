@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from compiler import model
-from compiler.diagnostics import Sink, codes
+from compiler.diagnostics import Applicability, Sink, codes, fixes
 from compiler.diagnostics.messages import declared_twice
 from compiler.engine.chains import chains_in
 from compiler.resolve.symbols import SymbolTable, named, unknown
@@ -45,6 +45,7 @@ def _example(
             f"example `{decl.name.text}` states this more than once",
             span,
             "delete the repeated line (list several rolls as `roll 3, 5`, several flags as `when a, b`)",
+            fix=fixes.delete(span, "the repeated statement", Applicability.UNSAFE),
         )
     name = decl.name.text
     if decl.formula is not None:

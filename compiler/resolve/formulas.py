@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from compiler import model
-from compiler.diagnostics import Sink, codes
+from compiler.diagnostics import Applicability, Sink, Slot, codes, fixes
 from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.model import formulas as fx
 from compiler.resolve.conditions import ConditionResolver
@@ -46,7 +46,8 @@ class _Binder:
     def formula(self, path: str, decl: ast.FormulaDecl) -> model.Formula | None:
         for span in decl.repeated:
             self.sink.emit(
-                codes.REPEATED_STATEMENT, f"formula `{self.name}` states this more than once", span, "delete the line"
+                codes.REPEATED_STATEMENT, f"formula `{self.name}` states this more than once", span, "delete the line",
+                fix=fixes.delete(span, "the repeated statement", Applicability.UNSAFE),
             )
         if decl.result is None or decl.rule is None:
             missing = " and ".join(m for m, given in (("`rule`", decl.rule), ("`result`", decl.result)) if not given)
@@ -118,9 +119,10 @@ class _Binder:
             self.sink,
             f"formula `{self.name}` uses `{name.text}`, which is neither an int context variable nor a formula",
             name.text,
-            span,
+            name.span,
             known,
             f'declare it: `context {name.text}: int "what it counts" 0-99`',
+            slot=Slot.NAME,
         )
         return None
 
@@ -134,6 +136,7 @@ class _Binder:
                 function,
                 list(_FUNCTIONS),
                 "the functions are floor, ceil, round (half up), min and max",
+                slot=Slot.NAME,
             )
             return None
         one = bound in fx.ROUNDING

@@ -10,7 +10,7 @@ import keyword
 import sys
 
 from compiler import model
-from compiler.diagnostics import Label, Sink, codes
+from compiler.diagnostics import Applicability, Label, Sink, Slot, codes, fixes
 from compiler.diagnostics.messages import declared_twice
 from compiler.model.calendar import MAX_CALENDAR_MONTHS, Month, months_between
 from compiler.resolve.values import parse_month
@@ -46,6 +46,7 @@ def game_header(
             f"this statement may appear only once in the header of game `{game_id}`",
             span,
             "delete the repeated line",
+            fix=fixes.delete(span, "the repeated statement", Applicability.UNSAFE),
         )
     if header.name.text != game_id:
         sink.emit(
@@ -53,6 +54,7 @@ def game_header(
             f"game header says `{header.name.text}` but the folder is `{game_id}`",
             header.name.span,
             f"rename the folder or write `game {game_id}`",
+            fix=fixes.replace_with(header.name.span, game_id, Slot.NAME, Applicability.UNSAFE, old=header.name.text),
         )
     _report_module_name(game_id, header, sink)
     return header

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from compiler import model
-from compiler.diagnostics import Label, Sink, codes
+from compiler.diagnostics import Label, Sink, Slot, codes
 from compiler.diagnostics.messages import declared_twice, not_a_value_of
 from compiler.resolve.symbols import SymbolTable, named, unknown
 from compiler.resolve.values import Bad, ValueTyper
@@ -192,7 +192,7 @@ def _cell_fact(
         if member is None:
             not_a_value_of(
                 sink, arg.value.text, f"key `{key.id}`", arg.value.span, key.enum.spellings,
-                f" (invariant `{decl.name.text}`)",
+                f" (invariant `{decl.name.text}`)", slot=Slot.VALUE,
             )
             ok = False
             continue
@@ -222,7 +222,7 @@ def _field_fact(
     if member is None:
         not_a_value_of(
             sink, fact.member.text, f"`{enum.id}`", fact.member.span, enum.spellings,
-            f" (invariant `{decl.name.text}`)",
+            f" (invariant `{decl.name.text}`)", slot=Slot.NAME,
         )
         return None
     written = f"{enum.id}.{member.id}.{field.id}"

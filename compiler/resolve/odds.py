@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import assert_never
 
 from compiler import model
-from compiler.diagnostics import Sink, codes
+from compiler.diagnostics import Applicability, Sink, codes, fixes
 from compiler.engine.odds import member_id, parse_band, parse_fraction, parse_label
 from compiler.model import odds as rules
 from compiler.resolve.symbols import SymbolTable
@@ -25,6 +25,7 @@ def odds_rule(symbols: SymbolTable, decl: ast.OddsDecl, path: str, sink: Sink) -
             f"this statement may appear only once in {where}",
             span,
             "delete the repeated line",
+            fix=fixes.delete(span, "the repeated statement", Applicability.UNSAFE),
         )
     form = decl.form or rules.OddsForm.RATIO
     ok = _statements_fit_form(decl, form, where, sink)
@@ -47,6 +48,7 @@ def odds_rule(symbols: SymbolTable, decl: ast.OddsDecl, path: str, sink: Sink) -
             f"{where} has {what} but does not say which column odds between two columns read",
             decl.name.span,
             "add `between columns lower` (the defender's favour) or `between columns higher`",
+            fix=fixes.insert_in_block(decl.span, "between columns lower", Applicability.UNSAFE),
         )
         ok = False
     if not ok:
@@ -114,6 +116,10 @@ def _statements_fit_form(decl: ast.OddsDecl, form: rules.OddsForm, where: str, s
             f"{where} {reason}: `attacker_high`/`defender_high round` does not apply",
             decl.round_spans[0] if decl.round_spans else decl.name.span,
             "delete the `round` lines, or the `between columns` line to round the quotient to n:1 or 1:n",
+            # a differential or strength rule reads no quotient, so its `round` lines say nothing
+            fix=fixes.delete(decl.round_spans, "the `round` lines", Applicability.SAFE)
+            if form is not rules.OddsForm.RATIO and decl.round_spans
+            else None,
         )
         ok = False
     if form is not rules.OddsForm.STRENGTH and decl.domain is not None:
@@ -122,6 +128,7 @@ def _statements_fit_form(decl: ast.OddsDecl, form: rules.OddsForm, where: str, s
             f"{where} reads {form} columns: `domain` applies only to `form strength`",
             decl.domain.span,
             "delete the `domain` line, or write `form strength`",
+            fix=fixes.delete(decl.domain.span, "the `domain` line", Applicability.UNSAFE),
         )
         ok = False
     if form is rules.OddsForm.STRENGTH and decl.domain is None:

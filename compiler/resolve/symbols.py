@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
 from compiler import model
-from compiler.diagnostics import Sink
+from compiler.diagnostics import Sink, Slot
 from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.model.calendar import Month
 from dsl import ast
@@ -61,7 +61,7 @@ class SymbolTable:
         with the closest chart address as help."""
         chart = self.chart(name.text)
         if chart is None:
-            unknown(sink, message, name, [c.address for c in self.charts])
+            unknown(sink, message, name, [c.address for c in self.charts], slot=Slot.CHART)
         return chart
 
     def game(self) -> model.Game:
@@ -85,10 +85,19 @@ class SymbolTable:
         )
 
 
-def unknown(sink: Sink, message: str, name: ast.Name, known: Iterable[str], fallback: str | None = None) -> None:
+def unknown(
+    sink: Sink,
+    message: str,
+    name: ast.Name,
+    known: Iterable[str],
+    fallback: str | None = None,
+    *,
+    slot: Slot = Slot.NAME,
+) -> None:
     """C201: `message` about a name as written that names nothing, with the closest of `known` (or
-    `fallback`) as help."""
-    unknown_name(sink, message, name.text, name.span, known, fallback)
+    `fallback`) as help, and as the fix: written where `name` is, as the grammar reads a token in
+    `slot` (a name, unless a chart's ID or slug)."""
+    unknown_name(sink, message, name.text, name.span, known, fallback, slot=slot)
 
 
 def chart_name(decl: ast.ChartDecl) -> str:
