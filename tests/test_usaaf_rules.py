@@ -62,23 +62,23 @@ def test_movement_costs(usaaf) -> None:
 
 
 def test_what_the_players_may_and_may_not_do(usaaf, gen) -> None:
-    def rule(action: str) -> tuple[str | None, str]:
-        row = value(usaaf, "conduct", action=action)
+    def rule(chart: str, action: str) -> tuple[str | None, str]:
+        row = value(usaaf, f"conduct_{chart}", **{f"{chart}_action": action})
         return row["player"], row["allowed"]
 
-    assert rule("strike_outside_held_systems") == ("us", "may_not")  # 4.2 only cities of his three systems
-    assert rule("change_target") == ("us", "may_not")  # 4.4
-    assert rule("designate_together") == ("us", "must")  # Note to 6.0
-    assert rule("initiate_in_landing_turn") == ("german", "may_not")  # 9.2
-    assert rule("initiate_while_staging") == ("german", "may_not")  # 10.2
-    assert rule("land_when_due") == ("german", "must")  # 9.6 "must still land that mission turn"
-    assert rule("initiate_against_fighters") == ("us", "may_not")  # 11.5 they only defend
-    assert rule("swarm_bomberless") == ("german", "may_not")  # 17.3 "en masse"
-    assert rule("abandon_chit") == ("us", "may_not")  # 20.4
-    assert rule("rearrange_stacks") == (None, "may")  # 7.5 both players
+    assert rule("planning", "strike_outside_held_systems") == ("us", "may_not")  # 4.2 only his three systems
+    assert rule("planning", "change_target") == ("us", "may_not")  # 4.4
+    assert rule("planning", "designate_together") == ("us", "must")  # Note to 6.0
+    assert rule("planning", "abandon_chit") == ("us", "may_not")  # 20.4
+    assert rule("movement", "initiate_in_landing_turn") == ("german", "may_not")  # 9.2
+    assert rule("movement", "initiate_while_staging") == ("german", "may_not")  # 10.2
+    assert rule("movement", "land_when_due") == ("german", "must")  # 9.6 "must still land that mission turn"
+    assert rule("movement", "rearrange_stacks") == (None, "may")  # 7.5 both players
+    assert rule("combat", "initiate_against_fighters") == ("us", "may_not")  # 11.5 they only defend
+    assert rule("combat", "swarm_bomberless") == ("german", "may_not")  # 17.3 "en masse"
     # 11.1: "all aircraft of both sides must move at least one hex per mission turn when they're aloft"
-    assert value(usaaf, "conduct", action="loiter")["number"] == 1
-    assert gen.lookup_conduct(action="withhold_target_system")["allowed"] == "may"  # 20.5
+    assert value(usaaf, "conduct_movement", movement_action="loiter")["number"] == 1
+    assert gen.lookup_conduct_planning(planning_action="withhold_target_system")["allowed"] == "may"  # 20.5
     assert value(usaaf, "movement_phases", phase="us_entry") == {"us": "must", "german": "may_not"}  # 8.1
     assert value(usaaf, "movement_phases", phase="combat") == {"us": "may_not", "german": "may_not"}  # 16.2
 

@@ -797,44 +797,6 @@ GAME_ID: Final = 'usaaf'
 GAME_TITLE: Final = 'USAAF: US Strategic Bombing Operations Over the Third Reich, 1944'
 
 
-Action = Literal[
-    'same_designation', 'direct_bombers', 'strike_outside_held_systems', 'fighters_roam', 'change_target',
-    'designate_together', 'resolve_before_declaring', 'share_hexes', 'rearrange_stacks', 'enter_after_mission_turn_1',
-    'launch_at_discretion', 'land_when_due', 'initiate_in_landing_turn', 'stage_without_endurance',
-    'initiate_while_staging', 'loiter', 'fire_at_fly_over', 'fly_through', 'initiate_against_fighters', 'order_battles',
-    'split_attack_factor', 'hold_back_escorts', 'break_off', 'swarm_bomberless', 'withhold_target_system',
-    'abandon_chit',
-]
-ACTION_LABELS: Final[dict[Action, str]] = {
-    'same_designation': 'Have two counters in play with the same unit designation (always of different aircraft types), without reproducing the historic true unit designator (TUD) changes',
-    'direct_bombers': 'Direct bombers against any cities, ranging over the entire map',
-    'strike_outside_held_systems': 'Strike a city that is not part of one or more of his three target systems',
-    'fighters_roam': 'Roam the map at will with fighters, for which no target destinations are plotted',
-    'change_target': 'Change the target city, or target system within a city, of a bomber once on the planning sheet (target switching occurs only in the planning portion of each new game turn)',
-    'designate_together': 'Designate the FLAK busting and airfield strafing fighter units at the same time, prior to resolving all those missions',
-    'resolve_before_declaring': 'Resolve a FLAK attack before all FLAK attacks for the game turn are declared',
-    'share_hexes': 'Occupy the same hexes as units of the opposing side, at the same time',
-    'rearrange_stacks': 'Rearrange the composition of stacks, within the stacking limits, during each mission turn',
-    'enter_after_mission_turn_1': 'Enter the map after Mission Turn 1 (all US units taking part in the game turn enter during Mission Turn 1)',
-    'launch_at_discretion': 'Launch planes or hold them in place on the ground, at the discretion of their commander (not all need take off in the same mission turn)',
-    'land_when_due': 'Land during the mission turn the unit is due to land, even without any airbase in range',
-    'initiate_in_landing_turn': 'Initiate air-to-air combat during a mission turn in which the unit must land',
-    'stage_without_endurance': 'Stage (move directly from one airbase hex to another) without regard to endurance',
-    'initiate_while_staging': 'Initiate combat during a mission turn in which the unit stages',
-    'loiter': 'Loiter in place while aloft (hexes every aircraft aloft must move each mission turn)',
-    'fire_at_fly_over': 'Take FLAK shots at planes simply flying over (bombers need pay attention to FLAK only in their target hex)',
-    'fly_through': 'Fly into and through hexes holding enemy aircraft without delay or hindrance (US bombers and tight escorts: German aircraft airborne or on the ground; German fighters: airborne US units)',
-    'initiate_against_fighters': 'Initiate attacks against German fighters with US bombers and their tight escorts (they only defend)',
-    'order_battles': 'Decide the sequence in which the individual interception battles are resolved, one hex at a time',
-    'split_attack_factor': 'Split the attack factor of a unit (units attacking together total their factors into one combined attack factor)',
-    'hold_back_escorts': 'Hold back tight escorts present in the hex from the counter-interception',
-    'break_off': 'Break off surviving interceptors before hitting the bombers (an interception attack launched into a hex is pressed to its completion)',
-    'swarm_bomberless': 'Swarm against a portion of the bomberless US fighters of a hex (he attacks them all en masse)',
-    'withhold_target_system': 'Keep the specific target system of a city unannounced until arriving over the target and making the strike',
-    'abandon_chit': 'Abandon (set aside) a target system chit before its destruction',
-}
-
-
 Battle = Literal['air_combat', 'counter_interception', 'interception', 'bomberless_escorts']
 BATTLE_LABELS: Final[dict[Battle, str]] = {
     'air_combat': 'Combat between opposing airborne units in the same hex (11.5)',
@@ -890,6 +852,20 @@ CITY_LABELS: Final[dict[City, str]] = {
     'schweinfurt': 'Schweinfurt',
     'stuttgart': 'Stuttgart',
     'sudetenland': 'Sudetenland',
+}
+
+
+CombatAction = Literal[
+    'initiate_against_fighters', 'order_battles', 'split_attack_factor', 'hold_back_escorts', 'break_off',
+    'swarm_bomberless',
+]
+COMBAT_ACTION_LABELS: Final[dict[CombatAction, str]] = {
+    'initiate_against_fighters': 'Initiate attacks on German fighters with US bombers or their tight escorts',
+    'order_battles': 'Choose the order of the interception battles, one hex at a time',
+    'split_attack_factor': 'Split the attack factor of a unit (units attacking together total their factors)',
+    'hold_back_escorts': 'Hold back tight escorts from the counter-interception',
+    'break_off': 'Break off surviving interceptors before they hit the bombers (an interception is pressed to its completion)',
+    'swarm_bomberless': 'Swarm part of the bomberless US fighters of a hex (he attacks them all en masse)',
 }
 
 
@@ -1088,6 +1064,26 @@ MOVE_COST_LABELS: Final[dict[MoveCost, str]] = {
 }
 
 
+MovementAction = Literal[
+    'share_hexes', 'rearrange_stacks', 'enter_after_mission_turn_1', 'launch_at_discretion', 'land_when_due',
+    'initiate_in_landing_turn', 'stage_without_endurance', 'initiate_while_staging', 'loiter', 'fire_at_fly_over',
+    'fly_through',
+]
+MOVEMENT_ACTION_LABELS: Final[dict[MovementAction, str]] = {
+    'share_hexes': 'Occupy the same hexes as units of the opposing side, at the same time',
+    'rearrange_stacks': 'Rearrange the composition of stacks, within the stacking limits, during each mission turn',
+    'enter_after_mission_turn_1': 'Enter the map after Mission Turn 1 (all US units taking part in the game turn enter during Mission Turn 1)',
+    'launch_at_discretion': 'Launch planes or hold them in place on the ground, at the discretion of their commander (not all need take off in the same mission turn)',
+    'land_when_due': 'Land during the mission turn the unit is due to land, even without any airbase in range',
+    'initiate_in_landing_turn': 'Initiate air-to-air combat during a mission turn in which the unit must land',
+    'stage_without_endurance': 'Stage (move directly from one airbase hex to another) without regard to endurance',
+    'initiate_while_staging': 'Initiate combat during a mission turn in which the unit stages',
+    'loiter': 'Loiter in place while aloft (hexes every aircraft aloft must move each mission turn)',
+    'fire_at_fly_over': 'Take FLAK shots at planes simply flying over (bombers need pay attention to FLAK only in their target hex)',
+    'fly_through': 'Fly into and through hexes holding enemy aircraft without delay or hindrance (US bombers and tight escorts: German aircraft airborne or on the ground; German fighters: airborne US units)',
+}
+
+
 Obligation = Literal['must', 'may', 'may_not']
 OBLIGATION_LABELS: Final[dict[Obligation, str]] = {
     'must': 'Must',
@@ -1124,6 +1120,23 @@ Phase = Literal['us_entry', 'combat']
 PHASE_LABELS: Final[dict[Phase, str]] = {
     'us_entry': 'US aircraft entry onto the map (8.1)',
     'combat': 'While combat is being resolved (16.2)',
+}
+
+
+PlanningAction = Literal[
+    'same_designation', 'direct_bombers', 'strike_outside_held_systems', 'fighters_roam', 'change_target',
+    'designate_together', 'resolve_before_declaring', 'withhold_target_system', 'abandon_chit',
+]
+PLANNING_ACTION_LABELS: Final[dict[PlanningAction, str]] = {
+    'same_designation': 'Have two counters in play with the same unit designation (always of different aircraft types), without reproducing the historic true unit designator (TUD) changes',
+    'direct_bombers': 'Direct bombers against any cities, ranging over the entire map',
+    'strike_outside_held_systems': 'Strike a city that is not part of one or more of his three target systems',
+    'fighters_roam': 'Roam the map at will with fighters, for which no target destinations are plotted',
+    'change_target': 'Change the target city, or target system within a city, of a bomber once on the planning sheet (target switching occurs only in the planning portion of each new game turn)',
+    'designate_together': 'Designate the FLAK busting and airfield strafing fighter units at the same time, prior to resolving all those missions',
+    'resolve_before_declaring': 'Resolve a FLAK attack before all FLAK attacks for the game turn are declared',
+    'withhold_target_system': 'Keep the specific target system of a city unannounced until arriving over the target and making the strike',
+    'abandon_chit': 'Abandon (set aside) a target system chit before its destruction',
 }
 
 
@@ -1692,19 +1705,53 @@ def lookup_crt_result_value(value: int, *, drm: int = 0) -> CrtResultValueResult
     return {'losses': row[0]}
 
 
-# ---- 'conduct'
-ConductResult = TypedDict('ConductResult', {
+# ---- 'conduct_planning'
+ConductPlanningResult = TypedDict('ConductPlanningResult', {
+    'player': Side | None, 'allowed': Obligation, 'section': str,
+})
+CONDUCT_PLANNING_COLUMNS: Final = ('player', 'allowed', 'section')
+_CONDUCT_PLANNING_ROWS: Final[tuple[_Row[tuple[Side | None, Obligation, str]], ...]] = (
+    (('same_designation',), None, None, (None, 'may', '1.4')),
+    (('direct_bombers',), None, None, ('us', 'may', '4.2')),
+    (('strike_outside_held_systems',), None, None, ('us', 'may_not', '4.2')),
+    (('fighters_roam',), None, None, ('us', 'may', '4.3')),
+    (('change_target',), None, None, ('us', 'may_not', '4.4')),
+    (('designate_together',), None, None, ('us', 'must', 'Note to 6.0')),
+    (('resolve_before_declaring',), None, None, ('us', 'may_not', '6.3')),
+    (('withhold_target_system',), None, None, ('us', 'may', '20.5')),
+    (('abandon_chit',), None, None, ('us', 'may_not', '20.4')),
+)
+
+
+def lookup_conduct_planning(*, planning_action: PlanningAction) -> ConductPlanningResult:
+    """What the US player may and may not do in planning and with his target systems, rule 1.4, 4.2-4.4, 6.3, 20.4,
+        20.5: the row the keys select.
+
+    Args:
+        planning_action: Planning and target systems: action (PlanningAction; labels in PLANNING_ACTION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'player': Player
+            'allowed': Allowed
+            'section': Section
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(planning_action) is not str or planning_action not in PLANNING_ACTION_LABELS:
+        planning_action = _member('conduct_planning', 'planning_action', planning_action, PLANNING_ACTION_LABELS)
+    row = _select('conduct_planning', _CONDUCT_PLANNING_ROWS, (planning_action,), None)
+    return {'player': row[0], 'allowed': row[1], 'section': row[2]}
+
+
+# ---- 'conduct_movement'
+ConductMovementResult = TypedDict('ConductMovementResult', {
     'player': Side | None, 'allowed': Obligation, 'number': int | None, 'section': str,
 })
-CONDUCT_COLUMNS: Final = ('player', 'allowed', 'number', 'section')
-_CONDUCT_ROWS: Final[tuple[_Row[tuple[Side | None, Obligation, int | None, str]], ...]] = (
-    (('same_designation',), None, None, (None, 'may', None, '1.4')),
-    (('direct_bombers',), None, None, ('us', 'may', None, '4.2')),
-    (('strike_outside_held_systems',), None, None, ('us', 'may_not', None, '4.2')),
-    (('fighters_roam',), None, None, ('us', 'may', None, '4.3')),
-    (('change_target',), None, None, ('us', 'may_not', None, '4.4')),
-    (('designate_together',), None, None, ('us', 'must', None, 'Note to 6.0')),
-    (('resolve_before_declaring',), None, None, ('us', 'may_not', None, '6.3')),
+CONDUCT_MOVEMENT_COLUMNS: Final = ('player', 'allowed', 'number', 'section')
+_CONDUCT_MOVEMENT_ROWS: Final[tuple[_Row[tuple[Side | None, Obligation, int | None, str]], ...]] = (
     (('share_hexes',), None, None, (None, 'may', None, '7.3')),
     (('rearrange_stacks',), None, None, (None, 'may', None, '7.5')),
     (('enter_after_mission_turn_1',), None, None, ('us', 'may_not', None, '8.1')),
@@ -1716,38 +1763,66 @@ _CONDUCT_ROWS: Final[tuple[_Row[tuple[Side | None, Obligation, int | None, str]]
     (('loiter',), None, None, (None, 'may_not', 1, '11.1')),
     (('fire_at_fly_over',), None, None, ('german', 'may_not', None, '11.2')),
     (('fly_through',), None, None, (None, 'may', None, '11.4')),
-    (('initiate_against_fighters',), None, None, ('us', 'may_not', None, '11.5')),
-    (('order_battles',), None, None, ('german', 'may', None, '14.1')),
-    (('split_attack_factor',), None, None, (None, 'may_not', None, '16.3')),
-    (('hold_back_escorts',), None, None, ('us', 'may_not', None, '17.2')),
-    (('break_off',), None, None, ('german', 'may_not', None, '17.2')),
-    (('swarm_bomberless',), None, None, ('german', 'may_not', None, '17.3')),
-    (('withhold_target_system',), None, None, ('us', 'may', None, '20.5')),
-    (('abandon_chit',), None, None, ('us', 'may_not', None, '20.4')),
 )
 
 
-def lookup_conduct(*, action: Action) -> ConductResult:
-    """What the players may and may not do, rule 1.4-20.5: the row the keys select.
+def lookup_conduct_movement(*, movement_action: MovementAction) -> ConductMovementResult:
+    """What the players may and may not do in moving, rule 7.3, 7.5, 8.1, 8.2, 9.2, 9.6, 10.1, 10.2, 11.1, 11.2, 11.4:
+        the row the keys select.
 
     Args:
-        action: Action (Action; labels in ACTION_LABELS).
+        movement_action: Movement: action (MovementAction; labels in MOVEMENT_ACTION_LABELS).
 
     Returns:
         The row's values by column:
             'player': Player
-            'allowed': Rule
+            'allowed': Allowed
             'number': Number
-            'section': Rule
+            'section': Section
 
     Raises:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    if type(action) is not str or action not in ACTION_LABELS:
-        action = _member('conduct', 'action', action, ACTION_LABELS)
-    row = _select('conduct', _CONDUCT_ROWS, (action,), None)
+    if type(movement_action) is not str or movement_action not in MOVEMENT_ACTION_LABELS:
+        movement_action = _member('conduct_movement', 'movement_action', movement_action, MOVEMENT_ACTION_LABELS)
+    row = _select('conduct_movement', _CONDUCT_MOVEMENT_ROWS, (movement_action,), None)
     return {'player': row[0], 'allowed': row[1], 'number': row[2], 'section': row[3]}
+
+
+# ---- 'conduct_combat'
+ConductCombatResult = TypedDict('ConductCombatResult', {'player': Side | None, 'allowed': Obligation, 'section': str})
+CONDUCT_COMBAT_COLUMNS: Final = ('player', 'allowed', 'section')
+_CONDUCT_COMBAT_ROWS: Final[tuple[_Row[tuple[Side | None, Obligation, str]], ...]] = (
+    (('initiate_against_fighters',), None, None, ('us', 'may_not', '11.5')),
+    (('order_battles',), None, None, ('german', 'may', '14.1')),
+    (('split_attack_factor',), None, None, (None, 'may_not', '16.3')),
+    (('hold_back_escorts',), None, None, ('us', 'may_not', '17.2')),
+    (('break_off',), None, None, ('german', 'may_not', '17.2')),
+    (('swarm_bomberless',), None, None, ('german', 'may_not', '17.3')),
+)
+
+
+def lookup_conduct_combat(*, combat_action: CombatAction) -> ConductCombatResult:
+    """What the players may and may not do in combat, rule 11.5, 14.1, 16.3, 17.2, 17.3: the row the keys select.
+
+    Args:
+        combat_action: Combat: action (CombatAction; labels in COMBAT_ACTION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'player': Player
+            'allowed': Allowed
+            'section': Section
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(combat_action) is not str or combat_action not in COMBAT_ACTION_LABELS:
+        combat_action = _member('conduct_combat', 'combat_action', combat_action, COMBAT_ACTION_LABELS)
+    row = _select('conduct_combat', _CONDUCT_COMBAT_ROWS, (combat_action,), None)
+    return {'player': row[0], 'allowed': row[1], 'section': row[2]}
 
 
 # ---- 'flak_division_strength'
@@ -3294,7 +3369,9 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'swarming': lookup_swarming,
     'crt_results': lookup_crt_results,
     'crt_result_value': lookup_crt_result_value,
-    'conduct': lookup_conduct,
+    'conduct_planning': lookup_conduct_planning,
+    'conduct_movement': lookup_conduct_movement,
+    'conduct_combat': lookup_conduct_combat,
     'flak_division_strength': lookup_flak_division_strength,
     'flak_division_entry': lookup_flak_division_entry,
     'flak_movement': lookup_flak_movement,
