@@ -1394,7 +1394,7 @@ def lookup_aa_damage_tables(*, aa_gun: AaGun) -> AaDamageTablesResult:
 
     Returns:
         The row's values by column:
-            'dice': Dice
+            'dice': Damage roll
             'roll_on': Roll on
 
     Raises:
@@ -1829,7 +1829,7 @@ def lookup_conduct(*, action: Action) -> ConductResult:
 
     Returns:
         The row's values by column:
-            'allowed': Rule
+            'allowed': Allowed
 
     Raises:
         ValueError: a roll or key value that cannot occur.
