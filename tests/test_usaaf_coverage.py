@@ -1,10 +1,10 @@
 """docs/coverage/usaaf.md: the outside count of the USAAF rulebook, marked against charts/usaaf.
 
 The list's first six columns are the outside reader's (a reader who had not seen charts/); the marking
-adds `status`, `where` and `gap`. These tests hold the marking to the issue's rules: every citation names data of the compiled game, every chart and worked example of
-the game is cited by some row (data no row counts would make the share lie), a `transcribe` gap is
-done rather than left, and the counts at the bottom are the table's. The helpers are shared with
-tests/test_aa_rules_coverage.py.
+adds `status`, `where` and `gap`. These tests hold the marking to the issue's rules: every citation
+names data of the compiled game, every chart, formula and worked example of the game is cited by some
+row (data no row counts would make the share lie), a `transcribe` gap is done rather than left, and the
+counts at the bottom are the table's. The helpers are shared with tests/test_aa_rules_coverage.py.
 """
 
 from __future__ import annotations
