@@ -1376,6 +1376,9 @@ WAR_EVENT_LABELS: Final[dict[WarEvent, str]] = {
 }
 
 
+_O = TypeVar("_O")
+
+
 class ChainRef(TypedDict):
     """A chained result "roll on [B6] (key=value, +1)": the chart, the keys it gives, the DRM it carries."""
 
@@ -1415,33 +1418,52 @@ class Step(TypedDict):
 _Stepper = Callable[[random.Random, Mapping[str, str], int], tuple[int | None, int | None, Mapping[str, object]]]
 
 
+def _cell_outcome(outcomes: tuple[tuple[int | None, int | None, _O], ...], natural: int) -> _O | None:
+    """The outcome of a roll inside a cell whose range, (low, high, outcome), holds the natural roll;
+    None when none does.
+    """
+    return next((outcome for low, high, outcome in outcomes if _in_range(low, high, natural)), None)
+
+
 def _cell_value(rng: random.Random, value: object, rolls: list[int]) -> object:
     """A cell with each roll inside it made (a roll whose outcome is a roll rolls again)."""
     while isinstance(value, dict) and "outcomes" in value:
-        natural = _roll(rng, "sum", int(value["count"]), int(value["sides"]), 0, 0)
+        natural = _roll(rng, _Dice("sum", int(value["count"]), int(value["sides"])))
         rolls.append(natural)
-        value = next(v for low, high, v in value["outcomes"] if _in_range(low, high, natural))
+        value = _cell_outcome(value["outcomes"], natural)
     return value
 
 
-def _in_range(low: int | None, high: int | None, natural: int) -> bool:
-    return (low is None or natural >= low) and (high is None or natural <= high)
+def _next_key(key: str, *sources: Mapping[str, object]) -> str | None:
+    """The value of key `key` of the chart a chain goes to next: the first of `sources` (the
+    reference's own keys, this step's keys, this row's values by column, the keys the reader gave)
+    that gives it as text; None when none does.
+    """
+    for source in sources:
+        value = source.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return None
 
 
 def _next_keys(
-    target_keys: tuple[str, ...], move: Mapping[str, object], keys: Mapping[str, str], values: Mapping[str, object]
+    target_keys: tuple[str, ...],
+    move: Mapping[str, object],
+    keys: Mapping[str, str],
+    values: Mapping[str, object],
+    given: Mapping[str, str],
 ) -> dict[str, str]:
-    """The keys of the next chart: the reference's own, else this step's, else this row's values.
+    """The keys of the next chart (`_next_key`).
 
     Raises:
         ValueError: a key none of them gives.
     """
     written = move.get("keys")
-    given = written if isinstance(written, dict) else {}
+    own: Mapping[str, object] = written if isinstance(written, dict) else {}
     out: dict[str, str] = {}
     for key in target_keys:
-        value = given.get(key) or keys.get(key) or values.get(key)
-        if not isinstance(value, str):
+        value = _next_key(key, own, keys, values, given)
+        if value is None:
             raise ValueError(f"{move['chart']}: no step of the chain gives key {key!r}")
         out[key] = value
     return out
@@ -1461,7 +1483,7 @@ def _follow(
     Raises:
         ValueError: a key no step gives; RuntimeError: the walk did not end within `limit` steps.
     """
-    address = start
+    address, given = start, keys
     steps: list[Step] = []
     while len(steps) < limit:
         natural, modified, values = steppers[address](rng, keys, drm)
@@ -1474,7 +1496,7 @@ def _follow(
         drm = int(move.get("drm", 0))
         if "chart" in move:
             address = str(move["chart"])
-            keys = _next_keys(chart_keys[address], move, keys, made)
+            keys = _next_keys(chart_keys[address], move, keys, made, given)
     raise RuntimeError(f"{start}: the chain did not end within {limit} steps")
 
 
