@@ -139,18 +139,22 @@ class JsEngine:
         row = self.context.call("chartcPrintedRow", live_data(game), address, natural)
         return row  # type: ignore[no-any-return]
 
-    def disagreements(self, game: model.Game, label: str) -> tuple[int, list[str]]:
+    def disagreements(
+        self, game: model.Game, label: str, vectors: dict[str, Any] | None = None
+    ) -> tuple[int, list[str]]:
         """(answers compared, each disagreement or JS exception as a line naming `label`, the chart
-        and the case)."""
-        vectors = game_vectors(game)
-        for entry in vectors["charts"]:  # type: ignore[union-attr]
+        and the case); `vectors` are the game's (`game_vectors`), computed when not given."""
+        given = vectors if vectors is not None else game_vectors(game)
+        charts = []
+        for entry in given["charts"]:
             chart = game.chart(entry["chart"])
             assert chart is not None
-            entry["cases"] += unknown_cases(game, chart, entry["cases"])
+            charts.append({**entry, "cases": entry["cases"] + unknown_cases(game, chart, entry["cases"])})
+        vectors = {**given, "charts": charts}
         got = self.answers(game, vectors)
         found: list[str] = []
         compared = 0
-        for entry, answer in zip(vectors["charts"], got["charts"], strict=True):  # type: ignore[call-overload]
+        for entry, answer in zip(vectors["charts"], got["charts"], strict=True):
             chart = entry["chart"]
             if answer.get("missing"):
                 found.append(f"{label}, chart {chart}: not in the page's data")
@@ -168,7 +172,7 @@ class JsEngine:
                 wanted = python_roll(chart_model, text)
                 if js != wanted:
                     found.append(f"{label}, chart {chart}: typed roll {text!r}: JS {js!r}, Python {wanted!r}")
-        for entry, readings in zip(vectors["odds"], got["odds"], strict=True):  # type: ignore[call-overload]
+        for entry, readings in zip(vectors["odds"], got["odds"], strict=True):
             for reading, js in zip(entry["readings"], readings, strict=True):
                 compared += 1
                 wanted = {k: reading[k] for k in ("column", "formed", "clamped") if k in reading}
