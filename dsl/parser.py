@@ -61,11 +61,13 @@ _TERMINAL_WORDS = {
 
 @dataclass(frozen=True)
 class SyntaxIssue:
-    """A syntax error: the message, where, and a hint at what the grammar expected."""
+    """A syntax error: the message, where, and a hint at what the grammar expected; `replacement`,
+    where the hint is one mechanical change (`3---6` -> `3-6`), the span to replace and its text."""
 
     message: str
     span: ast.Span
     help: str | None = None
+    replacement: tuple[ast.Span, str] | None = None
 
 
 @dataclass
@@ -258,12 +260,15 @@ def _syntax_issue(exc: UnexpectedInput, text: str, path: str) -> SyntaxIssue:
     if keyword:
         message = f"`{keyword}` is a keyword of the chart language and cannot be a name here{where}"
         help_text = f"choose a name that is not a keyword, e.g. `my_{keyword}`"
-    word = _word_at(text, line, col)
-    bad_range = re.fullmatch(r"(\d+)-{2,}(\d+):?", word)
+    start, word = _word_at(text, line, col)
+    bad_range = re.fullmatch(r"(\d+)-{2,}(\d+)(:?)", word)
+    replacement = None
     if bad_range:
         message = f"`{word.rstrip(':')}` is not a range{where}"
         help_text = f"write `{bad_range.group(1)}-{bad_range.group(2)}`"
-    return SyntaxIssue(message, span, help_text)
+        written = ast.Span(path, line, start, line, start + len(word))
+        replacement = written, f"{bad_range.group(1)}-{bad_range.group(2)}{bad_range.group(3)}"
+    return SyntaxIssue(message, span, help_text, replacement)
 
 
 def _keyword_for_name(exc: UnexpectedInput) -> str | None:
@@ -288,18 +293,19 @@ def _expected_terminals(exc: UnexpectedInput) -> Iterable[str]:
     return ()
 
 
-def _word_at(text: str, line: int, col: int) -> str:
-    """The run of non-blank characters around a position (for friendlier messages)."""
+def _word_at(text: str, line: int, col: int) -> tuple[int, str]:
+    """The run of non-blank characters around a position (for friendlier messages), and the column
+    it starts at."""
     lines = text.split("\n")
     if not 1 <= line <= len(lines):
-        return ""
+        return col, ""
     raw = lines[line - 1]
     start = end = min(max(col - 1, 0), len(raw))
     while start > 0 and not raw[start - 1].isspace():
         start -= 1
     while end < len(raw) and not raw[end].isspace():
         end += 1
-    return raw[start:end]
+    return start + 1, raw[start:end]
 
 
 def _end_position(text: str) -> tuple[int, int]:

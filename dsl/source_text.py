@@ -1,8 +1,16 @@
-"""Small helpers over a file's source text, shared by the syntax-error messages and the builder."""
+"""Small helpers over a file's source text, shared by the syntax-error messages and the builder;
+`quote`, the one way chartc writes a text as a chart string literal."""
 
 from __future__ import annotations
 
 import re
+
+# The grammar's NAME terminal (`dsl/chart.lark`): what may stand bare where a name or a string may.
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# Characters a string literal writes as escapes: the quote, the backslash, and every control character
+# but the tab (a line break would end the literal; a CR is read as a line break).
+_ESCAPED = re.compile(r'["\\\x00-\x08\x0a-\x1f\x7f]')
+_ESCAPES = {'"': r"\"", "\\": r"\\", "\n": r"\n", "\r": r"\r"}
 
 _BLOCK_HEADER = re.compile(
     r"^\s*(chart|drms|errata|invariant|odds|enum|game)\s+(?:\[([^\]\s]+)\])?\s*([A-Za-z_][A-Za-z0-9_]*)?"
@@ -30,3 +38,14 @@ def while_reading(text: str, line: int) -> str:
     """` while reading chart `R4`` for the block around `line`, or nothing outside any block."""
     block = enclosing_block(text, line)
     return f" while reading {block}" if block else ""
+
+
+def quote(text: str) -> str:
+    """`text` as a chart string literal that reads back as `text` (`"Piston-engined"`,
+    `"say \\"no\\""`): the one quoting function for every piece of chart text chartc writes."""
+    return '"' + _ESCAPED.sub(_escape, text) + '"'
+
+
+def _escape(found: re.Match[str]) -> str:
+    char = found.group()
+    return _ESCAPES.get(char) or f"\\x{ord(char):02x}"

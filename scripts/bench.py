@@ -5,7 +5,7 @@
     python scripts/bench.py --only help        # rows whose name contains `help`
     python scripts/bench.py --only click       # what click alone costs: the floor of the `help` row
     python scripts/bench.py --rows 2000        # the synthetic corpus at 2,000 rows
-    python scripts/bench.py --only check --baseline ../main   # also: this check vs that checkout's
+    python scripts/bench.py --only check --baseline ../main   # also: these checks vs that checkout's
 
 Each row compares a command A with a baseline B. The two run interleaved (A, B, A, B, ...), each
 as a child process whose CPU time (user + system) comes from `resource.getrusage(RUSAGE_CHILDREN)`
@@ -503,6 +503,10 @@ def row_check(s: Setup) -> Iterator[Row]:
         env = {**_CHILD_ENV, "PYTHONPATH": str(s.baseline)}
         a, b, r = paired(lambda: child_cpu(check, s.tmp), lambda: child_cpu(check, s.tmp, env), s.runs)
         yield Row("check-baseline", f"same vs the check of `{s.baseline.name}`", float("inf"), a, b, r)
+        corpus = [*CHARTC, "check", str(CHARTS)]
+        a, b, r = paired(lambda: child_cpu(corpus, s.tmp), lambda: child_cpu(corpus, s.tmp, env), s.runs)
+        yield Row("check-corpus-baseline", f"`chartc check charts` vs the same by `{s.baseline.name}`",
+                  float("inf"), a, b, r)
 
 
 def row_build_check(s: Setup) -> Iterator[Row]:
@@ -514,6 +518,39 @@ def row_build_check(s: Setup) -> Iterator[Row]:
     check = [*build, "--check"]
     a, b, r = paired(lambda: child_cpu(check, work), lambda: child_cpu(build, work), s.runs)
     yield Row("build-check", "`build --check` on the unchanged corpus vs a full `build`", 0.5, a, b, r)
+
+
+# `chartc` with the game JSON's schema validation patched out: the baseline of the `validate` rows
+_UNVALIDATED = [PYTHON, "-c", "import sys; from compiler.build import validate; "
+                "validate.validate_outputs = lambda outputs, validated=frozenset(): None; "
+                "from compiler.cli import main; sys.argv[0] = 'chartc'; main()"]
+
+
+def row_validate(s: Setup) -> Iterator[Row]:
+    """What validating the game JSON against its schema adds to a `build` of the corpus: when every
+    JSON is read (no memo: a first build, or every game's JSON changed) and when every JSON was
+    found valid before (the memo holds its bytes). The baseline is the same build with validation
+    patched out; both write into a folder already holding the outputs, with a cache of their own."""
+    work = s.tmp / "validate"
+    charts = copy_corpus(work, 1)
+    out = work / "generated"
+    env = {**_CHILD_ENV, "XDG_CACHE_HOME": str(work / "cache")}
+    build = [*CHARTC, "build", str(charts), "--out", str(out)]
+    unvalidated = [*_UNVALIDATED, "build", str(charts), "--out", str(out)]
+    memo = work / "cache" / "chartc" / "valid-json.json"
+
+    def every_json_read() -> float:
+        memo.unlink(missing_ok=True)
+        return child_cpu(build, work, env)
+
+    def baseline() -> float:
+        return child_cpu(unvalidated, work, env)
+
+    a, b, r = paired(every_json_read, baseline, s.runs)
+    yield Row("validate", "`build` of the corpus, every JSON validated, vs the same build unvalidated", 1.1, a, b, r)
+    a, b, r = paired(lambda: child_cpu(build, work, env), baseline, s.runs)
+    yield Row("validate-memo", "`build` of the corpus, every JSON found valid before, vs the same build unvalidated",
+              1.1, a, b, r)
 
 
 def row_generated_lookup(s: Setup) -> Iterator[Row]:
@@ -656,6 +693,27 @@ t = clock()
 check_game(game, sink)
 check_examples(game, sink)
 mark("checks", t)
+# What dsl/callbacks.py saves: the same syntax tree built the standard way, from Lark's parse tree
+# (walked for nesting too deep) by a Transformer calling the same builder methods.
+from lark import Transformer, v_args
+from dsl.builder import Builder
+builder = Builder("synth.chart", text)
+terminals = ("NAME", "STRING", "CHART_ID", "INT", "RANGE", "DRM_VALUE", "SLASHED", "DICE")
+def terminal(name):
+    return lambda self, tok: getattr(builder, name)(tok)
+def rule(name):
+    def call(self, meta, *children):
+        extent = None if meta.empty else (meta.line, meta.column, meta.end_line, meta.end_column)
+        return getattr(builder, name)(extent, *children)
+    return call
+rules = [n for n in dir(Builder) if not n.startswith("_") and n not in terminals and callable(getattr(Builder, n))]
+Tokens = type("Tokens", (Transformer,), {n: terminal(n) for n in terminals})
+Walk = v_args(inline=True, meta=True)(type("Walk", (Tokens,), {n: rule(n) for n in rules}))
+t = clock()
+tree = parser._parser().parse(text)
+assert parser._too_deep(tree, "synth.chart") is None
+assert Walk().transform(tree) == source
+mark("the same parse without dsl/callbacks.py: Lark's parse tree, then a Transformer", t)
 print(json.dumps(marks))
 """
 
@@ -677,6 +735,7 @@ ROWS: dict[str, Callable[[Setup], Iterator[Row]]] = {
     "click": row_click,
     "check": row_check,
     "build-check": row_build_check,
+    "validate": row_validate,
     "generated-lookup": row_generated_lookup,
     "pdf": row_pdf,
     "memory": row_memory,

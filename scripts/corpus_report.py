@@ -1,4 +1,4 @@
-"""The README's corpus tables, read from the four inventories in docs/corpus/: per game, how many
+"""The corpus tables of docs/records/corpus.md, read from the four inventories in docs/corpus/: per game, how many
 items the book prints in full, how many are transcribed (or partial: transcribed as far as the print
 goes) and how many are not expressible; then every item with its charts, its status and the
 findings `chartc check charts` reports for them.
@@ -6,11 +6,13 @@ findings `chartc check charts` reports for them.
 Each inventory holds one table under the heading "## Printed in full", with the columns `charts`,
 `item`, `rule`, `status` (transcribed, partial or not expressible, first words), `findings` (each
 finding as "CODE `name`: why") and `remarks` (for a partial or not-expressible item, what the print
-lacks or the construct it would need: required, unless its `findings` say it).
+lacks or the construct it would need: required, unless its `findings` say it). An optional `file`
+column names the chart files (`charts/<game>/<file>.chart`, comma-separated, a remark in
+parentheses after them) that declare the item's charts; the tests hold it to charts/.
 
     python scripts/corpus_report.py          # print the tables (Markdown)
-    python scripts/corpus_report.py --check  # exit 1 when README.md does not hold them
-    python scripts/corpus_report.py --write  # put them in README.md
+    python scripts/corpus_report.py --check  # exit 1 when docs/records/corpus.md does not hold them
+    python scripts/corpus_report.py --write  # put them in docs/records/corpus.md
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import assert_never
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+PAGE = ROOT / "docs" / "records" / "corpus.md"
 BEGIN = "<!-- corpus tables: python scripts/corpus_report.py -->"
 END = "<!-- end of corpus tables -->"
 HEADING = "## Printed in full"
@@ -49,6 +52,8 @@ class Item:
     status: Status
     findings: str
     remarks: str
+    files: tuple[str, ...] = ()
+    """The chart files of the `file` column (without `.chart`), when the inventory has one."""
 
 
 class InventoryError(ValueError):
@@ -106,6 +111,7 @@ def parse_inventory(game: str, text: str) -> list[Item]:
         if status is not Status.TRANSCRIBED and not (remarks or cells[at["findings"]]):
             raise InventoryError(f"{where}: a {status.value} item must say why, in `remarks` or `findings`")
         charts = cells[at["charts"]]
+        files = tuple(re.findall(r"[a-z0-9_]+", cells[header.index("file")].split("(")[0])) if "file" in header else ()
         items.append(
             Item(
                 game=game,
@@ -117,6 +123,7 @@ def parse_inventory(game: str, text: str) -> list[Item]:
                 status=status,
                 findings=cells[at["findings"]],
                 remarks=remarks,
+                files=files,
             )
         )
     if not items:
@@ -182,10 +189,10 @@ def tables() -> str:
 
 
 def main() -> int:
-    from scripts.readme_block import readme_block_main
+    from scripts.doc_block import doc_block_main
 
     try:
-        return readme_block_main(__doc__ or "", BEGIN, END, tables, "corpus tables", "scripts/corpus_report.py")
+        return doc_block_main(__doc__ or "", PAGE, BEGIN, END, tables, "corpus tables", "scripts/corpus_report.py")
     except InventoryError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1

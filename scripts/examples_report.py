@@ -1,10 +1,10 @@
-"""The README's table of the rulebooks' worked examples: per game, how many `example` blocks
+"""The table of the rulebooks' worked examples in docs/records/corpus.md: per game, how many `example` blocks
 `charts/` holds, how many the charts agree with, and each one the book contradicts with the
 decision chartc took (its `contradicts` line).
 
     python scripts/examples_report.py          # print the table (Markdown)
-    python scripts/examples_report.py --check  # exit 1 when README.md does not hold it
-    python scripts/examples_report.py --write  # put it in README.md
+    python scripts/examples_report.py --check  # exit 1 when docs/records/corpus.md does not hold it
+    python scripts/examples_report.py --write  # put it in docs/records/corpus.md
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+PAGE = ROOT / "docs" / "records" / "corpus.md"
 BEGIN = "<!-- examples table: python scripts/examples_report.py -->"
 END = "<!-- end of examples table -->"
 
@@ -42,9 +43,9 @@ def table() -> str:
 
 
 def main() -> int:
-    from scripts.readme_block import readme_block_main
+    from scripts.doc_block import doc_block_main
 
-    return readme_block_main(__doc__ or "", BEGIN, END, table, "examples table", "scripts/examples_report.py")
+    return doc_block_main(__doc__ or "", PAGE, BEGIN, END, table, "examples table", "scripts/examples_report.py")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ appends one JSON line (its seeds, counts, CPU time and a hash of the code it ran
 and the generator), so a pass stopped at any moment loses at most one block per worker; `--resume`
 starts after the highest seed the ledger holds for the current code. `--summary` prints the
 ledger's totals for the current code, for each code version it holds and for all code, which is
-where the README's figures come from.
+where docs/records/fuzzing.md's figures come from.
 
 Each seed is a complete reproducer: `python scripts/fuzz_long.py --first SEED --games 1 --show`
 prints the game's files and every disagreement. The default test run covers a handful of seeds

@@ -1,9 +1,9 @@
-"""The README's table of long differential passes, read from tests/fuzz_ledger.jsonl: one row per
-version of the code the ledger holds, named by its code hash and the commit the pass ran on.
+"""The table of long differential passes in docs/records/fuzzing.md, read from tests/fuzz_ledger.jsonl:
+one row per version of the code the ledger holds, named by its code hash and the commit the pass ran on.
 
     python scripts/fuzz_report.py           # print the table
-    python scripts/fuzz_report.py --check   # exit 1 when README.md does not hold it
-    python scripts/fuzz_report.py --write   # put it in README.md
+    python scripts/fuzz_report.py --check   # exit 1 when docs/records/fuzzing.md does not hold it
+    python scripts/fuzz_report.py --write   # put it in docs/records/fuzzing.md
 
 The code hash is scripts/fuzz_long.py's: chartc's packages and the game generator. A version's
 seeds are counted once even where blocks overlap, and "longest run" is the longest stretch of
@@ -24,6 +24,7 @@ from scripts.fuzz_long import Totals as Version
 from scripts.fuzz_long import versions as ledger_versions
 
 LEDGER = ROOT / "tests" / "fuzz_ledger.jsonl"
+PAGE = ROOT / "docs" / "records" / "fuzzing.md"
 BEGIN = "<!-- fuzz ledger table: python scripts/fuzz_report.py -->"
 END = "<!-- end of fuzz ledger table -->"
 
@@ -94,9 +95,9 @@ def table() -> str:
 
 
 def main() -> int:
-    from scripts.readme_block import readme_block_main
+    from scripts.doc_block import doc_block_main
 
-    return readme_block_main(__doc__ or "", BEGIN, END, table, "fuzz ledger table", "scripts/fuzz_report.py")
+    return doc_block_main(__doc__ or "", PAGE, BEGIN, END, table, "fuzz ledger table", "scripts/fuzz_report.py")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@
 Each run is a subprocess; its user and system CPU come from `resource.getrusage(RUSAGE_CHILDREN)`
 taken around it, so the CPU of everything the tests start (chartc subprocesses, Chromium,
 poppler) is counted too. Wall time depends on the machine's load; CPU time is the fairer figure.
-The README's test-time figures come from this script.
+The figures of docs/records/tests.md come from this script.
 """
 
 from __future__ import annotations

@@ -2,9 +2,9 @@
 
     python scripts/validate_outputs.py generated        # exit 0 valid, 1 a file fails, 2 usage
 
-`chartc build` does not validate on its way (see `compiler/build/render.py`); the tests validate what
-they render and `.ci/run` runs this script on the committed outputs, so the schema stays the
-contract of every JSON file chartc writes.
+`chartc build` validates each JSON before writing it (`compiler/build/validate.py`); `.ci/run`
+runs this script on the committed outputs as well, so a `generated/` edited by hand, or written by
+an older chartc, is caught too. `chartc validate generated` does the same for any JSON file.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from compiler.build.render import OutputError, validate_outputs
+from compiler.build.validate import InvalidOutput, validate_outputs
 
 
 def main(argv: list[str]) -> int:
@@ -26,7 +26,7 @@ def main(argv: list[str]) -> int:
         return 1
     try:
         validate_outputs(files)
-    except OutputError as exc:
+    except InvalidOutput as exc:
         print(f"schema validation failed: {exc}", file=sys.stderr)
         return 1
     print(f"{len(files)} generated JSON files in {out} match the schema")

@@ -198,7 +198,8 @@ def write_screenshots(root: Path, only: frozenset[str] | None = None) -> list[Pa
 
     from compiler.build.project import load
     from compiler.build.render import html_to_pdf, render_outputs
-    from compiler.emit.html.aid_view import Layout, chart_view
+    from compiler.emit.html.aid_view import chart_view
+    from compiler.emit.html.views import Layout
 
     os.chdir(root)
     out = root / "docs" / "player-aid"

@@ -32,6 +32,18 @@ def compile_files(tmp_path: Path, files: dict[str, bytes], game: str = "t") -> C
         return load([Path("charts")])
 
 
+def tiny_game(charts: Path, game: str, result: str) -> None:
+    """Write charts/<game>/<game>.chart under `charts`: a game with one 1d6 chart whose 1-3 row reads
+    `result` (change it to change every output of the game)."""
+    (charts / game).mkdir(parents=True, exist_ok=True)
+    (charts / game / f"{game}.chart").write_text(
+        f'game {game} {{ title "{game}" }}\n'
+        f'chart [R1] "Escape" {{ rule "7.1" roll 1d6 column r: text "Result"\n'
+        f'  rows {{ 1-3: "{result}" 4-6: "Combat" }} }}\n',
+        encoding="utf-8",
+    )
+
+
 def codes(comp: Compilation) -> list[str]:
     return [d.code for d in comp.diagnostics]
 

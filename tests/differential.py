@@ -36,7 +36,7 @@ from typing import Any
 
 from click.testing import CliRunner
 
-from compiler.build.render import validate_json
+from compiler.build.validate import validate_json
 from compiler.cli import cli
 from tests.gamegen import generate, months
 
@@ -255,7 +255,7 @@ class CliTraceback(Exception):
 
 
 def printed_roll(chart: dict[str, Any], roll: int, rng: random.Random) -> str:
-    """A natural roll typed as printed on the dice, in one of the forms the README allows."""
+    """A natural roll typed as printed on the dice, in one of the forms docs/cli.md allows."""
     dice = chart["dice"]
     if dice is None:  # a value-keyed chart: the value as typed
         return str(roll)
@@ -295,7 +295,7 @@ def run_game(
             run.disagree("-", "chartc build (a generated game must check without errors)", built.output[-2000:])
             return run
         text = (folder / "gen" / GAME / f"{GAME}.json").read_text(encoding="utf-8")
-        validate_json(text)  # the build does not validate on its way: the schema is checked here
+        validate_json(text)  # as a build does before writing
         doc = json.loads(text)
         if tamper_json:
             doc = tamper_json(doc)

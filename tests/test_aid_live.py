@@ -156,7 +156,7 @@ def test_r4_with_fb_attack(page: Any) -> None:
     again = _panel(page, "R4")
     assert _field(again, "ctx.fb_attack").is_checked()
     assert again.locator(".live-result").text_content() == "Natural 2 +1 = modified 3: 3+ \u2192 Combat"
-    if os.environ.get("CHARTC_WRITE_SCREENSHOTS") == "1":  # the README's screenshot
+    if os.environ.get("CHARTC_WRITE_SCREENSHOTS") == "1":  # docs/player-aid.md's screenshot
         again.locator("xpath=..").screenshot(path=str(SCREENSHOT))
     # the errata toggle: as printed, piston combat is 3-6, and a modified 7 falls off the table
     _field(again, "roll").fill("6")

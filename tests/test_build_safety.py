@@ -22,7 +22,7 @@ from compiler.build.journal import JOURNAL_NAME, recover
 from compiler.build.reader import MAX_SOURCE_BYTES
 from compiler.build.writer import WriteError, safe_target, write_outputs
 from compiler.cli import cli
-from tests.conftest import ROOT
+from tests.conftest import ROOT, tiny_game
 
 
 def _snapshot(folder: Path) -> dict[str, bytes]:
@@ -105,13 +105,13 @@ def test_a_game_failing_after_others_were_staged_writes_nothing(tmp_path: Path, 
     monkeypatch.chdir(tmp_path)
     charts = tmp_path / "charts"
     for game in ("big", "small"):
-        _tiny_game(charts, game, "Safe")
+        tiny_game(charts, game, "Safe")
     (charts / "big" / "more.chart").write_text(
         'chart [R2] "Second" { rule "7.2" roll 1d6 column r: text "Result" rows { 1-6: "Combat" } }\n',
         encoding="utf-8")
     assert CliRunner().invoke(cli, ["build", "charts"]).exit_code == 0
     before = _tree(tmp_path / "generated")
-    _tiny_game(charts, "big", "Safe escape")  # would rewrite big's outputs
+    tiny_game(charts, "big", "Safe escape")  # would rewrite big's outputs
     small = charts / "small" / "small.chart"
     small.write_text(small.read_text(encoding="utf-8").replace("4-6", "3-6"), encoding="utf-8")  # overlap: C2xx
     staged = []
@@ -208,16 +208,6 @@ def _restore(folder: Path, tree: dict[str, bytes | None]) -> None:
             (folder / rel).write_bytes(data)
 
 
-def _tiny_game(charts: Path, game: str, result: str) -> None:
-    (charts / game).mkdir(parents=True, exist_ok=True)
-    (charts / game / f"{game}.chart").write_text(
-        f'game {game} {{ title "{game}" }}\n'
-        f'chart [R1] "Escape" {{ rule "7.1" roll 1d6 column r: text "Result"\n'
-        f'  rows {{ 1-3: "{result}" 4-6: "Combat" }} }}\n',
-        encoding="utf-8",
-    )
-
-
 @pytest.fixture()
 def rebuilt(tmp_path: Path, monkeypatch) -> tuple[Path, dict[str, bytes | None], dict[str, bytes | None]]:
     """Three tiny games built into generated/, then their charts changed so that a build rewrites
@@ -228,12 +218,12 @@ def rebuilt(tmp_path: Path, monkeypatch) -> tuple[Path, dict[str, bytes | None],
     monkeypatch.chdir(tmp_path)
     charts = tmp_path / "charts"
     for game in ("a", "b", "unchanged"):
-        _tiny_game(charts, game, "Safe")
+        tiny_game(charts, game, "Safe")
     assert CliRunner().invoke(cli, ["build", "charts"]).exit_code == 0
     old = _tree(tmp_path / "generated")
-    _tiny_game(charts, "a", "Safe escape")
+    tiny_game(charts, "a", "Safe escape")
     shutil.rmtree(charts / "b")
-    _tiny_game(charts, "c", "Safe")
+    tiny_game(charts, "c", "Safe")
     assert CliRunner().invoke(cli, ["build", "charts", "--out", "expected"]).exit_code == 0
     new = _tree(tmp_path / "expected")
     shutil.rmtree(tmp_path / "expected")

@@ -22,13 +22,14 @@ from click.testing import CliRunner
 
 from compiler import model
 from compiler.build.project import load
-from compiler.build.render import render_outputs, validate_outputs
+from compiler.build.render import render_outputs
+from compiler.build.validate import validate_outputs
 from compiler.cli import cli
 from compiler.engine import chains
-from compiler.engine import runtime_chains as chain_runtime
 from compiler.engine.chains import ChainLoops, State, final_chances
 from compiler.engine.follow import MAX_STEPS, chain_odds, follow
 from compiler.engine.lookup import LookupProblem, LookupUsage, lookup
+from compiler.engine.runtime import chains as chain_runtime
 from compiler.tools.fmt import format_text
 from tests.conftest import ROOT, codes, compile_text, import_module
 
@@ -357,8 +358,7 @@ def test_chain_runtime_names_are_its_own() -> None:
     # the chain runtime is inlined after the runtime: no name of one may shadow the other's
     import ast
 
-    from compiler.emit.python.chains import chain_runtime_code
-    from compiler.emit.python.module import runtime_code
+    from compiler.engine.runtime import chain_runtime_code, runtime_code
 
     def names(code: str) -> set[str]:
         found = set()
@@ -427,3 +427,61 @@ def test_chain_odds_shows_the_drm_context(tmp_path: Path) -> None:
     assert doc["modifiers"]["total"] == -1
     doc = json.loads(_run("odds", "t/A", "--follow", "--format", "json", "--charts", charts))
     assert doc["context"] is None and doc["modifiers"] is None  # no context given: no chart's DRMs read
+
+
+def test_a_key_only_the_reader_gave_carries_to_a_later_chart_in_the_module_too(tmp_path: Path) -> None:
+    # A (by side) -> B (no key) -> C (by side): C's side comes from no reference, no step and no
+    # cell, only from the reader's `--key side=...`. chartc read it so (`target_combo`); a generated
+    # `follow_a` raised ValueError at B, because its runtime looked only at the step before. Both
+    # now take the key by the one rule, the runtime's `_next_key`.
+    text = HEADER + (
+        'chart [A] "A" { roll 1d6 key side column r: text rows { * 1-6: -> [B] } }\n'
+        'chart [B] "B" { roll 1d6 column r: text rows { 1-6: -> [C] } }\n'
+        'chart [C] "C" { roll 1d6 key side column r: text rows { ours 1-3: "held"  ours 4-6: "lost"  '
+        'theirs 1-6: "gone" } }\n'
+    )
+    comp = compile_text(tmp_path, text)
+    assert codes(comp) == []
+    outputs = render_outputs(comp.project)
+    path = tmp_path / "t_module.py"
+    path.write_text(outputs["t/t.py"], encoding="utf-8")
+    module = import_module(path, "t_chain_key_generated")
+    charts = str(tmp_path / "charts")
+    for seed in range(6):
+        steps = module.follow_a(random.Random(seed), side="ours")
+        out = _run("lookup", "t/A", "--follow", "--seed", str(seed), "--key", "side=ours", "--json", "--charts", charts)
+        walked = json.loads(out)["steps"]
+        assert [s["chart"] for s in steps] == ["A", "B", "C"] == [s["chart"] for s in walked]
+        assert [s["natural"] for s in steps] == [s["natural"] for s in walked]
+        assert steps[-1]["values"]["r"] in ("held", "lost") and steps[-1]["values"] == walked[-1]["values"]
+    game = comp.project.games["t"]
+    finals = chain_odds(game, game.chart("A"), {"side": "ours"}, 0).finals
+    chances = sorted((f.final.values, f.probability) for f in finals)
+    assert chances == [(("held",), Fraction(1, 2)), (("lost",), Fraction(1, 2))]
+
+
+def test_a_roll_in_a_cell_picks_its_outcome_as_the_module_does(lab: model.Game) -> None:
+    # C 4-5: -> 1d6 { 1-3: "Bails out"; 4-6: "Killed" }: chartc's `picked` and `outcome_chance` and
+    # the module's `_cell_value` read the outcome with the runtime's `_cell_outcome`
+    c = lab.chart("C")
+    assert c is not None
+    roll = c.rows[1].values[0]
+    assert isinstance(roll, model.SubRoll)
+    for natural in range(1, 7):
+        outcome = chains.picked(roll, natural)
+        triples = tuple((o.range.low, o.range.high, o.value) for o in roll.outcomes)
+        expected = "Bails out" if natural <= 3 else "Killed"
+        assert chain_runtime._cell_outcome(triples, natural) == outcome.value == expected
+    assert [chains.outcome_chance(roll, o) for o in roll.outcomes] == [Fraction(1, 2), Fraction(1, 2)]
+
+
+def test_a_chart_id_declared_twice_with_and_without_keys_is_checked_without_a_crash(tmp_path: Path) -> None:
+    # `chartc check tests/cases` reads every case as one game: a [B] with a chained cell and no key
+    # beside a [B] read by `side`. The loop check enumerated the first's key values and read the
+    # second's rows with them; the row step (the runtime's, strict about keys) raised ValueError.
+    text = HEADER + (
+        'chart [B] "Damage" { roll 1d6 key side column hits: int "Hits" rows { * 1-6: 1 } }\n'
+        'chart [B] "Again" { roll 1d6 column r: text rows { 1-3: "stop"  4-6: -> again } }\n'
+    )
+    comp = compile_text(tmp_path, text)
+    assert "C202" in codes(comp)

@@ -150,6 +150,6 @@ def test_bad_key_name_lists_the_known_keys(run) -> None:
 
 
 def test_shell_completion_script(run) -> None:
-    # the README's `_CHARTC_COMPLETE=bash_source chartc` prints click's completion script
+    # docs/cli.md's `_CHARTC_COMPLETE=bash_source chartc` prints click's completion script
     r = run(env={"_CHARTC_COMPLETE": "bash_source"})
     assert r.exit_code == 0 and "_chartc_completion" in r.output and "complete " in r.output

@@ -76,10 +76,10 @@ def findings(comp: Compilation) -> set[tuple[str, str, str]]:
     return found
 
 
-def test_the_readme_holds_the_corpus_tables(report) -> None:
-    # README "## The corpus" is the script's output: an inventory change must reach it
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert f"{report.BEGIN}\n{report.tables()}\n{report.END}" in readme
+def test_the_corpus_record_holds_the_corpus_tables(report) -> None:
+    # docs/records/corpus.md is the script's output: an inventory change must reach it
+    page = report.PAGE.read_text(encoding="utf-8")
+    assert f"{report.BEGIN}\n{report.tables()}\n{report.END}" in page
 
 
 def test_every_finding_is_explained_in_its_items_row(books, corpus, corpus_as_printed) -> None:
@@ -117,6 +117,35 @@ def test_every_chart_and_formula_is_in_its_games_inventory(books, corpus) -> Non
         missing += [f"{game_id}/{f.id}" for f in game.formulas if f.id not in names]
     # IA2's reference data (4.6.2, 9.1, 11, ...) are enums, row 56 "reference data"
     assert missing == []
+
+
+def test_the_file_column_names_the_files_that_declare_the_charts(books, corpus) -> None:
+    # docs/corpus/ia2.md's `file` column follows the chart files (renamed after what they hold)
+    checked = []
+    for game_id, items in books.items():
+        game = corpus.project.games[game_id]
+        declared = {name: Path(c.span.file).stem for c in game.charts for name in (c.slug, c.chart_id) if name}
+        declared |= {f.id: Path(f.span.file).stem for f in game.formulas}
+        for item in items:
+            for file in item.files:
+                assert (ROOT / "charts" / game_id / f"{file}.chart").is_file(), f"{game_id} row {item.line}: {file}"
+            for name in item.names if item.files else ():
+                if name in declared:
+                    assert declared[name] in item.files, f"{game_id} row {item.line}: `{name}` is in {declared[name]}"
+                    checked.append(name)
+    assert {"R4", "B12", "W1", "straggler", "escort_range", "me163_out_of_fuel"} <= set(checked)
+
+
+def test_a_file_column_is_read_up_to_its_remark(report) -> None:
+    table = "\n".join([
+        "## Printed in full", "",
+        "| # | charts | item | rule | file | status | findings | remarks |",
+        "|---|---|---|---|---|---|---|---|",
+        "| 1 | `B12` | Initiative | 7.2 | card_drms (combat.chart's `external [B12]` replaced) | transcribed | | |",
+        "| 2 | `x`, `y` | Two | 1 | prose_tables, prose_rolls | transcribed | | |",
+    ])
+    [one, two] = report.parse_inventory("ia2", table)
+    assert one.files == ("card_drms",) and two.files == ("prose_tables", "prose_rolls")
 
 
 def test_each_inventory_reaches_95_percent_and_says_why_for_the_rest(report, books) -> None:

@@ -403,7 +403,7 @@ def test_the_terrain_effects_chart_is_the_one_source(tmp_path: Path) -> None:
 
 def test_lookup_applies_the_crt_shifts(shifts_game) -> None:
     from compiler.engine.lookup import Forces, answer
-    from compiler.query.reports import lookup_lines
+    from compiler.query.lookup import lookup_lines
 
     crt = shifts_game.chart("CRT")
     # 30 vs 10 is 3:1; woods -1, leader +1, night -1 shift one column left: 2:1, where a 4 is AE

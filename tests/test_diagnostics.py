@@ -83,6 +83,16 @@ def test_every_code_has_a_case() -> None:
     assert covered == set(CODES), f"codes without a case: {sorted(set(CODES) - covered)}"
 
 
+def test_the_registry_holds_every_code_constant_once() -> None:
+    # the constants live in compiler/diagnostics/codes.py, their order in registry.py: a code
+    # declared but not registered would have no `chartc explain`, no SARIF rule and no case
+    from compiler.diagnostics import REGISTRY, Code, codes
+
+    declared = [value for value in vars(codes).values() if isinstance(value, Code)]
+    assert sorted(c.code for c in REGISTRY) == sorted(c.code for c in declared)
+    assert len({c.code for c in REGISTRY}) == len(REGISTRY) == 71
+
+
 def test_unreadable_file(tmp_path: Path) -> None:
     folder = tmp_path / "charts" / "t"
     folder.mkdir(parents=True)

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build.render import load_schema, render_outputs, validate_json
+from compiler.build.render import render_outputs
+from compiler.build.validate import Schema, load_schema, validate_json
 from tests.conftest import ROOT, compile_text, import_module, mypy_strict
 
 
@@ -41,7 +42,7 @@ def test_committed_outputs_are_current(outputs) -> None:
 def test_json_is_schema_valid(outputs) -> None:
     import jsonschema
 
-    schema = load_schema("chartc-game.schema.json")
+    schema = load_schema(Schema.GAME)
     jsonschema.Draft202012Validator.check_schema(schema)
     for rel, text in outputs.items():
         if rel.endswith(".json"):
@@ -49,18 +50,16 @@ def test_json_is_schema_valid(outputs) -> None:
 
 
 def test_schema_file_is_the_shipped_one() -> None:
-    assert json.loads((ROOT / "schemas" / "chartc-game.schema.json").read_text()) == load_schema(
-        "chartc-game.schema.json"
-    )
+    assert json.loads((ROOT / "schemas" / "chartc-game.schema.json").read_text()) == load_schema(Schema.GAME)
 
 
 def test_schema_rejects_a_broken_document(outputs) -> None:
-    from compiler.build.render import OutputError
+    from compiler.build.validate import InvalidOutput
 
     doc = json.loads(outputs["ia2/ia2.json"])
     r4 = next(c for c in doc["charts"] if c["address"] == "R4")  # a roll chart: its rows carry ranges
     r4["rows"][0]["range"]["min"] = "three"
-    with pytest.raises(OutputError, match="rows/0/range/min"):
+    with pytest.raises(InvalidOutput, match="rows/0/range/min"):
         validate_json(json.dumps(doc))
 
 
@@ -223,15 +222,15 @@ def test_json_chances_cover_natural_roll_and_every_drm_of_the_span(outputs, corp
 
 
 def test_schema_requires_chances_on_roll_charts_only(outputs) -> None:
-    from compiler.build.render import OutputError
+    from compiler.build.validate import InvalidOutput
 
     doc = json.loads(outputs["ia2/ia2.json"])
     r9 = next(c for c in doc["charts"] if c["address"] == "R9")
     del r9["chances"]
-    with pytest.raises(OutputError, match="chances"):
+    with pytest.raises(InvalidOutput, match="chances"):
         validate_json(json.dumps(doc))
     doc = json.loads(outputs["ia2/ia2.json"])
     r6 = next(c for c in doc["charts"] if c["address"] == "R6")
     r6["chances"] = []
-    with pytest.raises(OutputError):
+    with pytest.raises(InvalidOutput):
         validate_json(json.dumps(doc))

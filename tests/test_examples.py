@@ -251,8 +251,8 @@ def test_the_generated_check_finds_a_module_that_disagrees(tmp_path: Path, monke
     ]
 
 
-def test_the_readme_lists_the_corpus_examples_and_each_contradiction() -> None:
-    # the README's examples table is the script's output: a new example or decision must reach it
+def test_the_corpus_record_lists_the_corpus_examples_and_each_contradiction() -> None:
+    # docs/records/corpus.md's examples table is the script's output: a new example or decision must reach it
     import subprocess
     import sys
 
@@ -274,7 +274,7 @@ def test_the_corpus_examples_agree_or_say_why(tmp_path: Path) -> None:
     ]
     counts = {g: len(game.examples) for g, game in comp.project.games.items()}
     # USAAF: 7 read charts, 3 compute 22.2-22.3's production formulas, 1 the 9.2 landing turn;
-    # Stuka Leader: 14 more with issue 15's charts; IA2: 10 more (examples_more.chart)
+    # Stuka Leader: 14 more with issue 15's charts; IA2: 10 more (those of card_drms, prose_rolls, prose_tables)
     assert counts == {"aa_rules": 2, "ia2": 27, "stuka_leader": 31, "usaaf": 11}
 
 

@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from compiler.build.render import load_schema
+from compiler.build.validate import Schema, load_schema
 from compiler.cli import cli
 from compiler.diagnostics import CODES, Diagnostic, Severity, render_github, render_sarif
 from dsl.ast import Span
@@ -50,7 +50,7 @@ def _validator(schema: dict) -> jsonschema.Draft202012Validator:
 def test_json_output_is_valid_against_its_schema(check) -> None:
     r = check(FINDINGS, "--format", "json")
     doc = json.loads(r.output)
-    _validator(load_schema("diagnostics.schema.json")).validate(doc)
+    _validator(load_schema(Schema.DIAGNOSTICS)).validate(doc)
     assert r.exit_code == 1
     assert doc["summary"] == {"error": 1, "warning": 1, "note": 0, "suppressed": 1}
     [overlap] = [d for d in doc["diagnostics"] if d["code"] == "C301"]
@@ -61,19 +61,17 @@ def test_json_schema_rejects_a_diagnostic_without_position(check) -> None:
     doc = json.loads(check(FINDINGS, "--format", "json").output)
     del doc["diagnostics"][0]["line"]
     with pytest.raises(jsonschema.ValidationError, match="'line' is a required property"):
-        _validator(load_schema("diagnostics.schema.json")).validate(doc)
+        _validator(load_schema(Schema.DIAGNOSTICS)).validate(doc)
 
 
 def test_json_schema_file_is_the_shipped_one() -> None:
-    assert json.loads((ROOT / "schemas" / "diagnostics.schema.json").read_text()) == load_schema(
-        "diagnostics.schema.json"
-    )
+    assert json.loads((ROOT / "schemas" / "diagnostics.schema.json").read_text()) == load_schema(Schema.DIAGNOSTICS)
 
 
 def test_corpus_json_is_schema_valid(monkeypatch) -> None:
     monkeypatch.chdir(ROOT)
     r = CliRunner().invoke(cli, ["check", "charts", "--format", "json"])
-    _validator(load_schema("diagnostics.schema.json")).validate(json.loads(r.output))
+    _validator(load_schema(Schema.DIAGNOSTICS)).validate(json.loads(r.output))
 
 
 # ---- github ----------------------------------------------------------------------------------------

@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from compiler.checks.formula_intervals import Interval, interval
 from compiler.cli import cli
-from compiler.engine.formulas import Interval, apply, evaluate, expr_text, interval
+from compiler.engine.formulas import apply, evaluate
 from compiler.model import formulas as fx
+from compiler.model.formulas import expr_text
 from dsl.parser import parse_text
 from tests.conftest import ROOT, codes, compile_text, import_module
 

@@ -21,8 +21,9 @@ from types import ModuleType
 
 import pytest
 
-from compiler.emit.python.module import emit_game_python, runtime_code
+from compiler.emit.python.module import emit_game_python
 from compiler.engine import runtime
+from compiler.engine.runtime import chain_runtime_code, runtime_code
 from compiler.model import ChartRef
 from tests.conftest import ROOT, compile_text, import_module, mypy_strict
 
@@ -150,9 +151,31 @@ def test_the_runtime_is_inlined_verbatim_and_standalone() -> None:
     assert all(name.split(".")[0] in sys.stdlib_module_names for name in imported), imported
 
 
-def test_the_runtime_passes_mypy_strict() -> None:
-    status, out = mypy_strict(Path(runtime.__file__))
+def test_the_runtime_passes_mypy_strict(tmp_path: Path) -> None:
+    # as a generated module carries it: the parts inlined in order, then the chain runtime, checked
+    # as one module (a name a part imports from an earlier one must be defined by then), and each
+    # part on its own as chartc imports it
+    inlined = tmp_path / "inlined_runtime.py"
+    inlined.write_text(runtime_code() + chain_runtime_code(), encoding="utf-8")
+    status, out = mypy_strict(inlined, *sorted(Path(runtime.__file__).parent.glob("*.py")))
     assert status == 0, out
+
+
+def test_the_runtime_parts_are_inlined_in_order_and_whole() -> None:
+    folder = Path(runtime.__file__).parent
+    parts = {p.stem for p in folder.glob("*.py")} - {"__init__"}
+    assert parts == {*runtime.PARTS, runtime.CHAINS}, "every part is inlined, in PARTS or as the chain runtime"
+    code = runtime_code()
+    for part in runtime.PARTS:
+        source = (folder / f"{part}.py").read_text(encoding="utf-8")
+        inlined = source.split("# ---- inlined into a generated module below this line\n", 1)[1].strip("\n")
+        assert inlined in code, part
+    offsets = [code.index(f"def {name}(") for name in ("_clamp", "_check_int", "_holds", "_roll", "_total_drm")]
+    assert offsets == sorted(offsets)  # base, checks, conditions, dice, drms: the order of PARTS
+    # chartc reaches every runtime name as `runtime.<name>`, each from the part that defines it
+    assert [name for name in runtime.__all__ if not hasattr(runtime, name)] == []
+    with pytest.raises(AttributeError):
+        runtime._no_such_name  # noqa: B018
 
 
 # ---- the runtime, directly ----------------------------------------------------------------------
@@ -177,6 +200,40 @@ def test_total_drm_sums_true_conditions_and_clamps() -> None:
     assert runtime._total_drm(drms, {"a": True, "b": False}, None) == 5
     assert runtime._total_drm(drms, {"a": True, "b": False}, (-1, 3)) == 3
     assert runtime._total_drm(drms, {"a": False, "b": True}, (-1, 3)) == -1
+
+
+def test_one_exclusive_group_rule_for_drms_and_column_shifts() -> None:
+    # (position, group, amount) in declaration order: `best` keeps the highest (the first of
+    # equals), `worst` the lowest, `one` the first; a member of a group not declared counts not at all
+    found = [(0, "cover", 1), (1, None, 2), (2, "cover", 3), (3, "cover", 3), (4, "leader", -1), (5, "ghost", 9)]
+    assert runtime._exclusive(found, (("cover", "best"), ("leader", "one"))) == [(1, 2), (2, 3), (4, -1)]
+    assert runtime._exclusive(found, (("cover", "worst"), ("leader", "one"))) == [(0, 1), (1, 2), (4, -1)]
+    assert runtime._exclusive(found, (("cover", "one"),)) == [(0, 1), (1, 2)]
+    # DRMs and column shifts of the same values keep the same members
+    drms = tuple(runtime._Drm(v, None, None, "g") for v in (1, 3, 2))
+    assert runtime._drm_terms(drms, {}, (("g", "best"),)) == [(1, 3)]
+    assert runtime._total_drm(drms, {}, (-2, 2), (("g", "best"),)) == 2  # 3, clamped to +2
+    shifts = tuple(runtime._Shift(f"s{v}", v, None, "g") for v in (1, 3, 2))
+    assert runtime._shift_terms(shifts, {}, (("g", "best"),), (-2, 2)) == ((("s3", 3),), 2)
+
+
+def test_the_pipeline_reads_natural_rows_first_then_the_capped_modified_roll() -> None:
+    # a `natural 1` row ("1 is always a miss") is read before the DRM; otherwise natural + DRM,
+    # held by `modified clamp 1 to 6`, selects the row
+    rows: tuple[tuple[tuple[str | tuple[str, str | None] | None, ...], int | None, int | None, str], ...] = (
+        ((), None, 3, "low"),
+        ((), 4, 6, "high"),
+    )
+    natural_rows: tuple[tuple[tuple[str | tuple[str, str | None] | None, ...], int | None, int | None, str], ...] = (
+        ((), 1, 1, "miss"),
+    )
+    index = runtime._Index(rows)
+    assert runtime._modified(5, 3, (1, 6)) == 6 and runtime._modified(2, -4, (1, 6)) == 1
+    assert runtime._modified(5, 3) == 8  # no cap
+    assert runtime._row_for(natural_rows, index, (), 1, runtime._modified(1, 4, (1, 6))) == "miss"
+    assert runtime._row_for(natural_rows, index, (), 2, runtime._modified(2, 4, (1, 6))) == "high"
+    assert runtime._row_for((), runtime._Index(rows[1:]), (), 2, 2) is None
+    assert runtime._rolled(5, 3, "high", (1, 6)) == {"natural": 5, "drm": 3, "modified": 6, "values": "high"}
 
 
 def test_select_reads_months_open_ends_and_refuses_a_gap() -> None:
@@ -205,11 +262,11 @@ def test_argument_checks_name_what_is_allowed() -> None:
 
 def test_dice_forms_read_the_faces_as_the_chart_does() -> None:
     rng = random.Random(5)
-    percentile = {runtime._roll(rng, "percentile", 2, 10, 0, 0) for _ in range(3000)}
+    percentile = {runtime._roll(rng, runtime._Dice("percentile", 2, 10)) for _ in range(3000)}
     assert percentile == set(range(1, 101))  # IA2 10.6: 00 is 100, there is no 0
-    d66 = {runtime._roll(rng, "d66", 2, 6, 0, 0) for _ in range(3000)}
+    d66 = {runtime._roll(rng, runtime._Dice("d66", 2, 6)) for _ in range(3000)}
     assert d66 == {t * 10 + o for t in range(1, 7) for o in range(1, 7)}  # IA2 3.5
-    flak = {runtime._roll(rng, "minus", 1, 6, 3, 0) for _ in range(500)}
+    flak = {runtime._roll(rng, runtime._Dice("minus", 1, 6, 3, 0)) for _ in range(500)}
     assert flak == {0, 1, 2, 3}  # IA2 7.1.5: 1d6 - 3, minimum 0
 
 

@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 
 from compiler import model
-from compiler.build.render import render_outputs, validate_json
+from compiler.build.render import render_outputs
+from compiler.build.validate import validate_json
 from compiler.emit.html.aid import play_order
 from compiler.emit.json import INDENTED_LEVELS
 from dsl.aid_order import read_order

@@ -37,12 +37,12 @@ def test_corpus_reports_only_the_known_print_defects(corpus_as_printed, corpus) 
         ("C305", "charts/ia2/combat.chart"),  # R4 7.9.1's Gruppe Leader -1 DRM pushes a 1 to 0, below the table
         ("C305", "charts/ia2/optional.chart"),  # 10.16 friendly Flak "from 0 to 3, maximum" yet +1 drm after an IFF hit
         ("C308", "charts/ia2/combat.chart"),  # 7.1.6 firepower columns: the cards are not printed, 6-/8/12/24 named
-        ("C308", "charts/ia2/more_reference.chart"),  # 10.6.2 Spitfire ace dated from 3/44 only (combined: 3/43)
-        ("C308", "charts/ia2/optional.chart"),  # R7 rows above Veteran 1 Skill lost in transcription
+                ("C308", "charts/ia2/optional.chart"),  # R7 rows above Veteran 1 Skill lost in transcription
         ("C308", "charts/ia2/optional.chart"),
         ("C308", "charts/ia2/optional.chart"),
         ("C308", "charts/ia2/optional.chart"),  # R8 likewise
         ("C308", "charts/ia2/optional.chart"),
+        ("C308", "charts/ia2/prose_tables.chart"),  # 10.6.2 Spitfire ace dated from 3/44 only (combined: 3/43)
         ("C308", "charts/ia2/setup.chart"),  # R1 rows for rolls 3-14 and 17-20 lost
         ("C308", "charts/ia2/setup.chart"),  # R1's units (starting_unit_bases): the units of those rolls
         ("C308", "charts/ia2/setup.chart"),  # R2 only the Bf 109G-6 row, and it lacks its 14th cell
@@ -57,7 +57,7 @@ def test_corpus_reports_only_the_known_print_defects(corpus_as_printed, corpus) 
         ("C461", "charts/ia2/examples.chart"),  # 4.4: I/JG 2's aircraft roll of 6 is an A-8; R1 prints A-7
         ("C461", "charts/ia2/examples.chart"),  # 7.12: +2 landing at Fatigue 16; R6 gives it from 20
         ("C461", "charts/ia2/examples.chart"),  # 10.6.1: 79 in R7's 1944 late column, past its printed rows
-        ("C461", "charts/ia2/examples_more.chart"),  # 7.12: Agile +2 on B12 after the engine hit 7.2.2.9 says ends it
+        ("C461", "charts/ia2/examples.chart"),  # 7.12: Agile +2 on B12 after the engine hit 7.2.2.9 says ends it
     ]
     # charts/ia2/errata.chart corrects the defects whose right value the rules make clear (R4, Knight's
     # Cross, promotion)

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build.render import render_outputs, validate_json
+from compiler.build.render import render_outputs
+from compiler.build.validate import validate_json
 from tests.conftest import compile_text
 
 NASTY = (

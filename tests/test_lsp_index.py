@@ -174,18 +174,34 @@ def test_the_outline_lists_the_charts_of_a_file(game: Path) -> None:
 # ---- code actions -------------------------------------------------------------------------------
 
 
-def test_fixes_offer_the_did_you_mean_name_and_an_open_end(game: Path) -> None:
+def test_fixes_are_the_findings_own_fixes(game: Path) -> None:
     combat = game / "combat.chart"
     text = combat.read_text(encoding="utf-8").replace('    storm 6:   "Hit"', '    storm 6-8: "Hit"')
     index = _index(game, {combat: text})
     fixes = index.fixes(index.check.compilation.diagnostics)
-    # C201 `stormy` (help: did you mean `storm`?) and C303 `6-8`, past 1d6's faces (help: write an
-    # open end `6+`); C305's "e.g. `2-`" is an example, not a fix, so it gets no edit
-    assert [(f.diagnostic.code, f.span.line, f.span.col, f.span.end_col, f.text) for f in fixes] == [
-        ("C201", 6, 38, 44, "storm"),
-        ("C303", 11, 11, 14, "6+"),
+    # C305: the night DRM (-1) takes a storm roll of 1 to 0, below the lowest row `storm 1-5` (its
+    # fix opens that row: `5-`); C201 `stormy`, closest `storm`; C303 `6-8`, past 1d6's faces: `6+`.
+    # Each is a guess at the intent (unsafe), so none is the preferred action.
+    edits = [(f.diagnostic.code, [(e.span.line, e.span.col, e.span.end_col, e.text) for e in f.edits]) for f in fixes]
+    assert edits == [
+        ("C305", [(10, 11, 14, "5-")]),
+        ("C201", [(6, 38, 44, "storm")]),
+        ("C303", [(11, 11, 14, "6+")]),
     ]
-    assert [f.title for f in fixes] == ["replace `stormy` with `storm`", "make the range open-ended: `6+`"]
+    assert [f.title for f in fixes] == [
+        "make the range open-ended: `5-`", "replace `stormy` with `storm`", "make the range open-ended: `6+`"
+    ]
+    assert not any(f.preferred for f in fixes)
+
+
+def test_a_fix_that_blanks_its_line_deletes_the_line(game: Path) -> None:
+    combat = game / "combat.chart"
+    # an `allow` that silences nothing (C501): its safe fix deletes the statement, and with it the line
+    text = combat.read_text(encoding="utf-8").replace("  roll 1d6\n", '  roll 1d6\n  allow C430 "no CRT here"\n', 1)
+    index = _index(game, {combat: text})
+    [fix] = [f for f in index.fixes(index.check.compilation.diagnostics) if f.diagnostic.code == "C501"]
+    assert fix.preferred and fix.title == "delete `allow C430`"
+    assert [(e.span.line, e.span.col, e.span.end_line, e.span.end_col, e.text) for e in fix.edits] == [(3, 1, 4, 1, "")]
 
 
 def test_lsp_without_the_extra_says_so_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -195,3 +211,18 @@ def test_lsp_without_the_extra_says_so_in_one_line(monkeypatch: pytest.MonkeyPat
     assert result.output.strip().splitlines() == [
         "chartc lsp needs the `lsp` extra (pygls is not installed): pip install 'chartc[lsp]'"
     ]
+
+
+def test_a_quick_fix_writes_a_label_quoted(game: Path) -> None:
+    # a row keyed by the printed label, misspelt: the closest spelling is the label `Storm front`,
+    # which only a string can say (the old quick fix wrote it bare and broke the file)
+    header, combat = game / "game.chart", game / "combat.chart"
+    labelled = header.read_text(encoding="utf-8").replace('storm "Storm"', 'storm "Storm front"')
+    text = combat.read_text(encoding="utf-8").replace('    storm 1-5: "Miss"', '    "Storm fron" 1-5: "Miss"')
+    index = _index(game, {header: labelled, combat: text})
+    [fix] = [f for f in index.fixes(index.check.compilation.diagnostics) if f.diagnostic.code == "C201"
+             and "`Storm fron`" in f.diagnostic.message]
+    assert [(e.span.line, e.span.col, e.span.end_col, e.text) for e in fix.edits] == [(10, 5, 17, '"Storm front"')]
+    fixed = text.replace('"Storm fron"', '"Storm front"')
+    after = _index(game, {header: labelled, combat: fixed}).check.compilation.diagnostics
+    assert [d.message for d in after if d.code == "C201"] == ["`stormy` is not a value of `weather`"]  # the demo's own

@@ -52,3 +52,17 @@ def test_clamp_caps_the_total_not_the_items(tmp_path: Path) -> None:
     assert [a.value for a in breakdown.items] == [2, 3]
     assert (breakdown.sum, breakdown.total, breakdown.clamped) == (5, 4, True)
     assert modified_roll(chart, 6, breakdown.total) == 10
+
+
+def test_the_declared_span_counts_per_n_steps_as_the_runtime_does() -> None:
+    # IA2 7.9.3 "-1 per 10 kills": the model counts steps for the declared DRM span (C415, reach's
+    # bound) and the runtime for every lookup; both round down, up and to the nearest alike
+    from compiler.engine.runtime import _Per, _per_steps
+
+    span = Span("t.chart", 1, 1, 1, 2)
+    for rounding in model.Rounding:
+        per = model.PerStep("kills", 10, rounding, span, 0, 60)
+        plain = _Per("kills", 10, str(rounding))
+        assert [per.count(n) for n in range(-25, 61)] == [_per_steps(plain, n) for n in range(-25, 61)]
+    nearest = _Per("kills", 10, "nearest")
+    assert [_per_steps(nearest, n) for n in (4, 5, 14, 15, 25)] == [0, 1, 1, 2, 3]  # halves round up

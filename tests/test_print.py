@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from compiler.build.render import html_to_pdf, layout_pdf, render_outputs
 from compiler.cli import cli
 from compiler.emit.html.aid import play_order, rule_key
-from compiler.emit.html.aid_view import month_text
+from compiler.emit.html.wording import month_text
 from dsl.aid_order import read_order
 from tests import browser
 from tests.conftest import ROOT, compile_text

@@ -12,6 +12,7 @@ With N = 20,000 every cell expects at least 90 rolls (the rarest outcome is a 2 
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections import Counter
@@ -135,3 +136,37 @@ def test_bound_matches_tabulated_values() -> None:
     assert abs(chi_square_bound(10) - 29.588) / 29.588 < 0.01
     assert abs(chi_square_bound(99) - 148.23) / 148.23 < 0.01
     assert abs(chi_square_bound(3) - 16.266) / 16.266 < 0.02
+
+
+class _Scripted(random.Random):
+    """A generator that shows given die faces in order, recording the range of each die asked for."""
+
+    def __init__(self, faces: tuple[int, ...] = ()) -> None:
+        super().__init__(0)
+        self.faces = list(faces)
+        self.ranges: list[tuple[int, int]] = []
+
+    def randint(self, a: int, b: int) -> int:
+        self.ranges.append((a, b))
+        face = self.faces.pop(0) if self.faces else a
+        assert a <= face <= b
+        return face
+
+
+@pytest.mark.parametrize("address", ["S2", "D66", "PCT", "D10", "LOW", "FLAK", "HIGH", "KEEP", "LOWEST", "VS", "Z10"])
+def test_the_dice_step_reads_every_throw_as_the_exact_model_counts_it(game, address: str) -> None:
+    # the runtime's `_roll` (the generated `roll_<id>` and `lookup --follow --seed`) against the exact
+    # outcome model, outcome by outcome: every sequence of faces the dice can show, read by `_roll`
+    from compiler.engine import plain
+    from compiler.engine.runtime import _roll
+
+    model, _ = game
+    dice = model.chart(address).dice
+    probe = _Scripted()
+    _roll(probe, plain.dice(dice))
+    ranges = probe.ranges  # one (low, high) per die thrown: 2 for d66, 1 + 1 for 1d6 versus 1d6 ...
+    counts: Counter = Counter()
+    for faces in itertools.product(*(range(a, b + 1) for a, b in ranges)):
+        counts[_roll(_Scripted(faces), plain.dice(dice))] += 1
+    total = sum(counts.values())
+    assert {r: Fraction(n, total) for r, n in sorted(counts.items())} == dice.outcomes

@@ -23,12 +23,13 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler.build import project
+from compiler.build import project, validate
 from compiler.build import record as build_record
 from compiler.build import render as build
 from compiler.build.journal import Recovery
 from compiler.build.writer import Comparison, Staging, Staleness, WriteResult, orphan_games
 from compiler.diagnostics import Diagnostic, Severity
+from dsl.parser_cache import default_cache_dir
 
 POOL_MIN_SOURCE_BYTES = 512 * 1024
 """By default a build uses worker processes only when its games' chart files hold at least this
@@ -66,10 +67,17 @@ class _Task:
     game_id: str
     folder: Path
     options: BuildOptions
+    validated: frozenset[str] = frozenset()
+    """The digests of game JSON found valid before (`validate.validated_before`): not read again."""
 
 
 def build_game(task: _Task) -> GameBuild:
-    """Compile one game and, unless a finding fails it, render its outputs (and its PDF)."""
+    """Compile one game and, unless a finding fails it, render its outputs (and its PDF) and
+    validate its JSON against the schema.
+
+    Raises:
+        InvalidOutput: the JSON does not match the schema (a bug in chartc).
+    """
     options = task.options
     [comp] = project.compile_games({task.game_id: task.folder}, options.as_printed)
     fails = (Severity.ERROR, Severity.WARNING) if options.strict else (Severity.ERROR,)
@@ -78,6 +86,7 @@ def build_game(task: _Task) -> GameBuild:
     if not failing:
         game = comp.project.games[task.game_id]
         outputs.update(build.render_game(game, options.paper, options.large_print, options.landscape))
+        validate.validate_outputs(outputs, task.validated)
         if options.pdf:
             aid = f"{task.game_id}/{task.game_id}"
             outputs[f"{aid}.pdf"] = build.html_to_pdf(str(outputs[f"{aid}.html"]))
@@ -93,6 +102,7 @@ def build_games(
 
     Raises:
         OutputError: `--pdf` without WeasyPrint (before any game is built).
+        InvalidOutput: a game's JSON does not match the schema (a bug in chartc).
     """
     if options.pdf:
         build.require_weasyprint()
@@ -101,7 +111,9 @@ def build_games(
     jobs = pool_jobs(len(order), sum(sizes.values()), options.pdf) if jobs is None else jobs
     if jobs > 1 and len(order) > 1:
         _prepare()
-    yield from build.in_processes(build_game, [_Task(g, game_dirs[g], options) for g in order], jobs)
+    validated = validate.validated_before(default_cache_dir())
+    tasks = [_Task(g, game_dirs[g], options, validated) for g in order]
+    yield from build.in_processes(build_game, tasks, jobs)
 
 
 def pool_jobs(games: int, source_bytes: int, pdf: bool) -> int:
@@ -145,6 +157,7 @@ def _prepare() -> None:
     for module in _COMPILING_MODULES:
         importlib.import_module(module)
     prepare_parser()
+    validate.prepare()
     for name in environment().list_templates():
         environment().get_template(name)
 
@@ -191,6 +204,7 @@ def write_games(out_dir: Path, builds: Iterable[GameBuild], whole_tree: bool) ->
             staging = stack.enter_context(Staging(out_dir))
         done.written = staging.commit(_owned(out_dir, done.game_ids, whole_tree))
         done.recovery, done.digests = staging.recovery, staging.digests
+    _remember_valid(done.digests)
     return _sorted(done)
 
 
@@ -209,7 +223,13 @@ def check_games(out_dir: Path, builds: Iterable[GameBuild], whole_tree: bool) ->
     comparison = comparison or Comparison(out_dir)
     done.stale = comparison.result(_owned(out_dir, done.game_ids, whole_tree))
     done.recovery, done.digests = comparison.recovery, comparison.digests
+    _remember_valid(done.digests)
     return _sorted(done)
+
+
+def _remember_valid(digests: Mapping[str, str]) -> None:
+    """Every game JSON of a build that nothing failed was validated (or found valid before)."""
+    validate.remember(default_cache_dir(), (d for rel, d in digests.items() if rel.endswith(".json")))
 
 
 def _note(done: Built, game: GameBuild) -> None:

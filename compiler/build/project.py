@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 
 from compiler import model
 from compiler.build.reader import ReadError, ReadFailure, read_text
-from compiler.diagnostics import Diagnostic, Sink, Suppressed, codes, did_you_mean
+from compiler.diagnostics import Applicability, Diagnostic, Sink, Slot, Suppressed, codes, fixes
+from compiler.diagnostics.suggest import suggestion
 from dsl.aid_order import ORDER_FILE, OrderEntry, read_order
 from dsl.shared import Span
 
@@ -246,7 +247,11 @@ def _load_game(
         sources[shown] = text
         result = parse_text(text, shown)
         for issue in result.errors:
-            sink.emit(codes.SYNTAX_ERROR, issue.message, issue.span, issue.help)
+            fix = None
+            if issue.replacement is not None:  # a slip with one reading (`3---6` for `3-6`)
+                span, text = issue.replacement
+                fix = fixes.replace_with(span, text, Slot.RAW, Applicability.SAFE, issue.help)
+            sink.emit(codes.SYNTAX_ERROR, issue.message, issue.span, issue.help, fix=fix)
         if result.source is not None:
             parsed.append(replace(result.source, path=source_name(game_id, f)))
     first = display_path(files[0]) if files else display_path(folder)
@@ -285,13 +290,17 @@ def _load_aid_order(
         span = Span(shown, entry.line, col, entry.line, col + len(entry.address))
         chart = game.chart(entry.address)
         if chart is None:
+            known = [c.address for c in game.charts]
+            hint, close = suggestion(entry.address, known)
             sink.emit(codes.AID_ORDER,
                       f"{ORDER_FILE} names chart `{entry.address}`, which game `{game.id}` does not have",
-                      span, did_you_mean(entry.address, [c.address for c in game.charts]))
+                      span, hint, fix=fixes.rename(span, entry.address, close, Slot.RAW, known))
         elif chart.address in seen:
             sink.emit(codes.AID_ORDER,
                       f"{ORDER_FILE} lists chart `{entry.address}` twice (first on line {seen[chart.address]})",
-                      span, "delete one of the lines")
+                      span, "delete one of the lines",
+                      fix=fixes.delete(Span(shown, entry.line, 1, entry.line, len(raw) + 1), f"line {entry.line}",
+                                       Applicability.SAFE))
         else:
             seen[chart.address] = entry.line
             kept.append(entry)
@@ -327,7 +336,8 @@ def apply_suppressions(sink: Sink, suppressions: list[model.Suppression]) -> tup
     for s in suppressions:
         if s not in used:
             unused.emit(codes.UNUSED_SUPPRESSION, f"`allow {s.code}` silences nothing in chart `{s.chart}`", s.span,
-                        "delete this line: the finding it was written for is gone")
+                        "delete this line: the finding it was written for is gone",
+                        fix=fixes.delete(s.span, f"`allow {s.code}`", Applicability.SAFE))
     return sorted(kept + unused.items, key=Diagnostic.sort_key), suppressed
 
 

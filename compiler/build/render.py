@@ -1,4 +1,4 @@
-"""Produce the outputs of a compilation in memory and validate them; `compiler.build.writer` puts them on disk.
+"""Produce the outputs of a compilation in memory; `compiler.build.writer` puts them on disk.
 
 `render_game` and `render_outputs` are pure (model in, `{relative path: text}` out, for one game or
 all; a game's `aid.order` comes with the model, read and checked once by project loading);
@@ -6,10 +6,9 @@ all; a game's `aid.order` comes with the model, read and checked once by project
 is the one way chartc spreads work over worker processes (`--jobs`): the PDFs here, whole games
 in `compiler.build.games`. Nothing here touches the output folder.
 
-The JSON schema is the contract of every JSON file chartc writes, but validating against it is
-not on the build's path (it cost about half of a large build): `validate_outputs` checks every
-generated JSON in the tests (the corpus, the fuzzed and the differential games) and in CI
-(`scripts/validate_outputs.py generated`), where a change to the emitter is caught.
+The JSON schema is the contract of every JSON file chartc writes: a build validates each game's
+JSON once it is rendered (`compiler.build.validate`, called by `compiler.build.games`), so
+`render_outputs` stays a pure function the tests call freely.
 
 PDFs are optional outputs: they are written, checked and cleaned up only when asked for, so a
 build without `--pdf` neither deletes a PDF left by an earlier `--pdf` build nor calls it an orphan.
@@ -17,11 +16,9 @@ build without `--pdf` neither deletes a PDF left by an earlier `--pdf` build nor
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from functools import cache
 from typing import Any, TypeVar
 
 from compiler import model
@@ -29,7 +26,6 @@ from compiler.emit.html.aid import emit_game_html
 from compiler.emit.json import emit_game_json
 from compiler.emit.python.module import emit_game_python
 
-GAME_SCHEMA = "chartc-game.schema.json"
 _T = TypeVar("_T")
 _R = TypeVar("_R")
 PDF_SOURCE_DATE_EPOCH = "0"
@@ -37,49 +33,7 @@ PDF_SOURCE_DATE_EPOCH = "0"
 
 
 class OutputError(Exception):
-    """An output failed validation, or could not be rendered (`--pdf` without WeasyPrint)."""
-
-
-@cache
-def load_schema(name: str) -> dict[str, Any]:
-    """A JSON Schema shipped with chartc (the files of `schemas/`)."""
-    from importlib.resources import files
-
-    schema: dict[str, Any] = json.loads(files("compiler").joinpath("schemas", name).read_text(encoding="utf-8"))
-    return schema
-
-
-def validate_json(text: str, schema_name: str = GAME_SCHEMA) -> None:
-    """Validate a JSON text against one of our schemas (2020-12).
-
-    Raises:
-        OutputError: with the first failing path and message.
-    """
-    import jsonschema
-
-    schema = load_schema(schema_name)
-    validator = jsonschema.Draft202012Validator(schema)
-    from jsonschema.exceptions import best_match
-
-    e = best_match(validator.iter_errors(json.loads(text)))
-    if e is not None:
-        where = "/".join(str(p) for p in e.absolute_path) or "(root)"
-        raise OutputError(f"generated JSON does not match {schema_name} at {where}: {e.message}")
-
-
-def validate_outputs(outputs: Mapping[str, str | bytes]) -> None:
-    """Validate every JSON file among `outputs` (relative path -> content) against its schema.
-
-    Raises:
-        OutputError: naming the file, the first failing path and the message.
-    """
-    for rel, content in sorted(outputs.items()):
-        if rel.endswith(".json"):
-            text = content.decode("utf-8") if isinstance(content, bytes) else content
-            try:
-                validate_json(text)
-            except OutputError as exc:
-                raise OutputError(f"{rel}: {exc}") from exc
+    """An output could not be rendered (`--pdf` without WeasyPrint)."""
 
 
 def render_outputs(
@@ -87,8 +41,8 @@ def render_outputs(
 ) -> dict[str, str]:
     """Every generated file for the project's games, keyed by POSIX path relative to the output
     folder: `<game>/<game>.json`, `<game>/<game>.py`, `<game>/<game>.html` (the player aid for
-    `paper`, in large print and on landscape pages when asked). (The JSON is checked against its
-    schema by `validate_outputs`, in the tests and CI.)
+    `paper`, in large print and on landscape pages when asked). (A build validates the JSON
+    against its schema: `compiler.build.validate`.)
     """
     outputs: dict[str, str] = {}
     for game_id in sorted(project.games):

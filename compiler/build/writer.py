@@ -51,7 +51,7 @@ from compiler.build.journal import (
 )
 from compiler.build.journal import WriteError as WriteError
 from compiler.build.journal import safe_target as safe_target
-from compiler.build.reader import ReadError, read_bytes, read_start
+from compiler.build.reader import ReadError, read_bytes, read_start, resolve_inside
 
 OUTPUT_SUFFIXES = (".json", ".py", ".html", ".pdf")
 OPTIONAL_SUFFIXES = (".pdf",)
@@ -96,6 +96,31 @@ def check_out_dir(out_dir: Path, game_dirs: Mapping[str, Path]) -> None:
         target, source = (out_dir / game_id).resolve(), folder.resolve()
         if target == source or source in target.parents or target in source.parents:
             raise WriteError(f"--out {out_dir} would write game `{game_id}` into its chart sources ({folder})")
+
+
+# ---- sources ---------------------------------------------------------------------------------------
+
+
+def replace_source(path: Path, inside: Path, data: bytes) -> None:
+    """Replace a source file (a chart `chartc check --fix` or `chartc fmt` rewrites) in one step: a
+    temp file beside it, fsynced, with the file's own mode, renamed over it; then the folder fsynced.
+    A crash leaves the old file or the new one, never a mix. The file must lie inside `inside` once
+    symlinks are resolved, as `compiler.build.reader` requires of what it reads (a link is followed
+    to the file inside, which is replaced).
+
+    Raises:
+        ReadError: the file is missing or lies outside `inside`.
+        OSError: the temp file could not be written or renamed (the file is unchanged).
+    """
+    real = resolve_inside(path, inside)
+    tmp = real.parent / write_temp(real.parent, data)
+    try:
+        os.chmod(tmp, real.stat().st_mode & 0o7777)
+        os.replace(tmp, real)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    fsync_folder(real.parent)
 
 
 # ---- build ----------------------------------------------------------------------------------------

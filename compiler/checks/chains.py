@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from compiler import model
-from compiler.diagnostics import Sink, codes
-from compiler.diagnostics.suggest import did_you_mean
+from compiler.diagnostics import Sink, Slot, codes, fixes
+from compiler.diagnostics.suggest import suggestion
 from compiler.engine.chains import ChainKeyMissing, branches, chains_in, has_chains, target_combo, target_of
 from compiler.engine.chances import chances, unreachable_rows
 from compiler.model.dice import DiceForm
@@ -102,21 +102,34 @@ def _check_keys(chart: model.Chart, move: model.ChartRef, target: model.Chart, s
         key = keys.get(given.key)
         if key is None:
             known = ", ".join(f"`{k}`" for k in keys) or "no keys"
+            hint, close = suggestion(given.key, keys)
             sink.emit(
                 codes.CHAIN_KEY,
                 f"chart `{chart.address}` gives key `{given.key}` to `{target.address}`, which is read by {known}",
                 where,
-                did_you_mean(given.key, keys) or "give only the keys the target chart is read by",
+                hint or "give only the keys the target chart is read by",
+                fix=_pair_fix(given, fixes.rename(where, given.key, close, Slot.NAME, keys), True),
             )
         elif key.enum.member(given.value) is None:
+            hint, close = suggestion(given.value, key.enum.spellings)
             sink.emit(
                 codes.CHAIN_KEY,
                 f"chart `{chart.address}` gives `{given.value}` for key `{key.id}` of `{target.address}`, which is "
                 f"not a value of it",
                 where,
-                did_you_mean(given.value, key.enum.spellings)
-                or "values: " + ", ".join(m.id for m in key.enum.members),
+                hint or "values: " + ", ".join(m.id for m in key.enum.members),
+                fix=_pair_fix(given, fixes.rename(where, given.value, close, Slot.VALUE, key.enum.spellings), False),
             )
+
+
+def _pair_fix(given: model.ChainKey, renamed: fixes.Fix | None, of_key: bool) -> fixes.Fix | None:
+    """C450's did-you-mean (`renamed`: the key's or the value's) as an edit of the whole `key=value`,
+    which is what its span holds."""
+    if given.span is None or renamed is None:
+        return None
+    new = renamed.edits[0].text
+    pair = f"{new}={fixes.token(Slot.VALUE, given.value)}" if of_key else f"{given.key}={new}"
+    return fixes.Fix(renamed.message, (fixes.Edit(given.span, pair),), renamed.applicability)
 
 
 # ---- loops that can never end ------------------------------------------------------------------------
@@ -127,6 +140,8 @@ def _check_loops(game: model.Game, sink: Sink) -> None:
     graph: dict[_Node, tuple[bool, list[tuple[_Node, Span]]]] = {}
     for chart in game.charts:
         if not has_chains(chart) or len(chart.key_combinations()) > _MAX_COMBOS:
+            continue
+        if game.chart(chart.address) is not chart:  # a chart ID declared twice (C202): its states are the first's
             continue
         for combo in chart.key_combinations():
             _explore(game, (chart.address, combo), graph)

@@ -13,7 +13,7 @@ from typing import assert_never
 
 from compiler import model
 from compiler.checks.dice import unreachable_reason
-from compiler.diagnostics import Label, Sink, codes
+from compiler.diagnostics import Label, Sink, codes, fixes
 from compiler.engine.chances import drm_totals, reachable_rolls, unreachable_rows
 from compiler.engine.reach import tests_keys
 from compiler.model.text import keys_phrase
@@ -266,6 +266,8 @@ def _check_row_reach(chart: model.Chart, reach: list[int], sink: Sink) -> None:
                 f"write an open end (`{r.low}+`) if the row is meant to catch every higher modified roll"
                 if r.high is not None and r.high > hi
                 else None,
+                fix=fixes.open_ends([(r.span, r.printed)], True, chart.span) if r.high is not None and r.high > hi
+                else None,
             )
 
 
@@ -324,12 +326,16 @@ def _report_off_table(chart: model.Chart, off: dict[tuple[str, ...], list[int]],
             if side == "high"
             else "make the first row open-ended (e.g. `2-`)"
         )
+        end = chart.natural_rolls[-1 if side == "high" else 0]  # the edge row holds the last face
+        rows = [r for c in combos for r in chart.rows_for(c) if not r.natural]
+        edges = [r.range for r in rows if r.range and r.range.contains(end)]
         sink.emit(
             codes.MODIFIED_ROLL_OFF_TABLE,
             f"modified roll {compress(values)} (DRM {drm_text}) falls off the {edge} row of chart "
             f"`{chart.address}`{_for_combos(chart, combos)}",
             anchor,
             fix + ", or say in an errata what such a roll means",
+            fix=fixes.open_ends([(r.span, r.printed) for r in edges], side == "high", chart.span),
         )
 
 

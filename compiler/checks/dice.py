@@ -5,9 +5,10 @@ roll a row's numbers (a d66 digit 7-9, a face the die does not have), for C306."
 from __future__ import annotations
 
 from compiler import model
-from compiler.diagnostics import Sink, codes
+from compiler.diagnostics import Applicability, Sink, codes, fixes
 from compiler.model.dice import Dice, DiceForm
 from dsl.shared import Span
+from dsl.source_text import quote
 
 
 def check_drm_meaning(chart: model.Chart, sink: Sink) -> None:
@@ -27,8 +28,13 @@ def check_drm_meaning(chart: model.Chart, sink: Sink) -> None:
         codes.DRM_ON_DIGIT_ROLL,
         f"a DRM on a {dice.form} roll has no obvious meaning in chart `{chart.address}`",
         first,
-        'say what it does, e.g. `drm_meaning "the DRM is added to the two-digit result"`',
+        f"say what it does, e.g. `drm_meaning {_ADDED}`",
+        # a statement after the first DRM; it states a reading the rules may not give (unsafe)
+        fix=fixes.insert_after(first, f"drm_meaning {_ADDED}", Applicability.UNSAFE),
     )
+
+
+_ADDED = quote("the DRM is added to the two-digit result")
 
 
 def _inside(span: Span, outer: Span) -> bool:

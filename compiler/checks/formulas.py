@@ -5,8 +5,9 @@
 from __future__ import annotations
 
 from compiler import model
-from compiler.diagnostics import Label, Sink, codes
-from compiler.engine.formulas import FormulaProblem, Undefined, dependency_order, formula_intervals, interval, refs
+from compiler.checks.formula_intervals import Undefined, formula_intervals, interval
+from compiler.diagnostics import Applicability, Edit, Fix, Label, Sink, codes
+from compiler.engine.formulas import FormulaProblem, dependency_order, refs
 from dsl.ast import Span
 
 # The longest chain of formulas using formulas: the generated module calls one function per link.
@@ -60,4 +61,15 @@ def check_formulas(game: model.Game, sink: Sink) -> None:
                 f"formula `{formula.id}` can give a fraction: nothing rounds its `/`",
                 formula.expr.span,
                 "round where the rule rounds: `floor(...)` (down), `ceil(...)` (up) or `round(...)` (half up)",
+                fix=_rounded(formula.expr.span),
             )
+
+
+def _rounded(span: Span) -> Fix:
+    """C470's fix, shown only: the whole result rounded down. Where the rule rounds (down, up, which
+    part) is the reader's to say, so no tool applies it."""
+    start = Span(span.file, span.line, span.col, span.line, span.col)
+    end = Span(span.file, span.end_line, span.end_col, span.end_line, span.end_col)
+    edits = (Edit(start, "floor("), Edit(end, ")"))
+    return Fix("round the result down: `floor(...)` (or `ceil`, `round`, as the rule says)", edits,
+               Applicability.DISPLAY_ONLY)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import assert_never
 
 from compiler import model
-from compiler.diagnostics import Label, Sink, codes
+from compiler.diagnostics import Applicability, Label, Sink, Slot, codes, fixes
 from compiler.model.calendar import Month
 from compiler.model.text import value_text
 from dsl import ast
@@ -233,4 +233,6 @@ def check_availability_dates(chart: model.Chart, sink: Sink) -> None:
             f"`{member.label}` is offered in {column} but is available only from {available}",
             row.span,
             "write `-` for that month, or correct the record's `available` month",
+            # the row of an availability cell is that cell's `✓` or range
+            fix=fixes.replace_with(row.span, "-", Slot.RAW, Applicability.UNSAFE),
         )

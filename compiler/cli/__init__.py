@@ -41,6 +41,7 @@ COMMANDS = {
     "lookup": ("compiler.cli.lookup", "lookup_command"),
     "lsp": ("compiler.cli.lsp", "lsp_command"),
     "odds": ("compiler.cli.odds", "odds_command"),
+    "validate": ("compiler.cli.validate", "validate_command"),
     "vectors": ("compiler.cli.vectors", "vectors_command"),
 }
 
@@ -61,6 +62,7 @@ SUMMARIES = {
     "lookup": "Print the row a roll plus DRM selects on GAME/CHART",
     "lsp": "Run the language server for editors (stdio; extra chartc[lsp])",
     "odds": "Print the exact chance of each row of GAME/CHART",
+    "validate": "Validate game or diagnostics JSON against chartc's shipped schemas",
     "vectors": "Write test vectors of GAME: keys, roll and DRMs -> row and chance",
 }
 

@@ -7,7 +7,15 @@ from pathlib import Path
 
 import click
 
-from compiler.cli.common import as_printed_option, ask, charts_option, echo_lines, whole_number
+from compiler.cli.common import (
+    JSON_FORMATS,
+    as_printed_option,
+    ask,
+    charts_option,
+    echo_lines,
+    format_option,
+    summed_drms_or_none,
+)
 
 
 @click.command("analyze")
@@ -15,15 +23,16 @@ from compiler.cli.common import as_printed_option, ask, charts_option, echo_line
 @click.option(
     "--drm",
     "drm",
-    default=None,
-    callback=whole_number,
+    multiple=True,
+    callback=summed_drms_or_none,
     metavar="N",
-    help="Analyse only this DRM total (default: every total the chart's DRMs reach, and 0).",
+    help="A die roll modifier: analyse only the modified rolls at this DRM (repeatable: the values add up; "
+    "default: every total the chart's DRMs reach, and 0).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Exact fractions as JSON, for tools.")
+@format_option(JSON_FORMATS, "human: a table per column; json: exact fractions, for tools.")
 @as_printed_option
 @charts_option
-def analyze_command(address: str, drm: int | None, as_json: bool, as_printed: bool, charts_dir: Path) -> None:
+def analyze_command(address: str, drm: int | None, fmt: str, as_printed: bool, charts_dir: Path) -> None:
     """Print the design analysis of CRT ADDRESS (GAME/CHART, e.g. crtlab/CRT).
 
     For every column and DRM total: the exact chance of each result, in the declared result order
@@ -34,7 +43,7 @@ def analyze_command(address: str, drm: int | None, as_json: bool, as_printed: bo
 
     drms = None if drm is None else (drm,)
     _, _, result = ask(address, charts_dir, lambda game, chart: crt_analysis(game, chart, drms), as_printed)
-    if as_json:
+    if fmt == "json":
         click.echo(analysis_json(result))
     else:
         echo_lines(analysis_lines(result))

@@ -13,9 +13,12 @@ import click
 
 from compiler.cli.common import (
     EXIT_FINDINGS,
+    EXIT_INTERNAL,
     EXIT_OK,
+    as_printed_option,
     echo_lines,
     find_games,
+    strict_option,
     usage_error,
 )
 from compiler.diagnostics.textsafe import printable, printable_lines
@@ -70,9 +73,7 @@ def rebuild_command(
 @click.option(
     "--check", "check_only", is_flag=True, help="Write nothing; exit 1 if any output is missing, stale or orphaned."
 )
-@click.option(
-    "--as-printed", is_flag=True, help="Ignore every errata: build the charts exactly as the rulebook prints them."
-)
+@as_printed_option
 @click.option(
     "--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True, help="Page size of the player aid."
 )
@@ -92,7 +93,7 @@ def rebuild_command(
     help="Build the games in this many processes [default: one per CPU with --pdf; one per idle CPU when the "
          "charts hold 512 KiB or more; else 1].",
 )
-@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@strict_option
 def build(
     paths: tuple[Path, ...],
     out_dir: Path | None,
@@ -122,6 +123,7 @@ def build(
     # imported after the recorded check above, which needs neither the model nor the emitters
     from compiler.build.games import BuildOptions, build_games, check_games, write_games
     from compiler.build.render import OutputError
+    from compiler.build.validate import InvalidOutput
     from compiler.build.writer import WriteError, check_out_dir
     from compiler.diagnostics import render_short
 
@@ -138,6 +140,12 @@ def build(
     except OutputError as exc:
         click.echo(printable(f"build failed: {exc}; nothing was written"), err=True)
         sys.exit(EXIT_FINDINGS)
+    except InvalidOutput as exc:  # chartc's emitter and its schema disagree: not the charts' fault
+        from compiler.cli import REPORT_URL
+
+        click.echo(printable(f"chartc hit an internal error: {exc}; nothing was written. This is a bug in chartc, "
+                             f"not in your charts: please report it on {REPORT_URL} with the charts."), err=True)
+        sys.exit(EXIT_INTERNAL)
     if done.failing:
         echo_lines((render_short(d) for d in done.failing), err=True)
         click.echo(f"build failed: {_why_failed(done.failing)}; nothing was written (run `chartc check` for details)",

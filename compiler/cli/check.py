@@ -1,4 +1,5 @@
-"""`chartc check`: parse and check chart sources and print every finding in the chosen format."""
+"""`chartc check`: parse and check chart sources and print every finding in the chosen format;
+with `--fix`, apply the findings' fixes first (`--diff`: show them), then report what is left."""
 
 from __future__ import annotations
 
@@ -8,11 +9,26 @@ from typing import TYPE_CHECKING
 
 import click
 
-from compiler.cli.common import EXIT_FINDINGS, EXIT_OK, LazyChoice, echo_lines, load_project
+from compiler.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    as_printed_option,
+    default_charts_dir,
+    echo_lines,
+    format_option,
+    load_project,
+    strict_option,
+    usage_error,
+)
+from compiler.diagnostics.textsafe import printable
 
 if TYPE_CHECKING:
     from compiler.build.project import Compilation
-    from compiler.diagnostics import Diagnostic
+    from compiler.diagnostics import Diagnostic, Fix
+
+# `--fix` applies, checks again and applies what the last pass left (an overlapping fix, or one the
+# first fixes made possible), at most this many times.
+FIX_PASSES = 10
 
 
 def effective(comp: Compilation, strict: bool) -> list[Diagnostic]:
@@ -73,8 +89,144 @@ def print_diagnostics(comp: Compilation, fmt: str, strict: bool) -> int:
     else:
         _echo_human(comp, diags)
     if fmt not in ("json", "sarif"):
+        hint = fixable_hint(diags)
+        if hint:
+            click.echo(hint, err=fmt == "short")
         click.echo(summary(comp, diags), err=fmt == "short")
     return EXIT_FINDINGS if has_errors(diags) else EXIT_OK
+
+
+def fixable_hint(diags: list[Diagnostic]) -> str | None:
+    """`2 findings can be fixed with `chartc check --fix` (1 more with `--unsafe-fixes`)`, or None."""
+    from compiler.diagnostics import Applicability
+
+    safe = sum(1 for d in diags if d.fix is not None and d.fix.applicability is Applicability.SAFE)
+    unsafe = sum(1 for d in diags if d.fix is not None and d.fix.applicability is Applicability.UNSAFE)
+    if not safe and not unsafe:
+        return None
+    more = f" ({unsafe} more with `--unsafe-fixes`)" if safe and unsafe else ""
+    if not safe:
+        return f"{_findings(unsafe)} can be fixed with `chartc check --fix --unsafe-fixes`"
+    return f"{_findings(safe)} can be fixed with `chartc check --fix`{more}"
+
+
+def _findings(n: int) -> str:
+    return f"{n} finding{'s' if n != 1 else ''}"
+
+
+# ---- --fix and --diff ---------------------------------------------------------------------------------
+
+
+def _source_paths(comp: Compilation) -> dict[str, Path]:
+    """Every file the check read, by the name its findings' spans carry."""
+    from compiler.build.project import chart_files, display_path
+    from dsl.aid_order import ORDER_FILE
+
+    paths: dict[str, Path] = {}
+    for folder in comp.game_dirs.values():
+        for path in [*chart_files(folder), folder / ORDER_FILE]:
+            shown = display_path(path)
+            if shown in comp.sources:
+                paths[shown] = path
+    return paths
+
+
+def _wanted(fix: Fix | None, unsafe: bool) -> bool:
+    from compiler.diagnostics import Applicability
+
+    if fix is None or not fix.edits or len({e.span.file for e in fix.edits}) != 1:
+        return False
+    return fix.applicability is Applicability.SAFE or (unsafe and fix.applicability is Applicability.UNSAFE)
+
+
+def apply_fixes_to_project(
+    paths: tuple[Path, ...], as_printed: bool, unsafe: bool
+) -> tuple[Compilation, dict[Path, tuple[str, str]], int]:
+    """The fixes of the findings at PATHS applied in memory, pass after pass (each checks the text
+    the last one left, as `--fix` will leave it on disk): the last check, `{file: (text before, text
+    after)}` for each file changed, and how many fixes were applied. A file keeps its line ends and
+    byte-order mark."""
+    from compiler.build.project import load
+    from compiler.build.reader import ReadError, read_bytes
+    from compiler.diagnostics.fixes import apply_fixes
+
+    comp = load_project(paths, as_printed)
+    files = _source_paths(comp)
+    before: dict[Path, str] = {}
+    now: dict[Path, str] = {}
+    applied = 0
+    for _ in range(FIX_PASSES):
+        by_file: dict[str, list[Fix]] = {}
+        for d in comp.diagnostics:
+            if d.fix is not None and _wanted(d.fix, unsafe):
+                by_file.setdefault(d.fix.edits[0].span.file, []).append(d.fix)
+        changed = False
+        for name, found in by_file.items():
+            path = files.get(name)
+            if path is None:
+                continue
+            if path not in now:
+                try:
+                    now[path] = before[path] = read_bytes(path, path.parent).decode("utf-8")
+                except (ReadError, UnicodeDecodeError):
+                    continue  # its C102 is reported; nothing in it can be fixed
+            text, taken = apply_fixes(now[path], found)
+            if text != now[path]:
+                now[path], applied, changed = text, applied + len(taken), True
+        if not changed:
+            break
+        unsaved = {p.resolve(): t.replace("\r\n", "\n").replace("\r", "\n") for p, t in now.items()}
+        comp = load(list(paths) or [default_charts_dir()], as_printed=as_printed, unsaved=unsaved)
+    return comp, {p: (before[p], t) for p, t in now.items() if t != before[p]}, applied
+
+
+def _diff_lines(path: Path, before: str, after: str) -> list[str]:
+    import difflib
+
+    name = str(path)
+    return [
+        printable(line.rstrip("\r\n"))
+        for line in difflib.unified_diff(before.splitlines(True), after.splitlines(True), name, name)
+    ]
+
+
+def _fix_summary(verb: str, applied: int, files: int, left: list[Diagnostic], unsafe: bool) -> str:
+    """`fixed 3 findings in 2 files` (`would fix`), and how many unsafe fixes `--unsafe-fixes` would add."""
+    from compiler.diagnostics import Applicability
+
+    text = f"{verb} {_findings(applied)} in {files} file{'s' if files != 1 else ''}"
+    waiting = sum(1 for d in left if d.fix is not None and d.fix.applicability is Applicability.UNSAFE)
+    if waiting and not unsafe:
+        text += f"; {waiting} more with `--unsafe-fixes`"
+    return text
+
+
+def fix_command(paths: tuple[Path, ...], fmt: str, strict: bool, as_printed: bool, unsafe: bool, diff: bool) -> int:
+    """`check --fix` (write the fixed files, then report what is left) or `check --diff` (print the
+    fixes as a unified diff, write nothing; exit 1 when there is one)."""
+    from compiler.build.reader import ReadError
+    from compiler.build.writer import replace_source
+
+    comp, changed, applied = apply_fixes_to_project(paths, as_printed, unsafe)
+    if diff:
+        for path, (before, after) in changed.items():
+            echo_lines(_diff_lines(path, before, after))
+        click.echo(_fix_summary("would fix", applied, len(changed), comp.diagnostics, unsafe), err=True)
+        return EXIT_FINDINGS if changed else print_diagnostics_quiet(comp, strict)
+    for path, (_, after) in changed.items():
+        try:
+            replace_source(path, path.parent, after.encode("utf-8"))
+        except (ReadError, OSError) as exc:
+            raise usage_error(f"cannot write {path}: {getattr(exc, 'strerror', None) or exc}") from exc
+    click.echo(_fix_summary("fixed", applied, len(changed), comp.diagnostics, unsafe), err=True)
+    return print_diagnostics(comp, fmt, strict)
+
+
+def print_diagnostics_quiet(comp: Compilation, strict: bool) -> int:
+    """The exit code the findings call for, printing nothing."""
+    from compiler.diagnostics import has_errors
+
+    return EXIT_FINDINGS if has_errors(effective(comp, strict)) else EXIT_OK
 
 
 def version() -> str:
@@ -96,22 +248,39 @@ def _formats() -> tuple[str, ...]:
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option(
-    "--format",
-    "fmt",
-    type=LazyChoice(_formats),
-    default="human",
-    show_default=True,
-    help="human: rustc-style blocks; short: one line per finding; json: schemas/diagnostics.schema.json; "
-    "github: workflow annotations, then the human report; sarif: SARIF 2.1.0 for code scanning.",
+@format_option(
+    _formats,
+    "human: rustc-style blocks with each fix; short: one line per finding; json: "
+    "schemas/diagnostics.schema.json (with each fix's edits); github: workflow annotations, then the human "
+    "report; sarif: SARIF 2.1.0 for code scanning (fixes as artifactChanges).",
 )
-@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-@click.option("--as-printed", is_flag=True, help="Check the charts as printed, without errata.")
-def check(paths: tuple[Path, ...], fmt: str, strict: bool, as_printed: bool) -> None:
+@strict_option
+@as_printed_option
+@click.option(
+    "--fix", is_flag=True, help="Apply the safe fixes to the chart files, then report the findings that are left."
+)
+@click.option(
+    "--unsafe-fixes",
+    is_flag=True,
+    help="With --fix or --diff: apply the unsafe fixes too (the closest name for a misspelt one, an open end...).",
+)
+@click.option("--diff", is_flag=True, help="Write nothing; print the fixes --fix would apply as a unified diff.")
+def check(
+    paths: tuple[Path, ...], fmt: str, strict: bool, as_printed: bool, fix: bool, unsafe_fixes: bool, diff: bool
+) -> None:
     """Check chart sources (default: charts/) and report every finding.
 
-    Exit codes: 0 clean (warnings and notes allowed), 1 errors (or warnings with --strict),
-    2 usage error, 3 internal error. `allow CODE "reason"` in a chart silences a warning or note.
+    A finding whose fix is obvious carries it (shown as `fix (safe)` or `fix (unsafe)`). --fix applies
+    the safe ones and writes each changed file in one step, then checks again and reports what is left;
+    --unsafe-fixes adds the unsafe ones; --diff prints the change instead of writing it.
+
+    Exit codes: 0 clean (warnings and notes allowed), 1 errors (or warnings with --strict; with --diff,
+    also any fix to apply), 2 usage error, 3 internal error. `allow CODE "reason"` in a chart silences
+    a warning or note.
     """
+    if unsafe_fixes and not (fix or diff):
+        raise usage_error("--unsafe-fixes goes with --fix or --diff")
+    if fix or diff:
+        sys.exit(fix_command(paths, fmt, strict, as_printed, unsafe_fixes, diff))
     comp = load_project(paths, as_printed)
     sys.exit(print_diagnostics(comp, fmt, strict))

@@ -3,11 +3,12 @@ address, reading `--key` pairs and whole numbers, and printing text safely."""
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
@@ -22,6 +23,9 @@ EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
+
+# The output formats of a command that prints for a reader or for a tool (`--format human|json`).
+JSON_FORMATS = ("human", "json")
 
 T = TypeVar("T")
 
@@ -44,6 +48,38 @@ class LazyChoice(click.Choice[str]):
     @choices.setter
     def choices(self, value: tuple[str, ...]) -> None:
         """Ignored: the choices always come from `load`."""
+
+
+def format_option(
+    choices: Iterable[str] | Callable[[], Iterable[str]],
+    help: str,
+    default: str = "human",
+    alias: str | None = "json",
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """`--format CHOICE`, the one name every command gives its output choice, and `--ALIAS`
+    (`--json`), a flag that is the same as `--format ALIAS`. The command receives the choice as
+    `fmt`; `--json` with another `--format` is a usage error.
+
+    `choices` may be a function listing them, read when first needed (see `LazyChoice`).
+    """
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        listed = LazyChoice(choices) if callable(choices) else click.Choice(list(choices))
+
+        @functools.wraps(command)
+        def run(*args: Any, fmt: str, alias_flag: bool = False, **kwargs: Any) -> Any:
+            if alias_flag:
+                given = click.get_current_context().get_parameter_source("fmt")
+                if fmt != alias and given is not click.core.ParameterSource.DEFAULT:
+                    raise usage_error(f"--{alias} is the same as --format {alias}; give one of them")
+            return command(*args, fmt=alias if alias_flag else fmt, **kwargs)
+
+        # declared in this order, `--help` lists `--format` first, then its alias
+        if alias is not None:
+            run = click.option(f"--{alias}", "alias_flag", is_flag=True, help=f"Same as --format {alias}.")(run)
+        return click.option("--format", "fmt", type=listed, default=default, show_default=True, help=help)(run)
+
+    return decorate
 
 
 def usage_error(message: str) -> click.UsageError:
@@ -116,6 +152,12 @@ def summed_whole_numbers(ctx: click.Context, param: click.Parameter, values: tup
     """Click callback of a repeatable numeric option (`--drm 1 --drm -2`): each value is one
     modifier and they add up, as the modifiers they stand for do (none given: 0)."""
     return sum(_read_whole_number(ctx, param, v) for v in values)
+
+
+def summed_drms_or_none(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> int | None:
+    """Click callback of `--drm` where leaving it out means every DRM total (`analyze`): the values
+    given add up, as `summed_whole_numbers`; None when none is given."""
+    return summed_whole_numbers(ctx, param, values) if values else None
 
 
 def _read_whole_number(ctx: click.Context, param: click.Parameter, value: str) -> int:
@@ -262,7 +304,10 @@ read_drms_option = click.option(
     is_flag=True,
     help="Read the chart's DRMs even with no --when/--set: every flag false, other values unknown.",
 )
-as_printed_option = click.option("--as-printed", is_flag=True, help="Read the chart as printed, without errata.")
+as_printed_option = click.option(
+    "--as-printed", is_flag=True, help="Read the charts as printed, without errata (the rulebook as it stands)."
+)
+strict_option = click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 charts_option = click.option(
     "--charts",
     "charts_dir",

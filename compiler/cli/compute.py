@@ -11,10 +11,12 @@ import click
 
 from compiler.cli.common import (
     EXIT_FINDINGS,
+    JSON_FORMATS,
     as_printed_option,
     charts_option,
     echo_lines,
     fail,
+    format_option,
     load_game_folder,
     set_option,
     split_address,
@@ -28,11 +30,11 @@ from compiler.diagnostics.textsafe import printable
 @click.argument("address")
 @when_option
 @set_option
-@click.option("--json", "as_json", is_flag=True, help="Print the value and its inputs as JSON.")
+@format_option(JSON_FORMATS, "human: the formula, its inputs and the result; json: the value and its inputs.")
 @as_printed_option
 @charts_option
 def compute_command(
-    address: str, when: tuple[str, ...], sets: tuple[str, ...], as_json: bool, as_printed: bool, charts_dir: Path
+    address: str, when: tuple[str, ...], sets: tuple[str, ...], fmt: str, as_printed: bool, charts_dir: Path
 ) -> None:
     """Print the value of formula ADDRESS (GAME/FORMULA, e.g. usaaf/production_increase).
 
@@ -68,7 +70,7 @@ def compute_command(
     except LookupProblem as exc:
         fail(str(exc))
     given = {k: v if isinstance(v, bool | int) else str(v) for k, v in sorted(got.context.items())}
-    if as_json:
+    if fmt == "json":
         doc = {"game": game_id, "formula": formula.id, "rule": formula.rule, "text": got.text}
         click.echo(json.dumps({**doc, "inputs": given, "value": got.value}, ensure_ascii=False, indent=2))
         return

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from compiler.cli.common import EXIT_FINDINGS, echo_lines, load_project, usage_error
+from compiler.cli.common import EXIT_FINDINGS, JSON_FORMATS, echo_lines, format_option, load_project, usage_error
 from compiler.diagnostics.textsafe import printable
 
 if TYPE_CHECKING:
@@ -35,14 +35,21 @@ def chart_tree(arg: str, stack: ExitStack) -> tuple[Path, str]:
 @click.command("diff")
 @click.argument("old")
 @click.argument("new")
-@click.option("--format", "fmt", type=click.Choice(["human", "json"]), default="human", show_default=True)
+@format_option(JSON_FORMATS, "human: one line per change, in the field's words; json: the changes, for tools.")
 @click.option(
     "--html",
     "html_file",
     type=click.Path(path_type=Path, dir_okay=False, writable=True),
     help="Also write a printable errata sheet to this file.",
 )
-@click.option("--as-printed", "old_as_printed", is_flag=True, help="Read OLD without its errata (print vs. amended).")
+@click.option(
+    "--old-as-printed",
+    "--as-printed",
+    "old_as_printed",
+    is_flag=True,
+    help="Read OLD without its errata (NEW keeps them): `diff charts charts --old-as-printed` lists what the "
+    "errata change. Here --as-printed is the same flag: it reads OLD alone as printed.",
+)
 @click.option("--exit-code", is_flag=True, help="Exit 1 when there are changes, 0 when there are none (as git diff).")
 def diff_command(
     old: str, new: str, fmt: str, html_file: Path | None, old_as_printed: bool, exit_code: bool = False
@@ -51,7 +58,7 @@ def diff_command(
 
     OLD and NEW are paths (a charts folder or a game folder) or git revisions of this repository
     (`HEAD~1`, a tag). Reordered rows are no change; a moved range or renamed key is one change.
-    `chartc diff charts charts --as-printed` lists what the errata change. With --exit-code the
+    `chartc diff charts charts --old-as-printed` lists what the errata change. With --exit-code the
     exit code says whether anything changed (1) or not (0).
     """
     from contextlib import ExitStack

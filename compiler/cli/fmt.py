@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import difflib
-import os
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,19 +55,6 @@ def _format_file(path: Path) -> _Outcome:
         return _Outcome(path, before, None, f"{path}: not formatted: {exc}", unsafe=True)
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    """Replace a file's text in one step (a temporary file beside it, then a rename)."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-        os.chmod(tmp, path.stat().st_mode & 0o7777)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _diff(outcome: _Outcome) -> str:
     assert outcome.after is not None
     name = str(outcome.path)
@@ -113,7 +98,9 @@ def fmt_command(paths: tuple[Path, ...], check: bool, show_diff: bool) -> None:
                 click.echo(printable(line))
         if write:
             assert outcome.after is not None
-            _write_atomically(outcome.path, outcome.after)
+            from compiler.build.writer import replace_source
+
+            replace_source(outcome.path, outcome.path.parent, outcome.after.encode("utf-8"))
             click.echo(f"reformatted {printable(str(outcome.path))}", err=True)
         elif not show_diff:
             click.echo(f"would reformat {printable(str(outcome.path))}", err=True)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from compiler.cli.common import EXIT_FINDINGS, charts_option, echo_lines, usage_error
+from compiler.cli.common import EXIT_FINDINGS, JSON_FORMATS, charts_option, echo_lines, format_option, usage_error
 from compiler.diagnostics.textsafe import printable
 
 if TYPE_CHECKING:
@@ -93,8 +93,8 @@ def table_lines(rows: list[ChartEntry]) -> list[str]:
 @click.command("list")
 @click.argument("game", required=False)
 @charts_option
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON array of the charts.")
-def list_command(game: str | None, charts_dir: Path, as_json: bool) -> None:
+@format_option(JSON_FORMATS, "human: aligned columns; json: an array of the charts.")
+def list_command(game: str | None, charts_dir: Path, fmt: str) -> None:
     """List the charts of GAME (default: every game in --charts): chart address, title, rule,
     dice or keys, and status (partial, external, DRMs only, odds rule), then its formulas (`chartc
     compute` reads them: status formula).
@@ -120,7 +120,7 @@ def list_command(game: str | None, charts_dir: Path, as_json: bool) -> None:
         loaded = comp.project.games.get(game_id)
         if loaded is not None:
             rows.extend(entries(loaded))
-    if as_json:
+    if fmt == "json":
         click.echo(json.dumps([asdict(r) for r in rows], indent=2, ensure_ascii=True))
     else:
         echo_lines(table_lines(rows))

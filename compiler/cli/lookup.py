@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from compiler.cli.common import (
+    JSON_FORMATS,
     as_printed_option,
     ask,
     attack_option,
@@ -16,6 +17,7 @@ from compiler.cli.common import (
     drm_option,
     echo_lines,
     forces_from,
+    format_option,
     key_option,
     parse_keys,
     pause_cyclic_gc,
@@ -41,7 +43,7 @@ if TYPE_CHECKING:
 @attack_option
 @defense_option
 @shift_option
-@click.option("--json", "as_json", is_flag=True, help="Print the selected row as JSON.")
+@format_option(JSON_FORMATS, "human: the row and how the roll reached it; json: the same, for tools.")
 @click.option(
     "--follow",
     is_flag=True,
@@ -71,7 +73,7 @@ def lookup_command(
     attack: int | None,
     defense: int | None,
     shift: int,
-    as_json: bool,
+    fmt: str,
     follow: bool,
     rolls: tuple[str, ...],
     seed: int | None,
@@ -91,6 +93,7 @@ def lookup_command(
     roll of each step in turn (a roll inside a cell included); --seed N rolls the rest.
     """
     pause_cyclic_gc()
+    as_json = fmt == "json"
     if follow:
         if forces_from(attack, defense, shift) is not None:
             raise click.UsageError("--attack/--defense/--shift do not apply with --follow")
@@ -100,7 +103,7 @@ def lookup_command(
         raise click.UsageError("--roll and --seed are for --follow")
     from compiler.engine.context import refuse_read_drms
     from compiler.engine.lookup import DrmListAnswer, OddsColumnAnswer, answer
-    from compiler.query.reports import (
+    from compiler.query.lookup import (
         drm_list_json,
         drm_list_lines,
         lookup_json,

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from compiler.cli.common import (
+    JSON_FORMATS,
     as_printed_option,
     ask,
     attack_option,
@@ -16,6 +17,7 @@ from compiler.cli.common import (
     drm_option,
     echo_lines,
     forces_from,
+    format_option,
     key_option,
     parse_keys,
     pause_cyclic_gc,
@@ -27,7 +29,7 @@ from compiler.cli.common import (
 
 if TYPE_CHECKING:
     from compiler import model
-    from compiler.query.reports import ChanceReport
+    from compiler.query.odds import ChanceReport
 
 
 @click.command("odds")
@@ -40,14 +42,7 @@ if TYPE_CHECKING:
 @attack_option
 @defense_option
 @shift_option
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["human", "json"]),
-    default="human",
-    show_default=True,
-    help="human: a table for the terminal; json: exact fractions for tools.",
-)
+@format_option(JSON_FORMATS, "human: a table for the terminal; json: exact fractions for tools.")
 @click.option(
     "--follow",
     is_flag=True,
@@ -90,7 +85,7 @@ def odds_command(
         _follow(address, keys, when, sets, read_drms, drm, fmt, as_printed, charts_dir)
         return
     from compiler.engine.context import refuse_read_drms
-    from compiler.query.reports import chance_json, chance_lines, chance_report
+    from compiler.query.odds import chance_json, chance_lines, chance_report
 
     forces = forces_from(attack, defense, shift)
 

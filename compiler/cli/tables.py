@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from compiler.cli.common import EXIT_FINDINGS, charts_option, find_chart, usage_error
+from compiler.cli.common import EXIT_FINDINGS, charts_option, find_chart, format_option, usage_error
 from compiler.diagnostics.textsafe import printable
 
 
@@ -25,7 +25,11 @@ def _formatted(text: str) -> str:
 
 @click.command("import")
 @click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), help="Write the draft here, not to stdout.")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write the draft to this file instead of standard output.",
+)
 @click.option("--name", help="The chart's name (default: from the file name).")
 @click.option("--title", help="The chart's title (default: from the file name).")
 def import_command(file: Path, out: Path | None, name: str | None, title: str | None) -> None:
@@ -65,10 +69,14 @@ def import_command(file: Path, out: Path | None, name: str | None, title: str | 
 
 @click.command("export")
 @click.argument("address")
-@click.option("--csv", "as_csv", is_flag=True, required=True, help="Write CSV (the one format so far).")
-@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), help="Write the CSV here, not to stdout.")
+@format_option(("csv",), "csv: the one format so far (`chartc import` reads it back).", default="csv", alias="csv")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write the CSV to this file instead of standard output.",
+)
 @charts_option
-def export_command(address: str, as_csv: bool, out: Path | None, charts_dir: Path) -> None:
+def export_command(address: str, fmt: str, out: Path | None, charts_dir: Path) -> None:
     """Write the table of chart ADDRESS (GAME/CHART) as CSV: key values, the range as printed, then
     each column; `chartc import` reads it back."""
     from compiler.tools.table_export import export_csv, not_plain_reason

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from compiler.cli.common import EXIT_FINDINGS, charts_option, echo_lines, load_game_folder, usage_error
+from compiler.cli.common import EXIT_FINDINGS, charts_option, echo_lines, format_option, load_game_folder, usage_error
 from compiler.diagnostics.textsafe import printable
 
 
@@ -19,8 +19,9 @@ from compiler.diagnostics.textsafe import printable
     default=None,
     help="Write the vectors to this file instead of standard output.",
 )
+@format_option(("json",), "json: the one format so far (deterministic, one file per game).", default="json", alias=None)
 @charts_option
-def vectors_command(game_id: str, out: Path | None, charts_dir: Path) -> None:
+def vectors_command(game_id: str, out: Path | None, fmt: str, charts_dir: Path) -> None:
     """Write test vectors for GAME: for each roll chart, key combinations x DRM contexts x every
     natural roll -> the modified roll, the row selected and the exact chance of each row; for each
     odds rule, attack x defense x column shift -> the column read.

@@ -1,19 +1,13 @@
-"""Diagnostics: codes (`codes`), the record and sink (`core`), did-you-mean (`suggest`), renderers
-(`render`). Passes import the code constants: `sink.emit(codes.GAP, message, span)`."""
+"""Diagnostics: codes (`codes`), the record and sink (`core`), fixes as edits (`fixes`), did-you-mean
+(`suggest`), renderers (`render`). Passes import the code constants: `sink.emit(codes.GAP, message,
+span)`, with `fix=` where the change that resolves the finding is obvious."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from compiler.diagnostics import codes
-from compiler.diagnostics.codes import (
-    CODES,
-    CODES_BY_NAME,
-    REGISTRY,
-    Code,
-    Severity,
-    suppressible,
-)
+from compiler.diagnostics import codes, fixes
+from compiler.diagnostics.codes import Code, Severity
 from compiler.diagnostics.core import (
     Diagnostic,
     Label,
@@ -23,6 +17,8 @@ from compiler.diagnostics.core import (
     count_by_severity,
     has_errors,
 )
+from compiler.diagnostics.fixes import Applicability, Edit, Fix, Slot
+from compiler.diagnostics.registry import CODES, CODES_BY_NAME, REGISTRY, suppressible
 from compiler.diagnostics.suggest import did_you_mean
 
 if TYPE_CHECKING:
@@ -53,7 +49,8 @@ else:
 
 
 __all__ = [
-    "CODES", "CODES_BY_NAME", "FORMATS", "REGISTRY", "Code", "Diagnostic", "Label", "Severity", "Sink", "Suppressed",
-    "as_strict", "codes", "count_by_severity", "did_you_mean", "github_overflow", "has_errors", "render_github",
-    "render_human", "render_json", "render_sarif", "render_short", "suppressible",
+    "CODES", "CODES_BY_NAME", "FORMATS", "REGISTRY", "Applicability", "Code", "Diagnostic", "Edit", "Fix", "Label",
+    "Severity", "Sink", "Slot", "Suppressed", "as_strict", "codes", "count_by_severity", "did_you_mean", "fixes",
+    "github_overflow", "has_errors", "render_github", "render_human", "render_json", "render_sarif", "render_short",
+    "suppressible",
 ]

@@ -1,7 +1,8 @@
 """Every diagnostic code chartc reports, each a module constant passed to `Sink.emit`.
 
-Codes are stable and never reused: add new ones at the end of their block. A typo in a code name
-fails at import or type-check time, not as a crash on the rare path that emits it.
+Codes are stable and never reused: add new ones at the end of their block, and to `REGISTRY` in
+`compiler.diagnostics.registry` (the ordered list, with the lookups by id and by name). A typo in a
+code name fails at import or type-check time, not as a crash on the rare path that emits it.
 `docs/diagnostics.md` documents each (generated from `tests/cases`).
 """
 
@@ -445,85 +446,3 @@ ERRATA_NO_EFFECT: Final = _code(
     "an errata change leaves the chart as it was",
     "Delete the change, or correct the value it sets.",
 )
-
-REGISTRY: Final[tuple[Code, ...]] = (
-    SYNTAX_ERROR,
-    UNREADABLE_FILE,
-    REPEATED_STATEMENT,
-    UNKNOWN_NAME,
-    DUPLICATE_NAME,
-    GAME_HEADER,
-    OVERLAPPING_RANGES,
-    GAP,
-    RANGE_OUTSIDE_FACES,
-    REVERSED_RANGE,
-    MODIFIED_ROLL_OFF_TABLE,
-    UNREACHABLE_ROW,
-    ZERO_FACE_UNSTATED,
-    INVALID_ZERO_READS,
-    INVALID_REPEAT,
-    INVALID_RANGE,
-    PARTIAL_CHART,
-    PARTIAL_BUT_COMPLETE,
-    DRM_GROUP_OVERLAP,
-    PER_STEP_DOMAIN,
-    CONTEXT_DOMAIN,
-    REACH_APPROXIMATED,
-    DATE_FOR_RANGE,
-    TIME_FOR_ODDS,
-    ZERO_FOR_DOUBLE_ZERO,
-    FOREIGN_DASH,
-    UNKNOWN_DICE,
-    GRID_SHAPE,
-    TYPE_MISMATCH,
-    ROW_SHAPE,
-    CHART_SHAPE,
-    INVALID_DICE,
-    INVALID_MONTH,
-    INVALID_CONDITION,
-    THRESHOLD_ORDER,
-    MONTH_OUTSIDE_CALENDAR,
-    COLUMN_ORDER,
-    PERIOD_COVERAGE,
-    BEFORE_AVAILABLE,
-    DRM_ON_DIGIT_ROLL,
-    INVARIANT_VIOLATED,
-    CHART_TOO_LARGE,
-    AID_ORDER,
-    FACTS_DISAGREE,
-    ODDS_BETWEEN,
-    ODDS_FORM_CONFLICT,
-    ODDS_DOMAIN,
-    CRT_DOMINANCE,
-    CRT_MONOTONIC,
-    RESULT_ORDER,
-    CRT_TOO_WIDE,
-    SHIFT_TARGET,
-    SHIFT_GROUP,
-    SHIFT_SOURCE,
-    UNUSED_SUPPRESSION,
-    INVALID_SUPPRESSION,
-    ERRATA_TARGET_MISSING,
-    ERRATA_CONFLICT,
-    ERRATA_NO_EFFECT,
-    CHAIN_KEY,
-    CHAIN_DRM,
-    CHAIN_CYCLE,
-    CHAIN_TARGET,
-    CHAIN_ROLL,
-    EXAMPLE_CONTRADICTED,
-    EXAMPLE_KEPT,
-    EXAMPLE_AGREES,
-    EXAMPLE_UNREADABLE,
-    FORMULA_NOT_WHOLE,
-    FORMULA_UNDEFINED,
-    FORMULA_ARGUMENTS,
-)
-CODES: Final[dict[str, Code]] = {c.code: c for c in REGISTRY}
-CODES_BY_NAME: Final[dict[str, Code]] = {c.name: c for c in REGISTRY}
-
-
-def suppressible(code: str) -> bool:
-    """Whether `allow CODE` may silence the code with this id (unknown ids: no)."""
-    known = CODES.get(code)
-    return known is not None and known.suppressible

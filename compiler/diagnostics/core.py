@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import field
 
-from compiler.diagnostics.codes import CODES, Code, Severity
+from compiler.diagnostics.codes import Code, Severity
+from compiler.diagnostics.fixes import Fix
+from compiler.diagnostics.registry import CODES
 from dsl.lazy_dataclass import dataclass
 from dsl.shared import Span
 
@@ -25,6 +27,7 @@ class Diagnostic:
     span: Span
     help: str | None = None
     labels: tuple[Label, ...] = ()
+    fix: Fix | None = None  # the edits that resolve it, where they are obvious (`compiler.diagnostics.fixes`)
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.span.file, self.span.line, self.span.col, self.code, self.message)
@@ -57,8 +60,9 @@ class Sink:
         span: Span,
         help: str | None = None,
         labels: tuple[Label, ...] = (),
+        fix: Fix | None = None,
     ) -> None:
-        self.items.append(Diagnostic(code.code, code.severity, message, span, help, labels))
+        self.items.append(Diagnostic(code.code, code.severity, message, span, help, labels, fix))
 
     def sorted(self) -> list[Diagnostic]:
         unique = {(d.sort_key(), d.help, d.labels): d for d in self.items}

@@ -11,7 +11,8 @@ from collections.abc import Iterable
 
 from compiler.diagnostics import codes
 from compiler.diagnostics.core import Label, Sink
-from compiler.diagnostics.suggest import did_you_mean
+from compiler.diagnostics.fixes import Slot, rename
+from compiler.diagnostics.suggest import suggestion
 from dsl.shared import Span
 
 # Numbers beyond this many digits are described, not printed: Python refuses to print integers
@@ -51,16 +52,30 @@ def declared_twice(
 
 
 def unknown_name(
-    sink: Sink, message: str, name: str, span: Span, known: Iterable[str], fallback: str | None = None
+    sink: Sink,
+    message: str,
+    name: str,
+    span: Span,
+    known: Iterable[str],
+    fallback: str | None = None,
+    *,
+    slot: Slot | None = None,
 ) -> None:
-    """C201: `message` about the unknown `name`, with the closest of `known` as help."""
-    sink.emit(codes.UNKNOWN_NAME, message, span, did_you_mean(name, known) or fallback)
+    """C201: `message` about the unknown `name`, with the closest of `known` as help; with `slot`
+    (what the grammar accepts at `span`, which is exactly the name as written), also as a fix."""
+    pool = tuple(known)
+    help, close = suggestion(name, pool)
+    fix = rename(span, name, close, slot, pool) if slot is not None else None
+    sink.emit(codes.UNKNOWN_NAME, message, span, help or fallback, fix=fix)
 
 
-def not_a_value_of(sink: Sink, written: str, of: str, span: Span, known: Iterable[str], where: str = "") -> None:
+def not_a_value_of(
+    sink: Sink, written: str, of: str, span: Span, known: Iterable[str], where: str = "", *, slot: Slot | None = None
+) -> None:
     """C201: `written` is not a value of `of` (an enum "`side`", a key "key `side`"); `where` adds
-    e.g. " (column `r`)"; the closest of `known` is the help."""
-    sink.emit(codes.UNKNOWN_NAME, f"`{written}` is not a value of {of}{where}", span, did_you_mean(written, known))
+    e.g. " (column `r`)"; the closest of `known` is the help, and with `slot` (see `unknown_name`)
+    the fix: a label is written quoted (`"Piston-engined"`)."""
+    unknown_name(sink, f"`{written}` is not a value of {of}{where}", written, span, known, slot=slot)
 
 
 def cell_count_mismatch(sink: Sink, what: str, cells: int, columns: int, span: Span, help: str, grid: Span) -> None:

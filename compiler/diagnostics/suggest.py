@@ -30,6 +30,19 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     return _index(tuple(candidates)).suggest(name)
 
 
+def closest(name: str, candidates: Iterable[str]) -> str | None:
+    """The known name `did_you_mean` suggests for `name`, or None (the name a fix writes)."""
+    return _index(tuple(candidates)).closest(name)
+
+
+def suggestion(name: str, candidates: Iterable[str]) -> tuple[str | None, str | None]:
+    """`did_you_mean`'s help line and `closest`'s name at the cost of one search (a finding's help
+    and its fix)."""
+    index = _index(tuple(candidates))
+    close = index.closest(name)
+    return index.help_for(close), close
+
+
 def known_values_hint(name: str, values: Iterable[tuple[str, str | None]], noun: str = "values") -> str:
     """The help of a bad value: `did you mean `X`?` when one is close, then one list of the known
     values (`piston ("Piston-engined"), jet ("Jet or Rocket")`), each written once.
@@ -60,13 +73,20 @@ class NameIndex:
         self._exact = _Matcher(self.pool)
         self._caseless = _Matcher(list(self.folded))
 
-    def suggest(self, name: str) -> str | None:
-        """`did you mean `X`?` for the closest name (case-sensitive first), else the list of a
-        small pool, else None."""
+    def closest(self, name: str) -> str | None:
+        """The closest name (case-sensitive first), else None."""
         close = self._exact.closest(name)
         if close is None:
             folded = self._caseless.closest(name.casefold())
             close = self.folded[folded] if folded is not None else None
+        return close
+
+    def suggest(self, name: str) -> str | None:
+        """`did you mean `X`?` for the closest name, else the list of a small pool, else None."""
+        return self.help_for(self.closest(name))
+
+    def help_for(self, close: str | None) -> str | None:
+        """The help line when `close` is the closest name (None: there is none)."""
         if close is not None:
             return f"did you mean `{close}`?"
         if self.pool and len(self.pool) <= _LISTED:

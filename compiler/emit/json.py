@@ -12,7 +12,6 @@ from typing import Any, assert_never
 
 from compiler import model
 from compiler.engine.chances import dice_variants, drm_reach_span, probability_json, row_chances
-from compiler.engine.formulas import expr_text
 from compiler.engine.formulas import inputs as formula_inputs
 from compiler.model import formulas as fx
 from compiler.model.odds import OddsForm, OddsRule
@@ -65,7 +64,7 @@ def _formula(game: model.Game, f: model.Formula) -> dict[str, Any]:
         "rule": f.rule,
         "notes": list(f.notes),
         "inputs": list(formula_inputs(game, f)),
-        "text": expr_text(f.expr),
+        "text": fx.expr_text(f.expr),
         "expression": _expr(f.expr),
         "source_file": f.source_file,
         "line": f.span.line,

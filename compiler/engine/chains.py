@@ -93,20 +93,31 @@ def cell_values(value: model.Value) -> Iterator[model.Value]:
 
 
 def outcome_chance(roll: model.SubRoll, outcome: model.SubOutcome) -> Fraction:
-    """The exact chance that the cell's roll gives `outcome`."""
-    return sum((p for r, p in roll.dice.outcomes.items() if outcome.range.contains(r)), Fraction(0))
+    """The exact chance that the cell's roll gives `outcome` (the runtime's `_cell_outcome`)."""
+    from compiler.engine.runtime.chains import _cell_outcome
+
+    outcomes = _outcomes(roll)
+    return sum((p for r, p in roll.dice.outcomes.items() if _cell_outcome(outcomes, r) is outcome), Fraction(0))
 
 
 def picked(roll: model.SubRoll, natural: int) -> model.SubOutcome:
-    """The outcome a natural roll of the cell's dice gives (the outcomes tile the dice, C454).
+    """The outcome a natural roll of the cell's dice gives (the outcomes tile the dice, C454), as
+    the runtime's `_cell_outcome` picks it in a generated `follow_<id>`.
 
     Raises:
         ValueError: the dice cannot roll `natural`.
     """
-    found = next((o for o in roll.outcomes if o.range.contains(natural)), None)
+    from compiler.engine.runtime.chains import _cell_outcome
+
+    found = _cell_outcome(_outcomes(roll), natural)
     if found is None or natural not in roll.dice.outcomes:
         raise ValueError(f"{natural} is not a result of {roll.dice.text} (the roll in the cell)")
     return found
+
+
+def _outcomes(roll: model.SubRoll) -> tuple[tuple[int | None, int | None, model.SubOutcome], ...]:
+    """A cell's roll as the runtime's (low, high, outcome) triples."""
+    return tuple((o.range.low, o.range.high, o) for o in roll.outcomes)
 
 
 def branches(row: model.Row) -> list[Branch]:
@@ -166,19 +177,22 @@ def target_combo(
 ) -> tuple[str, ...]:
     """The key values the next chart is read with. `-> again` keeps this step's; a reference takes
     each of the target's keys from, in order: the reference's own `(key=value)`, this step's key of
-    that name, this row's value in a column of that name, the keys the reader gave (`--key`).
+    that name, this row's value in a column of that name, the keys the reader gave (`--key`): the
+    runtime's `_next_key`, as a generated `follow_<id>` takes them.
 
     Raises:
         ChainKeyMissing: a key none of them gives, or a value not of that key.
     """
     if isinstance(move, model.RollAgain):
         return combo
+    from compiler.engine.runtime.chains import _next_key
+
     written = {k.key: k.value for k in move.keys}
     mine = dict(zip((k.id for k in chart.keys), combo, strict=True))
-    cells = {c.id: v for c, v in zip(chart.columns, values, strict=True) if isinstance(v, str)}
+    cells = {c.id: v for c, v in zip(chart.columns, values, strict=True)}
     out = []
     for key in target.keys:
-        text = written.get(key.id) or mine.get(key.id) or cells.get(key.id) or given.get(key.id)
+        text = _next_key(key.id, written, mine, cells, given)
         member = key.enum.member(text) if text is not None else None
         if member is None:
             why = f"`{text}` is not a value of it" if text is not None else "no step gives it"

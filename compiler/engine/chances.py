@@ -1,22 +1,26 @@
 """The exact chance of every row of a roll chart, natural and under each DRM in its declared span.
 
-The one outcome model of chartc: built on `compiler.model.dice.Dice.outcomes` (exact `Fraction`s) and
-shifted by DRM totals. The JSON and HTML emitters, `chartc odds` and the checks (reach, coverage,
-overlaps, unreachable rows) all read it from here, so a printed chance and a checker finding can
-never disagree. It imports only the model: report rendering lives in `compiler.query.reports`.
+The one outcome model of chartc: built on `compiler.model.dice.Dice.outcomes` (exact `Fraction`s),
+each natural roll read through the runtime's steps of a roll (`_modified`, then `_row_for`: the
+generated modules' own code, `compiler.engine.runtime`). The JSON and HTML emitters, `chartc odds`
+and the checks (reach, coverage, overlaps, unreachable rows) all read it from here, so a printed
+chance, a checker finding and a generated lookup can never disagree. Report rendering lives in
+`compiler.query.reports`.
 (*Odds* in chartc means only the CRT ratio, `compiler.engine.odds`.)
 """
 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import field, replace
 from fractions import Fraction
 
 from compiler import model
-from compiler.engine.drms import modified_roll
+from compiler.engine import plain
+from compiler.engine.drms import ContextValue
 from compiler.engine.reach import reach, tests_keys
+from compiler.engine.runtime.roll import _modified, _natural_row, _row_for
 from dsl.lazy_dataclass import dataclass
 
 
@@ -52,6 +56,7 @@ class _Computed:
 
     totals: dict[tuple[str, ...] | None, tuple[int, ...]] = field(default_factory=dict)
     chances: dict[tuple[tuple[str, ...], int], ChartChances] = field(default_factory=dict)
+    alternatives: list[model.Chart] | None = None  # the chart with each `roll ... when` alternative's dice
 
 
 _COMPUTED: dict[int, tuple[weakref.ref[model.Chart], _Computed]] = {}
@@ -115,21 +120,9 @@ def modified_distribution(chart: model.Chart, drm: int) -> dict[int, Fraction]:
         raise ValueError(f"chart `{chart.address}` is not read by dice")
     dist: dict[int, Fraction] = {}
     for roll, p in chart.dice.outcomes.items():
-        modified = modified_roll(chart, roll, drm)
+        modified = _modified(roll, drm, chart.modified_clamp)
         dist[modified] = dist.get(modified, Fraction(0)) + p
     return dict(sorted(dist.items()))
-
-
-def natural_rows(chart: model.Chart, combo: tuple[str, ...]) -> list[model.Row]:
-    """The rows of `combo` read by the natural roll (`1 natural: ...`), checked before any other."""
-    if not any(r.natural for r in chart.rows):
-        return []
-    return [r for r in chart.rows_for(combo) if r.natural and r.range is not None]
-
-
-def _by_natural(rows: list[model.Row], roll: int) -> model.Row | None:
-    """The first of the natural `rows` whose range holds the natural roll."""
-    return next((r for r in rows if r.range is not None and r.range.contains(roll)), None)
 
 
 def reachable_rolls(chart: model.Chart, combo: tuple[str, ...] | None = None) -> list[int]:
@@ -143,21 +136,38 @@ def reachable_rolls(chart: model.Chart, combo: tuple[str, ...] | None = None) ->
     """
     combos = [combo] if combo is not None else chart.key_combinations()
     found: set[int] = set()
+    rows = plain.chart_rows(chart)
     for variant in dice_variants(chart):
         if variant.dice is None:
             raise ValueError(f"chart `{chart.address}` is not read by dice")
         for c in combos:
-            first = natural_rows(variant, c)
-            naturals = [r for r, p in variant.dice.outcomes.items() if p and _by_natural(first, r) is None]
+            rolled = [r for r, p in variant.dice.outcomes.items() if p]
+            if rows.natural_rows:  # a natural roll a `natural` row reads is never modified
+                rolled = [r for r in rolled if _natural_row(rows.natural_rows, c, r) is None]
             for total in drm_totals(variant, c if tests_keys(variant) else None):
-                found |= {modified_roll(variant, roll, total) for roll in naturals}
+                found |= {_modified(roll, total, variant.modified_clamp) for roll in rolled}
     return sorted(found)
 
 
 def dice_variants(chart: model.Chart) -> list[model.Chart]:
     """The chart once per dice it may be rolled with: as declared (its `roll`), then with each
-    `roll ... when` alternative's dice in its place; rows and DRMs are the same objects."""
-    return [chart] + [replace(chart, dice=alt.dice, dice_alternatives=()) for alt in chart.dice_alternatives]
+    `roll ... when` alternative's dice in its place; rows and DRMs are the same objects. The same
+    list for as long as the chart lives, so what is computed per chart is computed once."""
+    computed = _computed(chart)
+    if computed.alternatives is None:  # never the chart itself: the entry must not keep it alive
+        computed.alternatives = [replace(chart, dice=alt.dice, dice_alternatives=()) for alt in chart.dice_alternatives]
+    return [chart, *computed.alternatives]
+
+
+def dice_for(chart: model.Chart, context: Mapping[str, ContextValue | None]) -> model.Chart:
+    """The chart with the dice it is rolled with in `context`: the first `roll ... when`
+    alternative whose condition holds, else its own dice (the runtime's `_dice_for`, as the
+    generated `roll_<id>` picks them)."""
+    from compiler.engine.runtime.dice import _dice_for
+
+    variants = dice_variants(chart)[1:]
+    alternatives = tuple((plain.condition(a.when), v) for a, v in zip(chart.dice_alternatives, variants, strict=True))
+    return _dice_for(alternatives, context, chart)
 
 
 def chances(chart: model.Chart, combo: tuple[str, ...], drm: int) -> ChartChances:
@@ -185,21 +195,18 @@ def chances(chart: model.Chart, combo: tuple[str, ...], drm: int) -> ChartChance
 
 def _chances(chart: model.Chart, combo: tuple[str, ...], drm: int) -> ChartChances:
     dist = modified_distribution(chart, drm)
-    rows = [(r, r.range) for r in chart.rows_for(combo) if r.range is not None]
-    got = {id(r): Fraction(0) for r, _ in rows}
+    keyed = {id(r) for r in chart.rows_for(combo)}
+    got = {i: Fraction(0) for i, r in enumerate(chart.rows) if id(r) in keyed}
     miss = Fraction(0)
     assert chart.dice is not None  # modified_distribution raised otherwise
-    first = natural_rows(chart, combo)
+    rows = plain.chart_rows(chart)
     for natural, p in chart.dice.outcomes.items():
-        value = modified_roll(chart, natural, drm)
-        row = _by_natural(first, natural) or next(
-            (r for r, band in rows if not r.natural and band.contains(value)), None
-        )
-        if row is None:
+        position = _row_for(rows.natural_rows, rows.indexed, combo, natural, _modified(natural, drm, rows.cap))
+        if position is None:
             miss += p
         else:
-            got[id(row)] += p
-    return ChartChances(combo, drm, tuple(RowChance(r, got[id(r)]) for r, _ in rows), miss, dist)
+            got[position] += p
+    return ChartChances(combo, drm, tuple(RowChance(chart.rows[i], p) for i, p in got.items()), miss, dist)
 
 
 def unreachable_rows(chart: model.Chart) -> list[model.Row]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from compiler import model
-from compiler.engine import runtime
+from compiler.engine import plain
 from compiler.engine.chains import (
     Branch,
     ChainKeyMissing,
@@ -88,18 +88,10 @@ class _Rolls:
 
 
 def throw(rng: random.Random, dice: Dice) -> int:
-    """A natural roll of `dice`, thrown as the generated modules throw it (`_roll` of the runtime)."""
-    return runtime._roll(
-        rng,
-        dice.form.value,
-        dice.count,
-        dice.sides,
-        dice.subtract,
-        dice.floor,
-        keep=dice.keep,
-        versus=(dice.versus_count, dice.versus_sides),
-        zero=dice.zero,
-    )
+    """A natural roll of `dice`, thrown as the generated modules throw it (the runtime's `_roll`)."""
+    from compiler.engine.runtime.dice import _roll
+
+    return _roll(rng, plain.dice(dice))
 
 
 def follow(

@@ -1,7 +1,9 @@
 """Read a chart the way a player does: natural roll (or value) + DRM, keys -> the selected row.
 
-Used by `chartc lookup` and `chartc odds`; the generated Python modules implement the same rules
-on their own. Rendering the answers is `compiler.query.reports`.
+Used by `chartc lookup` and `chartc odds`, vectors and the worked-example check. The modified roll
+and the row it selects come from the runtime every generated module carries (`_modified`,
+`_row_for`, `_first`), reading the chart as `compiler.engine.plain` converts it, so chartc and the
+generated `lookup_<id>` select the same row. Rendering the answers is `compiler.query.reports`.
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ from collections.abc import Mapping
 
 from compiler import model
 from compiler.diagnostics.suggest import known_values_hint
+from compiler.engine import plain
 from compiler.engine import shifts as column_shifts
 from compiler.engine.context import ContextValue, ModifierAnswer, read_context, read_modifiers, read_number
-from compiler.engine.drms import holds, modified_roll
+from compiler.engine.drms import holds
 from compiler.engine.odds import OddsProblem, Reading, read
 from compiler.engine.problems import LookupProblem as LookupProblem  # re-exported for callers
 from compiler.engine.problems import LookupUsage as LookupUsage
@@ -179,16 +182,19 @@ def lookup(
         raise LookupUsage(f"`{chart.address}` is an odds rule: give --attack and --defense")
     keys = resolve_keys(chart, given_keys)
     combo = tuple(m.id for _, m in keys)
-    rows = chart.rows_for(combo)
     where = "".join(f", {k.id} `{m.label}`" for k, m in keys)
+    rows = plain.chart_rows(chart)
     if chart.kind is model.ChartKind.REFERENCE:
         if roll_text is not None:
             raise LookupUsage(f"chart `{chart.address}` is read by its keys only; leave out the roll")
         if drm:
             raise LookupUsage(f"chart `{chart.address}` has no roll to modify")
-        if not rows:
+        from compiler.engine.runtime.rows import _first
+
+        position = _first(rows.rows, combo, None)
+        if position is None:
             raise LookupProblem(f"chart `{chart.address}` has no row{where}")
-        return LookupResult(chart, None, 0, None, keys, rows[0])
+        return LookupResult(chart, None, 0, None, keys, chart.rows[position])
     if roll_text is None:
         raise LookupUsage(f"chart `{chart.address}` needs a roll: chartc lookup GAME/{chart.address} ROLL")
     natural = read_roll(chart, roll_text)
@@ -197,17 +203,19 @@ def lookup(
     modifiers = read_modifiers(chart, context, keys, drm)
     refuse_digit_drm(chart, modifiers.total)
     drm = modifiers.total
-    modified = modified_roll(chart, natural, drm)
-    by_natural = [r for r in rows if r.natural and r.range is not None and r.range.contains(natural)]
-    selected = by_natural or [r for r in rows if not r.natural and r.range is not None and r.range.contains(modified)]
-    if not selected:
+    from compiler.engine.runtime.roll import _modified, _row_for
+
+    modified = _modified(natural, drm, rows.cap)
+    position = _row_for(rows.natural_rows, rows.indexed, combo, natural, modified)
+    if position is None:
         shown = f"modified roll {modified} (natural {natural}, DRM {drm:+d})" if drm else f"roll {natural}"
-        covered = ", ".join(r.range.printed for r in rows if r.range is not None) or "nothing"
+        listed = chart.rows_for(combo)
+        covered = ", ".join(r.range.printed for r in listed if r.range is not None) or "nothing"
         partial = f" The chart is declared partial: {chart.partial}" if chart.partial else ""
         raise NoRow(
             f"{shown} selects no row of {chart.game}/{chart.address}{where}: the rows are {covered}.{partial}"
         )
-    return LookupResult(chart, natural, drm, modified, keys, selected[0], modifiers=modifiers)
+    return LookupResult(chart, natural, drm, modified, keys, chart.rows[position], modifiers=modifiers)
 
 
 def dice_in_context(chart: model.Chart, context: Mapping[str, ContextValue]) -> tuple[Dice, ...]:

@@ -5,20 +5,18 @@ and round down (26 vs 7 -> 3:1), defender-high odds divide defense by attack and
 -> 1:3), equal forces are 1:1; or, for non-unit ratios (`3:2`, `1.5:1`), the exact ratio is compared
 with the columns as fractions and odds between two columns read the lower (or higher) one.
 Differential columns read attack minus defense (`-3-`, `-1/0`, `+7+`); strength columns read the
-attack strength alone (`1-2`, `9+`) inside a declared domain. The rule itself lives in
-`compiler.engine.runtime`, which every generated module carries, so the CLI and the modules agree.
+attack strength alone (`1-2`, `9+`) inside a declared domain. The rule itself lives in the runtime
+(`compiler.engine.runtime.odds`), which every generated module carries, so the CLI and the modules
+agree.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
-from compiler.model.odds import OddsForm, OddsRule
+from compiler.engine import plain
+from compiler.model.odds import OddsRule
 from dsl.lazy_dataclass import dataclass
-
-if TYPE_CHECKING:  # imported where used: a query of a chart without odds or shifts needs none of it
-    from compiler.engine import runtime
 
 
 class OddsProblem(Exception):
@@ -27,14 +25,14 @@ class OddsProblem(Exception):
 
 def parse_label(label: str) -> tuple[int, int] | None:
     """`"3:1"` -> (3, 1); None unless one side is 1 and both are positive."""
-    from compiler.engine import runtime
+    from compiler.engine.runtime import odds as runtime
 
     return runtime._odds_ratio(label)
 
 
 def parse_fraction(label: str) -> Fraction | None:
     """A ratio column as an exact fraction: `"3:2"` and `"1.5:1"` -> 3/2; None if not a ratio."""
-    from compiler.engine import runtime
+    from compiler.engine.runtime import odds as runtime
 
     return runtime._odds_fraction(label)
 
@@ -42,14 +40,14 @@ def parse_fraction(label: str) -> Fraction | None:
 def parse_band(label: str) -> tuple[int | None, int | None] | None:
     """A differential or strength column's lowest and highest value: `"-1/0"` -> (-1, 0),
     `"+7+"` -> (7, None); None if the label is not such a column."""
-    from compiler.engine import runtime
+    from compiler.engine.runtime import odds as runtime
 
     return runtime._odds_band(label)
 
 
 def member_id(label_text: str) -> str:
     """The id of an odds column: its printed label (`3:1`, `-1/0`), so JSON and CLI never show another."""
-    from compiler.engine import runtime
+    from compiler.engine.runtime import odds as runtime
 
     return runtime._odds_column_id(label_text)
 
@@ -63,10 +61,10 @@ def raw_odds(rule: OddsRule, attack: int, defense: int) -> tuple[int, int]:
     Raises:
         OddsProblem: a side has no factors.
     """
-    from compiler.engine import runtime
+    from compiler.engine.runtime import odds as runtime
 
     try:
-        return runtime._raw_odds(_runtime_rule(rule), attack, defense)
+        return runtime._raw_odds(plain.odds_rule(rule), attack, defense)
     except ValueError as exc:
         raise OddsProblem(str(exc)) from exc
 
@@ -94,10 +92,10 @@ def read(rule: OddsRule, attack: int, defense: int | None, shift: int = 0) -> Re
         OddsProblem: factors the rule does not take; odds off a `beyond error` table; a shift on a
             rule that does not state whether shifts come before or after clamping.
     """
-    from compiler.engine import runtime
+    from compiler.engine.runtime import odds as runtime
 
     try:
-        got = runtime._odds_read(_runtime_rule(rule), attack, defense, shift)
+        got = runtime._odds_read(plain.odds_rule(rule), attack, defense, shift)
     except ValueError as exc:
         raise OddsProblem(str(exc)) from exc
     return Reading(got.formed, got.column, got.clamped, shift)
@@ -113,42 +111,9 @@ def column(rule: OddsRule, attack: int, defense: int | None, shift: int = 0) -> 
         OddsProblem: no factors; odds off a `beyond error` table; a shift on a rule that does not
             state whether shifts come before or after clamping.
     """
-    from compiler.engine import runtime
+    from compiler.engine.runtime import odds as runtime
 
     try:
-        return runtime._odds_column(_runtime_rule(rule), attack, defense, shift)
+        return runtime._odds_column(plain.odds_rule(rule), attack, defense, shift)
     except ValueError as exc:
         raise OddsProblem(str(exc)) from exc
-
-
-def runtime_arguments(rule: OddsRule) -> tuple[object, ...]:
-    """The runtime `_OddsRule`'s arguments for this rule, as plain values; the optional ones only
-    when they differ from the runtime's defaults (a ratio rule that rounds the quotient)."""
-    base: tuple[object, ...] = (
-        rule.id,
-        str(rule.attacker_round),
-        str(rule.defender_round),
-        rule.columns,
-        None if rule.beyond is None else str(rule.beyond),
-        None if rule.shift_order is None else str(rule.shift_order),
-    )
-    if rule.form is OddsForm.RATIO and rule.between is None:
-        return base
-    return (*base, str(rule.form), None if rule.between is None else str(rule.between), rule.domain)
-
-
-def _runtime_rule(rule: OddsRule) -> runtime._OddsRule:
-    from compiler.engine import runtime
-
-    between = None if rule.between is None else str(rule.between)
-    return runtime._OddsRule(
-        rule.id,
-        rule.attacker_round,
-        rule.defender_round,
-        rule.columns,
-        rule.beyond,
-        rule.shift_order,
-        str(rule.form),
-        between,
-        rule.domain,
-    )

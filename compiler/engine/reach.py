@@ -11,8 +11,9 @@ happen"):
    member no condition names; an int or month is cut at every constant a condition compares it
    with (`c` and the value after it) and, for a per-N DRM, at every step boundary, inside its
    declared range (a month: the game's calendar). One value per class stands for the class.
-3. Evaluate the part's DRMs (`compiler.engine.drms.applying`, the same evaluator as lookup) on every
-   combination of class values: each gives a sum the part can really add.
+3. Evaluate the part's DRMs with the runtime (`compiler.engine.runtime.drms._drm_terms`, the
+   evaluator of lookup and of every generated `drm_<id>`) on every combination of class values:
+   each gives a sum the part can really add.
 4. Add the parts' sums, then apply the chart's `combine sum clamp`.
 
 A DRM declared without `when` states no condition: it is taken as applying or not, freely.
@@ -33,7 +34,8 @@ from dataclasses import replace
 from typing import assert_never
 
 from compiler import model
-from compiler.engine.drms import ContextValue, applying, clamp_total
+from compiler.engine import plain
+from compiler.engine.drms import ContextValue, clamp_total
 from compiler.model.calendar import Month
 from dsl.lazy_dataclass import dataclass
 
@@ -69,12 +71,15 @@ def tests_keys(chart: model.Chart) -> bool:
 
 def can_hold_together(chart: model.Chart, a: model.Condition, b: model.Condition) -> bool | None:
     """Whether some context makes both conditions true (None: too many classes to decide)."""
+    from compiler.engine.runtime.conditions import _holds
+
     both = model.All((a, b), a.span)
     probe = model.Drm("_", "_", 1, both, None, a.span)
     space = _space(chart, (probe,), {})
     if space is None:
         return None
-    return any(applying((probe,), (), context) for context in space)
+    converted = plain.condition(both)
+    return any(_holds(converted, context) is True for context in space)
 
 
 # ---- independent parts ------------------------------------------------------------------------
@@ -129,7 +134,10 @@ def _part_sums(chart: model.Chart, part: tuple[model.Drm, ...], pinned: dict[str
     space = _space(chart, part, pinned)
     if space is None:
         return _independent_sums(part), False
-    return {sum(a.value for a in applying(part, groups, context)) for context in space}, True
+    from compiler.engine.runtime.drms import _drm_terms
+
+    drms, modes = tuple(plain.drm(d) for d in part), plain.drm_groups(groups)
+    return {sum(amount for _, amount in _drm_terms(drms, context, modes)) for context in space}, True
 
 
 def _independent_sums(part: tuple[model.Drm, ...]) -> set[int]:

@@ -16,8 +16,9 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol, assert_never
 
 from compiler import model
-from compiler.diagnostics import Label, Sink, codes, did_you_mean
+from compiler.diagnostics import Applicability, Label, Sink, Slot, codes, fixes
 from compiler.diagnostics.messages import declared_twice, unknown_name
+from compiler.diagnostics.suggest import suggestion
 from dsl import ast
 
 
@@ -58,7 +59,8 @@ def errata_docs(decls: list[ast.ErrataDecl], sink: Sink) -> list[model.ErrataDoc
     for e in decls:
         for o in e.overrides:
             if o.text not in seen:
-                unknown_name(sink, f"errata `{e.name.text}` overrides unknown errata `{o.text}`", o.text, o.span, seen)
+                message = f"errata `{e.name.text}` overrides unknown errata `{o.text}`"
+                unknown_name(sink, message, o.text, o.span, seen, slot=Slot.NAME)
     return docs
 
 
@@ -84,6 +86,7 @@ class ErrataApplier:
         self.provenance: dict[str, Provenance] = {}
         self._cell_owner: dict[tuple[str, ast.Span, str], tuple[str, ast.Span]] = {}
         self._overrides: dict[str, set[str]] = {}
+        self._errata: dict[str, ast.ErrataDecl] = {}
 
     @staticmethod
     def _handle(c: ast.ChartDecl) -> str:
@@ -101,15 +104,18 @@ class ErrataApplier:
         amended: dict[str, ast.ChartDecl] = {}
         for e in errata_order(decls):
             self._overrides[e.name.text] = {o.text for o in e.overrides}
+            self._errata[e.name.text] = e
             for a in e.amends:
                 chart = self.find(a.chart.text)
                 if chart is None:
                     names = [x.text for c in self.charts.values() for x in (c.chart_id, c.slug) if x is not None]
+                    hint, close = suggestion(a.chart.text, names)
                     self.sink.emit(
                         codes.ERRATA_TARGET_MISSING,
                         f"errata `{e.name.text}` amends chart `{a.chart.text}`, which does not exist",
                         a.chart.span,
-                        did_you_mean(a.chart.text, names),
+                        hint,
+                        fix=fixes.rename(a.chart.span, a.chart.text, close, Slot.CHART, names),
                     )
                     continue
                 handle = self._handle(chart)
@@ -212,10 +218,10 @@ class ErrataApplier:
         row = decl.rows[index]
         columns = [c.name.text for c in decl.columns]
         if op.column.text not in columns:
-            from compiler.diagnostics import did_you_mean
-
             message = f"errata `{errata_id}` changes column `{op.column.text}`, which {where} does not have"
-            self.sink.emit(codes.ERRATA_TARGET_MISSING, message, op.column.span, did_you_mean(op.column.text, columns))
+            hint, close = suggestion(op.column.text, columns)
+            fix = fixes.rename(op.column.span, op.column.text, close, Slot.NAME, columns)
+            self.sink.emit(codes.ERRATA_TARGET_MISSING, message, op.column.span, hint, fix=fix)
             return decl
         col = columns.index(op.column.text)
         if col >= len(row.values):
@@ -236,6 +242,17 @@ class ErrataApplier:
             ids.append(errata_id)
         self._why(prov, errata_id, because)
 
+    def _override_fix(self, errata_id: str, earlier: str) -> fixes.Fix | None:
+        """C602's fix: `earlier` added to the `overrides` list of errata `errata_id` (a guess at which
+        wins, so unsafe)."""
+        decl = self._errata.get(errata_id)
+        if decl is None:
+            return None
+        if decl.overrides:
+            return fixes.insert_after(decl.overrides[-1].span, earlier, Applicability.UNSAFE,
+                                      f"add `{earlier}` to the `overrides` of errata `{errata_id}`", separator=", ")
+        return fixes.insert_in_block(decl.span, f"overrides {earlier}", Applicability.UNSAFE)
+
     @staticmethod
     def _why(prov: Provenance, errata_id: str, because: ast.Text | None) -> None:
         if because and (errata_id, because.text) not in prov.reasons:
@@ -253,6 +270,7 @@ class ErrataApplier:
                 op_span,
                 f"say which wins: add `overrides {earlier[0]}` to errata `{errata_id}`",
                 (Label(earlier[1], f"changed by `{earlier[0]}` here"),),
+                fix=self._override_fix(errata_id, earlier[0]),
             )
         self._cell_owner[key] = (errata_id, op_span)
 

@@ -17,8 +17,9 @@ from fractions import Fraction
 from typing import assert_never
 
 from compiler import model
-from compiler.diagnostics import CODES, Diagnostic
+from compiler.diagnostics import CODES, Applicability, Diagnostic
 from compiler.diagnostics.explain import explain_text, find_code, load_examples
+from compiler.diagnostics.fixes import Edit, Fix, resolved_edits
 from compiler.engine.chances import drm_values, percent_text, row_chances
 from compiler.lsp.positions import contains
 from compiler.lsp.workspace import GameCheck
@@ -80,13 +81,14 @@ class Use:
 
 
 @dataclass(frozen=True)
-class Edit:
-    """A code action's one edit: replace `span` of its file with `text`."""
+class QuickFix:
+    """A code action: a finding's fix (`Diagnostic.fix`), its edits as the file's text takes them
+    (a deletion that blanks its line takes the line), preferred when the fix is safe."""
 
     title: str
-    span: Span
-    text: str
+    edits: tuple[Edit, ...]
     diagnostic: Diagnostic
+    preferred: bool
 
 
 @dataclass(frozen=True)
@@ -119,10 +121,6 @@ _ROLES: dict[tuple[type, str], Role] = {
     (ast.ExampleInput, "name"): Role.VARIABLE,
     (ast.AllowDecl, "code"): Role.CODE,
 }
-
-_DID_YOU_MEAN = re.compile(r"did you mean `([^`]+)`\?")
-_OPEN_END = re.compile(r"write an open end \(`([0-9]+\+)`\)")
-_WORD = re.compile(r"[A-Za-z0-9_.\-]+")
 
 
 def _declarations(tree: ast.SourceFile) -> Iterator[Declaration]:
@@ -326,25 +324,22 @@ class GameIndex:
             out.append(Symbol(Kind.CHART, title, chart.title.text, chart.span, selection))
         return sorted(out, key=lambda s: (s.span.line, s.span.col))
 
-    def fixes(self, diagnostics: list[Diagnostic]) -> list[Edit]:
-        """The edits the findings' help lines already spell out: the did-you-mean name in place of
-        the unknown one, an open end (`6+`) in place of a range past the die's faces."""
-        edits: list[Edit] = []
+    def fixes(self, diagnostics: list[Diagnostic]) -> list[QuickFix]:
+        """The quick fixes of the findings: each finding's own fix, as `chartc check --fix` applies it
+        (display-only fixes are not offered)."""
+        found: list[QuickFix] = []
         for d in diagnostics:
-            if d.help is None or d.span.line != d.span.end_line:
+            if d.fix is None or not d.fix.applicable:
                 continue
-            lines = self.check.text(d.span.file).split("\n")
-            if d.span.line > len(lines):
-                continue
-            written = lines[d.span.line - 1][d.span.col - 1 : d.span.end_col - 1]
-            named = _DID_YOU_MEAN.search(d.help)
-            opened = _OPEN_END.search(d.help)
-            if named and _WORD.fullmatch(written.strip("[]")) and written.strip("[]") != named.group(1):
-                new = f"[{named.group(1)}]" if written.startswith("[") else named.group(1)
-                edits.append(Edit(f"replace `{written}` with `{new}`", d.span, new, d))
-            elif opened and written != opened.group(1):
-                edits.append(Edit(f"make the range open-ended: `{opened.group(1)}`", d.span, opened.group(1), d))
-        return edits
+            edits = tuple(e for file in dict.fromkeys(e.span.file for e in d.fix.edits)
+                          for e in resolved_edits(self.check.text(file), _only(d.fix, file)))
+            found.append(QuickFix(d.fix.message, edits, d, d.fix.applicability is Applicability.SAFE))
+        return found
+
+
+def _only(fix: Fix, file: str) -> Fix:
+    """`fix` with the edits of `file` alone."""
+    return dataclasses.replace(fix, edits=tuple(e for e in fix.edits if e.span.file == file))
 
 
 _ROLE_OF = {Kind.ENUM: Role.ENUM, Kind.MEMBER: Role.VALUE, Kind.PERIOD: Role.VALUE, Kind.CONTEXT: Role.VARIABLE,

@@ -19,7 +19,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from compiler.diagnostics import Diagnostic, Severity
 from compiler.lsp import positions
-from compiler.lsp.index import Edit, GameIndex, Kind
+from compiler.lsp.index import GameIndex, Kind, QuickFix
 from compiler.lsp.workspace import check_game, game_folder
 from compiler.tools.fmt import FormatSyntaxError, UnsafeFormat, format_text
 from dsl.shared import Span
@@ -251,19 +251,26 @@ def build_server() -> ChartServer:
             for d in index.check.compilation.diagnostics
             if d.span.file == name and (d.span.line, d.span.col) <= end and start <= (d.span.end_line, d.span.end_col)
         ]
-        return [_action(ls, index, params.text_document.uri, lines, edit) for edit in index.fixes(near)]
+        return [_action(ls, index, params.text_document.uri, lines, fix) for fix in index.fixes(near)]
 
     return server
 
 
-def _action(ls: ChartServer, index: GameIndex, uri: str, lines: list[str], edit: Edit) -> types.CodeAction:
-    change = types.TextEdit(range=_range(positions.span_range(lines, edit.span)), new_text=edit.text)
+def _action(ls: ChartServer, index: GameIndex, uri: str, lines: list[str], fix: QuickFix) -> types.CodeAction:
+    """A finding's fix as a code action: its edits per file, in the protocol's UTF-16 positions."""
+    changes: dict[str, list[types.TextEdit]] = {}
+    for edit in fix.edits:
+        target = index.check.paths.get(edit.span.file)
+        file_uri = from_fs_path(str(target.resolve())) if target is not None else None
+        file_lines = positions.lines_of(index.check.text(edit.span.file))
+        text_edit = types.TextEdit(range=_range(positions.span_range(file_lines, edit.span)), new_text=edit.text)
+        changes.setdefault(file_uri or uri, []).append(text_edit)
     return types.CodeAction(
-        title=edit.title,
+        title=fix.title,
         kind=types.CodeActionKind.QuickFix,
-        diagnostics=[ls.diagnostic(index, lines, edit.diagnostic)],
-        edit=types.WorkspaceEdit(changes={uri: [change]}),
-        is_preferred=True,
+        diagnostics=[ls.diagnostic(index, lines, fix.diagnostic)],
+        edit=types.WorkspaceEdit(changes=changes),
+        is_preferred=fix.preferred,
     )
 
 

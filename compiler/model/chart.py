@@ -150,27 +150,28 @@ class DiceAlternative:
 
 @dataclass(frozen=True)
 class Chart:
-    """A resolved chart; `kind` says how it is read."""
+    """A resolved chart; `kind` says how it is read. What a chart does not have (dice, keys,
+    rows, ...) is None or empty."""
 
     game: str
     chart_id: str | None
     slug: str | None
     title: str
-    rule: str | None
     kind: ChartKind
-    dice: Dice | None
-    value_key: ValueKey | None
-    keys: tuple[Key, ...]
-    columns: tuple[Column, ...]  # the output columns
-    drms: tuple[Drm, ...]
-    clamp: tuple[int, int] | None
-    footnotes: tuple[Footnote, ...]
-    notes: tuple[str, ...]
-    partial: str | None
-    rows: tuple[Row, ...]
-    grid: GridLayout | None
     source_file: str
     span: Span
+    rule: str | None = None
+    dice: Dice | None = None
+    value_key: ValueKey | None = None
+    keys: tuple[Key, ...] = ()
+    columns: tuple[Column, ...] = ()  # the output columns
+    drms: tuple[Drm, ...] = ()
+    clamp: tuple[int, int] | None = None
+    footnotes: tuple[Footnote, ...] = ()
+    notes: tuple[str, ...] = ()
+    partial: str | None = None
+    rows: tuple[Row, ...] = ()
+    grid: GridLayout | None = None
     title_span: Span | None = None  # where findings about the chart as a whole point
     broken: bool = False  # some rows failed to resolve; coverage checks would only echo that
     availability: AvailabilityLayout | None = None

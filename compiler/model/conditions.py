@@ -2,25 +2,19 @@
 
 from __future__ import annotations
 
-import enum
+from collections.abc import Iterator
 from typing import assert_never
 
 from compiler.model.calendar import Month
 from compiler.model.values import MemberId
 from dsl.lazy_dataclass import dataclass
+from dsl.shared import All as All
+from dsl.shared import Any_ as Any_
+from dsl.shared import CompareOp as CompareOp
+from dsl.shared import GroupMode as GroupMode
+from dsl.shared import Not as Not
+from dsl.shared import Rounding as Rounding
 from dsl.shared import Span
-
-
-class CompareOp(enum.StrEnum):
-    """A comparison in a condition; `==` and `!=` apply to every type, the others to ints and months."""
-
-    EQ = "=="
-    NE = "!="
-    GE = ">="
-    LE = "<="
-    GT = ">"
-    LT = "<"
-
 
 # What a condition compares a variable with: an int, a month, or an enum member's id.
 Operand = int | Month | MemberId
@@ -49,63 +43,34 @@ class In:
     on_key: bool = False  # `var` is one of the chart's own keys, not a context variable
 
 
-@dataclass(frozen=True)
-class Not:
-    inner: Condition
-    span: Span
+# joined by `not`, `and`, `or`: the nodes the syntax tree's conditions use too (`dsl.shared`)
+Condition = Flag | Compare | In | Not["Condition"] | All["Condition"] | Any_["Condition"]
 
 
-@dataclass(frozen=True)
-class All:
-    parts: tuple[Condition, ...]
-    span: Span
-
-
-@dataclass(frozen=True)
-class Any_:
-    parts: tuple[Condition, ...]
-    span: Span
-
-
-Condition = Flag | Compare | In | Not | All | Any_
+def tests(cond: Condition | None) -> Iterator[Flag | Compare | In]:
+    """The tests a condition joins (its flags, comparisons and lists), in the order written."""
+    match cond:
+        case None:
+            return
+        case Flag() | Compare() | In():
+            yield cond
+        case Not(inner):
+            yield from tests(inner)
+        case All(parts) | Any_(parts):
+            for part in parts:
+                yield from tests(part)
+        case _:
+            assert_never(cond)
 
 
 def condition_vars(cond: Condition | None) -> set[str]:
     """The context variables (and chart keys) a condition tests."""
-    match cond:
-        case None:
-            return set()
-        case Flag(var) | Compare(var) | In(var):
-            return {var}
-        case Not(inner):
-            return condition_vars(inner)
-        case All(parts) | Any_(parts):
-            return set().union(*(condition_vars(p) for p in parts))
-        case _:
-            assert_never(cond)
+    return {test.var for test in tests(cond)}
 
 
 def key_vars(cond: Condition | None) -> set[str]:
     """The chart keys a condition tests (comparisons marked `on_key`)."""
-    match cond:
-        case None | Flag():
-            return set()
-        case Compare(var, on_key=on_key) | In(var, on_key=on_key):
-            return {var} if on_key else set()
-        case Not(inner):
-            return key_vars(inner)
-        case All(parts) | Any_(parts):
-            return set().union(*(key_vars(p) for p in parts))
-        case _:
-            assert_never(cond)
-
-
-class Rounding(enum.StrEnum):
-    """How a per-N DRM counts a partial step (`-1 per 10 kills`: 25 kills is 2 steps, or 3 rounded up)."""
-
-    DOWN = "down"
-    UP = "up"
-    NEAREST = "nearest"  # half a step or more counts as a step
+    return {test.var for test in tests(cond) if not isinstance(test, Flag) and test.on_key}
 
 
 @dataclass(frozen=True)
@@ -159,14 +124,6 @@ class Drm:
         if self.per is None:
             return frozenset({0, self.value})
         return frozenset({0} | {self.value * n for n in self.per.counts()})
-
-
-class GroupMode(enum.StrEnum):
-    """Which members of an exclusive DRM group apply when several could."""
-
-    BEST = "best"  # only the highest applicable value
-    WORST = "worst"  # only the lowest applicable value
-    ONE = "one"  # the rules say only one can apply (the checker proves it; the first applies)
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,13 @@
 """Exact outcome models for every dice form of the chart language.
 
 A single chart roll has at most a few hundred outcomes, so exact enumeration with
-`fractions.Fraction` is fast and obviously right (see the README for the measured comparison).
+`fractions.Fraction` is fast and obviously right (see docs/dependencies.md for the measured comparison).
 Each form also knows how the rulebook prints its faces: a d10's `0` is read as 10 and a
 percentile `00` as 100.
 """
 
 from __future__ import annotations
 
-import enum
 import itertools
 import re
 from fractions import Fraction
@@ -16,20 +15,21 @@ from functools import cached_property
 from typing import assert_never
 
 from dsl.lazy_dataclass import dataclass
+from dsl.shared import DiceForm as DiceForm
 
-
-class DiceForm(enum.StrEnum):
-    """How the dice are read (see `Dice`)."""
-
-    SUM = "sum"
-    D66 = "d66"
-    PERCENTILE = "percentile"
-    LOWER = "lower"
-    MINUS = "minus"
-    HIGHER = "higher"
-    HIGHEST = "highest"
-    LOWEST = "lowest"
-    VERSUS = "versus"
+# How the player aid and messages print each dice form, filled in from the `Dice`'s fields.
+_FORM_TEXTS = {
+    DiceForm.SUM: "{count}d{sides}",
+    DiceForm.D66: "d66",
+    DiceForm.PERCENTILE: "percentile (2d10, 00 = 100)",
+    DiceForm.LOWER: "lower of {count}d{sides}",
+    DiceForm.MINUS: "{count}d{sides} minus {subtract}, minimum {floor}",
+    DiceForm.HIGHER: "higher of {count}d{sides}",
+    DiceForm.HIGHEST: "{count}d{sides}, keep the highest {keep}",
+    DiceForm.LOWEST: "{count}d{sides}, keep the lowest {keep}",
+    DiceForm.VERSUS: "{count}d{sides} versus {versus_count}d{versus_sides}, the difference",
+}
+assert set(_FORM_TEXTS) == set(DiceForm), "every dice form has its printed text"
 
 
 _PRINTED_RANGE = re.compile(r"\s*(-?\d+)\s*(?:(\+|-|or more|or less)|[-\u2013]\s*(-?\d+))?\s*")
@@ -78,27 +78,7 @@ class Dice:
 
     @property
     def _form_text(self) -> str:
-        match self.form:
-            case DiceForm.D66:
-                return "d66"
-            case DiceForm.PERCENTILE:
-                return "percentile (2d10, 00 = 100)"
-            case DiceForm.LOWER:
-                return f"lower of {self.count}d{self.sides}"
-            case DiceForm.MINUS:
-                return f"{self.count}d{self.sides} minus {self.subtract}, minimum {self.floor}"
-            case DiceForm.HIGHER:
-                return f"higher of {self.count}d{self.sides}"
-            case DiceForm.HIGHEST:
-                return f"{self.count}d{self.sides}, keep the highest {self.keep}"
-            case DiceForm.LOWEST:
-                return f"{self.count}d{self.sides}, keep the lowest {self.keep}"
-            case DiceForm.VERSUS:
-                return f"{self.count}d{self.sides} versus {self.versus_count}d{self.versus_sides}, the difference"
-            case DiceForm.SUM:
-                return f"{self.count}d{self.sides}"
-            case _:
-                assert_never(self.form)
+        return _FORM_TEXTS[self.form].format_map(vars(self))
 
     @property
     def zero_text(self) -> str | None:

@@ -3,23 +3,10 @@ says the reader gets. `compiler.checks.examples` evaluates each one against the 
 
 from __future__ import annotations
 
-from enum import StrEnum
-
 from compiler.model.values import Value
 from dsl.lazy_dataclass import dataclass
+from dsl.shared import ExpectKind as ExpectKind
 from dsl.shared import Span
-
-
-class ExpectKind(StrEnum):
-    """What an `expect` line states."""
-
-    CELL = "cell"  # a cell of the selected row (with `follow`, of the chain's last row)
-    ROW = "row"  # the selected row, by its range as printed
-    MODIFIED = "modified"  # the modified roll
-    DRM = "drm"  # the DRM total
-    ODDS = "odds"  # the odds column an odds rule (or a CRT's odds key) reads
-    NO_ROW = "no_row"  # the roll selects no row
-    NUMBER = "value"  # the number a formula computes
 
 
 @dataclass(frozen=True)

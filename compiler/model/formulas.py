@@ -1,4 +1,6 @@
-"""A computed value: an integer formula over the game's context variables (USAAF 22.2-22.4).
+"""A computed value: an integer formula over the game's context variables (USAAF 22.2-22.4), and
+how it is written (`expr_text`: the JSON, the generated Python's docstrings and `chartc compute`
+print it so).
 
 Expressions are a tagged union; `compiler.engine.formulas` evaluates them exactly (fractions, then the
 rounding the formula names), and the generated Python computes them with the same arithmetic.
@@ -7,18 +9,17 @@ rounding the formula names), and the generated Python computes them with the sam
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import assert_never
 
-from compiler.model.conditions import Condition
+from compiler.model.conditions import All, Any_, Compare, Condition, Flag, In, Not
 from dsl.lazy_dataclass import dataclass
-from dsl.shared import Span
+from dsl.shared import Binary as Binary
+from dsl.shared import ExprOp, Span
+from dsl.shared import IfElse as IfElse
+from dsl.shared import Neg as Neg
+from dsl.shared import Number as Number
 
-
-class Op(StrEnum):
-    ADD = "+"
-    SUB = "-"
-    MUL = "*"
-    DIV = "/"  # exact division: a fraction until rounded
-    POW = "^"  # a whole, non-negative exponent
+Op = ExprOp  # a binary operator, as the syntax tree holds it
 
 
 class Function(StrEnum):
@@ -30,12 +31,6 @@ class Function(StrEnum):
 
 
 ROUNDING = (Function.FLOOR, Function.CEIL, Function.ROUND)
-
-
-@dataclass(frozen=True)
-class Number:
-    value: int
-    span: Span
 
 
 @dataclass(frozen=True)
@@ -55,35 +50,15 @@ class FormulaRef:
 
 
 @dataclass(frozen=True)
-class Binary:
-    op: Op
-    left: Expr
-    right: Expr
-    span: Span
-
-
-@dataclass(frozen=True)
-class Neg:
-    inner: Expr
-    span: Span
-
-
-@dataclass(frozen=True)
 class Call:
     function: Function
     args: tuple[Expr, ...]
     span: Span
 
 
-@dataclass(frozen=True)
-class IfElse:
-    cond: Condition
-    then: Expr
-    otherwise: Expr
-    span: Span
-
-
-Expr = Number | Var | FormulaRef | Binary | Neg | Call | IfElse
+# a number, `a + b` (and the other operators), `-a`, `if c then a else b`: the nodes of the syntax
+# tree's formulas too (`dsl.shared`)
+Expr = Number | Var | FormulaRef | Binary["Expr"] | Neg["Expr"] | Call | IfElse[Condition, "Expr"]
 
 
 @dataclass(frozen=True)
@@ -97,3 +72,67 @@ class Formula:
     expr: Expr
     source_file: str
     span: Span
+
+
+# ---- how a formula is written ---------------------------------------------------------------------
+
+# Binding strength of each form, loosest first; a part printed at a lower level than its place
+# needs is parenthesised.
+_ADD, _MUL, _NEG, _POW, _ATOM = 1, 2, 3, 4, 5
+_PRECEDENCE = {Op.ADD: _ADD, Op.SUB: _ADD, Op.MUL: _MUL, Op.DIV: _MUL, Op.POW: _POW}
+
+
+def expr_text(expr: Expr) -> str:
+    """The formula as written, with only the parentheses its reading needs."""
+    return _text(expr, 0)
+
+
+def _text(expr: Expr, outer: int) -> str:
+    match expr:
+        case Number(value):
+            return str(value) if value >= 0 else _grouped_text(str(value), _NEG, outer)
+        case Var(var_id) | FormulaRef(var_id):
+            return var_id
+        case Binary(op, left, right):
+            mine = _PRECEDENCE[op]
+            # + - * / group to the left; ^ to the right, its base an atom, its exponent a unary
+            places = (_ATOM, _NEG) if op is Op.POW else (mine, mine + 1)
+            text = f"{_text(left, places[0])} {op.value} {_text(right, places[1])}"
+            return _grouped_text(text, mine, outer)
+        case Neg(inner):
+            return _grouped_text(f"-{_text(inner, _NEG)}", _NEG, outer)
+        case Call(function, args):
+            return f"{function.value}({', '.join(_text(a, 0) for a in args)})"
+        case IfElse(cond, then, otherwise):
+            text = f"if {condition_text(cond)} then {_text(then, 0)} else {_text(otherwise, 0)}"
+            return f"({text})" if outer else text
+        case _:
+            assert_never(expr)
+
+
+def _grouped_text(text: str, level: int, outer: int) -> str:
+    return f"({text})" if level < outer else text
+
+
+def condition_text(cond: Condition) -> str:
+    """A formula's condition as written (`protected_line`, `halvings >= 1 and not damaged`)."""
+    match cond:
+        case Flag(var):
+            return var
+        case Compare(var, op, value):
+            return f"{var} {op.value} {value}"
+        case In(var, values):
+            return f"{var} in [{', '.join(str(v) for v in values)}]"
+        case Not(inner):
+            return f"not {_grouped(inner)}"
+        case All(parts):
+            return " and ".join(_grouped(p) for p in parts)
+        case Any_(parts):
+            return " or ".join(_grouped(p) for p in parts)
+        case _:
+            assert_never(cond)
+
+
+def _grouped(cond: Condition) -> str:
+    text = condition_text(cond)
+    return f"({text})" if isinstance(cond, All | Any_) else text

@@ -5,47 +5,13 @@ Reading a column from combat factors is `compiler.engine.odds`; this module hold
 
 from __future__ import annotations
 
-import enum
-
 from dsl.lazy_dataclass import dataclass
+from dsl.shared import Between as Between
+from dsl.shared import Beyond as Beyond
+from dsl.shared import OddsForm as OddsForm
+from dsl.shared import Rounding as Rounding
+from dsl.shared import ShiftOrder as ShiftOrder
 from dsl.shared import Span
-
-
-class Rounding(enum.StrEnum):
-    """How a ratio of combat factors becomes a whole number."""
-
-    DOWN = "down"
-    UP = "up"
-    NEAREST = "nearest"  # halves up
-
-
-class Beyond(enum.StrEnum):
-    """What odds beyond the CRT's edge columns read."""
-
-    CLAMP = "clamp"  # the edge column
-    ERROR = "error"  # nothing: such odds are not allowed
-
-
-class OddsForm(enum.StrEnum):
-    """What a CRT's columns are read by."""
-
-    RATIO = "ratio"  # attack : defense
-    DIFFERENTIAL = "differential"  # attack - defense
-    STRENGTH = "strength"  # the attack strength alone
-
-
-class Between(enum.StrEnum):
-    """Which column odds falling between two printed columns read."""
-
-    LOWER = "lower"  # the defender's favour
-    HIGHER = "higher"  # the attacker's favour
-
-
-class ShiftOrder(enum.StrEnum):
-    """Whether column shifts apply before or after odds are clamped to the table's edge."""
-
-    BEFORE = "before"
-    AFTER = "after"
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ for a pair, `-/8/9/11` for thresholds, `[B6]` for a chart reference, an enum mem
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, assert_never
+from typing import Any
 
 from compiler import model
 
@@ -142,19 +142,18 @@ def drm_amount_text(chart: model.Chart, drm: model.Drm) -> str:
     return f"{amount} {per_text(chart, drm.per)}" if drm.per else amount
 
 
+_GROUP_WORDS = {
+    model.GroupMode.BEST: "only the best of {listed} applies",
+    model.GroupMode.WORST: "only the worst of {listed} applies",
+    model.GroupMode.ONE: "only one of {listed} can apply",
+}
+
+
 def group_text(chart: model.Chart, group: model.DrmGroup) -> str:
     """`Terrain: only the best of Woods -1, Town -2 applies`."""
     members = [d for d in chart.drms if d.group == group.id]
     listed = ", ".join(f"{d.label} {drm_amount_text(chart, d)}" for d in members)
-    match group.mode:
-        case model.GroupMode.BEST:
-            return f"{group.label}: only the best of {listed} applies"
-        case model.GroupMode.WORST:
-            return f"{group.label}: only the worst of {listed} applies"
-        case model.GroupMode.ONE:
-            return f"{group.label}: only one of {listed} can apply"
-        case _:
-            assert_never(group.mode)
+    return f"{group.label}: {_GROUP_WORDS[group.mode].format(listed=listed)}"
 
 
 def modified_clamp_text(chart: model.Chart) -> str | None:

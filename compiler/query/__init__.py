@@ -1,2 +1,3 @@
-"""Questions a player asks of one chart: which row a roll selects (`lookup`), and how the answers
-are rendered for `chartc lookup` and `chartc odds` (`reports`)."""
+"""What a player's questions print, as text and JSON: `chartc lookup` (`lookup`), `chartc odds`
+(`odds`), their `--follow` (`follow`) and `chartc analyze` (`analyze`); what they print alike is
+`common`. The answers themselves come from `compiler.engine`."""

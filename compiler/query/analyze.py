@@ -16,7 +16,7 @@ from compiler.engine.crt import CrtAnalysis, analyze, loss_fields
 from compiler.engine.lookup import LookupUsage
 from compiler.model.crt import crt_shape
 from compiler.model.text import key_label
-from compiler.query.reports import json_document
+from compiler.query.common import json_document, signed
 
 
 def crt_analysis(game: model.Game, chart: model.Chart, drms: tuple[int, ...] | None = None) -> CrtAnalysis:
@@ -35,10 +35,6 @@ def crt_analysis(game: model.Game, chart: model.Chart, drms: tuple[int, ...] | N
     return analyze(shape, drms)
 
 
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else str(n)
-
-
 def _expected_text(value: Fraction | None) -> str:
     return "\u2013" if value is None else f"{float(value):.2f}"
 
@@ -54,7 +50,7 @@ def analysis_lines(result: CrtAnalysis) -> list[str]:
     head = [shape.key.enum.label, "DRM", *order, *(f"E[{f.label}]" for f in fields)]
     table = [head]
     for cell in result.columns:
-        row = [key_label(shape.key, cell.column), _signed(cell.drm)]
+        row = [key_label(shape.key, cell.column), signed(cell.drm)]
         row += [percent_text(r.probability) for r in cell.results]
         row += [_expected_text(e.value) for e in cell.expected]
         if cell.no_result:

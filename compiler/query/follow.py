@@ -1,7 +1,7 @@
 """What `chartc lookup --follow` and `chartc odds --follow` print: text lines and JSON documents.
 
 Every text line goes through `textsafe.printable` and every JSON document through
-`textsafe.json_text`, as in `compiler.query.reports`.
+`textsafe.json_text`, as in `compiler.query.common`.
 """
 
 from __future__ import annotations
@@ -16,11 +16,8 @@ from compiler.engine.chances import fraction_text, percent_text, probability_jso
 from compiler.engine.context import ContextValue, context_json
 from compiler.engine.follow import ChainOdds, FollowResult, FollowStep
 from compiler.model.text import json_value, row_range_text, value_text
-from compiler.query.reports import breakdown_line, json_document, lookup_fields, modifiers_json
-
-
-def _heading(game: model.Game, chart: model.Chart) -> str:
-    return f"{game.id}/{chart.address} {chart.title}" + (f" (rule {chart.rule})" if chart.rule else "")
+from compiler.query.common import breakdown_line, heading, json_document, modifiers_json
+from compiler.query.lookup import lookup_fields
 
 
 def _keys_text(keys: tuple[tuple[model.Key, model.Member], ...]) -> str:
@@ -51,7 +48,7 @@ def follow_lines(game: model.Game, walk: FollowResult) -> list[str]:
     """Each step on a line (chart, keys, roll -> row, where it sends the reader), the rolls made in
     its cells beneath it, then the final row's cells."""
     first = walk.steps[0].result.chart
-    lines = [_heading(game, first) + ", following its chained results"]
+    lines = [heading(game, first) + ", following its chained results"]
     for number, step in enumerate(walk.steps, start=1):
         chart = step.result.chart
         lines.append(f"  {number}. {chart.address} {chart.title}{_keys_text(step.result.keys)}: {_roll_text(step)}")
@@ -137,7 +134,7 @@ def chain_odds_lines(report: ChainOdds) -> list[str]:
     """The chance of each final outcome (fraction and percentage), the chart and row it ends on and
     that row's cells, then how many states the chain can visit."""
     game, chart = report.game, report.chart
-    lines = [_heading(game, chart) + ", following its chained results"]
+    lines = [heading(game, chart) + ", following its chained results"]
     lines += [f"  {k.id}: {m.label}" for k, m in report.keys]
     if report.context is not None:
         lines.append(f"  context: {context_text(game, report.context)}; each chart of the chain reads its DRMs in it")

@@ -157,7 +157,7 @@ def _report_duplicate_charts(game_id: str, charts: list[model.Chart], sink: Sink
 
 def _bind_chart_refs(symbols: SymbolTable, typer: ValueTyper, sink: Sink) -> None:
     """Every `[B6]` cell must name a chart, DRM list or `external` chart of the game (C201)."""
-    for address, span, what in typer.chart_refs:
+    for address, span, what, slot in typer.chart_refs:
         if symbols.chart(address) is None:
             unknown_name(
                 sink,
@@ -166,4 +166,5 @@ def _bind_chart_refs(symbols: SymbolTable, typer: ValueTyper, sink: Sink) -> Non
                 span,
                 [c.address for c in symbols.charts],
                 f'declare it, e.g. `external [{address}] "Title" "printed on the player aid cards"`',
+                slot=slot,
             )

@@ -12,6 +12,7 @@ from typing import Protocol, assert_never
 
 from compiler import model
 from compiler.diagnostics import Sink, codes
+from compiler.diagnostics.fixes import Slot
 from compiler.model.dice import Dice, DiceForm
 from compiler.resolve.symbols import BAD, Bad
 from dsl import ast
@@ -22,7 +23,7 @@ class ValueTyper(Protocol):
     chart references it collects, and typing the outcomes of a roll in the cell."""
 
     sink: Sink
-    chart_refs: list[tuple[str, ast.Span, str]]
+    chart_refs: list[tuple[str, ast.Span, str, Slot]]
 
     def typed(self, v: ast.ValueText, type_: model.ColumnType, what: str) -> model.Value | Bad: ...
 
@@ -42,7 +43,7 @@ def chain_value(typer: ValueTyper, v: ast.ValueText, type_: model.ColumnType, wh
     match chain.kind:
         case ast.ChainKind.CHART:
             assert chain.target is not None  # the grammar gives a chart reference its target
-            typer.chart_refs.append((chain.target.text, chain.target.span, what))
+            typer.chart_refs.append((chain.target.text, chain.target.span, what, Slot.CHART))
             keys = tuple(model.ChainKey(k.key.text, k.value, k.span) for k in chain.keys)
             return model.ChartRef(chain.target.text, keys, chain.drm, chain.span, chained=True)
         case ast.ChainKind.AGAIN:

@@ -8,7 +8,7 @@ resolved (coverage, limits, dates) are the checks' (`compiler.checks`).
 from __future__ import annotations
 
 from compiler import model
-from compiler.diagnostics import Sink, codes
+from compiler.diagnostics import Applicability, Sink, Slot, codes, fixes
 from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.model.dice import Dice, DiceForm
 from compiler.resolve import layouts
@@ -18,7 +18,7 @@ from compiler.resolve.dice import dice_problem
 from compiler.resolve.roll_grid import roll_grid_rows
 from compiler.resolve.rows import RowReader
 from compiler.resolve.shifts import chart_drm_sources, chart_shifts
-from compiler.resolve.symbols import SymbolTable, chart_name, first_span
+from compiler.resolve.symbols import SymbolTable, chart_name, declared_before
 from compiler.resolve.values import ValueTyper, column_type
 from dsl import ast
 
@@ -50,6 +50,7 @@ class ChartResolver:
                 f"this statement may appear only once in {self.where}",
                 span,
                 "delete the repeated line",
+                fix=fixes.delete(span, "the repeated statement", Applicability.UNSAFE),
             )
         if d.chart_id is None and d.slug is None:
             self.sink.emit(
@@ -169,7 +170,7 @@ class ChartResolver:
             return None
         return combine.clamp_min, combine.clamp_max
 
-    def _modified_clamp(self, decl: ast.ModifiedClampDecl | None) -> tuple[int, int] | None:
+    def _modified_clamp(self, decl: ast.BoundsDecl | None) -> tuple[int, int] | None:
         """The `modified clamp LOW to HIGH` cap on the modified roll, if given and not reversed."""
         if decl is None:
             return None
@@ -211,7 +212,7 @@ class ChartResolver:
         return model.ChartKind.REFERENCE
 
     def _dice(self, decl: ast.DiceDecl) -> Dice | None:
-        form = DiceForm(decl.form)
+        form = decl.form
         zero = self._zero_reads(decl)
         if form in (DiceForm.D66, DiceForm.PERCENTILE):
             return Dice(form, 2, 6 if form is DiceForm.D66 else 10)
@@ -263,17 +264,21 @@ class ChartResolver:
             if has_d10
             else f"{self.where} rolls {dice.text}, which has no d10 face to read"
         )
-        self.sink.emit(codes.INVALID_ZERO_READS, problem, stated.span, "write `zero reads 0` or `zero reads 10`")
+        # on dice without a d10 the statement reads nothing; deleting it is a guess (the dice may be wrong)
+        fix = None if has_d10 else fixes.delete(stated.span, f"`zero reads {stated.value}`", Applicability.UNSAFE)
+        self.sink.emit(
+            codes.INVALID_ZERO_READS, problem, stated.span, "write `zero reads 0` or `zero reads 10`", fix=fix
+        )
         return 10
 
-    def _repeat(self, decl: ast.RepeatDecl | None, kind: model.ChartKind) -> int:
+    def _repeat(self, decl: ast.Number | None, kind: model.ChartKind) -> int:
         """How many times the roll is made (1 unless `repeat N`); C342 for a repeat that cannot apply."""
         if decl is None:
             return 1
-        if kind is model.ChartKind.ROLL and 2 <= decl.times <= _MAX_REPEAT:
-            return decl.times
+        if kind is model.ChartKind.ROLL and 2 <= decl.value <= _MAX_REPEAT:
+            return decl.value
         problem = (
-            f"`repeat {decl.times}`: a roll is repeated 2 to {_MAX_REPEAT} times"
+            f"`repeat {decl.value}`: a roll is repeated 2 to {_MAX_REPEAT} times"
             if kind is model.ChartKind.ROLL
             else f"{self.where} is not read by dice, so it has no roll to repeat"
         )
@@ -290,9 +295,7 @@ class ChartResolver:
     def _keys(self) -> list[model.Key]:
         keys: list[model.Key] = []
         for k in self.decl.keys:
-            first = first_span(keys, k.name.text)
-            if first is not None:
-                declared_twice(self.sink, f"key `{k.name.text}`", k.name.span, first, where=f"in {self.where}")
+            if declared_before(self.sink, keys, "key", k.name, f"in {self.where}"):
                 continue
             enum = self.rows.enum(k.type_name, "key type")
             if enum is not None:
@@ -302,9 +305,7 @@ class ChartResolver:
     def _columns(self) -> list[model.Column]:
         columns: list[model.Column] = []
         for c in self.decl.columns:
-            first = first_span(columns, c.name.text)
-            if first is not None:
-                declared_twice(self.sink, f"column `{c.name.text}`", c.name.span, first, where=f"in {self.where}")
+            if declared_before(self.sink, columns, "column", c.name, f"in {self.where}"):
                 continue
             type_name = c.type_name.text
             col_type = column_type(type_name, model.COLUMN_TYPES, self.symbols.enums)
@@ -315,6 +316,7 @@ class ChartResolver:
                     type_name,
                     c.type_name.span,
                     [*model.COLUMN_TYPES, *self.symbols.enums],
+                    slot=Slot.NAME,
                 )
                 continue
             label = c.label.text if c.label else c.name.text.replace("_", " ").capitalize()

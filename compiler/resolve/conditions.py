@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import assert_never
-
 from compiler import model
-from compiler.diagnostics import Sink, codes
-from compiler.diagnostics.messages import declared_twice, not_a_value_of, unknown_name
+from compiler.diagnostics import Sink, Slot, codes
+from compiler.diagnostics.messages import not_a_value_of
 from compiler.model.calendar import Month
-from compiler.resolve.symbols import SymbolTable, first_span
+from compiler.resolve.symbols import SymbolTable, declared_before, unknown
 from dsl import ast
 
 
@@ -38,16 +36,13 @@ class ConditionResolver:
             if self._repeated(out_groups, g.name, "DRM group"):
                 continue
             members = tuple(d.id for d in drms if d.group == g.name.text)
-            mode = model.GroupMode(g.mode)
+            mode = g.mode
             out_groups.append(model.DrmGroup(g.name.text, _label(g.name, g.label), mode, members, g.span))
         return drms, out_groups
 
     def _repeated(self, declared: list[model.Drm] | list[model.DrmGroup], name: ast.Name, what: str) -> bool:
         """Whether `name` was declared before in this chart (reported, C202)."""
-        first = first_span(declared, name.text)
-        if first is not None:
-            declared_twice(self.sink, f"{what} `{name.text}`", name.span, first, where=f"in {self.where}")
-        return first is not None
+        return declared_before(self.sink, declared, what, name, f"in {self.where}")
 
     def drms(self, decls: tuple[ast.DrmDecl, ...], groups: dict[int, str | None] | None = None) -> list[model.Drm]:
         """The chart's DRMs with their conditions bound; a DRM whose condition cannot be is dropped.
@@ -84,17 +79,16 @@ class ConditionResolver:
         if per.step < 1:
             self.sink.emit(codes.PER_STEP_DOMAIN, f"a per-N DRM counts steps of 1 or more, not {per.step}", per.span)
             return None
-        return model.PerStep(var.id, per.step, model.Rounding(per.rounding), per.span, var.low, var.high)
+        return model.PerStep(var.id, per.step, per.rounding, per.span, var.low, var.high)
 
     def _var(self, name: ast.Name) -> model.ContextVar | None:
         # a context variable keeps its name; a chart key is tested where no context variable has it
         var = self.symbols.context.get(name.text) or self.keys.get(name.text)
         if var is None:
-            unknown_name(
+            unknown(
                 self.sink,
                 f"unknown context variable `{name.text}` in {self.where}",
-                name.text,
-                name.span,
+                name,
                 self.symbols.context,
                 f"declare it: `context {name.text}: flag`",
             )
@@ -122,7 +116,7 @@ class ConditionResolver:
             value = self._operand(var, cond.operand) if var else None
             if var is None or value is None:
                 return None
-            op = model.CompareOp(cond.op)
+            op = cond.op
             if var.type in (model.ContextType.ENUM, model.ContextType.FLAG) and op not in (
                 model.CompareOp.EQ,
                 model.CompareOp.NE,
@@ -161,36 +155,31 @@ class ConditionResolver:
             enum = self.symbols.enums[var.enum or ""]
             member = enum.member(op.text)
             if member is None:
-                not_a_value_of(self.sink, op.text, f"`{enum.id}`", op.span, [m.id for m in enum.members])
+                members = [m.id for m in enum.members]
+                not_a_value_of(self.sink, op.text, f"`{enum.id}`", op.span, members, slot=Slot.VALUE)
                 return None
             return model.MemberId(member.id)
-        kinds = {
-            "int": "a whole number",
-            "month": "a month like `1944-12`",
-            "enum": "one of its values",
-            "flag": "nothing",
-        }
         self.sink.emit(
             codes.INVALID_CONDITION,
             f"`{var.id}` is {_kind_phrase(var)} and cannot be compared with `{op.text}`",
             op.span,
-            f"compare it with {kinds[var.type]}",
+            f"compare it with {_TYPE_WORDS[var.type][1]}",
         )
         return None
 
 
+# How messages name a context variable of each type (`{enum}`: its enum), and what it is compared with.
+_TYPE_WORDS: dict[model.ContextType, tuple[str, str]] = {
+    model.ContextType.INT: ("an int variable", "a whole number"),
+    model.ContextType.MONTH: ("a month variable", "a month like `1944-12`"),
+    model.ContextType.ENUM: ("a `{enum}` variable", "one of its values"),
+    model.ContextType.FLAG: ("a flag", "nothing"),
+}
+assert set(_TYPE_WORDS) == set(model.ContextType), "every type of context variable has its words"
+
+
 def _kind_phrase(var: model.ContextVar) -> str:
-    match var.type:
-        case model.ContextType.INT:
-            return "an int variable"
-        case model.ContextType.MONTH:
-            return "a month variable"
-        case model.ContextType.FLAG:
-            return "a flag"
-        case model.ContextType.ENUM:
-            return f"a `{var.enum}` variable"
-        case _:
-            assert_never(var.type)
+    return _TYPE_WORDS[var.type][0].format(enum=var.enum)
 
 
 

@@ -6,7 +6,6 @@ from dataclasses import replace
 
 from compiler import model
 from compiler.diagnostics import Sink, codes
-from compiler.diagnostics.messages import unknown_name
 from compiler.model.dice import Dice, DiceForm
 from compiler.resolve.symbols import SymbolTable
 from dsl import ast
@@ -45,15 +44,8 @@ def derived_chart(symbols: SymbolTable, decl: ast.ChartDecl, path: str, sink: Si
     if derive.base.text.casefold() in {h.text.casefold() for h in (d.chart_id, d.slug) if h is not None}:
         sink.emit(codes.UNKNOWN_NAME, f"{where} derives from itself", derive.base.span, "name the chart it varies")
         return None
-    base = symbols.chart(derive.base.text)
+    base = symbols.chart_named(derive.base, sink, f"{where} derives from unknown chart `{derive.base.text}`")
     if base is None:
-        unknown_name(
-            sink,
-            f"{where} derives from unknown chart `{derive.base.text}`",
-            derive.base.text,
-            derive.base.span,
-            [c.address for c in symbols.charts],
-        )
         return None
     own = [d.roll, d.value_key, *d.keys, *d.columns, *d.rows, *d.grids, *d.availability]
     if any(own):

@@ -7,10 +7,10 @@ import dataclasses
 import re
 
 from compiler import model
-from compiler.diagnostics import Label, Sink, codes
+from compiler.diagnostics import Applicability, Label, Sink, Slot, codes, fixes
 from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.model.calendar import Month
-from compiler.resolve.symbols import SymbolTable, first_span
+from compiler.resolve.symbols import SymbolTable, declared_before, unknown
 from compiler.resolve.values import Bad, ValueTyper, column_type
 from dsl import ast
 
@@ -101,7 +101,7 @@ def _result_order(decl: ast.EnumDecl, members: set[str], sink: Sink) -> tuple[st
     for name in decl.order.names:
         if name.text not in members:
             message = f"`{name.text}` is not a value of enum `{decl.name.text}`"
-            unknown_name(sink, message, name.text, name.span, members)
+            unknown_name(sink, message, name.text, name.span, members, slot=Slot.NAME)
             ok = False
         elif name.text in seen:
             sink.emit(codes.RESULT_ORDER, f"`{name.text}` is ranked twice {where}", name.span,
@@ -125,9 +125,7 @@ def add_record_fields(symbols: SymbolTable, decl: ast.EnumDecl, typer: ValueType
     fields: list[model.Field] = []
     for f in decl.field_decls:
         type_name = f.type_name.text
-        first = first_span(fields, f.name.text)
-        if first is not None:
-            declared_twice(sink, f"field `{f.name.text}`", f.name.span, first, where=f"in enum `{enum.id}`")
+        if declared_before(sink, fields, "field", f.name, f"in enum `{enum.id}`"):
             continue
         field_type = column_type(type_name, model.FIELD_TYPES, symbols.enums)
         if field_type is None:
@@ -137,6 +135,7 @@ def add_record_fields(symbols: SymbolTable, decl: ast.EnumDecl, typer: ValueType
                 type_name,
                 f.type_name.span,
                 [*model.FIELD_TYPES, *symbols.enums],
+                slot=Slot.NAME,
             )
             continue
         label = f.label.text if f.label else f.name.text.replace("_", " ").capitalize()
@@ -150,13 +149,13 @@ def add_record_fields(symbols: SymbolTable, decl: ast.EnumDecl, typer: ValueType
         for fv in mdecl.fields:
             field = by_id.get(fv.name.text)
             if field is None:
-                unknown_name(
+                unknown(
                     sink,
                     f"enum `{enum.id}` has no field `{fv.name.text}`",
-                    fv.name.text,
-                    fv.name.span,
+                    fv.name,
                     by_id,
                     "declare it in a `fields { ... }` block",
+                    slot=Slot.NAME,
                 )
                 continue
             if fv.name.text in values:
@@ -194,6 +193,7 @@ def add_context(symbols: SymbolTable, decl: ast.ContextDecl, sink: Sink) -> None
                 type_name,
                 decl.type_name.span,
                 [*_BUILTIN_CONTEXT_TYPES, *symbols.enums],
+                slot=Slot.NAME,
             )
             return
         enum = type_name
@@ -224,6 +224,7 @@ def _context_domain(
             f"context variable `{decl.name.text}` is not an int; only an int takes a range (`{written}`)",
             decl.domain.span,
             "delete the range",
+            fix=fixes.delete(decl.domain.span, f"the range `{written}`", Applicability.SAFE),
         )
     elif m is None or (m.group(2) is not None and int(m.group(2)) < int(m.group(1))):
         sink.emit(
@@ -231,6 +232,8 @@ def _context_domain(
             f"`{written}` is not a range of whole numbers from lowest to highest for `{decl.name.text}`",
             decl.domain.span,
             "write it lowest first, e.g. `0-300` or `0+`",
+            fix=fixes.replace_with(decl.domain.span, f"{m.group(2)}-{m.group(1)}", Slot.RAW, Applicability.SAFE,
+                                   old=written) if m is not None else None,
         )
     else:
         low = int(m.group(1))

@@ -10,14 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from compiler import model
-from compiler.diagnostics import Sink, codes
-from compiler.diagnostics.messages import declared_twice, unknown_name
+from compiler.diagnostics import Applicability, Sink, codes, fixes
+from compiler.diagnostics.messages import declared_twice
 from compiler.engine.chains import chains_in
-from compiler.resolve.symbols import SymbolTable
+from compiler.resolve.symbols import SymbolTable, named, unknown
 from compiler.resolve.values import Bad, ValueTyper
 from dsl import ast
-
-_EXPECT_KINDS = {k: model.ExpectKind(k.value) for k in ast.ExpectKind}
 
 
 def examples(
@@ -47,6 +45,7 @@ def _example(
             f"example `{decl.name.text}` states this more than once",
             span,
             "delete the repeated line (list several rolls as `roll 3, 5`, several flags as `when a, b`)",
+            fix=fixes.delete(span, "the repeated statement", Applicability.UNSAFE),
         )
     name = decl.name.text
     if decl.formula is not None:
@@ -64,15 +63,12 @@ def _example(
         )
         return None
     assert decl.chart is not None
-    chart = symbols.chart(decl.chart.text)
+    chart = symbols.chart_named(
+        decl.chart,
+        sink,
+        f"example `{name}` reads chart `{decl.chart.text}`, which game `{symbols.id}` does not declare",
+    )
     if chart is None:
-        unknown_name(
-            sink,
-            f"example `{name}` reads chart `{decl.chart.text}`, which game `{symbols.id}` does not declare",
-            decl.chart.text,
-            decl.chart.span,
-            [c.address for c in symbols.charts],
-        )
         return None
     expects = [e for e in (_expect(symbols, decl, chart, x, typer, sink) for x in decl.expects) if e is not None]
     if len(expects) < len(decl.expects):
@@ -114,15 +110,9 @@ def _formula_example(
     """An example that computes a formula: `formula NAME`, `set`/`when` inputs, `expect value N`."""
     assert decl.formula is not None
     name = decl.name.text
-    formula = next((f for f in symbols.formulas if f.id == decl.formula.text), None)
+    undeclared = f"example `{name}` computes formula `{decl.formula.text}`, which game `{symbols.id}` does not declare"
+    formula = named(symbols.formulas, decl.formula, sink, undeclared)
     if formula is None:
-        unknown_name(
-            sink,
-            f"example `{name}` computes formula `{decl.formula.text}`, which game `{symbols.id}` does not declare",
-            decl.formula.text,
-            decl.formula.span,
-            [f.id for f in symbols.formulas],
-        )
         return None
     wrong = [e for e in decl.expects if e.kind is not ast.ExpectKind.NUMBER]
     chart_inputs = decl.chart or decl.keys or decl.rolls or decl.attack is not None or decl.follow
@@ -148,7 +138,7 @@ def _expect(
     sink: Sink,
 ) -> model.Expect | None:
     """The expectation with its cell typed against the column it names; None after reporting it."""
-    kind = _EXPECT_KINDS[written.kind]
+    kind = written.kind
     if kind is model.ExpectKind.NUMBER:
         sink.emit(
             codes.EXAMPLE_UNREADABLE,
@@ -165,11 +155,10 @@ def _expect(
     column = next((c for ch in charts for c in ch.columns if c.id == written.column.text), None)
     if column is None:
         where = f"chart `{chart.address}`" + (" or the charts its results lead to" if decl.follow else "")
-        unknown_name(
+        unknown(
             sink,
             f"example `{decl.name.text}` expects column `{written.column.text}`, which {where} does not have",
-            written.column.text,
-            written.column.span,
+            written.column,
             sorted({c.id for ch in charts for c in ch.columns}),
         )
         return None

@@ -6,14 +6,13 @@ from __future__ import annotations
 from typing import assert_never
 
 from compiler import model
-from compiler.diagnostics import Sink, codes
+from compiler.diagnostics import Applicability, Sink, Slot, codes, fixes
 from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.model import formulas as fx
 from compiler.resolve.conditions import ConditionResolver
-from compiler.resolve.symbols import SymbolTable
+from compiler.resolve.symbols import SymbolTable, unknown
 from dsl import ast
 
-_OPS = {op: fx.Op(op.value) for op in ast.ExprOp}
 _FUNCTIONS = {f.value: f for f in fx.Function}
 
 
@@ -47,7 +46,8 @@ class _Binder:
     def formula(self, path: str, decl: ast.FormulaDecl) -> model.Formula | None:
         for span in decl.repeated:
             self.sink.emit(
-                codes.REPEATED_STATEMENT, f"formula `{self.name}` states this more than once", span, "delete the line"
+                codes.REPEATED_STATEMENT, f"formula `{self.name}` states this more than once", span, "delete the line",
+                fix=fixes.delete(span, "the repeated statement", Applicability.UNSAFE),
             )
         if decl.result is None or decl.rule is None:
             missing = " and ".join(m for m, given in (("`rule`", decl.rule), ("`result`", decl.result)) if not given)
@@ -79,7 +79,7 @@ class _Binder:
                 return self._name(name, span)
             case ast.ExprBinary(op, left, right, span):
                 a, b = self.expr(left), self.expr(right)
-                return fx.Binary(_OPS[op], a, b, span) if a is not None and b is not None else None
+                return fx.Binary(op, a, b, span) if a is not None and b is not None else None
             case ast.ExprNeg(inner, span):
                 a = self.expr(inner)
                 return fx.Neg(a, span) if a is not None else None
@@ -119,9 +119,10 @@ class _Binder:
             self.sink,
             f"formula `{self.name}` uses `{name.text}`, which is neither an int context variable nor a formula",
             name.text,
-            span,
+            name.span,
             known,
             f'declare it: `context {name.text}: int "what it counts" 0-99`',
+            slot=Slot.NAME,
         )
         return None
 
@@ -129,13 +130,13 @@ class _Binder:
         bound = _FUNCTIONS.get(function.text)
         if bound is None:
             self.ok = False
-            unknown_name(
+            unknown(
                 self.sink,
                 f"formula `{self.name}` calls `{function.text}`, which is not a function of formulas",
-                function.text,
-                function.span,
+                function,
                 list(_FUNCTIONS),
                 "the functions are floor, ceil, round (half up), min and max",
+                slot=Slot.NAME,
             )
             return None
         one = bound in fx.ROUNDING

@@ -10,9 +10,10 @@ import keyword
 import sys
 
 from compiler import model
-from compiler.diagnostics import Label, Sink, codes
+from compiler.diagnostics import Applicability, Label, Sink, Slot, codes, fixes
 from compiler.diagnostics.messages import declared_twice
 from compiler.model.calendar import MAX_CALENDAR_MONTHS, Month, months_between
+from compiler.resolve.values import parse_month
 from dsl import ast
 
 
@@ -45,6 +46,7 @@ def game_header(
             f"this statement may appear only once in the header of game `{game_id}`",
             span,
             "delete the repeated line",
+            fix=fixes.delete(span, "the repeated statement", Applicability.UNSAFE),
         )
     if header.name.text != game_id:
         sink.emit(
@@ -52,6 +54,7 @@ def game_header(
             f"game header says `{header.name.text}` but the folder is `{game_id}`",
             header.name.span,
             f"rename the folder or write `game {game_id}`",
+            fix=fixes.replace_with(header.name.span, game_id, Slot.NAME, Applicability.UNSAFE, old=header.name.text),
         )
     _report_module_name(game_id, header, sink)
     return header
@@ -74,15 +77,7 @@ def _report_module_name(game_id: str, header: ast.GameDecl, sink: Sink) -> None:
 
 
 def _checked_month(month: ast.MonthText, sink: Sink) -> Month | None:
-    parsed = Month.parse(month.text)
-    if parsed is None:
-        sink.emit(
-            codes.INVALID_MONTH,
-            f"`{month.text}` is not a month",
-            month.span,
-            "write months as `YYYY-MM` with MM from 01 to 12",
-        )
-    return parsed
+    return parse_month(month.text, month.span, sink)
 
 
 def calendar(header: ast.GameDecl | None, sink: Sink) -> tuple[Month, Month] | None:

@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import assert_never
 
 from compiler import model
-from compiler.diagnostics import Label, Sink, codes
-from compiler.diagnostics.messages import declared_twice, not_a_value_of, unknown_name
-from compiler.resolve.symbols import SymbolTable
+from compiler.diagnostics import Label, Sink, Slot, codes
+from compiler.diagnostics.messages import declared_twice, not_a_value_of
+from compiler.resolve.symbols import SymbolTable, named, unknown
 from compiler.resolve.values import Bad, ValueTyper
 from dsl import ast
 
@@ -48,19 +48,33 @@ def _count_invariant(
     symbols: SymbolTable, decl: ast.CountInvariant, typer: ValueTyper, sink: Sink
 ) -> model.Invariant | None:
     """`count ENUM [where FIELD == VALUE] is N`: bind the enum, the field and type the value."""
-    if decl.where is None:  # `count ENUM is N`: every record
-        enum = _invariant_enum(symbols, decl, decl.enum, sink)
-        if enum is None:
-            return None
-        return model.CountInvariant(decl.name.text, decl.text.text, enum.id, None, None, decl.count, decl.span)
-    bound = _invariant_field(symbols, decl, decl.enum, decl.where.field, sink)
+    counted = _counted(symbols, decl, decl.enum, decl.where, typer, sink)
+    if counted is None:
+        return None
+    enum, field, value = counted
+    field_id = field.id if field else None
+    return model.CountInvariant(decl.name.text, decl.text.text, enum.id, field_id, value, decl.count, decl.span)
+
+
+def _counted(
+    symbols: SymbolTable,
+    decl: ast.InvariantDecl,
+    enum_name: ast.Name,
+    where: ast.FieldEquals | None,
+    typer: ValueTyper,
+    sink: Sink,
+) -> tuple[model.EnumType, model.Field | None, model.Value] | None:
+    """What `count ENUM [where FIELD == VALUE]` counts: the enum, and with `where` its field and the
+    value typed as the field's; None after reporting a name or a value that does not fit."""
+    if where is None:  # every record
+        enum = _invariant_enum(symbols, decl, enum_name, sink)
+        return None if enum is None else (enum, None, None)
+    bound = _invariant_field(symbols, decl, enum_name, where.field, sink)
     if bound is None:
         return None
     enum, field = bound
-    typed = typer.typed(decl.where.value, field.type, f"invariant `{decl.name.text}`")
-    if isinstance(typed, Bad):
-        return None
-    return model.CountInvariant(decl.name.text, decl.text.text, enum.id, field.id, typed, decl.count, decl.span)
+    typed = typer.typed(where.value, field.type, f"invariant `{decl.name.text}`")
+    return None if isinstance(typed, Bad) else (enum, field, typed)
 
 
 def _column_sum_invariant(symbols: SymbolTable, decl: ast.ColumnSumInvariant, sink: Sink) -> model.Invariant | None:
@@ -69,15 +83,8 @@ def _column_sum_invariant(symbols: SymbolTable, decl: ast.ColumnSumInvariant, si
     if bound is None:
         return None
     enum, field = bound
-    chart = symbols.chart(decl.chart.text)
+    chart = symbols.chart_named(decl.chart, sink, f"unknown chart `{decl.chart.text}` in invariant `{decl.name.text}`")
     if chart is None:
-        unknown_name(
-            sink,
-            f"unknown chart `{decl.chart.text}` in invariant `{decl.name.text}`",
-            decl.chart.text,
-            decl.chart.span,
-            [c.address for c in symbols.charts],
-        )
         return None
     parts = {
         model.SLASHED_PARTS[c.type]
@@ -102,13 +109,7 @@ def _invariant_enum(
 ) -> model.EnumType | None:
     enum = symbols.enums.get(enum_name.text)
     if enum is None:
-        unknown_name(
-            sink,
-            f"unknown enum `{enum_name.text}` in invariant `{decl.name.text}`",
-            enum_name.text,
-            enum_name.span,
-            symbols.enums,
-        )
+        unknown(sink, f"unknown enum `{enum_name.text}` in invariant `{decl.name.text}`", enum_name, symbols.enums)
     return enum
 
 
@@ -118,17 +119,8 @@ def _invariant_field(
     enum = _invariant_enum(symbols, decl, enum_name, sink)
     if enum is None:
         return None
-    field = next((f for f in enum.fields if f.id == field_name.text), None)
-    if field is None:
-        unknown_name(
-            sink,
-            f"enum `{enum.id}` has no field `{field_name.text}`",
-            field_name.text,
-            field_name.span,
-            [f.id for f in enum.fields],
-        )
-        return None
-    return enum, field
+    field = named(enum.fields, field_name, sink, f"enum `{enum.id}` has no field `{field_name.text}`")
+    return None if field is None else (enum, field)
 
 
 def _same_invariant(
@@ -172,25 +164,10 @@ def _cell_fact(
     symbols: SymbolTable, decl: ast.SameInvariant, fact: ast.CellFact, sink: Sink
 ) -> tuple[model.Fact, model.ColumnType] | None:
     """`[CHART] (key=value, N) column COLUMN`: the chart, its column, its keys and their values."""
-    chart = symbols.chart(fact.chart.text)
+    chart = symbols.chart_named(fact.chart, sink, f"unknown chart `{fact.chart.text}` in invariant `{decl.name.text}`")
     if chart is None:
-        unknown_name(
-            sink,
-            f"unknown chart `{fact.chart.text}` in invariant `{decl.name.text}`",
-            fact.chart.text,
-            fact.chart.span,
-            [c.address for c in symbols.charts],
-        )
         return None
-    column = next((c for c in chart.columns if c.id == fact.column.text), None)
-    if column is None:
-        unknown_name(
-            sink,
-            f"chart `{chart.address}` has no column `{fact.column.text}`",
-            fact.column.text,
-            fact.column.span,
-            [c.id for c in chart.columns],
-        )
+    column = named(chart.columns, fact.column, sink, f"chart `{chart.address}` has no column `{fact.column.text}`")
     keys: list[tuple[str, str]] = []
     roll: int | None = None
     ok = column is not None
@@ -207,22 +184,15 @@ def _cell_fact(
                 ok = False
             roll = arg.value
             continue
-        key = next((k for k in chart.keys if k.id == arg.key.text), None)
+        key = named(chart.keys, arg.key, sink, f"chart `{chart.address}` has no key `{arg.key.text}`")
         if key is None:
-            unknown_name(
-                sink,
-                f"chart `{chart.address}` has no key `{arg.key.text}`",
-                arg.key.text,
-                arg.key.span,
-                [k.id for k in chart.keys],
-            )
             ok = False
             continue
         member = key.enum.member(arg.value.text)
         if member is None:
             not_a_value_of(
                 sink, arg.value.text, f"key `{key.id}`", arg.value.span, key.enum.spellings,
-                f" (invariant `{decl.name.text}`)",
+                f" (invariant `{decl.name.text}`)", slot=Slot.VALUE,
             )
             ok = False
             continue
@@ -252,7 +222,7 @@ def _field_fact(
     if member is None:
         not_a_value_of(
             sink, fact.member.text, f"`{enum.id}`", fact.member.span, enum.spellings,
-            f" (invariant `{decl.name.text}`)",
+            f" (invariant `{decl.name.text}`)", slot=Slot.NAME,
         )
         return None
     written = f"{enum.id}.{member.id}.{field.id}"
@@ -263,18 +233,12 @@ def _count_fact(
     symbols: SymbolTable, decl: ast.SameInvariant, fact: ast.CountFact, typer: ValueTyper, sink: Sink
 ) -> tuple[model.Fact, model.ColumnType] | None:
     """`count ENUM [where FIELD == VALUE]`: an `int`, the number of records."""
-    if fact.where is None:
-        enum = _invariant_enum(symbols, decl, fact.enum, sink)
-        if enum is None:
-            return None
+    counted = _counted(symbols, decl, fact.enum, fact.where, typer, sink)
+    if counted is None:
+        return None
+    enum, field, typed = counted
+    if field is None or fact.where is None:
         return model.CountFact(enum.id, None, None, f"count {enum.id}", fact.span), model.BuiltinType.INT
-    bound = _invariant_field(symbols, decl, fact.enum, fact.where.field, sink)
-    if bound is None:
-        return None
-    enum, field = bound
-    typed = typer.typed(fact.where.value, field.type, f"invariant `{decl.name.text}`")
-    if isinstance(typed, Bad):
-        return None
     value = fact.where.value
     written = f"count {enum.id} where {field.id} == " + (
         f'"{value.text}"' if value.kind is ast.ValueKind.TEXT else value.text

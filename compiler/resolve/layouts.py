@@ -5,9 +5,15 @@ from __future__ import annotations
 
 from compiler import model
 from compiler.diagnostics import Label, codes
-from compiler.diagnostics.messages import unknown_name
+from compiler.diagnostics.messages import cell_count_mismatch
 from compiler.resolve.rows import RowReader
+from compiler.resolve.symbols import unknown
 from dsl import ast
+
+
+def unknown_grid_key(reader: RowReader, key: ast.Name, keys: list[model.Key], fallback: str | None = None) -> None:
+    """C201: a grid's key that is not a key of its chart."""
+    unknown(reader.sink, f"grid key `{key.text}` is not a key of {reader.where}", key, [k.id for k in keys], fallback)
 
 
 def grid(
@@ -16,13 +22,7 @@ def grid(
     key = next((k for k in keys if k.id == decl.key.text), None)
     if key is None:
         if reader.decl.keys:
-            unknown_name(
-                reader.sink,
-                f"grid key `{decl.key.text}` is not a key of {reader.where}",
-                decl.key.text,
-                decl.key.span,
-                [k.id for k in keys],
-            )
+            unknown_grid_key(reader, decl.key, keys)
             return None, keys
         enum = reader.enum(decl.key, "grid key")
         if enum is None:
@@ -43,14 +43,8 @@ def grid(
     grid_rows: list[model.GridRow] = []
     for gr in decl.rows:
         if len(gr.cells) != len(col_ids):
-            reader.sink.emit(
-                codes.GRID_SHAPE,
-                f"this grid row has {len(gr.cells)} cell{'s' if len(gr.cells) != 1 else ''} but the grid has "
-                f"{len(col_ids)} column{'s' if len(col_ids) != 1 else ''}",
-                gr.span,
-                "one cell per column, separated by `|`; `-` where the result cannot occur",
-                (Label(decl.span, "grid declared here"),),
-            )
+            help = "one cell per column, separated by `|`; `-` where the result cannot occur"
+            cell_count_mismatch(reader.sink, "this grid row", len(gr.cells), len(col_ids), gr.span, help, decl.span)
             continue
         values = reader.values(gr.values, columns, gr.span)
         cells: list[model.DieRange | None] = []

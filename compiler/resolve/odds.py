@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import assert_never
 
 from compiler import model
-from compiler.diagnostics import Sink, codes
+from compiler.diagnostics import Applicability, Sink, codes, fixes
 from compiler.engine.odds import member_id, parse_band, parse_fraction, parse_label
 from compiler.model import odds as rules
 from compiler.resolve.symbols import SymbolTable
@@ -25,8 +25,9 @@ def odds_rule(symbols: SymbolTable, decl: ast.OddsDecl, path: str, sink: Sink) -
             f"this statement may appear only once in {where}",
             span,
             "delete the repeated line",
+            fix=fixes.delete(span, "the repeated statement", Applicability.UNSAFE),
         )
-    form = rules.OddsForm(decl.form or ast.OddsForm.RATIO)
+    form = decl.form or rules.OddsForm.RATIO
     ok = _statements_fit_form(decl, form, where, sink)
     columns = _columns(decl, form, sink)
     if columns is None:
@@ -47,6 +48,7 @@ def odds_rule(symbols: SymbolTable, decl: ast.OddsDecl, path: str, sink: Sink) -
             f"{where} has {what} but does not say which column odds between two columns read",
             decl.name.span,
             "add `between columns lower` (the defender's favour) or `between columns higher`",
+            fix=fixes.insert_in_block(decl.span, "between columns lower", Applicability.UNSAFE),
         )
         ok = False
     if not ok:
@@ -57,14 +59,14 @@ def odds_rule(symbols: SymbolTable, decl: ast.OddsDecl, path: str, sink: Sink) -
         title=decl.title.text,
         rule=decl.rule.text if decl.rule else None,
         notes=tuple(n.text for n in decl.notes),
-        attacker_round=rules.Rounding(decl.attacker_round or "down"),
-        defender_round=rules.Rounding(decl.defender_round or "up"),
+        attacker_round=decl.attacker_round or rules.Rounding.DOWN,
+        defender_round=decl.defender_round or rules.Rounding.UP,
         columns=tuple(columns),
-        beyond=rules.Beyond(decl.beyond) if decl.beyond else None,
-        shift_order=rules.ShiftOrder(decl.shift_order) if decl.shift_order else None,
+        beyond=decl.beyond,
+        shift_order=decl.shift_order,
         span=decl.span,
         form=form,
-        between=rules.Between(decl.between) if decl.between else None,
+        between=decl.between,
         domain=(decl.domain.low, decl.domain.high) if decl.domain else None,
     )
     if columns:
@@ -78,21 +80,12 @@ def odds_rule(symbols: SymbolTable, decl: ast.OddsDecl, path: str, sink: Sink) -
         chart_id=rule.chart_id,
         slug=rule.id,
         title=rule.title,
-        rule=rule.rule,
         kind=model.ChartKind.ODDS,
-        dice=None,
-        value_key=None,
-        keys=(),
-        columns=(),
-        drms=(),
-        clamp=None,
-        footnotes=(),
-        notes=rule.notes,
-        partial=decl.partial.text if decl.partial else None,
-        rows=(),
-        grid=None,
         source_file=path,
         span=decl.span,
+        rule=rule.rule,
+        notes=rule.notes,
+        partial=decl.partial.text if decl.partial else None,
         odds=rule,
     )
 
@@ -123,6 +116,10 @@ def _statements_fit_form(decl: ast.OddsDecl, form: rules.OddsForm, where: str, s
             f"{where} {reason}: `attacker_high`/`defender_high round` does not apply",
             decl.round_spans[0] if decl.round_spans else decl.name.span,
             "delete the `round` lines, or the `between columns` line to round the quotient to n:1 or 1:n",
+            # a differential or strength rule reads no quotient, so its `round` lines say nothing
+            fix=fixes.delete(decl.round_spans, "the `round` lines", Applicability.SAFE)
+            if form is not rules.OddsForm.RATIO and decl.round_spans
+            else None,
         )
         ok = False
     if form is not rules.OddsForm.STRENGTH and decl.domain is not None:
@@ -131,6 +128,7 @@ def _statements_fit_form(decl: ast.OddsDecl, form: rules.OddsForm, where: str, s
             f"{where} reads {form} columns: `domain` applies only to `form strength`",
             decl.domain.span,
             "delete the `domain` line, or write `form strength`",
+            fix=fixes.delete(decl.domain.span, "the `domain` line", Applicability.UNSAFE),
         )
         ok = False
     if form is rules.OddsForm.STRENGTH and decl.domain is None:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from compiler import model
 from compiler.diagnostics import codes
-from compiler.diagnostics.messages import cell_count_mismatch, unknown_name
-from compiler.resolve.layouts import column_heads
+from compiler.diagnostics.messages import cell_count_mismatch
+from compiler.resolve.layouts import column_heads, unknown_grid_key
 from compiler.resolve.rows import RowReader
 from dsl import ast
 
@@ -34,14 +34,7 @@ def _read(
 ) -> tuple[list[model.Row], bool]:
     key = next((k for k in keys if k.id == decl.key.text), None)
     if key is None:
-        unknown_name(
-            reader.sink,
-            f"grid key `{decl.key.text}` is not a key of {reader.where}",
-            decl.key.text,
-            decl.key.span,
-            [k.id for k in keys],
-            "declare it first, e.g. `key odds: crt_odds`",
-        )
+        unknown_grid_key(reader, decl.key, keys, "declare it first, e.g. `key odds: crt_odds`")
         return [], False
     if len(keys) != 1 or len(columns) != 1:
         reader.sink.emit(

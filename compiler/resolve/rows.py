@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 
 from compiler import model
-from compiler.diagnostics import Sink, codes
-from compiler.diagnostics.messages import not_a_value_of, unknown_name
+from compiler.diagnostics import Applicability, Sink, Slot, codes, fixes
+from compiler.diagnostics.messages import not_a_value_of
 from compiler.model.dice import Dice
-from compiler.resolve.symbols import SymbolTable
+from compiler.resolve.symbols import SymbolTable, unknown
 from compiler.resolve.values import Bad, ValueTyper, check_month
 from dsl import ast
 
@@ -31,13 +31,7 @@ class RowReader:
         enum = self.symbols.enums.get(name.text)
         if enum is None:
             extra = "" if self.symbols.periods or name.text != "period" else " (the game header declares no periods)"
-            unknown_name(
-                self.sink,
-                f"unknown {what} `{name.text}` in {self.where}{extra}",
-                name.text,
-                name.span,
-                self.symbols.enums,
-            )
+            unknown(self.sink, f"unknown {what} `{name.text}` in {self.where}{extra}", name, self.symbols.enums)
         return enum
 
     @property
@@ -81,6 +75,7 @@ class RowReader:
                     f"range `{text.text}` runs backwards ({low} to {high}) in {self.where}",
                     text.span,
                     _reversed_help(low, high) if not plain else None,
+                    fix=_reversed_fix(text, low_text, high_text, high < 0 <= low) if not plain else None,
                 )
                 return None
             return model.DieRange(low, high, text.text, text.span)
@@ -97,6 +92,10 @@ class RowReader:
             f"row `{text.text}` of {self.where} starts at the d10's 0 face, but the chart does not say how 0 reads",
             text.span,
             "write `zero reads 0` if the die is printed 0-9, or `zero reads 10` if 0 means 10",
+            # a row from 0 says the die is printed 0-9 (a guess: the print may mean 10)
+            fix=fixes.insert_after(self.decl.roll.span, "zero reads 0", Applicability.UNSAFE)
+            if self.decl.roll is not None
+            else None,
         )
         return True
 
@@ -133,7 +132,9 @@ class RowReader:
             return self._month_span(key, kv)
         member = key.enum.member(kv.text) if kv.kind is not ast.KeyValueKind.MONTHS else None
         if member is None:
-            not_a_value_of(self.sink, kv.text, f"key `{key.id}`", kv.span, key.enum.spellings, f" in {self.where}")
+            not_a_value_of(
+                self.sink, kv.text, f"key `{key.id}`", kv.span, key.enum.spellings, f" in {self.where}", slot=Slot.VALUE
+            )
             return False, None
         return True, model.MemberId(member.id)
 
@@ -155,9 +156,10 @@ class RowReader:
         if first is None or (kv.last is not None and last is None):
             return False, None
         if last is not None and first > last:
-            self.sink.emit(
-                codes.INVALID_MONTH, f"month span `{kv.text}` runs backwards", kv.span, f"write `{kv.last}..{kv.first}`"
-            )
+            swapped = f"{kv.last}..{kv.first}"
+            fix = fixes.replace_with(kv.span, swapped, Slot.RAW, Applicability.SAFE, old=kv.text)
+            self.sink.emit(codes.INVALID_MONTH, f"month span `{kv.text}` runs backwards", kv.span, f"write `{swapped}`",
+                           fix=fix)
             return False, None
         if last == first:
             return True, model.MemberId(first)
@@ -207,6 +209,14 @@ class RowReader:
         if not (ok and good_range) or values is None:
             return None
         return model.Row(tuple(members), rng, values, decl.span, natural=decl.natural)
+
+
+def _reversed_fix(text: ast.RangeText, low: str, high: str, doubled_dash: bool) -> fixes.Fix | None:
+    """C304's fix: the same rolls low end first, as printed (`01-05` for `05-01`): safe. `3--6` is
+    more likely a doubled dash (`3-6`, unsafe) than 3 down to -6."""
+    if doubled_dash:
+        return fixes.replace_with(text.span, f"{low}-{high[1:]}", Slot.RAW, Applicability.UNSAFE, old=text.text)
+    return fixes.replace_with(text.span, f"{high}-{low}", Slot.RAW, Applicability.SAFE, old=text.text)
 
 
 def _reversed_help(low: int, high: int) -> str:

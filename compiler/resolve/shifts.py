@@ -10,7 +10,7 @@ from compiler import model
 from compiler.diagnostics import Sink, codes
 from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.resolve.conditions import ConditionResolver
-from compiler.resolve.symbols import SymbolTable, first_span
+from compiler.resolve.symbols import SymbolTable, declared_before
 from dsl import ast
 
 
@@ -21,9 +21,7 @@ def chart_shifts(decl: ast.ChartDecl, conditions: ConditionResolver, sink: Sink,
         return None
     shifts: list[model.Shift] = []
     for s in decl.shifts:
-        first = first_span(shifts, s.name.text)
-        if first is not None:
-            declared_twice(sink, f"shift `{s.name.text}`", s.name.span, first, where=f"in {where}")
+        if declared_before(sink, shifts, "shift", s.name, f"in {where}"):
             continue
         shift = _shift(s, conditions)
         if shift is not None:
@@ -93,7 +91,7 @@ def _groups(decl: ast.ChartDecl, where: str, sink: Sink) -> tuple[tuple[str, mod
         elif not g.shifts:
             sink.emit(codes.SHIFT_GROUP, f"shift group `{g.name.text}` of {where} holds no shift", g.name.span)
         else:
-            declared[g.name.text] = model.GroupMode(g.mode)
+            declared[g.name.text] = g.mode
     return tuple(sorted(declared.items()))
 
 

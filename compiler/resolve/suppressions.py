@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from compiler import model
-from compiler.diagnostics import CODES, Sink, codes, did_you_mean, suppressible
+from compiler.diagnostics import CODES, Sink, Slot, codes, fixes, suppressible
+from compiler.diagnostics.suggest import suggestion
 from compiler.resolve.symbols import chart_name
 from dsl import ast
 
@@ -15,12 +16,14 @@ def suppressions(decl: ast.ChartDecl, sink: Sink) -> list[model.Suppression]:
     for allow in decl.allows:
         code = allow.code.text
         if code not in CODES:
-            hint = did_you_mean(code, [c for c in CODES if suppressible(c)])
+            known = [c for c in CODES if suppressible(c)]
+            hint, close = suggestion(code, known)
             sink.emit(
                 codes.INVALID_SUPPRESSION,
                 f"`allow {code}` names no diagnostic code",
                 allow.code.span,
                 hint or "see `chartc explain`",
+                fix=fixes.rename(allow.code.span, code, close, Slot.NAME, known),
             )
         elif not suppressible(code):
             why = "errors" if CODES[code].severity.value == "error" else "suppression codes"

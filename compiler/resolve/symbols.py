@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from compiler import model
+from compiler.diagnostics import Sink, Slot
+from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.model.calendar import Month
 from dsl import ast
 from dsl.shared import Span
@@ -54,6 +56,14 @@ class SymbolTable:
         """The chart with this printed ID or slug (IDs compare case-insensitively)."""
         return self._index.find(address)
 
+    def chart_named(self, name: ast.Name, sink: Sink, message: str) -> model.Chart | None:
+        """The chart `name` names; None when the game declares none, after reporting `message` (C201)
+        with the closest chart address as help."""
+        chart = self.chart(name.text)
+        if chart is None:
+            unknown(sink, message, name, [c.address for c in self.charts], slot=Slot.CHART)
+        return chart
+
     def game(self) -> model.Game:
         """The resolved game, immutable from here on."""
         return model.Game(
@@ -75,6 +85,21 @@ class SymbolTable:
         )
 
 
+def unknown(
+    sink: Sink,
+    message: str,
+    name: ast.Name,
+    known: Iterable[str],
+    fallback: str | None = None,
+    *,
+    slot: Slot = Slot.NAME,
+) -> None:
+    """C201: `message` about a name as written that names nothing, with the closest of `known` (or
+    `fallback`) as help, and as the fix: written where `name` is, as the grammar reads a token in
+    `slot` (a name, unless a chart's ID or slug)."""
+    unknown_name(sink, message, name.text, name.span, known, fallback, slot=slot)
+
+
 def chart_name(decl: ast.ChartDecl) -> str:
     """How messages name a chart declaration: its printed ID, else its slug, else its title."""
     return (decl.chart_id or decl.slug or decl.title).text
@@ -91,6 +116,28 @@ class _Declared(Protocol):
 def first_span(declared: Iterable[_Declared], name: str) -> Span | None:
     """Where `name` was first declared among `declared` (keys, columns, DRMs, fields), if it was."""
     return next((x.span for x in declared if x.id == name), None)
+
+
+def declared_before(sink: Sink, declared: Iterable[_Declared], what: str, name: ast.Name, where: str) -> bool:
+    """Whether `name` was declared before among `declared` (reported, C202: the `what` declared twice
+    `where`, e.g. "in chart `R4`")."""
+    first = first_span(declared, name.text)
+    if first is not None:
+        declared_twice(sink, f"{what} `{name.text}`", name.span, first, where=where)
+    return first is not None
+
+
+_D = TypeVar("_D", bound=_Declared)
+
+
+def named(declared: Iterable[_D], name: ast.Name, sink: Sink, message: str) -> _D | None:
+    """The one of `declared` (keys, columns, fields, formulas) whose id `name` writes; None after
+    reporting `message` (C201) with the closest id as help."""
+    declared = tuple(declared)
+    found = next((x for x in declared if x.id == name.text), None)
+    if found is None:
+        unknown(sink, message, name, [x.id for x in declared])
+    return found
 
 
 class Bad:

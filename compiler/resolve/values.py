@@ -11,6 +11,7 @@ from typing import assert_never
 
 from compiler import model
 from compiler.diagnostics import Sink, codes
+from compiler.diagnostics.fixes import Applicability, Fix, Slot, replace_with
 from compiler.diagnostics.messages import not_a_value_of
 from compiler.model.calendar import Month
 from compiler.resolve.chains import chain_value
@@ -18,6 +19,7 @@ from compiler.resolve.symbols import BAD as BAD
 from compiler.resolve.symbols import Bad as Bad
 from compiler.resolve.symbols import SymbolTable
 from dsl import ast
+from dsl.source_text import quote
 
 _FLAG_WORDS = {"yes": True, "true": True, "no": False, "false": False}
 _SLASHED_SHAPES = {
@@ -48,7 +50,7 @@ class ValueTyper:
     def __init__(self, symbols: SymbolTable, sink: Sink) -> None:
         self.symbols = symbols
         self.sink = sink
-        self.chart_refs: list[tuple[str, ast.Span, str]] = []
+        self.chart_refs: list[tuple[str, ast.Span, str, Slot]] = []  # the span's slot: `[B6]` or `B6` alone
 
     def typed(self, v: ast.ValueText, type_: model.ColumnType, what: str) -> model.Value | Bad:
         """The typed value, or `BAD` after reporting why the cell does not fit `type_`."""
@@ -60,11 +62,14 @@ class ValueTyper:
             return self._as_member(v, type_, what)
         match type_:
             case model.BuiltinType.TEXT:
-                return (
-                    model.Text(v.text)
-                    if v.kind is ast.ValueKind.TEXT
-                    else self._mismatch(v, type_, what, f'quote it: `"{v.text}"`')
+                if v.kind is ast.ValueKind.TEXT:
+                    return model.Text(v.text)
+                quoted = (  # the words as written, made a string: a `[B6]` in a text column is no such slip
+                    replace_with(v.span, v.text, Slot.STRING, Applicability.SAFE, f"quote it: `{quote(v.text)}`")
+                    if v.kind is not ast.ValueKind.CHART
+                    else None
                 )
+                return self._mismatch(v, type_, what, f"quote it: `{quote(v.text)}`", quoted)
             case model.BuiltinType.INT:
                 return (
                     int(v.text)
@@ -83,15 +88,16 @@ class ValueTyper:
             case model.BuiltinType.CHARTREF:
                 if v.kind is not ast.ValueKind.CHART:
                     return self._mismatch(v, type_, what, "write the chart ID in brackets, e.g. `[B6]`")
-                self.chart_refs.append((v.text, v.span, what))
+                self.chart_refs.append((v.text, v.span, what, Slot.CHART_REF))
                 return model.ChartRef(v.text, span=v.span)
             case model.BuiltinType.PAIR | model.BuiltinType.TRIPLE | model.BuiltinType.THRESHOLDS:
                 return self._slashed(v, type_, what)
             case _:
                 assert_never(type_)
 
-    def _mismatch(self, v: ast.ValueText, type_name: str, what: str, hint: str) -> Bad:
-        self.sink.emit(codes.TYPE_MISMATCH, f"{what} holds `{type_name}` values, found `{v.text}`", v.span, hint)
+    def _mismatch(self, v: ast.ValueText, type_name: str, what: str, hint: str, fix: Fix | None = None) -> Bad:
+        message = f"{what} holds `{type_name}` values, found `{v.text}`"
+        self.sink.emit(codes.TYPE_MISMATCH, message, v.span, hint, fix=fix)
         return BAD
 
     def _slashed(self, v: ast.ValueText, type_: model.BuiltinType, what: str) -> model.Slashed | Bad:
@@ -124,19 +130,26 @@ class ValueTyper:
         if member is not None:
             return model.MemberId(member.id)
         if v.kind in ("name", "text"):
-            not_a_value_of(self.sink, v.text, f"`{enum.id}`", v.span, enum.spellings, f" ({what})")
+            not_a_value_of(self.sink, v.text, f"`{enum.id}`", v.span, enum.spellings, f" ({what})", slot=Slot.VALUE)
             return BAD
         return self._mismatch(v, enum.id, what, f"write one of the values of `{enum.id}`")
 
 
-def check_month(symbols: SymbolTable, text: str, span: ast.Span, sink: Sink) -> Month | None:
-    """The month `text` names; None after reporting one that is not `YYYY-MM` (C406) or lies
-    outside the game's calendar (C409)."""
+def parse_month(text: str, span: ast.Span, sink: Sink) -> Month | None:
+    """The month `text` names; None after reporting one that is not `YYYY-MM` (C406)."""
     month = Month.parse(text)
     if month is None:
         sink.emit(
             codes.INVALID_MONTH, f"`{text}` is not a month", span, "write months as `YYYY-MM` with MM from 01 to 12"
         )
+    return month
+
+
+def check_month(symbols: SymbolTable, text: str, span: ast.Span, sink: Sink) -> Month | None:
+    """The month `text` names; None after reporting one that is not `YYYY-MM` (C406) or lies
+    outside the game's calendar (C409)."""
+    month = parse_month(text, span, sink)
+    if month is None:
         return None
     if symbols.calendar and not symbols.calendar[0] <= month <= symbols.calendar[1]:
         sink.emit(

@@ -1,59 +1,41 @@
 """`chartc import`: a table from a spreadsheet or a pasted text to a draft `.chart`.
 
-Readers turn CSV/TSV, XLSX/ODS (python-calamine) and Markdown or pasted text tables into rows of
-`Cell`s, each with its spreadsheet address (`B3`) and what the file stored (text, a number, a
-date, a time). `draft` guesses the shape (a row table with key columns, a range column and value
-columns; or a grid such as a CRT with the roll down and column heads across), the dice from the
-ranges, enums from the key columns, and writes the chart language.
+The readers (`compiler.tools.table_readers`) turn CSV/TSV, XLSX/ODS (python-calamine) and Markdown
+or pasted text tables into rows of `Cell`s, each with its spreadsheet address (`B3`) and what the
+file stored (text, a number, a date, a time). `draft`, here, guesses the shape (a row table with
+key columns, a range column and value columns; or a grid such as a CRT with the roll down and
+column heads across), the dice from the ranges, enums from the key columns, and writes the chart
+language.
 
 Spreadsheets corrupt what charts hold: Excel turns `1-2` into a date, `3:1` into a time, `00`
 into 0, and PDFs bring en dashes and minus signs. Each such cell is reported as an `ImportFinding`
-(C360-C364) with its address and is written into the draft as found, so the draft does not
-compile until the cell is fixed: nothing is repaired silently.
+(C360-C364, `compiler.tools.table_findings`) with its address and is written into the draft as
+found, so the draft does not compile until the cell is fixed: nothing is repaired silently.
 """
 
 from __future__ import annotations
 
-import csv
-import datetime
-import enum
-import io
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 
-from compiler.diagnostics import CODES, codes
+from compiler.diagnostics import codes
+from compiler.tools.table_findings import (
+    FOREIGN_DASHES,
+    HEAD,
+    RANGE,
+    ImportFinding,
+    foreign_dash,
+    head_findings,
+    is_date,
+    range_findings,
+    report,
+    value_findings,
+)
+from compiler.tools.table_readers import Cell, CellKind, ImportError_, column_letters, read_table
 
-__all__ = ["Cell", "CellKind", "Draft", "ImportFinding", "draft", "read_table", "report"]
-
-
-class CellKind(enum.StrEnum):
-    """What the file stored in a cell."""
-
-    TEXT = "text"
-    NUMBER = "number"
-    DATE = "date"
-    TIME = "time"
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One cell: its text as chartc reads it, what the file stored, and its address (`B3`)."""
-
-    text: str
-    kind: CellKind
-    address: str
-
-
-@dataclass(frozen=True)
-class ImportFinding:
-    """A cell chartc will not guess about: the code's id (`C360`), the cell, what is wrong and the fix."""
-
-    code: str
-    address: str
-    message: str
-    help: str
+# the API of `chartc import`: the readers' and the findings' names are re-exported from here
+__all__ = ["Cell", "CellKind", "Draft", "ImportError_", "ImportFinding", "draft", "read_table", "report"]
 
 
 @dataclass(frozen=True)
@@ -64,224 +46,12 @@ class Draft:
     findings: tuple[ImportFinding, ...]
 
 
-# The dashes PDFs and word processors put where a hyphen-minus belongs.
-FOREIGN_DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
-_DASH_NAMES = {
-    "\u2010": "a hyphen (U+2010)",
-    "\u2011": "a non-breaking hyphen (U+2011)",
-    "\u2012": "a figure dash (U+2012)",
-    "\u2013": "an en dash (U+2013)",
-    "\u2014": "an em dash (U+2014)",
-    "\u2015": "a horizontal bar (U+2015)",
-    "\u2212": "a minus sign (U+2212)",
-    "\ufe58": "a small em dash (U+FE58)",
-    "\ufe63": "a small hyphen-minus (U+FE63)",
-    "\uff0d": "a fullwidth hyphen-minus (U+FF0D)",
-}
-RANGE = re.compile(r"[0-9]+(-[0-9]+|\+|-)?")
-# Column heads of a grid: odds (`3:1`, `1.5:1`), differentials (`-3-`, `-1/0`, `+7+`), strengths.
-HEAD = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?([:/][+-]?[0-9]+(\.[0-9]+)?)?[+-]?")
 DICE_WORD = re.compile(r"([0-9]*d[0-9]+|d66|percentile)( zero reads (?P<zero>[0-9]+))?", re.IGNORECASE)
 # Headers that name a column of rolls without saying which dice.
 ROLL_WORD = re.compile(r"(die|dice|roll|die roll|dr|d%|result of roll|#)", re.IGNORECASE)
 # a whole number as an `int` column holds it (no `+`, no leading zero: those stay text)
 INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")
-_SIGNED = re.compile(r"[+-]?[0-9]+")
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_DATE_TEXT = re.compile(
-    r"[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9:]+)?|[0-9]{1,2}/[0-9]{1,2}/[0-9]{2,4}"
-    r"|[0-9]{1,2}-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*(-[0-9]{2,4})?"
-    r"|(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*-[0-9]{1,4}",
-    re.IGNORECASE,
-)
-_TIME_TEXT = re.compile(r"[0-9]{1,2}:[0-9]{2}(:[0-9]{2})?( ?[AP]M)?", re.IGNORECASE)
-
-
-# ---- reading -------------------------------------------------------------------------------------
-
-
-class ImportError_(Exception):
-    """The file cannot be read as a table (a usage error, not a finding)."""
-
-
-def column_letters(index: int) -> str:
-    """`0` -> `A`, `26` -> `AA`: a spreadsheet column name."""
-    letters = ""
-    index += 1
-    while index:
-        index, rest = divmod(index - 1, 26)
-        letters = chr(ord("A") + rest) + letters
-    return letters
-
-
-def read_table(path: Path, data: bytes) -> list[list[Cell]]:
-    """The cells of a file's first table (first sheet), by its suffix: `.csv`, `.tsv`, `.xlsx`,
-    `.ods`, `.md`/`.txt` (Markdown pipes, or columns separated by tabs or two or more spaces).
-
-    Raises:
-        ImportError_: an unknown suffix, a file that is not UTF-8 text, or a spreadsheet that
-            cannot be opened.
-    """
-    suffix = path.suffix.lower()
-    if suffix in (".xlsx", ".xlsm", ".ods", ".xls"):
-        return _spreadsheet_rows(data)
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ImportError_(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
-    if suffix == ".csv":
-        return _text_cells(csv.reader(io.StringIO(text)))
-    if suffix == ".tsv":
-        return _text_cells(csv.reader(io.StringIO(text), delimiter="\t"))
-    if suffix in (".md", ".txt", ""):
-        return _text_cells(_pasted_rows(text))
-    raise ImportError_(f"{path}: chartc imports .csv, .tsv, .xlsx, .ods, .md and .txt files")
-
-
-def _text_cells(rows: Iterable[Sequence[str]]) -> list[list[Cell]]:
-    return [
-        [Cell(value.strip(), CellKind.TEXT, f"{column_letters(c)}{r + 1}") for c, value in enumerate(row)]
-        for r, row in enumerate(rows)
-    ]
-
-
-def _pasted_rows(text: str) -> list[list[str]]:
-    """Markdown table rows (`| a | b |`, the `|---|` line left out), else columns separated by a
-    tab or by two or more spaces (a table pasted from a PDF or a web page)."""
-    rows = []
-    for line in text.splitlines():
-        stripped = line.strip()
-        if not stripped:
-            continue
-        if stripped.startswith("|"):
-            cells = [c.strip() for c in stripped.strip("|").split("|")]
-            if all(re.fullmatch(r":?-{3,}:?", c) for c in cells):
-                continue
-            rows.append(cells)
-        else:
-            rows.append(re.split(r"\t| {2,}", stripped))
-    return rows
-
-
-def _spreadsheet_rows(data: bytes) -> list[list[Cell]]:
-    try:
-        from python_calamine import CalamineWorkbook
-    except ImportError as exc:  # pragma: no cover - the extra is part of the test install
-        raise ImportError_("reading spreadsheets needs python-calamine: pip install 'chartc[import]'") from exc
-    try:
-        sheet = CalamineWorkbook.from_filelike(io.BytesIO(data)).get_sheet_by_index(0)
-        values = sheet.to_python(skip_empty_area=False)
-    except Exception as exc:  # calamine raises its own error types for every kind of bad file
-        raise ImportError_(f"cannot read the spreadsheet: {exc}") from exc
-    return [
-        [_spreadsheet_cell(value, f"{column_letters(c)}{r + 1}") for c, value in enumerate(row)]
-        for r, row in enumerate(values)
-    ]
-
-
-def _spreadsheet_cell(value: object, address: str) -> Cell:
-    match value:
-        case bool():
-            return Cell(str(value).lower(), CellKind.TEXT, address)
-        case datetime.datetime() | datetime.date():
-            return Cell(value.isoformat(), CellKind.DATE, address)
-        case datetime.time():
-            return Cell(value.isoformat(), CellKind.TIME, address)
-        case datetime.timedelta():
-            return Cell(str(value), CellKind.TIME, address)
-        case float() if value.is_integer():
-            return Cell(str(int(value)), CellKind.NUMBER, address)
-        case int() | float():
-            return Cell(str(value), CellKind.NUMBER, address)
-        case _:
-            return Cell(str(value).strip(), CellKind.TEXT, address)
-
-
-# ---- findings ------------------------------------------------------------------------------------
-
-
-def _is_date(cell: Cell) -> bool:
-    return cell.kind is CellKind.DATE or bool(_DATE_TEXT.fullmatch(cell.text))
-
-
-def _is_time(cell: Cell) -> bool:
-    return cell.kind is CellKind.TIME or bool(_TIME_TEXT.fullmatch(cell.text))
-
-
-def _foreign_dash(cell: Cell, shape: re.Pattern[str]) -> str | None:
-    """The name of a foreign dash in a cell that would read as `shape` with hyphens."""
-    found = next((ch for ch in cell.text if ch in FOREIGN_DASHES), None)
-    if found is None:
-        return None
-    hyphened = "".join("-" if ch in FOREIGN_DASHES else ch for ch in cell.text)
-    return _DASH_NAMES[found] if shape.fullmatch(hyphened) or hyphened == "-" else None
-
-
-def _range_findings(cell: Cell, zero_padded: bool) -> list[ImportFinding]:
-    if _is_date(cell):
-        return [
-            ImportFinding(
-                codes.DATE_FOR_RANGE.code,
-                cell.address,
-                f"a date (`{cell.text}`) where a range was",
-                "spreadsheets turn `1-2` into 2 January: type the range again as text (a leading `'`)",
-            )
-        ]
-    if _is_time(cell):
-        return [_time_finding(cell, "a range")]
-    dash = _foreign_dash(cell, RANGE)
-    if dash:
-        return [_dash_finding(cell, dash)]
-    # a spreadsheet stores `00` as the number 0 and writes it to CSV as `0`; a zero-padded column has no range `0`
-    if zero_padded and cell.text == "0":
-        return [
-            ImportFinding(
-                codes.ZERO_FOR_DOUBLE_ZERO.code,
-                cell.address,
-                "a number 0 where the roll `00` was",
-                "spreadsheets store `00` as the number 0: type `00` again as text (a leading `'`)",
-            )
-        ]
-    return []
-
-
-def _time_finding(cell: Cell, what: str) -> ImportFinding:
-    return ImportFinding(
-        codes.TIME_FOR_ODDS.code,
-        cell.address,
-        f"a time (`{cell.text}`) where {what} was",
-        "spreadsheets turn `3:1` into 03:01: type the odds again as text (a leading `'`)",
-    )
-
-
-def _dash_finding(cell: Cell, dash: str) -> ImportFinding:
-    return ImportFinding(
-        codes.FOREIGN_DASH.code,
-        cell.address,
-        f"`{cell.text}` holds {dash}, not a hyphen-minus `-`",
-        "retype the dash as `-` (text copied from a PDF brings en dashes and minus signs)",
-    )
-
-
-def _head_findings(cell: Cell) -> list[ImportFinding]:
-    if _is_time(cell):
-        return [_time_finding(cell, "a column head such as odds")]
-    if _is_date(cell):
-        return [
-            ImportFinding(
-                codes.DATE_FOR_RANGE.code,
-                cell.address,
-                f"a date (`{cell.text}`) where a column head was",
-                "spreadsheets turn `1-2` or `1/2` into a date: type the head again as text (a leading `'`)",
-            )
-        ]
-    dash = _foreign_dash(cell, HEAD)
-    return [_dash_finding(cell, dash)] if dash else []
-
-
-def _value_findings(cell: Cell) -> list[ImportFinding]:
-    dash = _foreign_dash(cell, _SIGNED)
-    return [_dash_finding(cell, dash)] if dash else []
 
 
 # ---- shape and dice ------------------------------------------------------------------------------
@@ -291,7 +61,7 @@ def _looks_like_range(cell: Cell) -> bool:
     """A die range (no die reads past 100: `1944-06` is a month), or a corrupted one."""
     if RANGE.fullmatch(cell.text):
         return all(int(n) <= 100 for n in re.findall(r"[0-9]+", cell.text))
-    return _is_date(cell) or bool(_foreign_dash(cell, RANGE))
+    return is_date(cell) or bool(foreign_dash(cell, RANGE))
 
 
 def _range_column(header: list[Cell], body: list[list[Cell]]) -> int | None:
@@ -420,7 +190,7 @@ def draft(rows: list[list[Cell]], name: str, title: str) -> Draft:
     rows = [_padded(r, n + 1, width) for n, r in enumerate(rows)]
     header, body = rows[0], rows[1:]
     at = _range_column(header, body)
-    if at == 0 and width > 1 and all(HEAD.fullmatch(h.text) or _head_findings(h) for h in header[1:]):
+    if at == 0 and width > 1 and all(HEAD.fullmatch(h.text) or head_findings(h) for h in header[1:]):
         return _grid_draft(header, body, name, title)
     return _row_draft(header, body, at, name, title)
 
@@ -493,12 +263,12 @@ def _row_draft(header: list[Cell], body: list[list[Cell]], at: int | None, name:
         cell_findings: list[ImportFinding] = []
         parts = [member_ids.get(row[k].text, "*") for k, member_ids in zip(key_columns, members, strict=True)]
         if at is not None:
-            found = _range_findings(row[at], padded)
+            found = range_findings(row[at], padded)
             cell_findings += found
             parts.append(_raw_or(row[at], found, row[at].text))
         values = []
         for v in value_columns:
-            found = _value_findings(row[v])
+            found = value_findings(row[v])
             cell_findings += found
             values.append(_raw_or(row[v], found, _value(row[v], integer[v])))
         lines += [_comment(f) for f in cell_findings]
@@ -515,7 +285,7 @@ def _grid_draft(header: list[Cell], body: list[list[Cell]], name: str, title: st
     taken: set[str] = set()
     heads = []
     for cell in header[1:]:
-        found = _head_findings(cell)
+        found = head_findings(cell)
         findings += found
         heads.append((cell, found))
     members = [
@@ -531,10 +301,10 @@ def _grid_draft(header: list[Cell], body: list[list[Cell]], name: str, title: st
     lines += [f"  grid {key_id} [{head_list}] by roll {{"]
     padded = _zero_padded([row[0] for row in body])
     for row in body:
-        found = _range_findings(row[0], padded)
+        found = range_findings(row[0], padded)
         cells = []
         for cell in row[1:]:
-            cell_found = _value_findings(cell)
+            cell_found = value_findings(cell)
             found += cell_found
             cells.append(_raw_or(cell, cell_found, _value(cell, False)))
         lines += [_comment(f) for f in found]
@@ -543,19 +313,6 @@ def _grid_draft(header: list[Cell], body: list[list[Cell]], name: str, title: st
         lines.append(f"    {range_text}: {' | '.join(cells)}")
     lines += ["  }", "}"]
     return Draft(_document([enum_text, "\n".join(lines)]), tuple(findings))
-
-
-def report(source: str, findings: Sequence[ImportFinding]) -> str:
-    """What `chartc import` reports on a draft's findings: for each, `SOURCE:CELL: error[CODE]:
-    message` and its `help:` line, then how many cells to fix; empty when there are none."""
-    lines = []
-    for finding in findings:
-        severity = CODES[finding.code].severity.value
-        lines.append(f"{source}:{finding.address}: {severity}[{finding.code}]: {finding.message}")
-        lines.append(f"  help: {finding.help}")
-    if findings:
-        lines.append(f"{len(findings)} cell(s) to fix before the draft compiles")
-    return "".join(line + "\n" for line in lines)
 
 
 def _document(parts: list[str]) -> str:

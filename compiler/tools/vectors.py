@@ -9,7 +9,8 @@ function, to move a column read from the forces; a case's odds column key is the
 after any shift, so its rows are that column's), and for every natural roll the dice can
 show the modified roll and the row it selects (an index into the chart's rows, as the JSON lists
 them; None: no row), with the exact chance of every row under that DRM. Every answer comes from
-`compiler.engine.lookup.lookup` (the engine of `chartc lookup`) and `compiler.engine.chances.chances`.
+`compiler.engine.lookup.lookup` (the engine of `chartc lookup`) and `compiler.engine.chances.chances`,
+which read every step of a roll with the generated modules' own runtime (`compiler.engine.runtime`).
 
 The cases are bounded: the candidate values of each context variable the chart reads are a flag's
 false and true, an enum's members, and for ints and months the values its conditions name, one on
@@ -27,7 +28,7 @@ import itertools
 import json
 import math
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import assert_never
@@ -35,9 +36,9 @@ from typing import assert_never
 from compiler import model
 from compiler.diagnostics.textsafe import json_text
 from compiler.engine import shifts as column_shifts
-from compiler.engine.chances import chances, dice_variants, fraction_text
+from compiler.engine.chances import chances, dice_for, fraction_text
 from compiler.engine.context import ContextValue, context_json, read_modifiers, tested_variables
-from compiler.engine.drms import holds, modified_roll
+from compiler.engine.drms import modified_roll
 from compiler.engine.lookup import LookupProblem, lookup, odds_reading, refuse_digit_drm, resolve_keys
 from compiler.engine.problems import LookupUsage, NoRow
 from compiler.model.calendar import Month
@@ -195,15 +196,6 @@ def _compared(cond: model.Condition | None, var_id: str) -> Iterator[model.Opera
                 yield from _compared(part, var_id)
         case _:
             assert_never(cond)
-
-
-def dice_for(chart: model.Chart, context: Mapping[str, ContextValue]) -> model.Chart:
-    """The chart with the dice it is rolled with in `context`: the first `roll ... when`
-    alternative whose condition holds, else its own dice."""
-    for alt, variant in zip(chart.dice_alternatives, dice_variants(chart)[1:], strict=True):
-        if holds(alt.when, context) is True:
-            return variant
-    return chart
 
 
 def roll_case(chart: model.Chart, combo: tuple[str, ...], context: dict[str, ContextValue]) -> RollCase:

@@ -25,9 +25,9 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Callable, Mapping  # noqa: F401  (the generated code uses them)
+from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import (  # noqa: F401  (the generated code uses cast and get_args)
+from typing import (
     Final,
     Generic,
     Literal,
@@ -40,6 +40,7 @@ from typing import (  # noqa: F401  (the generated code uses cast and get_args)
     get_args,
 )
 
+
 _V = TypeVar("_V")
 _M = TypeVar("_M", bound=str)
 
@@ -48,27 +49,21 @@ class NoRowError(LookupError):
     """The roll or keys select no row of the chart (a gap, or a modified roll off the table)."""
 
 
-class ChartRef(TypedDict):
-    """A cell that sends the player to another chart ("roll on [B6]"): that chart's ID."""
-
-    chart: str
-
-
-class Roll(TypedDict, Generic[_V]):
-    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values."""
-
-    natural: int
-    drm: int
-    modified: int
-    values: _V
-
-
 # A row key: a member id, None for any, or the months (first, last) it covers (last None: open end).
 _Key: TypeAlias = str | tuple[str, str | None] | None
 # A row: its keys, its lowest and highest roll or value (None: open end), and its values.
 _Row: TypeAlias = tuple[tuple[_Key, ...], int | None, int | None, _V]
-_MONTH: Final = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 
+
+def _clamp(value: int, bounds: tuple[int, int] | None) -> int:
+    """`value` held inside `bounds` (lowest, highest); None: no bounds. The one clamp of a roll: a
+    DRM total under `combine sum clamp`, a modified roll under `modified clamp`, a column shift
+    total under its cap.
+    """
+    return value if bounds is None else max(bounds[0], min(bounds[1], value))
+
+
+_MONTH: Final = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 
 def _check_int(chart: str, name: str, value: object) -> int:
     """`value` itself; ValueError unless it is an int (a bool is not a number here)."""
@@ -165,161 +160,6 @@ def _check_rng(chart: str, rng: object) -> None:
         raise ValueError(f"{chart}: rng must be a random.Random, got {rng!r}")
 
 
-def _key_matches(key: _Key, given: str) -> bool:
-    if key is None or key == given:
-        return True
-    return isinstance(key, tuple) and key[0] <= given and (key[1] is None or given <= key[1])
-
-
-def _select(chart: str, rows: tuple[_Row[_V], ...], keys: tuple[str, ...], modified: int | None) -> _V:
-    """The values of the first row whose keys match and whose range holds the modified roll.
-
-    Raises:
-        NoRowError: no row is selected.
-    """
-    for row_keys, low, high, values in rows:
-        if not all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True)):
-            continue
-        if modified is not None and ((low is not None and modified < low) or (high is not None and modified > high)):
-            continue
-        return values
-    shown = "" if modified is None else f" for modified roll {modified}"
-    raise NoRowError(f"{chart}: no row{shown} with keys {keys}")
-
-
-# The widest span of rolls or values an index holds for one combination of key values: a chart
-# read over a wider span (a value chart over thousands) is read row by row.
-_INDEX_SPAN: Final = 1024
-# The most combinations of key values an index keeps (each is built on its first lookup).
-_INDEX_COMBINATIONS: Final = 4096
-# An index of one combination of key values: the lowest bound a row of it states, the values each
-# modified roll from there to the highest bound selects (None: no row), and the values of the first
-# row open below and of the first row open above (None: no row).
-_Table: TypeAlias = tuple[int, tuple[_V | None, ...], _V | None, _V | None]
-# What a `lookup_<id>` reads for a combination not indexed (yet): no values for any roll, so it
-# calls `select`, which indexes the combination or reads its rows.
-_UNINDEXED: Final[tuple[int, tuple[None, ...], None, None]] = (0, (), None, None)
-
-
-class _Index(Generic[_V]):
-    """A chart's rows indexed for lookup: per combination of key values (built on its first
-    lookup), the values each modified roll selects, as a tuple from the lowest bound a row states
-    to the highest, plus the open ends. Selects the row `_select` selects, with the same errors.
-    Each `lookup_<id>` reads `tables` itself (a function call is most of a lookup's time) and calls
-    `select` when that finds no values."""
-
-    def __init__(self, rows: tuple[_Row[_V], ...]) -> None:
-        self.rows: Final = rows
-        self.tables: Final[dict[tuple[str, ...], _Table[_V] | None]] = {}
-
-    def select(self, chart: str, keys: tuple[str, ...], modified: int | None) -> _V:
-        """What `_select` returns for these rows; NoRowError when it selects no row."""
-        try:
-            table = self.tables[keys]
-        except KeyError:
-            table = self._table(keys)
-        if table is None or modified is None:
-            return _select(chart, self.rows, keys, modified)
-        low, by_roll, below, above = table
-        at = modified - low
-        values = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-        if values is None:
-            return _select(chart, self.rows, keys, modified)  # raises NoRowError, worded as always
-        return values
-
-    def _table(self, keys: tuple[str, ...]) -> _Table[_V] | None:
-        rows = [
-            (low, high, values)
-            for row_keys, low, high, values in self.rows
-            if all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True))
-        ]
-        bounds = [bound for low, high, _ in rows for bound in (low, high) if bound is not None]
-        first, last = min(bounds, default=0), max(bounds, default=-1)
-        table: _Table[_V] | None = None
-        if last - first < _INDEX_SPAN:
-            by_roll = tuple(
-                next((v for low, high, v in rows if (low is None or low <= n) and (high is None or n <= high)), None)
-                for n in range(first, last + 1)
-            )
-            below = next((v for low, _, v in rows if low is None), None)
-            above = next((v for _, high, v in rows if high is None), None)
-            table = (first, by_roll, below, above)
-        if len(self.tables) < _INDEX_COMBINATIONS:
-            self.tables[keys] = table
-        return table
-
-
-def _roll(
-    rng: random.Random,
-    form: str,
-    count: int,
-    sides: int,
-    subtract: int,
-    floor: int,
-    *,
-    keep: int = 0,
-    versus: tuple[int, int] = (0, 0),
-    zero: int = 10,
-) -> int:
-    """A natural roll of the dice form, read as the chart reads it (a d10's 0 is 10 unless `zero` is
-    0, 00 is 100); `keep` dice for the highest/lowest forms, `versus` the opposing dice.
-    """
-    if form == "d66":
-        return rng.randint(1, 6) * 10 + rng.randint(1, 6)
-    if form == "percentile":
-        return (rng.randint(0, 9) * 10 + rng.randint(0, 9)) or 100
-    faces = sorted(_throw(rng, count, sides, zero))
-    if form == "lower":
-        return faces[0]
-    if form == "higher":
-        return faces[-1]
-    if form == "highest":
-        return sum(faces[count - keep :])
-    if form == "lowest":
-        return sum(faces[:keep])
-    if form == "minus":
-        return max(floor, sum(faces) - subtract)
-    if form == "versus":
-        return sum(faces) - sum(_throw(rng, versus[0], versus[1], zero))
-    return sum(faces)
-
-
-def _throw(rng: random.Random, count: int, sides: int, zero: int) -> list[int]:
-    """`count` dice of `sides` faces; a d10 read 0-9 when `zero` is 0."""
-    low = 0 if sides == 10 and zero == 0 else 1
-    return [rng.randint(low, sides - 1 + low) for _ in range(count)]
-
-
-def _rolled(natural: int, drm: int, values: _V, cap: tuple[int, int] | None = None) -> Roll[_V]:
-    return {"natural": natural, "drm": drm, "modified": _capped(natural + drm, cap), "values": values}
-
-
-def _capped(modified: int, cap: tuple[int, int] | None) -> int:
-    """The modified roll under the chart's `modified clamp LOW to HIGH` (None: no cap)."""
-    return modified if cap is None else max(cap[0], min(cap[1], modified))
-
-
-def _select_natural(
-    chart: str,
-    natural_rows: tuple[_Row[_V], ...],
-    index: _Index[_V],
-    keys: tuple[str, ...],
-    natural: int,
-    modified: int,
-) -> _V:
-    """The first `natural` row holding the natural roll, else the row the modified roll selects.
-
-    Raises:
-        NoRowError: no row is selected.
-    """
-    for row_keys, low, high, values in natural_rows:
-        keyed = all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True))
-        if keyed and (low is None or natural >= low) and (high is None or natural <= high):
-            return values
-    return index.select(chart, keys, modified)
-
-
-# ---- DRM conditions ----------------------------------------------------------------------------
 # NamedTuples rather than dataclasses: a dataclass with postponed annotations needs its module in
 # sys.modules, and a generated module is often loaded straight from its file.
 
@@ -352,7 +192,105 @@ class _AnyOf(NamedTuple):
 
 
 _Condition: TypeAlias = "_Flag | _Compare | _In | _Not | _AllOf | _AnyOf"
+# A context value: a flag's bool, an int, a month 'YYYY-MM', an enum member's id; None is unknown.
 _Context: TypeAlias = bool | int | str | None
+
+
+def _compare(given: int | str, op: str, value: int | str) -> bool:
+    """`given OP value`: ints by value, months 'YYYY-MM' as text (which orders them)."""
+    if op == "==":
+        return given == value
+    if op == "!=":
+        return given != value
+    if isinstance(given, int) and isinstance(value, int):
+        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
+    if isinstance(given, str) and isinstance(value, str):  # months 'YYYY-MM' order as text
+        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
+    raise TypeError(f"cannot compare {given!r} {op} {value!r}")
+
+
+def _holds(cond: _Condition, context: Mapping[str, _Context]) -> bool | None:
+    """Whether a condition is true, false or unknown (None) given the context (a flag left out
+    is False, any other variable left out is unknown).
+    """
+    match cond:
+        case _Flag(var):
+            return bool(context.get(var))
+        case _Compare(var, op, value):
+            given = context.get(var)
+            return None if given is None else _compare(given, op, value)
+        case _In(var, values):
+            given = context.get(var)
+            return None if given is None else given in values
+        case _Not(inner):
+            inner_holds = _holds(inner, context)
+            return None if inner_holds is None else not inner_holds
+        case _AllOf(parts):
+            found = [_holds(p, context) for p in parts]
+            return False if False in found else None if None in found else True
+        case _AnyOf(parts):
+            found = [_holds(p, context) for p in parts]
+            return True if True in found else None if None in found else False
+        case _:
+            assert_never(cond)
+
+
+_D = TypeVar("_D")
+
+
+class _Dice(NamedTuple):
+    """Dice as a chart rolls them: `number` dice of `sides` faces read by `form` ('sum', 'd66',
+    'percentile', 'lower', 'higher', 'highest', 'lowest', 'minus', 'versus'). 'minus' takes
+    `subtract` from the total, never going below `floor`; 'highest'/'lowest' sum the `keep`
+    highest/lowest dice; 'versus' subtracts the total of the opposing dice (number, sides). A d10's
+    0 face reads 10 unless `zero` is 0."""
+
+    form: str
+    number: int
+    sides: int
+    subtract: int = 0
+    floor: int = 0
+    keep: int = 0
+    versus: tuple[int, int] = (0, 0)
+    zero: int = 10
+
+
+def _roll(rng: random.Random, dice: _Dice) -> int:
+    """A natural roll of `dice`, read as the chart reads it (a d10's 0 is 10 unless `zero` is 0,
+    a percentile 00 is 100).
+    """
+    form = dice.form
+    if form == "d66":
+        return rng.randint(1, 6) * 10 + rng.randint(1, 6)
+    if form == "percentile":
+        return (rng.randint(0, 9) * 10 + rng.randint(0, 9)) or 100
+    faces = sorted(_throw(rng, dice.number, dice.sides, dice.zero))
+    if form == "lower":
+        return faces[0]
+    if form == "higher":
+        return faces[-1]
+    if form == "highest":
+        return sum(faces[dice.number - dice.keep :])
+    if form == "lowest":
+        return sum(faces[: dice.keep])
+    if form == "minus":
+        return max(dice.floor, sum(faces) - dice.subtract)
+    if form == "versus":
+        return sum(faces) - sum(_throw(rng, dice.versus[0], dice.versus[1], dice.zero))
+    return sum(faces)
+
+
+def _throw(rng: random.Random, count: int, sides: int, zero: int) -> list[int]:
+    """`count` dice of `sides` faces; a d10 read 0-9 when `zero` is 0."""
+    low = 0 if sides == 10 and zero == 0 else 1
+    return [rng.randint(low, sides - 1 + low) for _ in range(count)]
+
+
+def _dice_for(alternatives: tuple[tuple[_Condition, _D], ...], context: Mapping[str, _Context], dice: _D) -> _D:
+    """The dice a chart rolls in `context`: those of the first `roll ... when` alternative whose
+    condition is true, else its own `dice`.
+    """
+    return next((alt for when, alt in alternatives if _holds(when, context) is True), dice)
 
 
 class _Per(NamedTuple):
@@ -373,40 +311,63 @@ class _Drm(NamedTuple):
     group: str | None = None
 
 
-def _compare(given: int | str, op: str, value: int | str) -> bool:
-    if op == "==":
-        return given == value
-    if op == "!=":
-        return given != value
-    if isinstance(given, int) and isinstance(value, int):
-        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
-    if isinstance(given, str) and isinstance(value, str):  # months 'YYYY-MM' order as text
-        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
-    raise TypeError(f"cannot compare {given!r} {op} {value!r}")
+def _per_steps(per: _Per, given: int) -> int:
+    """How many steps of a per-N DRM `given` holds (`-1 per 10 kills`: 25 -> 2, or 3 rounded up)."""
+    whole, rest = divmod(given, per.step)
+    if rest and (per.rounding == "up" or (per.rounding == "nearest" and 2 * rest >= per.step)):
+        whole += 1
+    return whole
 
 
-def _holds(cond: _Condition, context: Mapping[str, _Context]) -> bool | None:
-    """Whether a condition is true, false or unknown (None) given the context."""
-    match cond:
-        case _Flag(var):
-            return bool(context[var])
-        case _Compare(var, op, value):
-            given = context[var]
-            return None if given is None else _compare(given, op, value)
-        case _In(var, values):
-            given = context[var]
-            return None if given is None else given in values
-        case _Not(inner):
-            inner_holds = _holds(inner, context)
-            return None if inner_holds is None else not inner_holds
-        case _AllOf(parts):
-            found = [_holds(p, context) for p in parts]
-            return False if False in found else None if None in found else True
-        case _AnyOf(parts):
-            found = [_holds(p, context) for p in parts]
-            return True if True in found else None if None in found else False
-        case _:
-            assert_never(cond)
+def _applied(drm: _Drm, context: Mapping[str, _Context]) -> int | None:
+    """What one DRM adds in the context, or None when it does not apply (its condition is not
+    true; for a per-N DRM, its variable is unknown or holds no whole step).
+    """
+    if drm.when is not None and _holds(drm.when, context) is not True:
+        return None
+    if drm.per is None:
+        return drm.value
+    given = context.get(drm.per.var)
+    if not isinstance(given, int) or isinstance(given, bool):
+        return None
+    steps = _per_steps(drm.per, given)
+    return drm.value * steps if steps else None
+
+
+def _exclusive(
+    found: list[tuple[int, str | None, int]], groups: tuple[tuple[str, str], ...]
+) -> list[tuple[int, int]]:
+    """What counts of the DRMs (or column shifts) that apply, given as (position, group, amount) in
+    declaration order: every one outside a group, and of each exclusive group (id, 'best' |
+    'worst' | 'one') one member: the highest amount (`best`, the first of equals), the lowest
+    (`worst`, the first of equals) or the first (`one`); a member of a group not in `groups` does
+    not count. Returns (position, amount) in declaration order.
+    """
+    modes = dict(groups)
+    chosen: dict[str, tuple[int, int]] = {}
+    for position, group, amount in found:
+        if group is None or group not in modes:
+            continue
+        held = chosen.get(group)
+        mode = modes[group]
+        if held is None or (mode == "best" and amount > held[1]) or (mode == "worst" and amount < held[1]):
+            chosen[group] = (position, amount)
+    kept = {position for position, _ in chosen.values()}
+    return [(p, amount) for p, group, amount in found if group is None or p in kept]
+
+
+def _drm_terms(
+    drms: tuple[_Drm, ...], context: Mapping[str, _Context], groups: tuple[tuple[str, str], ...] = ()
+) -> list[tuple[int, int]]:
+    """The DRMs that apply in `context`, each exclusive group reduced to its one member, as
+    (position in `drms`, amount) in declaration order.
+    """
+    found = []
+    for position, drm in enumerate(drms):
+        amount = _applied(drm, context)
+        if amount is not None:
+            found.append((position, drm.group, amount))
+    return _exclusive(found, groups)
 
 
 def _total_drm(
@@ -415,37 +376,176 @@ def _total_drm(
     clamp: tuple[int, int] | None,
     groups: tuple[tuple[str, str], ...] = (),
 ) -> int:
-    """The sum of the DRMs whose conditions are true, clamped to `clamp` when the chart caps it.
-
-    `groups` are the chart's exclusive groups (id, 'best' | 'worst' | 'one'): of a group's applying
-    members only the highest value counts ('best'), the lowest ('worst') or the first ('one').
+    """The DRM total: the sum of the DRMs that apply (`_drm_terms`), clamped to `clamp` when the
+    chart caps it (`combine sum clamp LOW to HIGH`).
     """
-    found = [(d, _applied(d, context)) for d in drms]
-    amounts = [(d, a) for d, a in found if a is not None]
-    total = sum(a for d, a in amounts if d.group is None)
-    for group, mode in groups:
-        members = [a for d, a in amounts if d.group == group]
-        if members:
-            total += max(members) if mode == "best" else min(members) if mode == "worst" else members[0]
-    return total if clamp is None else max(clamp[0], min(clamp[1], total))
+    return _clamp(sum(amount for _, amount in _drm_terms(drms, context, groups)), clamp)
 
 
-def _applied(drm: _Drm, context: Mapping[str, _Context]) -> int | None:
-    """What one DRM adds in the context, or None when it does not apply."""
-    if drm.when is not None and _holds(drm.when, context) is not True:
-        return None
-    if drm.per is None:
-        return drm.value
-    given = context[drm.per.var]
-    if not isinstance(given, int) or isinstance(given, bool):
-        return None
-    whole, rest = divmod(given, drm.per.step)
-    if rest and (drm.per.rounding == "up" or (drm.per.rounding == "nearest" and 2 * rest >= drm.per.step)):
-        whole += 1
-    return drm.value * whole if whole else None
+def _key_matches(key: _Key, given: str) -> bool:
+    """Whether a row key (a member id, None for any, months (first, last)) applies to a key value."""
+    if key is None or key == given:
+        return True
+    return isinstance(key, tuple) and key[0] <= given and (key[1] is None or given <= key[1])
 
 
-# ---- CRT column shifts ---------------------------------------------------------------------------
+def _in_range(low: int | None, high: int | None, roll: int) -> bool:
+    """Whether a range (None: an open end) holds the roll."""
+    return (low is None or roll >= low) and (high is None or roll <= high)
+
+
+def _first(rows: tuple[_Row[_V], ...], keys: tuple[str, ...], roll: int | None) -> _V | None:
+    """The values of the first row whose keys match and whose range holds `roll` (None: any
+    range, a chart read by keys only); None when no row does.
+    """
+    for row_keys, low, high, values in rows:
+        if (roll is None or _in_range(low, high, roll)) and all(
+            _key_matches(k, given) for k, given in zip(row_keys, keys, strict=True)
+        ):
+            return values
+    return None
+
+
+def _select(chart: str, rows: tuple[_Row[_V], ...], keys: tuple[str, ...], modified: int | None) -> _V:
+    """The values of the first row whose keys match and whose range holds the modified roll.
+
+    Raises:
+        NoRowError: no row is selected.
+    """
+    values = _first(rows, keys, modified)
+    if values is None:
+        shown = "" if modified is None else f" for modified roll {modified}"
+        raise NoRowError(f"{chart}: no row{shown} with keys {keys}")
+    return values
+
+
+# The widest span of rolls or values an index holds for one combination of key values: a chart
+# read over a wider span (a value chart over thousands) is read row by row.
+_INDEX_SPAN: Final = 1024
+# The most combinations of key values an index keeps (each is built on its first lookup).
+_INDEX_COMBINATIONS: Final = 4096
+# An index of one combination of key values: the lowest bound a row of it states, the values each
+# modified roll from there to the highest bound selects (None: no row), and the values of the first
+# row open below and of the first row open above (None: no row).
+_Table: TypeAlias = tuple[int, tuple[_V | None, ...], _V | None, _V | None]
+# What a `lookup_<id>` reads for a combination not indexed (yet): no values for any roll, so it
+# calls `select`, which indexes the combination or reads its rows.
+_UNINDEXED: Final[tuple[int, tuple[None, ...], None, None]] = (0, (), None, None)
+
+
+class _Index(Generic[_V]):
+    """A chart's rows indexed for lookup: per combination of key values (built on its first
+    lookup), the values each modified roll selects, as a tuple from the lowest bound a row states
+    to the highest, plus the open ends. Selects the row `_select` selects, with the same errors.
+    Each `lookup_<id>` reads `tables` itself (a function call is most of a lookup's time) and calls
+    `select` when that finds no values."""
+
+    def __init__(self, rows: tuple[_Row[_V], ...]) -> None:
+        self.rows: Final = rows
+        self.tables: Final[dict[tuple[str, ...], _Table[_V] | None]] = {}
+
+    def find(self, keys: tuple[str, ...], modified: int) -> _V | None:
+        """What `_first` finds for these rows: the selected row's values, or None."""
+        try:
+            table = self.tables[keys]
+        except KeyError:
+            table = self._table(keys)
+        if table is None:
+            return _first(self.rows, keys, modified)
+        low, by_roll, below, above = table
+        at = modified - low
+        return below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+
+    def select(self, chart: str, keys: tuple[str, ...], modified: int | None) -> _V:
+        """What `_select` returns for these rows; NoRowError when it selects no row."""
+        values = None if modified is None else self.find(keys, modified)
+        if values is None:
+            return _select(chart, self.rows, keys, modified)  # the row scan answers or raises NoRowError
+        return values
+
+    def _table(self, keys: tuple[str, ...]) -> _Table[_V] | None:
+        rows = [
+            (low, high, values)
+            for row_keys, low, high, values in self.rows
+            if all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True))
+        ]
+        bounds = [bound for low, high, _ in rows for bound in (low, high) if bound is not None]
+        first, last = min(bounds, default=0), max(bounds, default=-1)
+        table: _Table[_V] | None = None
+        if last - first < _INDEX_SPAN:
+            by_roll = tuple(
+                next((v for low, high, v in rows if _in_range(low, high, n)), None) for n in range(first, last + 1)
+            )
+            below = next((v for low, _, v in rows if low is None), None)
+            above = next((v for _, high, v in rows if high is None), None)
+            table = (first, by_roll, below, above)
+        if len(self.tables) < _INDEX_COMBINATIONS:
+            self.tables[keys] = table
+        return table
+
+
+def _modified(natural: int, drm: int, cap: tuple[int, int] | None = None) -> int:
+    """The modified roll: the natural roll plus the DRM total, held inside the chart's `modified
+    clamp LOW to HIGH` (None: no cap).
+    """
+    return _clamp(natural + drm, cap)
+
+
+def _natural_row(natural_rows: tuple[_Row[_V], ...], keys: tuple[str, ...], natural: int) -> _V | None:
+    """The values of the first `natural` row whose keys match and whose range holds the natural
+    roll; None when none does.
+    """
+    for row_keys, low, high, values in natural_rows:
+        if _in_range(low, high, natural) and all(_key_matches(k, g) for k, g in zip(row_keys, keys, strict=True)):
+            return values
+    return None
+
+
+def _row_for(
+    natural_rows: tuple[_Row[_V], ...], index: _Index[_V], keys: tuple[str, ...], natural: int, modified: int
+) -> _V | None:
+    """The row step: the first `natural` row holding the natural roll, else the first row whose
+    range holds the modified roll; None when no row is selected.
+    """
+    found = _natural_row(natural_rows, keys, natural) if natural_rows else None
+    return found if found is not None else index.find(keys, modified)
+
+
+def _select_natural(
+    chart: str,
+    natural_rows: tuple[_Row[_V], ...],
+    index: _Index[_V],
+    keys: tuple[str, ...],
+    natural: int,
+    modified: int,
+) -> _V:
+    """The row step of a chart with `natural` rows (`_row_for`).
+
+    Raises:
+        NoRowError: no row is selected.
+    """
+    found = _natural_row(natural_rows, keys, natural)
+    return found if found is not None else index.select(chart, keys, modified)
+
+
+class ChartRef(TypedDict):
+    """A cell that sends the player to another chart ("roll on [B6]"): that chart's ID."""
+
+    chart: str
+
+
+class Roll(TypedDict, Generic[_V]):
+    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values."""
+
+    natural: int
+    drm: int
+    modified: int
+    values: _V
+
+
+def _rolled(natural: int, drm: int, values: _V, cap: tuple[int, int] | None = None) -> Roll[_V]:
+    """What `roll_<id>` returns: the natural roll, the DRM total, the modified roll, the row's values."""
+    return {"natural": natural, "drm": drm, "modified": _modified(natural, drm, cap), "values": values}
 
 
 class _Shift(NamedTuple):
@@ -464,7 +564,7 @@ class _Shift(NamedTuple):
 def _shift_value(shift: _Shift, context: Mapping[str, _Context]) -> int:
     """The shift's value in this context: 0 when its condition is not true or its variable unknown."""
     if shift.var is not None:
-        given = context[shift.var]
+        given = context.get(shift.var)
         return 0 if given is None else dict(shift.table).get(str(given), 0)
     return shift.value if shift.when is None or _holds(shift.when, context) is True else 0
 
@@ -475,30 +575,16 @@ def _shift_terms(
     groups: tuple[tuple[str, str], ...],
     cap: tuple[int, int] | None,
 ) -> tuple[tuple[tuple[str, int], ...], int]:
-    """The shifts that apply, as (label, value) in declaration order, and their total.
-
-    Of an exclusive group only one counts: its highest (`best`) or lowest (`worst`) value, the
-    first such shift (`one`: the first that applies). The total is then held inside `cap`.
+    """The shifts that apply (a value other than 0), as (label, value) in declaration order, and
+    their total held inside `cap`. Of an exclusive group only one counts (`_exclusive`).
     """
-    values = [_shift_value(s, context) for s in shifts]
-    pick = dict(groups)
-    applying = [(i, s, v) for i, (s, v) in enumerate(zip(shifts, values, strict=True)) if v]
-    kept: list[tuple[str, int]] = []
-    for i, shift, value in applying:
-        if shift.group is not None:
-            rivals = [(v, j) for j, s, v in applying if s.group == shift.group]
-            mode = pick[shift.group]
-            chosen = min(rivals, key=lambda r: r[1])  # `one`: the rules say only one applies
-            if mode != "one":
-                chosen = max(rivals, key=lambda r: (r[0], -r[1])) if mode == "best" else min(rivals)
-            if chosen[1] != i:
-                continue
-        kept.append((shift.label, value))
-    total = sum(v for _, v in kept)
-    return tuple(kept), total if cap is None else max(cap[0], min(cap[1], total))
-
-
-# ---- CRT odds (USAAF 15.1-15.2) ------------------------------------------------------------------
+    found = []
+    for position, shift in enumerate(shifts):
+        value = _shift_value(shift, context)
+        if value:
+            found.append((position, shift.group, value))
+    kept = tuple((shifts[position].label, value) for position, value in _exclusive(found, groups))
+    return kept, _clamp(sum(value for _, value in kept), cap)
 
 
 class _OddsRule(NamedTuple):
@@ -756,18 +842,15 @@ def _odds_edge(rule: _OddsRule, formed: str, index: int, shift: int) -> _OddsRea
         shifted = f" shifted {shift:+d}" if shift and rule.shift_order == "before" else ""
         raise ValueError(f"{formed}{shifted} is off the table ({rule.columns[0]} to {rule.columns[-1]})")
     clamped = not 0 <= index <= last
-    index = max(0, min(last, index))
+    index = _clamp(index, (0, last))
     if rule.shift_order == "after":
-        index = max(0, min(last, index + shift))  # shifts from the edge column, clamped again
+        index = _clamp(index + shift, (0, last))  # shifts from the edge column, clamped again
     return _OddsReading(formed, rule.columns[index], clamped)
 
 
 def _odds_column(rule: _OddsRule, attack: int, defense: int | None, shift: int = 0) -> str:
     """The CRT column label for these combat factors and column shift (see `_odds_read`)."""
     return _odds_read(rule, attack, defense, shift).column
-
-
-# ---- computed values: the arithmetic of formulas (chartc's `compiler.engine.formulas` uses these too) ----
 
 
 def _div(a: Fraction | int, b: Fraction | int) -> Fraction:
@@ -1055,6 +1138,9 @@ def lookup_aamg_damage(roll: int, *, mg: Mg, drm: int = 0) -> AamgDamageResult:
     return {'result': row[0]}
 
 
+_AAMG_DAMAGE_DICE: Final = _Dice('percentile', 2, 10)
+
+
 def roll_aamg_damage(rng: random.Random, *, mg: Mg, drm: int = 0) -> Roll[AamgDamageResult]:
     """Roll percentile (2d10, 00 = 100) with `rng` and read AAMG Damage Caused Table, rule Anti-Aircraft f.
 
@@ -1063,7 +1149,7 @@ def roll_aamg_damage(rng: random.Random, *, mg: Mg, drm: int = 0) -> Roll[AamgDa
     selects no row.
     """
     _check_rng('aamg_damage', rng)
-    natural = _roll(rng, 'percentile', 2, 10, 0, 0)
+    natural = _roll(rng, _AAMG_DAMAGE_DICE)
     return _rolled(natural, drm, lookup_aamg_damage(natural, mg=mg, drm=drm))
 
 
@@ -1348,6 +1434,9 @@ def lookup_tank_buster_armour(roll: int, *, drm: int = 0) -> TankBusterArmourRes
     return {'side': row[0]}
 
 
+_TANK_BUSTER_ARMOUR_DICE: Final = _Dice('percentile', 2, 10)
+
+
 def roll_tank_buster_armour(rng: random.Random, *, drm: int = 0) -> Roll[TankBusterArmourResult]:
     """Roll percentile (2d10, 00 = 100) with `rng` and read Tank buster: armour thickness number used, rule Tank Buster
         Aircraft b.3.
@@ -1357,7 +1446,7 @@ def roll_tank_buster_armour(rng: random.Random, *, drm: int = 0) -> Roll[TankBus
     selects no row.
     """
     _check_rng('tank_buster_armour', rng)
-    natural = _roll(rng, 'percentile', 2, 10, 0, 0)
+    natural = _roll(rng, _TANK_BUSTER_ARMOUR_DICE)
     return _rolled(natural, drm, lookup_tank_buster_armour(natural, drm=drm))
 
 
@@ -1458,6 +1547,9 @@ def lookup_il2_aamg(roll: int, *, mg: Mg, drm: int = 0) -> Il2AamgResult:
     return {'result': row[0]}
 
 
+_IL2_AAMG_DICE: Final = _Dice('percentile', 2, 10)
+
+
 def roll_il2_aamg(rng: random.Random, *, mg: Mg, drm: int = 0) -> Roll[Il2AamgResult]:
     """Roll percentile (2d10, 00 = 100) with `rng` and read AAMG Damage Caused Table (IL-2 Sturmovik), rule
         Anti-Aircraft f, NOTE (IL-2 Sturmovik).
@@ -1467,7 +1559,7 @@ def roll_il2_aamg(rng: random.Random, *, mg: Mg, drm: int = 0) -> Roll[Il2AamgRe
     selects no row.
     """
     _check_rng('il2_aamg', rng)
-    natural = _roll(rng, 'percentile', 2, 10, 0, 0)
+    natural = _roll(rng, _IL2_AAMG_DICE)
     return _rolled(natural, drm, lookup_il2_aamg(natural, mg=mg, drm=drm))
 
 

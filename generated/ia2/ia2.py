@@ -25,9 +25,9 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Callable, Mapping  # noqa: F401  (the generated code uses them)
+from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import (  # noqa: F401  (the generated code uses cast and get_args)
+from typing import (
     Final,
     Generic,
     Literal,
@@ -40,6 +40,7 @@ from typing import (  # noqa: F401  (the generated code uses cast and get_args)
     get_args,
 )
 
+
 _V = TypeVar("_V")
 _M = TypeVar("_M", bound=str)
 
@@ -48,27 +49,21 @@ class NoRowError(LookupError):
     """The roll or keys select no row of the chart (a gap, or a modified roll off the table)."""
 
 
-class ChartRef(TypedDict):
-    """A cell that sends the player to another chart ("roll on [B6]"): that chart's ID."""
-
-    chart: str
-
-
-class Roll(TypedDict, Generic[_V]):
-    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values."""
-
-    natural: int
-    drm: int
-    modified: int
-    values: _V
-
-
 # A row key: a member id, None for any, or the months (first, last) it covers (last None: open end).
 _Key: TypeAlias = str | tuple[str, str | None] | None
 # A row: its keys, its lowest and highest roll or value (None: open end), and its values.
 _Row: TypeAlias = tuple[tuple[_Key, ...], int | None, int | None, _V]
-_MONTH: Final = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 
+
+def _clamp(value: int, bounds: tuple[int, int] | None) -> int:
+    """`value` held inside `bounds` (lowest, highest); None: no bounds. The one clamp of a roll: a
+    DRM total under `combine sum clamp`, a modified roll under `modified clamp`, a column shift
+    total under its cap.
+    """
+    return value if bounds is None else max(bounds[0], min(bounds[1], value))
+
+
+_MONTH: Final = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 
 def _check_int(chart: str, name: str, value: object) -> int:
     """`value` itself; ValueError unless it is an int (a bool is not a number here)."""
@@ -165,161 +160,6 @@ def _check_rng(chart: str, rng: object) -> None:
         raise ValueError(f"{chart}: rng must be a random.Random, got {rng!r}")
 
 
-def _key_matches(key: _Key, given: str) -> bool:
-    if key is None or key == given:
-        return True
-    return isinstance(key, tuple) and key[0] <= given and (key[1] is None or given <= key[1])
-
-
-def _select(chart: str, rows: tuple[_Row[_V], ...], keys: tuple[str, ...], modified: int | None) -> _V:
-    """The values of the first row whose keys match and whose range holds the modified roll.
-
-    Raises:
-        NoRowError: no row is selected.
-    """
-    for row_keys, low, high, values in rows:
-        if not all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True)):
-            continue
-        if modified is not None and ((low is not None and modified < low) or (high is not None and modified > high)):
-            continue
-        return values
-    shown = "" if modified is None else f" for modified roll {modified}"
-    raise NoRowError(f"{chart}: no row{shown} with keys {keys}")
-
-
-# The widest span of rolls or values an index holds for one combination of key values: a chart
-# read over a wider span (a value chart over thousands) is read row by row.
-_INDEX_SPAN: Final = 1024
-# The most combinations of key values an index keeps (each is built on its first lookup).
-_INDEX_COMBINATIONS: Final = 4096
-# An index of one combination of key values: the lowest bound a row of it states, the values each
-# modified roll from there to the highest bound selects (None: no row), and the values of the first
-# row open below and of the first row open above (None: no row).
-_Table: TypeAlias = tuple[int, tuple[_V | None, ...], _V | None, _V | None]
-# What a `lookup_<id>` reads for a combination not indexed (yet): no values for any roll, so it
-# calls `select`, which indexes the combination or reads its rows.
-_UNINDEXED: Final[tuple[int, tuple[None, ...], None, None]] = (0, (), None, None)
-
-
-class _Index(Generic[_V]):
-    """A chart's rows indexed for lookup: per combination of key values (built on its first
-    lookup), the values each modified roll selects, as a tuple from the lowest bound a row states
-    to the highest, plus the open ends. Selects the row `_select` selects, with the same errors.
-    Each `lookup_<id>` reads `tables` itself (a function call is most of a lookup's time) and calls
-    `select` when that finds no values."""
-
-    def __init__(self, rows: tuple[_Row[_V], ...]) -> None:
-        self.rows: Final = rows
-        self.tables: Final[dict[tuple[str, ...], _Table[_V] | None]] = {}
-
-    def select(self, chart: str, keys: tuple[str, ...], modified: int | None) -> _V:
-        """What `_select` returns for these rows; NoRowError when it selects no row."""
-        try:
-            table = self.tables[keys]
-        except KeyError:
-            table = self._table(keys)
-        if table is None or modified is None:
-            return _select(chart, self.rows, keys, modified)
-        low, by_roll, below, above = table
-        at = modified - low
-        values = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-        if values is None:
-            return _select(chart, self.rows, keys, modified)  # raises NoRowError, worded as always
-        return values
-
-    def _table(self, keys: tuple[str, ...]) -> _Table[_V] | None:
-        rows = [
-            (low, high, values)
-            for row_keys, low, high, values in self.rows
-            if all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True))
-        ]
-        bounds = [bound for low, high, _ in rows for bound in (low, high) if bound is not None]
-        first, last = min(bounds, default=0), max(bounds, default=-1)
-        table: _Table[_V] | None = None
-        if last - first < _INDEX_SPAN:
-            by_roll = tuple(
-                next((v for low, high, v in rows if (low is None or low <= n) and (high is None or n <= high)), None)
-                for n in range(first, last + 1)
-            )
-            below = next((v for low, _, v in rows if low is None), None)
-            above = next((v for _, high, v in rows if high is None), None)
-            table = (first, by_roll, below, above)
-        if len(self.tables) < _INDEX_COMBINATIONS:
-            self.tables[keys] = table
-        return table
-
-
-def _roll(
-    rng: random.Random,
-    form: str,
-    count: int,
-    sides: int,
-    subtract: int,
-    floor: int,
-    *,
-    keep: int = 0,
-    versus: tuple[int, int] = (0, 0),
-    zero: int = 10,
-) -> int:
-    """A natural roll of the dice form, read as the chart reads it (a d10's 0 is 10 unless `zero` is
-    0, 00 is 100); `keep` dice for the highest/lowest forms, `versus` the opposing dice.
-    """
-    if form == "d66":
-        return rng.randint(1, 6) * 10 + rng.randint(1, 6)
-    if form == "percentile":
-        return (rng.randint(0, 9) * 10 + rng.randint(0, 9)) or 100
-    faces = sorted(_throw(rng, count, sides, zero))
-    if form == "lower":
-        return faces[0]
-    if form == "higher":
-        return faces[-1]
-    if form == "highest":
-        return sum(faces[count - keep :])
-    if form == "lowest":
-        return sum(faces[:keep])
-    if form == "minus":
-        return max(floor, sum(faces) - subtract)
-    if form == "versus":
-        return sum(faces) - sum(_throw(rng, versus[0], versus[1], zero))
-    return sum(faces)
-
-
-def _throw(rng: random.Random, count: int, sides: int, zero: int) -> list[int]:
-    """`count` dice of `sides` faces; a d10 read 0-9 when `zero` is 0."""
-    low = 0 if sides == 10 and zero == 0 else 1
-    return [rng.randint(low, sides - 1 + low) for _ in range(count)]
-
-
-def _rolled(natural: int, drm: int, values: _V, cap: tuple[int, int] | None = None) -> Roll[_V]:
-    return {"natural": natural, "drm": drm, "modified": _capped(natural + drm, cap), "values": values}
-
-
-def _capped(modified: int, cap: tuple[int, int] | None) -> int:
-    """The modified roll under the chart's `modified clamp LOW to HIGH` (None: no cap)."""
-    return modified if cap is None else max(cap[0], min(cap[1], modified))
-
-
-def _select_natural(
-    chart: str,
-    natural_rows: tuple[_Row[_V], ...],
-    index: _Index[_V],
-    keys: tuple[str, ...],
-    natural: int,
-    modified: int,
-) -> _V:
-    """The first `natural` row holding the natural roll, else the row the modified roll selects.
-
-    Raises:
-        NoRowError: no row is selected.
-    """
-    for row_keys, low, high, values in natural_rows:
-        keyed = all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True))
-        if keyed and (low is None or natural >= low) and (high is None or natural <= high):
-            return values
-    return index.select(chart, keys, modified)
-
-
-# ---- DRM conditions ----------------------------------------------------------------------------
 # NamedTuples rather than dataclasses: a dataclass with postponed annotations needs its module in
 # sys.modules, and a generated module is often loaded straight from its file.
 
@@ -352,7 +192,105 @@ class _AnyOf(NamedTuple):
 
 
 _Condition: TypeAlias = "_Flag | _Compare | _In | _Not | _AllOf | _AnyOf"
+# A context value: a flag's bool, an int, a month 'YYYY-MM', an enum member's id; None is unknown.
 _Context: TypeAlias = bool | int | str | None
+
+
+def _compare(given: int | str, op: str, value: int | str) -> bool:
+    """`given OP value`: ints by value, months 'YYYY-MM' as text (which orders them)."""
+    if op == "==":
+        return given == value
+    if op == "!=":
+        return given != value
+    if isinstance(given, int) and isinstance(value, int):
+        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
+    if isinstance(given, str) and isinstance(value, str):  # months 'YYYY-MM' order as text
+        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
+    raise TypeError(f"cannot compare {given!r} {op} {value!r}")
+
+
+def _holds(cond: _Condition, context: Mapping[str, _Context]) -> bool | None:
+    """Whether a condition is true, false or unknown (None) given the context (a flag left out
+    is False, any other variable left out is unknown).
+    """
+    match cond:
+        case _Flag(var):
+            return bool(context.get(var))
+        case _Compare(var, op, value):
+            given = context.get(var)
+            return None if given is None else _compare(given, op, value)
+        case _In(var, values):
+            given = context.get(var)
+            return None if given is None else given in values
+        case _Not(inner):
+            inner_holds = _holds(inner, context)
+            return None if inner_holds is None else not inner_holds
+        case _AllOf(parts):
+            found = [_holds(p, context) for p in parts]
+            return False if False in found else None if None in found else True
+        case _AnyOf(parts):
+            found = [_holds(p, context) for p in parts]
+            return True if True in found else None if None in found else False
+        case _:
+            assert_never(cond)
+
+
+_D = TypeVar("_D")
+
+
+class _Dice(NamedTuple):
+    """Dice as a chart rolls them: `number` dice of `sides` faces read by `form` ('sum', 'd66',
+    'percentile', 'lower', 'higher', 'highest', 'lowest', 'minus', 'versus'). 'minus' takes
+    `subtract` from the total, never going below `floor`; 'highest'/'lowest' sum the `keep`
+    highest/lowest dice; 'versus' subtracts the total of the opposing dice (number, sides). A d10's
+    0 face reads 10 unless `zero` is 0."""
+
+    form: str
+    number: int
+    sides: int
+    subtract: int = 0
+    floor: int = 0
+    keep: int = 0
+    versus: tuple[int, int] = (0, 0)
+    zero: int = 10
+
+
+def _roll(rng: random.Random, dice: _Dice) -> int:
+    """A natural roll of `dice`, read as the chart reads it (a d10's 0 is 10 unless `zero` is 0,
+    a percentile 00 is 100).
+    """
+    form = dice.form
+    if form == "d66":
+        return rng.randint(1, 6) * 10 + rng.randint(1, 6)
+    if form == "percentile":
+        return (rng.randint(0, 9) * 10 + rng.randint(0, 9)) or 100
+    faces = sorted(_throw(rng, dice.number, dice.sides, dice.zero))
+    if form == "lower":
+        return faces[0]
+    if form == "higher":
+        return faces[-1]
+    if form == "highest":
+        return sum(faces[dice.number - dice.keep :])
+    if form == "lowest":
+        return sum(faces[: dice.keep])
+    if form == "minus":
+        return max(dice.floor, sum(faces) - dice.subtract)
+    if form == "versus":
+        return sum(faces) - sum(_throw(rng, dice.versus[0], dice.versus[1], dice.zero))
+    return sum(faces)
+
+
+def _throw(rng: random.Random, count: int, sides: int, zero: int) -> list[int]:
+    """`count` dice of `sides` faces; a d10 read 0-9 when `zero` is 0."""
+    low = 0 if sides == 10 and zero == 0 else 1
+    return [rng.randint(low, sides - 1 + low) for _ in range(count)]
+
+
+def _dice_for(alternatives: tuple[tuple[_Condition, _D], ...], context: Mapping[str, _Context], dice: _D) -> _D:
+    """The dice a chart rolls in `context`: those of the first `roll ... when` alternative whose
+    condition is true, else its own `dice`.
+    """
+    return next((alt for when, alt in alternatives if _holds(when, context) is True), dice)
 
 
 class _Per(NamedTuple):
@@ -373,40 +311,63 @@ class _Drm(NamedTuple):
     group: str | None = None
 
 
-def _compare(given: int | str, op: str, value: int | str) -> bool:
-    if op == "==":
-        return given == value
-    if op == "!=":
-        return given != value
-    if isinstance(given, int) and isinstance(value, int):
-        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
-    if isinstance(given, str) and isinstance(value, str):  # months 'YYYY-MM' order as text
-        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
-    raise TypeError(f"cannot compare {given!r} {op} {value!r}")
+def _per_steps(per: _Per, given: int) -> int:
+    """How many steps of a per-N DRM `given` holds (`-1 per 10 kills`: 25 -> 2, or 3 rounded up)."""
+    whole, rest = divmod(given, per.step)
+    if rest and (per.rounding == "up" or (per.rounding == "nearest" and 2 * rest >= per.step)):
+        whole += 1
+    return whole
 
 
-def _holds(cond: _Condition, context: Mapping[str, _Context]) -> bool | None:
-    """Whether a condition is true, false or unknown (None) given the context."""
-    match cond:
-        case _Flag(var):
-            return bool(context[var])
-        case _Compare(var, op, value):
-            given = context[var]
-            return None if given is None else _compare(given, op, value)
-        case _In(var, values):
-            given = context[var]
-            return None if given is None else given in values
-        case _Not(inner):
-            inner_holds = _holds(inner, context)
-            return None if inner_holds is None else not inner_holds
-        case _AllOf(parts):
-            found = [_holds(p, context) for p in parts]
-            return False if False in found else None if None in found else True
-        case _AnyOf(parts):
-            found = [_holds(p, context) for p in parts]
-            return True if True in found else None if None in found else False
-        case _:
-            assert_never(cond)
+def _applied(drm: _Drm, context: Mapping[str, _Context]) -> int | None:
+    """What one DRM adds in the context, or None when it does not apply (its condition is not
+    true; for a per-N DRM, its variable is unknown or holds no whole step).
+    """
+    if drm.when is not None and _holds(drm.when, context) is not True:
+        return None
+    if drm.per is None:
+        return drm.value
+    given = context.get(drm.per.var)
+    if not isinstance(given, int) or isinstance(given, bool):
+        return None
+    steps = _per_steps(drm.per, given)
+    return drm.value * steps if steps else None
+
+
+def _exclusive(
+    found: list[tuple[int, str | None, int]], groups: tuple[tuple[str, str], ...]
+) -> list[tuple[int, int]]:
+    """What counts of the DRMs (or column shifts) that apply, given as (position, group, amount) in
+    declaration order: every one outside a group, and of each exclusive group (id, 'best' |
+    'worst' | 'one') one member: the highest amount (`best`, the first of equals), the lowest
+    (`worst`, the first of equals) or the first (`one`); a member of a group not in `groups` does
+    not count. Returns (position, amount) in declaration order.
+    """
+    modes = dict(groups)
+    chosen: dict[str, tuple[int, int]] = {}
+    for position, group, amount in found:
+        if group is None or group not in modes:
+            continue
+        held = chosen.get(group)
+        mode = modes[group]
+        if held is None or (mode == "best" and amount > held[1]) or (mode == "worst" and amount < held[1]):
+            chosen[group] = (position, amount)
+    kept = {position for position, _ in chosen.values()}
+    return [(p, amount) for p, group, amount in found if group is None or p in kept]
+
+
+def _drm_terms(
+    drms: tuple[_Drm, ...], context: Mapping[str, _Context], groups: tuple[tuple[str, str], ...] = ()
+) -> list[tuple[int, int]]:
+    """The DRMs that apply in `context`, each exclusive group reduced to its one member, as
+    (position in `drms`, amount) in declaration order.
+    """
+    found = []
+    for position, drm in enumerate(drms):
+        amount = _applied(drm, context)
+        if amount is not None:
+            found.append((position, drm.group, amount))
+    return _exclusive(found, groups)
 
 
 def _total_drm(
@@ -415,37 +376,176 @@ def _total_drm(
     clamp: tuple[int, int] | None,
     groups: tuple[tuple[str, str], ...] = (),
 ) -> int:
-    """The sum of the DRMs whose conditions are true, clamped to `clamp` when the chart caps it.
-
-    `groups` are the chart's exclusive groups (id, 'best' | 'worst' | 'one'): of a group's applying
-    members only the highest value counts ('best'), the lowest ('worst') or the first ('one').
+    """The DRM total: the sum of the DRMs that apply (`_drm_terms`), clamped to `clamp` when the
+    chart caps it (`combine sum clamp LOW to HIGH`).
     """
-    found = [(d, _applied(d, context)) for d in drms]
-    amounts = [(d, a) for d, a in found if a is not None]
-    total = sum(a for d, a in amounts if d.group is None)
-    for group, mode in groups:
-        members = [a for d, a in amounts if d.group == group]
-        if members:
-            total += max(members) if mode == "best" else min(members) if mode == "worst" else members[0]
-    return total if clamp is None else max(clamp[0], min(clamp[1], total))
+    return _clamp(sum(amount for _, amount in _drm_terms(drms, context, groups)), clamp)
 
 
-def _applied(drm: _Drm, context: Mapping[str, _Context]) -> int | None:
-    """What one DRM adds in the context, or None when it does not apply."""
-    if drm.when is not None and _holds(drm.when, context) is not True:
-        return None
-    if drm.per is None:
-        return drm.value
-    given = context[drm.per.var]
-    if not isinstance(given, int) or isinstance(given, bool):
-        return None
-    whole, rest = divmod(given, drm.per.step)
-    if rest and (drm.per.rounding == "up" or (drm.per.rounding == "nearest" and 2 * rest >= drm.per.step)):
-        whole += 1
-    return drm.value * whole if whole else None
+def _key_matches(key: _Key, given: str) -> bool:
+    """Whether a row key (a member id, None for any, months (first, last)) applies to a key value."""
+    if key is None or key == given:
+        return True
+    return isinstance(key, tuple) and key[0] <= given and (key[1] is None or given <= key[1])
 
 
-# ---- CRT column shifts ---------------------------------------------------------------------------
+def _in_range(low: int | None, high: int | None, roll: int) -> bool:
+    """Whether a range (None: an open end) holds the roll."""
+    return (low is None or roll >= low) and (high is None or roll <= high)
+
+
+def _first(rows: tuple[_Row[_V], ...], keys: tuple[str, ...], roll: int | None) -> _V | None:
+    """The values of the first row whose keys match and whose range holds `roll` (None: any
+    range, a chart read by keys only); None when no row does.
+    """
+    for row_keys, low, high, values in rows:
+        if (roll is None or _in_range(low, high, roll)) and all(
+            _key_matches(k, given) for k, given in zip(row_keys, keys, strict=True)
+        ):
+            return values
+    return None
+
+
+def _select(chart: str, rows: tuple[_Row[_V], ...], keys: tuple[str, ...], modified: int | None) -> _V:
+    """The values of the first row whose keys match and whose range holds the modified roll.
+
+    Raises:
+        NoRowError: no row is selected.
+    """
+    values = _first(rows, keys, modified)
+    if values is None:
+        shown = "" if modified is None else f" for modified roll {modified}"
+        raise NoRowError(f"{chart}: no row{shown} with keys {keys}")
+    return values
+
+
+# The widest span of rolls or values an index holds for one combination of key values: a chart
+# read over a wider span (a value chart over thousands) is read row by row.
+_INDEX_SPAN: Final = 1024
+# The most combinations of key values an index keeps (each is built on its first lookup).
+_INDEX_COMBINATIONS: Final = 4096
+# An index of one combination of key values: the lowest bound a row of it states, the values each
+# modified roll from there to the highest bound selects (None: no row), and the values of the first
+# row open below and of the first row open above (None: no row).
+_Table: TypeAlias = tuple[int, tuple[_V | None, ...], _V | None, _V | None]
+# What a `lookup_<id>` reads for a combination not indexed (yet): no values for any roll, so it
+# calls `select`, which indexes the combination or reads its rows.
+_UNINDEXED: Final[tuple[int, tuple[None, ...], None, None]] = (0, (), None, None)
+
+
+class _Index(Generic[_V]):
+    """A chart's rows indexed for lookup: per combination of key values (built on its first
+    lookup), the values each modified roll selects, as a tuple from the lowest bound a row states
+    to the highest, plus the open ends. Selects the row `_select` selects, with the same errors.
+    Each `lookup_<id>` reads `tables` itself (a function call is most of a lookup's time) and calls
+    `select` when that finds no values."""
+
+    def __init__(self, rows: tuple[_Row[_V], ...]) -> None:
+        self.rows: Final = rows
+        self.tables: Final[dict[tuple[str, ...], _Table[_V] | None]] = {}
+
+    def find(self, keys: tuple[str, ...], modified: int) -> _V | None:
+        """What `_first` finds for these rows: the selected row's values, or None."""
+        try:
+            table = self.tables[keys]
+        except KeyError:
+            table = self._table(keys)
+        if table is None:
+            return _first(self.rows, keys, modified)
+        low, by_roll, below, above = table
+        at = modified - low
+        return below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+
+    def select(self, chart: str, keys: tuple[str, ...], modified: int | None) -> _V:
+        """What `_select` returns for these rows; NoRowError when it selects no row."""
+        values = None if modified is None else self.find(keys, modified)
+        if values is None:
+            return _select(chart, self.rows, keys, modified)  # the row scan answers or raises NoRowError
+        return values
+
+    def _table(self, keys: tuple[str, ...]) -> _Table[_V] | None:
+        rows = [
+            (low, high, values)
+            for row_keys, low, high, values in self.rows
+            if all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True))
+        ]
+        bounds = [bound for low, high, _ in rows for bound in (low, high) if bound is not None]
+        first, last = min(bounds, default=0), max(bounds, default=-1)
+        table: _Table[_V] | None = None
+        if last - first < _INDEX_SPAN:
+            by_roll = tuple(
+                next((v for low, high, v in rows if _in_range(low, high, n)), None) for n in range(first, last + 1)
+            )
+            below = next((v for low, _, v in rows if low is None), None)
+            above = next((v for _, high, v in rows if high is None), None)
+            table = (first, by_roll, below, above)
+        if len(self.tables) < _INDEX_COMBINATIONS:
+            self.tables[keys] = table
+        return table
+
+
+def _modified(natural: int, drm: int, cap: tuple[int, int] | None = None) -> int:
+    """The modified roll: the natural roll plus the DRM total, held inside the chart's `modified
+    clamp LOW to HIGH` (None: no cap).
+    """
+    return _clamp(natural + drm, cap)
+
+
+def _natural_row(natural_rows: tuple[_Row[_V], ...], keys: tuple[str, ...], natural: int) -> _V | None:
+    """The values of the first `natural` row whose keys match and whose range holds the natural
+    roll; None when none does.
+    """
+    for row_keys, low, high, values in natural_rows:
+        if _in_range(low, high, natural) and all(_key_matches(k, g) for k, g in zip(row_keys, keys, strict=True)):
+            return values
+    return None
+
+
+def _row_for(
+    natural_rows: tuple[_Row[_V], ...], index: _Index[_V], keys: tuple[str, ...], natural: int, modified: int
+) -> _V | None:
+    """The row step: the first `natural` row holding the natural roll, else the first row whose
+    range holds the modified roll; None when no row is selected.
+    """
+    found = _natural_row(natural_rows, keys, natural) if natural_rows else None
+    return found if found is not None else index.find(keys, modified)
+
+
+def _select_natural(
+    chart: str,
+    natural_rows: tuple[_Row[_V], ...],
+    index: _Index[_V],
+    keys: tuple[str, ...],
+    natural: int,
+    modified: int,
+) -> _V:
+    """The row step of a chart with `natural` rows (`_row_for`).
+
+    Raises:
+        NoRowError: no row is selected.
+    """
+    found = _natural_row(natural_rows, keys, natural)
+    return found if found is not None else index.select(chart, keys, modified)
+
+
+class ChartRef(TypedDict):
+    """A cell that sends the player to another chart ("roll on [B6]"): that chart's ID."""
+
+    chart: str
+
+
+class Roll(TypedDict, Generic[_V]):
+    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values."""
+
+    natural: int
+    drm: int
+    modified: int
+    values: _V
+
+
+def _rolled(natural: int, drm: int, values: _V, cap: tuple[int, int] | None = None) -> Roll[_V]:
+    """What `roll_<id>` returns: the natural roll, the DRM total, the modified roll, the row's values."""
+    return {"natural": natural, "drm": drm, "modified": _modified(natural, drm, cap), "values": values}
 
 
 class _Shift(NamedTuple):
@@ -464,7 +564,7 @@ class _Shift(NamedTuple):
 def _shift_value(shift: _Shift, context: Mapping[str, _Context]) -> int:
     """The shift's value in this context: 0 when its condition is not true or its variable unknown."""
     if shift.var is not None:
-        given = context[shift.var]
+        given = context.get(shift.var)
         return 0 if given is None else dict(shift.table).get(str(given), 0)
     return shift.value if shift.when is None or _holds(shift.when, context) is True else 0
 
@@ -475,30 +575,16 @@ def _shift_terms(
     groups: tuple[tuple[str, str], ...],
     cap: tuple[int, int] | None,
 ) -> tuple[tuple[tuple[str, int], ...], int]:
-    """The shifts that apply, as (label, value) in declaration order, and their total.
-
-    Of an exclusive group only one counts: its highest (`best`) or lowest (`worst`) value, the
-    first such shift (`one`: the first that applies). The total is then held inside `cap`.
+    """The shifts that apply (a value other than 0), as (label, value) in declaration order, and
+    their total held inside `cap`. Of an exclusive group only one counts (`_exclusive`).
     """
-    values = [_shift_value(s, context) for s in shifts]
-    pick = dict(groups)
-    applying = [(i, s, v) for i, (s, v) in enumerate(zip(shifts, values, strict=True)) if v]
-    kept: list[tuple[str, int]] = []
-    for i, shift, value in applying:
-        if shift.group is not None:
-            rivals = [(v, j) for j, s, v in applying if s.group == shift.group]
-            mode = pick[shift.group]
-            chosen = min(rivals, key=lambda r: r[1])  # `one`: the rules say only one applies
-            if mode != "one":
-                chosen = max(rivals, key=lambda r: (r[0], -r[1])) if mode == "best" else min(rivals)
-            if chosen[1] != i:
-                continue
-        kept.append((shift.label, value))
-    total = sum(v for _, v in kept)
-    return tuple(kept), total if cap is None else max(cap[0], min(cap[1], total))
-
-
-# ---- CRT odds (USAAF 15.1-15.2) ------------------------------------------------------------------
+    found = []
+    for position, shift in enumerate(shifts):
+        value = _shift_value(shift, context)
+        if value:
+            found.append((position, shift.group, value))
+    kept = tuple((shifts[position].label, value) for position, value in _exclusive(found, groups))
+    return kept, _clamp(sum(value for _, value in kept), cap)
 
 
 class _OddsRule(NamedTuple):
@@ -756,18 +842,15 @@ def _odds_edge(rule: _OddsRule, formed: str, index: int, shift: int) -> _OddsRea
         shifted = f" shifted {shift:+d}" if shift and rule.shift_order == "before" else ""
         raise ValueError(f"{formed}{shifted} is off the table ({rule.columns[0]} to {rule.columns[-1]})")
     clamped = not 0 <= index <= last
-    index = max(0, min(last, index))
+    index = _clamp(index, (0, last))
     if rule.shift_order == "after":
-        index = max(0, min(last, index + shift))  # shifts from the edge column, clamped again
+        index = _clamp(index + shift, (0, last))  # shifts from the edge column, clamped again
     return _OddsReading(formed, rule.columns[index], clamped)
 
 
 def _odds_column(rule: _OddsRule, attack: int, defense: int | None, shift: int = 0) -> str:
     """The CRT column label for these combat factors and column shift (see `_odds_read`)."""
     return _odds_read(rule, attack, defense, shift).column
-
-
-# ---- computed values: the arithmetic of formulas (chartc's `compiler.engine.formulas` uses these too) ----
 
 
 def _div(a: Fraction | int, b: Fraction | int) -> Fraction:
@@ -1298,6 +1381,9 @@ ZONE_LABELS: Final[dict[Zone, str]] = {
 }
 
 
+_O = TypeVar("_O")
+
+
 class ChainRef(TypedDict):
     """A chained result "roll on [B6] (key=value, +1)": the chart, the keys it gives, the DRM it carries."""
 
@@ -1337,33 +1423,52 @@ class Step(TypedDict):
 _Stepper = Callable[[random.Random, Mapping[str, str], int], tuple[int | None, int | None, Mapping[str, object]]]
 
 
+def _cell_outcome(outcomes: tuple[tuple[int | None, int | None, _O], ...], natural: int) -> _O | None:
+    """The outcome of a roll inside a cell whose range, (low, high, outcome), holds the natural roll;
+    None when none does.
+    """
+    return next((outcome for low, high, outcome in outcomes if _in_range(low, high, natural)), None)
+
+
 def _cell_value(rng: random.Random, value: object, rolls: list[int]) -> object:
     """A cell with each roll inside it made (a roll whose outcome is a roll rolls again)."""
     while isinstance(value, dict) and "outcomes" in value:
-        natural = _roll(rng, "sum", int(value["count"]), int(value["sides"]), 0, 0)
+        natural = _roll(rng, _Dice("sum", int(value["count"]), int(value["sides"])))
         rolls.append(natural)
-        value = next(v for low, high, v in value["outcomes"] if _in_range(low, high, natural))
+        value = _cell_outcome(value["outcomes"], natural)
     return value
 
 
-def _in_range(low: int | None, high: int | None, natural: int) -> bool:
-    return (low is None or natural >= low) and (high is None or natural <= high)
+def _next_key(key: str, *sources: Mapping[str, object]) -> str | None:
+    """The value of key `key` of the chart a chain goes to next: the first of `sources` (the
+    reference's own keys, this step's keys, this row's values by column, the keys the reader gave)
+    that gives it as text; None when none does.
+    """
+    for source in sources:
+        value = source.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return None
 
 
 def _next_keys(
-    target_keys: tuple[str, ...], move: Mapping[str, object], keys: Mapping[str, str], values: Mapping[str, object]
+    target_keys: tuple[str, ...],
+    move: Mapping[str, object],
+    keys: Mapping[str, str],
+    values: Mapping[str, object],
+    given: Mapping[str, str],
 ) -> dict[str, str]:
-    """The keys of the next chart: the reference's own, else this step's, else this row's values.
+    """The keys of the next chart (`_next_key`).
 
     Raises:
         ValueError: a key none of them gives.
     """
     written = move.get("keys")
-    given = written if isinstance(written, dict) else {}
+    own: Mapping[str, object] = written if isinstance(written, dict) else {}
     out: dict[str, str] = {}
     for key in target_keys:
-        value = given.get(key) or keys.get(key) or values.get(key)
-        if not isinstance(value, str):
+        value = _next_key(key, own, keys, values, given)
+        if value is None:
             raise ValueError(f"{move['chart']}: no step of the chain gives key {key!r}")
         out[key] = value
     return out
@@ -1383,7 +1488,7 @@ def _follow(
     Raises:
         ValueError: a key no step gives; RuntimeError: the walk did not end within `limit` steps.
     """
-    address = start
+    address, given = start, keys
     steps: list[Step] = []
     while len(steps) < limit:
         natural, modified, values = steppers[address](rng, keys, drm)
@@ -1396,7 +1501,7 @@ def _follow(
         drm = int(move.get("drm", 0))
         if "chart" in move:
             address = str(move["chart"])
-            keys = _next_keys(chart_keys[address], move, keys, made)
+            keys = _next_keys(chart_keys[address], move, keys, made, given)
     raise RuntimeError(f"{start}: the chain did not end within {limit} steps")
 
 
@@ -1515,6 +1620,9 @@ def lookup_knights_cross(roll: int, *, drm: int = 0) -> KnightsCrossResult:
     return {'result': row[0]}
 
 
+_KNIGHTS_CROSS_DICE: Final = _Dice('sum', 1, 6)
+
+
 def roll_knights_cross(rng: random.Random, *, drm: int = 0) -> Roll[KnightsCrossResult]:
     """Roll 1d6 with `rng` and read Knight's Cross roll, rule 7.8.7.
 
@@ -1523,7 +1631,7 @@ def roll_knights_cross(rng: random.Random, *, drm: int = 0) -> Roll[KnightsCross
     selects no row.
     """
     _check_rng('knights_cross', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    natural = _roll(rng, _KNIGHTS_CROSS_DICE)
     return _rolled(natural, drm, lookup_knights_cross(natural, drm=drm))
 
 
@@ -1589,6 +1697,9 @@ def lookup_promotion(roll: int, *, drm: int = 0) -> PromotionResult:
     return {'result': row[0]}
 
 
+_PROMOTION_DICE: Final = _Dice('sum', 1, 6)
+
+
 def roll_promotion(rng: random.Random, *, drm: int = 0) -> Roll[PromotionResult]:
     """Roll 1d6 with `rng` and read Promotion roll, rule 7.9.3.
 
@@ -1597,7 +1708,7 @@ def roll_promotion(rng: random.Random, *, drm: int = 0) -> Roll[PromotionResult]
     selects no row.
     """
     _check_rng('promotion', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    natural = _roll(rng, _PROMOTION_DICE)
     return _rolled(natural, drm, lookup_promotion(natural, drm=drm))
 
 
@@ -1722,6 +1833,9 @@ def lookup_generalmajor(roll: int, *, drm: int = 0) -> GeneralmajorResult:
     return {'result': row[0]}
 
 
+_GENERALMAJOR_DICE: Final = _Dice('sum', 1, 6)
+
+
 def roll_generalmajor(rng: random.Random, *, drm: int = 0) -> Roll[GeneralmajorResult]:
     """Roll 1d6 with `rng` and read Promotion to Generalmajor, rule 10.14.
 
@@ -1730,7 +1844,7 @@ def roll_generalmajor(rng: random.Random, *, drm: int = 0) -> Roll[GeneralmajorR
     selects no row.
     """
     _check_rng('generalmajor', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    natural = _roll(rng, _GENERALMAJOR_DICE)
     return _rolled(natural, drm, lookup_generalmajor(natural, drm=drm))
 
 
@@ -1838,6 +1952,281 @@ def lookup_prestige_costs(*, prestige_use: PrestigeUse) -> PrestigeCostsResult:
     return {'points': row[0], 'use': row[1]}
 
 
+# ---- 'A3'
+_A3_DRMS: Final = (
+    _Drm(-1, _AllOf((_Compare('a3_roll', '==', 'fb_attack'), _Flag('raid_target_af')))),
+    _Drm(1, _AllOf((_Compare('a3_roll', '==', 'fighter_sweep'), _Flag('flying_jet')))),
+)
+
+
+def drm_a3(*, a3_roll: A3Roll | None = None, flying_jet: bool = False, raid_target_af: bool = False) -> int:
+    """The total DRM for Aircraft Target and Allied Fighter Attack Chart [A3], rule 6.1: the sum of the DRMs whose
+        conditions are true.
+
+    -1 Raid target is A/F (Airfields): F/B Attack roll
+    +1 Flying a jet fighter: Fighter Sweep Encounter
+
+    A value left as None is unknown: a DRM applies only when its condition is true without it.
+
+    Args:
+        a3_roll: the roll made on [A3] (A3Roll, labels in A3_ROLL_LABELS; or None if unknown).
+        flying_jet: flying a jet fighter (True or False).
+        raid_target_af: the current raid target is A/F (Airfields) (True or False).
+    """
+    if a3_roll is not None:
+        a3_roll = _member('A3', 'a3_roll', a3_roll, A3_ROLL_LABELS)
+    _check_flag('A3', 'flying_jet', flying_jet)
+    _check_flag('A3', 'raid_target_af', raid_target_af)
+    return _total_drm(_A3_DRMS, {'a3_roll': a3_roll, 'flying_jet': flying_jet, 'raid_target_af': raid_target_af}, None)
+
+
+# ---- 'B7'
+_B7_DRMS: Final = (
+    _Drm(1, _AnyOf((_Flag('forced_landing'), _Flag('flying_me163')))),
+    _Drm(1, None, _Per('weather_modifier', 1, 'down')),
+    _Drm(1, _Compare('pilot_injury', '==', 'lw')),
+    _Drm(2, _Compare('pilot_injury', '==', 'sw')),
+    _Drm(1, _AllOf((_Compare('fatigue_points', '>=', 10), _Compare('fatigue_points', '<=', 19)))),
+    _Drm(2, _Compare('fatigue_points', '>=', 20)),
+    _Drm(1, _Flag('green_pilot')),
+    _Drm(1, _Flag('flying_me163')),
+    _Drm(2, _AllOf((_Flag('flying_me163'), _Flag('landing_skid_damaged')))),
+    _Drm(2, _AllOf((_Flag('flying_me163'), _Flag('fuel_tank_hit')))),
+    _Drm(1, _Flag('engine_damaged')),
+    _Drm(1, _Flag('runway_damage')),
+)
+
+
+def drm_b7(
+    *,
+    engine_damaged: bool = False,
+    fatigue_points: int | None = None,
+    flying_me163: bool = False,
+    forced_landing: bool = False,
+    fuel_tank_hit: bool = False,
+    green_pilot: bool = False,
+    landing_skid_damaged: bool = False,
+    pilot_injury: Injury | None = None,
+    runway_damage: bool = False,
+    weather_modifier: int | None = None,
+) -> int:
+    """The total DRM for Landing Chart [B7], rule 7.4.4, 7.4.5, 7.4.8, 7.5, 10.5, 10.12, 11.10.1: the sum of the DRMs
+        whose conditions are true.
+
+    +1 Forced (deadstick, emergency) landing
+    +1 Landing weather other than good ([B9]) (per landing modifier of the landing weather on [B9] (0 if good))
+    +1 Pilot LW
+    +2 Pilot SW
+    +1 Fatigue 10-19 (R6)
+    +2 Fatigue 20+ (R6)
+    +1 Green pilot (10.12)
+    +1 Me 163B-1: engine out
+    +2 Me 163B-1: landing skid damaged
+    +2 Me 163B-1: fuel tank hit
+    +1 Damaged engine (the 7.12 example)
+    +1 Damage on the runway (Scramble from Parchim)
+
+    A value left as None is unknown: a DRM applies only when its condition is true without it.
+
+    Args:
+        engine_damaged: a damaged engine (True or False).
+        fatigue_points: Fatigue Level (R6, 10.5) (an int, or None if unknown).
+        flying_me163: flying the Me 163B-1 (True or False).
+        forced_landing: forced deadstick landing in an emergency field or road (7.4.5) (True or False).
+        fuel_tank_hit: the Me 163B-1's fuel tank is hit (True or False).
+        green_pilot: Green pilot (optional 10.12) (True or False).
+        landing_skid_damaged: the Me 163B-1's landing skid is damaged (True or False).
+        pilot_injury: the pilot's injury (7.4.8) (Injury, labels in INJURY_LABELS; or None if unknown).
+        runway_damage: damage on the runway (Scramble from Parchim, 10.15.3) (True or False).
+        weather_modifier: landing modifier of the landing weather on [B9] (0 if good) (an int, or None if unknown).
+    """
+    _check_flag('B7', 'engine_damaged', engine_damaged)
+    if fatigue_points is not None:
+        _check_int('B7', 'fatigue_points', fatigue_points)
+        _check_range('B7', 'fatigue_points', fatigue_points, 0, 99)
+    _check_flag('B7', 'flying_me163', flying_me163)
+    _check_flag('B7', 'forced_landing', forced_landing)
+    _check_flag('B7', 'fuel_tank_hit', fuel_tank_hit)
+    _check_flag('B7', 'green_pilot', green_pilot)
+    _check_flag('B7', 'landing_skid_damaged', landing_skid_damaged)
+    if pilot_injury is not None:
+        pilot_injury = _member('B7', 'pilot_injury', pilot_injury, INJURY_LABELS)
+    _check_flag('B7', 'runway_damage', runway_damage)
+    if weather_modifier is not None:
+        _check_int('B7', 'weather_modifier', weather_modifier)
+        _check_range('B7', 'weather_modifier', weather_modifier, 0, 2)
+    context: dict[str, _Context] = {
+        'engine_damaged': engine_damaged, 'fatigue_points': fatigue_points, 'flying_me163': flying_me163,
+        'forced_landing': forced_landing, 'fuel_tank_hit': fuel_tank_hit, 'green_pilot': green_pilot,
+        'landing_skid_damaged': landing_skid_damaged, 'pilot_injury': pilot_injury, 'runway_damage': runway_damage,
+        'weather_modifier': weather_modifier,
+    }
+    return _total_drm(_B7_DRMS, context, None)
+
+
+# ---- 'B8'
+_B8_DRMS: Final = (
+    _Drm(1, _Flag('de_result')),
+    _Drm(2, _Compare('crewman_injury', '==', 'lw')),
+    _Drm(3, _Compare('crewman_injury', '==', 'sw')),
+    _Drm(1, _AllOf((_Compare('fatigue_points', '>=', 5), _Compare('fatigue_points', '<=', 14)))),
+    _Drm(2, _Compare('fatigue_points', '>=', 15)),
+)
+
+
+def drm_b8(*, crewman_injury: Injury | None = None, de_result: bool = False, fatigue_points: int | None = None) -> int:
+    """The total DRM for Parachute Chart [B8], rule 7.6, 7.4.8, 10.5: the sum of the DRMs whose conditions are true.
+
+    +1 Parachuting from a DE result
+    +2 Crewman LW
+    +3 Crewman SW
+    +1 Fatigue 5-14 (R6)
+    +2 Fatigue 15+ (R6)
+
+    A value left as None is unknown: a DRM applies only when its condition is true without it.
+
+    Args:
+        crewman_injury: the injury of the crewman rolling (7.4.8) (Injury, labels in INJURY_LABELS; or None if
+            unknown).
+        de_result: parachuting from a DE result on a card (7.6) (True or False).
+        fatigue_points: Fatigue Level (R6, 10.5) (an int, or None if unknown).
+    """
+    if crewman_injury is not None:
+        crewman_injury = _member('B8', 'crewman_injury', crewman_injury, INJURY_LABELS)
+    _check_flag('B8', 'de_result', de_result)
+    if fatigue_points is not None:
+        _check_int('B8', 'fatigue_points', fatigue_points)
+        _check_range('B8', 'fatigue_points', fatigue_points, 0, 99)
+    context: dict[str, _Context] = {
+        'crewman_injury': crewman_injury, 'de_result': de_result, 'fatigue_points': fatigue_points,
+    }
+    return _total_drm(_B8_DRMS, context, None)
+
+
+# ---- 'B12'
+_B12_DRMS: Final = (
+    _Drm(2, _AllOf((_Flag('agile'), _Not(_Flag('engine_or_controls_damaged'))))),
+    _Drm(1, _Flag('pilot_ace')),
+    _Drm(1, _Flag('mw50')),
+    _Drm(-1, _Compare('pilot_injury', '==', 'lw')),
+    _Drm(-2, _Compare('pilot_injury', '==', 'sw')),
+    _Drm(-1, _Compare('fatigue_points', '>=', 15)),
+)
+
+
+def drm_b12(
+    *,
+    agile: bool = False,
+    engine_or_controls_damaged: bool = False,
+    fatigue_points: int | None = None,
+    mw50: bool = False,
+    pilot_ace: bool = False,
+    pilot_injury: Injury | None = None,
+) -> int:
+    """The total DRM for Initiative Chart [B12], rule 7.2.2.7, 7.2.2.9, 7.8.8, 7.4.8, 10.5: the sum of the DRMs whose
+        conditions are true.
+
+    +2 Agile aircraft, no engine or controls damage
+    +1 Ace pilot
+    +1 MW-50 boost (the 7.2.2.10 and 7.12 examples)
+    -1 Pilot LW
+    -2 Pilot SW
+    -1 Fatigue 15+ (R6)
+
+    A value left as None is unknown: a DRM applies only when its condition is true without it.
+
+    Args:
+        agile: an Agile aircraft (Bf 109, Me 163, Spitfire, P-51; 7.2.2.9) (True or False).
+        engine_or_controls_damaged: the aircraft has suffered engine or controls damage (True or False).
+        fatigue_points: Fatigue Level (R6, 10.5) (an int, or None if unknown).
+        mw50: MW-50 boost, not inoperative (True or False).
+        pilot_ace: the pilot is an Ace (5 kills, 7.8.8) (True or False).
+        pilot_injury: the pilot's injury (7.4.8) (Injury, labels in INJURY_LABELS; or None if unknown).
+    """
+    _check_flag('B12', 'agile', agile)
+    _check_flag('B12', 'engine_or_controls_damaged', engine_or_controls_damaged)
+    if fatigue_points is not None:
+        _check_int('B12', 'fatigue_points', fatigue_points)
+        _check_range('B12', 'fatigue_points', fatigue_points, 0, 99)
+    _check_flag('B12', 'mw50', mw50)
+    _check_flag('B12', 'pilot_ace', pilot_ace)
+    if pilot_injury is not None:
+        pilot_injury = _member('B12', 'pilot_injury', pilot_injury, INJURY_LABELS)
+    context: dict[str, _Context] = {
+        'agile': agile, 'engine_or_controls_damaged': engine_or_controls_damaged, 'fatigue_points': fatigue_points,
+        'mw50': mw50, 'pilot_ace': pilot_ace, 'pilot_injury': pilot_injury,
+    }
+    return _total_drm(_B12_DRMS, context, None)
+
+
+# ---- 'initiative_allied'
+_INITIATIVE_ALLIED_DRMS: Final = (
+    _Drm(2, _AllOf((_Flag('allied_agile'), _Not(_Flag('allied_engine_or_controls_damaged'))))),
+    _Drm(1, _Flag('allied_ace')),
+    _Drm(1, _Flag('allied_sa')),
+    _Drm(-1, _Flag('p47_loaded')),
+)
+
+
+def drm_initiative_allied(
+    *,
+    allied_ace: bool = False,
+    allied_agile: bool = False,
+    allied_engine_or_controls_damaged: bool = False,
+    allied_sa: bool = False,
+    p47_loaded: bool = False,
+) -> int:
+    """The total DRM for Initiative Chart: the Allied fighter's roll, rule 7.2.2.7, 7.2.2.9, 10.6, 10.6.1: the sum of
+        the DRMs whose conditions are true.
+
+    +2 Agile Allied fighter, no engine or controls damage
+    +1 Allied Ace (10.6)
+    +1 S.A. skill (10.6.1)
+    -1 Loaded P-47D (Scramble from Parchim)
+
+    Args:
+        allied_ace: the Allied pilot is an Ace (R7/R8, 10.6) (True or False).
+        allied_agile: the Allied fighter is Agile (Spitfire, P-51; 7.2.2.9) (True or False).
+        allied_engine_or_controls_damaged: the Allied fighter has suffered engine or controls damage (True or False).
+        allied_sa: the Allied pilot has the S.A. skill (10.6.1) (True or False).
+        p47_loaded: the intercepted P-47D is loaded (Scramble from Parchim, 10.15.3) (True or False).
+    """
+    _check_flag('initiative_allied', 'allied_ace', allied_ace)
+    _check_flag('initiative_allied', 'allied_agile', allied_agile)
+    _check_flag('initiative_allied', 'allied_engine_or_controls_damaged', allied_engine_or_controls_damaged)
+    _check_flag('initiative_allied', 'allied_sa', allied_sa)
+    _check_flag('initiative_allied', 'p47_loaded', p47_loaded)
+    context: dict[str, _Context] = {
+        'allied_ace': allied_ace, 'allied_agile': allied_agile,
+        'allied_engine_or_controls_damaged': allied_engine_or_controls_damaged, 'allied_sa': allied_sa,
+        'p47_loaded': p47_loaded,
+    }
+    return _total_drm(_INITIATIVE_ALLIED_DRMS, context, None)
+
+
+# ---- 'W1'
+_W1_DRMS: Final = (
+    _Drm(-1, _Flag('wingman_gunnery')),
+    _Drm(-1, _Flag('wingman_aim')),
+)
+
+
+def drm_w1(*, wingman_aim: bool = False, wingman_gunnery: bool = False) -> int:
+    """The total DRM for Wingman Attack on Bomber Chart [W1], rule 7.2.3.1, 7.7: the sum of the DRMs whose conditions
+        are true.
+
+    -1 Wingman Gunnery skill
+    -1 Wingman Aim skill
+
+    Args:
+        wingman_aim: the wingman has the Aim skill (True or False).
+        wingman_gunnery: the wingman has the Gunnery skill (True or False).
+    """
+    _check_flag('W1', 'wingman_aim', wingman_aim)
+    _check_flag('W1', 'wingman_gunnery', wingman_gunnery)
+    return _total_drm(_W1_DRMS, {'wingman_aim': wingman_aim, 'wingman_gunnery': wingman_gunnery}, None)
+
+
 # ---- 'R4'
 R4Result = TypedDict('R4Result', {'result': str})
 R4_COLUMNS: Final = ('result',)
@@ -1884,6 +2273,9 @@ def lookup_r4(roll: int, *, interceptor: Interceptor, drm: int = 0) -> R4Result:
     return {'result': row[0]}
 
 
+_R4_DICE: Final = _Dice('sum', 1, 6)
+
+
 def roll_r4(rng: random.Random, *, interceptor: Interceptor, drm: int = 0) -> Roll[R4Result]:
     """Roll 1d6 with `rng` and read Escape Chart [R4], rule 7.1.10.
 
@@ -1892,12 +2284,12 @@ def roll_r4(rng: random.Random, *, interceptor: Interceptor, drm: int = 0) -> Ro
     selects no row.
     """
     _check_rng('R4', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    natural = _roll(rng, _R4_DICE)
     return _rolled(natural, drm, lookup_r4(natural, interceptor=interceptor, drm=drm))
 
 
 _R4_DRMS: Final = (
-    _Drm(+1, _Flag('fb_attack')),
+    _Drm(1, _Flag('fb_attack')),
     _Drm(-1, _Flag('gruppe_leader')),
 )
 
@@ -1963,6 +2355,9 @@ def lookup_r5(roll: int, *, fighter: Fighter, drm: int = 0) -> R5Result:
     return {'result': row[0]}
 
 
+_R5_DICE: Final = _Dice('sum', 1, 6)
+
+
 def roll_r5(rng: random.Random, *, fighter: Fighter, drm: int = 0) -> Roll[R5Result]:
     """Roll 1d6 with `rng` and read Disengagement Chart [R5], rule 7.3.
 
@@ -1971,7 +2366,7 @@ def roll_r5(rng: random.Random, *, fighter: Fighter, drm: int = 0) -> Roll[R5Res
     selects no row.
     """
     _check_rng('R5', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    natural = _roll(rng, _R5_DICE)
     return _rolled(natural, drm, lookup_r5(natural, fighter=fighter, drm=drm))
 
 
@@ -2025,6 +2420,9 @@ def lookup_extended_burst(roll: int, *, drm: int = 0) -> ExtendedBurstResult:
     return {'result': row[0]}
 
 
+_EXTENDED_BURST_DICE: Final = _Dice('sum', 2, 6)
+
+
 def roll_extended_burst(rng: random.Random, *, drm: int = 0) -> Roll[ExtendedBurstResult]:
     """Roll 2d6 with `rng` and read Extended Burst (standard chart), rule 7.1.13.
 
@@ -2033,7 +2431,7 @@ def roll_extended_burst(rng: random.Random, *, drm: int = 0) -> Roll[ExtendedBur
     selects no row.
     """
     _check_rng('extended_burst', rng)
-    natural = _roll(rng, 'sum', 2, 6, 0, 0)
+    natural = _roll(rng, _EXTENDED_BURST_DICE)
     return _rolled(natural, drm, lookup_extended_burst(natural, drm=drm))
 
 
@@ -2109,8 +2507,8 @@ def lookup_repair(value: int, *, drm: int = 0) -> RepairResult:
 
 # ---- 'B9'
 _B9_DRMS: Final = (
-    _Drm(+1, _In('month', ('1944-11', '1945-01'))),
-    _Drm(+2, _Compare('month', '==', '1944-12')),
+    _Drm(1, _In('month', ('1944-11', '1945-01'))),
+    _Drm(2, _Compare('month', '==', '1944-12')),
 )
 
 
@@ -2171,6 +2569,9 @@ def lookup_bomb_detonation(roll: int, *, drm: int = 0) -> BombDetonationResult:
     return {'result': row[0]}
 
 
+_BOMB_DETONATION_DICE: Final = _Dice('sum', 2, 6)
+
+
 def roll_bomb_detonation(rng: random.Random, *, drm: int = 0) -> Roll[BombDetonationResult]:
     """Roll 2d6 with `rng` and read Bomb detonation at close range, rule 7.1.4.
 
@@ -2179,7 +2580,7 @@ def roll_bomb_detonation(rng: random.Random, *, drm: int = 0) -> Roll[BombDetona
     selects no row.
     """
     _check_rng('bomb_detonation', rng)
-    natural = _roll(rng, 'sum', 2, 6, 0, 0)
+    natural = _roll(rng, _BOMB_DETONATION_DICE)
     return _rolled(natural, drm, lookup_bomb_detonation(natural, drm=drm))
 
 
@@ -2231,6 +2632,9 @@ def lookup_flak(roll: int, *, drm: int = 0) -> FlakResult:
     return {'hits': row[0], 'damage': row[1]}
 
 
+_FLAK_DICE: Final = _Dice('minus', 1, 6, 3)
+
+
 def roll_flak(rng: random.Random, *, drm: int = 0) -> Roll[FlakResult]:
     """Roll 1d6 minus 3, minimum 0 with `rng` and read Flak damage to bombers, rule 7.1.5.
 
@@ -2239,7 +2643,7 @@ def roll_flak(rng: random.Random, *, drm: int = 0) -> Roll[FlakResult]:
     selects no row.
     """
     _check_rng('flak', rng)
-    natural = _roll(rng, 'minus', 1, 6, 3, 0)
+    natural = _roll(rng, _FLAK_DICE)
     return _rolled(natural, drm, lookup_flak(natural, drm=drm))
 
 
@@ -2282,6 +2686,9 @@ def lookup_crash_enroute(roll: int, *, drm: int = 0) -> CrashEnrouteResult:
     return {'result': row[0]}
 
 
+_CRASH_ENROUTE_DICE: Final = _Dice('sum', 1, 10)
+
+
 def roll_crash_enroute(rng: random.Random, *, drm: int = 0) -> Roll[CrashEnrouteResult]:
     """Roll 1d10 with `rng` and read Aircraft Loss Due to Battle Damage, rule 7.4.3.
 
@@ -2290,7 +2697,7 @@ def roll_crash_enroute(rng: random.Random, *, drm: int = 0) -> Roll[CrashEnroute
     selects no row.
     """
     _check_rng('crash_enroute', rng)
-    natural = _roll(rng, 'sum', 1, 10, 0, 0)
+    natural = _roll(rng, _CRASH_ENROUTE_DICE)
     return _rolled(natural, drm, lookup_crash_enroute(natural, drm=drm))
 
 
@@ -2383,6 +2790,9 @@ def lookup_crash_credit(roll: int, *, drm: int = 0) -> CrashCreditResult:
     return {'result': row[0]}
 
 
+_CRASH_CREDIT_DICE: Final = _Dice('sum', 1, 6)
+
+
 def roll_crash_credit(rng: random.Random, *, drm: int = 0) -> Roll[CrashCreditResult]:
     """Roll 1d6 with `rng` and read Credit for a kill crashing enroute home, rule 7.4.3.
 
@@ -2391,283 +2801,1328 @@ def roll_crash_credit(rng: random.Random, *, drm: int = 0) -> Roll[CrashCreditRe
     selects no row.
     """
     _check_rng('crash_credit', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    natural = _roll(rng, _CRASH_CREDIT_DICE)
     return _rolled(natural, drm, lookup_crash_credit(natural, drm=drm))
 
 
-# ---- 'A3'
-_A3_DRMS: Final = (
-    _Drm(-1, _AllOf((_Compare('a3_roll', '==', 'fb_attack'), _Flag('raid_target_af')))),
-    _Drm(+1, _AllOf((_Compare('a3_roll', '==', 'fighter_sweep'), _Flag('flying_jet')))),
+# ---- 'R6'
+R6Result = TypedDict('R6Result', {'effect': str})
+R6_COLUMNS: Final = ('effect',)
+_R6_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 0, 4, ('No effect',)),
+    ((), 5, 9, ('Add +1 to parachute die rolls',)),
+    ((), 10, 14, ('Add +1 to parachute and +1 to landing rolls',)),
+    ((), 15, 19, ('Add +2 to parachute, +1 to landing, and -1 to initiative die rolls',)),
+    ((), 20, None, ('Add +2 to parachute, +2 to landing, and -1 to initiative rolls',)),
+)
+_R6_INDEX: Final = _Index(_R6_ROWS)
+
+
+def lookup_r6(value: int, *, drm: int = 0) -> R6Result:
+    """Fatigue Effects Chart [R6], rule 10.5: the row a value selects.
+
+    Args:
+        value: Fatigue level (0+).
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'effect': Effect
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(value) is not int or value < 0:
+        _check_value('R6', 'fatigue', value, 0, None)
+    if type(drm) is not int:
+        _check_int('R6', 'drm', drm)
+    modified = value + drm
+    low, by_roll, below, above = _R6_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _R6_INDEX.select('R6', (), modified)
+    return {'effect': row[0]}
+
+
+# ---- 'R7'
+R7Result = TypedDict('R7Result', {'pilot': str})
+R7_COLUMNS: Final = ('pilot',)
+_R7_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('early_1943',), 1, 8, ('Green',)),
+    (('late_1943',), 1, 6, ('Green',)),
+    (('early_1944',), 1, 6, ('Green',)),
+    (('late_1944',), 1, 3, ('Green',)),
+    (('y1945',), 1, 3, ('Green',)),
+    (('early_1943',), 9, 70, ('Trained',)),
+    (('late_1943',), 7, 61, ('Trained',)),
+    (('early_1944',), 7, 61, ('Trained',)),
+    (('late_1944',), 4, 56, ('Trained',)),
+    (('y1945',), 4, 56, ('Trained',)),
+    (('early_1943',), 71, 78, ('Veteran',)),
+    (('late_1943',), 62, 75, ('Veteran',)),
+    (('early_1944',), 62, 75, ('Veteran',)),
+    (('late_1944',), 57, 72, ('Veteran',)),
+    (('y1945',), 57, 72, ('Veteran',)),
+    (('early_1943',), 79, 86, ('Veteran 1 Skill',)),
+    (('late_1943',), 76, 83, ('Veteran 1 Skill',)),
+    (('early_1944',), 76, 83, ('Veteran 1 Skill',)),
+    (('late_1944',), 73, 78, ('Veteran 1 Skill',)),
+    (('y1945',), 73, 78, ('Veteran 1 Skill',)),
+)
+_R7_INDEX: Final = _Index(_R7_ROWS)
+_R7_OUTCOMES: Final = frozenset({
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60,
+    61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89,
+    90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100,
+})
+
+
+def lookup_r7(roll: int, *, period: Period, drm: int = 0) -> R7Result:
+    """American Pilot Quality Chart [R7], rule 10.6: the row a roll selects.
+
+    Args:
+        roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100.
+        period: Period (Period; labels in PERIOD_LABELS).
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'pilot': Pilot
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: the transcription stops after the Veteran 1 Skill row:
+            the higher results (by 10.6, two-skill veterans and Aces) are missing).
+    """
+    if type(roll) is not int or roll not in _R7_OUTCOMES:
+        _check_natural('R7', roll, _R7_OUTCOMES, 'percentile (2d10, 00 = 100)')
+    if type(period) is not str or period not in PERIOD_LABELS:
+        period = _member('R7', 'period', period, PERIOD_LABELS)
+    if type(drm) is not int:
+        _check_int('R7', 'drm', drm)
+    if drm:
+        _check_no_drm('R7', drm, 'percentile (2d10, 00 = 100)')
+    modified = roll + drm
+    low, by_roll, below, above = _R7_INDEX.tables.get((period,)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _R7_INDEX.select('R7', (period,), modified)
+    return {'pilot': row[0]}
+
+
+_R7_DICE: Final = _Dice('percentile', 2, 10)
+
+
+def roll_r7(rng: random.Random, *, period: Period, drm: int = 0) -> Roll[R7Result]:
+    """Roll percentile (2d10, 00 = 100) with `rng` and read American Pilot Quality Chart [R7], rule 10.6.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('R7', rng)
+    natural = _roll(rng, _R7_DICE)
+    return _rolled(natural, drm, lookup_r7(natural, period=period, drm=drm))
+
+
+# ---- 'R8'
+R8Result = TypedDict('R8Result', {'pilot': str})
+R8_COLUMNS: Final = ('pilot',)
+_R8_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('early_1943',), 1, 8, ('Green',)),
+    (('late_1943',), 1, 8, ('Green',)),
+    (('early_1944',), 1, 8, ('Green',)),
+    (('late_1944',), 1, 6, ('Green',)),
+    (('y1945',), 1, 6, ('Green',)),
+    (('early_1943',), 9, 70, ('Trained',)),
+    (('late_1943',), 9, 70, ('Trained',)),
+    (('early_1944',), 9, 70, ('Trained',)),
+    (('late_1944',), 7, 61, ('Trained',)),
+    (('y1945',), 7, 61, ('Trained',)),
+    (('early_1943',), 71, 78, ('Veteran',)),
+    (('late_1943',), 71, 78, ('Veteran',)),
+    (('early_1944',), 71, 78, ('Veteran',)),
+    (('late_1944',), 62, 75, ('Veteran',)),
+    (('y1945',), 62, 75, ('Veteran',)),
+    (('early_1943',), 79, 86, ('Veteran 1 Skill',)),
+    (('late_1943',), 79, 86, ('Veteran 1 Skill',)),
+    (('early_1944',), 79, 86, ('Veteran 1 Skill',)),
+    (('late_1944',), 76, 83, ('Veteran 1 Skill',)),
+    (('y1945',), 76, 83, ('Veteran 1 Skill',)),
+)
+_R8_INDEX: Final = _Index(_R8_ROWS)
+_R8_OUTCOMES: Final = frozenset({
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60,
+    61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89,
+    90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100,
+})
+
+
+def lookup_r8(roll: int, *, period: Period, drm: int = 0) -> R8Result:
+    """British Pilot Quality Chart [R8], rule 10.6: the row a roll selects.
+
+    Args:
+        roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100.
+        period: Period (Period; labels in PERIOD_LABELS).
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'pilot': Pilot
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: the transcription stops after the Veteran 1 Skill row:
+            the higher results (by 10.6, two-skill veterans and Aces) are missing).
+    """
+    if type(roll) is not int or roll not in _R8_OUTCOMES:
+        _check_natural('R8', roll, _R8_OUTCOMES, 'percentile (2d10, 00 = 100)')
+    if type(period) is not str or period not in PERIOD_LABELS:
+        period = _member('R8', 'period', period, PERIOD_LABELS)
+    if type(drm) is not int:
+        _check_int('R8', 'drm', drm)
+    if drm:
+        _check_no_drm('R8', drm, 'percentile (2d10, 00 = 100)')
+    modified = roll + drm
+    low, by_roll, below, above = _R8_INDEX.tables.get((period,)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _R8_INDEX.select('R8', (period,), modified)
+    return {'pilot': row[0]}
+
+
+_R8_DICE: Final = _Dice('percentile', 2, 10)
+
+
+def roll_r8(rng: random.Random, *, period: Period, drm: int = 0) -> Roll[R8Result]:
+    """Roll percentile (2d10, 00 = 100) with `rng` and read British Pilot Quality Chart [R8], rule 10.6.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('R8', rng)
+    natural = _roll(rng, _R8_DICE)
+    return _rolled(natural, drm, lookup_r8(natural, period=period, drm=drm))
+
+
+# ---- 'allied_fighter_skills'
+AlliedFighterSkillsResult = TypedDict('AlliedFighterSkillsResult', {'skill': AlliedSkill})
+ALLIED_FIGHTER_SKILLS_COLUMNS: Final = ('skill',)
+_ALLIED_FIGHTER_SKILLS_ROWS: Final[tuple[_Row[tuple[AlliedSkill]], ...]] = (
+    ((), 1, 2, ('gunnery',)),
+    ((), 3, 4, ('acm',)),
+    ((), 5, 6, ('sa',)),
+    ((), 7, 8, ('reflexes',)),
+    ((), 9, 10, ('sixth_sense',)),
+)
+_ALLIED_FIGHTER_SKILLS_INDEX: Final = _Index(_ALLIED_FIGHTER_SKILLS_ROWS)
+_ALLIED_FIGHTER_SKILLS_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+
+
+def lookup_allied_fighter_skills(roll: int, *, drm: int = 0) -> AlliedFighterSkillsResult:
+    """Allied Fighter Skills Chart, rule 10.6.1: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d10, 1 to 10.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'skill': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _ALLIED_FIGHTER_SKILLS_OUTCOMES:
+        _check_natural('allied_fighter_skills', roll, _ALLIED_FIGHTER_SKILLS_OUTCOMES, '1d10')
+    if type(drm) is not int:
+        _check_int('allied_fighter_skills', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _ALLIED_FIGHTER_SKILLS_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _ALLIED_FIGHTER_SKILLS_INDEX.select('allied_fighter_skills', (), modified)
+    return {'skill': row[0]}
+
+
+_ALLIED_FIGHTER_SKILLS_DICE: Final = _Dice('sum', 1, 10)
+
+
+def roll_allied_fighter_skills(rng: random.Random, *, drm: int = 0) -> Roll[AlliedFighterSkillsResult]:
+    """Roll 1d10 with `rng` and read Allied Fighter Skills Chart, rule 10.6.1.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('allied_fighter_skills', rng)
+    natural = _roll(rng, _ALLIED_FIGHTER_SKILLS_DICE)
+    return _rolled(natural, drm, lookup_allied_fighter_skills(natural, drm=drm))
+
+
+# ---- 'p47_aces'
+P47AcesResult = TypedDict('P47AcesResult', {'ace': str, 'victories': str, 'aircraft': str, 'unit': str, 'skills': str})
+P47_ACES_COLUMNS: Final = ('ace', 'victories', 'aircraft', 'unit', 'skills')
+_P47_ACES_ROWS: Final[tuple[_Row[tuple[str, str, str, str, str]], ...]] = (
+    ((), 1, 2, ('Francis "Gabby" Gabreski', '28', 'P-47D', '56th FG "Wolfpack"', 'A.C.M., Gunnery, S.A.')),
+    ((), 3, 4, ('Robert Johnson', '27', 'P-47D "Penrod and Sam"', '56th FG "Wolfpack"', 'Gunnery, Reflexes')),
+    ((), 5, 6, ('David Schilling', '22 ½', 'P-47D "Hairless Joe"', '56th FG "Wolfpack"', 'S.A., Reflexes')),
+    ((), 7, 8, ('Fred Christensen', '21 ½', 'P-47D "Rozzie Geth"', '56th FG "Wolfpack"', 'Reflexes, Sixth Sense')),
+    ((), 9, 10, ('Hubert "Hub" Zemke', '17 ¾', 'P-47D "Moy Tovarich"', '56th FG "Wolfpack"', 'S.A., Sixth Sense')),
+)
+_P47_ACES_INDEX: Final = _Index(_P47_ACES_ROWS)
+_P47_ACES_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+
+
+def lookup_p47_aces(roll: int, *, drm: int = 0) -> P47AcesResult:
+    """P-47D Thunderbolt Aces, rule 10.6.2: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d10, 1 to 10.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'ace': Ace
+            'victories': Victories
+            'aircraft': Aircraft
+            'unit': Unit
+            'skills': Skills
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _P47_ACES_OUTCOMES:
+        _check_natural('p47_aces', roll, _P47_ACES_OUTCOMES, '1d10')
+    if type(drm) is not int:
+        _check_int('p47_aces', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _P47_ACES_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _P47_ACES_INDEX.select('p47_aces', (), modified)
+    return {'ace': row[0], 'victories': row[1], 'aircraft': row[2], 'unit': row[3], 'skills': row[4]}
+
+
+_P47_ACES_DICE: Final = _Dice('sum', 1, 10)
+
+
+def roll_p47_aces(rng: random.Random, *, drm: int = 0) -> Roll[P47AcesResult]:
+    """Roll 1d10 with `rng` and read P-47D Thunderbolt Aces, rule 10.6.2.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('p47_aces', rng)
+    natural = _roll(rng, _P47_ACES_DICE)
+    return _rolled(natural, drm, lookup_p47_aces(natural, drm=drm))
+
+
+# ---- 'p51_aces'
+P51AcesResult = TypedDict('P51AcesResult', {'ace': str, 'victories': str, 'aircraft': str, 'unit': str, 'skills': str})
+P51_ACES_COLUMNS: Final = ('ace', 'victories', 'aircraft', 'unit', 'skills')
+_P51_ACES_ROWS: Final[tuple[_Row[tuple[str, str, str, str, str]], ...]] = (
+    ((), 1, 1, (
+        'George Preddy', '26.83', 'P-51D "Cripes A\'Mighty"', '352nd FG "Blue Nosers"', 'A.C.M, S.A., Reflexes',
+    )),
+    ((), 2, 2, ('John Meyer', '24', 'P-51D "Petie 3rd"', '352nd FG "Blue Nosers"', 'S.A., Reflexes')),
+    ((), 3, 3, ('Don Gentile', '21.83', 'P-51B/C "Shangri-La"', '4th FG "Debden Eagles"', 'A.C.M., S.A.')),
+    ((), 4, 4, ('Leonard "Kit" Carson', '18 ½', 'P-51D "Nooky Booky"', '357th FG "Yoxford Boys"', 'A.C.M., Gunnery')),
+    ((), 5, 5, (
+        'Clarence "Bud" Anderson', '16 ½', 'P-51D "Old Crow"', '357th FG "Yoxford Boys"', 'Sixth Sense, A.C.M.',
+    )),
+    ((), 6, 6, (
+        'Charles "Chuck" Yeager', '11 ½', 'P-51D "Glamorous Glenn"', '357th FG "Yoxford Boys"', 'Reflexes, Gunnery',
+    )),
+)
+_P51_ACES_INDEX: Final = _Index(_P51_ACES_ROWS)
+_P51_ACES_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
+
+
+def lookup_p51_aces(roll: int, *, drm: int = 0) -> P51AcesResult:
+    """P-51 Mustang Aces, rule 10.6.2: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'ace': Ace
+            'victories': Victories
+            'aircraft': Aircraft
+            'unit': Unit
+            'skills': Skills
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _P51_ACES_OUTCOMES:
+        _check_natural('p51_aces', roll, _P51_ACES_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('p51_aces', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _P51_ACES_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _P51_ACES_INDEX.select('p51_aces', (), modified)
+    return {'ace': row[0], 'victories': row[1], 'aircraft': row[2], 'unit': row[3], 'skills': row[4]}
+
+
+_P51_ACES_DICE: Final = _Dice('sum', 1, 6)
+
+
+def roll_p51_aces(rng: random.Random, *, drm: int = 0) -> Roll[P51AcesResult]:
+    """Roll 1d6 with `rng` and read P-51 Mustang Aces, rule 10.6.2.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('p51_aces', rng)
+    natural = _roll(rng, _P51_ACES_DICE)
+    return _rolled(natural, drm, lookup_p51_aces(natural, drm=drm))
+
+
+# ---- 'p38_aces'
+P38AcesResult = TypedDict('P38AcesResult', {'ace': str, 'victories': str, 'aircraft': str, 'unit': str, 'skills': str})
+P38_ACES_COLUMNS: Final = ('ace', 'victories', 'aircraft', 'unit', 'skills')
+_P38_ACES_ROWS: Final[tuple[_Row[tuple[str, str, str, str, str]], ...]] = (
+    ((), 1, 2, ('James "Slick" Morris', '7 1/3', 'P-38J "My Dad"', '20th FG "Loco Busters"', 'Gunnery')),
+    ((), 3, 4, ('Lindol "Lindy" Graham', '5 ½', 'P-38J "Susie"', '20th FG "Loco Busters"', 'S.A.')),
+    ((), 5, 6, ('Gerald "Jerry" Brown', '5', 'P-38J', '55th FG', 'Reflexes')),
+)
+_P38_ACES_INDEX: Final = _Index(_P38_ACES_ROWS)
+_P38_ACES_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
+
+
+def lookup_p38_aces(roll: int, *, drm: int = 0) -> P38AcesResult:
+    """P-38 Lightning Aces, rule 10.6.2: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'ace': Ace
+            'victories': Victories
+            'aircraft': Aircraft
+            'unit': Unit
+            'skills': Skills
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _P38_ACES_OUTCOMES:
+        _check_natural('p38_aces', roll, _P38_ACES_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('p38_aces', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _P38_ACES_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _P38_ACES_INDEX.select('p38_aces', (), modified)
+    return {'ace': row[0], 'victories': row[1], 'aircraft': row[2], 'unit': row[3], 'skills': row[4]}
+
+
+_P38_ACES_DICE: Final = _Dice('sum', 1, 6)
+
+
+def roll_p38_aces(rng: random.Random, *, drm: int = 0) -> Roll[P38AcesResult]:
+    """Roll 1d6 with `rng` and read P-38 Lightning Aces, rule 10.6.2.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('p38_aces', rng)
+    natural = _roll(rng, _P38_ACES_DICE)
+    return _rolled(natural, drm, lookup_p38_aces(natural, drm=drm))
+
+
+# ---- 'R9'
+R9Result = TypedDict('R9Result', {'result': str, 'points': int})
+R9_COLUMNS: Final = ('result', 'points')
+_R9_ROWS: Final[tuple[_Row[tuple[str, int]], ...]] = (
+    ((), 1, 5, ('Miss: your bomb scatters.', 0)),
+    ((), 6, 15, ('Hit: one Allied aircraft damaged on the ground and minor damage to A/F installations.', 1)),
+    ((), 16, 19, ('Direct: one Allied aircraft destroyed on the ground and moderate damage to A/F installations.', 2)),
+    ((), 20, None, ('Vital: two Allied aircraft destroyed on the ground and severe damage to A/F installations.', 3)),
+)
+_R9_INDEX: Final = _Index(_R9_ROWS)
+_R9_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
+
+
+def lookup_r9(roll: int, *, drm: int = 0) -> R9Result:
+    """Bombing Results Chart [R9], rule 10.16: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d20, 1 to 20.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+            'points': Points awarded
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _R9_OUTCOMES:
+        _check_natural('R9', roll, _R9_OUTCOMES, '1d20')
+    if type(drm) is not int:
+        _check_int('R9', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _R9_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _R9_INDEX.select('R9', (), modified)
+    return {'result': row[0], 'points': row[1]}
+
+
+_R9_DICE: Final = _Dice('sum', 1, 20)
+
+
+def roll_r9(rng: random.Random, *, drm: int = 0) -> Roll[R9Result]:
+    """Roll 1d20 with `rng` and read Bombing Results Chart [R9], rule 10.16.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('R9', rng)
+    natural = _roll(rng, _R9_DICE)
+    return _rolled(natural, drm, lookup_r9(natural, drm=drm))
+
+
+_R9_DRMS: Final = (
+    _Drm(2, _Flag('strafe')),
 )
 
 
-def drm_a3(*, a3_roll: A3Roll | None = None, flying_jet: bool = False, raid_target_af: bool = False) -> int:
-    """The total DRM for Aircraft Target and Allied Fighter Attack Chart [A3], rule 6.1: the sum of the DRMs whose
-        conditions are true.
+def drm_r9(*, strafe: bool = False) -> int:
+    """The total DRM for Bombing Results Chart [R9], rule 10.16: the sum of the DRMs whose conditions are true.
 
-    -1 Raid target is A/F (Airfields): F/B Attack roll
-    +1 Flying a jet fighter: Fighter Sweep Encounter
+    +2 Strafe attack (1 ammo point of ALL forward weapons)
+
+    Args:
+        strafe: strafe attack when releasing the bomb (True or False).
+    """
+    _check_flag('R9', 'strafe', strafe)
+    return _total_drm(_R9_DRMS, {'strafe': strafe}, None)
+
+
+# ---- 'named_ace'
+NamedAceResult = TypedDict('NamedAceResult', {'result': str})
+NAMED_ACE_COLUMNS: Final = ('result',)
+_NAMED_ACE_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 1, 5, ('Not a named ace',)),
+    ((), 6, None, ('A named ace: roll on the aces of his aircraft type',)),
+)
+_NAMED_ACE_INDEX: Final = _Index(_NAMED_ACE_ROWS)
+_NAMED_ACE_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+
+
+def lookup_named_ace(roll: int, *, drm: int = 0) -> NamedAceResult:
+    """Named Allied ace, rule 10.6.2: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d10, 1 to 10.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _NAMED_ACE_OUTCOMES:
+        _check_natural('named_ace', roll, _NAMED_ACE_OUTCOMES, '1d10')
+    if type(drm) is not int:
+        _check_int('named_ace', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _NAMED_ACE_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _NAMED_ACE_INDEX.select('named_ace', (), modified)
+    return {'result': row[0]}
+
+
+_NAMED_ACE_DICE: Final = _Dice('sum', 1, 10)
+
+
+def roll_named_ace(rng: random.Random, *, drm: int = 0) -> Roll[NamedAceResult]:
+    """Roll 1d10 with `rng` and read Named Allied ace, rule 10.6.2.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('named_ace', rng)
+    natural = _roll(rng, _NAMED_ACE_DICE)
+    return _rolled(natural, drm, lookup_named_ace(natural, drm=drm))
+
+
+_NAMED_ACE_DRMS: Final = (
+    _Drm(1, None, _Per('ace_skills', 1, 'down')),
+)
+
+
+def drm_named_ace(*, ace_skills: int | None = None) -> int:
+    """The total DRM for Named Allied ace, rule 10.6.2: the sum of the DRMs whose conditions are true.
+
+    +1 Ace's skills (per skill of the ace encountered on the Pilot Quality Chart)
 
     A value left as None is unknown: a DRM applies only when its condition is true without it.
 
     Args:
-        a3_roll: the roll made on [A3] (A3Roll, labels in A3_ROLL_LABELS; or None if unknown).
-        flying_jet: flying a jet fighter (True or False).
-        raid_target_af: the current raid target is A/F (Airfields) (True or False).
+        ace_skills: skill of the ace encountered on the Pilot Quality Chart (an int, or None if unknown).
     """
-    if a3_roll is not None:
-        a3_roll = _member('A3', 'a3_roll', a3_roll, A3_ROLL_LABELS)
-    _check_flag('A3', 'flying_jet', flying_jet)
-    _check_flag('A3', 'raid_target_af', raid_target_af)
-    return _total_drm(_A3_DRMS, {'a3_roll': a3_roll, 'flying_jet': flying_jet, 'raid_target_af': raid_target_af}, None)
+    if ace_skills is not None:
+        _check_int('named_ace', 'ace_skills', ace_skills)
+        _check_range('named_ace', 'ace_skills', ace_skills, 0, 5)
+    return _total_drm(_NAMED_ACE_DRMS, {'ace_skills': ace_skills}, None)
 
 
-# ---- 'B7'
-_B7_DRMS: Final = (
-    _Drm(+1, _AnyOf((_Flag('forced_landing'), _Flag('flying_me163')))),
-    _Drm(+1, None, _Per('weather_modifier', 1, 'down')),
-    _Drm(+1, _Compare('pilot_injury', '==', 'lw')),
-    _Drm(+2, _Compare('pilot_injury', '==', 'sw')),
-    _Drm(+1, _AllOf((_Compare('fatigue_points', '>=', 10), _Compare('fatigue_points', '<=', 19)))),
-    _Drm(+2, _Compare('fatigue_points', '>=', 20)),
-    _Drm(+1, _Flag('green_pilot')),
-    _Drm(+1, _Flag('flying_me163')),
-    _Drm(+2, _AllOf((_Flag('flying_me163'), _Flag('landing_skid_damaged')))),
-    _Drm(+2, _AllOf((_Flag('flying_me163'), _Flag('fuel_tank_hit')))),
-    _Drm(+1, _Flag('engine_damaged')),
-    _Drm(+1, _Flag('runway_damage')),
+# 'P1': printed elsewhere, referred to by other charts
+
+
+# ---- 'approach_track'
+ApproachTrackResult = TypedDict('ApproachTrackResult', {'track': int, 'chart': ChartRef})
+APPROACH_TRACK_COLUMNS: Final = ('track', 'chart')
+_APPROACH_TRACK_ROWS: Final[tuple[_Row[tuple[int, ChartRef]], ...]] = (
+    (('front',), 1, 2, (1, {'chart': 'P1'})),
+    (('front',), 3, 4, (2, {'chart': 'P1'})),
+    (('front',), 5, 6, (3, {'chart': 'P1'})),
+    (('flank_starboard',), 1, 2, (2, {'chart': 'P1'})),
+    (('flank_starboard',), 3, 4, (4, {'chart': 'P1'})),
+    (('flank_starboard',), 5, 6, (6, {'chart': 'P1'})),
+    (('flank_port',), 1, 2, (3, {'chart': 'P1'})),
+    (('flank_port',), 3, 4, (5, {'chart': 'P1'})),
+    (('flank_port',), 5, 6, (7, {'chart': 'P1'})),
+    (('tail',), 1, 2, (6, {'chart': 'P1'})),
+    (('tail',), 3, 4, (7, {'chart': 'P1'})),
+    (('tail',), 5, 6, (8, {'chart': 'P1'})),
+)
+_APPROACH_TRACK_INDEX: Final = _Index(_APPROACH_TRACK_ROWS)
+_APPROACH_TRACK_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
+
+
+def lookup_approach_track(roll: int, *, orientation: Orientation, drm: int = 0) -> ApproachTrackResult:
+    """Advanced combat approach track, rule 10.7: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6.
+        orientation: Attack orientation (Orientation; labels in ORIENTATION_LABELS).
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'track': Approach track
+            'chart': Track on
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _APPROACH_TRACK_OUTCOMES:
+        _check_natural('approach_track', roll, _APPROACH_TRACK_OUTCOMES, '1d6')
+    if type(orientation) is not str or orientation not in ORIENTATION_LABELS:
+        orientation = _member('approach_track', 'orientation', orientation, ORIENTATION_LABELS)
+    if type(drm) is not int:
+        _check_int('approach_track', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _APPROACH_TRACK_INDEX.tables.get((orientation,)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _APPROACH_TRACK_INDEX.select('approach_track', (orientation,), modified)
+    return {'track': row[0], 'chart': row[1]}
+
+
+_APPROACH_TRACK_DICE: Final = _Dice('sum', 1, 6)
+
+
+def roll_approach_track(rng: random.Random, *, orientation: Orientation, drm: int = 0) -> Roll[ApproachTrackResult]:
+    """Roll 1d6 with `rng` and read Advanced combat approach track, rule 10.7.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('approach_track', rng)
+    natural = _roll(rng, _APPROACH_TRACK_DICE)
+    return _rolled(natural, drm, lookup_approach_track(natural, orientation=orientation, drm=drm))
+
+
+# ---- 'head_on_altitude'
+HeadOnAltitudeResult = TypedDict('HeadOnAltitudeResult', {'altitude': str})
+HEAD_ON_ALTITUDE_COLUMNS: Final = ('altitude',)
+_HEAD_ON_ALTITUDE_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 1, 3, ('Level',)),
+    ((), 4, 6, ('Low',)),
+)
+_HEAD_ON_ALTITUDE_INDEX: Final = _Index(_HEAD_ON_ALTITUDE_ROWS)
+_HEAD_ON_ALTITUDE_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
+
+
+def lookup_head_on_altitude(roll: int, *, drm: int = 0) -> HeadOnAltitudeResult:
+    """Advanced combat starting altitude (Head on), rule 10.7: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'altitude': Altitude
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _HEAD_ON_ALTITUDE_OUTCOMES:
+        _check_natural('head_on_altitude', roll, _HEAD_ON_ALTITUDE_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('head_on_altitude', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _HEAD_ON_ALTITUDE_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _HEAD_ON_ALTITUDE_INDEX.select('head_on_altitude', (), modified)
+    return {'altitude': row[0]}
+
+
+_HEAD_ON_ALTITUDE_DICE: Final = _Dice('sum', 1, 6)
+
+
+def roll_head_on_altitude(rng: random.Random, *, drm: int = 0) -> Roll[HeadOnAltitudeResult]:
+    """Roll 1d6 with `rng` and read Advanced combat starting altitude (Head on), rule 10.7.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('head_on_altitude', rng)
+    natural = _roll(rng, _HEAD_ON_ALTITUDE_DICE)
+    return _rolled(natural, drm, lookup_head_on_altitude(natural, drm=drm))
+
+
+# ---- 'vertical_climb'
+VerticalClimbResult = TypedDict('VerticalClimbResult', {'result': str})
+VERTICAL_CLIMB_COLUMNS: Final = ('result',)
+_VERTICAL_CLIMB_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 1, 8, ('No Vertical Climb',)),
+    ((), 9, 9, (
+        'Vertical Climb box: one round of firing, the bomber may return fire (with +2 random hits); after firing, the pass is over',
+    )),
+    ((), 10, 10, ('No Vertical Climb',)),
+)
+_VERTICAL_CLIMB_INDEX: Final = _Index(_VERTICAL_CLIMB_ROWS)
+_VERTICAL_CLIMB_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+
+
+def lookup_vertical_climb(roll: int, *, drm: int = 0) -> VerticalClimbResult:
+    """Advanced combat Vertical Climb (Disadvantaged, no escorts), rule 10.7: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d10, 1 to 10.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _VERTICAL_CLIMB_OUTCOMES:
+        _check_natural('vertical_climb', roll, _VERTICAL_CLIMB_OUTCOMES, '1d10')
+    if type(drm) is not int:
+        _check_int('vertical_climb', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _VERTICAL_CLIMB_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _VERTICAL_CLIMB_INDEX.select('vertical_climb', (), modified)
+    return {'result': row[0]}
+
+
+_VERTICAL_CLIMB_DICE: Final = _Dice('sum', 1, 10)
+
+
+def roll_vertical_climb(rng: random.Random, *, drm: int = 0) -> Roll[VerticalClimbResult]:
+    """Roll 1d10 with `rng` and read Advanced combat Vertical Climb (Disadvantaged, no escorts), rule 10.7.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('vertical_climb', rng)
+    natural = _roll(rng, _VERTICAL_CLIMB_DICE)
+    return _rolled(natural, drm, lookup_vertical_climb(natural, drm=drm))
+
+
+# ---- 'eastern_front_awards'
+EasternFrontAwardsResult = TypedDict('EasternFrontAwardsResult', {'awards': str, 'prestige_level': int})
+EASTERN_FRONT_AWARDS_COLUMNS: Final = ('awards', 'prestige_level')
+_EASTERN_FRONT_AWARDS_ROWS: Final[tuple[_Row[tuple[str, int]], ...]] = (
+    ((), 0, 2, ('No awards', 1)),
+    ((), 3, 4, ('EK2', 1)),
+    ((), 5, 7, ('EK2', 2)),
+    ((), 8, None, ('EK2, EK1', 2)),
+)
+_EASTERN_FRONT_AWARDS_INDEX: Final = _Index(_EASTERN_FRONT_AWARDS_ROWS)
+
+
+def lookup_eastern_front_awards(value: int, *, drm: int = 0) -> EasternFrontAwardsResult:
+    """Transferred from the Eastern Front: awards, rule 10.11: the row a value selects.
+
+    Args:
+        value: Eastern Front victories (1d20) (0+).
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'awards': Awards
+            'prestige_level': Prestige Level
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(value) is not int or value < 0:
+        _check_value('eastern_front_awards', 'victories', value, 0, None)
+    if type(drm) is not int:
+        _check_int('eastern_front_awards', 'drm', drm)
+    modified = value + drm
+    low, by_roll, below, above = _EASTERN_FRONT_AWARDS_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _EASTERN_FRONT_AWARDS_INDEX.select('eastern_front_awards', (), modified)
+    return {'awards': row[0], 'prestige_level': row[1]}
+
+
+# ---- 'combined_victory_levels'
+CombinedVictoryLevelsResult = TypedDict('CombinedVictoryLevelsResult', {'level': str})
+COMBINED_VICTORY_LEVELS_COLUMNS: Final = ('level',)
+_COMBINED_VICTORY_LEVELS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 0, 36, ('DEFEAT',)),
+    ((), 37, 70, ('DRAW',)),
+    ((), 71, 140, ('MARGINAL VICTORY',)),
+    ((), 141, 210, ('SUBSTANTIAL VICTORY',)),
+    ((), 211, None, ('DECISIVE VICTORY',)),
+)
+_COMBINED_VICTORY_LEVELS_INDEX: Final = _Index(_COMBINED_VICTORY_LEVELS_ROWS)
+
+
+def lookup_combined_victory_levels(value: int, *, drm: int = 0) -> CombinedVictoryLevelsResult:
+    """Combining Games: Victory Conditions, rule 10.13: the row a value selects.
+
+    Args:
+        value: Points (0+).
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'level': Victory level
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(value) is not int or value < 0:
+        _check_value('combined_victory_levels', 'points', value, 0, None)
+    if type(drm) is not int:
+        _check_int('combined_victory_levels', 'drm', drm)
+    modified = value + drm
+    low, by_roll, below, above = _COMBINED_VICTORY_LEVELS_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _COMBINED_VICTORY_LEVELS_INDEX.select('combined_victory_levels', (), modified)
+    return {'level': row[0]}
+
+
+# ---- 'bodenplatte_flak'
+BodenplatteFlakResult = TypedDict('BodenplatteFlakResult', {'hits': int, 'damage': ChartRef | None})
+BODENPLATTE_FLAK_COLUMNS: Final = ('hits', 'damage')
+_BODENPLATTE_FLAK_ROWS: Final[tuple[_Row[tuple[int, ChartRef | None]], ...]] = (
+    ((), 0, 0, (0, None)),
+    ((), 1, 1, (1, {'chart': 'B6'})),
+    ((), 2, 2, (2, {'chart': 'B6'})),
+    ((), 3, 3, (3, {'chart': 'B6'})),
+)
+_BODENPLATTE_FLAK_INDEX: Final = _Index(_BODENPLATTE_FLAK_ROWS)
+_BODENPLATTE_FLAK_OUTCOMES: Final = frozenset({0, 1, 2, 3})
+
+
+def lookup_bodenplatte_flak(roll: int, *, drm: int = 0) -> BodenplatteFlakResult:
+    """Operation Bodenplatte: friendly Flak, rule 10.16: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6 minus 3, minimum 0, 0 to 3.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'hits': Random hits
+            'damage': Damage chart
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _BODENPLATTE_FLAK_OUTCOMES:
+        _check_natural('bodenplatte_flak', roll, _BODENPLATTE_FLAK_OUTCOMES, '1d6 minus 3, minimum 0')
+    if type(drm) is not int:
+        _check_int('bodenplatte_flak', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _BODENPLATTE_FLAK_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _BODENPLATTE_FLAK_INDEX.select('bodenplatte_flak', (), modified)
+    return {'hits': row[0], 'damage': row[1]}
+
+
+_BODENPLATTE_FLAK_DICE: Final = _Dice('minus', 1, 6, 3)
+
+
+def roll_bodenplatte_flak(rng: random.Random, *, drm: int = 0) -> Roll[BodenplatteFlakResult]:
+    """Roll 1d6 minus 3, minimum 0 with `rng` and read Operation Bodenplatte: friendly Flak, rule 10.16.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('bodenplatte_flak', rng)
+    natural = _roll(rng, _BODENPLATTE_FLAK_DICE)
+    return _rolled(natural, drm, lookup_bodenplatte_flak(natural, drm=drm))
+
+
+_BODENPLATTE_FLAK_DRMS: Final = (
+    _Drm(1, _Flag('iff_hit')),
 )
 
 
-def drm_b7(
-    *,
-    engine_damaged: bool = False,
-    fatigue_points: int | None = None,
-    flying_me163: bool = False,
-    forced_landing: bool = False,
-    fuel_tank_hit: bool = False,
-    green_pilot: bool = False,
-    landing_skid_damaged: bool = False,
-    pilot_injury: Injury | None = None,
-    runway_damage: bool = False,
-    weather_modifier: int | None = None,
-) -> int:
-    """The total DRM for Landing Chart [B7], rule 7.4.4, 7.4.5, 7.4.8, 7.5, 10.5, 10.12, 11.10.1: the sum of the DRMs
-        whose conditions are true.
+def drm_bodenplatte_flak(*, iff_hit: bool = False) -> int:
+    """The total DRM for Operation Bodenplatte: friendly Flak, rule 10.16: the sum of the DRMs whose conditions are
+        true.
 
-    +1 Forced (deadstick, emergency) landing
-    +1 Landing weather other than good ([B9]) (per landing modifier of the landing weather on [B9] (0 if good))
-    +1 Pilot LW
-    +2 Pilot SW
-    +1 Fatigue 10-19 (R6)
-    +2 Fatigue 20+ (R6)
-    +1 Green pilot (10.12)
-    +1 Me 163B-1: engine out
-    +2 Me 163B-1: landing skid damaged
-    +2 Me 163B-1: fuel tank hit
-    +1 Damaged engine (the 7.12 example)
-    +1 Damage on the runway (Scramble from Parchim)
-
-    A value left as None is unknown: a DRM applies only when its condition is true without it.
+    +1 FuG25 IFF hit (Dutch A/F Objective Area box)
 
     Args:
-        engine_damaged: a damaged engine (True or False).
-        fatigue_points: Fatigue Level (R6, 10.5) (an int, or None if unknown).
-        flying_me163: flying the Me 163B-1 (True or False).
-        forced_landing: forced deadstick landing in an emergency field or road (7.4.5) (True or False).
-        fuel_tank_hit: the Me 163B-1's fuel tank is hit (True or False).
-        green_pilot: Green pilot (optional 10.12) (True or False).
-        landing_skid_damaged: the Me 163B-1's landing skid is damaged (True or False).
-        pilot_injury: the pilot's injury (7.4.8) (Injury, labels in INJURY_LABELS; or None if unknown).
-        runway_damage: damage on the runway (Scramble from Parchim, 10.15.3) (True or False).
-        weather_modifier: landing modifier of the landing weather on [B9] (0 if good) (an int, or None if unknown).
+        iff_hit: taken an FuG25 IFF hit (True or False).
     """
-    _check_flag('B7', 'engine_damaged', engine_damaged)
-    if fatigue_points is not None:
-        _check_int('B7', 'fatigue_points', fatigue_points)
-        _check_range('B7', 'fatigue_points', fatigue_points, 0, 99)
-    _check_flag('B7', 'flying_me163', flying_me163)
-    _check_flag('B7', 'forced_landing', forced_landing)
-    _check_flag('B7', 'fuel_tank_hit', fuel_tank_hit)
-    _check_flag('B7', 'green_pilot', green_pilot)
-    _check_flag('B7', 'landing_skid_damaged', landing_skid_damaged)
-    if pilot_injury is not None:
-        pilot_injury = _member('B7', 'pilot_injury', pilot_injury, INJURY_LABELS)
-    _check_flag('B7', 'runway_damage', runway_damage)
-    if weather_modifier is not None:
-        _check_int('B7', 'weather_modifier', weather_modifier)
-        _check_range('B7', 'weather_modifier', weather_modifier, 0, 2)
-    context: dict[str, _Context] = {
-        'engine_damaged': engine_damaged, 'fatigue_points': fatigue_points, 'flying_me163': flying_me163,
-        'forced_landing': forced_landing, 'fuel_tank_hit': fuel_tank_hit, 'green_pilot': green_pilot,
-        'landing_skid_damaged': landing_skid_damaged, 'pilot_injury': pilot_injury, 'runway_damage': runway_damage,
-        'weather_modifier': weather_modifier,
-    }
-    return _total_drm(_B7_DRMS, context, None)
+    _check_flag('bodenplatte_flak', 'iff_hit', iff_hit)
+    return _total_drm(_BODENPLATTE_FLAK_DRMS, {'iff_hit': iff_hit}, None)
 
 
-# ---- 'B8'
-_B8_DRMS: Final = (
-    _Drm(+1, _Flag('de_result')),
-    _Drm(+2, _Compare('crewman_injury', '==', 'lw')),
-    _Drm(+3, _Compare('crewman_injury', '==', 'sw')),
-    _Drm(+1, _AllOf((_Compare('fatigue_points', '>=', 5), _Compare('fatigue_points', '<=', 14)))),
-    _Drm(+2, _Compare('fatigue_points', '>=', 15)),
+# ---- 'bodenplatte_fighters'
+BodenplatteFightersResult = TypedDict('BodenplatteFightersResult', {'fighter': str})
+BODENPLATTE_FIGHTERS_COLUMNS: Final = ('fighter',)
+_BODENPLATTE_FIGHTERS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 1, 2, ('Spitfire IX',)),
+    ((), 3, 4, ('Spitfire XIV',)),
+    ((), 5, 7, ('P-47D',)),
+    ((), 8, 10, ('P-51D',)),
 )
+_BODENPLATTE_FIGHTERS_INDEX: Final = _Index(_BODENPLATTE_FIGHTERS_ROWS)
+_BODENPLATTE_FIGHTERS_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
-def drm_b8(*, crewman_injury: Injury | None = None, de_result: bool = False, fatigue_points: int | None = None) -> int:
-    """The total DRM for Parachute Chart [B8], rule 7.6, 7.4.8, 10.5: the sum of the DRMs whose conditions are true.
-
-    +1 Parachuting from a DE result
-    +2 Crewman LW
-    +3 Crewman SW
-    +1 Fatigue 5-14 (R6)
-    +2 Fatigue 15+ (R6)
-
-    A value left as None is unknown: a DRM applies only when its condition is true without it.
+def lookup_bodenplatte_fighters(roll: int, *, drm: int = 0) -> BodenplatteFightersResult:
+    """Operation Bodenplatte: Allied fighters taking off, rule 10.16: the row a roll selects.
 
     Args:
-        crewman_injury: the injury of the crewman rolling (7.4.8) (Injury, labels in INJURY_LABELS; or None if
-            unknown).
-        de_result: parachuting from a DE result on a card (7.6) (True or False).
-        fatigue_points: Fatigue Level (R6, 10.5) (an int, or None if unknown).
+        roll: the natural roll on 1d10, 1 to 10.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'fighter': Allied fighter
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
     """
-    if crewman_injury is not None:
-        crewman_injury = _member('B8', 'crewman_injury', crewman_injury, INJURY_LABELS)
-    _check_flag('B8', 'de_result', de_result)
-    if fatigue_points is not None:
-        _check_int('B8', 'fatigue_points', fatigue_points)
-        _check_range('B8', 'fatigue_points', fatigue_points, 0, 99)
-    context: dict[str, _Context] = {
-        'crewman_injury': crewman_injury, 'de_result': de_result, 'fatigue_points': fatigue_points,
-    }
-    return _total_drm(_B8_DRMS, context, None)
+    if type(roll) is not int or roll not in _BODENPLATTE_FIGHTERS_OUTCOMES:
+        _check_natural('bodenplatte_fighters', roll, _BODENPLATTE_FIGHTERS_OUTCOMES, '1d10')
+    if type(drm) is not int:
+        _check_int('bodenplatte_fighters', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _BODENPLATTE_FIGHTERS_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _BODENPLATTE_FIGHTERS_INDEX.select('bodenplatte_fighters', (), modified)
+    return {'fighter': row[0]}
 
 
-# ---- 'B12'
-_B12_DRMS: Final = (
-    _Drm(+2, _AllOf((_Flag('agile'), _Not(_Flag('engine_or_controls_damaged'))))),
-    _Drm(+1, _Flag('pilot_ace')),
-    _Drm(+1, _Flag('mw50')),
-    _Drm(-1, _Compare('pilot_injury', '==', 'lw')),
-    _Drm(-2, _Compare('pilot_injury', '==', 'sw')),
-    _Drm(-1, _Compare('fatigue_points', '>=', 15)),
+_BODENPLATTE_FIGHTERS_DICE: Final = _Dice('sum', 1, 10)
+
+
+def roll_bodenplatte_fighters(rng: random.Random, *, drm: int = 0) -> Roll[BodenplatteFightersResult]:
+    """Roll 1d10 with `rng` and read Operation Bodenplatte: Allied fighters taking off, rule 10.16.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('bodenplatte_fighters', rng)
+    natural = _roll(rng, _BODENPLATTE_FIGHTERS_DICE)
+    return _rolled(natural, drm, lookup_bodenplatte_fighters(natural, drm=drm))
+
+
+# ---- 'straggler'
+StragglerResult = TypedDict('StragglerResult', {'result': str})
+STRAGGLER_COLUMNS: Final = ('result',)
+_STRAGGLER_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 1, 1, ('Straggler: apply 4 random engine hits to it before starting the combat',)),
+    ((), 2, 6, ('No straggler: you attack the bomber formation',)),
 )
+_STRAGGLER_INDEX: Final = _Index(_STRAGGLER_ROWS)
+_STRAGGLER_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
-def drm_b12(
-    *,
-    agile: bool = False,
-    engine_or_controls_damaged: bool = False,
-    fatigue_points: int | None = None,
-    mw50: bool = False,
-    pilot_ace: bool = False,
-    pilot_injury: Injury | None = None,
-) -> int:
-    """The total DRM for Initiative Chart [B12], rule 7.2.2.7, 7.2.2.9, 7.8.8, 7.4.8, 10.5: the sum of the DRMs whose
-        conditions are true.
-
-    +2 Agile aircraft, no engine or controls damage
-    +1 Ace pilot
-    +1 MW-50 boost (the 7.2.2.10 and 7.12 examples)
-    -1 Pilot LW
-    -2 Pilot SW
-    -1 Fatigue 15+ (R6)
-
-    A value left as None is unknown: a DRM applies only when its condition is true without it.
+def lookup_straggler(roll: int, *, drm: int = 0) -> StragglerResult:
+    """Straggler roll (after an 11 on the Interception Chart [B1]), rule 5.2.5: the row a roll selects.
 
     Args:
-        agile: an Agile aircraft (Bf 109, Me 163, Spitfire, P-51; 7.2.2.9) (True or False).
-        engine_or_controls_damaged: the aircraft has suffered engine or controls damage (True or False).
-        fatigue_points: Fatigue Level (R6, 10.5) (an int, or None if unknown).
-        mw50: MW-50 boost, not inoperative (True or False).
-        pilot_ace: the pilot is an Ace (5 kills, 7.8.8) (True or False).
-        pilot_injury: the pilot's injury (7.4.8) (Injury, labels in INJURY_LABELS; or None if unknown).
+        roll: the natural roll on 1d6, 1 to 6.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
     """
-    _check_flag('B12', 'agile', agile)
-    _check_flag('B12', 'engine_or_controls_damaged', engine_or_controls_damaged)
-    if fatigue_points is not None:
-        _check_int('B12', 'fatigue_points', fatigue_points)
-        _check_range('B12', 'fatigue_points', fatigue_points, 0, 99)
-    _check_flag('B12', 'mw50', mw50)
-    _check_flag('B12', 'pilot_ace', pilot_ace)
-    if pilot_injury is not None:
-        pilot_injury = _member('B12', 'pilot_injury', pilot_injury, INJURY_LABELS)
-    context: dict[str, _Context] = {
-        'agile': agile, 'engine_or_controls_damaged': engine_or_controls_damaged, 'fatigue_points': fatigue_points,
-        'mw50': mw50, 'pilot_ace': pilot_ace, 'pilot_injury': pilot_injury,
-    }
-    return _total_drm(_B12_DRMS, context, None)
+    if type(roll) is not int or roll not in _STRAGGLER_OUTCOMES:
+        _check_natural('straggler', roll, _STRAGGLER_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('straggler', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _STRAGGLER_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _STRAGGLER_INDEX.select('straggler', (), modified)
+    return {'result': row[0]}
 
 
-# ---- 'initiative_allied'
-_INITIATIVE_ALLIED_DRMS: Final = (
-    _Drm(+2, _AllOf((_Flag('allied_agile'), _Not(_Flag('allied_engine_or_controls_damaged'))))),
-    _Drm(+1, _Flag('allied_ace')),
-    _Drm(+1, _Flag('allied_sa')),
-    _Drm(-1, _Flag('p47_loaded')),
+_STRAGGLER_DICE: Final = _Dice('sum', 1, 6)
+
+
+def roll_straggler(rng: random.Random, *, drm: int = 0) -> Roll[StragglerResult]:
+    """Roll 1d6 with `rng` and read Straggler roll (after an 11 on the Interception Chart [B1]), rule 5.2.5.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('straggler', rng)
+    natural = _roll(rng, _STRAGGLER_DICE)
+    return _rolled(natural, drm, lookup_straggler(natural, drm=drm))
+
+
+# ---- 'limited_scrounging'
+LimitedScroungingResult = TypedDict('LimitedScroungingResult', {'result': str})
+LIMITED_SCROUNGING_COLUMNS: Final = ('result',)
+_LIMITED_SCROUNGING_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 1, 3, ('Normal repairs (7.4.2): lose one sortie for repairs',)),
+    ((), 4, 6, ('The damage is repaired in time for the next sortie',)),
 )
+_LIMITED_SCROUNGING_INDEX: Final = _Index(_LIMITED_SCROUNGING_ROWS)
+_LIMITED_SCROUNGING_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
-def drm_initiative_allied(
-    *,
-    allied_ace: bool = False,
-    allied_agile: bool = False,
-    allied_engine_or_controls_damaged: bool = False,
-    allied_sa: bool = False,
-    p47_loaded: bool = False,
-) -> int:
-    """The total DRM for Initiative Chart: the Allied fighter's roll, rule 7.2.2.7, 7.2.2.9, 10.6, 10.6.1: the sum of
-        the DRMs whose conditions are true.
-
-    +2 Agile Allied fighter, no engine or controls damage
-    +1 Allied Ace (10.6)
-    +1 S.A. skill (10.6.1)
-    -1 Loaded P-47D (Scramble from Parchim)
+def lookup_limited_scrounging(roll: int, *, drm: int = 0) -> LimitedScroungingResult:
+    """Limited Scrounging (4-5 systems damaged), rule 7.9.2: the row a roll selects.
 
     Args:
-        allied_ace: the Allied pilot is an Ace (R7/R8, 10.6) (True or False).
-        allied_agile: the Allied fighter is Agile (Spitfire, P-51; 7.2.2.9) (True or False).
-        allied_engine_or_controls_damaged: the Allied fighter has suffered engine or controls damage (True or False).
-        allied_sa: the Allied pilot has the S.A. skill (10.6.1) (True or False).
-        p47_loaded: the intercepted P-47D is loaded (Scramble from Parchim, 10.15.3) (True or False).
+        roll: the natural roll on 1d6, 1 to 6.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
     """
-    _check_flag('initiative_allied', 'allied_ace', allied_ace)
-    _check_flag('initiative_allied', 'allied_agile', allied_agile)
-    _check_flag('initiative_allied', 'allied_engine_or_controls_damaged', allied_engine_or_controls_damaged)
-    _check_flag('initiative_allied', 'allied_sa', allied_sa)
-    _check_flag('initiative_allied', 'p47_loaded', p47_loaded)
-    context: dict[str, _Context] = {
-        'allied_ace': allied_ace, 'allied_agile': allied_agile,
-        'allied_engine_or_controls_damaged': allied_engine_or_controls_damaged, 'allied_sa': allied_sa,
-        'p47_loaded': p47_loaded,
-    }
-    return _total_drm(_INITIATIVE_ALLIED_DRMS, context, None)
+    if type(roll) is not int or roll not in _LIMITED_SCROUNGING_OUTCOMES:
+        _check_natural('limited_scrounging', roll, _LIMITED_SCROUNGING_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('limited_scrounging', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _LIMITED_SCROUNGING_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _LIMITED_SCROUNGING_INDEX.select('limited_scrounging', (), modified)
+    return {'result': row[0]}
 
 
-# ---- 'W1'
-_W1_DRMS: Final = (
-    _Drm(-1, _Flag('wingman_gunnery')),
-    _Drm(-1, _Flag('wingman_aim')),
+_LIMITED_SCROUNGING_DICE: Final = _Dice('sum', 1, 6)
+
+
+def roll_limited_scrounging(rng: random.Random, *, drm: int = 0) -> Roll[LimitedScroungingResult]:
+    """Roll 1d6 with `rng` and read Limited Scrounging (4-5 systems damaged), rule 7.9.2.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('limited_scrounging', rng)
+    natural = _roll(rng, _LIMITED_SCROUNGING_DICE)
+    return _rolled(natural, drm, lookup_limited_scrounging(natural, drm=drm))
+
+
+# ---- 'scrounging_new_aircraft'
+ScroungingNewAircraftResult = TypedDict('ScroungingNewAircraftResult', {'result': str})
+SCROUNGING_NEW_AIRCRAFT_COLUMNS: Final = ('result',)
+_SCROUNGING_NEW_AIRCRAFT_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 1, 3, ('Normal repairs (7.4.2): the aircraft is written off; lose one sortie waiting for a new aircraft',)),
+    ((), 4, 6, ('You receive a new aircraft for the next sortie',)),
 )
+_SCROUNGING_NEW_AIRCRAFT_INDEX: Final = _Index(_SCROUNGING_NEW_AIRCRAFT_ROWS)
+_SCROUNGING_NEW_AIRCRAFT_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
-def drm_w1(*, wingman_aim: bool = False, wingman_gunnery: bool = False) -> int:
-    """The total DRM for Wingman Attack on Bomber Chart [W1], rule 7.2.3.1, 7.7: the sum of the DRMs whose conditions
-        are true.
-
-    -1 Wingman Gunnery skill
-    -1 Wingman Aim skill
+def lookup_scrounging_new_aircraft(roll: int, *, drm: int = 0) -> ScroungingNewAircraftResult:
+    """Scrounging (6+ systems damaged), rule 7.9.2: the row a roll selects.
 
     Args:
-        wingman_aim: the wingman has the Aim skill (True or False).
-        wingman_gunnery: the wingman has the Gunnery skill (True or False).
+        roll: the natural roll on 1d6, 1 to 6.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
     """
-    _check_flag('W1', 'wingman_aim', wingman_aim)
-    _check_flag('W1', 'wingman_gunnery', wingman_gunnery)
-    return _total_drm(_W1_DRMS, {'wingman_aim': wingman_aim, 'wingman_gunnery': wingman_gunnery}, None)
+    if type(roll) is not int or roll not in _SCROUNGING_NEW_AIRCRAFT_OUTCOMES:
+        _check_natural('scrounging_new_aircraft', roll, _SCROUNGING_NEW_AIRCRAFT_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('scrounging_new_aircraft', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _SCROUNGING_NEW_AIRCRAFT_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _SCROUNGING_NEW_AIRCRAFT_INDEX.select('scrounging_new_aircraft', (), modified)
+    return {'result': row[0]}
+
+
+_SCROUNGING_NEW_AIRCRAFT_DICE: Final = _Dice('sum', 1, 6)
+
+
+def roll_scrounging_new_aircraft(rng: random.Random, *, drm: int = 0) -> Roll[ScroungingNewAircraftResult]:
+    """Roll 1d6 with `rng` and read Scrounging (6+ systems damaged), rule 7.9.2.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('scrounging_new_aircraft', rng)
+    natural = _roll(rng, _SCROUNGING_NEW_AIRCRAFT_DICE)
+    return _rolled(natural, drm, lookup_scrounging_new_aircraft(natural, drm=drm))
+
+
+# ---- 'cooperative_assist'
+CooperativeAssistResult = TypedDict('CooperativeAssistResult', {'result': str})
+COOPERATIVE_ASSIST_COLUMNS: Final = ('result',)
+_COOPERATIVE_ASSIST_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 1, 2, ('The assisting player starts a new combat Disadvantaged against a fresh Allied fighter or escort',)),
+    ((), 3, 6, ('No new combat',)),
+)
+_COOPERATIVE_ASSIST_INDEX: Final = _Index(_COOPERATIVE_ASSIST_ROWS)
+_COOPERATIVE_ASSIST_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
+
+
+def lookup_cooperative_assist(roll: int, *, drm: int = 0) -> CooperativeAssistResult:
+    """Cooperative play: assisting a teammate, rule 10.2: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _COOPERATIVE_ASSIST_OUTCOMES:
+        _check_natural('cooperative_assist', roll, _COOPERATIVE_ASSIST_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('cooperative_assist', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _COOPERATIVE_ASSIST_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _COOPERATIVE_ASSIST_INDEX.select('cooperative_assist', (), modified)
+    return {'result': row[0]}
+
+
+_COOPERATIVE_ASSIST_DICE: Final = _Dice('sum', 1, 6)
+
+
+def roll_cooperative_assist(rng: random.Random, *, drm: int = 0) -> Roll[CooperativeAssistResult]:
+    """Roll 1d6 with `rng` and read Cooperative play: assisting a teammate, rule 10.2.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('cooperative_assist', rng)
+    natural = _roll(rng, _COOPERATIVE_ASSIST_DICE)
+    return _rolled(natural, drm, lookup_cooperative_assist(natural, drm=drm))
+
+
+# ---- 'me163_out_of_fuel'
+Me163OutOfFuelResult = TypedDict('Me163OutOfFuelResult', {'result': str})
+ME163_OUT_OF_FUEL_COLUMNS: Final = ('result',)
+_ME163_OUT_OF_FUEL_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 1, 4, ('Disengagement succeeds',)),
+    ((), 5, 6, ('Disengagement fails',)),
+)
+_ME163_OUT_OF_FUEL_INDEX: Final = _Index(_ME163_OUT_OF_FUEL_ROWS)
+_ME163_OUT_OF_FUEL_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
+
+
+def lookup_me163_out_of_fuel(roll: int, *, drm: int = 0) -> Me163OutOfFuelResult:
+    """Me 163B-1 out of fuel disengagement, rule 11.10.1: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _ME163_OUT_OF_FUEL_OUTCOMES:
+        _check_natural('me163_out_of_fuel', roll, _ME163_OUT_OF_FUEL_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('me163_out_of_fuel', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _ME163_OUT_OF_FUEL_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _ME163_OUT_OF_FUEL_INDEX.select('me163_out_of_fuel', (), modified)
+    return {'result': row[0]}
+
+
+_ME163_OUT_OF_FUEL_DICE: Final = _Dice('sum', 1, 6)
+
+
+def roll_me163_out_of_fuel(rng: random.Random, *, drm: int = 0) -> Roll[Me163OutOfFuelResult]:
+    """Roll 1d6 with `rng` and read Me 163B-1 out of fuel disengagement, rule 11.10.1.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('me163_out_of_fuel', rng)
+    natural = _roll(rng, _ME163_OUT_OF_FUEL_DICE)
+    return _rolled(natural, drm, lookup_me163_out_of_fuel(natural, drm=drm))
+
+
+# ---- 'crew_injury_armored'
+CrewInjuryArmoredResult = TypedDict('CrewInjuryArmoredResult', {'result': str})
+CREW_INJURY_ARMORED_COLUMNS: Final = ('result',)
+_CREW_INJURY_ARMORED_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 2, 6, ('Pilot injury',)),
+    ((), 7, 12, ('No effect',)),
+)
+_CREW_INJURY_ARMORED_INDEX: Final = _Index(_CREW_INJURY_ARMORED_ROWS)
+_CREW_INJURY_ARMORED_OUTCOMES: Final = frozenset({2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
+
+
+def lookup_crew_injury_armored(roll: int, *, drm: int = 0) -> CrewInjuryArmoredResult:
+    """Crew injury roll (FW 190A-8/R7 and /R8), rule 11.2.3: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 2d6, 2 to 12.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _CREW_INJURY_ARMORED_OUTCOMES:
+        _check_natural('crew_injury_armored', roll, _CREW_INJURY_ARMORED_OUTCOMES, '2d6')
+    if type(drm) is not int:
+        _check_int('crew_injury_armored', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _CREW_INJURY_ARMORED_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _CREW_INJURY_ARMORED_INDEX.select('crew_injury_armored', (), modified)
+    return {'result': row[0]}
+
+
+_CREW_INJURY_ARMORED_DICE: Final = _Dice('sum', 2, 6)
+
+
+def roll_crew_injury_armored(rng: random.Random, *, drm: int = 0) -> Roll[CrewInjuryArmoredResult]:
+    """Roll 2d6 with `rng` and read Crew injury roll (FW 190A-8/R7 and /R8), rule 11.2.3.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('crew_injury_armored', rng)
+    natural = _roll(rng, _CREW_INJURY_ARMORED_DICE)
+    return _rolled(natural, drm, lookup_crew_injury_armored(natural, drm=drm))
 
 
 # ---- 'escort_range'
@@ -3279,1269 +4734,6 @@ def lookup_dated_rules(*, dated_rule: DatedRule) -> DatedRulesResult:
     return {'from': row[0], 'when': row[1]}
 
 
-# ---- 'straggler'
-StragglerResult = TypedDict('StragglerResult', {'result': str})
-STRAGGLER_COLUMNS: Final = ('result',)
-_STRAGGLER_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((), 1, 1, ('Straggler: apply 4 random engine hits to it before starting the combat',)),
-    ((), 2, 6, ('No straggler: you attack the bomber formation',)),
-)
-_STRAGGLER_INDEX: Final = _Index(_STRAGGLER_ROWS)
-_STRAGGLER_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
-
-
-def lookup_straggler(roll: int, *, drm: int = 0) -> StragglerResult:
-    """Straggler roll (after an 11 on the Interception Chart [B1]), rule 5.2.5: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'result': Result
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _STRAGGLER_OUTCOMES:
-        _check_natural('straggler', roll, _STRAGGLER_OUTCOMES, '1d6')
-    if type(drm) is not int:
-        _check_int('straggler', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _STRAGGLER_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _STRAGGLER_INDEX.select('straggler', (), modified)
-    return {'result': row[0]}
-
-
-def roll_straggler(rng: random.Random, *, drm: int = 0) -> Roll[StragglerResult]:
-    """Roll 1d6 with `rng` and read Straggler roll (after an 11 on the Interception Chart [B1]), rule 5.2.5.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('straggler', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return _rolled(natural, drm, lookup_straggler(natural, drm=drm))
-
-
-# ---- 'limited_scrounging'
-LimitedScroungingResult = TypedDict('LimitedScroungingResult', {'result': str})
-LIMITED_SCROUNGING_COLUMNS: Final = ('result',)
-_LIMITED_SCROUNGING_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((), 1, 3, ('Normal repairs (7.4.2): lose one sortie for repairs',)),
-    ((), 4, 6, ('The damage is repaired in time for the next sortie',)),
-)
-_LIMITED_SCROUNGING_INDEX: Final = _Index(_LIMITED_SCROUNGING_ROWS)
-_LIMITED_SCROUNGING_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
-
-
-def lookup_limited_scrounging(roll: int, *, drm: int = 0) -> LimitedScroungingResult:
-    """Limited Scrounging (4-5 systems damaged), rule 7.9.2: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'result': Result
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _LIMITED_SCROUNGING_OUTCOMES:
-        _check_natural('limited_scrounging', roll, _LIMITED_SCROUNGING_OUTCOMES, '1d6')
-    if type(drm) is not int:
-        _check_int('limited_scrounging', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _LIMITED_SCROUNGING_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _LIMITED_SCROUNGING_INDEX.select('limited_scrounging', (), modified)
-    return {'result': row[0]}
-
-
-def roll_limited_scrounging(rng: random.Random, *, drm: int = 0) -> Roll[LimitedScroungingResult]:
-    """Roll 1d6 with `rng` and read Limited Scrounging (4-5 systems damaged), rule 7.9.2.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('limited_scrounging', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return _rolled(natural, drm, lookup_limited_scrounging(natural, drm=drm))
-
-
-# ---- 'scrounging_new_aircraft'
-ScroungingNewAircraftResult = TypedDict('ScroungingNewAircraftResult', {'result': str})
-SCROUNGING_NEW_AIRCRAFT_COLUMNS: Final = ('result',)
-_SCROUNGING_NEW_AIRCRAFT_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((), 1, 3, ('Normal repairs (7.4.2): the aircraft is written off; lose one sortie waiting for a new aircraft',)),
-    ((), 4, 6, ('You receive a new aircraft for the next sortie',)),
-)
-_SCROUNGING_NEW_AIRCRAFT_INDEX: Final = _Index(_SCROUNGING_NEW_AIRCRAFT_ROWS)
-_SCROUNGING_NEW_AIRCRAFT_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
-
-
-def lookup_scrounging_new_aircraft(roll: int, *, drm: int = 0) -> ScroungingNewAircraftResult:
-    """Scrounging (6+ systems damaged), rule 7.9.2: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'result': Result
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _SCROUNGING_NEW_AIRCRAFT_OUTCOMES:
-        _check_natural('scrounging_new_aircraft', roll, _SCROUNGING_NEW_AIRCRAFT_OUTCOMES, '1d6')
-    if type(drm) is not int:
-        _check_int('scrounging_new_aircraft', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _SCROUNGING_NEW_AIRCRAFT_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _SCROUNGING_NEW_AIRCRAFT_INDEX.select('scrounging_new_aircraft', (), modified)
-    return {'result': row[0]}
-
-
-def roll_scrounging_new_aircraft(rng: random.Random, *, drm: int = 0) -> Roll[ScroungingNewAircraftResult]:
-    """Roll 1d6 with `rng` and read Scrounging (6+ systems damaged), rule 7.9.2.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('scrounging_new_aircraft', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return _rolled(natural, drm, lookup_scrounging_new_aircraft(natural, drm=drm))
-
-
-# ---- 'cooperative_assist'
-CooperativeAssistResult = TypedDict('CooperativeAssistResult', {'result': str})
-COOPERATIVE_ASSIST_COLUMNS: Final = ('result',)
-_COOPERATIVE_ASSIST_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((), 1, 2, ('The assisting player starts a new combat Disadvantaged against a fresh Allied fighter or escort',)),
-    ((), 3, 6, ('No new combat',)),
-)
-_COOPERATIVE_ASSIST_INDEX: Final = _Index(_COOPERATIVE_ASSIST_ROWS)
-_COOPERATIVE_ASSIST_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
-
-
-def lookup_cooperative_assist(roll: int, *, drm: int = 0) -> CooperativeAssistResult:
-    """Cooperative play: assisting a teammate, rule 10.2: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'result': Result
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _COOPERATIVE_ASSIST_OUTCOMES:
-        _check_natural('cooperative_assist', roll, _COOPERATIVE_ASSIST_OUTCOMES, '1d6')
-    if type(drm) is not int:
-        _check_int('cooperative_assist', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _COOPERATIVE_ASSIST_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _COOPERATIVE_ASSIST_INDEX.select('cooperative_assist', (), modified)
-    return {'result': row[0]}
-
-
-def roll_cooperative_assist(rng: random.Random, *, drm: int = 0) -> Roll[CooperativeAssistResult]:
-    """Roll 1d6 with `rng` and read Cooperative play: assisting a teammate, rule 10.2.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('cooperative_assist', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return _rolled(natural, drm, lookup_cooperative_assist(natural, drm=drm))
-
-
-# ---- 'me163_out_of_fuel'
-Me163OutOfFuelResult = TypedDict('Me163OutOfFuelResult', {'result': str})
-ME163_OUT_OF_FUEL_COLUMNS: Final = ('result',)
-_ME163_OUT_OF_FUEL_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((), 1, 4, ('Disengagement succeeds',)),
-    ((), 5, 6, ('Disengagement fails',)),
-)
-_ME163_OUT_OF_FUEL_INDEX: Final = _Index(_ME163_OUT_OF_FUEL_ROWS)
-_ME163_OUT_OF_FUEL_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
-
-
-def lookup_me163_out_of_fuel(roll: int, *, drm: int = 0) -> Me163OutOfFuelResult:
-    """Me 163B-1 out of fuel disengagement, rule 11.10.1: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'result': Result
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _ME163_OUT_OF_FUEL_OUTCOMES:
-        _check_natural('me163_out_of_fuel', roll, _ME163_OUT_OF_FUEL_OUTCOMES, '1d6')
-    if type(drm) is not int:
-        _check_int('me163_out_of_fuel', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _ME163_OUT_OF_FUEL_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _ME163_OUT_OF_FUEL_INDEX.select('me163_out_of_fuel', (), modified)
-    return {'result': row[0]}
-
-
-def roll_me163_out_of_fuel(rng: random.Random, *, drm: int = 0) -> Roll[Me163OutOfFuelResult]:
-    """Roll 1d6 with `rng` and read Me 163B-1 out of fuel disengagement, rule 11.10.1.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('me163_out_of_fuel', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return _rolled(natural, drm, lookup_me163_out_of_fuel(natural, drm=drm))
-
-
-# ---- 'crew_injury_armored'
-CrewInjuryArmoredResult = TypedDict('CrewInjuryArmoredResult', {'result': str})
-CREW_INJURY_ARMORED_COLUMNS: Final = ('result',)
-_CREW_INJURY_ARMORED_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((), 2, 6, ('Pilot injury',)),
-    ((), 7, 12, ('No effect',)),
-)
-_CREW_INJURY_ARMORED_INDEX: Final = _Index(_CREW_INJURY_ARMORED_ROWS)
-_CREW_INJURY_ARMORED_OUTCOMES: Final = frozenset({2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
-
-
-def lookup_crew_injury_armored(roll: int, *, drm: int = 0) -> CrewInjuryArmoredResult:
-    """Crew injury roll (FW 190A-8/R7 and /R8), rule 11.2.3: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 2d6, 2 to 12.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'result': Result
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _CREW_INJURY_ARMORED_OUTCOMES:
-        _check_natural('crew_injury_armored', roll, _CREW_INJURY_ARMORED_OUTCOMES, '2d6')
-    if type(drm) is not int:
-        _check_int('crew_injury_armored', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _CREW_INJURY_ARMORED_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _CREW_INJURY_ARMORED_INDEX.select('crew_injury_armored', (), modified)
-    return {'result': row[0]}
-
-
-def roll_crew_injury_armored(rng: random.Random, *, drm: int = 0) -> Roll[CrewInjuryArmoredResult]:
-    """Roll 2d6 with `rng` and read Crew injury roll (FW 190A-8/R7 and /R8), rule 11.2.3.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('crew_injury_armored', rng)
-    natural = _roll(rng, 'sum', 2, 6, 0, 0)
-    return _rolled(natural, drm, lookup_crew_injury_armored(natural, drm=drm))
-
-
-# ---- 'R6'
-R6Result = TypedDict('R6Result', {'effect': str})
-R6_COLUMNS: Final = ('effect',)
-_R6_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((), 0, 4, ('No effect',)),
-    ((), 5, 9, ('Add +1 to parachute die rolls',)),
-    ((), 10, 14, ('Add +1 to parachute and +1 to landing rolls',)),
-    ((), 15, 19, ('Add +2 to parachute, +1 to landing, and -1 to initiative die rolls',)),
-    ((), 20, None, ('Add +2 to parachute, +2 to landing, and -1 to initiative rolls',)),
-)
-_R6_INDEX: Final = _Index(_R6_ROWS)
-
-
-def lookup_r6(value: int, *, drm: int = 0) -> R6Result:
-    """Fatigue Effects Chart [R6], rule 10.5: the row a value selects.
-
-    Args:
-        value: Fatigue level (0+).
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'effect': Effect
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(value) is not int or value < 0:
-        _check_value('R6', 'fatigue', value, 0, None)
-    if type(drm) is not int:
-        _check_int('R6', 'drm', drm)
-    modified = value + drm
-    low, by_roll, below, above = _R6_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _R6_INDEX.select('R6', (), modified)
-    return {'effect': row[0]}
-
-
-# ---- 'R7'
-R7Result = TypedDict('R7Result', {'pilot': str})
-R7_COLUMNS: Final = ('pilot',)
-_R7_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    (('early_1943',), 1, 8, ('Green',)),
-    (('late_1943',), 1, 6, ('Green',)),
-    (('early_1944',), 1, 6, ('Green',)),
-    (('late_1944',), 1, 3, ('Green',)),
-    (('y1945',), 1, 3, ('Green',)),
-    (('early_1943',), 9, 70, ('Trained',)),
-    (('late_1943',), 7, 61, ('Trained',)),
-    (('early_1944',), 7, 61, ('Trained',)),
-    (('late_1944',), 4, 56, ('Trained',)),
-    (('y1945',), 4, 56, ('Trained',)),
-    (('early_1943',), 71, 78, ('Veteran',)),
-    (('late_1943',), 62, 75, ('Veteran',)),
-    (('early_1944',), 62, 75, ('Veteran',)),
-    (('late_1944',), 57, 72, ('Veteran',)),
-    (('y1945',), 57, 72, ('Veteran',)),
-    (('early_1943',), 79, 86, ('Veteran 1 Skill',)),
-    (('late_1943',), 76, 83, ('Veteran 1 Skill',)),
-    (('early_1944',), 76, 83, ('Veteran 1 Skill',)),
-    (('late_1944',), 73, 78, ('Veteran 1 Skill',)),
-    (('y1945',), 73, 78, ('Veteran 1 Skill',)),
-)
-_R7_INDEX: Final = _Index(_R7_ROWS)
-_R7_OUTCOMES: Final = frozenset({
-    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
-    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60,
-    61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89,
-    90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100,
-})
-
-
-def lookup_r7(roll: int, *, period: Period, drm: int = 0) -> R7Result:
-    """American Pilot Quality Chart [R7], rule 10.6: the row a roll selects.
-
-    Args:
-        roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100.
-        period: Period (Period; labels in PERIOD_LABELS).
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'pilot': Pilot
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected (the chart is partial: the transcription stops after the Veteran 1 Skill row:
-            the higher results (by 10.6, two-skill veterans and Aces) are missing).
-    """
-    if type(roll) is not int or roll not in _R7_OUTCOMES:
-        _check_natural('R7', roll, _R7_OUTCOMES, 'percentile (2d10, 00 = 100)')
-    if type(period) is not str or period not in PERIOD_LABELS:
-        period = _member('R7', 'period', period, PERIOD_LABELS)
-    if type(drm) is not int:
-        _check_int('R7', 'drm', drm)
-    if drm:
-        _check_no_drm('R7', drm, 'percentile (2d10, 00 = 100)')
-    modified = roll + drm
-    low, by_roll, below, above = _R7_INDEX.tables.get((period,)) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _R7_INDEX.select('R7', (period,), modified)
-    return {'pilot': row[0]}
-
-
-def roll_r7(rng: random.Random, *, period: Period, drm: int = 0) -> Roll[R7Result]:
-    """Roll percentile (2d10, 00 = 100) with `rng` and read American Pilot Quality Chart [R7], rule 10.6.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('R7', rng)
-    natural = _roll(rng, 'percentile', 2, 10, 0, 0)
-    return _rolled(natural, drm, lookup_r7(natural, period=period, drm=drm))
-
-
-# ---- 'R8'
-R8Result = TypedDict('R8Result', {'pilot': str})
-R8_COLUMNS: Final = ('pilot',)
-_R8_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    (('early_1943',), 1, 8, ('Green',)),
-    (('late_1943',), 1, 8, ('Green',)),
-    (('early_1944',), 1, 8, ('Green',)),
-    (('late_1944',), 1, 6, ('Green',)),
-    (('y1945',), 1, 6, ('Green',)),
-    (('early_1943',), 9, 70, ('Trained',)),
-    (('late_1943',), 9, 70, ('Trained',)),
-    (('early_1944',), 9, 70, ('Trained',)),
-    (('late_1944',), 7, 61, ('Trained',)),
-    (('y1945',), 7, 61, ('Trained',)),
-    (('early_1943',), 71, 78, ('Veteran',)),
-    (('late_1943',), 71, 78, ('Veteran',)),
-    (('early_1944',), 71, 78, ('Veteran',)),
-    (('late_1944',), 62, 75, ('Veteran',)),
-    (('y1945',), 62, 75, ('Veteran',)),
-    (('early_1943',), 79, 86, ('Veteran 1 Skill',)),
-    (('late_1943',), 79, 86, ('Veteran 1 Skill',)),
-    (('early_1944',), 79, 86, ('Veteran 1 Skill',)),
-    (('late_1944',), 76, 83, ('Veteran 1 Skill',)),
-    (('y1945',), 76, 83, ('Veteran 1 Skill',)),
-)
-_R8_INDEX: Final = _Index(_R8_ROWS)
-_R8_OUTCOMES: Final = frozenset({
-    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
-    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60,
-    61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89,
-    90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100,
-})
-
-
-def lookup_r8(roll: int, *, period: Period, drm: int = 0) -> R8Result:
-    """British Pilot Quality Chart [R8], rule 10.6: the row a roll selects.
-
-    Args:
-        roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100.
-        period: Period (Period; labels in PERIOD_LABELS).
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'pilot': Pilot
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected (the chart is partial: the transcription stops after the Veteran 1 Skill row:
-            the higher results (by 10.6, two-skill veterans and Aces) are missing).
-    """
-    if type(roll) is not int or roll not in _R8_OUTCOMES:
-        _check_natural('R8', roll, _R8_OUTCOMES, 'percentile (2d10, 00 = 100)')
-    if type(period) is not str or period not in PERIOD_LABELS:
-        period = _member('R8', 'period', period, PERIOD_LABELS)
-    if type(drm) is not int:
-        _check_int('R8', 'drm', drm)
-    if drm:
-        _check_no_drm('R8', drm, 'percentile (2d10, 00 = 100)')
-    modified = roll + drm
-    low, by_roll, below, above = _R8_INDEX.tables.get((period,)) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _R8_INDEX.select('R8', (period,), modified)
-    return {'pilot': row[0]}
-
-
-def roll_r8(rng: random.Random, *, period: Period, drm: int = 0) -> Roll[R8Result]:
-    """Roll percentile (2d10, 00 = 100) with `rng` and read British Pilot Quality Chart [R8], rule 10.6.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('R8', rng)
-    natural = _roll(rng, 'percentile', 2, 10, 0, 0)
-    return _rolled(natural, drm, lookup_r8(natural, period=period, drm=drm))
-
-
-# ---- 'allied_fighter_skills'
-AlliedFighterSkillsResult = TypedDict('AlliedFighterSkillsResult', {'skill': AlliedSkill})
-ALLIED_FIGHTER_SKILLS_COLUMNS: Final = ('skill',)
-_ALLIED_FIGHTER_SKILLS_ROWS: Final[tuple[_Row[tuple[AlliedSkill]], ...]] = (
-    ((), 1, 2, ('gunnery',)),
-    ((), 3, 4, ('acm',)),
-    ((), 5, 6, ('sa',)),
-    ((), 7, 8, ('reflexes',)),
-    ((), 9, 10, ('sixth_sense',)),
-)
-_ALLIED_FIGHTER_SKILLS_INDEX: Final = _Index(_ALLIED_FIGHTER_SKILLS_ROWS)
-_ALLIED_FIGHTER_SKILLS_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
-
-
-def lookup_allied_fighter_skills(roll: int, *, drm: int = 0) -> AlliedFighterSkillsResult:
-    """Allied Fighter Skills Chart, rule 10.6.1: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'skill': Result
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _ALLIED_FIGHTER_SKILLS_OUTCOMES:
-        _check_natural('allied_fighter_skills', roll, _ALLIED_FIGHTER_SKILLS_OUTCOMES, '1d10')
-    if type(drm) is not int:
-        _check_int('allied_fighter_skills', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _ALLIED_FIGHTER_SKILLS_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _ALLIED_FIGHTER_SKILLS_INDEX.select('allied_fighter_skills', (), modified)
-    return {'skill': row[0]}
-
-
-def roll_allied_fighter_skills(rng: random.Random, *, drm: int = 0) -> Roll[AlliedFighterSkillsResult]:
-    """Roll 1d10 with `rng` and read Allied Fighter Skills Chart, rule 10.6.1.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('allied_fighter_skills', rng)
-    natural = _roll(rng, 'sum', 1, 10, 0, 0)
-    return _rolled(natural, drm, lookup_allied_fighter_skills(natural, drm=drm))
-
-
-# ---- 'p47_aces'
-P47AcesResult = TypedDict('P47AcesResult', {'ace': str, 'victories': str, 'aircraft': str, 'unit': str, 'skills': str})
-P47_ACES_COLUMNS: Final = ('ace', 'victories', 'aircraft', 'unit', 'skills')
-_P47_ACES_ROWS: Final[tuple[_Row[tuple[str, str, str, str, str]], ...]] = (
-    ((), 1, 2, ('Francis "Gabby" Gabreski', '28', 'P-47D', '56th FG "Wolfpack"', 'A.C.M., Gunnery, S.A.')),
-    ((), 3, 4, ('Robert Johnson', '27', 'P-47D "Penrod and Sam"', '56th FG "Wolfpack"', 'Gunnery, Reflexes')),
-    ((), 5, 6, ('David Schilling', '22 ½', 'P-47D "Hairless Joe"', '56th FG "Wolfpack"', 'S.A., Reflexes')),
-    ((), 7, 8, ('Fred Christensen', '21 ½', 'P-47D "Rozzie Geth"', '56th FG "Wolfpack"', 'Reflexes, Sixth Sense')),
-    ((), 9, 10, ('Hubert "Hub" Zemke', '17 ¾', 'P-47D "Moy Tovarich"', '56th FG "Wolfpack"', 'S.A., Sixth Sense')),
-)
-_P47_ACES_INDEX: Final = _Index(_P47_ACES_ROWS)
-_P47_ACES_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
-
-
-def lookup_p47_aces(roll: int, *, drm: int = 0) -> P47AcesResult:
-    """P-47D Thunderbolt Aces, rule 10.6.2: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'ace': Ace
-            'victories': Victories
-            'aircraft': Aircraft
-            'unit': Unit
-            'skills': Skills
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _P47_ACES_OUTCOMES:
-        _check_natural('p47_aces', roll, _P47_ACES_OUTCOMES, '1d10')
-    if type(drm) is not int:
-        _check_int('p47_aces', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _P47_ACES_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _P47_ACES_INDEX.select('p47_aces', (), modified)
-    return {'ace': row[0], 'victories': row[1], 'aircraft': row[2], 'unit': row[3], 'skills': row[4]}
-
-
-def roll_p47_aces(rng: random.Random, *, drm: int = 0) -> Roll[P47AcesResult]:
-    """Roll 1d10 with `rng` and read P-47D Thunderbolt Aces, rule 10.6.2.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('p47_aces', rng)
-    natural = _roll(rng, 'sum', 1, 10, 0, 0)
-    return _rolled(natural, drm, lookup_p47_aces(natural, drm=drm))
-
-
-# ---- 'p51_aces'
-P51AcesResult = TypedDict('P51AcesResult', {'ace': str, 'victories': str, 'aircraft': str, 'unit': str, 'skills': str})
-P51_ACES_COLUMNS: Final = ('ace', 'victories', 'aircraft', 'unit', 'skills')
-_P51_ACES_ROWS: Final[tuple[_Row[tuple[str, str, str, str, str]], ...]] = (
-    ((), 1, 1, (
-        'George Preddy', '26.83', 'P-51D "Cripes A\'Mighty"', '352nd FG "Blue Nosers"', 'A.C.M, S.A., Reflexes',
-    )),
-    ((), 2, 2, ('John Meyer', '24', 'P-51D "Petie 3rd"', '352nd FG "Blue Nosers"', 'S.A., Reflexes')),
-    ((), 3, 3, ('Don Gentile', '21.83', 'P-51B/C "Shangri-La"', '4th FG "Debden Eagles"', 'A.C.M., S.A.')),
-    ((), 4, 4, ('Leonard "Kit" Carson', '18 ½', 'P-51D "Nooky Booky"', '357th FG "Yoxford Boys"', 'A.C.M., Gunnery')),
-    ((), 5, 5, (
-        'Clarence "Bud" Anderson', '16 ½', 'P-51D "Old Crow"', '357th FG "Yoxford Boys"', 'Sixth Sense, A.C.M.',
-    )),
-    ((), 6, 6, (
-        'Charles "Chuck" Yeager', '11 ½', 'P-51D "Glamorous Glenn"', '357th FG "Yoxford Boys"', 'Reflexes, Gunnery',
-    )),
-)
-_P51_ACES_INDEX: Final = _Index(_P51_ACES_ROWS)
-_P51_ACES_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
-
-
-def lookup_p51_aces(roll: int, *, drm: int = 0) -> P51AcesResult:
-    """P-51 Mustang Aces, rule 10.6.2: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'ace': Ace
-            'victories': Victories
-            'aircraft': Aircraft
-            'unit': Unit
-            'skills': Skills
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _P51_ACES_OUTCOMES:
-        _check_natural('p51_aces', roll, _P51_ACES_OUTCOMES, '1d6')
-    if type(drm) is not int:
-        _check_int('p51_aces', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _P51_ACES_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _P51_ACES_INDEX.select('p51_aces', (), modified)
-    return {'ace': row[0], 'victories': row[1], 'aircraft': row[2], 'unit': row[3], 'skills': row[4]}
-
-
-def roll_p51_aces(rng: random.Random, *, drm: int = 0) -> Roll[P51AcesResult]:
-    """Roll 1d6 with `rng` and read P-51 Mustang Aces, rule 10.6.2.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('p51_aces', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return _rolled(natural, drm, lookup_p51_aces(natural, drm=drm))
-
-
-# ---- 'p38_aces'
-P38AcesResult = TypedDict('P38AcesResult', {'ace': str, 'victories': str, 'aircraft': str, 'unit': str, 'skills': str})
-P38_ACES_COLUMNS: Final = ('ace', 'victories', 'aircraft', 'unit', 'skills')
-_P38_ACES_ROWS: Final[tuple[_Row[tuple[str, str, str, str, str]], ...]] = (
-    ((), 1, 2, ('James "Slick" Morris', '7 1/3', 'P-38J "My Dad"', '20th FG "Loco Busters"', 'Gunnery')),
-    ((), 3, 4, ('Lindol "Lindy" Graham', '5 ½', 'P-38J "Susie"', '20th FG "Loco Busters"', 'S.A.')),
-    ((), 5, 6, ('Gerald "Jerry" Brown', '5', 'P-38J', '55th FG', 'Reflexes')),
-)
-_P38_ACES_INDEX: Final = _Index(_P38_ACES_ROWS)
-_P38_ACES_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
-
-
-def lookup_p38_aces(roll: int, *, drm: int = 0) -> P38AcesResult:
-    """P-38 Lightning Aces, rule 10.6.2: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'ace': Ace
-            'victories': Victories
-            'aircraft': Aircraft
-            'unit': Unit
-            'skills': Skills
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _P38_ACES_OUTCOMES:
-        _check_natural('p38_aces', roll, _P38_ACES_OUTCOMES, '1d6')
-    if type(drm) is not int:
-        _check_int('p38_aces', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _P38_ACES_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _P38_ACES_INDEX.select('p38_aces', (), modified)
-    return {'ace': row[0], 'victories': row[1], 'aircraft': row[2], 'unit': row[3], 'skills': row[4]}
-
-
-def roll_p38_aces(rng: random.Random, *, drm: int = 0) -> Roll[P38AcesResult]:
-    """Roll 1d6 with `rng` and read P-38 Lightning Aces, rule 10.6.2.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('p38_aces', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return _rolled(natural, drm, lookup_p38_aces(natural, drm=drm))
-
-
-# ---- 'R9'
-R9Result = TypedDict('R9Result', {'result': str, 'points': int})
-R9_COLUMNS: Final = ('result', 'points')
-_R9_ROWS: Final[tuple[_Row[tuple[str, int]], ...]] = (
-    ((), 1, 5, ('Miss: your bomb scatters.', 0)),
-    ((), 6, 15, ('Hit: one Allied aircraft damaged on the ground and minor damage to A/F installations.', 1)),
-    ((), 16, 19, ('Direct: one Allied aircraft destroyed on the ground and moderate damage to A/F installations.', 2)),
-    ((), 20, None, ('Vital: two Allied aircraft destroyed on the ground and severe damage to A/F installations.', 3)),
-)
-_R9_INDEX: Final = _Index(_R9_ROWS)
-_R9_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
-
-
-def lookup_r9(roll: int, *, drm: int = 0) -> R9Result:
-    """Bombing Results Chart [R9], rule 10.16: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 1d20, 1 to 20.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'result': Result
-            'points': Points awarded
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _R9_OUTCOMES:
-        _check_natural('R9', roll, _R9_OUTCOMES, '1d20')
-    if type(drm) is not int:
-        _check_int('R9', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _R9_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _R9_INDEX.select('R9', (), modified)
-    return {'result': row[0], 'points': row[1]}
-
-
-def roll_r9(rng: random.Random, *, drm: int = 0) -> Roll[R9Result]:
-    """Roll 1d20 with `rng` and read Bombing Results Chart [R9], rule 10.16.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('R9', rng)
-    natural = _roll(rng, 'sum', 1, 20, 0, 0)
-    return _rolled(natural, drm, lookup_r9(natural, drm=drm))
-
-
-_R9_DRMS: Final = (
-    _Drm(+2, _Flag('strafe')),
-)
-
-
-def drm_r9(*, strafe: bool = False) -> int:
-    """The total DRM for Bombing Results Chart [R9], rule 10.16: the sum of the DRMs whose conditions are true.
-
-    +2 Strafe attack (1 ammo point of ALL forward weapons)
-
-    Args:
-        strafe: strafe attack when releasing the bomb (True or False).
-    """
-    _check_flag('R9', 'strafe', strafe)
-    return _total_drm(_R9_DRMS, {'strafe': strafe}, None)
-
-
-# ---- 'named_ace'
-NamedAceResult = TypedDict('NamedAceResult', {'result': str})
-NAMED_ACE_COLUMNS: Final = ('result',)
-_NAMED_ACE_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((), 1, 5, ('Not a named ace',)),
-    ((), 6, None, ('A named ace: roll on the aces of his aircraft type',)),
-)
-_NAMED_ACE_INDEX: Final = _Index(_NAMED_ACE_ROWS)
-_NAMED_ACE_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
-
-
-def lookup_named_ace(roll: int, *, drm: int = 0) -> NamedAceResult:
-    """Named Allied ace, rule 10.6.2: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'result': Result
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _NAMED_ACE_OUTCOMES:
-        _check_natural('named_ace', roll, _NAMED_ACE_OUTCOMES, '1d10')
-    if type(drm) is not int:
-        _check_int('named_ace', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _NAMED_ACE_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _NAMED_ACE_INDEX.select('named_ace', (), modified)
-    return {'result': row[0]}
-
-
-def roll_named_ace(rng: random.Random, *, drm: int = 0) -> Roll[NamedAceResult]:
-    """Roll 1d10 with `rng` and read Named Allied ace, rule 10.6.2.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('named_ace', rng)
-    natural = _roll(rng, 'sum', 1, 10, 0, 0)
-    return _rolled(natural, drm, lookup_named_ace(natural, drm=drm))
-
-
-_NAMED_ACE_DRMS: Final = (
-    _Drm(+1, None, _Per('ace_skills', 1, 'down')),
-)
-
-
-def drm_named_ace(*, ace_skills: int | None = None) -> int:
-    """The total DRM for Named Allied ace, rule 10.6.2: the sum of the DRMs whose conditions are true.
-
-    +1 Ace's skills (per skill of the ace encountered on the Pilot Quality Chart)
-
-    A value left as None is unknown: a DRM applies only when its condition is true without it.
-
-    Args:
-        ace_skills: skill of the ace encountered on the Pilot Quality Chart (an int, or None if unknown).
-    """
-    if ace_skills is not None:
-        _check_int('named_ace', 'ace_skills', ace_skills)
-        _check_range('named_ace', 'ace_skills', ace_skills, 0, 5)
-    return _total_drm(_NAMED_ACE_DRMS, {'ace_skills': ace_skills}, None)
-
-
-# 'P1': printed elsewhere, referred to by other charts
-
-
-# ---- 'approach_track'
-ApproachTrackResult = TypedDict('ApproachTrackResult', {'track': int, 'chart': ChartRef})
-APPROACH_TRACK_COLUMNS: Final = ('track', 'chart')
-_APPROACH_TRACK_ROWS: Final[tuple[_Row[tuple[int, ChartRef]], ...]] = (
-    (('front',), 1, 2, (1, {'chart': 'P1'})),
-    (('front',), 3, 4, (2, {'chart': 'P1'})),
-    (('front',), 5, 6, (3, {'chart': 'P1'})),
-    (('flank_starboard',), 1, 2, (2, {'chart': 'P1'})),
-    (('flank_starboard',), 3, 4, (4, {'chart': 'P1'})),
-    (('flank_starboard',), 5, 6, (6, {'chart': 'P1'})),
-    (('flank_port',), 1, 2, (3, {'chart': 'P1'})),
-    (('flank_port',), 3, 4, (5, {'chart': 'P1'})),
-    (('flank_port',), 5, 6, (7, {'chart': 'P1'})),
-    (('tail',), 1, 2, (6, {'chart': 'P1'})),
-    (('tail',), 3, 4, (7, {'chart': 'P1'})),
-    (('tail',), 5, 6, (8, {'chart': 'P1'})),
-)
-_APPROACH_TRACK_INDEX: Final = _Index(_APPROACH_TRACK_ROWS)
-_APPROACH_TRACK_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
-
-
-def lookup_approach_track(roll: int, *, orientation: Orientation, drm: int = 0) -> ApproachTrackResult:
-    """Advanced combat approach track, rule 10.7: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        orientation: Attack orientation (Orientation; labels in ORIENTATION_LABELS).
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'track': Approach track
-            'chart': Track on
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _APPROACH_TRACK_OUTCOMES:
-        _check_natural('approach_track', roll, _APPROACH_TRACK_OUTCOMES, '1d6')
-    if type(orientation) is not str or orientation not in ORIENTATION_LABELS:
-        orientation = _member('approach_track', 'orientation', orientation, ORIENTATION_LABELS)
-    if type(drm) is not int:
-        _check_int('approach_track', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _APPROACH_TRACK_INDEX.tables.get((orientation,)) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _APPROACH_TRACK_INDEX.select('approach_track', (orientation,), modified)
-    return {'track': row[0], 'chart': row[1]}
-
-
-def roll_approach_track(rng: random.Random, *, orientation: Orientation, drm: int = 0) -> Roll[ApproachTrackResult]:
-    """Roll 1d6 with `rng` and read Advanced combat approach track, rule 10.7.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('approach_track', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return _rolled(natural, drm, lookup_approach_track(natural, orientation=orientation, drm=drm))
-
-
-# ---- 'head_on_altitude'
-HeadOnAltitudeResult = TypedDict('HeadOnAltitudeResult', {'altitude': str})
-HEAD_ON_ALTITUDE_COLUMNS: Final = ('altitude',)
-_HEAD_ON_ALTITUDE_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((), 1, 3, ('Level',)),
-    ((), 4, 6, ('Low',)),
-)
-_HEAD_ON_ALTITUDE_INDEX: Final = _Index(_HEAD_ON_ALTITUDE_ROWS)
-_HEAD_ON_ALTITUDE_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
-
-
-def lookup_head_on_altitude(roll: int, *, drm: int = 0) -> HeadOnAltitudeResult:
-    """Advanced combat starting altitude (Head on), rule 10.7: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'altitude': Altitude
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _HEAD_ON_ALTITUDE_OUTCOMES:
-        _check_natural('head_on_altitude', roll, _HEAD_ON_ALTITUDE_OUTCOMES, '1d6')
-    if type(drm) is not int:
-        _check_int('head_on_altitude', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _HEAD_ON_ALTITUDE_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _HEAD_ON_ALTITUDE_INDEX.select('head_on_altitude', (), modified)
-    return {'altitude': row[0]}
-
-
-def roll_head_on_altitude(rng: random.Random, *, drm: int = 0) -> Roll[HeadOnAltitudeResult]:
-    """Roll 1d6 with `rng` and read Advanced combat starting altitude (Head on), rule 10.7.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('head_on_altitude', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return _rolled(natural, drm, lookup_head_on_altitude(natural, drm=drm))
-
-
-# ---- 'vertical_climb'
-VerticalClimbResult = TypedDict('VerticalClimbResult', {'result': str})
-VERTICAL_CLIMB_COLUMNS: Final = ('result',)
-_VERTICAL_CLIMB_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((), 1, 8, ('No Vertical Climb',)),
-    ((), 9, 9, (
-        'Vertical Climb box: one round of firing, the bomber may return fire (with +2 random hits); after firing, the pass is over',
-    )),
-    ((), 10, 10, ('No Vertical Climb',)),
-)
-_VERTICAL_CLIMB_INDEX: Final = _Index(_VERTICAL_CLIMB_ROWS)
-_VERTICAL_CLIMB_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
-
-
-def lookup_vertical_climb(roll: int, *, drm: int = 0) -> VerticalClimbResult:
-    """Advanced combat Vertical Climb (Disadvantaged, no escorts), rule 10.7: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'result': Result
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _VERTICAL_CLIMB_OUTCOMES:
-        _check_natural('vertical_climb', roll, _VERTICAL_CLIMB_OUTCOMES, '1d10')
-    if type(drm) is not int:
-        _check_int('vertical_climb', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _VERTICAL_CLIMB_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _VERTICAL_CLIMB_INDEX.select('vertical_climb', (), modified)
-    return {'result': row[0]}
-
-
-def roll_vertical_climb(rng: random.Random, *, drm: int = 0) -> Roll[VerticalClimbResult]:
-    """Roll 1d10 with `rng` and read Advanced combat Vertical Climb (Disadvantaged, no escorts), rule 10.7.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('vertical_climb', rng)
-    natural = _roll(rng, 'sum', 1, 10, 0, 0)
-    return _rolled(natural, drm, lookup_vertical_climb(natural, drm=drm))
-
-
-# ---- 'eastern_front_awards'
-EasternFrontAwardsResult = TypedDict('EasternFrontAwardsResult', {'awards': str, 'prestige_level': int})
-EASTERN_FRONT_AWARDS_COLUMNS: Final = ('awards', 'prestige_level')
-_EASTERN_FRONT_AWARDS_ROWS: Final[tuple[_Row[tuple[str, int]], ...]] = (
-    ((), 0, 2, ('No awards', 1)),
-    ((), 3, 4, ('EK2', 1)),
-    ((), 5, 7, ('EK2', 2)),
-    ((), 8, None, ('EK2, EK1', 2)),
-)
-_EASTERN_FRONT_AWARDS_INDEX: Final = _Index(_EASTERN_FRONT_AWARDS_ROWS)
-
-
-def lookup_eastern_front_awards(value: int, *, drm: int = 0) -> EasternFrontAwardsResult:
-    """Transferred from the Eastern Front: awards, rule 10.11: the row a value selects.
-
-    Args:
-        value: Eastern Front victories (1d20) (0+).
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'awards': Awards
-            'prestige_level': Prestige Level
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(value) is not int or value < 0:
-        _check_value('eastern_front_awards', 'victories', value, 0, None)
-    if type(drm) is not int:
-        _check_int('eastern_front_awards', 'drm', drm)
-    modified = value + drm
-    low, by_roll, below, above = _EASTERN_FRONT_AWARDS_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _EASTERN_FRONT_AWARDS_INDEX.select('eastern_front_awards', (), modified)
-    return {'awards': row[0], 'prestige_level': row[1]}
-
-
-# ---- 'combined_victory_levels'
-CombinedVictoryLevelsResult = TypedDict('CombinedVictoryLevelsResult', {'level': str})
-COMBINED_VICTORY_LEVELS_COLUMNS: Final = ('level',)
-_COMBINED_VICTORY_LEVELS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((), 0, 36, ('DEFEAT',)),
-    ((), 37, 70, ('DRAW',)),
-    ((), 71, 140, ('MARGINAL VICTORY',)),
-    ((), 141, 210, ('SUBSTANTIAL VICTORY',)),
-    ((), 211, None, ('DECISIVE VICTORY',)),
-)
-_COMBINED_VICTORY_LEVELS_INDEX: Final = _Index(_COMBINED_VICTORY_LEVELS_ROWS)
-
-
-def lookup_combined_victory_levels(value: int, *, drm: int = 0) -> CombinedVictoryLevelsResult:
-    """Combining Games: Victory Conditions, rule 10.13: the row a value selects.
-
-    Args:
-        value: Points (0+).
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'level': Victory level
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(value) is not int or value < 0:
-        _check_value('combined_victory_levels', 'points', value, 0, None)
-    if type(drm) is not int:
-        _check_int('combined_victory_levels', 'drm', drm)
-    modified = value + drm
-    low, by_roll, below, above = _COMBINED_VICTORY_LEVELS_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _COMBINED_VICTORY_LEVELS_INDEX.select('combined_victory_levels', (), modified)
-    return {'level': row[0]}
-
-
-# ---- 'bodenplatte_flak'
-BodenplatteFlakResult = TypedDict('BodenplatteFlakResult', {'hits': int, 'damage': ChartRef | None})
-BODENPLATTE_FLAK_COLUMNS: Final = ('hits', 'damage')
-_BODENPLATTE_FLAK_ROWS: Final[tuple[_Row[tuple[int, ChartRef | None]], ...]] = (
-    ((), 0, 0, (0, None)),
-    ((), 1, 1, (1, {'chart': 'B6'})),
-    ((), 2, 2, (2, {'chart': 'B6'})),
-    ((), 3, 3, (3, {'chart': 'B6'})),
-)
-_BODENPLATTE_FLAK_INDEX: Final = _Index(_BODENPLATTE_FLAK_ROWS)
-_BODENPLATTE_FLAK_OUTCOMES: Final = frozenset({0, 1, 2, 3})
-
-
-def lookup_bodenplatte_flak(roll: int, *, drm: int = 0) -> BodenplatteFlakResult:
-    """Operation Bodenplatte: friendly Flak, rule 10.16: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 1d6 minus 3, minimum 0, 0 to 3.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'hits': Random hits
-            'damage': Damage chart
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _BODENPLATTE_FLAK_OUTCOMES:
-        _check_natural('bodenplatte_flak', roll, _BODENPLATTE_FLAK_OUTCOMES, '1d6 minus 3, minimum 0')
-    if type(drm) is not int:
-        _check_int('bodenplatte_flak', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _BODENPLATTE_FLAK_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _BODENPLATTE_FLAK_INDEX.select('bodenplatte_flak', (), modified)
-    return {'hits': row[0], 'damage': row[1]}
-
-
-def roll_bodenplatte_flak(rng: random.Random, *, drm: int = 0) -> Roll[BodenplatteFlakResult]:
-    """Roll 1d6 minus 3, minimum 0 with `rng` and read Operation Bodenplatte: friendly Flak, rule 10.16.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('bodenplatte_flak', rng)
-    natural = _roll(rng, 'minus', 1, 6, 3, 0)
-    return _rolled(natural, drm, lookup_bodenplatte_flak(natural, drm=drm))
-
-
-_BODENPLATTE_FLAK_DRMS: Final = (
-    _Drm(+1, _Flag('iff_hit')),
-)
-
-
-def drm_bodenplatte_flak(*, iff_hit: bool = False) -> int:
-    """The total DRM for Operation Bodenplatte: friendly Flak, rule 10.16: the sum of the DRMs whose conditions are
-        true.
-
-    +1 FuG25 IFF hit (Dutch A/F Objective Area box)
-
-    Args:
-        iff_hit: taken an FuG25 IFF hit (True or False).
-    """
-    _check_flag('bodenplatte_flak', 'iff_hit', iff_hit)
-    return _total_drm(_BODENPLATTE_FLAK_DRMS, {'iff_hit': iff_hit}, None)
-
-
-# ---- 'bodenplatte_fighters'
-BodenplatteFightersResult = TypedDict('BodenplatteFightersResult', {'fighter': str})
-BODENPLATTE_FIGHTERS_COLUMNS: Final = ('fighter',)
-_BODENPLATTE_FIGHTERS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((), 1, 2, ('Spitfire IX',)),
-    ((), 3, 4, ('Spitfire XIV',)),
-    ((), 5, 7, ('P-47D',)),
-    ((), 8, 10, ('P-51D',)),
-)
-_BODENPLATTE_FIGHTERS_INDEX: Final = _Index(_BODENPLATTE_FIGHTERS_ROWS)
-_BODENPLATTE_FIGHTERS_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
-
-
-def lookup_bodenplatte_fighters(roll: int, *, drm: int = 0) -> BodenplatteFightersResult:
-    """Operation Bodenplatte: Allied fighters taking off, rule 10.16: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'fighter': Allied fighter
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _BODENPLATTE_FIGHTERS_OUTCOMES:
-        _check_natural('bodenplatte_fighters', roll, _BODENPLATTE_FIGHTERS_OUTCOMES, '1d10')
-    if type(drm) is not int:
-        _check_int('bodenplatte_fighters', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _BODENPLATTE_FIGHTERS_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _BODENPLATTE_FIGHTERS_INDEX.select('bodenplatte_fighters', (), modified)
-    return {'fighter': row[0]}
-
-
-def roll_bodenplatte_fighters(rng: random.Random, *, drm: int = 0) -> Roll[BodenplatteFightersResult]:
-    """Roll 1d10 with `rng` and read Operation Bodenplatte: Allied fighters taking off, rule 10.16.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('bodenplatte_fighters', rng)
-    natural = _roll(rng, 'sum', 1, 10, 0, 0)
-    return _rolled(natural, drm, lookup_bodenplatte_fighters(natural, drm=drm))
-
-
 # ---- 'R1'
 R1Result = TypedDict('R1Result', {'unit': Unit | CellRoll, 'bases': ChartRef | ChainRef})
 R1_COLUMNS: Final = ('unit', 'bases')
@@ -4592,6 +4784,9 @@ def lookup_r1(roll: int, *, drm: int = 0) -> R1Result:
     return {'unit': row[0], 'bases': row[1]}
 
 
+_R1_DICE: Final = _Dice('sum', 1, 20)
+
+
 def roll_r1(rng: random.Random, *, drm: int = 0) -> Roll[R1Result]:
     """Roll 1d20 with `rng` and read Starting Units and Bases Chart [R1], rule 4.1, 4.6.
 
@@ -4600,7 +4795,7 @@ def roll_r1(rng: random.Random, *, drm: int = 0) -> Roll[R1Result]:
     selects no row.
     """
     _check_rng('R1', rng)
-    natural = _roll(rng, 'sum', 1, 20, 0, 0)
+    natural = _roll(rng, _R1_DICE)
     return _rolled(natural, drm, lookup_r1(natural, drm=drm))
 
 
@@ -4741,6 +4936,9 @@ def lookup_r2(roll: int, *, aircraft_type: AircraftType, month: str, drm: int = 
     return {'result': row[0]}
 
 
+_R2_DICE: Final = _Dice('sum', 1, 6)
+
+
 def roll_r2(rng: random.Random, *, aircraft_type: AircraftType, month: str, drm: int = 0) -> Roll[R2Result]:
     """Roll 1d6 with `rng` and read Available Aircraft Family and Type Chart [R2], rule 4.6.4, 9.2.
 
@@ -4749,7 +4947,7 @@ def roll_r2(rng: random.Random, *, aircraft_type: AircraftType, month: str, drm:
     selects no row.
     """
     _check_rng('R2', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    natural = _roll(rng, _R2_DICE)
     return _rolled(natural, drm, lookup_r2(natural, aircraft_type=aircraft_type, month=month, drm=drm))
 
 
@@ -4815,6 +5013,9 @@ def lookup_r3(roll: int, *, aircraft: Aircraft, month: str, drm: int = 0) -> R3R
     return {'result': row[0]}
 
 
+_R3_DICE: Final = _Dice('sum', 1, 6)
+
+
 def roll_r3(rng: random.Random, *, aircraft: Aircraft, month: str, drm: int = 0) -> Roll[R3Result]:
     """Roll 1d6 with `rng` and read Available Aircraft Sub-Type Chart [R3], rule 4.6.4, 9.2.
 
@@ -4823,7 +5024,7 @@ def roll_r3(rng: random.Random, *, aircraft: Aircraft, month: str, drm: int = 0)
     selects no row.
     """
     _check_rng('R3', rng)
-    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    natural = _roll(rng, _R3_DICE)
     return _rolled(natural, drm, lookup_r3(natural, aircraft=aircraft, month=month, drm=drm))
 
 
@@ -4967,15 +5168,6 @@ def _step_flak(
     return rolled['natural'], rolled['modified'], rolled['values']
 
 
-def _step_injury_effects(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'injury_effects': its natural roll, modified roll and row."""
-    return None, None, lookup_injury_effects(injury=cast(Injury, keys['injury']))
-
-
 def _step_approach_track(
     rng: random.Random,
     keys: Mapping[str, str],
@@ -4994,6 +5186,15 @@ def _step_bodenplatte_flak(
     """One step of a chain on 'bodenplatte_flak': its natural roll, modified roll and row."""
     rolled = roll_bodenplatte_flak(rng, drm=drm)
     return rolled['natural'], rolled['modified'], rolled['values']
+
+
+def _step_injury_effects(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'injury_effects': its natural roll, modified roll and row."""
+    return None, None, lookup_injury_effects(injury=cast(Injury, keys['injury']))
 
 
 def _step_r1(
@@ -5019,15 +5220,15 @@ _CHAIN_STEPS: Final[dict[str, _Stepper]] = {
     'awards': _step_awards,
     'knights_cross': _step_knights_cross,
     'flak': _step_flak,
-    'injury_effects': _step_injury_effects,
     'approach_track': _step_approach_track,
     'bodenplatte_flak': _step_bodenplatte_flak,
+    'injury_effects': _step_injury_effects,
     'R1': _step_r1,
     'starting_unit_bases': _step_starting_unit_bases,
 }
 _CHAIN_KEYS: Final[dict[str, tuple[str, ...]]] = {
-    'awards': ('award',), 'knights_cross': (), 'flak': (), 'injury_effects': ('injury',),
-    'approach_track': ('orientation',), 'bodenplatte_flak': (), 'R1': (), 'starting_unit_bases': ('unit',),
+    'awards': ('award',), 'knights_cross': (), 'flak': (), 'approach_track': ('orientation',), 'bodenplatte_flak': (),
+    'injury_effects': ('injury',), 'R1': (), 'starting_unit_bases': ('unit',),
 }
 
 
@@ -5056,19 +5257,6 @@ def follow_flak(rng: random.Random, *, drm: int = 0) -> list[Step]:
     return _follow('flak', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
 
 
-def follow_injury_effects(rng: random.Random, *, injury: Injury, drm: int = 0) -> list[Step]:
-    """Roll on 'injury_effects' with `rng` and follow its chained results to the end (it sends the reader to C2).
-
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
-    """
-    _check_rng('injury_effects', rng)
-    injury = _member('injury_effects', 'injury', injury, INJURY_LABELS)
-    _check_int('injury_effects', 'drm', drm)
-    return _follow('injury_effects', rng, {'injury': injury}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
-
-
 def follow_approach_track(rng: random.Random, *, orientation: Orientation, drm: int = 0) -> list[Step]:
     """Roll on 'approach_track' with `rng` and follow its chained results to the end (it sends the reader to P1).
 
@@ -5092,6 +5280,19 @@ def follow_bodenplatte_flak(rng: random.Random, *, drm: int = 0) -> list[Step]:
     _check_rng('bodenplatte_flak', rng)
     _check_int('bodenplatte_flak', 'drm', drm)
     return _follow('bodenplatte_flak', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+
+
+def follow_injury_effects(rng: random.Random, *, injury: Injury, drm: int = 0) -> list[Step]:
+    """Roll on 'injury_effects' with `rng` and follow its chained results to the end (it sends the reader to C2).
+
+    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
+    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
+    occur or a key no step gives, NoRowError when a roll selects no row.
+    """
+    _check_rng('injury_effects', rng)
+    injury = _member('injury_effects', 'injury', injury, INJURY_LABELS)
+    _check_int('injury_effects', 'drm', drm)
+    return _follow('injury_effects', rng, {'injury': injury}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
 
 
 def follow_r1(rng: random.Random, *, drm: int = 0) -> list[Step]:
@@ -5137,6 +5338,28 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'flak': lookup_flak,
     'crash_enroute': lookup_crash_enroute,
     'crash_credit': lookup_crash_credit,
+    'R6': lookup_r6,
+    'R7': lookup_r7,
+    'R8': lookup_r8,
+    'allied_fighter_skills': lookup_allied_fighter_skills,
+    'p47_aces': lookup_p47_aces,
+    'p51_aces': lookup_p51_aces,
+    'p38_aces': lookup_p38_aces,
+    'R9': lookup_r9,
+    'named_ace': lookup_named_ace,
+    'approach_track': lookup_approach_track,
+    'head_on_altitude': lookup_head_on_altitude,
+    'vertical_climb': lookup_vertical_climb,
+    'eastern_front_awards': lookup_eastern_front_awards,
+    'combined_victory_levels': lookup_combined_victory_levels,
+    'bodenplatte_flak': lookup_bodenplatte_flak,
+    'bodenplatte_fighters': lookup_bodenplatte_fighters,
+    'straggler': lookup_straggler,
+    'limited_scrounging': lookup_limited_scrounging,
+    'scrounging_new_aircraft': lookup_scrounging_new_aircraft,
+    'cooperative_assist': lookup_cooperative_assist,
+    'me163_out_of_fuel': lookup_me163_out_of_fuel,
+    'crew_injury_armored': lookup_crew_injury_armored,
     'escort_range': lookup_escort_range,
     'standard_maneuvers': lookup_standard_maneuvers,
     'injury_effects': lookup_injury_effects,
@@ -5154,28 +5377,6 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'me163_combat_limits': lookup_me163_combat_limits,
     'engine_damage_speed': lookup_engine_damage_speed,
     'dated_rules': lookup_dated_rules,
-    'straggler': lookup_straggler,
-    'limited_scrounging': lookup_limited_scrounging,
-    'scrounging_new_aircraft': lookup_scrounging_new_aircraft,
-    'cooperative_assist': lookup_cooperative_assist,
-    'me163_out_of_fuel': lookup_me163_out_of_fuel,
-    'crew_injury_armored': lookup_crew_injury_armored,
-    'R6': lookup_r6,
-    'R7': lookup_r7,
-    'R8': lookup_r8,
-    'allied_fighter_skills': lookup_allied_fighter_skills,
-    'p47_aces': lookup_p47_aces,
-    'p51_aces': lookup_p51_aces,
-    'p38_aces': lookup_p38_aces,
-    'R9': lookup_r9,
-    'named_ace': lookup_named_ace,
-    'approach_track': lookup_approach_track,
-    'head_on_altitude': lookup_head_on_altitude,
-    'vertical_climb': lookup_vertical_climb,
-    'eastern_front_awards': lookup_eastern_front_awards,
-    'combined_victory_levels': lookup_combined_victory_levels,
-    'bodenplatte_flak': lookup_bodenplatte_flak,
-    'bodenplatte_fighters': lookup_bodenplatte_fighters,
     'R1': lookup_r1,
     'starting_unit_bases': lookup_starting_unit_bases,
     'R2': lookup_r2,

@@ -25,9 +25,9 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Callable, Mapping  # noqa: F401  (the generated code uses them)
+from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import (  # noqa: F401  (the generated code uses cast and get_args)
+from typing import (
     Final,
     Generic,
     Literal,
@@ -40,6 +40,7 @@ from typing import (  # noqa: F401  (the generated code uses cast and get_args)
     get_args,
 )
 
+
 _V = TypeVar("_V")
 _M = TypeVar("_M", bound=str)
 
@@ -48,27 +49,21 @@ class NoRowError(LookupError):
     """The roll or keys select no row of the chart (a gap, or a modified roll off the table)."""
 
 
-class ChartRef(TypedDict):
-    """A cell that sends the player to another chart ("roll on [B6]"): that chart's ID."""
-
-    chart: str
-
-
-class Roll(TypedDict, Generic[_V]):
-    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values."""
-
-    natural: int
-    drm: int
-    modified: int
-    values: _V
-
-
 # A row key: a member id, None for any, or the months (first, last) it covers (last None: open end).
 _Key: TypeAlias = str | tuple[str, str | None] | None
 # A row: its keys, its lowest and highest roll or value (None: open end), and its values.
 _Row: TypeAlias = tuple[tuple[_Key, ...], int | None, int | None, _V]
-_MONTH: Final = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 
+
+def _clamp(value: int, bounds: tuple[int, int] | None) -> int:
+    """`value` held inside `bounds` (lowest, highest); None: no bounds. The one clamp of a roll: a
+    DRM total under `combine sum clamp`, a modified roll under `modified clamp`, a column shift
+    total under its cap.
+    """
+    return value if bounds is None else max(bounds[0], min(bounds[1], value))
+
+
+_MONTH: Final = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 
 def _check_int(chart: str, name: str, value: object) -> int:
     """`value` itself; ValueError unless it is an int (a bool is not a number here)."""
@@ -165,161 +160,6 @@ def _check_rng(chart: str, rng: object) -> None:
         raise ValueError(f"{chart}: rng must be a random.Random, got {rng!r}")
 
 
-def _key_matches(key: _Key, given: str) -> bool:
-    if key is None or key == given:
-        return True
-    return isinstance(key, tuple) and key[0] <= given and (key[1] is None or given <= key[1])
-
-
-def _select(chart: str, rows: tuple[_Row[_V], ...], keys: tuple[str, ...], modified: int | None) -> _V:
-    """The values of the first row whose keys match and whose range holds the modified roll.
-
-    Raises:
-        NoRowError: no row is selected.
-    """
-    for row_keys, low, high, values in rows:
-        if not all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True)):
-            continue
-        if modified is not None and ((low is not None and modified < low) or (high is not None and modified > high)):
-            continue
-        return values
-    shown = "" if modified is None else f" for modified roll {modified}"
-    raise NoRowError(f"{chart}: no row{shown} with keys {keys}")
-
-
-# The widest span of rolls or values an index holds for one combination of key values: a chart
-# read over a wider span (a value chart over thousands) is read row by row.
-_INDEX_SPAN: Final = 1024
-# The most combinations of key values an index keeps (each is built on its first lookup).
-_INDEX_COMBINATIONS: Final = 4096
-# An index of one combination of key values: the lowest bound a row of it states, the values each
-# modified roll from there to the highest bound selects (None: no row), and the values of the first
-# row open below and of the first row open above (None: no row).
-_Table: TypeAlias = tuple[int, tuple[_V | None, ...], _V | None, _V | None]
-# What a `lookup_<id>` reads for a combination not indexed (yet): no values for any roll, so it
-# calls `select`, which indexes the combination or reads its rows.
-_UNINDEXED: Final[tuple[int, tuple[None, ...], None, None]] = (0, (), None, None)
-
-
-class _Index(Generic[_V]):
-    """A chart's rows indexed for lookup: per combination of key values (built on its first
-    lookup), the values each modified roll selects, as a tuple from the lowest bound a row states
-    to the highest, plus the open ends. Selects the row `_select` selects, with the same errors.
-    Each `lookup_<id>` reads `tables` itself (a function call is most of a lookup's time) and calls
-    `select` when that finds no values."""
-
-    def __init__(self, rows: tuple[_Row[_V], ...]) -> None:
-        self.rows: Final = rows
-        self.tables: Final[dict[tuple[str, ...], _Table[_V] | None]] = {}
-
-    def select(self, chart: str, keys: tuple[str, ...], modified: int | None) -> _V:
-        """What `_select` returns for these rows; NoRowError when it selects no row."""
-        try:
-            table = self.tables[keys]
-        except KeyError:
-            table = self._table(keys)
-        if table is None or modified is None:
-            return _select(chart, self.rows, keys, modified)
-        low, by_roll, below, above = table
-        at = modified - low
-        values = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-        if values is None:
-            return _select(chart, self.rows, keys, modified)  # raises NoRowError, worded as always
-        return values
-
-    def _table(self, keys: tuple[str, ...]) -> _Table[_V] | None:
-        rows = [
-            (low, high, values)
-            for row_keys, low, high, values in self.rows
-            if all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True))
-        ]
-        bounds = [bound for low, high, _ in rows for bound in (low, high) if bound is not None]
-        first, last = min(bounds, default=0), max(bounds, default=-1)
-        table: _Table[_V] | None = None
-        if last - first < _INDEX_SPAN:
-            by_roll = tuple(
-                next((v for low, high, v in rows if (low is None or low <= n) and (high is None or n <= high)), None)
-                for n in range(first, last + 1)
-            )
-            below = next((v for low, _, v in rows if low is None), None)
-            above = next((v for _, high, v in rows if high is None), None)
-            table = (first, by_roll, below, above)
-        if len(self.tables) < _INDEX_COMBINATIONS:
-            self.tables[keys] = table
-        return table
-
-
-def _roll(
-    rng: random.Random,
-    form: str,
-    count: int,
-    sides: int,
-    subtract: int,
-    floor: int,
-    *,
-    keep: int = 0,
-    versus: tuple[int, int] = (0, 0),
-    zero: int = 10,
-) -> int:
-    """A natural roll of the dice form, read as the chart reads it (a d10's 0 is 10 unless `zero` is
-    0, 00 is 100); `keep` dice for the highest/lowest forms, `versus` the opposing dice.
-    """
-    if form == "d66":
-        return rng.randint(1, 6) * 10 + rng.randint(1, 6)
-    if form == "percentile":
-        return (rng.randint(0, 9) * 10 + rng.randint(0, 9)) or 100
-    faces = sorted(_throw(rng, count, sides, zero))
-    if form == "lower":
-        return faces[0]
-    if form == "higher":
-        return faces[-1]
-    if form == "highest":
-        return sum(faces[count - keep :])
-    if form == "lowest":
-        return sum(faces[:keep])
-    if form == "minus":
-        return max(floor, sum(faces) - subtract)
-    if form == "versus":
-        return sum(faces) - sum(_throw(rng, versus[0], versus[1], zero))
-    return sum(faces)
-
-
-def _throw(rng: random.Random, count: int, sides: int, zero: int) -> list[int]:
-    """`count` dice of `sides` faces; a d10 read 0-9 when `zero` is 0."""
-    low = 0 if sides == 10 and zero == 0 else 1
-    return [rng.randint(low, sides - 1 + low) for _ in range(count)]
-
-
-def _rolled(natural: int, drm: int, values: _V, cap: tuple[int, int] | None = None) -> Roll[_V]:
-    return {"natural": natural, "drm": drm, "modified": _capped(natural + drm, cap), "values": values}
-
-
-def _capped(modified: int, cap: tuple[int, int] | None) -> int:
-    """The modified roll under the chart's `modified clamp LOW to HIGH` (None: no cap)."""
-    return modified if cap is None else max(cap[0], min(cap[1], modified))
-
-
-def _select_natural(
-    chart: str,
-    natural_rows: tuple[_Row[_V], ...],
-    index: _Index[_V],
-    keys: tuple[str, ...],
-    natural: int,
-    modified: int,
-) -> _V:
-    """The first `natural` row holding the natural roll, else the row the modified roll selects.
-
-    Raises:
-        NoRowError: no row is selected.
-    """
-    for row_keys, low, high, values in natural_rows:
-        keyed = all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True))
-        if keyed and (low is None or natural >= low) and (high is None or natural <= high):
-            return values
-    return index.select(chart, keys, modified)
-
-
-# ---- DRM conditions ----------------------------------------------------------------------------
 # NamedTuples rather than dataclasses: a dataclass with postponed annotations needs its module in
 # sys.modules, and a generated module is often loaded straight from its file.
 
@@ -352,7 +192,105 @@ class _AnyOf(NamedTuple):
 
 
 _Condition: TypeAlias = "_Flag | _Compare | _In | _Not | _AllOf | _AnyOf"
+# A context value: a flag's bool, an int, a month 'YYYY-MM', an enum member's id; None is unknown.
 _Context: TypeAlias = bool | int | str | None
+
+
+def _compare(given: int | str, op: str, value: int | str) -> bool:
+    """`given OP value`: ints by value, months 'YYYY-MM' as text (which orders them)."""
+    if op == "==":
+        return given == value
+    if op == "!=":
+        return given != value
+    if isinstance(given, int) and isinstance(value, int):
+        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
+    if isinstance(given, str) and isinstance(value, str):  # months 'YYYY-MM' order as text
+        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
+    raise TypeError(f"cannot compare {given!r} {op} {value!r}")
+
+
+def _holds(cond: _Condition, context: Mapping[str, _Context]) -> bool | None:
+    """Whether a condition is true, false or unknown (None) given the context (a flag left out
+    is False, any other variable left out is unknown).
+    """
+    match cond:
+        case _Flag(var):
+            return bool(context.get(var))
+        case _Compare(var, op, value):
+            given = context.get(var)
+            return None if given is None else _compare(given, op, value)
+        case _In(var, values):
+            given = context.get(var)
+            return None if given is None else given in values
+        case _Not(inner):
+            inner_holds = _holds(inner, context)
+            return None if inner_holds is None else not inner_holds
+        case _AllOf(parts):
+            found = [_holds(p, context) for p in parts]
+            return False if False in found else None if None in found else True
+        case _AnyOf(parts):
+            found = [_holds(p, context) for p in parts]
+            return True if True in found else None if None in found else False
+        case _:
+            assert_never(cond)
+
+
+_D = TypeVar("_D")
+
+
+class _Dice(NamedTuple):
+    """Dice as a chart rolls them: `number` dice of `sides` faces read by `form` ('sum', 'd66',
+    'percentile', 'lower', 'higher', 'highest', 'lowest', 'minus', 'versus'). 'minus' takes
+    `subtract` from the total, never going below `floor`; 'highest'/'lowest' sum the `keep`
+    highest/lowest dice; 'versus' subtracts the total of the opposing dice (number, sides). A d10's
+    0 face reads 10 unless `zero` is 0."""
+
+    form: str
+    number: int
+    sides: int
+    subtract: int = 0
+    floor: int = 0
+    keep: int = 0
+    versus: tuple[int, int] = (0, 0)
+    zero: int = 10
+
+
+def _roll(rng: random.Random, dice: _Dice) -> int:
+    """A natural roll of `dice`, read as the chart reads it (a d10's 0 is 10 unless `zero` is 0,
+    a percentile 00 is 100).
+    """
+    form = dice.form
+    if form == "d66":
+        return rng.randint(1, 6) * 10 + rng.randint(1, 6)
+    if form == "percentile":
+        return (rng.randint(0, 9) * 10 + rng.randint(0, 9)) or 100
+    faces = sorted(_throw(rng, dice.number, dice.sides, dice.zero))
+    if form == "lower":
+        return faces[0]
+    if form == "higher":
+        return faces[-1]
+    if form == "highest":
+        return sum(faces[dice.number - dice.keep :])
+    if form == "lowest":
+        return sum(faces[: dice.keep])
+    if form == "minus":
+        return max(dice.floor, sum(faces) - dice.subtract)
+    if form == "versus":
+        return sum(faces) - sum(_throw(rng, dice.versus[0], dice.versus[1], dice.zero))
+    return sum(faces)
+
+
+def _throw(rng: random.Random, count: int, sides: int, zero: int) -> list[int]:
+    """`count` dice of `sides` faces; a d10 read 0-9 when `zero` is 0."""
+    low = 0 if sides == 10 and zero == 0 else 1
+    return [rng.randint(low, sides - 1 + low) for _ in range(count)]
+
+
+def _dice_for(alternatives: tuple[tuple[_Condition, _D], ...], context: Mapping[str, _Context], dice: _D) -> _D:
+    """The dice a chart rolls in `context`: those of the first `roll ... when` alternative whose
+    condition is true, else its own `dice`.
+    """
+    return next((alt for when, alt in alternatives if _holds(when, context) is True), dice)
 
 
 class _Per(NamedTuple):
@@ -373,40 +311,63 @@ class _Drm(NamedTuple):
     group: str | None = None
 
 
-def _compare(given: int | str, op: str, value: int | str) -> bool:
-    if op == "==":
-        return given == value
-    if op == "!=":
-        return given != value
-    if isinstance(given, int) and isinstance(value, int):
-        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
-    if isinstance(given, str) and isinstance(value, str):  # months 'YYYY-MM' order as text
-        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
-    raise TypeError(f"cannot compare {given!r} {op} {value!r}")
+def _per_steps(per: _Per, given: int) -> int:
+    """How many steps of a per-N DRM `given` holds (`-1 per 10 kills`: 25 -> 2, or 3 rounded up)."""
+    whole, rest = divmod(given, per.step)
+    if rest and (per.rounding == "up" or (per.rounding == "nearest" and 2 * rest >= per.step)):
+        whole += 1
+    return whole
 
 
-def _holds(cond: _Condition, context: Mapping[str, _Context]) -> bool | None:
-    """Whether a condition is true, false or unknown (None) given the context."""
-    match cond:
-        case _Flag(var):
-            return bool(context[var])
-        case _Compare(var, op, value):
-            given = context[var]
-            return None if given is None else _compare(given, op, value)
-        case _In(var, values):
-            given = context[var]
-            return None if given is None else given in values
-        case _Not(inner):
-            inner_holds = _holds(inner, context)
-            return None if inner_holds is None else not inner_holds
-        case _AllOf(parts):
-            found = [_holds(p, context) for p in parts]
-            return False if False in found else None if None in found else True
-        case _AnyOf(parts):
-            found = [_holds(p, context) for p in parts]
-            return True if True in found else None if None in found else False
-        case _:
-            assert_never(cond)
+def _applied(drm: _Drm, context: Mapping[str, _Context]) -> int | None:
+    """What one DRM adds in the context, or None when it does not apply (its condition is not
+    true; for a per-N DRM, its variable is unknown or holds no whole step).
+    """
+    if drm.when is not None and _holds(drm.when, context) is not True:
+        return None
+    if drm.per is None:
+        return drm.value
+    given = context.get(drm.per.var)
+    if not isinstance(given, int) or isinstance(given, bool):
+        return None
+    steps = _per_steps(drm.per, given)
+    return drm.value * steps if steps else None
+
+
+def _exclusive(
+    found: list[tuple[int, str | None, int]], groups: tuple[tuple[str, str], ...]
+) -> list[tuple[int, int]]:
+    """What counts of the DRMs (or column shifts) that apply, given as (position, group, amount) in
+    declaration order: every one outside a group, and of each exclusive group (id, 'best' |
+    'worst' | 'one') one member: the highest amount (`best`, the first of equals), the lowest
+    (`worst`, the first of equals) or the first (`one`); a member of a group not in `groups` does
+    not count. Returns (position, amount) in declaration order.
+    """
+    modes = dict(groups)
+    chosen: dict[str, tuple[int, int]] = {}
+    for position, group, amount in found:
+        if group is None or group not in modes:
+            continue
+        held = chosen.get(group)
+        mode = modes[group]
+        if held is None or (mode == "best" and amount > held[1]) or (mode == "worst" and amount < held[1]):
+            chosen[group] = (position, amount)
+    kept = {position for position, _ in chosen.values()}
+    return [(p, amount) for p, group, amount in found if group is None or p in kept]
+
+
+def _drm_terms(
+    drms: tuple[_Drm, ...], context: Mapping[str, _Context], groups: tuple[tuple[str, str], ...] = ()
+) -> list[tuple[int, int]]:
+    """The DRMs that apply in `context`, each exclusive group reduced to its one member, as
+    (position in `drms`, amount) in declaration order.
+    """
+    found = []
+    for position, drm in enumerate(drms):
+        amount = _applied(drm, context)
+        if amount is not None:
+            found.append((position, drm.group, amount))
+    return _exclusive(found, groups)
 
 
 def _total_drm(
@@ -415,37 +376,176 @@ def _total_drm(
     clamp: tuple[int, int] | None,
     groups: tuple[tuple[str, str], ...] = (),
 ) -> int:
-    """The sum of the DRMs whose conditions are true, clamped to `clamp` when the chart caps it.
-
-    `groups` are the chart's exclusive groups (id, 'best' | 'worst' | 'one'): of a group's applying
-    members only the highest value counts ('best'), the lowest ('worst') or the first ('one').
+    """The DRM total: the sum of the DRMs that apply (`_drm_terms`), clamped to `clamp` when the
+    chart caps it (`combine sum clamp LOW to HIGH`).
     """
-    found = [(d, _applied(d, context)) for d in drms]
-    amounts = [(d, a) for d, a in found if a is not None]
-    total = sum(a for d, a in amounts if d.group is None)
-    for group, mode in groups:
-        members = [a for d, a in amounts if d.group == group]
-        if members:
-            total += max(members) if mode == "best" else min(members) if mode == "worst" else members[0]
-    return total if clamp is None else max(clamp[0], min(clamp[1], total))
+    return _clamp(sum(amount for _, amount in _drm_terms(drms, context, groups)), clamp)
 
 
-def _applied(drm: _Drm, context: Mapping[str, _Context]) -> int | None:
-    """What one DRM adds in the context, or None when it does not apply."""
-    if drm.when is not None and _holds(drm.when, context) is not True:
-        return None
-    if drm.per is None:
-        return drm.value
-    given = context[drm.per.var]
-    if not isinstance(given, int) or isinstance(given, bool):
-        return None
-    whole, rest = divmod(given, drm.per.step)
-    if rest and (drm.per.rounding == "up" or (drm.per.rounding == "nearest" and 2 * rest >= drm.per.step)):
-        whole += 1
-    return drm.value * whole if whole else None
+def _key_matches(key: _Key, given: str) -> bool:
+    """Whether a row key (a member id, None for any, months (first, last)) applies to a key value."""
+    if key is None or key == given:
+        return True
+    return isinstance(key, tuple) and key[0] <= given and (key[1] is None or given <= key[1])
 
 
-# ---- CRT column shifts ---------------------------------------------------------------------------
+def _in_range(low: int | None, high: int | None, roll: int) -> bool:
+    """Whether a range (None: an open end) holds the roll."""
+    return (low is None or roll >= low) and (high is None or roll <= high)
+
+
+def _first(rows: tuple[_Row[_V], ...], keys: tuple[str, ...], roll: int | None) -> _V | None:
+    """The values of the first row whose keys match and whose range holds `roll` (None: any
+    range, a chart read by keys only); None when no row does.
+    """
+    for row_keys, low, high, values in rows:
+        if (roll is None or _in_range(low, high, roll)) and all(
+            _key_matches(k, given) for k, given in zip(row_keys, keys, strict=True)
+        ):
+            return values
+    return None
+
+
+def _select(chart: str, rows: tuple[_Row[_V], ...], keys: tuple[str, ...], modified: int | None) -> _V:
+    """The values of the first row whose keys match and whose range holds the modified roll.
+
+    Raises:
+        NoRowError: no row is selected.
+    """
+    values = _first(rows, keys, modified)
+    if values is None:
+        shown = "" if modified is None else f" for modified roll {modified}"
+        raise NoRowError(f"{chart}: no row{shown} with keys {keys}")
+    return values
+
+
+# The widest span of rolls or values an index holds for one combination of key values: a chart
+# read over a wider span (a value chart over thousands) is read row by row.
+_INDEX_SPAN: Final = 1024
+# The most combinations of key values an index keeps (each is built on its first lookup).
+_INDEX_COMBINATIONS: Final = 4096
+# An index of one combination of key values: the lowest bound a row of it states, the values each
+# modified roll from there to the highest bound selects (None: no row), and the values of the first
+# row open below and of the first row open above (None: no row).
+_Table: TypeAlias = tuple[int, tuple[_V | None, ...], _V | None, _V | None]
+# What a `lookup_<id>` reads for a combination not indexed (yet): no values for any roll, so it
+# calls `select`, which indexes the combination or reads its rows.
+_UNINDEXED: Final[tuple[int, tuple[None, ...], None, None]] = (0, (), None, None)
+
+
+class _Index(Generic[_V]):
+    """A chart's rows indexed for lookup: per combination of key values (built on its first
+    lookup), the values each modified roll selects, as a tuple from the lowest bound a row states
+    to the highest, plus the open ends. Selects the row `_select` selects, with the same errors.
+    Each `lookup_<id>` reads `tables` itself (a function call is most of a lookup's time) and calls
+    `select` when that finds no values."""
+
+    def __init__(self, rows: tuple[_Row[_V], ...]) -> None:
+        self.rows: Final = rows
+        self.tables: Final[dict[tuple[str, ...], _Table[_V] | None]] = {}
+
+    def find(self, keys: tuple[str, ...], modified: int) -> _V | None:
+        """What `_first` finds for these rows: the selected row's values, or None."""
+        try:
+            table = self.tables[keys]
+        except KeyError:
+            table = self._table(keys)
+        if table is None:
+            return _first(self.rows, keys, modified)
+        low, by_roll, below, above = table
+        at = modified - low
+        return below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+
+    def select(self, chart: str, keys: tuple[str, ...], modified: int | None) -> _V:
+        """What `_select` returns for these rows; NoRowError when it selects no row."""
+        values = None if modified is None else self.find(keys, modified)
+        if values is None:
+            return _select(chart, self.rows, keys, modified)  # the row scan answers or raises NoRowError
+        return values
+
+    def _table(self, keys: tuple[str, ...]) -> _Table[_V] | None:
+        rows = [
+            (low, high, values)
+            for row_keys, low, high, values in self.rows
+            if all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True))
+        ]
+        bounds = [bound for low, high, _ in rows for bound in (low, high) if bound is not None]
+        first, last = min(bounds, default=0), max(bounds, default=-1)
+        table: _Table[_V] | None = None
+        if last - first < _INDEX_SPAN:
+            by_roll = tuple(
+                next((v for low, high, v in rows if _in_range(low, high, n)), None) for n in range(first, last + 1)
+            )
+            below = next((v for low, _, v in rows if low is None), None)
+            above = next((v for _, high, v in rows if high is None), None)
+            table = (first, by_roll, below, above)
+        if len(self.tables) < _INDEX_COMBINATIONS:
+            self.tables[keys] = table
+        return table
+
+
+def _modified(natural: int, drm: int, cap: tuple[int, int] | None = None) -> int:
+    """The modified roll: the natural roll plus the DRM total, held inside the chart's `modified
+    clamp LOW to HIGH` (None: no cap).
+    """
+    return _clamp(natural + drm, cap)
+
+
+def _natural_row(natural_rows: tuple[_Row[_V], ...], keys: tuple[str, ...], natural: int) -> _V | None:
+    """The values of the first `natural` row whose keys match and whose range holds the natural
+    roll; None when none does.
+    """
+    for row_keys, low, high, values in natural_rows:
+        if _in_range(low, high, natural) and all(_key_matches(k, g) for k, g in zip(row_keys, keys, strict=True)):
+            return values
+    return None
+
+
+def _row_for(
+    natural_rows: tuple[_Row[_V], ...], index: _Index[_V], keys: tuple[str, ...], natural: int, modified: int
+) -> _V | None:
+    """The row step: the first `natural` row holding the natural roll, else the first row whose
+    range holds the modified roll; None when no row is selected.
+    """
+    found = _natural_row(natural_rows, keys, natural) if natural_rows else None
+    return found if found is not None else index.find(keys, modified)
+
+
+def _select_natural(
+    chart: str,
+    natural_rows: tuple[_Row[_V], ...],
+    index: _Index[_V],
+    keys: tuple[str, ...],
+    natural: int,
+    modified: int,
+) -> _V:
+    """The row step of a chart with `natural` rows (`_row_for`).
+
+    Raises:
+        NoRowError: no row is selected.
+    """
+    found = _natural_row(natural_rows, keys, natural)
+    return found if found is not None else index.select(chart, keys, modified)
+
+
+class ChartRef(TypedDict):
+    """A cell that sends the player to another chart ("roll on [B6]"): that chart's ID."""
+
+    chart: str
+
+
+class Roll(TypedDict, Generic[_V]):
+    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values."""
+
+    natural: int
+    drm: int
+    modified: int
+    values: _V
+
+
+def _rolled(natural: int, drm: int, values: _V, cap: tuple[int, int] | None = None) -> Roll[_V]:
+    """What `roll_<id>` returns: the natural roll, the DRM total, the modified roll, the row's values."""
+    return {"natural": natural, "drm": drm, "modified": _modified(natural, drm, cap), "values": values}
 
 
 class _Shift(NamedTuple):
@@ -464,7 +564,7 @@ class _Shift(NamedTuple):
 def _shift_value(shift: _Shift, context: Mapping[str, _Context]) -> int:
     """The shift's value in this context: 0 when its condition is not true or its variable unknown."""
     if shift.var is not None:
-        given = context[shift.var]
+        given = context.get(shift.var)
         return 0 if given is None else dict(shift.table).get(str(given), 0)
     return shift.value if shift.when is None or _holds(shift.when, context) is True else 0
 
@@ -475,30 +575,16 @@ def _shift_terms(
     groups: tuple[tuple[str, str], ...],
     cap: tuple[int, int] | None,
 ) -> tuple[tuple[tuple[str, int], ...], int]:
-    """The shifts that apply, as (label, value) in declaration order, and their total.
-
-    Of an exclusive group only one counts: its highest (`best`) or lowest (`worst`) value, the
-    first such shift (`one`: the first that applies). The total is then held inside `cap`.
+    """The shifts that apply (a value other than 0), as (label, value) in declaration order, and
+    their total held inside `cap`. Of an exclusive group only one counts (`_exclusive`).
     """
-    values = [_shift_value(s, context) for s in shifts]
-    pick = dict(groups)
-    applying = [(i, s, v) for i, (s, v) in enumerate(zip(shifts, values, strict=True)) if v]
-    kept: list[tuple[str, int]] = []
-    for i, shift, value in applying:
-        if shift.group is not None:
-            rivals = [(v, j) for j, s, v in applying if s.group == shift.group]
-            mode = pick[shift.group]
-            chosen = min(rivals, key=lambda r: r[1])  # `one`: the rules say only one applies
-            if mode != "one":
-                chosen = max(rivals, key=lambda r: (r[0], -r[1])) if mode == "best" else min(rivals)
-            if chosen[1] != i:
-                continue
-        kept.append((shift.label, value))
-    total = sum(v for _, v in kept)
-    return tuple(kept), total if cap is None else max(cap[0], min(cap[1], total))
-
-
-# ---- CRT odds (USAAF 15.1-15.2) ------------------------------------------------------------------
+    found = []
+    for position, shift in enumerate(shifts):
+        value = _shift_value(shift, context)
+        if value:
+            found.append((position, shift.group, value))
+    kept = tuple((shifts[position].label, value) for position, value in _exclusive(found, groups))
+    return kept, _clamp(sum(value for _, value in kept), cap)
 
 
 class _OddsRule(NamedTuple):
@@ -756,18 +842,15 @@ def _odds_edge(rule: _OddsRule, formed: str, index: int, shift: int) -> _OddsRea
         shifted = f" shifted {shift:+d}" if shift and rule.shift_order == "before" else ""
         raise ValueError(f"{formed}{shifted} is off the table ({rule.columns[0]} to {rule.columns[-1]})")
     clamped = not 0 <= index <= last
-    index = max(0, min(last, index))
+    index = _clamp(index, (0, last))
     if rule.shift_order == "after":
-        index = max(0, min(last, index + shift))  # shifts from the edge column, clamped again
+        index = _clamp(index + shift, (0, last))  # shifts from the edge column, clamped again
     return _OddsReading(formed, rule.columns[index], clamped)
 
 
 def _odds_column(rule: _OddsRule, attack: int, defense: int | None, shift: int = 0) -> str:
     """The CRT column label for these combat factors and column shift (see `_odds_read`)."""
     return _odds_read(rule, attack, defense, shift).column
-
-
-# ---- computed values: the arithmetic of formulas (chartc's `compiler.engine.formulas` uses these too) ----
 
 
 def _div(a: Fraction | int, b: Fraction | int) -> Fraction:
@@ -1236,435 +1319,6 @@ def lookup_mission_colours(*, dot_colour: DotColour) -> MissionColoursResult:
     return {'stress': row[0], 'fuel': row[1]}
 
 
-# ---- 'bail_out'
-BailOutResult = TypedDict('BailOutResult', {'result': str})
-BAIL_OUT_COLUMNS: Final = ('result',)
-_BAIL_OUT_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((), None, 2, ('UNSUCCESSFUL',)),
-    ((), 3, None, ('SUCCESSFUL',)),
-)
-_BAIL_OUT_INDEX: Final = _Index(_BAIL_OUT_ROWS)
-_BAIL_OUT_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
-
-
-def lookup_bail_out(roll: int, *, drm: int = 0) -> BailOutResult:
-    """Bail Out!, rule Bail Out!: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'result': Result
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _BAIL_OUT_OUTCOMES:
-        _check_natural('bail_out', roll, _BAIL_OUT_OUTCOMES, '1d10')
-    if type(drm) is not int:
-        _check_int('bail_out', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _BAIL_OUT_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _BAIL_OUT_INDEX.select('bail_out', (), modified)
-    return {'result': row[0]}
-
-
-def roll_bail_out(rng: random.Random, *, drm: int = 0) -> Roll[BailOutResult]:
-    """Roll 1d10 with `rng` and read Bail Out!, rule Bail Out!.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('bail_out', rng)
-    natural = _roll(rng, 'sum', 1, 10, 0, 0)
-    return _rolled(natural, drm, lookup_bail_out(natural, drm=drm))
-
-
-_BAIL_OUT_DRMS: Final = (
-    _Drm(-1, _Flag('miss_one_day_wound')),
-    _Drm(-2, _Flag('miss_two_days_wound')),
-    _Drm(-1, _Flag('aircraft_damaged')),
-    _Drm(-2, _Flag('aircraft_destroyed')),
-)
-
-
-def drm_bail_out(
-    *,
-    aircraft_damaged: bool = False,
-    aircraft_destroyed: bool = False,
-    miss_one_day_wound: bool = False,
-    miss_two_days_wound: bool = False,
-) -> int:
-    """The total DRM for Bail Out!, rule Bail Out!: the sum of the DRMs whose conditions are true.
-
-    -1 Pilots with Miss One Day Wounds
-    -2 Pilots with Miss Two Days Wounds
-    -1 Aircraft Damaged
-    -2 Aircraft Destroyed
-
-    Args:
-        aircraft_damaged: Aircraft Damaged (True or False).
-        aircraft_destroyed: Aircraft Destroyed (True or False).
-        miss_one_day_wound: Pilot has a Miss One Day Wound (True or False).
-        miss_two_days_wound: Pilot has a Miss Two Days Wound (True or False).
-    """
-    _check_flag('bail_out', 'aircraft_damaged', aircraft_damaged)
-    _check_flag('bail_out', 'aircraft_destroyed', aircraft_destroyed)
-    _check_flag('bail_out', 'miss_one_day_wound', miss_one_day_wound)
-    _check_flag('bail_out', 'miss_two_days_wound', miss_two_days_wound)
-    context: dict[str, _Context] = {
-        'aircraft_damaged': aircraft_damaged, 'aircraft_destroyed': aircraft_destroyed,
-        'miss_one_day_wound': miss_one_day_wound, 'miss_two_days_wound': miss_two_days_wound,
-    }
-    return _total_drm(_BAIL_OUT_DRMS, context, None)
-
-
-# ---- 'out_of_fuel'
-OutOfFuelResult = TypedDict('OutOfFuelResult', {'result': str})
-OUT_OF_FUEL_COLUMNS: Final = ('result',)
-_OUT_OF_FUEL_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((), None, 3, ('Out of Fuel. Aircraft crashes and is lost. Pilot may attempt a Bail Out.',)),
-    ((), 4, None, ('Aircraft has sufficient fuel remaining. Proceed to the Home-Bound step.',)),
-)
-_OUT_OF_FUEL_INDEX: Final = _Index(_OUT_OF_FUEL_ROWS)
-_OUT_OF_FUEL_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
-
-
-def lookup_out_of_fuel(roll: int, *, drm: int = 0) -> OutOfFuelResult:
-    """Out of Fuel, rule Over-Target: Mission End: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'result': Result
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _OUT_OF_FUEL_OUTCOMES:
-        _check_natural('out_of_fuel', roll, _OUT_OF_FUEL_OUTCOMES, '1d10')
-    if type(drm) is not int:
-        _check_int('out_of_fuel', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _OUT_OF_FUEL_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _OUT_OF_FUEL_INDEX.select('out_of_fuel', (), modified)
-    return {'result': row[0]}
-
-
-def roll_out_of_fuel(rng: random.Random, *, drm: int = 0) -> Roll[OutOfFuelResult]:
-    """Roll 1d10 with `rng` and read Out of Fuel, rule Over-Target: Mission End.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('out_of_fuel', rng)
-    natural = _roll(rng, 'sum', 1, 10, 0, 0)
-    return _rolled(natural, drm, lookup_out_of_fuel(natural, drm=drm))
-
-
-# ---- 'safe_landing'
-SafeLandingResult = TypedDict('SafeLandingResult', {'result': str})
-SAFE_LANDING_COLUMNS: Final = ('result',)
-_SAFE_LANDING_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((), None, 3, ('Crash. Aircraft is destroyed and Pilot is killed.',)),
-    ((), 4, None, ('Safe Landing.',)),
-)
-_SAFE_LANDING_INDEX: Final = _Index(_SAFE_LANDING_ROWS)
-_SAFE_LANDING_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
-
-
-def lookup_safe_landing(roll: int, *, drm: int = 0) -> SafeLandingResult:
-    """Safe Landing, rule Home-Bound Flight 21: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'result': Result
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _SAFE_LANDING_OUTCOMES:
-        _check_natural('safe_landing', roll, _SAFE_LANDING_OUTCOMES, '1d10')
-    if type(drm) is not int:
-        _check_int('safe_landing', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _SAFE_LANDING_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _SAFE_LANDING_INDEX.select('safe_landing', (), modified)
-    return {'result': row[0]}
-
-
-def roll_safe_landing(rng: random.Random, *, drm: int = 0) -> Roll[SafeLandingResult]:
-    """Roll 1d10 with `rng` and read Safe Landing, rule Home-Bound Flight 21.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('safe_landing', rng)
-    natural = _roll(rng, 'sum', 1, 10, 0, 0)
-    return _rolled(natural, drm, lookup_safe_landing(natural, drm=drm))
-
-
-# ---- 'bogey_placement'
-BogeyPlacementResult = TypedDict('BogeyPlacementResult', {'area': Area})
-BOGEY_PLACEMENT_COLUMNS: Final = ('area',)
-_BOGEY_PLACEMENT_ROWS: Final[tuple[_Row[tuple[Area]], ...]] = (
-    ((), 1, 2, ('west',)),
-    ((), 3, 4, ('north',)),
-    ((), 5, 6, ('south',)),
-    ((), 7, 7, ('east',)),
-    ((), 8, 10, ('center',)),
-)
-_BOGEY_PLACEMENT_INDEX: Final = _Index(_BOGEY_PLACEMENT_ROWS)
-_BOGEY_PLACEMENT_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
-
-
-def lookup_bogey_placement(roll: int, *, drm: int = 0) -> BogeyPlacementResult:
-    """Dogfight Mission Bogey placement, rule Pre-Flight: Special Targets, Dogfight Missions: the row a roll selects.
-
-    Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'area': Starting area
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _BOGEY_PLACEMENT_OUTCOMES:
-        _check_natural('bogey_placement', roll, _BOGEY_PLACEMENT_OUTCOMES, '1d10')
-    if type(drm) is not int:
-        _check_int('bogey_placement', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _BOGEY_PLACEMENT_INDEX.tables.get(()) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _BOGEY_PLACEMENT_INDEX.select('bogey_placement', (), modified)
-    return {'area': row[0]}
-
-
-def roll_bogey_placement(rng: random.Random, *, drm: int = 0) -> Roll[BogeyPlacementResult]:
-    """Roll 1d10 with `rng` and read Dogfight Mission Bogey placement, rule Pre-Flight: Special Targets, Dogfight
-        Missions.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('bogey_placement', rng)
-    natural = _roll(rng, 'sum', 1, 10, 0, 0)
-    return _rolled(natural, drm, lookup_bogey_placement(natural, drm=drm))
-
-
-# ---- 'gun_attack_position'
-_GUN_ATTACK_POSITION_DRMS: Final = (
-    _Drm(+1, _Compare('attacker_position', '==', 'advantaged')),
-    _Drm(+3, _Compare('attacker_position', '==', 'tailing')),
-)
-
-
-def drm_gun_attack_position(*, attacker_position: Position | None = None) -> int:
-    """The total DRM for Gun Attack position modifiers, rule Dogfighting: Attacking: the sum of the DRMs whose
-        conditions are true.
-
-    +1 Advantaged
-    +3 Tailing
-
-    A value left as None is unknown: a DRM applies only when its condition is true without it.
-
-    Args:
-        attacker_position: Attacking aircraft's position (Position, labels in POSITION_LABELS; or None if unknown).
-    """
-    if attacker_position is not None:
-        attacker_position = _member('gun_attack_position', 'attacker_position', attacker_position, POSITION_LABELS)
-    return _total_drm(_GUN_ATTACK_POSITION_DRMS, {'attacker_position': attacker_position}, None)
-
-
-# ---- 'bandit_maneuver_column'
-BanditManeuverColumnResult = TypedDict('BanditManeuverColumnResult', {'column': str})
-BANDIT_MANEUVER_COLUMN_COLUMNS: Final = ('column',)
-_BANDIT_MANEUVER_COLUMN_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    (('tailing',), None, None, ('Tg',)),
-    (('advantaged',), None, None, ('A / N',)),
-    (('neutral',), None, None, ('A / N',)),
-    (('disadvantaged',), None, None, ('D',)),
-    (('tailed',), None, None, ('Td',)),
-)
-
-
-def lookup_bandit_maneuver_column(*, position: Position) -> BanditManeuverColumnResult:
-    """Bandit Maneuver column, rule Sites and Bandits Attack: Bandits Maneuver: the row the keys select.
-
-    Args:
-        position: Position (Position; labels in POSITION_LABELS).
-
-    Returns:
-        The row's values by column:
-            'column': Dogfight Sheet column
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(position) is not str or position not in POSITION_LABELS:
-        position = _member('bandit_maneuver_column', 'position', position, POSITION_LABELS)
-    row = _select('bandit_maneuver_column', _BANDIT_MANEUVER_COLUMN_ROWS, (position,), None)
-    return {'column': row[0]}
-
-
-# ---- 'weapon_attack_numbers'
-WeaponAttackNumbersResult = TypedDict('WeaponAttackNumbersResult', {'hits': tuple[int | None, ...]})
-WEAPON_ATTACK_NUMBERS_COLUMNS: Final = ('hits',)
-_WEAPON_ATTACK_NUMBERS_ROWS: Final[tuple[_Row[tuple[tuple[int | None, ...]]], ...]] = (
-    (('fritz_x',), None, None, ((None, 8, 9, 11),)),
-    (('bomb_250kg',), None, None, ((7, 10),)),
-)
-
-
-def lookup_weapon_attack_numbers(*, weapon: Weapon) -> WeaponAttackNumbersResult:
-    """Weapon Attack Numbers, rule Weapon Counters: Attack Number: the row the keys select.
-
-    Args:
-        weapon: Weapon (Weapon; labels in WEAPON_LABELS).
-
-    Returns:
-        The row's values by column:
-            'hits': Attack Numbers (1 / 2 / 3 / 4 Hits)
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(weapon) is not str or weapon not in WEAPON_LABELS:
-        weapon = _member('weapon_attack_numbers', 'weapon', weapon, WEAPON_LABELS)
-    row = _select('weapon_attack_numbers', _WEAPON_ATTACK_NUMBERS_ROWS, (weapon,), None)
-    return {'hits': row[0]}
-
-
-# ---- 'bandit_attack_numbers'
-BanditAttackNumbersResult = TypedDict('BanditAttackNumbersResult', {'attack': tuple[int | None, ...]})
-BANDIT_ATTACK_NUMBERS_COLUMNS: Final = ('attack',)
-_BANDIT_ATTACK_NUMBERS_ROWS: Final[tuple[_Row[tuple[tuple[int | None, ...]]], ...]] = (
-    (('p47',), None, None, ((3, 6, 7),)),
-)
-
-
-def lookup_bandit_attack_numbers(*, bandit: Bandit) -> BanditAttackNumbersResult:
-    """Bandit Attack Numbers, rule Sites and Bandits Attack: Attack Resolution: the row the keys select.
-
-    Args:
-        bandit: Bandit (Bandit; labels in BANDIT_LABELS).
-
-    Returns:
-        The row's values by column:
-            'attack': Attack Numbers (Minor / Major / Destroyed)
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(bandit) is not str or bandit not in BANDIT_LABELS:
-        bandit = _member('bandit_attack_numbers', 'bandit', bandit, BANDIT_LABELS)
-    row = _select('bandit_attack_numbers', _BANDIT_ATTACK_NUMBERS_ROWS, (bandit,), None)
-    return {'attack': row[0]}
-
-
-# ---- 'bandit_attack'
-BanditAttackResult = TypedDict('BanditAttackResult', {'result': str})
-BANDIT_ATTACK_COLUMNS: Final = ('result',)
-_BANDIT_ATTACK_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    (('p47',), None, 2, ('The attack fails: no effect',)),
-    (('p47',), 3, 5, ('Minor Hit: draw a YELLOW Wound counter',)),
-    (('p47',), 6, 6, ('Major Hit: draw a RED Wound counter; the Aircraft is Damaged',)),
-    (('p47',), 7, None, ('Destroyed: the Aircraft is Destroyed (the Pilot may Bail Out)',)),
-)
-_BANDIT_ATTACK_INDEX: Final = _Index(_BANDIT_ATTACK_ROWS)
-_BANDIT_ATTACK_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
-
-
-def lookup_bandit_attack(roll: int, *, bandit: Bandit, drm: int = 0) -> BanditAttackResult:
-    """Site or Bandit Attack roll, rule Sites and Bandits Attack: Evasion: the row a roll selects.
-
-    Args:
-        roll: the natural roll on lower of 2d10 or 1d10, 1 to 10.
-        bandit: Bandit (Bandit; labels in BANDIT_LABELS).
-        drm: the total die roll modifier added before reading the chart.
-
-    Returns:
-        The row's values by column:
-            'result': Result
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(roll) is not int or roll not in _BANDIT_ATTACK_OUTCOMES:
-        _check_natural('bandit_attack', roll, _BANDIT_ATTACK_OUTCOMES, 'lower of 2d10 or 1d10')
-    if type(bandit) is not str or bandit not in BANDIT_LABELS:
-        bandit = _member('bandit_attack', 'bandit', bandit, BANDIT_LABELS)
-    if type(drm) is not int:
-        _check_int('bandit_attack', 'drm', drm)
-    modified = roll + drm
-    low, by_roll, below, above = _BANDIT_ATTACK_INDEX.tables.get((bandit,)) or _UNINDEXED
-    at = modified - low
-    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _BANDIT_ATTACK_INDEX.select('bandit_attack', (bandit,), modified)
-    return {'result': row[0]}
-
-
-def roll_bandit_attack(
-    rng: random.Random,
-    *,
-    bandit: Bandit,
-    drm: int = 0,
-    evasive: bool = False,
-) -> Roll[BanditAttackResult]:
-    """Roll lower of 2d10 or 1d10 with `rng` and read Site or Bandit Attack roll, rule Sites and Bandits Attack:
-        Evasion: the first `when` alternative whose
-    condition holds (lower of 2d10), else 1d10.
-
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
-    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
-    selects no row.
-    """
-    _check_rng('bandit_attack', rng)
-    _check_flag('bandit_attack', 'evasive', evasive)
-    context: dict[str, _Context] = {'evasive': evasive}
-    if _holds(_Flag('evasive'), context) is True:
-        natural = _roll(rng, 'lower', 2, 10, 0, 0)
-    else:
-        natural = _roll(rng, 'sum', 1, 10, 0, 0)
-    return _rolled(natural, drm, lookup_bandit_attack(natural, bandit=bandit, drm=drm))
-
-
 # ---- 'so_flat_costs'
 SoFlatCostsResult = TypedDict('SoFlatCostsResult', {'so': int, 'buys': int, 'per': str})
 SO_FLAT_COSTS_COLUMNS: Final = ('so', 'buys', 'per')
@@ -1991,6 +1645,450 @@ def lookup_horrido_uses(*, horrido_use: HorridoUse) -> HorridoUsesResult:
     return {'effect': row[0]}
 
 
+# ---- 'bail_out'
+BailOutResult = TypedDict('BailOutResult', {'result': str})
+BAIL_OUT_COLUMNS: Final = ('result',)
+_BAIL_OUT_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), None, 2, ('UNSUCCESSFUL',)),
+    ((), 3, None, ('SUCCESSFUL',)),
+)
+_BAIL_OUT_INDEX: Final = _Index(_BAIL_OUT_ROWS)
+_BAIL_OUT_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+
+
+def lookup_bail_out(roll: int, *, drm: int = 0) -> BailOutResult:
+    """Bail Out!, rule Bail Out!: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d10, 1 to 10.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _BAIL_OUT_OUTCOMES:
+        _check_natural('bail_out', roll, _BAIL_OUT_OUTCOMES, '1d10')
+    if type(drm) is not int:
+        _check_int('bail_out', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _BAIL_OUT_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _BAIL_OUT_INDEX.select('bail_out', (), modified)
+    return {'result': row[0]}
+
+
+_BAIL_OUT_DICE: Final = _Dice('sum', 1, 10)
+
+
+def roll_bail_out(rng: random.Random, *, drm: int = 0) -> Roll[BailOutResult]:
+    """Roll 1d10 with `rng` and read Bail Out!, rule Bail Out!.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('bail_out', rng)
+    natural = _roll(rng, _BAIL_OUT_DICE)
+    return _rolled(natural, drm, lookup_bail_out(natural, drm=drm))
+
+
+_BAIL_OUT_DRMS: Final = (
+    _Drm(-1, _Flag('miss_one_day_wound')),
+    _Drm(-2, _Flag('miss_two_days_wound')),
+    _Drm(-1, _Flag('aircraft_damaged')),
+    _Drm(-2, _Flag('aircraft_destroyed')),
+)
+
+
+def drm_bail_out(
+    *,
+    aircraft_damaged: bool = False,
+    aircraft_destroyed: bool = False,
+    miss_one_day_wound: bool = False,
+    miss_two_days_wound: bool = False,
+) -> int:
+    """The total DRM for Bail Out!, rule Bail Out!: the sum of the DRMs whose conditions are true.
+
+    -1 Pilots with Miss One Day Wounds
+    -2 Pilots with Miss Two Days Wounds
+    -1 Aircraft Damaged
+    -2 Aircraft Destroyed
+
+    Args:
+        aircraft_damaged: Aircraft Damaged (True or False).
+        aircraft_destroyed: Aircraft Destroyed (True or False).
+        miss_one_day_wound: Pilot has a Miss One Day Wound (True or False).
+        miss_two_days_wound: Pilot has a Miss Two Days Wound (True or False).
+    """
+    _check_flag('bail_out', 'aircraft_damaged', aircraft_damaged)
+    _check_flag('bail_out', 'aircraft_destroyed', aircraft_destroyed)
+    _check_flag('bail_out', 'miss_one_day_wound', miss_one_day_wound)
+    _check_flag('bail_out', 'miss_two_days_wound', miss_two_days_wound)
+    context: dict[str, _Context] = {
+        'aircraft_damaged': aircraft_damaged, 'aircraft_destroyed': aircraft_destroyed,
+        'miss_one_day_wound': miss_one_day_wound, 'miss_two_days_wound': miss_two_days_wound,
+    }
+    return _total_drm(_BAIL_OUT_DRMS, context, None)
+
+
+# ---- 'out_of_fuel'
+OutOfFuelResult = TypedDict('OutOfFuelResult', {'result': str})
+OUT_OF_FUEL_COLUMNS: Final = ('result',)
+_OUT_OF_FUEL_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), None, 3, ('Out of Fuel. Aircraft crashes and is lost. Pilot may attempt a Bail Out.',)),
+    ((), 4, None, ('Aircraft has sufficient fuel remaining. Proceed to the Home-Bound step.',)),
+)
+_OUT_OF_FUEL_INDEX: Final = _Index(_OUT_OF_FUEL_ROWS)
+_OUT_OF_FUEL_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+
+
+def lookup_out_of_fuel(roll: int, *, drm: int = 0) -> OutOfFuelResult:
+    """Out of Fuel, rule Over-Target: Mission End: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d10, 1 to 10.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _OUT_OF_FUEL_OUTCOMES:
+        _check_natural('out_of_fuel', roll, _OUT_OF_FUEL_OUTCOMES, '1d10')
+    if type(drm) is not int:
+        _check_int('out_of_fuel', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _OUT_OF_FUEL_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _OUT_OF_FUEL_INDEX.select('out_of_fuel', (), modified)
+    return {'result': row[0]}
+
+
+_OUT_OF_FUEL_DICE: Final = _Dice('sum', 1, 10)
+
+
+def roll_out_of_fuel(rng: random.Random, *, drm: int = 0) -> Roll[OutOfFuelResult]:
+    """Roll 1d10 with `rng` and read Out of Fuel, rule Over-Target: Mission End.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('out_of_fuel', rng)
+    natural = _roll(rng, _OUT_OF_FUEL_DICE)
+    return _rolled(natural, drm, lookup_out_of_fuel(natural, drm=drm))
+
+
+# ---- 'safe_landing'
+SafeLandingResult = TypedDict('SafeLandingResult', {'result': str})
+SAFE_LANDING_COLUMNS: Final = ('result',)
+_SAFE_LANDING_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), None, 3, ('Crash. Aircraft is destroyed and Pilot is killed.',)),
+    ((), 4, None, ('Safe Landing.',)),
+)
+_SAFE_LANDING_INDEX: Final = _Index(_SAFE_LANDING_ROWS)
+_SAFE_LANDING_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+
+
+def lookup_safe_landing(roll: int, *, drm: int = 0) -> SafeLandingResult:
+    """Safe Landing, rule Home-Bound Flight 21: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d10, 1 to 10.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _SAFE_LANDING_OUTCOMES:
+        _check_natural('safe_landing', roll, _SAFE_LANDING_OUTCOMES, '1d10')
+    if type(drm) is not int:
+        _check_int('safe_landing', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _SAFE_LANDING_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _SAFE_LANDING_INDEX.select('safe_landing', (), modified)
+    return {'result': row[0]}
+
+
+_SAFE_LANDING_DICE: Final = _Dice('sum', 1, 10)
+
+
+def roll_safe_landing(rng: random.Random, *, drm: int = 0) -> Roll[SafeLandingResult]:
+    """Roll 1d10 with `rng` and read Safe Landing, rule Home-Bound Flight 21.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('safe_landing', rng)
+    natural = _roll(rng, _SAFE_LANDING_DICE)
+    return _rolled(natural, drm, lookup_safe_landing(natural, drm=drm))
+
+
+# ---- 'bogey_placement'
+BogeyPlacementResult = TypedDict('BogeyPlacementResult', {'area': Area})
+BOGEY_PLACEMENT_COLUMNS: Final = ('area',)
+_BOGEY_PLACEMENT_ROWS: Final[tuple[_Row[tuple[Area]], ...]] = (
+    ((), 1, 2, ('west',)),
+    ((), 3, 4, ('north',)),
+    ((), 5, 6, ('south',)),
+    ((), 7, 7, ('east',)),
+    ((), 8, 10, ('center',)),
+)
+_BOGEY_PLACEMENT_INDEX: Final = _Index(_BOGEY_PLACEMENT_ROWS)
+_BOGEY_PLACEMENT_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+
+
+def lookup_bogey_placement(roll: int, *, drm: int = 0) -> BogeyPlacementResult:
+    """Dogfight Mission Bogey placement, rule Pre-Flight: Special Targets, Dogfight Missions: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d10, 1 to 10.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'area': Starting area
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _BOGEY_PLACEMENT_OUTCOMES:
+        _check_natural('bogey_placement', roll, _BOGEY_PLACEMENT_OUTCOMES, '1d10')
+    if type(drm) is not int:
+        _check_int('bogey_placement', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _BOGEY_PLACEMENT_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _BOGEY_PLACEMENT_INDEX.select('bogey_placement', (), modified)
+    return {'area': row[0]}
+
+
+_BOGEY_PLACEMENT_DICE: Final = _Dice('sum', 1, 10)
+
+
+def roll_bogey_placement(rng: random.Random, *, drm: int = 0) -> Roll[BogeyPlacementResult]:
+    """Roll 1d10 with `rng` and read Dogfight Mission Bogey placement, rule Pre-Flight: Special Targets, Dogfight
+        Missions.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('bogey_placement', rng)
+    natural = _roll(rng, _BOGEY_PLACEMENT_DICE)
+    return _rolled(natural, drm, lookup_bogey_placement(natural, drm=drm))
+
+
+# ---- 'gun_attack_position'
+_GUN_ATTACK_POSITION_DRMS: Final = (
+    _Drm(1, _Compare('attacker_position', '==', 'advantaged')),
+    _Drm(3, _Compare('attacker_position', '==', 'tailing')),
+)
+
+
+def drm_gun_attack_position(*, attacker_position: Position | None = None) -> int:
+    """The total DRM for Gun Attack position modifiers, rule Dogfighting: Attacking: the sum of the DRMs whose
+        conditions are true.
+
+    +1 Advantaged
+    +3 Tailing
+
+    A value left as None is unknown: a DRM applies only when its condition is true without it.
+
+    Args:
+        attacker_position: Attacking aircraft's position (Position, labels in POSITION_LABELS; or None if unknown).
+    """
+    if attacker_position is not None:
+        attacker_position = _member('gun_attack_position', 'attacker_position', attacker_position, POSITION_LABELS)
+    return _total_drm(_GUN_ATTACK_POSITION_DRMS, {'attacker_position': attacker_position}, None)
+
+
+# ---- 'bandit_maneuver_column'
+BanditManeuverColumnResult = TypedDict('BanditManeuverColumnResult', {'column': str})
+BANDIT_MANEUVER_COLUMN_COLUMNS: Final = ('column',)
+_BANDIT_MANEUVER_COLUMN_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('tailing',), None, None, ('Tg',)),
+    (('advantaged',), None, None, ('A / N',)),
+    (('neutral',), None, None, ('A / N',)),
+    (('disadvantaged',), None, None, ('D',)),
+    (('tailed',), None, None, ('Td',)),
+)
+
+
+def lookup_bandit_maneuver_column(*, position: Position) -> BanditManeuverColumnResult:
+    """Bandit Maneuver column, rule Sites and Bandits Attack: Bandits Maneuver: the row the keys select.
+
+    Args:
+        position: Position (Position; labels in POSITION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'column': Dogfight Sheet column
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(position) is not str or position not in POSITION_LABELS:
+        position = _member('bandit_maneuver_column', 'position', position, POSITION_LABELS)
+    row = _select('bandit_maneuver_column', _BANDIT_MANEUVER_COLUMN_ROWS, (position,), None)
+    return {'column': row[0]}
+
+
+# ---- 'weapon_attack_numbers'
+WeaponAttackNumbersResult = TypedDict('WeaponAttackNumbersResult', {'hits': tuple[int | None, ...]})
+WEAPON_ATTACK_NUMBERS_COLUMNS: Final = ('hits',)
+_WEAPON_ATTACK_NUMBERS_ROWS: Final[tuple[_Row[tuple[tuple[int | None, ...]]], ...]] = (
+    (('fritz_x',), None, None, ((None, 8, 9, 11),)),
+    (('bomb_250kg',), None, None, ((7, 10),)),
+)
+
+
+def lookup_weapon_attack_numbers(*, weapon: Weapon) -> WeaponAttackNumbersResult:
+    """Weapon Attack Numbers, rule Weapon Counters: Attack Number: the row the keys select.
+
+    Args:
+        weapon: Weapon (Weapon; labels in WEAPON_LABELS).
+
+    Returns:
+        The row's values by column:
+            'hits': Attack Numbers (1 / 2 / 3 / 4 Hits)
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(weapon) is not str or weapon not in WEAPON_LABELS:
+        weapon = _member('weapon_attack_numbers', 'weapon', weapon, WEAPON_LABELS)
+    row = _select('weapon_attack_numbers', _WEAPON_ATTACK_NUMBERS_ROWS, (weapon,), None)
+    return {'hits': row[0]}
+
+
+# ---- 'bandit_attack_numbers'
+BanditAttackNumbersResult = TypedDict('BanditAttackNumbersResult', {'attack': tuple[int | None, ...]})
+BANDIT_ATTACK_NUMBERS_COLUMNS: Final = ('attack',)
+_BANDIT_ATTACK_NUMBERS_ROWS: Final[tuple[_Row[tuple[tuple[int | None, ...]]], ...]] = (
+    (('p47',), None, None, ((3, 6, 7),)),
+)
+
+
+def lookup_bandit_attack_numbers(*, bandit: Bandit) -> BanditAttackNumbersResult:
+    """Bandit Attack Numbers, rule Sites and Bandits Attack: Attack Resolution: the row the keys select.
+
+    Args:
+        bandit: Bandit (Bandit; labels in BANDIT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'attack': Attack Numbers (Minor / Major / Destroyed)
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(bandit) is not str or bandit not in BANDIT_LABELS:
+        bandit = _member('bandit_attack_numbers', 'bandit', bandit, BANDIT_LABELS)
+    row = _select('bandit_attack_numbers', _BANDIT_ATTACK_NUMBERS_ROWS, (bandit,), None)
+    return {'attack': row[0]}
+
+
+# ---- 'bandit_attack'
+BanditAttackResult = TypedDict('BanditAttackResult', {'result': str})
+BANDIT_ATTACK_COLUMNS: Final = ('result',)
+_BANDIT_ATTACK_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('p47',), None, 2, ('The attack fails: no effect',)),
+    (('p47',), 3, 5, ('Minor Hit: draw a YELLOW Wound counter',)),
+    (('p47',), 6, 6, ('Major Hit: draw a RED Wound counter; the Aircraft is Damaged',)),
+    (('p47',), 7, None, ('Destroyed: the Aircraft is Destroyed (the Pilot may Bail Out)',)),
+)
+_BANDIT_ATTACK_INDEX: Final = _Index(_BANDIT_ATTACK_ROWS)
+_BANDIT_ATTACK_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+
+
+def lookup_bandit_attack(roll: int, *, bandit: Bandit, drm: int = 0) -> BanditAttackResult:
+    """Site or Bandit Attack roll, rule Sites and Bandits Attack: Evasion: the row a roll selects.
+
+    Args:
+        roll: the natural roll on lower of 2d10 or 1d10, 1 to 10.
+        bandit: Bandit (Bandit; labels in BANDIT_LABELS).
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _BANDIT_ATTACK_OUTCOMES:
+        _check_natural('bandit_attack', roll, _BANDIT_ATTACK_OUTCOMES, 'lower of 2d10 or 1d10')
+    if type(bandit) is not str or bandit not in BANDIT_LABELS:
+        bandit = _member('bandit_attack', 'bandit', bandit, BANDIT_LABELS)
+    if type(drm) is not int:
+        _check_int('bandit_attack', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _BANDIT_ATTACK_INDEX.tables.get((bandit,)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _BANDIT_ATTACK_INDEX.select('bandit_attack', (bandit,), modified)
+    return {'result': row[0]}
+
+
+_BANDIT_ATTACK_DICE: Final = _Dice('sum', 1, 10)
+_BANDIT_ATTACK_DICE_WHEN: Final = (
+    (_Flag('evasive'), _Dice('lower', 2, 10)),
+)
+
+
+def roll_bandit_attack(
+    rng: random.Random,
+    *,
+    bandit: Bandit,
+    drm: int = 0,
+    evasive: bool = False,
+) -> Roll[BanditAttackResult]:
+    """Roll lower of 2d10 or 1d10 with `rng` and read Site or Bandit Attack roll, rule Sites and Bandits Attack:
+        Evasion: the first `when` alternative whose
+    condition holds (lower of 2d10), else 1d10.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('bandit_attack', rng)
+    _check_flag('bandit_attack', 'evasive', evasive)
+    context: dict[str, _Context] = {'evasive': evasive}
+    natural = _roll(rng, _dice_for(_BANDIT_ATTACK_DICE_WHEN, context, _BANDIT_ATTACK_DICE))
+    return _rolled(natural, drm, lookup_bandit_attack(natural, bandit=bandit, drm=drm))
+
+
 # ---- 'maneuver_roll'
 ManeuverRollResult = TypedDict('ManeuverRollResult', {'band': str})
 MANEUVER_ROLL_COLUMNS: Final = ('band',)
@@ -2032,6 +2130,9 @@ def lookup_maneuver_roll(roll: int, *, drm: int = 0) -> ManeuverRollResult:
     return {'band': row[0]}
 
 
+_MANEUVER_ROLL_DICE: Final = _Dice('sum', 1, 10)
+
+
 def roll_maneuver_roll(rng: random.Random, *, drm: int = 0) -> Roll[ManeuverRollResult]:
     """Roll 1d10 with `rng` and read Maneuver roll, rule Dogfighting: Fast Pilots Maneuver and Attack.
 
@@ -2040,13 +2141,13 @@ def roll_maneuver_roll(rng: random.Random, *, drm: int = 0) -> Roll[ManeuverRoll
     selects no row.
     """
     _check_rng('maneuver_roll', rng)
-    natural = _roll(rng, 'sum', 1, 10, 0, 0)
+    natural = _roll(rng, _MANEUVER_ROLL_DICE)
     return _rolled(natural, drm, lookup_maneuver_roll(natural, drm=drm))
 
 
 _MANEUVER_ROLL_DRMS: Final = (
-    _Drm(+1, None, _Per('pilot_ata', 1, 'down')),
-    _Drm(+1, None, _Per('aircraft_mn', 1, 'down')),
+    _Drm(1, None, _Per('pilot_ata', 1, 'down')),
+    _Drm(1, None, _Per('aircraft_mn', 1, 'down')),
     _Drm(-1, None, _Per('wp_carried', 1, 'down')),
     _Drm(-1, None, _Per('bandit_ata', 1, 'down')),
 )
@@ -2095,7 +2196,7 @@ def drm_maneuver_roll(
 
 # ---- 'bandit_maneuver_choice'
 _BANDIT_MANEUVER_CHOICE_DRMS: Final = (
-    _Drm(+1, None, _Per('bandit_ata', 1, 'down')),
+    _Drm(1, None, _Per('bandit_ata', 1, 'down')),
     _Drm(-1, None, _Per('aircraft_mn', 1, 'down')),
 )
 
@@ -2163,6 +2264,9 @@ def lookup_bandit_maneuver_success(roll: int, *, drm: int = 0) -> BanditManeuver
     return {'band': row[0]}
 
 
+_BANDIT_MANEUVER_SUCCESS_DICE: Final = _Dice('sum', 1, 10)
+
+
 def roll_bandit_maneuver_success(rng: random.Random, *, drm: int = 0) -> Roll[BanditManeuverSuccessResult]:
     """Roll 1d10 with `rng` and read Bandit Maneuver Success roll, rule Sites and Bandits Attack: Bandits Maneuver.
 
@@ -2171,15 +2275,15 @@ def roll_bandit_maneuver_success(rng: random.Random, *, drm: int = 0) -> Roll[Ba
     selects no row.
     """
     _check_rng('bandit_maneuver_success', rng)
-    natural = _roll(rng, 'sum', 1, 10, 0, 0)
+    natural = _roll(rng, _BANDIT_MANEUVER_SUCCESS_DICE)
     return _rolled(natural, drm, lookup_bandit_maneuver_success(natural, drm=drm))
 
 
 _BANDIT_MANEUVER_SUCCESS_DRMS: Final = (
-    _Drm(+1, None, _Per('bandit_ata', 1, 'down')),
+    _Drm(1, None, _Per('bandit_ata', 1, 'down')),
     _Drm(-1, None, _Per('pilot_ata', 1, 'down')),
     _Drm(-1, None, _Per('aircraft_mn', 1, 'down')),
-    _Drm(+1, None, _Per('wp_carried', 1, 'down')),
+    _Drm(1, None, _Per('wp_carried', 1, 'down')),
 )
 
 
@@ -2226,15 +2330,15 @@ def drm_bandit_maneuver_success(
 
 # ---- 'attack_roll_modifiers'
 _ATTACK_ROLL_MODIFIERS_DRMS: Final = (
-    _Drm(+1, None, _Per('pilot_ata', 1, 'down')),
+    _Drm(1, None, _Per('pilot_ata', 1, 'down')),
     _Drm(-1, None, _Per('bandit_ata', 1, 'down')),
-    _Drm(+1, _Compare('attacker_position', '==', 'advantaged')),
-    _Drm(+3, _Compare('attacker_position', '==', 'tailing')),
-    _Drm(+1, _Compare('maneuver', '==', 'atk_plus1'), group='maneuver_atk'),
-    _Drm(+2, _Compare('maneuver', '==', 'atk_plus2'), group='maneuver_atk'),
-    _Drm(+4, _Compare('maneuver', '==', 'atk_plus4'), group='maneuver_atk'),
-    _Drm(-1, _Compare('maneuver', '==', 'atk_minus1'), group='maneuver_atk'),
-    _Drm(+1, _Flag('high_stress')),
+    _Drm(1, _Compare('attacker_position', '==', 'advantaged')),
+    _Drm(3, _Compare('attacker_position', '==', 'tailing')),
+    _Drm(1, _Compare('maneuver', '==', 'atk_plus1'), None, 'maneuver_atk'),
+    _Drm(2, _Compare('maneuver', '==', 'atk_plus2'), None, 'maneuver_atk'),
+    _Drm(4, _Compare('maneuver', '==', 'atk_plus4'), None, 'maneuver_atk'),
+    _Drm(-1, _Compare('maneuver', '==', 'atk_minus1'), None, 'maneuver_atk'),
+    _Drm(1, _Flag('high_stress')),
 )
 
 
@@ -2290,10 +2394,10 @@ def drm_attack_roll_modifiers(
 
 # ---- 'bandit_attack_modifiers'
 _BANDIT_ATTACK_MODIFIERS_DRMS: Final = (
-    _Drm(+1, None, _Per('bandit_ata', 1, 'down')),
+    _Drm(1, None, _Per('bandit_ata', 1, 'down')),
     _Drm(-1, None, _Per('pilot_ata', 1, 'down')),
     _Drm(-1, None, _Per('robustness', 1, 'down')),
-    _Drm(+1, _Flag('aircraft_damaged')),
+    _Drm(1, _Flag('aircraft_damaged')),
 )
 
 
@@ -2340,7 +2444,7 @@ def drm_bandit_attack_modifiers(
 # ---- 'site_attack_modifiers'
 _SITE_ATTACK_MODIFIERS_DRMS: Final = (
     _Drm(-1, None, _Per('robustness', 1, 'down')),
-    _Drm(+1, _Flag('aircraft_damaged')),
+    _Drm(1, _Flag('aircraft_damaged')),
     _Drm(-1, _Flag('fire_director_destroyed')),
 )
 
@@ -2489,6 +2593,93 @@ def lookup_escort_bandit_results(*, scored_result: ScoredResult) -> EscortBandit
     return {'effect': row[0], 'vp': row[1]}
 
 
+# ---- 'maneuver_results'
+ManeuverResultsResult = TypedDict('ManeuverResultsResult', {'effect': str})
+MANEUVER_RESULTS_COLUMNS: Final = ('effect',)
+_MANEUVER_RESULTS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('ne',), None, None, ("No effect. The Maneuver did not change the Aircraft's Position.",)),
+    (('pos_plus1',), None, None, ('Adjust the Aircraft Position by 1 Toward Tailing.',)),
+    (('pos_plus2',), None, None, ('Adjust the Aircraft Position by 2 Toward Tailing.',)),
+    (('pos_plus4',), None, None, ('Adjust the Aircraft Position by 4 Toward Tailing.',)),
+    (('atk_plus1',), None, None, (
+        'If the Aircraft is Neutral, Advantaged, or Tailing after this Maneuver, add 1 to its Attack roll.',
+    )),
+    (('atk_plus2',), None, None, (
+        'If the Aircraft is Neutral, Advantaged, or Tailing after this Maneuver, add 2 to its Attack roll.',
+    )),
+    (('atk_plus4',), None, None, (
+        'If the Aircraft is Neutral, Advantaged, or Tailing after this Maneuver, add 4 to its Attack roll.',
+    )),
+    (('pos_minus1',), None, None, ('Adjust the Aircraft Position by 1 Toward Tailed.',)),
+    (('pos_minus2',), None, None, ('Adjust the Aircraft Position by 2 Toward Tailed.',)),
+    (('atk_minus1',), None, None, (
+        'If the Aircraft is Neutral, Advantaged, or Tailing after this Maneuver, subtract 1 from its Attack roll.',
+    )),
+    (('td_d_to_n',), None, None, ('If the Aircraft is Tailed or Disadvantaged, change its Position to Neutral.',)),
+    (('d_to_a',), None, None, ('If the Aircraft is Disadvantaged, change its Position to Advantaged.',)),
+)
+
+
+def lookup_maneuver_results(*, maneuver_result: ManeuverResult) -> ManeuverResultsResult:
+    """Maneuver results, rule Dogfighting: Fast Pilots Maneuver and Attack: the row the keys select.
+
+    Args:
+        maneuver_result: Maneuver result (ManeuverResult; labels in MANEUVER_RESULT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'effect': Effect
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(maneuver_result) is not str or maneuver_result not in MANEUVER_RESULT_LABELS:
+        maneuver_result = _member('maneuver_results', 'maneuver_result', maneuver_result, MANEUVER_RESULT_LABELS)
+    row = _select('maneuver_results', _MANEUVER_RESULTS_ROWS, (maneuver_result,), None)
+    return {'effect': row[0]}
+
+
+# ---- 'special_sites'
+SpecialSitesResult = TypedDict('SpecialSitesResult', {'effect': str})
+SPECIAL_SITES_COLUMNS: Final = ('effect',)
+_SPECIAL_SITES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('target_of_opportunity',), None, None, ('If you Destroy this Site, gain 1 VP.',)),
+    (('photo_recon',), None, None, (
+        'If you have an Aircraft in the same Area as this Special Site at the end of any Turn at Low Altitude, shift the Recon counter by 1 to the right at the end of the Mission.',
+    )),
+    (('fire_director',), None, None, (
+        'If you Destroy this Site, all Sites suffer -1 on their Attack rolls during the Over-Target step.',
+    )),
+    (('diversionary_attack',), None, None, (
+        'If you Destroy this Site, move all Bandits 1 step toward or into the Area where the Site was Destroyed, during the next Bandit Move step. This overrides the usual Movement rules for Bandits for this step only.',
+    )),
+    (('radio_coordination',), None, None, (
+        'If you have a friendly Bomber or "Large" aircraft in the same Area as this Special Site at the end of any Turn at High Altitude, gain +2 on all AtG Attack rolls for all Aircraft until the end of the Mission.',
+    )),
+)
+
+
+def lookup_special_sites(*, special_site: SpecialSite) -> SpecialSitesResult:
+    """Special Site Counters, rule Sites and Bandits Attack: Special Site Counters: the row the keys select.
+
+    Args:
+        special_site: Special Site (SpecialSite; labels in SPECIAL_SITE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'effect': Condition and benefit
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(special_site) is not str or special_site not in SPECIAL_SITE_LABELS:
+        special_site = _member('special_sites', 'special_site', special_site, SPECIAL_SITE_LABELS)
+    row = _select('special_sites', _SPECIAL_SITES_ROWS, (special_site,), None)
+    return {'effect': row[0]}
+
+
 # ---- 'sequence_of_play'
 SequenceOfPlayResult = TypedDict('SequenceOfPlayResult', {'phase': Phase, 'step': str})
 SEQUENCE_OF_PLAY_COLUMNS: Final = ('phase', 'step')
@@ -2631,107 +2822,12 @@ def lookup_mission_counts(*, mission_count: MissionCount) -> MissionCountsResult
     return {'count': row[0], 'printed': row[1]}
 
 
-# ---- 'maneuver_results'
-ManeuverResultsResult = TypedDict('ManeuverResultsResult', {'effect': str})
-MANEUVER_RESULTS_COLUMNS: Final = ('effect',)
-_MANEUVER_RESULTS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    (('ne',), None, None, ("No effect. The Maneuver did not change the Aircraft's Position.",)),
-    (('pos_plus1',), None, None, ('Adjust the Aircraft Position by 1 Toward Tailing.',)),
-    (('pos_plus2',), None, None, ('Adjust the Aircraft Position by 2 Toward Tailing.',)),
-    (('pos_plus4',), None, None, ('Adjust the Aircraft Position by 4 Toward Tailing.',)),
-    (('atk_plus1',), None, None, (
-        'If the Aircraft is Neutral, Advantaged, or Tailing after this Maneuver, add 1 to its Attack roll.',
-    )),
-    (('atk_plus2',), None, None, (
-        'If the Aircraft is Neutral, Advantaged, or Tailing after this Maneuver, add 2 to its Attack roll.',
-    )),
-    (('atk_plus4',), None, None, (
-        'If the Aircraft is Neutral, Advantaged, or Tailing after this Maneuver, add 4 to its Attack roll.',
-    )),
-    (('pos_minus1',), None, None, ('Adjust the Aircraft Position by 1 Toward Tailed.',)),
-    (('pos_minus2',), None, None, ('Adjust the Aircraft Position by 2 Toward Tailed.',)),
-    (('atk_minus1',), None, None, (
-        'If the Aircraft is Neutral, Advantaged, or Tailing after this Maneuver, subtract 1 from its Attack roll.',
-    )),
-    (('td_d_to_n',), None, None, ('If the Aircraft is Tailed or Disadvantaged, change its Position to Neutral.',)),
-    (('d_to_a',), None, None, ('If the Aircraft is Disadvantaged, change its Position to Advantaged.',)),
-)
-
-
-def lookup_maneuver_results(*, maneuver_result: ManeuverResult) -> ManeuverResultsResult:
-    """Maneuver results, rule Dogfighting: Fast Pilots Maneuver and Attack: the row the keys select.
-
-    Args:
-        maneuver_result: Maneuver result (ManeuverResult; labels in MANEUVER_RESULT_LABELS).
-
-    Returns:
-        The row's values by column:
-            'effect': Effect
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(maneuver_result) is not str or maneuver_result not in MANEUVER_RESULT_LABELS:
-        maneuver_result = _member('maneuver_results', 'maneuver_result', maneuver_result, MANEUVER_RESULT_LABELS)
-    row = _select('maneuver_results', _MANEUVER_RESULTS_ROWS, (maneuver_result,), None)
-    return {'effect': row[0]}
-
-
-# ---- 'special_sites'
-SpecialSitesResult = TypedDict('SpecialSitesResult', {'effect': str})
-SPECIAL_SITES_COLUMNS: Final = ('effect',)
-_SPECIAL_SITES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    (('target_of_opportunity',), None, None, ('If you Destroy this Site, gain 1 VP.',)),
-    (('photo_recon',), None, None, (
-        'If you have an Aircraft in the same Area as this Special Site at the end of any Turn at Low Altitude, shift the Recon counter by 1 to the right at the end of the Mission.',
-    )),
-    (('fire_director',), None, None, (
-        'If you Destroy this Site, all Sites suffer -1 on their Attack rolls during the Over-Target step.',
-    )),
-    (('diversionary_attack',), None, None, (
-        'If you Destroy this Site, move all Bandits 1 step toward or into the Area where the Site was Destroyed, during the next Bandit Move step. This overrides the usual Movement rules for Bandits for this step only.',
-    )),
-    (('radio_coordination',), None, None, (
-        'If you have a friendly Bomber or "Large" aircraft in the same Area as this Special Site at the end of any Turn at High Altitude, gain +2 on all AtG Attack rolls for all Aircraft until the end of the Mission.',
-    )),
-)
-
-
-def lookup_special_sites(*, special_site: SpecialSite) -> SpecialSitesResult:
-    """Special Site Counters, rule Sites and Bandits Attack: Special Site Counters: the row the keys select.
-
-    Args:
-        special_site: Special Site (SpecialSite; labels in SPECIAL_SITE_LABELS).
-
-    Returns:
-        The row's values by column:
-            'effect': Condition and benefit
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(special_site) is not str or special_site not in SPECIAL_SITE_LABELS:
-        special_site = _member('special_sites', 'special_site', special_site, SPECIAL_SITE_LABELS)
-    row = _select('special_sites', _SPECIAL_SITES_ROWS, (special_site,), None)
-    return {'effect': row[0]}
-
-
 LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'squadron_makeup': lookup_squadron_makeup,
     'squadron_size': lookup_squadron_size,
     'promotion_costs': lookup_promotion_costs,
     'so_costs': lookup_so_costs,
     'mission_colours': lookup_mission_colours,
-    'bail_out': lookup_bail_out,
-    'out_of_fuel': lookup_out_of_fuel,
-    'safe_landing': lookup_safe_landing,
-    'bogey_placement': lookup_bogey_placement,
-    'bandit_maneuver_column': lookup_bandit_maneuver_column,
-    'weapon_attack_numbers': lookup_weapon_attack_numbers,
-    'bandit_attack_numbers': lookup_bandit_attack_numbers,
-    'bandit_attack': lookup_bandit_attack,
     'so_flat_costs': lookup_so_flat_costs,
     'victories': lookup_victories,
     'bandit_skill_levels': lookup_bandit_skill_levels,
@@ -2740,15 +2836,23 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'stress_adjustments': lookup_stress_adjustments,
     'pilot_counters': lookup_pilot_counters,
     'horrido_uses': lookup_horrido_uses,
+    'bail_out': lookup_bail_out,
+    'out_of_fuel': lookup_out_of_fuel,
+    'safe_landing': lookup_safe_landing,
+    'bogey_placement': lookup_bogey_placement,
+    'bandit_maneuver_column': lookup_bandit_maneuver_column,
+    'weapon_attack_numbers': lookup_weapon_attack_numbers,
+    'bandit_attack_numbers': lookup_bandit_attack_numbers,
+    'bandit_attack': lookup_bandit_attack,
     'maneuver_roll': lookup_maneuver_roll,
     'bandit_maneuver_success': lookup_bandit_maneuver_success,
     'escorted_aircraft': lookup_escorted_aircraft,
     'escort_bandit_results': lookup_escort_bandit_results,
+    'maneuver_results': lookup_maneuver_results,
+    'special_sites': lookup_special_sites,
     'sequence_of_play': lookup_sequence_of_play,
     'event_card_sections': lookup_event_card_sections,
     'mission_counts': lookup_mission_counts,
-    'maneuver_results': lookup_maneuver_results,
-    'special_sites': lookup_special_sites,
 }
 
 

@@ -25,9 +25,9 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Callable, Mapping  # noqa: F401  (the generated code uses them)
+from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import (  # noqa: F401  (the generated code uses cast and get_args)
+from typing import (
     Final,
     Generic,
     Literal,
@@ -40,6 +40,7 @@ from typing import (  # noqa: F401  (the generated code uses cast and get_args)
     get_args,
 )
 
+
 _V = TypeVar("_V")
 _M = TypeVar("_M", bound=str)
 
@@ -48,27 +49,21 @@ class NoRowError(LookupError):
     """The roll or keys select no row of the chart (a gap, or a modified roll off the table)."""
 
 
-class ChartRef(TypedDict):
-    """A cell that sends the player to another chart ("roll on [B6]"): that chart's ID."""
-
-    chart: str
-
-
-class Roll(TypedDict, Generic[_V]):
-    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values."""
-
-    natural: int
-    drm: int
-    modified: int
-    values: _V
-
-
 # A row key: a member id, None for any, or the months (first, last) it covers (last None: open end).
 _Key: TypeAlias = str | tuple[str, str | None] | None
 # A row: its keys, its lowest and highest roll or value (None: open end), and its values.
 _Row: TypeAlias = tuple[tuple[_Key, ...], int | None, int | None, _V]
-_MONTH: Final = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 
+
+def _clamp(value: int, bounds: tuple[int, int] | None) -> int:
+    """`value` held inside `bounds` (lowest, highest); None: no bounds. The one clamp of a roll: a
+    DRM total under `combine sum clamp`, a modified roll under `modified clamp`, a column shift
+    total under its cap.
+    """
+    return value if bounds is None else max(bounds[0], min(bounds[1], value))
+
+
+_MONTH: Final = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 
 def _check_int(chart: str, name: str, value: object) -> int:
     """`value` itself; ValueError unless it is an int (a bool is not a number here)."""
@@ -165,161 +160,6 @@ def _check_rng(chart: str, rng: object) -> None:
         raise ValueError(f"{chart}: rng must be a random.Random, got {rng!r}")
 
 
-def _key_matches(key: _Key, given: str) -> bool:
-    if key is None or key == given:
-        return True
-    return isinstance(key, tuple) and key[0] <= given and (key[1] is None or given <= key[1])
-
-
-def _select(chart: str, rows: tuple[_Row[_V], ...], keys: tuple[str, ...], modified: int | None) -> _V:
-    """The values of the first row whose keys match and whose range holds the modified roll.
-
-    Raises:
-        NoRowError: no row is selected.
-    """
-    for row_keys, low, high, values in rows:
-        if not all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True)):
-            continue
-        if modified is not None and ((low is not None and modified < low) or (high is not None and modified > high)):
-            continue
-        return values
-    shown = "" if modified is None else f" for modified roll {modified}"
-    raise NoRowError(f"{chart}: no row{shown} with keys {keys}")
-
-
-# The widest span of rolls or values an index holds for one combination of key values: a chart
-# read over a wider span (a value chart over thousands) is read row by row.
-_INDEX_SPAN: Final = 1024
-# The most combinations of key values an index keeps (each is built on its first lookup).
-_INDEX_COMBINATIONS: Final = 4096
-# An index of one combination of key values: the lowest bound a row of it states, the values each
-# modified roll from there to the highest bound selects (None: no row), and the values of the first
-# row open below and of the first row open above (None: no row).
-_Table: TypeAlias = tuple[int, tuple[_V | None, ...], _V | None, _V | None]
-# What a `lookup_<id>` reads for a combination not indexed (yet): no values for any roll, so it
-# calls `select`, which indexes the combination or reads its rows.
-_UNINDEXED: Final[tuple[int, tuple[None, ...], None, None]] = (0, (), None, None)
-
-
-class _Index(Generic[_V]):
-    """A chart's rows indexed for lookup: per combination of key values (built on its first
-    lookup), the values each modified roll selects, as a tuple from the lowest bound a row states
-    to the highest, plus the open ends. Selects the row `_select` selects, with the same errors.
-    Each `lookup_<id>` reads `tables` itself (a function call is most of a lookup's time) and calls
-    `select` when that finds no values."""
-
-    def __init__(self, rows: tuple[_Row[_V], ...]) -> None:
-        self.rows: Final = rows
-        self.tables: Final[dict[tuple[str, ...], _Table[_V] | None]] = {}
-
-    def select(self, chart: str, keys: tuple[str, ...], modified: int | None) -> _V:
-        """What `_select` returns for these rows; NoRowError when it selects no row."""
-        try:
-            table = self.tables[keys]
-        except KeyError:
-            table = self._table(keys)
-        if table is None or modified is None:
-            return _select(chart, self.rows, keys, modified)
-        low, by_roll, below, above = table
-        at = modified - low
-        values = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
-        if values is None:
-            return _select(chart, self.rows, keys, modified)  # raises NoRowError, worded as always
-        return values
-
-    def _table(self, keys: tuple[str, ...]) -> _Table[_V] | None:
-        rows = [
-            (low, high, values)
-            for row_keys, low, high, values in self.rows
-            if all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True))
-        ]
-        bounds = [bound for low, high, _ in rows for bound in (low, high) if bound is not None]
-        first, last = min(bounds, default=0), max(bounds, default=-1)
-        table: _Table[_V] | None = None
-        if last - first < _INDEX_SPAN:
-            by_roll = tuple(
-                next((v for low, high, v in rows if (low is None or low <= n) and (high is None or n <= high)), None)
-                for n in range(first, last + 1)
-            )
-            below = next((v for low, _, v in rows if low is None), None)
-            above = next((v for _, high, v in rows if high is None), None)
-            table = (first, by_roll, below, above)
-        if len(self.tables) < _INDEX_COMBINATIONS:
-            self.tables[keys] = table
-        return table
-
-
-def _roll(
-    rng: random.Random,
-    form: str,
-    count: int,
-    sides: int,
-    subtract: int,
-    floor: int,
-    *,
-    keep: int = 0,
-    versus: tuple[int, int] = (0, 0),
-    zero: int = 10,
-) -> int:
-    """A natural roll of the dice form, read as the chart reads it (a d10's 0 is 10 unless `zero` is
-    0, 00 is 100); `keep` dice for the highest/lowest forms, `versus` the opposing dice.
-    """
-    if form == "d66":
-        return rng.randint(1, 6) * 10 + rng.randint(1, 6)
-    if form == "percentile":
-        return (rng.randint(0, 9) * 10 + rng.randint(0, 9)) or 100
-    faces = sorted(_throw(rng, count, sides, zero))
-    if form == "lower":
-        return faces[0]
-    if form == "higher":
-        return faces[-1]
-    if form == "highest":
-        return sum(faces[count - keep :])
-    if form == "lowest":
-        return sum(faces[:keep])
-    if form == "minus":
-        return max(floor, sum(faces) - subtract)
-    if form == "versus":
-        return sum(faces) - sum(_throw(rng, versus[0], versus[1], zero))
-    return sum(faces)
-
-
-def _throw(rng: random.Random, count: int, sides: int, zero: int) -> list[int]:
-    """`count` dice of `sides` faces; a d10 read 0-9 when `zero` is 0."""
-    low = 0 if sides == 10 and zero == 0 else 1
-    return [rng.randint(low, sides - 1 + low) for _ in range(count)]
-
-
-def _rolled(natural: int, drm: int, values: _V, cap: tuple[int, int] | None = None) -> Roll[_V]:
-    return {"natural": natural, "drm": drm, "modified": _capped(natural + drm, cap), "values": values}
-
-
-def _capped(modified: int, cap: tuple[int, int] | None) -> int:
-    """The modified roll under the chart's `modified clamp LOW to HIGH` (None: no cap)."""
-    return modified if cap is None else max(cap[0], min(cap[1], modified))
-
-
-def _select_natural(
-    chart: str,
-    natural_rows: tuple[_Row[_V], ...],
-    index: _Index[_V],
-    keys: tuple[str, ...],
-    natural: int,
-    modified: int,
-) -> _V:
-    """The first `natural` row holding the natural roll, else the row the modified roll selects.
-
-    Raises:
-        NoRowError: no row is selected.
-    """
-    for row_keys, low, high, values in natural_rows:
-        keyed = all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True))
-        if keyed and (low is None or natural >= low) and (high is None or natural <= high):
-            return values
-    return index.select(chart, keys, modified)
-
-
-# ---- DRM conditions ----------------------------------------------------------------------------
 # NamedTuples rather than dataclasses: a dataclass with postponed annotations needs its module in
 # sys.modules, and a generated module is often loaded straight from its file.
 
@@ -352,7 +192,105 @@ class _AnyOf(NamedTuple):
 
 
 _Condition: TypeAlias = "_Flag | _Compare | _In | _Not | _AllOf | _AnyOf"
+# A context value: a flag's bool, an int, a month 'YYYY-MM', an enum member's id; None is unknown.
 _Context: TypeAlias = bool | int | str | None
+
+
+def _compare(given: int | str, op: str, value: int | str) -> bool:
+    """`given OP value`: ints by value, months 'YYYY-MM' as text (which orders them)."""
+    if op == "==":
+        return given == value
+    if op == "!=":
+        return given != value
+    if isinstance(given, int) and isinstance(value, int):
+        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
+    if isinstance(given, str) and isinstance(value, str):  # months 'YYYY-MM' order as text
+        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
+    raise TypeError(f"cannot compare {given!r} {op} {value!r}")
+
+
+def _holds(cond: _Condition, context: Mapping[str, _Context]) -> bool | None:
+    """Whether a condition is true, false or unknown (None) given the context (a flag left out
+    is False, any other variable left out is unknown).
+    """
+    match cond:
+        case _Flag(var):
+            return bool(context.get(var))
+        case _Compare(var, op, value):
+            given = context.get(var)
+            return None if given is None else _compare(given, op, value)
+        case _In(var, values):
+            given = context.get(var)
+            return None if given is None else given in values
+        case _Not(inner):
+            inner_holds = _holds(inner, context)
+            return None if inner_holds is None else not inner_holds
+        case _AllOf(parts):
+            found = [_holds(p, context) for p in parts]
+            return False if False in found else None if None in found else True
+        case _AnyOf(parts):
+            found = [_holds(p, context) for p in parts]
+            return True if True in found else None if None in found else False
+        case _:
+            assert_never(cond)
+
+
+_D = TypeVar("_D")
+
+
+class _Dice(NamedTuple):
+    """Dice as a chart rolls them: `number` dice of `sides` faces read by `form` ('sum', 'd66',
+    'percentile', 'lower', 'higher', 'highest', 'lowest', 'minus', 'versus'). 'minus' takes
+    `subtract` from the total, never going below `floor`; 'highest'/'lowest' sum the `keep`
+    highest/lowest dice; 'versus' subtracts the total of the opposing dice (number, sides). A d10's
+    0 face reads 10 unless `zero` is 0."""
+
+    form: str
+    number: int
+    sides: int
+    subtract: int = 0
+    floor: int = 0
+    keep: int = 0
+    versus: tuple[int, int] = (0, 0)
+    zero: int = 10
+
+
+def _roll(rng: random.Random, dice: _Dice) -> int:
+    """A natural roll of `dice`, read as the chart reads it (a d10's 0 is 10 unless `zero` is 0,
+    a percentile 00 is 100).
+    """
+    form = dice.form
+    if form == "d66":
+        return rng.randint(1, 6) * 10 + rng.randint(1, 6)
+    if form == "percentile":
+        return (rng.randint(0, 9) * 10 + rng.randint(0, 9)) or 100
+    faces = sorted(_throw(rng, dice.number, dice.sides, dice.zero))
+    if form == "lower":
+        return faces[0]
+    if form == "higher":
+        return faces[-1]
+    if form == "highest":
+        return sum(faces[dice.number - dice.keep :])
+    if form == "lowest":
+        return sum(faces[: dice.keep])
+    if form == "minus":
+        return max(dice.floor, sum(faces) - dice.subtract)
+    if form == "versus":
+        return sum(faces) - sum(_throw(rng, dice.versus[0], dice.versus[1], dice.zero))
+    return sum(faces)
+
+
+def _throw(rng: random.Random, count: int, sides: int, zero: int) -> list[int]:
+    """`count` dice of `sides` faces; a d10 read 0-9 when `zero` is 0."""
+    low = 0 if sides == 10 and zero == 0 else 1
+    return [rng.randint(low, sides - 1 + low) for _ in range(count)]
+
+
+def _dice_for(alternatives: tuple[tuple[_Condition, _D], ...], context: Mapping[str, _Context], dice: _D) -> _D:
+    """The dice a chart rolls in `context`: those of the first `roll ... when` alternative whose
+    condition is true, else its own `dice`.
+    """
+    return next((alt for when, alt in alternatives if _holds(when, context) is True), dice)
 
 
 class _Per(NamedTuple):
@@ -373,40 +311,63 @@ class _Drm(NamedTuple):
     group: str | None = None
 
 
-def _compare(given: int | str, op: str, value: int | str) -> bool:
-    if op == "==":
-        return given == value
-    if op == "!=":
-        return given != value
-    if isinstance(given, int) and isinstance(value, int):
-        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
-    if isinstance(given, str) and isinstance(value, str):  # months 'YYYY-MM' order as text
-        return {">=": given >= value, "<=": given <= value, ">": given > value, "<": given < value}[op]
-    raise TypeError(f"cannot compare {given!r} {op} {value!r}")
+def _per_steps(per: _Per, given: int) -> int:
+    """How many steps of a per-N DRM `given` holds (`-1 per 10 kills`: 25 -> 2, or 3 rounded up)."""
+    whole, rest = divmod(given, per.step)
+    if rest and (per.rounding == "up" or (per.rounding == "nearest" and 2 * rest >= per.step)):
+        whole += 1
+    return whole
 
 
-def _holds(cond: _Condition, context: Mapping[str, _Context]) -> bool | None:
-    """Whether a condition is true, false or unknown (None) given the context."""
-    match cond:
-        case _Flag(var):
-            return bool(context[var])
-        case _Compare(var, op, value):
-            given = context[var]
-            return None if given is None else _compare(given, op, value)
-        case _In(var, values):
-            given = context[var]
-            return None if given is None else given in values
-        case _Not(inner):
-            inner_holds = _holds(inner, context)
-            return None if inner_holds is None else not inner_holds
-        case _AllOf(parts):
-            found = [_holds(p, context) for p in parts]
-            return False if False in found else None if None in found else True
-        case _AnyOf(parts):
-            found = [_holds(p, context) for p in parts]
-            return True if True in found else None if None in found else False
-        case _:
-            assert_never(cond)
+def _applied(drm: _Drm, context: Mapping[str, _Context]) -> int | None:
+    """What one DRM adds in the context, or None when it does not apply (its condition is not
+    true; for a per-N DRM, its variable is unknown or holds no whole step).
+    """
+    if drm.when is not None and _holds(drm.when, context) is not True:
+        return None
+    if drm.per is None:
+        return drm.value
+    given = context.get(drm.per.var)
+    if not isinstance(given, int) or isinstance(given, bool):
+        return None
+    steps = _per_steps(drm.per, given)
+    return drm.value * steps if steps else None
+
+
+def _exclusive(
+    found: list[tuple[int, str | None, int]], groups: tuple[tuple[str, str], ...]
+) -> list[tuple[int, int]]:
+    """What counts of the DRMs (or column shifts) that apply, given as (position, group, amount) in
+    declaration order: every one outside a group, and of each exclusive group (id, 'best' |
+    'worst' | 'one') one member: the highest amount (`best`, the first of equals), the lowest
+    (`worst`, the first of equals) or the first (`one`); a member of a group not in `groups` does
+    not count. Returns (position, amount) in declaration order.
+    """
+    modes = dict(groups)
+    chosen: dict[str, tuple[int, int]] = {}
+    for position, group, amount in found:
+        if group is None or group not in modes:
+            continue
+        held = chosen.get(group)
+        mode = modes[group]
+        if held is None or (mode == "best" and amount > held[1]) or (mode == "worst" and amount < held[1]):
+            chosen[group] = (position, amount)
+    kept = {position for position, _ in chosen.values()}
+    return [(p, amount) for p, group, amount in found if group is None or p in kept]
+
+
+def _drm_terms(
+    drms: tuple[_Drm, ...], context: Mapping[str, _Context], groups: tuple[tuple[str, str], ...] = ()
+) -> list[tuple[int, int]]:
+    """The DRMs that apply in `context`, each exclusive group reduced to its one member, as
+    (position in `drms`, amount) in declaration order.
+    """
+    found = []
+    for position, drm in enumerate(drms):
+        amount = _applied(drm, context)
+        if amount is not None:
+            found.append((position, drm.group, amount))
+    return _exclusive(found, groups)
 
 
 def _total_drm(
@@ -415,37 +376,176 @@ def _total_drm(
     clamp: tuple[int, int] | None,
     groups: tuple[tuple[str, str], ...] = (),
 ) -> int:
-    """The sum of the DRMs whose conditions are true, clamped to `clamp` when the chart caps it.
-
-    `groups` are the chart's exclusive groups (id, 'best' | 'worst' | 'one'): of a group's applying
-    members only the highest value counts ('best'), the lowest ('worst') or the first ('one').
+    """The DRM total: the sum of the DRMs that apply (`_drm_terms`), clamped to `clamp` when the
+    chart caps it (`combine sum clamp LOW to HIGH`).
     """
-    found = [(d, _applied(d, context)) for d in drms]
-    amounts = [(d, a) for d, a in found if a is not None]
-    total = sum(a for d, a in amounts if d.group is None)
-    for group, mode in groups:
-        members = [a for d, a in amounts if d.group == group]
-        if members:
-            total += max(members) if mode == "best" else min(members) if mode == "worst" else members[0]
-    return total if clamp is None else max(clamp[0], min(clamp[1], total))
+    return _clamp(sum(amount for _, amount in _drm_terms(drms, context, groups)), clamp)
 
 
-def _applied(drm: _Drm, context: Mapping[str, _Context]) -> int | None:
-    """What one DRM adds in the context, or None when it does not apply."""
-    if drm.when is not None and _holds(drm.when, context) is not True:
-        return None
-    if drm.per is None:
-        return drm.value
-    given = context[drm.per.var]
-    if not isinstance(given, int) or isinstance(given, bool):
-        return None
-    whole, rest = divmod(given, drm.per.step)
-    if rest and (drm.per.rounding == "up" or (drm.per.rounding == "nearest" and 2 * rest >= drm.per.step)):
-        whole += 1
-    return drm.value * whole if whole else None
+def _key_matches(key: _Key, given: str) -> bool:
+    """Whether a row key (a member id, None for any, months (first, last)) applies to a key value."""
+    if key is None or key == given:
+        return True
+    return isinstance(key, tuple) and key[0] <= given and (key[1] is None or given <= key[1])
 
 
-# ---- CRT column shifts ---------------------------------------------------------------------------
+def _in_range(low: int | None, high: int | None, roll: int) -> bool:
+    """Whether a range (None: an open end) holds the roll."""
+    return (low is None or roll >= low) and (high is None or roll <= high)
+
+
+def _first(rows: tuple[_Row[_V], ...], keys: tuple[str, ...], roll: int | None) -> _V | None:
+    """The values of the first row whose keys match and whose range holds `roll` (None: any
+    range, a chart read by keys only); None when no row does.
+    """
+    for row_keys, low, high, values in rows:
+        if (roll is None or _in_range(low, high, roll)) and all(
+            _key_matches(k, given) for k, given in zip(row_keys, keys, strict=True)
+        ):
+            return values
+    return None
+
+
+def _select(chart: str, rows: tuple[_Row[_V], ...], keys: tuple[str, ...], modified: int | None) -> _V:
+    """The values of the first row whose keys match and whose range holds the modified roll.
+
+    Raises:
+        NoRowError: no row is selected.
+    """
+    values = _first(rows, keys, modified)
+    if values is None:
+        shown = "" if modified is None else f" for modified roll {modified}"
+        raise NoRowError(f"{chart}: no row{shown} with keys {keys}")
+    return values
+
+
+# The widest span of rolls or values an index holds for one combination of key values: a chart
+# read over a wider span (a value chart over thousands) is read row by row.
+_INDEX_SPAN: Final = 1024
+# The most combinations of key values an index keeps (each is built on its first lookup).
+_INDEX_COMBINATIONS: Final = 4096
+# An index of one combination of key values: the lowest bound a row of it states, the values each
+# modified roll from there to the highest bound selects (None: no row), and the values of the first
+# row open below and of the first row open above (None: no row).
+_Table: TypeAlias = tuple[int, tuple[_V | None, ...], _V | None, _V | None]
+# What a `lookup_<id>` reads for a combination not indexed (yet): no values for any roll, so it
+# calls `select`, which indexes the combination or reads its rows.
+_UNINDEXED: Final[tuple[int, tuple[None, ...], None, None]] = (0, (), None, None)
+
+
+class _Index(Generic[_V]):
+    """A chart's rows indexed for lookup: per combination of key values (built on its first
+    lookup), the values each modified roll selects, as a tuple from the lowest bound a row states
+    to the highest, plus the open ends. Selects the row `_select` selects, with the same errors.
+    Each `lookup_<id>` reads `tables` itself (a function call is most of a lookup's time) and calls
+    `select` when that finds no values."""
+
+    def __init__(self, rows: tuple[_Row[_V], ...]) -> None:
+        self.rows: Final = rows
+        self.tables: Final[dict[tuple[str, ...], _Table[_V] | None]] = {}
+
+    def find(self, keys: tuple[str, ...], modified: int) -> _V | None:
+        """What `_first` finds for these rows: the selected row's values, or None."""
+        try:
+            table = self.tables[keys]
+        except KeyError:
+            table = self._table(keys)
+        if table is None:
+            return _first(self.rows, keys, modified)
+        low, by_roll, below, above = table
+        at = modified - low
+        return below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+
+    def select(self, chart: str, keys: tuple[str, ...], modified: int | None) -> _V:
+        """What `_select` returns for these rows; NoRowError when it selects no row."""
+        values = None if modified is None else self.find(keys, modified)
+        if values is None:
+            return _select(chart, self.rows, keys, modified)  # the row scan answers or raises NoRowError
+        return values
+
+    def _table(self, keys: tuple[str, ...]) -> _Table[_V] | None:
+        rows = [
+            (low, high, values)
+            for row_keys, low, high, values in self.rows
+            if all(_key_matches(k, given) for k, given in zip(row_keys, keys, strict=True))
+        ]
+        bounds = [bound for low, high, _ in rows for bound in (low, high) if bound is not None]
+        first, last = min(bounds, default=0), max(bounds, default=-1)
+        table: _Table[_V] | None = None
+        if last - first < _INDEX_SPAN:
+            by_roll = tuple(
+                next((v for low, high, v in rows if _in_range(low, high, n)), None) for n in range(first, last + 1)
+            )
+            below = next((v for low, _, v in rows if low is None), None)
+            above = next((v for _, high, v in rows if high is None), None)
+            table = (first, by_roll, below, above)
+        if len(self.tables) < _INDEX_COMBINATIONS:
+            self.tables[keys] = table
+        return table
+
+
+def _modified(natural: int, drm: int, cap: tuple[int, int] | None = None) -> int:
+    """The modified roll: the natural roll plus the DRM total, held inside the chart's `modified
+    clamp LOW to HIGH` (None: no cap).
+    """
+    return _clamp(natural + drm, cap)
+
+
+def _natural_row(natural_rows: tuple[_Row[_V], ...], keys: tuple[str, ...], natural: int) -> _V | None:
+    """The values of the first `natural` row whose keys match and whose range holds the natural
+    roll; None when none does.
+    """
+    for row_keys, low, high, values in natural_rows:
+        if _in_range(low, high, natural) and all(_key_matches(k, g) for k, g in zip(row_keys, keys, strict=True)):
+            return values
+    return None
+
+
+def _row_for(
+    natural_rows: tuple[_Row[_V], ...], index: _Index[_V], keys: tuple[str, ...], natural: int, modified: int
+) -> _V | None:
+    """The row step: the first `natural` row holding the natural roll, else the first row whose
+    range holds the modified roll; None when no row is selected.
+    """
+    found = _natural_row(natural_rows, keys, natural) if natural_rows else None
+    return found if found is not None else index.find(keys, modified)
+
+
+def _select_natural(
+    chart: str,
+    natural_rows: tuple[_Row[_V], ...],
+    index: _Index[_V],
+    keys: tuple[str, ...],
+    natural: int,
+    modified: int,
+) -> _V:
+    """The row step of a chart with `natural` rows (`_row_for`).
+
+    Raises:
+        NoRowError: no row is selected.
+    """
+    found = _natural_row(natural_rows, keys, natural)
+    return found if found is not None else index.select(chart, keys, modified)
+
+
+class ChartRef(TypedDict):
+    """A cell that sends the player to another chart ("roll on [B6]"): that chart's ID."""
+
+    chart: str
+
+
+class Roll(TypedDict, Generic[_V]):
+    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values."""
+
+    natural: int
+    drm: int
+    modified: int
+    values: _V
+
+
+def _rolled(natural: int, drm: int, values: _V, cap: tuple[int, int] | None = None) -> Roll[_V]:
+    """What `roll_<id>` returns: the natural roll, the DRM total, the modified roll, the row's values."""
+    return {"natural": natural, "drm": drm, "modified": _modified(natural, drm, cap), "values": values}
 
 
 class _Shift(NamedTuple):
@@ -464,7 +564,7 @@ class _Shift(NamedTuple):
 def _shift_value(shift: _Shift, context: Mapping[str, _Context]) -> int:
     """The shift's value in this context: 0 when its condition is not true or its variable unknown."""
     if shift.var is not None:
-        given = context[shift.var]
+        given = context.get(shift.var)
         return 0 if given is None else dict(shift.table).get(str(given), 0)
     return shift.value if shift.when is None or _holds(shift.when, context) is True else 0
 
@@ -475,30 +575,16 @@ def _shift_terms(
     groups: tuple[tuple[str, str], ...],
     cap: tuple[int, int] | None,
 ) -> tuple[tuple[tuple[str, int], ...], int]:
-    """The shifts that apply, as (label, value) in declaration order, and their total.
-
-    Of an exclusive group only one counts: its highest (`best`) or lowest (`worst`) value, the
-    first such shift (`one`: the first that applies). The total is then held inside `cap`.
+    """The shifts that apply (a value other than 0), as (label, value) in declaration order, and
+    their total held inside `cap`. Of an exclusive group only one counts (`_exclusive`).
     """
-    values = [_shift_value(s, context) for s in shifts]
-    pick = dict(groups)
-    applying = [(i, s, v) for i, (s, v) in enumerate(zip(shifts, values, strict=True)) if v]
-    kept: list[tuple[str, int]] = []
-    for i, shift, value in applying:
-        if shift.group is not None:
-            rivals = [(v, j) for j, s, v in applying if s.group == shift.group]
-            mode = pick[shift.group]
-            chosen = min(rivals, key=lambda r: r[1])  # `one`: the rules say only one applies
-            if mode != "one":
-                chosen = max(rivals, key=lambda r: (r[0], -r[1])) if mode == "best" else min(rivals)
-            if chosen[1] != i:
-                continue
-        kept.append((shift.label, value))
-    total = sum(v for _, v in kept)
-    return tuple(kept), total if cap is None else max(cap[0], min(cap[1], total))
-
-
-# ---- CRT odds (USAAF 15.1-15.2) ------------------------------------------------------------------
+    found = []
+    for position, shift in enumerate(shifts):
+        value = _shift_value(shift, context)
+        if value:
+            found.append((position, shift.group, value))
+    kept = tuple((shifts[position].label, value) for position, value in _exclusive(found, groups))
+    return kept, _clamp(sum(value for _, value in kept), cap)
 
 
 class _OddsRule(NamedTuple):
@@ -756,18 +842,15 @@ def _odds_edge(rule: _OddsRule, formed: str, index: int, shift: int) -> _OddsRea
         shifted = f" shifted {shift:+d}" if shift and rule.shift_order == "before" else ""
         raise ValueError(f"{formed}{shifted} is off the table ({rule.columns[0]} to {rule.columns[-1]})")
     clamped = not 0 <= index <= last
-    index = max(0, min(last, index))
+    index = _clamp(index, (0, last))
     if rule.shift_order == "after":
-        index = max(0, min(last, index + shift))  # shifts from the edge column, clamped again
+        index = _clamp(index + shift, (0, last))  # shifts from the edge column, clamped again
     return _OddsReading(formed, rule.columns[index], clamped)
 
 
 def _odds_column(rule: _OddsRule, attack: int, defense: int | None, shift: int = 0) -> str:
     """The CRT column label for these combat factors and column shift (see `_odds_read`)."""
     return _odds_read(rule, attack, defense, shift).column
-
-
-# ---- computed values: the arithmetic of formulas (chartc's `compiler.engine.formulas` uses these too) ----
 
 
 def _div(a: Fraction | int, b: Fraction | int) -> Fraction:
@@ -1051,137 +1134,6 @@ def odds_crt_odds(attack: int, defense: int, shift: int = 0) -> str:
     return _odds_column(_CRT_ODDS_RULE, attack, defense, shift)
 
 
-# ---- 'us_forces'
-UsForcesResult = TypedDict('UsForcesResult', {'set_up': int, 'per_game_turn': int})
-US_FORCES_COLUMNS: Final = ('set_up', 'per_game_turn')
-_US_FORCES_ROWS: Final[tuple[_Row[tuple[int, int]], ...]] = (
-    (('b17',), None, None, (6, 4)),
-    (('b24',), None, None, (4, 2)),
-    (('p47',), None, None, (10, 3)),
-    (('p51',), None, None, (2, 8)),
-    (('p38',), None, None, (3, 1)),
-)
-
-
-def lookup_us_forces(*, us_aircraft: UsAircraft) -> UsForcesResult:
-    """US Set Up and Replacement & Reinforcement, rule 3.3, 21.1: the row the keys select.
-
-    Args:
-        us_aircraft: US aircraft type (UsAircraft; labels in US_AIRCRAFT_LABELS).
-
-    Returns:
-        The row's values by column:
-            'set_up': Set up (3.3)
-            'per_game_turn': Received at the end of each game turn (21.1)
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(us_aircraft) is not str or us_aircraft not in US_AIRCRAFT_LABELS:
-        us_aircraft = _member('us_forces', 'us_aircraft', us_aircraft, US_AIRCRAFT_LABELS)
-    row = _select('us_forces', _US_FORCES_ROWS, (us_aircraft,), None)
-    return {'set_up': row[0], 'per_game_turn': row[1]}
-
-
-# ---- 'german_set_up'
-GermanSetUpResult = TypedDict('GermanSetUpResult', {'units': int | None})
-GERMAN_SET_UP_COLUMNS: Final = ('units',)
-_GERMAN_SET_UP_ROWS: Final[tuple[_Row[tuple[int | None]], ...]] = (
-    (('ju88',), None, None, (1,)),
-    (('me109g',), None, None, (4,)),
-    (('me109k',), None, None, (None,)),
-    (('fw190a',), None, None, (3,)),
-    (('fw190d',), None, None, (None,)),
-    (('ta152',), None, None, (None,)),
-    (('me110',), None, None, (2,)),
-    (('me262',), None, None, (None,)),
-)
-
-
-def lookup_german_set_up(*, german_aircraft: GermanAircraft) -> GermanSetUpResult:
-    """German Aircraft Set Up, rule 3.2: the row the keys select.
-
-    Args:
-        german_aircraft: German aircraft type (GermanAircraft; labels in GERMAN_AIRCRAFT_LABELS).
-
-    Returns:
-        The row's values by column:
-            'units': Units set up
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(german_aircraft) is not str or german_aircraft not in GERMAN_AIRCRAFT_LABELS:
-        german_aircraft = _member('german_set_up', 'german_aircraft', german_aircraft, GERMAN_AIRCRAFT_LABELS)
-    row = _select('german_set_up', _GERMAN_SET_UP_ROWS, (german_aircraft,), None)
-    return {'units': row[0]}
-
-
-# ---- 'switching'
-SwitchingResult = TypedDict('SwitchingResult', {'old_units': int, 'new_units': int})
-SWITCHING_COLUMNS: Final = ('old_units', 'new_units')
-_SWITCHING_ROWS: Final[tuple[_Row[tuple[int, int]], ...]] = (
-    (('two_for_one',), None, None, (2, 1)),
-    (('me109g_to_me109k',), None, None, (3, 2)),
-    (('fw190a_to_fw190d',), None, None, (3, 2)),
-    (('fw190d_to_ta152',), None, None, (3, 2)),
-    (('any_to_me262',), None, None, (3, 1)),
-)
-
-
-def lookup_switching(*, production_change: ProductionChange) -> SwitchingResult:
-    """Switching Production, rule 22.5, 22.7, 22.8: the row the keys select.
-
-    Args:
-        production_change: Production change (ProductionChange; labels in PRODUCTION_CHANGE_LABELS).
-
-    Returns:
-        The row's values by column:
-            'old_units': Old production units
-            'new_units': New production units
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(production_change) is not str or production_change not in PRODUCTION_CHANGE_LABELS:
-        production_change = _member('switching', 'production_change', production_change, PRODUCTION_CHANGE_LABELS)
-    row = _select('switching', _SWITCHING_ROWS, (production_change,), None)
-    return {'old_units': row[0], 'new_units': row[1]}
-
-
-# ---- 'fuel_index'
-FuelIndexResult = TypedDict('FuelIndexResult', {'decrease': int})
-FUEL_INDEX_COLUMNS: Final = ('decrease',)
-_FUEL_INDEX_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
-    (('neither',), None, None, (1,)),
-    (('chm_or_ep',), None, None, (2,)),
-    (('both',), None, None, (3,)),
-)
-
-
-def lookup_fuel_index(*, fuel_case: FuelCase) -> FuelIndexResult:
-    """German Fuel Index, rule 22.9: the row the keys select.
-
-    Args:
-        fuel_case: Target systems destroyed (FuelCase; labels in FUEL_CASE_LABELS).
-
-    Returns:
-        The row's values by column:
-            'decrease': Fuel Index decrease per game turn
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(fuel_case) is not str or fuel_case not in FUEL_CASE_LABELS:
-        fuel_case = _member('fuel_index', 'fuel_case', fuel_case, FUEL_CASE_LABELS)
-    row = _select('fuel_index', _FUEL_INDEX_ROWS, (fuel_case,), None)
-    return {'decrease': row[0]}
-
-
 # ---- 'flak_division_strength'
 FlakDivisionStrengthResult = TypedDict('FlakDivisionStrengthResult', {'strength': int})
 FLAK_DIVISION_STRENGTH_COLUMNS: Final = ('strength',)
@@ -1340,6 +1292,137 @@ def lookup_flak_reactions(*, flak_reaction: FlakReaction) -> FlakReactionsResult
         flak_reaction = _member('flak_reactions', 'flak_reaction', flak_reaction, FLAK_REACTION_LABELS)
     row = _select('flak_reactions', _FLAK_REACTIONS_ROWS, (flak_reaction,), None)
     return {'bombs': row[0], 'bombers': row[1]}
+
+
+# ---- 'us_forces'
+UsForcesResult = TypedDict('UsForcesResult', {'set_up': int, 'per_game_turn': int})
+US_FORCES_COLUMNS: Final = ('set_up', 'per_game_turn')
+_US_FORCES_ROWS: Final[tuple[_Row[tuple[int, int]], ...]] = (
+    (('b17',), None, None, (6, 4)),
+    (('b24',), None, None, (4, 2)),
+    (('p47',), None, None, (10, 3)),
+    (('p51',), None, None, (2, 8)),
+    (('p38',), None, None, (3, 1)),
+)
+
+
+def lookup_us_forces(*, us_aircraft: UsAircraft) -> UsForcesResult:
+    """US Set Up and Replacement & Reinforcement, rule 3.3, 21.1: the row the keys select.
+
+    Args:
+        us_aircraft: US aircraft type (UsAircraft; labels in US_AIRCRAFT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'set_up': Set up (3.3)
+            'per_game_turn': Received at the end of each game turn (21.1)
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(us_aircraft) is not str or us_aircraft not in US_AIRCRAFT_LABELS:
+        us_aircraft = _member('us_forces', 'us_aircraft', us_aircraft, US_AIRCRAFT_LABELS)
+    row = _select('us_forces', _US_FORCES_ROWS, (us_aircraft,), None)
+    return {'set_up': row[0], 'per_game_turn': row[1]}
+
+
+# ---- 'german_set_up'
+GermanSetUpResult = TypedDict('GermanSetUpResult', {'units': int | None})
+GERMAN_SET_UP_COLUMNS: Final = ('units',)
+_GERMAN_SET_UP_ROWS: Final[tuple[_Row[tuple[int | None]], ...]] = (
+    (('ju88',), None, None, (1,)),
+    (('me109g',), None, None, (4,)),
+    (('me109k',), None, None, (None,)),
+    (('fw190a',), None, None, (3,)),
+    (('fw190d',), None, None, (None,)),
+    (('ta152',), None, None, (None,)),
+    (('me110',), None, None, (2,)),
+    (('me262',), None, None, (None,)),
+)
+
+
+def lookup_german_set_up(*, german_aircraft: GermanAircraft) -> GermanSetUpResult:
+    """German Aircraft Set Up, rule 3.2: the row the keys select.
+
+    Args:
+        german_aircraft: German aircraft type (GermanAircraft; labels in GERMAN_AIRCRAFT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'units': Units set up
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(german_aircraft) is not str or german_aircraft not in GERMAN_AIRCRAFT_LABELS:
+        german_aircraft = _member('german_set_up', 'german_aircraft', german_aircraft, GERMAN_AIRCRAFT_LABELS)
+    row = _select('german_set_up', _GERMAN_SET_UP_ROWS, (german_aircraft,), None)
+    return {'units': row[0]}
+
+
+# ---- 'switching'
+SwitchingResult = TypedDict('SwitchingResult', {'old_units': int, 'new_units': int})
+SWITCHING_COLUMNS: Final = ('old_units', 'new_units')
+_SWITCHING_ROWS: Final[tuple[_Row[tuple[int, int]], ...]] = (
+    (('two_for_one',), None, None, (2, 1)),
+    (('me109g_to_me109k',), None, None, (3, 2)),
+    (('fw190a_to_fw190d',), None, None, (3, 2)),
+    (('fw190d_to_ta152',), None, None, (3, 2)),
+    (('any_to_me262',), None, None, (3, 1)),
+)
+
+
+def lookup_switching(*, production_change: ProductionChange) -> SwitchingResult:
+    """Switching Production, rule 22.5, 22.7, 22.8: the row the keys select.
+
+    Args:
+        production_change: Production change (ProductionChange; labels in PRODUCTION_CHANGE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'old_units': Old production units
+            'new_units': New production units
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(production_change) is not str or production_change not in PRODUCTION_CHANGE_LABELS:
+        production_change = _member('switching', 'production_change', production_change, PRODUCTION_CHANGE_LABELS)
+    row = _select('switching', _SWITCHING_ROWS, (production_change,), None)
+    return {'old_units': row[0], 'new_units': row[1]}
+
+
+# ---- 'fuel_index'
+FuelIndexResult = TypedDict('FuelIndexResult', {'decrease': int})
+FUEL_INDEX_COLUMNS: Final = ('decrease',)
+_FUEL_INDEX_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
+    (('neither',), None, None, (1,)),
+    (('chm_or_ep',), None, None, (2,)),
+    (('both',), None, None, (3,)),
+)
+
+
+def lookup_fuel_index(*, fuel_case: FuelCase) -> FuelIndexResult:
+    """German Fuel Index, rule 22.9: the row the keys select.
+
+    Args:
+        fuel_case: Target systems destroyed (FuelCase; labels in FUEL_CASE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'decrease': Fuel Index decrease per game turn
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(fuel_case) is not str or fuel_case not in FUEL_CASE_LABELS:
+        fuel_case = _member('fuel_index', 'fuel_case', fuel_case, FUEL_CASE_LABELS)
+    row = _select('fuel_index', _FUEL_INDEX_ROWS, (fuel_case,), None)
+    return {'decrease': row[0]}
 
 
 # ---- 'target_chits'
@@ -1803,15 +1886,15 @@ def lookup_war_now_ends(*, war_event: WarEvent) -> WarNowEndsResult:
 
 
 LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
-    'us_forces': lookup_us_forces,
-    'german_set_up': lookup_german_set_up,
-    'switching': lookup_switching,
-    'fuel_index': lookup_fuel_index,
     'flak_division_strength': lookup_flak_division_strength,
     'flak_division_entry': lookup_flak_division_entry,
     'flak_movement': lookup_flak_movement,
     'flak_die_rolls': lookup_flak_die_rolls,
     'flak_reactions': lookup_flak_reactions,
+    'us_forces': lookup_us_forces,
+    'german_set_up': lookup_german_set_up,
+    'switching': lookup_switching,
+    'fuel_index': lookup_fuel_index,
     'target_chits': lookup_target_chits,
     'escort_missions': lookup_escort_missions,
     'turn_limits': lookup_turn_limits,

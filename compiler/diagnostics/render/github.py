@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from compiler.diagnostics.codes import CODES, Severity
+from compiler.diagnostics.codes import Severity
 from compiler.diagnostics.core import Diagnostic, count_by_severity
+from compiler.diagnostics.registry import CODES
 from compiler.diagnostics.textsafe import printable
 
 _GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "notice"}

@@ -7,8 +7,10 @@ from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import quote
 
-from compiler.diagnostics.codes import REGISTRY, Code, Severity
+from compiler.diagnostics.codes import Code, Severity
 from compiler.diagnostics.core import Diagnostic, Suppressed
+from compiler.diagnostics.fixes import Fix
+from compiler.diagnostics.registry import REGISTRY
 from compiler.diagnostics.textsafe import json_text
 from dsl.shared import Span
 
@@ -18,13 +20,17 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "note"}
 
 
-def _sarif_location(span: Span, message: str | None = None) -> SarifObject:
-    region = {
+def _sarif_region(span: Span) -> SarifObject:
+    return {
         "startLine": span.line,
         "startColumn": max(1, span.col),
         "endLine": max(span.line, span.end_line),
         "endColumn": max(1, span.end_col),
     }
+
+
+def _sarif_location(span: Span, message: str | None = None) -> SarifObject:
+    region = _sarif_region(span)
     loc: SarifObject = {"physicalLocation": {"artifactLocation": _sarif_artifact(span.file), "region": region}}
     if message is not None:
         loc["message"] = {"text": message}
@@ -62,7 +68,28 @@ def _sarif_result(d: Diagnostic, rule_index: dict[str, int], suppression: Suppre
         result["relatedLocations"] = [dict(_sarif_location(lb.span, lb.message), id=i) for i, lb in enumerate(d.labels)]
     if suppression is not None:
         result["suppressions"] = [{"kind": "inSource", "justification": suppression.reason}]
+    if d.fix is not None:
+        result["fixes"] = [_sarif_fix(d.fix)]
     return result
+
+
+def _sarif_fix(fix: Fix) -> SarifObject:
+    """A SARIF fix: per file, the regions deleted and the text inserted there (an insertion is an
+    empty region); chartc's applicability (safe, unsafe, display-only) as a property."""
+    files: dict[str, list[SarifObject]] = {}
+    for edit in fix.edits:
+        replacement: SarifObject = {"deletedRegion": _sarif_region(edit.span)}
+        if edit.text:
+            replacement["insertedContent"] = {"text": edit.text}
+        files.setdefault(edit.span.file, []).append(replacement)
+    return {
+        "description": {"text": fix.message},
+        "artifactChanges": [
+            {"artifactLocation": _sarif_artifact(path), "replacements": replacements}
+            for path, replacements in files.items()
+        ],
+        "properties": {"applicability": fix.applicability.value},
+    }
 
 
 def render_sarif(diagnostics: list[Diagnostic], suppressed: list[Suppressed] | None = None, version: str = "0") -> str:
@@ -78,6 +105,7 @@ def render_sarif(diagnostics: list[Diagnostic], suppressed: list[Suppressed] | N
             {
                 "tool": {"driver": {"name": "chartc", "semanticVersion": version, "rules": rules}},
                 "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "the folder chartc ran in"}}},
+                "columnKind": "unicodeCodePoints",  # chartc counts characters: `𝔄` is one column
                 "results": results,
             }
         ],

@@ -3,7 +3,7 @@
 Pure: model in, text out. Charts come in play order (see `play_order`), grouped under headings;
 each chart is a `<section>` kept whole on a printed page, with its chart ID badge, rule cite, DRM
 box beside the table, footnotes, a legend for the symbols it uses and the chance of each row on
-the natural roll. The template reads typed views (`compiler.emit.html.aid_view`). All chart text goes
+the natural roll. The template reads typed views (`compiler.emit.html.views`). All chart text goes
 through Jinja2's autoescape; nothing is marked safe except the SVG bars built from numbers and CSS
 strings escaped by `css_string`.
 """
@@ -17,8 +17,10 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from compiler import model
-from compiler.emit.html.aid_view import LANDSCAPE, PORTRAIT, GroupView, Layout, SheetCell, chart_view, pair_charts
+from compiler.emit.html.aid_view import chart_view
 from compiler.emit.html.interactive import live_chart, live_data
+from compiler.emit.html.page_fit import pair_charts
+from compiler.emit.html.views import LANDSCAPE, PORTRAIT, GroupView, Layout, SheetCell
 from compiler.emit.templating import environment
 from dsl.aid_order import OrderEntry
 

@@ -1,6 +1,6 @@
 """The generated Python of chained results: cell values, their types, and `follow_<id>` functions.
 
-A module whose charts hold chained cells carries the chain runtime (`compiler/engine/runtime_chains.py`)
+A module whose charts hold chained cells carries the chain runtime (`compiler/engine/runtime/chains.py`)
 and, for each chart with chained cells, `follow_<id>(rng, *, keys..., drm=0)`: it rolls on the
 chart with the module's own `roll_<id>`/`lookup_<id>` and follows the chain to its end, as
 `chartc lookup --follow --seed N` does with the same generator.
@@ -8,18 +8,13 @@ chart with the module's own `roll_<id>`/`lookup_<id>` and follows the chain to i
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Protocol
 
 from compiler import model
 from compiler.emit.python.layout import INDENT, fill
-from compiler.engine import runtime_chains as chain_runtime
 from compiler.engine.chains import chains_in, has_chains
 from compiler.engine.follow import reachable_charts
-
-_MARKER = "# ---- inlined into a generated module below this line"
 
 
 class _Param(Protocol):
@@ -43,13 +38,6 @@ class _Emitter(Protocol):
 
     @property
     def ident(self) -> str: ...
-
-
-@functools.cache
-def chain_runtime_code() -> str:
-    """The chain runtime's source below its marker line, inlined after the module's runtime."""
-    source = Path(chain_runtime.__file__).read_text(encoding="utf-8")
-    return "\n\n" + source.split(_MARKER, 1)[1].strip("\n")
 
 
 def game_has_chains(game: model.Game) -> bool:

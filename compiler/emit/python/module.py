@@ -1,7 +1,7 @@
 """Python emitter: one standalone, typed module per game (standard library only).
 
-Each game module holds, in this order: the runtime (`compiler/engine/runtime.py`, copied verbatim), one
-`Literal` alias per enum with its label table, and per chart a `TypedDict` result,
+Each game module holds, in this order: the runtime (`compiler/engine/runtime/`, its parts copied
+verbatim), one `Literal` alias per enum with its label table, and per chart a `TypedDict` result,
 `lookup_<id>(...)`, `roll_<id>(rng, ...)` for die-roll charts, `drm_<id>(*, context...)` when the
 chart declares DRMs and `odds_<id>(attack, defense, shift=0)` for an odds rule. Results are
 `TypedDict`s rather than frozen dataclasses: a row stays a plain dict keyed by the column ids of the
@@ -9,23 +9,25 @@ game's JSON (ids such as `from` are not Python names), and callers that index it
 
 Chart text only ever enters the module through `repr()` literals or `docstring()` docstrings, so
 it can never become code. Every Python name made from a chart's name goes through `Namespace`
-(the identifier policy, stated in each module's docstring by `POLICY`).
+(the identifier policy, stated in each module's docstring by `POLICY`). A chart's parts are written
+by `compiler.emit.python.chart` (types, rows, parameters), `lookups` (`lookup_<id>`, `roll_<id>`)
+and `modifiers` (`drm_<id>`, `shift_<id>`, `odds_<id>`); this module puts them together.
 """
 
 from __future__ import annotations
 
 import ast
 import functools
-from dataclasses import dataclass
-from pathlib import Path
 from typing import assert_never
 
 from compiler import model
-from compiler.emit.html.aid_view import describe_shift
-from compiler.emit.python.chains import chain_runtime_code, chain_types, chain_value, follow_code, game_has_chains
+from compiler.emit.python.chains import follow_code, game_has_chains
+from compiler.emit.python.chart import ChartEmitter
 from compiler.emit.python.examples import FormulaNames, examples_code, has_examples
 from compiler.emit.python.formulas import formula_names, formulas_code
-from compiler.emit.python.layout import INDENT, LINE, docstring, fill, tuple_display
+from compiler.emit.python.layout import INDENT, docstring, fill
+from compiler.emit.python.lookups import lookup_function, repeated_roll_function, roll_function
+from compiler.emit.python.modifiers import drm_function, odds_function, shift_function
 from compiler.emit.python.names import (
     POLICY,
     ChartNames,
@@ -34,14 +36,8 @@ from compiler.emit.python.names import (
     chart_names,
     context_names,
     enum_types,
-    identifier,
 )
-from compiler.engine import runtime
-from compiler.engine import shifts as column_shifts
-from compiler.engine.odds import runtime_arguments
-from compiler.model.dice import Dice, DiceForm
-from compiler.model.odds import OddsForm, OddsRule
-from compiler.model.text import group_text, modified_clamp_text, natural_text, per_text
+from compiler.engine.runtime import chain_runtime_code, runtime_code
 
 _UNKNOWN = (
     "DRM conditions: a flag defaults to False; any other context value left as None is unknown.\n"
@@ -71,17 +67,16 @@ def emit_game_python(game: model.Game) -> str:
     if game_has_chains(game):
         parts.append(chain_runtime_code())
     for chart in game.charts:
-        emitter = _ChartEmitter(game, chart, charts[id(chart)], enums, names, context)
-        parts.append(emitter.block())
+        parts.append(_chart_block(ChartEmitter(game, chart, charts[id(chart)], enums, names, context)))
     if game_has_chains(game):
-        emitters = {id(c): _ChartEmitter(game, c, charts[id(c)], enums, names, context) for c in game.charts}
+        emitters = {id(c): ChartEmitter(game, c, charts[id(c)], enums, names, context) for c in game.charts}
         parts.append(follow_code(game, emitters))
     parts.append(_lookups(game, charts))
     parts.append(_context_parameters(context))
     functions = formula_names(game, names)
     if game.formulas:
         parts.append(formulas_code(game, functions, context, {k: v.alias for k, v in enums.items()}))
-    by_address = {c.address: _ChartEmitter(game, c, charts[id(c)], enums, names, context) for c in game.charts}
+    by_address = {c.address: ChartEmitter(game, c, charts[id(c)], enums, names, context) for c in game.charts}
     formula_names_ = FormulaNames(functions, context)
     if has_examples(game, by_address, formula_names_):
         parts.append(examples_code(game, by_address, formula_names_))
@@ -93,17 +88,6 @@ def _context_parameters(context: dict[str, str]) -> str:
     head = "CONTEXT_PARAMETERS: Final[dict[str, str]] = {"
     lines = ["", "", "# the keyword each context variable of the charts has in every drm_<id> function"]
     return "\n".join(lines + fill(head, [f"{k!r}: {v!r}" for k, v in context.items()], "}"))
-
-
-@functools.cache
-def runtime_code() -> str:
-    """The runtime module's source below its docstring: what every generated module starts with.
-
-    Read and parsed once per process: every game's module inlines it."""
-    source = Path(runtime.__file__).read_text(encoding="utf-8")
-    head = ast.parse(source).body[0]
-    assert isinstance(head, ast.Expr) and head.end_lineno is not None
-    return "\n".join(source.split("\n")[head.end_lineno :]).lstrip("\n")
 
 
 def _module_doc(game: model.Game) -> str:
@@ -166,704 +150,27 @@ def _lookups(game: model.Game, charts: dict[int, ChartNames]) -> str:
     return "\n".join(["", "", head, *entries, "}"])
 
 
-# ---- layout -------------------------------------------------------------------------------------
-
-
-def _cite(chart: model.Chart) -> str:
-    cite = chart.title
-    if chart.chart_id:
-        cite += f" [{chart.chart_id}]"
-    if chart.rule:
-        cite += f", rule {chart.rule}"
-    return cite
-
-
-# ---- one chart ----------------------------------------------------------------------------------
-
-
-# What a lookup reads besides its keys, by chart kind.
-_READS = {model.ChartKind.ROLL: "roll", model.ChartKind.VALUE: "value"}
-# The parameters and locals of lookup_<id> and roll_<id>, which pass the chart's keys on by name.
-_LOOKUP_NAMES = ("roll", "value", "drm", "row", "rng", "natural", "modified", "low", "by_roll", "below", "above", "at")
-
-
-@dataclass(frozen=True)
-class _Param:
-    """A key or context variable as a parameter: its chart-language id, Python name and type."""
-
-    id: str
-    name: str
-    annotation: str
-    check: str  # the runtime call that validates it
-    selects: str = ""  # the expression that selects rows, when it is not the parameter itself
-    # a quick test that holds for every value `check` rejects (and for a few it accepts, such as a
-    # str subclass): `lookup_<id>` runs `check` only when it holds, so a valid call makes no call
-    guard: str = ""
-
-
-class _ChartEmitter:
-    """The module text of one chart: result type, rows, lookup, roll, DRM and odds functions."""
-
-    def __init__(
-        self,
-        game: model.Game,
-        chart: model.Chart,
-        names: ChartNames,
-        enums: dict[str, EnumType],
-        module: Namespace,
-        context: dict[str, str],
-    ) -> None:
-        self.game = game
-        self.context = context
-        self.chart = chart
-        self.names = names
-        self.enums = enums
-        self.module = module
-        self.address = repr(chart.address)
-
-    def block(self) -> str:
-        chart = self.chart
-        lines = ["", "", f"# ---- {chart.address!r}"]
-        match chart.kind:
-            case model.ChartKind.EXTERNAL:
-                return "\n".join(["", "", f"# {chart.address!r}: printed elsewhere, referred to by other charts"])
-            case model.ChartKind.ODDS:
-                return "\n".join(lines + self.odds_function())
-            case model.ChartKind.DRMS:
-                return "\n".join(lines + self.drm_function())
-            case model.ChartKind.ROLL | model.ChartKind.VALUE | model.ChartKind.REFERENCE:
-                lines += self.result_type() + self.rows() + ["", ""] + self.lookup_function()
-                if chart.kind is model.ChartKind.ROLL:
-                    lines += ["", "", *self.roll_function()]
-                if chart.kind is model.ChartKind.ROLL and chart.repeat > 1:
-                    lines += ["", "", *self.repeated_roll_function()]
-                if chart.drms:
-                    lines += ["", "", *self.drm_function()]
-                if chart.shifts is not None:
-                    lines += ["", "", *self.shift_function(chart.shifts)]
-                return "\n".join(lines)
-            case _:
-                assert_never(chart.kind)
-
-    # -- values and their types
-
-    def column_type(self, column: model.Column) -> str:
-        base = self.enums[column.type].alias if isinstance(column.type, model.EnumRef) else _builtin_type(column.type)
-        index = self.chart.columns.index(column)
-        nullable = any(row.values[index] is None for row in self.chart.rows)
-        chained = chain_types([row.values[index] for row in self.chart.rows])
-        base = " | ".join([base, *(t for t in chained if t != base)])
-        return f"{base} | None" if nullable else base
-
-    def python_value(self, value: model.Value) -> str:
-        if isinstance(value, model.ChartRef | model.RollAgain | model.SubRoll):
-            return chain_value(self.game, value)
-        return repr(_plain(value))
-
-    def key_value(self, key: model.Key, match: model.KeyMatch) -> str:
-        if isinstance(match, model.MonthSpan):
-            return repr(_plain((match.first, match.last)))
-        enum = self.enums.get(key.enum.id)
-        if match is not None and enum is not None and enum.labels is None:  # an odds rule: its printed column
-            member = key.enum.member(match)
-            return repr(member.label if member else match)
-        return repr(_plain(match))
-
-    def result_type(self) -> list[str]:
-        fields = [f"{c.id!r}: {self.column_type(c)}" for c in self.chart.columns]
-        name = self.names.result
-        lines = fill(f"{name} = TypedDict({name!r}, {{", fields, "})")
-        columns = [repr(c.id) for c in self.chart.columns]
-        return lines + fill(f"{self.names.const}_COLUMNS: Final = (", columns, ",)" if len(columns) == 1 else ")")
-
-    def values_type(self) -> str:
-        types = [self.column_type(c) for c in self.chart.columns]
-        return f"tuple[{', '.join(types)}]" if types else "tuple[()]"
-
-    def rows(self) -> list[str]:
-        chart = self.chart
-        row_type = f"_Row[{self.values_type()}]"
-        head = f"_{self.names.const}_ROWS: Final[tuple[{row_type}, ...]] = ("
-        if len(head) > LINE:
-            alias = f"_{self.names.const}_VALUES"
-            lines = fill(f"{alias}: TypeAlias = tuple[", [self.column_type(c) for c in chart.columns], "]")
-            head = f"_{self.names.const}_ROWS: Final[tuple[_Row[{alias}], ...]] = ("
-        else:
-            lines = []
-        lines.append(head)
-        lines += self.row_lines([r for r in chart.rows if not r.natural])
-        if _READS.get(chart.kind):  # read by a roll or a value: indexed by it (`_Index`)
-            lines.append(f"_{self.names.const}_INDEX: Final = _Index(_{self.names.const}_ROWS)")
-        if any(r.natural for r in chart.rows):
-            lines.append(head.replace("_ROWS:", "_NATURAL_ROWS:", 1))
-            lines += self.row_lines([r for r in chart.rows if r.natural])
-        for key in chart.keys:
-            if key.enum.synthetic:  # the months this chart is read in
-                lines += fill(f"_{self.names.const}_MONTHS: Final = (", [repr(m.id) for m in key.enum.members], ")")
-        if chart.dice is not None:
-            outcomes = [str(r) for r in chart.natural_rolls]
-            lines += fill(f"_{self.names.const}_OUTCOMES: Final = frozenset({{", outcomes, "})")
-        return lines
-
-    def row_lines(self, rows: list[model.Row]) -> list[str]:
-        """The rows of a `_ROWS` constant, each a tuple, and its closing parenthesis."""
-        chart = self.chart
-        lines = []
-        for row in rows:
-            keys = [self.key_value(k, m) for k, m in zip(chart.keys, row.keys, strict=True)]
-            values = [self.python_value(v) for v in row.values]
-            low = row.range.low if row.range else None
-            high = row.range.high if row.range else None
-            one = f"{INDENT}({tuple_display(keys)}, {low!r}, {high!r}, {tuple_display(values)}),"
-            if len(one) <= LINE:
-                lines.append(one)
-            else:
-                lines += fill(f"({tuple_display(keys)}, {low!r}, {high!r}, (", values, ")),", INDENT)
-        lines.append(")")
-        return lines
-
-    # -- parameters
-
-    @property
-    def ident(self) -> str:
-        """The chart's part of its function names (`lookup_<ident>`)."""
-        return self.names.ident
-
-    def lookup_key_params(self) -> list[_Param]:
-        """The key parameters of `lookup_<id>` and `roll_<id>`."""
-        return self.key_params(self.module.child(_LOOKUP_NAMES))
-
-    def key_params(self, scope: Namespace) -> list[_Param]:
-        out = []
-        for key in self.chart.keys:
-            name = scope.parameter(key.id)
-            if key.enum.synthetic:
-                months = f"_{self.names.const}_MONTHS"
-                check = f"_check_member({self.address}, {name!r}, {name}, {months})"
-                guard = f"type({name}) is not str or {name} not in {months}"
-                out.append(_Param(key.id, name, "str", check, guard=guard))
-                continue
-            enum = self.enums[key.enum.id]
-            if enum.labels is None:  # an odds rule's columns: checked where the row is selected
-                column = f"_odds_key({self.address}, {name!r}, {name}, get_args({enum.alias}))"
-                out.append(_Param(key.id, name, enum.alias, "", column))
-                continue
-            member = f"{name} = _member({self.address}, {name!r}, {name}, {enum.labels})"
-            guard = f"type({name}) is not str or {name} not in {enum.labels}"
-            out.append(_Param(key.id, name, enum.alias, member, guard=guard))
-        return out
-
-    def param_var(self, p: _Param) -> model.ContextVar:
-        """The context variable a `drm_<id>` parameter stands for (a chart key as an enum variable)."""
-        for key in self.chart.keys:
-            if key.id == p.id and p.id not in self.game.context:
-                return model.ContextVar(key.id, model.ContextType.ENUM, key.enum.id, key.enum.label, key.span)
-        return self.game.context[p.id]
-
-    def tested_key_params(self, key_ids: list[str]) -> list[_Param]:
-        """The chart's own keys a DRM condition tests, as `drm_<id>` keywords (None: unknown)."""
-        scope = self.module.child(self.context.values())
-        out = []
-        for key in self.chart.keys:
-            if key.id not in key_ids:
-                continue
-            name = scope.parameter(key.id)
-            where = f"{self.address}, {name!r}, {name}"
-            if key.enum.synthetic:
-                annotation, check = "str", f"_check_month({where})"
-            else:
-                alias = self.enums[key.enum.id].alias
-                annotation, check = alias, f"_check_member({where}, get_args({alias}))"
-            out.append(_Param(key.id, name, f"{annotation} | None = None", f"if {name} is not None:\n{INDENT}{check}"))
-        return out
-
-    def context_params(
-        self, conditions: list[model.Condition | None] | None = None, scope: Namespace | None = None
-    ) -> list[_Param]:
-        """The keyword parameters of the context variables `conditions` test (default: the DRMs',
-        with the variables per-N DRMs count and the chart keys DRMs test), named as in every
-        `drm_<id>`, or within `scope` when one is given (a function that also takes keys and a roll)."""
-        if conditions is not None:
-            return self.params_for(sorted({v for when in conditions for v in _vars(when)}), scope)
-        drms = self.chart.drms
-        keys = {v for d in drms for v in model.key_vars(d.when)}
-        used = sorted({v for d in drms for v in _vars(d.when)} | {d.per.var for d in drms if d.per})
-        context = self.params_for([v for v in used if v not in keys], scope)
-        return self.tested_key_params(sorted(keys & set(used))) + context
-
-    def params_for(self, used: list[str], scope: Namespace | None = None) -> list[_Param]:
-        """The keyword parameters of the context variables `used`, in that order (named within
-        `scope` when one is given)."""
-        out = []
-        for var_id in used:
-            var = self.game.context[var_id]
-            name = self.context[var_id] if scope is None else scope.parameter(var_id)
-            where = f"{self.address}, {name!r}, {name}"
-            match var.type:
-                case model.ContextType.FLAG:
-                    out.append(_Param(var_id, name, "bool = False", f"_check_flag({where})"))
-                    continue
-                case model.ContextType.INT:
-                    annotation, check = "int", f"_check_int({where})" + _range_check(var, where)
-                case model.ContextType.MONTH:
-                    annotation, check = "str", f"_check_month({where})" + _range_check(var, where)
-                case model.ContextType.ENUM:
-                    enum = self.enums[var.enum or ""]
-                    annotation, check = enum.alias, _context_member(enum, name, where)
-                case _:
-                    assert_never(var.type)
-            out.append(_Param(var_id, name, f"{annotation} | None = None", f"if {name} is not None:\n{INDENT}{check}"))
-        return out
-
-    # -- functions
-
-    def lookup_function(self) -> list[str]:
-        """`lookup_<id>`. Each argument check is a quick test written inline, with the runtime's
-        check (which raises, worded as always) called only when the test fails, and the index is
-        read inline: a valid call of a roll or value chart calls nothing but `select` on a miss."""
-        chart, c = self.chart, self.names
-        reads = _READS.get(chart.kind)
-        params = self.key_params(self.module.child(_LOOKUP_NAMES))
-        signature = [f"{reads}: int"] if reads else []
-        keywords = [f"{p.name}: {p.annotation}" for p in params] + (["drm: int = 0"] if reads else [])
-        if keywords:
-            signature += ["*", *keywords]
-        body = []
-        if chart.kind is model.ChartKind.ROLL and chart.dice is not None:
-            outcomes = f"_{c.const}_OUTCOMES"
-            body.append(
-                _guarded(
-                    f"type(roll) is not int or roll not in {outcomes}",
-                    f"_check_natural({self.address}, roll, {outcomes}, {chart.dice_text!r})",
-                )
-            )
-        elif chart.kind is model.ChartKind.VALUE and chart.value_key is not None:
-            d = chart.value_key.domain
-            outside = [f"value < {d.low!r}"] if d.low is not None else []
-            outside += [f"value > {d.high!r}"] if d.high is not None else []
-            body.append(
-                _guarded(
-                    " or ".join(["type(value) is not int", *outside]),
-                    f"_check_value({self.address}, {chart.value_key.id!r}, value, {d.low!r}, {d.high!r})",
-                )
-            )
-        body += [_guarded(p.guard, p.check) if p.guard else p.check for p in params if p.check]
-        modified = "None"
-        if reads:
-            body.append(_guarded("type(drm) is not int", f"_check_int({self.address}, 'drm', drm)"))
-            modified = f"{reads} + drm"
-            if chart.modified_clamp is not None:
-                modified = f"_capped({modified}, {tuple(chart.modified_clamp)!r})"
-        if _digit_read_without_meaning(chart) and chart.dice is not None:
-            body.append(_guarded("drm", f"_check_no_drm({self.address}, drm, {chart.dice.text!r})"))
-        keys = tuple_display([p.selects or p.name for p in params])
-        if any(r.natural for r in chart.rows):
-            rows = f"_{c.const}_NATURAL_ROWS, _{c.const}_INDEX"
-            body.append(f"row = _select_natural({self.address}, {rows}, {keys}, {reads}, {modified})")
-        elif reads:
-            index = f"_{c.const}_INDEX"
-            body += [
-                f"modified = {modified}",
-                f"low, by_roll, below, above = {index}.tables.get({keys}) or _UNINDEXED",
-                "at = modified - low",
-                "row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]",
-                _guarded(
-                    "row is None",
-                    f"row = {index}.select({self.address}, {keys}, modified)",
-                    "not indexed yet, or no row: the row scan answers or raises NoRowError",
-                ),
-            ]
-        else:
-            body.append(f"row = _select({self.address}, _{c.const}_ROWS, {keys}, None)")
-        fields = [f"{col.id!r}: row[{i}]" for i, col in enumerate(chart.columns)]
-        body += [line.removeprefix(INDENT) for line in fill("return {", fields, "}", INDENT)]
-        return self.function(f"lookup_{c.ident}", signature, c.result, self.lookup_doc(params), body)
-
-    def lookup_doc(self, params: list[_Param]) -> str:
-        chart = self.chart
-        reads = _READS.get(chart.kind)
-        doc = [f"{_cite(chart)}: the row {f'a {reads} selects' if reads else 'the keys select'}.", "", "Args:"]
-        if chart.kind is model.ChartKind.ROLL and chart.dice:
-            rolls = chart.natural_rolls
-            doc.append(f"    roll: the natural roll on {chart.dice_text}, {rolls[0]} to {rolls[-1]}.")
-        if chart.kind is model.ChartKind.VALUE and chart.value_key:
-            doc.append(f"    value: {chart.value_key.label} ({chart.value_key.domain.printed}).")
-        for key, p in zip(chart.keys, params, strict=True):
-            doc.append(f"    {p.name}: {self.key_doc(key)}.")
-        if reads:
-            doc.append("    drm: the total die roll modifier added before reading the chart.")
-        if chart.modified_clamp is not None:
-            doc += ["", f"{modified_clamp_text(chart)}."]
-        doc += [f"{natural_text(self.game, chart, r)}." for r in chart.rows if r.natural]
-        doc += ["", "Returns:", "    The row's values by column:"]
-        doc += [f"        {c.id!r}: {c.label}" for c in chart.columns]
-        if chart.errata_ids:
-            applied = ", ".join(chart.errata_ids)
-            doc += ["", f"Errata applied: {applied} (see the game's JSON for the printed values)."]
-        partial = f" (the chart is partial: {chart.partial})" if chart.partial else ""
-        doc += ["", "Raises:", "    ValueError: a roll or key value that cannot occur."]
-        doc.append(f"    NoRowError: no row is selected{partial}.")
-        return "\n".join(doc)
-
-    def key_doc(self, key: model.Key) -> str:
-        if key.enum.synthetic:
-            return f"a month 'YYYY-MM', {key.enum.members[0].id} to {key.enum.members[-1].id}"
-        enum = self.enums[key.enum.id]
-        if enum.labels is None:
-            rule = identifier(key.enum.id)
-            return f"{key.enum.label}: the odds column as printed, as odds_{rule}() returns it"
-        return f"{key.enum.label} ({enum.alias}; labels in {enum.labels})"
-
-    def roll_function(self) -> list[str]:
-        chart, c = self.chart, self.names
-        dice = chart.dice
-        assert dice is not None
-        params = self.key_params(self.module.child(_LOOKUP_NAMES))
-        context = self.alternative_params(params)
-        signature = ["rng: random.Random", "*"] + [f"{p.name}: {p.annotation}" for p in params] + ["drm: int = 0"]
-        signature += [f"{p.name}: {p.annotation}" for p in context]
-        doc = (
-            f"Roll {dice.text} with `rng` and read {_cite(chart)}.\n\n"
-            "Returns the natural roll, the DRM, the modified roll and the selected row's values.\n"
-            "Raises ValueError for an argument that cannot occur and NoRowError when the modified roll\n"
-            "selects no row."
-        )
-        if chart.dice_alternatives:
-            doc = (
-                f"Roll {chart.dice_text} with `rng` and read {_cite(chart)}: the first `when` alternative whose\n"
-                f"condition holds ({', '.join(a.dice.text for a in chart.dice_alternatives)}), else {dice.text}.\n\n"
-                + doc.split("\n\n", 1)[1]
-            )
-        call = ", ".join(["natural", *(f"{p.name}={p.name}" for p in params), "drm=drm"])
-        body = [f"_check_rng({self.address}, rng)", *(p.check for p in context)]
-        body += self.natural_roll(context)
-        body.append(f"return _rolled(natural, drm, lookup_{c.ident}({call}){self.cap_argument()})")
-        return self.function(f"roll_{c.ident}", signature, f"Roll[{c.result}]", doc, body)
-
-    def alternative_params(self, keys: list[_Param]) -> list[_Param]:
-        """The context keywords of `roll_<id>`/`rolls_<id>` for the `roll ... when` conditions: none of
-        them the name of a key, of the roll's own names or of the local `context`."""
-        scope = self.module.child([*_LOOKUP_NAMES, "context", *(p.name for p in keys)])
-        return self.context_params([alt.when for alt in self.chart.dice_alternatives], scope)
-
-    def natural_roll(self, context: list[_Param]) -> list[str]:
-        """The statements that set `natural`: the chart's dice, or the first `when` alternative that holds."""
-        chart = self.chart
-        assert chart.dice is not None
-        if not chart.dice_alternatives:
-            return [f"natural = {_roll_call(chart.dice)}"]
-        lines = _context_lines([f"{p.id!r}: {p.name}" for p in context])
-        for index, alt in enumerate(chart.dice_alternatives):
-            test = "if" if index == 0 else "elif"
-            lines.append(f"{test} _holds({_condition(alt.when)}, context) is True:")
-            lines.append(f"{INDENT}natural = {_roll_call(alt.dice)}")
-        lines += ["else:", f"{INDENT}natural = {_roll_call(chart.dice)}"]
-        return lines
-
-    def repeated_roll_function(self) -> list[str]:
-        """`rolls_<id>`: the chart's `repeat N` rolls, each read separately by `roll_<id>`."""
-        chart, c = self.chart, self.names
-        assert chart.dice is not None
-        params = self.key_params(self.module.child(_LOOKUP_NAMES))
-        params += self.alternative_params(params)
-        signature = ["rng: random.Random", "*"] + [f"{p.name}: {p.annotation}" for p in params] + ["drm: int = 0"]
-        doc = (
-            f"Roll {chart.dice.text} {chart.repeat} times with `rng` and read each roll on {_cite(chart)}.\n\n"
-            "Returns one roll_() result per roll, in order. Raises ValueError for an argument that\n"
-            "cannot occur and NoRowError when a modified roll selects no row."
-        )
-        call = ", ".join(["rng", *(f"{p.name}={p.name}" for p in params), "drm=drm"])
-        body = [f"return [roll_{c.ident}({call}) for _ in range({chart.repeat})]"]
-        return self.function(f"rolls_{c.ident}", signature, f"list[Roll[{c.result}]]", doc, body)
-
-    def cap_argument(self) -> str:
-        """`, (1, 10)`: the chart's cap on the modified roll as `_rolled`'s last argument, if any."""
-        return f", {tuple(self.chart.modified_clamp)!r}" if self.chart.modified_clamp is not None else ""
-
-    def drm_function(self) -> list[str]:
-        chart, c = self.chart, self.names
-        params = self.context_params()
-        lines = [f"_{c.const}_DRMS: Final = ("]
-        for d in chart.drms:
-            lines += fill("_Drm(", _drm_arguments(d), "),", INDENT)
-        lines += [")", "", ""]
-        doc = [f"The total DRM for {_cite(chart)}: the sum of the DRMs whose conditions are true.", ""]
-        for d in chart.drms:
-            per = f" ({per_text(chart, d.per)})" if d.per else ""
-            doc.append(f"{d.value:+d} {d.label}{per}" + (f" (footnote {d.footnote})" if d.footnote else ""))
-        doc += [f"{group_text(chart, g)}." for g in chart.drm_groups]
-        if chart.clamp:
-            doc.append(f"The total is clamped to {chart.clamp[0]:+d}..{chart.clamp[1]:+d}.")
-        if any(self.param_var(p).type is not model.ContextType.FLAG for p in params):
-            doc += ["", "A value left as None is unknown: a DRM applies only when its condition is true without it."]
-        if params:
-            doc += ["", "Args:"]
-            for p in params:
-                doc.append(f"    {p.name}: {self.context_doc(self.param_var(p))}.")
-        items = [f"{p.id!r}: {p.name}" for p in params]
-        context = fill("{", items, "}")
-        clamp = repr(tuple(chart.clamp)) if chart.clamp else "None"
-        groups = tuple((g.id, str(g.mode)) for g in chart.drm_groups)
-        clamp += f", {groups!r}" if groups else ""
-        body = [p.check for p in params]
-        single = f"return _total_drm(_{c.const}_DRMS, {context[0]}, {clamp})"
-        if len(context) == 1 and len(INDENT + single) <= LINE:
-            body.append(single)
-        else:
-            body += _context_lines(items)
-            body.append(f"return _total_drm(_{c.const}_DRMS, context, {clamp})")
-        signature = ["*", *(f"{p.name}: {p.annotation}" for p in params)] if params else []
-        return lines + self.function(f"drm_{c.ident}", signature, "int", "\n".join(doc), body)
-
-    def shift_function(self, rules: model.ShiftRules) -> list[str]:
-        chart, c = self.chart, self.names
-        params = self.params_for(sorted(column_shifts.variables(rules)))
-        lines = [f"_{c.const}_SHIFTS: Final = ("]
-        for s in rules.shifts:
-            lines += fill("_Shift(", _shift_args(s), "),", INDENT)
-        lines += [")", "", ""]
-        doc = [f"The total column shift for {_cite(chart)} (+ toward the attacker).", ""]
-        doc += [describe_shift(s, rules, self.game) for s in rules.shifts]
-        if rules.cap:
-            doc.append(f"The total is held to {rules.cap[0]:+d}..{rules.cap[1]:+d}.")
-        doc += ["", "Pass the total to the odds function of the CRT's odds rule as its `shift`."]
-        if params:
-            doc += ["", "Args:"]
-            doc += [f"    {p.name}: {self.context_doc(self.game.context[p.id])}." for p in params]
-        groups = repr(tuple((g, str(p)) for g, p in rules.groups))
-        cap = repr(tuple(rules.cap)) if rules.cap else "None"
-        body = [p.check for p in params]
-        body += _context_lines([f"{p.id!r}: {p.name}" for p in params])
-        body.append(f"return _shift_terms(_{c.const}_SHIFTS, context, {groups}, {cap})[1]")
-        signature = ["*", *(f"{p.name}: {p.annotation}" for p in params)] if params else []
-        return lines + self.function(f"shift_{c.ident}", signature, "int", "\n".join(doc), body)
-
-    def context_doc(self, var: model.ContextVar) -> str:
-        match var.type:
-            case model.ContextType.FLAG:
-                return f"{var.label} (True or False)"
-            case model.ContextType.INT:
-                return f"{var.label} (an int, or None if unknown)"
-            case model.ContextType.MONTH:
-                return f"{var.label} ('YYYY-MM', or None if unknown)"
-            case model.ContextType.ENUM:
-                enum = self.enums[var.enum or ""]
-                return f"{var.label} ({enum.alias}, labels in {enum.labels}; or None if unknown)"
-            case _:
-                assert_never(var.type)
-
-    def odds_function(self) -> list[str]:
-        chart, c = self.chart, self.names
-        rule = chart.odds
-        assert rule is not None
-        enum = self.enums.get(rule.id)
-        strength = rule.form is OddsForm.STRENGTH
-        accepted = ", as the CRT lookups keyed by it accept it" if enum else ""
-        shifts = f"shifts apply {rule.shift_order} clamping." if rule.shift_order else "no column shifts."
-        factors = (
-            "    strength: the attack strength, an int in the rule's domain.\n"
-            if strength
-            else "    attack, defense: combat factors, ints >= 1.\n"
-            if rule.form is OddsForm.RATIO
-            else "    attack, defense: combat factors, ints >= 0.\n"
-        )
-        partial = (
-            f"\n\nThe rule is partial: {chart.partial}; a column that is not printed may be the one."
-            if chart.partial
-            else ""
-        )
-        doc = (
-            f"{_cite(chart)}: the odds column for these combat factors.\n\n"
-            f"{_odds_how(rule)}{shifts}{partial}\n\n"
-            "Args:\n"
-            f"{factors}"
-            "    shift: columns to shift (+ toward the attacker).\n\n"
-            "Returns:\n"
-            f"    The column label as printed, e.g. {(rule.columns or ('3:1',))[-1]!r}{accepted}.\n\n"
-            "Raises:\n"
-            "    ValueError: factors the rule does not take, odds off a table that does not clamp, or an\n"
-            "    undeclared shift."
-        )
-        rule_args = [repr(_plain(v)) for v in runtime_arguments(rule)]
-        lines = [*fill(f"_{c.const}_RULE: Final = _OddsRule(", rule_args, ")"), "", ""]
-        if strength:
-            column = f"_odds_column(_{c.const}_RULE, strength, None, shift)"
-            signature = ["strength: int", "shift: int = 0"]
-        else:
-            column = f"_odds_column(_{c.const}_RULE, attack, defense, shift)"
-            signature = ["attack: int", "defense: int", "shift: int = 0"]
-        body = [f"return cast({enum.alias}, {column})" if enum else f"return {column}"]
-        return lines + self.function(f"odds_{c.ident}", signature, enum.alias if enum else "str", doc, body)
-
-    def function(self, name: str, params: list[str], returns: str, doc: str, body: list[str]) -> list[str]:
-        one = f"def {name}({', '.join(params)}) -> {returns}:"
-        split = [f"def {name}(", *(f"{INDENT}{p}," for p in params), f") -> {returns}:"]
-        lines = [one] if len(one) <= LINE else split
-        lines.append(docstring(doc, INDENT))
-        for statement in body:
-            lines += [INDENT + line for line in statement.split("\n")]
-        return lines
-
-
-def _range_check(var: model.ContextVar, where: str) -> str:
-    """The declared range check of an int or month context variable (none when undeclared)."""
-    if var.low is None and var.high is None:
-        return ""
-    return f"\n{INDENT}_check_range({where}, {_plain(var.low)!r}, {_plain(var.high)!r})"
-
-
-def _context_member(enum: EnumType, name: str, where: str) -> str:
-    """An enum context variable read by id or printed label (labels in the enum's label table)."""
-    if enum.labels is None:  # an odds rule's columns have no label table
-        return f"_check_member({where}, get_args({enum.alias}))"
-    return f"{name} = _member({where}, {enum.labels})"
-
-
-def _guarded(test: str, then: str, comment: str = "") -> str:
-    """`if TEST:` with the statement THEN (a call) inside and a comment on the `if` line when
-    given, as lines of a function body; a line too long is split inside its parentheses."""
-    head = f"if {test}:{f'  # {comment}' if comment else ''}"
-    if len(INDENT + head) > LINE:
-        head = f"if (\n{INDENT}{test}\n):{f'  # {comment}' if comment else ''}"
-    if len(INDENT * 2 + then) > LINE and then.endswith(")"):
-        call, _, args = then.partition("(")
-        then = f"{call}(\n{INDENT * 2}{args.removesuffix(')')}\n{INDENT})"
-    return f"{head}\n{INDENT}{then}"
-
-
-def _digit_read_without_meaning(chart: model.Chart) -> bool:
-    """A d66 or percentile roll chart that does not say what a DRM means on it (see C413)."""
-    digit_read = chart.dice is not None and chart.dice.form in (DiceForm.D66, DiceForm.PERCENTILE)
-    return chart.kind is model.ChartKind.ROLL and digit_read and chart.drm_meaning is None
-
-
-def _builtin_type(t: model.BuiltinType) -> str:
-    """The Python type of a cell of a builtin column type (months are 'YYYY-MM' strings)."""
-    match t:
-        case model.BuiltinType.TEXT | model.BuiltinType.MONTH:
-            return "str"
-        case model.BuiltinType.INT:
-            return "int"
-        case model.BuiltinType.FLAG:
-            return "bool"
-        case model.BuiltinType.PAIR:
-            return "tuple[int | None, int | None]"
-        case model.BuiltinType.TRIPLE:
-            return "tuple[int | None, int | None, int | None]"
-        case model.BuiltinType.THRESHOLDS:
-            return "tuple[int | None, ...]"
-        case model.BuiltinType.CHARTREF:
-            return "ChartRef"
+def _chart_block(e: ChartEmitter) -> str:
+    """The module text of one chart: result type, rows, lookup, roll, DRM, shift and odds functions."""
+    chart = e.chart
+    lines = ["", "", f"# ---- {chart.address!r}"]
+    match chart.kind:
+        case model.ChartKind.EXTERNAL:
+            return "\n".join(["", "", f"# {chart.address!r}: printed elsewhere, referred to by other charts"])
+        case model.ChartKind.ODDS:
+            return "\n".join(lines + odds_function(e))
+        case model.ChartKind.DRMS:
+            return "\n".join(lines + drm_function(e))
+        case model.ChartKind.ROLL | model.ChartKind.VALUE | model.ChartKind.REFERENCE:
+            lines += e.result_type() + e.rows() + ["", ""] + lookup_function(e)
+            if chart.kind is model.ChartKind.ROLL:
+                lines += ["", "", *roll_function(e)]
+            if chart.kind is model.ChartKind.ROLL and chart.repeat > 1:
+                lines += ["", "", *repeated_roll_function(e)]
+            if chart.drms:
+                lines += ["", "", *drm_function(e)]
+            if chart.shifts is not None:
+                lines += ["", "", *shift_function(e, chart.shifts)]
+            return "\n".join(lines)
         case _:
-            assert_never(t)
-
-
-def _drm_arguments(d: model.Drm) -> list[str]:
-    """A DRM as the runtime's `_Drm(value, when[, per][, group=...])` arguments."""
-    out = [f"{d.value:+d}", _condition(d.when)]
-    if d.per is not None:
-        out.append(f"_Per({d.per.var!r}, {d.per.step}, {str(d.per.rounding)!r})")
-    if d.group is not None:
-        out.append(f"group={d.group!r}")
-    return out
-
-
-def _vars(c: model.Condition | None) -> set[str]:
-    if c is None:
-        return set()
-    if isinstance(c, (model.Flag, model.Compare, model.In)):
-        return {c.var}
-    if isinstance(c, model.Not):
-        return _vars(c.inner)
-    return set().union(*(_vars(p) for p in c.parts))
-
-
-def _condition(c: model.Condition | None) -> str:
-    """A DRM condition as the runtime's condition objects (evaluated with three-valued logic)."""
-    match c:
-        case None:
-            return "None"
-        case model.Flag():
-            return f"_Flag({c.var!r})"
-        case model.Compare():
-            return f"_Compare({c.var!r}, {str(c.op)!r}, {_plain(c.value)!r})"
-        case model.In():
-            return f"_In({c.var!r}, {tuple_display([repr(_plain(v)) for v in c.values])})"
-        case model.Not():
-            return f"_Not({_condition(c.inner)})"
-        case model.All():
-            return f"_AllOf({tuple_display([_condition(p) for p in c.parts])})"
-        case model.Any_():
-            return f"_AnyOf({tuple_display([_condition(p) for p in c.parts])})"
-        case _:
-            assert_never(c)
-
-
-def _shift_args(s: model.Shift) -> list[str]:
-    """A shift's `_Shift(...)` arguments: label, value, condition, group, and a terrain effects
-    chart's column as (member id, value) pairs."""
-    args = [repr(s.label), f"{s.value:+d}", _condition(s.when), repr(s.group)]
-    if s.source is not None:
-        args += [repr(s.source.var), tuple_display([repr(v) for v in s.source.values])]
-    return args
-
-
-def _odds_how(rule: OddsRule) -> str:
-    """How an odds rule forms odds and reads a column, for the odds function's docstring."""
-    columns = ", ".join(rule.columns)
-    edge = f"beyond the edge: {rule.beyond}"
-    between = f"odds between two columns read the {rule.between} one; " if rule.between else ""
-    match rule.form:
-        case OddsForm.RATIO if rule.between is None:
-            how = (
-                f"Attacker-high odds divide attack by defense and round {rule.attacker_round}; defender-high odds\n"
-                f"divide defense by attack and round {rule.defender_round}; equal factors are 1:1.\n"
-            )
-            printed = "No printed columns: the ratio itself is returned; "
-            where = f"Columns {columns}; {edge}; " if rule.columns else printed
-            return how + where
-        case OddsForm.RATIO:
-            return f"The exact ratio attack : defense is compared with the columns {columns};\n{between}{edge}; "
-        case OddsForm.DIFFERENTIAL:
-            return f"Attack minus defense is read on the columns {columns};\n{between}{edge}; "
-        case OddsForm.STRENGTH:
-            low, high = rule.domain or (0, None)
-            upper = f"to {high}" if high is not None else "or more"
-            return f"The strength ({low} {upper}) is read on the columns {columns};\n{between}{edge}; "
-        case _:
-            assert_never(rule.form)
-
-
-def _plain(value: object) -> object:
-    """A model value as plain Python data for `repr()`: a StrEnum or str subclass (`Month`,
-    `MemberId`) as its text, a tuple subclass (`Slashed`) as a tuple."""
-    if isinstance(value, str):
-        return str(value)
-    if isinstance(value, tuple):
-        return tuple(_plain(v) for v in value)
-    return value
-
-
-def _context_lines(items: list[str]) -> list[str]:
-    """`context: dict[str, _Context] = {...}` as lines of a function body: on one line when that line,
-    indented in the body, is at most `LINE` long; else the items packed between the braces."""
-    # measured with the function's indent, which the body's lines get when they are written
-    return [line.removeprefix(INDENT) for line in fill("context: dict[str, _Context] = {", items, "}", INDENT)]
-
-
-def _roll_call(dice: Dice) -> str:
-    """The runtime call that rolls `dice` once with `rng`."""
-    plain = f"{str(dice.form)!r}, {dice.count}, {dice.sides}, {dice.subtract}, {dice.floor}"
-    return f"_roll(rng, {plain}{_roll_extras(dice)})"
-
-
-def _roll_extras(dice: Dice) -> str:
-    """The `_roll` keywords a dice form needs beyond the plain sum (none for the older forms)."""
-    extras = []
-    if dice.keep:
-        extras.append(f"keep={dice.keep}")
-    if dice.versus_count:
-        extras.append(f"versus=({dice.versus_count}, {dice.versus_sides})")
-    if dice.zero != 10:
-        extras.append(f"zero={dice.zero}")
-    return "".join(f", {e}" for e in extras)
+            assert_never(chart.kind)

@@ -1,0 +1,127 @@
+"""The notes the player aid prints under a chart beside its footnotes: one line per errata that
+amended it, with its mark (`E1`) and what it changed and why, and the worked examples marked
+`aid`, worded for players.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import assert_never
+
+from compiler import model
+from compiler.emit.html.wording import signed
+from compiler.model.text import key_label, value_text
+
+
+def errata_mark(game: model.Game, errata_id: str) -> str:
+    """The short mark an amended cell carries: `E1` for the game's first errata in order."""
+    ids = [e.id for e in game.errata]
+    return f"E{ids.index(errata_id) + 1}" if errata_id in ids else errata_id
+
+
+def chart_errata(game: model.Game, chart: model.Chart) -> list[str]:
+    """One line per errata that amended this chart, for players: its mark and name, then what it
+    changed and why, in sentences (`E1 Official Errata (2023): Chart [C3] is the optional version.
+    Reason: the rules call this chart [C3].`). File paths in a source are left out."""
+    lines: list[str] = []
+    marks = chart.errata
+    if marks is None:
+        return lines
+    for errata_id in marks.applied:
+        doc = next((e for e in game.errata if e.id == errata_id), None)
+        cite = doc.title if doc else errata_id
+        details = [d for d in (_readable_source(doc.source) if doc else None, doc.date if doc else None) if d]
+        if details:
+            cite += f" ({', '.join(details)})"
+        what = [t for e, t in marks.notes if e == errata_id]
+        if marks.printed_title and errata_id == marks.applied[0]:
+            what.append(f"printed title: {marks.printed_title}")
+        removed = [r for r in marks.removed_rows if errata_id in r.errata]
+        if removed:
+            what.append("removed rows: " + ", ".join(_row_name(chart, r) for r in removed))
+        reasons = _unique([t for e, t in marks.reasons if e == errata_id])
+        if reasons:
+            what.append(("reason: " if len(reasons) == 1 else "reasons: ") + _sentence(reasons[0]))
+            what += reasons[1:]
+        said = " ".join(_sentence(t) for t in what)
+        lines.append(f"{errata_mark(game, errata_id)} {cite}" + (f": {said}" if said else ""))
+    return lines
+
+
+_PATH = re.compile(r"\(?[\w.-]*/[\w./-]+\)?")
+
+
+def _readable_source(source: str | None) -> str | None:
+    """An errata document's source without file paths: `chartc project (charts/ia2/errata.chart)`
+    prints as `chartc project`."""
+    if source is None:
+        return None
+    kept = " ".join(_PATH.sub("", source).split()).strip(" ,;:")
+    return kept or None
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _unique(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def _row_name(chart: model.Chart, r: model.Row) -> str:
+    parts = [key_label(k, m) for k, m in zip(chart.keys, r.keys, strict=False)]
+    if r.range is not None:
+        parts.append(r.range.printed)
+    return " ".join(parts) or "the row"
+
+
+def example_text(game: model.Game, chart: model.Chart, example: model.Example) -> str:
+    """A worked example as the aid prints it: `A jet rolls 2 (7.1.10): Jet, roll 2, F/B attack -> Result: Combat`."""
+    given = [_example_key(chart, k, v) for k, v in example.keys]
+    if example.rolls:
+        given.append(("roll " if len(example.rolls) == 1 else "rolls ") + ", ".join(example.rolls))
+    given += [game.context[f].label if f in game.context else f for f in example.when]
+    given += [f"{game.context[n].label if n in game.context else n} {v}" for n, v in example.sets]
+    if example.drm:
+        given.append(f"DRM {signed(example.drm)}")
+    if example.attack is not None:
+        given.append(
+            f"attack {example.attack}" + (f" vs defense {example.defense}" if example.defense is not None else "")
+        )
+    if example.shift:
+        given.append(f"shift {signed(example.shift)}")
+    results = [_example_result(game, chart, x) for x in example.expects]
+    text = f"{example.title} ({example.rule}): {', '.join(given)} \u2192 {'; '.join(results)}"
+    return text + (f" (the chart gives otherwise: {example.contradicts})" if example.contradicts else "")
+
+
+def _example_key(chart: model.Chart, key_id: str, written: str) -> str:
+    key = next((k for k in chart.keys if k.id == key_id), None)
+    member = key.enum.member(written) if key is not None else None
+    return member.label if member is not None else written
+
+
+def _example_result(game: model.Game, chart: model.Chart, expect: model.Expect) -> str:
+    match expect.kind:
+        case model.ExpectKind.CELL:
+            charts = [chart, *(c for c in game.charts if c is not chart)]
+            column = next((c for ch in charts for c in ch.columns if c.id == expect.column), None)
+            if column is None:
+                return str(expect.value)
+            return f"{column.label}: {value_text(game, column, expect.value)}"
+        case model.ExpectKind.ROW:
+            return f"row {expect.text}"
+        case model.ExpectKind.MODIFIED:
+            return f"modified roll {expect.text}"
+        case model.ExpectKind.DRM:
+            return f"DRM {signed(int(expect.text))}"
+        case model.ExpectKind.ODDS:
+            return f"column {expect.text}"
+        case model.ExpectKind.NO_ROW:
+            return "no row"
+        case model.ExpectKind.NUMBER:
+            return expect.text
+        case _:
+            assert_never(expect.kind)

@@ -1,0 +1,193 @@
+"""The reading functions of a chart in a generated module: `lookup_<id>`, `roll_<id>` and `rolls_<id>`.
+
+Each follows the runtime's pipeline of a roll (`compiler.engine.runtime.roll`): the dice
+(`_roll`), the DRM total given, the modified roll (the sum inline, or `_modified` when the chart
+caps it), then the row (`natural` rows first, then the index of the rows by modified roll).
+"""
+
+from __future__ import annotations
+
+from compiler import model
+from compiler.emit.python.chart import LOOKUP_NAMES, READS, ChartEmitter, Param, cite, context_lines
+from compiler.emit.python.layout import INDENT, LINE, fill, tuple_display
+from compiler.emit.python.literals import literal, literal_lines
+from compiler.engine import plain
+from compiler.model.dice import DiceForm
+from compiler.model.text import modified_clamp_text, natural_text
+
+
+def lookup_function(e: ChartEmitter) -> list[str]:
+    """`lookup_<id>`. Each argument check is a quick test written inline, with the runtime's
+    check (which raises, worded as always) called only when the test fails, and the index is
+    read inline: a valid call of a roll or value chart calls nothing but `select` on a miss."""
+    chart, c = e.chart, e.names
+    reads = READS.get(chart.kind)
+    params = e.key_params(e.module.child(LOOKUP_NAMES))
+    signature = [f"{reads}: int"] if reads else []
+    keywords = [f"{p.name}: {p.annotation}" for p in params] + (["drm: int = 0"] if reads else [])
+    if keywords:
+        signature += ["*", *keywords]
+    body = []
+    if chart.kind is model.ChartKind.ROLL and chart.dice is not None:
+        outcomes = f"_{c.const}_OUTCOMES"
+        body.append(
+            _guarded(
+                f"type(roll) is not int or roll not in {outcomes}",
+                f"_check_natural({e.address}, roll, {outcomes}, {chart.dice_text!r})",
+            )
+        )
+    elif chart.kind is model.ChartKind.VALUE and chart.value_key is not None:
+        d = chart.value_key.domain
+        outside = [f"value < {d.low!r}"] if d.low is not None else []
+        outside += [f"value > {d.high!r}"] if d.high is not None else []
+        body.append(
+            _guarded(
+                " or ".join(["type(value) is not int", *outside]),
+                f"_check_value({e.address}, {chart.value_key.id!r}, value, {d.low!r}, {d.high!r})",
+            )
+        )
+    body += [_guarded(p.guard, p.check) if p.guard else p.check for p in params if p.check]
+    modified = "None"
+    if reads:
+        body.append(_guarded("type(drm) is not int", f"_check_int({e.address}, 'drm', drm)"))
+        modified = f"{reads} + drm"  # `_modified` without a cap, inline: a call is most of a lookup's time
+        if chart.modified_clamp is not None:
+            modified = f"_modified({reads}, drm, {literal(tuple(chart.modified_clamp))})"
+    if _digit_read_without_meaning(chart) and chart.dice is not None:
+        body.append(_guarded("drm", f"_check_no_drm({e.address}, drm, {chart.dice.text!r})"))
+    keys = tuple_display([p.selects or p.name for p in params])
+    if any(r.natural for r in chart.rows):
+        rows = f"_{c.const}_NATURAL_ROWS, _{c.const}_INDEX"
+        body.append(f"row = _select_natural({e.address}, {rows}, {keys}, {reads}, {modified})")
+    elif reads:
+        index = f"_{c.const}_INDEX"
+        body += [
+            f"modified = {modified}",
+            f"low, by_roll, below, above = {index}.tables.get({keys}) or _UNINDEXED",
+            "at = modified - low",
+            "row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]",
+            _guarded(
+                "row is None",
+                f"row = {index}.select({e.address}, {keys}, modified)",
+                "not indexed yet, or no row: the row scan answers or raises NoRowError",
+            ),
+        ]
+    else:
+        body.append(f"row = _select({e.address}, _{c.const}_ROWS, {keys}, None)")
+    fields = [f"{col.id!r}: row[{i}]" for i, col in enumerate(chart.columns)]
+    body += [line.removeprefix(INDENT) for line in fill("return {", fields, "}", INDENT)]
+    return e.function(f"lookup_{c.ident}", signature, c.result, lookup_doc(e, params), body)
+
+
+def lookup_doc(e: ChartEmitter, params: list[Param]) -> str:
+    chart = e.chart
+    reads = READS.get(chart.kind)
+    doc = [f"{cite(chart)}: the row {f'a {reads} selects' if reads else 'the keys select'}.", "", "Args:"]
+    if chart.kind is model.ChartKind.ROLL and chart.dice:
+        rolls = chart.natural_rolls
+        doc.append(f"    roll: the natural roll on {chart.dice_text}, {rolls[0]} to {rolls[-1]}.")
+    if chart.kind is model.ChartKind.VALUE and chart.value_key:
+        doc.append(f"    value: {chart.value_key.label} ({chart.value_key.domain.printed}).")
+    for key, p in zip(chart.keys, params, strict=True):
+        doc.append(f"    {p.name}: {e.key_doc(key)}.")
+    if reads:
+        doc.append("    drm: the total die roll modifier added before reading the chart.")
+    if chart.modified_clamp is not None:
+        doc += ["", f"{modified_clamp_text(chart)}."]
+    doc += [f"{natural_text(e.game, chart, r)}." for r in chart.rows if r.natural]
+    doc += ["", "Returns:", "    The row's values by column:"]
+    doc += [f"        {c.id!r}: {c.label}" for c in chart.columns]
+    if chart.errata_ids:
+        applied = ", ".join(chart.errata_ids)
+        doc += ["", f"Errata applied: {applied} (see the game's JSON for the printed values)."]
+    partial = f" (the chart is partial: {chart.partial})" if chart.partial else ""
+    doc += ["", "Raises:", "    ValueError: a roll or key value that cannot occur."]
+    doc.append(f"    NoRowError: no row is selected{partial}.")
+    return "\n".join(doc)
+
+
+def roll_function(e: ChartEmitter) -> list[str]:
+    chart, c = e.chart, e.names
+    dice = chart.dice
+    assert dice is not None
+    params = e.key_params(e.module.child(LOOKUP_NAMES))
+    context = e.alternative_params(params)
+    signature = ["rng: random.Random", "*"] + [f"{p.name}: {p.annotation}" for p in params] + ["drm: int = 0"]
+    signature += [f"{p.name}: {p.annotation}" for p in context]
+    doc = (
+        f"Roll {dice.text} with `rng` and read {cite(chart)}.\n\n"
+        "Returns the natural roll, the DRM, the modified roll and the selected row's values.\n"
+        "Raises ValueError for an argument that cannot occur and NoRowError when the modified roll\n"
+        "selects no row."
+    )
+    if chart.dice_alternatives:
+        doc = (
+            f"Roll {chart.dice_text} with `rng` and read {cite(chart)}: the first `when` alternative whose\n"
+            f"condition holds ({', '.join(a.dice.text for a in chart.dice_alternatives)}), else {dice.text}.\n\n"
+            + doc.split("\n\n", 1)[1]
+        )
+    call = ", ".join(["natural", *(f"{p.name}={p.name}" for p in params), "drm=drm"])
+    body = [f"_check_rng({e.address}, rng)", *(p.check for p in context)]
+    body += natural_roll(e, context)
+    cap = f", {literal(tuple(chart.modified_clamp))}" if chart.modified_clamp is not None else ""
+    body.append(f"return _rolled(natural, drm, lookup_{c.ident}({call}){cap})")
+    return dice_constants(e) + e.function(f"roll_{c.ident}", signature, f"Roll[{c.result}]", doc, body)
+
+
+def dice_constants(e: ChartEmitter) -> list[str]:
+    """`_<ID>_DICE`, the chart's dice as the runtime's `_Dice`, and `_<ID>_DICE_WHEN`, its `roll ...
+    when` alternatives as (condition, dice) pairs, before `roll_<id>`."""
+    chart, const = e.chart, e.names.const
+    assert chart.dice is not None
+    lines = literal_lines(plain.dice(chart.dice), f"_{const}_DICE: Final = ")
+    if chart.dice_alternatives:
+        lines.append(f"_{const}_DICE_WHEN: Final = (")
+        for when, dice in plain.dice_alternatives(chart):
+            lines += fill("(", [literal(when), literal(dice)], "),", INDENT)
+        lines.append(")")
+    return [*lines, "", ""]
+
+
+def natural_roll(e: ChartEmitter, context: list[Param]) -> list[str]:
+    """The statements that set `natural`: the dice step, the chart's dice or those of the first
+    `when` alternative whose condition holds (`_dice_for`)."""
+    const = e.names.const
+    if not e.chart.dice_alternatives:
+        return [f"natural = _roll(rng, _{const}_DICE)"]
+    lines = context_lines([f"{p.id!r}: {p.name}" for p in context])
+    return [*lines, f"natural = _roll(rng, _dice_for(_{const}_DICE_WHEN, context, _{const}_DICE))"]
+
+
+def repeated_roll_function(e: ChartEmitter) -> list[str]:
+    """`rolls_<id>`: the chart's `repeat N` rolls, each read separately by `roll_<id>`."""
+    chart, c = e.chart, e.names
+    assert chart.dice is not None
+    params = e.key_params(e.module.child(LOOKUP_NAMES))
+    params += e.alternative_params(params)
+    signature = ["rng: random.Random", "*"] + [f"{p.name}: {p.annotation}" for p in params] + ["drm: int = 0"]
+    doc = (
+        f"Roll {chart.dice.text} {chart.repeat} times with `rng` and read each roll on {cite(chart)}.\n\n"
+        "Returns one roll_() result per roll, in order. Raises ValueError for an argument that\n"
+        "cannot occur and NoRowError when a modified roll selects no row."
+    )
+    call = ", ".join(["rng", *(f"{p.name}={p.name}" for p in params), "drm=drm"])
+    body = [f"return [roll_{c.ident}({call}) for _ in range({chart.repeat})]"]
+    return e.function(f"rolls_{c.ident}", signature, f"list[Roll[{c.result}]]", doc, body)
+
+
+def _guarded(test: str, then: str, comment: str = "") -> str:
+    """`if TEST:` with the statement THEN (a call) inside and a comment on the `if` line when
+    given, as lines of a function body; a line too long is split inside its parentheses."""
+    head = f"if {test}:{f'  # {comment}' if comment else ''}"
+    if len(INDENT + head) > LINE:
+        head = f"if (\n{INDENT}{test}\n):{f'  # {comment}' if comment else ''}"
+    if len(INDENT * 2 + then) > LINE and then.endswith(")"):
+        call, _, args = then.partition("(")
+        then = f"{call}(\n{INDENT * 2}{args.removesuffix(')')}\n{INDENT})"
+    return f"{head}\n{INDENT}{then}"
+
+
+def _digit_read_without_meaning(chart: model.Chart) -> bool:
+    """A d66 or percentile roll chart that does not say what a DRM means on it (see C413)."""
+    digit_read = chart.dice is not None and chart.dice.form in (DiceForm.D66, DiceForm.PERCENTILE)
+    return chart.kind is model.ChartKind.ROLL and digit_read and chart.drm_meaning is None

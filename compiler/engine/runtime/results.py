@@ -1,0 +1,33 @@
+"""What a generated module's functions return besides a row's values: a roll's record (`Roll`,
+made by `_rolled` with the modified roll of the pipeline) and a reference to another chart
+(`ChartRef`). chartc's own readers return model objects and never import this part.
+"""
+
+from __future__ import annotations
+
+from typing import Generic, TypedDict
+
+from compiler.engine.runtime.base import _V
+from compiler.engine.runtime.roll import _modified
+
+# ---- inlined into a generated module below this line
+
+
+class ChartRef(TypedDict):
+    """A cell that sends the player to another chart ("roll on [B6]"): that chart's ID."""
+
+    chart: str
+
+
+class Roll(TypedDict, Generic[_V]):
+    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values."""
+
+    natural: int
+    drm: int
+    modified: int
+    values: _V
+
+
+def _rolled(natural: int, drm: int, values: _V, cap: tuple[int, int] | None = None) -> Roll[_V]:
+    """What `roll_<id>` returns: the natural roll, the DRM total, the modified roll, the row's values."""
+    return {"natural": natural, "drm": drm, "modified": _modified(natural, drm, cap), "values": values}

@@ -1,0 +1,143 @@
+"""What `chartc lookup` prints: the selected row, a DRM-list chart's total, or the odds column
+forces pick, as text lines and JSON documents.
+
+The answers come from `compiler.engine.lookup`; this module only renders them (through
+`compiler.query.common`, so every line and document is made safe to print).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from compiler import model
+from compiler.diagnostics.textsafe import json_text
+from compiler.engine.lookup import DrmListAnswer, LookupResult, OddsColumnAnswer
+from compiler.engine.odds import Reading, parse_band
+from compiler.model.text import json_value, row_range_text, value_text
+from compiler.query.common import (
+    breakdown_line,
+    heading,
+    how_read,
+    json_document,
+    key_lines,
+    modifiers_json,
+    odds_json,
+    safe_lines,
+    undecided_lines,
+)
+
+
+def drm_list_lines(game: model.Game, answer: DrmListAnswer) -> list[str]:
+    """A DRM-list chart's total in a context: heading, then `DRM: December 1944 +2 = +2`."""
+    lines = [heading(game, answer.chart), "  " + breakdown_line(answer.modifiers, None, None)]
+    return safe_lines(lines + undecided_lines(game, answer.modifiers))
+
+
+def drm_list_json(game: model.Game, answer: DrmListAnswer) -> str:
+    """A DRM-list chart's total in a context as a JSON document."""
+    chart = answer.chart
+    doc = {"game": game.id, "chart": chart.address, "title": chart.title, "drm": answer.modifiers.total}
+    return json_document({**doc, "modifiers": modifiers_json(answer.modifiers)})
+
+
+def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
+    """The selected row for a terminal: heading, keys, roll -> row, then one line per column."""
+    chart = result.chart
+    lines = [heading(game, chart)]
+    lines += key_lines(result.keys, result.odds, result.shifts)
+    modifiers = result.modifiers
+    if modifiers is not None and modifiers.breakdown is not None and chart.drms:
+        lines.append("  " + breakdown_line(modifiers, result.natural, result.modified))
+        lines += undecided_lines(game, modifiers)
+    if result.natural is not None:
+        drm = result.drm
+        roll = (
+            f"{result.natural}"
+            if not drm
+            else f"{result.natural} {'+' if drm > 0 else '-'} DRM {abs(drm)} = {result.natural + drm}"
+        )
+        if result.modified is not None and result.modified != result.natural + drm:
+            roll += f", capped to {result.modified}"  # the chart's cap on the modified roll
+        what = "value" if chart.kind is model.ChartKind.VALUE else "roll"
+        lines.append(f"  {what} {roll} -> row {row_range_text(result.row)}")
+    lines += [
+        f"  {col.label}: {value_text(game, col, value)}"
+        for col, value in zip(chart.columns, result.row.values, strict=True)
+    ]
+    return safe_lines(lines)
+
+
+def lookup_json(game: model.Game, result: LookupResult) -> str:
+    """The selected row as a JSON document (`chartc lookup --json`)."""
+    return json_document({"game": game.id, **lookup_fields(result), **odds_json(result.odds, result.shifts)})
+
+
+def lookup_fields(result: LookupResult) -> dict[str, Any]:
+    """A lookup's chart, keys, rolls, DRM breakdown, row range and values, as JSON fields."""
+    chart = result.chart
+    return {
+        "chart": chart.address,
+        "title": chart.title,
+        "keys": {k.id: m.id for k, m in result.keys},
+        "natural": result.natural,
+        "drm": result.drm,
+        "modified": result.modified,
+        "modifiers": modifiers_json(result.modifiers),
+        "range": result.row.range.printed if result.row.range else None,
+        "values": {k: json_value(v) for k, v in result.values().items()},
+    }
+
+
+def odds_column_lines(game: model.Game, answer: OddsColumnAnswer) -> list[str]:
+    """`attack 26 vs defense 7 -> 3:1` under the rule's heading, and how the odds read that column
+    when they are not the column's own (`9:1 reads the 6:1 column`); for a partial rule, that an
+    unprinted column may be the one then."""
+    reading = Reading(answer.formed, answer.column, answer.clamped, answer.shift)
+    lines = [
+        heading(game, answer.chart),
+        f"  {_forces(answer.attack, answer.defense, answer.shift)} -> {answer.column}{how_read(reading)}",
+    ]
+    if answer.chart.partial and not _own_column(reading):
+        # a partial rule's printed columns are not all its columns: the one read may not be the card's
+        why = answer.chart.partial
+        lines.append(f"  the rule is declared partial ({why}): a column that is not printed may be the one")
+    return safe_lines(lines)
+
+
+def _own_column(reading: Reading) -> bool:
+    """Whether the odds as formed lie in the column read (strength 3 in `6-`), not between two
+    printed columns or past the table's edge."""
+    if reading.clamped or reading.shift:
+        return False
+    band = parse_band(reading.column)
+    if band is None or reading.column == reading.formed:
+        return reading.column == reading.formed
+    try:
+        value = int(reading.formed)
+    except ValueError:
+        return False
+    low, high = band
+    return (low is None or low <= value) and (high is None or value <= high)
+
+
+def _forces(attack: int, defense: int | None, shift: int) -> str:
+    """`attack 26 vs defense 7, shift -1`, or `strength 12` for a strength-keyed rule."""
+    shifted = f", shift {shift:+d}" if shift else ""
+    return (f"strength {attack}" if defense is None else f"attack {attack} vs defense {defense}") + shifted
+
+
+def odds_column_json(game: model.Game, answer: OddsColumnAnswer) -> str:
+    """The odds column as one line of JSON."""
+    import json
+
+    doc = {
+        "game": game.id,
+        "chart": answer.chart.address,
+        "attack": answer.attack,
+        "defense": answer.defense,
+        "shift": answer.shift,
+        "odds": answer.formed,
+        "column": answer.column,
+        "clamped": answer.clamped,
+    }
+    return json_text(json.dumps(doc, ensure_ascii=False))
