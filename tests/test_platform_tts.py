@@ -93,16 +93,18 @@ def agree_with_vectors(game: model.Game) -> int:
                 if row is None:
                     assert values is None, (address, case, natural)
                 else:
-                    assert (index - 1, got_modified) == (row, modified), (address, case["keys"], case["context"], natural)
+                    where = (address, case["keys"], case["context"], natural)
+                    assert (index - 1, got_modified) == (row, modified), where
                     assert _py(values) == rows[row]["values"], (address, natural)
                 compared += 1
             chances, no_row = M.chances(address, keys, drm, context)
-            assert {str(k - 1): chances[k] for k in chances.keys()} == case["chances"], (address, case)
+            assert {str(k - 1): chances[k] for k in chances} == case["chances"], (address, case)
             assert no_row == case["no_row"]
             compared += 1
     for entry in vectors["odds"]:  # type: ignore[union-attr]
         for reading in entry["readings"]:
-            got, problem = (*_ret(M.odds(entry["chart"], reading["attack"], reading["defense"], reading["shift"])), None)[:2]
+            answer = M.odds(entry["chart"], reading["attack"], reading["defense"], reading["shift"])
+            got, problem = (*_ret(answer), None)[:2]
             if reading["column"] is None:
                 assert got is None and problem, reading
             else:
