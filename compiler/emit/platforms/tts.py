@@ -22,6 +22,7 @@ from compiler import model
 from compiler.emit.platforms.lua import Raw, literal
 from compiler.engine import plain
 from compiler.model.dice import Dice, DiceForm
+from compiler.model.odds import OddsRule
 from compiler.model.text import json_value
 
 HEADER = (
@@ -201,7 +202,7 @@ def _band(low: Fraction | None, high: Fraction | None) -> dict[str, list[int]]:
     return {k: [v.numerator, v.denominator] for k, v in ends.items() if v is not None}
 
 
-def odds_data(rule: model.OddsRule) -> dict[str, Any]:
+def odds_data(rule: OddsRule) -> dict[str, Any]:
     """An odds rule as the Lua runtime reads it: the runtime `_OddsRule`'s fields, and its columns
     read once by the runtime's own label readers (positions on the odds scale, bands as fractions)."""
     from compiler.engine.runtime import odds as rt
