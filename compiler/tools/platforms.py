@@ -77,7 +77,10 @@ def export_game(game: model.Game, platform: Platform, out: Path, foundry_cli: Pa
         case Platform.TTS:
             files = emit_tts(game)
             _write_all(out, files)
-            return Exported(platform, out, tuple(files), f"{len(game.charts)} charts in {game.id}.lua")
+            rules = sum(1 for c in game.charts if c.odds is not None)
+            charts = sum(1 for c in game.charts if c.odds is None and c.kind is not model.ChartKind.EXTERNAL)
+            summary = f"{charts} charts and {rules} odds rule{'' if rules == 1 else 's'} in {game.id}.lua"
+            return Exported(platform, out, tuple(files), summary)
         case Platform.VASSAL:
             name = f"{game.id}.vmdx"
             _write(out / name, vassal_zip(emit_vassal(game)))
