@@ -9,6 +9,7 @@ missing Node.js or CLI fails the run instead of skipping it.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -51,6 +52,7 @@ def cli() -> tuple[str, Path]:
     return _cli()
 
 
+@functools.cache
 def _game(folder: Path) -> model.Game:
     return load([folder]).project.games[folder.name]
 
@@ -91,7 +93,9 @@ def _read_back_as_written(written: dict[str, dict[str, Any]], read: dict[str, di
     return count
 
 
-@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize(
+    "game_id", [pytest.param(g, marks=() if g == "ia2" else pytest.mark.slow) for g in GAMES]
+)
 def test_each_game_packs_and_reads_back_with_foundrys_cli(cli: tuple[str, Path], tmp_path: Path, game_id: str) -> None:
     game = _game(ROOT / "charts" / game_id)
     done = export_game(game, Platform.FOUNDRY, tmp_path / "module", CLI_HOME)

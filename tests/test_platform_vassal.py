@@ -10,6 +10,7 @@ every face the button's dice can show, and must name the row `chartc lookup` sel
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 import json
@@ -38,6 +39,7 @@ GAMES = ("aa_rules", "ia2", "stuka_leader", "usaaf")
 REQUIRE_NODE = os.environ.get("CHARTC_REQUIRE_NODE") == "1"
 
 
+@functools.cache
 def _game(folder: Path) -> model.Game:
     return load([folder]).project.games[folder.name]
 
@@ -222,6 +224,6 @@ def test_chart_text_stays_text_in_the_extension(tmp_path: Path) -> None:
 def test_export_writes_the_same_bytes_every_time(tmp_path: Path) -> None:
     game = _game(ROOT / "charts" / "ia2")
     first = export_game(game, Platform.VASSAL, tmp_path / "a")
-    export_game(_game(ROOT / "charts" / "ia2"), Platform.VASSAL, tmp_path / "b")
+    export_game(load([ROOT / "charts" / "ia2"]).project.games["ia2"], Platform.VASSAL, tmp_path / "b")
     assert first.files == ("ia2.vmdx",)
     assert (tmp_path / "a" / "ia2.vmdx").read_bytes() == (tmp_path / "b" / "ia2.vmdx").read_bytes()

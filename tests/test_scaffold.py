@@ -29,10 +29,17 @@ def _chartc(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*CHARTC, *args], cwd=folder, capture_output=True, text=True, env=env, timeout=300)
 
 
-def test_new_demo_checks_and_builds_at_once(tmp_path: Path) -> None:
-    made = _chartc(tmp_path, "new", "demo")
-    assert made.returncode == 0, made.stderr
-    assert made.stdout.splitlines() == [
+def _in_process(folder: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[int, str]:
+    monkeypatch.chdir(folder)
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.output
+
+
+def test_new_demo_checks_and_builds_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `chartc new demo && chartc check demo && chartc build demo`, in an empty folder
+    code, out = _in_process(tmp_path, monkeypatch, "new", "demo")
+    assert code == 0, out
+    assert out.splitlines() == [
         "wrote demo/game.chart",
         "wrote demo/combat.chart",
         "wrote demo/errata.chart",
@@ -40,24 +47,30 @@ def test_new_demo_checks_and_builds_at_once(tmp_path: Path) -> None:
         "wrote .pre-commit-config.yaml",
         "wrote .gitignore",
     ]
-    checked = _chartc(tmp_path, "check", "demo")
-    assert checked.returncode == 0 and checked.stdout.strip() == (
-        "checked 1 chart in 1 game: 0 errors, 0 warnings, 0 notes, 0 suppressed"
-    )
-    built = _chartc(tmp_path, "build", "demo")
-    assert built.returncode == 0 and built.stdout.strip() == "built 1 game into generated: 3 files changed"
+    code, out = _in_process(tmp_path, monkeypatch, "check", "demo")
+    assert code == 0 and out.strip() == "checked 1 chart in 1 game: 0 errors, 0 warnings, 0 notes, 0 suppressed"
+    code, out = _in_process(tmp_path, monkeypatch, "build", "demo")
+    assert code == 0 and out.strip() == "built 1 game into generated: 3 files changed"
     assert sorted(p.name for p in (tmp_path / "generated" / "demo").iterdir()) == ["demo.html", "demo.json", "demo.py"]
-    assert _chartc(tmp_path, "fmt", "--check", "demo").returncode == 0  # written in the canonical layout
-    assert _chartc(tmp_path, "build", "--check", "demo").returncode == 0
+    assert _in_process(tmp_path, monkeypatch, "fmt", "--check", "demo")[0] == 0  # in the canonical layout
+    assert _in_process(tmp_path, monkeypatch, "build", "--check", "demo")[0] == 0
 
 
-def test_the_worked_example_is_held_to_the_chart(tmp_path: Path) -> None:
+@pytest.mark.slow
+def test_new_check_build_as_typed_in_a_shell(tmp_path: Path) -> None:
+    made = _chartc(tmp_path, "new", "demo")
+    assert made.returncode == 0 and made.stdout.startswith("wrote demo/game.chart\n"), made.stderr
+    assert _chartc(tmp_path, "check", "demo").returncode == 0
+    assert _chartc(tmp_path, "build", "demo").stdout.strip() == "built 1 game into generated: 3 files changed"
+
+
+def test_the_worked_example_is_held_to_the_chart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # the example: armour fired on with a leader, natural 11 + 1 = 12, Eliminated (the chart's rule)
-    assert _chartc(tmp_path, "new", "demo").returncode == 0
+    assert _in_process(tmp_path, monkeypatch, "new", "demo")[0] == 0
     combat = tmp_path / "demo" / "combat.chart"
     combat.write_text(combat.read_text(encoding="utf-8").replace("expect modified 12", "expect modified 11"))
-    failed = _chartc(tmp_path, "check", "demo", "--format", "short")
-    assert failed.returncode == 1 and "C46" in failed.stdout  # the example disagrees with the chart
+    code, out = _in_process(tmp_path, monkeypatch, "check", "demo", "--format", "short")
+    assert code == 1 and "C46" in out  # the example disagrees with the chart
 
 
 def test_the_workflow_and_hooks_run_chartc_on_the_new_charts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,6 +1,6 @@
 """`chartc export GAME --to tts`: a game's charts as one Lua 5.2 module for Tabletop Simulator.
 
-The module is the Lua runtime (`tts_runtime.lua`, the steps of a roll as
+The module is the Lua runtime (`tts_runtime.lua` and `tts_runtime_odds.lua`, the steps of a roll as
 `compiler/engine/runtime/` writes them in Python) followed by the game's data: the very plain
 data chartc's engine reads (`compiler.engine.plain`: conditions, DRMs, dice, rows, column
 shifts, odds rules), written as Lua literals (`compiler.emit.platforms.lua`), and each row's
@@ -34,10 +34,13 @@ ANY = Raw("false")
 """A row key that matches any key value (Lua arrays cannot hold nil)."""
 
 
+RUNTIME_PARTS = ("tts_runtime.lua", "tts_runtime_odds.lua")
+
+
 @functools.cache
 def runtime() -> str:
-    """The Lua runtime every exported module starts with (read once per process)."""
-    return (Path(__file__).parent / "tts_runtime.lua").read_text(encoding="utf-8")
+    """The Lua runtime every exported module starts with, its parts in order (read once per process)."""
+    return "\n".join((Path(__file__).parent / part).read_text(encoding="utf-8") for part in RUNTIME_PARTS)
 
 
 def emit_tts(game: model.Game) -> dict[str, str]:
