@@ -54,6 +54,7 @@ def test_foundry_without_a_cli_writes_the_sources(tmp_path: Path, monkeypatch: p
         (["export", "ia2", "--to", "vassal", "--foundry-cli", "."], "--foundry-cli goes with --to foundry"),
         (["export", "ia2", "--to", "foundry", "--foundry-cli", "."], "no @foundryvtt/foundryvtt-cli package there"),
         (["export", "ia2", "--to", "roll20"], "'roll20' is not one of 'foundry', 'tts', 'vassal'"),
+        (["export", "ia2/R4", "--out", "."], "--out . is a folder: a CSV goes to a file"),
     ],
 )
 def test_usage_errors(args: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -109,6 +109,8 @@ def export_command(
         return
     if "/" not in address:
         raise usage_error(f"`{address}` names no chart: give GAME/CHART for a CSV, or --to PLATFORM for a whole game")
+    if out is not None and out.is_dir():
+        raise usage_error(f"--out {out} is a folder: a CSV goes to a file")
     from compiler.tools.table_export import export_csv, not_plain_reason
 
     _, chart = find_chart(address, charts_dir)
