@@ -73,9 +73,8 @@ def read_list(path: Path) -> list[Item]:
         if row["status"] not in STATUSES:
             raise ValueError(f"{path.name}:{number}: status `{row['status']}` is not one of {', '.join(STATUSES)}")
         where = tuple(w.strip() for w in row["where"].split(",") if w.strip() not in ("", "-"))
-        items.append(
-            Item(path.stem, row["id"], row["lines"], row["rule"], row["kind"], row["item"], row["status"], where, row["gap"])
-        )
+        fields = (row["id"], row["lines"], row["rule"], row["kind"], row["item"], row["status"])
+        items.append(Item(path.stem, *fields, where, row["gap"]))
     if header is None:
         raise ValueError(f"{path.name}: no table with the columns {' | '.join(COLUMNS)}")
     return items
