@@ -51,7 +51,7 @@ COMMANDS = {
 SUMMARIES = {
     "analyze": "Print a CRT's chance of each result per column and DRM",
     "build": "Check, then write each game's JSON, Python and HTML (and PDF)",
-    "check": "Check chart sources and report every finding",
+    "check": "Check charts and report every finding; --fix applies safe fixes",
     "compute": "Print the value of formula GAME/FORMULA for the inputs given",
     "diff": "List the changes between two chart trees or git revisions",
     "explain": "Explain a diagnostic code (e.g. C305), or list every code",
