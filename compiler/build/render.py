@@ -146,18 +146,22 @@ def can_fork() -> bool:
 def in_processes(work: Callable[[_T], _R], items: Sequence[_T], jobs: int) -> Iterator[_R]:
     """`work` of each item, in the items' order, computed in `jobs` processes forked from this one
     (so after its imports) when `jobs` is above 1 and the system can fork, else here one by one.
-    A worker's exception is raised here, and the remaining work is abandoned.
+    A worker's exception is raised here: the work not started is cancelled, the work started
+    finishes and is read, then the workers stop (`ProcessPoolExecutor`; `multiprocessing.Pool`'s
+    `terminate()` could wait for ever on a worker killed while it wrote a large result, see
+    tests/test_worker_processes.py). A worker that dies is `BrokenProcessPool`, never a hang.
 
     `work` must be a module-level function; the items and results travel between the processes
-    pickled, one at a time, so a long run of items is never held all at once.
+    pickled, one at a time.
     """
     if jobs <= 1 or len(items) <= 1 or not can_fork():
         yield from map(work, items)
         return
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
-    with multiprocessing.get_context("fork").Pool(min(jobs, len(items))) as pool:
-        yield from pool.imap(work, items, chunksize=1)
+    with ProcessPoolExecutor(min(jobs, len(items)), mp_context=multiprocessing.get_context("fork")) as pool:
+        yield from pool.map(work, items)
 
 
 def render_pdfs(outputs: Mapping[str, str], jobs: int | None = None) -> dict[str, bytes]:
