@@ -6,13 +6,14 @@ from __future__ import annotations
 import functools
 import re
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
 from compiler.diagnostics.textsafe import printable
+from dsl.lazy_dataclass import dataclass
 
 if TYPE_CHECKING:
     from compiler import model
@@ -332,6 +333,78 @@ shift_option = click.option(
     metavar="N",
     help="Odds column shifts (+ toward the attacker); given more than once, they add up.",
 )
+
+
+@dataclass(frozen=True)
+class ChartQuestion:
+    """What `lookup` and `odds` ask of one chart, as typed: `--key`, `--when`, `--set`,
+    `--read-drms`, `--drm`, the forces of `--attack`, `--defense`, `--shift`, and where the chart
+    is read (`--as-printed`, `--charts`)."""
+
+    keys: tuple[str, ...]
+    when: tuple[str, ...]
+    sets: tuple[str, ...]
+    read_drms: bool
+    drm: int
+    attack: int | None
+    defense: int | None
+    shift: int
+    as_printed: bool
+    charts_dir: Path
+
+    def key_values(self) -> dict[str, str]:
+        """`--key NAME=VALUE` pairs by name (`parse_keys`)."""
+        return parse_keys(self.keys)
+
+    def forces(self) -> Forces | None:
+        """The forces `--attack`, `--defense` and `--shift` give (`forces_from`)."""
+        return forces_from(self.attack, self.defense, self.shift)
+
+    def refuse_forces(self, why: str) -> None:
+        """A usage error when forces are given where they do not apply (`why`: `with --follow`)."""
+        if self.forces() is not None:
+            raise usage_error(f"--attack/--defense/--shift do not apply {why}")
+
+    def check_read_drms(self, charts: Sequence[model.Chart]) -> None:
+        """`--read-drms` refused on charts that have no DRM to read (`refuse_read_drms`)."""
+        if self.read_drms:
+            from compiler.engine.context import refuse_read_drms  # lazy: `lookup` answered from the cache
+
+            refuse_read_drms(charts)
+
+    def ask(self, address: str, answer: Callable[[model.Game, model.Chart], T]) -> tuple[model.Game, T]:
+        """The game of chart ADDRESS and `answer(game, chart)` (`ask`)."""
+        game, _, answered = ask(address, self.charts_dir, answer, self.as_printed)
+        return game, answered
+
+
+_QUESTION_OPTIONS = (
+    (key_option, "keys"),
+    (when_option, "when"),
+    (set_option, "sets"),
+    (read_drms_option, "read_drms"),
+    (drm_option, "drm"),
+    (attack_option, "attack"),
+    (defense_option, "defense"),
+    (shift_option, "shift"),
+    (as_printed_option, "as_printed"),
+    (charts_option, "charts_dir"),
+)
+
+
+def chart_question_options(command: Callable[..., None]) -> Callable[..., None]:
+    """The options of a `ChartQuestion` (`--key` ... `--charts`, in that order in `--help`), handed
+    to `command` as one `question` argument; the cyclic garbage collector is paused first
+    (`pause_cyclic_gc`)."""
+
+    @functools.wraps(command)
+    def asked(**params: Any) -> None:
+        pause_cyclic_gc()
+        command(question=ChartQuestion(**{name: params.pop(name) for _, name in _QUESTION_OPTIONS}), **params)
+
+    for option, _ in reversed(_QUESTION_OPTIONS):
+        asked = option(asked)
+    return asked
 
 
 def forces_from(attack: int | None, defense: int | None, shift: int) -> Forces | None:
