@@ -32,7 +32,7 @@ from compiler.engine.chains import (
     target_of,
 )
 from compiler.engine.context import ContextValue, ModifierAnswer, read_context, read_modifiers, tested_variables
-from compiler.engine.lookup import LookupProblem, LookupResult, LookupUsage, lookup, resolve_keys
+from compiler.engine.lookup import ChartRead, LookupProblem, LookupResult, LookupUsage, lookup, resolve_keys
 from compiler.model.dice import Dice
 
 # A walk that has not ended after this many steps is refused (a `-> again` loop rolled unluckily).
@@ -201,12 +201,9 @@ def chain_context(
 
 
 @dataclass(frozen=True)
-class ChainOdds:
+class ChainOdds(ChartRead):
     """The exact chance of each final outcome of a chain (`chartc odds --follow`)."""
 
-    game: model.Game
-    chart: model.Chart
-    keys: tuple[tuple[model.Key, model.Member], ...]
     drm: int
     finals: tuple[FinalChance, ...]
     states: int

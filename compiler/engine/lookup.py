@@ -25,6 +25,19 @@ from compiler.model.dice import Dice, DiceForm
 from compiler.model.odds import OddsForm
 from dsl.lazy_dataclass import dataclass
 
+KeyValues = tuple[tuple[model.Key, model.Member], ...]
+"""The key values a chart is read for: each of its keys with the member given (`resolve_keys`)."""
+
+
+@dataclass(frozen=True)
+class ChartRead:
+    """A chart of a game read for key values: what every report on the chances of one chart
+    (`chartc odds`, `chartc odds --follow`) is about."""
+
+    game: model.Game
+    chart: model.Chart
+    keys: KeyValues
+
 
 @dataclass(frozen=True)
 class LookupResult:
@@ -35,7 +48,7 @@ class LookupResult:
     natural: int | None
     drm: int
     modified: int | None
-    keys: tuple[tuple[model.Key, model.Member], ...]
+    keys: KeyValues
     row: model.Row
     odds: tuple[tuple[str, Reading], ...] = ()  # CRT keys read from --attack/--defense, by key id
     shifts: column_shifts.ShiftBreakdown | None = None  # the CRT's own column shifts that applied
@@ -80,7 +93,7 @@ def read_roll(chart: model.Chart, text: str) -> int:
     return rolled
 
 
-def resolve_keys(chart: model.Chart, given: dict[str, str]) -> tuple[tuple[model.Key, model.Member], ...]:
+def resolve_keys(chart: model.Chart, given: dict[str, str]) -> KeyValues:
     """Bind `--key NAME=VALUE` pairs to the chart's keys; VALUE may be an id or a printed label.
 
     Raises:

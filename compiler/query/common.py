@@ -14,6 +14,7 @@ from typing import Any
 from compiler import model
 from compiler.diagnostics.textsafe import json_text, printable
 from compiler.engine.context import ModifierAnswer, context_json
+from compiler.engine.lookup import KeyValues
 from compiler.engine.odds import Reading
 from compiler.engine.shifts import ShiftBreakdown
 
@@ -111,7 +112,7 @@ def modifiers_json(modifiers: ModifierAnswer | None) -> dict[str, Any] | None:
 
 
 def key_lines(
-    keys: tuple[tuple[model.Key, model.Member], ...],
+    keys: KeyValues,
     odds: tuple[tuple[str, Reading], ...],
     shifts: ShiftBreakdown | None,
 ) -> list[str]:
