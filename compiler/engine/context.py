@@ -83,29 +83,14 @@ def tested_variables(chart: model.Chart) -> tuple[str, ...]:
     keys = {k.id for k in chart.keys}
     found: dict[str, None] = {}
     for drm in chart.drms:
-        for var in (*condition_variables(drm.when), *((drm.per.var,) if drm.per else ())):
+        for var in (*model.condition_variables(drm.when), *((drm.per.var,) if drm.per else ())):
             found.setdefault(var)
     for alt in chart.dice_alternatives:
-        for var in condition_variables(alt.when):
+        for var in model.condition_variables(alt.when):
             found.setdefault(var)
     for var in column_shifts.variables(chart.shifts) if chart.shifts is not None else ():
         found.setdefault(var)
     return tuple(v for v in found if v not in keys)
-
-
-def condition_variables(cond: model.Condition | None) -> tuple[str, ...]:
-    """The variables a condition tests, in reading order (repeats kept)."""
-    match cond:
-        case None:
-            return ()
-        case model.Flag(var) | model.Compare(var) | model.In(var):
-            return (var,)
-        case model.Not(inner):
-            return condition_variables(inner)
-        case model.All(parts) | model.Any_(parts):
-            return tuple(v for p in parts for v in condition_variables(p))
-        case _:
-            assert_never(cond)
 
 
 def read_value(game: model.Game, var: model.ContextVar, text: str) -> ContextValue:
@@ -272,7 +257,7 @@ def _undecided(drm: model.Drm, context: Mapping[str, ContextValue]) -> tuple[str
     """The variables left out of `context` that keep the DRM from applying (none when it is decided)."""
     decided = True if drm.when is None else holds(drm.when, context)
     if decided is None:
-        return tuple(v for v in condition_variables(drm.when) if v not in context)
+        return tuple(v for v in model.condition_variables(drm.when) if v not in context)
     if decided and drm.per is not None and drm.per.var not in context:
         return (drm.per.var,)
     return ()

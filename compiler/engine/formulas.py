@@ -208,22 +208,8 @@ def _inputs(expr: fx.Expr, found: Mapping[str, tuple[str, ...]]) -> Iterator[str
             for a in args:
                 yield from _inputs(a, found)
         case fx.IfElse(cond, then, otherwise):
-            yield from condition_inputs(cond)
+            yield from model.condition_variables(cond)
             yield from _inputs(then, found)
             yield from _inputs(otherwise, found)
         case _:
             assert_never(expr)
-
-
-def condition_inputs(cond: model.Condition) -> Iterator[str]:
-    """The variables a condition tests, in the order it names them (`model.condition_vars` is a set)."""
-    match cond:
-        case model.Flag(var) | model.Compare(var) | model.In(var):
-            yield var
-        case model.Not(inner):
-            yield from condition_inputs(inner)
-        case model.All(parts) | model.Any_(parts):
-            for part in parts:
-                yield from condition_inputs(part)
-        case _:
-            assert_never(cond)

@@ -16,6 +16,7 @@ from compiler import model
 from compiler.checks.examples import read_example
 from compiler.emit.python.chart import ChartEmitter
 from compiler.emit.python.layout import INDENT, fill
+from compiler.emit.python.literals import literal
 from compiler.engine.compute import compute
 from compiler.engine.context import read_context
 from compiler.engine.lookup import LookupProblem, LookupResult, read_roll, resolve_keys
@@ -132,7 +133,7 @@ def _formula_call(
         got = compute(game, formula, example.when, sets)
     except LookupProblem:
         return None
-    arguments = [f"{formulas.context[k]}={_plain(v)!r}" for k, v in got.context.items()]
+    arguments = [f"{formulas.context[k]}={literal(v)}" for k, v in got.context.items()]
     return formulas.functions[formula.id], arguments, repr(int(example.expects[0].text))
 
 
@@ -152,11 +153,7 @@ def _arguments(
         return out
     drm = repr(example.drm)
     if chart.drms:
-        given = [f"{p.name}={_plain(context[p.id])!r}" for p in emitter.context_params() if p.id in context]
+        given = [f"{p.name}={literal(context[p.id])}" for p in emitter.context_params() if p.id in context]
         drm = f"drm_{emitter.ident}({', '.join(given)})" + (f" + {example.drm!r}" if example.drm else "")
     out.append(f"drm={drm}")
     return out
-
-
-def _plain(value: object) -> object:
-    return str(value) if isinstance(value, str) else value
