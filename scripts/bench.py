@@ -614,8 +614,6 @@ TRICKS: dict[str, tuple[str, str]] = {
     "runtime-parts": ("lookup", "import importlib, compiler.engine.runtime as r\n"
                                 "for part in (*r.PARTS[1:], r.CHAINS):\n"
                                 "    importlib.import_module(f'compiler.engine.runtime.{part}')"),
-    # compiler/cli/common.py `pause_cyclic_gc`: the cyclic garbage collector left running
-    "gc-pause": ("lookup", "import compiler.cli.common as c\nc.pause_cyclic_gc = lambda: None"),
     # compiler/build/cache.py: the game compiled by every lookup, and saved nowhere
     "game-cache": ("lookup", "import compiler.build.cache as c\nc.fetch = lambda *args: None\n"
                              "c.store = lambda *args: None"),

@@ -16,8 +16,11 @@ build without `--pdf` neither deletes a PDF left by an earlier `--pdf` build nor
 
 from __future__ import annotations
 
+import logging
+import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -79,7 +82,6 @@ def layout_pdf(html: str) -> tuple[Any, bytes]:
         OutputError: WeasyPrint is not installed.
     """
     weasyprint = _weasyprint()
-    import logging
 
     # WeasyPrint logs every CSS property it ignores (e.g. flex gaps it lays out differently); the
     # aid is tested in both engines, so these are not actionable for a chartc user.
@@ -124,7 +126,7 @@ def _weasyprint() -> Any:
         OutputError: WeasyPrint is not installed.
     """
     try:
-        import weasyprint
+        import weasyprint  # lazy: WeasyPrint, an optional dependency (the `pdf` extra)
     except ImportError as exc:
         raise OutputError("`--pdf` needs WeasyPrint: pip install -e '.[pdf]'") from exc
     return weasyprint
@@ -138,8 +140,6 @@ def default_jobs(games: int) -> int:
 
 def can_fork() -> bool:
     """Whether this system starts worker processes by forking (they inherit every import)."""
-    import multiprocessing
-
     return "fork" in multiprocessing.get_all_start_methods()
 
 
@@ -157,8 +157,6 @@ def in_processes(work: Callable[[_T], _R], items: Sequence[_T], jobs: int) -> It
     if jobs <= 1 or len(items) <= 1 or not can_fork():
         yield from map(work, items)
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(min(jobs, len(items)), mp_context=multiprocessing.get_context("fork")) as pool:
         yield from pool.map(work, items)

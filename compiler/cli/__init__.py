@@ -120,7 +120,7 @@ def main() -> None:
             sys.stderr.write(f"chartc: cannot write output: {exc.strerror or exc}\n")
         sys.exit(EXIT_FINDINGS)
     except Exception:  # the last line of defence: never a bare traceback with exit 1
-        import traceback
+        import traceback  # lazy: only on an internal error; `chartc --help` and `lookup` do without it
 
         traceback.print_exc()
         click.echo(

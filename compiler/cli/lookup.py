@@ -7,6 +7,15 @@ from typing import TYPE_CHECKING
 import click
 
 from compiler.cli.common import JSON_FORMATS, ChartQuestion, chart_question_options, echo_lines, format_option
+from compiler.engine.lookup import DrmListAnswer, OddsColumnAnswer, answer
+from compiler.query.lookup import (
+    drm_list_json,
+    drm_list_lines,
+    lookup_json,
+    lookup_lines,
+    odds_column_json,
+    odds_column_lines,
+)
 
 if TYPE_CHECKING:
     from compiler import model
@@ -62,15 +71,6 @@ def lookup_command(
         return
     if rolls or seed is not None:
         raise click.UsageError("--roll and --seed are for --follow")
-    from compiler.engine.lookup import DrmListAnswer, OddsColumnAnswer, answer
-    from compiler.query.lookup import (
-        drm_list_json,
-        drm_list_lines,
-        lookup_json,
-        lookup_lines,
-        odds_column_json,
-        odds_column_lines,
-    )
 
     forces = question.forces()
 
@@ -104,6 +104,7 @@ def _follow(
     as_json: bool,
 ) -> None:
     """`lookup --follow`: walk the chain and print each step."""
+    # lazy: only `lookup --follow` follows a chain
     from compiler.engine.follow import FollowResult, follow, reachable_charts
     from compiler.query.follow import follow_json, follow_lines
 

@@ -7,6 +7,9 @@ from typing import TYPE_CHECKING
 import click
 
 from compiler.cli.common import JSON_FORMATS, ChartQuestion, chart_question_options, echo_lines, format_option
+from compiler.engine.follow import ChainOdds, chain_odds, reachable_charts
+from compiler.query.follow import chain_odds_json, chain_odds_lines
+from compiler.query.odds import chance_json, chance_lines, chance_report
 
 if TYPE_CHECKING:
     from compiler import model
@@ -45,7 +48,6 @@ def odds_command(
         question.refuse_forces("with --follow")
         _follow(address, question, fmt)
         return
-    from compiler.query.odds import chance_json, chance_lines, chance_report
 
     forces = question.forces()
 
@@ -68,9 +70,6 @@ def _follow(
     fmt: str,
 ) -> None:
     """`odds --follow`: the exact chance of each final outcome of the chain."""
-    from compiler.engine.follow import ChainOdds, chain_odds, reachable_charts
-    from compiler.query.follow import chain_odds_json, chain_odds_lines
-
     def asked(game: model.Game, chart: model.Chart) -> ChainOdds:
         question.check_read_drms(reachable_charts(game, chart))
         return chain_odds(

@@ -15,6 +15,7 @@ deletes the line.
 
 from __future__ import annotations
 
+import bisect
 import enum
 import re
 from collections.abc import Iterable
@@ -265,8 +266,6 @@ def resolved_edits(text: str, fix: Fix) -> list[Edit]:
 
 def _span_of(lines: _Lines, file: str, start: int, end: int) -> Span:
     def position(offset: int) -> tuple[int, int]:
-        import bisect
-
         line = bisect.bisect_right(lines.starts, offset)
         return line, offset - lines.starts[line - 1] + 1
 

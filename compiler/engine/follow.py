@@ -33,6 +33,7 @@ from compiler.engine.chains import (
 )
 from compiler.engine.context import ContextValue, ModifierAnswer, read_context, read_modifiers, tested_variables
 from compiler.engine.lookup import ChartRead, LookupProblem, LookupResult, LookupUsage, lookup, resolve_keys
+from compiler.engine.runtime.dice import _roll
 from compiler.model.dice import Dice
 
 # A walk that has not ended after this many steps is refused (a `-> again` loop rolled unluckily).
@@ -89,8 +90,6 @@ class _Rolls:
 
 def throw(rng: random.Random, dice: Dice) -> int:
     """A natural roll of `dice`, thrown as the generated modules throw it (the runtime's `_roll`)."""
-    from compiler.engine.runtime.dice import _roll
-
     return _roll(rng, plain.dice(dice))
 
 

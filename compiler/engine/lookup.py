@@ -21,6 +21,8 @@ from compiler.engine.odds import OddsProblem, Reading, read
 from compiler.engine.problems import LookupProblem as LookupProblem  # re-exported for callers
 from compiler.engine.problems import LookupUsage as LookupUsage
 from compiler.engine.problems import NoRow as NoRow
+from compiler.engine.runtime.roll import _modified, _row_for
+from compiler.engine.runtime.rows import _first
 from compiler.model.dice import Dice, DiceForm
 from compiler.model.odds import OddsForm
 from dsl.lazy_dataclass import dataclass
@@ -202,7 +204,6 @@ def lookup(
             raise LookupUsage(f"chart `{chart.address}` is read by its keys only; leave out the roll")
         if drm:
             raise LookupUsage(f"chart `{chart.address}` has no roll to modify")
-        from compiler.engine.runtime.rows import _first
 
         position = _first(rows.rows, combo, None)
         if position is None:
@@ -216,7 +217,6 @@ def lookup(
     modifiers = read_modifiers(chart, context, keys, drm)
     refuse_digit_drm(chart, modifiers.total)
     drm = modifiers.total
-    from compiler.engine.runtime.roll import _modified, _row_for
 
     modified = _modified(natural, drm, rows.cap)
     position = _row_for(rows.natural_rows, rows.indexed, combo, natural, modified)

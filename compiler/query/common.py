@@ -21,7 +21,7 @@ from compiler.engine.shifts import ShiftBreakdown
 
 def json_document(doc: dict[str, Any]) -> str:
     """A CLI JSON answer: indented, UTF-8 text, hidden characters escaped (see `textsafe`)."""
-    import json  # here: an answer printed as text does not import it
+    import json  # lazy: only for --format json: `chartc lookup` prints text
 
     return json_text(json.dumps(doc, ensure_ascii=False, indent=2))
 
