@@ -6,6 +6,7 @@
     python scripts/bench.py --only click       # what click alone costs: the floor of the `help` row
     python scripts/bench.py --rows 2000        # the synthetic corpus at 2,000 rows
     python scripts/bench.py --only check --baseline ../main   # also: these checks vs that checkout's
+    python scripts/bench.py --only tricks      # each speed trick: its command with and without it
 
 Each row compares a command A with a baseline B. The two run interleaved (A, B, A, B, ...), each
 as a child process whose CPU time (user + system) comes from `resource.getrusage(RUSAGE_CHILDREN)`
@@ -459,12 +460,20 @@ def row_lookup(s: Setup) -> Iterator[Row]:
     env = {**_CHILD_ENV, "XDG_CACHE_HOME": str(s.tmp / "lookup-cache")}
     a, b, r = paired(lambda: child_cpu(cmd, s.tmp, env), lambda: child_cpu([PYTHON, "-c", "pass"], s.tmp), s.runs)
     yield Row("lookup", "`chartc lookup ia2/R4 3 ...` vs `python -c pass`", 4, a, b, r)
+    if s.baseline is not None:  # the same lookup by another checkout's code, paired (a before/after)
+        other = {**env, "PYTHONPATH": str(s.baseline)}
+        a, b, r = paired(lambda: child_cpu(cmd, s.tmp, env), lambda: child_cpu(cmd, s.tmp, other), s.runs)
+        yield Row("lookup-baseline", f"same vs the lookup of `{s.baseline.name}`", float("inf"), a, b, r)
 
 
 def row_help(s: Setup) -> Iterator[Row]:
     cmd = [*CHARTC, "--help"]
     a, b, r = paired(lambda: child_cpu(cmd, s.tmp), lambda: child_cpu([PYTHON, "-c", "pass"], s.tmp), s.runs)
     yield Row("help", "`chartc --help` vs `python -c pass`", 2, a, b, r)
+    if s.baseline is not None:
+        other = {**_CHILD_ENV, "PYTHONPATH": str(s.baseline)}
+        a, b, r = paired(lambda: child_cpu(cmd, s.tmp), lambda: child_cpu(cmd, s.tmp, other), s.runs)
+        yield Row("help-baseline", f"same vs the `--help` of `{s.baseline.name}`", float("inf"), a, b, r)
 
 
 # A click program as small as one can be with chartc's command names: what `--help` costs with
@@ -892,7 +901,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rows", type=int, default=None, help="synthetic rows (default 10,000, 2,000 with --quick)")
     parser.add_argument("--code", type=Path, default=None, help="run the chartc of this checkout (e.g. an older one)")
     parser.add_argument("--baseline", type=Path, default=None,
-                        help="the check row also compares with the check by this checkout's chartc")
+                        help="the check, lookup and help rows also compare with the same command by this "
+                        "checkout's chartc")
     parser.add_argument("--stages", action="store_true",
                         help="also print where one check of the synthetic corpus spends its CPU")
     args = parser.parse_args(argv)

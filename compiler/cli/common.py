@@ -9,14 +9,13 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TypeVar
 
 import click
 
 from compiler.diagnostics import did_you_mean
 from compiler.diagnostics.suggest import known_values_hint
 from compiler.diagnostics.textsafe import printable
-from dsl.lazy_dataclass import dataclass
 
 if TYPE_CHECKING:
     from compiler import model
@@ -326,11 +325,11 @@ shift_option = click.option(
 )
 
 
-@dataclass(frozen=True)
-class ChartQuestion:
+class ChartQuestion(NamedTuple):
     """What `lookup` and `odds` ask of one chart, as typed: `--key`, `--when`, `--set`,
     `--read-drms`, `--drm`, the forces of `--attack`, `--defense`, `--shift`, and where the chart
-    is read (`--as-printed`, `--charts`)."""
+    is read (`--as-printed`, `--charts`). (A NamedTuple: a dataclass's methods, generated when the
+    first question is made, cost `chartc lookup` about 1 % of its CPU.)"""
 
     keys: tuple[str, ...]
     when: tuple[str, ...]
