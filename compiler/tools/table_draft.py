@@ -49,6 +49,28 @@ _SUMS = {(1, 6): "1d6", (1, 10): "1d10", (1, 20): "1d20", (1, 4): "1d4", (1, 8):
 _SUMS_OF_D6 = {(2, 12): "2d6", (3, 18): "3d6"}
 
 
+def _spans(ranges: Iterable[str], lo: int, hi: int) -> bool:
+    """Whether ranges fit dice of faces lo..hi: every closed range inside, the lowest and highest
+    face reached by a range or an open end (`1 or less` on 2d6 holds the modified rolls below 2)."""
+    lowest, highest = hi + 1, lo - 1
+    for text in ranges:
+        if not RANGE.fullmatch(text):
+            continue
+        numbers = [int(n) for n in re.findall(r"[0-9]+", text)]
+        if text.endswith("-"):
+            if not lo - 1 <= numbers[0] <= hi:
+                return False
+            lowest = lo
+        elif text.endswith("+"):
+            if not lo <= numbers[0] <= hi + 1:
+                return False
+            highest = hi
+        elif numbers[0] < lo or numbers[-1] > hi:
+            return False
+        lowest, highest = min(lowest, numbers[0]), max(highest, numbers[-1])
+    return lowest <= lo and highest >= hi
+
+
 def guess_dice(header_text: str, ranges: list[str]) -> str | None:
     """The dice of a range column: its header when it names dice (`2d6`, `d66`), else (whatever
     the header says: `Roll`, `Wurf`, `Jet`) the dice whose faces the ranges span (2-12 is 2d6;
@@ -64,10 +86,9 @@ def guess_dice(header_text: str, ranges: list[str]) -> str | None:
         return "percentile"
     if low >= 11 and high <= 66 and set(digits) <= set("123456"):
         return "d66"
-    open_low, open_high = any(r.endswith("-") for r in ranges), any(r.endswith("+") for r in ranges)
     for table in (_SUMS_OF_D6, _SUMS):
         for (lo, hi), dice in table.items():
-            if (low == lo or (open_low and low >= lo)) and (high == hi or (open_high and high <= hi)):
+            if _spans(ranges, lo, hi):
                 return dice
     if low == 0 and high <= 9:
         return "1d10"  # a d10 printed with its 0 face

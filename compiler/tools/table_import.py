@@ -118,6 +118,12 @@ def _padded(row: list[Cell], number: int, width: int) -> list[Cell]:
     return (row + missing)[:width]
 
 
+def _grid_head(cell: Cell) -> bool:
+    """A column head of a CRT: odds (`3:1`), a differential (`-1/0`, `+7+`), a strength or a
+    strength range (`6`, `3-5`, `20+`), or one of these a spreadsheet corrupted."""
+    return bool(HEAD.fullmatch(cell.text) or head_findings(cell) or (cell.text and range_text(cell.text) == cell.text))
+
+
 def _has_header(rows: list[list[Cell]]) -> bool:
     """Whether the first row heads the columns: it does unless a column of ranges (some of them
     spans) starts with a range in the first row too, and no cell of that row names dice or a roll."""
@@ -155,7 +161,7 @@ def draft(rows: list[list[Cell]], name: str, title: str) -> Draft:
     if not body:
         raise ImportError_("the table needs a header row and at least one row")
     at = _range_column(header, body)
-    if at == 0 and width > 1 and all(HEAD.fullmatch(h.text) or head_findings(h) for h in header[1:]):
+    if at == 0 and width > 1 and all(_grid_head(h) for h in header[1:]):
         return grid_draft(header, body, name, title)
     return _row_draft(header, body, at, name, title)
 

@@ -128,7 +128,7 @@ def _check_ods(content: bytes) -> None:
         rows += repeat
         if filled_columns:
             filled_rows, width = rows, max(width, filled_columns)
-            check_shape(filled_rows, width, f"the first table, row {filled_rows:,}")
+            check_shape(filled_rows, width, "the first table")
         element.clear()
 
 
