@@ -153,8 +153,9 @@ def _grid(rng: random.Random, dice: str, faces: list[int]) -> SourceTable:
         label = _label(rng, band, dice, i == 0, i == len(bands) - 1, True)
         cells = [rng.choice([*CODES, "-"]) if codes else rng.choice(WORDS) for _ in heads]
         rows.append([label, *cells])
-    head = dice if dice != "percentile" else "percentile"
-    return SourceTable([head, *heads], rows, 0, dice, True, frozenset(), tuple(tuple(b) for b in bands))
+    # heads that are names (`Clear`, `Woods`) are value columns to a reader: a row table
+    grid = not heads[0].isalpha()
+    return SourceTable([dice, *heads], rows, 0, dice, grid, frozenset(), tuple(tuple(b) for b in bands))
 
 
 def expected(table: SourceTable) -> dict[tuple[tuple[str, ...], int], str]:
@@ -209,6 +210,9 @@ def xlsx_bytes(
     assert sheet is not None
     for r, row in enumerate(rows):
         sheet.append([int(v) if r and c in integer_columns and isinstance(v, str) else v for c, v in enumerate(row)])
+        for cell in sheet[sheet.max_row]:
+            if isinstance(cell.value, str) and cell.value.startswith("="):
+                cell.data_type = "s"  # typed as text (a leading `'`), not a formula
     if far_cell:
         sheet["XFD1048576"] = "far"
     out = io.BytesIO()

@@ -86,16 +86,28 @@ def _is_span(cell: Cell) -> bool:
 
 def _range_column(header: list[Cell], body: list[list[Cell]]) -> int | None:
     """The column of die ranges: the one whose header names dice or a roll, else the first whose
-    cells are all ranges, some of them spans (`3-6`, `12+`) rather than plain numbers."""
+    cells are all ranges, some of them spans (`3-6`, `12+`) rather than plain numbers, or, under
+    an empty head, the numbers of one die's faces in a row (`1`, `2`, `3`, `4`: a d4)."""
     for index, head in enumerate(header):
         if DICE_WORD.fullmatch(head.text) or ROLL_WORD.fullmatch(head.text):
             return index
     for index in range(len(header)):
         cells = [row[index] for row in body if row[index].text]
-        spans = [c for c in cells if _is_span(c)]
-        if cells and spans and all(_looks_like_range(c) or c.kind is CellKind.NUMBER for c in cells):
+        if not cells or not all(_looks_like_range(c) or c.kind is CellKind.NUMBER for c in cells):
+            continue
+        if any(_is_span(c) for c in cells) or (not header[index].text and _faces(cells)):
             return index
     return None
+
+
+def _faces(cells: list[Cell]) -> bool:
+    """Whether single numbers are every face of a die in order (`2`, `3`, ... `12`: 2d6), once
+    for each key value (`1` to `4`, then `1` to `4` again)."""
+    numbers = [int(c.text) for c in cells if c.text.isdigit()]
+    if len(numbers) != len(cells) or len(set(numbers)) < 2:
+        return False
+    faces = list(range(min(numbers), max(numbers) + 1))
+    return numbers == faces * (len(numbers) // len(faces)) and guess_dice("", [str(n) for n in faces]) is not None
 
 
 # ---- the draft -----------------------------------------------------------------------------------
@@ -126,12 +138,15 @@ def _grid_head(cell: Cell) -> bool:
 
 def _has_header(rows: list[list[Cell]]) -> bool:
     """Whether the first row heads the columns: it does unless a column of ranges (some of them
-    spans) starts with a range in the first row too, and no cell of that row names dice or a roll."""
+    spans, or a die's faces) starts with a range in the first row too, and no cell of that row
+    names dice or a roll."""
     first, body = rows[0], rows[1:]
-    if not body or any(DICE_WORD.fullmatch(c.text) or ROLL_WORD.fullmatch(c.text) for c in first):
+    if any(DICE_WORD.fullmatch(c.text) or ROLL_WORD.fullmatch(c.text) for c in first):
         return True
-    at = _range_column([Cell("", CellKind.TEXT, "") for _ in first], body)
-    return at is None or range_text(first[at].text) is None
+    if not body:  # a table of one row: a row when it holds a span of rolls (`2-12`)
+        return not any(range_text(c.text) is not None and _is_span(c) for c in first)
+    at = _range_column([Cell("", CellKind.TEXT, "") for _ in first], rows)
+    return at is None or not first[at].text
 
 
 def _no_header(rows: list[list[Cell]]) -> list[Cell]:
