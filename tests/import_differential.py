@@ -9,7 +9,7 @@ lookup of every chart (each key value, each natural roll) must answer the printe
 heads, a row or a column cut, a cell moved, random bytes) and written in a random format. The
 import must end in a draft or in `ImportError_` (never another exception); a draft that parses
 holds one chart of the given name and nothing else (no errata, no second chart); a draft with no
-finding that checks clean is exported as CSV, imported again and checked: the same table, lookup
+finding parses; one that also checks clean is exported as CSV, imported again and checked: the same table, lookup
 for lookup.
 
 Each problem is a `Failure` naming the seed, the format and what differed.
@@ -208,6 +208,7 @@ HOSTILE = [
     '"', '\\', '\n', '\r', '\t', '}', '{', '}\n}\nerrata x "y" {\n', '#', '//', ':', ',', ';', '|', '\\|', '->',
     '\u202e', '\u2028', '\x0b', '\x85', '\x00', '\x1b[31m', 'é', '½', '\u2013', '\u2212', '=cmd|', '@SUM(1)',
     '3-Feb', '03:01:00', '1944-06-06', '00', '0', '-', '', ' ', '1 or less', '11+', '≤ 2', '7 to 9', '-3--1',
+    '1000000000', '-9999999999', '12345-67890', '99999+',
     'rows', 'chart', 'odds', 'codes', 'order', 'roll', 'key', 'grid', 'x' * 300, '9' * 30,
 ]
 
@@ -281,6 +282,9 @@ def round_trip(seeds: range, folder: Path) -> Run:
         if result is None:
             continue
         _one_chart(seed, fmt, result.text, run)
+        if not result.findings and parse_text(result.text, "t.chart").errors:
+            run.failures.append(Failure(seed, fmt, "a draft with no finding does not parse"))
+            continue
         if result.findings:
             run.held_back += 1
             continue

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from compiler.build.project import Compilation, load
 from compiler.cli import cli
@@ -28,8 +30,9 @@ from compiler.engine.lookup import lookup
 from compiler.tools import table_import
 from compiler.tools.table_import import ImportError_, draft, read_table
 from dsl.parser import parse_text
+from dsl.source_text import quote
 from tests.conftest import ROOT
-from tests.importgen import ods_bytes, xlsx_bytes
+from tests.importgen import csv_bytes, ods_bytes, xlsx_bytes
 
 
 def _compile(tmp_path: Path, text: str) -> Compilation:
@@ -272,3 +275,56 @@ def test_a_range_excel_made_a_date_in_a_value_column_is_reported() -> None:
     # the same table saved as CSV by Excel: `6-Mar`
     result = draft(read_table(Path("t.csv"), b"1d6,Range\n1-3,1-2\n4-6,6-Mar\n"), "t", "T")
     assert [(f.code, f.address) for f in result.findings] == [("C360", "B3")]
+
+
+# ---- issue 33 class (a): the one quoting function round-trips any text ----------------------------
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(st.text(st.characters(exclude_categories=("Cs",)), max_size=60))
+def test_any_text_quoted_reads_back_as_itself(text: str) -> None:
+    literal = quote(text)
+    source = f"chart t {literal} {{\n  roll 1d6\n  column result: text {literal}\n  rows {{\n"
+    source += f"    1-6: {literal}\n  }}\n}}\n"
+    parsed = parse_text(source, "t.chart")
+    assert parsed.errors == [] and parsed.source is not None
+    [chart] = parsed.source.charts
+    assert chart.title.text == text
+    assert chart.rows[0].values[0].text in (literal, text)
+
+
+@settings(max_examples=150, derandomize=True, deadline=None)
+@given(
+    st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\x00"), min_size=1, max_size=40).filter(
+        lambda t: t.strip() not in ("", "-")
+    )
+)
+def test_any_cell_imported_is_a_value_that_reads_back(text: str) -> None:
+    # a cell as a spreadsheet holds it (the reader strips its ends): the draft's cell reads back as it
+    rows = [["1d6", "Result"], ["1-6", text]]
+    cells = read_table(Path("t.csv"), csv_bytes(rows))
+    result = draft(cells, "t", text)  # the text as the chart's title too
+    parsed = parse_text(result.text, "t.chart")
+    if result.findings:  # a cell Excel would have damaged (`6-Mar`): held back, never written
+        assert parsed.source is None or "??" in result.text
+        return
+    assert parsed.errors == [] and parsed.source is not None
+    assert not parsed.source.errata and len(parsed.source.charts) == 1
+    assert parsed.source.charts[0].title.text == text
+    [value] = parsed.source.charts[0].rows[0].values
+    assert value.text in (quote(cells[1][1].text), cells[1][1].text)
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        "1d6,Losses\n1-3,1000000000\n4-6,2\n",  # 10 digits: a text cell, not an int the language refuses
+        "Side,1d6,Result\norder,1-6,x\nfields,1-6,y\n",  # an enum's own words as key values
+        "1999999999999999d6,Result\n1-6,x\n",  # no dice of 16 digits: the column is no range column
+        "2d6,Result\n2-12345,x\n",  # no roll past 9999
+    ],
+)
+def test_a_draft_without_findings_parses(table: str) -> None:
+    # found by the round-trip fuzzer (tests/import_differential.py): each drafted clean, did not parse
+    result = draft(read_table(Path("t.csv"), table.encode()), "t", "T")
+    assert result.findings or parse_text(result.text, "t.chart").errors == []

@@ -25,7 +25,7 @@ class Draft:
     findings: tuple[ImportFinding, ...]
 
 
-DICE_WORD = re.compile(r"([0-9]*d[0-9]+|d66|percentile)( zero reads (?P<zero>[0-9]+))?", re.IGNORECASE)
+DICE_WORD = re.compile(r"([0-9]{0,2}d[0-9]{1,3}|d66|percentile)( zero reads (?P<zero>[0-9]{1,3}))?", re.IGNORECASE)
 
 
 # Headers that name a column of rolls without saying which dice.
@@ -33,7 +33,7 @@ ROLL_WORD = re.compile(r"(die|dice|roll|die roll|dr|d%|result of roll|#)", re.IG
 
 
 # a whole number as an `int` column holds it (no `+`, no leading zero: those stay text)
-INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")
+INTEGER = re.compile(r"-?(0|[1-9][0-9]{0,8})")  # the language reads at most 9 digits
 
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -95,11 +95,17 @@ def guess_dice(header_text: str, ranges: list[str]) -> str | None:
     return None
 
 
+# words an enum reads as its own statements, so never a member's id (`order AE < DR`, `fields {...}`)
+_ENUM_KEYWORDS = frozenset({"codes", "order", "fields"})
+
+
 def slug(text: str, taken: set[str]) -> str:
     """A NAME for a header or key value: itself when it is one, else lowercased with `_`."""
     base = text if NAME.fullmatch(text) else re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
     if not base or not NAME.fullmatch(base):
         base = f"v_{base}" if base else "value"
+    if base in _ENUM_KEYWORDS:
+        base += "_"
     name, n = base, 2
     while name in taken:
         name, n = f"{base}_{n}", n + 1

@@ -32,6 +32,8 @@ def range_text(printed: str) -> str | None:
     `2 - 4` read `2-4`; `01-05`, `00` and `96-00` stay as printed (a percentile's bands).
     """
     text = " ".join(printed.split()).lower()
+    if re.search(r"[0-9]{5}", text):
+        return None  # no dice rolls past 9999 (10 dice of 100 faces sum to 1,000)
     if RANGE_TOKEN.fullmatch(text):
         return text
     if text.startswith("+") and RANGE_TOKEN.fullmatch(text[1:]):
