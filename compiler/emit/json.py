@@ -381,6 +381,8 @@ def _dice_extras(chart: model.Chart) -> dict[str, Any]:
         extras["keep"] = d.keep
     if d.versus_count:
         extras["versus"] = {"count": d.versus_count, "sides": d.versus_sides}
+    if d.depth:
+        extras["depth"] = d.depth
     if d.zero != 10:  # the default 1-10 reading needs no field
         extras["zero_reads"] = d.zero
     if chart.repeat > 1:

@@ -32,6 +32,7 @@ def dice_word(dice: Dice) -> str | None:
             | DiceForm.HIGHEST
             | DiceForm.LOWEST
             | DiceForm.VERSUS
+            | DiceForm.EXPLODE
         ):
             return None
     return None

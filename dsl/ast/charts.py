@@ -15,10 +15,11 @@ from dsl.shared import DiceForm, GroupMode, Number, Rounding, Side, Span
 @dataclass(frozen=True)
 class DiceDecl:
     """`roll 2d6`, `roll d66`, `roll percentile`, `roll lower of 2d10`, `roll 1d6 minus 3 min 0`,
-    `roll higher of 2d10`, `roll highest 3 of 4d6`, `roll lowest 2 of 3d6`, `roll 1d6 versus 1d6`.
+    `roll higher of 2d10`, `roll highest 3 of 4d6`, `roll lowest 2 of 3d6`, `roll 1d6 versus 1d6`,
+    `roll exploding 2d6 depth 3`.
 
     `keep` is how many dice the highest/lowest forms keep; `versus_count`/`versus_sides` the
-    opposing side's dice of the versus form."""
+    opposing side's dice of the versus form; `depth` how many times an exploding die may roll again."""
 
     form: DiceForm
     count: int
@@ -30,6 +31,7 @@ class DiceDecl:
     keep: int = 0
     versus_count: int = 0
     versus_sides: int = 0
+    depth: int = 0
 
 
 @dataclass(frozen=True)

@@ -78,6 +78,8 @@ def formula(dice: Dice) -> str:
             if dice.zero == 0 and dice.versus_sides == 10:
                 theirs += f" - {dice.versus_count}"
             return f"{dice.count}d{dice.sides}{shift} - ({theirs})"
+        case DiceForm.EXPLODE:  # Foundry's `xo` explodes once; `x` to its own recursion limit, not the depth
+            return f"{dice.count}d{dice.sides}{'xo' if dice.depth == 1 else 'x'}{shift}"
     raise AssertionError(dice.form)
 
 
