@@ -6,12 +6,20 @@ and against icepool on a list of large ones (the slow run, with the `bench` extr
 from __future__ import annotations
 
 import itertools
+import json
+import random
 from fractions import Fraction
 
 import pytest
+from click.testing import CliRunner
 
+from compiler.build.project import load
+from compiler.build.validate import validate_json
+from compiler.cli import cli
+from compiler.emit.json import emit_game_json
+from compiler.emit.python.module import emit_game_python
 from compiler.model.dice import Dice
-from tests.conftest import compile_text
+from tests.conftest import ROOT, compile_text, import_module
 
 
 def _throws(dice: Dice) -> dict[int, Fraction]:
@@ -156,3 +164,46 @@ def _icepool(dice: Dice) -> dict[int, Fraction]:
 @pytest.mark.parametrize(("text", "dice"), EXPRESSIONS, ids=[t for t, _ in EXPRESSIONS])
 def test_large_dice_agree_with_icepool(text: str, dice: Dice) -> None:
     assert dice.outcomes == _icepool(dice), text
+
+
+# The example game tests/data/charts/dicelab end to end: chances, lookup, odds, the JSON and the module.
+DICELAB = ROOT / "tests" / "data" / "charts"
+
+
+def _run(*args: str) -> str:
+    result = CliRunner().invoke(cli, [*args, "--charts", str(DICELAB)])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_the_example_game_reads_exploding_dice_by_their_chances() -> None:
+    # dicelab F, exploding 2d6 depth 3: 7 or less only when neither die shows a 6 (19 of the 25
+    # pairs of 1-5 sum to 7 or less); 13+ needs a 6 and 6 more from its re-roll and the other die
+    game = load([DICELAB / "dicelab"]).project.games["dicelab"]
+    chart = game.chart("F")
+    assert sum(p for r, p in chart.dice.outcomes.items() if r <= 7) == Fraction(19, 36)
+    assert sum(p for r, p in chart.dice.outcomes.items() if r >= 13) == Fraction(1, 6)
+    assert (chart.dice.min, chart.dice.max) == (2, 48)  # each die at most 6+6+6+6: three re-rolls
+    odds = _run("odds", "dicelab/F")
+    assert "7-    19/36 (52.8%)  Pinned" in odds and "13+   1/6 (16.7%)    Broken" in odds
+    assert "48: 1/1679616 (0.0%)" in odds  # four 6s on each die, the last kept as it is
+    covered = json.loads(_run("odds", "dicelab/F", "--when", "cover", "--format", "json"))
+    assert [r["probability"]["exact"] for r in covered["rows"]] == ["25/36", "89/432", "43/432"]
+    assert "roll 13 -> row 13+" in _run("lookup", "dicelab/F", "13")
+    # dicelab B, highest 3 of 10d10: the 30 needs three 10s or more, 1 - P(0, 1 or 2 tens)
+    assert "27-30  2446257043/5000000000 (48.9%)  Destroyed" in _run("odds", "dicelab/B")
+    assert game.chart("B").dice.outcomes[30] == 1 - Fraction(9**10 + 10 * 9**9 + 45 * 9**8, 10**10)
+
+
+def test_the_example_games_json_and_module_carry_the_depth(tmp_path) -> None:
+    game = load([DICELAB / "dicelab"]).project.games["dicelab"]
+    text = emit_game_json(game)
+    validate_json(text)
+    firefight = next(c for c in json.loads(text)["charts"] if c["address"] == "F")
+    assert firefight["dice"]["form"] == "explode" and firefight["dice"]["depth"] == 3
+    assert {o["roll"] for o in firefight["dice"]["outcomes"]} == set(game.chart("F").dice.outcomes)
+    module = tmp_path / "dicelab_mod.py"
+    module.write_text(emit_game_python(game), encoding="utf-8")
+    mod = import_module(module, "dicelab_mod")
+    rolls = {mod.roll_f(random.Random(seed))["natural"] for seed in range(2000)}
+    assert rolls <= set(game.chart("F").dice.outcomes) and max(rolls) >= 13
