@@ -104,7 +104,7 @@ def test_exploding_dice_stop_at_their_depth() -> None:
         **{12 + face: Fraction(1, 216) for face in range(1, 7)},
     }
     assert Dice("explode", 1, 6, depth=2).text == (
-        "1d6 exploding: a top face rolls again and adds, at most 2 times a die"
+        "1d6 exploding to depth 2: a top face rolls again and adds"
     )
 
 

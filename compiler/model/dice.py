@@ -34,7 +34,7 @@ _FORM_TEXTS = {
     DiceForm.HIGHEST: "{count}d{sides}, keep the highest {keep}",
     DiceForm.LOWEST: "{count}d{sides}, keep the lowest {keep}",
     DiceForm.VERSUS: "{count}d{sides} versus {versus_count}d{versus_sides}, the difference",
-    DiceForm.EXPLODE: "{count}d{sides} exploding: a top face rolls again and adds, at most {depth} times a die",
+    DiceForm.EXPLODE: "{count}d{sides} exploding to depth {depth}: a top face rolls again and adds",
 }
 assert set(_FORM_TEXTS) == set(DiceForm), "every dice form has its printed text"
 
