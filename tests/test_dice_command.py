@@ -42,8 +42,8 @@ def test_keep_explode_and_minus_forms_exactly() -> None:
     boom = distribution("exploding 1d6 depth 1")  # a 6 rolls once more and adds
     assert 6 not in boom.outcomes and boom.outcomes[12] == Fraction(1, 36)
     assert boom.mean == Fraction(7, 2) * Fraction(7, 6)  # E[d6] times 1 + 1/6 for the second roll
-    assert distribution("1d10 zero reads 0").dice.min == 0
-    assert distribution("d66").dice.max == 66 and distribution("percentile").outcomes[100] == Fraction(1, 100)
+    assert distribution("1d10 zero reads 0").low == 0
+    assert distribution("d66").high == 66 and distribution("percentile").outcomes[100] == Fraction(1, 100)
 
 
 def test_two_expressions_side_by_side() -> None:

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from compiler import model
 from compiler.diagnostics import Severity, Sink
 from compiler.diagnostics.textsafe import printable
-from compiler.engine.chances import percent_text, probability_json
+from compiler.engine.chances import modified_distribution, percent_text, probability_json
 from compiler.model.dice import Dice
 from compiler.resolve import resolve_game
 from dsl import ast
@@ -30,7 +31,8 @@ class DiceProblem(ValueError):
 
 @dataclass(frozen=True)
 class Distribution:
-    """One expression's dice and their exact outcomes, with the chance of at least and at most each."""
+    """One expression's dice and the exact outcomes of its roll, with the chance of at least and at
+    most each."""
 
     expression: str
     dice: Dice
@@ -42,9 +44,17 @@ class Distribution:
     def mean(self) -> Fraction:
         return sum((r * p for r, p in self.outcomes.items()), Fraction(0))
 
+    @property
+    def low(self) -> int:
+        return next(iter(self.outcomes))
 
-def read_roll(expression: str) -> Dice:
-    """The dice of `roll EXPRESSION` in a chart (`2d6`, `highest 3 of 4d6`, `1d6 minus 3 min 0`,
+    @property
+    def high(self) -> int:
+        return next(reversed(self.outcomes))
+
+
+def read_roll(expression: str) -> model.Chart:
+    """A one-chart game's chart that rolls `roll EXPRESSION` (`2d6`, `highest 3 of 4d6`, `1d6 minus 3 min 0`,
     `exploding 2d6 depth 3`, `1d10 zero reads 0`).
 
     Raises:
@@ -61,17 +71,19 @@ def read_roll(expression: str) -> Dice:
     sink = Sink()
     game = resolve_game("dice", [parsed.source], sink, ast.Span(_WHERE, 1, 1, 1, 1))
     errors = [d for d in sink.sorted() if d.severity is Severity.ERROR and d.span.line == 3]
-    dice = game.charts[0].dice if game.charts else None
-    if errors or dice is None:
+    chart = game.charts[0] if game.charts else None
+    if errors or chart is None or chart.dice is None:
         why = errors[0].message.replace("chart `D` ", "") if errors else "no dice"
         raise DiceProblem(f"`{expression}`: {why}")
-    return dice
+    return chart
 
 
 def distribution(expression: str) -> Distribution:
-    """`read_roll(expression)` and its exact outcomes (raises DiceProblem as `read_roll`)."""
-    dice = read_roll(expression)
-    outcomes = dice.outcomes
+    """The roll of `read_roll(expression)` and its exact outcomes, read as a chart reads its roll
+    with no DRM (`compiler.engine.chances.modified_distribution`); raises DiceProblem as `read_roll`."""
+    chart = read_roll(expression)
+    assert chart.dice is not None  # read_roll raised otherwise
+    outcomes = modified_distribution(chart, 0)
     at_least: dict[int, Fraction] = {}
     at_most: dict[int, Fraction] = {}
     below = Fraction(0)
@@ -79,7 +91,7 @@ def distribution(expression: str) -> Distribution:
         at_least[roll] = 1 - below
         below += p
         at_most[roll] = below
-    return Distribution(expression, dice, outcomes, at_least, at_most)
+    return Distribution(expression, chart.dice, outcomes, at_least, at_most)
 
 
 def dice_json(found: list[Distribution]) -> dict[str, Any]:
@@ -89,8 +101,8 @@ def dice_json(found: list[Distribution]) -> dict[str, Any]:
             {
                 "expression": d.expression,
                 "dice": d.dice.text,
-                "min": d.dice.min,
-                "max": d.dice.max,
+                "min": d.low,
+                "max": d.high,
                 "mean": probability_json(d.mean),
                 "outcomes": [
                     {
@@ -115,7 +127,7 @@ def dice_lines(found: list[Distribution]) -> list[str]:
         (f"{chr(65 + i)}: " if len(found) > 1 else "")
         + printable(d.expression)
         + (f" ({d.dice.text})" if d.dice.text != d.expression else "")
-        + f": {d.dice.min} to {d.dice.max}, mean {float(d.mean):.2f}"
+        + f": {d.low} to {d.high}, mean {float(d.mean):.2f}"
         for i, d in enumerate(found)
     ]
     rolls = sorted({r for d in found for r in d.outcomes})
