@@ -160,7 +160,8 @@ def test_gun_attack_hits_on_the_gun_rating(gen) -> None:
     # L463 "You Destroy the Bandit or Bomber if the modified die roll is equal to or greater than the
     # Aircraft's Gun rating." L468: DeRuyter rolls 4, +3 against the D.520: 7, his Guns' 7: Destroyed
     drm = gen.drm_gun_attack(pilot_ata=0, bandit_ata=-3, attacker_position="neutral")
-    assert gen.lookup_gun_attack(4, gun_rating="r7", drm=drm)["result"].startswith("Hit: the Bandit or Bomber is Destroyed")
+    hit = gen.lookup_gun_attack(4, gun_rating="r7", drm=drm)["result"]
+    assert hit.startswith("Hit: the Bandit or Bomber is Destroyed")
     assert gen.lookup_gun_attack(3, gun_rating="r7", drm=drm)["result"] == "Miss"  # 3 + 3 = 6
 
 

@@ -1391,6 +1391,13 @@ GUN_RATING_LABELS: Final[dict[GunRating, str]] = {
 }
 
 
+HomeBoundRule = Literal['event', 'safe_landing']
+HOME_BOUND_RULE_LABELS: Final[dict[HomeBoundRule, str]] = {
+    'event': 'Home-Bound Event',
+    'safe_landing': 'Who rolls for Safe Landing',
+}
+
+
 HorridoUse = Literal['okay', 'no_effect', 'attack_10']
 HORRIDO_USE_LABELS: Final[dict[HorridoUse, str]] = {
     'okay': 'Treat as Okay',
@@ -4954,7 +4961,7 @@ _SITE_KINDS_ROWS: Final[tuple[_Row[tuple[int, str]], ...]] = (
     )),
     (('special',), None, None, (
         2,
-        'Some Site counters give a special effect instead. Rather than being enemy gun emplacements, they are tactical opportunities you can use to your advantage during the Mission. After placing the rest of the Sites, draw a Special SITE at random and replace the "Special SITE Indicator" counter with a Special SITE counter.',
+        'Some Site counters give a special effect instead. Rather than being enemy gun emplacements, they are tactical opportunities you can use to your advantage during the Mission. Each Special Site counter represents a condition that must be met to gain its benefit. After placing the rest of the Sites, draw a Special SITE at random and replace the "Special SITE Indicator" counter with a Special SITE counter.',
     )),
 )
 
@@ -5237,6 +5244,37 @@ def lookup_event_card(*, event_card_field: EventCardField) -> EventCardResult:
         event_card_field = _member('event_card', 'event_card_field', event_card_field, EVENT_CARD_FIELD_LABELS)
     row = _select('event_card', _EVENT_CARD_ROWS, (event_card_field,), None)
     return {'shows': row[0]}
+
+
+# ---- 'home_bound'
+HomeBoundResult = TypedDict('HomeBoundResult', {'rule': str})
+HOME_BOUND_COLUMNS: Final = ('rule',)
+_HOME_BOUND_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('event',), None, None, ('Draw an Event card and resolve the Event shown in the bottom section.',)),
+    (('safe_landing',), None, None, (
+        'Pilots suffering miss xx Day Wounds and Damaged Aircraft must roll D10 for Safe Landing.',
+    )),
+)
+
+
+def lookup_home_bound(*, home_bound_rule: HomeBoundRule) -> HomeBoundResult:
+    """Home-Bound Flight, rule Home-Bound Flight 20-21: the row the keys select.
+
+    Args:
+        home_bound_rule: Home-Bound Flight (HomeBoundRule; labels in HOME_BOUND_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(home_bound_rule) is not str or home_bound_rule not in HOME_BOUND_RULE_LABELS:
+        home_bound_rule = _member('home_bound', 'home_bound_rule', home_bound_rule, HOME_BOUND_RULE_LABELS)
+    row = _select('home_bound', _HOME_BOUND_ROWS, (home_bound_rule,), None)
+    return {'rule': row[0]}
 
 
 # ---- 'target_outcomes'
@@ -6440,7 +6478,7 @@ SPECIAL_TARGETS_COLUMNS: Final = ('mission', 'start', 'moves', 'toward', 'rule')
 _SPECIAL_TARGETS_ROWS: Final[tuple[_Row[tuple[SpecialMission, str, int | None, Area | None, str]], ...]] = (
     (('escort_escorted',), None, None, (
         'escort', 'the East Pre-Approach area', 1, 'west_pre',
-        'Place called for generic Bomber / Transport counters in the East Pre-Approach area. These are not Bombers from your group, they are just generic Bomber / Transport counters. Move the Bombers / Transports one space every turn towards the West Pre-Approach. Your Objective is to protect the Bombers / Transports.',
+        'Place called for generic Bomber / Transport counters in the East Pre-Approach area. These are not Bombers from your group, they are just generic Bomber / Transport counters. Move the Bombers / Transports one space every turn towards the West Pre-Approach. Your Objective is to protect the Bombers / Transports. Generic Bombers / Transports do not suffer Wound or Stress results.',
     )),
     (('escort_friendly',), None, None, (
         'escort', 'any of the East Pre-Approach areas (the Northeast, East, and Southeast Pre-Approach areas)', None,
@@ -7501,6 +7539,7 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'bogey_to_bandit': lookup_bogey_to_bandit,
     'hits_to_destroy': lookup_hits_to_destroy,
     'event_card': lookup_event_card,
+    'home_bound': lookup_home_bound,
     'target_outcomes': lookup_target_outcomes,
     'reinforcements': lookup_reinforcements,
     'experience': lookup_experience,
