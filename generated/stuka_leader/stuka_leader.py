@@ -4670,9 +4670,9 @@ def lookup_pilot_card_deruyter(
 
 
 # ---- 'target_card'
-TargetCardResult = TypedDict('TargetCardResult', {'label': str, 'shows': str})
+TargetCardResult = TypedDict('TargetCardResult', {'label': str | None, 'shows': str})
 TARGET_CARD_COLUMNS: Final = ('label', 'shows')
-_TARGET_CARD_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+_TARGET_CARD_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
     (('title',), None, None, ('Title', 'A brief description of the Target.')),
     (('hits',), None, None, ('Hits', 'The number of Hits needed to Destroy the Target.')),
     (('maximum_aircraft',), None, None, (
@@ -4703,7 +4703,7 @@ _TARGET_CARD_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
         'The number of steps you move your Intel counter to the right on the Campaign Sheet if you destroy the Target. If you are attacking two Targets on the same Day, do not move your Intel counter until both Missions are completed.',
     )),
     (('zeal',), None, None, (
-        '',
+        None,
         'Some Targets have the Zeal (Z) notation. Pilots with expended Zeal counters replenish them if this Target is Destroyed, even if they did not participate in the Mission.',
     )),
     (('dot',), None, None, (
@@ -7196,22 +7196,30 @@ def lookup_aircraft_reactions(*, reaction: Reaction) -> AircraftReactionsResult:
 
 
 # ---- 'tactical_display_boxes'
-TacticalDisplayBoxesResult = TypedDict('TacticalDisplayBoxesResult', {'holds': str})
-TACTICAL_DISPLAY_BOXES_COLUMNS: Final = ('holds',)
-_TACTICAL_DISPLAY_BOXES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    (('turn_counter',), None, None, ('You have five Turns to Destroy the Target.',)),
-    (('target_deck',), None, None, ('Each Campaign will use different Targets. Place them here, face down in a deck.')),
-    (('event_deck',), None, None, ('Shuffle the Event cards and place them here, face down in a deck.',)),
-    (('target_card',), None, None, ('When you fly a Mission, place your chosen Target card in this area.',)),
+TacticalDisplayBoxesResult = TypedDict('TacticalDisplayBoxesResult', {'counters': str | None, 'holds': str})
+TACTICAL_DISPLAY_BOXES_COLUMNS: Final = ('counters', 'holds')
+_TACTICAL_DISPLAY_BOXES_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
+    (('turn_counter',), None, None, ('the Turn counter', 'You have five Turns to Destroy the Target.')),
+    (('target_deck',), None, None, (
+        "the Campaign's Target cards",
+        'Each Campaign will use different Targets. Place them here, face down in a deck.',
+    )),
+    (('event_deck',), None, None, (
+        'the Event cards', 'Shuffle the Event cards and place them here, face down in a deck.',
+    )),
+    (('target_card',), None, None, (
+        'the chosen Target card', 'When you fly a Mission, place your chosen Target card in this area.',
+    )),
     (('ambulance',), None, None, (
+        'Medic counters',
         'Place Medic counters here. Place available Medic counters in the Krankenwagen (Ambulance) Area.',
     )),
-    (('fuel_depot',), None, None, ('The area to keep all your Fuel Barrel counters.',)),
-    (('supply_dump',), None, None, ('The area to keep all your SO counters.',)),
+    (('fuel_depot',), None, None, ('Fuel Barrel counters', 'The area to keep all your Fuel Barrel counters.')),
+    (('supply_dump',), None, None, ('SO counters', 'The area to keep all your SO counters.')),
     (('fuel_mission_stress',), None, None, (
-        'The color of each dot reflects how much Fuel is used and how much Stress it costs.',
+        None, 'The color of each dot reflects how much Fuel is used and how much Stress it costs.',
     )),
-    (('sequence_of_play',), None, None, ('This highlights each step in the game.',)),
+    (('sequence_of_play',), None, None, (None, 'This highlights each step in the game.')),
 )
 
 
@@ -7223,6 +7231,7 @@ def lookup_tactical_display_boxes(*, display_box: DisplayBox) -> TacticalDisplay
 
     Returns:
         The row's values by column:
+            'counters': Holds
             'holds': As printed
 
     Raises:
@@ -7232,7 +7241,7 @@ def lookup_tactical_display_boxes(*, display_box: DisplayBox) -> TacticalDisplay
     if type(display_box) is not str or display_box not in DISPLAY_BOX_LABELS:
         display_box = _member('tactical_display_boxes', 'display_box', display_box, DISPLAY_BOX_LABELS)
     row = _select('tactical_display_boxes', _TACTICAL_DISPLAY_BOXES_ROWS, (display_box,), None)
-    return {'holds': row[0]}
+    return {'counters': row[0], 'holds': row[1]}
 
 
 # ---- 'tactical_display_rules'
