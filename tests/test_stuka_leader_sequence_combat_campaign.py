@@ -48,18 +48,18 @@ def test_sequence_of_play_steps_as_printed(sl) -> None:
     assert value(sl, "sequence_of_play", "8") == {
         "phase": "target_bound",
         "step": "Remove proper number of Fuel Barrels",
-        "heading": "Remove Correct Number of Fuel Barrels",
-        "also": None,
     }
-    # L261 "15. Sites and Bandits Attack"
-    assert value(sl, "sequence_of_play", "15")["step"] == "Sites and Bandits Attack"
-    assert value(sl, "sequence_of_play", "15")["also"] == (
-        "One Pilot may Suppress; Pilot under Attack may use Evasion; Pilot may attempt to Bail Out"
+    assert value(sl, "step_headings", "8") == {"heading": "Remove Correct Number of Fuel Barrels"}  # L350
+    # L261 "15. Sites and Bandits Attack (One Pilot may Suppress; Pilot under Attack may use Evasion; ...)"
+    assert value(sl, "sequence_of_play", "15")["step"] == (
+        "Sites and Bandits Attack (One Pilot may Suppress; Pilot under Attack may use Evasion; "
+        "Pilot may attempt to Bail Out)"
     )
+    assert value(sl, "step_headings", "15")["heading"] == "Sites and Bandits Attack"  # L392
     # L262 "21. Pilots and Damaged Aircraft roll for Safe Landing"
     assert value(sl, "sequence_of_play", "21")["step"] == "Pilots and Damaged Aircraft roll for Safe Landing"
     # L583 "21. Wounded Pilots and Damaged Aircraft Roll for Safe Landing"
-    assert value(sl, "sequence_of_play", "21")["heading"] == "Wounded Pilots and Damaged Aircraft Roll for Safe Landing"
+    assert value(sl, "step_headings", "21")["heading"] == "Wounded Pilots and Damaged Aircraft Roll for Safe Landing"
     # L263 "27. Activate Medic to heal Pilots" (its heading, L631: "Use Medic to Heal Pilots")
     assert value(sl, "sequence_of_play", "27")["step"] == "Activate Medic to heal Pilots"
 

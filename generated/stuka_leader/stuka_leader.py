@@ -1212,25 +1212,20 @@ CAMPAIGN_SHEET_FIELD_LABELS: Final[dict[CampaignSheetField, str]] = {
 }
 
 
-Component = Literal[
-    'campaign_sheets', 'key_terms_sheet', 'dogfight_sheet', 'tactical_display_sheet', 'pilot_skills_sheet',
-    'player_help_sheet', 'turreted_bomber_attack_sheet', 'player_log', 'pilot_cards', 'event_deck', 'target_deck',
-    'die', 'aircraft_counters', 'atg_weapons', 'site_counters', 'bogey', 'bandits', 'no_site', 'no_bogey', 'bombers',
-    'stress', 'situational_awareness', 'medic', 'target_damage', 'wound', 'ace_counters',
-]
-COMPONENT_LABELS: Final[dict[Component, str]] = {
-    'campaign_sheets': 'Campaign Sheets',
-    'key_terms_sheet': 'Key Terms Sheet',
-    'dogfight_sheet': 'Dogfight Sheet',
-    'tactical_display_sheet': 'Tactical Display Sheet',
-    'pilot_skills_sheet': 'Pilot Skills Sheet',
-    'player_help_sheet': 'Player Help Sheet',
-    'turreted_bomber_attack_sheet': 'Turreted Bomber Attack Sheet',
-    'player_log': 'Player Log',
+ComponentCard = Literal['pilot_cards', 'event_deck', 'target_deck', 'die']
+COMPONENT_CARD_LABELS: Final[dict[ComponentCard, str]] = {
     'pilot_cards': 'Pilot Cards',
     'event_deck': 'Event Deck',
     'target_deck': 'Target Deck',
     'die': 'The Die',
+}
+
+
+ComponentCounter = Literal[
+    'aircraft_counters', 'atg_weapons', 'site_counters', 'bogey', 'bandits', 'no_site', 'no_bogey', 'bombers', 'stress',
+    'situational_awareness', 'medic', 'target_damage', 'wound', 'ace_counters',
+]
+COMPONENT_COUNTER_LABELS: Final[dict[ComponentCounter, str]] = {
     'aircraft_counters': 'Aircraft counters',
     'atg_weapons': 'Air-to-Ground Weapons (AtG)',
     'site_counters': 'Sites',
@@ -1248,12 +1243,19 @@ COMPONENT_LABELS: Final[dict[Component, str]] = {
 }
 
 
-ComponentKind = Literal['sheet', 'cards', 'die', 'counters']
-COMPONENT_KIND_LABELS: Final[dict[ComponentKind, str]] = {
-    'sheet': 'Sheet',
-    'cards': 'Cards',
-    'die': 'Die',
-    'counters': 'Counters',
+ComponentSheet = Literal[
+    'campaign_sheets', 'key_terms_sheet', 'dogfight_sheet', 'tactical_display_sheet', 'pilot_skills_sheet',
+    'player_help_sheet', 'turreted_bomber_attack_sheet', 'player_log',
+]
+COMPONENT_SHEET_LABELS: Final[dict[ComponentSheet, str]] = {
+    'campaign_sheets': 'Campaign Sheets',
+    'key_terms_sheet': 'Key Terms Sheet',
+    'dogfight_sheet': 'Dogfight Sheet',
+    'tactical_display_sheet': 'Tactical Display Sheet',
+    'pilot_skills_sheet': 'Pilot Skills Sheet',
+    'player_help_sheet': 'Player Help Sheet',
+    'turreted_bomber_attack_sheet': 'Turreted Bomber Attack Sheet',
+    'player_log': 'Player Log',
 }
 
 
@@ -4289,125 +4291,50 @@ def lookup_escort_bandit_results(*, scored_result: ScoredResult) -> EscortBandit
     return {'effect': row[0], 'vp': row[1]}
 
 
-# ---- 'components'
-ComponentsResult = TypedDict('ComponentsResult', {'kind': ComponentKind, 'holds': str, 'rulebook': InRulebook})
-COMPONENTS_COLUMNS: Final = ('kind', 'holds', 'rulebook')
-_COMPONENTS_ROWS: Final[tuple[_Row[tuple[ComponentKind, str, InRulebook]], ...]] = (
+# ---- 'sheets'
+SheetsResult = TypedDict('SheetsResult', {'holds': str, 'rulebook': InRulebook})
+SHEETS_COLUMNS: Final = ('holds', 'rulebook')
+_SHEETS_ROWS: Final[tuple[_Row[tuple[str, InRulebook]], ...]] = (
     (('campaign_sheets',), None, None, (
-        'sheet',
         'Campaign Sheets show the information used for each Campaign. The numbers on the maps are Target numbers that correspond to the numbers on the Target cards.',
         'not_printed',
     )),
     (('key_terms_sheet',), None, None, (
-        'sheet', 'Key Terms Sheet lists the Key terms and Definitions found throughout the game.', 'not_printed',
+        'Key Terms Sheet lists the Key terms and Definitions found throughout the game.', 'not_printed',
     )),
     (('dogfight_sheet',), None, None, (
-        'sheet', 'Dogfight Sheet contains all the information needed to resolve your Dogfights.', 'in_part',
+        'Dogfight Sheet contains all the information needed to resolve your Dogfights.', 'in_part',
     )),
     (('tactical_display_sheet',), None, None, (
-        'sheet',
         'Tactical Display Sheet is used to resolve the Over-Target step of each Mission. This sheet shows the Sequence of Play and has areas to organize your cards.',
         'in_part',
     )),
     (('pilot_skills_sheet',), None, None, (
-        'sheet', 'Pilot Skills Sheet lists all the Pilot Skills presented in the game.', 'not_printed',
+        'Pilot Skills Sheet lists all the Pilot Skills presented in the game.', 'not_printed',
     )),
     (('player_help_sheet',), None, None, (
-        'sheet',
         'Player Help Sheet has helpful reference charts and general information you will need to play the game. The Priority costs are found on the Player Help Sheet.',
         'in_part',
     )),
     (('turreted_bomber_attack_sheet',), None, None, (
-        'sheet',
         'Turreted Bomber Attack Sheet contains all the information required to Attack Turreted Bombers. Choose your Attack Pass and roll a D10. This will give you the modifiers to your Attack and the Bombers Defensive Fire.',
         'not_printed',
     )),
     (('player_log',), None, None, (
-        'sheet',
         'Record your Campaign and Pilot information on the Player Log. The information recorded on the Player Log is used to determine Pilot Stress, Experience, Kills, Promotion, as well as Special Option Point expenditures, Target Status, Victory Points and Campaign outcome. Record any Optional Rules purchased in the Campaign Notes area. This sheet can be downloaded from www.dvg.com',
         'not_printed',
-    )),
-    (('pilot_cards',), None, None, (
-        'cards',
-        'Pilot Cards represent your Pilots. Each Pilot has 6 different Skill levels on three double sided cards. This card represents the aircraft the Pilot flies. The Pilot will always fly this Aircraft type. The Pilot card may also be interchangeably referred to as an Aircraft card.',
-        'in_part',
-    )),
-    (('event_deck',), None, None, (
-        'cards',
-        'When you are directed to draw an Event card, draw a card from this deck. These cards represent the events happening during a mission.',
-        'not_printed',
-    )),
-    (('target_deck',), None, None, (
-        'cards', 'Target cards detail your Mission Objectives and their defenses.', 'in_part',
-    )),
-    (('die',), None, None, (
-        'die',
-        'Whenever a die roll is called for in the game, roll a 10-sided die (D10). This will generate random numbers from 1 to 10. Some dice have numbers ranging from 1 to 10, others range from 0 to 9. Treat the die\'s "0" face as being a "10".',
-        'printed',
-    )),
-    (('aircraft_counters',), None, None, (
-        'counters',
-        'Each counter has a Low Altitude side (L) and a High-Altitude side (H). The names on the counters correspond to the names on the Aircraft cards.',
-        'not_printed',
-    )),
-    (('atg_weapons',), None, None, ('counters', 'These weapons are used against Sites and Targets.', 'in_part')),
-    (('site_counters',), None, None, (
-        'counters',
-        'These counters are double-sided. They have a Site on one side and a Bandit on the other. Sites with a red background are ground based enemy guns that Attack your Aircraft. Use the Sites with gray backgrounds for Naval Target cards. These counters have the same Site information on both sides.',
-        'in_part',
-    )),
-    (('bogey',), None, None, ('counters', 'Draw this counter for each Bogey specified on the Target card.', 'printed')),
-    (('bandits',), None, None, ('counters', 'These are enemy fighters that Attack your Aircraft.', 'in_part')),
-    (('no_site',), None, None, (
-        'counters',
-        'Count as a Site draw but are removed after all Sites have been drawn. If the counter reads "No Site", remove it from the Tactical Display and return it to the cup.',
-        'printed',
-    )),
-    (('no_bogey',), None, None, (
-        'counters',
-        'Count as a Bogey draw but are removed after all Bogeys are drawn. If the counter reads, "No Bogey" remove it from the Tactical Display and return it to the cup.',
-        'printed',
-    )),
-    (('bombers',), None, None, (
-        'counters', 'Enemy aircraft that appear on some Target cards. It is your job to shoot them down.',
-        'not_printed',
-    )),
-    (('stress',), None, None, (
-        'counters',
-        "Used to record the amount of Stress suffered by each of your Pilots. When a Pilot suffers Stress, immediately place a Stress counter on that Pilot's Aircraft card.",
-        'printed',
-    )),
-    (('situational_awareness',), None, None, (
-        'counters',
-        'Used to record the Situational Awareness points each Pilot has during a Mission. Flip and swap counters as needed.',
-        'printed',
-    )),
-    (('medic',), None, None, ('counters', 'Used to relieve Stress and heal Wounds.', 'printed')),
-    (('target_damage',), None, None, (
-        'counters', 'Use the Target Damage counters to record the Hits inflicted on the Target.', 'printed',
-    )),
-    (('wound',), None, None, (
-        'counters',
-        'A Minor result draws a YELLOW Wound counter, a Major result a RED Wound counter, from the Wound Cup. Apply its effects.',
-        'not_printed',
-    )),
-    (('ace_counters',), None, None, (
-        'counters',
-        "The counters for the Aces Expansion Deck are included as part of the core set's counter sheets. If you do not have the Aces Expansion, put these to the side, as they are not used for any of the Pilots found in the core set.",
-        'printed',
     )),
 )
 
 
-def lookup_components(*, component: Component) -> ComponentsResult:
-    """Game Components, rule Game Components: the row the keys select.
+def lookup_sheets(*, component_sheet: ComponentSheet) -> SheetsResult:
+    """Sheets, rule Game Components: Sheets: the row the keys select.
 
     Args:
-        component: Game component (Component; labels in COMPONENT_LABELS).
+        component_sheet: Sheet (ComponentSheet; labels in COMPONENT_SHEET_LABELS).
 
     Returns:
         The row's values by column:
-            'kind': Kind
             'holds': As printed
             'rulebook': In the rulebook
 
@@ -4415,10 +4342,121 @@ def lookup_components(*, component: Component) -> ComponentsResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    if type(component) is not str or component not in COMPONENT_LABELS:
-        component = _member('components', 'component', component, COMPONENT_LABELS)
-    row = _select('components', _COMPONENTS_ROWS, (component,), None)
-    return {'kind': row[0], 'holds': row[1], 'rulebook': row[2]}
+    if type(component_sheet) is not str or component_sheet not in COMPONENT_SHEET_LABELS:
+        component_sheet = _member('sheets', 'component_sheet', component_sheet, COMPONENT_SHEET_LABELS)
+    row = _select('sheets', _SHEETS_ROWS, (component_sheet,), None)
+    return {'holds': row[0], 'rulebook': row[1]}
+
+
+# ---- 'cards_and_dice'
+CardsAndDiceResult = TypedDict('CardsAndDiceResult', {'holds': str, 'rulebook': InRulebook})
+CARDS_AND_DICE_COLUMNS: Final = ('holds', 'rulebook')
+_CARDS_AND_DICE_ROWS: Final[tuple[_Row[tuple[str, InRulebook]], ...]] = (
+    (('pilot_cards',), None, None, (
+        'Pilot Cards represent your Pilots. Each Pilot has 6 different Skill levels on three double sided cards. This card represents the aircraft the Pilot flies. The Pilot will always fly this Aircraft type. The Pilot card may also be interchangeably referred to as an Aircraft card.',
+        'in_part',
+    )),
+    (('event_deck',), None, None, (
+        'When you are directed to draw an Event card, draw a card from this deck. These cards represent the events happening during a mission.',
+        'not_printed',
+    )),
+    (('target_deck',), None, None, ('Target cards detail your Mission Objectives and their defenses.', 'in_part')),
+    (('die',), None, None, (
+        'Whenever a die roll is called for in the game, roll a 10-sided die (D10). This will generate random numbers from 1 to 10. Some dice have numbers ranging from 1 to 10, others range from 0 to 9. Treat the die\'s "0" face as being a "10".',
+        'printed',
+    )),
+)
+
+
+def lookup_cards_and_dice(*, component_card: ComponentCard) -> CardsAndDiceResult:
+    """Cards and Dice, rule Game Components: Cards and Dice: the row the keys select.
+
+    Args:
+        component_card: Cards and dice (ComponentCard; labels in COMPONENT_CARD_LABELS).
+
+    Returns:
+        The row's values by column:
+            'holds': As printed
+            'rulebook': In the rulebook
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(component_card) is not str or component_card not in COMPONENT_CARD_LABELS:
+        component_card = _member('cards_and_dice', 'component_card', component_card, COMPONENT_CARD_LABELS)
+    row = _select('cards_and_dice', _CARDS_AND_DICE_ROWS, (component_card,), None)
+    return {'holds': row[0], 'rulebook': row[1]}
+
+
+# ---- 'counters'
+CountersResult = TypedDict('CountersResult', {'holds': str, 'rulebook': InRulebook})
+COUNTERS_COLUMNS: Final = ('holds', 'rulebook')
+_COUNTERS_ROWS: Final[tuple[_Row[tuple[str, InRulebook]], ...]] = (
+    (('aircraft_counters',), None, None, (
+        'Each counter has a Low Altitude side (L) and a High-Altitude side (H). The names on the counters correspond to the names on the Aircraft cards.',
+        'not_printed',
+    )),
+    (('atg_weapons',), None, None, ('These weapons are used against Sites and Targets.', 'in_part')),
+    (('site_counters',), None, None, (
+        'These counters are double-sided. They have a Site on one side and a Bandit on the other. Sites with a red background are ground based enemy guns that Attack your Aircraft. Use the Sites with gray backgrounds for Naval Target cards. These counters have the same Site information on both sides.',
+        'in_part',
+    )),
+    (('bogey',), None, None, ('Draw this counter for each Bogey specified on the Target card.', 'printed')),
+    (('bandits',), None, None, ('These are enemy fighters that Attack your Aircraft.', 'in_part')),
+    (('no_site',), None, None, (
+        'Count as a Site draw but are removed after all Sites have been drawn. If the counter reads "No Site", remove it from the Tactical Display and return it to the cup.',
+        'printed',
+    )),
+    (('no_bogey',), None, None, (
+        'Count as a Bogey draw but are removed after all Bogeys are drawn. If the counter reads, "No Bogey" remove it from the Tactical Display and return it to the cup.',
+        'printed',
+    )),
+    (('bombers',), None, None, (
+        'Enemy aircraft that appear on some Target cards. It is your job to shoot them down.', 'not_printed',
+    )),
+    (('stress',), None, None, (
+        "Used to record the amount of Stress suffered by each of your Pilots. When a Pilot suffers Stress, immediately place a Stress counter on that Pilot's Aircraft card.",
+        'printed',
+    )),
+    (('situational_awareness',), None, None, (
+        'Used to record the Situational Awareness points each Pilot has during a Mission. Flip and swap counters as needed.',
+        'printed',
+    )),
+    (('medic',), None, None, ('Used to relieve Stress and heal Wounds.', 'printed')),
+    (('target_damage',), None, None, (
+        'Use the Target Damage counters to record the Hits inflicted on the Target.', 'printed',
+    )),
+    (('wound',), None, None, (
+        'A Minor result draws a YELLOW Wound counter, a Major result a RED Wound counter, from the Wound Cup. Apply its effects.',
+        'not_printed',
+    )),
+    (('ace_counters',), None, None, (
+        "The counters for the Aces Expansion Deck are included as part of the core set's counter sheets. If you do not have the Aces Expansion, put these to the side, as they are not used for any of the Pilots found in the core set.",
+        'printed',
+    )),
+)
+
+
+def lookup_counters(*, component_counter: ComponentCounter) -> CountersResult:
+    """Counters, rule Game Components: Counters: the row the keys select.
+
+    Args:
+        component_counter: Counter (ComponentCounter; labels in COMPONENT_COUNTER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'holds': As printed
+            'rulebook': In the rulebook
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(component_counter) is not str or component_counter not in COMPONENT_COUNTER_LABELS:
+        component_counter = _member('counters', 'component_counter', component_counter, COMPONENT_COUNTER_LABELS)
+    row = _select('counters', _COUNTERS_ROWS, (component_counter,), None)
+    return {'holds': row[0], 'rulebook': row[1]}
 
 
 # ---- 'campaign_sheet'
@@ -6788,48 +6826,42 @@ def lookup_special_sites(*, special_site: SpecialSite) -> SpecialSitesResult:
 
 
 # ---- 'sequence_of_play'
-SequenceOfPlayResult = TypedDict('SequenceOfPlayResult', {
-    'phase': Phase, 'step': str, 'heading': str, 'also': str | None,
-})
-SEQUENCE_OF_PLAY_COLUMNS: Final = ('phase', 'step', 'heading', 'also')
-_SEQUENCE_OF_PLAY_ROWS: Final[tuple[_Row[tuple[Phase, str, str, str | None]], ...]] = (
-    ((), 1, 1, ('pre_flight', 'Draw Target cards', 'Draw Target Cards', None)),
-    ((), 2, 2, ('pre_flight', 'Select Target', 'Select Target', None)),
-    ((), 3, 3, ('pre_flight', 'Determine and Place Sites', 'Determine and Place Sites', None)),
-    ((), 4, 4, ('pre_flight', 'Assign Pilots', 'Assign Pilots', None)),
-    ((), 5, 5, ('pre_flight', 'Prepare for Mission', 'Prepare for Mission', None)),
-    ((), 6, 6, ('target_bound', 'Draw Target-Bound Event card', 'Draw Target-Bound Event Card', None)),
-    ((), 7, 7, ('target_bound', 'Place Aircraft and Choose Altitude', 'Place Aircraft and Choose Altitude', None)),
-    ((), 8, 8, ('target_bound', 'Remove proper number of Fuel Barrels', 'Remove Correct Number of Fuel Barrels', None)),
-    ((), 9, 9, ('target_bound', 'Determine and Place Bogeys', 'Determine and Place Bogeys', None)),
-    ((), 10, 10, ('target_bound', 'Intel Air Defense Adjustment', 'Intel Air Defense Adjustment', None)),
-    ((), 11, 11, ('target_bound', 'Draw Over-Target Event card', 'Draw Over-Target Event Card', None)),
-    ((), 12, 12, ('target_bound', 'Place Turn counter in "1" Box', 'Place Turn Counter in "1" Box', None)),
-    ((), 13, 13, ('over_target', 'Dive Bombers Dive to Low', 'Dive Bombers Dive to Low', None)),
-    ((), 14, 14, ('over_target', 'Fast Pilots Attack', 'Fast Pilots Attack', None)),
+SequenceOfPlayResult = TypedDict('SequenceOfPlayResult', {'phase': Phase, 'step': str})
+SEQUENCE_OF_PLAY_COLUMNS: Final = ('phase', 'step')
+_SEQUENCE_OF_PLAY_ROWS: Final[tuple[_Row[tuple[Phase, str]], ...]] = (
+    ((), 1, 1, ('pre_flight', 'Draw Target cards')),
+    ((), 2, 2, ('pre_flight', 'Select Target')),
+    ((), 3, 3, ('pre_flight', 'Determine and Place Sites')),
+    ((), 4, 4, ('pre_flight', 'Assign Pilots')),
+    ((), 5, 5, ('pre_flight', 'Prepare for Mission')),
+    ((), 6, 6, ('target_bound', 'Draw Target-Bound Event card')),
+    ((), 7, 7, ('target_bound', 'Place Aircraft and Choose Altitude')),
+    ((), 8, 8, ('target_bound', 'Remove proper number of Fuel Barrels')),
+    ((), 9, 9, ('target_bound', 'Determine and Place Bogeys')),
+    ((), 10, 10, ('target_bound', 'Intel Air Defense Adjustment')),
+    ((), 11, 11, ('target_bound', 'Draw Over-Target Event card')),
+    ((), 12, 12, ('target_bound', 'Place Turn counter in "1" Box')),
+    ((), 13, 13, ('over_target', 'Dive Bombers Dive to Low')),
+    ((), 14, 14, ('over_target', 'Fast Pilots Attack')),
     ((), 15, 15, (
-        'over_target', 'Sites and Bandits Attack', 'Sites and Bandits Attack',
-        'One Pilot may Suppress; Pilot under Attack may use Evasion; Pilot may attempt to Bail Out',
+        'over_target',
+        'Sites and Bandits Attack (One Pilot may Suppress; Pilot under Attack may use Evasion; Pilot may attempt to Bail Out)',
     )),
-    ((), 16, 16, ('over_target', 'Slow Pilots Attack', 'Slow Pilots Attack', None)),
-    ((), 17, 17, ('over_target', 'Aircraft Move', 'Aircraft Move', None)),
-    ((), 18, 18, ('over_target', 'Bogeys / Bandits Move', 'Bogeys / Bandits Move', None)),
-    ((), 19, 19, ('over_target', 'Advance Turn counter', 'Advance Turn Counter', None)),
-    ((), 20, 20, ('home_bound', 'Draw Home-Bound Event card', 'Draw Home-Bound Event Card', None)),
-    ((), 21, 21, (
-        'home_bound', 'Pilots and Damaged Aircraft roll for Safe Landing',
-        'Wounded Pilots and Damaged Aircraft Roll for Safe Landing', None,
-    )),
+    ((), 16, 16, ('over_target', 'Slow Pilots Attack')),
+    ((), 17, 17, ('over_target', 'Aircraft Move')),
+    ((), 18, 18, ('over_target', 'Bogeys / Bandits Move')),
+    ((), 19, 19, ('over_target', 'Advance Turn counter')),
+    ((), 20, 20, ('home_bound', 'Draw Home-Bound Event card')),
+    ((), 21, 21, ('home_bound', 'Pilots and Damaged Aircraft roll for Safe Landing')),
     ((), 22, 22, (
         'debriefing',
         'Record Mission Outcome, Victory Points, Adjust Recon and Intel counters, and Special Option points',
-        'Record Mission Outcome', None,
     )),
-    ((), 23, 23, ('debriefing', 'Add Target card Stress to Pilots', 'Add Target Stress', None)),
-    ((), 24, 24, ('debriefing', 'Pilot Stress Recovery (All Pilots)', 'Pilot Stress Recovery (All Pilots)', None)),
-    ((), 25, 25, ('debriefing', 'Record Pilot Experience and Stress', 'Record Pilot Experience and Stress', None)),
-    ((), 26, 26, ('debriefing', 'Pilot Promotion', 'Pilot Promotion', None)),
-    ((), 27, 27, ('debriefing', 'Activate Medic to heal Pilots', 'Use Medic to Heal Pilots', None)),
+    ((), 23, 23, ('debriefing', 'Add Target card Stress to Pilots')),
+    ((), 24, 24, ('debriefing', 'Pilot Stress Recovery (All Pilots)')),
+    ((), 25, 25, ('debriefing', 'Record Pilot Experience and Stress')),
+    ((), 26, 26, ('debriefing', 'Pilot Promotion')),
+    ((), 27, 27, ('debriefing', 'Activate Medic to heal Pilots')),
 )
 _SEQUENCE_OF_PLAY_INDEX: Final = _Index(_SEQUENCE_OF_PLAY_ROWS)
 
@@ -6845,8 +6877,6 @@ def lookup_sequence_of_play(value: int, *, drm: int = 0) -> SequenceOfPlayResult
         The row's values by column:
             'phase': Phase
             'step': Step (Sequence of Play summary)
-            'heading': Step (its section heading)
-            'also': Also (Sequence of Play summary)
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -6862,7 +6892,7 @@ def lookup_sequence_of_play(value: int, *, drm: int = 0) -> SequenceOfPlayResult
     row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
     if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
         row = _SEQUENCE_OF_PLAY_INDEX.select('sequence_of_play', (), modified)
-    return {'phase': row[0], 'step': row[1], 'heading': row[2], 'also': row[3]}
+    return {'phase': row[0], 'step': row[1]}
 
 
 # ---- 'event_card_sections'
@@ -6938,6 +6968,69 @@ def lookup_mission_counts(*, mission_count: MissionCount) -> MissionCountsResult
         mission_count = _member('mission_counts', 'mission_count', mission_count, MISSION_COUNT_LABELS)
     row = _select('mission_counts', _MISSION_COUNTS_ROWS, (mission_count,), None)
     return {'count': row[0], 'printed': row[1]}
+
+
+# ---- 'step_headings'
+StepHeadingsResult = TypedDict('StepHeadingsResult', {'heading': str})
+STEP_HEADINGS_COLUMNS: Final = ('heading',)
+_STEP_HEADINGS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 1, 1, ('Draw Target Cards',)),
+    ((), 2, 2, ('Select Target',)),
+    ((), 3, 3, ('Determine and Place Sites',)),
+    ((), 4, 4, ('Assign Pilots',)),
+    ((), 5, 5, ('Prepare for Mission',)),
+    ((), 6, 6, ('Draw Target-Bound Event Card',)),
+    ((), 7, 7, ('Place Aircraft and Choose Altitude',)),
+    ((), 8, 8, ('Remove Correct Number of Fuel Barrels',)),
+    ((), 9, 9, ('Determine and Place Bogeys',)),
+    ((), 10, 10, ('Intel Air Defense Adjustment',)),
+    ((), 11, 11, ('Draw Over-Target Event Card',)),
+    ((), 12, 12, ('Place Turn Counter in "1" Box',)),
+    ((), 13, 13, ('Dive Bombers Dive to Low',)),
+    ((), 14, 14, ('Fast Pilots Attack',)),
+    ((), 15, 15, ('Sites and Bandits Attack',)),
+    ((), 16, 16, ('Slow Pilots Attack',)),
+    ((), 17, 17, ('Aircraft Move',)),
+    ((), 18, 18, ('Bogeys / Bandits Move',)),
+    ((), 19, 19, ('Advance Turn Counter',)),
+    ((), 20, 20, ('Draw Home-Bound Event Card',)),
+    ((), 21, 21, ('Wounded Pilots and Damaged Aircraft Roll for Safe Landing',)),
+    ((), 22, 22, ('Record Mission Outcome',)),
+    ((), 23, 23, ('Add Target Stress',)),
+    ((), 24, 24, ('Pilot Stress Recovery (All Pilots)',)),
+    ((), 25, 25, ('Record Pilot Experience and Stress',)),
+    ((), 26, 26, ('Pilot Promotion',)),
+    ((), 27, 27, ('Use Medic to Heal Pilots',)),
+)
+_STEP_HEADINGS_INDEX: Final = _Index(_STEP_HEADINGS_ROWS)
+
+
+def lookup_step_headings(value: int, *, drm: int = 0) -> StepHeadingsResult:
+    """Sequence of Play: section headings, rule Sequence of Play: the row a value selects.
+
+    Args:
+        value: Step (1-27).
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'heading': Section heading
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(value) is not int or value < 1 or value > 27:
+        _check_value('step_headings', 'step', value, 1, 27)
+    if type(drm) is not int:
+        _check_int('step_headings', 'drm', drm)
+    modified = value + drm
+    low, by_roll, below, above = _STEP_HEADINGS_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _STEP_HEADINGS_INDEX.select('step_headings', (), modified)
+    return {'heading': row[0]}
 
 
 # ---- 'site_bandit_targeting'
@@ -7529,7 +7622,9 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'gun_attack': lookup_gun_attack,
     'escorted_aircraft': lookup_escorted_aircraft,
     'escort_bandit_results': lookup_escort_bandit_results,
-    'components': lookup_components,
+    'sheets': lookup_sheets,
+    'cards_and_dice': lookup_cards_and_dice,
+    'counters': lookup_counters,
     'campaign_sheet': lookup_campaign_sheet,
     'campaign_levels': lookup_campaign_levels,
     'pilot_card': lookup_pilot_card,
@@ -7586,6 +7681,7 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'sequence_of_play': lookup_sequence_of_play,
     'event_card_sections': lookup_event_card_sections,
     'mission_counts': lookup_mission_counts,
+    'step_headings': lookup_step_headings,
     'site_bandit_targeting': lookup_site_bandit_targeting,
     'attack_results': lookup_attack_results,
     'site_altitude': lookup_site_altitude,
