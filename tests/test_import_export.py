@@ -49,7 +49,10 @@ def test_every_plain_corpus_table_round_trips(corpus: Compilation, tmp_path: Pat
         if chart.partial is not None:  # the gaps of a partial chart are the author's to declare
             text = text.replace('{\n  roll', '{\n  partial "as printed"\n  roll', 1)
         comp = _compile_draft(tmp_path / str(i), text)
-        assert _errors(comp) == [], (chart.game, chart.address, text)
+        errors = _errors(comp)
+        if chart.drms:  # a CSV holds no DRMs: a row only a DRM reaches (Stuka Leader's Fritz X 11+) is C306 there
+            errors = [e for e in errors if not e.startswith("C306 ")]
+        assert errors == [], (chart.game, chart.address, text)
         imported = comp.project.games["drafts"].chart("imported")
         assert imported is not None and export_csv(imported) == exported, (chart.game, chart.address)
 

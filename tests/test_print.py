@@ -37,12 +37,14 @@ CHROMIUM_PATCH_SLACK = 1
 EXPECTED_PAGES = {
     "ia2": {("a4", False): 18, ("letter", False): 19, ("a4", True): 27, ("letter", True): 29},
     "usaaf": {("a4", False): 13, ("letter", False): 15, ("a4", True): 24, ("letter", True): 24},
-    "stuka_leader": {("a4", False): 10, ("letter", False): 11, ("a4", True): 17, ("letter", True): 17},
+    "stuka_leader": {("a4", False): 42, ("letter", False): 44, ("a4", True): 68, ("letter", True): 71},
     "aa_rules": {("a4", False): 5, ("letter", False): 6, ("a4", True): 8, ("letter", True): 9},
 }
 # Issue 30 took USAAF from 7 pages to 13 (A4) and the AA excerpt from 4 to 5: the rules beyond the
 # tables as charts (what a hex allows, what the players may do, air combat, fog of war, the mapsheet's
 # CRT cell, ...), in both engines.
+# Issue 30 took Stuka Leader from 10 to 42 pages on A4 (11 to 44 on Letter, 17 to 68 and 71 in large
+# print): every rule the rulebook prints is a chart of the aid now (docs/coverage/stuka_leader.md).
 # WeasyPrint 70 (what `chartc build --pdf` writes) lays text out a little larger than Chromium, so
 # the two engines have their own page counts; both are pinned so a layout change is noticed.
 # Issue 17 took IA2 from 19 to 18 pages on A4 (21 to 19 on Letter; 28 in A4 large print with
@@ -55,7 +57,7 @@ EXPECTED_PAGES = {
 EXPECTED_PAGES_WEASYPRINT = {
     "ia2": {("a4", False): 18, ("letter", False): 19, ("a4", True): 27, ("letter", True): 28},
     "usaaf": {("a4", False): 13, ("letter", False): 15, ("a4", True): 24, ("letter", True): 24},
-    "stuka_leader": {("a4", False): 10, ("letter", False): 11, ("a4", True): 16, ("letter", True): 17},
+    "stuka_leader": {("a4", False): 44, ("letter", False): 46, ("a4", True): 72, ("letter", True): 76},
     "aa_rules": {("a4", False): 5, ("letter", False): 6, ("a4", True): 8, ("letter", True): 9},
 }
 # Large print may take a second page for a chart taller than a page (research note, layout rule
@@ -71,6 +73,15 @@ TALLER_THAN_A_PAGE_IN_LARGE_PRINT = {
     "chart-starting_unit_bases": 2,
     "chart-sequence_of_play": 2,
     "chart-target_systems": 2,
+    # Stuka Leader's rules printed as text at 12 pt (issue 30): the Counters, the Optional Rules and the
+    # Aircraft Reactions run to a third page in WeasyPrint, the others to a second
+    "chart-counters": 3,
+    "chart-optional_rules": 3,
+    "chart-aircraft_reactions": 3,
+    "chart-pilot_counters": 2,
+    "chart-special_targets": 2,
+    "chart-attack_results": 2,
+    "chart-engagement": 2,
 }
 # At normal size every chart fits one page. (The Target Systems Planning Table printed as two stacked
 # blocks that filled a page, and its notes started the next; it now prints whole at the 8 pt floor
@@ -82,13 +93,21 @@ TALLER_THAN_A_PAGE_AT_NORMAL_SIZE: dict[str, int] = {}
 EXPECTED_PAGES_WEASYPRINT_LANDSCAPE = {
     "ia2": {("a4", False): 22, ("letter", False): 22, ("a4", True): 35, ("letter", True): 35},
     "usaaf": {("a4", False): 17, ("letter", False): 18, ("a4", True): 27, ("letter", True): 27},
-    "stuka_leader": {("a4", False): 13, ("letter", False): 13, ("a4", True): 18, ("letter", True): 20},
+    "stuka_leader": {("a4", False): 54, ("letter", False): 52, ("a4", True): 85, ("letter", True): 88},
     "aa_rules": {("a4", False): 6, ("letter", False): 6, ("a4", True): 10, ("letter", True): 9},
 }
 # At normal size every chart fits a landscape page; in large print the charts taller than a portrait
 # page are taller than a landscape one too, and Stuka Leader's 27 steps take three Letter pages.
 TALLER_THAN_A_LANDSCAPE_PAGE: dict[str, int] = {}
-TALLER_THAN_A_LANDSCAPE_PAGE_IN_LARGE_PRINT = {**TALLER_THAN_A_PAGE_IN_LARGE_PRINT, "chart-sequence_of_play": 3}
+TALLER_THAN_A_LANDSCAPE_PAGE_IN_LARGE_PRINT = {
+    **TALLER_THAN_A_PAGE_IN_LARGE_PRINT,
+    "chart-sequence_of_play": 3,
+    # Stuka Leader (issue 30): the Gun Attack beside its DRM box, and its rules printed as text
+    "chart-gun_attack": 3,
+    "chart-special_targets": 3,
+    "chart-attack_results": 3,
+    "chart-engagement": 3,
+}
 LAYOUTS = [("a4", False), ("letter", False), ("a4", True), ("letter", True)]
 MIN_MARGIN_MM = 10  # layout rule L3
 
