@@ -15,6 +15,7 @@ from compiler.cli.common import (
     defense_option,
     drm_option,
     echo_lines,
+    find_chart_or_limit,
     forces_from,
     key_option,
     parse_keys,
@@ -22,6 +23,7 @@ from compiler.cli.common import (
     read_drms_option,
     set_option,
     shift_option,
+    usage_error,
     when_option,
 )
 
@@ -91,10 +93,16 @@ def lookup_command(
     roll of each step in turn (a roll inside a cell included); --seed N rolls the rest.
     """
     pause_cyclic_gc()
+    game, target, limit = find_chart_or_limit(address, charts_dir, as_printed)
+    if limit is not None:
+        _limit(game, limit, roll, keys, when, sets, as_json, bool(follow or rolls or seed is not None or read_drms))
+        return
+    assert target is not None
+    found = (game, target)
     if follow:
         if forces_from(attack, defense, shift) is not None:
             raise click.UsageError("--attack/--defense/--shift do not apply with --follow")
-        _follow(address, roll, keys, when, sets, read_drms, drm, rolls, seed, as_json, as_printed, charts_dir)
+        _follow(address, roll, keys, when, sets, read_drms, drm, rolls, seed, as_json, as_printed, charts_dir, found)
         return
     if rolls or seed is not None:
         raise click.UsageError("--roll and --seed are for --follow")
@@ -116,7 +124,7 @@ def lookup_command(
             refuse_read_drms([chart])
         return answer(game, chart, roll, parse_keys(keys), drm, forces, when=when, sets=sets, read_drms=read_drms)
 
-    game, _, result = ask(address, charts_dir, question, as_printed)
+    game, _, result = ask(address, charts_dir, question, as_printed, found)
     if isinstance(result, OddsColumnAnswer):
         if as_json:
             click.echo(odds_column_json(game, result))
@@ -143,6 +151,7 @@ def _follow(
     as_json: bool,
     as_printed: bool,
     charts_dir: Path,
+    found: tuple[model.Game, model.Chart],
 ) -> None:
     """`lookup --follow`: walk the chain and print each step."""
     from compiler.engine.context import refuse_read_drms
@@ -156,8 +165,35 @@ def _follow(
             refuse_read_drms(reachable_charts(game, chart))
         return follow(game, chart, given, parse_keys(keys), drm, seed, when, sets, read_drms)
 
-    game, _, walk = ask(address, charts_dir, question, as_printed)
+    game, _, walk = ask(address, charts_dir, question, as_printed, found)
     if as_json:
         click.echo(follow_json(game, walk))
     else:
         echo_lines(follow_lines(game, walk))
+
+
+def _limit(
+    game: model.Game,
+    limit: model.Limit,
+    roll: str | None,
+    keys: tuple[str, ...],
+    when: tuple[str, ...],
+    sets: tuple[str, ...],
+    as_json: bool,
+    chart_only: bool,
+) -> None:
+    """`chartc lookup GAME/LIMIT [--key/--set NAME=VALUE] [--when FLAG]`: the bound that applies."""
+    from compiler.engine.limits import ask_limit
+    from compiler.engine.problems import LookupUsage
+    from compiler.query.limits import limit_json, limit_lines
+
+    if roll is not None or chart_only:
+        raise usage_error(
+            f"`{limit.id}` is a limit: it takes no roll, --drm, --follow or --read-drms; give its context with "
+            "--set NAME=VALUE (or --key) and --when FLAG"
+        )
+    try:
+        answer = ask_limit(game, limit, parse_keys(keys), when, sets)
+    except LookupUsage as exc:
+        raise usage_error(str(exc)) from exc
+    click.echo(limit_json(game, answer)) if as_json else echo_lines(limit_lines(game, answer))

@@ -69,14 +69,16 @@ def import_command(file: Path, out: Path | None, name: str | None, title: str | 
 @click.option("--out", type=click.Path(path_type=Path, dir_okay=False), help="Write the CSV here, not to stdout.")
 @charts_option
 def export_command(address: str, as_csv: bool, out: Path | None, charts_dir: Path) -> None:
-    """Write the table of chart ADDRESS (GAME/CHART) as CSV: key values, the range as printed, then
-    each column; `chartc import` reads it back."""
-    from compiler.tools.table_export import export_csv, not_plain_reason
+    """Write the table of chart ADDRESS (GAME/CHART) as CSV: key values, the range as printed (or the
+    value read by), then each column; `chartc import` reads a plain table back. An availability grid
+    is written as printed (items down, months across), a DRM list as its DRMs; an odds rule and a
+    chart printed elsewhere have no rows to write."""
+    from compiler.tools.table_export import export_csv, export_reason
 
     _, chart = find_chart(address, charts_dir)
-    reason = not_plain_reason(chart)
+    reason = export_reason(chart)
     if reason is not None:
-        raise usage_error(f"`{address}` is not a plain table: {reason}")
+        raise usage_error(f"`{address}` cannot be exported: {reason}")
     text = export_csv(chart)
     if out is None:
         for line in text.splitlines():

@@ -1059,6 +1059,44 @@ WEAPON_LABELS: Final[dict[Weapon, str]] = {
 }
 
 
+class Choice(TypedDict):
+    """A result that offers outcomes for the player to choose from (`one of [...]`): no roll picks one."""
+
+    choice: tuple[object, ...]
+
+
+class Bound(TypedDict):
+    """What a limit allows: the counts from `min` to `max` (None: open at that end), as the rule
+    words it (`at most 4`), and the rule the case cites (None: the limit's own)."""
+
+    kind: str
+    min: int | None
+    max: int | None
+    text: str
+    cite: str | None
+
+
+def _limit(
+    limit: str,
+    cases: tuple[tuple[_Condition | None, Bound], ...],
+    context: Mapping[str, _Context],
+) -> Bound:
+    """The bound of the first case whose condition is true (None: always); ValueError when a case
+    before it is unknown in `context`, or when no case applies."""
+    pending: list[str] = []
+    for when, bound in cases:
+        verdict = True if when is None else _holds(when, context)
+        if verdict is True and not pending:
+            return bound
+        if verdict is not False:
+            pending.append(bound["text"])
+        if verdict is True:
+            break
+    if pending:
+        raise ValueError(f"limit {limit!r} depends on a value left as None: it may be {' or '.join(pending)}")
+    raise ValueError(f"limit {limit!r}: no case applies to {dict(context)!r}")
+
+
 # ---- 'squadron_makeup'
 SquadronMakeupResult = TypedDict('SquadronMakeupResult', {
     'newbie': int, 'green': int, 'average': int, 'skilled': int, 'veteran': int,
@@ -1335,6 +1373,32 @@ def lookup_bandit_skill_levels(*, bandit_skill: BanditSkill) -> BanditSkillLevel
         bandit_skill = _member('bandit_skill_levels', 'bandit_skill', bandit_skill, BANDIT_SKILL_LABELS)
     row = _select('bandit_skill_levels', _BANDIT_SKILL_LEVELS_ROWS, (bandit_skill,), None)
     return {'destroyed': row[0], 'victories': row[1]}
+
+
+# ---- 'ace_award'
+AceAwardResult = TypedDict('AceAwardResult', {'counter': str | Choice, 'vp': int})
+ACE_AWARD_COLUMNS: Final = ('counter', 'vp')
+_ACE_AWARD_ROWS: Final[tuple[_Row[tuple[str | Choice, int]], ...]] = (
+    ((), None, None, ({'choice': ('+1 AtA counter', '+1 AtG counter')}, 1)),
+)
+
+
+def lookup_ace_award() -> AceAwardResult:
+    """Ace award, rule Dogfighting: Aces; Debriefing 25: the row the keys select.
+
+    Args:
+
+    Returns:
+        The row's values by column:
+            'counter': Counter (placed on the Pilot card during Debriefing)
+            'vp': VP at the end of the Campaign, if the Ace is still alive
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    row = _select('ace_award', _ACE_AWARD_ROWS, (), None)
+    return {'counter': row[0], 'vp': row[1]}
 
 
 # ---- 'medic_options'
@@ -2727,6 +2791,7 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'so_flat_costs': lookup_so_flat_costs,
     'victories': lookup_victories,
     'bandit_skill_levels': lookup_bandit_skill_levels,
+    'ace_award': lookup_ace_award,
     'medic_options': lookup_medic_options,
     'vp_adjustments': lookup_vp_adjustments,
     'stress_adjustments': lookup_stress_adjustments,
@@ -2757,11 +2822,11 @@ CONTEXT_PARAMETERS: Final[dict[str, str]] = {
     'aborted': 'aborted', 'aces_expansion_pilot': 'aces_expansion_pilot', 'aircraft_damaged': 'aircraft_damaged',
     'aircraft_destroyed': 'aircraft_destroyed', 'aircraft_mn': 'aircraft_mn', 'attacker_position': 'attacker_position',
     'bandit_ata': 'bandit_ata', 'cool': 'cool', 'dot_stress': 'dot_stress', 'drop_tank': 'drop_tank',
-    'evasive': 'evasive', 'fire_director_destroyed': 'fire_director_destroyed', 'high_stress': 'high_stress',
-    'maneuver': 'maneuver', 'miss_one_day_wound': 'miss_one_day_wound', 'miss_two_days_wound': 'miss_two_days_wound',
-    'mission_stress': 'mission_stress', 'pilot_ata': 'pilot_ata', 'pilot_lost': 'pilot_lost',
-    'promotion_number': 'promotion_number', 'radio_coordination': 'radio_coordination', 'rested': 'rested',
-    'robustness': 'robustness', 'stress': 'stress', 'target_destroyed': 'target_destroyed',
+    'escorted_bomber': 'escorted_bomber', 'evasive': 'evasive', 'fire_director_destroyed': 'fire_director_destroyed',
+    'high_stress': 'high_stress', 'jet': 'jet', 'maneuver': 'maneuver', 'miss_one_day_wound': 'miss_one_day_wound',
+    'miss_two_days_wound': 'miss_two_days_wound', 'mission_stress': 'mission_stress', 'pilot_ata': 'pilot_ata',
+    'pilot_lost': 'pilot_lost', 'promotion_number': 'promotion_number', 'radio_coordination': 'radio_coordination',
+    'rested': 'rested', 'robustness': 'robustness', 'stress': 'stress', 'target_destroyed': 'target_destroyed',
     'target_hits': 'target_hits', 'target_vp': 'target_vp', 'victories': 'victories', 'wp_carried': 'wp_carried',
     'xp': 'xp',
 }
@@ -2800,11 +2865,15 @@ def compute_xp_after_promotion(*, xp: int, promotion_number: int) -> int:
 
     Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
     ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    It applies only where xp >= promotion_number: ValueError otherwise.
+    Its values: 0+.
     """
     _check_int('xp_after_promotion', 'xp', xp)
     _check_range('xp_after_promotion', 'xp', xp, 0, 99)
     _check_int('xp_after_promotion', 'promotion_number', promotion_number)
     _check_range('xp_after_promotion', 'promotion_number', promotion_number, 1, 99)
+    if not (xp >= promotion_number):
+        raise ValueError('xp_after_promotion: applies only where xp >= promotion_number')
     value = (xp - promotion_number)
     return int(value)
 
@@ -2885,6 +2954,7 @@ def compute_end_of_day_stress(
 
     Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
     ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    Its values: 0+.
     """
     _check_flag('end_of_day_stress', 'rested', rested)
     _check_int('end_of_day_stress', 'stress', stress)
@@ -2933,6 +3003,58 @@ FORMULAS: Final[dict[str, Callable[..., int]]] = {
     'stress_recovery': compute_stress_recovery,
     'end_of_day_stress': compute_end_of_day_stress,
     'priority_rr_relief': compute_priority_rr_relief,
+}
+
+
+_LIMIT_AIRCRAFT_MOVE_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Flag('jet'),
+        Bound(kind='at_most', min=None, max=2, text='at most 2', cite='17: EXCEPTION: Jets may move two adjacent Areas'),
+    ),
+    (
+        _Flag('escorted_bomber'),
+        Bound(kind='exactly', min=1, max=1, text='exactly 1', cite='17: Escorted Bombers must move'),
+    ),
+    (None, Bound(kind='at_most', min=None, max=1, text='at most 1', cite=None)),
+)
+
+
+def limit_aircraft_move(*, jet: bool = False, escorted_bomber: bool = False) -> Bound:
+    """Areas an Aircraft moves in a Turn (rule 17. Aircraft Move): adjacent Areas an Aircraft moves into in step 17 (0:
+        it stays in its Area).
+
+    The first case whose condition holds applies:
+    at most 2 when jet (rule 17: EXCEPTION: Jets may move two adjacent Areas)
+    exactly 1 when escorted_bomber (rule 17: Escorted Bombers must move)
+    at most 1 otherwise
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    _check_flag('aircraft_move', 'jet', jet)
+    _check_flag('aircraft_move', 'escorted_bomber', escorted_bomber)
+    context = {'jet': jet, 'escorted_bomber': escorted_bomber}
+    return _limit('aircraft_move', _LIMIT_AIRCRAFT_MOVE_CASES, context)
+
+
+_LIMIT_BANDIT_MOVE_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (None, Bound(kind='at_most', min=None, max=1, text='at most 1', cite=None)),
+)
+
+
+def limit_bandit_move() -> Bound:
+    """Areas a Bogey or Bandit moves in a Turn (rule 18. Bogeys / Bandits Move): Areas a Bogey or Bandit moves in step
+        18 (it is not required to move).
+
+    The first case whose condition holds applies:
+    at most 1 otherwise
+    """
+    context = {}
+    return _limit('bandit_move', _LIMIT_BANDIT_MOVE_CASES, context)
+
+
+LIMITS: Final[dict[str, Callable[..., Bound]]] = {
+    'aircraft_move': limit_aircraft_move,
+    'bandit_move': limit_bandit_move,
 }
 
 

@@ -26,6 +26,8 @@ from compiler.emit.python.chains import chain_runtime_code, chain_types, chain_v
 from compiler.emit.python.examples import FormulaNames, examples_code, has_examples
 from compiler.emit.python.formulas import formula_names, formulas_code
 from compiler.emit.python.layout import INDENT, LINE, docstring, fill, tuple_display
+from compiler.emit.python.literals import plain as _plain
+from compiler.emit.python.literals import runtime_condition as _condition
 from compiler.emit.python.names import (
     POLICY,
     ChartNames,
@@ -36,6 +38,7 @@ from compiler.emit.python.names import (
     enum_types,
     identifier,
 )
+from compiler.emit.python.rules import game_has_rules, limit_names, limits_code, rules_runtime_code
 from compiler.engine import runtime
 from compiler.engine import shifts as column_shifts
 from compiler.engine.odds import runtime_arguments
@@ -53,7 +56,7 @@ _UNKNOWN = (
 
 def emit_game_python(game: model.Game) -> str:
     """The game's standalone Python module as text."""
-    names = Namespace.for_module(_runtime_names(game_has_chains(game)))
+    names = Namespace.for_module(_runtime_names(game_has_chains(game), game_has_rules(game)))
     enums = enum_types(game, names)
     charts = chart_names(game.charts, names)
     context = context_names(game, names)
@@ -70,6 +73,8 @@ def emit_game_python(game: model.Game) -> str:
         parts.append(_enum_block(enum))
     if game_has_chains(game):
         parts.append(chain_runtime_code())
+    if game_has_rules(game):
+        parts.append(rules_runtime_code())
     for chart in game.charts:
         emitter = _ChartEmitter(game, chart, charts[id(chart)], enums, names, context)
         parts.append(emitter.block())
@@ -81,6 +86,8 @@ def emit_game_python(game: model.Game) -> str:
     functions = formula_names(game, names)
     if game.formulas:
         parts.append(formulas_code(game, functions, context, {k: v.alias for k, v in enums.items()}))
+    if game.limits:
+        parts.append(limits_code(game, limit_names(game, names), context, {k: v.alias for k, v in enums.items()}))
     by_address = {c.address: _ChartEmitter(game, c, charts[id(c)], enums, names, context) for c in game.charts}
     formula_names_ = FormulaNames(functions, context)
     if has_examples(game, by_address, formula_names_):
@@ -125,15 +132,17 @@ def _module_doc(game: model.Game) -> str:
 # ---- the identifier policy -----------------------------------------------------------------------
 
 
-def _runtime_names(chains: bool = False) -> set[str]:
-    """Every name the runtime defines at module level (and the chain runtime, with `chains`)."""
-    return set(_runtime_names_once(chains))
+def _runtime_names(chains: bool = False, rules: bool = False) -> set[str]:
+    """Every name the runtime defines at module level (and the chain runtime, with `chains`; the
+    rules runtime, with `rules`)."""
+    return set(_runtime_names_once(chains, rules))
 
 
 @functools.cache
-def _runtime_names_once(chains: bool) -> frozenset[str]:
+def _runtime_names_once(chains: bool, rules: bool) -> frozenset[str]:
     names: set[str] = set()
-    for node in ast.parse(runtime_code() + ("\n" + chain_runtime_code() if chains else "")).body:
+    source = runtime_code() + ("\n" + chain_runtime_code() if chains else "") + (rules_runtime_code() if rules else "")
+    for node in ast.parse(source).body:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             names.add(node.name)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -252,12 +261,16 @@ class _ChartEmitter:
         index = self.chart.columns.index(column)
         nullable = any(row.values[index] is None for row in self.chart.rows)
         chained = chain_types([row.values[index] for row in self.chart.rows])
+        if any(isinstance(row.values[index], model.Choice) for row in self.chart.rows):
+            chained.append("Choice")
         base = " | ".join([base, *(t for t in chained if t != base)])
         return f"{base} | None" if nullable else base
 
     def python_value(self, value: model.Value) -> str:
         if isinstance(value, model.ChartRef | model.RollAgain | model.SubRoll):
             return chain_value(self.game, value)
+        if isinstance(value, model.Choice):
+            return f"{{'choice': {tuple_display([self.python_value(o) for o in value.options])}}}"
         return repr(_plain(value))
 
     def key_value(self, key: model.Key, match: model.KeyMatch) -> str:
@@ -778,27 +791,6 @@ def _vars(c: model.Condition | None) -> set[str]:
     return set().union(*(_vars(p) for p in c.parts))
 
 
-def _condition(c: model.Condition | None) -> str:
-    """A DRM condition as the runtime's condition objects (evaluated with three-valued logic)."""
-    match c:
-        case None:
-            return "None"
-        case model.Flag():
-            return f"_Flag({c.var!r})"
-        case model.Compare():
-            return f"_Compare({c.var!r}, {str(c.op)!r}, {_plain(c.value)!r})"
-        case model.In():
-            return f"_In({c.var!r}, {tuple_display([repr(_plain(v)) for v in c.values])})"
-        case model.Not():
-            return f"_Not({_condition(c.inner)})"
-        case model.All():
-            return f"_AllOf({tuple_display([_condition(p) for p in c.parts])})"
-        case model.Any_():
-            return f"_AnyOf({tuple_display([_condition(p) for p in c.parts])})"
-        case _:
-            assert_never(c)
-
-
 def _shift_args(s: model.Shift) -> list[str]:
     """A shift's `_Shift(...)` arguments: label, value, condition, group, and a terrain effects
     chart's column as (member id, value) pairs."""
@@ -832,16 +824,6 @@ def _odds_how(rule: OddsRule) -> str:
             return f"The strength ({low} {upper}) is read on the columns {columns};\n{between}{edge}; "
         case _:
             assert_never(rule.form)
-
-
-def _plain(value: object) -> object:
-    """A model value as plain Python data for `repr()`: a StrEnum or str subclass (`Month`,
-    `MemberId`) as its text, a tuple subclass (`Slashed`) as a tuple."""
-    if isinstance(value, str):
-        return str(value)
-    if isinstance(value, tuple):
-        return tuple(_plain(v) for v in value)
-    return value
 
 
 def _context_lines(items: list[str]) -> list[str]:
