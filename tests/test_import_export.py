@@ -101,8 +101,10 @@ def test_export_writes_every_chart_kind_with_rows(monkeypatch: pytest.MonkeyPatc
     assert lines("ia2/B9")[2] == "december,December 1944,+2,month == 1944-12"
     # IA2 R2 (4.6.4): the Bf 109G-6 is automatic (✓) in 3/44, 1-5 in 7/44
     assert lines("ia2/R2")[1].startswith("bf109g6,\u2713,\u2713,\u2713,\u2713,1-5,")
-    # IA2 4.3.3: 8 sorties a month to December 1944, by month spans
-    assert lines("ia2/sorties_per_month")[1:] == ["1943-03..1944-12,8", "1945-01+,4"]
+    # IA2 7.9.2 Night Owl: once per month to December 1944, bi-monthly from January 1945, by month spans
+    assert lines("ia2/night_owl_frequency")[1:] == [
+        "1943-03..1944-12,Once per month", "1945-01+,Once per bi-monthly period"
+    ]
     # IA2 R1 (4.1): roll 1 is a 1d3 among the three JG 1 Gruppen, written as in the chart language
     assert lines("ia2/R1")[1] == "1,-> 1d3 { 1: i_jg1; 2: ii_jg1; 3: iii_jg1 },-> [starting_unit_bases]"
 

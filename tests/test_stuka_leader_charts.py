@@ -27,10 +27,12 @@ def value(game, address: str, roll: str | None, drm: int = 0, **keys: str):
     return lookup(game.chart(address), roll, keys, drm).values()
 
 
-def test_stuka_leader_has_no_findings(corpus) -> None:
+def test_stuka_leader_has_no_findings_but_the_books_own(corpus) -> None:
     # Every Stuka Leader chart transcribed today is complete as printed: no gaps, no off-table DRMs,
-    # no threshold list that goes down (C408).
-    assert [d for d in corpus.diagnostics if d.span.file.startswith("charts/stuka_leader")] == []
+    # no threshold list that goes down (C408). What is left are the book's own defects, kept as printed
+    # with a reason: step 11's phase (L260 vs L158, C418) and no floor at 0 Stress (Debriefing 23-24, C476).
+    found = [(d.code, d.message.split("`")[1]) for d in corpus.diagnostics if "stuka_leader" in d.span.file]
+    assert sorted(found) == [("C418", "over_target_event_middle"), ("C476", "end_of_day_stress")]
 
 
 def test_bail_out(sl) -> None:
@@ -290,8 +292,16 @@ def test_generated_module_matches_the_rulebook(gen) -> None:
 
 
 def test_lookup_rejects_unknown_keys(sl) -> None:
+    with pytest.raises(LookupProblem):  # before the first period, 1936 - 1941
+        lookup(sl.chart("squadron_makeup"), None, {"period": "1930", "duration": "short"}, 0)
     with pytest.raises(LookupProblem):
-        lookup(sl.chart("squadron_makeup"), None, {"period": "1947", "duration": "short"}, 0)
+        lookup(sl.chart("squadron_makeup"), None, {"period": "late", "duration": "short"}, 0)
+    # the book's words for a period: a year of "1944 - 1945" reads that period (Squadron Setup: 1 Newbie,
+    # 3 Green, 3 Average, 1 Skilled, 0 Veteran for a Short Campaign), as the heading's label does
+    by_year = lookup(sl.chart("squadron_makeup"), None, {"period": "1944", "duration": "short"}, 0)
+    by_label = lookup(sl.chart("squadron_makeup"), None, {"period": "1944 - 1945", "duration": "short"}, 0)
+    assert by_year.values() == by_label.values() == {"newbie": 1, "green": 3, "average": 3, "skilled": 1, "veteran": 0}
+    assert lookup(sl.chart("squadron_makeup"), None, {"period": "1947", "duration": "long"}, 0).keys[0][1].id == "y1946"
     assert "year_range" not in sl.enums  # the stand-in enum is gone: the headings are periods
 
 

@@ -19,7 +19,9 @@ from compiler.model.conditions import tests
 
 # At most this many input combinations are computed to find the inputs of a value outside the domain.
 MAX_WITNESS_TRIALS = 20_000
-# An input with no upper (lower) end is tried this far past its last named value.
+# An input with no upper (lower) end is tried at each of the next `_NEAR` values past its last named
+# value, and this far past it.
+_NEAR = 40
 _FAR = 1000
 
 
@@ -134,8 +136,11 @@ def _int_values(var: model.ContextVar, constants: set[int]) -> list[int]:
     if low is not None and high is not None and high - low <= 40:
         return list(range(low, high + 1))
     values = set(named)
-    values |= {low, low + 1} if low is not None else {min(named) - _FAR}
-    values |= {high, high - 1} if high is not None else {max(named | ({low} if low is not None else set())) + _FAR}
+    # an open end: the values just past its last named one (the first that leaves a domain), and one far
+    base_low = low if low is not None else min(named)
+    base_high = max(named | ({low} if low is not None else set()))
+    values |= {low, low + 1} if low is not None else {*range(base_low - _NEAR, base_low + 1), base_low - _FAR}
+    values |= {high, high - 1} if high is not None else {*range(base_high, base_high + _NEAR + 1), base_high + _FAR}
     return sorted(v for v in values if (low is None or v >= low) and (high is None or v <= high))
 
 

@@ -12,6 +12,9 @@ from compiler.model.text import value_text
 from dsl.shared import Span
 
 
+_WAYS = {2: "two", 3: "three", 4: "four"}
+
+
 def check_inconsistencies(game: model.Game, sink: Sink) -> None:
     for conflict in game.conflicts:
         _check_conflict(game, conflict, sink)
@@ -88,7 +91,7 @@ def _check_ambiguity(game: model.Game, ambiguity: model.Ambiguity, sink: Sink) -
             cells,
         )
         return
-    message = f"{where} ({ambiguity.title}):{printed} reads {len(ambiguity.readings)} ways, {options}"
+    message = f"{where} ({ambiguity.title}):{printed} reads {_WAYS.get(len(ambiguity.readings), str(len(ambiguity.readings)))} ways, {options}"
     labels = tuple(Label(r.span, f"reading `{r.label}`") for r in ambiguity.readings) + cells
     _report(message, ambiguity.kept, ambiguity.span, labels, sink)
 

@@ -44,8 +44,10 @@ def _limit(
     cases: tuple[tuple[_Condition | None, Bound], ...],
     context: Mapping[str, _Context],
 ) -> Bound:
-    """The bound of the first case whose condition is true (None: always); ValueError when a case
-    before it is unknown in `context`, or when no case applies."""
+    """The bound of the first case whose condition is true (None: always).
+
+    ValueError when a case before it is unknown in `context`, or when no case applies.
+    """
     pending: list[str] = []
     for when, bound in cases:
         verdict = True if when is None else _holds(when, context)

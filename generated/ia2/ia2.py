@@ -1422,8 +1422,10 @@ def _limit(
     cases: tuple[tuple[_Condition | None, Bound], ...],
     context: Mapping[str, _Context],
 ) -> Bound:
-    """The bound of the first case whose condition is true (None: always); ValueError when a case
-    before it is unknown in `context`, or when no case applies."""
+    """The bound of the first case whose condition is true (None: always).
+
+    ValueError when a case before it is unknown in `context`, or when no case applies.
+    """
     pending: list[str] = []
     for when, bound in cases:
         verdict = True if when is None else _holds(when, context)
@@ -5215,17 +5217,35 @@ CONTEXT_PARAMETERS: Final[dict[str, str]] = {
 _LIMIT_SORTIES_PER_MONTH_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
     (
         _Compare('month', '>=', '1945-01'),
-        Bound(kind='exactly', min=4, max=4, text='exactly 4', cite='4.3.3, 6.0: only 4 missions each month from January 1945 (fuel shortages)'),
+        {
+            'kind': 'exactly',
+            'min': 4,
+            'max': 4,
+            'text': 'exactly 4',
+            'cite': '4.3.3, 6.0: only 4 missions each month from January 1945 (fuel shortages)',
+        },
     ),
     (
         _AllOf((_Compare('family_flown', '==', 'me262'), _Compare('month', '<=', '1944-09'))),
-        Bound(kind='at_most', min=None, max=4, text='at most 4', cite='11.7, R1 note 4: the Me 262 from July to September 1944'),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 4,
+            'text': 'at most 4',
+            'cite': '11.7, R1 note 4: the Me 262 from July to September 1944',
+        },
     ),
     (
         _AllOf((_Compare('family_flown', '==', 'do335'), _Compare('unit_assigned', '==', 'egr335'))),
-        Bound(kind='at_most', min=None, max=4, text='at most 4', cite='11.6, R1 note 6: the Do 335A with EGR 335'),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 4,
+            'text': 'at most 4',
+            'cite': '11.6, R1 note 6: the Do 335A with EGR 335',
+        },
     ),
-    (None, Bound(kind='exactly', min=8, max=8, text='exactly 8', cite='4.3.3: normally 8 sorties a month')),
+    (None, {'kind': 'exactly', 'min': 8, 'max': 8, 'text': 'exactly 8', 'cite': '4.3.3: normally 8 sorties a month'}),
 )
 
 
@@ -5252,7 +5272,7 @@ def limit_sorties_per_month(
         _check_member('sorties_per_month', 'family_flown', family_flown, get_args(Family))
     if unit_assigned is not None:
         _check_member('sorties_per_month', 'unit_assigned', unit_assigned, get_args(Unit))
-    context = {'month': month, 'family_flown': family_flown, 'unit_assigned': unit_assigned}
+    context: dict[str, _Context] = {'month': month, 'family_flown': family_flown, 'unit_assigned': unit_assigned}
     return _limit('sorties_per_month', _LIMIT_SORTIES_PER_MONTH_CASES, context)
 
 

@@ -1081,8 +1081,10 @@ def _limit(
     cases: tuple[tuple[_Condition | None, Bound], ...],
     context: Mapping[str, _Context],
 ) -> Bound:
-    """The bound of the first case whose condition is true (None: always); ValueError when a case
-    before it is unknown in `context`, or when no case applies."""
+    """The bound of the first case whose condition is true (None: always).
+
+    ValueError when a case before it is unknown in `context`, or when no case applies.
+    """
     pending: list[str] = []
     for when, bound in cases:
         verdict = True if when is None else _holds(when, context)
@@ -3009,13 +3011,25 @@ FORMULAS: Final[dict[str, Callable[..., int]]] = {
 _LIMIT_AIRCRAFT_MOVE_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
     (
         _Flag('jet'),
-        Bound(kind='at_most', min=None, max=2, text='at most 2', cite='17: EXCEPTION: Jets may move two adjacent Areas'),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 2,
+            'text': 'at most 2',
+            'cite': '17: EXCEPTION: Jets may move two adjacent Areas',
+        },
     ),
     (
         _Flag('escorted_bomber'),
-        Bound(kind='exactly', min=1, max=1, text='exactly 1', cite='17: Escorted Bombers must move'),
+        {
+            'kind': 'exactly',
+            'min': 1,
+            'max': 1,
+            'text': 'exactly 1',
+            'cite': '17: Escorted Bombers must move',
+        },
     ),
-    (None, Bound(kind='at_most', min=None, max=1, text='at most 1', cite=None)),
+    (None, {'kind': 'at_most', 'min': None, 'max': 1, 'text': 'at most 1', 'cite': None}),
 )
 
 
@@ -3032,12 +3046,12 @@ def limit_aircraft_move(*, jet: bool = False, escorted_bomber: bool = False) -> 
     """
     _check_flag('aircraft_move', 'jet', jet)
     _check_flag('aircraft_move', 'escorted_bomber', escorted_bomber)
-    context = {'jet': jet, 'escorted_bomber': escorted_bomber}
+    context: dict[str, _Context] = {'jet': jet, 'escorted_bomber': escorted_bomber}
     return _limit('aircraft_move', _LIMIT_AIRCRAFT_MOVE_CASES, context)
 
 
 _LIMIT_BANDIT_MOVE_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
-    (None, Bound(kind='at_most', min=None, max=1, text='at most 1', cite=None)),
+    (None, {'kind': 'at_most', 'min': None, 'max': 1, 'text': 'at most 1', 'cite': None}),
 )
 
 
@@ -3048,7 +3062,7 @@ def limit_bandit_move() -> Bound:
     The first case whose condition holds applies:
     at most 1 otherwise
     """
-    context = {}
+    context: dict[str, _Context] = {}
     return _limit('bandit_move', _LIMIT_BANDIT_MOVE_CASES, context)
 
 

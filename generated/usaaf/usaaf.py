@@ -1032,8 +1032,10 @@ def _limit(
     cases: tuple[tuple[_Condition | None, Bound], ...],
     context: Mapping[str, _Context],
 ) -> Bound:
-    """The bound of the first case whose condition is true (None: always); ValueError when a case
-    before it is unknown in `context`, or when no case applies."""
+    """The bound of the first case whose condition is true (None: always).
+
+    ValueError when a case before it is unknown in `context`, or when no case applies.
+    """
     pending: list[str] = []
     for when, bound in cases:
         verdict = True if when is None else _holds(when, context)
@@ -1908,17 +1910,20 @@ def compute_us_bomber_movement(
 
 
 def compute_landing_mission_turn(*, take_off_mission_turn: int, endurance: int) -> int:
-    """Mission turn in which a German unit must land (rule 9.2, 9.3): min(18, take_off_mission_turn + endurance - 1).
+    """Mission turn in which a German unit must land (rule 9.2, 9.3): take_off_mission_turn + endurance - 1.
 
     Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
     ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    It applies only where take_off_mission_turn + endurance - 1 <= 18: ValueError otherwise.
     Its values: 0 to 18.
     """
     _check_int('landing_mission_turn', 'take_off_mission_turn', take_off_mission_turn)
     _check_range('landing_mission_turn', 'take_off_mission_turn', take_off_mission_turn, 1, 18)
     _check_int('landing_mission_turn', 'endurance', endurance)
     _check_range('landing_mission_turn', 'endurance', endurance, 1, None)
-    value = min(18, ((take_off_mission_turn + endurance) - 1))
+    if not (((take_off_mission_turn + endurance) - 1) <= 18):
+        raise ValueError('landing_mission_turn: applies only where take_off_mission_turn + endurance - 1 <= 18')
+    value = ((take_off_mission_turn + endurance) - 1)
     return int(value)
 
 
@@ -1955,7 +1960,7 @@ FORMULAS: Final[dict[str, Callable[..., int]]] = {
 
 
 _LIMIT_MISSION_TURNS_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
-    (None, Bound(kind='at_most', min=None, max=18, text='at most 18', cite=None)),
+    (None, {'kind': 'at_most', 'min': None, 'max': 18, 'text': 'at most 18', 'cite': None}),
 )
 
 
@@ -1965,12 +1970,12 @@ def limit_mission_turns() -> Bound:
     The first case whose condition holds applies:
     at most 18 otherwise
     """
-    context = {}
+    context: dict[str, _Context] = {}
     return _limit('mission_turns', _LIMIT_MISSION_TURNS_CASES, context)
 
 
 _LIMIT_AIRCRAFT_PER_HEX_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
-    (None, Bound(kind='at_most', min=None, max=6, text='at most 6', cite=None)),
+    (None, {'kind': 'at_most', 'min': None, 'max': 6, 'text': 'at most 6', 'cite': None}),
 )
 
 
@@ -1981,12 +1986,12 @@ def limit_aircraft_per_hex() -> Bound:
     The first case whose condition holds applies:
     at most 6 otherwise
     """
-    context = {}
+    context: dict[str, _Context] = {}
     return _limit('aircraft_per_hex', _LIMIT_AIRCRAFT_PER_HEX_CASES, context)
 
 
 _LIMIT_US_BOMBERS_PER_HEX_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
-    (None, Bound(kind='at_most', min=None, max=6, text='at most 6', cite=None)),
+    (None, {'kind': 'at_most', 'min': None, 'max': 6, 'text': 'at most 6', 'cite': None}),
 )
 
 
@@ -1996,12 +2001,12 @@ def limit_us_bombers_per_hex() -> Bound:
     The first case whose condition holds applies:
     at most 6 otherwise
     """
-    context = {}
+    context: dict[str, _Context] = {}
     return _limit('us_bombers_per_hex', _LIMIT_US_BOMBERS_PER_HEX_CASES, context)
 
 
 _LIMIT_TIGHT_ESCORTS_PER_HEX_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
-    (None, Bound(kind='at_most', min=None, max=3, text='at most 3', cite=None)),
+    (None, {'kind': 'at_most', 'min': None, 'max': 3, 'text': 'at most 3', 'cite': None}),
 )
 
 
@@ -2012,12 +2017,12 @@ def limit_tight_escorts_per_hex() -> Bound:
     The first case whose condition holds applies:
     at most 3 otherwise
     """
-    context = {}
+    context: dict[str, _Context] = {}
     return _limit('tight_escorts_per_hex', _LIMIT_TIGHT_ESCORTS_PER_HEX_CASES, context)
 
 
 _LIMIT_FLAK_PER_HEX_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
-    (None, Bound(kind='at_most', min=None, max=4, text='at most 4', cite=None)),
+    (None, {'kind': 'at_most', 'min': None, 'max': 4, 'text': 'at most 4', 'cite': None}),
 )
 
 
@@ -2027,12 +2032,12 @@ def limit_flak_per_hex() -> Bound:
     The first case whose condition holds applies:
     at most 4 otherwise
     """
-    context = {}
+    context: dict[str, _Context] = {}
     return _limit('flak_per_hex', _LIMIT_FLAK_PER_HEX_CASES, context)
 
 
 _LIMIT_FLAK_SET_UP_PER_CITY_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
-    (None, Bound(kind='at_most', min=None, max=4, text='at most 4', cite=None)),
+    (None, {'kind': 'at_most', 'min': None, 'max': 4, 'text': 'at most 4', 'cite': None}),
 )
 
 
@@ -2043,12 +2048,12 @@ def limit_flak_set_up_per_city() -> Bound:
     The first case whose condition holds applies:
     at most 4 otherwise
     """
-    context = {}
+    context: dict[str, _Context] = {}
     return _limit('flak_set_up_per_city', _LIMIT_FLAK_SET_UP_PER_CITY_CASES, context)
 
 
 _LIMIT_GERMAN_SET_UP_PER_AIRFIELD_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
-    (None, Bound(kind='at_most', min=None, max=3, text='at most 3', cite=None)),
+    (None, {'kind': 'at_most', 'min': None, 'max': 3, 'text': 'at most 3', 'cite': None}),
 )
 
 
@@ -2058,12 +2063,12 @@ def limit_german_set_up_per_airfield() -> Bound:
     The first case whose condition holds applies:
     at most 3 otherwise
     """
-    context = {}
+    context: dict[str, _Context] = {}
     return _limit('german_set_up_per_airfield', _LIMIT_GERMAN_SET_UP_PER_AIRFIELD_CASES, context)
 
 
 _LIMIT_AIRBASE_LAUNCHES_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
-    (None, Bound(kind='at_most', min=None, max=3, text='at most 3', cite=None)),
+    (None, {'kind': 'at_most', 'min': None, 'max': 3, 'text': 'at most 3', 'cite': None}),
 )
 
 
@@ -2074,12 +2079,12 @@ def limit_airbase_launches() -> Bound:
     The first case whose condition holds applies:
     at most 3 otherwise
     """
-    context = {}
+    context: dict[str, _Context] = {}
     return _limit('airbase_launches', _LIMIT_AIRBASE_LAUNCHES_CASES, context)
 
 
 _LIMIT_AIRBASE_LANDINGS_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
-    (None, Bound(kind='at_most', min=None, max=3, text='at most 3', cite=None)),
+    (None, {'kind': 'at_most', 'min': None, 'max': 3, 'text': 'at most 3', 'cite': None}),
 )
 
 
@@ -2089,12 +2094,12 @@ def limit_airbase_landings() -> Bound:
     The first case whose condition holds applies:
     at most 3 otherwise
     """
-    context = {}
+    context: dict[str, _Context] = {}
     return _limit('airbase_landings', _LIMIT_AIRBASE_LANDINGS_CASES, context)
 
 
 _LIMIT_UNITS_AT_BASE_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
-    (None, Bound(kind='unlimited', min=None, max=None, text='unlimited', cite=None)),
+    (None, {'kind': 'unlimited', 'min': None, 'max': None, 'text': 'unlimited', 'cite': None}),
 )
 
 
@@ -2104,16 +2109,23 @@ def limit_units_at_base() -> Bound:
     The first case whose condition holds applies:
     unlimited otherwise
     """
-    context = {}
+    context: dict[str, _Context] = {}
     return _limit('units_at_base', _LIMIT_UNITS_AT_BASE_CASES, context)
 
 
 _LIMIT_US_ENTRY_PER_HEX_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
     (
         _Flag('us_entering'),
-        Bound(kind='unlimited', min=None, max=None, text='unlimited', cite="8.1: stacking doesn't count during US aircraft entry onto the map; they are sorted into properly stacked forces at the end of their movement onto the map"),
+        {
+            'kind': 'unlimited',
+            'min': None,
+            'max': None,
+            'text': 'unlimited',
+            'cite':
+                "8.1: stacking doesn't count during US aircraft entry onto the map; they are sorted into properly stacked forces at the end of their movement onto the map",
+        },
     ),
-    (None, Bound(kind='at_most', min=None, max=6, text='at most 6', cite='7.1')),
+    (None, {'kind': 'at_most', 'min': None, 'max': 6, 'text': 'at most 6', 'cite': '7.1'}),
 )
 
 
@@ -2128,12 +2140,12 @@ def limit_us_entry_per_hex(*, us_entering: bool = False) -> Bound:
     A value left as None is unknown: ValueError when the answer depends on it.
     """
     _check_flag('us_entry_per_hex', 'us_entering', us_entering)
-    context = {'us_entering': us_entering}
+    context: dict[str, _Context] = {'us_entering': us_entering}
     return _limit('us_entry_per_hex', _LIMIT_US_ENTRY_PER_HEX_CASES, context)
 
 
 _LIMIT_FLAK_BUSTING_FIGHTERS_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
-    (None, Bound(kind='unlimited', min=None, max=None, text='unlimited', cite=None)),
+    (None, {'kind': 'unlimited', 'min': None, 'max': None, 'text': 'unlimited', 'cite': None}),
 )
 
 
@@ -2144,7 +2156,7 @@ def limit_flak_busting_fighters() -> Bound:
     The first case whose condition holds applies:
     unlimited otherwise
     """
-    context = {}
+    context: dict[str, _Context] = {}
     return _limit('flak_busting_fighters', _LIMIT_FLAK_BUSTING_FIGHTERS_CASES, context)
 
 

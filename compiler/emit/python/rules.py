@@ -63,11 +63,21 @@ def _limit(
     lines = ["", "", f"{cases_name}: Final[tuple[tuple[_Condition | None, Bound], ...]] = ("]
     for case in limit.cases:
         bound = case.bound
-        item = (
-            f"Bound(kind={bound.kind.value!r}, min={bound.low!r}, max={bound.high!r}, text={bound.text!r}, "
-            f"cite={case.cite!r})"
-        )
-        lines += fill("(", [runtime_condition(case.when), item], "),", INDENT)
+        fields = [
+            f"'kind': {bound.kind.value!r}", f"'min': {bound.low!r}", f"'max': {bound.high!r}",
+            f"'text': {bound.text!r}", f"'cite': {case.cite!r}",
+        ]
+        one = f"{INDENT}({runtime_condition(case.when)}, {{{', '.join(fields)}}}),"
+        if len(one) <= 120:
+            lines.append(one)
+            continue
+        lines += [f"{INDENT}(", f"{INDENT * 2}{runtime_condition(case.when)},", f"{INDENT * 2}{{"]
+        for field in fields:
+            key, value = field.split(": ", 1)
+            # a long cite on a line of its own: a chart text alone may run past the line length
+            fits = len(f"{INDENT * 3}{field},") <= 120
+            lines += [f"{INDENT * 3}{field},"] if fits else [f"{INDENT * 3}{key}:", f"{INDENT * 4}{value},"]
+        lines += [f"{INDENT * 2}}},", f"{INDENT}),"]
     lines += [")", "", ""]
     params, checks, items = [], [], []
     for var_id in limit_variables(limit):
@@ -102,6 +112,7 @@ def _limit(
         doc.append(f"{case.bound.text} {when}" + (f" (rule {case.cite})" if case.cite else ""))
     if params:
         doc += ["", "A value left as None is unknown: ValueError when the answer depends on it."]
-    body = [*checks, *(line.removeprefix(INDENT) for line in fill("context = {", items, "}", INDENT))]
+    head_line = "context: dict[str, _Context] = {"
+    body = [*checks, *(line.removeprefix(INDENT) for line in fill(head_line, items, "}", INDENT))]
     body.append(f"return _limit({where}, {cases_name}, context)")
     return "\n".join([*lines, head, docstring("\n".join(doc), INDENT), *(INDENT + b for b in body)])
