@@ -11,7 +11,6 @@ from compiler.diagnostics import Label, Sink, codes
 from compiler.model.text import value_text
 from dsl.shared import Span
 
-
 _WAYS = {2: "two", 3: "three", 4: "four"}
 
 
