@@ -60,7 +60,8 @@ def test_a_choice_is_read_and_its_chance_is_its_rows(tmp_path: Path) -> None:
 
 def test_lookup_odds_and_export_show_a_choice(run) -> None:
     out = run("lookup", "stuka_leader/ace_award").output
-    assert "Counter (placed on the Pilot card during Debriefing): your choice of +1 AtA counter or +1 AtG counter" in out
+    counter = "Counter (placed on the Pilot card during Debriefing)"
+    assert f"{counter}: your choice of +1 AtA counter or +1 AtG counter" in out
     assert "VP at the end of the Campaign, if the Ace is still alive: 1" in out
     doc = json.loads(run("lookup", "stuka_leader/ace_award", "--json").output)
     assert doc["values"] == {"counter": {"choice": list(ACES)}, "vp": 1}
@@ -101,4 +102,6 @@ def test_a_roll_in_a_cell_may_not_give_a_choice(tmp_path: Path) -> None:
     text = LAB.replace("-> 1d3 { 1-2: bf110; 3: me410 }", "-> 1d3 { 1-2: bf110; 3: one of [bf110, me410] }")
     comp = compile_text(tmp_path, text)
     [finding] = [d for d in comp.diagnostics if d.code == "C455"]
-    assert finding.message == "a roll in column `aircraft` gives a choice: the outcomes of a roll are results, not choices"
+    assert finding.message == (
+        "a roll in column `aircraft` gives a choice: the outcomes of a roll are results, not choices"
+    )

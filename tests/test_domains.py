@@ -81,7 +81,10 @@ def test_the_module_refuses_inputs_a_formula_does_not_apply_to() -> None:
 
 def test_a_record_outside_its_field_domain(tmp_path: Path) -> None:
     # IA2 8.2: Prestige Levels run 0 to 7 (Level 7: no availability roll)
-    text = 'game t { title "T" }\nenum aircraft { fields { prestige: int "Prestige Level" 0-7 } a "A" { prestige: 9 } }\n'
+    text = (
+        'game t { title "T" }\n'
+        'enum aircraft { fields { prestige: int "Prestige Level" 0-7 } a "A" { prestige: 9 } }\n'
+    )
     [finding] = compile_text(tmp_path, text).diagnostics
     assert (finding.code, finding.message) == ("C475", "`a` (aircraft) has prestige 9, outside its domain 0-7")
     not_int = text.replace("prestige: int", "prestige: text").replace("prestige: 9", 'prestige: "9"')

@@ -16,7 +16,10 @@ from compiler.emit.json import emit_game_json
 from dsl.parser import parse_text
 from tests.conftest import codes, compile_text
 
-HEAD = 'game t { title "T" }\nenum base { fields { listed: text } a "A" { listed: "4.6.2" } b "B" { listed: "4.6.2" } }\n'
+HEAD = (
+    'game t { title "T" }\n'
+    'enum base { fields { listed: text } a "A" { listed: "4.6.2" } b "B" { listed: "4.6.2" } }\n'
+)
 
 
 def test_conflict_and_ambiguous_parse_their_places_and_readings() -> None:
@@ -83,7 +86,8 @@ def test_a_reading_the_charts_do_not_hold_is_reported(tmp_path: Path) -> None:
     text = (
         'game t { title "T" }\nenum city { m "Mannheim" }\n'
         'chart t "T" { key city column sf: pair "SF" rows { m: 6/7 } }\n'
-        'ambiguous m "M" { reading "one" { t (city=m) column sf is 6/1 } reading "two" { t (city=m) column sf is 6/11 } }\n'
+        'ambiguous m "M" {\n  reading "one" { t (city=m) column sf is 6/1 }\n'
+        '  reading "two" { t (city=m) column sf is 6/11 }\n}\n'
     )
     [finding] = compile_text(tmp_path, text).diagnostics
     assert finding.code == "C482"

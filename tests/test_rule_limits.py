@@ -67,7 +67,9 @@ def test_lookup_reads_a_limit_by_key_set_and_when(run) -> None:
         "when family_flown == me262 and month <= 1944-09)"
     )
     open_ = run("lookup", "ia2/sorties_per_month", "--set", "month=1944-08").output.splitlines()
-    assert open_[3] == "  depends on family_flown (--set family_flown=VALUE), unit_assigned (--set unit_assigned=VALUE):"
+    assert open_[3] == (
+        "  depends on family_flown (--set family_flown=VALUE), unit_assigned (--set unit_assigned=VALUE):"
+    )
     assert open_[-1] == "    exactly 8 otherwise (4.3.3: normally 8 sorties a month)"
     doc = json.loads(run("lookup", "ia2/sorties_per_month", "--set", "month=1945-01", "--json").output)
     assert doc["bound"] == {"kind": "exactly", "min": 4, "max": 4, "text": "exactly 4"}
@@ -85,9 +87,8 @@ def test_a_limit_refuses_what_it_does_not_read(run) -> None:
     rolled = run("lookup", "usaaf/us_bombers_per_hex", "4")
     assert rolled.exit_code == 2 and "`us_bombers_per_hex` is a limit: it takes no roll" in rolled.output
     odds = run("odds", "usaaf/us_bombers_per_hex")
-    assert odds.exit_code == 2 and "is a limit of game `usaaf`, not a chart: chartc lookup usaaf/us_bombers_per_hex" in (
-        odds.output
-    )
+    assert odds.exit_code == 2
+    assert "is a limit of game `usaaf`, not a chart: chartc lookup usaaf/us_bombers_per_hex" in odds.output
 
 
 def test_the_module_and_the_json_carry_limits(corpus) -> None:

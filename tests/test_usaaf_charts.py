@@ -118,10 +118,10 @@ def test_stacking_conflicts_cite_both_places(corpus) -> None:
     # against 9.4's no limit at a base: each a conflict kept as printed (C481) naming both places
     kept = {d.message.split("`")[1]: d for d in corpus.diagnostics if d.code == "C481" and "usaaf" in d.span.file}
     assert set(kept) == {"us_stack", "units_at_a_base", "mannheim_sf_sr"}
-    assert "7.1 says \u201cboth players may have up to six aircraft units in any hex at any one time\u201d (at most 6)" in (
-        kept["us_stack"].message
-    )
-    assert "never more than three fighter units assigned to tight escort with them\u201d (9)" in kept["us_stack"].message
+    message = kept["us_stack"].message
+    six = "both players may have up to six aircraft units in any hex at any one time"
+    assert f"7.1 says \u201c{six}\u201d (at most 6)" in message
+    assert "never more than three fighter units assigned to tight escort with them\u201d (9)" in message
     # labels: the second place, and the data the first place names (the limit's case)
     assert [label.message for label in kept["us_stack"].labels] == ["7.1", "the data: at most 6"]
     # 25.0: Mannheim's run of cells `6/118/9` reads two ways; the charts hold SF 6/1, SR 18/9

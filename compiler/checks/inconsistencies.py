@@ -90,7 +90,8 @@ def _check_ambiguity(game: model.Game, ambiguity: model.Ambiguity, sink: Sink) -
             cells,
         )
         return
-    message = f"{where} ({ambiguity.title}):{printed} reads {_WAYS.get(len(ambiguity.readings), str(len(ambiguity.readings)))} ways, {options}"
+    ways = _WAYS.get(len(ambiguity.readings), str(len(ambiguity.readings)))
+    message = f"{where} ({ambiguity.title}):{printed} reads {ways} ways, {options}"
     labels = tuple(Label(r.span, f"reading `{r.label}`") for r in ambiguity.readings) + cells
     _report(message, ambiguity.kept, ambiguity.span, labels, sink)
 
