@@ -228,3 +228,28 @@ def test_a_planted_change_in_the_corpus_is_reported(tmp_path: Path) -> None:
     assert "is `Volkel`, but `mission.first_raid_on_berlin.base` is `Rheine`" in finding.message
     assert finding.span.file.endswith("setup.chart")
     assert finding.labels[0].span.file.endswith("modes.chart")
+
+
+def test_a_drm_and_a_formula_are_facts_too(tmp_path: Path) -> None:
+    # IA2 B12 (7.2.2.9): Agile +2 on the initiative roll; 7.12's example adds the same +2 for its Bf 109
+    text = (
+        'game t { title "T" }\ncontext agile: flag "Agile"\ncontext positions: int "Positions" 0-4\n'
+        'chart [B12] initiative "Initiative" { rule "7.2.2" roll 1d6 column r: text '
+        'drm agile "Agile" +2 when agile rows { 1-3: "Lose" 4+: "Win" } }\n'
+        'formula agile_bonus "7.12 example" { rule "7.12" result 2 * positions }\n'
+        'invariant agile_two "B12 and 7.12" { same drm [B12] agile as formula agile_bonus (positions=1) }\n'
+        'invariant agile_four "B12 and 7.12" { same drm [B12] agile as formula agile_bonus (positions=2) }\n'
+    )
+    comp = compile_text(tmp_path, text)
+    [finding] = [d for d in comp.diagnostics if d.code == "C417"]
+    assert finding.message == (
+        "invariant `agile_four` (B12 and 7.12): `drm [B12] agile` is `+2`, but "
+        "`formula agile_bonus (positions=2)` is `4`"
+    )
+    doc = json.loads(emit_game_json(comp.project.games["t"]))
+    facts = next(i for i in doc["invariants"] if i["id"] == "agile_two")["facts"]
+    assert facts == [
+        {"kind": "drm", "chart": "B12", "drm": "agile", "written": "drm [B12] agile"},
+        {"kind": "formula", "formula": "agile_bonus", "context": {"positions": 1},
+         "written": "formula agile_bonus (positions=1)"},
+    ]

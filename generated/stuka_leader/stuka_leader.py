@@ -1151,15 +1151,14 @@ def lookup_squadron_makeup(*, period: Period, duration: Duration) -> SquadronMak
 SquadronSizeResult = TypedDict('SquadronSizeResult', {'pilots': tuple[int | None, int | None, int | None]})
 SQUADRON_SIZE_COLUMNS: Final = ('pilots',)
 _SQUADRON_SIZE_ROWS: Final[tuple[_Row[tuple[tuple[int | None, int | None, int | None]]], ...]] = (
-    ((None,), None, None, ((8, 10, 12),)),
+    ((), None, None, ((8, 10, 12),)),
 )
 
 
-def lookup_squadron_size(*, period: Period) -> SquadronSizeResult:
+def lookup_squadron_size() -> SquadronSizeResult:
     """Squadron size, rule Campaign Setup: Selecting Squadron Pilots: the row the keys select.
 
     Args:
-        period: Period (Period; labels in PERIOD_LABELS).
 
     Returns:
         The row's values by column:
@@ -1169,9 +1168,7 @@ def lookup_squadron_size(*, period: Period) -> SquadronSizeResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    if type(period) is not str or period not in PERIOD_LABELS:
-        period = _member('squadron_size', 'period', period, PERIOD_LABELS)
-    row = _select('squadron_size', _SQUADRON_SIZE_ROWS, (period,), None)
+    row = _select('squadron_size', _SQUADRON_SIZE_ROWS, (), None)
     return {'pilots': row[0]}
 
 
@@ -3121,7 +3118,7 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
     (
         'squadron_choice_size',
         'Campaign Setup: Selecting Squadron Pilots',
-        lambda: lookup_squadron_size(period='y1936_1941'),
+        lambda: lookup_squadron_size(),
         {'pilots': (8, 10, 12)},
     ),
     (
