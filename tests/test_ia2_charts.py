@@ -51,14 +51,14 @@ def test_corpus_reports_only_the_known_print_defects(corpus_as_printed, corpus) 
             "C412",
             "charts/ia2/modes.chart",
         ),  # 10.15.3 Schweinfurt mission (8/43) flies the G-6/R6, which 11.1 dates 3/44
-        ("C414", "charts/ia2/reference.chart"),  # 4.6 "one of 36 bases", but 4.6.2 lists 35
-        ("C414", "charts/ia2/reference.chart"),  # 9.1 "Bf 109 (18 aircraft)", fewer named
-        ("C414", "charts/ia2/reference.chart"),  # 9.1 "FW 190 (12 aircraft)": 11.2's twelve and the 1943-44 A-5
         ("C461", "charts/ia2/examples.chart"),  # 4.4: I/JG 2's aircraft roll of 6 is an A-8; R1 prints A-7
         ("C461", "charts/ia2/examples.chart"),  # 7.12: +2 landing at Fatigue 16; R6 gives it from 20
         ("C461", "charts/ia2/examples.chart"),  # 10.6.1: 79 in R7's 1944 late column, past its printed rows
         ("C461", "charts/ia2/examples.chart"),  # 7.12: Agile +2 on B12 after the engine hit 7.2.2.9 says ends it
+        ("C481", "charts/ia2/reference.chart"),  # conflict: 4.6 "one of 36 bases", but 4.6.2 lists 35
+        ("C481", "charts/ia2/reference.chart"),  # conflict: 9.1 "Bf 109 (18 aircraft)", 11.1 names 16
     ]
+    # 9.1 "FW 190 (12 aircraft)" is 11.2's twelve: the 1943-44 FW 190A-5 of a tour is not counted
     # charts/ia2/errata.chart corrects the defects whose right value the rules make clear (R4, Knight's
     # Cross, promotion)
     amended = sorted((d.code, d.span.file) for d in corpus.diagnostics if d.span.file.startswith("charts/ia2"))

@@ -327,8 +327,8 @@ def test_dated_rules(gen) -> None:
     assert gen.lookup_dated_rules(dated_rule="bodenplatte")["from"] == "1945-01"
     # IA2 4.3.3: four sorties a month from January 1945: the same month as sorties_per_month's change
     assert gen.lookup_dated_rules(dated_rule="four_sorties")["from"] == "1945-01"
-    assert gen.lookup_sorties_per_month(month="1945-01") == {"sorties": 4}
-    assert gen.lookup_sorties_per_month(month="1944-12") == {"sorties": 8}
+    assert gen.limit_sorties_per_month(month="1945-01")["text"] == "exactly 4"
+    assert gen.limit_sorties_per_month(month="1944-12", family_flown="fw190")["text"] == "exactly 8"
 
 
 def test_b12_replaces_the_external_declaration(ia2) -> None:

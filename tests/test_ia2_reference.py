@@ -7,6 +7,7 @@ import pytest
 
 from compiler import model
 from compiler.engine.lookup import LookupProblem, lookup
+from compiler.model.calendar import Month
 from tests.conftest import ROOT, import_module
 
 
@@ -146,13 +147,32 @@ def test_r3_aircraft_subtypes(ia2) -> None:
     assert value(ia2, "R3", "1", aircraft="bf109g6", month="1945-04") == {"result": "not available"}
 
 
+def _sorties(ia2, **context: str) -> str:
+    from compiler.engine.limits import read_limit
+
+    limit = ia2.limit("sorties_per_month")
+    answer = read_limit(limit, {k: model.MemberId(v) if k != "month" else Month(v) for k, v in context.items()})
+    assert answer.bound is not None, (context, answer.possible)
+    return answer.bound.text
+
+
 def test_sorties_per_month(ia2, gen) -> None:
     # IA2 4.3.3 / 6.0: 8 sorties a month; from January 1945, only 4
-    assert value(ia2, "sorties_per_month", None, month="1944-03") == {"sorties": 8}
-    assert value(ia2, "sorties_per_month", None, month="1944-12") == {"sorties": 8}
-    assert value(ia2, "sorties_per_month", None, month="1945-01") == {"sorties": 4}
-    assert value(ia2, "sorties_per_month", None, month="1945-05") == {"sorties": 4}
-    assert gen.lookup_sorties_per_month(month="1945-03") == {"sorties": 4}
+    assert _sorties(ia2, month="1944-03", family_flown="bf109", unit_assigned="i_jg1") == "exactly 8"
+    assert _sorties(ia2, month="1945-01") == "exactly 4"
+    assert _sorties(ia2, month="1945-05") == "exactly 4"
+    # 11.7, R1 note 4: the Me 262 from July to September 1944, four missions a month; eight from October
+    assert _sorties(ia2, month="1944-08", family_flown="me262") == "at most 4"
+    assert _sorties(ia2, month="1944-10", family_flown="me262", unit_assigned="kdo_nowotny") == "exactly 8"
+    # 11.6, R1 note 6: the Do 335A with EGR 335, four missions a month (from 9/44)
+    assert _sorties(ia2, month="1944-09", family_flown="do335", unit_assigned="egr335") == "at most 4"
+    assert gen.limit_sorties_per_month(month="1945-03") == {
+        "kind": "exactly", "min": 4, "max": 4, "text": "exactly 4",
+        "cite": "4.3.3, 6.0: only 4 missions each month from January 1945 (fuel shortages)",
+    }
+    assert gen.limit_sorties_per_month(month="1944-08", family_flown="me262")["max"] == 4
+    with pytest.raises(ValueError, match="depends on a value left as None"):
+        gen.limit_sorties_per_month(month="1944-08")
 
 
 def test_awards(ia2) -> None:

@@ -53,7 +53,9 @@ EXPECTED_PAGES = {
 # Escort Missions table, cut at the right edge before, printed as stacked blocks; with the Target
 # Systems Planning Table whole at 8 pt it takes 7 (9 to 7 on Letter; in large print, its two blocks
 # continuing across a page and the Escort Missions table in one block, 13 to 10 and 14 to 11); IA2
-# in large print 28 to 27 (29 to 28 on Letter), as in Chromium.
+# in large print 28 to 27 (29 to 28 on Letter), as in Chromium. Issue 30 (the limits after the charts,
+# the Ace award chart): USAAF 7 to 6 on A4, 10 to 11 and 11 to 12 in large print; Stuka Leader 11 to 12
+# on Letter, 16 to 17 in A4 large print.
 EXPECTED_PAGES_WEASYPRINT = {
     "ia2": {("a4", False): 18, ("letter", False): 19, ("a4", True): 27, ("letter", True): 28},
     "usaaf": {("a4", False): 13, ("letter", False): 15, ("a4", True): 24, ("letter", True): 24},
@@ -174,11 +176,13 @@ def test_ia2_aid_follows_the_sequence_of_play(corpus) -> None:
     html = render_outputs(corpus.project)["ia2/ia2.html"]
     ids = _section_ids(html)
     assert ids[0] == "chart-b9"  # 6.1: the weather roll opens the sequence of play
-    assert ids[-8:] == [
+    assert ids[-7:] == [
         "chart-victory_points", "chart-victory_levels", "chart-combined_victory_levels",  # victory
         # setup, used once, last; R1 sends the reader to its units' rows
-        "chart-r1", "chart-starting_unit_bases", "chart-r2", "chart-r3", "chart-sorties_per_month",
+        "chart-r1", "chart-starting_unit_bases", "chart-r2", "chart-r3",
     ]
+    # the limits and allowances (4.3.3's sorties a month, ...) print after the charts, in their own part
+    assert html.index('<div class="rule-limits" id="limits">') > html.index('id="chart-r3"')
     printed = [c for c in corpus.project.games["ia2"].charts if c.kind != "external"]  # B3, B6, P1 are not in the book
     assert sorted(ids) == sorted("chart-" + c.ident for c in printed)
     assert '<h2 class="group">Combat (7.1-7.3)</h2>' in html
@@ -615,9 +619,13 @@ def test_months_print_as_the_book_prints_them(printed: str, book: str) -> None:
 def test_ia2_aid_prints_human_months_and_player_legends(corpus) -> None:
     html = render_outputs(corpus.project)["ia2/ia2.html"]
     sections = dict(re.findall(r'<section class="chart" id="([^"]+)">(.*?)</section>', html, re.S))
-    # 4.3.3: 8 sorties a month to December 1944, then 4
-    sorties = sections["chart-sorties_per_month"]
-    assert '<th scope="row" class="text">Mar 43-Dec 44</th><td class="text">8</td>' in sorties
+    # 7.9.2 Night Owl: once per month to December 1944, then bi-monthly
+    night_owl = sections["chart-night_owl_frequency"]
+    assert '<th scope="row" class="text">Mar 43-Dec 44</th><td class="text">Once per month</td>' in night_owl
+    # 4.3.3, 11.7: the sorties a month are a limit, printed with its cases in the aid's limits section
+    limits = html[html.index('<div class="rule-limits" id="limits">') :].split("</div>")[0]
+    assert "<strong>Sorties per month</strong>" in limits
+    assert "at most 4 \u2014 Aircraft family flown is Me 262 and Game month \u2264 Sep 44 (11.7, R1 note 4" in limits
     assert "when Game month is Dec 44" in sections["chart-b9"]  # 6.1 weather: +2 in December 1944
     assert "one of the" not in html and "codes:" not in html  # no `Month = one of the Month codes`
     assert "or more" not in sections["chart-r2"]  # R2 prints no open end (it printed `6+` before)
@@ -693,9 +701,9 @@ def test_the_contents_list_is_set_in_balanced_columns_in_play_order(corpus) -> N
     headings = re.findall(r'<span class="g">([^<]+)</span>', nav)
     assert headings == re.findall(r'<h2 class="group">([^<]+)</h2>', html)
     assert re.findall(r'<a href="#([^"]+)">', nav) == _section_ids(html)
-    # balanced by lines: IA2's 71 printed charts in 12 groups break where CSS columns broke them
+    # balanced by lines: IA2's 70 printed charts in 12 groups break where CSS columns broke them
     entries = [c.count("<li><a ") for c in columns]
-    assert entries == [23, 27, 21] and sum(entries) == len(_section_ids(html))
+    assert entries == [23, 27, 20] and sum(entries) == len(_section_ids(html))
     landscape = render_outputs(corpus.project, "a4", False, True)["ia2/ia2.html"]
     assert landscape.split('<div class="columns">', 1)[1].split("</nav>")[0].count("\n<ol>\n") == 4
 

@@ -1505,6 +1505,46 @@ def _follow(
     raise RuntimeError(f"{start}: the chain did not end within {limit} steps")
 
 
+class Choice(TypedDict):
+    """A result that offers outcomes for the player to choose from (`one of [...]`): no roll picks one."""
+
+    choice: tuple[object, ...]
+
+
+class Bound(TypedDict):
+    """What a limit allows: the counts from `min` to `max` (None: open at that end), as the rule
+    words it (`at most 4`), and the rule the case cites (None: the limit's own)."""
+
+    kind: str
+    min: int | None
+    max: int | None
+    text: str
+    cite: str | None
+
+
+def _limit(
+    limit: str,
+    cases: tuple[tuple[_Condition | None, Bound], ...],
+    context: Mapping[str, _Context],
+) -> Bound:
+    """The bound of the first case whose condition is true (None: always).
+
+    ValueError when a case before it is unknown in `context`, or when no case applies.
+    """
+    pending: list[str] = []
+    for when, bound in cases:
+        verdict = True if when is None else _holds(when, context)
+        if verdict is True and not pending:
+            return bound
+        if verdict is not False:
+            pending.append(bound["text"])
+        if verdict is True:
+            break
+    if pending:
+        raise ValueError(f"limit {limit!r} depends on a value left as None: it may be {' or '.join(pending)}")
+    raise ValueError(f"limit {limit!r}: no case applies to {dict(context)!r}")
+
+
 # ---- 'firepower_column'
 _FIREPOWER_COLUMN_RULE: Final = _OddsRule(
     'firepower_column', 'down', 'up', ('6-', '8', '12', '24'), 'clamp', None, 'strength', 'lower', (1, None),
@@ -4742,7 +4782,10 @@ _R1_ROWS: Final[tuple[_Row[tuple[Unit | CellRoll, ChartRef | ChainRef]], ...]] =
         {'count': 1, 'sides': 3, 'outcomes': ((1, 1, 'i_jg1'), (2, 2, 'ii_jg1'), (3, 3, 'iii_jg1'))},
         {'chart': 'starting_unit_bases', 'keys': {}, 'drm': 0},
     )),
-    ((), 2, 2, ('i_jg2', {'chart': 'starting_unit_bases', 'keys': {}, 'drm': 0})),
+    ((), 2, 2, (
+        {'count': 1, 'sides': 3, 'outcomes': ((1, 1, 'i_jg2'), (2, 2, 'ii_jg2'), (3, 3, 'iii_jg2'))},
+        {'chart': 'starting_unit_bases', 'keys': {}, 'drm': 0},
+    )),
     ((), 15, 15, ('i_zg1', {'chart': 'starting_unit_bases', 'keys': {}, 'drm': 0})),
     ((), 16, 16, (
         {'count': 1, 'sides': 3, 'outcomes': ((1, 1, 'i_zg26'), (2, 2, 'ii_zg26'), (3, 3, 'iii_zg26'))},
@@ -4768,8 +4811,8 @@ def lookup_r1(roll: int, *, drm: int = 0) -> R1Result:
     Raises:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected (the chart is partial: the print gives the rows for rolls 1, 2 (I/JG 2 only,
-            cut after its Aircraft cell; more units of that roll may be lost), 15 and 16 (III/ZG 26 cut after its
-            Aircraft cell); rolls 3-14 and 17-20 are lost).
+            cut after its Aircraft cell; 4.4.1 names II/JG 2 and III/JG 2 as its other units), 15 and 16 (III/ZG 26
+            cut after its Aircraft cell); rolls 3-14 and 17-20 are lost).
     """
     if type(roll) is not int or roll not in _R1_OUTCOMES:
         _check_natural('R1', roll, _R1_OUTCOMES, '1d20')
@@ -5026,40 +5069,6 @@ def roll_r3(rng: random.Random, *, aircraft: Aircraft, month: str, drm: int = 0)
     _check_rng('R3', rng)
     natural = _roll(rng, _R3_DICE)
     return _rolled(natural, drm, lookup_r3(natural, aircraft=aircraft, month=month, drm=drm))
-
-
-# ---- 'sorties_per_month'
-SortiesPerMonthResult = TypedDict('SortiesPerMonthResult', {'sorties': int})
-SORTIES_PER_MONTH_COLUMNS: Final = ('sorties',)
-_SORTIES_PER_MONTH_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
-    ((('1943-03', '1944-12'),), None, None, (8,)),
-    ((('1945-01', None),), None, None, (4,)),
-)
-_SORTIES_PER_MONTH_MONTHS: Final = (
-    '1943-03', '1943-04', '1943-05', '1943-06', '1943-07', '1943-08', '1943-09', '1943-10', '1943-11', '1943-12',
-    '1944-01', '1944-02', '1944-03', '1944-04', '1944-05', '1944-06', '1944-07', '1944-08', '1944-09', '1944-10',
-    '1944-11', '1944-12', '1945-01', '1945-02', '1945-03', '1945-04', '1945-05',
-)
-
-
-def lookup_sorties_per_month(*, month: str) -> SortiesPerMonthResult:
-    """Sorties per month, rule 4.3.3, 6.0: the row the keys select.
-
-    Args:
-        month: a month 'YYYY-MM', 1943-03 to 1945-05.
-
-    Returns:
-        The row's values by column:
-            'sorties': Sorties
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(month) is not str or month not in _SORTIES_PER_MONTH_MONTHS:
-        _check_member('sorties_per_month', 'month', month, _SORTIES_PER_MONTH_MONTHS)
-    row = _select('sorties_per_month', _SORTIES_PER_MONTH_ROWS, (month,), None)
-    return {'sorties': row[0]}
 
 
 # ---- 'victory_points'
@@ -5381,7 +5390,6 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'starting_unit_bases': lookup_starting_unit_bases,
     'R2': lookup_r2,
     'R3': lookup_r3,
-    'sorties_per_month': lookup_sorties_per_month,
     'victory_points': lookup_victory_points,
     'victory_levels': lookup_victory_levels,
 }
@@ -5394,16 +5402,83 @@ CONTEXT_PARAMETERS: Final[dict[str, str]] = {
     'allied_sa': 'allied_sa', 'copilot_ksw': 'copilot_ksw', 'crewman_injury': 'crewman_injury',
     'de_result': 'de_result', 'ehrenpokal_in_period': 'ehrenpokal_in_period', 'ek1_in_period': 'ek1_in_period',
     'engine_damaged': 'engine_damaged', 'engine_or_controls_damaged': 'engine_or_controls_damaged',
-    'engines_out': 'engines_out', 'fatigue_points': 'fatigue_points', 'fb_attack': 'fb_attack',
-    'flying_jet': 'flying_jet', 'flying_me163': 'flying_me163', 'forced_landing': 'forced_landing',
-    'fuel_tank_hit': 'fuel_tank_hit', 'german_cross_in_period': 'german_cross_in_period', 'green_pilot': 'green_pilot',
-    'gruppe_leader': 'gruppe_leader', 'iff_hit': 'iff_hit', 'kills_in_period': 'kills_in_period',
-    'knights_cross_holder': 'knights_cross_holder', 'landing_skid_damaged': 'landing_skid_damaged',
-    'leaking_fuel': 'leaking_fuel', 'month': 'month', 'mw50': 'mw50', 'p47_loaded': 'p47_loaded',
-    'pilot_ace': 'pilot_ace', 'pilot_injury': 'pilot_injury', 'pilot_ksw': 'pilot_ksw',
+    'engines_out': 'engines_out', 'family_flown': 'family_flown', 'fatigue_points': 'fatigue_points',
+    'fb_attack': 'fb_attack', 'flying_jet': 'flying_jet', 'flying_me163': 'flying_me163',
+    'forced_landing': 'forced_landing', 'fuel_tank_hit': 'fuel_tank_hit',
+    'german_cross_in_period': 'german_cross_in_period', 'green_pilot': 'green_pilot', 'gruppe_leader': 'gruppe_leader',
+    'iff_hit': 'iff_hit', 'kills_in_period': 'kills_in_period', 'knights_cross_holder': 'knights_cross_holder',
+    'landing_skid_damaged': 'landing_skid_damaged', 'leaking_fuel': 'leaking_fuel', 'month': 'month', 'mw50': 'mw50',
+    'p47_loaded': 'p47_loaded', 'pilot_ace': 'pilot_ace', 'pilot_injury': 'pilot_injury', 'pilot_ksw': 'pilot_ksw',
     'points_beyond': 'points_beyond', 'raid_target_af': 'raid_target_af', 'runway_damage': 'runway_damage',
-    'strafe': 'strafe', 'systems_short': 'systems_short', 'weather_modifier': 'weather_modifier',
-    'wingman_aim': 'wingman_aim', 'wingman_gunnery': 'wingman_gunnery',
+    'strafe': 'strafe', 'systems_short': 'systems_short', 'unit_assigned': 'unit_assigned',
+    'weather_modifier': 'weather_modifier', 'wingman_aim': 'wingman_aim', 'wingman_gunnery': 'wingman_gunnery',
+}
+
+
+_LIMIT_SORTIES_PER_MONTH_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Compare('month', '>=', '1945-01'),
+        {
+            'kind': 'exactly',
+            'min': 4,
+            'max': 4,
+            'text': 'exactly 4',
+            'cite': '4.3.3, 6.0: only 4 missions each month from January 1945 (fuel shortages)',
+        },
+    ),
+    (
+        _AllOf((_Compare('family_flown', '==', 'me262'), _Compare('month', '<=', '1944-09'))),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 4,
+            'text': 'at most 4',
+            'cite': '11.7, R1 note 4: the Me 262 from July to September 1944',
+        },
+    ),
+    (
+        _AllOf((_Compare('family_flown', '==', 'do335'), _Compare('unit_assigned', '==', 'egr335'))),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 4,
+            'text': 'at most 4',
+            'cite': '11.6, R1 note 6: the Do 335A with EGR 335',
+        },
+    ),
+    (None, {'kind': 'exactly', 'min': 8, 'max': 8, 'text': 'exactly 8', 'cite': '4.3.3: normally 8 sorties a month'}),
+)
+
+
+def limit_sorties_per_month(
+    *,
+    month: str | None = None,
+    family_flown: Family | None = None,
+    unit_assigned: Unit | None = None,
+) -> Bound:
+    """Sorties per month (rule 4.3.3, 6.0): sorties (missions) flown in one month of the Sortie Log Sheet.
+
+    The first case whose condition holds applies:
+    exactly 4 when month >= 1945-01 (rule 4.3.3, 6.0: only 4 missions each month from January 1945 (fuel shortages))
+    at most 4 when family_flown == me262 and month <= 1944-09 (rule 11.7, R1 note 4: the Me 262 from July to
+        September 1944)
+    at most 4 when family_flown == do335 and unit_assigned == egr335 (rule 11.6, R1 note 6: the Do 335A with EGR 335)
+    exactly 8 otherwise (rule 4.3.3: normally 8 sorties a month)
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    if month is not None:
+        _check_month('sorties_per_month', 'month', month)
+    if family_flown is not None:
+        _check_member('sorties_per_month', 'family_flown', family_flown, get_args(Family))
+    if unit_assigned is not None:
+        _check_member('sorties_per_month', 'unit_assigned', unit_assigned, get_args(Unit))
+    context: dict[str, _Context] = {'month': month, 'family_flown': family_flown, 'unit_assigned': unit_assigned}
+    return _limit('sorties_per_month', _LIMIT_SORTIES_PER_MONTH_CASES, context)
+
+
+LIMITS: Final[dict[str, Callable[..., Bound]]] = {
+    'sorties_per_month': limit_sorties_per_month,
 }
 
 
@@ -5411,12 +5486,6 @@ CONTEXT_PARAMETERS: Final[dict[str, str]] = {
 # book prints (None: the roll selects no row) or the number a formula computes; check_examples()
 # runs them.
 EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
-    (
-        'r1_start_jg2',
-        '4.4',
-        lambda: lookup_r1(2, drm=0),
-        {'unit': 'i_jg2'},
-    ),
     (
         'range_wingman_close',
         '7.2.3.1',

@@ -2039,6 +2039,46 @@ YES_NO_LABELS: Final[dict[YesNo, str]] = {
 }
 
 
+class Choice(TypedDict):
+    """A result that offers outcomes for the player to choose from (`one of [...]`): no roll picks one."""
+
+    choice: tuple[object, ...]
+
+
+class Bound(TypedDict):
+    """What a limit allows: the counts from `min` to `max` (None: open at that end), as the rule
+    words it (`at most 4`), and the rule the case cites (None: the limit's own)."""
+
+    kind: str
+    min: int | None
+    max: int | None
+    text: str
+    cite: str | None
+
+
+def _limit(
+    limit: str,
+    cases: tuple[tuple[_Condition | None, Bound], ...],
+    context: Mapping[str, _Context],
+) -> Bound:
+    """The bound of the first case whose condition is true (None: always).
+
+    ValueError when a case before it is unknown in `context`, or when no case applies.
+    """
+    pending: list[str] = []
+    for when, bound in cases:
+        verdict = True if when is None else _holds(when, context)
+        if verdict is True and not pending:
+            return bound
+        if verdict is not False:
+            pending.append(bound["text"])
+        if verdict is True:
+            break
+    if pending:
+        raise ValueError(f"limit {limit!r} depends on a value left as None: it may be {' or '.join(pending)}")
+    raise ValueError(f"limit {limit!r}: no case applies to {dict(context)!r}")
+
+
 # ---- 'aces_expansion'
 AcesExpansionResult = TypedDict('AcesExpansionResult', {'rule': str})
 ACES_EXPANSION_COLUMNS: Final = ('rule',)
@@ -2419,15 +2459,14 @@ def lookup_squadron_makeup(*, period: Period, duration: Duration) -> SquadronMak
 SquadronSizeResult = TypedDict('SquadronSizeResult', {'pilots': tuple[int | None, int | None, int | None]})
 SQUADRON_SIZE_COLUMNS: Final = ('pilots',)
 _SQUADRON_SIZE_ROWS: Final[tuple[_Row[tuple[tuple[int | None, int | None, int | None]]], ...]] = (
-    ((None,), None, None, ((8, 10, 12),)),
+    ((), None, None, ((8, 10, 12),)),
 )
 
 
-def lookup_squadron_size(*, period: Period) -> SquadronSizeResult:
+def lookup_squadron_size() -> SquadronSizeResult:
     """Squadron size, rule Campaign Setup: Selecting Squadron Pilots: the row the keys select.
 
     Args:
-        period: Period (Period; labels in PERIOD_LABELS).
 
     Returns:
         The row's values by column:
@@ -2437,9 +2476,7 @@ def lookup_squadron_size(*, period: Period) -> SquadronSizeResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    if type(period) is not str or period not in PERIOD_LABELS:
-        period = _member('squadron_size', 'period', period, PERIOD_LABELS)
-    row = _select('squadron_size', _SQUADRON_SIZE_ROWS, (period,), None)
+    row = _select('squadron_size', _SQUADRON_SIZE_ROWS, (), None)
     return {'pilots': row[0]}
 
 
@@ -2652,6 +2689,32 @@ def lookup_bandit_skill_levels(*, bandit_skill: BanditSkill) -> BanditSkillLevel
         bandit_skill = _member('bandit_skill_levels', 'bandit_skill', bandit_skill, BANDIT_SKILL_LABELS)
     row = _select('bandit_skill_levels', _BANDIT_SKILL_LEVELS_ROWS, (bandit_skill,), None)
     return {'destroyed': row[0], 'victories': row[1]}
+
+
+# ---- 'ace_award'
+AceAwardResult = TypedDict('AceAwardResult', {'counter': str | Choice, 'vp': int})
+ACE_AWARD_COLUMNS: Final = ('counter', 'vp')
+_ACE_AWARD_ROWS: Final[tuple[_Row[tuple[str | Choice, int]], ...]] = (
+    ((), None, None, ({'choice': ('+1 AtA counter', '+1 AtG counter')}, 1)),
+)
+
+
+def lookup_ace_award() -> AceAwardResult:
+    """Ace award, rule Dogfighting: Aces; Debriefing 25: the row the keys select.
+
+    Args:
+
+    Returns:
+        The row's values by column:
+            'counter': Counter (placed on the Pilot card during Debriefing)
+            'vp': VP at the end of the Campaign, if the Ace is still alive
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    row = _select('ace_award', _ACE_AWARD_ROWS, (), None)
+    return {'counter': row[0], 'vp': row[1]}
 
 
 # ---- 'medic_options'
@@ -7594,6 +7657,7 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'so_flat_costs': lookup_so_flat_costs,
     'victories': lookup_victories,
     'bandit_skill_levels': lookup_bandit_skill_levels,
+    'ace_award': lookup_ace_award,
     'medic_options': lookup_medic_options,
     'vp_adjustments': lookup_vp_adjustments,
     'stress_adjustments': lookup_stress_adjustments,
@@ -7704,14 +7768,14 @@ CONTEXT_PARAMETERS: Final[dict[str, str]] = {
     'aircraft_destroyed': 'aircraft_destroyed', 'aircraft_mn': 'aircraft_mn', 'approach_count': 'approach_count',
     'attack_stress': 'attack_stress', 'attacker_position': 'attacker_position', 'bandit_ata': 'bandit_ata',
     'card_steps': 'card_steps', 'center_count': 'center_count', 'cool': 'cool', 'dot_stress': 'dot_stress',
-    'drop_tank': 'drop_tank', 'evasive': 'evasive', 'fire_director_destroyed': 'fire_director_destroyed',
-    'high_stress': 'high_stress', 'maneuver': 'maneuver', 'miss_one_day_wound': 'miss_one_day_wound',
-    'miss_two_days_wound': 'miss_two_days_wound', 'mission_stress': 'mission_stress', 'pilot_ata': 'pilot_ata',
-    'pilot_atg': 'pilot_atg', 'pilot_lost': 'pilot_lost', 'promotion_number': 'promotion_number',
-    'radio_coordination': 'radio_coordination', 'rested': 'rested', 'robustness': 'robustness', 'stress': 'stress',
-    'target_destroyed': 'target_destroyed', 'target_hits': 'target_hits', 'target_vp': 'target_vp',
-    'track_space': 'track_space', 'track_spaces': 'track_spaces', 'victories': 'victories', 'wp_carried': 'wp_carried',
-    'xp': 'xp',
+    'drop_tank': 'drop_tank', 'escorted_bomber': 'escorted_bomber', 'evasive': 'evasive',
+    'fire_director_destroyed': 'fire_director_destroyed', 'high_stress': 'high_stress', 'jet': 'jet',
+    'maneuver': 'maneuver', 'miss_one_day_wound': 'miss_one_day_wound', 'miss_two_days_wound': 'miss_two_days_wound',
+    'mission_stress': 'mission_stress', 'pilot_ata': 'pilot_ata', 'pilot_atg': 'pilot_atg', 'pilot_lost': 'pilot_lost',
+    'promotion_number': 'promotion_number', 'radio_coordination': 'radio_coordination', 'rested': 'rested',
+    'robustness': 'robustness', 'stress': 'stress', 'target_destroyed': 'target_destroyed',
+    'target_hits': 'target_hits', 'target_vp': 'target_vp', 'track_space': 'track_space',
+    'track_spaces': 'track_spaces', 'victories': 'victories', 'wp_carried': 'wp_carried', 'xp': 'xp',
 }
 
 
@@ -7760,11 +7824,15 @@ def compute_xp_after_promotion(*, xp: int, promotion_number: int) -> int:
 
     Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
     ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    It applies only where xp >= promotion_number: ValueError otherwise.
+    Its values: 0+.
     """
     _check_int('xp_after_promotion', 'xp', xp)
     _check_range('xp_after_promotion', 'xp', xp, 0, 99)
     _check_int('xp_after_promotion', 'promotion_number', promotion_number)
     _check_range('xp_after_promotion', 'promotion_number', promotion_number, 1, 99)
+    if not (xp >= promotion_number):
+        raise ValueError('xp_after_promotion: applies only where xp >= promotion_number')
     value = (xp - promotion_number)
     return int(value)
 
@@ -7845,6 +7913,7 @@ def compute_end_of_day_stress(
 
     Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
     ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    Its values: 0+.
     """
     _check_flag('end_of_day_stress', 'rested', rested)
     _check_int('end_of_day_stress', 'stress', stress)
@@ -7930,6 +7999,70 @@ FORMULAS: Final[dict[str, Callable[..., int]]] = {
 }
 
 
+_LIMIT_AIRCRAFT_MOVE_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Flag('jet'),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 2,
+            'text': 'at most 2',
+            'cite': '17: EXCEPTION: Jets may move two adjacent Areas',
+        },
+    ),
+    (
+        _Flag('escorted_bomber'),
+        {
+            'kind': 'exactly',
+            'min': 1,
+            'max': 1,
+            'text': 'exactly 1',
+            'cite': '17: Escorted Bombers must move',
+        },
+    ),
+    (None, {'kind': 'at_most', 'min': None, 'max': 1, 'text': 'at most 1', 'cite': None}),
+)
+
+
+def limit_aircraft_move(*, jet: bool = False, escorted_bomber: bool = False) -> Bound:
+    """Areas an Aircraft moves in a Turn (rule 17. Aircraft Move): adjacent Areas an Aircraft moves into in step 17 (0:
+        it stays in its Area).
+
+    The first case whose condition holds applies:
+    at most 2 when jet (rule 17: EXCEPTION: Jets may move two adjacent Areas)
+    exactly 1 when escorted_bomber (rule 17: Escorted Bombers must move)
+    at most 1 otherwise
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    _check_flag('aircraft_move', 'jet', jet)
+    _check_flag('aircraft_move', 'escorted_bomber', escorted_bomber)
+    context: dict[str, _Context] = {'jet': jet, 'escorted_bomber': escorted_bomber}
+    return _limit('aircraft_move', _LIMIT_AIRCRAFT_MOVE_CASES, context)
+
+
+_LIMIT_BANDIT_MOVE_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (None, {'kind': 'at_most', 'min': None, 'max': 1, 'text': 'at most 1', 'cite': None}),
+)
+
+
+def limit_bandit_move() -> Bound:
+    """Areas a Bogey or Bandit moves in a Turn (rule 18. Bogeys / Bandits Move): Areas a Bogey or Bandit moves in step
+        18 (it is not required to move).
+
+    The first case whose condition holds applies:
+    at most 1 otherwise
+    """
+    context: dict[str, _Context] = {}
+    return _limit('bandit_move', _LIMIT_BANDIT_MOVE_CASES, context)
+
+
+LIMITS: Final[dict[str, Callable[..., Bound]]] = {
+    'aircraft_move': limit_aircraft_move,
+    'bandit_move': limit_bandit_move,
+}
+
+
 # The rulebook's worked examples as calls of this module's own functions, with the cells the
 # book prints (None: the roll selects no row) or the number a formula computes; check_examples()
 # runs them.
@@ -7979,7 +8112,7 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
     (
         'squadron_choice_size',
         'Campaign Setup: Selecting Squadron Pilots',
-        lambda: lookup_squadron_size(period='y1936_1941'),
+        lambda: lookup_squadron_size(),
         {'pilots': (8, 10, 12)},
     ),
     (
