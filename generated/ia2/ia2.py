@@ -874,6 +874,28 @@ AIRCRAFT_LABELS: Final[dict[Aircraft, str]] = {
 }
 
 
+AircraftChange = Literal[
+    'same_family', 'other_family', 'new_base', 'reassignment', 'reassignment_upgrade', 'free_reassignment',
+    'r1_transfer', 'r1_upgrade', 'heavy_fighter', 'injury', 'loss', 'repairs', 'crewman_back', 'skilled_crewman',
+]
+AIRCRAFT_CHANGE_LABELS: Final[dict[AircraftChange, str]] = {
+    'same_family': 'Upgrade to a newer aircraft in the same family',
+    'other_family': 'Upgrade to a newer aircraft in a different family',
+    'new_base': "Upgrade to a type's new base aircraft (at a date)",
+    'reassignment': 'Reassignment to a new unit',
+    'reassignment_upgrade': 'The free aircraft upgrade of a reassignment to a unit of another family',
+    'free_reassignment': 'One-time voluntary free reassignment (Hauptmann, Major, Oberstleutnant)',
+    'r1_transfer': 'Base change directed by the Starting Units and Bases Chart [R1]',
+    'r1_upgrade': 'Aircraft upgrade listed on the Starting Units and Bases Chart [R1]',
+    'heavy_fighter': 'Heavy-fighter unit converting to a single-engine fighter (R1 note 2)',
+    'injury': 'New plane after a serious wound (9.4)',
+    'loss': 'New plane after a crash landing or being shot down (9.5)',
+    'repairs': 'New aircraft so as not to lose a sortie to repairs (8.1 E)',
+    'crewman_back': 'A crewman reassigned back to your plane on release from hospital (9.4)',
+    'skilled_crewman': 'Skilled replacement crewman (8.1 D)',
+}
+
+
 AircraftLoss = Literal['written_off', 'bail_out', 'crash_landing']
 AIRCRAFT_LOSS_LABELS: Final[dict[AircraftLoss, str]] = {
     'written_off': 'Aircraft written off due to damage',
@@ -900,6 +922,14 @@ ALLIED_SKILL_LABELS: Final[dict[AlliedSkill, str]] = {
     'sa': 'S.A.',
     'reflexes': 'Reflexes',
     'sixth_sense': 'Sixth Sense',
+}
+
+
+Ammunition = Literal['cannon', 'unlimited', 'allied']
+AMMUNITION_LABELS: Final[dict[Ammunition, str]] = {
+    'cannon': 'Cannon (weapons larger than roughly 14mm)',
+    'unlimited': 'Weapons with the "unlimited" notation (typically the machine guns)',
+    'allied': 'Allied escorts and fighters',
 }
 
 
@@ -973,6 +1003,54 @@ BASE_LABELS: Final[dict[Base, str]] = {
 }
 
 
+BasingRule = Literal['base_zone', 'target_zone', 'greyed_out', 'mat_track', 'combined_track']
+BASING_RULE_LABELS: Final[dict[BasingRule, str]] = {
+    'base_zone': 'Base zones',
+    'target_zone': 'Target zones',
+    'greyed_out': 'Greyed-out target zone',
+    'mat_track': 'Endurance track on the Aircraft Display Mat',
+    'combined_track': 'Aircraft of Interceptor Ace 1943-44',
+}
+
+
+ChangeStep = Literal[
+    'when', 'type', 'subtype', 'type_failed', 'subtype_failed_same_type', 'subtype_failed_new_type', 'base_aircraft',
+    'prestige_level', 'level_7', 'waiver',
+]
+CHANGE_STEP_LABELS: Final[dict[ChangeStep, str]] = {
+    'when': 'When',
+    'type': 'Aircraft type',
+    'subtype': 'Aircraft sub-type',
+    'type_failed': 'Failed type roll',
+    'subtype_failed_same_type': 'Failed sub-type roll inside your current type',
+    'subtype_failed_new_type': 'Failed sub-type roll after a new type',
+    'base_aircraft': 'Base aircraft',
+    'prestige_level': 'Prestige Level',
+    'level_7': 'Prestige Level 7',
+    'waiver': 'Prestige Point Waiver',
+}
+
+
+Component = Literal[
+    'countersheets', 'counters', 'rulebook', 'player_aid_two_sided', 'player_aid_one_sided', 'operations_mat',
+    'aircraft_mats', 'combat_cards', 'sortie_log', 'd20', 'd10', 'd6',
+]
+COMPONENT_LABELS: Final[dict[Component, str]] = {
+    'countersheets': 'Countersheets of 9/16" unit-counters',
+    'counters': 'Playing pieces (markers or counters)',
+    'rulebook': 'Rulebook',
+    'player_aid_two_sided': '2-sided Player Aid Cards',
+    'player_aid_one_sided': '1-sided Player Aid Card',
+    'operations_mat': 'Air Operations Display Mat 11" x 17"',
+    'aircraft_mats': 'Aircraft Display Mats (double-sided)',
+    'combat_cards': 'Combat Cards',
+    'sortie_log': 'Sortie logsheet',
+    'd20': 'twenty-sided die',
+    'd10': 'ten-sided dice',
+    'd6': 'six-sided dice',
+}
+
+
 DatedRule = Literal['bodenplatte', 'night_owl_bimonthly', 'four_sorties']
 DATED_RULE_LABELS: Final[dict[DatedRule, str]] = {
     'bodenplatte': 'Operation Bodenplatte (10.16)',
@@ -1041,6 +1119,15 @@ FIGHTER_LABELS: Final[dict[Fighter, str]] = {
 FirepowerColumn = Literal['6-', '8', '12', '24']
 
 
+GameEnd = Literal['may_1945', 'missed_sorties', 'kia', 'captured']
+GAME_END_LABELS: Final[dict[GameEnd, str]] = {
+    'may_1945': 'Completion of your final sortie in May 1945',
+    'missed_sorties': 'Missed sorties due to injuries put your next sortie after May 1945',
+    'kia': 'Killed in action',
+    'captured': 'Captured',
+}
+
+
 GameMode = Literal['standard', 'combined']
 GAME_MODE_LABELS: Final[dict[GameMode, str]] = {
     'standard': 'Interceptor Ace 1944-45 (from March 1944)',
@@ -1106,12 +1193,46 @@ JET_ACE_LABELS: Final[dict[JetAce, str]] = {
 }
 
 
+LimitedUnit = Literal['kdo_nowotny', 'egr335']
+LIMITED_UNIT_LABELS: Final[dict[LimitedUnit, str]] = {
+    'kdo_nowotny': 'EKdo 262 / Kommando Nowotny (Me 262)',
+    'egr335': 'EGR 335 (Do 335 prototypes)',
+}
+
+
+LostAircraft = Literal['bf109g6u4', 'bf109g6u3', 'bf109g14u4', 'go229a0', 'bf109g6r4']
+LOST_AIRCRAFT_LABELS: Final[dict[LostAircraft, str]] = {
+    'bf109g6u4': 'Bf 109G-6/U4',
+    'bf109g6u3': 'Bf 109G-6/U3 (any /U3 variant)',
+    'bf109g14u4': 'Bf 109G-14/U4',
+    'go229a0': 'Go 229A-0',
+    'bf109g6r4': 'Bf 109G-6/R4 (Interceptor Ace 1943-44)',
+}
+
+
 Maneuver = Literal['cuban_eight', 'chandelle', 'immelmann', 'split_s']
 MANEUVER_LABELS: Final[dict[Maneuver, str]] = {
     'cuban_eight': 'Cuban Eight',
     'chandelle': 'Chandelle',
     'immelmann': 'Immelmann',
     'split_s': 'Split-S',
+}
+
+
+Marker = Literal[
+    'aircraft', 'officer_rank', 'nco_rank', 'awards', 'skills', 'random_events', 'ammo', 'damage', 'crew_status', 'map',
+]
+MARKER_LABELS: Final[dict[Marker, str]] = {
+    'aircraft': 'Aircraft',
+    'officer_rank': 'Officer Rank',
+    'nco_rank': 'Non-commissioned Officer Rank',
+    'awards': 'Medals & Awards',
+    'skills': 'Crew and Wingman Skills',
+    'random_events': 'Random Events',
+    'ammo': 'Armaments (Ammo)',
+    'damage': 'Damage',
+    'crew_status': 'Crew Status',
+    'map': 'Map Markers',
 }
 
 
@@ -1178,6 +1299,23 @@ PROMOTION_ATTEMPT_LABELS: Final[dict[PromotionAttempt, str]] = {
 }
 
 
+RaidTarget = Literal[
+    'brunswick', 'leipzig', 'boehlen', 'french_airfields', 'v_weapon_site', 'oranienburg_af', 'schweinfurt', 'erkner',
+    'parchim_af',
+]
+RAID_TARGET_LABELS: Final[dict[RaidTarget, str]] = {
+    'brunswick': 'Brunswick',
+    'leipzig': 'Leipzig',
+    'boehlen': 'Böhlen Oil plant',
+    'french_airfields': 'French Airfields (A/F)',
+    'v_weapon_site': 'V-Weapon site in France',
+    'oranienburg_af': 'Oranienburg A/F',
+    'schweinfurt': 'Schweinfurt Ball Bearings Plant',
+    'erkner': 'Erkner Ball Bearings Plant in Berlin',
+    'parchim_af': 'Parchim A/F',
+}
+
+
 Range = Literal['close', 'medium', 'long']
 RANGE_LABELS: Final[dict[Range, str]] = {
     'close': 'Close',
@@ -1213,6 +1351,25 @@ RANK_TRACK_LABELS: Final[dict[RankTrack, str]] = {
 }
 
 
+SetupStep = Literal[
+    'unit', 'aircraft', 'log', 'mat', 'aircraft_marker', 'wingman_marker', 'base_markers', 'ammunition', 'experience',
+    'target_mats', 'operations_map',
+]
+SETUP_STEP_LABELS: Final[dict[SetupStep, str]] = {
+    'unit': 'Select your starting unit',
+    'aircraft': 'Roll for the aircraft type',
+    'log': 'Prepare the Sortie Log Sheet',
+    'mat': 'Place the Aircraft Display Mat',
+    'aircraft_marker': 'Aircraft marker',
+    'wingman_marker': 'Wingman marker',
+    'base_markers': 'Base zone, base and unit markers',
+    'ammunition': 'Ammunition markers',
+    'experience': 'Starting experience',
+    'target_mats': 'Target Mats',
+    'operations_map': 'Operations Map',
+}
+
+
 Skill = Literal['gunnery', 'aim', 'precision', 'sixth_sense', 'expert', 'leadership', 'acm']
 SKILL_LABELS: Final[dict[Skill, str]] = {
     'gunnery': 'Gunnery',
@@ -1245,6 +1402,28 @@ Target = Literal['fighter', 'bomber']
 TARGET_LABELS: Final[dict[Target, str]] = {
     'fighter': 'Fighter',
     'bomber': 'Four-engined bomber',
+}
+
+
+TargetZone = Literal['dutch', 'bremen', 'france', 'ruhr', 'munich', 'munster', 'frankfurt', 'berlin']
+TARGET_ZONE_LABELS: Final[dict[TargetZone, str]] = {
+    'dutch': 'Dutch',
+    'bremen': 'Bremen',
+    'france': 'France',
+    'ruhr': 'Ruhr',
+    'munich': 'Munich',
+    'munster': 'Münster',
+    'frankfurt': 'Frankfurt',
+    'berlin': 'Berlin',
+}
+
+
+Term = Literal['interceptor', 'escort', 'fighters', 'fighter_combat']
+TERM_LABELS: Final[dict[Term, str]] = {
+    'interceptor': 'Interceptor',
+    'escort': 'Escort',
+    'fighters': 'Fighters',
+    'fighter_combat': 'Fighter Combat',
 }
 
 
@@ -2461,7 +2640,67 @@ def roll_bomb_detonation(rng: random.Random, *, drm: int = 0) -> Roll[BombDetona
 # 'B3': printed elsewhere, referred to by other charts
 
 
-# 'B6': printed elsewhere, referred to by other charts
+# ---- 'B6'
+B6Result = TypedDict('B6Result', {'hit': str})
+B6_COLUMNS: Final = ('hit',)
+_B6_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 12, 12, ('Port Wing',)),
+    ((), 13, 13, ('Starboard Wing',)),
+    ((), 25, 25, ('Port Engine',)),
+    ((), 33, 33, ('Airframe',)),
+    ((), 34, 34, ('Tail',)),
+    ((), 43, 43, ('Rear Guns',)),
+    ((), 55, 55, ('Airframe',)),
+    ((), 61, 61, ('Forward Cannon',)),
+)
+_B6_INDEX: Final = _Index(_B6_ROWS)
+_B6_OUTCOMES: Final = frozenset({
+    11, 12, 13, 14, 15, 16, 21, 22, 23, 24, 25, 26, 31, 32, 33, 34, 35, 36, 41, 42, 43, 44, 45, 46, 51, 52, 53, 54, 55,
+    56, 61, 62, 63, 64, 65, 66,
+})
+
+
+def lookup_b6(roll: int, *, drm: int = 0) -> B6Result:
+    """Fighter Damage Chart [B6], rule 3.5, 7.4.1: the row a roll selects.
+
+    Args:
+        roll: the natural roll on d66, 11 to 66.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'hit': Hit
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: printed on the player aid cards, not in the rulebook:
+            only the eight results the 7.12 and 10.7 examples read are known).
+    """
+    if type(roll) is not int or roll not in _B6_OUTCOMES:
+        _check_natural('B6', roll, _B6_OUTCOMES, 'd66')
+    if type(drm) is not int:
+        _check_int('B6', 'drm', drm)
+    if drm:
+        _check_no_drm('B6', drm, 'd66')
+    modified = roll + drm
+    low, by_roll, below, above = _B6_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _B6_INDEX.select('B6', (), modified)
+    return {'hit': row[0]}
+
+
+def roll_b6(rng: random.Random, *, drm: int = 0) -> Roll[B6Result]:
+    """Roll d66 with `rng` and read Fighter Damage Chart [B6], rule 3.5, 7.4.1.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('B6', rng)
+    natural = _roll(rng, 'd66', 2, 6, 0, 0)
+    return _rolled(natural, drm, lookup_b6(natural, drm=drm))
 
 
 # ---- 'flak'
@@ -2668,6 +2907,170 @@ def roll_crash_credit(rng: random.Random, *, drm: int = 0) -> Roll[CrashCreditRe
     _check_rng('crash_credit', rng)
     natural = _roll(rng, 'sum', 1, 6, 0, 0)
     return _rolled(natural, drm, lookup_crash_credit(natural, drm=drm))
+
+
+# ---- 'components'
+ComponentsResult = TypedDict('ComponentsResult', {'count': int | None, 'holds': str | None})
+COMPONENTS_COLUMNS: Final = ('count', 'holds')
+_COMPONENTS_ROWS: Final[tuple[_Row[tuple[int | None, str | None]], ...]] = (
+    (('countersheets',), None, None, (None, '1.5 countersheets: one and a half die-cut sheets (3.4)')),
+    (('counters',), None, None, (
+        342,
+        'Markers for aircraft, crew members, ammo rounds, random events and the status of crew and systems, placed on the Aircraft Display Mat or a Target Mat (3.4)',
+    )),
+    (('rulebook',), None, None, (1, None)),
+    (('player_aid_two_sided',), None, None, (
+        7, 'Charts and tables, referenced by their ID in [square brackets] (3.5)',
+    )),
+    (('player_aid_one_sided',), None, None, (
+        1, 'Charts and tables, referenced by their ID in [square brackets] (3.5)',
+    )),
+    (('operations_mat',), None, None, (
+        1,
+        'The Operations Map: the Combat Card Deck is shuffled on it (4.0); base zone, airfield and unit markers (3.4.2)',
+    )),
+    (('aircraft_mats',), None, None, (
+        20,
+        '40 Aircraft Display Mats, double-sided, 20 total (3.8): 40 different aircraft, one for each aircraft type available to the player (3.1)',
+    )),
+    (('combat_cards',), None, None, (
+        60, 'Damage by firepower; defensive action or wingman action; bomber/rear gunner defensive fire (3.4.3.1)',
+    )),
+    (('sortie_log',), None, None, (1, '2-page Sortie Log Sheet (3.6)')),
+    (('d20',), None, None, (1, None)),
+    (('d10',), None, None, (2, None)),
+    (('d6',), None, None, (2, None)),
+)
+
+
+def lookup_components(*, component: Component) -> ComponentsResult:
+    """Parts Inventory, rule 3.1, 3.4, 3.4.3.1, 3.5, 3.8: the row the keys select.
+
+    Args:
+        component: Component (Component; labels in COMPONENT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'count': Count
+            'holds': Holds
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(component) is not str or component not in COMPONENT_LABELS:
+        component = _member('components', 'component', component, COMPONENT_LABELS)
+    row = _select('components', _COMPONENTS_ROWS, (component,), None)
+    return {'count': row[0], 'holds': row[1]}
+
+
+# ---- 'markers'
+MarkersResult = TypedDict('MarkersResult', {'counters': int | None, 'pairs': int | None, 'use': str})
+MARKERS_COLUMNS: Final = ('counters', 'pairs', 'use')
+_MARKERS_ROWS: Final[tuple[_Row[tuple[int | None, int | None, str]], ...]] = (
+    (('aircraft',), None, None, (
+        None, None,
+        "Placed on the Aircraft Display Mat to track your sortie. Lists the aircraft's type and start date; a yellow band marks an aircraft available at the start of the game. Shown as Friendly or Enemy.",
+    )),
+    (('officer_rank',), None, None, (
+        8, 4, 'Four pairs, left and right: your promotion level if you have chosen to be an officer',
+    )),
+    (('nco_rank',), None, None, (
+        8, 4, 'Four pairs, left and right: your promotion level if you have chosen to be an NCO',
+    )),
+    (('awards',), None, None, (
+        None, None, 'Mainly historical; most raise your Prestige Level; some give minor game advantages',
+    )),
+    (('skills',), None, None, (None, None, 'Skills bought with experience by your pilot, wingman and crew')),
+    (('random_events',), None, None, (
+        None, None,
+        'Most Random Events are resolved immediately; some can be used later and stay on the Aircraft Display Mat until used',
+    )),
+    (('ammo',), None, None, (None, None, 'Typically cannon ammunition; two-sided, "1" or "2" ammo points')),
+    (('damage',), None, None, (
+        None, None,
+        'Placed on the Aircraft Display Mat only when damage occurs: wings, tail, airframe, engines and other systems; the "INOP" side for systems knocked out (engines and weapons)',
+    )),
+    (('crew_status',), None, None, (None, None, 'Severity of injury or KIA')),
+    (('map',), None, None, (None, None, 'Operations Map (if used): your base zone, your airfield and your unit')),
+)
+
+
+def lookup_markers(*, marker: Marker) -> MarkersResult:
+    """Game Markers, rule 3.4, 3.4.2: the row the keys select.
+
+    Args:
+        marker: Marker (Marker; labels in MARKER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'counters': Markers
+            'pairs': Pairs
+            'use': Use
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(marker) is not str or marker not in MARKER_LABELS:
+        marker = _member('markers', 'marker', marker, MARKER_LABELS)
+    row = _select('markers', _MARKERS_ROWS, (marker,), None)
+    return {'counters': row[0], 'pairs': row[1], 'use': row[2]}
+
+
+# ---- 'terminology'
+TerminologyResult = TypedDict('TerminologyResult', {'meaning': str})
+TERMINOLOGY_COLUMNS: Final = ('meaning',)
+_TERMINOLOGY_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('interceptor',), None, None, ('A German fighter',)),
+    (('escort',), None, None, ('An Allied fighter defending bombers',)),
+    (('fighters',), None, None, ('Allied fighters on sweeps',)),
+    (('fighter_combat',), None, None, ('Interceptors having combat with either Fighters or Escorts',)),
+)
+
+
+def lookup_terminology(*, term: Term) -> TerminologyResult:
+    """Game terminology, rule 3.8: the row the keys select.
+
+    Args:
+        term: Term (Term; labels in TERM_LABELS).
+
+    Returns:
+        The row's values by column:
+            'meaning': Meaning
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(term) is not str or term not in TERM_LABELS:
+        term = _member('terminology', 'term', term, TERM_LABELS)
+    row = _select('terminology', _TERMINOLOGY_ROWS, (term,), None)
+    return {'meaning': row[0]}
+
+
+# 'A2': printed elsewhere, referred to by other charts
+
+
+# 'B2': printed elsewhere, referred to by other charts
+
+
+# 'B4': printed elsewhere, referred to by other charts
+
+
+# 'B5': printed elsewhere, referred to by other charts
+
+
+# 'B10': printed elsewhere, referred to by other charts
+
+
+# 'B11': printed elsewhere, referred to by other charts
+
+
+# 'C1': printed elsewhere, referred to by other charts
+
+
+# 'F1': printed elsewhere, referred to by other charts
 
 
 # ---- 'R6'
@@ -4053,13 +4456,18 @@ def lookup_injury_effects(*, injury: Injury) -> InjuryEffectsResult:
 
 
 # ---- 'starting_experience'
-StartingExperienceResult = TypedDict('StartingExperienceResult', {'experience': int})
-STARTING_EXPERIENCE_COLUMNS: Final = ('experience',)
-_STARTING_EXPERIENCE_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
-    (('standard', 'officer'), None, None, (0,)),
-    (('standard', 'nco'), None, None, (1,)),
-    (('combined', 'officer'), None, None, (1,)),
-    (('combined', 'nco'), None, None, (2,)),
+StartingExperienceResult = TypedDict('StartingExperienceResult', {
+    'experience': int, 'as_3_4_2': int, 'spend': str | None,
+})
+STARTING_EXPERIENCE_COLUMNS: Final = ('experience', 'as_3_4_2', 'spend')
+_STARTING_EXPERIENCE_ROWS: Final[tuple[_Row[tuple[int, int, str | None]], ...]] = (
+    (('standard', 'officer'), None, None, (0, 0, None)),
+    (('standard', 'nco'), None, None, (
+        1, 0,
+        'You may spend your experience point; place the purchased skill on the Aircraft Display Mat or on the Pilot and Crew Status Chart [A2] (4.4.2)',
+    )),
+    (('combined', 'officer'), None, None, (1, 1, None)),
+    (('combined', 'nco'), None, None, (2, 1, None)),
 )
 
 
@@ -4073,6 +4481,8 @@ def lookup_starting_experience(*, game_mode: GameMode, rank_track: RankTrack) ->
     Returns:
         The row's values by column:
             'experience': Experience Points
+            'as_3_4_2': Experience Points as 3.4.2 prints them (no rank named)
+            'spend': At the start
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -4083,7 +4493,7 @@ def lookup_starting_experience(*, game_mode: GameMode, rank_track: RankTrack) ->
     if type(rank_track) is not str or rank_track not in RANK_TRACK_LABELS:
         rank_track = _member('starting_experience', 'rank_track', rank_track, RANK_TRACK_LABELS)
     row = _select('starting_experience', _STARTING_EXPERIENCE_ROWS, (game_mode, rank_track), None)
-    return {'experience': row[0]}
+    return {'experience': row[0], 'as_3_4_2': row[1], 'spend': row[2]}
 
 
 # ---- 'ability_fatigue'
@@ -4542,6 +4952,479 @@ def lookup_dated_rules(*, dated_rule: DatedRule) -> DatedRulesResult:
     return {'from': row[0], 'when': row[1]}
 
 
+# ---- 'aircraft_changes'
+AircraftChangesResult = TypedDict('AircraftChangesResult', {'prestige': int, 'sorties_lost': int | None, 'how': str})
+AIRCRAFT_CHANGES_COLUMNS: Final = ('prestige', 'sorties_lost', 'how')
+_AIRCRAFT_CHANGES_ROWS: Final[tuple[_Row[tuple[int, int | None, str]], ...]] = (
+    (('same_family',), None, None, (
+        1, 0,
+        'Roll on R2 for a new type (not for a sub-type of your current type), then on R3. You pay the points whether you receive your pretended aircraft or not (4.6.4, 8.1 A, 9.2).',
+    )),
+    (('other_family',), None, None, (
+        2, 2,
+        'Roll on R2, then on R3. The pilot loses two sorties familiarizing himself with the new aircraft and may fly again on the third sortie after transfer; he retains his crew (4.6.4, 8.1 B, 9.3).',
+    )),
+    (('new_base',), None, None, (
+        1, 0,
+        'Automatic: no roll on the Available Aircraft charts, as the new base aircraft has the check (✓) symbol (9.2).',
+    )),
+    (('reassignment',), None, None, (
+        2, 1, 'Place an "R" for "reassignment" instead of a target city on the Sortie Log Sheet (4.6.1, 8.1 C).',
+    )),
+    (('reassignment_upgrade',), None, None, (
+        0, 2,
+        'Free, if you have to change to a different aircraft family; the upgrade aircraft must be available at the time; two additional lost sorties to familiarize yourself with it (4.6.1).',
+    )),
+    (('free_reassignment',), None, None, (
+        0, None,
+        'Voluntary, once per rank, to a new unit (Hauptmann) or a new unit or base (Major, Oberstleutnant) (7.9.1).',
+    )),
+    (('r1_transfer',), None, None, (0, 1, 'Free: you still lose one sortie for the transfer (4.6.1).')),
+    (('r1_upgrade',), None, None, (
+        0, None,
+        'Free: you may retain your current aircraft or upgrade to the type on R1; you still lose two sorties if you change to another aircraft family (4.6.1).',
+    )),
+    (('heavy_fighter',), None, None, (
+        0, None,
+        'You may convert to a single-engine fighter as directed by R1 without spending Prestige Points, or retain your heavy fighter (R1 note 2).',
+    )),
+    (('injury',), None, None, (
+        0, None,
+        'Automatic: any sub-type currently available in the same family, that your Prestige Level lets you fly; back on flight duty the next turn after release from the hospital (9.4).',
+    )),
+    (('loss',), None, None, (
+        0, None,
+        'A new plane of your current aircraft type, if your Prestige Level lets you fly it; a roll must still be made on R3; if you fail, you retain your current aircraft (9.5).',
+    )),
+    (('repairs',), None, None, (1, 0, 'A new aircraft in the same family (8.1 E).')),
+    (('crewman_back',), None, None, (
+        1, None,
+        'One Prestige Point per crewman; otherwise they keep flying with a different pilot and you get a new crew (9.4).',
+    )),
+    (('skilled_crewman',), None, None, (
+        1, None,
+        'He arrives with two unspent experience points until February 1944 (combined game), one from March 1944 (8.1 D).',
+    )),
+)
+
+
+def lookup_aircraft_changes(*, aircraft_change: AircraftChange) -> AircraftChangesResult:
+    """Changing Aircraft and Unit: costs, rule 4.6.1, 4.6.4, 7.9.1, 8.1, 9.2-9.5: the row the keys select.
+
+    Args:
+        aircraft_change: Change of aircraft or unit (AircraftChange; labels in AIRCRAFT_CHANGE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'prestige': Prestige Points
+            'sorties_lost': Sorties lost
+            'how': How
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(aircraft_change) is not str or aircraft_change not in AIRCRAFT_CHANGE_LABELS:
+        aircraft_change = _member('aircraft_changes', 'aircraft_change', aircraft_change, AIRCRAFT_CHANGE_LABELS)
+    row = _select('aircraft_changes', _AIRCRAFT_CHANGES_ROWS, (aircraft_change,), None)
+    return {'prestige': row[0], 'sorties_lost': row[1], 'how': row[2]}
+
+
+# ---- 'changing_aircraft'
+ChangingAircraftResult = TypedDict('ChangingAircraftResult', {'chart': ChartRef | None, 'rule': str})
+CHANGING_AIRCRAFT_COLUMNS: Final = ('chart', 'rule')
+_CHANGING_AIRCRAFT_ROWS: Final[tuple[_Row[tuple[ChartRef | None, str]], ...]] = (
+    (('when',), None, None, (
+        None,
+        'At the end of each sortie you may change to a newer type or sub-type if one is available; consult R2 and R3 at the end of each turn. You are not required to upgrade (4.6.4).',
+    )),
+    (('type',), None, None, (
+        {'chart': 'R2'},
+        'Choose the type; roll 1d6: inside the range listed you receive the type; a check (✓) gives it automatically. For a new sub-type of the type you fly, skip R2 (4.6.4, 9.2, 9.3).',
+    )),
+    (('subtype',), None, None, (
+        {'chart': 'R3'}, 'Choose the sub-type; roll 1d6: in the range listed you receive it (4.6.4, 9.2, 9.3).',
+    )),
+    (('type_failed',), None, None, (None, 'You retain your current aircraft (4.6.4, 9.3).')),
+    (('subtype_failed_same_type',), None, None, (
+        None, 'You retain your current aircraft; you are not given the base aircraft (4.6.4, 9.2).',
+    )),
+    (('subtype_failed_new_type',), None, None, (
+        None, 'You automatically receive the base aircraft of the new type (4.6.4, 9.2, 9.3).',
+    )),
+    (('base_aircraft',), None, None, (
+        {'chart': 'R3'},
+        'The base aircraft of a type is the one with a check (✓) symbol and no die-roll range on R3; it may change at a date (4.6.4, 9.2).',
+    )),
+    (('prestige_level',), None, None, (
+        None, 'You may upgrade only to an aircraft your Prestige Level lets you fly (4.2.2, 4.6.4, 8.1, 8.2).',
+    )),
+    (('level_7',), None, None, (
+        None,
+        'Pilots with a Prestige Level of 7 are no longer required to roll on the Aircraft Availability Chart for available replacement aircraft: you may choose any currently listed as available (8.2).',
+    )),
+    (('waiver',), None, None, (
+        {'chart': 'R1'},
+        'If the Starting Units and Bases Chart [R1] puts you in a unit flying an aircraft with a Prestige Level requirement higher than zero, the requirement is waived for that model and any same-model replacements if you lose it (4.2.2, 9.7).',
+    )),
+)
+
+
+def lookup_changing_aircraft(*, change_step: ChangeStep) -> ChangingAircraftResult:
+    """Changing Aircraft, rule 4.6.4, 8.2, 9.2, 9.3: the row the keys select.
+
+    Args:
+        change_step: Changing aircraft (ChangeStep; labels in CHANGE_STEP_LABELS).
+
+    Returns:
+        The row's values by column:
+            'chart': Chart
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(change_step) is not str or change_step not in CHANGE_STEP_LABELS:
+        change_step = _member('changing_aircraft', 'change_step', change_step, CHANGE_STEP_LABELS)
+    row = _select('changing_aircraft', _CHANGING_AIRCRAFT_ROWS, (change_step,), None)
+    return {'chart': row[0], 'rule': row[1]}
+
+
+# ---- 'r2_september_1944'
+R2September1944Result = TypedDict('R2September1944Result', {'result': str})
+R2_SEPTEMBER_1944_COLUMNS: Final = ('result',)
+_R2_SEPTEMBER_1944_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('fw190a8', '1944-09'), None, None, ('automatic',)),
+)
+_R2_SEPTEMBER_1944_INDEX: Final = _Index(_R2_SEPTEMBER_1944_ROWS)
+_R2_SEPTEMBER_1944_MONTHS: Final = ('1944-09')
+_R2_SEPTEMBER_1944_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
+
+
+def lookup_r2_september_1944(
+    roll: int,
+    *,
+    aircraft_type: AircraftType,
+    month: str,
+    drm: int = 0,
+) -> R2September1944Result:
+    """Available Aircraft Family and Type Chart [R2]: September 1944 (9.3 example), rule 9.3: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6.
+        aircraft_type: Aircraft type (AircraftType; labels in AIRCRAFT_TYPE_LABELS).
+        month: a month 'YYYY-MM', 1944-09 to 1944-09.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: R2 is cut after its first row; 9.3's example states
+            this cell).
+    """
+    if type(roll) is not int or roll not in _R2_SEPTEMBER_1944_OUTCOMES:
+        _check_natural('r2_september_1944', roll, _R2_SEPTEMBER_1944_OUTCOMES, '1d6')
+    if type(aircraft_type) is not str or aircraft_type not in AIRCRAFT_TYPE_LABELS:
+        aircraft_type = _member('r2_september_1944', 'aircraft_type', aircraft_type, AIRCRAFT_TYPE_LABELS)
+    if type(month) is not str or month not in _R2_SEPTEMBER_1944_MONTHS:
+        _check_member('r2_september_1944', 'month', month, _R2_SEPTEMBER_1944_MONTHS)
+    if type(drm) is not int:
+        _check_int('r2_september_1944', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _R2_SEPTEMBER_1944_INDEX.tables.get((aircraft_type, month)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _R2_SEPTEMBER_1944_INDEX.select('r2_september_1944', (aircraft_type, month), modified)
+    return {'result': row[0]}
+
+
+def roll_r2_september_1944(
+    rng: random.Random,
+    *,
+    aircraft_type: AircraftType,
+    month: str,
+    drm: int = 0,
+) -> Roll[R2September1944Result]:
+    """Roll 1d6 with `rng` and read Available Aircraft Family and Type Chart [R2]: September 1944 (9.3 example), rule
+        9.3.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('r2_september_1944', rng)
+    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    return _rolled(natural, drm, lookup_r2_september_1944(natural, aircraft_type=aircraft_type, month=month, drm=drm))
+
+
+# ---- 'r3_august_1944'
+R3August1944Result = TypedDict('R3August1944Result', {'result': str})
+R3_AUGUST_1944_COLUMNS: Final = ('result',)
+_R3_AUGUST_1944_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('bf109g6late', '1944-08'), None, None, ('automatic',)),
+)
+_R3_AUGUST_1944_INDEX: Final = _Index(_R3_AUGUST_1944_ROWS)
+_R3_AUGUST_1944_MONTHS: Final = ('1944-08')
+_R3_AUGUST_1944_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
+
+
+def lookup_r3_august_1944(roll: int, *, aircraft: Aircraft, month: str, drm: int = 0) -> R3August1944Result:
+    """Available Aircraft Sub-Type Chart [R3]: August 1944 (4.6.4, 9.2 examples), rule 4.6.4, 9.2: the row a roll
+        selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6.
+        aircraft: Aircraft (Aircraft; labels in AIRCRAFT_LABELS).
+        month: a month 'YYYY-MM', 1944-08 to 1944-08.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: R3 is cut after its first row; 4.6.4's and 9.2's
+            examples state this cell).
+    """
+    if type(roll) is not int or roll not in _R3_AUGUST_1944_OUTCOMES:
+        _check_natural('r3_august_1944', roll, _R3_AUGUST_1944_OUTCOMES, '1d6')
+    if type(aircraft) is not str or aircraft not in AIRCRAFT_LABELS:
+        aircraft = _member('r3_august_1944', 'aircraft', aircraft, AIRCRAFT_LABELS)
+    if type(month) is not str or month not in _R3_AUGUST_1944_MONTHS:
+        _check_member('r3_august_1944', 'month', month, _R3_AUGUST_1944_MONTHS)
+    if type(drm) is not int:
+        _check_int('r3_august_1944', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _R3_AUGUST_1944_INDEX.tables.get((aircraft, month)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _R3_AUGUST_1944_INDEX.select('r3_august_1944', (aircraft, month), modified)
+    return {'result': row[0]}
+
+
+def roll_r3_august_1944(
+    rng: random.Random,
+    *,
+    aircraft: Aircraft,
+    month: str,
+    drm: int = 0,
+) -> Roll[R3August1944Result]:
+    """Roll 1d6 with `rng` and read Available Aircraft Sub-Type Chart [R3]: August 1944 (4.6.4, 9.2 examples), rule
+        4.6.4, 9.2.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('r3_august_1944', rng)
+    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    return _rolled(natural, drm, lookup_r3_august_1944(natural, aircraft=aircraft, month=month, drm=drm))
+
+
+# ---- 'r3_september_1944'
+R3September1944Result = TypedDict('R3September1944Result', {'result': str})
+R3_SEPTEMBER_1944_COLUMNS: Final = ('result',)
+_R3_SEPTEMBER_1944_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('bf109g6late', '1944-09'), None, None, ('automatic',)),
+    (('fw190a8r8', '1944-09'), 1, 4, ('available',)),
+    (('fw190a8r8', '1944-09'), 5, None, ('not available',)),
+)
+_R3_SEPTEMBER_1944_INDEX: Final = _Index(_R3_SEPTEMBER_1944_ROWS)
+_R3_SEPTEMBER_1944_MONTHS: Final = ('1944-09')
+_R3_SEPTEMBER_1944_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
+
+
+def lookup_r3_september_1944(roll: int, *, aircraft: Aircraft, month: str, drm: int = 0) -> R3September1944Result:
+    """Available Aircraft Sub-Type Chart [R3]: September 1944 (9.2, 9.3 examples), rule 9.2, 9.3: the row a roll
+        selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6.
+        aircraft: Aircraft (Aircraft; labels in AIRCRAFT_LABELS).
+        month: a month 'YYYY-MM', 1944-09 to 1944-09.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: R3 is cut after its first row; 9.2's and 9.3's examples
+            state these cells).
+    """
+    if type(roll) is not int or roll not in _R3_SEPTEMBER_1944_OUTCOMES:
+        _check_natural('r3_september_1944', roll, _R3_SEPTEMBER_1944_OUTCOMES, '1d6')
+    if type(aircraft) is not str or aircraft not in AIRCRAFT_LABELS:
+        aircraft = _member('r3_september_1944', 'aircraft', aircraft, AIRCRAFT_LABELS)
+    if type(month) is not str or month not in _R3_SEPTEMBER_1944_MONTHS:
+        _check_member('r3_september_1944', 'month', month, _R3_SEPTEMBER_1944_MONTHS)
+    if type(drm) is not int:
+        _check_int('r3_september_1944', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _R3_SEPTEMBER_1944_INDEX.tables.get((aircraft, month)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _R3_SEPTEMBER_1944_INDEX.select('r3_september_1944', (aircraft, month), modified)
+    return {'result': row[0]}
+
+
+def roll_r3_september_1944(
+    rng: random.Random,
+    *,
+    aircraft: Aircraft,
+    month: str,
+    drm: int = 0,
+) -> Roll[R3September1944Result]:
+    """Roll 1d6 with `rng` and read Available Aircraft Sub-Type Chart [R3]: September 1944 (9.2, 9.3 examples), rule
+        9.2, 9.3.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('r3_september_1944', rng)
+    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    return _rolled(natural, drm, lookup_r3_september_1944(natural, aircraft=aircraft, month=month, drm=drm))
+
+
+# ---- 'loss_replacement'
+LossReplacementResult = TypedDict('LossReplacementResult', {'replacement': Aircraft, 'again': str})
+LOSS_REPLACEMENT_COLUMNS: Final = ('replacement', 'again')
+_LOSS_REPLACEMENT_ROWS: Final[tuple[_Row[tuple[Aircraft, str]], ...]] = (
+    (('bf109g6u4',), None, None, ('bf109g6', 'You may upgrade again to the /U4 if desired (11.1.5)')),
+    (('bf109g6u3',), None, None, (
+        'bf109g6',
+        'The corresponding standard G-6 variant; you may try to upgrade again to the desired /U3 variant by spending Prestige Points (11.1.7)',
+    )),
+    (('bf109g14u4',), None, None, (
+        'bf109g14', 'You may upgrade again to the /U4 by spending Prestige Points (11.1.9)',
+    )),
+    (('go229a0',), None, None, (
+        'he162a2', 'You may upgrade to the Go 229A-0 again by spending Prestige Points (R1 note 7, 11.9)',
+    )),
+    (('bf109g6r4',), None, None, (
+        'bf109g6r6', 'A one of a kind: you will not get another one during the game (10.13)',
+    )),
+)
+
+
+def lookup_loss_replacement(*, lost_aircraft: LostAircraft) -> LossReplacementResult:
+    """Replacing a lost aircraft, rule 11.1.5, 11.1.7, 11.1.9, 11.9, 10.13: the row the keys select.
+
+    Args:
+        lost_aircraft: Aircraft lost (LostAircraft; labels in LOST_AIRCRAFT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'replacement': Substitute with
+            'again': Upgrade again
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(lost_aircraft) is not str or lost_aircraft not in LOST_AIRCRAFT_LABELS:
+        lost_aircraft = _member('loss_replacement', 'lost_aircraft', lost_aircraft, LOST_AIRCRAFT_LABELS)
+    row = _select('loss_replacement', _LOSS_REPLACEMENT_ROWS, (lost_aircraft,), None)
+    return {'replacement': row[0], 'again': row[1]}
+
+
+# ---- 'unit_rules'
+UnitRulesResult = TypedDict('UnitRulesResult', {'aircraft': Aircraft | None, 'from': str | None, 'rule': str})
+UNIT_RULES_COLUMNS: Final = ('aircraft', 'from', 'rule')
+_UNIT_RULES_ROWS: Final[tuple[_Row[tuple[Aircraft | None, str | None, str]], ...]] = (
+    (('ii_zg76',), None, None, (
+        'bf110g2r3wfr', '1944-03',
+        'You can fly the Bf 110G-2/R3 w. Wf.Gr.21 at Neubiberg (Munich bases) or, as an optional start, the Me 410A-1/U2 at Hildesheim (Bremen bases) (R1 note 3).',
+    )),
+    (('kdo_nowotny',), None, None, (
+        'me262a1a', '1944-07',
+        'The game lets you use the Me 262 from July 1944, as part of EKdo 262 and later Kommando Nowotny (R1 note 4, 11.7).',
+    )),
+    (('jv44',), None, None, (
+        None, None, "Reassignment to JV 44 requires being a Knight's Cross holder (R1 note 5, 4.6.1).",
+    )),
+    (('egr335',), None, None, (
+        'do335a1', '1944-09',
+        'You may fly the Do 335 from 9/44: assume you are in an A-0 prototype; the standard A-1 was introduced in January 1945 (R1 note 6, 11.6).',
+    )),
+    (('egr229',), None, None, (
+        'go229a0', None, 'If your Go 229A-0 is lost, it is substituted with a He 162A-2 (R1 note 7, 11.9).',
+    )),
+)
+
+
+def lookup_unit_rules(*, unit: Unit) -> UnitRulesResult:
+    """Units with their own rules, rule 4.6, 11.6, 11.7, 11.9: the row the keys select.
+
+    Args:
+        unit: Unit (Unit; labels in UNIT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'aircraft': Aircraft
+            'from': From
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: only the units whose own rules R1's notes print).
+    """
+    if type(unit) is not str or unit not in UNIT_LABELS:
+        unit = _member('unit_rules', 'unit', unit, UNIT_LABELS)
+    row = _select('unit_rules', _UNIT_RULES_ROWS, (unit,), None)
+    return {'aircraft': row[0], 'from': row[1], 'rule': row[2]}
+
+
+# ---- 'unit_missions_per_month'
+UnitMissionsPerMonthResult = TypedDict('UnitMissionsPerMonthResult', {'missions': int | None})
+UNIT_MISSIONS_PER_MONTH_COLUMNS: Final = ('missions',)
+_UNIT_MISSIONS_PER_MONTH_ROWS: Final[tuple[_Row[tuple[int | None]], ...]] = (
+    (('kdo_nowotny', ('1943-03', '1944-06')), None, None, (None,)),
+    (('egr335', ('1943-03', '1944-08')), None, None, (None,)),
+    (('kdo_nowotny', ('1944-07', '1944-09')), None, None, (4,)),
+    (('kdo_nowotny', ('1944-10', None)), None, None, (8,)),
+    (('egr335', ('1944-09', None)), None, None, (4,)),
+)
+_UNIT_MISSIONS_PER_MONTH_MONTHS: Final = (
+    '1943-03', '1943-04', '1943-05', '1943-06', '1943-07', '1943-08', '1943-09', '1943-10', '1943-11', '1943-12',
+    '1944-01', '1944-02', '1944-03', '1944-04', '1944-05', '1944-06', '1944-07', '1944-08', '1944-09', '1944-10',
+    '1944-11', '1944-12', '1945-01', '1945-02', '1945-03', '1945-04', '1945-05',
+)
+
+
+def lookup_unit_missions_per_month(*, limited_unit: LimitedUnit, month: str) -> UnitMissionsPerMonthResult:
+    """Missions per month of the jet and prototype units, rule 4.6, 11.6, 11.7: the row the keys select.
+
+    Args:
+        limited_unit: Unit flying few aircraft (LimitedUnit; labels in LIMITED_UNIT_LABELS).
+        month: a month 'YYYY-MM', 1943-03 to 1945-05.
+
+    Returns:
+        The row's values by column:
+            'missions': Missions per month
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(limited_unit) is not str or limited_unit not in LIMITED_UNIT_LABELS:
+        limited_unit = _member('unit_missions_per_month', 'limited_unit', limited_unit, LIMITED_UNIT_LABELS)
+    if type(month) is not str or month not in _UNIT_MISSIONS_PER_MONTH_MONTHS:
+        _check_member('unit_missions_per_month', 'month', month, _UNIT_MISSIONS_PER_MONTH_MONTHS)
+    row = _select('unit_missions_per_month', _UNIT_MISSIONS_PER_MONTH_ROWS, (limited_unit, month), None)
+    return {'missions': row[0]}
+
+
 # ---- 'R1'
 R1Result = TypedDict('R1Result', {'unit': Unit | CellRoll, 'bases': ChartRef | ChainRef})
 R1_COLUMNS: Final = ('unit', 'bases')
@@ -4861,6 +5744,258 @@ def lookup_sorties_per_month(*, month: str) -> SortiesPerMonthResult:
     return {'sorties': row[0]}
 
 
+# ---- 'game_span'
+GameSpanResult = TypedDict('GameSpanResult', {
+    'first_sortie': str, 'this_game_from': str, 'last_month': str, 'alternative': str,
+})
+GAME_SPAN_COLUMNS: Final = ('first_sortie', 'this_game_from', 'last_month', 'alternative')
+_GAME_SPAN_ROWS: Final[tuple[_Row[tuple[str, str, str, str]], ...]] = (
+    (('standard',), None, None, (
+        '1944-03', '1944-03', '1945-05', 'You can choose to start at any time (Starting Units and Bases Chart [R1])',
+    )),
+    (('combined',), None, None, (
+        '1943-03', '1944-03', '1945-05', 'You can choose to start at any time (Starting Units and Bases Chart [R1])',
+    )),
+)
+
+
+def lookup_game_span(*, game_mode: GameMode) -> GameSpanResult:
+    """Start date, rule 1.0, 4.2.1, 10.13: the row the keys select.
+
+    Args:
+        game_mode: Game (GameMode; labels in GAME_MODE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'first_sortie': First sortie
+            'this_game_from': Interceptor Ace 1944-45 from
+            'last_month': Last sorties
+            'alternative': Alternately
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(game_mode) is not str or game_mode not in GAME_MODE_LABELS:
+        game_mode = _member('game_span', 'game_mode', game_mode, GAME_MODE_LABELS)
+    row = _select('game_span', _GAME_SPAN_ROWS, (game_mode,), None)
+    return {'first_sortie': row[0], 'this_game_from': row[1], 'last_month': row[2], 'alternative': row[3]}
+
+
+# ---- 'setup_sequence'
+SetupSequenceResult = TypedDict('SetupSequenceResult', {'order': int, 'chart': ChartRef | None, 'how': str})
+SETUP_SEQUENCE_COLUMNS: Final = ('order', 'chart', 'how')
+_SETUP_SEQUENCE_ROWS: Final[tuple[_Row[tuple[int, ChartRef | None, str]], ...]] = (
+    (('unit',), None, None, (
+        1, {'chart': 'R1'},
+        'Roll 1d20 on the Starting Units and Bases Chart [R1]. If more than one unit is available for the result, randomly determine your starting unit. Alternately, you may choose the unit, location and starting date if you desire (4.1).',
+    )),
+    (('aircraft',), None, None, (
+        2, {'chart': 'starting_unit_bases'},
+        'Roll 1d6 to select one of the aircraft types currently available for your unit, if applicable (4.1).',
+    )),
+    (('log',), None, None, (
+        3, None,
+        'Record in the header of the Sortie Log Sheet the aircraft you fly and the name of your pilot (no impact on play); 8 sorties a month, 4 from January 1945 (4.3).',
+    )),
+    (('mat',), None, None, (
+        4, None, 'Place in front of you the Aircraft Display Mat that corresponds to your type of aircraft (4.4.1).',
+    )),
+    (('aircraft_marker',), None, None, (
+        5, None,
+        'Place the Aircraft marker for your type of aircraft in the Hangar box; it is moved along the Endurance track to show your current location (4.4.2).',
+    )),
+    (('wingman_marker',), None, None, (6, None, 'Place the Wingman marker in the "Present" box (4.4.2).')),
+    (('base_markers',), None, None, (
+        7, None, 'Place the appropriate base zone, base marker, and unit markers on your Aircraft Display Mat (4.4.2).',
+    )),
+    (('ammunition',), None, None, (
+        8, None,
+        'Consult the initial Ammunition Load next to each weapon; select ammunition markers ("1" or "2" ammo points) that add up to the ammunition points carried; place them next to the weapon(s) (4.4.2, 4.5).',
+    )),
+    (('experience',), None, None, (
+        9, {'chart': 'starting_experience'},
+        'Your pilot starts with 0 Experience points if an officer, 1 if an NCO; an NCO may spend his point (4.4.2).',
+    )),
+    (('target_mats',), None, None, (
+        10, {'chart': 'B10'}, 'Have the Bomber Target Mat [B10] and the Fighter Target Mat [B11] nearby (4.0).',
+    )),
+    (('operations_map',), None, None, (
+        11, None, 'Place the Operations Map with the Combat Card Deck shuffled on it (4.0).',
+    )),
+)
+
+
+def lookup_setup_sequence(*, setup_step: SetupStep) -> SetupSequenceResult:
+    """Game Setup, rule 4.0, 4.1, 4.3, 4.4, 4.5: the row the keys select.
+
+    Args:
+        setup_step: Setup step (SetupStep; labels in SETUP_STEP_LABELS).
+
+    Returns:
+        The row's values by column:
+            'order': Step
+            'chart': Chart
+            'how': How
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(setup_step) is not str or setup_step not in SETUP_STEP_LABELS:
+        setup_step = _member('setup_sequence', 'setup_step', setup_step, SETUP_STEP_LABELS)
+    row = _select('setup_sequence', _SETUP_SEQUENCE_ROWS, (setup_step,), None)
+    return {'order': row[0], 'chart': row[1], 'how': row[2]}
+
+
+# ---- 'A1'
+A1Result = TypedDict('A1Result', {'target': RaidTarget, 'zone': TargetZone})
+A1_COLUMNS: Final = ('target', 'zone')
+_A1_ROWS: Final[tuple[_Row[tuple[RaidTarget, TargetZone]], ...]] = (
+    (('1944-03',), 11, 11, ('brunswick', 'ruhr')),
+    (('1944-06',), 7, 7, ('v_weapon_site', 'france')),
+    (('1944-07',), 5, 5, ('french_airfields', 'france')),
+)
+_A1_INDEX: Final = _Index(_A1_ROWS)
+_A1_MONTHS: Final = (
+    '1943-03', '1943-04', '1943-05', '1943-06', '1943-07', '1943-08', '1943-09', '1943-10', '1943-11', '1943-12',
+    '1944-01', '1944-02', '1944-03', '1944-04', '1944-05', '1944-06', '1944-07', '1944-08', '1944-09', '1944-10',
+    '1944-11', '1944-12', '1945-01', '1945-02', '1945-03', '1945-04', '1945-05',
+)
+_A1_OUTCOMES: Final = frozenset({2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
+
+
+def lookup_a1(roll: int, *, month: str, drm: int = 0) -> A1Result:
+    """Raid Chart [A1], rule 4.6.3, 6.1: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 2d6, 2 to 12.
+        month: a month 'YYYY-MM', 1943-03 to 1945-05.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'target': Target
+            'zone': Target zone
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: printed on the player aid cards, not in the rulebook:
+            only the three results the 4.6.3, 7.12 and 10.7 examples read are known).
+    """
+    if type(roll) is not int or roll not in _A1_OUTCOMES:
+        _check_natural('A1', roll, _A1_OUTCOMES, '2d6')
+    if type(month) is not str or month not in _A1_MONTHS:
+        _check_member('A1', 'month', month, _A1_MONTHS)
+    if type(drm) is not int:
+        _check_int('A1', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _A1_INDEX.tables.get((month,)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _A1_INDEX.select('A1', (month,), modified)
+    return {'target': row[0], 'zone': row[1]}
+
+
+def roll_a1(rng: random.Random, *, month: str, drm: int = 0) -> Roll[A1Result]:
+    """Roll 2d6 with `rng` and read Raid Chart [A1], rule 4.6.3, 6.1.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('A1', rng)
+    natural = _roll(rng, 'sum', 2, 6, 0, 0)
+    return _rolled(natural, drm, lookup_a1(natural, month=month, drm=drm))
+
+
+# ---- 'basing_rules'
+BasingRulesResult = TypedDict('BasingRulesResult', {'chart': ChartRef | None, 'rule': str})
+BASING_RULES_COLUMNS: Final = ('chart', 'rule')
+_BASING_RULES_ROWS: Final[tuple[_Row[tuple[ChartRef | None, str]], ...]] = (
+    (('base_zone',), None, None, (
+        None,
+        'Any base in the same zone is identical for game purposes; the zone sets the endurance burned off when intercepting a raid (shown on the Aircraft Display Mats). Unit assignments are for narrative purposes only.',
+    )),
+    (('target_zone',), None, None, (
+        {'chart': 'A1'},
+        "The Raid Chart [A1] gives each target's target zone in parentheses; the zone sets how much endurance the interceptor has when it intercepts, or whether it can intercept the raid at all.",
+    )),
+    (('greyed_out',), None, None, (
+        None,
+        'A target zone greyed out on your Aircraft Display Mat is beyond your fuel range: the raid cannot be intercepted; you do not get a sortie credit (for experience); move ahead to the next sortie.',
+    )),
+    (('mat_track',), None, None, (
+        {'chart': 'F1'},
+        'Each Aircraft Display Mat shows the endurance track of the bases the aircraft typically flew from (the Bf 109G-6 mat the French Bases track, the Bf 109K-4 mat the Berlin Bases track). Based in a zone your mat does not show, use the Fuel Endurance Track Chart [F1].',
+    )),
+    (('combined_track',), None, None, (
+        {'chart': 'F1'},
+        'When combining Interceptor Ace 1943-44 and 1944-45, use the Fuel Endurance Track Chart [F1] for the aircraft included in Interceptor Ace 1943-44 (their fuel track boxes have changed).',
+    )),
+)
+
+
+def lookup_basing_rules(*, basing_rule: BasingRule) -> BasingRulesResult:
+    """Base and Target Zones, rule 4.6.2, 4.6.3: the row the keys select.
+
+    Args:
+        basing_rule: Basing rule (BasingRule; labels in BASING_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'chart': Chart
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(basing_rule) is not str or basing_rule not in BASING_RULE_LABELS:
+        basing_rule = _member('basing_rules', 'basing_rule', basing_rule, BASING_RULE_LABELS)
+    row = _select('basing_rules', _BASING_RULES_ROWS, (basing_rule,), None)
+    return {'chart': row[0], 'rule': row[1]}
+
+
+# ---- 'ammunition_tracking'
+AmmunitionTrackingResult = TypedDict('AmmunitionTrackingResult', {'basic': str, 'optional': str | None})
+AMMUNITION_TRACKING_COLUMNS: Final = ('basic', 'optional')
+_AMMUNITION_TRACKING_ROWS: Final[tuple[_Row[tuple[str, str | None]], ...]] = (
+    (('cannon',), None, None, (
+        'Tracked: each weapon expends 1 point of ammo each time it fires (2 with an extended burst, 7.1.13)', None,
+    )),
+    (('unlimited',), None, None, (
+        'Not tracked: they would probably never fire all of it in a sortie',
+        '10.10 Optional Interceptor MG Ammo: use the MG Ammo Points on the Aircraft Display Mats',
+    )),
+    (('allied',), None, None, (
+        'Not tracked', '10.9 Allied Fighters Ammo Points: use the Ammo Points on the Fighter Target Chart [B11]',
+    )),
+)
+
+
+def lookup_ammunition_tracking(*, ammunition: Ammunition) -> AmmunitionTrackingResult:
+    """Ammunition tracked, rule 4.5, 7.1.16, 10.9, 10.10: the row the keys select.
+
+    Args:
+        ammunition: Ammunition (Ammunition; labels in AMMUNITION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'basic': Basic game
+            'optional': Optional
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(ammunition) is not str or ammunition not in AMMUNITION_LABELS:
+        ammunition = _member('ammunition_tracking', 'ammunition', ammunition, AMMUNITION_LABELS)
+    row = _select('ammunition_tracking', _AMMUNITION_TRACKING_ROWS, (ammunition,), None)
+    return {'basic': row[0], 'optional': row[1]}
+
+
 # ---- 'victory_points'
 VictoryPointsResult = TypedDict('VictoryPointsResult', {
     'destruction': int, 'separation': int | None, 'final_destruction': int | None,
@@ -4935,6 +6070,45 @@ def lookup_victory_levels(value: int, *, drm: int = 0) -> VictoryLevelsResult:
     return {'level': row[0]}
 
 
+# ---- 'game_end'
+GameEndResult = TypedDict('GameEndResult', {'ends': str, 'victory': str})
+GAME_END_COLUMNS: Final = ('ends', 'victory')
+_GAME_END_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('may_1945',), None, None, (
+        "No sorties are conducted after May 1945 (exception: Knight's Cross Holders Tour of Duty, 10.15.2)",
+        'Determined by the final score (total points) achieved by your pilot',
+    )),
+    (('missed_sorties',), None, None, (
+        'The game ends', 'Determined by the final score (total points) achieved by your pilot',
+    )),
+    (('kia',), None, None, ('Immediately, regardless of date', 'Still determined, posthumously, by your total points')),
+    (('captured',), None, None, (
+        'Immediately, regardless of date', 'Determined by the final score (total points) achieved by your pilot',
+    )),
+)
+
+
+def lookup_game_end(*, game_end: GameEnd) -> GameEndResult:
+    """Ending the Game, rule 5.1: the row the keys select.
+
+    Args:
+        game_end: End of the game (GameEnd; labels in GAME_END_LABELS).
+
+    Returns:
+        The row's values by column:
+            'ends': The game ends
+            'victory': Victory
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(game_end) is not str or game_end not in GAME_END_LABELS:
+        game_end = _member('game_end', 'game_end', game_end, GAME_END_LABELS)
+    row = _select('game_end', _GAME_END_ROWS, (game_end,), None)
+    return {'ends': row[0], 'victory': row[1]}
+
+
 # ---- following chained results
 
 
@@ -4954,6 +6128,16 @@ def _step_knights_cross(
 ) -> tuple[int | None, int | None, Mapping[str, object]]:
     """One step of a chain on 'knights_cross': its natural roll, modified roll and row."""
     rolled = roll_knights_cross(rng, drm=drm)
+    return rolled['natural'], rolled['modified'], rolled['values']
+
+
+def _step_b6(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'B6': its natural roll, modified roll and row."""
+    rolled = roll_b6(rng, drm=drm)
     return rolled['natural'], rolled['modified'], rolled['values']
 
 
@@ -4996,6 +6180,24 @@ def _step_injury_effects(
     return None, None, lookup_injury_effects(injury=cast(Injury, keys['injury']))
 
 
+def _step_starting_experience(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'starting_experience': its natural roll, modified roll and row."""
+    return None, None, lookup_starting_experience(game_mode=cast(GameMode, keys['game_mode']), rank_track=cast(RankTrack, keys['rank_track']))
+
+
+def _step_changing_aircraft(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'changing_aircraft': its natural roll, modified roll and row."""
+    return None, None, lookup_changing_aircraft(change_step=cast(ChangeStep, keys['change_step']))
+
+
 def _step_r1(
     rng: random.Random,
     keys: Mapping[str, str],
@@ -5015,19 +6217,77 @@ def _step_starting_unit_bases(
     return None, None, lookup_starting_unit_bases(unit=cast(Unit, keys['unit']))
 
 
+def _step_r2(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'R2': its natural roll, modified roll and row."""
+    rolled = roll_r2(rng, aircraft_type=cast(AircraftType, keys['aircraft_type']), month=cast(str, keys['month']), drm=drm)
+    return rolled['natural'], rolled['modified'], rolled['values']
+
+
+def _step_r3(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'R3': its natural roll, modified roll and row."""
+    rolled = roll_r3(rng, aircraft=cast(Aircraft, keys['aircraft']), month=cast(str, keys['month']), drm=drm)
+    return rolled['natural'], rolled['modified'], rolled['values']
+
+
+def _step_setup_sequence(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'setup_sequence': its natural roll, modified roll and row."""
+    return None, None, lookup_setup_sequence(setup_step=cast(SetupStep, keys['setup_step']))
+
+
+def _step_a1(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'A1': its natural roll, modified roll and row."""
+    rolled = roll_a1(rng, month=cast(str, keys['month']), drm=drm)
+    return rolled['natural'], rolled['modified'], rolled['values']
+
+
+def _step_basing_rules(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'basing_rules': its natural roll, modified roll and row."""
+    return None, None, lookup_basing_rules(basing_rule=cast(BasingRule, keys['basing_rule']))
+
+
 _CHAIN_STEPS: Final[dict[str, _Stepper]] = {
     'awards': _step_awards,
     'knights_cross': _step_knights_cross,
+    'B6': _step_b6,
     'flak': _step_flak,
     'approach_track': _step_approach_track,
     'bodenplatte_flak': _step_bodenplatte_flak,
     'injury_effects': _step_injury_effects,
+    'starting_experience': _step_starting_experience,
+    'changing_aircraft': _step_changing_aircraft,
     'R1': _step_r1,
     'starting_unit_bases': _step_starting_unit_bases,
+    'R2': _step_r2,
+    'R3': _step_r3,
+    'setup_sequence': _step_setup_sequence,
+    'A1': _step_a1,
+    'basing_rules': _step_basing_rules,
 }
 _CHAIN_KEYS: Final[dict[str, tuple[str, ...]]] = {
-    'awards': ('award',), 'knights_cross': (), 'flak': (), 'approach_track': ('orientation',), 'bodenplatte_flak': (),
-    'injury_effects': ('injury',), 'R1': (), 'starting_unit_bases': ('unit',),
+    'awards': ('award',), 'knights_cross': (), 'B6': (), 'flak': (), 'approach_track': ('orientation',),
+    'bodenplatte_flak': (), 'injury_effects': ('injury',), 'starting_experience': ('game_mode', 'rank_track'),
+    'changing_aircraft': ('change_step',), 'R1': (), 'starting_unit_bases': ('unit',), 'R2': ('aircraft_type', 'month'),
+    'R3': ('aircraft', 'month'), 'setup_sequence': ('setup_step',), 'A1': ('month',), 'basing_rules': ('basing_rule',),
 }
 
 
@@ -5094,6 +6354,20 @@ def follow_injury_effects(rng: random.Random, *, injury: Injury, drm: int = 0) -
     return _follow('injury_effects', rng, {'injury': injury}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
 
 
+def follow_changing_aircraft(rng: random.Random, *, change_step: ChangeStep, drm: int = 0) -> list[Step]:
+    """Roll on 'changing_aircraft' with `rng` and follow its chained results to the end (it sends the reader to R1, R2,
+        R3).
+
+    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
+    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
+    occur or a key no step gives, NoRowError when a roll selects no row.
+    """
+    _check_rng('changing_aircraft', rng)
+    change_step = _member('changing_aircraft', 'change_step', change_step, CHANGE_STEP_LABELS)
+    _check_int('changing_aircraft', 'drm', drm)
+    return _follow('changing_aircraft', rng, {'change_step': change_step}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+
+
 def follow_r1(rng: random.Random, *, drm: int = 0) -> list[Step]:
     """Roll on 'R1' with `rng` and follow its chained results to the end (it sends the reader to starting_unit_bases).
 
@@ -5119,6 +6393,33 @@ def follow_starting_unit_bases(rng: random.Random, *, unit: Unit, drm: int = 0) 
     return _follow('starting_unit_bases', rng, {'unit': unit}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
 
 
+def follow_setup_sequence(rng: random.Random, *, setup_step: SetupStep, drm: int = 0) -> list[Step]:
+    """Roll on 'setup_sequence' with `rng` and follow its chained results to the end (it sends the reader to B10, R1,
+        starting_experience, starting_unit_bases).
+
+    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
+    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
+    occur or a key no step gives, NoRowError when a roll selects no row.
+    """
+    _check_rng('setup_sequence', rng)
+    setup_step = _member('setup_sequence', 'setup_step', setup_step, SETUP_STEP_LABELS)
+    _check_int('setup_sequence', 'drm', drm)
+    return _follow('setup_sequence', rng, {'setup_step': setup_step}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+
+
+def follow_basing_rules(rng: random.Random, *, basing_rule: BasingRule, drm: int = 0) -> list[Step]:
+    """Roll on 'basing_rules' with `rng` and follow its chained results to the end (it sends the reader to A1, F1).
+
+    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
+    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
+    occur or a key no step gives, NoRowError when a roll selects no row.
+    """
+    _check_rng('basing_rules', rng)
+    basing_rule = _member('basing_rules', 'basing_rule', basing_rule, BASING_RULE_LABELS)
+    _check_int('basing_rules', 'drm', drm)
+    return _follow('basing_rules', rng, {'basing_rule': basing_rule}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+
+
 LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'awards': lookup_awards,
     'knights_cross': lookup_knights_cross,
@@ -5134,9 +6435,13 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'range_effects': lookup_range_effects,
     'repair': lookup_repair,
     'bomb_detonation': lookup_bomb_detonation,
+    'B6': lookup_b6,
     'flak': lookup_flak,
     'crash_enroute': lookup_crash_enroute,
     'crash_credit': lookup_crash_credit,
+    'components': lookup_components,
+    'markers': lookup_markers,
+    'terminology': lookup_terminology,
     'R6': lookup_r6,
     'R7': lookup_r7,
     'R8': lookup_r8,
@@ -5176,13 +6481,27 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'me163_combat_limits': lookup_me163_combat_limits,
     'engine_damage_speed': lookup_engine_damage_speed,
     'dated_rules': lookup_dated_rules,
+    'aircraft_changes': lookup_aircraft_changes,
+    'changing_aircraft': lookup_changing_aircraft,
+    'r2_september_1944': lookup_r2_september_1944,
+    'r3_august_1944': lookup_r3_august_1944,
+    'r3_september_1944': lookup_r3_september_1944,
+    'loss_replacement': lookup_loss_replacement,
+    'unit_rules': lookup_unit_rules,
+    'unit_missions_per_month': lookup_unit_missions_per_month,
     'R1': lookup_r1,
     'starting_unit_bases': lookup_starting_unit_bases,
     'R2': lookup_r2,
     'R3': lookup_r3,
     'sorties_per_month': lookup_sorties_per_month,
+    'game_span': lookup_game_span,
+    'setup_sequence': lookup_setup_sequence,
+    'A1': lookup_a1,
+    'basing_rules': lookup_basing_rules,
+    'ammunition_tracking': lookup_ammunition_tracking,
     'victory_points': lookup_victory_points,
     'victory_levels': lookup_victory_levels,
+    'game_end': lookup_game_end,
 }
 
 
@@ -5190,19 +6509,50 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
 CONTEXT_PARAMETERS: Final[dict[str, str]] = {
     'a3_roll': 'a3_roll', 'ace_skills': 'ace_skills', 'agile': 'agile', 'allied_ace': 'allied_ace',
     'allied_agile': 'allied_agile', 'allied_engine_or_controls_damaged': 'allied_engine_or_controls_damaged',
-    'allied_sa': 'allied_sa', 'copilot_ksw': 'copilot_ksw', 'crewman_injury': 'crewman_injury',
-    'de_result': 'de_result', 'ehrenpokal_in_period': 'ehrenpokal_in_period', 'ek1_in_period': 'ek1_in_period',
-    'engine_damaged': 'engine_damaged', 'engine_or_controls_damaged': 'engine_or_controls_damaged',
-    'engines_out': 'engines_out', 'fatigue_points': 'fatigue_points', 'fb_attack': 'fb_attack',
-    'flying_jet': 'flying_jet', 'flying_me163': 'flying_me163', 'forced_landing': 'forced_landing',
-    'fuel_tank_hit': 'fuel_tank_hit', 'german_cross_in_period': 'german_cross_in_period', 'green_pilot': 'green_pilot',
-    'gruppe_leader': 'gruppe_leader', 'iff_hit': 'iff_hit', 'kills_in_period': 'kills_in_period',
-    'knights_cross_holder': 'knights_cross_holder', 'landing_skid_damaged': 'landing_skid_damaged',
-    'leaking_fuel': 'leaking_fuel', 'month': 'month', 'mw50': 'mw50', 'p47_loaded': 'p47_loaded',
-    'pilot_ace': 'pilot_ace', 'pilot_injury': 'pilot_injury', 'pilot_ksw': 'pilot_ksw',
+    'allied_sa': 'allied_sa', 'ammo_points': 'ammo_points', 'copilot_ksw': 'copilot_ksw',
+    'crewman_injury': 'crewman_injury', 'de_result': 'de_result', 'ehrenpokal_in_period': 'ehrenpokal_in_period',
+    'ek1_in_period': 'ek1_in_period', 'engine_damaged': 'engine_damaged',
+    'engine_or_controls_damaged': 'engine_or_controls_damaged', 'engines_out': 'engines_out',
+    'fatigue_points': 'fatigue_points', 'fb_attack': 'fb_attack', 'flying_jet': 'flying_jet',
+    'flying_me163': 'flying_me163', 'forced_landing': 'forced_landing', 'fuel_tank_hit': 'fuel_tank_hit',
+    'german_cross_in_period': 'german_cross_in_period', 'green_pilot': 'green_pilot', 'gruppe_leader': 'gruppe_leader',
+    'iff_hit': 'iff_hit', 'kills_in_period': 'kills_in_period', 'knights_cross_holder': 'knights_cross_holder',
+    'landing_skid_damaged': 'landing_skid_damaged', 'leaking_fuel': 'leaking_fuel', 'month': 'month', 'mw50': 'mw50',
+    'p47_loaded': 'p47_loaded', 'pilot_ace': 'pilot_ace', 'pilot_injury': 'pilot_injury', 'pilot_ksw': 'pilot_ksw',
     'points_beyond': 'points_beyond', 'raid_target_af': 'raid_target_af', 'runway_damage': 'runway_damage',
     'strafe': 'strafe', 'systems_short': 'systems_short', 'weather_modifier': 'weather_modifier',
     'wingman_aim': 'wingman_aim', 'wingman_gunnery': 'wingman_gunnery',
+}
+
+
+def compute_ammo_markers_2(*, ammo_points: int) -> int:
+    """Ammunition markers on their \"2\" side (rule 4.4.2, 4.5): floor(ammo_points / 2).
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('ammo_markers_2', 'ammo_points', ammo_points)
+    _check_range('ammo_markers_2', 'ammo_points', ammo_points, 0, 99)
+    value = math.floor(_div(ammo_points, 2))
+    return int(value)
+
+
+def compute_ammo_markers_1(*, ammo_points: int) -> int:
+    """Ammunition markers on their \"1\" side (rule 4.4.2, 4.5): ammo_points - 2 * ammo_markers_2.
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('ammo_markers_1', 'ammo_points', ammo_points)
+    _check_range('ammo_markers_1', 'ammo_points', ammo_points, 0, 99)
+    _ammo_markers_2 = compute_ammo_markers_2(ammo_points=ammo_points)
+    value = (ammo_points - (2 * _ammo_markers_2))
+    return int(value)
+
+
+FORMULAS: Final[dict[str, Callable[..., int]]] = {
+    'ammo_markers_2': compute_ammo_markers_2,
+    'ammo_markers_1': compute_ammo_markers_1,
 }
 
 
@@ -5299,6 +6649,78 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
         '7.12',
         lambda: lookup_straggler(3, drm=0),
         {'result': 'No straggler: you attack the bomber formation'},
+    ),
+    (
+        'ammo_6',
+        '4.4.2',
+        lambda: compute_ammo_markers_2(ammo_points=6),
+        3,
+    ),
+    (
+        'ammo_4',
+        '4.5',
+        lambda: compute_ammo_markers_2(ammo_points=4),
+        2,
+    ),
+    (
+        'a1_march_1944_11',
+        '4.6.3',
+        lambda: lookup_a1(11, month='1944-03', drm=0),
+        {'target': 'brunswick', 'zone': 'ruhr'},
+    ),
+    (
+        'r2_bf109g6_march_1944',
+        '4.6.4',
+        lambda: lookup_r2(1, aircraft_type='bf109g6', month='1944-03', drm=0),
+        {'result': 'automatic'},
+    ),
+    (
+        'r2_bf109g6_august_1944',
+        '4.6.4',
+        lambda: lookup_r2(3, aircraft_type='bf109g6', month='1944-08', drm=0),
+        {'result': 'available'},
+    ),
+    (
+        'r3_fw190a8r8_september_5',
+        '4.6.4',
+        lambda: lookup_r3_september_1944(5, aircraft='fw190a8r8', month='1944-09', drm=0),
+        {'result': 'not available'},
+    ),
+    (
+        'r3_fw190a8r8_september_3',
+        '9.3',
+        lambda: lookup_r3_september_1944(3, aircraft='fw190a8r8', month='1944-09', drm=0),
+        {'result': 'available'},
+    ),
+    (
+        'r2_fw190a8_september',
+        '9.3',
+        lambda: lookup_r2_september_1944(6, aircraft_type='fw190a8', month='1944-09', drm=0),
+        {'result': 'automatic'},
+    ),
+    (
+        'r3_bf109g6late_august',
+        '4.6.4',
+        lambda: lookup_r3_august_1944(6, aircraft='bf109g6late', month='1944-08', drm=0),
+        {'result': 'automatic'},
+    ),
+    (
+        'r3_bf109g6_base_march',
+        '9.2',
+        lambda: lookup_r3(6, aircraft='bf109g6', month='1944-03', drm=0),
+        {'result': 'automatic'},
+    ),
+    (
+        'r3_bf109g6late_base_september',
+        '9.2',
+        lambda: lookup_r3_september_1944(6, aircraft='bf109g6late', month='1944-09', drm=0),
+        {'result': 'automatic'},
+    ),
+    (
+        'r3_bf109g6_september',
+        '9.2',
+        lambda: lookup_r3(6, aircraft='bf109g6', month='1944-09', drm=0),
+        {'result': 'not available'},
     ),
 )
 
