@@ -1281,6 +1281,20 @@ PILOT_QUALITY_LABELS: Final[dict[PilotQuality, str]] = {
 }
 
 
+PlayStep = Literal['month', 'raid', 'weather', 'takeoff', 'sweep', 'interception', 'landing_box', 'landing', 'return']
+PLAY_STEP_LABELS: Final[dict[PlayStep, str]] = {
+    'month': 'Start of the month',
+    'raid': 'Incoming raid',
+    'weather': 'Weather',
+    'takeoff': 'Takeoff Endurance Box',
+    'sweep': 'Endurance boxes before the Raid Target box',
+    'interception': 'Raid Target Endurance Box and each box after it',
+    'landing_box': 'Landing Box (rocket and jet fighters)',
+    'landing': 'Landing',
+    'return': 'Return to base',
+}
+
+
 PrestigeUse = Literal['a', 'b', 'c', 'd', 'e']
 PRESTIGE_USE_LABELS: Final[dict[PrestigeUse, str]] = {
     'a': 'A',
@@ -1348,6 +1362,21 @@ RankTrack = Literal['officer', 'nco']
 RANK_TRACK_LABELS: Final[dict[RankTrack, str]] = {
     'officer': 'Officer',
     'nco': 'Non-commissioned officer',
+}
+
+
+Scoring = Literal[
+    'fighter_kill', 'formation_kill', 'out_of_formation_kill', 'separation', 'separated_kill',
+    'rocket_out_of_formation', 'straggler_kill',
+]
+SCORING_LABELS: Final[dict[Scoring, str]] = {
+    'fighter_kill': 'Fighter kill, in any circumstance',
+    'formation_kill': 'In-formation bomber kill',
+    'out_of_formation_kill': 'Bomber put out of formation just before it is downed (R4M or Wfr.Gr.21 hit, 4 engines damaged, etc.)',
+    'separation': 'Separation, bomber not destroyed',
+    'separated_kill': 'Separated bomber destroyed (the same or a later pass)',
+    'rocket_out_of_formation': 'Out of formation from a rocket hit, bomber not destroyed',
+    'straggler_kill': 'Bomber kill on a straggler',
 }
 
 
@@ -5425,6 +5454,126 @@ def lookup_unit_missions_per_month(*, limited_unit: LimitedUnit, month: str) -> 
     return {'missions': row[0]}
 
 
+# ---- 'sequence_of_play'
+SequenceOfPlayResult = TypedDict('SequenceOfPlayResult', {'order': int, 'chart': str | None, 'rule': str})
+SEQUENCE_OF_PLAY_COLUMNS: Final = ('order', 'chart', 'rule')
+_SEQUENCE_OF_PLAY_ROWS: Final[tuple[_Row[tuple[int, str | None, str]], ...]] = (
+    (('month',), None, None, (
+        0, '[sorties_per_month]',
+        'Play goes by months on the Sortie Log Sheet, with no numbered game turns: each month has its raids, normally eight, four from January 1945 (6.0). Shuffle the Combat Card Deck at the start of every month, or as needed (3.4.3.1).',
+    )),
+    (('raid',), None, None, (
+        1, '[A1]',
+        'Check the Raid Chart [A1]: the month/year versus a 2d6 roll. Write the raid on the Sortie Log Sheet and place the Raid Target marker on the corresponding Endurance Box: your Raid Target Endurance Box.',
+    )),
+    (('weather',), None, None, (
+        2, '[B9]', 'Roll on the Weather Chart [B9]: +1 drm in November 1944 and January 1945, +2 in December 1944.',
+    )),
+    (('takeoff',), None, None, (
+        3, '[A3]',
+        "Move from the Hangar Box to the Takeoff Endurance Box and roll on [A3] for strafing Allied fighter-bombers (-1 drm if the raid target is A/F). On an F/B Attack, fighter combat begins and you start Disadvantaged; roll the Allied fighter's type on [A3]. You may attempt to end combat on the Escape Chart [R4] as per 7.1.10, with +1 drm.",
+    )),
+    (('sweep',), None, None, (
+        4, '[A3]',
+        "Move to the next Endurance Box and roll on [A3] for a bounce by Allied fighters on a fighter sweep; repeat for every box entered until you reach the Raid Target Endurance Box (+1 drm if flying a jet fighter). On an Encounter, fighter combat begins and you start Head on; roll the fighter's type on [A3]. You may attempt to end combat for this endurance box on the Escape Chart [R4] as per 7.1.10.",
+    )),
+    (('interception',), None, None, (
+        5, '[B1]',
+        'In the Raid Target Endurance Box and each remaining box (except greyed-out ones, beyond your fuel endurance), roll to intercept on the Interception Chart [B1]; conduct combat if interception occurs. Repeat until the aircraft has gone through all endurance boxes, has intercepted the raid, or returns to base. You may abort at any time (damage, wounds, any other reason) and immediately land: you are NOT required to travel through each box.',
+    )),
+    (('landing_box',), None, None, (
+        6, '[A3]',
+        "Flying a rocket or jet fighter, roll on [A3] in the Landing Box, before landing, for marauding Allied fighter-bombers: on an F/B Attack, fighter combat begins and you start Disadvantaged; roll the fighter's type on [A3] (7.11).",
+    )),
+    (('landing',), None, None, (
+        7, '[B7]', 'Total all modifiers and roll on the Landing Chart [B7]; apply the results (7.4.4).',
+    )),
+    (('return',), None, None, (
+        8, None,
+        'Possibly receive awards or decorations; check whether a more advanced aircraft is available; wounds may delay your next flight and repairs your next mission, or the aircraft may be scrapped for a new one (2.0).',
+    )),
+)
+
+
+def lookup_sequence_of_play(*, play_step: PlayStep) -> SequenceOfPlayResult:
+    """Game Play Outline, rule 6.0, 6.1: the row the keys select.
+
+    Args:
+        play_step: Step of play (PlayStep; labels in PLAY_STEP_LABELS).
+
+    Returns:
+        The row's values by column:
+            'order': Step
+            'chart': Chart
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(play_step) is not str or play_step not in PLAY_STEP_LABELS:
+        play_step = _member('sequence_of_play', 'play_step', play_step, PLAY_STEP_LABELS)
+    row = _select('sequence_of_play', _SEQUENCE_OF_PLAY_ROWS, (play_step,), None)
+    return {'order': row[0], 'chart': row[1], 'rule': row[2]}
+
+
+# ---- 'B1'
+B1Result = TypedDict('B1Result', {'encounter': str, 'then': ChartRef | None})
+B1_COLUMNS: Final = ('encounter', 'then')
+_B1_ROWS: Final[tuple[_Row[tuple[str, ChartRef | None]], ...]] = (
+    ((), 4, 4, ('Head on', None)),
+    ((), 11, 11, ('Out of the Sun', {'chart': 'straggler'})),
+    ((), 12, 12, (
+        'Fighter encounter (the first "12" of a sortie is a Random Event instead: roll on the Random Events Chart [C1], then move forward one endurance box)',
+        None,
+    )),
+)
+_B1_INDEX: Final = _Index(_B1_ROWS)
+_B1_OUTCOMES: Final = frozenset({2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
+
+
+def lookup_b1(roll: int, *, drm: int = 0) -> B1Result:
+    """Interception Chart [B1], rule 6.1, 7.1.2: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 2d6, 2 to 12.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'encounter': Encounter
+            'then': Then
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: printed on the player aid cards, not in the rulebook:
+            only the rows the 5.2.5, 7.10, 7.12 and 10.7 examples read are known).
+    """
+    if type(roll) is not int or roll not in _B1_OUTCOMES:
+        _check_natural('B1', roll, _B1_OUTCOMES, '2d6')
+    if type(drm) is not int:
+        _check_int('B1', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _B1_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _B1_INDEX.select('B1', (), modified)
+    return {'encounter': row[0], 'then': row[1]}
+
+
+def roll_b1(rng: random.Random, *, drm: int = 0) -> Roll[B1Result]:
+    """Roll 2d6 with `rng` and read Interception Chart [B1], rule 6.1, 7.1.2.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('B1', rng)
+    natural = _roll(rng, 'sum', 2, 6, 0, 0)
+    return _rolled(natural, drm, lookup_b1(natural, drm=drm))
+
+
 # ---- 'R1'
 R1Result = TypedDict('R1Result', {'unit': Unit | CellRoll, 'bases': ChartRef | ChainRef})
 R1_COLUMNS: Final = ('unit', 'bases')
@@ -6109,6 +6258,41 @@ def lookup_game_end(*, game_end: GameEnd) -> GameEndResult:
     return {'ends': row[0], 'victory': row[1]}
 
 
+# ---- 'scoring_rules'
+ScoringRulesResult = TypedDict('ScoringRulesResult', {'result': str, 'points': int})
+SCORING_RULES_COLUMNS: Final = ('result', 'points')
+_SCORING_RULES_ROWS: Final[tuple[_Row[tuple[str, int]], ...]] = (
+    (('fighter_kill',), None, None, ('Fighter Destruction', 1)),
+    (('formation_kill',), None, None, ('Bomber Destruction', 3)),
+    (('out_of_formation_kill',), None, None, ('Bomber Destruction', 3)),
+    (('separation',), None, None, ('Separation: out of formation for subsequent passes', 2)),
+    (('separated_kill',), None, None, ('Bomber Destruction', 3)),
+    (('rocket_out_of_formation',), None, None, ('Not a Separation (7.1.14, 7.1.15)', 0)),
+    (('straggler_kill',), None, None, ('Final Destruction (the straggler starts with 4 random engine hits)', 1)),
+)
+
+
+def lookup_scoring_rules(*, scoring: Scoring) -> ScoringRulesResult:
+    """Scoring, rule 5.2.2, 5.2.3, 5.2.4, 5.2.5: the row the keys select.
+
+    Args:
+        scoring: Scoring case (Scoring; labels in SCORING_LABELS).
+
+    Returns:
+        The row's values by column:
+            'result': Result
+            'points': Points
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(scoring) is not str or scoring not in SCORING_LABELS:
+        scoring = _member('scoring_rules', 'scoring', scoring, SCORING_LABELS)
+    row = _select('scoring_rules', _SCORING_RULES_ROWS, (scoring,), None)
+    return {'result': row[0], 'points': row[1]}
+
+
 # ---- following chained results
 
 
@@ -6171,6 +6355,16 @@ def _step_bodenplatte_flak(
     return rolled['natural'], rolled['modified'], rolled['values']
 
 
+def _step_straggler(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'straggler': its natural roll, modified roll and row."""
+    rolled = roll_straggler(rng, drm=drm)
+    return rolled['natural'], rolled['modified'], rolled['values']
+
+
 def _step_injury_effects(
     rng: random.Random,
     keys: Mapping[str, str],
@@ -6196,6 +6390,16 @@ def _step_changing_aircraft(
 ) -> tuple[int | None, int | None, Mapping[str, object]]:
     """One step of a chain on 'changing_aircraft': its natural roll, modified roll and row."""
     return None, None, lookup_changing_aircraft(change_step=cast(ChangeStep, keys['change_step']))
+
+
+def _step_b1(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'B1': its natural roll, modified roll and row."""
+    rolled = roll_b1(rng, drm=drm)
+    return rolled['natural'], rolled['modified'], rolled['values']
 
 
 def _step_r1(
@@ -6272,9 +6476,11 @@ _CHAIN_STEPS: Final[dict[str, _Stepper]] = {
     'flak': _step_flak,
     'approach_track': _step_approach_track,
     'bodenplatte_flak': _step_bodenplatte_flak,
+    'straggler': _step_straggler,
     'injury_effects': _step_injury_effects,
     'starting_experience': _step_starting_experience,
     'changing_aircraft': _step_changing_aircraft,
+    'B1': _step_b1,
     'R1': _step_r1,
     'starting_unit_bases': _step_starting_unit_bases,
     'R2': _step_r2,
@@ -6285,9 +6491,10 @@ _CHAIN_STEPS: Final[dict[str, _Stepper]] = {
 }
 _CHAIN_KEYS: Final[dict[str, tuple[str, ...]]] = {
     'awards': ('award',), 'knights_cross': (), 'B6': (), 'flak': (), 'approach_track': ('orientation',),
-    'bodenplatte_flak': (), 'injury_effects': ('injury',), 'starting_experience': ('game_mode', 'rank_track'),
-    'changing_aircraft': ('change_step',), 'R1': (), 'starting_unit_bases': ('unit',), 'R2': ('aircraft_type', 'month'),
-    'R3': ('aircraft', 'month'), 'setup_sequence': ('setup_step',), 'A1': ('month',), 'basing_rules': ('basing_rule',),
+    'bodenplatte_flak': (), 'straggler': (), 'injury_effects': ('injury',),
+    'starting_experience': ('game_mode', 'rank_track'), 'changing_aircraft': ('change_step',), 'B1': (), 'R1': (),
+    'starting_unit_bases': ('unit',), 'R2': ('aircraft_type', 'month'), 'R3': ('aircraft', 'month'),
+    'setup_sequence': ('setup_step',), 'A1': ('month',), 'basing_rules': ('basing_rule',),
 }
 
 
@@ -6366,6 +6573,18 @@ def follow_changing_aircraft(rng: random.Random, *, change_step: ChangeStep, drm
     change_step = _member('changing_aircraft', 'change_step', change_step, CHANGE_STEP_LABELS)
     _check_int('changing_aircraft', 'drm', drm)
     return _follow('changing_aircraft', rng, {'change_step': change_step}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+
+
+def follow_b1(rng: random.Random, *, drm: int = 0) -> list[Step]:
+    """Roll on 'B1' with `rng` and follow its chained results to the end (it sends the reader to straggler).
+
+    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
+    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
+    occur or a key no step gives, NoRowError when a roll selects no row.
+    """
+    _check_rng('B1', rng)
+    _check_int('B1', 'drm', drm)
+    return _follow('B1', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
 
 
 def follow_r1(rng: random.Random, *, drm: int = 0) -> list[Step]:
@@ -6489,6 +6708,8 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'loss_replacement': lookup_loss_replacement,
     'unit_rules': lookup_unit_rules,
     'unit_missions_per_month': lookup_unit_missions_per_month,
+    'sequence_of_play': lookup_sequence_of_play,
+    'B1': lookup_b1,
     'R1': lookup_r1,
     'starting_unit_bases': lookup_starting_unit_bases,
     'R2': lookup_r2,
@@ -6502,6 +6723,7 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'victory_points': lookup_victory_points,
     'victory_levels': lookup_victory_levels,
     'game_end': lookup_game_end,
+    'scoring_rules': lookup_scoring_rules,
 }
 
 
@@ -6512,9 +6734,10 @@ CONTEXT_PARAMETERS: Final[dict[str, str]] = {
     'allied_sa': 'allied_sa', 'ammo_points': 'ammo_points', 'copilot_ksw': 'copilot_ksw',
     'crewman_injury': 'crewman_injury', 'de_result': 'de_result', 'ehrenpokal_in_period': 'ehrenpokal_in_period',
     'ek1_in_period': 'ek1_in_period', 'engine_damaged': 'engine_damaged',
-    'engine_or_controls_damaged': 'engine_or_controls_damaged', 'engines_out': 'engines_out',
-    'fatigue_points': 'fatigue_points', 'fb_attack': 'fb_attack', 'flying_jet': 'flying_jet',
-    'flying_me163': 'flying_me163', 'forced_landing': 'forced_landing', 'fuel_tank_hit': 'fuel_tank_hit',
+    'engine_or_controls_damaged': 'engine_or_controls_damaged', 'engines_damaged': 'engines_damaged',
+    'engines_destroyed': 'engines_destroyed', 'engines_out': 'engines_out', 'fatigue_points': 'fatigue_points',
+    'fb_attack': 'fb_attack', 'flying_jet': 'flying_jet', 'flying_me163': 'flying_me163',
+    'forced_landing': 'forced_landing', 'fuel_tank_hit': 'fuel_tank_hit',
     'german_cross_in_period': 'german_cross_in_period', 'green_pilot': 'green_pilot', 'gruppe_leader': 'gruppe_leader',
     'iff_hit': 'iff_hit', 'kills_in_period': 'kills_in_period', 'knights_cross_holder': 'knights_cross_holder',
     'landing_skid_damaged': 'landing_skid_damaged', 'leaking_fuel': 'leaking_fuel', 'month': 'month', 'mw50': 'mw50',
@@ -6550,9 +6773,38 @@ def compute_ammo_markers_1(*, ammo_points: int) -> int:
     return int(value)
 
 
+def compute_separation(*, engines_destroyed: int, engines_damaged: int) -> int:
+    """Separation (1: the bomber is out of formation for subsequent passes) (rule 5.2.4, 7.1.7): if engines_destroyed >=
+        2 then 1 else if engines_destroyed >= 1 and engines_damaged >= 2 then 1 else if engines_damaged >= 4 then 1
+        else 0.
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('separation', 'engines_destroyed', engines_destroyed)
+    _check_range('separation', 'engines_destroyed', engines_destroyed, 0, 4)
+    _check_int('separation', 'engines_damaged', engines_damaged)
+    _check_range('separation', 'engines_damaged', engines_damaged, 0, 4)
+    if engines_destroyed >= 2:
+        v1 = 1
+    else:
+        if (engines_destroyed >= 1 and engines_damaged >= 2):
+            v2 = 1
+        else:
+            if engines_damaged >= 4:
+                v3 = 1
+            else:
+                v3 = 0
+            v2 = v3
+        v1 = v2
+    value = v1
+    return int(value)
+
+
 FORMULAS: Final[dict[str, Callable[..., int]]] = {
     'ammo_markers_2': compute_ammo_markers_2,
     'ammo_markers_1': compute_ammo_markers_1,
+    'separation': compute_separation,
 }
 
 
@@ -6721,6 +6973,18 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
         '9.2',
         lambda: lookup_r3(6, aircraft='bf109g6', month='1944-09', drm=0),
         {'result': 'not available'},
+    ),
+    (
+        'b1_11',
+        '7.12',
+        lambda: lookup_b1(11, drm=0),
+        {'encounter': 'Out of the Sun'},
+    ),
+    (
+        'b1_4',
+        '10.7',
+        lambda: lookup_b1(4, drm=0),
+        {'encounter': 'Head on'},
     ),
 )
 
