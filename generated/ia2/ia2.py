@@ -1013,6 +1013,31 @@ BASING_RULE_LABELS: Final[dict[BasingRule, str]] = {
 }
 
 
+BomberPass = Literal[
+    'target', 'weapons', 'aim', 'attack_card', 'firepower', 'jam', 'defensive_card', 'range', 'break_off',
+    'escorts_after', 'escaped', 'second_pass', 'later_rounds', 'hold_fire', 'extended_burst', 'rounds', 'after_combat',
+]
+BOMBER_PASS_LABELS: Final[dict[BomberPass, str]] = {
+    'target': 'Bombers or escorts',
+    'weapons': 'Forward weapons',
+    'aim': 'Point of aim',
+    'attack_card': 'Attack card',
+    'firepower': 'Firepower',
+    'jam': 'Weapon jam',
+    'defensive_card': "Bomber's defensive card",
+    'range': 'Range',
+    'break_off': 'Breaking off',
+    'escorts_after': 'After the pass, with escorts',
+    'escaped': 'After escaping the escorts',
+    'second_pass': 'Second pass, without escorts',
+    'later_rounds': 'Later rounds of a pass',
+    'hold_fire': 'Holding fire',
+    'extended_burst': 'Extended burst',
+    'rounds': 'Rounds of a pass',
+    'after_combat': 'At the end of a combat',
+}
+
+
 ChangeStep = Literal[
     'when', 'type', 'subtype', 'type_failed', 'subtype_failed_same_type', 'subtype_failed_new_type', 'base_aircraft',
     'prestige_level', 'level_7', 'waiver',
@@ -1056,6 +1081,17 @@ DATED_RULE_LABELS: Final[dict[DatedRule, str]] = {
     'bodenplatte': 'Operation Bodenplatte (10.16)',
     'night_owl_bimonthly': 'Night Owl once per bi-monthly period (7.9.2)',
     'four_sorties': 'Four sorties a month (4.3.3, 6.0)',
+}
+
+
+Encounter = Literal['head_on', 'advantaged', 'disadvantaged', 'tailing', 'tailed', 'out_of_the_sun']
+ENCOUNTER_LABELS: Final[dict[Encounter, str]] = {
+    'head_on': 'Head On',
+    'advantaged': 'Advantaged',
+    'disadvantaged': 'Disadvantaged',
+    'tailing': 'Tailing',
+    'tailed': 'Tailed',
+    'out_of_the_sun': 'Out of the Sun',
 }
 
 
@@ -1144,6 +1180,32 @@ GREEN_PENALTY_LABELS: Final[dict[GreenPenalty, str]] = {
 }
 
 
+HitChange = Literal[
+    'gunner_hit', 'small_target', 'extended_burst', 'vertical_climb', 'tail', 'pilot_acm', 'pilot_gunnery', 'pilot_lw',
+    'pilot_sw', 'german_green', 'allied_green', 'allied_veteran', 'allied_ace', 'allied_gunnery', 'allied_acm',
+    'barrel_roll', 'adjust_position',
+]
+HIT_CHANGE_LABELS: Final[dict[HitChange, str]] = {
+    'gunner_hit': 'Each gunner hit on the bomber (7.1.8)',
+    'small_target': 'Bf 109 (all models), Me 163, He 162 fired at by a bomber at long range (7.1.7, 11.8, 11.10.1)',
+    'extended_burst': "Bomber's return fire the round you fire an extended burst (7.1.13)",
+    'vertical_climb': "Bomber's return fire at a Vertical Climb attack (10.7)",
+    'tail': 'Firing at a tailed aircraft, if any hits are scored (7.1.2, 7.2.2.5)',
+    'pilot_acm': 'A.C.M. pilot receiving bomber defensive fire or attacked by a fighter/escort (7.7)',
+    'pilot_gunnery': 'Gunnery: firing, if any hits are scored normally with forward guns (rear gunner: rear guns) (7.7)',
+    'pilot_lw': 'Firing with a Light Wound (7.4.8)',
+    'pilot_sw': 'Firing with a Serious Wound (7.4.8)',
+    'german_green': 'German Green pilot or wingman firing (10.12)',
+    'allied_green': 'Green Allied pilot firing (10.6)',
+    'allied_veteran': 'Veteran Allied pilot firing, if any hits are scored (10.6)',
+    'allied_ace': 'Ace Allied pilot firing, if any hits are scored (10.6)',
+    'allied_gunnery': 'Allied Gunnery, firing, if any hits are scored normally with forward guns (10.6.1)',
+    'allied_acm': 'Allied A.C.M. pilot attacked by an interceptor (10.6.1)',
+    'barrel_roll': 'Barrel Roll (7.2.2.2)',
+    'adjust_position': 'Adjusting position in advanced bomber combat: hits received (10.7 example)',
+}
+
+
 Ia1Aircraft = Literal['bf109g6_20mm', 'bf109g6_30mm', 'bf109g6r2', 'bf109g6r6', 'fw190a6', 'fw190a7', 'fw190a7r2']
 IA1_AIRCRAFT_LABELS: Final[dict[Ia1Aircraft, str]] = {
     'bf109g6_20mm': 'Bf 109G-6 20mm',
@@ -1170,6 +1232,14 @@ INJURY_LABELS: Final[dict[Injury, str]] = {
     'lw': 'Light Wound (LW)',
     'sw': 'Serious Wound (SW)',
     'kia': 'Killed in Action (KIA)',
+}
+
+
+InterceptionResult = Literal['none', 'fighters', 'interception']
+INTERCEPTION_RESULT_LABELS: Final[dict[InterceptionResult, str]] = {
+    'none': 'No interception',
+    'fighters': 'US Fighter Encounter or Spitfire Encounter',
+    'interception': 'Interception',
 }
 
 
@@ -1259,6 +1329,13 @@ ORIENTATION_LABELS: Final[dict[Orientation, str]] = {
     'flank_starboard': 'Flank (starboard)',
     'flank_port': 'Flank (port)',
     'tail': 'Tail',
+}
+
+
+OutOfFormation = Literal['rockets', 'separation']
+OUT_OF_FORMATION_LABELS: Final[dict[OutOfFormation, str]] = {
+    'rockets': 'Attacked by Wfr.Gr.21 or R4M rockets (a hit)',
+    'separation': 'A separation: 2+ engines destroyed, 1 destroyed and 2 damaged, or 4 damaged',
 }
 
 
@@ -1365,6 +1442,13 @@ RANK_TRACK_LABELS: Final[dict[RankTrack, str]] = {
 }
 
 
+Rocket = Literal['wfr_gr21', 'r4m']
+ROCKET_LABELS: Final[dict[Rocket, str]] = {
+    'wfr_gr21': 'Werfer-Granate 21 (Wfr.Gr.21)',
+    'r4m': 'R4M',
+}
+
+
 Scoring = Literal[
     'fighter_kill', 'formation_kill', 'out_of_formation_kill', 'separation', 'separated_kill',
     'rocket_out_of_formation', 'straggler_kill',
@@ -1415,6 +1499,13 @@ StandardManeuver = Literal['tight_turn', 'barrel_roll']
 STANDARD_MANEUVER_LABELS: Final[dict[StandardManeuver, str]] = {
     'tight_turn': 'Tight Turn',
     'barrel_roll': 'Barrel Roll',
+}
+
+
+SunAttack = Literal['range', 'return_fire']
+SUN_ATTACK_LABELS: Final[dict[SunAttack, str]] = {
+    'range': 'Starting range',
+    'return_fire': "The bomber's fire in the first round",
 }
 
 
@@ -2046,6 +2137,502 @@ def lookup_prestige_costs(*, prestige_use: PrestigeUse) -> PrestigeCostsResult:
     return {'points': row[0], 'use': row[1]}
 
 
+# ---- 'orientations'
+OrientationsResult = TypedDict('OrientationsResult', {
+    'bombers': str, 'escorts': str, 'mat': str, 'listed_7_1_2': int, 'listed_7_2_2': int, 'start_7_1_2': int,
+    'start_7_2_2': int,
+})
+ORIENTATIONS_COLUMNS: Final = (
+    'bombers', 'escorts', 'mat', 'listed_7_1_2', 'listed_7_2_2', 'start_7_1_2', 'start_7_2_2',
+)
+_ORIENTATIONS_ROWS: Final[tuple[_Row[tuple[str, str, str, int, int, int, int]], ...]] = (
+    (('head_on',), None, None, (
+        'No special effects: a general term for no special advantage, whether a head on, a flank or a rear attack.',
+        'Escorts start with it if the interceptor begins with fighter combat instead of going after the bombers first; enemy fighters on a fighter encounter usually start with it.',
+        'Aircraft facing each other', 1, 1, 1, 1,
+    )),
+    (('advantaged',), None, None, (
+        'You shoot first on the long range round of the pass and apply any results obtained, then the bomber returns fire.',
+        'The orientation the interceptor begins with against the escort if the player begins with fighter combat.',
+        'The enemy aircraft is turned 90 degrees to the side', 1, 1, 1, 1,
+    )),
+    (('disadvantaged',), None, None, (
+        'No effect if there are no escorts: attack the bombers as if head on. With escorts you may NOT attack the bombers: go directly to fighter combat, disadvantaged (exception: Gruppe Leader, 7.9.1).',
+        'The orientation against the escorts once fighter combat begins; also the start against escorts after attacking the bombers first, even if the interception roll was head on, advantaged or out of the sun.',
+        'Your aircraft is turned 90 degrees to the side', 1, 1, 1, 1,
+    )),
+    (('tailing',), None, None, (
+        '-',
+        'Occurs during fighter combat: you face the enemy aircraft\'s tail; your aircraft automatically inflicts one bonus "Tail" hit if any hits are scored at all.',
+        'One aircraft is completely turned backwards in relation to the other', 1, 1, 0, 1,
+    )),
+    (('tailed',), None, None, (
+        '-',
+        'Occurs during fighter combat: the enemy faces your tail; the firing aircraft automatically inflicts one bonus "Tail" hit if any hits are scored at all (7.2.2.5: prevented by a defensive card that prevents all damage, or skills and cards that reduce the incoming hits to zero).',
+        '-', 1, 0, 0, 0,
+    )),
+    (('out_of_the_sun',), None, None, (
+        'You may start at medium range against a bomber and it does not return fire the first round.',
+        'If you engage the escorts first you start advantaged, fire, and they do not flip a defensive card the first round: a free shot before the initiative phase (7.2.2.7).',
+        'Your aircraft starts Advantaged, gets to shoot, and the enemy aircraft does not get to flip a defensive card',
+        0, 1, 1, 1,
+    )),
+)
+
+
+def lookup_orientations(*, encounter: Encounter) -> OrientationsResult:
+    """Orientations for combat, rule 7.1.2, 7.2.2: the row the keys select.
+
+    Args:
+        encounter: Orientation (Encounter; labels in ENCOUNTER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'bombers': Against bombers (7.1.2)
+            'escorts': Against escorts and fighters (7.1.2)
+            'mat': On the Fighter Target Mat [B11] (7.2.2)
+            'listed_7_1_2': In 7.1.2's five orientations
+            'listed_7_2_2': In 7.2.2's five orientations
+            'start_7_1_2': A starting orientation (7.1.2)
+            'start_7_2_2': A starting orientation (7.2.2)
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(encounter) is not str or encounter not in ENCOUNTER_LABELS:
+        encounter = _member('orientations', 'encounter', encounter, ENCOUNTER_LABELS)
+    row = _select('orientations', _ORIENTATIONS_ROWS, (encounter,), None)
+    return {
+        'bombers': row[0], 'escorts': row[1], 'mat': row[2], 'listed_7_1_2': row[3], 'listed_7_2_2': row[4],
+        'start_7_1_2': row[5], 'start_7_2_2': row[6],
+    }
+
+
+# ---- 'interception_results'
+InterceptionResultsResult = TypedDict('InterceptionResultsResult', {'then': str})
+INTERCEPTION_RESULTS_COLUMNS: Final = ('then',)
+_INTERCEPTION_RESULTS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('none',), None, None, ('Nothing occurs in this endurance box.',)),
+    (('fighters',), None, None, (
+        'Engage the group of Spitfires or US fighters: roll the type of US fighter on [A3] and conduct combat; if still flying afterwards, move one endurance box ahead on the track and roll again on the Interception Chart [B1].',
+    )),
+    (('interception',), None, None, (
+        'Roll on [A3] for the type of bomber and write it on the next open space of the Sortie Log Sheet (B-17, B-24); roll for the type of escorts too if more than one is possible.',
+    )),
+)
+
+
+def lookup_interception_results(*, interception_result: InterceptionResult) -> InterceptionResultsResult:
+    """Interception results, rule 7.1.2: the row the keys select.
+
+    Args:
+        interception_result: Interception Chart result (InterceptionResult; labels in INTERCEPTION_RESULT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'then': Then
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(interception_result) is not str or interception_result not in INTERCEPTION_RESULT_LABELS:
+        interception_result = _member(
+            'interception_results', 'interception_result', interception_result, INTERCEPTION_RESULT_LABELS
+        )
+    row = _select('interception_results', _INTERCEPTION_RESULTS_ROWS, (interception_result,), None)
+    return {'then': row[0]}
+
+
+# ---- 'bomber_bombs'
+BomberBombsResult = TypedDict('BomberBombsResult', {'chart': ChartRef, 'bomber': str})
+BOMBER_BOMBS_COLUMNS: Final = ('chart', 'bomber')
+_BOMBER_BOMBS_ROWS: Final[tuple[_Row[tuple[ChartRef, str]], ...]] = (
+    ((), 1, 2, (
+        {'chart': 'bomb_detonation'},
+        'Still loaded with bombs (the small bomb symbol on the Endurance tracks of the Aircraft Display Mats): the bombs may detonate with a bomb bay hit (check [B4]); if they detonate with the interceptor at close range, roll 2d6 for damage to it.',
+    )),
+    ((), 3, None, (
+        {'chart': 'flak'},
+        'Has already dropped its bombs and cannot be destroyed by detonating them. Roll for flak damage from the target area (the mats show the flak icon in the 3rd box only, but flak is rolled in any later box too) and apply it before beginning your attack. Only bombers take flak damage: not fighters, escorts, or interceptors.',
+    )),
+)
+_BOMBER_BOMBS_INDEX: Final = _Index(_BOMBER_BOMBS_ROWS)
+
+
+def lookup_bomber_bombs(value: int, *, drm: int = 0) -> BomberBombsResult:
+    """Bombs and flak by Endurance box, rule 7.1.4, 7.1.5: the row a value selects.
+
+    Args:
+        value: Endurance box (not counting the Takeoff box) (1+).
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'chart': Roll
+            'bomber': The bomber
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(value) is not int or value < 1:
+        _check_value('bomber_bombs', 'endurance_box', value, 1, None)
+    if type(drm) is not int:
+        _check_int('bomber_bombs', 'drm', drm)
+    modified = value + drm
+    low, by_roll, below, above = _BOMBER_BOMBS_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _BOMBER_BOMBS_INDEX.select('bomber_bombs', (), modified)
+    return {'chart': row[0], 'bomber': row[1]}
+
+
+# ---- 'bomber_combat'
+BomberCombatResult = TypedDict('BomberCombatResult', {'chart': ChartRef | None, 'rule': str})
+BOMBER_COMBAT_COLUMNS: Final = ('chart', 'rule')
+_BOMBER_COMBAT_ROWS: Final[tuple[_Row[tuple[ChartRef | None, str]], ...]] = (
+    (('target',), None, None, (
+        None,
+        'Decide whether you attack the bombers or the escorts (if present); if starting disadvantaged with escorts present you must conduct fighter combat (exception: Gruppe Leader, 7.9.1) (7.1.3).',
+    )),
+    (('weapons',), None, None, (
+        None,
+        'In the basic game you must fire all unjammed forward weapons together if you use them (exception: optional weapon selection, 10.10.1) (7.1.3).',
+    )),
+    (('aim',), None, None, (
+        None,
+        'Against a bomber choose a point of aim: Port Wing, Starboard Wing or Airframe, even without the Aim skill; it sets the damage of a "GP" (Group Damage) result. You may change it between the rounds of a pass. In fighter combat fighters, escorts and interceptors always aim at the Airframe (7.1.3).',
+    )),
+    (('attack_card',), None, None, (
+        {'chart': 'B2'},
+        'Flip a card: your attack card for the round. Use the column of your current firepower; the Attack Deck Results Chart [B2] explains the results: random hits (rolled on [B3] against bombers, on [B6] against interceptors, fighters and escorts), Group Damage, or DE (7.1.6).',
+    )),
+    (('firepower',), None, None, (
+        None,
+        'Add all firing weapons\' BOLD numbers; excess firepower does not count (9 FP uses the "8" column); "6-" means 1 to 6 FP (7.1.6).',
+    )),
+    (('jam',), None, None, (
+        None,
+        'The card text says if a weapon jams: determine which (randomly, if firing more than one) and subtract its FP from your total; the adjusted firepower sets your hits. A jam selected for an "MG FF" weapon system is "no effect" (7.1.6).',
+    )),
+    (('defensive_card',), None, None, (
+        None,
+        'Flip a second card: the bomber\'s defensive fire. Only its "DEFENSIVE FIRE: X" matters: X random hits to your interceptor (7.1.6).',
+    )),
+    (('range',), None, None, (
+        {'chart': 'range_effects'},
+        'The range decreases by one each round: long becomes medium, medium becomes close (7.1.6).',
+    )),
+    (('break_off',), None, None, (
+        None,
+        'You may break off and end the pass at any time; after firing once at close range you must break off, and are automatically engaged by the escort if present (exceptions: Escape Chart [R4], 7.1.10; Gruppe Leader, 7.9.1). After each pass decide whether to attack again or break off; a bomber you break off from gets away with its damage (it may yet crash, 7.4.3) (7.1.6, 7.1.9, 7.1.10).',
+    )),
+    (('escorts_after',), None, None, (
+        {'chart': 'R4'},
+        'If an escort is present, fighter combat with it begins at the end of your first pass: a second pass on a damaged bomber needs no escort, the Gruppe Leader ability (7.9.1) or the Me 163B-1 (11.10.1). To avoid the escort roll 1d6 on the Escape Chart [R4] (7.1.10, 7.1.11).',
+    )),
+    (('escaped',), None, None, (
+        None,
+        'You cannot re-engage the bombers in this endurance box: advance one endurance box, then decide to attempt interception again or land (7.1.10).',
+    )),
+    (('second_pass',), None, None, (
+        None,
+        'With no escorts you may wheel around and start again from long range against the same or a different bomber, or end the combat. Later passes against bombers are always head on (7.1.6, 7.1.11).',
+    )),
+    (('later_rounds',), None, None, (
+        None,
+        "After the first round each round flips two new cards, your attack and the bomber's defensive fire; all later rounds of a pass are simultaneous, even if you started advantaged (7.1.12).",
+    )),
+    (('hold_fire',), None, None, (
+        None,
+        'You are not required to fire at long or medium range against a bomber (to conserve ammo, for example); the bomber always fires at you at each range if possible (7.1.16).',
+    )),
+    (('extended_burst',), None, None, (
+        {'chart': 'extended_burst'},
+        'Forward weapons only, with 2 ammo points left in at least one forward weapon, at medium or long range, not if your only firing weapons have unlimited ammo. Choose the aim point, then roll 2d6 before pulling a combat card. Extra hits are random hits to the aimed area, only if the card scores at least 1 hit; its jams occur after firing, unless a 12 is rolled and no firing occurs (7.1.13).',
+    )),
+    (('rounds',), None, None, (
+        None,
+        'Each Pass is made up of up to 3 rounds (possibly 4 if the interceptor is equipped with Wfr.Gr. 21 or R4M rockets) (7.1.6).',
+    )),
+    (('after_combat',), None, None, (
+        None,
+        'At the end of a combat, decide whether to continue on your sortie or head back to base (2.0); you may abort due to damage after a combat: move your aircraft marker directly to the Landing box and roll for landing (7.4.2).',
+    )),
+)
+
+
+def lookup_bomber_combat(*, bomber_pass: BomberPass) -> BomberCombatResult:
+    """Bomber combat, rule 7.1.3, 7.1.6, 7.1.9, 7.1.10, 7.1.11, 7.1.12, 7.1.13, 7.1.16: the row the keys select.
+
+    Args:
+        bomber_pass: Bomber combat (BomberPass; labels in BOMBER_PASS_LABELS).
+
+    Returns:
+        The row's values by column:
+            'chart': Chart
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(bomber_pass) is not str or bomber_pass not in BOMBER_PASS_LABELS:
+        bomber_pass = _member('bomber_combat', 'bomber_pass', bomber_pass, BOMBER_PASS_LABELS)
+    row = _select('bomber_combat', _BOMBER_COMBAT_ROWS, (bomber_pass,), None)
+    return {'chart': row[0], 'rule': row[1]}
+
+
+# ---- 'first_fire'
+FirstFireResult = TypedDict('FirstFireResult', {'first_round': str, 'later': str})
+FIRST_FIRE_COLUMNS: Final = ('first_round', 'later')
+_FIRST_FIRE_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('head_on',), None, None, ('Simultaneous', 'Simultaneous')),
+    (('advantaged',), None, None, (
+        'You fire first (at long range) and apply the results; then the bomber returns fire', 'Simultaneous',
+    )),
+    (('disadvantaged',), None, None, ('Simultaneous (with no escorts you attack as if head on)', 'Simultaneous')),
+    (('out_of_the_sun',), None, None, (
+        'You fire first; the bomber does not return fire the first round (7.1.2)', 'Simultaneous',
+    )),
+    (('tailing',), None, None, ('-', '-')),
+    (('tailed',), None, None, ('-', '-')),
+)
+
+
+def lookup_first_fire(*, encounter: Encounter) -> FirstFireResult:
+    """Who fires first against a bomber, rule 7.1.6, 7.1.9, 7.1.12: the row the keys select.
+
+    Args:
+        encounter: Orientation (Encounter; labels in ENCOUNTER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'first_round': First round of the first pass
+            'later': Later rounds and passes
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(encounter) is not str or encounter not in ENCOUNTER_LABELS:
+        encounter = _member('first_fire', 'encounter', encounter, ENCOUNTER_LABELS)
+    row = _select('first_fire', _FIRST_FIRE_ROWS, (encounter,), None)
+    return {'first_round': row[0], 'later': row[1]}
+
+
+# ---- 'hit_changes'
+HitChangesResult = TypedDict('HitChangesResult', {'hits': int, 'how': str})
+HIT_CHANGES_COLUMNS: Final = ('hits', 'how')
+_HIT_CHANGES_ROWS: Final[tuple[_Row[tuple[int, str]], ...]] = (
+    (('gunner_hit',), None, None, (
+        -1,
+        'Defensive fire is reduced by one random hit per gunner hit, tracked with a numerical marker (1, 2, 3...) on [B10]; it may be reduced to zero. A gunner crew injury on a bomber adds 1 to the marker. With simultaneous fire the reduction counts from the next round.',
+    )),
+    (('small_target',), None, None, (
+        -1, 'An additional -1 random hit from bomber defensive fire, at long range only (as noted on Chart [B10]).',
+    )),
+    (('extended_burst',), None, None, (1, "The bomber's return fire is increased by 1 random hit that round.")),
+    (('vertical_climb',), None, None, (2, 'The bomber may return fire with +2 random hits.')),
+    (('tail',), None, None, (1, 'One bonus "Tail" hit.')),
+    (('pilot_acm',), None, None, (
+        -1, 'One less random hit received. Unlike Interceptor Ace 1943-44, no +1 drm on the Initiative Chart [B12].',
+    )),
+    (('pilot_gunnery',), None, None, (1, 'One extra random hit, against bombers and escorts/fighters.')),
+    (('pilot_lw',), None, None, (-1, 'Apply -1 random hit when firing.')),
+    (('pilot_sw',), None, None, (-2, 'Apply -2 random hits when firing.')),
+    (('german_green',), None, None, (-1, 'You do 1 less random hit (pilot and wingman).')),
+    (('allied_green',), None, None, (-1, 'Does 1 less random hit.')),
+    (('allied_veteran',), None, None, (1, '1 extra random hit (only if any hits are scored).')),
+    (('allied_ace',), None, None, (
+        1, '1 extra random hit (only if any hits are scored); also +1 on the initiative roll.',
+    )),
+    (('allied_gunnery',), None, None, (
+        1, 'An extra random hit, in addition to the extra random hit of veteran and ace pilots.',
+    )),
+    (('allied_acm',), None, None, (-1, 'One less random hit when attacked by an interceptor.')),
+    (('barrel_roll',), None, None, (-2, 'Avoid 2 hits.')),
+    (('adjust_position',), None, None, (
+        1,
+        'Adjusting to an adjacent approach track and/or one altitude level implies receiving 1 random hit (rolled on [B6]).',
+    )),
+)
+
+
+def lookup_hit_changes(*, hit_change: HitChange) -> HitChangesResult:
+    """Changes to random hits, rule 7.1.7, 7.1.8, 7.1.13, 7.2.2.5, 7.4.8, 7.7, 10.6, 10.6.1, 10.7, 10.12: the row the
+        keys select.
+
+    Args:
+        hit_change: Change to random hits (HitChange; labels in HIT_CHANGE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'hits': Random hits
+            'how': How
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(hit_change) is not str or hit_change not in HIT_CHANGE_LABELS:
+        hit_change = _member('hit_changes', 'hit_change', hit_change, HIT_CHANGE_LABELS)
+    row = _select('hit_changes', _HIT_CHANGES_ROWS, (hit_change,), None)
+    return {'hits': row[0], 'how': row[1]}
+
+
+# ---- 'b17_formation'
+B17FormationResult = TypedDict('B17FormationResult', {'as_301': str, 'as_303': str})
+B17_FORMATION_COLUMNS: Final = ('as_301', 'as_303')
+_B17_FORMATION_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('rockets',), None, None, (
+        'Out of formation (all B-17s in the endurance box, for the rest of the combat)',
+        'Out of formation (all B-17s in the endurance box, for the rest of the combat)',
+    )),
+    (('separation',), None, None, ('-', 'Out of formation for subsequent passes')),
+)
+
+
+def lookup_b17_formation(*, out_of_formation: OutOfFormation) -> B17FormationResult:
+    """B-17 formation, rule 7.1.7, 5.2.4: the row the keys select.
+
+    Args:
+        out_of_formation: Out of formation (OutOfFormation; labels in OUT_OF_FORMATION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'as_301': 7.1.7 (line 301): the exceptions to \"always in formation\"
+            'as_303': 7.1.7 (line 303) and 5.2.4
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(out_of_formation) is not str or out_of_formation not in OUT_OF_FORMATION_LABELS:
+        out_of_formation = _member('b17_formation', 'out_of_formation', out_of_formation, OUT_OF_FORMATION_LABELS)
+    row = _select('b17_formation', _B17_FORMATION_ROWS, (out_of_formation,), None)
+    return {'as_301': row[0], 'as_303': row[1]}
+
+
+# ---- 'rockets'
+RocketsResult = TypedDict('RocketsResult', {
+    'fired': str, 'hit': str, 'b17': str, 'b24': str, 'fighters': str, 'speed': int, 'after': str, 'damaged': str,
+})
+ROCKETS_COLUMNS: Final = ('fired', 'hit', 'b17', 'b24', 'fighters', 'speed', 'after', 'damaged')
+_ROCKETS_ROWS: Final[tuple[_Row[tuple[str, str, str, str, str, int, str, str]], ...]] = (
+    (('wfr_gr21',), None, None, (
+        'First, BEFORE the long range round of the pass; the bombers cannot return fire',
+        'Roll 2d6 and consult the Aircraft Display Mat: a hit inflicts 1-2 random hits on a bomber',
+        'A hit puts all B-17s in this endurance box out of formation for the rest of the combat (not a Separation, 5.2.4); on a "Miss" they are NOT out of formation',
+        'No effect other than the 1-2 random hits', 'Useless', -1,
+        'Speed +1; agile aircraft, not agile while carrying them, regain their agility (the launching tubes are jettisoned)',
+        'If damaged before they can be fired they cannot be used or jettisoned; undamaged, they may be jettisoned at the start of combat against fighters or escorts, for the speed increase and agility regain',
+    )),
+    (('r4m',), None, None, (
+        'First, BEFORE the long range round of the pass; the bombers cannot return fire',
+        'Roll 2d6 and consult the Aircraft Display Mat: a hit inflicts 1-2 random hits on a bomber',
+        'A hit puts all B-17s in this endurance box out of formation for the rest of the combat; on a "Miss" they are NOT out of formation',
+        'No effect other than the 1-2 random hits', 'Useless', -1, 'Speed +1 (Me 262A-1b)',
+        'A Wfr.Gr.21 result on the Fighter Damage Chart [B6] damages them; damaged before they can be fired they cannot be used or jettisoned; undamaged, they may be jettisoned at the start of combat against fighters or escorts, for the speed increase',
+    )),
+)
+
+
+def lookup_rockets(*, rocket: Rocket) -> RocketsResult:
+    """Rockets, rule 7.1.14, 7.1.15: the row the keys select.
+
+    Args:
+        rocket: Rockets (Rocket; labels in ROCKET_LABELS).
+
+    Returns:
+        The row's values by column:
+            'fired': Fired
+            'hit': Hit
+            'b17': B-17s
+            'b24': B-24s
+            'fighters': Fighters and escorts
+            'speed': Speed while carried
+            'after': After firing or jettisoning
+            'damaged': Damaged
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(rocket) is not str or rocket not in ROCKET_LABELS:
+        rocket = _member('rockets', 'rocket', rocket, ROCKET_LABELS)
+    row = _select('rockets', _ROCKETS_ROWS, (rocket,), None)
+    return {
+        'fired': row[0], 'hit': row[1], 'b17': row[2], 'b24': row[3], 'fighters': row[4], 'speed': row[5],
+        'after': row[6], 'damaged': row[7],
+    }
+
+
+# ---- 'wfr_gr21_load'
+WfrGr21LoadResult = TypedDict('WfrGr21LoadResult', {'rockets': int, 'rocket_ammo': int | None, 'fire': int})
+WFR_GR21_LOAD_COLUMNS: Final = ('rockets', 'rocket_ammo', 'fire')
+_WFR_GR21_LOAD_ROWS: Final[tuple[_Row[tuple[int, int | None, int]], ...]] = (
+    (('bf109',), None, None, (2, None, 1)),
+    (('fw190',), None, None, (2, None, 1)),
+    (('bf110',), None, None, (4, 2, 2)),
+)
+
+
+def lookup_wfr_gr21_load(*, family: Family) -> WfrGr21LoadResult:
+    """Wfr.Gr.21 rockets carried, rule 7.1.14, 11.3: the row the keys select.
+
+    Args:
+        family: Aircraft family (Family; labels in FAMILY_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rockets': Rockets
+            'rocket_ammo': Rocket ammo
+            'fire': Fire from the Wfr.Gr.21 range box
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: the families the rule names).
+    """
+    if type(family) is not str or family not in FAMILY_LABELS:
+        family = _member('wfr_gr21_load', 'family', family, FAMILY_LABELS)
+    row = _select('wfr_gr21_load', _WFR_GR21_LOAD_ROWS, (family,), None)
+    return {'rockets': row[0], 'rocket_ammo': row[1], 'fire': row[2]}
+
+
+# ---- 'out_of_the_sun_bomber'
+OutOfTheSunBomberResult = TypedDict('OutOfTheSunBomberResult', {'as_7_1_2': str, 'as_7_1_9': str})
+OUT_OF_THE_SUN_BOMBER_COLUMNS: Final = ('as_7_1_2', 'as_7_1_9')
+_OUT_OF_THE_SUN_BOMBER_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('range',), None, None, ('Medium', 'Long')),
+    (('return_fire',), None, None, ('None', 'After yours: you fire first')),
+)
+
+
+def lookup_out_of_the_sun_bomber(*, sun_attack: SunAttack) -> OutOfTheSunBomberResult:
+    """Out of the Sun against a bomber, rule 7.1.2, 7.1.6, 7.1.9: the row the keys select.
+
+    Args:
+        sun_attack: Out of the Sun against a bomber (SunAttack; labels in SUN_ATTACK_LABELS).
+
+    Returns:
+        The row's values by column:
+            'as_7_1_2': 7.1.2
+            'as_7_1_9': 7.1.6, 7.1.9
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(sun_attack) is not str or sun_attack not in SUN_ATTACK_LABELS:
+        sun_attack = _member('out_of_the_sun_bomber', 'sun_attack', sun_attack, SUN_ATTACK_LABELS)
+    row = _select('out_of_the_sun_bomber', _OUT_OF_THE_SUN_BOMBER_ROWS, (sun_attack,), None)
+    return {'as_7_1_2': row[0], 'as_7_1_9': row[1]}
+
+
 # ---- 'A3'
 _A3_DRMS: Final = (
     _Drm(-1, _AllOf((_Compare('a3_roll', '==', 'fb_attack'), _Flag('raid_target_af')))),
@@ -2615,19 +3202,19 @@ def drm_b9(*, month: str | None = None) -> int:
 
 
 # ---- 'bomb_detonation'
-BombDetonationResult = TypedDict('BombDetonationResult', {'result': str})
-BOMB_DETONATION_COLUMNS: Final = ('result',)
-_BOMB_DETONATION_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((), 2, 2, ('The interceptor takes 1d6 random airframe damage hits',)),
-    ((), 3, 11, ('No damage',)),
-    ((), 12, 12, ('The interceptor takes 1d6 random airframe damage hits',)),
+BombDetonationResult = TypedDict('BombDetonationResult', {'result': str, 'as_7_4': str})
+BOMB_DETONATION_COLUMNS: Final = ('result', 'as_7_4')
+_BOMB_DETONATION_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    ((), 2, 2, ('The interceptor takes 1d6 random airframe damage hits', 'The interceptor takes 1d6 random damage')),
+    ((), 3, 11, ('No damage', 'No damage')),
+    ((), 12, 12, ('The interceptor takes 1d6 random airframe damage hits', 'The interceptor takes 1d6 random damage')),
 )
 _BOMB_DETONATION_INDEX: Final = _Index(_BOMB_DETONATION_ROWS)
 _BOMB_DETONATION_OUTCOMES: Final = frozenset({2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
 
 
 def lookup_bomb_detonation(roll: int, *, drm: int = 0) -> BombDetonationResult:
-    """Bomb detonation at close range, rule 7.1.4: the row a roll selects.
+    """Bomb detonation at close range, rule 7.1.4, 7.4: the row a roll selects.
 
     Args:
         roll: the natural roll on 2d6, 2 to 12.
@@ -2636,6 +3223,7 @@ def lookup_bomb_detonation(roll: int, *, drm: int = 0) -> BombDetonationResult:
     Returns:
         The row's values by column:
             'result': Result
+            'as_7_4': Result (7.4)
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -2651,11 +3239,11 @@ def lookup_bomb_detonation(roll: int, *, drm: int = 0) -> BombDetonationResult:
     row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
     if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
         row = _BOMB_DETONATION_INDEX.select('bomb_detonation', (), modified)
-    return {'result': row[0]}
+    return {'result': row[0], 'as_7_4': row[1]}
 
 
 def roll_bomb_detonation(rng: random.Random, *, drm: int = 0) -> Roll[BombDetonationResult]:
-    """Roll 2d6 with `rng` and read Bomb detonation at close range, rule 7.1.4.
+    """Roll 2d6 with `rng` and read Bomb detonation at close range, rule 7.1.4, 7.4.
 
     Returns the natural roll, the DRM, the modified roll and the selected row's values.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
@@ -6315,6 +6903,54 @@ def _step_knights_cross(
     return rolled['natural'], rolled['modified'], rolled['values']
 
 
+def _step_bomber_combat(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'bomber_combat': its natural roll, modified roll and row."""
+    return None, None, lookup_bomber_combat(bomber_pass=cast(BomberPass, keys['bomber_pass']))
+
+
+def _step_r4(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'R4': its natural roll, modified roll and row."""
+    rolled = roll_r4(rng, interceptor=cast(Interceptor, keys['interceptor']), drm=drm)
+    return rolled['natural'], rolled['modified'], rolled['values']
+
+
+def _step_extended_burst(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'extended_burst': its natural roll, modified roll and row."""
+    rolled = roll_extended_burst(rng, drm=drm)
+    return rolled['natural'], rolled['modified'], rolled['values']
+
+
+def _step_range_effects(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'range_effects': its natural roll, modified roll and row."""
+    return None, None, lookup_range_effects(range_=cast(Range, keys['range']))
+
+
+def _step_bomb_detonation(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'bomb_detonation': its natural roll, modified roll and row."""
+    rolled = roll_bomb_detonation(rng, drm=drm)
+    return rolled['natural'], rolled['modified'], rolled['values']
+
+
 def _step_b6(
     rng: random.Random,
     keys: Mapping[str, str],
@@ -6472,6 +7108,11 @@ def _step_basing_rules(
 _CHAIN_STEPS: Final[dict[str, _Stepper]] = {
     'awards': _step_awards,
     'knights_cross': _step_knights_cross,
+    'bomber_combat': _step_bomber_combat,
+    'R4': _step_r4,
+    'extended_burst': _step_extended_burst,
+    'range_effects': _step_range_effects,
+    'bomb_detonation': _step_bomb_detonation,
     'B6': _step_b6,
     'flak': _step_flak,
     'approach_track': _step_approach_track,
@@ -6490,8 +7131,9 @@ _CHAIN_STEPS: Final[dict[str, _Stepper]] = {
     'basing_rules': _step_basing_rules,
 }
 _CHAIN_KEYS: Final[dict[str, tuple[str, ...]]] = {
-    'awards': ('award',), 'knights_cross': (), 'B6': (), 'flak': (), 'approach_track': ('orientation',),
-    'bodenplatte_flak': (), 'straggler': (), 'injury_effects': ('injury',),
+    'awards': ('award',), 'knights_cross': (), 'bomber_combat': ('bomber_pass',), 'R4': ('interceptor',),
+    'extended_burst': (), 'range_effects': ('range',), 'bomb_detonation': (), 'B6': (), 'flak': (),
+    'approach_track': ('orientation',), 'bodenplatte_flak': (), 'straggler': (), 'injury_effects': ('injury',),
     'starting_experience': ('game_mode', 'rank_track'), 'changing_aircraft': ('change_step',), 'B1': (), 'R1': (),
     'starting_unit_bases': ('unit',), 'R2': ('aircraft_type', 'month'), 'R3': ('aircraft', 'month'),
     'setup_sequence': ('setup_step',), 'A1': ('month',), 'basing_rules': ('basing_rule',),
@@ -6509,6 +7151,20 @@ def follow_awards(rng: random.Random, *, award: Award, drm: int = 0) -> list[Ste
     award = _member('awards', 'award', award, AWARD_LABELS)
     _check_int('awards', 'drm', drm)
     return _follow('awards', rng, {'award': award}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+
+
+def follow_bomber_combat(rng: random.Random, *, bomber_pass: BomberPass, drm: int = 0) -> list[Step]:
+    """Roll on 'bomber_combat' with `rng` and follow its chained results to the end (it sends the reader to B2, R4,
+        extended_burst, range_effects).
+
+    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
+    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
+    occur or a key no step gives, NoRowError when a roll selects no row.
+    """
+    _check_rng('bomber_combat', rng)
+    bomber_pass = _member('bomber_combat', 'bomber_pass', bomber_pass, BOMBER_PASS_LABELS)
+    _check_int('bomber_combat', 'drm', drm)
+    return _follow('bomber_combat', rng, {'bomber_pass': bomber_pass}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
 
 
 def follow_flak(rng: random.Random, *, drm: int = 0) -> list[Step]:
@@ -6648,6 +7304,16 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'skills': lookup_skills,
     'advanced_maneuvers': lookup_advanced_maneuvers,
     'prestige_costs': lookup_prestige_costs,
+    'orientations': lookup_orientations,
+    'interception_results': lookup_interception_results,
+    'bomber_bombs': lookup_bomber_bombs,
+    'bomber_combat': lookup_bomber_combat,
+    'first_fire': lookup_first_fire,
+    'hit_changes': lookup_hit_changes,
+    'b17_formation': lookup_b17_formation,
+    'rockets': lookup_rockets,
+    'wfr_gr21_load': lookup_wfr_gr21_load,
+    'out_of_the_sun_bomber': lookup_out_of_the_sun_bomber,
     'R4': lookup_r4,
     'R5': lookup_r5,
     'extended_burst': lookup_extended_burst,
@@ -6736,16 +7402,31 @@ CONTEXT_PARAMETERS: Final[dict[str, str]] = {
     'ek1_in_period': 'ek1_in_period', 'engine_damaged': 'engine_damaged',
     'engine_or_controls_damaged': 'engine_or_controls_damaged', 'engines_damaged': 'engines_damaged',
     'engines_destroyed': 'engines_destroyed', 'engines_out': 'engines_out', 'fatigue_points': 'fatigue_points',
-    'fb_attack': 'fb_attack', 'flying_jet': 'flying_jet', 'flying_me163': 'flying_me163',
+    'fb_attack': 'fb_attack', 'firepower': 'firepower', 'flying_jet': 'flying_jet', 'flying_me163': 'flying_me163',
     'forced_landing': 'forced_landing', 'fuel_tank_hit': 'fuel_tank_hit',
     'german_cross_in_period': 'german_cross_in_period', 'green_pilot': 'green_pilot', 'gruppe_leader': 'gruppe_leader',
-    'iff_hit': 'iff_hit', 'kills_in_period': 'kills_in_period', 'knights_cross_holder': 'knights_cross_holder',
-    'landing_skid_damaged': 'landing_skid_damaged', 'leaking_fuel': 'leaking_fuel', 'month': 'month', 'mw50': 'mw50',
-    'p47_loaded': 'p47_loaded', 'pilot_ace': 'pilot_ace', 'pilot_injury': 'pilot_injury', 'pilot_ksw': 'pilot_ksw',
+    'iff_hit': 'iff_hit', 'jammed_fp': 'jammed_fp', 'kills_in_period': 'kills_in_period',
+    'knights_cross_holder': 'knights_cross_holder', 'landing_skid_damaged': 'landing_skid_damaged',
+    'leaking_fuel': 'leaking_fuel', 'month': 'month', 'mw50': 'mw50', 'p47_loaded': 'p47_loaded',
+    'pilot_ace': 'pilot_ace', 'pilot_injury': 'pilot_injury', 'pilot_ksw': 'pilot_ksw',
     'points_beyond': 'points_beyond', 'raid_target_af': 'raid_target_af', 'runway_damage': 'runway_damage',
     'strafe': 'strafe', 'systems_short': 'systems_short', 'weather_modifier': 'weather_modifier',
     'wingman_aim': 'wingman_aim', 'wingman_gunnery': 'wingman_gunnery',
 }
+
+
+def compute_firepower_after_jam(*, firepower: int, jammed_fp: int) -> int:
+    """Firepower after a jam (rule 7.1.6): firepower - jammed_fp.
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('firepower_after_jam', 'firepower', firepower)
+    _check_range('firepower_after_jam', 'firepower', firepower, 0, 99)
+    _check_int('firepower_after_jam', 'jammed_fp', jammed_fp)
+    _check_range('firepower_after_jam', 'jammed_fp', jammed_fp, 0, 99)
+    value = (firepower - jammed_fp)
+    return int(value)
 
 
 def compute_ammo_markers_2(*, ammo_points: int) -> int:
@@ -6802,6 +7483,7 @@ def compute_separation(*, engines_destroyed: int, engines_damaged: int) -> int:
 
 
 FORMULAS: Final[dict[str, Callable[..., int]]] = {
+    'firepower_after_jam': compute_firepower_after_jam,
     'ammo_markers_2': compute_ammo_markers_2,
     'ammo_markers_1': compute_ammo_markers_1,
     'separation': compute_separation,
@@ -6985,6 +7667,24 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
         '10.7',
         lambda: lookup_b1(4, drm=0),
         {'encounter': 'Head on'},
+    ),
+    (
+        'advantaged_gunner_hit',
+        '7.1.12',
+        lambda: lookup_first_fire(encounter='advantaged'),
+        {'first_round': 'You fire first (at long range) and apply the results; then the bomber returns fire'},
+    ),
+    (
+        'gunner_hit_return_fire',
+        '7.1.12',
+        lambda: lookup_hit_changes(hit_change='gunner_hit'),
+        {'hits': -1},
+    ),
+    (
+        'head_on_gunner_hit',
+        '7.1.12',
+        lambda: lookup_first_fire(encounter='head_on'),
+        {'first_round': 'Simultaneous'},
     ),
 )
 
