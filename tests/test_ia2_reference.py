@@ -260,7 +260,9 @@ def test_bomb_detonation(ia2) -> None:
     # IA2 7.1.4: on a 2d6 "2" or "12" the interceptor takes 1d6 random airframe damage hits
     assert value(ia2, "bomb_detonation", "2")["result"].startswith("The interceptor takes 1d6")
     assert value(ia2, "bomb_detonation", "12")["result"].startswith("The interceptor takes 1d6")
-    assert value(ia2, "bomb_detonation", "7") == {"result": "No damage"}
+    assert value(ia2, "bomb_detonation", "7") == {"result": "No damage", "as_7_4": "No damage"}
+    # IA2 7.4 prints it again as "1d6 random damage" (no location): kept, and C417 reports the two
+    assert value(ia2, "bomb_detonation", "2")["as_7_4"] == "The interceptor takes 1d6 random damage"
 
 
 def test_crash_enroute(ia2, gen) -> None:

@@ -1084,6 +1084,27 @@ DATED_RULE_LABELS: Final[dict[DatedRule, str]] = {
 }
 
 
+DisengageTrigger = Literal[
+    'pilot_wounded', 'weapons_out', 'leaking_fuel', 'oxygen', 'serious_wound', 'out_of_fuel', 'both_forced',
+]
+DISENGAGE_TRIGGER_LABELS: Final[dict[DisengageTrigger, str]] = {
+    'pilot_wounded': 'The pilot is wounded (LW or SW)',
+    'weapons_out': 'All forward weapons knocked out or out of ammo',
+    'leaking_fuel': 'Leaking fuel tanks',
+    'oxygen': 'Oxygen system knocked out',
+    'serious_wound': 'A Serious Wound (SW)',
+    'out_of_fuel': 'Out of fuel (Me 163B-1 only)',
+    'both_forced': 'Both forced to disengage',
+}
+
+
+DisengagingSide = Literal['you', 'enemy']
+DISENGAGING_SIDE_LABELS: Final[dict[DisengagingSide, str]] = {
+    'you': 'You',
+    'enemy': 'Enemy fighter/escort',
+}
+
+
 Encounter = Literal['head_on', 'advantaged', 'disadvantaged', 'tailing', 'tailed', 'out_of_the_sun']
 ENCOUNTER_LABELS: Final[dict[Encounter, str]] = {
     'head_on': 'Head On',
@@ -1149,6 +1170,25 @@ FIGHTER_LABELS: Final[dict[Fighter, str]] = {
     'friendly_piston': 'Friendly: Piston-engined',
     'friendly_jet': 'Friendly: Jet or Rocket',
     'enemy': 'Enemy Fighter',
+}
+
+
+FighterStep = Literal[
+    'sweep', 'escorts', 'start', 'fire', 'head_on', 'disadvantaged', 'rear_gunner', 'results', 'initiative', 'next',
+    'after',
+]
+FIGHTER_STEP_LABELS: Final[dict[FighterStep, str]] = {
+    'sweep': 'Fighter sweep',
+    'escorts': 'Escorts',
+    'start': 'Starting orientation',
+    'fire': 'Who may fire',
+    'head_on': 'Head on: your options',
+    'disadvantaged': 'Disadvantaged or tailed: your options',
+    'rear_gunner': 'Rear gunner',
+    'results': 'Results',
+    'initiative': 'Initiative',
+    'next': 'Next round and next enemy',
+    'after': 'After fighter combat',
 }
 
 
@@ -1581,6 +1621,27 @@ UNIT_LABELS: Final[dict[Unit, str]] = {
     'jv44': 'JV 44',
     'egr335': 'EGR 335',
     'egr229': 'EGR 229',
+}
+
+
+WingmanRule = Literal['defence', 'bombers', 'range', 'out_of_the_sun', 'fighters', 'kill', 'experience']
+WINGMAN_RULE_LABELS: Final[dict[WingmanRule, str]] = {
+    'defence': 'Defensive text or wingman',
+    'bombers': 'Attacks on bombers',
+    'range': 'Range',
+    'out_of_the_sun': 'Out of the Sun against bombers',
+    'fighters': 'Attacks on fighters/escorts',
+    'kill': 'Shooting down the enemy',
+    'experience': 'Experience',
+}
+
+
+WingmanState = Literal['present', 'damaged', 'missing', 'radio_out']
+WINGMAN_STATE_LABELS: Final[dict[WingmanState, str]] = {
+    'present': 'Present, undamaged, radio working',
+    'damaged': 'Damaged',
+    'missing': 'Not present (shot down or missing)',
+    'radio_out': 'Your radio knocked out',
 }
 
 
@@ -2785,57 +2846,143 @@ def drm_b8(*, crewman_injury: Injury | None = None, de_result: bool = False, fat
 
 
 # ---- 'B12'
+B12Result = TypedDict('B12Result', {'result': str})
+B12_COLUMNS: Final = ('result',)
+_B12_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), -4, -4, ('The enemy improves his position by 1',)),
+    ((), -3, -3, ('The enemy gains an improvement in position',)),
+    ((), -1, -1, ('No change in position',)),
+)
+_B12_INDEX: Final = _Index(_B12_ROWS)
+_B12_OUTCOMES: Final = frozenset({-5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5})
+
+
+def lookup_b12(roll: int, *, drm: int = 0) -> B12Result:
+    """Initiative Chart [B12], rule 7.2.2.7, 7.2.2.9, 7.8.8, 7.4.8, 10.5, 10.6, 10.6.1: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6 versus 1d6, the difference, -5 to 5.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: printed on the player aid cards, not in the rulebook:
+            only the three differentials the 7.2.2.10 and 7.12 examples read are known).
+    """
+    if type(roll) is not int or roll not in _B12_OUTCOMES:
+        _check_natural('B12', roll, _B12_OUTCOMES, '1d6 versus 1d6, the difference')
+    if type(drm) is not int:
+        _check_int('B12', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _B12_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _B12_INDEX.select('B12', (), modified)
+    return {'result': row[0]}
+
+
+def roll_b12(rng: random.Random, *, drm: int = 0) -> Roll[B12Result]:
+    """Roll 1d6 versus 1d6, the difference with `rng` and read Initiative Chart [B12], rule 7.2.2.7, 7.2.2.9, 7.8.8,
+        7.4.8, 10.5, 10.6, 10.6.1.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('B12', rng)
+    natural = _roll(rng, 'versus', 1, 6, 0, 0, versus=(1, 6))
+    return _rolled(natural, drm, lookup_b12(natural, drm=drm))
+
+
 _B12_DRMS: Final = (
+    _Drm(+1, None, _Per('speed_difference', 1, 'down')),
     _Drm(+2, _AllOf((_Flag('agile'), _Not(_Flag('engine_or_controls_damaged'))))),
     _Drm(+1, _Flag('pilot_ace')),
     _Drm(+1, _Flag('mw50')),
     _Drm(-1, _Compare('pilot_injury', '==', 'lw')),
     _Drm(-2, _Compare('pilot_injury', '==', 'sw')),
     _Drm(-1, _Compare('fatigue_points', '>=', 15)),
+    _Drm(-2, _AllOf((_Flag('allied_agile'), _Not(_Flag('allied_engine_or_controls_damaged'))))),
+    _Drm(-1, _Flag('allied_ace')),
+    _Drm(-1, _Flag('allied_sa')),
+    _Drm(+1, _Flag('p47_loaded')),
 )
 
 
 def drm_b12(
     *,
     agile: bool = False,
+    allied_ace: bool = False,
+    allied_agile: bool = False,
+    allied_engine_or_controls_damaged: bool = False,
+    allied_sa: bool = False,
     engine_or_controls_damaged: bool = False,
     fatigue_points: int | None = None,
     mw50: bool = False,
+    p47_loaded: bool = False,
     pilot_ace: bool = False,
     pilot_injury: Injury | None = None,
+    speed_difference: int | None = None,
 ) -> int:
-    """The total DRM for Initiative Chart [B12], rule 7.2.2.7, 7.2.2.9, 7.8.8, 7.4.8, 10.5: the sum of the DRMs whose
-        conditions are true.
+    """The total DRM for Initiative Chart [B12], rule 7.2.2.7, 7.2.2.9, 7.8.8, 7.4.8, 10.5, 10.6, 10.6.1: the sum of the
+        DRMs whose conditions are true.
 
+    +1 Speed (yours less the enemy's) (per your speed less the enemy's speed)
     +2 Agile aircraft, no engine or controls damage
     +1 Ace pilot
     +1 MW-50 boost (the 7.2.2.10 and 7.12 examples)
     -1 Pilot LW
     -2 Pilot SW
     -1 Fatigue 15+ (R6)
+    -2 Agile Allied fighter, no engine or controls damage
+    -1 Allied Ace (10.6)
+    -1 Allied S.A. skill (10.6.1)
+    +1 Loaded P-47D (Scramble from Parchim)
 
     A value left as None is unknown: a DRM applies only when its condition is true without it.
 
     Args:
         agile: an Agile aircraft (Bf 109, Me 163, Spitfire, P-51; 7.2.2.9) (True or False).
+        allied_ace: the Allied pilot is an Ace (R7/R8, 10.6) (True or False).
+        allied_agile: the Allied fighter is Agile (Spitfire, P-51; 7.2.2.9) (True or False).
+        allied_engine_or_controls_damaged: the Allied fighter has suffered engine or controls damage (True or False).
+        allied_sa: the Allied pilot has the S.A. skill (10.6.1) (True or False).
         engine_or_controls_damaged: the aircraft has suffered engine or controls damage (True or False).
         fatigue_points: Fatigue Level (R6, 10.5) (an int, or None if unknown).
         mw50: MW-50 boost, not inoperative (True or False).
+        p47_loaded: the intercepted P-47D is loaded (Scramble from Parchim, 10.15.3) (True or False).
         pilot_ace: the pilot is an Ace (5 kills, 7.8.8) (True or False).
         pilot_injury: the pilot's injury (7.4.8) (Injury, labels in INJURY_LABELS; or None if unknown).
+        speed_difference: your speed less the enemy's speed (an int, or None if unknown).
     """
     _check_flag('B12', 'agile', agile)
+    _check_flag('B12', 'allied_ace', allied_ace)
+    _check_flag('B12', 'allied_agile', allied_agile)
+    _check_flag('B12', 'allied_engine_or_controls_damaged', allied_engine_or_controls_damaged)
+    _check_flag('B12', 'allied_sa', allied_sa)
     _check_flag('B12', 'engine_or_controls_damaged', engine_or_controls_damaged)
     if fatigue_points is not None:
         _check_int('B12', 'fatigue_points', fatigue_points)
         _check_range('B12', 'fatigue_points', fatigue_points, 0, 99)
     _check_flag('B12', 'mw50', mw50)
+    _check_flag('B12', 'p47_loaded', p47_loaded)
     _check_flag('B12', 'pilot_ace', pilot_ace)
     if pilot_injury is not None:
         pilot_injury = _member('B12', 'pilot_injury', pilot_injury, INJURY_LABELS)
+    if speed_difference is not None:
+        _check_int('B12', 'speed_difference', speed_difference)
+        _check_range('B12', 'speed_difference', speed_difference, -10, 10)
     context: dict[str, _Context] = {
-        'agile': agile, 'engine_or_controls_damaged': engine_or_controls_damaged, 'fatigue_points': fatigue_points,
-        'mw50': mw50, 'pilot_ace': pilot_ace, 'pilot_injury': pilot_injury,
+        'agile': agile, 'allied_ace': allied_ace, 'allied_agile': allied_agile,
+        'allied_engine_or_controls_damaged': allied_engine_or_controls_damaged, 'allied_sa': allied_sa,
+        'engine_or_controls_damaged': engine_or_controls_damaged, 'fatigue_points': fatigue_points, 'mw50': mw50,
+        'p47_loaded': p47_loaded, 'pilot_ace': pilot_ace, 'pilot_injury': pilot_injury,
+        'speed_difference': speed_difference,
     }
     return _total_drm(_B12_DRMS, context, None)
 
@@ -2886,6 +3033,57 @@ def drm_initiative_allied(
 
 
 # ---- 'W1'
+W1Result = TypedDict('W1Result', {'result': str})
+W1_COLUMNS: Final = ('result',)
+_W1_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 4, 4, ('DE and Wingman Damaged',)),
+    ((), 6, 6, ('4 random hits (airframe) and Wingman Damaged',)),
+)
+_W1_INDEX: Final = _Index(_W1_ROWS)
+_W1_OUTCOMES: Final = frozenset({2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
+
+
+def lookup_w1(roll: int, *, drm: int = 0) -> W1Result:
+    """Wingman Attack on Bomber Chart [W1], rule 7.2.3.1, 7.7: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 2d6, 2 to 12.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: printed on the player aid cards, not in the rulebook:
+            only the two rows the 7.9.1 example reads are known).
+    """
+    if type(roll) is not int or roll not in _W1_OUTCOMES:
+        _check_natural('W1', roll, _W1_OUTCOMES, '2d6')
+    if type(drm) is not int:
+        _check_int('W1', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _W1_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _W1_INDEX.select('W1', (), modified)
+    return {'result': row[0]}
+
+
+def roll_w1(rng: random.Random, *, drm: int = 0) -> Roll[W1Result]:
+    """Roll 2d6 with `rng` and read Wingman Attack on Bomber Chart [W1], rule 7.2.3.1, 7.7.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('W1', rng)
+    natural = _roll(rng, 'sum', 2, 6, 0, 0)
+    return _rolled(natural, drm, lookup_w1(natural, drm=drm))
+
+
 _W1_DRMS: Final = (
     _Drm(-1, _Flag('wingman_gunnery')),
     _Drm(-1, _Flag('wingman_aim')),
@@ -3688,6 +3886,365 @@ def lookup_terminology(*, term: Term) -> TerminologyResult:
 
 
 # 'F1': printed elsewhere, referred to by other charts
+
+
+# ---- 'fighter_combat'
+FighterCombatResult = TypedDict('FighterCombatResult', {'chart': str, 'rule': str})
+FIGHTER_COMBAT_COLUMNS: Final = ('chart', 'rule')
+_FIGHTER_COMBAT_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('sweep',), None, None, (
+        '[A3]',
+        'A fighter sweep may be American or British: roll on [A3], its first column for American fighters, its second for British; no bombers are involved (7.2.1).',
+    )),
+    (('escorts',), None, None, (
+        '-',
+        'Unlike Interceptor Ace 1943-44, all bomber formations have escort fighters. Fighting the escorts first, they begin with the orientation of the interception roll: advantaged, disadvantaged, head on, or out of the sun (7.2.1).',
+    )),
+    (('start',), None, None, (
+        '[B11]',
+        'Place your aircraft and the enemy fighter/escort on the Fighter Target Mat [B11] in the starting orientation; fighter combat begins disadvantaged if you chose to attack the bombers first, whatever orientation was rolled (7.2.2).',
+    )),
+    (('fire',), None, None, (
+        '-',
+        'Facing the enemy (head on, advantaged or tailing) you may shoot your forward weapons with the firepower column of the card you flip; the enemy fires back if facing you, if not he uses the defensive section of his card. Fighter combat is at medium range: no range effects between interceptors and fighters/escorts (7.2.2.1, 7.1.7).',
+    )),
+    (('head_on',), None, None, (
+        '-',
+        'Fire; or go defensive at once, using the defensive section of your combat card or calling on your wingman and using that text; or a standard maneuver in lieu of a card draw (7.2.2.2).',
+    )),
+    (('disadvantaged',), None, None, (
+        '-',
+        'Go defensive with the defense option of the next card you flip; or call on your wingman and use his text (not both: choose before flipping; he cannot assist if not present, damaged, or your radio is knocked out: then only the defense option); or a standard maneuver in lieu of a card draw (7.2.2.3).',
+    )),
+    (('rear_gunner',), None, None, (
+        '-',
+        'Disadvantaged or tailed with a rear gunner, you may flip a second card to shoot at the same time as your defense card; he uses its "defensive fire" section against the fighter/escort (7.2.2.4).',
+    )),
+    (('results',), None, None, (
+        '-',
+        'After shooting or your defensive choice and both cards flipped, apply the results simultaneously: a defensive card may negate damage, improve your orientation by one or two positions, or end the encounter (7.2.2.6).',
+    )),
+    (('initiative',), None, None, (
+        '[B12]',
+        'After both cards are flipped and applied, both aircraft roll for initiative on [B12] as the final action of the round; each improvement is a 90 degree shift (7.2.2.7).',
+    )),
+    (('next',), None, None, (
+        '-',
+        'Continue with the new orientation until one aircraft is shot down or gets away. After shooting down (or driving off) an escort or fighter, you may engage another one, starting head on, or end the encounter (7.2.2.10).',
+    )),
+    (('after',), None, None, (
+        '[B1]',
+        'You may not engage bombers in the endurance box after fighter combat: advance one endurance box and roll again on [B1]; in the landing box or a greyed out box you are low on fuel and must land (7.2.2.10).',
+    )),
+)
+
+
+def lookup_fighter_combat(*, fighter_step: FighterStep) -> FighterCombatResult:
+    """Fighter combat, rule 7.2.1, 7.2.2: the row the keys select.
+
+    Args:
+        fighter_step: Fighter combat (FighterStep; labels in FIGHTER_STEP_LABELS).
+
+    Returns:
+        The row's values by column:
+            'chart': Chart
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(fighter_step) is not str or fighter_step not in FIGHTER_STEP_LABELS:
+        fighter_step = _member('fighter_combat', 'fighter_step', fighter_step, FIGHTER_STEP_LABELS)
+    row = _select('fighter_combat', _FIGHTER_COMBAT_ROWS, (fighter_step,), None)
+    return {'chart': row[0], 'rule': row[1]}
+
+
+# ---- 'positions'
+PositionsResult = TypedDict('PositionsResult', {'position': int})
+POSITIONS_COLUMNS: Final = ('position',)
+_POSITIONS_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
+    (('tailed',), None, None, (1,)),
+    (('disadvantaged',), None, None, (2,)),
+    (('head_on',), None, None, (3,)),
+    (('advantaged',), None, None, (4,)),
+    (('tailing',), None, None, (5,)),
+    (('out_of_the_sun',), None, None, (4,)),
+)
+
+
+def lookup_positions(*, encounter: Encounter) -> PositionsResult:
+    """Positions in fighter combat, rule 7.2.2.7: the row the keys select.
+
+    Args:
+        encounter: Orientation (Encounter; labels in ENCOUNTER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'position': Position
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(encounter) is not str or encounter not in ENCOUNTER_LABELS:
+        encounter = _member('positions', 'encounter', encounter, ENCOUNTER_LABELS)
+    row = _select('positions', _POSITIONS_ROWS, (encounter,), None)
+    return {'position': row[0]}
+
+
+# ---- 'jet_positions'
+JetPositionsResult = TypedDict('JetPositionsResult', {'positions': int | None})
+JET_POSITIONS_COLUMNS: Final = ('positions',)
+_JET_POSITIONS_ROWS: Final[tuple[_Row[tuple[int | None]], ...]] = (
+    (('me262',), None, None, (1,)),
+    (('he162',), None, None, (1,)),
+    (('go229',), None, None, (1,)),
+    (('me163',), None, None, (0,)),
+    (('bf109',), None, None, (None,)),
+    (('fw190',), None, None, (None,)),
+    (('bf110',), None, None, (None,)),
+    (('me410',), None, None, (None,)),
+    (('ju88',), None, None, (None,)),
+    (('do335',), None, None, (None,)),
+)
+
+
+def lookup_jet_positions(*, family: Family) -> JetPositionsResult:
+    """Rocket and jet fighters: position before initiative, rule 7.2.2.8, 7.11, 11.10.1: the row the keys select.
+
+    Args:
+        family: Aircraft family (Family; labels in FAMILY_LABELS).
+
+    Returns:
+        The row's values by column:
+            'positions': Positions lost after combat, before rolling for initiative
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(family) is not str or family not in FAMILY_LABELS:
+        family = _member('jet_positions', 'family', family, FAMILY_LABELS)
+    row = _select('jet_positions', _JET_POSITIONS_ROWS, (family,), None)
+    return {'positions': row[0]}
+
+
+# ---- 'wingman'
+WingmanResult = TypedDict('WingmanResult', {'chart': str, 'rule': str})
+WINGMAN_COLUMNS: Final = ('chart', 'rule')
+_WINGMAN_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('defence',), None, None, (
+        '-',
+        "He flies a notional aircraft whose damage you don't track. In a combat round you use either the defensive text of a card or call on your wingman, not both (7.2.3).",
+    )),
+    (('bombers',), None, None, (
+        '[W1]',
+        'You may order him to attack a bomber at the same time you begin your attack: roll on [W1] and resolve it after your attack; it is voluntary (7.2.3.1).',
+    )),
+    (('range',), None, None, (
+        '[range_effects]',
+        "His attacks on bombers are modified by range as an interceptor's (7.1.7): 4 random hits are 5 at close range, 3 at long range. He is always at your range; you may have him wait until closer without penalty or return fire (7.2.3.1).",
+    )),
+    (('out_of_the_sun',), None, None, (
+        '[W1]',
+        'Against bombers (only) from Out of the Sun at medium range, ignore any damage result on your wingman when rolling on [W1] (7.1.2, 7.2.3.1).',
+    )),
+    (('fighters',), None, None, (
+        '-',
+        'Some cards say he does nothing; others that he attacks with a firepower: he flips another combat card and may use his skills (aim, expert, etc.); the enemy draws no defensive card (7.2.3.2).',
+    )),
+    (('kill',), None, None, (
+        '-', 'If he shoots down the enemy fighter/escort, you are automatically disengaged (7.2.3.2).',
+    )),
+    (('experience',), None, None, (
+        '-',
+        'He starts with 0 Experience Points and gains experience at your rate; he may buy most skills and earn awards, but does not track Prestige (7.2.3.3).',
+    )),
+)
+
+
+def lookup_wingman(*, wingman_rule: WingmanRule) -> WingmanResult:
+    """Wingman Abilities and Use, rule 7.2.3: the row the keys select.
+
+    Args:
+        wingman_rule: Wingman (WingmanRule; labels in WINGMAN_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'chart': Chart
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(wingman_rule) is not str or wingman_rule not in WINGMAN_RULE_LABELS:
+        wingman_rule = _member('wingman', 'wingman_rule', wingman_rule, WINGMAN_RULE_LABELS)
+    row = _select('wingman', _WINGMAN_ROWS, (wingman_rule,), None)
+    return {'chart': row[0], 'rule': row[1]}
+
+
+# ---- 'wingman_status'
+WingmanStatusResult = TypedDict('WingmanStatusResult', {'attack': str, 'assist': str})
+WINGMAN_STATUS_COLUMNS: Final = ('attack', 'assist')
+_WINGMAN_STATUS_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('present',), None, None, ('Yes', 'Yes')),
+    (('damaged',), None, None, ('No', 'No')),
+    (('missing',), None, None, ('No', 'No')),
+    (('radio_out',), None, None, ('Not stated', 'No')),
+)
+
+
+def lookup_wingman_status(*, wingman_state: WingmanState) -> WingmanStatusResult:
+    """Wingman: what he can do, rule 7.2.2.3, 7.2.3.1, 7.2.3.2: the row the keys select.
+
+    Args:
+        wingman_state: Wingman's state (WingmanState; labels in WINGMAN_STATE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'attack': Attack a bomber
+            'assist': Assist you against fighters/escorts
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(wingman_state) is not str or wingman_state not in WINGMAN_STATE_LABELS:
+        wingman_state = _member('wingman_status', 'wingman_state', wingman_state, WINGMAN_STATE_LABELS)
+    row = _select('wingman_status', _WINGMAN_STATUS_ROWS, (wingman_state,), None)
+    return {'attack': row[0], 'assist': row[1]}
+
+
+# ---- 'disengaging'
+DisengagingResult = TypedDict('DisengagingResult', {'chart': str, 'result': str})
+DISENGAGING_COLUMNS: Final = ('chart', 'result')
+_DISENGAGING_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('you', 'head_on'), None, None, ('-', 'You cannot disengage: you must be tailing or advantaged')),
+    (('you', 'advantaged'), None, None, (
+        '[R5]',
+        'Instead of firing, roll 1d6 on R5; if you fail, the enemy gains one position, the round ends, and you roll for initiative normally and continue',
+    )),
+    (('you', 'disadvantaged'), None, None, ('-', 'You cannot disengage: you must be tailing or advantaged')),
+    (('you', 'tailing'), None, None, ('-', 'Instead of firing: automatic, the encounter ends')),
+    (('you', 'tailed'), None, None, ('-', 'You cannot disengage: you must be tailing or advantaged')),
+    (('you', 'out_of_the_sun'), None, None, ('[R5]', 'Advantaged: roll 1d6 on R5')),
+    (('enemy', 'head_on'), None, None, ('-', 'He continues to pull defensive cards until in a position to try')),
+    (('enemy', 'advantaged'), None, None, (
+        '[R5]', 'Instead of firing, 1d6 on R5: 1-4 succeeds; 5-6 fails, you gain one position and combat continues',
+    )),
+    (('enemy', 'disadvantaged'), None, None, ('-', 'He continues to pull defensive cards until in a position to try')),
+    (('enemy', 'tailing'), None, None, ('-', 'Instead of firing: it succeeds, and the combat is ended')),
+    (('enemy', 'tailed'), None, None, ('-', 'He continues to pull defensive cards until in a position to try')),
+    (('enemy', 'out_of_the_sun'), None, None, ('-', '-')),
+)
+
+
+def lookup_disengaging(*, disengaging_side: DisengagingSide, encounter: Encounter) -> DisengagingResult:
+    """Disengaging by orientation, rule 7.3, 7.3.1: the row the keys select.
+
+    Args:
+        disengaging_side: Side disengaging (DisengagingSide; labels in DISENGAGING_SIDE_LABELS).
+        encounter: Orientation (Encounter; labels in ENCOUNTER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'chart': Chart
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(disengaging_side) is not str or disengaging_side not in DISENGAGING_SIDE_LABELS:
+        disengaging_side = _member('disengaging', 'disengaging_side', disengaging_side, DISENGAGING_SIDE_LABELS)
+    if type(encounter) is not str or encounter not in ENCOUNTER_LABELS:
+        encounter = _member('disengaging', 'encounter', encounter, ENCOUNTER_LABELS)
+    row = _select('disengaging', _DISENGAGING_ROWS, (disengaging_side, encounter), None)
+    return {'chart': row[0], 'result': row[1]}
+
+
+# ---- 'disengage_triggers'
+DisengageTriggersResult = TypedDict('DisengageTriggersResult', {'enemy': str, 'you': str})
+DISENGAGE_TRIGGERS_COLUMNS: Final = ('enemy', 'you')
+_DISENGAGE_TRIGGERS_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('pilot_wounded',), None, None, ('Attempts to disengage', '-')),
+    (('weapons_out',), None, None, ('Attempts to disengage (10.11)', '-')),
+    (('leaking_fuel',), None, None, (
+        'Attempts to disengage',
+        'Mandatory: at the end of a pass against a bomber; in fighter combat, attempt until you succeed or are shot down (7.4.2)',
+    )),
+    (('oxygen',), None, None, (
+        'Attempts to disengage',
+        'Mandatory: at the end of a pass against a bomber; in fighter combat, attempt until you succeed or are shot down (7.4.2)',
+    )),
+    (('serious_wound',), None, None, (
+        'Attempts to disengage',
+        'Mandatory: attempt to break off at the end of the current firing pass against a bomber, or of fighter combat (7.4.8)',
+    )),
+    (('out_of_fuel',), None, None, ('-', 'Mandatory (11.10.1): 1d6 1-4 succeeds, as a piston-engined fighter')),
+    (('both_forced',), None, None, ('Automatic: no roll', 'Automatic: no roll')),
+)
+
+
+def lookup_disengage_triggers(*, disengage_trigger: DisengageTrigger) -> DisengageTriggersResult:
+    """When a fighter must try to disengage, rule 7.3.1, 7.3.2, 7.3.3: the row the keys select.
+
+    Args:
+        disengage_trigger: Disengagement trigger (DisengageTrigger; labels in DISENGAGE_TRIGGER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'enemy': Enemy fighter/escort (7.3.1)
+            'you': Your interceptor (7.3.3)
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(disengage_trigger) is not str or disengage_trigger not in DISENGAGE_TRIGGER_LABELS:
+        disengage_trigger = _member(
+            'disengage_triggers', 'disengage_trigger', disengage_trigger, DISENGAGE_TRIGGER_LABELS
+        )
+    row = _select('disengage_triggers', _DISENGAGE_TRIGGERS_ROWS, (disengage_trigger,), None)
+    return {'enemy': row[0], 'you': row[1]}
+
+
+# ---- 'bomber_disengagement'
+BomberDisengagementResult = TypedDict('BomberDisengagementResult', {'when': str})
+BOMBER_DISENGAGEMENT_COLUMNS: Final = ('when',)
+_BOMBER_DISENGAGEMENT_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('long',), None, None, (
+        'At any time before firing would occur; you may then have to face escorts unless you escape them (7.1.10)',
+    )),
+    (('medium',), None, None, (
+        'At any time before firing would occur; you may then have to face escorts unless you escape them (7.1.10)',
+    )),
+    (('close',), None, None, (
+        'At any time before firing would occur; you may then have to face escorts unless you escape them (7.1.10)',
+    )),
+)
+
+
+def lookup_bomber_disengagement(*, range_: Range) -> BomberDisengagementResult:
+    """Disengaging from a bomber, rule 7.3.3: the row the keys select.
+
+    Args:
+        range_: Range (Range; labels in RANGE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'when': When
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(range_) is not str or range_ not in RANGE_LABELS:
+        range_ = _member('bomber_disengagement', 'range_', range_, RANGE_LABELS)
+    row = _select('bomber_disengagement', _BOMBER_DISENGAGEMENT_ROWS, (range_,), None)
+    return {'when': row[0]}
 
 
 # ---- 'R6'
@@ -7314,6 +7871,8 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'rockets': lookup_rockets,
     'wfr_gr21_load': lookup_wfr_gr21_load,
     'out_of_the_sun_bomber': lookup_out_of_the_sun_bomber,
+    'B12': lookup_b12,
+    'W1': lookup_w1,
     'R4': lookup_r4,
     'R5': lookup_r5,
     'extended_burst': lookup_extended_burst,
@@ -7327,6 +7886,14 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'components': lookup_components,
     'markers': lookup_markers,
     'terminology': lookup_terminology,
+    'fighter_combat': lookup_fighter_combat,
+    'positions': lookup_positions,
+    'jet_positions': lookup_jet_positions,
+    'wingman': lookup_wingman,
+    'wingman_status': lookup_wingman_status,
+    'disengaging': lookup_disengaging,
+    'disengage_triggers': lookup_disengage_triggers,
+    'bomber_disengagement': lookup_bomber_disengagement,
     'R6': lookup_r6,
     'R7': lookup_r7,
     'R8': lookup_r8,
@@ -7409,7 +7976,8 @@ CONTEXT_PARAMETERS: Final[dict[str, str]] = {
     'knights_cross_holder': 'knights_cross_holder', 'landing_skid_damaged': 'landing_skid_damaged',
     'leaking_fuel': 'leaking_fuel', 'month': 'month', 'mw50': 'mw50', 'p47_loaded': 'p47_loaded',
     'pilot_ace': 'pilot_ace', 'pilot_injury': 'pilot_injury', 'pilot_ksw': 'pilot_ksw',
-    'points_beyond': 'points_beyond', 'raid_target_af': 'raid_target_af', 'runway_damage': 'runway_damage',
+    'points_beyond': 'points_beyond', 'position': 'position', 'positions_gained': 'positions_gained',
+    'raid_target_af': 'raid_target_af', 'runway_damage': 'runway_damage', 'speed_difference': 'speed_difference',
     'strafe': 'strafe', 'systems_short': 'systems_short', 'weather_modifier': 'weather_modifier',
     'wingman_aim': 'wingman_aim', 'wingman_gunnery': 'wingman_gunnery',
 }
@@ -7426,6 +7994,20 @@ def compute_firepower_after_jam(*, firepower: int, jammed_fp: int) -> int:
     _check_int('firepower_after_jam', 'jammed_fp', jammed_fp)
     _check_range('firepower_after_jam', 'jammed_fp', jammed_fp, 0, 99)
     value = (firepower - jammed_fp)
+    return int(value)
+
+
+def compute_position_after(*, position: int, positions_gained: int) -> int:
+    """Position after a change (rule 7.2.2.7): max(1, min(5, position + positions_gained)).
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('position_after', 'position', position)
+    _check_range('position_after', 'position', position, 1, 5)
+    _check_int('position_after', 'positions_gained', positions_gained)
+    _check_range('position_after', 'positions_gained', positions_gained, -4, 4)
+    value = max(1, min(5, (position + positions_gained)))
     return int(value)
 
 
@@ -7484,6 +8066,7 @@ def compute_separation(*, engines_destroyed: int, engines_damaged: int) -> int:
 
 FORMULAS: Final[dict[str, Callable[..., int]]] = {
     'firepower_after_jam': compute_firepower_after_jam,
+    'position_after': compute_position_after,
     'ammo_markers_2': compute_ammo_markers_2,
     'ammo_markers_1': compute_ammo_markers_1,
     'separation': compute_separation,
@@ -7583,6 +8166,12 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
         '7.12',
         lambda: lookup_straggler(3, drm=0),
         {'result': 'No straggler: you attack the bomber formation'},
+    ),
+    (
+        'initiative_fw190_mw50',
+        '7.2.2.10',
+        lambda: lookup_b12(-2, drm=drm_b12(mw50=True, speed_difference=-2)),
+        {'result': 'The enemy gains an improvement in position'},
     ),
     (
         'ammo_6',
@@ -7685,6 +8274,42 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
         '7.1.12',
         lambda: lookup_first_fire(encounter='head_on'),
         {'first_round': 'Simultaneous'},
+    ),
+    (
+        'tailed_gains_2',
+        '7.2.2.7',
+        lambda: compute_position_after(position=1, positions_gained=2),
+        3,
+    ),
+    (
+        'disadvantaged_gains_2',
+        '7.2.2.7',
+        lambda: compute_position_after(position=2, positions_gained=2),
+        4,
+    ),
+    (
+        'tailing_is_the_best',
+        '7.2.2.7',
+        lambda: compute_position_after(position=5, positions_gained=2),
+        5,
+    ),
+    (
+        'fw190_back_to_head_on',
+        '7.2.2.10',
+        lambda: compute_position_after(position=4, positions_gained=-1),
+        3,
+    ),
+    (
+        'bf109_tailed_round_2',
+        '7.12',
+        lambda: compute_position_after(position=4, positions_gained=-3),
+        1,
+    ),
+    (
+        'bf109_tight_turn',
+        '7.12',
+        lambda: compute_position_after(position=2, positions_gained=2),
+        4,
     ),
 )
 
