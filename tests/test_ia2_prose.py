@@ -203,9 +203,15 @@ def test_injury_effects(gen) -> None:
     sw = gen.lookup_injury_effects(injury="SW")
     assert sw["sorties_chart"] == {"chart": "C2"}
     assert (sw["landing"], sw["parachute"], sw["initiative"]) == (2, 3, -2)
-    # KIA: no duration or DRMs printed ("If the pilot is KIA, the game ends at that point.", in a note)
+    # SW of the pilot: "you must immediately attempt to break off combat"; other crewmen: a temporary crewman
+    assert sw["pilot"].startswith("You must immediately attempt to break off combat")
+    assert "temporary crewman" in sw["crewman"] and "temporary crewman" in lw["crewman"]
+    # KIA: no duration or DRMs printed; "If the pilot is KIA, the game ends at that point."
     kia = gen.lookup_injury_effects(injury="kia")
-    assert set(kia.values()) == {None}
+    assert kia["pilot"] == "The game ends at that point"
+    assert {k: v for k, v in kia.items() if k not in ("pilot", "crewman")} == dict.fromkeys(
+        ("duration", "sorties_chart", "landing", "parachute", "initiative", "firing")
+    )
 
 
 def test_injury_effects_agree_with_the_drm_lists(gen) -> None:

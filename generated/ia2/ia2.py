@@ -956,6 +956,16 @@ AWARD_LABELS: Final[dict[Award, str]] = {
 }
 
 
+BailOut = Literal['destroyed', 'voluntary', 'forced_down', 'de', 'fuel_explosion']
+BAIL_OUT_LABELS: Final[dict[BailOut, str]] = {
+    'destroyed': 'Your plane is destroyed',
+    'voluntary': 'Not shot down, at the end of any round of combat',
+    'forced_down': 'Forced down, unable to reach base',
+    'de': 'From a "DE" result on a card',
+    'fuel_explosion': 'Your plane destroyed by an exploding fuel tank',
+}
+
+
 Base = Literal[
     'schiphol', 'venlo', 'volkel', 'woensdrecht', 'fassberg', 'hildesheim', 'husum', 'jever', 'salzwedel',
     'schwerin_gorries', 'stade', 'wunstorf', 'oldenburg', 'beaumont_le_roger', 'poix_nord', 'st_trond', 'tille',
@@ -1076,6 +1086,26 @@ COMPONENT_LABELS: Final[dict[Component, str]] = {
 }
 
 
+DamageResult = Literal[
+    'threshold', 'fuel_fire', 'fuel_explosion', 'bomb_bay', 'repeat', 'de', 'gp', 'random', 'engine_words', 'iff',
+    'engine', 'all_engines',
+]
+DAMAGE_RESULT_LABELS: Final[dict[DamageResult, str]] = {
+    'threshold': 'Damage threshold of the airframe, either wing or the control surfaces; or all engines knocked out',
+    'fuel_fire': 'Fire in the fuel tanks',
+    'fuel_explosion': 'Explosion in the fuel tanks',
+    'bomb_bay': 'Explosion in the bomb bay',
+    'repeat': 'A second damage result against a system already knocked out',
+    'de': '"DE" result on the card',
+    'gp': 'Grouped damage ("GP") to a fighter aircraft',
+    'random': 'Other damage to a fighter aircraft',
+    'engine_words': '"Port" and "Starboard" engine hits on [B6]',
+    'iff': 'FuG25a IFF damaged',
+    'engine': 'Engine damage',
+    'all_engines': 'The engine (both engines of a twin) knocked out',
+}
+
+
 DatedRule = Literal['bodenplatte', 'night_owl_bimonthly', 'four_sorties']
 DATED_RULE_LABELS: Final[dict[DatedRule, str]] = {
     'bodenplatte': 'Operation Bodenplatte (10.16)',
@@ -1113,6 +1143,14 @@ ENCOUNTER_LABELS: Final[dict[Encounter, str]] = {
     'tailing': 'Tailing',
     'tailed': 'Tailed',
     'out_of_the_sun': 'Out of the Sun',
+}
+
+
+EngineArmor = Literal['radial', 'fw190d9', 'ta152h1']
+ENGINE_ARMOR_LABELS: Final[dict[EngineArmor, str]] = {
+    'radial': 'P-47 and Fw190 series (large, heavy radial engines)',
+    'fw190d9': 'FW 190D-9, early and late (an armored ring in front of the annular radiator)',
+    'ta152h1': 'Ta 152H-1 (an armored ring in front of the annular radiator)',
 }
 
 
@@ -1267,6 +1305,15 @@ IA1_MODIFIED_LABELS: Final[dict[Ia1Modified, str]] = {
 }
 
 
+InjuredCrewman = Literal['bomber_pilot', 'bomber_gunner', 'rear_gunner', 'no_rear_gunner']
+INJURED_CREWMAN_LABELS: Final[dict[InjuredCrewman, str]] = {
+    'bomber_pilot': 'Bomber pilot or copilot',
+    'bomber_gunner': 'Bomber gunner',
+    'rear_gunner': 'Interceptor rear gunner (Bf 110, Me 410, Ju 88)',
+    'no_rear_gunner': 'Bordschütze (rear gunner) when one is not present',
+}
+
+
 Injury = Literal['lw', 'sw', 'kia']
 INJURY_LABELS: Final[dict[Injury, str]] = {
     'lw': 'Light Wound (LW)',
@@ -1300,6 +1347,14 @@ JET_ACE_LABELS: Final[dict[JetAce, str]] = {
     'galland': 'General Adolf "Dolfo" Galland',
     'steinhoff': 'Oberst Johannes "Macky" Steinhoff',
     'spaete': 'Major Wolfgang Späte',
+}
+
+
+LandingResult = Literal['rough', 'crash', 'destroyed']
+LANDING_RESULT_LABELS: Final[dict[LandingResult, str]] = {
+    'rough': 'Rough landing',
+    'crash': 'Crash landing',
+    'destroyed': 'A roll of 16+',
 }
 
 
@@ -1409,6 +1464,14 @@ PLAY_STEP_LABELS: Final[dict[PlayStep, str]] = {
     'landing_box': 'Landing Box (rocket and jet fighters)',
     'landing': 'Landing',
     'return': 'Return to base',
+}
+
+
+PostCombat = Literal['abort', 'leaking', 'repairs']
+POST_COMBAT_LABELS: Final[dict[PostCombat, str]] = {
+    'abort': 'Aborting due to damage',
+    'leaking': 'Leaking fuel tanks or oxygen system damage',
+    'repairs': 'Repairs',
 }
 
 
@@ -3724,6 +3787,257 @@ def roll_crash_credit(rng: random.Random, *, drm: int = 0) -> Roll[CrashCreditRe
     return _rolled(natural, drm, lookup_crash_credit(natural, drm=drm))
 
 
+# ---- 'damage_results'
+DamageResultsResult = TypedDict('DamageResultsResult', {'chart': ChartRef | None, 'result': str})
+DAMAGE_RESULTS_COLUMNS: Final = ('chart', 'result')
+_DAMAGE_RESULTS_ROWS: Final[tuple[_Row[tuple[ChartRef | None, str]], ...]] = (
+    (('threshold',), None, None, (None, 'Shot down')),
+    (('fuel_fire',), None, None, (None, 'The aircraft is lost; all crew bail out')),
+    (('fuel_explosion',), None, None, (
+        None, 'Catastrophic: the aircraft is lost and all crew are KIA; no parachuting attempt allowed: the game ends',
+    )),
+    (('bomb_bay',), None, None, (None, 'Destroys a bomber')),
+    (('repeat',), None, None, (
+        None,
+        'No effect (you can only knock out the oxygen system once); most systems (engines, wing, airframe, controls, etc.) require multiple damage results to destroy',
+    )),
+    (('de',), None, None, (
+        None,
+        'The aircraft is immediately destroyed (engine failure, the tail shot off, a wing sawn off): circle the target on the Sortie Log sheet. Not negated by a defensive move or card that reduces random hits, only by cards that say "avoid all damage"',
+    )),
+    (('gp',), None, None, (
+        {'chart': 'B3'},
+        'Rolled on the Bomber and Group Damage Chart [B3], always on its "Airframe" column; the gunner result is ignored (also for the Me 410, Ju 88 and Bf 110)',
+    )),
+    (('random',), None, None, (
+        {'chart': 'B6'},
+        'Rolled randomly on the Fighter Damage Chart [B6]; apply the effects listed on [B4] immediately',
+    )),
+    (('engine_words',), None, None, (
+        {'chart': 'B6'},
+        'Single-engine aircraft: disregard "Port" and "Starboard", all are simply engine hits. Do 335: "port engine" is the forward engine, "starboard engine" the rear engine (7.4.1, 11.6)',
+    )),
+    (('iff',), None, None, (
+        None, 'No effect: it is not on the Aircraft Display Mats (exception: Operation Bodenplatte, 10.16)',
+    )),
+    (('engine',), None, None, (
+        {'chart': 'engine_damage_speed'},
+        "Does not preclude finishing a combat; it hampers or precludes further interceptions that sortie. With a speed lower than the bombers' (a Bf 110G-2/R3 with one engine out and the other damaged), you cannot intercept the bomber formation",
+    )),
+    (('all_engines',), None, None, (
+        None,
+        'Glide at once and make an emergency landing on the Landing Chart [B7], or the crew bails out on the Parachute Chart [B8]',
+    )),
+)
+
+
+def lookup_damage_results(*, damage_result: DamageResult) -> DamageResultsResult:
+    """Aircraft Damage, rule 7.4, 7.4.1: the row the keys select.
+
+    Args:
+        damage_result: Damage (DamageResult; labels in DAMAGE_RESULT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'chart': Chart
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(damage_result) is not str or damage_result not in DAMAGE_RESULT_LABELS:
+        damage_result = _member('damage_results', 'damage_result', damage_result, DAMAGE_RESULT_LABELS)
+    row = _select('damage_results', _DAMAGE_RESULTS_ROWS, (damage_result,), None)
+    return {'chart': row[0], 'result': row[1]}
+
+
+# ---- 'engine_armor'
+EngineArmorResult = TypedDict('EngineArmorResult', {'first_hit': str, 'speed': str})
+ENGINE_ARMOR_COLUMNS: Final = ('first_hit', 'speed')
+_ENGINE_ARMOR_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('radial',), None, None, (
+        'Ignored: place a damaged marker on the "Engine Armor" status box; subsequent engine hits damage the engine',
+        '"1" speed loss from the first hit of engine damage; -2 speed at the second hit',
+    )),
+    (('fw190d9',), None, None, (
+        'Ignored: place a damaged marker on the "Engine Armor" status box; subsequent engine hits damage the engine',
+        '-',
+    )),
+    (('ta152h1',), None, None, (
+        'Ignored: place a damaged marker on the "Engine Armor" status box; subsequent engine hits damage the engine',
+        '-',
+    )),
+)
+
+
+def lookup_engine_armor(*, engine_armor: EngineArmor) -> EngineArmorResult:
+    """Engine Armor, rule 7.4.1, 11.2.4, 11.2.5: the row the keys select.
+
+    Args:
+        engine_armor: Armored engine (EngineArmor; labels in ENGINE_ARMOR_LABELS).
+
+    Returns:
+        The row's values by column:
+            'first_hit': First engine hit
+            'speed': Speed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(engine_armor) is not str or engine_armor not in ENGINE_ARMOR_LABELS:
+        engine_armor = _member('engine_armor', 'engine_armor', engine_armor, ENGINE_ARMOR_LABELS)
+    row = _select('engine_armor', _ENGINE_ARMOR_ROWS, (engine_armor,), None)
+    return {'first_hit': row[0], 'speed': row[1]}
+
+
+# ---- 'bailing_out'
+BailingOutResult = TypedDict('BailingOutResult', {'chart': str, 'rule': str})
+BAILING_OUT_COLUMNS: Final = ('chart', 'rule')
+_BAILING_OUT_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('destroyed',), None, None, (
+        '[B8]',
+        'Roll for the pilot (and gunner, if present) on the Parachute Chart [B8]; surviving, you lose the next sortie while you receive a new aircraft and get back to base',
+    )),
+    (('voluntary',), None, None, (
+        '[B8]',
+        'You may decide to bail out (normally when severely wounded and the plane is shot up): this ends combat; roll for each crew on [B8]',
+    )),
+    (('forced_down',), None, None, (
+        '[B8]',
+        'Bail out, rolling for each crew on [B8]; or make a forced deadstick landing in an emergency field or road at +1 drm on the Landing Chart [B7], missing the next sortie as you travel back to base even if you land successfully',
+    )),
+    (('de',), None, None, ('[B8]', 'You may still parachute, at +1 drm on [B8]')),
+    (('fuel_explosion',), None, None, ('-', 'You cannot parachute: you are KIA and the game ends')),
+)
+
+
+def lookup_bailing_out(*, bail_out: BailOut) -> BailingOutResult:
+    """Parachuting to Safety, rule 7.4.1, 7.4.5, 7.6: the row the keys select.
+
+    Args:
+        bail_out: Bailing out (BailOut; labels in BAIL_OUT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'chart': Chart
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(bail_out) is not str or bail_out not in BAIL_OUT_LABELS:
+        bail_out = _member('bailing_out', 'bail_out', bail_out, BAIL_OUT_LABELS)
+    row = _select('bailing_out', _BAILING_OUT_ROWS, (bail_out,), None)
+    return {'chart': row[0], 'rule': row[1]}
+
+
+# ---- 'post_combat'
+PostCombatResult = TypedDict('PostCombatResult', {'chart': str, 'rule': str})
+POST_COMBAT_COLUMNS: Final = ('chart', 'rule')
+_POST_COMBAT_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('abort',), None, None, (
+        '-',
+        'You may abort your sortie after combat: move your aircraft marker directly to the Landing box and roll for landing',
+    )),
+    (('leaking',), None, None, (
+        '-',
+        'Force an abort at the end of a pass against a bomber; in fighter combat, attempt to disengage until successful or shot down (7.3.3)',
+    )),
+    (('repairs',), None, None, (
+        '[repair]',
+        'Damage cannot be repaired while airborne. After landing, count the systems damaged: a system may have several hits (2 airframe hits are 1 system); port and starboard wing are different systems; jammed weapons and crew injuries do not count (exception: NCO scrounging, 7.9.2); damaged weapons (rolled on [B6]) do, all weapons as only one system',
+    )),
+)
+
+
+def lookup_post_combat(*, post_combat: PostCombat) -> PostCombatResult:
+    """Post Combat, rule 7.4.2: the row the keys select.
+
+    Args:
+        post_combat: After combat (PostCombat; labels in POST_COMBAT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'chart': Chart
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(post_combat) is not str or post_combat not in POST_COMBAT_LABELS:
+        post_combat = _member('post_combat', 'post_combat', post_combat, POST_COMBAT_LABELS)
+    row = _select('post_combat', _POST_COMBAT_ROWS, (post_combat,), None)
+    return {'chart': row[0], 'rule': row[1]}
+
+
+# ---- 'landing_results'
+LandingResultsResult = TypedDict('LandingResultsResult', {'crew': str, 'aircraft': str})
+LANDING_RESULTS_COLUMNS: Final = ('crew', 'aircraft')
+_LANDING_RESULTS_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('rough',), None, None, ('Each crew member receives a light wound', 'Lost for 1 sortie for repairs')),
+    (('crash',), None, None, ('Each crew member receives a wound roll for severity', 'Written off as destroyed')),
+    (('destroyed',), None, None, ('All the crew are killed', 'Destroyed while landing')),
+)
+
+
+def lookup_landing_results(*, landing_result: LandingResult) -> LandingResultsResult:
+    """Rough and Crash Landings, rule 7.4.6: the row the keys select.
+
+    Args:
+        landing_result: Landing result (LandingResult; labels in LANDING_RESULT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'crew': Crew
+            'aircraft': Aircraft
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(landing_result) is not str or landing_result not in LANDING_RESULT_LABELS:
+        landing_result = _member('landing_results', 'landing_result', landing_result, LANDING_RESULT_LABELS)
+    row = _select('landing_results', _LANDING_RESULTS_ROWS, (landing_result,), None)
+    return {'crew': row[0], 'aircraft': row[1]}
+
+
+# ---- 'crew_injury'
+CrewInjuryResult = TypedDict('CrewInjuryResult', {'result': str})
+CREW_INJURY_COLUMNS: Final = ('result',)
+_CREW_INJURY_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('bomber_pilot',), None, None, ('The severity of the wound is rolled',)),
+    (('bomber_gunner',), None, None, ('The gunner hit marker on [B10] increases by "1" (the severity is not rolled)',)),
+    (('rear_gunner',), None, None, (
+        'The severity of the wound is rolled: Light Wound (LW), Serious Wound (SW), or Killed in Action (KIA)',
+    )),
+    (('no_rear_gunner',), None, None, ('No effect',)),
+)
+
+
+def lookup_crew_injury(*, injured_crewman: InjuredCrewman) -> CrewInjuryResult:
+    """Crew Injury, rule 7.1.8, 7.4.7: the row the keys select.
+
+    Args:
+        injured_crewman: Crewman injured (InjuredCrewman; labels in INJURED_CREWMAN_LABELS).
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(injured_crewman) is not str or injured_crewman not in INJURED_CREWMAN_LABELS:
+        injured_crewman = _member('crew_injury', 'injured_crewman', injured_crewman, INJURED_CREWMAN_LABELS)
+    row = _select('crew_injury', _CREW_INJURY_ROWS, (injured_crewman,), None)
+    return {'result': row[0]}
+
+
 # ---- 'components'
 ComponentsResult = TypedDict('ComponentsResult', {'count': int | None, 'holds': str | None})
 COMPONENTS_COLUMNS: Final = ('count', 'holds')
@@ -5587,17 +5901,29 @@ def lookup_standard_maneuvers(*, standard_maneuver: StandardManeuver) -> Standar
 # ---- 'injury_effects'
 InjuryEffectsResult = TypedDict('InjuryEffectsResult', {
     'duration': str | None, 'sorties_chart': ChartRef | None, 'landing': int | None, 'parachute': int | None,
-    'initiative': int | None, 'firing': str | None,
+    'initiative': int | None, 'firing': str | None, 'pilot': str | None, 'crewman': str,
 })
-INJURY_EFFECTS_COLUMNS: Final = ('duration', 'sorties_chart', 'landing', 'parachute', 'initiative', 'firing')
-_INJURY_EFFECTS_VALUES: TypeAlias = tuple[str | None, ChartRef | None, int | None, int | None, int | None, str | None]
+INJURY_EFFECTS_COLUMNS: Final = (
+    'duration', 'sorties_chart', 'landing', 'parachute', 'initiative', 'firing', 'pilot', 'crewman',
+)
+_INJURY_EFFECTS_VALUES: TypeAlias = tuple[
+    str | None, ChartRef | None, int | None, int | None, int | None, str | None, str | None, str,
+]
 _INJURY_EFFECTS_ROWS: Final[tuple[_Row[_INJURY_EFFECTS_VALUES], ...]] = (
-    (('lw',), None, None, ('Miss 1 sortie.', None, 1, 2, -1, '-1 random hit')),
-    (('sw',), None, None, (
-        'After landing, roll 2d6 on the Serious Wound Resolution Chart (C2).', {'chart': 'C2'}, 2, 3, -2,
-        '-2 random hits',
+    (('lw',), None, None, (
+        'Miss 1 sortie.', None, 1, 2, -1, '-1 random hit', None,
+        'Use a temporary crewman as a replacement: he has no skills',
     )),
-    (('kia',), None, None, (None, None, None, None, None, None)),
+    (('sw',), None, None, (
+        'After landing, roll 2d6 on the Serious Wound Resolution Chart (C2). No skills may be used.', {'chart': 'C2'},
+        2, 3, -2, '-2 random hits',
+        'You must immediately attempt to break off combat at the conclusion of the current firing pass against a bomber, or fighter combat',
+        'Use a temporary crewman as a replacement: he has no skills; when the old crewman is released from the hospital you may take him back or keep the replacement',
+    )),
+    (('kia',), None, None, (
+        None, None, None, None, None, None, 'The game ends at that point',
+        'Rear gunner: replace with a new crewman for the next mission, with no skills or points',
+    )),
 )
 
 
@@ -5615,6 +5941,8 @@ def lookup_injury_effects(*, injury: Injury) -> InjuryEffectsResult:
             'parachute': Parachute drm
             'initiative': Initiative drm
             'firing': Firing
+            'pilot': The pilot
+            'crewman': Any other crewman
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -5625,7 +5953,7 @@ def lookup_injury_effects(*, injury: Injury) -> InjuryEffectsResult:
     row = _select('injury_effects', _INJURY_EFFECTS_ROWS, (injury,), None)
     return {
         'duration': row[0], 'sorties_chart': row[1], 'landing': row[2], 'parachute': row[3], 'initiative': row[4],
-        'firing': row[5],
+        'firing': row[5], 'pilot': row[6], 'crewman': row[7],
     }
 
 
@@ -7528,6 +7856,15 @@ def _step_flak(
     return rolled['natural'], rolled['modified'], rolled['values']
 
 
+def _step_damage_results(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'damage_results': its natural roll, modified roll and row."""
+    return None, None, lookup_damage_results(damage_result=cast(DamageResult, keys['damage_result']))
+
+
 def _step_approach_track(
     rng: random.Random,
     keys: Mapping[str, str],
@@ -7574,6 +7911,15 @@ def _step_starting_experience(
 ) -> tuple[int | None, int | None, Mapping[str, object]]:
     """One step of a chain on 'starting_experience': its natural roll, modified roll and row."""
     return None, None, lookup_starting_experience(game_mode=cast(GameMode, keys['game_mode']), rank_track=cast(RankTrack, keys['rank_track']))
+
+
+def _step_engine_damage_speed(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'engine_damage_speed': its natural roll, modified roll and row."""
+    return None, None, lookup_engine_damage_speed(engine_damage=cast(EngineDamage, keys['engine_damage']))
 
 
 def _step_changing_aircraft(
@@ -7672,11 +8018,13 @@ _CHAIN_STEPS: Final[dict[str, _Stepper]] = {
     'bomb_detonation': _step_bomb_detonation,
     'B6': _step_b6,
     'flak': _step_flak,
+    'damage_results': _step_damage_results,
     'approach_track': _step_approach_track,
     'bodenplatte_flak': _step_bodenplatte_flak,
     'straggler': _step_straggler,
     'injury_effects': _step_injury_effects,
     'starting_experience': _step_starting_experience,
+    'engine_damage_speed': _step_engine_damage_speed,
     'changing_aircraft': _step_changing_aircraft,
     'B1': _step_b1,
     'R1': _step_r1,
@@ -7690,8 +8038,9 @@ _CHAIN_STEPS: Final[dict[str, _Stepper]] = {
 _CHAIN_KEYS: Final[dict[str, tuple[str, ...]]] = {
     'awards': ('award',), 'knights_cross': (), 'bomber_combat': ('bomber_pass',), 'R4': ('interceptor',),
     'extended_burst': (), 'range_effects': ('range',), 'bomb_detonation': (), 'B6': (), 'flak': (),
-    'approach_track': ('orientation',), 'bodenplatte_flak': (), 'straggler': (), 'injury_effects': ('injury',),
-    'starting_experience': ('game_mode', 'rank_track'), 'changing_aircraft': ('change_step',), 'B1': (), 'R1': (),
+    'damage_results': ('damage_result',), 'approach_track': ('orientation',), 'bodenplatte_flak': (), 'straggler': (),
+    'injury_effects': ('injury',), 'starting_experience': ('game_mode', 'rank_track'),
+    'engine_damage_speed': ('engine_damage',), 'changing_aircraft': ('change_step',), 'B1': (), 'R1': (),
     'starting_unit_bases': ('unit',), 'R2': ('aircraft_type', 'month'), 'R3': ('aircraft', 'month'),
     'setup_sequence': ('setup_step',), 'A1': ('month',), 'basing_rules': ('basing_rule',),
 }
@@ -7734,6 +8083,20 @@ def follow_flak(rng: random.Random, *, drm: int = 0) -> list[Step]:
     _check_rng('flak', rng)
     _check_int('flak', 'drm', drm)
     return _follow('flak', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+
+
+def follow_damage_results(rng: random.Random, *, damage_result: DamageResult, drm: int = 0) -> list[Step]:
+    """Roll on 'damage_results' with `rng` and follow its chained results to the end (it sends the reader to B3, B6,
+        engine_damage_speed).
+
+    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
+    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
+    occur or a key no step gives, NoRowError when a roll selects no row.
+    """
+    _check_rng('damage_results', rng)
+    damage_result = _member('damage_results', 'damage_result', damage_result, DAMAGE_RESULT_LABELS)
+    _check_int('damage_results', 'drm', drm)
+    return _follow('damage_results', rng, {'damage_result': damage_result}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
 
 
 def follow_approach_track(rng: random.Random, *, orientation: Orientation, drm: int = 0) -> list[Step]:
@@ -7883,6 +8246,12 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'flak': lookup_flak,
     'crash_enroute': lookup_crash_enroute,
     'crash_credit': lookup_crash_credit,
+    'damage_results': lookup_damage_results,
+    'engine_armor': lookup_engine_armor,
+    'bailing_out': lookup_bailing_out,
+    'post_combat': lookup_post_combat,
+    'landing_results': lookup_landing_results,
+    'crew_injury': lookup_crew_injury,
     'components': lookup_components,
     'markers': lookup_markers,
     'terminology': lookup_terminology,
@@ -8310,6 +8679,12 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
         '7.12',
         lambda: compute_position_after(position=2, positions_gained=2),
         4,
+    ),
+    (
+        'crash_enroute_b17',
+        '7.4.3',
+        lambda: lookup_crash_enroute(4, drm=drm_crash_enroute(engines_out=2, systems_short=1)),
+        {'result': 'The damaged aircraft crashes before reaching home'},
     ),
 )
 
