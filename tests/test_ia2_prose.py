@@ -254,7 +254,8 @@ def test_ability_fatigue(gen) -> None:
     assert gen.lookup_ability_fatigue(ability="scrounging")["fatigue"] is None
     # IA2 7.9.1 example: a Staffel attack (1) with two Wingman Damaged results (+1 each) costs 3
     staffel = gen.lookup_ability_fatigue(ability="staffel_leader")
-    assert staffel["fatigue"] + 2 == 3 and staffel["extra"].startswith("+1 for each Wingman Damaged")
+    assert staffel["fatigue"] + 2 * staffel["extra"] == 3 and staffel["extra_when"].startswith("each Wingman Damaged")
+    assert gen.compute_staffel_leader_fatigue(wingman_damaged_results=2) == 3
 
 
 def test_night_owl_frequency(gen) -> None:

@@ -173,12 +173,13 @@ def test_awards(ia2) -> None:
     ] == [(20, 1), (60, 0), (100, 0)]
     assert value(ia2, "awards", None, award="clasp_silver")["counted"] == "flights"
     # 7.8.8: Ace after 5 kills, a Prestige Point
-    assert value(ia2, "awards", None, award="ace") == {
-        "at": 5,
-        "counted": "kills",
-        "how": "automatic (7.8.8)",
-        "prestige": 1,
-    }
+    ace = value(ia2, "awards", None, award="ace")
+    assert (ace["at"], ace["counted"], ace["how"], ace["prestige"]) == (5, "kills", "automatic (7.8.8)", 1)
+    assert ace["effect"].startswith("Wingmen and pilots receive +1 on the Initiative Chart [B12]")
+    # 7.8.7.5: each later award of the Knight's Cross costs a sortie (the trip to Berlin); not the first
+    assert [
+        value(ia2, "awards", None, award=a)["sorties_lost"] for a in ("knights_cross", "oakleaves", "swords", "diamonds")
+    ] == [None, 1, 1, 1]
 
 
 def test_knights_cross_roll(ia2) -> None:

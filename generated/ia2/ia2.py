@@ -1427,6 +1427,15 @@ ORIENTATION_LABELS: Final[dict[Orientation, str]] = {
 }
 
 
+OtherSkill = Literal['reflexes', 'sa', 'parachute', 'landing']
+OTHER_SKILL_LABELS: Final[dict[OtherSkill, str]] = {
+    'reflexes': 'Reflexes',
+    'sa': 'S.A.',
+    'parachute': 'Parachute',
+    'landing': 'Landing',
+}
+
+
 OutOfFormation = Literal['rockets', 'separation']
 OUT_OF_FORMATION_LABELS: Final[dict[OutOfFormation, str]] = {
     'rockets': 'Attacked by Wfr.Gr.21 or R4M rockets (a hit)',
@@ -1853,24 +1862,46 @@ def odds_firepower_column(strength: int, shift: int = 0) -> FirepowerColumn:
 
 
 # ---- 'awards'
-AwardsResult = TypedDict('AwardsResult', {'at': int, 'counted': Tally, 'how': str | ChainRef, 'prestige': int})
-AWARDS_COLUMNS: Final = ('at', 'counted', 'how', 'prestige')
-_AWARDS_ROWS: Final[tuple[_Row[tuple[int, Tally, str | ChainRef, int]], ...]] = (
-    (('wound_black',), None, None, (1, 'wounds', 'first wound (7.8.1)', 1)),
-    (('wound_silver',), None, None, (3, 'wounds', 'third wound (7.8.1)', 0)),
-    (('wound_gold',), None, None, (5, 'wounds', 'fifth wound (7.8.1)', 0)),
-    (('ek2',), None, None, (1, 'points', 'automatic (7.8.2)', 1)),
-    (('ek1',), None, None, (3, 'points', 'automatic, after the EK2 (7.8.3)', 1)),
-    (('ehrenpokal',), None, None, (10, 'points', 'automatic, with at least 1 kill (7.8.4)', 1)),
-    (('clasp_bronze',), None, None, (20, 'flights', 'automatic (7.8.5)', 1)),
-    (('clasp_silver',), None, None, (60, 'flights', 'automatic (7.8.5)', 0)),
-    (('clasp_gold',), None, None, (100, 'flights', 'automatic (7.8.5)', 0)),
-    (('german_cross',), None, None, (20, 'points', 'automatic (7.8.6)', 1)),
-    (('knights_cross',), None, None, (30, 'points', {'chart': 'knights_cross', 'keys': {}, 'drm': 0}, 1)),
-    (('oakleaves',), None, None, (40, 'points', {'chart': 'knights_cross', 'keys': {}, 'drm': 0}, 1)),
-    (('swords',), None, None, (60, 'points', {'chart': 'knights_cross', 'keys': {}, 'drm': 0}, 1)),
-    (('diamonds',), None, None, (100, 'points', 'automatic (7.8.7.3)', 1)),
-    (('ace',), None, None, (5, 'kills', 'automatic (7.8.8)', 1)),
+AwardsResult = TypedDict('AwardsResult', {
+    'at': int, 'counted': Tally, 'how': str | ChainRef, 'prestige': int, 'sorties_lost': int | None,
+    'effect': str | None,
+})
+AWARDS_COLUMNS: Final = ('at', 'counted', 'how', 'prestige', 'sorties_lost', 'effect')
+_AWARDS_ROWS: Final[tuple[_Row[tuple[int, Tally, str | ChainRef, int, int | None, str | None]], ...]] = (
+    (('wound_black',), None, None, (
+        1, 'wounds', 'first wound (7.8.1)', 1, None,
+        'Injured during combat, in parachuting from a stricken aircraft, or during a landing; a second wound flips the badge to its "2" side',
+    )),
+    (('wound_silver',), None, None, (
+        3, 'wounds', 'third wound (7.8.1)', 0, None, 'Placed on the "3" side; a 4th wound flips it to the "4" side',
+    )),
+    (('wound_gold',), None, None, (5, 'wounds', 'fifth wound (7.8.1)', 0, None, 'No further tracking is required')),
+    (('ek2',), None, None, (1, 'points', 'automatic (7.8.2)', 1, None, None)),
+    (('ek1',), None, None, (3, 'points', 'automatic, after the EK2 (7.8.3)', 1, None, None)),
+    (('ehrenpokal',), None, None, (10, 'points', 'automatic, with at least 1 kill (7.8.4)', 1, None, None)),
+    (('clasp_bronze',), None, None, (20, 'flights', 'automatic (7.8.5)', 1, None, None)),
+    (('clasp_silver',), None, None, (60, 'flights', 'automatic (7.8.5)', 0, None, None)),
+    (('clasp_gold',), None, None, (
+        100, 'flights', 'automatic (7.8.5)', 0, None,
+        'Not obtainable within the frame of the game (only theoretically 96 flights), except in a combined career (7.8.5)',
+    )),
+    (('german_cross',), None, None, (20, 'points', 'automatic (7.8.6)', 1, None, None)),
+    (('knights_cross',), None, None, (30, 'points', {'chart': 'knights_cross', 'keys': {}, 'drm': 0}, 1, None, None)),
+    (('oakleaves',), None, None, (
+        40, 'points', {'chart': 'knights_cross', 'keys': {}, 'drm': 0}, 1, 1,
+        'Travel to Berlin to receive it from Hitler himself (7.8.7.5)',
+    )),
+    (('swords',), None, None, (
+        60, 'points', {'chart': 'knights_cross', 'keys': {}, 'drm': 0}, 1, 1,
+        'Travel to Berlin to receive it from Hitler himself (7.8.7.5)',
+    )),
+    (('diamonds',), None, None, (
+        100, 'points', 'automatic (7.8.7.3)', 1, 1, 'Travel to Berlin to receive it from Hitler himself (7.8.7.5)',
+    )),
+    (('ace',), None, None, (
+        5, 'kills', 'automatic (7.8.8)', 1, None,
+        'Wingmen and pilots receive +1 on the Initiative Chart [B12]; no special benefit to a rear gunner; a pilot is no longer Green (10.12)',
+    )),
 )
 
 
@@ -1886,6 +1917,8 @@ def lookup_awards(*, award: Award) -> AwardsResult:
             'counted': Counted in
             'how': How
             'prestige': Prestige Points
+            'sorties_lost': Sorties lost
+            'effect': Effect
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -1894,7 +1927,9 @@ def lookup_awards(*, award: Award) -> AwardsResult:
     if type(award) is not str or award not in AWARD_LABELS:
         award = _member('awards', 'award', award, AWARD_LABELS)
     row = _select('awards', _AWARDS_ROWS, (award,), None)
-    return {'at': row[0], 'counted': row[1], 'how': row[2], 'prestige': row[3]}
+    return {
+        'at': row[0], 'counted': row[1], 'how': row[2], 'prestige': row[3], 'sorties_lost': row[4], 'effect': row[5],
+    }
 
 
 # ---- 'knights_cross'
@@ -2158,16 +2193,36 @@ def roll_generalmajor(rng: random.Random, *, drm: int = 0) -> Roll[GeneralmajorR
 
 
 # ---- 'skills'
-SkillsResult = TypedDict('SkillsResult', {'cost': int, 'crew': str})
-SKILLS_COLUMNS: Final = ('cost', 'crew')
-_SKILLS_ROWS: Final[tuple[_Row[tuple[int, str]], ...]] = (
-    (('gunnery',), None, None, (5, 'All crew')),
-    (('aim',), None, None, (6, 'Pilot/Wingman only')),
-    (('precision',), None, None, (3, 'Pilot only')),
-    (('sixth_sense',), None, None, (4, 'Pilot only')),
-    (('expert',), None, None, (3, 'Pilot/Wingman only')),
-    (('leadership',), None, None, (3, 'Pilot only')),
-    (('acm',), None, None, (4, 'Pilot only')),
+SkillsResult = TypedDict('SkillsResult', {'cost': int, 'crew': str, 'effect': str})
+SKILLS_COLUMNS: Final = ('cost', 'crew', 'effect')
+_SKILLS_ROWS: Final[tuple[_Row[tuple[int, str, str]], ...]] = (
+    (('gunnery',), None, None, (
+        5, 'All crew',
+        'An extra random hit when firing, IF any hits were scored normally when firing forward guns (for a rear gunner, rear guns); in bomber and escort/fighter combat. For the wingman: -1 to the dice roll in wingman combat versus bombers.',
+    )),
+    (('aim',), None, None, (
+        6, 'Pilot/Wingman only',
+        'One automatic "bonus" hit of the type aimed at (a Wing, Port or Starboard, or the Airframe); forward attacks against bombers only. Not the aiming procedure, which always happens. For the wingman: -1 to the dice roll in wingman combat versus bombers, cumulative with Gunnery (-2 with both).',
+    )),
+    (('precision',), None, None, (
+        3, 'Pilot only',
+        'When he fires and flips an odd-numbered card, he does not expend an ammo counter; not active with an extended burst.',
+    )),
+    (('sixth_sense',), None, None, (
+        4, 'Pilot only', 'Once per sortie, a "DE" result on a combat card against him is converted to 2 random hits.',
+    )),
+    (('expert',), None, None, (
+        3, 'Pilot/Wingman only',
+        "Expert in his current series (Bf 109, FW 190, etc.): redraw one combat card per sortie, if desired; he must use the new card, even if it does less damage; for all aircraft of the series (7.7). An expert wingman can draw a second card in combat if you don't like the first one (7.2.3.3).",
+    )),
+    (('leadership',), None, None, (
+        3, 'Pilot only',
+        "The pilot's other crewmen and wingman gain experience at 1 per 3 missions, instead of 1 per 4.",
+    )),
+    (('acm',), None, None, (
+        4, 'Pilot only',
+        'One less random hit when receiving defensive fire from bombers or when attacked by a fighter or escort. Unlike Interceptor Ace 1943-44, NOT a +1 drm on the Initiative Chart [B12].',
+    )),
 )
 
 
@@ -2181,6 +2236,7 @@ def lookup_skills(*, skill: Skill) -> SkillsResult:
         The row's values by column:
             'cost': Cost (Experience Points)
             'crew': Crew
+            'effect': Effect
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -2189,7 +2245,43 @@ def lookup_skills(*, skill: Skill) -> SkillsResult:
     if type(skill) is not str or skill not in SKILL_LABELS:
         skill = _member('skills', 'skill', skill, SKILL_LABELS)
     row = _select('skills', _SKILLS_ROWS, (skill,), None)
-    return {'cost': row[0], 'crew': row[1]}
+    return {'cost': row[0], 'crew': row[1], 'effect': row[2]}
+
+
+# ---- 'other_skills'
+OtherSkillsResult = TypedDict('OtherSkillsResult', {'cost': int | None, 'as_7_1_6': str | None, 'as_7_12': str | None})
+OTHER_SKILLS_COLUMNS: Final = ('cost', 'as_7_1_6', 'as_7_12')
+_OTHER_SKILLS_ROWS: Final[tuple[_Row[tuple[int | None, str | None, str | None]], ...]] = (
+    (('reflexes',), None, None, (
+        1, 'Once per sortie, fire first in a round (any round, not just the first)',
+        'Once per sortie, change your position back (from tailed to disadvantaged)',
+    )),
+    (('sa',), None, None, (None, None, None)),
+    (('parachute',), None, None, (None, None, None)),
+    (('landing',), None, None, (None, None, None)),
+)
+
+
+def lookup_other_skills(*, other_skill: OtherSkill) -> OtherSkillsResult:
+    """Skills named outside the 7.7 list, rule 7.1.6, 7.12, 10.4, 10.15.2: the row the keys select.
+
+    Args:
+        other_skill: Skill named outside 7.7 (OtherSkill; labels in OTHER_SKILL_LABELS).
+
+    Returns:
+        The row's values by column:
+            'cost': Cost (Experience Points)
+            'as_7_1_6': Effect (7.1.6)
+            'as_7_12': Effect (7.12 example)
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(other_skill) is not str or other_skill not in OTHER_SKILL_LABELS:
+        other_skill = _member('other_skills', 'other_skill', other_skill, OTHER_SKILL_LABELS)
+    row = _select('other_skills', _OTHER_SKILLS_ROWS, (other_skill,), None)
+    return {'cost': row[0], 'as_7_1_6': row[1], 'as_7_12': row[2]}
 
 
 # ---- 'advanced_maneuvers'
@@ -2259,6 +2351,46 @@ def lookup_prestige_costs(*, prestige_use: PrestigeUse) -> PrestigeCostsResult:
         prestige_use = _member('prestige_costs', 'prestige_use', prestige_use, PRESTIGE_USE_LABELS)
     row = _select('prestige_costs', _PRESTIGE_COSTS_ROWS, (prestige_use,), None)
     return {'points': row[0], 'use': row[1]}
+
+
+# ---- 'promotion_tracks'
+PromotionTracksResult = TypedDict('PromotionTracksResult', {
+    'first_rank': Rank, 'prestige': int, 'prestige_8_1': int, 'abilities': str,
+})
+PROMOTION_TRACKS_COLUMNS: Final = ('first_rank', 'prestige', 'prestige_8_1', 'abilities')
+_PROMOTION_TRACKS_ROWS: Final[tuple[_Row[tuple[Rank, int, int, str]], ...]] = (
+    (('officer',), None, None, (
+        'oberleutnant', 1, 1,
+        'One ability per sortie. Most abilities use Fatigue Points: using them puts optional rule Pilot Fatigue (10.5) in use.',
+    )),
+    (('nco',), None, None, (
+        'unteroffizier', 0, 1,
+        'Up to two abilities per sortie, not the same one twice. Most abilities use Fatigue Points: using them puts optional rule Pilot Fatigue (10.5) in use.',
+    )),
+)
+
+
+def lookup_promotion_tracks(*, rank_track: RankTrack) -> PromotionTracksResult:
+    """Promotions, rule 7.9, 8.1: the row the keys select.
+
+    Args:
+        rank_track: Promotion track (RankTrack; labels in RANK_TRACK_LABELS).
+
+    Returns:
+        The row's values by column:
+            'first_rank': Starting rank
+            'prestige': Prestige Points per promotion (7.9)
+            'prestige_8_1': Prestige Points per promotion (8.1)
+            'abilities': Abilities
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(rank_track) is not str or rank_track not in RANK_TRACK_LABELS:
+        rank_track = _member('promotion_tracks', 'rank_track', rank_track, RANK_TRACK_LABELS)
+    row = _select('promotion_tracks', _PROMOTION_TRACKS_ROWS, (rank_track,), None)
+    return {'first_rank': row[0], 'prestige': row[1], 'prestige_8_1': row[2], 'abilities': row[3]}
 
 
 # ---- 'orientations'
@@ -6000,24 +6132,50 @@ def lookup_starting_experience(*, game_mode: GameMode, rank_track: RankTrack) ->
 
 # ---- 'ability_fatigue'
 AbilityFatigueResult = TypedDict('AbilityFatigueResult', {
-    'first_rank': Rank, 'fatigue': int | None, 'extra': str | None,
+    'first_rank': Rank, 'fatigue': int | None, 'extra': int | None, 'extra_when': str | None, 'effect': str,
 })
-ABILITY_FATIGUE_COLUMNS: Final = ('first_rank', 'fatigue', 'extra')
-_ABILITY_FATIGUE_ROWS: Final[tuple[_Row[tuple[Rank, int | None, str | None]], ...]] = (
-    (('rotte_leader',), None, None, ('unteroffizier', 1, None)),
+ABILITY_FATIGUE_COLUMNS: Final = ('first_rank', 'fatigue', 'extra', 'extra_when', 'effect')
+_ABILITY_FATIGUE_ROWS: Final[tuple[_Row[tuple[Rank, int | None, int | None, str | None, str]], ...]] = (
+    (('rotte_leader',), None, None, (
+        'unteroffizier', 1, None, None,
+        'Order your Wingman to attack first anytime during your pass against a bomber. If he is equipped with rockets, he may fire them instead: make a Rocket attack (Wfr.Gr. 21 or R4M) at the Rocket Range box and apply the results, then start your attack normally.',
+    )),
     (('schwarm_leader',), None, None, (
-        'oberleutnant', 1, '+1 if the attack results in Wingman Damaged or Wingman Shot Down',
+        'oberleutnant', 1, 1, 'the attack results in Wingman Damaged or Wingman Shot Down',
+        'Only at long range: the second Rotte of your Schwarm attacks a bomber first, as a Wingman attack at long range, modified by range (7.1.7); then you continue combat normally (your Wingman is not affected by its result). With rockets the other Rotte may fire them instead (a Rocket attack at the Rocket Range box). A DE result of the Rotte attack is 6 random hits (airframe) instead.',
     )),
     (('staffel_leader',), None, None, (
-        'hauptmann', 1, '+1 for each Wingman Damaged or Wingman Shot Down result during the attack',
+        'hauptmann', 1, 1, "each Wingman Damaged or Wingman Shot Down result (the other Schwarm's or your Wingman's)",
+        "Only at long range: a Schwarm of your Staffel attacks a bomber, as a Wingman attack at long range; then you may order your Wingman to attack FIRST anytime during your pass (he is not affected by the other Schwarm's result). With rockets the other Schwarm and/or your Wingman may fire them instead. A DE result of the Schwarm attack is 6 random hits (airframe) instead.",
     )),
-    (('gruppe_leader',), None, None, ('major', 2, None)),
-    (('geschwader_leader',), None, None, ('oberstleutnant', 3, None)),
-    (('limited_scrounging',), None, None, ('unteroffizier', None, None)),
-    (('scrounging',), None, None, ('unterfeldwebel', None, None)),
-    (('working_the_system',), None, None, ('feldwebel', None, None)),
-    (('night_owl',), None, None, ('feldwebel', -1, None)),
-    (('old_dog',), None, None, ('oberfeldwebel', 1, None)),
+    (('gruppe_leader',), None, None, (
+        'major', 2, None, None,
+        'A Staffel of your Gruppe attacks the escorts. Disadvantaged with escorts: -1 drm on the Escape Chart [R4] before combat; if you escape them you attack the bombers first, then start combat against the escorts disadvantaged. Head on or Out of the Sun: after attacking a bomber, -1 drm on [R4]; if you escape you may make a second pass against the bombers in the same endurance box, then start combat against the escorts disadvantaged.',
+    )),
+    (('geschwader_leader',), None, None, (
+        'oberstleutnant', 3, None, None,
+        'A coordinated Geschwader attack: treat the bomber formation as having no escorts in the current endurance box.',
+    )),
+    (('limited_scrounging',), None, None, (
+        'unteroffizier', None, None, None,
+        '4-5 systems damaged from a mission are repaired in time for the next sortie on a 1d6 roll of 4-6 (modifies 7.4.2).',
+    )),
+    (('scrounging',), None, None, (
+        'unterfeldwebel', None, None, None,
+        '4-5 systems damaged are repaired in time for the next sortie automatically; with 6+ systems damaged you receive a new aircraft for the next sortie on a 1d6 roll of 4-6.',
+    )),
+    (('working_the_system',), None, None, (
+        'feldwebel', None, None, None,
+        'If your pilot loses a wingman or crewman, he gets a new wingman/crewman who comes with 4 experience points.',
+    )),
+    (('night_owl',), None, None, (
+        'feldwebel', -1, None, None,
+        'A night at the Kneipe: reduce your Fatigue by 1 point; once per month (or a bi-monthly period from January 1945 on).',
+    )),
+    (('old_dog',), None, None, (
+        'oberfeldwebel', 1, None, None,
+        'Once per sortie, if the encounter on the Interception Chart [B1] is Head on or Advantaged, follow a straggler with no escorts instead of the main bomber formation: it is out of formation and has 4 random engine hits.',
+    )),
 )
 
 
@@ -6031,7 +6189,9 @@ def lookup_ability_fatigue(*, ability: Ability) -> AbilityFatigueResult:
         The row's values by column:
             'first_rank': From rank
             'fatigue': Fatigue Points
-            'extra': Extra Fatigue
+            'extra': Extra Fatigue Points
+            'extra_when': Extra Fatigue when
+            'effect': Effect
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -6040,7 +6200,7 @@ def lookup_ability_fatigue(*, ability: Ability) -> AbilityFatigueResult:
     if type(ability) is not str or ability not in ABILITY_LABELS:
         ability = _member('ability_fatigue', 'ability', ability, ABILITY_LABELS)
     row = _select('ability_fatigue', _ABILITY_FATIGUE_ROWS, (ability,), None)
-    return {'first_rank': row[0], 'fatigue': row[1], 'extra': row[2]}
+    return {'first_rank': row[0], 'fatigue': row[1], 'extra': row[2], 'extra_when': row[3], 'effect': row[4]}
 
 
 # ---- 'night_owl_frequency'
@@ -8222,8 +8382,10 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'promotion_attempts': lookup_promotion_attempts,
     'generalmajor': lookup_generalmajor,
     'skills': lookup_skills,
+    'other_skills': lookup_other_skills,
     'advanced_maneuvers': lookup_advanced_maneuvers,
     'prestige_costs': lookup_prestige_costs,
+    'promotion_tracks': lookup_promotion_tracks,
     'orientations': lookup_orientations,
     'interception_results': lookup_interception_results,
     'bomber_bombs': lookup_bomber_bombs,
@@ -8343,13 +8505,28 @@ CONTEXT_PARAMETERS: Final[dict[str, str]] = {
     'german_cross_in_period': 'german_cross_in_period', 'green_pilot': 'green_pilot', 'gruppe_leader': 'gruppe_leader',
     'iff_hit': 'iff_hit', 'jammed_fp': 'jammed_fp', 'kills_in_period': 'kills_in_period',
     'knights_cross_holder': 'knights_cross_holder', 'landing_skid_damaged': 'landing_skid_damaged',
-    'leaking_fuel': 'leaking_fuel', 'month': 'month', 'mw50': 'mw50', 'p47_loaded': 'p47_loaded',
-    'pilot_ace': 'pilot_ace', 'pilot_injury': 'pilot_injury', 'pilot_ksw': 'pilot_ksw',
+    'leaking_fuel': 'leaking_fuel', 'led_by_leadership': 'led_by_leadership', 'month': 'month', 'mw50': 'mw50',
+    'p47_loaded': 'p47_loaded', 'pilot_ace': 'pilot_ace', 'pilot_injury': 'pilot_injury', 'pilot_ksw': 'pilot_ksw',
     'points_beyond': 'points_beyond', 'position': 'position', 'positions_gained': 'positions_gained',
-    'raid_target_af': 'raid_target_af', 'runway_damage': 'runway_damage', 'speed_difference': 'speed_difference',
-    'strafe': 'strafe', 'systems_short': 'systems_short', 'weather_modifier': 'weather_modifier',
-    'wingman_aim': 'wingman_aim', 'wingman_gunnery': 'wingman_gunnery',
+    'raid_target_af': 'raid_target_af', 'runway_damage': 'runway_damage', 'sorties_flown': 'sorties_flown',
+    'speed_difference': 'speed_difference', 'strafe': 'strafe', 'systems_short': 'systems_short',
+    'weather_modifier': 'weather_modifier', 'wingman_aim': 'wingman_aim',
+    'wingman_damaged_results': 'wingman_damaged_results', 'wingman_gunnery': 'wingman_gunnery',
 }
+
+
+def compute_experience_points(*, led_by_leadership: bool = False, sorties_flown: int) -> int:
+    """Experience Points gained (rule 7.7): if led_by_leadership then floor(sorties_flown / 3) else floor(sorties_flown
+        / 4).
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_flag('experience_points', 'led_by_leadership', led_by_leadership)
+    _check_int('experience_points', 'sorties_flown', sorties_flown)
+    _check_range('experience_points', 'sorties_flown', sorties_flown, 0, 300)
+    value = (math.floor(_div(sorties_flown, 3)) if led_by_leadership else math.floor(_div(sorties_flown, 4)))
+    return int(value)
 
 
 def compute_firepower_after_jam(*, firepower: int, jammed_fp: int) -> int:
@@ -8377,6 +8554,18 @@ def compute_position_after(*, position: int, positions_gained: int) -> int:
     _check_int('position_after', 'positions_gained', positions_gained)
     _check_range('position_after', 'positions_gained', positions_gained, -4, 4)
     value = max(1, min(5, (position + positions_gained)))
+    return int(value)
+
+
+def compute_staffel_leader_fatigue(*, wingman_damaged_results: int) -> int:
+    """Fatigue Points of a Staffel Leader order (rule 7.9.1): 1 + wingman_damaged_results.
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('staffel_leader_fatigue', 'wingman_damaged_results', wingman_damaged_results)
+    _check_range('staffel_leader_fatigue', 'wingman_damaged_results', wingman_damaged_results, 0, 9)
+    value = (1 + wingman_damaged_results)
     return int(value)
 
 
@@ -8434,8 +8623,10 @@ def compute_separation(*, engines_destroyed: int, engines_damaged: int) -> int:
 
 
 FORMULAS: Final[dict[str, Callable[..., int]]] = {
+    'experience_points': compute_experience_points,
     'firepower_after_jam': compute_firepower_after_jam,
     'position_after': compute_position_after,
+    'staffel_leader_fatigue': compute_staffel_leader_fatigue,
     'ammo_markers_2': compute_ammo_markers_2,
     'ammo_markers_1': compute_ammo_markers_1,
     'separation': compute_separation,
@@ -8685,6 +8876,30 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
         '7.4.3',
         lambda: lookup_crash_enroute(4, drm=drm_crash_enroute(engines_out=2, systems_short=1)),
         {'result': 'The damaged aircraft crashes before reaching home'},
+    ),
+    (
+        'experience_20_missions',
+        '7.12',
+        lambda: compute_experience_points(sorties_flown=20),
+        5,
+    ),
+    (
+        'w1_4',
+        '7.9.1',
+        lambda: lookup_w1(4, drm=drm_w1()),
+        {'result': 'DE and Wingman Damaged'},
+    ),
+    (
+        'w1_6',
+        '7.9.1',
+        lambda: lookup_w1(6, drm=drm_w1()),
+        {'result': '4 random hits (airframe) and Wingman Damaged'},
+    ),
+    (
+        'staffel_leader_3',
+        '7.9.1',
+        lambda: compute_staffel_leader_fatigue(wingman_damaged_results=2),
+        3,
     ),
 )
 
