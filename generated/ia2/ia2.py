@@ -806,6 +806,13 @@ A3_ROLL_LABELS: Final[dict[A3Roll, str]] = {
 }
 
 
+A3Type = Literal['bomber', 'fighter']
+A3_TYPE_LABELS: Final[dict[A3Type, str]] = {
+    'bomber': 'Bomber',
+    'fighter': 'Fighter',
+}
+
+
 Ability = Literal[
     'rotte_leader', 'schwarm_leader', 'staffel_leader', 'gruppe_leader', 'geschwader_leader', 'limited_scrounging',
     'scrounging', 'working_the_system', 'night_owl', 'old_dog',
@@ -821,6 +828,14 @@ ABILITY_LABELS: Final[dict[Ability, str]] = {
     'working_the_system': 'Working the System',
     'night_owl': 'Night Owl',
     'old_dog': 'Old Dog',
+}
+
+
+Agility = Literal['agile', 'agile_damaged', 'not_agile']
+AGILITY_LABELS: Final[dict[Agility, str]] = {
+    'agile': 'Agile, no engine or controls damage',
+    'agile_damaged': 'Agile, with engine or controls damage',
+    'not_agile': 'Not agile',
 }
 
 
@@ -953,6 +968,14 @@ AWARD_LABELS: Final[dict[Award, str]] = {
     'swords': "Oakleaves and Swords to the Knight's Cross",
     'diamonds': "Oakleaves, Swords, and Diamonds to the Knight's Cross",
     'ace': '"Ace" Status',
+}
+
+
+B3Column = Literal['airframe', 'port_wing', 'starboard_wing']
+B3_COLUMN_LABELS: Final[dict[B3Column, str]] = {
+    'airframe': 'Airframe',
+    'port_wing': 'Port Wing',
+    'starboard_wing': 'Starboard Wing',
 }
 
 
@@ -1481,6 +1504,14 @@ POST_COMBAT_LABELS: Final[dict[PostCombat, str]] = {
     'abort': 'Aborting due to damage',
     'leaking': 'Leaking fuel tanks or oxygen system damage',
     'repairs': 'Repairs',
+}
+
+
+PrestigeRule = Literal['points', 'level', 'level_7']
+PRESTIGE_RULE_LABELS: Final[dict[PrestigeRule, str]] = {
+    'points': 'Prestige Points',
+    'level': 'Prestige Level',
+    'level_7': 'Prestige Level 7',
 }
 
 
@@ -2889,6 +2920,93 @@ def lookup_out_of_the_sun_bomber(*, sun_attack: SunAttack) -> OutOfTheSunBomberR
     return {'as_7_1_2': row[0], 'as_7_1_9': row[1]}
 
 
+# ---- 'tight_turn'
+TightTurnResult = TypedDict('TightTurnResult', {'positions': int})
+TIGHT_TURN_COLUMNS: Final = ('positions',)
+_TIGHT_TURN_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
+    (('agile',), None, None, (2,)),
+    (('agile_damaged',), None, None, (1,)),
+    (('not_agile',), None, None, (1,)),
+)
+
+
+def lookup_tight_turn(*, agility: Agility) -> TightTurnResult:
+    """Tight Turn, rule 7.2.2.2, 7.2.2.9: the row the keys select.
+
+    Args:
+        agility: Agility (Agility; labels in AGILITY_LABELS).
+
+    Returns:
+        The row's values by column:
+            'positions': Positions gained
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(agility) is not str or agility not in AGILITY_LABELS:
+        agility = _member('tight_turn', 'agility', agility, AGILITY_LABELS)
+    row = _select('tight_turn', _TIGHT_TURN_ROWS, (agility,), None)
+    return {'positions': row[0]}
+
+
+# ---- 'a3_july_1944'
+A3July1944Result = TypedDict('A3July1944Result', {'aircraft': str})
+A3_JULY_1944_COLUMNS: Final = ('aircraft',)
+_A3_JULY_1944_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('bomber',), 5, 5, ('B-17G',)),
+    (('fighter',), 1, 1, ('P-47D',)),
+)
+_A3_JULY_1944_INDEX: Final = _Index(_A3_JULY_1944_ROWS)
+_A3_JULY_1944_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+
+
+def lookup_a3_july_1944(roll: int, *, a3_type: A3Type, drm: int = 0) -> A3July1944Result:
+    """Aircraft Target and Allied Fighter Attack Chart [A3]: July 1944 (7.12 example), rule 7.12: the row a roll
+        selects.
+
+    Args:
+        roll: the natural roll on 1d10, 1 to 10.
+        a3_type: Aircraft Target Chart roll (A3Type; labels in A3_TYPE_LABELS).
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'aircraft': Aircraft
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: printed on the player aid cards, not in the rulebook:
+            only the two results the 7.12 example reads are known).
+    """
+    if type(roll) is not int or roll not in _A3_JULY_1944_OUTCOMES:
+        _check_natural('a3_july_1944', roll, _A3_JULY_1944_OUTCOMES, '1d10')
+    if type(a3_type) is not str or a3_type not in A3_TYPE_LABELS:
+        a3_type = _member('a3_july_1944', 'a3_type', a3_type, A3_TYPE_LABELS)
+    if type(drm) is not int:
+        _check_int('a3_july_1944', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _A3_JULY_1944_INDEX.tables.get((a3_type,)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _A3_JULY_1944_INDEX.select('a3_july_1944', (a3_type,), modified)
+    return {'aircraft': row[0]}
+
+
+def roll_a3_july_1944(rng: random.Random, *, a3_type: A3Type, drm: int = 0) -> Roll[A3July1944Result]:
+    """Roll 1d10 with `rng` and read Aircraft Target and Allied Fighter Attack Chart [A3]: July 1944 (7.12 example),
+        rule 7.12.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('a3_july_1944', rng)
+    natural = _roll(rng, 'sum', 1, 10, 0, 0)
+    return _rolled(natural, drm, lookup_a3_july_1944(natural, a3_type=a3_type, drm=drm))
+
+
 # ---- 'A3'
 _A3_DRMS: Final = (
     _Drm(-1, _AllOf((_Compare('a3_roll', '==', 'fb_attack'), _Flag('raid_target_af')))),
@@ -3647,7 +3765,60 @@ def roll_bomb_detonation(rng: random.Random, *, drm: int = 0) -> Roll[BombDetona
     return _rolled(natural, drm, lookup_bomb_detonation(natural, drm=drm))
 
 
-# 'B3': printed elsewhere, referred to by other charts
+# ---- 'B3'
+B3Result = TypedDict('B3Result', {'hit': str})
+B3_COLUMNS: Final = ('hit',)
+_B3_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('airframe',), 2, 2, ('Airframe',)),
+    (('airframe',), 5, 5, ('Controls',)),
+    (('airframe',), 7, 7, ('No effect',)),
+)
+_B3_INDEX: Final = _Index(_B3_ROWS)
+_B3_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+
+
+def lookup_b3(roll: int, *, b3_column: B3Column, drm: int = 0) -> B3Result:
+    """Bomber and Group Damage Chart [B3], rule 7.1.5, 7.1.6, 7.4.1: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d10, 1 to 10.
+        b3_column: Bomber and Group Damage Chart column (B3Column; labels in B3_COLUMN_LABELS).
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'hit': Hit
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: printed on the player aid cards, not in the rulebook:
+            only the three Airframe results the 7.12 example reads are known).
+    """
+    if type(roll) is not int or roll not in _B3_OUTCOMES:
+        _check_natural('B3', roll, _B3_OUTCOMES, '1d10')
+    if type(b3_column) is not str or b3_column not in B3_COLUMN_LABELS:
+        b3_column = _member('B3', 'b3_column', b3_column, B3_COLUMN_LABELS)
+    if type(drm) is not int:
+        _check_int('B3', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _B3_INDEX.tables.get((b3_column,)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _B3_INDEX.select('B3', (b3_column,), modified)
+    return {'hit': row[0]}
+
+
+def roll_b3(rng: random.Random, *, b3_column: B3Column, drm: int = 0) -> Roll[B3Result]:
+    """Roll 1d10 with `rng` and read Bomber and Group Damage Chart [B3], rule 7.1.5, 7.1.6, 7.4.1.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('B3', rng)
+    natural = _roll(rng, 'sum', 1, 10, 0, 0)
+    return _rolled(natural, drm, lookup_b3(natural, b3_column=b3_column, drm=drm))
 
 
 # ---- 'B6'
@@ -7087,6 +7258,42 @@ def lookup_unit_missions_per_month(*, limited_unit: LimitedUnit, month: str) -> 
     return {'missions': row[0]}
 
 
+# ---- 'prestige_rules'
+PrestigeRulesResult = TypedDict('PrestigeRulesResult', {'rule': str})
+PRESTIGE_RULES_COLUMNS: Final = ('rule',)
+_PRESTIGE_RULES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('points',), None, None, (
+        'One for every award of any type (or follow-on award), for your 5th kill (Ace) and for each promotion; kept on the Pilot and Crew Status Chart [A2]; spent to upgrade aircraft, to be reassigned to a new unit/base, or for a skilled replacement crewman (prestige_costs).',
+    )),
+    (('level',), None, None, (
+        'Starts at zero and increases by one every time you receive a Prestige Point; it never decreases, even if you spend all your Prestige Points. It unlocks more advanced aircraft, then bought with Prestige Points: you can only upgrade to an aircraft your Prestige Level lets you fly.',
+    )),
+    (('level_7',), None, None, (
+        'It no longer needs to be tracked: the highest level needed to fly any aircraft; Prestige Points can still be earned and spent. You are no longer required to roll on the Aircraft Availability Chart for available replacement aircraft: choose any currently listed as available.',
+    )),
+)
+
+
+def lookup_prestige_rules(*, prestige_rule: PrestigeRule) -> PrestigeRulesResult:
+    """Prestige Level & Prestige, rule 8.0, 8.1, 8.2: the row the keys select.
+
+    Args:
+        prestige_rule: Prestige (PrestigeRule; labels in PRESTIGE_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(prestige_rule) is not str or prestige_rule not in PRESTIGE_RULE_LABELS:
+        prestige_rule = _member('prestige_rules', 'prestige_rule', prestige_rule, PRESTIGE_RULE_LABELS)
+    row = _select('prestige_rules', _PRESTIGE_RULES_ROWS, (prestige_rule,), None)
+    return {'rule': row[0]}
+
+
 # ---- 'sequence_of_play'
 SequenceOfPlayResult = TypedDict('SequenceOfPlayResult', {'order': int, 'chart': str | None, 'rule': str})
 SEQUENCE_OF_PLAY_COLUMNS: Final = ('order', 'chart', 'rule')
@@ -7996,6 +8203,16 @@ def _step_bomb_detonation(
     return rolled['natural'], rolled['modified'], rolled['values']
 
 
+def _step_b3(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'B3': its natural roll, modified roll and row."""
+    rolled = roll_b3(rng, b3_column=cast(B3Column, keys['b3_column']), drm=drm)
+    return rolled['natural'], rolled['modified'], rolled['values']
+
+
 def _step_b6(
     rng: random.Random,
     keys: Mapping[str, str],
@@ -8176,6 +8393,7 @@ _CHAIN_STEPS: Final[dict[str, _Stepper]] = {
     'extended_burst': _step_extended_burst,
     'range_effects': _step_range_effects,
     'bomb_detonation': _step_bomb_detonation,
+    'B3': _step_b3,
     'B6': _step_b6,
     'flak': _step_flak,
     'damage_results': _step_damage_results,
@@ -8197,9 +8415,9 @@ _CHAIN_STEPS: Final[dict[str, _Stepper]] = {
 }
 _CHAIN_KEYS: Final[dict[str, tuple[str, ...]]] = {
     'awards': ('award',), 'knights_cross': (), 'bomber_combat': ('bomber_pass',), 'R4': ('interceptor',),
-    'extended_burst': (), 'range_effects': ('range',), 'bomb_detonation': (), 'B6': (), 'flak': (),
-    'damage_results': ('damage_result',), 'approach_track': ('orientation',), 'bodenplatte_flak': (), 'straggler': (),
-    'injury_effects': ('injury',), 'starting_experience': ('game_mode', 'rank_track'),
+    'extended_burst': (), 'range_effects': ('range',), 'bomb_detonation': (), 'B3': ('b3_column',), 'B6': (),
+    'flak': (), 'damage_results': ('damage_result',), 'approach_track': ('orientation',), 'bodenplatte_flak': (),
+    'straggler': (), 'injury_effects': ('injury',), 'starting_experience': ('game_mode', 'rank_track'),
     'engine_damage_speed': ('engine_damage',), 'changing_aircraft': ('change_step',), 'B1': (), 'R1': (),
     'starting_unit_bases': ('unit',), 'R2': ('aircraft_type', 'month'), 'R3': ('aircraft', 'month'),
     'setup_sequence': ('setup_step',), 'A1': ('month',), 'basing_rules': ('basing_rule',),
@@ -8396,6 +8614,8 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'rockets': lookup_rockets,
     'wfr_gr21_load': lookup_wfr_gr21_load,
     'out_of_the_sun_bomber': lookup_out_of_the_sun_bomber,
+    'tight_turn': lookup_tight_turn,
+    'a3_july_1944': lookup_a3_july_1944,
     'B12': lookup_b12,
     'W1': lookup_w1,
     'R4': lookup_r4,
@@ -8404,6 +8624,7 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'range_effects': lookup_range_effects,
     'repair': lookup_repair,
     'bomb_detonation': lookup_bomb_detonation,
+    'B3': lookup_b3,
     'B6': lookup_b6,
     'flak': lookup_flak,
     'crash_enroute': lookup_crash_enroute,
@@ -8472,6 +8693,7 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'loss_replacement': lookup_loss_replacement,
     'unit_rules': lookup_unit_rules,
     'unit_missions_per_month': lookup_unit_missions_per_month,
+    'prestige_rules': lookup_prestige_rules,
     'sequence_of_play': lookup_sequence_of_play,
     'B1': lookup_b1,
     'R1': lookup_r1,
@@ -8495,12 +8717,13 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
 CONTEXT_PARAMETERS: Final[dict[str, str]] = {
     'a3_roll': 'a3_roll', 'ace_skills': 'ace_skills', 'agile': 'agile', 'allied_ace': 'allied_ace',
     'allied_agile': 'allied_agile', 'allied_engine_or_controls_damaged': 'allied_engine_or_controls_damaged',
-    'allied_sa': 'allied_sa', 'ammo_points': 'ammo_points', 'copilot_ksw': 'copilot_ksw',
-    'crewman_injury': 'crewman_injury', 'de_result': 'de_result', 'ehrenpokal_in_period': 'ehrenpokal_in_period',
-    'ek1_in_period': 'ek1_in_period', 'engine_damaged': 'engine_damaged',
-    'engine_or_controls_damaged': 'engine_or_controls_damaged', 'engines_damaged': 'engines_damaged',
-    'engines_destroyed': 'engines_destroyed', 'engines_out': 'engines_out', 'fatigue_points': 'fatigue_points',
-    'fb_attack': 'fb_attack', 'firepower': 'firepower', 'flying_jet': 'flying_jet', 'flying_me163': 'flying_me163',
+    'allied_sa': 'allied_sa', 'ammo_points': 'ammo_points', 'bomber_destructions': 'bomber_destructions',
+    'copilot_ksw': 'copilot_ksw', 'crewman_injury': 'crewman_injury', 'de_result': 'de_result',
+    'ehrenpokal_in_period': 'ehrenpokal_in_period', 'ek1_in_period': 'ek1_in_period',
+    'engine_damaged': 'engine_damaged', 'engine_or_controls_damaged': 'engine_or_controls_damaged',
+    'engines_damaged': 'engines_damaged', 'engines_destroyed': 'engines_destroyed', 'engines_out': 'engines_out',
+    'fatigue_points': 'fatigue_points', 'fb_attack': 'fb_attack', 'fighter_kills': 'fighter_kills',
+    'firepower': 'firepower', 'flying_jet': 'flying_jet', 'flying_me163': 'flying_me163',
     'forced_landing': 'forced_landing', 'fuel_tank_hit': 'fuel_tank_hit',
     'german_cross_in_period': 'german_cross_in_period', 'green_pilot': 'green_pilot', 'gruppe_leader': 'gruppe_leader',
     'iff_hit': 'iff_hit', 'jammed_fp': 'jammed_fp', 'kills_in_period': 'kills_in_period',
@@ -8508,9 +8731,10 @@ CONTEXT_PARAMETERS: Final[dict[str, str]] = {
     'leaking_fuel': 'leaking_fuel', 'led_by_leadership': 'led_by_leadership', 'month': 'month', 'mw50': 'mw50',
     'p47_loaded': 'p47_loaded', 'pilot_ace': 'pilot_ace', 'pilot_injury': 'pilot_injury', 'pilot_ksw': 'pilot_ksw',
     'points_beyond': 'points_beyond', 'position': 'position', 'positions_gained': 'positions_gained',
-    'raid_target_af': 'raid_target_af', 'runway_damage': 'runway_damage', 'sorties_flown': 'sorties_flown',
-    'speed_difference': 'speed_difference', 'strafe': 'strafe', 'systems_short': 'systems_short',
-    'weather_modifier': 'weather_modifier', 'wingman_aim': 'wingman_aim',
+    'prestige_points_received': 'prestige_points_received', 'raid_target_af': 'raid_target_af',
+    'runway_damage': 'runway_damage', 'separations': 'separations', 'sorties_flown': 'sorties_flown',
+    'speed_difference': 'speed_difference', 'strafe': 'strafe', 'straggler_kills': 'straggler_kills',
+    'systems_short': 'systems_short', 'weather_modifier': 'weather_modifier', 'wingman_aim': 'wingman_aim',
     'wingman_damaged_results': 'wingman_damaged_results', 'wingman_gunnery': 'wingman_gunnery',
 }
 
@@ -8569,6 +8793,18 @@ def compute_staffel_leader_fatigue(*, wingman_damaged_results: int) -> int:
     return int(value)
 
 
+def compute_prestige_level(*, prestige_points_received: int) -> int:
+    """Prestige Level (rule 8.2): min(7, prestige_points_received).
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('prestige_level', 'prestige_points_received', prestige_points_received)
+    _check_range('prestige_level', 'prestige_points_received', prestige_points_received, 0, 99)
+    value = min(7, prestige_points_received)
+    return int(value)
+
+
 def compute_ammo_markers_2(*, ammo_points: int) -> int:
     """Ammunition markers on their \"2\" side (rule 4.4.2, 4.5): floor(ammo_points / 2).
 
@@ -8622,14 +8858,40 @@ def compute_separation(*, engines_destroyed: int, engines_damaged: int) -> int:
     return int(value)
 
 
+def compute_victory_point_total(
+    *,
+    fighter_kills: int,
+    bomber_destructions: int,
+    separations: int,
+    straggler_kills: int,
+) -> int:
+    """Points (rule 5.2.1): fighter_kills + 3 * bomber_destructions + 2 * separations + straggler_kills.
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('victory_point_total', 'fighter_kills', fighter_kills)
+    _check_range('victory_point_total', 'fighter_kills', fighter_kills, 0, 300)
+    _check_int('victory_point_total', 'bomber_destructions', bomber_destructions)
+    _check_range('victory_point_total', 'bomber_destructions', bomber_destructions, 0, 300)
+    _check_int('victory_point_total', 'separations', separations)
+    _check_range('victory_point_total', 'separations', separations, 0, 300)
+    _check_int('victory_point_total', 'straggler_kills', straggler_kills)
+    _check_range('victory_point_total', 'straggler_kills', straggler_kills, 0, 300)
+    value = (((fighter_kills + (3 * bomber_destructions)) + (2 * separations)) + straggler_kills)
+    return int(value)
+
+
 FORMULAS: Final[dict[str, Callable[..., int]]] = {
     'experience_points': compute_experience_points,
     'firepower_after_jam': compute_firepower_after_jam,
     'position_after': compute_position_after,
     'staffel_leader_fatigue': compute_staffel_leader_fatigue,
+    'prestige_level': compute_prestige_level,
     'ammo_markers_2': compute_ammo_markers_2,
     'ammo_markers_1': compute_ammo_markers_1,
     'separation': compute_separation,
+    'victory_point_total': compute_victory_point_total,
 }
 
 
@@ -8900,6 +9162,176 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
         '7.9.1',
         lambda: compute_staffel_leader_fatigue(wingman_damaged_results=2),
         3,
+    ),
+    (
+        'mann_20_points',
+        '7.12',
+        lambda: compute_victory_point_total(fighter_kills=5, bomber_destructions=5, separations=0, straggler_kills=0),
+        20,
+    ),
+    (
+        'reflexes_cost',
+        '7.12',
+        lambda: lookup_other_skills(other_skill='reflexes'),
+        {'cost': 1},
+    ),
+    (
+        'mann_prestige_level',
+        '7.12',
+        lambda: compute_prestige_level(prestige_points_received=5),
+        5,
+    ),
+    (
+        'a1_july_1944_5',
+        '7.12',
+        lambda: lookup_a1(5, month='1944-07', drm=0),
+        {'target': 'french_airfields'},
+    ),
+    (
+        'a3_bomber_5',
+        '7.12',
+        lambda: lookup_a3_july_1944(5, a3_type='bomber', drm=0),
+        {'aircraft': 'B-17G'},
+    ),
+    (
+        'a3_fighter_1',
+        '7.12',
+        lambda: lookup_a3_july_1944(1, a3_type='fighter', drm=0),
+        {'aircraft': 'P-47D'},
+    ),
+    (
+        'schwarm_leader_cost',
+        '7.12',
+        lambda: lookup_ability_fatigue(ability='schwarm_leader'),
+        {'fatigue': 1, 'extra': 1},
+    ),
+    (
+        'b3_airframe_2',
+        '7.12',
+        lambda: lookup_b3(2, b3_column='airframe', drm=0),
+        {'hit': 'Airframe'},
+    ),
+    (
+        'b3_airframe_5',
+        '7.12',
+        lambda: lookup_b3(5, b3_column='airframe', drm=0),
+        {'hit': 'Controls'},
+    ),
+    (
+        'b3_airframe_7',
+        '7.12',
+        lambda: lookup_b3(7, b3_column='airframe', drm=0),
+        {'hit': 'No effect'},
+    ),
+    (
+        'bf109_small_target',
+        '7.12',
+        lambda: lookup_hit_changes(hit_change='small_target'),
+        {'hits': -1},
+    ),
+    (
+        'acm_one_hit_less',
+        '7.12',
+        lambda: lookup_hit_changes(hit_change='pilot_acm'),
+        {'hits': -1},
+    ),
+    (
+        'b6_12',
+        '7.12',
+        lambda: lookup_b6(12, drm=0),
+        {'hit': 'Port Wing'},
+    ),
+    (
+        'b6_13',
+        '7.12',
+        lambda: lookup_b6(13, drm=0),
+        {'hit': 'Starboard Wing'},
+    ),
+    (
+        'b6_25',
+        '7.12',
+        lambda: lookup_b6(25, drm=0),
+        {'hit': 'Port Engine'},
+    ),
+    (
+        'b6_33',
+        '7.12',
+        lambda: lookup_b6(33, drm=0),
+        {'hit': 'Airframe'},
+    ),
+    (
+        'b6_34',
+        '7.12',
+        lambda: lookup_b6(34, drm=0),
+        {'hit': 'Tail'},
+    ),
+    (
+        'b6_43',
+        '7.12',
+        lambda: lookup_b6(43, drm=0),
+        {'hit': 'Rear Guns'},
+    ),
+    (
+        'b6_55',
+        '7.12',
+        lambda: lookup_b6(55, drm=0),
+        {'hit': 'Airframe'},
+    ),
+    (
+        'b6_61',
+        '7.12',
+        lambda: lookup_b6(61, drm=0),
+        {'hit': 'Forward Cannon'},
+    ),
+    (
+        'bf109_engine_speed',
+        '7.12',
+        lambda: lookup_engine_damage_speed(engine_damage='damaged'),
+        {'speed': -2},
+    ),
+    (
+        'p47_engine_armor',
+        '7.12',
+        lambda: lookup_engine_armor(engine_armor='radial'),
+        {
+            'first_hit': 'Ignored: place a damaged marker on the "Engine Armor" status box; subsequent engine hits damage the engine',
+        },
+    ),
+    (
+        'fatigue_sortie_flown',
+        '7.12',
+        lambda: lookup_fatigue_accrual(fatigue_event='sortie_flown'),
+        {'change': 1},
+    ),
+    (
+        'fatigue_sortie_lost',
+        '7.12',
+        lambda: lookup_fatigue_accrual(fatigue_event='sortie_not_flown'),
+        {'change': -1},
+    ),
+    (
+        'p47_b17_points',
+        '8.2',
+        lambda: compute_victory_point_total(fighter_kills=1, bomber_destructions=1, separations=0, straggler_kills=0),
+        4,
+    ),
+    (
+        'ek2_at_1_point',
+        '8.2',
+        lambda: lookup_awards(award='ek2'),
+        {'at': 1, 'prestige': 1},
+    ),
+    (
+        'ek1_at_3_points',
+        '8.2',
+        lambda: lookup_awards(award='ek1'),
+        {'at': 3, 'prestige': 1},
+    ),
+    (
+        'prestige_level_2',
+        '8.2',
+        lambda: compute_prestige_level(prestige_points_received=2),
+        2,
     ),
 )
 
