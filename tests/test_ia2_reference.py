@@ -123,7 +123,9 @@ def test_r1_starting_units(ia2) -> None:
     with pytest.raises(LookupProblem):
         lookup(ia2.chart("starting_unit_bases"), None, {"unit": "JV 44"}, 0)  # its row is lost
     with pytest.raises(LookupProblem):
-        lookup(ia2.chart("R1"), "13", {}, 0)  # roll 13 (II(Sturm)/JG 300 in the 9.7 example) is lost
+        lookup(ia2.chart("R1"), "14", {}, 0)  # rolls 3-14 and 17-20 are lost
+    # 9.7's example reads roll 13: "the result is a 13, so you are assigned to II(Sturm)/JG 300"
+    assert value(ia2, "R1", "13")["unit"] == "ii_sturm_jg300"
 
 
 def test_r2_aircraft_types(ia2) -> None:

@@ -1109,6 +1109,18 @@ COMPONENT_LABELS: Final[dict[Component, str]] = {
 }
 
 
+CrewChange = Literal['retained', 'added', 'casualty', 'one_less', 'injury', 'working_the_system', 'skilled']
+CREW_CHANGE_LABELS: Final[dict[CrewChange, str]] = {
+    'retained': 'Switching to another family',
+    'added': 'An upgrade adds a crew member (a 2-seater needs a gunner)',
+    'casualty': 'Replacement crew for casualties',
+    'one_less': 'The new plane has one less crewman',
+    'injury': 'After a serious wound (9.4)',
+    'working_the_system': 'Working the System (Feldwebel or higher)',
+    'skilled': 'A skilled replacement crewman (8.1 D)',
+}
+
+
 DamageResult = Literal[
     'threshold', 'fuel_fire', 'fuel_explosion', 'bomb_bay', 'repeat', 'de', 'gp', 'random', 'engine_words', 'iff',
     'engine', 'all_engines',
@@ -7294,6 +7306,50 @@ def lookup_prestige_rules(*, prestige_rule: PrestigeRule) -> PrestigeRulesResult
     return {'rule': row[0]}
 
 
+# ---- 'crew_changes'
+CrewChangesResult = TypedDict('CrewChangesResult', {'experience': int | None, 'rule': str})
+CREW_CHANGES_COLUMNS: Final = ('experience', 'rule')
+_CREW_CHANGES_ROWS: Final[tuple[_Row[tuple[int | None, str]], ...]] = (
+    (('retained',), None, None, (None, 'The pilot retains his normal crew (and may possibly lose a crewman) (9.3).')),
+    (('added',), None, None, (0, 'The gunner starts with no experience points and no special abilities (9.3, 9.6).')),
+    (('casualty',), None, None, (0, 'Arrives with no special abilities (9.6).')),
+    (('one_less',), None, None, (None, 'The old crewman is lost to the pilot (9.6).')),
+    (('injury',), None, None, (
+        None,
+        'A possibly new crewman with no special abilities; for 1 Prestige Point per crewman your old crew is reassigned to your plane on your release; otherwise you get a new crew (9.4).',
+    )),
+    (('working_the_system',), None, None, (
+        4,
+        'If your pilot loses a wingman or crewman, or changes to a 2-seater and needs a gunner, he gets one who comes with 4 experience points (7.9.2, 9.3).',
+    )),
+    (('skilled',), None, None, (
+        1,
+        'For 1 Prestige Point: two unspent experience points until February 1944 (combined game), one from March 1944 (8.1 D).',
+    )),
+)
+
+
+def lookup_crew_changes(*, crew_change: CrewChange) -> CrewChangesResult:
+    """New Crew Members, rule 9.3, 9.4, 9.6, 7.9.2, 8.1: the row the keys select.
+
+    Args:
+        crew_change: Crew change (CrewChange; labels in CREW_CHANGE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'experience': Experience Points
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(crew_change) is not str or crew_change not in CREW_CHANGE_LABELS:
+        crew_change = _member('crew_changes', 'crew_change', crew_change, CREW_CHANGE_LABELS)
+    row = _select('crew_changes', _CREW_CHANGES_ROWS, (crew_change,), None)
+    return {'experience': row[0], 'rule': row[1]}
+
+
 # ---- 'sequence_of_play'
 SequenceOfPlayResult = TypedDict('SequenceOfPlayResult', {'order': int, 'chart': str | None, 'rule': str})
 SEQUENCE_OF_PLAY_COLUMNS: Final = ('order', 'chart', 'rule')
@@ -7423,6 +7479,7 @@ _R1_ROWS: Final[tuple[_Row[tuple[Unit | CellRoll, ChartRef | ChainRef]], ...]] =
         {'chart': 'starting_unit_bases', 'keys': {}, 'drm': 0},
     )),
     ((), 2, 2, ('i_jg2', {'chart': 'starting_unit_bases', 'keys': {}, 'drm': 0})),
+    ((), 13, 13, ('ii_sturm_jg300', {'chart': 'starting_unit_bases', 'keys': {}, 'drm': 0})),
     ((), 15, 15, ('i_zg1', {'chart': 'starting_unit_bases', 'keys': {}, 'drm': 0})),
     ((), 16, 16, (
         {'count': 1, 'sides': 3, 'outcomes': ((1, 1, 'i_zg26'), (2, 2, 'ii_zg26'), (3, 3, 'iii_zg26'))},
@@ -7449,7 +7506,8 @@ def lookup_r1(roll: int, *, drm: int = 0) -> R1Result:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected (the chart is partial: the print gives the rows for rolls 1, 2 (I/JG 2 only,
             cut after its Aircraft cell; more units of that roll may be lost), 15 and 16 (III/ZG 26 cut after its
-            Aircraft cell); rolls 3-14 and 17-20 are lost).
+            Aircraft cell); rolls 3-14 and 17-20 are lost, except the 13 that 9.7's example reads (II(Sturm)/JG
+            300)).
     """
     if type(roll) is not int or roll not in _R1_OUTCOMES:
         _check_natural('R1', roll, _R1_OUTCOMES, '1d20')
@@ -7498,6 +7556,10 @@ _STARTING_UNIT_BASES_ROWS: Final[tuple[_Row[_STARTING_UNIT_BASES_VALUES], ...]] 
     )),
     (('i_jg2',), None, None, (
         {'count': 1, 'sides': 6, 'outcomes': ((1, 4, 'FW 190A-6'), (5, 6, 'FW 190A-7'))}, None, None, None, None, None,
+        None,
+    )),
+    (('ii_sturm_jg300',), None, None, (
+        'a 5 on 1d6 gives the FW 190A-8/R7 (9.7 example); the other results are lost', None, None, None, None, None,
         None,
     )),
     (('i_zg1',), None, None, (
@@ -8694,6 +8756,7 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'unit_rules': lookup_unit_rules,
     'unit_missions_per_month': lookup_unit_missions_per_month,
     'prestige_rules': lookup_prestige_rules,
+    'crew_changes': lookup_crew_changes,
     'sequence_of_play': lookup_sequence_of_play,
     'B1': lookup_b1,
     'R1': lookup_r1,
@@ -9332,6 +9395,30 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
         '8.2',
         lambda: compute_prestige_level(prestige_points_received=2),
         2,
+    ),
+    (
+        'r1_13',
+        '9.7',
+        lambda: lookup_r1(13, drm=0),
+        {'unit': 'ii_sturm_jg300'},
+    ),
+    (
+        'same_family_1_point',
+        '9.2',
+        lambda: lookup_aircraft_changes(aircraft_change='same_family'),
+        {'prestige': 1},
+    ),
+    (
+        'other_family_2_points',
+        '9.3',
+        lambda: lookup_aircraft_changes(aircraft_change='other_family'),
+        {'prestige': 2, 'sorties_lost': 2},
+    ),
+    (
+        'new_base_1_point',
+        '9.2',
+        lambda: lookup_aircraft_changes(aircraft_change='new_base'),
+        {'prestige': 1},
     ),
 )
 
