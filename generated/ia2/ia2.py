@@ -831,6 +831,46 @@ ABILITY_LABELS: Final[dict[Ability, str]] = {
 }
 
 
+AcePosting = Literal[
+    'baer_ii_jg1', 'baer_jg3', 'baer_ejg2', 'baer_jv44', 'eder_ii_jg1', 'eder_ii_jg26', 'eder_nowotny', 'eder_iii_jg7',
+    'rudorffer_i_jg7', 'schnoerrer_ekdo262', 'schnoerrer_nowotny', 'schnoerrer_jg7', 'weissenberger_i_jg5',
+    'weissenberger_i_jg7', 'galland_jv44', 'steinhoff_nowotny', 'steinhoff_stab_jg7', 'steinhoff_jv44', 'spaete_ekdo16',
+    'spaete_i_jg400', 'spaete_jg7',
+]
+ACE_POSTING_LABELS: Final[dict[AcePosting, str]] = {
+    'baer_ii_jg1': 'Bär: II/JG 1',
+    'baer_jg3': 'Bär: JG 3',
+    'baer_ejg2': 'Bär: EJG 2',
+    'baer_jv44': 'Bär: JV 44',
+    'eder_ii_jg1': 'Eder: II/JG 1',
+    'eder_ii_jg26': 'Eder: II/JG 26',
+    'eder_nowotny': 'Eder: Kommando Nowotny',
+    'eder_iii_jg7': 'Eder: III/JG 7',
+    'rudorffer_i_jg7': 'Rudorffer: I/JG 7',
+    'schnoerrer_ekdo262': 'Schnörrer: EKdo 262',
+    'schnoerrer_nowotny': 'Schnörrer: Kommando Nowotny',
+    'schnoerrer_jg7': 'Schnörrer: JG 7',
+    'weissenberger_i_jg5': 'Weissenberger: I/JG 5',
+    'weissenberger_i_jg7': 'Weissenberger: I/JG 7',
+    'galland_jv44': 'Galland: JV 44',
+    'steinhoff_nowotny': 'Steinhoff: Kommando Nowotny',
+    'steinhoff_stab_jg7': 'Steinhoff: Stab./JG 7',
+    'steinhoff_jv44': 'Steinhoff: JV 44',
+    'spaete_ekdo16': 'Späte: EKdo 16',
+    'spaete_i_jg400': 'Späte: I/JG 400',
+    'spaete_jg7': 'Späte: JG 7',
+}
+
+
+AceRule = Literal['snapshot', 'units', 'skills', 'victory']
+ACE_RULE_LABELS: Final[dict[AceRule, str]] = {
+    'snapshot': 'Snapshot',
+    'units': 'Units',
+    'skills': 'Starting Skills',
+    'victory': 'Historical Ace Victory',
+}
+
+
 Agility = Literal['agile', 'agile_damaged', 'not_agile']
 AGILITY_LABELS: Final[dict[Agility, str]] = {
     'agile': 'Agile, no engine or controls damage',
@@ -1229,12 +1269,13 @@ FAMILY_LABELS: Final[dict[Family, str]] = {
 }
 
 
-FatigueEvent = Literal['sortie_flown', 'ability_used', 'sortie_not_flown', 'annual_leave']
+FatigueEvent = Literal['sortie_flown', 'ability_used', 'sortie_not_flown', 'annual_leave', 'effects']
 FATIGUE_EVENT_LABELS: Final[dict[FatigueEvent, str]] = {
     'sortie_flown': 'Each sortie flown',
     'ability_used': 'Use of certain abilities (7.9.1, 7.9.2)',
     'sortie_not_flown': 'Each sortie NOT flown (for any reason)',
     'annual_leave': 'Annual Leave (a week: two sorties, once during the game)',
+    'effects': 'Fatigue effects',
 }
 
 
@@ -1450,6 +1491,15 @@ MISSION_LABELS: Final[dict[Mission, str]] = {
     'schweinfurt': 'Intercept Raid on Schweinfurt',
     'first_raid_on_berlin': 'First Raid on Berlin',
     'scramble_from_parchim': 'Scramble from Parchim',
+}
+
+
+Multiplayer = Literal['leader', 'rockets', 'assist', 'competitive']
+MULTIPLAYER_LABELS: Final[dict[Multiplayer, str]] = {
+    'leader': "Cooperative: the leader's interception rolls",
+    'rockets': "Cooperative: the leader's Wfr.Gr.21 rockets",
+    'assist': 'Cooperative: assisting a teammate in fighter combat',
+    'competitive': 'Competitive play',
 }
 
 
@@ -4876,6 +4926,84 @@ def lookup_bomber_disengagement(*, range_: Range) -> BomberDisengagementResult:
     return {'when': row[0]}
 
 
+# ---- 'jet_ace_rules'
+JetAceRulesResult = TypedDict('JetAceRulesResult', {'rule': str})
+JET_ACE_RULES_COLUMNS: Final = ('rule',)
+_JET_ACE_RULES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('snapshot',), None, None, (
+        "Each pilot's record is a snapshot of his status at the start of Interceptor Ace 1944-45 (some start later): adjust the Pilot and Crew Status sheet to it, then fly (10.4).",
+    )),
+    (('units',), None, None, (
+        'Use the unit(s) the pilot served in during the game\'s time frame, or, with less historical accuracy, a unit chosen at random; start with any aircraft available at that unit, giving priority to one the pilot is an "expert" with (10.4.1).',
+    )),
+    (('skills',), None, None, (
+        'Each pilot lists his special abilities; every Ace starts with the "Expert" skill in at least one family of aircraft (10.4.2).',
+    )),
+    (('victory',), None, None, (
+        "Fly from March 1944 (or the Ace's historical starting date on the Western Front) until the end of the war; your career is a defeat if you do not MATCH or EXCEED the pilot's historical total (10.4.3).",
+    )),
+)
+
+
+def lookup_jet_ace_rules(*, ace_rule: AceRule) -> JetAceRulesResult:
+    """Historical Jet Aces, rule 10.4: the row the keys select.
+
+    Args:
+        ace_rule: Historical Jet Ace rule (AceRule; labels in ACE_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(ace_rule) is not str or ace_rule not in ACE_RULE_LABELS:
+        ace_rule = _member('jet_ace_rules', 'ace_rule', ace_rule, ACE_RULE_LABELS)
+    row = _select('jet_ace_rules', _JET_ACE_RULES_ROWS, (ace_rule,), None)
+    return {'rule': row[0]}
+
+
+# ---- 'multiplayer_rules'
+MultiplayerRulesResult = TypedDict('MultiplayerRulesResult', {'rule': str})
+MULTIPLAYER_RULES_COLUMNS: Final = ('rule',)
+_MULTIPLAYER_RULES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('leader',), None, None, (
+        'Two players in the same unit: one interceptor is the leader; his interception rolls apply to both players each endurance box: a fighter sweep or a bomber interception for both, with the same orientation (10.2).',
+    )),
+    (('rockets',), None, None, (
+        'If the leader has Wfr.Gr.21 rockets, a successful attack breaks up the bomber formation for himself and the other player; otherwise they attack bombers separately (10.2).',
+    )),
+    (('assist',), None, None, (
+        "Each fights his own escort or fighter; one who has shot down his opponent may maneuver against his teammate's: each round, the teammate's position improves by 1 during the initiative roll; at the end of each such round the assisting player rolls (cooperative_assist) (10.2).",
+    )),
+    (('competitive',), None, None, (
+        "The same or different units, competing for the best score: the opposing player flips the bombers' return fire card, and in an escort or fighter encounter decides the defensive or wingman section when playing defensively and rolls for initiative (10.3).",
+    )),
+)
+
+
+def lookup_multiplayer_rules(*, multiplayer: Multiplayer) -> MultiplayerRulesResult:
+    """Multiplayer, rule 10.1, 10.2, 10.3: the row the keys select.
+
+    Args:
+        multiplayer: Multiplayer (Multiplayer; labels in MULTIPLAYER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(multiplayer) is not str or multiplayer not in MULTIPLAYER_LABELS:
+        multiplayer = _member('multiplayer_rules', 'multiplayer', multiplayer, MULTIPLAYER_LABELS)
+    row = _select('multiplayer_rules', _MULTIPLAYER_RULES_ROWS, (multiplayer,), None)
+    return {'rule': row[0]}
+
+
 # ---- 'R6'
 R6Result = TypedDict('R6Result', {'effect': str})
 R6_COLUMNS: Final = ('effect',)
@@ -6430,6 +6558,7 @@ _FATIGUE_ACCRUAL_ROWS: Final[tuple[_Row[tuple[int | None, str]], ...]] = (
         -1, 'removes 1 Fatigue Point (the raid is out of your fuel range, you are switching aircraft, etc.)',
     )),
     (('annual_leave',), None, None, (None, 'When he returns, his fatigue level is set at zero.')),
+    (('effects',), None, None, (None, 'Fatigue effects (R6) occur at the moment the Fatigue Point is gained.')),
 )
 
 
@@ -8708,6 +8837,8 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'disengaging': lookup_disengaging,
     'disengage_triggers': lookup_disengage_triggers,
     'bomber_disengagement': lookup_bomber_disengagement,
+    'jet_ace_rules': lookup_jet_ace_rules,
+    'multiplayer_rules': lookup_multiplayer_rules,
     'R6': lookup_r6,
     'R7': lookup_r7,
     'R8': lookup_r8,
@@ -9419,6 +9550,30 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
         '9.2',
         lambda: lookup_aircraft_changes(aircraft_change='new_base'),
         {'prestige': 1},
+    ),
+    (
+        'rotte_leader_fatigue',
+        '10.5',
+        lambda: lookup_ability_fatigue(ability='rotte_leader'),
+        {'fatigue': 1},
+    ),
+    (
+        'fatigue_11',
+        '10.5',
+        lambda: lookup_r6(11, drm=0),
+        {'effect': 'Add +1 to parachute and +1 to landing rolls'},
+    ),
+    (
+        'allied_veteran_hit',
+        '10.6.1',
+        lambda: lookup_hit_changes(hit_change='allied_veteran'),
+        {'hits': 1},
+    ),
+    (
+        'allied_gunnery_hit',
+        '10.6.1',
+        lambda: lookup_hit_changes(hit_change='allied_gunnery'),
+        {'hits': 1},
     ),
 )
 
