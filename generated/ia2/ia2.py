@@ -871,6 +871,14 @@ ACE_RULE_LABELS: Final[dict[AceRule, str]] = {
 }
 
 
+AdvancedRule = Literal['rockets', 'me163', 'ju88']
+ADVANCED_RULE_LABELS: Final[dict[AdvancedRule, str]] = {
+    'rockets': 'Carrying rockets',
+    'me163': 'Me 163B-1',
+    'ju88': 'Ju 88C-6a',
+}
+
+
 Agility = Literal['agile', 'agile_damaged', 'not_agile']
 AGILITY_LABELS: Final[dict[Agility, str]] = {
     'agile': 'Agile, no engine or controls damage',
@@ -1108,6 +1116,15 @@ BOMBER_PASS_LABELS: Final[dict[BomberPass, str]] = {
     'extended_burst': 'Extended burst',
     'rounds': 'Rounds of a pass',
     'after_combat': 'At the end of a combat',
+}
+
+
+BomberState = Literal['b17f', 'b17g', 'b17_out', 'b24']
+BOMBER_STATE_LABELS: Final[dict[BomberState, str]] = {
+    'b17f': 'B-17F in formation',
+    'b17g': 'B-17G in formation',
+    'b17_out': 'B-17 (any type) out of formation, or a straggler',
+    'b24': 'B-24, in formation, out of formation or a straggler',
 }
 
 
@@ -2378,13 +2395,23 @@ def lookup_other_skills(*, other_skill: OtherSkill) -> OtherSkillsResult:
 
 
 # ---- 'advanced_maneuvers'
-AdvancedManeuversResult = TypedDict('AdvancedManeuversResult', {'number': int, 'effect': str, 'cost': int})
-ADVANCED_MANEUVERS_COLUMNS: Final = ('number', 'effect', 'cost')
-_ADVANCED_MANEUVERS_ROWS: Final[tuple[_Row[tuple[int, str, int]], ...]] = (
-    (('cuban_eight',), None, None, (1, 'Avoid 1 hit, improve by x 1', 1)),
-    (('chandelle',), None, None, (2, 'Avoid 3 hits, improve x 1', 3)),
-    (('immelmann',), None, None, (3, 'Avoid all damage, improve x 2', 3)),
-    (('split_s',), None, None, (4, 'Avoid 1 hit and encounter ends', 4)),
+AdvancedManeuversResult = TypedDict('AdvancedManeuversResult', {'number': int, 'effect': str, 'cost': int, 'use': str})
+ADVANCED_MANEUVERS_COLUMNS: Final = ('number', 'effect', 'cost', 'use')
+_ADVANCED_MANEUVERS_ROWS: Final[tuple[_Row[tuple[int, str, int, str]], ...]] = (
+    (('cuban_eight',), None, None, (
+        1, 'Avoid 1 hit, improve by x 1', 1, 'Once per sortie, if bought; learned in order (Maneuver 1 before 2, etc.)',
+    )),
+    (('chandelle',), None, None, (
+        2, 'Avoid 3 hits, improve x 1', 3, 'Once per sortie, if bought; learned in order (Maneuver 1 before 2, etc.)',
+    )),
+    (('immelmann',), None, None, (
+        3, 'Avoid all damage, improve x 2', 3,
+        'Once per sortie, if bought; learned in order (Maneuver 1 before 2, etc.)',
+    )),
+    (('split_s',), None, None, (
+        4, 'Avoid 1 hit and encounter ends', 4,
+        'Once per sortie, if bought; learned in order (Maneuver 1 before 2, etc.)',
+    )),
 )
 
 
@@ -2399,6 +2426,7 @@ def lookup_advanced_maneuvers(*, maneuver: Maneuver) -> AdvancedManeuversResult:
             'number': Advanced Maneuver
             'effect': Effect
             'cost': Cost (Experience Points)
+            'use': Use
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -2407,7 +2435,7 @@ def lookup_advanced_maneuvers(*, maneuver: Maneuver) -> AdvancedManeuversResult:
     if type(maneuver) is not str or maneuver not in MANEUVER_LABELS:
         maneuver = _member('advanced_maneuvers', 'maneuver', maneuver, MANEUVER_LABELS)
     row = _select('advanced_maneuvers', _ADVANCED_MANEUVERS_ROWS, (maneuver,), None)
-    return {'number': row[0], 'effect': row[1], 'cost': row[2]}
+    return {'number': row[0], 'effect': row[1], 'cost': row[2], 'use': row[3]}
 
 
 # ---- 'prestige_costs'
@@ -5584,6 +5612,158 @@ def drm_named_ace(*, ace_skills: int | None = None) -> int:
 # 'P1': printed elsewhere, referred to by other charts
 
 
+# ---- 'position_charts'
+PositionChartsResult = TypedDict('PositionChartsResult', {'chart': str})
+POSITION_CHARTS_COLUMNS: Final = ('chart',)
+_POSITION_CHARTS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('b17f',), None, None, ('B-17F',)),
+    (('b17g',), None, None, ('B-17G',)),
+    (('b17_out',), None, None, ('B-17 Out of Formation',)),
+    (('b24',), None, None, ('B-24',)),
+)
+
+
+def lookup_position_charts(*, bomber_state: BomberState) -> PositionChartsResult:
+    """Position Chart [P1] by bomber, rule 10.7: the row the keys select.
+
+    Args:
+        bomber_state: Bomber (BomberState; labels in BOMBER_STATE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'chart': Position Chart
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(bomber_state) is not str or bomber_state not in BOMBER_STATE_LABELS:
+        bomber_state = _member('position_charts', 'bomber_state', bomber_state, BOMBER_STATE_LABELS)
+    row = _select('position_charts', _POSITION_CHARTS_ROWS, (bomber_state,), None)
+    return {'chart': row[0]}
+
+
+# ---- 'approach_track_boxes'
+ApproachTrackBoxesResult = TypedDict('ApproachTrackBoxesResult', {'boxes': str})
+APPROACH_TRACK_BOXES_COLUMNS: Final = ('boxes',)
+_APPROACH_TRACK_BOXES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 1, 7, ('Long, Medium and Close range boxes, each with High, Level and Low altitude boxes',)),
+    ((), 8, 8, (
+        'Long, Medium and Close range boxes, each with High, Level and Low altitude boxes, and a Rocket Range box (Level altitude only)',
+    )),
+    ((), 9, 9, ('Vertical Climb: one range box',)),
+    ((), 10, 10, ('Vertical Dive: one range box',)),
+)
+_APPROACH_TRACK_BOXES_INDEX: Final = _Index(_APPROACH_TRACK_BOXES_ROWS)
+
+
+def lookup_approach_track_boxes(value: int, *, drm: int = 0) -> ApproachTrackBoxesResult:
+    """Position Chart [P1]: approach tracks, rule 10.7: the row a value selects.
+
+    Args:
+        value: Approach track (1-10).
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'boxes': Boxes
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(value) is not int or value < 1 or value > 10:
+        _check_value('approach_track_boxes', 'track', value, 1, 10)
+    if type(drm) is not int:
+        _check_int('approach_track_boxes', 'drm', drm)
+    modified = value + drm
+    low, by_roll, below, above = _APPROACH_TRACK_BOXES_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _APPROACH_TRACK_BOXES_INDEX.select('approach_track_boxes', (), modified)
+    return {'boxes': row[0]}
+
+
+# ---- 'advanced_start'
+AdvancedStartResult = TypedDict('AdvancedStartResult', {'box': str, 'altitude': str, 'chart': ChartRef | None})
+ADVANCED_START_COLUMNS: Final = ('box', 'altitude', 'chart')
+_ADVANCED_START_ROWS: Final[tuple[_Row[tuple[str, str, ChartRef | None]], ...]] = (
+    (('head_on',), None, None, (
+        'Long Range box of the approach track', 'Roll 1d6: 1-3 Level, 4-6 Low', {'chart': 'head_on_altitude'},
+    )),
+    (('advantaged',), None, None, ('Long Range box of the approach track', 'High; you shoot first', None)),
+    (('disadvantaged',), None, None, (
+        'Long Range box of the approach track (no escorts); Vertical Climb box on a 1d10 roll of 9', 'Low',
+        {'chart': 'vertical_climb'},
+    )),
+    (('out_of_the_sun',), None, None, (
+        'Your choice: the Vertical Dive box (one round of firing, the bomber does not return fire, then the pass is over), or the Medium Range (High) box of the chosen track (the bomber does not return fire there; then continue at Close Range (High))',
+        'High', None,
+    )),
+    (('tailing',), None, None, ('-', '-', None)),
+    (('tailed',), None, None, ('-', '-', None)),
+)
+
+
+def lookup_advanced_start(*, encounter: Encounter) -> AdvancedStartResult:
+    """Advanced combat: starting box, rule 10.7: the row the keys select.
+
+    Args:
+        encounter: Orientation (Encounter; labels in ENCOUNTER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'box': Box
+            'altitude': Altitude
+            'chart': Roll
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(encounter) is not str or encounter not in ENCOUNTER_LABELS:
+        encounter = _member('advanced_start', 'encounter', encounter, ENCOUNTER_LABELS)
+    row = _select('advanced_start', _ADVANCED_START_ROWS, (encounter,), None)
+    return {'box': row[0], 'altitude': row[1], 'chart': row[2]}
+
+
+# ---- 'advanced_rules'
+AdvancedRulesResult = TypedDict('AdvancedRulesResult', {'rule': str})
+ADVANCED_RULES_COLUMNS: Final = ('rule',)
+_ADVANCED_RULES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('rockets',), None, None, (
+        'Carrying rockets (Wfr.Gr. 21 or R4M), you automatically start the encounter in the Rocket Range box at Level altitude; ignore any Disadvantaged (no escorts), Advantaged or Out of the Sun result.',
+    )),
+    (('me163',), None, None, (
+        'You may choose to start at High altitude or make a Vertical Dive attack, no matter the encounter type.',
+    )),
+    (('ju88',), None, None, (
+        'You cannot attack from approach track 1, nor make vertical climb or vertical dive attacks; you may not use advanced maneuvers (10.8).',
+    )),
+)
+
+
+def lookup_advanced_rules(*, advanced_rule: AdvancedRule) -> AdvancedRulesResult:
+    """Advanced Combat Against Bombers: special cases, rule 10.7, 11.5, 11.10.1: the row the keys select.
+
+    Args:
+        advanced_rule: Advanced combat rule (AdvancedRule; labels in ADVANCED_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(advanced_rule) is not str or advanced_rule not in ADVANCED_RULE_LABELS:
+        advanced_rule = _member('advanced_rules', 'advanced_rule', advanced_rule, ADVANCED_RULE_LABELS)
+    row = _select('advanced_rules', _ADVANCED_RULES_ROWS, (advanced_rule,), None)
+    return {'rule': row[0]}
+
+
 # ---- 'approach_track'
 ApproachTrackResult = TypedDict('ApproachTrackResult', {'track': int, 'chart': ChartRef})
 APPROACH_TRACK_COLUMNS: Final = ('track', 'chart')
@@ -6308,11 +6488,16 @@ def lookup_escort_range(*, escort_arc: EscortArc) -> EscortRangeResult:
 
 
 # ---- 'standard_maneuvers'
-StandardManeuversResult = TypedDict('StandardManeuversResult', {'effect': str})
-STANDARD_MANEUVERS_COLUMNS: Final = ('effect',)
-_STANDARD_MANEUVERS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    (('tight_turn',), None, None, ('Improve position by one (or by two, if agile).',)),
-    (('barrel_roll',), None, None, ('Avoid 2 hits.',)),
+StandardManeuversResult = TypedDict('StandardManeuversResult', {'effect': str, 'use': str})
+STANDARD_MANEUVERS_COLUMNS: Final = ('effect', 'use')
+_STANDARD_MANEUVERS_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('tight_turn',), None, None, (
+        'Improve position by one (or by two, if agile).',
+        'Available to starting players; unlimited usage during a sortie (10.8)',
+    )),
+    (('barrel_roll',), None, None, (
+        'Avoid 2 hits.', 'Available to starting players; unlimited usage during a sortie (10.8)',
+    )),
 )
 
 
@@ -6325,6 +6510,7 @@ def lookup_standard_maneuvers(*, standard_maneuver: StandardManeuver) -> Standar
     Returns:
         The row's values by column:
             'effect': Effect
+            'use': Use
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -6335,7 +6521,7 @@ def lookup_standard_maneuvers(*, standard_maneuver: StandardManeuver) -> Standar
             'standard_maneuvers', 'standard_maneuver', standard_maneuver, STANDARD_MANEUVER_LABELS
         )
     row = _select('standard_maneuvers', _STANDARD_MANEUVERS_ROWS, (standard_maneuver,), None)
-    return {'effect': row[0]}
+    return {'effect': row[0], 'use': row[1]}
 
 
 # 'C2': printed elsewhere, referred to by other charts
@@ -8433,6 +8619,15 @@ def _step_damage_results(
     return None, None, lookup_damage_results(damage_result=cast(DamageResult, keys['damage_result']))
 
 
+def _step_advanced_start(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'advanced_start': its natural roll, modified roll and row."""
+    return None, None, lookup_advanced_start(encounter=cast(Encounter, keys['encounter']))
+
+
 def _step_approach_track(
     rng: random.Random,
     keys: Mapping[str, str],
@@ -8440,6 +8635,26 @@ def _step_approach_track(
 ) -> tuple[int | None, int | None, Mapping[str, object]]:
     """One step of a chain on 'approach_track': its natural roll, modified roll and row."""
     rolled = roll_approach_track(rng, orientation=cast(Orientation, keys['orientation']), drm=drm)
+    return rolled['natural'], rolled['modified'], rolled['values']
+
+
+def _step_head_on_altitude(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'head_on_altitude': its natural roll, modified roll and row."""
+    rolled = roll_head_on_altitude(rng, drm=drm)
+    return rolled['natural'], rolled['modified'], rolled['values']
+
+
+def _step_vertical_climb(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'vertical_climb': its natural roll, modified roll and row."""
+    rolled = roll_vertical_climb(rng, drm=drm)
     return rolled['natural'], rolled['modified'], rolled['values']
 
 
@@ -8588,7 +8803,10 @@ _CHAIN_STEPS: Final[dict[str, _Stepper]] = {
     'B6': _step_b6,
     'flak': _step_flak,
     'damage_results': _step_damage_results,
+    'advanced_start': _step_advanced_start,
     'approach_track': _step_approach_track,
+    'head_on_altitude': _step_head_on_altitude,
+    'vertical_climb': _step_vertical_climb,
     'bodenplatte_flak': _step_bodenplatte_flak,
     'straggler': _step_straggler,
     'injury_effects': _step_injury_effects,
@@ -8607,7 +8825,8 @@ _CHAIN_STEPS: Final[dict[str, _Stepper]] = {
 _CHAIN_KEYS: Final[dict[str, tuple[str, ...]]] = {
     'awards': ('award',), 'knights_cross': (), 'bomber_combat': ('bomber_pass',), 'R4': ('interceptor',),
     'extended_burst': (), 'range_effects': ('range',), 'bomb_detonation': (), 'B3': ('b3_column',), 'B6': (),
-    'flak': (), 'damage_results': ('damage_result',), 'approach_track': ('orientation',), 'bodenplatte_flak': (),
+    'flak': (), 'damage_results': ('damage_result',), 'advanced_start': ('encounter',),
+    'approach_track': ('orientation',), 'head_on_altitude': (), 'vertical_climb': (), 'bodenplatte_flak': (),
     'straggler': (), 'injury_effects': ('injury',), 'starting_experience': ('game_mode', 'rank_track'),
     'engine_damage_speed': ('engine_damage',), 'changing_aircraft': ('change_step',), 'B1': (), 'R1': (),
     'starting_unit_bases': ('unit',), 'R2': ('aircraft_type', 'month'), 'R3': ('aircraft', 'month'),
@@ -8666,6 +8885,20 @@ def follow_damage_results(rng: random.Random, *, damage_result: DamageResult, dr
     damage_result = _member('damage_results', 'damage_result', damage_result, DAMAGE_RESULT_LABELS)
     _check_int('damage_results', 'drm', drm)
     return _follow('damage_results', rng, {'damage_result': damage_result}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+
+
+def follow_advanced_start(rng: random.Random, *, encounter: Encounter, drm: int = 0) -> list[Step]:
+    """Roll on 'advanced_start' with `rng` and follow its chained results to the end (it sends the reader to
+        head_on_altitude, vertical_climb).
+
+    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
+    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
+    occur or a key no step gives, NoRowError when a roll selects no row.
+    """
+    _check_rng('advanced_start', rng)
+    encounter = _member('advanced_start', 'encounter', encounter, ENCOUNTER_LABELS)
+    _check_int('advanced_start', 'drm', drm)
+    return _follow('advanced_start', rng, {'encounter': encounter}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
 
 
 def follow_approach_track(rng: random.Random, *, orientation: Orientation, drm: int = 0) -> list[Step]:
@@ -8848,6 +9081,10 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'p38_aces': lookup_p38_aces,
     'R9': lookup_r9,
     'named_ace': lookup_named_ace,
+    'position_charts': lookup_position_charts,
+    'approach_track_boxes': lookup_approach_track_boxes,
+    'advanced_start': lookup_advanced_start,
+    'advanced_rules': lookup_advanced_rules,
     'approach_track': lookup_approach_track,
     'head_on_altitude': lookup_head_on_altitude,
     'vertical_climb': lookup_vertical_climb,
@@ -9574,6 +9811,24 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
         '10.6.1',
         lambda: lookup_hit_changes(hit_change='allied_gunnery'),
         {'hits': 1},
+    ),
+    (
+        'a1_june_1944_7',
+        '10.7',
+        lambda: lookup_a1(7, month='1944-06', drm=0),
+        {'target': 'v_weapon_site', 'zone': 'france'},
+    ),
+    (
+        'adjust_position_hit',
+        '10.7',
+        lambda: lookup_hit_changes(hit_change='adjust_position'),
+        {'hits': 1},
+    ),
+    (
+        'b6_33_advanced',
+        '10.7',
+        lambda: lookup_b6(33, drm=0),
+        {'hit': 'Airframe'},
     ),
 )
 
