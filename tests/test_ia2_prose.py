@@ -314,9 +314,11 @@ def test_green_pilot_penalties(gen) -> None:
 
 def test_combining_games_aircraft(gen) -> None:
     # IA2 10.13: Bf 109G-6 instead of the Bf 109G-6 20mm; Bf 109G-6/U4 instead of the Bf 109G-6 30mm
-    assert gen.lookup_combined_substitutions(ia1_aircraft="bf109g6_20mm") == {"use": "bf109g6"}
-    assert gen.lookup_combined_substitutions(ia1_aircraft="Bf 109G-6 30mm") == {"use": "bf109g6u4"}
-    assert gen.lookup_combined_substitutions(ia1_aircraft="fw190a7r2") == {"use": "fw190a7r2"}
+    # "Note that the new versions of these aircraft included in Interceptor Ace 1944-45 are lacking the MW-50"
+    lacking = {"mw50": "Lacking (10.13)"}
+    assert gen.lookup_combined_substitutions(ia1_aircraft="bf109g6_20mm") == {"use": "bf109g6", **lacking}
+    assert gen.lookup_combined_substitutions(ia1_aircraft="Bf 109G-6 30mm") == {"use": "bf109g6u4", **lacking}
+    assert gen.lookup_combined_substitutions(ia1_aircraft="fw190a7r2") == {"use": "fw190a7r2", **lacking}
     # IA2 10.13: Bf 109G-1/R6 not Agile; FW 190A-7/R6 speed 19 if loaded, 20 after firing or jettisoning
     assert gen.lookup_combined_modifications(ia1_modified="bf109g1r6") == {"change": "not Agile."}
     assert gen.lookup_combined_modifications(ia1_modified="fw190a7r6")["change"].startswith("speed 19 if loaded")

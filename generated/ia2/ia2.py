@@ -1146,6 +1146,25 @@ CHANGE_STEP_LABELS: Final[dict[ChangeStep, str]] = {
 }
 
 
+CombinedRule = Literal[
+    'start', 'bases', 'experience', 'carry_over', 'sequence', 'aircraft', 'fuel', 'decorations', 'pilot_quality',
+    'victory', 'optional_rules',
+]
+COMBINED_RULE_LABELS: Final[dict[CombinedRule, str]] = {
+    'start': 'Start',
+    'bases': 'Bases',
+    'experience': 'Experience',
+    'carry_over': 'Carried over in March 1944',
+    'sequence': 'Sequence of play and charts',
+    'aircraft': 'Aircraft of Interceptor Ace 1944-45',
+    'fuel': 'Fuel',
+    'decorations': 'Decorations and promotions',
+    'pilot_quality': 'Enemy pilot quality',
+    'victory': 'Victory',
+    'optional_rules': 'Optional rules',
+}
+
+
 Component = Literal[
     'countersheets', 'counters', 'rulebook', 'player_aid_two_sided', 'player_aid_one_sided', 'operations_mat',
     'aircraft_mats', 'combat_cards', 'sortie_log', 'd20', 'd10', 'd6',
@@ -1224,6 +1243,16 @@ DisengagingSide = Literal['you', 'enemy']
 DISENGAGING_SIDE_LABELS: Final[dict[DisengagingSide, str]] = {
     'you': 'You',
     'enemy': 'Enemy fighter/escort',
+}
+
+
+EasternFront = Literal['experience', 'expert', 'victories', 'prestige_points', 'victory_points']
+EASTERN_FRONT_LABELS: Final[dict[EasternFront, str]] = {
+    'experience': 'Experience',
+    'expert': 'Expert skill',
+    'victories': 'Victories',
+    'prestige_points': 'Prestige Points',
+    'victory_points': 'Victory Points',
 }
 
 
@@ -1342,12 +1371,22 @@ GAME_MODE_LABELS: Final[dict[GameMode, str]] = {
 }
 
 
-GreenPenalty = Literal['fewer_hits', 'no_advanced_results', 'no_advanced_skills', 'landing']
+GameModeKind = Literal['career', 'tour', 'mission', 'custom']
+GAME_MODE_KIND_LABELS: Final[dict[GameModeKind, str]] = {
+    'career': 'Career',
+    'tour': 'Tour of Duty',
+    'mission': 'Historical Mission',
+    'custom': 'Custom Pilots',
+}
+
+
+GreenPenalty = Literal['fewer_hits', 'no_advanced_results', 'no_advanced_skills', 'landing', 'trained']
 GREEN_PENALTY_LABELS: Final[dict[GreenPenalty, str]] = {
     'fewer_hits': 'Fewer hits',
     'no_advanced_results': 'Advanced maneuver results on defensive cards',
     'no_advanced_skills': 'Advanced Maneuvers skills',
     'landing': 'Landing rolls',
+    'trained': 'Becoming a trained pilot',
 }
 
 
@@ -1803,6 +1842,15 @@ UNIT_LABELS: Final[dict[Unit, str]] = {
     'jv44': 'JV 44',
     'egr335': 'EGR 335',
     'egr229': 'EGR 229',
+}
+
+
+WeaponSelection = Literal['select', 'fire', 'extended_burst', 'jams']
+WEAPON_SELECTION_LABELS: Final[dict[WeaponSelection, str]] = {
+    'select': 'Selecting',
+    'fire': 'Firing',
+    'extended_burst': 'Extended burst',
+    'jams': 'Jams',
 }
 
 
@@ -6141,6 +6189,227 @@ def roll_bodenplatte_fighters(rng: random.Random, *, drm: int = 0) -> Roll[Boden
     return _rolled(natural, drm, lookup_bodenplatte_fighters(natural, drm=drm))
 
 
+# ---- 'weapon_selection'
+WeaponSelectionResult = TypedDict('WeaponSelectionResult', {'rule': str})
+WEAPON_SELECTION_COLUMNS: Final = ('rule',)
+_WEAPON_SELECTION_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('select',), None, None, (
+        'Instead of firing all your forward weapons, select at the beginning of a pass against a bomber or a round of combat against a fighter which weapon systems fire; expend the Ammo Points of the selected weapons only.',
+    )),
+    (('fire',), None, None, (
+        'Fire all selected weapons during the pass or round; you may change your selection at the beginning of the next pass or round.',
+    )),
+    (('extended_burst',), None, None, ('You cannot use extended bursts if you select only MGs (7.1.13).',)),
+    (('jams',), None, None, ('Apply any jam results on the selected weapons only.',)),
+)
+
+
+def lookup_weapon_selection(*, weapon_selection: WeaponSelection) -> WeaponSelectionResult:
+    """Optional Interceptor Weapon Selection, rule 10.10.1: the row the keys select.
+
+    Args:
+        weapon_selection: Weapon selection (WeaponSelection; labels in WEAPON_SELECTION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(weapon_selection) is not str or weapon_selection not in WEAPON_SELECTION_LABELS:
+        weapon_selection = _member('weapon_selection', 'weapon_selection', weapon_selection, WEAPON_SELECTION_LABELS)
+    row = _select('weapon_selection', _WEAPON_SELECTION_ROWS, (weapon_selection,), None)
+    return {'rule': row[0]}
+
+
+# ---- 'eastern_front_transfer'
+EasternFrontTransferResult = TypedDict('EasternFrontTransferResult', {'roll': str, 'rule': str})
+EASTERN_FRONT_TRANSFER_COLUMNS: Final = ('roll', 'rule')
+_EASTERN_FRONT_TRANSFER_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('experience',), None, None, ('1d6', 'The result is the total unspent Experience Points your pilot starts with')),
+    (('expert',), None, None, (
+        '-',
+        'Your pilot comes with the Expert skill: choose Bf 109 or FW 190 before rolling on the Starting Units and Bases Chart [R1]',
+    )),
+    (('victories',), None, None, (
+        '1d20', 'The result is the number of Eastern Front victories; with 5 or more your pilot is an "Ace"',
+    )),
+    (('prestige_points',), None, None, ('-', '0: all have been spent in the transfer')),
+    (('victory_points',), None, None, (
+        '-', 'Each victory counts as 1 point for victory purposes: start your victory point count from there',
+    )),
+)
+
+
+def lookup_eastern_front_transfer(*, eastern_front: EasternFront) -> EasternFrontTransferResult:
+    """Transferred from the Eastern Front, rule 10.11: the row the keys select.
+
+    Args:
+        eastern_front: Eastern Front transfer (EasternFront; labels in EASTERN_FRONT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'roll': Roll
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(eastern_front) is not str or eastern_front not in EASTERN_FRONT_LABELS:
+        eastern_front = _member('eastern_front_transfer', 'eastern_front', eastern_front, EASTERN_FRONT_LABELS)
+    row = _select('eastern_front_transfer', _EASTERN_FRONT_TRANSFER_ROWS, (eastern_front,), None)
+    return {'roll': row[0], 'rule': row[1]}
+
+
+# ---- 'combined_game'
+CombinedGameResult = TypedDict('CombinedGameResult', {'rule': str})
+COMBINED_GAME_COLUMNS: Final = ('rule',)
+_COMBINED_GAME_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('start',), None, None, (
+        'Your pilot starts in March 1943; follow the rules for Base Assignment of Interceptor Ace 1943-44.',
+    )),
+    (('bases',), None, None, ('Changing base, you can choose from the combined mix of bases of both games.',)),
+    (('experience',), None, None, (
+        'An officer starts with 1 Experience Point, an NCO with 2; as an optional start, he may be transferred from the Eastern Front (10.11).',
+    )),
+    (('carry_over',), None, None, (
+        'Experience Points, Prestige Points, Prestige Level, victories, and awards carry over from Interceptor Ace 1943-44 to Interceptor Ace 1944-45 in March 1944; keep track from the beginning of the victory points of 5.2.',
+    )),
+    (('sequence',), None, None, (
+        'March 1943 to February 1944: the sequence of play and charts of Interceptor Ace 1943-44; March 1944 to May 1945: those of Interceptor Ace 1944-45. Alternately, use and combine charts from both games as you see fit (10.13, 6.1).',
+    )),
+    (('aircraft',), None, None, (
+        'You may upgrade to an aircraft of Interceptor Ace 1944-45 that was available chronologically during the time of Interceptor Ace 1943-44 (see the Aircraft Display Mats), though not in that game; use the 1944-45 versions instead of the 1943-44 ones (combined_substitutions) and modify the 1943-44 aircraft (combined_modifications).',
+    )),
+    (('fuel',), None, None, (
+        'Use the Fuel Endurance Track Chart [F1] for aircraft included in Interceptor Ace 1943-44.',
+    )),
+    (('decorations',), None, None, (
+        'The rules of Interceptor Ace 1943-44 from March 1943 to February 1944, those of Interceptor Ace 1944-45 from then on.',
+    )),
+    (('pilot_quality',), None, None, ('Use Variable Enemy Fighter Pilot Quality (10.6).',)),
+    (('victory',), None, None, (
+        'The point system of Interceptor Ace 1944-45, with the victory conditions of combined_victory_levels.',
+    )),
+    (('optional_rules',), None, None, (
+        'You may use the optional rules of Interceptor Ace 1944-45 for missions in the time frame of Interceptor Ace 1943-44.',
+    )),
+)
+
+
+def lookup_combined_game(*, combined_rule: CombinedRule) -> CombinedGameResult:
+    """Combining Games, rule 10.13, 6.1: the row the keys select.
+
+    Args:
+        combined_rule: Combining games (CombinedRule; labels in COMBINED_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(combined_rule) is not str or combined_rule not in COMBINED_RULE_LABELS:
+        combined_rule = _member('combined_game', 'combined_rule', combined_rule, COMBINED_RULE_LABELS)
+    row = _select('combined_game', _COMBINED_GAME_ROWS, (combined_rule,), None)
+    return {'rule': row[0]}
+
+
+# ---- 'game_modes'
+GameModesResult = TypedDict('GameModesResult', {'rule': str})
+GAME_MODES_COLUMNS: Final = ('rule',)
+_GAME_MODES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('career',), None, None, (
+        'The default mode: follow a pilot from March 1944 (or March 1943, combining the game with Interceptor Ace 1943-44) until the end of the war (10.15.1).',
+    )),
+    (('tour',), None, None, (
+        "Limited to 20 missions, which must actually be flown (from 2 months and a half to several months if you miss sorties); a single aircraft family (you may upgrade to a newer sub-type); no base change unless the Tour's Special Rules say so; the objective is to survive the 20 missions, and each Tour states its victory conditions. Some Tours need Interceptor Ace 1943-44 (10.15.2).",
+    )),
+    (('mission',), None, None, (
+        'One pre-set mission in which all conditions are historically based, with no career record-keeping (10.15.3).',
+    )),
+    (('custom',), None, None, (
+        'Optional: disregard the rank, experience, skills and prestige a Tour or Mission gives; your pilot starts with 0 points, no experience, skills, awards or prestige, and the lowest rank (officer or NCO); keep track of his experience, prestige, skills, rank, kills, points and awards for later missions, Tours or a career; you may use Optional Ranks (10.14) (10.15.4).',
+    )),
+)
+
+
+def lookup_game_modes(*, game_mode_kind: GameModeKind) -> GameModesResult:
+    """Game Modes, rule 10.15: the row the keys select.
+
+    Args:
+        game_mode_kind: Game mode (GameModeKind; labels in GAME_MODE_KIND_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(game_mode_kind) is not str or game_mode_kind not in GAME_MODE_KIND_LABELS:
+        game_mode_kind = _member('game_modes', 'game_mode_kind', game_mode_kind, GAME_MODE_KIND_LABELS)
+    row = _select('game_modes', _GAME_MODES_ROWS, (game_mode_kind,), None)
+    return {'rule': row[0]}
+
+
+# ---- 'p47_loaded'
+P47LoadedResult = TypedDict('P47LoadedResult', {'result': str})
+P47_LOADED_COLUMNS: Final = ('result',)
+_P47_LOADED_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 1, 2, ('Loaded: -1 drm to his Initiative roll',)),
+    ((), 3, 6, ('Not loaded',)),
+)
+_P47_LOADED_INDEX: Final = _Index(_P47_LOADED_ROWS)
+_P47_LOADED_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
+
+
+def lookup_p47_loaded(roll: int, *, drm: int = 0) -> P47LoadedResult:
+    """Scramble from Parchim: is the P-47D loaded?, rule 10.15.3: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6.
+        drm: the total die roll modifier added before reading the chart.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _P47_LOADED_OUTCOMES:
+        _check_natural('p47_loaded', roll, _P47_LOADED_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('p47_loaded', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _P47_LOADED_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _P47_LOADED_INDEX.select('p47_loaded', (), modified)
+    return {'result': row[0]}
+
+
+def roll_p47_loaded(rng: random.Random, *, drm: int = 0) -> Roll[P47LoadedResult]:
+    """Roll 1d6 with `rng` and read Scramble from Parchim: is the P-47D loaded?, rule 10.15.3.
+
+    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('p47_loaded', rng)
+    natural = _roll(rng, 'sum', 1, 6, 0, 0)
+    return _rolled(natural, drm, lookup_p47_loaded(natural, drm=drm))
+
+
 # ---- 'straggler'
 StragglerResult = TypedDict('StragglerResult', {'result': str})
 STRAGGLER_COLUMNS: Final = ('result',)
@@ -6896,6 +7165,10 @@ _GREEN_PILOT_PENALTIES_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
     )),
     (('no_advanced_skills',), None, None, ('You may not purchase any "Advanced Maneuvers" skill.', 'pilot only')),
     (('landing',), None, None, ('You apply +1 drm to landing rolls.', 'pilot only')),
+    (('trained',), None, None, (
+        'You become a trained pilot (no longer subject to the Green pilot penalties) after flying five combat missions or by becoming an Ace (5 kills, 7.8.8), whatever comes first.',
+        'pilot and wingman',
+    )),
 )
 
 
@@ -6921,16 +7194,16 @@ def lookup_green_pilot_penalties(*, green_penalty: GreenPenalty) -> GreenPilotPe
 
 
 # ---- 'combined_substitutions'
-CombinedSubstitutionsResult = TypedDict('CombinedSubstitutionsResult', {'use': Aircraft})
-COMBINED_SUBSTITUTIONS_COLUMNS: Final = ('use',)
-_COMBINED_SUBSTITUTIONS_ROWS: Final[tuple[_Row[tuple[Aircraft]], ...]] = (
-    (('bf109g6_20mm',), None, None, ('bf109g6',)),
-    (('bf109g6_30mm',), None, None, ('bf109g6u4',)),
-    (('bf109g6r2',), None, None, ('bf109g6r2',)),
-    (('bf109g6r6',), None, None, ('bf109g6r6',)),
-    (('fw190a6',), None, None, ('fw190a6',)),
-    (('fw190a7',), None, None, ('fw190a7',)),
-    (('fw190a7r2',), None, None, ('fw190a7r2',)),
+CombinedSubstitutionsResult = TypedDict('CombinedSubstitutionsResult', {'use': Aircraft, 'mw50': str})
+COMBINED_SUBSTITUTIONS_COLUMNS: Final = ('use', 'mw50')
+_COMBINED_SUBSTITUTIONS_ROWS: Final[tuple[_Row[tuple[Aircraft, str]], ...]] = (
+    (('bf109g6_20mm',), None, None, ('bf109g6', 'Lacking (10.13)')),
+    (('bf109g6_30mm',), None, None, ('bf109g6u4', 'Lacking (10.13)')),
+    (('bf109g6r2',), None, None, ('bf109g6r2', 'Lacking (10.13)')),
+    (('bf109g6r6',), None, None, ('bf109g6r6', 'Lacking (10.13)')),
+    (('fw190a6',), None, None, ('fw190a6', 'Lacking (10.13)')),
+    (('fw190a7',), None, None, ('fw190a7', 'Lacking (10.13)')),
+    (('fw190a7r2',), None, None, ('fw190a7r2', 'Lacking (10.13)')),
 )
 
 
@@ -6943,6 +7216,7 @@ def lookup_combined_substitutions(*, ia1_aircraft: Ia1Aircraft) -> CombinedSubst
     Returns:
         The row's values by column:
             'use': Use instead (Interceptor Ace 1944-45)
+            'mw50': MW-50 boost
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -6951,7 +7225,7 @@ def lookup_combined_substitutions(*, ia1_aircraft: Ia1Aircraft) -> CombinedSubst
     if type(ia1_aircraft) is not str or ia1_aircraft not in IA1_AIRCRAFT_LABELS:
         ia1_aircraft = _member('combined_substitutions', 'ia1_aircraft', ia1_aircraft, IA1_AIRCRAFT_LABELS)
     row = _select('combined_substitutions', _COMBINED_SUBSTITUTIONS_ROWS, (ia1_aircraft,), None)
-    return {'use': row[0]}
+    return {'use': row[0], 'mw50': row[1]}
 
 
 # ---- 'combined_modifications'
@@ -8112,21 +8386,23 @@ def lookup_sorties_per_month(*, month: str) -> SortiesPerMonthResult:
 
 # ---- 'game_span'
 GameSpanResult = TypedDict('GameSpanResult', {
-    'first_sortie': str, 'this_game_from': str, 'last_month': str, 'alternative': str,
+    'first_sortie': str, 'this_game_from': str, 'last_month': str, 'alternative': str, 'missions': int,
 })
-GAME_SPAN_COLUMNS: Final = ('first_sortie', 'this_game_from', 'last_month', 'alternative')
-_GAME_SPAN_ROWS: Final[tuple[_Row[tuple[str, str, str, str]], ...]] = (
+GAME_SPAN_COLUMNS: Final = ('first_sortie', 'this_game_from', 'last_month', 'alternative', 'missions')
+_GAME_SPAN_ROWS: Final[tuple[_Row[tuple[str, str, str, str, int]], ...]] = (
     (('standard',), None, None, (
         '1944-03', '1944-03', '1945-05', 'You can choose to start at any time (Starting Units and Bases Chart [R1])',
+        96,
     )),
     (('combined',), None, None, (
         '1943-03', '1944-03', '1945-05', 'You can choose to start at any time (Starting Units and Bases Chart [R1])',
+        188,
     )),
 )
 
 
 def lookup_game_span(*, game_mode: GameMode) -> GameSpanResult:
-    """Start date, rule 1.0, 4.2.1, 10.13: the row the keys select.
+    """Start date, rule 1.0, 4.2.1, 10.13, 10.15: the row the keys select.
 
     Args:
         game_mode: Game (GameMode; labels in GAME_MODE_LABELS).
@@ -8137,6 +8413,7 @@ def lookup_game_span(*, game_mode: GameMode) -> GameSpanResult:
             'this_game_from': Interceptor Ace 1944-45 from
             'last_month': Last sorties
             'alternative': Alternately
+            'missions': Up to (combat missions)
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -8145,7 +8422,10 @@ def lookup_game_span(*, game_mode: GameMode) -> GameSpanResult:
     if type(game_mode) is not str or game_mode not in GAME_MODE_LABELS:
         game_mode = _member('game_span', 'game_mode', game_mode, GAME_MODE_LABELS)
     row = _select('game_span', _GAME_SPAN_ROWS, (game_mode,), None)
-    return {'first_sortie': row[0], 'this_game_from': row[1], 'last_month': row[2], 'alternative': row[3]}
+    return {
+        'first_sortie': row[0], 'this_game_from': row[1], 'last_month': row[2], 'alternative': row[3],
+        'missions': row[4],
+    }
 
 
 # ---- 'setup_sequence'
@@ -9092,6 +9372,11 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'combined_victory_levels': lookup_combined_victory_levels,
     'bodenplatte_flak': lookup_bodenplatte_flak,
     'bodenplatte_fighters': lookup_bodenplatte_fighters,
+    'weapon_selection': lookup_weapon_selection,
+    'eastern_front_transfer': lookup_eastern_front_transfer,
+    'combined_game': lookup_combined_game,
+    'game_modes': lookup_game_modes,
+    'p47_loaded': lookup_p47_loaded,
     'straggler': lookup_straggler,
     'limited_scrounging': lookup_limited_scrounging,
     'scrounging_new_aircraft': lookup_scrounging_new_aircraft,
