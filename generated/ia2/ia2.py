@@ -988,6 +988,18 @@ ALLIED_SKILL_LABELS: Final[dict[AlliedSkill, str]] = {
 }
 
 
+AlliedWeapon = Literal['p38_cannon', 'p38_mg', 'p47_mg', 'p51_mg', 'p51_outer_mg', 'spitfire_cannon', 'spitfire_mg']
+ALLIED_WEAPON_LABELS: Final[dict[AlliedWeapon, str]] = {
+    'p38_cannon': 'P-38: Cannon',
+    'p38_mg': 'P-38: MG',
+    'p47_mg': 'P-47: MG (both)',
+    'p51_mg': 'P-51: MG',
+    'p51_outer_mg': 'P-51: MG (outer MGs in the wings)',
+    'spitfire_cannon': 'Spitfire: Cannon',
+    'spitfire_mg': 'Spitfire: MG',
+}
+
+
 Ammunition = Literal['cannon', 'unlimited', 'allied']
 AMMUNITION_LABELS: Final[dict[Ammunition, str]] = {
     'cannon': 'Cannon (weapons larger than roughly 14mm)',
@@ -1091,6 +1103,22 @@ BASING_RULE_LABELS: Final[dict[BasingRule, str]] = {
     'greyed_out': 'Greyed-out target zone',
     'mat_track': 'Endurance track on the Aircraft Display Mat',
     'combined_track': 'Aircraft of Interceptor Ace 1943-44',
+}
+
+
+BodenplatteStep = Literal[
+    'mission', 'track', 'takeoff', 'ruhr', 'dutch_af', 'bombing', 'fighters', 'landing', 'captured',
+]
+BODENPLATTE_STEP_LABELS: Final[dict[BodenplatteStep, str]] = {
+    'mission': 'The first mission of January 1945',
+    'track': 'Fuel endurance track',
+    'takeoff': 'Takeoff Endurance Box',
+    'ruhr': 'Ruhr Zone Endurance box',
+    'dutch_af': 'Dutch A/F Objective Area Endurance Box',
+    'bombing': 'Bombing run',
+    'fighters': 'Allied fighters taking off',
+    'landing': 'Landing',
+    'captured': 'Down in the Dutch A/F Objective Area',
 }
 
 
@@ -1425,6 +1453,29 @@ IA1_AIRCRAFT_LABELS: Final[dict[Ia1Aircraft, str]] = {
     'fw190a6': 'FW 190A-6 (1943-44)',
     'fw190a7': 'FW 190A-7 (1943-44)',
     'fw190a7r2': 'FW 190A-7/R2 (1943-44)',
+}
+
+
+Ia1Errata = Literal[
+    'counters', 'r7_1_7', 'r7_1_16', 'r7_2_2_1', 'r7_2_2_9', 'r7_2_3_1', 'r7_3_1', 'r7_9_2', 'r10_6', 'a3', 'b11', 'c3',
+    'leadership', 'gunnery', 'logsheet',
+]
+IA1_ERRATA_LABELS: Final[dict[Ia1Errata, str]] = {
+    'counters': 'Replacement counters',
+    'r7_1_7': '7.1.7 (addition)',
+    'r7_1_16': '7.1.16 (addition)',
+    'r7_2_2_1': '7.2.2.1 (addition)',
+    'r7_2_2_9': '7.2.2.9 (clarification)',
+    'r7_2_3_1': '7.2.3.1 (addition)',
+    'r7_3_1': '7.3.1 (addition)',
+    'r7_9_2': '7.9.2 (addition)',
+    'r10_6': '10.6 (addition)',
+    'a3': 'Chart [A3] (correction)',
+    'b11': 'Chart [B11] (optional)',
+    'c3': 'Chart [C3] (correction)',
+    'leadership': 'Countersheet (omission): Leadership',
+    'gunnery': 'Countersheet (omission): Gunnery',
+    'logsheet': 'Logsheet (correction)',
 }
 
 
@@ -4643,6 +4694,108 @@ def lookup_terminology(*, term: Term) -> TerminologyResult:
 # 'F1': printed elsewhere, referred to by other charts
 
 
+# ---- 'ia1_errata'
+Ia1ErrataResult = TypedDict('Ia1ErrataResult', {'text': str})
+IA1_ERRATA_COLUMNS: Final = ('text',)
+_IA1_ERRATA_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('counters',), None, None, (
+        'Replacement counters are included in the countersheet of Interceptor Ace Volume 2 so you can complete your copy of Interceptor Ace 1943-44.',
+    )),
+    (('r7_1_7',), None, None, (
+        'If a B-17 has two or more engines destroyed, or 1 destroyed and two others damaged, or 4 engines damaged (or worse) it is considered to be out of formation for subsequent passes.',
+    )),
+    (('r7_1_16',), None, None, (
+        'You are not required to fire at long or medium range against a bomber (in order to conserve ammo, for example). The bomber, however, always fire at you at each range if possible.',
+    )),
+    (('r7_2_2_1',), None, None, (
+        'The BK 5 and the BK 3,7 weapons mounted in the Bf 110 and Me 410 aircraft are not used and do not add their firepower ratings to the FP total when shooting against enemy fighters or escorts.',
+    )),
+    (('r7_2_2_9',), None, None, (
+        'Anytime you re-engage a bomber formation, it is not necessary to roll to determine the type of bomber: they are the same type as you previously engaged this sortie.',
+    )),
+    (('r7_2_3_1',), None, None, (
+        'Wingman may attack with you if you are coming "Out of the Sun" against a bomber. Since there is no return fire, you would ignore any damage results to your wingman on Chart [W1].',
+    )),
+    (('r7_3_1',), None, None, ('The last sentence should include head-to-head.',)),
+    (('r7_9_2',), None, None, (
+        'Feldwebel rank retains the automatic "scrounging" ability of the Unterfeldwebel rank, in addition to the "working the system" ability.',
+    )),
+    (('r10_6',), None, None, (
+        'No counters were originally created for the 4 optional skills: see the sticker sheet; replacement counters are provided in Interceptor Ace Volume 2.',
+    )),
+    (('a3',), None, None, (
+        'There should not be an asterisk on the August 43 box. An asterisk indicates the YB-40 may be possible. No YB-40s are possible that month. They are only possible June and July.',
+    )),
+    (('b11',), None, None, ('Optional ammo loads for Allied fighters: see ia1_allied_ammo.',)),
+    (('c3',), None, None, (
+        'This chart is the Optional version. The Extended Burst Charts on the Ops Map and in the rules are the standard charts for use. [C3] is the "kinder and gentler" extended burst chart, less of a chance to jam: consider using it as a handicap.',
+    )),
+    (('leadership',), None, None, (
+        'There should be a counter for the "Leadership" skill: see the sticker sheet; a replacement counter is provided in Interceptor Ace Volume 2.',
+    )),
+    (('gunnery',), None, None, (
+        'A player could have purchased the "Gunnery" skill for himself, his wingman, AND his rear gunner: see the sticker sheet for the 3rd Gunnery counter; a replacement counter is provided in Interceptor Ace Volume 2.',
+    )),
+    (('logsheet',), None, None, (
+        'The reminder note lists the Me 410A-1/U2 as available in Nov 43: it should be the Me 410A-2/U4. The aircraft mats, Chart R1, and the rules are all correct.',
+    )),
+)
+
+
+def lookup_ia1_errata(*, ia1_errata: Ia1Errata) -> Ia1ErrataResult:
+    """Interceptor Ace 1943-44: Official Errata and Clarifications, rule Errata: the row the keys select.
+
+    Args:
+        ia1_errata: Interceptor Ace 1943-44 errata item (Ia1Errata; labels in IA1_ERRATA_LABELS).
+
+    Returns:
+        The row's values by column:
+            'text': Errata
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(ia1_errata) is not str or ia1_errata not in IA1_ERRATA_LABELS:
+        ia1_errata = _member('ia1_errata', 'ia1_errata', ia1_errata, IA1_ERRATA_LABELS)
+    row = _select('ia1_errata', _IA1_ERRATA_ROWS, (ia1_errata,), None)
+    return {'text': row[0]}
+
+
+# ---- 'ia1_allied_ammo'
+Ia1AlliedAmmoResult = TypedDict('Ia1AlliedAmmoResult', {'rounds': int})
+IA1_ALLIED_AMMO_COLUMNS: Final = ('rounds',)
+_IA1_ALLIED_AMMO_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
+    (('p38_cannon',), None, None, (4,)),
+    (('p38_mg',), None, None, (5,)),
+    (('p47_mg',), None, None, (5,)),
+    (('p51_mg',), None, None, (5,)),
+    (('p51_outer_mg',), None, None, (3,)),
+    (('spitfire_cannon',), None, None, (3,)),
+    (('spitfire_mg',), None, None, (4,)),
+)
+
+
+def lookup_ia1_allied_ammo(*, allied_weapon: AlliedWeapon) -> Ia1AlliedAmmoResult:
+    """Interceptor Ace 1943-44 Chart [B11] (optional): Allied fighter ammo loads, rule Errata: the row the keys select.
+
+    Args:
+        allied_weapon: Allied fighter's weapon (AlliedWeapon; labels in ALLIED_WEAPON_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rounds': Rounds
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(allied_weapon) is not str or allied_weapon not in ALLIED_WEAPON_LABELS:
+        allied_weapon = _member('ia1_allied_ammo', 'allied_weapon', allied_weapon, ALLIED_WEAPON_LABELS)
+    row = _select('ia1_allied_ammo', _IA1_ALLIED_AMMO_ROWS, (allied_weapon,), None)
+    return {'rounds': row[0]}
+
+
 # ---- 'fighter_combat'
 FighterCombatResult = TypedDict('FighterCombatResult', {'chart': str, 'rule': str})
 FIGHTER_COMBAT_COLUMNS: Final = ('chart', 'rule')
@@ -6410,6 +6563,105 @@ def roll_p47_loaded(rng: random.Random, *, drm: int = 0) -> Roll[P47LoadedResult
     return _rolled(natural, drm, lookup_p47_loaded(natural, drm=drm))
 
 
+# ---- 'bodenplatte'
+BodenplatteResult = TypedDict('BodenplatteResult', {'chart': ChartRef | None, 'rule': str})
+BODENPLATTE_COLUMNS: Final = ('chart', 'rule')
+_BODENPLATTE_ROWS: Final[tuple[_Row[tuple[ChartRef | None, str]], ...]] = (
+    (('mission',), None, None, (
+        None, 'Not rolled on the Raid Chart [A1]: automatically a strike mission as part of Operation Bodenplatte.',
+    )),
+    (('track',), None, None, (
+        {'chart': 'F1'}, 'Use the Operation Bodenplatte fuel endurance track of the Fuel Endurance Track Chart [F1].',
+    )),
+    (('takeoff',), None, None, (
+        None,
+        'From the Hangar Box to the Takeoff Endurance Box of your Base Zone; no Allied fighter-bomber attacks nor fighter sweeps: no roll on [A3].',
+    )),
+    (('ruhr',), None, None, (
+        {'chart': 'bodenplatte_flak'},
+        'You may be attacked by friendly Flak (the Flak symbol): random hits on the Fighter Damage Chart [B6].',
+    )),
+    (('dutch_af',), None, None, (
+        {'chart': 'bodenplatte_flak'},
+        'Roll again for friendly Flak (the Flak symbol), +1 drm if you have taken an FuG25 IFF hit.',
+    )),
+    (('bombing',), None, None, (
+        {'chart': 'R9'},
+        'Then your bombing run (the bomb symbol): your aircraft carries a 250kg bomb; roll 1d20 on the Bombing Results Chart [R9].',
+    )),
+    (('fighters',), None, None, (
+        {'chart': 'bodenplatte_fighters'},
+        'You encounter Allied fighters taking off: start the encounter Advantaged. You keep encountering fighters of the same type in this box, always head on, until you escape using the Escape Chart [R4] (7.1.10): disengaging only ends combat with that fighter.',
+    )),
+    (('landing',), None, None, (
+        None,
+        'Once you have escaped from the Allied fighters, you may land at your airfield (no further friendly Flak).',
+    )),
+    (('captured',), None, None, (
+        None,
+        'Forced to emergency land or parachute in the Dutch A/F Objective Area Endurance Box, you are captured: the war is over for you, until released in May 45.',
+    )),
+)
+
+
+def lookup_bodenplatte(*, bodenplatte_step: BodenplatteStep) -> BodenplatteResult:
+    """Operation Bodenplatte, rule 10.16: the row the keys select.
+
+    Args:
+        bodenplatte_step: Operation Bodenplatte (BodenplatteStep; labels in BODENPLATTE_STEP_LABELS).
+
+    Returns:
+        The row's values by column:
+            'chart': Chart
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(bodenplatte_step) is not str or bodenplatte_step not in BODENPLATTE_STEP_LABELS:
+        bodenplatte_step = _member('bodenplatte', 'bodenplatte_step', bodenplatte_step, BODENPLATTE_STEP_LABELS)
+    row = _select('bodenplatte', _BODENPLATTE_ROWS, (bodenplatte_step,), None)
+    return {'chart': row[0], 'rule': row[1]}
+
+
+# ---- 'bodenplatte_aircraft'
+BodenplatteAircraftResult = TypedDict('BodenplatteAircraftResult', {'takes_part': str})
+BODENPLATTE_AIRCRAFT_COLUMNS: Final = ('takes_part',)
+_BODENPLATTE_AIRCRAFT_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('bf109',), None, None, ('Yes: any type, not based in Munich Bases',)),
+    (('fw190',), None, None, ('Yes: any type',)),
+    (('me262',), None, None, ('Yes',)),
+    (('bf110',), None, None, ('Yes (not historical: already withdrawn from daylight combat operations by this date)',)),
+    (('me410',), None, None, ('Yes (not historical: already withdrawn from daylight combat operations by this date)',)),
+    (('ju88',), None, None, ('Yes (not historical: already withdrawn from daylight combat operations by this date)',)),
+    (('do335',), None, None, ('-',)),
+    (('me163',), None, None, ('-',)),
+    (('he162',), None, None, ('-',)),
+    (('go229',), None, None, ('-',)),
+)
+
+
+def lookup_bodenplatte_aircraft(*, family: Family) -> BodenplatteAircraftResult:
+    """Operation Bodenplatte: who takes part, rule 10.16: the row the keys select.
+
+    Args:
+        family: Aircraft family (Family; labels in FAMILY_LABELS).
+
+    Returns:
+        The row's values by column:
+            'takes_part': Takes part
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(family) is not str or family not in FAMILY_LABELS:
+        family = _member('bodenplatte_aircraft', 'family', family, FAMILY_LABELS)
+    row = _select('bodenplatte_aircraft', _BODENPLATTE_AIRCRAFT_ROWS, (family,), None)
+    return {'takes_part': row[0]}
+
+
 # ---- 'straggler'
 StragglerResult = TypedDict('StragglerResult', {'result': str})
 STRAGGLER_COLUMNS: Final = ('result',)
@@ -7826,7 +8078,8 @@ _UNIT_MISSIONS_PER_MONTH_ROWS: Final[tuple[_Row[tuple[int | None]], ...]] = (
     (('kdo_nowotny', ('1943-03', '1944-06')), None, None, (None,)),
     (('egr335', ('1943-03', '1944-08')), None, None, (None,)),
     (('kdo_nowotny', ('1944-07', '1944-09')), None, None, (4,)),
-    (('kdo_nowotny', ('1944-10', None)), None, None, (8,)),
+    (('kdo_nowotny', ('1944-10', '1944-12')), None, None, (8,)),
+    (('kdo_nowotny', ('1945-01', None)), None, None, (4,)),
     (('egr335', ('1944-09', None)), None, None, (4,)),
 )
 _UNIT_MISSIONS_PER_MONTH_MONTHS: Final = (
@@ -8899,6 +9152,16 @@ def _step_damage_results(
     return None, None, lookup_damage_results(damage_result=cast(DamageResult, keys['damage_result']))
 
 
+def _step_r9(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'R9': its natural roll, modified roll and row."""
+    rolled = roll_r9(rng, drm=drm)
+    return rolled['natural'], rolled['modified'], rolled['values']
+
+
 def _step_advanced_start(
     rng: random.Random,
     keys: Mapping[str, str],
@@ -8946,6 +9209,25 @@ def _step_bodenplatte_flak(
     """One step of a chain on 'bodenplatte_flak': its natural roll, modified roll and row."""
     rolled = roll_bodenplatte_flak(rng, drm=drm)
     return rolled['natural'], rolled['modified'], rolled['values']
+
+
+def _step_bodenplatte_fighters(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'bodenplatte_fighters': its natural roll, modified roll and row."""
+    rolled = roll_bodenplatte_fighters(rng, drm=drm)
+    return rolled['natural'], rolled['modified'], rolled['values']
+
+
+def _step_bodenplatte(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'bodenplatte': its natural roll, modified roll and row."""
+    return None, None, lookup_bodenplatte(bodenplatte_step=cast(BodenplatteStep, keys['bodenplatte_step']))
 
 
 def _step_straggler(
@@ -9083,11 +9365,14 @@ _CHAIN_STEPS: Final[dict[str, _Stepper]] = {
     'B6': _step_b6,
     'flak': _step_flak,
     'damage_results': _step_damage_results,
+    'R9': _step_r9,
     'advanced_start': _step_advanced_start,
     'approach_track': _step_approach_track,
     'head_on_altitude': _step_head_on_altitude,
     'vertical_climb': _step_vertical_climb,
     'bodenplatte_flak': _step_bodenplatte_flak,
+    'bodenplatte_fighters': _step_bodenplatte_fighters,
+    'bodenplatte': _step_bodenplatte,
     'straggler': _step_straggler,
     'injury_effects': _step_injury_effects,
     'starting_experience': _step_starting_experience,
@@ -9105,12 +9390,13 @@ _CHAIN_STEPS: Final[dict[str, _Stepper]] = {
 _CHAIN_KEYS: Final[dict[str, tuple[str, ...]]] = {
     'awards': ('award',), 'knights_cross': (), 'bomber_combat': ('bomber_pass',), 'R4': ('interceptor',),
     'extended_burst': (), 'range_effects': ('range',), 'bomb_detonation': (), 'B3': ('b3_column',), 'B6': (),
-    'flak': (), 'damage_results': ('damage_result',), 'advanced_start': ('encounter',),
+    'flak': (), 'damage_results': ('damage_result',), 'R9': (), 'advanced_start': ('encounter',),
     'approach_track': ('orientation',), 'head_on_altitude': (), 'vertical_climb': (), 'bodenplatte_flak': (),
-    'straggler': (), 'injury_effects': ('injury',), 'starting_experience': ('game_mode', 'rank_track'),
-    'engine_damage_speed': ('engine_damage',), 'changing_aircraft': ('change_step',), 'B1': (), 'R1': (),
-    'starting_unit_bases': ('unit',), 'R2': ('aircraft_type', 'month'), 'R3': ('aircraft', 'month'),
-    'setup_sequence': ('setup_step',), 'A1': ('month',), 'basing_rules': ('basing_rule',),
+    'bodenplatte_fighters': (), 'bodenplatte': ('bodenplatte_step',), 'straggler': (), 'injury_effects': ('injury',),
+    'starting_experience': ('game_mode', 'rank_track'), 'engine_damage_speed': ('engine_damage',),
+    'changing_aircraft': ('change_step',), 'B1': (), 'R1': (), 'starting_unit_bases': ('unit',),
+    'R2': ('aircraft_type', 'month'), 'R3': ('aircraft', 'month'), 'setup_sequence': ('setup_step',), 'A1': ('month',),
+    'basing_rules': ('basing_rule',),
 }
 
 
@@ -9204,6 +9490,20 @@ def follow_bodenplatte_flak(rng: random.Random, *, drm: int = 0) -> list[Step]:
     _check_rng('bodenplatte_flak', rng)
     _check_int('bodenplatte_flak', 'drm', drm)
     return _follow('bodenplatte_flak', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+
+
+def follow_bodenplatte(rng: random.Random, *, bodenplatte_step: BodenplatteStep, drm: int = 0) -> list[Step]:
+    """Roll on 'bodenplatte' with `rng` and follow its chained results to the end (it sends the reader to F1, R9,
+        bodenplatte_fighters, bodenplatte_flak).
+
+    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
+    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
+    occur or a key no step gives, NoRowError when a roll selects no row.
+    """
+    _check_rng('bodenplatte', rng)
+    bodenplatte_step = _member('bodenplatte', 'bodenplatte_step', bodenplatte_step, BODENPLATTE_STEP_LABELS)
+    _check_int('bodenplatte', 'drm', drm)
+    return _follow('bodenplatte', rng, {'bodenplatte_step': bodenplatte_step}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
 
 
 def follow_injury_effects(rng: random.Random, *, injury: Injury, drm: int = 0) -> list[Step]:
@@ -9342,6 +9642,8 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'components': lookup_components,
     'markers': lookup_markers,
     'terminology': lookup_terminology,
+    'ia1_errata': lookup_ia1_errata,
+    'ia1_allied_ammo': lookup_ia1_allied_ammo,
     'fighter_combat': lookup_fighter_combat,
     'positions': lookup_positions,
     'jet_positions': lookup_jet_positions,
@@ -9377,6 +9679,8 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'combined_game': lookup_combined_game,
     'game_modes': lookup_game_modes,
     'p47_loaded': lookup_p47_loaded,
+    'bodenplatte': lookup_bodenplatte,
+    'bodenplatte_aircraft': lookup_bodenplatte_aircraft,
     'straggler': lookup_straggler,
     'limited_scrounging': lookup_limited_scrounging,
     'scrounging_new_aircraft': lookup_scrounging_new_aircraft,
@@ -9443,15 +9747,17 @@ CONTEXT_PARAMETERS: Final[dict[str, str]] = {
     'forced_landing': 'forced_landing', 'fuel_tank_hit': 'fuel_tank_hit',
     'german_cross_in_period': 'german_cross_in_period', 'green_pilot': 'green_pilot', 'gruppe_leader': 'gruppe_leader',
     'iff_hit': 'iff_hit', 'jammed_fp': 'jammed_fp', 'kills_in_period': 'kills_in_period',
-    'knights_cross_holder': 'knights_cross_holder', 'landing_skid_damaged': 'landing_skid_damaged',
-    'leaking_fuel': 'leaking_fuel', 'led_by_leadership': 'led_by_leadership', 'month': 'month', 'mw50': 'mw50',
-    'p47_loaded': 'p47_loaded', 'pilot_ace': 'pilot_ace', 'pilot_injury': 'pilot_injury', 'pilot_ksw': 'pilot_ksw',
+    'knights_cross_holder': 'knights_cross_holder', 'komet_speed': 'komet_speed',
+    'landing_skid_damaged': 'landing_skid_damaged', 'leaking_fuel': 'leaking_fuel',
+    'led_by_leadership': 'led_by_leadership', 'month': 'month', 'mw50': 'mw50', 'p47_loaded': 'p47_loaded',
+    'pilot_ace': 'pilot_ace', 'pilot_injury': 'pilot_injury', 'pilot_ksw': 'pilot_ksw',
     'points_beyond': 'points_beyond', 'position': 'position', 'positions_gained': 'positions_gained',
     'prestige_points_received': 'prestige_points_received', 'raid_target_af': 'raid_target_af',
-    'runway_damage': 'runway_damage', 'separations': 'separations', 'sorties_flown': 'sorties_flown',
-    'speed_difference': 'speed_difference', 'strafe': 'strafe', 'straggler_kills': 'straggler_kills',
-    'systems_short': 'systems_short', 'weather_modifier': 'weather_modifier', 'wingman_aim': 'wingman_aim',
-    'wingman_damaged_results': 'wingman_damaged_results', 'wingman_gunnery': 'wingman_gunnery',
+    'rounds_after_limit': 'rounds_after_limit', 'runway_damage': 'runway_damage', 'separations': 'separations',
+    'sorties_flown': 'sorties_flown', 'speed_difference': 'speed_difference', 'strafe': 'strafe',
+    'straggler_kills': 'straggler_kills', 'systems_short': 'systems_short', 'weather_modifier': 'weather_modifier',
+    'wingman_aim': 'wingman_aim', 'wingman_damaged_results': 'wingman_damaged_results',
+    'wingman_gunnery': 'wingman_gunnery',
 }
 
 
@@ -9494,6 +9800,20 @@ def compute_position_after(*, position: int, positions_gained: int) -> int:
     _check_int('position_after', 'positions_gained', positions_gained)
     _check_range('position_after', 'positions_gained', positions_gained, -4, 4)
     value = max(1, min(5, (position + positions_gained)))
+    return int(value)
+
+
+def compute_komet_speed_after(*, komet_speed: int, rounds_after_limit: int) -> int:
+    """Me 163B-1 speed after its endurance limit (rule 11.10.1): max(16, komet_speed - 2 * rounds_after_limit).
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('komet_speed_after', 'komet_speed', komet_speed)
+    _check_range('komet_speed_after', 'komet_speed', komet_speed, 0, 40)
+    _check_int('komet_speed_after', 'rounds_after_limit', rounds_after_limit)
+    _check_range('komet_speed_after', 'rounds_after_limit', rounds_after_limit, 0, 20)
+    value = max(16, (komet_speed - (2 * rounds_after_limit)))
     return int(value)
 
 
@@ -9602,6 +9922,7 @@ FORMULAS: Final[dict[str, Callable[..., int]]] = {
     'experience_points': compute_experience_points,
     'firepower_after_jam': compute_firepower_after_jam,
     'position_after': compute_position_after,
+    'komet_speed_after': compute_komet_speed_after,
     'staffel_leader_fatigue': compute_staffel_leader_fatigue,
     'prestige_level': compute_prestige_level,
     'ammo_markers_2': compute_ammo_markers_2,
