@@ -92,7 +92,8 @@ def test_every_finding_is_explained_in_its_items_row(books, corpus, corpus_as_pr
     unexplained = sorted(
         (game, code, name)
         for game, code, name in found
-        if not any(f"{code} `{name}`" in item.findings for item in books[game])
+        if not (ROOT / "docs" / "coverage" / f"{game}.md").is_file()  # counted by its outside list (issue 30)
+        and not any(f"{code} `{name}`" in item.findings for item in books[game])
     )
     assert unexplained == []
 
@@ -108,6 +109,8 @@ def test_every_chart_and_formula_is_in_its_games_inventory(books, corpus) -> Non
     # a chart added to charts/ without an inventory row is not counted: the share would lie
     missing = []
     for game_id, game in corpus.project.games.items():
+        if (ROOT / "docs" / "coverage" / f"{game_id}.md").is_file():
+            continue  # counted by its outside list, which cites every chart (tests/test_<game>_coverage.py)
         names = {name for item in books[game_id] for name in item.names}
         for chart in game.charts:
             if chart.kind is ChartKind.EXTERNAL:  # referred to, not printed ([B3], [B6], [C2], [P1])

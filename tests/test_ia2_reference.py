@@ -179,9 +179,8 @@ def test_awards(ia2) -> None:
     assert (ace["at"], ace["counted"], ace["how"], ace["prestige"]) == (5, "kills", "automatic (7.8.8)", 1)
     assert ace["effect"].startswith("Wingmen and pilots receive +1 on the Initiative Chart [B12]")
     # 7.8.7.5: each later award of the Knight's Cross costs a sortie (the trip to Berlin); not the first
-    assert [
-        value(ia2, "awards", None, award=a)["sorties_lost"] for a in ("knights_cross", "oakleaves", "swords", "diamonds")
-    ] == [None, 1, 1, 1]
+    knight = ("knights_cross", "oakleaves", "swords", "diamonds")
+    assert [value(ia2, "awards", None, award=a)["sorties_lost"] for a in knight] == [None, 1, 1, 1]
 
 
 def test_knights_cross_roll(ia2) -> None:
@@ -256,8 +255,9 @@ def test_flak(ia2, gen) -> None:
     assert flak.dice.min == 0 and flak.dice.max == 3
     assert value(ia2, "flak", "0") == {"hits": 0, "damage": None}
     assert value(ia2, "flak", "3") == {"hits": 3, "damage": model.ChartRef("B3")}
-    # [B3] is on the player aid cards: a partial chart with the three results the 7.12 example reads
-    assert ia2.chart("B3").kind == "roll" and ia2.chart("B3").partial
+    assert ia2.chart("B3").kind == "external"
+    # the three results of B3 the 7.12 example reads: a chart of its own, so the flak's chain ends at B3
+    assert value(ia2, "b3_in_examples", "5", b3_column="airframe") == {"hit": "Controls"}
 
 
 def test_bomb_detonation(ia2) -> None:

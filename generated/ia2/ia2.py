@@ -2070,6 +2070,108 @@ def odds_firepower_column(strength: int, shift: int = 0) -> FirepowerColumn:
     return cast(FirepowerColumn, _odds_column(_FIREPOWER_COLUMN_RULE, strength, None, shift))
 
 
+# ---- 'ia1_errata'
+Ia1ErrataResult = TypedDict('Ia1ErrataResult', {'text': str})
+IA1_ERRATA_COLUMNS: Final = ('text',)
+_IA1_ERRATA_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('counters',), None, None, (
+        'Replacement counters are included in the countersheet of Interceptor Ace Volume 2 so you can complete your copy of Interceptor Ace 1943-44.',
+    )),
+    (('r7_1_7',), None, None, (
+        'If a B-17 has two or more engines destroyed, or 1 destroyed and two others damaged, or 4 engines damaged (or worse) it is considered to be out of formation for subsequent passes.',
+    )),
+    (('r7_1_16',), None, None, (
+        'You are not required to fire at long or medium range against a bomber (in order to conserve ammo, for example). The bomber, however, always fire at you at each range if possible.',
+    )),
+    (('r7_2_2_1',), None, None, (
+        'The BK 5 and the BK 3,7 weapons mounted in the Bf 110 and Me 410 aircraft are not used and do not add their firepower ratings to the FP total when shooting against enemy fighters or escorts.',
+    )),
+    (('r7_2_2_9',), None, None, (
+        'Anytime you re-engage a bomber formation, it is not necessary to roll to determine the type of bomber: they are the same type as you previously engaged this sortie.',
+    )),
+    (('r7_2_3_1',), None, None, (
+        'Wingman may attack with you if you are coming "Out of the Sun" against a bomber. Since there is no return fire, you would ignore any damage results to your wingman on Chart [W1].',
+    )),
+    (('r7_3_1',), None, None, ('The last sentence should include head-to-head.',)),
+    (('r7_9_2',), None, None, (
+        'Feldwebel rank retains the automatic "scrounging" ability of the Unterfeldwebel rank, in addition to the "working the system" ability.',
+    )),
+    (('r10_6',), None, None, (
+        'No counters were originally created for the 4 optional skills: see the sticker sheet; replacement counters are provided in Interceptor Ace Volume 2.',
+    )),
+    (('a3',), None, None, (
+        'There should not be an asterisk on the August 43 box. An asterisk indicates the YB-40 may be possible. No YB-40s are possible that month. They are only possible June and July.',
+    )),
+    (('b11',), None, None, ('Optional ammo loads for Allied fighters: see ia1_allied_ammo.',)),
+    (('c3',), None, None, (
+        'This chart is the Optional version. The Extended Burst Charts on the Ops Map and in the rules are the standard charts for use. [C3] is the "kinder and gentler" extended burst chart, less of a chance to jam: consider using it as a handicap.',
+    )),
+    (('leadership',), None, None, (
+        'There should be a counter for the "Leadership" skill: see the sticker sheet; a replacement counter is provided in Interceptor Ace Volume 2.',
+    )),
+    (('gunnery',), None, None, (
+        'A player could have purchased the "Gunnery" skill for himself, his wingman, AND his rear gunner: see the sticker sheet for the 3rd Gunnery counter; a replacement counter is provided in Interceptor Ace Volume 2.',
+    )),
+    (('logsheet',), None, None, (
+        'The reminder note lists the Me 410A-1/U2 as available in Nov 43: it should be the Me 410A-2/U4. The aircraft mats, Chart R1, and the rules are all correct.',
+    )),
+)
+
+
+def lookup_ia1_errata(*, ia1_errata: Ia1Errata) -> Ia1ErrataResult:
+    """Interceptor Ace 1943-44: Official Errata and Clarifications, rule Errata: the row the keys select.
+
+    Args:
+        ia1_errata: Interceptor Ace 1943-44 errata item (Ia1Errata; labels in IA1_ERRATA_LABELS).
+
+    Returns:
+        The row's values by column:
+            'text': Errata
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(ia1_errata) is not str or ia1_errata not in IA1_ERRATA_LABELS:
+        ia1_errata = _member('ia1_errata', 'ia1_errata', ia1_errata, IA1_ERRATA_LABELS)
+    row = _select('ia1_errata', _IA1_ERRATA_ROWS, (ia1_errata,), None)
+    return {'text': row[0]}
+
+
+# ---- 'ia1_allied_ammo'
+Ia1AlliedAmmoResult = TypedDict('Ia1AlliedAmmoResult', {'rounds': int})
+IA1_ALLIED_AMMO_COLUMNS: Final = ('rounds',)
+_IA1_ALLIED_AMMO_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
+    (('p38_cannon',), None, None, (4,)),
+    (('p38_mg',), None, None, (5,)),
+    (('p47_mg',), None, None, (5,)),
+    (('p51_mg',), None, None, (5,)),
+    (('p51_outer_mg',), None, None, (3,)),
+    (('spitfire_cannon',), None, None, (3,)),
+    (('spitfire_mg',), None, None, (4,)),
+)
+
+
+def lookup_ia1_allied_ammo(*, allied_weapon: AlliedWeapon) -> Ia1AlliedAmmoResult:
+    """Interceptor Ace 1943-44 Chart [B11] (optional): Allied fighter ammo loads, rule Errata: the row the keys select.
+
+    Args:
+        allied_weapon: Allied fighter's weapon (AlliedWeapon; labels in ALLIED_WEAPON_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rounds': Rounds
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(allied_weapon) is not str or allied_weapon not in ALLIED_WEAPON_LABELS:
+        allied_weapon = _member('ia1_allied_ammo', 'allied_weapon', allied_weapon, ALLIED_WEAPON_LABELS)
+    row = _select('ia1_allied_ammo', _IA1_ALLIED_AMMO_ROWS, (allied_weapon,), None)
+    return {'rounds': row[0]}
+
+
 # ---- 'awards'
 AwardsResult = TypedDict('AwardsResult', {
     'at': int, 'counted': Tally, 'how': str | ChainRef, 'prestige': int, 'sorties_lost': int | None,
@@ -2722,15 +2824,15 @@ def lookup_interception_results(*, interception_result: InterceptionResult) -> I
 
 
 # ---- 'bomber_bombs'
-BomberBombsResult = TypedDict('BomberBombsResult', {'chart': ChartRef, 'bomber': str})
+BomberBombsResult = TypedDict('BomberBombsResult', {'chart': str, 'bomber': str})
 BOMBER_BOMBS_COLUMNS: Final = ('chart', 'bomber')
-_BOMBER_BOMBS_ROWS: Final[tuple[_Row[tuple[ChartRef, str]], ...]] = (
+_BOMBER_BOMBS_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
     ((), 1, 2, (
-        {'chart': 'bomb_detonation'},
+        '[bomb_detonation]',
         'Still loaded with bombs (the small bomb symbol on the Endurance tracks of the Aircraft Display Mats): the bombs may detonate with a bomb bay hit (check [B4]); if they detonate with the interceptor at close range, roll 2d6 for damage to it.',
     )),
     ((), 3, None, (
-        {'chart': 'flak'},
+        '[flak]',
         'Has already dropped its bombs and cannot be destroyed by detonating them. Roll for flak damage from the target area (the mats show the flak icon in the 3rd box only, but flak is rolled in any later box too) and apply it before beginning your attack. Only bombers take flak damage: not fighters, escorts, or interceptors.',
     )),
 )
@@ -2746,7 +2848,7 @@ def lookup_bomber_bombs(value: int, *, drm: int = 0) -> BomberBombsResult:
 
     Returns:
         The row's values by column:
-            'chart': Roll
+            'chart': Chart
             'bomber': The bomber
 
     Raises:
@@ -2767,9 +2869,9 @@ def lookup_bomber_bombs(value: int, *, drm: int = 0) -> BomberBombsResult:
 
 
 # ---- 'bomber_combat'
-BomberCombatResult = TypedDict('BomberCombatResult', {'chart': ChartRef | None, 'rule': str})
+BomberCombatResult = TypedDict('BomberCombatResult', {'chart': str | None, 'rule': str})
 BOMBER_COMBAT_COLUMNS: Final = ('chart', 'rule')
-_BOMBER_COMBAT_ROWS: Final[tuple[_Row[tuple[ChartRef | None, str]], ...]] = (
+_BOMBER_COMBAT_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
     (('target',), None, None, (
         None,
         'Decide whether you attack the bombers or the escorts (if present); if starting disadvantaged with escorts present you must conduct fighter combat (exception: Gruppe Leader, 7.9.1) (7.1.3).',
@@ -2783,7 +2885,7 @@ _BOMBER_COMBAT_ROWS: Final[tuple[_Row[tuple[ChartRef | None, str]], ...]] = (
         'Against a bomber choose a point of aim: Port Wing, Starboard Wing or Airframe, even without the Aim skill; it sets the damage of a "GP" (Group Damage) result. You may change it between the rounds of a pass. In fighter combat fighters, escorts and interceptors always aim at the Airframe (7.1.3).',
     )),
     (('attack_card',), None, None, (
-        {'chart': 'B2'},
+        '[B2]',
         'Flip a card: your attack card for the round. Use the column of your current firepower; the Attack Deck Results Chart [B2] explains the results: random hits (rolled on [B3] against bombers, on [B6] against interceptors, fighters and escorts), Group Damage, or DE (7.1.6).',
     )),
     (('firepower',), None, None, (
@@ -2799,15 +2901,14 @@ _BOMBER_COMBAT_ROWS: Final[tuple[_Row[tuple[ChartRef | None, str]], ...]] = (
         'Flip a second card: the bomber\'s defensive fire. Only its "DEFENSIVE FIRE: X" matters: X random hits to your interceptor (7.1.6).',
     )),
     (('range',), None, None, (
-        {'chart': 'range_effects'},
-        'The range decreases by one each round: long becomes medium, medium becomes close (7.1.6).',
+        '[range_effects]', 'The range decreases by one each round: long becomes medium, medium becomes close (7.1.6).',
     )),
     (('break_off',), None, None, (
         None,
         'You may break off and end the pass at any time; after firing once at close range you must break off, and are automatically engaged by the escort if present (exceptions: Escape Chart [R4], 7.1.10; Gruppe Leader, 7.9.1). After each pass decide whether to attack again or break off; a bomber you break off from gets away with its damage (it may yet crash, 7.4.3) (7.1.6, 7.1.9, 7.1.10).',
     )),
     (('escorts_after',), None, None, (
-        {'chart': 'R4'},
+        '[R4]',
         'If an escort is present, fighter combat with it begins at the end of your first pass: a second pass on a damaged bomber needs no escort, the Gruppe Leader ability (7.9.1) or the Me 163B-1 (11.10.1). To avoid the escort roll 1d6 on the Escape Chart [R4] (7.1.10, 7.1.11).',
     )),
     (('escaped',), None, None, (
@@ -2827,7 +2928,7 @@ _BOMBER_COMBAT_ROWS: Final[tuple[_Row[tuple[ChartRef | None, str]], ...]] = (
         'You are not required to fire at long or medium range against a bomber (to conserve ammo, for example); the bomber always fires at you at each range if possible (7.1.16).',
     )),
     (('extended_burst',), None, None, (
-        {'chart': 'extended_burst'},
+        '[extended_burst]',
         'Forward weapons only, with 2 ammo points left in at least one forward weapon, at medium or long range, not if your only firing weapons have unlimited ammo. Choose the aim point, then roll 2d6 before pulling a combat card. Extra hits are random hits to the aimed area, only if the card scores at least 1 hit; its jams occur after firing, unless a 12 is rolled and no firing occurs (7.1.13).',
     )),
     (('rounds',), None, None, (
@@ -3954,20 +4055,24 @@ def roll_bomb_detonation(rng: random.Random, *, drm: int = 0) -> Roll[BombDetona
     return _rolled(natural, drm, lookup_bomb_detonation(natural, drm=drm))
 
 
-# ---- 'B3'
-B3Result = TypedDict('B3Result', {'hit': str})
-B3_COLUMNS: Final = ('hit',)
-_B3_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+# 'B3': printed elsewhere, referred to by other charts
+
+
+# ---- 'b3_in_examples'
+B3InExamplesResult = TypedDict('B3InExamplesResult', {'hit': str})
+B3_IN_EXAMPLES_COLUMNS: Final = ('hit',)
+_B3_IN_EXAMPLES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     (('airframe',), 2, 2, ('Airframe',)),
     (('airframe',), 5, 5, ('Controls',)),
     (('airframe',), 7, 7, ('No effect',)),
 )
-_B3_INDEX: Final = _Index(_B3_ROWS)
-_B3_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+_B3_IN_EXAMPLES_INDEX: Final = _Index(_B3_IN_EXAMPLES_ROWS)
+_B3_IN_EXAMPLES_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
-def lookup_b3(roll: int, *, b3_column: B3Column, drm: int = 0) -> B3Result:
-    """Bomber and Group Damage Chart [B3], rule 7.1.5, 7.1.6, 7.4.1: the row a roll selects.
+def lookup_b3_in_examples(roll: int, *, b3_column: B3Column, drm: int = 0) -> B3InExamplesResult:
+    """Bomber and Group Damage Chart [B3]: the results the examples read, rule 7.1.5, 7.1.6, 7.4.1: the row a roll
+        selects.
 
     Args:
         roll: the natural roll on 1d10, 1 to 10.
@@ -3980,40 +4085,44 @@ def lookup_b3(roll: int, *, b3_column: B3Column, drm: int = 0) -> B3Result:
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected (the chart is partial: printed on the player aid cards, not in the rulebook:
-            only the three Airframe results the 7.12 example reads are known).
+        NoRowError: no row is selected (the chart is partial: [B3] is printed on the player aid cards, not in the
+            rulebook: only the three Airframe results the 7.12 example reads are known).
     """
-    if type(roll) is not int or roll not in _B3_OUTCOMES:
-        _check_natural('B3', roll, _B3_OUTCOMES, '1d10')
+    if type(roll) is not int or roll not in _B3_IN_EXAMPLES_OUTCOMES:
+        _check_natural('b3_in_examples', roll, _B3_IN_EXAMPLES_OUTCOMES, '1d10')
     if type(b3_column) is not str or b3_column not in B3_COLUMN_LABELS:
-        b3_column = _member('B3', 'b3_column', b3_column, B3_COLUMN_LABELS)
+        b3_column = _member('b3_in_examples', 'b3_column', b3_column, B3_COLUMN_LABELS)
     if type(drm) is not int:
-        _check_int('B3', 'drm', drm)
+        _check_int('b3_in_examples', 'drm', drm)
     modified = roll + drm
-    low, by_roll, below, above = _B3_INDEX.tables.get((b3_column,)) or _UNINDEXED
+    low, by_roll, below, above = _B3_IN_EXAMPLES_INDEX.tables.get((b3_column,)) or _UNINDEXED
     at = modified - low
     row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
     if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _B3_INDEX.select('B3', (b3_column,), modified)
+        row = _B3_IN_EXAMPLES_INDEX.select('b3_in_examples', (b3_column,), modified)
     return {'hit': row[0]}
 
 
-def roll_b3(rng: random.Random, *, b3_column: B3Column, drm: int = 0) -> Roll[B3Result]:
-    """Roll 1d10 with `rng` and read Bomber and Group Damage Chart [B3], rule 7.1.5, 7.1.6, 7.4.1.
+def roll_b3_in_examples(rng: random.Random, *, b3_column: B3Column, drm: int = 0) -> Roll[B3InExamplesResult]:
+    """Roll 1d10 with `rng` and read Bomber and Group Damage Chart [B3]: the results the examples read, rule 7.1.5,
+        7.1.6, 7.4.1.
 
     Returns the natural roll, the DRM, the modified roll and the selected row's values.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
-    _check_rng('B3', rng)
+    _check_rng('b3_in_examples', rng)
     natural = _roll(rng, 'sum', 1, 10, 0, 0)
-    return _rolled(natural, drm, lookup_b3(natural, b3_column=b3_column, drm=drm))
+    return _rolled(natural, drm, lookup_b3_in_examples(natural, b3_column=b3_column, drm=drm))
 
 
-# ---- 'B6'
-B6Result = TypedDict('B6Result', {'hit': str})
-B6_COLUMNS: Final = ('hit',)
-_B6_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+# 'B6': printed elsewhere, referred to by other charts
+
+
+# ---- 'b6_in_examples'
+B6InExamplesResult = TypedDict('B6InExamplesResult', {'hit': str})
+B6_IN_EXAMPLES_COLUMNS: Final = ('hit',)
+_B6_IN_EXAMPLES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 12, 12, ('Port Wing',)),
     ((), 13, 13, ('Starboard Wing',)),
     ((), 25, 25, ('Port Engine',)),
@@ -4023,15 +4132,15 @@ _B6_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
     ((), 55, 55, ('Airframe',)),
     ((), 61, 61, ('Forward Cannon',)),
 )
-_B6_INDEX: Final = _Index(_B6_ROWS)
-_B6_OUTCOMES: Final = frozenset({
+_B6_IN_EXAMPLES_INDEX: Final = _Index(_B6_IN_EXAMPLES_ROWS)
+_B6_IN_EXAMPLES_OUTCOMES: Final = frozenset({
     11, 12, 13, 14, 15, 16, 21, 22, 23, 24, 25, 26, 31, 32, 33, 34, 35, 36, 41, 42, 43, 44, 45, 46, 51, 52, 53, 54, 55,
     56, 61, 62, 63, 64, 65, 66,
 })
 
 
-def lookup_b6(roll: int, *, drm: int = 0) -> B6Result:
-    """Fighter Damage Chart [B6], rule 3.5, 7.4.1: the row a roll selects.
+def lookup_b6_in_examples(roll: int, *, drm: int = 0) -> B6InExamplesResult:
+    """Fighter Damage Chart [B6]: the results the examples read, rule 3.5, 7.4.1: the row a roll selects.
 
     Args:
         roll: the natural roll on d66, 11 to 66.
@@ -4043,34 +4152,34 @@ def lookup_b6(roll: int, *, drm: int = 0) -> B6Result:
 
     Raises:
         ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected (the chart is partial: printed on the player aid cards, not in the rulebook:
-            only the eight results the 7.12 and 10.7 examples read are known).
+        NoRowError: no row is selected (the chart is partial: [B6] is printed on the player aid cards, not in the
+            rulebook: only the eight results the 7.12 and 10.7 examples read are known).
     """
-    if type(roll) is not int or roll not in _B6_OUTCOMES:
-        _check_natural('B6', roll, _B6_OUTCOMES, 'd66')
+    if type(roll) is not int or roll not in _B6_IN_EXAMPLES_OUTCOMES:
+        _check_natural('b6_in_examples', roll, _B6_IN_EXAMPLES_OUTCOMES, 'd66')
     if type(drm) is not int:
-        _check_int('B6', 'drm', drm)
+        _check_int('b6_in_examples', 'drm', drm)
     if drm:
-        _check_no_drm('B6', drm, 'd66')
+        _check_no_drm('b6_in_examples', drm, 'd66')
     modified = roll + drm
-    low, by_roll, below, above = _B6_INDEX.tables.get(()) or _UNINDEXED
+    low, by_roll, below, above = _B6_IN_EXAMPLES_INDEX.tables.get(()) or _UNINDEXED
     at = modified - low
     row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
     if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _B6_INDEX.select('B6', (), modified)
+        row = _B6_IN_EXAMPLES_INDEX.select('b6_in_examples', (), modified)
     return {'hit': row[0]}
 
 
-def roll_b6(rng: random.Random, *, drm: int = 0) -> Roll[B6Result]:
-    """Roll d66 with `rng` and read Fighter Damage Chart [B6], rule 3.5, 7.4.1.
+def roll_b6_in_examples(rng: random.Random, *, drm: int = 0) -> Roll[B6InExamplesResult]:
+    """Roll d66 with `rng` and read Fighter Damage Chart [B6]: the results the examples read, rule 3.5, 7.4.1.
 
     Returns the natural roll, the DRM, the modified roll and the selected row's values.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
-    _check_rng('B6', rng)
+    _check_rng('b6_in_examples', rng)
     natural = _roll(rng, 'd66', 2, 6, 0, 0)
-    return _rolled(natural, drm, lookup_b6(natural, drm=drm))
+    return _rolled(natural, drm, lookup_b6_in_examples(natural, drm=drm))
 
 
 # ---- 'flak'
@@ -4280,9 +4389,9 @@ def roll_crash_credit(rng: random.Random, *, drm: int = 0) -> Roll[CrashCreditRe
 
 
 # ---- 'damage_results'
-DamageResultsResult = TypedDict('DamageResultsResult', {'chart': ChartRef | None, 'result': str})
+DamageResultsResult = TypedDict('DamageResultsResult', {'chart': str | None, 'result': str})
 DAMAGE_RESULTS_COLUMNS: Final = ('chart', 'result')
-_DAMAGE_RESULTS_ROWS: Final[tuple[_Row[tuple[ChartRef | None, str]], ...]] = (
+_DAMAGE_RESULTS_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
     (('threshold',), None, None, (None, 'Shot down')),
     (('fuel_fire',), None, None, (None, 'The aircraft is lost; all crew bail out')),
     (('fuel_explosion',), None, None, (
@@ -4298,22 +4407,21 @@ _DAMAGE_RESULTS_ROWS: Final[tuple[_Row[tuple[ChartRef | None, str]], ...]] = (
         'The aircraft is immediately destroyed (engine failure, the tail shot off, a wing sawn off): circle the target on the Sortie Log sheet. Not negated by a defensive move or card that reduces random hits, only by cards that say "avoid all damage"',
     )),
     (('gp',), None, None, (
-        {'chart': 'B3'},
+        '[B3]',
         'Rolled on the Bomber and Group Damage Chart [B3], always on its "Airframe" column; the gunner result is ignored (also for the Me 410, Ju 88 and Bf 110)',
     )),
     (('random',), None, None, (
-        {'chart': 'B6'},
-        'Rolled randomly on the Fighter Damage Chart [B6]; apply the effects listed on [B4] immediately',
+        '[B6]', 'Rolled randomly on the Fighter Damage Chart [B6]; apply the effects listed on [B4] immediately',
     )),
     (('engine_words',), None, None, (
-        {'chart': 'B6'},
+        '[B6]',
         'Single-engine aircraft: disregard "Port" and "Starboard", all are simply engine hits. Do 335: "port engine" is the forward engine, "starboard engine" the rear engine (7.4.1, 11.6)',
     )),
     (('iff',), None, None, (
         None, 'No effect: it is not on the Aircraft Display Mats (exception: Operation Bodenplatte, 10.16)',
     )),
     (('engine',), None, None, (
-        {'chart': 'engine_damage_speed'},
+        '[engine_damage_speed]',
         "Does not preclude finishing a combat; it hampers or precludes further interceptions that sortie. With a speed lower than the bombers' (a Bf 110G-2/R3 with one engine out and the other damaged), you cannot intercept the bomber formation",
     )),
     (('all_engines',), None, None, (
@@ -4692,108 +4800,6 @@ def lookup_terminology(*, term: Term) -> TerminologyResult:
 
 
 # 'F1': printed elsewhere, referred to by other charts
-
-
-# ---- 'ia1_errata'
-Ia1ErrataResult = TypedDict('Ia1ErrataResult', {'text': str})
-IA1_ERRATA_COLUMNS: Final = ('text',)
-_IA1_ERRATA_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    (('counters',), None, None, (
-        'Replacement counters are included in the countersheet of Interceptor Ace Volume 2 so you can complete your copy of Interceptor Ace 1943-44.',
-    )),
-    (('r7_1_7',), None, None, (
-        'If a B-17 has two or more engines destroyed, or 1 destroyed and two others damaged, or 4 engines damaged (or worse) it is considered to be out of formation for subsequent passes.',
-    )),
-    (('r7_1_16',), None, None, (
-        'You are not required to fire at long or medium range against a bomber (in order to conserve ammo, for example). The bomber, however, always fire at you at each range if possible.',
-    )),
-    (('r7_2_2_1',), None, None, (
-        'The BK 5 and the BK 3,7 weapons mounted in the Bf 110 and Me 410 aircraft are not used and do not add their firepower ratings to the FP total when shooting against enemy fighters or escorts.',
-    )),
-    (('r7_2_2_9',), None, None, (
-        'Anytime you re-engage a bomber formation, it is not necessary to roll to determine the type of bomber: they are the same type as you previously engaged this sortie.',
-    )),
-    (('r7_2_3_1',), None, None, (
-        'Wingman may attack with you if you are coming "Out of the Sun" against a bomber. Since there is no return fire, you would ignore any damage results to your wingman on Chart [W1].',
-    )),
-    (('r7_3_1',), None, None, ('The last sentence should include head-to-head.',)),
-    (('r7_9_2',), None, None, (
-        'Feldwebel rank retains the automatic "scrounging" ability of the Unterfeldwebel rank, in addition to the "working the system" ability.',
-    )),
-    (('r10_6',), None, None, (
-        'No counters were originally created for the 4 optional skills: see the sticker sheet; replacement counters are provided in Interceptor Ace Volume 2.',
-    )),
-    (('a3',), None, None, (
-        'There should not be an asterisk on the August 43 box. An asterisk indicates the YB-40 may be possible. No YB-40s are possible that month. They are only possible June and July.',
-    )),
-    (('b11',), None, None, ('Optional ammo loads for Allied fighters: see ia1_allied_ammo.',)),
-    (('c3',), None, None, (
-        'This chart is the Optional version. The Extended Burst Charts on the Ops Map and in the rules are the standard charts for use. [C3] is the "kinder and gentler" extended burst chart, less of a chance to jam: consider using it as a handicap.',
-    )),
-    (('leadership',), None, None, (
-        'There should be a counter for the "Leadership" skill: see the sticker sheet; a replacement counter is provided in Interceptor Ace Volume 2.',
-    )),
-    (('gunnery',), None, None, (
-        'A player could have purchased the "Gunnery" skill for himself, his wingman, AND his rear gunner: see the sticker sheet for the 3rd Gunnery counter; a replacement counter is provided in Interceptor Ace Volume 2.',
-    )),
-    (('logsheet',), None, None, (
-        'The reminder note lists the Me 410A-1/U2 as available in Nov 43: it should be the Me 410A-2/U4. The aircraft mats, Chart R1, and the rules are all correct.',
-    )),
-)
-
-
-def lookup_ia1_errata(*, ia1_errata: Ia1Errata) -> Ia1ErrataResult:
-    """Interceptor Ace 1943-44: Official Errata and Clarifications, rule Errata: the row the keys select.
-
-    Args:
-        ia1_errata: Interceptor Ace 1943-44 errata item (Ia1Errata; labels in IA1_ERRATA_LABELS).
-
-    Returns:
-        The row's values by column:
-            'text': Errata
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(ia1_errata) is not str or ia1_errata not in IA1_ERRATA_LABELS:
-        ia1_errata = _member('ia1_errata', 'ia1_errata', ia1_errata, IA1_ERRATA_LABELS)
-    row = _select('ia1_errata', _IA1_ERRATA_ROWS, (ia1_errata,), None)
-    return {'text': row[0]}
-
-
-# ---- 'ia1_allied_ammo'
-Ia1AlliedAmmoResult = TypedDict('Ia1AlliedAmmoResult', {'rounds': int})
-IA1_ALLIED_AMMO_COLUMNS: Final = ('rounds',)
-_IA1_ALLIED_AMMO_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
-    (('p38_cannon',), None, None, (4,)),
-    (('p38_mg',), None, None, (5,)),
-    (('p47_mg',), None, None, (5,)),
-    (('p51_mg',), None, None, (5,)),
-    (('p51_outer_mg',), None, None, (3,)),
-    (('spitfire_cannon',), None, None, (3,)),
-    (('spitfire_mg',), None, None, (4,)),
-)
-
-
-def lookup_ia1_allied_ammo(*, allied_weapon: AlliedWeapon) -> Ia1AlliedAmmoResult:
-    """Interceptor Ace 1943-44 Chart [B11] (optional): Allied fighter ammo loads, rule Errata: the row the keys select.
-
-    Args:
-        allied_weapon: Allied fighter's weapon (AlliedWeapon; labels in ALLIED_WEAPON_LABELS).
-
-    Returns:
-        The row's values by column:
-            'rounds': Rounds
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(allied_weapon) is not str or allied_weapon not in ALLIED_WEAPON_LABELS:
-        allied_weapon = _member('ia1_allied_ammo', 'allied_weapon', allied_weapon, ALLIED_WEAPON_LABELS)
-    row = _select('ia1_allied_ammo', _IA1_ALLIED_AMMO_ROWS, (allied_weapon,), None)
-    return {'rounds': row[0]}
 
 
 # ---- 'fighter_combat'
@@ -5887,16 +5893,16 @@ def lookup_approach_track_boxes(value: int, *, drm: int = 0) -> ApproachTrackBox
 
 
 # ---- 'advanced_start'
-AdvancedStartResult = TypedDict('AdvancedStartResult', {'box': str, 'altitude': str, 'chart': ChartRef | None})
+AdvancedStartResult = TypedDict('AdvancedStartResult', {'box': str, 'altitude': str, 'chart': str | None})
 ADVANCED_START_COLUMNS: Final = ('box', 'altitude', 'chart')
-_ADVANCED_START_ROWS: Final[tuple[_Row[tuple[str, str, ChartRef | None]], ...]] = (
+_ADVANCED_START_ROWS: Final[tuple[_Row[tuple[str, str, str | None]], ...]] = (
     (('head_on',), None, None, (
-        'Long Range box of the approach track', 'Roll 1d6: 1-3 Level, 4-6 Low', {'chart': 'head_on_altitude'},
+        'Long Range box of the approach track', 'Roll 1d6: 1-3 Level, 4-6 Low', '[head_on_altitude]',
     )),
     (('advantaged',), None, None, ('Long Range box of the approach track', 'High; you shoot first', None)),
     (('disadvantaged',), None, None, (
         'Long Range box of the approach track (no escorts); Vertical Climb box on a 1d10 roll of 9', 'Low',
-        {'chart': 'vertical_climb'},
+        '[vertical_climb]',
     )),
     (('out_of_the_sun',), None, None, (
         'Your choice: the Vertical Dive box (one round of firing, the bomber does not return fire, then the pass is over), or the Medium Range (High) box of the chosen track (the bomber does not return fire there; then continue at Close Range (High))',
@@ -5917,7 +5923,7 @@ def lookup_advanced_start(*, encounter: Encounter) -> AdvancedStartResult:
         The row's values by column:
             'box': Box
             'altitude': Altitude
-            'chart': Roll
+            'chart': Chart
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -6381,13 +6387,15 @@ def lookup_weapon_selection(*, weapon_selection: WeaponSelection) -> WeaponSelec
 EasternFrontTransferResult = TypedDict('EasternFrontTransferResult', {'roll': str, 'rule': str})
 EASTERN_FRONT_TRANSFER_COLUMNS: Final = ('roll', 'rule')
 _EASTERN_FRONT_TRANSFER_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
-    (('experience',), None, None, ('1d6', 'The result is the total unspent Experience Points your pilot starts with')),
+    (('experience',), None, None, (
+        'Roll 1d6', 'The result is the total unspent Experience Points your pilot starts with',
+    )),
     (('expert',), None, None, (
         '-',
         'Your pilot comes with the Expert skill: choose Bf 109 or FW 190 before rolling on the Starting Units and Bases Chart [R1]',
     )),
     (('victories',), None, None, (
-        '1d20', 'The result is the number of Eastern Front victories; with 5 or more your pilot is an "Ace"',
+        'Roll 1d20', 'The result is the number of Eastern Front victories; with 5 or more your pilot is an "Ace"',
     )),
     (('prestige_points',), None, None, ('-', '0: all have been spent in the transfer')),
     (('victory_points',), None, None, (
@@ -6404,7 +6412,7 @@ def lookup_eastern_front_transfer(*, eastern_front: EasternFront) -> EasternFron
 
     Returns:
         The row's values by column:
-            'roll': Roll
+            'roll': Determined by
             'rule': Rule
 
     Raises:
@@ -6564,33 +6572,33 @@ def roll_p47_loaded(rng: random.Random, *, drm: int = 0) -> Roll[P47LoadedResult
 
 
 # ---- 'bodenplatte'
-BodenplatteResult = TypedDict('BodenplatteResult', {'chart': ChartRef | None, 'rule': str})
+BodenplatteResult = TypedDict('BodenplatteResult', {'chart': str | None, 'rule': str})
 BODENPLATTE_COLUMNS: Final = ('chart', 'rule')
-_BODENPLATTE_ROWS: Final[tuple[_Row[tuple[ChartRef | None, str]], ...]] = (
+_BODENPLATTE_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
     (('mission',), None, None, (
         None, 'Not rolled on the Raid Chart [A1]: automatically a strike mission as part of Operation Bodenplatte.',
     )),
     (('track',), None, None, (
-        {'chart': 'F1'}, 'Use the Operation Bodenplatte fuel endurance track of the Fuel Endurance Track Chart [F1].',
+        '[F1]', 'Use the Operation Bodenplatte fuel endurance track of the Fuel Endurance Track Chart [F1].',
     )),
     (('takeoff',), None, None, (
         None,
         'From the Hangar Box to the Takeoff Endurance Box of your Base Zone; no Allied fighter-bomber attacks nor fighter sweeps: no roll on [A3].',
     )),
     (('ruhr',), None, None, (
-        {'chart': 'bodenplatte_flak'},
+        '[bodenplatte_flak]',
         'You may be attacked by friendly Flak (the Flak symbol): random hits on the Fighter Damage Chart [B6].',
     )),
     (('dutch_af',), None, None, (
-        {'chart': 'bodenplatte_flak'},
+        '[bodenplatte_flak]',
         'Roll again for friendly Flak (the Flak symbol), +1 drm if you have taken an FuG25 IFF hit.',
     )),
     (('bombing',), None, None, (
-        {'chart': 'R9'},
+        '[R9]',
         'Then your bombing run (the bomb symbol): your aircraft carries a 250kg bomb; roll 1d20 on the Bombing Results Chart [R9].',
     )),
     (('fighters',), None, None, (
-        {'chart': 'bodenplatte_fighters'},
+        '[bodenplatte_fighters]',
         'You encounter Allied fighters taking off: start the encounter Advantaged. You keep encountering fighters of the same type in this box, always head on, until you escape using the Escape Chart [R4] (7.1.10): disengaging only ends combat with that fighter.',
     )),
     (('landing',), None, None, (
@@ -7717,19 +7725,19 @@ def lookup_aircraft_changes(*, aircraft_change: AircraftChange) -> AircraftChang
 
 
 # ---- 'changing_aircraft'
-ChangingAircraftResult = TypedDict('ChangingAircraftResult', {'chart': ChartRef | None, 'rule': str})
+ChangingAircraftResult = TypedDict('ChangingAircraftResult', {'chart': str | None, 'rule': str})
 CHANGING_AIRCRAFT_COLUMNS: Final = ('chart', 'rule')
-_CHANGING_AIRCRAFT_ROWS: Final[tuple[_Row[tuple[ChartRef | None, str]], ...]] = (
+_CHANGING_AIRCRAFT_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
     (('when',), None, None, (
         None,
         'At the end of each sortie you may change to a newer type or sub-type if one is available; consult R2 and R3 at the end of each turn. You are not required to upgrade (4.6.4).',
     )),
     (('type',), None, None, (
-        {'chart': 'R2'},
+        '[R2]',
         'Choose the type; roll 1d6: inside the range listed you receive the type; a check (✓) gives it automatically. For a new sub-type of the type you fly, skip R2 (4.6.4, 9.2, 9.3).',
     )),
     (('subtype',), None, None, (
-        {'chart': 'R3'}, 'Choose the sub-type; roll 1d6: in the range listed you receive it (4.6.4, 9.2, 9.3).',
+        '[R3]', 'Choose the sub-type; roll 1d6: in the range listed you receive it (4.6.4, 9.2, 9.3).',
     )),
     (('type_failed',), None, None, (None, 'You retain your current aircraft (4.6.4, 9.3).')),
     (('subtype_failed_same_type',), None, None, (
@@ -7739,7 +7747,7 @@ _CHANGING_AIRCRAFT_ROWS: Final[tuple[_Row[tuple[ChartRef | None, str]], ...]] = 
         None, 'You automatically receive the base aircraft of the new type (4.6.4, 9.2, 9.3).',
     )),
     (('base_aircraft',), None, None, (
-        {'chart': 'R3'},
+        '[R3]',
         'The base aircraft of a type is the one with a check (✓) symbol and no die-roll range on R3; it may change at a date (4.6.4, 9.2).',
     )),
     (('prestige_level',), None, None, (
@@ -7750,7 +7758,7 @@ _CHANGING_AIRCRAFT_ROWS: Final[tuple[_Row[tuple[ChartRef | None, str]], ...]] = 
         'Pilots with a Prestige Level of 7 are no longer required to roll on the Aircraft Availability Chart for available replacement aircraft: you may choose any currently listed as available (8.2).',
     )),
     (('waiver',), None, None, (
-        {'chart': 'R1'},
+        '[R1]',
         'If the Starting Units and Bases Chart [R1] puts you in a unit flying an aircraft with a Prestige Level requirement higher than zero, the requirement is waived for that model and any same-model replacements if you lose it (4.2.2, 9.7).',
     )),
 )
@@ -7781,26 +7789,18 @@ def lookup_changing_aircraft(*, change_step: ChangeStep) -> ChangingAircraftResu
 R2September1944Result = TypedDict('R2September1944Result', {'result': str})
 R2_SEPTEMBER_1944_COLUMNS: Final = ('result',)
 _R2_SEPTEMBER_1944_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    (('fw190a8', '1944-09'), None, None, ('automatic',)),
+    (('fw190a8',), 1, 6, ('automatic',)),
 )
 _R2_SEPTEMBER_1944_INDEX: Final = _Index(_R2_SEPTEMBER_1944_ROWS)
-_R2_SEPTEMBER_1944_MONTHS: Final = ('1944-09')
 _R2_SEPTEMBER_1944_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
-def lookup_r2_september_1944(
-    roll: int,
-    *,
-    aircraft_type: AircraftType,
-    month: str,
-    drm: int = 0,
-) -> R2September1944Result:
+def lookup_r2_september_1944(roll: int, *, aircraft_type: AircraftType, drm: int = 0) -> R2September1944Result:
     """Available Aircraft Family and Type Chart [R2]: September 1944 (9.3 example), rule 9.3: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d6, 1 to 6.
         aircraft_type: Aircraft type (AircraftType; labels in AIRCRAFT_TYPE_LABELS).
-        month: a month 'YYYY-MM', 1944-09 to 1944-09.
         drm: the total die roll modifier added before reading the chart.
 
     Returns:
@@ -7810,22 +7810,20 @@ def lookup_r2_september_1944(
     Raises:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected (the chart is partial: R2 is cut after its first row; 9.3's example states
-            this cell).
+            this cell of its September 1944 column).
     """
     if type(roll) is not int or roll not in _R2_SEPTEMBER_1944_OUTCOMES:
         _check_natural('r2_september_1944', roll, _R2_SEPTEMBER_1944_OUTCOMES, '1d6')
     if type(aircraft_type) is not str or aircraft_type not in AIRCRAFT_TYPE_LABELS:
         aircraft_type = _member('r2_september_1944', 'aircraft_type', aircraft_type, AIRCRAFT_TYPE_LABELS)
-    if type(month) is not str or month not in _R2_SEPTEMBER_1944_MONTHS:
-        _check_member('r2_september_1944', 'month', month, _R2_SEPTEMBER_1944_MONTHS)
     if type(drm) is not int:
         _check_int('r2_september_1944', 'drm', drm)
     modified = roll + drm
-    low, by_roll, below, above = _R2_SEPTEMBER_1944_INDEX.tables.get((aircraft_type, month)) or _UNINDEXED
+    low, by_roll, below, above = _R2_SEPTEMBER_1944_INDEX.tables.get((aircraft_type,)) or _UNINDEXED
     at = modified - low
     row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
     if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _R2_SEPTEMBER_1944_INDEX.select('r2_september_1944', (aircraft_type, month), modified)
+        row = _R2_SEPTEMBER_1944_INDEX.select('r2_september_1944', (aircraft_type,), modified)
     return {'result': row[0]}
 
 
@@ -7833,7 +7831,6 @@ def roll_r2_september_1944(
     rng: random.Random,
     *,
     aircraft_type: AircraftType,
-    month: str,
     drm: int = 0,
 ) -> Roll[R2September1944Result]:
     """Roll 1d6 with `rng` and read Available Aircraft Family and Type Chart [R2]: September 1944 (9.3 example), rule
@@ -7845,28 +7842,26 @@ def roll_r2_september_1944(
     """
     _check_rng('r2_september_1944', rng)
     natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return _rolled(natural, drm, lookup_r2_september_1944(natural, aircraft_type=aircraft_type, month=month, drm=drm))
+    return _rolled(natural, drm, lookup_r2_september_1944(natural, aircraft_type=aircraft_type, drm=drm))
 
 
 # ---- 'r3_august_1944'
 R3August1944Result = TypedDict('R3August1944Result', {'result': str})
 R3_AUGUST_1944_COLUMNS: Final = ('result',)
 _R3_AUGUST_1944_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    (('bf109g6late', '1944-08'), None, None, ('automatic',)),
+    (('bf109g6late',), 1, 6, ('automatic',)),
 )
 _R3_AUGUST_1944_INDEX: Final = _Index(_R3_AUGUST_1944_ROWS)
-_R3_AUGUST_1944_MONTHS: Final = ('1944-08')
 _R3_AUGUST_1944_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
-def lookup_r3_august_1944(roll: int, *, aircraft: Aircraft, month: str, drm: int = 0) -> R3August1944Result:
+def lookup_r3_august_1944(roll: int, *, aircraft: Aircraft, drm: int = 0) -> R3August1944Result:
     """Available Aircraft Sub-Type Chart [R3]: August 1944 (4.6.4, 9.2 examples), rule 4.6.4, 9.2: the row a roll
         selects.
 
     Args:
         roll: the natural roll on 1d6, 1 to 6.
         aircraft: Aircraft (Aircraft; labels in AIRCRAFT_LABELS).
-        month: a month 'YYYY-MM', 1944-08 to 1944-08.
         drm: the total die roll modifier added before reading the chart.
 
     Returns:
@@ -7876,32 +7871,24 @@ def lookup_r3_august_1944(roll: int, *, aircraft: Aircraft, month: str, drm: int
     Raises:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected (the chart is partial: R3 is cut after its first row; 4.6.4's and 9.2's
-            examples state this cell).
+            examples state this cell of its August 1944 column).
     """
     if type(roll) is not int or roll not in _R3_AUGUST_1944_OUTCOMES:
         _check_natural('r3_august_1944', roll, _R3_AUGUST_1944_OUTCOMES, '1d6')
     if type(aircraft) is not str or aircraft not in AIRCRAFT_LABELS:
         aircraft = _member('r3_august_1944', 'aircraft', aircraft, AIRCRAFT_LABELS)
-    if type(month) is not str or month not in _R3_AUGUST_1944_MONTHS:
-        _check_member('r3_august_1944', 'month', month, _R3_AUGUST_1944_MONTHS)
     if type(drm) is not int:
         _check_int('r3_august_1944', 'drm', drm)
     modified = roll + drm
-    low, by_roll, below, above = _R3_AUGUST_1944_INDEX.tables.get((aircraft, month)) or _UNINDEXED
+    low, by_roll, below, above = _R3_AUGUST_1944_INDEX.tables.get((aircraft,)) or _UNINDEXED
     at = modified - low
     row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
     if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _R3_AUGUST_1944_INDEX.select('r3_august_1944', (aircraft, month), modified)
+        row = _R3_AUGUST_1944_INDEX.select('r3_august_1944', (aircraft,), modified)
     return {'result': row[0]}
 
 
-def roll_r3_august_1944(
-    rng: random.Random,
-    *,
-    aircraft: Aircraft,
-    month: str,
-    drm: int = 0,
-) -> Roll[R3August1944Result]:
+def roll_r3_august_1944(rng: random.Random, *, aircraft: Aircraft, drm: int = 0) -> Roll[R3August1944Result]:
     """Roll 1d6 with `rng` and read Available Aircraft Sub-Type Chart [R3]: August 1944 (4.6.4, 9.2 examples), rule
         4.6.4, 9.2.
 
@@ -7911,30 +7898,28 @@ def roll_r3_august_1944(
     """
     _check_rng('r3_august_1944', rng)
     natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return _rolled(natural, drm, lookup_r3_august_1944(natural, aircraft=aircraft, month=month, drm=drm))
+    return _rolled(natural, drm, lookup_r3_august_1944(natural, aircraft=aircraft, drm=drm))
 
 
 # ---- 'r3_september_1944'
 R3September1944Result = TypedDict('R3September1944Result', {'result': str})
 R3_SEPTEMBER_1944_COLUMNS: Final = ('result',)
 _R3_SEPTEMBER_1944_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    (('bf109g6late', '1944-09'), None, None, ('automatic',)),
-    (('fw190a8r8', '1944-09'), 1, 4, ('available',)),
-    (('fw190a8r8', '1944-09'), 5, None, ('not available',)),
+    (('bf109g6late',), 1, 6, ('automatic',)),
+    (('fw190a8r8',), 1, 4, ('available',)),
+    (('fw190a8r8',), 5, 6, ('not available',)),
 )
 _R3_SEPTEMBER_1944_INDEX: Final = _Index(_R3_SEPTEMBER_1944_ROWS)
-_R3_SEPTEMBER_1944_MONTHS: Final = ('1944-09')
 _R3_SEPTEMBER_1944_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
-def lookup_r3_september_1944(roll: int, *, aircraft: Aircraft, month: str, drm: int = 0) -> R3September1944Result:
+def lookup_r3_september_1944(roll: int, *, aircraft: Aircraft, drm: int = 0) -> R3September1944Result:
     """Available Aircraft Sub-Type Chart [R3]: September 1944 (9.2, 9.3 examples), rule 9.2, 9.3: the row a roll
         selects.
 
     Args:
         roll: the natural roll on 1d6, 1 to 6.
         aircraft: Aircraft (Aircraft; labels in AIRCRAFT_LABELS).
-        month: a month 'YYYY-MM', 1944-09 to 1944-09.
         drm: the total die roll modifier added before reading the chart.
 
     Returns:
@@ -7944,32 +7929,24 @@ def lookup_r3_september_1944(roll: int, *, aircraft: Aircraft, month: str, drm: 
     Raises:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected (the chart is partial: R3 is cut after its first row; 9.2's and 9.3's examples
-            state these cells).
+            state these cells of its September 1944 column).
     """
     if type(roll) is not int or roll not in _R3_SEPTEMBER_1944_OUTCOMES:
         _check_natural('r3_september_1944', roll, _R3_SEPTEMBER_1944_OUTCOMES, '1d6')
     if type(aircraft) is not str or aircraft not in AIRCRAFT_LABELS:
         aircraft = _member('r3_september_1944', 'aircraft', aircraft, AIRCRAFT_LABELS)
-    if type(month) is not str or month not in _R3_SEPTEMBER_1944_MONTHS:
-        _check_member('r3_september_1944', 'month', month, _R3_SEPTEMBER_1944_MONTHS)
     if type(drm) is not int:
         _check_int('r3_september_1944', 'drm', drm)
     modified = roll + drm
-    low, by_roll, below, above = _R3_SEPTEMBER_1944_INDEX.tables.get((aircraft, month)) or _UNINDEXED
+    low, by_roll, below, above = _R3_SEPTEMBER_1944_INDEX.tables.get((aircraft,)) or _UNINDEXED
     at = modified - low
     row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
     if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
-        row = _R3_SEPTEMBER_1944_INDEX.select('r3_september_1944', (aircraft, month), modified)
+        row = _R3_SEPTEMBER_1944_INDEX.select('r3_september_1944', (aircraft,), modified)
     return {'result': row[0]}
 
 
-def roll_r3_september_1944(
-    rng: random.Random,
-    *,
-    aircraft: Aircraft,
-    month: str,
-    drm: int = 0,
-) -> Roll[R3September1944Result]:
+def roll_r3_september_1944(rng: random.Random, *, aircraft: Aircraft, drm: int = 0) -> Roll[R3September1944Result]:
     """Roll 1d6 with `rng` and read Available Aircraft Sub-Type Chart [R3]: September 1944 (9.2, 9.3 examples), rule
         9.2, 9.3.
 
@@ -7979,7 +7956,7 @@ def roll_r3_september_1944(
     """
     _check_rng('r3_september_1944', rng)
     natural = _roll(rng, 'sum', 1, 6, 0, 0)
-    return _rolled(natural, drm, lookup_r3_september_1944(natural, aircraft=aircraft, month=month, drm=drm))
+    return _rolled(natural, drm, lookup_r3_september_1944(natural, aircraft=aircraft, drm=drm))
 
 
 # ---- 'loss_replacement'
@@ -8682,16 +8659,15 @@ def lookup_game_span(*, game_mode: GameMode) -> GameSpanResult:
 
 
 # ---- 'setup_sequence'
-SetupSequenceResult = TypedDict('SetupSequenceResult', {'order': int, 'chart': ChartRef | None, 'how': str})
+SetupSequenceResult = TypedDict('SetupSequenceResult', {'order': int, 'chart': str | None, 'how': str})
 SETUP_SEQUENCE_COLUMNS: Final = ('order', 'chart', 'how')
-_SETUP_SEQUENCE_ROWS: Final[tuple[_Row[tuple[int, ChartRef | None, str]], ...]] = (
+_SETUP_SEQUENCE_ROWS: Final[tuple[_Row[tuple[int, str | None, str]], ...]] = (
     (('unit',), None, None, (
-        1, {'chart': 'R1'},
+        1, '[R1]',
         'Roll 1d20 on the Starting Units and Bases Chart [R1]. If more than one unit is available for the result, randomly determine your starting unit. Alternately, you may choose the unit, location and starting date if you desire (4.1).',
     )),
     (('aircraft',), None, None, (
-        2, {'chart': 'starting_unit_bases'},
-        'Roll 1d6 to select one of the aircraft types currently available for your unit, if applicable (4.1).',
+        2, '[starting_unit_bases]', 'Roll 1d6 for the aircraft type available to your unit, if applicable (4.1).',
     )),
     (('log',), None, None, (
         3, None,
@@ -8713,11 +8689,11 @@ _SETUP_SEQUENCE_ROWS: Final[tuple[_Row[tuple[int, ChartRef | None, str]], ...]] 
         'Consult the initial Ammunition Load next to each weapon; select ammunition markers ("1" or "2" ammo points) that add up to the ammunition points carried; place them next to the weapon(s) (4.4.2, 4.5).',
     )),
     (('experience',), None, None, (
-        9, {'chart': 'starting_experience'},
+        9, '[starting_experience]',
         'Your pilot starts with 0 Experience points if an officer, 1 if an NCO; an NCO may spend his point (4.4.2).',
     )),
     (('target_mats',), None, None, (
-        10, {'chart': 'B10'}, 'Have the Bomber Target Mat [B10] and the Fighter Target Mat [B11] nearby (4.0).',
+        10, '[B10]', 'Have the Bomber Target Mat [B10] and the Fighter Target Mat [B11] nearby (4.0).',
     )),
     (('operations_map',), None, None, (
         11, None, 'Place the Operations Map with the Combat Card Deck shuffled on it (4.0).',
@@ -8810,15 +8786,15 @@ def roll_a1(rng: random.Random, *, month: str, drm: int = 0) -> Roll[A1Result]:
 
 
 # ---- 'basing_rules'
-BasingRulesResult = TypedDict('BasingRulesResult', {'chart': ChartRef | None, 'rule': str})
+BasingRulesResult = TypedDict('BasingRulesResult', {'chart': str | None, 'rule': str})
 BASING_RULES_COLUMNS: Final = ('chart', 'rule')
-_BASING_RULES_ROWS: Final[tuple[_Row[tuple[ChartRef | None, str]], ...]] = (
+_BASING_RULES_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
     (('base_zone',), None, None, (
         None,
         'Any base in the same zone is identical for game purposes; the zone sets the endurance burned off when intercepting a raid (shown on the Aircraft Display Mats). Unit assignments are for narrative purposes only.',
     )),
     (('target_zone',), None, None, (
-        {'chart': 'A1'},
+        '[A1]',
         "The Raid Chart [A1] gives each target's target zone in parentheses; the zone sets how much endurance the interceptor has when it intercepts, or whether it can intercept the raid at all.",
     )),
     (('greyed_out',), None, None, (
@@ -8826,11 +8802,11 @@ _BASING_RULES_ROWS: Final[tuple[_Row[tuple[ChartRef | None, str]], ...]] = (
         'A target zone greyed out on your Aircraft Display Mat is beyond your fuel range: the raid cannot be intercepted; you do not get a sortie credit (for experience); move ahead to the next sortie.',
     )),
     (('mat_track',), None, None, (
-        {'chart': 'F1'},
+        '[F1]',
         'Each Aircraft Display Mat shows the endurance track of the bases the aircraft typically flew from (the Bf 109G-6 mat the French Bases track, the Bf 109K-4 mat the Berlin Bases track). Based in a zone your mat does not show, use the Fuel Endurance Track Chart [F1].',
     )),
     (('combined_track',), None, None, (
-        {'chart': 'F1'},
+        '[F1]',
         'When combining Interceptor Ace 1943-44 and 1944-45, use the Fuel Endurance Track Chart [F1] for the aircraft included in Interceptor Ace 1943-44 (their fuel track boxes have changed).',
     )),
 )
@@ -9065,74 +9041,6 @@ def _step_knights_cross(
     return rolled['natural'], rolled['modified'], rolled['values']
 
 
-def _step_bomber_combat(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'bomber_combat': its natural roll, modified roll and row."""
-    return None, None, lookup_bomber_combat(bomber_pass=cast(BomberPass, keys['bomber_pass']))
-
-
-def _step_r4(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'R4': its natural roll, modified roll and row."""
-    rolled = roll_r4(rng, interceptor=cast(Interceptor, keys['interceptor']), drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
-
-
-def _step_extended_burst(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'extended_burst': its natural roll, modified roll and row."""
-    rolled = roll_extended_burst(rng, drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
-
-
-def _step_range_effects(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'range_effects': its natural roll, modified roll and row."""
-    return None, None, lookup_range_effects(range_=cast(Range, keys['range']))
-
-
-def _step_bomb_detonation(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'bomb_detonation': its natural roll, modified roll and row."""
-    rolled = roll_bomb_detonation(rng, drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
-
-
-def _step_b3(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'B3': its natural roll, modified roll and row."""
-    rolled = roll_b3(rng, b3_column=cast(B3Column, keys['b3_column']), drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
-
-
-def _step_b6(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'B6': its natural roll, modified roll and row."""
-    rolled = roll_b6(rng, drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
-
-
 def _step_flak(
     rng: random.Random,
     keys: Mapping[str, str],
@@ -9141,34 +9049,6 @@ def _step_flak(
     """One step of a chain on 'flak': its natural roll, modified roll and row."""
     rolled = roll_flak(rng, drm=drm)
     return rolled['natural'], rolled['modified'], rolled['values']
-
-
-def _step_damage_results(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'damage_results': its natural roll, modified roll and row."""
-    return None, None, lookup_damage_results(damage_result=cast(DamageResult, keys['damage_result']))
-
-
-def _step_r9(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'R9': its natural roll, modified roll and row."""
-    rolled = roll_r9(rng, drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
-
-
-def _step_advanced_start(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'advanced_start': its natural roll, modified roll and row."""
-    return None, None, lookup_advanced_start(encounter=cast(Encounter, keys['encounter']))
 
 
 def _step_approach_track(
@@ -9181,26 +9061,6 @@ def _step_approach_track(
     return rolled['natural'], rolled['modified'], rolled['values']
 
 
-def _step_head_on_altitude(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'head_on_altitude': its natural roll, modified roll and row."""
-    rolled = roll_head_on_altitude(rng, drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
-
-
-def _step_vertical_climb(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'vertical_climb': its natural roll, modified roll and row."""
-    rolled = roll_vertical_climb(rng, drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
-
-
 def _step_bodenplatte_flak(
     rng: random.Random,
     keys: Mapping[str, str],
@@ -9209,25 +9069,6 @@ def _step_bodenplatte_flak(
     """One step of a chain on 'bodenplatte_flak': its natural roll, modified roll and row."""
     rolled = roll_bodenplatte_flak(rng, drm=drm)
     return rolled['natural'], rolled['modified'], rolled['values']
-
-
-def _step_bodenplatte_fighters(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'bodenplatte_fighters': its natural roll, modified roll and row."""
-    rolled = roll_bodenplatte_fighters(rng, drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
-
-
-def _step_bodenplatte(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'bodenplatte': its natural roll, modified roll and row."""
-    return None, None, lookup_bodenplatte(bodenplatte_step=cast(BodenplatteStep, keys['bodenplatte_step']))
 
 
 def _step_straggler(
@@ -9247,33 +9088,6 @@ def _step_injury_effects(
 ) -> tuple[int | None, int | None, Mapping[str, object]]:
     """One step of a chain on 'injury_effects': its natural roll, modified roll and row."""
     return None, None, lookup_injury_effects(injury=cast(Injury, keys['injury']))
-
-
-def _step_starting_experience(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'starting_experience': its natural roll, modified roll and row."""
-    return None, None, lookup_starting_experience(game_mode=cast(GameMode, keys['game_mode']), rank_track=cast(RankTrack, keys['rank_track']))
-
-
-def _step_engine_damage_speed(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'engine_damage_speed': its natural roll, modified roll and row."""
-    return None, None, lookup_engine_damage_speed(engine_damage=cast(EngineDamage, keys['engine_damage']))
-
-
-def _step_changing_aircraft(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'changing_aircraft': its natural roll, modified roll and row."""
-    return None, None, lookup_changing_aircraft(change_step=cast(ChangeStep, keys['change_step']))
 
 
 def _step_b1(
@@ -9305,98 +9119,21 @@ def _step_starting_unit_bases(
     return None, None, lookup_starting_unit_bases(unit=cast(Unit, keys['unit']))
 
 
-def _step_r2(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'R2': its natural roll, modified roll and row."""
-    rolled = roll_r2(rng, aircraft_type=cast(AircraftType, keys['aircraft_type']), month=cast(str, keys['month']), drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
-
-
-def _step_r3(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'R3': its natural roll, modified roll and row."""
-    rolled = roll_r3(rng, aircraft=cast(Aircraft, keys['aircraft']), month=cast(str, keys['month']), drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
-
-
-def _step_setup_sequence(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'setup_sequence': its natural roll, modified roll and row."""
-    return None, None, lookup_setup_sequence(setup_step=cast(SetupStep, keys['setup_step']))
-
-
-def _step_a1(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'A1': its natural roll, modified roll and row."""
-    rolled = roll_a1(rng, month=cast(str, keys['month']), drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
-
-
-def _step_basing_rules(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'basing_rules': its natural roll, modified roll and row."""
-    return None, None, lookup_basing_rules(basing_rule=cast(BasingRule, keys['basing_rule']))
-
-
 _CHAIN_STEPS: Final[dict[str, _Stepper]] = {
     'awards': _step_awards,
     'knights_cross': _step_knights_cross,
-    'bomber_combat': _step_bomber_combat,
-    'R4': _step_r4,
-    'extended_burst': _step_extended_burst,
-    'range_effects': _step_range_effects,
-    'bomb_detonation': _step_bomb_detonation,
-    'B3': _step_b3,
-    'B6': _step_b6,
     'flak': _step_flak,
-    'damage_results': _step_damage_results,
-    'R9': _step_r9,
-    'advanced_start': _step_advanced_start,
     'approach_track': _step_approach_track,
-    'head_on_altitude': _step_head_on_altitude,
-    'vertical_climb': _step_vertical_climb,
     'bodenplatte_flak': _step_bodenplatte_flak,
-    'bodenplatte_fighters': _step_bodenplatte_fighters,
-    'bodenplatte': _step_bodenplatte,
     'straggler': _step_straggler,
     'injury_effects': _step_injury_effects,
-    'starting_experience': _step_starting_experience,
-    'engine_damage_speed': _step_engine_damage_speed,
-    'changing_aircraft': _step_changing_aircraft,
     'B1': _step_b1,
     'R1': _step_r1,
     'starting_unit_bases': _step_starting_unit_bases,
-    'R2': _step_r2,
-    'R3': _step_r3,
-    'setup_sequence': _step_setup_sequence,
-    'A1': _step_a1,
-    'basing_rules': _step_basing_rules,
 }
 _CHAIN_KEYS: Final[dict[str, tuple[str, ...]]] = {
-    'awards': ('award',), 'knights_cross': (), 'bomber_combat': ('bomber_pass',), 'R4': ('interceptor',),
-    'extended_burst': (), 'range_effects': ('range',), 'bomb_detonation': (), 'B3': ('b3_column',), 'B6': (),
-    'flak': (), 'damage_results': ('damage_result',), 'R9': (), 'advanced_start': ('encounter',),
-    'approach_track': ('orientation',), 'head_on_altitude': (), 'vertical_climb': (), 'bodenplatte_flak': (),
-    'bodenplatte_fighters': (), 'bodenplatte': ('bodenplatte_step',), 'straggler': (), 'injury_effects': ('injury',),
-    'starting_experience': ('game_mode', 'rank_track'), 'engine_damage_speed': ('engine_damage',),
-    'changing_aircraft': ('change_step',), 'B1': (), 'R1': (), 'starting_unit_bases': ('unit',),
-    'R2': ('aircraft_type', 'month'), 'R3': ('aircraft', 'month'), 'setup_sequence': ('setup_step',), 'A1': ('month',),
-    'basing_rules': ('basing_rule',),
+    'awards': ('award',), 'knights_cross': (), 'flak': (), 'approach_track': ('orientation',), 'bodenplatte_flak': (),
+    'straggler': (), 'injury_effects': ('injury',), 'B1': (), 'R1': (), 'starting_unit_bases': ('unit',),
 }
 
 
@@ -9413,20 +9150,6 @@ def follow_awards(rng: random.Random, *, award: Award, drm: int = 0) -> list[Ste
     return _follow('awards', rng, {'award': award}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
 
 
-def follow_bomber_combat(rng: random.Random, *, bomber_pass: BomberPass, drm: int = 0) -> list[Step]:
-    """Roll on 'bomber_combat' with `rng` and follow its chained results to the end (it sends the reader to B2, R4,
-        extended_burst, range_effects).
-
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
-    """
-    _check_rng('bomber_combat', rng)
-    bomber_pass = _member('bomber_combat', 'bomber_pass', bomber_pass, BOMBER_PASS_LABELS)
-    _check_int('bomber_combat', 'drm', drm)
-    return _follow('bomber_combat', rng, {'bomber_pass': bomber_pass}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
-
-
 def follow_flak(rng: random.Random, *, drm: int = 0) -> list[Step]:
     """Roll on 'flak' with `rng` and follow its chained results to the end (it sends the reader to B3).
 
@@ -9437,34 +9160,6 @@ def follow_flak(rng: random.Random, *, drm: int = 0) -> list[Step]:
     _check_rng('flak', rng)
     _check_int('flak', 'drm', drm)
     return _follow('flak', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
-
-
-def follow_damage_results(rng: random.Random, *, damage_result: DamageResult, drm: int = 0) -> list[Step]:
-    """Roll on 'damage_results' with `rng` and follow its chained results to the end (it sends the reader to B3, B6,
-        engine_damage_speed).
-
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
-    """
-    _check_rng('damage_results', rng)
-    damage_result = _member('damage_results', 'damage_result', damage_result, DAMAGE_RESULT_LABELS)
-    _check_int('damage_results', 'drm', drm)
-    return _follow('damage_results', rng, {'damage_result': damage_result}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
-
-
-def follow_advanced_start(rng: random.Random, *, encounter: Encounter, drm: int = 0) -> list[Step]:
-    """Roll on 'advanced_start' with `rng` and follow its chained results to the end (it sends the reader to
-        head_on_altitude, vertical_climb).
-
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
-    """
-    _check_rng('advanced_start', rng)
-    encounter = _member('advanced_start', 'encounter', encounter, ENCOUNTER_LABELS)
-    _check_int('advanced_start', 'drm', drm)
-    return _follow('advanced_start', rng, {'encounter': encounter}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
 
 
 def follow_approach_track(rng: random.Random, *, orientation: Orientation, drm: int = 0) -> list[Step]:
@@ -9492,20 +9187,6 @@ def follow_bodenplatte_flak(rng: random.Random, *, drm: int = 0) -> list[Step]:
     return _follow('bodenplatte_flak', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
 
 
-def follow_bodenplatte(rng: random.Random, *, bodenplatte_step: BodenplatteStep, drm: int = 0) -> list[Step]:
-    """Roll on 'bodenplatte' with `rng` and follow its chained results to the end (it sends the reader to F1, R9,
-        bodenplatte_fighters, bodenplatte_flak).
-
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
-    """
-    _check_rng('bodenplatte', rng)
-    bodenplatte_step = _member('bodenplatte', 'bodenplatte_step', bodenplatte_step, BODENPLATTE_STEP_LABELS)
-    _check_int('bodenplatte', 'drm', drm)
-    return _follow('bodenplatte', rng, {'bodenplatte_step': bodenplatte_step}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
-
-
 def follow_injury_effects(rng: random.Random, *, injury: Injury, drm: int = 0) -> list[Step]:
     """Roll on 'injury_effects' with `rng` and follow its chained results to the end (it sends the reader to C2).
 
@@ -9517,20 +9198,6 @@ def follow_injury_effects(rng: random.Random, *, injury: Injury, drm: int = 0) -
     injury = _member('injury_effects', 'injury', injury, INJURY_LABELS)
     _check_int('injury_effects', 'drm', drm)
     return _follow('injury_effects', rng, {'injury': injury}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
-
-
-def follow_changing_aircraft(rng: random.Random, *, change_step: ChangeStep, drm: int = 0) -> list[Step]:
-    """Roll on 'changing_aircraft' with `rng` and follow its chained results to the end (it sends the reader to R1, R2,
-        R3).
-
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
-    """
-    _check_rng('changing_aircraft', rng)
-    change_step = _member('changing_aircraft', 'change_step', change_step, CHANGE_STEP_LABELS)
-    _check_int('changing_aircraft', 'drm', drm)
-    return _follow('changing_aircraft', rng, {'change_step': change_step}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
 
 
 def follow_b1(rng: random.Random, *, drm: int = 0) -> list[Step]:
@@ -9570,34 +9237,9 @@ def follow_starting_unit_bases(rng: random.Random, *, unit: Unit, drm: int = 0) 
     return _follow('starting_unit_bases', rng, {'unit': unit}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
 
 
-def follow_setup_sequence(rng: random.Random, *, setup_step: SetupStep, drm: int = 0) -> list[Step]:
-    """Roll on 'setup_sequence' with `rng` and follow its chained results to the end (it sends the reader to B10, R1,
-        starting_experience, starting_unit_bases).
-
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
-    """
-    _check_rng('setup_sequence', rng)
-    setup_step = _member('setup_sequence', 'setup_step', setup_step, SETUP_STEP_LABELS)
-    _check_int('setup_sequence', 'drm', drm)
-    return _follow('setup_sequence', rng, {'setup_step': setup_step}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
-
-
-def follow_basing_rules(rng: random.Random, *, basing_rule: BasingRule, drm: int = 0) -> list[Step]:
-    """Roll on 'basing_rules' with `rng` and follow its chained results to the end (it sends the reader to A1, F1).
-
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
-    """
-    _check_rng('basing_rules', rng)
-    basing_rule = _member('basing_rules', 'basing_rule', basing_rule, BASING_RULE_LABELS)
-    _check_int('basing_rules', 'drm', drm)
-    return _follow('basing_rules', rng, {'basing_rule': basing_rule}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
-
-
 LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
+    'ia1_errata': lookup_ia1_errata,
+    'ia1_allied_ammo': lookup_ia1_allied_ammo,
     'awards': lookup_awards,
     'knights_cross': lookup_knights_cross,
     'promotion': lookup_promotion,
@@ -9628,8 +9270,8 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'range_effects': lookup_range_effects,
     'repair': lookup_repair,
     'bomb_detonation': lookup_bomb_detonation,
-    'B3': lookup_b3,
-    'B6': lookup_b6,
+    'b3_in_examples': lookup_b3_in_examples,
+    'b6_in_examples': lookup_b6_in_examples,
     'flak': lookup_flak,
     'crash_enroute': lookup_crash_enroute,
     'crash_credit': lookup_crash_credit,
@@ -9642,8 +9284,6 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'components': lookup_components,
     'markers': lookup_markers,
     'terminology': lookup_terminology,
-    'ia1_errata': lookup_ia1_errata,
-    'ia1_allied_ammo': lookup_ia1_allied_ammo,
     'fighter_combat': lookup_fighter_combat,
     'positions': lookup_positions,
     'jet_positions': lookup_jet_positions,
@@ -10065,25 +9705,25 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
     (
         'r3_fw190a8r8_september_5',
         '4.6.4',
-        lambda: lookup_r3_september_1944(5, aircraft='fw190a8r8', month='1944-09', drm=0),
+        lambda: lookup_r3_september_1944(5, aircraft='fw190a8r8', drm=0),
         {'result': 'not available'},
     ),
     (
         'r3_fw190a8r8_september_3',
         '9.3',
-        lambda: lookup_r3_september_1944(3, aircraft='fw190a8r8', month='1944-09', drm=0),
+        lambda: lookup_r3_september_1944(3, aircraft='fw190a8r8', drm=0),
         {'result': 'available'},
     ),
     (
         'r2_fw190a8_september',
         '9.3',
-        lambda: lookup_r2_september_1944(6, aircraft_type='fw190a8', month='1944-09', drm=0),
+        lambda: lookup_r2_september_1944(6, aircraft_type='fw190a8', drm=0),
         {'result': 'automatic'},
     ),
     (
         'r3_bf109g6late_august',
         '4.6.4',
-        lambda: lookup_r3_august_1944(6, aircraft='bf109g6late', month='1944-08', drm=0),
+        lambda: lookup_r3_august_1944(6, aircraft='bf109g6late', drm=0),
         {'result': 'automatic'},
     ),
     (
@@ -10095,7 +9735,7 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
     (
         'r3_bf109g6late_base_september',
         '9.2',
-        lambda: lookup_r3_september_1944(6, aircraft='bf109g6late', month='1944-09', drm=0),
+        lambda: lookup_r3_september_1944(6, aircraft='bf109g6late', drm=0),
         {'result': 'automatic'},
     ),
     (
@@ -10245,19 +9885,19 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
     (
         'b3_airframe_2',
         '7.12',
-        lambda: lookup_b3(2, b3_column='airframe', drm=0),
+        lambda: lookup_b3_in_examples(2, b3_column='airframe', drm=0),
         {'hit': 'Airframe'},
     ),
     (
         'b3_airframe_5',
         '7.12',
-        lambda: lookup_b3(5, b3_column='airframe', drm=0),
+        lambda: lookup_b3_in_examples(5, b3_column='airframe', drm=0),
         {'hit': 'Controls'},
     ),
     (
         'b3_airframe_7',
         '7.12',
-        lambda: lookup_b3(7, b3_column='airframe', drm=0),
+        lambda: lookup_b3_in_examples(7, b3_column='airframe', drm=0),
         {'hit': 'No effect'},
     ),
     (
@@ -10275,49 +9915,49 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
     (
         'b6_12',
         '7.12',
-        lambda: lookup_b6(12, drm=0),
+        lambda: lookup_b6_in_examples(12, drm=0),
         {'hit': 'Port Wing'},
     ),
     (
         'b6_13',
         '7.12',
-        lambda: lookup_b6(13, drm=0),
+        lambda: lookup_b6_in_examples(13, drm=0),
         {'hit': 'Starboard Wing'},
     ),
     (
         'b6_25',
         '7.12',
-        lambda: lookup_b6(25, drm=0),
+        lambda: lookup_b6_in_examples(25, drm=0),
         {'hit': 'Port Engine'},
     ),
     (
         'b6_33',
         '7.12',
-        lambda: lookup_b6(33, drm=0),
+        lambda: lookup_b6_in_examples(33, drm=0),
         {'hit': 'Airframe'},
     ),
     (
         'b6_34',
         '7.12',
-        lambda: lookup_b6(34, drm=0),
+        lambda: lookup_b6_in_examples(34, drm=0),
         {'hit': 'Tail'},
     ),
     (
         'b6_43',
         '7.12',
-        lambda: lookup_b6(43, drm=0),
+        lambda: lookup_b6_in_examples(43, drm=0),
         {'hit': 'Rear Guns'},
     ),
     (
         'b6_55',
         '7.12',
-        lambda: lookup_b6(55, drm=0),
+        lambda: lookup_b6_in_examples(55, drm=0),
         {'hit': 'Airframe'},
     ),
     (
         'b6_61',
         '7.12',
-        lambda: lookup_b6(61, drm=0),
+        lambda: lookup_b6_in_examples(61, drm=0),
         {'hit': 'Forward Cannon'},
     ),
     (
@@ -10433,7 +10073,7 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
     (
         'b6_33_advanced',
         '10.7',
-        lambda: lookup_b6(33, drm=0),
+        lambda: lookup_b6_in_examples(33, drm=0),
         {'hit': 'Airframe'},
     ),
 )
