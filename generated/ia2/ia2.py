@@ -2717,13 +2717,13 @@ def lookup_promotion_tracks(*, rank_track: RankTrack) -> PromotionTracksResult:
 
 # ---- 'orientations'
 OrientationsResult = TypedDict('OrientationsResult', {
-    'bombers': str, 'escorts': str, 'mat': str, 'listed_7_1_2': int, 'listed_7_2_2': int, 'start_7_1_2': int,
-    'start_7_2_2': int,
+    'bombers': str | None, 'escorts': str, 'mat': str | None, 'listed_7_1_2': int, 'listed_7_2_2': int,
+    'start_7_1_2': int, 'start_7_2_2': int,
 })
 ORIENTATIONS_COLUMNS: Final = (
     'bombers', 'escorts', 'mat', 'listed_7_1_2', 'listed_7_2_2', 'start_7_1_2', 'start_7_2_2',
 )
-_ORIENTATIONS_ROWS: Final[tuple[_Row[tuple[str, str, str, int, int, int, int]], ...]] = (
+_ORIENTATIONS_ROWS: Final[tuple[_Row[tuple[str | None, str, str | None, int, int, int, int]], ...]] = (
     (('head_on',), None, None, (
         'No special effects: a general term for no special advantage, whether a head on, a flank or a rear attack.',
         'Escorts start with it if the interceptor begins with fighter combat instead of going after the bombers first; enemy fighters on a fighter encounter usually start with it.',
@@ -2740,14 +2740,14 @@ _ORIENTATIONS_ROWS: Final[tuple[_Row[tuple[str, str, str, int, int, int, int]], 
         'Your aircraft is turned 90 degrees to the side', 1, 1, 1, 1,
     )),
     (('tailing',), None, None, (
-        '-',
+        None,
         'Occurs during fighter combat: you face the enemy aircraft\'s tail; your aircraft automatically inflicts one bonus "Tail" hit if any hits are scored at all.',
         'One aircraft is completely turned backwards in relation to the other', 1, 1, 0, 1,
     )),
     (('tailed',), None, None, (
-        '-',
+        None,
         'Occurs during fighter combat: the enemy faces your tail; the firing aircraft automatically inflicts one bonus "Tail" hit if any hits are scored at all (7.2.2.5: prevented by a defensive card that prevents all damage, or skills and cards that reduce the incoming hits to zero).',
-        '-', 1, 0, 0, 0,
+        None, 1, 0, 0, 0,
     )),
     (('out_of_the_sun',), None, None, (
         'You may start at medium range against a bomber and it does not return fire the first round.',
@@ -2964,9 +2964,9 @@ def lookup_bomber_combat(*, bomber_pass: BomberPass) -> BomberCombatResult:
 
 
 # ---- 'first_fire'
-FirstFireResult = TypedDict('FirstFireResult', {'first_round': str, 'later': str})
+FirstFireResult = TypedDict('FirstFireResult', {'first_round': str | None, 'later': str | None})
 FIRST_FIRE_COLUMNS: Final = ('first_round', 'later')
-_FIRST_FIRE_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+_FIRST_FIRE_ROWS: Final[tuple[_Row[tuple[str | None, str | None]], ...]] = (
     (('head_on',), None, None, ('Simultaneous', 'Simultaneous')),
     (('advantaged',), None, None, (
         'You fire first (at long range) and apply the results; then the bomber returns fire', 'Simultaneous',
@@ -2975,8 +2975,8 @@ _FIRST_FIRE_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
     (('out_of_the_sun',), None, None, (
         'You fire first; the bomber does not return fire the first round (7.1.2)', 'Simultaneous',
     )),
-    (('tailing',), None, None, ('-', '-')),
-    (('tailed',), None, None, ('-', '-')),
+    (('tailing',), None, None, (None, None)),
+    (('tailed',), None, None, (None, None)),
 )
 
 
@@ -3062,14 +3062,14 @@ def lookup_hit_changes(*, hit_change: HitChange) -> HitChangesResult:
 
 
 # ---- 'b17_formation'
-B17FormationResult = TypedDict('B17FormationResult', {'as_301': str, 'as_303': str})
+B17FormationResult = TypedDict('B17FormationResult', {'as_301': str | None, 'as_303': str})
 B17_FORMATION_COLUMNS: Final = ('as_301', 'as_303')
-_B17_FORMATION_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+_B17_FORMATION_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
     (('rockets',), None, None, (
         'Out of formation (all B-17s in the endurance box, for the rest of the combat)',
         'Out of formation (all B-17s in the endurance box, for the rest of the combat)',
     )),
-    (('separation',), None, None, ('-', 'Out of formation for subsequent passes')),
+    (('separation',), None, None, (None, 'Out of formation for subsequent passes')),
 )
 
 
@@ -4453,20 +4453,20 @@ def lookup_damage_results(*, damage_result: DamageResult) -> DamageResultsResult
 
 
 # ---- 'engine_armor'
-EngineArmorResult = TypedDict('EngineArmorResult', {'first_hit': str, 'speed': str})
+EngineArmorResult = TypedDict('EngineArmorResult', {'first_hit': str, 'speed': str | None})
 ENGINE_ARMOR_COLUMNS: Final = ('first_hit', 'speed')
-_ENGINE_ARMOR_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+_ENGINE_ARMOR_ROWS: Final[tuple[_Row[tuple[str, str | None]], ...]] = (
     (('radial',), None, None, (
         'Ignored: place a damaged marker on the "Engine Armor" status box; subsequent engine hits damage the engine',
         '"1" speed loss from the first hit of engine damage; -2 speed at the second hit',
     )),
     (('fw190d9',), None, None, (
         'Ignored: place a damaged marker on the "Engine Armor" status box; subsequent engine hits damage the engine',
-        '-',
+        None,
     )),
     (('ta152h1',), None, None, (
         'Ignored: place a damaged marker on the "Engine Armor" status box; subsequent engine hits damage the engine',
-        '-',
+        None,
     )),
 )
 
@@ -4493,9 +4493,9 @@ def lookup_engine_armor(*, engine_armor: EngineArmor) -> EngineArmorResult:
 
 
 # ---- 'bailing_out'
-BailingOutResult = TypedDict('BailingOutResult', {'chart': str, 'rule': str})
+BailingOutResult = TypedDict('BailingOutResult', {'chart': str | None, 'rule': str})
 BAILING_OUT_COLUMNS: Final = ('chart', 'rule')
-_BAILING_OUT_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+_BAILING_OUT_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
     (('destroyed',), None, None, (
         '[B8]',
         'Roll for the pilot (and gunner, if present) on the Parachute Chart [B8]; surviving, you lose the next sortie while you receive a new aircraft and get back to base',
@@ -4509,7 +4509,7 @@ _BAILING_OUT_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
         'Bail out, rolling for each crew on [B8]; or make a forced deadstick landing in an emergency field or road at +1 drm on the Landing Chart [B7], missing the next sortie as you travel back to base even if you land successfully',
     )),
     (('de',), None, None, ('[B8]', 'You may still parachute, at +1 drm on [B8]')),
-    (('fuel_explosion',), None, None, ('-', 'You cannot parachute: you are KIA and the game ends')),
+    (('fuel_explosion',), None, None, (None, 'You cannot parachute: you are KIA and the game ends')),
 )
 
 
@@ -4535,15 +4535,15 @@ def lookup_bailing_out(*, bail_out: BailOut) -> BailingOutResult:
 
 
 # ---- 'post_combat'
-PostCombatResult = TypedDict('PostCombatResult', {'chart': str, 'rule': str})
+PostCombatResult = TypedDict('PostCombatResult', {'chart': str | None, 'rule': str})
 POST_COMBAT_COLUMNS: Final = ('chart', 'rule')
-_POST_COMBAT_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+_POST_COMBAT_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
     (('abort',), None, None, (
-        '-',
+        None,
         'You may abort your sortie after combat: move your aircraft marker directly to the Landing box and roll for landing',
     )),
     (('leaking',), None, None, (
-        '-',
+        None,
         'Force an abort at the end of a pass against a bomber; in fighter combat, attempt to disengage until successful or shot down (7.3.3)',
     )),
     (('repairs',), None, None, (
@@ -4803,15 +4803,15 @@ def lookup_terminology(*, term: Term) -> TerminologyResult:
 
 
 # ---- 'fighter_combat'
-FighterCombatResult = TypedDict('FighterCombatResult', {'chart': str, 'rule': str})
+FighterCombatResult = TypedDict('FighterCombatResult', {'chart': str | None, 'rule': str})
 FIGHTER_COMBAT_COLUMNS: Final = ('chart', 'rule')
-_FIGHTER_COMBAT_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+_FIGHTER_COMBAT_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
     (('sweep',), None, None, (
         '[A3]',
         'A fighter sweep may be American or British: roll on [A3], its first column for American fighters, its second for British; no bombers are involved (7.2.1).',
     )),
     (('escorts',), None, None, (
-        '-',
+        None,
         'Unlike Interceptor Ace 1943-44, all bomber formations have escort fighters. Fighting the escorts first, they begin with the orientation of the interception roll: advantaged, disadvantaged, head on, or out of the sun (7.2.1).',
     )),
     (('start',), None, None, (
@@ -4819,23 +4819,23 @@ _FIGHTER_COMBAT_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
         'Place your aircraft and the enemy fighter/escort on the Fighter Target Mat [B11] in the starting orientation; fighter combat begins disadvantaged if you chose to attack the bombers first, whatever orientation was rolled (7.2.2).',
     )),
     (('fire',), None, None, (
-        '-',
+        None,
         'Facing the enemy (head on, advantaged or tailing) you may shoot your forward weapons with the firepower column of the card you flip; the enemy fires back if facing you, if not he uses the defensive section of his card. Fighter combat is at medium range: no range effects between interceptors and fighters/escorts (7.2.2.1, 7.1.7).',
     )),
     (('head_on',), None, None, (
-        '-',
+        None,
         'Fire; or go defensive at once, using the defensive section of your combat card or calling on your wingman and using that text; or a standard maneuver in lieu of a card draw (7.2.2.2).',
     )),
     (('disadvantaged',), None, None, (
-        '-',
+        None,
         'Go defensive with the defense option of the next card you flip; or call on your wingman and use his text (not both: choose before flipping; he cannot assist if not present, damaged, or your radio is knocked out: then only the defense option); or a standard maneuver in lieu of a card draw (7.2.2.3).',
     )),
     (('rear_gunner',), None, None, (
-        '-',
+        None,
         'Disadvantaged or tailed with a rear gunner, you may flip a second card to shoot at the same time as your defense card; he uses its "defensive fire" section against the fighter/escort (7.2.2.4).',
     )),
     (('results',), None, None, (
-        '-',
+        None,
         'After shooting or your defensive choice and both cards flipped, apply the results simultaneously: a defensive card may negate damage, improve your orientation by one or two positions, or end the encounter (7.2.2.6).',
     )),
     (('initiative',), None, None, (
@@ -4843,7 +4843,7 @@ _FIGHTER_COMBAT_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
         'After both cards are flipped and applied, both aircraft roll for initiative on [B12] as the final action of the round; each improvement is a 90 degree shift (7.2.2.7).',
     )),
     (('next',), None, None, (
-        '-',
+        None,
         'Continue with the new orientation until one aircraft is shot down or gets away. After shooting down (or driving off) an escort or fighter, you may engage another one, starting head on, or end the encounter (7.2.2.10).',
     )),
     (('after',), None, None, (
@@ -4945,11 +4945,11 @@ def lookup_jet_positions(*, family: Family) -> JetPositionsResult:
 
 
 # ---- 'wingman'
-WingmanResult = TypedDict('WingmanResult', {'chart': str, 'rule': str})
+WingmanResult = TypedDict('WingmanResult', {'chart': str | None, 'rule': str})
 WINGMAN_COLUMNS: Final = ('chart', 'rule')
-_WINGMAN_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+_WINGMAN_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
     (('defence',), None, None, (
-        '-',
+        None,
         "He flies a notional aircraft whose damage you don't track. In a combat round you use either the defensive text of a card or call on your wingman, not both (7.2.3).",
     )),
     (('bombers',), None, None, (
@@ -4965,14 +4965,14 @@ _WINGMAN_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
         'Against bombers (only) from Out of the Sun at medium range, ignore any damage result on your wingman when rolling on [W1] (7.1.2, 7.2.3.1).',
     )),
     (('fighters',), None, None, (
-        '-',
+        None,
         'Some cards say he does nothing; others that he attacks with a firepower: he flips another combat card and may use his skills (aim, expert, etc.); the enemy draws no defensive card (7.2.3.2).',
     )),
     (('kill',), None, None, (
-        '-', 'If he shoots down the enemy fighter/escort, you are automatically disengaged (7.2.3.2).',
+        None, 'If he shoots down the enemy fighter/escort, you are automatically disengaged (7.2.3.2).',
     )),
     (('experience',), None, None, (
-        '-',
+        None,
         'He starts with 0 Experience Points and gains experience at your rate; he may buy most skills and earn awards, but does not track Prestige (7.2.3.3).',
     )),
 )
@@ -5032,26 +5032,26 @@ def lookup_wingman_status(*, wingman_state: WingmanState) -> WingmanStatusResult
 
 
 # ---- 'disengaging'
-DisengagingResult = TypedDict('DisengagingResult', {'chart': str, 'result': str})
+DisengagingResult = TypedDict('DisengagingResult', {'chart': str | None, 'result': str | None})
 DISENGAGING_COLUMNS: Final = ('chart', 'result')
-_DISENGAGING_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
-    (('you', 'head_on'), None, None, ('-', 'You cannot disengage: you must be tailing or advantaged')),
+_DISENGAGING_ROWS: Final[tuple[_Row[tuple[str | None, str | None]], ...]] = (
+    (('you', 'head_on'), None, None, (None, 'You cannot disengage: you must be tailing or advantaged')),
     (('you', 'advantaged'), None, None, (
         '[R5]',
         'Instead of firing, roll 1d6 on R5; if you fail, the enemy gains one position, the round ends, and you roll for initiative normally and continue',
     )),
-    (('you', 'disadvantaged'), None, None, ('-', 'You cannot disengage: you must be tailing or advantaged')),
-    (('you', 'tailing'), None, None, ('-', 'Instead of firing: automatic, the encounter ends')),
-    (('you', 'tailed'), None, None, ('-', 'You cannot disengage: you must be tailing or advantaged')),
+    (('you', 'disadvantaged'), None, None, (None, 'You cannot disengage: you must be tailing or advantaged')),
+    (('you', 'tailing'), None, None, (None, 'Instead of firing: automatic, the encounter ends')),
+    (('you', 'tailed'), None, None, (None, 'You cannot disengage: you must be tailing or advantaged')),
     (('you', 'out_of_the_sun'), None, None, ('[R5]', 'Advantaged: roll 1d6 on R5')),
-    (('enemy', 'head_on'), None, None, ('-', 'He continues to pull defensive cards until in a position to try')),
+    (('enemy', 'head_on'), None, None, (None, 'He continues to pull defensive cards until in a position to try')),
     (('enemy', 'advantaged'), None, None, (
         '[R5]', 'Instead of firing, 1d6 on R5: 1-4 succeeds; 5-6 fails, you gain one position and combat continues',
     )),
-    (('enemy', 'disadvantaged'), None, None, ('-', 'He continues to pull defensive cards until in a position to try')),
-    (('enemy', 'tailing'), None, None, ('-', 'Instead of firing: it succeeds, and the combat is ended')),
-    (('enemy', 'tailed'), None, None, ('-', 'He continues to pull defensive cards until in a position to try')),
-    (('enemy', 'out_of_the_sun'), None, None, ('-', '-')),
+    (('enemy', 'disadvantaged'), None, None, (None, 'He continues to pull defensive cards until in a position to try')),
+    (('enemy', 'tailing'), None, None, (None, 'Instead of firing: it succeeds, and the combat is ended')),
+    (('enemy', 'tailed'), None, None, (None, 'He continues to pull defensive cards until in a position to try')),
+    (('enemy', 'out_of_the_sun'), None, None, (None, None)),
 )
 
 
@@ -5080,11 +5080,11 @@ def lookup_disengaging(*, disengaging_side: DisengagingSide, encounter: Encounte
 
 
 # ---- 'disengage_triggers'
-DisengageTriggersResult = TypedDict('DisengageTriggersResult', {'enemy': str, 'you': str})
+DisengageTriggersResult = TypedDict('DisengageTriggersResult', {'enemy': str | None, 'you': str | None})
 DISENGAGE_TRIGGERS_COLUMNS: Final = ('enemy', 'you')
-_DISENGAGE_TRIGGERS_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
-    (('pilot_wounded',), None, None, ('Attempts to disengage', '-')),
-    (('weapons_out',), None, None, ('Attempts to disengage (10.11)', '-')),
+_DISENGAGE_TRIGGERS_ROWS: Final[tuple[_Row[tuple[str | None, str | None]], ...]] = (
+    (('pilot_wounded',), None, None, ('Attempts to disengage', None)),
+    (('weapons_out',), None, None, ('Attempts to disengage (10.11)', None)),
     (('leaking_fuel',), None, None, (
         'Attempts to disengage',
         'Mandatory: at the end of a pass against a bomber; in fighter combat, attempt until you succeed or are shot down (7.4.2)',
@@ -5097,7 +5097,7 @@ _DISENGAGE_TRIGGERS_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
         'Attempts to disengage',
         'Mandatory: attempt to break off at the end of the current firing pass against a bomber, or of fighter combat (7.4.8)',
     )),
-    (('out_of_fuel',), None, None, ('-', 'Mandatory (11.10.1): 1d6 1-4 succeeds, as a piston-engined fighter')),
+    (('out_of_fuel',), None, None, (None, 'Mandatory (11.10.1): 1d6 1-4 succeeds, as a piston-engined fighter')),
     (('both_forced',), None, None, ('Automatic: no roll', 'Automatic: no roll')),
 )
 
@@ -5893,9 +5893,9 @@ def lookup_approach_track_boxes(value: int, *, drm: int = 0) -> ApproachTrackBox
 
 
 # ---- 'advanced_start'
-AdvancedStartResult = TypedDict('AdvancedStartResult', {'box': str, 'altitude': str, 'chart': str | None})
+AdvancedStartResult = TypedDict('AdvancedStartResult', {'box': str | None, 'altitude': str | None, 'chart': str | None})
 ADVANCED_START_COLUMNS: Final = ('box', 'altitude', 'chart')
-_ADVANCED_START_ROWS: Final[tuple[_Row[tuple[str, str, str | None]], ...]] = (
+_ADVANCED_START_ROWS: Final[tuple[_Row[tuple[str | None, str | None, str | None]], ...]] = (
     (('head_on',), None, None, (
         'Long Range box of the approach track', 'Roll 1d6: 1-3 Level, 4-6 Low', '[head_on_altitude]',
     )),
@@ -5908,8 +5908,8 @@ _ADVANCED_START_ROWS: Final[tuple[_Row[tuple[str, str, str | None]], ...]] = (
         'Your choice: the Vertical Dive box (one round of firing, the bomber does not return fire, then the pass is over), or the Medium Range (High) box of the chosen track (the bomber does not return fire there; then continue at Close Range (High))',
         'High', None,
     )),
-    (('tailing',), None, None, ('-', '-', None)),
-    (('tailed',), None, None, ('-', '-', None)),
+    (('tailing',), None, None, (None, None, None)),
+    (('tailed',), None, None, (None, None, None)),
 )
 
 
@@ -6384,22 +6384,22 @@ def lookup_weapon_selection(*, weapon_selection: WeaponSelection) -> WeaponSelec
 
 
 # ---- 'eastern_front_transfer'
-EasternFrontTransferResult = TypedDict('EasternFrontTransferResult', {'roll': str, 'rule': str})
+EasternFrontTransferResult = TypedDict('EasternFrontTransferResult', {'roll': str | None, 'rule': str})
 EASTERN_FRONT_TRANSFER_COLUMNS: Final = ('roll', 'rule')
-_EASTERN_FRONT_TRANSFER_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+_EASTERN_FRONT_TRANSFER_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
     (('experience',), None, None, (
         'Roll 1d6', 'The result is the total unspent Experience Points your pilot starts with',
     )),
     (('expert',), None, None, (
-        '-',
+        None,
         'Your pilot comes with the Expert skill: choose Bf 109 or FW 190 before rolling on the Starting Units and Bases Chart [R1]',
     )),
     (('victories',), None, None, (
         'Roll 1d20', 'The result is the number of Eastern Front victories; with 5 or more your pilot is an "Ace"',
     )),
-    (('prestige_points',), None, None, ('-', '0: all have been spent in the transfer')),
+    (('prestige_points',), None, None, (None, '0: all have been spent in the transfer')),
     (('victory_points',), None, None, (
-        '-', 'Each victory counts as 1 point for victory purposes: start your victory point count from there',
+        None, 'Each victory counts as 1 point for victory purposes: start your victory point count from there',
     )),
 )
 
@@ -6634,19 +6634,19 @@ def lookup_bodenplatte(*, bodenplatte_step: BodenplatteStep) -> BodenplatteResul
 
 
 # ---- 'bodenplatte_aircraft'
-BodenplatteAircraftResult = TypedDict('BodenplatteAircraftResult', {'takes_part': str})
+BodenplatteAircraftResult = TypedDict('BodenplatteAircraftResult', {'takes_part': str | None})
 BODENPLATTE_AIRCRAFT_COLUMNS: Final = ('takes_part',)
-_BODENPLATTE_AIRCRAFT_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+_BODENPLATTE_AIRCRAFT_ROWS: Final[tuple[_Row[tuple[str | None]], ...]] = (
     (('bf109',), None, None, ('Yes: any type, not based in Munich Bases',)),
     (('fw190',), None, None, ('Yes: any type',)),
     (('me262',), None, None, ('Yes',)),
     (('bf110',), None, None, ('Yes (not historical: already withdrawn from daylight combat operations by this date)',)),
     (('me410',), None, None, ('Yes (not historical: already withdrawn from daylight combat operations by this date)',)),
     (('ju88',), None, None, ('Yes (not historical: already withdrawn from daylight combat operations by this date)',)),
-    (('do335',), None, None, ('-',)),
-    (('me163',), None, None, ('-',)),
-    (('he162',), None, None, ('-',)),
-    (('go229',), None, None, ('-',)),
+    (('do335',), None, None, (None,)),
+    (('me163',), None, None, (None,)),
+    (('he162',), None, None, (None,)),
+    (('go229',), None, None, (None,)),
 )
 
 
