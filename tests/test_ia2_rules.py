@@ -60,7 +60,7 @@ def test_scoring_and_victory_points(gen) -> None:
 
 def test_sequence_and_interception(gen) -> None:
     # IA2 6.1: the raid on A1, weather on B9, take-off on A3, sweeps on A3, interception on B1
-    order = [gen.lookup_sequence_of_play(play_step=s)["order"] for s in ("raid", "weather", "takeoff", "interception")]
+    order = [gen.lookup_game_play_outline(play_step=s)["order"] for s in ("raid", "weather", "takeoff", "interception")]
     assert order == [1, 2, 3, 5]
     # 7.12: "A dice roll of 11. We are up sun"; 10.7: "You roll a 4 ... the encounter is Head on"
     assert gen.lookup_b1(11)["encounter"] == "Out of the Sun" and gen.lookup_b1(4)["encounter"] == "Head on"
@@ -73,8 +73,8 @@ def test_orientations_printed_two_ways(ia2, corpus) -> None:
     # of Tailed, under "Starting Orientation" (7.1.2: Tailing "is not a starting orientation"); C417 says so
     found = {d.message.split("`")[1] for d in corpus.diagnostics if d.code == "C417"}
     assert {"tailed_listed", "sun_listed", "tailing_start", "sun_range", "sun_return_fire"} <= found
-    orientations = ia2.chart("orientations")
-    listed = {r.keys[0]: (r.values[3], r.values[4]) for r in orientations.rows}
+    lists = ia2.chart("orientation_lists")
+    listed = {r.keys[0]: (r.values[1], r.values[2]) for r in lists.rows}
     assert listed["tailed"] == (1, 0) and listed["out_of_the_sun"] == (0, 1) and listed["head_on"] == (1, 1)
 
 

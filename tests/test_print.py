@@ -32,9 +32,10 @@ from tests.conftest import ROOT, compile_text
 # USAAF's Target Systems Planning Table printed whole at normal size (8 to 7 pages), and in large
 # print as two blocks that continue across a page (11 to 10, 13 to 11); IA2's tables without a
 # chance column no longer keep room for one: in large print its Injury Effects table prints as one
-# block instead of two (28 to 27 on A4, 30 to 29 on Letter).
+# block instead of two (28 to 27 on A4, 30 to 29 on Letter). Issue 30 wrote IA2's rules as 70 more charts
+# (docs/coverage/ia2.md): 45 pages on A4 (46 on Letter, 76 and 80 in large print).
 EXPECTED_PAGES = {
-    "ia2": {("a4", False): 18, ("letter", False): 19, ("a4", True): 27, ("letter", True): 29},
+    "ia2": {("a4", False): 45, ("letter", False): 46, ("a4", True): 76, ("letter", True): 80},
     "usaaf": {("a4", False): 7, ("letter", False): 7, ("a4", True): 10, ("letter", True): 11},
     "stuka_leader": {("a4", False): 10, ("letter", False): 11, ("a4", True): 17, ("letter", True): 17},
     "aa_rules": {("a4", False): 4, ("letter", False): 4, ("a4", True): 5, ("letter", True): 5},
@@ -47,9 +48,10 @@ EXPECTED_PAGES = {
 # Escort Missions table, cut at the right edge before, printed as stacked blocks; with the Target
 # Systems Planning Table whole at 8 pt it takes 7 (9 to 7 on Letter; in large print, its two blocks
 # continuing across a page and the Escort Missions table in one block, 13 to 10 and 14 to 11); IA2
-# in large print 28 to 27 (29 to 28 on Letter), as in Chromium.
+# in large print 28 to 27 (29 to 28 on Letter), as in Chromium. Issue 30's IA2 rule charts: 45 (46) pages,
+# 87 (92) in large print.
 EXPECTED_PAGES_WEASYPRINT = {
-    "ia2": {("a4", False): 18, ("letter", False): 19, ("a4", True): 27, ("letter", True): 28},
+    "ia2": {("a4", False): 45, ("letter", False): 46, ("a4", True): 87, ("letter", True): 92},
     "usaaf": {("a4", False): 7, ("letter", False): 7, ("a4", True): 10, ("letter", True): 11},
     "stuka_leader": {("a4", False): 10, ("letter", False): 11, ("a4", True): 16, ("letter", True): 17},
     "aa_rules": {("a4", False): 4, ("letter", False): 4, ("a4", True): 5, ("letter", True): 6},
@@ -67,6 +69,17 @@ TALLER_THAN_A_PAGE_IN_LARGE_PRINT = {
     "chart-starting_unit_bases": 2,
     "chart-sequence_of_play": 2,
     "chart-target_systems": 2,
+    # IA2's rules written as charts of text (issue 30): the Game Play Outline (6.1), the changes to random
+    # hits, fighter combat (7.2), the Initiative Chart's DRMs and notes, aircraft damage (7.4), the awards
+    # (7.8), the costs of changing aircraft (4.6, 8.1, 9.0) and the 1943-44 errata at 12 pt
+    "chart-game_play_outline": 3,
+    "chart-hit_changes": 3,
+    "chart-fighter_combat": 3,
+    "chart-b12": 3,
+    "chart-damage_results": 3,
+    "chart-awards": 3,
+    "chart-aircraft_changes": 3,
+    "chart-ia1_errata": 3,
 }
 # At normal size every chart fits one page. (The Target Systems Planning Table printed as two stacked
 # blocks that filled a page, and its notes started the next; it now prints whole at the 8 pt floor
@@ -76,7 +89,7 @@ TALLER_THAN_A_PAGE_AT_NORMAL_SIZE: dict[str, int] = {}
 # groups, wide tables whole. A landscape page is 182 mm tall (A4) against a portrait page's 269 mm,
 # and rows are kept whole, so the aids take more pages than on portrait paper.
 EXPECTED_PAGES_WEASYPRINT_LANDSCAPE = {
-    "ia2": {("a4", False): 22, ("letter", False): 22, ("a4", True): 35, ("letter", True): 35},
+    "ia2": {("a4", False): 58, ("letter", False): 56, ("a4", True): 98, ("letter", True): 99},
     "usaaf": {("a4", False): 8, ("letter", False): 9, ("a4", True): 12, ("letter", True): 13},
     "stuka_leader": {("a4", False): 13, ("letter", False): 13, ("a4", True): 18, ("letter", True): 20},
     "aa_rules": {("a4", False): 5, ("letter", False): 5, ("a4", True): 7, ("letter", True): 7},
@@ -669,9 +682,9 @@ def test_the_contents_list_is_set_in_balanced_columns_in_play_order(corpus) -> N
     headings = re.findall(r'<span class="g">([^<]+)</span>', nav)
     assert headings == re.findall(r'<h2 class="group">([^<]+)</h2>', html)
     assert re.findall(r'<a href="#([^"]+)">', nav) == _section_ids(html)
-    # balanced by lines: IA2's 138 printed charts in 13 groups, each group whole in a column
+    # balanced by lines: IA2's 141 printed charts in 13 groups, each group whole in a column
     entries = [c.count("<li><a ") for c in columns]
-    assert entries == [55, 47, 36] and sum(entries) == len(_section_ids(html))
+    assert entries == [57, 48, 36] and sum(entries) == len(_section_ids(html))
     landscape = render_outputs(corpus.project, "a4", False, True)["ia2/ia2.html"]
     assert landscape.split('<div class="columns">', 1)[1].split("</nav>")[0].count("\n<ol>\n") == 4
 

@@ -1123,8 +1123,7 @@ BODENPLATTE_STEP_LABELS: Final[dict[BodenplatteStep, str]] = {
 
 
 BomberPass = Literal[
-    'target', 'weapons', 'aim', 'attack_card', 'firepower', 'jam', 'defensive_card', 'range', 'break_off',
-    'escorts_after', 'escaped', 'second_pass', 'later_rounds', 'hold_fire', 'extended_burst', 'rounds', 'after_combat',
+    'target', 'weapons', 'aim', 'attack_card', 'firepower', 'jam', 'defensive_card', 'range', 'later_rounds', 'rounds',
 ]
 BOMBER_PASS_LABELS: Final[dict[BomberPass, str]] = {
     'target': 'Bombers or escorts',
@@ -1135,14 +1134,21 @@ BOMBER_PASS_LABELS: Final[dict[BomberPass, str]] = {
     'jam': 'Weapon jam',
     'defensive_card': "Bomber's defensive card",
     'range': 'Range',
+    'later_rounds': 'Later rounds of a pass',
+    'rounds': 'Rounds of a pass',
+}
+
+
+BomberPassEnd = Literal[
+    'break_off', 'escorts_after', 'escaped', 'second_pass', 'hold_fire', 'extended_burst', 'after_combat',
+]
+BOMBER_PASS_END_LABELS: Final[dict[BomberPassEnd, str]] = {
     'break_off': 'Breaking off',
     'escorts_after': 'After the pass, with escorts',
     'escaped': 'After escaping the escorts',
     'second_pass': 'Second pass, without escorts',
-    'later_rounds': 'Later rounds of a pass',
     'hold_fire': 'Holding fire',
     'extended_burst': 'Extended burst',
-    'rounds': 'Rounds of a pass',
     'after_combat': 'At the end of a combat',
 }
 
@@ -2716,50 +2722,38 @@ def lookup_promotion_tracks(*, rank_track: RankTrack) -> PromotionTracksResult:
 
 
 # ---- 'orientations'
-OrientationsResult = TypedDict('OrientationsResult', {
-    'bombers': str | None, 'escorts': str, 'mat': str | None, 'listed_7_1_2': int, 'listed_7_2_2': int,
-    'start_7_1_2': int, 'start_7_2_2': int,
-})
-ORIENTATIONS_COLUMNS: Final = (
-    'bombers', 'escorts', 'mat', 'listed_7_1_2', 'listed_7_2_2', 'start_7_1_2', 'start_7_2_2',
-)
-_ORIENTATIONS_ROWS: Final[tuple[_Row[tuple[str | None, str, str | None, int, int, int, int]], ...]] = (
+OrientationsResult = TypedDict('OrientationsResult', {'bombers': str | None, 'escorts': str})
+ORIENTATIONS_COLUMNS: Final = ('bombers', 'escorts')
+_ORIENTATIONS_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
     (('head_on',), None, None, (
         'No special effects: a general term for no special advantage, whether a head on, a flank or a rear attack.',
         'Escorts start with it if the interceptor begins with fighter combat instead of going after the bombers first; enemy fighters on a fighter encounter usually start with it.',
-        'Aircraft facing each other', 1, 1, 1, 1,
     )),
     (('advantaged',), None, None, (
         'You shoot first on the long range round of the pass and apply any results obtained, then the bomber returns fire.',
         'The orientation the interceptor begins with against the escort if the player begins with fighter combat.',
-        'The enemy aircraft is turned 90 degrees to the side', 1, 1, 1, 1,
     )),
     (('disadvantaged',), None, None, (
         'No effect if there are no escorts: attack the bombers as if head on. With escorts you may NOT attack the bombers: go directly to fighter combat, disadvantaged (exception: Gruppe Leader, 7.9.1).',
         'The orientation against the escorts once fighter combat begins; also the start against escorts after attacking the bombers first, even if the interception roll was head on, advantaged or out of the sun.',
-        'Your aircraft is turned 90 degrees to the side', 1, 1, 1, 1,
     )),
     (('tailing',), None, None, (
         None,
         'Occurs during fighter combat: you face the enemy aircraft\'s tail; your aircraft automatically inflicts one bonus "Tail" hit if any hits are scored at all.',
-        'One aircraft is completely turned backwards in relation to the other', 1, 1, 0, 1,
     )),
     (('tailed',), None, None, (
         None,
         'Occurs during fighter combat: the enemy faces your tail; the firing aircraft automatically inflicts one bonus "Tail" hit if any hits are scored at all (7.2.2.5: prevented by a defensive card that prevents all damage, or skills and cards that reduce the incoming hits to zero).',
-        None, 1, 0, 0, 0,
     )),
     (('out_of_the_sun',), None, None, (
         'You may start at medium range against a bomber and it does not return fire the first round.',
         'If you engage the escorts first you start advantaged, fire, and they do not flip a defensive card the first round: a free shot before the initiative phase (7.2.2.7).',
-        'Your aircraft starts Advantaged, gets to shoot, and the enemy aircraft does not get to flip a defensive card',
-        0, 1, 1, 1,
     )),
 )
 
 
 def lookup_orientations(*, encounter: Encounter) -> OrientationsResult:
-    """Orientations for combat, rule 7.1.2, 7.2.2: the row the keys select.
+    """Orientations for combat, rule 7.1.2: the row the keys select.
 
     Args:
         encounter: Orientation (Encounter; labels in ENCOUNTER_LABELS).
@@ -2768,6 +2762,43 @@ def lookup_orientations(*, encounter: Encounter) -> OrientationsResult:
         The row's values by column:
             'bombers': Against bombers (7.1.2)
             'escorts': Against escorts and fighters (7.1.2)
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(encounter) is not str or encounter not in ENCOUNTER_LABELS:
+        encounter = _member('orientations', 'encounter', encounter, ENCOUNTER_LABELS)
+    row = _select('orientations', _ORIENTATIONS_ROWS, (encounter,), None)
+    return {'bombers': row[0], 'escorts': row[1]}
+
+
+# ---- 'orientation_lists'
+OrientationListsResult = TypedDict('OrientationListsResult', {
+    'mat': str | None, 'listed_7_1_2': int, 'listed_7_2_2': int, 'start_7_1_2': int, 'start_7_2_2': int,
+})
+ORIENTATION_LISTS_COLUMNS: Final = ('mat', 'listed_7_1_2', 'listed_7_2_2', 'start_7_1_2', 'start_7_2_2')
+_ORIENTATION_LISTS_ROWS: Final[tuple[_Row[tuple[str | None, int, int, int, int]], ...]] = (
+    (('head_on',), None, None, ('Aircraft facing each other', 1, 1, 1, 1)),
+    (('advantaged',), None, None, ('The enemy aircraft is turned 90 degrees to the side', 1, 1, 1, 1)),
+    (('disadvantaged',), None, None, ('Your aircraft is turned 90 degrees to the side', 1, 1, 1, 1)),
+    (('tailing',), None, None, ('One aircraft is completely turned backwards in relation to the other', 1, 1, 0, 1)),
+    (('tailed',), None, None, (None, 1, 0, 0, 0)),
+    (('out_of_the_sun',), None, None, (
+        'Your aircraft starts Advantaged, gets to shoot, and the enemy aircraft does not get to flip a defensive card',
+        0, 1, 1, 1,
+    )),
+)
+
+
+def lookup_orientation_lists(*, encounter: Encounter) -> OrientationListsResult:
+    """Orientations: the Fighter Target Mat and the two lists, rule 7.1.2, 7.2.2: the row the keys select.
+
+    Args:
+        encounter: Orientation (Encounter; labels in ENCOUNTER_LABELS).
+
+    Returns:
+        The row's values by column:
             'mat': On the Fighter Target Mat [B11] (7.2.2)
             'listed_7_1_2': In 7.1.2's five orientations
             'listed_7_2_2': In 7.2.2's five orientations
@@ -2779,12 +2810,9 @@ def lookup_orientations(*, encounter: Encounter) -> OrientationsResult:
         NoRowError: no row is selected.
     """
     if type(encounter) is not str or encounter not in ENCOUNTER_LABELS:
-        encounter = _member('orientations', 'encounter', encounter, ENCOUNTER_LABELS)
-    row = _select('orientations', _ORIENTATIONS_ROWS, (encounter,), None)
-    return {
-        'bombers': row[0], 'escorts': row[1], 'mat': row[2], 'listed_7_1_2': row[3], 'listed_7_2_2': row[4],
-        'start_7_1_2': row[5], 'start_7_2_2': row[6],
-    }
+        encounter = _member('orientation_lists', 'encounter', encounter, ENCOUNTER_LABELS)
+    row = _select('orientation_lists', _ORIENTATION_LISTS_ROWS, (encounter,), None)
+    return {'mat': row[0], 'listed_7_1_2': row[1], 'listed_7_2_2': row[2], 'start_7_1_2': row[3], 'start_7_2_2': row[4]}
 
 
 # ---- 'interception_results'
@@ -2903,41 +2931,13 @@ _BOMBER_COMBAT_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
     (('range',), None, None, (
         '[range_effects]', 'The range decreases by one each round: long becomes medium, medium becomes close (7.1.6).',
     )),
-    (('break_off',), None, None, (
-        None,
-        'You may break off and end the pass at any time; after firing once at close range you must break off, and are automatically engaged by the escort if present (exceptions: Escape Chart [R4], 7.1.10; Gruppe Leader, 7.9.1). After each pass decide whether to attack again or break off; a bomber you break off from gets away with its damage (it may yet crash, 7.4.3) (7.1.6, 7.1.9, 7.1.10).',
-    )),
-    (('escorts_after',), None, None, (
-        '[R4]',
-        'If an escort is present, fighter combat with it begins at the end of your first pass: a second pass on a damaged bomber needs no escort, the Gruppe Leader ability (7.9.1) or the Me 163B-1 (11.10.1). To avoid the escort roll 1d6 on the Escape Chart [R4] (7.1.10, 7.1.11).',
-    )),
-    (('escaped',), None, None, (
-        None,
-        'You cannot re-engage the bombers in this endurance box: advance one endurance box, then decide to attempt interception again or land (7.1.10).',
-    )),
-    (('second_pass',), None, None, (
-        None,
-        'With no escorts you may wheel around and start again from long range against the same or a different bomber, or end the combat. Later passes against bombers are always head on (7.1.6, 7.1.11).',
-    )),
     (('later_rounds',), None, None, (
         None,
         "After the first round each round flips two new cards, your attack and the bomber's defensive fire; all later rounds of a pass are simultaneous, even if you started advantaged (7.1.12).",
     )),
-    (('hold_fire',), None, None, (
-        None,
-        'You are not required to fire at long or medium range against a bomber (to conserve ammo, for example); the bomber always fires at you at each range if possible (7.1.16).',
-    )),
-    (('extended_burst',), None, None, (
-        '[extended_burst]',
-        'Forward weapons only, with 2 ammo points left in at least one forward weapon, at medium or long range, not if your only firing weapons have unlimited ammo. Choose the aim point, then roll 2d6 before pulling a combat card. Extra hits are random hits to the aimed area, only if the card scores at least 1 hit; its jams occur after firing, unless a 12 is rolled and no firing occurs (7.1.13).',
-    )),
     (('rounds',), None, None, (
         None,
         'Each Pass is made up of up to 3 rounds (possibly 4 if the interceptor is equipped with Wfr.Gr. 21 or R4M rockets) (7.1.6).',
-    )),
-    (('after_combat',), None, None, (
-        None,
-        'At the end of a combat, decide whether to continue on your sortie or head back to base (2.0); you may abort due to damage after a combat: move your aircraft marker directly to the Landing box and roll for landing (7.4.2).',
     )),
 )
 
@@ -2960,6 +2960,63 @@ def lookup_bomber_combat(*, bomber_pass: BomberPass) -> BomberCombatResult:
     if type(bomber_pass) is not str or bomber_pass not in BOMBER_PASS_LABELS:
         bomber_pass = _member('bomber_combat', 'bomber_pass', bomber_pass, BOMBER_PASS_LABELS)
     row = _select('bomber_combat', _BOMBER_COMBAT_ROWS, (bomber_pass,), None)
+    return {'chart': row[0], 'rule': row[1]}
+
+
+# ---- 'bomber_combat_after'
+BomberCombatAfterResult = TypedDict('BomberCombatAfterResult', {'chart': str | None, 'rule': str})
+BOMBER_COMBAT_AFTER_COLUMNS: Final = ('chart', 'rule')
+_BOMBER_COMBAT_AFTER_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
+    (('break_off',), None, None, (
+        None,
+        'You may break off and end the pass at any time; after firing once at close range you must break off, and are automatically engaged by the escort if present (exceptions: Escape Chart [R4], 7.1.10; Gruppe Leader, 7.9.1). After each pass decide whether to attack again or break off; a bomber you break off from gets away with its damage (it may yet crash, 7.4.3) (7.1.6, 7.1.9, 7.1.10).',
+    )),
+    (('escorts_after',), None, None, (
+        '[R4]',
+        'If an escort is present, fighter combat with it begins at the end of your first pass: a second pass on a damaged bomber needs no escort, the Gruppe Leader ability (7.9.1) or the Me 163B-1 (11.10.1). To avoid the escort roll 1d6 on the Escape Chart [R4] (7.1.10, 7.1.11).',
+    )),
+    (('escaped',), None, None, (
+        None,
+        'You cannot re-engage the bombers in this endurance box: advance one endurance box, then decide to attempt interception again or land (7.1.10).',
+    )),
+    (('second_pass',), None, None, (
+        None,
+        'With no escorts you may wheel around and start again from long range against the same or a different bomber, or end the combat. Later passes against bombers are always head on (7.1.6, 7.1.11).',
+    )),
+    (('hold_fire',), None, None, (
+        None,
+        'You are not required to fire at long or medium range against a bomber (to conserve ammo, for example); the bomber always fires at you at each range if possible (7.1.16).',
+    )),
+    (('extended_burst',), None, None, (
+        '[extended_burst]',
+        'Forward weapons only, with 2 ammo points left in at least one forward weapon, at medium or long range, not if your only firing weapons have unlimited ammo. Choose the aim point, then roll 2d6 before pulling a combat card. Extra hits are random hits to the aimed area, only if the card scores at least 1 hit; its jams occur after firing, unless a 12 is rolled and no firing occurs (7.1.13).',
+    )),
+    (('after_combat',), None, None, (
+        None,
+        'At the end of a combat, decide whether to continue on your sortie or head back to base (2.0); you may abort due to damage after a combat: move your aircraft marker directly to the Landing box and roll for landing (7.4.2).',
+    )),
+)
+
+
+def lookup_bomber_combat_after(*, bomber_pass_end: BomberPassEnd) -> BomberCombatAfterResult:
+    """Bomber combat: breaking off, second passes, extended burst, rule 7.1.6, 7.1.9, 7.1.10, 7.1.11, 7.1.13, 7.1.16,
+        7.4.2: the row the keys select.
+
+    Args:
+        bomber_pass_end: Bomber combat: after a pass (BomberPassEnd; labels in BOMBER_PASS_END_LABELS).
+
+    Returns:
+        The row's values by column:
+            'chart': Chart
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(bomber_pass_end) is not str or bomber_pass_end not in BOMBER_PASS_END_LABELS:
+        bomber_pass_end = _member('bomber_combat_after', 'bomber_pass_end', bomber_pass_end, BOMBER_PASS_END_LABELS)
+    row = _select('bomber_combat_after', _BOMBER_COMBAT_AFTER_ROWS, (bomber_pass_end,), None)
     return {'chart': row[0], 'rule': row[1]}
 
 
@@ -7158,50 +7215,24 @@ def lookup_starting_experience(*, game_mode: GameMode, rank_track: RankTrack) ->
 
 # ---- 'ability_fatigue'
 AbilityFatigueResult = TypedDict('AbilityFatigueResult', {
-    'first_rank': Rank, 'fatigue': int | None, 'extra': int | None, 'extra_when': str | None, 'effect': str,
+    'first_rank': Rank, 'fatigue': int | None, 'extra': int | None, 'extra_when': str | None,
 })
-ABILITY_FATIGUE_COLUMNS: Final = ('first_rank', 'fatigue', 'extra', 'extra_when', 'effect')
-_ABILITY_FATIGUE_ROWS: Final[tuple[_Row[tuple[Rank, int | None, int | None, str | None, str]], ...]] = (
-    (('rotte_leader',), None, None, (
-        'unteroffizier', 1, None, None,
-        'Order your Wingman to attack first anytime during your pass against a bomber. If he is equipped with rockets, he may fire them instead: make a Rocket attack (Wfr.Gr. 21 or R4M) at the Rocket Range box and apply the results, then start your attack normally.',
-    )),
+ABILITY_FATIGUE_COLUMNS: Final = ('first_rank', 'fatigue', 'extra', 'extra_when')
+_ABILITY_FATIGUE_ROWS: Final[tuple[_Row[tuple[Rank, int | None, int | None, str | None]], ...]] = (
+    (('rotte_leader',), None, None, ('unteroffizier', 1, None, None)),
     (('schwarm_leader',), None, None, (
         'oberleutnant', 1, 1, 'the attack results in Wingman Damaged or Wingman Shot Down',
-        'Only at long range: the second Rotte of your Schwarm attacks a bomber first, as a Wingman attack at long range, modified by range (7.1.7); then you continue combat normally (your Wingman is not affected by its result). With rockets the other Rotte may fire them instead (a Rocket attack at the Rocket Range box). A DE result of the Rotte attack is 6 random hits (airframe) instead.',
     )),
     (('staffel_leader',), None, None, (
         'hauptmann', 1, 1, "each Wingman Damaged or Wingman Shot Down result (the other Schwarm's or your Wingman's)",
-        "Only at long range: a Schwarm of your Staffel attacks a bomber, as a Wingman attack at long range; then you may order your Wingman to attack FIRST anytime during your pass (he is not affected by the other Schwarm's result). With rockets the other Schwarm and/or your Wingman may fire them instead. A DE result of the Schwarm attack is 6 random hits (airframe) instead.",
     )),
-    (('gruppe_leader',), None, None, (
-        'major', 2, None, None,
-        'A Staffel of your Gruppe attacks the escorts. Disadvantaged with escorts: -1 drm on the Escape Chart [R4] before combat; if you escape them you attack the bombers first, then start combat against the escorts disadvantaged. Head on or Out of the Sun: after attacking a bomber, -1 drm on [R4]; if you escape you may make a second pass against the bombers in the same endurance box, then start combat against the escorts disadvantaged.',
-    )),
-    (('geschwader_leader',), None, None, (
-        'oberstleutnant', 3, None, None,
-        'A coordinated Geschwader attack: treat the bomber formation as having no escorts in the current endurance box.',
-    )),
-    (('limited_scrounging',), None, None, (
-        'unteroffizier', None, None, None,
-        '4-5 systems damaged from a mission are repaired in time for the next sortie on a 1d6 roll of 4-6 (modifies 7.4.2).',
-    )),
-    (('scrounging',), None, None, (
-        'unterfeldwebel', None, None, None,
-        '4-5 systems damaged are repaired in time for the next sortie automatically; with 6+ systems damaged you receive a new aircraft for the next sortie on a 1d6 roll of 4-6.',
-    )),
-    (('working_the_system',), None, None, (
-        'feldwebel', None, None, None,
-        'If your pilot loses a wingman or crewman, he gets a new wingman/crewman who comes with 4 experience points.',
-    )),
-    (('night_owl',), None, None, (
-        'feldwebel', -1, None, None,
-        'A night at the Kneipe: reduce your Fatigue by 1 point; once per month (or a bi-monthly period from January 1945 on).',
-    )),
-    (('old_dog',), None, None, (
-        'oberfeldwebel', 1, None, None,
-        'Once per sortie, if the encounter on the Interception Chart [B1] is Head on or Advantaged, follow a straggler with no escorts instead of the main bomber formation: it is out of formation and has 4 random engine hits.',
-    )),
+    (('gruppe_leader',), None, None, ('major', 2, None, None)),
+    (('geschwader_leader',), None, None, ('oberstleutnant', 3, None, None)),
+    (('limited_scrounging',), None, None, ('unteroffizier', None, None, None)),
+    (('scrounging',), None, None, ('unterfeldwebel', None, None, None)),
+    (('working_the_system',), None, None, ('feldwebel', None, None, None)),
+    (('night_owl',), None, None, ('feldwebel', -1, None, None)),
+    (('old_dog',), None, None, ('oberfeldwebel', 1, None, None)),
 )
 
 
@@ -7217,7 +7248,6 @@ def lookup_ability_fatigue(*, ability: Ability) -> AbilityFatigueResult:
             'fatigue': Fatigue Points
             'extra': Extra Fatigue Points
             'extra_when': Extra Fatigue when
-            'effect': Effect
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -7226,7 +7256,64 @@ def lookup_ability_fatigue(*, ability: Ability) -> AbilityFatigueResult:
     if type(ability) is not str or ability not in ABILITY_LABELS:
         ability = _member('ability_fatigue', 'ability', ability, ABILITY_LABELS)
     row = _select('ability_fatigue', _ABILITY_FATIGUE_ROWS, (ability,), None)
-    return {'first_rank': row[0], 'fatigue': row[1], 'extra': row[2], 'extra_when': row[3], 'effect': row[4]}
+    return {'first_rank': row[0], 'fatigue': row[1], 'extra': row[2], 'extra_when': row[3]}
+
+
+# ---- 'ability_effects'
+AbilityEffectsResult = TypedDict('AbilityEffectsResult', {'effect': str})
+ABILITY_EFFECTS_COLUMNS: Final = ('effect',)
+_ABILITY_EFFECTS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('rotte_leader',), None, None, (
+        'Order your Wingman to attack first anytime during your pass against a bomber. If he is equipped with rockets, he may fire them instead: make a Rocket attack (Wfr.Gr. 21 or R4M) at the Rocket Range box and apply the results, then start your attack normally.',
+    )),
+    (('schwarm_leader',), None, None, (
+        'Only at long range: the second Rotte of your Schwarm attacks a bomber first, as a Wingman attack at long range, modified by range (7.1.7); then you continue combat normally (your Wingman is not affected by its result). With rockets the other Rotte may fire them instead (a Rocket attack at the Rocket Range box). A DE result of the Rotte attack is 6 random hits (airframe) instead.',
+    )),
+    (('staffel_leader',), None, None, (
+        "Only at long range: a Schwarm of your Staffel attacks a bomber, as a Wingman attack at long range; then you may order your Wingman to attack FIRST anytime during your pass (he is not affected by the other Schwarm's result). With rockets the other Schwarm and/or your Wingman may fire them instead. A DE result of the Schwarm attack is 6 random hits (airframe) instead.",
+    )),
+    (('gruppe_leader',), None, None, (
+        'A Staffel of your Gruppe attacks the escorts. Disadvantaged with escorts: -1 drm on the Escape Chart [R4] before combat; if you escape them you attack the bombers first, then start combat against the escorts disadvantaged. Head on or Out of the Sun: after attacking a bomber, -1 drm on [R4]; if you escape you may make a second pass against the bombers in the same endurance box, then start combat against the escorts disadvantaged.',
+    )),
+    (('geschwader_leader',), None, None, (
+        'A coordinated Geschwader attack: treat the bomber formation as having no escorts in the current endurance box.',
+    )),
+    (('limited_scrounging',), None, None, (
+        '4-5 systems damaged from a mission are repaired in time for the next sortie on a 1d6 roll of 4-6 (modifies 7.4.2).',
+    )),
+    (('scrounging',), None, None, (
+        '4-5 systems damaged are repaired in time for the next sortie automatically; with 6+ systems damaged you receive a new aircraft for the next sortie on a 1d6 roll of 4-6.',
+    )),
+    (('working_the_system',), None, None, (
+        'If your pilot loses a wingman or crewman, he gets a new wingman/crewman who comes with 4 experience points.',
+    )),
+    (('night_owl',), None, None, (
+        'A night at the Kneipe: reduce your Fatigue by 1 point; once per month (or a bi-monthly period from January 1945 on).',
+    )),
+    (('old_dog',), None, None, (
+        'Once per sortie, if the encounter on the Interception Chart [B1] is Head on or Advantaged, follow a straggler with no escorts instead of the main bomber formation: it is out of formation and has 4 random engine hits.',
+    )),
+)
+
+
+def lookup_ability_effects(*, ability: Ability) -> AbilityEffectsResult:
+    """Officer and NCO abilities, rule 7.9.1, 7.9.2: the row the keys select.
+
+    Args:
+        ability: Officer or NCO ability (Ability; labels in ABILITY_LABELS).
+
+    Returns:
+        The row's values by column:
+            'effect': Effect
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(ability) is not str or ability not in ABILITY_LABELS:
+        ability = _member('ability_effects', 'ability', ability, ABILITY_LABELS)
+    row = _select('ability_effects', _ABILITY_EFFECTS_ROWS, (ability,), None)
+    return {'effect': row[0]}
 
 
 # ---- 'night_owl_frequency'
@@ -8169,10 +8256,10 @@ def lookup_crew_changes(*, crew_change: CrewChange) -> CrewChangesResult:
     return {'experience': row[0], 'rule': row[1]}
 
 
-# ---- 'sequence_of_play'
-SequenceOfPlayResult = TypedDict('SequenceOfPlayResult', {'order': int, 'chart': str | None, 'rule': str})
-SEQUENCE_OF_PLAY_COLUMNS: Final = ('order', 'chart', 'rule')
-_SEQUENCE_OF_PLAY_ROWS: Final[tuple[_Row[tuple[int, str | None, str]], ...]] = (
+# ---- 'game_play_outline'
+GamePlayOutlineResult = TypedDict('GamePlayOutlineResult', {'order': int, 'chart': str | None, 'rule': str})
+GAME_PLAY_OUTLINE_COLUMNS: Final = ('order', 'chart', 'rule')
+_GAME_PLAY_OUTLINE_ROWS: Final[tuple[_Row[tuple[int, str | None, str]], ...]] = (
     (('month',), None, None, (
         0, '[sorties_per_month]',
         'Play goes by months on the Sortie Log Sheet, with no numbered game turns: each month has its raids, normally eight, four from January 1945 (6.0). Shuffle the Combat Card Deck at the start of every month, or as needed (3.4.3.1).',
@@ -8210,7 +8297,7 @@ _SEQUENCE_OF_PLAY_ROWS: Final[tuple[_Row[tuple[int, str | None, str]], ...]] = (
 )
 
 
-def lookup_sequence_of_play(*, play_step: PlayStep) -> SequenceOfPlayResult:
+def lookup_game_play_outline(*, play_step: PlayStep) -> GamePlayOutlineResult:
     """Game Play Outline, rule 6.0, 6.1: the row the keys select.
 
     Args:
@@ -8227,8 +8314,8 @@ def lookup_sequence_of_play(*, play_step: PlayStep) -> SequenceOfPlayResult:
         NoRowError: no row is selected.
     """
     if type(play_step) is not str or play_step not in PLAY_STEP_LABELS:
-        play_step = _member('sequence_of_play', 'play_step', play_step, PLAY_STEP_LABELS)
-    row = _select('sequence_of_play', _SEQUENCE_OF_PLAY_ROWS, (play_step,), None)
+        play_step = _member('game_play_outline', 'play_step', play_step, PLAY_STEP_LABELS)
+    row = _select('game_play_outline', _GAME_PLAY_OUTLINE_ROWS, (play_step,), None)
     return {'order': row[0], 'chart': row[1], 'rule': row[2]}
 
 
@@ -9251,9 +9338,11 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'prestige_costs': lookup_prestige_costs,
     'promotion_tracks': lookup_promotion_tracks,
     'orientations': lookup_orientations,
+    'orientation_lists': lookup_orientation_lists,
     'interception_results': lookup_interception_results,
     'bomber_bombs': lookup_bomber_bombs,
     'bomber_combat': lookup_bomber_combat,
+    'bomber_combat_after': lookup_bomber_combat_after,
     'first_fire': lookup_first_fire,
     'hit_changes': lookup_hit_changes,
     'b17_formation': lookup_b17_formation,
@@ -9332,6 +9421,7 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'injury_effects': lookup_injury_effects,
     'starting_experience': lookup_starting_experience,
     'ability_fatigue': lookup_ability_fatigue,
+    'ability_effects': lookup_ability_effects,
     'night_owl_frequency': lookup_night_owl_frequency,
     'fatigue_accrual': lookup_fatigue_accrual,
     'pilot_quality_effects': lookup_pilot_quality_effects,
@@ -9354,7 +9444,7 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'unit_missions_per_month': lookup_unit_missions_per_month,
     'prestige_rules': lookup_prestige_rules,
     'crew_changes': lookup_crew_changes,
-    'sequence_of_play': lookup_sequence_of_play,
+    'game_play_outline': lookup_game_play_outline,
     'B1': lookup_b1,
     'R1': lookup_r1,
     'starting_unit_bases': lookup_starting_unit_bases,
