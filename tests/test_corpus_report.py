@@ -72,7 +72,7 @@ def coverage_names(game_id: str) -> set[str]:
     inventory (issue 30) explains and counts what it cites (an enum explains a finding at its records)."""
     path = ROOT / "docs" / "coverage" / f"{game_id}.md"
     text = path.read_text(encoding="utf-8") if path.is_file() else ""
-    return set(re.findall(r"\b(?:chart|invariant|formula|period|enum):([A-Za-z0-9_.\-]+)", text))
+    return set(re.findall(r"\b(?:chart|invariant|formula|period|enum|member|limit|conflict):([A-Za-z0-9_.\-]+)", text))
 
 
 def findings(comp: Compilation) -> set[tuple[str, str, str]]:

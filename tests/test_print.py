@@ -32,10 +32,11 @@ from tests.conftest import ROOT, compile_text
 # USAAF's Target Systems Planning Table printed whole at normal size (8 to 7 pages), and in large
 # print as two blocks that continue across a page (11 to 10, 13 to 11); IA2's tables without a
 # chance column no longer keep room for one: in large print its Injury Effects table prints as one
-# block instead of two (28 to 27 on A4, 30 to 29 on Letter).
+# block instead of two (28 to 27 on A4, 30 to 29 on Letter). Issue 30 wrote IA2's rules as 70 more charts
+# (docs/coverage/ia2.md): 45 pages on A4 (46 on Letter, 76 and 80 in large print).
 CHROMIUM_PATCH_SLACK = 1
 EXPECTED_PAGES = {
-    "ia2": {("a4", False): 18, ("letter", False): 19, ("a4", True): 27, ("letter", True): 29},
+    "ia2": {("a4", False): 45, ("letter", False): 46, ("a4", True): 76, ("letter", True): 80},
     "usaaf": {("a4", False): 13, ("letter", False): 15, ("a4", True): 24, ("letter", True): 24},
     "stuka_leader": {("a4", False): 42, ("letter", False): 44, ("a4", True): 68, ("letter", True): 71},
     "aa_rules": {("a4", False): 5, ("letter", False): 6, ("a4", True): 8, ("letter", True): 9},
@@ -53,11 +54,11 @@ EXPECTED_PAGES = {
 # Escort Missions table, cut at the right edge before, printed as stacked blocks; with the Target
 # Systems Planning Table whole at 8 pt it takes 7 (9 to 7 on Letter; in large print, its two blocks
 # continuing across a page and the Escort Missions table in one block, 13 to 10 and 14 to 11); IA2
-# in large print 28 to 27 (29 to 28 on Letter), as in Chromium. Issue 30 (the limits after the charts,
-# the Ace award chart): USAAF 7 to 6 on A4, 10 to 11 and 11 to 12 in large print; Stuka Leader 11 to 12
+# in large print 28 to 27 (29 to 28 on Letter), as in Chromium. Issue 30's IA2 rule charts: 45 (46) pages,
+# 87 (92) in large print. Issue 30 (the limits after the charts, the Ace award chart): USAAF 7 to 6 on A4, 10 to 11 and 11 to 12 in large print; Stuka Leader 11 to 12
 # on Letter, 16 to 17 in A4 large print.
 EXPECTED_PAGES_WEASYPRINT = {
-    "ia2": {("a4", False): 18, ("letter", False): 19, ("a4", True): 27, ("letter", True): 28},
+    "ia2": {("a4", False): 45, ("letter", False): 46, ("a4", True): 87, ("letter", True): 92},
     "usaaf": {("a4", False): 13, ("letter", False): 15, ("a4", True): 24, ("letter", True): 24},
     "stuka_leader": {("a4", False): 44, ("letter", False): 46, ("a4", True): 72, ("letter", True): 76},
     "aa_rules": {("a4", False): 5, ("letter", False): 6, ("a4", True): 8, ("letter", True): 9},
@@ -84,6 +85,17 @@ TALLER_THAN_A_PAGE_IN_LARGE_PRINT = {
     "chart-special_targets": 2,
     "chart-attack_results": 2,
     "chart-engagement": 2,
+    # IA2's rules written as charts of text (issue 30): the Game Play Outline (6.1), the changes to random
+    # hits, fighter combat (7.2), the Initiative Chart's DRMs and notes, aircraft damage (7.4), the awards
+    # (7.8), the costs of changing aircraft (4.6, 8.1, 9.0) and the 1943-44 errata at 12 pt
+    "chart-game_play_outline": 3,
+    "chart-hit_changes": 3,
+    "chart-fighter_combat": 3,
+    "chart-b12": 3,
+    "chart-damage_results": 3,
+    "chart-awards": 3,
+    "chart-aircraft_changes": 3,
+    "chart-ia1_errata": 3,
 }
 # At normal size every chart fits one page. (The Target Systems Planning Table printed as two stacked
 # blocks that filled a page, and its notes started the next; it now prints whole at the 8 pt floor
@@ -97,6 +109,10 @@ EXPECTED_PAGES_WEASYPRINT_LANDSCAPE = {
     "usaaf": {("a4", False): 17, ("letter", False): 18, ("a4", True): 27, ("letter", True): 27},
     "stuka_leader": {("a4", False): 54, ("letter", False): 52, ("a4", True): 85, ("letter", True): 88},
     "aa_rules": {("a4", False): 6, ("letter", False): 6, ("a4", True): 10, ("letter", True): 9},
+    "ia2": {("a4", False): 58, ("letter", False): 56, ("a4", True): 98, ("letter", True): 99},
+    "usaaf": {("a4", False): 8, ("letter", False): 9, ("a4", True): 12, ("letter", True): 13},
+    "stuka_leader": {("a4", False): 13, ("letter", False): 13, ("a4", True): 18, ("letter", True): 20},
+    "aa_rules": {("a4", False): 5, ("letter", False): 5, ("a4", True): 7, ("letter", True): 7},
 }
 # At normal size every chart fits a landscape page; in large print the charts taller than a portrait
 # page are taller than a landscape one too, and Stuka Leader's 27 steps take three Letter pages.
@@ -180,6 +196,11 @@ def test_ia2_aid_follows_the_sequence_of_play(corpus) -> None:
         "chart-victory_points", "chart-victory_levels", "chart-combined_victory_levels",  # victory
         # setup, used once, last; R1 sends the reader to its units' rows
         "chart-r1", "chart-starting_unit_bases", "chart-r2", "chart-r3",
+    assert ids[-8:] == [
+        # setup, used once, near the end; R1 sends the reader to its units' rows
+        "chart-r1", "chart-starting_unit_bases", "chart-r2", "chart-r3", "chart-sorties_per_month",
+        "chart-ammunition_tracking",
+        "chart-ia1_errata", "chart-ia1_allied_ammo",  # the 1943-44 errata printed at the end of the book
     ]
     # the limits and allowances (4.3.3's sorties a month, ...) print after the charts, in their own part
     assert html.index('<div class="rule-limits" id="limits">') > html.index('id="chart-r3"')
@@ -704,6 +725,9 @@ def test_the_contents_list_is_set_in_balanced_columns_in_play_order(corpus) -> N
     # balanced by lines: IA2's 70 printed charts in 12 groups break where CSS columns broke them
     entries = [c.count("<li><a ") for c in columns]
     assert entries == [23, 27, 20] and sum(entries) == len(_section_ids(html))
+    # balanced by lines: IA2's 141 printed charts in 13 groups, each group whole in a column
+    entries = [c.count("<li><a ") for c in columns]
+    assert entries == [57, 48, 36] and sum(entries) == len(_section_ids(html))
     landscape = render_outputs(corpus.project, "a4", False, True)["ia2/ia2.html"]
     assert landscape.split('<div class="columns">', 1)[1].split("</nav>")[0].count("\n<ol>\n") == 4
 
