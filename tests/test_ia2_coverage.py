@@ -20,7 +20,9 @@ from tests.conftest import ROOT
 COVERAGE = ROOT / "docs" / "coverage" / "ia2.md"
 STATUSES = {"complete", "partial", "missing", "narrative"}
 GAPS = {"arithmetic", "choice", "limit", "conflict", "ambiguous", "domain", "procedure", "state", "board", "transcribe"}
-KINDS = {"chart", "example", "formula", "invariant", "enum", "member", "context", "errata", "period", "limit", "conflict"}
+KINDS = {
+    "chart", "example", "formula", "invariant", "enum", "member", "context", "errata", "period", "limit", "conflict"
+}
 
 
 def _rows(path: Path = COVERAGE) -> list[dict[str, str]]:

@@ -21,7 +21,9 @@ from tests.conftest import ROOT
 COLUMNS = ("id", "lines", "rule", "kind", "item", "states", "status", "where", "gap")
 STATUSES = {"complete", "partial", "missing", "narrative"}
 GAPS = {"arithmetic", "choice", "limit", "conflict", "ambiguous", "domain", "procedure", "state", "board", "transcribe"}
-KINDS = {"chart", "example", "formula", "invariant", "enum", "member", "context", "errata", "period", "limit", "conflict"}
+KINDS = {
+    "chart", "example", "formula", "invariant", "enum", "member", "context", "errata", "period", "limit", "conflict"
+}
 
 
 def coverage_rows(game_id: str, prefix: str) -> list[dict[str, str]]:
