@@ -96,6 +96,8 @@ from compiler.model.values import (
     Value,
     key_matches,
 )
+from dsl.shared import RollStep as RollStep
+from dsl.shared import StepKind as StepKind
 
 __all__ = [
     "AUTOMATIC",
@@ -164,6 +166,7 @@ __all__ = [
     "Period",
     "Project",
     "RollAgain",
+    "RollStep",
     "Rounding",
     "Row",
     "SameInvariant",
@@ -172,6 +175,7 @@ __all__ = [
     "ShiftSource",
     "ShortRow",
     "Slashed",
+    "StepKind",
     "SubOutcome",
     "SubRoll",
     "Suppression",
