@@ -34,11 +34,12 @@ class ChartEntry:
 def read_by(chart: model.Chart) -> str:
     """How a chart is read: its dice, its value, or its keys (`1d6 by interceptor`)."""
     from compiler.model.odds import OddsForm
+    from compiler.model.text import pipeline_text
 
     if chart.odds is not None:
         return "attack strength" if chart.odds.form is OddsForm.STRENGTH else "attack and defense factors"
     if chart.dice is not None:
-        base = chart.dice_text
+        base = pipeline_text(chart) or chart.dice_text  # `1d6, -3, minimum 0, maximum 3` after arithmetic
     elif chart.value_key is not None:
         base = f"value {chart.value_key.id}"
     else:
