@@ -35,7 +35,6 @@ def test_corpus_reports_only_the_known_print_defects(corpus_as_printed, corpus) 
         ("C305", "charts/ia2/awards.chart"),  # 7.9.3 promotion "1-4" with -2/-1 DRMs: a modified 0 or less has no row
         ("C305", "charts/ia2/combat.chart"),  # R4 footnote 1's +1 DRM pushes a 6 to 7, off the table
         ("C305", "charts/ia2/combat.chart"),  # R4 7.9.1's Gruppe Leader -1 DRM pushes a 1 to 0, below the table
-        ("C305", "charts/ia2/optional.chart"),  # 10.16 friendly Flak "from 0 to 3, maximum" yet +1 drm after an IFF hit
         ("C308", "charts/ia2/combat.chart"),  # 7.1.6 firepower columns: the cards are not printed, 6-/8/12/24 named
                 ("C308", "charts/ia2/optional.chart"),  # R7 rows above Veteran 1 Skill lost in transcription
         ("C308", "charts/ia2/optional.chart"),
