@@ -31,6 +31,7 @@ IMPORT_NAMES: Mapping[str, str] = {
     "python-calamine": "python_calamine",
     "pytest-lsp": "pytest_lsp",
     "pre-commit": "pre_commit",
+    "mini-racer": "py_mini_racer",
 }
 """Distribution -> the module it installs, where the two names differ beyond `-` and `_`."""
 

@@ -186,3 +186,9 @@ def test_a_broken_link_is_caught() -> None:
         assert problem(found) == why, text
     assert _targets("`[not a link](nowhere.md)` and ``https://example.org``\n```\n[x](y.md)\n```\n") == []
     assert _targets("a\n[guide](guide.md) and <https://example.org>") == [(2, "guide.md"), (2, "https://example.org")]
+
+
+def test_the_readme_is_a_front_page() -> None:
+    # issue 29: the README is read in five minutes; the rest lives in docs/
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 150, f"README.md has {len(lines)} lines; move the rest into docs/"

@@ -193,7 +193,10 @@ def test_ia2_family_sizes_agree_with_the_aircraft_listed(ia2) -> None:
 
 
 def test_the_corpus_has_no_c417(corpus: Compilation) -> None:
-    assert [d for d in corpus.diagnostics if d.code == "C417"] == []
+    # USAAF and the AA excerpt keep their books' own disagreements as printed and let C417 report both
+    # places (issue 30; tests/test_usaaf_charts.py and tests/test_aa_rules_charts.py list them)
+    kept = ("charts/usaaf/", "charts/aa_rules/")
+    assert [d for d in corpus.diagnostics if d.code == "C417" and not d.span.file.startswith(kept)] == []
     # the one the rulebook prints itself: Stuka Leader puts step 11, Draw Over-Target Event card, in
     # TARGET-BOUND FLIGHT (seed L260) while Event Cards reads the middle section during the
     # Over-Target step (L158); kept as printed with `allow C417` in sequence_of_play
@@ -202,8 +205,8 @@ def test_the_corpus_has_no_c417(corpus: Compilation) -> None:
     same = [i for g in corpus.project.games.values() for i in g.invariants if isinstance(i, model.SameInvariant)]
     # 11, and issue 15's three: USAAF 24.2's reclaimed FLAK division (reclaimed_flak_division) and
     # aa_rules' two miss radii (bomb_miss_radius, tank_buster_miss_radius); Stuka Leader's five: 4 Event
-    # card facts and the Legendary Bandit's 2 victories
-    assert len(same) == 19
+    # card facts and the Legendary Bandit's 2 victories; issue 30: USAAF's 21 and the AA excerpt's 9
+    assert len(same) == 49
 
 
 def test_a_planted_change_in_the_corpus_is_reported(tmp_path: Path) -> None:

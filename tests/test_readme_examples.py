@@ -182,7 +182,7 @@ def test_the_guide_runs_in_an_empty_folder(tmp_path: Path, shims: Path) -> None:
                 done.append(command)
             case Excerpt():
                 raise AssertionError(f"{GUIDE}:{step.line}: the guide quotes no repository file")
-    # from an empty folder to a printed aid and a CI gate
-    assert done[0] == "mkdir -p charts/skirmish"
+    # from an empty folder (`chartc new` makes the game and its CI gate) to a printed aid
+    assert done[0] == 'chartc new charts/skirmish --title "Skirmish at the Bridge"'
     assert "chartc build --pdf" in done and (folder / "generated" / "skirmish" / "skirmish.pdf").is_file()
     assert "chartc build --check" in done

@@ -1,5 +1,5 @@
 """`chartc import` (a spreadsheet or pasted table to a draft `.chart`) and `chartc export` (a
-chart's table as CSV)."""
+chart's table as CSV, or a whole game for Foundry VTT, Tabletop Simulator or VASSAL)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from compiler.cli.common import EXIT_FINDINGS, charts_option, find_chart, format_option, usage_error
+from compiler.cli.common import EXIT_FINDINGS, charts_option, echo_lines, find_chart, format_option, usage_error
 from compiler.diagnostics.textsafe import printable
 
 
@@ -69,16 +69,48 @@ def import_command(file: Path, out: Path | None, name: str | None, title: str | 
 
 @click.command("export")
 @click.argument("address")
-@format_option(("csv",), "csv: the one format so far (`chartc import` reads it back).", default="csv", alias="csv")
+@format_option(("csv",), "csv: a chart's table (`chartc import` reads it back).", default="csv", alias="csv")
+@click.option(
+    "--to",
+    "platform",
+    type=click.Choice(["foundry", "tts", "vassal"]),
+    help="Export the whole game GAME for a platform: a Foundry VTT module of RollTables, a Lua 5.2 "
+    "module for Tabletop Simulator, a VASSAL module extension (docs/platforms.md).",
+)
 @click.option(
     "--out",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Write the CSV to this file instead of standard output.",
+    type=click.Path(path_type=Path),
+    help="CSV: write to this file instead of standard output. --to: the folder to write into "
+    "[default: exports/GAME/PLATFORM].",
+)
+@click.option(
+    "--foundry-cli",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="With --to foundry: the folder of Foundry's CLI (@foundryvtt/foundryvtt-cli 3.x, from npm) or of "
+    "the node_modules holding it [default: $CHARTC_FOUNDRY_CLI, node_modules here or above, npm's global folder].",
 )
 @charts_option
-def export_command(address: str, fmt: str, out: Path | None, charts_dir: Path) -> None:
+def export_command(
+    address: str, fmt: str, platform: str | None, out: Path | None, foundry_cli: Path | None, charts_dir: Path
+) -> None:
     """Write the table of chart ADDRESS (GAME/CHART) as CSV: key values, the range as printed, then
-    each column; `chartc import` reads it back."""
+    each column; `chartc import` reads it back. With --to, write the whole game ADDRESS (GAME) for
+    Foundry VTT, Tabletop Simulator or VASSAL.
+
+    \b
+    --to foundry  a Foundry VTT module folder: module.json, the compendium's JSON sources
+                  (src/charts/, one RollTable per chart and key value) and, when Node.js and
+                  Foundry's CLI are found, the packed compendium (packs/charts/)
+    --to tts      GAME.lua: each chart's lookup, DRMs from a context, chances, chained results
+    --to vassal   GAME.vmdx: the aid's pages as chart windows and a dice button per chart
+    """
+    if platform is not None:
+        _export_platform(address, platform, out, foundry_cli, charts_dir)
+        return
+    if "/" not in address:
+        raise usage_error(f"`{address}` names no chart: give GAME/CHART for a CSV, or --to PLATFORM for a whole game")
+    if out is not None and out.is_dir():
+        raise usage_error(f"--out {out} is a folder: a CSV goes to a file")
     from compiler.tools.table_export import export_csv, not_plain_reason
 
     _, chart = find_chart(address, charts_dir)
@@ -91,3 +123,49 @@ def export_command(address: str, fmt: str, out: Path | None, charts_dir: Path) -
             click.echo(printable(line))
     else:
         out.write_text(text, encoding="utf-8")
+
+
+def _export_platform(game_id: str, platform: str, out: Path | None, foundry_cli: Path | None, charts_dir: Path) -> None:
+    """`export GAME --to PLATFORM`: the game checked, then written by compiler/tools/platforms.py."""
+    from compiler.cli.common import load_game_folder
+    from compiler.tools.platforms import PackError, Platform, export_game, foundry_cli_version
+
+    if "/" in game_id:
+        raise usage_error(f"--to exports a whole game: give GAME, not `{game_id}`")
+    folder = charts_dir / game_id
+    if not folder.is_dir():
+        raise usage_error(f"no game `{game_id}` in {charts_dir}")
+    comp = load_game_folder(folder)
+    game = comp.project.games.get(game_id)
+    errors = [d for d in comp.diagnostics if d.severity.value == "error"]
+    if game is None or errors:
+        from compiler.diagnostics import render_short
+
+        echo_lines((render_short(d) for d in errors[:20]), err=True)
+        click.echo(printable(f"error: game `{game_id}` has {len(errors)} error(s); fix them first"), err=True)
+        sys.exit(EXIT_FINDINGS)
+    target = out if out is not None else Path("exports") / game_id / platform
+    if foundry_cli is not None:
+        from compiler.tools.platforms import find_foundry_cli
+
+        if platform != "foundry":
+            raise usage_error("--foundry-cli goes with --to foundry")
+        if find_foundry_cli(foundry_cli) is None:
+            raise usage_error(f"--foundry-cli {foundry_cli}: no @foundryvtt/foundryvtt-cli package there")
+    try:
+        done = export_game(game, Platform(platform), target, foundry_cli)
+    except PackError as exc:
+        for line in str(exc).splitlines()[-5:]:
+            click.echo(printable(f"error: Foundry's CLI failed: {line}"), err=True)
+        sys.exit(EXIT_FINDINGS)
+    except OSError as exc:
+        raise usage_error(f"cannot write {target}: {exc.strerror or exc}") from exc
+    click.echo(printable(f"exported {game_id} for {platform}: {done.summary}"))
+    if done.packed is not None:
+        from compiler.tools.platforms import find_foundry_cli
+
+        entry = find_foundry_cli(foundry_cli)
+        version = foundry_cli_version(entry) if entry is not None else "?"
+        click.echo(printable(f"packed the compendium into {done.packed} with Foundry's CLI {version}"))
+    if done.note is not None:
+        click.echo(printable(done.note))

@@ -152,17 +152,19 @@ def reachable_rolls(chart: model.Chart, combo: tuple[str, ...] | None = None) ->
 
 
 def table_rolls(chart: model.Chart) -> list[int]:
-    """Every roll the table reads with no DRM, ascending: each natural roll some dice of the chart
-    can show (its `roll` and each `roll ... when` alternative) through its arithmetic (IA2 7.1.5,
-    1d6 minus 3, minimum 0: 0 to 3); the natural rolls themselves for a chart without arithmetic.
-    The printed table is expected to cover these; a DRM may move a roll beyond them."""
+    """Every roll the table is printed for, ascending: each natural roll some dice of the chart can
+    show (its `roll` and each `roll ... when` alternative) through its arithmetic with no DRM (IA2
+    7.1.5, 1d6 minus 3: -2 to 3); the natural rolls themselves for a chart without arithmetic. The
+    clamps (`minimum`, `maximum`, `modified clamp`) are left out: they hold a roll inside the rows,
+    and a printed row beyond them is no error (the reach of the rows, `reachable_rolls`, has them)."""
     return rolls_through(chart.natural_rolls, chart.pipeline)
 
 
 def rolls_through(rolls: list[int], pipeline: tuple[model.RollStep, ...]) -> list[int]:
-    """What the natural rolls `rolls` (ascending) become through `pipeline` with no DRM, ascending
-    and each once; `rolls` themselves for a pipeline without arithmetic."""
-    steps = plain.pipeline_steps(pipeline)
+    """What the natural rolls `rolls` (ascending) become through the arithmetic of `pipeline`,
+    clamps left out, with no DRM, ascending and each once; `rolls` themselves without arithmetic."""
+    bounds = (model.StepKind.MINIMUM, model.StepKind.MAXIMUM)
+    steps = plain.pipeline_steps(tuple(s for s in pipeline if s.kind not in bounds))
     return sorted({_modified(roll, 0, steps) for roll in rolls}) if steps else rolls
 
 

@@ -9,6 +9,7 @@ percentile `00` as 100.
 from __future__ import annotations
 
 import itertools
+import re
 from fractions import Fraction
 from functools import cached_property
 from typing import assert_never
@@ -28,6 +29,9 @@ _FORM_TEXTS = {
     DiceForm.VERSUS: "{count}d{sides} versus {versus_count}d{versus_sides}, the difference",
 }
 assert set(_FORM_TEXTS) == set(DiceForm), "every dice form has its printed text"
+
+
+_PRINTED_RANGE = re.compile(r"\s*(-?\d+)\s*(?:(\+|-|or more|or less)|[-\u2013]\s*(-?\d+))?\s*")
 
 
 @dataclass(frozen=True)
@@ -169,6 +173,22 @@ class Dice:
         if len(printed) > 1 and printed.startswith("0") and self.form is not DiceForm.PERCENTILE:
             return None
         return value
+
+    def read_range(self, printed: str) -> tuple[int | None, int | None]:
+        """The bounds of a range as printed (`3-6`, `01-08`, `9-0`, `12+`, `2-`, `2 or less`,
+        `-5--2`) read with these dice (None: an open end); `(None, None)` when the text is not such a
+        range. An errata keeps a row's printed range as text: the as-printed views read it here."""
+        m = _PRINTED_RANGE.fullmatch(printed)
+        if m is None:
+            return None, None
+        low = self.read_number(m.group(1))
+        if m.group(3) is not None:
+            return low, self.read_number(m.group(3))
+        if m.group(2) in ("+", "or more"):
+            return low, None
+        if m.group(2) in ("-", "or less"):
+            return None, low
+        return low, low
 
     @property
     def _reads_one_d10_face(self) -> bool:

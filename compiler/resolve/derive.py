@@ -64,6 +64,9 @@ def derived_chart(symbols: SymbolTable, decl: ast.ChartDecl, path: str, sink: Si
         sink.emit(codes.CHART_SHAPE, f"{why}, so its bands cannot move", derive.span)
         return None
     rows = tuple(r for r in (_shift_bands(r, base.dice, derive.band_shift) for r in base.rows) if r is not None)
+    errata = base.errata
+    if errata is not None:
+        errata = replace(errata, removed_rows=_shift_removed(errata, base.dice, derive.band_shift))
     availability = _shift_availability(base.availability, base.dice, derive.band_shift)
     note = f"Derived from {base.address}: every band boundary moved {derive.band_shift:+d}."
     return replace(
@@ -77,6 +80,7 @@ def derived_chart(symbols: SymbolTable, decl: ast.ChartDecl, path: str, sink: Si
         partial=d.partial.text if d.partial else base.partial,
         aid_chance=base.aid_chance if d.aid_chance is None else d.aid_chance,
         rows=rows,
+        errata=errata,
         grid=None,
         availability=availability,
         source_file=path,
@@ -91,7 +95,27 @@ def _shift_bands(row: model.Row, dice: Dice, shift: int) -> model.Row | None:
     if r is None:
         return row
     moved = _shift_range(r, dice, shift)
-    return None if moved is None else replace(row, range=moved)
+    return None if moved is None else _shifted_print(replace(row, range=moved), dice, shift)
+
+
+def _shifted_print(row: model.Row, dice: Dice, shift: int) -> model.Row:
+    """What the print had for a row an errata of the base changed, as the derived chart reads it:
+    the base's printed range moved like the row (the derived chart as printed is derived from the
+    base as printed); a printed band squeezed to nothing makes the row one the errata added."""
+    if not row.errata or row.added or row.printed_range is None or row.range is None:
+        return row
+    low, high = dice.read_range(row.printed_range)
+    if low is None and high is None:
+        return row
+    printed = _shift_range(model.DieRange(low, high, row.printed_range, row.range.span), dice, shift)
+    if printed is None:
+        return replace(row, printed_range=None, printed_values=None, added=True)
+    return replace(row, printed_range=printed.printed)
+
+
+def _shift_removed(errata: model.ChartErrata, dice: Dice, shift: int) -> tuple[model.Row, ...]:
+    """The base's rows an errata removed, moved as the derived chart moves its rows."""
+    return tuple(r for r in (_shift_bands(row, dice, shift) for row in errata.removed_rows) if r is not None)
 
 
 def _shift_range(r: model.DieRange, dice: Dice, shift: int) -> model.DieRange | None:

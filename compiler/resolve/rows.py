@@ -30,8 +30,8 @@ class RowReader:
         self.pipeline: tuple[model.RollStep, ...] = ()  # set with `dice`: the roll's arithmetic
 
     def table_bounds(self) -> tuple[int, int]:
-        """The lowest and highest roll the table reads with no DRM: the dice's natural rolls through
-        the chart's arithmetic (`compiler.engine.chances.rolls_through`). Only once `dice` is set."""
+        """The lowest and highest roll the table is printed for: the dice's natural rolls through the
+        chart's arithmetic (`compiler.engine.chances.rolls_through`). Only once `dice` is set."""
         from compiler.engine.chances import rolls_through
 
         assert self.dice is not None

@@ -74,7 +74,7 @@ def game_vectors(game: model.Game) -> dict[str, object]:
         "format": FORMAT,
         "game": game.id,
         "charts": [
-            {"chart": c.address, "cases": [_case_json(case) for case in roll_cases(game, c)]}
+            {"chart": c.address, "cases": [case_json(case) for case in roll_cases(game, c)]}
             for c in charts
             if c.kind is model.ChartKind.ROLL and c.dice is not None
         ],
@@ -102,7 +102,8 @@ def vectors_text(game: model.Game) -> str:
     return json_text("{\n" + head + ",\n" + block("charts", "cases") + ",\n" + block("odds", "readings") + "\n}\n")
 
 
-def _case_json(case: RollCase) -> dict[str, object]:
+def case_json(case: RollCase) -> dict[str, object]:
+    """A case as `chartc vectors` writes it."""
     return {
         "keys": case.keys,
         "context": case.context,
@@ -208,7 +209,7 @@ def roll_case(chart: model.Chart, combo: tuple[str, ...], context: dict[str, Con
     shown = context_json(context)
     try:
         drm: int | None = read_modifiers(chart, context, resolve_keys(chart, given), 0).total
-        refuse_digit_drm(chart, drm or 0)
+        refuse_digit_drm(rolled, drm or 0)  # the dice rolled in this context: a d66 alternative too
     except LookupUsage:
         drm = None  # a DRM on a digit-read roll has no answer, for any roll
     if drm is None:

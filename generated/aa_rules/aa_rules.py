@@ -940,11 +940,45 @@ AA_DAMAGE_RESULT_LABELS: Final[dict[AaDamageResult, str]] = {
 }
 
 
+AaGun = Literal['flak_gun', 'mg']
+AA_GUN_LABELS: Final[dict[AaGun, str]] = {
+    'flak_gun': 'A flak gun, such as an 88',
+    'mg': "MG's",
+}
+
+
+Action = Literal['fire_moving_aa', 'mg_strafe_same_turn', 'fire_all_weapons']
+ACTION_LABELS: Final[dict[Action, str]] = {
+    'fire_moving_aa': 'Fire a moving AA gun (Anti-Aircraft c)',
+    'mg_strafe_same_turn': 'MG strafing in the turn an aircraft fires cannon or rockets, or acts as a tank buster (NOTE 2)',
+    'fire_all_weapons': "Fire rockets and cannons and MG's from the same aircraft in the same turn (NOTE 2)",
+}
+
+
 Attack = Literal['strafing', 'bombing', 'dive_bombing']
 ATTACK_LABELS: Final[dict[Attack, str]] = {
     'strafing': 'Strafing',
     'bombing': 'Bombing',
     'dive_bombing': 'Dive-bombing',
+}
+
+
+AttackKind = Literal['bombing', 'mg_strafing', 'cannons_rockets', 'tank_buster']
+ATTACK_KIND_LABELS: Final[dict[AttackKind, str]] = {
+    'bombing': 'Bombing by Dive Bomber or Fighter Bomber',
+    'mg_strafing': "Strafing Attack: MG's",
+    'cannons_rockets': 'Strafing Attack: Cannons and Rockets',
+    'tank_buster': 'Tank Buster Aircraft',
+}
+
+
+AttackStep = Literal['pick_target', 'bomb_load', 'to_hit', 'declare_path', 'entrance_point']
+ATTACK_STEP_LABELS: Final[dict[AttackStep, str]] = {
+    'pick_target': 'Pick a desired, specific target or spot (Bombing a)',
+    'bomb_load': 'Determine the bomb load, provided by the judge (Bombing b)',
+    'to_hit': 'Determine % to-hit from the Table of Aircraft (Bombing c)',
+    'declare_path': "Declare a flight path and strafing line (Strafing Attack: MG's)",
+    'entrance_point': "Designate the aircraft's entrance point in the order plot phase (Strafing Attack a)",
 }
 
 
@@ -1014,6 +1048,13 @@ FIRER_LABELS: Final[dict[Firer, str]] = {
 }
 
 
+JudgeDuty = Literal['load', 'disputes']
+JUDGE_DUTY_LABELS: Final[dict[JudgeDuty, str]] = {
+    'load': 'Bomb load and rocket load',
+    'disputes': 'Disputes over the strafing line and target area',
+}
+
+
 Mg = Literal['mmg']
 MG_LABELS: Final[dict[Mg, str]] = {
     'mmg': 'MMG',
@@ -1025,6 +1066,162 @@ MISS_PROCEDURE_LABELS: Final[dict[MissProcedure, str]] = {
     'bomb': 'Bomb (Bombing f)',
     'tank_buster': 'Tank buster aircraft (Tank Buster Aircraft c)',
 }
+
+
+Obligation = Literal['must', 'may', 'may_not']
+OBLIGATION_LABELS: Final[dict[Obligation, str]] = {
+    'must': 'Must',
+    'may': 'May',
+    'may_not': 'May not',
+}
+
+
+Scale = Literal['any_scale', 'per_scale']
+SCALE_LABELS: Final[dict[Scale, str]] = {
+    'any_scale': 'In any scale',
+    'per_scale': 'A figure per scale',
+}
+
+
+StrafeTarget = Literal['infantry', 'guns', 'buildings', 'soft_vehicles', 'open_topped_afv']
+STRAFE_TARGET_LABELS: Final[dict[StrafeTarget, str]] = {
+    'infantry': 'Infantry',
+    'guns': 'Guns',
+    'buildings': 'Buildings',
+    'soft_vehicles': 'Soft vehicles',
+    'open_topped_afv': "Open-topped AFV's",
+}
+
+
+TankBusterFire = Literal['number_of_hits', 'deck_hit']
+TANK_BUSTER_FIRE_LABELS: Final[dict[TankBusterFire, str]] = {
+    'number_of_hits': 'Number of hits (Tank Buster Aircraft b.1)',
+    'deck_hit': 'Deck hit (Tank Buster Aircraft b.2)',
+}
+
+
+_O = TypeVar("_O")
+
+
+class ChainRef(TypedDict):
+    """A chained result "roll on [B6] (key=value, +1)": the chart, the keys it gives, the DRM it carries."""
+
+    chart: str
+    keys: dict[str, str]
+    drm: int
+
+
+class RollAgain(TypedDict):
+    """A chained result "roll again on this chart", with the DRM it carries."""
+
+    again: bool
+    drm: int
+
+
+class CellRoll(TypedDict):
+    """A roll inside a cell: `count` dice of `sides` faces, and each outcome as (low, high, value)."""
+
+    count: int
+    sides: int
+    outcomes: tuple[tuple[int | None, int | None, object], ...]
+
+
+class Step(TypedDict):
+    """One step of a chain: the chart, its natural roll (None: read by keys), DRM, modified roll,
+    the row's values with each roll inside a cell made, and those rolls in column order."""
+
+    chart: str
+    natural: int | None
+    drm: int
+    modified: int | None
+    values: dict[str, object]
+    cell_rolls: list[int]
+
+
+# A chart's step: (rng, keys by id, DRM) -> (natural roll, modified roll, the row's values).
+_Stepper = Callable[[random.Random, Mapping[str, str], int], tuple[int | None, int | None, Mapping[str, object]]]
+
+
+def _cell_outcome(outcomes: tuple[tuple[int | None, int | None, _O], ...], natural: int) -> _O | None:
+    """The outcome of a roll inside a cell whose range, (low, high, outcome), holds the natural roll;
+    None when none does.
+    """
+    return next((outcome for low, high, outcome in outcomes if _in_range(low, high, natural)), None)
+
+
+def _cell_value(rng: random.Random, value: object, rolls: list[int]) -> object:
+    """A cell with each roll inside it made (a roll whose outcome is a roll rolls again)."""
+    while isinstance(value, dict) and "outcomes" in value:
+        natural = _roll(rng, _Dice("sum", int(value["count"]), int(value["sides"])))
+        rolls.append(natural)
+        value = _cell_outcome(value["outcomes"], natural)
+    return value
+
+
+def _next_key(key: str, *sources: Mapping[str, object]) -> str | None:
+    """The value of key `key` of the chart a chain goes to next: the first of `sources` (the
+    reference's own keys, this step's keys, this row's values by column, the keys the reader gave)
+    that gives it as text; None when none does.
+    """
+    for source in sources:
+        value = source.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def _next_keys(
+    target_keys: tuple[str, ...],
+    move: Mapping[str, object],
+    keys: Mapping[str, str],
+    values: Mapping[str, object],
+    given: Mapping[str, str],
+) -> dict[str, str]:
+    """The keys of the next chart (`_next_key`).
+
+    Raises:
+        ValueError: a key none of them gives.
+    """
+    written = move.get("keys")
+    own: Mapping[str, object] = written if isinstance(written, dict) else {}
+    out: dict[str, str] = {}
+    for key in target_keys:
+        value = _next_key(key, own, keys, values, given)
+        if value is None:
+            raise ValueError(f"{move['chart']}: no step of the chain gives key {key!r}")
+        out[key] = value
+    return out
+
+
+def _follow(
+    start: str,
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+    steppers: Mapping[str, _Stepper],
+    chart_keys: Mapping[str, tuple[str, ...]],
+    limit: int = 100,
+) -> list[Step]:
+    """Walk the chain from chart `start`; at most `limit` steps.
+
+    Raises:
+        ValueError: a key no step gives; RuntimeError: the walk did not end within `limit` steps.
+    """
+    address, given = start, keys
+    steps: list[Step] = []
+    while len(steps) < limit:
+        natural, modified, values = steppers[address](rng, keys, drm)
+        rolls: list[int] = []
+        made = {column: _cell_value(rng, value, rolls) for column, value in values.items()}
+        steps.append(Step(chart=address, natural=natural, drm=drm, modified=modified, values=made, cell_rolls=rolls))
+        move = next((v for v in made.values() if isinstance(v, dict) and ("chart" in v or "again" in v)), None)
+        if move is None or ("chart" in move and move["chart"] not in steppers):
+            return steps
+        drm = int(move.get("drm", 0))
+        if "chart" in move:
+            address = str(move["chart"])
+            keys = _next_keys(chart_keys[address], move, keys, made, given)
+    raise RuntimeError(f"{start}: the chain did not end within {limit} steps")
 
 
 # ---- 'aa_column_choice'
@@ -1058,11 +1255,17 @@ def lookup_aa_column_choice(*, attack: Attack) -> AaColumnChoiceResult:
 
 
 # ---- 'building_defence'
-BuildingDefenceResult = TypedDict('BuildingDefenceResult', {'ca_defence': int})
-BUILDING_DEFENCE_COLUMNS: Final = ('ca_defence',)
-_BUILDING_DEFENCE_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
-    (('wooden',), None, None, (2,)),
-    (('stone',), None, None, (3,)),
+BuildingDefenceResult = TypedDict('BuildingDefenceResult', {'ca_defence': int, 'infantry_inside': str})
+BUILDING_DEFENCE_COLUMNS: Final = ('ca_defence', 'infantry_inside')
+_BUILDING_DEFENCE_ROWS: Final[tuple[_Row[tuple[int, str]], ...]] = (
+    (('wooden',), None, None, (
+        2,
+        'If the building is hit and damaged by aircraft MG fire, the MG firepower is applied against the infantry as well',
+    )),
+    (('stone',), None, None, (
+        3,
+        'If the building is hit and damaged by aircraft MG fire, the MG firepower is applied against the infantry as well',
+    )),
 )
 
 
@@ -1075,6 +1278,7 @@ def lookup_building_defence(*, building: Building) -> BuildingDefenceResult:
     Returns:
         The row's values by column:
             'ca_defence': CA defense
+            'infantry_inside': Infantry inside
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -1083,31 +1287,33 @@ def lookup_building_defence(*, building: Building) -> BuildingDefenceResult:
     if type(building) is not str or building not in BUILDING_LABELS:
         building = _member('building_defence', 'building', building, BUILDING_LABELS)
     row = _select('building_defence', _BUILDING_DEFENCE_ROWS, (building,), None)
-    return {'ca_defence': row[0]}
+    return {'ca_defence': row[0], 'infantry_inside': row[1]}
 
 
 # ---- 'strafing_geometry'
-StrafingGeometryResult = TypedDict('StrafingGeometryResult', {'inches': int, 'printed': str})
-STRAFING_GEOMETRY_COLUMNS: Final = ('inches', 'printed')
-_STRAFING_GEOMETRY_ROWS: Final[tuple[_Row[tuple[int, str]], ...]] = (
+StrafingGeometryResult = TypedDict('StrafingGeometryResult', {'inches': int, 'scale': Scale | None, 'printed': str})
+STRAFING_GEOMETRY_COLUMNS: Final = ('inches', 'scale', 'printed')
+_STRAFING_GEOMETRY_ROWS: Final[tuple[_Row[tuple[int, Scale | None, str]], ...]] = (
     (('flight_path',), None, None, (
-        140, 'The flight path must be straight and either cross the board or extend 140 inches, whichever is less.',
+        140, None,
+        'The flight path must be straight and either cross the board or extend 140 inches, whichever is less.',
     )),
     (('strafing_line',), None, None, (
-        12, 'cross over within 12" (:" in 1/285) of either side of the center of the primary target',
+        12, 'per_scale', 'cross over within 12" (:" in 1/285) of either side of the center of the primary target',
     )),
     (('target_area',), None, None, (
-        30, 'the target area can be no longer than 30 inches (in any scale) in length along the flight line',
+        30, 'any_scale',
+        'the target area can be no longer than 30 inches (in any scale) in length along the flight line',
     )),
     (('fire_first_target',), None, None, (
-        12, 'the plane is able to come within 12" (any scale) of the intended target',
+        12, 'any_scale', 'the plane is able to come within 12" (any scale) of the intended target',
     )),
-    (('fire_first_aa',), None, None, (30, 'before an anti-aircraft gun comes within 30" of the plane')),
+    (('fire_first_aa',), None, None, (30, None, 'before an anti-aircraft gun comes within 30" of the plane')),
     (('bomb_miss_radius',), None, None, (
-        4, 'check all other targets within a 4" radius at 1/2 the original to-hit percentage',
+        4, None, 'check all other targets within a 4" radius at 1/2 the original to-hit percentage',
     )),
     (('tank_buster_miss_radius',), None, None, (
-        3, 'use the procedure detailed in section 2 (part f.), but use only a 3" radius',
+        3, None, 'use the procedure detailed in section 2 (part f.), but use only a 3" radius',
     )),
 )
 
@@ -1122,6 +1328,7 @@ def lookup_strafing_geometry(*, distance: Distance) -> StrafingGeometryResult:
     Returns:
         The row's values by column:
             'inches': Inches
+            'scale': Scale
             'printed': As printed
 
     Raises:
@@ -1131,7 +1338,7 @@ def lookup_strafing_geometry(*, distance: Distance) -> StrafingGeometryResult:
     if type(distance) is not str or distance not in DISTANCE_LABELS:
         distance = _member('strafing_geometry', 'distance', distance, DISTANCE_LABELS)
     row = _select('strafing_geometry', _STRAFING_GEOMETRY_ROWS, (distance,), None)
-    return {'inches': row[0], 'printed': row[1]}
+    return {'inches': row[0], 'scale': row[1], 'printed': row[2]}
 
 
 # ---- 'aamg_damage'
@@ -1197,6 +1404,222 @@ def roll_aamg_damage(rng: random.Random, *, mg: Mg, drm: int = 0) -> Roll[AamgDa
     _check_rng('aamg_damage', rng)
     natural = _roll(rng, _AAMG_DAMAGE_DICE)
     return _rolled(natural, drm, lookup_aamg_damage(natural, mg=mg, drm=drm))
+
+
+# ---- 'attack_kinds'
+AttackKindsResult = TypedDict('AttackKindsResult', {
+    'to_hit': ChartRef | None, 'damage': ChartRef, 'firepower': str | None, 'flight_path': int | None,
+    'target_area': int | None, 'share_of_targets': int | None, 'rules': str,
+})
+ATTACK_KINDS_COLUMNS: Final = (
+    'to_hit', 'damage', 'firepower', 'flight_path', 'target_area', 'share_of_targets', 'rules',
+)
+_ATTACK_KINDS_VALUES: TypeAlias = tuple[ChartRef | None, ChartRef, str | None, int | None, int | None, int | None, str]
+_ATTACK_KINDS_ROWS: Final[tuple[_Row[_ATTACK_KINDS_VALUES], ...]] = (
+    (('bombing',), None, None, (
+        {'chart': 'Table-of-Aircraft'}, {'chart': 'Defense-Firepower'}, 'The HE Firepower of the bomb load', None, None,
+        None, 'Against the CA defense of the target; all appropriate modifiers apply',
+    )),
+    (('mg_strafing',), None, None, (
+        None, {'chart': 'Defense-Firepower'}, 'Firepower of the forward-firing machine gun armament.', 140, 30, None,
+        'Against the CA defense of the target',
+    )),
+    (('cannons_rockets',), None, None, (
+        {'chart': 'Table-of-Aircraft'}, {'chart': 'Defense-Firepower'}, "The airplane's cannon or rocket firepower",
+        140, 30, 50,
+        "Against the attacked unit's defense factor if it is other than an AFV; an AFV: check for hit location. Resolve as any other fire",
+    )),
+    (('tank_buster',), None, None, (
+        None, {'chart': 'Hit-Location'}, None, 140, 30, None,
+        'The rules for strafing aircraft apply, with the additions or changes of Tank Buster Aircraft; resolve fire as other direct AP fire',
+    )),
+)
+
+
+def lookup_attack_kinds(*, attack_kind: AttackKind) -> AttackKindsResult:
+    """Attacks by aircraft, rule Bombing c, e; Strafing Attack b-d; Cannons and Rockets a-e; Tank Buster Aircraft a-d:
+        the row the keys select.
+
+    Args:
+        attack_kind: Attack (AttackKind; labels in ATTACK_KIND_LABELS).
+
+    Returns:
+        The row's values by column:
+            'to_hit': To-hit from
+            'damage': Damage on
+            'firepower': Firepower
+            'flight_path': Flight path (inches, at most)
+            'target_area': Target area (inches, at most)
+            'share_of_targets': % of the targets in the target area one aircraft may attack
+            'rules': Rules
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(attack_kind) is not str or attack_kind not in ATTACK_KIND_LABELS:
+        attack_kind = _member('attack_kinds', 'attack_kind', attack_kind, ATTACK_KIND_LABELS)
+    row = _select('attack_kinds', _ATTACK_KINDS_ROWS, (attack_kind,), None)
+    return {
+        'to_hit': row[0], 'damage': row[1], 'firepower': row[2], 'flight_path': row[3], 'target_area': row[4],
+        'share_of_targets': row[5], 'rules': row[6],
+    }
+
+
+# ---- 'attack_steps'
+AttackStepsResult = TypedDict('AttackStepsResult', {'attack': AttackKind, 'order': int})
+ATTACK_STEPS_COLUMNS: Final = ('attack', 'order')
+_ATTACK_STEPS_ROWS: Final[tuple[_Row[tuple[AttackKind, int]], ...]] = (
+    (('pick_target',), None, None, ('bombing', 1)),
+    (('bomb_load',), None, None, ('bombing', 2)),
+    (('to_hit',), None, None, ('bombing', 3)),
+    (('declare_path',), None, None, ('mg_strafing', 1)),
+    (('entrance_point',), None, None, ('mg_strafing', 2)),
+)
+
+
+def lookup_attack_steps(*, attack_step: AttackStep) -> AttackStepsResult:
+    """Steps of an attack, rule Bombing a-c; Strafing Attack, a: the row the keys select.
+
+    Args:
+        attack_step: Step (AttackStep; labels in ATTACK_STEP_LABELS).
+
+    Returns:
+        The row's values by column:
+            'attack': Attack
+            'order': Order
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(attack_step) is not str or attack_step not in ATTACK_STEP_LABELS:
+        attack_step = _member('attack_steps', 'attack_step', attack_step, ATTACK_STEP_LABELS)
+    row = _select('attack_steps', _ATTACK_STEPS_ROWS, (attack_step,), None)
+    return {'attack': row[0], 'order': row[1]}
+
+
+# ---- 'mg_strafing_targets'
+MgStrafingTargetsResult = TypedDict('MgStrafingTargetsResult', {'strafe': Obligation})
+MG_STRAFING_TARGETS_COLUMNS: Final = ('strafe',)
+_MG_STRAFING_TARGETS_ROWS: Final[tuple[_Row[tuple[Obligation]], ...]] = (
+    (('infantry',), None, None, ('may',)),
+    (('guns',), None, None, ('may',)),
+    (('buildings',), None, None, ('may',)),
+    (('soft_vehicles',), None, None, ('may',)),
+    (('open_topped_afv',), None, None, ('may',)),
+)
+
+
+def lookup_mg_strafing_targets(*, strafe_target: StrafeTarget) -> MgStrafingTargetsResult:
+    """MG strafing: targets, rule Strafing Attack: MG's: the row the keys select.
+
+    Args:
+        strafe_target: Target (StrafeTarget; labels in STRAFE_TARGET_LABELS).
+
+    Returns:
+        The row's values by column:
+            'strafe': Aircraft MG's may strafe it
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(strafe_target) is not str or strafe_target not in STRAFE_TARGET_LABELS:
+        strafe_target = _member('mg_strafing_targets', 'strafe_target', strafe_target, STRAFE_TARGET_LABELS)
+    row = _select('mg_strafing_targets', _MG_STRAFING_TARGETS_ROWS, (strafe_target,), None)
+    return {'strafe': row[0]}
+
+
+# ---- 'aa_damage_tables'
+AaDamageTablesResult = TypedDict('AaDamageTablesResult', {'dice': str, 'roll_on': ChartRef})
+AA_DAMAGE_TABLES_COLUMNS: Final = ('dice', 'roll_on')
+_AA_DAMAGE_TABLES_ROWS: Final[tuple[_Row[tuple[str, ChartRef]], ...]] = (
+    (('flak_gun',), None, None, ('2 dice, if a hit is registered', {'chart': 'Damage-Caused'})),
+    (('mg',), None, None, ('2 dice, if a hit is registered', {'chart': 'aamg_damage'})),
+)
+
+
+def lookup_aa_damage_tables(*, aa_gun: AaGun) -> AaDamageTablesResult:
+    """AA damage: the table rolled on, rule Anti-Aircraft e-f: the row the keys select.
+
+    Args:
+        aa_gun: AA gun (AaGun; labels in AA_GUN_LABELS).
+
+    Returns:
+        The row's values by column:
+            'dice': Damage roll
+            'roll_on': Roll on
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(aa_gun) is not str or aa_gun not in AA_GUN_LABELS:
+        aa_gun = _member('aa_damage_tables', 'aa_gun', aa_gun, AA_GUN_LABELS)
+    row = _select('aa_damage_tables', _AA_DAMAGE_TABLES_ROWS, (aa_gun,), None)
+    return {'dice': row[0], 'roll_on': row[1]}
+
+
+# ---- 'judge'
+JudgeResult = TypedDict('JudgeResult', {'does': str})
+JUDGE_COLUMNS: Final = ('does',)
+_JUDGE_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('load',), None, None, (
+        'Provides the bomb load; designates the load (bombs and rockets) prior to the start of the game',
+    )),
+    (('disputes',), None, None, ('Settles any dispute',)),
+)
+
+
+def lookup_judge(*, judge_duty: JudgeDuty) -> JudgeResult:
+    """The judge, rule Bombing b; Strafing Attack c; Use of the Table of Aircraft, Column 10: the row the keys select.
+
+    Args:
+        judge_duty: The judge (JudgeDuty; labels in JUDGE_DUTY_LABELS).
+
+    Returns:
+        The row's values by column:
+            'does': Does
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(judge_duty) is not str or judge_duty not in JUDGE_DUTY_LABELS:
+        judge_duty = _member('judge', 'judge_duty', judge_duty, JUDGE_DUTY_LABELS)
+    row = _select('judge', _JUDGE_ROWS, (judge_duty,), None)
+    return {'does': row[0]}
+
+
+# ---- 'tank_buster_hits'
+TankBusterHitsResult = TypedDict('TankBusterHitsResult', {'read': str, 'roll_on': ChartRef})
+TANK_BUSTER_HITS_COLUMNS: Final = ('read', 'roll_on')
+_TANK_BUSTER_HITS_ROWS: Final[tuple[_Row[tuple[str, ChartRef]], ...]] = (
+    (('number_of_hits',), None, None, ('If applicable', {'chart': 'Number-of-Hits'})),
+    (('deck_hit',), None, None, ('A deck hit if the asterisked category is rolled', {'chart': 'Hit-Location'})),
+)
+
+
+def lookup_tank_buster_hits(*, tank_buster_fire: TankBusterFire) -> TankBusterHitsResult:
+    """Tank buster: hits, rule Tank Buster Aircraft b.1-b.2: the row the keys select.
+
+    Args:
+        tank_buster_fire: Tank buster fire (TankBusterFire; labels in TANK_BUSTER_FIRE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'read': Read
+            'roll_on': Roll on
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(tank_buster_fire) is not str or tank_buster_fire not in TANK_BUSTER_FIRE_LABELS:
+        tank_buster_fire = _member('tank_buster_hits', 'tank_buster_fire', tank_buster_fire, TANK_BUSTER_FIRE_LABELS)
+    row = _select('tank_buster_hits', _TANK_BUSTER_HITS_ROWS, (tank_buster_fire,), None)
+    return {'read': row[0], 'roll_on': row[1]}
 
 
 # ---- 'fire_order'
@@ -1351,11 +1774,11 @@ def lookup_bomb_effect_checks(*, bomb_size: BombSize) -> BombEffectChecksResult:
 
 
 # ---- 'missed_target'
-MissedTargetResult = TypedDict('MissedTargetResult', {'radius': int, 'to_hit': str})
-MISSED_TARGET_COLUMNS: Final = ('radius', 'to_hit')
-_MISSED_TARGET_ROWS: Final[tuple[_Row[tuple[int, str]], ...]] = (
-    (('bomb',), None, None, (4, '1/2 the original to-hit percentage')),
-    (('tank_buster',), None, None, (3, '1/2 the original to-hit percentage (the procedure of section 2, part f)')),
+MissedTargetResult = TypedDict('MissedTargetResult', {'radius': int, 'to_hit': str, 'divided_by': int})
+MISSED_TARGET_COLUMNS: Final = ('radius', 'to_hit', 'divided_by')
+_MISSED_TARGET_ROWS: Final[tuple[_Row[tuple[int, str, int]], ...]] = (
+    (('bomb',), None, None, (4, '1/2 the original to-hit percentage', 2)),
+    (('tank_buster',), None, None, (3, '1/2 the original to-hit percentage (the procedure of section 2, part f)', 2)),
 )
 
 
@@ -1369,6 +1792,7 @@ def lookup_missed_target(*, miss_procedure: MissProcedure) -> MissedTargetResult
         The row's values by column:
             'radius': Radius (inches)
             'to_hit': To-hit percentage against the other targets
+            'divided_by': Original to-hit percentage divided by
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -1377,7 +1801,7 @@ def lookup_missed_target(*, miss_procedure: MissProcedure) -> MissedTargetResult
     if type(miss_procedure) is not str or miss_procedure not in MISS_PROCEDURE_LABELS:
         miss_procedure = _member('missed_target', 'miss_procedure', miss_procedure, MISS_PROCEDURE_LABELS)
     row = _select('missed_target', _MISSED_TARGET_ROWS, (miss_procedure,), None)
-    return {'radius': row[0], 'to_hit': row[1]}
+    return {'radius': row[0], 'to_hit': row[1], 'divided_by': row[2]}
 
 
 # ---- 'fire_modifiers'
@@ -1545,6 +1969,54 @@ def lookup_aircraft_table_columns(value: int, *, drm: int = 0) -> AircraftTableC
     return {'contents': row[0]}
 
 
+# ---- 'conduct'
+ConductResult = TypedDict('ConductResult', {'allowed': Obligation})
+CONDUCT_COLUMNS: Final = ('allowed',)
+_CONDUCT_ROWS: Final[tuple[_Row[tuple[Obligation]], ...]] = (
+    (('fire_moving_aa',), None, None, ('may_not',)),
+    (('mg_strafe_same_turn',), None, None, ('may_not',)),
+    (('fire_all_weapons',), None, None, ('may_not',)),
+)
+
+
+def lookup_conduct(*, action: Action) -> ConductResult:
+    """What may not be done, rule Anti-Aircraft c; NOTE 2: the row the keys select.
+
+    Args:
+        action: Action (Action; labels in ACTION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'allowed': Allowed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(action) is not str or action not in ACTION_LABELS:
+        action = _member('conduct', 'action', action, ACTION_LABELS)
+    row = _select('conduct', _CONDUCT_ROWS, (action,), None)
+    return {'allowed': row[0]}
+
+
+# 'AA-Table': printed elsewhere, referred to by other charts
+
+
+# 'Damage-Caused': printed elsewhere, referred to by other charts
+
+
+# 'Defense-Firepower': printed elsewhere, referred to by other charts
+
+
+# 'Table-of-Aircraft': printed elsewhere, referred to by other charts
+
+
+# 'Hit-Location': printed elsewhere, referred to by other charts
+
+
+# 'Number-of-Hits': printed elsewhere, referred to by other charts
+
+
 # ---- 'il2_aamg'
 Il2AamgResult = TypedDict('Il2AamgResult', {'result': str})
 IL2_AAMG_COLUMNS: Final = ('result',)
@@ -1611,11 +2083,111 @@ def roll_il2_aamg(rng: random.Random, *, mg: Mg, drm: int = 0) -> Roll[Il2AamgRe
     return _rolled(natural, drm, lookup_il2_aamg(natural, mg=mg, drm=drm))
 
 
+# ---- following chained results
+
+
+def _step_aamg_damage(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'aamg_damage': its natural roll, modified roll and row."""
+    rolled = roll_aamg_damage(rng, mg=cast(Mg, keys['mg']), drm=drm)
+    return rolled['natural'], rolled['modified'], rolled['values']
+
+
+def _step_attack_kinds(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'attack_kinds': its natural roll, modified roll and row."""
+    return None, None, lookup_attack_kinds(attack_kind=cast(AttackKind, keys['attack_kind']))
+
+
+def _step_aa_damage_tables(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'aa_damage_tables': its natural roll, modified roll and row."""
+    return None, None, lookup_aa_damage_tables(aa_gun=cast(AaGun, keys['aa_gun']))
+
+
+def _step_tank_buster_hits(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'tank_buster_hits': its natural roll, modified roll and row."""
+    return None, None, lookup_tank_buster_hits(tank_buster_fire=cast(TankBusterFire, keys['tank_buster_fire']))
+
+
+_CHAIN_STEPS: Final[dict[str, _Stepper]] = {
+    'aamg_damage': _step_aamg_damage,
+    'attack_kinds': _step_attack_kinds,
+    'aa_damage_tables': _step_aa_damage_tables,
+    'tank_buster_hits': _step_tank_buster_hits,
+}
+_CHAIN_KEYS: Final[dict[str, tuple[str, ...]]] = {
+    'aamg_damage': ('mg',), 'attack_kinds': ('attack_kind',), 'aa_damage_tables': ('aa_gun',),
+    'tank_buster_hits': ('tank_buster_fire',),
+}
+
+
+def follow_attack_kinds(rng: random.Random, *, attack_kind: AttackKind, drm: int = 0) -> list[Step]:
+    """Roll on 'attack_kinds' with `rng` and follow its chained results to the end (it sends the reader to
+        Defense-Firepower, Hit-Location, Table-of-Aircraft).
+
+    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
+    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
+    occur or a key no step gives, NoRowError when a roll selects no row.
+    """
+    _check_rng('attack_kinds', rng)
+    attack_kind = _member('attack_kinds', 'attack_kind', attack_kind, ATTACK_KIND_LABELS)
+    _check_int('attack_kinds', 'drm', drm)
+    return _follow('attack_kinds', rng, {'attack_kind': attack_kind}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+
+
+def follow_aa_damage_tables(rng: random.Random, *, aa_gun: AaGun, drm: int = 0) -> list[Step]:
+    """Roll on 'aa_damage_tables' with `rng` and follow its chained results to the end (it sends the reader to
+        Damage-Caused, aamg_damage).
+
+    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
+    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
+    occur or a key no step gives, NoRowError when a roll selects no row.
+    """
+    _check_rng('aa_damage_tables', rng)
+    aa_gun = _member('aa_damage_tables', 'aa_gun', aa_gun, AA_GUN_LABELS)
+    _check_int('aa_damage_tables', 'drm', drm)
+    return _follow('aa_damage_tables', rng, {'aa_gun': aa_gun}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+
+
+def follow_tank_buster_hits(rng: random.Random, *, tank_buster_fire: TankBusterFire, drm: int = 0) -> list[Step]:
+    """Roll on 'tank_buster_hits' with `rng` and follow its chained results to the end (it sends the reader to
+        Hit-Location, Number-of-Hits).
+
+    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
+    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
+    occur or a key no step gives, NoRowError when a roll selects no row.
+    """
+    _check_rng('tank_buster_hits', rng)
+    tank_buster_fire = _member('tank_buster_hits', 'tank_buster_fire', tank_buster_fire, TANK_BUSTER_FIRE_LABELS)
+    _check_int('tank_buster_hits', 'drm', drm)
+    return _follow('tank_buster_hits', rng, {'tank_buster_fire': tank_buster_fire}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+
+
 LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'aa_column_choice': lookup_aa_column_choice,
     'building_defence': lookup_building_defence,
     'strafing_geometry': lookup_strafing_geometry,
     'aamg_damage': lookup_aamg_damage,
+    'attack_kinds': lookup_attack_kinds,
+    'attack_steps': lookup_attack_steps,
+    'mg_strafing_targets': lookup_mg_strafing_targets,
+    'aa_damage_tables': lookup_aa_damage_tables,
+    'judge': lookup_judge,
+    'tank_buster_hits': lookup_tank_buster_hits,
     'fire_order': lookup_fire_order,
     'fire_limits': lookup_fire_limits,
     'firepower_results': lookup_firepower_results,
@@ -1625,12 +2197,30 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'fire_modifiers': lookup_fire_modifiers,
     'tank_buster_armour': lookup_tank_buster_armour,
     'aircraft_table_columns': lookup_aircraft_table_columns,
+    'conduct': lookup_conduct,
     'il2_aamg': lookup_il2_aamg,
 }
 
 
 # the keyword each context variable of the charts has in every drm_<id> function
-CONTEXT_PARAMETERS: Final[dict[str, str]] = {}
+CONTEXT_PARAMETERS: Final[dict[str, str]] = {'board_crossing': 'board_crossing'}
+
+
+def compute_flight_path_length(*, board_crossing: int) -> int:
+    """Length of a strafing flight path (rule Strafing Attack b): min(board_crossing, 140).
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('flight_path_length', 'board_crossing', board_crossing)
+    _check_range('flight_path_length', 'board_crossing', board_crossing, 1, None)
+    value = min(board_crossing, 140)
+    return int(value)
+
+
+FORMULAS: Final[dict[str, Callable[..., int]]] = {
+    'flight_path_length': compute_flight_path_length,
+}
 
 
 # The rulebook's worked examples as calls of this module's own functions, with the cells the

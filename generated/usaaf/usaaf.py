@@ -925,11 +925,29 @@ GAME_ID: Final = 'usaaf'
 GAME_TITLE: Final = 'USAAF: US Strategic Bombing Operations Over the Third Reich, 1944'
 
 
-ChitStep = Literal['air_chit', 'drawn', 'held']
+Battle = Literal['air_combat', 'counter_interception', 'interception', 'bomberless_escorts']
+BATTLE_LABELS: Final[dict[Battle, str]] = {
+    'air_combat': 'Combat between opposing airborne units in the same hex (11.5)',
+    'counter_interception': 'Counter-interception: US tight escorts against the incoming German interceptors (17.2)',
+    'interception': 'Interception: German fighters against the US bombers of a hex (14.0, 17.2)',
+    'bomberless_escorts': 'German interceptors against bomberless US tight escorts (17.3)',
+}
+
+
+Call = Literal['capitulation', 'luftwaffe_withdrawal', 'mission_abort']
+CALL_LABELS: Final[dict[Call, str]] = {
+    'capitulation': 'Capitulation (2.5)',
+    'luftwaffe_withdrawal': 'Luftwaffe withdrawal (12.0)',
+    'mission_abort': 'US mission abort (13.0)',
+}
+
+
+ChitStep = Literal['air_chit', 'drawn', 'held', 'redrawn']
 CHIT_STEP_LABELS: Final[dict[ChitStep, str]] = {
     'air_chit': 'Set up: the chit printed "Air" is taken (3.4)',
     'drawn': 'Set up: chits pulled from the container without looking (3.4)',
     'held': 'Target systems the US player holds (4.2, 20.4)',
+    'redrawn': 'After a destruction: chits drawn without looking, to bring the total back up to three (20.4)',
 }
 
 
@@ -965,6 +983,55 @@ CITY_LABELS: Final[dict[City, str]] = {
 }
 
 
+CombatAction = Literal[
+    'initiate_against_fighters', 'order_battles', 'split_attack_factor', 'hold_back_escorts', 'break_off',
+    'swarm_bomberless',
+]
+COMBAT_ACTION_LABELS: Final[dict[CombatAction, str]] = {
+    'initiate_against_fighters': 'Initiate attacks on German fighters with US bombers or their tight escorts',
+    'order_battles': 'Choose the order of the interception battles, one hex at a time',
+    'split_attack_factor': 'Split the attack factor of a unit (units attacking together total their factors)',
+    'hold_back_escorts': 'Hold back tight escorts from the counter-interception',
+    'break_off': 'Break off surviving interceptors before they hit the bombers (an interception is pressed to its completion)',
+    'swarm_bomberless': 'Swarm part of the bomberless US fighters of a hex (he attacks them all en masse)',
+}
+
+
+Combatant = Literal['attacker', 'defender']
+COMBATANT_LABELS: Final[dict[Combatant, str]] = {
+    'attacker': 'Attacker',
+    'defender': 'Defender',
+}
+
+
+CounterSide = Literal['text_side', 'iconic_side']
+COUNTER_SIDE_LABELS: Final[dict[CounterSide, str]] = {
+    'text_side': 'Text side up',
+    'iconic_side': 'Iconic side up',
+}
+
+
+CrtBattle = Literal['air_combat', 'airfield_strafing', 'flak_busting']
+CRT_BATTLE_LABELS: Final[dict[CrtBattle, str]] = {
+    'air_combat': 'Air-to-air combat (15.5)',
+    'airfield_strafing': 'Airfield strafing (5.3)',
+    'flak_busting': 'FLAK busting (6.4)',
+}
+
+
+CrtColumn = Literal['odds_3_1']
+CRT_COLUMN_LABELS: Final[dict[CrtColumn, str]] = {
+    'odds_3_1': '3:1',
+}
+
+
+DamageSpread = Literal['carry_over', 'spill_over']
+DAMAGE_SPREAD_LABELS: Final[dict[DamageSpread, str]] = {
+    'carry_over': 'Damage to a system not knocked out, to later game turns',
+    'spill_over': 'Excess damage scored against one system within a city, to any other system within the same city',
+}
+
+
 DatedRule = Literal['free_escort', 'airfield_strafing', 'flak_busting', 'allied_line', 'production_record']
 DATED_RULE_LABELS: Final[dict[DatedRule, str]] = {
     'free_escort': 'US fighters may be assigned to free escort',
@@ -975,10 +1042,26 @@ DATED_RULE_LABELS: Final[dict[DatedRule, str]] = {
 }
 
 
+Escort = Literal['tight', 'free', 'bomberless']
+ESCORT_LABELS: Final[dict[Escort, str]] = {
+    'tight': 'Tight escort',
+    'free': 'Free escort',
+    'bomberless': 'Tight escort without bombers to escort (17.3)',
+}
+
+
 EscortMission = Literal['airfield_strafing', 'flak_busting']
 ESCORT_MISSION_LABELS: Final[dict[EscortMission, str]] = {
     'airfield_strafing': 'Airfield strafing (5.0)',
     'flak_busting': 'FLAK busting (6.0)',
+}
+
+
+EscortsInHex = Literal['none', 'all_eliminated', 'surviving']
+ESCORTS_IN_HEX_LABELS: Final[dict[EscortsInHex, str]] = {
+    'none': 'None',
+    'all_eliminated': 'Present at the start of the combat, all eliminated in the counter-interception',
+    'surviving': 'Present, some surviving the counter-interception',
 }
 
 
@@ -1040,6 +1123,112 @@ GERMAN_AIRCRAFT_LABELS: Final[dict[GermanAircraft, str]] = {
 }
 
 
+HexKind = Literal['target_city', 'other_land', 'airfield', 'all_sea', 'beyond_allied_line']
+HEX_KIND_LABELS: Final[dict[HexKind, str]] = {
+    'target_city': 'Target city hex',
+    'other_land': 'Any other land or coastal hex',
+    'airfield': 'Airfield hex (a German airbase)',
+    'all_sea': 'All-sea hex',
+    'beyond_allied_line': 'Hex west or south of the historic Allied ground advance line (from Game Turn 7)',
+}
+
+
+Information = Literal[
+    'airborne_stacks', 'german_ground_stacks', 'german_staged_stacks', 'mission_planning', 'planes_due_to_land',
+    'production_record', 'fuel_index', 'target_chits',
+]
+INFORMATION_LABELS: Final[dict[Information, str]] = {
+    'airborne_stacks': 'Airborne stacks of both sides, anywhere on the map (18.1)',
+    'german_ground_stacks': 'German aircraft stacks on the ground (18.2)',
+    'german_staged_stacks': 'German aircraft stacks that staged in their last move (18.2)',
+    'mission_planning': 'The US mission planning and the USAAF Bombing Missions Chart (4.1, 18.3)',
+    'planes_due_to_land': 'The German Planes Due to Land this Mission Turn Chart (9.3, 18.4)',
+    'production_record': 'The German Aircraft Production Record (18.5, 22.6)',
+    'fuel_index': 'The German Fuel Index (22.9)',
+    'target_chits': "The US player's target system chits (3.4, 20.4)",
+}
+
+
+Loss = Literal['aircraft_units', 'flak_factors']
+LOSS_LABELS: Final[dict[Loss, str]] = {
+    'aircraft_units': 'Aircraft units',
+    'flak_factors': 'FLAK factors',
+}
+
+
+MissionEnd = Literal['all_flown', 'us_off_map']
+MISSION_END_LABELS: Final[dict[MissionEnd, str]] = {
+    'all_flown': 'All 18 mission turns have been flown',
+    'us_off_map': 'All US planes are off the map',
+}
+
+
+MissionLeg = Literal['entry', 'to_target', 'bombing', 'after_bombing']
+MISSION_LEG_LABELS: Final[dict[MissionLeg, str]] = {
+    'entry': 'Entering the map (8.1)',
+    'to_target': 'To the target (11.1)',
+    'bombing': 'Bombing (19.1)',
+    'after_bombing': 'After bombing, or a mission abort (11.1, 13.1)',
+}
+
+
+Moment = Literal[
+    'game_turn_start', 'mission_turns', 'immediately', 'next_game_turn_start', 'mission_turn_18_end', 'game_turn_end',
+]
+MOMENT_LABELS: Final[dict[Moment, str]] = {
+    'game_turn_start': 'At the start of each game turn',
+    'mission_turns': 'During the mission turns (steps IV and V)',
+    'immediately': 'Immediately',
+    'next_game_turn_start': 'At the start of the next game turn',
+    'mission_turn_18_end': 'At the end of Mission Turn 18',
+    'game_turn_end': 'At the end of each game turn',
+}
+
+
+MoveCost = Literal['hex_entered', 'entry']
+MOVE_COST_LABELS: Final[dict[MoveCost, str]] = {
+    'hex_entered': "Each hex entered, in any direction, no matter where the counter's nose points (11.3)",
+    'entry': 'Each hex entered onto the map through the Allied Entry/Exit Hex, counting from the very first hex entered (8.1)',
+}
+
+
+MovementAction = Literal[
+    'share_hexes', 'rearrange_stacks', 'enter_after_mission_turn_1', 'launch_at_discretion', 'land_when_due',
+    'initiate_in_landing_turn', 'stage_without_endurance', 'initiate_while_staging', 'loiter', 'fire_at_fly_over',
+    'fly_through',
+]
+MOVEMENT_ACTION_LABELS: Final[dict[MovementAction, str]] = {
+    'share_hexes': 'Occupy the same hexes as units of the opposing side, at the same time',
+    'rearrange_stacks': 'Rearrange the composition of stacks, within the stacking limits, during each mission turn',
+    'enter_after_mission_turn_1': 'Enter the map after Mission Turn 1 (all US units taking part in the game turn enter during Mission Turn 1)',
+    'launch_at_discretion': 'Launch planes or hold them in place on the ground, at the discretion of their commander (not all need take off in the same mission turn)',
+    'land_when_due': 'Land during the mission turn the unit is due to land, even without any airbase in range',
+    'initiate_in_landing_turn': 'Initiate air-to-air combat during a mission turn in which the unit must land',
+    'stage_without_endurance': 'Stage (move directly from one airbase hex to another) without regard to endurance',
+    'initiate_while_staging': 'Initiate combat during a mission turn in which the unit stages',
+    'loiter': 'Loiter in place while aloft (hexes every aircraft aloft must move each mission turn)',
+    'fire_at_fly_over': 'Take FLAK shots at planes simply flying over (bombers need pay attention to FLAK only in their target hex)',
+    'fly_through': 'Fly into and through hexes holding enemy aircraft without delay or hindrance (US bombers and tight escorts: German aircraft airborne or on the ground; German fighters: airborne US units)',
+}
+
+
+Obligation = Literal['must', 'may', 'may_not']
+OBLIGATION_LABELS: Final[dict[Obligation, str]] = {
+    'must': 'Must',
+    'may': 'May',
+    'may_not': 'May not',
+}
+
+
+OutOfPlay = Literal['strafed', 'flak_busted', 'held_back', 'landed_off_base']
+OUT_OF_PLAY_LABELS: Final[dict[OutOfPlay, str]] = {
+    'strafed': 'US fighters used for airfield strafing (5.2)',
+    'flak_busted': 'US fighters used for FLAK busting (6.2)',
+    'held_back': 'US units held back from entering the map during Mission Turn 1 (8.1)',
+    'landed_off_base': 'German units due to land without any airbase in range, landed in friendly German territory (9.6)',
+}
+
+
 Period = Literal['gt1', 'gt2', 'gt3', 'gt4', 'gt5', 'gt6', 'gt7', 'gt8', 'gt9', 'gt10']
 PERIOD_LABELS: Final[dict[Period, str]] = {
     'gt1': 'Game Turn 1',
@@ -1055,6 +1244,30 @@ PERIOD_LABELS: Final[dict[Period, str]] = {
 }
 
 
+Phase = Literal['us_entry', 'combat']
+PHASE_LABELS: Final[dict[Phase, str]] = {
+    'us_entry': 'US aircraft entry onto the map (8.1)',
+    'combat': 'While combat is being resolved (16.2)',
+}
+
+
+PlanningAction = Literal[
+    'same_designation', 'direct_bombers', 'strike_outside_held_systems', 'fighters_roam', 'change_target',
+    'designate_together', 'resolve_before_declaring', 'withhold_target_system', 'abandon_chit',
+]
+PLANNING_ACTION_LABELS: Final[dict[PlanningAction, str]] = {
+    'same_designation': 'Have two counters in play with the same unit designation (always of different aircraft types), without reproducing the historic true unit designator (TUD) changes',
+    'direct_bombers': 'Direct bombers against any cities, ranging over the entire map',
+    'strike_outside_held_systems': 'Strike a city that is not part of one or more of his three target systems',
+    'fighters_roam': 'Roam the map at will with fighters, for which no target destinations are plotted',
+    'change_target': 'Change the target city, or target system within a city, of a bomber once on the planning sheet (target switching occurs only in the planning portion of each new game turn)',
+    'designate_together': 'Designate the FLAK busting and airfield strafing fighter units at the same time, prior to resolving all those missions',
+    'resolve_before_declaring': 'Resolve a FLAK attack before all FLAK attacks for the game turn are declared',
+    'withhold_target_system': 'Keep the specific target system of a city unannounced until arriving over the target and making the strike',
+    'abandon_chit': 'Abandon (set aside) a target system chit before its destruction',
+}
+
+
 ProductionChange = Literal['two_for_one', 'me109g_to_me109k', 'fw190a_to_fw190d', 'fw190d_to_ta152', 'any_to_me262']
 PRODUCTION_CHANGE_LABELS: Final[dict[ProductionChange, str]] = {
     'two_for_one': 'Two production units of one model in production for one of any new type',
@@ -1065,9 +1278,35 @@ PRODUCTION_CHANGE_LABELS: Final[dict[ProductionChange, str]] = {
 }
 
 
+ProductionStep = Literal['increase', 'halving', 'switching', 'fuel']
+PRODUCTION_STEP_LABELS: Final[dict[ProductionStep, str]] = {
+    'increase': 'Normal production increases (22.2)',
+    'halving': 'Halving aircraft production (22.3, 22.4)',
+    'switching': 'Switching production (22.5-22.8)',
+    'fuel': 'German Fuel Index (22.9)',
+}
+
+
+SetUpStep = Literal['flak', 'german_aircraft', 'allied', 'target_systems']
+SET_UP_STEP_LABELS: Final[dict[SetUpStep, str]] = {
+    'flak': 'FLAK Set Up (3.1)',
+    'german_aircraft': 'German Aircraft Set Up (3.2)',
+    'allied': 'Allied Set Up (3.3)',
+    'target_systems': 'Initial US Target System Selection (3.4)',
+}
+
+
+Side = Literal['us', 'german']
+SIDE_LABELS: Final[dict[Side, str]] = {
+    'us': 'US',
+    'german': 'German',
+}
+
+
 StackLimit = Literal[
     'aircraft_per_hex', 'us_bombers_per_hex', 'tight_escorts_per_hex', 'flak_per_hex', 'flak_set_up_per_city',
-    'german_set_up_per_airfield', 'airbase_launches', 'airbase_landings',
+    'german_set_up_per_airfield', 'airbase_launches', 'airbase_landings', 'units_at_base', 'us_entry',
+    'flak_busting_fighters',
 ]
 STACK_LIMIT_LABELS: Final[dict[StackLimit, str]] = {
     'aircraft_per_hex': 'Aircraft units of either player in any hex at any one time',
@@ -1078,11 +1317,14 @@ STACK_LIMIT_LABELS: Final[dict[StackLimit, str]] = {
     'german_set_up_per_airfield': 'German aircraft units set up per airfield hex',
     'airbase_launches': 'German units launching from one airbase per mission turn',
     'airbase_landings': 'German units landing at one airbase per mission turn',
+    'units_at_base': 'German units sitting at any one German base',
+    'us_entry': 'US aircraft units in a hex during their entry onto the map',
+    'flak_busting_fighters': 'US fighters sent on any one FLAK busting mission',
 }
 
 
-Step = Literal['i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii']
-STEP_LABELS: Final[dict[Step, str]] = {
+Step_2 = Literal['i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii']
+STEP_LABELS: Final[dict[Step_2, str]] = {
     'i': 'I',
     'ii': 'II',
     'iii': 'III',
@@ -1091,6 +1333,14 @@ STEP_LABELS: Final[dict[Step, str]] = {
     'vi': 'VI',
     'vii': 'VII',
     'viii': 'VIII',
+}
+
+
+TargetHexStep = Literal['reaction', 'flak_roll', 'strike']
+TARGET_HEX_STEP_LABELS: Final[dict[TargetHexStep, str]] = {
+    'reaction': 'The US player declares his reaction to the FLAK (19.2)',
+    'flak_roll': 'FLAK die roll on the FLAK Table (19.2)',
+    'strike': "The bombers' strike (20.1)",
 }
 
 
@@ -1111,6 +1361,15 @@ TARGET_SYSTEM_LABELS: Final[dict[TargetSystem, str]] = {
     'sr': 'SR',
     'ter': 'Ter',
     'tn': 'TN',
+}
+
+
+Track = Literal['war_now_ends', 'fuel_index', 'game_turn', 'mission_turn']
+TRACK_LABELS: Final[dict[Track, str]] = {
+    'war_now_ends': 'War Now Ends number-chit (months after February 1944)',
+    'fuel_index': 'German Fuel Index',
+    'game_turn': 'Game Turn',
+    'mission_turn': 'Mission Turn',
 }
 
 
@@ -1147,11 +1406,143 @@ US_AIRCRAFT_LABELS: Final[dict[UsAircraft, str]] = {
 }
 
 
-WarEvent = Literal['unit_on_map', 'fuel_index_zero']
+UsUnit = Literal['fighter_group', 'bomber_wing']
+US_UNIT_LABELS: Final[dict[UsUnit, str]] = {
+    'fighter_group': 'Fighter group (1.1)',
+    'bomber_wing': 'Bomber wing (1.2)',
+}
+
+
+WarEvent = Literal['unit_on_map', 'fuel_index_zero', 'system_destroyed']
 WAR_EVENT_LABELS: Final[dict[WarEvent, str]] = {
     'unit_on_map': 'Each US aircraft unit still on the map at the end of Mission Turn 18',
     'fuel_index_zero': 'Each game turn, once the Fuel Index has hit zero',
+    'system_destroyed': 'A target system knocked out (20.2)',
 }
+
+
+_O = TypeVar("_O")
+
+
+class ChainRef(TypedDict):
+    """A chained result "roll on [B6] (key=value, +1)": the chart, the keys it gives, the DRM it carries."""
+
+    chart: str
+    keys: dict[str, str]
+    drm: int
+
+
+class RollAgain(TypedDict):
+    """A chained result "roll again on this chart", with the DRM it carries."""
+
+    again: bool
+    drm: int
+
+
+class CellRoll(TypedDict):
+    """A roll inside a cell: `count` dice of `sides` faces, and each outcome as (low, high, value)."""
+
+    count: int
+    sides: int
+    outcomes: tuple[tuple[int | None, int | None, object], ...]
+
+
+class Step(TypedDict):
+    """One step of a chain: the chart, its natural roll (None: read by keys), DRM, modified roll,
+    the row's values with each roll inside a cell made, and those rolls in column order."""
+
+    chart: str
+    natural: int | None
+    drm: int
+    modified: int | None
+    values: dict[str, object]
+    cell_rolls: list[int]
+
+
+# A chart's step: (rng, keys by id, DRM) -> (natural roll, modified roll, the row's values).
+_Stepper = Callable[[random.Random, Mapping[str, str], int], tuple[int | None, int | None, Mapping[str, object]]]
+
+
+def _cell_outcome(outcomes: tuple[tuple[int | None, int | None, _O], ...], natural: int) -> _O | None:
+    """The outcome of a roll inside a cell whose range, (low, high, outcome), holds the natural roll;
+    None when none does.
+    """
+    return next((outcome for low, high, outcome in outcomes if _in_range(low, high, natural)), None)
+
+
+def _cell_value(rng: random.Random, value: object, rolls: list[int]) -> object:
+    """A cell with each roll inside it made (a roll whose outcome is a roll rolls again)."""
+    while isinstance(value, dict) and "outcomes" in value:
+        natural = _roll(rng, _Dice("sum", int(value["count"]), int(value["sides"])))
+        rolls.append(natural)
+        value = _cell_outcome(value["outcomes"], natural)
+    return value
+
+
+def _next_key(key: str, *sources: Mapping[str, object]) -> str | None:
+    """The value of key `key` of the chart a chain goes to next: the first of `sources` (the
+    reference's own keys, this step's keys, this row's values by column, the keys the reader gave)
+    that gives it as text; None when none does.
+    """
+    for source in sources:
+        value = source.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def _next_keys(
+    target_keys: tuple[str, ...],
+    move: Mapping[str, object],
+    keys: Mapping[str, str],
+    values: Mapping[str, object],
+    given: Mapping[str, str],
+) -> dict[str, str]:
+    """The keys of the next chart (`_next_key`).
+
+    Raises:
+        ValueError: a key none of them gives.
+    """
+    written = move.get("keys")
+    own: Mapping[str, object] = written if isinstance(written, dict) else {}
+    out: dict[str, str] = {}
+    for key in target_keys:
+        value = _next_key(key, own, keys, values, given)
+        if value is None:
+            raise ValueError(f"{move['chart']}: no step of the chain gives key {key!r}")
+        out[key] = value
+    return out
+
+
+def _follow(
+    start: str,
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+    steppers: Mapping[str, _Stepper],
+    chart_keys: Mapping[str, tuple[str, ...]],
+    limit: int = 100,
+) -> list[Step]:
+    """Walk the chain from chart `start`; at most `limit` steps.
+
+    Raises:
+        ValueError: a key no step gives; RuntimeError: the walk did not end within `limit` steps.
+    """
+    address, given = start, keys
+    steps: list[Step] = []
+    while len(steps) < limit:
+        natural, modified, values = steppers[address](rng, keys, drm)
+        rolls: list[int] = []
+        made = {column: _cell_value(rng, value, rolls) for column, value in values.items()}
+        steps.append(Step(chart=address, natural=natural, drm=drm, modified=modified, values=made, cell_rolls=rolls))
+        move = next((v for v in made.values() if isinstance(v, dict) and ("chart" in v or "again" in v)), None)
+        if move is None or ("chart" in move and move["chart"] not in steppers):
+            return steps
+        drm = int(move.get("drm", 0))
+        if "chart" in move:
+            address = str(move["chart"])
+            keys = _next_keys(chart_keys[address], move, keys, made, given)
+    raise RuntimeError(f"{start}: the chain did not end within {limit} steps")
 
 
 # ---- 'crt_odds'
@@ -1177,6 +1568,411 @@ def odds_crt_odds(attack: int, defense: int, shift: int = 0) -> str:
         undeclared shift.
     """
     return _odds_column(_CRT_ODDS_RULE, attack, defense, shift)
+
+
+# ---- 'bomber_mission'
+BomberMissionResult = TypedDict('BomberMissionResult', {'route': str, 'movement': str})
+BOMBER_MISSION_COLUMNS: Final = ('route', 'movement')
+_BOMBER_MISSION_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('entry',), None, None, (
+        'Via the Allied Entry/Exit Hex, the same for all US units, during Mission Turn 1',
+        'One movement point for each hex entered, counting from the very first (Movement point costs)',
+    )),
+    (('to_target',), None, None, (
+        'By the most direct route to its target city, with its tight escorts; bomb it as soon as possible, in whole mission turns',
+        "As printed on the counter; a stack moves at its slowest unit's factor (7.4)",
+    )),
+    (('bombing',), None, None, (
+        'Strikes its target by ending a move in that target hex',
+        'Reduced by one point during the mission turn of bombing',
+    )),
+    (('after_bombing',), None, None, (
+        'Off the map via the entry/exit hex, by the most direct route possible',
+        'Increased by one point per move, not cumulatively: one point, total',
+    )),
+)
+
+
+def lookup_bomber_mission(*, mission_leg: MissionLeg) -> BomberMissionResult:
+    """A US bomber unit's mission, rule 8.1, 11.1, 13.1, 19.1: the row the keys select.
+
+    Args:
+        mission_leg: Mission leg (MissionLeg; labels in MISSION_LEG_LABELS).
+
+    Returns:
+        The row's values by column:
+            'route': Route
+            'movement': Movement factor
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(mission_leg) is not str or mission_leg not in MISSION_LEG_LABELS:
+        mission_leg = _member('bomber_mission', 'mission_leg', mission_leg, MISSION_LEG_LABELS)
+    row = _select('bomber_mission', _BOMBER_MISSION_ROWS, (mission_leg,), None)
+    return {'route': row[0], 'movement': row[1]}
+
+
+# ---- 'target_hex_steps'
+TargetHexStepsResult = TypedDict('TargetHexStepsResult', {'order': int, 'done': str, 'roll_on': ChartRef | None})
+TARGET_HEX_STEPS_COLUMNS: Final = ('order', 'done', 'roll_on')
+_TARGET_HEX_STEPS_ROWS: Final[tuple[_Row[tuple[int, str, ChartRef | None]], ...]] = (
+    (('reaction',), None, None, (
+        1,
+        'Target hex by target hex: pass safely over the target, or press the attack through the FLAK (US reaction to FLAK)',
+        None,
+    )),
+    (('flak_roll',), None, None, (
+        2, 'If FLAK is present in the target hex; the result is a number of bomber units', {'chart': 'FLAK-Table'},
+    )),
+    (('strike',), None, None, (
+        3,
+        'The bomb factors delivered score the points of the Target Systems Planning Table cell of the target system struck',
+        None,
+    )),
+)
+
+
+def lookup_target_hex_steps(*, target_hex_step: TargetHexStep) -> TargetHexStepsResult:
+    """Bombing & FLAK in a target hex, rule 19.2, 20.1: the row the keys select.
+
+    Args:
+        target_hex_step: Step in a target hex (TargetHexStep; labels in TARGET_HEX_STEP_LABELS).
+
+    Returns:
+        The row's values by column:
+            'order': Order
+            'done': Done
+            'roll_on': Roll on
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(target_hex_step) is not str or target_hex_step not in TARGET_HEX_STEP_LABELS:
+        target_hex_step = _member('target_hex_steps', 'target_hex_step', target_hex_step, TARGET_HEX_STEP_LABELS)
+    row = _select('target_hex_steps', _TARGET_HEX_STEPS_ROWS, (target_hex_step,), None)
+    return {'order': row[0], 'done': row[1], 'roll_on': row[2]}
+
+
+# ---- 'bomb_damage'
+BombDamageResult = TypedDict('BombDamageResult', {'allowed': Obligation, 'instead': str})
+BOMB_DAMAGE_COLUMNS: Final = ('allowed', 'instead')
+_BOMB_DAMAGE_ROWS: Final[tuple[_Row[tuple[Obligation, str]], ...]] = (
+    (('carry_over',), None, None, ('may_not', 'The US player must in effect start over against that system')),
+    (('spill_over',), None, None, ('may_not', "It's simply wasted effort")),
+)
+
+
+def lookup_bomb_damage(*, damage_spread: DamageSpread) -> BombDamageResult:
+    """No Bomb Damage Carry Over, rule 20.2, 20.3: the row the keys select.
+
+    Args:
+        damage_spread: Bomb damage (DamageSpread; labels in DAMAGE_SPREAD_LABELS).
+
+    Returns:
+        The row's values by column:
+            'allowed': Carries
+            'instead': Instead
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(damage_spread) is not str or damage_spread not in DAMAGE_SPREAD_LABELS:
+        damage_spread = _member('bomb_damage', 'damage_spread', damage_spread, DAMAGE_SPREAD_LABELS)
+    row = _select('bomb_damage', _BOMB_DAMAGE_ROWS, (damage_spread,), None)
+    return {'allowed': row[0], 'instead': row[1]}
+
+
+# ---- 'battles'
+BattlesResult = TypedDict('BattlesResult', {
+    'order': int | None, 'attacker': Side, 'takes_place': Obligation | None, 'attack': str | None,
+    'defense': str | None, 'swarming': Obligation | None,
+})
+BATTLES_COLUMNS: Final = ('order', 'attacker', 'takes_place', 'attack', 'defense', 'swarming')
+_BATTLES_VALUES: TypeAlias = tuple[int | None, Side, Obligation | None, str | None, str | None, Obligation | None]
+_BATTLES_ROWS: Final[tuple[_Row[_BATTLES_VALUES], ...]] = (
+    (('air_combat',), None, None, (None, 'german', 'must', None, None, None)),
+    (('counter_interception',), None, None, (1, 'us', 'must', None, None, None)),
+    (('interception',), None, None, (
+        2, 'german', 'must',
+        'Only the German units surviving the counter-interception, if any; summed: the anti-bomber attack factors of his fighters located there',
+        "Only the defense factor of the bomber unit(s) actually being attacked; bombers not attacked escape interception unscathed until at least the next mission turn's",
+        'may',
+    )),
+    (('bomberless_escorts',), None, None, (
+        None, 'german', None, None, 'All the US fighters of the hex, defending normally', 'may_not',
+    )),
+)
+
+
+def lookup_battles(*, battle: Battle) -> BattlesResult:
+    """Air combat in a hex, rule 11.5, 14.1, 14.2, 17.1-17.3: the row the keys select.
+
+    Args:
+        battle: Battle (Battle; labels in BATTLE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'order': Resolved
+            'attacker': Attacker
+            'takes_place': Combat
+            'attack': Attack factors
+            'defense': Defense factors
+            'swarming': Swarming
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(battle) is not str or battle not in BATTLE_LABELS:
+        battle = _member('battles', 'battle', battle, BATTLE_LABELS)
+    row = _select('battles', _BATTLES_ROWS, (battle,), None)
+    return {
+        'order': row[0], 'attacker': row[1], 'takes_place': row[2], 'attack': row[3], 'defense': row[4],
+        'swarming': row[5],
+    }
+
+
+# ---- 'swarming'
+SwarmingResult = TypedDict('SwarmingResult', {'german': Obligation | None})
+SWARMING_COLUMNS: Final = ('german',)
+_SWARMING_ROWS: Final[tuple[_Row[tuple[Obligation | None]], ...]] = (
+    (('none',), None, None, ('may',)),
+    (('all_eliminated',), None, None, ('may',)),
+    (('surviving',), None, None, (None,)),
+)
+
+
+def lookup_swarming(*, escorts_in_hex: EscortsInHex) -> SwarmingResult:
+    """Swarming, rule 14.2: the row the keys select.
+
+    Args:
+        escorts_in_hex: US tight escorts in the hex (EscortsInHex; labels in ESCORTS_IN_HEX_LABELS).
+
+    Returns:
+        The row's values by column:
+            'german': The German may swarm
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(escorts_in_hex) is not str or escorts_in_hex not in ESCORTS_IN_HEX_LABELS:
+        escorts_in_hex = _member('swarming', 'escorts_in_hex', escorts_in_hex, ESCORTS_IN_HEX_LABELS)
+    row = _select('swarming', _SWARMING_ROWS, (escorts_in_hex,), None)
+    return {'german': row[0]}
+
+
+# ---- 'crt_results'
+CrtResultsResult = TypedDict('CrtResultsResult', {
+    'left': Combatant, 'left_losses': Loss, 'right_losses': Loss, 'us_losses': str, 'german_losses': str,
+    'first': Combatant | None,
+})
+CRT_RESULTS_COLUMNS: Final = ('left', 'left_losses', 'right_losses', 'us_losses', 'german_losses', 'first')
+_CRT_RESULTS_ROWS: Final[tuple[_Row[tuple[Combatant, Loss, Loss, str, str, Combatant | None]], ...]] = (
+    (('air_combat',), None, None, (
+        'attacker', 'aircraft_units', 'aircraft_units', 'His own involved units, as he sees fit',
+        'His own involved units, as he sees fit', 'defender',
+    )),
+    (('airfield_strafing',), None, None, (
+        'attacker', 'aircraft_units', 'aircraft_units',
+        'The fighters assigned to the strafing mission, selected by the US player',
+        'Any planes he has anywhere on the map', None,
+    )),
+    (('flak_busting',), None, None, (
+        'attacker', 'aircraft_units', 'flak_factors',
+        'Any of the fighters assigned to that FLAK busting mission, selected by the US player', 'That FLAK hex', None,
+    )),
+)
+
+
+def lookup_crt_results(*, crt_battle: CrtBattle) -> CrtResultsResult:
+    """Reading a CRT result, rule 5.2, 5.3, 6.1, 6.4, 15.5: the row the keys select.
+
+    Args:
+        crt_battle: Battle on the CRT (CrtBattle; labels in CRT_BATTLE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'left': Left of the slash
+            'left_losses': Left: losses in
+            'right_losses': Right: losses in
+            'us_losses': US losses taken from
+            'german_losses': German losses taken from
+            'first': Applied first
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(crt_battle) is not str or crt_battle not in CRT_BATTLE_LABELS:
+        crt_battle = _member('crt_results', 'crt_battle', crt_battle, CRT_BATTLE_LABELS)
+    row = _select('crt_results', _CRT_RESULTS_ROWS, (crt_battle,), None)
+    return {
+        'left': row[0], 'left_losses': row[1], 'right_losses': row[2], 'us_losses': row[3], 'german_losses': row[4],
+        'first': row[5],
+    }
+
+
+# ---- 'crt_result_value'
+CrtResultValueResult = TypedDict('CrtResultValueResult', {'losses': str})
+CRT_RESULT_VALUE_COLUMNS: Final = ('losses',)
+_CRT_RESULT_VALUE_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 0, 0, ('Unscathed: no step loss for that side',)),
+    ((), 1, None, ('One aircraft of that side eliminated for each whole-number increment',)),
+)
+_CRT_RESULT_VALUE_INDEX: Final = _Index(_CRT_RESULT_VALUE_ROWS)
+
+
+def lookup_crt_result_value(value: int, *, drm: int = 0) -> CrtResultValueResult:
+    """One side's CRT result, rule 15.5: the row a value selects.
+
+    Args:
+        value: The number on that side of the slash (0+).
+        drm: the total die roll modifier, added to the natural roll.
+
+    Returns:
+        The row's values by column:
+            'losses': Losses
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(value) is not int or value < 0:
+        _check_value('crt_result_value', 'result', value, 0, None)
+    if type(drm) is not int:
+        _check_int('crt_result_value', 'drm', drm)
+    modified = value + drm
+    low, by_roll, below, above = _CRT_RESULT_VALUE_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _CRT_RESULT_VALUE_INDEX.select('crt_result_value', (), modified)
+    return {'losses': row[0]}
+
+
+# ---- 'conduct_planning'
+ConductPlanningResult = TypedDict('ConductPlanningResult', {
+    'player': Side | None, 'allowed': Obligation, 'section': str,
+})
+CONDUCT_PLANNING_COLUMNS: Final = ('player', 'allowed', 'section')
+_CONDUCT_PLANNING_ROWS: Final[tuple[_Row[tuple[Side | None, Obligation, str]], ...]] = (
+    (('same_designation',), None, None, (None, 'may', '1.4')),
+    (('direct_bombers',), None, None, ('us', 'may', '4.2')),
+    (('strike_outside_held_systems',), None, None, ('us', 'may_not', '4.2')),
+    (('fighters_roam',), None, None, ('us', 'may', '4.3')),
+    (('change_target',), None, None, ('us', 'may_not', '4.4')),
+    (('designate_together',), None, None, ('us', 'must', 'Note to 6.0')),
+    (('resolve_before_declaring',), None, None, ('us', 'may_not', '6.3')),
+    (('withhold_target_system',), None, None, ('us', 'may', '20.5')),
+    (('abandon_chit',), None, None, ('us', 'may_not', '20.4')),
+)
+
+
+def lookup_conduct_planning(*, planning_action: PlanningAction) -> ConductPlanningResult:
+    """What the US player may and may not do in planning and with his target systems, rule 1.4, 4.2-4.4, 6.3, 20.4,
+        20.5: the row the keys select.
+
+    Args:
+        planning_action: Planning and target systems: action (PlanningAction; labels in PLANNING_ACTION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'player': Player
+            'allowed': Allowed
+            'section': Section
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(planning_action) is not str or planning_action not in PLANNING_ACTION_LABELS:
+        planning_action = _member('conduct_planning', 'planning_action', planning_action, PLANNING_ACTION_LABELS)
+    row = _select('conduct_planning', _CONDUCT_PLANNING_ROWS, (planning_action,), None)
+    return {'player': row[0], 'allowed': row[1], 'section': row[2]}
+
+
+# ---- 'conduct_movement'
+ConductMovementResult = TypedDict('ConductMovementResult', {
+    'player': Side | None, 'allowed': Obligation, 'number': int | None, 'section': str,
+})
+CONDUCT_MOVEMENT_COLUMNS: Final = ('player', 'allowed', 'number', 'section')
+_CONDUCT_MOVEMENT_ROWS: Final[tuple[_Row[tuple[Side | None, Obligation, int | None, str]], ...]] = (
+    (('share_hexes',), None, None, (None, 'may', None, '7.3')),
+    (('rearrange_stacks',), None, None, (None, 'may', None, '7.5')),
+    (('enter_after_mission_turn_1',), None, None, ('us', 'may_not', None, '8.1')),
+    (('launch_at_discretion',), None, None, ('german', 'may', None, '8.2')),
+    (('land_when_due',), None, None, ('german', 'must', None, '9.6')),
+    (('initiate_in_landing_turn',), None, None, ('german', 'may_not', None, '9.2')),
+    (('stage_without_endurance',), None, None, ('german', 'may', None, '10.1')),
+    (('initiate_while_staging',), None, None, ('german', 'may_not', None, '10.2')),
+    (('loiter',), None, None, (None, 'may_not', 1, '11.1')),
+    (('fire_at_fly_over',), None, None, ('german', 'may_not', None, '11.2')),
+    (('fly_through',), None, None, (None, 'may', None, '11.4')),
+)
+
+
+def lookup_conduct_movement(*, movement_action: MovementAction) -> ConductMovementResult:
+    """What the players may and may not do in moving, rule 7.3, 7.5, 8.1, 8.2, 9.2, 9.6, 10.1, 10.2, 11.1, 11.2, 11.4:
+        the row the keys select.
+
+    Args:
+        movement_action: Movement: action (MovementAction; labels in MOVEMENT_ACTION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'player': Player
+            'allowed': Allowed
+            'number': Number
+            'section': Section
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(movement_action) is not str or movement_action not in MOVEMENT_ACTION_LABELS:
+        movement_action = _member('conduct_movement', 'movement_action', movement_action, MOVEMENT_ACTION_LABELS)
+    row = _select('conduct_movement', _CONDUCT_MOVEMENT_ROWS, (movement_action,), None)
+    return {'player': row[0], 'allowed': row[1], 'number': row[2], 'section': row[3]}
+
+
+# ---- 'conduct_combat'
+ConductCombatResult = TypedDict('ConductCombatResult', {'player': Side | None, 'allowed': Obligation, 'section': str})
+CONDUCT_COMBAT_COLUMNS: Final = ('player', 'allowed', 'section')
+_CONDUCT_COMBAT_ROWS: Final[tuple[_Row[tuple[Side | None, Obligation, str]], ...]] = (
+    (('initiate_against_fighters',), None, None, ('us', 'may_not', '11.5')),
+    (('order_battles',), None, None, ('german', 'may', '14.1')),
+    (('split_attack_factor',), None, None, (None, 'may_not', '16.3')),
+    (('hold_back_escorts',), None, None, ('us', 'may_not', '17.2')),
+    (('break_off',), None, None, ('german', 'may_not', '17.2')),
+    (('swarm_bomberless',), None, None, ('german', 'may_not', '17.3')),
+)
+
+
+def lookup_conduct_combat(*, combat_action: CombatAction) -> ConductCombatResult:
+    """What the players may and may not do in combat, rule 11.5, 14.1, 16.3, 17.2, 17.3: the row the keys select.
+
+    Args:
+        combat_action: Combat: action (CombatAction; labels in COMBAT_ACTION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'player': Player
+            'allowed': Allowed
+            'section': Section
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(combat_action) is not str or combat_action not in COMBAT_ACTION_LABELS:
+        combat_action = _member('conduct_combat', 'combat_action', combat_action, COMBAT_ACTION_LABELS)
+    row = _select('conduct_combat', _CONDUCT_COMBAT_ROWS, (combat_action,), None)
+    return {'player': row[0], 'allowed': row[1], 'section': row[2]}
 
 
 # ---- 'flak_division_strength'
@@ -1242,12 +2038,18 @@ def lookup_flak_division_entry(*, flak_entry: FlakEntry) -> FlakDivisionEntryRes
 
 # ---- 'flak_movement'
 FlakMovementResult = TypedDict('FlakMovementResult', {
-    'until': TargetSystem, 'per_game_turn': int, 'game_turn_3': int, 'when': str,
+    'until': TargetSystem, 'per_game_turn': int, 'game_turn_3': int, 'when': Moment, 'printed': str,
 })
-FLAK_MOVEMENT_COLUMNS: Final = ('until', 'per_game_turn', 'game_turn_3', 'when')
-_FLAK_MOVEMENT_ROWS: Final[tuple[_Row[tuple[TargetSystem, int, int, str]], ...]] = (
-    (('redeploy',), None, None, ('tn', 1, 1, 'At the very start of each new game turn')),
-    (('replace',), None, None, ('afv', 1, 1, 'At that time (the start of each new game turn, 24.1)')),
+FLAK_MOVEMENT_COLUMNS: Final = ('until', 'per_game_turn', 'game_turn_3', 'when', 'printed')
+_FLAK_MOVEMENT_ROWS: Final[tuple[_Row[tuple[TargetSystem, int, int, Moment, str]], ...]] = (
+    (('redeploy',), None, None, (
+        'tn', 1, 1, 'game_turn_start',
+        'as he sees fit, within any target cities, at the very start of each new game turn (do it just once at the start of Game Turn 3)',
+    )),
+    (('replace',), None, None, (
+        'afv', 1, 1, 'game_turn_start',
+        'at that time, by flipping reduced FLAK divisions back to their full strength side and by reclaiming eliminated FLAK brigades and FLAK divisions from the dead pile',
+    )),
 )
 
 
@@ -1263,6 +2065,7 @@ def lookup_flak_movement(*, flak_action: FlakAction) -> FlakMovementResult:
             'per_game_turn': Times per game turn
             'game_turn_3': Times in Game Turn 3
             'when': When
+            'printed': As printed
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -1271,7 +2074,7 @@ def lookup_flak_movement(*, flak_action: FlakAction) -> FlakMovementResult:
     if type(flak_action) is not str or flak_action not in FLAK_ACTION_LABELS:
         flak_action = _member('flak_movement', 'flak_action', flak_action, FLAK_ACTION_LABELS)
     row = _select('flak_movement', _FLAK_MOVEMENT_ROWS, (flak_action,), None)
-    return {'until': row[0], 'per_game_turn': row[1], 'game_turn_3': row[2], 'when': row[3]}
+    return {'until': row[0], 'per_game_turn': row[1], 'game_turn_3': row[2], 'when': row[3], 'printed': row[4]}
 
 
 # ---- 'flak_die_rolls'
@@ -1337,6 +2140,103 @@ def lookup_flak_reactions(*, flak_reaction: FlakReaction) -> FlakReactionsResult
         flak_reaction = _member('flak_reactions', 'flak_reaction', flak_reaction, FLAK_REACTION_LABELS)
     row = _select('flak_reactions', _FLAK_REACTIONS_ROWS, (flak_reaction,), None)
     return {'bombs': row[0], 'bombers': row[1]}
+
+
+# ---- 'flak_reinforcements'
+FlakReinforcementsResult = TypedDict('FlakReinforcementsResult', {'game_turn': Period})
+FLAK_REINFORCEMENTS_COLUMNS: Final = ('game_turn',)
+_FLAK_REINFORCEMENTS_ROWS: Final[tuple[_Row[tuple[Period]], ...]] = (
+    ((), 1, 1, ('gt1',)),
+    ((), 2, 2, ('gt2',)),
+    ((), 3, 3, ('gt3',)),
+    ((), 4, 4, ('gt4',)),
+    ((), 5, 5, ('gt5',)),
+    ((), 6, 6, ('gt6',)),
+    ((), 7, 7, ('gt7',)),
+    ((), 8, 8, ('gt8',)),
+    ((), 9, 9, ('gt9',)),
+    ((), 10, 10, ('gt10',)),
+)
+_FLAK_REINFORCEMENTS_INDEX: Final = _Index(_FLAK_REINFORCEMENTS_ROWS)
+
+
+def lookup_flak_reinforcements(value: int, *, drm: int = 0) -> FlakReinforcementsResult:
+    """FLAK reinforcements, rule 3.1: the row a value selects.
+
+    Args:
+        value: Number printed in the counter's upper-left corner (1-10).
+        drm: the total die roll modifier, added to the natural roll.
+
+    Returns:
+        The row's values by column:
+            'game_turn': Enters play at the start of
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(value) is not int or value < 1 or value > 10:
+        _check_value('flak_reinforcements', 'printed_number', value, 1, 10)
+    if type(drm) is not int:
+        _check_int('flak_reinforcements', 'drm', drm)
+    modified = value + drm
+    low, by_roll, below, above = _FLAK_REINFORCEMENTS_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _FLAK_REINFORCEMENTS_INDEX.select('flak_reinforcements', (), modified)
+    return {'game_turn': row[0]}
+
+
+# ---- 'fog_of_war'
+FogOfWarResult = TypedDict('FogOfWarResult', {'us': str, 'german': str | None, 'from': Period | None})
+FOG_OF_WAR_COLUMNS: Final = ('us', 'german', 'from')
+_FOG_OF_WAR_ROWS: Final[tuple[_Row[tuple[str, str | None, Period | None]], ...]] = (
+    (('airborne_stacks',), None, None, ('Free to examine them at any time', 'Free to examine them at any time', None)),
+    (('german_ground_stacks',), None, None, ('May not examine them', None, None)),
+    (('german_staged_stacks',), None, None, ('May not examine them', None, None)),
+    (('mission_planning',), None, None, (
+        'Plans in secret',
+        'Leaves the room, or turns away from the map, while the US player plans; may examine the USAAF Bombing Missions Chart at the end of each complete game turn',
+        None,
+    )),
+    (('planes_due_to_land',), None, None, (
+        'May examine it at the end of every complete game turn',
+        'Keeps track of when each of his planes must land on it', None,
+    )),
+    (('production_record',), None, None, (
+        'May examine it at the start of every new game turn after the first',
+        'Keeps an open written record of all production changes', 'gt2',
+    )),
+    (('fuel_index',), None, None, ('Always knows it', 'Keeps track of it openly, on a piece of paper', None)),
+    (('target_chits',), None, None, (
+        'Draws them without looking, then may look at them',
+        "May not see them; once a system is destroyed, sees that its chit was indeed in the US player's possession before it is set aside",
+        None,
+    )),
+)
+
+
+def lookup_fog_of_war(*, information: Information) -> FogOfWarResult:
+    """Fog of War, rule 4.1, 18.1-18.5, 20.4, 22.6, 22.9: the row the keys select.
+
+    Args:
+        information: Information (Information; labels in INFORMATION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'us': The US player
+            'german': The German player
+            'from': From
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(information) is not str or information not in INFORMATION_LABELS:
+        information = _member('fog_of_war', 'information', information, INFORMATION_LABELS)
+    row = _select('fog_of_war', _FOG_OF_WAR_ROWS, (information,), None)
+    return {'us': row[0], 'german': row[1], 'from': row[2]}
 
 
 # ---- 'us_forces'
@@ -1470,13 +2370,220 @@ def lookup_fuel_index(*, fuel_case: FuelCase) -> FuelIndexResult:
     return {'decrease': row[0]}
 
 
+# ---- 'german_production_steps'
+GermanProductionStepsResult = TypedDict('GermanProductionStepsResult', {
+    'order': int, 'when': Moment, 'takes_effect': Moment,
+})
+GERMAN_PRODUCTION_STEPS_COLUMNS: Final = ('order', 'when', 'takes_effect')
+_GERMAN_PRODUCTION_STEPS_ROWS: Final[tuple[_Row[tuple[int, Moment, Moment]], ...]] = (
+    (('increase',), None, None, (1, 'game_turn_start', 'next_game_turn_start')),
+    (('halving',), None, None, (2, 'game_turn_start', 'next_game_turn_start')),
+    (('switching',), None, None, (3, 'game_turn_start', 'next_game_turn_start')),
+    (('fuel',), None, None, (4, 'game_turn_start', 'game_turn_start')),
+)
+
+
+def lookup_german_production_steps(*, production_step: ProductionStep) -> GermanProductionStepsResult:
+    """German Aircraft Production & Fuel Index, rule 22.1-22.9: the row the keys select.
+
+    Args:
+        production_step: German production step (ProductionStep; labels in PRODUCTION_STEP_LABELS).
+
+    Returns:
+        The row's values by column:
+            'order': Order
+            'when': Conducted
+            'takes_effect': Takes effect
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(production_step) is not str or production_step not in PRODUCTION_STEP_LABELS:
+        production_step = _member('german_production_steps', 'production_step', production_step, PRODUCTION_STEP_LABELS)
+    row = _select('german_production_steps', _GERMAN_PRODUCTION_STEPS_ROWS, (production_step,), None)
+    return {'order': row[0], 'when': row[1], 'takes_effect': row[2]}
+
+
+# ---- 'arrivals'
+ArrivalsResult = TypedDict('ArrivalsResult', {'when': Moment, 'from': str})
+ARRIVALS_COLUMNS: Final = ('when', 'from')
+_ARRIVALS_ROWS: Final[tuple[_Row[tuple[Moment, str]], ...]] = (
+    (('us',), None, None, (
+        'game_turn_end',
+        'Units set aside at set-up (3.3), the not-yet-arrived pile or the pile of previously eliminated units: it makes no difference (21.1); by type, within the limits of the overall counter-mix; no substitutions (21.2)',
+    )),
+    (('german',), None, None, (
+        'next_game_turn_start',
+        'Units set aside at set-up, brought into play via the production rules (3.2); new German aircraft are received at the beginning of the next game turn (22.1)',
+    )),
+)
+
+
+def lookup_arrivals(*, side: Side) -> ArrivalsResult:
+    """New and recycled units, rule 3.2, 3.3, 21.1, 21.2, 22.1: the row the keys select.
+
+    Args:
+        side: Side (Side; labels in SIDE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'when': Received
+            'from': From
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(side) is not str or side not in SIDE_LABELS:
+        side = _member('arrivals', 'side', side, SIDE_LABELS)
+    row = _select('arrivals', _ARRIVALS_ROWS, (side,), None)
+    return {'when': row[0], 'from': row[1]}
+
+
+# ---- 'hex_rules'
+HexRulesResult = TypedDict('HexRulesResult', {
+    'flak_set_up': Obligation | None, 'aircraft_set_up': Obligation | None, 'german_end_move': Obligation | None,
+    'german_fly_over': Obligation | None, 'controlled_at_start': Side | None,
+})
+HEX_RULES_COLUMNS: Final = (
+    'flak_set_up', 'aircraft_set_up', 'german_end_move', 'german_fly_over', 'controlled_at_start',
+)
+_HEX_RULES_VALUES: TypeAlias = tuple[
+    Obligation | None, Obligation | None, Obligation | None, Obligation | None, Side | None,
+]
+_HEX_RULES_ROWS: Final[tuple[_Row[_HEX_RULES_VALUES], ...]] = (
+    (('target_city',), None, None, ('may', None, None, None, 'german')),
+    (('other_land',), None, None, ('may_not', None, None, None, 'german')),
+    (('airfield',), None, None, ('may_not', 'may', None, None, 'german')),
+    (('all_sea',), None, None, ('may_not', None, 'may_not', 'may', None)),
+    (('beyond_allied_line',), None, None, (None, None, 'may_not', 'may', 'german')),
+)
+
+
+def lookup_hex_rules(*, hex_kind: HexKind) -> HexRulesResult:
+    """What a hex allows, rule 3.1, 3.2, 9.5, 9.7: the row the keys select.
+
+    Args:
+        hex_kind: Hex (HexKind; labels in HEX_KIND_LABELS).
+
+    Returns:
+        The row's values by column:
+            'flak_set_up': FLAK set up (3.1)
+            'aircraft_set_up': German aircraft set up (3.2)
+            'german_end_move': German unit ends its move there
+            'german_fly_over': German unit flies over
+            'controlled_at_start': Controlled at the start of play (9.7)
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(hex_kind) is not str or hex_kind not in HEX_KIND_LABELS:
+        hex_kind = _member('hex_rules', 'hex_kind', hex_kind, HEX_KIND_LABELS)
+    row = _select('hex_rules', _HEX_RULES_ROWS, (hex_kind,), None)
+    return {
+        'flak_set_up': row[0], 'aircraft_set_up': row[1], 'german_end_move': row[2], 'german_fly_over': row[3],
+        'controlled_at_start': row[4],
+    }
+
+
+# ---- 'movement_costs'
+MovementCostsResult = TypedDict('MovementCostsResult', {'points': int})
+MOVEMENT_COSTS_COLUMNS: Final = ('points',)
+_MOVEMENT_COSTS_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
+    (('hex_entered',), None, None, (1,)),
+    (('entry',), None, None, (1,)),
+)
+
+
+def lookup_movement_costs(*, move_cost: MoveCost) -> MovementCostsResult:
+    """Movement point costs, rule 8.1, 11.3: the row the keys select.
+
+    Args:
+        move_cost: Move (MoveCost; labels in MOVE_COST_LABELS).
+
+    Returns:
+        The row's values by column:
+            'points': Movement points
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(move_cost) is not str or move_cost not in MOVE_COST_LABELS:
+        move_cost = _member('movement_costs', 'move_cost', move_cost, MOVE_COST_LABELS)
+    row = _select('movement_costs', _MOVEMENT_COSTS_ROWS, (move_cost,), None)
+    return {'points': row[0]}
+
+
+# 'FLAK-Table': printed elsewhere, referred to by other charts
+
+
+# 'War-Shortened': printed elsewhere, referred to by other charts
+
+
+# 'Less-Than-Minimum': printed elsewhere, referred to by other charts
+
+
+# 'Other-Effects': printed elsewhere, referred to by other charts
+
+
+# 'Bombing-Missions': printed elsewhere, referred to by other charts
+
+
+# 'Planes-Due-to-Land': printed elsewhere, referred to by other charts
+
+
+# ---- 'CRT'
+CrtResult = TypedDict('CrtResult', {'losses': tuple[int | None, int | None]})
+CRT_COLUMNS: Final = ('losses',)
+_CRT_ROWS: Final[tuple[_Row[tuple[tuple[int | None, int | None]]], ...]] = (
+    (('odds_3_1',), 3, 3, ((1, 3),)),
+)
+_CRT_INDEX: Final = _Index(_CRT_ROWS)
+
+
+def lookup_crt(value: int, *, odds: CrtColumn, drm: int = 0) -> CrtResult:
+    """Air-to-Air & Air-to-Ground Combat Results Table [CRT], rule 5.1, 6.1, 15.4, 15.5: the row a value selects.
+
+    Args:
+        value: Die roll (the rules say \"roll a die\") (1+).
+        odds: CRT odds column (CrtColumn; labels in CRT_COLUMN_LABELS).
+        drm: the total die roll modifier, added to the natural roll.
+
+    Returns:
+        The row's values by column:
+            'losses': Losses: attacker / defender
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: printed on the mapsheet, not in the rulebook: 15.4
+            quotes one cell (3:1, a roll of 3: 1/3)).
+    """
+    if type(value) is not int or value < 1:
+        _check_value('CRT', 'die', value, 1, None)
+    if type(odds) is not str or odds not in CRT_COLUMN_LABELS:
+        odds = _member('CRT', 'odds', odds, CRT_COLUMN_LABELS)
+    if type(drm) is not int:
+        _check_int('CRT', 'drm', drm)
+    modified = value + drm
+    low, by_roll, below, above = _CRT_INDEX.tables.get((odds,)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _CRT_INDEX.select('CRT', (odds,), modified)
+    return {'losses': row[0]}
+
+
 # ---- 'target_chits'
-TargetChitsResult = TypedDict('TargetChitsResult', {'chits': int})
-TARGET_CHITS_COLUMNS: Final = ('chits',)
-_TARGET_CHITS_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
-    (('air_chit',), None, None, (1,)),
-    (('drawn',), None, None, (2,)),
-    (('held',), None, None, (3,)),
+TargetChitsResult = TypedDict('TargetChitsResult', {'chits': int | None, 'when': Moment | None})
+TARGET_CHITS_COLUMNS: Final = ('chits', 'when')
+_TARGET_CHITS_ROWS: Final[tuple[_Row[tuple[int | None, Moment | None]], ...]] = (
+    (('air_chit',), None, None, (1, None)),
+    (('drawn',), None, None, (2, None)),
+    (('held',), None, None, (3, None)),
+    (('redrawn',), None, None, (None, 'next_game_turn_start')),
 )
 
 
@@ -1489,6 +2596,7 @@ def lookup_target_chits(*, chit_step: ChitStep) -> TargetChitsResult:
     Returns:
         The row's values by column:
             'chits': Chits
+            'when': When
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -1497,25 +2605,24 @@ def lookup_target_chits(*, chit_step: ChitStep) -> TargetChitsResult:
     if type(chit_step) is not str or chit_step not in CHIT_STEP_LABELS:
         chit_step = _member('target_chits', 'chit_step', chit_step, CHIT_STEP_LABELS)
     row = _select('target_chits', _TARGET_CHITS_ROWS, (chit_step,), None)
-    return {'chits': row[0]}
+    return {'chits': row[0], 'when': row[1]}
 
 
 # ---- 'escort_missions'
 EscortMissionsResult = TypedDict('EscortMissionsResult', {
     'order': int, 'us_attack': str, 'german_defense': int | None, 'defense_printed': str, 'battles': str,
-    'german_losses': str,
 })
-ESCORT_MISSIONS_COLUMNS: Final = ('order', 'us_attack', 'german_defense', 'defense_printed', 'battles', 'german_losses')
-_ESCORT_MISSIONS_ROWS: Final[tuple[_Row[tuple[int, str, int | None, str, str, str]], ...]] = (
+ESCORT_MISSIONS_COLUMNS: Final = ('order', 'us_attack', 'german_defense', 'defense_printed', 'battles')
+_ESCORT_MISSIONS_ROWS: Final[tuple[_Row[tuple[int, str, int | None, str, str]], ...]] = (
     (('airfield_strafing',), None, None, (
         1, 'The total combat strength of all the fighters sent on the strafing mission', 10,
-        'Using a German defense strength of 10', 'One generalized battle each game turn',
-        'Units lost, from any planes the German player has anywhere on the map',
+        'Using a German defense strength of 10',
+        'One generalized battle each game turn, prior to any other US planes moving onto the map',
     )),
     (('flak_busting',), None, None, (
         2, 'One combat factor per fighter group assigned; no stacking limit', None,
         'A German defense strength equal to the FLAK strength in the FLAK hex to be strafed',
-        'Hex by hex: any number of FLAK hexes per game turn', 'FLAK factors lost, from the FLAK hex attacked',
+        'Hex by hex: any number of FLAK hexes per game turn, prior to any other US planes moving onto the map',
     )),
 )
 
@@ -1533,7 +2640,6 @@ def lookup_escort_missions(*, escort_mission: EscortMission) -> EscortMissionsRe
             'german_defense': German defense strength
             'defense_printed': German defense
             'battles': Battles
-            'german_losses': German losses (right of the slash)
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -1544,8 +2650,46 @@ def lookup_escort_missions(*, escort_mission: EscortMission) -> EscortMissionsRe
     row = _select('escort_missions', _ESCORT_MISSIONS_ROWS, (escort_mission,), None)
     return {
         'order': row[0], 'us_attack': row[1], 'german_defense': row[2], 'defense_printed': row[3], 'battles': row[4],
-        'german_losses': row[5],
     }
+
+
+# ---- 'out_of_play'
+OutOfPlayResult = TypedDict('OutOfPlayResult', {'player': Side, 'until': Moment, 'then': str})
+OUT_OF_PLAY_COLUMNS: Final = ('player', 'until', 'then')
+_OUT_OF_PLAY_ROWS: Final[tuple[_Row[tuple[Side, Moment, str]], ...]] = (
+    (('strafed',), None, None, (
+        'us', 'next_game_turn_start',
+        'May again be reassigned to that or another kind of mission, at the choice of the US player',
+    )),
+    (('flak_busted',), None, None, (
+        'us', 'next_game_turn_start',
+        'May be reassigned to that or another kind of mission, at the choice of the US player',
+    )),
+    (('held_back',), None, None, ('us', 'next_game_turn_start', 'Unavailable until then')),
+    (('landed_off_base',), None, None, ('german', 'next_game_turn_start', 'Automatically returned to play')),
+)
+
+
+def lookup_out_of_play(*, out_of_play: OutOfPlay) -> OutOfPlayResult:
+    """Units out of play, rule 5.2, 6.2, 8.1, 9.6: the row the keys select.
+
+    Args:
+        out_of_play: Out of play (OutOfPlay; labels in OUT_OF_PLAY_LABELS).
+
+    Returns:
+        The row's values by column:
+            'player': Player
+            'until': Out of play until
+            'then': Then
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(out_of_play) is not str or out_of_play not in OUT_OF_PLAY_LABELS:
+        out_of_play = _member('out_of_play', 'out_of_play', out_of_play, OUT_OF_PLAY_LABELS)
+    row = _select('out_of_play', _OUT_OF_PLAY_ROWS, (out_of_play,), None)
+    return {'player': row[0], 'until': row[1], 'then': row[2]}
 
 
 # ---- 'turn_limits'
@@ -1584,30 +2728,147 @@ def lookup_turn_limits(*, turn_limit: TurnLimit) -> TurnLimitsResult:
     return {'maximum': row[0], 'per': row[1]}
 
 
-# ---- 'turn_sequence'
-TurnSequenceResult = TypedDict('TurnSequenceResult', {'activity': str})
-TURN_SEQUENCE_COLUMNS: Final = ('activity',)
-_TURN_SEQUENCE_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    (('i',), None, None, ('US Mission Planning; German Production & Fuel Index Adjustment',)),
-    (('ii',), None, None, ('US Airfield Strafing',)),
-    (('iii',), None, None, ('US FLAK Busting',)),
-    (('iv',), None, None, ('US Movement & Bombing',)),
-    (('v',), None, None, ('German Movement & Interception Combat',)),
-    (('vi',), None, None, ('US Aircraft Replacement & Reinforcement',)),
-    (('vii',), None, None, ('German Aircraft Production & Fuel Index Adjustment',)),
-    (('viii',), None, None, ('German FLAK Movement & Replacement',)),
+# ---- 'last_mission_turn'
+LastMissionTurnResult = TypedDict('LastMissionTurnResult', {'german_aloft': str, 'us_on_map': ChartRef | None})
+LAST_MISSION_TURN_COLUMNS: Final = ('german_aloft', 'us_on_map')
+_LAST_MISSION_TURN_ROWS: Final[tuple[_Row[tuple[str, ChartRef | None]], ...]] = (
+    (('all_flown',), None, None, ('All considered to have landed safely at friendly bases', {'chart': 'war_now_ends'})),
+    (('us_off_map',), None, None, ('All considered to have landed safely at friendly bases', None)),
 )
 
 
-def lookup_turn_sequence(*, step: Step) -> TurnSequenceResult:
+def lookup_last_mission_turn(*, mission_end: MissionEnd) -> LastMissionTurnResult:
+    """End of the mission turns, rule 4.2, 9.3: the row the keys select.
+
+    Args:
+        mission_end: The mission turns end when (MissionEnd; labels in MISSION_END_LABELS).
+
+    Returns:
+        The row's values by column:
+            'german_aloft': German planes in the air
+            'us_on_map': US aircraft units still on the map
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(mission_end) is not str or mission_end not in MISSION_END_LABELS:
+        mission_end = _member('last_mission_turn', 'mission_end', mission_end, MISSION_END_LABELS)
+    row = _select('last_mission_turn', _LAST_MISSION_TURN_ROWS, (mission_end,), None)
+    return {'german_aloft': row[0], 'us_on_map': row[1]}
+
+
+# ---- 'escorts'
+EscortsResult = TypedDict('EscortsResult', {
+    'shown': str | None, 'mission': str, 'flak': str | None, 'combat': str | None,
+})
+ESCORTS_COLUMNS: Final = ('shown', 'mission', 'flak', 'combat')
+_ESCORTS_ROWS: Final[tuple[_Row[tuple[str | None, str, str | None, str | None]], ...]] = (
+    (('tight',), None, None, (
+        'By placing the fighter counters beneath the bomber counters they will escort',
+        'Remain with their assigned bombers all throughout the mission, moving by the most direct route to their target city',
+        'Never affected by FLAK shots taken at their bombers',
+        'Launch a counter-interception attack against the incoming German interceptors, before the German attack on the bombers; mandatory',
+    )),
+    (('free',), None, None, (
+        None,
+        'Free escort airfield strafing (5.0) or FLAK busting (6.0) missions, before any other US planes move onto the map',
+        None, None,
+    )),
+    (('bomberless',), None, None, (
+        None,
+        'Flies to the exit hex by the most direct route possible, its bombers having been eliminated by German interceptors or FLAK',
+        None,
+        'If attacked by German interceptors, defends normally on the CRT: the lone US fighters are the defenders, the interceptors the attackers',
+    )),
+)
+
+
+def lookup_escorts(*, escort: Escort) -> EscortsResult:
+    """Fighter Escort Assignments, rule 4.3, 11.1, 11.2, 17.2, 17.3: the row the keys select.
+
+    Args:
+        escort: Escort (Escort; labels in ESCORT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'shown': Shown
+            'mission': Mission
+            'flak': FLAK
+            'combat': Combat
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(escort) is not str or escort not in ESCORT_LABELS:
+        escort = _member('escorts', 'escort', escort, ESCORT_LABELS)
+    row = _select('escorts', _ESCORTS_ROWS, (escort,), None)
+    return {'shown': row[0], 'mission': row[1], 'flak': row[2], 'combat': row[3]}
+
+
+# ---- 'mission_plotting'
+MissionPlottingResult = TypedDict('MissionPlottingResult', {'plotted': str, 'on': ChartRef | None})
+MISSION_PLOTTING_COLUMNS: Final = ('plotted', 'on')
+_MISSION_PLOTTING_ROWS: Final[tuple[_Row[tuple[str, ChartRef | None]], ...]] = (
+    (('bomber_wing',), None, None, (
+        "A line from each bomber unit's TUD to its target city, and the target system within each city that's to be struck circled (or otherwise highlighted)",
+        {'chart': 'Bombing-Missions'},
+    )),
+    (('fighter_group',), None, None, ('No target destination', None)),
+)
+
+
+def lookup_mission_plotting(*, us_unit: UsUnit) -> MissionPlottingResult:
+    """Plotting Bomber Missions, rule 4.2, 4.3: the row the keys select.
+
+    Args:
+        us_unit: US aircraft unit (UsUnit; labels in US_UNIT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'plotted': Plotted
+            'on': On
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(us_unit) is not str or us_unit not in US_UNIT_LABELS:
+        us_unit = _member('mission_plotting', 'us_unit', us_unit, US_UNIT_LABELS)
+    row = _select('mission_plotting', _MISSION_PLOTTING_ROWS, (us_unit,), None)
+    return {'plotted': row[0], 'on': row[1]}
+
+
+# ---- 'turn_sequence'
+TurnSequenceResult = TypedDict('TurnSequenceResult', {
+    'activity': str, 'when': Moment, 'times': int | None, 'carried_out_in': Step_2,
+})
+TURN_SEQUENCE_COLUMNS: Final = ('activity', 'when', 'times', 'carried_out_in')
+_TURN_SEQUENCE_ROWS: Final[tuple[_Row[tuple[str, Moment, int | None, Step_2]], ...]] = (
+    (('i',), None, None, ('US Mission Planning; German Production & Fuel Index Adjustment', 'game_turn_start', 1, 'i')),
+    (('ii',), None, None, ('US Airfield Strafing', 'game_turn_start', 1, 'ii')),
+    (('iii',), None, None, ('US FLAK Busting', 'game_turn_start', 1, 'iii')),
+    (('iv',), None, None, ('US Movement & Bombing', 'mission_turns', 18, 'iv')),
+    (('v',), None, None, ('German Movement & Interception Combat', 'mission_turns', 18, 'v')),
+    (('vi',), None, None, ('US Aircraft Replacement & Reinforcement', 'game_turn_end', None, 'vi')),
+    (('vii',), None, None, ('German Aircraft Production & Fuel Index Adjustment', 'game_turn_end', 1, 'i')),
+    (('viii',), None, None, ('German FLAK Movement & Replacement', 'game_turn_end', 1, 'viii')),
+)
+
+
+def lookup_turn_sequence(*, step: Step_2) -> TurnSequenceResult:
     """Turn Sequence, rule 8.3: the row the keys select.
 
     Args:
-        step: Step (Step; labels in STEP_LABELS).
+        step: Step (Step_2; labels in STEP_LABELS).
 
     Returns:
         The row's values by column:
             'activity': Step
+            'when': When
+            'times': Times per game turn (at most)
+            'carried_out_in': Carried out during step
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -1616,26 +2877,146 @@ def lookup_turn_sequence(*, step: Step) -> TurnSequenceResult:
     if type(step) is not str or step not in STEP_LABELS:
         step = _member('turn_sequence', 'step', step, STEP_LABELS)
     row = _select('turn_sequence', _TURN_SEQUENCE_ROWS, (step,), None)
-    return {'activity': row[0]}
+    return {'activity': row[0], 'when': row[1], 'times': row[2], 'carried_out_in': row[3]}
+
+
+# ---- 'movement_phases'
+MovementPhasesResult = TypedDict('MovementPhasesResult', {'us': Obligation, 'german': Obligation})
+MOVEMENT_PHASES_COLUMNS: Final = ('us', 'german')
+_MOVEMENT_PHASES_ROWS: Final[tuple[_Row[tuple[Obligation, Obligation]], ...]] = (
+    (('us_entry',), None, None, ('must', 'may_not')),
+    (('combat',), None, None, ('may_not', 'may_not')),
+)
+
+
+def lookup_movement_phases(*, phase: Phase) -> MovementPhasesResult:
+    """Who may move, rule 8.1, 16.2: the row the keys select.
+
+    Args:
+        phase: Phase (Phase; labels in PHASE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'us': US units
+            'german': German units
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(phase) is not str or phase not in PHASE_LABELS:
+        phase = _member('movement_phases', 'phase', phase, PHASE_LABELS)
+    row = _select('movement_phases', _MOVEMENT_PHASES_ROWS, (phase,), None)
+    return {'us': row[0], 'german': row[1]}
+
+
+# ---- 'set_up'
+SetUpResult = TypedDict('SetUpResult', {'order': int, 'player': Side, 'units': str, 'placed': str})
+SET_UP_COLUMNS: Final = ('order', 'player', 'units', 'placed')
+_SET_UP_ROWS: Final[tuple[_Row[tuple[int, Side, str, str]], ...]] = (
+    (('flak',), None, None, (
+        1, 'german',
+        'His initially available FLAK units: all those that have no number printed in their upper-left corners',
+        'In any combination of target city hexes he chooses',
+    )),
+    (('german_aircraft',), None, None, (
+        2, 'german', 'The counters of German Aircraft Set Up',
+        'On any combination of airfields printed on the map, upside down with only their text-sides showing',
+    )),
+    (('allied',), None, None, (
+        3, 'us', 'The units of US Set Up',
+        'In an easily reached location just off the map near the Allied Entry/Exit Hex',
+    )),
+    (('target_systems',), None, None, (
+        4, 'us', 'The target system chit printed Air, then chits pulled from an opaque container without looking',
+        'Kept by the US player, who may then look at them; the German player may not see them',
+    )),
+)
+
+
+def lookup_set_up(*, set_up_step: SetUpStep) -> SetUpResult:
+    """Setting Up, rule 3.1-3.4: the row the keys select.
+
+    Args:
+        set_up_step: Set-up step (SetUpStep; labels in SET_UP_STEP_LABELS).
+
+    Returns:
+        The row's values by column:
+            'order': Order
+            'player': Player
+            'units': Units
+            'placed': Placed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(set_up_step) is not str or set_up_step not in SET_UP_STEP_LABELS:
+        set_up_step = _member('set_up', 'set_up_step', set_up_step, SET_UP_STEP_LABELS)
+    row = _select('set_up', _SET_UP_ROWS, (set_up_step,), None)
+    return {'order': row[0], 'player': row[1], 'units': row[2], 'placed': row[3]}
+
+
+# ---- 'counter_sides'
+CounterSidesResult = TypedDict('CounterSidesResult', {'status': str})
+COUNTER_SIDES_COLUMNS: Final = ('status',)
+_COUNTER_SIDES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('text_side',), None, None, ('On the ground (3.2)',)),
+    (('iconic_side',), None, None, ('In the air: flipped on take-off (8.2)',)),
+)
+
+
+def lookup_counter_sides(*, counter_side: CounterSide) -> CounterSidesResult:
+    """German aircraft counters: the side showing, rule 3.2, 8.2: the row the keys select.
+
+    Args:
+        counter_side: Counter side showing (CounterSide; labels in COUNTER_SIDE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'status': The unit is
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(counter_side) is not str or counter_side not in COUNTER_SIDE_LABELS:
+        counter_side = _member('counter_sides', 'counter_side', counter_side, COUNTER_SIDE_LABELS)
+    row = _select('counter_sides', _COUNTER_SIDES_ROWS, (counter_side,), None)
+    return {'status': row[0]}
 
 
 # ---- 'stacking'
-StackingResult = TypedDict('StackingResult', {'maximum': int})
-STACKING_COLUMNS: Final = ('maximum',)
-_STACKING_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
-    (('aircraft_per_hex',), None, None, (6,)),
-    (('us_bombers_per_hex',), None, None, (6,)),
-    (('tight_escorts_per_hex',), None, None, (3,)),
-    (('flak_per_hex',), None, None, (4,)),
-    (('flak_set_up_per_city',), None, None, (4,)),
-    (('german_set_up_per_airfield',), None, None, (3,)),
-    (('airbase_launches',), None, None, (3,)),
-    (('airbase_landings',), None, None, (3,)),
+StackingResult = TypedDict('StackingResult', {'maximum': int | None, 'counts': str})
+STACKING_COLUMNS: Final = ('maximum', 'counts')
+_STACKING_ROWS: Final[tuple[_Row[tuple[int | None, str]], ...]] = (
+    (('aircraft_per_hex',), None, None, (
+        6, "Aircraft units of one player; his FLAK and the other side's units don't count (7.2, 7.3)",
+    )),
+    (('us_bombers_per_hex',), None, None, (6, 'US bombers')),
+    (('tight_escorts_per_hex',), None, None, (
+        3, 'Fighters on tight escort with the bombers of the hex, whether they escort six bombers or just one or two',
+    )),
+    (('flak_per_hex',), None, None, (4, "FLAK strength points; aircraft don't count (7.2)")),
+    (('flak_set_up_per_city',), None, None, (4, 'FLAK strength points, at set-up')),
+    (('german_set_up_per_airfield',), None, None, (3, 'German aircraft units, at set-up')),
+    (('airbase_launches',), None, None, (3, 'Units taking off ("turned around") at one base in one mission turn')),
+    (('airbase_landings',), None, None, (3, 'Units landing at one base in one mission turn')),
+    (('units_at_base',), None, None, (
+        None, 'No limit, as long as the three taking off and three landing per mission turn per base are not exceeded',
+    )),
+    (('us_entry',), None, None, (
+        None,
+        "Stacking doesn't count: all the planes are considered to enter at the same time and are sorted into properly stacked forces at the end of their movement onto the map",
+    )),
+    (('flak_busting_fighters',), None, None, (
+        None, 'No stacking limit: any number of available fighters may be sent on any one mission',
+    )),
 )
 
 
 def lookup_stacking(*, stack_limit: StackLimit) -> StackingResult:
-    """Stacking Limits, rule 7.1, 7.2, 3.1, 3.2, 9.4: the row the keys select.
+    """Stacking Limits, rule 3.1, 3.2, 6.1, 7.1-7.3, 8.1, 9.4: the row the keys select.
 
     Args:
         stack_limit: Limit (StackLimit; labels in STACK_LIMIT_LABELS).
@@ -1643,6 +3024,7 @@ def lookup_stacking(*, stack_limit: StackLimit) -> StackingResult:
     Returns:
         The row's values by column:
             'maximum': Maximum
+            'counts': What counts
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -1651,7 +3033,7 @@ def lookup_stacking(*, stack_limit: StackLimit) -> StackingResult:
     if type(stack_limit) is not str or stack_limit not in STACK_LIMIT_LABELS:
         stack_limit = _member('stacking', 'stack_limit', stack_limit, STACK_LIMIT_LABELS)
     row = _select('stacking', _STACKING_ROWS, (stack_limit,), None)
-    return {'maximum': row[0]}
+    return {'maximum': row[0], 'counts': row[1]}
 
 
 # ---- 'target_systems'
@@ -1901,17 +3283,60 @@ def lookup_victory(value: int, *, drm: int = 0) -> VictoryResult:
     return {'result': row[0]}
 
 
+# ---- 'tracks'
+TracksResult = TypedDict('TracksResult', {'start': int, 'highest': int | None, 'adjusted': Moment | None, 'kept': str})
+TRACKS_COLUMNS: Final = ('start', 'highest', 'adjusted', 'kept')
+_TRACKS_ROWS: Final[tuple[_Row[tuple[int, int | None, Moment | None, str]], ...]] = (
+    (('war_now_ends',), None, None, (
+        24, None, 'game_turn_end',
+        'The number-chit in the blank space on the War Now Ends Table on the mapsheet: "The War Now Ends \'24\' Months After February 1944" (2.3)',
+    )),
+    (('fuel_index',), None, None, (
+        11, 11, 'game_turn_start',
+        'Openly by the German player, on a piece of paper; always known by both players; no further tracking once it hits zero (22.9)',
+    )),
+    (('game_turn',), None, None, (1, 10, None, 'A Game Turn chit on the turn track printed on the mapsheet (8.3)')),
+    (('mission_turn',), None, None, (
+        1, 18, None, 'A Mission Turn chit on the turn track printed on the mapsheet (8.3)',
+    )),
+)
+
+
+def lookup_tracks(*, track: Track) -> TracksResult:
+    """Tracks, rule 2.3, 2.5, 8.3, 22.9: the row the keys select.
+
+    Args:
+        track: Track (Track; labels in TRACK_LABELS).
+
+    Returns:
+        The row's values by column:
+            'start': Starts at
+            'highest': Never higher than
+            'adjusted': Adjusted
+            'kept': Kept
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(track) is not str or track not in TRACK_LABELS:
+        track = _member('tracks', 'track', track, TRACK_LABELS)
+    row = _select('tracks', _TRACKS_ROWS, (track,), None)
+    return {'start': row[0], 'highest': row[1], 'adjusted': row[2], 'kept': row[3]}
+
+
 # ---- 'war_now_ends'
-WarNowEndsResult = TypedDict('WarNowEndsResult', {'change': int})
-WAR_NOW_ENDS_COLUMNS: Final = ('change',)
-_WAR_NOW_ENDS_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
-    (('unit_on_map',), None, None, (1,)),
-    (('fuel_index_zero',), None, None, (-1,)),
+WarNowEndsResult = TypedDict('WarNowEndsResult', {'change': int | None, 'when': Moment, 'roll_on': ChartRef | None})
+WAR_NOW_ENDS_COLUMNS: Final = ('change', 'when', 'roll_on')
+_WAR_NOW_ENDS_ROWS: Final[tuple[_Row[tuple[int | None, Moment, ChartRef | None]], ...]] = (
+    (('unit_on_map',), None, None, (1, 'mission_turn_18_end', None)),
+    (('fuel_index_zero',), None, None, (-1, 'game_turn_start', None)),
+    (('system_destroyed',), None, None, (None, 'immediately', {'chart': 'War-Shortened'})),
 )
 
 
 def lookup_war_now_ends(*, war_event: WarEvent) -> WarNowEndsResult:
-    """War Now Ends Table: changes, rule 4.2, 22.9: the row the keys select.
+    """War Now Ends Table: changes, rule 4.2, 20.7, 22.9: the row the keys select.
 
     Args:
         war_event: Event (WarEvent; labels in WAR_EVENT_LABELS).
@@ -1919,6 +3344,8 @@ def lookup_war_now_ends(*, war_event: WarEvent) -> WarNowEndsResult:
     Returns:
         The row's values by column:
             'change': Change to the number (months)
+            'when': When
+            'roll_on': Roll on
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -1927,38 +3354,218 @@ def lookup_war_now_ends(*, war_event: WarEvent) -> WarNowEndsResult:
     if type(war_event) is not str or war_event not in WAR_EVENT_LABELS:
         war_event = _member('war_now_ends', 'war_event', war_event, WAR_EVENT_LABELS)
     row = _select('war_now_ends', _WAR_NOW_ENDS_ROWS, (war_event,), None)
-    return {'change': row[0]}
+    return {'change': row[0], 'when': row[1], 'roll_on': row[2]}
+
+
+# ---- 'calls'
+CallsResult = TypedDict('CallsResult', {
+    'player': Side | None, 'called': str, 'effect': str, 'undone': Moment | None, 'how_often': str | None,
+})
+CALLS_COLUMNS: Final = ('player', 'called', 'effect', 'undone', 'how_often')
+_CALLS_ROWS: Final[tuple[_Row[tuple[Side | None, str, str, Moment | None, str | None]], ...]] = (
+    (('capitulation',), None, None, (
+        None, 'Prior to the absolute cut off date, when a player realizes victory is no longer possible',
+        'The player capitulates', None, None,
+    )),
+    (('luftwaffe_withdrawal',), None, None, (
+        'german', 'Just prior to the start of the US Airfield Strafing Phase',
+        'All German units "hit the deck" and fly to bases east of the area shown on the map: no more Luftwaffe plane losses that game turn, and no more interceptions of the US bombers',
+        'next_game_turn_start', 'Only the number of game turns remaining limits how many withdrawals he may call',
+    )),
+    (('mission_abort',), None, None, (
+        'us', 'At the end of the German move in the current mission turn',
+        'All or nothing: all currently planned bombing missions are aborted; all bombers jettison their bombs without effect, gaining the one movement point increase (11.1)',
+        'next_game_turn_start', 'Only the number of game turns remaining limits how many mission aborts he may call',
+    )),
+)
+
+
+def lookup_calls(*, call: Call) -> CallsResult:
+    """Capitulation, Luftwaffe withdrawal, US mission abort, rule 2.5, 12.1, 12.2, 13.1, 13.2: the row the keys select.
+
+    Args:
+        call: Call (Call; labels in CALL_LABELS).
+
+    Returns:
+        The row's values by column:
+            'player': Called by
+            'called': Called
+            'effect': Effect
+            'undone': May not be undone until
+            'how_often': How often
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(call) is not str or call not in CALL_LABELS:
+        call = _member('calls', 'call', call, CALL_LABELS)
+    row = _select('calls', _CALLS_ROWS, (call,), None)
+    return {'player': row[0], 'called': row[1], 'effect': row[2], 'undone': row[3], 'how_often': row[4]}
+
+
+# ---- following chained results
+
+
+def _step_target_hex_steps(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'target_hex_steps': its natural roll, modified roll and row."""
+    return None, None, lookup_target_hex_steps(target_hex_step=cast(TargetHexStep, keys['target_hex_step']))
+
+
+def _step_last_mission_turn(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'last_mission_turn': its natural roll, modified roll and row."""
+    return None, None, lookup_last_mission_turn(mission_end=cast(MissionEnd, keys['mission_end']))
+
+
+def _step_mission_plotting(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'mission_plotting': its natural roll, modified roll and row."""
+    return None, None, lookup_mission_plotting(us_unit=cast(UsUnit, keys['us_unit']))
+
+
+def _step_war_now_ends(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'war_now_ends': its natural roll, modified roll and row."""
+    return None, None, lookup_war_now_ends(war_event=cast(WarEvent, keys['war_event']))
+
+
+_CHAIN_STEPS: Final[dict[str, _Stepper]] = {
+    'target_hex_steps': _step_target_hex_steps,
+    'last_mission_turn': _step_last_mission_turn,
+    'mission_plotting': _step_mission_plotting,
+    'war_now_ends': _step_war_now_ends,
+}
+_CHAIN_KEYS: Final[dict[str, tuple[str, ...]]] = {
+    'target_hex_steps': ('target_hex_step',), 'last_mission_turn': ('mission_end',), 'mission_plotting': ('us_unit',),
+    'war_now_ends': ('war_event',),
+}
+
+
+def follow_target_hex_steps(rng: random.Random, *, target_hex_step: TargetHexStep, drm: int = 0) -> list[Step]:
+    """Roll on 'target_hex_steps' with `rng` and follow its chained results to the end (it sends the reader to
+        FLAK-Table).
+
+    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
+    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
+    occur or a key no step gives, NoRowError when a roll selects no row.
+    """
+    _check_rng('target_hex_steps', rng)
+    target_hex_step = _member('target_hex_steps', 'target_hex_step', target_hex_step, TARGET_HEX_STEP_LABELS)
+    _check_int('target_hex_steps', 'drm', drm)
+    return _follow('target_hex_steps', rng, {'target_hex_step': target_hex_step}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+
+
+def follow_last_mission_turn(rng: random.Random, *, mission_end: MissionEnd, drm: int = 0) -> list[Step]:
+    """Roll on 'last_mission_turn' with `rng` and follow its chained results to the end (it sends the reader to
+        war_now_ends).
+
+    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
+    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
+    occur or a key no step gives, NoRowError when a roll selects no row.
+    """
+    _check_rng('last_mission_turn', rng)
+    mission_end = _member('last_mission_turn', 'mission_end', mission_end, MISSION_END_LABELS)
+    _check_int('last_mission_turn', 'drm', drm)
+    return _follow('last_mission_turn', rng, {'mission_end': mission_end}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+
+
+def follow_mission_plotting(rng: random.Random, *, us_unit: UsUnit, drm: int = 0) -> list[Step]:
+    """Roll on 'mission_plotting' with `rng` and follow its chained results to the end (it sends the reader to
+        Bombing-Missions).
+
+    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
+    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
+    occur or a key no step gives, NoRowError when a roll selects no row.
+    """
+    _check_rng('mission_plotting', rng)
+    us_unit = _member('mission_plotting', 'us_unit', us_unit, US_UNIT_LABELS)
+    _check_int('mission_plotting', 'drm', drm)
+    return _follow('mission_plotting', rng, {'us_unit': us_unit}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+
+
+def follow_war_now_ends(rng: random.Random, *, war_event: WarEvent, drm: int = 0) -> list[Step]:
+    """Roll on 'war_now_ends' with `rng` and follow its chained results to the end (it sends the reader to
+        War-Shortened).
+
+    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
+    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
+    occur or a key no step gives, NoRowError when a roll selects no row.
+    """
+    _check_rng('war_now_ends', rng)
+    war_event = _member('war_now_ends', 'war_event', war_event, WAR_EVENT_LABELS)
+    _check_int('war_now_ends', 'drm', drm)
+    return _follow('war_now_ends', rng, {'war_event': war_event}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
 
 
 LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
+    'bomber_mission': lookup_bomber_mission,
+    'target_hex_steps': lookup_target_hex_steps,
+    'bomb_damage': lookup_bomb_damage,
+    'battles': lookup_battles,
+    'swarming': lookup_swarming,
+    'crt_results': lookup_crt_results,
+    'crt_result_value': lookup_crt_result_value,
+    'conduct_planning': lookup_conduct_planning,
+    'conduct_movement': lookup_conduct_movement,
+    'conduct_combat': lookup_conduct_combat,
     'flak_division_strength': lookup_flak_division_strength,
     'flak_division_entry': lookup_flak_division_entry,
     'flak_movement': lookup_flak_movement,
     'flak_die_rolls': lookup_flak_die_rolls,
     'flak_reactions': lookup_flak_reactions,
+    'flak_reinforcements': lookup_flak_reinforcements,
+    'fog_of_war': lookup_fog_of_war,
     'us_forces': lookup_us_forces,
     'german_set_up': lookup_german_set_up,
     'switching': lookup_switching,
     'fuel_index': lookup_fuel_index,
+    'german_production_steps': lookup_german_production_steps,
+    'arrivals': lookup_arrivals,
+    'hex_rules': lookup_hex_rules,
+    'movement_costs': lookup_movement_costs,
+    'CRT': lookup_crt,
     'target_chits': lookup_target_chits,
     'escort_missions': lookup_escort_missions,
+    'out_of_play': lookup_out_of_play,
     'turn_limits': lookup_turn_limits,
+    'last_mission_turn': lookup_last_mission_turn,
+    'escorts': lookup_escorts,
+    'mission_plotting': lookup_mission_plotting,
     'turn_sequence': lookup_turn_sequence,
+    'movement_phases': lookup_movement_phases,
+    'set_up': lookup_set_up,
+    'counter_sides': lookup_counter_sides,
     'stacking': lookup_stacking,
     'target_systems': lookup_target_systems,
     'dated_rules': lookup_dated_rules,
     'cycles_per_game_turn': lookup_cycles_per_game_turn,
     'victory': lookup_victory,
+    'tracks': lookup_tracks,
     'war_now_ends': lookup_war_now_ends,
+    'calls': lookup_calls,
 }
 
 
 # the keyword each context variable of the charts has in every drm_<id> function
 CONTEXT_PARAMETERS: Final[dict[str, str]] = {
     'bombing_this_turn': 'bombing_this_turn', 'bombs_gone': 'bombs_gone', 'chits_held': 'chits_held',
-    'endurance': 'endurance', 'halvings': 'halvings', 'movement_factor': 'movement_factor', 'production': 'production',
-    'protected_line': 'protected_line', 'staging': 'staging', 'take_off_mission_turn': 'take_off_mission_turn',
-    'taking_off': 'taking_off',
+    'endurance': 'endurance', 'halvings': 'halvings', 'movement_factor': 'movement_factor', 'old_units': 'old_units',
+    'production': 'production', 'protected_line': 'protected_line', 'staging': 'staging',
+    'take_off_mission_turn': 'take_off_mission_turn', 'taking_off': 'taking_off',
 }
 
 
@@ -1999,6 +3606,20 @@ def compute_halved_production(*, protected_line: bool = False, production: int, 
         v8 = math.floor(v7)
         v1 = v8
     value = v1
+    return int(value)
+
+
+def compute_production_left(*, production: int, old_units: int) -> int:
+    """Production of the old model after switching (rule 22.5, 22.7, 22.8): production - old_units.
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('production_left', 'production', production)
+    _check_range('production_left', 'production', production, 0, 99)
+    _check_int('production_left', 'old_units', old_units)
+    _check_range('production_left', 'old_units', old_units, 0, 99)
+    value = (production - old_units)
     return int(value)
 
 
@@ -2083,6 +3704,7 @@ def compute_next_take_off(*, take_off_mission_turn: int, endurance: int) -> int:
 FORMULAS: Final[dict[str, Callable[..., int]]] = {
     'production_increase': compute_production_increase,
     'halved_production': compute_halved_production,
+    'production_left': compute_production_left,
     'chits_to_draw': compute_chits_to_draw,
     'german_movement': compute_german_movement,
     'us_bomber_movement': compute_us_bomber_movement,
@@ -2147,6 +3769,24 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
         'endurance_4_take_off_3',
         '9.2',
         lambda: compute_landing_mission_turn(endurance=4, take_off_mission_turn=3),
+        6,
+    ),
+    (
+        'second_flak_division',
+        '3.1',
+        lambda: lookup_flak_reinforcements(2, drm=0),
+        {'game_turn': 'gt2'},
+    ),
+    (
+        'crt_3_1_roll_3',
+        '15.4',
+        lambda: lookup_crt(3, odds='odds_3_1', drm=0),
+        {'losses': (1, 3)},
+    ),
+    (
+        'switch_leaves_six_me109g',
+        '22.5',
+        lambda: compute_production_left(production=8, old_units=2),
         6,
     ),
 )

@@ -73,6 +73,8 @@ def _chart(game: model.Game, c: model.Chart) -> dict[str, Any]:
     removed = c.errata.removed_rows if c.errata is not None else ()
     for row_doc, row in zip(doc["errata"]["removed_rows"] if c.errata else (), removed, strict=True):
         row_doc["cells"] = [value_text(game, col, v) for col, v in zip(c.columns, row.values, strict=True)]
+    if removed:
+        _printed_order(doc, c, removed)
     footnotes = {f.mark: f.text for f in c.footnotes}
     for drm in doc["drms"]:
         drm["note"] = footnotes.get(drm["footnote"]) if drm["footnote"] is not None else None
@@ -104,24 +106,22 @@ def _printed(game: model.Game, c: model.Chart, row_doc: dict[str, Any], row: mod
     )
 
 
-_PRINTED = re.compile(r"\s*(-?\d+)\s*(?:(\+|-|or more|or less)|[-\u2013]\s*(\d+))?\s*")
+def _printed_order(doc: dict[str, Any], c: model.Chart, removed: tuple[model.Row, ...]) -> None:
+    """Each row's place in the chart as printed (`printed_at`), for the as-printed view: a row an
+    errata removed is read where it was printed, not after the others, since where printed rows
+    overlap the first one holding the roll is the one read (as `chartc lookup --as-printed` reads it).
+    An errata's rows are written in the chart's row form, so the print's order is the source's."""
+    printed = [(row_doc, row) for row_doc, row in zip(doc["rows"], c.rows, strict=True) if not row.added]
+    printed += list(zip(doc["errata"]["removed_rows"], removed, strict=True))
+    ordered = sorted(printed, key=lambda pair: (pair[1].span.file, pair[1].span.line, pair[1].span.col))
+    for place, (row_doc, _) in enumerate(ordered):
+        row_doc["printed_at"] = place
 
 
 def printed_bounds(chart: model.Chart, text: str) -> tuple[int | None, int | None]:
-    """The bounds of a range as printed (`3-6`, `01-08`, `9-0`, `12+`, `2-`, `2 or less`) read with
-    the chart's dice; `(None, None)` when the text is not such a range."""
-    m = _PRINTED.fullmatch(text)
-    dice = chart.dice
-    if m is None or dice is None:
-        return None, None
-    low = dice.read_number(m.group(1))
-    if m.group(3) is not None:
-        return low, dice.read_number(m.group(3))
-    if m.group(2) in ("+", "or more"):
-        return low, None
-    if m.group(2) in ("-", "or less"):
-        return None, low
-    return low, low
+    """The bounds of a range as printed, read with the chart's dice (`Dice.read_range`); `(None,
+    None)` when the text is not such a range."""
+    return chart.dice.read_range(text) if chart.dice is not None else (None, None)
 
 
 def _variable(game: model.Game, var: model.ContextVar) -> dict[str, Any]:
