@@ -13,10 +13,17 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from importlib.resources import files
 from threading import Lock
 from typing import TYPE_CHECKING, Any
 
+from lark import Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
 from dsl import ast
+from dsl.builder import Builder, BuildError
+from dsl.callbacks import Nesting, TooDeep, make_callbacks, parse
+from dsl.parser_cache import cached_parser, default_cache_dir
 from dsl.source_text import clip, while_reading
 
 if TYPE_CHECKING:
@@ -89,17 +96,12 @@ _PARSER_OPTIONS: dict[str, object] = {
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     """The parser, built once per process, and loaded from the user's cache when saved there."""
-    from dsl.parser_cache import cached_parser, default_cache_dir
-
     return cached_parser(grammar_text(), _PARSER_OPTIONS, default_cache_dir())
 
 
 @lru_cache(maxsize=1)
 def _building_parser() -> tuple[Lark, Builder, dict[Any, Any]]:
     """The parser, the one builder its callbacks build with, and those callbacks."""
-    from dsl.builder import Builder
-    from dsl.callbacks import Nesting, make_callbacks
-
     parser = _parser()
     builder = Builder("", "")
     nesting = Nesting(_NESTING_RULES, MAX_NESTING, _FORMULA_RULES, MAX_FORMULA_NESTING)
@@ -117,8 +119,6 @@ def prepare_parser() -> None:
 
 def grammar_text() -> str:
     """The grammar source (for docs and the strict-mode test)."""
-    from importlib.resources import files
-
     return files("dsl").joinpath(_GRAMMAR_FILE).read_text(encoding="utf-8")
 
 
@@ -172,11 +172,6 @@ def _parse_text_once(text: str, path: str) -> tuple[ast.SourceFile | None, tuple
 
 
 def _parse_text(text: str, path: str) -> ParseResult:
-    from lark.exceptions import UnexpectedInput
-
-    from dsl.builder import BuildError
-    from dsl.callbacks import TooDeep, parse
-
     text = text.removeprefix("\ufeff")
     parser, builder, callbacks = _building_parser()
     with _BUILDING:
@@ -213,8 +208,6 @@ _FORMULA_RULES = frozenset(
 def _too_deep(tree: Tree[Token], path: str) -> SyntaxIssue | None:
     """The first node nested deeper than MAX_NESTING conditions or MAX_FORMULA_NESTING formula
     operations, as a syntax error (walked without recursion)."""
-    from lark import Tree
-
     stack = [(tree, 0, 0)]
     while stack:
         node, depth, operations = stack.pop()
@@ -242,8 +235,6 @@ def _too_deep(tree: Tree[Token], path: str) -> SyntaxIssue | None:
 
 
 def _syntax_issue(exc: UnexpectedInput, text: str, path: str) -> SyntaxIssue:
-    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
-
     at_end = isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END")
     line, col = _end_position(text) if at_end else _error_position(exc, text)
     span = ast.Span(path, line, col, line, col + 1)
@@ -274,8 +265,6 @@ def _syntax_issue(exc: UnexpectedInput, text: str, path: str) -> SyntaxIssue:
 def _keyword_for_name(exc: UnexpectedInput) -> str | None:
     """A keyword written where the parser wanted a name (`chart [T1] key "..."`): keywords are
     read as the keyword in some places even where only a name can follow."""
-    from lark.exceptions import UnexpectedToken
-
     if not isinstance(exc, UnexpectedToken) or "NAME" not in exc.expected or exc.token.type == "NAME":
         return None
     value = str(exc.token)
@@ -284,8 +273,6 @@ def _keyword_for_name(exc: UnexpectedInput) -> str | None:
 
 def _expected_terminals(exc: UnexpectedInput) -> Iterable[str]:
     """The names of the terminals the parser (or the lexer) would have accepted."""
-    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
-
     if isinstance(exc, UnexpectedToken | UnexpectedEOF):
         return [str(name) for name in exc.expected]
     if isinstance(exc, UnexpectedCharacters):

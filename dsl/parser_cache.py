@@ -40,7 +40,7 @@ def default_cache_dir() -> Path:
 def cached_parser(grammar: str, options: dict[str, object], cache_dir: Path) -> Lark:
     """The LALR parser for `grammar` with `options`: loaded from `cache_dir` when a trusted saved
     copy exists, else built (and saved there when the folder can be written)."""
-    from lark import Lark
+    from lark import Lark  # lazy: `chartc lookup` answered from the compiled-game cache imports no Lark
 
     path = cache_dir / f"grammar-{_key(grammar, options)}.lark"
     loaded = _load(path)
@@ -52,6 +52,7 @@ def cached_parser(grammar: str, options: dict[str, object], cache_dir: Path) -> 
 
 
 def _key(grammar: str, options: dict[str, object]) -> str:
+    # lazy: `chartc lookup` answered from the compiled-game cache imports no Lark
     from lark import __version__ as lark_version
 
     parts = [_FORMAT, grammar, repr(sorted(options.items())), lark_version, repr(sys.version_info[:2])]
@@ -59,7 +60,7 @@ def _key(grammar: str, options: dict[str, object]) -> str:
 
 
 def _load(path: Path) -> Lark | None:
-    from lark import Lark
+    from lark import Lark  # lazy: `chartc lookup` answered from the compiled-game cache imports no Lark
 
     data = read_trusted(path)
     if data is None:
@@ -102,7 +103,9 @@ def _save(parser: Lark, path: Path) -> None:
 def write_private(data: bytes, path: Path) -> None:
     """Write a cache file atomically (a temp file renamed into place) in a folder only the current
     user may write, created if missing; a folder that cannot be created or written is not an error."""
-    import tempfile  # only when writing: it imports shutil and the compression modules
+    # lazy: only when writing (tempfile imports shutil and the compression modules); `chartc lookup`
+    # answered from the compiled-game cache writes nothing
+    import tempfile
 
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)

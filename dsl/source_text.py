@@ -46,6 +46,12 @@ def quote(text: str) -> str:
     return '"' + _ESCAPED.sub(_escape, text) + '"'
 
 
+def name_or_quote(text: str) -> str:
+    """`text` where a name or a string may stand (a key value, an enum value): a name bare, anything
+    else through `quote`."""
+    return text if NAME.fullmatch(text) else quote(text)
+
+
 def _escape(found: re.Match[str]) -> str:
     char = found.group()
     return _ESCAPES.get(char) or f"\\x{ord(char):02x}"

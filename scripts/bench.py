@@ -6,6 +6,7 @@
     python scripts/bench.py --only click       # what click alone costs: the floor of the `help` row
     python scripts/bench.py --rows 2000        # the synthetic corpus at 2,000 rows
     python scripts/bench.py --only check --baseline ../main   # also: these checks vs that checkout's
+    python scripts/bench.py --only tricks      # each speed trick: its command with and without it
 
 Each row compares a command A with a baseline B. The two run interleaved (A, B, A, B, ...), each
 as a child process whose CPU time (user + system) comes from `resource.getrusage(RUSAGE_CHILDREN)`
@@ -25,9 +26,11 @@ the chart language, and the same data as YAML and as JSON for the parser baselin
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import platform
+import re
 import resource
 import shutil
 import statistics
@@ -457,12 +460,20 @@ def row_lookup(s: Setup) -> Iterator[Row]:
     env = {**_CHILD_ENV, "XDG_CACHE_HOME": str(s.tmp / "lookup-cache")}
     a, b, r = paired(lambda: child_cpu(cmd, s.tmp, env), lambda: child_cpu([PYTHON, "-c", "pass"], s.tmp), s.runs)
     yield Row("lookup", "`chartc lookup ia2/R4 3 ...` vs `python -c pass`", 4, a, b, r)
+    if s.baseline is not None:  # the same lookup by another checkout's code, paired (a before/after)
+        other = {**env, "PYTHONPATH": str(s.baseline)}
+        a, b, r = paired(lambda: child_cpu(cmd, s.tmp, env), lambda: child_cpu(cmd, s.tmp, other), s.runs)
+        yield Row("lookup-baseline", f"same vs the lookup of `{s.baseline.name}`", float("inf"), a, b, r)
 
 
 def row_help(s: Setup) -> Iterator[Row]:
     cmd = [*CHARTC, "--help"]
     a, b, r = paired(lambda: child_cpu(cmd, s.tmp), lambda: child_cpu([PYTHON, "-c", "pass"], s.tmp), s.runs)
     yield Row("help", "`chartc --help` vs `python -c pass`", 2, a, b, r)
+    if s.baseline is not None:
+        other = {**_CHILD_ENV, "PYTHONPATH": str(s.baseline)}
+        a, b, r = paired(lambda: child_cpu(cmd, s.tmp), lambda: child_cpu(cmd, s.tmp, other), s.runs)
+        yield Row("help-baseline", f"same vs the `--help` of `{s.baseline.name}`", float("inf"), a, b, r)
 
 
 # A click program as small as one can be with chartc's command names: what `--help` costs with
@@ -597,6 +608,111 @@ def row_pdf(s: Setup) -> Iterator[Row]:
     runs = max(1, s.runs // 2)
     a, b, r = paired(lambda: child_cpu(pdf, work), lambda: child_cpu(build, work), runs)
     yield Row("pdf", "`build --pdf` vs `build`", 4, a, b, r)
+
+
+# --------------------------------------------------------------------------------------------------
+# The speed tricks (issue 29): each one against the same command with that trick switched off in
+# the child (statements run before chartc's `main`), paired as every row. The figure is the CPU
+# with the trick over the CPU without it; a trick that saves under 5 % of the command it serves goes.
+
+# name -> (the command it serves, the statements that switch it off)
+TRICKS: dict[str, tuple[str, str]] = {
+    # dsl/lazy_dataclass.py: every class decorated by the standard decorator at import
+    "lazy-dataclass": ("lookup", "import dataclasses, dsl.lazy_dataclass as d\nd.dataclass = dataclasses.dataclass"),
+    # compiler/engine/runtime/: every part imported, not only those the question calls
+    "runtime-parts": ("lookup", "import importlib, compiler.engine.runtime as r\n"
+                                "for part in (*r.PARTS[1:], r.CHAINS):\n"
+                                "    importlib.import_module(f'compiler.engine.runtime.{part}')"),
+    # compiler/build/cache.py: the game compiled by every lookup, and saved nowhere
+    "game-cache": ("lookup", "import compiler.build.cache as c\nc.fetch = lambda *args: None\n"
+                             "c.store = lambda *args: None"),
+    # dsl/parser_cache.py: the LALR parser built by every process
+    "parser-cache": ("check", "import lark, dsl.parser_cache as p\n"
+                              "p.cached_parser = lambda grammar, options, cache_dir: lark.Lark(grammar, **options)"),
+    # compiler/build/validate.py `validated_before`: every game JSON validated by every build
+    "validation-memo": ("build", "import compiler.build.validate as v\n"
+                                 "v.validated_before = lambda cache_dir: frozenset()"),
+}
+
+
+def _switched_off(statements: str) -> list[str]:
+    """`chartc` with `statements` run first, in the child."""
+    return [PYTHON, "-c", f"import sys\n{statements}\nfrom compiler.cli import main\nsys.argv[0] = 'chartc'\nmain()"]
+
+
+def row_tricks(s: Setup) -> Iterator[Row]:
+    """Each speed trick of TRICKS on the command it serves: `lookup ia2/R4 3` answered from the
+    compiled-game cache (a cache folder of its own, filled by the warm-up pair), `check` of the
+    corpus, `build` of the corpus into a folder already holding its outputs."""
+    work = s.tmp / "tricks"
+    charts = copy_corpus(work, 1)
+    env = {**_CHILD_ENV, "XDG_CACHE_HOME": str(work / "cache")}
+    args = {
+        "lookup": ["lookup", "ia2/R4", "3", "--key", "interceptor=piston", "--charts", str(charts)],
+        "check": ["check", str(charts)],
+        "build": ["build", str(charts), "--out", str(work / "generated")],
+    }
+    subprocess.run([*CHARTC, *args["build"]], cwd=work, check=True, stdout=subprocess.DEVNULL, env=env)
+    for name, (command, statements) in TRICKS.items():
+        with_it = [*CHARTC, *args[command]]
+        without = [*_switched_off(statements), *args[command]]
+        a, b, r = paired(functools.partial(child_cpu, with_it, work, env),
+                         functools.partial(child_cpu, without, work, env), s.runs)
+        yield Row(f"trick-{name}", f"`chartc {command}` with {name} vs without", 0.95, a, b, r)
+    yield from _index_rows(s)
+
+
+# The lookup of a generated module before its rows were indexed: the row scan of every call.
+_INDEXED = re.compile(
+    r"(?P<indent> +)low, by_roll, below, above = (?P<chart>_\w+)_INDEX\.tables\.get\(.*?\) or _UNINDEXED\n"
+    r" +at = modified - low\n"
+    r" +row = below if at < 0 else above if at >= len\(by_roll\) else by_roll\[at\]\n"
+    r" +if row is None:.*\n"
+    r" +row = (?P=chart)_INDEX\.select\((?P<args>.*), modified\)\n"
+)
+
+
+def _row_scan(match: re.Match[str]) -> str:
+    address, keys = match["args"].split(", ", 1)
+    return f"{match['indent']}row = _select({address}, {match['chart']}_ROWS, {keys}, modified)\n"
+
+
+def _index_rows(s: Setup) -> Iterator[Row]:
+    """The runtime's `_Index` (`compiler/engine/runtime/rows.py`): the generated IA2 module's
+    lookups as built, and the same module with each lookup's index read replaced by the row scan."""
+    import importlib.util
+
+    source = (s.code / "generated" / "ia2" / "ia2.py").read_text(encoding="utf-8")
+    scanned = _INDEXED.sub(_row_scan, source)
+    assert scanned != source, "no indexed lookup found in generated/ia2/ia2.py"
+    modules = []
+    for name, text in (("bench_indexed", source), ("bench_scanned", scanned)):
+        path = s.tmp / f"{name}.py"
+        path.write_text(text, encoding="utf-8")
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # its dataclasses look their module up while being created
+        spec.loader.exec_module(module)
+        modules.append(module)
+    indexed, scanned_module = modules
+    calls = {
+        "r4": lambda m: m.lookup_r4(3, interceptor="piston"),
+        "r7": lambda m: m.lookup_r7(50, period="late_1944"),
+        "r9": lambda m: m.lookup_r9(12),
+    }
+    number = 2000 if s.quick else 20000
+    for name, call in calls.items():
+        assert call(indexed) == call(scanned_module)
+        ratios, a_list, b_list = [], [], []
+        for _ in range(s.runs):
+            ta = min(timeit.repeat(functools.partial(call, indexed), number=number, repeat=3)) / number
+            tb = min(timeit.repeat(functools.partial(call, scanned_module), number=number, repeat=3)) / number
+            ratios.append(ta / tb)
+            a_list.append(ta)
+            b_list.append(tb)
+        yield Row(f"trick-index-{name}", f"generated `lookup_{name}` with `_Index` vs the row scan", 0.95,
+                  statistics.median(a_list), statistics.median(b_list), statistics.median(ratios))
 
 
 def row_memory(s: Setup) -> Iterator[Row]:
@@ -740,6 +856,7 @@ ROWS: dict[str, Callable[[Setup], Iterator[Row]]] = {
     "pdf": row_pdf,
     "memory": row_memory,
     "speedbuild": row_speedbuild,
+    "tricks": row_tricks,
 }
 
 
@@ -784,7 +901,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rows", type=int, default=None, help="synthetic rows (default 10,000, 2,000 with --quick)")
     parser.add_argument("--code", type=Path, default=None, help="run the chartc of this checkout (e.g. an older one)")
     parser.add_argument("--baseline", type=Path, default=None,
-                        help="the check row also compares with the check by this checkout's chartc")
+                        help="the check, lookup and help rows also compare with the same command by this "
+                        "checkout's chartc")
     parser.add_argument("--stages", action="store_true",
                         help="also print where one check of the synthetic corpus spends its CPU")
     args = parser.parse_args(argv)

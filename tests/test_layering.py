@@ -2,15 +2,17 @@
 
 Every module of dsl/ and compiler/ is read with Python's `ast` (imports inside functions count:
 a lazy import is still a dependency) and placed in a layer of `LAYERS`. A module may import its
-own layer and the layers below it, never one above. Two more rules: no module imports another
-module's private name (a leading underscore), and every module has a layer, so a new module
-must be placed here before it can land.
+own layer and the layers below it, never one above. Three more rules: no module imports another
+module's private name (a leading underscore); every module has a layer, so a new module must be
+placed here before it can land; and an import inside a function says why it is not at the top
+(`# lazy: ...`: it keeps `chartc --help` or `chartc lookup` light, or names an optional dependency).
 """
 
 from __future__ import annotations
 
 import ast
 import functools
+import re
 import shutil
 import warnings
 from collections.abc import Iterator
@@ -355,3 +357,63 @@ def test_a_planted_cycle_fails(tree: Path) -> None:
     assert cycles(import_graph(tree)) == []
     _plant(tree, "compiler.resolve.chains", "def _f():\n    from compiler.resolve import values\n    return values")
     assert cycles(import_graph(tree)) == [["compiler.resolve.chains", "compiler.resolve.values"]]
+
+
+# ---- imports inside functions ----------------------------------------------------------------------
+# An import inside a function is a dependency its module's head does not show (issue 29). It stays
+# only where it keeps `chartc --help` or `chartc lookup` from importing what they do not need, or
+# where it names an optional dependency, and then with a `# lazy: <why>` comment on its line, or on
+# a comment line right above it or above the group of imports it belongs to.
+
+LAZY = re.compile(r"#\s*lazy:\s*\S")
+
+
+def function_imports(tree: ast.Module) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement inside a function (or a lambda) of a module, at any depth."""
+    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
+    while stack:
+        node, in_function = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.Import, ast.ImportFrom)) and in_function:
+                yield child
+            inside = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            stack.append((child, inside))
+
+
+def _explained(lines: list[str], node: ast.Import | ast.ImportFrom) -> bool:
+    """Whether the statement's lines, or the comments and imports right above it, say `# lazy:`."""
+    if any(LAZY.search(line) for line in lines[node.lineno - 1 : (node.end_lineno or node.lineno)]):
+        return True
+    for line in reversed(lines[: node.lineno - 1]):
+        text = line.strip()
+        if LAZY.search(text):
+            return True
+        if not text.startswith(("#", "import ", "from ")):
+            return False
+    return False
+
+
+def unexplained_imports(root: Path) -> list[str]:
+    """`path:line: statement` of every import inside a function without a `# lazy:` comment."""
+    found = []
+    for path in source_modules(root).values():
+        source = path.read_text(encoding="utf-8")
+        lines = source.split("\n")
+        for node in function_imports(ast.parse(source)):
+            if not _explained(lines, node):
+                found.append(f"{path.relative_to(root).as_posix()}:{node.lineno}: {ast.unparse(node)}")
+    return sorted(found)
+
+
+def test_every_import_inside_a_function_says_why_it_is_not_at_the_top() -> None:
+    assert unexplained_imports(ROOT) == []
+
+
+def test_a_planted_import_inside_a_function_without_a_reason_fails(tree: Path) -> None:
+    assert unexplained_imports(tree) == []
+    _plant(tree, "compiler.build.writer", "def _staged():\n    import json\n    return json")
+    _plant(tree, "compiler.build.record", "def _kept():\n    # lazy: a reason\n    import json\n    return json")
+    writer = source_modules(tree)["compiler.build.writer"]
+    [found] = unexplained_imports(tree)
+    line = writer.read_text(encoding="utf-8").split("\n").index("    import json") + 1
+    assert found == f"compiler/build/writer.py:{line}: import json"

@@ -29,6 +29,8 @@ from compiler.build import render as build
 from compiler.build.journal import Recovery
 from compiler.build.writer import Comparison, Staging, Staleness, WriteResult, orphan_games
 from compiler.diagnostics import Diagnostic, Severity
+from compiler.emit.templating import environment
+from dsl.parser import prepare_parser
 from dsl.parser_cache import default_cache_dir
 
 POOL_MIN_SOURCE_BYTES = 512 * 1024
@@ -151,9 +153,6 @@ _COMPILING_MODULES = ("compiler.checks", "compiler.checks.examples", "compiler.r
 def _prepare() -> None:
     """Load what every worker needs before they are forked, so each inherits it instead of doing
     it again: the modules compiling a game imports, the parser and the player aid's templates."""
-    from compiler.emit.templating import environment
-    from dsl.parser import prepare_parser
-
     for module in _COMPILING_MODULES:
         importlib.import_module(module)
     prepare_parser()

@@ -315,7 +315,7 @@ def locked(out_dir: Path) -> Iterator[None]:
     """Hold an exclusive lock on the output folder, so two chartc processes never interleave their
     writes or recover each other's build in flight (no lock where `fcntl` is missing)."""
     try:
-        import fcntl
+        import fcntl  # lazy: fcntl exists only on POSIX systems (elsewhere: no lock)
     except ImportError:  # pragma: no cover - not POSIX
         yield
         return

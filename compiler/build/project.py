@@ -17,10 +17,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from compiler import model
+from compiler.build import cache as game_cache
 from compiler.build.reader import ReadError, ReadFailure, read_text
 from compiler.diagnostics import Applicability, Diagnostic, Sink, Slot, Suppressed, codes, fixes
 from compiler.diagnostics.suggest import suggestion
 from dsl.aid_order import ORDER_FILE, OrderEntry, read_order
+from dsl.parser_cache import default_cache_dir
 from dsl.shared import Span
 
 if TYPE_CHECKING:
@@ -142,9 +144,6 @@ def load_game(folder: Path, as_printed: bool = False, cache_dir: Path | None = N
 
     `lookup` and `odds` read their game this way: one game, and no parsing when nothing changed.
     """
-    from compiler.build import cache as game_cache
-    from dsl.parser_cache import default_cache_dir
-
     game_dirs = find_game_dirs([folder])
     sources = read_sources(game_dirs) if len(game_dirs) == 1 else None
     if sources is None:  # a file that cannot be read: compile, which reports it
@@ -194,8 +193,7 @@ def load(paths: list[Path], as_printed: bool = False, unsaved: Mapping[Path, str
 @contextmanager
 def no_cyclic_gc() -> Iterator[None]:
     """Pause the cyclic garbage collector: the pipeline builds large acyclic trees, and its repeated
-    full collections made time grow faster than the input (reference counting still frees memory).
-    `lookup` and `odds` pause it for the whole command (see `compiler.cli.common.pause_cyclic_gc`)."""
+    full collections made time grow faster than the input (reference counting still frees memory)."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -228,8 +226,8 @@ def _load(
 def _load_game(
         game_id: str, folder: Path, as_printed: bool = False, unsaved: Mapping[Path, str] | None = None) -> Compilation:
     """One game parsed, resolved and checked (every check reads one game only)."""
-    # imported here, not above: a query answered from the resolved-game cache (`load_game`)
-    # needs this module's types but neither the parser, the resolver nor the checks
+    # lazy: a game read from the compiled-game cache (`load_game`: `chartc lookup`) is neither parsed,
+    # resolved nor checked
     from compiler.checks import check_game
     from compiler.checks.examples import check_examples
     from compiler.resolve import resolve_game

@@ -16,8 +16,11 @@ build without `--pdf` neither deletes a PDF left by an earlier `--pdf` build nor
 
 from __future__ import annotations
 
+import logging
+import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -79,7 +82,6 @@ def layout_pdf(html: str) -> tuple[Any, bytes]:
         OutputError: WeasyPrint is not installed.
     """
     weasyprint = _weasyprint()
-    import logging
 
     # WeasyPrint logs every CSS property it ignores (e.g. flex gaps it lays out differently); the
     # aid is tested in both engines, so these are not actionable for a chartc user.
@@ -124,7 +126,7 @@ def _weasyprint() -> Any:
         OutputError: WeasyPrint is not installed.
     """
     try:
-        import weasyprint
+        import weasyprint  # lazy: WeasyPrint, an optional dependency (the `pdf` extra)
     except ImportError as exc:
         raise OutputError("`--pdf` needs WeasyPrint: pip install -e '.[pdf]'") from exc
     return weasyprint
@@ -138,26 +140,26 @@ def default_jobs(games: int) -> int:
 
 def can_fork() -> bool:
     """Whether this system starts worker processes by forking (they inherit every import)."""
-    import multiprocessing
-
     return "fork" in multiprocessing.get_all_start_methods()
 
 
 def in_processes(work: Callable[[_T], _R], items: Sequence[_T], jobs: int) -> Iterator[_R]:
     """`work` of each item, in the items' order, computed in `jobs` processes forked from this one
     (so after its imports) when `jobs` is above 1 and the system can fork, else here one by one.
-    A worker's exception is raised here, and the remaining work is abandoned.
+    A worker's exception is raised here: the work not started is cancelled, the work started
+    finishes and is read, then the workers stop (`ProcessPoolExecutor`; `multiprocessing.Pool`'s
+    `terminate()` could wait for ever on a worker killed while it wrote a large result, see
+    tests/test_worker_processes.py). A worker that dies is `BrokenProcessPool`, never a hang.
 
     `work` must be a module-level function; the items and results travel between the processes
-    pickled, one at a time, so a long run of items is never held all at once.
+    pickled, one at a time.
     """
     if jobs <= 1 or len(items) <= 1 or not can_fork():
         yield from map(work, items)
         return
-    import multiprocessing
 
-    with multiprocessing.get_context("fork").Pool(min(jobs, len(items))) as pool:
-        yield from pool.imap(work, items, chunksize=1)
+    with ProcessPoolExecutor(min(jobs, len(items)), mp_context=multiprocessing.get_context("fork")) as pool:
+        yield from pool.map(work, items)
 
 
 def render_pdfs(outputs: Mapping[str, str], jobs: int | None = None) -> dict[str, bytes]:

@@ -25,8 +25,14 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
+from importlib.metadata import version
+from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from compiler.build.cache import code_fingerprint
+from compiler.build.reader import ReadError, ReadFailure, read_text
+from dsl.parser_cache import read_trusted, write_private
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -83,8 +89,6 @@ MAX_JSON_BYTES = 256 * 1024 * 1024
 @cache
 def load_schema(schema: Schema) -> dict[str, Any]:
     """A schema chartc ships, parsed (the package copy of `schemas/`)."""
-    from importlib.resources import files
-
     doc: dict[str, Any] = json.loads(files("compiler").joinpath("schemas", schema.value).read_text(encoding="utf-8"))
     return doc
 
@@ -92,6 +96,7 @@ def load_schema(schema: Schema) -> dict[str, Any]:
 @cache
 def validator(schema: Schema) -> Draft202012Validator:
     """The validator of `schema`, built once per process (jsonschema is imported here, on first use)."""
+    # lazy: jsonschema on first validation: a build whose JSON was found valid before never imports it
     from jsonschema import Draft202012Validator
 
     return Draft202012Validator(load_schema(schema))
@@ -122,6 +127,7 @@ def violations(doc: object, schema: Schema) -> list[Violation]:
     An error under `oneOf`/`anyOf` is reported as the branch that came closest (jsonschema's
     `best_match`), not as "is not valid under any of the given schemas".
     """
+    # lazy: jsonschema on first validation: a build whose JSON was found valid before never imports it
     from jsonschema.exceptions import best_match
 
     found: dict[Violation, tuple[tuple[int, int, str], ...]] = {}
@@ -136,8 +142,6 @@ def violations(doc: object, schema: Schema) -> list[Violation]:
 def check_file(path: Path) -> Verdict:
     """Read one file (`compiler.build.reader`'s rules: a regular file, UTF-8, at most
     `MAX_JSON_BYTES`) and validate it against the schema it is written against (`schema_of`)."""
-    from compiler.build.reader import ReadError, ReadFailure, read_text
-
     shown = str(path)
     try:
         text = read_text(path, path.parent, limit=MAX_JSON_BYTES)
@@ -167,6 +171,7 @@ def _no_constant(name: str) -> object:
 
 def first_violation(doc: object, schema: Schema) -> Violation | None:
     """The most relevant violation of `schema` by `doc` (jsonschema's `best_match`), or None."""
+    # lazy: jsonschema on first validation: a build whose JSON was found valid before never imports it
     from jsonschema.exceptions import best_match
 
     error = best_match(validator(schema).iter_errors(doc))
@@ -224,8 +229,6 @@ def validated_before(cache_dir: Path) -> frozenset[str]:
 
 def remember(cache_dir: Path, digests: Iterable[str]) -> None:
     """Add `digests` (of game JSON found valid) to the memo, keeping the `MEMO_KEEP` newest."""
-    from dsl.parser_cache import write_private
-
     new = sorted(set(digests))
     kept = [d for d in _remembered(cache_dir) if d not in new] + new
     doc = {"format": _MEMO_FORMAT, "key": _memo_key(), "valid": kept[-MEMO_KEEP:]}
@@ -233,8 +236,6 @@ def remember(cache_dir: Path, digests: Iterable[str]) -> None:
 
 
 def _remembered(cache_dir: Path) -> list[str]:
-    from dsl.parser_cache import read_trusted
-
     data = read_trusted(cache_dir / MEMO_NAME)
     try:
         doc = json.loads(data) if data is not None else None
@@ -249,8 +250,4 @@ def _remembered(cache_dir: Path) -> list[str]:
 @cache
 def _memo_key() -> str:
     """What a verdict depends on: chartc's files (the schemas among them) and jsonschema's version."""
-    from importlib.metadata import version
-
-    from compiler.build.cache import code_fingerprint
-
     return hashlib.sha256(f"{code_fingerprint()}\0jsonschema {version('jsonschema')}".encode()).hexdigest()

@@ -15,19 +15,7 @@ from typing import assert_never
 
 from compiler import model
 from compiler.engine.formulas import MAX_EXPONENT, FormulaProblem, apply, dependency_order
-from compiler.model.formulas import (
-    ROUNDING,
-    Binary,
-    Call,
-    Expr,
-    FormulaRef,
-    Function,
-    IfElse,
-    Neg,
-    Number,
-    Op,
-    Var,
-)
+from compiler.model import formulas as fx
 from dsl.shared import Span
 
 # The largest magnitude a formula's value may reach over its inputs' ranges: a game's numbers are
@@ -88,7 +76,7 @@ def formula_intervals(game: model.Game) -> dict[str, Interval]:
 
 def interval(
     game: model.Game,
-    expr: Expr,
+    expr: fx.Expr,
     formulas: Mapping[str, Interval] | None = None,
     found: list[Undefined] | None = None,
     ranges: Mapping[str, Interval] | None = None,
@@ -105,29 +93,29 @@ def interval(
 
 def _interval(
     game: model.Game,
-    expr: Expr,
+    expr: fx.Expr,
     formulas: Mapping[str, Interval],
     found: list[Undefined],
     ranges: Mapping[str, Interval],
 ) -> Interval:
     match expr:
-        case Number(value):
+        case fx.Number(value):
             return Interval(Fraction(value), Fraction(value), True)
-        case Var(var_id):
+        case fx.Var(var_id):
             return ranges.get(var_id) or _declared(game, var_id)
-        case FormulaRef(ref):
+        case fx.FormulaRef(ref):
             return formulas.get(ref, UNBOUNDED)
-        case Binary(op, left, right):
+        case fx.Binary(op, left, right):
             a = _interval(game, left, formulas, found, ranges)
             b = _interval(game, right, formulas, found, ranges)
             return _bounded(_binary_interval(op, a, b, expr, found), expr, found)
-        case Neg(inner):
+        case fx.Neg(inner):
             a = _interval(game, inner, formulas, found, ranges)
             return Interval(None if a.high is None else -a.high, None if a.low is None else -a.low, a.whole)
-        case Call(function, args):
+        case fx.Call(function, args):
             parts = [_interval(game, a, formulas, found, ranges) for a in args]
             return _call_interval(function, parts)
-        case IfElse(cond, then, otherwise):
+        case fx.IfElse(cond, then, otherwise):
             branches = []
             for branch, holds_ in ((then, True), (otherwise, False)):
                 # each piece of the inputs' ranges that sends the reader down this branch (none:
@@ -232,7 +220,7 @@ def _meet(a: Interval, b: Interval) -> Interval:
     return Interval(max(lows) if lows else None, min(highs) if highs else None, a.whole and b.whole)
 
 
-def _bounded(result: Interval, expr: Binary[Expr], found: list[Undefined]) -> Interval:
+def _bounded(result: Interval, expr: fx.Binary[fx.Expr], found: list[Undefined]) -> Interval:
     """`result`, or unbounded after reporting a bound beyond `MAX_MAGNITUDE`."""
     ends = [x for x in (result.low, result.high) if x is not None]
     if any(abs(x) > MAX_MAGNITUDE for x in ends):
@@ -265,36 +253,36 @@ def _products(a: Interval, b: Interval) -> Interval:
     return Interval(min(values), max(values), a.whole and b.whole)
 
 
-def _binary_interval(op: Op, a: Interval, b: Interval, expr: Binary[Expr], found: list[Undefined]) -> Interval:
+def _binary_interval(op: fx.Op, a: Interval, b: Interval, expr: fx.Binary[fx.Expr], found: list[Undefined]) -> Interval:
     match op:
-        case Op.ADD:
+        case fx.Op.ADD:
             low = None if a.low is None or b.low is None else a.low + b.low
             high = None if a.high is None or b.high is None else a.high + b.high
             return Interval(low, high, a.whole and b.whole)
-        case Op.SUB:
+        case fx.Op.SUB:
             low = None if a.low is None or b.high is None else a.low - b.high
             high = None if a.high is None or b.low is None else a.high - b.low
             return Interval(low, high, a.whole and b.whole)
-        case Op.MUL:
+        case fx.Op.MUL:
             # as `x ^ 2` with no range for x, the value has no bound; reported once, where it starts
             if _unbounded(a) and _unbounded(b) and not any(_within(u.span, expr.span) for u in found):
                 why = f"both factors of `*` have no declared bound: {a.text}, {b.text}"
                 found.append(Undefined(expr.span, f"the value can exceed 10^30 over the inputs' ranges ({why})"))
             return _products(a, b)
-        case Op.DIV:
+        case fx.Op.DIV:
             if b.contains(Fraction(0)):
                 found.append(Undefined(expr.right.span, f"the divisor can be 0 (it runs {b.text})"))
                 return Interval(None, None, False)
             inverse = Interval(None if b.high is None else 1 / b.high, None if b.low is None else 1 / b.low, False)
             product = _products(a, inverse)
             return Interval(product.low, product.high, False)
-        case Op.POW:
+        case fx.Op.POW:
             return _power_interval(a, b, expr, found)
         case _:
             assert_never(op)
 
 
-def _power_interval(a: Interval, b: Interval, expr: Binary[Expr], found: list[Undefined]) -> Interval:
+def _power_interval(a: Interval, b: Interval, expr: fx.Binary[fx.Expr], found: list[Undefined]) -> Interval:
     if not b.whole or b.low is None or b.low < 0 or b.high is None or b.high > MAX_EXPONENT:
         why = f"the exponent must be a whole number from 0 to {MAX_EXPONENT} (it runs {b.text})"
         found.append(Undefined(expr.right.span, why))
@@ -314,8 +302,8 @@ def _power_interval(a: Interval, b: Interval, expr: Binary[Expr], found: list[Un
     return Interval(min(values), max(values), a.whole)
 
 
-def _call_interval(function: Function, parts: list[Interval]) -> Interval:
-    if function in ROUNDING:
+def _call_interval(function: fx.Function, parts: list[Interval]) -> Interval:
+    if function in fx.ROUNDING:
         a = parts[0]
         low = None if a.low is None else apply(function, [a.low])
         high = None if a.high is None else apply(function, [a.high])
@@ -323,7 +311,7 @@ def _call_interval(function: Function, parts: list[Interval]) -> Interval:
     lows = [p.low for p in parts]
     highs = [p.high for p in parts]
     whole = all(p.whole for p in parts)
-    if function is Function.MIN:
+    if function is fx.Function.MIN:
         low = None if None in lows else min(x for x in lows if x is not None)
         known = [x for x in highs if x is not None]
         return Interval(low, min(known) if known else None, whole)

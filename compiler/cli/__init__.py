@@ -52,7 +52,7 @@ COMMANDS = {
 SUMMARIES = {
     "analyze": "Print a CRT's chance of each result per column and DRM",
     "build": "Check, then write each game's JSON, Python and HTML (and PDF)",
-    "check": "Check chart sources and report every finding",
+    "check": "Check charts and report every finding; --fix applies safe fixes",
     "compute": "Print the value of formula GAME/FORMULA for the inputs given",
     "diff": "List the changes between two chart trees or git revisions",
     "explain": "Explain a diagnostic code (e.g. C305), or list every code",
@@ -120,7 +120,7 @@ def main() -> None:
             sys.stderr.write(f"chartc: cannot write output: {exc.strerror or exc}\n")
         sys.exit(EXIT_FINDINGS)
     except Exception:  # the last line of defence: never a bare traceback with exit 1
-        import traceback
+        import traceback  # lazy: only on an internal error; `chartc --help` and `lookup` do without it
 
         traceback.print_exc()
         click.echo(

@@ -16,6 +16,7 @@ from compiler.cli.common import (
     format_option,
     summed_drms_or_none,
 )
+from compiler.query.analyze import analysis_json, analysis_lines, crt_analysis
 
 
 @click.command("analyze")
@@ -39,8 +40,6 @@ def analyze_command(address: str, drm: int | None, fmt: str, as_printed: bool, c
     (worst for the attacker first), and the expected value of each integer field of the results
     (step losses). A chart that is not a CRT is a usage error.
     """
-    from compiler.query.analyze import analysis_json, analysis_lines, crt_analysis
-
     drms = None if drm is None else (drm,)
     _, _, result = ask(address, charts_dir, lambda game, chart: crt_analysis(game, chart, drms), as_printed)
     if fmt == "json":

@@ -11,17 +11,27 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import click
 
+from compiler.build import record as build_record
+from compiler.build.games import BuildOptions, build_games, check_games, write_games
+from compiler.build.project import CHART_SUFFIX, PathError, find_game_dirs, read_sources
+from compiler.build.render import OutputError
+from compiler.build.validate import InvalidOutput
+from compiler.build.writer import WriteError, check_out_dir, orphan_games
+from compiler.cli import REPORT_URL
 from compiler.cli.common import (
     EXIT_FINDINGS,
     EXIT_INTERNAL,
     EXIT_OK,
     as_printed_option,
+    default_charts_dir,
     echo_lines,
     find_games,
     strict_option,
     usage_error,
 )
+from compiler.diagnostics import Severity, render_short
 from compiler.diagnostics.textsafe import printable, printable_lines
+from dsl.parser_cache import default_cache_dir
 
 if TYPE_CHECKING:
     from compiler.build.journal import Recovery
@@ -38,9 +48,6 @@ _R = TypeVar("_R", bound=_Recovered)
 
 def whole_tree(paths: tuple[Path, ...]) -> bool:
     """True when the PATHs name whole charts trees (folders of game folders), not single games."""
-    from compiler.build.project import CHART_SUFFIX
-    from compiler.cli.common import default_charts_dir
-
     roots = paths or (default_charts_dir(),)
     return all(p.is_dir() and not any(c.suffix == CHART_SUFFIX for c in p.iterdir() if c.is_file()) for p in roots)
 
@@ -121,11 +128,6 @@ def build(
             click.echo(printable(f"{recorded} generated files in {out_dir} are up to date"))
             sys.exit(EXIT_OK)
     # imported after the recorded check above, which needs neither the model nor the emitters
-    from compiler.build.games import BuildOptions, build_games, check_games, write_games
-    from compiler.build.render import OutputError
-    from compiler.build.validate import InvalidOutput
-    from compiler.build.writer import WriteError, check_out_dir
-    from compiler.diagnostics import render_short
 
     game_dirs = find_games(paths)
     try:
@@ -141,7 +143,6 @@ def build(
         click.echo(printable(f"build failed: {exc}; nothing was written"), err=True)
         sys.exit(EXIT_FINDINGS)
     except InvalidOutput as exc:  # chartc's emitter and its schema disagree: not the charts' fault
-        from compiler.cli import REPORT_URL
 
         click.echo(printable(f"chartc hit an internal error: {exc}; nothing was written. This is a bug in chartc, "
                              f"not in your charts: please report it on {REPORT_URL} with the charts."), err=True)
@@ -179,11 +180,6 @@ def _recorded_up_to_date(paths: tuple[Path, ...], out_dir: Path, options: dict[s
     """`build --check` without compiling: the number of outputs when the charts, chartc and the
     options are those of the build recorded for `out_dir` and every output is on disk as that build
     wrote it (`compiler.build.record`); None when the full check must run (it reports why)."""
-    from compiler.build import record as build_record
-    from compiler.build.project import PathError, find_game_dirs, read_sources
-    from compiler.build.writer import WriteError, check_out_dir, orphan_games
-    from dsl.parser_cache import default_cache_dir
-
     try:
         game_dirs = find_game_dirs(list(paths) or [Path("charts")])
         check_out_dir(out_dir, game_dirs)
@@ -209,17 +205,12 @@ def _record(
 ) -> None:
     """Remember that `out_dir` now holds the outputs with these digests for these inputs (see
     `_recorded_up_to_date`); `sources` maps each file read to its `build_record.source_digest`."""
-    from compiler.build import record as build_record
-    from dsl.parser_cache import default_cache_dir
-
     key = build_record.inputs_key(game_ids, sources, options)
     build_record.save(default_cache_dir(), out_dir, key, digests)
 
 
 def _why_failed(failing: list[Diagnostic]) -> str:
     """`2 error(s) and 1 warning(s) (--strict fails on warnings)`: what failed the build."""
-    from compiler.diagnostics import Severity
-
     found = Counter(d.severity for d in failing)
     counted = [f"{found[s]} {s.value}(s)" for s in (Severity.ERROR, Severity.WARNING) if found[s]]
     return " and ".join(counted) + (" (--strict fails on warnings)" if found[Severity.WARNING] else "")
@@ -228,8 +219,6 @@ def _why_failed(failing: list[Diagnostic]) -> str:
 def _on_disk(step: Callable[[], _R], out_dir: Path, failed: str) -> _R:
     """Run a step of the writer (a build or `--check`): print what recovering an interrupted build
     did, or the writer's refusal (exit 1)."""
-    from compiler.build.writer import WriteError
-
     try:
         result = step()
     except WriteError as exc:

@@ -3,12 +3,18 @@ with `--fix`, apply the findings' fixes first (`--diff`: show them), then report
 
 from __future__ import annotations
 
+import difflib
 import sys
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as installed
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
+from compiler.build.project import chart_files, display_path, load
+from compiler.build.reader import ReadError, read_bytes
+from compiler.build.writer import replace_source
 from compiler.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
@@ -20,7 +26,22 @@ from compiler.cli.common import (
     strict_option,
     usage_error,
 )
+from compiler.diagnostics import (
+    Applicability,
+    as_strict,
+    count_by_severity,
+    github_overflow,
+    has_errors,
+    render_github,
+    render_human,
+    render_json,
+    render_sarif,
+    render_short,
+)
+from compiler.diagnostics.fixes import apply_fixes
+from compiler.diagnostics.render import FORMATS
 from compiler.diagnostics.textsafe import printable
+from dsl.aid_order import ORDER_FILE
 
 if TYPE_CHECKING:
     from compiler.build.project import Compilation
@@ -33,15 +54,11 @@ FIX_PASSES = 10
 
 def effective(comp: Compilation, strict: bool) -> list[Diagnostic]:
     """The findings to report; with --strict, warnings count as errors."""
-    from compiler.diagnostics import as_strict
-
     return as_strict(comp.diagnostics) if strict else comp.diagnostics
 
 
 def summary(comp: Compilation, diags: list[Diagnostic]) -> str:
     """`checked 12 charts in 1 game: 0 errors, 1 warning, 0 notes, 0 suppressed`."""
-    from compiler.diagnostics import count_by_severity
-
     def n(count: int, word: str) -> str:
         return f"{count} {word}{'s' if count != 1 else ''}"
 
@@ -55,8 +72,6 @@ def summary(comp: Compilation, diags: list[Diagnostic]) -> str:
 
 
 def _echo_human(comp: Compilation, diags: list[Diagnostic]) -> None:
-    from compiler.diagnostics import render_human
-
     for d in diags:
         click.echo(render_human(d, comp.sources))
         click.echo()
@@ -64,8 +79,6 @@ def _echo_human(comp: Compilation, diags: list[Diagnostic]) -> None:
 
 def _echo_github(comp: Compilation, diags: list[Diagnostic]) -> None:
     """Annotations first (GitHub caps them per step), then the full human report for the log."""
-    from compiler.diagnostics import github_overflow, render_github
-
     echo_lines(render_github(d) for d in diags)
     overflow = github_overflow(diags)
     if overflow:
@@ -75,8 +88,6 @@ def _echo_github(comp: Compilation, diags: list[Diagnostic]) -> None:
 
 def print_diagnostics(comp: Compilation, fmt: str, strict: bool) -> int:
     """Print the findings in format FMT; the exit code they call for."""
-    from compiler.diagnostics import has_errors, render_json, render_sarif, render_short
-
     diags = effective(comp, strict)
     if fmt == "json":
         click.echo(render_json(diags, comp.suppressed), nl=False)
@@ -98,8 +109,6 @@ def print_diagnostics(comp: Compilation, fmt: str, strict: bool) -> int:
 
 def fixable_hint(diags: list[Diagnostic]) -> str | None:
     """`2 findings can be fixed with `chartc check --fix` (1 more with `--unsafe-fixes`)`, or None."""
-    from compiler.diagnostics import Applicability
-
     safe = sum(1 for d in diags if d.fix is not None and d.fix.applicability is Applicability.SAFE)
     unsafe = sum(1 for d in diags if d.fix is not None and d.fix.applicability is Applicability.UNSAFE)
     if not safe and not unsafe:
@@ -119,9 +128,6 @@ def _findings(n: int) -> str:
 
 def _source_paths(comp: Compilation) -> dict[str, Path]:
     """Every file the check read, by the name its findings' spans carry."""
-    from compiler.build.project import chart_files, display_path
-    from dsl.aid_order import ORDER_FILE
-
     paths: dict[str, Path] = {}
     for folder in comp.game_dirs.values():
         for path in [*chart_files(folder), folder / ORDER_FILE]:
@@ -132,8 +138,6 @@ def _source_paths(comp: Compilation) -> dict[str, Path]:
 
 
 def _wanted(fix: Fix | None, unsafe: bool) -> bool:
-    from compiler.diagnostics import Applicability
-
     if fix is None or not fix.edits or len({e.span.file for e in fix.edits}) != 1:
         return False
     return fix.applicability is Applicability.SAFE or (unsafe and fix.applicability is Applicability.UNSAFE)
@@ -146,10 +150,6 @@ def apply_fixes_to_project(
     the last one left, as `--fix` will leave it on disk): the last check, `{file: (text before, text
     after)}` for each file changed, and how many fixes were applied. A file keeps its line ends and
     byte-order mark."""
-    from compiler.build.project import load
-    from compiler.build.reader import ReadError, read_bytes
-    from compiler.diagnostics.fixes import apply_fixes
-
     comp = load_project(paths, as_printed)
     files = _source_paths(comp)
     before: dict[Path, str] = {}
@@ -181,8 +181,6 @@ def apply_fixes_to_project(
 
 
 def _diff_lines(path: Path, before: str, after: str) -> list[str]:
-    import difflib
-
     name = str(path)
     return [
         printable(line.rstrip("\r\n"))
@@ -192,8 +190,6 @@ def _diff_lines(path: Path, before: str, after: str) -> list[str]:
 
 def _fix_summary(verb: str, applied: int, files: int, left: list[Diagnostic], unsafe: bool) -> str:
     """`fixed 3 findings in 2 files` (`would fix`), and how many unsafe fixes `--unsafe-fixes` would add."""
-    from compiler.diagnostics import Applicability
-
     text = f"{verb} {_findings(applied)} in {files} file{'s' if files != 1 else ''}"
     waiting = sum(1 for d in left if d.fix is not None and d.fix.applicability is Applicability.UNSAFE)
     if waiting and not unsafe:
@@ -204,9 +200,6 @@ def _fix_summary(verb: str, applied: int, files: int, left: list[Diagnostic], un
 def fix_command(paths: tuple[Path, ...], fmt: str, strict: bool, as_printed: bool, unsafe: bool, diff: bool) -> int:
     """`check --fix` (write the fixed files, then report what is left) or `check --diff` (print the
     fixes as a unified diff, write nothing; exit 1 when there is one)."""
-    from compiler.build.reader import ReadError
-    from compiler.build.writer import replace_source
-
     comp, changed, applied = apply_fixes_to_project(paths, as_printed, unsafe)
     if diff:
         for path, (before, after) in changed.items():
@@ -224,16 +217,11 @@ def fix_command(paths: tuple[Path, ...], fmt: str, strict: bool, as_printed: boo
 
 def print_diagnostics_quiet(comp: Compilation, strict: bool) -> int:
     """The exit code the findings call for, printing nothing."""
-    from compiler.diagnostics import has_errors
-
     return EXIT_FINDINGS if has_errors(effective(comp, strict)) else EXIT_OK
 
 
 def version() -> str:
     """chartc's installed version (`0` when run from a source tree without install)."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as installed
-
     try:
         return installed("chartc")
     except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
@@ -241,8 +229,6 @@ def version() -> str:
 
 
 def _formats() -> tuple[str, ...]:
-    from compiler.diagnostics.render import FORMATS
-
     return FORMATS
 
 

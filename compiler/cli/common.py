@@ -4,14 +4,17 @@ address, reading `--key` pairs and whole numbers, and printing text safely."""
 from __future__ import annotations
 
 import functools
+import os
 import re
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TypeVar
 
 import click
 
+from compiler.diagnostics import did_you_mean
+from compiler.diagnostics.suggest import known_values_hint
 from compiler.diagnostics.textsafe import printable
 
 if TYPE_CHECKING:
@@ -99,19 +102,9 @@ def fail(message: str) -> NoReturn:
     sys.exit(EXIT_FINDINGS)
 
 
-def pause_cyclic_gc() -> None:
-    """Pause the cyclic garbage collector until the running command ends. For `lookup` and `odds`,
-    which import the model, read one game (tens of thousands of objects that live until the
-    process exits) and answer: the collector's passes over them free nothing and cost about a
-    tenth of a lookup answered from the compiled-game cache."""
-    from compiler.build.project import no_cyclic_gc
-
-    click.get_current_context().with_resource(no_cyclic_gc())
-
-
 def load_project(paths: tuple[Path, ...], as_printed: bool = False) -> Compilation:
     """Load and check the charts at PATHS (default `charts/`); a bad path is a usage error."""
-    from compiler.build.project import PathError, load
+    from compiler.build.project import PathError, load  # lazy: `chartc --help` loads no charts
 
     try:
         return load(list(paths) or [default_charts_dir()], as_printed=as_printed)
@@ -121,7 +114,7 @@ def load_project(paths: tuple[Path, ...], as_printed: bool = False) -> Compilati
 
 def find_games(paths: tuple[Path, ...]) -> dict[str, Path]:
     """The game folders at PATHS (default `charts/`), by game id; a bad path is a usage error."""
-    from compiler.build.project import PathError, find_game_dirs
+    from compiler.build.project import PathError, find_game_dirs  # lazy: `chartc --help` loads no charts
 
     try:
         return find_game_dirs(list(paths) or [default_charts_dir()])
@@ -132,7 +125,7 @@ def find_games(paths: tuple[Path, ...]) -> dict[str, Path]:
 def load_game_folder(folder: Path, as_printed: bool = False) -> Compilation:
     """Load one game folder for a query, through the compiled-game cache; a bad path is a usage
     error."""
-    from compiler.build.project import PathError, load_game
+    from compiler.build.project import PathError, load_game  # lazy: `chartc --help` loads no charts
 
     try:
         return load_game(folder, as_printed)
@@ -161,6 +154,7 @@ def summed_drms_or_none(ctx: click.Context, param: click.Parameter, values: tupl
 
 
 def _read_whole_number(ctx: click.Context, param: click.Parameter, value: str) -> int:
+    # lazy: `chartc --help` imports no engine
     from compiler.engine.context import read_number
     from compiler.engine.problems import LookupUsage
 
@@ -206,9 +200,6 @@ def find_chart(address: str, charts_dir: Path, as_printed: bool = False) -> tupl
 
     A wrong address is a usage error (exit 2); a game with errors prints them and exits 1.
     """
-    from compiler.diagnostics import did_you_mean
-    from compiler.diagnostics.suggest import known_values_hint
-
     game_id, chart_name = split_address(address)
     folder = charts_dir / game_id
     comp = load_game_folder(folder, as_printed) if folder.is_dir() else None
@@ -234,7 +225,7 @@ def find_chart(address: str, charts_dir: Path, as_printed: bool = False) -> tupl
             + f" (`chartc list {game_id}` lists them)"
         )
     if blocking or chart is None:
-        from compiler.diagnostics import render_short
+        from compiler.diagnostics import render_short  # lazy: `chartc --help` and `lookup` render no finding
 
         echo_lines((render_short(d) for d in blocking[:20]), err=True)
         click.echo(
@@ -256,7 +247,7 @@ def ask(
 ) -> tuple[model.Game, model.Chart, T]:
     """Find chart ADDRESS, then return (game, chart, question(game, chart)); a `LookupUsage` is a
     usage error and a `LookupProblem` (the question has no answer on this chart) exits 1."""
-    from compiler.engine.lookup import LookupProblem, LookupUsage
+    from compiler.engine.lookup import LookupProblem, LookupUsage  # lazy: `chartc --help` imports no engine
 
     game, chart = find_chart(address, charts_dir, as_printed)
     try:
@@ -334,10 +325,80 @@ shift_option = click.option(
 )
 
 
+class ChartQuestion(NamedTuple):
+    """What `lookup` and `odds` ask of one chart, as typed: `--key`, `--when`, `--set`,
+    `--read-drms`, `--drm`, the forces of `--attack`, `--defense`, `--shift`, and where the chart
+    is read (`--as-printed`, `--charts`). (A NamedTuple: a dataclass's methods, generated when the
+    first question is made, cost `chartc lookup` about 1 % of its CPU.)"""
+
+    keys: tuple[str, ...]
+    when: tuple[str, ...]
+    sets: tuple[str, ...]
+    read_drms: bool
+    drm: int
+    attack: int | None
+    defense: int | None
+    shift: int
+    as_printed: bool
+    charts_dir: Path
+
+    def key_values(self) -> dict[str, str]:
+        """`--key NAME=VALUE` pairs by name (`parse_keys`)."""
+        return parse_keys(self.keys)
+
+    def forces(self) -> Forces | None:
+        """The forces `--attack`, `--defense` and `--shift` give (`forces_from`)."""
+        return forces_from(self.attack, self.defense, self.shift)
+
+    def refuse_forces(self, why: str) -> None:
+        """A usage error when forces are given where they do not apply (`why`: `with --follow`)."""
+        if self.forces() is not None:
+            raise usage_error(f"--attack/--defense/--shift do not apply {why}")
+
+    def check_read_drms(self, charts: Sequence[model.Chart]) -> None:
+        """`--read-drms` refused on charts that have no DRM to read (`refuse_read_drms`)."""
+        if self.read_drms:
+            from compiler.engine.context import refuse_read_drms  # lazy: `chartc --help` imports no engine
+
+            refuse_read_drms(charts)
+
+    def ask(self, address: str, answer: Callable[[model.Game, model.Chart], T]) -> tuple[model.Game, T]:
+        """The game of chart ADDRESS and `answer(game, chart)` (`ask`)."""
+        game, _, answered = ask(address, self.charts_dir, answer, self.as_printed)
+        return game, answered
+
+
+_QUESTION_OPTIONS = (
+    (key_option, "keys"),
+    (when_option, "when"),
+    (set_option, "sets"),
+    (read_drms_option, "read_drms"),
+    (drm_option, "drm"),
+    (attack_option, "attack"),
+    (defense_option, "defense"),
+    (shift_option, "shift"),
+    (as_printed_option, "as_printed"),
+    (charts_option, "charts_dir"),
+)
+
+
+def chart_question_options(command: Callable[..., None]) -> Callable[..., None]:
+    """The options of a `ChartQuestion` (`--key` ... `--charts`, in that order in `--help`), handed
+    to `command` as one `question` argument."""
+
+    @functools.wraps(command)
+    def asked(**params: Any) -> None:
+        command(question=ChartQuestion(**{name: params.pop(name) for _, name in _QUESTION_OPTIONS}), **params)
+
+    for option, _ in reversed(_QUESTION_OPTIONS):
+        asked = option(asked)
+    return asked
+
+
 def forces_from(attack: int | None, defense: int | None, shift: int) -> Forces | None:
     """The forces `--attack`, `--defense` and `--shift` give; None without `--attack`. A defense
     or a shift without an attack is a usage error."""
-    from compiler.engine.lookup import Forces
+    from compiler.engine.lookup import Forces  # lazy: `chartc --help` imports no engine
 
     if attack is None and defense is not None:
         raise usage_error("give --attack with --defense")
@@ -356,8 +417,6 @@ def default_charts_dir(cwd: Path | None = None) -> Path:
     Raises:
         click.UsageError: that pyproject.toml is not valid TOML or its `charts` is not a string.
     """
-    import os
-
     from_env = os.environ.get(CHARTS_ENV)
     if from_env:
         return Path(from_env)
@@ -371,7 +430,7 @@ def default_charts_dir(cwd: Path | None = None) -> Path:
 
 
 def _configured_charts(pyproject: Path) -> str | None:
-    import tomllib
+    import tomllib  # lazy: `chartc --help` reads no pyproject.toml
 
     try:
         table = tomllib.loads(pyproject.read_text(encoding="utf-8"))

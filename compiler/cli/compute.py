@@ -23,7 +23,10 @@ from compiler.cli.common import (
     usage_error,
     when_option,
 )
+from compiler.diagnostics import did_you_mean, render_short
 from compiler.diagnostics.textsafe import printable
+from compiler.engine.compute import compute
+from compiler.engine.lookup import LookupProblem, LookupUsage
 
 
 @click.command("compute")
@@ -42,10 +45,6 @@ def compute_command(
     a flag left out is false). `chartc compute usaaf/production_increase --set production=10`
     prints 13 (USAAF 22.2: one third more, remainders rounded down).
     """
-    from compiler.diagnostics import did_you_mean, render_short
-    from compiler.engine.compute import compute
-    from compiler.engine.lookup import LookupProblem, LookupUsage
-
     game_id, name = split_address(address)
     folder = charts_dir / game_id
     comp = load_game_folder(folder, as_printed) if folder.is_dir() else None

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import sys
+import tempfile
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
 from compiler.cli.common import EXIT_FINDINGS, JSON_FORMATS, echo_lines, format_option, load_project, usage_error
+from compiler.cli.git_tree import GitTreeError, export_charts
 from compiler.diagnostics.textsafe import printable
+from compiler.tools.diff import changes_json, changes_lines, diff_projects, errata_sheet_html
 
 if TYPE_CHECKING:
     from contextlib import ExitStack
@@ -18,10 +22,6 @@ if TYPE_CHECKING:
 def chart_tree(arg: str, stack: ExitStack) -> tuple[Path, str]:
     """A chart tree to diff and its label: an existing path, or a git revision of this repository
     (its `charts/` exported into a temporary folder that lives as long as `stack`)."""
-    import tempfile
-
-    from compiler.cli.git_tree import GitTreeError, export_charts
-
     path = Path(arg)
     if path.exists():
         return path, arg
@@ -61,10 +61,6 @@ def diff_command(
     `chartc diff charts charts --old-as-printed` lists what the errata change. With --exit-code the
     exit code says whether anything changed (1) or not (0).
     """
-    from contextlib import ExitStack
-
-    from compiler.tools.diff import changes_json, changes_lines, diff_projects, errata_sheet_html
-
     with ExitStack() as stack:
         old_path, old_label = chart_tree(old, stack)
         new_path, new_label = chart_tree(new, stack)

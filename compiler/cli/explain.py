@@ -5,6 +5,8 @@ from __future__ import annotations
 import click
 
 from compiler.cli.common import usage_error
+from compiler.diagnostics import CODES, did_you_mean
+from compiler.diagnostics.explain import explain_text, find_code, load_examples
 from compiler.diagnostics.textsafe import printable, printable_lines
 
 
@@ -13,9 +15,6 @@ from compiler.diagnostics.textsafe import printable, printable_lines
 def explain(code: str | None) -> None:
     """Explain diagnostic CODE (e.g. C305 or modified-roll-off-table): a failing input, what
     chartc reports, and the fix. Without CODE, list every code."""
-    from compiler.diagnostics import CODES, did_you_mean
-    from compiler.diagnostics.explain import explain_text, find_code, load_examples
-
     if code is None:
         for c in CODES.values():
             click.echo(printable(f"{c.code}  {c.severity.value:<7}  {c.name}: {c.summary}"))

@@ -9,8 +9,11 @@ from pathlib import Path
 
 import click
 
-from compiler.cli.common import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, usage_error
+from compiler.build.reader import ReadError, read_bytes
+from compiler.build.writer import replace_source
+from compiler.cli.common import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, default_charts_dir, usage_error
 from compiler.diagnostics.textsafe import printable
+from compiler.tools.fmt import FormatSyntaxError, UnsafeFormat, format_text
 
 
 @dataclass(frozen=True)
@@ -38,9 +41,6 @@ def chart_files_under(paths: list[Path]) -> list[Path]:
 
 
 def _format_file(path: Path) -> _Outcome:
-    from compiler.build.reader import ReadError, read_bytes
-    from compiler.tools.fmt import FormatSyntaxError, UnsafeFormat, format_text
-
     try:
         before = read_bytes(path, path.parent).decode("utf-8")
     except ReadError as exc:
@@ -65,8 +65,6 @@ def _diff(outcome: _Outcome) -> str:
 
 
 def _default_paths() -> list[Path]:
-    from compiler.cli.common import default_charts_dir
-
     return [default_charts_dir()]
 
 
@@ -98,7 +96,6 @@ def fmt_command(paths: tuple[Path, ...], check: bool, show_diff: bool) -> None:
                 click.echo(printable(line))
         if write:
             assert outcome.after is not None
-            from compiler.build.writer import replace_source
 
             replace_source(outcome.path, outcome.path.parent, outcome.after.encode("utf-8"))
             click.echo(f"reformatted {printable(str(outcome.path))}", err=True)

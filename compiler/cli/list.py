@@ -11,8 +11,22 @@ from typing import TYPE_CHECKING
 
 import click
 
-from compiler.cli.common import EXIT_FINDINGS, JSON_FORMATS, charts_option, echo_lines, format_option, usage_error
+from compiler.build.project import PathError, find_game_dirs
+from compiler.cli.common import (
+    EXIT_FINDINGS,
+    JSON_FORMATS,
+    charts_option,
+    echo_lines,
+    format_option,
+    load_game_folder,
+    usage_error,
+)
+from compiler.diagnostics.suggest import known_values_hint
 from compiler.diagnostics.textsafe import printable
+from compiler.engine.formulas import inputs
+from compiler.model import ChartKind
+from compiler.model.odds import OddsForm
+from compiler.model.text import pipeline_text
 
 if TYPE_CHECKING:
     from compiler import model
@@ -33,9 +47,6 @@ class ChartEntry:
 
 def read_by(chart: model.Chart) -> str:
     """How a chart is read: its dice, its value, or its keys (`1d6 by interceptor`)."""
-    from compiler.model.odds import OddsForm
-    from compiler.model.text import pipeline_text
-
     if chart.odds is not None:
         return "attack strength" if chart.odds.form is OddsForm.STRENGTH else "attack and defense factors"
     if chart.dice is not None:
@@ -52,8 +63,6 @@ def read_by(chart: model.Chart) -> str:
 
 def status(chart: model.Chart) -> str:
     """`partial`, `external`, `DRMs only`, `odds rule` or empty: what a reader should know."""
-    from compiler.model import ChartKind
-
     parts = []
     match chart.kind:
         case ChartKind.EXTERNAL:
@@ -71,8 +80,6 @@ def status(chart: model.Chart) -> str:
 
 def entries(game: model.Game) -> list[ChartEntry]:
     """The charts of a game in declaration order, then its formulas (`chartc compute` reads them)."""
-    from compiler.engine.formulas import inputs
-
     charts = [ChartEntry(game.id, c.address, c.chart_id, c.title, c.rule, read_by(c), status(c)) for c in game.charts]
     formulas = [
         ChartEntry(game.id, f.id, None, f.title, f.rule, "context " + ", ".join(inputs(game, f)), "formula")
@@ -102,10 +109,6 @@ def list_command(game: str | None, charts_dir: Path, fmt: str) -> None:
 
     Exit codes: 0 listed, 1 a game has errors (its charts are still listed), 2 no such game.
     """
-    from compiler.build.project import PathError, find_game_dirs
-    from compiler.cli.common import load_game_folder
-    from compiler.diagnostics.suggest import known_values_hint
-
     try:  # the game folders `check` finds: a missing or empty folder is a usage error, as there
         folders = {g: f for g, f in find_game_dirs([charts_dir]).items() if not g.startswith(".")}
     except PathError as exc:

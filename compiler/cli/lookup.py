@@ -2,29 +2,19 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from compiler.cli.common import (
-    JSON_FORMATS,
-    as_printed_option,
-    ask,
-    attack_option,
-    charts_option,
-    defense_option,
-    drm_option,
-    echo_lines,
-    forces_from,
-    format_option,
-    key_option,
-    parse_keys,
-    pause_cyclic_gc,
-    read_drms_option,
-    set_option,
-    shift_option,
-    when_option,
+from compiler.cli.common import JSON_FORMATS, ChartQuestion, chart_question_options, echo_lines, format_option
+from compiler.engine.lookup import DrmListAnswer, OddsColumnAnswer, answer
+from compiler.query.lookup import (
+    drm_list_json,
+    drm_list_lines,
+    lookup_json,
+    lookup_lines,
+    odds_column_json,
+    odds_column_lines,
 )
 
 if TYPE_CHECKING:
@@ -35,14 +25,7 @@ if TYPE_CHECKING:
 @click.command("lookup")
 @click.argument("address")
 @click.argument("roll", required=False)
-@key_option
-@when_option
-@set_option
-@read_drms_option
-@drm_option
-@attack_option
-@defense_option
-@shift_option
+@chart_question_options
 @format_option(JSON_FORMATS, "human: the row and how the roll reached it; json: the same, for tools.")
 @click.option(
     "--follow",
@@ -60,25 +43,14 @@ if TYPE_CHECKING:
 @click.option(
     "--seed", type=int, default=None, metavar="N", help="With --follow: roll what ROLL and --roll leave out, seeded."
 )
-@as_printed_option
-@charts_option
 def lookup_command(
     address: str,
     roll: str | None,
-    keys: tuple[str, ...],
-    when: tuple[str, ...],
-    sets: tuple[str, ...],
-    read_drms: bool,
-    drm: int,
-    attack: int | None,
-    defense: int | None,
-    shift: int,
+    question: ChartQuestion,
     fmt: str,
     follow: bool,
     rolls: tuple[str, ...],
     seed: int | None,
-    as_printed: bool,
-    charts_dir: Path,
 ) -> None:
     """Print the row ROLL (+ --drm) selects on chart ADDRESS (GAME/CHART, e.g. ia2/R4).
 
@@ -92,34 +64,24 @@ def lookup_command(
     With --follow, a chained result is followed to the end: ROLL, then each --roll, is the natural
     roll of each step in turn (a roll inside a cell included); --seed N rolls the rest.
     """
-    pause_cyclic_gc()
     as_json = fmt == "json"
     if follow:
-        if forces_from(attack, defense, shift) is not None:
-            raise click.UsageError("--attack/--defense/--shift do not apply with --follow")
-        _follow(address, roll, keys, when, sets, read_drms, drm, rolls, seed, as_json, as_printed, charts_dir)
+        question.refuse_forces("with --follow")
+        _follow(address, roll, question, rolls, seed, as_json)
         return
     if rolls or seed is not None:
         raise click.UsageError("--roll and --seed are for --follow")
-    from compiler.engine.context import refuse_read_drms
-    from compiler.engine.lookup import DrmListAnswer, OddsColumnAnswer, answer
-    from compiler.query.lookup import (
-        drm_list_json,
-        drm_list_lines,
-        lookup_json,
-        lookup_lines,
-        odds_column_json,
-        odds_column_lines,
-    )
 
-    forces = forces_from(attack, defense, shift)
+    forces = question.forces()
 
-    def question(game: model.Game, chart: model.Chart) -> LookupResult | OddsColumnAnswer | DrmListAnswer:
-        if read_drms:
-            refuse_read_drms([chart])
-        return answer(game, chart, roll, parse_keys(keys), drm, forces, when=when, sets=sets, read_drms=read_drms)
+    def asked(game: model.Game, chart: model.Chart) -> LookupResult | OddsColumnAnswer | DrmListAnswer:
+        question.check_read_drms([chart])
+        return answer(
+            game, chart, roll, question.key_values(), question.drm, forces,
+            when=question.when, sets=question.sets, read_drms=question.read_drms,
+        )
 
-    game, _, result = ask(address, charts_dir, question, as_printed)
+    game, result = question.ask(address, asked)
     if isinstance(result, OddsColumnAnswer):
         if as_json:
             click.echo(odds_column_json(game, result))
@@ -136,30 +98,26 @@ def lookup_command(
 def _follow(
     address: str,
     roll: str | None,
-    keys: tuple[str, ...],
-    when: tuple[str, ...],
-    sets: tuple[str, ...],
-    read_drms: bool,
-    drm: int,
+    question: ChartQuestion,
     rolls: tuple[str, ...],
     seed: int | None,
     as_json: bool,
-    as_printed: bool,
-    charts_dir: Path,
 ) -> None:
     """`lookup --follow`: walk the chain and print each step."""
-    from compiler.engine.context import refuse_read_drms
+    # lazy: only `lookup --follow` follows a chain
     from compiler.engine.follow import FollowResult, follow, reachable_charts
     from compiler.query.follow import follow_json, follow_lines
 
     given = ([roll] if roll is not None else []) + list(rolls)
 
-    def question(game: model.Game, chart: model.Chart) -> FollowResult:
-        if read_drms:
-            refuse_read_drms(reachable_charts(game, chart))
-        return follow(game, chart, given, parse_keys(keys), drm, seed, when, sets, read_drms)
+    def asked(game: model.Game, chart: model.Chart) -> FollowResult:
+        question.check_read_drms(reachable_charts(game, chart))
+        return follow(
+            game, chart, given, question.key_values(), question.drm, seed, question.when, question.sets,
+            question.read_drms,
+        )
 
-    game, _, walk = ask(address, charts_dir, question, as_printed)
+    game, walk = question.ask(address, asked)
     if as_json:
         click.echo(follow_json(game, walk))
     else:

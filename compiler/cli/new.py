@@ -3,12 +3,14 @@ hooks (compiler/tools/scaffold.py)."""
 
 from __future__ import annotations
 
+from importlib.metadata import version
 from pathlib import Path
 
 import click
 
 from compiler.cli.common import usage_error
 from compiler.diagnostics.textsafe import printable
+from compiler.tools.scaffold import ScaffoldError, create
 
 
 @click.command("new")
@@ -20,10 +22,6 @@ def new_command(folder: Path, title: str | None) -> None:
     build` at once; and, in the working directory, unless they exist, a GitHub Actions workflow
     (.github/workflows/charts.yml) and pre-commit hooks (.pre-commit-config.yaml) running chartc
     check, fmt --check and build --check, and a .gitignore."""
-    from importlib.metadata import version
-
-    from compiler.tools.scaffold import ScaffoldError, create
-
     try:
         done = create(folder, title, version("chartc"))
     except ScaffoldError as exc:

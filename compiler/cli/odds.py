@@ -2,30 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from compiler.cli.common import (
-    JSON_FORMATS,
-    as_printed_option,
-    ask,
-    attack_option,
-    charts_option,
-    defense_option,
-    drm_option,
-    echo_lines,
-    forces_from,
-    format_option,
-    key_option,
-    parse_keys,
-    pause_cyclic_gc,
-    read_drms_option,
-    set_option,
-    shift_option,
-    when_option,
-)
+from compiler.cli.common import JSON_FORMATS, ChartQuestion, chart_question_options, echo_lines, format_option
+from compiler.engine.follow import ChainOdds, chain_odds, reachable_charts
+from compiler.query.follow import chain_odds_json, chain_odds_lines
+from compiler.query.odds import chance_json, chance_lines, chance_report
 
 if TYPE_CHECKING:
     from compiler import model
@@ -34,14 +18,7 @@ if TYPE_CHECKING:
 
 @click.command("odds")
 @click.argument("address")
-@key_option
-@when_option
-@set_option
-@read_drms_option
-@drm_option
-@attack_option
-@defense_option
-@shift_option
+@chart_question_options
 @format_option(JSON_FORMATS, "human: a table for the terminal; json: exact fractions for tools.")
 @click.option(
     "--follow",
@@ -49,22 +26,11 @@ if TYPE_CHECKING:
     help="The exact chance of each final outcome of the chart's chained results (roll on another chart, roll "
     "again, a roll in a cell), followed to the end.",
 )
-@as_printed_option
-@charts_option
 def odds_command(
     address: str,
-    keys: tuple[str, ...],
-    when: tuple[str, ...],
-    sets: tuple[str, ...],
-    read_drms: bool,
-    drm: int,
-    attack: int | None,
-    defense: int | None,
-    shift: int,
+    question: ChartQuestion,
     fmt: str,
     follow: bool,
-    as_printed: bool,
-    charts_dir: Path,
 ) -> None:
     """Print the exact chance of each row of chart ADDRESS (GAME/CHART, e.g. ia2/R9) at --drm.
 
@@ -78,23 +44,20 @@ def odds_command(
     dice or a wrong key is a usage error. With --follow: the exact chance of each final outcome of
     the chain the chart starts (a loop with an exit is solved exactly; one without is an error).
     """
-    pause_cyclic_gc()
     if follow:
-        if forces_from(attack, defense, shift) is not None:
-            raise click.UsageError("--attack/--defense/--shift do not apply with --follow")
-        _follow(address, keys, when, sets, read_drms, drm, fmt, as_printed, charts_dir)
+        question.refuse_forces("with --follow")
+        _follow(address, question, fmt)
         return
-    from compiler.engine.context import refuse_read_drms
-    from compiler.query.odds import chance_json, chance_lines, chance_report
 
-    forces = forces_from(attack, defense, shift)
+    forces = question.forces()
 
-    def question(game: model.Game, chart: model.Chart) -> ChanceReport:
-        if read_drms:
-            refuse_read_drms([chart])
-        return chance_report(game, chart, parse_keys(keys), drm, when, sets, forces, read_drms)
+    def asked(game: model.Game, chart: model.Chart) -> ChanceReport:
+        question.check_read_drms([chart])
+        return chance_report(
+            game, chart, question.key_values(), question.drm, question.when, question.sets, forces, question.read_drms
+        )
 
-    _, _, report = ask(address, charts_dir, question, as_printed)
+    _, report = question.ask(address, asked)
     if fmt == "json":
         click.echo(chance_json(report))
     else:
@@ -103,26 +66,17 @@ def odds_command(
 
 def _follow(
     address: str,
-    keys: tuple[str, ...],
-    when: tuple[str, ...],
-    sets: tuple[str, ...],
-    read_drms: bool,
-    drm: int,
+    question: ChartQuestion,
     fmt: str,
-    as_printed: bool,
-    charts_dir: Path,
 ) -> None:
     """`odds --follow`: the exact chance of each final outcome of the chain."""
-    from compiler.engine.context import refuse_read_drms
-    from compiler.engine.follow import ChainOdds, chain_odds, reachable_charts
-    from compiler.query.follow import chain_odds_json, chain_odds_lines
+    def asked(game: model.Game, chart: model.Chart) -> ChainOdds:
+        question.check_read_drms(reachable_charts(game, chart))
+        return chain_odds(
+            game, chart, question.key_values(), question.drm, question.when, question.sets, question.read_drms
+        )
 
-    def question(game: model.Game, chart: model.Chart) -> ChainOdds:
-        if read_drms:
-            refuse_read_drms(reachable_charts(game, chart))
-        return chain_odds(game, chart, parse_keys(keys), drm, when, sets, read_drms)
-
-    _, _, report = ask(address, charts_dir, question, as_printed)
+    _, report = question.ask(address, asked)
     if fmt == "json":
         click.echo(chain_odds_json(report))
     else:

@@ -9,14 +9,26 @@ from pathlib import Path
 
 import click
 
-from compiler.cli.common import EXIT_FINDINGS, charts_option, echo_lines, find_chart, format_option, usage_error
+from compiler.build.reader import ReadError, read_bytes
+from compiler.cli.common import (
+    EXIT_FINDINGS,
+    charts_option,
+    echo_lines,
+    find_chart,
+    format_option,
+    load_game_folder,
+    usage_error,
+)
+from compiler.diagnostics import render_short
 from compiler.diagnostics.textsafe import printable
+from compiler.tools.fmt import FormatSyntaxError, UnsafeFormat, format_text
+from compiler.tools.platforms import PackError, Platform, export_game, find_foundry_cli, foundry_cli_version
+from compiler.tools.table_export import export_csv, not_plain_reason
+from compiler.tools.table_import import NAME, ImportError_, draft, read_table, report
 
 
 def _formatted(text: str) -> str:
     """The draft in chartc fmt's layout when it parses (a draft with corrupt cells does not)."""
-    from compiler.tools.fmt import FormatSyntaxError, UnsafeFormat, format_text
-
     try:
         return format_text(text)
     except (FormatSyntaxError, UnsafeFormat):
@@ -42,9 +54,6 @@ def import_command(file: Path, out: Path | None, name: str | None, title: str | 
     with its cell and left in the draft as found. Exit codes: 0 a clean draft, 1 cells to fix, 2
     a file that cannot be read as a table.
     """
-    from compiler.build.reader import ReadError, read_bytes
-    from compiler.tools.table_import import NAME, ImportError_, draft, read_table, report
-
     stem = re.sub(r"[^A-Za-z0-9_]+", "_", file.stem).strip("_") or "imported"
     chart_name = name or (stem if NAME.fullmatch(stem) else f"chart_{stem}")
     if not NAME.fullmatch(chart_name):
@@ -111,7 +120,6 @@ def export_command(
         raise usage_error(f"`{address}` names no chart: give GAME/CHART for a CSV, or --to PLATFORM for a whole game")
     if out is not None and out.is_dir():
         raise usage_error(f"--out {out} is a folder: a CSV goes to a file")
-    from compiler.tools.table_export import export_csv, not_plain_reason
 
     _, chart = find_chart(address, charts_dir)
     reason = not_plain_reason(chart)
@@ -127,9 +135,6 @@ def export_command(
 
 def _export_platform(game_id: str, platform: str, out: Path | None, foundry_cli: Path | None, charts_dir: Path) -> None:
     """`export GAME --to PLATFORM`: the game checked, then written by compiler/tools/platforms.py."""
-    from compiler.cli.common import load_game_folder
-    from compiler.tools.platforms import PackError, Platform, export_game, foundry_cli_version
-
     if "/" in game_id:
         raise usage_error(f"--to exports a whole game: give GAME, not `{game_id}`")
     folder = charts_dir / game_id
@@ -139,15 +144,11 @@ def _export_platform(game_id: str, platform: str, out: Path | None, foundry_cli:
     game = comp.project.games.get(game_id)
     errors = [d for d in comp.diagnostics if d.severity.value == "error"]
     if game is None or errors:
-        from compiler.diagnostics import render_short
-
         echo_lines((render_short(d) for d in errors[:20]), err=True)
         click.echo(printable(f"error: game `{game_id}` has {len(errors)} error(s); fix them first"), err=True)
         sys.exit(EXIT_FINDINGS)
     target = out if out is not None else Path("exports") / game_id / platform
     if foundry_cli is not None:
-        from compiler.tools.platforms import find_foundry_cli
-
         if platform != "foundry":
             raise usage_error("--foundry-cli goes with --to foundry")
         if find_foundry_cli(foundry_cli) is None:
@@ -162,8 +163,6 @@ def _export_platform(game_id: str, platform: str, out: Path | None, foundry_cli:
         raise usage_error(f"cannot write {target}: {exc.strerror or exc}") from exc
     click.echo(printable(f"exported {game_id} for {platform}: {done.summary}"))
     if done.packed is not None:
-        from compiler.tools.platforms import find_foundry_cli
-
         entry = find_foundry_cli(foundry_cli)
         version = foundry_cli_version(entry) if entry is not None else "?"
         click.echo(printable(f"packed the compendium into {done.packed} with Foundry's CLI {version}"))

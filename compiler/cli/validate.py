@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from compiler.build.validate import check_file
 from compiler.cli.common import EXIT_FINDINGS, EXIT_OK, JSON_FORMATS, echo_lines, format_option, usage_error
 from compiler.diagnostics.textsafe import json_text, printable
 
@@ -38,8 +39,6 @@ def validate_command(files: tuple[Path, ...], fmt: str) -> None:
     Exit codes: 0 every file valid, 1 any file invalid, unreadable, not JSON or of neither kind,
     2 usage error.
     """
-    from compiler.build.validate import check_file
-
     verdicts = [check_file(path) for path in _json_files(files)]
     if fmt == "json":
         click.echo(json_text(json.dumps(_document(verdicts), indent=2, ensure_ascii=False)))

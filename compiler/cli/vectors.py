@@ -8,7 +8,9 @@ from pathlib import Path
 import click
 
 from compiler.cli.common import EXIT_FINDINGS, charts_option, echo_lines, format_option, load_game_folder, usage_error
+from compiler.diagnostics import render_short
 from compiler.diagnostics.textsafe import printable
+from compiler.tools.vectors import vectors_text
 
 
 @click.command("vectors")
@@ -34,8 +36,6 @@ def vectors_command(game_id: str, out: Path | None, fmt: str, charts_dir: Path) 
     always kept), so the same charts always give the same file. Rows are indexes into the chart's
     `rows` in the game's JSON; null means no row.
     """
-    from compiler.tools.vectors import vectors_text
-
     folder = charts_dir / game_id
     if not folder.is_dir():
         raise usage_error(f"no game `{game_id}` in {charts_dir}")
@@ -43,8 +43,6 @@ def vectors_command(game_id: str, out: Path | None, fmt: str, charts_dir: Path) 
     game = comp.project.games.get(game_id)
     errors = [d for d in comp.diagnostics if d.severity.value == "error"]
     if game is None or errors:
-        from compiler.diagnostics import render_short
-
         echo_lines((render_short(d) for d in errors[:20]), err=True)
         click.echo(printable(f"error: game `{game_id}` has {len(errors)} error(s); fix them first"), err=True)
         sys.exit(EXIT_FINDINGS)

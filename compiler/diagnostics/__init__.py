@@ -42,6 +42,7 @@ else:
 
     def __getattr__(name: str) -> object:
         if name in _RENDER:
+            # lazy: the renderers on first use: `chartc lookup` renders no finding
             from compiler.diagnostics import render
 
             return getattr(render, name)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import field, replace
 
 from compiler.diagnostics.codes import Code, Severity
 from compiler.diagnostics.fixes import Fix
@@ -86,6 +86,4 @@ def count_by_severity(diagnostics: list[Diagnostic]) -> dict[str, int]:
 
 def as_strict(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     """`--strict`: warnings count as errors."""
-    from dataclasses import replace
-
     return [replace(d, severity=Severity.ERROR) if d.severity is Severity.WARNING else d for d in diagnostics]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
+from importlib.resources import files
 
 from compiler.diagnostics import CODES, Code, suppressible
 
@@ -19,8 +20,6 @@ EXAMPLES_FILE = "examples.json"
 def load_examples() -> dict[str, dict[str, str]]:
     """`{code: {"case", "input", "report", "fix_diff"}}` as shipped with chartc, plus `"command":
     "chartc import"` for a code `chartc import` reports (the input is then a CSV table)."""
-    from importlib.resources import files
-
     examples: dict[str, dict[str, str]] = json.loads(
         files("compiler.diagnostics").joinpath(EXAMPLES_FILE).read_text(encoding="utf-8")
     )

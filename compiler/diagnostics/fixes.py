@@ -15,6 +15,7 @@ deletes the line.
 
 from __future__ import annotations
 
+import bisect
 import enum
 import re
 from collections.abc import Iterable
@@ -23,7 +24,7 @@ from typing import assert_never
 
 from dsl.lazy_dataclass import dataclass
 from dsl.shared import Span
-from dsl.source_text import NAME, quote
+from dsl.source_text import NAME, name_or_quote, quote
 
 __all__ = [
     "Applicability", "Edit", "Fix", "Slot", "apply_fixes", "delete", "insert_after", "insert_in_block", "open_ends",
@@ -67,7 +68,7 @@ def token(slot: Slot, text: str) -> str | None:
         case Slot.NAME:
             return text if NAME.fullmatch(text) else None
         case Slot.VALUE:
-            return text if NAME.fullmatch(text) else quote(text)
+            return name_or_quote(text)
         case Slot.STRING:
             return quote(text)
         case Slot.CHART:  # the span is the name alone: `R4` of `[R4]`, or a slug; both must read it
@@ -265,8 +266,6 @@ def resolved_edits(text: str, fix: Fix) -> list[Edit]:
 
 def _span_of(lines: _Lines, file: str, start: int, end: int) -> Span:
     def position(offset: int) -> tuple[int, int]:
-        import bisect
-
         line = bisect.bisect_right(lines.starts, offset)
         return line, offset - lines.starts[line - 1] + 1
 

@@ -106,7 +106,7 @@ class _Matcher:
                     self.pairs.setdefault(pair, []).append(i)
 
     def closest(self, name: str) -> str | None:
-        import difflib  # here: a query that suggests nothing does not import it
+        import difflib  # lazy: only for an unknown name: `chartc lookup` of a known one suggests none
 
         pool = self.pool if len(self.pool) <= _SMALL_POOL else self._shortlist(name)
         close = difflib.get_close_matches(name, pool, n=1, cutoff=_CUTOFF)

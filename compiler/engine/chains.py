@@ -20,6 +20,7 @@ from fractions import Fraction
 
 from compiler import model
 from compiler.engine.chances import chances
+from compiler.engine.runtime.chains import _cell_outcome, _next_key
 from compiler.model.dice import Dice
 
 # A chain may visit at most this many states (chart, keys, carried DRM) before it is refused: far
@@ -94,8 +95,6 @@ def cell_values(value: model.Value) -> Iterator[model.Value]:
 
 def outcome_chance(roll: model.SubRoll, outcome: model.SubOutcome) -> Fraction:
     """The exact chance that the cell's roll gives `outcome` (the runtime's `_cell_outcome`)."""
-    from compiler.engine.runtime.chains import _cell_outcome
-
     outcomes = _outcomes(roll)
     return sum((p for r, p in roll.dice.outcomes.items() if _cell_outcome(outcomes, r) is outcome), Fraction(0))
 
@@ -107,8 +106,6 @@ def picked(roll: model.SubRoll, natural: int) -> model.SubOutcome:
     Raises:
         ValueError: the dice cannot roll `natural`.
     """
-    from compiler.engine.runtime.chains import _cell_outcome
-
     found = _cell_outcome(_outcomes(roll), natural)
     if found is None or natural not in roll.dice.outcomes:
         raise ValueError(f"{natural} is not a result of {roll.dice.text} (the roll in the cell)")
@@ -185,7 +182,6 @@ def target_combo(
     """
     if isinstance(move, model.RollAgain):
         return combo
-    from compiler.engine.runtime.chains import _next_key
 
     written = {k.key: k.value for k in move.keys}
     mine = dict(zip((k.id for k in chart.keys), combo, strict=True))

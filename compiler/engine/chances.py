@@ -20,6 +20,7 @@ from compiler import model
 from compiler.engine import plain
 from compiler.engine.drms import ContextValue
 from compiler.engine.reach import reach, tests_keys
+from compiler.engine.runtime.dice import _dice_for
 from compiler.engine.runtime.roll import _modified, _natural_row, _row_for
 from dsl.lazy_dataclass import dataclass
 
@@ -182,8 +183,6 @@ def dice_for(chart: model.Chart, context: Mapping[str, ContextValue | None]) -> 
     """The chart with the dice it is rolled with in `context`: the first `roll ... when`
     alternative whose condition holds, else its own dice (the runtime's `_dice_for`, as the
     generated `roll_<id>` picks them)."""
-    from compiler.engine.runtime.dice import _dice_for
-
     variants = dice_variants(chart)[1:]
     alternatives = tuple((plain.condition(a.when), v) for a, v in zip(chart.dice_alternatives, variants, strict=True))
     return _dice_for(alternatives, context, chart)

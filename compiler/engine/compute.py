@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from compiler import model
 from compiler.diagnostics.suggest import did_you_mean
-from compiler.engine.context import ContextValue, put_once, read_value
+from compiler.engine.context import ContextValue, read_given
 from compiler.engine.formulas import FormulaProblem, evaluate, expr_text, inputs
 from compiler.engine.problems import LookupProblem, LookupUsage
 
@@ -35,18 +35,10 @@ def compute(game: model.Game, formula: model.Formula, when: tuple[str, ...], set
         LookupProblem: an int input left out, or a value the formula has none for.
     """
     reads = inputs(game, formula)
-    context: dict[str, ContextValue] = {}
-    for name in when:
-        var = _input(game, formula, reads, name.strip(), "--when")
-        if var.type is not model.ContextType.FLAG:
-            raise LookupUsage(f"`{var.id}` is not a flag ({var.label}): give it a value, --set {var.id}=VALUE")
-        put_once(context, var.id, True)
-    for pair in sets:
-        name, sep, text = pair.partition("=")
-        if not sep or not name.strip():
-            raise LookupUsage(f"--set `{pair}`: write NAME=VALUE, e.g. --set production=10")
-        var = _input(game, formula, reads, name.strip(), "--set")
-        put_once(context, var.id, read_value(game, var, text.strip()))
+    def variable(name: str, option: str) -> model.ContextVar:
+        return _input(game, formula, reads, name, option)
+
+    context = read_given(game, when, sets, variable, "production=10")
     missing = [v for v in reads if v not in context and game.context[v].type is model.ContextType.INT]
     if missing:
         raise LookupUsage(f"formula `{formula.id}` needs " + ", ".join(f"--set {v}=N" for v in missing))

@@ -8,7 +8,7 @@ The DRM total itself comes from `compiler.engine.drms`; this module only reads a
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import assert_never
 
 from compiler import model
@@ -41,17 +41,38 @@ def read_context(
             variable's type, or a chart without DRMs.
     """
     tested = tested_variables(chart)
+    def variable(name: str, option: str) -> model.ContextVar:
+        return _variable(game, chart, tested, name, option)
+
+    return read_given(game, when, sets, variable, "month=1944-12")
+
+
+def read_given(
+    game: model.Game,
+    when: tuple[str, ...],
+    sets: tuple[str, ...],
+    variable: Callable[[str, str], model.ContextVar],
+    example: str,
+) -> dict[str, ContextValue]:
+    """`--when FLAG` and `--set NAME=VALUE` as {context variable id: typed value}, each name bound
+    by `variable(name, option)` (which refuses a name the question does not read); `example` is a
+    `NAME=VALUE` for the message on a `--set` without `=`.
+
+    Raises:
+        LookupUsage: a name `variable` refuses or given twice, a flag given a value, a value of
+            the wrong type.
+    """
     given: dict[str, ContextValue] = {}
     for name in when:
-        var = _variable(game, chart, tested, name.strip(), "--when")
+        var = variable(name.strip(), "--when")
         if var.type is not model.ContextType.FLAG:
             raise LookupUsage(f"`{var.id}` is not a flag ({var.label}): give it a value, --set {var.id}=VALUE")
         put_once(given, var.id, True)
     for pair in sets:
         name, sep, text = pair.partition("=")
         if not sep or not name.strip():
-            raise LookupUsage(f"--set `{pair}`: write NAME=VALUE, e.g. --set month=1944-12")
-        var = _variable(game, chart, tested, name.strip(), "--set")
+            raise LookupUsage(f"--set `{pair}`: write NAME=VALUE, e.g. --set {example}")
+        var = variable(name.strip(), "--set")
         put_once(given, var.id, read_value(game, var, text.strip()))
     return given
 
@@ -62,29 +83,14 @@ def tested_variables(chart: model.Chart) -> tuple[str, ...]:
     keys = {k.id for k in chart.keys}
     found: dict[str, None] = {}
     for drm in chart.drms:
-        for var in (*condition_variables(drm.when), *((drm.per.var,) if drm.per else ())):
+        for var in (*model.condition_variables(drm.when), *((drm.per.var,) if drm.per else ())):
             found.setdefault(var)
     for alt in chart.dice_alternatives:
-        for var in condition_variables(alt.when):
+        for var in model.condition_variables(alt.when):
             found.setdefault(var)
     for var in column_shifts.variables(chart.shifts) if chart.shifts is not None else ():
         found.setdefault(var)
     return tuple(v for v in found if v not in keys)
-
-
-def condition_variables(cond: model.Condition | None) -> tuple[str, ...]:
-    """The variables a condition tests, in reading order (repeats kept)."""
-    match cond:
-        case None:
-            return ()
-        case model.Flag(var) | model.Compare(var) | model.In(var):
-            return (var,)
-        case model.Not(inner):
-            return condition_variables(inner)
-        case model.All(parts) | model.Any_(parts):
-            return tuple(v for p in parts for v in condition_variables(p))
-        case _:
-            assert_never(cond)
 
 
 def read_value(game: model.Game, var: model.ContextVar, text: str) -> ContextValue:
@@ -251,7 +257,7 @@ def _undecided(drm: model.Drm, context: Mapping[str, ContextValue]) -> tuple[str
     """The variables left out of `context` that keep the DRM from applying (none when it is decided)."""
     decided = True if drm.when is None else holds(drm.when, context)
     if decided is None:
-        return tuple(v for v in condition_variables(drm.when) if v not in context)
+        return tuple(v for v in model.condition_variables(drm.when) if v not in context)
     if decided and drm.per is not None and drm.per.var not in context:
         return (drm.per.var,)
     return ()

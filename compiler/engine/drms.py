@@ -19,6 +19,8 @@ from collections.abc import Mapping
 
 from compiler import model
 from compiler.engine import plain
+from compiler.engine.runtime.base import _clamp
+from compiler.engine.runtime.roll import _modified, _roll_steps
 from compiler.model.calendar import Month
 from dsl.lazy_dataclass import dataclass
 
@@ -56,6 +58,7 @@ class Breakdown:
 
 def holds(cond: model.Condition, context: Context) -> bool | None:
     """Whether a condition is true, false or unknown (None) in `context` (the runtime's `_holds`)."""
+    # lazy: runtime parts on first use: `chartc lookup` loads only those it calls (engine/runtime/__init__.py)
     from compiler.engine.runtime.conditions import _holds
 
     return _holds(plain.condition(cond), context)
@@ -64,6 +67,7 @@ def holds(cond: model.Condition, context: Context) -> bool | None:
 def applies(drm: model.Drm, context: Context) -> AppliedDrm | None:
     """The DRM's contribution in `context`, or None when its condition is not true (or, for a
     per-N DRM, its variable is unknown or holds no whole step): the runtime's `_applied`."""
+    # lazy: runtime parts on first use: `chartc lookup` loads only those it calls (engine/runtime/__init__.py)
     from compiler.engine.runtime.drms import _applied
 
     amount = _applied(plain.drm(drm), context)
@@ -74,6 +78,7 @@ def _applied_drm(drm: model.Drm, amount: int, context: Context) -> AppliedDrm:
     """A DRM that applies with `amount`, with the steps a per-N DRM counted."""
     if drm.per is None:
         return AppliedDrm(drm, amount)
+    # lazy: runtime parts on first use: `chartc lookup` loads only those it calls (engine/runtime/__init__.py)
     from compiler.engine.runtime.drms import _per_steps
 
     per, given = plain.drm(drm).per, context.get(drm.per.var)
@@ -94,7 +99,7 @@ def evaluate(chart: model.Chart, context: Context) -> Breakdown:
     Returns:
         The applying DRMs in declaration order, their sum, and the clamped total.
     """
-    from compiler.engine.runtime.base import _clamp
+    # lazy: runtime parts on first use: `chartc lookup` loads only those it calls (engine/runtime/__init__.py)
     from compiler.engine.runtime.drms import _drm_terms
 
     converted = plain.chart_drms(chart)
@@ -106,16 +111,12 @@ def evaluate(chart: model.Chart, context: Context) -> Breakdown:
 
 def clamp_total(chart: model.Chart, total: int) -> int:
     """A DRM sum after the chart's `combine sum clamp LOW to HIGH` (the runtime's `_clamp`)."""
-    from compiler.engine.runtime.base import _clamp
-
     return _clamp(total, chart.clamp)
 
 
 def modified_roll(chart: model.Chart, natural: int, drm: int) -> int:
     """The natural roll through the chart's steps with the DRM total `drm` (the runtime's
     `_modified`: the arithmetic and clamps step of a roll; the sum without arithmetic)."""
-    from compiler.engine.runtime.roll import _modified
-
     return _modified(natural, drm, plain.steps(chart))
 
 
@@ -123,8 +124,6 @@ def roll_steps(chart: model.Chart, natural: int, drm: int) -> tuple[tuple[model.
     """Each step of the chart's arithmetic made on `natural` with the DRM total `drm` (the
     runtime's `_roll_steps`): the step, its amount (the DRM step's: `drm`) and the roll after it. A
     chart without arithmetic gives its one DRM step."""
-    from compiler.engine.runtime.roll import _roll_steps
-
     pipeline = chart.roll_steps
     made = _roll_steps(natural, drm, tuple(plain.step(s) for s in pipeline))
     return tuple((s, amount, roll) for s, (_, amount, roll) in zip(pipeline, made, strict=True))

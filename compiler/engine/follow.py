@@ -32,7 +32,8 @@ from compiler.engine.chains import (
     target_of,
 )
 from compiler.engine.context import ContextValue, ModifierAnswer, read_context, read_modifiers, tested_variables
-from compiler.engine.lookup import LookupProblem, LookupResult, LookupUsage, lookup, resolve_keys
+from compiler.engine.lookup import ChartRead, LookupProblem, LookupResult, LookupUsage, lookup, resolve_keys
+from compiler.engine.runtime.dice import _roll
 from compiler.model.dice import Dice
 
 # A walk that has not ended after this many steps is refused (a `-> again` loop rolled unluckily).
@@ -89,8 +90,6 @@ class _Rolls:
 
 def throw(rng: random.Random, dice: Dice) -> int:
     """A natural roll of `dice`, thrown as the generated modules throw it (the runtime's `_roll`)."""
-    from compiler.engine.runtime.dice import _roll
-
     return _roll(rng, plain.dice(dice))
 
 
@@ -201,12 +200,9 @@ def chain_context(
 
 
 @dataclass(frozen=True)
-class ChainOdds:
+class ChainOdds(ChartRead):
     """The exact chance of each final outcome of a chain (`chartc odds --follow`)."""
 
-    game: model.Game
-    chart: model.Chart
-    keys: tuple[tuple[model.Key, model.Member], ...]
     drm: int
     finals: tuple[FinalChance, ...]
     states: int

@@ -17,19 +17,8 @@ from typing import assert_never
 from compiler import model
 from compiler.engine import runtime
 from compiler.engine.drms import holds
+from compiler.model import formulas as fx
 from compiler.model.calendar import Month
-from compiler.model.formulas import (
-    Binary,
-    Call,
-    Expr,
-    FormulaRef,
-    Function,
-    IfElse,
-    Neg,
-    Number,
-    Op,
-    Var,
-)
 
 # re-exported: engine/compute.py and emit/python/formulas.py import the printed form from here
 from compiler.model.formulas import expr_text as expr_text
@@ -103,84 +92,84 @@ def dependency_order(game: model.Game, formula: model.Formula) -> list[model.For
     return order
 
 
-def refs(expr: Expr) -> list[str]:
+def refs(expr: fx.Expr) -> list[str]:
     """The formulas `expr` names, each once, in first-use order."""
     return list(dict.fromkeys(_refs(expr)))
 
 
-def _refs(expr: Expr) -> Iterator[str]:
+def _refs(expr: fx.Expr) -> Iterator[str]:
     match expr:
-        case FormulaRef(ref):
+        case fx.FormulaRef(ref):
             yield ref
-        case Binary(_, left, right):
+        case fx.Binary(_, left, right):
             yield from _refs(left)
             yield from _refs(right)
-        case Neg(inner):
+        case fx.Neg(inner):
             yield from _refs(inner)
-        case Call(_, args):
+        case fx.Call(_, args):
             for a in args:
                 yield from _refs(a)
-        case IfElse(_, then, otherwise):
+        case fx.IfElse(_, then, otherwise):
             yield from _refs(then)
             yield from _refs(otherwise)
-        case Number() | Var():
+        case fx.Number() | fx.Var():
             return
         case _:
             assert_never(expr)
 
 
-def _value(expr: Expr, context: Mapping[str, ContextValue], values: Mapping[str, Fraction]) -> Fraction:
+def _value(expr: fx.Expr, context: Mapping[str, ContextValue], values: Mapping[str, Fraction]) -> Fraction:
     match expr:
-        case Number(value):
+        case fx.Number(value):
             return Fraction(value)
-        case Var(var_id):
+        case fx.Var(var_id):
             given = context.get(var_id)
             if given is None or isinstance(given, bool) or not isinstance(given, int):
                 raise FormulaProblem(f"give `{var_id}` a value (--set {var_id}=N)")
             return Fraction(given)
-        case FormulaRef(ref):
+        case fx.FormulaRef(ref):
             return values[ref]  # computed before, in dependency order
-        case Binary(op, left, right):
+        case fx.Binary(op, left, right):
             return _binary(op, _value(left, context, values), _value(right, context, values))
-        case Neg(inner):
+        case fx.Neg(inner):
             return -_value(inner, context, values)
-        case Call(function, args):
+        case fx.Call(function, args):
             return apply(function, [_value(a, context, values) for a in args])
-        case IfElse(cond, then, otherwise):
+        case fx.IfElse(cond, then, otherwise):
             return _value(then if holds(cond, context) else otherwise, context, values)
         case _:
             assert_never(expr)
 
 
-def _binary(op: Op, a: Fraction, b: Fraction) -> Fraction:
+def _binary(op: fx.Op, a: Fraction, b: Fraction) -> Fraction:
     match op:
-        case Op.ADD:
+        case fx.Op.ADD:
             return a + b
-        case Op.SUB:
+        case fx.Op.SUB:
             return a - b
-        case Op.MUL:
+        case fx.Op.MUL:
             return a * b
-        case Op.DIV | Op.POW:
+        case fx.Op.DIV | fx.Op.POW:
             try:
-                return runtime._div(a, b) if op is Op.DIV else runtime._pow(a, b, MAX_EXPONENT)
+                return runtime._div(a, b) if op is fx.Op.DIV else runtime._pow(a, b, MAX_EXPONENT)
             except ValueError as exc:
                 raise FormulaProblem(str(exc)) from exc
         case _:
             assert_never(op)
 
 
-def apply(function: Function, args: list[Fraction]) -> Fraction:
+def apply(function: fx.Function, args: list[Fraction]) -> Fraction:
     """A function of the formula language on exact values."""
     match function:
-        case Function.FLOOR:
+        case fx.Function.FLOOR:
             return Fraction(math.floor(args[0]))
-        case Function.CEIL:
+        case fx.Function.CEIL:
             return Fraction(math.ceil(args[0]))
-        case Function.ROUND:
+        case fx.Function.ROUND:
             return Fraction(runtime._round_half_up(args[0]))
-        case Function.MIN:
+        case fx.Function.MIN:
             return min(args)
-        case Function.MAX:
+        case fx.Function.MAX:
             return max(args)
         case _:
             assert_never(function)
@@ -202,39 +191,25 @@ def inputs(game: model.Game, formula: model.Formula) -> tuple[str, ...]:
     return found[formula.id]
 
 
-def _inputs(expr: Expr, found: Mapping[str, tuple[str, ...]]) -> Iterator[str]:
+def _inputs(expr: fx.Expr, found: Mapping[str, tuple[str, ...]]) -> Iterator[str]:
     match expr:
-        case Number():
+        case fx.Number():
             return
-        case Var(var_id):
+        case fx.Var(var_id):
             yield var_id
-        case FormulaRef(ref):
+        case fx.FormulaRef(ref):
             yield from found.get(ref, ())
-        case Binary(_, left, right):
+        case fx.Binary(_, left, right):
             yield from _inputs(left, found)
             yield from _inputs(right, found)
-        case Neg(inner):
+        case fx.Neg(inner):
             yield from _inputs(inner, found)
-        case Call(_, args):
+        case fx.Call(_, args):
             for a in args:
                 yield from _inputs(a, found)
-        case IfElse(cond, then, otherwise):
-            yield from condition_inputs(cond)
+        case fx.IfElse(cond, then, otherwise):
+            yield from model.condition_variables(cond)
             yield from _inputs(then, found)
             yield from _inputs(otherwise, found)
         case _:
             assert_never(expr)
-
-
-def condition_inputs(cond: model.Condition) -> Iterator[str]:
-    """The variables a condition tests, in the order it names them (`model.condition_vars` is a set)."""
-    match cond:
-        case model.Flag(var) | model.Compare(var) | model.In(var):
-            yield var
-        case model.Not(inner):
-            yield from condition_inputs(inner)
-        case model.All(parts) | model.Any_(parts):
-            for part in parts:
-                yield from condition_inputs(part)
-        case _:
-            assert_never(cond)

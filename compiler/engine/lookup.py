@@ -21,9 +21,24 @@ from compiler.engine.odds import OddsProblem, Reading, read
 from compiler.engine.problems import LookupProblem as LookupProblem  # re-exported for callers
 from compiler.engine.problems import LookupUsage as LookupUsage
 from compiler.engine.problems import NoRow as NoRow
+from compiler.engine.runtime.roll import _modified, _row_for
+from compiler.engine.runtime.rows import _first
 from compiler.model.dice import Dice, DiceForm
 from compiler.model.odds import OddsForm
 from dsl.lazy_dataclass import dataclass
+
+KeyValues = tuple[tuple[model.Key, model.Member], ...]
+"""The key values a chart is read for: each of its keys with the member given (`resolve_keys`)."""
+
+
+@dataclass(frozen=True)
+class ChartRead:
+    """A chart of a game read for key values: what every report on the chances of one chart
+    (`chartc odds`, `chartc odds --follow`) is about."""
+
+    game: model.Game
+    chart: model.Chart
+    keys: KeyValues
 
 
 @dataclass(frozen=True)
@@ -35,7 +50,7 @@ class LookupResult:
     natural: int | None
     drm: int
     modified: int | None
-    keys: tuple[tuple[model.Key, model.Member], ...]
+    keys: KeyValues
     row: model.Row
     odds: tuple[tuple[str, Reading], ...] = ()  # CRT keys read from --attack/--defense, by key id
     shifts: column_shifts.ShiftBreakdown | None = None  # the CRT's own column shifts that applied
@@ -80,7 +95,7 @@ def read_roll(chart: model.Chart, text: str) -> int:
     return rolled
 
 
-def resolve_keys(chart: model.Chart, given: dict[str, str]) -> tuple[tuple[model.Key, model.Member], ...]:
+def resolve_keys(chart: model.Chart, given: dict[str, str]) -> KeyValues:
     """Bind `--key NAME=VALUE` pairs to the chart's keys; VALUE may be an id or a printed label.
 
     Raises:
@@ -190,7 +205,6 @@ def lookup(
             raise LookupUsage(f"chart `{chart.address}` is read by its keys only; leave out the roll")
         if drm:
             raise LookupUsage(f"chart `{chart.address}` has no roll to modify")
-        from compiler.engine.runtime.rows import _first
 
         position = _first(rows.rows, combo, None)
         if position is None:
@@ -204,7 +218,6 @@ def lookup(
     modifiers = read_modifiers(chart, context, keys, drm)
     refuse_digit_drm(chart, modifiers.total)
     drm = modifiers.total
-    from compiler.engine.runtime.roll import _modified, _row_for
 
     modified = _modified(natural, drm, rows.steps)
     position = _row_for(rows.natural_rows, rows.indexed, combo, natural, modified)

@@ -25,6 +25,7 @@ class OddsProblem(Exception):
 
 def parse_label(label: str) -> tuple[int, int] | None:
     """`"3:1"` -> (3, 1); None unless one side is 1 and both are positive."""
+    # lazy: runtime parts on first use: `chartc lookup` loads only those it calls (engine/runtime/__init__.py)
     from compiler.engine.runtime import odds as runtime
 
     return runtime._odds_ratio(label)
@@ -32,6 +33,7 @@ def parse_label(label: str) -> tuple[int, int] | None:
 
 def parse_fraction(label: str) -> Fraction | None:
     """A ratio column as an exact fraction: `"3:2"` and `"1.5:1"` -> 3/2; None if not a ratio."""
+    # lazy: runtime parts on first use: `chartc lookup` loads only those it calls (engine/runtime/__init__.py)
     from compiler.engine.runtime import odds as runtime
 
     return runtime._odds_fraction(label)
@@ -40,6 +42,7 @@ def parse_fraction(label: str) -> Fraction | None:
 def parse_band(label: str) -> tuple[int | None, int | None] | None:
     """A differential or strength column's lowest and highest value: `"-1/0"` -> (-1, 0),
     `"+7+"` -> (7, None); None if the label is not such a column."""
+    # lazy: runtime parts on first use: `chartc lookup` loads only those it calls (engine/runtime/__init__.py)
     from compiler.engine.runtime import odds as runtime
 
     return runtime._odds_band(label)
@@ -47,6 +50,7 @@ def parse_band(label: str) -> tuple[int | None, int | None] | None:
 
 def member_id(label_text: str) -> str:
     """The id of an odds column: its printed label (`3:1`, `-1/0`), so JSON and CLI never show another."""
+    # lazy: runtime parts on first use: `chartc lookup` loads only those it calls (engine/runtime/__init__.py)
     from compiler.engine.runtime import odds as runtime
 
     return runtime._odds_column_id(label_text)
@@ -61,6 +65,7 @@ def raw_odds(rule: OddsRule, attack: int, defense: int) -> tuple[int, int]:
     Raises:
         OddsProblem: a side has no factors.
     """
+    # lazy: runtime parts on first use: `chartc lookup` loads only those it calls (engine/runtime/__init__.py)
     from compiler.engine.runtime import odds as runtime
 
     try:
@@ -92,6 +97,7 @@ def read(rule: OddsRule, attack: int, defense: int | None, shift: int = 0) -> Re
         OddsProblem: factors the rule does not take; odds off a `beyond error` table; a shift on a
             rule that does not state whether shifts come before or after clamping.
     """
+    # lazy: runtime parts on first use: `chartc lookup` loads only those it calls (engine/runtime/__init__.py)
     from compiler.engine.runtime import odds as runtime
 
     try:
@@ -111,6 +117,7 @@ def column(rule: OddsRule, attack: int, defense: int | None, shift: int = 0) -> 
         OddsProblem: no factors; odds off a `beyond error` table; a shift on a rule that does not
             state whether shifts come before or after clamping.
     """
+    # lazy: runtime parts on first use: `chartc lookup` loads only those it calls (engine/runtime/__init__.py)
     from compiler.engine.runtime import odds as runtime
 
     try:

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar, assert_never
 
 from compiler import model
+from compiler.engine.runtime.rows import _Index
 from compiler.model.dice import Dice, DiceForm
 from compiler.model.odds import OddsForm, OddsRule
 
@@ -26,7 +27,6 @@ if TYPE_CHECKING:  # imported where used: a lookup of a chart without DRMs loads
     from compiler.engine.runtime.dice import _Dice
     from compiler.engine.runtime.drms import _Drm
     from compiler.engine.runtime.odds import _OddsRule
-    from compiler.engine.runtime.rows import _Index
     from compiler.engine.runtime.shifts import _Shift
 
 _T = TypeVar("_T")
@@ -62,6 +62,7 @@ def operand(value: model.Operand) -> int | str:
 
 
 def _condition(c: model.Condition) -> _Condition:
+    # lazy: runtime parts on first use: `chartc lookup` loads only those it calls (engine/runtime/__init__.py)
     from compiler.engine.runtime import conditions as rt
 
     match c:
@@ -87,6 +88,7 @@ condition: Callable[[model.Condition], _Condition] = _memo(_condition)
 
 def drm(d: model.Drm) -> _Drm:
     """A DRM as the runtime's `_Drm(value, when, per, group)`."""
+    # lazy: runtime parts on first use: `chartc lookup` loads only those it calls (engine/runtime/__init__.py)
     from compiler.engine.runtime import drms as rt
 
     per = rt._Per(d.per.var, d.per.step, str(d.per.rounding)) if d.per is not None else None
@@ -122,6 +124,7 @@ chart_drms: Callable[[model.Chart], ChartDrms] = _memo(_chart_drms)
 def shift(s: model.Shift) -> _Shift:
     """A column shift as the runtime's `_Shift`: a value under a condition, or a terrain effects
     chart's column by member id."""
+    # lazy: runtime parts on first use: `chartc lookup` loads only those it calls (engine/runtime/__init__.py)
     from compiler.engine.runtime import shifts as rt
 
     if s.source is not None:
@@ -138,6 +141,7 @@ def shift_groups(rules: model.ShiftRules) -> tuple[tuple[str, str], ...]:
 
 
 def _dice(d: Dice) -> _Dice:
+    # lazy: runtime parts on first use: `chartc lookup` loads only those it calls (engine/runtime/__init__.py)
     from compiler.engine.runtime import dice as rt
 
     versus = (d.versus_count, d.versus_sides) if d.form is DiceForm.VERSUS else (0, 0)
@@ -217,11 +221,9 @@ class ChartRows:
 
 
 def _chart_rows(chart: model.Chart) -> ChartRows:
-    from compiler.engine.runtime import rows as rt
-
     plain = tuple(_row(r, i) for i, r in enumerate(chart.rows) if not r.natural)
     natural = tuple(_row(r, i) for i, r in enumerate(chart.rows) if r.natural and r.range is not None)
-    return ChartRows(plain, rt._Index(plain), natural, steps(chart))
+    return ChartRows(plain, _Index(plain), natural, steps(chart))
 
 
 chart_rows: Callable[[model.Chart], ChartRows] = _memo(_chart_rows)
@@ -248,6 +250,7 @@ def odds_arguments(rule: OddsRule) -> tuple[object, ...]:
 
 
 def _odds_rule(rule: OddsRule) -> _OddsRule:
+    # lazy: runtime parts on first use: `chartc lookup` loads only those it calls (engine/runtime/__init__.py)
     from compiler.engine.runtime import odds as rt
 
     return rt._OddsRule(*odds_arguments(rule))  # type: ignore[arg-type]

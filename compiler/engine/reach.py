@@ -36,6 +36,8 @@ from typing import assert_never
 from compiler import model
 from compiler.engine import plain
 from compiler.engine.drms import ContextValue, clamp_total
+from compiler.engine.runtime.conditions import _holds
+from compiler.engine.runtime.drms import _drm_terms
 from compiler.model.calendar import Month
 from dsl.lazy_dataclass import dataclass
 
@@ -71,8 +73,6 @@ def tests_keys(chart: model.Chart) -> bool:
 
 def can_hold_together(chart: model.Chart, a: model.Condition, b: model.Condition) -> bool | None:
     """Whether some context makes both conditions true (None: too many classes to decide)."""
-    from compiler.engine.runtime.conditions import _holds
-
     both = model.All((a, b), a.span)
     probe = model.Drm("_", "_", 1, both, None, a.span)
     space = _space(chart, (probe,), {})
@@ -134,7 +134,6 @@ def _part_sums(chart: model.Chart, part: tuple[model.Drm, ...], pinned: dict[str
     space = _space(chart, part, pinned)
     if space is None:
         return _independent_sums(part), False
-    from compiler.engine.runtime.drms import _drm_terms
 
     drms, modes = tuple(plain.drm(d) for d in part), plain.drm_groups(groups)
     return {sum(amount for _, amount in _drm_terms(drms, context, modes)) for context in space}, True

@@ -36,6 +36,7 @@ class ShiftBreakdown:
 def breakdown(chart: model.Chart, context: Context) -> ShiftBreakdown:
     """The chart's shifts in `context` (context variable id -> value; a flag missing is False,
     anything else missing is unknown)."""
+    # lazy: runtime parts on first use: `chartc lookup` loads only those it calls (engine/runtime/__init__.py)
     from compiler.engine.runtime.shifts import _shift_terms
 
     rules = chart.shifts

@@ -9,6 +9,7 @@ of each file of that game. Requests are answered from the last check of the docu
 from __future__ import annotations
 
 from collections.abc import Generator
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
@@ -135,8 +136,6 @@ class ChartServer(LanguageServer):
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         return version("chartc")
     except PackageNotFoundError:  # pragma: no cover - running from a source tree without install

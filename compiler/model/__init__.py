@@ -45,6 +45,7 @@ from compiler.model.conditions import (
     Operand,
     PerStep,
     Rounding,
+    condition_variables,
     condition_vars,
     key_vars,
 )
@@ -182,6 +183,7 @@ __all__ = [
     "Text",
     "Value",
     "ValueKey",
+    "condition_variables",
     "condition_vars",
     "drm_span",
     "key_matches",

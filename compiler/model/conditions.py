@@ -68,6 +68,11 @@ def condition_vars(cond: Condition | None) -> set[str]:
     return {test.var for test in tests(cond)}
 
 
+def condition_variables(cond: Condition | None) -> tuple[str, ...]:
+    """The context variables (and chart keys) a condition tests, in reading order, repeats kept."""
+    return tuple(test.var for test in tests(cond))
+
+
 def key_vars(cond: Condition | None) -> set[str]:
     """The chart keys a condition tests (comparisons marked `on_key`)."""
     return {test.var for test in tests(cond) if not isinstance(test, Flag) and test.on_key}

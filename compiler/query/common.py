@@ -14,13 +14,14 @@ from typing import Any
 from compiler import model
 from compiler.diagnostics.textsafe import json_text, printable
 from compiler.engine.context import ModifierAnswer, context_json
+from compiler.engine.lookup import KeyValues
 from compiler.engine.odds import Reading
 from compiler.engine.shifts import ShiftBreakdown
 
 
 def json_document(doc: dict[str, Any]) -> str:
     """A CLI JSON answer: indented, UTF-8 text, hidden characters escaped (see `textsafe`)."""
-    import json  # here: an answer printed as text does not import it
+    import json  # lazy: only for --format json: `chartc lookup` prints text
 
     return json_text(json.dumps(doc, ensure_ascii=False, indent=2))
 
@@ -111,7 +112,7 @@ def modifiers_json(modifiers: ModifierAnswer | None) -> dict[str, Any] | None:
 
 
 def key_lines(
-    keys: tuple[tuple[model.Key, model.Member], ...],
+    keys: KeyValues,
     odds: tuple[tuple[str, Reading], ...],
     shifts: ShiftBreakdown | None,
 ) -> list[str]:

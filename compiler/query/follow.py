@@ -15,12 +15,13 @@ from compiler.engine.chains import Final, Pick
 from compiler.engine.chances import fraction_text, percent_text, probability_json
 from compiler.engine.context import ContextValue, context_json
 from compiler.engine.follow import ChainOdds, FollowResult, FollowStep
+from compiler.engine.lookup import KeyValues
 from compiler.model.text import json_value, row_range_text, value_text
 from compiler.query.common import breakdown_line, heading, json_document, modifiers_json
 from compiler.query.lookup import lookup_fields
 
 
-def _keys_text(keys: tuple[tuple[model.Key, model.Member], ...]) -> str:
+def _keys_text(keys: KeyValues) -> str:
     return "".join(f", {k.id} {m.label}" for k, m in keys)
 
 

@@ -160,7 +160,7 @@ def _forces(attack: int, defense: int | None, shift: int) -> str:
 
 def odds_column_json(game: model.Game, answer: OddsColumnAnswer) -> str:
     """The odds column as one line of JSON."""
-    import json
+    import json  # lazy: only for --format json: `chartc lookup` prints text
 
     doc = {
         "game": game.id,

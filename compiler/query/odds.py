@@ -25,6 +25,7 @@ from compiler.engine.chances import (
 from compiler.engine.context import ModifierAnswer, read_context, read_modifiers
 from compiler.engine.drms import holds
 from compiler.engine.lookup import (
+    ChartRead,
     Forces,
     LookupUsage,
     crt_keys,
@@ -51,12 +52,9 @@ from dsl.lazy_dataclass import dataclass
 
 
 @dataclass(frozen=True)
-class ChanceReport:
+class ChanceReport(ChartRead):
     """What `chartc odds` prints: the exact chances of one chart for the given keys at one DRM."""
 
-    game: model.Game
-    chart: model.Chart
-    keys: tuple[tuple[model.Key, model.Member], ...]
     result: ChartChances
     expected: tuple[tuple[model.Column, Fraction | None], ...]  # every `int` column, in chart order
     # a chart with `roll ... when` lines: the same figures for each alternative's dice, in order

@@ -8,6 +8,7 @@ import re
 from compiler import model
 from compiler.diagnostics import Applicability, Sink, Slot, codes, fixes
 from compiler.diagnostics.messages import not_a_value_of
+from compiler.engine.chances import rolls_through
 from compiler.model.dice import Dice
 from compiler.resolve.symbols import SymbolTable, unknown
 from compiler.resolve.values import Bad, ValueTyper, check_month
@@ -32,8 +33,6 @@ class RowReader:
     def table_bounds(self) -> tuple[int, int]:
         """The lowest and highest roll the table is printed for: the dice's natural rolls through the
         chart's arithmetic (`compiler.engine.chances.rolls_through`). Only once `dice` is set."""
-        from compiler.engine.chances import rolls_through
-
         assert self.dice is not None
         rolls = rolls_through(list(self.dice.outcomes), self.pipeline)
         return rolls[0], rolls[-1]

@@ -32,6 +32,8 @@ from typing import TYPE_CHECKING
 
 from compiler.tools.fmt_layout import UnsafeFormat, lay_out
 from compiler.tools.fmt_tree import FormatSyntaxError, parse_with_tokens, tokens_of
+from dsl.parser import parse_text
+from dsl.shared import Span
 
 if TYPE_CHECKING:
     from lark import Token, Tree
@@ -99,15 +101,11 @@ def _token_values(tree: Tree[Token]) -> list[tuple[str, str]]:
 def syntax_tree_without_spans(text: str, path: str) -> object:
     """The syntax tree of `text` as nested tuples with every span left out (None if it does not
     parse): two texts that differ only in layout give equal values."""
-    from dsl.parser import parse_text
-
     result = parse_text(text, path)
     return None if result.source is None else _without_spans(result.source)
 
 
 def _without_spans(value: object) -> object:
-    from dsl.shared import Span
-
     if isinstance(value, Span):
         return None
     if dataclasses.is_dataclass(value) and not isinstance(value, type):

@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from lark import Token, Tree
+
 from compiler.tools.fmt_tree import (
     Comment,
     Parsed,
@@ -196,8 +198,6 @@ class _Layout:
 
     def _row_group_end(self, elements: list[_Element], start: int) -> int:
         """One past the last table row aligned with `elements[start]` (itself if it is no row)."""
-        from lark import Tree
-
         end = last_row = start
         while end < len(elements):
             element = elements[end]
@@ -329,8 +329,6 @@ def _homogeneous_rows(statements: Sequence[Tree[Token] | Token | None]) -> froze
     """The rule of a block's statements when they are all of one rule, each with a `:` of its own
     and none a record field: rows of a table the grammar may have added since (a CRT's
     `grid ... by roll` lines), aligned like `rows`."""
-    from lark import Token, Tree
-
     nodes = [s for s in statements if s is not None and has_tokens(s)]
     rules = {str(n.data) for n in nodes if isinstance(n, Tree)}
     if len(rules) != 1 or len(nodes) < 2 or not all(isinstance(n, Tree) for n in nodes) or rules & FIELD_STATEMENTS:
@@ -344,8 +342,6 @@ def _homogeneous_rows(statements: Sequence[Tree[Token] | Token | None]) -> froze
 
 
 def _is_field(node: Tree[Token] | Token | None) -> bool:
-    from lark import Tree
-
     return isinstance(node, Tree) and str(node.data) in FIELD_STATEMENTS
 
 
@@ -360,8 +356,6 @@ def _block_suffix(tail: list[tuple[Token, str]]) -> str:
 def _row_pieces(row: Tree[Token] | Token) -> list[str]:
     """A table row cut into the pieces that align: each cell with the `,` or `:` after it, and
     each `|` on its own."""
-    from lark import Token, Tree
-
     assert isinstance(row, Tree)
     pieces: list[str] = []
     for child in row.children:

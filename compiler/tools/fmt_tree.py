@@ -9,6 +9,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedInput
+
+from dsl.parser import grammar_text
+
 if TYPE_CHECKING:
     from lark import Lark, Token, Tree
 
@@ -51,10 +56,6 @@ if TYPE_CHECKING:
 def _full_parser() -> tuple[Lark, list[Token]]:
     """The chart grammar with every token kept (keywords and punctuation too) and the comments
     collected by a lexer callback into the returned list (cleared before each parse)."""
-    from lark import Lark
-
-    from dsl.parser import grammar_text
-
     comments: list[Token] = []
     parser = Lark(
         grammar_text(),
@@ -72,8 +73,6 @@ def _full_parser() -> tuple[Lark, list[Token]]:
 def parse_with_tokens(text: str) -> Parsed:
     """`text` parsed with every token kept. `format_text` reads each text twice, for the layout
     and for its safety checks: the second read is the first's parse (nothing changes a tree)."""
-    from lark.exceptions import UnexpectedInput
-
     parser, collected = _full_parser()
     collected.clear()
     try:
@@ -96,8 +95,6 @@ def _comment(token: Token, lines: list[str]) -> Comment:
 
 def tokens_of(node: Tree[Token] | Token) -> list[tuple[Token, str]]:
     """The tokens under `node` in source order, each with the name of the rule holding it."""
-    from lark import Token, Tree
-
     if isinstance(node, Token):
         return [(node, "")]
     found: list[tuple[Token, str]] = []
@@ -114,8 +111,6 @@ def tokens_of(node: Tree[Token] | Token) -> list[tuple[Token, str]]:
 def _edge_token(node: Tree[Token] | Token, last: bool = False) -> Token | None:
     """The first (or `last`) token under `node`, as `tokens_of(node)` would list it, without
     walking the whole subtree (a deeply nested condition is walked once, not once per line)."""
-    from lark import Token, Tree
-
     stack: list[Tree[Token] | Token | None] = [node]
     while stack:
         item = stack.pop()
@@ -154,8 +149,6 @@ def has_tokens(node: Tree[Token] | Token | None) -> bool:
 
 def find_block(node: Tree[Token] | Token) -> Block | None:
     """The first `{`, the statements after it and the matching `}` among a node's descendants."""
-    from lark import Token, Tree
-
     stack: list[Tree[Token] | Token | None] = [node]
     while stack:
         item = stack.pop()

@@ -69,69 +69,58 @@ def foreign_dash(cell: Cell, shape: re.Pattern[str]) -> str | None:
 
 def range_findings(cell: Cell, zero_padded: bool) -> list[ImportFinding]:
     if is_date(cell):
-        return [
-            ImportFinding(
-                codes.DATE_FOR_RANGE.code,
-                cell.address,
-                f"a date (`{cell.text}`) where a range was",
-                "spreadsheets turn `1-2` into 2 January: type the range again as text (a leading `'`)",
-            )
-        ]
+        return _found(
+            codes.DATE_FOR_RANGE, cell, f"a date (`{cell.text}`) where a range was",
+            "spreadsheets turn `1-2` into 2 January: type the range again as text (a leading `'`)",
+        )
     if _is_time(cell):
-        return [_time_finding(cell, "a range")]
+        return _time_found(cell, "a range")
     dash = foreign_dash(cell, RANGE)
     if dash:
-        return [_dash_finding(cell, dash)]
+        return _dash_found(cell, dash)
     # a spreadsheet stores `00` as the number 0 and writes it to CSV as `0`; a zero-padded column has no range `0`
     if zero_padded and cell.text == "0":
-        return [
-            ImportFinding(
-                codes.ZERO_FOR_DOUBLE_ZERO.code,
-                cell.address,
-                "a number 0 where the roll `00` was",
-                "spreadsheets store `00` as the number 0: type `00` again as text (a leading `'`)",
-            )
-        ]
+        return _found(
+            codes.ZERO_FOR_DOUBLE_ZERO, cell, "a number 0 where the roll `00` was",
+            "spreadsheets store `00` as the number 0: type `00` again as text (a leading `'`)",
+        )
     return []
-
-
-def _time_finding(cell: Cell, what: str) -> ImportFinding:
-    return ImportFinding(
-        codes.TIME_FOR_ODDS.code,
-        cell.address,
-        f"a time (`{cell.text}`) where {what} was",
-        "spreadsheets turn `3:1` into 03:01: type the odds again as text (a leading `'`)",
-    )
-
-
-def _dash_finding(cell: Cell, dash: str) -> ImportFinding:
-    return ImportFinding(
-        codes.FOREIGN_DASH.code,
-        cell.address,
-        f"`{cell.text}` holds {dash}, not a hyphen-minus `-`",
-        "retype the dash as `-` (text copied from a PDF brings en dashes and minus signs)",
-    )
 
 
 def head_findings(cell: Cell) -> list[ImportFinding]:
     if _is_time(cell):
-        return [_time_finding(cell, "a column head such as odds")]
+        return _time_found(cell, "a column head such as odds")
     if is_date(cell):
-        return [
-            ImportFinding(
-                codes.DATE_FOR_RANGE.code,
-                cell.address,
-                f"a date (`{cell.text}`) where a column head was",
-                "spreadsheets turn `1-2` or `1/2` into a date: type the head again as text (a leading `'`)",
-            )
-        ]
+        return _found(
+            codes.DATE_FOR_RANGE, cell, f"a date (`{cell.text}`) where a column head was",
+            "spreadsheets turn `1-2` or `1/2` into a date: type the head again as text (a leading `'`)",
+        )
     dash = foreign_dash(cell, HEAD)
-    return [_dash_finding(cell, dash)] if dash else []
+    return _dash_found(cell, dash) if dash else []
 
 
 def value_findings(cell: Cell) -> list[ImportFinding]:
     dash = foreign_dash(cell, _SIGNED)
-    return [_dash_finding(cell, dash)] if dash else []
+    return _dash_found(cell, dash) if dash else []
+
+
+def _found(code: codes.Code, cell: Cell, message: str, help: str) -> list[ImportFinding]:
+    """The one finding of `cell`."""
+    return [ImportFinding(code.code, cell.address, message, help)]
+
+
+def _time_found(cell: Cell, what: str) -> list[ImportFinding]:
+    return _found(
+        codes.TIME_FOR_ODDS, cell, f"a time (`{cell.text}`) where {what} was",
+        "spreadsheets turn `3:1` into 03:01: type the odds again as text (a leading `'`)",
+    )
+
+
+def _dash_found(cell: Cell, dash: str) -> list[ImportFinding]:
+    return _found(
+        codes.FOREIGN_DASH, cell, f"`{cell.text}` holds {dash}, not a hyphen-minus `-`",
+        "retype the dash as `-` (text copied from a PDF brings en dashes and minus signs)",
+    )
 
 
 def report(source: str, findings: Sequence[ImportFinding]) -> str:

@@ -33,6 +33,7 @@ from compiler.tools.table_findings import (
     value_findings,
 )
 from compiler.tools.table_readers import Cell, CellKind, ImportError_, column_letters, read_table
+from dsl.source_text import quote
 
 # the API of `chartc import`: the readers' and the findings' names are re-exported from here
 __all__ = ["Cell", "CellKind", "Draft", "ImportError_", "ImportFinding", "draft", "read_table", "report"]
@@ -130,16 +131,12 @@ def _slug(text: str, taken: set[str]) -> str:
     return name
 
 
-def _quote(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 def _value(cell: Cell, integers: bool) -> str:
     if cell.text in ("-", ""):
         return "-"
     if integers and INTEGER.fullmatch(cell.text):
         return cell.text
-    return _quote(cell.text)
+    return quote(cell.text)
 
 
 def _integer_column(cells: list[Cell]) -> bool:
@@ -244,11 +241,11 @@ def _row_draft(header: list[Cell], body: list[list[Cell]], at: int | None, name:
             text = row[k].text
             if text and text not in member_ids:
                 member_ids[text] = _slug(text, set(member_ids.values()))
-                label = "" if member_ids[text] == text else f" {_quote(text)}"
+                label = "" if member_ids[text] == text else f" {quote(text)}"
                 lines.append(f"  {member_ids[text]}{label}")
         members.append(member_ids)
-        enums.append("\n".join([f"enum {key_id} {_quote(header[k].text or key_id)} {{", *lines, "}"]))
-    lines = [f"chart {name} {_quote(title)} {{"]
+        enums.append("\n".join([f"enum {key_id} {quote(header[k].text or key_id)} {{", *lines, "}"]))
+    lines = [f"chart {name} {quote(title)} {{"]
     if at is not None:
         lines += _roll_lines(header[at], [row[at] for row in body], findings)
     lines += [f"  key {key_id}" for key_id in key_ids]
@@ -256,7 +253,7 @@ def _row_draft(header: list[Cell], body: list[list[Cell]], at: int | None, name:
     for v in value_columns:
         integer[v] = _integer_column([row[v] for row in body])
         column_id = _slug(header[v].text.lower() or f"column_{v + 1}", taken)
-        lines.append(f"  column {column_id}: {'int' if integer[v] else 'text'} {_quote(header[v].text or column_id)}")
+        lines.append(f"  column {column_id}: {'int' if integer[v] else 'text'} {quote(header[v].text or column_id)}")
     lines.append("  rows {")
     padded = at is not None and _zero_padded([row[at] for row in body])
     for row in body:
@@ -289,14 +286,14 @@ def _grid_draft(header: list[Cell], body: list[list[Cell]], name: str, title: st
         findings += found
         heads.append((cell, found))
     members = [
-        f"  ??{cell.address}" if found else f"  {_slug('c_' + cell.text, taken)} {_quote(cell.text)}"
+        f"  ??{cell.address}" if found else f"  {_slug('c_' + cell.text, taken)} {quote(cell.text)}"
         for cell, found in heads
     ]
-    enum_text = "\n".join([f"enum {key_id} {_quote('Column')} {{", *members, "}"])
-    lines = [f"chart {name} {_quote(title)} {{"]
+    enum_text = "\n".join([f"enum {key_id} {quote('Column')} {{", *members, "}"])
+    lines = [f"chart {name} {quote(title)} {{"]
     lines += _roll_lines(header[0], [row[0] for row in body], findings)
     lines += [f"  key {key_id}", '  column result: text "Result"']
-    head_list = ", ".join(f"??{cell.address}" if found else _quote(cell.text) for cell, found in heads)
+    head_list = ", ".join(f"??{cell.address}" if found else quote(cell.text) for cell, found in heads)
     lines += [_comment(f) for f in findings]
     lines += [f"  grid {key_id} [{head_list}] by roll {{"]
     padded = _zero_padded([row[0] for row in body])

@@ -99,6 +99,7 @@ def _pasted_rows(text: str) -> list[list[str]]:
 
 def _spreadsheet_rows(data: bytes) -> list[list[Cell]]:
     try:
+        # lazy: python-calamine, an optional dependency (the `import` extra)
         from python_calamine import CalamineWorkbook
     except ImportError as exc:  # pragma: no cover - the extra is part of the test install
         raise ImportError_("reading spreadsheets needs python-calamine: pip install 'chartc[import]'") from exc

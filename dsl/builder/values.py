@@ -4,7 +4,6 @@ conditions and formula expressions."""
 
 from __future__ import annotations
 
-import re
 from typing import assert_never
 
 from lark import Token
@@ -19,6 +18,7 @@ from dsl.builder.base import (
     joining,
     node,
 )
+from dsl.source_text import name_or_quote, quote
 
 # Deepest nesting of rolls in cells (`-> 1d6 { 1-3: -> 1d6 { ... } }`): deeper ones would pass what
 # the generated module's Python source may nest (its parser stops at 200 parentheses).
@@ -128,22 +128,14 @@ def chain_text(chain: ast.ChainText) -> str:
         case _:
             assert_never(chain.kind)
     # the keys and the DRM carried over to the chart read next
-    args = [f"{k.key.text}={_chain_key_value(k.value)}" for k in chain.keys]
+    args = [f"{k.key.text}={name_or_quote(k.value)}" for k in chain.keys]
     args += [f"{chain.drm:+d}"] if chain.drm is not None else []
     return f"-> {where} ({', '.join(args)})" if args else f"-> {where}"
 
 
 def _written(value: ast.ValueText) -> str:
     """A cell as written back into a chain's text: text quoted, everything else as it reads."""
-    return _chain_key_value(value.text, quote=True) if value.kind is ast.ValueKind.TEXT else value.text
-
-
-def _chain_key_value(value: str, quote: bool = False) -> str:
-    """A chain key's value as written back: a name bare, anything else quoted (`quote`: always)."""
-    if not quote and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", value):
-        return value
-    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-    return f'"{escaped}"'
+    return quote(value.text) if value.kind is ast.ValueKind.TEXT else value.text
 
 
 class ConditionRules(Terminals):

@@ -21,6 +21,8 @@ from typing import Any
 from compiler import model
 from compiler.emit.platforms.lua import Raw, literal
 from compiler.engine import plain
+from compiler.engine.runtime import conditions as rt_conditions
+from compiler.engine.runtime import odds as rt_odds
 from compiler.model.dice import Dice, DiceForm
 from compiler.model.odds import OddsRule
 from compiler.model.text import json_value
@@ -72,20 +74,18 @@ def condition(cond: model.Condition) -> dict[str, Any]:
 
 
 def _plain_condition(c: object) -> dict[str, Any]:
-    from compiler.engine.runtime import conditions as rt
-
     match c:
-        case rt._Flag(var):
+        case rt_conditions._Flag(var):
             return {"op": "flag", "var": var}
-        case rt._Compare(var, op, value):
+        case rt_conditions._Compare(var, op, value):
             return {"op": op, "var": var, "value": value}
-        case rt._In(var, values):
+        case rt_conditions._In(var, values):
             return {"op": "in", "var": var, "values": list(values)}
-        case rt._Not(inner):
+        case rt_conditions._Not(inner):
             return {"op": "not", "inner": _plain_condition(inner)}
-        case rt._AllOf(parts):
+        case rt_conditions._AllOf(parts):
             return {"op": "all", "parts": [_plain_condition(p) for p in parts]}
-        case rt._AnyOf(parts):
+        case rt_conditions._AnyOf(parts):
             return {"op": "any", "parts": [_plain_condition(p) for p in parts]}
     raise TypeError(f"not a runtime condition: {c!r}")
 
@@ -206,8 +206,6 @@ def _band(low: Fraction | None, high: Fraction | None) -> dict[str, list[int]]:
 def odds_data(rule: OddsRule) -> dict[str, Any]:
     """An odds rule as the Lua runtime reads it: the runtime `_OddsRule`'s fields, and its columns
     read once by the runtime's own label readers (positions on the odds scale, bands as fractions)."""
-    from compiler.engine.runtime import odds as rt
-
     r = plain.odds_rule(rule)
     out: dict[str, Any] = {
         "id": r.id,
@@ -216,8 +214,8 @@ def odds_data(rule: OddsRule) -> dict[str, Any]:
         "columns": list(r.columns),
         "beyond": r.beyond,
         "form": r.form,
-        "positions": [rt._odds_position(rt._odds_ratio(c) or (1, 1)) for c in r.columns],
-        "bands": [_band(low, high) for low, high in rt._bands(r)],
+        "positions": [rt_odds._odds_position(rt_odds._odds_ratio(c) or (1, 1)) for c in r.columns],
+        "bands": [_band(low, high) for low, high in rt_odds._bands(r)],
     }
     out = {k: v for k, v in out.items() if v is not None}
     if r.shift_order is not None:

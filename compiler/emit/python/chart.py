@@ -72,7 +72,7 @@ class ChartEmitter:
     def python_value(self, value: model.Value) -> str:
         if isinstance(value, model.ChartRef | model.RollAgain | model.SubRoll):
             return chain_value(self.game, value)
-        return repr(plain_value(value))
+        return literal(value)
 
     def key_value(self, key: model.Key, match: model.KeyMatch) -> str:
         """A row key as the runtime reads it (`compiler.engine.plain.key_match`); an odds rule's
@@ -201,10 +201,10 @@ class ChartEmitter:
         with the variables per-N DRMs count and the chart keys DRMs test), named as in every
         `drm_<id>`, or within `scope` when one is given (a function that also takes keys and a roll)."""
         if conditions is not None:
-            return self.params_for(sorted({v for when in conditions for v in condition_vars(when)}), scope)
+            return self.params_for(sorted({v for when in conditions for v in model.condition_vars(when)}), scope)
         drms = self.chart.drms
         keys = {v for d in drms for v in model.key_vars(d.when)}
-        used = sorted({v for d in drms for v in condition_vars(d.when)} | {d.per.var for d in drms if d.per})
+        used = sorted({v for d in drms for v in model.condition_vars(d.when)} | {d.per.var for d in drms if d.per})
         context = self.params_for([v for v in used if v not in keys], scope)
         return self.tested_key_params(sorted(keys & set(used))) + context
 
@@ -284,7 +284,7 @@ def _range_check(var: model.ContextVar, where: str) -> str:
     """The declared range check of an int or month context variable (none when undeclared)."""
     if var.low is None and var.high is None:
         return ""
-    return f"\n{INDENT}_check_range({where}, {plain_value(var.low)!r}, {plain_value(var.high)!r})"
+    return f"\n{INDENT}_check_range({where}, {literal(var.low)}, {literal(var.high)})"
 
 def _context_member(enum: EnumType, name: str, where: str) -> str:
     """An enum context variable read by id or printed label (labels in the enum's label table)."""
@@ -311,24 +311,6 @@ def _builtin_type(t: model.BuiltinType) -> str:
             return "ChartRef"
         case _:
             assert_never(t)
-
-def condition_vars(c: model.Condition | None) -> set[str]:
-    if c is None:
-        return set()
-    if isinstance(c, (model.Flag, model.Compare, model.In)):
-        return {c.var}
-    if isinstance(c, model.Not):
-        return condition_vars(c.inner)
-    return set().union(*(condition_vars(p) for p in c.parts))
-
-def plain_value(value: object) -> object:
-    """A model value as plain Python data for `repr()`: a StrEnum or str subclass (`Month`,
-    `MemberId`) as its text, a tuple subclass (`Slashed`) as a tuple."""
-    if isinstance(value, str):
-        return str(value)
-    if isinstance(value, tuple):
-        return tuple(plain_value(v) for v in value)
-    return value
 
 def context_lines(items: list[str]) -> list[str]:
     """`context: dict[str, _Context] = {...}` as lines of a function body: on one line when that line,

@@ -9,13 +9,14 @@ read an odds rule or a DRM list alone, or that declare they `contradicts` the ch
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol
 
 from compiler import model
 from compiler.checks.examples import read_example
+from compiler.emit.python.chart import ChartEmitter
 from compiler.emit.python.layout import INDENT, fill
+from compiler.emit.python.literals import literal
 from compiler.engine.compute import compute
 from compiler.engine.context import read_context
 from compiler.engine.lookup import LookupProblem, LookupResult, read_roll, resolve_keys
@@ -43,26 +44,6 @@ def check_examples() -> list[str]:
 _LOOKUP_KINDS = (model.ChartKind.ROLL, model.ChartKind.VALUE, model.ChartKind.REFERENCE)
 
 
-class _Param(Protocol):
-    @property
-    def id(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-
-
-class _Emitter(Protocol):
-    chart: model.Chart
-
-    def lookup_key_params(self) -> Sequence[_Param]: ...
-
-    def context_params(self) -> Sequence[_Param]: ...
-
-    def python_value(self, value: model.Value) -> str: ...
-
-    @property
-    def ident(self) -> str: ...
-
-
 @dataclass(frozen=True)
 class FormulaNames:
     """The module's name of each formula's function, and of each context variable's parameter."""
@@ -71,11 +52,11 @@ class FormulaNames:
     context: Mapping[str, str]
 
 
-def has_examples(game: model.Game, emitters: Mapping[str, _Emitter], formulas: FormulaNames) -> bool:
+def has_examples(game: model.Game, emitters: Mapping[str, ChartEmitter], formulas: FormulaNames) -> bool:
     return any(_call(game, e, emitters, formulas) is not None for e in game.examples)
 
 
-def examples_code(game: model.Game, emitters: Mapping[str, _Emitter], formulas: FormulaNames) -> str:
+def examples_code(game: model.Game, emitters: Mapping[str, ChartEmitter], formulas: FormulaNames) -> str:
     """`EXAMPLES` (name, rule, the call, the cells the book prints or None for no row) and the
     function that runs them; emitters by chart address."""
     entries = []
@@ -108,7 +89,7 @@ def examples_code(game: model.Game, emitters: Mapping[str, _Emitter], formulas: 
 
 
 def _call(
-    game: model.Game, example: model.Example, emitters: Mapping[str, _Emitter], formulas: FormulaNames
+    game: model.Game, example: model.Example, emitters: Mapping[str, ChartEmitter], formulas: FormulaNames
 ) -> tuple[str, list[str], list[str] | str | None] | None:
     """The module's function, its arguments and the cells it must give (None: no row; a str: the
     number a formula computes) for the example, or None when the example is left out."""
@@ -152,12 +133,12 @@ def _formula_call(
         got = compute(game, formula, example.when, sets)
     except LookupProblem:
         return None
-    arguments = [f"{formulas.context[k]}={_plain(v)!r}" for k, v in got.context.items()]
+    arguments = [f"{formulas.context[k]}={literal(v)}" for k, v in got.context.items()]
     return formulas.functions[formula.id], arguments, repr(int(example.expects[0].text))
 
 
 def _arguments(
-    emitter: _Emitter,
+    emitter: ChartEmitter,
     example: model.Example,
     natural: int | None,
     keys: Mapping[str, str],
@@ -172,11 +153,7 @@ def _arguments(
         return out
     drm = repr(example.drm)
     if chart.drms:
-        given = [f"{p.name}={_plain(context[p.id])!r}" for p in emitter.context_params() if p.id in context]
+        given = [f"{p.name}={literal(context[p.id])}" for p in emitter.context_params() if p.id in context]
         drm = f"drm_{emitter.ident}({', '.join(given)})" + (f" + {example.drm!r}" if example.drm else "")
     out.append(f"drm={drm}")
     return out
-
-
-def _plain(value: object) -> object:
-    return str(value) if isinstance(value, str) else value

@@ -12,6 +12,7 @@ from typing import assert_never
 
 from compiler import model
 from compiler.emit.python.layout import INDENT, docstring, fill
+from compiler.emit.python.literals import literal
 from compiler.emit.python.names import Namespace, identifier
 from compiler.engine.formulas import MAX_EXPONENT, expr_text, inputs, refs
 from compiler.model import formulas as fx
@@ -192,9 +193,9 @@ def _condition(cond: model.Condition, names: Mapping[str, str]) -> str:
         case model.Flag(var):
             return names[var]
         case model.Compare(var, op, value):
-            return f"{names[var]} {_COMPARE[op]} {_plain(value)!r}"
+            return f"{names[var]} {_COMPARE[op]} {literal(value)}"
         case model.In(var, values):
-            return f"{names[var]} in ({', '.join(repr(_plain(v)) for v in values)},)"
+            return f"{names[var]} in ({', '.join(literal(v) for v in values)},)"
         case model.Not(inner):
             return f"not ({_condition(inner, names)})"
         case model.All(parts):
@@ -203,7 +204,3 @@ def _condition(cond: model.Condition, names: Mapping[str, str]) -> str:
             return "(" + " or ".join(_condition(p, names) for p in parts) + ")"
         case _:
             assert_never(cond)
-
-
-def _plain(value: object) -> object:
-    return str(value) if isinstance(value, str) else value

@@ -1,0 +1,93 @@
+"""The worker processes of `build --jobs N` and `build --pdf` (`compiler.build.render.in_processes`)
+end when a worker fails, and never hang.
+
+With `multiprocessing.Pool`, a worker's exception made the parent leave `with Pool()`, whose
+`terminate()` stops the pool while the other workers may still be writing a game's outputs
+(megabytes) into the results pipe under its write lock: once the pool's result thread stops
+reading, that worker blocks holding the lock, and `terminate()` waits for the lock for ever. A
+full `pytest` on a loaded machine hung there (the parent on a futex, a killed worker a zombie).
+`concurrent.futures.ProcessPoolExecutor` cancels the work not started, lets the started work
+finish and be read, and only then stops the workers.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+# Each round: six items in two workers, the first failing at once, the others returning 4 MiB (a
+# game's HTML, JSON and Python are of that size), so a result is being written when the parent
+# stops the workers. With `multiprocessing.Pool` about one round in eleven hung (5 of 8 runs of 10
+# rounds, 3 of 8 runs of 12): the default run's 10 rounds catch it about half the time, the slow
+# run's 60 nearly always. A round costs about 0.1 s of CPU.
+CHILD = """
+import sys
+from compiler.build.render import in_processes
+
+def work(i: int) -> bytes:
+    if i == 0:
+        raise RuntimeError("template bug")
+    return b"x" * (4 << 20)
+
+for n in range(int(sys.argv[1])):
+    try:
+        list(in_processes(work, list(range(6)), 2))
+    except RuntimeError as exc:
+        assert str(exc) == "template bug", exc
+    else:
+        raise SystemExit(f"round {n}: the worker's error was lost")
+print("rounds done")
+"""
+
+
+DYING = """
+import os
+from compiler.build.render import in_processes
+
+def work(i: int) -> int:
+    if i == 1:
+        os._exit(9)  # killed by the system (out of memory) or by a signal: no exception to send back
+    return i
+
+try:
+    list(in_processes(work, [0, 1, 2, 3], 2))
+except Exception as exc:
+    print(type(exc).__name__)
+"""
+
+
+def _run(code: str, *args: str, timeout: float) -> str:
+    """What `python -c code args` prints, or an AssertionError when it has not ended in `timeout`
+    seconds (then it and its workers are killed)."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", code, *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,  # its workers too are stopped if it hangs
+    )
+    try:
+        out, _ = child.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.communicate()
+        raise AssertionError(f"hung: no end within {timeout} s") from None
+    assert child.returncode == 0, out
+    return out.strip()
+
+
+@pytest.mark.parametrize("rounds", [10, pytest.param(60, marks=pytest.mark.slow)])
+def test_a_failing_worker_ends_the_pool_while_others_send_large_results(rounds: int) -> None:
+    assert _run(CHILD, str(rounds), timeout=30 + rounds * 3) == "rounds done"  # a round takes well under a second
+
+
+def test_a_worker_that_dies_is_an_error_not_a_hang() -> None:
+    # `multiprocessing.Pool` replaced the dead worker and waited for its result for ever, every time
+    assert _run(DYING, timeout=60) == "BrokenProcessPool"
