@@ -194,6 +194,22 @@ def test_the_checker_finds_nothing_off_the_flak_tables(corpus) -> None:
     assert flak == []
 
 
+def test_the_books_do_arithmetic_on_a_roll_only_in_ia2_flak(corpus) -> None:
+    # The four books searched for "subtract", "halve", "half", "double", "maximum", "minimum", "add"
+    # and "rounded" applied to a roll: IA2 7.1.5 and 10.16 ("Roll 1d6 and subtract 3 ... from 0 to 3,
+    # maximum") are the two. Elsewhere an addition to a roll is a DRM, and the halving, doubling and
+    # rounding count something else (USAAF 22.1 production, Stuka Leader's Damaged Target Hits and
+    # VPs, AA f's to-hit percentage); docs/language.md "Where the books do arithmetic on a roll"
+    with_steps = sorted(f"{game_id}/{c.address}" for game_id, game in corpus.project.games.items()
+                        for c in game.charts if c.arithmetic)
+    assert with_steps == ["ia2/bodenplatte_flak", "ia2/flak"]
+    # Stuka Leader L437: "roll a D10, add your Pilot's AtA stat, the Aircraft Maneuver value, and the
+    # WP Penalty. Subtract the Bandit's AtA Skill": the d10 and four DRMs, no other step
+    maneuver = corpus.project.games["stuka_leader"].chart("maneuver_roll")
+    assert [s.kind.value for s in maneuver.roll_steps] == ["drms"]
+    assert [d.id for d in maneuver.drms] == ["pilot_ata", "mn", "wp", "bandit_ata"]
+
+
 def test_the_generated_module_takes_the_die(ia2) -> None:
     gen = import_module(ROOT / "generated" / "ia2" / "ia2.py", "ia2_roll_steps")
     assert [gen.lookup_flak(die)["hits"] for die in range(1, 7)] == [0, 0, 0, 1, 2, 3]  # IA2 7.1.5
