@@ -71,9 +71,9 @@ def _computed(chart: model.Chart) -> _Computed:
     if entry is not None and entry[0]() is chart:
         return entry[1]
     computed = _Computed()
-    # the callback holds the dict itself: a chart freed at interpreter exit, after the module's
-    # globals are cleared, still finds it (the global name would then be None)
-    _COMPUTED[key] = (weakref.ref(chart, lambda _, known=_COMPUTED: known.pop(key, None)), computed)
+    known = _COMPUTED  # the callback holds the dict itself: a chart freed at interpreter exit, after
+    # the module's globals are cleared (the name then reads None), still finds it
+    _COMPUTED[key] = (weakref.ref(chart, lambda _: known.pop(key, None)), computed)
     return computed
 
 
