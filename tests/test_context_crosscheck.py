@@ -24,6 +24,7 @@ from tests.differential import (
     expanded_chances,
     holds,
     key_values,
+    modified,
     select,
 )
 
@@ -151,7 +152,7 @@ def crosscheck_game(game_id: str, contexts_per_chart: int, seed: int) -> int:
             question = f"{game_id}/{chart['address']} roll {roll} keys {keys} context {context}"
             # the game JSON: its conditions give the total, its rows the answer
             total = json_total(chart, {**{n: None for n in names}, **keys, **context})
-            index = select(chart, keys, roll + total)
+            index = select(chart, keys, modified(chart, roll, total))  # the JSON's steps of the roll
             # the generated Python
             keyword = module.CONTEXT_PARAMETERS
             if drm_fn is not None:
@@ -167,7 +168,8 @@ def crosscheck_game(game_id: str, contexts_per_chart: int, seed: int) -> int:
             # chartc lookup
             options = [a for k, v in keys.items() for a in ("--key", f"{k}={v}")] + context_options(doc, context, rng)
             address = f"{game_id}/{chart['address']}"
-            result = runner.invoke(cli, ["lookup", address, _printed(roll, chart), *options, "--json"])
+            # `--` before the roll: a versus roll (IA2's [B12]) can be negative
+            result = runner.invoke(cli, ["lookup", address, *options, "--json", "--", _printed(roll, chart)])
             if index is None:
                 assert result.exit_code == 1, (question, result.output)
             else:

@@ -3,7 +3,9 @@ least / at most and a bar plot; two side by side; `--format json`; against icepo
 
 from __future__ import annotations
 
+import itertools
 import json
+from collections import Counter
 from fractions import Fraction
 
 import pytest
@@ -48,7 +50,7 @@ def test_keep_explode_and_minus_forms_exactly() -> None:
 
 def test_two_expressions_side_by_side() -> None:
     out = _run("1d6", "1d6 minus 3 min 0").splitlines()
-    assert out[:2] == ["A: 1d6: 1 to 6, mean 3.50", "B: 1d6 minus 3 min 0 (1d6 minus 3, minimum 0): 0 to 3, mean 1.00"]
+    assert out[:2] == ["A: 1d6: 1 to 6, mean 3.50", "B: 1d6 minus 3 min 0 (1d6, -3, minimum 0): 0 to 3, mean 1.00"]
     zero = next(line for line in out if line.startswith("   0  "))
     six = next(line for line in out if line.startswith("   6  "))
     assert zero.split()[:4] == ["0", "50%", "100%", "50%"]  # only B rolls a 0
@@ -85,6 +87,54 @@ def test_a_roll_the_language_refuses_is_a_usage_error(expr: str, message: str) -
         distribution(expr)
 
 
+def _brute(throws: list[int], *steps: tuple[str, int]) -> dict[int, Fraction]:
+    """Each equally likely throw's natural roll through the steps by hand, counted."""
+    rolls = []
+    for roll in throws:
+        for kind, n in steps:
+            roll = {"add": roll + n, "times": roll * n, "halve_down": roll // 2, "halve_up": -(-roll // 2),
+                    "minimum": max(roll, n), "maximum": min(roll, n)}[kind]
+        rolls.append(roll)
+    return {r: Fraction(c, len(rolls)) for r, c in sorted(Counter(rolls).items())}
+
+
+def _exploding_die(faces: tuple[int, ...], top: int, depth: int) -> int:
+    """One exploding die from `depth` + 1 faces thrown in turn: a top face takes the next one."""
+    total = 0
+    for again, face in enumerate(faces):
+        total += face
+        if face != top or again == depth:
+            break
+    return total
+
+
+def test_steps_are_counted_as_a_brute_force_count() -> None:
+    d6 = range(1, 7)
+    # IA2 7.1.5: "roll 1d6 and subtract 3 ... from zero to 3", both spellings
+    flak = _brute(list(d6), ("add", -3), ("minimum", 0), ("maximum", 3))
+    for expr in ("1d6 then drms then minus 3 then minimum 0 then maximum 3", "1d6 then minus 3 then minimum 0"):
+        got = distribution(expr)
+        assert got.outcomes == flak and got.low == 0 and got.high == 3, expr
+    assert [s.kind for s in distribution("1d6 then minus 3 then minimum 0").steps] == ["add", "minimum"]
+    # the keep form through steps: every throw of 3d6, its two highest, halved up, plus 1
+    keep = [sum(sorted(t)[1:]) for t in itertools.product(d6, repeat=3)]
+    assert distribution("highest 2 of 3d6 then halved round up then plus 1").outcomes == _brute(
+        keep, ("halve_up", 0), ("add", 1)
+    )
+    # exploding dice through steps: each die from 3 faces thrown in turn (6^3 equally likely each)
+    boom = [
+        _exploding_die(a, 6, 2) + _exploding_die(b, 6, 2)
+        for a, b in itertools.product(itertools.product(d6, repeat=3), repeat=2)
+    ]
+    want = _brute(boom, ("times", 2), ("add", -5), ("minimum", 1), ("maximum", 30))
+    expr = "exploding 2d6 depth 2 then doubled then minus 5 then minimum 1 then maximum 30"
+    assert distribution(expr).outcomes == want
+    out = _run("1d6 then minus 3 then minimum 0").splitlines()
+    assert out[0] == "1d6 then minus 3 then minimum 0 (1d6, -3, minimum 0): 0 to 3, mean 1.00"
+    [doc] = json.loads(_run("1d6 then minus 3 then minimum 0", "--json"))["expressions"]
+    assert doc["dice"] == "1d6" and doc["steps"] == [{"step": "add", "amount": -3}, {"step": "minimum", "amount": 0}]
+
+
 def test_at_most_two_expressions() -> None:
     assert "give one or two expressions, not 3" in _run("1d6", "2d6", "3d6", code=2)
 
@@ -106,6 +156,7 @@ def _icepool(expr: str):  # type: ignore[no-untyped-def]
         "d66": 10 * d6 + d6,
         "percentile": icepool.d100,
         "1d6 minus 3 min 0": (d6 - 3).clip(0, None),
+        "1d6 then minus 3 then minimum 0 then maximum 3": (d6 - 3).clip(0, 3),
         "1d6 versus 1d6": d6 - d6,
         "1d10 zero reads 0": icepool.z(10),
         "exploding 1d6 depth 3": d6.explode(depth=3),
@@ -115,7 +166,8 @@ def _icepool(expr: str):  # type: ignore[no-untyped-def]
 
 ICEPOOL = [
     "3d6", "2d6", "20d6", "highest 3 of 4d6", "drop lowest 1 of 4d6", "highest 3 of 10d10", "lowest 2 of 3d6",
-    "lower of 2d10", "higher of 2d10", "d66", "percentile", "1d6 minus 3 min 0", "1d6 versus 1d6",
+    "lower of 2d10", "higher of 2d10", "d66", "percentile", "1d6 minus 3 min 0",
+    "1d6 then minus 3 then minimum 0 then maximum 3", "1d6 versus 1d6",
     "1d10 zero reads 0", "exploding 1d6 depth 3", "exploding 2d10 depth 2",
 ]
 

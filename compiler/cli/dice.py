@@ -22,10 +22,12 @@ def dice_command(expressions: tuple[str, ...], fmt: str) -> None:
     Examples:
       chartc dice 2d6
       chartc dice "highest 3 of 4d6" "exploding 3d6 depth 2"
-      chartc dice "1d6 minus 3 min 0" --format json
+      chartc dice "1d6 then minus 3 then minimum 0" --format json
     Any dice form of the chart language: NdS, d66, percentile, lower/higher of NdS, highest/lowest
-    K of NdS (drop lowest/highest K of NdS), NdS minus N min M, NdS versus MdT, exploding NdS depth
-    D, and `zero reads 0` after dice with a d10. A roll the language refuses (C405) is refused here.
+    K of NdS (drop lowest/highest K of NdS), NdS versus MdT, exploding NdS depth D, `zero reads 0`
+    after dice with a d10, and the roll's steps after the dice (`then minus N`, `then plus N`,
+    `then times N`, `then doubled`, `then halved round down|up`, `then minimum N`, `then maximum
+    N`; `NdS minus N min M` is the older spelling). A roll the language refuses (C405) is refused.
     """
     if len(expressions) > 2:
         raise usage_error(f"give one or two expressions, not {len(expressions)}")

@@ -16,6 +16,7 @@ from compiler.diagnostics import Severity, Sink
 from compiler.diagnostics.textsafe import printable
 from compiler.engine.chances import modified_distribution, percent_text, probability_json
 from compiler.model.dice import Dice
+from compiler.model.text import pipeline_text, step_json
 from compiler.resolve import resolve_game
 from dsl import ast
 from dsl.parser import parse_text
@@ -31,11 +32,13 @@ class DiceProblem(ValueError):
 
 @dataclass(frozen=True)
 class Distribution:
-    """One expression's dice and the exact outcomes of its roll, with the chance of at least and at
-    most each."""
+    """One expression's dice, the roll's steps after them (`then minus 3`, ...) and the exact
+    outcomes of the roll, with the chance of at least and at most each."""
 
     expression: str
     dice: Dice
+    steps: tuple[model.RollStep, ...]
+    text: str  # the dice and steps as messages print them: `1d6, -3, minimum 0`
     outcomes: dict[int, Fraction]
     at_least: dict[int, Fraction]
     at_most: dict[int, Fraction]
@@ -54,8 +57,8 @@ class Distribution:
 
 
 def read_roll(expression: str) -> model.Chart:
-    """A one-chart game's chart that rolls `roll EXPRESSION` (`2d6`, `highest 3 of 4d6`, `1d6 minus 3 min 0`,
-    `exploding 2d6 depth 3`, `1d10 zero reads 0`).
+    """A one-chart game's chart that rolls `roll EXPRESSION` (`2d6`, `highest 3 of 4d6`,
+    `exploding 2d6 depth 3`, `1d10 zero reads 0`, the steps `1d6 then minus 3 then minimum 0`).
 
     Raises:
         DiceProblem: the text is not one roll clause, or names dice the chart language refuses.
@@ -80,7 +83,8 @@ def read_roll(expression: str) -> model.Chart:
 
 def distribution(expression: str) -> Distribution:
     """The roll of `read_roll(expression)` and its exact outcomes, read as a chart reads its roll
-    with no DRM (`compiler.engine.chances.modified_distribution`); raises DiceProblem as `read_roll`."""
+    with no DRM, through its steps (`compiler.engine.chances.modified_distribution`); raises
+    DiceProblem as `read_roll`."""
     chart = read_roll(expression)
     assert chart.dice is not None  # read_roll raised otherwise
     outcomes = modified_distribution(chart, 0)
@@ -91,7 +95,8 @@ def distribution(expression: str) -> Distribution:
         at_least[roll] = 1 - below
         below += p
         at_most[roll] = below
-    return Distribution(expression, chart.dice, outcomes, at_least, at_most)
+    text = pipeline_text(chart) or chart.dice.text
+    return Distribution(expression, chart.dice, chart.arithmetic, text, outcomes, at_least, at_most)
 
 
 def dice_json(found: list[Distribution]) -> dict[str, Any]:
@@ -101,6 +106,7 @@ def dice_json(found: list[Distribution]) -> dict[str, Any]:
             {
                 "expression": d.expression,
                 "dice": d.dice.text,
+                "steps": [step_json(s) for s in d.steps],
                 "min": d.low,
                 "max": d.high,
                 "mean": probability_json(d.mean),
@@ -126,7 +132,7 @@ def dice_lines(found: list[Distribution]) -> list[str]:
     lines = [
         (f"{chr(65 + i)}: " if len(found) > 1 else "")
         + printable(d.expression)
-        + (f" ({d.dice.text})" if d.dice.text != d.expression else "")
+        + (f" ({printable(d.text)})" if d.text != d.expression else "")
         + f": {d.low} to {d.high}, mean {float(d.mean):.2f}"
         for i, d in enumerate(found)
     ]

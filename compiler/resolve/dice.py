@@ -37,7 +37,7 @@ def dice_problem(decl: ast.DiceDecl, max_count: int, max_sides: int, max_results
         case ast.DiceForm.EXPLODE:
             if not 1 <= decl.depth <= max_depth:
                 return f"`{decl.text}`: a die may roll again 1 to {max_depth} times"
-        case ast.DiceForm.SUM | ast.DiceForm.D66 | ast.DiceForm.PERCENTILE | ast.DiceForm.MINUS | ast.DiceForm.VERSUS:
+        case ast.DiceForm.SUM | ast.DiceForm.D66 | ast.DiceForm.PERCENTILE | ast.DiceForm.VERSUS:
             pass
         case _:
             assert_never(decl.form)
@@ -59,7 +59,7 @@ def _results(decl: ast.DiceDecl) -> int:
             return decl.count * spread + decl.versus_count * (decl.versus_sides - 1) + 1
         case ast.DiceForm.EXPLODE:  # each re-roll adds the top face and another face
             return decl.count * (spread + decl.depth * decl.sides) + 1
-        case ast.DiceForm.SUM | ast.DiceForm.D66 | ast.DiceForm.PERCENTILE | ast.DiceForm.MINUS:
+        case ast.DiceForm.SUM | ast.DiceForm.D66 | ast.DiceForm.PERCENTILE:
             return decl.count * spread + 1
         case _:
             assert_never(decl.form)
