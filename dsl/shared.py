@@ -47,9 +47,10 @@ class Side(StrEnum):
 
 class DiceForm(StrEnum):
     """How the dice are read: summed, d66 (tens and ones), percentile (00 = 100), the lower or
-    higher of several dice, the highest or lowest few of several, or opposed dice read by their
-    difference (`compiler.model.dice.Dice`). Arithmetic on the roll (IA2 7.1.5's "subtract 3") is
-    not a dice form but the roll's steps (`RollStep`)."""
+    higher of several dice, the highest or lowest few of several, opposed dice read by their
+    difference, or exploding dice (a top face rolls again and adds, to a stated depth)
+    (`compiler.model.dice.Dice`). Arithmetic on the roll (IA2 7.1.5's "subtract 3") is not a dice
+    form but the roll's steps (`RollStep`)."""
 
     SUM = "sum"
     D66 = "d66"
@@ -59,6 +60,7 @@ class DiceForm(StrEnum):
     HIGHEST = "highest"
     LOWEST = "lowest"
     VERSUS = "versus"
+    EXPLODE = "explode"
 
 
 class CompareOp(StrEnum):

@@ -590,7 +590,25 @@ def _chance_of(entry: dict[str, Any]) -> dict[str, Any]:
 
 
 def _chances_of(chart: dict[str, Any]) -> list[dict[str, Any]]:
-    return chart.get("chances") or chart.get("odds") or []
+    return expanded_chances(chart["chances"], len(chart["rows"])) if chart.get("chances") else []
+
+
+ZERO_JSON = {"exact": "0/1", "float": 0.0}
+
+
+def expanded_chances(chances: dict[str, Any], row_count: int) -> list[dict[str, Any]]:
+    """A chart's `chances` (each distinct distribution once, referenced by key combination and
+    DRM) read back as one entry per key combination and DRM, `{keys, drm, rows, no_row}`, with the
+    chance of every row of the chart (0 for the rows of other key values), in key then DRM order."""
+    out = []
+    for entry in chances["keys"]:
+        for drm, ref in zip(chances["drms"], entry["distributions"], strict=True):
+            dist = chances["distributions"][ref]
+            rows = [ZERO_JSON] * row_count
+            for index, p in zip(entry["rows"], dist["rows"], strict=True):
+                rows[index] = p
+            out.append({"keys": entry["keys"], "drm": drm, "rows": rows, "no_row": dist["no_row"]})
+    return out
 
 
 def compare_chances(
@@ -736,7 +754,7 @@ def compare_drm_context(
         if chart["kind"] == "drms":
             command = ["lookup", f"{GAME}/{chart['address']}", *args, "--json"]
         else:
-            keys = rng.choice(chart["chances"])["keys"] if chart["chances"] else {}
+            keys = rng.choice(chart["chances"]["keys"])["keys"] if chart["chances"] else {}
             options = [a for k, v in keys.items() for a in ("--key", f"{k}={v}")]
             command = ["odds", f"{GAME}/{chart['address']}", *options, *args, "--format", "json"]
         status, out = cli_answer(run, runner, command)

@@ -53,6 +53,9 @@ MIXABLE = (
     DiceForm("drop lowest 1 of 3d6", tuple(range(2, 13))),
     DiceForm("1d6 versus 1d6", tuple(range(-5, 6))),
     DiceForm("2d6 minus 4 min 1", _sums(2, 6, 4, 1)),
+    # a 6 rolls again and adds, twice at most: 1-5, 6+1..6+5, 12+1..12+6
+    DiceForm("exploding 1d6 depth 2", (*range(1, 6), *range(7, 12), *range(13, 19))),
+    DiceForm("highest 3 of 10d10", tuple(range(3, 31))),
 )
 DIGIT_READ = tuple(d for d in DICE if d.two_digit)
 ROLLS = (

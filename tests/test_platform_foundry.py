@@ -161,10 +161,27 @@ def test_chained_results_link_to_the_table_they_send_the_reader_to() -> None:
         (Dice(DiceForm.HIGHEST, 4, 6, keep=3), "4d6kh3"),
         (Dice(DiceForm.VERSUS, 1, 6, versus_count=1, versus_sides=6), "1d6 - (1d6)"),  # IA2 7.2.2.7
         (Dice(DiceForm.SUM, 1, 10, zero=0), "1d10 - 1"),  # `zero reads 0`: faces 0..9
+        # exploding dice: `xo` explodes each die once; `x3=6` at most 3 times in all (one die: its depth)
+        (Dice(DiceForm.EXPLODE, 2, 6, depth=1), "2d6xo"),
+        (Dice(DiceForm.EXPLODE, 1, 6, depth=3), "1d6x3=6"),
+        (Dice(DiceForm.EXPLODE, 2, 6, depth=3), "2d6x"),  # the depth of each die goes in the description
     ],
 )
 def test_formulas_in_foundrys_dice_syntax(dice: Dice, expected: str) -> None:
     assert formula(dice) == expected
+
+
+def test_exploding_dice_the_formula_cannot_stop_are_described(tmp_path: Path) -> None:
+    game = compile_text(
+        tmp_path,
+        'game t { title "T" }\n'
+        'chart [F] "Fire" { roll exploding 2d6 depth 3 column r: text rows { 2-12: "a" 13+: "b" } }\n'
+        'chart [G] "Gun" { roll exploding 1d6 depth 3 column r: text rows { 1-12: "a" 13+: "b" } }\n',
+    ).project.games["t"]
+    docs = [json.loads(t) for p, t in emit_foundry(game).items() if p.startswith(SOURCE)]
+    by_name = {d["name"].split()[0]: d for d in docs}
+    assert "at most 3 times: stop it there" in by_name["F"]["description"]
+    assert "stop it there" not in by_name["G"]["description"] and by_name["G"]["formula"] == "1d6x3=6"
 
 
 HOSTILE = r'''

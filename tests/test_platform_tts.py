@@ -27,6 +27,7 @@ from compiler.build.project import load
 from compiler.build.render import render_outputs
 from compiler.emit.platforms.lua import string
 from compiler.emit.platforms.tts import emit_tts, runtime
+from compiler.model.dice import Dice
 from compiler.tools.vectors import game_vectors
 from tests.conftest import ROOT, compile_text, import_module
 
@@ -256,6 +257,9 @@ def test_dice_throws_as_the_runtime() -> None:
             for d in chart.all_dice:
                 dice[d.text] = d
     assert {"2d6", "percentile (2d10, 00 = 100)", "lower of 2d10"} <= set(dice)  # IA2 7.1.5's flak is 1d6 and steps
+    # and exploding dice (tests/data/charts/dicelab): 6s roll again, 0-9 d10s explode on a 9
+    for d in (Dice("explode", 2, 6, depth=3), Dice("explode", 3, 6, depth=1), Dice("explode", 1, 10, depth=2, zero=0)):
+        dice[f"{d.text}, zero reads {d.zero}"] = d
     from compiler.emit.platforms.tts import dice_data
 
     for text, d in sorted(dice.items()):

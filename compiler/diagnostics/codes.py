@@ -225,7 +225,8 @@ CHART_SHAPE: Final = _code(
 INVALID_DICE: Final = _code(
     "C405", "invalid-dice", Severity.ERROR,
     "a dice expression cannot be rolled (e.g. `0d6` or `1d1`)",
-    "Roll real dice: 1 to 10 dice of 2 to 100 faces (`1d6`, `2d6`, `1d20`), or `d66`, `percentile`, `lower of 2d10`.",
+    "Roll real dice: 1 to 30 dice of 2 to 100 faces with at most 1,000 different results (`1d6`, `2d6`, `1d20`), "
+    "`d66`, `percentile`, `lower of 2d10`; an exploding die rolls again 1 to 10 times (`exploding 2d6 depth 3`).",
 )
 INVALID_MONTH: Final = _code(
     "C406", "invalid-month", Severity.ERROR,

@@ -19,7 +19,7 @@ from compiler.emit.json_rules import (
     where_json,
 )
 from compiler.emit.json_rules import condition_json as _cond
-from compiler.engine.chances import dice_variants, drm_reach_span, probability_json, row_chances
+from compiler.engine.chances import dice_variants, distinct_chances, drm_reach_span, probability_json
 from compiler.engine.formulas import inputs as formula_inputs
 from compiler.model import formulas as fx
 from compiler.model.odds import OddsForm, OddsRule
@@ -376,6 +376,8 @@ def _dice_extras(chart: model.Chart) -> dict[str, Any]:
         extras["keep"] = d.keep
     if d.versus_count:
         extras["versus"] = {"count": d.versus_count, "sides": d.versus_sides}
+    if d.depth:
+        extras["depth"] = d.depth
     if d.zero != 10:  # the default 1-10 reading needs no field
         extras["zero_reads"] = d.zero
     if chart.repeat > 1:
@@ -476,15 +478,17 @@ def _value_key(key: model.ValueKey | None) -> dict[str, Any] | None:
     return out | ({"within": key.within} if key.within is not None else {})
 
 
-def _chances(c: model.Chart) -> list[dict[str, Any]]:
-    """The chance of every row per key combination and DRM (the chart's `chances`)."""
-    keys = [k.id for k in c.keys]
-    return [
-        {
-            "keys": dict(zip(keys, combo, strict=True)),
-            "drm": drm,
-            "rows": [probability_json(p) for p in probabilities],
-            "no_row": probability_json(miss),
-        }
-        for combo, drm, probabilities, miss in row_chances(c)
-    ]
+def _chances(c: model.Chart) -> dict[str, Any]:
+    """The chart's `chances`: each distinct distribution once (`engine.chances.distinct_chances`)."""
+    found, ids = distinct_chances(c), [k.id for k in c.keys]
+    return {
+        "drms": list(found.drms),
+        "distributions": [
+            {"rows": [probability_json(p) for p in rows], "no_row": probability_json(miss)}
+            for rows, miss in found.distributions
+        ],
+        "keys": [
+            {"keys": dict(zip(ids, combo, strict=True)), "rows": list(rows), "distributions": list(refs)}
+            for combo, rows, refs in found.keys
+        ],
+    }

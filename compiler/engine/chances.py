@@ -297,6 +297,41 @@ def row_chances(chart: model.Chart) -> Iterator[tuple[tuple[str, ...], int, list
             yield combo, drm, [by_row.get(id(r), Fraction(0)) for r in chart.rows], result.no_row
 
 
+@dataclass(frozen=True)
+class DistinctChances:
+    """Every row's chance per key combination and DRM, each distinct distribution once (the JSON's
+    `chances`). A distribution is the chance of each row of a key combination, in the order of its
+    rows, and of no row; key values whose rows read alike share one, so the size grows with the
+    rows, not with rows x key values.
+
+    `keys` holds, per key combination: the combination, its rows (indices into `chart.rows`) and the
+    index of its distribution at each DRM of `drms`."""
+
+    drms: tuple[int, ...]
+    distributions: tuple[tuple[tuple[Fraction, ...], Fraction], ...]
+    keys: tuple[tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]], ...]
+
+
+def distinct_chances(chart: model.Chart) -> DistinctChances:
+    """The chances of `row_chances`, each distinct distribution once (`DistinctChances`).
+
+    Raises:
+        ValueError: the chart has no dice.
+    """
+    drms = tuple(drm_values(chart))
+    position = {id(r): i for i, r in enumerate(chart.rows)}
+    found: dict[tuple[tuple[Fraction, ...], Fraction], int] = {}
+    keys = []
+    for combo in chart.key_combinations():
+        refs = []
+        for drm in drms:
+            result = chances(chart, combo, drm)
+            shape = (tuple(ro.probability for ro in result.rows), result.no_row)
+            refs.append(found.setdefault(shape, len(found)))
+        keys.append((combo, tuple(position[id(r)] for r in chart.rows_for(combo)), tuple(refs)))
+    return DistinctChances(drms, tuple(found), tuple(keys))
+
+
 # ---- presentation shared by the JSON, HTML and CLI outputs ------------------------------------
 
 

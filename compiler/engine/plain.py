@@ -145,7 +145,7 @@ def _dice(d: Dice) -> _Dice:
     from compiler.engine.runtime import dice as rt
 
     versus = (d.versus_count, d.versus_sides) if d.form is DiceForm.VERSUS else (0, 0)
-    return rt._Dice(str(d.form), d.count, d.sides, d.keep, versus, d.zero)
+    return rt._Dice(str(d.form), d.count, d.sides, d.keep, versus, d.zero, d.depth)
 
 
 dice: Callable[[Dice], _Dice] = _memo(_dice)

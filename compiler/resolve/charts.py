@@ -23,10 +23,12 @@ from compiler.resolve.symbols import SymbolTable, chart_name, declared_before
 from compiler.resolve.values import ValueTyper, column_type
 from dsl import ast
 
-# Guards that keep exact enumeration small (see compiler.model.dice): a chart roll this large is a typo.
-_MAX_DICE_COUNT = 10
+# Guards on the size of a roll (compiler.model.dice counts any of them in milliseconds; every natural
+# result is tabulated with its chance in the JSON and the checks): a chart roll this large is a typo.
+_MAX_DICE_COUNT = 30
 _MAX_SIDES = 100
-_MAX_LOWER_OUTCOMES = 10**5
+_MAX_RESULTS = 1000
+_MAX_DEPTH = 10
 _MAX_REPEAT = 10
 
 
@@ -220,7 +222,7 @@ class ChartResolver:
         zero = self._zero_reads(decl)
         if form in (DiceForm.D66, DiceForm.PERCENTILE):
             return Dice(form, 2, 6 if form is DiceForm.D66 else 10)
-        problem = dice_problem(decl, _MAX_DICE_COUNT, _MAX_SIDES, _MAX_LOWER_OUTCOMES)
+        problem = dice_problem(decl, _MAX_DICE_COUNT, _MAX_SIDES, _MAX_RESULTS, _MAX_DEPTH)
         if problem:
             self.sink.emit(codes.INVALID_DICE, f"{self.where} cannot roll {problem}", decl.span)
             return None
@@ -232,6 +234,7 @@ class ChartResolver:
             versus_count=decl.versus_count,
             versus_sides=decl.versus_sides,
             zero=zero,
+            depth=decl.depth,
         )
 
     def _dice_alternatives(self, d: ast.ChartDecl) -> tuple[model.DiceAlternative, ...]:

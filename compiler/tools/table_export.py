@@ -33,6 +33,7 @@ def dice_word(dice: Dice) -> str | None:
             | DiceForm.HIGHEST
             | DiceForm.LOWEST
             | DiceForm.VERSUS
+            | DiceForm.EXPLODE
         ):
             return None
     return None

@@ -239,6 +239,11 @@ class ChartRules(Terminals):
         count, sides = _split_dice(dice)
         return ast.DiceDecl(form, count, sides, text, self._span(meta), keep=keep)
 
+    def dice_exploding(self, meta: Meta, dice: Token, depth: Token) -> ast.DiceDecl:
+        count, sides = _split_dice(dice)
+        text = f"exploding {dice} depth {depth}"
+        return ast.DiceDecl(ast.DiceForm.EXPLODE, count, sides, text, self._span(meta), depth=int(depth))
+
     def dice_versus(self, meta: Meta, ours: Token, theirs: Token) -> ast.DiceDecl:
         count, sides = _split_dice(ours)
         versus_count, versus_sides = _split_dice(theirs)

@@ -100,6 +100,9 @@ def formula(dice: Dice) -> str:
             if dice.zero == 0 and dice.versus_sides == 10:
                 theirs += f" - {dice.versus_count}"
             return f"{dice.count}d{dice.sides}{shift} - ({theirs})"
+        case DiceForm.EXPLODE:  # `xo`: each die once; `xN=S`: N explosions in all (one die: the depth)
+            again = "xo" if dice.depth == 1 else f"x{dice.depth}={dice.sides}" if dice.count == 1 else "x"
+            return f"{dice.count}d{dice.sides}{again}{shift}"
     raise AssertionError(dice.form)
 
 
@@ -313,6 +316,8 @@ def _description(game: model.Game, chart: model.Chart, combo: tuple[str, ...]) -
         rules += tuple(
             f"Roll {a.dice.text} instead when {describe_condition(a.when, game)}." for a in chart.dice_alternatives
         )
+    if chart.dice is not None and chart.dice.form is DiceForm.EXPLODE:
+        rules += _explode_note(chart.dice)
     if chart.repeat > 1:
         rules += (f"Roll {chart.repeat} times, reading each roll separately.",)
     if chart.drm_meaning:
@@ -321,3 +326,13 @@ def _description(game: model.Game, chart: model.Chart, combo: tuple[str, ...]) -
     notes = [f.text for f in chart.footnotes] + list(chart.notes)
     parts += [f"<p><em>{e(n)}</em></p>" for n in notes]
     return "".join(parts)
+
+
+def _explode_note(dice: Dice) -> tuple[str, ...]:
+    """What the formula of exploding dice leaves to the player: the depth of each of several dice
+    (Foundry caps a pool's explosions in all), and a 0-9 d10, whose top face is 9."""
+    if dice.zero == 0 and dice.sides == 10:
+        return (f"Roll {dice.text} by hand: the d10s read 0-9, a 9 rolls again, at most {dice.depth} times a die.",)
+    if dice.count > 1 and dice.depth > 1:
+        return (f"Each die rolls again on a {dice.sides} at most {dice.depth} times: stop it there.",)
+    return ()

@@ -106,7 +106,7 @@ def dice_data(dice: Dice) -> dict[str, Any]:
         "text": dice.text,
         "outcomes": [[roll, int(p * total)] for roll, p in outcomes.items()],
         "total": total,
-    }
+    } | ({"depth": d.depth} if d.depth else {})
 
 
 def _drm(d: model.Drm) -> dict[str, Any]:

@@ -214,6 +214,22 @@ function M.throw(dice, randint)
   if form == "versus" then
     return sum(faces) - sum(throw(randint, dice.versus[1], dice.versus[2], dice.zero))
   end
+  if form == "explode" then
+    -- a die showing its top face rolls again and adds, at most `depth` times a die
+    local top = dice.sides
+    if dice.sides == 10 and dice.zero == 0 then top = 9 end
+    local total = 0
+    for _, face in ipairs(faces) do
+      local again = 0
+      while face == top and again < dice.depth do
+        total = total + face
+        face = throw(randint, 1, dice.sides, dice.zero)[1]
+        again = again + 1
+      end
+      total = total + face
+    end
+    return total
+  end
   return sum(faces)
 end
 

@@ -150,7 +150,7 @@ def _dice_settings(dice: Dice) -> tuple[dict[str, str], str | None]:
             tens = "Integer.parseInt(result.substring(0, 1)) * 10 + Integer.parseInt(result.substring(2, 3))"
             read = f"(({tens}) == 0 ? 100 : ({tens}))"
             return {"nDice": "2", "nSides": "10", "plus": "-1", "addToTotal": "0", "reportTotal": "false"}, read
-        case DiceForm.LOWER | DiceForm.HIGHER | DiceForm.HIGHEST | DiceForm.LOWEST | DiceForm.VERSUS:
+        case DiceForm.LOWER | DiceForm.HIGHER | DiceForm.HIGHEST | DiceForm.LOWEST | DiceForm.VERSUS | DiceForm.EXPLODE:
             return base | {"reportTotal": "false", "sortDice": "true"}, None
     raise AssertionError(dice.form)
 
