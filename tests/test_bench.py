@@ -51,7 +51,7 @@ def test_the_benchmark_runs_a_cheap_row() -> None:
     done = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--only", "help", "--runs", "1", "--stages",
                            "--rows", "100"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert "| `chartc --help` vs `python -c pass` |" in done.stdout and "Machine: " in done.stdout
+    assert "| `chartc --help` vs `python -c pass`, editable install |" in done.stdout and "Machine: " in done.stdout
     # the last stage builds the syntax tree again without dsl/callbacks.py and asserts it is the same
     without = "the same parse without dsl/callbacks.py"
     for stage in ("Lark's lexer and LALR loop alone, again", "the parse, the syntax tree built", "| checks |", without):
