@@ -1,11 +1,13 @@
 """Incremental PDFs: `build --pdf` lays out a game's player aid again only when its inputs changed.
 
 A PDF is a function of its inputs: the player aid's HTML (which holds the charts, the templates,
-the CSS and the options `--paper`, `--large-print` and `--landscape` shaped), chartc's own files,
+the CSS and the options `--paper`, `--large-print` and `--landscape` shaped: a self-contained
+file, linking nothing), the code that hands it to WeasyPrint (`compiler.build.render` and this
+module; an edit elsewhere in chartc that leaves the HTML as it was leaves the PDF as it was),
 WeasyPrint and the Python libraries it lays out and writes with (their versions), the C libraries
-it draws text with (Pango, HarfBuzz and its subsetter, fontconfig: the file each soname resolves
-to, which names its version), the installed fonts and fontconfig's configuration (each file's path,
-size and modification time), and the `SOURCE_DATE_EPOCH` stamped into embedded fonts.
+it draws text with (Pango, HarfBuzz and its subsetter, fontconfig, FreeType: the file each soname
+resolves to, which names its version), the installed fonts and fontconfig's configuration (each
+file's path, size and modification time), and the `SOURCE_DATE_EPOCH` stamped into embedded fonts.
 `inputs_key` hashes them all.
 
 After a build (or a `build --check --pdf` that passed) the record keeps, for every PDF, the key of
@@ -32,7 +34,7 @@ from functools import cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from compiler.build.cache import code_fingerprint
+from compiler.build import render
 from compiler.build.journal import WHOLE_FILE, Entry, WriteError, entry_at, safe_target
 from compiler.build.reader import ReadError, read_bytes
 from compiler.build.record import forget_removed_folders
@@ -62,8 +64,9 @@ def inputs_key(html: str) -> str:
 
 @cache
 def environment_key() -> str:
-    """Everything but the HTML a PDF depends on: chartc's files, the libraries, the fonts."""
-    parts = [code_fingerprint(), os.environ.get("SOURCE_DATE_EPOCH", "")]
+    """Everything but the HTML a PDF depends on: the code that lays it out, the libraries, the fonts."""
+    code = hashlib.sha256(Path(render.__file__).read_bytes() + b"\0" + Path(__file__).read_bytes()).hexdigest()
+    parts = [code, os.environ.get("SOURCE_DATE_EPOCH", "")]
     for library in _LIBRARIES:
         try:
             parts.append(f"{library} {version(library)}")
