@@ -7,6 +7,8 @@
     python scripts/bench.py --rows 2000        # the synthetic corpus at 2,000 rows
     python scripts/bench.py --only check --baseline ../main   # also: these checks vs that checkout's
     python scripts/bench.py --only tricks      # each speed trick: its command with and without it
+    python scripts/bench.py --only startup     # lookup and --help on a regular install (a venv it makes)
+    python scripts/bench.py --write            # also record the rows in docs/records/speed.{json,md}
 
 Each row compares a command A with a baseline B. The two run interleaved (A, B, A, B, ...), each
 as a child process whose CPU time (user + system) comes from `resource.getrusage(RUSAGE_CHILDREN)`
@@ -45,6 +47,14 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+RECORD = ROOT / "docs" / "records" / "speed.json"
+"""The rows of the last `--write` run, which docs/records/speed.md shows between its markers."""
+PAGE = ROOT / "docs" / "records" / "speed.md"
+BEGIN = "<!-- scripts/bench.py --write: begin -->"
+END = "<!-- scripts/bench.py --write: end -->"
+ISSUE_35 = ("pdf-unchanged", "pdf-full", "lookup", "lookup-regular", "lookup-edit-editable", "lookup-edit-regular",
+            "help", "help-regular", "odds-5d10", "odds-10d10", "odds-first", "json-size", "json-memory", "check-json")
+"""The rows of issue 35's table (the editable and regular installs both): the record holds each."""
 CHARTS = ROOT / "charts"
 PYTHON = sys.executable
 CHARTC = [PYTHON, "-c", "import sys; from compiler.cli import main; sys.argv[0] = 'chartc'; main()"]
@@ -712,8 +722,8 @@ def _icepool_forgets() -> None:
     as chartc's does (a repeated call otherwise costs icepool a dict lookup)."""
     for name, module in list(sys.modules.items()):
         if name.startswith("icepool"):
-            for value in list(vars(module).values()):
-                if "_cache" in getattr(value, "__dict__", {}):
+            for value in list(vars(module).values()):  # icepool's own objects, not the modules it imports
+                if type(value).__module__.startswith("icepool") and "_cache" in getattr(value, "__dict__", {}):
                     del value._cache
 
 
@@ -1032,16 +1042,41 @@ ROWS: dict[str, Callable[[Setup], Iterator[Row]]] = {
 }
 
 
+def recorded_table() -> str:
+    """The table of the recorded run (`RECORD`), as docs/records/speed.md holds it."""
+    doc = json.loads(RECORD.read_text(encoding="utf-8"))
+    rows = [Row(**{**row, "target": float(row["target"]), "ratio": float(row["ratio"])}) for row in doc["rows"]]
+    return "\n".join(render(rows, doc["runs"], doc["machine"]))
+
+
+def write_record(rows: list[Row], runs: int) -> None:
+    """Record `rows` (replacing rows of the same name, keeping the others) and put the table into
+    docs/records/speed.md between its markers."""
+    old = json.loads(RECORD.read_text(encoding="utf-8"))["rows"] if RECORD.exists() else []
+    new = {row.name: {k: v for k, v in vars(row).items()} for row in rows}
+    kept = [row for row in old if row["name"] not in new] + list(new.values())
+    order = {name: i for i, name in enumerate(ISSUE_35)}
+    kept.sort(key=lambda row: order.get(row["name"], len(order)))
+    for row in kept:  # JSON has no infinity: a ratio without a target or answer is a string
+        row["target"], row["ratio"] = (str(row[k]) if row[k] == float("inf") else row[k] for k in ("target", "ratio"))
+    doc = {"machine": machine(), "runs": runs, "rows": kept}
+    RECORD.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    held = PAGE.read_text(encoding="utf-8")
+    start, stop = held.find(BEGIN), held.find(END)
+    assert 0 <= start < stop, f"{PAGE} has no markers {BEGIN} ... {END}"
+    PAGE.write_text(f"{held[:start]}{BEGIN}\n{recorded_table()}\n{held[stop:]}", encoding="utf-8")
+
+
 def machine() -> str:
     """The machine the figures come from."""
     return (f"{os.cpu_count()} CPUs ({platform.machine()}), Python {platform.python_version()} "
             f"({platform.python_implementation()}), {platform.system()} {platform.release()}")
 
 
-def render(rows: list[Row], runs: int) -> list[str]:
-    """The table as Markdown, with the machine and the run count."""
+def render(rows: list[Row], runs: int, measured_on: str | None = None) -> list[str]:
+    """The table as Markdown, with the machine (this one unless `measured_on`) and the run count."""
     walls = any(row.name.startswith("speedbuild") for row in rows)
-    lines = [f"Machine: {machine()}; medians of {runs} paired runs (CPU time of the child processes"
+    lines = [f"Machine: {measured_on or machine()}; medians of {runs} paired runs (CPU time of the child processes"
              + ("; the `speedbuild` rows: wall time, fewer pairs for larger inputs)." if walls else ")."), "",
              "| what | A | B | A / B | target | meets |", "|---|---:|---:|---:|---:|---|"]
     for row in rows:
@@ -1078,6 +1113,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", type=Path, default=None,
                         help="the check, lookup and help rows also compare with the same command by this "
                         "checkout's chartc")
+    parser.add_argument("--write", action="store_true",
+                        help="record the rows in docs/records/speed.json and their table in docs/records/speed.md")
     parser.add_argument("--stages", action="store_true",
                         help="also print where one check of the synthetic corpus spends its CPU")
     args = parser.parse_args(argv)
@@ -1103,6 +1140,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {row.name}: {row.refused or f'{row.ratio:.2f}{row.unit}'}", file=sys.stderr, flush=True)
         staged = stages(setup) if args.stages else []
     print("\n".join(render(results, runs)))
+    if args.write:
+        write_record(results, runs)
     if staged:
         print("\n" + "\n".join(staged))
     return 0
