@@ -11,7 +11,8 @@ date, which is what rendering would have found (the outputs are a function of th
 Anything else (an edited, missing or orphaned output, a changed chart, another option, another
 chartc) is left to the full check, which reports it with a diff and the command that fixes it.
 `build --check --pdf` always runs the full check: a PDF also depends on WeasyPrint, Pango and the
-installed fonts, which no key here covers.
+installed fonts, which no key here covers (a PDF whose own inputs are unchanged is read back rather
+than laid out again: `compiler.build.pdfs`).
 
 The record lives in the user's cache folder beside the saved parser, one per output folder, not in
 `--out`: a record committed with `generated/` would change with every edit of chartc's code and
@@ -55,13 +56,13 @@ def save(cache_dir: Path, out_dir: Path, key: str, digests: Mapping[str, str]) -
     hashes = dict(sorted(digests.items()))
     doc = {"format": _FORMAT, "key": key, "out": str(out_dir.resolve()), "outputs": hashes}
     write_private(json.dumps(doc, indent=0, sort_keys=True).encode("utf-8"), _path(cache_dir, out_dir))
-    _forget_removed_folders(cache_dir)
+    forget_removed_folders(cache_dir, "build-*.json")
 
 
-def _forget_removed_folders(cache_dir: Path) -> None:
-    """Delete the records of output folders that no longer exist (temporary builds, moved trees),
-    so the cache does not grow with every folder ever built."""
-    for path in cache_dir.glob("build-*.json"):
+def forget_removed_folders(cache_dir: Path, pattern: str) -> None:
+    """Delete the records (`pattern`: their file names in `cache_dir`) of output folders that no
+    longer exist (temporary builds, moved trees), so the cache does not grow with every folder ever built."""
+    for path in cache_dir.glob(pattern):
         data = read_trusted(path)
         try:
             out = json.loads(data)["out"] if data is not None else None

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import click
 
+from compiler.build import pdfs
 from compiler.build import record as build_record
 from compiler.build.games import BuildOptions, build_games, check_games, write_games
 from compiler.build.project import CHART_SUFFIX, PathError, find_game_dirs, read_sources
@@ -122,7 +123,7 @@ def build(
         out_dir = Path("build/as-printed") if as_printed else Path("generated")
     options = {"paper": paper, "landscape": landscape, "large_print": large_print, "pdf": pdf,
                "as_printed": as_printed, "strict": strict, "whole_tree": whole_tree(paths)}
-    if check_only and not pdf:  # a PDF also depends on WeasyPrint, Pango and the fonts: always rendered
+    if check_only and not pdf:  # a PDF also depends on WeasyPrint, Pango and the fonts: see compiler.build.pdfs
         recorded = _recorded_up_to_date(paths, out_dir, options)
         if recorded is not None:
             click.echo(printable(f"{recorded} generated files in {out_dir} are up to date"))
@@ -137,7 +138,7 @@ def build(
     step, failed = (check_games, "build --check failed") if check_only else (write_games, "build failed")
     try:
         build_options = BuildOptions(as_printed, paper, large_print, pdf, strict, landscape)
-        with closing(build_games(game_dirs, build_options, jobs)) as builds:
+        with closing(build_games(game_dirs, build_options, jobs, out_dir)) as builds:
             done = _on_disk(lambda: step(out_dir, builds, whole_tree(paths)), out_dir, failed)
     except OutputError as exc:
         click.echo(printable(f"build failed: {exc}; nothing was written"), err=True)
@@ -155,7 +156,7 @@ def build(
     if done.stale is not None:
         stale = done.stale
         if stale.clean:
-            _record(done.game_ids, done.sources, options, out_dir, done.digests)
+            _record(done.game_ids, done.sources, options, out_dir, done.digests, done.pdf_keys)
             click.echo(printable(f"{len(done.digests)} generated files in {out_dir} are up to date"))
             sys.exit(EXIT_OK)
         echo_lines((printable(f"missing:  {out_dir / rel}") for rel in stale.missing), err=True)
@@ -170,10 +171,11 @@ def build(
         sys.exit(EXIT_FINDINGS)
     assert done.written is not None
     changed = done.written.changed
-    _record(done.game_ids, done.sources, options, out_dir, done.digests)
+    _record(done.game_ids, done.sources, options, out_dir, done.digests, done.pdf_keys)
     games = f"{len(done.game_ids)} game{'s' if len(done.game_ids) != 1 else ''}"
     files = f"{len(changed)} file{'s' if len(changed) != 1 else ''}"
-    click.echo(printable(f"built {games} into {out_dir}: {files} changed"))
+    kept = f"; {done.pdfs_reused} PDF{'s' if done.pdfs_reused != 1 else ''} unchanged" if done.pdfs_reused else ""
+    click.echo(printable(f"built {games} into {out_dir}: {files} changed{kept}"))
 
 
 def _recorded_up_to_date(paths: tuple[Path, ...], out_dir: Path, options: dict[str, object]) -> int | None:
@@ -202,11 +204,15 @@ def _record(
     options: dict[str, object],
     out_dir: Path,
     digests: Mapping[str, str],
+    pdf_keys: Mapping[str, str],
 ) -> None:
     """Remember that `out_dir` now holds the outputs with these digests for these inputs (see
-    `_recorded_up_to_date`); `sources` maps each file read to its `build_record.source_digest`."""
+    `_recorded_up_to_date`); `sources` maps each file read to its `build_record.source_digest`;
+    `pdf_keys` the key of each PDF's inputs (`compiler.build.pdfs`)."""
     key = build_record.inputs_key(game_ids, sources, options)
     build_record.save(default_cache_dir(), out_dir, key, digests)
+    if pdf_keys:
+        pdfs.save(default_cache_dir(), out_dir, pdf_keys, digests)
 
 
 def _why_failed(failing: list[Diagnostic]) -> str:
