@@ -62,6 +62,8 @@ class GameBuild:
     """Every file the game's compilation read: displayed name -> `build_record.source_digest`."""
     outputs: dict[str, str | bytes]
     """Relative path -> content; empty when `failing` is not."""
+    reported: tuple[Diagnostic, ...] = ()
+    """The findings that do not fail the build (warnings, notes): `chartc build` prints them as `check` does."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,7 @@ def build_game(task: _Task) -> GameBuild:
     [comp] = project.compile_games({task.game_id: task.folder}, options.as_printed)
     fails = (Severity.ERROR, Severity.WARNING) if options.strict else (Severity.ERROR,)
     failing = tuple(d for d in comp.diagnostics if d.severity in fails)
+    reported = tuple(d for d in comp.diagnostics if d.severity not in fails)
     outputs: dict[str, str | bytes] = {}
     if not failing:
         game = comp.project.games[task.game_id]
@@ -93,7 +96,7 @@ def build_game(task: _Task) -> GameBuild:
             aid = f"{task.game_id}/{task.game_id}"
             outputs[f"{aid}.pdf"] = build.html_to_pdf(str(outputs[f"{aid}.html"]))
     sources = {name: build_record.source_digest(text) for name, text in comp.sources.items()}
-    return GameBuild(task.game_id, failing, sources, outputs)
+    return GameBuild(task.game_id, failing, sources, outputs, reported)
 
 
 def build_games(
@@ -172,6 +175,8 @@ class Built:
     sources: dict[str, str]
     digests: dict[str, str]
     """The SHA-256 of every output (relative path -> digest)."""
+    reported: list[Diagnostic] = field(default_factory=list)
+    """Every game's warnings and notes that do not fail the build, in file order."""
     recovery: Recovery = field(default_factory=Recovery)
     written: WriteResult | None = None
     stale: Staleness | None = None
@@ -235,6 +240,7 @@ def _note(done: Built, game: GameBuild) -> None:
     done.game_ids.append(game.game_id)
     done.sources.update(game.sources)
     done.failing.extend(game.failing)
+    done.reported.extend(game.reported)
 
 
 def _owned(out_dir: Path, game_ids: list[str], whole_tree: bool) -> list[str]:
@@ -246,6 +252,7 @@ def _owned(out_dir: Path, game_ids: list[str], whole_tree: bool) -> list[str]:
 
 def _sorted(done: Built) -> Built:
     done.failing.sort(key=Diagnostic.sort_key)
+    done.reported.sort(key=Diagnostic.sort_key)
     done.game_ids.sort()
     return done
 
