@@ -412,6 +412,8 @@ def _row(c: model.Chart, r: model.Row) -> dict[str, Any]:
         out["natural"] = True
     if r.errata:
         out["errata"] = list(r.errata)
+        if r.because:
+            out["because"] = list(r.because)
         out["printed"] = (
             None
             if r.added

@@ -60,6 +60,7 @@ class Row:
     printed_values: tuple[Value, ...] | None = None  # the values as printed, when an errata changed them
     printed_range: str | None = None
     added: bool = False  # the row is not in the print; an errata added it
+    because: tuple[str, ...] = ()  # why the errata changed this row or cell, as they say it
     natural: bool = False  # `natural 1: ...`: read by the natural roll, before any DRM (checked first)
 
 

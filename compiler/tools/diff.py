@@ -8,7 +8,7 @@ is one change, not a removal and an addition.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import assert_never
 
@@ -47,6 +47,8 @@ class Change:
     old: str | None
     new: str | None
     cite: str | None
+    reason: str | None = None  # why, as the errata say it (`because`)
+    rule: str | None = None  # the chart's rule section
 
     def text(self) -> str:
         """`R4, interceptor Piston-engined, roll 3-6: Result Combat → Evade`."""
@@ -82,6 +84,8 @@ class Change:
             "old": self.old,
             "new": self.new,
             "cite": self.cite,
+            "reason": self.reason,
+            "rule": self.rule,
             "text": self.text(),
         }
 
@@ -113,8 +117,20 @@ def _diff_game(a: model.Game, b: model.Game) -> list[Change]:
         elif nc is None:
             out.append(Change(a.id, address, ChangeKind.CHART_REMOVED, "", oc.title, None, None))
         else:
-            out.extend(_diff_chart(a, b, oc, nc))
+            out.extend(replace(c, reason=_reason(nc, c), rule=nc.rule) for c in _diff_chart(a, b, oc, nc))
     return out
+
+
+def _reason(chart: model.Chart, change: Change) -> str | None:
+    """Why the errata made `change`: the `because` of the row or cell it changed, else those the
+    errata it cites gave for the chart (a title, a completed chart, a removed row)."""
+    if change.reason is not None or chart.errata is None or change.cite is None:
+        return change.reason
+    return "; ".join(dict.fromkeys(t for _, t in chart.errata.reasons)) or None
+
+
+def _because(row: model.Row) -> str | None:
+    return "; ".join(row.because) or None
 
 
 def _cite(game: model.Game, errata_ids: tuple[str, ...]) -> str | None:
@@ -217,6 +233,7 @@ def _diff_rows(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -
                         value_text(a, col, old_v),
                         value_text(b, col, new_v),
                         _cite(b, after.errata),
+                        _because(after),
                     )
                 )
     # a row whose range moved or whose keys were renamed, with the same values, is one change
@@ -234,6 +251,7 @@ def _diff_rows(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -
                     moved.range.printed,
                     after.range.printed,
                     _cite(b, after.errata),
+                    _because(after),
                 )
             )
         elif renamed is not None:
@@ -246,6 +264,7 @@ def _diff_rows(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -
                     _key_text(oc, renamed.keys),
                     _key_text(nc, after.keys),
                     _cite(b, after.errata),
+                    _because(after),
                 )
             )
             moved = renamed
@@ -261,7 +280,10 @@ def _diff_rows(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -
         )
     for r in unmatched_new:
         out.append(
-            Change(b.id, address, ChangeKind.ROW_ADDED, _where(nc, r), None, _row_text(b, nc, r), _cite(b, r.errata))
+            Change(
+                b.id, address, ChangeKind.ROW_ADDED, _where(nc, r), None, _row_text(b, nc, r), _cite(b, r.errata),
+                _because(r),
+            )
         )
     return out
 
@@ -279,12 +301,14 @@ def changes_json(changes: list[Change], old_label: str, new_label: str) -> str:
 
 
 def errata_sheet_html(changes: list[Change], titles: dict[str, str], old_label: str, new_label: str) -> str:
-    """A printable errata sheet (Jinja2, autoescaped): per game, one change per line with chart ID,
-    location, printed -> corrected value and the errata cited."""
-    games = [
-        {"title": titles.get(game_id, game_id), "changes": [c for c in changes if c.game == game_id]}
-        for game_id in sorted({c.game for c in changes})
-    ]
+    """A printable errata sheet (Jinja2, autoescaped): per game and chart (its ID and rule), one
+    change per line with its location, printed -> corrected value, the reason and the errata cited."""
+    games = []
+    for game_id in sorted({c.game for c in changes}):
+        mine = [c for c in changes if c.game == game_id]
+        charts = [{"chart": chart, "rule": next((c.rule for c in mine if c.chart == chart and c.rule), None),
+                   "changes": [c for c in mine if c.chart == chart]} for chart in dict.fromkeys(c.chart for c in mine)]
+        games.append({"title": titles.get(game_id, game_id), "charts": charts})
     return (
         environment().get_template("errata_sheet.html.j2").render(games=games, old_label=old_label, new_label=new_label)
     )

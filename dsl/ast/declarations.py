@@ -277,7 +277,8 @@ class RemoveRow:
 
 @dataclass(frozen=True)
 class ChangeCell:
-    """`change ROW-REF column NAME to VALUE [because "..."]`."""
+    """`change ROW-REF column NAME to VALUE [because "..."]`; in a grid by roll, the row is the
+    line's printed roll and the column a grid column's key value (`change 3-4 column "2:1" to DR`)."""
 
     ref: RowRef
     column: Name
@@ -288,12 +289,14 @@ class ChangeCell:
 
 @dataclass(frozen=True)
 class MoveRow:
-    """`move ROW-REF to RANGE [because "..."]`: give a row another printed range."""
+    """`move ROW-REF to RANGE [because "..."]`: give a row another printed range; with `column
+    NAME`, the cell of a grid (results down, key values across: `move DE column "3:1" to 5-6`)."""
 
     ref: RowRef
     new_range: RangeText
     because: Text | None
     span: Span
+    column: Name | None = None
 
 
 @dataclass(frozen=True)

@@ -258,10 +258,17 @@ class ErrataRules(Terminals):
 
     op_add = node(ast.AddRow)
     op_remove = node(ast.RemoveRow)
-    op_change = node(ast.ChangeCell)
+    def op_change(
+        self, meta: Meta, ref: ast.RowRef, column: ast.Name | ast.Text, value: ast.ValueText, because: ast.Text | None
+    ) -> ast.ChangeCell:
+        return ast.ChangeCell(ref, _column(column), value, because, self._span(meta))
 
-    def op_move(self, meta: Meta, ref: ast.RowRef, new_range: Token, because: ast.Text | None) -> ast.MoveRow:
-        return ast.MoveRow(ref, self._range(new_range), because, self._span(meta))
+    def op_move(
+        self, meta: Meta, ref: ast.RowRef, column: ast.Name | ast.Text | None, new_range: Token,
+        because: ast.Text | None,
+    ) -> ast.MoveRow:
+        named = None if column is None else _column(column)
+        return ast.MoveRow(ref, self._range(new_range), because, self._span(meta), named)
 
     op_retitle = node(ast.Retitle)
     op_complete = node(ast.Complete)
@@ -274,6 +281,11 @@ class ErrataRules(Terminals):
         return ast.RowRef(keys, printed)
 
     because = same
+
+
+def _column(written: ast.Name | ast.Text) -> ast.Name:
+    """An errata's column: a name, or a grid column's key value as printed (`"2:1"`)."""
+    return written if isinstance(written, ast.Name) else ast.Name(written.text, written.span)
 
 
 def _word(written: ast.Name | ast.Text | Token) -> str:

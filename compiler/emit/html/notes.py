@@ -9,7 +9,8 @@ import re
 from typing import assert_never
 
 from compiler import model
-from compiler.emit.html.wording import signed
+from compiler.emit.html.wording import cell_text, signed
+from compiler.model.crt import crt_shape
 from compiler.model.text import key_label, value_text
 
 
@@ -27,6 +28,7 @@ def chart_errata(game: model.Game, chart: model.Chart) -> list[str]:
     marks = chart.errata
     if marks is None:
         return lines
+    printed_as_grid = chart.grid is not None or crt_shape(chart, game.enums) is not None
     for errata_id in marks.applied:
         doc = next((e for e in game.errata if e.id == errata_id), None)
         cite = doc.title if doc else errata_id
@@ -39,6 +41,9 @@ def chart_errata(game: model.Game, chart: model.Chart) -> list[str]:
         removed = [r for r in marks.removed_rows if errata_id in r.errata]
         if removed:
             what.append("removed rows: " + ", ".join(_row_name(chart, r) for r in removed))
+        if printed_as_grid:
+            cells = [_cell_change(game, chart, r) for r in chart.rows if errata_id in r.errata]
+            what += ["changed cells: " + ", ".join(cells)] if cells else []
         reasons = _unique([t for e, t in marks.reasons if e == errata_id])
         if reasons:
             what.append(("reason: " if len(reasons) == 1 else "reasons: ") + _sentence(reasons[0]))
@@ -68,6 +73,18 @@ def _sentence(text: str) -> str:
 
 def _unique(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
+
+
+def _cell_change(game: model.Game, chart: model.Chart, r: model.Row) -> str:
+    """`2:1 3-4 (printed EX)`: a grid cell an errata changed, named by column and roll, and what
+    the print had (the footnote names them, since a grid cell has no room for it)."""
+    if r.added or r.printed_values is None:
+        return f"{_row_name(chart, r)} (not in the print)"
+    was = [cell_text(game, col, old) for col, old, new in zip(chart.columns, r.printed_values, r.values,
+                                                                strict=False) if old != new]
+    if r.printed_range is not None and r.range is not None and r.printed_range != r.range.printed:
+        was.insert(0, r.printed_range)
+    return f"{_row_name(chart, r)} (printed {', '.join(was)})"
 
 
 def _row_name(chart: model.Chart, r: model.Row) -> str:

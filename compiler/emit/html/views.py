@@ -73,6 +73,7 @@ class GridCellView:
     range: str
     percent: str
     bar: str
+    mark: str = ""  # the errata mark of an amended cell (`E1`)
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,7 @@ class CrtLineView:
 
     rolls: str
     codes: tuple[str, ...]
+    marks: tuple[str, ...] = ()  # per cell, the errata mark of an amended cell (`E1`) or ""
 
 
 @dataclass(frozen=True)
