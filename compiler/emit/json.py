@@ -338,6 +338,10 @@ def _drm(d: model.Drm) -> dict[str, Any]:
         out["per"] = {"var": d.per.var, "step": d.per.step, "rounding": d.per.rounding}
     if d.group is not None:
         out["group"] = d.group
+    if d.errata:
+        out["errata"] = list(d.errata)
+        out["because"] = list(d.because)
+        out["printed"] = None if d.printed is None else {"value": d.printed.value, "when": _cond(d.printed.when)}
     return out
 
 
@@ -474,6 +478,10 @@ def _chart(c: model.Chart, chances: bool = True) -> dict[str, Any]:
             "notes": [{"errata": e, "text": t} for e, t in c.errata.notes],
             "reasons": [{"errata": e, "text": t} for e, t in c.errata.reasons],
             "removed_rows": [_row(c, r) for r in c.errata.removed_rows],
+            **({"removed_drms": [
+                {"id": d.id, "label": d.label, "value": d.value, "when": _cond(d.when), "errata": list(d.errata),
+                 "because": list(d.because)} for d in c.errata.removed_drms
+            ]} if c.errata.removed_drms else {}),
         }
     if chances and c.kind is model.ChartKind.ROLL and c.dice is not None:
         out["chances"] = _chances(c)

@@ -19,8 +19,8 @@ from compiler import model
 from compiler.diagnostics import Applicability, Label, Sink, Slot, codes, fixes
 from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.diagnostics.suggest import suggestion
-from compiler.errata import cells
-from compiler.errata.provenance import Provenance
+from compiler.errata import cells, drms
+from compiler.errata.provenance import Provenance as Provenance
 from dsl import ast
 
 
@@ -129,6 +129,8 @@ class ErrataApplier:
                 return self._complete(errata_id, decl, op, prov, where)
             case ast.Retitle():
                 return self._retitle(errata_id, decl, op, prov, where)
+            case ast.AddDrm() | ast.RemoveDrm() | ast.ChangeDrm():
+                return drms.amend_drm(self, errata_id, decl, op, prov, where)
             case ast.ChangeCell() if decl.roll_grids:
                 return cells.change_roll_cell(self, errata_id, decl, op, prov, where)
             case ast.MoveRow() if op.column is not None:
@@ -346,6 +348,15 @@ def annotate(amended: model.Chart, printed: model.Chart, prov: Provenance) -> mo
             )
         )
     removed = tuple(replace(r, errata=(prov.removed[r.span],)) for r in printed.rows if r.span in prov.removed)
+    printed_drms = {d.id: d for d in printed.drms}
+    amended_drms = tuple(
+        replace(d, errata=tuple(prov.drm_errata[d.id]), printed=printed_drms.get(d.id), added=d.id not in printed_drms,
+                because=tuple(prov.drm_reasons.get(d.id, ())))
+        if d.id in prov.drm_errata else d
+        for d in amended.drms
+    )
+    removed_drms = tuple(replace(d, errata=(prov.removed_drms[d.id],), because=tuple(prov.drm_reasons.get(d.id, ())))
+                         for d in printed.drms if d.id in prov.removed_drms)
     marks = model.ChartErrata(
         applied=tuple(prov.errata),
         printed_title=prov.printed_title,
@@ -353,5 +364,6 @@ def annotate(amended: model.Chart, printed: model.Chart, prov: Provenance) -> mo
         removed_rows=removed,
         notes=tuple(prov.notes),
         reasons=tuple(prov.reasons),
+        removed_drms=removed_drms,
     )
-    return replace(amended, rows=tuple(rows), errata=marks)
+    return replace(amended, rows=tuple(rows), drms=amended_drms, errata=marks)

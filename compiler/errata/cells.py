@@ -10,22 +10,11 @@ reads the printed value from and C602 (two errata change the same cell) keys on.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Protocol
 
-from compiler.diagnostics import Sink, Slot, codes, fixes
+from compiler.diagnostics import Slot, codes, fixes
 from compiler.diagnostics.suggest import suggestion
-from compiler.errata.provenance import Provenance
+from compiler.errata.provenance import ErrataApplier, Provenance
 from dsl import ast
-
-
-class ErrataApplier(Protocol):
-    """What a cell's amendment needs of `compiler.errata.apply.ErrataApplier`."""
-
-    sink: Sink
-
-    def claim(self, errata_id: str, decl: ast.ChartDecl, span: ast.Span, what: str, op_span: ast.Span) -> None: ...
-
-    def record(self, prov: Provenance, errata_id: str, span: ast.Span, because: ast.Text | None) -> None: ...
 
 
 def change_roll_cell(

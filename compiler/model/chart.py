@@ -137,6 +137,7 @@ class ChartErrata:
     removed_rows: tuple[Row, ...] = ()  # printed rows an errata removed (their `errata` says which)
     notes: tuple[tuple[str, str], ...] = ()  # (errata id, note)
     reasons: tuple[tuple[str, str], ...] = ()  # (errata id, the `because` it gave)
+    removed_drms: tuple[Drm, ...] = ()  # printed DRMs an errata removed (their `errata` says which)
 
 
 @dataclass(frozen=True)

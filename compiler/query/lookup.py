@@ -65,7 +65,21 @@ def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
         for col, value in zip(chart.columns, result.row.values, strict=True)
     ]
     lines += errata_lines(game, chart, result.row)
+    if modifiers is not None and modifiers.breakdown is not None:
+        lines += [drm_errata_line(game, a.drm) for a in modifiers.breakdown.items if a.drm.errata]
     return safe_lines(lines)
+
+
+def drm_errata_line(game: model.Game, drm: model.Drm) -> str:
+    """`  Errata: Official errata (2021) (DRM F/B Attack printed +1): 7.1.10: ...`: the errata that
+    changed a DRM that applied, what the print had and why."""
+    titles = {e.id: e.title for e in game.errata}
+    cited = ", ".join(titles.get(e, e) for e in drm.errata)
+    if drm.printed is None:
+        was = "not in the print"
+    else:
+        was = f"printed {drm.printed.value:+d}" if drm.printed.value != drm.value else "printed with another condition"
+    return f"  Errata: {cited} (DRM {drm.label} {was})" + "".join(f": {why}" for why in drm.because)
 
 
 def errata_lines(game: model.Game, chart: model.Chart, row: model.Row) -> list[str]:

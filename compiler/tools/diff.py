@@ -14,6 +14,7 @@ from typing import assert_never
 
 from compiler import model
 from compiler.diagnostics.textsafe import json_text, printable
+from compiler.emit.html.wording import describe_condition
 from compiler.emit.templating import environment
 from compiler.model.text import keys_phrase, value_text
 
@@ -188,20 +189,19 @@ def _diff_chart(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) 
     old_drms = {d.id: d for d in oc.drms}
     for d in nc.drms:
         before = old_drms.pop(d.id, None)
+        cite, why = (_cite(b, d.errata) or cite_chart, "; ".join(d.because) or None)
         if before is None or before.value != d.value:
-            out.append(
-                Change(
-                    b.id,
-                    address,
-                    ChangeKind.DRM,
-                    f"DRM {d.label}",
-                    f"{before.value:+d}" if before else None,
-                    f"{d.value:+d}",
-                    cite_chart,
-                )
-            )
+            old = f"{before.value:+d}" if before else None
+            out.append(Change(b.id, address, ChangeKind.DRM, f"DRM {d.label}", old, f"{d.value:+d}", cite, why))
+        if before is not None and before.when != d.when:
+            old, new = (describe_condition(x, g) for x, g in ((before.when, a), (d.when, b)))
+            out.append(Change(b.id, address, ChangeKind.DRM, f"DRM {d.label}: when", old, new, cite, why))
+    removed = {d.id: d for d in nc.errata.removed_drms} if nc.errata is not None else {}
     for d in old_drms.values():
-        out.append(Change(b.id, address, ChangeKind.DRM, f"DRM {d.label}", f"{d.value:+d}", None, cite_chart))
+        gone = removed.get(d.id)
+        cite = _cite(b, gone.errata) if gone is not None else cite_chart
+        why = "; ".join(gone.because) or None if gone is not None else None
+        out.append(Change(b.id, address, ChangeKind.DRM, f"DRM {d.label}", f"{d.value:+d}", None, cite, why))
     out.extend(_diff_rows(a, b, oc, nc))
     return out
 

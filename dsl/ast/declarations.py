@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dsl.ast.charts import RowDecl
-from dsl.ast.values import Expr, KeyValueText, MonthText, Name, RangeText, Text, ValueText
+from dsl.ast.charts import DrmDecl, RowDecl
+from dsl.ast.values import Cond, Expr, KeyValueText, MonthText, Name, RangeText, Text, ValueText
 from dsl.shared import Between, Beyond, ExpectKind, Number, OddsForm, Rounding, ShiftOrder, Span
 
 
@@ -324,8 +324,37 @@ class AddNote:
     span: Span
 
 
-AmendOp = AddRow | RemoveRow | ChangeCell | MoveRow | Retitle | Complete | AddNote
-"""One amendment of a chart; a row is named by its keys and printed range."""
+@dataclass(frozen=True)
+class AddDrm:
+    """`add drm NAME "Label" +1 when ... [because "..."]`: a DRM the print lacks."""
+
+    drm: DrmDecl
+    because: Text | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class RemoveDrm:
+    """`remove drm NAME [because "..."]`."""
+
+    name: Name
+    because: Text | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class ChangeDrm:
+    """`change drm NAME to +2` (its value) or `change drm NAME when COND` (its condition)."""
+
+    name: Name
+    value: int | None
+    when: Cond | None
+    because: Text | None
+    span: Span
+
+
+AmendOp = AddRow | RemoveRow | ChangeCell | MoveRow | Retitle | Complete | AddNote | AddDrm | RemoveDrm | ChangeDrm
+"""One amendment of a chart; a row is named by its keys and printed range, a DRM by its name."""
 
 
 @dataclass(frozen=True)

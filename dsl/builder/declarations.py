@@ -27,6 +27,7 @@ from dsl.builder.base import (
     listing,
     node,
     same,
+    typed,
 )
 
 
@@ -269,6 +270,17 @@ class ErrataRules(Terminals):
     ) -> ast.MoveRow:
         named = None if column is None else _column(column)
         return ast.MoveRow(ref, self._range(new_range), because, self._span(meta), named)
+
+    def op_add_drm(self, meta: Meta, drm: Stmt, because: ast.Text | None) -> ast.AddDrm:
+        return ast.AddDrm(typed(drm.node, ast.DrmDecl), because, self._span(meta))
+
+    op_remove_drm = node(ast.RemoveDrm)
+
+    def op_drm_value(self, meta: Meta, name: ast.Name, value: Token, because: ast.Text | None) -> ast.ChangeDrm:
+        return ast.ChangeDrm(name, int(value), None, because, self._span(meta))
+
+    def op_drm_when(self, meta: Meta, name: ast.Name, when: ast.Cond, because: ast.Text | None) -> ast.ChangeDrm:
+        return ast.ChangeDrm(name, None, when, because, self._span(meta))
 
     op_retitle = node(ast.Retitle)
     op_complete = node(ast.Complete)

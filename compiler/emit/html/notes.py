@@ -9,7 +9,7 @@ import re
 from typing import assert_never
 
 from compiler import model
-from compiler.emit.html.wording import cell_text, signed
+from compiler.emit.html.wording import cell_text, describe_condition, signed
 from compiler.model.crt import crt_shape
 from compiler.model.text import key_label, value_text
 
@@ -41,6 +41,9 @@ def chart_errata(game: model.Game, chart: model.Chart) -> list[str]:
         removed = [r for r in marks.removed_rows if errata_id in r.errata]
         if removed:
             what.append("removed rows: " + ", ".join(_row_name(chart, r) for r in removed))
+        gone = [d for d in marks.removed_drms if errata_id in d.errata]
+        if gone:
+            what.append("removed DRMs: " + ", ".join(f"{d.label} {signed(d.value)}" for d in gone))
         if printed_as_grid:
             cells = [_cell_change(game, chart, r) for r in chart.rows if errata_id in r.errata]
             what += ["changed cells: " + ", ".join(cells)] if cells else []
@@ -73,6 +76,19 @@ def _sentence(text: str) -> str:
 
 def _unique(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
+
+
+def drm_printed(game: model.Game, d: model.Drm) -> str | None:
+    """What the print had for a DRM an errata changed: `printed +1`, `printed when F/B attack`,
+    `not in the print`; None for a DRM as printed."""
+    if not d.errata:
+        return None
+    if d.printed is None:
+        return "not in the print"
+    was = [f"printed {signed(d.printed.value)}"] if d.printed.value != d.value else []
+    if d.printed.when != d.when:
+        was.append("printed " + (f"when {describe_condition(d.printed.when, game)}" if d.printed.when else "always"))
+    return ", ".join(was) or None
 
 
 def _cell_change(game: model.Game, chart: model.Chart, r: model.Row) -> str:
