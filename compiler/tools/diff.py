@@ -193,8 +193,8 @@ def _diff_chart(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) 
         if before is None or before.value != d.value:
             old = f"{before.value:+d}" if before else None
             out.append(Change(b.id, address, ChangeKind.DRM, f"DRM {d.label}", old, f"{d.value:+d}", cite, why))
-        if before is not None and before.when != d.when:
-            old, new = (describe_condition(x, g) for x, g in ((before.when, a), (d.when, b)))
+        old, new = (describe_condition(x.when, g) if x is not None else "" for x, g in ((before, a), (d, b)))
+        if before is not None and old != new:  # conditions compared as they read: their spans differ
             out.append(Change(b.id, address, ChangeKind.DRM, f"DRM {d.label}: when", old, new, cite, why))
     removed = {d.id: d for d in nc.errata.removed_drms} if nc.errata is not None else {}
     for d in old_drms.values():
