@@ -227,6 +227,8 @@ def _member(m: model.Member, with_fields: bool) -> dict[str, Any]:
         out["aliases"] = list(m.aliases)
     if with_fields:
         out["fields"] = {k: json_value(v) for k, v in m.record.items()}
+    if m.errata:
+        out["errata"] = {"ids": list(m.errata), "printed": dict(m.printed), "because": list(m.because)}
     return out
 
 

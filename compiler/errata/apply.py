@@ -96,6 +96,8 @@ class ErrataApplier:
             self._errata[e.name.text] = e
             for a in e.amends:
                 chart = self.find(a.chart.text)
+                if chart is None and a.chart.text in self.game.enums:
+                    continue  # an enum's records: `compiler.errata.records` amends them
                 if chart is None:
                     names = [x.text for c in self.charts.values() for x in (c.chart_id, c.slug) if x is not None]
                     hint, close = suggestion(a.chart.text, names)
@@ -129,6 +131,10 @@ class ErrataApplier:
                 return self._complete(errata_id, decl, op, prov, where)
             case ast.Retitle():
                 return self._retitle(errata_id, decl, op, prov, where)
+            case ast.ChangeField():
+                message = f"errata `{errata_id}` changes a record field, but {where} is a chart"
+                self.sink.emit(codes.ERRATA_TARGET_MISSING, message, op.span, "name the records' enum in `amend`")
+                return decl
             case ast.AddDrm() | ast.RemoveDrm() | ast.ChangeDrm():
                 return drms.amend_drm(self, errata_id, decl, op, prov, where)
             case ast.ChangeCell() if decl.roll_grids:

@@ -119,6 +119,26 @@ def _diff_game(a: model.Game, b: model.Game) -> list[Change]:
             out.append(Change(a.id, address, ChangeKind.CHART_REMOVED, "", oc.title, None, None))
         else:
             out.extend(replace(c, reason=_reason(nc, c), rule=nc.rule) for c in _diff_chart(a, b, oc, nc))
+    return out + _diff_records(a, b)
+
+
+def _diff_records(a: model.Game, b: model.Game) -> list[Change]:
+    """Each record field whose value differs (an errata on reference data), under its enum's id."""
+    out: list[Change] = []
+    for enum_id in sorted(set(a.enums) & set(b.enums)):
+        old_enum, new_enum = a.enums[enum_id], b.enums[enum_id]
+        old_members = {m.id: m for m in old_enum.members}
+        for m in new_enum.members:
+            before = old_members.get(m.id)
+            if before is None:
+                continue
+            for f in new_enum.fields:
+                old_v, new_v = before.record.get(f.id), m.record.get(f.id)
+                if old_v != new_v:
+                    cite = _cite(b, m.errata)
+                    out.append(Change(b.id, enum_id, ChangeKind.CELL, f"record {m.label}: {f.label}",
+                                      "–" if old_v is None else str(old_v), "–" if new_v is None else str(new_v),
+                                      cite, "; ".join(m.because) or None))
     return out
 
 

@@ -353,7 +353,22 @@ class ChangeDrm:
     span: Span
 
 
-AmendOp = AddRow | RemoveRow | ChangeCell | MoveRow | Retitle | Complete | AddNote | AddDrm | RemoveDrm | ChangeDrm
+@dataclass(frozen=True)
+class ChangeField:
+    """`change record bf109g6 field ammo to 6 [because "..."]`: a record field of an enum's member
+    (the `amend` names the enum)."""
+
+    member: Name
+    field: Name
+    value: ValueText
+    because: Text | None
+    span: Span
+
+
+AmendOp = (
+    AddRow | RemoveRow | ChangeCell | MoveRow | Retitle | Complete | AddNote | AddDrm | RemoveDrm | ChangeDrm
+    | ChangeField
+)
 """One amendment of a chart; a row is named by its keys and printed range, a DRM by its name."""
 
 

@@ -275,6 +275,7 @@ class ErrataRules(Terminals):
         return ast.AddDrm(typed(drm.node, ast.DrmDecl), because, self._span(meta))
 
     op_remove_drm = node(ast.RemoveDrm)
+    op_field = node(ast.ChangeField)
 
     def op_drm_value(self, meta: Meta, name: ast.Name, value: Token, because: ast.Text | None) -> ast.ChangeDrm:
         return ast.ChangeDrm(name, int(value), None, because, self._span(meta))
