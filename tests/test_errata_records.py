@@ -96,3 +96,42 @@ def test_a_crt_cell_a_record_field_and_a_drm_corrected_in_every_output(tmp_path:
     ]
     sheet = errata_sheet_html(changes, {"t": "Test game"}, "as printed", "with errata")
     assert "<td>4 → 6</td><td>9.1: the G-6 carries 6 ammunition</td>" in sheet
+
+
+NOTES = '''game t { title "T" }
+chart [N1] noted "Noted chart" { rule "8.1" roll 1d6 column result: text "Result"
+  footnote 1 "Roll twice at night."
+  note "Only bombers."
+  rows { 1-3: "Miss"  4-6: "Hit" } }
+'''
+
+
+def test_errata_reword_a_footnote_and_a_note(tmp_path: Path) -> None:
+    # a footnote and a note corrected by the errata, each kept as printed in the marks
+    comp = compile_text(tmp_path, NOTES + 'errata n1 "Notes errata" { amend N1 { change footnote 1 to '
+                        '"Roll once at night." because "8.1 says once" change note 1 to "Only heavy bombers." } }')
+    assert comp.diagnostics == []
+    n1 = comp.project.games["t"].chart("N1")
+    assert [f.text for f in n1.footnotes] == ["Roll once at night."] and n1.notes == ("Only heavy bombers.",)
+    assert n1.errata.printed_notes == (("n1", "footnote 1", "Roll twice at night."), ("n1", "note 1", "Only bombers."))
+    out = render_outputs(comp.project)
+    chart = json.loads(out["t/t.json"])["charts"][0]
+    printed = {"errata": "n1", "which": "footnote 1", "text": "Roll twice at night."}
+    assert chart["errata"]["printed_notes"][0] == printed
+    assert "Footnote 1 as printed: Roll twice at night. Note 1 as printed: Only bombers. Reason: 8.1 says once." in (
+        out["t/t.html"])
+    changes = diff_projects(load([tmp_path / "charts"], as_printed=True).project, load([tmp_path / "charts"]).project)
+    assert [(c.where, c.old, c.new) for c in changes] == [
+        ("footnote 1", "Roll twice at night.", "Roll once at night."),
+        ("note 1", "Only bombers.", "Only heavy bombers."),
+    ]
+
+
+@pytest.mark.parametrize(
+    "amend, code",
+    [("change footnote 2 to \"x\"", "C601"), ("change note 3 to \"x\"", "C601"),
+     ("change note 1 to \"Only bombers.\"", "C603")],
+)
+def test_note_errata_naming_nothing_or_doing_nothing(tmp_path: Path, amend: str, code: str) -> None:
+    comp = compile_text(tmp_path, NOTES + f'errata n1 "E" {{ amend N1 {{ {amend} }} }}')
+    assert codes(comp) == [code]

@@ -484,6 +484,8 @@ def _chart(c: model.Chart, chances: bool = True) -> dict[str, Any]:
                 {"id": d.id, "label": d.label, "value": d.value, "when": _cond(d.when), "errata": list(d.errata),
                  "because": list(d.because)} for d in c.errata.removed_drms
             ]} if c.errata.removed_drms else {}),
+            **({"printed_notes": [{"errata": e, "which": w, "text": t} for e, w, t in c.errata.printed_notes]}
+               if c.errata.printed_notes else {}),
         }
     if chances and c.kind is model.ChartKind.ROLL and c.dice is not None:
         out["chances"] = _chances(c)

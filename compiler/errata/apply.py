@@ -135,6 +135,8 @@ class ErrataApplier:
                 message = f"errata `{errata_id}` changes a record field, but {where} is a chart"
                 self.sink.emit(codes.ERRATA_TARGET_MISSING, message, op.span, "name the records' enum in `amend`")
                 return decl
+            case ast.ChangeNote():
+                return self._change_note(errata_id, decl, op, prov, where)
             case ast.AddDrm() | ast.RemoveDrm() | ast.ChangeDrm():
                 return drms.amend_drm(self, errata_id, decl, op, prov, where)
             case ast.ChangeCell() if decl.roll_grids:
@@ -171,6 +173,32 @@ class ErrataApplier:
         self._why(prov, errata_id, op.because)
         prov.completed = decl.partial.text
         return replace(decl, partial=None)
+
+    def _change_note(
+        self, errata_id: str, decl: ast.ChartDecl, op: ast.ChangeNote, prov: Provenance, where: str
+    ) -> ast.ChartDecl:
+        which = f"{'footnote' if op.footnote else 'note'} {op.number}"
+        if op.footnote:
+            index = next((i for i, f in enumerate(decl.footnotes) if f.mark == op.number), None)
+            old = decl.footnotes[index].text if index is not None else None
+        else:
+            index = op.number - 1 if 0 < op.number <= len(decl.notes) else None
+            old = decl.notes[index] if index is not None else None
+        if index is None or old is None:
+            message = f"errata `{errata_id}` changes {which} of {where}, which it does not print"
+            self.sink.emit(codes.ERRATA_TARGET_MISSING, message, op.span)
+            return decl
+        if old.text == op.text.text:
+            self.sink.emit(codes.ERRATA_NO_EFFECT, f"errata `{errata_id}` changes {which} to the text it has", op.span)
+            return decl
+        self.claim(errata_id, decl, old.span, which, op.span)
+        self._why(prov, errata_id, op.because)
+        prov.printed_notes.append((errata_id, which, old.text))
+        if op.footnote:
+            footnotes = list(decl.footnotes)
+            footnotes[index] = replace(footnotes[index], text=op.text)
+            return replace(decl, footnotes=tuple(footnotes))
+        return replace(decl, notes=(*decl.notes[:index], op.text, *decl.notes[index + 1 :]))
 
     def _retitle(
         self, errata_id: str, decl: ast.ChartDecl, op: ast.Retitle, prov: Provenance, where: str
@@ -371,5 +399,6 @@ def annotate(amended: model.Chart, printed: model.Chart, prov: Provenance) -> mo
         notes=tuple(prov.notes),
         reasons=tuple(prov.reasons),
         removed_drms=removed_drms,
+        printed_notes=tuple(prov.printed_notes),
     )
     return replace(amended, rows=tuple(rows), drms=amended_drms, errata=marks)

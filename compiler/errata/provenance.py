@@ -26,6 +26,7 @@ class Provenance:
     drm_errata: dict[str, list[str]] = field(default_factory=dict)  # DRM id -> errata ids that added or changed it
     drm_reasons: dict[str, list[str]] = field(default_factory=dict)  # DRM id -> why, in order
     removed_drms: dict[str, str] = field(default_factory=dict)  # printed DRM id -> the errata that removed it
+    printed_notes: list[tuple[str, str, str]] = field(default_factory=list)  # (errata id, `footnote 1`, printed text)
 
 
 class ErrataApplier(Protocol):

@@ -138,6 +138,7 @@ class ChartErrata:
     notes: tuple[tuple[str, str], ...] = ()  # (errata id, note)
     reasons: tuple[tuple[str, str], ...] = ()  # (errata id, the `because` it gave)
     removed_drms: tuple[Drm, ...] = ()  # printed DRMs an errata removed (their `errata` says which)
+    printed_notes: tuple[tuple[str, str, str], ...] = ()  # (errata id, `footnote 1` or `note 2`, printed text)
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ class ChangeKind(StrEnum):
     RANGE = "range"
     KEYS = "keys"
     CELL = "cell"
+    NOTE = "note"
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,7 @@ class Change:
                 | ChangeKind.RANGE
                 | ChangeKind.KEYS
                 | ChangeKind.CELL
+                | ChangeKind.NOTE
             ):
                 return f"{self.old or '–'} \u2192 {self.new or '–'}"
             case _:
@@ -150,6 +152,18 @@ def _reason(chart: model.Chart, change: Change) -> str | None:
     return "; ".join(dict.fromkeys(t for _, t in chart.errata.reasons)) or None
 
 
+def _notes(oc: model.Chart, nc: model.Chart) -> dict[str, tuple[str | None, str | None]]:
+    """Each footnote (by its mark) and note (by its place) of two versions of a chart: (old, new) text."""
+    out: dict[str, tuple[str | None, str | None]] = {}
+    for f in oc.footnotes:
+        out[f"footnote {f.mark}"] = (f.text, None)
+    for f in nc.footnotes:
+        out[f"footnote {f.mark}"] = (out.get(f"footnote {f.mark}", (None, None))[0], f.text)
+    for i in range(max(len(oc.notes), len(nc.notes))):
+        out[f"note {i + 1}"] = (oc.notes[i] if i < len(oc.notes) else None, nc.notes[i] if i < len(nc.notes) else None)
+    return out
+
+
 def _because(row: model.Row) -> str | None:
     return "; ".join(row.because) or None
 
@@ -206,6 +220,9 @@ def _diff_chart(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) 
                 cite_chart,
             )
         )
+    for mark, (was, now) in _notes(oc, nc).items():
+        if was != now:
+            out.append(Change(b.id, address, ChangeKind.NOTE, mark, was, now, cite_chart))
     old_drms = {d.id: d for d in oc.drms}
     for d in nc.drms:
         before = old_drms.pop(d.id, None)

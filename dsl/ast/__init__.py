@@ -55,6 +55,7 @@ from dsl.ast.declarations import CellFact as CellFact
 from dsl.ast.declarations import ChangeCell as ChangeCell
 from dsl.ast.declarations import ChangeDrm as ChangeDrm
 from dsl.ast.declarations import ChangeField as ChangeField
+from dsl.ast.declarations import ChangeNote as ChangeNote
 from dsl.ast.declarations import ColumnSumInvariant as ColumnSumInvariant
 from dsl.ast.declarations import Complete as Complete
 from dsl.ast.declarations import ContextDecl as ContextDecl

@@ -365,9 +365,21 @@ class ChangeField:
     span: Span
 
 
+@dataclass(frozen=True)
+class ChangeNote:
+    """`change footnote 1 to "..."` (a numbered footnote) or `change note 2 to "..."` (the chart's
+    second `note`): the text as corrected."""
+
+    footnote: bool
+    number: int
+    text: Text
+    because: Text | None
+    span: Span
+
+
 AmendOp = (
     AddRow | RemoveRow | ChangeCell | MoveRow | Retitle | Complete | AddNote | AddDrm | RemoveDrm | ChangeDrm
-    | ChangeField
+    | ChangeField | ChangeNote
 )
 """One amendment of a chart; a row is named by its keys and printed range, a DRM by its name."""
 

@@ -277,6 +277,12 @@ class ErrataRules(Terminals):
     op_remove_drm = node(ast.RemoveDrm)
     op_field = node(ast.ChangeField)
 
+    def op_footnote(self, meta: Meta, number: Token, text: ast.Text, because: ast.Text | None) -> ast.ChangeNote:
+        return ast.ChangeNote(True, int(number), text, because, self._span(meta))
+
+    def op_change_note(self, meta: Meta, number: Token, text: ast.Text, because: ast.Text | None) -> ast.ChangeNote:
+        return ast.ChangeNote(False, int(number), text, because, self._span(meta))
+
     def op_drm_value(self, meta: Meta, name: ast.Name, value: Token, because: ast.Text | None) -> ast.ChangeDrm:
         return ast.ChangeDrm(name, int(value), None, because, self._span(meta))
 

@@ -41,6 +41,7 @@ def chart_errata(game: model.Game, chart: model.Chart) -> list[str]:
         removed = [r for r in marks.removed_rows if errata_id in r.errata]
         if removed:
             what.append("removed rows: " + ", ".join(_row_name(chart, r) for r in removed))
+        what += [f"{which} as printed: {text}" for e, which, text in marks.printed_notes if e == errata_id]
         gone = [d for d in marks.removed_drms if errata_id in d.errata]
         if gone:
             what.append("removed DRMs: " + ", ".join(f"{d.label} {signed(d.value)}" for d in gone))
