@@ -66,6 +66,8 @@ class GameBuild:
     """With `--pdf`: the PDF's relative path -> the key of its inputs (`pdfs.inputs_key`)."""
     pdfs_reused: int = 0
     """PDFs read back from `--out` (their inputs unchanged) instead of laid out again."""
+    reported: tuple[Diagnostic, ...] = ()
+    """The findings that do not fail the build (warnings, notes): `chartc build` prints them as `check` does."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,7 @@ def build_game(task: _Task) -> GameBuild:
     [comp] = project.compile_games({task.game_id: task.folder}, options.as_printed)
     fails = (Severity.ERROR, Severity.WARNING) if options.strict else (Severity.ERROR,)
     failing = tuple(d for d in comp.diagnostics if d.severity in fails)
+    reported = tuple(d for d in comp.diagnostics if d.severity not in fails)
     outputs: dict[str, str | bytes] = {}
     pdf_keys: dict[str, str] = {}
     reused = 0
@@ -107,7 +110,7 @@ def build_game(task: _Task) -> GameBuild:
             reused = int(kept is not None)
             outputs[f"{aid}.pdf"] = build.html_to_pdf(html) if kept is None else kept
     sources = {name: build_record.source_digest(text) for name, text in comp.sources.items()}
-    return GameBuild(task.game_id, failing, sources, outputs, pdf_keys, reused)
+    return GameBuild(task.game_id, failing, sources, outputs, pdf_keys, reused, reported)
 
 
 def build_games(
@@ -195,6 +198,8 @@ class Built:
     pdf_keys: dict[str, str] = field(default_factory=dict)
     """With `--pdf`: each PDF's relative path -> the key of its inputs."""
     pdfs_reused: int = 0
+    reported: list[Diagnostic] = field(default_factory=list)
+    """Every game's warnings and notes that do not fail the build, in file order."""
     recovery: Recovery = field(default_factory=Recovery)
     written: WriteResult | None = None
     stale: Staleness | None = None
@@ -260,6 +265,7 @@ def _note(done: Built, game: GameBuild) -> None:
     done.pdf_keys.update(game.pdf_keys)
     done.pdfs_reused += game.pdfs_reused
     done.failing.extend(game.failing)
+    done.reported.extend(game.reported)
 
 
 def _owned(out_dir: Path, game_ids: list[str], whole_tree: bool) -> list[str]:
@@ -271,6 +277,7 @@ def _owned(out_dir: Path, game_ids: list[str], whole_tree: bool) -> list[str]:
 
 def _sorted(done: Built) -> Built:
     done.failing.sort(key=Diagnostic.sort_key)
+    done.reported.sort(key=Diagnostic.sort_key)
     done.game_ids.sort()
     return done
 
