@@ -241,6 +241,8 @@ def _member(m: model.Member, with_fields: bool) -> dict[str, Any]:
         out["aliases"] = list(m.aliases)
     if with_fields:
         out["fields"] = {k: json_value(v) for k, v in m.record.items()}
+    if m.errata:
+        out["errata"] = {"ids": list(m.errata), "printed": dict(m.printed), "because": list(m.because)}
     return out
 
 
@@ -335,6 +337,10 @@ def _drm(d: model.Drm) -> dict[str, Any]:
         out["per"] = {"var": d.per.var, "step": d.per.step, "rounding": d.per.rounding}
     if d.group is not None:
         out["group"] = d.group
+    if d.errata:
+        out["errata"] = list(d.errata)
+        out["because"] = list(d.because)
+        out["printed"] = None if d.printed is None else {"value": d.printed.value, "when": _cond(d.printed.when)}
     return out
 
 
@@ -409,6 +415,8 @@ def _row(c: model.Chart, r: model.Row) -> dict[str, Any]:
         out["natural"] = True
     if r.errata:
         out["errata"] = list(r.errata)
+        if r.because:
+            out["because"] = list(r.because)
         out["printed"] = (
             None
             if r.added
@@ -465,6 +473,12 @@ def _chart(c: model.Chart, chances: bool = True) -> dict[str, Any]:
             "notes": [{"errata": e, "text": t} for e, t in c.errata.notes],
             "reasons": [{"errata": e, "text": t} for e, t in c.errata.reasons],
             "removed_rows": [_row(c, r) for r in c.errata.removed_rows],
+            **({"removed_drms": [
+                {"id": d.id, "label": d.label, "value": d.value, "when": _cond(d.when), "errata": list(d.errata),
+                 "because": list(d.because)} for d in c.errata.removed_drms
+            ]} if c.errata.removed_drms else {}),
+            **({"printed_notes": [{"errata": e, "which": w, "text": t} for e, w, t in c.errata.printed_notes]}
+               if c.errata.printed_notes else {}),
         }
     if chances and c.kind is model.ChartKind.ROLL and c.dice is not None:
         out["chances"] = _chances(c)

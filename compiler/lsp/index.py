@@ -70,6 +70,10 @@ class Declaration:
 
 Span = ast.Span
 
+_CHART_LINE = re.compile(r"^[ \t]*(?:chart|drms|external)[ \t]+\[([A-Za-z0-9][A-Za-z0-9_.\-]*)\]", re.MULTILINE)
+"""A chart declaration's printed ID at the start of a line (completion reads it from an unsaved
+buffer that may not parse)."""
+
 
 @dataclass(frozen=True)
 class Use:
@@ -292,6 +296,8 @@ class GameIndex:
         before = text[line - 1][: col - 1] if 0 < line <= len(text) else ""
         game = self.game
         charts = [(c.address, f"chart: {c.title}") for c in game.charts] if game else []
+        known = {n for c in (game.charts if game else ()) for n in (c.chart_id, c.slug) if n}
+        charts += self._unsaved_charts(file, known)
         if before.rstrip(_WORD_CHARS).endswith("["):
             return charts
         members = self._members()
@@ -301,6 +307,14 @@ class GameIndex:
             return variables + members + periods
         keywords = [(k, "keyword") for k in grammar_keywords()]
         return keywords + members + charts
+
+    def _unsaved_charts(self, file: str, known: set[str]) -> list[tuple[str, str]]:
+        """The chart IDs declared in the game's syntax trees and, read line by line, in the edited
+        file's text (a buffer being typed in may not parse, and a game with errors may not
+        compile), that the compiled game does not list."""
+        found = [(d.name, "chart (not yet checked)") for d in self.declarations if d.kind is Kind.CHART]
+        found += [(m.group(1), "chart (not yet checked)") for m in _CHART_LINE.finditer(self.check.text(file))]
+        return [(n, what) for n, what in dict(found).items() if n not in known]
 
     def _members(self) -> list[tuple[str, str]]:
         if self.game is None:

@@ -60,6 +60,7 @@ class Row:
     printed_values: tuple[Value, ...] | None = None  # the values as printed, when an errata changed them
     printed_range: str | None = None
     added: bool = False  # the row is not in the print; an errata added it
+    because: tuple[str, ...] = ()  # why the errata changed this row or cell, as they say it
     natural: bool = False  # `natural 1: ...`: read by the natural roll, before any DRM (checked first)
 
 
@@ -138,6 +139,8 @@ class ChartErrata:
     removed_rows: tuple[Row, ...] = ()  # printed rows an errata removed (their `errata` says which)
     notes: tuple[tuple[str, str], ...] = ()  # (errata id, note)
     reasons: tuple[tuple[str, str], ...] = ()  # (errata id, the `because` it gave)
+    removed_drms: tuple[Drm, ...] = ()  # printed DRMs an errata removed (their `errata` says which)
+    printed_notes: tuple[tuple[str, str, str], ...] = ()  # (errata id, `footnote 1` or `note 2`, printed text)
 
 
 @dataclass(frozen=True)

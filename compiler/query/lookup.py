@@ -68,6 +68,9 @@ def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
         f"  {col.label}: {value_text(game, col, value)}"
         for col, value in zip(chart.columns, result.row.values, strict=True)
     ]
+    lines += errata_lines(game, chart, result.row)
+    if modifiers is not None and modifiers.breakdown is not None:
+        lines += [drm_errata_line(game, a.drm) for a in modifiers.breakdown.items if a.drm.errata]
     return safe_lines(lines)
 
 
@@ -98,6 +101,38 @@ def steps_json(result: LookupResult) -> list[dict[str, Any]] | None:
             for step, amount, roll in made]
 
 
+def drm_errata_line(game: model.Game, drm: model.Drm) -> str:
+    """`  Errata: Official errata (2021) (DRM F/B Attack printed +1): 7.1.10: ...`: the errata that
+    changed a DRM that applied, what the print had and why."""
+    titles = {e.id: e.title for e in game.errata}
+    cited = ", ".join(titles.get(e, e) for e in drm.errata)
+    if drm.printed is None:
+        was = "not in the print"
+    else:
+        was = f"printed {drm.printed.value:+d}" if drm.printed.value != drm.value else "printed with another condition"
+    return f"  Errata: {cited} (DRM {drm.label} {was})" + "".join(f": {why}" for why in drm.because)
+
+
+def errata_lines(game: model.Game, chart: model.Chart, row: model.Row) -> list[str]:
+    """`  Errata: Official errata (2021) (printed EX): 15.1: ...`: the errata that changed the
+    selected row or cell, what the print had and why; none for a row as printed."""
+    if not row.errata:
+        return []
+    titles = {e.id: e.title for e in game.errata}
+    cited = ", ".join(titles.get(e, e) for e in row.errata)
+    printed: list[str] = []
+    if row.added:
+        printed.append("not in the print")
+    else:
+        if row.printed_range is not None and row.range is not None and row.printed_range != row.range.printed:
+            printed.append(f"printed range {row.printed_range}")
+        for col, old, new in zip(chart.columns, row.printed_values or (), row.values, strict=False):
+            if old != new:
+                printed.append(f"printed {value_text(game, col, old)}")
+    said = f" ({'; '.join(printed)})" if printed else ""
+    return [f"  Errata: {cited}{said}" + "".join(f": {why}" for why in row.because)]
+
+
 def lookup_json(game: model.Game, result: LookupResult) -> str:
     """The selected row as a JSON document (`chartc lookup --json`)."""
     return json_document({"game": game.id, **lookup_fields(result), **odds_json(result.odds, result.shifts)})
@@ -117,7 +152,17 @@ def lookup_fields(result: LookupResult) -> dict[str, Any]:
         "modifiers": modifiers_json(result.modifiers),
         "range": result.row.range.printed if result.row.range else None,
         "values": {k: json_value(v) for k, v in result.values().items()},
+        **({"errata": errata_json(result.chart, result.row)} if result.row.errata else {}),
     }
+
+
+def errata_json(chart: model.Chart, row: model.Row) -> dict[str, Any]:
+    """The errata that changed the selected row or cell: their ids, what the print had, why."""
+    printed = None if row.added else {
+        "range": row.printed_range,
+        "values": {c.id: json_value(v) for c, v in zip(chart.columns, row.printed_values or (), strict=False)},
+    }
+    return {"ids": list(row.errata), "printed": printed, "because": list(row.because)}
 
 
 def odds_column_lines(game: model.Game, answer: OddsColumnAnswer) -> list[str]:

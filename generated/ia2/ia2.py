@@ -2480,6 +2480,8 @@ def lookup_knights_cross(roll: int, *, drm: int = 0) -> KnightsCrossResult:
             'result': Result
 
     Errata applied: chartc_ia2 (see the game's JSON for the printed values).
+        1-: chartc_ia2, printed range 1 (7.8.7's -1 per succeeding point is meant to help the roll, so every modified
+            roll of 1 or less is a success).
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -2558,6 +2560,8 @@ def lookup_promotion(roll: int, *, drm: int = 0) -> PromotionResult:
             'result': Result
 
     Errata applied: chartc_ia2 (see the game's JSON for the printed values).
+        4-: chartc_ia2, printed range 1-4 (7.9.3's award DRMs lower the roll to help promotion, so every modified
+            roll of 4 or less promotes).
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -4024,6 +4028,14 @@ def lookup_r4(roll: int, *, interceptor: Interceptor, drm: int = 0) -> R4Result:
             'result': Result
 
     Errata applied: chartc_ia2 (see the game's JSON for the printed values).
+        Piston-engined 2-: chartc_ia2, printed range 1-2 (7.9.1's Gruppe Leader -1 drm is applied to avoid the
+            escorts, so a modified 0 is a safe escape).
+        Piston-engined 3+: chartc_ia2, printed range 3-6 (footnote 1's +1 DRM makes a 7 possible; 7.1.10 says combat
+            occurs on 3-6 and a higher roll is no better escape).
+        Jet or Rocket 4-: chartc_ia2, printed range 1-4 (7.9.1's Gruppe Leader -1 drm is applied to avoid the
+            escorts, so a modified 0 is a safe escape).
+        Jet or Rocket 5+: chartc_ia2, printed range 5-6 (footnote 1's +1 DRM makes a 7 possible; 7.1.10 says combat
+            occurs on 5-6).
 
     Raises:
         ValueError: a roll or key value that cannot occur.

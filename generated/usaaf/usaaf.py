@@ -3147,6 +3147,7 @@ def lookup_target_systems(*, city: City) -> TargetSystemsResult:
             'tn': TN
 
     Errata applied: berlin (see the game's JSON for the printed values).
+        Berlin: berlin, not in the print.
 
     Raises:
         ValueError: a roll or key value that cannot occur.

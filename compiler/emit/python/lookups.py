@@ -14,7 +14,7 @@ from compiler.emit.python.layout import INDENT, LINE, fill, tuple_display
 from compiler.emit.python.literals import literal, literal_lines
 from compiler.engine import plain
 from compiler.model.dice import DiceForm
-from compiler.model.text import natural_text
+from compiler.model.text import key_label, natural_text, value_text
 
 
 def lookup_function(e: ChartEmitter) -> list[str]:
@@ -102,10 +102,28 @@ def lookup_doc(e: ChartEmitter, params: list[Param]) -> str:
     if chart.errata_ids:
         applied = ", ".join(chart.errata_ids)
         doc += ["", f"Errata applied: {applied} (see the game's JSON for the printed values)."]
+        doc += [f"    {_amended(e.game, chart, r)}" for r in chart.rows if r.errata]
     partial = f" (the chart is partial: {chart.partial})" if chart.partial else ""
     doc += ["", "Raises:", "    ValueError: a roll or key value that cannot occur."]
     doc.append(f"    NoRowError: no row is selected{partial}.")
     return "\n".join(doc)
+
+
+def _amended(game: model.Game, chart: model.Chart, row: model.Row) -> str:
+    """`2:1 3-4: e2021, printed EX (15.1: ...)`: a row or cell an errata changed, cited by id,
+    with what the print had and why."""
+    name = " ".join([key_label(k, m) for k, m in zip(chart.keys, row.keys, strict=False)]
+                    + ([row.range.printed] if row.range is not None else [])) or "the row"
+    if row.added:
+        was = "not in the print"
+    else:
+        olds = [value_text(game, c, old) for c, old, new in zip(chart.columns, row.printed_values or (), row.values,
+                                                                 strict=False) if old != new]
+        if row.printed_range is not None and row.range is not None and row.printed_range != row.range.printed:
+            olds.insert(0, f"range {row.printed_range}")
+        was = "printed " + ", ".join(olds) if olds else "as printed"
+    why = f" ({'; '.join(row.because)})" if row.because else ""
+    return f"{name}: {', '.join(row.errata)}, {was}{why}."
 
 
 def roll_function(e: ChartEmitter) -> list[str]:
