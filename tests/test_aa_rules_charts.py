@@ -32,7 +32,7 @@ def test_only_the_aamg_tables_and_the_twelve_inches_are_reported(corpus) -> None
     # Anti-Aircraft f: the AAMG Damage Caused Table (p. 32) is not in the excerpt; only MMG No Damage 01-35 is
     # quoted, and its IL-2 variant inherits the gap (only 01-40 is known)
     assert [(code, file) for code, file, _ in found] == [("C308", "charts/aa_rules/aircraft.chart")] * 2 + [
-        ("C417", "charts/aa_rules/aircraft.chart")
+        ("C418", "charts/aa_rules/aircraft.chart")
     ]
     assert "partial chart `aamg_damage`: rolls 36-100 select no row" in found[0][2]
     assert "partial chart `il2_aamg`: rolls 41-100 select no row" in found[1][2]

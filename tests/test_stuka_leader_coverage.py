@@ -65,7 +65,7 @@ def test_a_complete_inconsistency_is_reported_citing_both_places(rows, corpus) -
     reported = {
         d.message.split("`")[1]: d
         for d in corpus.diagnostics
-        if d.code == "C417" and d.span.file.startswith("charts/stuka_leader")
+        if d.code in {"C417", "C418"} and d.span.file.startswith("charts/stuka_leader")
     }
     complete = [r for r in rows if r["kind"] == "inconsistency" and r["status"] == "complete"]
     # L47/L131, L92/L435, L94/L360, L107/L333, L109/L511, L185/L361, L228/L658, L232/L632, L538/L571
