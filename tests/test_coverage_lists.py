@@ -103,12 +103,13 @@ def test_a_complete_inconsistency_is_a_finding_of_check(game: str, corpus: Compi
     # comment or a note is invisible. Each citation of the row names what the finding reports: an
     # invariant (C417/C418; C414 for a count), a conflict or ambiguous print (C480/C481), the calendar's
     # period (C411), a chart the book prints cut (`partial`, C308 where rows are missing), an example
-    # that contradicts the charts (C461), a record dated before its aircraft (C412, by its label)
-    found = reported(corpus, game, INCONSISTENCY_CODES | {"C308", "C412", "C461"})
+    # that contradicts the charts (C461), a record dated before its aircraft (C412, by its label), a
+    # formula the print lets leave its domain (C476)
+    found = reported(corpus, game, INCONSISTENCY_CODES | {"C308", "C412", "C461", "C476"})
     g: Game = corpus.project.games[game]
     for i in items_of(game):
         if i.kind == "inconsistency" and i.status == "complete":
-            names = cited([i], "invariant", "conflict", "period", "example")
+            names = cited([i], "invariant", "conflict", "period", "example", "formula")
             cut = [c for c in map(g.chart, cited([i], "chart")) if c is not None and c.partial]
             names |= {c.chart_id or c.slug for c in cut} | {c.slug for c in cut}
             if cut and not names & set(found):

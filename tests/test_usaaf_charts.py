@@ -47,8 +47,8 @@ BOOK_FINDINGS = [
     ("C411", "gt3"),  # 23.1 Game Turn 3 March/April, 22.8 Game Turn 4 June: May 1944 is in no game turn
     ("C481", "four_halving_systems"),  # 22.4 four halving systems; "Electrical Power" is EE or EP
     ("C481", "me190g"),  # 22.2's example produces "Me190G"; 22.5's the Me109G
-    ("C308", "CRT"),
-    ("C481", "section_25_sheets"),  # 4.2 and 9.3 place two sheets in 25.0, which prints only the TSPT  # 15.4 quotes one cell of the mapsheet's CRT
+    ("C308", "CRT"),  # 15.4 quotes one cell of the mapsheet's CRT
+    ("C481", "section_25_sheets"),  # 4.2 and 9.3 place two sheets in 25.0, which prints only the TSPT
     ("C418", "step_vi_once"),  # 8.3's once-per-turn list omits step VI; 21.1 gives it once
     ("C418", "flak_movement_step"),  # 8.3 step VIII at the end; 24.1 at the very start of the game turn
     ("C481", "us_stack"),  # 7.1 six aircraft units a hex; 7.1 six bombers and three tight escorts
