@@ -90,6 +90,7 @@ def test_corpus_reports_only_the_known_print_defects(corpus_as_printed, corpus) 
         ("C461", "examples.chart", "r7_july_1944_79"),  # 10.6.1: 79 in R7's 1944 late column, past its printed rows
         ("C481", "reference.chart", "bases_count"),  # conflict: 4.6 "one of 36 bases", but 4.6.2 lists 35
         ("C481", "reference.chart", "bf109_count"),  # conflict: 9.1 "Bf 109 (18 aircraft)", 11.1 names 16
+        ("C481", "setup.chart", "flights_in_the_game"),  # 7.8.5, 10.15 "96 flights"; 4.3.3, 6.0 schedule 100
     ]
     # 9.1 "FW 190 (12 aircraft)" is 11.2's twelve: the 1943-44 FW 190A-5 of a tour is not counted
     # charts/ia2/errata.chart corrects the defects whose right value the rules make clear (R4, Knight's

@@ -27,3 +27,14 @@ def test_the_jet_aces_ranks_are_kept_findings(corpus: Compilation) -> None:
     names = {"weissenberger_rank", "steinhoff_rank", "spaete_rank"}
     assert names <= set(kept)
     assert names <= cited(items_of("ia2"), "invariant")
+
+
+def test_the_96_flights_are_a_conflict_with_the_sortie_schedule(corpus: Compilation) -> None:
+    # IA2 7.8.5's Game Note and 10.15: "96 flights"; 4.3.3/6.0: 8 sorties a month March-December 1944 and
+    # 4 a month January-May 1945, 8 x 10 + 4 x 5 = 100 (IA2A-382, IA2B-181): C481 citing the three places
+    (found,) = reported(corpus, "ia2", {"C481"})["flights_in_the_game"]
+    assert "(96)" in found.message and "(100)" in found.message
+    assert [label.message for label in found.labels][:2] == ["10.15", "4.3.3, 6.0"]
+    rows = {i.id: i for i in items_of("ia2")}
+    for item_id in ("IA2A-382", "IA2B-181"):
+        assert rows[item_id].status == "complete" and "flights_in_the_game" in cited([rows[item_id]], "conflict")
