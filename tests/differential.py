@@ -136,12 +136,34 @@ def outcome_chances(chart: dict[str, Any]) -> dict[int, Fraction]:
     return {o["roll"]: Fraction(_chance_of(o)["exact"]) for o in chart["dice"]["outcomes"]}
 
 
+def modified(chart: dict[str, Any], natural: int, drm: int) -> int:
+    """The modified roll as the JSON's `pipeline` describes it (the natural roll plus the DRM
+    without one): each step in order, the DRM total at the `drms` step."""
+    roll = natural
+    for step in chart.get("pipeline") or [{"step": "drms"}]:
+        kind, amount = step["step"], step.get("amount")
+        if kind == "drms":
+            roll += drm
+        elif kind == "add":
+            roll += amount
+        elif kind == "times":
+            roll *= amount
+        elif kind == "halve":
+            roll = math.ceil(Fraction(roll, 2)) if step["rounding"] == "up" else math.floor(Fraction(roll, 2))
+        elif kind == "minimum":
+            roll = max(roll, amount)
+        else:
+            assert kind == "maximum", step
+            roll = min(roll, amount)
+    return roll
+
+
 def row_chances(chart: dict[str, Any], keys: Mapping[str, str], drm: int) -> tuple[dict[int, Fraction], Fraction]:
     """The exact chance of each row (by index) and of no row, from the dice outcomes."""
     chances: dict[int, Fraction] = {}
     none = Fraction(0)
     for natural, chance in outcome_chances(chart).items():
-        index = select(chart, keys, natural + drm)
+        index = select(chart, keys, modified(chart, natural, drm))
         if index is None:
             none += chance
         else:
@@ -531,8 +553,7 @@ def compare_lookups(
     all_labels = key_labels(doc)
     asked = list(questions(doc, chart, rng))
     for q in asked:
-        modified = None if q.roll is None else q.roll + q.drm
-        index = select(chart, dict(q.keys), modified)
+        index = select(chart, dict(q.keys), None if q.roll is None else modified(chart, q.roll, q.drm))
         expected = NO_ROW if index is None else chart["rows"][index]["values"]
         got = python_answer(fn, chart, q, error)
         run.comparisons += 1
@@ -548,7 +569,7 @@ def compare_lookups(
         labels = {k: all_labels[(enums[k], v)] for k, v in q.keys if (enums[k], v) in all_labels and rng.random() < 0.3}
         args = q.cli_args(chart, roll_text, labels)
         status, out = cli_answer(run, runner, args)
-        index = select(chart, dict(q.keys), None if q.roll is None else q.roll + q.drm)
+        index = select(chart, dict(q.keys), None if q.roll is None else modified(chart, q.roll, q.drm))
         run.comparisons += 1
         if index is None:
             if status != 1:

@@ -110,8 +110,9 @@ def test_a_typed_roll_is_read_as_lookup_reads_it(js: JsEngine, tmp_path: Path) -
     game = compile_game(write_game(tmp_path / "t", {"a.chart": EVERY_DICE}), "t")
     compared, found = js.disagreements(game, "t")
     assert found == [] and compared > 0
-    for address, typed, natural in [("two_d10", "0", None), ("vs10", "0", 0), ("d10", "0", 10), ("d10z", "0", 0),
-                                    ("pct", "00", 100), ("pct", "0", None), ("d6", "01", 1), ("flak", "-0", 0)]:
+    reads = [("two_d10", "0", None), ("vs10", "0", 0), ("d10", "0", 10), ("d10z", "0", 0), ("pct", "00", 100),
+             ("pct", "0", None), ("d6", "01", 1), ("flak", "-0", None), ("flak", "2", 2)]  # flak: the d6
+    for address, typed, natural in reads:
         assert js.read_roll(game, address, typed) == natural, (address, typed)
 
 
@@ -257,7 +258,7 @@ def ia2() -> model.Game:
 
 
 def test_a_wrong_modified_roll_is_caught(ia2: model.Game) -> None:
-    engine = _tampered("modifiedRoll", "natural + drm", "natural + drm + (natural === 2 ? 1 : 0)")
+    engine = _tampered("rollSteps", "roll += drm;", "roll += drm + (natural === 2 ? 1 : 0);")
     _, found = engine.disagreements(ia2, "ia2", compiled("ia2")[1])
     assert any(f.startswith("ia2, chart R4, ") and "rolls: JS [[1, 1, 0], [2, 3, 1]" in f for f in found)
 

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from compiler.cli import cli
 from tests.conftest import ROOT, import_module
-from tests.differential import chart_function, context_options, drm_variables, holds, key_values, select
+from tests.differential import chart_function, context_options, drm_variables, holds, key_values, modified, select
 
 GAMES = sorted(p.name for p in (ROOT / "generated").iterdir() if (p / f"{p.name}.json").is_file())
 
@@ -143,7 +143,7 @@ def crosscheck_game(game_id: str, contexts_per_chart: int, seed: int) -> int:
             question = f"{game_id}/{chart['address']} roll {roll} keys {keys} context {context}"
             # the game JSON: its conditions give the total, its rows the answer
             total = json_total(chart, {**{n: None for n in names}, **keys, **context})
-            index = select(chart, keys, roll + total)
+            index = select(chart, keys, modified(chart, roll, total))  # the JSON's steps of the roll
             # the generated Python
             keyword = module.CONTEXT_PARAMETERS
             if drm_fn is not None:

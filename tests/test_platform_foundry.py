@@ -157,7 +157,6 @@ def test_chained_results_link_to_the_table_they_send_the_reader_to() -> None:
         (Dice(DiceForm.SUM, 2, 6), "2d6"),
         (Dice(DiceForm.PERCENTILE, 2, 10), "1d100"),  # IA2 10.6: 00 reads 100
         (Dice(DiceForm.D66, 2, 6), "1d6 * 10 + 1d6"),  # IA2 3.5: tens and ones
-        (Dice(DiceForm.MINUS, 1, 6, subtract=3, floor=0), "max(1d6 - 3, 0)"),  # IA2 7.1.5
         (Dice(DiceForm.LOWER, 2, 10), "2d10kl"),  # Stuka Leader evasion: the lower of two d10s
         (Dice(DiceForm.HIGHEST, 4, 6, keep=3), "4d6kh3"),
         (Dice(DiceForm.VERSUS, 1, 6, versus_count=1, versus_sides=6), "1d6 - (1d6)"),  # IA2 7.2.2.7
@@ -227,3 +226,14 @@ def test_a_second_export_removes_the_tables_it_no_longer_writes(tmp_path: Path) 
     keep.write_text("mine", encoding="utf-8")
     export_game(game, Platform.FOUNDRY, tmp_path / "module", tmp_path / "no-cli")
     assert not stale.exists() and keep.exists()
+
+
+def test_a_table_of_a_chart_with_dice_arithmetic_rolls_its_steps() -> None:
+    # IA2 7.1.5 and 10.16: "Roll 1d6 and subtract 3 ... (from zero to 3, maximum)": the table's
+    # formula is the die through the steps; 10.16's +1 IFF drm goes on the die, before the 3
+    game = _game(ROOT / "charts" / "ia2")
+    flak = next(t for t in tables(game) if t.chart.address == "bodenplatte_flak")
+    doc = json.loads(emit_foundry(game)[next(p for p in emit_foundry(game) if flak.id in p)])
+    assert doc["formula"] == "min(max(1d6 - 3, 0), 3)"
+    assert "min(max(1d6 + 1 - 3, 0), 3)" in doc["description"]
+    assert [r["range"] for r in doc["results"]] == [[0, 0], [1, 1], [2, 2], [3, 3]]

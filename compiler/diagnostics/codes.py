@@ -139,6 +139,15 @@ INVALID_REPEAT: Final = _code(
     "a `repeat` statement on a chart not read by dice, or repeating the roll fewer than 2 or more than 10 times",
     "Write `repeat N` with N from 2 to 10, on a chart with a `roll` statement.",
 )
+INVALID_ROLL_STEP: Final = _code(
+    "C343", "invalid-roll-step", Severity.ERROR,
+    "a step of a roll's arithmetic makes no sense: arithmetic on a d66 or percentile roll, a step that "
+    "changes nothing or everything, halving rounded to nearest, the DRMs added twice, a minimum above a "
+    "maximum, or steps on a `roll ... when` alternative",
+    "Write the steps the rule states, once, on the chart's own `roll`: `roll 1d6 then drms then minus 3 "
+    "then minimum 0 then maximum 3`; halve `round down` or `round up` as printed; a minimum at or below the "
+    "maximum; no arithmetic on a roll read digit by digit.",
+)
 # ---- the modified roll: DRM forms and which totals can happen (C330-C339)
 DRM_GROUP_OVERLAP: Final = _code(
     "C330", "drm-group-overlap", Severity.WARNING,

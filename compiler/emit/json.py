@@ -23,7 +23,7 @@ from compiler.engine.chances import dice_variants, drm_reach_span, probability_j
 from compiler.engine.formulas import inputs as formula_inputs
 from compiler.model import formulas as fx
 from compiler.model.odds import OddsForm, OddsRule
-from compiler.model.text import json_value
+from compiler.model.text import json_value, step_json
 
 FORMAT_VERSION = 1
 SCHEMA_ID = "https://chartc.dev/schemas/chartc-game.schema.json"
@@ -339,14 +339,14 @@ def _drm(d: model.Drm) -> dict[str, Any]:
 
 
 def _drm_forms(c: model.Chart) -> dict[str, Any]:
-    """The chart's exclusive DRM groups and its cap on the modified roll, where it declares them."""
+    """The chart's exclusive DRM groups and its roll's steps (`pipeline`), where it declares them."""
     out: dict[str, Any] = {}
     if c.drm_groups:
         out["drm_groups"] = [
             {"id": g.id, "label": g.label, "mode": g.mode, "members": list(g.members)} for g in c.drm_groups
         ]
-    if c.modified_clamp is not None:
-        out["modified_clamp"] = {"min": c.modified_clamp[0], "max": c.modified_clamp[1]}
+    if c.arithmetic:
+        out["pipeline"] = [step_json(s) for s in c.pipeline]
     return out
 
 
@@ -358,8 +358,6 @@ def _dice(chart: model.Chart) -> dict[str, Any] | None:
         "form": d.form,
         "count": d.count,
         "sides": d.sides,
-        "subtract": d.subtract,
-        "floor": d.floor,
         "text": d.text,
         "min": d.min,
         "max": d.max,

@@ -23,6 +23,7 @@ from compiler.diagnostics.fixes import Edit, Fix, resolved_edits
 from compiler.engine.chances import drm_values, percent_text, row_chances
 from compiler.lsp.positions import contains
 from compiler.lsp.workspace import GameCheck
+from compiler.model.text import pipeline_text
 from dsl import ast
 from dsl.aid_order import read_order
 from dsl.keywords import grammar_keywords
@@ -265,7 +266,7 @@ class GameIndex:
                 if chart is None:
                     return f"**chart** `{decl.name}`"
                 rule = f", rule {chart.rule}" if chart.rule else ""
-                dice = f", roll {chart.dice_text}" if chart.dice else ""
+                dice = f", roll {pipeline_text(chart) or chart.dice_text}" if chart.dice else ""
                 return f'**chart** `{chart.address}` "{chart.title}"{rule}{dice}'
             case _ as unreachable:
                 assert_never(unreachable)

@@ -23,7 +23,6 @@ _FORM_TEXTS = {
     DiceForm.D66: "d66",
     DiceForm.PERCENTILE: "percentile (2d10, 00 = 100)",
     DiceForm.LOWER: "lower of {count}d{sides}",
-    DiceForm.MINUS: "{count}d{sides} minus {subtract}, minimum {floor}",
     DiceForm.HIGHER: "higher of {count}d{sides}",
     DiceForm.HIGHEST: "{count}d{sides}, keep the highest {keep}",
     DiceForm.LOWEST: "{count}d{sides}, keep the lowest {keep}",
@@ -44,7 +43,6 @@ class Dice:
         d66: two d6 read as tens and ones, 11..66 (36 outcomes, not 56).
         percentile: two d10 read as tens and ones, `00` read as 100; outcomes 1..100.
         lower: the lower of N S-sided dice (Stuka Leader evasion: lower of 2d10).
-        minus: `NdS minus K min F` — the total less K, never below F (IA2 7.1.5 flak: 1d6-3, min 0).
         higher: the higher of N S-sided dice (`higher of 2d10`).
         highest: the total of the `keep` highest of N S-sided dice (`highest 3 of 4d6`, i.e. drop the
             lowest).
@@ -54,13 +52,14 @@ class Dice:
 
     `zero` is how a d10's `0` face reads: 10 (the default, the 1..10 die) or 0 (a 0..9 die, chart
     statement `zero reads 0`). Percentile rolls keep their own `00` = 100 reading.
+
+    Arithmetic on the roll ("1d6 and subtract 3, minimum 0", IA2 7.1.5) is not the dice's: it is
+    the chart's `pipeline` (`compiler.model.chart.Chart`), and the dice show the natural roll.
     """
 
     form: DiceForm
     count: int = 1
     sides: int = 6
-    subtract: int = 0
-    floor: int = 0
     keep: int = 0
     versus_count: int = 0
     versus_sides: int = 0
@@ -114,10 +113,6 @@ class Dice:
                 for combo in itertools.product(self._faces(self.sides), repeat=self.count):
                     result = self._kept(combo)
                     counts[result] = counts.get(result, 0) + 1
-            case DiceForm.MINUS:
-                for total, n in _sum_counts(self.count, self._faces(self.sides)).items():
-                    result = max(self.floor, total - self.subtract)
-                    counts[result] = counts.get(result, 0) + n
             case DiceForm.VERSUS:
                 theirs = _sum_counts(self.versus_count, self._faces(self.versus_sides))
                 for ours, n in _sum_counts(self.count, self._faces(self.sides)).items():
@@ -150,7 +145,7 @@ class Dice:
 
     @property
     def min(self) -> int:
-        """The lowest natural result (1 for 1d10 and percentile, 11 for d66, the floor for `minus`)."""
+        """The lowest natural result (1 for 1d10 and percentile, 11 for d66)."""
         return next(iter(self.outcomes))
 
     @property

@@ -18,6 +18,7 @@ from compiler.resolve.dice import dice_problem
 from compiler.resolve.roll_grid import roll_grid_rows
 from compiler.resolve.rows import RowReader
 from compiler.resolve.shifts import chart_drm_sources, chart_shifts
+from compiler.resolve.steps import roll_pipeline
 from compiler.resolve.symbols import SymbolTable, chart_name, declared_before
 from compiler.resolve.values import ValueTyper, column_type
 from dsl import ast
@@ -65,6 +66,8 @@ class ChartResolver:
         kind = self._kind()
         if d.roll:
             self.rows.dice = self._dice(d.roll)
+        pipeline, steps_ok = roll_pipeline(d, self.rows.dice, self.sink, self.where)
+        self.rows.pipeline = pipeline
         if d.value_key:
             self.value_key = self._value_key(d.value_key)
         keys = self._keys()
@@ -73,7 +76,7 @@ class ChartResolver:
         footnotes = self._footnotes(drms)
         rows: list[model.Row] = []
         grid = None
-        broken = (d.roll is not None and self.rows.dice is None) or len(keys) != len(d.keys)
+        broken = (d.roll is not None and self.rows.dice is None) or len(keys) != len(d.keys) or not steps_ok
         availability = None
         if d.availability:
             availability, keys, avail_rows, avail_broken = layouts.availability(self.rows, d.availability[0], keys)
@@ -122,6 +125,7 @@ class ChartResolver:
                 )
                 broken = True
         clamp = self._clamp(d.combine)
+        self._check_modified_clamp(d.modified_clamp)
         return model.Chart(
             game=self.symbols.id,
             chart_id=d.chart_id.text if d.chart_id else None,
@@ -148,7 +152,7 @@ class ChartResolver:
             availability=availability,
             drm_meaning=d.drm_meaning.text if d.drm_meaning else None,
             drm_groups=tuple(drm_groups),
-            modified_clamp=self._modified_clamp(d.modified_clamp),
+            pipeline=pipeline,
             context=self._drm_context(drms),
             repeat=self._repeat(d.repeat, kind),
             dice_alternatives=self._dice_alternatives(d),
@@ -170,16 +174,12 @@ class ChartResolver:
             return None
         return combine.clamp_min, combine.clamp_max
 
-    def _modified_clamp(self, decl: ast.BoundsDecl | None) -> tuple[int, int] | None:
-        """The `modified clamp LOW to HIGH` cap on the modified roll, if given and not reversed."""
-        if decl is None:
-            return None
-        if decl.low > decl.high:
+    def _check_modified_clamp(self, decl: ast.BoundsDecl | None) -> None:
+        """C304 for a `modified clamp LOW to HIGH` that runs backwards (`roll_pipeline` leaves it out)."""
+        if decl is not None and decl.low > decl.high:
             self.sink.emit(
                 codes.REVERSED_RANGE, f"the modified-roll clamp runs backwards: {decl.low} to {decl.high}", decl.span
             )
-            return None
-        return decl.low, decl.high
 
     def _drm_context(self, drms: list[model.Drm]) -> tuple[model.ContextVar, ...]:
         """The context variables the DRMs test or count, by id: what reachability enumerates."""
@@ -228,8 +228,6 @@ class ChartResolver:
             form,
             decl.count,
             decl.sides,
-            decl.subtract,
-            decl.floor,
             keep=decl.keep,
             versus_count=decl.versus_count,
             versus_sides=decl.versus_sides,

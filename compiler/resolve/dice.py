@@ -37,7 +37,7 @@ def dice_problem(decl: ast.DiceDecl, max_count: int, max_sides: int, max_outcome
                 return f"`{decl.text}`: keep 1 to {decl.count - 1} of {decl.count}d{decl.sides}"
             if decl.sides**decl.count > max_outcomes:
                 return f"`{decl.text}`: {_too_many(decl, max_outcomes)}"
-        case ast.DiceForm.SUM | ast.DiceForm.D66 | ast.DiceForm.PERCENTILE | ast.DiceForm.MINUS | ast.DiceForm.VERSUS:
+        case ast.DiceForm.SUM | ast.DiceForm.D66 | ast.DiceForm.PERCENTILE | ast.DiceForm.VERSUS:
             pass
         case _:
             assert_never(decl.form)

@@ -140,10 +140,12 @@ from dsl.shared import Neg as Neg
 from dsl.shared import Not as Not
 from dsl.shared import Number as Number
 from dsl.shared import OddsForm as OddsForm
+from dsl.shared import RollStep as RollStep
 from dsl.shared import Rounding as Rounding
 from dsl.shared import ShiftOrder as ShiftOrder
 from dsl.shared import Side as Side
 from dsl.shared import Span as Span
+from dsl.shared import StepKind as StepKind
 
 
 @dataclass(frozen=True)
