@@ -62,20 +62,20 @@ def test_corpus_reports_only_the_known_print_defects(corpus_as_printed, corpus) 
         ("C412", "modes.chart", "Schnörrer: EKdo 262"),  # 10.4: June 1944 in the Me 262A-1a, from July 1944
         ("C412", "modes.chart", "Späte: EKdo 16"),  # 10.4: May 1944 in the Me 163B-1, from July 1944
         ("C412", "modes.chart", "Späte: JG 7"),  # 10.4: March 1944 in the Me 262A-1b, from July 1944
-        ("C417", "awards.chart", "nco_promotion_prestige"),  # 7.9: no Prestige Point for NCO promotions; 8.1: each
-        ("C417", "awards.chart", "reflexes_effect"),  # Reflexes: fire first (7.1.6) or change position (7.12)
-        ("C417", "bomber_combat.chart", "formation_exceptions"),  # 7.1.7: rockets only (line 301), separation (303)
-        ("C417", "bomber_combat.chart", "sun_listed"),  # 7.1.2 and 7.2.2: two lists of five orientations
-        ("C417", "bomber_combat.chart", "sun_range"),  # Out of the Sun: medium range (7.1.2), long (7.1.9)
-        ("C417", "bomber_combat.chart", "sun_return_fire"),  # no return fire (7.1.2), you fire first (7.1.6)
-        ("C417", "bomber_combat.chart", "tailed_listed"),
-        ("C417", "bomber_combat.chart", "tailing_start"),  # 7.1.2 "not a starting orientation"; 7.2.2 lists it
-        ("C417", "combat.chart", "bomb_damage"),  # 7.1.4 airframe hits; 7.4 random damage
-        ("C417", "modes.chart", "spaete_rank"),  # 10.4: heading Major, Starting Rank Hauptmann
-        ("C417", "modes.chart", "steinhoff_rank"),  # heading Oberst, Starting Rank Oberstleutnant
-        ("C417", "modes.chart", "weissenberger_rank"),  # heading Major, Starting Rank Hauptmann
-        ("C417", "prose_tables.chart", "combined_nco_experience"),  # 3.4.2's starting XP names no rank; 7.7
-        ("C417", "prose_tables.chart", "standard_nco_experience"),
+        ("C418", "awards.chart", "nco_promotion_prestige"),  # 7.9: no Prestige Point for NCO promotions; 8.1: each
+        ("C418", "awards.chart", "reflexes_effect"),  # Reflexes: fire first (7.1.6) or change position (7.12)
+        ("C418", "bomber_combat.chart", "formation_exceptions"),  # 7.1.7: rockets only (line 301), separation (303)
+        ("C418", "bomber_combat.chart", "sun_listed"),  # 7.1.2 and 7.2.2: two lists of five orientations
+        ("C418", "bomber_combat.chart", "sun_range"),  # Out of the Sun: medium range (7.1.2), long (7.1.9)
+        ("C418", "bomber_combat.chart", "sun_return_fire"),  # no return fire (7.1.2), you fire first (7.1.6)
+        ("C418", "bomber_combat.chart", "tailed_listed"),
+        ("C418", "bomber_combat.chart", "tailing_start"),  # 7.1.2 "not a starting orientation"; 7.2.2 lists it
+        ("C418", "combat.chart", "bomb_damage"),  # 7.1.4 airframe hits; 7.4 random damage
+        ("C418", "modes.chart", "spaete_rank"),  # 10.4: heading Major, Starting Rank Hauptmann
+        ("C418", "modes.chart", "steinhoff_rank"),  # heading Oberst, Starting Rank Oberstleutnant
+        ("C418", "modes.chart", "weissenberger_rank"),  # heading Major, Starting Rank Hauptmann
+        ("C418", "prose_tables.chart", "combined_nco_experience"),  # 3.4.2's starting XP names no rank; 7.7
+        ("C418", "prose_tables.chart", "standard_nco_experience"),
         ("C461", "examples.chart", "bf109_tight_turn_after_engine_hit"),  # 7.12: agile turn after the engine hit
         ("C461", "examples.chart", "chandelle_card"),  # 7.2.2.10's card against 10.8's Chandelle
         ("C461", "examples.chart", "cuban_eight_card"),  # 7.12's card against 10.8's Cuban Eight
@@ -89,6 +89,7 @@ def test_corpus_reports_only_the_known_print_defects(corpus_as_printed, corpus) 
         ("C461", "examples.chart", "r7_july_1944_79"),  # 10.6.1: 79 in R7's 1944 late column, past its printed rows
         ("C481", "reference.chart", "bases_count"),  # conflict: 4.6 "one of 36 bases", but 4.6.2 lists 35
         ("C481", "reference.chart", "bf109_count"),  # conflict: 9.1 "Bf 109 (18 aircraft)", 11.1 names 16
+        ("C481", "setup.chart", "flights_in_the_game"),  # 7.8.5, 10.15 "96 flights"; 4.3.3, 6.0 schedule 100
     ]
     # 9.1 "FW 190 (12 aircraft)" is 11.2's twelve: the 1943-44 FW 190A-5 of a tour is not counted
     # charts/ia2/errata.chart corrects the defects whose right value the rules make clear (R4, Knight's

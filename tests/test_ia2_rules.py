@@ -70,8 +70,8 @@ def test_sequence_and_interception(gen) -> None:
 
 def test_orientations_printed_two_ways(ia2, corpus) -> None:
     # IA2 7.1.2 lists Head On, Advantaged, Disadvantaged, Tailing, Tailed; 7.2.2 lists Out of the Sun instead
-    # of Tailed, under "Starting Orientation" (7.1.2: Tailing "is not a starting orientation"); C417 says so
-    found = {d.message.split("`")[1] for d in corpus.diagnostics if d.code == "C417"}
+    # of Tailed, under "Starting Orientation" (7.1.2: Tailing "is not a starting orientation"); C418 says so
+    found = {d.message.split("`")[1] for d in corpus.diagnostics if d.code == "C418"}
     assert {"tailed_listed", "sun_listed", "tailing_start", "sun_range", "sun_return_fire"} <= found
     lists = ia2.chart("orientation_lists")
     listed = {r.keys[0]: (r.values[1], r.values[2]) for r in lists.rows}

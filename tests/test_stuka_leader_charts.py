@@ -28,8 +28,8 @@ def value(game, address: str, roll: str | None, drm: int = 0, **keys: str):
 
 
 def test_stuka_leader_findings_are_the_books_inconsistencies(corpus) -> None:
-    # Every Stuka Leader finding is a place where the rulebook prints one fact two ways (C417, kept as
-    # printed, each citing both places; C418 where the invariant says why it is kept), the Campaign
+    # Every Stuka Leader finding is a place where the rulebook prints one fact two ways (C418: kept as
+    # printed, each citing both places, the invariant saying why it is kept), the Campaign
     # Sheets it does not print (C308), or a formula the print lets leave its domain (C476): no gaps, no
     # off-table DRMs, no threshold list that goes down (C408).
     found = sorted(
@@ -39,17 +39,17 @@ def test_stuka_leader_findings_are_the_books_inconsistencies(corpus) -> None:
     )
     assert found == [
         ("C308", "campaigns"),  # only France 1940, Short and Medium, is quoted (L166, L638)
-        ("C417", "ace_included_skill_count"),  # L228 one included Skill; L658 none, one, or two or more
-        ("C417", "france_1940_bandit_types"),  # L185 D.520, MS.406 and Hurricane; L361 D.520 and Hurricane
-        ("C417", "medic_cost"),  # L232 2/4/6 SO each; L632 two SO
-        ("C417", "minor_result_wording"),  # L538 "equal to the first number"; L571 "equal to or greater than"
-        ("C417", "rank_ladders"),  # L94 six Pilot levels; L360 five Bandit Skill Levels (no Skilled)
-        ("C417", "safe_landing_title"),  # L262 "Pilots and Damaged Aircraft"; L583 "Wounded Pilots and ..."
-        ("C417", "site_counter_back"),  # L47 a Bandit on the other side; L47, L131 the same Site information
-        ("C417", "unfit_maneuvering"),  # L92 Unfit cannot Maneuver; L435 Unfit may select Tight Turn
-        ("C417", "weapon_counters_against_bombers"),  # L109 not Bombers; L388, L461, L511 against Bombers
-        ("C417", "zeal_notation_label"),  # L107 prints no label; L333, L596 Zeal
+        ("C418", "ace_included_skill_count"),  # L228 one included Skill; L658 none, one, or two or more
+        ("C418", "france_1940_bandit_types"),  # L185 D.520, MS.406 and Hurricane; L361 D.520 and Hurricane
+        ("C418", "medic_cost"),  # L232 2/4/6 SO each; L632 two SO
+        ("C418", "minor_result_wording"),  # L538 "equal to the first number"; L571 "equal to or greater than"
         ("C418", "over_target_event_middle"),  # L260 step 11 in TARGET-BOUND FLIGHT; L158 during Over-Target
+        ("C418", "rank_ladders"),  # L94 six Pilot levels; L360 five Bandit Skill Levels (no Skilled)
+        ("C418", "safe_landing_title"),  # L262 "Pilots and Damaged Aircraft"; L583 "Wounded Pilots and ..."
+        ("C418", "site_counter_back"),  # L47 a Bandit on the other side; L47, L131 the same Site information
+        ("C418", "unfit_maneuvering"),  # L92 Unfit cannot Maneuver; L435 Unfit may select Tight Turn
+        ("C418", "weapon_counters_against_bombers"),  # L109 not Bombers; L388, L461, L511 against Bombers
+        ("C418", "zeal_notation_label"),  # L107 prints no label; L333, L596 Zeal
         ("C476", "end_of_day_stress"),  # Debriefing 23-24: no floor at 0 Stress (a Drop Tank's -1 at 0)
     ]
 

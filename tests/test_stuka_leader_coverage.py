@@ -1,12 +1,7 @@
 """docs/coverage/stuka_leader.md: the outside count of the Stuka Leader rulebook, marked against
-charts/stuka_leader.
-
-Every row of the outside reader's list (SL-001 to SL-587) is marked once; every `where` citation names
-data of the compiled game and every chart, formula and worked example is cited by some row; a complete
-inconsistency cites an invariant `chartc check` reports (C417, both places); a complete worked example
-cites `example` blocks the charts agree with; the counts at the bottom are the table's. The helpers are
-tests/test_usaaf_coverage.py's.
-"""
+charts/stuka_leader. The rules every list keeps are tests/test_coverage_lists.py's; here is what this
+list holds: every row short of complete says why under the counts, and its complete inconsistencies
+are C418 findings citing both places."""
 
 from __future__ import annotations
 
@@ -14,78 +9,56 @@ import re
 
 import pytest
 
-from compiler.model.game import Game
+from compiler.build.project import Compilation
+from scripts.coverage_report import Item, counts
 from tests.conftest import ROOT
-from tests.test_usaaf_coverage import check_counts, check_statuses, citations, coverage_rows, uncited, unresolved
+from tests.test_coverage_lists import cited, items_of, reported
 
 COVERAGE = ROOT / "docs" / "coverage" / "stuka_leader.md"
 
 
 @pytest.fixture(scope="module")
-def rows() -> list[dict[str, str]]:
-    return coverage_rows("stuka_leader", "SL")
+def items() -> list[Item]:
+    return items_of("stuka_leader")
 
 
-@pytest.fixture(scope="module")
-def sl(corpus) -> Game:
-    return corpus.project.games["stuka_leader"]
-
-
-def test_the_list_keeps_every_outside_row_in_order(rows) -> None:
+def test_the_list_keeps_every_outside_row_in_order(items) -> None:
     # the outside reader listed SL-001 .. SL-587, seed lines 31-664
-    assert [r["id"] for r in rows] == [f"SL-{n:03d}" for n in range(1, 588)]
-    assert rows[0]["lines"] == "31" and rows[-1]["lines"] == "663-664"
+    assert [i.id for i in items] == [f"SL-{n:03d}" for n in range(1, 588)]
+    assert items[0].lines == "31" and items[-1].lines == "663-664"
 
 
-def test_statuses_and_gaps_are_the_issues(rows) -> None:
-    check_statuses(rows)
-    # each row short of complete says why, under the counts
+def test_each_row_short_of_complete_says_why(items) -> None:
     text = COVERAGE.read_text(encoding="utf-8")
-    for r in rows:
-        if r["status"] in {"partial", "missing"}:
-            assert re.search(rf"^- {r['id']} \({r['status']}, `{r['gap']}`\): \S", text, re.M), r["id"]
+    for i in items:
+        if i.status in {"partial", "missing"}:
+            assert re.search(rf"^- {i.id} \({i.status}, `{i.gap}`\): \S", text, re.M), i.id
 
 
-def test_every_citation_names_data_of_the_game(rows, sl) -> None:
-    assert unresolved(rows, sl) == []
+def test_the_share_complete(items) -> None:
+    assert counts(items).percent >= 95  # issue 30's goal; the rest waits for the constructs named in `gap`
 
 
-def test_every_chart_formula_and_example_is_cited(rows, sl) -> None:
-    assert uncited(rows, sl) == []
+def test_a_complete_inconsistency_is_reported_citing_both_places(items, corpus: Compilation) -> None:
+    # each a C418 of the invariant it cites (kept as printed, with the book's words), with labels at the
+    # second place and at the invariant
+    kept = reported(corpus, "stuka_leader", {"C418"})
+    complete = [i for i in items if i.kind == "inconsistency" and i.status == "complete"]
+    # L47/L131, L92/L435, L94/L360, L107/L333, L109/L511, L185/L361, L228/L658, L232/L632, L538/L571; and
+    # L610's -1 Stress on a 0 Stress Target (SL-542, a formula's domain: the test below)
+    assert [i.id for i in complete] == [f"SL-{n:03d}" for n in (16, 61, 64, 77, 79, 143, 171, 181, 474, 542)]
+    for i in complete[:-1]:
+        names = cited([i], "invariant")
+        assert names and names <= set(kept), i.id
+        assert all(len(kept[name][0].labels) >= 2 for name in names), i.id
 
 
-def test_the_counts_are_the_tables(rows) -> None:
-    share = check_counts(rows, COVERAGE)
-    assert share >= 95  # issue 30's goal; the rest waits for the constructs named in `gap`
-
-
-def test_a_complete_inconsistency_is_reported_citing_both_places(rows, corpus) -> None:
-    # an inconsistency is complete only when `chartc check` reports it: a C417 of the invariant it cites,
-    # with labels at the second place and at the invariant
-    reported = {
-        d.message.split("`")[1]: d
-        for d in corpus.diagnostics
-        if d.code == "C417" and d.span.file.startswith("charts/stuka_leader")
-    }
-    complete = [r for r in rows if r["kind"] == "inconsistency" and r["status"] == "complete"]
-    # L47/L131, L92/L435, L94/L360, L107/L333, L109/L511, L185/L361, L228/L658, L232/L632, L538/L571
-    assert [r["id"] for r in complete] == [f"SL-{n:03d}" for n in (16, 61, 64, 77, 79, 143, 171, 181, 474)]
-    for r in complete:
-        cited = [name for kind, name in citations(r["where"]) if kind == "invariant"]
-        assert cited and all(name in reported for name in cited), r["id"]
-        assert all(len(reported[name].labels) >= 2 for name in cited), r["id"]
-
-
-def test_a_complete_worked_example_is_checked_by_example_blocks(rows, corpus, sl) -> None:
-    # each cites example blocks, none of which `chartc check` finds disagreeing with the charts
-    ids = {e.id for e in sl.examples}
-    failing = {d.message.split("`")[1] for d in corpus.diagnostics if d.code in ("C460", "C461", "C463")}
-    for r in rows:
-        if r["kind"] == "example" and r["status"] == "complete":
-            cited = {name for kind, name in citations(r["where"]) if kind == "example"}
-            assert cited and cited <= ids and not cited & failing, r["id"]
-
-
-def test_a_chart_that_disappears_is_caught(rows, sl) -> None:
-    broken = [dict(rows[0], id="SL-999", where="chart:sheets, chart:no_such_chart")]
-    assert unresolved(broken, sl) == [("SL-999", "chart", "no_such_chart")]
+def test_the_stress_floor_the_print_omits_is_a_finding(items, corpus: Compilation) -> None:
+    # Debriefing 23 (L610): "If it is a 0 Stress Target, the Pilot still receives a -1 Stress" (SL-542), and
+    # 24 (L612) sets no minimum after the Cool recovery (SL-543): end_of_day_stress's domain 0+ is kept,
+    # so check lists the -1 as a note (C476) naming the Drop Tank
+    by_id = {i.id: i for i in items}
+    for item_id in ("SL-542", "SL-543"):
+        assert by_id[item_id].status == "complete" and "end_of_day_stress" in cited([by_id[item_id]], "formula")
+    (found,) = reported(corpus, "stuka_leader", {"C476"})["end_of_day_stress"]
+    assert "gives -1" in found.message and "drop_tank yes" in found.message

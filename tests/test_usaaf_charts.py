@@ -39,21 +39,24 @@ def value(game, address: str, roll: str | None = None, drm: int = 0, **keys: str
 
 
 # The findings the book's own print makes, each citing both places (docs/coverage/usaaf.md marks them):
-# 23.1 vs 22.8 (C411), 22.4's "Electrical Power" (C414) and the C417 pairs of facts printed twice that
-# disagree; the CRT of the mapsheet quotes one cell (C308).
+# 23.1 vs 22.8 (C411), 22.4's "Electrical Power" (a conflict, C481) and the C418 pairs of facts printed
+# twice that disagree, kept as printed; the CRT of the mapsheet quotes one cell (C308).
 BOOK_FINDINGS = [
-    ("C417", "always_attackers"),  # 11.5 German fighters "always" the attackers; 17.2 the US escorts attack
-    ("C417", "flak_busting_losses"),  # 15.5 all results aircraft units; 6.4 FLAK factors
+    ("C418", "always_attackers"),  # 11.5 German fighters "always" the attackers; 17.2 the US escorts attack
+    ("C418", "flak_busting_losses"),  # 15.5 all results aircraft units; 6.4 FLAK factors
     ("C411", "gt3"),  # 23.1 Game Turn 3 March/April, 22.8 Game Turn 4 June: May 1944 is in no game turn
-    ("C414", "four_halving_systems"),  # 22.4 four halving systems; "Electrical Power" is EE or EP
+    ("C481", "four_halving_systems"),  # 22.4 four halving systems; "Electrical Power" is EE or EP
+    ("C481", "me190g"),  # 22.2's example produces "Me190G"; 22.5's the Me109G
     ("C308", "CRT"),  # 15.4 quotes one cell of the mapsheet's CRT
-    ("C417", "step_vi_once"),  # 8.3's once-per-turn list omits step VI; 21.1 gives it once
-    ("C417", "flak_movement_step"),  # 8.3 step VIII at the end; 24.1 at the very start of the game turn
+    ("C481", "section_25_sheets"),  # 4.2 and 9.3 place two sheets in 25.0, which prints only the TSPT
+    ("C418", "step_vi_once"),  # 8.3's once-per-turn list omits step VI; 21.1 gives it once
+    ("C418", "flak_movement_step"),  # 8.3 step VIII at the end; 24.1 at the very start of the game turn
     ("C481", "us_stack"),  # 7.1 six aircraft units a hex; 7.1 six bombers and three tight escorts
     ("C481", "units_at_a_base"),  # 7.1 six units in any hex; 9.4 no limit at a base
     ("C481", "mannheim_sf_sr"),  # 25.0 Mannheim's `6/118/9` reads SF 6/1, SR 18/9 or SF 6/11, SR 8/9
-    ("C417", "war_now_ends_fuel_timing"),  # 2.3 end of each game turn; 22.9 start of each game turn
-    ("C417", "war_now_ends_shortened_timing"),  # 2.3 end of each game turn; 20.7 immediately
+    ("C418", "war_now_ends_fuel_timing"),  # 2.3 end of each game turn; 22.9 start of each game turn
+    ("C418", "war_now_ends_shortened_timing"),  # 2.3 end of each game turn; 20.7 immediately
+    ("C481", "historic_outcome"),  # 2.1 shortened by 13-15 months; 2.3 a draw, 13 or 14, is historic
 ]
 
 
@@ -150,7 +153,10 @@ def test_stacking_conflicts_cite_both_places(corpus) -> None:
     # 7.1 allows six aircraft units a hex, then six US bombers with three tight escorts (nine); 7.1's six
     # against 9.4's no limit at a base: each a conflict kept as printed (C481) naming both places
     kept = {d.message.split("`")[1]: d for d in corpus.diagnostics if d.code == "C481" and "usaaf" in d.span.file}
-    assert set(kept) == {"us_stack", "units_at_a_base", "mannheim_sf_sr"}
+    # 22.4's four halving systems against the three the table's heads name (Electrical Power is EE or EP)
+    assert {"us_stack", "units_at_a_base", "mannheim_sf_sr", "four_halving_systems"} <= set(kept)
+    assert "22.4 says" in kept["four_halving_systems"].message and "(4)" in kept["four_halving_systems"].message
+    assert "(3)" in kept["four_halving_systems"].message
     message = kept["us_stack"].message
     six = "both players may have up to six aircraft units in any hex at any one time"
     assert f"7.1 says \u201c{six}\u201d (at most 6)" in message
