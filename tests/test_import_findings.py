@@ -328,3 +328,30 @@ def test_a_draft_without_findings_parses(table: str) -> None:
     # found by the round-trip fuzzer (tests/import_differential.py): each drafted clean, did not parse
     result = draft(read_table(Path("t.csv"), table.encode()), "t", "T")
     assert result.findings or parse_text(result.text, "t.chart").errors == []
+
+
+def test_a_draft_with_an_empty_key_column_is_checked_without_a_traceback(tmp_path: Path) -> None:
+    # the checker met `reach[0]` of an empty list (compiler/checks/coverage.py): a key column with no
+    # value drafts `enum Side "Side" {}`, so the chart has no key combination and no reachable roll
+    result = draft(read_table(Path("t.csv"), b"Side,2d6,Result\n,2-7,a\n,8-12,b\n"), "t", "T")
+    assert result.findings == () and 'enum Side "Side" {\n}' in result.text
+    comp = _compile(tmp_path, result.text)
+    assert _errors(comp) == [
+        "C306 row `2-7` of chart `t` can never be selected: 2d6 rolls nothing: key `Side` has no values",
+        "C306 row `8-12` of chart `t` can never be selected: 2d6 rolls nothing: key `Side` has no values",
+    ]
+
+
+def test_a_chart_whose_natural_rows_read_every_roll_is_checked(tmp_path: Path) -> None:
+    # the other way to no modified roll: `natural` rows read every face of the d6, so the `7` row
+    # (only a +1 DRM on a modified roll reaches it) is never selected
+    comp = _compile(
+        tmp_path,
+        "context fb: flag\n"
+        'chart [R4] "Escape" {\n  roll 1d6\n  column result: text\n  drm fb "F/B attack" +1 when fb\n'
+        '  rows {\n    1-6 natural: "Safe"\n    7: "Odd"\n  }\n}\n',
+    )
+    assert _errors(comp) == [
+        "C306 row `7` of chart `R4` can never be selected: 7 is not a face of a d6 (1 to 6), and no DRM reaches it"
+    ]
+    assert _answer(comp, "R4", "6") == "Safe"
