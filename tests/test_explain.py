@@ -65,7 +65,7 @@ def test_explain_prints_input_report_and_fix(arg: str) -> None:
     assert 'allow C305 "reason"' in r.output
 
 
-@pytest.mark.parametrize("code", ["C360", "C361", "C362", "C363", "C364"])
+@pytest.mark.parametrize("code", ["C360", "C361", "C362", "C363", "C364", "C365"])
 def test_explain_an_import_code_shows_the_table_report_and_fix(code: str) -> None:
     r = CliRunner().invoke(cli, ["explain", code])
     assert r.exit_code == 0

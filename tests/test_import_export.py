@@ -163,7 +163,7 @@ def test_csv_and_xlsx_of_one_crt_give_one_draft_and_the_same_findings(tmp_path: 
     crt = comp.project.games["drafts"].chart("crt")
     assert crt is not None and crt.dice is not None and crt.dice.text == "1d6"
     # roll 2 in the 3:1 column: the 2-3 row's last cell
-    row = next(r for r in crt.rows if r.range is not None and r.range.printed == "2-3" and r.keys == ("c_3_1",))
+    row = next(r for r in crt.rows if r.range is not None and r.range.printed == "2-3" and r.keys == ("3:1",))
     assert row.values == ("DR",)
 
 

@@ -187,8 +187,8 @@ def _check_roll_chart(chart: model.Chart, sink: Sink) -> None:
     dice = chart.dice
     assert dice is not None
     outcomes = table_rolls(chart)  # the union over its dice and `when` alternatives, through its arithmetic
-    reach = reachable_rolls(chart)
-    lo, hi = reach[0], reach[-1]
+    reach = reachable_rolls(chart)  # empty when a key has no values or `natural` rows read every roll
+    lo, hi = (reach[0], reach[-1]) if reach else (outcomes[0], outcomes[-1])
     _check_row_reach(chart, reach, sink)
 
     gaps: dict[tuple[str, ...], list[int]] = {}
@@ -231,10 +231,9 @@ def _overlap_values(a: model.DieRange, b: model.DieRange, form: str, reach: list
 
 
 def _check_row_reach(chart: model.Chart, reach: list[int], sink: Sink) -> None:
-    lo, hi = reach[0], reach[-1]
-    if chart.dice is not None:  # a printed face stays inside, even where a DRM always moves it away
-        table = table_rolls(chart)
-        lo, hi = min(lo, *table), max(hi, *table)
+    # a printed face stays inside, even where a DRM always moves it away (or no roll is modified)
+    table = table_rolls(chart) if chart.dice is not None else []
+    lo, hi = min(reach + table), max(reach + table)
     dice_text = (pipeline_text(chart) or chart.dice_text) if chart.dice else "the dice"
     drm_text = " with its DRMs" if chart.drms else ""
     never = {id(row) for row in unreachable_rows(chart)}
@@ -279,7 +278,10 @@ def _rolls_for_row(chart: model.Chart, row: model.Row) -> str:
     combos = [c for c in chart.key_combinations() if any(r is row for r in chart.rows_for(c))]
     rolls = sorted({m for c in combos for m in reachable_rolls(chart, c)})
     where = keys_phrase(chart.keys, row.keys) if tests_keys(chart) else ""
-    whole = bool(rolls) and rolls[-1] - rolls[0] + 1 == len(rolls)
+    if not rolls:  # a key without values (an empty key column imported), or `natural` rows read every roll
+        empty = [f"`{k.id}`" for k in chart.keys if not k.enum.members]
+        return f"nothing: key {', '.join(empty)} has no values" if empty else "nothing a `natural` row does not read"
+    whole = rolls[-1] - rolls[0] + 1 == len(rolls)
     return (f"{rolls[0]} to {rolls[-1]}" if whole else compress(rolls)) + (f" for {where}" if where else "")
 
 

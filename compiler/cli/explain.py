@@ -21,7 +21,11 @@ def explain(code: str | None) -> None:
         return
     found = find_code(code)
     if found is None:
-        hint = did_you_mean(code.upper(), list(CODES)) or did_you_mean(code.lower(), [c.name for c in CODES.values()])
+        typed = code.upper()
+        # a letter O typed for a zero (`C3O5`) reads as the zero first: C305, not C365
+        hint = did_you_mean(typed[:1] + typed[1:].replace("O", "0"), list(CODES)) or did_you_mean(
+            code.lower(), [c.name for c in CODES.values()]
+        )
         raise usage_error(
             f"no diagnostic code `{code}`" + (f"; {hint}" if hint else "; run `chartc explain` for the list")
         )

@@ -24,7 +24,7 @@ from compiler.diagnostics.textsafe import printable
 from compiler.tools.fmt import FormatSyntaxError, UnsafeFormat, format_text
 from compiler.tools.platforms import PackError, Platform, export_game, find_foundry_cli, foundry_cli_version
 from compiler.tools.table_export import export_csv, export_reason
-from compiler.tools.table_import import NAME, ImportError_, draft, read_table, report
+from compiler.tools.table_import import NAME, ImportError_, draft, read_sheet, report
 
 
 def _formatted(text: str) -> str:
@@ -44,15 +44,24 @@ def _formatted(text: str) -> str:
 )
 @click.option("--name", help="The chart's name (default: from the file name).")
 @click.option("--title", help="The chart's title (default: from the file name).")
-def import_command(file: Path, out: Path | None, name: str | None, title: str | None) -> None:
+@click.option(
+    "--encoding",
+    help="The text file's encoding (`cp1252`, `latin-1`, `utf-16`) [default: UTF-8, else cp1252].",
+)
+def import_command(file: Path, out: Path | None, name: str | None, title: str | None, encoding: str | None) -> None:
     """Draft a chart from FILE: a .csv, .tsv, .xlsx or .ods table (first sheet), or a Markdown or
     pasted text table (.md, .txt).
 
+    Reads a CSV separated by commas, semicolons, tabs, bars or spaces, in UTF-8 or cp1252 (what
+    Excel saves outside the US; --encoding names another), with or without a header row. Row
+    labels may be printed as a rulebook prints them (`3-6`, `11+`, `1 or less`, `01-05`, `00`).
     Guesses the dice from the ranges, keys from the columns before the range column, a grid (a
-    CRT) when the heads across are odds or numbers. Every spreadsheet corruption (a date where a
-    range was, a time where odds were, 0 where `00` was, a dash that is not a hyphen) is reported
-    with its cell and left in the draft as found. Exit codes: 0 a clean draft, 1 cells to fix, 2
-    a file that cannot be read as a table.
+    CRT: an odds rule and its result codes) when the heads across are odds or numbers. Every
+    spreadsheet corruption (a date where a range or a value was, a time where odds were, 0 where
+    `00` was, a dash that is not a hyphen) and every range cell that is no range is reported with
+    its cell and written into the draft as `??CELL`. Exit codes: 0 a clean draft, 1 cells to fix, 2 a file
+    that cannot be read as a table (or past the limits: 16 MiB, 1,001 rows, 64 columns, 4,096
+    characters a cell).
     """
     stem = re.sub(r"[^A-Za-z0-9_]+", "_", file.stem).strip("_") or "imported"
     chart_name = name or (stem if NAME.fullmatch(stem) else f"chart_{stem}")
@@ -60,7 +69,8 @@ def import_command(file: Path, out: Path | None, name: str | None, title: str | 
         raise usage_error(f"--name `{chart_name}` is not a name (letters, digits and `_`, not first a digit)")
     try:
         data = read_bytes(file, file.parent)
-        result = draft(read_table(file, data), chart_name, title or file.stem.replace("_", " "))
+        sheet = read_sheet(file, data, encoding)
+        result = draft(sheet.rows, chart_name, title or file.stem.replace("_", " "))
     except ReadError as exc:
         raise usage_error(exc.describe(str(file))) from exc
     except ImportError_ as exc:
@@ -70,6 +80,8 @@ def import_command(file: Path, out: Path | None, name: str | None, title: str | 
         click.echo(printable(text, keep="\n"), nl=False)
     else:
         out.write_text(text, encoding="utf-8")
+    for note in sheet.notes:
+        click.echo(printable(f"{file}: note: {note}"), err=True)
     for line in report(str(file), result.findings).splitlines():
         click.echo(printable(line), err=True)
     if result.findings:

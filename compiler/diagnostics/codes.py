@@ -201,6 +201,12 @@ UNKNOWN_DICE: Final = _code(
     "Head the range column with the dice (`2d6`, `d66`, `percentile`) and import again, "
     "or write the `roll` line in the draft by hand.",
 )
+NOT_A_RANGE: Final = _code(
+    "C365", "not-a-range", Severity.ERROR,
+    "an imported cell in the range column is no die range a rulebook prints (`3-6`, `12+`, `1 or less`, `01-05`)",
+    "Type the range as the rulebook prints it (`3-6`, `5+`, `1 or less`) and import again; chartc writes "
+    "no other text where a range stands.",
+)
 # 4xx: shapes and types
 GRID_SHAPE: Final = _code(
     "C401", "grid-shape", Severity.ERROR,

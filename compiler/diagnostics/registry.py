@@ -41,6 +41,7 @@ REGISTRY: Final[tuple[Code, ...]] = (
     codes.ZERO_FOR_DOUBLE_ZERO,
     codes.FOREIGN_DASH,
     codes.UNKNOWN_DICE,
+    codes.NOT_A_RANGE,
     codes.GRID_SHAPE,
     codes.TYPE_MISMATCH,
     codes.ROW_SHAPE,

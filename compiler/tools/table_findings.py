@@ -1,4 +1,4 @@
-"""What spreadsheets and PDFs do to a table's cells, as findings of `chartc import` (C360-C364):
+"""What spreadsheets and PDFs do to a table's cells, as findings of `chartc import` (C360-C365):
 Excel turns `1-2` into a date, `3:1` into a time, `00` into 0, and PDFs bring en dashes and minus
 signs. Each such cell is an `ImportFinding` with its address; `report` words them for the terminal.
 """
@@ -10,7 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from compiler.diagnostics import CODES, codes
+from compiler.tools.table_labels import range_text
 from compiler.tools.table_readers import Cell, CellKind
+from dsl.source_text import clip
 
 
 @dataclass(frozen=True)
@@ -99,9 +101,37 @@ def head_findings(cell: Cell) -> list[ImportFinding]:
     return _dash_found(cell, dash) if dash else []
 
 
+# what Excel writes to a CSV for a cell it turned into a date or a time (`6-Mar`, `Mar-06`,
+# `03:01:00`); `4/8/12` (a value of three numbers), an ISO date and `3:1` in a value column stay text
+_EXCEL_DATE_TEXT = re.compile(
+    r"[0-9]{1,2}-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*(-[0-9]{2,4})?"
+    r"|(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*-[0-9]{1,4}",
+    re.IGNORECASE,
+)
+_EXCEL_TIME_TEXT = re.compile(r"[0-9]{1,2}:[0-9]{2}:[0-9]{2}( ?[AP]M)?", re.IGNORECASE)
+
+
 def value_findings(cell: Cell) -> list[ImportFinding]:
+    """A value cell a spreadsheet turned into a date (`3-6` -> 6 March) or a time, or with a
+    foreign dash."""
+    if cell.kind is CellKind.DATE or _EXCEL_DATE_TEXT.fullmatch(cell.text):
+        return _found(
+            codes.DATE_FOR_RANGE, cell, f"a date (`{cell.text}`) where a value was",
+            "spreadsheets turn `3-6` into 6 March: type the value again as text (a leading `'`)",
+        )
+    if cell.kind is CellKind.TIME or _EXCEL_TIME_TEXT.fullmatch(cell.text):
+        return _time_found(cell, "a value")
     dash = foreign_dash(cell, _SIGNED)
     return _dash_found(cell, dash) if dash else []
+
+
+def not_a_range(cell: Cell) -> list[ImportFinding]:
+    """A range-column cell that reads as no range: written into the draft as `??CELL`, never as itself."""
+    what = f"`{clip(cell.text)}`" if cell.text else "an empty cell"
+    return _found(
+        codes.NOT_A_RANGE, cell, f"{what} where a range was",
+        "type the range as the rulebook prints it (`3-6`, `5+`, `1 or less`, `01-05`)",
+    )
 
 
 def _found(code: codes.Code, cell: Cell, message: str, help: str) -> list[ImportFinding]:
@@ -134,3 +164,14 @@ def report(source: str, findings: Sequence[ImportFinding]) -> str:
     if findings:
         lines.append(f"{len(findings)} cell(s) to fix before the draft compiles")
     return "".join(line + "\n" for line in lines)
+
+
+def range_cell(cell: Cell, zero_padded: bool) -> tuple[str, list[ImportFinding]]:
+    """What the draft writes for a range-column cell: the language's range (`1 or less` -> `1-`),
+    or `??CELL` and the findings when the cell is corrupt or no range at all. The cell's own text
+    never reaches the draft where a range stands."""
+    found = range_findings(cell, zero_padded)
+    written = range_text(cell.text)
+    if not found and written is None:
+        found = not_a_range(cell)
+    return (f"??{cell.address}", found) if found or written is None else (written, [])
