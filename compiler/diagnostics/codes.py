@@ -44,7 +44,8 @@ SYNTAX_ERROR: Final = _code(
     "C101", "syntax-error", Severity.ERROR,
     "the text does not follow the chart language's grammar",
     "Correct the text at the caret; the help line names what the grammar expected there. "
-    "Only the first syntax error of a file is reported; the other files are still checked.",
+    "Every independent syntax error of a file is reported (the line holding one is read as if deleted), "
+    "none caused only by an earlier one; the other files are still checked.",
 )
 UNREADABLE_FILE: Final = _code(
     "C102", "unreadable-file", Severity.ERROR,
