@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
+from itertools import pairwise
 from typing import assert_never
 
 from compiler import model
 from compiler.checks.dice import unreachable_reason
 from compiler.diagnostics import Label, Sink, codes, fixes
+from compiler.diagnostics.fixes import within
 from compiler.engine.chances import drm_totals, reachable_rolls, unreachable_rows
 from compiler.engine.reach import tests_keys
 from compiler.model.text import keys_phrase
@@ -24,6 +26,7 @@ def check_chart(chart: model.Chart, sink: Sink) -> None:
     _report_short_rows(chart, sink)
     if chart.broken:  # its resolve errors already explain what is wrong; gaps would only echo them
         return
+    _check_row_order(chart, sink)
     match chart.kind:
         case model.ChartKind.ROLL:
             if chart.dice is not None:
@@ -39,6 +42,45 @@ def check_chart(chart: model.Chart, sink: Sink) -> None:
             pass  # no rows of their own
         case _:
             assert_never(chart.kind)
+
+
+def _check_row_order(chart: model.Chart, sink: Sink) -> None:
+    """C311: rows for the same keys written neither lowest range first nor highest first (a printed
+    table runs one way; a row out of place is most often a transcription slip). The grid and
+    availability forms print their own layout, and rows an errata added come last."""
+    if chart.grid is not None or chart.availability is not None or chart.kind not in _ORDERED_KINDS:
+        return
+    reported: set[int] = set()
+    for combo in chart.key_combinations():
+        rows = [r for r in chart.rows_for(combo) if r.range is not None and not r.added and not r.natural]
+        lows = [_order_key(ranged(r)) for r in rows]
+        pairs = list(pairwise(lows))
+        if all(a <= b for a, b in pairs) or all(a >= b for a, b in pairs):
+            continue
+        ascending = sum(a < b for a, b in pairs) >= sum(a > b for a, b in pairs)
+        for i, (a, b) in enumerate(pairs):
+            if (a > b if ascending else a < b) and id(rows[i + 1]) not in reported:
+                reported.add(id(rows[i + 1]))
+                row, before = rows[i + 1], rows[i]
+                assert row.range is not None and before.range is not None
+                sink.emit(
+                    codes.ROWS_OUT_OF_ORDER,
+                    f"row `{row.range.printed}` of chart `{chart.address}` comes after row `{before.range.printed}`: "
+                    f"the rows run {'lowest' if ascending else 'highest'} first elsewhere",
+                    row.range.span,
+                    f"move row `{row.range.printed}` before row "
+                    f"`{before.range.printed}`, as the print orders the table",
+                    (Label(before.range.span, "the row before it"),),
+                )
+                break
+
+
+_ORDERED_KINDS = frozenset({model.ChartKind.ROLL, model.ChartKind.VALUE})
+
+
+def _order_key(r: model.DieRange) -> int:
+    """Where a range sits in its table: its low end (an open low end first)."""
+    return r.low if r.low is not None else -(10**9)
 
 
 def _check_partial_odds_rule(chart: model.Chart, sink: Sink) -> None:
@@ -194,6 +236,8 @@ def _check_roll_chart(chart: model.Chart, sink: Sink) -> None:
     gaps: dict[tuple[str, ...], list[int]] = {}
     off_high: dict[tuple[str, ...], list[int]] = {}
     off_low: dict[tuple[str, ...], list[int]] = {}
+    inner_high: dict[tuple[str, ...], list[int]] = {}
+    inner_low: dict[tuple[str, ...], list[int]] = {}
     overlaps: set[tuple[model.Row, model.Row]] = set()
     shared: dict[tuple[model.Row, model.Row], str] = {}
     per_combo = tests_keys(chart)
@@ -206,6 +250,11 @@ def _check_roll_chart(chart: model.Chart, sink: Sink) -> None:
         gaps[combo] = [o for o in outcomes if o in can and not any(r.contains(o) for r in ranges)]
         off_high[combo] = [m for m in rolls if m > outcomes[-1] and not any(ranged(r).contains(m) for r in modified)]
         off_low[combo] = [m for m in rolls if m < outcomes[0] and not any(ranged(r).contains(m) for r in modified)]
+        # a roll past the faces with a row beyond it is a hole inside the table, not off its end
+        inner_high[combo] = [m for m in off_high[combo] if any(_above(ranged(r), m) for r in modified)]
+        inner_low[combo] = [m for m in off_low[combo] if any(_below(ranged(r), m) for r in modified)]
+        off_high[combo] = [m for m in off_high[combo] if m not in inner_high[combo]]
+        off_low[combo] = [m for m in off_low[combo] if m not in inner_low[combo]]
         naturals = [r for r in rows if r.natural]
         for a, b in [*intersecting_pairs(modified), *intersecting_pairs(naturals)]:
             both = _overlap_values(ranged(a), ranged(b), dice.form, reach, lo, hi)
@@ -216,6 +265,49 @@ def _check_roll_chart(chart: model.Chart, sink: Sink) -> None:
     _report_gaps(chart, gaps, "roll", sink)
     _report_off_table(chart, off_high, "high", sink)
     _report_off_table(chart, off_low, "low", sink)
+    _report_inner_gaps(chart, inner_high, True, sink)
+    _report_inner_gaps(chart, inner_low, False, sink)
+
+
+def _above(r: model.DieRange, m: int) -> bool:
+    return r.low is not None and r.low > m
+
+
+def _below(r: model.DieRange, m: int) -> bool:
+    return r.high is not None and r.high < m
+
+
+def _report_inner_gaps(chart: model.Chart, inner: dict[tuple[str, ...], list[int]], high: bool, sink: Sink) -> None:
+    """C310: modified rolls beyond the faces (above them when `high`) that fall between two rows:
+    the fix widens the row next to the hole (C305's open end on the last row would not cover it)."""
+    for values, combos in sorted(_group_combos(chart, inner).items()):
+        ranges = [r.range for c in combos for r in chart.rows_for(c) if not r.natural and r.range is not None]
+        near = values[-1] + 1 if high else values[0] - 1
+        beyond = [r for r in ranges if (r.low if high else r.high) == near]
+        pushing = [d for d in chart.drms if (d.value > 0) == high]
+        drm_text = ", ".join(f"`{d.id}` {d.value:+d}" for d in pushing)
+        plural = len(values) > 1
+        message = (
+            f"modified {'rolls' if plural else 'roll'} {compress(values)} (DRM {drm_text}) "
+            f"select{'' if plural else 's'} no row of chart `{chart.address}`{_for_combos(chart, combos)}: "
+            "a hole between rows that only a DRM reaches"
+        )
+        if not beyond or values[-1] - values[0] + 1 != len(values):
+            sink.emit(codes.MODIFIED_GAP, message, chart.span, f"add a row for {compress(values)}")
+            continue
+        r = beyond[0]
+        if high:
+            wider = f"{values[0]}+" if r.high is None else f"{values[0]}-{r.high}"
+        else:
+            wider = f"{values[-1]}-" if r.low is None else f"{r.low}-{values[-1]}"
+        fix = (
+            fixes.replace_with(r.span, wider, fixes.Slot.RAW, fixes.Applicability.UNSAFE, old=r.printed)
+            if within(r.span, chart.span) else None
+        )
+        sink.emit(
+            codes.MODIFIED_GAP, message, r.span,
+            f"widen row `{r.printed}` to `{wider}`, or add a row for {compress(values)}", fix=fix,
+        )
 
 
 def _overlap_values(a: model.DieRange, b: model.DieRange, form: str, reach: list[int], lo: int, hi: int) -> list[int]:

@@ -124,6 +124,18 @@ PARTIAL_BUT_COMPLETE: Final = _code(
     "a chart is declared partial but every roll selects a row",
     "Delete the `partial` statement: the transcription is complete.",
 )
+MODIFIED_GAP: Final = _code(
+    "C310", "modified-gap", Severity.WARNING,
+    "a modified roll that only a DRM reaches falls between two rows beyond the die's faces",
+    "Widen the row next to the hole to cover it (`7-8` for `8-9` when a +2 DRM reaches 7 on a d6), "
+    "or add a row for it; an open end on the last row does not help, the hole is inside the table.",
+)
+ROWS_OUT_OF_ORDER: Final = _code(
+    "C311", "rows-out-of-order", Severity.WARNING,
+    "a table's rows for the same keys are not written in the order of their ranges",
+    "Write the rows in the order the print does (lowest range first, as every printed table runs), so a "
+    "review reads the table as it is printed; `chartc check --fix` reorders them.",
+)
 # 34x: dice forms and faces
 ZERO_FACE_UNSTATED: Final = _code(
     "C340", "zero-face-unstated", Severity.ERROR,

@@ -31,6 +31,8 @@ REGISTRY: Final[tuple[Code, ...]] = (
     codes.INVALID_RANGE,
     codes.PARTIAL_CHART,
     codes.PARTIAL_BUT_COMPLETE,
+    codes.MODIFIED_GAP,
+    codes.ROWS_OUT_OF_ORDER,
     codes.DRM_GROUP_OVERLAP,
     codes.PER_STEP_DOMAIN,
     codes.CONTEXT_DOMAIN,
