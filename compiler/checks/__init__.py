@@ -27,6 +27,7 @@ from compiler.checks.records import (
     check_invariant,
     check_record_dates,
 )
+from compiler.checks.shifts import check_shifts
 from compiler.diagnostics import Sink
 
 __all__ = ["check_chart", "check_game", "compress", "describe_combo", "intersecting_pairs"]
@@ -40,6 +41,7 @@ def check_game(game: model.Game, sink: Sink) -> None:
         check_availability_dates(chart, sink)
         if check_limits(chart, sink):
             check_drms(chart, sink)
+            check_shifts(game, chart, sink)
             check_chart(chart, sink)
             check_crt(game, chart, sink)
     check_record_dates(game, sink)

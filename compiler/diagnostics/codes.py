@@ -355,6 +355,12 @@ SHIFT_SOURCE: Final = _code(
     "Read shifts from a terrain effects chart keyed by the enum the `by` variable holds, with an int column and "
     "a row for every member (0 for no shift).",
 )
+SHIFT_GROUP_OVERLAP: Final = _code(
+    "C426", "shift-group-overlap", Severity.WARNING,
+    "two column shifts of a `one` group, of which the rules say only one can apply, can apply together "
+    "(the first written would be kept)",
+    "Make the members' conditions exclusive, or say which applies: `best` or `worst` instead of `one`.",
+)
 # C450-C459: chained results (a cell that sends the reader to another chart or to a roll)
 CHAIN_KEY: Final = _code(
     "C450", "chain-key", Severity.ERROR,

@@ -69,6 +69,7 @@ REGISTRY: Final[tuple[Code, ...]] = (
     codes.SHIFT_TARGET,
     codes.SHIFT_GROUP,
     codes.SHIFT_SOURCE,
+    codes.SHIFT_GROUP_OVERLAP,
     codes.UNUSED_SUPPRESSION,
     codes.INVALID_SUPPRESSION,
     codes.ERRATA_TARGET_MISSING,
