@@ -90,7 +90,7 @@ def test_the_registry_holds_every_code_constant_once() -> None:
 
     declared = [value for value in vars(codes).values() if isinstance(value, Code)]
     assert sorted(c.code for c in REGISTRY) == sorted(c.code for c in declared)
-    assert len({c.code for c in REGISTRY}) == len(REGISTRY) == 74
+    assert len({c.code for c in REGISTRY}) == len(REGISTRY) == 76
 
 
 def test_unreadable_file(tmp_path: Path) -> None:
@@ -162,6 +162,8 @@ def test_severities_are_stable() -> None:
     soft += ("C461", "C462")
     # a `one` shift group whose shifts can both hold: the rules may mean it, as C330 for DRMs (issue 32)
     soft += ("C426",)
+    # an empty cell may be the print's own blank; a field a few records leave out may be optional (issue 32)
+    soft += ("C418", "C419")
     assert all(CODES[k].severity.value == "warning" for k in ("C430", "C431", "C433"))
     assert all(
         c.severity.value == "error"

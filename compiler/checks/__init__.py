@@ -9,6 +9,7 @@ coverage of its rows (`coverage`).
 from __future__ import annotations
 
 from compiler import model
+from compiler.checks.cells import check_empty_cells, check_record_fields
 from compiler.checks.chains import check_chains
 from compiler.checks.coverage import (
     check_chart,
@@ -43,8 +44,10 @@ def check_game(game: model.Game, sink: Sink) -> None:
             check_drms(chart, sink)
             check_shifts(game, chart, sink)
             check_chart(chart, sink)
+            check_empty_cells(chart, sink)
             check_crt(game, chart, sink)
     check_record_dates(game, sink)
+    check_record_fields(game, sink)
     for inv in game.invariants:
         check_invariant(game, inv, sink)
     check_chains(game, sink)

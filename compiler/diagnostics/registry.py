@@ -59,6 +59,8 @@ REGISTRY: Final[tuple[Code, ...]] = (
     codes.CHART_TOO_LARGE,
     codes.AID_ORDER,
     codes.FACTS_DISAGREE,
+    codes.EMPTY_CELL,
+    codes.RECORD_FIELD_MISSING,
     codes.ODDS_BETWEEN,
     codes.ODDS_FORM_CONFLICT,
     codes.ODDS_DOMAIN,

@@ -70,6 +70,7 @@ class Member:
     span: Span
     record: Mapping[str, Value] = field(default_factory=dict, hash=False)
     aliases: tuple[str, ...] = ()
+    unwritten: tuple[str, ...] = ()  # the fields its braces do not write at all (`-` is written: no value)
 
     def get(self, field_id: str) -> Value:
         """The record's value of a field, None when it has none."""
