@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import assert_never
 
 from compiler import model
-from compiler.diagnostics import Applicability, Label, Sink, Slot, codes, fixes
+from compiler.diagnostics import Applicability, Label, Sink, codes, fixes
 from compiler.model.calendar import Month
 from compiler.model.text import value_text
 from dsl import ast
