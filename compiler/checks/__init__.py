@@ -17,7 +17,7 @@ from compiler.checks.coverage import (
     describe_combo,
     intersecting_pairs,
 )
-from compiler.checks.crt import check_crt
+from compiler.checks.crt import check_crt, check_result_codes
 from compiler.checks.dice import check_drm_meaning
 from compiler.checks.drms import check_drms
 from compiler.checks.formulas import check_formulas
@@ -48,6 +48,7 @@ def check_game(game: model.Game, sink: Sink) -> None:
             check_crt(game, chart, sink)
     check_record_dates(game, sink)
     check_record_fields(game, sink)
+    check_result_codes(game, sink)
     for inv in game.invariants:
         check_invariant(game, inv, sink)
     check_chains(game, sink)

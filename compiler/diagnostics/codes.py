@@ -347,6 +347,12 @@ CRT_TOO_WIDE: Final = _code(
     "a CRT has too many columns to print as a classic grid across an A4 or US Letter portrait page at 8 pt",
     "Split the CRT into two charts (low and high odds), or shorten the column labels.",
 )
+RESULT_CODE_UNUSED: Final = _code(
+    "C434", "result-code-unused", Severity.WARNING,
+    "a CRT result code (a member of an enum with `codes`) is given by no cell of any chart",
+    "Check the CRT's cells against the print (a code typed as another is the usual cause); if no table of the "
+    "game prints the code, delete it from the enum so the player aid's key does not explain it.",
+)
 SHIFT_TARGET: Final = _code(
     "C423", "shift-target", Severity.ERROR,
     "a chart declares column shifts but is not keyed by an odds rule that says when shifts apply",

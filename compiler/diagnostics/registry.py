@@ -68,6 +68,7 @@ REGISTRY: Final[tuple[Code, ...]] = (
     codes.CRT_MONOTONIC,
     codes.RESULT_ORDER,
     codes.CRT_TOO_WIDE,
+    codes.RESULT_CODE_UNUSED,
     codes.SHIFT_TARGET,
     codes.SHIFT_GROUP,
     codes.SHIFT_SOURCE,
