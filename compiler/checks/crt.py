@@ -33,18 +33,20 @@ class _Cell:
 
 
 def check_result_codes(game: model.Game, sink: Sink) -> None:
-    """C434: a member of a result-code enum (`codes`) that no cell of any chart gives; the player
-    aid's key would explain a code the tables never print."""
+    """C434: a member of a result-code enum (`codes`) that the charts with a column of it never give;
+    the player aid's key would explain a code the tables never print."""
     used: set[tuple[str, str]] = set()
+    read: set[str] = set()  # the enums some chart's column holds (a legend alone is not checked)
     for chart in game.charts:
         enums = [(i, c.type) for i, c in enumerate(chart.columns) if isinstance(c.type, str) and c.type in game.enums]
+        read.update(enum_id for _, enum_id in enums)
         for row in chart.rows:
             for i, enum_id in enums:
                 value = row.values[i] if i < len(row.values) else None
                 if isinstance(value, model.MemberId):
                     used.add((enum_id, str(value)))
     for enum in game.enums.values():
-        if not enum.codes:
+        if not enum.codes or enum.id not in read:
             continue
         for member in enum.members:
             if (enum.id, member.id) not in used:
