@@ -11,15 +11,11 @@ from __future__ import annotations
 from compiler import model
 from compiler.checks.cells import check_empty_cells, check_record_fields
 from compiler.checks.chains import check_chains
-from compiler.checks.coverage import (
-    check_chart,
-    compress,
-    describe_combo,
-    intersecting_pairs,
-)
+from compiler.checks.coverage import check_chart, intersecting_pairs
 from compiler.checks.crt import check_crt, check_result_codes
 from compiler.checks.dice import check_drm_meaning
 from compiler.checks.drms import check_drms
+from compiler.checks.findings import compress, describe_combo
 from compiler.checks.formulas import check_formulas
 from compiler.checks.limits import check_limits
 from compiler.checks.periods import check_periods

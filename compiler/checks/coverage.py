@@ -8,14 +8,15 @@ not 16); value charts on integer intervals.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
-from itertools import pairwise
+from collections.abc import Iterator
 from typing import assert_never
 
 from compiler import model
 from compiler.checks.dice import unreachable_reason
+from compiler.checks.findings import compress, describe_combo, for_combos, group_combos, ranged
+from compiler.checks.off_table import above, below, report_inner_gaps, report_off_table
+from compiler.checks.row_order import check_row_order
 from compiler.diagnostics import Label, Sink, codes, fixes
-from compiler.diagnostics.fixes import within
 from compiler.engine.chances import drm_totals, reachable_rolls, unreachable_rows
 from compiler.engine.reach import tests_keys
 from compiler.model.text import keys_phrase
@@ -26,7 +27,7 @@ def check_chart(chart: model.Chart, sink: Sink) -> None:
     _report_short_rows(chart, sink)
     if chart.broken:  # its resolve errors already explain what is wrong; gaps would only echo them
         return
-    _check_row_order(chart, sink)
+    check_row_order(chart, sink)
     match chart.kind:
         case model.ChartKind.ROLL:
             if chart.dice is not None:
@@ -42,45 +43,6 @@ def check_chart(chart: model.Chart, sink: Sink) -> None:
             pass  # no rows of their own
         case _:
             assert_never(chart.kind)
-
-
-def _check_row_order(chart: model.Chart, sink: Sink) -> None:
-    """C311: rows for the same keys written neither lowest range first nor highest first (a printed
-    table runs one way; a row out of place is most often a transcription slip). The grid and
-    availability forms print their own layout, and rows an errata added come last."""
-    if chart.grid is not None or chart.availability is not None or chart.kind not in _ORDERED_KINDS:
-        return
-    reported: set[int] = set()
-    for combo in chart.key_combinations():
-        rows = [r for r in chart.rows_for(combo) if r.range is not None and not r.added and not r.natural]
-        lows = [_order_key(ranged(r)) for r in rows]
-        pairs = list(pairwise(lows))
-        if all(a <= b for a, b in pairs) or all(a >= b for a, b in pairs):
-            continue
-        ascending = sum(a < b for a, b in pairs) >= sum(a > b for a, b in pairs)
-        for i, (a, b) in enumerate(pairs):
-            if (a > b if ascending else a < b) and id(rows[i + 1]) not in reported:
-                reported.add(id(rows[i + 1]))
-                row, before = rows[i + 1], rows[i]
-                assert row.range is not None and before.range is not None
-                sink.emit(
-                    codes.ROWS_OUT_OF_ORDER,
-                    f"row `{row.range.printed}` of chart `{chart.address}` comes after row `{before.range.printed}`: "
-                    f"the rows run {'lowest' if ascending else 'highest'} first elsewhere",
-                    row.range.span,
-                    f"move row `{row.range.printed}` before row "
-                    f"`{before.range.printed}`, as the print orders the table",
-                    (Label(before.range.span, "the row before it"),),
-                )
-                break
-
-
-_ORDERED_KINDS = frozenset({model.ChartKind.ROLL, model.ChartKind.VALUE})
-
-
-def _order_key(r: model.DieRange) -> int:
-    """Where a range sits in its table: its low end (an open low end first)."""
-    return r.low if r.low is not None else -(10**9)
 
 
 def _check_partial_odds_rule(chart: model.Chart, sink: Sink) -> None:
@@ -110,27 +72,6 @@ def _check_partial_odds_rule(chart: model.Chart, sink: Sink) -> None:
 # ---- helpers -------------------------------------------------------------------------------------
 
 
-def compress(values: Iterable[int]) -> str:
-    """`[1, 2, 3, 7]` -> `1-3, 7`."""
-    out: list[str] = []
-    run: list[int] = []
-    for v in sorted(set(values)):
-        if run and v != run[-1] + 1:
-            out.append(_run_text(run))
-            run = []
-        run.append(v)
-    if run:
-        out.append(_run_text(run))
-    return ", ".join(out)
-
-
-def _run_text(run: list[int]) -> str:
-    if len(run) == 1:
-        return str(run[0])
-    joiner = " to " if run[0] < 0 else "-"  # `-4 to 0`, not `-4-0`
-    return f"{run[0]}{joiner}{run[-1]}"
-
-
 def intersecting_pairs(rows: list[model.Row]) -> Iterator[tuple[model.Row, model.Row]]:
     """Every pair of rows whose ranges intersect, earlier row first, by a sweep over the rows
     sorted by low end: time grows with the rows and the pairs found, not with all pairs."""
@@ -144,36 +85,6 @@ def intersecting_pairs(rows: list[model.Row]) -> Iterator[tuple[model.Row, model
                 break
             if ra.intersect(rb) is not None:
                 yield (a, b) if order[id(a)] < order[id(b)] else (b, a)
-
-
-def describe_combo(chart: model.Chart, combo: tuple[str, ...]) -> str:
-    parts = []
-    for key, member_id in zip(chart.keys, combo, strict=False):
-        member = key.enum.member(member_id)
-        parts.append(f"{key.id} `{member.label if member else member_id}`")
-    return ", ".join(parts)
-
-
-def _group_combos(
-    chart: model.Chart, found: dict[tuple[str, ...], list[int]]
-) -> dict[tuple[int, ...], list[tuple[str, ...]]]:
-    grouped: dict[tuple[int, ...], list[tuple[str, ...]]] = defaultdict(list)
-    for combo, values in found.items():
-        if values:
-            grouped[tuple(values)].append(combo)
-    return grouped
-
-
-def _for_combos(chart: model.Chart, combos: list[tuple[str, ...]]) -> str:
-    if not chart.keys:
-        return ""
-    if len(combos) == len(chart.key_combinations()) and len(combos) > 1:
-        return " for every key value"
-    if len(chart.keys) == 1:
-        key = chart.keys[0]
-        labels = [_member_label(key, c[0]) for c in combos]
-        return f" for {key.id} " + ", ".join(f"`{label}`" for label in labels)
-    return " for " + "; ".join(describe_combo(chart, c) for c in combos)
 
 
 def _report_short_rows(chart: model.Chart, sink: Sink) -> None:
@@ -191,17 +102,6 @@ def _report_short_rows(chart: model.Chart, sink: Sink) -> None:
             short.span,
             f"declared partial: {chart.partial}",
         )
-
-
-def _member_label(key: model.Key, member_id: str) -> str:
-    member = key.enum.member(member_id)
-    return member.label if member else member_id
-
-
-def ranged(row: model.Row) -> model.DieRange:
-    """The range of a row the checks selected for having one."""
-    assert row.range is not None
-    return row.range
 
 
 def _report_overlaps(
@@ -251,8 +151,8 @@ def _check_roll_chart(chart: model.Chart, sink: Sink) -> None:
         off_high[combo] = [m for m in rolls if m > outcomes[-1] and not any(ranged(r).contains(m) for r in modified)]
         off_low[combo] = [m for m in rolls if m < outcomes[0] and not any(ranged(r).contains(m) for r in modified)]
         # a roll past the faces with a row beyond it is a hole inside the table, not off its end
-        inner_high[combo] = [m for m in off_high[combo] if any(_above(ranged(r), m) for r in modified)]
-        inner_low[combo] = [m for m in off_low[combo] if any(_below(ranged(r), m) for r in modified)]
+        inner_high[combo] = [m for m in off_high[combo] if any(above(ranged(r), m) for r in modified)]
+        inner_low[combo] = [m for m in off_low[combo] if any(below(ranged(r), m) for r in modified)]
         off_high[combo] = [m for m in off_high[combo] if m not in inner_high[combo]]
         off_low[combo] = [m for m in off_low[combo] if m not in inner_low[combo]]
         naturals = [r for r in rows if r.natural]
@@ -263,51 +163,10 @@ def _check_roll_chart(chart: model.Chart, sink: Sink) -> None:
                 shared[(a, b)] = compress(both)
     _report_overlaps(chart, overlaps, shared, sink)
     _report_gaps(chart, gaps, "roll", sink)
-    _report_off_table(chart, off_high, "high", sink)
-    _report_off_table(chart, off_low, "low", sink)
-    _report_inner_gaps(chart, inner_high, True, sink)
-    _report_inner_gaps(chart, inner_low, False, sink)
-
-
-def _above(r: model.DieRange, m: int) -> bool:
-    return r.low is not None and r.low > m
-
-
-def _below(r: model.DieRange, m: int) -> bool:
-    return r.high is not None and r.high < m
-
-
-def _report_inner_gaps(chart: model.Chart, inner: dict[tuple[str, ...], list[int]], high: bool, sink: Sink) -> None:
-    """C310: modified rolls beyond the faces (above them when `high`) that fall between two rows:
-    the fix widens the row next to the hole (C305's open end on the last row would not cover it)."""
-    for values, combos in sorted(_group_combos(chart, inner).items()):
-        ranges = [r.range for c in combos for r in chart.rows_for(c) if not r.natural and r.range is not None]
-        near = values[-1] + 1 if high else values[0] - 1
-        beyond = [r for r in ranges if (r.low if high else r.high) == near]
-        pushing = [d for d in chart.drms if (d.value > 0) == high]
-        drm_text = ", ".join(f"`{d.id}` {d.value:+d}" for d in pushing)
-        plural = len(values) > 1
-        message = (
-            f"modified {'rolls' if plural else 'roll'} {compress(values)} (DRM {drm_text}) "
-            f"select{'' if plural else 's'} no row of chart `{chart.address}`{_for_combos(chart, combos)}: "
-            "a hole between rows that only a DRM reaches"
-        )
-        if not beyond or values[-1] - values[0] + 1 != len(values):
-            sink.emit(codes.MODIFIED_GAP, message, chart.span, f"add a row for {compress(values)}")
-            continue
-        r = beyond[0]
-        if high:
-            wider = f"{values[0]}+" if r.high is None else f"{values[0]}-{r.high}"
-        else:
-            wider = f"{values[-1]}-" if r.low is None else f"{r.low}-{values[-1]}"
-        fix = (
-            fixes.replace_with(r.span, wider, fixes.Slot.RAW, fixes.Applicability.UNSAFE, old=r.printed)
-            if within(r.span, chart.span) else None
-        )
-        sink.emit(
-            codes.MODIFIED_GAP, message, r.span,
-            f"widen row `{r.printed}` to `{wider}`, or add a row for {compress(values)}", fix=fix,
-        )
+    report_off_table(chart, off_high, "high", sink)
+    report_off_table(chart, off_low, "low", sink)
+    report_inner_gaps(chart, inner_high, True, sink)
+    report_inner_gaps(chart, inner_low, False, sink)
 
 
 def _overlap_values(a: model.DieRange, b: model.DieRange, form: str, reach: list[int], lo: int, hi: int) -> list[int]:
@@ -374,10 +233,10 @@ def _rolls_for_row(chart: model.Chart, row: model.Row) -> str:
 
 
 def _report_gaps(chart: model.Chart, gaps: dict[tuple[str, ...], list[int]], what: str, sink: Sink) -> None:
-    grouped = _group_combos(chart, gaps)
+    grouped = group_combos(chart, gaps)
     any_gap = bool(grouped)
     for values, combos in sorted(grouped.items()):
-        where = _for_combos(chart, combos)
+        where = for_combos(chart, combos)
         noun = f"{what}s" if len(values) > 1 else what
         if chart.partial:
             sink.emit(
@@ -401,33 +260,6 @@ def _report_gaps(chart: model.Chart, gaps: dict[tuple[str, ...], list[int]], wha
             f"chart `{chart.address}` is declared partial but every {what} selects a row",
             chart.span,
             "delete the `partial` line",
-        )
-
-
-def _report_off_table(chart: model.Chart, off: dict[tuple[str, ...], list[int]], side: str, sink: Sink) -> None:
-    grouped = _group_combos(chart, off)
-    if not grouped:
-        return
-    pushing = [d for d in chart.drms if (d.value > 0) == (side == "high")]
-    anchor = pushing[0].span if pushing else chart.span
-    for values, combos in sorted(grouped.items()):
-        drm_text = ", ".join(f"`{d.id}` {d.value:+d}" for d in pushing)
-        edge = "highest" if side == "high" else "lowest"
-        fix = (
-            "make the last row open-ended (e.g. `5+`)"
-            if side == "high"
-            else "make the first row open-ended (e.g. `2-`)"
-        )
-        end = chart.natural_rolls[-1 if side == "high" else 0]  # the edge row holds the last face
-        rows = [r for c in combos for r in chart.rows_for(c) if not r.natural]
-        edges = [r.range for r in rows if r.range and r.range.contains(end)]
-        sink.emit(
-            codes.MODIFIED_ROLL_OFF_TABLE,
-            f"modified roll {compress(values)} (DRM {drm_text}) falls off the {edge} row of chart "
-            f"`{chart.address}`{_for_combos(chart, combos)}",
-            anchor,
-            fix + ", or say in an errata what such a roll means",
-            fix=fixes.open_ends([(r.span, r.printed) for r in edges], side == "high", chart.span),
         )
 
 
@@ -515,7 +347,7 @@ def _report_interval_gaps(chart: model.Chart, gaps: dict[tuple[str, ...], list[I
             grouped[tuple(missing)].append(combo)
     for stretches, combos in sorted(grouped.items(), key=lambda kv: str(kv[0])):
         text = ", ".join(_interval_text(m) for m in stretches)
-        where = _for_combos(chart, combos)
+        where = for_combos(chart, combos)
         vk = chart.value_key.id if chart.value_key else "value"
         if chart.partial:
             sink.emit(
@@ -559,7 +391,7 @@ def _check_reference_chart(chart: model.Chart, sink: Sink) -> None:
                 (Label(rows[0].span, "first row here"),),
             )
     if missing and chart.keys:
-        text = _for_combos(chart, missing).removeprefix(" for ")
+        text = for_combos(chart, missing).removeprefix(" for ")
         if chart.partial:
             sink.emit(
                 codes.PARTIAL_CHART,
