@@ -152,6 +152,13 @@ INVALID_REPEAT: Final = _code(
     "a `repeat` statement on a chart not read by dice, or repeating the roll fewer than 2 or more than 10 times",
     "Write `repeat N` with N from 2 to 10, on a chart with a `roll` statement.",
 )
+WEIGHTS_FILL: Final = _code(
+    "C343", "weights-fill", Severity.ERROR,
+    "a table printed as weights (`3 in 6`) does not fill its die: the weights add up to more or fewer faces "
+    "than the die has, are out of another number, or the chart is not rolled on one die",
+    "Correct the weights against the print so that they add up to the die's faces (`3 in 6`, `2 in 6`, "
+    "`1 in 6` on a d6), each out of that many; roll the chart on one die (`roll 1d6`).",
+)
 # ---- the modified roll: DRM forms and which totals can happen (C330-C339)
 DRM_GROUP_OVERLAP: Final = _code(
     "C330", "drm-group-overlap", Severity.WARNING,

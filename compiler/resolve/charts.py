@@ -20,6 +20,7 @@ from compiler.resolve.rows import RowReader
 from compiler.resolve.shifts import chart_drm_sources, chart_shifts
 from compiler.resolve.symbols import SymbolTable, chart_name, declared_before
 from compiler.resolve.values import ValueTyper, column_type
+from compiler.resolve.weights import derive_weighted_rows
 from dsl import ast
 
 # Guards that keep exact enumeration small (see compiler.model.dice): a chart roll this large is a typo.
@@ -88,8 +89,9 @@ class ChartResolver:
                     "split it into two charts",
                 )
         if kind not in (model.ChartKind.DRMS, model.ChartKind.EXTERNAL):
-            rows = [r for r in (self.rows.row(r, keys, columns) for r in d.rows) if r is not None]
-            broken = broken or len(rows) != len(d.rows)
+            decls, weights_read = derive_weighted_rows(d.rows, self.rows.dice, self.sink, self.where)
+            rows = [r for r in (self.rows.row(r, keys, columns) for r in decls) if r is not None]
+            broken = broken or len(rows) != len(d.rows) or not weights_read
             if availability is not None or d.availability:
                 rows.extend(avail_rows if d.availability else [])
             by_roll, complete = roll_grid_rows(self.rows, d.roll_grids, keys, columns)
