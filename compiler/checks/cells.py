@@ -1,5 +1,5 @@
-"""Cells and records that say nothing: empty cells of a table (C418), and record fields most of an
-enum's records give but a few lack (C419). Each is one finding per column or field, listing every
+"""Cells and records that say nothing: empty cells of a table (C440), and record fields most of an
+enum's records give but a few lack (C441). Each is one finding per column or field, listing every
 place, so a table with many blanks is one diagnostic, not one per cell."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ MISSING_SHARE = 0.25
 
 
 def check_empty_cells(chart: model.Chart, sink: Sink) -> None:
-    """C418: cells of a text column written as an empty string (`""`), one finding per column."""
+    """C440: cells of a text column written as an empty string (`""`), one finding per column."""
     for index, column in enumerate(chart.columns):
         rows = [
             row for row in chart.rows
@@ -41,7 +41,7 @@ def _row_name(row: model.Row) -> str:
 
 
 def check_record_fields(game: model.Game, sink: Sink) -> None:
-    """C419: a field of an enum's records that most records write and a few (at most a quarter) do not
+    """C441: a field of an enum's records that most records write and a few (at most a quarter) do not
     write at all (a field written `-` says the print gives no value: not reported)."""
     for enum in game.enums.values():
         for field in enum.fields:

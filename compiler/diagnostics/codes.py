@@ -301,17 +301,6 @@ FACTS_DISAGREE: Final = _code(
     "Compare both places with the rulebook and correct the transcription. If the rulebook itself prints "
     "both differently, keep both as printed and `allow C417 \"why\"` in the first fact's chart.",
 )
-EMPTY_CELL: Final = _code(
-    "C418", "empty-cell", Severity.WARNING,
-    "a table's cell is an empty string (`\"\"`)",
-    "Write what the print shows: its text, or `-` where the row gives no result in that column.",
-)
-RECORD_FIELD_MISSING: Final = _code(
-    "C419", "record-field-missing", Severity.NOTE,
-    "a field most of an enum's records give (all but a quarter or fewer) is missing from some records",
-    "Give the field in each record that lacks it, as the print states it; a field the print gives for few "
-    "records is optional and not reported.",
-)
 ODDS_BETWEEN: Final = _code(
     "C420", "odds-between", Severity.ERROR,
     "an odds rule's columns leave odds between two columns (non-unit ratios, or gaps) and it does not say "
@@ -384,6 +373,18 @@ SHIFT_GROUP_OVERLAP: Final = _code(
     "two column shifts of a `one` group, of which the rules say only one can apply, can apply together "
     "(the first written would be kept)",
     "Make the members' conditions exclusive, or say which applies: `best` or `worst` instead of `one`.",
+)
+# C440-C449: cells and records that say nothing
+EMPTY_CELL: Final = _code(
+    "C440", "empty-cell", Severity.WARNING,
+    "a table's cell is an empty string (`\"\"`)",
+    "Write what the print shows: its text, or `-` where the row gives no result in that column.",
+)
+RECORD_FIELD_MISSING: Final = _code(
+    "C441", "record-field-missing", Severity.NOTE,
+    "a field most of an enum's records give (all but a quarter or fewer) is missing from some records",
+    "Give the field in each record that lacks it, as the print states it; a field the print gives for few "
+    "records is optional and not reported.",
 )
 # C450-C459: chained results (a cell that sends the reader to another chart or to a roll)
 CHAIN_KEY: Final = _code(
