@@ -73,6 +73,16 @@ class CompareOp(StrEnum):
     LT = "<"
 
 
+class BoundKind(StrEnum):
+    """What a limit allows: `at most N`, `at least N`, `exactly N`, `L to H`, `unlimited`."""
+
+    AT_MOST = "at_most"
+    AT_LEAST = "at_least"
+    EXACTLY = "exactly"
+    BETWEEN = "between"
+    UNLIMITED = "unlimited"
+
+
 class Rounding(StrEnum):
     """How a quotient becomes a whole number: a CRT odds ratio of combat factors, or the steps of
     a per-N DRM (`-1 per 10 kills`: 25 kills is 2 steps, or 3 rounded up)."""

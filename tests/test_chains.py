@@ -295,8 +295,8 @@ def test_ia2_r1_final_chances(ia2: model.Game) -> None:
     # roll 1 (1/20) x I/JG 1 (1/3) x FW 190A-6 on 1-4 (2/3)
     assert chances[("starting_unit_bases", ("i_jg1",), ("FW 190A-6",))] == Fraction(1, 90)
     assert chances[("starting_unit_bases", ("i_zg1",), ("Ju 88C-6a",))] == Fraction(1, 20)  # roll 15
-    # R1 is partial: rolls 3-14 and 17-20 are lost
-    assert chances[("R1", (), ())] == Fraction(16, 20)
+    # R1 is partial: rolls 3-12, 14 and 17-20 are lost (13 is 9.7's example, II(Sturm)/JG 300)
+    assert chances[("R1", (), ())] == Fraction(15, 20)
     assert report.total == 1
 
 

@@ -159,7 +159,8 @@ def crosscheck_game(game_id: str, contexts_per_chart: int, seed: int) -> int:
             # chartc lookup
             options = [a for k, v in keys.items() for a in ("--key", f"{k}={v}")] + context_options(doc, context, rng)
             address = f"{game_id}/{chart['address']}"
-            result = runner.invoke(cli, ["lookup", address, _printed(roll, chart), *options, "--json"])
+            # `--` before the roll: a versus roll (IA2's [B12]) can be negative
+            result = runner.invoke(cli, ["lookup", address, *options, "--json", "--", _printed(roll, chart)])
             if index is None:
                 assert result.exit_code == 1, (question, result.output)
             else:

@@ -510,6 +510,8 @@ def as_generated(value: object) -> object:
     if isinstance(value, model.SubRoll):
         outcomes = tuple((o.range.low, o.range.high, as_generated(o.value)) for o in value.outcomes)
         return {"count": value.dice.count, "sides": value.dice.sides, "outcomes": outcomes}
+    if isinstance(value, model.Choice):  # a choice: the options offered, as the module's `Choice`
+        return {"choice": tuple(as_generated(o) for o in value.options)}
     return value
 
 

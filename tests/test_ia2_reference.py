@@ -7,6 +7,7 @@ import pytest
 
 from compiler import model
 from compiler.engine.lookup import LookupProblem, lookup
+from compiler.model.calendar import Month
 from tests.conftest import ROOT, import_module
 
 
@@ -123,7 +124,9 @@ def test_r1_starting_units(ia2) -> None:
     with pytest.raises(LookupProblem):
         lookup(ia2.chart("starting_unit_bases"), None, {"unit": "JV 44"}, 0)  # its row is lost
     with pytest.raises(LookupProblem):
-        lookup(ia2.chart("R1"), "13", {}, 0)  # roll 13 (II(Sturm)/JG 300 in the 9.7 example) is lost
+        lookup(ia2.chart("R1"), "14", {}, 0)  # rolls 3-14 and 17-20 are lost
+    # 9.7's example reads roll 13: "the result is a 13, so you are assigned to II(Sturm)/JG 300"
+    assert value(ia2, "R1", "13")["unit"] == "ii_sturm_jg300"
 
 
 def test_r2_aircraft_types(ia2) -> None:
@@ -146,13 +149,32 @@ def test_r3_aircraft_subtypes(ia2) -> None:
     assert value(ia2, "R3", "1", aircraft="bf109g6", month="1945-04") == {"result": "not available"}
 
 
+def _sorties(ia2, **context: str) -> str:
+    from compiler.engine.limits import read_limit
+
+    limit = ia2.limit("sorties_per_month")
+    answer = read_limit(limit, {k: model.MemberId(v) if k != "month" else Month(v) for k, v in context.items()})
+    assert answer.bound is not None, (context, answer.possible)
+    return answer.bound.text
+
+
 def test_sorties_per_month(ia2, gen) -> None:
     # IA2 4.3.3 / 6.0: 8 sorties a month; from January 1945, only 4
-    assert value(ia2, "sorties_per_month", None, month="1944-03") == {"sorties": 8}
-    assert value(ia2, "sorties_per_month", None, month="1944-12") == {"sorties": 8}
-    assert value(ia2, "sorties_per_month", None, month="1945-01") == {"sorties": 4}
-    assert value(ia2, "sorties_per_month", None, month="1945-05") == {"sorties": 4}
-    assert gen.lookup_sorties_per_month(month="1945-03") == {"sorties": 4}
+    assert _sorties(ia2, month="1944-03", family_flown="bf109", unit_assigned="i_jg1") == "exactly 8"
+    assert _sorties(ia2, month="1945-01") == "exactly 4"
+    assert _sorties(ia2, month="1945-05") == "exactly 4"
+    # 11.7, R1 note 4: the Me 262 from July to September 1944, four missions a month; eight from October
+    assert _sorties(ia2, month="1944-08", family_flown="me262") == "at most 4"
+    assert _sorties(ia2, month="1944-10", family_flown="me262", unit_assigned="kdo_nowotny") == "exactly 8"
+    # 11.6, R1 note 6: the Do 335A with EGR 335, four missions a month (from 9/44)
+    assert _sorties(ia2, month="1944-09", family_flown="do335", unit_assigned="egr335") == "at most 4"
+    assert gen.limit_sorties_per_month(month="1945-03") == {
+        "kind": "exactly", "min": 4, "max": 4, "text": "exactly 4",
+        "cite": "4.3.3, 6.0: only 4 missions each month from January 1945 (fuel shortages)",
+    }
+    assert gen.limit_sorties_per_month(month="1944-08", family_flown="me262")["max"] == 4
+    with pytest.raises(ValueError, match="depends on a value left as None"):
+        gen.limit_sorties_per_month(month="1944-08")
 
 
 def test_awards(ia2) -> None:
@@ -173,12 +195,12 @@ def test_awards(ia2) -> None:
     ] == [(20, 1), (60, 0), (100, 0)]
     assert value(ia2, "awards", None, award="clasp_silver")["counted"] == "flights"
     # 7.8.8: Ace after 5 kills, a Prestige Point
-    assert value(ia2, "awards", None, award="ace") == {
-        "at": 5,
-        "counted": "kills",
-        "how": "automatic (7.8.8)",
-        "prestige": 1,
-    }
+    ace = value(ia2, "awards", None, award="ace")
+    assert (ace["at"], ace["counted"], ace["how"], ace["prestige"]) == (5, "kills", "automatic (7.8.8)", 1)
+    assert ace["effect"].startswith("Wingmen and pilots receive +1 on the Initiative Chart [B12]")
+    # 7.8.7.5: each later award of the Knight's Cross costs a sortie (the trip to Berlin); not the first
+    knight = ("knights_cross", "oakleaves", "swords", "diamonds")
+    assert [value(ia2, "awards", None, award=a)["sorties_lost"] for a in knight] == [None, 1, 1, 1]
 
 
 def test_knights_cross_roll(ia2) -> None:
@@ -254,13 +276,17 @@ def test_flak(ia2, gen) -> None:
     assert value(ia2, "flak", "0") == {"hits": 0, "damage": None}
     assert value(ia2, "flak", "3") == {"hits": 3, "damage": model.ChartRef("B3")}
     assert ia2.chart("B3").kind == "external"
+    # the three results of B3 the 7.12 example reads: a chart of its own, so the flak's chain ends at B3
+    assert value(ia2, "b3_in_examples", "5", b3_column="airframe") == {"hit": "Controls"}
 
 
 def test_bomb_detonation(ia2) -> None:
     # IA2 7.1.4: on a 2d6 "2" or "12" the interceptor takes 1d6 random airframe damage hits
     assert value(ia2, "bomb_detonation", "2")["result"].startswith("The interceptor takes 1d6")
     assert value(ia2, "bomb_detonation", "12")["result"].startswith("The interceptor takes 1d6")
-    assert value(ia2, "bomb_detonation", "7") == {"result": "No damage"}
+    assert value(ia2, "bomb_detonation", "7") == {"result": "No damage", "as_7_4": "No damage"}
+    # IA2 7.4 prints it again as "1d6 random damage" (no location): kept, and C417 reports the two
+    assert value(ia2, "bomb_detonation", "2")["as_7_4"] == "The interceptor takes 1d6 random damage"
 
 
 def test_crash_enroute(ia2, gen) -> None:

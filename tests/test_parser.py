@@ -197,9 +197,10 @@ def test_invariants_are_one_class_per_kind() -> None:
     """
     where, every, column_sum = parse_text(text, "i.chart").source.invariants
     assert isinstance(where, ast.CountInvariant) and (where.enum.text, where.count) == ("aircraft", 18)
-    assert where.where is not None and (where.where.field.text, where.where.value.text) == ("family", "bf109")
-    assert where.where.span == ast.Span("i.chart", 2, 53, 2, 68)  # `family == bf109`
-    assert isinstance(every, ast.CountInvariant) and every.where is None and every.count == 36
+    [test] = where.where
+    assert (test.field.text, test.op, test.value.text) == ("family", ast.CompareOp.EQ, "bf109")
+    assert test.span == ast.Span("i.chart", 2, 53, 2, 68)  # `family == bf109`
+    assert isinstance(every, ast.CountInvariant) and every.where == () and every.count == 36
     assert isinstance(column_sum, ast.ColumnSumInvariant)
     assert (column_sum.chart.text, column_sum.part, column_sum.enum.text, column_sum.field.text) == (
         "TS1",

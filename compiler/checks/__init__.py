@@ -1,9 +1,11 @@
 """Checks on the resolved model: whatever is bound but wrong. They run on what resolved only.
 
-Per game: periods against the calendar (`periods`), record dates and invariants (`records`); per
-chart: size limits first (`limits`; a chart too large is not checked further), what DRMs mean on
-digit rolls (`dice`), DRM groups and reach (`modifiers`), availability dates (`records`) and the
-coverage of its rows (`coverage`).
+Per game: periods against the calendar (`periods`), record dates and invariants (`records`, reading
+facts with `facts`); per chart: size limits first (`limits`; a chart too large is not checked
+further), what DRMs mean on digit rolls (`dice`), DRM groups and reach (`modifiers`), availability
+dates (`records`) and the coverage of its rows (`coverage`); then chains, formulas, the domains of
+formulas and records (`domains`), ranges checked within a limit of the game (`rule_limits`) and the
+book's declared inconsistencies (`inconsistencies`).
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ from compiler.checks.chains import check_chains
 from compiler.checks.coverage import check_chart, intersecting_pairs
 from compiler.checks.crt import check_crt, check_result_codes
 from compiler.checks.dice import check_drm_meaning
+from compiler.checks.domains import check_domains
 from compiler.checks.drms import check_drms
 from compiler.checks.findings import compress, describe_combo
 from compiler.checks.formulas import check_formulas
+from compiler.checks.inconsistencies import check_inconsistencies
 from compiler.checks.limits import check_limits
 from compiler.checks.periods import check_periods
 from compiler.checks.records import (
@@ -24,6 +28,7 @@ from compiler.checks.records import (
     check_invariant,
     check_record_dates,
 )
+from compiler.checks.rule_limits import check_within
 from compiler.checks.shifts import check_shifts
 from compiler.diagnostics import Sink
 
@@ -49,3 +54,6 @@ def check_game(game: model.Game, sink: Sink) -> None:
         check_invariant(game, inv, sink)
     check_chains(game, sink)
     check_formulas(game, sink)
+    check_domains(game, sink)
+    check_within(game, sink)
+    check_inconsistencies(game, sink)

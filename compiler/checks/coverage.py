@@ -385,7 +385,9 @@ def _check_reference_chart(chart: model.Chart, sink: Sink) -> None:
         for extra in rows[1:]:
             sink.emit(
                 codes.OVERLAPPING_RANGES,
-                f"two rows of chart `{chart.address}` apply to {describe_combo(chart, combo)}",
+                f"two rows of chart `{chart.address}` apply to {describe_combo(chart, combo)}"
+                if chart.keys
+                else f"chart `{chart.address}` is read by nothing, so it holds one row of values, not two",
                 extra.span,
                 "a chart read by keys alone needs exactly one row per key value",
                 (Label(rows[0].span, "first row here"),),

@@ -1,51 +1,21 @@
-"""Every diagnostic code chartc reports, each a module constant passed to `Sink.emit`.
-
-Codes are stable and never reused: add new ones at the end of their block, and to `REGISTRY` in
-`compiler.diagnostics.registry` (the ordered list, with the lookups by id and by name). A typo in a
-code name fails at import or type-check time, not as a crash on the rare path that emits it.
-`docs/diagnostics.md` documents each (generated from `tests/cases`).
+"""Every diagnostic code chartc reports, each a module constant passed to `Sink.emit`. Codes are
+stable and never reused: add new ones at the end of their block, and to `REGISTRY` in
+`compiler.diagnostics.registry`. A typo in a code name fails at import or type-check time, not as a
+crash on the rare path that emits it. `docs/diagnostics.md` documents each (from `tests/cases`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import Final
 
-
-class Severity(StrEnum):
-    ERROR = "error"
-    WARNING = "warning"
-    NOTE = "note"
-
-
-@dataclass(frozen=True)
-class Code:
-    """A diagnostic code: stable id (`C301`), kebab-case name, severity, one-line summary, the fix.
-
-    `suppressible` says whether `allow CODE` may silence it: warnings and notes of the checks only;
-    errors never (a build with an error would emit wrong outputs), nor the suppression codes.
-    """
-
-    code: str
-    name: str
-    severity: Severity
-    summary: str
-    fix: str
-    suppressible: bool = True
-
-
-def _code(code: str, name: str, severity: Severity, summary: str, fix: str, *, suppressible: bool = True) -> Code:
-    return Code(code, name, severity, summary, fix, suppressible and severity is not Severity.ERROR)
-
+from compiler.diagnostics.code_type import Severity
+from compiler.diagnostics.code_type import make_code as _code
 
 # 1xx: reading and syntax
 SYNTAX_ERROR: Final = _code(
-    "C101", "syntax-error", Severity.ERROR,
-    "the text does not follow the chart language's grammar",
-    "Correct the text at the caret; the help line names what the grammar expected there. "
-    "Every independent syntax error of a file is reported (the line holding one is read as if deleted), "
-    "none caused only by an earlier one; the other files are still checked.",
+    "C101", "syntax-error", Severity.ERROR, "the text does not follow the chart language's grammar",
+    "Correct the text at the caret; the help names what the grammar expected there. Every independent error "
+    "of a file is reported (its line read as if deleted), none caused only by an earlier one.",
 )
 UNREADABLE_FILE: Final = _code(
     "C102", "unreadable-file", Severity.ERROR,
@@ -125,16 +95,12 @@ PARTIAL_BUT_COMPLETE: Final = _code(
     "Delete the `partial` statement: the transcription is complete.",
 )
 MODIFIED_GAP: Final = _code(
-    "C310", "modified-gap", Severity.WARNING,
-    "a modified roll that only a DRM reaches falls between two rows beyond the die's faces",
-    "Widen the row next to the hole to cover it (`7-8` for `8-9` when a +2 DRM reaches 7 on a d6), "
-    "or add a row for it; an open end on the last row does not help, the hole is inside the table.",
+    "C310", "modified-gap", Severity.WARNING, "a modified roll only a DRM reaches falls in a hole between two rows",
+    "Widen the row next to the hole to cover it (`7-8` for `8-9`), or add a row; an open end would not help.",
 )
 ROWS_OUT_OF_ORDER: Final = _code(
-    "C311", "rows-out-of-order", Severity.WARNING,
-    "a table's rows for the same keys are not written in the order of their ranges",
-    "Write the rows in the order the print does (lowest range first, as every printed table runs), so a "
-    "review reads the table as it is printed; `chartc check --fix` reorders them.",
+    "C311", "rows-out-of-order", Severity.WARNING, "a table's rows for the same keys are out of their ranges' order",
+    "Write the rows in the order the print does, lowest range first (or highest first throughout).",
 )
 # 34x: dice forms and faces
 ZERO_FACE_UNSTATED: Final = _code(
@@ -153,11 +119,8 @@ INVALID_REPEAT: Final = _code(
     "Write `repeat N` with N from 2 to 10, on a chart with a `roll` statement.",
 )
 WEIGHTS_FILL: Final = _code(
-    "C343", "weights-fill", Severity.ERROR,
-    "a table printed as weights (`3 in 6`) does not fill its die: the weights add up to more or fewer faces "
-    "than the die has, are out of another number, or the chart is not rolled on one die",
-    "Correct the weights against the print so that they add up to the die's faces (`3 in 6`, `2 in 6`, "
-    "`1 in 6` on a d6), each out of that many; roll the chart on one die (`roll 1d6`).",
+    "C343", "weights-fill", Severity.ERROR, "a table printed as weights (`3 in 6`) does not fill its one die",
+    "Correct the weights so they add up to the die's faces, each out of that many (`3 in 6`, `2 in 6`, `1 in 6`).",
 )
 # ---- the modified roll: DRM forms and which totals can happen (C330-C339)
 DRM_GROUP_OVERLAP: Final = _code(
@@ -173,7 +136,7 @@ PER_STEP_DOMAIN: Final = _code(
 )
 CONTEXT_DOMAIN: Final = _code(
     "C332", "context-domain", Severity.ERROR,
-    "a context variable's declared range is not a range of whole numbers, runs backwards, or is given to a non-int",
+    "a context variable's or record field's range is not whole numbers lowest first, or is given to a non-int",
     "Declare a range only on an int context variable, lowest first: `context kills: int \"Kills\" 0-300`.",
 )
 REACH_APPROXIMATED: Final = _code(
@@ -299,7 +262,12 @@ FACTS_DISAGREE: Final = _code(
     "two facts a `same` invariant says state the same thing (a chart's cell, a record's field, a count) "
     "differ, or one of them cannot be read",
     "Compare both places with the rulebook and correct the transcription. If the rulebook itself prints "
-    "both differently, keep both as printed and `allow C417 \"why\"` in the first fact's chart.",
+    "both differently, keep both as printed and say why in the invariant: `same A as B kept \"why\"` (C418).",
+)
+FACTS_KEPT: Final = _code(
+    "C418", "facts-disagree-kept", Severity.NOTE,
+    "two facts a `same` invariant holds equal differ, and the invariant keeps the print (`kept \"why\"`)",
+    "Nothing to do while the reason holds; the note keeps the book's disagreement in every report.",
 )
 ODDS_BETWEEN: Final = _code(
     "C420", "odds-between", Severity.ERROR,
@@ -344,10 +312,8 @@ CRT_TOO_WIDE: Final = _code(
     "Split the CRT into two charts (low and high odds), or shorten the column labels.",
 )
 RESULT_CODE_UNUSED: Final = _code(
-    "C434", "result-code-unused", Severity.WARNING,
-    "a CRT result code (a member of an enum with `codes`) is given by no cell of any chart",
-    "Check the CRT's cells against the print (a code typed as another is the usual cause); if no table of the "
-    "game prints the code, delete it from the enum so the player aid's key does not explain it.",
+    "C434", "result-code-unused", Severity.WARNING, "a CRT result code is given by no cell of the charts that use it",
+    "Check the cells against the print (a code typed as another); delete a code no table of the game prints.",
 )
 SHIFT_TARGET: Final = _code(
     "C423", "shift-target", Severity.ERROR,
@@ -369,22 +335,17 @@ SHIFT_SOURCE: Final = _code(
     "a row for every member (0 for no shift).",
 )
 SHIFT_GROUP_OVERLAP: Final = _code(
-    "C426", "shift-group-overlap", Severity.WARNING,
-    "two column shifts of a `one` group, of which the rules say only one can apply, can apply together "
-    "(the first written would be kept)",
+    "C426", "shift-group-overlap", Severity.WARNING, "two column shifts of a `one` group can apply together",
     "Make the members' conditions exclusive, or say which applies: `best` or `worst` instead of `one`.",
 )
 # C440-C449: cells and records that say nothing
 EMPTY_CELL: Final = _code(
-    "C440", "empty-cell", Severity.WARNING,
-    "a table's cell is an empty string (`\"\"`)",
+    "C440", "empty-cell", Severity.WARNING, "a table's cell is an empty string (`\"\"`)",
     "Write what the print shows: its text, or `-` where the row gives no result in that column.",
 )
 RECORD_FIELD_MISSING: Final = _code(
-    "C441", "record-field-missing", Severity.NOTE,
-    "a field most of an enum's records give (all but a quarter or fewer) is missing from some records",
-    "Give the field in each record that lacks it, as the print states it; a field the print gives for few "
-    "records is optional and not reported.",
+    "C441", "record-field-missing", Severity.NOTE, "a field most of an enum's records write is missing from a few",
+    "Give the field in each record that lacks it, as printed, or `-` where the print gives none.",
 )
 # C450-C459: chained results (a cell that sends the reader to another chart or to a roll)
 CHAIN_KEY: Final = _code(
@@ -416,6 +377,11 @@ CHAIN_ROLL: Final = _code(
     "a roll inside a cell does not give exactly one outcome for each result of its dice",
     "Write one range per outcome so that every result of the dice is in exactly one range "
     "(`-> 1d6 { 1-4: fw190a6; 5-6: fw190a7 }`).",
+)
+CHOICE_SHAPE: Final = _code(
+    "C455", "choice-shape", Severity.ERROR,
+    "a choice (`one of [...]`) offers fewer than two outcomes, repeats one, or holds a chained result",
+    "List two or more plain values of the column (`one of [a, b]`); a rolled result is a roll in the cell.",
 )
 # C460-C469: worked examples (a rulebook's example held against the charts)
 EXAMPLE_CONTRADICTED: Final = _code(
@@ -458,8 +424,50 @@ FORMULA_UNDEFINED: Final = _code(
 )
 FORMULA_ARGUMENTS: Final = _code(
     "C472", "formula-shape", Severity.ERROR,
-    "a formula lacks its `rule` or `result`, or calls a function with the wrong number of values",
-    "Cite the rule and state the result; `floor`, `ceil` and `round` take one value, `min` and `max` two or more.",
+    "a formula lacks its `rule` or `result`, gives a function the wrong number of values, or has a backwards domain",
+    "Cite the rule, give the result; floor/ceil/round take one value, min/max two or more; domains lowest first.",
+)
+OUTSIDE_DOMAIN: Final = _code(
+    "C475", "outside-domain", Severity.WARNING,
+    "a formula's result over its inputs' ranges, or a record's field, lies outside its declared domain",
+    "Round, cap or guard the formula as the rule does (`min(18, ...)`, `requires a >= b`) or correct the record; "
+    "where the book gives such values, keep the print with `kept \"why\"` in the formula (C476).",
+)
+OUTSIDE_DOMAIN_KEPT: Final = _code(
+    "C476", "outside-domain-kept", Severity.NOTE,
+    "a formula's result can leave its domain, and the formula keeps the book's gap (`kept \"why\"`)",
+    "Nothing to do while the reason holds; the note keeps the book's gap in every report.",
+)
+# C480-C491: the book's own inconsistencies declared as data; limits and allowances
+BOOK_INCONSISTENCY: Final = _code(
+    "C480", "book-inconsistency", Severity.WARNING,
+    "the book says two things (`conflict`) or prints what reads two ways (`ambiguous`), and nothing says what is kept",
+    "Decide what the data keeps and say why with `kept \"why\"` (a note then, C481), or correct it by errata.",
+)
+BOOK_INCONSISTENCY_KEPT: Final = _code(
+    "C481", "book-inconsistency-kept", Severity.NOTE,
+    "the book says two things, or prints what reads two ways; the transcription keeps the print, and says why",
+    "Nothing to do while the reason holds; the note cites every place in every report.",
+)
+INCONSISTENCY_RESOLVED: Final = _code(
+    "C482", "inconsistency-not-in-data", Severity.WARNING,
+    "a `conflict`'s places now agree, or the charts hold none of an `ambiguous` print's readings",
+    "Delete a conflict whose places agree; transcribe an ambiguous cell as one of its declared readings.",
+)
+INCONSISTENCY_SHAPE: Final = _code(
+    "C483", "inconsistency-shape", Severity.ERROR,
+    "a `conflict` with fewer than two places or values of two types; `ambiguous` readings that differ in cells",
+    "Cite every place (`place \"4.6\" \"...\" is 36`); give every reading the same cells, and two readings or more.",
+)
+LIMIT_SHAPE: Final = _code(
+    "C490", "limit-shape", Severity.ERROR,
+    "a limit cites no rule, has no case, a case after one without `when` (never applies), or a backwards range",
+    "State the bound (`at most 4`, `at least 1`, `exactly 8`, `2 to 6`, `unlimited`); conditional cases first.",
+)
+OUTSIDE_LIMIT: Final = _code(
+    "C491", "outside-limit", Severity.WARNING,
+    "a range checked `within` a limit (a context variable's, a value key's, a formula's domain) disagrees with it",
+    "Make the range what the limit allows (`at most 6`: up to 6; `2 to 6`: 2-6), or correct the limit.",
 )
 # 5xx: suppressions
 UNUSED_SUPPRESSION: Final = _code(

@@ -123,6 +123,8 @@ class ValueKey:
     id: str
     label: str
     domain: DieRange
+    within: str | None = None  # `within LIMIT`: the domain is checked against that limit (C491)
+    within_span: Span | None = None
 
 
 @dataclass(frozen=True)

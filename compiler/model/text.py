@@ -3,7 +3,8 @@
 `value_text` turns a typed model value into the text the chart prints: `–` for no value, `6/3`
 for a pair, `-/8/9/11` for thresholds, `[B6]` for a chart reference, an enum member's label.
 `key_label` and `keys_phrase` name the key values a row is read by (`interceptor Piston-engined`).
-`json_value` is a cell as the JSON outputs write it.
+`json_value` is a cell as the JSON outputs write it; a choice (`one of [...]`) reads `your choice of A,
+B or C` and is `{"choice": [...]}` in JSON.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ def value_text(game: model.Game, col: model.Column, value: model.Value) -> str:
     if isinstance(value, model.SubRoll):
         outcomes = "; ".join(f"{o.range.printed} {value_text(game, col, o.value)}" for o in value.outcomes)
         return f"{value.dice.text}: {outcomes}"
+    if isinstance(value, model.Choice):
+        return choice_text([value_text(game, col, o) for o in value.options])
     if isinstance(value, model.ChartRef) and value.chained:
         return chain_ref_text(game, value)
     shown = cell_text(value)
@@ -46,6 +49,12 @@ def value_text(game: model.Game, col: model.Column, value: model.Value) -> str:
     if member and enum and enum.codes:
         return f"{member.id} ({member.label})"  # a result code is read with its meaning
     return member.label if member else str(value)
+
+
+def choice_text(options: list[str]) -> str:
+    """`your choice of I/JG 2, II/JG 2 or III/JG 2`: a result that offers outcomes to choose from."""
+    listed = ", ".join(options[:-1]) + f" or {options[-1]}" if len(options) > 1 else "".join(options)
+    return f"your choice of {listed}"
 
 
 def chain_ref_text(game: model.Game, ref: model.ChartRef) -> str:
@@ -104,6 +113,8 @@ def json_value(value: model.Value) -> Any:
         return {"chart": value.address, "keys": {k.key: k.value for k in value.keys}, "drm": value.drm or 0}
     if isinstance(value, model.RollAgain):
         return {"again": True, "drm": value.drm or 0}
+    if isinstance(value, model.Choice):
+        return {"choice": [json_value(o) for o in value.options]}
     if isinstance(value, model.SubRoll):
         return {
             "roll": {

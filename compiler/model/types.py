@@ -58,6 +58,8 @@ class Field:
     type: ColumnType
     label: str
     span: Span
+    domain: tuple[int | None, int | None] | None = None  # an int field's declared values (`0-99`; None: open)
+    domain_span: Span | None = None
 
 
 @dataclass(frozen=True)
@@ -153,3 +155,5 @@ class ContextVar:
     low: int | Month | None = None
     high: int | Month | None = None
     members: tuple[str, ...] = ()
+    within: str | None = None  # `within LIMIT`: the declared range is checked against that limit (C491)
+    within_span: Span | None = None

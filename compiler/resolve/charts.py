@@ -204,12 +204,16 @@ class ChartResolver:
             return model.ChartKind.ROLL
         if d.value_key:
             return model.ChartKind.VALUE
-        if not d.keys and not d.grids and not d.availability:
+        # a chart of rule values (Stuka Leader's "8/10/12 Pilots"): read by nothing, its one row `: ...`
+        one_row = len(d.rows) == 1 and not d.rows[0].keys and d.rows[0].range is None
+        if not d.keys and not d.grids and not d.availability and not one_row:
             self.sink.emit(
                 codes.CHART_SHAPE,
-                f"{self.where} has no `roll`, `value` or `key` to be read by",
+                f"{self.where} has no `roll`, `value` or `key` to be read by"
+                + (f", and {len(d.rows)} rows" if len(d.rows) > 1 else ""),
                 d.title.span,
-                "add `roll 1d6` (or another dice form), `value NAME 0+`, or `key NAME`",
+                "add `roll 1d6` (or another dice form), `value NAME 0+`, or `key NAME`; a chart of rule values "
+                "read by nothing holds one row, `: value, value`",
             )
         return model.ChartKind.REFERENCE
 
@@ -292,7 +296,8 @@ class ChartResolver:
         if domain is None:
             return None
         label = decl.label.text if decl.label else decl.name.text
-        return model.ValueKey(decl.name.text, label, domain)
+        within = decl.within.text if decl.within else None
+        return model.ValueKey(decl.name.text, label, domain, within, decl.within.span if decl.within else None)
 
     def _keys(self) -> list[model.Key]:
         keys: list[model.Key] = []

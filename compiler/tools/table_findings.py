@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from compiler.diagnostics import CODES, codes
+from compiler.diagnostics.code_type import Code
 from compiler.tools.table_readers import Cell, CellKind
 
 
@@ -104,7 +105,7 @@ def value_findings(cell: Cell) -> list[ImportFinding]:
     return _dash_found(cell, dash) if dash else []
 
 
-def _found(code: codes.Code, cell: Cell, message: str, help: str) -> list[ImportFinding]:
+def _found(code: Code, cell: Cell, message: str, help: str) -> list[ImportFinding]:
     """The one finding of `cell`."""
     return [ImportFinding(code.code, cell.address, message, help)]
 

@@ -49,6 +49,7 @@ class ValueKeyDecl:
     label: Text | None
     domain: RangeText
     span: Span
+    within: Name | None = None  # `within LIMIT`: the domain checked against a limit of the game
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dsl.ast.charts import RowDecl
-from dsl.ast.values import Expr, KeyValueText, MonthText, Name, RangeText, Text, ValueText
-from dsl.shared import Between, Beyond, ExpectKind, Number, OddsForm, Rounding, ShiftOrder, Span
+from dsl.ast.values import DomainDecl, Expr, KeyValueText, MonthText, Name, RangeText, RequiresDecl, Text, ValueText
+from dsl.shared import Between, Beyond, CompareOp, ExpectKind, Number, OddsForm, Rounding, ShiftOrder, Span
 
 
 @dataclass(frozen=True)
@@ -38,12 +38,14 @@ class GameDecl:
 
 @dataclass(frozen=True)
 class FieldDecl:
-    """`fields { family: aircraft_family "Family" }` — a typed field of an enum's records."""
+    """`fields { family: aircraft_family "Family" }` — a typed field of an enum's records; an `int`
+    field may declare the values it takes (`xp: int "XP" 0-99`)."""
 
     name: Name
     type_name: Name
     label: Text | None
     span: Span
+    domain: RangeText | None = None
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,7 @@ class ContextDecl:
     label: Text | None
     span: Span
     domain: RangeText | None = None  # an int's declared values (`0-300`), for reachability
+    within: Name | None = None  # `within LIMIT`: the values checked against a limit of the game
 
 
 # ---- odds rules ----------------------------------------------------------------------------------
@@ -145,23 +148,25 @@ class OddsDecl:
 
 
 @dataclass(frozen=True)
-class FieldEquals:
-    """`where FIELD == VALUE`: the records an invariant counts."""
+class FieldTest:
+    """`FIELD == VALUE` (or `!=`) after `where`: which records an invariant counts. `op` as written
+    (only `==` and `!=` are valid; the resolver says so)."""
 
     field: Name
+    op: CompareOp
     value: ValueText
     span: Span
 
 
 @dataclass(frozen=True)
 class CountInvariant:
-    """`invariant NAME "TEXT" { count ENUM [where FIELD == VALUE] is N }`: a count the rules
-    state, of an enum's records (those whose FIELD is VALUE, with `where`)."""
+    """`invariant NAME "TEXT" { count ENUM [where FIELD == VALUE and ...] is N }`: a count the rules
+    state, of an enum's records (those that pass every test of `where`)."""
 
     name: Name
     text: Text
     enum: Name
-    where: FieldEquals | None
+    where: tuple[FieldTest, ...]
     count: int
     span: Span
 
@@ -217,14 +222,41 @@ class FieldFact:
 
 @dataclass(frozen=True)
 class CountFact:
-    """`count aircraft where family == me262`: how many records of ENUM (with FIELD == VALUE)."""
+    """`count aircraft where family == me262`: how many records of ENUM (that pass `where`)."""
 
     enum: Name
-    where: FieldEquals | None
+    where: tuple[FieldTest, ...]
     span: Span
 
 
-Fact = CellFact | FieldFact | CountFact
+@dataclass(frozen=True)
+class LimitFact:
+    """`limit sorties_per_month (month=1945-02)`: the number a limit of the game sets in that context."""
+
+    limit: Name
+    select: tuple[FactKey | FactRoll, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class FormulaFact:
+    """`formula landing_mission_turn (endurance=4, take_off_mission_turn=3)`: a formula's value there."""
+
+    formula: Name
+    select: tuple[FactKey | FactRoll, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class DrmFact:
+    """`drm [B12] agile`: the value of a DRM of a chart."""
+
+    chart: Name
+    drm: Name
+    span: Span
+
+
+Fact = CellFact | FieldFact | CountFact | LimitFact | FormulaFact | DrmFact
 """One statement of a fact a rulebook prints twice."""
 
 
@@ -238,6 +270,7 @@ class SameInvariant:
     text: Text
     left: Fact
     right: Fact
+    kept: Text | None
     span: Span
 
 
@@ -414,3 +447,6 @@ class FormulaDecl:
     result: Expr | None
     span: Span
     repeated: tuple[Span, ...] = ()
+    domain: DomainDecl | None = None  # the values the result may take
+    requires: RequiresDecl | None = None  # the inputs the rule applies to
+    kept: Text | None = None  # the book's gap kept as printed: a result outside the domain is a note

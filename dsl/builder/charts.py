@@ -221,8 +221,10 @@ class ChartRules(Terminals):
     zero_reads = declaring("zero_reads", ast.Number, int)
     repeat = declaring("repeat", ast.Number, int)
 
-    def value_key(self, meta: Meta, name: ast.Name, label: ast.Text | None, domain: Token) -> Stmt:
-        decl = ast.ValueKeyDecl(name, label, self._range(domain), self._span(meta))
+    def value_key(
+        self, meta: Meta, name: ast.Name, label: ast.Text | None, domain: Token, within: ast.Name | None
+    ) -> Stmt:
+        decl = ast.ValueKeyDecl(name, label, self._range(domain), self._span(meta), within)
         return Stmt("value", decl, decl.span)
 
     def key(self, meta: Meta, name: ast.Name, type_name: ast.Name | None) -> Stmt:

@@ -27,6 +27,7 @@ from dsl.builder.base import (
     listing,
     node,
     same,
+    typed,
 )
 
 
@@ -103,7 +104,11 @@ class HeaderRules(Terminals):
         return ast.ResultOrder(names, ops, self._span(meta))
 
     fields = listing()
-    field_decl = node(ast.FieldDecl)
+
+    def field_decl(
+        self, meta: Meta, name: ast.Name, type_name: ast.Name, label: ast.Text | None, domain: Token | None
+    ) -> ast.FieldDecl:
+        return ast.FieldDecl(name, type_name, label, self._span(meta), self._range(domain) if domain else None)
 
     def member(
         self,
@@ -120,9 +125,18 @@ class HeaderRules(Terminals):
     aliases = listing()
 
     def context(
-        self, meta: Meta, name: ast.Name, type_name: ast.Name, label: ast.Text | None, domain: Token | None
+        self,
+        meta: Meta,
+        name: ast.Name,
+        type_name: ast.Name,
+        label: ast.Text | None,
+        domain: Token | None,
+        within: ast.Name | None,
     ) -> ast.ContextDecl:
-        return ast.ContextDecl(name, type_name, label, self._span(meta), self._range(domain) if domain else None)
+        span = self._span(meta)
+        return ast.ContextDecl(name, type_name, label, span, self._range(domain) if domain else None, within)
+
+    within = same
 
 
 class OddsRules(Terminals):
@@ -194,20 +208,31 @@ class InvariantRules(Terminals):
         name: ast.Name,
         text: ast.Text,
         enum: ast.Name,
-        field: ast.Name,
-        value: ast.ValueText,
+        where: tuple[ast.FieldTest, ...],
         count: Token,
     ) -> ast.CountInvariant:
-        where = ast.FieldEquals(field, value, cover(field.span, value.span))
         return ast.CountInvariant(name, text, enum, where, int(count), self._span(meta))
 
     def inv_count_all(
         self, meta: Meta, name: ast.Name, text: ast.Text, enum: ast.Name, count: Token
     ) -> ast.CountInvariant:
-        return ast.CountInvariant(name, text, enum, None, int(count), self._span(meta))
+        return ast.CountInvariant(name, text, enum, (), int(count), self._span(meta))
+
+    count_where = listing()
+
+    def field_test(self, meta: Meta, field: ast.Name, op: Token, value: ast.ValueText) -> ast.FieldTest:
+        return ast.FieldTest(field, ast.CompareOp(str(op)), value, cover(field.span, value.span))
 
     inv_column_sum = node(ast.ColumnSumInvariant, kept, kept, chart_name, int, kept, kept)
-    inv_same = node(ast.SameInvariant)
+    def inv_same(
+        self, meta: Meta, name: ast.Name, text: ast.Text, left: ast.Fact, right: ast.Fact, kept_stmt: Stmt | None
+    ) -> ast.SameInvariant:
+        kept_text = typed(kept_stmt.node, ast.Text) if kept_stmt is not None else None
+        return ast.SameInvariant(name, text, left, right, kept_text, self._span(meta))
+
+    # `kept "why"`: the book's print is kept where a finding says it is wrong (invariant, formula,
+    # conflict, ambiguous print)
+    kept_print = holding("kept")
 
     def fact_cell(
         self,
@@ -220,11 +245,21 @@ class InvariantRules(Terminals):
 
     fact_field = node(ast.FieldFact)
 
-    def fact_count(
-        self, meta: Meta, enum: ast.Name, field: ast.Name | None, value: ast.ValueText | None
-    ) -> ast.CountFact:
-        where = ast.FieldEquals(field, value, cover(field.span, value.span)) if field and value else None
-        return ast.CountFact(enum, where, self._span(meta))
+    def fact_count(self, meta: Meta, enum: ast.Name, where: tuple[ast.FieldTest, ...] | None) -> ast.CountFact:
+        return ast.CountFact(enum, where or (), self._span(meta))
+
+    def fact_limit(
+        self, meta: Meta, name: ast.Name, select: tuple[ast.FactKey | ast.FactRoll, ...] | None
+    ) -> ast.LimitFact:
+        return ast.LimitFact(name, select or (), self._span(meta))
+
+    def fact_formula(
+        self, meta: Meta, name: ast.Name, select: tuple[ast.FactKey | ast.FactRoll, ...] | None
+    ) -> ast.FormulaFact:
+        return ast.FormulaFact(name, select or (), self._span(meta))
+
+    def fact_drm(self, meta: Meta, chart: ChartId | ast.Name, drm: ast.Name) -> ast.DrmFact:
+        return ast.DrmFact(chart_name(chart), drm, self._span(meta))
 
     fact_select = listing()
     fact_key = node(ast.FactKey)
@@ -370,14 +405,38 @@ class FormulaRules(Terminals):
     def formula(self, meta: Meta, name: ast.Name, title: ast.Text, *stmts: Stmt) -> ast.FormulaDecl:
         block = Block(stmts)
         result = block.one("result", object)
+        rule = block.one("rule", ast.Text)
+        notes = block.every("note", ast.Text)
+        domain = block.one("domain", ast.DomainDecl)
+        requires = block.one("requires", ast.RequiresDecl)
+        kept_text = block.one("kept", ast.Text)
         return ast.FormulaDecl(
             name,
             title,
-            block.one("rule", ast.Text),
-            block.every("note", ast.Text),
+            rule,
+            notes,
             result if isinstance(result, _EXPR_TYPES) else None,
             self._span(meta),
             block.repeated,
+            domain=domain,
+            requires=requires,
+            kept=kept_text,
         )
 
     formula_result = holding("result")
+
+    def domain_between(self, meta: Meta, low: Token, high: Token) -> Stmt:
+        span = self._span(meta)
+        return Stmt("domain", ast.DomainDecl(int(low), int(high), None, span), span)
+
+    def domain_from(self, meta: Meta, low: Token, _plus: Token) -> Stmt:
+        span = self._span(meta)
+        return Stmt("domain", ast.DomainDecl(int(low), None, None, span), span)
+
+    def domain_within(self, meta: Meta, limit: ast.Name) -> Stmt:
+        span = self._span(meta)
+        return Stmt("domain", ast.DomainDecl(None, None, limit, span), span)
+
+    def formula_requires(self, meta: Meta, left: ast.Expr, op: Token, right: ast.Expr) -> Stmt:
+        span = self._span(meta)
+        return Stmt("requires", ast.RequiresDecl(left, ast.CompareOp(str(op)), right, span), span)
