@@ -58,7 +58,6 @@ def test_corpus_reports_only_the_known_print_defects(corpus_as_printed, corpus) 
         ("C305", "awards.chart", "succeeding_points"),  # 7.8.7 Knight's Cross "1", -1 per point: 0 or less
         ("C305", "combat.chart", "fb_attack"),  # R4 footnote 1's +1 DRM pushes a 6 to 7, off the table
         ("C305", "combat.chart", "gruppe_leader"),  # R4 7.9.1's Gruppe Leader -1 DRM pushes a 1 to 0
-        ("C305", "optional.chart", "iff"),  # 10.16 friendly Flak "from 0 to 3, maximum" yet +1 drm after an IFF hit
         ("C412", "modes.chart", "Intercept Raid on Schweinfurt"),  # 10.15.3 (8/43) flies the G-6/R6, from 3/44
         ("C412", "modes.chart", "Schnörrer: EKdo 262"),  # 10.4: June 1944 in the Me 262A-1a, from July 1944
         ("C412", "modes.chart", "Späte: EKdo 16"),  # 10.4: May 1944 in the Me 163B-1, from July 1944

@@ -270,11 +270,16 @@ def test_prestige_costs(ia2) -> None:
 
 
 def test_flak(ia2, gen) -> None:
-    # IA2 7.1.5: roll 1d6 and subtract 3: 0 to 3 random Airframe hits, rolled on [B3]
+    # IA2 7.1.5: "Roll 1d6 ... and subtract 3 ... (from zero to 3, maximum.)": random Airframe hits
+    # on [B3]; the roll typed is the die
     flak = ia2.chart("flak")
-    assert flak.dice.min == 0 and flak.dice.max == 3
-    assert value(ia2, "flak", "0") == {"hits": 0, "damage": None}
-    assert value(ia2, "flak", "3") == {"hits": 3, "damage": model.ChartRef("B3")}
+    assert (flak.dice.min, flak.dice.max) == (1, 6)
+    assert [value(ia2, "flak", str(die))["hits"] for die in range(1, 7)] == [0, 0, 0, 1, 2, 3]
+    assert value(ia2, "flak", "2") == {"hits": 0, "damage": None}  # a player who rolls a 2 takes 0
+    assert value(ia2, "flak", "6") == {"hits": 3, "damage": model.ChartRef("B3")}
+    with pytest.raises(LookupProblem, match="0 cannot be rolled on 1d6"):
+        lookup(flak, "0", {}, 0)
+    assert [gen.lookup_flak(die)["hits"] for die in range(1, 7)] == [0, 0, 0, 1, 2, 3]
     assert ia2.chart("B3").kind == "external"
     # the three results of B3 the 7.12 example reads: a chart of its own, so the flak's chain ends at B3
     assert value(ia2, "b3_in_examples", "5", b3_column="airframe") == {"hit": "Controls"}
@@ -342,11 +347,13 @@ def test_combined_victory_levels(ia2) -> None:
 
 
 def test_bodenplatte(ia2, gen) -> None:
-    # IA2 10.16: friendly Flak 1d6 minus 3 (0 to 3 hits on [B6]), +1 drm after an FuG25 IFF hit
-    assert value(ia2, "bodenplatte_flak", "2") == {"hits": 2, "damage": model.ChartRef("B6")}
+    # IA2 10.16: friendly Flak "Roll 1d6 and subtract 3 ... (from 0 to 3, maximum)" on [B6], and "Add
+    # a +1 drm to the Flak attack roll" after an FuG25 IFF hit: the +1 is on the die, before the 3
+    assert value(ia2, "bodenplatte_flak", "5") == {"hits": 2, "damage": model.ChartRef("B6")}
     assert gen.drm_bodenplatte_flak(iff_hit=True) == 1
-    with pytest.raises(LookupProblem):
-        lookup(ia2.chart("bodenplatte_flak"), "3", {}, 1)  # the printed maximum is 3
+    assert value(ia2, "bodenplatte_flak", "3", drm=1) == {"hits": 1, "damage": model.ChartRef("B6")}
+    assert value(ia2, "bodenplatte_flak", "6", drm=1)["hits"] == 3  # 6 + 1 - 3 = 4, at most 3
+    assert gen.lookup_bodenplatte_flak(6, drm=1)["hits"] == 3
     # 10.16: Allied fighters 1-2 Spitfire IX, 3-4 Spitfire XIV, 5-7 P-47D, 8-0 P-51D
     assert [value(ia2, "bodenplatte_fighters", r)["fighter"] for r in ("2", "3", "7", "0")] == [
         "Spitfire IX",

@@ -1,6 +1,6 @@
 """Tables printed as weights (issue 32): `3 in 6: "Clear"` rows get their ranges from the weights,
 in order from the die's lowest face, per key combination; weights that do not fill the die are
-C343. The test game is tests/data/charts/weightlab."""
+C344. The test game is tests/data/charts/weightlab."""
 
 from __future__ import annotations
 
@@ -44,12 +44,12 @@ def _errors(tmp_path: Path, roll: str, rows: str) -> list[str]:
 
 
 def test_weights_that_do_not_fill_the_die_are_c343_and_nothing_else(tmp_path: Path) -> None:
-    # 3 + 2 in 6 leaves face 6 without a row: one C343, no follow-on gap (C302)
-    assert _errors(tmp_path / "a", "1d6", '3 in 6: "a" 2 in 6: "b"') == ["C343"]
-    assert _errors(tmp_path / "b", "1d6", '3 in 6: "a" 2 in 6: "b" 2 in 6: "c"') == ["C343"]
+    # 3 + 2 in 6 leaves face 6 without a row: one C344, no follow-on gap (C302)
+    assert _errors(tmp_path / "a", "1d6", '3 in 6: "a" 2 in 6: "b"') == ["C344"]
+    assert _errors(tmp_path / "b", "1d6", '3 in 6: "a" 2 in 6: "b" 2 in 6: "c"') == ["C344"]
 
 
 def test_weights_out_of_another_number_or_on_two_dice_are_c343(tmp_path: Path) -> None:
-    assert _errors(tmp_path / "a", "1d6", '5 in 10: "a" 5 in 10: "b"') == ["C343"]
-    assert _errors(tmp_path / "b", "2d6", '6 in 11: "a" 5 in 11: "b"') == ["C343"]
+    assert _errors(tmp_path / "a", "1d6", '5 in 10: "a" 5 in 10: "b"') == ["C344"]
+    assert _errors(tmp_path / "b", "2d6", '6 in 11: "a" 5 in 11: "b"') == ["C344"]
     assert _errors(tmp_path / "c", "1d20", '10 in 20: "a" 10 in 20: "b"') == []

@@ -17,9 +17,9 @@ from compiler.checks.findings import compress, describe_combo, for_combos, group
 from compiler.checks.off_table import above, below, report_inner_gaps, report_off_table
 from compiler.checks.row_order import check_row_order
 from compiler.diagnostics import Label, Sink, codes, fixes
-from compiler.engine.chances import drm_totals, reachable_rolls, unreachable_rows
+from compiler.engine.chances import drm_totals, reachable_rolls, table_rolls, unreachable_rows
 from compiler.engine.reach import tests_keys
-from compiler.model.text import keys_phrase
+from compiler.model.text import keys_phrase, pipeline_text
 
 
 def check_chart(chart: model.Chart, sink: Sink) -> None:
@@ -128,7 +128,7 @@ def _report_overlaps(
 def _check_roll_chart(chart: model.Chart, sink: Sink) -> None:
     dice = chart.dice
     assert dice is not None
-    outcomes = chart.natural_rolls  # the union over the chart's dice and its `when` alternatives
+    outcomes = table_rolls(chart)  # the union over its dice and `when` alternatives, through its arithmetic
     reach = reachable_rolls(chart)
     lo, hi = reach[0], reach[-1]
     _check_row_reach(chart, reach, sink)
@@ -184,8 +184,9 @@ def _overlap_values(a: model.DieRange, b: model.DieRange, form: str, reach: list
 def _check_row_reach(chart: model.Chart, reach: list[int], sink: Sink) -> None:
     lo, hi = reach[0], reach[-1]
     if chart.dice is not None:  # a printed face stays inside, even where a DRM always moves it away
-        lo, hi = min(lo, *chart.natural_rolls), max(hi, *chart.natural_rolls)
-    dice_text = chart.dice_text if chart.dice else "the dice"
+        table = table_rolls(chart)
+        lo, hi = min(lo, *table), max(hi, *table)
+    dice_text = (pipeline_text(chart) or chart.dice_text) if chart.dice else "the dice"
     drm_text = " with its DRMs" if chart.drms else ""
     never = {id(row) for row in unreachable_rows(chart)}
     for row in chart.rows:
@@ -193,7 +194,7 @@ def _check_row_reach(chart: model.Chart, reach: list[int], sink: Sink) -> None:
         if r is None:
             continue
         if id(row) in never:
-            plain = chart.dice and not chart.dice_alternatives and not tests_keys(chart)
+            plain = chart.dice and not chart.dice_alternatives and not tests_keys(chart) and not chart.arithmetic
             reason = unreachable_reason(chart.dice, r) if plain and chart.dice else None
             sink.emit(
                 codes.UNREACHABLE_ROW,
@@ -207,17 +208,18 @@ def _check_row_reach(chart: model.Chart, reach: list[int], sink: Sink) -> None:
                 "check the printed range, or declare the DRM that reaches it",
             )
             continue
-        outside = [v for v in (r.low, r.high) if v is not None and not lo <= v <= hi]
+        first, last = (chart.natural_rolls[0], chart.natural_rolls[-1]) if row.natural else (lo, hi)
+        outside = [v for v in (r.low, r.high) if v is not None and not first <= v <= last]
         if outside:
             sink.emit(
                 codes.RANGE_OUTSIDE_FACES,
                 f"range `{r.printed}` of chart `{chart.address}` reaches {compress(outside)}, which "
-                f"{dice_text}{drm_text} cannot roll ({lo} to {hi})",
+                f"{chart.dice_text if row.natural else dice_text + drm_text} cannot roll ({first} to {last})",
                 r.span,
                 f"write an open end (`{r.low}+`) if the row is meant to catch every higher modified roll"
-                if r.high is not None and r.high > hi
+                if r.high is not None and r.high > last
                 else None,
-                fix=fixes.open_ends([(r.span, r.printed)], True, chart.span) if r.high is not None and r.high > hi
+                fix=fixes.open_ends([(r.span, r.printed)], True, chart.span) if r.high is not None and r.high > last
                 else None,
             )
 

@@ -8,6 +8,7 @@ from compiler import model
 from compiler.checks.findings import compress, for_combos, group_combos
 from compiler.diagnostics import Sink, codes, fixes
 from compiler.diagnostics.fixes import within
+from compiler.engine.chances import table_rolls
 
 
 def above(r: model.DieRange, m: int) -> bool:
@@ -80,7 +81,7 @@ def report_off_table(chart: model.Chart, off: dict[tuple[str, ...], list[int]], 
             if side == "high"
             else "make the first row open-ended (e.g. `2-`)"
         )
-        end = chart.natural_rolls[-1 if side == "high" else 0]  # the edge row holds the last face
+        end = table_rolls(chart)[-1 if side == "high" else 0]  # the edge row holds the last face
         rows = [r for c in combos for r in chart.rows_for(c) if not r.natural]
         edges = [r.range for r in rows if r.range and r.range.contains(end)]
         sink.emit(

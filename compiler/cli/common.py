@@ -13,6 +13,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TypeVar
 
 import click
 
+from compiler.cli.exits import EXIT_FINDINGS as EXIT_FINDINGS
+from compiler.cli.exits import EXIT_INTERNAL as EXIT_INTERNAL
+from compiler.cli.exits import EXIT_OK as EXIT_OK
+from compiler.cli.exits import EXIT_USAGE as EXIT_USAGE
 from compiler.diagnostics import did_you_mean
 from compiler.diagnostics.suggest import known_values_hint
 from compiler.diagnostics.textsafe import printable
@@ -22,10 +26,6 @@ if TYPE_CHECKING:
     from compiler.build.project import Compilation
     from compiler.engine.lookup import Forces
 
-EXIT_OK = 0
-EXIT_FINDINGS = 1
-EXIT_USAGE = 2
-EXIT_INTERNAL = 3
 
 # The output formats of a command that prints for a reader or for a tool (`--format human|json`).
 JSON_FORMATS = ("human", "json")

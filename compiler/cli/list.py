@@ -27,6 +27,7 @@ from compiler.engine.formulas import inputs
 from compiler.engine.limits import limit_variables
 from compiler.model import ChartKind
 from compiler.model.odds import OddsForm
+from compiler.model.text import pipeline_text
 
 if TYPE_CHECKING:
     from compiler import model
@@ -50,7 +51,7 @@ def read_by(chart: model.Chart) -> str:
     if chart.odds is not None:
         return "attack strength" if chart.odds.form is OddsForm.STRENGTH else "attack and defense factors"
     if chart.dice is not None:
-        base = chart.dice_text
+        base = pipeline_text(chart) or chart.dice_text  # `1d6, -3, minimum 0, maximum 3` after arithmetic
     elif chart.value_key is not None:
         base = f"value {chart.value_key.id}"
     else:

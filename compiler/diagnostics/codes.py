@@ -10,6 +10,11 @@ from typing import Final
 
 from compiler.diagnostics.code_type import Severity
 from compiler.diagnostics.code_type import make_code as _code
+from compiler.diagnostics.codes_import import DATE_FOR_RANGE as DATE_FOR_RANGE
+from compiler.diagnostics.codes_import import FOREIGN_DASH as FOREIGN_DASH
+from compiler.diagnostics.codes_import import TIME_FOR_ODDS as TIME_FOR_ODDS
+from compiler.diagnostics.codes_import import UNKNOWN_DICE as UNKNOWN_DICE
+from compiler.diagnostics.codes_import import ZERO_FOR_DOUBLE_ZERO as ZERO_FOR_DOUBLE_ZERO
 
 # 1xx: reading and syntax
 SYNTAX_ERROR: Final = _code(
@@ -118,8 +123,17 @@ INVALID_REPEAT: Final = _code(
     "a `repeat` statement on a chart not read by dice, or repeating the roll fewer than 2 or more than 10 times",
     "Write `repeat N` with N from 2 to 10, on a chart with a `roll` statement.",
 )
+INVALID_ROLL_STEP: Final = _code(
+    "C343", "invalid-roll-step", Severity.ERROR,
+    "a step of a roll's arithmetic makes no sense: arithmetic on a d66 or percentile roll, a step that "
+    "changes nothing or everything, halving rounded to nearest, the DRMs added twice, a minimum above a "
+    "maximum, or steps on a `roll ... when` alternative",
+    "Write the steps the rule states, once, on the chart's own `roll`: `roll 1d6 then drms then minus 3 "
+    "then minimum 0 then maximum 3`; halve `round down` or `round up` as printed; a minimum at or below the "
+    "maximum; no arithmetic on a roll read digit by digit.",
+)
 WEIGHTS_FILL: Final = _code(
-    "C343", "weights-fill", Severity.ERROR, "a table printed as weights (`3 in 6`) does not fill its one die",
+    "C344", "weights-fill", Severity.ERROR, "a table printed as weights (`3 in 6`) does not fill its one die",
     "Correct the weights so they add up to the die's faces, each out of that many (`3 in 6`, `2 in 6`, `1 in 6`).",
 )
 # ---- the modified roll: DRM forms and which totals can happen (C330-C339)
@@ -145,36 +159,7 @@ REACH_APPROXIMATED: Final = _code(
     "The checker assumed every DRM independent (reaching more totals than the rules allow); "
     "split the chart's DRMs or narrow the int ranges they test.",
 )
-# ---- `chartc import`: what a spreadsheet or a PDF did to a table's cells (C360-C369)
-DATE_FOR_RANGE: Final = _code(
-    "C360", "date-for-range", Severity.ERROR,
-    "an imported cell holds a date where a range or a column head was (a spreadsheet read `1-2` as 2 January)",
-    "Type the cell again as text (a leading `'`, or the column formatted as Text first), e.g. `1-2`, "
-    "and import again.",
-)
-TIME_FOR_ODDS: Final = _code(
-    "C361", "time-for-odds", Severity.ERROR,
-    "an imported cell holds a time where odds or a range were (a spreadsheet read `3:1` as 03:01)",
-    "Type the cell again as text (a leading `'`, or the column formatted as Text first), e.g. `3:1`, "
-    "and import again.",
-)
-ZERO_FOR_DOUBLE_ZERO: Final = _code(
-    "C362", "zero-for-double-zero", Severity.ERROR,
-    "an imported percentile range column holds the number 0 where the roll `00` was",
-    "Type `00` again as text (a leading `'`, or the column formatted as Text first) and import again.",
-)
-FOREIGN_DASH: Final = _code(
-    "C363", "foreign-dash", Severity.ERROR,
-    "an imported range, column head or value holds a dash that is not a hyphen-minus (an en dash or a minus "
-    "sign from a PDF)",
-    "Retype the dash as the hyphen-minus `-` (`4-5`, `-1`) and import again.",
-)
-UNKNOWN_DICE: Final = _code(
-    "C364", "unknown-dice", Severity.ERROR,
-    "an imported table's ranges fit no dice chartc knows, and its range column's header names none",
-    "Head the range column with the dice (`2d6`, `d66`, `percentile`) and import again, "
-    "or write the `roll` line in the draft by hand.",
-)
+# ---- `chartc import`: what a spreadsheet or a PDF did to a table's cells (C360-C369): in codes_import.py
 # 4xx: shapes and types
 GRID_SHAPE: Final = _code(
     "C401", "grid-shape", Severity.ERROR,
@@ -199,7 +184,8 @@ CHART_SHAPE: Final = _code(
 INVALID_DICE: Final = _code(
     "C405", "invalid-dice", Severity.ERROR,
     "a dice expression cannot be rolled (e.g. `0d6` or `1d1`)",
-    "Roll real dice: 1 to 10 dice of 2 to 100 faces (`1d6`, `2d6`, `1d20`), or `d66`, `percentile`, `lower of 2d10`.",
+    "Roll real dice: 1 to 30 dice of 2 to 100 faces with at most 1,000 different results (`1d6`, `2d6`, `1d20`), "
+    "`d66`, `percentile`, `lower of 2d10`; an exploding die rolls again 1 to 10 times (`exploding 2d6 depth 3`).",
 )
 INVALID_MONTH: Final = _code(
     "C406", "invalid-month", Severity.ERROR,

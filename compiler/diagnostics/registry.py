@@ -28,6 +28,7 @@ REGISTRY: Final[tuple[Code, ...]] = (
     codes.ZERO_FACE_UNSTATED,
     codes.INVALID_ZERO_READS,
     codes.INVALID_REPEAT,
+    codes.INVALID_ROLL_STEP,
     codes.WEIGHTS_FILL,
     codes.INVALID_RANGE,
     codes.PARTIAL_CHART,

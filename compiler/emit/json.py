@@ -19,11 +19,11 @@ from compiler.emit.json_rules import (
     where_json,
 )
 from compiler.emit.json_rules import condition_json as _cond
-from compiler.engine.chances import dice_variants, drm_reach_span, probability_json, row_chances
+from compiler.engine.chances import dice_variants, distinct_chances, drm_reach_span, probability_json
 from compiler.engine.formulas import inputs as formula_inputs
 from compiler.model import formulas as fx
 from compiler.model.odds import OddsForm, OddsRule
-from compiler.model.text import json_value
+from compiler.model.text import json_value, step_json
 
 FORMAT_VERSION = 1
 SCHEMA_ID = "https://chartc.dev/schemas/chartc-game.schema.json"
@@ -241,6 +241,8 @@ def _member(m: model.Member, with_fields: bool) -> dict[str, Any]:
         out["aliases"] = list(m.aliases)
     if with_fields:
         out["fields"] = {k: json_value(v) for k, v in m.record.items()}
+    if m.errata:
+        out["errata"] = {"ids": list(m.errata), "printed": dict(m.printed), "because": list(m.because)}
     return out
 
 
@@ -335,18 +337,22 @@ def _drm(d: model.Drm) -> dict[str, Any]:
         out["per"] = {"var": d.per.var, "step": d.per.step, "rounding": d.per.rounding}
     if d.group is not None:
         out["group"] = d.group
+    if d.errata:
+        out["errata"] = list(d.errata)
+        out["because"] = list(d.because)
+        out["printed"] = None if d.printed is None else {"value": d.printed.value, "when": _cond(d.printed.when)}
     return out
 
 
 def _drm_forms(c: model.Chart) -> dict[str, Any]:
-    """The chart's exclusive DRM groups and its cap on the modified roll, where it declares them."""
+    """The chart's exclusive DRM groups and its roll's steps (`pipeline`), where it declares them."""
     out: dict[str, Any] = {}
     if c.drm_groups:
         out["drm_groups"] = [
             {"id": g.id, "label": g.label, "mode": g.mode, "members": list(g.members)} for g in c.drm_groups
         ]
-    if c.modified_clamp is not None:
-        out["modified_clamp"] = {"min": c.modified_clamp[0], "max": c.modified_clamp[1]}
+    if c.arithmetic:
+        out["pipeline"] = [step_json(s) for s in c.pipeline]
     return out
 
 
@@ -358,8 +364,6 @@ def _dice(chart: model.Chart) -> dict[str, Any] | None:
         "form": d.form,
         "count": d.count,
         "sides": d.sides,
-        "subtract": d.subtract,
-        "floor": d.floor,
         "text": d.text,
         "min": d.min,
         "max": d.max,
@@ -378,6 +382,8 @@ def _dice_extras(chart: model.Chart) -> dict[str, Any]:
         extras["keep"] = d.keep
     if d.versus_count:
         extras["versus"] = {"count": d.versus_count, "sides": d.versus_sides}
+    if d.depth:
+        extras["depth"] = d.depth
     if d.zero != 10:  # the default 1-10 reading needs no field
         extras["zero_reads"] = d.zero
     if chart.repeat > 1:
@@ -409,6 +415,8 @@ def _row(c: model.Chart, r: model.Row) -> dict[str, Any]:
         out["natural"] = True
     if r.errata:
         out["errata"] = list(r.errata)
+        if r.because:
+            out["because"] = list(r.because)
         out["printed"] = (
             None
             if r.added
@@ -465,6 +473,12 @@ def _chart(c: model.Chart, chances: bool = True) -> dict[str, Any]:
             "notes": [{"errata": e, "text": t} for e, t in c.errata.notes],
             "reasons": [{"errata": e, "text": t} for e, t in c.errata.reasons],
             "removed_rows": [_row(c, r) for r in c.errata.removed_rows],
+            **({"removed_drms": [
+                {"id": d.id, "label": d.label, "value": d.value, "when": _cond(d.when), "errata": list(d.errata),
+                 "because": list(d.because)} for d in c.errata.removed_drms
+            ]} if c.errata.removed_drms else {}),
+            **({"printed_notes": [{"errata": e, "which": w, "text": t} for e, w, t in c.errata.printed_notes]}
+               if c.errata.printed_notes else {}),
         }
     if chances and c.kind is model.ChartKind.ROLL and c.dice is not None:
         out["chances"] = _chances(c)
@@ -478,15 +492,17 @@ def _value_key(key: model.ValueKey | None) -> dict[str, Any] | None:
     return out | ({"within": key.within} if key.within is not None else {})
 
 
-def _chances(c: model.Chart) -> list[dict[str, Any]]:
-    """The chance of every row per key combination and DRM (the chart's `chances`)."""
-    keys = [k.id for k in c.keys]
-    return [
-        {
-            "keys": dict(zip(keys, combo, strict=True)),
-            "drm": drm,
-            "rows": [probability_json(p) for p in probabilities],
-            "no_row": probability_json(miss),
-        }
-        for combo, drm, probabilities, miss in row_chances(c)
-    ]
+def _chances(c: model.Chart) -> dict[str, Any]:
+    """The chart's `chances`: each distinct distribution once (`engine.chances.distinct_chances`)."""
+    found, ids = distinct_chances(c), [k.id for k in c.keys]
+    return {
+        "drms": list(found.drms),
+        "distributions": [
+            {"rows": [probability_json(p) for p in rows], "no_row": probability_json(miss)}
+            for rows, miss in found.distributions
+        ],
+        "keys": [
+            {"keys": dict(zip(ids, combo, strict=True)), "rows": list(rows), "distributions": list(refs)}
+            for combo, rows, refs in found.keys
+        ],
+    }

@@ -197,8 +197,9 @@ def lookup(
     drm: int,
     context: Mapping[str, ContextValue] | None = None,
 ) -> LookupResult:
-    """Select the row a roll (natural roll + DRM, capped by a `modified clamp`) and keys pick; a
-    `natural` row that holds the natural roll is selected before any other.
+    """Select the row a roll (the natural roll through the chart's steps: DRMs, arithmetic,
+    minimum and maximum) and keys pick; a `natural` row that holds the natural roll is selected
+    before any other.
 
     Args:
         chart: a resolved chart of kind roll, value or reference.
@@ -247,10 +248,12 @@ def lookup(
     refuse_digit_drm(chart, modifiers.total)
     drm = modifiers.total
 
-    modified = _modified(natural, drm, rows.cap)
+    modified = _modified(natural, drm, rows.steps)
     position = _row_for(rows.natural_rows, rows.indexed, combo, natural, modified)
     if position is None:
-        shown = f"modified roll {modified} (natural {natural}, DRM {drm:+d})" if drm else f"roll {natural}"
+        shown = f"roll {natural}"
+        if drm or modified != natural:
+            shown = f"modified roll {modified} (natural {natural}, DRM {drm:+d})"
         listed = chart.rows_for(combo)
         covered = ", ".join(r.range.printed for r in listed if r.range is not None) or "nothing"
         partial = f" The chart is declared partial: {chart.partial}" if chart.partial else ""

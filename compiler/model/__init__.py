@@ -107,6 +107,8 @@ from compiler.model.values import (
     Value,
     key_matches,
 )
+from dsl.shared import RollStep as RollStep
+from dsl.shared import StepKind as StepKind
 
 __all__ = [
     "AUTOMATIC",
@@ -191,6 +193,7 @@ __all__ = [
     "ReadingCell",
     "Requires",
     "RollAgain",
+    "RollStep",
     "Rounding",
     "Row",
     "SameInvariant",
@@ -200,6 +203,7 @@ __all__ = [
     "ShortRow",
     "Slashed",
     "Stated",
+    "StepKind",
     "SubOutcome",
     "SubRoll",
     "Suppression",

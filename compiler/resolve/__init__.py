@@ -21,6 +21,7 @@ from compiler import model
 from compiler.diagnostics import Sink
 from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.errata import apply as errata_mod
+from compiler.errata import records as records_errata
 from compiler.model.calendar import month_range
 from compiler.resolve import enums, header
 from compiler.resolve.charts import ChartResolver
@@ -64,9 +65,13 @@ def resolve_game(
     """
     symbols = _declare(game_id, files, sink, folder_span, complete)
     typer = ValueTyper(symbols, sink)
+    errata_decls = [e for f in files for e in f.errata]
+    amended, marks = ({}, {}) if as_printed or not errata_decls else records_errata.amend_records(
+        [e for f in files for e in f.enums], errata_decls, sink)
     for f in files:
         for e in f.enums:
-            enums.add_record_fields(symbols, e, typer, sink)
+            enums.add_record_fields(symbols, amended.get(e.name.text, e), typer, sink)
+    symbols.enums.update(records_errata.annotate_members(symbols.enums, marks))
     odds_charts = [c for c in (odds_rule(symbols, o, f.path, sink) for f in files for o in f.odds) if c is not None]
     charts = _resolve_charts(symbols, files, typer, sink, as_printed)
     symbols.set_charts(odds_charts + charts)

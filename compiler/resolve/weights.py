@@ -1,5 +1,5 @@
 """Rows written as printed weights (`3 in 6: "Clear"`): their ranges, derived in order from the
-die's lowest face, and the check that the weights fill the die (C343).
+die's lowest face, and the check that the weights fill the die (C344).
 
 A table printed as chances ("1 in 6, 2 in 6, 3 in 6") is read on one die whose faces are equally
 likely: each weighted row takes the next `weight` faces. The rows of each key combination (rows
@@ -19,7 +19,7 @@ def derive_weighted_rows(rows: tuple[ast.RowDecl, ...], dice: Dice | None, sink:
     tuple[ast.RowDecl, ...], bool
 ]:
     """The rows with each weighted row's range derived (`3 in 6` -> `1-3`), and whether every
-    weight was read (False: the chart is broken and a C343 says why)."""
+    weight was read (False: the chart is broken and a C344 says why)."""
     weighted = [r for r in rows if r.out_of is not None]
     if not weighted:
         return rows, True

@@ -29,11 +29,11 @@ def dice_word(dice: Dice) -> str | None:
             return "percentile"
         case (
             DiceForm.LOWER
-            | DiceForm.MINUS
             | DiceForm.HIGHER
             | DiceForm.HIGHEST
             | DiceForm.LOWEST
             | DiceForm.VERSUS
+            | DiceForm.EXPLODE
         ):
             return None
     return None
@@ -49,6 +49,9 @@ def not_plain_reason(chart: model.Chart) -> str | None:
         return "it has alternative or repeated dice"
     if chart.dice is not None and dice_word(chart.dice) is None:
         return f"its dice `{chart.dice.text}` are not a plain range column"
+    if chart.arithmetic:
+        steps = ", ".join(s.text for s in chart.pipeline)
+        return f"its rows read the roll after arithmetic ({steps}), which a range column cannot carry"
     if chart.kind is model.ChartKind.REFERENCE and not chart.keys:
         return "it has no keys"
     if any(_chained(v) for r in chart.rows for v in r.values):

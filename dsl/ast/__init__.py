@@ -46,12 +46,16 @@ from dsl.ast.charts import ShiftDecl as ShiftDecl
 from dsl.ast.charts import ShiftGroupDecl as ShiftGroupDecl
 from dsl.ast.charts import ShiftSourceDecl as ShiftSourceDecl
 from dsl.ast.charts import ValueKeyDecl as ValueKeyDecl
+from dsl.ast.declarations import AddDrm as AddDrm
 from dsl.ast.declarations import AddNote as AddNote
 from dsl.ast.declarations import AddRow as AddRow
 from dsl.ast.declarations import AmendDecl as AmendDecl
 from dsl.ast.declarations import AmendOp as AmendOp
 from dsl.ast.declarations import CellFact as CellFact
 from dsl.ast.declarations import ChangeCell as ChangeCell
+from dsl.ast.declarations import ChangeDrm as ChangeDrm
+from dsl.ast.declarations import ChangeField as ChangeField
+from dsl.ast.declarations import ChangeNote as ChangeNote
 from dsl.ast.declarations import ColumnSumInvariant as ColumnSumInvariant
 from dsl.ast.declarations import Complete as Complete
 from dsl.ast.declarations import ContextDecl as ContextDecl
@@ -80,6 +84,7 @@ from dsl.ast.declarations import MoveRow as MoveRow
 from dsl.ast.declarations import OddsDecl as OddsDecl
 from dsl.ast.declarations import OddsDomain as OddsDomain
 from dsl.ast.declarations import PeriodDecl as PeriodDecl
+from dsl.ast.declarations import RemoveDrm as RemoveDrm
 from dsl.ast.declarations import RemoveRow as RemoveRow
 from dsl.ast.declarations import ResultOrder as ResultOrder
 from dsl.ast.declarations import Retitle as Retitle
@@ -140,10 +145,12 @@ from dsl.shared import Neg as Neg
 from dsl.shared import Not as Not
 from dsl.shared import Number as Number
 from dsl.shared import OddsForm as OddsForm
+from dsl.shared import RollStep as RollStep
 from dsl.shared import Rounding as Rounding
 from dsl.shared import ShiftOrder as ShiftOrder
 from dsl.shared import Side as Side
 from dsl.shared import Span as Span
+from dsl.shared import StepKind as StepKind
 
 
 @dataclass(frozen=True)

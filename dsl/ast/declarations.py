@@ -5,8 +5,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dsl.ast.charts import RowDecl
-from dsl.ast.values import DomainDecl, Expr, KeyValueText, MonthText, Name, RangeText, RequiresDecl, Text, ValueText
+from dsl.ast.charts import DrmDecl, RowDecl
+from dsl.ast.values import (
+    Cond,
+    DomainDecl,
+    Expr,
+    KeyValueText,
+    MonthText,
+    Name,
+    RangeText,
+    RequiresDecl,
+    Text,
+    ValueText,
+)
 from dsl.shared import Between, Beyond, CompareOp, ExpectKind, Number, OddsForm, Rounding, ShiftOrder, Span
 
 
@@ -310,7 +321,8 @@ class RemoveRow:
 
 @dataclass(frozen=True)
 class ChangeCell:
-    """`change ROW-REF column NAME to VALUE [because "..."]`."""
+    """`change ROW-REF column NAME to VALUE [because "..."]`; in a grid by roll, the row is the
+    line's printed roll and the column a grid column's key value (`change 3-4 column "2:1" to DR`)."""
 
     ref: RowRef
     column: Name
@@ -321,12 +333,14 @@ class ChangeCell:
 
 @dataclass(frozen=True)
 class MoveRow:
-    """`move ROW-REF to RANGE [because "..."]`: give a row another printed range."""
+    """`move ROW-REF to RANGE [because "..."]`: give a row another printed range; with `column
+    NAME`, the cell of a grid (results down, key values across: `move DE column "3:1" to 5-6`)."""
 
     ref: RowRef
     new_range: RangeText
     because: Text | None
     span: Span
+    column: Name | None = None
 
 
 @dataclass(frozen=True)
@@ -354,8 +368,64 @@ class AddNote:
     span: Span
 
 
-AmendOp = AddRow | RemoveRow | ChangeCell | MoveRow | Retitle | Complete | AddNote
-"""One amendment of a chart; a row is named by its keys and printed range."""
+@dataclass(frozen=True)
+class AddDrm:
+    """`add drm NAME "Label" +1 when ... [because "..."]`: a DRM the print lacks."""
+
+    drm: DrmDecl
+    because: Text | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class RemoveDrm:
+    """`remove drm NAME [because "..."]`."""
+
+    name: Name
+    because: Text | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class ChangeDrm:
+    """`change drm NAME to +2` (its value) or `change drm NAME when COND` (its condition)."""
+
+    name: Name
+    value: int | None
+    when: Cond | None
+    because: Text | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class ChangeField:
+    """`change record bf109g6 field ammo to 6 [because "..."]`: a record field of an enum's member
+    (the `amend` names the enum)."""
+
+    member: Name
+    field: Name
+    value: ValueText
+    because: Text | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class ChangeNote:
+    """`change footnote 1 to "..."` (a numbered footnote) or `change note 2 to "..."` (the chart's
+    second `note`): the text as corrected."""
+
+    footnote: bool
+    number: int
+    text: Text
+    because: Text | None
+    span: Span
+
+
+AmendOp = (
+    AddRow | RemoveRow | ChangeCell | MoveRow | Retitle | Complete | AddNote | AddDrm | RemoveDrm | ChangeDrm
+    | ChangeField | ChangeNote
+)
+"""One amendment of a chart; a row is named by its keys and printed range, a DRM by its name."""
 
 
 @dataclass(frozen=True)

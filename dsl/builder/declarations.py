@@ -293,10 +293,35 @@ class ErrataRules(Terminals):
 
     op_add = node(ast.AddRow)
     op_remove = node(ast.RemoveRow)
-    op_change = node(ast.ChangeCell)
+    def op_change(
+        self, meta: Meta, ref: ast.RowRef, column: ast.Name | ast.Text, value: ast.ValueText, because: ast.Text | None
+    ) -> ast.ChangeCell:
+        return ast.ChangeCell(ref, _column(column), value, because, self._span(meta))
 
-    def op_move(self, meta: Meta, ref: ast.RowRef, new_range: Token, because: ast.Text | None) -> ast.MoveRow:
-        return ast.MoveRow(ref, self._range(new_range), because, self._span(meta))
+    def op_move(
+        self, meta: Meta, ref: ast.RowRef, column: ast.Name | ast.Text | None, new_range: Token,
+        because: ast.Text | None,
+    ) -> ast.MoveRow:
+        named = None if column is None else _column(column)
+        return ast.MoveRow(ref, self._range(new_range), because, self._span(meta), named)
+
+    def op_add_drm(self, meta: Meta, drm: Stmt, because: ast.Text | None) -> ast.AddDrm:
+        return ast.AddDrm(typed(drm.node, ast.DrmDecl), because, self._span(meta))
+
+    op_remove_drm = node(ast.RemoveDrm)
+    op_field = node(ast.ChangeField)
+
+    def op_footnote(self, meta: Meta, number: Token, text: ast.Text, because: ast.Text | None) -> ast.ChangeNote:
+        return ast.ChangeNote(True, int(number), text, because, self._span(meta))
+
+    def op_change_note(self, meta: Meta, number: Token, text: ast.Text, because: ast.Text | None) -> ast.ChangeNote:
+        return ast.ChangeNote(False, int(number), text, because, self._span(meta))
+
+    def op_drm_value(self, meta: Meta, name: ast.Name, value: Token, because: ast.Text | None) -> ast.ChangeDrm:
+        return ast.ChangeDrm(name, int(value), None, because, self._span(meta))
+
+    def op_drm_when(self, meta: Meta, name: ast.Name, when: ast.Cond, because: ast.Text | None) -> ast.ChangeDrm:
+        return ast.ChangeDrm(name, None, when, because, self._span(meta))
 
     op_retitle = node(ast.Retitle)
     op_complete = node(ast.Complete)
@@ -309,6 +334,11 @@ class ErrataRules(Terminals):
         return ast.RowRef(keys, printed)
 
     because = same
+
+
+def _column(written: ast.Name | ast.Text) -> ast.Name:
+    """An errata's column: a name, or a grid column's key value as printed (`"2:1"`)."""
+    return written if isinstance(written, ast.Name) else ast.Name(written.text, written.span)
 
 
 def _word(written: ast.Name | ast.Text | Token) -> str:

@@ -56,9 +56,9 @@ _Row: TypeAlias = tuple[tuple[_Key, ...], int | None, int | None, _V]
 
 
 def _clamp(value: int, bounds: tuple[int, int] | None) -> int:
-    """`value` held inside `bounds` (lowest, highest); None: no bounds. The one clamp of a roll: a
-    DRM total under `combine sum clamp`, a modified roll under `modified clamp`, a column shift
-    total under its cap.
+    """`value` held inside `bounds` (lowest, highest); None: no bounds. The one clamp of a total: a
+    DRM total under `combine sum clamp`, a column shift total under its cap (a roll's own minimum
+    and maximum are steps of its arithmetic, `compiler.engine.runtime.roll`).
     """
     return value if bounds is None else max(bounds[0], min(bounds[1], value))
 
@@ -240,19 +240,18 @@ _D = TypeVar("_D")
 
 class _Dice(NamedTuple):
     """Dice as a chart rolls them: `number` dice of `sides` faces read by `form` ('sum', 'd66',
-    'percentile', 'lower', 'higher', 'highest', 'lowest', 'minus', 'versus'). 'minus' takes
-    `subtract` from the total, never going below `floor`; 'highest'/'lowest' sum the `keep`
-    highest/lowest dice; 'versus' subtracts the total of the opposing dice (number, sides). A d10's
-    0 face reads 10 unless `zero` is 0."""
+    'percentile', 'lower', 'higher', 'highest', 'lowest', 'versus', 'explode'). 'highest'/'lowest'
+    sum the `keep` highest/lowest dice; 'versus' subtracts the total of the opposing dice (number,
+    sides); 'explode' rolls a die showing its top face again and adds, at most `depth` times a die.
+    A d10's 0 face reads 10 unless `zero` is 0."""
 
     form: str
     number: int
     sides: int
-    subtract: int = 0
-    floor: int = 0
     keep: int = 0
     versus: tuple[int, int] = (0, 0)
     zero: int = 10
+    depth: int = 0
 
 
 def _roll(rng: random.Random, dice: _Dice) -> int:
@@ -273,17 +272,31 @@ def _roll(rng: random.Random, dice: _Dice) -> int:
         return sum(faces[dice.number - dice.keep :])
     if form == "lowest":
         return sum(faces[: dice.keep])
-    if form == "minus":
-        return max(dice.floor, sum(faces) - dice.subtract)
     if form == "versus":
         return sum(faces) - sum(_throw(rng, dice.versus[0], dice.versus[1], dice.zero))
+    if form == "explode":
+        top = _throw_faces(dice.sides, dice.zero)[-1]
+        total = 0
+        for face in faces:
+            again = 0
+            while face == top and again < dice.depth:
+                total += face
+                face = _throw(rng, 1, dice.sides, dice.zero)[0]
+                again += 1
+            total += face
+        return total
     return sum(faces)
 
 
 def _throw(rng: random.Random, count: int, sides: int, zero: int) -> list[int]:
     """`count` dice of `sides` faces; a d10 read 0-9 when `zero` is 0."""
-    low = 0 if sides == 10 and zero == 0 else 1
-    return [rng.randint(low, sides - 1 + low) for _ in range(count)]
+    faces = _throw_faces(sides, zero)
+    return [rng.randint(faces.start, faces.stop - 1) for _ in range(count)]
+
+
+def _throw_faces(sides: int, zero: int) -> range:
+    """The faces of one die: 1..sides, or 0..9 for a d10 read 0-9 (`zero` 0)."""
+    return range(0, 10) if sides == 10 and zero == 0 else range(1, sides + 1)
 
 
 def _dice_for(alternatives: tuple[tuple[_Condition, _D], ...], context: Mapping[str, _Context], dice: _D) -> _D:
@@ -484,11 +497,54 @@ class _Index(Generic[_V]):
         return table
 
 
-def _modified(natural: int, drm: int, cap: tuple[int, int] | None = None) -> int:
-    """The modified roll: the natural roll plus the DRM total, held inside the chart's `modified
-    clamp LOW to HIGH` (None: no cap).
+# A step of a roll's arithmetic: ('drms', 0) adds the DRM total; ('add', N) adds N (minus 3 is
+# ('add', -3)); ('times', N) multiplies by N; ('halve_down', 2) and ('halve_up', 2) halve, rounding
+# down or up; ('minimum', N) and ('maximum', N) hold the roll at or above N, at or below N.
+_Step: TypeAlias = tuple[str, int]
+# A step made: the step, its amount (the DRM step's: the DRM total) and the roll after it.
+_Made: TypeAlias = tuple[str, int, int]
+
+
+def _modified(natural: int, drm: int, steps: tuple[_Step, ...] = ()) -> int:
+    """The modified roll: the natural roll through the chart's steps in order, or plus the DRM
+    total when it has none.
+
+    Raises:
+        ValueError: a step the runtime does not know.
     """
-    return _clamp(natural + drm, cap)
+    if not steps:
+        return natural + drm
+    roll = natural
+    for step, amount in steps:
+        if step == "drms":
+            roll += drm
+        elif step == "add":
+            roll += amount
+        elif step == "times":
+            roll *= amount
+        elif step == "halve_down":
+            roll //= 2
+        elif step == "halve_up":
+            roll = -(-roll // 2)
+        elif step == "minimum":
+            roll = max(roll, amount)
+        elif step == "maximum":
+            roll = min(roll, amount)
+        else:
+            raise ValueError(f"unknown step {step!r} of a roll")
+    return roll
+
+
+def _roll_steps(natural: int, drm: int, steps: tuple[_Step, ...] = ()) -> tuple[_Made, ...]:
+    """Each step of the roll made in order, with its amount (the DRM step's: the DRM total) and the
+    roll after it (`_modified` of the steps up to it); no steps: the DRM total added.
+    """
+    if not steps:
+        return (("drms", drm, natural + drm),)
+    return tuple(
+        (step, drm if step == "drms" else amount, _modified(natural, drm, steps[: at + 1]))
+        for at, (step, amount) in enumerate(steps)
+    )
 
 
 def _natural_row(natural_rows: tuple[_Row[_V], ...], keys: tuple[str, ...], natural: int) -> _V | None:
@@ -535,17 +591,24 @@ class ChartRef(TypedDict):
 
 
 class Roll(TypedDict, Generic[_V]):
-    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values."""
+    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values,
+    and the steps that made the modified roll (each step, its amount and the roll after it: `('drms',
+    1, 3), ('add', -3, 0), ('minimum', 0, 0)`).
+    """
 
     natural: int
     drm: int
     modified: int
     values: _V
+    steps: tuple[_Made, ...]
 
 
-def _rolled(natural: int, drm: int, values: _V, cap: tuple[int, int] | None = None) -> Roll[_V]:
-    """What `roll_<id>` returns: the natural roll, the DRM total, the modified roll, the row's values."""
-    return {"natural": natural, "drm": drm, "modified": _modified(natural, drm, cap), "values": values}
+def _rolled(natural: int, drm: int, values: _V, steps: tuple[_Step, ...] = ()) -> Roll[_V]:
+    """What `roll_<id>` returns: the natural roll, the DRM total, the modified roll, the row's
+    values and the steps made (`_roll_steps`).
+    """
+    made = _roll_steps(natural, drm, steps)
+    return {"natural": natural, "drm": drm, "modified": made[-1][2], "values": values, "steps": made}
 
 
 class _Shift(NamedTuple):
@@ -2409,14 +2472,16 @@ def lookup_knights_cross(roll: int, *, drm: int = 0) -> KnightsCrossResult:
     """Knight's Cross roll, rule 7.8.7: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
             'result': Result
 
     Errata applied: chartc_ia2 (see the game's JSON for the printed values).
+        1-: chartc_ia2, printed range 1 (7.8.7's -1 per succeeding point is meant to help the roll, so every modified
+            roll of 1 or less is a success).
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -2441,7 +2506,8 @@ _KNIGHTS_CROSS_DICE: Final = _Dice('sum', 1, 6)
 def roll_knights_cross(rng: random.Random, *, drm: int = 0) -> Roll[KnightsCrossResult]:
     """Roll 1d6 with `rng` and read Knight's Cross roll, rule 7.8.7.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -2486,14 +2552,16 @@ def lookup_promotion(roll: int, *, drm: int = 0) -> PromotionResult:
     """Promotion roll, rule 7.9.3: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
             'result': Result
 
     Errata applied: chartc_ia2 (see the game's JSON for the printed values).
+        4-: chartc_ia2, printed range 1-4 (7.9.3's award DRMs lower the roll to help promotion, so every modified
+            roll of 4 or less promotes).
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -2518,7 +2586,8 @@ _PROMOTION_DICE: Final = _Dice('sum', 1, 6)
 def roll_promotion(rng: random.Random, *, drm: int = 0) -> Roll[PromotionResult]:
     """Roll 1d6 with `rng` and read Promotion roll, rule 7.9.3.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -2624,8 +2693,8 @@ def lookup_generalmajor(roll: int, *, drm: int = 0) -> GeneralmajorResult:
     """Promotion to Generalmajor, rule 10.14: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -2654,7 +2723,8 @@ _GENERALMAJOR_DICE: Final = _Dice('sum', 1, 6)
 def roll_generalmajor(rng: random.Random, *, drm: int = 0) -> Roll[GeneralmajorResult]:
     """Roll 1d6 with `rng` and read Promotion to Generalmajor, rule 10.14.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -3026,7 +3096,7 @@ def lookup_bomber_bombs(value: int, *, drm: int = 0) -> BomberBombsResult:
 
     Args:
         value: Endurance box (not counting the Takeoff box) (1+).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3467,9 +3537,9 @@ def lookup_a3_july_1944(roll: int, *, a3_type: A3Type, drm: int = 0) -> A3July19
         selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
         a3_type: Aircraft Target Chart roll (A3Type; labels in A3_TYPE_LABELS).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3502,7 +3572,8 @@ def roll_a3_july_1944(rng: random.Random, *, a3_type: A3Type, drm: int = 0) -> R
     """Roll 1d10 with `rng` and read Aircraft Target and Allied Fighter Attack Chart [A3]: July 1944 (7.12 example),
         rule 7.12.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -3678,8 +3749,8 @@ def lookup_b12(roll: int, *, drm: int = 0) -> B12Result:
     """Initiative Chart [B12], rule 7.2.2.7, 7.2.2.9, 7.8.8, 7.4.8, 10.5, 10.6, 10.6.1: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6 versus 1d6, the difference, -5 to 5.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6 versus 1d6, the difference, -5 to 5 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3703,14 +3774,15 @@ def lookup_b12(roll: int, *, drm: int = 0) -> B12Result:
     return {'result': row[0]}
 
 
-_B12_DICE: Final = _Dice('versus', 1, 6, 0, 0, 0, (1, 6))
+_B12_DICE: Final = _Dice('versus', 1, 6, 0, (1, 6))
 
 
 def roll_b12(rng: random.Random, *, drm: int = 0) -> Roll[B12Result]:
     """Roll 1d6 versus 1d6, the difference with `rng` and read Initiative Chart [B12], rule 7.2.2.7, 7.2.2.9, 7.8.8,
         7.4.8, 10.5, 10.6, 10.6.1.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -3867,8 +3939,8 @@ def lookup_w1(roll: int, *, drm: int = 0) -> W1Result:
     """Wingman Attack on Bomber Chart [W1], rule 7.2.3.1, 7.7: the row a roll selects.
 
     Args:
-        roll: the natural roll on 2d6, 2 to 12.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 2d6, 2 to 12 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3898,7 +3970,8 @@ _W1_DICE: Final = _Dice('sum', 2, 6)
 def roll_w1(rng: random.Random, *, drm: int = 0) -> Roll[W1Result]:
     """Roll 2d6 with `rng` and read Wingman Attack on Bomber Chart [W1], rule 7.2.3.1, 7.7.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -3946,15 +4019,23 @@ def lookup_r4(roll: int, *, interceptor: Interceptor, drm: int = 0) -> R4Result:
     """Escape Chart [R4], rule 7.1.10: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
         interceptor: Interceptor type (Interceptor; labels in INTERCEPTOR_LABELS).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
             'result': Result
 
     Errata applied: chartc_ia2 (see the game's JSON for the printed values).
+        Piston-engined 2-: chartc_ia2, printed range 1-2 (7.9.1's Gruppe Leader -1 drm is applied to avoid the
+            escorts, so a modified 0 is a safe escape).
+        Piston-engined 3+: chartc_ia2, printed range 3-6 (footnote 1's +1 DRM makes a 7 possible; 7.1.10 says combat
+            occurs on 3-6 and a higher roll is no better escape).
+        Jet or Rocket 4-: chartc_ia2, printed range 1-4 (7.9.1's Gruppe Leader -1 drm is applied to avoid the
+            escorts, so a modified 0 is a safe escape).
+        Jet or Rocket 5+: chartc_ia2, printed range 5-6 (footnote 1's +1 DRM makes a 7 possible; 7.1.10 says combat
+            occurs on 5-6).
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -3981,7 +4062,8 @@ _R4_DICE: Final = _Dice('sum', 1, 6)
 def roll_r4(rng: random.Random, *, interceptor: Interceptor, drm: int = 0) -> Roll[R4Result]:
     """Roll 1d6 with `rng` and read Escape Chart [R4], rule 7.1.10.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -4030,9 +4112,9 @@ def lookup_r5(roll: int, *, fighter: Fighter, drm: int = 0) -> R5Result:
     """Disengagement Chart [R5], rule 7.3: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
         fighter: Fighter type (Fighter; labels in FIGHTER_LABELS).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -4063,7 +4145,8 @@ _R5_DICE: Final = _Dice('sum', 1, 6)
 def roll_r5(rng: random.Random, *, fighter: Fighter, drm: int = 0) -> Roll[R5Result]:
     """Roll 1d6 with `rng` and read Disengagement Chart [R5], rule 7.3.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -4096,8 +4179,8 @@ def lookup_extended_burst(roll: int, *, drm: int = 0) -> ExtendedBurstResult:
     """Extended Burst (standard chart), rule 7.1.13: the row a roll selects.
 
     Args:
-        roll: the natural roll on 2d6, 2 to 12.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 2d6, 2 to 12 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -4128,7 +4211,8 @@ _EXTENDED_BURST_DICE: Final = _Dice('sum', 2, 6)
 def roll_extended_burst(rng: random.Random, *, drm: int = 0) -> Roll[ExtendedBurstResult]:
     """Roll 2d6 with `rng` and read Extended Burst (standard chart), rule 7.1.13.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -4184,7 +4268,7 @@ def lookup_repair(value: int, *, drm: int = 0) -> RepairResult:
 
     Args:
         value: Systems damaged (1+).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -4247,8 +4331,8 @@ def lookup_bomb_detonation(roll: int, *, drm: int = 0) -> BombDetonationResult:
     """Bomb detonation at close range, rule 7.1.4, 7.4: the row a roll selects.
 
     Args:
-        roll: the natural roll on 2d6, 2 to 12.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 2d6, 2 to 12 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -4278,7 +4362,8 @@ _BOMB_DETONATION_DICE: Final = _Dice('sum', 2, 6)
 def roll_bomb_detonation(rng: random.Random, *, drm: int = 0) -> Roll[BombDetonationResult]:
     """Roll 2d6 with `rng` and read Bomb detonation at close range, rule 7.1.4, 7.4.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -4307,9 +4392,9 @@ def lookup_b3_in_examples(roll: int, *, b3_column: B3Column, drm: int = 0) -> B3
         selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
         b3_column: Bomber and Group Damage Chart column (B3Column; labels in B3_COLUMN_LABELS).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -4342,7 +4427,8 @@ def roll_b3_in_examples(rng: random.Random, *, b3_column: B3Column, drm: int = 0
     """Roll 1d10 with `rng` and read Bomber and Group Damage Chart [B3]: the results the examples read, rule 7.1.5,
         7.1.6, 7.4.1.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -4378,8 +4464,8 @@ def lookup_b6_in_examples(roll: int, *, drm: int = 0) -> B6InExamplesResult:
     """Fighter Damage Chart [B6]: the results the examples read, rule 3.5, 7.4.1: the row a roll selects.
 
     Args:
-        roll: the natural roll on d66, 11 to 66.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on d66, 11 to 66 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -4411,7 +4497,8 @@ _B6_IN_EXAMPLES_DICE: Final = _Dice('d66', 2, 6)
 def roll_b6_in_examples(rng: random.Random, *, drm: int = 0) -> Roll[B6InExamplesResult]:
     """Roll d66 with `rng` and read Fighter Damage Chart [B6]: the results the examples read, rule 3.5, 7.4.1.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -4430,15 +4517,18 @@ _FLAK_ROWS: Final[tuple[_Row[tuple[int, ChartRef | None]], ...]] = (
     ((), 3, 3, (3, {'chart': 'B3'})),
 )
 _FLAK_INDEX: Final = _Index(_FLAK_ROWS)
-_FLAK_OUTCOMES: Final = frozenset({0, 1, 2, 3})
+_FLAK_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
+_FLAK_STEPS: Final[tuple[_Step, ...]] = (('drms', 0), ('add', -3), ('minimum', 0), ('maximum', 3))
 
 
 def lookup_flak(roll: int, *, drm: int = 0) -> FlakResult:
     """Flak damage to bombers, rule 7.1.5: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6 minus 3, minimum 0, 0 to 3.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
+
+    The roll is 1d6, then drms, then minus 3, then minimum 0, then maximum 3: the rows read the result.
 
     Returns:
         The row's values by column:
@@ -4450,10 +4540,10 @@ def lookup_flak(roll: int, *, drm: int = 0) -> FlakResult:
         NoRowError: no row is selected.
     """
     if type(roll) is not int or roll not in _FLAK_OUTCOMES:
-        _check_natural('flak', roll, _FLAK_OUTCOMES, '1d6 minus 3, minimum 0')
+        _check_natural('flak', roll, _FLAK_OUTCOMES, '1d6')
     if type(drm) is not int:
         _check_int('flak', 'drm', drm)
-    modified = roll + drm
+    modified = _modified(roll, drm, _FLAK_STEPS)
     low, by_roll, below, above = _FLAK_INDEX.tables.get(()) or _UNINDEXED
     at = modified - low
     row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
@@ -4462,19 +4552,20 @@ def lookup_flak(roll: int, *, drm: int = 0) -> FlakResult:
     return {'hits': row[0], 'damage': row[1]}
 
 
-_FLAK_DICE: Final = _Dice('minus', 1, 6, 3)
+_FLAK_DICE: Final = _Dice('sum', 1, 6)
 
 
 def roll_flak(rng: random.Random, *, drm: int = 0) -> Roll[FlakResult]:
-    """Roll 1d6 minus 3, minimum 0 with `rng` and read Flak damage to bombers, rule 7.1.5.
+    """Roll 1d6 with `rng` and read Flak damage to bombers, rule 7.1.5.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
     _check_rng('flak', rng)
     natural = _roll(rng, _FLAK_DICE)
-    return _rolled(natural, drm, lookup_flak(natural, drm=drm))
+    return _rolled(natural, drm, lookup_flak(natural, drm=drm), _FLAK_STEPS)
 
 
 # ---- 'crash_enroute'
@@ -4492,8 +4583,8 @@ def lookup_crash_enroute(roll: int, *, drm: int = 0) -> CrashEnrouteResult:
     """Aircraft Loss Due to Battle Damage, rule 7.4.3: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -4522,7 +4613,8 @@ _CRASH_ENROUTE_DICE: Final = _Dice('sum', 1, 10)
 def roll_crash_enroute(rng: random.Random, *, drm: int = 0) -> Roll[CrashEnrouteResult]:
     """Roll 1d10 with `rng` and read Aircraft Loss Due to Battle Damage, rule 7.4.3.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -4596,8 +4688,8 @@ def lookup_crash_credit(roll: int, *, drm: int = 0) -> CrashCreditResult:
     """Credit for a kill crashing enroute home, rule 7.4.3: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -4626,7 +4718,8 @@ _CRASH_CREDIT_DICE: Final = _Dice('sum', 1, 6)
 def roll_crash_credit(rng: random.Random, *, drm: int = 0) -> Roll[CrashCreditResult]:
     """Roll 1d6 with `rng` and read Credit for a kill crashing enroute home, rule 7.4.3.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -5504,7 +5597,7 @@ def lookup_r6(value: int, *, drm: int = 0) -> R6Result:
 
     Args:
         value: Fatigue level (0+).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -5565,9 +5658,9 @@ def lookup_r7(roll: int, *, period: Period, drm: int = 0) -> R7Result:
     """American Pilot Quality Chart [R7], rule 10.6: the row a roll selects.
 
     Args:
-        roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100.
+        roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100 (what the dice show).
         period: Period (Period; labels in PERIOD_LABELS).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -5601,7 +5694,8 @@ _R7_DICE: Final = _Dice('percentile', 2, 10)
 def roll_r7(rng: random.Random, *, period: Period, drm: int = 0) -> Roll[R7Result]:
     """Roll percentile (2d10, 00 = 100) with `rng` and read American Pilot Quality Chart [R7], rule 10.6.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -5648,9 +5742,9 @@ def lookup_r8(roll: int, *, period: Period, drm: int = 0) -> R8Result:
     """British Pilot Quality Chart [R8], rule 10.6: the row a roll selects.
 
     Args:
-        roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100.
+        roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100 (what the dice show).
         period: Period (Period; labels in PERIOD_LABELS).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -5684,7 +5778,8 @@ _R8_DICE: Final = _Dice('percentile', 2, 10)
 def roll_r8(rng: random.Random, *, period: Period, drm: int = 0) -> Roll[R8Result]:
     """Roll percentile (2d10, 00 = 100) with `rng` and read British Pilot Quality Chart [R8], rule 10.6.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -5711,8 +5806,8 @@ def lookup_allied_fighter_skills(roll: int, *, drm: int = 0) -> AlliedFighterSki
     """Allied Fighter Skills Chart, rule 10.6.1: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -5741,7 +5836,8 @@ _ALLIED_FIGHTER_SKILLS_DICE: Final = _Dice('sum', 1, 10)
 def roll_allied_fighter_skills(rng: random.Random, *, drm: int = 0) -> Roll[AlliedFighterSkillsResult]:
     """Roll 1d10 with `rng` and read Allied Fighter Skills Chart, rule 10.6.1.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -5768,8 +5864,8 @@ def lookup_p47_aces(roll: int, *, drm: int = 0) -> P47AcesResult:
     """P-47D Thunderbolt Aces, rule 10.6.2: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -5802,7 +5898,8 @@ _P47_ACES_DICE: Final = _Dice('sum', 1, 10)
 def roll_p47_aces(rng: random.Random, *, drm: int = 0) -> Roll[P47AcesResult]:
     """Roll 1d10 with `rng` and read P-47D Thunderbolt Aces, rule 10.6.2.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -5836,8 +5933,8 @@ def lookup_p51_aces(roll: int, *, drm: int = 0) -> P51AcesResult:
     """P-51 Mustang Aces, rule 10.6.2: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -5870,7 +5967,8 @@ _P51_ACES_DICE: Final = _Dice('sum', 1, 6)
 def roll_p51_aces(rng: random.Random, *, drm: int = 0) -> Roll[P51AcesResult]:
     """Roll 1d6 with `rng` and read P-51 Mustang Aces, rule 10.6.2.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -5895,8 +5993,8 @@ def lookup_p38_aces(roll: int, *, drm: int = 0) -> P38AcesResult:
     """P-38 Lightning Aces, rule 10.6.2: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -5929,7 +6027,8 @@ _P38_ACES_DICE: Final = _Dice('sum', 1, 6)
 def roll_p38_aces(rng: random.Random, *, drm: int = 0) -> Roll[P38AcesResult]:
     """Roll 1d6 with `rng` and read P-38 Lightning Aces, rule 10.6.2.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -5955,8 +6054,8 @@ def lookup_r9(roll: int, *, drm: int = 0) -> R9Result:
     """Bombing Results Chart [R9], rule 10.16: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d20, 1 to 20.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d20, 1 to 20 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -5986,7 +6085,8 @@ _R9_DICE: Final = _Dice('sum', 1, 20)
 def roll_r9(rng: random.Random, *, drm: int = 0) -> Roll[R9Result]:
     """Roll 1d20 with `rng` and read Bombing Results Chart [R9], rule 10.16.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -6027,8 +6127,8 @@ def lookup_named_ace(roll: int, *, drm: int = 0) -> NamedAceResult:
     """Named Allied ace, rule 10.6.2: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -6057,7 +6157,8 @@ _NAMED_ACE_DICE: Final = _Dice('sum', 1, 10)
 def roll_named_ace(rng: random.Random, *, drm: int = 0) -> Roll[NamedAceResult]:
     """Roll 1d10 with `rng` and read Named Allied ace, rule 10.6.2.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -6140,7 +6241,7 @@ def lookup_approach_track_boxes(value: int, *, drm: int = 0) -> ApproachTrackBox
 
     Args:
         value: Approach track (1-10).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -6267,9 +6368,9 @@ def lookup_approach_track(roll: int, *, orientation: Orientation, drm: int = 0) 
     """Advanced combat approach track, rule 10.7: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
         orientation: Attack orientation (Orientation; labels in ORIENTATION_LABELS).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -6301,7 +6402,8 @@ _APPROACH_TRACK_DICE: Final = _Dice('sum', 1, 6)
 def roll_approach_track(rng: random.Random, *, orientation: Orientation, drm: int = 0) -> Roll[ApproachTrackResult]:
     """Roll 1d6 with `rng` and read Advanced combat approach track, rule 10.7.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -6325,8 +6427,8 @@ def lookup_head_on_altitude(roll: int, *, drm: int = 0) -> HeadOnAltitudeResult:
     """Advanced combat starting altitude (Head on), rule 10.7: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -6355,7 +6457,8 @@ _HEAD_ON_ALTITUDE_DICE: Final = _Dice('sum', 1, 6)
 def roll_head_on_altitude(rng: random.Random, *, drm: int = 0) -> Roll[HeadOnAltitudeResult]:
     """Roll 1d6 with `rng` and read Advanced combat starting altitude (Head on), rule 10.7.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -6382,8 +6485,8 @@ def lookup_vertical_climb(roll: int, *, drm: int = 0) -> VerticalClimbResult:
     """Advanced combat Vertical Climb (Disadvantaged, no escorts), rule 10.7: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -6412,7 +6515,8 @@ _VERTICAL_CLIMB_DICE: Final = _Dice('sum', 1, 10)
 def roll_vertical_climb(rng: random.Random, *, drm: int = 0) -> Roll[VerticalClimbResult]:
     """Roll 1d10 with `rng` and read Advanced combat Vertical Climb (Disadvantaged, no escorts), rule 10.7.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -6438,7 +6542,7 @@ def lookup_eastern_front_awards(value: int, *, drm: int = 0) -> EasternFrontAwar
 
     Args:
         value: Eastern Front victories (1d20) (0+).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -6480,7 +6584,7 @@ def lookup_combined_victory_levels(value: int, *, drm: int = 0) -> CombinedVicto
 
     Args:
         value: Points (0+).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -6513,15 +6617,18 @@ _BODENPLATTE_FLAK_ROWS: Final[tuple[_Row[tuple[int, ChartRef | None]], ...]] = (
     ((), 3, 3, (3, {'chart': 'B6'})),
 )
 _BODENPLATTE_FLAK_INDEX: Final = _Index(_BODENPLATTE_FLAK_ROWS)
-_BODENPLATTE_FLAK_OUTCOMES: Final = frozenset({0, 1, 2, 3})
+_BODENPLATTE_FLAK_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
+_BODENPLATTE_FLAK_STEPS: Final[tuple[_Step, ...]] = (('drms', 0), ('add', -3), ('minimum', 0), ('maximum', 3))
 
 
 def lookup_bodenplatte_flak(roll: int, *, drm: int = 0) -> BodenplatteFlakResult:
     """Operation Bodenplatte: friendly Flak, rule 10.16: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6 minus 3, minimum 0, 0 to 3.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
+
+    The roll is 1d6, then drms, then minus 3, then minimum 0, then maximum 3: the rows read the result.
 
     Returns:
         The row's values by column:
@@ -6533,10 +6640,10 @@ def lookup_bodenplatte_flak(roll: int, *, drm: int = 0) -> BodenplatteFlakResult
         NoRowError: no row is selected.
     """
     if type(roll) is not int or roll not in _BODENPLATTE_FLAK_OUTCOMES:
-        _check_natural('bodenplatte_flak', roll, _BODENPLATTE_FLAK_OUTCOMES, '1d6 minus 3, minimum 0')
+        _check_natural('bodenplatte_flak', roll, _BODENPLATTE_FLAK_OUTCOMES, '1d6')
     if type(drm) is not int:
         _check_int('bodenplatte_flak', 'drm', drm)
-    modified = roll + drm
+    modified = _modified(roll, drm, _BODENPLATTE_FLAK_STEPS)
     low, by_roll, below, above = _BODENPLATTE_FLAK_INDEX.tables.get(()) or _UNINDEXED
     at = modified - low
     row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
@@ -6545,19 +6652,20 @@ def lookup_bodenplatte_flak(roll: int, *, drm: int = 0) -> BodenplatteFlakResult
     return {'hits': row[0], 'damage': row[1]}
 
 
-_BODENPLATTE_FLAK_DICE: Final = _Dice('minus', 1, 6, 3)
+_BODENPLATTE_FLAK_DICE: Final = _Dice('sum', 1, 6)
 
 
 def roll_bodenplatte_flak(rng: random.Random, *, drm: int = 0) -> Roll[BodenplatteFlakResult]:
-    """Roll 1d6 minus 3, minimum 0 with `rng` and read Operation Bodenplatte: friendly Flak, rule 10.16.
+    """Roll 1d6 with `rng` and read Operation Bodenplatte: friendly Flak, rule 10.16.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
     _check_rng('bodenplatte_flak', rng)
     natural = _roll(rng, _BODENPLATTE_FLAK_DICE)
-    return _rolled(natural, drm, lookup_bodenplatte_flak(natural, drm=drm))
+    return _rolled(natural, drm, lookup_bodenplatte_flak(natural, drm=drm), _BODENPLATTE_FLAK_STEPS)
 
 
 _BODENPLATTE_FLAK_DRMS: Final = (
@@ -6595,8 +6703,8 @@ def lookup_bodenplatte_fighters(roll: int, *, drm: int = 0) -> BodenplatteFighte
     """Operation Bodenplatte: Allied fighters taking off, rule 10.16: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -6625,7 +6733,8 @@ _BODENPLATTE_FIGHTERS_DICE: Final = _Dice('sum', 1, 10)
 def roll_bodenplatte_fighters(rng: random.Random, *, drm: int = 0) -> Roll[BodenplatteFightersResult]:
     """Roll 1d10 with `rng` and read Operation Bodenplatte: Allied fighters taking off, rule 10.16.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -6821,8 +6930,8 @@ def lookup_p47_loaded(roll: int, *, drm: int = 0) -> P47LoadedResult:
     """Scramble from Parchim: is the P-47D loaded?, rule 10.15.3: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -6851,7 +6960,8 @@ _P47_LOADED_DICE: Final = _Dice('sum', 1, 6)
 def roll_p47_loaded(rng: random.Random, *, drm: int = 0) -> Roll[P47LoadedResult]:
     """Roll 1d6 with `rng` and read Scramble from Parchim: is the P-47D loaded?, rule 10.15.3.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -6974,8 +7084,8 @@ def lookup_straggler(roll: int, *, drm: int = 0) -> StragglerResult:
     """Straggler roll (after an 11 on the Interception Chart [B1]), rule 5.2.5: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -7004,7 +7114,8 @@ _STRAGGLER_DICE: Final = _Dice('sum', 1, 6)
 def roll_straggler(rng: random.Random, *, drm: int = 0) -> Roll[StragglerResult]:
     """Roll 1d6 with `rng` and read Straggler roll (after an 11 on the Interception Chart [B1]), rule 5.2.5.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -7028,8 +7139,8 @@ def lookup_limited_scrounging(roll: int, *, drm: int = 0) -> LimitedScroungingRe
     """Limited Scrounging (4-5 systems damaged), rule 7.9.2: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -7058,7 +7169,8 @@ _LIMITED_SCROUNGING_DICE: Final = _Dice('sum', 1, 6)
 def roll_limited_scrounging(rng: random.Random, *, drm: int = 0) -> Roll[LimitedScroungingResult]:
     """Roll 1d6 with `rng` and read Limited Scrounging (4-5 systems damaged), rule 7.9.2.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -7082,8 +7194,8 @@ def lookup_scrounging_new_aircraft(roll: int, *, drm: int = 0) -> ScroungingNewA
     """Scrounging (6+ systems damaged), rule 7.9.2: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -7112,7 +7224,8 @@ _SCROUNGING_NEW_AIRCRAFT_DICE: Final = _Dice('sum', 1, 6)
 def roll_scrounging_new_aircraft(rng: random.Random, *, drm: int = 0) -> Roll[ScroungingNewAircraftResult]:
     """Roll 1d6 with `rng` and read Scrounging (6+ systems damaged), rule 7.9.2.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -7136,8 +7249,8 @@ def lookup_cooperative_assist(roll: int, *, drm: int = 0) -> CooperativeAssistRe
     """Cooperative play: assisting a teammate, rule 10.2: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -7166,7 +7279,8 @@ _COOPERATIVE_ASSIST_DICE: Final = _Dice('sum', 1, 6)
 def roll_cooperative_assist(rng: random.Random, *, drm: int = 0) -> Roll[CooperativeAssistResult]:
     """Roll 1d6 with `rng` and read Cooperative play: assisting a teammate, rule 10.2.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -7190,8 +7304,8 @@ def lookup_me163_out_of_fuel(roll: int, *, drm: int = 0) -> Me163OutOfFuelResult
     """Me 163B-1 out of fuel disengagement, rule 11.10.1: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -7220,7 +7334,8 @@ _ME163_OUT_OF_FUEL_DICE: Final = _Dice('sum', 1, 6)
 def roll_me163_out_of_fuel(rng: random.Random, *, drm: int = 0) -> Roll[Me163OutOfFuelResult]:
     """Roll 1d6 with `rng` and read Me 163B-1 out of fuel disengagement, rule 11.10.1.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -7244,8 +7359,8 @@ def lookup_crew_injury_armored(roll: int, *, drm: int = 0) -> CrewInjuryArmoredR
     """Crew injury roll (FW 190A-8/R7 and /R8), rule 11.2.3: the row a roll selects.
 
     Args:
-        roll: the natural roll on 2d6, 2 to 12.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 2d6, 2 to 12 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -7274,7 +7389,8 @@ _CREW_INJURY_ARMORED_DICE: Final = _Dice('sum', 2, 6)
 def roll_crew_injury_armored(rng: random.Random, *, drm: int = 0) -> Roll[CrewInjuryArmoredResult]:
     """Roll 2d6 with `rng` and read Crew injury roll (FW 190A-8/R7 and /R8), rule 11.2.3.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -8136,9 +8252,9 @@ def lookup_r2_september_1944(roll: int, *, aircraft_type: AircraftType, drm: int
     """Available Aircraft Family and Type Chart [R2]: September 1944 (9.3 example), rule 9.3: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
         aircraft_type: Aircraft type (AircraftType; labels in AIRCRAFT_TYPE_LABELS).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -8176,7 +8292,8 @@ def roll_r2_september_1944(
     """Roll 1d6 with `rng` and read Available Aircraft Family and Type Chart [R2]: September 1944 (9.3 example), rule
         9.3.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -8200,9 +8317,9 @@ def lookup_r3_august_1944(roll: int, *, aircraft: Aircraft, drm: int = 0) -> R3A
         selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
         aircraft: Aircraft (Aircraft; labels in AIRCRAFT_LABELS).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -8235,7 +8352,8 @@ def roll_r3_august_1944(rng: random.Random, *, aircraft: Aircraft, drm: int = 0)
     """Roll 1d6 with `rng` and read Available Aircraft Sub-Type Chart [R3]: August 1944 (4.6.4, 9.2 examples), rule
         4.6.4, 9.2.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -8261,9 +8379,9 @@ def lookup_r3_september_1944(roll: int, *, aircraft: Aircraft, drm: int = 0) -> 
         selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
         aircraft: Aircraft (Aircraft; labels in AIRCRAFT_LABELS).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -8296,7 +8414,8 @@ def roll_r3_september_1944(rng: random.Random, *, aircraft: Aircraft, drm: int =
     """Roll 1d6 with `rng` and read Available Aircraft Sub-Type Chart [R3]: September 1944 (9.2, 9.3 examples), rule
         9.2, 9.3.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -8597,8 +8716,8 @@ def lookup_b1(roll: int, *, drm: int = 0) -> B1Result:
     """Interception Chart [B1], rule 6.1, 7.1.2: the row a roll selects.
 
     Args:
-        roll: the natural roll on 2d6, 2 to 12.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 2d6, 2 to 12 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -8629,7 +8748,8 @@ _B1_DICE: Final = _Dice('sum', 2, 6)
 def roll_b1(rng: random.Random, *, drm: int = 0) -> Roll[B1Result]:
     """Roll 2d6 with `rng` and read Interception Chart [B1], rule 6.1, 7.1.2.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -8665,8 +8785,8 @@ def lookup_r1(roll: int, *, drm: int = 0) -> R1Result:
     """Starting Units and Bases Chart [R1], rule 4.1, 4.6: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d20, 1 to 20.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d20, 1 to 20 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -8699,7 +8819,8 @@ _R1_DICE: Final = _Dice('sum', 1, 20)
 def roll_r1(rng: random.Random, *, drm: int = 0) -> Roll[R1Result]:
     """Roll 1d20 with `rng` and read Starting Units and Bases Chart [R1], rule 4.1, 4.6.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -8818,10 +8939,10 @@ def lookup_r2(roll: int, *, aircraft_type: AircraftType, month: str, drm: int = 
     """Available Aircraft Family and Type Chart [R2], rule 4.6.4, 9.2: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
         aircraft_type: Aircraft type (AircraftType; labels in AIRCRAFT_TYPE_LABELS).
         month: a month 'YYYY-MM', 1944-03 to 1945-04.
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -8855,7 +8976,8 @@ _R2_DICE: Final = _Dice('sum', 1, 6)
 def roll_r2(rng: random.Random, *, aircraft_type: AircraftType, month: str, drm: int = 0) -> Roll[R2Result]:
     """Roll 1d6 with `rng` and read Available Aircraft Family and Type Chart [R2], rule 4.6.4, 9.2.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -8895,10 +9017,10 @@ def lookup_r3(roll: int, *, aircraft: Aircraft, month: str, drm: int = 0) -> R3R
     """Available Aircraft Sub-Type Chart [R3], rule 4.6.4, 9.2: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
         aircraft: Aircraft (Aircraft; labels in AIRCRAFT_LABELS).
         month: a month 'YYYY-MM', 1944-03 to 1945-04.
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -8932,7 +9054,8 @@ _R3_DICE: Final = _Dice('sum', 1, 6)
 def roll_r3(rng: random.Random, *, aircraft: Aircraft, month: str, drm: int = 0) -> Roll[R3Result]:
     """Roll 1d6 with `rng` and read Available Aircraft Sub-Type Chart [R3], rule 4.6.4, 9.2.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -9071,9 +9194,9 @@ def lookup_a1(roll: int, *, month: str, drm: int = 0) -> A1Result:
     """Raid Chart [A1], rule 4.6.3, 6.1: the row a roll selects.
 
     Args:
-        roll: the natural roll on 2d6, 2 to 12.
+        roll: the natural roll on 2d6, 2 to 12 (what the dice show).
         month: a month 'YYYY-MM', 1943-03 to 1945-05.
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -9106,7 +9229,8 @@ _A1_DICE: Final = _Dice('sum', 2, 6)
 def roll_a1(rng: random.Random, *, month: str, drm: int = 0) -> Roll[A1Result]:
     """Roll 2d6 with `rng` and read Raid Chart [A1], rule 4.6.3, 6.1.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -9252,7 +9376,7 @@ def lookup_victory_levels(value: int, *, drm: int = 0) -> VictoryLevelsResult:
 
     Args:
         value: Points (0+).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:

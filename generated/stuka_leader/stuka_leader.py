@@ -56,9 +56,9 @@ _Row: TypeAlias = tuple[tuple[_Key, ...], int | None, int | None, _V]
 
 
 def _clamp(value: int, bounds: tuple[int, int] | None) -> int:
-    """`value` held inside `bounds` (lowest, highest); None: no bounds. The one clamp of a roll: a
-    DRM total under `combine sum clamp`, a modified roll under `modified clamp`, a column shift
-    total under its cap.
+    """`value` held inside `bounds` (lowest, highest); None: no bounds. The one clamp of a total: a
+    DRM total under `combine sum clamp`, a column shift total under its cap (a roll's own minimum
+    and maximum are steps of its arithmetic, `compiler.engine.runtime.roll`).
     """
     return value if bounds is None else max(bounds[0], min(bounds[1], value))
 
@@ -240,19 +240,18 @@ _D = TypeVar("_D")
 
 class _Dice(NamedTuple):
     """Dice as a chart rolls them: `number` dice of `sides` faces read by `form` ('sum', 'd66',
-    'percentile', 'lower', 'higher', 'highest', 'lowest', 'minus', 'versus'). 'minus' takes
-    `subtract` from the total, never going below `floor`; 'highest'/'lowest' sum the `keep`
-    highest/lowest dice; 'versus' subtracts the total of the opposing dice (number, sides). A d10's
-    0 face reads 10 unless `zero` is 0."""
+    'percentile', 'lower', 'higher', 'highest', 'lowest', 'versus', 'explode'). 'highest'/'lowest'
+    sum the `keep` highest/lowest dice; 'versus' subtracts the total of the opposing dice (number,
+    sides); 'explode' rolls a die showing its top face again and adds, at most `depth` times a die.
+    A d10's 0 face reads 10 unless `zero` is 0."""
 
     form: str
     number: int
     sides: int
-    subtract: int = 0
-    floor: int = 0
     keep: int = 0
     versus: tuple[int, int] = (0, 0)
     zero: int = 10
+    depth: int = 0
 
 
 def _roll(rng: random.Random, dice: _Dice) -> int:
@@ -273,17 +272,31 @@ def _roll(rng: random.Random, dice: _Dice) -> int:
         return sum(faces[dice.number - dice.keep :])
     if form == "lowest":
         return sum(faces[: dice.keep])
-    if form == "minus":
-        return max(dice.floor, sum(faces) - dice.subtract)
     if form == "versus":
         return sum(faces) - sum(_throw(rng, dice.versus[0], dice.versus[1], dice.zero))
+    if form == "explode":
+        top = _throw_faces(dice.sides, dice.zero)[-1]
+        total = 0
+        for face in faces:
+            again = 0
+            while face == top and again < dice.depth:
+                total += face
+                face = _throw(rng, 1, dice.sides, dice.zero)[0]
+                again += 1
+            total += face
+        return total
     return sum(faces)
 
 
 def _throw(rng: random.Random, count: int, sides: int, zero: int) -> list[int]:
     """`count` dice of `sides` faces; a d10 read 0-9 when `zero` is 0."""
-    low = 0 if sides == 10 and zero == 0 else 1
-    return [rng.randint(low, sides - 1 + low) for _ in range(count)]
+    faces = _throw_faces(sides, zero)
+    return [rng.randint(faces.start, faces.stop - 1) for _ in range(count)]
+
+
+def _throw_faces(sides: int, zero: int) -> range:
+    """The faces of one die: 1..sides, or 0..9 for a d10 read 0-9 (`zero` 0)."""
+    return range(0, 10) if sides == 10 and zero == 0 else range(1, sides + 1)
 
 
 def _dice_for(alternatives: tuple[tuple[_Condition, _D], ...], context: Mapping[str, _Context], dice: _D) -> _D:
@@ -484,11 +497,54 @@ class _Index(Generic[_V]):
         return table
 
 
-def _modified(natural: int, drm: int, cap: tuple[int, int] | None = None) -> int:
-    """The modified roll: the natural roll plus the DRM total, held inside the chart's `modified
-    clamp LOW to HIGH` (None: no cap).
+# A step of a roll's arithmetic: ('drms', 0) adds the DRM total; ('add', N) adds N (minus 3 is
+# ('add', -3)); ('times', N) multiplies by N; ('halve_down', 2) and ('halve_up', 2) halve, rounding
+# down or up; ('minimum', N) and ('maximum', N) hold the roll at or above N, at or below N.
+_Step: TypeAlias = tuple[str, int]
+# A step made: the step, its amount (the DRM step's: the DRM total) and the roll after it.
+_Made: TypeAlias = tuple[str, int, int]
+
+
+def _modified(natural: int, drm: int, steps: tuple[_Step, ...] = ()) -> int:
+    """The modified roll: the natural roll through the chart's steps in order, or plus the DRM
+    total when it has none.
+
+    Raises:
+        ValueError: a step the runtime does not know.
     """
-    return _clamp(natural + drm, cap)
+    if not steps:
+        return natural + drm
+    roll = natural
+    for step, amount in steps:
+        if step == "drms":
+            roll += drm
+        elif step == "add":
+            roll += amount
+        elif step == "times":
+            roll *= amount
+        elif step == "halve_down":
+            roll //= 2
+        elif step == "halve_up":
+            roll = -(-roll // 2)
+        elif step == "minimum":
+            roll = max(roll, amount)
+        elif step == "maximum":
+            roll = min(roll, amount)
+        else:
+            raise ValueError(f"unknown step {step!r} of a roll")
+    return roll
+
+
+def _roll_steps(natural: int, drm: int, steps: tuple[_Step, ...] = ()) -> tuple[_Made, ...]:
+    """Each step of the roll made in order, with its amount (the DRM step's: the DRM total) and the
+    roll after it (`_modified` of the steps up to it); no steps: the DRM total added.
+    """
+    if not steps:
+        return (("drms", drm, natural + drm),)
+    return tuple(
+        (step, drm if step == "drms" else amount, _modified(natural, drm, steps[: at + 1]))
+        for at, (step, amount) in enumerate(steps)
+    )
 
 
 def _natural_row(natural_rows: tuple[_Row[_V], ...], keys: tuple[str, ...], natural: int) -> _V | None:
@@ -535,17 +591,24 @@ class ChartRef(TypedDict):
 
 
 class Roll(TypedDict, Generic[_V]):
-    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values."""
+    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values,
+    and the steps that made the modified roll (each step, its amount and the roll after it: `('drms',
+    1, 3), ('add', -3, 0), ('minimum', 0, 0)`).
+    """
 
     natural: int
     drm: int
     modified: int
     values: _V
+    steps: tuple[_Made, ...]
 
 
-def _rolled(natural: int, drm: int, values: _V, cap: tuple[int, int] | None = None) -> Roll[_V]:
-    """What `roll_<id>` returns: the natural roll, the DRM total, the modified roll, the row's values."""
-    return {"natural": natural, "drm": drm, "modified": _modified(natural, drm, cap), "values": values}
+def _rolled(natural: int, drm: int, values: _V, steps: tuple[_Step, ...] = ()) -> Roll[_V]:
+    """What `roll_<id>` returns: the natural roll, the DRM total, the modified roll, the row's
+    values and the steps made (`_roll_steps`).
+    """
+    made = _roll_steps(natural, drm, steps)
+    return {"natural": natural, "drm": drm, "modified": made[-1][2], "values": values, "steps": made}
 
 
 class _Shift(NamedTuple):
@@ -2234,9 +2297,9 @@ def lookup_weapon_attack(roll: int, *, weapon: Weapon, drm: int = 0) -> WeaponAt
     """Weapon Attack, rule Air-to-Ground Attacks: Weapon Counters: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
         weapon: Weapon (Weapon; labels in WEAPON_LABELS).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -2267,7 +2330,8 @@ _WEAPON_ATTACK_DICE: Final = _Dice('sum', 1, 10)
 def roll_weapon_attack(rng: random.Random, *, weapon: Weapon, drm: int = 0) -> Roll[WeaponAttackResult]:
     """Roll 1d10 with `rng` and read Weapon Attack, rule Air-to-Ground Attacks: Weapon Counters.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -3333,8 +3397,8 @@ def lookup_bail_out(roll: int, *, drm: int = 0) -> BailOutResult:
     """Bail Out!, rule Bail Out!: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3365,7 +3429,8 @@ _BAIL_OUT_DICE: Final = _Dice('sum', 1, 10)
 def roll_bail_out(rng: random.Random, *, drm: int = 0) -> Roll[BailOutResult]:
     """Roll 1d10 with `rng` and read Bail Out!, rule Bail Out!.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -3459,8 +3524,8 @@ def lookup_out_of_fuel(roll: int, *, drm: int = 0) -> OutOfFuelResult:
     """Out of Fuel, rule Over-Target: Mission End: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3489,7 +3554,8 @@ _OUT_OF_FUEL_DICE: Final = _Dice('sum', 1, 10)
 def roll_out_of_fuel(rng: random.Random, *, drm: int = 0) -> Roll[OutOfFuelResult]:
     """Roll 1d10 with `rng` and read Out of Fuel, rule Over-Target: Mission End.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -3513,8 +3579,8 @@ def lookup_safe_landing(roll: int, *, drm: int = 0) -> SafeLandingResult:
     """Safe Landing, rule Home-Bound Flight 21: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3543,7 +3609,8 @@ _SAFE_LANDING_DICE: Final = _Dice('sum', 1, 10)
 def roll_safe_landing(rng: random.Random, *, drm: int = 0) -> Roll[SafeLandingResult]:
     """Roll 1d10 with `rng` and read Safe Landing, rule Home-Bound Flight 21.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -3570,8 +3637,8 @@ def lookup_bogey_placement(roll: int, *, drm: int = 0) -> BogeyPlacementResult:
     """Dogfight Mission Bogey placement, rule Pre-Flight: Special Targets, Dogfight Missions: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3601,7 +3668,8 @@ def roll_bogey_placement(rng: random.Random, *, drm: int = 0) -> Roll[BogeyPlace
     """Roll 1d10 with `rng` and read Dogfight Mission Bogey placement, rule Pre-Flight: Special Targets, Dogfight
         Missions.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -3740,9 +3808,9 @@ def lookup_bandit_attack(roll: int, *, bandit: Bandit, drm: int = 0) -> BanditAt
     """Site or Bandit Attack roll, rule Sites and Bandits Attack: Evasion: the row a roll selects.
 
     Args:
-        roll: the natural roll on lower of 2d10 or 1d10, 1 to 10.
+        roll: the natural roll on lower of 2d10 or 1d10, 1 to 10 (what the dice show).
         bandit: Bandit (Bandit; labels in BANDIT_LABELS).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3784,7 +3852,8 @@ def roll_bandit_attack(
         Evasion: the first `when` alternative whose
     condition holds (lower of 2d10), else 1d10.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -3812,8 +3881,8 @@ def lookup_maneuver_roll(roll: int, *, drm: int = 0) -> ManeuverRollResult:
     """Maneuver roll, rule Dogfighting: Fast Pilots Maneuver and Attack: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3842,7 +3911,8 @@ _MANEUVER_ROLL_DICE: Final = _Dice('sum', 1, 10)
 def roll_maneuver_roll(rng: random.Random, *, drm: int = 0) -> Roll[ManeuverRollResult]:
     """Roll 1d10 with `rng` and read Maneuver roll, rule Dogfighting: Fast Pilots Maneuver and Attack.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -3946,8 +4016,8 @@ def lookup_bandit_maneuver_success(roll: int, *, drm: int = 0) -> BanditManeuver
     """Bandit Maneuver Success roll, rule Sites and Bandits Attack: Bandits Maneuver: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3976,7 +4046,8 @@ _BANDIT_MANEUVER_SUCCESS_DICE: Final = _Dice('sum', 1, 10)
 def roll_bandit_maneuver_success(rng: random.Random, *, drm: int = 0) -> Roll[BanditManeuverSuccessResult]:
     """Roll 1d10 with `rng` and read Bandit Maneuver Success roll, rule Sites and Bandits Attack: Bandits Maneuver.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -4049,9 +4120,9 @@ def lookup_gun_attack(roll: int, *, gun_rating: GunRating, drm: int = 0) -> GunA
     """Gun Attack, rule Dogfighting: Attacking: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
         gun_rating: Gun rating (GunRating; labels in GUN_RATING_LABELS).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -4082,7 +4153,8 @@ _GUN_ATTACK_DICE: Final = _Dice('sum', 1, 10)
 def roll_gun_attack(rng: random.Random, *, gun_rating: GunRating, drm: int = 0) -> Roll[GunAttackResult]:
     """Roll 1d10 with `rng` and read Gun Attack, rule Dogfighting: Attacking.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -4739,7 +4811,7 @@ def lookup_pilot_card_deruyter(
     Args:
         value: Stress (0+).
         pilot_card_quoted: Pilot card (PilotCardQuoted; labels in PILOT_CARD_QUOTED_LABELS).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -6934,7 +7006,7 @@ def lookup_sequence_of_play(value: int, *, drm: int = 0) -> SequenceOfPlayResult
 
     Args:
         value: Step (1-27).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -7073,7 +7145,7 @@ def lookup_step_headings(value: int, *, drm: int = 0) -> StepHeadingsResult:
 
     Args:
         value: Step (1-27).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:

@@ -121,6 +121,9 @@ class ChartEmitter:
         if chart.dice is not None:
             outcomes = [str(r) for r in chart.natural_rolls]
             lines += fill(f"_{self.names.const}_OUTCOMES: Final = frozenset({{", outcomes, "})")
+        if chart.dice is not None and chart.arithmetic:  # the roll's steps, as `_modified` reads them
+            steps = [literal(s) for s in plain.steps(chart)]
+            lines += fill(f"_{self.names.const}_STEPS: Final[tuple[_Step, ...]] = (", steps, ")")
         return lines
 
     def row_lines(self, rows: list[model.Row]) -> list[str]:
