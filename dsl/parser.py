@@ -19,11 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from lark import Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.lexer import PatternStr
 
 from dsl import ast
 from dsl.builder import Builder, BuildError
 from dsl.callbacks import Nesting, TooDeep, make_callbacks, parse
 from dsl.parser_cache import cached_parser, default_cache_dir
+from dsl.recovery import syntax_errors
 from dsl.source_text import clip, while_reading
 
 if TYPE_CHECKING:
@@ -62,6 +64,10 @@ _TERMINAL_WORDS = {
     "COLON": "`:`",
     "COMMA": "`,`",
     "VBAR": "`|`",
+    "SEMICOLON": "`;`",
+    "SLASHED": "a list like `6/3` or `-/8/9/11`",
+    "CHECK": "`✓`",
+    "PLUS": "`+`",
     "$END": "end of file",
 }
 
@@ -179,7 +185,7 @@ def _parse_text(text: str, path: str) -> ParseResult:
         try:
             return ParseResult(parse(parser, callbacks, text))
         except UnexpectedInput as exc:
-            return ParseResult(None, [_syntax_issue(exc, text, path)])
+            return ParseResult(None, _syntax_issues(parser, exc, text, path))
         except TooDeep:
             problem = None
         except BuildError as exc:
@@ -191,7 +197,7 @@ def _parse_text(text: str, path: str) -> ParseResult:
     try:
         tree = parser.parse(text)
     except UnexpectedInput as exc:
-        return ParseResult(None, [_syntax_issue(exc, text, path)])
+        return ParseResult(None, _syntax_issues(parser, exc, text, path))
     too_deep = _too_deep(tree, path)
     if too_deep is not None:
         return ParseResult(None, [too_deep])
@@ -232,6 +238,12 @@ def _too_deep(tree: Tree[Token], path: str) -> SyntaxIssue | None:
 
 
 # ---- syntax errors -----------------------------------------------------------------------------
+
+
+def _syntax_issues(parser: Lark, first: UnexpectedInput, text: str, path: str) -> list[SyntaxIssue]:
+    """Every independent syntax error of the text (`dsl.recovery`), the parse's `first` among them."""
+    found = syntax_errors(parser, text) or [first]
+    return [_syntax_issue(exc, text, path) for exc in found]
 
 
 def _syntax_issue(exc: UnexpectedInput, text: str, path: str) -> SyntaxIssue:
@@ -326,14 +338,23 @@ def _describe_char(text: str, pos: int | None) -> str:
 
 def _expected_words(names: Iterable[str]) -> str:
     """`a name, a range like ... or `}`` for the terminals the grammar expected (at most eight)."""
-    words = []
-    for name in sorted(set(names)):
-        word = _TERMINAL_WORDS.get(name)
-        if word is None:
-            # anonymous keyword terminals are named after their text, e.g. "ROWS" for `rows`
-            word = f"`{name.lower()}`" if name.isupper() and name.isalpha() else f"`{name}`"
-        words.append(word)
-    words = sorted(set(words))
+    words = sorted({_terminal_word(name) for name in names})
     if len(words) > 8:
         words = [*words[:8], "..."]
     return ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1] if words else ""
+
+
+def _terminal_word(name: str) -> str:
+    """A terminal in the words of the language: a keyword or punctuation as written (`drm_group`,
+    `->`), a pattern as its description; never the grammar's own name for it (`__ANON_2`)."""
+    word = _TERMINAL_WORDS.get(name)
+    if word is not None:
+        return word
+    literal = _literal_terminals().get(name)
+    return f"`{literal}`" if literal is not None else "more text"
+
+
+@lru_cache(maxsize=1)
+def _literal_terminals() -> dict[str, str]:
+    """Each terminal the grammar writes as a literal string (keywords, `->`, `..`), by name."""
+    return {t.name: t.pattern.value for t in _parser().terminals if isinstance(t.pattern, PatternStr)}

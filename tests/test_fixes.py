@@ -36,6 +36,7 @@ FIXED_IN_CASES = {
     "C303": {Applicability.UNSAFE},  # an open end
     "C304": {Applicability.SAFE},  # the same rolls, low end first
     "C305": {Applicability.UNSAFE},  # an open end
+    "C310": {Applicability.UNSAFE},  # the row beyond a hole only a DRM reaches widened to it (`8+` -> `7+`)
     "C332": {Applicability.SAFE},  # a context range low end first; a range on a non-int deleted
     "C340": {Applicability.UNSAFE},  # `zero reads 0`
     "C341": {Applicability.UNSAFE},  # `zero reads` on dice without a d10 deleted

@@ -11,17 +11,14 @@ book's declared inconsistencies (`inconsistencies`).
 from __future__ import annotations
 
 from compiler import model
+from compiler.checks.cells import check_empty_cells, check_record_fields
 from compiler.checks.chains import check_chains
-from compiler.checks.coverage import (
-    check_chart,
-    compress,
-    describe_combo,
-    intersecting_pairs,
-)
-from compiler.checks.crt import check_crt
+from compiler.checks.coverage import check_chart, intersecting_pairs
+from compiler.checks.crt import check_crt, check_result_codes
 from compiler.checks.dice import check_drm_meaning
 from compiler.checks.domains import check_domains
 from compiler.checks.drms import check_drms
+from compiler.checks.findings import compress, describe_combo
 from compiler.checks.formulas import check_formulas
 from compiler.checks.inconsistencies import check_inconsistencies
 from compiler.checks.limits import check_limits
@@ -32,6 +29,7 @@ from compiler.checks.records import (
     check_record_dates,
 )
 from compiler.checks.rule_limits import check_within
+from compiler.checks.shifts import check_shifts
 from compiler.diagnostics import Sink
 
 __all__ = ["check_chart", "check_game", "compress", "describe_combo", "intersecting_pairs"]
@@ -45,9 +43,13 @@ def check_game(game: model.Game, sink: Sink) -> None:
         check_availability_dates(chart, sink)
         if check_limits(chart, sink):
             check_drms(chart, sink)
+            check_shifts(game, chart, sink)
             check_chart(chart, sink)
+            check_empty_cells(chart, sink)
             check_crt(game, chart, sink)
     check_record_dates(game, sink)
+    check_record_fields(game, sink)
+    check_result_codes(game, sink)
     for inv in game.invariants:
         check_invariant(game, inv, sink)
     check_chains(game, sink)

@@ -8,11 +8,14 @@ not 16); value charts on integer intervals.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import assert_never
 
 from compiler import model
 from compiler.checks.dice import unreachable_reason
+from compiler.checks.findings import compress, describe_combo, for_combos, group_combos, ranged
+from compiler.checks.off_table import above, below, report_inner_gaps, report_off_table
+from compiler.checks.row_order import check_row_order
 from compiler.diagnostics import Label, Sink, codes, fixes
 from compiler.engine.chances import drm_totals, reachable_rolls, table_rolls, unreachable_rows
 from compiler.engine.reach import tests_keys
@@ -24,6 +27,7 @@ def check_chart(chart: model.Chart, sink: Sink) -> None:
     _report_short_rows(chart, sink)
     if chart.broken:  # its resolve errors already explain what is wrong; gaps would only echo them
         return
+    check_row_order(chart, sink)
     match chart.kind:
         case model.ChartKind.ROLL:
             if chart.dice is not None:
@@ -68,27 +72,6 @@ def _check_partial_odds_rule(chart: model.Chart, sink: Sink) -> None:
 # ---- helpers -------------------------------------------------------------------------------------
 
 
-def compress(values: Iterable[int]) -> str:
-    """`[1, 2, 3, 7]` -> `1-3, 7`."""
-    out: list[str] = []
-    run: list[int] = []
-    for v in sorted(set(values)):
-        if run and v != run[-1] + 1:
-            out.append(_run_text(run))
-            run = []
-        run.append(v)
-    if run:
-        out.append(_run_text(run))
-    return ", ".join(out)
-
-
-def _run_text(run: list[int]) -> str:
-    if len(run) == 1:
-        return str(run[0])
-    joiner = " to " if run[0] < 0 else "-"  # `-4 to 0`, not `-4-0`
-    return f"{run[0]}{joiner}{run[-1]}"
-
-
 def intersecting_pairs(rows: list[model.Row]) -> Iterator[tuple[model.Row, model.Row]]:
     """Every pair of rows whose ranges intersect, earlier row first, by a sweep over the rows
     sorted by low end: time grows with the rows and the pairs found, not with all pairs."""
@@ -102,36 +85,6 @@ def intersecting_pairs(rows: list[model.Row]) -> Iterator[tuple[model.Row, model
                 break
             if ra.intersect(rb) is not None:
                 yield (a, b) if order[id(a)] < order[id(b)] else (b, a)
-
-
-def describe_combo(chart: model.Chart, combo: tuple[str, ...]) -> str:
-    parts = []
-    for key, member_id in zip(chart.keys, combo, strict=False):
-        member = key.enum.member(member_id)
-        parts.append(f"{key.id} `{member.label if member else member_id}`")
-    return ", ".join(parts)
-
-
-def _group_combos(
-    chart: model.Chart, found: dict[tuple[str, ...], list[int]]
-) -> dict[tuple[int, ...], list[tuple[str, ...]]]:
-    grouped: dict[tuple[int, ...], list[tuple[str, ...]]] = defaultdict(list)
-    for combo, values in found.items():
-        if values:
-            grouped[tuple(values)].append(combo)
-    return grouped
-
-
-def _for_combos(chart: model.Chart, combos: list[tuple[str, ...]]) -> str:
-    if not chart.keys:
-        return ""
-    if len(combos) == len(chart.key_combinations()) and len(combos) > 1:
-        return " for every key value"
-    if len(chart.keys) == 1:
-        key = chart.keys[0]
-        labels = [_member_label(key, c[0]) for c in combos]
-        return f" for {key.id} " + ", ".join(f"`{label}`" for label in labels)
-    return " for " + "; ".join(describe_combo(chart, c) for c in combos)
 
 
 def _report_short_rows(chart: model.Chart, sink: Sink) -> None:
@@ -149,17 +102,6 @@ def _report_short_rows(chart: model.Chart, sink: Sink) -> None:
             short.span,
             f"declared partial: {chart.partial}",
         )
-
-
-def _member_label(key: model.Key, member_id: str) -> str:
-    member = key.enum.member(member_id)
-    return member.label if member else member_id
-
-
-def ranged(row: model.Row) -> model.DieRange:
-    """The range of a row the checks selected for having one."""
-    assert row.range is not None
-    return row.range
 
 
 def _report_overlaps(
@@ -194,6 +136,8 @@ def _check_roll_chart(chart: model.Chart, sink: Sink) -> None:
     gaps: dict[tuple[str, ...], list[int]] = {}
     off_high: dict[tuple[str, ...], list[int]] = {}
     off_low: dict[tuple[str, ...], list[int]] = {}
+    inner_high: dict[tuple[str, ...], list[int]] = {}
+    inner_low: dict[tuple[str, ...], list[int]] = {}
     overlaps: set[tuple[model.Row, model.Row]] = set()
     shared: dict[tuple[model.Row, model.Row], str] = {}
     per_combo = tests_keys(chart)
@@ -206,6 +150,11 @@ def _check_roll_chart(chart: model.Chart, sink: Sink) -> None:
         gaps[combo] = [o for o in outcomes if o in can and not any(r.contains(o) for r in ranges)]
         off_high[combo] = [m for m in rolls if m > outcomes[-1] and not any(ranged(r).contains(m) for r in modified)]
         off_low[combo] = [m for m in rolls if m < outcomes[0] and not any(ranged(r).contains(m) for r in modified)]
+        # a roll past the faces with a row beyond it is a hole inside the table, not off its end
+        inner_high[combo] = [m for m in off_high[combo] if any(above(ranged(r), m) for r in modified)]
+        inner_low[combo] = [m for m in off_low[combo] if any(below(ranged(r), m) for r in modified)]
+        off_high[combo] = [m for m in off_high[combo] if m not in inner_high[combo]]
+        off_low[combo] = [m for m in off_low[combo] if m not in inner_low[combo]]
         naturals = [r for r in rows if r.natural]
         for a, b in [*intersecting_pairs(modified), *intersecting_pairs(naturals)]:
             both = _overlap_values(ranged(a), ranged(b), dice.form, reach, lo, hi)
@@ -214,8 +163,10 @@ def _check_roll_chart(chart: model.Chart, sink: Sink) -> None:
                 shared[(a, b)] = compress(both)
     _report_overlaps(chart, overlaps, shared, sink)
     _report_gaps(chart, gaps, "roll", sink)
-    _report_off_table(chart, off_high, "high", sink)
-    _report_off_table(chart, off_low, "low", sink)
+    report_off_table(chart, off_high, "high", sink)
+    report_off_table(chart, off_low, "low", sink)
+    report_inner_gaps(chart, inner_high, True, sink)
+    report_inner_gaps(chart, inner_low, False, sink)
 
 
 def _overlap_values(a: model.DieRange, b: model.DieRange, form: str, reach: list[int], lo: int, hi: int) -> list[int]:
@@ -286,10 +237,10 @@ def _rolls_for_row(chart: model.Chart, row: model.Row) -> str:
 
 
 def _report_gaps(chart: model.Chart, gaps: dict[tuple[str, ...], list[int]], what: str, sink: Sink) -> None:
-    grouped = _group_combos(chart, gaps)
+    grouped = group_combos(chart, gaps)
     any_gap = bool(grouped)
     for values, combos in sorted(grouped.items()):
-        where = _for_combos(chart, combos)
+        where = for_combos(chart, combos)
         noun = f"{what}s" if len(values) > 1 else what
         if chart.partial:
             sink.emit(
@@ -313,33 +264,6 @@ def _report_gaps(chart: model.Chart, gaps: dict[tuple[str, ...], list[int]], wha
             f"chart `{chart.address}` is declared partial but every {what} selects a row",
             chart.span,
             "delete the `partial` line",
-        )
-
-
-def _report_off_table(chart: model.Chart, off: dict[tuple[str, ...], list[int]], side: str, sink: Sink) -> None:
-    grouped = _group_combos(chart, off)
-    if not grouped:
-        return
-    pushing = [d for d in chart.drms if (d.value > 0) == (side == "high")]
-    anchor = pushing[0].span if pushing else chart.span
-    for values, combos in sorted(grouped.items()):
-        drm_text = ", ".join(f"`{d.id}` {d.value:+d}" for d in pushing)
-        edge = "highest" if side == "high" else "lowest"
-        fix = (
-            "make the last row open-ended (e.g. `5+`)"
-            if side == "high"
-            else "make the first row open-ended (e.g. `2-`)"
-        )
-        end = table_rolls(chart)[-1 if side == "high" else 0]  # the edge row holds the last face
-        rows = [r for c in combos for r in chart.rows_for(c) if not r.natural]
-        edges = [r.range for r in rows if r.range and r.range.contains(end)]
-        sink.emit(
-            codes.MODIFIED_ROLL_OFF_TABLE,
-            f"modified roll {compress(values)} (DRM {drm_text}) falls off the {edge} row of chart "
-            f"`{chart.address}`{_for_combos(chart, combos)}",
-            anchor,
-            fix + ", or say in an errata what such a roll means",
-            fix=fixes.open_ends([(r.span, r.printed) for r in edges], side == "high", chart.span),
         )
 
 
@@ -427,7 +351,7 @@ def _report_interval_gaps(chart: model.Chart, gaps: dict[tuple[str, ...], list[I
             grouped[tuple(missing)].append(combo)
     for stretches, combos in sorted(grouped.items(), key=lambda kv: str(kv[0])):
         text = ", ".join(_interval_text(m) for m in stretches)
-        where = _for_combos(chart, combos)
+        where = for_combos(chart, combos)
         vk = chart.value_key.id if chart.value_key else "value"
         if chart.partial:
             sink.emit(
@@ -473,7 +397,7 @@ def _check_reference_chart(chart: model.Chart, sink: Sink) -> None:
                 (Label(rows[0].span, "first row here"),),
             )
     if missing and chart.keys:
-        text = _for_combos(chart, missing).removeprefix(" for ")
+        text = for_combos(chart, missing).removeprefix(" for ")
         if chart.partial:
             sink.emit(
                 codes.PARTIAL_CHART,

@@ -1,6 +1,7 @@
 """Design checks of a combat results table (CRT) whose results are ranked (`order` on the enum):
 dominance across columns (C430), results moving one way down each column (C431), and whether the
-classic printed grid fits a portrait page at the 8 pt floor (C433).
+classic printed grid fits a portrait page at the 8 pt floor (C433); per game, result codes that no
+cell of any chart gives (C434).
 
 Every modified roll the chart's DRMs can reach is checked, so a cell that only a DRM selects is
 compared too; a finding points at both cells (the rows that print them).
@@ -29,6 +30,33 @@ class _Cell:
     row: model.Row
     result: str
     rank: int
+
+
+def check_result_codes(game: model.Game, sink: Sink) -> None:
+    """C434: a member of a result-code enum (`codes`) that the charts with a column of it never give;
+    the player aid's key would explain a code the tables never print."""
+    used: set[tuple[str, str]] = set()
+    read: set[str] = set()  # the enums some chart's column holds (a legend alone is not checked)
+    for chart in game.charts:
+        enums = [(i, c.type) for i, c in enumerate(chart.columns) if isinstance(c.type, str) and c.type in game.enums]
+        read.update(enum_id for _, enum_id in enums)
+        for row in chart.rows:
+            for i, enum_id in enums:
+                value = row.values[i] if i < len(row.values) else None
+                if isinstance(value, model.MemberId):
+                    used.add((enum_id, str(value)))
+    for enum in game.enums.values():
+        if not enum.codes or enum.id not in read:
+            continue
+        for member in enum.members:
+            if (enum.id, member.id) not in used:
+                sink.emit(
+                    codes.RESULT_CODE_UNUSED,
+                    f"result code `{member.id}` ({member.label}) of `{enum.id}` is given by no cell of any chart",
+                    member.span,
+                    f"check the CRT's cells against the print for `{member.id}`; if no table of the game prints it, "
+                    "delete the code from the enum",
+                )
 
 
 def check_crt(game: model.Game, chart: model.Chart, sink: Sink) -> None:

@@ -7,7 +7,7 @@ from typing import assert_never
 
 from compiler import model
 from compiler.checks.facts import read_fact, same_value
-from compiler.diagnostics import Applicability, Label, Sink, Slot, codes, fixes
+from compiler.diagnostics import Applicability, Label, Sink, codes, fixes
 from compiler.model.calendar import Month
 from dsl.shared import CompareOp
 
@@ -150,8 +150,9 @@ def _check_column_sum(game: model.Game, inv: model.ColumnSumInvariant, sink: Sin
 
 
 def check_availability_dates(chart: model.Chart, sink: Sink) -> None:
-    """C412 for availability grids: an item offered (`✓` or a die range) in a month before its
-    record's `available` month."""
+    """C412 for availability grids: an item offered (`✓` or a die range) in months before its
+    record's `available` month; one finding per item, for every such month (issue 32: a finding
+    per month repeated itself down a long calendar)."""
     layout = chart.availability
     if layout is None:
         return
@@ -159,7 +160,7 @@ def check_availability_dates(chart: model.Chart, sink: Sink) -> None:
     if items is None:
         return
     offered = (model.AVAILABLE, model.AUTOMATIC)
-    reported: set[tuple[str, str]] = set()
+    early: dict[str, dict[Month, model.Row]] = {}  # item -> month -> the cell's row
     for row in chart.rows:
         item, column = row.keys[0], row.keys[1]
         if not isinstance(item, str) or not isinstance(column, str) or row.values[0] not in offered:
@@ -169,14 +170,35 @@ def check_availability_dates(chart: model.Chart, sink: Sink) -> None:
         month = Month.parse(column)
         if member is None or not isinstance(available, Month) or month is None or month >= available:
             continue
-        if (item, column) in reported:
-            continue
-        reported.add((item, column))
+        early.setdefault(item, {}).setdefault(month, row)
+    for item, cells in early.items():
+        member = items.member(item)
+        assert member is not None
+        months = sorted(cells)
+        rows = [cells[m] for m in months]
+        when = months[0] if len(months) == 1 else f"{len(months)} months ({_month_runs(months)})"
         sink.emit(
             codes.BEFORE_AVAILABLE,
-            f"`{member.label}` is offered in {column} but is available only from {available}",
-            row.span,
-            "write `-` for that month, or correct the record's `available` month",
+            f"`{member.label}` is offered in {when} but is available only from {member.get('available')}",
+            rows[0].span,
+            f"write `-` for {'that month' if len(rows) == 1 else 'those months'}, or correct the record's "
+            "`available` month",
+            tuple(Label(r.span, "offered here too") for r in rows[1:]),
             # the row of an availability cell is that cell's `✓` or range
-            fix=fixes.replace_with(row.span, "-", Slot.RAW, Applicability.UNSAFE),
+            fix=fixes.Fix(
+                f"write `-` in {'the cell' if len(rows) == 1 else f'the {len(rows)} cells'}",
+                tuple(fixes.Edit(r.span, "-") for r in rows),
+                Applicability.UNSAFE,
+            ),
         )
+
+
+def _month_runs(months: list[Month]) -> str:
+    """`1944-07 to 1944-09, 1944-12` for runs of consecutive months (sorted)."""
+    runs: list[list[Month]] = []
+    for month in months:
+        if runs and runs[-1][-1].ordinal + 1 == month.ordinal:
+            runs[-1].append(month)
+        else:
+            runs.append([month])
+    return ", ".join(run[0] if len(run) == 1 else f"{run[0]} to {run[-1]}" for run in runs)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from compiler.diagnostics import codes, fixes
-from compiler.diagnostics.codes import Code, Severity
+from compiler.diagnostics.code_type import Code, Severity
 from compiler.diagnostics.core import (
     Diagnostic,
     Label,

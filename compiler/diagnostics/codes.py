@@ -1,50 +1,27 @@
-"""Every diagnostic code chartc reports, each a module constant passed to `Sink.emit`.
-
-Codes are stable and never reused: add new ones at the end of their block, and to `REGISTRY` in
-`compiler.diagnostics.registry` (the ordered list, with the lookups by id and by name). A typo in a
-code name fails at import or type-check time, not as a crash on the rare path that emits it.
-`docs/diagnostics.md` documents each (generated from `tests/cases`).
+"""Every diagnostic code chartc reports, each a module constant passed to `Sink.emit`. Codes are
+stable and never reused: add new ones at the end of their block, and to `REGISTRY` in
+`compiler.diagnostics.registry`. A typo in a code name fails at import or type-check time, not as a
+crash on the rare path that emits it. `docs/diagnostics.md` documents each (from `tests/cases`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import Final
 
-
-class Severity(StrEnum):
-    ERROR = "error"
-    WARNING = "warning"
-    NOTE = "note"
-
-
-@dataclass(frozen=True)
-class Code:
-    """A diagnostic code: stable id (`C301`), kebab-case name, severity, one-line summary, the fix.
-
-    `suppressible` says whether `allow CODE` may silence it: warnings and notes of the checks only;
-    errors never (a build with an error would emit wrong outputs), nor the suppression codes.
-    """
-
-    code: str
-    name: str
-    severity: Severity
-    summary: str
-    fix: str
-    suppressible: bool = True
-
-
-def _code(code: str, name: str, severity: Severity, summary: str, fix: str, *, suppressible: bool = True) -> Code:
-    return Code(code, name, severity, summary, fix, suppressible and severity is not Severity.ERROR)
-
+from compiler.diagnostics.code_type import Severity
+from compiler.diagnostics.code_type import make_code as _code
+from compiler.diagnostics.codes_import import DATE_FOR_RANGE as DATE_FOR_RANGE
+from compiler.diagnostics.codes_import import FOREIGN_DASH as FOREIGN_DASH
+from compiler.diagnostics.codes_import import NOT_A_RANGE as NOT_A_RANGE
+from compiler.diagnostics.codes_import import TIME_FOR_ODDS as TIME_FOR_ODDS
+from compiler.diagnostics.codes_import import UNKNOWN_DICE as UNKNOWN_DICE
+from compiler.diagnostics.codes_import import ZERO_FOR_DOUBLE_ZERO as ZERO_FOR_DOUBLE_ZERO
 
 # 1xx: reading and syntax
 SYNTAX_ERROR: Final = _code(
-    "C101", "syntax-error", Severity.ERROR,
-    "the text does not follow the chart language's grammar",
-    "Correct the text at the caret; the help line names what the grammar expected there. "
-    "Only the first syntax error of a file is reported; the other files are still checked.",
+    "C101", "syntax-error", Severity.ERROR, "the text does not follow the chart language's grammar",
+    "Correct the text at the caret; the help names what the grammar expected there. Every independent error "
+    "of a file is reported (its line read as if deleted), none caused only by an earlier one.",
 )
 UNREADABLE_FILE: Final = _code(
     "C102", "unreadable-file", Severity.ERROR,
@@ -123,6 +100,14 @@ PARTIAL_BUT_COMPLETE: Final = _code(
     "a chart is declared partial but every roll selects a row",
     "Delete the `partial` statement: the transcription is complete.",
 )
+MODIFIED_GAP: Final = _code(
+    "C310", "modified-gap", Severity.WARNING, "a modified roll only a DRM reaches falls in a hole between two rows",
+    "Widen the row next to the hole to cover it (`7-8` for `8-9`), or add a row; an open end would not help.",
+)
+ROWS_OUT_OF_ORDER: Final = _code(
+    "C311", "rows-out-of-order", Severity.WARNING, "a table's rows for the same keys are out of their ranges' order",
+    "Write the rows in the order the print does, lowest range first (or highest first throughout).",
+)
 # 34x: dice forms and faces
 ZERO_FACE_UNSTATED: Final = _code(
     "C340", "zero-face-unstated", Severity.ERROR,
@@ -148,6 +133,10 @@ INVALID_ROLL_STEP: Final = _code(
     "then minimum 0 then maximum 3`; halve `round down` or `round up` as printed; a minimum at or below the "
     "maximum; no arithmetic on a roll read digit by digit.",
 )
+WEIGHTS_FILL: Final = _code(
+    "C344", "weights-fill", Severity.ERROR, "a table printed as weights (`3 in 6`) does not fill its one die",
+    "Correct the weights so they add up to the die's faces, each out of that many (`3 in 6`, `2 in 6`, `1 in 6`).",
+)
 # ---- the modified roll: DRM forms and which totals can happen (C330-C339)
 DRM_GROUP_OVERLAP: Final = _code(
     "C330", "drm-group-overlap", Severity.WARNING,
@@ -171,42 +160,7 @@ REACH_APPROXIMATED: Final = _code(
     "The checker assumed every DRM independent (reaching more totals than the rules allow); "
     "split the chart's DRMs or narrow the int ranges they test.",
 )
-# ---- `chartc import`: what a spreadsheet or a PDF did to a table's cells (C360-C369)
-DATE_FOR_RANGE: Final = _code(
-    "C360", "date-for-range", Severity.ERROR,
-    "an imported cell holds a date where a range or a column head was (a spreadsheet read `1-2` as 2 January)",
-    "Type the cell again as text (a leading `'`, or the column formatted as Text first), e.g. `1-2`, "
-    "and import again.",
-)
-TIME_FOR_ODDS: Final = _code(
-    "C361", "time-for-odds", Severity.ERROR,
-    "an imported cell holds a time where odds or a range were (a spreadsheet read `3:1` as 03:01)",
-    "Type the cell again as text (a leading `'`, or the column formatted as Text first), e.g. `3:1`, "
-    "and import again.",
-)
-ZERO_FOR_DOUBLE_ZERO: Final = _code(
-    "C362", "zero-for-double-zero", Severity.ERROR,
-    "an imported percentile range column holds the number 0 where the roll `00` was",
-    "Type `00` again as text (a leading `'`, or the column formatted as Text first) and import again.",
-)
-FOREIGN_DASH: Final = _code(
-    "C363", "foreign-dash", Severity.ERROR,
-    "an imported range, column head or value holds a dash that is not a hyphen-minus (an en dash or a minus "
-    "sign from a PDF)",
-    "Retype the dash as the hyphen-minus `-` (`4-5`, `-1`) and import again.",
-)
-UNKNOWN_DICE: Final = _code(
-    "C364", "unknown-dice", Severity.ERROR,
-    "an imported table's ranges fit no dice chartc knows, and its range column's header names none",
-    "Head the range column with the dice (`2d6`, `d66`, `percentile`) and import again, "
-    "or write the `roll` line in the draft by hand.",
-)
-NOT_A_RANGE: Final = _code(
-    "C365", "not-a-range", Severity.ERROR,
-    "an imported cell in the range column is no die range a rulebook prints (`3-6`, `12+`, `1 or less`, `01-05`)",
-    "Type the range as the rulebook prints it (`3-6`, `5+`, `1 or less`) and import again; chartc writes "
-    "no other text where a range stands.",
-)
+# ---- `chartc import`: what a spreadsheet or a PDF did to a table's cells (C360-C369): in codes_import.py
 # 4xx: shapes and types
 GRID_SHAPE: Final = _code(
     "C401", "grid-shape", Severity.ERROR,
@@ -344,6 +298,10 @@ CRT_TOO_WIDE: Final = _code(
     "a CRT has too many columns to print as a classic grid across an A4 or US Letter portrait page at 8 pt",
     "Split the CRT into two charts (low and high odds), or shorten the column labels.",
 )
+RESULT_CODE_UNUSED: Final = _code(
+    "C434", "result-code-unused", Severity.WARNING, "a CRT result code is given by no cell of the charts that use it",
+    "Check the cells against the print (a code typed as another); delete a code no table of the game prints.",
+)
 SHIFT_TARGET: Final = _code(
     "C423", "shift-target", Severity.ERROR,
     "a chart declares column shifts but is not keyed by an odds rule that says when shifts apply",
@@ -362,6 +320,19 @@ SHIFT_SOURCE: Final = _code(
     "lacks the int column, or a member has no row",
     "Read shifts from a terrain effects chart keyed by the enum the `by` variable holds, with an int column and "
     "a row for every member (0 for no shift).",
+)
+SHIFT_GROUP_OVERLAP: Final = _code(
+    "C426", "shift-group-overlap", Severity.WARNING, "two column shifts of a `one` group can apply together",
+    "Make the members' conditions exclusive, or say which applies: `best` or `worst` instead of `one`.",
+)
+# C440-C449: cells and records that say nothing
+EMPTY_CELL: Final = _code(
+    "C440", "empty-cell", Severity.WARNING, "a table's cell is an empty string (`\"\"`)",
+    "Write what the print shows: its text, or `-` where the row gives no result in that column.",
+)
+RECORD_FIELD_MISSING: Final = _code(
+    "C441", "record-field-missing", Severity.NOTE, "a field most of an enum's records write is missing from a few",
+    "Give the field in each record that lacks it, as printed, or `-` where the print gives none.",
 )
 # C450-C459: chained results (a cell that sends the reader to another chart or to a roll)
 CHAIN_KEY: Final = _code(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import field, replace
 
-from compiler.diagnostics.codes import Code, Severity
+from compiler.diagnostics.code_type import Code, Severity
 from compiler.diagnostics.fixes import Fix
 from compiler.diagnostics.registry import CODES
 from dsl.lazy_dataclass import dataclass

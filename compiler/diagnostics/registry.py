@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from compiler.diagnostics import codes
-from compiler.diagnostics.codes import Code
+from compiler.diagnostics.code_type import Code
 
 REGISTRY: Final[tuple[Code, ...]] = (
     codes.SYNTAX_ERROR,
@@ -29,9 +29,12 @@ REGISTRY: Final[tuple[Code, ...]] = (
     codes.INVALID_ZERO_READS,
     codes.INVALID_REPEAT,
     codes.INVALID_ROLL_STEP,
+    codes.WEIGHTS_FILL,
     codes.INVALID_RANGE,
     codes.PARTIAL_CHART,
     codes.PARTIAL_BUT_COMPLETE,
+    codes.MODIFIED_GAP,
+    codes.ROWS_OUT_OF_ORDER,
     codes.DRM_GROUP_OVERLAP,
     codes.PER_STEP_DOMAIN,
     codes.CONTEXT_DOMAIN,
@@ -60,6 +63,8 @@ REGISTRY: Final[tuple[Code, ...]] = (
     codes.AID_ORDER,
     codes.FACTS_DISAGREE,
     codes.FACTS_KEPT,
+    codes.EMPTY_CELL,
+    codes.RECORD_FIELD_MISSING,
     codes.ODDS_BETWEEN,
     codes.ODDS_FORM_CONFLICT,
     codes.ODDS_DOMAIN,
@@ -67,9 +72,11 @@ REGISTRY: Final[tuple[Code, ...]] = (
     codes.CRT_MONOTONIC,
     codes.RESULT_ORDER,
     codes.CRT_TOO_WIDE,
+    codes.RESULT_CODE_UNUSED,
     codes.SHIFT_TARGET,
     codes.SHIFT_GROUP,
     codes.SHIFT_SOURCE,
+    codes.SHIFT_GROUP_OVERLAP,
     codes.UNUSED_SUPPRESSION,
     codes.INVALID_SUPPRESSION,
     codes.ERRATA_TARGET_MISSING,

@@ -72,6 +72,7 @@ class Member:
     span: Span
     record: Mapping[str, Value] = field(default_factory=dict, hash=False)
     aliases: tuple[str, ...] = ()
+    unwritten: tuple[str, ...] = ()  # the fields its braces do not write at all (`-` is written: no value)
     errata: tuple[str, ...] = ()  # ids of the errata that changed a field of this record
     printed: Mapping[str, str] = field(default_factory=dict, hash=False)  # field id -> its value as printed
     because: tuple[str, ...] = ()  # why the errata changed it, as they say it

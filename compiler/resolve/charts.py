@@ -21,6 +21,7 @@ from compiler.resolve.shifts import chart_drm_sources, chart_shifts
 from compiler.resolve.steps import roll_pipeline
 from compiler.resolve.symbols import SymbolTable, chart_name, declared_before
 from compiler.resolve.values import ValueTyper, column_type
+from compiler.resolve.weights import derive_weighted_rows
 from dsl import ast
 
 # Guards on the size of a roll (compiler.model.dice counts any of them in milliseconds; every natural
@@ -93,8 +94,9 @@ class ChartResolver:
                     "split it into two charts",
                 )
         if kind not in (model.ChartKind.DRMS, model.ChartKind.EXTERNAL):
-            rows = [r for r in (self.rows.row(r, keys, columns) for r in d.rows) if r is not None]
-            broken = broken or len(rows) != len(d.rows)
+            decls, weights_read = derive_weighted_rows(d.rows, self.rows.dice, self.sink, self.where)
+            rows = [r for r in (self.rows.row(r, keys, columns) for r in decls) if r is not None]
+            broken = broken or len(rows) != len(d.rows) or not weights_read
             if availability is not None or d.availability:
                 rows.extend(avail_rows if d.availability else [])
             by_roll, complete = roll_grid_rows(self.rows, d.roll_grids, keys, columns)

@@ -175,7 +175,8 @@ def add_record_fields(symbols: SymbolTable, decl: ast.EnumDecl, typer: ValueType
             if not isinstance(typed, Bad):
                 values[field.id] = typed
         record = {f.id: values.get(f.id) for f in fields}
-        members.append(model.Member(member.id, member.label, member.span, record, member.aliases))
+        unwritten = tuple(f.id for f in fields if f.id not in given)
+        members.append(model.Member(member.id, member.label, member.span, record, member.aliases, unwritten))
     symbols.enums[enum.id] = dataclasses.replace(enum, members=tuple(members), fields=tuple(fields))
 
 

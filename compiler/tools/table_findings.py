@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from compiler.diagnostics import CODES, codes
+from compiler.diagnostics.code_type import Code
 from compiler.tools.table_labels import range_text
 from compiler.tools.table_readers import Cell, CellKind
 from dsl.source_text import clip
@@ -134,7 +135,7 @@ def not_a_range(cell: Cell) -> list[ImportFinding]:
     )
 
 
-def _found(code: codes.Code, cell: Cell, message: str, help: str) -> list[ImportFinding]:
+def _found(code: Code, cell: Cell, message: str, help: str) -> list[ImportFinding]:
     """The one finding of `cell`."""
     return [ImportFinding(code.code, cell.address, message, help)]
 

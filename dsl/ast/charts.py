@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from dsl.ast.values import Cond, KeyValueText, Name, RangeText, Text, ValueText
+from dsl.ast.values import Cond, KeyValueText, Name, RangeText, Text, ValueText, Written
 from dsl.shared import DiceForm, GroupMode, Number, RollStep, Rounding, Side, Span
 
 
@@ -278,6 +278,7 @@ class RowDecl:
     values: tuple[ValueText, ...]
     span: Span
     natural: bool = False  # `natural 1: ...`: read by the natural roll before any DRM
+    out_of: Written | None = None  # `3 in 6: ...`: `range` is the weight 3, this the 6 it is out of
 
 
 @dataclass(frozen=True)

@@ -370,6 +370,15 @@ class LayoutRules(Terminals):
 
     natural_mark = constant(_NATURAL)
 
+    def weighted_row(self, meta: Meta, *parts: ast.KeyValueText | Token | ast.ValueText) -> ast.RowDecl:
+        """`key_value* RANGE "in" INT ":" value ("," value)*`: the weight and what it is out of."""
+        keys = tuple(p for p in parts if isinstance(p, ast.KeyValueText))
+        tokens = [p for p in parts if isinstance(p, Token)]
+        weight, out_of = tokens[0], tokens[-1]
+        values = tuple(p for p in parts if isinstance(p, ast.ValueText))
+        written = ast.Written(str(out_of), self._token_span(out_of))
+        return ast.RowDecl(keys, self._range(weight), values, self._span(meta), out_of=written)
+
     def grid(self, meta: Meta, key: ast.Name, *parts: ast.KeyValueText | ast.GridRowDecl) -> Stmt:
         columns = tuple(p for p in parts if isinstance(p, ast.KeyValueText))
         rows = tuple(p for p in parts if isinstance(p, ast.GridRowDecl))

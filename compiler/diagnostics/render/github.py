@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from compiler.diagnostics.codes import Severity
+from compiler.diagnostics.code_type import Severity
 from compiler.diagnostics.core import Diagnostic, count_by_severity
 from compiler.diagnostics.registry import CODES
 from compiler.diagnostics.textsafe import printable

@@ -7,7 +7,7 @@ from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import quote
 
-from compiler.diagnostics.codes import Code, Severity
+from compiler.diagnostics.code_type import Code, Severity
 from compiler.diagnostics.core import Diagnostic, Suppressed
 from compiler.diagnostics.fixes import Fix
 from compiler.diagnostics.registry import REGISTRY
