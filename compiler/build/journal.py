@@ -35,7 +35,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from compiler.build.reader import ReadError, read_bytes, read_start
+from compiler.build.reader import ReadError, ReadFailure, read_bytes, read_start
 
 TEMP_PREFIX = ".chartc-"
 """Every file chartc creates in `--out` other than an output starts with this (see `.gitignore`)."""
@@ -240,21 +240,21 @@ def recover_locked(out_dir: Path) -> Recovery:
     root = out_dir.resolve()
     completed: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
-    if entry_at(root / JOURNAL_NAME) is not None:
-        try:
-            journal = _read_journal(root)
-        except (WriteError, OSError) as exc:
-            problems = (str(exc),)
-            with suppress(OSError):
-                os.unlink(root / JOURNAL_NAME)
-        else:
+    try:
+        if entry_at(root / JOURNAL_NAME) is not None:
             try:
+                journal = _read_journal(root)
+            except WriteError as exc:  # damaged: set aside, its temps deleted below
+                problems = (str(exc),)
+                with suppress(OSError):
+                    os.unlink(root / JOURNAL_NAME)
+            else:
                 completed = tuple(apply_journal(root, journal))
-            except OSError as exc:  # a sound journal: kept with its temps, for the next command to finish
-                raise WriteError(f"{exc.strerror or exc} while completing an interrupted build from its journal "
-                                 f"{out_dir / JOURNAL_NAME}; the journal is kept and the next `chartc build` or "
-                                 "`chartc build --check` finishes it") from None
-    removed = tuple(_remove_stray_temps(root))
+        removed = tuple(_remove_stray_temps(root))
+    except OSError as exc:  # an I/O error, maybe transient: a journal is kept with its temps
+        raise WriteError(f"{exc.strerror or exc} while completing or rolling back an interrupted build in "
+                         f"{out_dir}; its journal, if any, is kept and the next `chartc build` or "
+                         "`chartc build --check` finishes it") from None
     return Recovery(completed, removed, problems)
 
 
@@ -274,7 +274,7 @@ def _read_journal(root: Path) -> _Journal:
         WriteError: the journal is unreadable or an entry does not hold up.
     """
     try:
-        doc = json.loads(read_bytes(root / JOURNAL_NAME, root, "--out", JOURNAL_LIMIT))
+        doc = json.loads(_read_or_raise(root, root / JOURNAL_NAME, JOURNAL_LIMIT, whole=True))
         check = doc.pop("check")
         if check != journal_check(doc):
             raise ValueError("its SHA-256 does not match its text")
@@ -310,10 +310,30 @@ def _check_rename(root: Path, r: _Rename) -> None:
 
 
 def _digest(root: Path, path: Path) -> str:
+    """The SHA-256 of a file in `--out`, or "" when there is none to read.
+
+    Raises:
+        OSError: the file is there but could not be read (maybe for a moment: not damage).
+    """
     try:
-        return hashlib.sha256(read_start(path, root, "--out", WHOLE_FILE)).hexdigest()
+        return hashlib.sha256(_read_or_raise(root, path, WHOLE_FILE, whole=False)).hexdigest()
     except ReadError:
         return ""
+
+
+def _read_or_raise(root: Path, path: Path, limit: int, whole: bool) -> bytes:
+    """A file's bytes in `--out` (`read_bytes` when `whole`, else `read_start`).
+
+    Raises:
+        ReadError: it is missing, a link leading outside, not a regular file, or too large.
+        OSError: it is there but reading it failed (an I/O error is not a damaged journal).
+    """
+    try:
+        return read_bytes(path, root, "--out", limit) if whole else read_start(path, root, "--out", limit)
+    except ReadError as exc:
+        if exc.failure is ReadFailure.UNREADABLE and entry_at(path) == Entry.FILE:
+            raise OSError(errno.EIO, exc.detail) from None
+        raise
 
 
 def _remove_stray_temps(root: Path) -> list[str]:
