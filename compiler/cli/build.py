@@ -181,7 +181,7 @@ def _recorded_up_to_date(paths: tuple[Path, ...], out_dir: Path, options: dict[s
     options are those of the build recorded for `out_dir` and every output is on disk as that build
     wrote it (`compiler.build.record`); None when the full check must run (it reports why)."""
     try:
-        game_dirs = find_game_dirs(list(paths) or [Path("charts")])
+        game_dirs = find_game_dirs(list(paths) or [default_charts_dir()])  # the one configuration, as find_games
         check_out_dir(out_dir, game_dirs)
     except (PathError, WriteError):
         return None
