@@ -14,7 +14,6 @@ import subprocess
 import tarfile
 from pathlib import Path
 
-
 GIT_TIMEOUT = 120
 """Seconds a git call may take (a hung credential prompt or a network file system never hangs chartc)."""
 
