@@ -11,6 +11,7 @@ import json
 from typing import Any, assert_never
 
 from compiler import model
+from compiler.diagnostics.textsafe import json_text
 from compiler.engine.chances import dice_variants, drm_reach_span, probability_json, row_chances
 from compiler.engine.formulas import inputs as formula_inputs
 from compiler.model import formulas as fx
@@ -53,7 +54,7 @@ def emit_game_json(game: model.Game) -> str:
         "formulas": [_formula(game, f) for f in game.formulas],
         "examples": [_example(e) for e in game.examples],
     }
-    return _pretty(doc, 0) + "\n"
+    return json_text(_pretty(doc, 0)) + "\n"  # hidden characters as escapes: same data, safe to view
 
 
 def _formula(game: model.Game, f: model.Formula) -> dict[str, Any]:

@@ -15,6 +15,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from compiler.diagnostics.textsafe import unguard_cell
+
 
 class CellKind(enum.StrEnum):
     """What the file stored in a cell."""
@@ -74,7 +76,7 @@ def read_table(path: Path, data: bytes) -> list[list[Cell]]:
 
 def _text_cells(rows: Iterable[Sequence[str]]) -> list[list[Cell]]:
     return [
-        [Cell(value.strip(), CellKind.TEXT, f"{column_letters(c)}{r + 1}") for c, value in enumerate(row)]
+        [Cell(unguard_cell(value.strip()), CellKind.TEXT, f"{column_letters(c)}{r + 1}") for c, value in enumerate(row)]
         for r, row in enumerate(rows)
     ]
 

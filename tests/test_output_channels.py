@@ -1,0 +1,186 @@
+"""Every output channel escapes hostile text (issue 33, class e; finding 9): the terminal, JSON,
+CSV, SARIF, GitHub annotations and step summary, and HTML, each fed the one list of hostile strings
+(tests/hostile_strings.py) through a game's chart text and a chart file's name.
+
+The game `t` has a 1d20 chart whose row n reads the n-th hostile string, a title and column label
+holding others, and a formula whose rule holds one; the game `f` has a chart file named with
+hostile text, a gap (C302, an error) and an aid.order line of hostile text (C416)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from compiler.build.project import load
+from compiler.build.render import render_outputs
+from compiler.cli import cli
+from compiler.diagnostics.textsafe import printable, spreadsheet_cell, unguard_cell
+from dsl.source_text import quote
+from tests.conftest import ROOT
+from tests.hostile_strings import HOSTILE, RAW_HIDDEN
+
+sys.path.insert(0, str(ROOT / "scripts"))
+from github_action import summary_markdown
+
+FILE_NAME = "a\u202e<img src=x onerror=alert(1)>`|[x](javascript:y)\x1b[2J.chart"
+
+
+def _game_text() -> str:
+    rows = "\n".join(f"    {i + 1}: {quote(h)}" for i, h in enumerate(HOSTILE))
+    return (
+        f"game t {{ title {quote(HOSTILE[6])} }}\n"
+        f"chart [R1] {quote('Escape ' + HOSTILE[7])} {{\n  rule {quote(HOSTILE[0])}\n  roll 1d20\n"
+        f"  column result: text {quote(HOSTILE[11])}\n"
+        f"  rows {{\n{rows}\n    {len(HOSTILE) + 1}-20: \"Evade\"\n  }}\n}}\n"
+        f"formula f {quote('Formula ' + HOSTILE[10])} {{\n  rule {quote(HOSTILE[7])}\n  result 1 + 2\n}}\n"
+    )
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("hostile")
+    (root / "charts" / "t").mkdir(parents=True)
+    (root / "charts" / "t" / "t.chart").write_text(_game_text(), encoding="utf-8")
+    (root / "charts" / "f").mkdir()
+    (root / "charts" / "f" / FILE_NAME).write_text(
+        'game f { title "F" }\nchart [R1] "Gap" { roll 1d6 column r: text rows { 1-2: "a" 4-6: "b" } }\n',
+        encoding="utf-8")
+    (root / "charts" / "f" / "aid.order").write_text("R1\n" + "".join(f"R9{h}\n" for h in HOSTILE[6:13]),
+                                                     encoding="utf-8")
+    return root
+
+
+def _run(root: Path, *args: str) -> str:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(root)
+        mp.delenv("CHARTC_CHARTS", raising=False)
+        r = CliRunner().invoke(cli, list(args), catch_exceptions=False, prog_name="chartc")
+    assert r.exit_code in (0, 1), r.output
+    return r.output
+
+
+def _no_raw_hidden(text: str, allowed: str = "\n") -> None:
+    raw = sorted({f"U+{ord(c):04X}" for c in text if c in RAW_HIDDEN + "\r\t" and c not in allowed})
+    assert raw == [], f"hidden characters reached the output raw: {raw}"
+
+
+# ---- the terminal --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [["lookup", "t/R1", "{n}"], ["odds", "t/R1"], ["list", "t"],
+                                  ["check", "charts/f"], ["check", "charts/f", "--format", "short"]])
+def test_terminal_output_shows_hidden_characters_as_marks(tree: Path, args: list[str]) -> None:
+    outputs = [_run(tree, *(a.format(n=n + 1) for a in args)) for n in range(len(HOSTILE) if "{n}" in args else 1)]
+    for out in outputs:
+        _no_raw_hidden(out)
+        assert not any(line.startswith("::") for line in out.splitlines())  # no forged CI command
+    if args[0] == "lookup":
+        label = printable(HOSTILE[11])  # the column's label: one line each, and no forged `Result:` line
+        assert [sum(line.lstrip().startswith(label) for line in out.splitlines()) for out in outputs] == \
+            [1] * len(HOSTILE)
+        assert not any(line.lstrip().startswith("Result:") for out in outputs for line in out.splitlines())
+        assert printable(HOSTILE[6]) in outputs[6]
+
+
+# ---- JSON ----------------------------------------------------------------------------------------
+
+
+def test_json_outputs_escape_hidden_characters_and_keep_the_data(tree: Path) -> None:
+    for n, text in enumerate(HOSTILE):
+        out = _run(tree, "lookup", "t/R1", str(n + 1), "--json")
+        _no_raw_hidden(out)
+        assert next(iter(json.loads(out)["values"].values())) == text
+    odds = _run(tree, "odds", "t/R1", "--format", "json")
+    _no_raw_hidden(odds)
+    assert [next(iter(r["values"].values())) for r in json.loads(odds)["rows"]][: len(HOSTILE)] == list(HOSTILE)
+    compute = _run(tree, "compute", "t/f", "--format", "json")  # issue 33 finding 9: RLO and C1 printed raw
+    _no_raw_hidden(compute)
+    assert json.loads(compute)["rule"] == HOSTILE[7] and json.loads(compute)["value"] == 3
+    for args in (["list", "t", "--json"], ["check", "charts/f", "--format", "json"], ["vectors", "t"]):
+        _no_raw_hidden(_run(tree, *args))
+
+
+def test_the_game_json_escapes_hidden_characters_and_keeps_the_data(tree: Path) -> None:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(tree)
+        comp = load([Path("charts/t")])
+    text = render_outputs(comp.project)["t/t.json"]
+    _no_raw_hidden(text)
+    rows = json.loads(text)["charts"][0]["rows"]
+    assert [r["values"]["result"] for r in rows][: len(HOSTILE)] == list(HOSTILE)
+
+
+# ---- CSV -----------------------------------------------------------------------------------------
+
+
+def test_csv_export_writes_no_formula_and_no_row_breaking_character(tree: Path) -> None:
+    # issue 33 finding 9: cells starting `=`, `+`, `-`, `@` were written raw (formula injection), and
+    # U+2028, VT and NEL split rows in readers that split lines first
+    out = _run(tree, "export", "t/R1")
+    _no_raw_hidden(out)
+    assert len(out.splitlines()) == len(HOSTILE) + 2  # the header, one line per row, str.splitlines agreeing
+    rows = list(csv.reader(io.StringIO(out)))
+    cells = [row[1] for row in rows[1:]]
+    assert all(c[:1] not in "=+-@\t\r" or c == "-" or c.lstrip("+-").isdigit() for c in cells), cells
+    assert [unguard_cell(c) for c in cells[: len(HOSTILE)]] == [printable(h) for h in HOSTILE]
+    assert cells[:5] == ["'" + HOSTILE[0], "'" + HOSTILE[1], "'" + HOSTILE[2], "'" + HOSTILE[3], "'" + HOSTILE[4]]
+
+
+@pytest.mark.parametrize("cell", ["-", "-1", "+2", "3-6", "1946+", "'quoted'", "=", "-x", "''='", "@", "+"])
+def test_a_guarded_cell_reads_back_as_written(cell: str) -> None:
+    assert unguard_cell(spreadsheet_cell(cell)) == cell
+    assert spreadsheet_cell(cell)[:1] not in "=+-@" or cell in ("-", "-1", "+2")
+
+
+# ---- SARIF and GitHub ----------------------------------------------------------------------------
+
+
+def test_sarif_and_github_annotations_carry_no_raw_hidden_character(tree: Path) -> None:
+    sarif = _run(tree, "check", "charts/f", "--format", "sarif")
+    _no_raw_hidden(sarif)
+    uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            for r in json.loads(sarif)["runs"][0]["results"]]
+    assert any("%E2%80%AE" in u or "\u202e" in u for u in uris)  # the file name, kept as data
+    github = _run(tree, "check", "charts/f", "--format", "github")
+    _no_raw_hidden(github)
+    annotations = [line for line in github.splitlines() if line.startswith("::")]
+    assert len(annotations) == 8 and all(line.startswith("::error file=charts/f/") for line in annotations)
+    assert sum("R9" in line for line in annotations) == 7  # each hostile aid.order line in one annotation
+
+
+def test_the_step_summary_renders_file_names_and_messages_as_text(tree: Path) -> None:
+    # issue 33 finding 9: the GitHub Action's job summary rendered HTML from file names
+    report = json.loads(_run(tree, "check", "charts/f", "--format", "json"))
+    summary = summary_markdown(report, ["charts/f", "<b>x</b>"], 1)
+    _no_raw_hidden(summary)
+    body = summary.split("|---|---|---|---|\n", 1)[1]
+    for markup in ("<img", "<script", "](javascript", "\x1b"):
+        assert markup not in body, markup
+    assert summary.splitlines()[2] == "**8 errors** in `charts/f <b>x</b>` (exit 1)"  # a code span: literal text
+    assert all(line.count("|") == 5 for line in body.splitlines() if line.startswith("|"))  # no cell split
+    assert "&#60;img src=x onerror=alert(1)&#62;" in body
+
+
+# ---- HTML ----------------------------------------------------------------------------------------
+
+
+def test_the_player_aid_shows_hidden_characters_as_marks(tree: Path) -> None:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(tree)
+        comp = load([Path("charts/t")])
+    html = render_outputs(comp.project)["t/t.html"]
+    _no_raw_hidden(html, allowed="\n\t")  # a tab is white space in HTML, as a line feed is
+    assert "<img src=x" not in html and "<script>alert(2)" not in html
+    assert "Safe[U+202E]Evade" in html
+
+
+def test_every_string_of_the_list_is_hostile_somewhere() -> None:
+    # the list stays meaningful: each string is either hidden to a reader or markup to some channel
+    for text in HOSTILE:
+        assert printable(text) != text or spreadsheet_cell(text) != text or any(c in text for c in "<`[|")
