@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from collections.abc import Callable, Mapping
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
@@ -141,6 +142,10 @@ def build(
             done = _on_disk(lambda: step(out_dir, builds, whole_tree(paths)), out_dir, failed)
     except OutputError as exc:
         click.echo(printable(f"build failed: {exc}; nothing was written"), err=True)
+        sys.exit(EXIT_FINDINGS)
+    except BrokenProcessPool:  # a worker killed (by a signal, out of memory): the lock is freed, no output changed
+        click.echo("build failed: a worker process ended without sending its game (killed, or out of memory); "
+                   "nothing was written", err=True)
         sys.exit(EXIT_FINDINGS)
     except InvalidOutput as exc:  # chartc's emitter and its schema disagree: not the charts' fault
 
