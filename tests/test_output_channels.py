@@ -4,7 +4,9 @@ CSV, SARIF, GitHub annotations and step summary, and HTML, each fed the one list
 
 The game `t` has a 1d20 chart whose row n reads the n-th hostile string, a title and column label
 holding others, and a formula whose rule holds one; the game `f` has a chart file named with
-hostile text, a gap (C302, an error) and an aid.order line of hostile text (C416)."""
+hostile text, a gap (C302, an error) and an aid.order line of hostile text (C416); the game `e` has
+an errata whose title, note and reasons (`because`) are hostile, one change that changes nothing
+(C603, a warning quoting a hostile value) and a DRM it amends."""
 
 from __future__ import annotations
 
@@ -42,11 +44,25 @@ def _game_text() -> str:
     )
 
 
+def _errata_game_text() -> str:
+    return (
+        f'game e {{ title "E" }}\ncontext fb: flag "F/B attack"\n'
+        f'chart [R1] "Errata" {{ roll 1d6 column result: text\n  drm fb "F/B" +1 when fb\n'
+        f'  rows {{ 1-3: {quote(HOSTILE[13])} 4-6: "Evade" }} }}\n'
+        f'errata e1 {quote("Errata " + HOSTILE[10])} {{\n  note {quote(HOSTILE[8])}\n  amend R1 {{\n'
+        f'    change 4-6 column result to {quote(HOSTILE[6])} because {quote(HOSTILE[11])}\n'
+        f'    change drm fb to +2 because {quote(HOSTILE[7])}\n'
+        f'    change 1-3 column result to {quote(HOSTILE[13])} because {quote(HOSTILE[12])}\n  }}\n}}\n'
+    )
+
+
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("hostile")
     (root / "charts" / "t").mkdir(parents=True)
     (root / "charts" / "t" / "t.chart").write_text(_game_text(), encoding="utf-8")
+    (root / "charts" / "e").mkdir()
+    (root / "charts" / "e" / "e.chart").write_text(_errata_game_text(), encoding="utf-8")
     (root / "charts" / "f").mkdir()
     (root / "charts" / "f" / FILE_NAME).write_text(
         'game f { title "F" }\nchart [R1] "Gap" { roll 1d6 column r: text rows { 1-2: "a" 4-6: "b" } }\n',
@@ -114,6 +130,39 @@ def test_the_game_json_escapes_hidden_characters_and_keeps_the_data(tree: Path) 
     _no_raw_hidden(text)
     rows = json.loads(text)["charts"][0]["rows"]
     assert [r["values"]["result"] for r in rows][: len(HOSTILE)] == list(HOSTILE)
+
+
+def test_errata_reasons_in_json_escape_hidden_characters_and_keep_the_data(tree: Path) -> None:
+    # the errata's title, note and reasons (`because`) reach the game JSON and lookup --json as data
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(tree)
+        comp = load([Path("charts/e")])
+    text = render_outputs(comp.project)["e/e.json"]
+    _no_raw_hidden(text)
+    doc = json.loads(text)
+    assert doc["errata"][0]["title"] == "Errata " + HOSTILE[10] and doc["errata"][0]["notes"] == [HOSTILE[8]]
+    chart = doc["charts"][0]
+    assert [r.get("because") for r in chart["rows"]] == [None, [HOSTILE[11]]]
+    assert chart["drms"][0]["because"] == [HOSTILE[7]] and chart["drms"][0]["value"] == 2
+    assert [r["text"] for r in chart["errata"]["reasons"]] == [HOSTILE[11], HOSTILE[7]]
+    out = _run(tree, "lookup", "e/R1", "5", "--json")
+    _no_raw_hidden(out)
+    found = json.loads(out)
+    assert found["values"]["result"] == HOSTILE[6] and found["errata"]["printed"]["values"] == {"result": "Evade"}
+    terminal = _run(tree, "lookup", "e/R1", "5")  # the `Errata:` line: title and reason as marks, one line
+    _no_raw_hidden(terminal)
+    [errata_line] = [line for line in terminal.splitlines() if line.lstrip().startswith("Errata:")]
+    assert printable(HOSTILE[11]) in errata_line and printable("Errata " + HOSTILE[10]) in errata_line
+
+
+def test_builds_warning_lines_show_hidden_characters_as_marks(tree: Path, tmp_path: Path) -> None:
+    # `chartc build` prints each warning as `check --format short` does (C603 quotes the hostile value)
+    out = _run(tree, "build", "charts/e", "--out", str(tmp_path / "out"))
+    _no_raw_hidden(out)
+    assert not any(line.startswith("::") for line in out.splitlines())  # no forged CI command
+    [c603] = [line for line in out.splitlines() if "warning[C603]" in line]
+    assert c603.startswith("charts/e/e.chart:11:5: ") and printable(HOSTILE[13]) in c603
+    assert "2 warnings, 0 notes" in out
 
 
 # ---- CSV -----------------------------------------------------------------------------------------

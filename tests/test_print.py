@@ -32,17 +32,20 @@ from tests.conftest import ROOT, compile_text
 # USAAF's Target Systems Planning Table printed whole at normal size (8 to 7 pages), and in large
 # print as two blocks that continue across a page (11 to 10, 13 to 11); IA2's tables without a
 # chance column no longer keep room for one: in large print its Injury Effects table prints as one
-# block instead of two (28 to 27 on A4, 30 to 29 on Letter).
+# block instead of two (28 to 27 on A4, 30 to 29 on Letter). Issue 30 wrote IA2's rules as 70 more charts
+# (docs/coverage/ia2.md): 45 pages on A4 (46 on Letter, 76 and 80 in large print).
 CHROMIUM_PATCH_SLACK = 1
 EXPECTED_PAGES = {
-    "ia2": {("a4", False): 18, ("letter", False): 19, ("a4", True): 27, ("letter", True): 29},
+    "ia2": {("a4", False): 45, ("letter", False): 46, ("a4", True): 76, ("letter", True): 80},
     "usaaf": {("a4", False): 13, ("letter", False): 15, ("a4", True): 24, ("letter", True): 24},
-    "stuka_leader": {("a4", False): 10, ("letter", False): 11, ("a4", True): 17, ("letter", True): 17},
+    "stuka_leader": {("a4", False): 42, ("letter", False): 44, ("a4", True): 68, ("letter", True): 71},
     "aa_rules": {("a4", False): 5, ("letter", False): 6, ("a4", True): 8, ("letter", True): 9},
 }
 # Issue 30 took USAAF from 7 pages to 13 (A4) and the AA excerpt from 4 to 5: the rules beyond the
 # tables as charts (what a hex allows, what the players may do, air combat, fog of war, the mapsheet's
 # CRT cell, ...), in both engines.
+# Issue 30 took Stuka Leader from 10 to 42 pages on A4 (11 to 44 on Letter, 17 to 68 and 71 in large
+# print): every rule the rulebook prints is a chart of the aid now (docs/coverage/stuka_leader.md).
 # WeasyPrint 70 (what `chartc build --pdf` writes) lays text out a little larger than Chromium, so
 # the two engines have their own page counts; both are pinned so a layout change is noticed.
 # Issue 17 took IA2 from 19 to 18 pages on A4 (21 to 19 on Letter; 28 in A4 large print with
@@ -51,11 +54,13 @@ EXPECTED_PAGES = {
 # Escort Missions table, cut at the right edge before, printed as stacked blocks; with the Target
 # Systems Planning Table whole at 8 pt it takes 7 (9 to 7 on Letter; in large print, its two blocks
 # continuing across a page and the Escort Missions table in one block, 13 to 10 and 14 to 11); IA2
-# in large print 28 to 27 (29 to 28 on Letter), as in Chromium.
+# in large print 28 to 27 (29 to 28 on Letter), as in Chromium. Issue 30's IA2 rule charts: 45 (46) pages,
+# 87 (92) in large print. Issue 30 (the limits after the charts, the Ace award chart): USAAF 7 to 6
+# on A4, 10 to 11 and 11 to 12 in large print; Stuka Leader 11 to 12 on Letter, 16 to 17 in A4 large print.
 EXPECTED_PAGES_WEASYPRINT = {
-    "ia2": {("a4", False): 18, ("letter", False): 19, ("a4", True): 27, ("letter", True): 28},
+    "ia2": {("a4", False): 45, ("letter", False): 46, ("a4", True): 87, ("letter", True): 92},
     "usaaf": {("a4", False): 13, ("letter", False): 15, ("a4", True): 24, ("letter", True): 24},
-    "stuka_leader": {("a4", False): 10, ("letter", False): 11, ("a4", True): 16, ("letter", True): 17},
+    "stuka_leader": {("a4", False): 44, ("letter", False): 46, ("a4", True): 72, ("letter", True): 76},
     "aa_rules": {("a4", False): 5, ("letter", False): 6, ("a4", True): 8, ("letter", True): 9},
 }
 # Large print may take a second page for a chart taller than a page (research note, layout rule
@@ -71,6 +76,26 @@ TALLER_THAN_A_PAGE_IN_LARGE_PRINT = {
     "chart-starting_unit_bases": 2,
     "chart-sequence_of_play": 2,
     "chart-target_systems": 2,
+    # Stuka Leader's rules printed as text at 12 pt (issue 30): the Counters, the Optional Rules and the
+    # Aircraft Reactions run to a third page in WeasyPrint, the others to a second
+    "chart-counters": 3,
+    "chart-optional_rules": 3,
+    "chart-aircraft_reactions": 3,
+    "chart-pilot_counters": 2,
+    "chart-special_targets": 2,
+    "chart-attack_results": 2,
+    "chart-engagement": 2,
+    # IA2's rules written as charts of text (issue 30): the Game Play Outline (6.1), the changes to random
+    # hits, fighter combat (7.2), the Initiative Chart's DRMs and notes, aircraft damage (7.4), the awards
+    # (7.8), the costs of changing aircraft (4.6, 8.1, 9.0) and the 1943-44 errata at 12 pt
+    "chart-game_play_outline": 3,
+    "chart-hit_changes": 3,
+    "chart-fighter_combat": 3,
+    "chart-b12": 3,
+    "chart-damage_results": 3,
+    "chart-awards": 3,
+    "chart-aircraft_changes": 3,
+    "chart-ia1_errata": 3,
 }
 # At normal size every chart fits one page. (The Target Systems Planning Table printed as two stacked
 # blocks that filled a page, and its notes started the next; it now prints whole at the 8 pt floor
@@ -80,15 +105,23 @@ TALLER_THAN_A_PAGE_AT_NORMAL_SIZE: dict[str, int] = {}
 # groups, wide tables whole. A landscape page is 182 mm tall (A4) against a portrait page's 269 mm,
 # and rows are kept whole, so the aids take more pages than on portrait paper.
 EXPECTED_PAGES_WEASYPRINT_LANDSCAPE = {
-    "ia2": {("a4", False): 22, ("letter", False): 22, ("a4", True): 35, ("letter", True): 35},
+    "ia2": {("a4", False): 58, ("letter", False): 56, ("a4", True): 98, ("letter", True): 99},
     "usaaf": {("a4", False): 17, ("letter", False): 18, ("a4", True): 27, ("letter", True): 27},
-    "stuka_leader": {("a4", False): 13, ("letter", False): 13, ("a4", True): 18, ("letter", True): 20},
+    "stuka_leader": {("a4", False): 54, ("letter", False): 52, ("a4", True): 85, ("letter", True): 88},
     "aa_rules": {("a4", False): 6, ("letter", False): 6, ("a4", True): 10, ("letter", True): 9},
 }
 # At normal size every chart fits a landscape page; in large print the charts taller than a portrait
 # page are taller than a landscape one too, and Stuka Leader's 27 steps take three Letter pages.
 TALLER_THAN_A_LANDSCAPE_PAGE: dict[str, int] = {}
-TALLER_THAN_A_LANDSCAPE_PAGE_IN_LARGE_PRINT = {**TALLER_THAN_A_PAGE_IN_LARGE_PRINT, "chart-sequence_of_play": 3}
+TALLER_THAN_A_LANDSCAPE_PAGE_IN_LARGE_PRINT = {
+    **TALLER_THAN_A_PAGE_IN_LARGE_PRINT,
+    "chart-sequence_of_play": 3,
+    # Stuka Leader (issue 30): the Gun Attack beside its DRM box, and its rules printed as text
+    "chart-gun_attack": 3,
+    "chart-special_targets": 3,
+    "chart-attack_results": 3,
+    "chart-engagement": 3,
+}
 LAYOUTS = [("a4", False), ("letter", False), ("a4", True), ("letter", True)]
 MIN_MARGIN_MM = 10  # layout rule L3
 
@@ -155,11 +188,13 @@ def test_ia2_aid_follows_the_sequence_of_play(corpus) -> None:
     html = render_outputs(corpus.project)["ia2/ia2.html"]
     ids = _section_ids(html)
     assert ids[0] == "chart-b9"  # 6.1: the weather roll opens the sequence of play
-    assert ids[-8:] == [
-        "chart-victory_points", "chart-victory_levels", "chart-combined_victory_levels",  # victory
-        # setup, used once, last; R1 sends the reader to its units' rows
-        "chart-r1", "chart-starting_unit_bases", "chart-r2", "chart-r3", "chart-sorties_per_month",
+    assert ids[-7:] == [
+        # setup, used once, near the end; R1 sends the reader to its units' rows
+        "chart-r1", "chart-starting_unit_bases", "chart-r2", "chart-r3", "chart-ammunition_tracking",
+        "chart-ia1_errata", "chart-ia1_allied_ammo",  # the 1943-44 errata printed at the end of the book
     ]
+    # the limits and allowances (4.3.3's sorties a month, ...) print after the charts, in their own part
+    assert html.index('<div class="rule-limits" id="limits">') > html.index('id="chart-r3"')
     printed = [c for c in corpus.project.games["ia2"].charts if c.kind != "external"]  # B3, B6, P1 are not in the book
     assert sorted(ids) == sorted("chart-" + c.ident for c in printed)
     assert '<h2 class="group">Combat (7.1-7.3)</h2>' in html
@@ -596,9 +631,13 @@ def test_months_print_as_the_book_prints_them(printed: str, book: str) -> None:
 def test_ia2_aid_prints_human_months_and_player_legends(corpus) -> None:
     html = render_outputs(corpus.project)["ia2/ia2.html"]
     sections = dict(re.findall(r'<section class="chart" id="([^"]+)">(.*?)</section>', html, re.S))
-    # 4.3.3: 8 sorties a month to December 1944, then 4
-    sorties = sections["chart-sorties_per_month"]
-    assert '<th scope="row" class="text">Mar 43-Dec 44</th><td class="text">8</td>' in sorties
+    # 7.9.2 Night Owl: once per month to December 1944, then bi-monthly
+    night_owl = sections["chart-night_owl_frequency"]
+    assert '<th scope="row" class="text">Mar 43-Dec 44</th><td class="text">Once per month</td>' in night_owl
+    # 4.3.3, 11.7: the sorties a month are a limit, printed with its cases in the aid's limits section
+    limits = html[html.index('<div class="rule-limits" id="limits">') :].split("</div>")[0]
+    assert "<strong>Sorties per month</strong>" in limits
+    assert "at most 4 \u2014 Aircraft family flown is Me 262 and Game month \u2264 Sep 44 (11.7, R1 note 4" in limits
     assert "when Game month is Dec 44" in sections["chart-b9"]  # 6.1 weather: +2 in December 1944
     assert "one of the" not in html and "codes:" not in html  # no `Month = one of the Month codes`
     assert "or more" not in sections["chart-r2"]  # R2 prints no open end (it printed `6+` before)
@@ -674,9 +713,9 @@ def test_the_contents_list_is_set_in_balanced_columns_in_play_order(corpus) -> N
     headings = re.findall(r'<span class="g">([^<]+)</span>', nav)
     assert headings == re.findall(r'<h2 class="group">([^<]+)</h2>', html)
     assert re.findall(r'<a href="#([^"]+)">', nav) == _section_ids(html)
-    # balanced by lines: IA2's 71 printed charts in 12 groups break where CSS columns broke them
+    # balanced by lines: IA2's 140 printed charts in 13 groups, each group whole in a column
     entries = [c.count("<li><a ") for c in columns]
-    assert entries == [23, 27, 21] and sum(entries) == len(_section_ids(html))
+    assert entries == [57, 48, 35] and sum(entries) == len(_section_ids(html))
     landscape = render_outputs(corpus.project, "a4", False, True)["ia2/ia2.html"]
     assert landscape.split('<div class="columns">', 1)[1].split("</nav>")[0].count("\n<ol>\n") == 4
 

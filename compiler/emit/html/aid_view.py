@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from compiler import model
 from compiler.emit.html.bodies import chart_body, natural_chances
-from compiler.emit.html.notes import chart_errata, example_text
+from compiler.emit.html.notes import chart_errata, drm_printed, errata_mark, example_text
 from compiler.emit.html.views import PORTRAIT, ChartView, DrmView, Sheet
 from compiler.emit.html.wording import (
     chart_legend,
@@ -46,6 +46,8 @@ def chart_view(game: model.Game, chart: model.Chart, sheet: Sheet = PORTRAIT) ->
                 describe_condition(d.when, game),
                 None if d.footnote is None else str(d.footnote),
                 per_text(chart, d.per) if d.per else None,
+                " ".join(errata_mark(game, e) for e in d.errata),
+                drm_printed(game, d),
             )
             for d in chart.drms
         ),

@@ -53,7 +53,7 @@ def chart_body(
         return Layout.AVAILABILITY, _availability_body(chart, chart.availability, width_mm)
     shape = crt_shape(chart, game.enums)
     if shape is not None:
-        return Layout.CRT, _crt_body(shape)
+        return Layout.CRT, _crt_body(game, shape)
     if chart.grid is not None:
         return Layout.GRID, _grid_body(game, chart, chart.grid, natural)
     if chart.kind in (model.ChartKind.DRMS, model.ChartKind.ODDS):
@@ -98,15 +98,20 @@ def _odds_form_rows(r: OddsRule) -> list[tuple[str, str]]:
 _LARGE_SIZES = (12.0, 11.0, 10.0, 9.0, 8.0)
 
 
-def _crt_body(shape: CrtShape) -> CrtBody:
-    """The classic CRT grid, sized to fit a portrait page, and its chance table."""
+def _crt_body(game: model.Game, shape: CrtShape) -> CrtBody:
+    """The classic CRT grid, sized to fit a portrait page, and its chance table; an amended cell
+    carries its errata mark."""
     grid = classic_grid(shape)
     labels = tuple(key_label(shape.key, c) for c in grid.columns)
     return CrtBody(
         key_label=shape.key.enum.label,
         columns=labels,
         lines=tuple(
-            CrtLineView(band.label, tuple(grid.code(row) or "\u2013" for row in cells))
+            CrtLineView(
+                band.label,
+                tuple(grid.code(row) or "\u2013" for row in cells),
+                tuple(" ".join(errata_mark(game, e) for e in row.errata) if row else "" for row in cells),
+            )
             for band, cells in zip(grid.bands, grid.cells, strict=True)
         ),
         normal_pt=9.0 if fits_portrait(grid, labels, 9.0) else 8.0,
@@ -156,25 +161,27 @@ def _availability_body(chart: model.Chart, a: model.AvailabilityLayout, width_mm
 def _grid_body(game: model.Game, chart: model.Chart, grid: model.GridLayout, natural: dict[int, Fraction]) -> GridBody:
     key = next(k for k in chart.keys if k.id == grid.key)
     by_range = {id(r.range): natural[id(r)] for r in chart.rows if id(r) in natural}
+    marks = {id(r.range): " ".join(errata_mark(game, e) for e in r.errata) for r in chart.rows if r.errata}
     return GridBody(
         columns=tuple(key_text(key, c) for c in grid.heads),
         key_label=key.enum.label,
         rows=tuple(
             GridRowView(
                 tuple(cell_text(game, col, v) for col, v in zip(chart.columns, gr.values, strict=True)),
-                tuple(_grid_cell(cell, by_range) for cell in gr.cells),
+                tuple(_grid_cell(cell, by_range, marks) for cell in gr.cells),
             )
             for gr in grid.rows
         ),
     )
 
 
-def _grid_cell(cell: model.DieRange | None, by_range: dict[int, Fraction]) -> GridCellView:
-    """A grid cell: its printed range, and the chance and bar of the row it stands for."""
+def _grid_cell(cell: model.DieRange | None, by_range: dict[int, Fraction], marks: dict[int, str]) -> GridCellView:
+    """A grid cell: its printed range, the chance and bar of the row it stands for, and the errata
+    mark of an amended cell."""
     if cell is None:
         return GridCellView("\u2013", "", "")
     p = by_range.get(id(cell))
-    return GridCellView(cell.printed, _percent(p), _bar(p))
+    return GridCellView(cell.printed, _percent(p), _bar(p), marks.get(id(cell), ""))
 
 
 def _rows_body(
