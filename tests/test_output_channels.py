@@ -13,7 +13,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,11 +23,8 @@ from compiler.build.render import render_outputs
 from compiler.cli import cli
 from compiler.diagnostics.textsafe import printable, spreadsheet_cell, unguard_cell
 from dsl.source_text import quote
-from tests.conftest import ROOT
+from scripts.github_action import summary_markdown
 from tests.hostile_strings import HOSTILE, RAW_HIDDEN
-
-sys.path.insert(0, str(ROOT / "scripts"))
-from github_action import summary_markdown
 
 FILE_NAME = "a\u202e<img src=x onerror=alert(1)>`|[x](javascript:y)\x1b[2J.chart"
 
