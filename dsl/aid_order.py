@@ -22,9 +22,10 @@ class OrderEntry:
 
 
 def read_order(text: str, game_id: str) -> list[OrderEntry]:
-    """Parse an `aid.order` text (a BOM and CRLF line ends are accepted)."""
+    """Parse an `aid.order` text (a BOM and CRLF line ends are accepted; only LF ends a line, as the
+    reader counts lines: a VT, NEL or U+2028 inside a line is text, not a line end)."""
     entries = []
-    for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), 1):
+    for number, raw in enumerate(text.lstrip("\ufeff").split("\n"), 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue

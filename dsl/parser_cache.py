@@ -7,8 +7,11 @@ Lark options, Lark's version and Python's. A changed grammar is a new file, so a
 never stale. It is written to a temporary file and renamed, so a reader never sees half a file.
 
 A saved parser is a pickle, which can run code when loaded: it is read only from a folder and a
-file owned by the current user that no one else may write. Anything that goes wrong (a read-only
-or missing home, a corrupt or foreign file) falls back to building the parser.
+file owned by the current user that no one else may write. Every file chartc keeps in this folder
+(the parser, the compiled games, the build records, the schema memo) starts with the SHA-256 of
+the rest (`write_private`), and `read_trusted` refuses a file whose bytes do not hash to it: a
+flipped bit or a torn write is rebuilt, never trusted. Anything that goes wrong (a read-only or
+missing home, a corrupt or foreign file) falls back to building the parser.
 """
 
 from __future__ import annotations
@@ -26,6 +29,9 @@ if TYPE_CHECKING:
 
 # Bump to invalidate every saved parser when the way it is saved changes.
 _FORMAT = "1"
+_CHECKED = b"chartc-sha256\0"
+"""What every cache file starts with, followed by the SHA-256 of the bytes after it."""
+_DIGEST_BYTES = 32
 
 
 def default_cache_dir() -> Path:
@@ -72,14 +78,27 @@ def _load(path: Path) -> Lark | None:
 
 
 def read_trusted(path: Path) -> bytes | None:
-    """The bytes of a cache file, or None unless it and its folder are the current user's own and
-    no one else may write them (a pickle from anyone else could run their code when loaded)."""
+    """The bytes a cache file was written with (`write_private`), or None unless it and its folder
+    are the current user's own and no one else may write them (a pickle from anyone else could run
+    their code when loaded), and its bytes hash to the SHA-256 it starts with (a flipped bit, a
+    torn or truncated file is rebuilt by the caller, never trusted)."""
+    checked = read_checked(path)
+    return None if checked is None else checked[1]
+
+
+def read_checked(path: Path) -> tuple[bytes, bytes] | None:
+    """`read_trusted`, with the SHA-256 the bytes were checked against: (digest, bytes)."""
     if not (_trusted(path.parent) and _trusted(path)):
         return None
     try:
-        return path.read_bytes()
+        data = path.read_bytes()
     except OSError:
         return None
+    head = len(_CHECKED) + _DIGEST_BYTES
+    if not data.startswith(_CHECKED) or len(data) < head:
+        return None
+    digest, body = data[len(_CHECKED):head], data[head:]
+    return (digest, body) if hashlib.sha256(body).digest() == digest else None
 
 
 def _trusted(path: Path) -> bool:
@@ -102,7 +121,8 @@ def _save(parser: Lark, path: Path) -> None:
 
 def write_private(data: bytes, path: Path) -> None:
     """Write a cache file atomically (a temp file renamed into place) in a folder only the current
-    user may write, created if missing; a folder that cannot be created or written is not an error."""
+    user may write, created if missing; a folder that cannot be created or written is not an error.
+    The file holds `data` after the SHA-256 of `data`, which `read_trusted` checks."""
     # lazy: only when writing (tempfile imports shutil and the compression modules); `chartc lookup`
     # answered from the compiled-game cache writes nothing
     import tempfile
@@ -114,7 +134,7 @@ def write_private(data: bytes, path: Path) -> None:
         fd, temp = tempfile.mkstemp(prefix=".partial-", dir=path.parent)
         try:
             with os.fdopen(fd, "wb") as out:
-                out.write(data)
+                out.write(_CHECKED + hashlib.sha256(data).digest() + data)
             os.replace(temp, path)
         except BaseException:
             os.unlink(temp)

@@ -22,8 +22,29 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from compiler.diagnostics.textsafe import printable
+
 # Rows of the summary's findings table; the annotations and the SARIF file hold every finding.
 MAX_SUMMARY_ROWS = 50
+# Characters that mean something to GitHub's Markdown or its HTML: each is written as a numeric
+# character reference, which both render as the character itself, never as markup.
+_MARKUP = frozenset("\\`*_[]<>|&~")
+
+
+def md_text(text: str) -> str:
+    """Chart text (a file name, a message) as literal text of a Markdown table cell: hidden
+    characters shown as `<U+XXXX>` (`printable`), every character GitHub reads as markup or HTML
+    (`<img ...>`, `](javascript:...)`, `|`) written as `&#NN;`, so it renders as typed."""
+    return "".join(f"&#{ord(ch)};" if ch in _MARKUP else ch for ch in printable(text))
+
+
+def md_code(text: str) -> str:
+    """A file name or path as a Markdown code span (whose text GitHub never reads as markup), or as
+    `md_text` when it holds what could close the span or the table cell (a backtick, a pipe)."""
+    shown = printable(text)
+    return md_text(text) if "`" in shown or "|" in shown else f"`{shown}`"
 
 
 def _check(paths: list[str], fmt: str, strict: bool) -> subprocess.CompletedProcess[str]:
@@ -40,13 +61,14 @@ def summary_markdown(report: dict[str, object], paths: list[str], exit_code: int
     lines = [
         "### chartc check",
         "",
-        f"**{totals}** in `{' '.join(paths)}` (exit {exit_code})",
+        f"**{totals}** in {md_code(' '.join(paths))} (exit {exit_code})",
     ]
     if findings:
         lines += ["", "| severity | code | where | message |", "|---|---|---|---|"]
         for d in findings[:MAX_SUMMARY_ROWS]:
-            message = str(d["message"]).replace("|", "\\|").replace("\n", " ")
-            lines.append(f"| {d['severity']} | {d['code']} {d['name']} | `{d['file']}:{d['line']}` | {message} |")
+            where = md_code(f"{d['file']}:{d['line']}")
+            row = [md_text(str(d["severity"])), md_text(f"{d['code']} {d['name']}"), where, md_text(str(d["message"]))]
+            lines.append("| " + " | ".join(row) + " |")
         if len(findings) > MAX_SUMMARY_ROWS:
             lines.append(f"\n…and {len(findings) - MAX_SUMMARY_ROWS} more (see the annotations)")
     return "\n".join(lines) + "\n"

@@ -18,7 +18,7 @@ import compiler.build.journal
 import compiler.build.render
 import compiler.build.writer
 import compiler.cli as cli_module
-from compiler.build.journal import JOURNAL_NAME, recover
+from compiler.build.journal import JOURNAL_NAME, journal_check, recover
 from compiler.build.reader import MAX_SOURCE_BYTES
 from compiler.build.writer import WriteError, safe_target, write_outputs
 from compiler.cli import cli
@@ -378,6 +378,75 @@ def test_a_failure_after_the_journal_is_reported_truthfully_and_completed_by_the
     assert CliRunner().invoke(cli, ["build", "--check"]).exit_code == 0
 
 
+class _Killed(BaseException):
+    """The process ends here (as `kill -9` would: no handler of chartc's runs)."""
+
+
+def test_a_transient_error_while_rolling_forward_keeps_the_journal_and_the_next_command_finishes(
+        rebuilt, monkeypatch) -> None:
+    # issue 33 finding 3: an I/O error during the roll-forward set the journal aside and deleted the
+    # remaining temps, leaving a mix of old and new outputs for good
+    generated, old, new = rebuilt
+    real_replace = os.replace
+    calls = []
+
+    def build_killed_after_its_journal(src, dst):
+        calls.append(dst)
+        if len(calls) == 2:  # the journal is in place; the first output's rename dies with the process
+            raise _Killed
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(compiler.build.journal.os, "replace", build_killed_after_its_journal)
+    with pytest.raises(_Killed):
+        cli.main(["build", "charts"], prog_name="chartc", standalone_mode=False)
+    assert (generated / JOURNAL_NAME).is_file()
+    interrupted = _tree(generated)
+    failures = []
+
+    def io_error_on_the_second_rename(src, dst):
+        failures.append(dst)
+        if len(failures) == 2:
+            raise OSError(5, "Input/output error")
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(compiler.build.journal.os, "replace", io_error_on_the_second_rename)
+    r = CliRunner().invoke(cli, ["build", "--check", "charts"])
+    assert r.exit_code == 1 and "Input/output error while completing or rolling back an interrupted build" in r.output
+    assert "its journal, if any, is kept" in r.output
+    mixed = _tree(generated)
+    assert mixed not in (old, new) and JOURNAL_NAME in mixed and mixed != interrupted  # one rename done
+    assert any(Path(rel).name.startswith(".chartc-") and rel != JOURNAL_NAME for rel in mixed)  # temps kept
+    monkeypatch.setattr(compiler.build.journal.os, "replace", real_replace)
+    r = CliRunner().invoke(cli, ["build", "--check", "charts"])
+    assert r.exit_code == 1 and "completed an interrupted build" in r.output
+    assert _tree(generated) == new
+
+
+def test_a_journal_with_a_flipped_bit_is_set_aside_never_followed(rebuilt, monkeypatch) -> None:
+    # a flipped bit in a name the journal deletes or renames onto: its own SHA-256 refuses it
+    generated, old, _ = rebuilt
+    real_replace = os.replace
+    calls = []
+
+    def build_killed_after_its_journal(src, dst):
+        calls.append(dst)
+        if len(calls) == 2:
+            raise _Killed
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(compiler.build.journal.os, "replace", build_killed_after_its_journal)
+    with pytest.raises(_Killed):
+        cli.main(["build", "charts"], prog_name="chartc", standalone_mode=False)
+    monkeypatch.setattr(compiler.build.journal.os, "replace", real_replace)
+    journal = (generated / JOURNAL_NAME).read_text(encoding="utf-8")
+    assert '"unchanged/unchanged.json"' not in journal and '"b/b.json"' in journal  # b's outputs are orphans
+    (generated / JOURNAL_NAME).write_text(journal.replace('"b/b.json"', '"unchanged/unchanged.json"'), encoding="utf-8")
+    recovery = recover(generated)
+    assert recovery.completed == () and len(recovery.problems) == 1
+    assert "SHA-256 does not match" in recovery.problems[0]
+    assert _tree(generated) == old  # rolled back: every temp deleted, nothing renamed or deleted
+
+
 def test_a_journal_naming_paths_outside_the_output_folder_is_set_aside(tmp_path: Path) -> None:
     out, victim = tmp_path / "out", tmp_path / "victim.txt"
     (out / "t").mkdir(parents=True)
@@ -385,7 +454,8 @@ def test_a_journal_naming_paths_outside_the_output_folder_is_set_aside(tmp_path:
     (out / "t" / ".chartc-1").write_text("evil", encoding="utf-8")
     journal = {"chartc-journal": 1, "removals": ["../victim.txt"],
                "renames": [{"temp": "t/.chartc-1", "destination": "../victim.txt", "sha256": "0" * 64}]}
-    (out / JOURNAL_NAME).write_text(json.dumps(journal), encoding="utf-8")
+    # its own SHA-256 holds: the entries themselves are refused
+    (out / JOURNAL_NAME).write_text(json.dumps({**journal, "check": journal_check(journal)}), encoding="utf-8")
     recovery = recover(out)
     assert recovery.completed == () and recovery.removed_temps == ("t/.chartc-1",)
     assert len(recovery.problems) == 1 and "set aside" in recovery.problems[0]

@@ -201,6 +201,24 @@ def test_fmt_off_keeps_lines_byte_for_byte() -> None:
     assert format_text(text) == text.replace("    2:2,[B3]", "    2: 2, [B3]")
 
 
+def test_fmt_off_keeps_a_trailing_comment_inside_the_region() -> None:
+    # issue 33 finding 10: a comment after code inside `# fmt: off` exited 3 ("a comment has no
+    # line to follow"): the region's lines, comments and all, are kept byte for byte
+    text = (
+        'chart flak "Flak damage to bombers" {\n'
+        "  roll 1d6 minus 3 min 0\n"
+        "  rows {\n"
+        "    # fmt: off\n"
+        "    0:   0,  -     # IA2 7.1.5: 1d6 minus 3\n"
+        "    1:1,[B3]  # one bomber\n"
+        "    # fmt: on\n"
+        "    2:2,[B3]   # two\n"
+        "  }\n"
+        "}\n"
+    )
+    assert format_text(text) == text.replace("    2:2,[B3]   # two", "    2: 2, [B3]  # two")
+
+
 def test_record_fields_keep_their_lines() -> None:
     # IA2 4.6.2: members written with their fields on one line stay on one line
     text = (

@@ -110,8 +110,9 @@ def test_export_writes_every_chart_kind_with_rows(monkeypatch: pytest.MonkeyPatc
     assert lines("ia2/night_owl_frequency")[1:] == [
         "1943-03..1944-12,Once per month", "1945-01+,Once per bi-monthly period"
     ]
-    # IA2 R1 (4.1): roll 1 is a 1d3 among the three JG 1 Gruppen, written as in the chart language
-    assert lines("ia2/R1")[1] == "1,-> 1d3 { 1: i_jg1; 2: ii_jg1; 3: iii_jg1 },-> [starting_unit_bases]"
+    # IA2 R1 (4.1): roll 1 is a 1d3 among the three JG 1 Gruppen, written as in the chart language;
+    # a cell starting `-` that is no number is behind the formula guard `'` (chartc import takes it off)
+    assert lines("ia2/R1")[1] == "1,'-> 1d3 { 1: i_jg1; 2: ii_jg1; 3: iii_jg1 },'-> [starting_unit_bases]"
 
 
 # ---- a CRT from CSV and from XLSX, with Excel's corruptions planted ---------------------------------

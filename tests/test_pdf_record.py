@@ -16,6 +16,7 @@ from click.testing import CliRunner, Result
 import compiler.build.render
 from compiler.build import pdfs
 from compiler.cli import cli
+from dsl.parser_cache import read_trusted, write_private
 from tests.test_build_record import BOMBING, FATIGUE
 
 pytest.importorskip("weasyprint")
@@ -176,7 +177,9 @@ def test_a_pdf_replaced_by_a_link_is_not_read_back(tree: Path, laid_out: list[st
 def test_a_damaged_record_lays_out_again_and_never_fails(tree: Path, laid_out: list[str], damage: str) -> None:
     before = _pdfs(tree)
     record = _record_file(tree)
-    doc = json.loads(record.read_text(encoding="utf-8"))
+    saved = read_trusted(record)
+    assert saved is not None
+    doc = json.loads(saved)
     if damage == "WRONG DIGEST":
         for entry in doc["pdfs"].values():
             entry[1] = "0" * 64
@@ -184,12 +187,36 @@ def test_a_damaged_record_lays_out_again_and_never_fails(tree: Path, laid_out: l
     elif damage == "OTHER FOLDER":
         doc["out"] = str(tree / "elsewhere")
         damage = json.dumps(doc)
-    record.write_text(damage, encoding="utf-8")
+    write_private(damage.encode("utf-8"), record)  # sealed with its SHA-256: the content is what is wrong
     built = _build()
     assert built.exit_code == 0, built.output
     assert len(laid_out) == 2
     assert _pdfs(tree) == before  # the bytes WeasyPrint writes for the same inputs
     # and the record is whole again: the next build lays out nothing
+    assert _build().exit_code == 0 and len(laid_out) == 2
+
+
+def test_a_record_with_a_flipped_bit_or_without_its_sha256_lays_out_again(tree: Path, laid_out: list[str]) -> None:
+    # issue 33 finding 2: the PDF record is a cache file like the others (dsl.parser_cache.write_private):
+    # it starts with the SHA-256 of its bytes, and a flip anywhere (header, digest or JSON) is refused
+    record = _record_file(tree)
+    good = record.read_bytes()
+    saved = read_trusted(record)
+    assert saved is not None and good.endswith(saved) and len(good) > len(saved)
+    assert pdfs.recorded(tree / "xdg" / "chartc", tree / "generated") != {}
+    for at in range(0, len(good), max(1, len(good) // 200)):
+        for bit in (0x01, 0x80):
+            flipped = bytearray(good)
+            flipped[at] ^= bit
+            record.write_bytes(bytes(flipped))
+            assert pdfs.recorded(tree / "xdg" / "chartc", tree / "generated") == {}, (at, bit)
+    record.write_bytes(saved)  # the JSON alone, as the record was written before it was sealed
+    assert pdfs.recorded(tree / "xdg" / "chartc", tree / "generated") == {}
+    before = _pdfs(tree)
+    built = _build()
+    assert built.exit_code == 0, built.output
+    assert len(laid_out) == 2 and _pdfs(tree) == before
+    assert record.read_bytes() == good  # sealed anew: the next build lays out nothing
     assert _build().exit_code == 0 and len(laid_out) == 2
 
 

@@ -21,7 +21,7 @@ import compiler.cli as cli_module
 from compiler.build import validate
 from compiler.build.validate import InvalidOutput, Schema, validate_outputs
 from compiler.cli import cli
-from dsl.parser_cache import default_cache_dir
+from dsl.parser_cache import default_cache_dir, read_trusted, write_private
 from tests.conftest import ROOT, tiny_game
 
 SCRIPT = ROOT / "scripts" / "validate_outputs.py"
@@ -126,14 +126,19 @@ def test_the_memo_of_valid_json_is_dropped_when_its_key_or_content_is_foreign(ow
     validate.remember(own_cache, ["a" * 64, "b" * 64])
     assert validate.validated_before(own_cache) == {"a" * 64, "b" * 64}
     memo = own_cache / validate.MEMO_NAME
-    doc = json.loads(memo.read_text())
+    saved = read_trusted(memo)
+    assert saved is not None
+    doc = json.loads(saved)
     # another chartc (its files or its schemas) or another jsonschema: nothing it found counts
-    memo.write_text(json.dumps({**doc, "key": "0" * 64}))
+    write_private(json.dumps({**doc, "key": "0" * 64}).encode(), memo)
     assert validate.validated_before(own_cache) == frozenset()
     for damaged in ("{", "[]", json.dumps({**doc, "valid": "ab"}), json.dumps({**doc, "format": "0"})):
-        memo.write_text(damaged)
+        write_private(damaged.encode(), memo)
         assert validate.validated_before(own_cache) == frozenset()
-    memo.write_text(json.dumps(doc))
+    memo.write_text(json.dumps(doc))  # well-formed, but without the SHA-256 every cache file starts with
+    assert validate.validated_before(own_cache) == frozenset()
+    write_private(json.dumps(doc).encode(), memo)
+    assert validate.validated_before(own_cache) == {"a" * 64, "b" * 64}
     memo.chmod(0o666)  # anyone may write it: not trusted
     assert validate.validated_before(own_cache) == frozenset()
 

@@ -18,8 +18,11 @@ import subprocess
 import sys
 
 import pytest
+from click.testing import CliRunner
 
-from tests.conftest import ROOT
+import compiler.build.games
+from compiler.cli import cli
+from tests.conftest import ROOT, tiny_game
 
 # Each round: six items in two workers, the first failing at once, the others returning 4 MiB (a
 # game's HTML, JSON and Python are of that size), so a result is being written when the parent
@@ -91,3 +94,34 @@ def test_a_failing_worker_ends_the_pool_while_others_send_large_results(rounds: 
 def test_a_worker_that_dies_is_an_error_not_a_hang() -> None:
     # `multiprocessing.Pool` replaced the dead worker and waited for its result for ever, every time
     assert _run(DYING, timeout=60) == "BrokenProcessPool"
+
+
+_BUILD_GAME = compiler.build.games.build_game
+
+
+def _killed_on_b(task):  # type: ignore[no-untyped-def]
+    """`build_game`, except that the worker building game `b` is killed (a module-level function:
+    the pool pickles it by name)."""
+    if task.game_id == "b":
+        os.kill(os.getpid(), signal.SIGKILL)
+    return _BUILD_GAME(task)
+
+
+def test_a_killed_worker_fails_the_build_cleanly_and_frees_the_lock(tmp_path, monkeypatch) -> None:
+    # issue 33 finding 4: a worker killed during `build --jobs 2` was a traceback (BrokenProcessPool)
+    # from chartc; now it is a clear failure, no output changed, and the folder's lock is free again
+    monkeypatch.chdir(tmp_path)
+    for game in ("a", "b", "c"):
+        tiny_game(tmp_path / "charts", game, "Safe")
+    assert CliRunner().invoke(cli, ["build", "charts"]).exit_code == 0
+    before = {p: p.read_bytes() for p in sorted((tmp_path / "generated").rglob("*")) if p.is_file()}
+    tiny_game(tmp_path / "charts", "b", "Safe escape")
+    real = compiler.build.games.build_game
+    monkeypatch.setattr(compiler.build.games, "build_game", _killed_on_b)
+    r = CliRunner().invoke(cli, ["build", "charts", "--jobs", "2"])
+    assert r.exit_code == 1, r.output
+    assert "a worker process ended without sending its game (killed, or out of memory); nothing was written" in r.output
+    assert {p: p.read_bytes() for p in sorted((tmp_path / "generated").rglob("*")) if p.is_file()} == before
+    monkeypatch.setattr(compiler.build.games, "build_game", real)
+    r = CliRunner().invoke(cli, ["build", "charts", "--jobs", "2"])  # the lock is free: this build takes it
+    assert r.exit_code == 0 and "3 files changed" in r.output

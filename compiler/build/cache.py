@@ -10,8 +10,9 @@ chart or to chartc is a new key, so a saved game is never stale; the saved games
 option replace each other, and at most `KEEP` are kept, so the cache does not grow with every edit.
 
 The saved game is a pickle, read only under the parser cache's rules (a file and folder owned by
-the current user that no one else may write); anything that goes wrong (an unwritable home, a
-corrupt file) falls back to compiling.
+the current user that no one else may write, whose bytes hash to the SHA-256 written with them);
+anything that goes wrong (an unwritable home, a flipped bit, a truncated file) falls back to
+compiling, and the compiled game is saved again.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from pathlib import Path
 from compiler import model
 from compiler.diagnostics import Diagnostic, Suppressed
 from dsl.lazy_dataclass import dataclass
-from dsl.parser_cache import read_trusted, write_private
+from dsl.parser_cache import read_checked, write_private
 
 # Bump to invalidate every saved game when the way it is saved changes.
 _FORMAT = "1"
@@ -100,10 +101,10 @@ _UNPICKLED_KEEP = 4
 def fetch(cache_dir: Path, slot: str, key: str) -> CompiledGame | None:
     """The saved game under `key`, or None (not saved, not trusted, or unreadable)."""
     path = _path(cache_dir, slot, key)
-    data = read_trusted(path)
-    if data is None:
+    checked = read_checked(path)
+    if checked is None:
         return None
-    digest = hashlib.sha256(data).digest()
+    digest, data = checked
     known = _UNPICKLED.get(path)
     if known is not None and known[0] == digest:
         return known[1]

@@ -10,9 +10,12 @@ What it guarantees, given that every call runs under `locked` on the output fold
   the orphans, fsyncs the folders and only then deletes the journal, so a crash at any instant
   leaves a journal that a later `recover` finishes.
 - **Recovery leaves the old tree or the new one.** `recover` rolls forward when a journal exists
-  and every entry holds up (its temp beside its output inside `--out`, holding the journal's
-  bytes), and back when none does (the stray `.chartc-*` temps are deleted). A damaged journal is
-  set aside and reported, never followed outside `--out` or onto bytes it does not name.
+  and every entry holds up (the journal's own SHA-256 matches its text; each temp lies beside its
+  output inside `--out`, holding the journal's bytes), and back when none does (the stray
+  `.chartc-*` temps are deleted). A damaged journal is set aside and reported, never followed
+  outside `--out` or onto bytes it does not name. A sound journal whose roll-forward fails (a
+  transient I/O error) is kept with its temps, and the command fails saying so: the next one
+  finishes it.
 
 It also owns the small pieces the writer shares with it: the temp and journal names, `WriteError`,
 the check that a path stays inside `--out`, durable temp files and folder fsyncs.
@@ -32,7 +35,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from compiler.build.reader import ReadError, read_bytes, read_start
+from compiler.build.reader import ReadError, ReadFailure, read_bytes, read_start
 
 TEMP_PREFIX = ".chartc-"
 """Every file chartc creates in `--out` other than an output starts with this (see `.gitignore`)."""
@@ -142,11 +145,18 @@ class _Journal:
     removals: tuple[str, ...]
 
     def as_json(self) -> str:
-        return json.dumps({
+        body = {
             "chartc-journal": 1,
             "renames": [{"temp": r.temp, "destination": r.destination, "sha256": r.sha256} for r in self.renames],
             "removals": list(self.removals),
-        }, indent=1, sort_keys=True) + "\n"
+        }
+        return json.dumps({**body, "check": journal_check(body)}, indent=1, sort_keys=True) + "\n"
+
+
+def journal_check(body: Mapping[str, object]) -> str:
+    """The SHA-256 a journal holds of the rest of itself (its keys sorted, compact), so a flipped
+    bit in a name or a digest is a damaged journal, never a rename or deletion it did not decide."""
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode("utf-8")).hexdigest()
 
 
 def write_journal(
@@ -215,6 +225,9 @@ def recover(out_dir: Path) -> Recovery:
     deleted (roll forward). Without one, nothing had been renamed: its temp files are deleted (roll
     back). A journal that does not hold up (a temp whose bytes are not the journal's, an entry that
     leaves the folder) is set aside, listed in `problems`, and its temp files are deleted.
+
+    Raises:
+        WriteError: a sound journal could not be applied (an I/O error); it is kept with its temps.
     """
     if not out_dir.is_dir():
         return Recovery()
@@ -227,15 +240,21 @@ def recover_locked(out_dir: Path) -> Recovery:
     root = out_dir.resolve()
     completed: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
-    if entry_at(root / JOURNAL_NAME) is not None:
-        try:
-            journal = _read_journal(root)
-            completed = tuple(apply_journal(root, journal))
-        except (WriteError, OSError) as exc:
-            problems = (str(exc),)
-            with suppress(OSError):
-                os.unlink(root / JOURNAL_NAME)
-    removed = tuple(_remove_stray_temps(root))
+    try:
+        if entry_at(root / JOURNAL_NAME) is not None:
+            try:
+                journal = _read_journal(root)
+            except WriteError as exc:  # damaged: set aside, its temps deleted below
+                problems = (str(exc),)
+                with suppress(OSError):
+                    os.unlink(root / JOURNAL_NAME)
+            else:
+                completed = tuple(apply_journal(root, journal))
+        removed = tuple(_remove_stray_temps(root))
+    except OSError as exc:  # an I/O error, maybe transient: a journal is kept with its temps
+        raise WriteError(f"{exc.strerror or exc} while completing or rolling back an interrupted build in "
+                         f"{out_dir}; its journal, if any, is kept and the next `chartc build` or "
+                         "`chartc build --check` finishes it") from None
     return Recovery(completed, removed, problems)
 
 
@@ -255,10 +274,13 @@ def _read_journal(root: Path) -> _Journal:
         WriteError: the journal is unreadable or an entry does not hold up.
     """
     try:
-        doc = json.loads(read_bytes(root / JOURNAL_NAME, root, "--out", JOURNAL_LIMIT))
+        doc = json.loads(_read_or_raise(root, root / JOURNAL_NAME, JOURNAL_LIMIT, whole=True))
+        check = doc.pop("check")
+        if check != journal_check(doc):
+            raise ValueError("its SHA-256 does not match its text")
         renames = tuple(_Rename(str(r["temp"]), str(r["destination"]), str(r["sha256"])) for r in doc["renames"])
         removals = tuple(str(rel) for rel in doc["removals"])
-    except (ReadError, ValueError, KeyError, TypeError) as exc:
+    except (ReadError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise WriteError(f"{root / JOURNAL_NAME} is damaged ({exc}); set aside") from None
     for r in renames:
         _check_rename(root, r)
@@ -288,10 +310,30 @@ def _check_rename(root: Path, r: _Rename) -> None:
 
 
 def _digest(root: Path, path: Path) -> str:
+    """The SHA-256 of a file in `--out`, or "" when there is none to read.
+
+    Raises:
+        OSError: the file is there but could not be read (maybe for a moment: not damage).
+    """
     try:
-        return hashlib.sha256(read_start(path, root, "--out", WHOLE_FILE)).hexdigest()
+        return hashlib.sha256(_read_or_raise(root, path, WHOLE_FILE, whole=False)).hexdigest()
     except ReadError:
         return ""
+
+
+def _read_or_raise(root: Path, path: Path, limit: int, whole: bool) -> bytes:
+    """A file's bytes in `--out` (`read_bytes` when `whole`, else `read_start`).
+
+    Raises:
+        ReadError: it is missing, a link leading outside, not a regular file, or too large.
+        OSError: it is there but reading it failed (an I/O error is not a damaged journal).
+    """
+    try:
+        return read_bytes(path, root, "--out", limit) if whole else read_start(path, root, "--out", limit)
+    except ReadError as exc:
+        if exc.failure is ReadFailure.UNREADABLE and entry_at(path) == Entry.FILE:
+            raise OSError(errno.EIO, exc.detail) from None
+        raise
 
 
 def _remove_stray_temps(root: Path) -> list[str]:

@@ -20,7 +20,10 @@ replaced by a link) lays the PDF out again: a bad record costs a render, never a
 never a failed build.
 
 The record is JSON in the user's cache folder beside the build record (`compiler.build.record`),
-one per output folder, read only under the cache's ownership rules (`dsl.parser_cache.read_trusted`).
+one per output folder, written as every cache file is (`dsl.parser_cache.write_private`: the SHA-256
+of its bytes first) and read only under the cache's ownership rules and when its bytes hash to that
+digest (`dsl.parser_cache.read_trusted`): a flipped bit, a torn file or one written before it was
+sealed counts as no record.
 """
 
 from __future__ import annotations

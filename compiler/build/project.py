@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from compiler import model
 from compiler.build import cache as game_cache
-from compiler.build.reader import ReadError, ReadFailure, read_text
+from compiler.build.reader import ReadError, ReadFailure, held_text, read_text
 from compiler.diagnostics import Applicability, Diagnostic, Sink, Slot, Suppressed, codes, fixes
 from compiler.diagnostics.suggest import suggestion
 from dsl.aid_order import ORDER_FILE, OrderEntry, read_order
@@ -342,12 +342,9 @@ def apply_suppressions(sink: Sink, suppressions: list[model.Suppression]) -> tup
 def _read(path: Path, folder: Path, shown: str, sink: Sink, unsaved: Mapping[Path, str] | None = None) -> str | None:
     """A file of a game folder through the one reader (or its unsaved text, when given), or None
     after reporting why not (C102)."""
-    if unsaved:
-        held = unsaved.get(path.resolve())
-        if held is not None:
-            return held
+    held = unsaved.get(path.resolve()) if unsaved else None
     try:
-        return read_text(path, folder, "its game folder")
+        return read_text(path, folder, "its game folder") if held is None else held_text(held)
     except ReadError as exc:
         end_col = exc.col + 1 if exc.failure is ReadFailure.NOT_UTF8 else exc.col  # the undecodable byte
         span = Span(shown, exc.line, exc.col, exc.line, end_col)

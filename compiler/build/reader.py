@@ -94,7 +94,24 @@ def read_text(path: Path, inside: Path, where: str = "its folder", limit: int = 
         line = data.count(b"\n", 0, exc.start) + 1
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise ReadError(ReadFailure.NOT_UTF8, f"byte 0x{data[exc.start]:02X} cannot be decoded", line, col) from None
+    return as_read(text)
+
+
+def as_read(text: str) -> str:
+    """A source's text as chartc reads it: CRLF and lone CR line ends as LF."""
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def held_text(text: str, limit: int = MAX_SOURCE_BYTES) -> str:
+    """An editor's unsaved text read as a file of the same bytes would be (`read_text`): the same
+    line ends and the same size limit.
+
+    Raises:
+        ReadError: the text is larger than `limit` bytes in UTF-8.
+    """
+    if len(text) > limit or (4 * len(text) > limit and len(text.encode("utf-8", "surrogatepass")) > limit):
+        raise ReadError(ReadFailure.TOO_LARGE, f"over the limit of {limit:,} bytes")
+    return as_read(text)
 
 
 def read_bytes(path: Path, inside: Path, where: str = "its folder", limit: int = MAX_SOURCE_BYTES) -> bytes:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from collections.abc import Callable, Mapping
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
@@ -149,6 +150,10 @@ def build(
     except OutputError as exc:
         click.echo(printable(f"build failed: {exc}; nothing was written"), err=True)
         sys.exit(EXIT_FINDINGS)
+    except BrokenProcessPool:  # a worker killed (by a signal, out of memory): the lock is freed, no output changed
+        click.echo("build failed: a worker process ended without sending its game (killed, or out of memory); "
+                   "nothing was written", err=True)
+        sys.exit(EXIT_FINDINGS)
     except InvalidOutput as exc:  # chartc's emitter and its schema disagree: not the charts' fault
 
         click.echo(printable(f"chartc hit an internal error: {exc}; nothing was written. This is a bug in chartc, "
@@ -207,7 +212,7 @@ def _recorded_up_to_date(
     and every output is on disk as that build wrote it (`compiler.build.record`); None when the full
     check must run (it reports why)."""
     try:
-        game_dirs = find_game_dirs(list(paths) or [Path("charts")])
+        game_dirs = find_game_dirs(list(paths) or [default_charts_dir()])  # the one configuration, as find_games
         check_out_dir(out_dir, game_dirs)
     except (PathError, WriteError):
         return None

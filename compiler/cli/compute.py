@@ -24,7 +24,7 @@ from compiler.cli.common import (
     when_option,
 )
 from compiler.diagnostics import did_you_mean, render_short
-from compiler.diagnostics.textsafe import printable
+from compiler.diagnostics.textsafe import json_text, printable
 from compiler.engine.compute import compute
 from compiler.engine.lookup import LookupProblem, LookupUsage
 
@@ -71,7 +71,7 @@ def compute_command(
     given = {k: v if isinstance(v, bool | int) else str(v) for k, v in sorted(got.context.items())}
     if fmt == "json":
         doc = {"game": game_id, "formula": formula.id, "rule": formula.rule, "text": got.text}
-        click.echo(json.dumps({**doc, "inputs": given, "value": got.value}, ensure_ascii=False, indent=2))
+        click.echo(json_text(json.dumps({**doc, "inputs": given, "value": got.value}, ensure_ascii=False, indent=2)))
         return
     lines = [f"{game_id}/{formula.id} {formula.title} (rule {formula.rule})", f"  {got.text}"]
     lines += [f"  {k} = {'yes' if v is True else 'no' if v is False else v}" for k, v in given.items()]

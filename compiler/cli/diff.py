@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from compiler.cli.common import EXIT_FINDINGS, JSON_FORMATS, echo_lines, format_option, load_project, usage_error
+from compiler.cli.common import (
+    EXIT_FINDINGS,
+    JSON_FORMATS,
+    default_charts_dir,
+    echo_lines,
+    format_option,
+    load_project,
+    usage_error,
+)
 from compiler.cli.git_tree import GitTreeError, export_charts
 from compiler.diagnostics.textsafe import printable
 from compiler.tools.diff import changes_json, changes_lines, diff_projects, errata_sheet_html
@@ -21,13 +29,14 @@ if TYPE_CHECKING:
 
 def chart_tree(arg: str, stack: ExitStack) -> tuple[Path, str]:
     """A chart tree to diff and its label: an existing path, or a git revision of this repository
-    (its `charts/` exported into a temporary folder that lives as long as `stack`)."""
+    (its charts folder, as configured for every command, exported into a temporary folder that
+    lives as long as `stack`)."""
     path = Path(arg)
     if path.exists():
         return path, arg
     folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="chartc-diff-"))
     try:
-        return export_charts(arg, Path(folder)), f"{arg} (git)"
+        return export_charts(arg, Path(folder), default_charts_dir()), f"{arg} (git)"
     except GitTreeError as exc:
         raise usage_error(str(exc)) from exc
 

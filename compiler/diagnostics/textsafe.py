@@ -6,7 +6,8 @@ a newline followed by `::error file=…::` forges a GitHub annotation or a fake 
 escape sequence retitles the terminal, and a bidi override reorders what the reader sees (the
 "Trojan Source" trick). `printable` shows each such character as a visible `<U+XXXX>` mark;
 `json_text` does the same job for JSON documents by writing them as `\\uXXXX` escapes, so the
-document still parses to exactly the same data.
+document still parses to exactly the same data; `spreadsheet_cell` for a CSV cell, which a
+spreadsheet would otherwise read as a formula (`=HYPERLINK(...)`, `@SUM(...)`) or split into rows.
 """
 
 from __future__ import annotations
@@ -73,3 +74,32 @@ def json_text(document: str) -> str:
     if document.isascii() and "\x7f" not in document:
         return document
     return _BEYOND_PRINTABLE_ASCII.sub(lambda m: _json_escape(m.group(0)), document)
+
+
+_FORMULA_START = frozenset("=+-@\t\r")
+"""What makes a spreadsheet read a cell as a formula (OWASP's list for CSV injection)."""
+_PLAIN_NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?|-")
+"""A signed number, or a lone dash (no result): a spreadsheet reads these as data."""
+FORMULA_GUARD = "'"
+"""Put before a cell a spreadsheet would read as a formula; `chartc import` takes it off again."""
+
+
+def spreadsheet_cell(text: str) -> str:
+    """A CSV cell safe to open in a spreadsheet: hidden characters shown as `<U+XXXX>` (a line or
+    paragraph separator, VT or NEL would split the row in many readers), and a cell that would
+    start a formula (`=`, `+`, `-`, `@`, other than a plain signed number or a lone dash) behind a
+    `'`; a cell that starts with the guard and a formula character gets a second one, so
+    `unguard_cell` gives back exactly the text written."""
+    text = printable(text)
+    if text and text[0] in _FORMULA_START and not _PLAIN_NUMBER.fullmatch(text):
+        return FORMULA_GUARD + text
+    if text[:1] == FORMULA_GUARD and text[1:2] in _FORMULA_START | {FORMULA_GUARD}:
+        return FORMULA_GUARD + text
+    return text
+
+
+def unguard_cell(text: str) -> str:
+    """A CSV cell read back: the guard `spreadsheet_cell` put before a formula-like cell taken off."""
+    if text[:1] == FORMULA_GUARD and text[1:2] in _FORMULA_START | {FORMULA_GUARD}:
+        return text[1:]
+    return text

@@ -11,13 +11,8 @@ import json
 from typing import Any, assert_never
 
 from compiler import model
-from compiler.emit.json_rules import (
-    ambiguity_json,
-    conflict_json,
-    fact_json,
-    limit_json,
-    where_json,
-)
+from compiler.diagnostics.textsafe import json_text
+from compiler.emit.json_rules import ambiguity_json, conflict_json, fact_json, limit_json, where_json
 from compiler.emit.json_rules import condition_json as _cond
 from compiler.engine.chances import dice_variants, distinct_chances, drm_reach_span, probability_json
 from compiler.engine.formulas import inputs as formula_inputs
@@ -64,7 +59,7 @@ def emit_game_json(game: model.Game) -> str:
         "conflicts": [conflict_json(c) for c in game.conflicts],
         "ambiguities": [ambiguity_json(a) for a in game.ambiguities],
     }
-    return _pretty(doc, 0) + "\n"
+    return json_text(_pretty(doc, 0)) + "\n"  # hidden characters as escapes: same data, safe to view
 
 
 def _formula(game: model.Game, f: model.Formula) -> dict[str, Any]:

@@ -8,6 +8,7 @@ goes through `to_utf16` and `from_utf16`, so the two counts can never be mixed u
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from dsl.shared import Span
@@ -36,6 +37,17 @@ def _units(char: str) -> int:
 def lines_of(text: str) -> list[str]:
     """The text's lines as the parser counts them (`\\n` ends a line; a `\\r` stays in the line)."""
     return text.split("\n")
+
+
+_PROTOCOL_LINE_END = re.compile("\r\n|\r|\n")
+"""The protocol's line ends (CRLF, lone CR, LF), as a client counts the lines of a document."""
+
+
+def document_end(text: str) -> Position:
+    """The position just after the last character of a document as the client holds it (its raw
+    text, before chartc reads CRLF and lone CR as LF): an edit ending here replaces it all."""
+    lines = _PROTOCOL_LINE_END.split(text)
+    return Position(len(lines) - 1, sum(_units(c) for c in lines[-1]))
 
 
 def to_utf16(lines: list[str], line: int, col: int) -> Position:

@@ -4,26 +4,41 @@ On open and on change it checks the whole game folder of the document (`workspac
 the loader `chartc check` runs) with every open buffer's unsaved text, and publishes the findings
 of each file of that game. Requests are answered from the last check of the document's game
 (`index.GameIndex`); positions are converted only by `positions`.
+
+Limits: a message from the editor is read only up to `MAX_MESSAGE_BYTES` (`LimitedInput`: a
+longer one is skipped in small pieces, never held, and the editor is told), and an unsaved
+buffer is checked only up to the size `chartc check` reads of a file (C102 beyond it).
 """
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Generator
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
+from compiler.build.reader import MAX_SOURCE_BYTES
 from compiler.diagnostics import Diagnostic, Severity
 from compiler.lsp import positions
 from compiler.lsp.index import GameIndex, Kind, QuickFix
 from compiler.lsp.workspace import check_game, game_folder
 from compiler.tools.fmt import FormatSyntaxError, UnsafeFormat, format_text
 from dsl.shared import Span
+
+MAX_MESSAGE_BYTES = 4 * MAX_SOURCE_BYTES
+"""Largest message read from the editor: a chart file's limit, with room for JSON's escapes."""
+MAX_HEADER_BYTES = 64 * 1024
+"""Longest header line read (`Content-Length: ...` is about 25 bytes)."""
+_SKIP_CHUNK = 1 << 20
+REFUSED = "chartc/refusedMessage"
+"""What `LimitedInput` hands the server in place of a message it skipped."""
 
 _SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
@@ -135,6 +150,30 @@ class ChartServer(LanguageServer):
         return index, name, line, col
 
 
+class LimitedInput:
+    """The editor's stream as pygls reads it (a header line with `readline`, a body of the
+    `Content-Length` it names with `read`), refusing to hold more than the limits: a header line
+    is cut at `MAX_HEADER_BYTES`, and a body over `MAX_MESSAGE_BYTES` is read and dropped a
+    megabyte at a time, a `REFUSED` notification naming its size taking its place."""
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self.raw = raw
+
+    def readline(self) -> bytes:
+        return self.raw.readline(MAX_HEADER_BYTES)
+
+    def read(self, size: int) -> bytes:
+        if size <= MAX_MESSAGE_BYTES:
+            return self.raw.read(size)
+        left = size
+        while left:
+            chunk = self.raw.read(min(left, _SKIP_CHUNK))
+            if not chunk:
+                return b""  # the stream ended inside the message: the server stops, as pygls does
+            left -= len(chunk)
+        return json.dumps({"jsonrpc": "2.0", "method": REFUSED, "params": {"bytes": size}}).encode("utf-8")
+
+
 def _version() -> str:
     try:
         return version("chartc")
@@ -167,6 +206,15 @@ def build_server() -> ChartServer:
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: ChartServer, params: types.DidCloseTextDocumentParams) -> None:
         ls.recheck(params.text_document.uri)  # the file on disk replaces the closed buffer
+
+    @server.feature(REFUSED)
+    def refused(ls: ChartServer, params: Any) -> None:
+        size = int(getattr(params, "bytes", 0))
+        ls.window_show_message(types.ShowMessageParams(
+            types.MessageType.Error,
+            f"chartc: a message of {size:,} bytes from the editor is over the limit of {MAX_MESSAGE_BYTES:,} "
+            f"and was not read (a chart file is read up to {MAX_SOURCE_BYTES:,} bytes); split the file",
+        ))
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(ls: ChartServer, params: types.HoverParams) -> types.Hover | None:
@@ -213,8 +261,7 @@ def build_server() -> ChartServer:
             return []  # the findings already say why; `chartc fmt` refuses the same text
         if formatted == doc.source:
             return []
-        lines = positions.lines_of(doc.source)
-        end = positions.to_utf16(lines, len(lines), len(lines[-1]) + 1)
+        end = positions.document_end(doc.source)  # a lone CR ends a line for the client
         whole = types.Range(start=types.Position(0, 0), end=types.Position(end.line, end.character))
         return [types.TextEdit(range=whole, new_text=formatted)]
 
@@ -275,7 +322,7 @@ def _action(ls: ChartServer, index: GameIndex, uri: str, lines: list[str], fix: 
 
 def main() -> None:
     """Serve on stdin and stdout until the client exits."""
-    build_server().start_io()
+    build_server().start_io(LimitedInput(sys.stdin.buffer), sys.stdout.buffer)  # type: ignore[arg-type]
 
 
 if __name__ == "__main__":

@@ -135,6 +135,8 @@ class _Layout:
             if element.comment is not None and element.comment.text == FMT_OFF:
                 end = self._fmt_off_end(elements, i, close_line)
                 self.out.extend(self.lines[element.first_line - 1 : end])
+                for line in range(element.first_line, end + 1):
+                    self.trailing.pop(line, None)  # kept verbatim with its line
                 previous_last = end
                 while i < len(elements) and elements[i].first_line <= end:
                     i += 1

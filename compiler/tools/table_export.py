@@ -11,6 +11,7 @@ import csv
 import io
 
 from compiler import model
+from compiler.diagnostics.textsafe import spreadsheet_cell
 from compiler.model.dice import Dice, DiceForm
 from compiler.model.formulas import condition_text
 from dsl.source_text import quote
@@ -183,7 +184,8 @@ def _availability_cell(cell: model.AvailabilityCell) -> str:
 
 
 def export_csv(chart: model.Chart) -> str:
-    """A plain chart as CSV text (RFC 4180 quoting, `\\n` line ends)."""
+    """A plain chart as CSV text (RFC 4180 quoting, `\\n` line ends), each cell safe to open in a
+    spreadsheet (`spreadsheet_cell`: no formula, no hidden character that splits a row)."""
     out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(table_rows(chart))
+    csv.writer(out, lineterminator="\n").writerows([spreadsheet_cell(c) for c in row] for row in table_rows(chart))
     return out.getvalue()

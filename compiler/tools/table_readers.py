@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from compiler.diagnostics.textsafe import unguard_cell
 from compiler.tools.table_limits import MAX_CELL_CHARS, TooLarge, check_cell, check_shape, check_spreadsheet
 
 
@@ -184,7 +185,7 @@ def _text_cells(rows: Iterable[Sequence[str]]) -> list[list[Cell]]:
         for c, value in enumerate(row):
             address = f"{column_letters(c)}{r + 1}"
             check_cell(len(value), address)
-            cells.append(Cell(value.strip(), CellKind.TEXT, address))
+            cells.append(Cell(unguard_cell(value.strip()), CellKind.TEXT, address))
         table.append(cells)
     return table
 
