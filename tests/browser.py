@@ -80,6 +80,11 @@ def page_texts(pdf_path: Path) -> list[str]:
     ]
 
 
+def pdf_text(pdf_path: Path) -> str:
+    """The PDF's whole text, as `pdftotext` reads it."""
+    return subprocess.run(["pdftotext", str(pdf_path), "-"], check=True, capture_output=True, text=True).stdout
+
+
 def header_texts(pdf_path: Path, top_mm: float = 14) -> list[str]:
     """The text of each page's top margin (its running header), in page order, on one line."""
     height = str(int(top_mm * MM))
