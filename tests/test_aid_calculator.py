@@ -10,9 +10,16 @@ from typing import Any
 
 import pytest
 
+from compiler.engine.drms import evaluate
 from compiler.engine.lookup import lookup
-from tests.test_aid_live import IA2_HTML, _field, _open, _panel, _watched_page
-from tests.test_aid_live import browser  # noqa: F401  (the Chromium fixture)
+from tests.test_aid_live import (
+    IA2_HTML,
+    _field,
+    _open,
+    _panel,
+    _watched_page,
+    browser,  # noqa: F401  (the Chromium fixture)
+)
 
 
 @pytest.fixture(scope="module")
@@ -59,3 +66,25 @@ def test_the_selected_cell_of_a_grid_is_marked_in_the_printed_table(ia2: Any) ->
     assert header == "Trained"
     _field(r7, "roll").fill("00")  # 100: no row (the transcription stops at 78)
     assert ia2.locator("#chart-r7 .chart-body td.hit").count() == 0
+
+
+def test_a_drm_list_adds_up_the_drms_that_apply(ia2: Any, corpus) -> None:
+    # IA2 B7, the Landing Chart's DRMs (a `drms` list: its table is on the cards): a forced
+    # landing +1 (7.4.5), landing weather 2 points +2 (7.5, +1 per point), a Green pilot +1 (10.12)
+    b7 = _panel(ia2, "B7")
+    assert b7.locator(".live-result").text_content() == "Total DRM \u00b10."
+    assert b7.locator("table.live-rows").count() == 0 and _field(b7, "roll").count() == 0
+    _field(b7, "ctx.forced_landing").check()
+    _field(b7, "ctx.weather_modifier").fill("2")
+    _field(b7, "ctx.green_pilot").check()
+    # the same total as the Python engine's
+    chart = corpus.project.games["ia2"].chart("B7")
+    context = {"forced_landing": True, "weather_modifier": 2, "green_pilot": True}
+    assert evaluate(chart, context).total == 4
+    assert b7.locator(".live-result").text_content() == "Total DRM +4."
+    assert b7.locator(".live-breakdown").text_content() == (
+        "DRMs: Forced (deadstick, emergency) landing +1, Landing weather other than good ([B9]) +2"
+        " (2 \u00d7 +1), Green pilot (10.12) +1 = +4"
+    )
+    _field(b7, "other").fill("-1")  # a card's -1
+    assert b7.locator(".live-result").text_content() == "Total DRM +3."

@@ -37,12 +37,13 @@ CHROMIUM_PATCH_SLACK = 1
 # Issue 34, the dense print (the default: two columns, 7.5 pt cells, notes run on under their
 # chart, no colophon) took IA2 from 18 A4 pages to 8 (19 to 9 on Letter), USAAF 13 to 8, Stuka
 # Leader 10 to 5, AA 5 to 3; large print keeps its layout, and its condensed notes and shorter
-# months (`3/44`) took IA2 from 27 to 26 pages (29 to 27 on Letter) and AA on Letter 9 to 8.
+# months (`3/44`) took IA2 from 27 to 26 pages (29 to 27 on Letter) and AA on Letter 9 to 8; the
+# Sequence of Play first (a page of its own in large print) took Stuka Leader from 17 to 16.
 # `python scripts/aid_pages.py --chromium` counts them all (docs/records/printing.md).
 EXPECTED_PAGES = {
     "ia2": {("a4", False): 8, ("letter", False): 9, ("a4", True): 26, ("letter", True): 27},
     "usaaf": {("a4", False): 8, ("letter", False): 8, ("a4", True): 24, ("letter", True): 24},
-    "stuka_leader": {("a4", False): 5, ("letter", False): 5, ("a4", True): 17, ("letter", True): 17},
+    "stuka_leader": {("a4", False): 5, ("letter", False): 5, ("a4", True): 16, ("letter", True): 16},
     "aa_rules": {("a4", False): 3, ("letter", False): 3, ("a4", True): 8, ("letter", True): 8},
 }
 # Issue 30 took USAAF from 7 pages to 13 (A4) and the AA excerpt from 4 to 5: the rules beyond the
@@ -61,7 +62,7 @@ EXPECTED_PAGES = {
 EXPECTED_PAGES_WEASYPRINT = {
     "ia2": {("a4", False): 8, ("letter", False): 9, ("a4", True): 26, ("letter", True): 27},
     "usaaf": {("a4", False): 8, ("letter", False): 8, ("a4", True): 24, ("letter", True): 24},
-    "stuka_leader": {("a4", False): 5, ("letter", False): 5, ("a4", True): 16, ("letter", True): 17},
+    "stuka_leader": {("a4", False): 5, ("letter", False): 5, ("a4", True): 15, ("letter", True): 16},
     "aa_rules": {("a4", False): 2, ("letter", False): 3, ("a4", True): 8, ("letter", True): 8},
 }
 # Large print may take a second page for a chart taller than a page (research note, layout rule
@@ -128,6 +129,13 @@ def test_default_order_follows_rule_sections(tmp_path: Path) -> None:
     assert [(g.heading, [c.address for c in g.charts]) for g in groups] == [
         ("Rules 5", ["V1"]), ("Rules 7", ["C1", "C2"]), ("Other charts", ["misc"]),
     ]
+
+
+def test_the_sequence_of_play_opens_an_aid_without_an_order_file(corpus) -> None:
+    # issue 34: Stuka Leader printed its Sequence of Play 34th of 37; the book prints it first
+    groups = play_order(corpus.project.games["stuka_leader"])
+    assert (groups[0].heading, [c.address for c in groups[0].charts]) == ("Sequence of Play", ["sequence_of_play"])
+    assert groups[1].heading == "Rules 1"
 
 
 def test_order_file_sets_groups_and_keeps_unlisted_charts(tmp_path: Path) -> None:

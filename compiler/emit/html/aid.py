@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from compiler import model
 from compiler.emit.html.aid_view import chart_view
-from compiler.emit.html.interactive import live_chart, live_data
+from compiler.emit.html.interactive import calculator_chart, live_data
 from compiler.emit.html.notes import errata_documents
 from compiler.emit.html.page_fit import pair_charts
 from compiler.emit.html.views import LANDSCAPE, PORTRAIT, GroupView, Layout, SheetCell
@@ -58,9 +58,11 @@ def _grouped(pairs: list[tuple[str | None, model.Chart]]) -> list[AidGroup]:
 
 def _default_groups(charts: Sequence[model.Chart]) -> list[AidGroup]:
     """Charts by rule section number (stable: source order breaks ties), grouped by the number's
-    first part (`Rules 7`)."""
-    pairs: list[tuple[str | None, model.Chart]] = []
-    for chart in sorted(charts, key=lambda c: rule_key(c.rule)):
+    first part (`Rules 7`); the sequence of play (a chart so titled) opens the aid, as a player
+    reads it first (Stuka Leader prints it on its own page before the rules)."""
+    first = [c for c in charts if c.title.casefold().startswith("sequence of play")]
+    pairs: list[tuple[str | None, model.Chart]] = [("Sequence of Play", c) for c in first]
+    for chart in sorted((c for c in charts if c not in first), key=lambda c: rule_key(c.rule)):
         key = rule_key(chart.rule)[0]
         pairs.append((f"Rules {int(key)}" if key != float("inf") else "Other charts", chart))
     return _grouped(pairs)
@@ -141,7 +143,7 @@ def emit_game_html(
             id_index=id_index(groups),
             errata_documents=errata_documents(game),
             large_print=large_print,
-            live_json=Markup(live_data(game)) if any(live_chart(c) for c in game.charts) else "",
+            live_json=Markup(live_data(game)) if any(calculator_chart(c) for c in game.charts) else "",
             css_title=css_string(game.title),
         )
     )
