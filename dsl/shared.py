@@ -19,7 +19,7 @@ spans, and reading it back generates none of their methods.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, assert_never
 
 from dsl.lazy_dataclass import dataclass
 
@@ -47,18 +47,20 @@ class Side(StrEnum):
 
 class DiceForm(StrEnum):
     """How the dice are read: summed, d66 (tens and ones), percentile (00 = 100), the lower or
-    higher of several dice, the highest or lowest few of several, a sum minus a number with a
-    floor (IA2 7.1.5), or opposed dice read by their difference (`compiler.model.dice.Dice`)."""
+    higher of several dice, the highest or lowest few of several, opposed dice read by their
+    difference, or exploding dice (a top face rolls again and adds, to a stated depth)
+    (`compiler.model.dice.Dice`). Arithmetic on the roll (IA2 7.1.5's "subtract 3") is not a dice
+    form but the roll's steps (`RollStep`)."""
 
     SUM = "sum"
     D66 = "d66"
     PERCENTILE = "percentile"
     LOWER = "lower"
-    MINUS = "minus"
     HIGHER = "higher"
     HIGHEST = "highest"
     LOWEST = "lowest"
     VERSUS = "versus"
+    EXPLODE = "explode"
 
 
 class CompareOp(StrEnum):
@@ -73,6 +75,16 @@ class CompareOp(StrEnum):
     LT = "<"
 
 
+class BoundKind(StrEnum):
+    """What a limit allows: `at most N`, `at least N`, `exactly N`, `L to H`, `unlimited`."""
+
+    AT_MOST = "at_most"
+    AT_LEAST = "at_least"
+    EXACTLY = "exactly"
+    BETWEEN = "between"
+    UNLIMITED = "unlimited"
+
+
 class Rounding(StrEnum):
     """How a quotient becomes a whole number: a CRT odds ratio of combat factors, or the steps of
     a per-N DRM (`-1 per 10 kills`: 25 kills is 2 steps, or 3 rounded up)."""
@@ -80,6 +92,47 @@ class Rounding(StrEnum):
     DOWN = "down"
     UP = "up"
     NEAREST = "nearest"  # halves up: half a step or more counts as a step
+
+
+class StepKind(StrEnum):
+    """A step of a roll's arithmetic, after the dice (`roll 1d6 then drms then minus 3 then minimum 0`)."""
+
+    DRMS = "drms"  # the DRM total is added here
+    ADD = "add"  # `minus 3` (amount -3), `plus 2` (amount +2)
+    TIMES = "times"  # `doubled` (amount 2), `times 3`
+    HALVE = "halve"  # `halved round down|up`
+    MINIMUM = "minimum"  # `minimum 0`: a lower result counts as 0
+    MAXIMUM = "maximum"  # `maximum 3`: a higher result counts as 3
+
+
+@dataclass(frozen=True)
+class RollStep:
+    """One step of a roll's arithmetic, as written and as the model keeps it: the DRMs, adding or
+    subtracting a number, multiplying, halving rounded as printed, a minimum or a maximum.
+    `amount` is the signed number added (ADD), the factor (TIMES) or the bound (MINIMUM,
+    MAXIMUM); `rounding` is HALVE's (down or up)."""
+
+    kind: StepKind
+    span: Span
+    amount: int = 0
+    rounding: Rounding | None = None
+
+    @property
+    def text(self) -> str:
+        """The step as the chart language writes it: `drms`, `minus 3`, `times 2`, `halved round down`."""
+        match self.kind:
+            case StepKind.DRMS:
+                return "drms"
+            case StepKind.ADD:
+                return f"minus {-self.amount}" if self.amount < 0 else f"plus {self.amount}"
+            case StepKind.TIMES:
+                return "doubled" if self.amount == 2 else f"times {self.amount}"
+            case StepKind.HALVE:
+                return f"halved round {self.rounding}"
+            case StepKind.MINIMUM | StepKind.MAXIMUM:
+                return f"{self.kind} {self.amount}"
+            case _:
+                assert_never(self.kind)
 
 
 class GroupMode(StrEnum):

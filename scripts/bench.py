@@ -7,6 +7,8 @@
     python scripts/bench.py --rows 2000        # the synthetic corpus at 2,000 rows
     python scripts/bench.py --only check --baseline ../main   # also: these checks vs that checkout's
     python scripts/bench.py --only tricks      # each speed trick: its command with and without it
+    python scripts/bench.py --only startup     # lookup and --help on a regular install (a venv it makes)
+    python scripts/bench.py --write            # also record the rows in docs/records/speed.{json,md}
 
 Each row compares a command A with a baseline B. The two run interleaved (A, B, A, B, ...), each
 as a child process whose CPU time (user + system) comes from `resource.getrusage(RUSAGE_CHILDREN)`
@@ -45,6 +47,14 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+RECORD = ROOT / "docs" / "records" / "speed.json"
+"""The rows of the last `--write` run, which docs/records/speed.md shows between its markers."""
+PAGE = ROOT / "docs" / "records" / "speed.md"
+BEGIN = "<!-- scripts/bench.py --write: begin -->"
+END = "<!-- scripts/bench.py --write: end -->"
+ISSUE_35 = ("pdf-unchanged", "pdf-full", "lookup", "lookup-regular", "lookup-edit-editable", "lookup-edit-regular",
+            "help", "help-regular", "odds-5d10", "odds-10d10", "odds-first", "json-size", "json-memory", "check-json")
+"""The rows of issue 35's table (the editable and regular installs both): the record holds each."""
 CHARTS = ROOT / "charts"
 PYTHON = sys.executable
 CHARTC = [PYTHON, "-c", "import sys; from compiler.cli import main; sys.argv[0] = 'chartc'; main()"]
@@ -403,10 +413,12 @@ class Row:
     b_seconds: float
     ratio: float
     unit: str = "x"
+    refused: str = ""
+    """Why command A gave no answer (`odds` of dice chartc refuses): the row is printed, not met."""
 
     @property
     def meets(self) -> bool:
-        return self.ratio <= self.target
+        return not self.refused and self.ratio <= self.target
 
 
 # The children's environment: this one without PYTHONDONTWRITEBYTECODE (an installed chartc has
@@ -451,6 +463,7 @@ class Setup:
     quick: bool
     code: Path
     baseline: Path | None = None
+    rows: int = 10000
 
 
 def row_lookup(s: Setup) -> Iterator[Row]:
@@ -459,7 +472,7 @@ def row_lookup(s: Setup) -> Iterator[Row]:
     # games, which other processes (a test run) can replace between two measured runs
     env = {**_CHILD_ENV, "XDG_CACHE_HOME": str(s.tmp / "lookup-cache")}
     a, b, r = paired(lambda: child_cpu(cmd, s.tmp, env), lambda: child_cpu([PYTHON, "-c", "pass"], s.tmp), s.runs)
-    yield Row("lookup", "`chartc lookup ia2/R4 3 ...` vs `python -c pass`", 4, a, b, r)
+    yield Row("lookup", "`chartc lookup ia2/R4 3 ...` vs `python -c pass`, editable install", 3, a, b, r)
     if s.baseline is not None:  # the same lookup by another checkout's code, paired (a before/after)
         other = {**env, "PYTHONPATH": str(s.baseline)}
         a, b, r = paired(lambda: child_cpu(cmd, s.tmp, env), lambda: child_cpu(cmd, s.tmp, other), s.runs)
@@ -469,7 +482,7 @@ def row_lookup(s: Setup) -> Iterator[Row]:
 def row_help(s: Setup) -> Iterator[Row]:
     cmd = [*CHARTC, "--help"]
     a, b, r = paired(lambda: child_cpu(cmd, s.tmp), lambda: child_cpu([PYTHON, "-c", "pass"], s.tmp), s.runs)
-    yield Row("help", "`chartc --help` vs `python -c pass`", 2, a, b, r)
+    yield Row("help", "`chartc --help` vs `python -c pass`, editable install", 2.1, a, b, r)
     if s.baseline is not None:
         other = {**_CHILD_ENV, "PYTHONPATH": str(s.baseline)}
         a, b, r = paired(lambda: child_cpu(cmd, s.tmp), lambda: child_cpu(cmd, s.tmp, other), s.runs)
@@ -601,13 +614,179 @@ def _plain(table: dict[tuple[object, ...], dict[str, object]]) -> Callable[..., 
 
 
 def row_pdf(s: Setup) -> Iterator[Row]:
+    """`build --pdf` of the corpus with nothing changed (every PDF read back, compiler/build/pdfs.py)
+    and with every PDF laid out (its record deleted before each run), each against `build`; all
+    write into folders already holding their outputs, with a cache folder of their own."""
     work = s.tmp / "pdf"
     charts = copy_corpus(work, 1)
+    env = {**_CHILD_ENV, "XDG_CACHE_HOME": str(work / "cache")}
     build = [*CHARTC, "build", str(charts), "--out", str(work / "generated")]
     pdf = [*CHARTC, "build", str(charts), "--out", str(work / "generated-pdf"), "--pdf"]
-    runs = max(1, s.runs // 2)
-    a, b, r = paired(lambda: child_cpu(pdf, work), lambda: child_cpu(build, work), runs)
-    yield Row("pdf", "`build --pdf` vs `build`", 4, a, b, r)
+
+    def unchanged() -> float:
+        return child_cpu(pdf, work, env)
+
+    def every_pdf() -> float:
+        for record in (work / "cache" / "chartc").glob("pdf-*.json"):
+            record.unlink()
+        return child_cpu(pdf, work, env)
+
+    a, b, r = paired(unchanged, lambda: child_cpu(build, work, env), s.runs)
+    yield Row("pdf-unchanged", "`build --pdf` with nothing changed vs `build`", 1.2, a, b, r)
+    a, b, r = paired(every_pdf, lambda: child_cpu(build, work, env), max(1, s.runs // 2))
+    yield Row("pdf-full", "`build --pdf`, every PDF laid out, vs `build`", 8, a, b, r)
+
+
+# --------------------------------------------------------------------------------------------------
+# Issue 35's table: `lookup` and `--help` on a regular (non-editable) install as well as this
+# checkout's, a lookup after a chart edit, odds against icepool, the JSON of 10,000 keyed rows.
+
+_INSTALLS: dict[Path, Path] = {}
+_NOT_COPIED = (".git", ".venv", "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", "node_modules")
+
+
+def _not_copied(folder: str, names: list[str], root: Path) -> set[str]:
+    """What copying a checkout leaves out: caches, environments, and at its top the build folder."""
+    left = {n for n in names if n in _NOT_COPIED or n.endswith(".egg-info")}
+    return left | ({"build"} & set(names) if Path(folder) == root else set())
+
+
+def regular_install(s: Setup) -> Path:
+    """A virtual environment in the temporary folder with chartc installed by `pip install DIR`
+    (DIR a copy of the checkout measured, so no build folder is left in it): files copied into
+    site-packages and compiled to bytecode, as a user's install is. Made once per run."""
+    if s.tmp not in _INSTALLS:
+        source = s.tmp / "install-source"
+        shutil.copytree(s.code, source, ignore=lambda folder, names: _not_copied(folder, names, s.code),
+                        symlinks=True)
+        venv = s.tmp / "venv-regular"
+        subprocess.run([PYTHON, "-m", "venv", str(venv)], check=True)
+        subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                        str(source)], check=True, stdout=subprocess.DEVNULL)
+        _INSTALLS[s.tmp] = venv
+    return _INSTALLS[s.tmp]
+
+
+def _installs(s: Setup) -> Iterator[tuple[str, list[str], list[str], dict[str, str]]]:
+    """(how chartc is installed, the chartc command, its Python's `-c pass`, the environment) for
+    this checkout (an editable install, or `--code`'s folder) and a regular install of it."""
+    yield "editable", CHARTC, [PYTHON, "-c", "pass"], _CHILD_ENV
+    venv = regular_install(s)
+    env = {k: v for k, v in _CHILD_ENV.items() if k != "PYTHONPATH"}
+    yield "regular", [str(venv / "bin" / "chartc")], [str(venv / "bin" / "python"), "-c", "pass"], env
+
+
+def row_startup(s: Setup) -> Iterator[Row]:
+    """The first lookup after a chart edit (a comment added to one of IA2's files before each run:
+    the game compiled again and saved) for each install; and for the regular install, `chartc
+    lookup` answered from the compiled-game cache and `chartc --help` (the `lookup` and `help` rows
+    measure them on the editable install), each against its own Python's `python -c pass`."""
+    work = s.tmp / "startup"
+    charts = copy_corpus(work, 1)
+    edited = charts / "ia2" / "combat.chart"
+    original = edited.read_text(encoding="utf-8")
+    args = ["lookup", "ia2/R4", "3", "--key", "interceptor=piston", "--charts", str(charts)]
+    for kind, chartc, bare, base_env in _installs(s):
+        env = {**base_env, "XDG_CACHE_HOME": str(work / f"cache-{kind}")}
+        edits = iter(range(1 << 30))
+
+        def after_edit(chartc: list[str] = chartc, env: dict[str, str] = env, edits: Iterator[int] = edits) -> float:
+            edited.write_text(f"{original}\n# bench edit {next(edits)}\n", encoding="utf-8")
+            return child_cpu([*chartc, *args], work, env)
+
+        def base(bare: list[str] = bare, env: dict[str, str] = env) -> float:
+            return child_cpu(bare, work, env)
+
+        a, b, r = paired(after_edit, base, s.runs)
+        yield Row(f"lookup-edit-{kind}", f"`chartc lookup ia2/R4 3 ...`, first run after a chart edit, vs "
+                  f"`python -c pass`, {kind} install", 8, a, b, r)
+        edited.write_text(original, encoding="utf-8")
+        if kind == "editable":
+            continue
+        a, b, r = paired(lambda chartc=chartc, env=env: child_cpu([*chartc, *args], work, env), base, s.runs)
+        yield Row(f"lookup-{kind}", f"`chartc lookup ia2/R4 3 ...` vs `python -c pass`, {kind} install", 3, a, b, r)
+        a, b, r = paired(lambda chartc=chartc, env=env: child_cpu([*chartc, "--help"], work, env), base, s.runs)
+        yield Row(f"help-{kind}", f"`chartc --help` vs `python -c pass`, {kind} install", 2.1, a, b, r)
+
+
+_KEEP_CHART = ('game keep {{ title "Keep" }}\n'
+               'chart [K] "highest 3 of {n}d10" {{ roll highest 3 of {n}d10 column r: text rows {{ 10-: "low" '
+               '11-20: "middle" 21+: "high" }} }}\n')
+_ICEPOOL_FIRST = "import icepool; icepool.d10.highest({n}, 3)"
+_CHARTC_FIRST = ("from compiler.model.dice import Dice, DiceForm; "
+                 "Dice(form=DiceForm.HIGHEST, count={n}, sides=10, keep=3).outcomes")
+
+
+def _icepool_forgets() -> None:
+    """Drop what icepool's evaluators keep between calls (`_cache`), so each call computes afresh
+    as chartc's does (a repeated call otherwise costs icepool a dict lookup)."""
+    for name, module in list(sys.modules.items()):
+        if name.startswith("icepool"):
+            for value in list(vars(module).values()):  # icepool's own objects, not the modules it imports
+                if type(value).__module__.startswith("icepool") and "_cache" in getattr(value, "__dict__", {}):
+                    del value._cache
+
+
+def row_odds(s: Setup) -> Iterator[Row]:
+    """The exact chances of the highest 3 of 5d10 and of 10d10: chartc's (`Dice.outcomes`, a new
+    `Dice` each call, so nothing is kept between calls) against icepool's (`d10.highest(n, 3)`,
+    its evaluators' caches emptied before each call), in this process, the best of 5 calls; 10d10
+    is refused when chartc's checks refuse the chart (C405). Then the first call in a fresh
+    interpreter, imports included, paired children."""
+    import icepool
+
+    from compiler.build.project import load
+    from compiler.model.dice import Dice, DiceForm
+
+    for n in (5, 10):
+        folder = s.tmp / f"odds-{n}d10" / "keep"
+        folder.mkdir(parents=True)
+        (folder / "keep.chart").write_text(_KEEP_CHART.format(n=n), encoding="utf-8")
+        found = [d.code for d in load([folder.parent]).diagnostics]
+        what = f"odds, {n}d10 keep highest 3 vs icepool"
+        if found:
+            theirs = min(timeit.repeat(lambda n=n: icepool.d10.highest(n, 3), _icepool_forgets, number=1, repeat=5))
+            yield Row(f"odds-{n}d10", what, 1, 0.0, theirs, float("inf"), refused=f"refused ({', '.join(found)})")
+            continue
+
+        def ours(n: int = n) -> object:
+            return Dice(form=DiceForm.HIGHEST, count=n, sides=10, keep=3).outcomes
+
+        expected = {k: v for k, v in zip(icepool.d10.highest(n, 3).outcomes(),
+                                          icepool.d10.highest(n, 3).probabilities(), strict=True)}
+        assert ours() == expected, f"chartc and icepool disagree on the highest 3 of {n}d10"
+        ratios, a_list, b_list = [], [], []
+        for _ in range(s.runs):
+            ta = min(timeit.repeat(ours, number=1, repeat=5))
+            tb = min(timeit.repeat(lambda n=n: icepool.d10.highest(n, 3), _icepool_forgets, number=1, repeat=5))
+            ratios.append(ta / tb)
+            a_list.append(ta)
+            b_list.append(tb)
+        yield Row(f"odds-{n}d10", what, 1, statistics.median(a_list), statistics.median(b_list),
+                  statistics.median(ratios))
+    ours_first = [PYTHON, "-c", _CHARTC_FIRST.format(n=5)]
+    theirs_first = [PYTHON, "-c", _ICEPOOL_FIRST.format(n=5)]
+    a, b, r = paired(lambda: child_cpu(ours_first, s.tmp), lambda: child_cpu(theirs_first, s.tmp), s.runs)
+    yield Row("odds-first", "odds, first call in a process (5d10 keep highest 3, imports included) vs icepool",
+              1, a, b, r)
+
+
+def row_json(s: Setup) -> Iterator[Row]:
+    """The JSON `build` writes for the synthetic game of `--rows` rows (keyed charts, DRMs, grids),
+    and the peak resident set of that build."""
+    work = s.tmp / "json"
+    charts = write_synthetic(work / "synth", s.rows)["charts"]
+    out = work / "generated"
+    cmd = [PYTHON, "-c", "import resource, subprocess, sys; "
+           "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
+           "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)",
+           *CHARTC, "build", str(charts), "--out", str(out), "--jobs", "1"]
+    done = subprocess.run(cmd, cwd=work, capture_output=True, text=True, check=True, env=_CHILD_ENV)
+    size_mb = (out / "synth" / "synth.json").stat().st_size / 1e6
+    yield Row("json-size", f"JSON of the {s.rows:,}-row keyed synthetic game (MB)", 10, size_mb, 0.0, size_mb, " MB")
+    peak_mb = int(done.stdout.strip()) / 1024
+    yield Row("json-memory", f"peak memory, `build` of the {s.rows:,}-row keyed synthetic game (MB)", 300,
+              peak_mb, 0.0, peak_mb, " MB")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -848,6 +1027,9 @@ def stages(s: Setup) -> list[str]:
 ROWS: dict[str, Callable[[Setup], Iterator[Row]]] = {
     "lookup": row_lookup,
     "help": row_help,
+    "startup": row_startup,
+    "odds": row_odds,
+    "json": row_json,
     "click": row_click,
     "check": row_check,
     "build-check": row_build_check,
@@ -860,16 +1042,41 @@ ROWS: dict[str, Callable[[Setup], Iterator[Row]]] = {
 }
 
 
+def recorded_table() -> str:
+    """The table of the recorded run (`RECORD`), as docs/records/speed.md holds it."""
+    doc = json.loads(RECORD.read_text(encoding="utf-8"))
+    rows = [Row(**{**row, "target": float(row["target"]), "ratio": float(row["ratio"])}) for row in doc["rows"]]
+    return "\n".join(render(rows, doc["runs"], doc["machine"]))
+
+
+def write_record(rows: list[Row], runs: int) -> None:
+    """Record `rows` (replacing rows of the same name, keeping the others) and put the table into
+    docs/records/speed.md between its markers."""
+    old = json.loads(RECORD.read_text(encoding="utf-8"))["rows"] if RECORD.exists() else []
+    new = {row.name: {k: v for k, v in vars(row).items()} for row in rows}
+    kept = [row for row in old if row["name"] not in new] + list(new.values())
+    order = {name: i for i, name in enumerate(ISSUE_35)}
+    kept.sort(key=lambda row: order.get(row["name"], len(order)))
+    for row in kept:  # JSON has no infinity: a ratio without a target or answer is a string
+        row["target"], row["ratio"] = (str(row[k]) if row[k] == float("inf") else row[k] for k in ("target", "ratio"))
+    doc = {"machine": machine(), "runs": runs, "rows": kept}
+    RECORD.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    held = PAGE.read_text(encoding="utf-8")
+    start, stop = held.find(BEGIN), held.find(END)
+    assert 0 <= start < stop, f"{PAGE} has no markers {BEGIN} ... {END}"
+    PAGE.write_text(f"{held[:start]}{BEGIN}\n{recorded_table()}\n{held[stop:]}", encoding="utf-8")
+
+
 def machine() -> str:
     """The machine the figures come from."""
     return (f"{os.cpu_count()} CPUs ({platform.machine()}), Python {platform.python_version()} "
             f"({platform.python_implementation()}), {platform.system()} {platform.release()}")
 
 
-def render(rows: list[Row], runs: int) -> list[str]:
-    """The table as Markdown, with the machine and the run count."""
+def render(rows: list[Row], runs: int, measured_on: str | None = None) -> list[str]:
+    """The table as Markdown, with the machine (this one unless `measured_on`) and the run count."""
     walls = any(row.name.startswith("speedbuild") for row in rows)
-    lines = [f"Machine: {machine()}; medians of {runs} paired runs (CPU time of the child processes"
+    lines = [f"Machine: {measured_on or machine()}; medians of {runs} paired runs (CPU time of the child processes"
              + ("; the `speedbuild` rows: wall time, fewer pairs for larger inputs)." if walls else ")."), "",
              "| what | A | B | A / B | target | meets |", "|---|---:|---:|---:|---:|---|"]
     for row in rows:
@@ -877,10 +1084,13 @@ def render(rows: list[Row], runs: int) -> list[str]:
             figures = f"{_seconds(row.a_seconds)} | {_seconds(row.b_seconds)} | {row.ratio:.2f}x | -"
             lines.append(f"| {row.what} | {figures} | - |")
             continue
-        if row.unit == "x":
+        if row.refused:
+            figures = f"{row.refused} | {_seconds(row.b_seconds)} | - | ≤ {row.target:g}x"
+        elif row.unit == "x":
             figures = f"{_seconds(row.a_seconds)} | {_seconds(row.b_seconds)} | {row.ratio:.2f}x | ≤ {row.target:g}x"
         else:
-            figures = f"{row.a_seconds:.0f}{row.unit} | | | ≤ {row.target:g}{row.unit}"
+            amount = f"{row.a_seconds:.0f}" if row.a_seconds >= 10 else f"{row.a_seconds:.1f}"
+            figures = f"{amount}{row.unit} | | | ≤ {row.target:g}{row.unit}"
         lines.append(f"| {row.what} | {figures} | {'yes' if row.meets else 'no'} |")
     return lines
 
@@ -903,6 +1113,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", type=Path, default=None,
                         help="the check, lookup and help rows also compare with the same command by this "
                         "checkout's chartc")
+    parser.add_argument("--write", action="store_true",
+                        help="record the rows in docs/records/speed.json and their table in docs/records/speed.md")
     parser.add_argument("--stages", action="store_true",
                         help="also print where one check of the synthetic corpus spends its CPU")
     args = parser.parse_args(argv)
@@ -920,14 +1132,16 @@ def main(argv: list[str] | None = None) -> int:
         synth = write_synthetic(tmp / "synth", rows) if row_check in chosen or args.stages else {}
         synth["rows"] = Path(f"{rows:,}")
         baseline = args.baseline.resolve() if args.baseline else None
-        setup = Setup(tmp, synth, runs, args.quick, (args.code or ROOT).resolve(), baseline)
+        setup = Setup(tmp, synth, runs, args.quick, (args.code or ROOT).resolve(), baseline, rows)
         results: list[Row] = []
         for fn in chosen:
             for row in fn(setup):
                 results.append(row)
-                print(f"  {row.name}: {row.ratio:.2f}{row.unit}", file=sys.stderr, flush=True)
+                print(f"  {row.name}: {row.refused or f'{row.ratio:.2f}{row.unit}'}", file=sys.stderr, flush=True)
         staged = stages(setup) if args.stages else []
     print("\n".join(render(results, runs)))
+    if args.write:
+        write_record(results, runs)
     if staged:
         print("\n" + "\n".join(staged))
     return 0

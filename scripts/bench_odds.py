@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 from compiler import model  # noqa: E402
 from compiler.build.project import load  # noqa: E402
 from compiler.engine.chances import drm_values  # noqa: E402
+from compiler.engine.drms import modified_roll  # noqa: E402
 from compiler.model.dice import Dice  # noqa: E402
 
 FORMS = '''game forms { title "Dice forms" }
@@ -86,16 +87,16 @@ def _assign(chart: model.Chart, combo: tuple[str, ...], items) -> list[Fraction]
 
 
 def plain(workload) -> list[list[Fraction]]:
-    """chartc's own model: fresh Dice (so the enumeration is timed), shift by each DRM."""
+    """chartc's own model: fresh Dice (so the enumeration is timed), each natural roll through the
+    chart's steps with each DRM (the sum without arithmetic)."""
     out = []
     for chart, drms in workload:
         d = chart.dice
-        outcomes = Dice(
-            d.form, d.count, d.sides, d.subtract, d.floor, d.keep, d.versus_count, d.versus_sides, d.zero
-        ).outcomes
+        outcomes = Dice(d.form, d.count, d.sides, d.keep, d.versus_count, d.versus_sides, d.zero).outcomes
         for combo in chart.key_combinations():
             for drm in drms:
-                out.append(_assign(chart, combo, ((roll + drm, p) for roll, p in outcomes.items())))
+                moved = ((modified_roll(chart, roll, drm), p) for roll, p in outcomes.items())
+                out.append(_assign(chart, combo, moved))
     return out
 
 
@@ -119,18 +120,37 @@ def icepool_die(d: Dice):
     if d.form == "versus":
         other = icepool.z(10) if d.versus_sides == 10 and d.zero == 0 else icepool.d(d.versus_sides)
         return total - d.versus_count @ other
-    if d.form == "minus":
-        return (total - d.subtract).clip(d.floor, None)
     return total
+
+
+def icepool_roll(chart: model.Chart, drm: int):
+    """The chart's dice through its steps (dice arithmetic) with the DRM total `drm`, in icepool."""
+    die = icepool_die(chart.dice) + (0 if chart.arithmetic else drm)
+    for step in chart.pipeline if chart.arithmetic else ():
+        match step.kind:
+            case model.StepKind.DRMS:
+                die = die + drm
+            case model.StepKind.ADD:
+                die = die + step.amount
+            case model.StepKind.TIMES:
+                die = die * step.amount
+            case model.StepKind.HALVE if step.rounding == "down":
+                die = die.map(lambda x: x // 2)
+            case model.StepKind.HALVE:
+                die = die.map(lambda x: -(-x // 2))
+            case model.StepKind.MINIMUM:
+                die = die.clip(step.amount, None)
+            case model.StepKind.MAXIMUM:
+                die = die.clip(None, step.amount)
+    return die
 
 
 def with_icepool(workload) -> list[list[Fraction]]:
     out = []
     for chart, drms in workload:
-        die = icepool_die(chart.dice)
         for combo in chart.key_combinations():
             for drm in drms:
-                shifted = die + drm
+                shifted = icepool_roll(chart, drm)
                 out.append(_assign(chart, combo, zip(shifted.outcomes(), shifted.probabilities(), strict=True)))
     return out
 

@@ -110,7 +110,6 @@ def resolve_citations(items: list[Item], game: object) -> list[str]:
     invariants = {i.id for i in game.invariants}
     errata = {e.id for e in game.errata}
     periods = {p.id for p in game.periods}
-    limits = {c.slug for c in game.charts}  # until limits are their own kind, a limit cites its chart
     missing = []
     for item in items:
         for citation in item.where:
@@ -128,8 +127,9 @@ def resolve_citations(items: list[Item], game: object) -> list[str]:
                 "context": lambda n: n in game.context,
                 "errata": lambda n: n in errata,
                 "period": lambda n: n in periods,
-                "limit": lambda n: n in limits or _named(game, "limits", n),
-                "conflict": lambda n: _named(game, "conflicts", n),
+                "limit": lambda n: game.limit(n) is not None,
+                # a conflict between places, or print that reads more than one way (`ambiguous`)
+                "conflict": lambda n: _named(game, "conflicts", n) or _named(game, "ambiguities", n),
             }[kind](name)
             if not found:
                 missing.append(f"{item.id}: `{citation}` names nothing in charts/{item.game}")

@@ -136,12 +136,34 @@ def outcome_chances(chart: dict[str, Any]) -> dict[int, Fraction]:
     return {o["roll"]: Fraction(_chance_of(o)["exact"]) for o in chart["dice"]["outcomes"]}
 
 
+def modified(chart: dict[str, Any], natural: int, drm: int) -> int:
+    """The modified roll as the JSON's `pipeline` describes it (the natural roll plus the DRM
+    without one): each step in order, the DRM total at the `drms` step."""
+    roll = natural
+    for step in chart.get("pipeline") or [{"step": "drms"}]:
+        kind, amount = step["step"], step.get("amount")
+        if kind == "drms":
+            roll += drm
+        elif kind == "add":
+            roll += amount
+        elif kind == "times":
+            roll *= amount
+        elif kind == "halve":
+            roll = math.ceil(Fraction(roll, 2)) if step["rounding"] == "up" else math.floor(Fraction(roll, 2))
+        elif kind == "minimum":
+            roll = max(roll, amount)
+        else:
+            assert kind == "maximum", step
+            roll = min(roll, amount)
+    return roll
+
+
 def row_chances(chart: dict[str, Any], keys: Mapping[str, str], drm: int) -> tuple[dict[int, Fraction], Fraction]:
     """The exact chance of each row (by index) and of no row, from the dice outcomes."""
     chances: dict[int, Fraction] = {}
     none = Fraction(0)
     for natural, chance in outcome_chances(chart).items():
-        index = select(chart, keys, natural + drm)
+        index = select(chart, keys, modified(chart, natural, drm))
         if index is None:
             none += chance
         else:
@@ -531,8 +553,7 @@ def compare_lookups(
     all_labels = key_labels(doc)
     asked = list(questions(doc, chart, rng))
     for q in asked:
-        modified = None if q.roll is None else q.roll + q.drm
-        index = select(chart, dict(q.keys), modified)
+        index = select(chart, dict(q.keys), None if q.roll is None else modified(chart, q.roll, q.drm))
         expected = NO_ROW if index is None else chart["rows"][index]["values"]
         got = python_answer(fn, chart, q, error)
         run.comparisons += 1
@@ -548,7 +569,7 @@ def compare_lookups(
         labels = {k: all_labels[(enums[k], v)] for k, v in q.keys if (enums[k], v) in all_labels and rng.random() < 0.3}
         args = q.cli_args(chart, roll_text, labels)
         status, out = cli_answer(run, runner, args)
-        index = select(chart, dict(q.keys), None if q.roll is None else q.roll + q.drm)
+        index = select(chart, dict(q.keys), None if q.roll is None else modified(chart, q.roll, q.drm))
         run.comparisons += 1
         if index is None:
             if status != 1:
@@ -569,7 +590,25 @@ def _chance_of(entry: dict[str, Any]) -> dict[str, Any]:
 
 
 def _chances_of(chart: dict[str, Any]) -> list[dict[str, Any]]:
-    return chart.get("chances") or chart.get("odds") or []
+    return expanded_chances(chart["chances"], len(chart["rows"])) if chart.get("chances") else []
+
+
+ZERO_JSON = {"exact": "0/1", "float": 0.0}
+
+
+def expanded_chances(chances: dict[str, Any], row_count: int) -> list[dict[str, Any]]:
+    """A chart's `chances` (each distinct distribution once, referenced by key combination and
+    DRM) read back as one entry per key combination and DRM, `{keys, drm, rows, no_row}`, with the
+    chance of every row of the chart (0 for the rows of other key values), in key then DRM order."""
+    out = []
+    for entry in chances["keys"]:
+        for drm, ref in zip(chances["drms"], entry["distributions"], strict=True):
+            dist = chances["distributions"][ref]
+            rows = [ZERO_JSON] * row_count
+            for index, p in zip(entry["rows"], dist["rows"], strict=True):
+                rows[index] = p
+            out.append({"keys": entry["keys"], "drm": drm, "rows": rows, "no_row": dist["no_row"]})
+    return out
 
 
 def compare_chances(
@@ -715,7 +754,7 @@ def compare_drm_context(
         if chart["kind"] == "drms":
             command = ["lookup", f"{GAME}/{chart['address']}", *args, "--json"]
         else:
-            keys = rng.choice(chart["chances"])["keys"] if chart["chances"] else {}
+            keys = rng.choice(chart["chances"]["keys"])["keys"] if chart["chances"] else {}
             options = [a for k, v in keys.items() for a in ("--key", f"{k}={v}")]
             command = ["odds", f"{GAME}/{chart['address']}", *options, *args, "--format", "json"]
         status, out = cli_answer(run, runner, command)

@@ -53,6 +53,9 @@ MIXABLE = (
     DiceForm("drop lowest 1 of 3d6", tuple(range(2, 13))),
     DiceForm("1d6 versus 1d6", tuple(range(-5, 6))),
     DiceForm("2d6 minus 4 min 1", _sums(2, 6, 4, 1)),
+    # a 6 rolls again and adds, twice at most: 1-5, 6+1..6+5, 12+1..12+6
+    DiceForm("exploding 1d6 depth 2", (*range(1, 6), *range(7, 12), *range(13, 19))),
+    DiceForm("highest 3 of 10d10", tuple(range(3, 31))),
 )
 DIGIT_READ = tuple(d for d in DICE if d.two_digit)
 ROLLS = (
@@ -65,6 +68,15 @@ ROLLS = (
 # The odds columns a ratio rule may print: unit ratios (read by rounding) and others (read with
 # `between columns`), each list ascending.
 PLAIN = DiceForm("plain", ())  # prints every roll as it is
+
+
+def _without_arithmetic(dice: DiceForm) -> DiceForm:
+    """The dice of a form with arithmetic, the steps left out (`2d6 minus 4 min 1` -> `2d6`)."""
+    if " minus " not in dice.text:
+        return dice
+    written = dice.text.split(" minus ")[0]
+    count, sides = (int(n) for n in written.split("d"))
+    return DiceForm(written, _sums(count, sides))
 
 
 def _clash(a: DiceForm, b: DiceForm) -> bool:
@@ -192,12 +204,15 @@ class RollGameWriter(GameWriter):
     def rich_roll_chart(self) -> str:
         dice = self.rng.choice(ROLLS)
         alternatives: list[tuple[DiceForm, str]] = []
-        if dice in MIXABLE and self.contexts and self.rng.random() < 0.3:
+        if dice in MIXABLE and self.contexts and self.rng.random() < 0.3 and " minus " not in dice.text:
             # a printed `0` on a chart with a d10 would need `zero reads` (C340), which every dice of
             # the chart must then have a d10 for (C341): a d10 is not mixed with rolls of 0 or less
-            # (a d66 or percentile alternative without `drm_meaning`: its DRM has no answer while rolled)
+            # (a d66 or percentile alternative without `drm_meaning`: its DRM has no answer while rolled).
+            # A chart's arithmetic (`minus ... min`) is its own, for every dice it rolls: a chart with
+            # it rolls no other dice, and an alternative is written without it (C343)
             others = [d for d in (*MIXABLE, *DIGIT_READ) if d != dice and not _clash(d, dice)]
-            alternatives = [(d, self.condition()) for d in self.rng.sample(others, self.rng.randint(1, 2))]
+            picked = self.rng.sample(others, self.rng.randint(1, 2))
+            alternatives = [(_without_arithmetic(d), self.condition()) for d in picked]
         every = [dice, *(d for d, _ in alternatives)]
         two_digit = any(d.two_digit for d in every)
         outcomes = tuple(sorted({o for d in every for o in d.outcomes}))

@@ -111,7 +111,7 @@ def test_the_miss_procedure_halves_the_to_hit_in_both_places(aa, corpus) -> None
 def test_the_twelve_inches_conflict_cites_both_rows(corpus) -> None:
     # Strafing Attack c: 12" with its own 1/285 figure; NOTE 1: 12" (any scale)
     (found,) = [d for d in corpus.diagnostics if "`twelve_inches_scale`" in d.message]
-    assert found.code == "C417"
+    assert found.code == "C418"
     assert "is `A figure per scale`, but" in found.message and "is `In any scale`" in found.message
     assert {label.span.line for label in found.labels} != {found.span.line}
 

@@ -1,58 +1,42 @@
 """docs/coverage/aa_rules.md: the outside count of the "Anti-Aircraft & Aircraft" excerpt, marked against
-charts/aa_rules, held to the same rules as USAAF's list (tests/test_usaaf_coverage.py): every citation
-resolves, every chart, formula and example is cited, no `transcribe` gap is left, the counts are the
-table's, and an inconsistency marked complete is a finding of `chartc check`."""
+charts/aa_rules. The rules every list keeps are tests/test_coverage_lists.py's; here is what this
+list holds."""
 
 from __future__ import annotations
 
 import pytest
 
-from compiler.model.game import Game
-from tests.conftest import ROOT
-from tests.test_usaaf_coverage import check_counts, check_statuses, citations, coverage_rows, uncited, unresolved
+from compiler.build.project import Compilation
+from scripts.coverage_report import Item, counts
+from tests.test_coverage_lists import cited, items_of, reported
 
 
 @pytest.fixture(scope="module")
-def rows() -> list[dict[str, str]]:
-    return coverage_rows("aa_rules", "AA")
+def items() -> list[Item]:
+    return items_of("aa_rules")
 
 
-@pytest.fixture(scope="module")
-def aa(corpus) -> Game:
-    return corpus.project.games["aa_rules"]
-
-
-def test_the_list_keeps_every_outside_row_in_order(rows) -> None:
+def test_the_list_keeps_every_outside_row_in_order(items) -> None:
     # the outside reader listed AA-001 .. AA-096, seed lines 5-98
-    assert [r["id"] for r in rows] == [f"AA-{n:03}" for n in range(1, 97)]
-    assert (rows[0]["lines"], rows[-1]["lines"]) == ("5", "98")
+    assert [i.id for i in items] == [f"AA-{n:03}" for n in range(1, 97)]
+    assert (items[0].lines, items[-1].lines) == ("5", "98")
 
 
-def test_statuses_and_gaps_are_the_issues(rows) -> None:
-    check_statuses(rows)
+def test_the_share_complete(items) -> None:
+    c = counts(items)
+    assert (c.items, c.narrative) == (96, 1)
+    assert c.percent > 85  # the rest is ambiguous print, procedures and a halving
 
 
-def test_every_citation_names_data_of_the_game(rows, aa) -> None:
-    assert unresolved(rows, aa) == []
-
-
-def test_every_chart_formula_and_example_is_cited(rows, aa) -> None:
-    assert uncited(rows, aa) == []
-
-
-def test_the_counts_are_the_tables(rows) -> None:
-    share = check_counts(rows, ROOT / "docs" / "coverage" / "aa_rules.md")
-    assert share > 84  # 80 of 95: the rest is ambiguous print, a conflict, procedures and a halving
-
-
-def test_an_inconsistency_marked_complete_is_reported_by_check(rows, corpus) -> None:
-    # Strafing Attack c's 12" with its own 1/285 figure against NOTE 1's 12" in any scale (AA-076)
-    reported = {
-        d.message.split("`")[1]
-        for d in corpus.diagnostics
-        if d.span.file.startswith("charts/aa_rules") and d.code == "C417"
-    }
-    complete = [r for r in rows if r["kind"] == "inconsistency" and r["status"] == "complete"]
-    assert [r["id"] for r in complete] == ["AA-076"]
-    for r in complete:
-        assert {name for kind, name in citations(r["where"]) if kind == "invariant"} & reported, r["id"]
+def test_the_complete_inconsistencies_are_kept_and_reported(items, corpus: Compilation) -> None:
+    # Cannons and Rockets b's "cannon or rocket firepower" against the Table of Aircraft's columns, whose
+    # only firepower is the machine guns' (AA-051): a conflict, C481. Strafing Attack c's 12" with its own
+    # 1/285 figure against NOTE 1's 12" in any scale (AA-076): facts printed two ways, C418
+    complete = {i.id: i for i in items if i.kind == "inconsistency" and i.status == "complete"}
+    assert list(complete) == ["AA-051", "AA-076"]
+    found = reported(corpus, "aa_rules", {"C418", "C481"})
+    assert cited([complete["AA-051"]], "conflict") == {"cannon_rocket_firepower"}
+    assert cited([complete["AA-076"]], "invariant") == {"twelve_inches_scale"}
+    assert found["cannon_rocket_firepower"][0].code == "C481" and found["twelve_inches_scale"][0].code == "C418"
+    # the second place is the data: column 4 of the Table of Aircraft's key
+    assert "(Firepower of the forward-firing machine gun armament.)" in found["cannon_rocket_firepower"][0].message

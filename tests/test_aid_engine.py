@@ -29,7 +29,7 @@ from tests.conftest import ROOT
 
 GAMES = [
     *((g, ROOT / "charts" / g) for g in ("aa_rules", "ia2", "stuka_leader", "usaaf")),
-    *((g, ROOT / "tests" / "data" / "charts" / g) for g in ("chainlab", "crtlab", "factlab")),
+    *((g, ROOT / "tests" / "data" / "charts" / g) for g in ("chainlab", "crtlab", "dicelab", "factlab")),
 ]
 MODIFIER_FORMS = ROOT / "tests" / "data" / "modifier_forms.chart"
 EVERY_DICE = """game t { title "Every dice form" }
@@ -47,6 +47,8 @@ chart low "lower of 2d10" { roll lower of 2d10 column r: text "R" rows { 1-5: "a
 chart pct "percentile" { roll percentile column r: text "R" rows { 01-50: "a" 51-00: "b" } }
 chart dd "d66" { roll d66 column r: text "R" rows { 11-36: "a" 41-66: "b" } }
 chart flak "minus" { roll 1d6 minus 3 min 0 column r: text "R" rows { 0: "none" 1+: "hits" } }
+chart boom "exploding" { roll exploding 1d6 depth 2 column r: text "R" rows { 1-5: "a" 7-11: "b" 13+: "c" } }
+chart keep "keep" { roll highest 3 of 10d10 column r: text "R" rows { 3-20: "a" 21-30: "b" } }
 """
 
 
@@ -110,8 +112,10 @@ def test_a_typed_roll_is_read_as_lookup_reads_it(js: JsEngine, tmp_path: Path) -
     game = compile_game(write_game(tmp_path / "t", {"a.chart": EVERY_DICE}), "t")
     compared, found = js.disagreements(game, "t")
     assert found == [] and compared > 0
-    for address, typed, natural in [("two_d10", "0", None), ("vs10", "0", 0), ("d10", "0", 10), ("d10z", "0", 0),
-                                    ("pct", "00", 100), ("pct", "0", None), ("d6", "01", 1), ("flak", "-0", 0)]:
+    reads = [("two_d10", "0", None), ("vs10", "0", 0), ("d10", "0", 10), ("d10z", "0", 0), ("pct", "00", 100),
+             ("pct", "0", None), ("d6", "01", 1), ("flak", "-0", None), ("flak", "2", 2),  # flak: the d6
+             ("boom", "6", None), ("boom", "12", None), ("boom", "18", 18), ("keep", "0", None)]
+    for address, typed, natural in reads:
         assert js.read_roll(game, address, typed) == natural, (address, typed)
 
 
@@ -257,7 +261,7 @@ def ia2() -> model.Game:
 
 
 def test_a_wrong_modified_roll_is_caught(ia2: model.Game) -> None:
-    engine = _tampered("modifiedRoll", "natural + drm", "natural + drm + (natural === 2 ? 1 : 0)")
+    engine = _tampered("rollSteps", "roll += drm;", "roll += drm + (natural === 2 ? 1 : 0);")
     _, found = engine.disagreements(ia2, "ia2", compiled("ia2")[1])
     assert any(f.startswith("ia2, chart R4, ") and "rolls: JS [[1, 1, 0], [2, 3, 1]" in f for f in found)
 

@@ -205,6 +205,28 @@ def test_r9_with_the_strafe_drm_by_keyboard_alone(ia2_page: Any) -> None:
     assert r9.locator(".live-result").text_content().startswith(f"Natural {rolled} +2 = modified {rolled + 2}: ")
 
 
+def test_flak_takes_the_die_and_shows_the_steps(ia2_page: Any) -> None:
+    # IA2 10.16: "Roll 1d6 and subtract 3 ... (from 0 to 3, maximum)", +1 drm to the roll after an
+    # FuG25 IFF hit: the die typed, the +1 added to it before the 3 is subtracted, held to 0..3
+    page = ia2_page
+    flak = _panel(page, "bodenplatte_flak")
+    assert _shown_rows(flak) == [("0", "1/2"), ("1", "1/6"), ("2", "1/6"), ("3", "1/6")]
+    _field(flak, "ctx.iff_hit").check()
+    _field(flak, "roll").fill("6")
+    steps = "+1 DRM \u2192 7, \u22123 \u2192 4, minimum 0 \u2192 4, maximum 3 \u2192 3"
+    assert flak.locator(".live-result").text_content() == f"Natural 6, {steps}: 3 \u2192 3 \u00b7 [B6]"
+    assert _shown_rows(flak) == [("0", "1/3"), ("1", "1/6"), ("2", "1/6"), ("3", "1/3")]
+    _field(flak, "roll").fill("0")  # the die has no 0 face
+    assert flak.locator(".live-result").text_content() == "0 cannot be rolled on 1d6."
+    # IA2 7.1.5: a die of 2 is 0 hits
+    bombers = _panel(page, "flak")
+    _field(bombers, "roll").fill("2")
+    steps = "\u22123 \u2192 -1, minimum 0 \u2192 0, maximum 3 \u2192 0"  # no DRM applies to this roll
+    assert bombers.locator(".live-result").text_content() == f"Natural 2, {steps}: 0 \u2192 0 \u00b7 \u2013"
+    for address in ("flak", "bodenplatte_flak"):
+        assert agree_with_vectors(page, address, _vectors(address)) > 0
+
+
 @pytest.fixture(scope="module")
 def crtlab_page(browser: Any, crtlab_html: tuple[model.Game, Path]) -> Iterator[Any]:
     for opened in _watched_page(browser):

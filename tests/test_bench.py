@@ -51,7 +51,7 @@ def test_the_benchmark_runs_a_cheap_row() -> None:
     done = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--only", "help", "--runs", "1", "--stages",
                            "--rows", "100"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert "| `chartc --help` vs `python -c pass` |" in done.stdout and "Machine: " in done.stdout
+    assert "| `chartc --help` vs `python -c pass`, editable install |" in done.stdout and "Machine: " in done.stdout
     # the last stage builds the syntax tree again without dsl/callbacks.py and asserts it is the same
     without = "the same parse without dsl/callbacks.py"
     for stage in ("Lark's lexer and LALR loop alone, again", "the parse, the syntax tree built", "| checks |", without):
@@ -64,3 +64,25 @@ def test_a_comparison_with_another_checkout_is_printed_without_a_target() -> Non
     row = bench.Row("check-baseline", "same vs the check of `main`", float("inf"), 2.5, 2.96, 0.845)
     [line] = [x for x in bench.render([row], 7) if x.startswith("| same")]
     assert line == "| same vs the check of `main` | 2.50 s | 2.96 s | 0.84x | - | - |"
+
+
+def test_the_speed_record_holds_every_row_of_issue_35_and_the_page_shows_it() -> None:
+    # issue 35, item 5: docs/records/speed.md shows the table of the last `scripts/bench.py --write`
+    # (its rows in docs/records/speed.json), and that run measured every row of the issue's table
+    bench = _bench()
+    record = json.loads(bench.RECORD.read_text(encoding="utf-8"))
+    names = [row["name"] for row in record["rows"]]
+    missing = [name for name in bench.ISSUE_35 if name not in names]
+    assert not missing, f"run python scripts/bench.py --write with the rows {missing}"
+    page = bench.PAGE.read_text(encoding="utf-8")
+    assert f"{bench.BEGIN}\n{bench.recorded_table()}\n{bench.END}" in page, "run python scripts/bench.py --write"
+
+
+def test_a_refused_answer_is_printed_and_not_met() -> None:
+    # chartc refusing the dice (C405 on 10d10 keep highest 3, before issue 35) is a row, never a skip
+    bench = _bench()
+    row = bench.Row("odds-10d10", "odds, 10d10 keep highest 3 vs icepool", 1, 0.0, 0.0017, float("inf"),
+                    refused="refused (C405)")
+    [line] = [x for x in bench.render([row], 7) if x.startswith("| odds")]
+    assert line == "| odds, 10d10 keep highest 3 vs icepool | refused (C405) | 1.7 ms | - | ≤ 1x | no |"
+    assert not row.meets

@@ -119,7 +119,8 @@ def test_a_left_temp_file_is_recovered_by_the_full_check(tree: Path) -> None:
 
 
 def test_a_pdf_check_always_renders(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # a PDF depends on WeasyPrint, Pango and the fonts, which the record's key does not cover
+    # a PDF depends on WeasyPrint, Pango and the fonts, which this record's key does not cover: the full check
+    # runs (and reads back the PDFs whose inputs are unchanged, tests/test_pdf_record.py)
     _no_compiling(monkeypatch)
     with pytest.raises(AssertionError, match="compiled an unchanged tree"):
         CliRunner().invoke(cli, ["build", "--check", "--pdf"], catch_exceptions=False)

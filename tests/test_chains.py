@@ -295,8 +295,8 @@ def test_ia2_r1_final_chances(ia2: model.Game) -> None:
     # roll 1 (1/20) x I/JG 1 (1/3) x FW 190A-6 on 1-4 (2/3)
     assert chances[("starting_unit_bases", ("i_jg1",), ("FW 190A-6",))] == Fraction(1, 90)
     assert chances[("starting_unit_bases", ("i_zg1",), ("Ju 88C-6a",))] == Fraction(1, 20)  # roll 15
-    # R1 is partial: rolls 3-14 and 17-20 are lost
-    assert chances[("R1", (), ())] == Fraction(16, 20)
+    # R1 is partial: rolls 3-12, 14 and 17-20 are lost (13 is 9.7's example, II(Sturm)/JG 300)
+    assert chances[("R1", (), ())] == Fraction(15, 20)
     assert report.total == 1
 
 
@@ -315,7 +315,7 @@ def test_ia2_awards_send_the_reader_to_the_knights_cross_roll(ia2: model.Game) -
 
 def test_references_to_charts_printed_elsewhere_end_the_chain(ia2: model.Game) -> None:
     # IA2 7.1.5 flak: 1d6 - 3 hits on the Bomber and Group Damage Chart [B3], printed on the cards only
-    walk = follow(ia2, ia2.chart("flak"), ["2"], {}, 0)  # the natural roll read after the minus 3
+    walk = follow(ia2, ia2.chart("flak"), ["5"], {}, 0)  # the die shows 5: 5 - 3 = 2 hits
     assert walk.external is not None and walk.external.address == "B3"
     assert walk.steps[-1].branch.values == (2, model.ChartRef("B3"))
     out = _run("lookup", "ia2/approach_track", "2", "--key", "orientation=tail", "--follow")

@@ -55,3 +55,19 @@ def test_the_computed_chances_go_with_the_chart(tmp_path: Path) -> None:
     del comp, r4
     gc.collect()
     assert key not in chance._COMPUTED  # no chart kept alive, no stale entry for a reused id
+
+
+def test_a_chart_freed_after_the_module_is_torn_down_drops_its_entry(tmp_path: Path, monkeypatch) -> None:
+    # at interpreter exit the module's globals are cleared (None) while charts may still be freed:
+    # the weak reference's callback found `_COMPUTED` None and printed an ignored AttributeError
+    with contextlib.chdir(ROOT):
+        comp = load([Path("charts/ia2")])
+    r4 = comp.project.games["ia2"].chart("R4")
+    assert r4 is not None and chance.chances(r4, ("jet",), 0).rows[0].probability == Fraction(2, 3)
+    key, table = id(r4), chance._COMPUTED
+    unraisable: list[object] = []
+    monkeypatch.setattr("sys.unraisablehook", unraisable.append)
+    monkeypatch.setattr(chance, "_COMPUTED", None)
+    del comp, r4
+    gc.collect()
+    assert unraisable == [] and key not in table

@@ -84,11 +84,11 @@ def test_lookup_unknown_chart_is_a_usage_error(run) -> None:
 def test_check_corpus_exits_clean_with_known_findings(run) -> None:
     r = run("check", "charts", "--format", "short")
     assert r.exit_code == 0
-    assert "warning[C305]" in r.output and "error[" not in r.output
+    assert "warning[C411]" in r.output and "error[" not in r.output
 
 
 def test_check_strict_fails_on_the_print_defect_warnings(run) -> None:
-    # 10.16 Bodenplatte flak (C305) and the USAAF May 1944 hole (C411) have no clear correction
+    # the USAAF May 1944 hole (C411) has no clear correction
     assert run("check", "charts", "--strict").exit_code == 1
 
 
@@ -112,6 +112,17 @@ def test_bad_path_is_a_usage_error(run) -> None:
 def test_build_check_passes_on_committed_outputs(project: Path) -> None:
     r = CliRunner().invoke(cli, ["build", "--check"])
     assert r.exit_code == 0, r.output
+    # issue 31: a build prints the warnings `check` prints, and their count with the notes'
+    checked = CliRunner().invoke(cli, ["check", "--format", "short"])
+    warnings = [line for line in checked.stdout.splitlines() if ": warning[" in line]
+    assert warnings and [line for line in r.stderr.splitlines() if ": warning[" in line] == warnings
+    notes = sum(": note[" in line for line in checked.stdout.splitlines())
+    assert f"{len(warnings)} warnings, {notes} notes (`chartc check` prints each note)" in r.stderr.splitlines()
+    # the recorded --check (nothing compiled) prints the same; --quiet prints none of it
+    again = CliRunner().invoke(cli, ["build", "--check"])
+    assert again.exit_code == 0 and again.stderr == r.stderr
+    quiet = CliRunner().invoke(cli, ["build", "--check", "--quiet"])
+    assert quiet.exit_code == 0 and quiet.stderr == "" and "up to date" in quiet.stdout
 
 
 def test_build_check_fails_when_a_file_is_edited(project: Path) -> None:
@@ -281,3 +292,7 @@ def test_build_strict_says_warnings_failed_it(tmp_path: Path) -> None:
     assert r.exit_code == 1
     assert "build failed: 1 warning(s) (--strict fails on warnings); nothing was written" in r.output
     assert not (tmp_path / "out").exists()
+    # without --strict the same warning is printed with its count, and the build is written
+    r = CliRunner().invoke(cli, ["build", str(tmp_path / "charts"), "--out", out])
+    assert r.exit_code == 0 and (tmp_path / "out").is_dir()
+    assert "warning[C305]" in r.stderr and "1 warning, 0 notes" in r.stderr.splitlines()

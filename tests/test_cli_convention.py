@@ -20,6 +20,7 @@ FORMATS = {
     "analyze": ["human", "json"],
     "check": ["human", "short", "json", "github", "sarif"],
     "compute": ["human", "json"],
+    "dice": ["human", "json"],
     "diff": ["human", "json"],
     "export": ["csv"],
     "list": ["human", "json"],

@@ -4,6 +4,7 @@ whole summaries in `--help`, one list of known values in a bad-value error, shel
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -37,7 +38,9 @@ def test_list_shows_how_each_chart_is_read_and_its_status(run) -> None:
     assert lines["ia2/R4"].rstrip().endswith("1d6 by interceptor")  # IA2 R4 is read by 1d6 and the interceptor
     assert lines["ia2/B9"].rstrip().endswith("DRMs only")  # the Weather Chart prints only its DRMs (6.1, 7.5)
     assert lines["ia2/B3"].rstrip().endswith("external")  # printed on the player aid cards
-    assert lines["ia2/R7"].rstrip().endswith("by period  partial")  # R7: percentile by period, partial
+    assert re.search(r"by period +partial$", lines["ia2/R7"].rstrip())  # R7: percentile by period, partial
+    # IA2 4.3.3, 11.6, 11.7: sorties a month, a limit read by the month, the aircraft and the unit
+    assert re.search(r"context month, family_flown, unit_assigned +limit$", lines["ia2/sorties_per_month"].rstrip())
     assert lines["ia2/repair"].rstrip().endswith("value systems_damaged")  # 7.4.2 is read by a count
 
 

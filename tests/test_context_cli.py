@@ -239,14 +239,16 @@ def test_a_key_feeds_the_drms_that_test_it_and_a_group_keeps_its_best(forms) -> 
     # F1: -1 per 10 kills; the terrain group keeps its best member: Town -2 beats Night -3
     r = forms("lookup", "t/F1", "7", "--key", "terrain=town", "--when", "night", "--set", "kills=25")
     assert r.exit_code == 0, r.output
-    assert "natural 7, Kills -2 (2 x -1), Town -2 = 3" in r.output and "Result: Miss" in r.output
+    # F1's `modified clamp 1 to 10` is the roll's last steps: the lookup shows each step
+    assert "roll 1d10 7, Kills -2 (2 x -1), Town -2 -> 3, minimum 1 -> 3, maximum 10 -> 3" in r.output
+    assert "Result: Miss" in r.output
 
 
 def test_the_breakdown_shows_the_cap_on_the_modified_roll(forms) -> None:
     # F1: `modified clamp 1 to 10`; 9 + 3 skills + 1 = 13 reads as 10
     r = forms("lookup", "t/F1", "9", "--key", "terrain=clear", "--set", "skill=3", "--drm", "1")
-    assert "natural 9, Skill +3 (3 x +1), --drm +1 = 13, modified roll capped to 10" in r.output
-    assert "roll 9 + DRM 4 = 13, capped to 10 -> row 6-10" in r.output
+    assert "roll 1d10 9, Skill +3 (3 x +1), --drm +1 -> 13, minimum 1 -> 13, maximum 10 -> 10" in r.output
+    assert "  modified roll 10 -> row 6-10\n" in r.output
 
 
 def test_a_natural_row_wins_over_any_drm(forms) -> None:

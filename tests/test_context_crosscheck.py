@@ -17,7 +17,16 @@ from click.testing import CliRunner
 
 from compiler.cli import cli
 from tests.conftest import ROOT, import_module
-from tests.differential import chart_function, context_options, drm_variables, holds, key_values, select
+from tests.differential import (
+    chart_function,
+    context_options,
+    drm_variables,
+    expanded_chances,
+    holds,
+    key_values,
+    modified,
+    select,
+)
 
 GAMES = sorted(p.name for p in (ROOT / "generated").iterdir() if (p / f"{p.name}.json").is_file())
 
@@ -95,7 +104,7 @@ def _random_context(doc: dict[str, Any], names: list[str], rng: random.Random) -
 
 def _json_chance(chart: dict[str, Any], keys: dict[str, str], drm: int, index: int) -> Fraction | None:
     """The game JSON's chance of row INDEX for these keys at this DRM (None outside the span)."""
-    for entry in chart["chances"]:
+    for entry in expanded_chances(chart["chances"], len(chart["rows"])):
         if entry["keys"] == keys and entry["drm"] == drm:
             return Fraction(entry["rows"][index]["exact"])
     return None
@@ -138,12 +147,12 @@ def crosscheck_game(game_id: str, contexts_per_chart: int, seed: int) -> int:
         assert (drm_fn is not None) == bool(chart["drms"]), chart["address"]
         for _ in range(contexts_per_chart):
             context = _random_context(doc, names, rng)
-            keys = dict(rng.choice(chart["chances"])["keys"])  # a key combination the chart reads
+            keys = dict(rng.choice(chart["chances"]["keys"])["keys"])  # a key combination the chart reads
             roll = rng.choice([o["roll"] for o in chart["dice"]["outcomes"]])
             question = f"{game_id}/{chart['address']} roll {roll} keys {keys} context {context}"
             # the game JSON: its conditions give the total, its rows the answer
             total = json_total(chart, {**{n: None for n in names}, **keys, **context})
-            index = select(chart, keys, roll + total)
+            index = select(chart, keys, modified(chart, roll, total))  # the JSON's steps of the roll
             # the generated Python
             keyword = module.CONTEXT_PARAMETERS
             if drm_fn is not None:
@@ -159,7 +168,8 @@ def crosscheck_game(game_id: str, contexts_per_chart: int, seed: int) -> int:
             # chartc lookup
             options = [a for k, v in keys.items() for a in ("--key", f"{k}={v}")] + context_options(doc, context, rng)
             address = f"{game_id}/{chart['address']}"
-            result = runner.invoke(cli, ["lookup", address, _printed(roll, chart), *options, "--json"])
+            # `--` before the roll: a versus roll (IA2's [B12]) can be negative
+            result = runner.invoke(cli, ["lookup", address, *options, "--json", "--", _printed(roll, chart)])
             if index is None:
                 assert result.exit_code == 1, (question, result.output)
             else:

@@ -6,7 +6,7 @@ import itertools
 from collections import Counter
 from fractions import Fraction as F
 
-from compiler.model.dice import Dice
+from compiler.model.dice import Dice, DiceForm
 
 
 def test_2d6_sum() -> None:
@@ -43,10 +43,11 @@ def test_lower_of_two_d10() -> None:
     assert out == {k: F(21 - 2 * k, 100) for k in range(1, 11)}
 
 
-def test_1d6_minus_3_minimum_0() -> None:
-    # IA2 7.1.5 flak: "Roll 1d6 ... and subtract 3 ... from zero to 3"
-    out = Dice("minus", 1, 6, subtract=3, floor=0).outcomes
-    assert out == {0: F(3, 6), 1: F(1, 6), 2: F(1, 6), 3: F(1, 6)}
+def test_arithmetic_is_not_a_dice_form() -> None:
+    # IA2 7.1.5 flak, "Roll 1d6 ... and subtract 3": the dice show the die's faces; the subtraction
+    # is a step of the chart's roll (tests/test_roll_steps.py)
+    assert "minus" not in {form.value for form in DiceForm}
+    assert Dice("sum", 1, 6).outcomes == {k: F(1, 6) for k in range(1, 7)}
 
 
 def test_zero_padding_only_on_percentile() -> None:

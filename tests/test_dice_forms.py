@@ -249,7 +249,9 @@ def test_json_and_aid_carry_the_alternatives(game) -> None:
     [chart] = [c for c in json.loads(outputs["t/t.json"])["charts"] if c["address"] == "E1"]
     [alt] = chart["dice"]["alternatives"]
     assert alt["when"] == {"op": "flag", "var": "veteran"} and alt["dice"]["form"] == "lower"
-    assert alt["chances"][0]["rows"][0]["exact"] == "51/100"
+    # the alternative's chances are shaped as the chart's: the natural roll's distribution, Hit first
+    natural = alt["chances"]["keys"][0]["distributions"][alt["chances"]["drms"].index(0)]
+    assert alt["chances"]["distributions"][natural]["rows"][0]["exact"] == "51/100"
     assert "Roll (lower of 2d10 if Veteran pilot, else 1d10)" in outputs["t/t.html"]
 
 

@@ -108,7 +108,7 @@ def test_the_comparison_catches_json_chances_that_are_wrong(tmp_path: Path) -> N
 
 def _shift_first_outcome(doc: dict[str, Any]) -> dict[str, Any]:
     for chart in doc["charts"]:
-        for entry in chart.get("chances") or chart.get("odds") or []:
+        for entry in (chart.get("chances") or {}).get("distributions", []):
             entry["no_row"]["exact"] = "1/7"
     return doc
 

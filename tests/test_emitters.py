@@ -14,7 +14,9 @@ import pytest
 
 from compiler.build.render import render_outputs
 from compiler.build.validate import Schema, load_schema, validate_json
+from compiler.emit.json import emit_game_json
 from tests.conftest import ROOT, compile_text, import_module, mypy_strict
+from tests.differential import expanded_chances
 
 
 @pytest.fixture(scope="module")
@@ -79,9 +81,9 @@ def test_json_carries_exact_chances(outputs) -> None:
     # IA2 R9 with the +2 strafe DRM: 18, 19, 20 reach 20+ -> Vital at 3/20
     doc = json.loads(outputs["ia2/ia2.json"])
     r9 = next(c for c in doc["charts"] if c["address"] == "R9")
-    at_two = next(o for o in r9["chances"] if o["drm"] == 2)
+    at_two = next(o for o in expanded_chances(r9["chances"], len(r9["rows"])) if o["drm"] == 2)
     assert at_two["rows"][3] == {"exact": "3/20", "float": 0.15}
-    natural = next(o for o in r9["chances"] if o["drm"] == 0)
+    natural = next(o for o in expanded_chances(r9["chances"], len(r9["rows"])) if o["drm"] == 0)
     assert [p["exact"] for p in natural["rows"]] == ["1/4", "1/2", "1/5", "1/20"]
 
 
@@ -201,17 +203,27 @@ def test_json_chances_cover_natural_roll_and_every_drm_of_the_span(outputs, corp
         span = c["drm_span"]
         drms = sorted(set(range(span["min"], span["max"] + 1)) | {0})
         combos = game.chart(c["address"]).key_combinations()
-        got = [(tuple(o["keys"][k["id"]] for k in c["keys"]), o["drm"]) for o in c["chances"]]
-        assert got == [(combo, drm) for combo in combos for drm in drms], c["address"]
-        for o in c["chances"]:
-            assert len(o["rows"]) == len(c["rows"])
-            exact = [Fraction(p["exact"]) for p in [*o["rows"], o["no_row"]]]
+        assert c["chances"]["drms"] == drms, c["address"]
+        got = [tuple(o["keys"][k["id"]] for k in c["keys"]) for o in c["chances"]["keys"]]
+        assert got == combos, c["address"]
+        distributions = c["chances"]["distributions"]
+        shapes = [(tuple(p["exact"] for p in d["rows"]), d["no_row"]["exact"]) for d in distributions]
+        assert len(set(shapes)) == len(shapes), c["address"]  # each distinct distribution once
+        for entry, combo in zip(c["chances"]["keys"], combos, strict=True):
+            reads = {id(r) for r in game.chart(c["address"]).rows_for(combo)}
+            assert entry["rows"] == [i for i, r in enumerate(game.chart(c["address"]).rows) if id(r) in reads]
+            assert len(entry["distributions"]) == len(drms)
+            for ref in entry["distributions"]:
+                assert len(distributions[ref]["rows"]) == len(entry["rows"])
+        for d in distributions:
+            exact = [Fraction(p["exact"]) for p in [*d["rows"], d["no_row"]]]
             assert sum(exact) == 1
-            assert all(abs(float(Fraction(p["exact"])) - p["float"]) < 1e-12 for p in [*o["rows"], o["no_row"]])
+            assert all(abs(float(Fraction(p["exact"])) - p["float"]) < 1e-12 for p in [*d["rows"], d["no_row"]])
     # IA2 R4 (7.1.10): with 7.9.1's -1 Gruppe Leader DRM, natural, and with footnote 1's +1 F/B Attack
     # DRM, for both interceptor types
     r4 = next(c for c in roll_charts if c["address"] == "R4")
-    assert [(o["keys"]["interceptor"], o["drm"]) for o in r4["chances"]] == [
+    flat = expanded_chances(r4["chances"], len(r4["rows"]))
+    assert [(o["keys"]["interceptor"], o["drm"]) for o in flat] == [
         ("piston", -1),
         ("piston", 0),
         ("piston", 1),
@@ -221,9 +233,26 @@ def test_json_chances_cover_natural_roll_and_every_drm_of_the_span(outputs, corp
     ]
     # a natural 6 + 1 = 7 and 1 - 1 = 0 were off the printed table; chartc's errata opens both ends
     # (2-, 3+), so every roll has a row
-    assert r4["chances"][0]["no_row"]["exact"] == "0/1" and r4["chances"][2]["no_row"]["exact"] == "0/1"
-    assert r4["chances"][2]["rows"][1]["exact"] == "5/6"  # piston 3+ at +1: natural 2-6
-    assert r4["chances"][0]["rows"][0]["exact"] == "1/2"  # piston 2- at -1: natural 1-3
+    assert flat[0]["no_row"]["exact"] == "0/1" and flat[2]["no_row"]["exact"] == "0/1"
+    assert flat[2]["rows"][1]["exact"] == "5/6"  # piston 3+ at +1: natural 2-6
+    assert flat[0]["rows"][0]["exact"] == "1/2"  # piston 2- at -1: natural 1-3
+
+
+def test_json_chances_repeat_no_distribution(tmp_path) -> None:
+    # a chart keyed by four units read alike: one distribution per DRM, not one per unit and DRM
+    text = 'game t { title "T" }\nenum unit { a "A" b "B" c "C" d "D" }\ncontext tired: flag "Tired"\n'
+    text += 'chart [C] "Combat" { roll 2d6 key unit column r: text drm tired "Tired" -1 when tired rows {\n'
+    text += "".join(f'  {u} 6-: "Pinned" {u} 7+: "Routed"\n' for u in "abcd") + "} }\n"
+    comp = compile_text(tmp_path, text)
+    assert comp.diagnostics == []
+    chart = json.loads(emit_game_json(comp.project.games["t"]))["charts"][0]
+    assert chart["chances"]["drms"] == [-1, 0]
+    assert [e["rows"] for e in chart["chances"]["keys"]] == [[0, 1], [2, 3], [4, 5], [6, 7]]
+    assert [e["distributions"] for e in chart["chances"]["keys"]] == [[0, 1]] * 4
+    # 2d6 6- is 15/36; with -1 a natural 7 (6/36) reads 6 as well: 21/36
+    assert [[p["exact"] for p in d["rows"]] for d in chart["chances"]["distributions"]] == [
+        ["7/12", "5/12"], ["5/12", "7/12"]
+    ]
 
 
 def test_schema_requires_chances_on_roll_charts_only(outputs) -> None:

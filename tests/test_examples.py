@@ -267,15 +267,23 @@ def test_the_corpus_examples_agree_or_say_why(tmp_path: Path) -> None:
     comp = load([ROOT / "charts"])
     found = sorted((d.code, d.message.split("`")[1]) for d in comp.diagnostics if d.code.startswith("C46"))
     assert found == [
+        ("C461", "bf109_tight_turn_after_engine_hit"),  # IA2 7.12: the agile tight turn right after the engine hit
+        ("C461", "chandelle_card"),  # IA2 7.2.2.10: the card's Chandelle avoids all damage; 10.8's avoids 3 hits
+        ("C461", "cuban_eight_card"),  # IA2 7.12: the card's Cuban 8 improves 2; 10.8's improves 1
         ("C461", "fatigue_16_landing"),  # IA2 7.12: +2 landing at Fatigue 16; R6 gives +2 from 20
         ("C461", "initiative_7_12"),  # IA2 7.12: Agile +2 on B12 right after the engine hit that 7.2.2.9 says ends it
+        ("C461", "initiative_7_12"),  # ... and no -1 for Fatigue 16 (R6): the differential and the row
+        ("C461", "initiative_7_12_round_2"),  # IA2 7.12 round 2: the same two
+        ("C461", "initiative_7_12_round_2"),
+        ("C461", "landing_7_12"),  # IA2 7.12: +1 engine, +2 fatigue at 16 on B7; R6 gives +1
         ("C461", "r1_start_jg2_aircraft"),  # IA2 4.4: a 6 gives an FW 190A-8; R1 prints 5-6: FW 190A-7
         ("C461", "r7_july_1944_79"),  # IA2 10.6.1: 79 in 1944 late; R7 prints Veteran 1 Skill at 73-78
     ]
     counts = {g: len(game.examples) for g, game in comp.project.games.items()}
     # USAAF: 9 read charts, 4 compute 22.2-22.5's production formulas, 1 the 9.2 landing turn;
-    # Stuka Leader: 14 more with issue 15's charts; IA2: 10 more (those of card_drms, prose_rolls, prose_tables)
-    assert counts == {"aa_rules": 2, "ia2": 27, "stuka_leader": 31, "usaaf": 14}
+    # Stuka Leader: 14 more with issue 15's charts, 47 more with issue 30's (docs/coverage/stuka_leader.md);
+    # IA2: every worked example of the book, in part or whole (docs/coverage/ia2.md, issue 30)
+    assert counts == {"aa_rules": 2, "ia2": 104, "stuka_leader": 78, "usaaf": 14}
 
 
 def test_an_example_marked_aid_is_printed_under_its_chart(tmp_path: Path, monkeypatch) -> None:

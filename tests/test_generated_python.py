@@ -217,9 +217,27 @@ def test_one_exclusive_group_rule_for_drms_and_column_shifts() -> None:
     assert runtime._shift_terms(shifts, {}, (("g", "best"),), (-2, 2)) == ((("s3", 3),), 2)
 
 
+# IA2 10.16: "Roll 1d6 and subtract 3 ... (from 0 to 3, maximum)", with "+1 drm to the Flak attack roll"
+_FLAK = (("drms", 0), ("add", -3), ("minimum", 0), ("maximum", 3))
+_CAPPED = (("drms", 0), ("minimum", 1), ("maximum", 6))  # `modified clamp 1 to 6`
+
+
+def test_the_steps_of_a_roll_are_made_in_order() -> None:
+    # the +1 IFF drm is added to the die, before "subtract 3": a 6 is 7 - 3 = 4, held at 3
+    assert runtime._roll_steps(6, 1, _FLAK) == (("drms", 1, 7), ("add", -3, 4), ("minimum", 0, 4), ("maximum", 3, 3))
+    assert runtime._roll_steps(2, 1, _FLAK)[-1] == ("maximum", 3, 0)  # 2 + 1 - 3 = 0
+    assert runtime._roll_steps(4, 2) == (("drms", 2, 6),)  # no steps: the DRM total added
+    # halving rounds as printed, down (floor) or up, below zero too
+    assert [runtime._modified(n, 0, (("drms", 0), ("halve_down", 2))) for n in (-3, 5, 6)] == [-2, 2, 3]
+    assert [runtime._modified(n, 0, (("drms", 0), ("halve_up", 2))) for n in (-3, 5, 6)] == [-1, 3, 3]
+    assert runtime._modified(3, 1, (("times", 2), ("drms", 0))) == 7  # doubled, then the DRM
+    with pytest.raises(ValueError, match="unknown step 'squared'"):
+        runtime._roll_steps(3, 0, (("drms", 0), ("squared", 2)))
+
+
 def test_the_pipeline_reads_natural_rows_first_then_the_capped_modified_roll() -> None:
     # a `natural 1` row ("1 is always a miss") is read before the DRM; otherwise natural + DRM,
-    # held by `modified clamp 1 to 6`, selects the row
+    # held by `modified clamp 1 to 6` (the steps minimum 1, maximum 6), selects the row
     rows: tuple[tuple[tuple[str | tuple[str, str | None] | None, ...], int | None, int | None, str], ...] = (
         ((), None, 3, "low"),
         ((), 4, 6, "high"),
@@ -228,12 +246,16 @@ def test_the_pipeline_reads_natural_rows_first_then_the_capped_modified_roll() -
         ((), 1, 1, "miss"),
     )
     index = runtime._Index(rows)
-    assert runtime._modified(5, 3, (1, 6)) == 6 and runtime._modified(2, -4, (1, 6)) == 1
+    assert runtime._modified(5, 3, _CAPPED) == 6 and runtime._modified(2, -4, _CAPPED) == 1
     assert runtime._modified(5, 3) == 8  # no cap
-    assert runtime._row_for(natural_rows, index, (), 1, runtime._modified(1, 4, (1, 6))) == "miss"
-    assert runtime._row_for(natural_rows, index, (), 2, runtime._modified(2, 4, (1, 6))) == "high"
+    assert runtime._row_for(natural_rows, index, (), 1, runtime._modified(1, 4, _CAPPED)) == "miss"
+    assert runtime._row_for(natural_rows, index, (), 2, runtime._modified(2, 4, _CAPPED)) == "high"
     assert runtime._row_for((), runtime._Index(rows[1:]), (), 2, 2) is None
-    assert runtime._rolled(5, 3, "high", (1, 6)) == {"natural": 5, "drm": 3, "modified": 6, "values": "high"}
+    steps = (("drms", 3, 8), ("minimum", 1, 8), ("maximum", 6, 6))
+    assert runtime._rolled(5, 3, "high", _CAPPED) == {
+        "natural": 5, "drm": 3, "modified": 6, "values": "high", "steps": steps
+    }
+    assert runtime._rolled(5, 3, "high")["steps"] == (("drms", 3, 8),)
 
 
 def test_select_reads_months_open_ends_and_refuses_a_gap() -> None:
@@ -266,8 +288,8 @@ def test_dice_forms_read_the_faces_as_the_chart_does() -> None:
     assert percentile == set(range(1, 101))  # IA2 10.6: 00 is 100, there is no 0
     d66 = {runtime._roll(rng, runtime._Dice("d66", 2, 6)) for _ in range(3000)}
     assert d66 == {t * 10 + o for t in range(1, 7) for o in range(1, 7)}  # IA2 3.5
-    flak = {runtime._roll(rng, runtime._Dice("minus", 1, 6, 3, 0)) for _ in range(500)}
-    assert flak == {0, 1, 2, 3}  # IA2 7.1.5: 1d6 - 3, minimum 0
+    flak = {runtime._modified(runtime._roll(rng, runtime._Dice("sum", 1, 6)), 0, _FLAK) for _ in range(500)}
+    assert flak == {0, 1, 2, 3}  # IA2 7.1.5: 1d6 - 3, from zero to 3
 
 
 def test_the_odds_rule_is_the_usaaf_rule() -> None:
@@ -351,7 +373,8 @@ def test_a_column_named_roll_is_not_overwritten_by_the_natural_roll(tmp_path: Pa
     # before: roll_r1 returned {'roll': natural, 'modified': ..., **row}, and the row's `roll` won
     got = call(path, "m.roll_r1(random.Random(3))")
     natural = random.Random(3).randint(1, 6)
-    assert got == [{"natural": natural, "drm": 0, "modified": natural, "values": {"roll": "printed"}}]
+    steps = [["drms", 0, natural]]  # the one step of a roll without arithmetic (a JSON list here)
+    assert got == [{"natural": natural, "drm": 0, "modified": natural, "values": {"roll": "printed"}, "steps": steps}]
 
 
 def test_chart_ids_that_normalise_alike_never_alias(tmp_path: Path) -> None:
@@ -510,6 +533,8 @@ def as_generated(value: object) -> object:
     if isinstance(value, model.SubRoll):
         outcomes = tuple((o.range.low, o.range.high, as_generated(o.value)) for o in value.outcomes)
         return {"count": value.dice.count, "sides": value.dice.sides, "outcomes": outcomes}
+    if isinstance(value, model.Choice):  # a choice: the options offered, as the module's `Choice`
+        return {"choice": tuple(as_generated(o) for o in value.options)}
     return value
 
 

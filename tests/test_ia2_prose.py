@@ -78,7 +78,8 @@ def test_b8_parachute_drms(gen) -> None:
 
 
 def test_b12_initiative_drms(ia2, gen, run) -> None:
-    assert ia2.chart("B12").kind == "drms"
+    # IA2 7.2.2.7: an opposed roll, your 1d6 against the enemy's, read by the net differential
+    assert ia2.chart("B12").kind == "roll" and ia2.chart("B12").partial
     # IA2 7.2.2.9: Agile aircraft add 2, as long as they have not suffered engine or controls damage
     assert gen.drm_b12(agile=True) == 2
     assert gen.drm_b12(agile=True, engine_or_controls_damaged=True) == 0
@@ -89,8 +90,17 @@ def test_b12_initiative_drms(ia2, gen, run) -> None:
     assert gen.drm_b12(pilot_injury="sw") == -2
     assert [gen.drm_b12(fatigue_points=f) for f in (14, 15, 19, 20)] == [0, -1, -1, -1]
     # IA2 7.12 (line 599): "18 speed + 2 Agile aircraft + 1 Ace pilot + 1 MW50" with no damage is +4
-    r = run("lookup", "ia2/B12", "--when", "agile", "--when", "pilot_ace", "--when", "mw50")
-    assert r.exit_code == 0 and "= +4" in r.output
+    assert gen.drm_b12(agile=True, pilot_ace=True, mw50=True) == 4
+    # the modified differential -1 is on the chart: the DRM breakdown is printed with the row
+    r = run("lookup", "ia2/B12", "--when", "pilot_ace", "--set", "speed_difference=-3", "--", "1")
+    assert r.exit_code == 0 and "roll 1 - DRM 2 = -1 -> row -1" in r.output and "No change in position" in r.output
+    # IA2 7.2.2.10: speeds 19 (+1 MW-50) against the P-47's 21, dice 2 against 4: "a 3 point difference,
+    # gaining the P-47 an improvement in position"
+    assert gen.drm_b12(speed_difference=-2, mw50=True) == -1
+    assert gen.lookup_b12(-2, drm=-1) == {"result": "The enemy gains an improvement in position"}
+    # the Allied fighter's modifiers count against you: IA2 10.6 Ace +1, 10.6.1 S.A. +1 for him
+    assert gen.drm_b12(allied_ace=True, allied_sa=True) == -2
+    assert gen.drm_b12(p47_loaded=True) == 1
 
 
 def test_initiative_allied_drms(gen) -> None:
@@ -108,6 +118,11 @@ def test_w1_wingman_drms(gen) -> None:
     assert gen.drm_w1(wingman_gunnery=True) == -1
     assert gen.drm_w1(wingman_aim=True) == -1
     assert gen.drm_w1(wingman_gunnery=True, wingman_aim=True) == -2
+    # IA2 7.9.1 example: "The result is a 4 on table [W1], which results in 6 random hits (airframe)
+    # instead of the DE result, and Wingman damaged"; "Your wingman obtains a 6, which results in 4
+    # random hits (airframe) and Wingman Damaged"
+    assert gen.lookup_w1(4) == {"result": "DE and Wingman Damaged"}
+    assert gen.lookup_w1(6) == {"result": "4 random hits (airframe) and Wingman Damaged"}
 
 
 # ---- rolls stated in prose ----------------------------------------------------------------------
@@ -188,9 +203,15 @@ def test_injury_effects(gen) -> None:
     sw = gen.lookup_injury_effects(injury="SW")
     assert sw["sorties_chart"] == {"chart": "C2"}
     assert (sw["landing"], sw["parachute"], sw["initiative"]) == (2, 3, -2)
-    # KIA: no duration or DRMs printed ("If the pilot is KIA, the game ends at that point.", in a note)
+    # SW of the pilot: "you must immediately attempt to break off combat"; other crewmen: a temporary crewman
+    assert sw["pilot"].startswith("You must immediately attempt to break off combat")
+    assert "temporary crewman" in sw["crewman"] and "temporary crewman" in lw["crewman"]
+    # KIA: no duration or DRMs printed; "If the pilot is KIA, the game ends at that point."
     kia = gen.lookup_injury_effects(injury="kia")
-    assert set(kia.values()) == {None}
+    assert kia["pilot"] == "The game ends at that point"
+    assert {k: v for k, v in kia.items() if k not in ("pilot", "crewman")} == dict.fromkeys(
+        ("duration", "sorties_chart", "landing", "parachute", "initiative", "firing")
+    )
 
 
 def test_injury_effects_agree_with_the_drm_lists(gen) -> None:
@@ -204,10 +225,14 @@ def test_injury_effects_agree_with_the_drm_lists(gen) -> None:
 
 def test_starting_experience(gen) -> None:
     # IA2 4.4.2 / 7.7: standard game 0 (officer) or 1 (NCO); 7.7 / 10.13: combined 1 or 2
-    assert gen.lookup_starting_experience(game_mode="standard", rank_track="officer") == {"experience": 0}
-    assert gen.lookup_starting_experience(game_mode="standard", rank_track="nco") == {"experience": 1}
-    assert gen.lookup_starting_experience(game_mode="combined", rank_track="officer") == {"experience": 1}
-    assert gen.lookup_starting_experience(game_mode="combined", rank_track="nco") == {"experience": 2}
+    def xp(mode: str, track: str) -> int:
+        return gen.lookup_starting_experience(game_mode=mode, rank_track=track)["experience"]
+
+    assert [xp("standard", "officer"), xp("standard", "nco")] == [0, 1]
+    assert [xp("combined", "officer"), xp("combined", "nco")] == [1, 2]
+    # IA2 3.4.2 names no rank: "in March 1943 with 1 Experience Point", a standard game "0 Experience Points"
+    nco = gen.lookup_starting_experience(game_mode="standard", rank_track="nco")
+    assert nco["as_3_4_2"] == 0 and nco["spend"].startswith("You may spend your experience point")
 
 
 def test_ability_fatigue(gen) -> None:
@@ -230,7 +255,8 @@ def test_ability_fatigue(gen) -> None:
     assert gen.lookup_ability_fatigue(ability="scrounging")["fatigue"] is None
     # IA2 7.9.1 example: a Staffel attack (1) with two Wingman Damaged results (+1 each) costs 3
     staffel = gen.lookup_ability_fatigue(ability="staffel_leader")
-    assert staffel["fatigue"] + 2 == 3 and staffel["extra"].startswith("+1 for each Wingman Damaged")
+    assert staffel["fatigue"] + 2 * staffel["extra"] == 3 and staffel["extra_when"].startswith("each Wingman Damaged")
+    assert gen.compute_staffel_leader_fatigue(wingman_damaged_results=2) == 3
 
 
 def test_night_owl_frequency(gen) -> None:
@@ -289,9 +315,11 @@ def test_green_pilot_penalties(gen) -> None:
 
 def test_combining_games_aircraft(gen) -> None:
     # IA2 10.13: Bf 109G-6 instead of the Bf 109G-6 20mm; Bf 109G-6/U4 instead of the Bf 109G-6 30mm
-    assert gen.lookup_combined_substitutions(ia1_aircraft="bf109g6_20mm") == {"use": "bf109g6"}
-    assert gen.lookup_combined_substitutions(ia1_aircraft="Bf 109G-6 30mm") == {"use": "bf109g6u4"}
-    assert gen.lookup_combined_substitutions(ia1_aircraft="fw190a7r2") == {"use": "fw190a7r2"}
+    # "Note that the new versions of these aircraft included in Interceptor Ace 1944-45 are lacking the MW-50"
+    lacking = {"mw50": "Lacking (10.13)"}
+    assert gen.lookup_combined_substitutions(ia1_aircraft="bf109g6_20mm") == {"use": "bf109g6", **lacking}
+    assert gen.lookup_combined_substitutions(ia1_aircraft="Bf 109G-6 30mm") == {"use": "bf109g6u4", **lacking}
+    assert gen.lookup_combined_substitutions(ia1_aircraft="fw190a7r2") == {"use": "fw190a7r2", **lacking}
     # IA2 10.13: Bf 109G-1/R6 not Agile; FW 190A-7/R6 speed 19 if loaded, 20 after firing or jettisoning
     assert gen.lookup_combined_modifications(ia1_modified="bf109g1r6") == {"change": "not Agile."}
     assert gen.lookup_combined_modifications(ia1_modified="fw190a7r6")["change"].startswith("speed 19 if loaded")
@@ -327,13 +355,14 @@ def test_dated_rules(gen) -> None:
     assert gen.lookup_dated_rules(dated_rule="bodenplatte")["from"] == "1945-01"
     # IA2 4.3.3: four sorties a month from January 1945: the same month as sorties_per_month's change
     assert gen.lookup_dated_rules(dated_rule="four_sorties")["from"] == "1945-01"
-    assert gen.lookup_sorties_per_month(month="1945-01") == {"sorties": 4}
-    assert gen.lookup_sorties_per_month(month="1944-12") == {"sorties": 8}
+    assert gen.limit_sorties_per_month(month="1945-01")["text"] == "exactly 4"
+    assert gen.limit_sorties_per_month(month="1944-12", family_flown="fw190")["text"] == "exactly 8"
 
 
 def test_b12_replaces_the_external_declaration(ia2) -> None:
-    # B12 was declared external; its DRMs are now a DRM list (its rows are still not printed)
-    assert ia2.chart("B12").kind == "drms"
+    # B12 was declared external, then a DRM list; now a partial chart with the rows the examples read
+    assert ia2.chart("B12").kind == "roll"
+    assert [r.range.printed for r in ia2.chart("B12").rows] == ["-4", "-3", "-1"]
     assert ia2.chart("C2").kind == "external"
 
 

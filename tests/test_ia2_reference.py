@@ -7,6 +7,7 @@ import pytest
 
 from compiler import model
 from compiler.engine.lookup import LookupProblem, lookup
+from compiler.model.calendar import Month
 from tests.conftest import ROOT, import_module
 
 
@@ -123,7 +124,9 @@ def test_r1_starting_units(ia2) -> None:
     with pytest.raises(LookupProblem):
         lookup(ia2.chart("starting_unit_bases"), None, {"unit": "JV 44"}, 0)  # its row is lost
     with pytest.raises(LookupProblem):
-        lookup(ia2.chart("R1"), "13", {}, 0)  # roll 13 (II(Sturm)/JG 300 in the 9.7 example) is lost
+        lookup(ia2.chart("R1"), "14", {}, 0)  # rolls 3-14 and 17-20 are lost
+    # 9.7's example reads roll 13: "the result is a 13, so you are assigned to II(Sturm)/JG 300"
+    assert value(ia2, "R1", "13")["unit"] == "ii_sturm_jg300"
 
 
 def test_r2_aircraft_types(ia2) -> None:
@@ -146,13 +149,32 @@ def test_r3_aircraft_subtypes(ia2) -> None:
     assert value(ia2, "R3", "1", aircraft="bf109g6", month="1945-04") == {"result": "not available"}
 
 
+def _sorties(ia2, **context: str) -> str:
+    from compiler.engine.limits import read_limit
+
+    limit = ia2.limit("sorties_per_month")
+    answer = read_limit(limit, {k: model.MemberId(v) if k != "month" else Month(v) for k, v in context.items()})
+    assert answer.bound is not None, (context, answer.possible)
+    return answer.bound.text
+
+
 def test_sorties_per_month(ia2, gen) -> None:
     # IA2 4.3.3 / 6.0: 8 sorties a month; from January 1945, only 4
-    assert value(ia2, "sorties_per_month", None, month="1944-03") == {"sorties": 8}
-    assert value(ia2, "sorties_per_month", None, month="1944-12") == {"sorties": 8}
-    assert value(ia2, "sorties_per_month", None, month="1945-01") == {"sorties": 4}
-    assert value(ia2, "sorties_per_month", None, month="1945-05") == {"sorties": 4}
-    assert gen.lookup_sorties_per_month(month="1945-03") == {"sorties": 4}
+    assert _sorties(ia2, month="1944-03", family_flown="bf109", unit_assigned="i_jg1") == "exactly 8"
+    assert _sorties(ia2, month="1945-01") == "exactly 4"
+    assert _sorties(ia2, month="1945-05") == "exactly 4"
+    # 11.7, R1 note 4: the Me 262 from July to September 1944, four missions a month; eight from October
+    assert _sorties(ia2, month="1944-08", family_flown="me262") == "at most 4"
+    assert _sorties(ia2, month="1944-10", family_flown="me262", unit_assigned="kdo_nowotny") == "exactly 8"
+    # 11.6, R1 note 6: the Do 335A with EGR 335, four missions a month (from 9/44)
+    assert _sorties(ia2, month="1944-09", family_flown="do335", unit_assigned="egr335") == "at most 4"
+    assert gen.limit_sorties_per_month(month="1945-03") == {
+        "kind": "exactly", "min": 4, "max": 4, "text": "exactly 4",
+        "cite": "4.3.3, 6.0: only 4 missions each month from January 1945 (fuel shortages)",
+    }
+    assert gen.limit_sorties_per_month(month="1944-08", family_flown="me262")["max"] == 4
+    with pytest.raises(ValueError, match="depends on a value left as None"):
+        gen.limit_sorties_per_month(month="1944-08")
 
 
 def test_awards(ia2) -> None:
@@ -173,12 +195,12 @@ def test_awards(ia2) -> None:
     ] == [(20, 1), (60, 0), (100, 0)]
     assert value(ia2, "awards", None, award="clasp_silver")["counted"] == "flights"
     # 7.8.8: Ace after 5 kills, a Prestige Point
-    assert value(ia2, "awards", None, award="ace") == {
-        "at": 5,
-        "counted": "kills",
-        "how": "automatic (7.8.8)",
-        "prestige": 1,
-    }
+    ace = value(ia2, "awards", None, award="ace")
+    assert (ace["at"], ace["counted"], ace["how"], ace["prestige"]) == (5, "kills", "automatic (7.8.8)", 1)
+    assert ace["effect"].startswith("Wingmen and pilots receive +1 on the Initiative Chart [B12]")
+    # 7.8.7.5: each later award of the Knight's Cross costs a sortie (the trip to Berlin); not the first
+    knight = ("knights_cross", "oakleaves", "swords", "diamonds")
+    assert [value(ia2, "awards", None, award=a)["sorties_lost"] for a in knight] == [None, 1, 1, 1]
 
 
 def test_knights_cross_roll(ia2) -> None:
@@ -248,19 +270,28 @@ def test_prestige_costs(ia2) -> None:
 
 
 def test_flak(ia2, gen) -> None:
-    # IA2 7.1.5: roll 1d6 and subtract 3: 0 to 3 random Airframe hits, rolled on [B3]
+    # IA2 7.1.5: "Roll 1d6 ... and subtract 3 ... (from zero to 3, maximum.)": random Airframe hits
+    # on [B3]; the roll typed is the die
     flak = ia2.chart("flak")
-    assert flak.dice.min == 0 and flak.dice.max == 3
-    assert value(ia2, "flak", "0") == {"hits": 0, "damage": None}
-    assert value(ia2, "flak", "3") == {"hits": 3, "damage": model.ChartRef("B3")}
+    assert (flak.dice.min, flak.dice.max) == (1, 6)
+    assert [value(ia2, "flak", str(die))["hits"] for die in range(1, 7)] == [0, 0, 0, 1, 2, 3]
+    assert value(ia2, "flak", "2") == {"hits": 0, "damage": None}  # a player who rolls a 2 takes 0
+    assert value(ia2, "flak", "6") == {"hits": 3, "damage": model.ChartRef("B3")}
+    with pytest.raises(LookupProblem, match="0 cannot be rolled on 1d6"):
+        lookup(flak, "0", {}, 0)
+    assert [gen.lookup_flak(die)["hits"] for die in range(1, 7)] == [0, 0, 0, 1, 2, 3]
     assert ia2.chart("B3").kind == "external"
+    # the three results of B3 the 7.12 example reads: a chart of its own, so the flak's chain ends at B3
+    assert value(ia2, "b3_in_examples", "5", b3_column="airframe") == {"hit": "Controls"}
 
 
 def test_bomb_detonation(ia2) -> None:
     # IA2 7.1.4: on a 2d6 "2" or "12" the interceptor takes 1d6 random airframe damage hits
     assert value(ia2, "bomb_detonation", "2")["result"].startswith("The interceptor takes 1d6")
     assert value(ia2, "bomb_detonation", "12")["result"].startswith("The interceptor takes 1d6")
-    assert value(ia2, "bomb_detonation", "7") == {"result": "No damage"}
+    assert value(ia2, "bomb_detonation", "7") == {"result": "No damage", "as_7_4": "No damage"}
+    # IA2 7.4 prints it again as "1d6 random damage" (no location): kept, and C417 reports the two
+    assert value(ia2, "bomb_detonation", "2")["as_7_4"] == "The interceptor takes 1d6 random damage"
 
 
 def test_crash_enroute(ia2, gen) -> None:
@@ -316,11 +347,13 @@ def test_combined_victory_levels(ia2) -> None:
 
 
 def test_bodenplatte(ia2, gen) -> None:
-    # IA2 10.16: friendly Flak 1d6 minus 3 (0 to 3 hits on [B6]), +1 drm after an FuG25 IFF hit
-    assert value(ia2, "bodenplatte_flak", "2") == {"hits": 2, "damage": model.ChartRef("B6")}
+    # IA2 10.16: friendly Flak "Roll 1d6 and subtract 3 ... (from 0 to 3, maximum)" on [B6], and "Add
+    # a +1 drm to the Flak attack roll" after an FuG25 IFF hit: the +1 is on the die, before the 3
+    assert value(ia2, "bodenplatte_flak", "5") == {"hits": 2, "damage": model.ChartRef("B6")}
     assert gen.drm_bodenplatte_flak(iff_hit=True) == 1
-    with pytest.raises(LookupProblem):
-        lookup(ia2.chart("bodenplatte_flak"), "3", {}, 1)  # the printed maximum is 3
+    assert value(ia2, "bodenplatte_flak", "3", drm=1) == {"hits": 1, "damage": model.ChartRef("B6")}
+    assert value(ia2, "bodenplatte_flak", "6", drm=1)["hits"] == 3  # 6 + 1 - 3 = 4, at most 3
+    assert gen.lookup_bodenplatte_flak(6, drm=1)["hits"] == 3
     # 10.16: Allied fighters 1-2 Spitfire IX, 3-4 Spitfire XIV, 5-7 P-47D, 8-0 P-51D
     assert [value(ia2, "bodenplatte_fighters", r)["fighter"] for r in ("2", "3", "7", "0")] == [
         "Spitfire IX",

@@ -226,3 +226,19 @@ def test_a_quick_fix_writes_a_label_quoted(game: Path) -> None:
     fixed = text.replace('"Storm fron"', '"Storm front"')
     after = _index(game, {header: labelled, combat: fixed}).check.compilation.diagnostics
     assert [d.message for d in after if d.code == "C201"] == ["`stormy` is not a value of `weather`"]  # the demo's own
+
+
+def test_completion_offers_the_charts_of_the_unsaved_file_being_edited(game: Path) -> None:
+    # issue 31: a chart just typed in the editor (not saved, the buffer not parsing yet) is offered
+    # after `[`, beside the checked game's charts
+    combat = game / "combat.chart"
+    typed = combat.read_text(encoding="utf-8") + '\nchart [A3] again "Noch einmal" {\n  roll 1d6\n  rows {\n    1-6: ['
+    index = _index(game, {combat: typed})
+    name = display_path(combat)
+    line = typed.count("\n") + 1
+    labels = [label for label, _ in index.completions(name, line, len("    1-6: [") + 1)]
+    assert labels[:2] == ["A1", "A2"] and "A3" in labels and len(labels) == len(set(labels))
+    # once the file parses (the game still has an error: A3 has no column), A3 comes from its syntax tree
+    done = typed + 'A1]\n  }\n}\n'
+    index = _index(game, {combat: done})
+    assert "A3" in [label for label, _ in index.completions(name, line, len("    1-6: [") + 1)]

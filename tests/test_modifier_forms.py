@@ -115,7 +115,8 @@ def test_json_carries_the_forms(game) -> None:
     assert f1["drms"][2]["group"] == "ground" and f1["drms"][2]["when"]["key"] is True
     group = {"id": "ground", "label": "Terrain", "mode": "best", "members": ["woods", "town", "dark"]}
     assert f1["drm_groups"] == [group]
-    assert f1["modified_clamp"] == {"min": 1, "max": 10}
+    # `modified clamp 1 to 10`: the roll's last steps, after the DRMs
+    assert f1["pipeline"] == [{"step": "drms"}, {"step": "minimum", "amount": 1}, {"step": "maximum", "amount": 10}]
     assert [r.get("natural", False) for r in f1["rows"]] == [True, True, False, False]
     kills = next(v for v in doc["context"] if v["id"] == "kills")
     assert kills["range"] == {"min": 0, "max": 40}
@@ -144,7 +145,7 @@ def test_the_aid_words_each_form_as_a_rulebook_would(tmp_path_factory: pytest.Te
     assert "<p>Terrain: only the best of Woods -1, Town -2, Night -3 applies.</p>" in html
     assert "<p>Cover: only one of Woods -1, Town -2 can apply.</p>" in html
     assert "<p>Worst case: only the worst of Night +1, Ace +2 applies.</p>" in html
-    assert "<p>Modified rolls below 1 count as 1, above 10 as 10.</p>" in html
+    assert "<p>The roll: 1d10, DRMs, minimum 1, maximum 10, in this order; the rows read the result.</p>" in html
     assert "<p>A natural 1 always reads: Automatic miss, whatever the DRMs.</p>" in html
     assert '<td class="r">natural 10</td>' in html
 

@@ -23,10 +23,9 @@ HEADER = 'game t { title "T" }\n'
 
 # Charts for which a modified roll in the declared DRM span selects no row although the chart is not
 # declared partial: each one is a print defect the checker reports as C305.
-KNOWN_OFF_TABLE = {
-    # IA2 7.1.5/10.16 Bodenplatte flak: 1d6-3 "from 0 to 3, maximum" but +1 after an IFF hit makes a 4
-    ("ia2", "bodenplatte_flak", (), 1): F(1, 6),
-}
+# (IA2 10.16 Bodenplatte flak is not one: its +1 IFF drm is added to the die before "subtract 3",
+# and the result stays "from 0 to 3, maximum", so a 6 + 1 - 3 = 4 reads 3 hits.)
+KNOWN_OFF_TABLE: dict[tuple[str, str, tuple[str, ...], int], F] = {}
 # As printed, two more charts lose rolls off their ends; charts/ia2/errata.chart corrects both.
 KNOWN_OFF_TABLE_AS_PRINTED = {
     **KNOWN_OFF_TABLE,

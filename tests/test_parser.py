@@ -91,11 +91,36 @@ def test_dice_forms() -> None:
         "d66": ("d66", 2, 6),
         "percentile": ("percentile", 2, 10),
         "lower of 2d10": ("lower", 2, 10),
-        "1d6 minus 3 min 0": ("minus", 1, 6),
+        "1d6 minus 3 min 0": ("sum", 1, 6),
     }
     for text, (form, count, sides) in forms.items():
         dice = parse_text(f'chart x "X" {{ roll {text} }}', "d.chart").source.charts[0].roll
         assert (dice.form, dice.count, dice.sides) == (form, count, sides), text
+
+
+def test_roll_steps_parse_in_the_order_written() -> None:
+    # IA2 10.16: "Roll 1d6 and subtract 3 ... (from 0 to 3, maximum)", the +1 IFF drm on the roll
+    text = 'chart x "X" { roll 1d6 then drms then minus 3 then minimum 0 then maximum 3 }'
+    dice = parse_text(text, "d.chart").source.charts[0].roll
+    assert [(s.kind, s.amount) for s in dice.steps] == [("drms", 0), ("add", -3), ("minimum", 0), ("maximum", 3)]
+    more = 'chart x "X" { roll 2d6 then plus 2 then doubled then times 3 then halved round up then minimum -1 }'
+    steps = parse_text(more, "d.chart").source.charts[0].roll.steps
+    assert [s.text for s in steps] == ["plus 2", "doubled", "times 3", "halved round up", "minimum -1"]
+    # the older spelling is the dice, the DRMs, minus K and minimum F (IA2 7.1.5)
+    old = parse_text('chart x "X" { roll 1d6 minus 3 min 0 }', "d.chart").source.charts[0].roll
+    assert [s.text for s in old.steps] == ["drms", "minus 3", "minimum 0"]
+    # `then` steps may follow it, and a `roll ... when` keeps its steps for the checker (C343)
+    both = parse_text('chart x "X" { roll 1d6 minus 3 min 0 then maximum 3 when fb }', "d.chart").source.charts[0]
+    assert [s.text for s in both.roll_alternatives[0].dice.steps] == ["drms", "minus 3", "minimum 0", "maximum 3"]
+
+
+def test_a_roll_step_without_its_number_or_rounding_is_a_syntax_error() -> None:
+    minus = parse_text('chart x "X" { roll 1d6 then minus column r: int }', "d.chart").errors
+    assert minus and minus[0].message == "unexpected `column` while reading chart `x`"
+    # halving rounds as printed: the rounding is part of the step
+    halved = parse_text('chart x "X" { roll 1d6 then halved column r: int }', "d.chart").errors
+    expected = [("unexpected `column` while reading chart `x`", "expected `round`")]
+    assert [(e.message, e.help) for e in halved] == expected
 
 
 def test_conditions_parse_into_structure() -> None:
@@ -197,9 +222,10 @@ def test_invariants_are_one_class_per_kind() -> None:
     """
     where, every, column_sum = parse_text(text, "i.chart").source.invariants
     assert isinstance(where, ast.CountInvariant) and (where.enum.text, where.count) == ("aircraft", 18)
-    assert where.where is not None and (where.where.field.text, where.where.value.text) == ("family", "bf109")
-    assert where.where.span == ast.Span("i.chart", 2, 53, 2, 68)  # `family == bf109`
-    assert isinstance(every, ast.CountInvariant) and every.where is None and every.count == 36
+    [test] = where.where
+    assert (test.field.text, test.op, test.value.text) == ("family", ast.CompareOp.EQ, "bf109")
+    assert test.span == ast.Span("i.chart", 2, 53, 2, 68)  # `family == bf109`
+    assert isinstance(every, ast.CountInvariant) and every.where == () and every.count == 36
     assert isinstance(column_sum, ast.ColumnSumInvariant)
     assert (column_sum.chart.text, column_sum.part, column_sum.enum.text, column_sum.field.text) == (
         "TS1",

@@ -157,15 +157,31 @@ def test_chained_results_link_to_the_table_they_send_the_reader_to() -> None:
         (Dice(DiceForm.SUM, 2, 6), "2d6"),
         (Dice(DiceForm.PERCENTILE, 2, 10), "1d100"),  # IA2 10.6: 00 reads 100
         (Dice(DiceForm.D66, 2, 6), "1d6 * 10 + 1d6"),  # IA2 3.5: tens and ones
-        (Dice(DiceForm.MINUS, 1, 6, subtract=3, floor=0), "max(1d6 - 3, 0)"),  # IA2 7.1.5
         (Dice(DiceForm.LOWER, 2, 10), "2d10kl"),  # Stuka Leader evasion: the lower of two d10s
         (Dice(DiceForm.HIGHEST, 4, 6, keep=3), "4d6kh3"),
         (Dice(DiceForm.VERSUS, 1, 6, versus_count=1, versus_sides=6), "1d6 - (1d6)"),  # IA2 7.2.2.7
         (Dice(DiceForm.SUM, 1, 10, zero=0), "1d10 - 1"),  # `zero reads 0`: faces 0..9
+        # exploding dice: `xo` explodes each die once; `x3=6` at most 3 times in all (one die: its depth)
+        (Dice(DiceForm.EXPLODE, 2, 6, depth=1), "2d6xo"),
+        (Dice(DiceForm.EXPLODE, 1, 6, depth=3), "1d6x3=6"),
+        (Dice(DiceForm.EXPLODE, 2, 6, depth=3), "2d6x"),  # the depth of each die goes in the description
     ],
 )
 def test_formulas_in_foundrys_dice_syntax(dice: Dice, expected: str) -> None:
     assert formula(dice) == expected
+
+
+def test_exploding_dice_the_formula_cannot_stop_are_described(tmp_path: Path) -> None:
+    game = compile_text(
+        tmp_path,
+        'game t { title "T" }\n'
+        'chart [F] "Fire" { roll exploding 2d6 depth 3 column r: text rows { 2-12: "a" 13+: "b" } }\n'
+        'chart [G] "Gun" { roll exploding 1d6 depth 3 column r: text rows { 1-12: "a" 13+: "b" } }\n',
+    ).project.games["t"]
+    docs = [json.loads(t) for p, t in emit_foundry(game).items() if p.startswith(SOURCE)]
+    by_name = {d["name"].split()[0]: d for d in docs}
+    assert "at most 3 times: stop it there" in by_name["F"]["description"]
+    assert "stop it there" not in by_name["G"]["description"] and by_name["G"]["formula"] == "1d6x3=6"
 
 
 HOSTILE = r'''
@@ -227,3 +243,14 @@ def test_a_second_export_removes_the_tables_it_no_longer_writes(tmp_path: Path) 
     keep.write_text("mine", encoding="utf-8")
     export_game(game, Platform.FOUNDRY, tmp_path / "module", tmp_path / "no-cli")
     assert not stale.exists() and keep.exists()
+
+
+def test_a_table_of_a_chart_with_dice_arithmetic_rolls_its_steps() -> None:
+    # IA2 7.1.5 and 10.16: "Roll 1d6 and subtract 3 ... (from zero to 3, maximum)": the table's
+    # formula is the die through the steps; 10.16's +1 IFF drm goes on the die, before the 3
+    game = _game(ROOT / "charts" / "ia2")
+    flak = next(t for t in tables(game) if t.chart.address == "bodenplatte_flak")
+    doc = json.loads(emit_foundry(game)[next(p for p in emit_foundry(game) if flak.id in p)])
+    assert doc["formula"] == "min(max(1d6 - 3, 0), 3)"
+    assert "min(max(1d6 + 1 - 3, 0), 3)" in doc["description"]
+    assert [r["range"] for r in doc["results"]] == [[0, 0], [1, 1], [2, 2], [3, 3]]

@@ -27,6 +27,7 @@ from compiler.build.project import load
 from compiler.build.render import render_outputs
 from compiler.emit.platforms.lua import string
 from compiler.emit.platforms.tts import emit_tts, runtime
+from compiler.model.dice import Dice
 from compiler.tools.vectors import game_vectors
 from tests.conftest import ROOT, compile_text, import_module
 
@@ -149,6 +150,18 @@ def test_r4_in_lua_as_the_book_reads_it() -> None:
     assert M.lookup("R4", 7, keys, 0) == (None, "7 cannot be rolled on 1d6")
 
 
+def test_flak_in_lua_reads_the_die_through_the_steps() -> None:
+    # IA2 10.16: "Roll 1d6 and subtract 3 ... (from 0 to 3, maximum)", +1 drm to the roll after an
+    # FuG25 IFF hit: a 6 is 6 + 1 - 3 = 4, held at 3; a 2 is 0; IA2 7.1.5's flak takes the die too
+    lua, M = _lua(_game(ROOT / "charts" / "ia2"))
+    none = lua.table_from({})
+    drm, _ = M.drm("bodenplatte_flak", none, lua.table_from({"iff_hit": True}))
+    assert drm == 1
+    assert [M.lookup("bodenplatte_flak", die, none, drm)[2] for die in range(1, 7)] == [0, 0, 1, 2, 3, 3]
+    assert [_py(M.lookup("flak", die, none, 0)[0])["hits"] for die in range(1, 7)] == [0, 0, 0, 1, 2, 3]
+    assert M.lookup("flak", 0, none, 0) == (None, "0 cannot be rolled on 1d6")
+
+
 # ---- chained results and dice, walked with the same draws in Python and Lua ------------------
 
 
@@ -232,7 +245,7 @@ def test_chains_follow_as_the_python_module(folder: Path, tmp_path: Path) -> Non
 
 
 def test_dice_throws_as_the_runtime() -> None:
-    # every dice form of the corpus (2d6, 1d6 minus 3 minimum 0, percentile with 00 as 100, d66...)
+    # every dice form of the corpus (2d6, percentile with 00 as 100, d66, lower of 2d10...)
     from compiler.engine import plain
     from compiler.engine.runtime.dice import _roll
 
@@ -243,7 +256,10 @@ def test_dice_throws_as_the_runtime() -> None:
         for chart in _game(ROOT / "charts" / game_id).charts:
             for d in chart.all_dice:
                 dice[d.text] = d
-    assert {"2d6", "percentile (2d10, 00 = 100)", "1d6 minus 3, minimum 0"} <= set(dice)
+    assert {"2d6", "percentile (2d10, 00 = 100)", "lower of 2d10"} <= set(dice)  # IA2 7.1.5's flak is 1d6 and steps
+    # and exploding dice (tests/data/charts/dicelab): 6s roll again, 0-9 d10s explode on a 9
+    for d in (Dice("explode", 2, 6, depth=3), Dice("explode", 3, 6, depth=1), Dice("explode", 1, 10, depth=2, zero=0)):
+        dice[f"{d.text}, zero reads {d.zero}"] = d
     from compiler.emit.platforms.tts import dice_data
 
     for text, d in sorted(dice.items()):

@@ -127,7 +127,7 @@ def _faces(button: ET.Element) -> list[tuple[Any, tuple[int, ...]]]:
 
 
 def _natural(chart: model.Chart, faces: tuple[int, ...]) -> int:
-    """The natural roll the chart reads from these faces (IA2 3.5 d66, 10.6 percentile, 7.1.5 minus)."""
+    """The natural roll the chart reads from these faces (IA2 3.5 d66, 10.6 percentile)."""
     dice = chart.dice
     assert dice is not None
     match dice.form:
@@ -135,8 +135,6 @@ def _natural(chart: model.Chart, faces: tuple[int, ...]) -> int:
             return faces[0] * 10 + faces[1]
         case DiceForm.PERCENTILE:
             return faces[0] * 10 + faces[1] or 100
-        case DiceForm.MINUS:
-            return max(dice.floor, sum(faces) - dice.subtract)
         case _:
             return sum(faces)
 

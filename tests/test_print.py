@@ -32,7 +32,8 @@ from tests.conftest import ROOT, compile_text
 # USAAF's Target Systems Planning Table printed whole at normal size (8 to 7 pages), and in large
 # print as two blocks that continue across a page (11 to 10, 13 to 11); IA2's tables without a
 # chance column no longer keep room for one: in large print its Injury Effects table prints as one
-# block instead of two (28 to 27 on A4, 30 to 29 on Letter).
+# block instead of two (28 to 27 on A4, 30 to 29 on Letter). Issue 30 wrote IA2's rules as 70 more charts
+# (docs/coverage/ia2.md): 45 pages on A4 (46 on Letter, 76 and 80 in large print).
 CHROMIUM_PATCH_SLACK = 1
 # Issue 34, the dense print (the default: two columns, 7.5 pt cells, notes run on under their
 # chart, no colophon) took IA2 from 18 A4 pages to 8 (19 to 9 on Letter), USAAF 13 to 8, Stuka
@@ -49,6 +50,8 @@ EXPECTED_PAGES = {
 # Issue 30 took USAAF from 7 pages to 13 (A4) and the AA excerpt from 4 to 5: the rules beyond the
 # tables as charts (what a hex allows, what the players may do, air combat, fog of war, the mapsheet's
 # CRT cell, ...), in both engines.
+# Issue 30 took Stuka Leader from 10 to 42 pages on A4 (11 to 44 on Letter, 17 to 68 and 71 in large
+# print): every rule the rulebook prints is a chart of the aid now (docs/coverage/stuka_leader.md).
 # WeasyPrint 70 (what `chartc build --pdf` writes) lays text out a little larger than Chromium, so
 # the two engines have their own page counts; both are pinned so a layout change is noticed.
 # Issue 17 took IA2 from 19 to 18 pages on A4 (21 to 19 on Letter; 28 in A4 large print with
@@ -78,6 +81,26 @@ TALLER_THAN_A_PAGE_IN_LARGE_PRINT = {
     "chart-starting_unit_bases": 2,
     "chart-sequence_of_play": 2,
     "chart-target_systems": 2,
+    # Stuka Leader's rules printed as text at 12 pt (issue 30): the Counters, the Optional Rules and the
+    # Aircraft Reactions run to a third page in WeasyPrint, the others to a second
+    "chart-counters": 3,
+    "chart-optional_rules": 3,
+    "chart-aircraft_reactions": 3,
+    "chart-pilot_counters": 2,
+    "chart-special_targets": 2,
+    "chart-attack_results": 2,
+    "chart-engagement": 2,
+    # IA2's rules written as charts of text (issue 30): the Game Play Outline (6.1), the changes to random
+    # hits, fighter combat (7.2), the Initiative Chart's DRMs and notes, aircraft damage (7.4), the awards
+    # (7.8), the costs of changing aircraft (4.6, 8.1, 9.0) and the 1943-44 errata at 12 pt
+    "chart-game_play_outline": 3,
+    "chart-hit_changes": 3,
+    "chart-fighter_combat": 3,
+    "chart-b12": 3,
+    "chart-damage_results": 3,
+    "chart-awards": 3,
+    "chart-aircraft_changes": 3,
+    "chart-ia1_errata": 3,
 }
 # In the dense print every chart fits one page (the Target Systems Planning Table prints whole
 # across the page at 7.5 pt, half a page tall).
@@ -96,7 +119,15 @@ EXPECTED_PAGES_WEASYPRINT_LANDSCAPE = {
 # At normal size every chart fits a landscape page; in large print the charts taller than a portrait
 # page are taller than a landscape one too, and Stuka Leader's 27 steps take three Letter pages.
 TALLER_THAN_A_LANDSCAPE_PAGE: dict[str, int] = {}
-TALLER_THAN_A_LANDSCAPE_PAGE_IN_LARGE_PRINT = {**TALLER_THAN_A_PAGE_IN_LARGE_PRINT, "chart-sequence_of_play": 3}
+TALLER_THAN_A_LANDSCAPE_PAGE_IN_LARGE_PRINT = {
+    **TALLER_THAN_A_PAGE_IN_LARGE_PRINT,
+    "chart-sequence_of_play": 3,
+    # Stuka Leader (issue 30): the Gun Attack beside its DRM box, and its rules printed as text
+    "chart-gun_attack": 3,
+    "chart-special_targets": 3,
+    "chart-attack_results": 3,
+    "chart-engagement": 3,
+}
 LAYOUTS = [("a4", False), ("letter", False), ("a4", True), ("letter", True)]
 MIN_MARGIN_MM = 10  # layout rule L3
 
@@ -136,7 +167,12 @@ def test_default_order_follows_rule_sections(tmp_path: Path) -> None:
 def test_the_sequence_of_play_opens_an_aid_without_an_order_file(corpus) -> None:
     # issue 34: Stuka Leader printed its Sequence of Play 34th of 37; the book prints it first
     groups = play_order(corpus.project.games["stuka_leader"])
-    assert (groups[0].heading, [c.address for c in groups[0].charts]) == ("Sequence of Play", ["sequence_of_play"])
+    # issue 30 transcribed the steps' section headings (L266-L631) as a chart titled "Sequence of Play:
+    # section headings": it follows the summary
+    assert (groups[0].heading, [c.address for c in groups[0].charts]) == (
+        "Sequence of Play",
+        ["sequence_of_play", "step_headings"],
+    )
     assert groups[1].heading == "Rules 1"
 
 
@@ -170,11 +206,13 @@ def test_ia2_aid_follows_the_sequence_of_play(corpus) -> None:
     html = render_outputs(corpus.project)["ia2/ia2.html"]
     ids = _section_ids(html)
     assert ids[0] == "chart-b9"  # 6.1: the weather roll opens the sequence of play
-    assert ids[-8:] == [
-        "chart-victory_points", "chart-victory_levels", "chart-combined_victory_levels",  # victory
-        # setup, used once, last; R1 sends the reader to its units' rows
-        "chart-r1", "chart-starting_unit_bases", "chart-r2", "chart-r3", "chart-sorties_per_month",
+    assert ids[-7:] == [
+        # setup, used once, near the end; R1 sends the reader to its units' rows
+        "chart-r1", "chart-starting_unit_bases", "chart-r2", "chart-r3", "chart-ammunition_tracking",
+        "chart-ia1_errata", "chart-ia1_allied_ammo",  # the 1943-44 errata printed at the end of the book
     ]
+    # the limits and allowances (4.3.3's sorties a month, ...) print after the charts, in their own part
+    assert html.index('<div class="rule-limits" id="limits">') > html.index('id="chart-r3"')
     printed = [c for c in corpus.project.games["ia2"].charts if c.kind != "external"]  # B3, B6, P1 are not in the book
     assert sorted(ids) == sorted("chart-" + c.ident for c in printed)
     assert '<h2 class="group">Combat (7.1-7.3)</h2>' in html
@@ -656,9 +694,13 @@ def test_months_print_as_the_book_prints_them(printed: str, book: str) -> None:
 def test_ia2_aid_prints_human_months_and_player_legends(corpus) -> None:
     html = render_outputs(corpus.project)["ia2/ia2.html"]
     sections = dict(re.findall(r'<section class="chart" id="([^"]+)">(.*?)</section>', html, re.S))
-    # 4.3.3: 8 sorties a month to December 1944, then 4
-    sorties = sections["chart-sorties_per_month"]
-    assert '<th scope="row" class="text">3/43-12/44</th><td class="text">8</td>' in sorties
+    # 7.9.2 Night Owl: once per month to December 1944, then bi-monthly
+    night_owl = sections["chart-night_owl_frequency"]
+    assert '<th scope="row" class="text">3/43-12/44</th><td class="text">Once per month</td>' in night_owl
+    # 4.3.3, 11.7: the sorties a month are a limit, printed with its cases in the aid's limits section
+    limits = html[html.index('<div class="rule-limits" id="limits">') :].split("</div>")[0]
+    assert "<strong>Sorties per month</strong>" in limits
+    assert "at most 4 \u2014 Aircraft family flown is Me 262 and Game month \u2264 9/44 (11.7, R1 note 4" in limits
     assert "when Game month is 12/44" in sections["chart-b9"]  # 6.1 weather: +2 in December 1944
     assert "one of the" not in html and "codes:" not in html  # no `Month = one of the Month codes`
     assert "or more" not in sections["chart-r2"]  # R2 prints no open end (it printed `6+` before)
@@ -687,7 +729,9 @@ def test_the_dense_print_flows_the_charts_through_columns(corpus) -> None:
     assert "main.flow .cols { columns: 2;" in html and '<div class="pair">' not in html
     flow = html[html.index('<main class="flow">') :]
     assert flow.index('id="chart-b9"') < flow.index('id="chart-a3"')  # 6.1: the weather roll, then A3
-    assert "span" not in "".join(re.findall(r'<section class="([^"]+)"', html))  # every IA2 chart fits a column
+    # every IA2 table fits a column but one: issue 30's Rockets (7.1.14, 7.1.15), eight columns of
+    # the rules' sentences, would stack three blocks there and prints across the page
+    assert re.findall(r'<section class="chart span" id="([^"]+)"', html) == ["chart-rockets"]
     # USAAF 20.1-20.3: 15 target systems need three blocks in a column; across the page, one
     usaaf = render_outputs(corpus.project)["usaaf/usaaf.html"]
     head = '<div class="keep span"><h2 class="group">Rules 20</h2>\n'
@@ -754,9 +798,9 @@ def test_the_contents_list_is_set_in_balanced_columns_in_play_order(corpus) -> N
     headings = re.findall(r'<span class="g">([^<]+)</span>', nav)
     assert headings == re.findall(r'<h2 class="group">([^<]+)</h2>', html)
     assert re.findall(r'<a href="#([^"]+)">', nav) == _section_ids(html)
-    # balanced by lines: IA2's 71 printed charts in 12 groups break where CSS columns broke them
+    # balanced by lines: IA2's 140 printed charts in 13 groups, each group whole in a column
     entries = [c.count("<li><a ") for c in columns]
-    assert entries == [23, 27, 21] and sum(entries) == len(_section_ids(html))
+    assert entries == [57, 48, 35] and sum(entries) == len(_section_ids(html))
     landscape = render_outputs(corpus.project, "a4", False, True)["ia2/ia2.html"]
     assert landscape.split('<div class="columns">', 1)[1].split("</nav>")[0].count("\n<ol>\n") == 4
 

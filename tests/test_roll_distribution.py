@@ -7,12 +7,11 @@ value for 1 to 100 degrees of freedom), i.e. a correct sampler fails for about o
 thousand. The seed is fixed, so the test is deterministic; `test_the_bound_has_power` shows the
 same bound rejects plausible wrong samplers (2d6 read as a uniform 2-12, a d10 whose 0 face is 0).
 With N = 20,000 every cell expects at least 90 rolls (the rarest outcome is a 2 on the lowest 2 of
-3d6 and a 12 on the highest 2, 1/216).
+3d6 and a 12 on the highest 2, 1/216, as each result of 1d6 exploding twice from 13 up).
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
 from collections import Counter
@@ -40,7 +39,9 @@ chart [KEEP] "highest 2 of 3d6" { roll highest 2 of 3d6 column r: text rows { 2-
 chart [LOWEST] "lowest 2 of 3d6" { roll lowest 2 of 3d6 column r: text rows { 2-4: "a" 5-7: "b" 8-12: "c" } }
 chart [VS] "1d6 versus 1d6" { roll 1d6 versus 1d6 column r: text rows { -5--1: "a" 0: "b" 1-5: "c" } }
 chart [Z10] "1d10 read 0-9" { roll 1d10 zero reads 0 column r: text rows { 0-2: "a" 3-9: "b" } }
+chart [BOOM] "exploding 1d6" { roll exploding 1d6 depth 2 column r: text rows { 1-6: "a" 7-12: "b" 13+: "c" } }
 '''
+FORMS = ["S2", "D66", "PCT", "D10", "LOW", "FLAK", "HIGH", "KEEP", "LOWEST", "VS", "Z10", "BOOM"]
 
 
 def chi_square_bound(df: int) -> float:
@@ -67,7 +68,7 @@ def game(tmp_path_factory):
     return game, import_module(path, "t_rolls")
 
 
-@pytest.mark.parametrize("address", ["S2", "D66", "PCT", "D10", "LOW", "FLAK", "HIGH", "KEEP", "LOWEST", "VS", "Z10"])
+@pytest.mark.parametrize("address", FORMS)
 def test_natural_rolls_follow_the_exact_distribution(game, address: str) -> None:
     model, module = game
     chart = model.chart(address)
@@ -138,35 +139,48 @@ def test_bound_matches_tabulated_values() -> None:
     assert abs(chi_square_bound(3) - 16.266) / 16.266 < 0.02
 
 
-class _Scripted(random.Random):
-    """A generator that shows given die faces in order, recording the range of each die asked for."""
+class _MoreFaces(Exception):
+    """`_roll` asked for a die beyond the faces given: the range of that die."""
 
-    def __init__(self, faces: tuple[int, ...] = ()) -> None:
+    def __init__(self, low: int, high: int) -> None:
+        super().__init__(low, high)
+        self.low, self.high = low, high
+
+
+class _Prefix(random.Random):
+    """A generator that shows the given faces in order, then stops `_roll` at the next die asked for."""
+
+    def __init__(self, faces: tuple[int, ...]) -> None:
         super().__init__(0)
         self.faces = list(faces)
-        self.ranges: list[tuple[int, int]] = []
 
     def randint(self, a: int, b: int) -> int:
-        self.ranges.append((a, b))
-        face = self.faces.pop(0) if self.faces else a
+        if not self.faces:
+            raise _MoreFaces(a, b)
+        face = self.faces.pop(0)
         assert a <= face <= b
         return face
 
 
-@pytest.mark.parametrize("address", ["S2", "D66", "PCT", "D10", "LOW", "FLAK", "HIGH", "KEEP", "LOWEST", "VS", "Z10"])
+@pytest.mark.parametrize("address", FORMS)
 def test_the_dice_step_reads_every_throw_as_the_exact_model_counts_it(game, address: str) -> None:
     # the runtime's `_roll` (the generated `roll_<id>` and `lookup --follow --seed`) against the exact
-    # outcome model, outcome by outcome: every sequence of faces the dice can show, read by `_roll`
+    # outcome model, outcome by outcome: every sequence of faces the dice can show, read by `_roll`,
+    # weighted by its chance (an exploding die throws more dice on some sequences than on others)
     from compiler.engine import plain
     from compiler.engine.runtime import _roll
 
     model, _ = game
     dice = model.chart(address).dice
-    probe = _Scripted()
-    _roll(probe, plain.dice(dice))
-    ranges = probe.ranges  # one (low, high) per die thrown: 2 for d66, 1 + 1 for 1d6 versus 1d6 ...
-    counts: Counter = Counter()
-    for faces in itertools.product(*(range(a, b + 1) for a, b in ranges)):
-        counts[_roll(_Scripted(faces), plain.dice(dice))] += 1
-    total = sum(counts.values())
-    assert {r: Fraction(n, total) for r, n in sorted(counts.items())} == dice.outcomes
+    found: dict[int, Fraction] = {}
+    pending: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
+    while pending:
+        faces, chance = pending.pop()
+        try:
+            result = _roll(_Prefix(faces), plain.dice(dice))
+        except _MoreFaces as more:
+            share = chance / (more.high - more.low + 1)
+            pending += [((*faces, face), share) for face in range(more.low, more.high + 1)]
+            continue
+        found[result] = found.get(result, Fraction(0)) + chance
+    assert dict(sorted(found.items())) == dice.outcomes

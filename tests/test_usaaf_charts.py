@@ -39,19 +39,24 @@ def value(game, address: str, roll: str | None = None, drm: int = 0, **keys: str
 
 
 # The findings the book's own print makes, each citing both places (docs/coverage/usaaf.md marks them):
-# 23.1 vs 22.8 (C411), 22.4's "Electrical Power" (C414) and the C417 pairs of facts printed twice that
-# disagree; the CRT of the mapsheet quotes one cell (C308).
+# 23.1 vs 22.8 (C411), 22.4's "Electrical Power" (a conflict, C481) and the C418 pairs of facts printed
+# twice that disagree, kept as printed; the CRT of the mapsheet quotes one cell (C308).
 BOOK_FINDINGS = [
-    ("C417", "always_attackers"),  # 11.5 German fighters "always" the attackers; 17.2 the US escorts attack
-    ("C417", "flak_busting_losses"),  # 15.5 all results aircraft units; 6.4 FLAK factors
+    ("C418", "always_attackers"),  # 11.5 German fighters "always" the attackers; 17.2 the US escorts attack
+    ("C418", "flak_busting_losses"),  # 15.5 all results aircraft units; 6.4 FLAK factors
     ("C411", "gt3"),  # 23.1 Game Turn 3 March/April, 22.8 Game Turn 4 June: May 1944 is in no game turn
-    ("C414", "four_halving_systems"),  # 22.4 four halving systems; "Electrical Power" is EE or EP
+    ("C481", "four_halving_systems"),  # 22.4 four halving systems; "Electrical Power" is EE or EP
+    ("C481", "me190g"),  # 22.2's example produces "Me190G"; 22.5's the Me109G
     ("C308", "CRT"),  # 15.4 quotes one cell of the mapsheet's CRT
-    ("C417", "step_vi_once"),  # 8.3's once-per-turn list omits step VI; 21.1 gives it once
-    ("C417", "flak_movement_step"),  # 8.3 step VIII at the end; 24.1 at the very start of the game turn
-    ("C417", "six_per_hex_at_bases"),  # 7.1 six units in any hex; 9.4 no limit at a base
-    ("C417", "war_now_ends_fuel_timing"),  # 2.3 end of each game turn; 22.9 start of each game turn
-    ("C417", "war_now_ends_shortened_timing"),  # 2.3 end of each game turn; 20.7 immediately
+    ("C481", "section_25_sheets"),  # 4.2 and 9.3 place two sheets in 25.0, which prints only the TSPT
+    ("C418", "step_vi_once"),  # 8.3's once-per-turn list omits step VI; 21.1 gives it once
+    ("C418", "flak_movement_step"),  # 8.3 step VIII at the end; 24.1 at the very start of the game turn
+    ("C481", "us_stack"),  # 7.1 six aircraft units a hex; 7.1 six bombers and three tight escorts
+    ("C481", "units_at_a_base"),  # 7.1 six units in any hex; 9.4 no limit at a base
+    ("C481", "mannheim_sf_sr"),  # 25.0 Mannheim's `6/118/9` reads SF 6/1, SR 18/9 or SF 6/11, SR 8/9
+    ("C418", "war_now_ends_fuel_timing"),  # 2.3 end of each game turn; 22.9 start of each game turn
+    ("C418", "war_now_ends_shortened_timing"),  # 2.3 end of each game turn; 20.7 immediately
+    ("C481", "historic_outcome"),  # 2.1 shortened by 13-15 months; 2.3 a draw, 13 or 14, is historic
 ]
 
 
@@ -120,17 +125,51 @@ def test_tracks(usaaf) -> None:
 
 
 def test_stacking(usaaf) -> None:
-    def limit(name: str) -> int:
-        return value(usaaf, "stacking", stack_limit=name)["maximum"]
+    from compiler.engine.limits import read_limit
 
-    assert limit("aircraft_per_hex") == 6  # 7.1 up to six aircraft units in any hex
-    assert limit("us_bombers_per_hex") == 6  # 7.1 never more than six bombers
-    assert limit("tight_escorts_per_hex") == 3  # 7.1 never more than three tight escorts
-    assert limit("flak_per_hex") == 4  # 7.2 four strength points of FLAK
-    assert limit("flak_set_up_per_city") == 4  # 3.1 no more than four strength-points per city hex
-    assert limit("german_set_up_per_airfield") == 3  # 3.2 no more than three per airfield hex
-    assert limit("airbase_launches") == 3  # 9.4 three launching ...
-    assert limit("airbase_landings") == 3  # 9.4 ... and three landing units per mission turn
+    def limit(name: str, **context: bool) -> str:
+        found = usaaf.limit(name)
+        assert found is not None, name
+        bound = read_limit(found, context).bound
+        assert bound is not None
+        return bound.text
+
+    assert limit("aircraft_per_hex") == "at most 6"  # 7.1 up to six aircraft units in any hex
+    assert limit("us_bombers_per_hex") == "at most 6"  # 7.1 never more than six bombers
+    assert limit("tight_escorts_per_hex") == "at most 3"  # 7.1 never more than three tight escorts
+    assert limit("flak_per_hex") == "at most 4"  # 7.2 four strength points of FLAK
+    assert limit("flak_set_up_per_city") == "at most 4"  # 3.1 no more than four strength-points per city hex
+    assert limit("german_set_up_per_airfield") == "at most 3"  # 3.2 no more than three per airfield hex
+    assert limit("airbase_launches") == "at most 3"  # 9.4 three launching ...
+    assert limit("airbase_landings") == "at most 3"  # 9.4 ... and three landing units per mission turn
+    assert limit("units_at_base") == "unlimited"  # 9.4 no limit on the units sitting at a base
+    assert limit("flak_busting_fighters") == "unlimited"  # 6.1 no stacking limit in FLAK busting
+    # 8.1: stacking doesn't count during US entry onto the map; 7.1 otherwise
+    assert limit("us_entry_per_hex", us_entering=True) == "unlimited"
+    assert limit("us_entry_per_hex") == "at most 6"
+
+
+def test_stacking_conflicts_cite_both_places(corpus) -> None:
+    # 7.1 allows six aircraft units a hex, then six US bombers with three tight escorts (nine); 7.1's six
+    # against 9.4's no limit at a base: each a conflict kept as printed (C481) naming both places
+    kept = {d.message.split("`")[1]: d for d in corpus.diagnostics if d.code == "C481" and "usaaf" in d.span.file}
+    # 22.4's four halving systems against the three the table's heads name (Electrical Power is EE or EP)
+    assert {"us_stack", "units_at_a_base", "mannheim_sf_sr", "four_halving_systems"} <= set(kept)
+    assert "22.4 says" in kept["four_halving_systems"].message and "(4)" in kept["four_halving_systems"].message
+    assert "(3)" in kept["four_halving_systems"].message
+    message = kept["us_stack"].message
+    six = "both players may have up to six aircraft units in any hex at any one time"
+    assert f"7.1 says \u201c{six}\u201d (at most 6)" in message
+    assert "never more than three fighter units assigned to tight escort with them\u201d (9)" in message
+    # labels: the second place, and the data the first place names (the limit's case)
+    assert [label.message for label in kept["us_stack"].labels] == ["7.1", "the data: at most 6"]
+    # 25.0: Mannheim's run of cells `6/118/9` reads two ways; the charts hold SF 6/1, SR 18/9
+    mannheim = kept["mannheim_sf_sr"].message
+    assert "reads two ways, `SF 6/1, SR 18/9` (the charts hold this) or `SF 6/11, SR 8/9`" in mannheim
+    assert [label.message for label in kept["mannheim_sf_sr"].labels][-2:] == [
+        "`target_systems (city=mannheim) column sf` is `6/1` here",
+        "`target_systems (city=mannheim) column sr` is `18/9` here",
+    ]
 
 
 def test_us_forces(usaaf) -> None:
@@ -204,8 +243,8 @@ def test_generated_module_matches_the_rulebook(gen) -> None:
     assert gen.lookup_us_forces(us_aircraft="p51") == {"set_up": 2, "per_game_turn": 8}  # 3.3, 21.1
     assert gen.lookup_fuel_index(fuel_case="both") == {"decrease": 3}  # 22.9
     assert gen.lookup_switching(production_change="any_to_me262")["old_units"] == 3  # 22.8
-    assert gen.lookup_stacking(stack_limit="flak_per_hex")["maximum"] == 4  # 7.2
-    assert gen.lookup_stacking(stack_limit="units_at_base")["maximum"] is None  # 9.4 "no limit"
+    assert gen.limit_flak_per_hex()["max"] == 4  # 7.2
+    assert gen.limit_us_entry_per_hex(us_entering=True)["kind"] == "unlimited"  # 8.1
     with pytest.raises(ValueError):
         gen.lookup_fuel_index(fuel_case="chm")
     assert gen.LOOKUPS["victory"] is gen.lookup_victory

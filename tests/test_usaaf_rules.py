@@ -254,7 +254,7 @@ def _copy(tmp_path, edits: dict[str, tuple[str, str]]):
 def test_the_timing_conflicts_cite_both_places(corpus) -> None:
     # 2.3 "At the end of each game turn" against 22.9 "at the start of each game turn"
     (fuel,) = [d for d in corpus.diagnostics if "`war_now_ends_fuel_timing`" in d.message]
-    assert fuel.code == "C417" and fuel.span.file == "charts/usaaf/victory.chart"
+    assert fuel.code == "C418" and fuel.span.file == "charts/usaaf/victory.chart"
     assert [label.span.file for label in fuel.labels] == ["charts/usaaf/victory.chart", "charts/usaaf/victory.chart"]
     assert "`At the end of each game turn`, but" in fuel.message and "`At the start of each game turn`" in fuel.message
     # 8.3 step VIII at the end of the game turn against 24.1 "at the very start of each new game turn"
@@ -267,5 +267,7 @@ def test_a_timing_that_agreed_would_not_be_reported(tmp_path) -> None:
     # were 24.1's redeployment at the end of the game turn, 8.3 and 24.1 would agree
     edit = ("redeploy: tn,  1, 1, game_turn_start", "redeploy: tn,  1, 1, game_turn_end")
     comp = _copy(tmp_path, {"flak.chart": edit})
-    assert not [d for d in comp.diagnostics if "`flak_movement_step`" in d.message]
-    assert [d.code for d in comp.diagnostics if "`war_now_ends_fuel_timing`" in d.message] == ["C417"]
+    # the invariant keeps the print (`kept`), so facts that agree are C417 "delete `kept`", not a C418 note
+    (agreed,) = [d for d in comp.diagnostics if "`flak_movement_step`" in d.message]
+    assert agreed.code == "C417" and "delete `kept`" in (agreed.help or "")
+    assert [d.code for d in comp.diagnostics if "`war_now_ends_fuel_timing`" in d.message] == ["C418"]

@@ -249,7 +249,7 @@ def test_validate_reports_a_document_too_deep_to_validate(run, tmp_path: Path) -
     condition: dict[str, object] = {"op": "flag", "var": "x"}
     for _ in range(sys.getrecursionlimit() // 2):
         condition = {"op": "not", "of": condition}
-    doc["charts"][0]["drms"][0]["when"] = condition
+    next(c for c in doc["charts"] if c["drms"])["drms"][0]["when"] = condition
     deep = tmp_path / "deep.json"
     deep.write_text(json.dumps(doc), encoding="utf-8")
     r = run("validate", str(deep))

@@ -23,7 +23,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler.build import project, validate
+from compiler.build import pdfs, project, validate
 from compiler.build import record as build_record
 from compiler.build import render as build
 from compiler.build.journal import Recovery
@@ -62,6 +62,12 @@ class GameBuild:
     """Every file the game's compilation read: displayed name -> `build_record.source_digest`."""
     outputs: dict[str, str | bytes]
     """Relative path -> content; empty when `failing` is not."""
+    pdf_keys: dict[str, str] = field(default_factory=dict)
+    """With `--pdf`: the PDF's relative path -> the key of its inputs (`pdfs.inputs_key`)."""
+    pdfs_reused: int = 0
+    """PDFs read back from `--out` (their inputs unchanged) instead of laid out again."""
+    reported: tuple[Diagnostic, ...] = ()
+    """The findings that do not fail the build (warnings, notes): `chartc build` prints them as `check` does."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +77,10 @@ class _Task:
     options: BuildOptions
     validated: frozenset[str] = frozenset()
     """The digests of game JSON found valid before (`validate.validated_before`): not read again."""
+    out_dir: Path | None = None
+    pdf_record: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    """With `--pdf`, the record of the PDFs in `out_dir` (`pdfs.recorded`): a PDF whose inputs are
+    unchanged is read back from there instead of laid out again."""
 
 
 def build_game(task: _Task) -> GameBuild:
@@ -84,37 +94,50 @@ def build_game(task: _Task) -> GameBuild:
     [comp] = project.compile_games({task.game_id: task.folder}, options.as_printed)
     fails = (Severity.ERROR, Severity.WARNING) if options.strict else (Severity.ERROR,)
     failing = tuple(d for d in comp.diagnostics if d.severity in fails)
+    reported = tuple(d for d in comp.diagnostics if d.severity not in fails)
     outputs: dict[str, str | bytes] = {}
+    pdf_keys: dict[str, str] = {}
+    reused = 0
     if not failing:
         game = comp.project.games[task.game_id]
         outputs.update(build.render_game(game, options.paper, options.large_print, options.landscape))
         validate.validate_outputs(outputs, task.validated)
         if options.pdf:
             aid = f"{task.game_id}/{task.game_id}"
-            outputs[f"{aid}.pdf"] = build.html_to_pdf(str(outputs[f"{aid}.html"]))
+            html = str(outputs[f"{aid}.html"])
+            pdf_keys[f"{aid}.pdf"] = key = pdfs.inputs_key(html)
+            kept = None if task.out_dir is None else pdfs.reuse(task.out_dir, f"{aid}.pdf", key, task.pdf_record)
+            reused = int(kept is not None)
+            outputs[f"{aid}.pdf"] = build.html_to_pdf(html) if kept is None else kept
     sources = {name: build_record.source_digest(text) for name, text in comp.sources.items()}
-    return GameBuild(task.game_id, failing, sources, outputs)
+    return GameBuild(task.game_id, failing, sources, outputs, pdf_keys, reused, reported)
 
 
 def build_games(
-    game_dirs: Mapping[str, Path], options: BuildOptions, jobs: int | None = None
+    game_dirs: Mapping[str, Path], options: BuildOptions, jobs: int | None = None, out_dir: Path | None = None
 ) -> Generator[GameBuild, None, None]:
     """Each game built (`build_game`), the largest first, in `jobs` processes (None: `pool_jobs`);
-    closing the generator stops the workers.
+    closing the generator stops the workers. With `--pdf` and `out_dir`, a PDF whose inputs did not
+    change since the recorded build of `out_dir` is read back from there (`compiler.build.pdfs`).
 
     Raises:
         OutputError: `--pdf` without WeasyPrint (before any game is built).
         InvalidOutput: a game's JSON does not match the schema (a bug in chartc).
     """
-    if options.pdf:
-        build.require_weasyprint()
+    record = pdfs.recorded(default_cache_dir(), out_dir) if options.pdf and out_dir is not None else {}
+    if options.pdf and all(f"{g}/{g}.pdf" in record for g in game_dirs):
+        build.find_weasyprint()  # every PDF likely read back: imported only by a process that lays one out
+    elif options.pdf:
+        build.require_weasyprint()  # imported once, before the workers fork
     sizes = {game_id: _source_bytes(folder) for game_id, folder in game_dirs.items()}
     order = sorted(game_dirs, key=lambda game_id: (-sizes[game_id], game_id))
     jobs = pool_jobs(len(order), sum(sizes.values()), options.pdf) if jobs is None else jobs
     if jobs > 1 and len(order) > 1:
         _prepare()
     validated = validate.validated_before(default_cache_dir())
-    tasks = [_Task(g, game_dirs[g], options, validated) for g in order]
+    if options.pdf:
+        pdfs.environment_key()  # once, before the workers fork: it walks the font folders
+    tasks = [_Task(g, game_dirs[g], options, validated, out_dir, record) for g in order]
     yield from build.in_processes(build_game, tasks, jobs)
 
 
@@ -172,6 +195,11 @@ class Built:
     sources: dict[str, str]
     digests: dict[str, str]
     """The SHA-256 of every output (relative path -> digest)."""
+    pdf_keys: dict[str, str] = field(default_factory=dict)
+    """With `--pdf`: each PDF's relative path -> the key of its inputs."""
+    pdfs_reused: int = 0
+    reported: list[Diagnostic] = field(default_factory=list)
+    """Every game's warnings and notes that do not fail the build, in file order."""
     recovery: Recovery = field(default_factory=Recovery)
     written: WriteResult | None = None
     stale: Staleness | None = None
@@ -234,7 +262,10 @@ def _remember_valid(digests: Mapping[str, str]) -> None:
 def _note(done: Built, game: GameBuild) -> None:
     done.game_ids.append(game.game_id)
     done.sources.update(game.sources)
+    done.pdf_keys.update(game.pdf_keys)
+    done.pdfs_reused += game.pdfs_reused
     done.failing.extend(game.failing)
+    done.reported.extend(game.reported)
 
 
 def _owned(out_dir: Path, game_ids: list[str], whole_tree: bool) -> list[str]:
@@ -246,6 +277,7 @@ def _owned(out_dir: Path, game_ids: list[str], whole_tree: bool) -> list[str]:
 
 def _sorted(done: Built) -> Built:
     done.failing.sort(key=Diagnostic.sort_key)
+    done.reported.sort(key=Diagnostic.sort_key)
     done.game_ids.sort()
     return done
 

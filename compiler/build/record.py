@@ -11,7 +11,8 @@ date, which is what rendering would have found (the outputs are a function of th
 Anything else (an edited, missing or orphaned output, a changed chart, another option, another
 chartc) is left to the full check, which reports it with a diff and the command that fixes it.
 `build --check --pdf` always runs the full check: a PDF also depends on WeasyPrint, Pango and the
-installed fonts, which no key here covers.
+installed fonts, which no key here covers (a PDF whose own inputs are unchanged is read back rather
+than laid out again: `compiler.build.pdfs`).
 
 The record lives in the user's cache folder beside the saved parser, one per output folder, not in
 `--out`: a record committed with `generated/` would change with every edit of chartc's code and
@@ -24,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from compiler.build.cache import code_fingerprint
@@ -34,7 +35,7 @@ from compiler.build.writer import managed_files
 from dsl.parser_cache import read_trusted, write_private
 
 # Bump when the record's format or the meaning of its key changes.
-_FORMAT = "2"
+_FORMAT = "3"
 
 
 def source_digest(text: str) -> str:
@@ -49,19 +50,20 @@ def inputs_key(game_ids: list[str], sources: Mapping[str, str], options: Mapping
     return _sha256(head.encode("utf-8", "surrogatepass"))
 
 
-def save(cache_dir: Path, out_dir: Path, key: str, digests: Mapping[str, str]) -> None:
+def save(cache_dir: Path, out_dir: Path, key: str, digests: Mapping[str, str], report: Sequence[str] = ()) -> None:
     """Record that `out_dir` holds the outputs of the build whose inputs hash to `key`, with the
-    SHA-256 of each (relative path -> digest)."""
+    SHA-256 of each (relative path -> digest) and the lines the build reported (its warnings and
+    their count), which a `build --check` that compiles nothing prints again."""
     hashes = dict(sorted(digests.items()))
-    doc = {"format": _FORMAT, "key": key, "out": str(out_dir.resolve()), "outputs": hashes}
+    doc = {"format": _FORMAT, "key": key, "out": str(out_dir.resolve()), "outputs": hashes, "report": list(report)}
     write_private(json.dumps(doc, indent=0, sort_keys=True).encode("utf-8"), _path(cache_dir, out_dir))
-    _forget_removed_folders(cache_dir)
+    forget_removed_folders(cache_dir, "build-*.json")
 
 
-def _forget_removed_folders(cache_dir: Path) -> None:
-    """Delete the records of output folders that no longer exist (temporary builds, moved trees),
-    so the cache does not grow with every folder ever built."""
-    for path in cache_dir.glob("build-*.json"):
+def forget_removed_folders(cache_dir: Path, pattern: str) -> None:
+    """Delete the records (`pattern`: their file names in `cache_dir`) of output folders that no
+    longer exist (temporary builds, moved trees), so the cache does not grow with every folder ever built."""
+    for path in cache_dir.glob(pattern):
         data = read_trusted(path)
         try:
             out = json.loads(data)["out"] if data is not None else None
@@ -72,22 +74,24 @@ def _forget_removed_folders(cache_dir: Path) -> None:
                 path.unlink()
 
 
-def up_to_date(cache_dir: Path, out_dir: Path, key: str, game_ids: list[str]) -> int | None:
-    """The number of outputs when `out_dir` holds exactly what the recorded build of `key` wrote,
-    else None (no record for this key, an interrupted build, or any output not as recorded)."""
-    hashes = _recorded(cache_dir, out_dir, key)
-    if hashes is None or _interrupted(out_dir):
+def up_to_date(cache_dir: Path, out_dir: Path, key: str, game_ids: list[str]) -> tuple[int, list[str]] | None:
+    """The number of outputs and the lines the build reported when `out_dir` holds exactly what the
+    recorded build of `key` wrote, else None (no record for this key, an interrupted build, or any
+    output not as recorded)."""
+    recorded = _recorded(cache_dir, out_dir, key)
+    if recorded is None or _interrupted(out_dir):
         return None
+    hashes, report = recorded
     for rel, digest in hashes.items():
         if not _holds(out_dir, rel, digest):
             return None
     owned = managed_files(out_dir, game_ids, hashes)
     if any(rel not in hashes for rel in owned):  # an orphan
         return None
-    return len(hashes)
+    return len(hashes), report
 
 
-def _recorded(cache_dir: Path, out_dir: Path, key: str) -> dict[str, str] | None:
+def _recorded(cache_dir: Path, out_dir: Path, key: str) -> tuple[dict[str, str], list[str]] | None:
     data = read_trusted(_path(cache_dir, out_dir))
     if data is None:
         return None
@@ -100,7 +104,10 @@ def _recorded(cache_dir: Path, out_dir: Path, key: str) -> dict[str, str] | None
     hashes = doc.get("outputs")
     if not (isinstance(hashes, dict) and hashes and all(isinstance(v, str) for v in hashes.values())):
         return None
-    return {str(rel): str(digest) for rel, digest in hashes.items()}
+    report = doc.get("report")
+    if not (isinstance(report, list) and all(isinstance(line, str) for line in report)):
+        return None
+    return {str(rel): str(digest) for rel, digest in hashes.items()}, report
 
 
 def _interrupted(out_dir: Path) -> bool:

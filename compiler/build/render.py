@@ -16,6 +16,7 @@ build without `--pdf` neither deletes a PDF left by an earlier `--pdf` build nor
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import multiprocessing
 import os
@@ -33,6 +34,7 @@ _T = TypeVar("_T")
 _R = TypeVar("_R")
 PDF_SOURCE_DATE_EPOCH = "0"
 """The date stamped into fonts embedded in a PDF: 1970-01-01, so PDFs do not depend on the clock."""
+_NO_WEASYPRINT = "`--pdf` needs WeasyPrint: pip install -e '.[pdf]'"
 
 
 class OutputError(Exception):
@@ -119,6 +121,17 @@ def require_weasyprint() -> None:
     _weasyprint()
 
 
+def find_weasyprint() -> None:
+    """Check that WeasyPrint is installed without importing it (0.6 s of CPU), for a build whose
+    PDFs are likely read back (`compiler.build.pdfs`): each process imports it if it lays one out.
+
+    Raises:
+        OutputError: WeasyPrint is not installed.
+    """
+    if importlib.util.find_spec("weasyprint") is None:
+        raise OutputError(_NO_WEASYPRINT)
+
+
 def _weasyprint() -> Any:
     """The `weasyprint` module.
 
@@ -128,7 +141,7 @@ def _weasyprint() -> Any:
     try:
         import weasyprint  # lazy: WeasyPrint, an optional dependency (the `pdf` extra)
     except ImportError as exc:
-        raise OutputError("`--pdf` needs WeasyPrint: pip install -e '.[pdf]'") from exc
+        raise OutputError(_NO_WEASYPRINT) from exc
     return weasyprint
 
 

@@ -1,9 +1,11 @@
 """Checks on the resolved model: whatever is bound but wrong. They run on what resolved only.
 
-Per game: periods against the calendar (`periods`), record dates and invariants (`records`); per
-chart: size limits first (`limits`; a chart too large is not checked further), what DRMs mean on
-digit rolls (`dice`), DRM groups and reach (`modifiers`), availability dates (`records`) and the
-coverage of its rows (`coverage`).
+Per game: periods against the calendar (`periods`), record dates and invariants (`records`, reading
+facts with `facts`); per chart: size limits first (`limits`; a chart too large is not checked
+further), what DRMs mean on digit rolls (`dice`), DRM groups and reach (`modifiers`), availability
+dates (`records`) and the coverage of its rows (`coverage`); then chains, formulas, the domains of
+formulas and records (`domains`), ranges checked within a limit of the game (`rule_limits`) and the
+book's declared inconsistencies (`inconsistencies`).
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from compiler.checks.coverage import (
 )
 from compiler.checks.crt import check_crt
 from compiler.checks.dice import check_drm_meaning
+from compiler.checks.domains import check_domains
 from compiler.checks.drms import check_drms
 from compiler.checks.formulas import check_formulas
+from compiler.checks.inconsistencies import check_inconsistencies
 from compiler.checks.limits import check_limits
 from compiler.checks.periods import check_periods
 from compiler.checks.records import (
@@ -27,6 +31,7 @@ from compiler.checks.records import (
     check_invariant,
     check_record_dates,
 )
+from compiler.checks.rule_limits import check_within
 from compiler.diagnostics import Sink
 
 __all__ = ["check_chart", "check_game", "compress", "describe_combo", "intersecting_pairs"]
@@ -47,3 +52,6 @@ def check_game(game: model.Game, sink: Sink) -> None:
         check_invariant(game, inv, sink)
     check_chains(game, sink)
     check_formulas(game, sink)
+    check_domains(game, sink)
+    check_within(game, sink)
+    check_inconsistencies(game, sink)

@@ -14,9 +14,9 @@ from typing import assert_never
 from compiler import model
 from compiler.checks.dice import unreachable_reason
 from compiler.diagnostics import Label, Sink, codes, fixes
-from compiler.engine.chances import drm_totals, reachable_rolls, unreachable_rows
+from compiler.engine.chances import drm_totals, reachable_rolls, table_rolls, unreachable_rows
 from compiler.engine.reach import tests_keys
-from compiler.model.text import keys_phrase
+from compiler.model.text import keys_phrase, pipeline_text
 
 
 def check_chart(chart: model.Chart, sink: Sink) -> None:
@@ -186,7 +186,7 @@ def _report_overlaps(
 def _check_roll_chart(chart: model.Chart, sink: Sink) -> None:
     dice = chart.dice
     assert dice is not None
-    outcomes = chart.natural_rolls  # the union over the chart's dice and its `when` alternatives
+    outcomes = table_rolls(chart)  # the union over its dice and `when` alternatives, through its arithmetic
     reach = reachable_rolls(chart)
     lo, hi = reach[0], reach[-1]
     _check_row_reach(chart, reach, sink)
@@ -233,8 +233,9 @@ def _overlap_values(a: model.DieRange, b: model.DieRange, form: str, reach: list
 def _check_row_reach(chart: model.Chart, reach: list[int], sink: Sink) -> None:
     lo, hi = reach[0], reach[-1]
     if chart.dice is not None:  # a printed face stays inside, even where a DRM always moves it away
-        lo, hi = min(lo, *chart.natural_rolls), max(hi, *chart.natural_rolls)
-    dice_text = chart.dice_text if chart.dice else "the dice"
+        table = table_rolls(chart)
+        lo, hi = min(lo, *table), max(hi, *table)
+    dice_text = (pipeline_text(chart) or chart.dice_text) if chart.dice else "the dice"
     drm_text = " with its DRMs" if chart.drms else ""
     never = {id(row) for row in unreachable_rows(chart)}
     for row in chart.rows:
@@ -242,7 +243,7 @@ def _check_row_reach(chart: model.Chart, reach: list[int], sink: Sink) -> None:
         if r is None:
             continue
         if id(row) in never:
-            plain = chart.dice and not chart.dice_alternatives and not tests_keys(chart)
+            plain = chart.dice and not chart.dice_alternatives and not tests_keys(chart) and not chart.arithmetic
             reason = unreachable_reason(chart.dice, r) if plain and chart.dice else None
             sink.emit(
                 codes.UNREACHABLE_ROW,
@@ -256,17 +257,18 @@ def _check_row_reach(chart: model.Chart, reach: list[int], sink: Sink) -> None:
                 "check the printed range, or declare the DRM that reaches it",
             )
             continue
-        outside = [v for v in (r.low, r.high) if v is not None and not lo <= v <= hi]
+        first, last = (chart.natural_rolls[0], chart.natural_rolls[-1]) if row.natural else (lo, hi)
+        outside = [v for v in (r.low, r.high) if v is not None and not first <= v <= last]
         if outside:
             sink.emit(
                 codes.RANGE_OUTSIDE_FACES,
                 f"range `{r.printed}` of chart `{chart.address}` reaches {compress(outside)}, which "
-                f"{dice_text}{drm_text} cannot roll ({lo} to {hi})",
+                f"{chart.dice_text if row.natural else dice_text + drm_text} cannot roll ({first} to {last})",
                 r.span,
                 f"write an open end (`{r.low}+`) if the row is meant to catch every higher modified roll"
-                if r.high is not None and r.high > hi
+                if r.high is not None and r.high > last
                 else None,
-                fix=fixes.open_ends([(r.span, r.printed)], True, chart.span) if r.high is not None and r.high > hi
+                fix=fixes.open_ends([(r.span, r.printed)], True, chart.span) if r.high is not None and r.high > last
                 else None,
             )
 
@@ -326,7 +328,7 @@ def _report_off_table(chart: model.Chart, off: dict[tuple[str, ...], list[int]],
             if side == "high"
             else "make the first row open-ended (e.g. `2-`)"
         )
-        end = chart.natural_rolls[-1 if side == "high" else 0]  # the edge row holds the last face
+        end = table_rolls(chart)[-1 if side == "high" else 0]  # the edge row holds the last face
         rows = [r for c in combos for r in chart.rows_for(c) if not r.natural]
         edges = [r.range for r in rows if r.range and r.range.contains(end)]
         sink.emit(
@@ -461,7 +463,9 @@ def _check_reference_chart(chart: model.Chart, sink: Sink) -> None:
         for extra in rows[1:]:
             sink.emit(
                 codes.OVERLAPPING_RANGES,
-                f"two rows of chart `{chart.address}` apply to {describe_combo(chart, combo)}",
+                f"two rows of chart `{chart.address}` apply to {describe_combo(chart, combo)}"
+                if chart.keys
+                else f"chart `{chart.address}` is read by nothing, so it holds one row of values, not two",
                 extra.span,
                 "a chart read by keys alone needs exactly one row per key value",
                 (Label(rows[0].span, "first row here"),),

@@ -3,14 +3,13 @@ the rules state (C414) and the facts they print twice (C417)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import assert_never
 
 from compiler import model
+from compiler.checks.facts import read_fact, same_value
 from compiler.diagnostics import Applicability, Label, Sink, Slot, codes, fixes
 from compiler.model.calendar import Month
-from compiler.model.text import value_text
-from dsl import ast
+from dsl.shared import CompareOp
 
 
 def check_record_dates(game: model.Game, sink: Sink) -> None:
@@ -58,118 +57,63 @@ def check_invariant(game: model.Game, inv: model.Invariant, sink: Sink) -> None:
 
 def _check_count(game: model.Game, inv: model.CountInvariant, sink: Sink) -> None:
     enum = game.enums[inv.enum]
-    matching = [m.id for m in enum.members if not inv.field or m.get(inv.field) == inv.value]
+    matching = [m.id for m in enum.members if all(t.passes(m.get(t.field)) for t in inv.where)]
     if len(matching) == inv.number:
         return
-    which = f"`{enum.id}` records have {inv.field} {inv.value}" if inv.field else f"`{enum.id}` records are listed"
+    tests = " and ".join(f"{t.field} {'' if t.op is CompareOp.EQ else 'not '}{_shown(t.value)}" for t in inv.where)
+    which = f"`{enum.id}` records have {tests}" if inv.where else f"`{enum.id}` records are listed"
     sink.emit(
         codes.INVARIANT_VIOLATED,
         f"invariant `{inv.id}` ({inv.text}): {len(matching)} {which}, not {inv.number}",
         inv.span,
         "records: " + (", ".join(f"`{m}`" for m in matching) or "none")
-        if inv.field
+        if inv.where
         else "check the list against the rule",
     )
 
 
-@dataclass(frozen=True)
-class _Reading:
-    """What one fact of a `same` invariant holds, and where the data says it (the row, the record,
-    the list of records)."""
-
-    value: model.Value
-    shown: str
-    where: ast.Span
+def _shown(value: model.Value) -> str:
+    return "-" if value is None else ("yes" if value else "no") if isinstance(value, bool) else str(value)
 
 
 def _check_same(game: model.Game, inv: model.SameInvariant, sink: Sink) -> None:
     """C417: the two facts of a `same` invariant hold different values, or one cannot be read. The
-    finding points at the first fact's data (so an `allow C417` in its chart silences it), with a
-    label at the second fact's data and one at the invariant."""
-    readings: list[_Reading] = []
-    for fact in (inv.left, inv.right):
-        reading = _read_fact(game, inv, fact, sink)
-        if reading is None:
-            return
-        readings.append(reading)
-    left, right = readings
-    if _same_value(left.value, right.value):
+    finding points at the first fact's data, with a label at the second fact's data and one at the
+    invariant; an invariant that keeps the print (`kept "why"`) makes it a note (C418)."""
+    where = f"invariant `{inv.id}`"
+    left = read_fact(game, inv.left, inv.type, where, codes.FACTS_DISAGREE, sink)
+    right = read_fact(game, inv.right, inv.type, where, codes.FACTS_DISAGREE, sink)
+    if left is None or right is None:
         return
-    first = _chart_of(game, inv.left)
+    if same_value(left.value, right.value):
+        if inv.kept is not None:
+            sink.emit(
+                codes.FACTS_DISAGREE,
+                f"invariant `{inv.id}` ({inv.text}) keeps the print, but `{inv.left.written}` and "
+                f"`{inv.right.written}` now agree (`{left.shown}`)",
+                inv.span,
+                "delete `kept`: the facts agree",
+            )
+        return
+    message = (
+        f"invariant `{inv.id}` ({inv.text}): `{inv.left.written}` is `{left.shown}`, but "
+        f"`{inv.right.written}` is `{right.shown}`"
+    )
+    labels = (
+        Label(right.where, f"`{inv.right.written}` is `{right.shown}` here"),
+        Label(inv.span, "the invariant that says they agree"),
+    )
+    if inv.kept is not None:
+        sink.emit(codes.FACTS_KEPT, f"{message}; kept as printed: {inv.kept}", left.where, None, labels)
+        return
     sink.emit(
         codes.FACTS_DISAGREE,
-        f"invariant `{inv.id}` ({inv.text}): `{inv.left.written}` is `{left.shown}`, but "
-        f"`{inv.right.written}` is `{right.shown}`",
+        message,
         left.where,
         "check both against the rulebook and correct the one transcribed wrongly; if the rulebook prints "
-        "both so, keep them as printed and "
-        + (f"`allow C417 \"why\"` in chart `{first}`" if first else "say so in a comment"),
-        (
-            Label(right.where, f"`{inv.right.written}` is `{right.shown}` here"),
-            Label(inv.span, "the invariant that says they agree"),
-        ),
+        'both so, keep them as printed and say why: `same A as B kept "why"`',
+        labels,
     )
-
-
-def _chart_of(game: model.Game, fact: model.Fact) -> str | None:
-    return fact.chart if isinstance(fact, model.CellFact) and game.chart(fact.chart) is not None else None
-
-
-def _same_value(a: model.Value, b: model.Value) -> bool:
-    """Equal values; printed text compares without regard to case or runs of spaces."""
-    if isinstance(a, model.Text) and isinstance(b, model.Text):
-        return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
-    return a == b
-
-
-def _read_fact(game: model.Game, inv: model.SameInvariant, fact: model.Fact, sink: Sink) -> _Reading | None:
-    """The value a fact holds, or None after reporting (C417) that it reads no row or several."""
-    shape = model.Column("fact", inv.type, "", inv.span)
-    match fact:
-        case model.CellFact():
-            chart = game.chart(fact.chart)
-            if chart is None or chart.broken:
-                return None
-            index = next(i for i, c in enumerate(chart.columns) if c.id == fact.column)
-            positions = [next(i for i, k in enumerate(chart.keys) if k.id == key) for key, _ in fact.keys]
-            rows = [
-                r
-                for r in chart.rows
-                if not r.natural
-                and all(model.key_matches(r.keys[p], m) for p, (_, m) in zip(positions, fact.keys, strict=True))
-                and (fact.roll is None or (r.range is not None and r.range.contains(fact.roll)))
-            ]
-            if len(rows) != 1:
-                found = "no row" if not rows else f"{len(rows)} rows"
-                given = [k.id for k in chart.keys if k.id not in {key for key, _ in fact.keys}]
-                hint = (
-                    f"give the chart's other keys ({', '.join(f'`{k}`' for k in given)})"
-                    + (" and the roll" if chart.dice is not None and fact.roll is None else "")
-                    if rows
-                    else f"check the keys and the roll against the rows of `{chart.address}`"
-                )
-                sink.emit(
-                    codes.FACTS_DISAGREE,
-                    f"invariant `{inv.id}`: `{fact.written}` selects {found} of `{chart.address}`, not one",
-                    fact.span,
-                    hint,
-                    tuple(Label(r.span, "this row") for r in rows[:3]),
-                )
-                return None
-            value = rows[0].values[index]
-            return _Reading(value, value_text(game, chart.columns[index], value), rows[0].span)
-        case model.FieldFact():
-            member = game.enums[fact.enum].member(fact.member)
-            assert member is not None, "the resolver bound the member"
-            value = member.get(fact.field)
-            return _Reading(value, value_text(game, shape, value), member.span)
-        case model.CountFact():
-            enum = game.enums[fact.enum]
-            matching = [m for m in enum.members if fact.field is None or m.get(fact.field) == fact.value]
-            # the list's first record stands for the list (the enum itself when none matches)
-            return _Reading(len(matching), str(len(matching)), matching[0].span if matching else enum.span)
-        case _:
-            assert_never(fact)
 
 
 def _check_column_sum(game: model.Game, inv: model.ColumnSumInvariant, sink: Sink) -> None:

@@ -18,7 +18,7 @@ import sys
 
 import click
 
-from compiler.cli.common import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
+from compiler.cli.exits import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
 
 __all__ = ["EXIT_FINDINGS", "EXIT_INTERNAL", "EXIT_OK", "EXIT_USAGE", "cli", "main"]
 
@@ -32,6 +32,7 @@ COMMANDS = {
     "build": ("compiler.cli.build", "build"),
     "check": ("compiler.cli.check", "check"),
     "compute": ("compiler.cli.compute", "compute_command"),
+    "dice": ("compiler.cli.dice", "dice_command"),
     "diff": ("compiler.cli.diff", "diff_command"),
     "explain": ("compiler.cli.explain", "explain"),
     "export": ("compiler.cli.tables", "export_command"),
@@ -54,6 +55,7 @@ SUMMARIES = {
     "build": "Check, then write each game's JSON, Python and HTML (and PDF)",
     "check": "Check charts and report every finding; --fix applies safe fixes",
     "compute": "Print the value of formula GAME/FORMULA for the inputs given",
+    "dice": "Print a roll's exact chances, at least/at most and a bar plot",
     "diff": "List the changes between two chart trees or git revisions",
     "explain": "Explain a diagnostic code (e.g. C305), or list every code",
     "export": "Write a chart as CSV, or a game for Foundry VTT, TTS or VASSAL",

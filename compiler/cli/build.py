@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import click
 
+from compiler.build import pdfs
 from compiler.build import record as build_record
 from compiler.build.games import BuildOptions, build_games, check_games, write_games
 from compiler.build.project import CHART_SUFFIX, PathError, find_game_dirs, read_sources
@@ -29,7 +30,7 @@ from compiler.cli.common import (
     strict_option,
     usage_error,
 )
-from compiler.diagnostics import Severity, render_short
+from compiler.diagnostics import Severity, count_by_severity, render_short
 from compiler.diagnostics.textsafe import printable, printable_lines
 from dsl.parser_cache import default_cache_dir
 
@@ -101,6 +102,7 @@ def rebuild_command(
          "charts hold 512 KiB or more; else 1].",
 )
 @strict_option
+@click.option("--quiet", "-q", is_flag=True, help="Print no warnings and no count of the findings (errors print).")
 def build(
     paths: tuple[Path, ...],
     out_dir: Path | None,
@@ -112,20 +114,25 @@ def build(
     pdf: bool,
     jobs: int | None,
     strict: bool,
+    quiet: bool,
 ) -> None:
     """Check the charts, then write JSON, Python and HTML (and with --pdf, PDF) for every game into --out.
 
-    Nothing is written when any error is found: the previous outputs stay as they were.
+    Like `chartc check --format short`, the build prints each warning and the count of warnings and
+    notes on stderr (--quiet: not). Nothing is written when any error is found (with --strict, any
+    warning): the previous outputs stay as they were.
     A build without --pdf leaves existing PDFs alone: it neither deletes them nor calls them orphans.
     """
     if out_dir is None:
         out_dir = Path("build/as-printed") if as_printed else Path("generated")
     options = {"paper": paper, "landscape": landscape, "large_print": large_print, "pdf": pdf,
                "as_printed": as_printed, "strict": strict, "whole_tree": whole_tree(paths)}
-    if check_only and not pdf:  # a PDF also depends on WeasyPrint, Pango and the fonts: always rendered
+    if check_only and not pdf:  # a PDF also depends on WeasyPrint, Pango and the fonts: see compiler.build.pdfs
         recorded = _recorded_up_to_date(paths, out_dir, options)
         if recorded is not None:
-            click.echo(printable(f"{recorded} generated files in {out_dir} are up to date"))
+            if not quiet:
+                echo_lines((printable(line) for line in recorded[1]), err=True)
+            click.echo(printable(f"{recorded[0]} generated files in {out_dir} are up to date"))
             sys.exit(EXIT_OK)
     # imported after the recorded check above, which needs neither the model nor the emitters
 
@@ -137,7 +144,7 @@ def build(
     step, failed = (check_games, "build --check failed") if check_only else (write_games, "build failed")
     try:
         build_options = BuildOptions(as_printed, paper, large_print, pdf, strict, landscape)
-        with closing(build_games(game_dirs, build_options, jobs)) as builds:
+        with closing(build_games(game_dirs, build_options, jobs, out_dir)) as builds:
             done = _on_disk(lambda: step(out_dir, builds, whole_tree(paths)), out_dir, failed)
     except OutputError as exc:
         click.echo(printable(f"build failed: {exc}; nothing was written"), err=True)
@@ -152,10 +159,13 @@ def build(
         click.echo(f"build failed: {_why_failed(done.failing)}; nothing was written (run `chartc check` for details)",
                    err=True)
         sys.exit(EXIT_FINDINGS)
+    report = found_lines(done.reported)
+    if not quiet:
+        echo_lines(report, err=True)
     if done.stale is not None:
         stale = done.stale
         if stale.clean:
-            _record(done.game_ids, done.sources, options, out_dir, done.digests)
+            _record(done.game_ids, done.sources, options, out_dir, done.digests, done.pdf_keys, report)
             click.echo(printable(f"{len(done.digests)} generated files in {out_dir} are up to date"))
             sys.exit(EXIT_OK)
         echo_lines((printable(f"missing:  {out_dir / rel}") for rel in stale.missing), err=True)
@@ -170,16 +180,32 @@ def build(
         sys.exit(EXIT_FINDINGS)
     assert done.written is not None
     changed = done.written.changed
-    _record(done.game_ids, done.sources, options, out_dir, done.digests)
+    _record(done.game_ids, done.sources, options, out_dir, done.digests, done.pdf_keys, report)
     games = f"{len(done.game_ids)} game{'s' if len(done.game_ids) != 1 else ''}"
     files = f"{len(changed)} file{'s' if len(changed) != 1 else ''}"
-    click.echo(printable(f"built {games} into {out_dir}: {files} changed"))
+    kept = f"; {done.pdfs_reused} PDF{'s' if done.pdfs_reused != 1 else ''} unchanged" if done.pdfs_reused else ""
+    click.echo(printable(f"built {games} into {out_dir}: {files} changed{kept}"))
 
 
-def _recorded_up_to_date(paths: tuple[Path, ...], out_dir: Path, options: dict[str, object]) -> int | None:
-    """`build --check` without compiling: the number of outputs when the charts, chartc and the
-    options are those of the build recorded for `out_dir` and every output is on disk as that build
-    wrote it (`compiler.build.record`); None when the full check must run (it reports why)."""
+def found_lines(reported: list[Diagnostic]) -> list[str]:
+    """What a build prints of the findings that did not fail it: each warning in the short format,
+    then `15 warnings, 18 notes (`chartc check` prints each note)`; nothing when there are none."""
+    if not reported:
+        return []
+    counts = count_by_severity(reported)
+    warnings, notes = counts[Severity.WARNING.value], counts[Severity.NOTE.value]
+    lines = [render_short(d) for d in reported if d.severity is Severity.WARNING]
+    counted = f"{warnings} warning{'s' if warnings != 1 else ''}, {notes} note{'s' if notes != 1 else ''}"
+    return [*lines, counted + (" (`chartc check` prints each note)" if notes else "")]
+
+
+def _recorded_up_to_date(
+    paths: tuple[Path, ...], out_dir: Path, options: dict[str, object]
+) -> tuple[int, list[str]] | None:
+    """`build --check` without compiling: the number of outputs and the lines the recorded build
+    reported when the charts, chartc and the options are those of the build recorded for `out_dir`
+    and every output is on disk as that build wrote it (`compiler.build.record`); None when the full
+    check must run (it reports why)."""
     try:
         game_dirs = find_game_dirs(list(paths) or [Path("charts")])
         check_out_dir(out_dir, game_dirs)
@@ -202,11 +228,16 @@ def _record(
     options: dict[str, object],
     out_dir: Path,
     digests: Mapping[str, str],
+    pdf_keys: Mapping[str, str],
+    report: list[str],
 ) -> None:
-    """Remember that `out_dir` now holds the outputs with these digests for these inputs (see
-    `_recorded_up_to_date`); `sources` maps each file read to its `build_record.source_digest`."""
+    """Remember that `out_dir` now holds the outputs with these digests for these inputs, and the
+    lines the build reported (see `_recorded_up_to_date`); `sources` maps each file read to its
+    `build_record.source_digest`; `pdf_keys` the key of each PDF's inputs (`compiler.build.pdfs`)."""
     key = build_record.inputs_key(game_ids, sources, options)
-    build_record.save(default_cache_dir(), out_dir, key, digests)
+    build_record.save(default_cache_dir(), out_dir, key, digests, report)
+    if pdf_keys:
+        pdfs.save(default_cache_dir(), out_dir, pdf_keys, digests)
 
 
 def _why_failed(failing: list[Diagnostic]) -> str:

@@ -39,6 +39,7 @@ from compiler.diagnostics import (
     render_short,
 )
 from compiler.diagnostics.fixes import apply_fixes
+from compiler.diagnostics.registry import KEPT_AS_PRINTED
 from compiler.diagnostics.render import FORMATS
 from compiler.diagnostics.textsafe import printable
 from dsl.aid_order import ORDER_FILE
@@ -58,16 +59,19 @@ def effective(comp: Compilation, strict: bool) -> list[Diagnostic]:
 
 
 def summary(comp: Compilation, diags: list[Diagnostic]) -> str:
-    """`checked 12 charts in 1 game: 0 errors, 1 warning, 0 notes, 0 suppressed`."""
+    """`checked 12 charts in 1 game: 0 errors, 1 warning, 2 notes (1 kept as printed), 0 suppressed`:
+    the notes that list the book's own inconsistencies, kept as printed, are counted apart."""
     def n(count: int, word: str) -> str:
         return f"{count} {word}{'s' if count != 1 else ''}"
 
     counts = count_by_severity(diags)
     games = len(comp.project.games)
     charts = sum(len(g.charts) for g in comp.project.games.values())
+    kept = sum(1 for d in diags if d.code in KEPT_AS_PRINTED)
+    notes = n(counts["note"], "note") + (f" ({kept} kept as printed)" if kept else "")
     return (
         f"checked {n(charts, 'chart')} in {n(games, 'game')}: {n(counts['error'], 'error')}, "
-        f"{n(counts['warning'], 'warning')}, {n(counts['note'], 'note')}, {len(comp.suppressed)} suppressed"
+        f"{n(counts['warning'], 'warning')}, {notes}, {len(comp.suppressed)} suppressed"
     )
 
 

@@ -13,6 +13,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TypeVar
 
 import click
 
+from compiler.cli.exits import EXIT_FINDINGS as EXIT_FINDINGS
+from compiler.cli.exits import EXIT_INTERNAL as EXIT_INTERNAL
+from compiler.cli.exits import EXIT_OK as EXIT_OK
+from compiler.cli.exits import EXIT_USAGE as EXIT_USAGE
 from compiler.diagnostics import did_you_mean
 from compiler.diagnostics.suggest import known_values_hint
 from compiler.diagnostics.textsafe import printable
@@ -22,10 +26,6 @@ if TYPE_CHECKING:
     from compiler.build.project import Compilation
     from compiler.engine.lookup import Forces
 
-EXIT_OK = 0
-EXIT_FINDINGS = 1
-EXIT_USAGE = 2
-EXIT_INTERNAL = 3
 
 # The output formats of a command that prints for a reader or for a tool (`--format human|json`).
 JSON_FORMATS = ("human", "json")
@@ -198,8 +198,24 @@ def split_address(address: str) -> tuple[str, str]:
 def find_chart(address: str, charts_dir: Path, as_printed: bool = False) -> tuple[model.Game, model.Chart]:
     """The game and chart at ADDRESS under CHARTS_DIR, from a game that checks clean.
 
-    A wrong address is a usage error (exit 2); a game with errors prints them and exits 1.
+    A wrong address (a limit's too: only `lookup` reads one) is a usage error (exit 2); a game with
+    errors prints them and exits 1.
     """
+    game, chart, limit = find_chart_or_limit(address, charts_dir, as_printed)
+    if limit is not None:
+        raise usage_error(
+            f"`{limit.id}` is a limit of game `{game.id}`, not a chart: "
+            f"chartc lookup {game.id}/{limit.id} --set NAME=VALUE"
+        )
+    assert chart is not None
+    return game, chart
+
+
+def find_chart_or_limit(
+    address: str, charts_dir: Path, as_printed: bool = False
+) -> tuple[model.Game, model.Chart | None, model.Limit | None]:
+    """The game and the chart at ADDRESS, or (where no chart has the name) the limit, from a game
+    that checks clean; see `find_chart`."""
     game_id, chart_name = split_address(address)
     folder = charts_dir / game_id
     comp = load_game_folder(folder, as_printed) if folder.is_dir() else None
@@ -213,6 +229,9 @@ def find_chart(address: str, charts_dir: Path, as_printed: bool = False) -> tupl
     # row) or hide it (a syntax error drops its file), so a lookup never answers from a game that
     # does not check clean, and a chart missing from such a game is reported as its errors
     blocking = [d for d in comp.diagnostics if d.severity.value == "error"]
+    limit = game.limit(chart_name) if chart is None and not blocking else None
+    if limit is not None:
+        return game, None, limit
     if chart is None and not blocking and game.formula(chart_name) is not None:
         raise usage_error(
             f"`{chart_name}` is a formula of game `{game_id}`, not a chart: "
@@ -236,7 +255,7 @@ def find_chart(address: str, charts_dir: Path, as_printed: bool = False) -> tupl
             err=True,
         )
         sys.exit(EXIT_FINDINGS)
-    return game, chart
+    return game, chart, None
 
 
 def ask(
@@ -244,12 +263,14 @@ def ask(
     charts_dir: Path,
     question: Callable[[model.Game, model.Chart], T],
     as_printed: bool = False,
+    found: tuple[model.Game, model.Chart] | None = None,
 ) -> tuple[model.Game, model.Chart, T]:
-    """Find chart ADDRESS, then return (game, chart, question(game, chart)); a `LookupUsage` is a
-    usage error and a `LookupProblem` (the question has no answer on this chart) exits 1."""
+    """Find chart ADDRESS (unless `found` gives it), then return (game, chart, question(game, chart));
+    a `LookupUsage` is a usage error and a `LookupProblem` (the question has no answer on this chart)
+    exits 1."""
     from compiler.engine.lookup import LookupProblem, LookupUsage  # lazy: `chartc --help` imports no engine
 
-    game, chart = find_chart(address, charts_dir, as_printed)
+    game, chart = found if found is not None else find_chart(address, charts_dir, as_printed)
     try:
         return game, chart, question(game, chart)
     except LookupUsage as exc:
@@ -362,9 +383,14 @@ class ChartQuestion(NamedTuple):
 
             refuse_read_drms(charts)
 
-    def ask(self, address: str, answer: Callable[[model.Game, model.Chart], T]) -> tuple[model.Game, T]:
-        """The game of chart ADDRESS and `answer(game, chart)` (`ask`)."""
-        game, _, answered = ask(address, self.charts_dir, answer, self.as_printed)
+    def ask(
+        self,
+        address: str,
+        answer: Callable[[model.Game, model.Chart], T],
+        found: tuple[model.Game, model.Chart] | None = None,
+    ) -> tuple[model.Game, T]:
+        """The game of chart ADDRESS (unless `found` gives it) and `answer(game, chart)` (`ask`)."""
+        game, _, answered = ask(address, self.charts_dir, answer, self.as_printed, found)
         return game, answered
 
 

@@ -24,8 +24,10 @@ from compiler.cli.common import (
 from compiler.diagnostics.suggest import known_values_hint
 from compiler.diagnostics.textsafe import printable
 from compiler.engine.formulas import inputs
+from compiler.engine.limits import limit_variables
 from compiler.model import ChartKind
 from compiler.model.odds import OddsForm
+from compiler.model.text import pipeline_text
 
 if TYPE_CHECKING:
     from compiler import model
@@ -49,7 +51,7 @@ def read_by(chart: model.Chart) -> str:
     if chart.odds is not None:
         return "attack strength" if chart.odds.form is OddsForm.STRENGTH else "attack and defense factors"
     if chart.dice is not None:
-        base = chart.dice_text
+        base = pipeline_text(chart) or chart.dice_text  # `1d6, -3, minimum 0, maximum 3` after arithmetic
     elif chart.value_key is not None:
         base = f"value {chart.value_key.id}"
     else:
@@ -78,13 +80,22 @@ def status(chart: model.Chart) -> str:
 
 
 def entries(game: model.Game) -> list[ChartEntry]:
-    """The charts of a game in declaration order, then its formulas (`chartc compute` reads them)."""
+    """The charts of a game in declaration order, then its formulas (`chartc compute` reads them),
+    then its limits (`chartc lookup` reads them)."""
     charts = [ChartEntry(game.id, c.address, c.chart_id, c.title, c.rule, read_by(c), status(c)) for c in game.charts]
     formulas = [
         ChartEntry(game.id, f.id, None, f.title, f.rule, "context " + ", ".join(inputs(game, f)), "formula")
         for f in game.formulas
     ]
-    return charts + formulas
+    limits = [
+        ChartEntry(game.id, lim.id, None, lim.title, lim.rule, _context_words(limit_variables(lim)), "limit")
+        for lim in game.limits
+    ]
+    return charts + formulas + limits
+
+
+def _context_words(variables: tuple[str, ...]) -> str:
+    return "context " + ", ".join(variables) if variables else "always"
 
 
 def table_lines(rows: list[ChartEntry]) -> list[str]:
@@ -104,7 +115,7 @@ def table_lines(rows: list[ChartEntry]) -> list[str]:
 def list_command(game: str | None, charts_dir: Path, fmt: str) -> None:
     """List the charts of GAME (default: every game in --charts): chart address, title, rule,
     dice or keys, and status (partial, external, DRMs only, odds rule), then its formulas (`chartc
-    compute` reads them: status formula).
+    compute` reads them: status formula) and its limits (`chartc lookup` reads them: status limit).
 
     Exit codes: 0 listed, 1 a game has errors (its charts are still listed), 2 no such game.
     """

@@ -6,7 +6,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from compiler.cli.common import JSON_FORMATS, ChartQuestion, chart_question_options, echo_lines, format_option
+from compiler.cli.common import (
+    JSON_FORMATS,
+    ChartQuestion,
+    chart_question_options,
+    echo_lines,
+    find_chart_or_limit,
+    format_option,
+    usage_error,
+)
 from compiler.engine.lookup import DrmListAnswer, OddsColumnAnswer, answer
 from compiler.query.lookup import (
     drm_list_json,
@@ -65,9 +73,16 @@ def lookup_command(
     roll of each step in turn (a roll inside a cell included); --seed N rolls the rest.
     """
     as_json = fmt == "json"
+    game, target, limit = find_chart_or_limit(address, question.charts_dir, question.as_printed)
+    if limit is not None:
+        chart_only = bool(follow or rolls or seed is not None or question.read_drms or question.drm)
+        _limit(game, limit, roll, question, as_json, chart_only)
+        return
+    assert target is not None
+    found = (game, target)
     if follow:
         question.refuse_forces("with --follow")
-        _follow(address, roll, question, rolls, seed, as_json)
+        _follow(address, roll, question, rolls, seed, as_json, found)
         return
     if rolls or seed is not None:
         raise click.UsageError("--roll and --seed are for --follow")
@@ -81,7 +96,7 @@ def lookup_command(
             when=question.when, sets=question.sets, read_drms=question.read_drms,
         )
 
-    game, result = question.ask(address, asked)
+    game, result = question.ask(address, asked, found)
     if isinstance(result, OddsColumnAnswer):
         if as_json:
             click.echo(odds_column_json(game, result))
@@ -102,6 +117,7 @@ def _follow(
     rolls: tuple[str, ...],
     seed: int | None,
     as_json: bool,
+    found: tuple[model.Game, model.Chart],
 ) -> None:
     """`lookup --follow`: walk the chain and print each step."""
     # lazy: only `lookup --follow` follows a chain
@@ -117,8 +133,34 @@ def _follow(
             question.read_drms,
         )
 
-    game, walk = question.ask(address, asked)
+    game, walk = question.ask(address, asked, found)
     if as_json:
         click.echo(follow_json(game, walk))
     else:
         echo_lines(follow_lines(game, walk))
+
+
+def _limit(
+    game: model.Game,
+    limit: model.Limit,
+    roll: str | None,
+    question: ChartQuestion,
+    as_json: bool,
+    chart_only: bool,
+) -> None:
+    """`chartc lookup GAME/LIMIT [--key/--set NAME=VALUE] [--when FLAG]`: the bound that applies."""
+    # lazy: only a limit's lookup reads limits
+    from compiler.engine.limits import ask_limit
+    from compiler.engine.problems import LookupUsage
+    from compiler.query.limits import limit_json, limit_lines
+
+    if roll is not None or chart_only:
+        raise usage_error(
+            f"`{limit.id}` is a limit: it takes no roll, --drm, --follow or --read-drms; give its context with "
+            "--set NAME=VALUE (or --key) and --when FLAG"
+        )
+    try:
+        answer = ask_limit(game, limit, question.key_values(), question.when, question.sets)
+    except LookupUsage as exc:
+        raise usage_error(str(exc)) from exc
+    click.echo(limit_json(game, answer)) if as_json else echo_lines(limit_lines(game, answer))

@@ -23,7 +23,7 @@ from compiler.diagnostics import render_short
 from compiler.diagnostics.textsafe import printable
 from compiler.tools.fmt import FormatSyntaxError, UnsafeFormat, format_text
 from compiler.tools.platforms import PackError, Platform, export_game, find_foundry_cli, foundry_cli_version
-from compiler.tools.table_export import export_csv, not_plain_reason
+from compiler.tools.table_export import export_csv, export_reason
 from compiler.tools.table_import import NAME, ImportError_, draft, read_table, report
 
 
@@ -102,8 +102,10 @@ def import_command(file: Path, out: Path | None, name: str | None, title: str | 
 def export_command(
     address: str, fmt: str, platform: str | None, out: Path | None, foundry_cli: Path | None, charts_dir: Path
 ) -> None:
-    """Write the table of chart ADDRESS (GAME/CHART) as CSV: key values, the range as printed, then
-    each column; `chartc import` reads it back. With --to, write the whole game ADDRESS (GAME) for
+    """Write the table of chart ADDRESS (GAME/CHART) as CSV: key values, the range as printed (or the
+    value read by), then each column; `chartc import` reads a plain table back. An availability grid
+    is written as printed (items down, months across), a DRM list as its DRMs; an odds rule and a
+    chart printed elsewhere have no rows to write. With --to, write the whole game ADDRESS (GAME) for
     Foundry VTT, Tabletop Simulator or VASSAL.
 
     \b
@@ -122,9 +124,9 @@ def export_command(
         raise usage_error(f"--out {out} is a folder: a CSV goes to a file")
 
     _, chart = find_chart(address, charts_dir)
-    reason = not_plain_reason(chart)
+    reason = export_reason(chart)
     if reason is not None:
-        raise usage_error(f"`{address}` is not a plain table: {reason}")
+        raise usage_error(f"`{address}` cannot be exported: {reason}")
     text = export_csv(chart)
     if out is None:
         for line in text.splitlines():

@@ -139,6 +139,15 @@ INVALID_REPEAT: Final = _code(
     "a `repeat` statement on a chart not read by dice, or repeating the roll fewer than 2 or more than 10 times",
     "Write `repeat N` with N from 2 to 10, on a chart with a `roll` statement.",
 )
+INVALID_ROLL_STEP: Final = _code(
+    "C343", "invalid-roll-step", Severity.ERROR,
+    "a step of a roll's arithmetic makes no sense: arithmetic on a d66 or percentile roll, a step that "
+    "changes nothing or everything, halving rounded to nearest, the DRMs added twice, a minimum above a "
+    "maximum, or steps on a `roll ... when` alternative",
+    "Write the steps the rule states, once, on the chart's own `roll`: `roll 1d6 then drms then minus 3 "
+    "then minimum 0 then maximum 3`; halve `round down` or `round up` as printed; a minimum at or below the "
+    "maximum; no arithmetic on a roll read digit by digit.",
+)
 # ---- the modified roll: DRM forms and which totals can happen (C330-C339)
 DRM_GROUP_OVERLAP: Final = _code(
     "C330", "drm-group-overlap", Severity.WARNING,
@@ -153,7 +162,7 @@ PER_STEP_DOMAIN: Final = _code(
 )
 CONTEXT_DOMAIN: Final = _code(
     "C332", "context-domain", Severity.ERROR,
-    "a context variable's declared range is not a range of whole numbers, runs backwards, or is given to a non-int",
+    "a context variable's or record field's range is not whole numbers lowest first, or is given to a non-int",
     "Declare a range only on an int context variable, lowest first: `context kills: int \"Kills\" 0-300`.",
 )
 REACH_APPROXIMATED: Final = _code(
@@ -216,7 +225,8 @@ CHART_SHAPE: Final = _code(
 INVALID_DICE: Final = _code(
     "C405", "invalid-dice", Severity.ERROR,
     "a dice expression cannot be rolled (e.g. `0d6` or `1d1`)",
-    "Roll real dice: 1 to 10 dice of 2 to 100 faces (`1d6`, `2d6`, `1d20`), or `d66`, `percentile`, `lower of 2d10`.",
+    "Roll real dice: 1 to 30 dice of 2 to 100 faces with at most 1,000 different results (`1d6`, `2d6`, `1d20`), "
+    "`d66`, `percentile`, `lower of 2d10`; an exploding die rolls again 1 to 10 times (`exploding 2d6 depth 3`).",
 )
 INVALID_MONTH: Final = _code(
     "C406", "invalid-month", Severity.ERROR,
@@ -279,7 +289,12 @@ FACTS_DISAGREE: Final = _code(
     "two facts a `same` invariant says state the same thing (a chart's cell, a record's field, a count) "
     "differ, or one of them cannot be read",
     "Compare both places with the rulebook and correct the transcription. If the rulebook itself prints "
-    "both differently, keep both as printed and `allow C417 \"why\"` in the first fact's chart.",
+    "both differently, keep both as printed and say why in the invariant: `same A as B kept \"why\"` (C418).",
+)
+FACTS_KEPT: Final = _code(
+    "C418", "facts-disagree-kept", Severity.NOTE,
+    "two facts a `same` invariant holds equal differ, and the invariant keeps the print (`kept \"why\"`)",
+    "Nothing to do while the reason holds; the note keeps the book's disagreement in every report.",
 )
 ODDS_BETWEEN: Final = _code(
     "C420", "odds-between", Severity.ERROR,
@@ -373,6 +388,11 @@ CHAIN_ROLL: Final = _code(
     "Write one range per outcome so that every result of the dice is in exactly one range "
     "(`-> 1d6 { 1-4: fw190a6; 5-6: fw190a7 }`).",
 )
+CHOICE_SHAPE: Final = _code(
+    "C455", "choice-shape", Severity.ERROR,
+    "a choice (`one of [...]`) offers fewer than two outcomes, repeats one, or holds a chained result",
+    "List two or more plain values of the column (`one of [a, b]`); a rolled result is a roll in the cell.",
+)
 # C460-C469: worked examples (a rulebook's example held against the charts)
 EXAMPLE_CONTRADICTED: Final = _code(
     "C460", "example-contradicted", Severity.ERROR,
@@ -414,8 +434,50 @@ FORMULA_UNDEFINED: Final = _code(
 )
 FORMULA_ARGUMENTS: Final = _code(
     "C472", "formula-shape", Severity.ERROR,
-    "a formula lacks its `rule` or `result`, or calls a function with the wrong number of values",
-    "Cite the rule and state the result; `floor`, `ceil` and `round` take one value, `min` and `max` two or more.",
+    "a formula lacks its `rule` or `result`, gives a function the wrong number of values, or has a backwards domain",
+    "Cite the rule, give the result; floor/ceil/round take one value, min/max two or more; domains lowest first.",
+)
+OUTSIDE_DOMAIN: Final = _code(
+    "C475", "outside-domain", Severity.WARNING,
+    "a formula's result over its inputs' ranges, or a record's field, lies outside its declared domain",
+    "Round, cap or guard the formula as the rule does (`min(18, ...)`, `requires a >= b`) or correct the record; "
+    "where the book gives such values, keep the print with `kept \"why\"` in the formula (C476).",
+)
+OUTSIDE_DOMAIN_KEPT: Final = _code(
+    "C476", "outside-domain-kept", Severity.NOTE,
+    "a formula's result can leave its domain, and the formula keeps the book's gap (`kept \"why\"`)",
+    "Nothing to do while the reason holds; the note keeps the book's gap in every report.",
+)
+# C480-C491: the book's own inconsistencies declared as data; limits and allowances
+BOOK_INCONSISTENCY: Final = _code(
+    "C480", "book-inconsistency", Severity.WARNING,
+    "the book says two things (`conflict`) or prints what reads two ways (`ambiguous`), and nothing says what is kept",
+    "Decide what the data keeps and say why with `kept \"why\"` (a note then, C481), or correct it by errata.",
+)
+BOOK_INCONSISTENCY_KEPT: Final = _code(
+    "C481", "book-inconsistency-kept", Severity.NOTE,
+    "the book says two things, or prints what reads two ways; the transcription keeps the print, and says why",
+    "Nothing to do while the reason holds; the note cites every place in every report.",
+)
+INCONSISTENCY_RESOLVED: Final = _code(
+    "C482", "inconsistency-not-in-data", Severity.WARNING,
+    "a `conflict`'s places now agree, or the charts hold none of an `ambiguous` print's readings",
+    "Delete a conflict whose places agree; transcribe an ambiguous cell as one of its declared readings.",
+)
+INCONSISTENCY_SHAPE: Final = _code(
+    "C483", "inconsistency-shape", Severity.ERROR,
+    "a `conflict` with fewer than two places or values of two types; `ambiguous` readings that differ in cells",
+    "Cite every place (`place \"4.6\" \"...\" is 36`); give every reading the same cells, and two readings or more.",
+)
+LIMIT_SHAPE: Final = _code(
+    "C490", "limit-shape", Severity.ERROR,
+    "a limit cites no rule, has no case, a case after one without `when` (never applies), or a backwards range",
+    "State the bound (`at most 4`, `at least 1`, `exactly 8`, `2 to 6`, `unlimited`); conditional cases first.",
+)
+OUTSIDE_LIMIT: Final = _code(
+    "C491", "outside-limit", Severity.WARNING,
+    "a range checked `within` a limit (a context variable's, a value key's, a formula's domain) disagrees with it",
+    "Make the range what the limit allows (`at most 6`: up to 6; `2 to 6`: 2-6), or correct the limit.",
 )
 # 5xx: suppressions
 UNUSED_SUPPRESSION: Final = _code(

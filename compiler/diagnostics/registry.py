@@ -28,6 +28,7 @@ REGISTRY: Final[tuple[Code, ...]] = (
     codes.ZERO_FACE_UNSTATED,
     codes.INVALID_ZERO_READS,
     codes.INVALID_REPEAT,
+    codes.INVALID_ROLL_STEP,
     codes.INVALID_RANGE,
     codes.PARTIAL_CHART,
     codes.PARTIAL_BUT_COMPLETE,
@@ -57,6 +58,7 @@ REGISTRY: Final[tuple[Code, ...]] = (
     codes.CHART_TOO_LARGE,
     codes.AID_ORDER,
     codes.FACTS_DISAGREE,
+    codes.FACTS_KEPT,
     codes.ODDS_BETWEEN,
     codes.ODDS_FORM_CONFLICT,
     codes.ODDS_DOMAIN,
@@ -77,6 +79,7 @@ REGISTRY: Final[tuple[Code, ...]] = (
     codes.CHAIN_CYCLE,
     codes.CHAIN_TARGET,
     codes.CHAIN_ROLL,
+    codes.CHOICE_SHAPE,
     codes.EXAMPLE_CONTRADICTED,
     codes.EXAMPLE_KEPT,
     codes.EXAMPLE_AGREES,
@@ -84,8 +87,21 @@ REGISTRY: Final[tuple[Code, ...]] = (
     codes.FORMULA_NOT_WHOLE,
     codes.FORMULA_UNDEFINED,
     codes.FORMULA_ARGUMENTS,
+    codes.OUTSIDE_DOMAIN,
+    codes.OUTSIDE_DOMAIN_KEPT,
+    codes.BOOK_INCONSISTENCY,
+    codes.BOOK_INCONSISTENCY_KEPT,
+    codes.INCONSISTENCY_RESOLVED,
+    codes.INCONSISTENCY_SHAPE,
+    codes.LIMIT_SHAPE,
+    codes.OUTSIDE_LIMIT,
 )
 CODES: Final[dict[str, Code]] = {c.code: c for c in REGISTRY}
+# The notes that list what the book itself gets wrong, kept as printed with a reason: two facts
+# printed twice, a worked example, a formula's gap, a conflict or ambiguous print (the check summary
+# counts them).
+KEPT_AS_PRINTED: Final = frozenset(c.code for c in (codes.FACTS_KEPT, codes.EXAMPLE_KEPT,
+                                                    codes.OUTSIDE_DOMAIN_KEPT, codes.BOOK_INCONSISTENCY_KEPT))
 CODES_BY_NAME: Final[dict[str, Code]] = {c.name: c for c in REGISTRY}
 
 

@@ -11,11 +11,19 @@ import json
 from typing import Any, assert_never
 
 from compiler import model
-from compiler.engine.chances import dice_variants, drm_reach_span, probability_json, row_chances
+from compiler.emit.json_rules import (
+    ambiguity_json,
+    conflict_json,
+    fact_json,
+    limit_json,
+    where_json,
+)
+from compiler.emit.json_rules import condition_json as _cond
+from compiler.engine.chances import dice_variants, distinct_chances, drm_reach_span, probability_json
 from compiler.engine.formulas import inputs as formula_inputs
 from compiler.model import formulas as fx
 from compiler.model.odds import OddsForm, OddsRule
-from compiler.model.text import json_value
+from compiler.model.text import json_value, step_json
 
 FORMAT_VERSION = 1
 SCHEMA_ID = "https://chartc.dev/schemas/chartc-game.schema.json"
@@ -52,6 +60,9 @@ def emit_game_json(game: model.Game) -> str:
         "charts": [_chart(c) for c in sorted(game.charts, key=lambda c: c.address.casefold())],
         "formulas": [_formula(game, f) for f in game.formulas],
         "examples": [_example(e) for e in game.examples],
+        "limits": [limit_json(lim) for lim in game.limits],
+        "conflicts": [conflict_json(c) for c in game.conflicts],
+        "ambiguities": [ambiguity_json(a) for a in game.ambiguities],
     }
     return _pretty(doc, 0) + "\n"
 
@@ -66,9 +77,24 @@ def _formula(game: model.Game, f: model.Formula) -> dict[str, Any]:
         "inputs": list(formula_inputs(game, f)),
         "text": fx.expr_text(f.expr),
         "expression": _expr(f.expr),
+        "domain": _domain(f.domain),
+        "requires": _requires(f.requires),
+        "kept": f.kept,
         "source_file": f.source_file,
         "line": f.span.line,
     }
+
+
+def _domain(d: fx.Domain | None) -> dict[str, Any] | None:
+    """The values a formula's result may take (`null`: open at that end), and the limit they came from."""
+    return None if d is None else {"min": d.low, "max": d.high, "within": d.within}
+
+
+def _requires(r: fx.Requires | None) -> dict[str, Any] | None:
+    """The inputs a formula applies to: `left OP right`, as written and as trees."""
+    if r is None:
+        return None
+    return {"text": r.text, "left": _expr(r.left), "op": r.op.value, "right": _expr(r.right)}
 
 
 def _expr(e: fx.Expr) -> dict[str, Any]:
@@ -138,36 +164,16 @@ def _invariant(inv: model.Invariant) -> dict[str, Any]:
     out: dict[str, Any] = {"id": inv.id, "label": inv.text}
     match inv:
         case model.CountInvariant():
-            where = {"field": inv.field, "value": json_value(inv.value)} if inv.field else None
-            return out | {"kind": "count", "enum": inv.enum, "where": where, "number": inv.number}
+            return out | {"kind": "count", "enum": inv.enum, "where": where_json(inv.where), "number": inv.number}
         case model.ColumnSumInvariant():
             return out | {
                 "kind": "column_sum", "chart": inv.chart, "part": inv.part, "enum": inv.enum, "field": inv.field
             }
         case model.SameInvariant():
-            return out | {"kind": "same", "type": inv.type, "facts": [_fact(inv.left), _fact(inv.right)]}
+            facts = [fact_json(inv.left), fact_json(inv.right)]
+            return out | {"kind": "same", "type": inv.type, "facts": facts, "kept": inv.kept}
         case _:
             assert_never(inv)
-
-
-def _fact(fact: model.Fact) -> dict[str, Any]:
-    """One fact of a `same` invariant: where it is read (`written` is the invariant's own words)."""
-    match fact:
-        case model.CellFact():
-            return {
-                "kind": "cell", "chart": fact.chart, "keys": dict(fact.keys), "roll": fact.roll,
-                "column": fact.column, "written": fact.written,
-            }
-        case model.FieldFact():
-            return {
-                "kind": "field", "enum": fact.enum, "member": fact.member, "field": fact.field,
-                "written": fact.written,
-            }
-        case model.CountFact():
-            where = {"field": fact.field, "value": json_value(fact.value)} if fact.field else None
-            return {"kind": "count", "enum": fact.enum, "where": where, "written": fact.written}
-        case _:
-            assert_never(fact)
 
 
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
@@ -216,8 +222,16 @@ def _enum(e: model.EnumType) -> dict[str, Any]:
     if e.order:
         out["order"] = list(e.order)
     if e.fields:
-        out["fields"] = [{"id": f.id, "type": f.type, "label": f.label} for f in e.fields]
+        out["fields"] = [_field(f) for f in e.fields]
     out["members"] = [_member(m, bool(e.fields)) for m in e.members]
+    return out
+
+
+def _field(f: model.Field) -> dict[str, Any]:
+    """A record field; `range` only where an int field declares its values."""
+    out: dict[str, Any] = {"id": f.id, "type": f.type, "label": f.label}
+    if f.domain is not None:
+        out["range"] = {"min": f.domain[0], "max": f.domain[1]}
     return out
 
 
@@ -227,6 +241,8 @@ def _member(m: model.Member, with_fields: bool) -> dict[str, Any]:
         out["aliases"] = list(m.aliases)
     if with_fields:
         out["fields"] = {k: json_value(v) for k, v in m.record.items()}
+    if m.errata:
+        out["errata"] = {"ids": list(m.errata), "printed": dict(m.printed), "because": list(m.because)}
     return out
 
 
@@ -303,30 +319,13 @@ def _range(r: model.DieRange | None) -> dict[str, Any] | None:
     return {"printed": r.printed, "min": r.low, "max": r.high, "open": open_end}
 
 
-def _cond(c: model.Condition | None) -> dict[str, Any] | None:
-    if c is None:
-        return None
-    if isinstance(c, model.Flag):
-        return {"op": "flag", "var": c.var}
-    if isinstance(c, model.Compare):
-        return {"op": c.op, "var": c.var, "value": c.value} | _on_key(c.on_key)
-    if isinstance(c, model.In):
-        return {"op": "in", "var": c.var, "values": list(c.values)} | _on_key(c.on_key)
-    if isinstance(c, model.Not):
-        return {"op": "not", "of": _cond(c.inner)}
-    kind = "all" if isinstance(c, model.All) else "any"
-    return {"op": kind, "of": [_cond(p) for p in c.parts]}
-
-
-def _on_key(on_key: bool) -> dict[str, Any]:
-    return {"key": True} if on_key else {}
-
-
 def _context(v: model.ContextVar) -> dict[str, Any]:
     """A context variable; `range` only for an int with a declared range (a month's is the calendar)."""
     out: dict[str, Any] = {"id": v.id, "type": v.type, "enum": v.enum, "label": v.label}
     if v.type is model.ContextType.INT and v.low is not None:
         out["range"] = {"min": v.low, "max": v.high}
+    if v.within is not None:
+        out["within"] = v.within
     return out
 
 
@@ -338,18 +337,22 @@ def _drm(d: model.Drm) -> dict[str, Any]:
         out["per"] = {"var": d.per.var, "step": d.per.step, "rounding": d.per.rounding}
     if d.group is not None:
         out["group"] = d.group
+    if d.errata:
+        out["errata"] = list(d.errata)
+        out["because"] = list(d.because)
+        out["printed"] = None if d.printed is None else {"value": d.printed.value, "when": _cond(d.printed.when)}
     return out
 
 
 def _drm_forms(c: model.Chart) -> dict[str, Any]:
-    """The chart's exclusive DRM groups and its cap on the modified roll, where it declares them."""
+    """The chart's exclusive DRM groups and its roll's steps (`pipeline`), where it declares them."""
     out: dict[str, Any] = {}
     if c.drm_groups:
         out["drm_groups"] = [
             {"id": g.id, "label": g.label, "mode": g.mode, "members": list(g.members)} for g in c.drm_groups
         ]
-    if c.modified_clamp is not None:
-        out["modified_clamp"] = {"min": c.modified_clamp[0], "max": c.modified_clamp[1]}
+    if c.arithmetic:
+        out["pipeline"] = [step_json(s) for s in c.pipeline]
     return out
 
 
@@ -361,8 +364,6 @@ def _dice(chart: model.Chart) -> dict[str, Any] | None:
         "form": d.form,
         "count": d.count,
         "sides": d.sides,
-        "subtract": d.subtract,
-        "floor": d.floor,
         "text": d.text,
         "min": d.min,
         "max": d.max,
@@ -381,6 +382,8 @@ def _dice_extras(chart: model.Chart) -> dict[str, Any]:
         extras["keep"] = d.keep
     if d.versus_count:
         extras["versus"] = {"count": d.versus_count, "sides": d.versus_sides}
+    if d.depth:
+        extras["depth"] = d.depth
     if d.zero != 10:  # the default 1-10 reading needs no field
         extras["zero_reads"] = d.zero
     if chart.repeat > 1:
@@ -412,6 +415,8 @@ def _row(c: model.Chart, r: model.Row) -> dict[str, Any]:
         out["natural"] = True
     if r.errata:
         out["errata"] = list(r.errata)
+        if r.because:
+            out["because"] = list(r.because)
         out["printed"] = (
             None
             if r.added
@@ -443,11 +448,7 @@ def _chart(c: model.Chart, chances: bool = True) -> dict[str, Any]:
         "kind": c.kind,
         "source_file": c.source_file,
         "dice": _dice(c),
-        "value_key": (
-            {"id": c.value_key.id, "label": c.value_key.label, "domain": _range(c.value_key.domain)}
-            if c.value_key
-            else None
-        ),
+        "value_key": _value_key(c.value_key),
         "keys": [{"id": k.id, "enum": k.enum.id} for k in c.keys],
         "columns": [{"id": col.id, "type": col.type, "label": col.label} for col in c.columns],
         "drms": [_drm(d) for d in c.drms],
@@ -472,21 +473,36 @@ def _chart(c: model.Chart, chances: bool = True) -> dict[str, Any]:
             "notes": [{"errata": e, "text": t} for e, t in c.errata.notes],
             "reasons": [{"errata": e, "text": t} for e, t in c.errata.reasons],
             "removed_rows": [_row(c, r) for r in c.errata.removed_rows],
+            **({"removed_drms": [
+                {"id": d.id, "label": d.label, "value": d.value, "when": _cond(d.when), "errata": list(d.errata),
+                 "because": list(d.because)} for d in c.errata.removed_drms
+            ]} if c.errata.removed_drms else {}),
+            **({"printed_notes": [{"errata": e, "which": w, "text": t} for e, w, t in c.errata.printed_notes]}
+               if c.errata.printed_notes else {}),
         }
     if chances and c.kind is model.ChartKind.ROLL and c.dice is not None:
         out["chances"] = _chances(c)
     return out
 
 
-def _chances(c: model.Chart) -> list[dict[str, Any]]:
-    """The chance of every row per key combination and DRM (the chart's `chances`)."""
-    keys = [k.id for k in c.keys]
-    return [
-        {
-            "keys": dict(zip(keys, combo, strict=True)),
-            "drm": drm,
-            "rows": [probability_json(p) for p in probabilities],
-            "no_row": probability_json(miss),
-        }
-        for combo, drm, probabilities, miss in row_chances(c)
-    ]
+def _value_key(key: model.ValueKey | None) -> dict[str, Any] | None:
+    if key is None:
+        return None
+    out = {"id": key.id, "label": key.label, "domain": _range(key.domain)}
+    return out | ({"within": key.within} if key.within is not None else {})
+
+
+def _chances(c: model.Chart) -> dict[str, Any]:
+    """The chart's `chances`: each distinct distribution once (`engine.chances.distinct_chances`)."""
+    found, ids = distinct_chances(c), [k.id for k in c.keys]
+    return {
+        "drms": list(found.drms),
+        "distributions": [
+            {"rows": [probability_json(p) for p in rows], "no_row": probability_json(miss)}
+            for rows, miss in found.distributions
+        ],
+        "keys": [
+            {"keys": dict(zip(ids, combo, strict=True)), "rows": list(rows), "distributions": list(refs)}
+            for combo, rows, refs in found.keys
+        ],
+    }

@@ -71,7 +71,9 @@ def _computed(chart: model.Chart) -> _Computed:
     if entry is not None and entry[0]() is chart:
         return entry[1]
     computed = _Computed()
-    _COMPUTED[key] = (weakref.ref(chart, lambda _: _COMPUTED.pop(key, None)), computed)
+    known = _COMPUTED  # the callback holds the dict itself: a chart freed at interpreter exit, after
+    # the module's globals are cleared (the name then reads None), still finds it
+    _COMPUTED[key] = (weakref.ref(chart, lambda _: known.pop(key, None)), computed)
     return computed
 
 
@@ -105,7 +107,8 @@ def drm_values(chart: model.Chart) -> list[int]:
 
 
 def modified_distribution(chart: model.Chart, drm: int) -> dict[int, Fraction]:
-    """Distribution of the modified roll: each natural outcome of the chart's dice shifted by `drm`.
+    """Distribution of the modified roll: each natural outcome of the chart's dice through its
+    steps with the DRM total `drm` (shifted by `drm` when it has no arithmetic).
 
     Args:
         chart: a chart with dice (kind `roll`).
@@ -120,8 +123,9 @@ def modified_distribution(chart: model.Chart, drm: int) -> dict[int, Fraction]:
     if chart.dice is None:
         raise ValueError(f"chart `{chart.address}` is not read by dice")
     dist: dict[int, Fraction] = {}
+    steps = plain.steps(chart)
     for roll, p in chart.dice.outcomes.items():
-        modified = _modified(roll, drm, chart.modified_clamp)
+        modified = _modified(roll, drm, steps)
         dist[modified] = dist.get(modified, Fraction(0)) + p
     return dict(sorted(dist.items()))
 
@@ -146,8 +150,25 @@ def reachable_rolls(chart: model.Chart, combo: tuple[str, ...] | None = None) ->
             if rows.natural_rows:  # a natural roll a `natural` row reads is never modified
                 rolled = [r for r in rolled if _natural_row(rows.natural_rows, c, r) is None]
             for total in drm_totals(variant, c if tests_keys(variant) else None):
-                found |= {_modified(roll, total, variant.modified_clamp) for roll in rolled}
+                found |= {_modified(roll, total, rows.steps) for roll in rolled}
     return sorted(found)
+
+
+def table_rolls(chart: model.Chart) -> list[int]:
+    """Every roll the table is printed for, ascending: each natural roll some dice of the chart can
+    show (its `roll` and each `roll ... when` alternative) through its arithmetic with no DRM (IA2
+    7.1.5, 1d6 minus 3: -2 to 3); the natural rolls themselves for a chart without arithmetic. The
+    clamps (`minimum`, `maximum`, `modified clamp`) are left out: they hold a roll inside the rows,
+    and a printed row beyond them is no error (the reach of the rows, `reachable_rolls`, has them)."""
+    return rolls_through(chart.natural_rolls, chart.pipeline)
+
+
+def rolls_through(rolls: list[int], pipeline: tuple[model.RollStep, ...]) -> list[int]:
+    """What the natural rolls `rolls` (ascending) become through the arithmetic of `pipeline`,
+    clamps left out, with no DRM, ascending and each once; `rolls` themselves without arithmetic."""
+    bounds = (model.StepKind.MINIMUM, model.StepKind.MAXIMUM)
+    steps = plain.pipeline_steps(tuple(s for s in pipeline if s.kind not in bounds))
+    return sorted({_modified(roll, 0, steps) for roll in rolls}) if steps else rolls
 
 
 def dice_variants(chart: model.Chart) -> list[model.Chart]:
@@ -200,7 +221,7 @@ def _chances(chart: model.Chart, combo: tuple[str, ...], drm: int) -> ChartChanc
     assert chart.dice is not None  # modified_distribution raised otherwise
     rows = plain.chart_rows(chart)
     for natural, p in chart.dice.outcomes.items():
-        position = _row_for(rows.natural_rows, rows.indexed, combo, natural, _modified(natural, drm, rows.cap))
+        position = _row_for(rows.natural_rows, rows.indexed, combo, natural, _modified(natural, drm, rows.steps))
         if position is None:
             miss += p
         else:
@@ -274,6 +295,41 @@ def row_chances(chart: model.Chart) -> Iterator[tuple[tuple[str, ...], int, list
             result = chances(chart, combo, drm)
             by_row = {id(ro.row): ro.probability for ro in result.rows}
             yield combo, drm, [by_row.get(id(r), Fraction(0)) for r in chart.rows], result.no_row
+
+
+@dataclass(frozen=True)
+class DistinctChances:
+    """Every row's chance per key combination and DRM, each distinct distribution once (the JSON's
+    `chances`). A distribution is the chance of each row of a key combination, in the order of its
+    rows, and of no row; key values whose rows read alike share one, so the size grows with the
+    rows, not with rows x key values.
+
+    `keys` holds, per key combination: the combination, its rows (indices into `chart.rows`) and the
+    index of its distribution at each DRM of `drms`."""
+
+    drms: tuple[int, ...]
+    distributions: tuple[tuple[tuple[Fraction, ...], Fraction], ...]
+    keys: tuple[tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]], ...]
+
+
+def distinct_chances(chart: model.Chart) -> DistinctChances:
+    """The chances of `row_chances`, each distinct distribution once (`DistinctChances`).
+
+    Raises:
+        ValueError: the chart has no dice.
+    """
+    drms = tuple(drm_values(chart))
+    position = {id(r): i for i, r in enumerate(chart.rows)}
+    found: dict[tuple[tuple[Fraction, ...], Fraction], int] = {}
+    keys = []
+    for combo in chart.key_combinations():
+        refs = []
+        for drm in drms:
+            result = chances(chart, combo, drm)
+            shape = (tuple(ro.probability for ro in result.rows), result.no_row)
+            refs.append(found.setdefault(shape, len(found)))
+        keys.append((combo, tuple(position[id(r)] for r in chart.rows_for(combo)), tuple(refs)))
+    return DistinctChances(drms, tuple(found), tuple(keys))
 
 
 # ---- presentation shared by the JSON, HTML and CLI outputs ------------------------------------

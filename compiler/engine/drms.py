@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from compiler import model
 from compiler.engine import plain
 from compiler.engine.runtime.base import _clamp
-from compiler.engine.runtime.roll import _modified
+from compiler.engine.runtime.roll import _modified, _roll_steps
 from compiler.model.calendar import Month
 from dsl.lazy_dataclass import dataclass
 
@@ -115,6 +115,15 @@ def clamp_total(chart: model.Chart, total: int) -> int:
 
 
 def modified_roll(chart: model.Chart, natural: int, drm: int) -> int:
-    """The natural roll plus the DRM total, capped by the chart's `modified clamp LOW to HIGH`
-    (the runtime's `_modified`, the arithmetic and clamps step of a roll)."""
-    return _modified(natural, drm, chart.modified_clamp)
+    """The natural roll through the chart's steps with the DRM total `drm` (the runtime's
+    `_modified`: the arithmetic and clamps step of a roll; the sum without arithmetic)."""
+    return _modified(natural, drm, plain.steps(chart))
+
+
+def roll_steps(chart: model.Chart, natural: int, drm: int) -> tuple[tuple[model.RollStep, int, int], ...]:
+    """Each step of the chart's arithmetic made on `natural` with the DRM total `drm` (the
+    runtime's `_roll_steps`): the step, its amount (the DRM step's: `drm`) and the roll after it. A
+    chart without arithmetic gives its one DRM step."""
+    pipeline = chart.roll_steps
+    made = _roll_steps(natural, drm, tuple(plain.step(s) for s in pipeline))
+    return tuple((s, amount, roll) for s, (_, amount, roll) in zip(pipeline, made, strict=True))

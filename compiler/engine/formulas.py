@@ -48,10 +48,43 @@ def evaluate(game: model.Game, formula: model.Formula, context: Mapping[str, Con
     values: dict[str, Fraction] = {}
     for needed in dependency_order(game, formula):
         values[needed.id] = _value(needed.expr, context, values)
+        if needed.requires is not None and not _requires_holds(needed.requires, context, values):
+            shown = ", ".join(f"{v} {context[v]}" for v in _expr_inputs(needed.requires) if v in context)
+            raise FormulaProblem(
+                f"formula `{needed.id}` applies only where {needed.requires.text}"
+                + (f" ({shown})" if shown else "")
+                + (f" (rule {needed.rule})" if needed.rule else "")
+            )
     value = values[formula.id]
     if value.denominator != 1:
         raise FormulaProblem(f"formula `{formula.id}` gives {value}, not a whole number")
     return int(value)
+
+
+def _requires_holds(
+    requires: model.Requires, context: Mapping[str, ContextValue], values: Mapping[str, Fraction]
+) -> bool:
+    """Whether `requires`'s comparison holds for these inputs (the formulas it names computed before)."""
+    left, right = _value(requires.left, context, values), _value(requires.right, context, values)
+    match requires.op:
+        case model.CompareOp.EQ:
+            return left == right
+        case model.CompareOp.NE:
+            return left != right
+        case model.CompareOp.GE:
+            return left >= right
+        case model.CompareOp.LE:
+            return left <= right
+        case model.CompareOp.GT:
+            return left > right
+        case model.CompareOp.LT:
+            return left < right
+        case _:
+            assert_never(requires.op)
+
+
+def _expr_inputs(requires: model.Requires) -> list[str]:
+    return list(dict.fromkeys([*_inputs(requires.left, {}), *_inputs(requires.right, {})]))
 
 
 def dependency_order(game: model.Game, formula: model.Formula) -> list[model.Formula]:
@@ -80,7 +113,7 @@ def dependency_order(game: model.Game, formula: model.Formula) -> list[model.For
         on_path.add(current.id)
         path.append(current.id)
         stack.append((current, True))
-        for ref in reversed(refs(current.expr)):
+        for ref in reversed(formula_refs(current)):
             other = game.formula(ref)
             if other is None:
                 continue
@@ -95,6 +128,12 @@ def dependency_order(game: model.Game, formula: model.Formula) -> list[model.For
 def refs(expr: fx.Expr) -> list[str]:
     """The formulas `expr` names, each once, in first-use order."""
     return list(dict.fromkeys(_refs(expr)))
+
+
+def formula_refs(formula: model.Formula) -> list[str]:
+    """The formulas a formula names in its result and its `requires`, each once, in first-use order."""
+    parts = [formula.expr, *((formula.requires.left, formula.requires.right) if formula.requires else ())]
+    return list(dict.fromkeys(r for part in parts for r in _refs(part)))
 
 
 def _refs(expr: fx.Expr) -> Iterator[str]:
@@ -187,7 +226,10 @@ def inputs(game: model.Game, formula: model.Formula) -> tuple[str, ...]:
         order = [formula]
     found: dict[str, tuple[str, ...]] = {}
     for current in order:
-        found[current.id] = tuple(dict.fromkeys(_inputs(current.expr, found)))
+        required = (current.requires.left, current.requires.right) if current.requires else ()
+        found[current.id] = tuple(
+            dict.fromkeys(v for part in (current.expr, *required) for v in _inputs(part, found))
+        )
     return found[formula.id]
 
 

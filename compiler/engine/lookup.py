@@ -9,6 +9,7 @@ generated `lookup_<id>` select the same row. Rendering the answers is `compiler.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 
 from compiler import model
@@ -23,6 +24,7 @@ from compiler.engine.problems import LookupUsage as LookupUsage
 from compiler.engine.problems import NoRow as NoRow
 from compiler.engine.runtime.roll import _modified, _row_for
 from compiler.engine.runtime.rows import _first
+from compiler.model.calendar import Month
 from compiler.model.dice import Dice, DiceForm
 from compiler.model.odds import OddsForm
 from dsl.lazy_dataclass import dataclass
@@ -113,12 +115,39 @@ def resolve_keys(chart: model.Chart, given: dict[str, str]) -> KeyValues:
             raise LookupUsage(
                 f"chart `{chart.address}` is read by key `{key.id}`: add `--key {key.id}=VALUE` ({choices})"
             )
-        member = key.enum.member(given[key.id])
+        member = key.enum.member(given[key.id]) or _period_by_date(key, given[key.id])
         if member is None:
             hint = known_values_hint(given[key.id], [(m.id, m.label) for m in key.enum.members])
             raise LookupUsage(f"`{given[key.id]}` is not a value of key `{key.id}`; {hint}")
         out.append((key, member))
     return tuple(out)
+
+
+def _period_by_date(key: model.Key, text: str) -> model.Member | None:
+    """The period a year (`1944`) or a month (`1944-08`) falls in, for a key `period` given in the
+    book's words rather than a period's id or label; None when `text` is neither.
+
+    Raises:
+        LookupUsage: the year runs over more than one period (each is named) or none.
+    """
+    if key.enum.id != "period" or not re.fullmatch(r"[0-9]{4}(-[0-9]{2})?", text.strip()):
+        return None
+    written = text.strip()
+    first = Month.parse(written if "-" in written else f"{written}-01")
+    last = Month.parse(written if "-" in written else f"{written}-12")
+    if first is None or last is None:
+        return None
+    found = []
+    for m in key.enum.members:
+        start, end = m.get("first"), m.get("last")
+        if isinstance(start, Month) and isinstance(end, Month) and start <= last and first <= end:
+            found.append(m)
+    if len(found) == 1:
+        return found[0]
+    named = ", ".join(f'{m.id} ("{m.label}")' for m in (found or key.enum.members))
+    if found:
+        raise LookupUsage(f"`{written}` falls in {len(found)} periods of key `{key.id}`: {named}; give one of them")
+    raise LookupUsage(f"`{written}` falls in no period of key `{key.id}`; the periods are {named}")
 
 
 def odds_reading(chart: model.Chart, attack: int, defense: int | None, shift: int = 0) -> Reading:
@@ -168,8 +197,9 @@ def lookup(
     drm: int,
     context: Mapping[str, ContextValue] | None = None,
 ) -> LookupResult:
-    """Select the row a roll (natural roll + DRM, capped by a `modified clamp`) and keys pick; a
-    `natural` row that holds the natural roll is selected before any other.
+    """Select the row a roll (the natural roll through the chart's steps: DRMs, arithmetic,
+    minimum and maximum) and keys pick; a `natural` row that holds the natural roll is selected
+    before any other.
 
     Args:
         chart: a resolved chart of kind roll, value or reference.
@@ -218,10 +248,12 @@ def lookup(
     refuse_digit_drm(chart, modifiers.total)
     drm = modifiers.total
 
-    modified = _modified(natural, drm, rows.cap)
+    modified = _modified(natural, drm, rows.steps)
     position = _row_for(rows.natural_rows, rows.indexed, combo, natural, modified)
     if position is None:
-        shown = f"modified roll {modified} (natural {natural}, DRM {drm:+d})" if drm else f"roll {natural}"
+        shown = f"roll {natural}"
+        if drm or modified != natural:
+            shown = f"modified roll {modified} (natural {natural}, DRM {drm:+d})"
         listed = chart.rows_for(combo)
         covered = ", ".join(r.range.printed for r in listed if r.range is not None) or "nothing"
         partial = f" The chart is declared partial: {chart.partial}" if chart.partial else ""

@@ -145,11 +145,38 @@ def _dice(d: Dice) -> _Dice:
     from compiler.engine.runtime import dice as rt
 
     versus = (d.versus_count, d.versus_sides) if d.form is DiceForm.VERSUS else (0, 0)
-    return rt._Dice(str(d.form), d.count, d.sides, d.subtract, d.floor, d.keep, versus, d.zero)
+    return rt._Dice(str(d.form), d.count, d.sides, d.keep, versus, d.zero, d.depth)
 
 
 dice: Callable[[Dice], _Dice] = _memo(_dice)
 """Dice as the runtime's `_Dice`, which `_roll` throws."""
+
+
+def step(s: model.RollStep) -> tuple[str, int]:
+    """A step of a roll's arithmetic as the runtime's `_Step`: `('add', -3)`, `('halve_down', 2)`."""
+    match s.kind:
+        case model.StepKind.HALVE:
+            return f"halve_{s.rounding}", 2
+        case (
+            model.StepKind.DRMS | model.StepKind.ADD | model.StepKind.TIMES | model.StepKind.MINIMUM
+            | model.StepKind.MAXIMUM
+        ):
+            return str(s.kind), s.amount
+        case _:
+            assert_never(s.kind)
+
+
+def pipeline_steps(pipeline: tuple[model.RollStep, ...]) -> tuple[tuple[str, int], ...]:
+    """A roll's pipeline as the runtime's steps (`_modified`, `_steps`); empty for a pipeline of
+    the DRMs alone (the natural roll plus the DRM total)."""
+    if all(s.kind is model.StepKind.DRMS for s in pipeline):
+        return ()
+    return tuple(step(s) for s in pipeline)
+
+
+def steps(chart: model.Chart) -> tuple[tuple[str, int], ...]:
+    """A chart's arithmetic as the runtime's steps (`pipeline_steps`)."""
+    return pipeline_steps(chart.pipeline)
 
 
 def dice_alternatives(chart: model.Chart) -> tuple[tuple[_Condition, _Dice], ...]:
@@ -176,23 +203,27 @@ def _row(row: model.Row, position: int) -> Row:
 class ChartRows:
     """A chart's rows as the runtime's row step reads them (values: positions in `chart.rows`):
     the rows read by the modified roll (or the keys alone), indexed, the `natural` rows, which are
-    read first, and the cap of the modified roll (`modified clamp`)."""
+    read first, and the steps that make the modified roll (`steps`)."""
 
-    __slots__ = ("cap", "indexed", "natural_rows", "rows")
+    __slots__ = ("indexed", "natural_rows", "rows", "steps")
 
     def __init__(
-        self, rows: tuple[Row, ...], indexed: _Index[int], natural_rows: tuple[Row, ...], cap: tuple[int, int] | None
+        self,
+        rows: tuple[Row, ...],
+        indexed: _Index[int],
+        natural_rows: tuple[Row, ...],
+        steps: tuple[tuple[str, int], ...],
     ) -> None:
         self.rows = rows
         self.indexed = indexed
         self.natural_rows = natural_rows
-        self.cap = cap
+        self.steps = steps
 
 
 def _chart_rows(chart: model.Chart) -> ChartRows:
     plain = tuple(_row(r, i) for i, r in enumerate(chart.rows) if not r.natural)
     natural = tuple(_row(r, i) for i, r in enumerate(chart.rows) if r.natural and r.range is not None)
-    return ChartRows(plain, _Index(plain), natural, chart.modified_clamp)
+    return ChartRows(plain, _Index(plain), natural, steps(chart))
 
 
 chart_rows: Callable[[model.Chart], ChartRows] = _memo(_chart_rows)

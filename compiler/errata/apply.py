@@ -12,27 +12,16 @@ change that has no effect).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Protocol, assert_never
 
 from compiler import model
 from compiler.diagnostics import Applicability, Label, Sink, Slot, codes, fixes
 from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.diagnostics.suggest import suggestion
+from compiler.errata import cells, drms
+from compiler.errata.provenance import Provenance as Provenance
 from dsl import ast
-
-
-@dataclass
-class Provenance:
-    """What the errata did to one chart, keyed by the spans of the rows they touched."""
-
-    errata: list[str] = field(default_factory=list)  # ids, in order of application
-    row_errata: dict[ast.Span, list[str]] = field(default_factory=dict)
-    removed: dict[ast.Span, str] = field(default_factory=dict)  # printed row span -> errata id
-    reasons: list[tuple[str, str]] = field(default_factory=list)  # (errata id, why), in order
-    printed_title: str | None = None
-    completed: str | None = None  # the `partial` reason an errata made obsolete
-    notes: list[tuple[str, str]] = field(default_factory=list)  # (errata id, text)
 
 
 def errata_order(decls: list[ast.ErrataDecl]) -> list[ast.ErrataDecl]:
@@ -107,6 +96,8 @@ class ErrataApplier:
             self._errata[e.name.text] = e
             for a in e.amends:
                 chart = self.find(a.chart.text)
+                if chart is None and a.chart.text in self.game.enums:
+                    continue  # an enum's records: `compiler.errata.records` amends them
                 if chart is None:
                     names = [x.text for c in self.charts.values() for x in (c.chart_id, c.slug) if x is not None]
                     hint, close = suggestion(a.chart.text, names)
@@ -140,13 +131,31 @@ class ErrataApplier:
                 return self._complete(errata_id, decl, op, prov, where)
             case ast.Retitle():
                 return self._retitle(errata_id, decl, op, prov, where)
+            case ast.ChangeField():
+                message = f"errata `{errata_id}` changes a record field, but {where} is a chart"
+                self.sink.emit(codes.ERRATA_TARGET_MISSING, message, op.span, "name the records' enum in `amend`")
+                return decl
+            case ast.ChangeNote():
+                return self._change_note(errata_id, decl, op, prov, where)
+            case ast.AddDrm() | ast.RemoveDrm() | ast.ChangeDrm():
+                return drms.amend_drm(self, errata_id, decl, op, prov, where)
+            case ast.ChangeCell() if decl.roll_grids:
+                return cells.change_roll_cell(self, errata_id, decl, op, prov, where)
+            case ast.MoveRow() if op.column is not None:
+                if decl.grids:
+                    return cells.move_grid_cell(self, errata_id, decl, op, prov, where)
+                message = f"errata `{errata_id}` moves a grid cell, but {where} is not printed as a grid of ranges"
+                hint = "without `column`, `move` gives a row another range"
+                self.sink.emit(codes.ERRATA_TARGET_MISSING, message, op.span, hint)
+                return decl
             case ast.AddRow() | ast.RemoveRow() | ast.MoveRow() | ast.ChangeCell():
-                if decl.grids or decl.availability:
+                if decl.grids or decl.availability or decl.roll_grids:
                     self.sink.emit(
                         codes.ERRATA_TARGET_MISSING,
-                        f"errata can only retitle, annotate or complete the grid {where}",
+                        f"errata can change a cell of the grid {where} (`move RESULT column HEAD to RANGE`; in a grid "
+                        "by roll, `change ROLL column HEAD to VALUE`), or retitle, annotate or complete it",
                         op.span,
-                        "write the correction as a note, or transcribe the chart in row form",
+                        "name a cell by its row and column, or transcribe the chart in row form",
                     )
                     return decl
                 return self._amend_rows(errata_id, decl, op, prov, where)
@@ -160,10 +169,36 @@ class ErrataApplier:
             message = f"errata `{errata_id}` marks {where} complete, but it is not declared partial"
             self.sink.emit(codes.ERRATA_NO_EFFECT, message, op.span)
             return decl
-        self._claim(errata_id, decl, decl.span, "partial", op.span)
+        self.claim(errata_id, decl, decl.span, "partial", op.span)
         self._why(prov, errata_id, op.because)
         prov.completed = decl.partial.text
         return replace(decl, partial=None)
+
+    def _change_note(
+        self, errata_id: str, decl: ast.ChartDecl, op: ast.ChangeNote, prov: Provenance, where: str
+    ) -> ast.ChartDecl:
+        which = f"{'footnote' if op.footnote else 'note'} {op.number}"
+        if op.footnote:
+            index = next((i for i, f in enumerate(decl.footnotes) if f.mark == op.number), None)
+            old = decl.footnotes[index].text if index is not None else None
+        else:
+            index = op.number - 1 if 0 < op.number <= len(decl.notes) else None
+            old = decl.notes[index] if index is not None else None
+        if index is None or old is None:
+            message = f"errata `{errata_id}` changes {which} of {where}, which it does not print"
+            self.sink.emit(codes.ERRATA_TARGET_MISSING, message, op.span)
+            return decl
+        if old.text == op.text.text:
+            self.sink.emit(codes.ERRATA_NO_EFFECT, f"errata `{errata_id}` changes {which} to the text it has", op.span)
+            return decl
+        self.claim(errata_id, decl, old.span, which, op.span)
+        self._why(prov, errata_id, op.because)
+        prov.printed_notes.append((errata_id, which, old.text))
+        if op.footnote:
+            footnotes = list(decl.footnotes)
+            footnotes[index] = replace(footnotes[index], text=op.text)
+            return replace(decl, footnotes=tuple(footnotes))
+        return replace(decl, notes=(*decl.notes[:index], op.text, *decl.notes[index + 1 :]))
 
     def _retitle(
         self, errata_id: str, decl: ast.ChartDecl, op: ast.Retitle, prov: Provenance, where: str
@@ -172,7 +207,7 @@ class ErrataApplier:
             message = f"errata `{errata_id}` retitles {where} to the title it already has"
             self.sink.emit(codes.ERRATA_NO_EFFECT, message, op.span)
             return decl
-        self._claim(errata_id, decl, decl.span, "title", op.span)
+        self.claim(errata_id, decl, decl.span, "title", op.span)
         self._why(prov, errata_id, op.because)
         prov.printed_title = prov.printed_title or decl.title.text
         return replace(decl, title=op.title)
@@ -186,8 +221,7 @@ class ErrataApplier:
         where: str,
     ) -> ast.ChartDecl:
         if isinstance(op, ast.AddRow):
-            prov.row_errata.setdefault(op.row.span, []).append(errata_id)
-            self._why(prov, errata_id, op.because)
+            self.record(prov, errata_id, op.row.span, op.because)
             return replace(decl, rows=(*decl.rows, op.row))
         index = self._find_row(errata_id, decl, op.ref, op.span, where)
         if index is None:
@@ -195,7 +229,7 @@ class ErrataApplier:
         row = decl.rows[index]
         match op:
             case ast.RemoveRow():
-                self._claim(errata_id, decl, row.span, "row", op.span)
+                self.claim(errata_id, decl, row.span, "row", op.span)
                 prov.removed[row.span] = errata_id
                 self._why(prov, errata_id, op.because)
                 return replace(decl, rows=(*decl.rows[:index], *decl.rows[index + 1 :]))
@@ -204,8 +238,8 @@ class ErrataApplier:
                     message = f"errata `{errata_id}` moves a row of {where} to the range it already has"
                     self.sink.emit(codes.ERRATA_NO_EFFECT, f"{message} (`{op.new_range.text}`)", op.span)
                     return decl
-                self._claim(errata_id, decl, row.span, "range", op.span)
-                self._record(prov, errata_id, row.span, op.because)
+                self.claim(errata_id, decl, row.span, "range", op.span)
+                self.record(prov, errata_id, row.span, op.because)
                 return _with_row(decl, index, replace(row, range=op.new_range))
             case ast.ChangeCell():
                 return self._change_cell(errata_id, decl, index, op, prov, where)
@@ -231,16 +265,18 @@ class ErrataApplier:
             message = f"errata `{errata_id}` changes `{op.column.text}` of a row of {where} to the value it already has"
             self.sink.emit(codes.ERRATA_NO_EFFECT, f"{message} (`{old.text}`)", op.span)
             return decl
-        self._claim(errata_id, decl, row.span, op.column.text, op.span)
-        self._record(prov, errata_id, row.span, op.because)
+        self.claim(errata_id, decl, row.span, op.column.text, op.span)
+        self.record(prov, errata_id, row.span, op.because)
         values = (*row.values[:col], op.value, *row.values[col + 1 :])
         return _with_row(decl, index, replace(row, values=values))
 
-    def _record(self, prov: Provenance, errata_id: str, span: ast.Span, because: ast.Text | None) -> None:
+    def record(self, prov: Provenance, errata_id: str, span: ast.Span, because: ast.Text | None) -> None:
         ids = prov.row_errata.setdefault(span, [])
         if errata_id not in ids:
             ids.append(errata_id)
         self._why(prov, errata_id, because)
+        if because is not None and because.text not in prov.row_reasons.setdefault(span, []):
+            prov.row_reasons[span].append(because.text)
 
     def _override_fix(self, errata_id: str, earlier: str) -> fixes.Fix | None:
         """C602's fix: `earlier` added to the `overrides` list of errata `errata_id` (a guess at which
@@ -258,7 +294,7 @@ class ErrataApplier:
         if because and (errata_id, because.text) not in prov.reasons:
             prov.reasons.append((errata_id, because.text))
 
-    def _claim(self, errata_id: str, decl: ast.ChartDecl, span: ast.Span, what: str, op_span: ast.Span) -> None:
+    def claim(self, errata_id: str, decl: ast.ChartDecl, span: ast.Span, what: str, op_span: ast.Span) -> None:
         """C602 when an earlier errata changed the same thing and this one does not override it."""
         key = (self._handle(decl), span, what)
         earlier = self._cell_owner.get(key)
@@ -334,7 +370,7 @@ def annotate(amended: model.Chart, printed: model.Chart, prov: Provenance) -> mo
         if not ids:
             rows.append(r)
             continue
-        before = printed_by_span.get(r.span)
+        before = printed_by_span.get(prov.printed_span.get(r.span, r.span))
         rows.append(
             replace(
                 r,
@@ -342,9 +378,19 @@ def annotate(amended: model.Chart, printed: model.Chart, prov: Provenance) -> mo
                 printed_values=before.values if before is not None else None,
                 printed_range=before.range.printed if before is not None and before.range is not None else None,
                 added=before is None,
+                because=tuple(prov.row_reasons.get(r.span, ())),
             )
         )
     removed = tuple(replace(r, errata=(prov.removed[r.span],)) for r in printed.rows if r.span in prov.removed)
+    printed_drms = {d.id: d for d in printed.drms}
+    amended_drms = tuple(
+        replace(d, errata=tuple(prov.drm_errata[d.id]), printed=printed_drms.get(d.id), added=d.id not in printed_drms,
+                because=tuple(prov.drm_reasons.get(d.id, ())))
+        if d.id in prov.drm_errata else d
+        for d in amended.drms
+    )
+    removed_drms = tuple(replace(d, errata=(prov.removed_drms[d.id],), because=tuple(prov.drm_reasons.get(d.id, ())))
+                         for d in printed.drms if d.id in prov.removed_drms)
     marks = model.ChartErrata(
         applied=tuple(prov.errata),
         printed_title=prov.printed_title,
@@ -352,5 +398,7 @@ def annotate(amended: model.Chart, printed: model.Chart, prov: Provenance) -> mo
         removed_rows=removed,
         notes=tuple(prov.notes),
         reasons=tuple(prov.reasons),
+        removed_drms=removed_drms,
+        printed_notes=tuple(prov.printed_notes),
     )
-    return replace(amended, rows=tuple(rows), errata=marks)
+    return replace(amended, rows=tuple(rows), drms=amended_drms, errata=marks)

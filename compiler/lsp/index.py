@@ -23,6 +23,7 @@ from compiler.diagnostics.fixes import Edit, Fix, resolved_edits
 from compiler.engine.chances import drm_values, percent_text, row_chances
 from compiler.lsp.positions import contains
 from compiler.lsp.workspace import GameCheck
+from compiler.model.text import pipeline_text
 from dsl import ast
 from dsl.aid_order import read_order
 from dsl.keywords import grammar_keywords
@@ -68,6 +69,10 @@ class Declaration:
 
 
 Span = ast.Span
+
+_CHART_LINE = re.compile(r"^[ \t]*(?:chart|drms|external)[ \t]+\[([A-Za-z0-9][A-Za-z0-9_.\-]*)\]", re.MULTILINE)
+"""A chart declaration's printed ID at the start of a line (completion reads it from an unsaved
+buffer that may not parse)."""
 
 
 @dataclass(frozen=True)
@@ -265,7 +270,7 @@ class GameIndex:
                 if chart is None:
                     return f"**chart** `{decl.name}`"
                 rule = f", rule {chart.rule}" if chart.rule else ""
-                dice = f", roll {chart.dice_text}" if chart.dice else ""
+                dice = f", roll {pipeline_text(chart) or chart.dice_text}" if chart.dice else ""
                 return f'**chart** `{chart.address}` "{chart.title}"{rule}{dice}'
             case _ as unreachable:
                 assert_never(unreachable)
@@ -291,6 +296,8 @@ class GameIndex:
         before = text[line - 1][: col - 1] if 0 < line <= len(text) else ""
         game = self.game
         charts = [(c.address, f"chart: {c.title}") for c in game.charts] if game else []
+        known = {n for c in (game.charts if game else ()) for n in (c.chart_id, c.slug) if n}
+        charts += self._unsaved_charts(file, known)
         if before.rstrip(_WORD_CHARS).endswith("["):
             return charts
         members = self._members()
@@ -300,6 +307,14 @@ class GameIndex:
             return variables + members + periods
         keywords = [(k, "keyword") for k in grammar_keywords()]
         return keywords + members + charts
+
+    def _unsaved_charts(self, file: str, known: set[str]) -> list[tuple[str, str]]:
+        """The chart IDs declared in the game's syntax trees and, read line by line, in the edited
+        file's text (a buffer being typed in may not parse, and a game with errors may not
+        compile), that the compiled game does not list."""
+        found = [(d.name, "chart (not yet checked)") for d in self.declarations if d.kind is Kind.CHART]
+        found += [(m.group(1), "chart (not yet checked)") for m in _CHART_LINE.finditer(self.check.text(file))]
+        return [(n, what) for n, what in dict(found).items() if n not in known]
 
     def _members(self) -> list[tuple[str, str]]:
         if self.game is None:

@@ -50,22 +50,31 @@ from compiler.model.conditions import (
     key_vars,
 )
 from compiler.model.examples import Example, Expect, ExpectKind
-from compiler.model.formulas import Formula
-from compiler.model.game import (
+from compiler.model.facts import (
     CellFact,
+    CountFact,
+    DrmFact,
+    Fact,
+    FactContext,
+    FieldFact,
+    FieldTest,
+    FormulaFact,
+    LimitFact,
+)
+from compiler.model.formulas import Domain, Formula, Requires
+from compiler.model.game import (
     ChartIndex,
     ColumnSumInvariant,
-    CountFact,
     CountInvariant,
     ErrataDoc,
-    Fact,
-    FieldFact,
     Game,
     Invariant,
     Project,
     SameInvariant,
     Suppression,
 )
+from compiler.model.inconsistencies import Ambiguity, Conflict, Place, Reading, ReadingCell, Stated
+from compiler.model.limits import Bound, BoundKind, Limit, LimitCase
 from compiler.model.shifts import DrmSource, Shift, ShiftRules, ShiftSource
 from compiler.model.types import (
     COLUMN_TYPES,
@@ -85,6 +94,7 @@ from compiler.model.values import (
     Chain,
     ChainKey,
     ChartRef,
+    Choice,
     DieRange,
     KeyMatch,
     MemberId,
@@ -97,6 +107,8 @@ from compiler.model.values import (
     Value,
     key_matches,
 )
+from dsl.shared import RollStep as RollStep
+from dsl.shared import StepKind as StepKind
 
 __all__ = [
     "AUTOMATIC",
@@ -106,13 +118,15 @@ __all__ = [
     "NOT_AVAILABLE",
     "SLASHED_PARTS",
     "All",
+    "Ambiguity",
     "Any_",
     "AvailabilityCell",
     "AvailabilityLayout",
     "AvailabilityMark",
+    "Bound",
+    "BoundKind",
     "BuiltinType",
     "CellFact",
-    # chained results
     "Chain",
     "ChainKey",
     "Chart",
@@ -120,19 +134,23 @@ __all__ = [
     "ChartIndex",
     "ChartKind",
     "ChartRef",
+    "Choice",
     "Column",
     "ColumnSumInvariant",
     "ColumnType",
     "Compare",
     "CompareOp",
     "Condition",
+    "Conflict",
     "ContextType",
     "ContextVar",
     "CountFact",
     "CountInvariant",
     "DiceAlternative",
     "DieRange",
+    "Domain",
     "Drm",
+    "DrmFact",
     "DrmGroup",
     "DrmSource",
     "EnumRef",
@@ -142,11 +160,14 @@ __all__ = [
     "Expect",
     "ExpectKind",
     "Fact",
+    "FactContext",
     "Field",
     "FieldFact",
+    "FieldTest",
     "Flag",
     "Footnote",
     "Formula",
+    "FormulaFact",
     "Game",
     "GridLayout",
     "GridRow",
@@ -155,6 +176,9 @@ __all__ = [
     "Invariant",
     "Key",
     "KeyMatch",
+    "Limit",
+    "LimitCase",
+    "LimitFact",
     "Member",
     "MemberId",
     "Month",
@@ -163,8 +187,13 @@ __all__ = [
     "Operand",
     "PerStep",
     "Period",
+    "Place",
     "Project",
+    "Reading",
+    "ReadingCell",
+    "Requires",
     "RollAgain",
+    "RollStep",
     "Rounding",
     "Row",
     "SameInvariant",
@@ -173,6 +202,8 @@ __all__ = [
     "ShiftSource",
     "ShortRow",
     "Slashed",
+    "Stated",
+    "StepKind",
     "SubOutcome",
     "SubRoll",
     "Suppression",

@@ -14,7 +14,7 @@ from compiler.model.shifts import DrmSource, ShiftRules
 from compiler.model.types import ColumnType, ContextVar, EnumType
 from compiler.model.values import DieRange, KeyMatch, Value, key_matches
 from dsl.lazy_dataclass import dataclass
-from dsl.shared import Side, Span
+from dsl.shared import RollStep, Side, Span, StepKind
 
 
 class ChartKind(enum.StrEnum):
@@ -60,6 +60,7 @@ class Row:
     printed_values: tuple[Value, ...] | None = None  # the values as printed, when an errata changed them
     printed_range: str | None = None
     added: bool = False  # the row is not in the print; an errata added it
+    because: tuple[str, ...] = ()  # why the errata changed this row or cell, as they say it
     natural: bool = False  # `natural 1: ...`: read by the natural roll, before any DRM (checked first)
 
 
@@ -123,6 +124,8 @@ class ValueKey:
     id: str
     label: str
     domain: DieRange
+    within: str | None = None  # `within LIMIT`: the domain is checked against that limit (C491)
+    within_span: Span | None = None
 
 
 @dataclass(frozen=True)
@@ -136,6 +139,8 @@ class ChartErrata:
     removed_rows: tuple[Row, ...] = ()  # printed rows an errata removed (their `errata` says which)
     notes: tuple[tuple[str, str], ...] = ()  # (errata id, note)
     reasons: tuple[tuple[str, str], ...] = ()  # (errata id, the `because` it gave)
+    removed_drms: tuple[Drm, ...] = ()  # printed DRMs an errata removed (their `errata` says which)
+    printed_notes: tuple[tuple[str, str, str], ...] = ()  # (errata id, `footnote 1` or `note 2`, printed text)
 
 
 @dataclass(frozen=True)
@@ -181,7 +186,10 @@ class Chart:
     repeat: int = 1  # how many times the roll is made, each read separately (`repeat 3`)
     dice_alternatives: tuple[DiceAlternative, ...] = ()  # `roll ... when COND`, tried before `dice`
     drm_groups: tuple[DrmGroup, ...] = ()  # exclusive groups of `drms`
-    modified_clamp: tuple[int, int] | None = None  # `modified clamp 1 to 10`: the cap on the modified roll
+    # the roll's arithmetic after the dice, in order, with one DRMS step (`roll 1d6 then drms then
+    # minus 3 then minimum 0`; `modified clamp 1 to 10` ends it with `minimum 1`, `maximum 10`);
+    # empty: the modified roll is the natural roll plus the DRM total
+    pipeline: tuple[RollStep, ...] = ()
     context: tuple[ContextVar, ...] = ()  # the context variables the DRMs test, for reachability
     high_rolls_favour: Side | None = None  # a CRT's declared direction (`high_rolls favour attacker`)
     shifts: ShiftRules | None = None  # a CRT's column shifts
@@ -202,6 +210,17 @@ class Chart:
     def dice_text(self) -> str:
         """The dice in messages: `1d10`, or with alternatives each of them, `lower of 2d10 or 1d10`."""
         return " or ".join(d.text for d in (*(a.dice for a in self.dice_alternatives), *(self.all_dice[:1])))
+
+    @property
+    def arithmetic(self) -> tuple[RollStep, ...]:
+        """The steps of the roll's pipeline other than the DRMs (`minus 3`, `minimum 0`); empty when
+        the modified roll is the natural roll plus the DRM total."""
+        return tuple(s for s in self.pipeline if s.kind is not StepKind.DRMS)
+
+    @property
+    def roll_steps(self) -> tuple[RollStep, ...]:
+        """The roll's steps after the dice: its `pipeline`, or the DRM step alone without arithmetic."""
+        return self.pipeline if self.arithmetic else (RollStep(StepKind.DRMS, self.span),)
 
     @property
     def address(self) -> str:

@@ -122,6 +122,10 @@ class Drm:
     span: Span
     per: PerStep | None = None
     group: str | None = None
+    errata: tuple[str, ...] = ()  # ids of the errata that added or changed this DRM
+    printed: Drm | None = None  # the DRM as printed, when an errata changed it (None: as printed, or added)
+    added: bool = False  # the print lacks this DRM; an errata added it
+    because: tuple[str, ...] = ()  # why the errata changed it, as they say it
 
     def contributions(self) -> frozenset[int]:
         """Every amount the DRM can add, 0 (it does not apply) included: `value`, or for a per-N DRM

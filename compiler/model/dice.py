@@ -1,9 +1,14 @@
 """Exact outcome models for every dice form of the chart language.
 
-A single chart roll has at most a few hundred outcomes, so exact enumeration with
-`fractions.Fraction` is fast and obviously right (see docs/dependencies.md for the measured comparison).
-Each form also knows how the rulebook prints its faces: a d10's `0` is read as 10 and a
-percentile `00` as 100.
+Each form counts the ways to roll each natural result as whole numbers and divides by the number
+of equally likely throws, so every chance is an exact `fractions.Fraction`. Nothing enumerates
+the throws die by die: sums of dice are powers of a polynomial (`_power`: one big-integer power,
+the coefficients read back from its bytes), the dice a keep form keeps are counted by order
+statistics (`_kept_counts`: the faces from the best down, how many dice show each, the others
+below), and an exploding die is a polynomial of its own (`_exploding`), so 10d10 keep the highest
+3, 20d6 or 3d6 exploding take the same few milliseconds as 2d6 (compared with icepool in
+tests/test_dice_order_statistics.py). Each form also knows how the rulebook prints its faces: a
+d10's `0` is read as 10 and a percentile `00` as 100.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import itertools
 import re
 from fractions import Fraction
 from functools import cached_property
+from math import comb
 from typing import assert_never
 
 from dsl.lazy_dataclass import dataclass
@@ -23,11 +29,11 @@ _FORM_TEXTS = {
     DiceForm.D66: "d66",
     DiceForm.PERCENTILE: "percentile (2d10, 00 = 100)",
     DiceForm.LOWER: "lower of {count}d{sides}",
-    DiceForm.MINUS: "{count}d{sides} minus {subtract}, minimum {floor}",
     DiceForm.HIGHER: "higher of {count}d{sides}",
     DiceForm.HIGHEST: "{count}d{sides}, keep the highest {keep}",
     DiceForm.LOWEST: "{count}d{sides}, keep the lowest {keep}",
     DiceForm.VERSUS: "{count}d{sides} versus {versus_count}d{versus_sides}, the difference",
+    DiceForm.EXPLODE: "{count}d{sides} exploding to depth {depth}: a top face rolls again and adds",
 }
 assert set(_FORM_TEXTS) == set(DiceForm), "every dice form has its printed text"
 
@@ -44,27 +50,31 @@ class Dice:
         d66: two d6 read as tens and ones, 11..66 (36 outcomes, not 56).
         percentile: two d10 read as tens and ones, `00` read as 100; outcomes 1..100.
         lower: the lower of N S-sided dice (Stuka Leader evasion: lower of 2d10).
-        minus: `NdS minus K min F` — the total less K, never below F (IA2 7.1.5 flak: 1d6-3, min 0).
         higher: the higher of N S-sided dice (`higher of 2d10`).
         highest: the total of the `keep` highest of N S-sided dice (`highest 3 of 4d6`, i.e. drop the
             lowest).
         lowest: the total of the `keep` lowest of N S-sided dice (`lowest 2 of 3d6`).
         versus: opposed dice read by their difference, `NdS versus MdT` = first total less the second
             (IA2 7.2.2.7: each side rolls 1d6; 1d6 versus 1d6 gives -5..+5).
+        explode: the total of N S-sided dice where a die showing its top face is rolled again and
+            the new face added, again on a top face, at most `depth` times a die (`exploding 2d6
+            depth 3`: a die reads 1..5, 6+1..6+5, ..., and 6+6+6+1..6+6+6+6).
 
     `zero` is how a d10's `0` face reads: 10 (the default, the 1..10 die) or 0 (a 0..9 die, chart
     statement `zero reads 0`). Percentile rolls keep their own `00` = 100 reading.
+
+    Arithmetic on the roll ("1d6 and subtract 3, minimum 0", IA2 7.1.5) is not the dice's: it is
+    the chart's `pipeline` (`compiler.model.chart.Chart`), and the dice show the natural roll.
     """
 
     form: DiceForm
     count: int = 1
     sides: int = 6
-    subtract: int = 0
-    floor: int = 0
     keep: int = 0
     versus_count: int = 0
     versus_sides: int = 0
     zero: int = 10
+    depth: int = 0
 
     def __post_init__(self) -> None:
         # callers (tests, scripts) may still name the form by its word
@@ -100,7 +110,7 @@ class Dice:
         return {r: Fraction(counts[r], total) for r in sorted(counts)}
 
     def _counts(self) -> dict[int, int]:
-        """How many ways each natural result can be rolled."""
+        """How many ways each natural result can be rolled (each throw of the dice counted once)."""
         counts: dict[int, int] = {}
         match self.form:
             case DiceForm.D66:
@@ -110,14 +120,12 @@ class Dice:
                 for tens, ones in itertools.product(range(10), repeat=2):
                     result = tens * 10 + ones or 100
                     counts[result] = counts.get(result, 0) + 1
-            case DiceForm.LOWER | DiceForm.HIGHER | DiceForm.HIGHEST | DiceForm.LOWEST:
-                for combo in itertools.product(self._faces(self.sides), repeat=self.count):
-                    result = self._kept(combo)
-                    counts[result] = counts.get(result, 0) + 1
-            case DiceForm.MINUS:
-                for total, n in _sum_counts(self.count, self._faces(self.sides)).items():
-                    result = max(self.floor, total - self.subtract)
-                    counts[result] = counts.get(result, 0) + n
+            case DiceForm.LOWER | DiceForm.LOWEST:
+                keep = self.keep if self.form is DiceForm.LOWEST else 1
+                counts = _kept_counts(self._faces(self.sides), self.count, keep)
+            case DiceForm.HIGHER | DiceForm.HIGHEST:
+                keep = self.keep if self.form is DiceForm.HIGHEST else 1
+                counts = _kept_counts(self._faces(self.sides)[::-1], self.count, keep)
             case DiceForm.VERSUS:
                 theirs = _sum_counts(self.versus_count, self._faces(self.versus_sides))
                 for ours, n in _sum_counts(self.count, self._faces(self.sides)).items():
@@ -125,6 +133,8 @@ class Dice:
                         counts[ours - other] = counts.get(ours - other, 0) + n * m
             case DiceForm.SUM:
                 counts = _sum_counts(self.count, self._faces(self.sides))
+            case DiceForm.EXPLODE:
+                counts = _power(_exploding(self._faces(self.sides), self.depth), self.count)
             case _:
                 assert_never(self.form)
         return counts
@@ -133,24 +143,9 @@ class Dice:
         """The values one die shows: 1..S, or 0..9 for a d10 whose 0 reads as 0."""
         return range(0, 10) if sides == 10 and self.zero == 0 else range(1, sides + 1)
 
-    def _kept(self, combo: tuple[int, ...]) -> int:
-        """The result of one throw of a lower/higher/keep form: the dice it keeps, summed."""
-        ordered = sorted(combo)
-        match self.form:
-            case DiceForm.LOWER:
-                return ordered[0]
-            case DiceForm.HIGHER:
-                return ordered[-1]
-            case DiceForm.HIGHEST:
-                return sum(ordered[len(ordered) - self.keep :])
-            case DiceForm.LOWEST:
-                return sum(ordered[: self.keep])
-            case _:  # pragma: no cover - only the forms above keep dice
-                raise ValueError(f"{self.form} keeps no dice")
-
     @property
     def min(self) -> int:
-        """The lowest natural result (1 for 1d10 and percentile, 11 for d66, the floor for `minus`)."""
+        """The lowest natural result (1 for 1d10 and percentile, 11 for d66)."""
         return next(iter(self.outcomes))
 
     @property
@@ -204,12 +199,72 @@ class Dice:
 
 
 def _sum_counts(count: int, faces: range) -> dict[int, int]:
-    """Number of ways to roll each total with `count` dice showing `faces` (convolution)."""
-    ways = {0: 1}
-    for _ in range(count):
-        nxt: dict[int, int] = {}
-        for total, n in ways.items():
-            for face in faces:
-                nxt[total + face] = nxt.get(total + face, 0) + n
-        ways = nxt
-    return ways
+    """Number of ways to roll each total with `count` dice showing `faces`."""
+    return _power(dict.fromkeys(faces, 1), count)
+
+
+def _power(weights: dict[int, int], count: int) -> dict[int, int]:
+    """The ways to roll each total of `count` independent dice, one die rolling each value of
+    `weights` in that many ways: the polynomial sum(w * x**v) raised to the power `count`.
+
+    The polynomial is packed into one integer, a coefficient every `width` bits (wide enough for
+    the largest coefficient of the power), raised with Python's own big-integer arithmetic and
+    read back from its bytes: no loop over the dice or their throws."""
+    low = min(weights)
+    width = 8 * -(-(sum(weights.values()) ** count).bit_length() // 8)  # whole bytes per coefficient
+    packed = sum(w << (width * (v - low)) for v, w in weights.items())
+    return _unpacked(packed**count, width, count * low)
+
+
+def _unpacked(packed: int, width: int, first: int) -> dict[int, int]:
+    """The non-zero coefficients of a packed polynomial (see `_power`), by exponent plus `first`."""
+    size = width // 8
+    data = packed.to_bytes(-(-packed.bit_length() // 8) or 1, "little")
+    out: dict[int, int] = {}
+    for at in range(0, len(data), size):
+        ways = int.from_bytes(data[at : at + size], "little")
+        if ways:
+            out[first + at // size] = ways
+    return out
+
+
+def _kept_counts(order: range, count: int, keep: int) -> dict[int, int]:
+    """The ways to roll each total of the `keep` best of `count` dice, the faces listed best
+    first in `order` (highest first for keep-highest, lowest first for keep-lowest), by order
+    statistics rather than throw by throw.
+
+    Going through the faces from the best, `placed` dice show the faces seen so far; the kept
+    total of those is a polynomial in x (packed as in `_power`), weighted by the ways to choose
+    which of the dice they are. When `c` more dice show the next face, C(count - placed, c) ways,
+    the first of them up to `keep` are kept; once `keep` dice are placed the total is settled,
+    and each die left shows one of the faces not seen yet."""
+    faces = list(order)
+    width = 8 * -(-(len(faces) ** count).bit_length() // 8)
+    settled = 0
+    growing: dict[int, int] = {0: 1}  # dice placed (fewer than `keep`) -> packed kept totals
+    for seen, face in enumerate(faces, 1):
+        left = len(faces) - seen  # faces not seen yet
+        following: dict[int, int] = {}
+        for placed, totals in growing.items():
+            for c in range(count - placed + 1):
+                now = placed + c
+                kept = totals * comb(count - placed, c) << (width * face * (min(now, keep) - placed))
+                if now >= keep:
+                    settled += kept * left ** (count - now)
+                else:
+                    following[now] = following.get(now, 0) + kept
+        growing = following
+    return _unpacked(settled, width, 0)  # every face is 0 or more: the exponents are the totals
+
+
+def _exploding(faces: range, depth: int) -> dict[int, int]:
+    """One exploding die as weights over its results (`_power`'s input): a top face rolls again
+    and adds, at most `depth` times; a result reached after k re-rolls weighs S**(depth - k), so
+    every weight counts throws of depth + 1 dice of S faces."""
+    top, sides = faces[-1], len(faces)
+    weights: dict[int, int] = {}
+    for k in range(depth + 1):
+        last = faces if k == depth else faces[:-1]  # after `depth` re-rolls the top face stays
+        for face in last:
+            weights[k * top + face] = weights.get(k * top + face, 0) + sides ** (depth - k)
+    return weights

@@ -11,7 +11,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import assert_never
 
-from compiler.model.conditions import All, Any_, Compare, Condition, Flag, In, Not
+from compiler.model.conditions import All, Any_, Compare, CompareOp, Condition, Flag, In, Not
 from dsl.lazy_dataclass import dataclass
 from dsl.shared import Binary as Binary
 from dsl.shared import ExprOp, Span
@@ -62,8 +62,45 @@ Expr = Number | Var | FormulaRef | Binary["Expr"] | Neg["Expr"] | Call | IfElse[
 
 
 @dataclass(frozen=True)
+class Domain:
+    """`domain 1 to 18`, `domain 0+`, `domain within LIMIT`: the values a formula's result may take
+    (`high` None: no upper end). `within` names the limit the ends were read from."""
+
+    low: int | None
+    high: int | None
+    span: Span
+    within: str | None = None
+
+    def holds(self, value: int) -> bool:
+        return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
+
+    @property
+    def text(self) -> str:
+        """`1 to 18`, `0+`, `any whole number`."""
+        if self.low is not None and self.high is not None:
+            return f"{self.low} to {self.high}"
+        if self.low is not None:
+            return f"{self.low}+"
+        return f"{self.high} or less" if self.high is not None else "any whole number"
+
+
+@dataclass(frozen=True)
+class Requires:
+    """`requires xp >= promotion_number`: the formula applies only where `left OP right` holds."""
+
+    left: Expr
+    op: CompareOp
+    right: Expr
+    span: Span
+
+    @property
+    def text(self) -> str:
+        return f"{expr_text(self.left)} {self.op.value} {expr_text(self.right)}"
+
+
+@dataclass(frozen=True)
 class Formula:
-    """`formula NAME "title" { rule "..." result EXPR }`."""
+    """`formula NAME "title" { rule "..." result EXPR domain ... requires ... kept "..." }`."""
 
     id: str
     title: str
@@ -72,6 +109,9 @@ class Formula:
     expr: Expr
     source_file: str
     span: Span
+    domain: Domain | None = None
+    requires: Requires | None = None
+    kept: str | None = None  # the book's gap kept as printed: why (a result outside `domain` is C476)
 
 
 # ---- how a formula is written ---------------------------------------------------------------------

@@ -8,9 +8,11 @@ from functools import cached_property
 from compiler.model.calendar import Month
 from compiler.model.chart import Chart
 from compiler.model.examples import Example
+from compiler.model.facts import Fact, FieldTest
 from compiler.model.formulas import Formula
+from compiler.model.inconsistencies import Ambiguity, Conflict
+from compiler.model.limits import Limit
 from compiler.model.types import ColumnType, ContextVar, EnumType, Period
-from compiler.model.values import Value
 from dsl.aid_order import OrderEntry
 from dsl.lazy_dataclass import dataclass
 from dsl.shared import Span
@@ -32,14 +34,13 @@ class ErrataDoc:
 
 @dataclass(frozen=True)
 class CountInvariant:
-    """`count`: the records of `enum` whose `field` equals `value` (every record when `field` is
-    None) number exactly `number`."""
+    """`count`: the records of `enum` that pass every test of `where` (every record when it is
+    empty) number exactly `number`."""
 
     id: str
     text: str
     enum: str
-    field: str | None
-    value: Value
+    where: tuple[FieldTest, ...]
     number: int
     span: Span
 
@@ -58,43 +59,6 @@ class ColumnSumInvariant:
     span: Span
 
 
-@dataclass(frozen=True)
-class CellFact:
-    """A chart's cell: the one row of `chart` whose keys match `keys` (key id, member id) and, with
-    `roll`, whose range holds it; the cell in `column`. The row is found on the built chart (after
-    errata), by the check."""
-
-    chart: str
-    keys: tuple[tuple[str, str], ...]
-    roll: int | None
-    column: str
-    written: str  # the fact as the invariant writes it, for messages
-    span: Span
-
-
-@dataclass(frozen=True)
-class FieldFact:
-    """The `field` of the `enum` record `member`."""
-
-    enum: str
-    member: str
-    field: str
-    written: str
-    span: Span
-
-
-@dataclass(frozen=True)
-class CountFact:
-    """How many records of `enum` have `field` equal to `value` (every record when `field` is None)."""
-
-    enum: str
-    field: str | None
-    value: Value
-    written: str
-    span: Span
-
-
-Fact = CellFact | FieldFact | CountFact
 
 
 @dataclass(frozen=True)
@@ -108,6 +72,7 @@ class SameInvariant:
     right: Fact
     type: ColumnType
     span: Span
+    kept: str | None = None  # the book prints both so and the transcription keeps them: why (C418)
 
 
 Invariant = CountInvariant | ColumnSumInvariant | SameInvariant
@@ -152,11 +117,18 @@ class Game:
     aid_order: tuple[OrderEntry, ...] | None = None  # the checked `aid.order` lines, set by project loading
     examples: Sequence[Example] = ()  # the rulebook's worked examples, in source order
     formulas: Sequence[Formula] = ()  # computed values, in source order
+    limits: Sequence[Limit] = ()  # limits and allowances, in source order
+    conflicts: Sequence[Conflict] = ()  # places where the book says two things
+    ambiguities: Sequence[Ambiguity] = ()  # print that reads more than one way
     aid_chance: bool = True  # `aid chance off` in the header: no chance column in the aid, unless a chart asks
 
     def formula(self, name: str) -> Formula | None:
         """The formula with this id (the first, if a duplicate id was reported)."""
         return self._formulas.get(name)
+
+    def limit(self, name: str) -> Limit | None:
+        """The limit with this id (the first, if a duplicate id was reported)."""
+        return next((lim for lim in self.limits if lim.id == name), None)
 
     @cached_property
     def _formulas(self) -> dict[str, Formula]:

@@ -3,13 +3,14 @@
 `value_text` turns a typed model value into the text the chart prints: `–` for no value, `6/3`
 for a pair, `-/8/9/11` for thresholds, `[B6]` for a chart reference, an enum member's label.
 `key_label` and `keys_phrase` name the key values a row is read by (`interceptor Piston-engined`).
-`json_value` is a cell as the JSON outputs write it.
+`json_value` is a cell as the JSON outputs write it; a choice (`one of [...]`) reads `your choice of A,
+B or C` and is `{"choice": [...]}` in JSON.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, assert_never
 
 from compiler import model
 
@@ -36,6 +37,8 @@ def value_text(game: model.Game, col: model.Column, value: model.Value) -> str:
     if isinstance(value, model.SubRoll):
         outcomes = "; ".join(f"{o.range.printed} {value_text(game, col, o.value)}" for o in value.outcomes)
         return f"{value.dice.text}: {outcomes}"
+    if isinstance(value, model.Choice):
+        return choice_text([value_text(game, col, o) for o in value.options])
     if isinstance(value, model.ChartRef) and value.chained:
         return chain_ref_text(game, value)
     shown = cell_text(value)
@@ -46,6 +49,12 @@ def value_text(game: model.Game, col: model.Column, value: model.Value) -> str:
     if member and enum and enum.codes:
         return f"{member.id} ({member.label})"  # a result code is read with its meaning
     return member.label if member else str(value)
+
+
+def choice_text(options: list[str]) -> str:
+    """`your choice of I/JG 2, II/JG 2 or III/JG 2`: a result that offers outcomes to choose from."""
+    listed = ", ".join(options[:-1]) + f" or {options[-1]}" if len(options) > 1 else "".join(options)
+    return f"your choice of {listed}"
 
 
 def chain_ref_text(game: model.Game, ref: model.ChartRef) -> str:
@@ -104,6 +113,8 @@ def json_value(value: model.Value) -> Any:
         return {"chart": value.address, "keys": {k.key: k.value for k in value.keys}, "drm": value.drm or 0}
     if isinstance(value, model.RollAgain):
         return {"again": True, "drm": value.drm or 0}
+    if isinstance(value, model.Choice):
+        return {"choice": [json_value(o) for o in value.options]}
     if isinstance(value, model.SubRoll):
         return {
             "roll": {
@@ -156,12 +167,45 @@ def group_text(chart: model.Chart, group: model.DrmGroup) -> str:
     return f"{group.label}: {_GROUP_WORDS[group.mode].format(listed=listed)}"
 
 
-def modified_clamp_text(chart: model.Chart) -> str | None:
-    """`Modified rolls below 1 count as 1, above 10 as 10`, or None without a cap."""
-    if chart.modified_clamp is None:
+def step_text(step: model.RollStep, signed: Callable[[int], str] = lambda n: f"{n:+d}") -> str:
+    """A step of a roll's arithmetic as a player reads it: `DRMs`, `-3`, `doubled`, `times 3`,
+    `halved, rounded down`, `minimum 0`, `maximum 3` (`signed` writes a signed number)."""
+    match step.kind:
+        case model.StepKind.DRMS:
+            return "DRMs"
+        case model.StepKind.ADD:
+            return signed(step.amount)
+        case model.StepKind.TIMES:
+            return "doubled" if step.amount == 2 else f"times {step.amount}"
+        case model.StepKind.HALVE:
+            return f"halved, rounded {step.rounding}"
+        case model.StepKind.MINIMUM | model.StepKind.MAXIMUM:
+            return f"{step.kind} {step.amount}"
+        case _:
+            assert_never(step.kind)
+
+
+def pipeline_text(chart: model.Chart, signed: Callable[[int], str] = lambda n: f"{n:+d}") -> str | None:
+    """The roll's steps after its dice, `1d6, DRMs, -3, minimum 0, maximum 3` (the DRM step named
+    only on a chart that declares DRMs), or None for a roll read as the natural roll plus the DRMs."""
+    if chart.dice is None or not chart.arithmetic:
         return None
-    low, high = chart.modified_clamp
-    return f"Modified rolls below {low} count as {low}, above {high} as {high}"
+    steps = [s for s in chart.pipeline if s.kind is not model.StepKind.DRMS or chart.drms]
+    return ", ".join([chart.dice_text, *(step_text(s, signed) for s in steps)])
+
+
+def step_json(step: model.RollStep) -> dict[str, Any]:
+    """A step of the roll's arithmetic as the JSON outputs write it: `{"step": "add", "amount": -3}`,
+    `{"step": "halve", "rounding": "down"}`, `{"step": "minimum", "amount": 0}`, `{"step": "drms"}`."""
+    match step.kind:
+        case model.StepKind.DRMS:
+            return {"step": "drms"}
+        case model.StepKind.HALVE:
+            return {"step": "halve", "rounding": str(step.rounding)}
+        case model.StepKind.ADD | model.StepKind.TIMES | model.StepKind.MINIMUM | model.StepKind.MAXIMUM:
+            return {"step": str(step.kind), "amount": step.amount}
+        case _:
+            assert_never(step.kind)
 
 
 def natural_text(game: model.Game, chart: model.Chart, row: model.Row) -> str:

@@ -58,6 +58,8 @@ class Field:
     type: ColumnType
     label: str
     span: Span
+    domain: tuple[int | None, int | None] | None = None  # an int field's declared values (`0-99`; None: open)
+    domain_span: Span | None = None
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,9 @@ class Member:
     span: Span
     record: Mapping[str, Value] = field(default_factory=dict, hash=False)
     aliases: tuple[str, ...] = ()
+    errata: tuple[str, ...] = ()  # ids of the errata that changed a field of this record
+    printed: Mapping[str, str] = field(default_factory=dict, hash=False)  # field id -> its value as printed
+    because: tuple[str, ...] = ()  # why the errata changed it, as they say it
 
     def get(self, field_id: str) -> Value:
         """The record's value of a field, None when it has none."""
@@ -152,3 +157,5 @@ class ContextVar:
     low: int | Month | None = None
     high: int | Month | None = None
     members: tuple[str, ...] = ()
+    within: str | None = None  # `within LIMIT`: the declared range is checked against that limit (C491)
+    within_span: Span | None = None

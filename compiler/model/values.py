@@ -100,7 +100,17 @@ class SubRoll:
 # A chained result: a cell that sends the reader on (to a chart, to this chart again, to a roll).
 Chain = ChartRef | RollAgain | SubRoll
 
-Value = Text | MemberId | Month | int | bool | Slashed | ChartRef | RollAgain | SubRoll | None
+
+@dataclass(frozen=True)
+class Choice:
+    """`one of [i_jg2, ii_jg2, iii_jg2]`: a result that offers outcomes for the player to choose
+    from (not a roll: nothing random picks one). Each option is a plain value of the cell's column."""
+
+    options: tuple[Value, ...]
+    span: Span | None = field(default=None, compare=False)
+
+
+Value = Text | MemberId | Month | int | bool | Slashed | ChartRef | RollAgain | SubRoll | Choice | None
 
 
 @dataclass(frozen=True)

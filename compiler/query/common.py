@@ -43,7 +43,7 @@ def signed(n: int) -> str:
 # ---- the DRM breakdown (`--when`, `--set`) --------------------------------------------------------
 
 
-def _drm_terms(modifiers: ModifierAnswer) -> list[str]:
+def drm_terms(modifiers: ModifierAnswer) -> list[str]:
     """The DRMs that make up the total, as a rulebook adds them up: `F/B Attack +1 [fn 1]`,
     `Kills -2 (2 x -1)` for a per-N DRM, the clamp of the chart's total, then `--drm +1`."""
     terms: list[str] = []
@@ -65,7 +65,7 @@ def _drm_terms(modifiers: ModifierAnswer) -> list[str]:
 def breakdown_line(modifiers: ModifierAnswer, natural: int | None, modified: int | None) -> str:
     """`natural 2, F/B Attack +1 [fn 1], Gruppe Leader -1 = 2` (with a natural roll), or
     `DRM: F/B Attack +1 [fn 1] = +1` (without one, for `chartc odds`)."""
-    terms = _drm_terms(modifiers)
+    terms = drm_terms(modifiers)
     if natural is None or modified is None:
         return "DRM: " + ", ".join(terms) + f" = {signed(modifiers.total)}"
     line = ", ".join([f"natural {natural}", *terms]) + f" = {natural + modifiers.total}"

@@ -11,11 +11,13 @@ from typing import Any
 
 from compiler import model
 from compiler.diagnostics.textsafe import json_text
+from compiler.engine.drms import roll_steps
 from compiler.engine.lookup import DrmListAnswer, LookupResult, OddsColumnAnswer
 from compiler.engine.odds import Reading, parse_band
-from compiler.model.text import json_value, row_range_text, value_text
+from compiler.model.text import json_value, row_range_text, step_json, step_text, value_text
 from compiler.query.common import (
     breakdown_line,
+    drm_terms,
     heading,
     how_read,
     json_document,
@@ -46,25 +48,89 @@ def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
     lines = [heading(game, chart)]
     lines += key_lines(result.keys, result.odds, result.shifts)
     modifiers = result.modifiers
-    if modifiers is not None and modifiers.breakdown is not None and chart.drms:
+    if chart.arithmetic and result.natural is not None:  # the roll's steps, the DRMs at theirs
+        lines.append(f"  roll {steps_line(result)}")
+        lines += undecided_lines(game, modifiers) if modifiers is not None else []
+        lines.append(f"  modified roll {result.modified} -> row {row_range_text(result.row)}")
+    elif modifiers is not None and modifiers.breakdown is not None and chart.drms:
         lines.append("  " + breakdown_line(modifiers, result.natural, result.modified))
         lines += undecided_lines(game, modifiers)
-    if result.natural is not None:
+    if result.natural is not None and not chart.arithmetic:
         drm = result.drm
         roll = (
             f"{result.natural}"
             if not drm
             else f"{result.natural} {'+' if drm > 0 else '-'} DRM {abs(drm)} = {result.natural + drm}"
         )
-        if result.modified is not None and result.modified != result.natural + drm:
-            roll += f", capped to {result.modified}"  # the chart's cap on the modified roll
         what = "value" if chart.kind is model.ChartKind.VALUE else "roll"
         lines.append(f"  {what} {roll} -> row {row_range_text(result.row)}")
     lines += [
         f"  {col.label}: {value_text(game, col, value)}"
         for col, value in zip(chart.columns, result.row.values, strict=True)
     ]
+    lines += errata_lines(game, chart, result.row)
+    if modifiers is not None and modifiers.breakdown is not None:
+        lines += [drm_errata_line(game, a.drm) for a in modifiers.breakdown.items if a.drm.errata]
     return safe_lines(lines)
+
+
+def steps_line(result: LookupResult) -> str:
+    """The roll's steps as a player makes them: `1d6 2, FuG25 IFF hit +1 -> 3, -3 -> 0, minimum 0
+    -> 0, maximum 3 -> 0` (the DRM step names the DRMs that apply; left out when no DRM was read
+    and none was given)."""
+    assert result.natural is not None
+    modifiers = result.modifiers
+    parts = [f"{result.chart.dice_text} {result.natural}"]
+    for step, _, roll in roll_steps(result.chart, result.natural, result.drm):
+        if step.kind is model.StepKind.DRMS:
+            if modifiers is None or (modifiers.breakdown is None and not modifiers.extra):
+                continue
+            parts.append(", ".join(drm_terms(modifiers)) + f" -> {roll}")
+        else:
+            parts.append(f"{step_text(step)} -> {roll}")
+    return ", ".join(parts)
+
+
+def steps_json(result: LookupResult) -> list[dict[str, Any]] | None:
+    """The roll's steps as JSON: each step (`model.text.step_json`) with `roll`, the roll after it,
+    and the DRM step's `amount`, the DRM total; None for a chart read without a roll."""
+    if result.natural is None or result.chart.kind is not model.ChartKind.ROLL:
+        return None
+    made = roll_steps(result.chart, result.natural, result.drm)
+    return [{**step_json(step), **({"amount": amount} if step.kind is model.StepKind.DRMS else {}), "roll": roll}
+            for step, amount, roll in made]
+
+
+def drm_errata_line(game: model.Game, drm: model.Drm) -> str:
+    """`  Errata: Official errata (2021) (DRM F/B Attack printed +1): 7.1.10: ...`: the errata that
+    changed a DRM that applied, what the print had and why."""
+    titles = {e.id: e.title for e in game.errata}
+    cited = ", ".join(titles.get(e, e) for e in drm.errata)
+    if drm.printed is None:
+        was = "not in the print"
+    else:
+        was = f"printed {drm.printed.value:+d}" if drm.printed.value != drm.value else "printed with another condition"
+    return f"  Errata: {cited} (DRM {drm.label} {was})" + "".join(f": {why}" for why in drm.because)
+
+
+def errata_lines(game: model.Game, chart: model.Chart, row: model.Row) -> list[str]:
+    """`  Errata: Official errata (2021) (printed EX): 15.1: ...`: the errata that changed the
+    selected row or cell, what the print had and why; none for a row as printed."""
+    if not row.errata:
+        return []
+    titles = {e.id: e.title for e in game.errata}
+    cited = ", ".join(titles.get(e, e) for e in row.errata)
+    printed: list[str] = []
+    if row.added:
+        printed.append("not in the print")
+    else:
+        if row.printed_range is not None and row.range is not None and row.printed_range != row.range.printed:
+            printed.append(f"printed range {row.printed_range}")
+        for col, old, new in zip(chart.columns, row.printed_values or (), row.values, strict=False):
+            if old != new:
+                printed.append(f"printed {value_text(game, col, old)}")
+    said = f" ({'; '.join(printed)})" if printed else ""
+    return [f"  Errata: {cited}{said}" + "".join(f": {why}" for why in row.because)]
 
 
 def lookup_json(game: model.Game, result: LookupResult) -> str:
@@ -82,10 +148,21 @@ def lookup_fields(result: LookupResult) -> dict[str, Any]:
         "natural": result.natural,
         "drm": result.drm,
         "modified": result.modified,
+        "steps": steps_json(result),
         "modifiers": modifiers_json(result.modifiers),
         "range": result.row.range.printed if result.row.range else None,
         "values": {k: json_value(v) for k, v in result.values().items()},
+        **({"errata": errata_json(result.chart, result.row)} if result.row.errata else {}),
     }
+
+
+def errata_json(chart: model.Chart, row: model.Row) -> dict[str, Any]:
+    """The errata that changed the selected row or cell: their ids, what the print had, why."""
+    printed = None if row.added else {
+        "range": row.printed_range,
+        "values": {c.id: json_value(v) for c, v in zip(chart.columns, row.printed_values or (), strict=False)},
+    }
+    return {"ids": list(row.errata), "printed": printed, "because": list(row.because)}
 
 
 def odds_column_lines(game: model.Game, answer: OddsColumnAnswer) -> list[str]:

@@ -36,7 +36,7 @@ from compiler.engine.lookup import (
 from compiler.engine.odds import Reading
 from compiler.engine.repeated import repeated_chances
 from compiler.engine.shifts import ShiftBreakdown
-from compiler.model.text import json_value, row_range_text, value_text
+from compiler.model.text import json_value, row_range_text, step_json, step_text, value_text
 from compiler.query.common import (
     breakdown_line,
     heading,
@@ -214,13 +214,16 @@ def chance_lines(report: ChanceReport) -> list[str]:
     dice = chart.dice.text + (" (when no alternative below applies)" if chart.dice_alternatives else "")
     roll = f"{dice}, natural roll" if result.drm == 0 else f"{dice}, DRM {signed(result.drm)}"
     lines.append(f"  {roll} ({span}{'' if report.in_span else '; this DRM is outside that span'})")
+    if chart.arithmetic:
+        lines.append(f"  the roll: {chart.dice.text}, then {', '.join(step_text(s) for s in chart.pipeline)}")
     if report.modifiers is not None and report.modifiers.breakdown is not None and chart.drms:
         lines.append("  " + breakdown_line(report.modifiers, None, None))
         lines += undecided_lines(report.game, report.modifiers)
     lines += _table_lines(report)
     lines += _expected_lines(report)
     sign = "" if result.drm == 0 else f" {'+' if result.drm > 0 else '-'} {abs(result.drm)}"
-    lines.append(f"  modified roll ({chart.dice.text}{sign}):")
+    through = "after the roll's steps, DRM " + signed(result.drm) if chart.arithmetic else chart.dice.text + sign
+    lines.append(f"  modified roll ({through}):")
     for first, last, p in _runs(result.modified):
         each = " each" if first != last else ""
         lines.append(f"    {_run_text(first, last)}: {_chance_text(p)}{each}")
@@ -297,6 +300,7 @@ def chance_json(report: ChanceReport) -> str:
             "title": chart.title,
             "rule": chart.rule,
             "dice": chart.dice.text,
+            **({"pipeline": [step_json(s) for s in chart.pipeline]} if chart.arithmetic else {}),
             "keys": {k.id: m.id for k, m in report.keys},
             "drm": result.drm,
             "drm_span": {"min": lo, "max": hi},

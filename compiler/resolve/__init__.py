@@ -10,8 +10,9 @@ Phases (after protoc's Build, CrossLink, Validate):
 1. declare: header, calendar and periods (`header`), enums and context variables (`enums`), odds
    rules (`odds_rules`);
 2. bind and type: record fields (`enums`), errata applied to the chart declarations
-   (`compiler.errata.apply`), charts in derive order (`charts`, `derive`), chart references, invariants, worked examples
-   (`examples`).
+   (`compiler.errata.apply`), charts in derive order (`charts`, `derive`), limits (`limits`), formulas,
+   worked examples (`examples`), chart references, invariants, and the book's inconsistencies
+   (`inconsistencies`: conflicts and ambiguous print).
 """
 
 from __future__ import annotations
@@ -20,13 +21,16 @@ from compiler import model
 from compiler.diagnostics import Sink
 from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.errata import apply as errata_mod
+from compiler.errata import records as records_errata
 from compiler.model.calendar import month_range
 from compiler.resolve import enums, header
 from compiler.resolve.charts import ChartResolver
 from compiler.resolve.derive import derive_order, format_range
 from compiler.resolve.examples import examples
 from compiler.resolve.formulas import formulas
+from compiler.resolve.inconsistencies import ambiguities, conflicts
 from compiler.resolve.invariants import invariants
+from compiler.resolve.limits import bind_within, limits
 from compiler.resolve.odds import odds_rule
 from compiler.resolve.shifts import bind_shift_sources
 from compiler.resolve.suppressions import suppressions
@@ -61,18 +65,26 @@ def resolve_game(
     """
     symbols = _declare(game_id, files, sink, folder_span, complete)
     typer = ValueTyper(symbols, sink)
+    errata_decls = [e for f in files for e in f.errata]
+    amended, marks = ({}, {}) if as_printed or not errata_decls else records_errata.amend_records(
+        [e for f in files for e in f.enums], errata_decls, sink)
     for f in files:
         for e in f.enums:
-            enums.add_record_fields(symbols, e, typer, sink)
+            enums.add_record_fields(symbols, amended.get(e.name.text, e), typer, sink)
+    symbols.enums.update(records_errata.annotate_members(symbols.enums, marks))
     odds_charts = [c for c in (odds_rule(symbols, o, f.path, sink) for f in files for o in f.odds) if c is not None]
     charts = _resolve_charts(symbols, files, typer, sink, as_printed)
     symbols.set_charts(odds_charts + charts)
     _report_duplicate_charts(symbols.id, symbols.charts, sink)
+    symbols.limits = limits(symbols, [(f.path, d) for f in files for d in f.limits], sink)
+    bind_within(symbols, sink)
     symbols.formulas = formulas(symbols, [(f.path, d) for f in files for d in f.formulas], sink)
     symbols.examples = examples(symbols, [(f.path, e) for f in files for e in f.examples], typer, sink)
     _bind_chart_refs(symbols, typer, sink)
     bind_shift_sources(symbols, sink)
     symbols.invariants = invariants(symbols, [i for f in files for i in f.invariants], typer, sink)
+    symbols.conflicts = conflicts(symbols, [(f.path, d) for f in files for d in f.conflicts], typer, sink)
+    symbols.ambiguities = ambiguities(symbols, [(f.path, d) for f in files for d in f.ambiguities], typer, sink)
     return symbols.game()
 
 
@@ -92,7 +104,8 @@ def _declare(
         aid_chance=decl.aid_chance is not False if decl else True,
     )
     if periods:
-        members = tuple(model.Member(p.id, p.label, p.span) for p in periods)
+        # each period's months ride on its member, so a lookup can read a key `period` by a year or month
+        members = tuple(model.Member(p.id, p.label, p.span, {"first": p.first, "last": p.last}) for p in periods)
         symbols.enums["period"] = model.EnumType("period", "Period", members, periods[0].span)
     if symbols.calendar:
         months = tuple(model.Member(m, m, symbols.span) for m in month_range(*symbols.calendar))

@@ -71,6 +71,15 @@ def _sub_roll(typer: ValueTyper, chain: ast.ChainText, type_: model.ColumnType, 
     ok = True
     for written in chain.outcomes:
         rng = _range(typer, written.range, dice, what)
+        if written.value.kind is ast.ValueKind.CHOICE:
+            typer.sink.emit(
+                codes.CHOICE_SHAPE,
+                f"a roll in {what} gives a choice: the outcomes of a roll are results, not choices",
+                written.value.span,
+                "give the choice as the cell itself (`one of [...]`), or a result per face",
+            )
+            ok = False
+            continue
         value = typer.typed(written.value, type_, what)
         if rng is None or isinstance(value, Bad):
             ok = False

@@ -18,14 +18,17 @@ from compiler.resolve.dice import dice_problem
 from compiler.resolve.roll_grid import roll_grid_rows
 from compiler.resolve.rows import RowReader
 from compiler.resolve.shifts import chart_drm_sources, chart_shifts
+from compiler.resolve.steps import roll_pipeline
 from compiler.resolve.symbols import SymbolTable, chart_name, declared_before
 from compiler.resolve.values import ValueTyper, column_type
 from dsl import ast
 
-# Guards that keep exact enumeration small (see compiler.model.dice): a chart roll this large is a typo.
-_MAX_DICE_COUNT = 10
+# Guards on the size of a roll (compiler.model.dice counts any of them in milliseconds; every natural
+# result is tabulated with its chance in the JSON and the checks): a chart roll this large is a typo.
+_MAX_DICE_COUNT = 30
 _MAX_SIDES = 100
-_MAX_LOWER_OUTCOMES = 10**5
+_MAX_RESULTS = 1000
+_MAX_DEPTH = 10
 _MAX_REPEAT = 10
 
 
@@ -65,6 +68,8 @@ class ChartResolver:
         kind = self._kind()
         if d.roll:
             self.rows.dice = self._dice(d.roll)
+        pipeline, steps_ok = roll_pipeline(d, self.rows.dice, self.sink, self.where)
+        self.rows.pipeline = pipeline
         if d.value_key:
             self.value_key = self._value_key(d.value_key)
         keys = self._keys()
@@ -73,7 +78,7 @@ class ChartResolver:
         footnotes = self._footnotes(drms)
         rows: list[model.Row] = []
         grid = None
-        broken = (d.roll is not None and self.rows.dice is None) or len(keys) != len(d.keys)
+        broken = (d.roll is not None and self.rows.dice is None) or len(keys) != len(d.keys) or not steps_ok
         availability = None
         if d.availability:
             availability, keys, avail_rows, avail_broken = layouts.availability(self.rows, d.availability[0], keys)
@@ -122,6 +127,7 @@ class ChartResolver:
                 )
                 broken = True
         clamp = self._clamp(d.combine)
+        self._check_modified_clamp(d.modified_clamp)
         return model.Chart(
             game=self.symbols.id,
             chart_id=d.chart_id.text if d.chart_id else None,
@@ -148,7 +154,7 @@ class ChartResolver:
             availability=availability,
             drm_meaning=d.drm_meaning.text if d.drm_meaning else None,
             drm_groups=tuple(drm_groups),
-            modified_clamp=self._modified_clamp(d.modified_clamp),
+            pipeline=pipeline,
             context=self._drm_context(drms),
             repeat=self._repeat(d.repeat, kind),
             dice_alternatives=self._dice_alternatives(d),
@@ -170,16 +176,12 @@ class ChartResolver:
             return None
         return combine.clamp_min, combine.clamp_max
 
-    def _modified_clamp(self, decl: ast.BoundsDecl | None) -> tuple[int, int] | None:
-        """The `modified clamp LOW to HIGH` cap on the modified roll, if given and not reversed."""
-        if decl is None:
-            return None
-        if decl.low > decl.high:
+    def _check_modified_clamp(self, decl: ast.BoundsDecl | None) -> None:
+        """C304 for a `modified clamp LOW to HIGH` that runs backwards (`roll_pipeline` leaves it out)."""
+        if decl is not None and decl.low > decl.high:
             self.sink.emit(
                 codes.REVERSED_RANGE, f"the modified-roll clamp runs backwards: {decl.low} to {decl.high}", decl.span
             )
-            return None
-        return decl.low, decl.high
 
     def _drm_context(self, drms: list[model.Drm]) -> tuple[model.ContextVar, ...]:
         """The context variables the DRMs test or count, by id: what reachability enumerates."""
@@ -202,12 +204,16 @@ class ChartResolver:
             return model.ChartKind.ROLL
         if d.value_key:
             return model.ChartKind.VALUE
-        if not d.keys and not d.grids and not d.availability:
+        # a chart of rule values (Stuka Leader's "8/10/12 Pilots"): read by nothing, its one row `: ...`
+        one_row = len(d.rows) == 1 and not d.rows[0].keys and d.rows[0].range is None
+        if not d.keys and not d.grids and not d.availability and not one_row:
             self.sink.emit(
                 codes.CHART_SHAPE,
-                f"{self.where} has no `roll`, `value` or `key` to be read by",
+                f"{self.where} has no `roll`, `value` or `key` to be read by"
+                + (f", and {len(d.rows)} rows" if len(d.rows) > 1 else ""),
                 d.title.span,
-                "add `roll 1d6` (or another dice form), `value NAME 0+`, or `key NAME`",
+                "add `roll 1d6` (or another dice form), `value NAME 0+`, or `key NAME`; a chart of rule values "
+                "read by nothing holds one row, `: value, value`",
             )
         return model.ChartKind.REFERENCE
 
@@ -216,7 +222,7 @@ class ChartResolver:
         zero = self._zero_reads(decl)
         if form in (DiceForm.D66, DiceForm.PERCENTILE):
             return Dice(form, 2, 6 if form is DiceForm.D66 else 10)
-        problem = dice_problem(decl, _MAX_DICE_COUNT, _MAX_SIDES, _MAX_LOWER_OUTCOMES)
+        problem = dice_problem(decl, _MAX_DICE_COUNT, _MAX_SIDES, _MAX_RESULTS, _MAX_DEPTH)
         if problem:
             self.sink.emit(codes.INVALID_DICE, f"{self.where} cannot roll {problem}", decl.span)
             return None
@@ -224,12 +230,11 @@ class ChartResolver:
             form,
             decl.count,
             decl.sides,
-            decl.subtract,
-            decl.floor,
             keep=decl.keep,
             versus_count=decl.versus_count,
             versus_sides=decl.versus_sides,
             zero=zero,
+            depth=decl.depth,
         )
 
     def _dice_alternatives(self, d: ast.ChartDecl) -> tuple[model.DiceAlternative, ...]:
@@ -290,7 +295,8 @@ class ChartResolver:
         if domain is None:
             return None
         label = decl.label.text if decl.label else decl.name.text
-        return model.ValueKey(decl.name.text, label, domain)
+        within = decl.within.text if decl.within else None
+        return model.ValueKey(decl.name.text, label, domain, within, decl.within.span if decl.within else None)
 
     def _keys(self) -> list[model.Key]:
         keys: list[model.Key] = []

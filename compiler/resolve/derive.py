@@ -59,6 +59,10 @@ def derived_chart(symbols: SymbolTable, decl: ast.ChartDecl, path: str, sink: Si
     if base.kind is not model.ChartKind.ROLL or base.dice is None:
         sink.emit(codes.CHART_SHAPE, f"`{base.address}` is not read by a roll, so its bands cannot move", derive.span)
         return None
+    if base.arithmetic:  # its bands hold the roll after its steps, not the dice's faces the ends are
+        why = f"`{base.address}` reads its roll after arithmetic ({', '.join(s.text for s in base.arithmetic)})"
+        sink.emit(codes.CHART_SHAPE, f"{why}, so its bands cannot move", derive.span)
+        return None
     rows = tuple(r for r in (_shift_bands(r, base.dice, derive.band_shift) for r in base.rows) if r is not None)
     errata = base.errata
     if errata is not None:

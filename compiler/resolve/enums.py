@@ -139,7 +139,9 @@ def add_record_fields(symbols: SymbolTable, decl: ast.EnumDecl, typer: ValueType
             )
             continue
         label = f.label.text if f.label else f.name.text.replace("_", " ").capitalize()
-        fields.append(model.Field(f.name.text, field_type, label, f.span))
+        domain = _field_domain(f, field_type, enum.id, sink) if f.domain is not None else None
+        span = f.domain.span if f.domain is not None else None
+        fields.append(model.Field(f.name.text, field_type, label, f.span, domain, span))
     by_id = {f.id: f for f in fields}
     members = []
     declared = {x.id for x in enum.members}
@@ -177,6 +179,33 @@ def add_record_fields(symbols: SymbolTable, decl: ast.EnumDecl, typer: ValueType
     symbols.enums[enum.id] = dataclasses.replace(enum, members=tuple(members), fields=tuple(fields))
 
 
+def _field_domain(
+    decl: ast.FieldDecl, field_type: model.ColumnType, enum: str, sink: Sink
+) -> tuple[int | None, int | None] | None:
+    """An `int` field's declared values (`0-99`, `0+`); C332 on another type or a bad range."""
+    assert decl.domain is not None
+    written = decl.domain.text
+    m = _INT_DOMAIN.match(written)
+    if field_type is not model.BuiltinType.INT:
+        sink.emit(
+            codes.CONTEXT_DOMAIN,
+            f"field `{decl.name.text}` of enum `{enum}` holds `{field_type}` values; only an `int` takes a range",
+            decl.domain.span,
+            "delete the range",
+        )
+    elif m is None or (m.group(2) is not None and int(m.group(2)) < int(m.group(1))):
+        sink.emit(
+            codes.CONTEXT_DOMAIN,
+            f"`{written}` is not a range of whole numbers from lowest to highest for field `{decl.name.text}`",
+            decl.domain.span,
+            "write it lowest first, e.g. `0-99` or `0+`",
+        )
+    else:
+        low = int(m.group(1))
+        return low, None if m.group(3) else int(m.group(2) or low)
+    return None
+
+
 def add_context(symbols: SymbolTable, decl: ast.ContextDecl, sink: Sink) -> None:
     name = decl.name.text
     if name in symbols.context:
@@ -201,7 +230,11 @@ def add_context(symbols: SymbolTable, decl: ast.ContextDecl, sink: Sink) -> None
     label = decl.label.text if decl.label else name
     low, high = _context_domain(symbols, decl, var_type, sink)
     members = tuple(m.id for m in symbols.enums[enum].members) if enum else ()
-    symbols.context[name] = model.ContextVar(name, var_type, enum, label, decl.name.span, low, high, members)
+    within = decl.within.text if decl.within else None
+    within_span = decl.within.span if decl.within else None
+    symbols.context[name] = model.ContextVar(
+        name, var_type, enum, label, decl.name.span, low, high, members, within, within_span
+    )
 
 
 _INT_DOMAIN = re.compile(r"^(-?\d+)(?:-(-?\d+)|(\+))?$")

@@ -24,7 +24,12 @@ def formulas(symbols: SymbolTable, decls: list[tuple[str, ast.FormulaDecl]], sin
     out = []
     for path, decl in decls:
         name = decl.name.text
-        first = seen.get(name) or (symbols.context[name].span if name in symbols.context else None)
+        limit = next((lim for lim in symbols.limits if lim.id == name), None)
+        first = (
+            seen.get(name)
+            or (symbols.context[name].span if name in symbols.context else None)
+            or (limit.span if limit is not None else None)
+        )
         if first is not None:
             declared_twice(sink, f"`{name}`", decl.name.span, first, "give the formula a name of its own")
             continue
@@ -59,6 +64,8 @@ class _Binder:
             )
             return None
         expr = self.expr(decl.result)
+        requires = self._requires(decl.requires) if decl.requires is not None else None
+        domain = self._domain(decl.domain) if decl.domain is not None else None
         if not self.ok or expr is None:
             return None
         return model.Formula(
@@ -69,7 +76,40 @@ class _Binder:
             expr,
             path,
             decl.span,
+            domain,
+            requires,
+            decl.kept.text if decl.kept else None,
         )
+
+    def _requires(self, decl: ast.RequiresDecl) -> model.Requires | None:
+        left, right = self.expr(decl.left), self.expr(decl.right)
+        return model.Requires(left, decl.op, right, decl.span) if left is not None and right is not None else None
+
+    def _domain(self, decl: ast.DomainDecl) -> model.Domain | None:
+        """`domain 1 to 18` (C472 when it runs backwards), `domain 0+`, or `domain within LIMIT`:
+        the values the limit allows over all its cases (C201 for an unknown limit)."""
+        if decl.within is not None:
+            limit = next((lim for lim in self.symbols.limits if lim.id == decl.within.text), None)
+            if limit is None:
+                unknown(
+                    self.sink,
+                    f"formula `{self.name}` takes its domain from limit `{decl.within.text}`, which the game "
+                    "does not declare",
+                    decl.within,
+                    [lim.id for lim in self.symbols.limits],
+                )
+                return None
+            low, high = limit.hull
+            return model.Domain(low, high, decl.span, limit.id)
+        if decl.low is not None and decl.high is not None and decl.high < decl.low:
+            self.sink.emit(
+                codes.FORMULA_ARGUMENTS,
+                f"the domain of formula `{self.name}` runs backwards ({decl.low} to {decl.high})",
+                decl.span,
+                f"write it lowest first: `domain {decl.high} to {decl.low}`",
+            )
+            return None
+        return model.Domain(decl.low, decl.high, decl.span)
 
     def expr(self, written: ast.Expr) -> fx.Expr | None:
         match written:

@@ -182,11 +182,11 @@ def _availability_cell(
     if not ok or rng is None:
         return None
     rows.append(model.Row(keys, rng, (model.Text(model.AVAILABLE),), span))
-    assert reader.dice is not None
+    low, high = reader.table_bounds()
     not_available = (model.Text(model.NOT_AVAILABLE),)
-    if rng.low is not None and rng.low > reader.dice.min:
+    if rng.low is not None and rng.low > low:
         rows.append(model.Row(keys, model.DieRange(None, rng.low - 1, f"{rng.low - 1}-", span), not_available, span))
-    if rng.high is not None and rng.high < reader.dice.max:
+    if rng.high is not None and rng.high < high:
         rows.append(model.Row(keys, model.DieRange(rng.high + 1, None, f"{rng.high + 1}+", span), not_available, span))
     return rng
 

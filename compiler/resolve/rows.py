@@ -8,6 +8,7 @@ import re
 from compiler import model
 from compiler.diagnostics import Applicability, Sink, Slot, codes, fixes
 from compiler.diagnostics.messages import not_a_value_of
+from compiler.engine.chances import rolls_through
 from compiler.model.dice import Dice
 from compiler.resolve.symbols import SymbolTable, unknown
 from compiler.resolve.values import Bad, ValueTyper, check_month
@@ -17,7 +18,8 @@ _RANGE_RE = re.compile(r"^(-?\d+)(?:(-)(-?\d+)?|(\+))?$")
 
 
 class RowReader:
-    """Reads the rows of one chart declaration; `dice` is set once the chart's roll is read."""
+    """Reads the rows of one chart declaration; `dice` and `pipeline` are set once the chart's roll
+    is read."""
 
     def __init__(self, symbols: SymbolTable, decl: ast.ChartDecl, sink: Sink, typer: ValueTyper, where: str) -> None:
         self.symbols = symbols
@@ -26,6 +28,14 @@ class RowReader:
         self.typer = typer
         self.where = where
         self.dice: Dice | None = None
+        self.pipeline: tuple[model.RollStep, ...] = ()  # set with `dice`: the roll's arithmetic
+
+    def table_bounds(self) -> tuple[int, int]:
+        """The lowest and highest roll the table is printed for: the dice's natural rolls through the
+        chart's arithmetic (`compiler.engine.chances.rolls_through`). Only once `dice` is set."""
+        assert self.dice is not None
+        rolls = rolls_through(list(self.dice.outcomes), self.pipeline)
+        return rolls[0], rolls[-1]
 
     def enum(self, name: ast.Name, what: str) -> model.EnumType | None:
         enum = self.symbols.enums.get(name.text)
@@ -99,7 +109,12 @@ class RowReader:
         )
         return True
 
-    def row_range(self, text: ast.RangeText | None, row_span: ast.Span) -> tuple[bool, model.DieRange | None]:
+    def row_range(
+        self, text: ast.RangeText | None, row_span: ast.Span, natural: bool = False
+    ) -> tuple[bool, model.DieRange | None]:
+        """A row's range read with the dice's conventions (a d10's `0`, a percentile's `00`); a
+        row of a chart with arithmetic holds the roll after its steps, a number read as written,
+        unless it is a `natural` row, which holds what the dice show."""
         kind = self.kind
         if kind is model.ChartKind.REFERENCE:
             if text is not None:
@@ -121,7 +136,8 @@ class RowReader:
             return False, None
         if kind is model.ChartKind.ROLL and self.dice is None:
             return False, None
-        rng = self.read_range(text, self.dice, plain=kind is model.ChartKind.VALUE)
+        computed = not natural and any(s.kind is not model.StepKind.DRMS for s in self.pipeline)
+        rng = self.read_range(text, self.dice, plain=kind is model.ChartKind.VALUE or computed)
         return rng is not None, rng
 
     def key_member(self, key: model.Key, kv: ast.KeyValueText) -> tuple[bool, model.KeyMatch]:
@@ -204,7 +220,7 @@ class RowReader:
             good, member = self.key_member(key, kv)
             ok = ok and good
             members.append(member)
-        good_range, rng = self.row_range(decl.range, decl.span)
+        good_range, rng = self.row_range(decl.range, decl.span, decl.natural)
         values = self.values(decl.values, columns, decl.span)
         if not (ok and good_range) or values is None:
             return None

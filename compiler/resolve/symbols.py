@@ -37,6 +37,9 @@ class SymbolTable:
     suppressions: list[model.Suppression] = field(default_factory=list)
     examples: list[model.Example] = field(default_factory=list)
     formulas: list[model.Formula] = field(default_factory=list)
+    limits: list[model.Limit] = field(default_factory=list)
+    conflicts: list[model.Conflict] = field(default_factory=list)
+    ambiguities: list[model.Ambiguity] = field(default_factory=list)
     aid_chance: bool = True
     _index: model.ChartIndex = field(default_factory=model.ChartIndex)
 
@@ -81,6 +84,9 @@ class SymbolTable:
             suppressions=tuple(self.suppressions),
             examples=tuple(self.examples),
             formulas=tuple(self.formulas),
+            limits=tuple(self.limits),
+            conflicts=tuple(self.conflicts),
+            ambiguities=tuple(self.ambiguities),
             aid_chance=self.aid_chance,
         )
 

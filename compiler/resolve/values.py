@@ -58,6 +58,8 @@ class ValueTyper:
             return None
         if v.kind is ast.ValueKind.CHAIN:
             return chain_value(self, v, type_, what)
+        if v.kind is ast.ValueKind.CHOICE:
+            return self._choice(v, type_, what)
         if isinstance(type_, model.EnumRef):
             return self._as_member(v, type_, what)
         match type_:
@@ -94,6 +96,34 @@ class ValueTyper:
                 return self._slashed(v, type_, what)
             case _:
                 assert_never(type_)
+
+    def _choice(self, v: ast.ValueText, type_: model.ColumnType, what: str) -> model.Choice | Bad:
+        """`one of [a, b]`: two or more different plain values of the type (C455 otherwise)."""
+        nested = next((o for o in v.options if o.kind in (ast.ValueKind.CHAIN, ast.ValueKind.CHOICE)), None)
+        if nested is not None:
+            self.sink.emit(
+                codes.CHOICE_SHAPE,
+                f"a choice in {what} offers `{nested.text}`: the options of a choice are plain values",
+                nested.span,
+                "write the outcomes themselves; a result that is rolled for is a roll in the cell (`-> 1d3 { ... }`)",
+            )
+            return BAD
+        typed = [self.typed(o, type_, what) for o in v.options]
+        if any(isinstance(t, Bad) for t in typed):
+            return BAD
+        options = tuple(t for t in typed if not isinstance(t, Bad))
+        repeated = next((o for i, o in enumerate(v.options) if options[i] in options[:i]), None)
+        if len(options) < 2 or repeated is not None:
+            self.sink.emit(
+                codes.CHOICE_SHAPE,
+                f"a choice in {what} offers `{repeated.text}` twice"
+                if repeated is not None
+                else f"a choice in {what} offers one outcome only",
+                repeated.span if repeated is not None else v.span,
+                "offer two or more different outcomes, or write the one outcome as the cell",
+            )
+            return BAD
+        return model.Choice(options, v.span)
 
     def _mismatch(self, v: ast.ValueText, type_name: str, what: str, hint: str, fix: Fix | None = None) -> Bad:
         message = f"{what} holds `{type_name}` values, found `{v.text}`"

@@ -8,12 +8,13 @@ is one change, not a removal and an addition.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import assert_never
 
 from compiler import model
 from compiler.diagnostics.textsafe import json_text, printable
+from compiler.emit.html.wording import describe_condition
 from compiler.emit.templating import environment
 from compiler.model.text import keys_phrase, value_text
 
@@ -33,6 +34,7 @@ class ChangeKind(StrEnum):
     RANGE = "range"
     KEYS = "keys"
     CELL = "cell"
+    NOTE = "note"
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,8 @@ class Change:
     old: str | None
     new: str | None
     cite: str | None
+    reason: str | None = None  # why, as the errata say it (`because`)
+    rule: str | None = None  # the chart's rule section
 
     def text(self) -> str:
         """`R4, interceptor Piston-engined, roll 3-6: Result Combat → Evade`."""
@@ -67,6 +71,7 @@ class Change:
                 | ChangeKind.RANGE
                 | ChangeKind.KEYS
                 | ChangeKind.CELL
+                | ChangeKind.NOTE
             ):
                 return f"{self.old or '–'} \u2192 {self.new or '–'}"
             case _:
@@ -82,6 +87,8 @@ class Change:
             "old": self.old,
             "new": self.new,
             "cite": self.cite,
+            "reason": self.reason,
+            "rule": self.rule,
             "text": self.text(),
         }
 
@@ -113,8 +120,52 @@ def _diff_game(a: model.Game, b: model.Game) -> list[Change]:
         elif nc is None:
             out.append(Change(a.id, address, ChangeKind.CHART_REMOVED, "", oc.title, None, None))
         else:
-            out.extend(_diff_chart(a, b, oc, nc))
+            out.extend(replace(c, reason=_reason(nc, c), rule=nc.rule) for c in _diff_chart(a, b, oc, nc))
+    return out + _diff_records(a, b)
+
+
+def _diff_records(a: model.Game, b: model.Game) -> list[Change]:
+    """Each record field whose value differs (an errata on reference data), under its enum's id."""
+    out: list[Change] = []
+    for enum_id in sorted(set(a.enums) & set(b.enums)):
+        old_enum, new_enum = a.enums[enum_id], b.enums[enum_id]
+        old_members = {m.id: m for m in old_enum.members}
+        for m in new_enum.members:
+            before = old_members.get(m.id)
+            if before is None:
+                continue
+            for f in new_enum.fields:
+                old_v, new_v = before.record.get(f.id), m.record.get(f.id)
+                if old_v != new_v:
+                    cite = _cite(b, m.errata)
+                    out.append(Change(b.id, enum_id, ChangeKind.CELL, f"record {m.label}: {f.label}",
+                                      "–" if old_v is None else str(old_v), "–" if new_v is None else str(new_v),
+                                      cite, "; ".join(m.because) or None))
     return out
+
+
+def _reason(chart: model.Chart, change: Change) -> str | None:
+    """Why the errata made `change`: the `because` of the row or cell it changed, else those the
+    errata it cites gave for the chart (a title, a completed chart, a removed row)."""
+    if change.reason is not None or chart.errata is None or change.cite is None:
+        return change.reason
+    return "; ".join(dict.fromkeys(t for _, t in chart.errata.reasons)) or None
+
+
+def _notes(oc: model.Chart, nc: model.Chart) -> dict[str, tuple[str | None, str | None]]:
+    """Each footnote (by its mark) and note (by its place) of two versions of a chart: (old, new) text."""
+    out: dict[str, tuple[str | None, str | None]] = {}
+    for f in oc.footnotes:
+        out[f"footnote {f.mark}"] = (f.text, None)
+    for f in nc.footnotes:
+        out[f"footnote {f.mark}"] = (out.get(f"footnote {f.mark}", (None, None))[0], f.text)
+    for i in range(max(len(oc.notes), len(nc.notes))):
+        out[f"note {i + 1}"] = (oc.notes[i] if i < len(oc.notes) else None, nc.notes[i] if i < len(nc.notes) else None)
+    return out
+
+
+def _because(row: model.Row) -> str | None:
+    return "; ".join(row.because) or None
 
 
 def _cite(game: model.Game, errata_ids: tuple[str, ...]) -> str | None:
@@ -169,23 +220,25 @@ def _diff_chart(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) 
                 cite_chart,
             )
         )
+    for mark, (was, now) in _notes(oc, nc).items():
+        if was != now:
+            out.append(Change(b.id, address, ChangeKind.NOTE, mark, was, now, cite_chart))
     old_drms = {d.id: d for d in oc.drms}
     for d in nc.drms:
         before = old_drms.pop(d.id, None)
+        cite, why = (_cite(b, d.errata) or cite_chart, "; ".join(d.because) or None)
         if before is None or before.value != d.value:
-            out.append(
-                Change(
-                    b.id,
-                    address,
-                    ChangeKind.DRM,
-                    f"DRM {d.label}",
-                    f"{before.value:+d}" if before else None,
-                    f"{d.value:+d}",
-                    cite_chart,
-                )
-            )
+            old = f"{before.value:+d}" if before else None
+            out.append(Change(b.id, address, ChangeKind.DRM, f"DRM {d.label}", old, f"{d.value:+d}", cite, why))
+        old, new = (describe_condition(x.when, g) if x is not None else "" for x, g in ((before, a), (d, b)))
+        if before is not None and old != new:  # conditions compared as they read: their spans differ
+            out.append(Change(b.id, address, ChangeKind.DRM, f"DRM {d.label}: when", old, new, cite, why))
+    removed = {d.id: d for d in nc.errata.removed_drms} if nc.errata is not None else {}
     for d in old_drms.values():
-        out.append(Change(b.id, address, ChangeKind.DRM, f"DRM {d.label}", f"{d.value:+d}", None, cite_chart))
+        gone = removed.get(d.id)
+        cite = _cite(b, gone.errata) if gone is not None else cite_chart
+        why = "; ".join(gone.because) or None if gone is not None else None
+        out.append(Change(b.id, address, ChangeKind.DRM, f"DRM {d.label}", f"{d.value:+d}", None, cite, why))
     out.extend(_diff_rows(a, b, oc, nc))
     return out
 
@@ -217,6 +270,7 @@ def _diff_rows(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -
                         value_text(a, col, old_v),
                         value_text(b, col, new_v),
                         _cite(b, after.errata),
+                        _because(after),
                     )
                 )
     # a row whose range moved or whose keys were renamed, with the same values, is one change
@@ -234,6 +288,7 @@ def _diff_rows(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -
                     moved.range.printed,
                     after.range.printed,
                     _cite(b, after.errata),
+                    _because(after),
                 )
             )
         elif renamed is not None:
@@ -246,6 +301,7 @@ def _diff_rows(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -
                     _key_text(oc, renamed.keys),
                     _key_text(nc, after.keys),
                     _cite(b, after.errata),
+                    _because(after),
                 )
             )
             moved = renamed
@@ -261,7 +317,10 @@ def _diff_rows(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -
         )
     for r in unmatched_new:
         out.append(
-            Change(b.id, address, ChangeKind.ROW_ADDED, _where(nc, r), None, _row_text(b, nc, r), _cite(b, r.errata))
+            Change(
+                b.id, address, ChangeKind.ROW_ADDED, _where(nc, r), None, _row_text(b, nc, r), _cite(b, r.errata),
+                _because(r),
+            )
         )
     return out
 
@@ -279,12 +338,14 @@ def changes_json(changes: list[Change], old_label: str, new_label: str) -> str:
 
 
 def errata_sheet_html(changes: list[Change], titles: dict[str, str], old_label: str, new_label: str) -> str:
-    """A printable errata sheet (Jinja2, autoescaped): per game, one change per line with chart ID,
-    location, printed -> corrected value and the errata cited."""
-    games = [
-        {"title": titles.get(game_id, game_id), "changes": [c for c in changes if c.game == game_id]}
-        for game_id in sorted({c.game for c in changes})
-    ]
+    """A printable errata sheet (Jinja2, autoescaped): per game and chart (its ID and rule), one
+    change per line with its location, printed -> corrected value, the reason and the errata cited."""
+    games = []
+    for game_id in sorted({c.game for c in changes}):
+        mine = [c for c in changes if c.game == game_id]
+        charts = [{"chart": chart, "rule": next((c.rule for c in mine if c.chart == chart and c.rule), None),
+                   "changes": [c for c in mine if c.chart == chart]} for chart in dict.fromkeys(c.chart for c in mine)]
+        games.append({"title": titles.get(game_id, game_id), "charts": charts})
     return (
         environment().get_template("errata_sheet.html.j2").render(games=games, old_label=old_label, new_label=new_label)
     )

@@ -46,17 +46,22 @@ from dsl.ast.charts import ShiftDecl as ShiftDecl
 from dsl.ast.charts import ShiftGroupDecl as ShiftGroupDecl
 from dsl.ast.charts import ShiftSourceDecl as ShiftSourceDecl
 from dsl.ast.charts import ValueKeyDecl as ValueKeyDecl
+from dsl.ast.declarations import AddDrm as AddDrm
 from dsl.ast.declarations import AddNote as AddNote
 from dsl.ast.declarations import AddRow as AddRow
 from dsl.ast.declarations import AmendDecl as AmendDecl
 from dsl.ast.declarations import AmendOp as AmendOp
 from dsl.ast.declarations import CellFact as CellFact
 from dsl.ast.declarations import ChangeCell as ChangeCell
+from dsl.ast.declarations import ChangeDrm as ChangeDrm
+from dsl.ast.declarations import ChangeField as ChangeField
+from dsl.ast.declarations import ChangeNote as ChangeNote
 from dsl.ast.declarations import ColumnSumInvariant as ColumnSumInvariant
 from dsl.ast.declarations import Complete as Complete
 from dsl.ast.declarations import ContextDecl as ContextDecl
 from dsl.ast.declarations import CountFact as CountFact
 from dsl.ast.declarations import CountInvariant as CountInvariant
+from dsl.ast.declarations import DrmFact as DrmFact
 from dsl.ast.declarations import EnumDecl as EnumDecl
 from dsl.ast.declarations import ErrataDecl as ErrataDecl
 from dsl.ast.declarations import ExampleDecl as ExampleDecl
@@ -66,22 +71,33 @@ from dsl.ast.declarations import Fact as Fact
 from dsl.ast.declarations import FactKey as FactKey
 from dsl.ast.declarations import FactRoll as FactRoll
 from dsl.ast.declarations import FieldDecl as FieldDecl
-from dsl.ast.declarations import FieldEquals as FieldEquals
 from dsl.ast.declarations import FieldFact as FieldFact
+from dsl.ast.declarations import FieldTest as FieldTest
 from dsl.ast.declarations import FieldValue as FieldValue
 from dsl.ast.declarations import FormulaDecl as FormulaDecl
+from dsl.ast.declarations import FormulaFact as FormulaFact
 from dsl.ast.declarations import GameDecl as GameDecl
 from dsl.ast.declarations import InvariantDecl as InvariantDecl
+from dsl.ast.declarations import LimitFact as LimitFact
 from dsl.ast.declarations import MemberDecl as MemberDecl
 from dsl.ast.declarations import MoveRow as MoveRow
 from dsl.ast.declarations import OddsDecl as OddsDecl
 from dsl.ast.declarations import OddsDomain as OddsDomain
 from dsl.ast.declarations import PeriodDecl as PeriodDecl
+from dsl.ast.declarations import RemoveDrm as RemoveDrm
 from dsl.ast.declarations import RemoveRow as RemoveRow
 from dsl.ast.declarations import ResultOrder as ResultOrder
 from dsl.ast.declarations import Retitle as Retitle
 from dsl.ast.declarations import RowRef as RowRef
 from dsl.ast.declarations import SameInvariant as SameInvariant
+from dsl.ast.rules import AmbiguousDecl as AmbiguousDecl
+from dsl.ast.rules import BoundDecl as BoundDecl
+from dsl.ast.rules import ConflictDecl as ConflictDecl
+from dsl.ast.rules import LimitCaseDecl as LimitCaseDecl
+from dsl.ast.rules import LimitDecl as LimitDecl
+from dsl.ast.rules import PlaceDecl as PlaceDecl
+from dsl.ast.rules import ReadingDecl as ReadingDecl
+from dsl.ast.rules import ReadingFact as ReadingFact
 from dsl.ast.values import ChainKeyText as ChainKeyText
 from dsl.ast.values import ChainKind as ChainKind
 from dsl.ast.values import ChainText as ChainText
@@ -92,6 +108,7 @@ from dsl.ast.values import CondCompare as CondCompare
 from dsl.ast.values import CondFlag as CondFlag
 from dsl.ast.values import CondIn as CondIn
 from dsl.ast.values import CondNot as CondNot
+from dsl.ast.values import DomainDecl as DomainDecl
 from dsl.ast.values import Expr as Expr
 from dsl.ast.values import ExprBinary as ExprBinary
 from dsl.ast.values import ExprCall as ExprCall
@@ -106,6 +123,7 @@ from dsl.ast.values import Name as Name
 from dsl.ast.values import Operand as Operand
 from dsl.ast.values import OperandKind as OperandKind
 from dsl.ast.values import RangeText as RangeText
+from dsl.ast.values import RequiresDecl as RequiresDecl
 from dsl.ast.values import SubOutcomeText as SubOutcomeText
 from dsl.ast.values import Text as Text
 from dsl.ast.values import ValueKind as ValueKind
@@ -116,6 +134,7 @@ from dsl.shared import Any_ as Any_
 from dsl.shared import Between as Between
 from dsl.shared import Beyond as Beyond
 from dsl.shared import Binary as Binary
+from dsl.shared import BoundKind as BoundKind
 from dsl.shared import CompareOp as CompareOp
 from dsl.shared import DiceForm as DiceForm
 from dsl.shared import ExpectKind as ExpectKind
@@ -126,10 +145,12 @@ from dsl.shared import Neg as Neg
 from dsl.shared import Not as Not
 from dsl.shared import Number as Number
 from dsl.shared import OddsForm as OddsForm
+from dsl.shared import RollStep as RollStep
 from dsl.shared import Rounding as Rounding
 from dsl.shared import ShiftOrder as ShiftOrder
 from dsl.shared import Side as Side
 from dsl.shared import Span as Span
+from dsl.shared import StepKind as StepKind
 
 
 @dataclass(frozen=True)
@@ -146,3 +167,6 @@ class SourceFile:
     errata: tuple[ErrataDecl, ...] = ()
     examples: tuple[ExampleDecl, ...] = ()
     formulas: tuple[FormulaDecl, ...] = ()
+    limits: tuple[LimitDecl, ...] = ()
+    conflicts: tuple[ConflictDecl, ...] = ()
+    ambiguities: tuple[AmbiguousDecl, ...] = ()

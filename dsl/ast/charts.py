@@ -9,27 +9,31 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from dsl.ast.values import Cond, KeyValueText, Name, RangeText, Text, ValueText
-from dsl.shared import DiceForm, GroupMode, Number, Rounding, Side, Span
+from dsl.shared import DiceForm, GroupMode, Number, RollStep, Rounding, Side, Span
 
 
 @dataclass(frozen=True)
 class DiceDecl:
-    """`roll 2d6`, `roll d66`, `roll percentile`, `roll lower of 2d10`, `roll 1d6 minus 3 min 0`,
-    `roll higher of 2d10`, `roll highest 3 of 4d6`, `roll lowest 2 of 3d6`, `roll 1d6 versus 1d6`.
+    """`roll 2d6`, `roll d66`, `roll percentile`, `roll lower of 2d10`, `roll higher of 2d10`,
+    `roll highest 3 of 4d6`, `roll lowest 2 of 3d6`, `roll 1d6 versus 1d6`, `roll exploding 2d6
+    depth 3`, and the arithmetic after the dice: `roll 1d6 then drms then minus 3 then minimum 0
+    then maximum 3`.
 
     `keep` is how many dice the highest/lowest forms keep; `versus_count`/`versus_sides` the
-    opposing side's dice of the versus form."""
+    opposing side's dice of the versus form; `depth` how many times an exploding die may roll again;
+    `steps` the roll's arithmetic in the order written (`roll 1d6 minus 3 min 0` is the dice with
+    the steps `drms`, `minus 3`, `minimum 0`)."""
 
     form: DiceForm
     count: int
     sides: int
-    subtract: int
-    floor: int
     text: str
     span: Span
     keep: int = 0
     versus_count: int = 0
     versus_sides: int = 0
+    depth: int = 0
+    steps: tuple[RollStep, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,7 @@ class ValueKeyDecl:
     label: Text | None
     domain: RangeText
     span: Span
+    within: Name | None = None  # `within LIMIT`: the domain checked against a limit of the game
 
 
 @dataclass(frozen=True)

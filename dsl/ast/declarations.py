@@ -5,9 +5,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dsl.ast.charts import RowDecl
-from dsl.ast.values import Expr, KeyValueText, MonthText, Name, RangeText, Text, ValueText
-from dsl.shared import Between, Beyond, ExpectKind, Number, OddsForm, Rounding, ShiftOrder, Span
+from dsl.ast.charts import DrmDecl, RowDecl
+from dsl.ast.values import (
+    Cond,
+    DomainDecl,
+    Expr,
+    KeyValueText,
+    MonthText,
+    Name,
+    RangeText,
+    RequiresDecl,
+    Text,
+    ValueText,
+)
+from dsl.shared import Between, Beyond, CompareOp, ExpectKind, Number, OddsForm, Rounding, ShiftOrder, Span
 
 
 @dataclass(frozen=True)
@@ -38,12 +49,14 @@ class GameDecl:
 
 @dataclass(frozen=True)
 class FieldDecl:
-    """`fields { family: aircraft_family "Family" }` — a typed field of an enum's records."""
+    """`fields { family: aircraft_family "Family" }` — a typed field of an enum's records; an `int`
+    field may declare the values it takes (`xp: int "XP" 0-99`)."""
 
     name: Name
     type_name: Name
     label: Text | None
     span: Span
+    domain: RangeText | None = None
 
 
 @dataclass(frozen=True)
@@ -102,6 +115,7 @@ class ContextDecl:
     label: Text | None
     span: Span
     domain: RangeText | None = None  # an int's declared values (`0-300`), for reachability
+    within: Name | None = None  # `within LIMIT`: the values checked against a limit of the game
 
 
 # ---- odds rules ----------------------------------------------------------------------------------
@@ -145,23 +159,25 @@ class OddsDecl:
 
 
 @dataclass(frozen=True)
-class FieldEquals:
-    """`where FIELD == VALUE`: the records an invariant counts."""
+class FieldTest:
+    """`FIELD == VALUE` (or `!=`) after `where`: which records an invariant counts. `op` as written
+    (only `==` and `!=` are valid; the resolver says so)."""
 
     field: Name
+    op: CompareOp
     value: ValueText
     span: Span
 
 
 @dataclass(frozen=True)
 class CountInvariant:
-    """`invariant NAME "TEXT" { count ENUM [where FIELD == VALUE] is N }`: a count the rules
-    state, of an enum's records (those whose FIELD is VALUE, with `where`)."""
+    """`invariant NAME "TEXT" { count ENUM [where FIELD == VALUE and ...] is N }`: a count the rules
+    state, of an enum's records (those that pass every test of `where`)."""
 
     name: Name
     text: Text
     enum: Name
-    where: FieldEquals | None
+    where: tuple[FieldTest, ...]
     count: int
     span: Span
 
@@ -217,14 +233,41 @@ class FieldFact:
 
 @dataclass(frozen=True)
 class CountFact:
-    """`count aircraft where family == me262`: how many records of ENUM (with FIELD == VALUE)."""
+    """`count aircraft where family == me262`: how many records of ENUM (that pass `where`)."""
 
     enum: Name
-    where: FieldEquals | None
+    where: tuple[FieldTest, ...]
     span: Span
 
 
-Fact = CellFact | FieldFact | CountFact
+@dataclass(frozen=True)
+class LimitFact:
+    """`limit sorties_per_month (month=1945-02)`: the number a limit of the game sets in that context."""
+
+    limit: Name
+    select: tuple[FactKey | FactRoll, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class FormulaFact:
+    """`formula landing_mission_turn (endurance=4, take_off_mission_turn=3)`: a formula's value there."""
+
+    formula: Name
+    select: tuple[FactKey | FactRoll, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class DrmFact:
+    """`drm [B12] agile`: the value of a DRM of a chart."""
+
+    chart: Name
+    drm: Name
+    span: Span
+
+
+Fact = CellFact | FieldFact | CountFact | LimitFact | FormulaFact | DrmFact
 """One statement of a fact a rulebook prints twice."""
 
 
@@ -238,6 +281,7 @@ class SameInvariant:
     text: Text
     left: Fact
     right: Fact
+    kept: Text | None
     span: Span
 
 
@@ -277,7 +321,8 @@ class RemoveRow:
 
 @dataclass(frozen=True)
 class ChangeCell:
-    """`change ROW-REF column NAME to VALUE [because "..."]`."""
+    """`change ROW-REF column NAME to VALUE [because "..."]`; in a grid by roll, the row is the
+    line's printed roll and the column a grid column's key value (`change 3-4 column "2:1" to DR`)."""
 
     ref: RowRef
     column: Name
@@ -288,12 +333,14 @@ class ChangeCell:
 
 @dataclass(frozen=True)
 class MoveRow:
-    """`move ROW-REF to RANGE [because "..."]`: give a row another printed range."""
+    """`move ROW-REF to RANGE [because "..."]`: give a row another printed range; with `column
+    NAME`, the cell of a grid (results down, key values across: `move DE column "3:1" to 5-6`)."""
 
     ref: RowRef
     new_range: RangeText
     because: Text | None
     span: Span
+    column: Name | None = None
 
 
 @dataclass(frozen=True)
@@ -321,8 +368,64 @@ class AddNote:
     span: Span
 
 
-AmendOp = AddRow | RemoveRow | ChangeCell | MoveRow | Retitle | Complete | AddNote
-"""One amendment of a chart; a row is named by its keys and printed range."""
+@dataclass(frozen=True)
+class AddDrm:
+    """`add drm NAME "Label" +1 when ... [because "..."]`: a DRM the print lacks."""
+
+    drm: DrmDecl
+    because: Text | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class RemoveDrm:
+    """`remove drm NAME [because "..."]`."""
+
+    name: Name
+    because: Text | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class ChangeDrm:
+    """`change drm NAME to +2` (its value) or `change drm NAME when COND` (its condition)."""
+
+    name: Name
+    value: int | None
+    when: Cond | None
+    because: Text | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class ChangeField:
+    """`change record bf109g6 field ammo to 6 [because "..."]`: a record field of an enum's member
+    (the `amend` names the enum)."""
+
+    member: Name
+    field: Name
+    value: ValueText
+    because: Text | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class ChangeNote:
+    """`change footnote 1 to "..."` (a numbered footnote) or `change note 2 to "..."` (the chart's
+    second `note`): the text as corrected."""
+
+    footnote: bool
+    number: int
+    text: Text
+    because: Text | None
+    span: Span
+
+
+AmendOp = (
+    AddRow | RemoveRow | ChangeCell | MoveRow | Retitle | Complete | AddNote | AddDrm | RemoveDrm | ChangeDrm
+    | ChangeField | ChangeNote
+)
+"""One amendment of a chart; a row is named by its keys and printed range, a DRM by its name."""
 
 
 @dataclass(frozen=True)
@@ -414,3 +517,6 @@ class FormulaDecl:
     result: Expr | None
     span: Span
     repeated: tuple[Span, ...] = ()
+    domain: DomainDecl | None = None  # the values the result may take
+    requires: RequiresDecl | None = None  # the inputs the rule applies to
+    kept: Text | None = None  # the book's gap kept as printed: a result outside the domain is a note

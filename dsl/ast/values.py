@@ -45,6 +45,7 @@ class ValueKind(StrEnum):
     MONTH = "month"
     CHART = "chart"
     CHAIN = "chain"  # `-> [B6] (+1)`, `-> again`, `-> 1d6 { ... }`: `ValueText.chain` holds it
+    CHOICE = "choice"  # `one of [a, b]`: `ValueText.options` holds the outcomes offered
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ class ValueText:
     text: str
     span: Span
     chain: ChainText | None = None  # the chained result, when `kind` is CHAIN
+    options: tuple[ValueText, ...] = ()  # the outcomes offered, when `kind` is CHOICE
 
 
 class KeyValueKind(StrEnum):
@@ -206,3 +208,27 @@ ExprNeg = Neg
 ExprIf = IfElse
 
 Expr = Number | ExprName | Binary["Expr"] | Neg["Expr"] | ExprCall | IfElse[Cond, "Expr"]
+
+
+# ---- domains and preconditions ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DomainDecl:
+    """`domain 1 to 18`, `domain 0+` or `domain within LIMIT`: the values a computed value may take
+    (`high` None: no upper end; `within`: the values a limit of the game allows)."""
+
+    low: int | None
+    high: int | None
+    within: Name | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class RequiresDecl:
+    """`requires xp >= promotion_number`: a formula applies only to inputs where this holds."""
+
+    left: Expr
+    op: CompareOp
+    right: Expr
+    span: Span

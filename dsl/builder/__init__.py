@@ -30,6 +30,7 @@ from dsl.builder.base import Meta as Meta
 from dsl.builder.base import unquote as unquote
 from dsl.builder.charts import ChartRules, LayoutRules, ModifierRules
 from dsl.builder.declarations import ErrataRules, ExampleRules, FormulaRules, HeaderRules, InvariantRules, OddsRules
+from dsl.builder.rules import RuleRules
 from dsl.builder.values import MAX_ROLL_NESTING as MAX_ROLL_NESTING
 from dsl.builder.values import ConditionRules, ExpressionRules, ValueRules
 from dsl.builder.values import chain_text as chain_text
@@ -44,6 +45,9 @@ _Item = (
     | ast.ErrataDecl
     | ast.ExampleDecl
     | ast.FormulaDecl
+    | ast.LimitDecl
+    | ast.ConflictDecl
+    | ast.AmbiguousDecl
 )
 
 
@@ -60,6 +64,7 @@ class Builder(
     ErrataRules,
     ExampleRules,
     FormulaRules,
+    RuleRules,
 ):
     """Builds one file's `ast.SourceFile` rule by rule (`dsl.callbacks.make_callbacks`).
 
@@ -78,6 +83,9 @@ class Builder(
         errata: list[ast.ErrataDecl] = []
         examples: list[ast.ExampleDecl] = []
         formulas: list[ast.FormulaDecl] = []
+        limits: list[ast.LimitDecl] = []
+        conflicts: list[ast.ConflictDecl] = []
+        ambiguities: list[ast.AmbiguousDecl] = []
         for item in items:
             match item:
                 case ast.GameDecl():
@@ -98,6 +106,12 @@ class Builder(
                     examples.append(item)
                 case ast.FormulaDecl():
                     formulas.append(item)
+                case ast.LimitDecl():
+                    limits.append(item)
+                case ast.ConflictDecl():
+                    conflicts.append(item)
+                case ast.AmbiguousDecl():
+                    ambiguities.append(item)
                 case _:
                     assert_never(item)
         return ast.SourceFile(
@@ -111,6 +125,9 @@ class Builder(
             tuple(errata),
             tuple(examples),
             tuple(formulas),
+            tuple(limits),
+            tuple(conflicts),
+            tuple(ambiguities),
         )
 
     # Rules of their own in the grammar that build what another rule builds (an errata's row,

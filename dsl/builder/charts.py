@@ -153,36 +153,72 @@ class ChartRules(Terminals):
 
     # ---- dice, value key, keys, columns
 
-    def roll(self, meta: Meta, dice: ast.DiceDecl, when: ast.Cond | None) -> Stmt:
+    def roll(
+        self, meta: Meta, dice: ast.DiceDecl, steps: tuple[ast.RollStep, ...] | None, when: ast.Cond | None
+    ) -> Stmt:
+        if steps:
+            dice = dataclasses.replace(dice, steps=dice.steps + steps)
         if when is None:
             return Stmt("roll", dice, self._span(meta))
         decl = ast.DiceAlternativeDecl(dice, when, self._span(meta))
         return Stmt("roll_when", decl, decl.span)
 
+    def roll_steps(self, meta: Meta, *steps: ast.RollStep) -> tuple[ast.RollStep, ...]:
+        return steps
+
+    def step_drms(self, meta: Meta) -> ast.RollStep:
+        return ast.RollStep(ast.StepKind.DRMS, self._span(meta))
+
+    def step_minus(self, meta: Meta, amount: Token) -> ast.RollStep:
+        return ast.RollStep(ast.StepKind.ADD, self._span(meta), -int(amount))
+
+    def step_plus(self, meta: Meta, amount: Token) -> ast.RollStep:
+        return ast.RollStep(ast.StepKind.ADD, self._span(meta), int(amount))
+
+    def step_times(self, meta: Meta, factor: Token) -> ast.RollStep:
+        return ast.RollStep(ast.StepKind.TIMES, self._span(meta), int(factor))
+
+    def step_doubled(self, meta: Meta) -> ast.RollStep:
+        return ast.RollStep(ast.StepKind.TIMES, self._span(meta), 2)
+
+    def step_halved(self, meta: Meta, rounding: ast.Rounding) -> ast.RollStep:
+        return ast.RollStep(ast.StepKind.HALVE, self._span(meta), rounding=rounding)
+
+    def step_minimum(self, meta: Meta, bound: Token) -> ast.RollStep:
+        return ast.RollStep(ast.StepKind.MINIMUM, self._span(meta), int(bound))
+
+    def step_maximum(self, meta: Meta, bound: Token) -> ast.RollStep:
+        return ast.RollStep(ast.StepKind.MAXIMUM, self._span(meta), int(bound))
+
     def dice_sum(self, meta: Meta, dice: Token) -> ast.DiceDecl:
         count, sides = _split_dice(dice)
-        return ast.DiceDecl(ast.DiceForm.SUM, count, sides, 0, 0, f"{count}d{sides}", self._span(meta))
+        return ast.DiceDecl(ast.DiceForm.SUM, count, sides, f"{count}d{sides}", self._span(meta))
 
     def dice_d66(self, meta: Meta) -> ast.DiceDecl:
-        return ast.DiceDecl(ast.DiceForm.D66, 2, 6, 0, 0, "d66", self._span(meta))
+        return ast.DiceDecl(ast.DiceForm.D66, 2, 6, "d66", self._span(meta))
 
     def dice_percentile(self, meta: Meta) -> ast.DiceDecl:
-        return ast.DiceDecl(ast.DiceForm.PERCENTILE, 2, 10, 0, 0, "percentile", self._span(meta))
+        return ast.DiceDecl(ast.DiceForm.PERCENTILE, 2, 10, "percentile", self._span(meta))
 
     def dice_lower(self, meta: Meta, dice: Token) -> ast.DiceDecl:
         count, sides = _split_dice(dice)
-        return ast.DiceDecl(ast.DiceForm.LOWER, count, sides, 0, 0, f"lower of {dice}", self._span(meta))
+        return ast.DiceDecl(ast.DiceForm.LOWER, count, sides, f"lower of {dice}", self._span(meta))
 
     def dice_minus(self, meta: Meta, dice: Token, subtract: Token, floor: Token) -> ast.DiceDecl:
+        """`1d6 minus 3 min 0`, the older spelling of `1d6 then drms then minus 3 then minimum 0`
+        (IA2 7.1.5): the DRMs come before the subtraction, as the rules add them to the roll."""
         count, sides = _split_dice(dice)
-        sub, low = int(subtract), int(floor)
-        return ast.DiceDecl(
-            ast.DiceForm.MINUS, count, sides, sub, low, f"{dice} minus {sub} min {low}", self._span(meta)
+        span = self._span(meta)
+        steps = (
+            ast.RollStep(ast.StepKind.DRMS, span),
+            ast.RollStep(ast.StepKind.ADD, self._token_span(subtract), -int(subtract)),
+            ast.RollStep(ast.StepKind.MINIMUM, self._token_span(floor), int(floor)),
         )
+        return ast.DiceDecl(ast.DiceForm.SUM, count, sides, f"{count}d{sides}", span, steps=steps)
 
     def dice_higher(self, meta: Meta, dice: Token) -> ast.DiceDecl:
         count, sides = _split_dice(dice)
-        return ast.DiceDecl(ast.DiceForm.HIGHER, count, sides, 0, 0, f"higher of {dice}", self._span(meta))
+        return ast.DiceDecl(ast.DiceForm.HIGHER, count, sides, f"higher of {dice}", self._span(meta))
 
     def dice_highest(self, meta: Meta, keep: Token, dice: Token) -> ast.DiceDecl:
         return self._keep(meta, ast.DiceForm.HIGHEST, int(keep), dice, f"highest {keep} of {dice}")
@@ -201,7 +237,12 @@ class ChartRules(Terminals):
     def _keep(self, meta: Meta, form: ast.DiceForm, keep: int, dice: Token, text: str) -> ast.DiceDecl:
         """A keep-highest/lowest form; `drop N of M` arrives here as keep M-N."""
         count, sides = _split_dice(dice)
-        return ast.DiceDecl(form, count, sides, 0, 0, text, self._span(meta), keep=keep)
+        return ast.DiceDecl(form, count, sides, text, self._span(meta), keep=keep)
+
+    def dice_exploding(self, meta: Meta, dice: Token, depth: Token) -> ast.DiceDecl:
+        count, sides = _split_dice(dice)
+        text = f"exploding {dice} depth {depth}"
+        return ast.DiceDecl(ast.DiceForm.EXPLODE, count, sides, text, self._span(meta), depth=int(depth))
 
     def dice_versus(self, meta: Meta, ours: Token, theirs: Token) -> ast.DiceDecl:
         count, sides = _split_dice(ours)
@@ -210,8 +251,6 @@ class ChartRules(Terminals):
             ast.DiceForm.VERSUS,
             count,
             sides,
-            0,
-            0,
             f"{ours} versus {theirs}",
             self._span(meta),
             versus_count=versus_count,
@@ -221,8 +260,10 @@ class ChartRules(Terminals):
     zero_reads = declaring("zero_reads", ast.Number, int)
     repeat = declaring("repeat", ast.Number, int)
 
-    def value_key(self, meta: Meta, name: ast.Name, label: ast.Text | None, domain: Token) -> Stmt:
-        decl = ast.ValueKeyDecl(name, label, self._range(domain), self._span(meta))
+    def value_key(
+        self, meta: Meta, name: ast.Name, label: ast.Text | None, domain: Token, within: ast.Name | None
+    ) -> Stmt:
+        decl = ast.ValueKeyDecl(name, label, self._range(domain), self._span(meta), within)
         return Stmt("value", decl, decl.span)
 
     def key(self, meta: Meta, name: ast.Name, type_name: ast.Name | None) -> Stmt:

@@ -27,6 +27,7 @@ from dsl.builder.base import (
     listing,
     node,
     same,
+    typed,
 )
 
 
@@ -103,7 +104,11 @@ class HeaderRules(Terminals):
         return ast.ResultOrder(names, ops, self._span(meta))
 
     fields = listing()
-    field_decl = node(ast.FieldDecl)
+
+    def field_decl(
+        self, meta: Meta, name: ast.Name, type_name: ast.Name, label: ast.Text | None, domain: Token | None
+    ) -> ast.FieldDecl:
+        return ast.FieldDecl(name, type_name, label, self._span(meta), self._range(domain) if domain else None)
 
     def member(
         self,
@@ -120,9 +125,18 @@ class HeaderRules(Terminals):
     aliases = listing()
 
     def context(
-        self, meta: Meta, name: ast.Name, type_name: ast.Name, label: ast.Text | None, domain: Token | None
+        self,
+        meta: Meta,
+        name: ast.Name,
+        type_name: ast.Name,
+        label: ast.Text | None,
+        domain: Token | None,
+        within: ast.Name | None,
     ) -> ast.ContextDecl:
-        return ast.ContextDecl(name, type_name, label, self._span(meta), self._range(domain) if domain else None)
+        span = self._span(meta)
+        return ast.ContextDecl(name, type_name, label, span, self._range(domain) if domain else None, within)
+
+    within = same
 
 
 class OddsRules(Terminals):
@@ -194,20 +208,31 @@ class InvariantRules(Terminals):
         name: ast.Name,
         text: ast.Text,
         enum: ast.Name,
-        field: ast.Name,
-        value: ast.ValueText,
+        where: tuple[ast.FieldTest, ...],
         count: Token,
     ) -> ast.CountInvariant:
-        where = ast.FieldEquals(field, value, cover(field.span, value.span))
         return ast.CountInvariant(name, text, enum, where, int(count), self._span(meta))
 
     def inv_count_all(
         self, meta: Meta, name: ast.Name, text: ast.Text, enum: ast.Name, count: Token
     ) -> ast.CountInvariant:
-        return ast.CountInvariant(name, text, enum, None, int(count), self._span(meta))
+        return ast.CountInvariant(name, text, enum, (), int(count), self._span(meta))
+
+    count_where = listing()
+
+    def field_test(self, meta: Meta, field: ast.Name, op: Token, value: ast.ValueText) -> ast.FieldTest:
+        return ast.FieldTest(field, ast.CompareOp(str(op)), value, cover(field.span, value.span))
 
     inv_column_sum = node(ast.ColumnSumInvariant, kept, kept, chart_name, int, kept, kept)
-    inv_same = node(ast.SameInvariant)
+    def inv_same(
+        self, meta: Meta, name: ast.Name, text: ast.Text, left: ast.Fact, right: ast.Fact, kept_stmt: Stmt | None
+    ) -> ast.SameInvariant:
+        kept_text = typed(kept_stmt.node, ast.Text) if kept_stmt is not None else None
+        return ast.SameInvariant(name, text, left, right, kept_text, self._span(meta))
+
+    # `kept "why"`: the book's print is kept where a finding says it is wrong (invariant, formula,
+    # conflict, ambiguous print)
+    kept_print = holding("kept")
 
     def fact_cell(
         self,
@@ -220,11 +245,21 @@ class InvariantRules(Terminals):
 
     fact_field = node(ast.FieldFact)
 
-    def fact_count(
-        self, meta: Meta, enum: ast.Name, field: ast.Name | None, value: ast.ValueText | None
-    ) -> ast.CountFact:
-        where = ast.FieldEquals(field, value, cover(field.span, value.span)) if field and value else None
-        return ast.CountFact(enum, where, self._span(meta))
+    def fact_count(self, meta: Meta, enum: ast.Name, where: tuple[ast.FieldTest, ...] | None) -> ast.CountFact:
+        return ast.CountFact(enum, where or (), self._span(meta))
+
+    def fact_limit(
+        self, meta: Meta, name: ast.Name, select: tuple[ast.FactKey | ast.FactRoll, ...] | None
+    ) -> ast.LimitFact:
+        return ast.LimitFact(name, select or (), self._span(meta))
+
+    def fact_formula(
+        self, meta: Meta, name: ast.Name, select: tuple[ast.FactKey | ast.FactRoll, ...] | None
+    ) -> ast.FormulaFact:
+        return ast.FormulaFact(name, select or (), self._span(meta))
+
+    def fact_drm(self, meta: Meta, chart: ChartId | ast.Name, drm: ast.Name) -> ast.DrmFact:
+        return ast.DrmFact(chart_name(chart), drm, self._span(meta))
 
     fact_select = listing()
     fact_key = node(ast.FactKey)
@@ -258,10 +293,35 @@ class ErrataRules(Terminals):
 
     op_add = node(ast.AddRow)
     op_remove = node(ast.RemoveRow)
-    op_change = node(ast.ChangeCell)
+    def op_change(
+        self, meta: Meta, ref: ast.RowRef, column: ast.Name | ast.Text, value: ast.ValueText, because: ast.Text | None
+    ) -> ast.ChangeCell:
+        return ast.ChangeCell(ref, _column(column), value, because, self._span(meta))
 
-    def op_move(self, meta: Meta, ref: ast.RowRef, new_range: Token, because: ast.Text | None) -> ast.MoveRow:
-        return ast.MoveRow(ref, self._range(new_range), because, self._span(meta))
+    def op_move(
+        self, meta: Meta, ref: ast.RowRef, column: ast.Name | ast.Text | None, new_range: Token,
+        because: ast.Text | None,
+    ) -> ast.MoveRow:
+        named = None if column is None else _column(column)
+        return ast.MoveRow(ref, self._range(new_range), because, self._span(meta), named)
+
+    def op_add_drm(self, meta: Meta, drm: Stmt, because: ast.Text | None) -> ast.AddDrm:
+        return ast.AddDrm(typed(drm.node, ast.DrmDecl), because, self._span(meta))
+
+    op_remove_drm = node(ast.RemoveDrm)
+    op_field = node(ast.ChangeField)
+
+    def op_footnote(self, meta: Meta, number: Token, text: ast.Text, because: ast.Text | None) -> ast.ChangeNote:
+        return ast.ChangeNote(True, int(number), text, because, self._span(meta))
+
+    def op_change_note(self, meta: Meta, number: Token, text: ast.Text, because: ast.Text | None) -> ast.ChangeNote:
+        return ast.ChangeNote(False, int(number), text, because, self._span(meta))
+
+    def op_drm_value(self, meta: Meta, name: ast.Name, value: Token, because: ast.Text | None) -> ast.ChangeDrm:
+        return ast.ChangeDrm(name, int(value), None, because, self._span(meta))
+
+    def op_drm_when(self, meta: Meta, name: ast.Name, when: ast.Cond, because: ast.Text | None) -> ast.ChangeDrm:
+        return ast.ChangeDrm(name, None, when, because, self._span(meta))
 
     op_retitle = node(ast.Retitle)
     op_complete = node(ast.Complete)
@@ -274,6 +334,11 @@ class ErrataRules(Terminals):
         return ast.RowRef(keys, printed)
 
     because = same
+
+
+def _column(written: ast.Name | ast.Text) -> ast.Name:
+    """An errata's column: a name, or a grid column's key value as printed (`"2:1"`)."""
+    return written if isinstance(written, ast.Name) else ast.Name(written.text, written.span)
 
 
 def _word(written: ast.Name | ast.Text | Token) -> str:
@@ -370,14 +435,38 @@ class FormulaRules(Terminals):
     def formula(self, meta: Meta, name: ast.Name, title: ast.Text, *stmts: Stmt) -> ast.FormulaDecl:
         block = Block(stmts)
         result = block.one("result", object)
+        rule = block.one("rule", ast.Text)
+        notes = block.every("note", ast.Text)
+        domain = block.one("domain", ast.DomainDecl)
+        requires = block.one("requires", ast.RequiresDecl)
+        kept_text = block.one("kept", ast.Text)
         return ast.FormulaDecl(
             name,
             title,
-            block.one("rule", ast.Text),
-            block.every("note", ast.Text),
+            rule,
+            notes,
             result if isinstance(result, _EXPR_TYPES) else None,
             self._span(meta),
             block.repeated,
+            domain=domain,
+            requires=requires,
+            kept=kept_text,
         )
 
     formula_result = holding("result")
+
+    def domain_between(self, meta: Meta, low: Token, high: Token) -> Stmt:
+        span = self._span(meta)
+        return Stmt("domain", ast.DomainDecl(int(low), int(high), None, span), span)
+
+    def domain_from(self, meta: Meta, low: Token, _plus: Token) -> Stmt:
+        span = self._span(meta)
+        return Stmt("domain", ast.DomainDecl(int(low), None, None, span), span)
+
+    def domain_within(self, meta: Meta, limit: ast.Name) -> Stmt:
+        span = self._span(meta)
+        return Stmt("domain", ast.DomainDecl(None, None, limit, span), span)
+
+    def formula_requires(self, meta: Meta, left: ast.Expr, op: Token, right: ast.Expr) -> Stmt:
+        span = self._span(meta)
+        return Stmt("requires", ast.RequiresDecl(left, ast.CompareOp(str(op)), right, span), span)

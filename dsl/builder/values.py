@@ -59,8 +59,12 @@ class ValueRules(Terminals):
     def month_from(self, meta: Meta, first: Token) -> ast.KeyValueText:
         return ast.KeyValueText(ast.KeyValueKind.MONTHS, f"{first}+", self._span(meta), str(first), None)
 
-    def value(self, meta: Meta, written: ast.Text | ast.Name | ChartId | ast.ChainText | Token) -> ast.ValueText:
+    def value(
+        self, meta: Meta, written: ast.Text | ast.Name | ChartId | ast.ChainText | ast.ValueText | Token
+    ) -> ast.ValueText:
         match written:
+            case ast.ValueText():  # `one of [...]`, or a value named `one`
+                return written
             case ast.Text(text, span):
                 return ast.ValueText(ast.ValueKind.TEXT, text, span)
             case ast.Name(text, span):
@@ -71,6 +75,15 @@ class ValueRules(Terminals):
                 return ast.ValueText(ast.ValueKind.CHAIN, chain_text(written), written.span, written)
             case _:
                 return ast.ValueText(_TOKEN_VALUE_KINDS[written.type], str(written), self._token_span(written))
+
+    def value_one(self, meta: Meta) -> ast.ValueText:
+        """`one` where a value is written: a name (the keyword only starts `one of [...]`)."""
+        return ast.ValueText(ast.ValueKind.NAME, "one", self._span(meta))
+
+    def choice(self, meta: Meta, *options: ast.ValueText) -> ast.ValueText:
+        """`one of [a, b, c]`: a result that offers its outcomes to choose from."""
+        text = f"one of [{', '.join(_written(o) for o in options)}]"
+        return ast.ValueText(ast.ValueKind.CHOICE, text, self._span(meta), options=options)
 
     # ---- chained results
 
@@ -134,7 +147,7 @@ def chain_text(chain: ast.ChainText) -> str:
 
 
 def _written(value: ast.ValueText) -> str:
-    """A cell as written back into a chain's text: text quoted, everything else as it reads."""
+    """A cell as written back into a chain's or a choice's text: text quoted, everything else as it reads."""
     return quote(value.text) if value.kind is ast.ValueKind.TEXT else value.text
 
 

@@ -56,9 +56,9 @@ _Row: TypeAlias = tuple[tuple[_Key, ...], int | None, int | None, _V]
 
 
 def _clamp(value: int, bounds: tuple[int, int] | None) -> int:
-    """`value` held inside `bounds` (lowest, highest); None: no bounds. The one clamp of a roll: a
-    DRM total under `combine sum clamp`, a modified roll under `modified clamp`, a column shift
-    total under its cap.
+    """`value` held inside `bounds` (lowest, highest); None: no bounds. The one clamp of a total: a
+    DRM total under `combine sum clamp`, a column shift total under its cap (a roll's own minimum
+    and maximum are steps of its arithmetic, `compiler.engine.runtime.roll`).
     """
     return value if bounds is None else max(bounds[0], min(bounds[1], value))
 
@@ -240,19 +240,18 @@ _D = TypeVar("_D")
 
 class _Dice(NamedTuple):
     """Dice as a chart rolls them: `number` dice of `sides` faces read by `form` ('sum', 'd66',
-    'percentile', 'lower', 'higher', 'highest', 'lowest', 'minus', 'versus'). 'minus' takes
-    `subtract` from the total, never going below `floor`; 'highest'/'lowest' sum the `keep`
-    highest/lowest dice; 'versus' subtracts the total of the opposing dice (number, sides). A d10's
-    0 face reads 10 unless `zero` is 0."""
+    'percentile', 'lower', 'higher', 'highest', 'lowest', 'versus', 'explode'). 'highest'/'lowest'
+    sum the `keep` highest/lowest dice; 'versus' subtracts the total of the opposing dice (number,
+    sides); 'explode' rolls a die showing its top face again and adds, at most `depth` times a die.
+    A d10's 0 face reads 10 unless `zero` is 0."""
 
     form: str
     number: int
     sides: int
-    subtract: int = 0
-    floor: int = 0
     keep: int = 0
     versus: tuple[int, int] = (0, 0)
     zero: int = 10
+    depth: int = 0
 
 
 def _roll(rng: random.Random, dice: _Dice) -> int:
@@ -273,17 +272,31 @@ def _roll(rng: random.Random, dice: _Dice) -> int:
         return sum(faces[dice.number - dice.keep :])
     if form == "lowest":
         return sum(faces[: dice.keep])
-    if form == "minus":
-        return max(dice.floor, sum(faces) - dice.subtract)
     if form == "versus":
         return sum(faces) - sum(_throw(rng, dice.versus[0], dice.versus[1], dice.zero))
+    if form == "explode":
+        top = _throw_faces(dice.sides, dice.zero)[-1]
+        total = 0
+        for face in faces:
+            again = 0
+            while face == top and again < dice.depth:
+                total += face
+                face = _throw(rng, 1, dice.sides, dice.zero)[0]
+                again += 1
+            total += face
+        return total
     return sum(faces)
 
 
 def _throw(rng: random.Random, count: int, sides: int, zero: int) -> list[int]:
     """`count` dice of `sides` faces; a d10 read 0-9 when `zero` is 0."""
-    low = 0 if sides == 10 and zero == 0 else 1
-    return [rng.randint(low, sides - 1 + low) for _ in range(count)]
+    faces = _throw_faces(sides, zero)
+    return [rng.randint(faces.start, faces.stop - 1) for _ in range(count)]
+
+
+def _throw_faces(sides: int, zero: int) -> range:
+    """The faces of one die: 1..sides, or 0..9 for a d10 read 0-9 (`zero` 0)."""
+    return range(0, 10) if sides == 10 and zero == 0 else range(1, sides + 1)
 
 
 def _dice_for(alternatives: tuple[tuple[_Condition, _D], ...], context: Mapping[str, _Context], dice: _D) -> _D:
@@ -484,11 +497,54 @@ class _Index(Generic[_V]):
         return table
 
 
-def _modified(natural: int, drm: int, cap: tuple[int, int] | None = None) -> int:
-    """The modified roll: the natural roll plus the DRM total, held inside the chart's `modified
-    clamp LOW to HIGH` (None: no cap).
+# A step of a roll's arithmetic: ('drms', 0) adds the DRM total; ('add', N) adds N (minus 3 is
+# ('add', -3)); ('times', N) multiplies by N; ('halve_down', 2) and ('halve_up', 2) halve, rounding
+# down or up; ('minimum', N) and ('maximum', N) hold the roll at or above N, at or below N.
+_Step: TypeAlias = tuple[str, int]
+# A step made: the step, its amount (the DRM step's: the DRM total) and the roll after it.
+_Made: TypeAlias = tuple[str, int, int]
+
+
+def _modified(natural: int, drm: int, steps: tuple[_Step, ...] = ()) -> int:
+    """The modified roll: the natural roll through the chart's steps in order, or plus the DRM
+    total when it has none.
+
+    Raises:
+        ValueError: a step the runtime does not know.
     """
-    return _clamp(natural + drm, cap)
+    if not steps:
+        return natural + drm
+    roll = natural
+    for step, amount in steps:
+        if step == "drms":
+            roll += drm
+        elif step == "add":
+            roll += amount
+        elif step == "times":
+            roll *= amount
+        elif step == "halve_down":
+            roll //= 2
+        elif step == "halve_up":
+            roll = -(-roll // 2)
+        elif step == "minimum":
+            roll = max(roll, amount)
+        elif step == "maximum":
+            roll = min(roll, amount)
+        else:
+            raise ValueError(f"unknown step {step!r} of a roll")
+    return roll
+
+
+def _roll_steps(natural: int, drm: int, steps: tuple[_Step, ...] = ()) -> tuple[_Made, ...]:
+    """Each step of the roll made in order, with its amount (the DRM step's: the DRM total) and the
+    roll after it (`_modified` of the steps up to it); no steps: the DRM total added.
+    """
+    if not steps:
+        return (("drms", drm, natural + drm),)
+    return tuple(
+        (step, drm if step == "drms" else amount, _modified(natural, drm, steps[: at + 1]))
+        for at, (step, amount) in enumerate(steps)
+    )
 
 
 def _natural_row(natural_rows: tuple[_Row[_V], ...], keys: tuple[str, ...], natural: int) -> _V | None:
@@ -535,17 +591,24 @@ class ChartRef(TypedDict):
 
 
 class Roll(TypedDict, Generic[_V]):
-    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values."""
+    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values,
+    and the steps that made the modified roll (each step, its amount and the roll after it: `('drms',
+    1, 3), ('add', -3, 0), ('minimum', 0, 0)`).
+    """
 
     natural: int
     drm: int
     modified: int
     values: _V
+    steps: tuple[_Made, ...]
 
 
-def _rolled(natural: int, drm: int, values: _V, cap: tuple[int, int] | None = None) -> Roll[_V]:
-    """What `roll_<id>` returns: the natural roll, the DRM total, the modified roll, the row's values."""
-    return {"natural": natural, "drm": drm, "modified": _modified(natural, drm, cap), "values": values}
+def _rolled(natural: int, drm: int, values: _V, steps: tuple[_Step, ...] = ()) -> Roll[_V]:
+    """What `roll_<id>` returns: the natural roll, the DRM total, the modified roll, the row's
+    values and the steps made (`_roll_steps`).
+    """
+    made = _roll_steps(natural, drm, steps)
+    return {"natural": natural, "drm": drm, "modified": made[-1][2], "values": values, "steps": made}
 
 
 class _Shift(NamedTuple):
@@ -1315,9 +1378,9 @@ def lookup_aamg_damage(roll: int, *, mg: Mg, drm: int = 0) -> AamgDamageResult:
     """AAMG Damage Caused Table, rule Anti-Aircraft f: the row a roll selects.
 
     Args:
-        roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100.
+        roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100 (what the dice show).
         mg: AA machine gun (Mg; labels in MG_LABELS).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -1351,7 +1414,8 @@ _AAMG_DAMAGE_DICE: Final = _Dice('percentile', 2, 10)
 def roll_aamg_damage(rng: random.Random, *, mg: Mg, drm: int = 0) -> Roll[AamgDamageResult]:
     """Roll percentile (2d10, 00 = 100) with `rng` and read AAMG Damage Caused Table, rule Anti-Aircraft f.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -1832,8 +1896,8 @@ def lookup_tank_buster_armour(roll: int, *, drm: int = 0) -> TankBusterArmourRes
     """Tank buster: armour thickness number used, rule Tank Buster Aircraft b.3: the row a roll selects.
 
     Args:
-        roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -1865,7 +1929,8 @@ def roll_tank_buster_armour(rng: random.Random, *, drm: int = 0) -> Roll[TankBus
     """Roll percentile (2d10, 00 = 100) with `rng` and read Tank buster: armour thickness number used, rule Tank Buster
         Aircraft b.3.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -1899,7 +1964,7 @@ def lookup_aircraft_table_columns(value: int, *, drm: int = 0) -> AircraftTableC
 
     Args:
         value: Column (1-11).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -1989,9 +2054,9 @@ def lookup_il2_aamg(roll: int, *, mg: Mg, drm: int = 0) -> Il2AamgResult:
     """AAMG Damage Caused Table (IL-2 Sturmovik), rule Anti-Aircraft f, NOTE (IL-2 Sturmovik): the row a roll selects.
 
     Args:
-        roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100.
+        roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100 (what the dice show).
         mg: AA machine gun (Mg; labels in MG_LABELS).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -2026,7 +2091,8 @@ def roll_il2_aamg(rng: random.Random, *, mg: Mg, drm: int = 0) -> Roll[Il2AamgRe
     """Roll percentile (2d10, 00 = 100) with `rng` and read AAMG Damage Caused Table (IL-2 Sturmovik), rule
         Anti-Aircraft f, NOTE (IL-2 Sturmovik).
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """

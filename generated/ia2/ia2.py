@@ -56,9 +56,9 @@ _Row: TypeAlias = tuple[tuple[_Key, ...], int | None, int | None, _V]
 
 
 def _clamp(value: int, bounds: tuple[int, int] | None) -> int:
-    """`value` held inside `bounds` (lowest, highest); None: no bounds. The one clamp of a roll: a
-    DRM total under `combine sum clamp`, a modified roll under `modified clamp`, a column shift
-    total under its cap.
+    """`value` held inside `bounds` (lowest, highest); None: no bounds. The one clamp of a total: a
+    DRM total under `combine sum clamp`, a column shift total under its cap (a roll's own minimum
+    and maximum are steps of its arithmetic, `compiler.engine.runtime.roll`).
     """
     return value if bounds is None else max(bounds[0], min(bounds[1], value))
 
@@ -240,19 +240,18 @@ _D = TypeVar("_D")
 
 class _Dice(NamedTuple):
     """Dice as a chart rolls them: `number` dice of `sides` faces read by `form` ('sum', 'd66',
-    'percentile', 'lower', 'higher', 'highest', 'lowest', 'minus', 'versus'). 'minus' takes
-    `subtract` from the total, never going below `floor`; 'highest'/'lowest' sum the `keep`
-    highest/lowest dice; 'versus' subtracts the total of the opposing dice (number, sides). A d10's
-    0 face reads 10 unless `zero` is 0."""
+    'percentile', 'lower', 'higher', 'highest', 'lowest', 'versus', 'explode'). 'highest'/'lowest'
+    sum the `keep` highest/lowest dice; 'versus' subtracts the total of the opposing dice (number,
+    sides); 'explode' rolls a die showing its top face again and adds, at most `depth` times a die.
+    A d10's 0 face reads 10 unless `zero` is 0."""
 
     form: str
     number: int
     sides: int
-    subtract: int = 0
-    floor: int = 0
     keep: int = 0
     versus: tuple[int, int] = (0, 0)
     zero: int = 10
+    depth: int = 0
 
 
 def _roll(rng: random.Random, dice: _Dice) -> int:
@@ -273,17 +272,31 @@ def _roll(rng: random.Random, dice: _Dice) -> int:
         return sum(faces[dice.number - dice.keep :])
     if form == "lowest":
         return sum(faces[: dice.keep])
-    if form == "minus":
-        return max(dice.floor, sum(faces) - dice.subtract)
     if form == "versus":
         return sum(faces) - sum(_throw(rng, dice.versus[0], dice.versus[1], dice.zero))
+    if form == "explode":
+        top = _throw_faces(dice.sides, dice.zero)[-1]
+        total = 0
+        for face in faces:
+            again = 0
+            while face == top and again < dice.depth:
+                total += face
+                face = _throw(rng, 1, dice.sides, dice.zero)[0]
+                again += 1
+            total += face
+        return total
     return sum(faces)
 
 
 def _throw(rng: random.Random, count: int, sides: int, zero: int) -> list[int]:
     """`count` dice of `sides` faces; a d10 read 0-9 when `zero` is 0."""
-    low = 0 if sides == 10 and zero == 0 else 1
-    return [rng.randint(low, sides - 1 + low) for _ in range(count)]
+    faces = _throw_faces(sides, zero)
+    return [rng.randint(faces.start, faces.stop - 1) for _ in range(count)]
+
+
+def _throw_faces(sides: int, zero: int) -> range:
+    """The faces of one die: 1..sides, or 0..9 for a d10 read 0-9 (`zero` 0)."""
+    return range(0, 10) if sides == 10 and zero == 0 else range(1, sides + 1)
 
 
 def _dice_for(alternatives: tuple[tuple[_Condition, _D], ...], context: Mapping[str, _Context], dice: _D) -> _D:
@@ -484,11 +497,54 @@ class _Index(Generic[_V]):
         return table
 
 
-def _modified(natural: int, drm: int, cap: tuple[int, int] | None = None) -> int:
-    """The modified roll: the natural roll plus the DRM total, held inside the chart's `modified
-    clamp LOW to HIGH` (None: no cap).
+# A step of a roll's arithmetic: ('drms', 0) adds the DRM total; ('add', N) adds N (minus 3 is
+# ('add', -3)); ('times', N) multiplies by N; ('halve_down', 2) and ('halve_up', 2) halve, rounding
+# down or up; ('minimum', N) and ('maximum', N) hold the roll at or above N, at or below N.
+_Step: TypeAlias = tuple[str, int]
+# A step made: the step, its amount (the DRM step's: the DRM total) and the roll after it.
+_Made: TypeAlias = tuple[str, int, int]
+
+
+def _modified(natural: int, drm: int, steps: tuple[_Step, ...] = ()) -> int:
+    """The modified roll: the natural roll through the chart's steps in order, or plus the DRM
+    total when it has none.
+
+    Raises:
+        ValueError: a step the runtime does not know.
     """
-    return _clamp(natural + drm, cap)
+    if not steps:
+        return natural + drm
+    roll = natural
+    for step, amount in steps:
+        if step == "drms":
+            roll += drm
+        elif step == "add":
+            roll += amount
+        elif step == "times":
+            roll *= amount
+        elif step == "halve_down":
+            roll //= 2
+        elif step == "halve_up":
+            roll = -(-roll // 2)
+        elif step == "minimum":
+            roll = max(roll, amount)
+        elif step == "maximum":
+            roll = min(roll, amount)
+        else:
+            raise ValueError(f"unknown step {step!r} of a roll")
+    return roll
+
+
+def _roll_steps(natural: int, drm: int, steps: tuple[_Step, ...] = ()) -> tuple[_Made, ...]:
+    """Each step of the roll made in order, with its amount (the DRM step's: the DRM total) and the
+    roll after it (`_modified` of the steps up to it); no steps: the DRM total added.
+    """
+    if not steps:
+        return (("drms", drm, natural + drm),)
+    return tuple(
+        (step, drm if step == "drms" else amount, _modified(natural, drm, steps[: at + 1]))
+        for at, (step, amount) in enumerate(steps)
+    )
 
 
 def _natural_row(natural_rows: tuple[_Row[_V], ...], keys: tuple[str, ...], natural: int) -> _V | None:
@@ -535,17 +591,24 @@ class ChartRef(TypedDict):
 
 
 class Roll(TypedDict, Generic[_V]):
-    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values."""
+    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values,
+    and the steps that made the modified roll (each step, its amount and the roll after it: `('drms',
+    1, 3), ('add', -3, 0), ('minimum', 0, 0)`).
+    """
 
     natural: int
     drm: int
     modified: int
     values: _V
+    steps: tuple[_Made, ...]
 
 
-def _rolled(natural: int, drm: int, values: _V, cap: tuple[int, int] | None = None) -> Roll[_V]:
-    """What `roll_<id>` returns: the natural roll, the DRM total, the modified roll, the row's values."""
-    return {"natural": natural, "drm": drm, "modified": _modified(natural, drm, cap), "values": values}
+def _rolled(natural: int, drm: int, values: _V, steps: tuple[_Step, ...] = ()) -> Roll[_V]:
+    """What `roll_<id>` returns: the natural roll, the DRM total, the modified roll, the row's
+    values and the steps made (`_roll_steps`).
+    """
+    made = _roll_steps(natural, drm, steps)
+    return {"natural": natural, "drm": drm, "modified": made[-1][2], "values": values, "steps": made}
 
 
 class _Shift(NamedTuple):
@@ -889,6 +952,13 @@ A3_ROLL_LABELS: Final[dict[A3Roll, str]] = {
 }
 
 
+A3Type = Literal['bomber', 'fighter']
+A3_TYPE_LABELS: Final[dict[A3Type, str]] = {
+    'bomber': 'Bomber',
+    'fighter': 'Fighter',
+}
+
+
 Ability = Literal[
     'rotte_leader', 'schwarm_leader', 'staffel_leader', 'gruppe_leader', 'geschwader_leader', 'limited_scrounging',
     'scrounging', 'working_the_system', 'night_owl', 'old_dog',
@@ -904,6 +974,62 @@ ABILITY_LABELS: Final[dict[Ability, str]] = {
     'working_the_system': 'Working the System',
     'night_owl': 'Night Owl',
     'old_dog': 'Old Dog',
+}
+
+
+AcePosting = Literal[
+    'baer_ii_jg1', 'baer_jg3', 'baer_ejg2', 'baer_jv44', 'eder_ii_jg1', 'eder_ii_jg26', 'eder_nowotny', 'eder_iii_jg7',
+    'rudorffer_i_jg7', 'schnoerrer_ekdo262', 'schnoerrer_nowotny', 'schnoerrer_jg7', 'weissenberger_i_jg5',
+    'weissenberger_i_jg7', 'galland_jv44', 'steinhoff_nowotny', 'steinhoff_stab_jg7', 'steinhoff_jv44', 'spaete_ekdo16',
+    'spaete_i_jg400', 'spaete_jg7',
+]
+ACE_POSTING_LABELS: Final[dict[AcePosting, str]] = {
+    'baer_ii_jg1': 'Bär: II/JG 1',
+    'baer_jg3': 'Bär: JG 3',
+    'baer_ejg2': 'Bär: EJG 2',
+    'baer_jv44': 'Bär: JV 44',
+    'eder_ii_jg1': 'Eder: II/JG 1',
+    'eder_ii_jg26': 'Eder: II/JG 26',
+    'eder_nowotny': 'Eder: Kommando Nowotny',
+    'eder_iii_jg7': 'Eder: III/JG 7',
+    'rudorffer_i_jg7': 'Rudorffer: I/JG 7',
+    'schnoerrer_ekdo262': 'Schnörrer: EKdo 262',
+    'schnoerrer_nowotny': 'Schnörrer: Kommando Nowotny',
+    'schnoerrer_jg7': 'Schnörrer: JG 7',
+    'weissenberger_i_jg5': 'Weissenberger: I/JG 5',
+    'weissenberger_i_jg7': 'Weissenberger: I/JG 7',
+    'galland_jv44': 'Galland: JV 44',
+    'steinhoff_nowotny': 'Steinhoff: Kommando Nowotny',
+    'steinhoff_stab_jg7': 'Steinhoff: Stab./JG 7',
+    'steinhoff_jv44': 'Steinhoff: JV 44',
+    'spaete_ekdo16': 'Späte: EKdo 16',
+    'spaete_i_jg400': 'Späte: I/JG 400',
+    'spaete_jg7': 'Späte: JG 7',
+}
+
+
+AceRule = Literal['snapshot', 'units', 'skills', 'victory']
+ACE_RULE_LABELS: Final[dict[AceRule, str]] = {
+    'snapshot': 'Snapshot',
+    'units': 'Units',
+    'skills': 'Starting Skills',
+    'victory': 'Historical Ace Victory',
+}
+
+
+AdvancedRule = Literal['rockets', 'me163', 'ju88']
+ADVANCED_RULE_LABELS: Final[dict[AdvancedRule, str]] = {
+    'rockets': 'Carrying rockets',
+    'me163': 'Me 163B-1',
+    'ju88': 'Ju 88C-6a',
+}
+
+
+Agility = Literal['agile', 'agile_damaged', 'not_agile']
+AGILITY_LABELS: Final[dict[Agility, str]] = {
+    'agile': 'Agile, no engine or controls damage',
+    'agile_damaged': 'Agile, with engine or controls damage',
+    'not_agile': 'Not agile',
 }
 
 
@@ -957,6 +1083,28 @@ AIRCRAFT_LABELS: Final[dict[Aircraft, str]] = {
 }
 
 
+AircraftChange = Literal[
+    'same_family', 'other_family', 'new_base', 'reassignment', 'reassignment_upgrade', 'free_reassignment',
+    'r1_transfer', 'r1_upgrade', 'heavy_fighter', 'injury', 'loss', 'repairs', 'crewman_back', 'skilled_crewman',
+]
+AIRCRAFT_CHANGE_LABELS: Final[dict[AircraftChange, str]] = {
+    'same_family': 'Upgrade to a newer aircraft in the same family',
+    'other_family': 'Upgrade to a newer aircraft in a different family',
+    'new_base': "Upgrade to a type's new base aircraft (at a date)",
+    'reassignment': 'Reassignment to a new unit',
+    'reassignment_upgrade': 'The free aircraft upgrade of a reassignment to a unit of another family',
+    'free_reassignment': 'One-time voluntary free reassignment (Hauptmann, Major, Oberstleutnant)',
+    'r1_transfer': 'Base change directed by the Starting Units and Bases Chart [R1]',
+    'r1_upgrade': 'Aircraft upgrade listed on the Starting Units and Bases Chart [R1]',
+    'heavy_fighter': 'Heavy-fighter unit converting to a single-engine fighter (R1 note 2)',
+    'injury': 'New plane after a serious wound (9.4)',
+    'loss': 'New plane after a crash landing or being shot down (9.5)',
+    'repairs': 'New aircraft so as not to lose a sortie to repairs (8.1 E)',
+    'crewman_back': 'A crewman reassigned back to your plane on release from hospital (9.4)',
+    'skilled_crewman': 'Skilled replacement crewman (8.1 D)',
+}
+
+
 AircraftLoss = Literal['written_off', 'bail_out', 'crash_landing']
 AIRCRAFT_LOSS_LABELS: Final[dict[AircraftLoss, str]] = {
     'written_off': 'Aircraft written off due to damage',
@@ -986,6 +1134,26 @@ ALLIED_SKILL_LABELS: Final[dict[AlliedSkill, str]] = {
 }
 
 
+AlliedWeapon = Literal['p38_cannon', 'p38_mg', 'p47_mg', 'p51_mg', 'p51_outer_mg', 'spitfire_cannon', 'spitfire_mg']
+ALLIED_WEAPON_LABELS: Final[dict[AlliedWeapon, str]] = {
+    'p38_cannon': 'P-38: Cannon',
+    'p38_mg': 'P-38: MG',
+    'p47_mg': 'P-47: MG (both)',
+    'p51_mg': 'P-51: MG',
+    'p51_outer_mg': 'P-51: MG (outer MGs in the wings)',
+    'spitfire_cannon': 'Spitfire: Cannon',
+    'spitfire_mg': 'Spitfire: MG',
+}
+
+
+Ammunition = Literal['cannon', 'unlimited', 'allied']
+AMMUNITION_LABELS: Final[dict[Ammunition, str]] = {
+    'cannon': 'Cannon (weapons larger than roughly 14mm)',
+    'unlimited': 'Weapons with the "unlimited" notation (typically the machine guns)',
+    'allied': 'Allied escorts and fighters',
+}
+
+
 Award = Literal[
     'wound_black', 'wound_silver', 'wound_gold', 'ek2', 'ek1', 'ehrenpokal', 'clasp_bronze', 'clasp_silver',
     'clasp_gold', 'german_cross', 'knights_cross', 'oakleaves', 'swords', 'diamonds', 'ace',
@@ -1006,6 +1174,24 @@ AWARD_LABELS: Final[dict[Award, str]] = {
     'swords': "Oakleaves and Swords to the Knight's Cross",
     'diamonds': "Oakleaves, Swords, and Diamonds to the Knight's Cross",
     'ace': '"Ace" Status',
+}
+
+
+B3Column = Literal['airframe', 'port_wing', 'starboard_wing']
+B3_COLUMN_LABELS: Final[dict[B3Column, str]] = {
+    'airframe': 'Airframe',
+    'port_wing': 'Port Wing',
+    'starboard_wing': 'Starboard Wing',
+}
+
+
+BailOut = Literal['destroyed', 'voluntary', 'forced_down', 'de', 'fuel_explosion']
+BAIL_OUT_LABELS: Final[dict[BailOut, str]] = {
+    'destroyed': 'Your plane is destroyed',
+    'voluntary': 'Not shot down, at the end of any round of combat',
+    'forced_down': 'Forced down, unable to reach base',
+    'de': 'From a "DE" result on a card',
+    'fuel_explosion': 'Your plane destroyed by an exploding fuel tank',
 }
 
 
@@ -1056,11 +1242,216 @@ BASE_LABELS: Final[dict[Base, str]] = {
 }
 
 
+BasingRule = Literal['base_zone', 'target_zone', 'greyed_out', 'mat_track', 'combined_track']
+BASING_RULE_LABELS: Final[dict[BasingRule, str]] = {
+    'base_zone': 'Base zones',
+    'target_zone': 'Target zones',
+    'greyed_out': 'Greyed-out target zone',
+    'mat_track': 'Endurance track on the Aircraft Display Mat',
+    'combined_track': 'Aircraft of Interceptor Ace 1943-44',
+}
+
+
+BodenplatteStep = Literal[
+    'mission', 'track', 'takeoff', 'ruhr', 'dutch_af', 'bombing', 'fighters', 'landing', 'captured',
+]
+BODENPLATTE_STEP_LABELS: Final[dict[BodenplatteStep, str]] = {
+    'mission': 'The first mission of January 1945',
+    'track': 'Fuel endurance track',
+    'takeoff': 'Takeoff Endurance Box',
+    'ruhr': 'Ruhr Zone Endurance box',
+    'dutch_af': 'Dutch A/F Objective Area Endurance Box',
+    'bombing': 'Bombing run',
+    'fighters': 'Allied fighters taking off',
+    'landing': 'Landing',
+    'captured': 'Down in the Dutch A/F Objective Area',
+}
+
+
+BomberPass = Literal[
+    'target', 'weapons', 'aim', 'attack_card', 'firepower', 'jam', 'defensive_card', 'range', 'later_rounds', 'rounds',
+]
+BOMBER_PASS_LABELS: Final[dict[BomberPass, str]] = {
+    'target': 'Bombers or escorts',
+    'weapons': 'Forward weapons',
+    'aim': 'Point of aim',
+    'attack_card': 'Attack card',
+    'firepower': 'Firepower',
+    'jam': 'Weapon jam',
+    'defensive_card': "Bomber's defensive card",
+    'range': 'Range',
+    'later_rounds': 'Later rounds of a pass',
+    'rounds': 'Rounds of a pass',
+}
+
+
+BomberPassEnd = Literal[
+    'break_off', 'escorts_after', 'escaped', 'second_pass', 'hold_fire', 'extended_burst', 'after_combat',
+]
+BOMBER_PASS_END_LABELS: Final[dict[BomberPassEnd, str]] = {
+    'break_off': 'Breaking off',
+    'escorts_after': 'After the pass, with escorts',
+    'escaped': 'After escaping the escorts',
+    'second_pass': 'Second pass, without escorts',
+    'hold_fire': 'Holding fire',
+    'extended_burst': 'Extended burst',
+    'after_combat': 'At the end of a combat',
+}
+
+
+BomberState = Literal['b17f', 'b17g', 'b17_out', 'b24']
+BOMBER_STATE_LABELS: Final[dict[BomberState, str]] = {
+    'b17f': 'B-17F in formation',
+    'b17g': 'B-17G in formation',
+    'b17_out': 'B-17 (any type) out of formation, or a straggler',
+    'b24': 'B-24, in formation, out of formation or a straggler',
+}
+
+
+ChangeStep = Literal[
+    'when', 'type', 'subtype', 'type_failed', 'subtype_failed_same_type', 'subtype_failed_new_type', 'base_aircraft',
+    'prestige_level', 'level_7', 'waiver',
+]
+CHANGE_STEP_LABELS: Final[dict[ChangeStep, str]] = {
+    'when': 'When',
+    'type': 'Aircraft type',
+    'subtype': 'Aircraft sub-type',
+    'type_failed': 'Failed type roll',
+    'subtype_failed_same_type': 'Failed sub-type roll inside your current type',
+    'subtype_failed_new_type': 'Failed sub-type roll after a new type',
+    'base_aircraft': 'Base aircraft',
+    'prestige_level': 'Prestige Level',
+    'level_7': 'Prestige Level 7',
+    'waiver': 'Prestige Point Waiver',
+}
+
+
+CombinedRule = Literal[
+    'start', 'bases', 'experience', 'carry_over', 'sequence', 'aircraft', 'fuel', 'decorations', 'pilot_quality',
+    'victory', 'optional_rules',
+]
+COMBINED_RULE_LABELS: Final[dict[CombinedRule, str]] = {
+    'start': 'Start',
+    'bases': 'Bases',
+    'experience': 'Experience',
+    'carry_over': 'Carried over in March 1944',
+    'sequence': 'Sequence of play and charts',
+    'aircraft': 'Aircraft of Interceptor Ace 1944-45',
+    'fuel': 'Fuel',
+    'decorations': 'Decorations and promotions',
+    'pilot_quality': 'Enemy pilot quality',
+    'victory': 'Victory',
+    'optional_rules': 'Optional rules',
+}
+
+
+Component = Literal[
+    'countersheets', 'counters', 'rulebook', 'player_aid_two_sided', 'player_aid_one_sided', 'operations_mat',
+    'aircraft_mats', 'combat_cards', 'sortie_log', 'd20', 'd10', 'd6',
+]
+COMPONENT_LABELS: Final[dict[Component, str]] = {
+    'countersheets': 'Countersheets of 9/16" unit-counters',
+    'counters': 'Playing pieces (markers or counters)',
+    'rulebook': 'Rulebook',
+    'player_aid_two_sided': '2-sided Player Aid Cards',
+    'player_aid_one_sided': '1-sided Player Aid Card',
+    'operations_mat': 'Air Operations Display Mat 11" x 17"',
+    'aircraft_mats': 'Aircraft Display Mats (double-sided)',
+    'combat_cards': 'Combat Cards',
+    'sortie_log': 'Sortie logsheet',
+    'd20': 'twenty-sided die',
+    'd10': 'ten-sided dice',
+    'd6': 'six-sided dice',
+}
+
+
+CrewChange = Literal['retained', 'added', 'casualty', 'one_less', 'injury', 'working_the_system', 'skilled']
+CREW_CHANGE_LABELS: Final[dict[CrewChange, str]] = {
+    'retained': 'Switching to another family',
+    'added': 'An upgrade adds a crew member (a 2-seater needs a gunner)',
+    'casualty': 'Replacement crew for casualties',
+    'one_less': 'The new plane has one less crewman',
+    'injury': 'After a serious wound (9.4)',
+    'working_the_system': 'Working the System (Feldwebel or higher)',
+    'skilled': 'A skilled replacement crewman (8.1 D)',
+}
+
+
+DamageResult = Literal[
+    'threshold', 'fuel_fire', 'fuel_explosion', 'bomb_bay', 'repeat', 'de', 'gp', 'random', 'engine_words', 'iff',
+    'engine', 'all_engines',
+]
+DAMAGE_RESULT_LABELS: Final[dict[DamageResult, str]] = {
+    'threshold': 'Damage threshold of the airframe, either wing or the control surfaces; or all engines knocked out',
+    'fuel_fire': 'Fire in the fuel tanks',
+    'fuel_explosion': 'Explosion in the fuel tanks',
+    'bomb_bay': 'Explosion in the bomb bay',
+    'repeat': 'A second damage result against a system already knocked out',
+    'de': '"DE" result on the card',
+    'gp': 'Grouped damage ("GP") to a fighter aircraft',
+    'random': 'Other damage to a fighter aircraft',
+    'engine_words': '"Port" and "Starboard" engine hits on [B6]',
+    'iff': 'FuG25a IFF damaged',
+    'engine': 'Engine damage',
+    'all_engines': 'The engine (both engines of a twin) knocked out',
+}
+
+
 DatedRule = Literal['bodenplatte', 'night_owl_bimonthly', 'four_sorties']
 DATED_RULE_LABELS: Final[dict[DatedRule, str]] = {
     'bodenplatte': 'Operation Bodenplatte (10.16)',
     'night_owl_bimonthly': 'Night Owl once per bi-monthly period (7.9.2)',
     'four_sorties': 'Four sorties a month (4.3.3, 6.0)',
+}
+
+
+DisengageTrigger = Literal[
+    'pilot_wounded', 'weapons_out', 'leaking_fuel', 'oxygen', 'serious_wound', 'out_of_fuel', 'both_forced',
+]
+DISENGAGE_TRIGGER_LABELS: Final[dict[DisengageTrigger, str]] = {
+    'pilot_wounded': 'The pilot is wounded (LW or SW)',
+    'weapons_out': 'All forward weapons knocked out or out of ammo',
+    'leaking_fuel': 'Leaking fuel tanks',
+    'oxygen': 'Oxygen system knocked out',
+    'serious_wound': 'A Serious Wound (SW)',
+    'out_of_fuel': 'Out of fuel (Me 163B-1 only)',
+    'both_forced': 'Both forced to disengage',
+}
+
+
+DisengagingSide = Literal['you', 'enemy']
+DISENGAGING_SIDE_LABELS: Final[dict[DisengagingSide, str]] = {
+    'you': 'You',
+    'enemy': 'Enemy fighter/escort',
+}
+
+
+EasternFront = Literal['experience', 'expert', 'victories', 'prestige_points', 'victory_points']
+EASTERN_FRONT_LABELS: Final[dict[EasternFront, str]] = {
+    'experience': 'Experience',
+    'expert': 'Expert skill',
+    'victories': 'Victories',
+    'prestige_points': 'Prestige Points',
+    'victory_points': 'Victory Points',
+}
+
+
+Encounter = Literal['head_on', 'advantaged', 'disadvantaged', 'tailing', 'tailed', 'out_of_the_sun']
+ENCOUNTER_LABELS: Final[dict[Encounter, str]] = {
+    'head_on': 'Head On',
+    'advantaged': 'Advantaged',
+    'disadvantaged': 'Disadvantaged',
+    'tailing': 'Tailing',
+    'tailed': 'Tailed',
+    'out_of_the_sun': 'Out of the Sun',
+}
+
+
+EngineArmor = Literal['radial', 'fw190d9', 'ta152h1']
+ENGINE_ARMOR_LABELS: Final[dict[EngineArmor, str]] = {
+    'radial': 'P-47 and Fw190 series (large, heavy radial engines)',
+    'fw190d9': 'FW 190D-9, early and late (an armored ring in front of the annular radiator)',
+    'ta152h1': 'Ta 152H-1 (an armored ring in front of the annular radiator)',
 }
 
 
@@ -1104,12 +1495,13 @@ FAMILY_LABELS: Final[dict[Family, str]] = {
 }
 
 
-FatigueEvent = Literal['sortie_flown', 'ability_used', 'sortie_not_flown', 'annual_leave']
+FatigueEvent = Literal['sortie_flown', 'ability_used', 'sortie_not_flown', 'annual_leave', 'effects']
 FATIGUE_EVENT_LABELS: Final[dict[FatigueEvent, str]] = {
     'sortie_flown': 'Each sortie flown',
     'ability_used': 'Use of certain abilities (7.9.1, 7.9.2)',
     'sortie_not_flown': 'Each sortie NOT flown (for any reason)',
     'annual_leave': 'Annual Leave (a week: two sorties, once during the game)',
+    'effects': 'Fatigue effects',
 }
 
 
@@ -1121,7 +1513,35 @@ FIGHTER_LABELS: Final[dict[Fighter, str]] = {
 }
 
 
+FighterStep = Literal[
+    'sweep', 'escorts', 'start', 'fire', 'head_on', 'disadvantaged', 'rear_gunner', 'results', 'initiative', 'next',
+    'after',
+]
+FIGHTER_STEP_LABELS: Final[dict[FighterStep, str]] = {
+    'sweep': 'Fighter sweep',
+    'escorts': 'Escorts',
+    'start': 'Starting orientation',
+    'fire': 'Who may fire',
+    'head_on': 'Head on: your options',
+    'disadvantaged': 'Disadvantaged or tailed: your options',
+    'rear_gunner': 'Rear gunner',
+    'results': 'Results',
+    'initiative': 'Initiative',
+    'next': 'Next round and next enemy',
+    'after': 'After fighter combat',
+}
+
+
 FirepowerColumn = Literal['6-', '8', '12', '24']
+
+
+GameEnd = Literal['may_1945', 'missed_sorties', 'kia', 'captured']
+GAME_END_LABELS: Final[dict[GameEnd, str]] = {
+    'may_1945': 'Completion of your final sortie in May 1945',
+    'missed_sorties': 'Missed sorties due to injuries put your next sortie after May 1945',
+    'kia': 'Killed in action',
+    'captured': 'Captured',
+}
 
 
 GameMode = Literal['standard', 'combined']
@@ -1131,12 +1551,48 @@ GAME_MODE_LABELS: Final[dict[GameMode, str]] = {
 }
 
 
-GreenPenalty = Literal['fewer_hits', 'no_advanced_results', 'no_advanced_skills', 'landing']
+GameModeKind = Literal['career', 'tour', 'mission', 'custom']
+GAME_MODE_KIND_LABELS: Final[dict[GameModeKind, str]] = {
+    'career': 'Career',
+    'tour': 'Tour of Duty',
+    'mission': 'Historical Mission',
+    'custom': 'Custom Pilots',
+}
+
+
+GreenPenalty = Literal['fewer_hits', 'no_advanced_results', 'no_advanced_skills', 'landing', 'trained']
 GREEN_PENALTY_LABELS: Final[dict[GreenPenalty, str]] = {
     'fewer_hits': 'Fewer hits',
     'no_advanced_results': 'Advanced maneuver results on defensive cards',
     'no_advanced_skills': 'Advanced Maneuvers skills',
     'landing': 'Landing rolls',
+    'trained': 'Becoming a trained pilot',
+}
+
+
+HitChange = Literal[
+    'gunner_hit', 'small_target', 'extended_burst', 'vertical_climb', 'tail', 'pilot_acm', 'pilot_gunnery', 'pilot_lw',
+    'pilot_sw', 'german_green', 'allied_green', 'allied_veteran', 'allied_ace', 'allied_gunnery', 'allied_acm',
+    'barrel_roll', 'adjust_position',
+]
+HIT_CHANGE_LABELS: Final[dict[HitChange, str]] = {
+    'gunner_hit': 'Each gunner hit on the bomber (7.1.8)',
+    'small_target': 'Bf 109 (all models), Me 163, He 162 fired at by a bomber at long range (7.1.7, 11.8, 11.10.1)',
+    'extended_burst': "Bomber's return fire the round you fire an extended burst (7.1.13)",
+    'vertical_climb': "Bomber's return fire at a Vertical Climb attack (10.7)",
+    'tail': 'Firing at a tailed aircraft, if any hits are scored (7.1.2, 7.2.2.5)',
+    'pilot_acm': 'A.C.M. pilot receiving bomber defensive fire or attacked by a fighter/escort (7.7)',
+    'pilot_gunnery': 'Gunnery: firing, if any hits are scored normally with forward guns (rear gunner: rear guns) (7.7)',
+    'pilot_lw': 'Firing with a Light Wound (7.4.8)',
+    'pilot_sw': 'Firing with a Serious Wound (7.4.8)',
+    'german_green': 'German Green pilot or wingman firing (10.12)',
+    'allied_green': 'Green Allied pilot firing (10.6)',
+    'allied_veteran': 'Veteran Allied pilot firing, if any hits are scored (10.6)',
+    'allied_ace': 'Ace Allied pilot firing, if any hits are scored (10.6)',
+    'allied_gunnery': 'Allied Gunnery, firing, if any hits are scored normally with forward guns (10.6.1)',
+    'allied_acm': 'Allied A.C.M. pilot attacked by an interceptor (10.6.1)',
+    'barrel_roll': 'Barrel Roll (7.2.2.2)',
+    'adjust_position': 'Adjusting position in advanced bomber combat: hits received (10.7 example)',
 }
 
 
@@ -1152,6 +1608,29 @@ IA1_AIRCRAFT_LABELS: Final[dict[Ia1Aircraft, str]] = {
 }
 
 
+Ia1Errata = Literal[
+    'counters', 'r7_1_7', 'r7_1_16', 'r7_2_2_1', 'r7_2_2_9', 'r7_2_3_1', 'r7_3_1', 'r7_9_2', 'r10_6', 'a3', 'b11', 'c3',
+    'leadership', 'gunnery', 'logsheet',
+]
+IA1_ERRATA_LABELS: Final[dict[Ia1Errata, str]] = {
+    'counters': 'Replacement counters',
+    'r7_1_7': '7.1.7 (addition)',
+    'r7_1_16': '7.1.16 (addition)',
+    'r7_2_2_1': '7.2.2.1 (addition)',
+    'r7_2_2_9': '7.2.2.9 (clarification)',
+    'r7_2_3_1': '7.2.3.1 (addition)',
+    'r7_3_1': '7.3.1 (addition)',
+    'r7_9_2': '7.9.2 (addition)',
+    'r10_6': '10.6 (addition)',
+    'a3': 'Chart [A3] (correction)',
+    'b11': 'Chart [B11] (optional)',
+    'c3': 'Chart [C3] (correction)',
+    'leadership': 'Countersheet (omission): Leadership',
+    'gunnery': 'Countersheet (omission): Gunnery',
+    'logsheet': 'Logsheet (correction)',
+}
+
+
 Ia1Modified = Literal['bf109g1r6', 'bf109g6r4', 'fw190a7r6', 'fw190a4_a7']
 IA1_MODIFIED_LABELS: Final[dict[Ia1Modified, str]] = {
     'bf109g1r6': 'Bf 109G-1/R6',
@@ -1161,11 +1640,28 @@ IA1_MODIFIED_LABELS: Final[dict[Ia1Modified, str]] = {
 }
 
 
+InjuredCrewman = Literal['bomber_pilot', 'bomber_gunner', 'rear_gunner', 'no_rear_gunner']
+INJURED_CREWMAN_LABELS: Final[dict[InjuredCrewman, str]] = {
+    'bomber_pilot': 'Bomber pilot or copilot',
+    'bomber_gunner': 'Bomber gunner',
+    'rear_gunner': 'Interceptor rear gunner (Bf 110, Me 410, Ju 88)',
+    'no_rear_gunner': 'Bordschütze (rear gunner) when one is not present',
+}
+
+
 Injury = Literal['lw', 'sw', 'kia']
 INJURY_LABELS: Final[dict[Injury, str]] = {
     'lw': 'Light Wound (LW)',
     'sw': 'Serious Wound (SW)',
     'kia': 'Killed in Action (KIA)',
+}
+
+
+InterceptionResult = Literal['none', 'fighters', 'interception']
+INTERCEPTION_RESULT_LABELS: Final[dict[InterceptionResult, str]] = {
+    'none': 'No interception',
+    'fighters': 'US Fighter Encounter or Spitfire Encounter',
+    'interception': 'Interception',
 }
 
 
@@ -1189,12 +1685,54 @@ JET_ACE_LABELS: Final[dict[JetAce, str]] = {
 }
 
 
+LandingResult = Literal['rough', 'crash', 'destroyed']
+LANDING_RESULT_LABELS: Final[dict[LandingResult, str]] = {
+    'rough': 'Rough landing',
+    'crash': 'Crash landing',
+    'destroyed': 'A roll of 16+',
+}
+
+
+LimitedUnit = Literal['kdo_nowotny', 'egr335']
+LIMITED_UNIT_LABELS: Final[dict[LimitedUnit, str]] = {
+    'kdo_nowotny': 'EKdo 262 / Kommando Nowotny (Me 262)',
+    'egr335': 'EGR 335 (Do 335 prototypes)',
+}
+
+
+LostAircraft = Literal['bf109g6u4', 'bf109g6u3', 'bf109g14u4', 'go229a0', 'bf109g6r4']
+LOST_AIRCRAFT_LABELS: Final[dict[LostAircraft, str]] = {
+    'bf109g6u4': 'Bf 109G-6/U4',
+    'bf109g6u3': 'Bf 109G-6/U3 (any /U3 variant)',
+    'bf109g14u4': 'Bf 109G-14/U4',
+    'go229a0': 'Go 229A-0',
+    'bf109g6r4': 'Bf 109G-6/R4 (Interceptor Ace 1943-44)',
+}
+
+
 Maneuver = Literal['cuban_eight', 'chandelle', 'immelmann', 'split_s']
 MANEUVER_LABELS: Final[dict[Maneuver, str]] = {
     'cuban_eight': 'Cuban Eight',
     'chandelle': 'Chandelle',
     'immelmann': 'Immelmann',
     'split_s': 'Split-S',
+}
+
+
+Marker = Literal[
+    'aircraft', 'officer_rank', 'nco_rank', 'awards', 'skills', 'random_events', 'ammo', 'damage', 'crew_status', 'map',
+]
+MARKER_LABELS: Final[dict[Marker, str]] = {
+    'aircraft': 'Aircraft',
+    'officer_rank': 'Officer Rank',
+    'nco_rank': 'Non-commissioned Officer Rank',
+    'awards': 'Medals & Awards',
+    'skills': 'Crew and Wingman Skills',
+    'random_events': 'Random Events',
+    'ammo': 'Armaments (Ammo)',
+    'damage': 'Damage',
+    'crew_status': 'Crew Status',
+    'map': 'Map Markers',
 }
 
 
@@ -1215,12 +1753,37 @@ MISSION_LABELS: Final[dict[Mission, str]] = {
 }
 
 
+Multiplayer = Literal['leader', 'rockets', 'assist', 'competitive']
+MULTIPLAYER_LABELS: Final[dict[Multiplayer, str]] = {
+    'leader': "Cooperative: the leader's interception rolls",
+    'rockets': "Cooperative: the leader's Wfr.Gr.21 rockets",
+    'assist': 'Cooperative: assisting a teammate in fighter combat',
+    'competitive': 'Competitive play',
+}
+
+
 Orientation = Literal['front', 'flank_starboard', 'flank_port', 'tail']
 ORIENTATION_LABELS: Final[dict[Orientation, str]] = {
     'front': 'Front',
     'flank_starboard': 'Flank (starboard)',
     'flank_port': 'Flank (port)',
     'tail': 'Tail',
+}
+
+
+OtherSkill = Literal['reflexes', 'sa', 'parachute', 'landing']
+OTHER_SKILL_LABELS: Final[dict[OtherSkill, str]] = {
+    'reflexes': 'Reflexes',
+    'sa': 'S.A.',
+    'parachute': 'Parachute',
+    'landing': 'Landing',
+}
+
+
+OutOfFormation = Literal['rockets', 'separation']
+OUT_OF_FORMATION_LABELS: Final[dict[OutOfFormation, str]] = {
+    'rockets': 'Attacked by Wfr.Gr.21 or R4M rockets (a hit)',
+    'separation': 'A separation: 2+ engines destroyed, 1 destroyed and 2 damaged, or 4 damaged',
 }
 
 
@@ -1243,6 +1806,36 @@ PILOT_QUALITY_LABELS: Final[dict[PilotQuality, str]] = {
 }
 
 
+PlayStep = Literal['month', 'raid', 'weather', 'takeoff', 'sweep', 'interception', 'landing_box', 'landing', 'return']
+PLAY_STEP_LABELS: Final[dict[PlayStep, str]] = {
+    'month': 'Start of the month',
+    'raid': 'Incoming raid',
+    'weather': 'Weather',
+    'takeoff': 'Takeoff Endurance Box',
+    'sweep': 'Endurance boxes before the Raid Target box',
+    'interception': 'Raid Target Endurance Box and each box after it',
+    'landing_box': 'Landing Box (rocket and jet fighters)',
+    'landing': 'Landing',
+    'return': 'Return to base',
+}
+
+
+PostCombat = Literal['abort', 'leaking', 'repairs']
+POST_COMBAT_LABELS: Final[dict[PostCombat, str]] = {
+    'abort': 'Aborting due to damage',
+    'leaking': 'Leaking fuel tanks or oxygen system damage',
+    'repairs': 'Repairs',
+}
+
+
+PrestigeRule = Literal['points', 'level', 'level_7']
+PRESTIGE_RULE_LABELS: Final[dict[PrestigeRule, str]] = {
+    'points': 'Prestige Points',
+    'level': 'Prestige Level',
+    'level_7': 'Prestige Level 7',
+}
+
+
 PrestigeUse = Literal['a', 'b', 'c', 'd', 'e']
 PRESTIGE_USE_LABELS: Final[dict[PrestigeUse, str]] = {
     'a': 'A',
@@ -1258,6 +1851,23 @@ PROMOTION_ATTEMPT_LABELS: Final[dict[PromotionAttempt, str]] = {
     'first': 'First',
     'second': 'Second',
     'final': 'Final',
+}
+
+
+RaidTarget = Literal[
+    'brunswick', 'leipzig', 'boehlen', 'french_airfields', 'v_weapon_site', 'oranienburg_af', 'schweinfurt', 'erkner',
+    'parchim_af',
+]
+RAID_TARGET_LABELS: Final[dict[RaidTarget, str]] = {
+    'brunswick': 'Brunswick',
+    'leipzig': 'Leipzig',
+    'boehlen': 'Böhlen Oil plant',
+    'french_airfields': 'French Airfields (A/F)',
+    'v_weapon_site': 'V-Weapon site in France',
+    'oranienburg_af': 'Oranienburg A/F',
+    'schweinfurt': 'Schweinfurt Ball Bearings Plant',
+    'erkner': 'Erkner Ball Bearings Plant in Berlin',
+    'parchim_af': 'Parchim A/F',
 }
 
 
@@ -1296,6 +1906,47 @@ RANK_TRACK_LABELS: Final[dict[RankTrack, str]] = {
 }
 
 
+Rocket = Literal['wfr_gr21', 'r4m']
+ROCKET_LABELS: Final[dict[Rocket, str]] = {
+    'wfr_gr21': 'Werfer-Granate 21 (Wfr.Gr.21)',
+    'r4m': 'R4M',
+}
+
+
+Scoring = Literal[
+    'fighter_kill', 'formation_kill', 'out_of_formation_kill', 'separation', 'separated_kill',
+    'rocket_out_of_formation', 'straggler_kill',
+]
+SCORING_LABELS: Final[dict[Scoring, str]] = {
+    'fighter_kill': 'Fighter kill, in any circumstance',
+    'formation_kill': 'In-formation bomber kill',
+    'out_of_formation_kill': 'Bomber put out of formation just before it is downed (R4M or Wfr.Gr.21 hit, 4 engines damaged, etc.)',
+    'separation': 'Separation, bomber not destroyed',
+    'separated_kill': 'Separated bomber destroyed (the same or a later pass)',
+    'rocket_out_of_formation': 'Out of formation from a rocket hit, bomber not destroyed',
+    'straggler_kill': 'Bomber kill on a straggler',
+}
+
+
+SetupStep = Literal[
+    'unit', 'aircraft', 'log', 'mat', 'aircraft_marker', 'wingman_marker', 'base_markers', 'ammunition', 'experience',
+    'target_mats', 'operations_map',
+]
+SETUP_STEP_LABELS: Final[dict[SetupStep, str]] = {
+    'unit': 'Select your starting unit',
+    'aircraft': 'Roll for the aircraft type',
+    'log': 'Prepare the Sortie Log Sheet',
+    'mat': 'Place the Aircraft Display Mat',
+    'aircraft_marker': 'Aircraft marker',
+    'wingman_marker': 'Wingman marker',
+    'base_markers': 'Base zone, base and unit markers',
+    'ammunition': 'Ammunition markers',
+    'experience': 'Starting experience',
+    'target_mats': 'Target Mats',
+    'operations_map': 'Operations Map',
+}
+
+
 Skill = Literal['gunnery', 'aim', 'precision', 'sixth_sense', 'expert', 'leadership', 'acm']
 SKILL_LABELS: Final[dict[Skill, str]] = {
     'gunnery': 'Gunnery',
@@ -1315,6 +1966,13 @@ STANDARD_MANEUVER_LABELS: Final[dict[StandardManeuver, str]] = {
 }
 
 
+SunAttack = Literal['range', 'return_fire']
+SUN_ATTACK_LABELS: Final[dict[SunAttack, str]] = {
+    'range': 'Starting range',
+    'return_fire': "The bomber's fire in the first round",
+}
+
+
 Tally = Literal['points', 'kills', 'flights', 'wounds']
 TALLY_LABELS: Final[dict[Tally, str]] = {
     'points': 'points',
@@ -1328,6 +1986,28 @@ Target = Literal['fighter', 'bomber']
 TARGET_LABELS: Final[dict[Target, str]] = {
     'fighter': 'Fighter',
     'bomber': 'Four-engined bomber',
+}
+
+
+TargetZone = Literal['dutch', 'bremen', 'france', 'ruhr', 'munich', 'munster', 'frankfurt', 'berlin']
+TARGET_ZONE_LABELS: Final[dict[TargetZone, str]] = {
+    'dutch': 'Dutch',
+    'bremen': 'Bremen',
+    'france': 'France',
+    'ruhr': 'Ruhr',
+    'munich': 'Munich',
+    'munster': 'Münster',
+    'frankfurt': 'Frankfurt',
+    'berlin': 'Berlin',
+}
+
+
+Term = Literal['interceptor', 'escort', 'fighters', 'fighter_combat']
+TERM_LABELS: Final[dict[Term, str]] = {
+    'interceptor': 'Interceptor',
+    'escort': 'Escort',
+    'fighters': 'Fighters',
+    'fighter_combat': 'Fighter Combat',
 }
 
 
@@ -1365,6 +2045,36 @@ UNIT_LABELS: Final[dict[Unit, str]] = {
     'jv44': 'JV 44',
     'egr335': 'EGR 335',
     'egr229': 'EGR 229',
+}
+
+
+WeaponSelection = Literal['select', 'fire', 'extended_burst', 'jams']
+WEAPON_SELECTION_LABELS: Final[dict[WeaponSelection, str]] = {
+    'select': 'Selecting',
+    'fire': 'Firing',
+    'extended_burst': 'Extended burst',
+    'jams': 'Jams',
+}
+
+
+WingmanRule = Literal['defence', 'bombers', 'range', 'out_of_the_sun', 'fighters', 'kill', 'experience']
+WINGMAN_RULE_LABELS: Final[dict[WingmanRule, str]] = {
+    'defence': 'Defensive text or wingman',
+    'bombers': 'Attacks on bombers',
+    'range': 'Range',
+    'out_of_the_sun': 'Out of the Sun against bombers',
+    'fighters': 'Attacks on fighters/escorts',
+    'kill': 'Shooting down the enemy',
+    'experience': 'Experience',
+}
+
+
+WingmanState = Literal['present', 'damaged', 'missing', 'radio_out']
+WINGMAN_STATE_LABELS: Final[dict[WingmanState, str]] = {
+    'present': 'Present, undamaged, radio working',
+    'damaged': 'Damaged',
+    'missing': 'Not present (shot down or missing)',
+    'radio_out': 'Your radio knocked out',
 }
 
 
@@ -1505,6 +2215,46 @@ def _follow(
     raise RuntimeError(f"{start}: the chain did not end within {limit} steps")
 
 
+class Choice(TypedDict):
+    """A result that offers outcomes for the player to choose from (`one of [...]`): no roll picks one."""
+
+    choice: tuple[object, ...]
+
+
+class Bound(TypedDict):
+    """What a limit allows: the counts from `min` to `max` (None: open at that end), as the rule
+    words it (`at most 4`), and the rule the case cites (None: the limit's own)."""
+
+    kind: str
+    min: int | None
+    max: int | None
+    text: str
+    cite: str | None
+
+
+def _limit(
+    limit: str,
+    cases: tuple[tuple[_Condition | None, Bound], ...],
+    context: Mapping[str, _Context],
+) -> Bound:
+    """The bound of the first case whose condition is true (None: always).
+
+    ValueError when a case before it is unknown in `context`, or when no case applies.
+    """
+    pending: list[str] = []
+    for when, bound in cases:
+        verdict = True if when is None else _holds(when, context)
+        if verdict is True and not pending:
+            return bound
+        if verdict is not False:
+            pending.append(bound["text"])
+        if verdict is True:
+            break
+    if pending:
+        raise ValueError(f"limit {limit!r} depends on a value left as None: it may be {' or '.join(pending)}")
+    raise ValueError(f"limit {limit!r}: no case applies to {dict(context)!r}")
+
+
 # ---- 'firepower_column'
 _FIREPOWER_COLUMN_RULE: Final = _OddsRule(
     'firepower_column', 'down', 'up', ('6-', '8', '12', '24'), 'clamp', None, 'strength', 'lower', (1, None),
@@ -1534,25 +2284,149 @@ def odds_firepower_column(strength: int, shift: int = 0) -> FirepowerColumn:
     return cast(FirepowerColumn, _odds_column(_FIREPOWER_COLUMN_RULE, strength, None, shift))
 
 
+# ---- 'ia1_errata'
+Ia1ErrataResult = TypedDict('Ia1ErrataResult', {'text': str})
+IA1_ERRATA_COLUMNS: Final = ('text',)
+_IA1_ERRATA_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('counters',), None, None, (
+        'Replacement counters are included in the countersheet of Interceptor Ace Volume 2 so you can complete your copy of Interceptor Ace 1943-44.',
+    )),
+    (('r7_1_7',), None, None, (
+        'If a B-17 has two or more engines destroyed, or 1 destroyed and two others damaged, or 4 engines damaged (or worse) it is considered to be out of formation for subsequent passes.',
+    )),
+    (('r7_1_16',), None, None, (
+        'You are not required to fire at long or medium range against a bomber (in order to conserve ammo, for example). The bomber, however, always fire at you at each range if possible.',
+    )),
+    (('r7_2_2_1',), None, None, (
+        'The BK 5 and the BK 3,7 weapons mounted in the Bf 110 and Me 410 aircraft are not used and do not add their firepower ratings to the FP total when shooting against enemy fighters or escorts.',
+    )),
+    (('r7_2_2_9',), None, None, (
+        'Anytime you re-engage a bomber formation, it is not necessary to roll to determine the type of bomber: they are the same type as you previously engaged this sortie.',
+    )),
+    (('r7_2_3_1',), None, None, (
+        'Wingman may attack with you if you are coming "Out of the Sun" against a bomber. Since there is no return fire, you would ignore any damage results to your wingman on Chart [W1].',
+    )),
+    (('r7_3_1',), None, None, ('The last sentence should include head-to-head.',)),
+    (('r7_9_2',), None, None, (
+        'Feldwebel rank retains the automatic "scrounging" ability of the Unterfeldwebel rank, in addition to the "working the system" ability.',
+    )),
+    (('r10_6',), None, None, (
+        'No counters were originally created for the 4 optional skills: see the sticker sheet; replacement counters are provided in Interceptor Ace Volume 2.',
+    )),
+    (('a3',), None, None, (
+        'There should not be an asterisk on the August 43 box. An asterisk indicates the YB-40 may be possible. No YB-40s are possible that month. They are only possible June and July.',
+    )),
+    (('b11',), None, None, ('Optional ammo loads for Allied fighters: see ia1_allied_ammo.',)),
+    (('c3',), None, None, (
+        'This chart is the Optional version. The Extended Burst Charts on the Ops Map and in the rules are the standard charts for use. [C3] is the "kinder and gentler" extended burst chart, less of a chance to jam: consider using it as a handicap.',
+    )),
+    (('leadership',), None, None, (
+        'There should be a counter for the "Leadership" skill: see the sticker sheet; a replacement counter is provided in Interceptor Ace Volume 2.',
+    )),
+    (('gunnery',), None, None, (
+        'A player could have purchased the "Gunnery" skill for himself, his wingman, AND his rear gunner: see the sticker sheet for the 3rd Gunnery counter; a replacement counter is provided in Interceptor Ace Volume 2.',
+    )),
+    (('logsheet',), None, None, (
+        'The reminder note lists the Me 410A-1/U2 as available in Nov 43: it should be the Me 410A-2/U4. The aircraft mats, Chart R1, and the rules are all correct.',
+    )),
+)
+
+
+def lookup_ia1_errata(*, ia1_errata: Ia1Errata) -> Ia1ErrataResult:
+    """Interceptor Ace 1943-44: Official Errata and Clarifications, rule Errata: the row the keys select.
+
+    Args:
+        ia1_errata: Interceptor Ace 1943-44 errata item (Ia1Errata; labels in IA1_ERRATA_LABELS).
+
+    Returns:
+        The row's values by column:
+            'text': Errata
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(ia1_errata) is not str or ia1_errata not in IA1_ERRATA_LABELS:
+        ia1_errata = _member('ia1_errata', 'ia1_errata', ia1_errata, IA1_ERRATA_LABELS)
+    row = _select('ia1_errata', _IA1_ERRATA_ROWS, (ia1_errata,), None)
+    return {'text': row[0]}
+
+
+# ---- 'ia1_allied_ammo'
+Ia1AlliedAmmoResult = TypedDict('Ia1AlliedAmmoResult', {'rounds': int})
+IA1_ALLIED_AMMO_COLUMNS: Final = ('rounds',)
+_IA1_ALLIED_AMMO_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
+    (('p38_cannon',), None, None, (4,)),
+    (('p38_mg',), None, None, (5,)),
+    (('p47_mg',), None, None, (5,)),
+    (('p51_mg',), None, None, (5,)),
+    (('p51_outer_mg',), None, None, (3,)),
+    (('spitfire_cannon',), None, None, (3,)),
+    (('spitfire_mg',), None, None, (4,)),
+)
+
+
+def lookup_ia1_allied_ammo(*, allied_weapon: AlliedWeapon) -> Ia1AlliedAmmoResult:
+    """Interceptor Ace 1943-44 Chart [B11] (optional): Allied fighter ammo loads, rule Errata: the row the keys select.
+
+    Args:
+        allied_weapon: Allied fighter's weapon (AlliedWeapon; labels in ALLIED_WEAPON_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rounds': Rounds
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(allied_weapon) is not str or allied_weapon not in ALLIED_WEAPON_LABELS:
+        allied_weapon = _member('ia1_allied_ammo', 'allied_weapon', allied_weapon, ALLIED_WEAPON_LABELS)
+    row = _select('ia1_allied_ammo', _IA1_ALLIED_AMMO_ROWS, (allied_weapon,), None)
+    return {'rounds': row[0]}
+
+
 # ---- 'awards'
-AwardsResult = TypedDict('AwardsResult', {'at': int, 'counted': Tally, 'how': str | ChainRef, 'prestige': int})
-AWARDS_COLUMNS: Final = ('at', 'counted', 'how', 'prestige')
-_AWARDS_ROWS: Final[tuple[_Row[tuple[int, Tally, str | ChainRef, int]], ...]] = (
-    (('wound_black',), None, None, (1, 'wounds', 'first wound (7.8.1)', 1)),
-    (('wound_silver',), None, None, (3, 'wounds', 'third wound (7.8.1)', 0)),
-    (('wound_gold',), None, None, (5, 'wounds', 'fifth wound (7.8.1)', 0)),
-    (('ek2',), None, None, (1, 'points', 'automatic (7.8.2)', 1)),
-    (('ek1',), None, None, (3, 'points', 'automatic, after the EK2 (7.8.3)', 1)),
-    (('ehrenpokal',), None, None, (10, 'points', 'automatic, with at least 1 kill (7.8.4)', 1)),
-    (('clasp_bronze',), None, None, (20, 'flights', 'automatic (7.8.5)', 1)),
-    (('clasp_silver',), None, None, (60, 'flights', 'automatic (7.8.5)', 0)),
-    (('clasp_gold',), None, None, (100, 'flights', 'automatic (7.8.5)', 0)),
-    (('german_cross',), None, None, (20, 'points', 'automatic (7.8.6)', 1)),
-    (('knights_cross',), None, None, (30, 'points', {'chart': 'knights_cross', 'keys': {}, 'drm': 0}, 1)),
-    (('oakleaves',), None, None, (40, 'points', {'chart': 'knights_cross', 'keys': {}, 'drm': 0}, 1)),
-    (('swords',), None, None, (60, 'points', {'chart': 'knights_cross', 'keys': {}, 'drm': 0}, 1)),
-    (('diamonds',), None, None, (100, 'points', 'automatic (7.8.7.3)', 1)),
-    (('ace',), None, None, (5, 'kills', 'automatic (7.8.8)', 1)),
+AwardsResult = TypedDict('AwardsResult', {
+    'at': int, 'counted': Tally, 'how': str | ChainRef, 'prestige': int, 'sorties_lost': int | None,
+    'effect': str | None,
+})
+AWARDS_COLUMNS: Final = ('at', 'counted', 'how', 'prestige', 'sorties_lost', 'effect')
+_AWARDS_ROWS: Final[tuple[_Row[tuple[int, Tally, str | ChainRef, int, int | None, str | None]], ...]] = (
+    (('wound_black',), None, None, (
+        1, 'wounds', 'first wound (7.8.1)', 1, None,
+        'Injured during combat, in parachuting from a stricken aircraft, or during a landing; a second wound flips the badge to its "2" side',
+    )),
+    (('wound_silver',), None, None, (
+        3, 'wounds', 'third wound (7.8.1)', 0, None, 'Placed on the "3" side; a 4th wound flips it to the "4" side',
+    )),
+    (('wound_gold',), None, None, (5, 'wounds', 'fifth wound (7.8.1)', 0, None, 'No further tracking is required')),
+    (('ek2',), None, None, (1, 'points', 'automatic (7.8.2)', 1, None, None)),
+    (('ek1',), None, None, (3, 'points', 'automatic, after the EK2 (7.8.3)', 1, None, None)),
+    (('ehrenpokal',), None, None, (10, 'points', 'automatic, with at least 1 kill (7.8.4)', 1, None, None)),
+    (('clasp_bronze',), None, None, (20, 'flights', 'automatic (7.8.5)', 1, None, None)),
+    (('clasp_silver',), None, None, (60, 'flights', 'automatic (7.8.5)', 0, None, None)),
+    (('clasp_gold',), None, None, (
+        100, 'flights', 'automatic (7.8.5)', 0, None,
+        'Not obtainable within the frame of the game (only theoretically 96 flights), except in a combined career (7.8.5)',
+    )),
+    (('german_cross',), None, None, (20, 'points', 'automatic (7.8.6)', 1, None, None)),
+    (('knights_cross',), None, None, (30, 'points', {'chart': 'knights_cross', 'keys': {}, 'drm': 0}, 1, None, None)),
+    (('oakleaves',), None, None, (
+        40, 'points', {'chart': 'knights_cross', 'keys': {}, 'drm': 0}, 1, 1,
+        'Travel to Berlin to receive it from Hitler himself (7.8.7.5)',
+    )),
+    (('swords',), None, None, (
+        60, 'points', {'chart': 'knights_cross', 'keys': {}, 'drm': 0}, 1, 1,
+        'Travel to Berlin to receive it from Hitler himself (7.8.7.5)',
+    )),
+    (('diamonds',), None, None, (
+        100, 'points', 'automatic (7.8.7.3)', 1, 1, 'Travel to Berlin to receive it from Hitler himself (7.8.7.5)',
+    )),
+    (('ace',), None, None, (
+        5, 'kills', 'automatic (7.8.8)', 1, None,
+        'Wingmen and pilots receive +1 on the Initiative Chart [B12]; no special benefit to a rear gunner; a pilot is no longer Green (10.12)',
+    )),
 )
 
 
@@ -1568,6 +2442,8 @@ def lookup_awards(*, award: Award) -> AwardsResult:
             'counted': Counted in
             'how': How
             'prestige': Prestige Points
+            'sorties_lost': Sorties lost
+            'effect': Effect
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -1576,7 +2452,9 @@ def lookup_awards(*, award: Award) -> AwardsResult:
     if type(award) is not str or award not in AWARD_LABELS:
         award = _member('awards', 'award', award, AWARD_LABELS)
     row = _select('awards', _AWARDS_ROWS, (award,), None)
-    return {'at': row[0], 'counted': row[1], 'how': row[2], 'prestige': row[3]}
+    return {
+        'at': row[0], 'counted': row[1], 'how': row[2], 'prestige': row[3], 'sorties_lost': row[4], 'effect': row[5],
+    }
 
 
 # ---- 'knights_cross'
@@ -1594,14 +2472,16 @@ def lookup_knights_cross(roll: int, *, drm: int = 0) -> KnightsCrossResult:
     """Knight's Cross roll, rule 7.8.7: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
             'result': Result
 
     Errata applied: chartc_ia2 (see the game's JSON for the printed values).
+        1-: chartc_ia2, printed range 1 (7.8.7's -1 per succeeding point is meant to help the roll, so every modified
+            roll of 1 or less is a success).
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -1626,7 +2506,8 @@ _KNIGHTS_CROSS_DICE: Final = _Dice('sum', 1, 6)
 def roll_knights_cross(rng: random.Random, *, drm: int = 0) -> Roll[KnightsCrossResult]:
     """Roll 1d6 with `rng` and read Knight's Cross roll, rule 7.8.7.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -1671,14 +2552,16 @@ def lookup_promotion(roll: int, *, drm: int = 0) -> PromotionResult:
     """Promotion roll, rule 7.9.3: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
             'result': Result
 
     Errata applied: chartc_ia2 (see the game's JSON for the printed values).
+        4-: chartc_ia2, printed range 1-4 (7.9.3's award DRMs lower the roll to help promotion, so every modified
+            roll of 4 or less promotes).
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -1703,7 +2586,8 @@ _PROMOTION_DICE: Final = _Dice('sum', 1, 6)
 def roll_promotion(rng: random.Random, *, drm: int = 0) -> Roll[PromotionResult]:
     """Roll 1d6 with `rng` and read Promotion roll, rule 7.9.3.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -1809,8 +2693,8 @@ def lookup_generalmajor(roll: int, *, drm: int = 0) -> GeneralmajorResult:
     """Promotion to Generalmajor, rule 10.14: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -1839,7 +2723,8 @@ _GENERALMAJOR_DICE: Final = _Dice('sum', 1, 6)
 def roll_generalmajor(rng: random.Random, *, drm: int = 0) -> Roll[GeneralmajorResult]:
     """Roll 1d6 with `rng` and read Promotion to Generalmajor, rule 10.14.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -1849,16 +2734,36 @@ def roll_generalmajor(rng: random.Random, *, drm: int = 0) -> Roll[GeneralmajorR
 
 
 # ---- 'skills'
-SkillsResult = TypedDict('SkillsResult', {'cost': int, 'crew': str})
-SKILLS_COLUMNS: Final = ('cost', 'crew')
-_SKILLS_ROWS: Final[tuple[_Row[tuple[int, str]], ...]] = (
-    (('gunnery',), None, None, (5, 'All crew')),
-    (('aim',), None, None, (6, 'Pilot/Wingman only')),
-    (('precision',), None, None, (3, 'Pilot only')),
-    (('sixth_sense',), None, None, (4, 'Pilot only')),
-    (('expert',), None, None, (3, 'Pilot/Wingman only')),
-    (('leadership',), None, None, (3, 'Pilot only')),
-    (('acm',), None, None, (4, 'Pilot only')),
+SkillsResult = TypedDict('SkillsResult', {'cost': int, 'crew': str, 'effect': str})
+SKILLS_COLUMNS: Final = ('cost', 'crew', 'effect')
+_SKILLS_ROWS: Final[tuple[_Row[tuple[int, str, str]], ...]] = (
+    (('gunnery',), None, None, (
+        5, 'All crew',
+        'An extra random hit when firing, IF any hits were scored normally when firing forward guns (for a rear gunner, rear guns); in bomber and escort/fighter combat. For the wingman: -1 to the dice roll in wingman combat versus bombers.',
+    )),
+    (('aim',), None, None, (
+        6, 'Pilot/Wingman only',
+        'One automatic "bonus" hit of the type aimed at (a Wing, Port or Starboard, or the Airframe); forward attacks against bombers only. Not the aiming procedure, which always happens. For the wingman: -1 to the dice roll in wingman combat versus bombers, cumulative with Gunnery (-2 with both).',
+    )),
+    (('precision',), None, None, (
+        3, 'Pilot only',
+        'When he fires and flips an odd-numbered card, he does not expend an ammo counter; not active with an extended burst.',
+    )),
+    (('sixth_sense',), None, None, (
+        4, 'Pilot only', 'Once per sortie, a "DE" result on a combat card against him is converted to 2 random hits.',
+    )),
+    (('expert',), None, None, (
+        3, 'Pilot/Wingman only',
+        "Expert in his current series (Bf 109, FW 190, etc.): redraw one combat card per sortie, if desired; he must use the new card, even if it does less damage; for all aircraft of the series (7.7). An expert wingman can draw a second card in combat if you don't like the first one (7.2.3.3).",
+    )),
+    (('leadership',), None, None, (
+        3, 'Pilot only',
+        "The pilot's other crewmen and wingman gain experience at 1 per 3 missions, instead of 1 per 4.",
+    )),
+    (('acm',), None, None, (
+        4, 'Pilot only',
+        'One less random hit when receiving defensive fire from bombers or when attacked by a fighter or escort. Unlike Interceptor Ace 1943-44, NOT a +1 drm on the Initiative Chart [B12].',
+    )),
 )
 
 
@@ -1872,6 +2777,7 @@ def lookup_skills(*, skill: Skill) -> SkillsResult:
         The row's values by column:
             'cost': Cost (Experience Points)
             'crew': Crew
+            'effect': Effect
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -1880,17 +2786,63 @@ def lookup_skills(*, skill: Skill) -> SkillsResult:
     if type(skill) is not str or skill not in SKILL_LABELS:
         skill = _member('skills', 'skill', skill, SKILL_LABELS)
     row = _select('skills', _SKILLS_ROWS, (skill,), None)
-    return {'cost': row[0], 'crew': row[1]}
+    return {'cost': row[0], 'crew': row[1], 'effect': row[2]}
+
+
+# ---- 'other_skills'
+OtherSkillsResult = TypedDict('OtherSkillsResult', {'cost': int | None, 'as_7_1_6': str | None, 'as_7_12': str | None})
+OTHER_SKILLS_COLUMNS: Final = ('cost', 'as_7_1_6', 'as_7_12')
+_OTHER_SKILLS_ROWS: Final[tuple[_Row[tuple[int | None, str | None, str | None]], ...]] = (
+    (('reflexes',), None, None, (
+        1, 'Once per sortie, fire first in a round (any round, not just the first)',
+        'Once per sortie, change your position back (from tailed to disadvantaged)',
+    )),
+    (('sa',), None, None, (None, None, None)),
+    (('parachute',), None, None, (None, None, None)),
+    (('landing',), None, None, (None, None, None)),
+)
+
+
+def lookup_other_skills(*, other_skill: OtherSkill) -> OtherSkillsResult:
+    """Skills named outside the 7.7 list, rule 7.1.6, 7.12, 10.4, 10.15.2: the row the keys select.
+
+    Args:
+        other_skill: Skill named outside 7.7 (OtherSkill; labels in OTHER_SKILL_LABELS).
+
+    Returns:
+        The row's values by column:
+            'cost': Cost (Experience Points)
+            'as_7_1_6': Effect (7.1.6)
+            'as_7_12': Effect (7.12 example)
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(other_skill) is not str or other_skill not in OTHER_SKILL_LABELS:
+        other_skill = _member('other_skills', 'other_skill', other_skill, OTHER_SKILL_LABELS)
+    row = _select('other_skills', _OTHER_SKILLS_ROWS, (other_skill,), None)
+    return {'cost': row[0], 'as_7_1_6': row[1], 'as_7_12': row[2]}
 
 
 # ---- 'advanced_maneuvers'
-AdvancedManeuversResult = TypedDict('AdvancedManeuversResult', {'number': int, 'effect': str, 'cost': int})
-ADVANCED_MANEUVERS_COLUMNS: Final = ('number', 'effect', 'cost')
-_ADVANCED_MANEUVERS_ROWS: Final[tuple[_Row[tuple[int, str, int]], ...]] = (
-    (('cuban_eight',), None, None, (1, 'Avoid 1 hit, improve by x 1', 1)),
-    (('chandelle',), None, None, (2, 'Avoid 3 hits, improve x 1', 3)),
-    (('immelmann',), None, None, (3, 'Avoid all damage, improve x 2', 3)),
-    (('split_s',), None, None, (4, 'Avoid 1 hit and encounter ends', 4)),
+AdvancedManeuversResult = TypedDict('AdvancedManeuversResult', {'number': int, 'effect': str, 'cost': int, 'use': str})
+ADVANCED_MANEUVERS_COLUMNS: Final = ('number', 'effect', 'cost', 'use')
+_ADVANCED_MANEUVERS_ROWS: Final[tuple[_Row[tuple[int, str, int, str]], ...]] = (
+    (('cuban_eight',), None, None, (
+        1, 'Avoid 1 hit, improve by x 1', 1, 'Once per sortie, if bought; learned in order (Maneuver 1 before 2, etc.)',
+    )),
+    (('chandelle',), None, None, (
+        2, 'Avoid 3 hits, improve x 1', 3, 'Once per sortie, if bought; learned in order (Maneuver 1 before 2, etc.)',
+    )),
+    (('immelmann',), None, None, (
+        3, 'Avoid all damage, improve x 2', 3,
+        'Once per sortie, if bought; learned in order (Maneuver 1 before 2, etc.)',
+    )),
+    (('split_s',), None, None, (
+        4, 'Avoid 1 hit and encounter ends', 4,
+        'Once per sortie, if bought; learned in order (Maneuver 1 before 2, etc.)',
+    )),
 )
 
 
@@ -1905,6 +2857,7 @@ def lookup_advanced_maneuvers(*, maneuver: Maneuver) -> AdvancedManeuversResult:
             'number': Advanced Maneuver
             'effect': Effect
             'cost': Cost (Experience Points)
+            'use': Use
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -1913,7 +2866,7 @@ def lookup_advanced_maneuvers(*, maneuver: Maneuver) -> AdvancedManeuversResult:
     if type(maneuver) is not str or maneuver not in MANEUVER_LABELS:
         maneuver = _member('advanced_maneuvers', 'maneuver', maneuver, MANEUVER_LABELS)
     row = _select('advanced_maneuvers', _ADVANCED_MANEUVERS_ROWS, (maneuver,), None)
-    return {'number': row[0], 'effect': row[1], 'cost': row[2]}
+    return {'number': row[0], 'effect': row[1], 'cost': row[2], 'use': row[3]}
 
 
 # ---- 'prestige_costs'
@@ -1950,6 +2903,683 @@ def lookup_prestige_costs(*, prestige_use: PrestigeUse) -> PrestigeCostsResult:
         prestige_use = _member('prestige_costs', 'prestige_use', prestige_use, PRESTIGE_USE_LABELS)
     row = _select('prestige_costs', _PRESTIGE_COSTS_ROWS, (prestige_use,), None)
     return {'points': row[0], 'use': row[1]}
+
+
+# ---- 'promotion_tracks'
+PromotionTracksResult = TypedDict('PromotionTracksResult', {
+    'first_rank': Rank, 'prestige': int, 'prestige_8_1': int, 'abilities': str,
+})
+PROMOTION_TRACKS_COLUMNS: Final = ('first_rank', 'prestige', 'prestige_8_1', 'abilities')
+_PROMOTION_TRACKS_ROWS: Final[tuple[_Row[tuple[Rank, int, int, str]], ...]] = (
+    (('officer',), None, None, (
+        'oberleutnant', 1, 1,
+        'One ability per sortie. Most abilities use Fatigue Points: using them puts optional rule Pilot Fatigue (10.5) in use.',
+    )),
+    (('nco',), None, None, (
+        'unteroffizier', 0, 1,
+        'Up to two abilities per sortie, not the same one twice. Most abilities use Fatigue Points: using them puts optional rule Pilot Fatigue (10.5) in use.',
+    )),
+)
+
+
+def lookup_promotion_tracks(*, rank_track: RankTrack) -> PromotionTracksResult:
+    """Promotions, rule 7.9, 8.1: the row the keys select.
+
+    Args:
+        rank_track: Promotion track (RankTrack; labels in RANK_TRACK_LABELS).
+
+    Returns:
+        The row's values by column:
+            'first_rank': Starting rank
+            'prestige': Prestige Points per promotion (7.9)
+            'prestige_8_1': Prestige Points per promotion (8.1)
+            'abilities': Abilities
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(rank_track) is not str or rank_track not in RANK_TRACK_LABELS:
+        rank_track = _member('promotion_tracks', 'rank_track', rank_track, RANK_TRACK_LABELS)
+    row = _select('promotion_tracks', _PROMOTION_TRACKS_ROWS, (rank_track,), None)
+    return {'first_rank': row[0], 'prestige': row[1], 'prestige_8_1': row[2], 'abilities': row[3]}
+
+
+# ---- 'orientations'
+OrientationsResult = TypedDict('OrientationsResult', {'bombers': str | None, 'escorts': str})
+ORIENTATIONS_COLUMNS: Final = ('bombers', 'escorts')
+_ORIENTATIONS_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
+    (('head_on',), None, None, (
+        'No special effects: a general term for no special advantage, whether a head on, a flank or a rear attack.',
+        'Escorts start with it if the interceptor begins with fighter combat instead of going after the bombers first; enemy fighters on a fighter encounter usually start with it.',
+    )),
+    (('advantaged',), None, None, (
+        'You shoot first on the long range round of the pass and apply any results obtained, then the bomber returns fire.',
+        'The orientation the interceptor begins with against the escort if the player begins with fighter combat.',
+    )),
+    (('disadvantaged',), None, None, (
+        'No effect if there are no escorts: attack the bombers as if head on. With escorts you may NOT attack the bombers: go directly to fighter combat, disadvantaged (exception: Gruppe Leader, 7.9.1).',
+        'The orientation against the escorts once fighter combat begins; also the start against escorts after attacking the bombers first, even if the interception roll was head on, advantaged or out of the sun.',
+    )),
+    (('tailing',), None, None, (
+        None,
+        'Occurs during fighter combat: you face the enemy aircraft\'s tail; your aircraft automatically inflicts one bonus "Tail" hit if any hits are scored at all.',
+    )),
+    (('tailed',), None, None, (
+        None,
+        'Occurs during fighter combat: the enemy faces your tail; the firing aircraft automatically inflicts one bonus "Tail" hit if any hits are scored at all (7.2.2.5: prevented by a defensive card that prevents all damage, or skills and cards that reduce the incoming hits to zero).',
+    )),
+    (('out_of_the_sun',), None, None, (
+        'You may start at medium range against a bomber and it does not return fire the first round.',
+        'If you engage the escorts first you start advantaged, fire, and they do not flip a defensive card the first round: a free shot before the initiative phase (7.2.2.7).',
+    )),
+)
+
+
+def lookup_orientations(*, encounter: Encounter) -> OrientationsResult:
+    """Orientations for combat, rule 7.1.2: the row the keys select.
+
+    Args:
+        encounter: Orientation (Encounter; labels in ENCOUNTER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'bombers': Against bombers (7.1.2)
+            'escorts': Against escorts and fighters (7.1.2)
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(encounter) is not str or encounter not in ENCOUNTER_LABELS:
+        encounter = _member('orientations', 'encounter', encounter, ENCOUNTER_LABELS)
+    row = _select('orientations', _ORIENTATIONS_ROWS, (encounter,), None)
+    return {'bombers': row[0], 'escorts': row[1]}
+
+
+# ---- 'orientation_lists'
+OrientationListsResult = TypedDict('OrientationListsResult', {
+    'mat': str | None, 'listed_7_1_2': int, 'listed_7_2_2': int, 'start_7_1_2': int, 'start_7_2_2': int,
+})
+ORIENTATION_LISTS_COLUMNS: Final = ('mat', 'listed_7_1_2', 'listed_7_2_2', 'start_7_1_2', 'start_7_2_2')
+_ORIENTATION_LISTS_ROWS: Final[tuple[_Row[tuple[str | None, int, int, int, int]], ...]] = (
+    (('head_on',), None, None, ('Aircraft facing each other', 1, 1, 1, 1)),
+    (('advantaged',), None, None, ('The enemy aircraft is turned 90 degrees to the side', 1, 1, 1, 1)),
+    (('disadvantaged',), None, None, ('Your aircraft is turned 90 degrees to the side', 1, 1, 1, 1)),
+    (('tailing',), None, None, ('One aircraft is completely turned backwards in relation to the other', 1, 1, 0, 1)),
+    (('tailed',), None, None, (None, 1, 0, 0, 0)),
+    (('out_of_the_sun',), None, None, (
+        'Your aircraft starts Advantaged, gets to shoot, and the enemy aircraft does not get to flip a defensive card',
+        0, 1, 1, 1,
+    )),
+)
+
+
+def lookup_orientation_lists(*, encounter: Encounter) -> OrientationListsResult:
+    """Orientations: the Fighter Target Mat and the two lists, rule 7.1.2, 7.2.2: the row the keys select.
+
+    Args:
+        encounter: Orientation (Encounter; labels in ENCOUNTER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'mat': On the Fighter Target Mat [B11] (7.2.2)
+            'listed_7_1_2': In 7.1.2's five orientations
+            'listed_7_2_2': In 7.2.2's five orientations
+            'start_7_1_2': A starting orientation (7.1.2)
+            'start_7_2_2': A starting orientation (7.2.2)
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(encounter) is not str or encounter not in ENCOUNTER_LABELS:
+        encounter = _member('orientation_lists', 'encounter', encounter, ENCOUNTER_LABELS)
+    row = _select('orientation_lists', _ORIENTATION_LISTS_ROWS, (encounter,), None)
+    return {'mat': row[0], 'listed_7_1_2': row[1], 'listed_7_2_2': row[2], 'start_7_1_2': row[3], 'start_7_2_2': row[4]}
+
+
+# ---- 'interception_results'
+InterceptionResultsResult = TypedDict('InterceptionResultsResult', {'then': str})
+INTERCEPTION_RESULTS_COLUMNS: Final = ('then',)
+_INTERCEPTION_RESULTS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('none',), None, None, ('Nothing occurs in this endurance box.',)),
+    (('fighters',), None, None, (
+        'Engage the group of Spitfires or US fighters: roll the type of US fighter on [A3] and conduct combat; if still flying afterwards, move one endurance box ahead on the track and roll again on the Interception Chart [B1].',
+    )),
+    (('interception',), None, None, (
+        'Roll on [A3] for the type of bomber and write it on the next open space of the Sortie Log Sheet (B-17, B-24); roll for the type of escorts too if more than one is possible.',
+    )),
+)
+
+
+def lookup_interception_results(*, interception_result: InterceptionResult) -> InterceptionResultsResult:
+    """Interception results, rule 7.1.2: the row the keys select.
+
+    Args:
+        interception_result: Interception Chart result (InterceptionResult; labels in INTERCEPTION_RESULT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'then': Then
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(interception_result) is not str or interception_result not in INTERCEPTION_RESULT_LABELS:
+        interception_result = _member(
+            'interception_results', 'interception_result', interception_result, INTERCEPTION_RESULT_LABELS
+        )
+    row = _select('interception_results', _INTERCEPTION_RESULTS_ROWS, (interception_result,), None)
+    return {'then': row[0]}
+
+
+# ---- 'bomber_bombs'
+BomberBombsResult = TypedDict('BomberBombsResult', {'chart': str, 'bomber': str})
+BOMBER_BOMBS_COLUMNS: Final = ('chart', 'bomber')
+_BOMBER_BOMBS_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    ((), 1, 2, (
+        '[bomb_detonation]',
+        'Still loaded with bombs (the small bomb symbol on the Endurance tracks of the Aircraft Display Mats): the bombs may detonate with a bomb bay hit (check [B4]); if they detonate with the interceptor at close range, roll 2d6 for damage to it.',
+    )),
+    ((), 3, None, (
+        '[flak]',
+        'Has already dropped its bombs and cannot be destroyed by detonating them. Roll for flak damage from the target area (the mats show the flak icon in the 3rd box only, but flak is rolled in any later box too) and apply it before beginning your attack. Only bombers take flak damage: not fighters, escorts, or interceptors.',
+    )),
+)
+_BOMBER_BOMBS_INDEX: Final = _Index(_BOMBER_BOMBS_ROWS)
+
+
+def lookup_bomber_bombs(value: int, *, drm: int = 0) -> BomberBombsResult:
+    """Bombs and flak by Endurance box, rule 7.1.4, 7.1.5: the row a value selects.
+
+    Args:
+        value: Endurance box (not counting the Takeoff box) (1+).
+        drm: the total die roll modifier, added to the natural roll.
+
+    Returns:
+        The row's values by column:
+            'chart': Chart
+            'bomber': The bomber
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(value) is not int or value < 1:
+        _check_value('bomber_bombs', 'endurance_box', value, 1, None)
+    if type(drm) is not int:
+        _check_int('bomber_bombs', 'drm', drm)
+    modified = value + drm
+    low, by_roll, below, above = _BOMBER_BOMBS_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _BOMBER_BOMBS_INDEX.select('bomber_bombs', (), modified)
+    return {'chart': row[0], 'bomber': row[1]}
+
+
+# ---- 'bomber_combat'
+BomberCombatResult = TypedDict('BomberCombatResult', {'chart': str | None, 'rule': str})
+BOMBER_COMBAT_COLUMNS: Final = ('chart', 'rule')
+_BOMBER_COMBAT_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
+    (('target',), None, None, (
+        None,
+        'Decide whether you attack the bombers or the escorts (if present); if starting disadvantaged with escorts present you must conduct fighter combat (exception: Gruppe Leader, 7.9.1) (7.1.3).',
+    )),
+    (('weapons',), None, None, (
+        None,
+        'In the basic game you must fire all unjammed forward weapons together if you use them (exception: optional weapon selection, 10.10.1) (7.1.3).',
+    )),
+    (('aim',), None, None, (
+        None,
+        'Against a bomber choose a point of aim: Port Wing, Starboard Wing or Airframe, even without the Aim skill; it sets the damage of a "GP" (Group Damage) result. You may change it between the rounds of a pass. In fighter combat fighters, escorts and interceptors always aim at the Airframe (7.1.3).',
+    )),
+    (('attack_card',), None, None, (
+        '[B2]',
+        'Flip a card: your attack card for the round. Use the column of your current firepower; the Attack Deck Results Chart [B2] explains the results: random hits (rolled on [B3] against bombers, on [B6] against interceptors, fighters and escorts), Group Damage, or DE (7.1.6).',
+    )),
+    (('firepower',), None, None, (
+        None,
+        'Add all firing weapons\' BOLD numbers; excess firepower does not count (9 FP uses the "8" column); "6-" means 1 to 6 FP (7.1.6).',
+    )),
+    (('jam',), None, None, (
+        None,
+        'The card text says if a weapon jams: determine which (randomly, if firing more than one) and subtract its FP from your total; the adjusted firepower sets your hits. A jam selected for an "MG FF" weapon system is "no effect" (7.1.6).',
+    )),
+    (('defensive_card',), None, None, (
+        None,
+        'Flip a second card: the bomber\'s defensive fire. Only its "DEFENSIVE FIRE: X" matters: X random hits to your interceptor (7.1.6).',
+    )),
+    (('range',), None, None, (
+        '[range_effects]', 'The range decreases by one each round: long becomes medium, medium becomes close (7.1.6).',
+    )),
+    (('later_rounds',), None, None, (
+        None,
+        "After the first round each round flips two new cards, your attack and the bomber's defensive fire; all later rounds of a pass are simultaneous, even if you started advantaged (7.1.12).",
+    )),
+    (('rounds',), None, None, (
+        None,
+        'Each Pass is made up of up to 3 rounds (possibly 4 if the interceptor is equipped with Wfr.Gr. 21 or R4M rockets) (7.1.6).',
+    )),
+)
+
+
+def lookup_bomber_combat(*, bomber_pass: BomberPass) -> BomberCombatResult:
+    """Bomber combat, rule 7.1.3, 7.1.6, 7.1.9, 7.1.10, 7.1.11, 7.1.12, 7.1.13, 7.1.16: the row the keys select.
+
+    Args:
+        bomber_pass: Bomber combat (BomberPass; labels in BOMBER_PASS_LABELS).
+
+    Returns:
+        The row's values by column:
+            'chart': Chart
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(bomber_pass) is not str or bomber_pass not in BOMBER_PASS_LABELS:
+        bomber_pass = _member('bomber_combat', 'bomber_pass', bomber_pass, BOMBER_PASS_LABELS)
+    row = _select('bomber_combat', _BOMBER_COMBAT_ROWS, (bomber_pass,), None)
+    return {'chart': row[0], 'rule': row[1]}
+
+
+# ---- 'bomber_combat_after'
+BomberCombatAfterResult = TypedDict('BomberCombatAfterResult', {'chart': str | None, 'rule': str})
+BOMBER_COMBAT_AFTER_COLUMNS: Final = ('chart', 'rule')
+_BOMBER_COMBAT_AFTER_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
+    (('break_off',), None, None, (
+        None,
+        'You may break off and end the pass at any time; after firing once at close range you must break off, and are automatically engaged by the escort if present (exceptions: Escape Chart [R4], 7.1.10; Gruppe Leader, 7.9.1). After each pass decide whether to attack again or break off; a bomber you break off from gets away with its damage (it may yet crash, 7.4.3) (7.1.6, 7.1.9, 7.1.10).',
+    )),
+    (('escorts_after',), None, None, (
+        '[R4]',
+        'If an escort is present, fighter combat with it begins at the end of your first pass: a second pass on a damaged bomber needs no escort, the Gruppe Leader ability (7.9.1) or the Me 163B-1 (11.10.1). To avoid the escort roll 1d6 on the Escape Chart [R4] (7.1.10, 7.1.11).',
+    )),
+    (('escaped',), None, None, (
+        None,
+        'You cannot re-engage the bombers in this endurance box: advance one endurance box, then decide to attempt interception again or land (7.1.10).',
+    )),
+    (('second_pass',), None, None, (
+        None,
+        'With no escorts you may wheel around and start again from long range against the same or a different bomber, or end the combat. Later passes against bombers are always head on (7.1.6, 7.1.11).',
+    )),
+    (('hold_fire',), None, None, (
+        None,
+        'You are not required to fire at long or medium range against a bomber (to conserve ammo, for example); the bomber always fires at you at each range if possible (7.1.16).',
+    )),
+    (('extended_burst',), None, None, (
+        '[extended_burst]',
+        'Forward weapons only, with 2 ammo points left in at least one forward weapon, at medium or long range, not if your only firing weapons have unlimited ammo. Choose the aim point, then roll 2d6 before pulling a combat card. Extra hits are random hits to the aimed area, only if the card scores at least 1 hit; its jams occur after firing, unless a 12 is rolled and no firing occurs (7.1.13).',
+    )),
+    (('after_combat',), None, None, (
+        None,
+        'At the end of a combat, decide whether to continue on your sortie or head back to base (2.0); you may abort due to damage after a combat: move your aircraft marker directly to the Landing box and roll for landing (7.4.2).',
+    )),
+)
+
+
+def lookup_bomber_combat_after(*, bomber_pass_end: BomberPassEnd) -> BomberCombatAfterResult:
+    """Bomber combat: breaking off, second passes, extended burst, rule 7.1.6, 7.1.9, 7.1.10, 7.1.11, 7.1.13, 7.1.16,
+        7.4.2: the row the keys select.
+
+    Args:
+        bomber_pass_end: Bomber combat: after a pass (BomberPassEnd; labels in BOMBER_PASS_END_LABELS).
+
+    Returns:
+        The row's values by column:
+            'chart': Chart
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(bomber_pass_end) is not str or bomber_pass_end not in BOMBER_PASS_END_LABELS:
+        bomber_pass_end = _member('bomber_combat_after', 'bomber_pass_end', bomber_pass_end, BOMBER_PASS_END_LABELS)
+    row = _select('bomber_combat_after', _BOMBER_COMBAT_AFTER_ROWS, (bomber_pass_end,), None)
+    return {'chart': row[0], 'rule': row[1]}
+
+
+# ---- 'first_fire'
+FirstFireResult = TypedDict('FirstFireResult', {'first_round': str | None, 'later': str | None})
+FIRST_FIRE_COLUMNS: Final = ('first_round', 'later')
+_FIRST_FIRE_ROWS: Final[tuple[_Row[tuple[str | None, str | None]], ...]] = (
+    (('head_on',), None, None, ('Simultaneous', 'Simultaneous')),
+    (('advantaged',), None, None, (
+        'You fire first (at long range) and apply the results; then the bomber returns fire', 'Simultaneous',
+    )),
+    (('disadvantaged',), None, None, ('Simultaneous (with no escorts you attack as if head on)', 'Simultaneous')),
+    (('out_of_the_sun',), None, None, (
+        'You fire first; the bomber does not return fire the first round (7.1.2)', 'Simultaneous',
+    )),
+    (('tailing',), None, None, (None, None)),
+    (('tailed',), None, None, (None, None)),
+)
+
+
+def lookup_first_fire(*, encounter: Encounter) -> FirstFireResult:
+    """Who fires first against a bomber, rule 7.1.6, 7.1.9, 7.1.12: the row the keys select.
+
+    Args:
+        encounter: Orientation (Encounter; labels in ENCOUNTER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'first_round': First round of the first pass
+            'later': Later rounds and passes
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(encounter) is not str or encounter not in ENCOUNTER_LABELS:
+        encounter = _member('first_fire', 'encounter', encounter, ENCOUNTER_LABELS)
+    row = _select('first_fire', _FIRST_FIRE_ROWS, (encounter,), None)
+    return {'first_round': row[0], 'later': row[1]}
+
+
+# ---- 'hit_changes'
+HitChangesResult = TypedDict('HitChangesResult', {'hits': int, 'how': str})
+HIT_CHANGES_COLUMNS: Final = ('hits', 'how')
+_HIT_CHANGES_ROWS: Final[tuple[_Row[tuple[int, str]], ...]] = (
+    (('gunner_hit',), None, None, (
+        -1,
+        'Defensive fire is reduced by one random hit per gunner hit, tracked with a numerical marker (1, 2, 3...) on [B10]; it may be reduced to zero. A gunner crew injury on a bomber adds 1 to the marker. With simultaneous fire the reduction counts from the next round.',
+    )),
+    (('small_target',), None, None, (
+        -1, 'An additional -1 random hit from bomber defensive fire, at long range only (as noted on Chart [B10]).',
+    )),
+    (('extended_burst',), None, None, (1, "The bomber's return fire is increased by 1 random hit that round.")),
+    (('vertical_climb',), None, None, (2, 'The bomber may return fire with +2 random hits.')),
+    (('tail',), None, None, (1, 'One bonus "Tail" hit.')),
+    (('pilot_acm',), None, None, (
+        -1, 'One less random hit received. Unlike Interceptor Ace 1943-44, no +1 drm on the Initiative Chart [B12].',
+    )),
+    (('pilot_gunnery',), None, None, (1, 'One extra random hit, against bombers and escorts/fighters.')),
+    (('pilot_lw',), None, None, (-1, 'Apply -1 random hit when firing.')),
+    (('pilot_sw',), None, None, (-2, 'Apply -2 random hits when firing.')),
+    (('german_green',), None, None, (-1, 'You do 1 less random hit (pilot and wingman).')),
+    (('allied_green',), None, None, (-1, 'Does 1 less random hit.')),
+    (('allied_veteran',), None, None, (1, '1 extra random hit (only if any hits are scored).')),
+    (('allied_ace',), None, None, (
+        1, '1 extra random hit (only if any hits are scored); also +1 on the initiative roll.',
+    )),
+    (('allied_gunnery',), None, None, (
+        1, 'An extra random hit, in addition to the extra random hit of veteran and ace pilots.',
+    )),
+    (('allied_acm',), None, None, (-1, 'One less random hit when attacked by an interceptor.')),
+    (('barrel_roll',), None, None, (-2, 'Avoid 2 hits.')),
+    (('adjust_position',), None, None, (
+        1,
+        'Adjusting to an adjacent approach track and/or one altitude level implies receiving 1 random hit (rolled on [B6]).',
+    )),
+)
+
+
+def lookup_hit_changes(*, hit_change: HitChange) -> HitChangesResult:
+    """Changes to random hits, rule 7.1.7, 7.1.8, 7.1.13, 7.2.2.5, 7.4.8, 7.7, 10.6, 10.6.1, 10.7, 10.12: the row the
+        keys select.
+
+    Args:
+        hit_change: Change to random hits (HitChange; labels in HIT_CHANGE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'hits': Random hits
+            'how': How
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(hit_change) is not str or hit_change not in HIT_CHANGE_LABELS:
+        hit_change = _member('hit_changes', 'hit_change', hit_change, HIT_CHANGE_LABELS)
+    row = _select('hit_changes', _HIT_CHANGES_ROWS, (hit_change,), None)
+    return {'hits': row[0], 'how': row[1]}
+
+
+# ---- 'b17_formation'
+B17FormationResult = TypedDict('B17FormationResult', {'as_301': str | None, 'as_303': str})
+B17_FORMATION_COLUMNS: Final = ('as_301', 'as_303')
+_B17_FORMATION_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
+    (('rockets',), None, None, (
+        'Out of formation (all B-17s in the endurance box, for the rest of the combat)',
+        'Out of formation (all B-17s in the endurance box, for the rest of the combat)',
+    )),
+    (('separation',), None, None, (None, 'Out of formation for subsequent passes')),
+)
+
+
+def lookup_b17_formation(*, out_of_formation: OutOfFormation) -> B17FormationResult:
+    """B-17 formation, rule 7.1.7, 5.2.4: the row the keys select.
+
+    Args:
+        out_of_formation: Out of formation (OutOfFormation; labels in OUT_OF_FORMATION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'as_301': 7.1.7 (line 301): the exceptions to \"always in formation\"
+            'as_303': 7.1.7 (line 303) and 5.2.4
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(out_of_formation) is not str or out_of_formation not in OUT_OF_FORMATION_LABELS:
+        out_of_formation = _member('b17_formation', 'out_of_formation', out_of_formation, OUT_OF_FORMATION_LABELS)
+    row = _select('b17_formation', _B17_FORMATION_ROWS, (out_of_formation,), None)
+    return {'as_301': row[0], 'as_303': row[1]}
+
+
+# ---- 'rockets'
+RocketsResult = TypedDict('RocketsResult', {
+    'fired': str, 'hit': str, 'b17': str, 'b24': str, 'fighters': str, 'speed': int, 'after': str, 'damaged': str,
+})
+ROCKETS_COLUMNS: Final = ('fired', 'hit', 'b17', 'b24', 'fighters', 'speed', 'after', 'damaged')
+_ROCKETS_ROWS: Final[tuple[_Row[tuple[str, str, str, str, str, int, str, str]], ...]] = (
+    (('wfr_gr21',), None, None, (
+        'First, BEFORE the long range round of the pass; the bombers cannot return fire',
+        'Roll 2d6 and consult the Aircraft Display Mat: a hit inflicts 1-2 random hits on a bomber',
+        'A hit puts all B-17s in this endurance box out of formation for the rest of the combat (not a Separation, 5.2.4); on a "Miss" they are NOT out of formation',
+        'No effect other than the 1-2 random hits', 'Useless', -1,
+        'Speed +1; agile aircraft, not agile while carrying them, regain their agility (the launching tubes are jettisoned)',
+        'If damaged before they can be fired they cannot be used or jettisoned; undamaged, they may be jettisoned at the start of combat against fighters or escorts, for the speed increase and agility regain',
+    )),
+    (('r4m',), None, None, (
+        'First, BEFORE the long range round of the pass; the bombers cannot return fire',
+        'Roll 2d6 and consult the Aircraft Display Mat: a hit inflicts 1-2 random hits on a bomber',
+        'A hit puts all B-17s in this endurance box out of formation for the rest of the combat; on a "Miss" they are NOT out of formation',
+        'No effect other than the 1-2 random hits', 'Useless', -1, 'Speed +1 (Me 262A-1b)',
+        'A Wfr.Gr.21 result on the Fighter Damage Chart [B6] damages them; damaged before they can be fired they cannot be used or jettisoned; undamaged, they may be jettisoned at the start of combat against fighters or escorts, for the speed increase',
+    )),
+)
+
+
+def lookup_rockets(*, rocket: Rocket) -> RocketsResult:
+    """Rockets, rule 7.1.14, 7.1.15: the row the keys select.
+
+    Args:
+        rocket: Rockets (Rocket; labels in ROCKET_LABELS).
+
+    Returns:
+        The row's values by column:
+            'fired': Fired
+            'hit': Hit
+            'b17': B-17s
+            'b24': B-24s
+            'fighters': Fighters and escorts
+            'speed': Speed while carried
+            'after': After firing or jettisoning
+            'damaged': Damaged
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(rocket) is not str or rocket not in ROCKET_LABELS:
+        rocket = _member('rockets', 'rocket', rocket, ROCKET_LABELS)
+    row = _select('rockets', _ROCKETS_ROWS, (rocket,), None)
+    return {
+        'fired': row[0], 'hit': row[1], 'b17': row[2], 'b24': row[3], 'fighters': row[4], 'speed': row[5],
+        'after': row[6], 'damaged': row[7],
+    }
+
+
+# ---- 'wfr_gr21_load'
+WfrGr21LoadResult = TypedDict('WfrGr21LoadResult', {'rockets': int, 'rocket_ammo': int | None, 'fire': int})
+WFR_GR21_LOAD_COLUMNS: Final = ('rockets', 'rocket_ammo', 'fire')
+_WFR_GR21_LOAD_ROWS: Final[tuple[_Row[tuple[int, int | None, int]], ...]] = (
+    (('bf109',), None, None, (2, None, 1)),
+    (('fw190',), None, None, (2, None, 1)),
+    (('bf110',), None, None, (4, 2, 2)),
+)
+
+
+def lookup_wfr_gr21_load(*, family: Family) -> WfrGr21LoadResult:
+    """Wfr.Gr.21 rockets carried, rule 7.1.14, 11.3: the row the keys select.
+
+    Args:
+        family: Aircraft family (Family; labels in FAMILY_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rockets': Rockets
+            'rocket_ammo': Rocket ammo
+            'fire': Fire from the Wfr.Gr.21 range box
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: the families the rule names).
+    """
+    if type(family) is not str or family not in FAMILY_LABELS:
+        family = _member('wfr_gr21_load', 'family', family, FAMILY_LABELS)
+    row = _select('wfr_gr21_load', _WFR_GR21_LOAD_ROWS, (family,), None)
+    return {'rockets': row[0], 'rocket_ammo': row[1], 'fire': row[2]}
+
+
+# ---- 'out_of_the_sun_bomber'
+OutOfTheSunBomberResult = TypedDict('OutOfTheSunBomberResult', {'as_7_1_2': str, 'as_7_1_9': str})
+OUT_OF_THE_SUN_BOMBER_COLUMNS: Final = ('as_7_1_2', 'as_7_1_9')
+_OUT_OF_THE_SUN_BOMBER_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('range',), None, None, ('Medium', 'Long')),
+    (('return_fire',), None, None, ('None', 'After yours: you fire first')),
+)
+
+
+def lookup_out_of_the_sun_bomber(*, sun_attack: SunAttack) -> OutOfTheSunBomberResult:
+    """Out of the Sun against a bomber, rule 7.1.2, 7.1.6, 7.1.9: the row the keys select.
+
+    Args:
+        sun_attack: Out of the Sun against a bomber (SunAttack; labels in SUN_ATTACK_LABELS).
+
+    Returns:
+        The row's values by column:
+            'as_7_1_2': 7.1.2
+            'as_7_1_9': 7.1.6, 7.1.9
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(sun_attack) is not str or sun_attack not in SUN_ATTACK_LABELS:
+        sun_attack = _member('out_of_the_sun_bomber', 'sun_attack', sun_attack, SUN_ATTACK_LABELS)
+    row = _select('out_of_the_sun_bomber', _OUT_OF_THE_SUN_BOMBER_ROWS, (sun_attack,), None)
+    return {'as_7_1_2': row[0], 'as_7_1_9': row[1]}
+
+
+# ---- 'tight_turn'
+TightTurnResult = TypedDict('TightTurnResult', {'positions': int})
+TIGHT_TURN_COLUMNS: Final = ('positions',)
+_TIGHT_TURN_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
+    (('agile',), None, None, (2,)),
+    (('agile_damaged',), None, None, (1,)),
+    (('not_agile',), None, None, (1,)),
+)
+
+
+def lookup_tight_turn(*, agility: Agility) -> TightTurnResult:
+    """Tight Turn, rule 7.2.2.2, 7.2.2.9: the row the keys select.
+
+    Args:
+        agility: Agility (Agility; labels in AGILITY_LABELS).
+
+    Returns:
+        The row's values by column:
+            'positions': Positions gained
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(agility) is not str or agility not in AGILITY_LABELS:
+        agility = _member('tight_turn', 'agility', agility, AGILITY_LABELS)
+    row = _select('tight_turn', _TIGHT_TURN_ROWS, (agility,), None)
+    return {'positions': row[0]}
+
+
+# ---- 'a3_july_1944'
+A3July1944Result = TypedDict('A3July1944Result', {'aircraft': str})
+A3_JULY_1944_COLUMNS: Final = ('aircraft',)
+_A3_JULY_1944_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('bomber',), 5, 5, ('B-17G',)),
+    (('fighter',), 1, 1, ('P-47D',)),
+)
+_A3_JULY_1944_INDEX: Final = _Index(_A3_JULY_1944_ROWS)
+_A3_JULY_1944_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+
+
+def lookup_a3_july_1944(roll: int, *, a3_type: A3Type, drm: int = 0) -> A3July1944Result:
+    """Aircraft Target and Allied Fighter Attack Chart [A3]: July 1944 (7.12 example), rule 7.12: the row a roll
+        selects.
+
+    Args:
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        a3_type: Aircraft Target Chart roll (A3Type; labels in A3_TYPE_LABELS).
+        drm: the total die roll modifier, added to the natural roll.
+
+    Returns:
+        The row's values by column:
+            'aircraft': Aircraft
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: printed on the player aid cards, not in the rulebook:
+            only the two results the 7.12 example reads are known).
+    """
+    if type(roll) is not int or roll not in _A3_JULY_1944_OUTCOMES:
+        _check_natural('a3_july_1944', roll, _A3_JULY_1944_OUTCOMES, '1d10')
+    if type(a3_type) is not str or a3_type not in A3_TYPE_LABELS:
+        a3_type = _member('a3_july_1944', 'a3_type', a3_type, A3_TYPE_LABELS)
+    if type(drm) is not int:
+        _check_int('a3_july_1944', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _A3_JULY_1944_INDEX.tables.get((a3_type,)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _A3_JULY_1944_INDEX.select('a3_july_1944', (a3_type,), modified)
+    return {'aircraft': row[0]}
+
+
+_A3_JULY_1944_DICE: Final = _Dice('sum', 1, 10)
+
+
+def roll_a3_july_1944(rng: random.Random, *, a3_type: A3Type, drm: int = 0) -> Roll[A3July1944Result]:
+    """Roll 1d10 with `rng` and read Aircraft Target and Allied Fighter Attack Chart [A3]: July 1944 (7.12 example),
+        rule 7.12.
+
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('a3_july_1944', rng)
+    natural = _roll(rng, _A3_JULY_1944_DICE)
+    return _rolled(natural, drm, lookup_a3_july_1944(natural, a3_type=a3_type, drm=drm))
 
 
 # ---- 'A3'
@@ -2104,57 +3734,147 @@ def drm_b8(*, crewman_injury: Injury | None = None, de_result: bool = False, fat
 
 
 # ---- 'B12'
+B12Result = TypedDict('B12Result', {'result': str})
+B12_COLUMNS: Final = ('result',)
+_B12_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), -4, -4, ('The enemy improves his position by 1',)),
+    ((), -3, -3, ('The enemy gains an improvement in position',)),
+    ((), -1, -1, ('No change in position',)),
+)
+_B12_INDEX: Final = _Index(_B12_ROWS)
+_B12_OUTCOMES: Final = frozenset({-5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5})
+
+
+def lookup_b12(roll: int, *, drm: int = 0) -> B12Result:
+    """Initiative Chart [B12], rule 7.2.2.7, 7.2.2.9, 7.8.8, 7.4.8, 10.5, 10.6, 10.6.1: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6 versus 1d6, the difference, -5 to 5 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: printed on the player aid cards, not in the rulebook:
+            only the three differentials the 7.2.2.10 and 7.12 examples read are known).
+    """
+    if type(roll) is not int or roll not in _B12_OUTCOMES:
+        _check_natural('B12', roll, _B12_OUTCOMES, '1d6 versus 1d6, the difference')
+    if type(drm) is not int:
+        _check_int('B12', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _B12_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _B12_INDEX.select('B12', (), modified)
+    return {'result': row[0]}
+
+
+_B12_DICE: Final = _Dice('versus', 1, 6, 0, (1, 6))
+
+
+def roll_b12(rng: random.Random, *, drm: int = 0) -> Roll[B12Result]:
+    """Roll 1d6 versus 1d6, the difference with `rng` and read Initiative Chart [B12], rule 7.2.2.7, 7.2.2.9, 7.8.8,
+        7.4.8, 10.5, 10.6, 10.6.1.
+
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('B12', rng)
+    natural = _roll(rng, _B12_DICE)
+    return _rolled(natural, drm, lookup_b12(natural, drm=drm))
+
+
 _B12_DRMS: Final = (
+    _Drm(1, None, _Per('speed_difference', 1, 'down')),
     _Drm(2, _AllOf((_Flag('agile'), _Not(_Flag('engine_or_controls_damaged'))))),
     _Drm(1, _Flag('pilot_ace')),
     _Drm(1, _Flag('mw50')),
     _Drm(-1, _Compare('pilot_injury', '==', 'lw')),
     _Drm(-2, _Compare('pilot_injury', '==', 'sw')),
     _Drm(-1, _Compare('fatigue_points', '>=', 15)),
+    _Drm(-2, _AllOf((_Flag('allied_agile'), _Not(_Flag('allied_engine_or_controls_damaged'))))),
+    _Drm(-1, _Flag('allied_ace')),
+    _Drm(-1, _Flag('allied_sa')),
+    _Drm(1, _Flag('p47_loaded')),
 )
 
 
 def drm_b12(
     *,
     agile: bool = False,
+    allied_ace: bool = False,
+    allied_agile: bool = False,
+    allied_engine_or_controls_damaged: bool = False,
+    allied_sa: bool = False,
     engine_or_controls_damaged: bool = False,
     fatigue_points: int | None = None,
     mw50: bool = False,
+    p47_loaded: bool = False,
     pilot_ace: bool = False,
     pilot_injury: Injury | None = None,
+    speed_difference: int | None = None,
 ) -> int:
-    """The total DRM for Initiative Chart [B12], rule 7.2.2.7, 7.2.2.9, 7.8.8, 7.4.8, 10.5: the sum of the DRMs whose
-        conditions are true.
+    """The total DRM for Initiative Chart [B12], rule 7.2.2.7, 7.2.2.9, 7.8.8, 7.4.8, 10.5, 10.6, 10.6.1: the sum of the
+        DRMs whose conditions are true.
 
+    +1 Speed (yours less the enemy's) (per your speed less the enemy's speed)
     +2 Agile aircraft, no engine or controls damage
     +1 Ace pilot
     +1 MW-50 boost (the 7.2.2.10 and 7.12 examples)
     -1 Pilot LW
     -2 Pilot SW
     -1 Fatigue 15+ (R6)
+    -2 Agile Allied fighter, no engine or controls damage
+    -1 Allied Ace (10.6)
+    -1 Allied S.A. skill (10.6.1)
+    +1 Loaded P-47D (Scramble from Parchim)
 
     A value left as None is unknown: a DRM applies only when its condition is true without it.
 
     Args:
         agile: an Agile aircraft (Bf 109, Me 163, Spitfire, P-51; 7.2.2.9) (True or False).
+        allied_ace: the Allied pilot is an Ace (R7/R8, 10.6) (True or False).
+        allied_agile: the Allied fighter is Agile (Spitfire, P-51; 7.2.2.9) (True or False).
+        allied_engine_or_controls_damaged: the Allied fighter has suffered engine or controls damage (True or False).
+        allied_sa: the Allied pilot has the S.A. skill (10.6.1) (True or False).
         engine_or_controls_damaged: the aircraft has suffered engine or controls damage (True or False).
         fatigue_points: Fatigue Level (R6, 10.5) (an int, or None if unknown).
         mw50: MW-50 boost, not inoperative (True or False).
+        p47_loaded: the intercepted P-47D is loaded (Scramble from Parchim, 10.15.3) (True or False).
         pilot_ace: the pilot is an Ace (5 kills, 7.8.8) (True or False).
         pilot_injury: the pilot's injury (7.4.8) (Injury, labels in INJURY_LABELS; or None if unknown).
+        speed_difference: your speed less the enemy's speed (an int, or None if unknown).
     """
     _check_flag('B12', 'agile', agile)
+    _check_flag('B12', 'allied_ace', allied_ace)
+    _check_flag('B12', 'allied_agile', allied_agile)
+    _check_flag('B12', 'allied_engine_or_controls_damaged', allied_engine_or_controls_damaged)
+    _check_flag('B12', 'allied_sa', allied_sa)
     _check_flag('B12', 'engine_or_controls_damaged', engine_or_controls_damaged)
     if fatigue_points is not None:
         _check_int('B12', 'fatigue_points', fatigue_points)
         _check_range('B12', 'fatigue_points', fatigue_points, 0, 99)
     _check_flag('B12', 'mw50', mw50)
+    _check_flag('B12', 'p47_loaded', p47_loaded)
     _check_flag('B12', 'pilot_ace', pilot_ace)
     if pilot_injury is not None:
         pilot_injury = _member('B12', 'pilot_injury', pilot_injury, INJURY_LABELS)
+    if speed_difference is not None:
+        _check_int('B12', 'speed_difference', speed_difference)
+        _check_range('B12', 'speed_difference', speed_difference, -10, 10)
     context: dict[str, _Context] = {
-        'agile': agile, 'engine_or_controls_damaged': engine_or_controls_damaged, 'fatigue_points': fatigue_points,
-        'mw50': mw50, 'pilot_ace': pilot_ace, 'pilot_injury': pilot_injury,
+        'agile': agile, 'allied_ace': allied_ace, 'allied_agile': allied_agile,
+        'allied_engine_or_controls_damaged': allied_engine_or_controls_damaged, 'allied_sa': allied_sa,
+        'engine_or_controls_damaged': engine_or_controls_damaged, 'fatigue_points': fatigue_points, 'mw50': mw50,
+        'p47_loaded': p47_loaded, 'pilot_ace': pilot_ace, 'pilot_injury': pilot_injury,
+        'speed_difference': speed_difference,
     }
     return _total_drm(_B12_DRMS, context, None)
 
@@ -2205,6 +3925,61 @@ def drm_initiative_allied(
 
 
 # ---- 'W1'
+W1Result = TypedDict('W1Result', {'result': str})
+W1_COLUMNS: Final = ('result',)
+_W1_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 4, 4, ('DE and Wingman Damaged',)),
+    ((), 6, 6, ('4 random hits (airframe) and Wingman Damaged',)),
+)
+_W1_INDEX: Final = _Index(_W1_ROWS)
+_W1_OUTCOMES: Final = frozenset({2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
+
+
+def lookup_w1(roll: int, *, drm: int = 0) -> W1Result:
+    """Wingman Attack on Bomber Chart [W1], rule 7.2.3.1, 7.7: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 2d6, 2 to 12 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: printed on the player aid cards, not in the rulebook:
+            only the two rows the 7.9.1 example reads are known).
+    """
+    if type(roll) is not int or roll not in _W1_OUTCOMES:
+        _check_natural('W1', roll, _W1_OUTCOMES, '2d6')
+    if type(drm) is not int:
+        _check_int('W1', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _W1_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _W1_INDEX.select('W1', (), modified)
+    return {'result': row[0]}
+
+
+_W1_DICE: Final = _Dice('sum', 2, 6)
+
+
+def roll_w1(rng: random.Random, *, drm: int = 0) -> Roll[W1Result]:
+    """Roll 2d6 with `rng` and read Wingman Attack on Bomber Chart [W1], rule 7.2.3.1, 7.7.
+
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('W1', rng)
+    natural = _roll(rng, _W1_DICE)
+    return _rolled(natural, drm, lookup_w1(natural, drm=drm))
+
+
 _W1_DRMS: Final = (
     _Drm(-1, _Flag('wingman_gunnery')),
     _Drm(-1, _Flag('wingman_aim')),
@@ -2244,15 +4019,23 @@ def lookup_r4(roll: int, *, interceptor: Interceptor, drm: int = 0) -> R4Result:
     """Escape Chart [R4], rule 7.1.10: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
         interceptor: Interceptor type (Interceptor; labels in INTERCEPTOR_LABELS).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
             'result': Result
 
     Errata applied: chartc_ia2 (see the game's JSON for the printed values).
+        Piston-engined 2-: chartc_ia2, printed range 1-2 (7.9.1's Gruppe Leader -1 drm is applied to avoid the
+            escorts, so a modified 0 is a safe escape).
+        Piston-engined 3+: chartc_ia2, printed range 3-6 (footnote 1's +1 DRM makes a 7 possible; 7.1.10 says combat
+            occurs on 3-6 and a higher roll is no better escape).
+        Jet or Rocket 4-: chartc_ia2, printed range 1-4 (7.9.1's Gruppe Leader -1 drm is applied to avoid the
+            escorts, so a modified 0 is a safe escape).
+        Jet or Rocket 5+: chartc_ia2, printed range 5-6 (footnote 1's +1 DRM makes a 7 possible; 7.1.10 says combat
+            occurs on 5-6).
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -2279,7 +4062,8 @@ _R4_DICE: Final = _Dice('sum', 1, 6)
 def roll_r4(rng: random.Random, *, interceptor: Interceptor, drm: int = 0) -> Roll[R4Result]:
     """Roll 1d6 with `rng` and read Escape Chart [R4], rule 7.1.10.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -2328,9 +4112,9 @@ def lookup_r5(roll: int, *, fighter: Fighter, drm: int = 0) -> R5Result:
     """Disengagement Chart [R5], rule 7.3: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
         fighter: Fighter type (Fighter; labels in FIGHTER_LABELS).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -2361,7 +4145,8 @@ _R5_DICE: Final = _Dice('sum', 1, 6)
 def roll_r5(rng: random.Random, *, fighter: Fighter, drm: int = 0) -> Roll[R5Result]:
     """Roll 1d6 with `rng` and read Disengagement Chart [R5], rule 7.3.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -2394,8 +4179,8 @@ def lookup_extended_burst(roll: int, *, drm: int = 0) -> ExtendedBurstResult:
     """Extended Burst (standard chart), rule 7.1.13: the row a roll selects.
 
     Args:
-        roll: the natural roll on 2d6, 2 to 12.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 2d6, 2 to 12 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -2426,7 +4211,8 @@ _EXTENDED_BURST_DICE: Final = _Dice('sum', 2, 6)
 def roll_extended_burst(rng: random.Random, *, drm: int = 0) -> Roll[ExtendedBurstResult]:
     """Roll 2d6 with `rng` and read Extended Burst (standard chart), rule 7.1.13.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -2482,7 +4268,7 @@ def lookup_repair(value: int, *, drm: int = 0) -> RepairResult:
 
     Args:
         value: Systems damaged (1+).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -2530,27 +4316,28 @@ def drm_b9(*, month: str | None = None) -> int:
 
 
 # ---- 'bomb_detonation'
-BombDetonationResult = TypedDict('BombDetonationResult', {'result': str})
-BOMB_DETONATION_COLUMNS: Final = ('result',)
-_BOMB_DETONATION_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((), 2, 2, ('The interceptor takes 1d6 random airframe damage hits',)),
-    ((), 3, 11, ('No damage',)),
-    ((), 12, 12, ('The interceptor takes 1d6 random airframe damage hits',)),
+BombDetonationResult = TypedDict('BombDetonationResult', {'result': str, 'as_7_4': str})
+BOMB_DETONATION_COLUMNS: Final = ('result', 'as_7_4')
+_BOMB_DETONATION_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    ((), 2, 2, ('The interceptor takes 1d6 random airframe damage hits', 'The interceptor takes 1d6 random damage')),
+    ((), 3, 11, ('No damage', 'No damage')),
+    ((), 12, 12, ('The interceptor takes 1d6 random airframe damage hits', 'The interceptor takes 1d6 random damage')),
 )
 _BOMB_DETONATION_INDEX: Final = _Index(_BOMB_DETONATION_ROWS)
 _BOMB_DETONATION_OUTCOMES: Final = frozenset({2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
 
 
 def lookup_bomb_detonation(roll: int, *, drm: int = 0) -> BombDetonationResult:
-    """Bomb detonation at close range, rule 7.1.4: the row a roll selects.
+    """Bomb detonation at close range, rule 7.1.4, 7.4: the row a roll selects.
 
     Args:
-        roll: the natural roll on 2d6, 2 to 12.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 2d6, 2 to 12 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
             'result': Result
+            'as_7_4': Result (7.4)
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -2566,16 +4353,17 @@ def lookup_bomb_detonation(roll: int, *, drm: int = 0) -> BombDetonationResult:
     row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
     if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
         row = _BOMB_DETONATION_INDEX.select('bomb_detonation', (), modified)
-    return {'result': row[0]}
+    return {'result': row[0], 'as_7_4': row[1]}
 
 
 _BOMB_DETONATION_DICE: Final = _Dice('sum', 2, 6)
 
 
 def roll_bomb_detonation(rng: random.Random, *, drm: int = 0) -> Roll[BombDetonationResult]:
-    """Roll 2d6 with `rng` and read Bomb detonation at close range, rule 7.1.4.
+    """Roll 2d6 with `rng` and read Bomb detonation at close range, rule 7.1.4, 7.4.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -2587,7 +4375,136 @@ def roll_bomb_detonation(rng: random.Random, *, drm: int = 0) -> Roll[BombDetona
 # 'B3': printed elsewhere, referred to by other charts
 
 
+# ---- 'b3_in_examples'
+B3InExamplesResult = TypedDict('B3InExamplesResult', {'hit': str})
+B3_IN_EXAMPLES_COLUMNS: Final = ('hit',)
+_B3_IN_EXAMPLES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('airframe',), 2, 2, ('Airframe',)),
+    (('airframe',), 5, 5, ('Controls',)),
+    (('airframe',), 7, 7, ('No effect',)),
+)
+_B3_IN_EXAMPLES_INDEX: Final = _Index(_B3_IN_EXAMPLES_ROWS)
+_B3_IN_EXAMPLES_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+
+
+def lookup_b3_in_examples(roll: int, *, b3_column: B3Column, drm: int = 0) -> B3InExamplesResult:
+    """Bomber and Group Damage Chart [B3]: the results the examples read, rule 7.1.5, 7.1.6, 7.4.1: the row a roll
+        selects.
+
+    Args:
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        b3_column: Bomber and Group Damage Chart column (B3Column; labels in B3_COLUMN_LABELS).
+        drm: the total die roll modifier, added to the natural roll.
+
+    Returns:
+        The row's values by column:
+            'hit': Hit
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: [B3] is printed on the player aid cards, not in the
+            rulebook: only the three Airframe results the 7.12 example reads are known).
+    """
+    if type(roll) is not int or roll not in _B3_IN_EXAMPLES_OUTCOMES:
+        _check_natural('b3_in_examples', roll, _B3_IN_EXAMPLES_OUTCOMES, '1d10')
+    if type(b3_column) is not str or b3_column not in B3_COLUMN_LABELS:
+        b3_column = _member('b3_in_examples', 'b3_column', b3_column, B3_COLUMN_LABELS)
+    if type(drm) is not int:
+        _check_int('b3_in_examples', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _B3_IN_EXAMPLES_INDEX.tables.get((b3_column,)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _B3_IN_EXAMPLES_INDEX.select('b3_in_examples', (b3_column,), modified)
+    return {'hit': row[0]}
+
+
+_B3_IN_EXAMPLES_DICE: Final = _Dice('sum', 1, 10)
+
+
+def roll_b3_in_examples(rng: random.Random, *, b3_column: B3Column, drm: int = 0) -> Roll[B3InExamplesResult]:
+    """Roll 1d10 with `rng` and read Bomber and Group Damage Chart [B3]: the results the examples read, rule 7.1.5,
+        7.1.6, 7.4.1.
+
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('b3_in_examples', rng)
+    natural = _roll(rng, _B3_IN_EXAMPLES_DICE)
+    return _rolled(natural, drm, lookup_b3_in_examples(natural, b3_column=b3_column, drm=drm))
+
+
 # 'B6': printed elsewhere, referred to by other charts
+
+
+# ---- 'b6_in_examples'
+B6InExamplesResult = TypedDict('B6InExamplesResult', {'hit': str})
+B6_IN_EXAMPLES_COLUMNS: Final = ('hit',)
+_B6_IN_EXAMPLES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 12, 12, ('Port Wing',)),
+    ((), 13, 13, ('Starboard Wing',)),
+    ((), 25, 25, ('Port Engine',)),
+    ((), 33, 33, ('Airframe',)),
+    ((), 34, 34, ('Tail',)),
+    ((), 43, 43, ('Rear Guns',)),
+    ((), 55, 55, ('Airframe',)),
+    ((), 61, 61, ('Forward Cannon',)),
+)
+_B6_IN_EXAMPLES_INDEX: Final = _Index(_B6_IN_EXAMPLES_ROWS)
+_B6_IN_EXAMPLES_OUTCOMES: Final = frozenset({
+    11, 12, 13, 14, 15, 16, 21, 22, 23, 24, 25, 26, 31, 32, 33, 34, 35, 36, 41, 42, 43, 44, 45, 46, 51, 52, 53, 54, 55,
+    56, 61, 62, 63, 64, 65, 66,
+})
+
+
+def lookup_b6_in_examples(roll: int, *, drm: int = 0) -> B6InExamplesResult:
+    """Fighter Damage Chart [B6]: the results the examples read, rule 3.5, 7.4.1: the row a roll selects.
+
+    Args:
+        roll: the natural roll on d66, 11 to 66 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
+
+    Returns:
+        The row's values by column:
+            'hit': Hit
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: [B6] is printed on the player aid cards, not in the
+            rulebook: only the eight results the 7.12 and 10.7 examples read are known).
+    """
+    if type(roll) is not int or roll not in _B6_IN_EXAMPLES_OUTCOMES:
+        _check_natural('b6_in_examples', roll, _B6_IN_EXAMPLES_OUTCOMES, 'd66')
+    if type(drm) is not int:
+        _check_int('b6_in_examples', 'drm', drm)
+    if drm:
+        _check_no_drm('b6_in_examples', drm, 'd66')
+    modified = roll + drm
+    low, by_roll, below, above = _B6_IN_EXAMPLES_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _B6_IN_EXAMPLES_INDEX.select('b6_in_examples', (), modified)
+    return {'hit': row[0]}
+
+
+_B6_IN_EXAMPLES_DICE: Final = _Dice('d66', 2, 6)
+
+
+def roll_b6_in_examples(rng: random.Random, *, drm: int = 0) -> Roll[B6InExamplesResult]:
+    """Roll d66 with `rng` and read Fighter Damage Chart [B6]: the results the examples read, rule 3.5, 7.4.1.
+
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('b6_in_examples', rng)
+    natural = _roll(rng, _B6_IN_EXAMPLES_DICE)
+    return _rolled(natural, drm, lookup_b6_in_examples(natural, drm=drm))
 
 
 # ---- 'flak'
@@ -2600,15 +4517,18 @@ _FLAK_ROWS: Final[tuple[_Row[tuple[int, ChartRef | None]], ...]] = (
     ((), 3, 3, (3, {'chart': 'B3'})),
 )
 _FLAK_INDEX: Final = _Index(_FLAK_ROWS)
-_FLAK_OUTCOMES: Final = frozenset({0, 1, 2, 3})
+_FLAK_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
+_FLAK_STEPS: Final[tuple[_Step, ...]] = (('drms', 0), ('add', -3), ('minimum', 0), ('maximum', 3))
 
 
 def lookup_flak(roll: int, *, drm: int = 0) -> FlakResult:
     """Flak damage to bombers, rule 7.1.5: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6 minus 3, minimum 0, 0 to 3.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
+
+    The roll is 1d6, then drms, then minus 3, then minimum 0, then maximum 3: the rows read the result.
 
     Returns:
         The row's values by column:
@@ -2620,10 +4540,10 @@ def lookup_flak(roll: int, *, drm: int = 0) -> FlakResult:
         NoRowError: no row is selected.
     """
     if type(roll) is not int or roll not in _FLAK_OUTCOMES:
-        _check_natural('flak', roll, _FLAK_OUTCOMES, '1d6 minus 3, minimum 0')
+        _check_natural('flak', roll, _FLAK_OUTCOMES, '1d6')
     if type(drm) is not int:
         _check_int('flak', 'drm', drm)
-    modified = roll + drm
+    modified = _modified(roll, drm, _FLAK_STEPS)
     low, by_roll, below, above = _FLAK_INDEX.tables.get(()) or _UNINDEXED
     at = modified - low
     row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
@@ -2632,19 +4552,20 @@ def lookup_flak(roll: int, *, drm: int = 0) -> FlakResult:
     return {'hits': row[0], 'damage': row[1]}
 
 
-_FLAK_DICE: Final = _Dice('minus', 1, 6, 3)
+_FLAK_DICE: Final = _Dice('sum', 1, 6)
 
 
 def roll_flak(rng: random.Random, *, drm: int = 0) -> Roll[FlakResult]:
-    """Roll 1d6 minus 3, minimum 0 with `rng` and read Flak damage to bombers, rule 7.1.5.
+    """Roll 1d6 with `rng` and read Flak damage to bombers, rule 7.1.5.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
     _check_rng('flak', rng)
     natural = _roll(rng, _FLAK_DICE)
-    return _rolled(natural, drm, lookup_flak(natural, drm=drm))
+    return _rolled(natural, drm, lookup_flak(natural, drm=drm), _FLAK_STEPS)
 
 
 # ---- 'crash_enroute'
@@ -2662,8 +4583,8 @@ def lookup_crash_enroute(roll: int, *, drm: int = 0) -> CrashEnrouteResult:
     """Aircraft Loss Due to Battle Damage, rule 7.4.3: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -2692,7 +4613,8 @@ _CRASH_ENROUTE_DICE: Final = _Dice('sum', 1, 10)
 def roll_crash_enroute(rng: random.Random, *, drm: int = 0) -> Roll[CrashEnrouteResult]:
     """Roll 1d10 with `rng` and read Aircraft Loss Due to Battle Damage, rule 7.4.3.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -2766,8 +4688,8 @@ def lookup_crash_credit(roll: int, *, drm: int = 0) -> CrashCreditResult:
     """Credit for a kill crashing enroute home, rule 7.4.3: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -2796,13 +4718,865 @@ _CRASH_CREDIT_DICE: Final = _Dice('sum', 1, 6)
 def roll_crash_credit(rng: random.Random, *, drm: int = 0) -> Roll[CrashCreditResult]:
     """Roll 1d6 with `rng` and read Credit for a kill crashing enroute home, rule 7.4.3.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
     _check_rng('crash_credit', rng)
     natural = _roll(rng, _CRASH_CREDIT_DICE)
     return _rolled(natural, drm, lookup_crash_credit(natural, drm=drm))
+
+
+# ---- 'damage_results'
+DamageResultsResult = TypedDict('DamageResultsResult', {'chart': str | None, 'result': str})
+DAMAGE_RESULTS_COLUMNS: Final = ('chart', 'result')
+_DAMAGE_RESULTS_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
+    (('threshold',), None, None, (None, 'Shot down')),
+    (('fuel_fire',), None, None, (None, 'The aircraft is lost; all crew bail out')),
+    (('fuel_explosion',), None, None, (
+        None, 'Catastrophic: the aircraft is lost and all crew are KIA; no parachuting attempt allowed: the game ends',
+    )),
+    (('bomb_bay',), None, None, (None, 'Destroys a bomber')),
+    (('repeat',), None, None, (
+        None,
+        'No effect (you can only knock out the oxygen system once); most systems (engines, wing, airframe, controls, etc.) require multiple damage results to destroy',
+    )),
+    (('de',), None, None, (
+        None,
+        'The aircraft is immediately destroyed (engine failure, the tail shot off, a wing sawn off): circle the target on the Sortie Log sheet. Not negated by a defensive move or card that reduces random hits, only by cards that say "avoid all damage"',
+    )),
+    (('gp',), None, None, (
+        '[B3]',
+        'Rolled on the Bomber and Group Damage Chart [B3], always on its "Airframe" column; the gunner result is ignored (also for the Me 410, Ju 88 and Bf 110)',
+    )),
+    (('random',), None, None, (
+        '[B6]', 'Rolled randomly on the Fighter Damage Chart [B6]; apply the effects listed on [B4] immediately',
+    )),
+    (('engine_words',), None, None, (
+        '[B6]',
+        'Single-engine aircraft: disregard "Port" and "Starboard", all are simply engine hits. Do 335: "port engine" is the forward engine, "starboard engine" the rear engine (7.4.1, 11.6)',
+    )),
+    (('iff',), None, None, (
+        None, 'No effect: it is not on the Aircraft Display Mats (exception: Operation Bodenplatte, 10.16)',
+    )),
+    (('engine',), None, None, (
+        '[engine_damage_speed]',
+        "Does not preclude finishing a combat; it hampers or precludes further interceptions that sortie. With a speed lower than the bombers' (a Bf 110G-2/R3 with one engine out and the other damaged), you cannot intercept the bomber formation",
+    )),
+    (('all_engines',), None, None, (
+        None,
+        'Glide at once and make an emergency landing on the Landing Chart [B7], or the crew bails out on the Parachute Chart [B8]',
+    )),
+)
+
+
+def lookup_damage_results(*, damage_result: DamageResult) -> DamageResultsResult:
+    """Aircraft Damage, rule 7.4, 7.4.1: the row the keys select.
+
+    Args:
+        damage_result: Damage (DamageResult; labels in DAMAGE_RESULT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'chart': Chart
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(damage_result) is not str or damage_result not in DAMAGE_RESULT_LABELS:
+        damage_result = _member('damage_results', 'damage_result', damage_result, DAMAGE_RESULT_LABELS)
+    row = _select('damage_results', _DAMAGE_RESULTS_ROWS, (damage_result,), None)
+    return {'chart': row[0], 'result': row[1]}
+
+
+# ---- 'engine_armor'
+EngineArmorResult = TypedDict('EngineArmorResult', {'first_hit': str, 'speed': str | None})
+ENGINE_ARMOR_COLUMNS: Final = ('first_hit', 'speed')
+_ENGINE_ARMOR_ROWS: Final[tuple[_Row[tuple[str, str | None]], ...]] = (
+    (('radial',), None, None, (
+        'Ignored: place a damaged marker on the "Engine Armor" status box; subsequent engine hits damage the engine',
+        '"1" speed loss from the first hit of engine damage; -2 speed at the second hit',
+    )),
+    (('fw190d9',), None, None, (
+        'Ignored: place a damaged marker on the "Engine Armor" status box; subsequent engine hits damage the engine',
+        None,
+    )),
+    (('ta152h1',), None, None, (
+        'Ignored: place a damaged marker on the "Engine Armor" status box; subsequent engine hits damage the engine',
+        None,
+    )),
+)
+
+
+def lookup_engine_armor(*, engine_armor: EngineArmor) -> EngineArmorResult:
+    """Engine Armor, rule 7.4.1, 11.2.4, 11.2.5: the row the keys select.
+
+    Args:
+        engine_armor: Armored engine (EngineArmor; labels in ENGINE_ARMOR_LABELS).
+
+    Returns:
+        The row's values by column:
+            'first_hit': First engine hit
+            'speed': Speed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(engine_armor) is not str or engine_armor not in ENGINE_ARMOR_LABELS:
+        engine_armor = _member('engine_armor', 'engine_armor', engine_armor, ENGINE_ARMOR_LABELS)
+    row = _select('engine_armor', _ENGINE_ARMOR_ROWS, (engine_armor,), None)
+    return {'first_hit': row[0], 'speed': row[1]}
+
+
+# ---- 'bailing_out'
+BailingOutResult = TypedDict('BailingOutResult', {'chart': str | None, 'rule': str})
+BAILING_OUT_COLUMNS: Final = ('chart', 'rule')
+_BAILING_OUT_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
+    (('destroyed',), None, None, (
+        '[B8]',
+        'Roll for the pilot (and gunner, if present) on the Parachute Chart [B8]; surviving, you lose the next sortie while you receive a new aircraft and get back to base',
+    )),
+    (('voluntary',), None, None, (
+        '[B8]',
+        'You may decide to bail out (normally when severely wounded and the plane is shot up): this ends combat; roll for each crew on [B8]',
+    )),
+    (('forced_down',), None, None, (
+        '[B8]',
+        'Bail out, rolling for each crew on [B8]; or make a forced deadstick landing in an emergency field or road at +1 drm on the Landing Chart [B7], missing the next sortie as you travel back to base even if you land successfully',
+    )),
+    (('de',), None, None, ('[B8]', 'You may still parachute, at +1 drm on [B8]')),
+    (('fuel_explosion',), None, None, (None, 'You cannot parachute: you are KIA and the game ends')),
+)
+
+
+def lookup_bailing_out(*, bail_out: BailOut) -> BailingOutResult:
+    """Parachuting to Safety, rule 7.4.1, 7.4.5, 7.6: the row the keys select.
+
+    Args:
+        bail_out: Bailing out (BailOut; labels in BAIL_OUT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'chart': Chart
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(bail_out) is not str or bail_out not in BAIL_OUT_LABELS:
+        bail_out = _member('bailing_out', 'bail_out', bail_out, BAIL_OUT_LABELS)
+    row = _select('bailing_out', _BAILING_OUT_ROWS, (bail_out,), None)
+    return {'chart': row[0], 'rule': row[1]}
+
+
+# ---- 'post_combat'
+PostCombatResult = TypedDict('PostCombatResult', {'chart': str | None, 'rule': str})
+POST_COMBAT_COLUMNS: Final = ('chart', 'rule')
+_POST_COMBAT_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
+    (('abort',), None, None, (
+        None,
+        'You may abort your sortie after combat: move your aircraft marker directly to the Landing box and roll for landing',
+    )),
+    (('leaking',), None, None, (
+        None,
+        'Force an abort at the end of a pass against a bomber; in fighter combat, attempt to disengage until successful or shot down (7.3.3)',
+    )),
+    (('repairs',), None, None, (
+        '[repair]',
+        'Damage cannot be repaired while airborne. After landing, count the systems damaged: a system may have several hits (2 airframe hits are 1 system); port and starboard wing are different systems; jammed weapons and crew injuries do not count (exception: NCO scrounging, 7.9.2); damaged weapons (rolled on [B6]) do, all weapons as only one system',
+    )),
+)
+
+
+def lookup_post_combat(*, post_combat: PostCombat) -> PostCombatResult:
+    """Post Combat, rule 7.4.2: the row the keys select.
+
+    Args:
+        post_combat: After combat (PostCombat; labels in POST_COMBAT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'chart': Chart
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(post_combat) is not str or post_combat not in POST_COMBAT_LABELS:
+        post_combat = _member('post_combat', 'post_combat', post_combat, POST_COMBAT_LABELS)
+    row = _select('post_combat', _POST_COMBAT_ROWS, (post_combat,), None)
+    return {'chart': row[0], 'rule': row[1]}
+
+
+# ---- 'landing_results'
+LandingResultsResult = TypedDict('LandingResultsResult', {'crew': str, 'aircraft': str})
+LANDING_RESULTS_COLUMNS: Final = ('crew', 'aircraft')
+_LANDING_RESULTS_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('rough',), None, None, ('Each crew member receives a light wound', 'Lost for 1 sortie for repairs')),
+    (('crash',), None, None, ('Each crew member receives a wound roll for severity', 'Written off as destroyed')),
+    (('destroyed',), None, None, ('All the crew are killed', 'Destroyed while landing')),
+)
+
+
+def lookup_landing_results(*, landing_result: LandingResult) -> LandingResultsResult:
+    """Rough and Crash Landings, rule 7.4.6: the row the keys select.
+
+    Args:
+        landing_result: Landing result (LandingResult; labels in LANDING_RESULT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'crew': Crew
+            'aircraft': Aircraft
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(landing_result) is not str or landing_result not in LANDING_RESULT_LABELS:
+        landing_result = _member('landing_results', 'landing_result', landing_result, LANDING_RESULT_LABELS)
+    row = _select('landing_results', _LANDING_RESULTS_ROWS, (landing_result,), None)
+    return {'crew': row[0], 'aircraft': row[1]}
+
+
+# ---- 'crew_injury'
+CrewInjuryResult = TypedDict('CrewInjuryResult', {'result': str})
+CREW_INJURY_COLUMNS: Final = ('result',)
+_CREW_INJURY_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('bomber_pilot',), None, None, ('The severity of the wound is rolled',)),
+    (('bomber_gunner',), None, None, ('The gunner hit marker on [B10] increases by "1" (the severity is not rolled)',)),
+    (('rear_gunner',), None, None, (
+        'The severity of the wound is rolled: Light Wound (LW), Serious Wound (SW), or Killed in Action (KIA)',
+    )),
+    (('no_rear_gunner',), None, None, ('No effect',)),
+)
+
+
+def lookup_crew_injury(*, injured_crewman: InjuredCrewman) -> CrewInjuryResult:
+    """Crew Injury, rule 7.1.8, 7.4.7: the row the keys select.
+
+    Args:
+        injured_crewman: Crewman injured (InjuredCrewman; labels in INJURED_CREWMAN_LABELS).
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(injured_crewman) is not str or injured_crewman not in INJURED_CREWMAN_LABELS:
+        injured_crewman = _member('crew_injury', 'injured_crewman', injured_crewman, INJURED_CREWMAN_LABELS)
+    row = _select('crew_injury', _CREW_INJURY_ROWS, (injured_crewman,), None)
+    return {'result': row[0]}
+
+
+# ---- 'components'
+ComponentsResult = TypedDict('ComponentsResult', {'count': int | None, 'holds': str | None})
+COMPONENTS_COLUMNS: Final = ('count', 'holds')
+_COMPONENTS_ROWS: Final[tuple[_Row[tuple[int | None, str | None]], ...]] = (
+    (('countersheets',), None, None, (None, '1.5 countersheets: one and a half die-cut sheets (3.4)')),
+    (('counters',), None, None, (
+        342,
+        'Markers for aircraft, crew members, ammo rounds, random events and the status of crew and systems, placed on the Aircraft Display Mat or a Target Mat (3.4)',
+    )),
+    (('rulebook',), None, None, (1, None)),
+    (('player_aid_two_sided',), None, None, (
+        7, 'Charts and tables, referenced by their ID in [square brackets] (3.5)',
+    )),
+    (('player_aid_one_sided',), None, None, (
+        1, 'Charts and tables, referenced by their ID in [square brackets] (3.5)',
+    )),
+    (('operations_mat',), None, None, (
+        1,
+        'The Operations Map: the Combat Card Deck is shuffled on it (4.0); base zone, airfield and unit markers (3.4.2)',
+    )),
+    (('aircraft_mats',), None, None, (
+        20,
+        '40 Aircraft Display Mats, double-sided, 20 total (3.8): 40 different aircraft, one for each aircraft type available to the player (3.1)',
+    )),
+    (('combat_cards',), None, None, (
+        60, 'Damage by firepower; defensive action or wingman action; bomber/rear gunner defensive fire (3.4.3.1)',
+    )),
+    (('sortie_log',), None, None, (1, '2-page Sortie Log Sheet (3.6)')),
+    (('d20',), None, None, (1, None)),
+    (('d10',), None, None, (2, None)),
+    (('d6',), None, None, (2, None)),
+)
+
+
+def lookup_components(*, component: Component) -> ComponentsResult:
+    """Parts Inventory, rule 3.1, 3.4, 3.4.3.1, 3.5, 3.8: the row the keys select.
+
+    Args:
+        component: Component (Component; labels in COMPONENT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'count': Count
+            'holds': Holds
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(component) is not str or component not in COMPONENT_LABELS:
+        component = _member('components', 'component', component, COMPONENT_LABELS)
+    row = _select('components', _COMPONENTS_ROWS, (component,), None)
+    return {'count': row[0], 'holds': row[1]}
+
+
+# ---- 'markers'
+MarkersResult = TypedDict('MarkersResult', {'counters': int | None, 'pairs': int | None, 'use': str})
+MARKERS_COLUMNS: Final = ('counters', 'pairs', 'use')
+_MARKERS_ROWS: Final[tuple[_Row[tuple[int | None, int | None, str]], ...]] = (
+    (('aircraft',), None, None, (
+        None, None,
+        "Placed on the Aircraft Display Mat to track your sortie. Lists the aircraft's type and start date; a yellow band marks an aircraft available at the start of the game. Shown as Friendly or Enemy.",
+    )),
+    (('officer_rank',), None, None, (
+        8, 4, 'Four pairs, left and right: your promotion level if you have chosen to be an officer',
+    )),
+    (('nco_rank',), None, None, (
+        8, 4, 'Four pairs, left and right: your promotion level if you have chosen to be an NCO',
+    )),
+    (('awards',), None, None, (
+        None, None, 'Mainly historical; most raise your Prestige Level; some give minor game advantages',
+    )),
+    (('skills',), None, None, (None, None, 'Skills bought with experience by your pilot, wingman and crew')),
+    (('random_events',), None, None, (
+        None, None,
+        'Most Random Events are resolved immediately; some can be used later and stay on the Aircraft Display Mat until used',
+    )),
+    (('ammo',), None, None, (None, None, 'Typically cannon ammunition; two-sided, "1" or "2" ammo points')),
+    (('damage',), None, None, (
+        None, None,
+        'Placed on the Aircraft Display Mat only when damage occurs: wings, tail, airframe, engines and other systems; the "INOP" side for systems knocked out (engines and weapons)',
+    )),
+    (('crew_status',), None, None, (None, None, 'Severity of injury or KIA')),
+    (('map',), None, None, (None, None, 'Operations Map (if used): your base zone, your airfield and your unit')),
+)
+
+
+def lookup_markers(*, marker: Marker) -> MarkersResult:
+    """Game Markers, rule 3.4, 3.4.2: the row the keys select.
+
+    Args:
+        marker: Marker (Marker; labels in MARKER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'counters': Markers
+            'pairs': Pairs
+            'use': Use
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(marker) is not str or marker not in MARKER_LABELS:
+        marker = _member('markers', 'marker', marker, MARKER_LABELS)
+    row = _select('markers', _MARKERS_ROWS, (marker,), None)
+    return {'counters': row[0], 'pairs': row[1], 'use': row[2]}
+
+
+# ---- 'terminology'
+TerminologyResult = TypedDict('TerminologyResult', {'meaning': str})
+TERMINOLOGY_COLUMNS: Final = ('meaning',)
+_TERMINOLOGY_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('interceptor',), None, None, ('A German fighter',)),
+    (('escort',), None, None, ('An Allied fighter defending bombers',)),
+    (('fighters',), None, None, ('Allied fighters on sweeps',)),
+    (('fighter_combat',), None, None, ('Interceptors having combat with either Fighters or Escorts',)),
+)
+
+
+def lookup_terminology(*, term: Term) -> TerminologyResult:
+    """Game terminology, rule 3.8: the row the keys select.
+
+    Args:
+        term: Term (Term; labels in TERM_LABELS).
+
+    Returns:
+        The row's values by column:
+            'meaning': Meaning
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(term) is not str or term not in TERM_LABELS:
+        term = _member('terminology', 'term', term, TERM_LABELS)
+    row = _select('terminology', _TERMINOLOGY_ROWS, (term,), None)
+    return {'meaning': row[0]}
+
+
+# 'A2': printed elsewhere, referred to by other charts
+
+
+# 'B2': printed elsewhere, referred to by other charts
+
+
+# 'B4': printed elsewhere, referred to by other charts
+
+
+# 'B5': printed elsewhere, referred to by other charts
+
+
+# 'B10': printed elsewhere, referred to by other charts
+
+
+# 'B11': printed elsewhere, referred to by other charts
+
+
+# 'C1': printed elsewhere, referred to by other charts
+
+
+# 'F1': printed elsewhere, referred to by other charts
+
+
+# ---- 'fighter_combat'
+FighterCombatResult = TypedDict('FighterCombatResult', {'chart': str | None, 'rule': str})
+FIGHTER_COMBAT_COLUMNS: Final = ('chart', 'rule')
+_FIGHTER_COMBAT_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
+    (('sweep',), None, None, (
+        '[A3]',
+        'A fighter sweep may be American or British: roll on [A3], its first column for American fighters, its second for British; no bombers are involved (7.2.1).',
+    )),
+    (('escorts',), None, None, (
+        None,
+        'Unlike Interceptor Ace 1943-44, all bomber formations have escort fighters. Fighting the escorts first, they begin with the orientation of the interception roll: advantaged, disadvantaged, head on, or out of the sun (7.2.1).',
+    )),
+    (('start',), None, None, (
+        '[B11]',
+        'Place your aircraft and the enemy fighter/escort on the Fighter Target Mat [B11] in the starting orientation; fighter combat begins disadvantaged if you chose to attack the bombers first, whatever orientation was rolled (7.2.2).',
+    )),
+    (('fire',), None, None, (
+        None,
+        'Facing the enemy (head on, advantaged or tailing) you may shoot your forward weapons with the firepower column of the card you flip; the enemy fires back if facing you, if not he uses the defensive section of his card. Fighter combat is at medium range: no range effects between interceptors and fighters/escorts (7.2.2.1, 7.1.7).',
+    )),
+    (('head_on',), None, None, (
+        None,
+        'Fire; or go defensive at once, using the defensive section of your combat card or calling on your wingman and using that text; or a standard maneuver in lieu of a card draw (7.2.2.2).',
+    )),
+    (('disadvantaged',), None, None, (
+        None,
+        'Go defensive with the defense option of the next card you flip; or call on your wingman and use his text (not both: choose before flipping; he cannot assist if not present, damaged, or your radio is knocked out: then only the defense option); or a standard maneuver in lieu of a card draw (7.2.2.3).',
+    )),
+    (('rear_gunner',), None, None, (
+        None,
+        'Disadvantaged or tailed with a rear gunner, you may flip a second card to shoot at the same time as your defense card; he uses its "defensive fire" section against the fighter/escort (7.2.2.4).',
+    )),
+    (('results',), None, None, (
+        None,
+        'After shooting or your defensive choice and both cards flipped, apply the results simultaneously: a defensive card may negate damage, improve your orientation by one or two positions, or end the encounter (7.2.2.6).',
+    )),
+    (('initiative',), None, None, (
+        '[B12]',
+        'After both cards are flipped and applied, both aircraft roll for initiative on [B12] as the final action of the round; each improvement is a 90 degree shift (7.2.2.7).',
+    )),
+    (('next',), None, None, (
+        None,
+        'Continue with the new orientation until one aircraft is shot down or gets away. After shooting down (or driving off) an escort or fighter, you may engage another one, starting head on, or end the encounter (7.2.2.10).',
+    )),
+    (('after',), None, None, (
+        '[B1]',
+        'You may not engage bombers in the endurance box after fighter combat: advance one endurance box and roll again on [B1]; in the landing box or a greyed out box you are low on fuel and must land (7.2.2.10).',
+    )),
+)
+
+
+def lookup_fighter_combat(*, fighter_step: FighterStep) -> FighterCombatResult:
+    """Fighter combat, rule 7.2.1, 7.2.2: the row the keys select.
+
+    Args:
+        fighter_step: Fighter combat (FighterStep; labels in FIGHTER_STEP_LABELS).
+
+    Returns:
+        The row's values by column:
+            'chart': Chart
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(fighter_step) is not str or fighter_step not in FIGHTER_STEP_LABELS:
+        fighter_step = _member('fighter_combat', 'fighter_step', fighter_step, FIGHTER_STEP_LABELS)
+    row = _select('fighter_combat', _FIGHTER_COMBAT_ROWS, (fighter_step,), None)
+    return {'chart': row[0], 'rule': row[1]}
+
+
+# ---- 'positions'
+PositionsResult = TypedDict('PositionsResult', {'position': int})
+POSITIONS_COLUMNS: Final = ('position',)
+_POSITIONS_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
+    (('tailed',), None, None, (1,)),
+    (('disadvantaged',), None, None, (2,)),
+    (('head_on',), None, None, (3,)),
+    (('advantaged',), None, None, (4,)),
+    (('tailing',), None, None, (5,)),
+    (('out_of_the_sun',), None, None, (4,)),
+)
+
+
+def lookup_positions(*, encounter: Encounter) -> PositionsResult:
+    """Positions in fighter combat, rule 7.2.2.7: the row the keys select.
+
+    Args:
+        encounter: Orientation (Encounter; labels in ENCOUNTER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'position': Position
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(encounter) is not str or encounter not in ENCOUNTER_LABELS:
+        encounter = _member('positions', 'encounter', encounter, ENCOUNTER_LABELS)
+    row = _select('positions', _POSITIONS_ROWS, (encounter,), None)
+    return {'position': row[0]}
+
+
+# ---- 'jet_positions'
+JetPositionsResult = TypedDict('JetPositionsResult', {'positions': int | None})
+JET_POSITIONS_COLUMNS: Final = ('positions',)
+_JET_POSITIONS_ROWS: Final[tuple[_Row[tuple[int | None]], ...]] = (
+    (('me262',), None, None, (1,)),
+    (('he162',), None, None, (1,)),
+    (('go229',), None, None, (1,)),
+    (('me163',), None, None, (0,)),
+    (('bf109',), None, None, (None,)),
+    (('fw190',), None, None, (None,)),
+    (('bf110',), None, None, (None,)),
+    (('me410',), None, None, (None,)),
+    (('ju88',), None, None, (None,)),
+    (('do335',), None, None, (None,)),
+)
+
+
+def lookup_jet_positions(*, family: Family) -> JetPositionsResult:
+    """Rocket and jet fighters: position before initiative, rule 7.2.2.8, 7.11, 11.10.1: the row the keys select.
+
+    Args:
+        family: Aircraft family (Family; labels in FAMILY_LABELS).
+
+    Returns:
+        The row's values by column:
+            'positions': Positions lost after combat, before rolling for initiative
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(family) is not str or family not in FAMILY_LABELS:
+        family = _member('jet_positions', 'family', family, FAMILY_LABELS)
+    row = _select('jet_positions', _JET_POSITIONS_ROWS, (family,), None)
+    return {'positions': row[0]}
+
+
+# ---- 'wingman'
+WingmanResult = TypedDict('WingmanResult', {'chart': str | None, 'rule': str})
+WINGMAN_COLUMNS: Final = ('chart', 'rule')
+_WINGMAN_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
+    (('defence',), None, None, (
+        None,
+        "He flies a notional aircraft whose damage you don't track. In a combat round you use either the defensive text of a card or call on your wingman, not both (7.2.3).",
+    )),
+    (('bombers',), None, None, (
+        '[W1]',
+        'You may order him to attack a bomber at the same time you begin your attack: roll on [W1] and resolve it after your attack; it is voluntary (7.2.3.1).',
+    )),
+    (('range',), None, None, (
+        '[range_effects]',
+        "His attacks on bombers are modified by range as an interceptor's (7.1.7): 4 random hits are 5 at close range, 3 at long range. He is always at your range; you may have him wait until closer without penalty or return fire (7.2.3.1).",
+    )),
+    (('out_of_the_sun',), None, None, (
+        '[W1]',
+        'Against bombers (only) from Out of the Sun at medium range, ignore any damage result on your wingman when rolling on [W1] (7.1.2, 7.2.3.1).',
+    )),
+    (('fighters',), None, None, (
+        None,
+        'Some cards say he does nothing; others that he attacks with a firepower: he flips another combat card and may use his skills (aim, expert, etc.); the enemy draws no defensive card (7.2.3.2).',
+    )),
+    (('kill',), None, None, (
+        None, 'If he shoots down the enemy fighter/escort, you are automatically disengaged (7.2.3.2).',
+    )),
+    (('experience',), None, None, (
+        None,
+        'He starts with 0 Experience Points and gains experience at your rate; he may buy most skills and earn awards, but does not track Prestige (7.2.3.3).',
+    )),
+)
+
+
+def lookup_wingman(*, wingman_rule: WingmanRule) -> WingmanResult:
+    """Wingman Abilities and Use, rule 7.2.3: the row the keys select.
+
+    Args:
+        wingman_rule: Wingman (WingmanRule; labels in WINGMAN_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'chart': Chart
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(wingman_rule) is not str or wingman_rule not in WINGMAN_RULE_LABELS:
+        wingman_rule = _member('wingman', 'wingman_rule', wingman_rule, WINGMAN_RULE_LABELS)
+    row = _select('wingman', _WINGMAN_ROWS, (wingman_rule,), None)
+    return {'chart': row[0], 'rule': row[1]}
+
+
+# ---- 'wingman_status'
+WingmanStatusResult = TypedDict('WingmanStatusResult', {'attack': str, 'assist': str})
+WINGMAN_STATUS_COLUMNS: Final = ('attack', 'assist')
+_WINGMAN_STATUS_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('present',), None, None, ('Yes', 'Yes')),
+    (('damaged',), None, None, ('No', 'No')),
+    (('missing',), None, None, ('No', 'No')),
+    (('radio_out',), None, None, ('Not stated', 'No')),
+)
+
+
+def lookup_wingman_status(*, wingman_state: WingmanState) -> WingmanStatusResult:
+    """Wingman: what he can do, rule 7.2.2.3, 7.2.3.1, 7.2.3.2: the row the keys select.
+
+    Args:
+        wingman_state: Wingman's state (WingmanState; labels in WINGMAN_STATE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'attack': Attack a bomber
+            'assist': Assist you against fighters/escorts
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(wingman_state) is not str or wingman_state not in WINGMAN_STATE_LABELS:
+        wingman_state = _member('wingman_status', 'wingman_state', wingman_state, WINGMAN_STATE_LABELS)
+    row = _select('wingman_status', _WINGMAN_STATUS_ROWS, (wingman_state,), None)
+    return {'attack': row[0], 'assist': row[1]}
+
+
+# ---- 'disengaging'
+DisengagingResult = TypedDict('DisengagingResult', {'chart': str | None, 'result': str | None})
+DISENGAGING_COLUMNS: Final = ('chart', 'result')
+_DISENGAGING_ROWS: Final[tuple[_Row[tuple[str | None, str | None]], ...]] = (
+    (('you', 'head_on'), None, None, (None, 'You cannot disengage: you must be tailing or advantaged')),
+    (('you', 'advantaged'), None, None, (
+        '[R5]',
+        'Instead of firing, roll 1d6 on R5; if you fail, the enemy gains one position, the round ends, and you roll for initiative normally and continue',
+    )),
+    (('you', 'disadvantaged'), None, None, (None, 'You cannot disengage: you must be tailing or advantaged')),
+    (('you', 'tailing'), None, None, (None, 'Instead of firing: automatic, the encounter ends')),
+    (('you', 'tailed'), None, None, (None, 'You cannot disengage: you must be tailing or advantaged')),
+    (('you', 'out_of_the_sun'), None, None, ('[R5]', 'Advantaged: roll 1d6 on R5')),
+    (('enemy', 'head_on'), None, None, (None, 'He continues to pull defensive cards until in a position to try')),
+    (('enemy', 'advantaged'), None, None, (
+        '[R5]', 'Instead of firing, 1d6 on R5: 1-4 succeeds; 5-6 fails, you gain one position and combat continues',
+    )),
+    (('enemy', 'disadvantaged'), None, None, (None, 'He continues to pull defensive cards until in a position to try')),
+    (('enemy', 'tailing'), None, None, (None, 'Instead of firing: it succeeds, and the combat is ended')),
+    (('enemy', 'tailed'), None, None, (None, 'He continues to pull defensive cards until in a position to try')),
+    (('enemy', 'out_of_the_sun'), None, None, (None, None)),
+)
+
+
+def lookup_disengaging(*, disengaging_side: DisengagingSide, encounter: Encounter) -> DisengagingResult:
+    """Disengaging by orientation, rule 7.3, 7.3.1: the row the keys select.
+
+    Args:
+        disengaging_side: Side disengaging (DisengagingSide; labels in DISENGAGING_SIDE_LABELS).
+        encounter: Orientation (Encounter; labels in ENCOUNTER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'chart': Chart
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(disengaging_side) is not str or disengaging_side not in DISENGAGING_SIDE_LABELS:
+        disengaging_side = _member('disengaging', 'disengaging_side', disengaging_side, DISENGAGING_SIDE_LABELS)
+    if type(encounter) is not str or encounter not in ENCOUNTER_LABELS:
+        encounter = _member('disengaging', 'encounter', encounter, ENCOUNTER_LABELS)
+    row = _select('disengaging', _DISENGAGING_ROWS, (disengaging_side, encounter), None)
+    return {'chart': row[0], 'result': row[1]}
+
+
+# ---- 'disengage_triggers'
+DisengageTriggersResult = TypedDict('DisengageTriggersResult', {'enemy': str | None, 'you': str | None})
+DISENGAGE_TRIGGERS_COLUMNS: Final = ('enemy', 'you')
+_DISENGAGE_TRIGGERS_ROWS: Final[tuple[_Row[tuple[str | None, str | None]], ...]] = (
+    (('pilot_wounded',), None, None, ('Attempts to disengage', None)),
+    (('weapons_out',), None, None, ('Attempts to disengage (10.11)', None)),
+    (('leaking_fuel',), None, None, (
+        'Attempts to disengage',
+        'Mandatory: at the end of a pass against a bomber; in fighter combat, attempt until you succeed or are shot down (7.4.2)',
+    )),
+    (('oxygen',), None, None, (
+        'Attempts to disengage',
+        'Mandatory: at the end of a pass against a bomber; in fighter combat, attempt until you succeed or are shot down (7.4.2)',
+    )),
+    (('serious_wound',), None, None, (
+        'Attempts to disengage',
+        'Mandatory: attempt to break off at the end of the current firing pass against a bomber, or of fighter combat (7.4.8)',
+    )),
+    (('out_of_fuel',), None, None, (None, 'Mandatory (11.10.1): 1d6 1-4 succeeds, as a piston-engined fighter')),
+    (('both_forced',), None, None, ('Automatic: no roll', 'Automatic: no roll')),
+)
+
+
+def lookup_disengage_triggers(*, disengage_trigger: DisengageTrigger) -> DisengageTriggersResult:
+    """When a fighter must try to disengage, rule 7.3.1, 7.3.2, 7.3.3: the row the keys select.
+
+    Args:
+        disengage_trigger: Disengagement trigger (DisengageTrigger; labels in DISENGAGE_TRIGGER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'enemy': Enemy fighter/escort (7.3.1)
+            'you': Your interceptor (7.3.3)
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(disengage_trigger) is not str or disengage_trigger not in DISENGAGE_TRIGGER_LABELS:
+        disengage_trigger = _member(
+            'disengage_triggers', 'disengage_trigger', disengage_trigger, DISENGAGE_TRIGGER_LABELS
+        )
+    row = _select('disengage_triggers', _DISENGAGE_TRIGGERS_ROWS, (disengage_trigger,), None)
+    return {'enemy': row[0], 'you': row[1]}
+
+
+# ---- 'bomber_disengagement'
+BomberDisengagementResult = TypedDict('BomberDisengagementResult', {'when': str})
+BOMBER_DISENGAGEMENT_COLUMNS: Final = ('when',)
+_BOMBER_DISENGAGEMENT_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('long',), None, None, (
+        'At any time before firing would occur; you may then have to face escorts unless you escape them (7.1.10)',
+    )),
+    (('medium',), None, None, (
+        'At any time before firing would occur; you may then have to face escorts unless you escape them (7.1.10)',
+    )),
+    (('close',), None, None, (
+        'At any time before firing would occur; you may then have to face escorts unless you escape them (7.1.10)',
+    )),
+)
+
+
+def lookup_bomber_disengagement(*, range_: Range) -> BomberDisengagementResult:
+    """Disengaging from a bomber, rule 7.3.3: the row the keys select.
+
+    Args:
+        range_: Range (Range; labels in RANGE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'when': When
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(range_) is not str or range_ not in RANGE_LABELS:
+        range_ = _member('bomber_disengagement', 'range_', range_, RANGE_LABELS)
+    row = _select('bomber_disengagement', _BOMBER_DISENGAGEMENT_ROWS, (range_,), None)
+    return {'when': row[0]}
+
+
+# ---- 'jet_ace_rules'
+JetAceRulesResult = TypedDict('JetAceRulesResult', {'rule': str})
+JET_ACE_RULES_COLUMNS: Final = ('rule',)
+_JET_ACE_RULES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('snapshot',), None, None, (
+        "Each pilot's record is a snapshot of his status at the start of Interceptor Ace 1944-45 (some start later): adjust the Pilot and Crew Status sheet to it, then fly (10.4).",
+    )),
+    (('units',), None, None, (
+        'Use the unit(s) the pilot served in during the game\'s time frame, or, with less historical accuracy, a unit chosen at random; start with any aircraft available at that unit, giving priority to one the pilot is an "expert" with (10.4.1).',
+    )),
+    (('skills',), None, None, (
+        'Each pilot lists his special abilities; every Ace starts with the "Expert" skill in at least one family of aircraft (10.4.2).',
+    )),
+    (('victory',), None, None, (
+        "Fly from March 1944 (or the Ace's historical starting date on the Western Front) until the end of the war; your career is a defeat if you do not MATCH or EXCEED the pilot's historical total (10.4.3).",
+    )),
+)
+
+
+def lookup_jet_ace_rules(*, ace_rule: AceRule) -> JetAceRulesResult:
+    """Historical Jet Aces, rule 10.4: the row the keys select.
+
+    Args:
+        ace_rule: Historical Jet Ace rule (AceRule; labels in ACE_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(ace_rule) is not str or ace_rule not in ACE_RULE_LABELS:
+        ace_rule = _member('jet_ace_rules', 'ace_rule', ace_rule, ACE_RULE_LABELS)
+    row = _select('jet_ace_rules', _JET_ACE_RULES_ROWS, (ace_rule,), None)
+    return {'rule': row[0]}
+
+
+# ---- 'multiplayer_rules'
+MultiplayerRulesResult = TypedDict('MultiplayerRulesResult', {'rule': str})
+MULTIPLAYER_RULES_COLUMNS: Final = ('rule',)
+_MULTIPLAYER_RULES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('leader',), None, None, (
+        'Two players in the same unit: one interceptor is the leader; his interception rolls apply to both players each endurance box: a fighter sweep or a bomber interception for both, with the same orientation (10.2).',
+    )),
+    (('rockets',), None, None, (
+        'If the leader has Wfr.Gr.21 rockets, a successful attack breaks up the bomber formation for himself and the other player; otherwise they attack bombers separately (10.2).',
+    )),
+    (('assist',), None, None, (
+        "Each fights his own escort or fighter; one who has shot down his opponent may maneuver against his teammate's: each round, the teammate's position improves by 1 during the initiative roll; at the end of each such round the assisting player rolls (cooperative_assist) (10.2).",
+    )),
+    (('competitive',), None, None, (
+        "The same or different units, competing for the best score: the opposing player flips the bombers' return fire card, and in an escort or fighter encounter decides the defensive or wingman section when playing defensively and rolls for initiative (10.3).",
+    )),
+)
+
+
+def lookup_multiplayer_rules(*, multiplayer: Multiplayer) -> MultiplayerRulesResult:
+    """Multiplayer, rule 10.1, 10.2, 10.3: the row the keys select.
+
+    Args:
+        multiplayer: Multiplayer (Multiplayer; labels in MULTIPLAYER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(multiplayer) is not str or multiplayer not in MULTIPLAYER_LABELS:
+        multiplayer = _member('multiplayer_rules', 'multiplayer', multiplayer, MULTIPLAYER_LABELS)
+    row = _select('multiplayer_rules', _MULTIPLAYER_RULES_ROWS, (multiplayer,), None)
+    return {'rule': row[0]}
 
 
 # ---- 'R6'
@@ -2823,7 +5597,7 @@ def lookup_r6(value: int, *, drm: int = 0) -> R6Result:
 
     Args:
         value: Fatigue level (0+).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -2884,9 +5658,9 @@ def lookup_r7(roll: int, *, period: Period, drm: int = 0) -> R7Result:
     """American Pilot Quality Chart [R7], rule 10.6: the row a roll selects.
 
     Args:
-        roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100.
+        roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100 (what the dice show).
         period: Period (Period; labels in PERIOD_LABELS).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -2920,7 +5694,8 @@ _R7_DICE: Final = _Dice('percentile', 2, 10)
 def roll_r7(rng: random.Random, *, period: Period, drm: int = 0) -> Roll[R7Result]:
     """Roll percentile (2d10, 00 = 100) with `rng` and read American Pilot Quality Chart [R7], rule 10.6.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -2967,9 +5742,9 @@ def lookup_r8(roll: int, *, period: Period, drm: int = 0) -> R8Result:
     """British Pilot Quality Chart [R8], rule 10.6: the row a roll selects.
 
     Args:
-        roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100.
+        roll: the natural roll on percentile (2d10, 00 = 100), 1 to 100 (what the dice show).
         period: Period (Period; labels in PERIOD_LABELS).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3003,7 +5778,8 @@ _R8_DICE: Final = _Dice('percentile', 2, 10)
 def roll_r8(rng: random.Random, *, period: Period, drm: int = 0) -> Roll[R8Result]:
     """Roll percentile (2d10, 00 = 100) with `rng` and read British Pilot Quality Chart [R8], rule 10.6.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -3030,8 +5806,8 @@ def lookup_allied_fighter_skills(roll: int, *, drm: int = 0) -> AlliedFighterSki
     """Allied Fighter Skills Chart, rule 10.6.1: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3060,7 +5836,8 @@ _ALLIED_FIGHTER_SKILLS_DICE: Final = _Dice('sum', 1, 10)
 def roll_allied_fighter_skills(rng: random.Random, *, drm: int = 0) -> Roll[AlliedFighterSkillsResult]:
     """Roll 1d10 with `rng` and read Allied Fighter Skills Chart, rule 10.6.1.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -3087,8 +5864,8 @@ def lookup_p47_aces(roll: int, *, drm: int = 0) -> P47AcesResult:
     """P-47D Thunderbolt Aces, rule 10.6.2: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3121,7 +5898,8 @@ _P47_ACES_DICE: Final = _Dice('sum', 1, 10)
 def roll_p47_aces(rng: random.Random, *, drm: int = 0) -> Roll[P47AcesResult]:
     """Roll 1d10 with `rng` and read P-47D Thunderbolt Aces, rule 10.6.2.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -3155,8 +5933,8 @@ def lookup_p51_aces(roll: int, *, drm: int = 0) -> P51AcesResult:
     """P-51 Mustang Aces, rule 10.6.2: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3189,7 +5967,8 @@ _P51_ACES_DICE: Final = _Dice('sum', 1, 6)
 def roll_p51_aces(rng: random.Random, *, drm: int = 0) -> Roll[P51AcesResult]:
     """Roll 1d6 with `rng` and read P-51 Mustang Aces, rule 10.6.2.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -3214,8 +5993,8 @@ def lookup_p38_aces(roll: int, *, drm: int = 0) -> P38AcesResult:
     """P-38 Lightning Aces, rule 10.6.2: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3248,7 +6027,8 @@ _P38_ACES_DICE: Final = _Dice('sum', 1, 6)
 def roll_p38_aces(rng: random.Random, *, drm: int = 0) -> Roll[P38AcesResult]:
     """Roll 1d6 with `rng` and read P-38 Lightning Aces, rule 10.6.2.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -3274,8 +6054,8 @@ def lookup_r9(roll: int, *, drm: int = 0) -> R9Result:
     """Bombing Results Chart [R9], rule 10.16: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d20, 1 to 20.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d20, 1 to 20 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3305,7 +6085,8 @@ _R9_DICE: Final = _Dice('sum', 1, 20)
 def roll_r9(rng: random.Random, *, drm: int = 0) -> Roll[R9Result]:
     """Roll 1d20 with `rng` and read Bombing Results Chart [R9], rule 10.16.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -3346,8 +6127,8 @@ def lookup_named_ace(roll: int, *, drm: int = 0) -> NamedAceResult:
     """Named Allied ace, rule 10.6.2: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3376,7 +6157,8 @@ _NAMED_ACE_DICE: Final = _Dice('sum', 1, 10)
 def roll_named_ace(rng: random.Random, *, drm: int = 0) -> Roll[NamedAceResult]:
     """Roll 1d10 with `rng` and read Named Allied ace, rule 10.6.2.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -3409,6 +6191,158 @@ def drm_named_ace(*, ace_skills: int | None = None) -> int:
 # 'P1': printed elsewhere, referred to by other charts
 
 
+# ---- 'position_charts'
+PositionChartsResult = TypedDict('PositionChartsResult', {'chart': str})
+POSITION_CHARTS_COLUMNS: Final = ('chart',)
+_POSITION_CHARTS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('b17f',), None, None, ('B-17F',)),
+    (('b17g',), None, None, ('B-17G',)),
+    (('b17_out',), None, None, ('B-17 Out of Formation',)),
+    (('b24',), None, None, ('B-24',)),
+)
+
+
+def lookup_position_charts(*, bomber_state: BomberState) -> PositionChartsResult:
+    """Position Chart [P1] by bomber, rule 10.7: the row the keys select.
+
+    Args:
+        bomber_state: Bomber (BomberState; labels in BOMBER_STATE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'chart': Position Chart
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(bomber_state) is not str or bomber_state not in BOMBER_STATE_LABELS:
+        bomber_state = _member('position_charts', 'bomber_state', bomber_state, BOMBER_STATE_LABELS)
+    row = _select('position_charts', _POSITION_CHARTS_ROWS, (bomber_state,), None)
+    return {'chart': row[0]}
+
+
+# ---- 'approach_track_boxes'
+ApproachTrackBoxesResult = TypedDict('ApproachTrackBoxesResult', {'boxes': str})
+APPROACH_TRACK_BOXES_COLUMNS: Final = ('boxes',)
+_APPROACH_TRACK_BOXES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 1, 7, ('Long, Medium and Close range boxes, each with High, Level and Low altitude boxes',)),
+    ((), 8, 8, (
+        'Long, Medium and Close range boxes, each with High, Level and Low altitude boxes, and a Rocket Range box (Level altitude only)',
+    )),
+    ((), 9, 9, ('Vertical Climb: one range box',)),
+    ((), 10, 10, ('Vertical Dive: one range box',)),
+)
+_APPROACH_TRACK_BOXES_INDEX: Final = _Index(_APPROACH_TRACK_BOXES_ROWS)
+
+
+def lookup_approach_track_boxes(value: int, *, drm: int = 0) -> ApproachTrackBoxesResult:
+    """Position Chart [P1]: approach tracks, rule 10.7: the row a value selects.
+
+    Args:
+        value: Approach track (1-10).
+        drm: the total die roll modifier, added to the natural roll.
+
+    Returns:
+        The row's values by column:
+            'boxes': Boxes
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(value) is not int or value < 1 or value > 10:
+        _check_value('approach_track_boxes', 'track', value, 1, 10)
+    if type(drm) is not int:
+        _check_int('approach_track_boxes', 'drm', drm)
+    modified = value + drm
+    low, by_roll, below, above = _APPROACH_TRACK_BOXES_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _APPROACH_TRACK_BOXES_INDEX.select('approach_track_boxes', (), modified)
+    return {'boxes': row[0]}
+
+
+# ---- 'advanced_start'
+AdvancedStartResult = TypedDict('AdvancedStartResult', {'box': str | None, 'altitude': str | None, 'chart': str | None})
+ADVANCED_START_COLUMNS: Final = ('box', 'altitude', 'chart')
+_ADVANCED_START_ROWS: Final[tuple[_Row[tuple[str | None, str | None, str | None]], ...]] = (
+    (('head_on',), None, None, (
+        'Long Range box of the approach track', 'Roll 1d6: 1-3 Level, 4-6 Low', '[head_on_altitude]',
+    )),
+    (('advantaged',), None, None, ('Long Range box of the approach track', 'High; you shoot first', None)),
+    (('disadvantaged',), None, None, (
+        'Long Range box of the approach track (no escorts); Vertical Climb box on a 1d10 roll of 9', 'Low',
+        '[vertical_climb]',
+    )),
+    (('out_of_the_sun',), None, None, (
+        'Your choice: the Vertical Dive box (one round of firing, the bomber does not return fire, then the pass is over), or the Medium Range (High) box of the chosen track (the bomber does not return fire there; then continue at Close Range (High))',
+        'High', None,
+    )),
+    (('tailing',), None, None, (None, None, None)),
+    (('tailed',), None, None, (None, None, None)),
+)
+
+
+def lookup_advanced_start(*, encounter: Encounter) -> AdvancedStartResult:
+    """Advanced combat: starting box, rule 10.7: the row the keys select.
+
+    Args:
+        encounter: Orientation (Encounter; labels in ENCOUNTER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'box': Box
+            'altitude': Altitude
+            'chart': Chart
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(encounter) is not str or encounter not in ENCOUNTER_LABELS:
+        encounter = _member('advanced_start', 'encounter', encounter, ENCOUNTER_LABELS)
+    row = _select('advanced_start', _ADVANCED_START_ROWS, (encounter,), None)
+    return {'box': row[0], 'altitude': row[1], 'chart': row[2]}
+
+
+# ---- 'advanced_rules'
+AdvancedRulesResult = TypedDict('AdvancedRulesResult', {'rule': str})
+ADVANCED_RULES_COLUMNS: Final = ('rule',)
+_ADVANCED_RULES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('rockets',), None, None, (
+        'Carrying rockets (Wfr.Gr. 21 or R4M), you automatically start the encounter in the Rocket Range box at Level altitude; ignore any Disadvantaged (no escorts), Advantaged or Out of the Sun result.',
+    )),
+    (('me163',), None, None, (
+        'You may choose to start at High altitude or make a Vertical Dive attack, no matter the encounter type.',
+    )),
+    (('ju88',), None, None, (
+        'You cannot attack from approach track 1, nor make vertical climb or vertical dive attacks; you may not use advanced maneuvers (10.8).',
+    )),
+)
+
+
+def lookup_advanced_rules(*, advanced_rule: AdvancedRule) -> AdvancedRulesResult:
+    """Advanced Combat Against Bombers: special cases, rule 10.7, 11.5, 11.10.1: the row the keys select.
+
+    Args:
+        advanced_rule: Advanced combat rule (AdvancedRule; labels in ADVANCED_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(advanced_rule) is not str or advanced_rule not in ADVANCED_RULE_LABELS:
+        advanced_rule = _member('advanced_rules', 'advanced_rule', advanced_rule, ADVANCED_RULE_LABELS)
+    row = _select('advanced_rules', _ADVANCED_RULES_ROWS, (advanced_rule,), None)
+    return {'rule': row[0]}
+
+
 # ---- 'approach_track'
 ApproachTrackResult = TypedDict('ApproachTrackResult', {'track': int, 'chart': ChartRef})
 APPROACH_TRACK_COLUMNS: Final = ('track', 'chart')
@@ -3434,9 +6368,9 @@ def lookup_approach_track(roll: int, *, orientation: Orientation, drm: int = 0) 
     """Advanced combat approach track, rule 10.7: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
         orientation: Attack orientation (Orientation; labels in ORIENTATION_LABELS).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3468,7 +6402,8 @@ _APPROACH_TRACK_DICE: Final = _Dice('sum', 1, 6)
 def roll_approach_track(rng: random.Random, *, orientation: Orientation, drm: int = 0) -> Roll[ApproachTrackResult]:
     """Roll 1d6 with `rng` and read Advanced combat approach track, rule 10.7.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -3492,8 +6427,8 @@ def lookup_head_on_altitude(roll: int, *, drm: int = 0) -> HeadOnAltitudeResult:
     """Advanced combat starting altitude (Head on), rule 10.7: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3522,7 +6457,8 @@ _HEAD_ON_ALTITUDE_DICE: Final = _Dice('sum', 1, 6)
 def roll_head_on_altitude(rng: random.Random, *, drm: int = 0) -> Roll[HeadOnAltitudeResult]:
     """Roll 1d6 with `rng` and read Advanced combat starting altitude (Head on), rule 10.7.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -3549,8 +6485,8 @@ def lookup_vertical_climb(roll: int, *, drm: int = 0) -> VerticalClimbResult:
     """Advanced combat Vertical Climb (Disadvantaged, no escorts), rule 10.7: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3579,7 +6515,8 @@ _VERTICAL_CLIMB_DICE: Final = _Dice('sum', 1, 10)
 def roll_vertical_climb(rng: random.Random, *, drm: int = 0) -> Roll[VerticalClimbResult]:
     """Roll 1d10 with `rng` and read Advanced combat Vertical Climb (Disadvantaged, no escorts), rule 10.7.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -3605,7 +6542,7 @@ def lookup_eastern_front_awards(value: int, *, drm: int = 0) -> EasternFrontAwar
 
     Args:
         value: Eastern Front victories (1d20) (0+).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3647,7 +6584,7 @@ def lookup_combined_victory_levels(value: int, *, drm: int = 0) -> CombinedVicto
 
     Args:
         value: Points (0+).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3680,15 +6617,18 @@ _BODENPLATTE_FLAK_ROWS: Final[tuple[_Row[tuple[int, ChartRef | None]], ...]] = (
     ((), 3, 3, (3, {'chart': 'B6'})),
 )
 _BODENPLATTE_FLAK_INDEX: Final = _Index(_BODENPLATTE_FLAK_ROWS)
-_BODENPLATTE_FLAK_OUTCOMES: Final = frozenset({0, 1, 2, 3})
+_BODENPLATTE_FLAK_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
+_BODENPLATTE_FLAK_STEPS: Final[tuple[_Step, ...]] = (('drms', 0), ('add', -3), ('minimum', 0), ('maximum', 3))
 
 
 def lookup_bodenplatte_flak(roll: int, *, drm: int = 0) -> BodenplatteFlakResult:
     """Operation Bodenplatte: friendly Flak, rule 10.16: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6 minus 3, minimum 0, 0 to 3.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
+
+    The roll is 1d6, then drms, then minus 3, then minimum 0, then maximum 3: the rows read the result.
 
     Returns:
         The row's values by column:
@@ -3700,10 +6640,10 @@ def lookup_bodenplatte_flak(roll: int, *, drm: int = 0) -> BodenplatteFlakResult
         NoRowError: no row is selected.
     """
     if type(roll) is not int or roll not in _BODENPLATTE_FLAK_OUTCOMES:
-        _check_natural('bodenplatte_flak', roll, _BODENPLATTE_FLAK_OUTCOMES, '1d6 minus 3, minimum 0')
+        _check_natural('bodenplatte_flak', roll, _BODENPLATTE_FLAK_OUTCOMES, '1d6')
     if type(drm) is not int:
         _check_int('bodenplatte_flak', 'drm', drm)
-    modified = roll + drm
+    modified = _modified(roll, drm, _BODENPLATTE_FLAK_STEPS)
     low, by_roll, below, above = _BODENPLATTE_FLAK_INDEX.tables.get(()) or _UNINDEXED
     at = modified - low
     row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
@@ -3712,19 +6652,20 @@ def lookup_bodenplatte_flak(roll: int, *, drm: int = 0) -> BodenplatteFlakResult
     return {'hits': row[0], 'damage': row[1]}
 
 
-_BODENPLATTE_FLAK_DICE: Final = _Dice('minus', 1, 6, 3)
+_BODENPLATTE_FLAK_DICE: Final = _Dice('sum', 1, 6)
 
 
 def roll_bodenplatte_flak(rng: random.Random, *, drm: int = 0) -> Roll[BodenplatteFlakResult]:
-    """Roll 1d6 minus 3, minimum 0 with `rng` and read Operation Bodenplatte: friendly Flak, rule 10.16.
+    """Roll 1d6 with `rng` and read Operation Bodenplatte: friendly Flak, rule 10.16.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
     _check_rng('bodenplatte_flak', rng)
     natural = _roll(rng, _BODENPLATTE_FLAK_DICE)
-    return _rolled(natural, drm, lookup_bodenplatte_flak(natural, drm=drm))
+    return _rolled(natural, drm, lookup_bodenplatte_flak(natural, drm=drm), _BODENPLATTE_FLAK_STEPS)
 
 
 _BODENPLATTE_FLAK_DRMS: Final = (
@@ -3762,8 +6703,8 @@ def lookup_bodenplatte_fighters(roll: int, *, drm: int = 0) -> BodenplatteFighte
     """Operation Bodenplatte: Allied fighters taking off, rule 10.16: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3792,13 +6733,340 @@ _BODENPLATTE_FIGHTERS_DICE: Final = _Dice('sum', 1, 10)
 def roll_bodenplatte_fighters(rng: random.Random, *, drm: int = 0) -> Roll[BodenplatteFightersResult]:
     """Roll 1d10 with `rng` and read Operation Bodenplatte: Allied fighters taking off, rule 10.16.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
     _check_rng('bodenplatte_fighters', rng)
     natural = _roll(rng, _BODENPLATTE_FIGHTERS_DICE)
     return _rolled(natural, drm, lookup_bodenplatte_fighters(natural, drm=drm))
+
+
+# ---- 'weapon_selection'
+WeaponSelectionResult = TypedDict('WeaponSelectionResult', {'rule': str})
+WEAPON_SELECTION_COLUMNS: Final = ('rule',)
+_WEAPON_SELECTION_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('select',), None, None, (
+        'Instead of firing all your forward weapons, select at the beginning of a pass against a bomber or a round of combat against a fighter which weapon systems fire; expend the Ammo Points of the selected weapons only.',
+    )),
+    (('fire',), None, None, (
+        'Fire all selected weapons during the pass or round; you may change your selection at the beginning of the next pass or round.',
+    )),
+    (('extended_burst',), None, None, ('You cannot use extended bursts if you select only MGs (7.1.13).',)),
+    (('jams',), None, None, ('Apply any jam results on the selected weapons only.',)),
+)
+
+
+def lookup_weapon_selection(*, weapon_selection: WeaponSelection) -> WeaponSelectionResult:
+    """Optional Interceptor Weapon Selection, rule 10.10.1: the row the keys select.
+
+    Args:
+        weapon_selection: Weapon selection (WeaponSelection; labels in WEAPON_SELECTION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(weapon_selection) is not str or weapon_selection not in WEAPON_SELECTION_LABELS:
+        weapon_selection = _member('weapon_selection', 'weapon_selection', weapon_selection, WEAPON_SELECTION_LABELS)
+    row = _select('weapon_selection', _WEAPON_SELECTION_ROWS, (weapon_selection,), None)
+    return {'rule': row[0]}
+
+
+# ---- 'eastern_front_transfer'
+EasternFrontTransferResult = TypedDict('EasternFrontTransferResult', {'roll': str | None, 'rule': str})
+EASTERN_FRONT_TRANSFER_COLUMNS: Final = ('roll', 'rule')
+_EASTERN_FRONT_TRANSFER_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
+    (('experience',), None, None, (
+        'Roll 1d6', 'The result is the total unspent Experience Points your pilot starts with',
+    )),
+    (('expert',), None, None, (
+        None,
+        'Your pilot comes with the Expert skill: choose Bf 109 or FW 190 before rolling on the Starting Units and Bases Chart [R1]',
+    )),
+    (('victories',), None, None, (
+        'Roll 1d20', 'The result is the number of Eastern Front victories; with 5 or more your pilot is an "Ace"',
+    )),
+    (('prestige_points',), None, None, (None, '0: all have been spent in the transfer')),
+    (('victory_points',), None, None, (
+        None, 'Each victory counts as 1 point for victory purposes: start your victory point count from there',
+    )),
+)
+
+
+def lookup_eastern_front_transfer(*, eastern_front: EasternFront) -> EasternFrontTransferResult:
+    """Transferred from the Eastern Front, rule 10.11: the row the keys select.
+
+    Args:
+        eastern_front: Eastern Front transfer (EasternFront; labels in EASTERN_FRONT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'roll': Determined by
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(eastern_front) is not str or eastern_front not in EASTERN_FRONT_LABELS:
+        eastern_front = _member('eastern_front_transfer', 'eastern_front', eastern_front, EASTERN_FRONT_LABELS)
+    row = _select('eastern_front_transfer', _EASTERN_FRONT_TRANSFER_ROWS, (eastern_front,), None)
+    return {'roll': row[0], 'rule': row[1]}
+
+
+# ---- 'combined_game'
+CombinedGameResult = TypedDict('CombinedGameResult', {'rule': str})
+COMBINED_GAME_COLUMNS: Final = ('rule',)
+_COMBINED_GAME_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('start',), None, None, (
+        'Your pilot starts in March 1943; follow the rules for Base Assignment of Interceptor Ace 1943-44.',
+    )),
+    (('bases',), None, None, ('Changing base, you can choose from the combined mix of bases of both games.',)),
+    (('experience',), None, None, (
+        'An officer starts with 1 Experience Point, an NCO with 2; as an optional start, he may be transferred from the Eastern Front (10.11).',
+    )),
+    (('carry_over',), None, None, (
+        'Experience Points, Prestige Points, Prestige Level, victories, and awards carry over from Interceptor Ace 1943-44 to Interceptor Ace 1944-45 in March 1944; keep track from the beginning of the victory points of 5.2.',
+    )),
+    (('sequence',), None, None, (
+        'March 1943 to February 1944: the sequence of play and charts of Interceptor Ace 1943-44; March 1944 to May 1945: those of Interceptor Ace 1944-45. Alternately, use and combine charts from both games as you see fit (10.13, 6.1).',
+    )),
+    (('aircraft',), None, None, (
+        'You may upgrade to an aircraft of Interceptor Ace 1944-45 that was available chronologically during the time of Interceptor Ace 1943-44 (see the Aircraft Display Mats), though not in that game; use the 1944-45 versions instead of the 1943-44 ones (combined_substitutions) and modify the 1943-44 aircraft (combined_modifications).',
+    )),
+    (('fuel',), None, None, (
+        'Use the Fuel Endurance Track Chart [F1] for aircraft included in Interceptor Ace 1943-44.',
+    )),
+    (('decorations',), None, None, (
+        'The rules of Interceptor Ace 1943-44 from March 1943 to February 1944, those of Interceptor Ace 1944-45 from then on.',
+    )),
+    (('pilot_quality',), None, None, ('Use Variable Enemy Fighter Pilot Quality (10.6).',)),
+    (('victory',), None, None, (
+        'The point system of Interceptor Ace 1944-45, with the victory conditions of combined_victory_levels.',
+    )),
+    (('optional_rules',), None, None, (
+        'You may use the optional rules of Interceptor Ace 1944-45 for missions in the time frame of Interceptor Ace 1943-44.',
+    )),
+)
+
+
+def lookup_combined_game(*, combined_rule: CombinedRule) -> CombinedGameResult:
+    """Combining Games, rule 10.13, 6.1: the row the keys select.
+
+    Args:
+        combined_rule: Combining games (CombinedRule; labels in COMBINED_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(combined_rule) is not str or combined_rule not in COMBINED_RULE_LABELS:
+        combined_rule = _member('combined_game', 'combined_rule', combined_rule, COMBINED_RULE_LABELS)
+    row = _select('combined_game', _COMBINED_GAME_ROWS, (combined_rule,), None)
+    return {'rule': row[0]}
+
+
+# ---- 'game_modes'
+GameModesResult = TypedDict('GameModesResult', {'rule': str})
+GAME_MODES_COLUMNS: Final = ('rule',)
+_GAME_MODES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('career',), None, None, (
+        'The default mode: follow a pilot from March 1944 (or March 1943, combining the game with Interceptor Ace 1943-44) until the end of the war (10.15.1).',
+    )),
+    (('tour',), None, None, (
+        "Limited to 20 missions, which must actually be flown (from 2 months and a half to several months if you miss sorties); a single aircraft family (you may upgrade to a newer sub-type); no base change unless the Tour's Special Rules say so; the objective is to survive the 20 missions, and each Tour states its victory conditions. Some Tours need Interceptor Ace 1943-44 (10.15.2).",
+    )),
+    (('mission',), None, None, (
+        'One pre-set mission in which all conditions are historically based, with no career record-keeping (10.15.3).',
+    )),
+    (('custom',), None, None, (
+        'Optional: disregard the rank, experience, skills and prestige a Tour or Mission gives; your pilot starts with 0 points, no experience, skills, awards or prestige, and the lowest rank (officer or NCO); keep track of his experience, prestige, skills, rank, kills, points and awards for later missions, Tours or a career; you may use Optional Ranks (10.14) (10.15.4).',
+    )),
+)
+
+
+def lookup_game_modes(*, game_mode_kind: GameModeKind) -> GameModesResult:
+    """Game Modes, rule 10.15: the row the keys select.
+
+    Args:
+        game_mode_kind: Game mode (GameModeKind; labels in GAME_MODE_KIND_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(game_mode_kind) is not str or game_mode_kind not in GAME_MODE_KIND_LABELS:
+        game_mode_kind = _member('game_modes', 'game_mode_kind', game_mode_kind, GAME_MODE_KIND_LABELS)
+    row = _select('game_modes', _GAME_MODES_ROWS, (game_mode_kind,), None)
+    return {'rule': row[0]}
+
+
+# ---- 'p47_loaded'
+P47LoadedResult = TypedDict('P47LoadedResult', {'result': str})
+P47_LOADED_COLUMNS: Final = ('result',)
+_P47_LOADED_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 1, 2, ('Loaded: -1 drm to his Initiative roll',)),
+    ((), 3, 6, ('Not loaded',)),
+)
+_P47_LOADED_INDEX: Final = _Index(_P47_LOADED_ROWS)
+_P47_LOADED_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
+
+
+def lookup_p47_loaded(roll: int, *, drm: int = 0) -> P47LoadedResult:
+    """Scramble from Parchim: is the P-47D loaded?, rule 10.15.3: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _P47_LOADED_OUTCOMES:
+        _check_natural('p47_loaded', roll, _P47_LOADED_OUTCOMES, '1d6')
+    if type(drm) is not int:
+        _check_int('p47_loaded', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _P47_LOADED_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _P47_LOADED_INDEX.select('p47_loaded', (), modified)
+    return {'result': row[0]}
+
+
+_P47_LOADED_DICE: Final = _Dice('sum', 1, 6)
+
+
+def roll_p47_loaded(rng: random.Random, *, drm: int = 0) -> Roll[P47LoadedResult]:
+    """Roll 1d6 with `rng` and read Scramble from Parchim: is the P-47D loaded?, rule 10.15.3.
+
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('p47_loaded', rng)
+    natural = _roll(rng, _P47_LOADED_DICE)
+    return _rolled(natural, drm, lookup_p47_loaded(natural, drm=drm))
+
+
+# ---- 'bodenplatte'
+BodenplatteResult = TypedDict('BodenplatteResult', {'chart': str | None, 'rule': str})
+BODENPLATTE_COLUMNS: Final = ('chart', 'rule')
+_BODENPLATTE_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
+    (('mission',), None, None, (
+        None, 'Not rolled on the Raid Chart [A1]: automatically a strike mission as part of Operation Bodenplatte.',
+    )),
+    (('track',), None, None, (
+        '[F1]', 'Use the Operation Bodenplatte fuel endurance track of the Fuel Endurance Track Chart [F1].',
+    )),
+    (('takeoff',), None, None, (
+        None,
+        'From the Hangar Box to the Takeoff Endurance Box of your Base Zone; no Allied fighter-bomber attacks nor fighter sweeps: no roll on [A3].',
+    )),
+    (('ruhr',), None, None, (
+        '[bodenplatte_flak]',
+        'You may be attacked by friendly Flak (the Flak symbol): random hits on the Fighter Damage Chart [B6].',
+    )),
+    (('dutch_af',), None, None, (
+        '[bodenplatte_flak]',
+        'Roll again for friendly Flak (the Flak symbol), +1 drm if you have taken an FuG25 IFF hit.',
+    )),
+    (('bombing',), None, None, (
+        '[R9]',
+        'Then your bombing run (the bomb symbol): your aircraft carries a 250kg bomb; roll 1d20 on the Bombing Results Chart [R9].',
+    )),
+    (('fighters',), None, None, (
+        '[bodenplatte_fighters]',
+        'You encounter Allied fighters taking off: start the encounter Advantaged. You keep encountering fighters of the same type in this box, always head on, until you escape using the Escape Chart [R4] (7.1.10): disengaging only ends combat with that fighter.',
+    )),
+    (('landing',), None, None, (
+        None,
+        'Once you have escaped from the Allied fighters, you may land at your airfield (no further friendly Flak).',
+    )),
+    (('captured',), None, None, (
+        None,
+        'Forced to emergency land or parachute in the Dutch A/F Objective Area Endurance Box, you are captured: the war is over for you, until released in May 45.',
+    )),
+)
+
+
+def lookup_bodenplatte(*, bodenplatte_step: BodenplatteStep) -> BodenplatteResult:
+    """Operation Bodenplatte, rule 10.16: the row the keys select.
+
+    Args:
+        bodenplatte_step: Operation Bodenplatte (BodenplatteStep; labels in BODENPLATTE_STEP_LABELS).
+
+    Returns:
+        The row's values by column:
+            'chart': Chart
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(bodenplatte_step) is not str or bodenplatte_step not in BODENPLATTE_STEP_LABELS:
+        bodenplatte_step = _member('bodenplatte', 'bodenplatte_step', bodenplatte_step, BODENPLATTE_STEP_LABELS)
+    row = _select('bodenplatte', _BODENPLATTE_ROWS, (bodenplatte_step,), None)
+    return {'chart': row[0], 'rule': row[1]}
+
+
+# ---- 'bodenplatte_aircraft'
+BodenplatteAircraftResult = TypedDict('BodenplatteAircraftResult', {'takes_part': str | None})
+BODENPLATTE_AIRCRAFT_COLUMNS: Final = ('takes_part',)
+_BODENPLATTE_AIRCRAFT_ROWS: Final[tuple[_Row[tuple[str | None]], ...]] = (
+    (('bf109',), None, None, ('Yes: any type, not based in Munich Bases',)),
+    (('fw190',), None, None, ('Yes: any type',)),
+    (('me262',), None, None, ('Yes',)),
+    (('bf110',), None, None, ('Yes (not historical: already withdrawn from daylight combat operations by this date)',)),
+    (('me410',), None, None, ('Yes (not historical: already withdrawn from daylight combat operations by this date)',)),
+    (('ju88',), None, None, ('Yes (not historical: already withdrawn from daylight combat operations by this date)',)),
+    (('do335',), None, None, (None,)),
+    (('me163',), None, None, (None,)),
+    (('he162',), None, None, (None,)),
+    (('go229',), None, None, (None,)),
+)
+
+
+def lookup_bodenplatte_aircraft(*, family: Family) -> BodenplatteAircraftResult:
+    """Operation Bodenplatte: who takes part, rule 10.16: the row the keys select.
+
+    Args:
+        family: Aircraft family (Family; labels in FAMILY_LABELS).
+
+    Returns:
+        The row's values by column:
+            'takes_part': Takes part
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(family) is not str or family not in FAMILY_LABELS:
+        family = _member('bodenplatte_aircraft', 'family', family, FAMILY_LABELS)
+    row = _select('bodenplatte_aircraft', _BODENPLATTE_AIRCRAFT_ROWS, (family,), None)
+    return {'takes_part': row[0]}
 
 
 # ---- 'straggler'
@@ -3816,8 +7084,8 @@ def lookup_straggler(roll: int, *, drm: int = 0) -> StragglerResult:
     """Straggler roll (after an 11 on the Interception Chart [B1]), rule 5.2.5: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3846,7 +7114,8 @@ _STRAGGLER_DICE: Final = _Dice('sum', 1, 6)
 def roll_straggler(rng: random.Random, *, drm: int = 0) -> Roll[StragglerResult]:
     """Roll 1d6 with `rng` and read Straggler roll (after an 11 on the Interception Chart [B1]), rule 5.2.5.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -3870,8 +7139,8 @@ def lookup_limited_scrounging(roll: int, *, drm: int = 0) -> LimitedScroungingRe
     """Limited Scrounging (4-5 systems damaged), rule 7.9.2: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3900,7 +7169,8 @@ _LIMITED_SCROUNGING_DICE: Final = _Dice('sum', 1, 6)
 def roll_limited_scrounging(rng: random.Random, *, drm: int = 0) -> Roll[LimitedScroungingResult]:
     """Roll 1d6 with `rng` and read Limited Scrounging (4-5 systems damaged), rule 7.9.2.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -3924,8 +7194,8 @@ def lookup_scrounging_new_aircraft(roll: int, *, drm: int = 0) -> ScroungingNewA
     """Scrounging (6+ systems damaged), rule 7.9.2: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3954,7 +7224,8 @@ _SCROUNGING_NEW_AIRCRAFT_DICE: Final = _Dice('sum', 1, 6)
 def roll_scrounging_new_aircraft(rng: random.Random, *, drm: int = 0) -> Roll[ScroungingNewAircraftResult]:
     """Roll 1d6 with `rng` and read Scrounging (6+ systems damaged), rule 7.9.2.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -3978,8 +7249,8 @@ def lookup_cooperative_assist(roll: int, *, drm: int = 0) -> CooperativeAssistRe
     """Cooperative play: assisting a teammate, rule 10.2: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -4008,7 +7279,8 @@ _COOPERATIVE_ASSIST_DICE: Final = _Dice('sum', 1, 6)
 def roll_cooperative_assist(rng: random.Random, *, drm: int = 0) -> Roll[CooperativeAssistResult]:
     """Roll 1d6 with `rng` and read Cooperative play: assisting a teammate, rule 10.2.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -4032,8 +7304,8 @@ def lookup_me163_out_of_fuel(roll: int, *, drm: int = 0) -> Me163OutOfFuelResult
     """Me 163B-1 out of fuel disengagement, rule 11.10.1: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -4062,7 +7334,8 @@ _ME163_OUT_OF_FUEL_DICE: Final = _Dice('sum', 1, 6)
 def roll_me163_out_of_fuel(rng: random.Random, *, drm: int = 0) -> Roll[Me163OutOfFuelResult]:
     """Roll 1d6 with `rng` and read Me 163B-1 out of fuel disengagement, rule 11.10.1.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -4086,8 +7359,8 @@ def lookup_crew_injury_armored(roll: int, *, drm: int = 0) -> CrewInjuryArmoredR
     """Crew injury roll (FW 190A-8/R7 and /R8), rule 11.2.3: the row a roll selects.
 
     Args:
-        roll: the natural roll on 2d6, 2 to 12.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 2d6, 2 to 12 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -4116,7 +7389,8 @@ _CREW_INJURY_ARMORED_DICE: Final = _Dice('sum', 2, 6)
 def roll_crew_injury_armored(rng: random.Random, *, drm: int = 0) -> Roll[CrewInjuryArmoredResult]:
     """Roll 2d6 with `rng` and read Crew injury roll (FW 190A-8/R7 and /R8), rule 11.2.3.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -4166,11 +7440,16 @@ def lookup_escort_range(*, escort_arc: EscortArc) -> EscortRangeResult:
 
 
 # ---- 'standard_maneuvers'
-StandardManeuversResult = TypedDict('StandardManeuversResult', {'effect': str})
-STANDARD_MANEUVERS_COLUMNS: Final = ('effect',)
-_STANDARD_MANEUVERS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    (('tight_turn',), None, None, ('Improve position by one (or by two, if agile).',)),
-    (('barrel_roll',), None, None, ('Avoid 2 hits.',)),
+StandardManeuversResult = TypedDict('StandardManeuversResult', {'effect': str, 'use': str})
+STANDARD_MANEUVERS_COLUMNS: Final = ('effect', 'use')
+_STANDARD_MANEUVERS_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('tight_turn',), None, None, (
+        'Improve position by one (or by two, if agile).',
+        'Available to starting players; unlimited usage during a sortie (10.8)',
+    )),
+    (('barrel_roll',), None, None, (
+        'Avoid 2 hits.', 'Available to starting players; unlimited usage during a sortie (10.8)',
+    )),
 )
 
 
@@ -4183,6 +7462,7 @@ def lookup_standard_maneuvers(*, standard_maneuver: StandardManeuver) -> Standar
     Returns:
         The row's values by column:
             'effect': Effect
+            'use': Use
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -4193,7 +7473,7 @@ def lookup_standard_maneuvers(*, standard_maneuver: StandardManeuver) -> Standar
             'standard_maneuvers', 'standard_maneuver', standard_maneuver, STANDARD_MANEUVER_LABELS
         )
     row = _select('standard_maneuvers', _STANDARD_MANEUVERS_ROWS, (standard_maneuver,), None)
-    return {'effect': row[0]}
+    return {'effect': row[0], 'use': row[1]}
 
 
 # 'C2': printed elsewhere, referred to by other charts
@@ -4202,17 +7482,29 @@ def lookup_standard_maneuvers(*, standard_maneuver: StandardManeuver) -> Standar
 # ---- 'injury_effects'
 InjuryEffectsResult = TypedDict('InjuryEffectsResult', {
     'duration': str | None, 'sorties_chart': ChartRef | None, 'landing': int | None, 'parachute': int | None,
-    'initiative': int | None, 'firing': str | None,
+    'initiative': int | None, 'firing': str | None, 'pilot': str | None, 'crewman': str,
 })
-INJURY_EFFECTS_COLUMNS: Final = ('duration', 'sorties_chart', 'landing', 'parachute', 'initiative', 'firing')
-_INJURY_EFFECTS_VALUES: TypeAlias = tuple[str | None, ChartRef | None, int | None, int | None, int | None, str | None]
+INJURY_EFFECTS_COLUMNS: Final = (
+    'duration', 'sorties_chart', 'landing', 'parachute', 'initiative', 'firing', 'pilot', 'crewman',
+)
+_INJURY_EFFECTS_VALUES: TypeAlias = tuple[
+    str | None, ChartRef | None, int | None, int | None, int | None, str | None, str | None, str,
+]
 _INJURY_EFFECTS_ROWS: Final[tuple[_Row[_INJURY_EFFECTS_VALUES], ...]] = (
-    (('lw',), None, None, ('Miss 1 sortie.', None, 1, 2, -1, '-1 random hit')),
-    (('sw',), None, None, (
-        'After landing, roll 2d6 on the Serious Wound Resolution Chart (C2).', {'chart': 'C2'}, 2, 3, -2,
-        '-2 random hits',
+    (('lw',), None, None, (
+        'Miss 1 sortie.', None, 1, 2, -1, '-1 random hit', None,
+        'Use a temporary crewman as a replacement: he has no skills',
     )),
-    (('kia',), None, None, (None, None, None, None, None, None)),
+    (('sw',), None, None, (
+        'After landing, roll 2d6 on the Serious Wound Resolution Chart (C2). No skills may be used.', {'chart': 'C2'},
+        2, 3, -2, '-2 random hits',
+        'You must immediately attempt to break off combat at the conclusion of the current firing pass against a bomber, or fighter combat',
+        'Use a temporary crewman as a replacement: he has no skills; when the old crewman is released from the hospital you may take him back or keep the replacement',
+    )),
+    (('kia',), None, None, (
+        None, None, None, None, None, None, 'The game ends at that point',
+        'Rear gunner: replace with a new crewman for the next mission, with no skills or points',
+    )),
 )
 
 
@@ -4230,6 +7522,8 @@ def lookup_injury_effects(*, injury: Injury) -> InjuryEffectsResult:
             'parachute': Parachute drm
             'initiative': Initiative drm
             'firing': Firing
+            'pilot': The pilot
+            'crewman': Any other crewman
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -4240,18 +7534,23 @@ def lookup_injury_effects(*, injury: Injury) -> InjuryEffectsResult:
     row = _select('injury_effects', _INJURY_EFFECTS_ROWS, (injury,), None)
     return {
         'duration': row[0], 'sorties_chart': row[1], 'landing': row[2], 'parachute': row[3], 'initiative': row[4],
-        'firing': row[5],
+        'firing': row[5], 'pilot': row[6], 'crewman': row[7],
     }
 
 
 # ---- 'starting_experience'
-StartingExperienceResult = TypedDict('StartingExperienceResult', {'experience': int})
-STARTING_EXPERIENCE_COLUMNS: Final = ('experience',)
-_STARTING_EXPERIENCE_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
-    (('standard', 'officer'), None, None, (0,)),
-    (('standard', 'nco'), None, None, (1,)),
-    (('combined', 'officer'), None, None, (1,)),
-    (('combined', 'nco'), None, None, (2,)),
+StartingExperienceResult = TypedDict('StartingExperienceResult', {
+    'experience': int, 'as_3_4_2': int, 'spend': str | None,
+})
+STARTING_EXPERIENCE_COLUMNS: Final = ('experience', 'as_3_4_2', 'spend')
+_STARTING_EXPERIENCE_ROWS: Final[tuple[_Row[tuple[int, int, str | None]], ...]] = (
+    (('standard', 'officer'), None, None, (0, 0, None)),
+    (('standard', 'nco'), None, None, (
+        1, 0,
+        'You may spend your experience point; place the purchased skill on the Aircraft Display Mat or on the Pilot and Crew Status Chart [A2] (4.4.2)',
+    )),
+    (('combined', 'officer'), None, None, (1, 1, None)),
+    (('combined', 'nco'), None, None, (2, 1, None)),
 )
 
 
@@ -4265,6 +7564,8 @@ def lookup_starting_experience(*, game_mode: GameMode, rank_track: RankTrack) ->
     Returns:
         The row's values by column:
             'experience': Experience Points
+            'as_3_4_2': Experience Points as 3.4.2 prints them (no rank named)
+            'spend': At the start
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -4275,29 +7576,29 @@ def lookup_starting_experience(*, game_mode: GameMode, rank_track: RankTrack) ->
     if type(rank_track) is not str or rank_track not in RANK_TRACK_LABELS:
         rank_track = _member('starting_experience', 'rank_track', rank_track, RANK_TRACK_LABELS)
     row = _select('starting_experience', _STARTING_EXPERIENCE_ROWS, (game_mode, rank_track), None)
-    return {'experience': row[0]}
+    return {'experience': row[0], 'as_3_4_2': row[1], 'spend': row[2]}
 
 
 # ---- 'ability_fatigue'
 AbilityFatigueResult = TypedDict('AbilityFatigueResult', {
-    'first_rank': Rank, 'fatigue': int | None, 'extra': str | None,
+    'first_rank': Rank, 'fatigue': int | None, 'extra': int | None, 'extra_when': str | None,
 })
-ABILITY_FATIGUE_COLUMNS: Final = ('first_rank', 'fatigue', 'extra')
-_ABILITY_FATIGUE_ROWS: Final[tuple[_Row[tuple[Rank, int | None, str | None]], ...]] = (
-    (('rotte_leader',), None, None, ('unteroffizier', 1, None)),
+ABILITY_FATIGUE_COLUMNS: Final = ('first_rank', 'fatigue', 'extra', 'extra_when')
+_ABILITY_FATIGUE_ROWS: Final[tuple[_Row[tuple[Rank, int | None, int | None, str | None]], ...]] = (
+    (('rotte_leader',), None, None, ('unteroffizier', 1, None, None)),
     (('schwarm_leader',), None, None, (
-        'oberleutnant', 1, '+1 if the attack results in Wingman Damaged or Wingman Shot Down',
+        'oberleutnant', 1, 1, 'the attack results in Wingman Damaged or Wingman Shot Down',
     )),
     (('staffel_leader',), None, None, (
-        'hauptmann', 1, '+1 for each Wingman Damaged or Wingman Shot Down result during the attack',
+        'hauptmann', 1, 1, "each Wingman Damaged or Wingman Shot Down result (the other Schwarm's or your Wingman's)",
     )),
-    (('gruppe_leader',), None, None, ('major', 2, None)),
-    (('geschwader_leader',), None, None, ('oberstleutnant', 3, None)),
-    (('limited_scrounging',), None, None, ('unteroffizier', None, None)),
-    (('scrounging',), None, None, ('unterfeldwebel', None, None)),
-    (('working_the_system',), None, None, ('feldwebel', None, None)),
-    (('night_owl',), None, None, ('feldwebel', -1, None)),
-    (('old_dog',), None, None, ('oberfeldwebel', 1, None)),
+    (('gruppe_leader',), None, None, ('major', 2, None, None)),
+    (('geschwader_leader',), None, None, ('oberstleutnant', 3, None, None)),
+    (('limited_scrounging',), None, None, ('unteroffizier', None, None, None)),
+    (('scrounging',), None, None, ('unterfeldwebel', None, None, None)),
+    (('working_the_system',), None, None, ('feldwebel', None, None, None)),
+    (('night_owl',), None, None, ('feldwebel', -1, None, None)),
+    (('old_dog',), None, None, ('oberfeldwebel', 1, None, None)),
 )
 
 
@@ -4311,7 +7612,8 @@ def lookup_ability_fatigue(*, ability: Ability) -> AbilityFatigueResult:
         The row's values by column:
             'first_rank': From rank
             'fatigue': Fatigue Points
-            'extra': Extra Fatigue
+            'extra': Extra Fatigue Points
+            'extra_when': Extra Fatigue when
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -4320,7 +7622,64 @@ def lookup_ability_fatigue(*, ability: Ability) -> AbilityFatigueResult:
     if type(ability) is not str or ability not in ABILITY_LABELS:
         ability = _member('ability_fatigue', 'ability', ability, ABILITY_LABELS)
     row = _select('ability_fatigue', _ABILITY_FATIGUE_ROWS, (ability,), None)
-    return {'first_rank': row[0], 'fatigue': row[1], 'extra': row[2]}
+    return {'first_rank': row[0], 'fatigue': row[1], 'extra': row[2], 'extra_when': row[3]}
+
+
+# ---- 'ability_effects'
+AbilityEffectsResult = TypedDict('AbilityEffectsResult', {'effect': str})
+ABILITY_EFFECTS_COLUMNS: Final = ('effect',)
+_ABILITY_EFFECTS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('rotte_leader',), None, None, (
+        'Order your Wingman to attack first anytime during your pass against a bomber. If he is equipped with rockets, he may fire them instead: make a Rocket attack (Wfr.Gr. 21 or R4M) at the Rocket Range box and apply the results, then start your attack normally.',
+    )),
+    (('schwarm_leader',), None, None, (
+        'Only at long range: the second Rotte of your Schwarm attacks a bomber first, as a Wingman attack at long range, modified by range (7.1.7); then you continue combat normally (your Wingman is not affected by its result). With rockets the other Rotte may fire them instead (a Rocket attack at the Rocket Range box). A DE result of the Rotte attack is 6 random hits (airframe) instead.',
+    )),
+    (('staffel_leader',), None, None, (
+        "Only at long range: a Schwarm of your Staffel attacks a bomber, as a Wingman attack at long range; then you may order your Wingman to attack FIRST anytime during your pass (he is not affected by the other Schwarm's result). With rockets the other Schwarm and/or your Wingman may fire them instead. A DE result of the Schwarm attack is 6 random hits (airframe) instead.",
+    )),
+    (('gruppe_leader',), None, None, (
+        'A Staffel of your Gruppe attacks the escorts. Disadvantaged with escorts: -1 drm on the Escape Chart [R4] before combat; if you escape them you attack the bombers first, then start combat against the escorts disadvantaged. Head on or Out of the Sun: after attacking a bomber, -1 drm on [R4]; if you escape you may make a second pass against the bombers in the same endurance box, then start combat against the escorts disadvantaged.',
+    )),
+    (('geschwader_leader',), None, None, (
+        'A coordinated Geschwader attack: treat the bomber formation as having no escorts in the current endurance box.',
+    )),
+    (('limited_scrounging',), None, None, (
+        '4-5 systems damaged from a mission are repaired in time for the next sortie on a 1d6 roll of 4-6 (modifies 7.4.2).',
+    )),
+    (('scrounging',), None, None, (
+        '4-5 systems damaged are repaired in time for the next sortie automatically; with 6+ systems damaged you receive a new aircraft for the next sortie on a 1d6 roll of 4-6.',
+    )),
+    (('working_the_system',), None, None, (
+        'If your pilot loses a wingman or crewman, he gets a new wingman/crewman who comes with 4 experience points.',
+    )),
+    (('night_owl',), None, None, (
+        'A night at the Kneipe: reduce your Fatigue by 1 point; once per month (or a bi-monthly period from January 1945 on).',
+    )),
+    (('old_dog',), None, None, (
+        'Once per sortie, if the encounter on the Interception Chart [B1] is Head on or Advantaged, follow a straggler with no escorts instead of the main bomber formation: it is out of formation and has 4 random engine hits.',
+    )),
+)
+
+
+def lookup_ability_effects(*, ability: Ability) -> AbilityEffectsResult:
+    """Officer and NCO abilities, rule 7.9.1, 7.9.2: the row the keys select.
+
+    Args:
+        ability: Officer or NCO ability (Ability; labels in ABILITY_LABELS).
+
+    Returns:
+        The row's values by column:
+            'effect': Effect
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(ability) is not str or ability not in ABILITY_LABELS:
+        ability = _member('ability_effects', 'ability', ability, ABILITY_LABELS)
+    row = _select('ability_effects', _ABILITY_EFFECTS_ROWS, (ability,), None)
+    return {'effect': row[0]}
 
 
 # ---- 'night_owl_frequency'
@@ -4367,6 +7726,7 @@ _FATIGUE_ACCRUAL_ROWS: Final[tuple[_Row[tuple[int | None, str]], ...]] = (
         -1, 'removes 1 Fatigue Point (the raid is out of your fuel range, you are switching aircraft, etc.)',
     )),
     (('annual_leave',), None, None, (None, 'When he returns, his fatigue level is set at zero.')),
+    (('effects',), None, None, (None, 'Fatigue effects (R6) occur at the moment the Fatigue Point is gained.')),
 )
 
 
@@ -4518,6 +7878,10 @@ _GREEN_PILOT_PENALTIES_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
     )),
     (('no_advanced_skills',), None, None, ('You may not purchase any "Advanced Maneuvers" skill.', 'pilot only')),
     (('landing',), None, None, ('You apply +1 drm to landing rolls.', 'pilot only')),
+    (('trained',), None, None, (
+        'You become a trained pilot (no longer subject to the Green pilot penalties) after flying five combat missions or by becoming an Ace (5 kills, 7.8.8), whatever comes first.',
+        'pilot and wingman',
+    )),
 )
 
 
@@ -4543,16 +7907,16 @@ def lookup_green_pilot_penalties(*, green_penalty: GreenPenalty) -> GreenPilotPe
 
 
 # ---- 'combined_substitutions'
-CombinedSubstitutionsResult = TypedDict('CombinedSubstitutionsResult', {'use': Aircraft})
-COMBINED_SUBSTITUTIONS_COLUMNS: Final = ('use',)
-_COMBINED_SUBSTITUTIONS_ROWS: Final[tuple[_Row[tuple[Aircraft]], ...]] = (
-    (('bf109g6_20mm',), None, None, ('bf109g6',)),
-    (('bf109g6_30mm',), None, None, ('bf109g6u4',)),
-    (('bf109g6r2',), None, None, ('bf109g6r2',)),
-    (('bf109g6r6',), None, None, ('bf109g6r6',)),
-    (('fw190a6',), None, None, ('fw190a6',)),
-    (('fw190a7',), None, None, ('fw190a7',)),
-    (('fw190a7r2',), None, None, ('fw190a7r2',)),
+CombinedSubstitutionsResult = TypedDict('CombinedSubstitutionsResult', {'use': Aircraft, 'mw50': str})
+COMBINED_SUBSTITUTIONS_COLUMNS: Final = ('use', 'mw50')
+_COMBINED_SUBSTITUTIONS_ROWS: Final[tuple[_Row[tuple[Aircraft, str]], ...]] = (
+    (('bf109g6_20mm',), None, None, ('bf109g6', 'Lacking (10.13)')),
+    (('bf109g6_30mm',), None, None, ('bf109g6u4', 'Lacking (10.13)')),
+    (('bf109g6r2',), None, None, ('bf109g6r2', 'Lacking (10.13)')),
+    (('bf109g6r6',), None, None, ('bf109g6r6', 'Lacking (10.13)')),
+    (('fw190a6',), None, None, ('fw190a6', 'Lacking (10.13)')),
+    (('fw190a7',), None, None, ('fw190a7', 'Lacking (10.13)')),
+    (('fw190a7r2',), None, None, ('fw190a7r2', 'Lacking (10.13)')),
 )
 
 
@@ -4565,6 +7929,7 @@ def lookup_combined_substitutions(*, ia1_aircraft: Ia1Aircraft) -> CombinedSubst
     Returns:
         The row's values by column:
             'use': Use instead (Interceptor Ace 1944-45)
+            'mw50': MW-50 boost
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -4573,7 +7938,7 @@ def lookup_combined_substitutions(*, ia1_aircraft: Ia1Aircraft) -> CombinedSubst
     if type(ia1_aircraft) is not str or ia1_aircraft not in IA1_AIRCRAFT_LABELS:
         ia1_aircraft = _member('combined_substitutions', 'ia1_aircraft', ia1_aircraft, IA1_AIRCRAFT_LABELS)
     row = _select('combined_substitutions', _COMBINED_SUBSTITUTIONS_ROWS, (ia1_aircraft,), None)
-    return {'use': row[0]}
+    return {'use': row[0], 'mw50': row[1]}
 
 
 # ---- 'combined_modifications'
@@ -4734,6 +8099,665 @@ def lookup_dated_rules(*, dated_rule: DatedRule) -> DatedRulesResult:
     return {'from': row[0], 'when': row[1]}
 
 
+# ---- 'aircraft_changes'
+AircraftChangesResult = TypedDict('AircraftChangesResult', {'prestige': int, 'sorties_lost': int | None, 'how': str})
+AIRCRAFT_CHANGES_COLUMNS: Final = ('prestige', 'sorties_lost', 'how')
+_AIRCRAFT_CHANGES_ROWS: Final[tuple[_Row[tuple[int, int | None, str]], ...]] = (
+    (('same_family',), None, None, (
+        1, 0,
+        'Roll on R2 for a new type (not for a sub-type of your current type), then on R3. You pay the points whether you receive your pretended aircraft or not (4.6.4, 8.1 A, 9.2).',
+    )),
+    (('other_family',), None, None, (
+        2, 2,
+        'Roll on R2, then on R3. The pilot loses two sorties familiarizing himself with the new aircraft and may fly again on the third sortie after transfer; he retains his crew (4.6.4, 8.1 B, 9.3).',
+    )),
+    (('new_base',), None, None, (
+        1, 0,
+        'Automatic: no roll on the Available Aircraft charts, as the new base aircraft has the check (✓) symbol (9.2).',
+    )),
+    (('reassignment',), None, None, (
+        2, 1, 'Place an "R" for "reassignment" instead of a target city on the Sortie Log Sheet (4.6.1, 8.1 C).',
+    )),
+    (('reassignment_upgrade',), None, None, (
+        0, 2,
+        'Free, if you have to change to a different aircraft family; the upgrade aircraft must be available at the time; two additional lost sorties to familiarize yourself with it (4.6.1).',
+    )),
+    (('free_reassignment',), None, None, (
+        0, None,
+        'Voluntary, once per rank, to a new unit (Hauptmann) or a new unit or base (Major, Oberstleutnant) (7.9.1).',
+    )),
+    (('r1_transfer',), None, None, (0, 1, 'Free: you still lose one sortie for the transfer (4.6.1).')),
+    (('r1_upgrade',), None, None, (
+        0, None,
+        'Free: you may retain your current aircraft or upgrade to the type on R1; you still lose two sorties if you change to another aircraft family (4.6.1).',
+    )),
+    (('heavy_fighter',), None, None, (
+        0, None,
+        'You may convert to a single-engine fighter as directed by R1 without spending Prestige Points, or retain your heavy fighter (R1 note 2).',
+    )),
+    (('injury',), None, None, (
+        0, None,
+        'Automatic: any sub-type currently available in the same family, that your Prestige Level lets you fly; back on flight duty the next turn after release from the hospital (9.4).',
+    )),
+    (('loss',), None, None, (
+        0, None,
+        'A new plane of your current aircraft type, if your Prestige Level lets you fly it; a roll must still be made on R3; if you fail, you retain your current aircraft (9.5).',
+    )),
+    (('repairs',), None, None, (1, 0, 'A new aircraft in the same family (8.1 E).')),
+    (('crewman_back',), None, None, (
+        1, None,
+        'One Prestige Point per crewman; otherwise they keep flying with a different pilot and you get a new crew (9.4).',
+    )),
+    (('skilled_crewman',), None, None, (
+        1, None,
+        'He arrives with two unspent experience points until February 1944 (combined game), one from March 1944 (8.1 D).',
+    )),
+)
+
+
+def lookup_aircraft_changes(*, aircraft_change: AircraftChange) -> AircraftChangesResult:
+    """Changing Aircraft and Unit: costs, rule 4.6.1, 4.6.4, 7.9.1, 8.1, 9.2-9.5: the row the keys select.
+
+    Args:
+        aircraft_change: Change of aircraft or unit (AircraftChange; labels in AIRCRAFT_CHANGE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'prestige': Prestige Points
+            'sorties_lost': Sorties lost
+            'how': How
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(aircraft_change) is not str or aircraft_change not in AIRCRAFT_CHANGE_LABELS:
+        aircraft_change = _member('aircraft_changes', 'aircraft_change', aircraft_change, AIRCRAFT_CHANGE_LABELS)
+    row = _select('aircraft_changes', _AIRCRAFT_CHANGES_ROWS, (aircraft_change,), None)
+    return {'prestige': row[0], 'sorties_lost': row[1], 'how': row[2]}
+
+
+# ---- 'changing_aircraft'
+ChangingAircraftResult = TypedDict('ChangingAircraftResult', {'chart': str | None, 'rule': str})
+CHANGING_AIRCRAFT_COLUMNS: Final = ('chart', 'rule')
+_CHANGING_AIRCRAFT_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
+    (('when',), None, None, (
+        None,
+        'At the end of each sortie you may change to a newer type or sub-type if one is available; consult R2 and R3 at the end of each turn. You are not required to upgrade (4.6.4).',
+    )),
+    (('type',), None, None, (
+        '[R2]',
+        'Choose the type; roll 1d6: inside the range listed you receive the type; a check (✓) gives it automatically. For a new sub-type of the type you fly, skip R2 (4.6.4, 9.2, 9.3).',
+    )),
+    (('subtype',), None, None, (
+        '[R3]', 'Choose the sub-type; roll 1d6: in the range listed you receive it (4.6.4, 9.2, 9.3).',
+    )),
+    (('type_failed',), None, None, (None, 'You retain your current aircraft (4.6.4, 9.3).')),
+    (('subtype_failed_same_type',), None, None, (
+        None, 'You retain your current aircraft; you are not given the base aircraft (4.6.4, 9.2).',
+    )),
+    (('subtype_failed_new_type',), None, None, (
+        None, 'You automatically receive the base aircraft of the new type (4.6.4, 9.2, 9.3).',
+    )),
+    (('base_aircraft',), None, None, (
+        '[R3]',
+        'The base aircraft of a type is the one with a check (✓) symbol and no die-roll range on R3; it may change at a date (4.6.4, 9.2).',
+    )),
+    (('prestige_level',), None, None, (
+        None, 'You may upgrade only to an aircraft your Prestige Level lets you fly (4.2.2, 4.6.4, 8.1, 8.2).',
+    )),
+    (('level_7',), None, None, (
+        None,
+        'Pilots with a Prestige Level of 7 are no longer required to roll on the Aircraft Availability Chart for available replacement aircraft: you may choose any currently listed as available (8.2).',
+    )),
+    (('waiver',), None, None, (
+        '[R1]',
+        'If the Starting Units and Bases Chart [R1] puts you in a unit flying an aircraft with a Prestige Level requirement higher than zero, the requirement is waived for that model and any same-model replacements if you lose it (4.2.2, 9.7).',
+    )),
+)
+
+
+def lookup_changing_aircraft(*, change_step: ChangeStep) -> ChangingAircraftResult:
+    """Changing Aircraft, rule 4.6.4, 8.2, 9.2, 9.3: the row the keys select.
+
+    Args:
+        change_step: Changing aircraft (ChangeStep; labels in CHANGE_STEP_LABELS).
+
+    Returns:
+        The row's values by column:
+            'chart': Chart
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(change_step) is not str or change_step not in CHANGE_STEP_LABELS:
+        change_step = _member('changing_aircraft', 'change_step', change_step, CHANGE_STEP_LABELS)
+    row = _select('changing_aircraft', _CHANGING_AIRCRAFT_ROWS, (change_step,), None)
+    return {'chart': row[0], 'rule': row[1]}
+
+
+# ---- 'r2_september_1944'
+R2September1944Result = TypedDict('R2September1944Result', {'result': str})
+R2_SEPTEMBER_1944_COLUMNS: Final = ('result',)
+_R2_SEPTEMBER_1944_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('fw190a8',), 1, 6, ('automatic',)),
+)
+_R2_SEPTEMBER_1944_INDEX: Final = _Index(_R2_SEPTEMBER_1944_ROWS)
+_R2_SEPTEMBER_1944_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
+
+
+def lookup_r2_september_1944(roll: int, *, aircraft_type: AircraftType, drm: int = 0) -> R2September1944Result:
+    """Available Aircraft Family and Type Chart [R2]: September 1944 (9.3 example), rule 9.3: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        aircraft_type: Aircraft type (AircraftType; labels in AIRCRAFT_TYPE_LABELS).
+        drm: the total die roll modifier, added to the natural roll.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: R2 is cut after its first row; 9.3's example states
+            this cell of its September 1944 column).
+    """
+    if type(roll) is not int or roll not in _R2_SEPTEMBER_1944_OUTCOMES:
+        _check_natural('r2_september_1944', roll, _R2_SEPTEMBER_1944_OUTCOMES, '1d6')
+    if type(aircraft_type) is not str or aircraft_type not in AIRCRAFT_TYPE_LABELS:
+        aircraft_type = _member('r2_september_1944', 'aircraft_type', aircraft_type, AIRCRAFT_TYPE_LABELS)
+    if type(drm) is not int:
+        _check_int('r2_september_1944', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _R2_SEPTEMBER_1944_INDEX.tables.get((aircraft_type,)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _R2_SEPTEMBER_1944_INDEX.select('r2_september_1944', (aircraft_type,), modified)
+    return {'result': row[0]}
+
+
+_R2_SEPTEMBER_1944_DICE: Final = _Dice('sum', 1, 6)
+
+
+def roll_r2_september_1944(
+    rng: random.Random,
+    *,
+    aircraft_type: AircraftType,
+    drm: int = 0,
+) -> Roll[R2September1944Result]:
+    """Roll 1d6 with `rng` and read Available Aircraft Family and Type Chart [R2]: September 1944 (9.3 example), rule
+        9.3.
+
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('r2_september_1944', rng)
+    natural = _roll(rng, _R2_SEPTEMBER_1944_DICE)
+    return _rolled(natural, drm, lookup_r2_september_1944(natural, aircraft_type=aircraft_type, drm=drm))
+
+
+# ---- 'r3_august_1944'
+R3August1944Result = TypedDict('R3August1944Result', {'result': str})
+R3_AUGUST_1944_COLUMNS: Final = ('result',)
+_R3_AUGUST_1944_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('bf109g6late',), 1, 6, ('automatic',)),
+)
+_R3_AUGUST_1944_INDEX: Final = _Index(_R3_AUGUST_1944_ROWS)
+_R3_AUGUST_1944_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
+
+
+def lookup_r3_august_1944(roll: int, *, aircraft: Aircraft, drm: int = 0) -> R3August1944Result:
+    """Available Aircraft Sub-Type Chart [R3]: August 1944 (4.6.4, 9.2 examples), rule 4.6.4, 9.2: the row a roll
+        selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        aircraft: Aircraft (Aircraft; labels in AIRCRAFT_LABELS).
+        drm: the total die roll modifier, added to the natural roll.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: R3 is cut after its first row; 4.6.4's and 9.2's
+            examples state this cell of its August 1944 column).
+    """
+    if type(roll) is not int or roll not in _R3_AUGUST_1944_OUTCOMES:
+        _check_natural('r3_august_1944', roll, _R3_AUGUST_1944_OUTCOMES, '1d6')
+    if type(aircraft) is not str or aircraft not in AIRCRAFT_LABELS:
+        aircraft = _member('r3_august_1944', 'aircraft', aircraft, AIRCRAFT_LABELS)
+    if type(drm) is not int:
+        _check_int('r3_august_1944', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _R3_AUGUST_1944_INDEX.tables.get((aircraft,)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _R3_AUGUST_1944_INDEX.select('r3_august_1944', (aircraft,), modified)
+    return {'result': row[0]}
+
+
+_R3_AUGUST_1944_DICE: Final = _Dice('sum', 1, 6)
+
+
+def roll_r3_august_1944(rng: random.Random, *, aircraft: Aircraft, drm: int = 0) -> Roll[R3August1944Result]:
+    """Roll 1d6 with `rng` and read Available Aircraft Sub-Type Chart [R3]: August 1944 (4.6.4, 9.2 examples), rule
+        4.6.4, 9.2.
+
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('r3_august_1944', rng)
+    natural = _roll(rng, _R3_AUGUST_1944_DICE)
+    return _rolled(natural, drm, lookup_r3_august_1944(natural, aircraft=aircraft, drm=drm))
+
+
+# ---- 'r3_september_1944'
+R3September1944Result = TypedDict('R3September1944Result', {'result': str})
+R3_SEPTEMBER_1944_COLUMNS: Final = ('result',)
+_R3_SEPTEMBER_1944_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('bf109g6late',), 1, 6, ('automatic',)),
+    (('fw190a8r8',), 1, 4, ('available',)),
+    (('fw190a8r8',), 5, 6, ('not available',)),
+)
+_R3_SEPTEMBER_1944_INDEX: Final = _Index(_R3_SEPTEMBER_1944_ROWS)
+_R3_SEPTEMBER_1944_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
+
+
+def lookup_r3_september_1944(roll: int, *, aircraft: Aircraft, drm: int = 0) -> R3September1944Result:
+    """Available Aircraft Sub-Type Chart [R3]: September 1944 (9.2, 9.3 examples), rule 9.2, 9.3: the row a roll
+        selects.
+
+    Args:
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
+        aircraft: Aircraft (Aircraft; labels in AIRCRAFT_LABELS).
+        drm: the total die roll modifier, added to the natural roll.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: R3 is cut after its first row; 9.2's and 9.3's examples
+            state these cells of its September 1944 column).
+    """
+    if type(roll) is not int or roll not in _R3_SEPTEMBER_1944_OUTCOMES:
+        _check_natural('r3_september_1944', roll, _R3_SEPTEMBER_1944_OUTCOMES, '1d6')
+    if type(aircraft) is not str or aircraft not in AIRCRAFT_LABELS:
+        aircraft = _member('r3_september_1944', 'aircraft', aircraft, AIRCRAFT_LABELS)
+    if type(drm) is not int:
+        _check_int('r3_september_1944', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _R3_SEPTEMBER_1944_INDEX.tables.get((aircraft,)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _R3_SEPTEMBER_1944_INDEX.select('r3_september_1944', (aircraft,), modified)
+    return {'result': row[0]}
+
+
+_R3_SEPTEMBER_1944_DICE: Final = _Dice('sum', 1, 6)
+
+
+def roll_r3_september_1944(rng: random.Random, *, aircraft: Aircraft, drm: int = 0) -> Roll[R3September1944Result]:
+    """Roll 1d6 with `rng` and read Available Aircraft Sub-Type Chart [R3]: September 1944 (9.2, 9.3 examples), rule
+        9.2, 9.3.
+
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('r3_september_1944', rng)
+    natural = _roll(rng, _R3_SEPTEMBER_1944_DICE)
+    return _rolled(natural, drm, lookup_r3_september_1944(natural, aircraft=aircraft, drm=drm))
+
+
+# ---- 'loss_replacement'
+LossReplacementResult = TypedDict('LossReplacementResult', {'replacement': Aircraft, 'again': str})
+LOSS_REPLACEMENT_COLUMNS: Final = ('replacement', 'again')
+_LOSS_REPLACEMENT_ROWS: Final[tuple[_Row[tuple[Aircraft, str]], ...]] = (
+    (('bf109g6u4',), None, None, ('bf109g6', 'You may upgrade again to the /U4 if desired (11.1.5)')),
+    (('bf109g6u3',), None, None, (
+        'bf109g6',
+        'The corresponding standard G-6 variant; you may try to upgrade again to the desired /U3 variant by spending Prestige Points (11.1.7)',
+    )),
+    (('bf109g14u4',), None, None, (
+        'bf109g14', 'You may upgrade again to the /U4 by spending Prestige Points (11.1.9)',
+    )),
+    (('go229a0',), None, None, (
+        'he162a2', 'You may upgrade to the Go 229A-0 again by spending Prestige Points (R1 note 7, 11.9)',
+    )),
+    (('bf109g6r4',), None, None, (
+        'bf109g6r6', 'A one of a kind: you will not get another one during the game (10.13)',
+    )),
+)
+
+
+def lookup_loss_replacement(*, lost_aircraft: LostAircraft) -> LossReplacementResult:
+    """Replacing a lost aircraft, rule 11.1.5, 11.1.7, 11.1.9, 11.9, 10.13: the row the keys select.
+
+    Args:
+        lost_aircraft: Aircraft lost (LostAircraft; labels in LOST_AIRCRAFT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'replacement': Substitute with
+            'again': Upgrade again
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(lost_aircraft) is not str or lost_aircraft not in LOST_AIRCRAFT_LABELS:
+        lost_aircraft = _member('loss_replacement', 'lost_aircraft', lost_aircraft, LOST_AIRCRAFT_LABELS)
+    row = _select('loss_replacement', _LOSS_REPLACEMENT_ROWS, (lost_aircraft,), None)
+    return {'replacement': row[0], 'again': row[1]}
+
+
+# ---- 'unit_rules'
+UnitRulesResult = TypedDict('UnitRulesResult', {'aircraft': Aircraft | None, 'from': str | None, 'rule': str})
+UNIT_RULES_COLUMNS: Final = ('aircraft', 'from', 'rule')
+_UNIT_RULES_ROWS: Final[tuple[_Row[tuple[Aircraft | None, str | None, str]], ...]] = (
+    (('ii_zg76',), None, None, (
+        'bf110g2r3wfr', '1944-03',
+        'You can fly the Bf 110G-2/R3 w. Wf.Gr.21 at Neubiberg (Munich bases) or, as an optional start, the Me 410A-1/U2 at Hildesheim (Bremen bases) (R1 note 3).',
+    )),
+    (('kdo_nowotny',), None, None, (
+        'me262a1a', '1944-07',
+        'The game lets you use the Me 262 from July 1944, as part of EKdo 262 and later Kommando Nowotny (R1 note 4, 11.7).',
+    )),
+    (('jv44',), None, None, (
+        None, None, "Reassignment to JV 44 requires being a Knight's Cross holder (R1 note 5, 4.6.1).",
+    )),
+    (('egr335',), None, None, (
+        'do335a1', '1944-09',
+        'You may fly the Do 335 from 9/44: assume you are in an A-0 prototype; the standard A-1 was introduced in January 1945 (R1 note 6, 11.6).',
+    )),
+    (('egr229',), None, None, (
+        'go229a0', None, 'If your Go 229A-0 is lost, it is substituted with a He 162A-2 (R1 note 7, 11.9).',
+    )),
+)
+
+
+def lookup_unit_rules(*, unit: Unit) -> UnitRulesResult:
+    """Units with their own rules, rule 4.6, 11.6, 11.7, 11.9: the row the keys select.
+
+    Args:
+        unit: Unit (Unit; labels in UNIT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'aircraft': Aircraft
+            'from': From
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: only the units whose own rules R1's notes print).
+    """
+    if type(unit) is not str or unit not in UNIT_LABELS:
+        unit = _member('unit_rules', 'unit', unit, UNIT_LABELS)
+    row = _select('unit_rules', _UNIT_RULES_ROWS, (unit,), None)
+    return {'aircraft': row[0], 'from': row[1], 'rule': row[2]}
+
+
+# ---- 'unit_missions_per_month'
+UnitMissionsPerMonthResult = TypedDict('UnitMissionsPerMonthResult', {'missions': int | None})
+UNIT_MISSIONS_PER_MONTH_COLUMNS: Final = ('missions',)
+_UNIT_MISSIONS_PER_MONTH_ROWS: Final[tuple[_Row[tuple[int | None]], ...]] = (
+    (('kdo_nowotny', ('1943-03', '1944-06')), None, None, (None,)),
+    (('egr335', ('1943-03', '1944-08')), None, None, (None,)),
+    (('kdo_nowotny', ('1944-07', '1944-09')), None, None, (4,)),
+    (('kdo_nowotny', ('1944-10', '1944-12')), None, None, (8,)),
+    (('kdo_nowotny', ('1945-01', None)), None, None, (4,)),
+    (('egr335', ('1944-09', None)), None, None, (4,)),
+)
+_UNIT_MISSIONS_PER_MONTH_MONTHS: Final = (
+    '1943-03', '1943-04', '1943-05', '1943-06', '1943-07', '1943-08', '1943-09', '1943-10', '1943-11', '1943-12',
+    '1944-01', '1944-02', '1944-03', '1944-04', '1944-05', '1944-06', '1944-07', '1944-08', '1944-09', '1944-10',
+    '1944-11', '1944-12', '1945-01', '1945-02', '1945-03', '1945-04', '1945-05',
+)
+
+
+def lookup_unit_missions_per_month(*, limited_unit: LimitedUnit, month: str) -> UnitMissionsPerMonthResult:
+    """Missions per month of the jet and prototype units, rule 4.6, 11.6, 11.7: the row the keys select.
+
+    Args:
+        limited_unit: Unit flying few aircraft (LimitedUnit; labels in LIMITED_UNIT_LABELS).
+        month: a month 'YYYY-MM', 1943-03 to 1945-05.
+
+    Returns:
+        The row's values by column:
+            'missions': Missions per month
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(limited_unit) is not str or limited_unit not in LIMITED_UNIT_LABELS:
+        limited_unit = _member('unit_missions_per_month', 'limited_unit', limited_unit, LIMITED_UNIT_LABELS)
+    if type(month) is not str or month not in _UNIT_MISSIONS_PER_MONTH_MONTHS:
+        _check_member('unit_missions_per_month', 'month', month, _UNIT_MISSIONS_PER_MONTH_MONTHS)
+    row = _select('unit_missions_per_month', _UNIT_MISSIONS_PER_MONTH_ROWS, (limited_unit, month), None)
+    return {'missions': row[0]}
+
+
+# ---- 'prestige_rules'
+PrestigeRulesResult = TypedDict('PrestigeRulesResult', {'rule': str})
+PRESTIGE_RULES_COLUMNS: Final = ('rule',)
+_PRESTIGE_RULES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('points',), None, None, (
+        'One for every award of any type (or follow-on award), for your 5th kill (Ace) and for each promotion; kept on the Pilot and Crew Status Chart [A2]; spent to upgrade aircraft, to be reassigned to a new unit/base, or for a skilled replacement crewman (prestige_costs).',
+    )),
+    (('level',), None, None, (
+        'Starts at zero and increases by one every time you receive a Prestige Point; it never decreases, even if you spend all your Prestige Points. It unlocks more advanced aircraft, then bought with Prestige Points: you can only upgrade to an aircraft your Prestige Level lets you fly.',
+    )),
+    (('level_7',), None, None, (
+        'It no longer needs to be tracked: the highest level needed to fly any aircraft; Prestige Points can still be earned and spent. You are no longer required to roll on the Aircraft Availability Chart for available replacement aircraft: choose any currently listed as available.',
+    )),
+)
+
+
+def lookup_prestige_rules(*, prestige_rule: PrestigeRule) -> PrestigeRulesResult:
+    """Prestige Level & Prestige, rule 8.0, 8.1, 8.2: the row the keys select.
+
+    Args:
+        prestige_rule: Prestige (PrestigeRule; labels in PRESTIGE_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(prestige_rule) is not str or prestige_rule not in PRESTIGE_RULE_LABELS:
+        prestige_rule = _member('prestige_rules', 'prestige_rule', prestige_rule, PRESTIGE_RULE_LABELS)
+    row = _select('prestige_rules', _PRESTIGE_RULES_ROWS, (prestige_rule,), None)
+    return {'rule': row[0]}
+
+
+# ---- 'crew_changes'
+CrewChangesResult = TypedDict('CrewChangesResult', {'experience': int | None, 'rule': str})
+CREW_CHANGES_COLUMNS: Final = ('experience', 'rule')
+_CREW_CHANGES_ROWS: Final[tuple[_Row[tuple[int | None, str]], ...]] = (
+    (('retained',), None, None, (None, 'The pilot retains his normal crew (and may possibly lose a crewman) (9.3).')),
+    (('added',), None, None, (0, 'The gunner starts with no experience points and no special abilities (9.3, 9.6).')),
+    (('casualty',), None, None, (0, 'Arrives with no special abilities (9.6).')),
+    (('one_less',), None, None, (None, 'The old crewman is lost to the pilot (9.6).')),
+    (('injury',), None, None, (
+        None,
+        'A possibly new crewman with no special abilities; for 1 Prestige Point per crewman your old crew is reassigned to your plane on your release; otherwise you get a new crew (9.4).',
+    )),
+    (('working_the_system',), None, None, (
+        4,
+        'If your pilot loses a wingman or crewman, or changes to a 2-seater and needs a gunner, he gets one who comes with 4 experience points (7.9.2, 9.3).',
+    )),
+    (('skilled',), None, None, (
+        1,
+        'For 1 Prestige Point: two unspent experience points until February 1944 (combined game), one from March 1944 (8.1 D).',
+    )),
+)
+
+
+def lookup_crew_changes(*, crew_change: CrewChange) -> CrewChangesResult:
+    """New Crew Members, rule 9.3, 9.4, 9.6, 7.9.2, 8.1: the row the keys select.
+
+    Args:
+        crew_change: Crew change (CrewChange; labels in CREW_CHANGE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'experience': Experience Points
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(crew_change) is not str or crew_change not in CREW_CHANGE_LABELS:
+        crew_change = _member('crew_changes', 'crew_change', crew_change, CREW_CHANGE_LABELS)
+    row = _select('crew_changes', _CREW_CHANGES_ROWS, (crew_change,), None)
+    return {'experience': row[0], 'rule': row[1]}
+
+
+# ---- 'game_play_outline'
+GamePlayOutlineResult = TypedDict('GamePlayOutlineResult', {'order': int, 'chart': str | None, 'rule': str})
+GAME_PLAY_OUTLINE_COLUMNS: Final = ('order', 'chart', 'rule')
+_GAME_PLAY_OUTLINE_ROWS: Final[tuple[_Row[tuple[int, str | None, str]], ...]] = (
+    (('month',), None, None, (
+        0, '[sorties_per_month]',
+        'Play goes by months on the Sortie Log Sheet, with no numbered game turns: each month has its raids, normally eight, four from January 1945 (6.0). Shuffle the Combat Card Deck at the start of every month, or as needed (3.4.3.1).',
+    )),
+    (('raid',), None, None, (
+        1, '[A1]',
+        'Check the Raid Chart [A1]: the month/year versus a 2d6 roll. Write the raid on the Sortie Log Sheet and place the Raid Target marker on the corresponding Endurance Box: your Raid Target Endurance Box.',
+    )),
+    (('weather',), None, None, (
+        2, '[B9]', 'Roll on the Weather Chart [B9]: +1 drm in November 1944 and January 1945, +2 in December 1944.',
+    )),
+    (('takeoff',), None, None, (
+        3, '[A3]',
+        "Move from the Hangar Box to the Takeoff Endurance Box and roll on [A3] for strafing Allied fighter-bombers (-1 drm if the raid target is A/F). On an F/B Attack, fighter combat begins and you start Disadvantaged; roll the Allied fighter's type on [A3]. You may attempt to end combat on the Escape Chart [R4] as per 7.1.10, with +1 drm.",
+    )),
+    (('sweep',), None, None, (
+        4, '[A3]',
+        "Move to the next Endurance Box and roll on [A3] for a bounce by Allied fighters on a fighter sweep; repeat for every box entered until you reach the Raid Target Endurance Box (+1 drm if flying a jet fighter). On an Encounter, fighter combat begins and you start Head on; roll the fighter's type on [A3]. You may attempt to end combat for this endurance box on the Escape Chart [R4] as per 7.1.10.",
+    )),
+    (('interception',), None, None, (
+        5, '[B1]',
+        'In the Raid Target Endurance Box and each remaining box (except greyed-out ones, beyond your fuel endurance), roll to intercept on the Interception Chart [B1]; conduct combat if interception occurs. Repeat until the aircraft has gone through all endurance boxes, has intercepted the raid, or returns to base. You may abort at any time (damage, wounds, any other reason) and immediately land: you are NOT required to travel through each box.',
+    )),
+    (('landing_box',), None, None, (
+        6, '[A3]',
+        "Flying a rocket or jet fighter, roll on [A3] in the Landing Box, before landing, for marauding Allied fighter-bombers: on an F/B Attack, fighter combat begins and you start Disadvantaged; roll the fighter's type on [A3] (7.11).",
+    )),
+    (('landing',), None, None, (
+        7, '[B7]', 'Total all modifiers and roll on the Landing Chart [B7]; apply the results (7.4.4).',
+    )),
+    (('return',), None, None, (
+        8, None,
+        'Possibly receive awards or decorations; check whether a more advanced aircraft is available; wounds may delay your next flight and repairs your next mission, or the aircraft may be scrapped for a new one (2.0).',
+    )),
+)
+
+
+def lookup_game_play_outline(*, play_step: PlayStep) -> GamePlayOutlineResult:
+    """Game Play Outline, rule 6.0, 6.1: the row the keys select.
+
+    Args:
+        play_step: Step of play (PlayStep; labels in PLAY_STEP_LABELS).
+
+    Returns:
+        The row's values by column:
+            'order': Step
+            'chart': Chart
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(play_step) is not str or play_step not in PLAY_STEP_LABELS:
+        play_step = _member('game_play_outline', 'play_step', play_step, PLAY_STEP_LABELS)
+    row = _select('game_play_outline', _GAME_PLAY_OUTLINE_ROWS, (play_step,), None)
+    return {'order': row[0], 'chart': row[1], 'rule': row[2]}
+
+
+# ---- 'B1'
+B1Result = TypedDict('B1Result', {'encounter': str, 'then': ChartRef | None})
+B1_COLUMNS: Final = ('encounter', 'then')
+_B1_ROWS: Final[tuple[_Row[tuple[str, ChartRef | None]], ...]] = (
+    ((), 4, 4, ('Head on', None)),
+    ((), 11, 11, ('Out of the Sun', {'chart': 'straggler'})),
+    ((), 12, 12, (
+        'Fighter encounter (the first "12" of a sortie is a Random Event instead: roll on the Random Events Chart [C1], then move forward one endurance box)',
+        None,
+    )),
+)
+_B1_INDEX: Final = _Index(_B1_ROWS)
+_B1_OUTCOMES: Final = frozenset({2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
+
+
+def lookup_b1(roll: int, *, drm: int = 0) -> B1Result:
+    """Interception Chart [B1], rule 6.1, 7.1.2: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 2d6, 2 to 12 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
+
+    Returns:
+        The row's values by column:
+            'encounter': Encounter
+            'then': Then
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: printed on the player aid cards, not in the rulebook:
+            only the rows the 5.2.5, 7.10, 7.12 and 10.7 examples read are known).
+    """
+    if type(roll) is not int or roll not in _B1_OUTCOMES:
+        _check_natural('B1', roll, _B1_OUTCOMES, '2d6')
+    if type(drm) is not int:
+        _check_int('B1', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _B1_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _B1_INDEX.select('B1', (), modified)
+    return {'encounter': row[0], 'then': row[1]}
+
+
+_B1_DICE: Final = _Dice('sum', 2, 6)
+
+
+def roll_b1(rng: random.Random, *, drm: int = 0) -> Roll[B1Result]:
+    """Roll 2d6 with `rng` and read Interception Chart [B1], rule 6.1, 7.1.2.
+
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('B1', rng)
+    natural = _roll(rng, _B1_DICE)
+    return _rolled(natural, drm, lookup_b1(natural, drm=drm))
+
+
 # ---- 'R1'
 R1Result = TypedDict('R1Result', {'unit': Unit | CellRoll, 'bases': ChartRef | ChainRef})
 R1_COLUMNS: Final = ('unit', 'bases')
@@ -4742,7 +8766,11 @@ _R1_ROWS: Final[tuple[_Row[tuple[Unit | CellRoll, ChartRef | ChainRef]], ...]] =
         {'count': 1, 'sides': 3, 'outcomes': ((1, 1, 'i_jg1'), (2, 2, 'ii_jg1'), (3, 3, 'iii_jg1'))},
         {'chart': 'starting_unit_bases', 'keys': {}, 'drm': 0},
     )),
-    ((), 2, 2, ('i_jg2', {'chart': 'starting_unit_bases', 'keys': {}, 'drm': 0})),
+    ((), 2, 2, (
+        {'count': 1, 'sides': 3, 'outcomes': ((1, 1, 'i_jg2'), (2, 2, 'ii_jg2'), (3, 3, 'iii_jg2'))},
+        {'chart': 'starting_unit_bases', 'keys': {}, 'drm': 0},
+    )),
+    ((), 13, 13, ('ii_sturm_jg300', {'chart': 'starting_unit_bases', 'keys': {}, 'drm': 0})),
     ((), 15, 15, ('i_zg1', {'chart': 'starting_unit_bases', 'keys': {}, 'drm': 0})),
     ((), 16, 16, (
         {'count': 1, 'sides': 3, 'outcomes': ((1, 1, 'i_zg26'), (2, 2, 'ii_zg26'), (3, 3, 'iii_zg26'))},
@@ -4757,8 +8785,8 @@ def lookup_r1(roll: int, *, drm: int = 0) -> R1Result:
     """Starting Units and Bases Chart [R1], rule 4.1, 4.6: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d20, 1 to 20.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d20, 1 to 20 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -4768,8 +8796,9 @@ def lookup_r1(roll: int, *, drm: int = 0) -> R1Result:
     Raises:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected (the chart is partial: the print gives the rows for rolls 1, 2 (I/JG 2 only,
-            cut after its Aircraft cell; more units of that roll may be lost), 15 and 16 (III/ZG 26 cut after its
-            Aircraft cell); rolls 3-14 and 17-20 are lost).
+            cut after its Aircraft cell; 4.4.1 names II/JG 2 and III/JG 2 as its other units), 15 and 16 (III/ZG 26
+            cut after its Aircraft cell); rolls 3-14 and 17-20 are lost, except the 13 that 9.7's example reads
+            (II(Sturm)/JG 300)).
     """
     if type(roll) is not int or roll not in _R1_OUTCOMES:
         _check_natural('R1', roll, _R1_OUTCOMES, '1d20')
@@ -4790,7 +8819,8 @@ _R1_DICE: Final = _Dice('sum', 1, 20)
 def roll_r1(rng: random.Random, *, drm: int = 0) -> Roll[R1Result]:
     """Roll 1d20 with `rng` and read Starting Units and Bases Chart [R1], rule 4.1, 4.6.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -4821,6 +8851,10 @@ _STARTING_UNIT_BASES_ROWS: Final[tuple[_Row[_STARTING_UNIT_BASES_VALUES], ...]] 
     )),
     (('i_jg2',), None, None, (
         {'count': 1, 'sides': 6, 'outcomes': ((1, 4, 'FW 190A-6'), (5, 6, 'FW 190A-7'))}, None, None, None, None, None,
+        None,
+    )),
+    (('ii_sturm_jg300',), None, None, (
+        'a 5 on 1d6 gives the FW 190A-8/R7 (9.7 example); the other results are lost', None, None, None, None, None,
         None,
     )),
     (('i_zg1',), None, None, (
@@ -4905,10 +8939,10 @@ def lookup_r2(roll: int, *, aircraft_type: AircraftType, month: str, drm: int = 
     """Available Aircraft Family and Type Chart [R2], rule 4.6.4, 9.2: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
         aircraft_type: Aircraft type (AircraftType; labels in AIRCRAFT_TYPE_LABELS).
         month: a month 'YYYY-MM', 1944-03 to 1945-04.
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -4942,7 +8976,8 @@ _R2_DICE: Final = _Dice('sum', 1, 6)
 def roll_r2(rng: random.Random, *, aircraft_type: AircraftType, month: str, drm: int = 0) -> Roll[R2Result]:
     """Roll 1d6 with `rng` and read Available Aircraft Family and Type Chart [R2], rule 4.6.4, 9.2.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -4982,10 +9017,10 @@ def lookup_r3(roll: int, *, aircraft: Aircraft, month: str, drm: int = 0) -> R3R
     """Available Aircraft Sub-Type Chart [R3], rule 4.6.4, 9.2: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d6, 1 to 6.
+        roll: the natural roll on 1d6, 1 to 6 (what the dice show).
         aircraft: Aircraft (Aircraft; labels in AIRCRAFT_LABELS).
         month: a month 'YYYY-MM', 1944-03 to 1945-04.
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -5019,7 +9054,8 @@ _R3_DICE: Final = _Dice('sum', 1, 6)
 def roll_r3(rng: random.Random, *, aircraft: Aircraft, month: str, drm: int = 0) -> Roll[R3Result]:
     """Roll 1d6 with `rng` and read Available Aircraft Sub-Type Chart [R3], rule 4.6.4, 9.2.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -5028,38 +9064,265 @@ def roll_r3(rng: random.Random, *, aircraft: Aircraft, month: str, drm: int = 0)
     return _rolled(natural, drm, lookup_r3(natural, aircraft=aircraft, month=month, drm=drm))
 
 
-# ---- 'sorties_per_month'
-SortiesPerMonthResult = TypedDict('SortiesPerMonthResult', {'sorties': int})
-SORTIES_PER_MONTH_COLUMNS: Final = ('sorties',)
-_SORTIES_PER_MONTH_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
-    ((('1943-03', '1944-12'),), None, None, (8,)),
-    ((('1945-01', None),), None, None, (4,)),
-)
-_SORTIES_PER_MONTH_MONTHS: Final = (
-    '1943-03', '1943-04', '1943-05', '1943-06', '1943-07', '1943-08', '1943-09', '1943-10', '1943-11', '1943-12',
-    '1944-01', '1944-02', '1944-03', '1944-04', '1944-05', '1944-06', '1944-07', '1944-08', '1944-09', '1944-10',
-    '1944-11', '1944-12', '1945-01', '1945-02', '1945-03', '1945-04', '1945-05',
+# ---- 'game_span'
+GameSpanResult = TypedDict('GameSpanResult', {
+    'first_sortie': str, 'this_game_from': str, 'last_month': str, 'alternative': str, 'missions': int,
+})
+GAME_SPAN_COLUMNS: Final = ('first_sortie', 'this_game_from', 'last_month', 'alternative', 'missions')
+_GAME_SPAN_ROWS: Final[tuple[_Row[tuple[str, str, str, str, int]], ...]] = (
+    (('standard',), None, None, (
+        '1944-03', '1944-03', '1945-05', 'You can choose to start at any time (Starting Units and Bases Chart [R1])',
+        96,
+    )),
+    (('combined',), None, None, (
+        '1943-03', '1944-03', '1945-05', 'You can choose to start at any time (Starting Units and Bases Chart [R1])',
+        188,
+    )),
 )
 
 
-def lookup_sorties_per_month(*, month: str) -> SortiesPerMonthResult:
-    """Sorties per month, rule 4.3.3, 6.0: the row the keys select.
+def lookup_game_span(*, game_mode: GameMode) -> GameSpanResult:
+    """Start date, rule 1.0, 4.2.1, 10.13, 10.15: the row the keys select.
 
     Args:
-        month: a month 'YYYY-MM', 1943-03 to 1945-05.
+        game_mode: Game (GameMode; labels in GAME_MODE_LABELS).
 
     Returns:
         The row's values by column:
-            'sorties': Sorties
+            'first_sortie': First sortie
+            'this_game_from': Interceptor Ace 1944-45 from
+            'last_month': Last sorties
+            'alternative': Alternately
+            'missions': Up to (combat missions)
 
     Raises:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    if type(month) is not str or month not in _SORTIES_PER_MONTH_MONTHS:
-        _check_member('sorties_per_month', 'month', month, _SORTIES_PER_MONTH_MONTHS)
-    row = _select('sorties_per_month', _SORTIES_PER_MONTH_ROWS, (month,), None)
-    return {'sorties': row[0]}
+    if type(game_mode) is not str or game_mode not in GAME_MODE_LABELS:
+        game_mode = _member('game_span', 'game_mode', game_mode, GAME_MODE_LABELS)
+    row = _select('game_span', _GAME_SPAN_ROWS, (game_mode,), None)
+    return {
+        'first_sortie': row[0], 'this_game_from': row[1], 'last_month': row[2], 'alternative': row[3],
+        'missions': row[4],
+    }
+
+
+# ---- 'setup_sequence'
+SetupSequenceResult = TypedDict('SetupSequenceResult', {'order': int, 'chart': str | None, 'how': str})
+SETUP_SEQUENCE_COLUMNS: Final = ('order', 'chart', 'how')
+_SETUP_SEQUENCE_ROWS: Final[tuple[_Row[tuple[int, str | None, str]], ...]] = (
+    (('unit',), None, None, (
+        1, '[R1]',
+        'Roll 1d20 on the Starting Units and Bases Chart [R1]. If more than one unit is available for the result, randomly determine your starting unit. Alternately, you may choose the unit, location and starting date if you desire (4.1).',
+    )),
+    (('aircraft',), None, None, (
+        2, '[starting_unit_bases]', 'Roll 1d6 for the aircraft type available to your unit, if applicable (4.1).',
+    )),
+    (('log',), None, None, (
+        3, None,
+        'Record in the header of the Sortie Log Sheet the aircraft you fly and the name of your pilot (no impact on play); 8 sorties a month, 4 from January 1945 (4.3).',
+    )),
+    (('mat',), None, None, (
+        4, None, 'Place in front of you the Aircraft Display Mat that corresponds to your type of aircraft (4.4.1).',
+    )),
+    (('aircraft_marker',), None, None, (
+        5, None,
+        'Place the Aircraft marker for your type of aircraft in the Hangar box; it is moved along the Endurance track to show your current location (4.4.2).',
+    )),
+    (('wingman_marker',), None, None, (6, None, 'Place the Wingman marker in the "Present" box (4.4.2).')),
+    (('base_markers',), None, None, (
+        7, None, 'Place the appropriate base zone, base marker, and unit markers on your Aircraft Display Mat (4.4.2).',
+    )),
+    (('ammunition',), None, None, (
+        8, None,
+        'Consult the initial Ammunition Load next to each weapon; select ammunition markers ("1" or "2" ammo points) that add up to the ammunition points carried; place them next to the weapon(s) (4.4.2, 4.5).',
+    )),
+    (('experience',), None, None, (
+        9, '[starting_experience]',
+        'Your pilot starts with 0 Experience points if an officer, 1 if an NCO; an NCO may spend his point (4.4.2).',
+    )),
+    (('target_mats',), None, None, (
+        10, '[B10]', 'Have the Bomber Target Mat [B10] and the Fighter Target Mat [B11] nearby (4.0).',
+    )),
+    (('operations_map',), None, None, (
+        11, None, 'Place the Operations Map with the Combat Card Deck shuffled on it (4.0).',
+    )),
+)
+
+
+def lookup_setup_sequence(*, setup_step: SetupStep) -> SetupSequenceResult:
+    """Game Setup, rule 4.0, 4.1, 4.3, 4.4, 4.5: the row the keys select.
+
+    Args:
+        setup_step: Setup step (SetupStep; labels in SETUP_STEP_LABELS).
+
+    Returns:
+        The row's values by column:
+            'order': Step
+            'chart': Chart
+            'how': How
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(setup_step) is not str or setup_step not in SETUP_STEP_LABELS:
+        setup_step = _member('setup_sequence', 'setup_step', setup_step, SETUP_STEP_LABELS)
+    row = _select('setup_sequence', _SETUP_SEQUENCE_ROWS, (setup_step,), None)
+    return {'order': row[0], 'chart': row[1], 'how': row[2]}
+
+
+# ---- 'A1'
+A1Result = TypedDict('A1Result', {'target': RaidTarget, 'zone': TargetZone})
+A1_COLUMNS: Final = ('target', 'zone')
+_A1_ROWS: Final[tuple[_Row[tuple[RaidTarget, TargetZone]], ...]] = (
+    (('1944-03',), 11, 11, ('brunswick', 'ruhr')),
+    (('1944-06',), 7, 7, ('v_weapon_site', 'france')),
+    (('1944-07',), 5, 5, ('french_airfields', 'france')),
+)
+_A1_INDEX: Final = _Index(_A1_ROWS)
+_A1_MONTHS: Final = (
+    '1943-03', '1943-04', '1943-05', '1943-06', '1943-07', '1943-08', '1943-09', '1943-10', '1943-11', '1943-12',
+    '1944-01', '1944-02', '1944-03', '1944-04', '1944-05', '1944-06', '1944-07', '1944-08', '1944-09', '1944-10',
+    '1944-11', '1944-12', '1945-01', '1945-02', '1945-03', '1945-04', '1945-05',
+)
+_A1_OUTCOMES: Final = frozenset({2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
+
+
+def lookup_a1(roll: int, *, month: str, drm: int = 0) -> A1Result:
+    """Raid Chart [A1], rule 4.6.3, 6.1: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 2d6, 2 to 12 (what the dice show).
+        month: a month 'YYYY-MM', 1943-03 to 1945-05.
+        drm: the total die roll modifier, added to the natural roll.
+
+    Returns:
+        The row's values by column:
+            'target': Target
+            'zone': Target zone
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: printed on the player aid cards, not in the rulebook:
+            only the three results the 4.6.3, 7.12 and 10.7 examples read are known).
+    """
+    if type(roll) is not int or roll not in _A1_OUTCOMES:
+        _check_natural('A1', roll, _A1_OUTCOMES, '2d6')
+    if type(month) is not str or month not in _A1_MONTHS:
+        _check_member('A1', 'month', month, _A1_MONTHS)
+    if type(drm) is not int:
+        _check_int('A1', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _A1_INDEX.tables.get((month,)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _A1_INDEX.select('A1', (month,), modified)
+    return {'target': row[0], 'zone': row[1]}
+
+
+_A1_DICE: Final = _Dice('sum', 2, 6)
+
+
+def roll_a1(rng: random.Random, *, month: str, drm: int = 0) -> Roll[A1Result]:
+    """Roll 2d6 with `rng` and read Raid Chart [A1], rule 4.6.3, 6.1.
+
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('A1', rng)
+    natural = _roll(rng, _A1_DICE)
+    return _rolled(natural, drm, lookup_a1(natural, month=month, drm=drm))
+
+
+# ---- 'basing_rules'
+BasingRulesResult = TypedDict('BasingRulesResult', {'chart': str | None, 'rule': str})
+BASING_RULES_COLUMNS: Final = ('chart', 'rule')
+_BASING_RULES_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
+    (('base_zone',), None, None, (
+        None,
+        'Any base in the same zone is identical for game purposes; the zone sets the endurance burned off when intercepting a raid (shown on the Aircraft Display Mats). Unit assignments are for narrative purposes only.',
+    )),
+    (('target_zone',), None, None, (
+        '[A1]',
+        "The Raid Chart [A1] gives each target's target zone in parentheses; the zone sets how much endurance the interceptor has when it intercepts, or whether it can intercept the raid at all.",
+    )),
+    (('greyed_out',), None, None, (
+        None,
+        'A target zone greyed out on your Aircraft Display Mat is beyond your fuel range: the raid cannot be intercepted; you do not get a sortie credit (for experience); move ahead to the next sortie.',
+    )),
+    (('mat_track',), None, None, (
+        '[F1]',
+        'Each Aircraft Display Mat shows the endurance track of the bases the aircraft typically flew from (the Bf 109G-6 mat the French Bases track, the Bf 109K-4 mat the Berlin Bases track). Based in a zone your mat does not show, use the Fuel Endurance Track Chart [F1].',
+    )),
+    (('combined_track',), None, None, (
+        '[F1]',
+        'When combining Interceptor Ace 1943-44 and 1944-45, use the Fuel Endurance Track Chart [F1] for the aircraft included in Interceptor Ace 1943-44 (their fuel track boxes have changed).',
+    )),
+)
+
+
+def lookup_basing_rules(*, basing_rule: BasingRule) -> BasingRulesResult:
+    """Base and Target Zones, rule 4.6.2, 4.6.3: the row the keys select.
+
+    Args:
+        basing_rule: Basing rule (BasingRule; labels in BASING_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'chart': Chart
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(basing_rule) is not str or basing_rule not in BASING_RULE_LABELS:
+        basing_rule = _member('basing_rules', 'basing_rule', basing_rule, BASING_RULE_LABELS)
+    row = _select('basing_rules', _BASING_RULES_ROWS, (basing_rule,), None)
+    return {'chart': row[0], 'rule': row[1]}
+
+
+# ---- 'ammunition_tracking'
+AmmunitionTrackingResult = TypedDict('AmmunitionTrackingResult', {'basic': str, 'optional': str | None})
+AMMUNITION_TRACKING_COLUMNS: Final = ('basic', 'optional')
+_AMMUNITION_TRACKING_ROWS: Final[tuple[_Row[tuple[str, str | None]], ...]] = (
+    (('cannon',), None, None, (
+        'Tracked: each weapon expends 1 point of ammo each time it fires (2 with an extended burst, 7.1.13)', None,
+    )),
+    (('unlimited',), None, None, (
+        'Not tracked: they would probably never fire all of it in a sortie',
+        '10.10 Optional Interceptor MG Ammo: use the MG Ammo Points on the Aircraft Display Mats',
+    )),
+    (('allied',), None, None, (
+        'Not tracked', '10.9 Allied Fighters Ammo Points: use the Ammo Points on the Fighter Target Chart [B11]',
+    )),
+)
+
+
+def lookup_ammunition_tracking(*, ammunition: Ammunition) -> AmmunitionTrackingResult:
+    """Ammunition tracked, rule 4.5, 7.1.16, 10.9, 10.10: the row the keys select.
+
+    Args:
+        ammunition: Ammunition (Ammunition; labels in AMMUNITION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'basic': Basic game
+            'optional': Optional
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(ammunition) is not str or ammunition not in AMMUNITION_LABELS:
+        ammunition = _member('ammunition_tracking', 'ammunition', ammunition, AMMUNITION_LABELS)
+    row = _select('ammunition_tracking', _AMMUNITION_TRACKING_ROWS, (ammunition,), None)
+    return {'basic': row[0], 'optional': row[1]}
 
 
 # ---- 'victory_points'
@@ -5113,7 +9376,7 @@ def lookup_victory_levels(value: int, *, drm: int = 0) -> VictoryLevelsResult:
 
     Args:
         value: Points (0+).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -5134,6 +9397,80 @@ def lookup_victory_levels(value: int, *, drm: int = 0) -> VictoryLevelsResult:
     if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
         row = _VICTORY_LEVELS_INDEX.select('victory_levels', (), modified)
     return {'level': row[0]}
+
+
+# ---- 'game_end'
+GameEndResult = TypedDict('GameEndResult', {'ends': str, 'victory': str})
+GAME_END_COLUMNS: Final = ('ends', 'victory')
+_GAME_END_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('may_1945',), None, None, (
+        "No sorties are conducted after May 1945 (exception: Knight's Cross Holders Tour of Duty, 10.15.2)",
+        'Determined by the final score (total points) achieved by your pilot',
+    )),
+    (('missed_sorties',), None, None, (
+        'The game ends', 'Determined by the final score (total points) achieved by your pilot',
+    )),
+    (('kia',), None, None, ('Immediately, regardless of date', 'Still determined, posthumously, by your total points')),
+    (('captured',), None, None, (
+        'Immediately, regardless of date', 'Determined by the final score (total points) achieved by your pilot',
+    )),
+)
+
+
+def lookup_game_end(*, game_end: GameEnd) -> GameEndResult:
+    """Ending the Game, rule 5.1: the row the keys select.
+
+    Args:
+        game_end: End of the game (GameEnd; labels in GAME_END_LABELS).
+
+    Returns:
+        The row's values by column:
+            'ends': The game ends
+            'victory': Victory
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(game_end) is not str or game_end not in GAME_END_LABELS:
+        game_end = _member('game_end', 'game_end', game_end, GAME_END_LABELS)
+    row = _select('game_end', _GAME_END_ROWS, (game_end,), None)
+    return {'ends': row[0], 'victory': row[1]}
+
+
+# ---- 'scoring_rules'
+ScoringRulesResult = TypedDict('ScoringRulesResult', {'result': str, 'points': int})
+SCORING_RULES_COLUMNS: Final = ('result', 'points')
+_SCORING_RULES_ROWS: Final[tuple[_Row[tuple[str, int]], ...]] = (
+    (('fighter_kill',), None, None, ('Fighter Destruction', 1)),
+    (('formation_kill',), None, None, ('Bomber Destruction', 3)),
+    (('out_of_formation_kill',), None, None, ('Bomber Destruction', 3)),
+    (('separation',), None, None, ('Separation: out of formation for subsequent passes', 2)),
+    (('separated_kill',), None, None, ('Bomber Destruction', 3)),
+    (('rocket_out_of_formation',), None, None, ('Not a Separation (7.1.14, 7.1.15)', 0)),
+    (('straggler_kill',), None, None, ('Final Destruction (the straggler starts with 4 random engine hits)', 1)),
+)
+
+
+def lookup_scoring_rules(*, scoring: Scoring) -> ScoringRulesResult:
+    """Scoring, rule 5.2.2, 5.2.3, 5.2.4, 5.2.5: the row the keys select.
+
+    Args:
+        scoring: Scoring case (Scoring; labels in SCORING_LABELS).
+
+    Returns:
+        The row's values by column:
+            'result': Result
+            'points': Points
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(scoring) is not str or scoring not in SCORING_LABELS:
+        scoring = _member('scoring_rules', 'scoring', scoring, SCORING_LABELS)
+    row = _select('scoring_rules', _SCORING_RULES_ROWS, (scoring,), None)
+    return {'result': row[0], 'points': row[1]}
 
 
 # ---- following chained results
@@ -5188,6 +9525,16 @@ def _step_bodenplatte_flak(
     return rolled['natural'], rolled['modified'], rolled['values']
 
 
+def _step_straggler(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'straggler': its natural roll, modified roll and row."""
+    rolled = roll_straggler(rng, drm=drm)
+    return rolled['natural'], rolled['modified'], rolled['values']
+
+
 def _step_injury_effects(
     rng: random.Random,
     keys: Mapping[str, str],
@@ -5195,6 +9542,16 @@ def _step_injury_effects(
 ) -> tuple[int | None, int | None, Mapping[str, object]]:
     """One step of a chain on 'injury_effects': its natural roll, modified roll and row."""
     return None, None, lookup_injury_effects(injury=cast(Injury, keys['injury']))
+
+
+def _step_b1(
+    rng: random.Random,
+    keys: Mapping[str, str],
+    drm: int,
+) -> tuple[int | None, int | None, Mapping[str, object]]:
+    """One step of a chain on 'B1': its natural roll, modified roll and row."""
+    rolled = roll_b1(rng, drm=drm)
+    return rolled['natural'], rolled['modified'], rolled['values']
 
 
 def _step_r1(
@@ -5222,13 +9579,15 @@ _CHAIN_STEPS: Final[dict[str, _Stepper]] = {
     'flak': _step_flak,
     'approach_track': _step_approach_track,
     'bodenplatte_flak': _step_bodenplatte_flak,
+    'straggler': _step_straggler,
     'injury_effects': _step_injury_effects,
+    'B1': _step_b1,
     'R1': _step_r1,
     'starting_unit_bases': _step_starting_unit_bases,
 }
 _CHAIN_KEYS: Final[dict[str, tuple[str, ...]]] = {
     'awards': ('award',), 'knights_cross': (), 'flak': (), 'approach_track': ('orientation',), 'bodenplatte_flak': (),
-    'injury_effects': ('injury',), 'R1': (), 'starting_unit_bases': ('unit',),
+    'straggler': (), 'injury_effects': ('injury',), 'B1': (), 'R1': (), 'starting_unit_bases': ('unit',),
 }
 
 
@@ -5295,6 +9654,18 @@ def follow_injury_effects(rng: random.Random, *, injury: Injury, drm: int = 0) -
     return _follow('injury_effects', rng, {'injury': injury}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
 
 
+def follow_b1(rng: random.Random, *, drm: int = 0) -> list[Step]:
+    """Roll on 'B1' with `rng` and follow its chained results to the end (it sends the reader to straggler).
+
+    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
+    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
+    occur or a key no step gives, NoRowError when a roll selects no row.
+    """
+    _check_rng('B1', rng)
+    _check_int('B1', 'drm', drm)
+    return _follow('B1', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+
+
 def follow_r1(rng: random.Random, *, drm: int = 0) -> list[Step]:
     """Roll on 'R1' with `rng` and follow its chained results to the end (it sends the reader to starting_unit_bases).
 
@@ -5321,23 +9692,64 @@ def follow_starting_unit_bases(rng: random.Random, *, unit: Unit, drm: int = 0) 
 
 
 LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
+    'ia1_errata': lookup_ia1_errata,
+    'ia1_allied_ammo': lookup_ia1_allied_ammo,
     'awards': lookup_awards,
     'knights_cross': lookup_knights_cross,
     'promotion': lookup_promotion,
     'promotion_attempts': lookup_promotion_attempts,
     'generalmajor': lookup_generalmajor,
     'skills': lookup_skills,
+    'other_skills': lookup_other_skills,
     'advanced_maneuvers': lookup_advanced_maneuvers,
     'prestige_costs': lookup_prestige_costs,
+    'promotion_tracks': lookup_promotion_tracks,
+    'orientations': lookup_orientations,
+    'orientation_lists': lookup_orientation_lists,
+    'interception_results': lookup_interception_results,
+    'bomber_bombs': lookup_bomber_bombs,
+    'bomber_combat': lookup_bomber_combat,
+    'bomber_combat_after': lookup_bomber_combat_after,
+    'first_fire': lookup_first_fire,
+    'hit_changes': lookup_hit_changes,
+    'b17_formation': lookup_b17_formation,
+    'rockets': lookup_rockets,
+    'wfr_gr21_load': lookup_wfr_gr21_load,
+    'out_of_the_sun_bomber': lookup_out_of_the_sun_bomber,
+    'tight_turn': lookup_tight_turn,
+    'a3_july_1944': lookup_a3_july_1944,
+    'B12': lookup_b12,
+    'W1': lookup_w1,
     'R4': lookup_r4,
     'R5': lookup_r5,
     'extended_burst': lookup_extended_burst,
     'range_effects': lookup_range_effects,
     'repair': lookup_repair,
     'bomb_detonation': lookup_bomb_detonation,
+    'b3_in_examples': lookup_b3_in_examples,
+    'b6_in_examples': lookup_b6_in_examples,
     'flak': lookup_flak,
     'crash_enroute': lookup_crash_enroute,
     'crash_credit': lookup_crash_credit,
+    'damage_results': lookup_damage_results,
+    'engine_armor': lookup_engine_armor,
+    'bailing_out': lookup_bailing_out,
+    'post_combat': lookup_post_combat,
+    'landing_results': lookup_landing_results,
+    'crew_injury': lookup_crew_injury,
+    'components': lookup_components,
+    'markers': lookup_markers,
+    'terminology': lookup_terminology,
+    'fighter_combat': lookup_fighter_combat,
+    'positions': lookup_positions,
+    'jet_positions': lookup_jet_positions,
+    'wingman': lookup_wingman,
+    'wingman_status': lookup_wingman_status,
+    'disengaging': lookup_disengaging,
+    'disengage_triggers': lookup_disengage_triggers,
+    'bomber_disengagement': lookup_bomber_disengagement,
+    'jet_ace_rules': lookup_jet_ace_rules,
+    'multiplayer_rules': lookup_multiplayer_rules,
     'R6': lookup_r6,
     'R7': lookup_r7,
     'R8': lookup_r8,
@@ -5347,6 +9759,10 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'p38_aces': lookup_p38_aces,
     'R9': lookup_r9,
     'named_ace': lookup_named_ace,
+    'position_charts': lookup_position_charts,
+    'approach_track_boxes': lookup_approach_track_boxes,
+    'advanced_start': lookup_advanced_start,
+    'advanced_rules': lookup_advanced_rules,
     'approach_track': lookup_approach_track,
     'head_on_altitude': lookup_head_on_altitude,
     'vertical_climb': lookup_vertical_climb,
@@ -5354,6 +9770,13 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'combined_victory_levels': lookup_combined_victory_levels,
     'bodenplatte_flak': lookup_bodenplatte_flak,
     'bodenplatte_fighters': lookup_bodenplatte_fighters,
+    'weapon_selection': lookup_weapon_selection,
+    'eastern_front_transfer': lookup_eastern_front_transfer,
+    'combined_game': lookup_combined_game,
+    'game_modes': lookup_game_modes,
+    'p47_loaded': lookup_p47_loaded,
+    'bodenplatte': lookup_bodenplatte,
+    'bodenplatte_aircraft': lookup_bodenplatte_aircraft,
     'straggler': lookup_straggler,
     'limited_scrounging': lookup_limited_scrounging,
     'scrounging_new_aircraft': lookup_scrounging_new_aircraft,
@@ -5365,6 +9788,7 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'injury_effects': lookup_injury_effects,
     'starting_experience': lookup_starting_experience,
     'ability_fatigue': lookup_ability_fatigue,
+    'ability_effects': lookup_ability_effects,
     'night_owl_frequency': lookup_night_owl_frequency,
     'fatigue_accrual': lookup_fatigue_accrual,
     'pilot_quality_effects': lookup_pilot_quality_effects,
@@ -5377,13 +9801,31 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'me163_combat_limits': lookup_me163_combat_limits,
     'engine_damage_speed': lookup_engine_damage_speed,
     'dated_rules': lookup_dated_rules,
+    'aircraft_changes': lookup_aircraft_changes,
+    'changing_aircraft': lookup_changing_aircraft,
+    'r2_september_1944': lookup_r2_september_1944,
+    'r3_august_1944': lookup_r3_august_1944,
+    'r3_september_1944': lookup_r3_september_1944,
+    'loss_replacement': lookup_loss_replacement,
+    'unit_rules': lookup_unit_rules,
+    'unit_missions_per_month': lookup_unit_missions_per_month,
+    'prestige_rules': lookup_prestige_rules,
+    'crew_changes': lookup_crew_changes,
+    'game_play_outline': lookup_game_play_outline,
+    'B1': lookup_b1,
     'R1': lookup_r1,
     'starting_unit_bases': lookup_starting_unit_bases,
     'R2': lookup_r2,
     'R3': lookup_r3,
-    'sorties_per_month': lookup_sorties_per_month,
+    'game_span': lookup_game_span,
+    'setup_sequence': lookup_setup_sequence,
+    'A1': lookup_a1,
+    'basing_rules': lookup_basing_rules,
+    'ammunition_tracking': lookup_ammunition_tracking,
     'victory_points': lookup_victory_points,
     'victory_levels': lookup_victory_levels,
+    'game_end': lookup_game_end,
+    'scoring_rules': lookup_scoring_rules,
 }
 
 
@@ -5391,19 +9833,265 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
 CONTEXT_PARAMETERS: Final[dict[str, str]] = {
     'a3_roll': 'a3_roll', 'ace_skills': 'ace_skills', 'agile': 'agile', 'allied_ace': 'allied_ace',
     'allied_agile': 'allied_agile', 'allied_engine_or_controls_damaged': 'allied_engine_or_controls_damaged',
-    'allied_sa': 'allied_sa', 'copilot_ksw': 'copilot_ksw', 'crewman_injury': 'crewman_injury',
-    'de_result': 'de_result', 'ehrenpokal_in_period': 'ehrenpokal_in_period', 'ek1_in_period': 'ek1_in_period',
+    'allied_sa': 'allied_sa', 'ammo_points': 'ammo_points', 'bomber_destructions': 'bomber_destructions',
+    'copilot_ksw': 'copilot_ksw', 'crewman_injury': 'crewman_injury', 'de_result': 'de_result',
+    'ehrenpokal_in_period': 'ehrenpokal_in_period', 'ek1_in_period': 'ek1_in_period',
     'engine_damaged': 'engine_damaged', 'engine_or_controls_damaged': 'engine_or_controls_damaged',
-    'engines_out': 'engines_out', 'fatigue_points': 'fatigue_points', 'fb_attack': 'fb_attack',
-    'flying_jet': 'flying_jet', 'flying_me163': 'flying_me163', 'forced_landing': 'forced_landing',
-    'fuel_tank_hit': 'fuel_tank_hit', 'german_cross_in_period': 'german_cross_in_period', 'green_pilot': 'green_pilot',
-    'gruppe_leader': 'gruppe_leader', 'iff_hit': 'iff_hit', 'kills_in_period': 'kills_in_period',
-    'knights_cross_holder': 'knights_cross_holder', 'landing_skid_damaged': 'landing_skid_damaged',
-    'leaking_fuel': 'leaking_fuel', 'month': 'month', 'mw50': 'mw50', 'p47_loaded': 'p47_loaded',
+    'engines_damaged': 'engines_damaged', 'engines_destroyed': 'engines_destroyed', 'engines_out': 'engines_out',
+    'family_flown': 'family_flown', 'fatigue_points': 'fatigue_points', 'fb_attack': 'fb_attack',
+    'fighter_kills': 'fighter_kills', 'firepower': 'firepower', 'flying_jet': 'flying_jet',
+    'flying_me163': 'flying_me163', 'forced_landing': 'forced_landing', 'fuel_tank_hit': 'fuel_tank_hit',
+    'german_cross_in_period': 'german_cross_in_period', 'green_pilot': 'green_pilot', 'gruppe_leader': 'gruppe_leader',
+    'iff_hit': 'iff_hit', 'jammed_fp': 'jammed_fp', 'kills_in_period': 'kills_in_period',
+    'knights_cross_holder': 'knights_cross_holder', 'komet_speed': 'komet_speed',
+    'landing_skid_damaged': 'landing_skid_damaged', 'leaking_fuel': 'leaking_fuel',
+    'led_by_leadership': 'led_by_leadership', 'month': 'month', 'mw50': 'mw50', 'p47_loaded': 'p47_loaded',
     'pilot_ace': 'pilot_ace', 'pilot_injury': 'pilot_injury', 'pilot_ksw': 'pilot_ksw',
-    'points_beyond': 'points_beyond', 'raid_target_af': 'raid_target_af', 'runway_damage': 'runway_damage',
-    'strafe': 'strafe', 'systems_short': 'systems_short', 'weather_modifier': 'weather_modifier',
-    'wingman_aim': 'wingman_aim', 'wingman_gunnery': 'wingman_gunnery',
+    'points_beyond': 'points_beyond', 'position': 'position', 'positions_gained': 'positions_gained',
+    'prestige_points_received': 'prestige_points_received', 'raid_target_af': 'raid_target_af',
+    'rounds_after_limit': 'rounds_after_limit', 'runway_damage': 'runway_damage', 'separations': 'separations',
+    'sorties_flown': 'sorties_flown', 'speed_difference': 'speed_difference', 'strafe': 'strafe',
+    'straggler_kills': 'straggler_kills', 'systems_short': 'systems_short', 'unit_assigned': 'unit_assigned',
+    'weather_modifier': 'weather_modifier', 'wingman_aim': 'wingman_aim',
+    'wingman_damaged_results': 'wingman_damaged_results', 'wingman_gunnery': 'wingman_gunnery',
+}
+
+
+def compute_experience_points(*, led_by_leadership: bool = False, sorties_flown: int) -> int:
+    """Experience Points gained (rule 7.7): if led_by_leadership then floor(sorties_flown / 3) else floor(sorties_flown
+        / 4).
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_flag('experience_points', 'led_by_leadership', led_by_leadership)
+    _check_int('experience_points', 'sorties_flown', sorties_flown)
+    _check_range('experience_points', 'sorties_flown', sorties_flown, 0, 300)
+    value = (math.floor(_div(sorties_flown, 3)) if led_by_leadership else math.floor(_div(sorties_flown, 4)))
+    return int(value)
+
+
+def compute_firepower_after_jam(*, firepower: int, jammed_fp: int) -> int:
+    """Firepower after a jam (rule 7.1.6): firepower - jammed_fp.
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('firepower_after_jam', 'firepower', firepower)
+    _check_range('firepower_after_jam', 'firepower', firepower, 0, 99)
+    _check_int('firepower_after_jam', 'jammed_fp', jammed_fp)
+    _check_range('firepower_after_jam', 'jammed_fp', jammed_fp, 0, 99)
+    value = (firepower - jammed_fp)
+    return int(value)
+
+
+def compute_position_after(*, position: int, positions_gained: int) -> int:
+    """Position after a change (rule 7.2.2.7): max(1, min(5, position + positions_gained)).
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('position_after', 'position', position)
+    _check_range('position_after', 'position', position, 1, 5)
+    _check_int('position_after', 'positions_gained', positions_gained)
+    _check_range('position_after', 'positions_gained', positions_gained, -4, 4)
+    value = max(1, min(5, (position + positions_gained)))
+    return int(value)
+
+
+def compute_komet_speed_after(*, komet_speed: int, rounds_after_limit: int) -> int:
+    """Me 163B-1 speed after its endurance limit (rule 11.10.1): max(16, komet_speed - 2 * rounds_after_limit).
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('komet_speed_after', 'komet_speed', komet_speed)
+    _check_range('komet_speed_after', 'komet_speed', komet_speed, 0, 40)
+    _check_int('komet_speed_after', 'rounds_after_limit', rounds_after_limit)
+    _check_range('komet_speed_after', 'rounds_after_limit', rounds_after_limit, 0, 20)
+    value = max(16, (komet_speed - (2 * rounds_after_limit)))
+    return int(value)
+
+
+def compute_staffel_leader_fatigue(*, wingman_damaged_results: int) -> int:
+    """Fatigue Points of a Staffel Leader order (rule 7.9.1): 1 + wingman_damaged_results.
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('staffel_leader_fatigue', 'wingman_damaged_results', wingman_damaged_results)
+    _check_range('staffel_leader_fatigue', 'wingman_damaged_results', wingman_damaged_results, 0, 9)
+    value = (1 + wingman_damaged_results)
+    return int(value)
+
+
+def compute_prestige_level(*, prestige_points_received: int) -> int:
+    """Prestige Level (rule 8.2): min(7, prestige_points_received).
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('prestige_level', 'prestige_points_received', prestige_points_received)
+    _check_range('prestige_level', 'prestige_points_received', prestige_points_received, 0, 99)
+    value = min(7, prestige_points_received)
+    return int(value)
+
+
+def compute_ammo_markers_2(*, ammo_points: int) -> int:
+    """Ammunition markers on their \"2\" side (rule 4.4.2, 4.5): floor(ammo_points / 2).
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('ammo_markers_2', 'ammo_points', ammo_points)
+    _check_range('ammo_markers_2', 'ammo_points', ammo_points, 0, 99)
+    value = math.floor(_div(ammo_points, 2))
+    return int(value)
+
+
+def compute_ammo_markers_1(*, ammo_points: int) -> int:
+    """Ammunition markers on their \"1\" side (rule 4.4.2, 4.5): ammo_points - 2 * ammo_markers_2.
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('ammo_markers_1', 'ammo_points', ammo_points)
+    _check_range('ammo_markers_1', 'ammo_points', ammo_points, 0, 99)
+    _ammo_markers_2 = compute_ammo_markers_2(ammo_points=ammo_points)
+    value = (ammo_points - (2 * _ammo_markers_2))
+    return int(value)
+
+
+def compute_separation(*, engines_destroyed: int, engines_damaged: int) -> int:
+    """Separation (1: the bomber is out of formation for subsequent passes) (rule 5.2.4, 7.1.7): if engines_destroyed >=
+        2 then 1 else if engines_destroyed >= 1 and engines_damaged >= 2 then 1 else if engines_damaged >= 4 then 1
+        else 0.
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('separation', 'engines_destroyed', engines_destroyed)
+    _check_range('separation', 'engines_destroyed', engines_destroyed, 0, 4)
+    _check_int('separation', 'engines_damaged', engines_damaged)
+    _check_range('separation', 'engines_damaged', engines_damaged, 0, 4)
+    if engines_destroyed >= 2:
+        v1 = 1
+    else:
+        if (engines_destroyed >= 1 and engines_damaged >= 2):
+            v2 = 1
+        else:
+            if engines_damaged >= 4:
+                v3 = 1
+            else:
+                v3 = 0
+            v2 = v3
+        v1 = v2
+    value = v1
+    return int(value)
+
+
+def compute_victory_point_total(
+    *,
+    fighter_kills: int,
+    bomber_destructions: int,
+    separations: int,
+    straggler_kills: int,
+) -> int:
+    """Points (rule 5.2.1): fighter_kills + 3 * bomber_destructions + 2 * separations + straggler_kills.
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('victory_point_total', 'fighter_kills', fighter_kills)
+    _check_range('victory_point_total', 'fighter_kills', fighter_kills, 0, 300)
+    _check_int('victory_point_total', 'bomber_destructions', bomber_destructions)
+    _check_range('victory_point_total', 'bomber_destructions', bomber_destructions, 0, 300)
+    _check_int('victory_point_total', 'separations', separations)
+    _check_range('victory_point_total', 'separations', separations, 0, 300)
+    _check_int('victory_point_total', 'straggler_kills', straggler_kills)
+    _check_range('victory_point_total', 'straggler_kills', straggler_kills, 0, 300)
+    value = (((fighter_kills + (3 * bomber_destructions)) + (2 * separations)) + straggler_kills)
+    return int(value)
+
+
+FORMULAS: Final[dict[str, Callable[..., int]]] = {
+    'experience_points': compute_experience_points,
+    'firepower_after_jam': compute_firepower_after_jam,
+    'position_after': compute_position_after,
+    'komet_speed_after': compute_komet_speed_after,
+    'staffel_leader_fatigue': compute_staffel_leader_fatigue,
+    'prestige_level': compute_prestige_level,
+    'ammo_markers_2': compute_ammo_markers_2,
+    'ammo_markers_1': compute_ammo_markers_1,
+    'separation': compute_separation,
+    'victory_point_total': compute_victory_point_total,
+}
+
+
+_LIMIT_SORTIES_PER_MONTH_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Compare('month', '>=', '1945-01'),
+        {
+            'kind': 'exactly',
+            'min': 4,
+            'max': 4,
+            'text': 'exactly 4',
+            'cite': '4.3.3, 6.0: only 4 missions each month from January 1945 (fuel shortages)',
+        },
+    ),
+    (
+        _AllOf((_Compare('family_flown', '==', 'me262'), _Compare('month', '<=', '1944-09'))),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 4,
+            'text': 'at most 4',
+            'cite': '11.7, R1 note 4: the Me 262 from July to September 1944',
+        },
+    ),
+    (
+        _AllOf((_Compare('family_flown', '==', 'do335'), _Compare('unit_assigned', '==', 'egr335'))),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 4,
+            'text': 'at most 4',
+            'cite': '11.6, R1 note 6: the Do 335A with EGR 335',
+        },
+    ),
+    (None, {'kind': 'exactly', 'min': 8, 'max': 8, 'text': 'exactly 8', 'cite': '4.3.3: normally 8 sorties a month'}),
+)
+
+
+def limit_sorties_per_month(
+    *,
+    month: str | None = None,
+    family_flown: Family | None = None,
+    unit_assigned: Unit | None = None,
+) -> Bound:
+    """Sorties per month (rule 4.3.3, 6.0): sorties (missions) flown in one month of the Sortie Log Sheet.
+
+    The first case whose condition holds applies:
+    exactly 4 when month >= 1945-01 (rule 4.3.3, 6.0: only 4 missions each month from January 1945 (fuel shortages))
+    at most 4 when family_flown == me262 and month <= 1944-09 (rule 11.7, R1 note 4: the Me 262 from July to
+        September 1944)
+    at most 4 when family_flown == do335 and unit_assigned == egr335 (rule 11.6, R1 note 6: the Do 335A with EGR 335)
+    exactly 8 otherwise (rule 4.3.3: normally 8 sorties a month)
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    if month is not None:
+        _check_month('sorties_per_month', 'month', month)
+    if family_flown is not None:
+        _check_member('sorties_per_month', 'family_flown', family_flown, get_args(Family))
+    if unit_assigned is not None:
+        _check_member('sorties_per_month', 'unit_assigned', unit_assigned, get_args(Unit))
+    context: dict[str, _Context] = {'month': month, 'family_flown': family_flown, 'unit_assigned': unit_assigned}
+    return _limit('sorties_per_month', _LIMIT_SORTIES_PER_MONTH_CASES, context)
+
+
+LIMITS: Final[dict[str, Callable[..., Bound]]] = {
+    'sorties_per_month': limit_sorties_per_month,
 }
 
 
@@ -5411,12 +10099,6 @@ CONTEXT_PARAMETERS: Final[dict[str, str]] = {
 # book prints (None: the roll selects no row) or the number a formula computes; check_examples()
 # runs them.
 EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
-    (
-        'r1_start_jg2',
-        '4.4',
-        lambda: lookup_r1(2, drm=0),
-        {'unit': 'i_jg2'},
-    ),
     (
         'range_wingman_close',
         '7.2.3.1',
@@ -5500,6 +10182,416 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
         '7.12',
         lambda: lookup_straggler(3, drm=0),
         {'result': 'No straggler: you attack the bomber formation'},
+    ),
+    (
+        'initiative_fw190_mw50',
+        '7.2.2.10',
+        lambda: lookup_b12(-2, drm=drm_b12(mw50=True, speed_difference=-2)),
+        {'result': 'The enemy gains an improvement in position'},
+    ),
+    (
+        'ammo_6',
+        '4.4.2',
+        lambda: compute_ammo_markers_2(ammo_points=6),
+        3,
+    ),
+    (
+        'ammo_4',
+        '4.5',
+        lambda: compute_ammo_markers_2(ammo_points=4),
+        2,
+    ),
+    (
+        'a1_march_1944_11',
+        '4.6.3',
+        lambda: lookup_a1(11, month='1944-03', drm=0),
+        {'target': 'brunswick', 'zone': 'ruhr'},
+    ),
+    (
+        'r2_bf109g6_march_1944',
+        '4.6.4',
+        lambda: lookup_r2(1, aircraft_type='bf109g6', month='1944-03', drm=0),
+        {'result': 'automatic'},
+    ),
+    (
+        'r2_bf109g6_august_1944',
+        '4.6.4',
+        lambda: lookup_r2(3, aircraft_type='bf109g6', month='1944-08', drm=0),
+        {'result': 'available'},
+    ),
+    (
+        'r3_fw190a8r8_september_5',
+        '4.6.4',
+        lambda: lookup_r3_september_1944(5, aircraft='fw190a8r8', drm=0),
+        {'result': 'not available'},
+    ),
+    (
+        'r3_fw190a8r8_september_3',
+        '9.3',
+        lambda: lookup_r3_september_1944(3, aircraft='fw190a8r8', drm=0),
+        {'result': 'available'},
+    ),
+    (
+        'r2_fw190a8_september',
+        '9.3',
+        lambda: lookup_r2_september_1944(6, aircraft_type='fw190a8', drm=0),
+        {'result': 'automatic'},
+    ),
+    (
+        'r3_bf109g6late_august',
+        '4.6.4',
+        lambda: lookup_r3_august_1944(6, aircraft='bf109g6late', drm=0),
+        {'result': 'automatic'},
+    ),
+    (
+        'r3_bf109g6_base_march',
+        '9.2',
+        lambda: lookup_r3(6, aircraft='bf109g6', month='1944-03', drm=0),
+        {'result': 'automatic'},
+    ),
+    (
+        'r3_bf109g6late_base_september',
+        '9.2',
+        lambda: lookup_r3_september_1944(6, aircraft='bf109g6late', drm=0),
+        {'result': 'automatic'},
+    ),
+    (
+        'r3_bf109g6_september',
+        '9.2',
+        lambda: lookup_r3(6, aircraft='bf109g6', month='1944-09', drm=0),
+        {'result': 'not available'},
+    ),
+    (
+        'b1_11',
+        '7.12',
+        lambda: lookup_b1(11, drm=0),
+        {'encounter': 'Out of the Sun'},
+    ),
+    (
+        'b1_4',
+        '10.7',
+        lambda: lookup_b1(4, drm=0),
+        {'encounter': 'Head on'},
+    ),
+    (
+        'advantaged_gunner_hit',
+        '7.1.12',
+        lambda: lookup_first_fire(encounter='advantaged'),
+        {'first_round': 'You fire first (at long range) and apply the results; then the bomber returns fire'},
+    ),
+    (
+        'gunner_hit_return_fire',
+        '7.1.12',
+        lambda: lookup_hit_changes(hit_change='gunner_hit'),
+        {'hits': -1},
+    ),
+    (
+        'head_on_gunner_hit',
+        '7.1.12',
+        lambda: lookup_first_fire(encounter='head_on'),
+        {'first_round': 'Simultaneous'},
+    ),
+    (
+        'tailed_gains_2',
+        '7.2.2.7',
+        lambda: compute_position_after(position=1, positions_gained=2),
+        3,
+    ),
+    (
+        'disadvantaged_gains_2',
+        '7.2.2.7',
+        lambda: compute_position_after(position=2, positions_gained=2),
+        4,
+    ),
+    (
+        'tailing_is_the_best',
+        '7.2.2.7',
+        lambda: compute_position_after(position=5, positions_gained=2),
+        5,
+    ),
+    (
+        'fw190_back_to_head_on',
+        '7.2.2.10',
+        lambda: compute_position_after(position=4, positions_gained=-1),
+        3,
+    ),
+    (
+        'bf109_tailed_round_2',
+        '7.12',
+        lambda: compute_position_after(position=4, positions_gained=-3),
+        1,
+    ),
+    (
+        'bf109_tight_turn',
+        '7.12',
+        lambda: compute_position_after(position=2, positions_gained=2),
+        4,
+    ),
+    (
+        'crash_enroute_b17',
+        '7.4.3',
+        lambda: lookup_crash_enroute(4, drm=drm_crash_enroute(engines_out=2, systems_short=1)),
+        {'result': 'The damaged aircraft crashes before reaching home'},
+    ),
+    (
+        'experience_20_missions',
+        '7.12',
+        lambda: compute_experience_points(sorties_flown=20),
+        5,
+    ),
+    (
+        'w1_4',
+        '7.9.1',
+        lambda: lookup_w1(4, drm=drm_w1()),
+        {'result': 'DE and Wingman Damaged'},
+    ),
+    (
+        'w1_6',
+        '7.9.1',
+        lambda: lookup_w1(6, drm=drm_w1()),
+        {'result': '4 random hits (airframe) and Wingman Damaged'},
+    ),
+    (
+        'staffel_leader_3',
+        '7.9.1',
+        lambda: compute_staffel_leader_fatigue(wingman_damaged_results=2),
+        3,
+    ),
+    (
+        'mann_20_points',
+        '7.12',
+        lambda: compute_victory_point_total(fighter_kills=5, bomber_destructions=5, separations=0, straggler_kills=0),
+        20,
+    ),
+    (
+        'reflexes_cost',
+        '7.12',
+        lambda: lookup_other_skills(other_skill='reflexes'),
+        {'cost': 1},
+    ),
+    (
+        'mann_prestige_level',
+        '7.12',
+        lambda: compute_prestige_level(prestige_points_received=5),
+        5,
+    ),
+    (
+        'a1_july_1944_5',
+        '7.12',
+        lambda: lookup_a1(5, month='1944-07', drm=0),
+        {'target': 'french_airfields'},
+    ),
+    (
+        'a3_bomber_5',
+        '7.12',
+        lambda: lookup_a3_july_1944(5, a3_type='bomber', drm=0),
+        {'aircraft': 'B-17G'},
+    ),
+    (
+        'a3_fighter_1',
+        '7.12',
+        lambda: lookup_a3_july_1944(1, a3_type='fighter', drm=0),
+        {'aircraft': 'P-47D'},
+    ),
+    (
+        'schwarm_leader_cost',
+        '7.12',
+        lambda: lookup_ability_fatigue(ability='schwarm_leader'),
+        {'fatigue': 1, 'extra': 1},
+    ),
+    (
+        'b3_airframe_2',
+        '7.12',
+        lambda: lookup_b3_in_examples(2, b3_column='airframe', drm=0),
+        {'hit': 'Airframe'},
+    ),
+    (
+        'b3_airframe_5',
+        '7.12',
+        lambda: lookup_b3_in_examples(5, b3_column='airframe', drm=0),
+        {'hit': 'Controls'},
+    ),
+    (
+        'b3_airframe_7',
+        '7.12',
+        lambda: lookup_b3_in_examples(7, b3_column='airframe', drm=0),
+        {'hit': 'No effect'},
+    ),
+    (
+        'bf109_small_target',
+        '7.12',
+        lambda: lookup_hit_changes(hit_change='small_target'),
+        {'hits': -1},
+    ),
+    (
+        'acm_one_hit_less',
+        '7.12',
+        lambda: lookup_hit_changes(hit_change='pilot_acm'),
+        {'hits': -1},
+    ),
+    (
+        'b6_12',
+        '7.12',
+        lambda: lookup_b6_in_examples(12, drm=0),
+        {'hit': 'Port Wing'},
+    ),
+    (
+        'b6_13',
+        '7.12',
+        lambda: lookup_b6_in_examples(13, drm=0),
+        {'hit': 'Starboard Wing'},
+    ),
+    (
+        'b6_25',
+        '7.12',
+        lambda: lookup_b6_in_examples(25, drm=0),
+        {'hit': 'Port Engine'},
+    ),
+    (
+        'b6_33',
+        '7.12',
+        lambda: lookup_b6_in_examples(33, drm=0),
+        {'hit': 'Airframe'},
+    ),
+    (
+        'b6_34',
+        '7.12',
+        lambda: lookup_b6_in_examples(34, drm=0),
+        {'hit': 'Tail'},
+    ),
+    (
+        'b6_43',
+        '7.12',
+        lambda: lookup_b6_in_examples(43, drm=0),
+        {'hit': 'Rear Guns'},
+    ),
+    (
+        'b6_55',
+        '7.12',
+        lambda: lookup_b6_in_examples(55, drm=0),
+        {'hit': 'Airframe'},
+    ),
+    (
+        'b6_61',
+        '7.12',
+        lambda: lookup_b6_in_examples(61, drm=0),
+        {'hit': 'Forward Cannon'},
+    ),
+    (
+        'bf109_engine_speed',
+        '7.12',
+        lambda: lookup_engine_damage_speed(engine_damage='damaged'),
+        {'speed': -2},
+    ),
+    (
+        'p47_engine_armor',
+        '7.12',
+        lambda: lookup_engine_armor(engine_armor='radial'),
+        {
+            'first_hit': 'Ignored: place a damaged marker on the "Engine Armor" status box; subsequent engine hits damage the engine',
+        },
+    ),
+    (
+        'fatigue_sortie_flown',
+        '7.12',
+        lambda: lookup_fatigue_accrual(fatigue_event='sortie_flown'),
+        {'change': 1},
+    ),
+    (
+        'fatigue_sortie_lost',
+        '7.12',
+        lambda: lookup_fatigue_accrual(fatigue_event='sortie_not_flown'),
+        {'change': -1},
+    ),
+    (
+        'p47_b17_points',
+        '8.2',
+        lambda: compute_victory_point_total(fighter_kills=1, bomber_destructions=1, separations=0, straggler_kills=0),
+        4,
+    ),
+    (
+        'ek2_at_1_point',
+        '8.2',
+        lambda: lookup_awards(award='ek2'),
+        {'at': 1, 'prestige': 1},
+    ),
+    (
+        'ek1_at_3_points',
+        '8.2',
+        lambda: lookup_awards(award='ek1'),
+        {'at': 3, 'prestige': 1},
+    ),
+    (
+        'prestige_level_2',
+        '8.2',
+        lambda: compute_prestige_level(prestige_points_received=2),
+        2,
+    ),
+    (
+        'r1_13',
+        '9.7',
+        lambda: lookup_r1(13, drm=0),
+        {'unit': 'ii_sturm_jg300'},
+    ),
+    (
+        'same_family_1_point',
+        '9.2',
+        lambda: lookup_aircraft_changes(aircraft_change='same_family'),
+        {'prestige': 1},
+    ),
+    (
+        'other_family_2_points',
+        '9.3',
+        lambda: lookup_aircraft_changes(aircraft_change='other_family'),
+        {'prestige': 2, 'sorties_lost': 2},
+    ),
+    (
+        'new_base_1_point',
+        '9.2',
+        lambda: lookup_aircraft_changes(aircraft_change='new_base'),
+        {'prestige': 1},
+    ),
+    (
+        'rotte_leader_fatigue',
+        '10.5',
+        lambda: lookup_ability_fatigue(ability='rotte_leader'),
+        {'fatigue': 1},
+    ),
+    (
+        'fatigue_11',
+        '10.5',
+        lambda: lookup_r6(11, drm=0),
+        {'effect': 'Add +1 to parachute and +1 to landing rolls'},
+    ),
+    (
+        'allied_veteran_hit',
+        '10.6.1',
+        lambda: lookup_hit_changes(hit_change='allied_veteran'),
+        {'hits': 1},
+    ),
+    (
+        'allied_gunnery_hit',
+        '10.6.1',
+        lambda: lookup_hit_changes(hit_change='allied_gunnery'),
+        {'hits': 1},
+    ),
+    (
+        'a1_june_1944_7',
+        '10.7',
+        lambda: lookup_a1(7, month='1944-06', drm=0),
+        {'target': 'v_weapon_site', 'zone': 'france'},
+    ),
+    (
+        'adjust_position_hit',
+        '10.7',
+        lambda: lookup_hit_changes(hit_change='adjust_position'),
+        {'hits': 1},
+    ),
+    (
+        'b6_33_advanced',
+        '10.7',
+        lambda: lookup_b6_in_examples(33, drm=0),
+        {'hit': 'Airframe'},
     ),
 )
 

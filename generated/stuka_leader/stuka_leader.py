@@ -56,9 +56,9 @@ _Row: TypeAlias = tuple[tuple[_Key, ...], int | None, int | None, _V]
 
 
 def _clamp(value: int, bounds: tuple[int, int] | None) -> int:
-    """`value` held inside `bounds` (lowest, highest); None: no bounds. The one clamp of a roll: a
-    DRM total under `combine sum clamp`, a modified roll under `modified clamp`, a column shift
-    total under its cap.
+    """`value` held inside `bounds` (lowest, highest); None: no bounds. The one clamp of a total: a
+    DRM total under `combine sum clamp`, a column shift total under its cap (a roll's own minimum
+    and maximum are steps of its arithmetic, `compiler.engine.runtime.roll`).
     """
     return value if bounds is None else max(bounds[0], min(bounds[1], value))
 
@@ -240,19 +240,18 @@ _D = TypeVar("_D")
 
 class _Dice(NamedTuple):
     """Dice as a chart rolls them: `number` dice of `sides` faces read by `form` ('sum', 'd66',
-    'percentile', 'lower', 'higher', 'highest', 'lowest', 'minus', 'versus'). 'minus' takes
-    `subtract` from the total, never going below `floor`; 'highest'/'lowest' sum the `keep`
-    highest/lowest dice; 'versus' subtracts the total of the opposing dice (number, sides). A d10's
-    0 face reads 10 unless `zero` is 0."""
+    'percentile', 'lower', 'higher', 'highest', 'lowest', 'versus', 'explode'). 'highest'/'lowest'
+    sum the `keep` highest/lowest dice; 'versus' subtracts the total of the opposing dice (number,
+    sides); 'explode' rolls a die showing its top face again and adds, at most `depth` times a die.
+    A d10's 0 face reads 10 unless `zero` is 0."""
 
     form: str
     number: int
     sides: int
-    subtract: int = 0
-    floor: int = 0
     keep: int = 0
     versus: tuple[int, int] = (0, 0)
     zero: int = 10
+    depth: int = 0
 
 
 def _roll(rng: random.Random, dice: _Dice) -> int:
@@ -273,17 +272,31 @@ def _roll(rng: random.Random, dice: _Dice) -> int:
         return sum(faces[dice.number - dice.keep :])
     if form == "lowest":
         return sum(faces[: dice.keep])
-    if form == "minus":
-        return max(dice.floor, sum(faces) - dice.subtract)
     if form == "versus":
         return sum(faces) - sum(_throw(rng, dice.versus[0], dice.versus[1], dice.zero))
+    if form == "explode":
+        top = _throw_faces(dice.sides, dice.zero)[-1]
+        total = 0
+        for face in faces:
+            again = 0
+            while face == top and again < dice.depth:
+                total += face
+                face = _throw(rng, 1, dice.sides, dice.zero)[0]
+                again += 1
+            total += face
+        return total
     return sum(faces)
 
 
 def _throw(rng: random.Random, count: int, sides: int, zero: int) -> list[int]:
     """`count` dice of `sides` faces; a d10 read 0-9 when `zero` is 0."""
-    low = 0 if sides == 10 and zero == 0 else 1
-    return [rng.randint(low, sides - 1 + low) for _ in range(count)]
+    faces = _throw_faces(sides, zero)
+    return [rng.randint(faces.start, faces.stop - 1) for _ in range(count)]
+
+
+def _throw_faces(sides: int, zero: int) -> range:
+    """The faces of one die: 1..sides, or 0..9 for a d10 read 0-9 (`zero` 0)."""
+    return range(0, 10) if sides == 10 and zero == 0 else range(1, sides + 1)
 
 
 def _dice_for(alternatives: tuple[tuple[_Condition, _D], ...], context: Mapping[str, _Context], dice: _D) -> _D:
@@ -484,11 +497,54 @@ class _Index(Generic[_V]):
         return table
 
 
-def _modified(natural: int, drm: int, cap: tuple[int, int] | None = None) -> int:
-    """The modified roll: the natural roll plus the DRM total, held inside the chart's `modified
-    clamp LOW to HIGH` (None: no cap).
+# A step of a roll's arithmetic: ('drms', 0) adds the DRM total; ('add', N) adds N (minus 3 is
+# ('add', -3)); ('times', N) multiplies by N; ('halve_down', 2) and ('halve_up', 2) halve, rounding
+# down or up; ('minimum', N) and ('maximum', N) hold the roll at or above N, at or below N.
+_Step: TypeAlias = tuple[str, int]
+# A step made: the step, its amount (the DRM step's: the DRM total) and the roll after it.
+_Made: TypeAlias = tuple[str, int, int]
+
+
+def _modified(natural: int, drm: int, steps: tuple[_Step, ...] = ()) -> int:
+    """The modified roll: the natural roll through the chart's steps in order, or plus the DRM
+    total when it has none.
+
+    Raises:
+        ValueError: a step the runtime does not know.
     """
-    return _clamp(natural + drm, cap)
+    if not steps:
+        return natural + drm
+    roll = natural
+    for step, amount in steps:
+        if step == "drms":
+            roll += drm
+        elif step == "add":
+            roll += amount
+        elif step == "times":
+            roll *= amount
+        elif step == "halve_down":
+            roll //= 2
+        elif step == "halve_up":
+            roll = -(-roll // 2)
+        elif step == "minimum":
+            roll = max(roll, amount)
+        elif step == "maximum":
+            roll = min(roll, amount)
+        else:
+            raise ValueError(f"unknown step {step!r} of a roll")
+    return roll
+
+
+def _roll_steps(natural: int, drm: int, steps: tuple[_Step, ...] = ()) -> tuple[_Made, ...]:
+    """Each step of the roll made in order, with its amount (the DRM step's: the DRM total) and the
+    roll after it (`_modified` of the steps up to it); no steps: the DRM total added.
+    """
+    if not steps:
+        return (("drms", drm, natural + drm),)
+    return tuple(
+        (step, drm if step == "drms" else amount, _modified(natural, drm, steps[: at + 1]))
+        for at, (step, amount) in enumerate(steps)
+    )
 
 
 def _natural_row(natural_rows: tuple[_Row[_V], ...], keys: tuple[str, ...], natural: int) -> _V | None:
@@ -535,17 +591,24 @@ class ChartRef(TypedDict):
 
 
 class Roll(TypedDict, Generic[_V]):
-    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values."""
+    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values,
+    and the steps that made the modified roll (each step, its amount and the roll after it: `('drms',
+    1, 3), ('add', -3, 0), ('minimum', 0, 0)`).
+    """
 
     natural: int
     drm: int
     modified: int
     values: _V
+    steps: tuple[_Made, ...]
 
 
-def _rolled(natural: int, drm: int, values: _V, cap: tuple[int, int] | None = None) -> Roll[_V]:
-    """What `roll_<id>` returns: the natural roll, the DRM total, the modified roll, the row's values."""
-    return {"natural": natural, "drm": drm, "modified": _modified(natural, drm, cap), "values": values}
+def _rolled(natural: int, drm: int, values: _V, steps: tuple[_Step, ...] = ()) -> Roll[_V]:
+    """What `roll_<id>` returns: the natural roll, the DRM total, the modified roll, the row's
+    values and the steps made (`_roll_steps`).
+    """
+    made = _roll_steps(natural, drm, steps)
+    return {"natural": natural, "drm": drm, "modified": made[-1][2], "values": values, "steps": made}
 
 
 class _Shift(NamedTuple):
@@ -880,19 +943,232 @@ GAME_ID: Final = 'stuka_leader'
 GAME_TITLE: Final = 'Stuka Leader'
 
 
-Area = Literal['center', 'north', 'east', 'south', 'west']
+AbortRule = Literal['when', 'experience', 'target_stress', 'fuel', 'all_abort', 'continue']
+ABORT_RULE_LABELS: Final[dict[AbortRule, str]] = {
+    'when': 'When',
+    'experience': 'Experience',
+    'target_stress': 'Target Stress',
+    'fuel': 'Fuel',
+    'all_abort': 'All Aircraft Abort',
+    'continue': 'Aircraft that do not Abort',
+}
+
+
+Ace = Literal['galland']
+ACE_LABELS: Final[dict[Ace, str]] = {
+    'galland': 'Galland',
+}
+
+
+AceRule = Literal['status', 'award', 'survives', 'aces_expansion']
+ACE_RULE_LABELS: Final[dict[AceRule, str]] = {
+    'status': 'Ace status',
+    'award': 'Award',
+    'survives': 'Ace alive at the end of the Campaign',
+    'aces_expansion': 'Aces Expansion Pilots',
+}
+
+
+AceSkill = Literal['honorable']
+ACE_SKILL_LABELS: Final[dict[AceSkill, str]] = {
+    'honorable': 'Honorable',
+}
+
+
+AceSkillsPrinted = Literal['setup', 'aces_rules']
+ACE_SKILLS_PRINTED_LABELS: Final[dict[AceSkillsPrinted, str]] = {
+    'setup': 'Campaign Setup (L228)',
+    'aces_rules': 'Aces Expansion Rules (L658)',
+}
+
+
+AcesRule = Literal['cards', 'replace', 'cost', 'skills', 'leadership']
+ACES_RULE_LABELS: Final[dict[AcesRule, str]] = {
+    'cards': 'Aces cards',
+    'replace': 'Replacing an Average Pilot',
+    'cost': 'Cost',
+    'skills': 'Skill(s)',
+    'leadership': 'Leadership',
+}
+
+
+AircraftLoad = Literal['nothing', 'drop_tanks', 'rockets', 'ordnance', 'large', 'ata_brackets']
+AIRCRAFT_LOAD_LABELS: Final[dict[AircraftLoad, str]] = {
+    'nothing': '0 Weight points',
+    'drop_tanks': 'Drop Tanks only',
+    'rockets': 'Rockets only',
+    'ordnance': '1 or more Weight points, excluding Drop Tanks and Rockets',
+    'large': 'An Aircraft with the "Large" Key Term',
+    'ata_brackets': 'An Aircraft with an "[ ]" AtA rating',
+}
+
+
+Altitude = Literal['low', 'high']
+ALTITUDE_LABELS: Final[dict[Altitude, str]] = {
+    'low': 'Low',
+    'high': 'High',
+}
+
+
+Area = Literal[
+    'center', 'north', 'east', 'south', 'west', 'north_pre', 'northeast_pre', 'east_pre', 'southeast_pre', 'south_pre',
+    'southwest_pre', 'west_pre', 'northwest_pre',
+]
 AREA_LABELS: Final[dict[Area, str]] = {
     'center': 'Center Area',
     'north': 'North Approach Area',
     'east': 'East Approach Area',
     'south': 'South Approach Area',
     'west': 'West Approach Area',
+    'north_pre': 'North Pre-Approach Area',
+    'northeast_pre': 'Northeast Pre-Approach Area',
+    'east_pre': 'East Pre-Approach Area',
+    'southeast_pre': 'Southeast Pre-Approach Area',
+    'south_pre': 'South Pre-Approach Area',
+    'southwest_pre': 'Southwest Pre-Approach Area',
+    'west_pre': 'West Pre-Approach Area',
+    'northwest_pre': 'Northwest Pre-Approach Area',
+}
+
+
+AreaKind = Literal['center', 'approach', 'pre_approach']
+AREA_KIND_LABELS: Final[dict[AreaKind, str]] = {
+    'center': 'Center Area',
+    'approach': 'Approach Area',
+    'pre_approach': 'Pre-Approach Area',
+}
+
+
+AssignRule = Literal['maximum', 'unfit', 'secondary', 'one_mission']
+ASSIGN_RULE_LABELS: Final[dict[AssignRule, str]] = {
+    'maximum': 'Maximum Pilots',
+    'unfit': 'Unfit Pilots',
+    'secondary': 'Secondary Mission',
+    'one_mission': 'One Mission a Day',
+}
+
+
+AtgRule = Literal['ff_guns', 'weapon_counters', 'target_destroyed', 'no_hit_rating', 'spill_over']
+ATG_RULE_LABELS: Final[dict[AtgRule, str]] = {
+    'ff_guns': 'Guns',
+    'weapon_counters': 'Weapon Counters',
+    'target_destroyed': 'Target Destroyed',
+    'no_hit_rating': 'Targets without a Hits rating',
+    'spill_over': 'Spill Over Damage',
+}
+
+
+AttackNumberRule = Literal['miss', 'one_hit', 'two_hits', 'three_hits', 'four_hits', 'one_number', 'dash']
+ATTACK_NUMBER_RULE_LABELS: Final[dict[AttackNumberRule, str]] = {
+    'miss': 'Miss',
+    'one_hit': '1 Hit',
+    'two_hits': '2 Hits',
+    'three_hits': '3 Hits',
+    'four_hits': '4 Hits',
+    'one_number': 'One Attack Number',
+    'dash': '"-" Attack Number',
+}
+
+
+AttackOption = Literal[
+    'target_weapons', 'target_guns', 'site_weapons', 'site_guns', 'bandit_guns', 'bomber_weapons', 'bomber_guns',
+]
+ATTACK_OPTION_LABELS: Final[dict[AttackOption, str]] = {
+    'target_weapons': 'The Target with Air-to-Ground Weapon counters',
+    'target_guns': 'The Target with a Gun Attack',
+    'site_weapons': 'A Site with Air-to-Ground Weapon counters',
+    'site_guns': 'A Site with a Gun Attack',
+    'bandit_guns': 'A Bandit with a Gun Attack',
+    'bomber_weapons': 'A Bomber with Air-to-Air Weapon counters',
+    'bomber_guns': 'A Bomber with a Gun Attack',
+}
+
+
+AttackResult = Literal['missed', 'minor', 'major', 'destroyed']
+ATTACK_RESULT_LABELS: Final[dict[AttackResult, str]] = {
+    'missed': 'Missed',
+    'minor': 'Minor',
+    'major': 'Major',
+    'destroyed': 'Destroyed',
+}
+
+
+AttackRule = Literal['weapons', 'one_target', 'limited', 'declare', 'target_hits']
+ATTACK_RULE_LABELS: Final[dict[AttackRule, str]] = {
+    'weapons': 'Weapons',
+    'one_target': 'One Target',
+    'limited': 'Limits',
+    'declare': 'Declaring',
+    'target_hits': 'Hits to Destroy the Target',
+}
+
+
+Attacker = Literal['fast_pilots', 'sites_bandits', 'slow_pilots']
+ATTACKER_LABELS: Final[dict[Attacker, str]] = {
+    'fast_pilots': 'Fast Pilots',
+    'sites_bandits': 'Sites and Bandits',
+    'slow_pilots': 'Slow Pilots',
+}
+
+
+AttackerWeapon = Literal[
+    'weapon_counters', 'guns', 'ata_weapon_counters', 'ata_rockets', 'atg_rockets', 'radio_control',
+]
+ATTACKER_WEAPON_LABELS: Final[dict[AttackerWeapon, str]] = {
+    'weapon_counters': 'Weapon counters (Air-to-Ground weapons)',
+    'guns': 'Guns',
+    'ata_weapon_counters': 'Air-to-Air Weapon counters',
+    'ata_rockets': 'AtA Rockets',
+    'atg_rockets': 'AtG Rockets',
+    'radio_control': 'HS293 Radio Control and Fritz X Radio Control',
+}
+
+
+Attacking = Literal['bandit', 'site']
+ATTACKING_LABELS: Final[dict[Attacking, str]] = {
+    'bandit': 'Bandit',
+    'site': 'Site',
+}
+
+
+BailOutRule = Literal['any_time', 'aircraft']
+BAIL_OUT_RULE_LABELS: Final[dict[BailOutRule, str]] = {
+    'any_time': 'When',
+    'aircraft': 'The Aircraft',
 }
 
 
 Bandit = Literal['p47']
 BANDIT_LABELS: Final[dict[Bandit, str]] = {
     'p47': 'P-47',
+}
+
+
+BanditCounterField = Literal['stripes', 'name', 'ata_modifier', 'attack_numbers', 'gunner', 'skill_rank', 'year']
+BANDIT_COUNTER_FIELD_LABELS: Final[dict[BanditCounterField, str]] = {
+    'stripes': 'Yellow stripes',
+    'name': 'Name',
+    'ata_modifier': 'AtA Modifier',
+    'attack_numbers': 'Attack Numbers',
+    'gunner': '[*] Gunner',
+    'skill_rank': 'Skill Rank',
+    'year': 'Year',
+}
+
+
+BanditDrawRule = Literal['draw', 'no_revert', 'year', 'campaign_types']
+BANDIT_DRAW_RULE_LABELS: Final[dict[BanditDrawRule, str]] = {
+    'draw': 'Draw a Bandit',
+    'no_revert': 'Bandits do not revert',
+    'year': 'Bandit Year',
+    'campaign_types': 'Campaign Bandit types',
+}
+
+
+BanditList = Literal['setup', 'bogeys']
+BANDIT_LIST_LABELS: Final[dict[BanditList, str]] = {
+    'setup': 'Tactical Display Setup (L185)',
+    'bogeys': 'Determine and Place Bogeys (L361)',
 }
 
 
@@ -903,6 +1179,195 @@ BANDIT_SKILL_LABELS: Final[dict[BanditSkill, str]] = {
     'average': 'Average',
     'veteran': 'Veteran',
     'legendary': 'Legendary',
+}
+
+
+BogeySituation = Literal['in_range', 'none_in_range', 'tie']
+BOGEY_SITUATION_LABELS: Final[dict[BogeySituation, str]] = {
+    'in_range': 'Unengaged Player Aircraft within range',
+    'none_in_range': 'No Unengaged Player Aircraft within range',
+    'tie': 'Two or more at the same distance',
+}
+
+
+BogeyTrigger = Literal['engaged', 'against_bomber', 'attacks', 'attacked']
+BOGEY_TRIGGER_LABELS: Final[dict[BogeyTrigger, str]] = {
+    'engaged': "Engaged by a Player's Fighter",
+    'against_bomber': 'Maneuvers against, or Attacks, a friendly Bomber',
+    'attacks': 'Attacks',
+    'attacked': 'Is Attacked',
+}
+
+
+BomberCounterField = Literal[
+    'name', 'attack_numbers', 'mn_modifier', 'defensive_fire', 'ff_guns', 'gunners', 'turrets', 'altitude',
+]
+BOMBER_COUNTER_FIELD_LABELS: Final[dict[BomberCounterField, str]] = {
+    'name': 'Name',
+    'attack_numbers': 'Attack Numbers',
+    'mn_modifier': 'MN Modifier',
+    'defensive_fire': 'Bombers Defensive Fire',
+    'ff_guns': 'FF Guns',
+    'gunners': 'Gunners',
+    'turrets': 'Turrets',
+    'altitude': 'Altitude',
+}
+
+
+BomberGun = Literal['gunner', 'turret']
+BOMBER_GUN_LABELS: Final[dict[BomberGun, str]] = {
+    'gunner': 'Gunner (Hit numbers in [ ])',
+    'turret': 'Turret (Hit numbers in [ ] with black background)',
+}
+
+
+BomberRule = Literal[
+    'no_initiative', 'ata_suppression', 'atg_suppression', 'enemy_altitude', 'attack_numbers', 'defensive_only',
+    'defensive_fire', 'individual',
+]
+BOMBER_RULE_LABELS: Final[dict[BomberRule, str]] = {
+    'no_initiative': 'Friendly Bombers do not initiate',
+    'ata_suppression': '"[ ]" AtA Suppression',
+    'atg_suppression': 'AtG Suppression',
+    'enemy_altitude': 'Enemy Bomber Altitude',
+    'attack_numbers': 'Attack Numbers',
+    'defensive_only': 'Defensive Fire only',
+    'defensive_fire': 'Defensive Fire timing',
+    'individual': 'Each Bomber a Target',
+}
+
+
+Campaign = Literal['france_1940']
+CAMPAIGN_LABELS: Final[dict[Campaign, str]] = {
+    'france_1940': 'France 1940',
+}
+
+
+CampaignLevel = Literal['introductory', 'standard', 'skilled', 'expert']
+CAMPAIGN_LEVEL_LABELS: Final[dict[CampaignLevel, str]] = {
+    'introductory': 'Introductory',
+    'standard': 'Standard',
+    'skilled': 'Skilled',
+    'expert': 'Expert',
+}
+
+
+CampaignSheetField = Literal[
+    'title', 'year', 'skill_level', 'stress_fuel', 'selectable_aircraft', 'reinforcement_pilots', 'target_numbers',
+    'background', 'starting_adjustments', 'medic', 'notes', 'duration', 'so_points', 'campaign_result', 'tracks',
+]
+CAMPAIGN_SHEET_FIELD_LABELS: Final[dict[CampaignSheetField, str]] = {
+    'title': 'Campaign Title',
+    'year': 'Year',
+    'skill_level': 'Skill Level',
+    'stress_fuel': 'Mission Stress / Fuel Colors',
+    'selectable_aircraft': 'Selectable Aircraft',
+    'reinforcement_pilots': 'Reinforcement Pilots',
+    'target_numbers': 'Target Numbers',
+    'background': 'Background',
+    'starting_adjustments': 'Starting Adjustments',
+    'medic': 'Medic',
+    'notes': 'Notes',
+    'duration': 'Duration',
+    'so_points': 'SO Points',
+    'campaign_result': 'Campaign result',
+    'tracks': 'Campaign Tracks',
+}
+
+
+ComponentCard = Literal['pilot_cards', 'event_deck', 'target_deck', 'die']
+COMPONENT_CARD_LABELS: Final[dict[ComponentCard, str]] = {
+    'pilot_cards': 'Pilot Cards',
+    'event_deck': 'Event Deck',
+    'target_deck': 'Target Deck',
+    'die': 'The Die',
+}
+
+
+ComponentCounter = Literal[
+    'aircraft_counters', 'atg_weapons', 'site_counters', 'bogey', 'bandits', 'no_site', 'no_bogey', 'bombers', 'stress',
+    'situational_awareness', 'medic', 'target_damage', 'wound', 'ace_counters',
+]
+COMPONENT_COUNTER_LABELS: Final[dict[ComponentCounter, str]] = {
+    'aircraft_counters': 'Aircraft counters',
+    'atg_weapons': 'Air-to-Ground Weapons (AtG)',
+    'site_counters': 'Sites',
+    'bogey': 'Bogey',
+    'bandits': 'Bandits',
+    'no_site': 'No Site',
+    'no_bogey': 'No Bogey',
+    'bombers': 'Bombers',
+    'stress': 'Stress',
+    'situational_awareness': 'Situational Awareness',
+    'medic': 'Medic',
+    'target_damage': 'Target Damage counters',
+    'wound': 'Wound counters',
+    'ace_counters': 'Ace Counters',
+}
+
+
+ComponentSheet = Literal[
+    'campaign_sheets', 'key_terms_sheet', 'dogfight_sheet', 'tactical_display_sheet', 'pilot_skills_sheet',
+    'player_help_sheet', 'turreted_bomber_attack_sheet', 'player_log',
+]
+COMPONENT_SHEET_LABELS: Final[dict[ComponentSheet, str]] = {
+    'campaign_sheets': 'Campaign Sheets',
+    'key_terms_sheet': 'Key Terms Sheet',
+    'dogfight_sheet': 'Dogfight Sheet',
+    'tactical_display_sheet': 'Tactical Display Sheet',
+    'pilot_skills_sheet': 'Pilot Skills Sheet',
+    'player_help_sheet': 'Player Help Sheet',
+    'turreted_bomber_attack_sheet': 'Turreted Bomber Attack Sheet',
+    'player_log': 'Player Log',
+}
+
+
+CostNotation = Literal['slashes', 'dashes']
+COST_NOTATION_LABELS: Final[dict[CostNotation, str]] = {
+    'slashes': 'Campaign xx/xx/xx Notation',
+    'dashes': 'Campaign xx-xx-xx Notation',
+}
+
+
+CounterSidesPrinted = Literal['l47_site_bandit', 'l47_same_site', 'l131_naval']
+COUNTER_SIDES_PRINTED_LABELS: Final[dict[CounterSidesPrinted, str]] = {
+    'l47_site_bandit': 'Sites: "a Site on one side and a Bandit on the other" (L47)',
+    'l47_same_site': 'Sites: "the same Site information on both sides" (L47)',
+    'l131_naval': 'Naval Sites: "the same Site information on both sides" (L131)',
+}
+
+
+DisplayBox = Literal[
+    'turn_counter', 'target_deck', 'event_deck', 'target_card', 'ambulance', 'fuel_depot', 'supply_dump',
+    'fuel_mission_stress', 'sequence_of_play',
+]
+DISPLAY_BOX_LABELS: Final[dict[DisplayBox, str]] = {
+    'turn_counter': 'Turn Counter',
+    'target_deck': 'Target Deck',
+    'event_deck': 'Event Deck',
+    'target_card': 'Target Card',
+    'ambulance': 'Ambulance',
+    'fuel_depot': 'Fuel Depot',
+    'supply_dump': 'Supply Dump',
+    'fuel_mission_stress': 'Fuel/Mission Stress',
+    'sequence_of_play': 'Sequence of Play',
+}
+
+
+DisplayRule = Literal['shortest_path', 'stacking']
+DISPLAY_RULE_LABELS: Final[dict[DisplayRule, str]] = {
+    'shortest_path': 'Range',
+    'stacking': 'Stacking',
+}
+
+
+DogfightRule = Literal['dogfight', 'select_maneuver', 'rotate', 'attack_after', 'guns']
+DOGFIGHT_RULE_LABELS: Final[dict[DogfightRule, str]] = {
+    'dogfight': 'Dogfighting',
+    'select_maneuver': 'Select a Maneuver',
+    'rotate': 'New Positions',
+    'attack_after': 'Attack after the Maneuver',
+    'guns': 'Gun Attacks',
 }
 
 
@@ -922,10 +1387,50 @@ DURATION_LABELS: Final[dict[Duration, str]] = {
 }
 
 
+Enemy = Literal['site', 'bandit', 'bomber', 'b29', 'target', 'objective_target']
+ENEMY_LABELS: Final[dict[Enemy, str]] = {
+    'site': 'Site',
+    'bandit': 'Bandit',
+    'bomber': 'Bomber',
+    'b29': 'B-29',
+    'target': 'Target',
+    'objective_target': 'Target without a Hits rating',
+}
+
+
+EngagementRule = Literal[
+    'first_position', 'escort_first', 'unescorted_bogey', 'all_aircraft_engaged', 'all_bogeys_engaged', 'one_at_a_time',
+    'bogey_replaced', 'engaged_attack', 'unengaged_attack', 'escort_choice', 'bogey_target', 'after_bomber',
+]
+ENGAGEMENT_RULE_LABELS: Final[dict[EngagementRule, str]] = {
+    'first_position': 'First Engagement',
+    'escort_first': 'An Escort Engages first',
+    'unescorted_bogey': 'A Bogey no Escort Engages',
+    'all_aircraft_engaged': 'All Player Aircraft Engaged',
+    'all_bogeys_engaged': 'All Bogeys Engaged',
+    'one_at_a_time': 'One Engagement at a time',
+    'bogey_replaced': 'A Bogey is replaced',
+    'engaged_attack': 'Attacking an Engaged aircraft',
+    'unengaged_attack': 'Unengaged Escorts and Bandits',
+    'escort_choice': "The Escort's Attack",
+    'bogey_target': "An Unengaged Bogey's Attack",
+    'after_bomber': 'After an Attack on a Bomber',
+}
+
+
 Escorted = Literal['bomber', 'transport']
 ESCORTED_LABELS: Final[dict[Escorted, str]] = {
     'bomber': 'Bomber',
     'transport': 'Transport',
+}
+
+
+EventCardField = Literal['draws', 'title', 'effects', 'deck']
+EVENT_CARD_FIELD_LABELS: Final[dict[EventCardField, str]] = {
+    'draws': 'Draws',
+    'title': 'Title',
+    'effects': 'Effects',
+    'deck': 'Deck',
 }
 
 
@@ -937,11 +1442,82 @@ EVENT_SECTION_LABELS: Final[dict[EventSection, str]] = {
 }
 
 
+FlightRule = Literal['placement', 'altitude', 'fuel']
+FLIGHT_RULE_LABELS: Final[dict[FlightRule, str]] = {
+    'placement': 'Place Aircraft',
+    'altitude': 'Choose Altitude',
+    'fuel': 'Fuel Barrels',
+}
+
+
+GunRating = Literal['r7']
+GUN_RATING_LABELS: Final[dict[GunRating, str]] = {
+    'r7': '7',
+}
+
+
+HomeBoundRule = Literal['event', 'safe_landing']
+HOME_BOUND_RULE_LABELS: Final[dict[HomeBoundRule, str]] = {
+    'event': 'Home-Bound Event',
+    'safe_landing': 'Who rolls for Safe Landing',
+}
+
+
 HorridoUse = Literal['okay', 'no_effect', 'attack_10']
 HORRIDO_USE_LABELS: Final[dict[HorridoUse, str]] = {
     'okay': 'Treat as Okay',
     'no_effect': 'Treat a Hit as No Effect',
     'attack_10': 'Treat the Attack roll as 10',
+}
+
+
+InRulebook = Literal['printed', 'in_part', 'not_printed']
+IN_RULEBOOK_LABELS: Final[dict[InRulebook, str]] = {
+    'printed': 'Printed in the rulebook',
+    'in_part': 'Only what the rules quote',
+    'not_printed': 'Not printed in the rulebook',
+}
+
+
+IntelResult = Literal['removal', 'addition', 'no_change']
+INTEL_RESULT_LABELS: Final[dict[IntelResult, str]] = {
+    'removal': 'Removal of Sites or Bogeys',
+    'addition': 'Addition of Sites or Bogeys',
+    'no_change': 'No Change',
+}
+
+
+KeyTerm = Literal[
+    'scramble', 'secondary', 'improvement', 'naval', 'dive', 'large', 'zeal', 'horrido_pilot', 'ho_or_pilot',
+    'ho_and_pilot',
+]
+KEY_TERM_LABELS: Final[dict[KeyTerm, str]] = {
+    'scramble': 'Scramble',
+    'secondary': 'Secondary',
+    'improvement': 'Improvement',
+    'naval': 'Naval',
+    'dive': 'Dive',
+    'large': 'Large',
+    'zeal': 'Zeal',
+    'horrido_pilot': 'Horrido and / or Pilot',
+    'ho_or_pilot': 'HO OR Pilot',
+    'ho_and_pilot': 'HO AND Pilot',
+}
+
+
+LoadoutRule = Literal['allocate', 'limits', 'record']
+LOADOUT_RULE_LABELS: Final[dict[LoadoutRule, str]] = {
+    'allocate': 'Allocate Weapons and Drop Tanks',
+    'limits': 'Weapon limits',
+    'record': 'Record SO points',
+}
+
+
+Maneuver = Literal['tight_turn', 'in_my_sights', 'out_of_the_sun']
+MANEUVER_LABELS: Final[dict[Maneuver, str]] = {
+    'tight_turn': 'Tight Turn',
+    'in_my_sights': 'In My Sights',
+    'out_of_the_sun': 'Out of the Sun',
 }
 
 
@@ -973,6 +1549,14 @@ MEDIC_OPTION_LABELS: Final[dict[MedicOption, str]] = {
 }
 
 
+MedicRule = Literal['activate', 'per_day', 'ambulance']
+MEDIC_RULE_LABELS: Final[dict[MedicRule, str]] = {
+    'activate': 'Activate a Medic',
+    'per_day': 'Medics a day',
+    'ambulance': 'Available Medics',
+}
+
+
 MissionCount = Literal[
     'event_draws', 'turns', 'attacks_per_turn', 'sa_extra_attacks', 'missions_per_day', 'missions_per_pilot',
 ]
@@ -983,6 +1567,37 @@ MISSION_COUNT_LABELS: Final[dict[MissionCount, str]] = {
     'sa_extra_attacks': 'Extra Attacks per Situational Awareness counter spent',
     'missions_per_day': 'Missions a Day (Primary and one Secondary)',
     'missions_per_pilot': 'Missions a Pilot flies a Day',
+}
+
+
+Mover = Literal['aircraft', 'jet', 'escorted_bombers', 'bogeys_bandits']
+MOVER_LABELS: Final[dict[Mover, str]] = {
+    'aircraft': 'Your Aircraft',
+    'jet': 'Jets',
+    'escorted_bombers': 'Escorted Bombers',
+    'bogeys_bandits': 'Bogeys / Bandits',
+}
+
+
+OptionalRule = Literal[
+    'choose', 'one_more_or_fewer', 'random_squadron', 'high_stress', 'expansion_targets', 'expansion_aircraft',
+]
+OPTIONAL_RULE_LABELS: Final[dict[OptionalRule, str]] = {
+    'choose': 'Choosing Optional Rules',
+    'one_more_or_fewer': 'Flying 1 Fewer or 1 More Aircraft',
+    'random_squadron': 'Random Squadron Selection',
+    'high_stress': 'High Stress Attacks/Suppression',
+    'expansion_targets': 'Using Expansion Targets with Core Game / Other Expansions',
+    'expansion_aircraft': 'Using Expansion Aircraft / Bandits / Bombers with Core Game / Other Expansions',
+}
+
+
+OverTargetRule = Literal['turns', 'turreted_bombers', 'advance_turn', 'mission_end']
+OVER_TARGET_RULE_LABELS: Final[dict[OverTargetRule, str]] = {
+    'turns': 'Turns',
+    'turreted_bombers': 'Turreted Bombers',
+    'advance_turn': 'Advance Turn counter',
+    'mission_end': 'Mission End',
 }
 
 
@@ -1005,11 +1620,70 @@ PHASE_LABELS: Final[dict[Phase, str]] = {
 }
 
 
+PilotCardField = Literal[
+    'sides', 'name', 'sa', 'cool', 'stress', 'status', 'promotion_number', 'rank', 'horrido', 'zeal', 'stats', 'speed',
+]
+PILOT_CARD_FIELD_LABELS: Final[dict[PilotCardField, str]] = {
+    'sides': 'Card sides',
+    'name': 'Pilot Name',
+    'sa': 'SA - Situational Awareness',
+    'cool': 'C - Cool',
+    'stress': 'Stress',
+    'status': 'Status',
+    'promotion_number': 'Pilot Promotion Number',
+    'rank': 'Pilot Experience Level',
+    'horrido': 'HO - Horrido',
+    'zeal': 'Zeal',
+    'stats': 'AtA and AtG stats',
+    'speed': 'Fast or Slow',
+}
+
+
+PilotCardQuoted = Literal['deruyter_newbie']
+PILOT_CARD_QUOTED_LABELS: Final[dict[PilotCardQuoted, str]] = {
+    'deruyter_newbie': 'DeRuyter (Newbie)',
+}
+
+
+PilotCondition = Literal['damaged', 'unfit']
+PILOT_CONDITION_LABELS: Final[dict[PilotCondition, str]] = {
+    'damaged': 'Damaged',
+    'unfit': 'Unfit',
+}
+
+
 PilotCounter = Literal['sa', 'zeal', 'horrido']
 PILOT_COUNTER_LABELS: Final[dict[PilotCounter, str]] = {
     'sa': 'Situational Awareness',
     'zeal': 'Zeal',
     'horrido': 'Horrido',
+}
+
+
+PilotRank = Literal['newbie', 'green', 'average', 'skilled', 'veteran', 'legendary']
+PILOT_RANK_LABELS: Final[dict[PilotRank, str]] = {
+    'newbie': 'Newbie',
+    'green': 'Green',
+    'average': 'Average',
+    'skilled': 'Skilled',
+    'veteran': 'Veteran',
+    'legendary': 'Legendary',
+}
+
+
+PilotStatus = Literal['okay', 'shaken', 'unfit']
+PILOT_STATUS_LABELS: Final[dict[PilotStatus, str]] = {
+    'okay': 'Okay',
+    'shaken': 'Shaken',
+    'unfit': 'Unfit',
+}
+
+
+PlacementRule = Literal['sites', 'bogeys', 'destroy_target']
+PLACEMENT_RULE_LABELS: Final[dict[PlacementRule, str]] = {
+    'sites': 'Sites',
+    'bogeys': 'Bogeys',
+    'destroy_target': 'Sites and Bandits need not be Destroyed',
 }
 
 
@@ -1033,11 +1707,132 @@ PROMOTE_FROM_LABELS: Final[dict[PromoteFrom, str]] = {
 }
 
 
+PromotionPriorityRule = Literal['when', 'times']
+PROMOTION_PRIORITY_RULE_LABELS: Final[dict[PromotionPriorityRule, str]] = {
+    'when': 'When',
+    'times': 'How often',
+}
+
+
+PromotionRule = Literal['check', 'experience', 'record', 'stats', 'legendary']
+PROMOTION_RULE_LABELS: Final[dict[PromotionRule, str]] = {
+    'check': 'Check for Promotion',
+    'experience': 'Experience points kept',
+    'record': 'Record',
+    'stats': 'Stats',
+    'legendary': 'Promotion to Legendary',
+}
+
+
+Propulsion = Literal['piston', 'jet']
+PROPULSION_LABELS: Final[dict[Propulsion, str]] = {
+    'piston': 'Aircraft',
+    'jet': 'Jet',
+}
+
+
+Reaction = Literal['suppression', 'evasion']
+REACTION_LABELS: Final[dict[Reaction, str]] = {
+    'suppression': 'Suppression',
+    'evasion': 'Evasion',
+}
+
+
+ReinforcementRule = Literal['number', 'use', 'skill', 'aircraft', 'run_out']
+REINFORCEMENT_RULE_LABELS: Final[dict[ReinforcementRule, str]] = {
+    'number': 'Number',
+    'use': 'Use',
+    'skill': 'Skill Level',
+    'aircraft': 'Aircraft and name',
+    'run_out': 'None left',
+}
+
+
 ScoredResult = Literal['minor', 'major', 'destroyed']
 SCORED_RESULT_LABELS: Final[dict[ScoredResult, str]] = {
     'minor': 'Minor',
     'major': 'Major',
     'destroyed': 'Destroyed',
+}
+
+
+SelectionRule = Literal['primary', 'secondary', 'sequence', 'unselected', 'down_time']
+SELECTION_RULE_LABELS: Final[dict[SelectionRule, str]] = {
+    'primary': 'Primary Mission',
+    'secondary': 'Secondary Mission',
+    'sequence': 'Primary, then Secondary',
+    'unselected': 'Unselected Targets',
+    'down_time': 'Down Time',
+}
+
+
+SetupItem = Literal[
+    'sheets', 'event_deck', 'bogey_cup', 'site_bandit_cup', 'naval_cup', 'fuel_barrels', 'so_points', 'target_deck',
+    'tracks',
+]
+SETUP_ITEM_LABELS: Final[dict[SetupItem, str]] = {
+    'sheets': 'Tactical Display and Campaign Sheet',
+    'event_deck': 'Event card deck',
+    'bogey_cup': 'Bogey cup',
+    'site_bandit_cup': 'Site / Bandit cup',
+    'naval_cup': 'Naval Site cup',
+    'fuel_barrels': 'Fuel Barrels',
+    'so_points': 'SO Points',
+    'target_deck': 'Target deck',
+    'tracks': 'Recon and Intel counters',
+}
+
+
+SiteCounterField = Literal['soft', 'site_name', 'attack_numbers', 'low', 'high', 'maximum_range']
+SITE_COUNTER_FIELD_LABELS: Final[dict[SiteCounterField, str]] = {
+    'soft': 'Soft',
+    'site_name': 'Site Name',
+    'attack_numbers': 'Attack Numbers',
+    'low': 'Low Altitude Indicator',
+    'high': 'High Altitude Indicator',
+    'maximum_range': 'Maximum Range',
+}
+
+
+SiteKind = Literal['site', 'naval', 'special']
+SITE_KIND_LABELS: Final[dict[SiteKind, str]] = {
+    'site': 'Site (red background)',
+    'naval': 'Naval Site (gray background)',
+    'special': 'Special Site',
+}
+
+
+SiteNamed = Literal['four_inch', 'lt_mg', 'mm20', 'five_25_inch']
+SITE_NAMED_LABELS: Final[dict[SiteNamed, str]] = {
+    'four_inch': '4"',
+    'lt_mg': 'Lt MG',
+    'mm20': '20mm',
+    'five_25_inch': '5.25"',
+}
+
+
+SiteNotation = Literal['low', 'high', 'both']
+SITE_NOTATION_LABELS: Final[dict[SiteNotation, str]] = {
+    'low': 'L (Low Altitude only)',
+    'high': 'H (High Altitude only)',
+    'both': 'H and L',
+}
+
+
+SiteRangeNotation = Literal['none', 'range1']
+SITE_RANGE_NOTATION_LABELS: Final[dict[SiteRangeNotation, str]] = {
+    'none': 'No Range number (Range 0)',
+    'range1': 'Range 1',
+}
+
+
+SkillRule = Literal['per_pilot', 'availability', 'when', 'transfer', 'record']
+SKILL_RULE_LABELS: Final[dict[SkillRule, str]] = {
+    'per_pilot': 'Skills per Pilot',
+    'availability': 'Skill availability',
+    'when': 'When',
+    'transfer': 'Transfer',
+    'record': 'Record',
 }
 
 
@@ -1072,6 +1867,40 @@ SO_ITEM_LABELS: Final[dict[SoItem, str]] = {
 }
 
 
+SoRule = Literal['total', 'purchases', 'out_of_so', 'event_penalty']
+SO_RULE_LABELS: Final[dict[SoRule, str]] = {
+    'total': 'SO points available',
+    'purchases': 'What SO points buy',
+    'out_of_so': 'Out of Special Option Points',
+    'event_penalty': 'Event cards: a penalty instead of SO',
+}
+
+
+SpecialCounter = Literal[
+    'escort_escorted', 'escort_friendly', 'escort_bogeys', 'escort_extra_bogeys', 'intercept_bombers',
+    'intercept_friendly', 'intercept_bogeys', 'dogfight_friendly', 'dogfight_bogeys',
+]
+SPECIAL_COUNTER_LABELS: Final[dict[SpecialCounter, str]] = {
+    'escort_escorted': 'Escort Mission: generic Bombers / Transports',
+    'escort_friendly': 'Escort Mission: your escorts',
+    'escort_bogeys': 'Escort Mission: Bogeys',
+    'escort_extra_bogeys': 'Escort Mission: additional Target Bogeys',
+    'intercept_bombers': 'Intercept Mission: enemy Bombers',
+    'intercept_friendly': 'Intercept Mission: Interceptors',
+    'intercept_bogeys': 'Intercept Mission: Bogeys doing Escort',
+    'dogfight_friendly': 'Dogfight Mission: Friendly Aircraft',
+    'dogfight_bogeys': 'Dogfight Mission: Bogeys',
+}
+
+
+SpecialMission = Literal['escort', 'intercept', 'dogfight']
+SPECIAL_MISSION_LABELS: Final[dict[SpecialMission, str]] = {
+    'escort': 'Escort Mission',
+    'intercept': 'Intercept Mission',
+    'dogfight': 'Dogfight Mission',
+}
+
+
 SpecialSite = Literal[
     'target_of_opportunity', 'photo_recon', 'fire_director', 'diversionary_attack', 'radio_coordination',
 ]
@@ -1081,6 +1910,23 @@ SPECIAL_SITE_LABELS: Final[dict[SpecialSite, str]] = {
     'fire_director': 'Fire Director',
     'diversionary_attack': 'Diversionary Attack',
     'radio_coordination': 'Radio Coordination',
+}
+
+
+SpecialWeapon = Literal['ata_rockets', 'atg_rockets', 'hs293', 'fritz_x_rc', 'nuke']
+SPECIAL_WEAPON_LABELS: Final[dict[SpecialWeapon, str]] = {
+    'ata_rockets': 'Rockets (AtA)',
+    'atg_rockets': 'Rockets (AtG)',
+    'hs293': 'HS293 Radio Control',
+    'fritz_x_rc': 'Fritz X Radio Control',
+    'nuke': 'NUKE',
+}
+
+
+Speed = Literal['fast', 'slow']
+SPEED_LABELS: Final[dict[Speed, str]] = {
+    'fast': 'Fast',
+    'slow': 'Slow',
 }
 
 
@@ -1102,6 +1948,88 @@ STRESS_ITEM_LABELS: Final[dict[StressItem, str]] = {
     'priority_rr': 'Priority R&R',
     'recovery': 'Pilot Stress Recovery',
     'rest': 'Pilot does not fly during a Day',
+}
+
+
+StressReliefItem = Literal['cool', 'rest', 'priority_rr', 'schnapps']
+STRESS_RELIEF_ITEM_LABELS: Final[dict[StressReliefItem, str]] = {
+    'cool': 'Pilot Stress Recovery',
+    'rest': 'A Day without flying',
+    'priority_rr': 'Priority R&R',
+    'schnapps': 'Schnapps Counter',
+}
+
+
+TargetCardField = Literal[
+    'title', 'hits', 'maximum_aircraft', 'sites', 'bogeys', 'key_terms', 'target_number', 'vp', 'recon', 'intel',
+    'zeal', 'dot', 'objective',
+]
+TARGET_CARD_FIELD_LABELS: Final[dict[TargetCardField, str]] = {
+    'title': 'Title',
+    'hits': 'Hits',
+    'maximum_aircraft': 'Maximum Aircraft',
+    'sites': 'Sites',
+    'bogeys': 'Bogeys',
+    'key_terms': 'Key Terms',
+    'target_number': 'Target Number',
+    'vp': 'VP - Victory Points',
+    'recon': 'Recon',
+    'intel': 'Intel',
+    'zeal': 'Zeal (Z) notation',
+    'dot': 'Dot color',
+    'objective': 'Objective',
+}
+
+
+TargetDrawRule = Literal['quota', 'one_at_a_time', 'in_play', 'recon_priority']
+TARGET_DRAW_RULE_LABELS: Final[dict[TargetDrawRule, str]] = {
+    'quota': 'Targets drawn a Day',
+    'one_at_a_time': 'One at a time',
+    'in_play': 'Target cards in play',
+    'recon_priority': 'Recon Priority',
+}
+
+
+TargetNamed = Literal['t15', 't20']
+TARGET_NAMED_LABELS: Final[dict[TargetNamed, str]] = {
+    't15': 'Target #15 "Medium Dogfight"',
+    't20': 'Target #20',
+}
+
+
+TargetOutcome = Literal['destroyed', 'damaged', 'not_destroyed', 'record']
+TARGET_OUTCOME_LABELS: Final[dict[TargetOutcome, str]] = {
+    'destroyed': 'Destroyed',
+    'damaged': 'Damaged',
+    'not_destroyed': 'Not Destroyed',
+    'record': 'Record',
+}
+
+
+TargetingRule = Literal['site_limits', 'bogey_area', 'one_aircraft', 'closest', 'tie', 'bandits_maneuver']
+TARGETING_RULE_LABELS: Final[dict[TargetingRule, str]] = {
+    'site_limits': 'Site limits',
+    'bogey_area': 'Bogeys',
+    'one_aircraft': 'One Aircraft each',
+    'closest': 'The closest Aircraft',
+    'tie': 'Two or more at the same distance',
+    'bandits_maneuver': 'Bandits Maneuver',
+}
+
+
+Track = Literal['recon', 'intel']
+TRACK_LABELS: Final[dict[Track, str]] = {
+    'recon': 'Recon (Reconnaissance)',
+    'intel': 'Intel (Intelligence)',
+}
+
+
+TrackMove = Literal['target_destroyed', 'target_not_destroyed', 'down_time', 'photo_recon']
+TRACK_MOVE_LABELS: Final[dict[TrackMove, str]] = {
+    'target_destroyed': 'Target Destroyed',
+    'target_not_destroyed': 'Target not Destroyed',
+    'down_time': 'Down Time (No Mission Day)',
+    'photo_recon': 'Photo Recon Special Site',
 }
 
 
@@ -1140,6 +2068,407 @@ WEAPON_LABELS: Final[dict[Weapon, str]] = {
     'fritz_x': 'Fritz X',
     'bomb_250kg': '250kg',
 }
+
+
+WeaponCounterField = Literal['weight_points', 'weapon_name', 'attack_number', 'soft_bonus']
+WEAPON_COUNTER_FIELD_LABELS: Final[dict[WeaponCounterField, str]] = {
+    'weight_points': 'Weight Points',
+    'weapon_name': 'Weapon Name',
+    'attack_number': 'Attack Number',
+    'soft_bonus': 'Soft Target bonus',
+}
+
+
+WoundColour = Literal['yellow', 'red']
+WOUND_COLOUR_LABELS: Final[dict[WoundColour, str]] = {
+    'yellow': 'YELLOW Wound counter',
+    'red': 'RED Wound counter',
+}
+
+
+XpSource = Literal['flew', 'success', 'aborted', 'other']
+XP_SOURCE_LABELS: Final[dict[XpSource, str]] = {
+    'flew': 'Flew the Mission',
+    'success': 'Target Destroyed, no friendly Pilot lost',
+    'aborted': 'Aborted',
+    'other': 'Target cards, Target Range or Event cards',
+}
+
+
+YesNo = Literal['yes', 'no']
+YES_NO_LABELS: Final[dict[YesNo, str]] = {
+    'yes': 'Yes',
+    'no': 'No',
+}
+
+
+class Choice(TypedDict):
+    """A result that offers outcomes for the player to choose from (`one of [...]`): no roll picks one."""
+
+    choice: tuple[object, ...]
+
+
+class Bound(TypedDict):
+    """What a limit allows: the counts from `min` to `max` (None: open at that end), as the rule
+    words it (`at most 4`), and the rule the case cites (None: the limit's own)."""
+
+    kind: str
+    min: int | None
+    max: int | None
+    text: str
+    cite: str | None
+
+
+def _limit(
+    limit: str,
+    cases: tuple[tuple[_Condition | None, Bound], ...],
+    context: Mapping[str, _Context],
+) -> Bound:
+    """The bound of the first case whose condition is true (None: always).
+
+    ValueError when a case before it is unknown in `context`, or when no case applies.
+    """
+    pending: list[str] = []
+    for when, bound in cases:
+        verdict = True if when is None else _holds(when, context)
+        if verdict is True and not pending:
+            return bound
+        if verdict is not False:
+            pending.append(bound["text"])
+        if verdict is True:
+            break
+    if pending:
+        raise ValueError(f"limit {limit!r} depends on a value left as None: it may be {' or '.join(pending)}")
+    raise ValueError(f"limit {limit!r}: no case applies to {dict(context)!r}")
+
+
+# ---- 'aces_expansion'
+AcesExpansionResult = TypedDict('AcesExpansionResult', {'rule': str})
+ACES_EXPANSION_COLUMNS: Final = ('rule',)
+_ACES_EXPANSION_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('cards',), None, None, (
+        'These Aces cards are not included in the Stuka Leader core set, but they are found in the "Stuka Leader Aces Expansion Pack" (available at DVG.com.)',
+    )),
+    (('replace',), None, None, (
+        'After choosing Pilots for a Campaign, you may replace any Average Skill Rank Pilot with an "Ace" Pilot.',
+    )),
+    (('cost',), None, None, (
+        'Upon replacing an Average Pilot, you must pay the SO cost listed depending on the Length of your Campaign.',
+    )),
+    (('skills',), None, None, (
+        "Some Ace Pilots have Skills. The cost of the Skills is included in the Pilot's cost. When you pay the cost of the Ace, place their Skill counters on their card and record the Skills on the Player Log. Some Aces have no Skills, some have one Skill, while others have two or more.",
+    )),
+    (('leadership',), None, None, (
+        'Aces do not use Experience. All Experience earned by an Ace is instead given to any other Pilot who flew on the same Mission.',
+    )),
+)
+
+
+def lookup_aces_expansion(*, aces_rule: AcesRule) -> AcesExpansionResult:
+    """Aces Expansion Rules, rule Aces Expansion Rules: the row the keys select.
+
+    Args:
+        aces_rule: Aces Expansion rule (AcesRule; labels in ACES_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(aces_rule) is not str or aces_rule not in ACES_RULE_LABELS:
+        aces_rule = _member('aces_expansion', 'aces_rule', aces_rule, ACES_RULE_LABELS)
+    row = _select('aces_expansion', _ACES_EXPANSION_ROWS, (aces_rule,), None)
+    return {'rule': row[0]}
+
+
+# ---- 'aces_named'
+AcesNamedResult = TypedDict('AcesNamedResult', {'cost': tuple[int | None, int | None, int | None], 'skill': AceSkill})
+ACES_NAMED_COLUMNS: Final = ('cost', 'skill')
+_ACES_NAMED_ROWS: Final[tuple[_Row[tuple[tuple[int | None, int | None, int | None], AceSkill]], ...]] = (
+    (('galland',), None, None, ((None, 22, None), 'honorable')),
+)
+
+
+def lookup_aces_named(*, ace: Ace) -> AcesNamedResult:
+    """Aces named in the rules, rule Aces Expansion Rules: the row the keys select.
+
+    Args:
+        ace: Ace (Ace; labels in ACE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'cost': SO points (Short / Medium / Long)
+            'skill': Skill
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(ace) is not str or ace not in ACE_LABELS:
+        ace = _member('aces_named', 'ace', ace, ACE_LABELS)
+    row = _select('aces_named', _ACES_NAMED_ROWS, (ace,), None)
+    return {'cost': row[0], 'skill': row[1]}
+
+
+# ---- 'ace_skills'
+AceSkillsResult = TypedDict('AceSkillsResult', {'xp': int, 'rule': str})
+ACE_SKILLS_COLUMNS: Final = ('xp', 'rule')
+_ACE_SKILLS_ROWS: Final[tuple[_Row[tuple[int, str]], ...]] = (
+    (('honorable',), None, None, (
+        1, 'He gains 1 XP for every point of Stress he suffers from a Bandit or Site Attack.',
+    )),
+)
+
+
+def lookup_ace_skills(*, ace_skill: AceSkill) -> AceSkillsResult:
+    """Ace Skills named in the rules, rule Aces Expansion Rules: Skill(s): the row the keys select.
+
+    Args:
+        ace_skill: Ace Skill (AceSkill; labels in ACE_SKILL_LABELS).
+
+    Returns:
+        The row's values by column:
+            'xp': XP per Stress
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(ace_skill) is not str or ace_skill not in ACE_SKILL_LABELS:
+        ace_skill = _member('ace_skills', 'ace_skill', ace_skill, ACE_SKILL_LABELS)
+    row = _select('ace_skills', _ACE_SKILLS_ROWS, (ace_skill,), None)
+    return {'xp': row[0], 'rule': row[1]}
+
+
+# ---- 'ace_included_skills'
+AceIncludedSkillsResult = TypedDict('AceIncludedSkillsResult', {'included': str, 'additional': int | None})
+ACE_INCLUDED_SKILLS_COLUMNS: Final = ('included', 'additional')
+_ACE_INCLUDED_SKILLS_ROWS: Final[tuple[_Row[tuple[str, int | None]], ...]] = (
+    (('setup',), None, None, ('one ("their included one")', 2)),
+    (('aces_rules',), None, None, ('none, one, or two or more', None)),
+)
+
+
+def lookup_ace_included_skills(*, ace_skills_printed: AceSkillsPrinted) -> AceIncludedSkillsResult:
+    """Skills an Ace comes with, rule Campaign Setup; Aces Expansion Rules: the row the keys select.
+
+    Args:
+        ace_skills_printed: Where the rules count an Ace's Skills (AceSkillsPrinted; labels in
+            ACE_SKILLS_PRINTED_LABELS).
+
+    Returns:
+        The row's values by column:
+            'included': Included Skills
+            'additional': Additional Skills
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(ace_skills_printed) is not str or ace_skills_printed not in ACE_SKILLS_PRINTED_LABELS:
+        ace_skills_printed = _member(
+            'ace_included_skills', 'ace_skills_printed', ace_skills_printed, ACE_SKILLS_PRINTED_LABELS
+        )
+    row = _select('ace_included_skills', _ACE_INCLUDED_SKILLS_ROWS, (ace_skills_printed,), None)
+    return {'included': row[0], 'additional': row[1]}
+
+
+# ---- 'weapon_attack'
+WeaponAttackResult = TypedDict('WeaponAttackResult', {'hits': int})
+WEAPON_ATTACK_COLUMNS: Final = ('hits',)
+_WEAPON_ATTACK_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
+    (('fritz_x',), None, 7, (0,)),
+    (('fritz_x',), 8, 8, (2,)),
+    (('fritz_x',), 9, 10, (3,)),
+    (('fritz_x',), 11, None, (4,)),
+    (('bomb_250kg',), None, 6, (0,)),
+    (('bomb_250kg',), 7, 9, (1,)),
+    (('bomb_250kg',), 10, None, (2,)),
+)
+_WEAPON_ATTACK_INDEX: Final = _Index(_WEAPON_ATTACK_ROWS)
+_WEAPON_ATTACK_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+
+
+def lookup_weapon_attack(roll: int, *, weapon: Weapon, drm: int = 0) -> WeaponAttackResult:
+    """Weapon Attack, rule Air-to-Ground Attacks: Weapon Counters: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        weapon: Weapon (Weapon; labels in WEAPON_LABELS).
+        drm: the total die roll modifier, added to the natural roll.
+
+    Returns:
+        The row's values by column:
+            'hits': Hits
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _WEAPON_ATTACK_OUTCOMES:
+        _check_natural('weapon_attack', roll, _WEAPON_ATTACK_OUTCOMES, '1d10')
+    if type(weapon) is not str or weapon not in WEAPON_LABELS:
+        weapon = _member('weapon_attack', 'weapon', weapon, WEAPON_LABELS)
+    if type(drm) is not int:
+        _check_int('weapon_attack', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _WEAPON_ATTACK_INDEX.tables.get((weapon,)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _WEAPON_ATTACK_INDEX.select('weapon_attack', (weapon,), modified)
+    return {'hits': row[0]}
+
+
+_WEAPON_ATTACK_DICE: Final = _Dice('sum', 1, 10)
+
+
+def roll_weapon_attack(rng: random.Random, *, weapon: Weapon, drm: int = 0) -> Roll[WeaponAttackResult]:
+    """Roll 1d10 with `rng` and read Weapon Attack, rule Air-to-Ground Attacks: Weapon Counters.
+
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('weapon_attack', rng)
+    natural = _roll(rng, _WEAPON_ATTACK_DICE)
+    return _rolled(natural, drm, lookup_weapon_attack(natural, weapon=weapon, drm=drm))
+
+
+_WEAPON_ATTACK_DRMS: Final = (
+    _Drm(1, None, _Per('pilot_atg', 1, 'down')),
+    _Drm(2, _Flag('radio_coordination')),
+    _Drm(1, _Flag('high_stress')),
+)
+
+
+def drm_weapon_attack(
+    *,
+    high_stress: bool = False,
+    pilot_atg: int | None = None,
+    radio_coordination: bool = False,
+) -> int:
+    """The total DRM for Weapon Attack, rule Air-to-Ground Attacks: Weapon Counters: the sum of the DRMs whose
+        conditions are true.
+
+    +1 Pilot's AtG stat (per Pilot's AtG stat (Air-to-Ground Attack modifier))
+    +2 Radio Coordination
+    +1 High Stress Attacks (optional, +1 Stress)
+
+    A value left as None is unknown: a DRM applies only when its condition is true without it.
+
+    Args:
+        high_stress: High Stress Attacks/Suppression used this Turn (optional rule) (True or False).
+        pilot_atg: Pilot's AtG stat (Air-to-Ground Attack modifier) (an int, or None if unknown).
+        radio_coordination: Radio Coordination Special Site benefit gained (True or False).
+    """
+    _check_flag('weapon_attack', 'high_stress', high_stress)
+    if pilot_atg is not None:
+        _check_int('weapon_attack', 'pilot_atg', pilot_atg)
+        _check_range('weapon_attack', 'pilot_atg', pilot_atg, -5, 5)
+    _check_flag('weapon_attack', 'radio_coordination', radio_coordination)
+    context: dict[str, _Context] = {
+        'high_stress': high_stress, 'pilot_atg': pilot_atg, 'radio_coordination': radio_coordination,
+    }
+    return _total_drm(_WEAPON_ATTACK_DRMS, context, None)
+
+
+# ---- 'air_to_ground'
+AirToGroundResult = TypedDict('AirToGroundResult', {'rule': str})
+AIR_TO_GROUND_COLUMNS: Final = ('rule',)
+_AIR_TO_GROUND_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('ff_guns',), None, None, (
+        "In addition to the Weapon counters you load on the Aircraft, some Aircraft are also equipped with forward-firing (FF) Guns. In Air-to-Ground combat, only FF Guns may be used to Attack the Target or a Site in the same Area as the Aircraft. The Aircraft must be at Low Altitude. Use the Pilot's Air-to-Ground modifiers when making the Attack roll.",
+    )),
+    (('weapon_counters',), None, None, (
+        'When you expend Air-to-Ground Weapons to Attack the Target or a Site, you may score one or more Hits. Roll a D10 for each Weapon expended and look at the Attack Number(s) on the weapon.',
+    )),
+    (('target_destroyed',), None, None, (
+        'A Target is Destroyed if it suffers the number of Hits equal to or greater than the number listed on the Target card. You do not have to Destroy the Sites and Bandits to Destroy the Target. Whichever Pilot scores the final Hits that Destroys a Target receives credit for 2 victories on the Pilot Log. Destroying the last Objective on an AtA Target does not receive 2 credits.',
+    )),
+    (('no_hit_rating',), None, None, (
+        'You do not have to inflict Hits against a Target that does not have a Hit rating, such as enemy Objective Bombers. Do not modify the Hits needed to Destroy a Target card that does not have a Hits rating.',
+    )),
+    (('spill_over',), None, None, (
+        'Damage never spills over to another Target. Extra Hits inflicted on a Site do not carry over to another Site or the Target. Likewise, extra Hits scored against the Target do not affect Sites in the same Area.',
+    )),
+)
+
+
+def lookup_air_to_ground(*, atg_rule: AtgRule) -> AirToGroundResult:
+    """Air-to-Ground Attacks, rule Air-to-Ground Attacks: the row the keys select.
+
+    Args:
+        atg_rule: Air-to-Ground Attacks (AtgRule; labels in ATG_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(atg_rule) is not str or atg_rule not in ATG_RULE_LABELS:
+        atg_rule = _member('air_to_ground', 'atg_rule', atg_rule, ATG_RULE_LABELS)
+    row = _select('air_to_ground', _AIR_TO_GROUND_ROWS, (atg_rule,), None)
+    return {'rule': row[0]}
+
+
+# ---- 'special_weapons'
+SpecialWeaponsResult = TypedDict('SpecialWeaponsResult', {
+    'range': int | None, 'maneuver': YesNo | None, 'naval_only': YesNo, 'rule': str,
+})
+SPECIAL_WEAPONS_COLUMNS: Final = ('range', 'maneuver', 'naval_only', 'rule')
+_SPECIAL_WEAPONS_ROWS: Final[tuple[_Row[tuple[int | None, YesNo | None, YesNo, str]], ...]] = (
+    (('ata_rockets',), None, None, (
+        1, 'no', 'no',
+        'AtA Rockets have a range of 1 and may only be used against Bombers. There is no need to Maneuver to launch Rockets. If the To Hit Number is rolled, the Bomber is destroyed.',
+    )),
+    (('atg_rockets',), None, None, (
+        1, None, 'no', 'AtG Rockets have a range of 1 and may only be used in ground attacks.',
+    )),
+    (('hs293',), None, None, (
+        1, None, 'yes',
+        'These are NAVAL only weapons. They have a range of 1 and may only be used against NAVAL Targets.',
+    )),
+    (('fritz_x_rc',), None, None, (
+        1, None, 'yes',
+        'These are NAVAL only weapons. They have a range of 1 and may only be used against NAVAL Targets.',
+    )),
+    (('nuke',), None, None, (
+        None, None, 'no',
+        'This is the ultimate special weapon! Release in Target area to destroy entire Target Area and everything in it! Lose 5VP for using this weapon.',
+    )),
+)
+
+
+def lookup_special_weapons(*, special_weapon: SpecialWeapon) -> SpecialWeaponsResult:
+    """Special Weapons, rule Air-to-Ground Attacks: Special Weapons: the row the keys select.
+
+    Args:
+        special_weapon: Special Weapon (SpecialWeapon; labels in SPECIAL_WEAPON_LABELS).
+
+    Returns:
+        The row's values by column:
+            'range': Range
+            'maneuver': Must Maneuver to launch
+            'naval_only': NAVAL only
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(special_weapon) is not str or special_weapon not in SPECIAL_WEAPON_LABELS:
+        special_weapon = _member('special_weapons', 'special_weapon', special_weapon, SPECIAL_WEAPON_LABELS)
+    row = _select('special_weapons', _SPECIAL_WEAPONS_ROWS, (special_weapon,), None)
+    return {'range': row[0], 'maneuver': row[1], 'naval_only': row[2], 'rule': row[3]}
 
 
 # ---- 'squadron_makeup'
@@ -1194,15 +2523,14 @@ def lookup_squadron_makeup(*, period: Period, duration: Duration) -> SquadronMak
 SquadronSizeResult = TypedDict('SquadronSizeResult', {'pilots': tuple[int | None, int | None, int | None]})
 SQUADRON_SIZE_COLUMNS: Final = ('pilots',)
 _SQUADRON_SIZE_ROWS: Final[tuple[_Row[tuple[tuple[int | None, int | None, int | None]]], ...]] = (
-    ((None,), None, None, ((8, 10, 12),)),
+    ((), None, None, ((8, 10, 12),)),
 )
 
 
-def lookup_squadron_size(*, period: Period) -> SquadronSizeResult:
+def lookup_squadron_size() -> SquadronSizeResult:
     """Squadron size, rule Campaign Setup: Selecting Squadron Pilots: the row the keys select.
 
     Args:
-        period: Period (Period; labels in PERIOD_LABELS).
 
     Returns:
         The row's values by column:
@@ -1212,9 +2540,7 @@ def lookup_squadron_size(*, period: Period) -> SquadronSizeResult:
         ValueError: a roll or key value that cannot occur.
         NoRowError: no row is selected.
     """
-    if type(period) is not str or period not in PERIOD_LABELS:
-        period = _member('squadron_size', 'period', period, PERIOD_LABELS)
-    row = _select('squadron_size', _SQUADRON_SIZE_ROWS, (period,), None)
+    row = _select('squadron_size', _SQUADRON_SIZE_ROWS, (), None)
     return {'pilots': row[0]}
 
 
@@ -1352,13 +2678,21 @@ def lookup_so_flat_costs(*, so_flat_item: SoFlatItem) -> SoFlatCostsResult:
 
 
 # ---- 'victories'
-VictoriesResult = TypedDict('VictoriesResult', {'victories': int})
-VICTORIES_COLUMNS: Final = ('victories',)
-_VICTORIES_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
-    (('enemy_counter',), None, None, (1,)),
-    (('legendary_bandit',), None, None, (2,)),
-    (('target_final_hits',), None, None, (2,)),
-    (('last_ata_objective',), None, None, (1,)),
+VictoriesResult = TypedDict('VictoriesResult', {'victories': int, 'rule': str})
+VICTORIES_COLUMNS: Final = ('victories', 'rule')
+_VICTORIES_ROWS: Final[tuple[_Row[tuple[int, str]], ...]] = (
+    (('enemy_counter',), None, None, (
+        1,
+        'A Pilot scores one victory every time an enemy counter is Destroyed. Make a note of each counter Destroyed by marking the Star in the "experience" area for each Pilot.',
+    )),
+    (('legendary_bandit',), None, None, (2, 'Destroying a Legendary Bandit counts as 2 victories.')),
+    (('target_final_hits',), None, None, (
+        2,
+        'If a Target has been hit by different Pilots, the Pilot making the final attack that achieves the required Hits to destroy the target earns the credit for that victory. Destroying a Target counts as 2 victories.',
+    )),
+    (('last_ata_objective',), None, None, (
+        1, 'Destroying the last Objective on an AtA Target does not receive 2 credits.',
+    )),
 )
 
 
@@ -1371,6 +2705,7 @@ def lookup_victories(*, victory_for: VictoryFor) -> VictoriesResult:
     Returns:
         The row's values by column:
             'victories': Victories
+            'rule': As printed
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -1379,7 +2714,7 @@ def lookup_victories(*, victory_for: VictoryFor) -> VictoriesResult:
     if type(victory_for) is not str or victory_for not in VICTORY_FOR_LABELS:
         victory_for = _member('victories', 'victory_for', victory_for, VICTORY_FOR_LABELS)
     row = _select('victories', _VICTORIES_ROWS, (victory_for,), None)
-    return {'victories': row[0]}
+    return {'victories': row[0], 'rule': row[1]}
 
 
 # ---- 'bandit_skill_levels'
@@ -1418,6 +2753,32 @@ def lookup_bandit_skill_levels(*, bandit_skill: BanditSkill) -> BanditSkillLevel
         bandit_skill = _member('bandit_skill_levels', 'bandit_skill', bandit_skill, BANDIT_SKILL_LABELS)
     row = _select('bandit_skill_levels', _BANDIT_SKILL_LEVELS_ROWS, (bandit_skill,), None)
     return {'destroyed': row[0], 'victories': row[1]}
+
+
+# ---- 'ace_award'
+AceAwardResult = TypedDict('AceAwardResult', {'counter': str | Choice, 'vp': int})
+ACE_AWARD_COLUMNS: Final = ('counter', 'vp')
+_ACE_AWARD_ROWS: Final[tuple[_Row[tuple[str | Choice, int]], ...]] = (
+    ((), None, None, ({'choice': ('+1 AtA counter', '+1 AtG counter')}, 1)),
+)
+
+
+def lookup_ace_award() -> AceAwardResult:
+    """Ace award, rule Dogfighting: Aces; Debriefing 25: the row the keys select.
+
+    Args:
+
+    Returns:
+        The row's values by column:
+            'counter': Counter (placed on the Pilot card during Debriefing)
+            'vp': VP at the end of the Campaign, if the Ace is still alive
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    row = _select('ace_award', _ACE_AWARD_ROWS, (), None)
+    return {'counter': row[0], 'vp': row[1]}
 
 
 # ---- 'medic_options'
@@ -1571,20 +2932,25 @@ def lookup_stress_adjustments(*, stress_item: StressItem) -> StressAdjustmentsRe
 
 
 # ---- 'pilot_counters'
-PilotCountersResult = TypedDict('PilotCountersResult', {'use': str, 'regain': str})
-PILOT_COUNTERS_COLUMNS: Final = ('use', 'regain')
-_PILOT_COUNTERS_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+PilotCountersResult = TypedDict('PilotCountersResult', {'placed': str, 'use': str, 'limit': str | None, 'regain': str})
+PILOT_COUNTERS_COLUMNS: Final = ('placed', 'use', 'limit', 'regain')
+_PILOT_COUNTERS_ROWS: Final[tuple[_Row[tuple[str, str, str | None, str]], ...]] = (
     (('sa',), None, None, (
-        'A Slow Pilot: perform an extra Attack in the Fast Pilot Attack step. A Fast Pilot: perform an extra Attack in the Slow Pilot Attack step.',
+        'Place Situational Awareness counters on the Pilot cards that have Situational Awareness points.',
+        'A Slow Pilot can spend one Situational Awareness counter to perform an extra Attack in the Fast Pilot Attack step. The Pilot can still Attack in the Slow Pilot Attack step, as normal. A Fast Pilot can spend one Situational Awareness counter to perform an extra Attack in the Slow Pilot Attack step, even if the Pilot has already performed an Attack in the Fast Pilot Attack step.',
+        "Spending a Situational Awareness counter only affects the Pilot's Attack for the current Turn. The Pilot can only use Situational Awareness to gain the extra Attacks. Situational Awareness cannot be transferred to other Pilots. Remove the counter when the extra Attack occurs.",
         'Situational Awareness is renewed after each Mission.',
     )),
     (('zeal',), None, None, (
-        'Instantly remove 1-2 Stress.',
+        'Place Zeal counters on the Pilot cards that have Zeal points.',
+        'You may expend a Zeal counter to instantly remove 1-2 Stress.', None,
         'Expended Zeal counters are replenished when a Target with the Zeal Keyword is destroyed, even if a Pilot was not on the Mission.',
     )),
     (('horrido',), None, None, (
-        'Any one of the Horrido uses.',
-        'When you Destroy a Target with the Horrido and / or Pilot notation, all Pilots in your Squadron with Horrido points MAY regain all their expended Horrido points, including those who did not fly in the Mission.',
+        'Place Horrido counters on the Pilot cards that have Horrido points.',
+        'You can expend a Horrido counter to do any one of the Horrido uses.',
+        'Pilots do not recover expended Horrido points until you Destroy a Target with the Horrido and / or Pilot notation.',
+        'Once you Destroy a Target with the Horrido and / or Pilot notation, all Pilots in your Squadron with Horrido points MAY regain all their expended Horrido points, including those who did not fly in the Mission.',
     )),
 )
 
@@ -1598,7 +2964,9 @@ def lookup_pilot_counters(*, pilot_counter: PilotCounter) -> PilotCountersResult
 
     Returns:
         The row's values by column:
+            'placed': Placed
             'use': Expend to
+            'limit': Limits
             'regain': Regained
 
     Raises:
@@ -1608,7 +2976,7 @@ def lookup_pilot_counters(*, pilot_counter: PilotCounter) -> PilotCountersResult
     if type(pilot_counter) is not str or pilot_counter not in PILOT_COUNTER_LABELS:
         pilot_counter = _member('pilot_counters', 'pilot_counter', pilot_counter, PILOT_COUNTER_LABELS)
     row = _select('pilot_counters', _PILOT_COUNTERS_ROWS, (pilot_counter,), None)
-    return {'use': row[0], 'regain': row[1]}
+    return {'placed': row[0], 'use': row[1], 'limit': row[2], 'regain': row[3]}
 
 
 # ---- 'horrido_uses'
@@ -1645,12 +3013,381 @@ def lookup_horrido_uses(*, horrido_use: HorridoUse) -> HorridoUsesResult:
     return {'effect': row[0]}
 
 
+# ---- 'cost_notations'
+CostNotationsResult = TypedDict('CostNotationsResult', {'order': str, 'meaning': str})
+COST_NOTATIONS_COLUMNS: Final = ('order', 'meaning')
+_COST_NOTATIONS_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('slashes',), None, None, (
+        'Short / Medium / Long',
+        'Throughout the game, you will see this notation for various SO point and VP costs: xx/xx/xx. This refers to the costs that must be paid for a Short / Medium / Long Campaign, respectively.',
+    )),
+    (('dashes',), None, None, (
+        'Short - Medium - Long',
+        'Throughout the game, you will see this notation for the availability of various items: xx-xx-xx. This refers to the availability of various items for a Short - Medium - Long Campaign, respectively.',
+    )),
+)
+
+
+def lookup_cost_notations(*, cost_notation: CostNotation) -> CostNotationsResult:
+    """Campaign xx/xx/xx and xx-xx-xx Notation, rule Campaign Setup: Campaign Duration: the row the keys select.
+
+    Args:
+        cost_notation: Campaign notation (CostNotation; labels in COST_NOTATION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'order': Parts
+            'meaning': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(cost_notation) is not str or cost_notation not in COST_NOTATION_LABELS:
+        cost_notation = _member('cost_notations', 'cost_notation', cost_notation, COST_NOTATION_LABELS)
+    row = _select('cost_notations', _COST_NOTATIONS_ROWS, (cost_notation,), None)
+    return {'order': row[0], 'meaning': row[1]}
+
+
+# ---- 'campaign_tracks'
+CampaignTracksResult = TypedDict('CampaignTracksResult', {'start': str, 'read': str, 'represents': str})
+CAMPAIGN_TRACKS_COLUMNS: Final = ('start', 'read', 'represents')
+_CAMPAIGN_TRACKS_ROWS: Final[tuple[_Row[tuple[str, str, str]], ...]] = (
+    (('recon',), None, None, (
+        'the farthest left space', 'the result to the immediate right of the counter',
+        "This track represents your knowledge of enemy operations. As you find out more of the enemy's plans, you can draw more Targets each Day. Draw each card one at a time. Any Target cards already in play (such as Improvement Targets) do not count against the daily Recon quota.",
+    )),
+    (('intel',), None, None, (
+        'the farthest left space', 'the result to the immediate right of the counter',
+        "This track represents the enemy's ability to anticipate which Targets you might attack, and to position their defenses in their vicinity. As the enemy's intelligence abilities are degraded, the number of Sites and Bandits placed to defend a Target are reduced.",
+    )),
+)
+
+
+def lookup_campaign_tracks(*, track: Track) -> CampaignTracksResult:
+    """Campaign Tracks, rule Campaign Setup: Campaign Tracks: the row the keys select.
+
+    Args:
+        track: Campaign Track (Track; labels in TRACK_LABELS).
+
+    Returns:
+        The row's values by column:
+            'start': Start
+            'read': Read
+            'represents': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(track) is not str or track not in TRACK_LABELS:
+        track = _member('campaign_tracks', 'track', track, TRACK_LABELS)
+    row = _select('campaign_tracks', _CAMPAIGN_TRACKS_ROWS, (track,), None)
+    return {'start': row[0], 'read': row[1], 'represents': row[2]}
+
+
+# ---- 'track_moves'
+TrackMovesResult = TypedDict('TrackMovesResult', {'recon': int | None, 'intel': int | None, 'rule': str})
+TRACK_MOVES_COLUMNS: Final = ('recon', 'intel', 'rule')
+_TRACK_MOVES_ROWS: Final[tuple[_Row[tuple[int | None, int | None, str]], ...]] = (
+    (('target_destroyed',), None, None, (
+        None, None,
+        'If the Target was Destroyed, refer to the Target card to determine which Intel and Recon tracks are adjusted, and by how many steps. Move the Intel and Recon counters to the right along their tracks, by the number of spaces equal to the number found on the Target card. A counter is never moved to cover the last space on the track. If you are attacking two Targets on the same Day, do not move your counters until both Missions are completed.',
+    )),
+    (('target_not_destroyed',), None, None, (
+        0, 0, 'If the Target was not Destroyed, do not adjust the Campaign tracks.',
+    )),
+    (('down_time',), None, None, (
+        -1, -1,
+        'If you choose this option, move the Intel and Recon counters one space to the left. Then go to the Mission Debriefing and carry out those steps.',
+    )),
+    (('photo_recon',), None, None, (
+        1, 0,
+        'If you have an Aircraft in the same Area as this Special Site at the end of any Turn at Low Altitude, shift the Recon counter by 1 to the right at the end of the Mission.',
+    )),
+)
+
+
+def lookup_track_moves(*, track_move: TrackMove) -> TrackMovesResult:
+    """Campaign Track moves, rule Debriefing; Pre-Flight 2: Down Time; Special Site Counters: the row the keys select.
+
+    Args:
+        track_move: Track move (TrackMove; labels in TRACK_MOVE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'recon': Recon spaces
+            'intel': Intel spaces
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(track_move) is not str or track_move not in TRACK_MOVE_LABELS:
+        track_move = _member('track_moves', 'track_move', track_move, TRACK_MOVE_LABELS)
+    row = _select('track_moves', _TRACK_MOVES_ROWS, (track_move,), None)
+    return {'recon': row[0], 'intel': row[1], 'rule': row[2]}
+
+
+# ---- 'so_rules'
+SoRulesResult = TypedDict('SoRulesResult', {'rule': str})
+SO_RULES_COLUMNS: Final = ('rule',)
+_SO_RULES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('total',), None, None, (
+        'Each Campaign Sheet specifies the number of Special Option points available. This is the total number of SO points available throughout the entire Campaign. SO points are difficult to replenish during a Campaign, so you will need to spend them carefully.',
+    )),
+    (('purchases',), None, None, (
+        'You can purchase Skills, Fuel, Schnapps counters, Special Weapons and Priority Options with your Special Option points. The Priority costs are found on the Player Help Sheet. Non-Special Weapons do not cost SO points.',
+    )),
+    (('out_of_so',), None, None, (
+        'Some Event cards and Target cards will force you to pay Special Option points. If you are required to spend Special Option points and you cannot, you immediately end the Campaign with a Dismal Evaluation.',
+    )),
+    (('event_penalty',), None, None, (
+        'Some Event cards give you an option to suffer a penalty rather than pay SO points. If you choose not to (or cannot) pay the SO, suffer the penalty.',
+    )),
+)
+
+
+def lookup_so_rules(*, so_rule: SoRule) -> SoRulesResult:
+    """Special Option points, rule Campaign Setup: SO Points: the row the keys select.
+
+    Args:
+        so_rule: Special Option points rule (SoRule; labels in SO_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(so_rule) is not str or so_rule not in SO_RULE_LABELS:
+        so_rule = _member('so_rules', 'so_rule', so_rule, SO_RULE_LABELS)
+    row = _select('so_rules', _SO_RULES_ROWS, (so_rule,), None)
+    return {'rule': row[0]}
+
+
+# ---- 'tactical_display_setup'
+TacticalDisplaySetupResult = TypedDict('TacticalDisplaySetupResult', {'cup': int | None, 'setup': str})
+TACTICAL_DISPLAY_SETUP_COLUMNS: Final = ('cup', 'setup')
+_TACTICAL_DISPLAY_SETUP_ROWS: Final[tuple[_Row[tuple[int | None, str]], ...]] = (
+    (('sheets',), None, None, (None, 'Place the Tactical Display and your chosen Campaign Sheet in front of you.')),
+    (('event_deck',), None, None, (
+        None, 'Shuffle the Event card deck and place them face down in the appropriate area of the Tactical Display.',
+    )),
+    (('bogey_cup',), None, None, (
+        1,
+        'Place all Bogey / No Bogey counters in a cup. You will draw from these to determine exact number of Bogeys on this Mission.',
+    )),
+    (('site_bandit_cup',), None, None, (
+        2,
+        'Place all the Site / Bandit counters that are of the same Campaign Year in a second cup. You will draw Bandits and Sites from this cup during Missions.',
+    )),
+    (('naval_cup',), None, None, (3, 'Place all the gray Naval Site counters in a third cup.')),
+    (('fuel_barrels',), None, None, (
+        None, 'Place the called for number of Fuel Barrels in the Fuel Depot on the Tactical Display.',
+    )),
+    (('so_points',), None, None, (
+        None, 'Place the called for number of SO Points in the Supply Dump on the Tactical Display.',
+    )),
+    (('target_deck',), None, None, (
+        None,
+        'Look through the Target cards and find the Targets with the same Target numbers as those listed on the Campaign Sheet. These cards will form your Target deck for this campaign. You will not need the other Target cards in this campaign. Shuffle the Target deck and place them face down in the appropriate area of the Tactical Display.',
+    )),
+    (('tracks',), None, None, (
+        None,
+        'Place the Recon and Intel counters on the corresponding Campaign Tracks. Place counters on the farthest left space.',
+    )),
+)
+
+
+def lookup_tactical_display_setup(*, setup_item: SetupItem) -> TacticalDisplaySetupResult:
+    """Tactical Display Setup, rule Campaign Setup: Tactical Display Setup; Target and Event Decks: the row the keys
+        select.
+
+    Args:
+        setup_item: Tactical Display Setup (SetupItem; labels in SETUP_ITEM_LABELS).
+
+    Returns:
+        The row's values by column:
+            'cup': Cup
+            'setup': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(setup_item) is not str or setup_item not in SETUP_ITEM_LABELS:
+        setup_item = _member('tactical_display_setup', 'setup_item', setup_item, SETUP_ITEM_LABELS)
+    row = _select('tactical_display_setup', _TACTICAL_DISPLAY_SETUP_ROWS, (setup_item,), None)
+    return {'cup': row[0], 'setup': row[1]}
+
+
+# ---- 'campaigns'
+CampaignsResult = TypedDict('CampaignsResult', {
+    'year': Period, 'days': int, 'so': int | None, 'fuel': int | None, 'great': int,
+})
+CAMPAIGNS_COLUMNS: Final = ('year', 'days', 'so', 'fuel', 'great')
+_CAMPAIGNS_ROWS: Final[tuple[_Row[tuple[Period, int, int | None, int | None, int]], ...]] = (
+    (('france_1940', 'short'), None, None, ('y1936_1941', 4, None, None, 16)),
+    (('france_1940', 'medium'), None, None, ('y1936_1941', 8, 32, 27, 33)),
+)
+
+
+def lookup_campaigns(*, campaign: Campaign, duration: Duration) -> CampaignsResult:
+    """Campaigns named in the rules, rule Campaign Setup: Campaign Duration; Campaign Outcome: the row the keys select.
+
+    Args:
+        campaign: Campaign (Campaign; labels in CAMPAIGN_LABELS).
+        duration: Campaign duration (Duration; labels in DURATION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'year': Year
+            'days': Days
+            'so': Initial SO points
+            'fuel': Fuel points
+            'great': VP for a Great evaluation (or more)
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected (the chart is partial: the Campaign Sheets are not printed in the rulebook:
+            only France 1940, Short and Medium, is quoted).
+    """
+    if type(campaign) is not str or campaign not in CAMPAIGN_LABELS:
+        campaign = _member('campaigns', 'campaign', campaign, CAMPAIGN_LABELS)
+    if type(duration) is not str or duration not in DURATION_LABELS:
+        duration = _member('campaigns', 'duration', duration, DURATION_LABELS)
+    row = _select('campaigns', _CAMPAIGNS_ROWS, (campaign, duration), None)
+    return {'year': row[0], 'days': row[1], 'so': row[2], 'fuel': row[3], 'great': row[4]}
+
+
+# ---- 'campaign_bandit_types'
+CampaignBanditTypesResult = TypedDict('CampaignBanditTypesResult', {'bandits': str, 'draws': str})
+CAMPAIGN_BANDIT_TYPES_COLUMNS: Final = ('bandits', 'draws')
+_CAMPAIGN_BANDIT_TYPES_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('france_1940', 'setup'), None, None, (
+        'D.520, MS.406 and Hurricane', 'When drawing Bandits, only count these types of Bandits as draws.',
+    )),
+    (('france_1940', 'bogeys'), None, None, (
+        'D.520 and Hurricane',
+        'When drawing actual Bandits, only count these types of Bandits as draws. Any other Bandits do not count and are set aside until you have drawn the prescribed number of the correct Bandits, then return them to the cup.',
+    )),
+)
+
+
+def lookup_campaign_bandit_types(*, campaign: Campaign, bandit_list: BanditList) -> CampaignBanditTypesResult:
+    """Bandit types of a Campaign, rule Campaign Setup: Tactical Display Setup; Target-Bound Flight 9: the row the keys
+        select.
+
+    Args:
+        campaign: Campaign (Campaign; labels in CAMPAIGN_LABELS).
+        bandit_list: Where the rules list a Campaign's Bandit types (BanditList; labels in BANDIT_LIST_LABELS).
+
+    Returns:
+        The row's values by column:
+            'bandits': Bandit types
+            'draws': When drawing Bandits
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(campaign) is not str or campaign not in CAMPAIGN_LABELS:
+        campaign = _member('campaign_bandit_types', 'campaign', campaign, CAMPAIGN_LABELS)
+    if type(bandit_list) is not str or bandit_list not in BANDIT_LIST_LABELS:
+        bandit_list = _member('campaign_bandit_types', 'bandit_list', bandit_list, BANDIT_LIST_LABELS)
+    row = _select('campaign_bandit_types', _CAMPAIGN_BANDIT_TYPES_ROWS, (campaign, bandit_list), None)
+    return {'bandits': row[0], 'draws': row[1]}
+
+
+# ---- 'pilot_skill_rules'
+PilotSkillRulesResult = TypedDict('PilotSkillRulesResult', {'limit': int | None, 'rule': str})
+PILOT_SKILL_RULES_COLUMNS: Final = ('limit', 'rule')
+_PILOT_SKILL_RULES_ROWS: Final[tuple[_Row[tuple[int | None, str]], ...]] = (
+    (('per_pilot',), None, None, (
+        2,
+        'You can purchase up to two unique Skills for each Pilot. Each Pilot Skill costs 1/2/3 SO points, depending on your Campaign duration.',
+    )),
+    (('availability',), None, None, (
+        None,
+        'Skill availability is not restricted by the number of Skill counters available. There is no limit to the number of Pilots that may have a particular skill.',
+    )),
+    (('when',), None, None, (None, 'This is the only time you can purchase Skills for Pilots.')),
+    (('transfer',), None, None, (None, 'Skills cannot be transferred between Pilots during the Campaign.')),
+    (('record',), None, None, (
+        None,
+        "Record the Skill's SO point cost on the Player Log Sheet and record the Skill under the Pilot's name. Record the Pilot Names, Skill Levels, XPs needed for Promotion, Cool and Zeal on the Player Log.",
+    )),
+)
+
+
+def lookup_pilot_skill_rules(*, skill_rule: SkillRule) -> PilotSkillRulesResult:
+    """Pilot Skills, rule Campaign Setup: Selecting Squadron Pilots: the row the keys select.
+
+    Args:
+        skill_rule: Pilot Skills rule (SkillRule; labels in SKILL_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'limit': Limit
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(skill_rule) is not str or skill_rule not in SKILL_RULE_LABELS:
+        skill_rule = _member('pilot_skill_rules', 'skill_rule', skill_rule, SKILL_RULE_LABELS)
+    row = _select('pilot_skill_rules', _PILOT_SKILL_RULES_ROWS, (skill_rule,), None)
+    return {'limit': row[0], 'rule': row[1]}
+
+
+# ---- 'promotion_priority'
+PromotionPriorityResult = TypedDict('PromotionPriorityResult', {'rule': str})
+PROMOTION_PRIORITY_COLUMNS: Final = ('rule',)
+_PROMOTION_PRIORITY_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('when',), None, None, (
+        'After you choose your Campaign length, you can use the Pilot Promotion Priority option. This allows you to immediately Promote one or more of your Pilots to the next higher Rank Level by paying SO points. This is the only time you can purchase the Pilot Promotion option for Pilots.',
+    )),
+    (('times',), None, None, ('You can Promote a Pilot more than once.',)),
+)
+
+
+def lookup_promotion_priority(*, promotion_priority_rule: PromotionPriorityRule) -> PromotionPriorityResult:
+    """Pilot Promotion Priority, rule Campaign Setup: Pilot Promotion Priority: the row the keys select.
+
+    Args:
+        promotion_priority_rule: Pilot Promotion Priority (PromotionPriorityRule; labels in
+            PROMOTION_PRIORITY_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(promotion_priority_rule) is not str or promotion_priority_rule not in PROMOTION_PRIORITY_RULE_LABELS:
+        promotion_priority_rule = _member(
+            'promotion_priority', 'promotion_priority_rule', promotion_priority_rule, PROMOTION_PRIORITY_RULE_LABELS
+        )
+    row = _select('promotion_priority', _PROMOTION_PRIORITY_ROWS, (promotion_priority_rule,), None)
+    return {'rule': row[0]}
+
+
 # ---- 'bail_out'
-BailOutResult = TypedDict('BailOutResult', {'result': str})
-BAIL_OUT_COLUMNS: Final = ('result',)
-_BAIL_OUT_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
-    ((), None, 2, ('UNSUCCESSFUL',)),
-    ((), 3, None, ('SUCCESSFUL',)),
+BailOutResult = TypedDict('BailOutResult', {'result': str, 'effect': str, 'stress': int | None})
+BAIL_OUT_COLUMNS: Final = ('result', 'effect', 'stress')
+_BAIL_OUT_ROWS: Final[tuple[_Row[tuple[str, str, int | None]], ...]] = (
+    ((), None, 2, ('UNSUCCESSFUL', 'The Pilot is KIA and removed from the campaign. The Aircraft is destroyed.', None)),
+    ((), 3, None, (
+        'SUCCESSFUL',
+        'The Pilot is returned to the Squadron with +2 Stress and a new Aircraft. The Aircraft is destroyed.', 2,
+    )),
 )
 _BAIL_OUT_INDEX: Final = _Index(_BAIL_OUT_ROWS)
 _BAIL_OUT_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
@@ -1660,12 +3397,14 @@ def lookup_bail_out(roll: int, *, drm: int = 0) -> BailOutResult:
     """Bail Out!, rule Bail Out!: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
             'result': Result
+            'effect': Effect
+            'stress': Stress
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -1681,7 +3420,7 @@ def lookup_bail_out(roll: int, *, drm: int = 0) -> BailOutResult:
     row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
     if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
         row = _BAIL_OUT_INDEX.select('bail_out', (), modified)
-    return {'result': row[0]}
+    return {'result': row[0], 'effect': row[1], 'stress': row[2]}
 
 
 _BAIL_OUT_DICE: Final = _Dice('sum', 1, 10)
@@ -1690,7 +3429,8 @@ _BAIL_OUT_DICE: Final = _Dice('sum', 1, 10)
 def roll_bail_out(rng: random.Random, *, drm: int = 0) -> Roll[BailOutResult]:
     """Roll 1d10 with `rng` and read Bail Out!, rule Bail Out!.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -1738,6 +3478,37 @@ def drm_bail_out(
     return _total_drm(_BAIL_OUT_DRMS, context, None)
 
 
+# ---- 'bail_out_rules'
+BailOutRulesResult = TypedDict('BailOutRulesResult', {'rule': str})
+BAIL_OUT_RULES_COLUMNS: Final = ('rule',)
+_BAIL_OUT_RULES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('any_time',), None, None, ('A Pilot may Bail Out of their aircraft at any time.',)),
+    (('aircraft',), None, None, (
+        'When a Pilot attempts to Bail Out, whether they are successful or not, the Aircraft is destroyed.',
+    )),
+)
+
+
+def lookup_bail_out_rules(*, bail_out_rule: BailOutRule) -> BailOutRulesResult:
+    """Bail Out! rules, rule Bail Out!: the row the keys select.
+
+    Args:
+        bail_out_rule: Bail Out! rule (BailOutRule; labels in BAIL_OUT_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(bail_out_rule) is not str or bail_out_rule not in BAIL_OUT_RULE_LABELS:
+        bail_out_rule = _member('bail_out_rules', 'bail_out_rule', bail_out_rule, BAIL_OUT_RULE_LABELS)
+    row = _select('bail_out_rules', _BAIL_OUT_RULES_ROWS, (bail_out_rule,), None)
+    return {'rule': row[0]}
+
+
 # ---- 'out_of_fuel'
 OutOfFuelResult = TypedDict('OutOfFuelResult', {'result': str})
 OUT_OF_FUEL_COLUMNS: Final = ('result',)
@@ -1753,8 +3524,8 @@ def lookup_out_of_fuel(roll: int, *, drm: int = 0) -> OutOfFuelResult:
     """Out of Fuel, rule Over-Target: Mission End: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -1783,7 +3554,8 @@ _OUT_OF_FUEL_DICE: Final = _Dice('sum', 1, 10)
 def roll_out_of_fuel(rng: random.Random, *, drm: int = 0) -> Roll[OutOfFuelResult]:
     """Roll 1d10 with `rng` and read Out of Fuel, rule Over-Target: Mission End.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -1807,8 +3579,8 @@ def lookup_safe_landing(roll: int, *, drm: int = 0) -> SafeLandingResult:
     """Safe Landing, rule Home-Bound Flight 21: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -1837,7 +3609,8 @@ _SAFE_LANDING_DICE: Final = _Dice('sum', 1, 10)
 def roll_safe_landing(rng: random.Random, *, drm: int = 0) -> Roll[SafeLandingResult]:
     """Roll 1d10 with `rng` and read Safe Landing, rule Home-Bound Flight 21.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -1864,8 +3637,8 @@ def lookup_bogey_placement(roll: int, *, drm: int = 0) -> BogeyPlacementResult:
     """Dogfight Mission Bogey placement, rule Pre-Flight: Special Targets, Dogfight Missions: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -1895,7 +3668,8 @@ def roll_bogey_placement(rng: random.Random, *, drm: int = 0) -> Roll[BogeyPlace
     """Roll 1d10 with `rng` and read Dogfight Mission Bogey placement, rule Pre-Flight: Special Targets, Dogfight
         Missions.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -2034,9 +3808,9 @@ def lookup_bandit_attack(roll: int, *, bandit: Bandit, drm: int = 0) -> BanditAt
     """Site or Bandit Attack roll, rule Sites and Bandits Attack: Evasion: the row a roll selects.
 
     Args:
-        roll: the natural roll on lower of 2d10 or 1d10, 1 to 10.
+        roll: the natural roll on lower of 2d10 or 1d10, 1 to 10 (what the dice show).
         bandit: Bandit (Bandit; labels in BANDIT_LABELS).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -2078,7 +3852,8 @@ def roll_bandit_attack(
         Evasion: the first `when` alternative whose
     condition holds (lower of 2d10), else 1d10.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -2106,8 +3881,8 @@ def lookup_maneuver_roll(roll: int, *, drm: int = 0) -> ManeuverRollResult:
     """Maneuver roll, rule Dogfighting: Fast Pilots Maneuver and Attack: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -2136,7 +3911,8 @@ _MANEUVER_ROLL_DICE: Final = _Dice('sum', 1, 10)
 def roll_maneuver_roll(rng: random.Random, *, drm: int = 0) -> Roll[ManeuverRollResult]:
     """Roll 1d10 with `rng` and read Maneuver roll, rule Dogfighting: Fast Pilots Maneuver and Attack.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -2240,8 +4016,8 @@ def lookup_bandit_maneuver_success(roll: int, *, drm: int = 0) -> BanditManeuver
     """Bandit Maneuver Success roll, rule Sites and Bandits Attack: Bandits Maneuver: the row a roll selects.
 
     Args:
-        roll: the natural roll on 1d10, 1 to 10.
-        drm: the total die roll modifier added before reading the chart.
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -2270,7 +4046,8 @@ _BANDIT_MANEUVER_SUCCESS_DICE: Final = _Dice('sum', 1, 10)
 def roll_bandit_maneuver_success(rng: random.Random, *, drm: int = 0) -> Roll[BanditManeuverSuccessResult]:
     """Roll 1d10 with `rng` and read Bandit Maneuver Success roll, rule Sites and Bandits Attack: Bandits Maneuver.
 
-    Returns the natural roll, the DRM, the modified roll and the selected row's values.
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
     Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
     selects no row.
     """
@@ -2328,8 +4105,65 @@ def drm_bandit_maneuver_success(
     return _total_drm(_BANDIT_MANEUVER_SUCCESS_DRMS, context, None)
 
 
-# ---- 'attack_roll_modifiers'
-_ATTACK_ROLL_MODIFIERS_DRMS: Final = (
+# ---- 'gun_attack'
+GunAttackResult = TypedDict('GunAttackResult', {'result': str})
+GUN_ATTACK_COLUMNS: Final = ('result',)
+_GUN_ATTACK_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('r7',), None, 6, ('Miss',)),
+    (('r7',), 7, None, ('Hit: the Bandit or Bomber is Destroyed (the B-29 requires 2 hits)',)),
+)
+_GUN_ATTACK_INDEX: Final = _Index(_GUN_ATTACK_ROWS)
+_GUN_ATTACK_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+
+
+def lookup_gun_attack(roll: int, *, gun_rating: GunRating, drm: int = 0) -> GunAttackResult:
+    """Gun Attack, rule Dogfighting: Attacking: the row a roll selects.
+
+    Args:
+        roll: the natural roll on 1d10, 1 to 10 (what the dice show).
+        gun_rating: Gun rating (GunRating; labels in GUN_RATING_LABELS).
+        drm: the total die roll modifier, added to the natural roll.
+
+    Returns:
+        The row's values by column:
+            'result': Result
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(roll) is not int or roll not in _GUN_ATTACK_OUTCOMES:
+        _check_natural('gun_attack', roll, _GUN_ATTACK_OUTCOMES, '1d10')
+    if type(gun_rating) is not str or gun_rating not in GUN_RATING_LABELS:
+        gun_rating = _member('gun_attack', 'gun_rating', gun_rating, GUN_RATING_LABELS)
+    if type(drm) is not int:
+        _check_int('gun_attack', 'drm', drm)
+    modified = roll + drm
+    low, by_roll, below, above = _GUN_ATTACK_INDEX.tables.get((gun_rating,)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _GUN_ATTACK_INDEX.select('gun_attack', (gun_rating,), modified)
+    return {'result': row[0]}
+
+
+_GUN_ATTACK_DICE: Final = _Dice('sum', 1, 10)
+
+
+def roll_gun_attack(rng: random.Random, *, gun_rating: GunRating, drm: int = 0) -> Roll[GunAttackResult]:
+    """Roll 1d10 with `rng` and read Gun Attack, rule Dogfighting: Attacking.
+
+    Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
+    that made the modified roll.
+    Raises ValueError for an argument that cannot occur and NoRowError when the modified roll
+    selects no row.
+    """
+    _check_rng('gun_attack', rng)
+    natural = _roll(rng, _GUN_ATTACK_DICE)
+    return _rolled(natural, drm, lookup_gun_attack(natural, gun_rating=gun_rating, drm=drm))
+
+
+_GUN_ATTACK_DRMS: Final = (
     _Drm(1, None, _Per('pilot_ata', 1, 'down')),
     _Drm(-1, None, _Per('bandit_ata', 1, 'down')),
     _Drm(1, _Compare('attacker_position', '==', 'advantaged')),
@@ -2342,7 +4176,7 @@ _ATTACK_ROLL_MODIFIERS_DRMS: Final = (
 )
 
 
-def drm_attack_roll_modifiers(
+def drm_gun_attack(
     *,
     attacker_position: Position | None = None,
     bandit_ata: int | None = None,
@@ -2350,8 +4184,7 @@ def drm_attack_roll_modifiers(
     maneuver: ManeuverResult | None = None,
     pilot_ata: int | None = None,
 ) -> int:
-    """The total DRM for Gun Attack roll modifiers, rule Dogfighting: Attacking: the sum of the DRMs whose conditions
-        are true.
+    """The total DRM for Gun Attack, rule Dogfighting: Attacking: the sum of the DRMs whose conditions are true.
 
     +1 Pilot's AtA stat (per Pilot's AtA stat)
     -1 Bandit's AtA skill (subtracted) (per Bandit's AtA Skill (AtA Modifier))
@@ -2375,21 +4208,21 @@ def drm_attack_roll_modifiers(
         pilot_ata: Pilot's AtA stat (an int, or None if unknown).
     """
     if attacker_position is not None:
-        attacker_position = _member('attack_roll_modifiers', 'attacker_position', attacker_position, POSITION_LABELS)
+        attacker_position = _member('gun_attack', 'attacker_position', attacker_position, POSITION_LABELS)
     if bandit_ata is not None:
-        _check_int('attack_roll_modifiers', 'bandit_ata', bandit_ata)
-        _check_range('attack_roll_modifiers', 'bandit_ata', bandit_ata, -5, 5)
-    _check_flag('attack_roll_modifiers', 'high_stress', high_stress)
+        _check_int('gun_attack', 'bandit_ata', bandit_ata)
+        _check_range('gun_attack', 'bandit_ata', bandit_ata, -5, 5)
+    _check_flag('gun_attack', 'high_stress', high_stress)
     if maneuver is not None:
-        maneuver = _member('attack_roll_modifiers', 'maneuver', maneuver, MANEUVER_RESULT_LABELS)
+        maneuver = _member('gun_attack', 'maneuver', maneuver, MANEUVER_RESULT_LABELS)
     if pilot_ata is not None:
-        _check_int('attack_roll_modifiers', 'pilot_ata', pilot_ata)
-        _check_range('attack_roll_modifiers', 'pilot_ata', pilot_ata, -5, 5)
+        _check_int('gun_attack', 'pilot_ata', pilot_ata)
+        _check_range('gun_attack', 'pilot_ata', pilot_ata, -5, 5)
     context: dict[str, _Context] = {
         'attacker_position': attacker_position, 'bandit_ata': bandit_ata, 'high_stress': high_stress,
         'maneuver': maneuver, 'pilot_ata': pilot_ata,
     }
-    return _total_drm(_ATTACK_ROLL_MODIFIERS_DRMS, context, None, (('maneuver_atk', 'one'),))
+    return _total_drm(_GUN_ATTACK_DRMS, context, None, (('maneuver_atk', 'one'),))
 
 
 # ---- 'bandit_attack_modifiers'
@@ -2593,6 +4426,2453 @@ def lookup_escort_bandit_results(*, scored_result: ScoredResult) -> EscortBandit
     return {'effect': row[0], 'vp': row[1]}
 
 
+# ---- 'sheets'
+SheetsResult = TypedDict('SheetsResult', {'holds': str, 'rulebook': InRulebook})
+SHEETS_COLUMNS: Final = ('holds', 'rulebook')
+_SHEETS_ROWS: Final[tuple[_Row[tuple[str, InRulebook]], ...]] = (
+    (('campaign_sheets',), None, None, (
+        'Campaign Sheets show the information used for each Campaign. The numbers on the maps are Target numbers that correspond to the numbers on the Target cards.',
+        'not_printed',
+    )),
+    (('key_terms_sheet',), None, None, (
+        'Key Terms Sheet lists the Key terms and Definitions found throughout the game.', 'not_printed',
+    )),
+    (('dogfight_sheet',), None, None, (
+        'Dogfight Sheet contains all the information needed to resolve your Dogfights.', 'in_part',
+    )),
+    (('tactical_display_sheet',), None, None, (
+        'Tactical Display Sheet is used to resolve the Over-Target step of each Mission. This sheet shows the Sequence of Play and has areas to organize your cards.',
+        'in_part',
+    )),
+    (('pilot_skills_sheet',), None, None, (
+        'Pilot Skills Sheet lists all the Pilot Skills presented in the game.', 'not_printed',
+    )),
+    (('player_help_sheet',), None, None, (
+        'Player Help Sheet has helpful reference charts and general information you will need to play the game. The Priority costs are found on the Player Help Sheet.',
+        'in_part',
+    )),
+    (('turreted_bomber_attack_sheet',), None, None, (
+        'Turreted Bomber Attack Sheet contains all the information required to Attack Turreted Bombers. Choose your Attack Pass and roll a D10. This will give you the modifiers to your Attack and the Bombers Defensive Fire.',
+        'not_printed',
+    )),
+    (('player_log',), None, None, (
+        'Record your Campaign and Pilot information on the Player Log. The information recorded on the Player Log is used to determine Pilot Stress, Experience, Kills, Promotion, as well as Special Option Point expenditures, Target Status, Victory Points and Campaign outcome. Record any Optional Rules purchased in the Campaign Notes area. This sheet can be downloaded from www.dvg.com',
+        'not_printed',
+    )),
+)
+
+
+def lookup_sheets(*, component_sheet: ComponentSheet) -> SheetsResult:
+    """Sheets, rule Game Components: Sheets: the row the keys select.
+
+    Args:
+        component_sheet: Sheet (ComponentSheet; labels in COMPONENT_SHEET_LABELS).
+
+    Returns:
+        The row's values by column:
+            'holds': As printed
+            'rulebook': In the rulebook
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(component_sheet) is not str or component_sheet not in COMPONENT_SHEET_LABELS:
+        component_sheet = _member('sheets', 'component_sheet', component_sheet, COMPONENT_SHEET_LABELS)
+    row = _select('sheets', _SHEETS_ROWS, (component_sheet,), None)
+    return {'holds': row[0], 'rulebook': row[1]}
+
+
+# ---- 'cards_and_dice'
+CardsAndDiceResult = TypedDict('CardsAndDiceResult', {'holds': str, 'rulebook': InRulebook})
+CARDS_AND_DICE_COLUMNS: Final = ('holds', 'rulebook')
+_CARDS_AND_DICE_ROWS: Final[tuple[_Row[tuple[str, InRulebook]], ...]] = (
+    (('pilot_cards',), None, None, (
+        'Pilot Cards represent your Pilots. Each Pilot has 6 different Skill levels on three double sided cards. This card represents the aircraft the Pilot flies. The Pilot will always fly this Aircraft type. The Pilot card may also be interchangeably referred to as an Aircraft card.',
+        'in_part',
+    )),
+    (('event_deck',), None, None, (
+        'When you are directed to draw an Event card, draw a card from this deck. These cards represent the events happening during a mission.',
+        'not_printed',
+    )),
+    (('target_deck',), None, None, ('Target cards detail your Mission Objectives and their defenses.', 'in_part')),
+    (('die',), None, None, (
+        'Whenever a die roll is called for in the game, roll a 10-sided die (D10). This will generate random numbers from 1 to 10. Some dice have numbers ranging from 1 to 10, others range from 0 to 9. Treat the die\'s "0" face as being a "10".',
+        'printed',
+    )),
+)
+
+
+def lookup_cards_and_dice(*, component_card: ComponentCard) -> CardsAndDiceResult:
+    """Cards and Dice, rule Game Components: Cards and Dice: the row the keys select.
+
+    Args:
+        component_card: Cards and dice (ComponentCard; labels in COMPONENT_CARD_LABELS).
+
+    Returns:
+        The row's values by column:
+            'holds': As printed
+            'rulebook': In the rulebook
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(component_card) is not str or component_card not in COMPONENT_CARD_LABELS:
+        component_card = _member('cards_and_dice', 'component_card', component_card, COMPONENT_CARD_LABELS)
+    row = _select('cards_and_dice', _CARDS_AND_DICE_ROWS, (component_card,), None)
+    return {'holds': row[0], 'rulebook': row[1]}
+
+
+# ---- 'counters'
+CountersResult = TypedDict('CountersResult', {'holds': str, 'rulebook': InRulebook})
+COUNTERS_COLUMNS: Final = ('holds', 'rulebook')
+_COUNTERS_ROWS: Final[tuple[_Row[tuple[str, InRulebook]], ...]] = (
+    (('aircraft_counters',), None, None, (
+        'Each counter has a Low Altitude side (L) and a High-Altitude side (H). The names on the counters correspond to the names on the Aircraft cards.',
+        'not_printed',
+    )),
+    (('atg_weapons',), None, None, ('These weapons are used against Sites and Targets.', 'in_part')),
+    (('site_counters',), None, None, (
+        'These counters are double-sided. They have a Site on one side and a Bandit on the other. Sites with a red background are ground based enemy guns that Attack your Aircraft. Use the Sites with gray backgrounds for Naval Target cards. These counters have the same Site information on both sides.',
+        'in_part',
+    )),
+    (('bogey',), None, None, ('Draw this counter for each Bogey specified on the Target card.', 'printed')),
+    (('bandits',), None, None, ('These are enemy fighters that Attack your Aircraft.', 'in_part')),
+    (('no_site',), None, None, (
+        'Count as a Site draw but are removed after all Sites have been drawn. If the counter reads "No Site", remove it from the Tactical Display and return it to the cup.',
+        'printed',
+    )),
+    (('no_bogey',), None, None, (
+        'Count as a Bogey draw but are removed after all Bogeys are drawn. If the counter reads, "No Bogey" remove it from the Tactical Display and return it to the cup.',
+        'printed',
+    )),
+    (('bombers',), None, None, (
+        'Enemy aircraft that appear on some Target cards. It is your job to shoot them down.', 'not_printed',
+    )),
+    (('stress',), None, None, (
+        "Used to record the amount of Stress suffered by each of your Pilots. When a Pilot suffers Stress, immediately place a Stress counter on that Pilot's Aircraft card.",
+        'printed',
+    )),
+    (('situational_awareness',), None, None, (
+        'Used to record the Situational Awareness points each Pilot has during a Mission. Flip and swap counters as needed.',
+        'printed',
+    )),
+    (('medic',), None, None, ('Used to relieve Stress and heal Wounds.', 'printed')),
+    (('target_damage',), None, None, (
+        'Use the Target Damage counters to record the Hits inflicted on the Target.', 'printed',
+    )),
+    (('wound',), None, None, (
+        'A Minor result draws a YELLOW Wound counter, a Major result a RED Wound counter, from the Wound Cup. Apply its effects.',
+        'not_printed',
+    )),
+    (('ace_counters',), None, None, (
+        "The counters for the Aces Expansion Deck are included as part of the core set's counter sheets. If you do not have the Aces Expansion, put these to the side, as they are not used for any of the Pilots found in the core set.",
+        'printed',
+    )),
+)
+
+
+def lookup_counters(*, component_counter: ComponentCounter) -> CountersResult:
+    """Counters, rule Game Components: Counters: the row the keys select.
+
+    Args:
+        component_counter: Counter (ComponentCounter; labels in COMPONENT_COUNTER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'holds': As printed
+            'rulebook': In the rulebook
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(component_counter) is not str or component_counter not in COMPONENT_COUNTER_LABELS:
+        component_counter = _member('counters', 'component_counter', component_counter, COMPONENT_COUNTER_LABELS)
+    row = _select('counters', _COUNTERS_ROWS, (component_counter,), None)
+    return {'holds': row[0], 'rulebook': row[1]}
+
+
+# ---- 'campaign_sheet'
+CampaignSheetResult = TypedDict('CampaignSheetResult', {'shows': str})
+CAMPAIGN_SHEET_COLUMNS: Final = ('shows',)
+_CAMPAIGN_SHEET_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('title',), None, None, ('Name of the Campaign.',)),
+    (('year',), None, None, (
+        'The Year during which the Campaign takes place. The Year limits which Aircraft you can fly. This also specifies which Bandits will be present. You may only select from the Aircraft types listed on the Campaign Sheet and which have a Service Year range that includes the Year of the Campaign.',
+    )),
+    (('skill_level',), None, None, (
+        'There are four Levels of Campaign difficulty. From easiest to hardest, they are: Introductory, Standard, Skilled, and Expert.',
+    )),
+    (('stress_fuel',), None, None, (
+        'Shows the Stress suffered, and Fuel used by Pilots when flying Missions in the respective Colors.',
+    )),
+    (('selectable_aircraft',), None, None, (
+        'Use the Aircraft specified in this list for the Campaign. Expansion Aircraft may be used if they match the year of the Campaign.',
+    )),
+    (('reinforcement_pilots',), None, None, (
+        'This notes the Skill Level of Pilots joining your Squadron mid-Campaign and the number of Pilots available.',
+    )),
+    (('target_numbers',), None, None, ('Lists the Target cards that are part of the Campaign.',)),
+    (('background',), None, None, ('A summary describing the historical background of the Campaign.',)),
+    (('starting_adjustments',), None, None, ('Campaign-specific changes made to normal starting conditions.',)),
+    (('medic',), None, None, ('Specifies the number of Medics you can activate per day.',)),
+    (('notes',), None, None, (
+        "Where Notes in a Campaign conflict with the Rulebook, the Campaign's Notes take precedence over the Rulebook.",
+    )),
+    (('duration',), None, None, (
+        'Next, choose the Duration (number of Days) of the Campaign you wish to play. Most Campaigns have a Short, Medium, and Long duration.',
+    )),
+    (('so_points',), None, None, (
+        'Each Campaign Sheet specifies the number of Special Option points available. This is the total number of SO points available throughout the entire Campaign.',
+    )),
+    (('campaign_result',), None, None, (
+        "If this Mission was the last Mission of the Campaign, find your Campaign result on the Campaign Sheet. Compare your total Victory Points to the numbers listed in your Campaign's duration.",
+    )),
+    (('tracks',), None, None, (
+        "Campaign Tracks record damage inflicted on the enemy's strategic resources by your Squadron.",
+    )),
+)
+
+
+def lookup_campaign_sheet(*, campaign_sheet_field: CampaignSheetField) -> CampaignSheetResult:
+    """Campaign Sheets, rule Campaign Sheets: the row the keys select.
+
+    Args:
+        campaign_sheet_field: Campaign Sheet field (CampaignSheetField; labels in CAMPAIGN_SHEET_FIELD_LABELS).
+
+    Returns:
+        The row's values by column:
+            'shows': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(campaign_sheet_field) is not str or campaign_sheet_field not in CAMPAIGN_SHEET_FIELD_LABELS:
+        campaign_sheet_field = _member(
+            'campaign_sheet', 'campaign_sheet_field', campaign_sheet_field, CAMPAIGN_SHEET_FIELD_LABELS
+        )
+    row = _select('campaign_sheet', _CAMPAIGN_SHEET_ROWS, (campaign_sheet_field,), None)
+    return {'shows': row[0]}
+
+
+# ---- 'campaign_levels'
+CampaignLevelsResult = TypedDict('CampaignLevelsResult', {'difficulty': int})
+CAMPAIGN_LEVELS_COLUMNS: Final = ('difficulty',)
+_CAMPAIGN_LEVELS_ROWS: Final[tuple[_Row[tuple[int]], ...]] = (
+    (('introductory',), None, None, (1,)),
+    (('standard',), None, None, (2,)),
+    (('skilled',), None, None, (3,)),
+    (('expert',), None, None, (4,)),
+)
+
+
+def lookup_campaign_levels(*, campaign_level: CampaignLevel) -> CampaignLevelsResult:
+    """Campaign Skill Levels, rule Campaign Sheets; Campaign Setup: the row the keys select.
+
+    Args:
+        campaign_level: Campaign difficulty (CampaignLevel; labels in CAMPAIGN_LEVEL_LABELS).
+
+    Returns:
+        The row's values by column:
+            'difficulty': Difficulty (1 easiest, 4 hardest)
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(campaign_level) is not str or campaign_level not in CAMPAIGN_LEVEL_LABELS:
+        campaign_level = _member('campaign_levels', 'campaign_level', campaign_level, CAMPAIGN_LEVEL_LABELS)
+    row = _select('campaign_levels', _CAMPAIGN_LEVELS_ROWS, (campaign_level,), None)
+    return {'difficulty': row[0]}
+
+
+# ---- 'pilot_card'
+PilotCardResult = TypedDict('PilotCardResult', {'shows': str})
+PILOT_CARD_COLUMNS: Final = ('shows',)
+_PILOT_CARD_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('sides',), None, None, (
+        'Each Pilot card represents an individual Pilot and the Aircraft flown. Each card has two sides that show different Experience Levels for the Pilot. The six Experience Levels for a Pilot span three cards.',
+    )),
+    (('name',), None, None, ('Pilot names are for reference purposes only.',)),
+    (('sa',), None, None, ("The Pilot's Situational Awareness value.",)),
+    (('cool',), None, None, ('Pilots with Cool recover from Stress faster.',)),
+    (('stress',), None, None, ('Pilots suffer Stress when they fly Missions.',)),
+    (('status',), None, None, (
+        "A Pilot's current Stress Level may be one of Okay, Shaken, or Unfit. A Shaken Pilot's AtA and AtG stats are reduced.",
+    )),
+    (('promotion_number',), None, None, (
+        'The number of Experience points the Pilot must earn to be promoted to the next higher Rank.',
+    )),
+    (('rank',), None, None, (
+        'From lowest to highest, the Pilot levels are Newbie, Green, Average, Skilled, Veteran and Legendary.',
+    )),
+    (('horrido',), None, None, ('The number of Horrido uses that a Pilot has.',)),
+    (('zeal',), None, None, ('Place Zeal counters on the Pilot cards that have Zeal points.',)),
+    (('stats',), None, None, (
+        "The Okay and Shaken rows give the Pilot's Air-to-Air Combat (AtA) and Air-to-Ground Attack (AtG) modifiers.",
+    )),
+    (('speed',), None, None, ('A Pilot is Fast or Slow: Fast Pilots Attack in step 14, Slow Pilots in step 16.',)),
+)
+
+
+def lookup_pilot_card(*, pilot_card_field: PilotCardField) -> PilotCardResult:
+    """Pilot Cards, rule Pilot Cards: the row the keys select.
+
+    Args:
+        pilot_card_field: Pilot card field (PilotCardField; labels in PILOT_CARD_FIELD_LABELS).
+
+    Returns:
+        The row's values by column:
+            'shows': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(pilot_card_field) is not str or pilot_card_field not in PILOT_CARD_FIELD_LABELS:
+        pilot_card_field = _member('pilot_card', 'pilot_card_field', pilot_card_field, PILOT_CARD_FIELD_LABELS)
+    row = _select('pilot_card', _PILOT_CARD_ROWS, (pilot_card_field,), None)
+    return {'shows': row[0]}
+
+
+# ---- 'pilot_status_effects'
+PilotStatusEffectsResult = TypedDict('PilotStatusEffectsResult', {
+    'stress': str, 'stats': str | None, 'maneuver': YesNo, 'attack': YesNo, 'suppress': YesNo, 'evade': YesNo,
+    'assign': YesNo,
+})
+PILOT_STATUS_EFFECTS_COLUMNS: Final = ('stress', 'stats', 'maneuver', 'attack', 'suppress', 'evade', 'assign')
+_PILOT_STATUS_EFFECTS_ROWS: Final[tuple[_Row[tuple[str, str | None, YesNo, YesNo, YesNo, YesNo, YesNo]], ...]] = (
+    (('okay',), None, None, (
+        'in the "Okay" range', 'the stats in the Okay row on the card', 'yes', 'yes', 'yes', 'yes', 'yes',
+    )),
+    (('shaken',), None, None, (
+        'in the "Shaken" range', 'the stats in the Shaken row on the card: AtA and AtG stats are reduced', 'yes', 'yes',
+        'yes', 'yes', 'yes',
+    )),
+    (('unfit',), None, None, (
+        'exceeds the highest value listed in the Shaken range', None, 'no', 'no', 'no', 'yes', 'no',
+    )),
+)
+
+
+def lookup_pilot_status_effects(*, pilot_status: PilotStatus) -> PilotStatusEffectsResult:
+    """Pilot status, rule Pilot Cards: Status; Pre-Flight 4: the row the keys select.
+
+    Args:
+        pilot_status: Pilot status (Stress Level) (PilotStatus; labels in PILOT_STATUS_LABELS).
+
+    Returns:
+        The row's values by column:
+            'stress': Stress value
+            'stats': Stats used
+            'maneuver': May Maneuver
+            'attack': May Attack
+            'suppress': May Suppress
+            'evade': May Evade
+            'assign': May be assigned to a Mission
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(pilot_status) is not str or pilot_status not in PILOT_STATUS_LABELS:
+        pilot_status = _member('pilot_status_effects', 'pilot_status', pilot_status, PILOT_STATUS_LABELS)
+    row = _select('pilot_status_effects', _PILOT_STATUS_EFFECTS_ROWS, (pilot_status,), None)
+    return {
+        'stress': row[0], 'stats': row[1], 'maneuver': row[2], 'attack': row[3], 'suppress': row[4], 'evade': row[5],
+        'assign': row[6],
+    }
+
+
+# ---- 'pilot_card_deruyter'
+PilotCardDeruyterResult = TypedDict('PilotCardDeruyterResult', {
+    'status': PilotStatus, 'speed': Speed | None, 'ata': int | None, 'atg': int | None, 'guns': int,
+})
+PILOT_CARD_DERUYTER_COLUMNS: Final = ('status', 'speed', 'ata', 'atg', 'guns')
+_PILOT_CARD_DERUYTER_ROWS: Final[tuple[_Row[tuple[PilotStatus, Speed | None, int | None, int | None, int]], ...]] = (
+    (('deruyter_newbie',), 0, 2, ('okay', 'slow', 0, -2, 7)),
+    (('deruyter_newbie',), 3, 4, ('shaken', 'slow', -2, -4, 7)),
+    (('deruyter_newbie',), 5, None, ('unfit', None, None, None, 7)),
+)
+_PILOT_CARD_DERUYTER_INDEX: Final = _Index(_PILOT_CARD_DERUYTER_ROWS)
+
+
+def lookup_pilot_card_deruyter(
+    value: int,
+    *,
+    pilot_card_quoted: PilotCardQuoted,
+    drm: int = 0,
+) -> PilotCardDeruyterResult:
+    """Pilot card quoted in the rules: DeRuyter, rule Dogfighting: Attacking: the row a value selects.
+
+    Args:
+        value: Stress (0+).
+        pilot_card_quoted: Pilot card (PilotCardQuoted; labels in PILOT_CARD_QUOTED_LABELS).
+        drm: the total die roll modifier, added to the natural roll.
+
+    Returns:
+        The row's values by column:
+            'status': Status
+            'speed': Fast or Slow
+            'ata': Air-to-Air Combat (AtA)
+            'atg': Air-to-Ground Attack (AtG)
+            'guns': Guns Attack Number
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(value) is not int or value < 0:
+        _check_value('pilot_card_deruyter', 'stress', value, 0, None)
+    if type(pilot_card_quoted) is not str or pilot_card_quoted not in PILOT_CARD_QUOTED_LABELS:
+        pilot_card_quoted = _member(
+            'pilot_card_deruyter', 'pilot_card_quoted', pilot_card_quoted, PILOT_CARD_QUOTED_LABELS
+        )
+    if type(drm) is not int:
+        _check_int('pilot_card_deruyter', 'drm', drm)
+    modified = value + drm
+    low, by_roll, below, above = _PILOT_CARD_DERUYTER_INDEX.tables.get((pilot_card_quoted,)) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _PILOT_CARD_DERUYTER_INDEX.select('pilot_card_deruyter', (pilot_card_quoted,), modified)
+    return {'status': row[0], 'speed': row[1], 'ata': row[2], 'atg': row[3], 'guns': row[4]}
+
+
+# ---- 'target_card'
+TargetCardResult = TypedDict('TargetCardResult', {'label': str | None, 'shows': str})
+TARGET_CARD_COLUMNS: Final = ('label', 'shows')
+_TARGET_CARD_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
+    (('title',), None, None, ('Title', 'A brief description of the Target.')),
+    (('hits',), None, None, ('Hits', 'The number of Hits needed to Destroy the Target.')),
+    (('maximum_aircraft',), None, None, (
+        'Maximum Aircraft',
+        'This number designates the maximum number of Aircraft you can send on this Mission. You can choose to send fewer Aircraft, but not more.',
+    )),
+    (('sites',), None, None, (
+        'Sites', 'This shows the number of Site counters drawn for each of the Approach Areas, and the Center Area.',
+    )),
+    (('bogeys',), None, None, (
+        'Bogeys', 'This shows the number of Bogey counters drawn for each of the Approach Areas, and the Center Area.',
+    )),
+    (('key_terms',), None, None, (
+        'Key Terms',
+        'Some Targets have Key Terms that affect your Mission. The rules and effects for each Key Term are found on the Key Terms Sheet.',
+    )),
+    (('target_number',), None, None, (
+        'Target Number',
+        'Each Campaign uses a series of different Targets. The unique reference number of each Target in a Campaign is shown on the Campaign Sheet.',
+    )),
+    (('vp',), None, None, ('VP - Victory Points', 'The number of Victory Points you gain if you Destroy the Target.')),
+    (('recon',), None, None, (
+        'Recon',
+        'The number of steps you move your Recon counter to the right on the Campaign Sheet if you destroy the Target. If you are attacking two Targets on the same Day, do not move your Recon counter until both Missions are completed.',
+    )),
+    (('intel',), None, None, (
+        'Intel',
+        'The number of steps you move your Intel counter to the right on the Campaign Sheet if you destroy the Target. If you are attacking two Targets on the same Day, do not move your Intel counter until both Missions are completed.',
+    )),
+    (('zeal',), None, None, (
+        None,
+        'Some Targets have the Zeal (Z) notation. Pilots with expended Zeal counters replenish them if this Target is Destroyed, even if they did not participate in the Mission.',
+    )),
+    (('dot',), None, None, (
+        'Dot color',
+        "Each Pilot that flew the Mission also suffers Stress based on the Target's Dot color on the Campaign Sheet or the Target card.",
+    )),
+    (('objective',), None, None, (
+        'Objective',
+        'Bombers are enemy Aircraft that only appear as Air Objectives for certain Targets. Treat each Bomber as an individual Target that must be Destroyed like a Bandit.',
+    )),
+)
+
+
+def lookup_target_card(*, target_card_field: TargetCardField) -> TargetCardResult:
+    """Target Cards, rule Target Cards: the row the keys select.
+
+    Args:
+        target_card_field: Target card field (TargetCardField; labels in TARGET_CARD_FIELD_LABELS).
+
+    Returns:
+        The row's values by column:
+            'label': Label as printed
+            'shows': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(target_card_field) is not str or target_card_field not in TARGET_CARD_FIELD_LABELS:
+        target_card_field = _member('target_card', 'target_card_field', target_card_field, TARGET_CARD_FIELD_LABELS)
+    row = _select('target_card', _TARGET_CARD_ROWS, (target_card_field,), None)
+    return {'label': row[0], 'shows': row[1]}
+
+
+# ---- 'target_cards_named'
+TargetCardsNamedResult = TypedDict('TargetCardsNamedResult', {
+    'objective': str, 'objective_count': int | None, 'hits': int | None, 'destroy': str,
+})
+TARGET_CARDS_NAMED_COLUMNS: Final = ('objective', 'objective_count', 'hits', 'destroy')
+_TARGET_CARDS_NAMED_ROWS: Final[tuple[_Row[tuple[str, int | None, int | None, str]], ...]] = (
+    (('t15',), None, None, (
+        'Objective Bandit counters', None, None,
+        'Regardless of Event cards or intel modifiers, you only need to shoot down all the Objective Bandit counters.',
+    )),
+    (('t20',), None, None, ('five medium Bombers', 5, None, 'You must Destroy the five medium Bombers.')),
+)
+
+
+def lookup_target_cards_named(*, target_named: TargetNamed) -> TargetCardsNamedResult:
+    """Target cards named in the rules, rule Dogfighting: Enemy Bombers; Air-to-Ground Attacks: the row the keys select.
+
+    Args:
+        target_named: Target named in the rules (TargetNamed; labels in TARGET_NAMED_LABELS).
+
+    Returns:
+        The row's values by column:
+            'objective': Objective
+            'objective_count': Objective counters
+            'hits': Hits rating
+            'destroy': To Destroy the Target
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(target_named) is not str or target_named not in TARGET_NAMED_LABELS:
+        target_named = _member('target_cards_named', 'target_named', target_named, TARGET_NAMED_LABELS)
+    row = _select('target_cards_named', _TARGET_CARDS_NAMED_ROWS, (target_named,), None)
+    return {'objective': row[0], 'objective_count': row[1], 'hits': row[2], 'destroy': row[3]}
+
+
+# ---- 'weapon_counter'
+WeaponCounterResult = TypedDict('WeaponCounterResult', {'shows': str})
+WEAPON_COUNTER_COLUMNS: Final = ('shows',)
+_WEAPON_COUNTER_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('weight_points',), None, None, (
+        'The Weight points of the Weapon. This is used to determine the number of Weapons carried on an Aircraft.',
+    )),
+    (('weapon_name',), None, None, (
+        'Aircraft can only be equipped with certain Weapons. If the Aircraft does not have a Weapon listed on its card, it cannot be equipped with that Weapon.',
+    )),
+    (('attack_number',), None, None, (
+        'Each counter can have up to four Attack Numbers, indicating how many Hits can be inflicted on the Target per Attack. The smallest Attack Number is the minimum that the modified D10 Attack roll must reach to score a Hit. The Attack roll may have modifiers such as Pilot skills or Event cards.',
+    )),
+    (('soft_bonus',), None, None, (
+        'Some Weapons get a bonus to Attack Soft Targets. The bonus modifier is shown on their Weapon counters.',
+    )),
+)
+
+
+def lookup_weapon_counter(*, weapon_counter_field: WeaponCounterField) -> WeaponCounterResult:
+    """Weapon Counters, rule Weapon Counters: the row the keys select.
+
+    Args:
+        weapon_counter_field: Weapon counter field (WeaponCounterField; labels in WEAPON_COUNTER_FIELD_LABELS).
+
+    Returns:
+        The row's values by column:
+            'shows': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(weapon_counter_field) is not str or weapon_counter_field not in WEAPON_COUNTER_FIELD_LABELS:
+        weapon_counter_field = _member(
+            'weapon_counter', 'weapon_counter_field', weapon_counter_field, WEAPON_COUNTER_FIELD_LABELS
+        )
+    row = _select('weapon_counter', _WEAPON_COUNTER_ROWS, (weapon_counter_field,), None)
+    return {'shows': row[0]}
+
+
+# ---- 'attack_number_rules'
+AttackNumberRulesResult = TypedDict('AttackNumberRulesResult', {'hits': int | None, 'when': str})
+ATTACK_NUMBER_RULES_COLUMNS: Final = ('hits', 'when')
+_ATTACK_NUMBER_RULES_ROWS: Final[tuple[_Row[tuple[int | None, str]], ...]] = (
+    (('miss',), None, None, (0, 'The modified die roll is less than the first (smallest) Attack Number.')),
+    (('one_hit',), None, None, (
+        1,
+        'If the modified die roll is equal to or greater than the first number but less than the second number, one Hit is scored.',
+    )),
+    (('two_hits',), None, None, (
+        2,
+        'If the modified die roll is equal to or greater than the second number but less than the third number, two Hits are scored.',
+    )),
+    (('three_hits',), None, None, (
+        3,
+        'If the modified die roll is equal to or greater than the third number but less than the fourth number, three Hits are scored.',
+    )),
+    (('four_hits',), None, None, (
+        4, 'If the modified die roll is equal to or greater than the fourth number, four Hits are scored.',
+    )),
+    (('one_number',), None, None, (
+        1,
+        "Some Weapons, as well as an Aircraft's Gun, only have one number, thus they either inflict zero Hits or one Hit per Attack. Not all weapon counters have multiple Attack Numbers, such as the 50kg bomb.",
+    )),
+    (('dash',), None, None, (None, 'If a Weapon has a "-" for an Attack Number, it cannot score that number of Hits.')),
+)
+
+
+def lookup_attack_number_rules(*, attack_number_rule: AttackNumberRule) -> AttackNumberRulesResult:
+    """Attack Numbers: Hits scored, rule Weapon Counters: Attack Number: the row the keys select.
+
+    Args:
+        attack_number_rule: Attack Number rule (AttackNumberRule; labels in ATTACK_NUMBER_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'hits': Hits
+            'when': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(attack_number_rule) is not str or attack_number_rule not in ATTACK_NUMBER_RULE_LABELS:
+        attack_number_rule = _member(
+            'attack_number_rules', 'attack_number_rule', attack_number_rule, ATTACK_NUMBER_RULE_LABELS
+        )
+    row = _select('attack_number_rules', _ATTACK_NUMBER_RULES_ROWS, (attack_number_rule,), None)
+    return {'hits': row[0], 'when': row[1]}
+
+
+# ---- 'weapon_targets'
+WeaponTargetsResult = TypedDict('WeaponTargetsResult', {
+    'target': YesNo | None, 'site': YesNo | None, 'bandit': YesNo | None, 'bomber': YesNo,
+})
+WEAPON_TARGETS_COLUMNS: Final = ('target', 'site', 'bandit', 'bomber')
+_WEAPON_TARGETS_ROWS: Final[tuple[_Row[tuple[YesNo | None, YesNo | None, YesNo | None, YesNo]], ...]] = (
+    (('weapon_counters',), None, None, ('yes', 'yes', 'no', 'no')),
+    (('guns',), None, None, ('yes', 'yes', 'yes', 'yes')),
+    (('ata_weapon_counters',), None, None, (None, None, None, 'yes')),
+    (('ata_rockets',), None, None, ('no', 'no', 'no', 'yes')),
+    (('atg_rockets',), None, None, ('yes', 'yes', 'no', 'no')),
+    (('radio_control',), None, None, ('yes', 'no', 'no', 'no')),
+)
+
+
+def lookup_weapon_targets(*, attacker_weapon: AttackerWeapon) -> WeaponTargetsResult:
+    """What a weapon may Attack, rule Weapon Counters; Over-Target 14; Air-to-Ground Attacks: Special Weapons: the row
+        the keys select.
+
+    Args:
+        attacker_weapon: Weapon (AttackerWeapon; labels in ATTACKER_WEAPON_LABELS).
+
+    Returns:
+        The row's values by column:
+            'target': Target
+            'site': Site
+            'bandit': Bandit
+            'bomber': Bomber
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(attacker_weapon) is not str or attacker_weapon not in ATTACKER_WEAPON_LABELS:
+        attacker_weapon = _member('weapon_targets', 'attacker_weapon', attacker_weapon, ATTACKER_WEAPON_LABELS)
+    row = _select('weapon_targets', _WEAPON_TARGETS_ROWS, (attacker_weapon,), None)
+    return {'target': row[0], 'site': row[1], 'bandit': row[2], 'bomber': row[3]}
+
+
+# ---- 'site_counter'
+SiteCounterResult = TypedDict('SiteCounterResult', {'shows': str})
+SITE_COUNTER_COLUMNS: Final = ('shows',)
+_SITE_COUNTER_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('soft',), None, None, (
+        'All Sites are Soft. Some Weapons gain a bonus when attacking a Soft Target. All Sites have an "S" in the top-left corner to indicate they are Soft Targets.',
+    )),
+    (('site_name',), None, None, ('The weapon type or caliber of the Site.',)),
+    (('attack_numbers',), None, None, (
+        'The numbers the Site must roll to respectively inflict a Minor, Major, or Destroyed result on your Aircraft.',
+    )),
+    (('low',), None, None, ('The Site can Attack Aircraft at Low Altitude.',)),
+    (('high',), None, None, ('The Site can Attack Aircraft at High Altitude.',)),
+    (('maximum_range',), None, None, (
+        "Sites with a Range greater than 0 have a notation of their Range. The counter's Range (if any) is in a black circle.",
+    )),
+)
+
+
+def lookup_site_counter(*, site_counter_field: SiteCounterField) -> SiteCounterResult:
+    """Site Counters, rule Site Counters: the row the keys select.
+
+    Args:
+        site_counter_field: Site counter field (SiteCounterField; labels in SITE_COUNTER_FIELD_LABELS).
+
+    Returns:
+        The row's values by column:
+            'shows': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(site_counter_field) is not str or site_counter_field not in SITE_COUNTER_FIELD_LABELS:
+        site_counter_field = _member(
+            'site_counter', 'site_counter_field', site_counter_field, SITE_COUNTER_FIELD_LABELS
+        )
+    row = _select('site_counter', _SITE_COUNTER_ROWS, (site_counter_field,), None)
+    return {'shows': row[0]}
+
+
+# ---- 'site_kinds'
+SiteKindsResult = TypedDict('SiteKindsResult', {'cup': int, 'rule': str})
+SITE_KINDS_COLUMNS: Final = ('cup', 'rule')
+_SITE_KINDS_ROWS: Final[tuple[_Row[tuple[int, str]], ...]] = (
+    (('site',), None, None, (
+        2,
+        'Sites are enemy anti-aircraft artillery that Attack your Aircraft. A Site which suffers at least 1 Hit from a Gun or Weapon attack is Destroyed. Place all the Site / Bandit counters that are of the same Campaign Year in a second cup.',
+    )),
+    (('naval',), None, None, (
+        3,
+        'If the Target card has a "Naval" Key Term, it is a ship. Draw the gray Naval Sites counters for the Mission. These counters have the same Site information on both sides of the counter. Treat these Sites as having the "Naval" Key Term. Place all the gray Naval Site counters in a third cup.',
+    )),
+    (('special',), None, None, (
+        2,
+        'Some Site counters give a special effect instead. Rather than being enemy gun emplacements, they are tactical opportunities you can use to your advantage during the Mission. Each Special Site counter represents a condition that must be met to gain its benefit. After placing the rest of the Sites, draw a Special SITE at random and replace the "Special SITE Indicator" counter with a Special SITE counter.',
+    )),
+)
+
+
+def lookup_site_kinds(*, site_kind: SiteKind) -> SiteKindsResult:
+    """Sites, Naval Sites and Special Sites, rule Site Counters: the row the keys select.
+
+    Args:
+        site_kind: Site counter kind (SiteKind; labels in SITE_KIND_LABELS).
+
+    Returns:
+        The row's values by column:
+            'cup': Drawn from cup
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(site_kind) is not str or site_kind not in SITE_KIND_LABELS:
+        site_kind = _member('site_kinds', 'site_kind', site_kind, SITE_KIND_LABELS)
+    row = _select('site_kinds', _SITE_KINDS_ROWS, (site_kind,), None)
+    return {'cup': row[0], 'rule': row[1]}
+
+
+# ---- 'counter_sides'
+CounterSidesResult = TypedDict('CounterSidesResult', {'counters': str, 'other_side': str})
+COUNTER_SIDES_COLUMNS: Final = ('counters', 'other_side')
+_COUNTER_SIDES_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('l47_site_bandit',), None, None, ('Sites', 'Bandit')),
+    (('l47_same_site',), None, None, ('Sites', 'Site')),
+    (('l131_naval',), None, None, ('gray Naval Sites', 'Site')),
+)
+
+
+def lookup_counter_sides(*, counter_sides_printed: CounterSidesPrinted) -> CounterSidesResult:
+    """Site counters: the other side, rule Game Components: Counters; Site Counters: Naval Sites: the row the keys
+        select.
+
+    Args:
+        counter_sides_printed: Where the rules print a counter's two sides (CounterSidesPrinted; labels in
+            COUNTER_SIDES_PRINTED_LABELS).
+
+    Returns:
+        The row's values by column:
+            'counters': Counters
+            'other_side': Other side
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(counter_sides_printed) is not str or counter_sides_printed not in COUNTER_SIDES_PRINTED_LABELS:
+        counter_sides_printed = _member(
+            'counter_sides', 'counter_sides_printed', counter_sides_printed, COUNTER_SIDES_PRINTED_LABELS
+        )
+    row = _select('counter_sides', _COUNTER_SIDES_ROWS, (counter_sides_printed,), None)
+    return {'counters': row[0], 'other_side': row[1]}
+
+
+# ---- 'bandit_counter'
+BanditCounterResult = TypedDict('BanditCounterResult', {'shows': str})
+BANDIT_COUNTER_COLUMNS: Final = ('shows',)
+_BANDIT_COUNTER_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('stripes',), None, None, (
+        'Bandits are enemy fighters that Attack your Aircraft. These counters have yellow stripes as a visual reminder that they can only be Attacked by Guns. A Hit from a Gun Attack will Destroy a Bandit.',
+    )),
+    (('name',), None, None, ('The military designation for the Aircraft.',)),
+    (('ata_modifier',), None, None, (
+        'Use this modifier when the Bandit is performing a Dogfight Maneuver, attacking one of your Aircraft, or when being Maneuvered on or attacked by one of your Aircraft.',
+    )),
+    (('attack_numbers',), None, None, (
+        'The numbers the Bandit must roll respectively to inflict a Minor, Major, or Destroyed result on your Aircraft.',
+    )),
+    (('gunner',), None, None, (
+        'Some Bandits have FF Guns AND a rear Gunner. If a Bandit has this notation, the rear gunner uses the FF to hit numbers, -1.',
+    )),
+    (('skill_rank',), None, None, (
+        'If the Bandit is a Veteran or Legendary, once it is Destroyed, remove the counter from the Campaign.',
+    )),
+    (('year',), None, None, (
+        'Each Bandit counter has a Year printed on it. Each Campaign lists the Year and Bandit types present in the Campaign. Only use the Bandits with the same Year as the Campaign.',
+    )),
+)
+
+
+def lookup_bandit_counter(*, bandit_counter_field: BanditCounterField) -> BanditCounterResult:
+    """Bandit counters, rule Bogeys, Bandits and Bombers: Bandits: the row the keys select.
+
+    Args:
+        bandit_counter_field: Bandit counter field (BanditCounterField; labels in BANDIT_COUNTER_FIELD_LABELS).
+
+    Returns:
+        The row's values by column:
+            'shows': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(bandit_counter_field) is not str or bandit_counter_field not in BANDIT_COUNTER_FIELD_LABELS:
+        bandit_counter_field = _member(
+            'bandit_counter', 'bandit_counter_field', bandit_counter_field, BANDIT_COUNTER_FIELD_LABELS
+        )
+    row = _select('bandit_counter', _BANDIT_COUNTER_ROWS, (bandit_counter_field,), None)
+    return {'shows': row[0]}
+
+
+# ---- 'bomber_counter'
+BomberCounterResult = TypedDict('BomberCounterResult', {'shows': str})
+BOMBER_COUNTER_COLUMNS: Final = ('shows',)
+_BOMBER_COUNTER_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('name',), None, None, ('The military designation for the Aircraft.',)),
+    (('attack_numbers',), None, None, (
+        'The numbers the Bomber must roll respectively to inflict a Minor, Major, or Destroyed on your Aircraft when it is under Attack. A Bomber has their Attack values in "[ ]". This means they can only Attack enemy Aircraft when they are Engaged as Defensive Fire. They cannot initiate an Attack.',
+    )),
+    (('mn_modifier',), None, None, ('Use this modifier when you are maneuvering against this Bomber.',)),
+    (('defensive_fire',), None, None, (
+        'Bombers can perform Defensive Fire AFTER a fighter (Friendly or Bandit) maneuver, but before the Attacking aircraft fires. Modifiers are Attacking Aircraft AtA and Friendly Robustness.',
+    )),
+    (('ff_guns',), None, None, (
+        'Some Bombers also have FF Guns. These are for AtG use only. EX: Ju 87g has FF Guns. These were 37mm cannon used to destroy tanks, not for AtA.',
+    )),
+    (('gunners',), None, None, (
+        'Bombers with numbers in [ ] brackets may only make a Gun Attack at Aircraft that are Advantaged or Tailing the Bomber.',
+    )),
+    (('turrets',), None, None, (
+        'Bombers with numbers in [ ] brackets and black background may make a Gun Attack on any Aircraft attacking the Bomber from any direction.',
+    )),
+    (('altitude',), None, None, (
+        "Enemy Bombers have an Altitude designated on their counters. Bombers begin the Mission at the noted Altitude and remain at that Altitude throughout the Mission. To Attack them, friendly Aircraft must be at the Bomber's Altitude.",
+    )),
+)
+
+
+def lookup_bomber_counter(*, bomber_counter_field: BomberCounterField) -> BomberCounterResult:
+    """Bomber counters, rule Bogeys, Bandits and Bombers: Bombers: the row the keys select.
+
+    Args:
+        bomber_counter_field: Bomber counter field (BomberCounterField; labels in BOMBER_COUNTER_FIELD_LABELS).
+
+    Returns:
+        The row's values by column:
+            'shows': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(bomber_counter_field) is not str or bomber_counter_field not in BOMBER_COUNTER_FIELD_LABELS:
+        bomber_counter_field = _member(
+            'bomber_counter', 'bomber_counter_field', bomber_counter_field, BOMBER_COUNTER_FIELD_LABELS
+        )
+    row = _select('bomber_counter', _BOMBER_COUNTER_ROWS, (bomber_counter_field,), None)
+    return {'shows': row[0]}
+
+
+# ---- 'bogey_to_bandit'
+BogeyToBanditResult = TypedDict('BogeyToBanditResult', {'printed_at': str, 'then': str})
+BOGEY_TO_BANDIT_COLUMNS: Final = ('printed_at', 'then')
+_BOGEY_TO_BANDIT_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('engaged',), None, None, (
+        'L137 "when engaged by Friendly fighters"; L357; L432',
+        'Draw an Actual Bandit from the Bandit/Site cup. Replace the Bogey Counter with the Actual Bandit. Return Bogey Counter to its cup. Bandits do NOT revert to Bogeys.',
+    )),
+    (('against_bomber',), None, None, (
+        'L137 "when Attacking Friendly Bombers"; L357 "maneuvers against a friendly Bomber"',
+        'Draw an Actual Bandit from the Bandit/Site cup. Replace the Bogey Counter with the Actual Bandit. Return Bogey Counter to its cup. Bandits do NOT revert to Bogeys.',
+    )),
+    (('attacks',), None, None, (
+        'L432 "When a Bogey is Engaged, Attacks or is Attacked"',
+        'Replace it immediately with a randomly drawn Bandit counter.',
+    )),
+    (('attacked',), None, None, (
+        'L432 "When a Bogey is Engaged, Attacks or is Attacked"',
+        'Replace it immediately with a randomly drawn Bandit counter.',
+    )),
+)
+
+
+def lookup_bogey_to_bandit(*, bogey_trigger: BogeyTrigger) -> BogeyToBanditResult:
+    """Bogeys become Bandits, rule Bogeys, Bandits and Bombers: Bogeys; Target-Bound Flight 9; Dogfighting: Engagement:
+        the row the keys select.
+
+    Args:
+        bogey_trigger: Bogey becomes a Bandit when (BogeyTrigger; labels in BOGEY_TRIGGER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'printed_at': Printed at
+            'then': Then
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(bogey_trigger) is not str or bogey_trigger not in BOGEY_TRIGGER_LABELS:
+        bogey_trigger = _member('bogey_to_bandit', 'bogey_trigger', bogey_trigger, BOGEY_TRIGGER_LABELS)
+    row = _select('bogey_to_bandit', _BOGEY_TO_BANDIT_ROWS, (bogey_trigger,), None)
+    return {'printed_at': row[0], 'then': row[1]}
+
+
+# ---- 'hits_to_destroy'
+HitsToDestroyResult = TypedDict('HitsToDestroyResult', {'hits': int | None, 'destroyed': str})
+HITS_TO_DESTROY_COLUMNS: Final = ('hits', 'destroyed')
+_HITS_TO_DESTROY_ROWS: Final[tuple[_Row[tuple[int | None, str]], ...]] = (
+    (('site',), None, None, (
+        1,
+        'If one or more Hits are inflicted on a Site, the Site is Destroyed and removed from the Tactical Display. Place the Site counter back in the cup. Record the Site as a victory on the Pilot Log.',
+    )),
+    (('bandit',), None, None, (
+        1,
+        'Destroyed and removed from the Tactical Display. Place the Bandit counter back in the cup, unless it is a Veteran or Legendary Pilot, which is removed from the Campaign.',
+    )),
+    (('bomber',), None, None, (1, 'Destroyed and removed from the Tactical Display.')),
+    (('b29',), None, None, (2, 'The B-29 requires 2 hits.')),
+    (('target',), None, None, (
+        None,
+        'A Target is Destroyed if it suffers the number of Hits equal to or greater than the number listed on the Target card. You do not have to Destroy the Sites and Bandits to Destroy the Target.',
+    )),
+    (('objective_target',), None, None, (
+        None,
+        'You do not have to inflict Hits against a Target that does not have a Hit rating, such as enemy Objective Bombers. Do not modify the Hits needed to Destroy a Target card that does not have a Hits rating.',
+    )),
+)
+
+
+def lookup_hits_to_destroy(*, enemy: Enemy) -> HitsToDestroyResult:
+    """Hits to Destroy, rule Site Counters; Bandits; Dogfighting: Attacking; Air-to-Ground Attacks: the row the keys
+        select.
+
+    Args:
+        enemy: Enemy (Enemy; labels in ENEMY_LABELS).
+
+    Returns:
+        The row's values by column:
+            'hits': Hits
+            'destroyed': Destroyed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(enemy) is not str or enemy not in ENEMY_LABELS:
+        enemy = _member('hits_to_destroy', 'enemy', enemy, ENEMY_LABELS)
+    row = _select('hits_to_destroy', _HITS_TO_DESTROY_ROWS, (enemy,), None)
+    return {'hits': row[0], 'destroyed': row[1]}
+
+
+# ---- 'event_card'
+EventCardResult = TypedDict('EventCardResult', {'shows': str})
+EVENT_CARD_COLUMNS: Final = ('shows',)
+_EVENT_CARD_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('draws',), None, None, ('You will draw Event cards three times during each Mission.',)),
+    (('title',), None, None, ('A brief description of the Event in both German and English.',)),
+    (('effects',), None, None, (
+        'Apply the effects on the respective section of the Event card for that step. All effects occur immediately, unless stated otherwise on the card.',
+    )),
+    (('deck',), None, None, (
+        'Shuffle the Event card deck and place them face down in the appropriate area of the Tactical Display. During the game, when you need to draw a card and no cards remain in the deck, shuffle the discards to form a new deck.',
+    )),
+)
+
+
+def lookup_event_card(*, event_card_field: EventCardField) -> EventCardResult:
+    """Event Cards, rule Event Cards: the row the keys select.
+
+    Args:
+        event_card_field: Event card (EventCardField; labels in EVENT_CARD_FIELD_LABELS).
+
+    Returns:
+        The row's values by column:
+            'shows': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(event_card_field) is not str or event_card_field not in EVENT_CARD_FIELD_LABELS:
+        event_card_field = _member('event_card', 'event_card_field', event_card_field, EVENT_CARD_FIELD_LABELS)
+    row = _select('event_card', _EVENT_CARD_ROWS, (event_card_field,), None)
+    return {'shows': row[0]}
+
+
+# ---- 'home_bound'
+HomeBoundResult = TypedDict('HomeBoundResult', {'rule': str})
+HOME_BOUND_COLUMNS: Final = ('rule',)
+_HOME_BOUND_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('event',), None, None, ('Draw an Event card and resolve the Event shown in the bottom section.',)),
+    (('safe_landing',), None, None, (
+        'Pilots suffering miss xx Day Wounds and Damaged Aircraft must roll D10 for Safe Landing.',
+    )),
+)
+
+
+def lookup_home_bound(*, home_bound_rule: HomeBoundRule) -> HomeBoundResult:
+    """Home-Bound Flight, rule Home-Bound Flight 20-21: the row the keys select.
+
+    Args:
+        home_bound_rule: Home-Bound Flight (HomeBoundRule; labels in HOME_BOUND_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(home_bound_rule) is not str or home_bound_rule not in HOME_BOUND_RULE_LABELS:
+        home_bound_rule = _member('home_bound', 'home_bound_rule', home_bound_rule, HOME_BOUND_RULE_LABELS)
+    row = _select('home_bound', _HOME_BOUND_ROWS, (home_bound_rule,), None)
+    return {'rule': row[0]}
+
+
+# ---- 'target_outcomes'
+TargetOutcomesResult = TypedDict('TargetOutcomesResult', {'rule': str})
+TARGET_OUTCOMES_COLUMNS: Final = ('rule',)
+_TARGET_OUTCOMES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('destroyed',), None, None, (
+        'If the Target was Destroyed during the Mission, set the Target card aside until the Campaign is over. Refer to the Target card to determine which Intel and Recon tracks are adjusted, and by how many steps.',
+    )),
+    (('damaged',), None, None, (
+        "If you inflict at least one-half of the Hits needed to Destroy a Target (rounded down), but less than the total number of Hits needed to Destroy the Target, you have Damaged the Target. Note on your Player Log the number of Hits you scored on the Target. You score one-half of the Target's VPs, rounding down, and shuffle the Target back into the deck. If you draw the Target again, it retains the Hits you previously inflicted on it. If you Destroy the Target on the second attempt, gain one-half the Target's VPs, rounding up, and apply its normal Intel and Recon track adjustments.",
+    )),
+    (('not_destroyed',), None, None, (
+        'If the Target was not Destroyed, shuffle it back into the Target Deck. If the Target was not Destroyed, do not adjust the Campaign tracks.',
+    )),
+    (('record',), None, None, (
+        'Record Mission outcome, Victory Points and Adjust Recon, Intel counters. Adjust Special Option points.',
+    )),
+)
+
+
+def lookup_target_outcomes(*, target_outcome: TargetOutcome) -> TargetOutcomesResult:
+    """The Target after the Mission, rule Debriefing: the row the keys select.
+
+    Args:
+        target_outcome: Target after the Mission (TargetOutcome; labels in TARGET_OUTCOME_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(target_outcome) is not str or target_outcome not in TARGET_OUTCOME_LABELS:
+        target_outcome = _member('target_outcomes', 'target_outcome', target_outcome, TARGET_OUTCOME_LABELS)
+    row = _select('target_outcomes', _TARGET_OUTCOMES_ROWS, (target_outcome,), None)
+    return {'rule': row[0]}
+
+
+# ---- 'reinforcements'
+ReinforcementsResult = TypedDict('ReinforcementsResult', {'rule': str})
+REINFORCEMENTS_COLUMNS: Final = ('rule',)
+_REINFORCEMENTS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('number',), None, None, (
+        'The number of Reinforcement Pilots for each Campaign will be listed on that Campaign Sheet.',
+    )),
+    (('use',), None, None, ('Reinforcement Pilots are used to replace lost Pilots during your campaign.',)),
+    (('skill',), None, None, ('The Skill Level of the Reinforcement Pilot will be specified on the Campaign Sheet.',)),
+    (('aircraft',), None, None, (
+        'Reinforcement Pilots can be any type of Aircraft, but cannot have the same name as the Pilot they replace.',
+    )),
+    (('run_out',), None, None, ('When you run out of Reinforcement Pilots, replace losses with Newbie Pilots.',)),
+)
+
+
+def lookup_reinforcements(*, reinforcement_rule: ReinforcementRule) -> ReinforcementsResult:
+    """Reinforcement Pilots, rule Debriefing: Reinforcement Pilots: the row the keys select.
+
+    Args:
+        reinforcement_rule: Reinforcement Pilots (ReinforcementRule; labels in REINFORCEMENT_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(reinforcement_rule) is not str or reinforcement_rule not in REINFORCEMENT_RULE_LABELS:
+        reinforcement_rule = _member(
+            'reinforcements', 'reinforcement_rule', reinforcement_rule, REINFORCEMENT_RULE_LABELS
+        )
+    row = _select('reinforcements', _REINFORCEMENTS_ROWS, (reinforcement_rule,), None)
+    return {'rule': row[0]}
+
+
+# ---- 'experience'
+ExperienceResult = TypedDict('ExperienceResult', {'xp': int | None, 'rule': str})
+EXPERIENCE_COLUMNS: Final = ('xp', 'rule')
+_EXPERIENCE_ROWS: Final[tuple[_Row[tuple[int | None, str]], ...]] = (
+    (('flew',), None, None, (
+        1, "Give each Pilot that flew the Mission +1 Experience point in the XP's Gained column on the Player Log.",
+    )),
+    (('success',), None, None, (
+        1,
+        'If the Target was Destroyed and no friendly Pilots were lost during the Mission, each Pilot that flew the Mission gains +1 additional Experience point.',
+    )),
+    (('aborted',), None, None, (
+        0, 'Aircraft that Abort do not gain Experience points but do suffer Target Stress as normal.',
+    )),
+    (('other',), None, None, (
+        None, 'You can also gain additional Experience from Target cards, Target Range or Event cards.',
+    )),
+)
+
+
+def lookup_experience(*, xp_source: XpSource) -> ExperienceResult:
+    """Experience points, rule Debriefing 25; Target-Bound Flight 6: the row the keys select.
+
+    Args:
+        xp_source: Experience points (XpSource; labels in XP_SOURCE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'xp': XP
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(xp_source) is not str or xp_source not in XP_SOURCE_LABELS:
+        xp_source = _member('experience', 'xp_source', xp_source, XP_SOURCE_LABELS)
+    row = _select('experience', _EXPERIENCE_ROWS, (xp_source,), None)
+    return {'xp': row[0], 'rule': row[1]}
+
+
+# ---- 'promotion'
+PromotionResult = TypedDict('PromotionResult', {'next': PilotRank | None})
+PROMOTION_COLUMNS: Final = ('next',)
+_PROMOTION_ROWS: Final[tuple[_Row[tuple[PilotRank | None]], ...]] = (
+    (('newbie',), None, None, ('green',)),
+    (('green',), None, None, ('average',)),
+    (('average',), None, None, ('skilled',)),
+    (('skilled',), None, None, ('veteran',)),
+    (('veteran',), None, None, ('legendary',)),
+    (('legendary',), None, None, (None,)),
+)
+
+
+def lookup_promotion(*, pilot_rank: PilotRank) -> PromotionResult:
+    """Pilot Promotion, rule Debriefing 26: Pilot Promotion: the row the keys select.
+
+    Args:
+        pilot_rank: Pilot Experience Level (Rank) (PilotRank; labels in PILOT_RANK_LABELS).
+
+    Returns:
+        The row's values by column:
+            'next': Promoted to
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(pilot_rank) is not str or pilot_rank not in PILOT_RANK_LABELS:
+        pilot_rank = _member('promotion', 'pilot_rank', pilot_rank, PILOT_RANK_LABELS)
+    row = _select('promotion', _PROMOTION_ROWS, (pilot_rank,), None)
+    return {'next': row[0]}
+
+
+# ---- 'promotion_rules'
+PromotionRulesResult = TypedDict('PromotionRulesResult', {'rule': str})
+PROMOTION_RULES_COLUMNS: Final = ('rule',)
+_PROMOTION_RULES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('check',), None, None, (
+        'Check for Pilot Promotion after resolving all Mission Stress. If the Experience point total for a Pilot is equal to or greater than the Promotion number for the Pilot, the Pilot is promoted. Promotion consists of switching the Pilot card for the next higher Rank Level and noting this on the Player Log.',
+    )),
+    (('experience',), None, None, (
+        'A newly promoted Pilot reduces their Experience point total by the amount equal to the Promotion number for the new Level. If there are any leftover Experience points, they are kept toward the next Promotion.',
+    )),
+    (('record',), None, None, (
+        "Also, check to see if the Pilot's Cool rating has changed and record the new Cool on the Player Log as required. Also, record the Promotion number for the next level, which is the number of Experience points needed to be Promoted.",
+    )),
+    (('stats',), None, None, (
+        "When a Pilot is promoted, usually one or more of the Pilot's stats may increase. In some instances, a Pilot may also go from Slow to Fast, with a decrease in one or more stats. This is not an error, but rather to reflect that gaining Fast is a significant tactical advantage, balanced out by a temporary stat decrease.",
+    )),
+    (('legendary',), None, None, (
+        'When a Pilot accumulates enough XP to promote to Legendary, immediately decide whether to keep him or "trade" him for a Newbie and gain +3 VP.',
+    )),
+)
+
+
+def lookup_promotion_rules(*, promotion_rule: PromotionRule) -> PromotionRulesResult:
+    """Pilot Promotion rules, rule Debriefing 26: Pilot Promotion: the row the keys select.
+
+    Args:
+        promotion_rule: Pilot Promotion rule (PromotionRule; labels in PROMOTION_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(promotion_rule) is not str or promotion_rule not in PROMOTION_RULE_LABELS:
+        promotion_rule = _member('promotion_rules', 'promotion_rule', promotion_rule, PROMOTION_RULE_LABELS)
+    row = _select('promotion_rules', _PROMOTION_RULES_ROWS, (promotion_rule,), None)
+    return {'rule': row[0]}
+
+
+# ---- 'stress_relief'
+StressReliefResult = TypedDict('StressReliefResult', {'who': str, 'when': str, 'rule': str})
+STRESS_RELIEF_COLUMNS: Final = ('who', 'when', 'rule')
+_STRESS_RELIEF_ROWS: Final[tuple[_Row[tuple[str, str, str]], ...]] = (
+    (('cool',), None, None, (
+        'each Pilot', 'after the Target Stress points are applied',
+        'After the Target Stress points are applied to each Pilot, reduce the total Stress points for a Pilot by the Cool number shown on the Pilot card.',
+    )),
+    (('rest',), None, None, (
+        'a Pilot who does not fly that Day', 'the end of the Day',
+        'When a Pilot does not fly during a Day, the Pilot recovers Stress equal to the Cool Rating + 2 and removes one day of Wounds.',
+    )),
+    (('priority_rr',), None, None, (
+        'every Pilot in your Squadron', 'once after every Mission',
+        "Once after every Mission you may spend 5/8/11 SO points to remove Stress equal to 2 plus each Pilot's respective Cool rating, from every Pilot in your Squadron.",
+    )),
+    (('schnapps',), None, None, (
+        'every Pilot in the Squadron', 'after any Mission (purchased before the campaign)',
+        'Purchase each counter for 3/6/9 SO prior to beginning the campaign. Discard after any Mission to remove 2 Stress from every Pilot in the Squadron.',
+    )),
+)
+
+
+def lookup_stress_relief(*, stress_relief_item: StressReliefItem) -> StressReliefResult:
+    """Stress relief, rule Debriefing 24: Pilot Stress Recovery: the row the keys select.
+
+    Args:
+        stress_relief_item: Stress relief (StressReliefItem; labels in STRESS_RELIEF_ITEM_LABELS).
+
+    Returns:
+        The row's values by column:
+            'who': Who
+            'when': When
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(stress_relief_item) is not str or stress_relief_item not in STRESS_RELIEF_ITEM_LABELS:
+        stress_relief_item = _member(
+            'stress_relief', 'stress_relief_item', stress_relief_item, STRESS_RELIEF_ITEM_LABELS
+        )
+    row = _select('stress_relief', _STRESS_RELIEF_ROWS, (stress_relief_item,), None)
+    return {'who': row[0], 'when': row[1], 'rule': row[2]}
+
+
+# ---- 'medic'
+MedicResult = TypedDict('MedicResult', {'cost': tuple[int | None, int | None, int | None] | None, 'rule': str})
+MEDIC_COLUMNS: Final = ('cost', 'rule')
+_MEDIC_ROWS: Final[tuple[_Row[tuple[tuple[int | None, int | None, int | None] | None, str]], ...]] = (
+    (('activate',), None, None, (
+        (2, 2, 2),
+        'You may choose to spend two SO to activate the Medic Skill. Use Medic to treat a wounded Pilot. A Medic can do one of the following when activated.',
+    )),
+    (('per_day',), None, None, (None, 'Specifies the number of Medics you can activate per day.')),
+    (('ambulance',), None, None, (
+        None, 'After you choose your Campaign, you place the number of available Medics in the Ambulance box.',
+    )),
+)
+
+
+def lookup_medic(*, medic_rule: MedicRule) -> MedicResult:
+    """Medic, rule Debriefing 27: Use Medic to Heal Pilots: the row the keys select.
+
+    Args:
+        medic_rule: Medic (MedicRule; labels in MEDIC_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'cost': SO points (Short / Medium / Long)
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(medic_rule) is not str or medic_rule not in MEDIC_RULE_LABELS:
+        medic_rule = _member('medic', 'medic_rule', medic_rule, MEDIC_RULE_LABELS)
+    row = _select('medic', _MEDIC_ROWS, (medic_rule,), None)
+    return {'cost': row[0], 'rule': row[1]}
+
+
+# ---- 'dogfighting'
+DogfightingResult = TypedDict('DogfightingResult', {'rule': str})
+DOGFIGHTING_COLUMNS: Final = ('rule',)
+_DOGFIGHTING_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('dogfight',), None, None, (
+        'Dogfighting occurs when friendly Aircraft and enemy Aircraft occupy the same Area and attempt to shoot each other down.',
+    )),
+    (('select_maneuver',), None, None, (
+        'Perform Maneuvering and Attack for your Engaged Fast Pilots. Reference the Maneuver section at the top of the Dogfight Sheet and select one of the Maneuvers for your Pilot to attempt. (You may choose not to perform a Maneuver if you are satisfied with your position.)',
+    )),
+    (('rotate',), None, None, ('Rotate the two counters to show the new Positions of the Aircraft and Bandit.',)),
+    (('attack_after',), None, None, (
+        'Next, perform an Attack for the Aircraft if it completes the Maneuver in a Neutral, Advantaged, or Tailing Position. If the Aircraft is Disadvantaged or Tailed after performing their Maneuvering, they cannot perform an Attack.',
+    )),
+    (('guns',), None, None, (
+        'In air combat, Gun Attacks are used to Attack Bandits in the same Area as the Aircraft. Gun Attacks and Rockets may also be used to Attack Enemy Bombers. To Attack a Bomber, the Aircraft must be at the same Altitude as the enemy Bomber.',
+    )),
+)
+
+
+def lookup_dogfighting(*, dogfight_rule: DogfightRule) -> DogfightingResult:
+    """Dogfighting, rule Dogfighting: the row the keys select.
+
+    Args:
+        dogfight_rule: Dogfighting (DogfightRule; labels in DOGFIGHT_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(dogfight_rule) is not str or dogfight_rule not in DOGFIGHT_RULE_LABELS:
+        dogfight_rule = _member('dogfighting', 'dogfight_rule', dogfight_rule, DOGFIGHT_RULE_LABELS)
+    row = _select('dogfighting', _DOGFIGHTING_ROWS, (dogfight_rule,), None)
+    return {'rule': row[0]}
+
+
+# ---- 'positions'
+PositionsResult = TypedDict('PositionsResult', {'nose': str, 'superiority': str, 'may_attack': YesNo})
+POSITIONS_COLUMNS: Final = ('nose', 'superiority', 'may_attack')
+_POSITIONS_ROWS: Final[tuple[_Row[tuple[str, str, YesNo]], ...]] = (
+    (('tailing',), None, None, ("Your Aircraft's nose is pointed at the Bandit's tail.", 'very superior', 'yes')),
+    (('advantaged',), None, None, ("Your Aircraft's nose is pointed at the Bandit's side.", 'superior', 'yes')),
+    (('neutral',), None, None, ("Your Aircraft's nose is pointed at the Bandit's nose.", 'neither', 'yes')),
+    (('disadvantaged',), None, None, ("The Bandit's nose is pointed at your Aircraft's side.", 'inferior', 'no')),
+    (('tailed',), None, None, ("The Bandit's nose is pointed at your Aircraft's tail.", 'very inferior', 'no')),
+)
+
+
+def lookup_positions(*, position: Position) -> PositionsResult:
+    """Positions, rule Dogfighting: Positioning: the row the keys select.
+
+    Args:
+        position: Position (Position; labels in POSITION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'nose': As printed
+            'superiority': Position
+            'may_attack': May Attack after the Maneuver
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(position) is not str or position not in POSITION_LABELS:
+        position = _member('positions', 'position', position, POSITION_LABELS)
+    row = _select('positions', _POSITIONS_ROWS, (position,), None)
+    return {'nose': row[0], 'superiority': row[1], 'may_attack': row[2]}
+
+
+# ---- 'position_change'
+PositionChangeResult = TypedDict('PositionChangeResult', {
+    'ne': Position, 'pos_plus1': Position, 'pos_plus2': Position, 'pos_plus4': Position, 'atk_plus1': Position,
+    'atk_plus2': Position, 'atk_plus4': Position, 'pos_minus1': Position, 'pos_minus2': Position,
+    'atk_minus1': Position, 'td_d_to_n': Position, 'd_to_a': Position,
+})
+POSITION_CHANGE_COLUMNS: Final = (
+    'ne', 'pos_plus1', 'pos_plus2', 'pos_plus4', 'atk_plus1', 'atk_plus2', 'atk_plus4', 'pos_minus1', 'pos_minus2',
+    'atk_minus1', 'td_d_to_n', 'd_to_a',
+)
+_POSITION_CHANGE_VALUES: TypeAlias = tuple[
+    Position, Position, Position, Position, Position, Position, Position, Position, Position, Position, Position,
+    Position,
+]
+_POSITION_CHANGE_ROWS: Final[tuple[_Row[_POSITION_CHANGE_VALUES], ...]] = (
+    (('tailing',), None, None, (
+        'tailing', 'tailing', 'tailing', 'tailing', 'tailing', 'tailing', 'tailing', 'advantaged', 'neutral', 'tailing',
+        'tailing', 'tailing',
+    )),
+    (('advantaged',), None, None, (
+        'advantaged', 'tailing', 'tailing', 'tailing', 'advantaged', 'advantaged', 'advantaged', 'neutral',
+        'disadvantaged', 'advantaged', 'advantaged', 'advantaged',
+    )),
+    (('neutral',), None, None, (
+        'neutral', 'advantaged', 'tailing', 'tailing', 'neutral', 'neutral', 'neutral', 'disadvantaged', 'tailed',
+        'neutral', 'neutral', 'neutral',
+    )),
+    (('disadvantaged',), None, None, (
+        'disadvantaged', 'neutral', 'advantaged', 'tailing', 'disadvantaged', 'disadvantaged', 'disadvantaged',
+        'tailed', 'tailed', 'disadvantaged', 'neutral', 'advantaged',
+    )),
+    (('tailed',), None, None, (
+        'tailed', 'disadvantaged', 'neutral', 'tailing', 'tailed', 'tailed', 'tailed', 'tailed', 'tailed', 'tailed',
+        'neutral', 'tailed',
+    )),
+)
+
+
+def lookup_position_change(*, position: Position) -> PositionChangeResult:
+    """Position after a Maneuver result, rule Dogfighting: Fast Pilots Maneuver and Attack: the row the keys select.
+
+    Args:
+        position: Position (Position; labels in POSITION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'ne': NE
+            'pos_plus1': +1 Pos
+            'pos_plus2': +2 Pos
+            'pos_plus4': +4 Pos
+            'atk_plus1': +1 Atk
+            'atk_plus2': +2 Atk
+            'atk_plus4': +4 Atk
+            'pos_minus1': -1 Pos
+            'pos_minus2': -2 Pos
+            'atk_minus1': -1 Atk
+            'td_d_to_n': Td/D -> N
+            'd_to_a': D -> A
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(position) is not str or position not in POSITION_LABELS:
+        position = _member('position_change', 'position', position, POSITION_LABELS)
+    row = _select('position_change', _POSITION_CHANGE_ROWS, (position,), None)
+    return {
+        'ne': row[0], 'pos_plus1': row[1], 'pos_plus2': row[2], 'pos_plus4': row[3], 'atk_plus1': row[4],
+        'atk_plus2': row[5], 'atk_plus4': row[6], 'pos_minus1': row[7], 'pos_minus2': row[8], 'atk_minus1': row[9],
+        'td_d_to_n': row[10], 'd_to_a': row[11],
+    }
+
+
+# ---- 'maneuver_positions'
+ManeuverPositionsResult = TypedDict('ManeuverPositionsResult', {
+    'tailing': YesNo | None, 'advantaged': YesNo | None, 'neutral': YesNo | None, 'disadvantaged': YesNo | None,
+    'tailed': YesNo | None, 'rule': str,
+})
+MANEUVER_POSITIONS_COLUMNS: Final = ('tailing', 'advantaged', 'neutral', 'disadvantaged', 'tailed', 'rule')
+_MANEUVER_POSITIONS_VALUES: TypeAlias = tuple[YesNo | None, YesNo | None, YesNo | None, YesNo | None, YesNo | None, str]
+_MANEUVER_POSITIONS_ROWS: Final[tuple[_Row[_MANEUVER_POSITIONS_VALUES], ...]] = (
+    (('tight_turn',), None, None, (
+        None, None, None, None, None,
+        'Damaged or Unfit Pilots (if engaged by a Bandit) may only select Tight Turn for their Maneuver.',
+    )),
+    (('in_my_sights',), None, None, (
+        'yes', 'yes', 'yes', 'no', 'no',
+        'In My Sights and Out of the Sun can only be attempted if your Aircraft is Neutral, Advantaged, or Tailing.',
+    )),
+    (('out_of_the_sun',), None, None, (
+        'yes', 'yes', 'yes', 'no', 'no',
+        'In My Sights and Out of the Sun can only be attempted if your Aircraft is Neutral, Advantaged, or Tailing.',
+    )),
+)
+
+
+def lookup_maneuver_positions(*, maneuver: Maneuver) -> ManeuverPositionsResult:
+    """Maneuvers: from which Position, rule Dogfighting: Fast Pilots Maneuver and Attack: the row the keys select.
+
+    Args:
+        maneuver: Maneuver (Maneuver; labels in MANEUVER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'tailing': Tailing
+            'advantaged': Advantaged
+            'neutral': Neutral
+            'disadvantaged': Disadvantaged
+            'tailed': Tailed
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(maneuver) is not str or maneuver not in MANEUVER_LABELS:
+        maneuver = _member('maneuver_positions', 'maneuver', maneuver, MANEUVER_LABELS)
+    row = _select('maneuver_positions', _MANEUVER_POSITIONS_ROWS, (maneuver,), None)
+    return {
+        'tailing': row[0], 'advantaged': row[1], 'neutral': row[2], 'disadvantaged': row[3], 'tailed': row[4],
+        'rule': row[5],
+    }
+
+
+# ---- 'maneuver_restrictions'
+ManeuverRestrictionsResult = TypedDict('ManeuverRestrictionsResult', {'maneuver': YesNo, 'maneuvers': str})
+MANEUVER_RESTRICTIONS_COLUMNS: Final = ('maneuver', 'maneuvers')
+_MANEUVER_RESTRICTIONS_ROWS: Final[tuple[_Row[tuple[YesNo, str]], ...]] = (
+    (('damaged',), None, None, ('yes', 'Tight Turn only (if engaged by a Bandit)')),
+    (('unfit',), None, None, ('yes', 'Tight Turn only (if engaged by a Bandit)')),
+)
+
+
+def lookup_maneuver_restrictions(*, pilot_condition: PilotCondition) -> ManeuverRestrictionsResult:
+    """Damaged or Unfit Pilots: Maneuvers, rule Dogfighting: Fast Pilots Maneuver and Attack: the row the keys select.
+
+    Args:
+        pilot_condition: Pilot engaged by a Bandit (PilotCondition; labels in PILOT_CONDITION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'maneuver': May Maneuver
+            'maneuvers': Maneuvers
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(pilot_condition) is not str or pilot_condition not in PILOT_CONDITION_LABELS:
+        pilot_condition = _member('maneuver_restrictions', 'pilot_condition', pilot_condition, PILOT_CONDITION_LABELS)
+    row = _select('maneuver_restrictions', _MANEUVER_RESTRICTIONS_ROWS, (pilot_condition,), None)
+    return {'maneuver': row[0], 'maneuvers': row[1]}
+
+
+# ---- 'aircraft_roles'
+AircraftRolesResult = TypedDict('AircraftRolesResult', {'escort': YesNo | None, 'bomber': YesNo | None})
+AIRCRAFT_ROLES_COLUMNS: Final = ('escort', 'bomber')
+_AIRCRAFT_ROLES_ROWS: Final[tuple[_Row[tuple[YesNo | None, YesNo | None]], ...]] = (
+    (('nothing',), None, None, ('yes', 'no')),
+    (('drop_tanks',), None, None, ('yes', 'no')),
+    (('rockets',), None, None, ('no', 'no')),
+    (('ordnance',), None, None, ('no', 'yes')),
+    (('large',), None, None, (None, 'yes')),
+    (('ata_brackets',), None, None, ('no', None)),
+)
+
+
+def lookup_aircraft_roles(*, aircraft_load: AircraftLoad) -> AircraftRolesResult:
+    """Escorts and friendly Bombers, rule Dogfighting: Positioning: the row the keys select.
+
+    Args:
+        aircraft_load: Aircraft carrying (AircraftLoad; labels in AIRCRAFT_LOAD_LABELS).
+
+    Returns:
+        The row's values by column:
+            'escort': Escort
+            'bomber': Bomber
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(aircraft_load) is not str or aircraft_load not in AIRCRAFT_LOAD_LABELS:
+        aircraft_load = _member('aircraft_roles', 'aircraft_load', aircraft_load, AIRCRAFT_LOAD_LABELS)
+    row = _select('aircraft_roles', _AIRCRAFT_ROLES_ROWS, (aircraft_load,), None)
+    return {'escort': row[0], 'bomber': row[1]}
+
+
+# ---- 'engagement'
+EngagementResult = TypedDict('EngagementResult', {'limit': int | None, 'rule': str})
+ENGAGEMENT_COLUMNS: Final = ('limit', 'rule')
+_ENGAGEMENT_ROWS: Final[tuple[_Row[tuple[int | None, str]], ...]] = (
+    (('first_position',), None, None, (
+        None, 'Place the two counters in a Neutral Position when they first Engage each other.',
+    )),
+    (('escort_first',), None, None, (
+        1,
+        'During each Over-Target turn, an Escort with Neutral Position may Engage one Neutral Bandit before the Bandit rolls to determine which Aircraft it will Engage. An Unengaged Escort may Engage one Unengaged Bogey before the Bogey rolls to determine which Aircraft it will Engage. You may Engage one Unengaged Bogey with one Unengaged Escort of your choice.',
+    )),
+    (('unescorted_bogey',), None, None, (
+        None,
+        'If, at any time, there are unengaged friendly Aircraft and Bogeys in the same Area, determine which of your friendly Aircraft the Bogeys will Engage. If a Bogey is not Engaged by an Escort, it is free to maneuver against and attack a friendly Bomber without Engagement.',
+    )),
+    (('all_aircraft_engaged',), None, None, (None, 'If all Player Aircraft are Engaged, do not Engage the Bogey.')),
+    (('all_bogeys_engaged',), None, None, (
+        None,
+        'If all the Bogeys are Engaged, you may Maneuver against and Attack any Bomber without engagement. If all Bogeys are Engaged, do not Engage any remaining Player Aircraft.',
+    )),
+    (('one_at_a_time',), None, None, (
+        1,
+        'A friendly Aircraft or Bandit cannot be Engaged against more than one Bogey or friendly Aircraft at a time.',
+    )),
+    (('bogey_replaced',), None, None, (
+        None,
+        'When a Bogey is Engaged, Attacks or is Attacked replace it immediately with a randomly drawn Bandit counter.',
+    )),
+    (('engaged_attack',), None, None, (
+        None, 'Do not roll for Maneuvering when Attacking an Engaged aircraft. They Attack from the Neutral Position.',
+    )),
+    (('unengaged_attack',), None, None, (None, 'Perform an Attack for each Unengaged Escort or Bandit.')),
+    (('escort_choice',), None, None, (
+        None,
+        'You may choose any enemy Bogey for your Escort to Attack. You may also choose to Maneuver against and Attack an enemy Bomber.',
+    )),
+    (('bogey_target',), None, None, (
+        None,
+        'When selecting a Target for an unengaged Bogey, they will first Maneuver against and Attack a random Bomber. After this Attack they return to Unengaged. If there are no Bombers, they will Attack a random Escort. This Attack is an exception to the Engagement rule about only Engaging one Aircraft at a time. This Attack is not considered an Engagement for the purposes of that rule.',
+    )),
+    (('after_bomber',), None, None, (
+        None, 'Return any Aircraft or Bandits to Unengaged following their Attack on a Bomber or Large Aircraft.',
+    )),
+)
+
+
+def lookup_engagement(*, engagement_rule: EngagementRule) -> EngagementResult:
+    """Engagement, rule Dogfighting: Engagement: the row the keys select.
+
+    Args:
+        engagement_rule: Engagement (EngagementRule; labels in ENGAGEMENT_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'limit': Limit
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(engagement_rule) is not str or engagement_rule not in ENGAGEMENT_RULE_LABELS:
+        engagement_rule = _member('engagement', 'engagement_rule', engagement_rule, ENGAGEMENT_RULE_LABELS)
+    row = _select('engagement', _ENGAGEMENT_ROWS, (engagement_rule,), None)
+    return {'limit': row[0], 'rule': row[1]}
+
+
+# ---- 'bombers'
+BombersResult = TypedDict('BombersResult', {'rule': str})
+BOMBERS_COLUMNS: Final = ('rule',)
+_BOMBERS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('no_initiative',), None, None, (
+        'Bombers cannot initiate a Dogfight with enemy Bogeys, Bandits or Bombers. If a Bandit does not attack them, they do not participate in Dogfighting or initiating an attack for the Turn.',
+    )),
+    (('ata_suppression',), None, None, (
+        'Aircraft with "[ ]" AtA may only perform AtA Suppression Attacks against Bandits attacking other Aircraft with "[ ]". Bombers can only perform AtA Suppression Attacks against Bandits attacking other Bombers.',
+    )),
+    (('atg_suppression',), None, None, (
+        'Bombers may perform AtG Suppression against Sites by dropping ordnance. Bombers may perform AtG Suppression against Sites by expending Weapons counters.',
+    )),
+    (('enemy_altitude',), None, None, (
+        "Enemy Bombers have an Altitude designated on their counters. Bombers begin the Mission at the noted Altitude and remain at that Altitude throughout the Mission. To Attack them, friendly Aircraft must be at the Bomber's Altitude.",
+    )),
+    (('attack_numbers',), None, None, (
+        'Site, Bandit, and Bomber counters have their Attack Numbers across the top of their counters.',
+    )),
+    (('defensive_only',), None, None, (
+        'A Bomber has their Attack values in "[ ]". This means they can only Attack enemy Aircraft when they are Engaged as Defensive Fire. They cannot initiate an Attack.',
+    )),
+    (('defensive_fire',), None, None, (
+        'Bombers perform their Defensive Fire attacks AFTER a Fighter (friendly or Bandit) maneuver, but before the Fighter Attacks.',
+    )),
+    (('individual',), None, None, ('Treat each Bomber as an individual Target that must be Destroyed like a Bandit.',)),
+)
+
+
+def lookup_bombers(*, bomber_rule: BomberRule) -> BombersResult:
+    """Bombers, rule Dogfighting: Friendly Bomber Rules; Enemy Bombers: the row the keys select.
+
+    Args:
+        bomber_rule: Bombers (BomberRule; labels in BOMBER_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(bomber_rule) is not str or bomber_rule not in BOMBER_RULE_LABELS:
+        bomber_rule = _member('bombers', 'bomber_rule', bomber_rule, BOMBER_RULE_LABELS)
+    row = _select('bombers', _BOMBERS_ROWS, (bomber_rule,), None)
+    return {'rule': row[0]}
+
+
+# ---- 'defensive_fire_arcs'
+DefensiveFireArcsResult = TypedDict('DefensiveFireArcsResult', {
+    'tailing': YesNo, 'advantaged': YesNo, 'neutral': YesNo, 'disadvantaged': YesNo, 'tailed': YesNo,
+})
+DEFENSIVE_FIRE_ARCS_COLUMNS: Final = ('tailing', 'advantaged', 'neutral', 'disadvantaged', 'tailed')
+_DEFENSIVE_FIRE_ARCS_ROWS: Final[tuple[_Row[tuple[YesNo, YesNo, YesNo, YesNo, YesNo]], ...]] = (
+    (('gunner',), None, None, ('yes', 'yes', 'no', 'no', 'no')),
+    (('turret',), None, None, ('yes', 'yes', 'yes', 'yes', 'yes')),
+)
+
+
+def lookup_defensive_fire_arcs(*, bomber_gun: BomberGun) -> DefensiveFireArcsResult:
+    """Bombers Defensive Fire: who may be fired at, rule Dogfighting: Enemy Bombers; Sites and Bandits Attack: Gunner /
+        Turret Attacks: the row the keys select.
+
+    Args:
+        bomber_gun: Bomber's defensive guns (BomberGun; labels in BOMBER_GUN_LABELS).
+
+    Returns:
+        The row's values by column:
+            'tailing': Tailing
+            'advantaged': Advantaged
+            'neutral': Neutral
+            'disadvantaged': Disadvantaged
+            'tailed': Tailed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(bomber_gun) is not str or bomber_gun not in BOMBER_GUN_LABELS:
+        bomber_gun = _member('defensive_fire_arcs', 'bomber_gun', bomber_gun, BOMBER_GUN_LABELS)
+    row = _select('defensive_fire_arcs', _DEFENSIVE_FIRE_ARCS_ROWS, (bomber_gun,), None)
+    return {'tailing': row[0], 'advantaged': row[1], 'neutral': row[2], 'disadvantaged': row[3], 'tailed': row[4]}
+
+
+# ---- 'aces'
+AcesResult = TypedDict('AcesResult', {'limit': int, 'rule': str})
+ACES_COLUMNS: Final = ('limit', 'rule')
+_ACES_ROWS: Final[tuple[_Row[tuple[int, str]], ...]] = (
+    (('status',), None, None, (
+        2,
+        'Each time a Pilot Destroys a total of five enemy counters, whether Sites, Targets, Bandits or Bombers, the Pilot is an Ace. A Pilot can earn Ace status up to 2 times throughout a Campaign for every five Sites, Targets, Bandits or Bombers Destroyed.',
+    )),
+    (('award',), None, None, (
+        1,
+        'When a Pilot becomes an Ace (5 victories), the Pilot receives their choice of a +1 AtA or a +1 AtG counter at the end of the Mission. Place this counter on their Pilot card during the Debriefing stage as a reminder of their ace status.',
+    )),
+    (('survives',), None, None, (1, 'If a Pilot becomes an Ace and survives the Campaign gain +1 VP.')),
+    (('aces_expansion',), None, None, (
+        0, 'Pilots from the Aces Expansion DO NOT gain Ace status for five more victories.',
+    )),
+)
+
+
+def lookup_aces(*, ace_rule: AceRule) -> AcesResult:
+    """Aces, rule Dogfighting: Aces; Debriefing 25: the row the keys select.
+
+    Args:
+        ace_rule: Aces (AceRule; labels in ACE_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'limit': Limit
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(ace_rule) is not str or ace_rule not in ACE_RULE_LABELS:
+        ace_rule = _member('aces', 'ace_rule', ace_rule, ACE_RULE_LABELS)
+    row = _select('aces', _ACES_ROWS, (ace_rule,), None)
+    return {'limit': row[0], 'rule': row[1]}
+
+
+# ---- 'optional_rules'
+OptionalRulesResult = TypedDict('OptionalRulesResult', {
+    'limit': int | None, 'dot': DotColour | None, 'fuel': int | None, 'stress': int | None, 'rule': str,
+})
+OPTIONAL_RULES_COLUMNS: Final = ('limit', 'dot', 'fuel', 'stress', 'rule')
+_OPTIONAL_RULES_ROWS: Final[tuple[_Row[tuple[int | None, DotColour | None, int | None, int | None, str]], ...]] = (
+    (('choose',), None, None, (
+        None, None, None, None,
+        'At the start of a Campaign, decide which Optional Rules you want to use, pay the SO costs, and record them in the Campaign Notes section of the Player Log.',
+    )),
+    (('one_more_or_fewer',), None, None, (
+        1, None, None, None,
+        'You can take 1 more Aircraft than the Target card specifies, but you lose 1 VP from the mission. If you take 1 fewer Aircraft than the Target card specifies, and still Destroy the Target, you gain 1 extra VP from the mission. If you select this option, pay 3/6/9 SO.',
+    )),
+    (('random_squadron',), None, None, (
+        None, None, None, None,
+        'Instead of selecting your Pilots, choose the number of fighter aircraft and bomber aircraft you wish to have in your squadron, then randomly determine your squadron composition. Place all selectable Pilot counters in a cup. Randomly select the counters from the cup for each given Level. Draw the required number of Pilots for each Skill Level, before you draw for the next Level. Gain SO points as normal for the Aircraft drawn. If you use this option, gain 6/12/18 SO.',
+    )),
+    (('high_stress',), None, None, (
+        1, None, None, 1,
+        'Before any Pilot performs an Attack or Suppression for the Turn, you can choose to add +1 to all his Attack and Suppression rolls for the Turn. The Pilot suffers +1 additional Stress point each Turn this is used. A Pilot may only do this once per Turn. If you select this option, pay 3/6/9 SO.',
+    )),
+    (('expansion_targets',), None, None, (
+        None, 'yellow', 1, 1,
+        'Using Expansion Targets outside of their Expansion presents one major problem. That problem is the grading system. These Targets are not figured into the Campaign results, so they will increase the chances of a better score. Because of that, the cost of this Optional Rule is 5/8/10 SO. If you choose to use this rule, simply add the chosen targets to your Target deck. Any Target chosen will be a yellow dot. 1 Fuel and 1 Stress.',
+    )),
+    (('expansion_aircraft',), None, None, (
+        None, None, None, None,
+        'If you wish to use Expansion aircraft in either the Core game or other Expansions, go ahead. It can be more historical if you add the Me-109f or the B-24 to the Core game. (Try the Battle of Britain with Italian Aircraft... Fun!)',
+    )),
+)
+
+
+def lookup_optional_rules(*, optional_rule: OptionalRule) -> OptionalRulesResult:
+    """Optional Rules, rule Optional Rules: the row the keys select.
+
+    Args:
+        optional_rule: Optional Rule (OptionalRule; labels in OPTIONAL_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'limit': Limit
+            'dot': Dot
+            'fuel': Fuel
+            'stress': Stress
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(optional_rule) is not str or optional_rule not in OPTIONAL_RULE_LABELS:
+        optional_rule = _member('optional_rules', 'optional_rule', optional_rule, OPTIONAL_RULE_LABELS)
+    row = _select('optional_rules', _OPTIONAL_RULES_ROWS, (optional_rule,), None)
+    return {'limit': row[0], 'dot': row[1], 'fuel': row[2], 'stress': row[3], 'rule': row[4]}
+
+
+# ---- 'over_target'
+OverTargetResult = TypedDict('OverTargetResult', {'rule': str})
+OVER_TARGET_COLUMNS: Final = ('rule',)
+_OVER_TARGET_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('turns',), None, None, (
+        'The Over-Target step is divided into 5 identical Turns. During each Turn, resolve the combat and movement on the Tactical Display. Use the Turn counter to keep track of the current Turn. Place the Turn counter in the "1" box on the Tactical Display.',
+    )),
+    (('turreted_bombers',), None, None, (
+        'When attacking Enemy Turreted Bombers, use the Turreted Bomber Attack Sheet. The order of Attack is the same as Attacking Bandits and Non-Turreted Bombers. Choose your Attack Pass and roll a D10. This will give you the modifiers to your Attack and the Bombers Defensive Fire. The sequence of action is the Bomber performs Defensive Fire, then the Friendly Escort performs its Attack.',
+    )),
+    (('advance_turn',), None, None, (
+        'Advance the Turn counter to the next box on the track. If the counter is already in the "Turn 5" box, end the Over-Target step of the Mission, and go to the Home Bound step.',
+    )),
+    (('mission_end',), None, None, (
+        'A Mission ends when either Turn 5 ends, or when all Friendly Aircraft are in Pre-Approach areas. Friendly Aircraft that fail to enter a Pre-Approach Area or exit before the end of turn 5 must roll a D10.',
+    )),
+)
+
+
+def lookup_over_target(*, over_target_rule: OverTargetRule) -> OverTargetResult:
+    """Over-Target, rule Over-Target: the row the keys select.
+
+    Args:
+        over_target_rule: Over-Target rule (OverTargetRule; labels in OVER_TARGET_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(over_target_rule) is not str or over_target_rule not in OVER_TARGET_RULE_LABELS:
+        over_target_rule = _member('over_target', 'over_target_rule', over_target_rule, OVER_TARGET_RULE_LABELS)
+    row = _select('over_target', _OVER_TARGET_ROWS, (over_target_rule,), None)
+    return {'rule': row[0]}
+
+
+# ---- 'attack_steps'
+AttackStepsResult = TypedDict('AttackStepsResult', {'step': int, 'rule': str})
+ATTACK_STEPS_COLUMNS: Final = ('step', 'rule')
+_ATTACK_STEPS_ROWS: Final[tuple[_Row[tuple[int, str]], ...]] = (
+    (('fast_pilots',), None, None, (
+        14, 'Perform Dogfight Maneuvering and resolve any Attacks for your Fast Pilots during this step.',
+    )),
+    (('sites_bandits',), None, None, (
+        15,
+        'Sites and Bandits act during this step. After your Fast Aircraft Attack, all surviving Sites and Bandits Attack.',
+    )),
+    (('slow_pilots',), None, None, (
+        16, 'Slow Pilots act during this step and use the same Maneuvering and Attack rules as Fast Pilots.',
+    )),
+)
+
+
+def lookup_attack_steps(*, attacker: Attacker) -> AttackStepsResult:
+    """Who Attacks when, rule Over-Target 14-16: the row the keys select.
+
+    Args:
+        attacker: Attacker (Attacker; labels in ATTACKER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'step': Sequence of Play step
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(attacker) is not str or attacker not in ATTACKER_LABELS:
+        attacker = _member('attack_steps', 'attacker', attacker, ATTACKER_LABELS)
+    row = _select('attack_steps', _ATTACK_STEPS_ROWS, (attacker,), None)
+    return {'step': row[0], 'rule': row[1]}
+
+
+# ---- 'attacking'
+AttackingResult = TypedDict('AttackingResult', {'limit': int | None, 'rule': str})
+ATTACKING_COLUMNS: Final = ('limit', 'rule')
+_ATTACKING_ROWS: Final[tuple[_Row[tuple[int | None, str]], ...]] = (
+    (('weapons',), None, None, (None, 'Pilots can expend Weapons to Attack the Target, Bombers, or Sites.')),
+    (('one_target',), None, None, (
+        1,
+        'Each Pilot Attacks individually and may only Attack one Target. Declare and resolve the Attack for one Pilot before declaring an Attack for another Pilot. Each Turn a Pilot may declare one enemy (Target, Site or Bandit) to Attack.',
+    )),
+    (('limited',), None, None, (
+        None,
+        'A Pilot is limited to which enemy units it may Attack based on its current position, Altitude, and Weapons load.',
+    )),
+    (('declare',), None, None, (
+        None,
+        'When a Pilot is ready to Attack, declare the Target of the Attack, as well as whether it will be attacked with Weapon counters that need to be expended, or Guns.',
+    )),
+    (('target_hits',), None, None, (
+        None, 'The number of Hits needed to Destroy a Target is listed on the Target card.',
+    )),
+)
+
+
+def lookup_attacking(*, attack_rule: AttackRule) -> AttackingResult:
+    """Fast Pilots Attack, rule Over-Target 14: Fast Pilots Attack: the row the keys select.
+
+    Args:
+        attack_rule: Attacking (AttackRule; labels in ATTACK_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'limit': Limit
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(attack_rule) is not str or attack_rule not in ATTACK_RULE_LABELS:
+        attack_rule = _member('attacking', 'attack_rule', attack_rule, ATTACK_RULE_LABELS)
+    row = _select('attacking', _ATTACKING_ROWS, (attack_rule,), None)
+    return {'limit': row[0], 'rule': row[1]}
+
+
+# ---- 'attack_options'
+AttackOptionsResult = TypedDict('AttackOptionsResult', {'enemy': Enemy, 'altitude': Altitude | None, 'condition': str})
+ATTACK_OPTIONS_COLUMNS: Final = ('enemy', 'altitude', 'condition')
+_ATTACK_OPTIONS_ROWS: Final[tuple[_Row[tuple[Enemy, Altitude | None, str]], ...]] = (
+    (('target_weapons',), None, None, (
+        'target', None,
+        'Attack the Target with one or more Air-to-Ground Weapon counters, provided they are in range of the Target and the Aircraft is at the proper Altitude.',
+    )),
+    (('target_guns',), None, None, (
+        'target', 'low',
+        "Attack the Target with a Gun Attack if the Aircraft is at Low Altitude, has FF Guns, and is in the Center Area. Use the Pilot's Air-to-Ground modifiers when making the Attack roll.",
+    )),
+    (('site_weapons',), None, None, (
+        'site', None,
+        'Attack one Site with one or more Air-to-Ground Weapon counters, provided the Site is in the range of the weapon and the Aircraft is at the proper Altitude as indicated on the weapon counter.',
+    )),
+    (('site_guns',), None, None, (
+        'site', 'low',
+        "Attack one Site with a Gun Attack if the Aircraft is at Low Altitude, has FF Guns, and is in the same Area as the Site. Use the Pilot's Air-to-Ground modifiers when making the Attack roll.",
+    )),
+    (('bandit_guns',), None, None, (
+        'bandit', None,
+        'Attack any one Bandit with a Gun Attack if the Aircraft is in the same Area as the Bandit. Bandits are always at the same Altitude as your Aircraft.',
+    )),
+    (('bomber_weapons',), None, None, (
+        'bomber', None,
+        'Attack any one Bomber with Air-to-Air Weapon counters if they are in range and at the same Altitude.',
+    )),
+    (('bomber_guns',), None, None, (
+        'bomber', None,
+        'Gun Attacks and Rockets may also be used to Attack Enemy Bombers. To Attack a Bomber, the Aircraft must be at the same Altitude as the enemy Bomber.',
+    )),
+)
+
+
+def lookup_attack_options(*, attack_option: AttackOption) -> AttackOptionsResult:
+    """What a Pilot may Attack, rule Over-Target 14: Fast Pilots Attack: the row the keys select.
+
+    Args:
+        attack_option: Attack (AttackOption; labels in ATTACK_OPTION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'enemy': Enemy
+            'altitude': Altitude
+            'condition': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(attack_option) is not str or attack_option not in ATTACK_OPTION_LABELS:
+        attack_option = _member('attack_options', 'attack_option', attack_option, ATTACK_OPTION_LABELS)
+    row = _select('attack_options', _ATTACK_OPTIONS_ROWS, (attack_option,), None)
+    return {'enemy': row[0], 'altitude': row[1], 'condition': row[2]}
+
+
+# ---- 'movement'
+MovementResult = TypedDict('MovementResult', {'areas': int, 'must_move': YesNo, 'rule': str})
+MOVEMENT_COLUMNS: Final = ('areas', 'must_move', 'rule')
+_MOVEMENT_ROWS: Final[tuple[_Row[tuple[int, YesNo, str]], ...]] = (
+    (('aircraft',), None, None, (
+        1, 'no',
+        'During this step, you may move your Aircraft from their current Area into an adjacent Area or leave your Aircraft in the Area it is currently in. Unlike some other Air Leader games, you may not change the Altitude of your Aircraft, except as previously noted for Dive attacks.',
+    )),
+    (('jet',), None, None, (2, 'no', 'EXCEPTION: Jets may move two adjacent Areas.')),
+    (('escorted_bombers',), None, None, (1, 'yes', '(Escorted Bombers must move)')),
+    (('bogeys_bandits',), None, None, (
+        1, 'no',
+        'After your Aircraft move Bogeys / Bandits move in this step. Each Bogey / Bandit may move one Area each Turn but is not required to move. Bogeys / Bandits do not use Altitude.',
+    )),
+)
+
+
+def lookup_movement(*, mover: Mover) -> MovementResult:
+    """Movement, rule Over-Target 17-18: the row the keys select.
+
+    Args:
+        mover: What moves (Mover; labels in MOVER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'areas': Areas a Turn
+            'must_move': Must move
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(mover) is not str or mover not in MOVER_LABELS:
+        mover = _member('movement', 'mover', mover, MOVER_LABELS)
+    row = _select('movement', _MOVEMENT_ROWS, (mover,), None)
+    return {'areas': row[0], 'must_move': row[1], 'rule': row[2]}
+
+
+# ---- 'move_when_engaged'
+MoveWhenEngagedResult = TypedDict('MoveWhenEngagedResult', {'breaks': YesNo, 'follows': YesNo, 'stay': YesNo})
+MOVE_WHEN_ENGAGED_COLUMNS: Final = ('breaks', 'follows', 'stay')
+_MOVE_WHEN_ENGAGED_ROWS: Final[tuple[_Row[tuple[YesNo, YesNo, YesNo]], ...]] = (
+    (('piston', 'tailing'), None, None, ('yes', 'no', 'yes')),
+    (('piston', 'advantaged'), None, None, ('yes', 'no', 'yes')),
+    (('piston', 'neutral'), None, None, ('yes', 'no', 'yes')),
+    (('piston', 'disadvantaged'), None, None, ('no', 'yes', 'no')),
+    (('piston', 'tailed'), None, None, ('no', 'yes', 'no')),
+    (('jet', 'tailing'), None, None, ('yes', 'no', 'yes')),
+    (('jet', 'advantaged'), None, None, ('yes', 'no', 'yes')),
+    (('jet', 'neutral'), None, None, ('yes', 'no', 'yes')),
+    (('jet', 'disadvantaged'), None, None, ('yes', 'no', 'yes')),
+    (('jet', 'tailed'), None, None, ('yes', 'no', 'yes')),
+)
+
+
+def lookup_move_when_engaged(*, propulsion: Propulsion, position: Position) -> MoveWhenEngagedResult:
+    """Movement when you are Engaged, rule Over-Target 17: Aircraft Move: the row the keys select.
+
+    Args:
+        propulsion: Aircraft (Propulsion; labels in PROPULSION_LABELS).
+        position: Position (Position; labels in POSITION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'breaks': Moving breaks the Engagement
+            'follows': The Bandit follows
+            'stay': May break and stay
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(propulsion) is not str or propulsion not in PROPULSION_LABELS:
+        propulsion = _member('move_when_engaged', 'propulsion', propulsion, PROPULSION_LABELS)
+    if type(position) is not str or position not in POSITION_LABELS:
+        position = _member('move_when_engaged', 'position', position, POSITION_LABELS)
+    row = _select('move_when_engaged', _MOVE_WHEN_ENGAGED_ROWS, (propulsion, position), None)
+    return {'breaks': row[0], 'follows': row[1], 'stay': row[2]}
+
+
+# ---- 'bogey_movement'
+BogeyMovementResult = TypedDict('BogeyMovementResult', {'areas': int, 'rule': str})
+BOGEY_MOVEMENT_COLUMNS: Final = ('areas', 'rule')
+_BOGEY_MOVEMENT_ROWS: Final[tuple[_Row[tuple[int, str]], ...]] = (
+    (('in_range',), None, None, (
+        0,
+        "If there are one or more Unengaged Player Aircraft within the Bogey's / Bandit's range, the Bogey / Bandit does not move.",
+    )),
+    (('none_in_range',), None, None, (
+        1,
+        "If no Unengaged Player Aircraft are within the Bogey's / Bandit's range, move the Bogey / Bandit one Area closer to the closest Unengaged Player Aircraft.",
+    )),
+    (('tie',), None, None, (
+        1,
+        'If there are two or more Unengaged Player Aircraft at the same distance, randomly determine which one the Bogey / Bandit moves toward.',
+    )),
+)
+
+
+def lookup_bogey_movement(*, bogey_situation: BogeySituation) -> BogeyMovementResult:
+    """Bogeys / Bandits Move, rule Over-Target 18: Bogeys / Bandits Move: the row the keys select.
+
+    Args:
+        bogey_situation: Bogey / Bandit Move (BogeySituation; labels in BOGEY_SITUATION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'areas': Areas moved
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(bogey_situation) is not str or bogey_situation not in BOGEY_SITUATION_LABELS:
+        bogey_situation = _member('bogey_movement', 'bogey_situation', bogey_situation, BOGEY_SITUATION_LABELS)
+    row = _select('bogey_movement', _BOGEY_MOVEMENT_ROWS, (bogey_situation,), None)
+    return {'areas': row[0], 'rule': row[1]}
+
+
+# ---- 'key_terms'
+KeyTermsResult = TypedDict('KeyTermsResult', {'label': str, 'effect': str})
+KEY_TERMS_COLUMNS: Final = ('label', 'effect')
+_KEY_TERMS_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+    (('scramble',), None, None, (
+        'Scramble',
+        'If you draw a Target with the Key Term "Scramble", stop drawing Target cards, and immediately carry out this Mission as your Primary Mission.',
+    )),
+    (('secondary',), None, None, (
+        'Secondary',
+        'If there are other drawn Target cards with the Key Term "Secondary", you can select one of them as the Target for a Secondary Mission for the Day. You can use a Target with the "Secondary" Mission Key Term as your Primary Mission.',
+    )),
+    (('improvement',), None, None, (
+        'Improvement',
+        'Target cards with the "Improvement" Key Term remain in play and are available for Mission selection, until attacked and destroyed.',
+    )),
+    (('naval',), None, None, (
+        'Naval',
+        'If the Target card has a "Naval" Key Term, it is a ship. Draw the gray Naval Sites counters for the Mission. Treat these Sites as having the "Naval" Key Term.',
+    )),
+    (('dive',), None, None, (
+        'Dive',
+        'If you have an Aircraft with the "Dive" Key Term and you want it to perform a Dive Attack this turn, flip the Aircraft\'s counter from High to Low. The Aircraft will perform a Dive Attack later in the Turn during its Attack step.',
+    )),
+    (('large',), None, None, (
+        'Large',
+        'Aircraft with the "Large" Key Term are always treated as Bombers, even if they are carrying 0 Weight points.',
+    )),
+    (('zeal',), None, None, (
+        'Zeal',
+        'If the Target was Destroyed and has the "Zeal" notation, all Pilots in your Squadron regain their Zeal uses that have been expended.',
+    )),
+    (('horrido_pilot',), None, None, (
+        'Horrido and / or Pilot',
+        'Once you Destroy a Target with the Horrido and / or Pilot notation, all Pilots in your Squadron with Horrido points MAY regain all their expended Horrido points, including those who did not fly in the Mission.',
+    )),
+    (('ho_or_pilot',), None, None, (
+        'HO OR Pilot',
+        'If the Target was Destroyed and has the "HO OR Pilot" notation, all Pilots in your Squadron regain any Horrido uses that have been expended, OR you may choose to add a Pilot of the specified Skill to your Squadron.',
+    )),
+    (('ho_and_pilot',), None, None, (
+        'HO AND Pilot',
+        'If the Target was Destroyed and had the "HO AND Pilot" notation, all Pilots in your Squadron regain any Horrido uses that have been expended, AND you may choose to add a Pilot of the specified Skill to your Squadron.',
+    )),
+)
+
+
+def lookup_key_terms(*, key_term: KeyTerm) -> KeyTermsResult:
+    """Key Terms named in the rules, rule Target Cards: Key Terms; Pre-Flight; Debriefing: the row the keys select.
+
+    Args:
+        key_term: Key Term (KeyTerm; labels in KEY_TERM_LABELS).
+
+    Returns:
+        The row's values by column:
+            'label': Label as printed
+            'effect': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(key_term) is not str or key_term not in KEY_TERM_LABELS:
+        key_term = _member('key_terms', 'key_term', key_term, KEY_TERM_LABELS)
+    row = _select('key_terms', _KEY_TERMS_ROWS, (key_term,), None)
+    return {'label': row[0], 'effect': row[1]}
+
+
+# ---- 'target_draw'
+TargetDrawResult = TypedDict('TargetDrawResult', {'rule': str})
+TARGET_DRAW_COLUMNS: Final = ('rule',)
+_TARGET_DRAW_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('quota',), None, None, (
+        "Refer to the Campaign Sheet's Recon track for the number of Target cards you may draw for the Day.",
+    )),
+    (('one_at_a_time',), None, None, (
+        'Draw one Target card at a time. You may choose to conduct a Mission with the drawn cards or draw another Target card, until you reach the maximum number indicated on the Recon track.',
+    )),
+    (('in_play',), None, None, (
+        "If you already have other Target cards in play prior to the Day's draw, they do not count against the Recon number of cards you may draw for the Day.",
+    )),
+    (('recon_priority',), None, None, (
+        'After drawing your maximum Recon quota of cards for the day, you may choose to purchase the Recon Priority option with your Special Option points. Recon Priority allows you to spend 1/2/3 SO points to draw one more Target card. Add the card to those already drawn and select your Mission for the Day. You can repeat Recon Priority as many times as you like, unless you draw a Target with the Key Term "Scramble", which will immediately become your Primary Mission.',
+    )),
+)
+
+
+def lookup_target_draw(*, target_draw_rule: TargetDrawRule) -> TargetDrawResult:
+    """Draw Target Cards, rule Pre-Flight 1: Draw Target Cards: the row the keys select.
+
+    Args:
+        target_draw_rule: Drawing Target cards (TargetDrawRule; labels in TARGET_DRAW_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(target_draw_rule) is not str or target_draw_rule not in TARGET_DRAW_RULE_LABELS:
+        target_draw_rule = _member('target_draw', 'target_draw_rule', target_draw_rule, TARGET_DRAW_RULE_LABELS)
+    row = _select('target_draw', _TARGET_DRAW_ROWS, (target_draw_rule,), None)
+    return {'rule': row[0]}
+
+
+# ---- 'special_targets'
+SpecialTargetsResult = TypedDict('SpecialTargetsResult', {
+    'mission': SpecialMission, 'start': str, 'moves': int | None, 'toward': Area | None, 'rule': str,
+})
+SPECIAL_TARGETS_COLUMNS: Final = ('mission', 'start', 'moves', 'toward', 'rule')
+_SPECIAL_TARGETS_ROWS: Final[tuple[_Row[tuple[SpecialMission, str, int | None, Area | None, str]], ...]] = (
+    (('escort_escorted',), None, None, (
+        'escort', 'the East Pre-Approach area', 1, 'west_pre',
+        'Place called for generic Bomber / Transport counters in the East Pre-Approach area. These are not Bombers from your group, they are just generic Bomber / Transport counters. Move the Bombers / Transports one space every turn towards the West Pre-Approach. Your Objective is to protect the Bombers / Transports. Generic Bombers / Transports do not suffer Wound or Stress results.',
+    )),
+    (('escort_friendly',), None, None, (
+        'escort', 'any of the East Pre-Approach areas (the Northeast, East, and Southeast Pre-Approach areas)', None,
+        None, 'Place the Aircraft you have chosen to use as escorts in any of the East Pre-Approach areas.',
+    )),
+    (('escort_bogeys',), None, None, (
+        'escort', 'as directed by the Target card', None, None,
+        'Draw and place the Bogeys as directed by the Target card.',
+    )),
+    (('escort_extra_bogeys',), None, None, (
+        'escort', 'the West Pre-Approach, not the Center area', None, None,
+        'Additional Target Bogeys appear in the West Pre-Approach, not the Center area.',
+    )),
+    (('intercept_bombers',), None, None, (
+        'intercept', 'the West Pre-Approach', 1, 'east_pre',
+        'Enemy Bombers to be intercepted start in West Pre-Approach. Enemy Bombers move East one area per turn. Enemy Bombers must exit the Tactical Display through the East Pre-Approach.',
+    )),
+    (('intercept_friendly',), None, None, (
+        'intercept', 'any of the East Pre-Approach areas (the Northeast, East, and Southeast Pre-Approach areas)', None,
+        None,
+        'Interceptors start on any of the East, Pre-Approach areas. All other rules of Movement and Dogfighting remain.',
+    )),
+    (('intercept_bogeys',), None, None, (
+        'intercept', 'as shown on the Target card', None, None,
+        'Bogeys doing Escort are drawn and placed as shown on Target card.',
+    )),
+    (('dogfight_friendly',), None, None, (
+        'dogfight', 'any of the East Pre-Approach areas (Northeast, East and Southeast Pre-Approach areas)', None, None,
+        'Friendly Aircraft are placed in any of the East Pre-Approach areas. All other rules of Movement and Dogfighting remain.',
+    )),
+    (('dogfight_bogeys',), None, None, (
+        'dogfight', 'a random Approach or Center Area (bogey_placement)', None, None,
+        'Bogeys will start in random Approach or Center Area. Roll for each Bogey to determine where it starts. Unlike previous Leader series Dogfight Missions, the Bogeys move per the rules, toward unengaged Friendly Aircraft.',
+    )),
+)
+
+
+def lookup_special_targets(*, special_counter: SpecialCounter) -> SpecialTargetsResult:
+    """Special Targets: set-up and movement, rule Pre-Flight: Special Targets: the row the keys select.
+
+    Args:
+        special_counter: Counters of a Special Target (SpecialCounter; labels in SPECIAL_COUNTER_LABELS).
+
+    Returns:
+        The row's values by column:
+            'mission': Special Target
+            'start': Start
+            'moves': Areas a turn
+            'toward': Toward
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(special_counter) is not str or special_counter not in SPECIAL_COUNTER_LABELS:
+        special_counter = _member('special_targets', 'special_counter', special_counter, SPECIAL_COUNTER_LABELS)
+    row = _select('special_targets', _SPECIAL_TARGETS_ROWS, (special_counter,), None)
+    return {'mission': row[0], 'start': row[1], 'moves': row[2], 'toward': row[3], 'rule': row[4]}
+
+
+# ---- 'target_selection'
+TargetSelectionResult = TypedDict('TargetSelectionResult', {'missions': int | None, 'rule': str})
+TARGET_SELECTION_COLUMNS: Final = ('missions', 'rule')
+_TARGET_SELECTION_ROWS: Final[tuple[_Row[tuple[int | None, str]], ...]] = (
+    (('primary',), None, None, (
+        1,
+        'Select one Target card as the Primary Mission for this Day. Place it in the Center Area of the Tactical Display Sheet.',
+    )),
+    (('secondary',), None, None, (
+        1,
+        'In addition to flying the Primary Mission each Day, you can select one available Target card with the "Secondary" Key Term and fly a second Mission during the Day. When you select the Primary Mission for the Day, you must decide if you also want to fly a Secondary Mission. A Pilot can fly in either a Primary or Secondary Mission, but not both.',
+    )),
+    (('sequence',), None, None, (
+        None,
+        'Carry out the Mission steps including placing Sites, Pilot and Aircraft selection, equipping Weapons, assigning SA, Zeal and Horrido counters, the Target-Bound Flight, Over-Target, Home-Bound Flight, and Debriefing the Primary Mission. Complete the Primary Mission, but do not move Intel or Recon counters until after the secondary Mission. Then repeat those same steps for the Secondary Mission and complete the Secondary Mission.',
+    )),
+    (('unselected',), None, None, (
+        None,
+        'Reshuffle any unselected Target cards, except for Target cards with the "Improvement" Key Term. If a Target is not selected for that days Mission, reshuffle it into the Target deck.',
+    )),
+    (('down_time',), None, None, (
+        0,
+        'You can choose not to fly a Mission for the current Day. A "No Mission" Day still counts against the number of Days you have for that Campaign. Move the Intel and Recon counters one space to the left. Then go to the Mission Debriefing and carry out those steps.',
+    )),
+)
+
+
+def lookup_target_selection(*, selection_rule: SelectionRule) -> TargetSelectionResult:
+    """Select Target, rule Pre-Flight 2: Select Target: the row the keys select.
+
+    Args:
+        selection_rule: Selecting the Target (SelectionRule; labels in SELECTION_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'missions': Missions
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(selection_rule) is not str or selection_rule not in SELECTION_RULE_LABELS:
+        selection_rule = _member('target_selection', 'selection_rule', selection_rule, SELECTION_RULE_LABELS)
+    row = _select('target_selection', _TARGET_SELECTION_ROWS, (selection_rule,), None)
+    return {'missions': row[0], 'rule': row[1]}
+
+
+# ---- 'site_bogey_placement'
+SiteBogeyPlacementResult = TypedDict('SiteBogeyPlacementResult', {'cup': int | None, 'rule': str})
+SITE_BOGEY_PLACEMENT_COLUMNS: Final = ('cup', 'rule')
+_SITE_BOGEY_PLACEMENT_ROWS: Final[tuple[_Row[tuple[int | None, str]], ...]] = (
+    (('sites',), None, None, (
+        2,
+        'Randomly draw the stipulated number of Site counters from the cup. Place the counters, with their Site side up, in the Approach Areas and Center Area on the Tactical Display. If the counter reads "No Site", remove it from the Tactical Display and return it to the cup. The remaining counters represent the enemy Sites defending the Target.',
+    )),
+    (('bogeys',), None, None, (
+        1,
+        'The exact number of Bogeys present is not known until you reach the Target. The exact Aircraft type and skill level of a Bogey is not known until you engage them. Draw the stipulated number of Bogey / No Bogey counters from the Bogey cup at random. Place the counters in the Approach Areas and Center Area respectively as indicated on the Tactical Display. If the counter reads, "No Bogey" remove it from the Tactical Display and return it to the cup.',
+    )),
+    (('destroy_target',), None, None, (
+        None, 'Unless otherwise stated, you do not have to destroy the Sites and Bandits to destroy the Target.',
+    )),
+)
+
+
+def lookup_site_bogey_placement(*, placement_rule: PlacementRule) -> SiteBogeyPlacementResult:
+    """Determine and Place Sites and Bogeys, rule Pre-Flight 3; Target-Bound Flight 9: the row the keys select.
+
+    Args:
+        placement_rule: Placing Sites and Bogeys (PlacementRule; labels in PLACEMENT_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'cup': Cup
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(placement_rule) is not str or placement_rule not in PLACEMENT_RULE_LABELS:
+        placement_rule = _member('site_bogey_placement', 'placement_rule', placement_rule, PLACEMENT_RULE_LABELS)
+    row = _select('site_bogey_placement', _SITE_BOGEY_PLACEMENT_ROWS, (placement_rule,), None)
+    return {'cup': row[0], 'rule': row[1]}
+
+
+# ---- 'assign_pilots'
+AssignPilotsResult = TypedDict('AssignPilotsResult', {'rule': str})
+ASSIGN_PILOTS_COLUMNS: Final = ('rule',)
+_ASSIGN_PILOTS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('maximum',), None, None, (
+        'Each Target card indicates the maximum number of Pilots that can participate in the Mission. You may send fewer Pilots on a Mission, but you may not exceed the listed number of Pilots.',
+    )),
+    (('unfit',), None, None, ('Pilots that are Unfit may not be assigned to a Mission.',)),
+    (('secondary',), None, None, (
+        'If you are performing a Secondary Mission, repeat the above steps to assign the Pilots for the Mission.',
+    )),
+    (('one_mission',), None, None, (
+        'You may not select a Pilot who has already been selected to fly in one Mission (whether Primary or Secondary) to fly in another Mission on the same Day, even if the original Mission was aborted.',
+    )),
+)
+
+
+def lookup_assign_pilots(*, assign_rule: AssignRule) -> AssignPilotsResult:
+    """Assign Pilots, rule Pre-Flight 4: Assign Pilots: the row the keys select.
+
+    Args:
+        assign_rule: Assigning Pilots (AssignRule; labels in ASSIGN_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(assign_rule) is not str or assign_rule not in ASSIGN_RULE_LABELS:
+        assign_rule = _member('assign_pilots', 'assign_rule', assign_rule, ASSIGN_RULE_LABELS)
+    row = _select('assign_pilots', _ASSIGN_PILOTS_ROWS, (assign_rule,), None)
+    return {'rule': row[0]}
+
+
+# ---- 'prepare_for_mission'
+PrepareForMissionResult = TypedDict('PrepareForMissionResult', {'rule': str})
+PREPARE_FOR_MISSION_COLUMNS: Final = ('rule',)
+_PREPARE_FOR_MISSION_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('allocate',), None, None, (
+        'Allocate Weapons and Drop Tanks to each of the Aircraft selected for this Mission. Place each Weapon counter on or next to the Aircraft card you wish to assign it to.',
+    )),
+    (('limits',), None, None, (
+        'The number and types of Weapons your Aircraft can carry is limited in several ways: Weight points per Aircraft, the Weapon list on the Aircraft card, the Weapon list on the Campaign Sheet, and any Special Option points required to be spent on Special Weapons. Non-Special Weapons do not cost SO points.',
+    )),
+    (('record',), None, None, (
+        'Once your Aircraft are equipped, record the number of SO points you have spent on the Player Log.',
+    )),
+)
+
+
+def lookup_prepare_for_mission(*, loadout_rule: LoadoutRule) -> PrepareForMissionResult:
+    """Prepare for Mission, rule Pre-Flight 5: Prepare for Mission: the row the keys select.
+
+    Args:
+        loadout_rule: Preparing for the Mission (LoadoutRule; labels in LOADOUT_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(loadout_rule) is not str or loadout_rule not in LOADOUT_RULE_LABELS:
+        loadout_rule = _member('prepare_for_mission', 'loadout_rule', loadout_rule, LOADOUT_RULE_LABELS)
+    row = _select('prepare_for_mission', _PREPARE_FOR_MISSION_ROWS, (loadout_rule,), None)
+    return {'rule': row[0]}
+
+
 # ---- 'maneuver_results'
 ManeuverResultsResult = TypedDict('ManeuverResultsResult', {'effect': str})
 MANEUVER_RESULTS_COLUMNS: Final = ('effect',)
@@ -2698,7 +6978,10 @@ _SEQUENCE_OF_PLAY_ROWS: Final[tuple[_Row[tuple[Phase, str]], ...]] = (
     ((), 12, 12, ('target_bound', 'Place Turn counter in "1" Box')),
     ((), 13, 13, ('over_target', 'Dive Bombers Dive to Low')),
     ((), 14, 14, ('over_target', 'Fast Pilots Attack')),
-    ((), 15, 15, ('over_target', 'Sites and Bandits Attack')),
+    ((), 15, 15, (
+        'over_target',
+        'Sites and Bandits Attack (One Pilot may Suppress; Pilot under Attack may use Evasion; Pilot may attempt to Bail Out)',
+    )),
     ((), 16, 16, ('over_target', 'Slow Pilots Attack')),
     ((), 17, 17, ('over_target', 'Aircraft Move')),
     ((), 18, 18, ('over_target', 'Bogeys / Bandits Move')),
@@ -2723,7 +7006,7 @@ def lookup_sequence_of_play(value: int, *, drm: int = 0) -> SequenceOfPlayResult
 
     Args:
         value: Step (1-27).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -2822,7 +7105,622 @@ def lookup_mission_counts(*, mission_count: MissionCount) -> MissionCountsResult
     return {'count': row[0], 'printed': row[1]}
 
 
+# ---- 'step_headings'
+StepHeadingsResult = TypedDict('StepHeadingsResult', {'heading': str})
+STEP_HEADINGS_COLUMNS: Final = ('heading',)
+_STEP_HEADINGS_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    ((), 1, 1, ('Draw Target Cards',)),
+    ((), 2, 2, ('Select Target',)),
+    ((), 3, 3, ('Determine and Place Sites',)),
+    ((), 4, 4, ('Assign Pilots',)),
+    ((), 5, 5, ('Prepare for Mission',)),
+    ((), 6, 6, ('Draw Target-Bound Event Card',)),
+    ((), 7, 7, ('Place Aircraft and Choose Altitude',)),
+    ((), 8, 8, ('Remove Correct Number of Fuel Barrels',)),
+    ((), 9, 9, ('Determine and Place Bogeys',)),
+    ((), 10, 10, ('Intel Air Defense Adjustment',)),
+    ((), 11, 11, ('Draw Over-Target Event Card',)),
+    ((), 12, 12, ('Place Turn Counter in "1" Box',)),
+    ((), 13, 13, ('Dive Bombers Dive to Low',)),
+    ((), 14, 14, ('Fast Pilots Attack',)),
+    ((), 15, 15, ('Sites and Bandits Attack',)),
+    ((), 16, 16, ('Slow Pilots Attack',)),
+    ((), 17, 17, ('Aircraft Move',)),
+    ((), 18, 18, ('Bogeys / Bandits Move',)),
+    ((), 19, 19, ('Advance Turn Counter',)),
+    ((), 20, 20, ('Draw Home-Bound Event Card',)),
+    ((), 21, 21, ('Wounded Pilots and Damaged Aircraft Roll for Safe Landing',)),
+    ((), 22, 22, ('Record Mission Outcome',)),
+    ((), 23, 23, ('Add Target Stress',)),
+    ((), 24, 24, ('Pilot Stress Recovery (All Pilots)',)),
+    ((), 25, 25, ('Record Pilot Experience and Stress',)),
+    ((), 26, 26, ('Pilot Promotion',)),
+    ((), 27, 27, ('Use Medic to Heal Pilots',)),
+)
+_STEP_HEADINGS_INDEX: Final = _Index(_STEP_HEADINGS_ROWS)
+
+
+def lookup_step_headings(value: int, *, drm: int = 0) -> StepHeadingsResult:
+    """Sequence of Play: section headings, rule Sequence of Play: the row a value selects.
+
+    Args:
+        value: Step (1-27).
+        drm: the total die roll modifier, added to the natural roll.
+
+    Returns:
+        The row's values by column:
+            'heading': Section heading
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(value) is not int or value < 1 or value > 27:
+        _check_value('step_headings', 'step', value, 1, 27)
+    if type(drm) is not int:
+        _check_int('step_headings', 'drm', drm)
+    modified = value + drm
+    low, by_roll, below, above = _STEP_HEADINGS_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _STEP_HEADINGS_INDEX.select('step_headings', (), modified)
+    return {'heading': row[0]}
+
+
+# ---- 'site_bandit_targeting'
+SiteBanditTargetingResult = TypedDict('SiteBanditTargetingResult', {'limit': int | None, 'rule': str})
+SITE_BANDIT_TARGETING_COLUMNS: Final = ('limit', 'rule')
+_SITE_BANDIT_TARGETING_ROWS: Final[tuple[_Row[tuple[int | None, str]], ...]] = (
+    (('site_limits',), None, None, (
+        None,
+        "A Site is limited to which Aircraft it can Attack based on the Aircraft's Altitude and Range to the player's Aircraft.",
+    )),
+    (('bogey_area',), None, None, (0, 'A Bogey may only attack an aircraft in the same Area.')),
+    (('one_aircraft',), None, None, (
+        1,
+        'Each Site or Bandit Attacks individually and may only Attack one Aircraft. Resolve the Attack for each Site or Bandit before starting an Attack for another Site or Bandit. You may choose to resolve these Attacks in any order.',
+    )),
+    (('closest',), None, None, (None, 'A Site or Bandit automatically Targets the closest Aircraft.')),
+    (('tie',), None, None, (
+        None,
+        'If there are two or more Aircraft at the same distance from the Site or Bogey, randomly determine which one the Site or Bandit Attacks.',
+    )),
+    (('bandits_maneuver',), None, None, (
+        None,
+        'Bandits Maneuver using the same rules as your Fast Pilots. The Bandit will attempt a Maneuver based on its Position. Use the modified roll to determine the result of the Maneuver. Adjust the counter Positions and perform an Attack as detailed in the Fast Pilot rules, with an additional modifier. This modifier is the ROBUSTNESS rating of your Aircraft and may be a positive or negative modifier.',
+    )),
+)
+
+
+def lookup_site_bandit_targeting(*, targeting_rule: TargetingRule) -> SiteBanditTargetingResult:
+    """Sites and Bandits Attack: targeting, rule Sites and Bandits Attack: the row the keys select.
+
+    Args:
+        targeting_rule: Sites and Bandits: whom they Attack (TargetingRule; labels in TARGETING_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'limit': Limit
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(targeting_rule) is not str or targeting_rule not in TARGETING_RULE_LABELS:
+        targeting_rule = _member('site_bandit_targeting', 'targeting_rule', targeting_rule, TARGETING_RULE_LABELS)
+    row = _select('site_bandit_targeting', _SITE_BANDIT_TARGETING_ROWS, (targeting_rule,), None)
+    return {'limit': row[0], 'rule': row[1]}
+
+
+# ---- 'attack_results'
+AttackResultsResult = TypedDict('AttackResultsResult', {
+    'roll': str, 'wound': WoundColour | None, 'damaged': YesNo | None, 'twice': str | None, 'effect': str,
+})
+ATTACK_RESULTS_COLUMNS: Final = ('roll', 'wound', 'damaged', 'twice', 'effect')
+_ATTACK_RESULTS_ROWS: Final[tuple[_Row[tuple[str, WoundColour | None, YesNo | None, str | None, str]], ...]] = (
+    (('bandit', 'missed'), None, None, (
+        'less than the first number', None, 'no', None, 'there is no effect on the Targeted Aircraft.',
+    )),
+    (('bandit', 'minor'), None, None, (
+        'equal to the first number but less than the second number', 'yellow', 'no', None,
+        'draw a YELLOW Wound counter and apply the effect.',
+    )),
+    (('bandit', 'major'), None, None, (
+        'equal to or greater than the second number but less than the third number', 'red', 'yes', 'Destroyed',
+        'the Target Aircraft is Damaged. Damaged Aircraft receive a -1 to their Robustness rating. The Player then pulls a RED Wound counter from the Wound Cup. If an Aircraft receives a second Damaged result, it is Destroyed. Damaged Aircraft are automatically repaired overnight.',
+    )),
+    (('bandit', 'destroyed'), None, None, (
+        'equal to or greater than the third number', None, None, None,
+        'the Target Aircraft is Destroyed. The Pilot may attempt to Bail Out. If unsuccessful, remove the Pilot from the game.',
+    )),
+    (('site', 'missed'), None, None, (
+        'less than the first number', None, 'no', None, 'there is no effect on the Targeted Aircraft.',
+    )),
+    (('site', 'minor'), None, None, (
+        'equal to or greater than the first number but less than the second number', 'yellow', 'no', None,
+        'Draw a YELLOW Wound counter from the Wound Cup. Apply its effects.',
+    )),
+    (('site', 'major'), None, None, (
+        'equal to or greater than the second number but less than the third number', 'red', 'yes', 'Destroyed',
+        'the Target Aircraft is Damaged. Damaged Aircraft receive a -1 to their Robustness rating. Draw a RED Wound counter from the Wound Cup. If an Aircraft Receives a Major Hit a second time during a Mission, it is Destroyed.',
+    )),
+    (('site', 'destroyed'), None, None, (
+        'equal to or greater than the third number', None, None, None,
+        'the Target Aircraft is Destroyed. Remove the Destroyed Aircraft from the Mission. The Pilot may attempt to Bail Out (see page 19).',
+    )),
+)
+
+
+def lookup_attack_results(*, attacking: Attacking, attack_result: AttackResult) -> AttackResultsResult:
+    """Site and Bandit Attack results, rule Sites and Bandits Attack: Bandits Attack; Attack Resolution: the row the
+        keys select.
+
+    Args:
+        attacking: Attacking (Attacking; labels in ATTACKING_LABELS).
+        attack_result: Attack result (AttackResult; labels in ATTACK_RESULT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'roll': Modified roll
+            'wound': Draw
+            'damaged': Aircraft Damaged
+            'twice': A second such result in a Mission
+            'effect': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(attacking) is not str or attacking not in ATTACKING_LABELS:
+        attacking = _member('attack_results', 'attacking', attacking, ATTACKING_LABELS)
+    if type(attack_result) is not str or attack_result not in ATTACK_RESULT_LABELS:
+        attack_result = _member('attack_results', 'attack_result', attack_result, ATTACK_RESULT_LABELS)
+    row = _select('attack_results', _ATTACK_RESULTS_ROWS, (attacking, attack_result), None)
+    return {'roll': row[0], 'wound': row[1], 'damaged': row[2], 'twice': row[3], 'effect': row[4]}
+
+
+# ---- 'site_altitude'
+SiteAltitudeResult = TypedDict('SiteAltitudeResult', {'can_attack': YesNo})
+SITE_ALTITUDE_COLUMNS: Final = ('can_attack',)
+_SITE_ALTITUDE_ROWS: Final[tuple[_Row[tuple[YesNo]], ...]] = (
+    (('low', 'low'), None, None, ('yes',)),
+    (('low', 'high'), None, None, ('no',)),
+    (('high', 'low'), None, None, ('no',)),
+    (('high', 'high'), None, None, ('yes',)),
+    (('both', 'low'), None, None, ('yes',)),
+    (('both', 'high'), None, None, ('yes',)),
+)
+
+
+def lookup_site_altitude(*, site_notation: SiteNotation, altitude: Altitude) -> SiteAltitudeResult:
+    """Sites: Altitude, rule Sites and Bandits Attack: Site Altitude Notations: the row the keys select.
+
+    Args:
+        site_notation: Site Altitude notation (SiteNotation; labels in SITE_NOTATION_LABELS).
+        altitude: Altitude (Altitude; labels in ALTITUDE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'can_attack': May Attack
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(site_notation) is not str or site_notation not in SITE_NOTATION_LABELS:
+        site_notation = _member('site_altitude', 'site_notation', site_notation, SITE_NOTATION_LABELS)
+    if type(altitude) is not str or altitude not in ALTITUDE_LABELS:
+        altitude = _member('site_altitude', 'altitude', altitude, ALTITUDE_LABELS)
+    row = _select('site_altitude', _SITE_ALTITUDE_ROWS, (site_notation, altitude), None)
+    return {'can_attack': row[0]}
+
+
+# ---- 'site_range'
+SiteRangeResult = TypedDict('SiteRangeResult', {'max_range': int, 'rule': str})
+SITE_RANGE_COLUMNS: Final = ('max_range', 'rule')
+_SITE_RANGE_ROWS: Final[tuple[_Row[tuple[int, str]], ...]] = (
+    (('none',), None, None, (0, 'These Sites can only fire at an Aircraft in their same Area.')),
+    (('range1',), None, None, (1, 'These Sites can fire at an Aircraft that is at both Range 0 and 1.')),
+)
+
+
+def lookup_site_range(*, site_range_notation: SiteRangeNotation) -> SiteRangeResult:
+    """Sites: Range, rule Sites and Bandits Attack: Range: the row the keys select.
+
+    Args:
+        site_range_notation: Site Range (SiteRangeNotation; labels in SITE_RANGE_NOTATION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'max_range': Attacks at Range up to
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(site_range_notation) is not str or site_range_notation not in SITE_RANGE_NOTATION_LABELS:
+        site_range_notation = _member(
+            'site_range', 'site_range_notation', site_range_notation, SITE_RANGE_NOTATION_LABELS
+        )
+    row = _select('site_range', _SITE_RANGE_ROWS, (site_range_notation,), None)
+    return {'max_range': row[0], 'rule': row[1]}
+
+
+# ---- 'sites_named'
+SitesNamedResult = TypedDict('SitesNamedResult', {'range': SiteRangeNotation | None, 'notation': SiteNotation | None})
+SITES_NAMED_COLUMNS: Final = ('range', 'notation')
+_SITES_NAMED_ROWS: Final[tuple[_Row[tuple[SiteRangeNotation | None, SiteNotation | None]], ...]] = (
+    (('four_inch',), None, None, ('range1', 'both')),
+    (('lt_mg',), None, None, (None, 'low')),
+    (('mm20',), None, None, ('none', 'low')),
+    (('five_25_inch',), None, None, (None, None)),
+)
+
+
+def lookup_sites_named(*, site_named: SiteNamed) -> SitesNamedResult:
+    """Sites named in the rules, rule Sites and Bandits Attack: the row the keys select.
+
+    Args:
+        site_named: Site named in the rules (SiteNamed; labels in SITE_NAMED_LABELS).
+
+    Returns:
+        The row's values by column:
+            'range': Range
+            'notation': Altitude
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(site_named) is not str or site_named not in SITE_NAMED_LABELS:
+        site_named = _member('sites_named', 'site_named', site_named, SITE_NAMED_LABELS)
+    row = _select('sites_named', _SITES_NAMED_ROWS, (site_named,), None)
+    return {'range': row[0], 'notation': row[1]}
+
+
+# ---- 'aircraft_reactions'
+AircraftReactionsResult = TypedDict('AircraftReactionsResult', {
+    'order': int, 'pilots': int, 'stress': int, 'cancels': YesNo, 'damages': YesNo, 'rule': str,
+})
+AIRCRAFT_REACTIONS_COLUMNS: Final = ('order', 'pilots', 'stress', 'cancels', 'damages', 'rule')
+_AIRCRAFT_REACTIONS_ROWS: Final[tuple[_Row[tuple[int, int, int, YesNo, YesNo, str]], ...]] = (
+    (('suppression',), None, None, (
+        1, 1, 1, 'yes', 'no',
+        "After the Target of a Site or Bandit's Attack is determined, you may have your Aircraft react to the Attack. You can first attempt to Suppress the Attack. An Unengaged Aircraft may perform a Suppression Attack against the Site or Bandit. Specify a Gun Attack or the Weapon counter(s) to be expended. Apply all Attack modifiers to the Suppression rolls as normal. If the Suppression die result indicates that a Hit is inflicted, the Site or Bandit Attack is cancelled out. When an Aircraft attempts a Suppression Attack, place a +1 Stress counter on its card, whether the Suppression was successful or not. The Site or Bandit does not suffer damage from the Suppression Attack. If the Suppression attempt fails, the Aircraft cannot try again for that Attack, but it can try to Suppress future Attacks in other Turns.",
+    )),
+    (('evasion',), None, None, (
+        2, 1, 1, 'no', 'no',
+        'If you choose not to Suppress, or it fails, you can attempt to Evade. The Aircraft which is the Target of an Attack may choose to go Evasive to reduce the chances of being hit. When an Aircraft goes Evasive, place a +1 Stress counter on the Pilot. When rolling for the Site or Bandit Attack, roll 2 dice, and use the lower result of the two Attack rolls. Evasion can be used for Site and Bandit Attacks while an Aircraft is Over-Target, or when reacting to an Event card where weapon counters can be expended to reduce the number of Event Attacks. An Unfit Pilot can perform an Evade maneuver, at the cost of gaining another +1 Stress.',
+    )),
+)
+
+
+def lookup_aircraft_reactions(*, reaction: Reaction) -> AircraftReactionsResult:
+    """Aircraft Reactions, rule Sites and Bandits Attack: Aircraft Reactions: the row the keys select.
+
+    Args:
+        reaction: Aircraft Reaction (Reaction; labels in REACTION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'order': Order
+            'pilots': Pilots
+            'stress': Stress
+            'cancels': Cancels the Attack
+            'damages': Damages the Site or Bandit
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(reaction) is not str or reaction not in REACTION_LABELS:
+        reaction = _member('aircraft_reactions', 'reaction', reaction, REACTION_LABELS)
+    row = _select('aircraft_reactions', _AIRCRAFT_REACTIONS_ROWS, (reaction,), None)
+    return {'order': row[0], 'pilots': row[1], 'stress': row[2], 'cancels': row[3], 'damages': row[4], 'rule': row[5]}
+
+
+# ---- 'tactical_display_boxes'
+TacticalDisplayBoxesResult = TypedDict('TacticalDisplayBoxesResult', {'counters': str | None, 'holds': str})
+TACTICAL_DISPLAY_BOXES_COLUMNS: Final = ('counters', 'holds')
+_TACTICAL_DISPLAY_BOXES_ROWS: Final[tuple[_Row[tuple[str | None, str]], ...]] = (
+    (('turn_counter',), None, None, ('the Turn counter', 'You have five Turns to Destroy the Target.')),
+    (('target_deck',), None, None, (
+        "the Campaign's Target cards",
+        'Each Campaign will use different Targets. Place them here, face down in a deck.',
+    )),
+    (('event_deck',), None, None, (
+        'the Event cards', 'Shuffle the Event cards and place them here, face down in a deck.',
+    )),
+    (('target_card',), None, None, (
+        'the chosen Target card', 'When you fly a Mission, place your chosen Target card in this area.',
+    )),
+    (('ambulance',), None, None, (
+        'Medic counters',
+        'Place Medic counters here. Place available Medic counters in the Krankenwagen (Ambulance) Area.',
+    )),
+    (('fuel_depot',), None, None, ('Fuel Barrel counters', 'The area to keep all your Fuel Barrel counters.')),
+    (('supply_dump',), None, None, ('SO counters', 'The area to keep all your SO counters.')),
+    (('fuel_mission_stress',), None, None, (
+        None, 'The color of each dot reflects how much Fuel is used and how much Stress it costs.',
+    )),
+    (('sequence_of_play',), None, None, (None, 'This highlights each step in the game.')),
+)
+
+
+def lookup_tactical_display_boxes(*, display_box: DisplayBox) -> TacticalDisplayBoxesResult:
+    """Tactical Display, rule Tactical Display: the row the keys select.
+
+    Args:
+        display_box: Tactical Display box (DisplayBox; labels in DISPLAY_BOX_LABELS).
+
+    Returns:
+        The row's values by column:
+            'counters': Holds
+            'holds': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(display_box) is not str or display_box not in DISPLAY_BOX_LABELS:
+        display_box = _member('tactical_display_boxes', 'display_box', display_box, DISPLAY_BOX_LABELS)
+    row = _select('tactical_display_boxes', _TACTICAL_DISPLAY_BOXES_ROWS, (display_box,), None)
+    return {'counters': row[0], 'holds': row[1]}
+
+
+# ---- 'tactical_display_rules'
+TacticalDisplayRulesResult = TypedDict('TacticalDisplayRulesResult', {'limit': int | None, 'rule': str})
+TACTICAL_DISPLAY_RULES_COLUMNS: Final = ('limit', 'rule')
+_TACTICAL_DISPLAY_RULES_ROWS: Final[tuple[_Row[tuple[int | None, str]], ...]] = (
+    (('shortest_path',), None, None, (
+        None, 'Always use the shortest path when calculating the Range for an Attack or Movement.',
+    )),
+    (('stacking',), None, None, (
+        None, 'An Area may be occupied by any number of Aircraft, and any Aircraft may occupy any Area.',
+    )),
+)
+
+
+def lookup_tactical_display_rules(*, display_rule: DisplayRule) -> TacticalDisplayRulesResult:
+    """Tactical Display rules, rule Tactical Display: the row the keys select.
+
+    Args:
+        display_rule: Tactical Display rule (DisplayRule; labels in DISPLAY_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'limit': Limit
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(display_rule) is not str or display_rule not in DISPLAY_RULE_LABELS:
+        display_rule = _member('tactical_display_rules', 'display_rule', display_rule, DISPLAY_RULE_LABELS)
+    row = _select('tactical_display_rules', _TACTICAL_DISPLAY_RULES_ROWS, (display_rule,), None)
+    return {'limit': row[0], 'rule': row[1]}
+
+
+# ---- 'area_range'
+AreaRangeResult = TypedDict('AreaRangeResult', {
+    'center': int, 'north': int, 'east': int, 'south': int, 'west': int, 'north_pre': int, 'northeast_pre': int,
+    'east_pre': int, 'southeast_pre': int, 'south_pre': int, 'southwest_pre': int, 'west_pre': int,
+    'northwest_pre': int,
+})
+AREA_RANGE_COLUMNS: Final = (
+    'center', 'north', 'east', 'south', 'west', 'north_pre', 'northeast_pre', 'east_pre', 'southeast_pre', 'south_pre',
+    'southwest_pre', 'west_pre', 'northwest_pre',
+)
+_AREA_RANGE_ROWS: Final[tuple[_Row[tuple[int, int, int, int, int, int, int, int, int, int, int, int, int]], ...]] = (
+    (('center',), None, None, (0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2)),
+    (('north',), None, None, (1, 0, 1, 2, 1, 1, 1, 2, 2, 3, 2, 2, 1)),
+    (('east',), None, None, (1, 1, 0, 1, 2, 2, 1, 1, 1, 2, 2, 3, 2)),
+    (('south',), None, None, (1, 2, 1, 0, 1, 3, 2, 2, 1, 1, 1, 2, 2)),
+    (('west',), None, None, (1, 1, 2, 1, 0, 2, 2, 3, 2, 2, 1, 1, 1)),
+    (('north_pre',), None, None, (2, 1, 2, 3, 2, 0, 1, 2, 3, 4, 3, 2, 1)),
+    (('northeast_pre',), None, None, (2, 1, 1, 2, 2, 1, 0, 1, 2, 3, 3, 3, 2)),
+    (('east_pre',), None, None, (2, 2, 1, 2, 3, 2, 1, 0, 1, 2, 3, 4, 3)),
+    (('southeast_pre',), None, None, (2, 2, 1, 1, 2, 3, 2, 1, 0, 1, 2, 3, 3)),
+    (('south_pre',), None, None, (2, 3, 2, 1, 2, 4, 3, 2, 1, 0, 1, 2, 3)),
+    (('southwest_pre',), None, None, (2, 2, 2, 1, 1, 3, 3, 3, 2, 1, 0, 1, 2)),
+    (('west_pre',), None, None, (2, 2, 3, 2, 1, 2, 3, 4, 3, 2, 1, 0, 1)),
+    (('northwest_pre',), None, None, (2, 1, 2, 2, 1, 1, 2, 3, 3, 3, 2, 1, 0)),
+)
+
+
+def lookup_area_range(*, area: Area) -> AreaRangeResult:
+    """Range between Tactical Display areas, rule Tactical Display: the row the keys select.
+
+    Args:
+        area: Tactical Display area (Area; labels in AREA_LABELS).
+
+    Returns:
+        The row's values by column:
+            'center': Center
+            'north': N Appr
+            'east': E Appr
+            'south': S Appr
+            'west': W Appr
+            'north_pre': N Pre
+            'northeast_pre': NE Pre
+            'east_pre': E Pre
+            'southeast_pre': SE Pre
+            'south_pre': S Pre
+            'southwest_pre': SW Pre
+            'west_pre': W Pre
+            'northwest_pre': NW Pre
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(area) is not str or area not in AREA_LABELS:
+        area = _member('area_range', 'area', area, AREA_LABELS)
+    row = _select('area_range', _AREA_RANGE_ROWS, (area,), None)
+    return {
+        'center': row[0], 'north': row[1], 'east': row[2], 'south': row[3], 'west': row[4], 'north_pre': row[5],
+        'northeast_pre': row[6], 'east_pre': row[7], 'southeast_pre': row[8], 'south_pre': row[9],
+        'southwest_pre': row[10], 'west_pre': row[11], 'northwest_pre': row[12],
+    }
+
+
+# ---- 'aborting'
+AbortingResult = TypedDict('AbortingResult', {'rule': str})
+ABORTING_COLUMNS: Final = ('rule',)
+_ABORTING_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('when',), None, None, (
+        'After the Target-Bound Event is resolved, you may decide to Abort none, some, or all the Aircraft on the Mission.',
+    )),
+    (('experience',), None, None, ('Aircraft that Abort do not gain Experience points.',)),
+    (('target_stress',), None, None, ('Aircraft that Abort do suffer Target Stress as normal.',)),
+    (('fuel',), None, None, ('If an Aircraft Aborts, the Fuel is still lost.',)),
+    (('all_abort',), None, None, ('If all Aircraft Abort, go directly to Home-Bound step.',)),
+    (('continue',), None, None, (
+        'Aircraft that do not Abort must continue with the Mission and participate in the Over-Target and Home-Bound steps.',
+    )),
+)
+
+
+def lookup_aborting(*, abort_rule: AbortRule) -> AbortingResult:
+    """Aborting a Mission, rule Target-Bound Flight 6: Aborting a Mission: the row the keys select.
+
+    Args:
+        abort_rule: Aborting a Mission (AbortRule; labels in ABORT_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(abort_rule) is not str or abort_rule not in ABORT_RULE_LABELS:
+        abort_rule = _member('aborting', 'abort_rule', abort_rule, ABORT_RULE_LABELS)
+    row = _select('aborting', _ABORTING_ROWS, (abort_rule,), None)
+    return {'rule': row[0]}
+
+
+# ---- 'target_bound_flight'
+TargetBoundFlightResult = TypedDict('TargetBoundFlightResult', {'rule': str})
+TARGET_BOUND_FLIGHT_COLUMNS: Final = ('rule',)
+_TARGET_BOUND_FLIGHT_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('placement',), None, None, (
+        'Place each of your Aircraft counters in one of the Pre-Approach Areas. More than one Aircraft may begin in an Area.',
+    )),
+    (('altitude',), None, None, (
+        'Select the initial Altitude for each Aircraft counter. Unlike some other Air Leader games, you may not change the Altitude of your Aircraft during the Over-Target steps, except when performing a Dive Attack.',
+    )),
+    (('fuel',), None, None, (
+        'Remove the directed number of Fuel Barrels per Aircraft per Target Fuel Costs this mission. If an Aircraft Aborts, the Fuel is still lost.',
+    )),
+)
+
+
+def lookup_target_bound_flight(*, flight_rule: FlightRule) -> TargetBoundFlightResult:
+    """Place Aircraft, Altitude and Fuel, rule Target-Bound Flight 7-8: the row the keys select.
+
+    Args:
+        flight_rule: Target-Bound Flight rule (FlightRule; labels in FLIGHT_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(flight_rule) is not str or flight_rule not in FLIGHT_RULE_LABELS:
+        flight_rule = _member('target_bound_flight', 'flight_rule', flight_rule, FLIGHT_RULE_LABELS)
+    row = _select('target_bound_flight', _TARGET_BOUND_FLIGHT_ROWS, (flight_rule,), None)
+    return {'rule': row[0]}
+
+
+# ---- 'bandit_draw'
+BanditDrawResult = TypedDict('BanditDrawResult', {'rule': str})
+BANDIT_DRAW_COLUMNS: Final = ('rule',)
+_BANDIT_DRAW_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('draw',), None, None, (
+        "When a Bogey Counter is Engaged by a Player's Fighter, or maneuvers against a friendly Bomber, draw an Actual Bandit from the Bandit/Site cup. Replace the Bogey Counter with the Actual Bandit. Return Bogey Counter to its cup.",
+    )),
+    (('no_revert',), None, None, ('Bandits do NOT revert to Bogeys.',)),
+    (('year',), None, None, (
+        'Every Bandit has a Year noted on its counter. Only use the Bandits with the same Year as the Campaign.',
+    )),
+    (('campaign_types',), None, None, (
+        "When drawing actual Bandits, only count the Campaign's Bandit types as draws. Any other Bandits do not count and are set aside until you have drawn the prescribed number of the correct Bandits, then return them to the cup.",
+    )),
+)
+
+
+def lookup_bandit_draw(*, bandit_draw_rule: BanditDrawRule) -> BanditDrawResult:
+    """Drawing Bandits, rule Target-Bound Flight 9: Determine and Place Bogeys: the row the keys select.
+
+    Args:
+        bandit_draw_rule: Drawing Bandits (BanditDrawRule; labels in BANDIT_DRAW_RULE_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(bandit_draw_rule) is not str or bandit_draw_rule not in BANDIT_DRAW_RULE_LABELS:
+        bandit_draw_rule = _member('bandit_draw', 'bandit_draw_rule', bandit_draw_rule, BANDIT_DRAW_RULE_LABELS)
+    row = _select('bandit_draw', _BANDIT_DRAW_ROWS, (bandit_draw_rule,), None)
+    return {'rule': row[0]}
+
+
+# ---- 'intel_adjustment'
+IntelAdjustmentResult = TypedDict('IntelAdjustmentResult', {'rule': str})
+INTEL_ADJUSTMENT_COLUMNS: Final = ('rule',)
+_INTEL_ADJUSTMENT_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('removal',), None, None, (
+        'If the Intel track indicates a removal of Sites or Bogeys, select the counters you would like to remove and put them back into the cup.',
+    )),
+    (('addition',), None, None, (
+        'If the Intel track notes the addition of Sites or Bogeys, draw, and place the extra required counters in the Center Area.',
+    )),
+    (('no_change',), None, None, ('If the track notes "No Change", then no Bogey or Site adjustments are required.',)),
+)
+
+
+def lookup_intel_adjustment(*, intel_result: IntelResult) -> IntelAdjustmentResult:
+    """Intel Air Defense Adjustment, rule Target-Bound Flight 10: Intel Air Defense Adjustment: the row the keys select.
+
+    Args:
+        intel_result: Intel track result (IntelResult; labels in INTEL_RESULT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'rule': As printed
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(intel_result) is not str or intel_result not in INTEL_RESULT_LABELS:
+        intel_result = _member('intel_adjustment', 'intel_result', intel_result, INTEL_RESULT_LABELS)
+    row = _select('intel_adjustment', _INTEL_ADJUSTMENT_ROWS, (intel_result,), None)
+    return {'rule': row[0]}
+
+
 LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
+    'aces_expansion': lookup_aces_expansion,
+    'aces_named': lookup_aces_named,
+    'ace_skills': lookup_ace_skills,
+    'ace_included_skills': lookup_ace_included_skills,
+    'weapon_attack': lookup_weapon_attack,
+    'air_to_ground': lookup_air_to_ground,
+    'special_weapons': lookup_special_weapons,
     'squadron_makeup': lookup_squadron_makeup,
     'squadron_size': lookup_squadron_size,
     'promotion_costs': lookup_promotion_costs,
@@ -2831,12 +7729,23 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'so_flat_costs': lookup_so_flat_costs,
     'victories': lookup_victories,
     'bandit_skill_levels': lookup_bandit_skill_levels,
+    'ace_award': lookup_ace_award,
     'medic_options': lookup_medic_options,
     'vp_adjustments': lookup_vp_adjustments,
     'stress_adjustments': lookup_stress_adjustments,
     'pilot_counters': lookup_pilot_counters,
     'horrido_uses': lookup_horrido_uses,
+    'cost_notations': lookup_cost_notations,
+    'campaign_tracks': lookup_campaign_tracks,
+    'track_moves': lookup_track_moves,
+    'so_rules': lookup_so_rules,
+    'tactical_display_setup': lookup_tactical_display_setup,
+    'campaigns': lookup_campaigns,
+    'campaign_bandit_types': lookup_campaign_bandit_types,
+    'pilot_skill_rules': lookup_pilot_skill_rules,
+    'promotion_priority': lookup_promotion_priority,
     'bail_out': lookup_bail_out,
+    'bail_out_rules': lookup_bail_out_rules,
     'out_of_fuel': lookup_out_of_fuel,
     'safe_landing': lookup_safe_landing,
     'bogey_placement': lookup_bogey_placement,
@@ -2846,29 +7755,112 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'bandit_attack': lookup_bandit_attack,
     'maneuver_roll': lookup_maneuver_roll,
     'bandit_maneuver_success': lookup_bandit_maneuver_success,
+    'gun_attack': lookup_gun_attack,
     'escorted_aircraft': lookup_escorted_aircraft,
     'escort_bandit_results': lookup_escort_bandit_results,
+    'sheets': lookup_sheets,
+    'cards_and_dice': lookup_cards_and_dice,
+    'counters': lookup_counters,
+    'campaign_sheet': lookup_campaign_sheet,
+    'campaign_levels': lookup_campaign_levels,
+    'pilot_card': lookup_pilot_card,
+    'pilot_status_effects': lookup_pilot_status_effects,
+    'pilot_card_deruyter': lookup_pilot_card_deruyter,
+    'target_card': lookup_target_card,
+    'target_cards_named': lookup_target_cards_named,
+    'weapon_counter': lookup_weapon_counter,
+    'attack_number_rules': lookup_attack_number_rules,
+    'weapon_targets': lookup_weapon_targets,
+    'site_counter': lookup_site_counter,
+    'site_kinds': lookup_site_kinds,
+    'counter_sides': lookup_counter_sides,
+    'bandit_counter': lookup_bandit_counter,
+    'bomber_counter': lookup_bomber_counter,
+    'bogey_to_bandit': lookup_bogey_to_bandit,
+    'hits_to_destroy': lookup_hits_to_destroy,
+    'event_card': lookup_event_card,
+    'home_bound': lookup_home_bound,
+    'target_outcomes': lookup_target_outcomes,
+    'reinforcements': lookup_reinforcements,
+    'experience': lookup_experience,
+    'promotion': lookup_promotion,
+    'promotion_rules': lookup_promotion_rules,
+    'stress_relief': lookup_stress_relief,
+    'medic': lookup_medic,
+    'dogfighting': lookup_dogfighting,
+    'positions': lookup_positions,
+    'position_change': lookup_position_change,
+    'maneuver_positions': lookup_maneuver_positions,
+    'maneuver_restrictions': lookup_maneuver_restrictions,
+    'aircraft_roles': lookup_aircraft_roles,
+    'engagement': lookup_engagement,
+    'bombers': lookup_bombers,
+    'defensive_fire_arcs': lookup_defensive_fire_arcs,
+    'aces': lookup_aces,
+    'optional_rules': lookup_optional_rules,
+    'over_target': lookup_over_target,
+    'attack_steps': lookup_attack_steps,
+    'attacking': lookup_attacking,
+    'attack_options': lookup_attack_options,
+    'movement': lookup_movement,
+    'move_when_engaged': lookup_move_when_engaged,
+    'bogey_movement': lookup_bogey_movement,
+    'key_terms': lookup_key_terms,
+    'target_draw': lookup_target_draw,
+    'special_targets': lookup_special_targets,
+    'target_selection': lookup_target_selection,
+    'site_bogey_placement': lookup_site_bogey_placement,
+    'assign_pilots': lookup_assign_pilots,
+    'prepare_for_mission': lookup_prepare_for_mission,
     'maneuver_results': lookup_maneuver_results,
     'special_sites': lookup_special_sites,
     'sequence_of_play': lookup_sequence_of_play,
     'event_card_sections': lookup_event_card_sections,
     'mission_counts': lookup_mission_counts,
+    'step_headings': lookup_step_headings,
+    'site_bandit_targeting': lookup_site_bandit_targeting,
+    'attack_results': lookup_attack_results,
+    'site_altitude': lookup_site_altitude,
+    'site_range': lookup_site_range,
+    'sites_named': lookup_sites_named,
+    'aircraft_reactions': lookup_aircraft_reactions,
+    'tactical_display_boxes': lookup_tactical_display_boxes,
+    'tactical_display_rules': lookup_tactical_display_rules,
+    'area_range': lookup_area_range,
+    'aborting': lookup_aborting,
+    'target_bound_flight': lookup_target_bound_flight,
+    'bandit_draw': lookup_bandit_draw,
+    'intel_adjustment': lookup_intel_adjustment,
 }
 
 
 # the keyword each context variable of the charts has in every drm_<id> function
 CONTEXT_PARAMETERS: Final[dict[str, str]] = {
     'aborted': 'aborted', 'aces_expansion_pilot': 'aces_expansion_pilot', 'aircraft_damaged': 'aircraft_damaged',
-    'aircraft_destroyed': 'aircraft_destroyed', 'aircraft_mn': 'aircraft_mn', 'attacker_position': 'attacker_position',
-    'bandit_ata': 'bandit_ata', 'cool': 'cool', 'dot_stress': 'dot_stress', 'drop_tank': 'drop_tank',
-    'evasive': 'evasive', 'fire_director_destroyed': 'fire_director_destroyed', 'high_stress': 'high_stress',
+    'aircraft_destroyed': 'aircraft_destroyed', 'aircraft_mn': 'aircraft_mn', 'approach_count': 'approach_count',
+    'attack_stress': 'attack_stress', 'attacker_position': 'attacker_position', 'bandit_ata': 'bandit_ata',
+    'card_steps': 'card_steps', 'center_count': 'center_count', 'cool': 'cool', 'dot_stress': 'dot_stress',
+    'drop_tank': 'drop_tank', 'escorted_bomber': 'escorted_bomber', 'evasive': 'evasive',
+    'fire_director_destroyed': 'fire_director_destroyed', 'high_stress': 'high_stress', 'jet': 'jet',
     'maneuver': 'maneuver', 'miss_one_day_wound': 'miss_one_day_wound', 'miss_two_days_wound': 'miss_two_days_wound',
-    'mission_stress': 'mission_stress', 'pilot_ata': 'pilot_ata', 'pilot_lost': 'pilot_lost',
+    'mission_stress': 'mission_stress', 'pilot_ata': 'pilot_ata', 'pilot_atg': 'pilot_atg', 'pilot_lost': 'pilot_lost',
     'promotion_number': 'promotion_number', 'radio_coordination': 'radio_coordination', 'rested': 'rested',
     'robustness': 'robustness', 'stress': 'stress', 'target_destroyed': 'target_destroyed',
-    'target_hits': 'target_hits', 'target_vp': 'target_vp', 'victories': 'victories', 'wp_carried': 'wp_carried',
-    'xp': 'xp',
+    'target_hits': 'target_hits', 'target_vp': 'target_vp', 'track_space': 'track_space',
+    'track_spaces': 'track_spaces', 'victories': 'victories', 'wp_carried': 'wp_carried', 'xp': 'xp',
 }
+
+
+def compute_honorable_xp(*, attack_stress: int) -> int:
+    """XP an Honorable Ace gains (rule Aces Expansion Rules: Skill(s)): 1 * attack_stress.
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('honorable_xp', 'attack_stress', attack_stress)
+    _check_range('honorable_xp', 'attack_stress', attack_stress, 0, 99)
+    value = (1 * attack_stress)
+    return int(value)
 
 
 def compute_ace_awards(*, aces_expansion_pilot: bool = False, victories: int) -> int:
@@ -2904,11 +7896,15 @@ def compute_xp_after_promotion(*, xp: int, promotion_number: int) -> int:
 
     Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
     ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    It applies only where xp >= promotion_number: ValueError otherwise.
+    Its values: 0+.
     """
     _check_int('xp_after_promotion', 'xp', xp)
     _check_range('xp_after_promotion', 'xp', xp, 0, 99)
     _check_int('xp_after_promotion', 'promotion_number', promotion_number)
     _check_range('xp_after_promotion', 'promotion_number', promotion_number, 1, 99)
+    if not (xp >= promotion_number):
+        raise ValueError('xp_after_promotion: applies only where xp >= promotion_number')
     value = (xp - promotion_number)
     return int(value)
 
@@ -2989,6 +7985,7 @@ def compute_end_of_day_stress(
 
     Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
     ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    Its values: 0+.
     """
     _check_flag('end_of_day_stress', 'rested', rested)
     _check_int('end_of_day_stress', 'stress', stress)
@@ -3026,7 +8023,39 @@ def compute_priority_rr_relief(*, cool: int) -> int:
     return int(value)
 
 
+def compute_track_space_after(*, track_space: int, card_steps: int, track_spaces: int) -> int:
+    """Track space after a Destroyed Target (rule Debriefing): min(track_space + card_steps, track_spaces - 1).
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('track_space_after', 'track_space', track_space)
+    _check_range('track_space_after', 'track_space', track_space, 1, 20)
+    _check_int('track_space_after', 'card_steps', card_steps)
+    _check_range('track_space_after', 'card_steps', card_steps, 0, 9)
+    _check_int('track_space_after', 'track_spaces', track_spaces)
+    _check_range('track_space_after', 'track_spaces', track_spaces, 2, 20)
+    value = min((track_space + card_steps), (track_spaces - 1))
+    return int(value)
+
+
+def compute_counters_drawn(*, approach_count: int, center_count: int) -> int:
+    """Site or Bogey counters drawn for a Target (rule Pre-Flight 3; Target-Bound Flight 9): 4 * approach_count +
+        center_count.
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('counters_drawn', 'approach_count', approach_count)
+    _check_range('counters_drawn', 'approach_count', approach_count, 0, 9)
+    _check_int('counters_drawn', 'center_count', center_count)
+    _check_range('counters_drawn', 'center_count', center_count, 0, 9)
+    value = ((4 * approach_count) + center_count)
+    return int(value)
+
+
 FORMULAS: Final[dict[str, Callable[..., int]]] = {
+    'honorable_xp': compute_honorable_xp,
     'ace_awards': compute_ace_awards,
     'mission_xp': compute_mission_xp,
     'xp_after_promotion': compute_xp_after_promotion,
@@ -3037,6 +8066,72 @@ FORMULAS: Final[dict[str, Callable[..., int]]] = {
     'stress_recovery': compute_stress_recovery,
     'end_of_day_stress': compute_end_of_day_stress,
     'priority_rr_relief': compute_priority_rr_relief,
+    'track_space_after': compute_track_space_after,
+    'counters_drawn': compute_counters_drawn,
+}
+
+
+_LIMIT_AIRCRAFT_MOVE_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Flag('jet'),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 2,
+            'text': 'at most 2',
+            'cite': '17: EXCEPTION: Jets may move two adjacent Areas',
+        },
+    ),
+    (
+        _Flag('escorted_bomber'),
+        {
+            'kind': 'exactly',
+            'min': 1,
+            'max': 1,
+            'text': 'exactly 1',
+            'cite': '17: Escorted Bombers must move',
+        },
+    ),
+    (None, {'kind': 'at_most', 'min': None, 'max': 1, 'text': 'at most 1', 'cite': None}),
+)
+
+
+def limit_aircraft_move(*, jet: bool = False, escorted_bomber: bool = False) -> Bound:
+    """Areas an Aircraft moves in a Turn (rule 17. Aircraft Move): adjacent Areas an Aircraft moves into in step 17 (0:
+        it stays in its Area).
+
+    The first case whose condition holds applies:
+    at most 2 when jet (rule 17: EXCEPTION: Jets may move two adjacent Areas)
+    exactly 1 when escorted_bomber (rule 17: Escorted Bombers must move)
+    at most 1 otherwise
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    _check_flag('aircraft_move', 'jet', jet)
+    _check_flag('aircraft_move', 'escorted_bomber', escorted_bomber)
+    context: dict[str, _Context] = {'jet': jet, 'escorted_bomber': escorted_bomber}
+    return _limit('aircraft_move', _LIMIT_AIRCRAFT_MOVE_CASES, context)
+
+
+_LIMIT_BANDIT_MOVE_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (None, {'kind': 'at_most', 'min': None, 'max': 1, 'text': 'at most 1', 'cite': None}),
+)
+
+
+def limit_bandit_move() -> Bound:
+    """Areas a Bogey or Bandit moves in a Turn (rule 18. Bogeys / Bandits Move): Areas a Bogey or Bandit moves in step
+        18 (it is not required to move).
+
+    The first case whose condition holds applies:
+    at most 1 otherwise
+    """
+    context: dict[str, _Context] = {}
+    return _limit('bandit_move', _LIMIT_BANDIT_MOVE_CASES, context)
+
+
+LIMITS: Final[dict[str, Callable[..., Bound]]] = {
+    'aircraft_move': limit_aircraft_move,
+    'bandit_move': limit_bandit_move,
 }
 
 
@@ -3059,8 +8154,8 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
     (
         'bomb_250kg_roll_10',
         'Air-to-Ground Attacks: Weapon Counters',
-        lambda: lookup_weapon_attack_numbers(weapon='bomb_250kg'),
-        {'hits': (7, 10)},
+        lambda: lookup_weapon_attack(10, weapon='bomb_250kg', drm=drm_weapon_attack()),
+        {'hits': 2},
     ),
     (
         'promote_newbie_cost',
@@ -3089,7 +8184,7 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
     (
         'squadron_choice_size',
         'Campaign Setup: Selecting Squadron Pilots',
-        lambda: lookup_squadron_size(period='y1936_1941'),
+        lambda: lookup_squadron_size(),
         {'pilots': (8, 10, 12)},
     ),
     (
@@ -3101,8 +8196,8 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
     (
         'maneuver_plus4_pos',
         'Dogfighting: Fast Pilots Maneuver and Attack',
-        lambda: lookup_maneuver_results(maneuver_result='pos_plus4'),
-        {'effect': 'Adjust the Aircraft Position by 4 Toward Tailing.'},
+        lambda: lookup_position_change(position='neutral'),
+        {'pos_plus4': 'tailing'},
     ),
     (
         'p47_attack_2',
@@ -3139,6 +8234,14 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
         'Sites and Bandits Attack: Attack Resolution',
         lambda: lookup_bandit_attack_numbers(bandit='p47'),
         {'attack': (3, 6, 7)},
+    ),
+    (
+        'deruyter_gun_attack_modifiers',
+        'Dogfighting: Attacking',
+        lambda: lookup_gun_attack(
+            4, gun_rating='r7', drm=drm_gun_attack(attacker_position='neutral', bandit_ata=-3, pilot_ata=0),
+        ),
+        {'result': 'Hit: the Bandit or Bomber is Destroyed (the B-29 requires 2 hits)'},
     ),
     (
         'rocket_so_cost',
@@ -3199,6 +8302,291 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
         'Debriefing 26',
         lambda: compute_xp_after_promotion(xp=6, promotion_number=5),
         1,
+    ),
+    (
+        'fritz_x_roll_7',
+        'Weapon Counters: Attack Number',
+        lambda: lookup_weapon_attack(7, weapon='fritz_x', drm=drm_weapon_attack()),
+        {'hits': 0},
+    ),
+    (
+        'fritz_x_roll_8',
+        'Weapon Counters: Attack Number',
+        lambda: lookup_weapon_attack(8, weapon='fritz_x', drm=drm_weapon_attack()),
+        {'hits': 2},
+    ),
+    (
+        'fritz_x_roll_10',
+        'Weapon Counters: Attack Number',
+        lambda: lookup_weapon_attack(10, weapon='fritz_x', drm=drm_weapon_attack()),
+        {'hits': 3},
+    ),
+    (
+        'fritz_x_roll_11',
+        'Weapon Counters: Attack Number',
+        lambda: lookup_weapon_attack(10, weapon='fritz_x', drm=drm_weapon_attack() + 1),
+        {'hits': 4},
+    ),
+    (
+        'bomb_250kg_roll_6',
+        'Weapon Counters: Attack Number',
+        lambda: lookup_weapon_attack(6, weapon='bomb_250kg', drm=drm_weapon_attack()),
+        {'hits': 0},
+    ),
+    (
+        'bomb_250kg_roll_7',
+        'Weapon Counters: Attack Number',
+        lambda: lookup_weapon_attack(7, weapon='bomb_250kg', drm=drm_weapon_attack()),
+        {'hits': 1},
+    ),
+    (
+        'bomb_250kg_roll_9',
+        'Weapon Counters: Attack Number',
+        lambda: lookup_weapon_attack(9, weapon='bomb_250kg', drm=drm_weapon_attack()),
+        {'hits': 1},
+    ),
+    (
+        'france_1940_medium',
+        'Campaign Setup: Campaign Duration',
+        lambda: lookup_campaigns(campaign='france_1940', duration='medium'),
+        {'days': 8, 'so': 32, 'fuel': 27, 'great': 33},
+    ),
+    (
+        'france_1940_short_great',
+        'Campaign Outcome',
+        lambda: lookup_campaigns(campaign='france_1940', duration='short'),
+        {'days': 4, 'great': 16},
+    ),
+    (
+        'france_1940_bandits_setup',
+        'Campaign Setup: Tactical Display Setup',
+        lambda: lookup_campaign_bandit_types(campaign='france_1940', bandit_list='setup'),
+        {'bandits': 'D.520, MS.406 and Hurricane'},
+    ),
+    (
+        'france_1940_bandits_draw',
+        'Target-Bound Flight 9',
+        lambda: lookup_campaign_bandit_types(campaign='france_1940', bandit_list='bogeys'),
+        {'bandits': 'D.520 and Hurricane'},
+    ),
+    (
+        'site_placement',
+        'Pre-Flight 3',
+        lambda: compute_counters_drawn(approach_count=2, center_count=2),
+        10,
+    ),
+    (
+        'bogey_placement_draws',
+        'Target-Bound Flight 9',
+        lambda: compute_counters_drawn(approach_count=1, center_count=2),
+        6,
+    ),
+    (
+        'fw190_moves_from_north_approach',
+        'Over-Target 17',
+        lambda: lookup_area_range(area='north'),
+        {
+            'center': 1, 'east': 1, 'west': 1, 'northwest_pre': 1, 'north_pre': 1, 'northeast_pre': 1, 'north': 0,
+            'south': 2, 'east_pre': 2, 'southeast_pre': 2, 'south_pre': 3, 'southwest_pre': 2, 'west_pre': 2,
+        },
+    ),
+    (
+        'fw190_moves_one_area',
+        'Over-Target 17',
+        lambda: lookup_movement(mover='aircraft'),
+        {'areas': 1},
+    ),
+    (
+        'bogey_moves_toward_pretsch',
+        'Over-Target 18',
+        lambda: lookup_area_range(area='south'),
+        {'center': 1, 'south_pre': 1},
+    ),
+    (
+        'bogey_two_from_pretsch',
+        'Over-Target 18',
+        lambda: lookup_area_range(area='center'),
+        {'south_pre': 2, 'west_pre': 2},
+    ),
+    (
+        'deruyter_okay',
+        'Dogfighting: Attacking',
+        lambda: lookup_pilot_card_deruyter(2, pilot_card_quoted='deruyter_newbie', drm=0),
+        {'status': 'okay', 'speed': 'slow', 'ata': 0, 'atg': -2},
+    ),
+    (
+        'deruyter_shaken',
+        'Dogfighting: Attacking',
+        lambda: lookup_pilot_card_deruyter(3, pilot_card_quoted='deruyter_newbie', drm=0),
+        {'status': 'shaken', 'speed': 'slow', 'ata': -2, 'atg': -4},
+    ),
+    (
+        'deruyter_unfit',
+        'Dogfighting: Attacking',
+        lambda: lookup_pilot_card_deruyter(5, pilot_card_quoted='deruyter_newbie', drm=0),
+        {'status': 'unfit'},
+    ),
+    (
+        'unfit_no_attacks',
+        'Pilot Cards: Status',
+        lambda: lookup_pilot_status_effects(pilot_status='unfit'),
+        {'attack': 'no'},
+    ),
+    (
+        'slow_pilots_attack_after_bandits',
+        'Over-Target 16',
+        lambda: lookup_attack_steps(attacker='slow_pilots'),
+        {'step': 16},
+    ),
+    (
+        'bandits_attack_in_step_15',
+        'Over-Target 15',
+        lambda: lookup_attack_steps(attacker='sites_bandits'),
+        {'step': 15},
+    ),
+    (
+        'deruyter_guns_7',
+        'Dogfighting: Attacking',
+        lambda: lookup_pilot_card_deruyter(0, pilot_card_quoted='deruyter_newbie', drm=0),
+        {'guns': 7},
+    ),
+    (
+        'wolf_survives_vp',
+        'Dogfighting: Aces',
+        lambda: lookup_vp_adjustments(vp_item='ace_survives'),
+        {'vp': 1},
+    ),
+    (
+        'target_20_bombers',
+        'Dogfighting: Enemy Bombers',
+        lambda: lookup_target_cards_named(target_named='t20'),
+        {'objective_count': 5, 'destroy': 'You must Destroy the five medium Bombers.'},
+    ),
+    (
+        'target_15_dogfight',
+        'Air-to-Ground Attacks',
+        lambda: lookup_target_cards_named(target_named='t15'),
+        {'hits': None, 'objective': 'Objective Bandit counters'},
+    ),
+    (
+        'four_inch_site',
+        'Sites and Bandits Attack: Range',
+        lambda: lookup_sites_named(site_named='four_inch'),
+        {'range': 'range1', 'notation': 'both'},
+    ),
+    (
+        'four_inch_range_center_east',
+        'Sites and Bandits Attack: Range',
+        lambda: lookup_area_range(area='center'),
+        {'east': 1},
+    ),
+    (
+        'four_inch_reaches_range_1',
+        'Sites and Bandits Attack: Range',
+        lambda: lookup_site_range(site_range_notation='range1'),
+        {'max_range': 1},
+    ),
+    (
+        'four_inch_high',
+        'Sites and Bandits Attack: Range',
+        lambda: lookup_site_altitude(site_notation='both', altitude='high'),
+        {'can_attack': 'yes'},
+    ),
+    (
+        'four_inch_low',
+        'Sites and Bandits Attack: Range',
+        lambda: lookup_site_altitude(site_notation='both', altitude='low'),
+        {'can_attack': 'yes'},
+    ),
+    (
+        'lt_mg_low_only',
+        'Sites and Bandits Attack: Site Altitude Notations',
+        lambda: lookup_sites_named(site_named='lt_mg'),
+        {'notation': 'low'},
+    ),
+    (
+        'lt_mg_cannot_target_faber',
+        'Sites and Bandits Attack: Site Altitude Notations',
+        lambda: lookup_site_altitude(site_notation='low', altitude='high'),
+        {'can_attack': 'no'},
+    ),
+    (
+        'mm20_range_0',
+        'Sites and Bandits Attack: Range 0 Sites',
+        lambda: lookup_sites_named(site_named='mm20'),
+        {'range': 'none', 'notation': 'low'},
+    ),
+    (
+        'mm20_same_area',
+        'Sites and Bandits Attack: Range 0 Sites',
+        lambda: lookup_area_range(area='east'),
+        {'east': 0},
+    ),
+    (
+        'mm20_attacks_range_0',
+        'Sites and Bandits Attack: Range 0 Sites',
+        lambda: lookup_site_range(site_range_notation='none'),
+        {'max_range': 0},
+    ),
+    (
+        'mm20_attacks_pretsch_low',
+        'Sites and Bandits Attack: Range 0 Sites',
+        lambda: lookup_site_altitude(site_notation='low', altitude='low'),
+        {'can_attack': 'yes'},
+    ),
+    (
+        'harig_krebs_suppression',
+        'Sites and Bandits Attack: Suppression',
+        lambda: lookup_aircraft_reactions(reaction='suppression'),
+        {'cancels': 'yes', 'damages': 'no', 'stress': 1},
+    ),
+    (
+        'bernbaum_evasion_stress',
+        'Sites and Bandits Attack: Evasion',
+        lambda: lookup_aircraft_reactions(reaction='evasion'),
+        {'stress': 1},
+    ),
+    (
+        'skilled_to_veteran',
+        'Debriefing 26',
+        lambda: lookup_promotion(pilot_rank='skilled'),
+        {'next': 'veteran'},
+    ),
+    (
+        'newbie_to_green',
+        'Debriefing 26',
+        lambda: lookup_promotion(pilot_rank='newbie'),
+        {'next': 'green'},
+    ),
+    (
+        'green_to_average',
+        'Debriefing 26',
+        lambda: lookup_promotion(pilot_rank='green'),
+        {'next': 'average'},
+    ),
+    (
+        'galland_cost',
+        'Aces Expansion Rules',
+        lambda: lookup_aces_named(ace='galland'),
+        {'cost': (None, 22, None)},
+    ),
+    (
+        'galland_honorable',
+        'Aces Expansion Rules: Skill(s)',
+        lambda: compute_honorable_xp(attack_stress=4),
+        4,
+    ),
+    (
+        'honorable_xp_per_stress',
+        'Aces Expansion Rules: Skill(s)',
+        lambda: lookup_ace_skills(ace_skill='honorable'),
+        {'xp': 1},
+    ),
+    (
+        'galland_is_honorable',
+        'Aces Expansion Rules: Skill(s)',
+        lambda: lookup_aces_named(ace='galland'),
+        {'skill': 'honorable'},
     ),
 )
 

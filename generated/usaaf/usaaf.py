@@ -56,9 +56,9 @@ _Row: TypeAlias = tuple[tuple[_Key, ...], int | None, int | None, _V]
 
 
 def _clamp(value: int, bounds: tuple[int, int] | None) -> int:
-    """`value` held inside `bounds` (lowest, highest); None: no bounds. The one clamp of a roll: a
-    DRM total under `combine sum clamp`, a modified roll under `modified clamp`, a column shift
-    total under its cap.
+    """`value` held inside `bounds` (lowest, highest); None: no bounds. The one clamp of a total: a
+    DRM total under `combine sum clamp`, a column shift total under its cap (a roll's own minimum
+    and maximum are steps of its arithmetic, `compiler.engine.runtime.roll`).
     """
     return value if bounds is None else max(bounds[0], min(bounds[1], value))
 
@@ -240,19 +240,18 @@ _D = TypeVar("_D")
 
 class _Dice(NamedTuple):
     """Dice as a chart rolls them: `number` dice of `sides` faces read by `form` ('sum', 'd66',
-    'percentile', 'lower', 'higher', 'highest', 'lowest', 'minus', 'versus'). 'minus' takes
-    `subtract` from the total, never going below `floor`; 'highest'/'lowest' sum the `keep`
-    highest/lowest dice; 'versus' subtracts the total of the opposing dice (number, sides). A d10's
-    0 face reads 10 unless `zero` is 0."""
+    'percentile', 'lower', 'higher', 'highest', 'lowest', 'versus', 'explode'). 'highest'/'lowest'
+    sum the `keep` highest/lowest dice; 'versus' subtracts the total of the opposing dice (number,
+    sides); 'explode' rolls a die showing its top face again and adds, at most `depth` times a die.
+    A d10's 0 face reads 10 unless `zero` is 0."""
 
     form: str
     number: int
     sides: int
-    subtract: int = 0
-    floor: int = 0
     keep: int = 0
     versus: tuple[int, int] = (0, 0)
     zero: int = 10
+    depth: int = 0
 
 
 def _roll(rng: random.Random, dice: _Dice) -> int:
@@ -273,17 +272,31 @@ def _roll(rng: random.Random, dice: _Dice) -> int:
         return sum(faces[dice.number - dice.keep :])
     if form == "lowest":
         return sum(faces[: dice.keep])
-    if form == "minus":
-        return max(dice.floor, sum(faces) - dice.subtract)
     if form == "versus":
         return sum(faces) - sum(_throw(rng, dice.versus[0], dice.versus[1], dice.zero))
+    if form == "explode":
+        top = _throw_faces(dice.sides, dice.zero)[-1]
+        total = 0
+        for face in faces:
+            again = 0
+            while face == top and again < dice.depth:
+                total += face
+                face = _throw(rng, 1, dice.sides, dice.zero)[0]
+                again += 1
+            total += face
+        return total
     return sum(faces)
 
 
 def _throw(rng: random.Random, count: int, sides: int, zero: int) -> list[int]:
     """`count` dice of `sides` faces; a d10 read 0-9 when `zero` is 0."""
-    low = 0 if sides == 10 and zero == 0 else 1
-    return [rng.randint(low, sides - 1 + low) for _ in range(count)]
+    faces = _throw_faces(sides, zero)
+    return [rng.randint(faces.start, faces.stop - 1) for _ in range(count)]
+
+
+def _throw_faces(sides: int, zero: int) -> range:
+    """The faces of one die: 1..sides, or 0..9 for a d10 read 0-9 (`zero` 0)."""
+    return range(0, 10) if sides == 10 and zero == 0 else range(1, sides + 1)
 
 
 def _dice_for(alternatives: tuple[tuple[_Condition, _D], ...], context: Mapping[str, _Context], dice: _D) -> _D:
@@ -484,11 +497,54 @@ class _Index(Generic[_V]):
         return table
 
 
-def _modified(natural: int, drm: int, cap: tuple[int, int] | None = None) -> int:
-    """The modified roll: the natural roll plus the DRM total, held inside the chart's `modified
-    clamp LOW to HIGH` (None: no cap).
+# A step of a roll's arithmetic: ('drms', 0) adds the DRM total; ('add', N) adds N (minus 3 is
+# ('add', -3)); ('times', N) multiplies by N; ('halve_down', 2) and ('halve_up', 2) halve, rounding
+# down or up; ('minimum', N) and ('maximum', N) hold the roll at or above N, at or below N.
+_Step: TypeAlias = tuple[str, int]
+# A step made: the step, its amount (the DRM step's: the DRM total) and the roll after it.
+_Made: TypeAlias = tuple[str, int, int]
+
+
+def _modified(natural: int, drm: int, steps: tuple[_Step, ...] = ()) -> int:
+    """The modified roll: the natural roll through the chart's steps in order, or plus the DRM
+    total when it has none.
+
+    Raises:
+        ValueError: a step the runtime does not know.
     """
-    return _clamp(natural + drm, cap)
+    if not steps:
+        return natural + drm
+    roll = natural
+    for step, amount in steps:
+        if step == "drms":
+            roll += drm
+        elif step == "add":
+            roll += amount
+        elif step == "times":
+            roll *= amount
+        elif step == "halve_down":
+            roll //= 2
+        elif step == "halve_up":
+            roll = -(-roll // 2)
+        elif step == "minimum":
+            roll = max(roll, amount)
+        elif step == "maximum":
+            roll = min(roll, amount)
+        else:
+            raise ValueError(f"unknown step {step!r} of a roll")
+    return roll
+
+
+def _roll_steps(natural: int, drm: int, steps: tuple[_Step, ...] = ()) -> tuple[_Made, ...]:
+    """Each step of the roll made in order, with its amount (the DRM step's: the DRM total) and the
+    roll after it (`_modified` of the steps up to it); no steps: the DRM total added.
+    """
+    if not steps:
+        return (("drms", drm, natural + drm),)
+    return tuple(
+        (step, drm if step == "drms" else amount, _modified(natural, drm, steps[: at + 1]))
+        for at, (step, amount) in enumerate(steps)
+    )
 
 
 def _natural_row(natural_rows: tuple[_Row[_V], ...], keys: tuple[str, ...], natural: int) -> _V | None:
@@ -535,17 +591,24 @@ class ChartRef(TypedDict):
 
 
 class Roll(TypedDict, Generic[_V]):
-    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values."""
+    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values,
+    and the steps that made the modified roll (each step, its amount and the roll after it: `('drms',
+    1, 3), ('add', -3, 0), ('minimum', 0, 0)`).
+    """
 
     natural: int
     drm: int
     modified: int
     values: _V
+    steps: tuple[_Made, ...]
 
 
-def _rolled(natural: int, drm: int, values: _V, cap: tuple[int, int] | None = None) -> Roll[_V]:
-    """What `roll_<id>` returns: the natural roll, the DRM total, the modified roll, the row's values."""
-    return {"natural": natural, "drm": drm, "modified": _modified(natural, drm, cap), "values": values}
+def _rolled(natural: int, drm: int, values: _V, steps: tuple[_Step, ...] = ()) -> Roll[_V]:
+    """What `roll_<id>` returns: the natural roll, the DRM total, the modified roll, the row's
+    values and the steps made (`_roll_steps`).
+    """
+    made = _roll_steps(natural, drm, steps)
+    return {"natural": natural, "drm": drm, "modified": made[-1][2], "values": values, "steps": made}
 
 
 class _Shift(NamedTuple):
@@ -1258,26 +1321,6 @@ SIDE_LABELS: Final[dict[Side, str]] = {
 }
 
 
-StackLimit = Literal[
-    'aircraft_per_hex', 'us_bombers_per_hex', 'tight_escorts_per_hex', 'flak_per_hex', 'flak_set_up_per_city',
-    'german_set_up_per_airfield', 'airbase_launches', 'airbase_landings', 'units_at_base', 'us_entry',
-    'flak_busting_fighters',
-]
-STACK_LIMIT_LABELS: Final[dict[StackLimit, str]] = {
-    'aircraft_per_hex': 'Aircraft units of either player in any hex at any one time',
-    'us_bombers_per_hex': 'US bombers in any one hex at any one time',
-    'tight_escorts_per_hex': 'US fighters assigned to tight escort with the bombers of one hex',
-    'flak_per_hex': 'German FLAK strength points in any hex',
-    'flak_set_up_per_city': 'FLAK strength points set up in any one city hex',
-    'german_set_up_per_airfield': 'German aircraft units set up per airfield hex',
-    'airbase_launches': 'German units launching from one airbase per mission turn',
-    'airbase_landings': 'German units landing at one airbase per mission turn',
-    'units_at_base': 'German units sitting at any one German base',
-    'us_entry': 'US aircraft units in a hex during their entry onto the map',
-    'flak_busting_fighters': 'US fighters sent on any one FLAK busting mission',
-}
-
-
 Step_2 = Literal['i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii']
 STEP_LABELS: Final[dict[Step_2, str]] = {
     'i': 'I',
@@ -1498,6 +1541,46 @@ def _follow(
             address = str(move["chart"])
             keys = _next_keys(chart_keys[address], move, keys, made, given)
     raise RuntimeError(f"{start}: the chain did not end within {limit} steps")
+
+
+class Choice(TypedDict):
+    """A result that offers outcomes for the player to choose from (`one of [...]`): no roll picks one."""
+
+    choice: tuple[object, ...]
+
+
+class Bound(TypedDict):
+    """What a limit allows: the counts from `min` to `max` (None: open at that end), as the rule
+    words it (`at most 4`), and the rule the case cites (None: the limit's own)."""
+
+    kind: str
+    min: int | None
+    max: int | None
+    text: str
+    cite: str | None
+
+
+def _limit(
+    limit: str,
+    cases: tuple[tuple[_Condition | None, Bound], ...],
+    context: Mapping[str, _Context],
+) -> Bound:
+    """The bound of the first case whose condition is true (None: always).
+
+    ValueError when a case before it is unknown in `context`, or when no case applies.
+    """
+    pending: list[str] = []
+    for when, bound in cases:
+        verdict = True if when is None else _holds(when, context)
+        if verdict is True and not pending:
+            return bound
+        if verdict is not False:
+            pending.append(bound["text"])
+        if verdict is True:
+            break
+    if pending:
+        raise ValueError(f"limit {limit!r} depends on a value left as None: it may be {' or '.join(pending)}")
+    raise ValueError(f"limit {limit!r}: no case applies to {dict(context)!r}")
 
 
 # ---- 'crt_odds'
@@ -1787,7 +1870,7 @@ def lookup_crt_result_value(value: int, *, drm: int = 0) -> CrtResultValueResult
 
     Args:
         value: The number on that side of the slash (0+).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -2120,7 +2203,7 @@ def lookup_flak_reinforcements(value: int, *, drm: int = 0) -> FlakReinforcement
 
     Args:
         value: Number printed in the counter's upper-left corner (1-10).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -2505,7 +2588,7 @@ def lookup_crt(value: int, *, odds: CrtColumn, drm: int = 0) -> CrtResult:
     Args:
         value: Die roll (the rules say \"roll a die\") (1+).
         odds: CRT odds column (CrtColumn; labels in CRT_COLUMN_LABELS).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -2941,56 +3024,6 @@ def lookup_counter_sides(*, counter_side: CounterSide) -> CounterSidesResult:
     return {'status': row[0]}
 
 
-# ---- 'stacking'
-StackingResult = TypedDict('StackingResult', {'maximum': int | None, 'counts': str})
-STACKING_COLUMNS: Final = ('maximum', 'counts')
-_STACKING_ROWS: Final[tuple[_Row[tuple[int | None, str]], ...]] = (
-    (('aircraft_per_hex',), None, None, (
-        6, "Aircraft units of one player; his FLAK and the other side's units don't count (7.2, 7.3)",
-    )),
-    (('us_bombers_per_hex',), None, None, (6, 'US bombers')),
-    (('tight_escorts_per_hex',), None, None, (
-        3, 'Fighters on tight escort with the bombers of the hex, whether they escort six bombers or just one or two',
-    )),
-    (('flak_per_hex',), None, None, (4, "FLAK strength points; aircraft don't count (7.2)")),
-    (('flak_set_up_per_city',), None, None, (4, 'FLAK strength points, at set-up')),
-    (('german_set_up_per_airfield',), None, None, (3, 'German aircraft units, at set-up')),
-    (('airbase_launches',), None, None, (3, 'Units taking off ("turned around") at one base in one mission turn')),
-    (('airbase_landings',), None, None, (3, 'Units landing at one base in one mission turn')),
-    (('units_at_base',), None, None, (
-        None, 'No limit, as long as the three taking off and three landing per mission turn per base are not exceeded',
-    )),
-    (('us_entry',), None, None, (
-        None,
-        "Stacking doesn't count: all the planes are considered to enter at the same time and are sorted into properly stacked forces at the end of their movement onto the map",
-    )),
-    (('flak_busting_fighters',), None, None, (
-        None, 'No stacking limit: any number of available fighters may be sent on any one mission',
-    )),
-)
-
-
-def lookup_stacking(*, stack_limit: StackLimit) -> StackingResult:
-    """Stacking Limits, rule 3.1, 3.2, 6.1, 7.1-7.3, 8.1, 9.4: the row the keys select.
-
-    Args:
-        stack_limit: Limit (StackLimit; labels in STACK_LIMIT_LABELS).
-
-    Returns:
-        The row's values by column:
-            'maximum': Maximum
-            'counts': What counts
-
-    Raises:
-        ValueError: a roll or key value that cannot occur.
-        NoRowError: no row is selected.
-    """
-    if type(stack_limit) is not str or stack_limit not in STACK_LIMIT_LABELS:
-        stack_limit = _member('stacking', 'stack_limit', stack_limit, STACK_LIMIT_LABELS)
-    row = _select('stacking', _STACKING_ROWS, (stack_limit,), None)
-    return {'maximum': row[0], 'counts': row[1]}
-
-
 # ---- 'target_systems'
 TargetSystemsResult = TypedDict('TargetSystemsResult', {
     'abr': tuple[int | None, int | None] | None, 'air': tuple[int | None, int | None] | None,
@@ -3114,6 +3147,7 @@ def lookup_target_systems(*, city: City) -> TargetSystemsResult:
             'tn': TN
 
     Errata applied: berlin (see the game's JSON for the printed values).
+        Berlin: berlin, not in the print.
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -3215,7 +3249,7 @@ def lookup_victory(value: int, *, drm: int = 0) -> VictoryResult:
 
     Args:
         value: War Now Ends number at the end of Game Turn 10 (months after February 1944) (0+).
-        drm: the total die roll modifier added before reading the chart.
+        drm: the total die roll modifier, added to the natural roll.
 
     Returns:
         The row's values by column:
@@ -3504,7 +3538,6 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'movement_phases': lookup_movement_phases,
     'set_up': lookup_set_up,
     'counter_sides': lookup_counter_sides,
-    'stacking': lookup_stacking,
     'target_systems': lookup_target_systems,
     'dated_rules': lookup_dated_rules,
     'cycles_per_game_turn': lookup_cycles_per_game_turn,
@@ -3520,7 +3553,7 @@ CONTEXT_PARAMETERS: Final[dict[str, str]] = {
     'bombing_this_turn': 'bombing_this_turn', 'bombs_gone': 'bombs_gone', 'chits_held': 'chits_held',
     'endurance': 'endurance', 'halvings': 'halvings', 'movement_factor': 'movement_factor', 'old_units': 'old_units',
     'production': 'production', 'protected_line': 'protected_line', 'staging': 'staging',
-    'take_off_mission_turn': 'take_off_mission_turn', 'taking_off': 'taking_off',
+    'take_off_mission_turn': 'take_off_mission_turn', 'taking_off': 'taking_off', 'us_entering': 'us_entering',
 }
 
 
@@ -3626,15 +3659,19 @@ def compute_us_bomber_movement(
 
 
 def compute_landing_mission_turn(*, take_off_mission_turn: int, endurance: int) -> int:
-    """Mission turn in which a German unit must land (rule 9.2): take_off_mission_turn + endurance - 1.
+    """Mission turn in which a German unit must land (rule 9.2, 9.3): take_off_mission_turn + endurance - 1.
 
     Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
     ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    It applies only where take_off_mission_turn + endurance - 1 <= 18: ValueError otherwise.
+    Its values: 0 to 18.
     """
     _check_int('landing_mission_turn', 'take_off_mission_turn', take_off_mission_turn)
     _check_range('landing_mission_turn', 'take_off_mission_turn', take_off_mission_turn, 1, 18)
     _check_int('landing_mission_turn', 'endurance', endurance)
     _check_range('landing_mission_turn', 'endurance', endurance, 1, None)
+    if not (((take_off_mission_turn + endurance) - 1) <= 18):
+        raise ValueError('landing_mission_turn: applies only where take_off_mission_turn + endurance - 1 <= 18')
     value = ((take_off_mission_turn + endurance) - 1)
     return int(value)
 
@@ -3644,6 +3681,8 @@ def compute_next_take_off(*, take_off_mission_turn: int, endurance: int) -> int:
 
     Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
     ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    It applies only where landing_mission_turn < 18: ValueError otherwise.
+    Its values: 0 to 18.
     """
     _check_int('next_take_off', 'take_off_mission_turn', take_off_mission_turn)
     _check_range('next_take_off', 'take_off_mission_turn', take_off_mission_turn, 1, 18)
@@ -3652,6 +3691,8 @@ def compute_next_take_off(*, take_off_mission_turn: int, endurance: int) -> int:
     _landing_mission_turn = compute_landing_mission_turn(
         take_off_mission_turn=take_off_mission_turn, endurance=endurance,
     )
+    if not (_landing_mission_turn < 18):
+        raise ValueError('next_take_off: applies only where landing_mission_turn < 18')
     value = (_landing_mission_turn + 1)
     return int(value)
 
@@ -3665,6 +3706,223 @@ FORMULAS: Final[dict[str, Callable[..., int]]] = {
     'us_bomber_movement': compute_us_bomber_movement,
     'landing_mission_turn': compute_landing_mission_turn,
     'next_take_off': compute_next_take_off,
+}
+
+
+_LIMIT_MISSION_TURNS_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (None, {'kind': 'at_most', 'min': None, 'max': 18, 'text': 'at most 18', 'cite': None}),
+)
+
+
+def limit_mission_turns() -> Bound:
+    """Mission turns in a game turn (rule 8.3): mission turns (steps IV and V) in one game turn.
+
+    The first case whose condition holds applies:
+    at most 18 otherwise
+    """
+    context: dict[str, _Context] = {}
+    return _limit('mission_turns', _LIMIT_MISSION_TURNS_CASES, context)
+
+
+_LIMIT_AIRCRAFT_PER_HEX_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (None, {'kind': 'at_most', 'min': None, 'max': 6, 'text': 'at most 6', 'cite': None}),
+)
+
+
+def limit_aircraft_per_hex() -> Bound:
+    """Aircraft units in a hex (rule 7.1): aircraft units of one player in any hex at any one time (his FLAK and the
+        other side's units do not count, 7.2, 7.3).
+
+    The first case whose condition holds applies:
+    at most 6 otherwise
+    """
+    context: dict[str, _Context] = {}
+    return _limit('aircraft_per_hex', _LIMIT_AIRCRAFT_PER_HEX_CASES, context)
+
+
+_LIMIT_US_BOMBERS_PER_HEX_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (None, {'kind': 'at_most', 'min': None, 'max': 6, 'text': 'at most 6', 'cite': None}),
+)
+
+
+def limit_us_bombers_per_hex() -> Bound:
+    """US bombers in a hex (rule 7.1): US bomber units in any one hex at any one time.
+
+    The first case whose condition holds applies:
+    at most 6 otherwise
+    """
+    context: dict[str, _Context] = {}
+    return _limit('us_bombers_per_hex', _LIMIT_US_BOMBERS_PER_HEX_CASES, context)
+
+
+_LIMIT_TIGHT_ESCORTS_PER_HEX_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (None, {'kind': 'at_most', 'min': None, 'max': 3, 'text': 'at most 3', 'cite': None}),
+)
+
+
+def limit_tight_escorts_per_hex() -> Bound:
+    """US fighters on tight escort in a hex (rule 7.1): US fighter units assigned to tight escort with the bombers of
+        one hex (whether they escort six bombers or just one or two).
+
+    The first case whose condition holds applies:
+    at most 3 otherwise
+    """
+    context: dict[str, _Context] = {}
+    return _limit('tight_escorts_per_hex', _LIMIT_TIGHT_ESCORTS_PER_HEX_CASES, context)
+
+
+_LIMIT_FLAK_PER_HEX_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (None, {'kind': 'at_most', 'min': None, 'max': 4, 'text': 'at most 4', 'cite': None}),
+)
+
+
+def limit_flak_per_hex() -> Bound:
+    """FLAK strength points in a hex (rule 7.2): German FLAK strength points in any hex at any time.
+
+    The first case whose condition holds applies:
+    at most 4 otherwise
+    """
+    context: dict[str, _Context] = {}
+    return _limit('flak_per_hex', _LIMIT_FLAK_PER_HEX_CASES, context)
+
+
+_LIMIT_FLAK_SET_UP_PER_CITY_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (None, {'kind': 'at_most', 'min': None, 'max': 4, 'text': 'at most 4', 'cite': None}),
+)
+
+
+def limit_flak_set_up_per_city() -> Bound:
+    """FLAK strength points set up in a city hex (rule 3.1): FLAK strength points set up in any one city hex (none in a
+        non-city hex).
+
+    The first case whose condition holds applies:
+    at most 4 otherwise
+    """
+    context: dict[str, _Context] = {}
+    return _limit('flak_set_up_per_city', _LIMIT_FLAK_SET_UP_PER_CITY_CASES, context)
+
+
+_LIMIT_GERMAN_SET_UP_PER_AIRFIELD_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (None, {'kind': 'at_most', 'min': None, 'max': 3, 'text': 'at most 3', 'cite': None}),
+)
+
+
+def limit_german_set_up_per_airfield() -> Bound:
+    """German aircraft set up on an airfield hex (rule 3.2): German aircraft units set up on any one airfield hex.
+
+    The first case whose condition holds applies:
+    at most 3 otherwise
+    """
+    context: dict[str, _Context] = {}
+    return _limit('german_set_up_per_airfield', _LIMIT_GERMAN_SET_UP_PER_AIRFIELD_CASES, context)
+
+
+_LIMIT_AIRBASE_LAUNCHES_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (None, {'kind': 'at_most', 'min': None, 'max': 3, 'text': 'at most 3', 'cite': None}),
+)
+
+
+def limit_airbase_launches() -> Bound:
+    """Launches at one airbase (rule 9.4): German units taking off (\"turned around\") at one airbase in one mission
+        turn.
+
+    The first case whose condition holds applies:
+    at most 3 otherwise
+    """
+    context: dict[str, _Context] = {}
+    return _limit('airbase_launches', _LIMIT_AIRBASE_LAUNCHES_CASES, context)
+
+
+_LIMIT_AIRBASE_LANDINGS_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (None, {'kind': 'at_most', 'min': None, 'max': 3, 'text': 'at most 3', 'cite': None}),
+)
+
+
+def limit_airbase_landings() -> Bound:
+    """Landings at one airbase (rule 9.4): German units landing at one airbase in one mission turn.
+
+    The first case whose condition holds applies:
+    at most 3 otherwise
+    """
+    context: dict[str, _Context] = {}
+    return _limit('airbase_landings', _LIMIT_AIRBASE_LANDINGS_CASES, context)
+
+
+_LIMIT_UNITS_AT_BASE_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (None, {'kind': 'unlimited', 'min': None, 'max': None, 'text': 'unlimited', 'cite': None}),
+)
+
+
+def limit_units_at_base() -> Bound:
+    """German units at one base (rule 9.4): German units sitting at any one German base.
+
+    The first case whose condition holds applies:
+    unlimited otherwise
+    """
+    context: dict[str, _Context] = {}
+    return _limit('units_at_base', _LIMIT_UNITS_AT_BASE_CASES, context)
+
+
+_LIMIT_US_ENTRY_PER_HEX_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Flag('us_entering'),
+        {
+            'kind': 'unlimited',
+            'min': None,
+            'max': None,
+            'text': 'unlimited',
+            'cite':
+                "8.1: stacking doesn't count during US aircraft entry onto the map; they are sorted into properly stacked forces at the end of their movement onto the map",
+        },
+    ),
+    (None, {'kind': 'at_most', 'min': None, 'max': 6, 'text': 'at most 6', 'cite': '7.1'}),
+)
+
+
+def limit_us_entry_per_hex(*, us_entering: bool = False) -> Bound:
+    """US aircraft units in a hex during entry (rule 8.1, 7.1): US aircraft units in one hex.
+
+    The first case whose condition holds applies:
+    unlimited when us_entering (rule 8.1: stacking doesn't count during US aircraft entry onto the map; they are
+        sorted into properly stacked forces at the end of their movement onto the map)
+    at most 6 otherwise (rule 7.1)
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    _check_flag('us_entry_per_hex', 'us_entering', us_entering)
+    context: dict[str, _Context] = {'us_entering': us_entering}
+    return _limit('us_entry_per_hex', _LIMIT_US_ENTRY_PER_HEX_CASES, context)
+
+
+_LIMIT_FLAK_BUSTING_FIGHTERS_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (None, {'kind': 'unlimited', 'min': None, 'max': None, 'text': 'unlimited', 'cite': None}),
+)
+
+
+def limit_flak_busting_fighters() -> Bound:
+    """US fighters on one FLAK busting mission (rule 6.1): available US fighter units sent on any one FLAK busting
+        mission (\"no stacking limit\").
+
+    The first case whose condition holds applies:
+    unlimited otherwise
+    """
+    context: dict[str, _Context] = {}
+    return _limit('flak_busting_fighters', _LIMIT_FLAK_BUSTING_FIGHTERS_CASES, context)
+
+
+LIMITS: Final[dict[str, Callable[..., Bound]]] = {
+    'mission_turns': limit_mission_turns,
+    'aircraft_per_hex': limit_aircraft_per_hex,
+    'us_bombers_per_hex': limit_us_bombers_per_hex,
+    'tight_escorts_per_hex': limit_tight_escorts_per_hex,
+    'flak_per_hex': limit_flak_per_hex,
+    'flak_set_up_per_city': limit_flak_set_up_per_city,
+    'german_set_up_per_airfield': limit_german_set_up_per_airfield,
+    'airbase_launches': limit_airbase_launches,
+    'airbase_landings': limit_airbase_landings,
+    'units_at_base': limit_units_at_base,
+    'us_entry_per_hex': limit_us_entry_per_hex,
+    'flak_busting_fighters': limit_flak_busting_fighters,
 }
 
 

@@ -22,10 +22,31 @@ from compiler.emit.html.interactive import calculator_chart, live_data
 from compiler.emit.html.notes import errata_documents
 from compiler.emit.html.page_fit import pair_charts
 from compiler.emit.html.views import LANDSCAPE, PORTRAIT, GroupView, Layout, SheetCell
+from compiler.emit.html.wording import describe_condition
 from compiler.emit.templating import environment
 from dsl.aid_order import OrderEntry
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
+
+
+@dataclass(frozen=True)
+class LimitView:
+    """A limit as the aid prints it: title, rule, what it counts, and each case in words
+    (`at most 4 — when Game month ≥ Jan 45 (4.3.3)`), in order."""
+
+    id: str
+    title: str
+    rule: str | None
+    counts: str | None
+    cases: tuple[str, ...]
+
+
+def limit_view(game: model.Game, limit: model.Limit) -> LimitView:
+    cases = []
+    for i, case in enumerate(limit.cases):
+        when = describe_condition(case.when, game) if case.when is not None else ("otherwise" if i else "always")
+        cases.append(f"{case.bound.text} — {when}" + (f" ({case.cite})" if case.cite else ""))
+    return LimitView(limit.id, limit.title, limit.rule, limit.counts, tuple(cases))
 
 
 @dataclass(frozen=True)
@@ -145,6 +166,7 @@ def emit_game_html(
             large_print=large_print,
             live_json=Markup(live_data(game)) if any(calculator_chart(c) for c in game.charts) else "",
             css_title=css_string(game.title),
+            limits=tuple(limit_view(game, lim) for lim in game.limits),
         )
     )
 

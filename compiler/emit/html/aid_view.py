@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from compiler import model
 from compiler.emit.html.bodies import chart_body, natural_chances
-from compiler.emit.html.notes import chart_errata, example_text
+from compiler.emit.html.notes import chart_errata, drm_printed, errata_mark, example_text
 from compiler.emit.html.page_fit import fits_column
 from compiler.emit.html.views import PORTRAIT, AvailabilityBody, ChartView, DrmView, RowsBody, Sheet
 from compiler.emit.html.wording import (
@@ -74,6 +74,8 @@ def _view(game: model.Game, chart: model.Chart, sheet: Sheet, width_mm: float) -
                 _when(game, d),
                 None if d.footnote is None else str(d.footnote),
                 per_text(chart, d.per) if d.per else None,
+                " ".join(errata_mark(game, e) for e in d.errata),
+                drm_printed(game, d),
             )
             for d in chart.drms
         ),

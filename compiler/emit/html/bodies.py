@@ -62,7 +62,7 @@ def chart_body(
         return Layout.AVAILABILITY, _availability_body(chart, chart.availability, width_mm, large)
     shape = crt_shape(chart, game.enums)
     if shape is not None:
-        return Layout.CRT, _crt_body(shape)
+        return Layout.CRT, _crt_body(game, shape)
     if chart.grid is not None:
         return Layout.GRID, _grid_body(game, chart, chart.grid, natural)
     if chart.kind in (model.ChartKind.DRMS, model.ChartKind.ODDS):
@@ -107,16 +107,21 @@ def _odds_form_rows(r: OddsRule) -> list[tuple[str, str]]:
 _LARGE_SIZES = (12.0, 11.0, 10.0, 9.0, 8.0)
 
 
-def _crt_body(shape: CrtShape) -> CrtBody:
+def _crt_body(game: model.Game, shape: CrtShape) -> CrtBody:
     """The classic CRT grid at the dense print's size (in large print, the largest that fits a
-    portrait page), with its estimated width, and its chance table."""
+    portrait page), with its estimated width, and its chance table; an amended cell carries its
+    errata mark."""
     grid = classic_grid(shape)
     labels = tuple(key_label(shape.key, c) for c in grid.columns)
     return CrtBody(
         key_label=shape.key.enum.label,
         columns=labels,
         lines=tuple(
-            CrtLineView(band.label, tuple(grid.code(row) or "\u2013" for row in cells))
+            CrtLineView(
+                band.label,
+                tuple(grid.code(row) or "\u2013" for row in cells),
+                tuple(" ".join(errata_mark(game, e) for e in row.errata) if row else "" for row in cells),
+            )
             for band, cells in zip(grid.bands, grid.cells, strict=True)
         ),
         normal_pt=DENSE_CELL_PT,
@@ -170,26 +175,30 @@ def _grid_body(game: model.Game, chart: model.Chart, grid: model.GridLayout, nat
     key = next(k for k in chart.keys if k.id == grid.key)
     by_range = {id(r.range): natural[id(r)] for r in chart.rows if id(r) in natural}
     row_of = {id(r.range): i for i, r in enumerate(chart.rows)}  # a cell is its row's range
+    marks = {id(r.range): " ".join(errata_mark(game, e) for e in r.errata) for r in chart.rows if r.errata}
     return GridBody(
         columns=tuple(key_text(key, c) for c in grid.heads),
         key_label=key.enum.label,
         rows=tuple(
             GridRowView(
                 tuple(cell_text(game, col, v) for col, v in zip(chart.columns, gr.values, strict=True)),
-                tuple(_grid_cell(cell, by_range, row_of) for cell in gr.cells),
+                tuple(_grid_cell(cell, by_range, row_of, marks) for cell in gr.cells),
             )
             for gr in grid.rows
         ),
     )
 
 
-def _grid_cell(cell: model.DieRange | None, by_range: dict[int, Fraction], row_of: dict[int, int]) -> GridCellView:
-    """A grid cell: its printed range, the chance and bar of the row it stands for, and that row's
-    index (the interactive table marks the cell of the row it selects)."""
+def _grid_cell(
+    cell: model.DieRange | None, by_range: dict[int, Fraction], row_of: dict[int, int], marks: dict[int, str]
+) -> GridCellView:
+    """A grid cell: its printed range, the chance and bar of the row it stands for, that row's
+    index (the interactive table marks the cell of the row it selects), and the errata mark of an
+    amended cell."""
     if cell is None:
         return GridCellView("\u2013", "", "")
     p = by_range.get(id(cell))
-    return GridCellView(cell.printed, _percent(p), _bar(p), row_of.get(id(cell)))
+    return GridCellView(cell.printed, _percent(p), _bar(p), row_of.get(id(cell)), marks.get(id(cell), ""))
 
 
 def _rows_body(

@@ -9,7 +9,8 @@ import re
 from typing import assert_never
 
 from compiler import model
-from compiler.emit.html.wording import signed
+from compiler.emit.html.wording import cell_text, describe_condition, signed
+from compiler.model.crt import crt_shape
 from compiler.model.text import key_label, value_text
 
 
@@ -38,6 +39,7 @@ def chart_errata(game: model.Game, chart: model.Chart) -> list[str]:
     marks = chart.errata
     if marks is None:
         return lines
+    printed_as_grid = chart.grid is not None or crt_shape(chart, game.enums) is not None
     for errata_id in marks.applied:
         what = [t for e, t in marks.notes if e == errata_id]
         if marks.printed_title and errata_id == marks.applied[0]:
@@ -45,6 +47,13 @@ def chart_errata(game: model.Game, chart: model.Chart) -> list[str]:
         removed = [r for r in marks.removed_rows if errata_id in r.errata]
         if removed:
             what.append("removed rows: " + ", ".join(_row_name(chart, r) for r in removed))
+        what += [f"{which} as printed: {text}" for e, which, text in marks.printed_notes if e == errata_id]
+        gone = [d for d in marks.removed_drms if errata_id in d.errata]
+        if gone:
+            what.append("removed DRMs: " + ", ".join(f"{d.label} {signed(d.value)}" for d in gone))
+        if printed_as_grid:
+            cells = [_cell_change(game, chart, r) for r in chart.rows if errata_id in r.errata]
+            what += ["changed cells: " + ", ".join(cells)] if cells else []
         reasons = _unique([t for e, t in marks.reasons if e == errata_id])
         if reasons:
             what.append(("reason: " if len(reasons) == 1 else "reasons: ") + _sentence(reasons[0]))
@@ -74,6 +83,31 @@ def _sentence(text: str) -> str:
 
 def _unique(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
+
+
+def drm_printed(game: model.Game, d: model.Drm) -> str | None:
+    """What the print had for a DRM an errata changed: `printed +1`, `printed when F/B attack`,
+    `not in the print`; None for a DRM as printed."""
+    if not d.errata:
+        return None
+    if d.printed is None:
+        return "not in the print"
+    was = [f"printed {signed(d.printed.value)}"] if d.printed.value != d.value else []
+    if d.printed.when != d.when:
+        was.append("printed " + (f"when {describe_condition(d.printed.when, game)}" if d.printed.when else "always"))
+    return ", ".join(was) or None
+
+
+def _cell_change(game: model.Game, chart: model.Chart, r: model.Row) -> str:
+    """`2:1 3-4 (printed EX)`: a grid cell an errata changed, named by column and roll, and what
+    the print had (the footnote names them, since a grid cell has no room for it)."""
+    if r.added or r.printed_values is None:
+        return f"{_row_name(chart, r)} (not in the print)"
+    was = [cell_text(game, col, old) for col, old, new in zip(chart.columns, r.printed_values, r.values,
+                                                                strict=False) if old != new]
+    if r.printed_range is not None and r.range is not None and r.printed_range != r.range.printed:
+        was.insert(0, r.printed_range)
+    return f"{_row_name(chart, r)} (printed {', '.join(was)})"
 
 
 def _row_name(chart: model.Chart, r: model.Row) -> str:

@@ -34,6 +34,8 @@ class DrmView:
     when: str
     footnote: str | None
     per: str | None = None  # `per 10 Kills, fractions dropped` for a per-N DRM
+    mark: str = ""  # the errata mark of an amended DRM (`E1`)
+    was: str | None = None  # what the print had: `+1`, `when F/B attack`, `not in the print`
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,7 @@ class GridCellView:
     percent: str
     bar: str
     row: int | None = None  # the chart row the cell stands for (its index in `Chart.rows`)
+    mark: str = ""  # the errata mark of an amended cell (`E1`)
 
 
 @dataclass(frozen=True)
@@ -143,6 +146,7 @@ class CrtLineView:
 
     rolls: str
     codes: tuple[str, ...]
+    marks: tuple[str, ...] = ()  # per cell, the errata mark of an amended cell (`E1`) or ""
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from compiler import model
 from compiler.model.calendar import Month
 from compiler.model.crt import classic_grid, crt_shape
 from compiler.model.dice import DiceForm
-from compiler.model.text import group_text, key_label, modified_clamp_text, natural_text, value_text
+from compiler.model.text import group_text, key_label, natural_text, pipeline_text, value_text
 
 
 def month_text(text: str) -> str:
@@ -145,6 +145,8 @@ def roll_header(chart: model.Chart, game: model.Game) -> str:
         times = f", {chart.repeat} times" if chart.repeat > 1 else ""
         if chart.dice_alternatives:
             return f"Roll ({dice_words(chart, game)}){times}"
+        if chart.arithmetic:  # the rows hold the roll after its steps, which the header names
+            return f"Roll ({pipeline_text(chart, signed)}){times}"
         return (f"Roll ({chart.dice.text})" if chart.dice.form != "percentile" else "Roll (2d10 %)") + times
     if chart.kind is model.ChartKind.VALUE and chart.value_key:
         return chart.value_key.label
@@ -162,8 +164,8 @@ def dice_words(chart: model.Chart, game: model.Game) -> str:
 def drm_rules(game: model.Game, chart: model.Chart) -> tuple[str, ...]:
     """The DRM box's sentences beyond the DRM list, as a rulebook words them."""
     rules = [f"{group_text(chart, g)}." for g in chart.drm_groups]
-    capped = modified_clamp_text(chart)
-    rules += [f"{capped}."] if capped else []
+    steps = pipeline_text(chart, signed) if chart.drms else None
+    rules += [f"The roll: {steps}, in this order; the rows read the result."] if steps else []
     return (*rules, *(f"{natural_text(game, chart, r)}." for r in chart.rows if r.natural))
 
 

@@ -27,6 +27,7 @@ from typing import Any
 from compiler import model
 from compiler.emit.html.wording import cell_text, describe_condition, drm_rules, key_text, signed
 from compiler.engine.chances import drm_reach_span
+from compiler.engine.drms import modified_roll
 from compiler.model.dice import Dice, DiceForm
 from compiler.model.text import drm_amount_text
 
@@ -52,6 +53,29 @@ def module_id(game: model.Game) -> str:
     return "chartc-" + game.id.lower().replace("_", "-")
 
 
+def chart_formula(chart: model.Chart, drm: str = "") -> str:
+    """The chart's roll in Foundry's syntax: its dice (`formula`), then its steps in order
+    (IA2 7.1.5: `min(max(1d6 - 3, 0), 3)`); `drm`, a signed term such as `+ 1`, goes in at the DRM
+    step (at the end without arithmetic), and none without it."""
+    assert chart.dice is not None
+    expr = formula(chart.dice)
+    for step in chart.roll_steps:
+        match step.kind:
+            case model.StepKind.DRMS:
+                expr = f"{expr} {drm}" if drm else expr
+            case model.StepKind.ADD:
+                expr = f"{expr} {'-' if step.amount < 0 else '+'} {abs(step.amount)}"
+            case model.StepKind.TIMES:
+                expr = f"({expr}) * {step.amount}"
+            case model.StepKind.HALVE:
+                expr = f"{'floor' if step.rounding == 'down' else 'ceil'}(({expr}) / 2)"
+            case model.StepKind.MINIMUM:
+                expr = f"max({expr}, {step.amount})"
+            case model.StepKind.MAXIMUM:
+                expr = f"min({expr}, {step.amount})"
+    return expr
+
+
 def formula(dice: Dice) -> str:
     """The dice in Foundry's roll syntax, natural rolls read as the chart reads them."""
     low = dice.zero == 0 and dice.sides == 10  # a d10 read 0..9
@@ -71,13 +95,14 @@ def formula(dice: Dice) -> str:
             return f"{dice.count}d{dice.sides}kh{dice.keep}" + (f" - {dice.keep}" if low else "")
         case DiceForm.LOWEST:
             return f"{dice.count}d{dice.sides}kl{dice.keep}" + (f" - {dice.keep}" if low else "")
-        case DiceForm.MINUS:
-            return f"max({dice.count}d{dice.sides}{shift} - {dice.subtract}, {dice.floor})"
         case DiceForm.VERSUS:
             theirs = f"{dice.versus_count}d{dice.versus_sides}"
             if dice.zero == 0 and dice.versus_sides == 10:
                 theirs += f" - {dice.versus_count}"
             return f"{dice.count}d{dice.sides}{shift} - ({theirs})"
+        case DiceForm.EXPLODE:  # `xo`: each die once; `xN=S`: N explosions in all (one die: the depth)
+            again = "xo" if dice.depth == 1 else f"x{dice.depth}={dice.sides}" if dice.count == 1 else "x"
+            return f"{dice.count}d{dice.sides}{again}{shift}"
     raise AssertionError(dice.form)
 
 
@@ -208,7 +233,7 @@ def _table(
         "name": name,
         "img": TABLE_ICON,
         "description": _description(game, chart, table.combo),
-        "formula": formula(chart.dice),
+        "formula": chart_formula(chart),
         "replacement": True,
         "displayRoll": True,
         "folder": folder,
@@ -221,15 +246,13 @@ def _table(
 
 
 def _reach(chart: model.Chart) -> tuple[int, int]:
-    """The lowest and highest modified roll the chart's dice and declared DRMs can make (held in
-    its `modified clamp`): how far an open-ended row reaches."""
+    """The lowest and highest modified roll the chart's dice and declared DRMs can make (through
+    its steps, each of which keeps the order of the rolls): how far an open-ended row reaches."""
     assert chart.dice is not None
     dice = chart.all_dice
     low_drm, high_drm = drm_reach_span(chart)
-    low, high = min(d.min for d in dice) + low_drm, max(d.max for d in dice) + high_drm
-    if chart.modified_clamp is not None:
-        low, high = max(low, chart.modified_clamp[0]), min(high, chart.modified_clamp[1])
-    return low, high
+    low = modified_roll(chart, min(d.min for d in dice), low_drm)
+    return low, modified_roll(chart, max(d.max for d in dice), high_drm)
 
 
 def _row_text(game: model.Game, chart: model.Chart, row: model.Row) -> str:
@@ -283,7 +306,7 @@ def _description(game: model.Game, chart: model.Chart, combo: tuple[str, ...]) -
         clamp = ""
         if chart.clamp is not None:
             clamp = f" The total is held between {signed(chart.clamp[0])} and {signed(chart.clamp[1])}."
-        example = f"{formula(chart.dice)} + 1" if chart.dice is not None else ""
+        example = chart_formula(chart, "+ 1") if chart.dice is not None else ""
         parts.append(
             "<p>DRMs this table cannot apply by itself: roll it with their total added to the formula"
             f" (e.g. <code>{e(example)}</code>).{e(clamp)}</p><ul>" + "".join(items) + "</ul>"
@@ -293,6 +316,8 @@ def _description(game: model.Game, chart: model.Chart, combo: tuple[str, ...]) -
         rules += tuple(
             f"Roll {a.dice.text} instead when {describe_condition(a.when, game)}." for a in chart.dice_alternatives
         )
+    if chart.dice is not None and chart.dice.form is DiceForm.EXPLODE:
+        rules += _explode_note(chart.dice)
     if chart.repeat > 1:
         rules += (f"Roll {chart.repeat} times, reading each roll separately.",)
     if chart.drm_meaning:
@@ -301,3 +326,13 @@ def _description(game: model.Game, chart: model.Chart, combo: tuple[str, ...]) -
     notes = [f.text for f in chart.footnotes] + list(chart.notes)
     parts += [f"<p><em>{e(n)}</em></p>" for n in notes]
     return "".join(parts)
+
+
+def _explode_note(dice: Dice) -> tuple[str, ...]:
+    """What the formula of exploding dice leaves to the player: the depth of each of several dice
+    (Foundry caps a pool's explosions in all), and a 0-9 d10, whose top face is 9."""
+    if dice.zero == 0 and dice.sides == 10:
+        return (f"Roll {dice.text} by hand: the d10s read 0-9, a 9 rolls again, at most {dice.depth} times a die.",)
+    if dice.count > 1 and dice.depth > 1:
+        return (f"Each die rolls again on a {dice.sides} at most {dice.depth} times: stop it there.",)
+    return ()

@@ -100,15 +100,13 @@ def dice_data(dice: Dice) -> dict[str, Any]:
         "form": d.form,
         "number": d.number,
         "sides": d.sides,
-        "subtract": d.subtract,
-        "floor": d.floor,
         "keep": d.keep,
         "versus": list(d.versus),
         "zero": d.zero,
         "text": dice.text,
         "outcomes": [[roll, int(p * total)] for roll, p in outcomes.items()],
         "total": total,
-    }
+    } | ({"depth": d.depth} if d.depth else {})
 
 
 def _drm(d: model.Drm) -> dict[str, Any]:
@@ -192,8 +190,8 @@ def chart_data(chart: model.Chart) -> dict[str, Any]:
             out["value_key"]["high"] = domain.high
     if chart.clamp is not None:
         out["clamp"] = list(chart.clamp)
-    if chart.modified_clamp is not None:
-        out["cap"] = list(chart.modified_clamp)
+    if chart.arithmetic:  # the roll's steps, as the runtime's `_modified` makes them (IA2 7.1.5)
+        out["steps"] = [list(step) for step in plain.steps(chart)]
     if chart.shifts is not None:
         out["shifts"] = _shifts(chart.shifts)
     return out

@@ -211,9 +211,24 @@ function M.throw(dice, randint)
   if form == "higher" then return faces[#faces] end
   if form == "highest" then return sum(faces, dice.number - dice.keep + 1) end
   if form == "lowest" then return sum(faces, 1, dice.keep) end
-  if form == "minus" then return math.max(dice.floor, sum(faces) - dice.subtract) end
   if form == "versus" then
     return sum(faces) - sum(throw(randint, dice.versus[1], dice.versus[2], dice.zero))
+  end
+  if form == "explode" then
+    -- a die showing its top face rolls again and adds, at most `depth` times a die
+    local top = dice.sides
+    if dice.sides == 10 and dice.zero == 0 then top = 9 end
+    local total = 0
+    for _, face in ipairs(faces) do
+      local again = 0
+      while face == top and again < dice.depth do
+        total = total + face
+        face = throw(randint, 1, dice.sides, dice.zero)[1]
+        again = again + 1
+      end
+      total = total + face
+    end
+    return total
   end
   return sum(faces)
 end
@@ -282,8 +297,24 @@ local function row_for(chart, keys, natural, modified)
   return nil
 end
 
+-- The modified roll: the natural roll through the chart's steps in order (compiler/engine/
+-- runtime/roll.py `_modified`: the DRM total at its `drms` step, minus 3 as {"add", -3}, halving
+-- rounded down or up, a minimum, a maximum), or plus the DRM total when it has none.
 local function modified_roll(chart, natural, drm)
-  return clamp(natural + drm, chart.cap)
+  if chart.steps == nil then return natural + drm end
+  local roll = natural
+  for _, step in ipairs(chart.steps) do
+    local kind, amount = step[1], step[2]
+    if kind == "drms" then roll = roll + drm
+    elseif kind == "add" then roll = roll + amount
+    elseif kind == "times" then roll = roll * amount
+    elseif kind == "halve_down" then roll = floordiv(roll, 2)
+    elseif kind == "halve_up" then roll = -floordiv(-roll, 2)
+    elseif kind == "minimum" then roll = math.max(roll, amount)
+    elseif kind == "maximum" then roll = math.min(roll, amount)
+    else error("unknown step of a roll: " .. tostring(kind)) end
+  end
+  return roll
 end
 
 local function check_keys(chart, keys)

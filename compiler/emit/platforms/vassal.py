@@ -11,8 +11,9 @@ two toolbar menus. The element and attribute names are those of published module
 (tests/test_platform_vassal.py holds them to a module extension's `buildFile.xml`).
 
 What a Dice Button cannot do is left to the chart window: DRMs (the report names the row of the
-natural roll, before any DRM), dice that keep the lower or higher die or subtract opposing dice
-(the report gives the dice and refers to the chart), `roll ... when` alternatives.
+natural roll with no DRM, through the chart's steps: IA2 7.1.5's "subtract 3 ... from zero to 3"),
+dice that keep the lower or higher die or subtract opposing dice (the report gives the dice and
+refers to the chart), `roll ... when` alternatives.
 
 Pure: model in, `{path: text}` out (the zip is written by `compiler/tools/platforms.py`).
 """
@@ -142,8 +143,6 @@ def _dice_settings(dice: Dice) -> tuple[dict[str, str], str | None]:
     match dice.form:
         case DiceForm.SUM:
             return base | {"reportTotal": "true"}, "result"
-        case DiceForm.MINUS:
-            return base | {"reportTotal": "true", "addToTotal": str(-dice.subtract)}, f"Math.max(result, {dice.floor})"
         case DiceForm.D66:
             digits = "Integer.parseInt(result.substring(0, 1)) * 10 + Integer.parseInt(result.substring(2, 3))"
             return {"nDice": "2", "nSides": "6", "plus": "0", "addToTotal": "0", "reportTotal": "false"}, digits
@@ -151,9 +150,29 @@ def _dice_settings(dice: Dice) -> tuple[dict[str, str], str | None]:
             tens = "Integer.parseInt(result.substring(0, 1)) * 10 + Integer.parseInt(result.substring(2, 3))"
             read = f"(({tens}) == 0 ? 100 : ({tens}))"
             return {"nDice": "2", "nSides": "10", "plus": "-1", "addToTotal": "0", "reportTotal": "false"}, read
-        case DiceForm.LOWER | DiceForm.HIGHER | DiceForm.HIGHEST | DiceForm.LOWEST | DiceForm.VERSUS:
+        case DiceForm.LOWER | DiceForm.HIGHER | DiceForm.HIGHEST | DiceForm.LOWEST | DiceForm.VERSUS | DiceForm.EXPLODE:
             return base | {"reportTotal": "false", "sortDice": "true"}, None
     raise AssertionError(dice.form)
+
+
+def _stepped(chart: model.Chart, roll: str) -> str:
+    """The BeanShell expression of the roll after the chart's steps, with no DRM (IA2 7.1.5's
+    `Math.min(Math.max(roll - 3, 0), 3)`); the roll itself for a chart without arithmetic."""
+    for step in chart.arithmetic:
+        match step.kind:
+            case model.StepKind.ADD:
+                roll = f"({roll} {'-' if step.amount < 0 else '+'} {abs(step.amount)})"
+            case model.StepKind.TIMES:
+                roll = f"({roll} * {step.amount})"
+            case model.StepKind.HALVE:
+                roll = f"Math.floorDiv({roll}, 2)" if step.rounding == "down" else f"(-Math.floorDiv(-{roll}, 2))"
+            case model.StepKind.MINIMUM:
+                roll = f"Math.max({roll}, {step.amount})"
+            case model.StepKind.MAXIMUM:
+                roll = f"Math.min({roll}, {step.amount})"
+            case model.StepKind.DRMS:  # pragma: no cover - `arithmetic` leaves the DRM step out
+                pass
+    return roll
 
 
 def _row_choice(game: model.Game, chart: model.Chart, combo: tuple[str, ...], roll: str) -> str:
@@ -200,7 +219,8 @@ def dice_button(game: model.Game, chart: model.Chart) -> dict[str, str]:
         parts = [java_string("roll ") + f" + {roll}"]
         for combo in combos:
             keys = ", ".join(key_text(k, m) for k, m in zip(chart.keys, combo, strict=True))
-            parts.append(java_string(f" / {keys}: " if keys else ": ") + f" + {_row_choice(game, chart, combo, roll)}")
+            read = _row_choice(game, chart, combo, _stepped(chart, roll))
+            parts.append(java_string(f" / {keys}: " if keys else ": ") + f" + {read}")
         if chart.drms:
             parts.append(java_string(" (the natural roll: add the DRMs on the chart)"))
         report = "{" + head + " + " + " + ".join(parts) + "}"

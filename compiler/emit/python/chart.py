@@ -66,12 +66,16 @@ class ChartEmitter:
         index = self.chart.columns.index(column)
         nullable = any(row.values[index] is None for row in self.chart.rows)
         chained = chain_types([row.values[index] for row in self.chart.rows])
+        if any(isinstance(row.values[index], model.Choice) for row in self.chart.rows):
+            chained.append("Choice")
         base = " | ".join([base, *(t for t in chained if t != base)])
         return f"{base} | None" if nullable else base
 
     def python_value(self, value: model.Value) -> str:
         if isinstance(value, model.ChartRef | model.RollAgain | model.SubRoll):
             return chain_value(self.game, value)
+        if isinstance(value, model.Choice):
+            return f"{{'choice': {tuple_display([self.python_value(o) for o in value.options])}}}"
         return literal(value)
 
     def key_value(self, key: model.Key, match: model.KeyMatch) -> str:
@@ -117,6 +121,9 @@ class ChartEmitter:
         if chart.dice is not None:
             outcomes = [str(r) for r in chart.natural_rolls]
             lines += fill(f"_{self.names.const}_OUTCOMES: Final = frozenset({{", outcomes, "})")
+        if chart.dice is not None and chart.arithmetic:  # the roll's steps, as `_modified` reads them
+            steps = [literal(s) for s in plain.steps(chart)]
+            lines += fill(f"_{self.names.const}_STEPS: Final[tuple[_Step, ...]] = (", steps, ")")
         return lines
 
     def row_lines(self, rows: list[model.Row]) -> list[str]:

@@ -14,7 +14,7 @@ from compiler import model
 from compiler.emit.python.layout import INDENT, docstring, fill
 from compiler.emit.python.literals import literal
 from compiler.emit.python.names import Namespace, identifier
-from compiler.engine.formulas import MAX_EXPONENT, expr_text, inputs, refs
+from compiler.engine.formulas import MAX_EXPONENT, expr_text, formula_refs, inputs
 from compiler.model import formulas as fx
 
 _COMPARE = {op: op.value for op in model.CompareOp}
@@ -78,12 +78,14 @@ def _function(
         f"{formula.title} (rule {formula.rule}): {expr_text(formula.expr)}.\n\n"
         "Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.\n"
         "ValueError for an input of the wrong type or outside its declared range, or a division by zero."
+        + (f"\nIt applies only where {formula.requires.text}: ValueError otherwise." if formula.requires else "")
+        + (f"\nIts values: {formula.domain.text}." if formula.domain else "")
     )
     arguments = {var_id: context[var_id] for var_id in reads}
     # each formula it uses is computed once, before its own value (an `if` picks among values)
     taken = set(arguments.values())
     local: dict[str, str] = {}
-    for ref in refs(formula.expr):
+    for ref in formula_refs(formula):
         name = f"_{identifier(ref)}"
         while name in taken:
             name += "_"
@@ -97,8 +99,18 @@ def _function(
         used += [line.removeprefix(INDENT) for line in fill(f"{name} = {functions[ref]}(", given, ")", INDENT)]
     value = f"value = {_code(formula.expr, arguments, local)}"
     steps = [value] if len(INDENT + value) <= 120 else _steps(formula.expr, arguments, local)
-    body = [*checks, *used, *steps, "return int(value)"]
+    body = [*checks, *used, *_requires(formula, arguments, local), *steps, "return int(value)"]
     return "\n".join(["", "", head, docstring(doc, INDENT), *(INDENT + b for b in body)])
+
+
+def _requires(formula: model.Formula, names: Mapping[str, str], local: Mapping[str, str]) -> list[str]:
+    """`if not (xp >= promotion_number): raise ValueError(...)`: the inputs the formula applies to."""
+    req = formula.requires
+    if req is None:
+        return []
+    test = f"{_code(req.left, names, local)} {_COMPARE[req.op]} {_code(req.right, names, local)}"
+    message = f"{formula.id}: applies only where {req.text}"
+    return [f"if not ({test}):", f"{INDENT}raise ValueError({message!r})"]
 
 
 def _steps(expr: fx.Expr, names: Mapping[str, str], local: Mapping[str, str]) -> list[str]:

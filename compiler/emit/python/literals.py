@@ -9,7 +9,9 @@ subclass (a month, a member id) as its text.
 
 from __future__ import annotations
 
+from compiler import model
 from compiler.emit.python.layout import fill, tuple_display
+from compiler.engine import plain
 
 
 def literal(value: object) -> str:
@@ -41,3 +43,8 @@ def literal_lines(value: tuple[object, ...], head: str = "", tail: str = "", ind
     """A runtime NamedTuple as `head` + its literal + `tail`, on one line or, when longer than a
     line, its fields packed into lines between the parentheses."""
     return fill(f"{head}{type(value).__name__}(", arguments(value), f"){tail}", indent)
+
+
+def runtime_condition(c: model.Condition | None) -> str:
+    """A DRM condition as the runtime's condition objects (`compiler.engine.plain.condition`)."""
+    return "None" if c is None else literal(plain.condition(c))

@@ -1,8 +1,9 @@
 """The reading functions of a chart in a generated module: `lookup_<id>`, `roll_<id>` and `rolls_<id>`.
 
 Each follows the runtime's pipeline of a roll (`compiler.engine.runtime.roll`): the dice
-(`_roll`), the DRM total given, the modified roll (the sum inline, or `_modified` when the chart
-caps it), then the row (`natural` rows first, then the index of the rows by modified roll).
+(`_roll`), the DRM total given, the modified roll (the sum inline, or `_modified` through the
+chart's steps when it has arithmetic), then the row (`natural` rows first, then the index of the
+rows by modified roll).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from compiler.emit.python.layout import INDENT, LINE, fill, tuple_display
 from compiler.emit.python.literals import literal, literal_lines
 from compiler.engine import plain
 from compiler.model.dice import DiceForm
-from compiler.model.text import modified_clamp_text, natural_text
+from compiler.model.text import key_label, natural_text, value_text
 
 
 def lookup_function(e: ChartEmitter) -> list[str]:
@@ -50,9 +51,9 @@ def lookup_function(e: ChartEmitter) -> list[str]:
     modified = "None"
     if reads:
         body.append(_guarded("type(drm) is not int", f"_check_int({e.address}, 'drm', drm)"))
-        modified = f"{reads} + drm"  # `_modified` without a cap, inline: a call is most of a lookup's time
-        if chart.modified_clamp is not None:
-            modified = f"_modified({reads}, drm, {literal(tuple(chart.modified_clamp))})"
+        modified = f"{reads} + drm"  # `_modified` without steps, inline: a call is most of a lookup's time
+        if chart.arithmetic:
+            modified = f"_modified({reads}, drm, _{c.const}_STEPS)"
     if _digit_read_without_meaning(chart) and chart.dice is not None:
         body.append(_guarded("drm", f"_check_no_drm({e.address}, drm, {chart.dice.text!r})"))
     keys = tuple_display([p.selects or p.name for p in params])
@@ -85,25 +86,44 @@ def lookup_doc(e: ChartEmitter, params: list[Param]) -> str:
     doc = [f"{cite(chart)}: the row {f'a {reads} selects' if reads else 'the keys select'}.", "", "Args:"]
     if chart.kind is model.ChartKind.ROLL and chart.dice:
         rolls = chart.natural_rolls
-        doc.append(f"    roll: the natural roll on {chart.dice_text}, {rolls[0]} to {rolls[-1]}.")
+        doc.append(f"    roll: the natural roll on {chart.dice_text}, {rolls[0]} to {rolls[-1]} (what the dice show).")
     if chart.kind is model.ChartKind.VALUE and chart.value_key:
         doc.append(f"    value: {chart.value_key.label} ({chart.value_key.domain.printed}).")
     for key, p in zip(chart.keys, params, strict=True):
         doc.append(f"    {p.name}: {e.key_doc(key)}.")
     if reads:
-        doc.append("    drm: the total die roll modifier added before reading the chart.")
-    if chart.modified_clamp is not None:
-        doc += ["", f"{modified_clamp_text(chart)}."]
+        doc.append(f"    drm: the total die roll modifier, added {_drm_place(chart)}.")
+    if chart.arithmetic:
+        steps = ", then ".join(s.text for s in chart.pipeline)
+        doc += ["", f"The roll is {chart.dice_text}, then {steps}: the rows read the result."]
     doc += [f"{natural_text(e.game, chart, r)}." for r in chart.rows if r.natural]
     doc += ["", "Returns:", "    The row's values by column:"]
     doc += [f"        {c.id!r}: {c.label}" for c in chart.columns]
     if chart.errata_ids:
         applied = ", ".join(chart.errata_ids)
         doc += ["", f"Errata applied: {applied} (see the game's JSON for the printed values)."]
+        doc += [f"    {_amended(e.game, chart, r)}" for r in chart.rows if r.errata]
     partial = f" (the chart is partial: {chart.partial})" if chart.partial else ""
     doc += ["", "Raises:", "    ValueError: a roll or key value that cannot occur."]
     doc.append(f"    NoRowError: no row is selected{partial}.")
     return "\n".join(doc)
+
+
+def _amended(game: model.Game, chart: model.Chart, row: model.Row) -> str:
+    """`2:1 3-4: e2021, printed EX (15.1: ...)`: a row or cell an errata changed, cited by id,
+    with what the print had and why."""
+    name = " ".join([key_label(k, m) for k, m in zip(chart.keys, row.keys, strict=False)]
+                    + ([row.range.printed] if row.range is not None else [])) or "the row"
+    if row.added:
+        was = "not in the print"
+    else:
+        olds = [value_text(game, c, old) for c, old, new in zip(chart.columns, row.printed_values or (), row.values,
+                                                                 strict=False) if old != new]
+        if row.printed_range is not None and row.range is not None and row.printed_range != row.range.printed:
+            olds.insert(0, f"range {row.printed_range}")
+        was = "printed " + ", ".join(olds) if olds else "as printed"
+    why = f" ({'; '.join(row.because)})" if row.because else ""
+    return f"{name}: {', '.join(row.errata)}, {was}{why}."
 
 
 def roll_function(e: ChartEmitter) -> list[str]:
@@ -116,7 +136,8 @@ def roll_function(e: ChartEmitter) -> list[str]:
     signature += [f"{p.name}: {p.annotation}" for p in context]
     doc = (
         f"Roll {dice.text} with `rng` and read {cite(chart)}.\n\n"
-        "Returns the natural roll, the DRM, the modified roll and the selected row's values.\n"
+        "Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps\n"
+        "that made the modified roll.\n"
         "Raises ValueError for an argument that cannot occur and NoRowError when the modified roll\n"
         "selects no row."
     )
@@ -129,8 +150,8 @@ def roll_function(e: ChartEmitter) -> list[str]:
     call = ", ".join(["natural", *(f"{p.name}={p.name}" for p in params), "drm=drm"])
     body = [f"_check_rng({e.address}, rng)", *(p.check for p in context)]
     body += natural_roll(e, context)
-    cap = f", {literal(tuple(chart.modified_clamp))}" if chart.modified_clamp is not None else ""
-    body.append(f"return _rolled(natural, drm, lookup_{c.ident}({call}){cap})")
+    steps = f", _{c.const}_STEPS" if chart.arithmetic else ""
+    body.append(f"return _rolled(natural, drm, lookup_{c.ident}({call}){steps})")
     return dice_constants(e) + e.function(f"roll_{c.ident}", signature, f"Roll[{c.result}]", doc, body)
 
 
@@ -173,6 +194,13 @@ def repeated_roll_function(e: ChartEmitter) -> list[str]:
     call = ", ".join(["rng", *(f"{p.name}={p.name}" for p in params), "drm=drm"])
     body = [f"return [roll_{c.ident}({call}) for _ in range({chart.repeat})]"]
     return e.function(f"rolls_{c.ident}", signature, f"list[Roll[{c.result}]]", doc, body)
+
+
+def _drm_place(chart: model.Chart) -> str:
+    """Where the DRM total enters the roll: `to the natural roll`, or after the steps before it."""
+    kinds = [s.kind for s in chart.pipeline]
+    before = [s.text for s in chart.pipeline[: kinds.index(model.StepKind.DRMS)]] if chart.arithmetic else []
+    return "to the natural roll" if not before else f"after {', '.join(before)}"
 
 
 def _guarded(test: str, then: str, comment: str = "") -> str:

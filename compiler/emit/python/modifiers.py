@@ -32,7 +32,7 @@ def drm_function(e: ChartEmitter) -> list[str]:
     doc = [f"The total DRM for {cite(chart)}: the sum of the DRMs whose conditions are true.", ""]
     for d in chart.drms:
         per = f" ({per_text(chart, d.per)})" if d.per else ""
-        doc.append(f"{d.value:+d} {d.label}{per}" + (f" (footnote {d.footnote})" if d.footnote else ""))
+        doc.append(f"{d.value:+d} {d.label}{per}" + (f" (footnote {d.footnote})" if d.footnote else "") + _errata(d))
     doc += [f"{group_text(chart, g)}." for g in chart.drm_groups]
     if chart.clamp:
         doc.append(f"The total is clamped to {chart.clamp[0]:+d}..{chart.clamp[1]:+d}.")
@@ -148,3 +148,11 @@ def _odds_how(rule: OddsRule) -> str:
             return f"The strength ({low} {upper}) is read on the columns {columns};\n{between}{edge}; "
         case _:
             assert_never(rule.form)
+
+
+def _errata(d: model.Drm) -> str:
+    """` (errata e2021, printed +1: 7.1.10: ...)`: the errata that changed a DRM, cited in its line."""
+    if not d.errata:
+        return ""
+    was = "not in the print" if d.printed is None else f"printed {d.printed.value:+d}"
+    return f" (errata {', '.join(d.errata)}, {was}" + "".join(f": {why}" for why in d.because) + ")"

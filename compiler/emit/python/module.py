@@ -37,6 +37,7 @@ from compiler.emit.python.names import (
     context_names,
     enum_types,
 )
+from compiler.emit.python.rules import game_has_rules, limit_names, limits_code, rules_runtime_code
 from compiler.engine.runtime import chain_runtime_code, runtime_code
 
 _UNKNOWN = (
@@ -49,7 +50,7 @@ _UNKNOWN = (
 
 def emit_game_python(game: model.Game) -> str:
     """The game's standalone Python module as text."""
-    names = Namespace.for_module(_runtime_names(game_has_chains(game)))
+    names = Namespace.for_module(_runtime_names(game_has_chains(game), game_has_rules(game)))
     enums = enum_types(game, names)
     charts = chart_names(game.charts, names)
     context = context_names(game, names)
@@ -66,6 +67,8 @@ def emit_game_python(game: model.Game) -> str:
         parts.append(_enum_block(enum))
     if game_has_chains(game):
         parts.append(chain_runtime_code())
+    if game_has_rules(game):
+        parts.append(rules_runtime_code())
     for chart in game.charts:
         parts.append(_chart_block(ChartEmitter(game, chart, charts[id(chart)], enums, names, context)))
     if game_has_chains(game):
@@ -76,6 +79,8 @@ def emit_game_python(game: model.Game) -> str:
     functions = formula_names(game, names)
     if game.formulas:
         parts.append(formulas_code(game, functions, context, {k: v.alias for k, v in enums.items()}))
+    if game.limits:
+        parts.append(limits_code(game, limit_names(game, names), context, {k: v.alias for k, v in enums.items()}))
     by_address = {c.address: ChartEmitter(game, c, charts[id(c)], enums, names, context) for c in game.charts}
     formula_names_ = FormulaNames(functions, context)
     if has_examples(game, by_address, formula_names_):
@@ -109,15 +114,17 @@ def _module_doc(game: model.Game) -> str:
 # ---- the identifier policy -----------------------------------------------------------------------
 
 
-def _runtime_names(chains: bool = False) -> set[str]:
-    """Every name the runtime defines at module level (and the chain runtime, with `chains`)."""
-    return set(_runtime_names_once(chains))
+def _runtime_names(chains: bool = False, rules: bool = False) -> set[str]:
+    """Every name the runtime defines at module level (and the chain runtime, with `chains`; the
+    rules runtime, with `rules`)."""
+    return set(_runtime_names_once(chains, rules))
 
 
 @functools.cache
-def _runtime_names_once(chains: bool) -> frozenset[str]:
+def _runtime_names_once(chains: bool, rules: bool) -> frozenset[str]:
     names: set[str] = set()
-    for node in ast.parse(runtime_code() + ("\n" + chain_runtime_code() if chains else "")).body:
+    source = runtime_code() + ("\n" + chain_runtime_code() if chains else "") + (rules_runtime_code() if rules else "")
+    for node in ast.parse(source).body:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             names.add(node.name)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):

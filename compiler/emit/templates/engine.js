@@ -6,11 +6,11 @@
 //
 // What it implements, each as compiler/engine does: keys (members, month spans), DRMs (conditions,
 // per-N steps and their rounding, exclusive groups, the chart's clamp; engine/drms.py), the modified
-// roll and its cap, `natural` rows first, then the first row holding the modified roll
-// (engine/lookup.py), `roll ... when` alternatives, the chance of each row exactly with BigInt
-// fractions over the dice outcomes (engine/chances.py), CRT column shifts (engine/shifts.py) and
-// odds columns (engine/odds.py), and a natural roll and an int context value as typed
-// (engine/lookup.py read_roll, engine/context.py).
+// roll through the roll's steps (runtime/roll.py), `natural` rows first, then the first row holding
+// the modified roll (engine/lookup.py), `roll ... when` alternatives, the chance of each row
+// exactly with BigInt fractions over the dice outcomes (engine/chances.py), CRT column shifts
+// (engine/shifts.py) and odds columns (engine/odds.py), and a natural roll and an int context value
+// as typed (engine/lookup.py read_roll, engine/context.py).
 // Kept free of Jinja2's delimiters (a brace followed by a brace, a percent sign or a hash): the page
 // template includes it as a template.
 "use strict";
@@ -226,7 +226,27 @@ function tableRows(chart, asPrinted) {
   return out;
 }
 function forKeys(chart, rows, keys) { return rows.filter((r) => chart.keys.every((k) => keyMatches(r.keys[k.id], keys[k.id]))); }
-function modifiedRoll(chart, natural, drm) { const c = chart.modified_clamp; return c ? Math.max(c.min, Math.min(c.max, natural + drm)) : natural + drm; }
+// The roll's steps, each with the roll after it (compiler/engine/runtime/roll.py `_roll_steps`):
+// the chart's `pipeline` in order, the DRM total at its `drms` step; no pipeline, the DRMs alone.
+function rollSteps(chart, natural, drm) {
+  let roll = natural;
+  return (chart.pipeline || [{ step: "drms" }]).map((s) => {
+    if (s.step === "drms") { roll += drm; }
+    else if (s.step === "add") { roll += s.amount; }
+    else if (s.step === "times") { roll *= s.amount; }
+    else if (s.step === "halve") { roll = s.rounding === "up" ? -Math.floor(-roll / 2) : Math.floor(roll / 2); }
+    else if (s.step === "minimum") { roll = Math.max(roll, s.amount); }
+    else if (s.step === "maximum") { roll = Math.min(roll, s.amount); }
+    else { throw new Error("unknown step of a roll: " + s.step); }
+    return { step: s, roll: roll };
+  });
+}
+function modifiedRoll(chart, natural, drm) { const made = rollSteps(chart, natural, drm); return made[made.length - 1].roll; }
+// A step as the panel shows it: `+1 DRM`, `−3`, `×2`, `halved, rounded down`, `minimum 0`.
+function stepText(s, drm) {
+  const what = { drms: signed(drm) + " DRM", add: signed(s.amount), times: "\u00d7" + s.amount, halve: "halved, rounded " + s.rounding };
+  return what[s.step] || s.step + " " + s.amount;
+}
 function select(rows, natural, modified) {
   return rows.find((r) => r.natural && contains(r.min, r.max, natural)) || rows.find((r) => !r.natural && contains(r.min, r.max, modified)) || null;
 }

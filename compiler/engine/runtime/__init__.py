@@ -77,7 +77,15 @@ if TYPE_CHECKING:  # at run time each name is imported from its part on first us
         _round,
     )
     from compiler.engine.runtime.results import ChartRef, Roll, _rolled
-    from compiler.engine.runtime.roll import _modified, _natural_row, _row_for, _select_natural
+    from compiler.engine.runtime.roll import (
+        _Made,
+        _modified,
+        _natural_row,
+        _roll_steps,
+        _row_for,
+        _select_natural,
+        _Step,
+    )
     from compiler.engine.runtime.rows import _first, _in_range, _Index, _key_matches, _select
     from compiler.engine.runtime.shifts import _Shift, _shift_terms
 
@@ -102,12 +110,14 @@ __all__ = [
     "_In",
     "_Index",
     "_Key",
+    "_Made",
     "_Not",
     "_OddsReading",
     "_OddsRule",
     "_Per",
     "_Row",
     "_Shift",
+    "_Step",
     "_Stepper",
     "_applied",
     "_cell_outcome",
@@ -146,6 +156,7 @@ __all__ = [
     "_pow",
     "_raw_odds",
     "_roll",
+    "_roll_steps",
     "_rolled",
     "_round",
     "_round_half_up",

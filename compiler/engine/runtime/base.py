@@ -1,5 +1,5 @@
 """The runtime's first part: the error a generated module raises when no row is selected, the shape
-of a row, and the one clamp every step of a roll uses.
+of a row, and the one clamp of a total (DRMs, column shifts).
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ _Row: TypeAlias = tuple[tuple[_Key, ...], int | None, int | None, _V]
 
 
 def _clamp(value: int, bounds: tuple[int, int] | None) -> int:
-    """`value` held inside `bounds` (lowest, highest); None: no bounds. The one clamp of a roll: a
-    DRM total under `combine sum clamp`, a modified roll under `modified clamp`, a column shift
-    total under its cap.
+    """`value` held inside `bounds` (lowest, highest); None: no bounds. The one clamp of a total: a
+    DRM total under `combine sum clamp`, a column shift total under its cap (a roll's own minimum
+    and maximum are steps of its arithmetic, `compiler.engine.runtime.roll`).
     """
     return value if bounds is None else max(bounds[0], min(bounds[1], value))

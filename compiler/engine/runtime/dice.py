@@ -19,19 +19,18 @@ _D = TypeVar("_D")
 
 class _Dice(NamedTuple):
     """Dice as a chart rolls them: `number` dice of `sides` faces read by `form` ('sum', 'd66',
-    'percentile', 'lower', 'higher', 'highest', 'lowest', 'minus', 'versus'). 'minus' takes
-    `subtract` from the total, never going below `floor`; 'highest'/'lowest' sum the `keep`
-    highest/lowest dice; 'versus' subtracts the total of the opposing dice (number, sides). A d10's
-    0 face reads 10 unless `zero` is 0."""
+    'percentile', 'lower', 'higher', 'highest', 'lowest', 'versus', 'explode'). 'highest'/'lowest'
+    sum the `keep` highest/lowest dice; 'versus' subtracts the total of the opposing dice (number,
+    sides); 'explode' rolls a die showing its top face again and adds, at most `depth` times a die.
+    A d10's 0 face reads 10 unless `zero` is 0."""
 
     form: str
     number: int
     sides: int
-    subtract: int = 0
-    floor: int = 0
     keep: int = 0
     versus: tuple[int, int] = (0, 0)
     zero: int = 10
+    depth: int = 0
 
 
 def _roll(rng: random.Random, dice: _Dice) -> int:
@@ -52,17 +51,31 @@ def _roll(rng: random.Random, dice: _Dice) -> int:
         return sum(faces[dice.number - dice.keep :])
     if form == "lowest":
         return sum(faces[: dice.keep])
-    if form == "minus":
-        return max(dice.floor, sum(faces) - dice.subtract)
     if form == "versus":
         return sum(faces) - sum(_throw(rng, dice.versus[0], dice.versus[1], dice.zero))
+    if form == "explode":
+        top = _throw_faces(dice.sides, dice.zero)[-1]
+        total = 0
+        for face in faces:
+            again = 0
+            while face == top and again < dice.depth:
+                total += face
+                face = _throw(rng, 1, dice.sides, dice.zero)[0]
+                again += 1
+            total += face
+        return total
     return sum(faces)
 
 
 def _throw(rng: random.Random, count: int, sides: int, zero: int) -> list[int]:
     """`count` dice of `sides` faces; a d10 read 0-9 when `zero` is 0."""
-    low = 0 if sides == 10 and zero == 0 else 1
-    return [rng.randint(low, sides - 1 + low) for _ in range(count)]
+    faces = _throw_faces(sides, zero)
+    return [rng.randint(faces.start, faces.stop - 1) for _ in range(count)]
+
+
+def _throw_faces(sides: int, zero: int) -> range:
+    """The faces of one die: 1..sides, or 0..9 for a d10 read 0-9 (`zero` 0)."""
+    return range(0, 10) if sides == 10 and zero == 0 else range(1, sides + 1)
 
 
 def _dice_for(alternatives: tuple[tuple[_Condition, _D], ...], context: Mapping[str, _Context], dice: _D) -> _D:

@@ -1,5 +1,5 @@
 """What a generated module's functions return besides a row's values: a roll's record (`Roll`,
-made by `_rolled` with the modified roll of the pipeline) and a reference to another chart
+made by `_rolled` with the steps of the pipeline) and a reference to another chart
 (`ChartRef`). chartc's own readers return model objects and never import this part.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Generic, TypedDict
 
 from compiler.engine.runtime.base import _V
-from compiler.engine.runtime.roll import _modified
+from compiler.engine.runtime.roll import _Made, _roll_steps, _Step
 
 # ---- inlined into a generated module below this line
 
@@ -20,14 +20,21 @@ class ChartRef(TypedDict):
 
 
 class Roll(TypedDict, Generic[_V]):
-    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values."""
+    """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values,
+    and the steps that made the modified roll (each step, its amount and the roll after it: `('drms',
+    1, 3), ('add', -3, 0), ('minimum', 0, 0)`).
+    """
 
     natural: int
     drm: int
     modified: int
     values: _V
+    steps: tuple[_Made, ...]
 
 
-def _rolled(natural: int, drm: int, values: _V, cap: tuple[int, int] | None = None) -> Roll[_V]:
-    """What `roll_<id>` returns: the natural roll, the DRM total, the modified roll, the row's values."""
-    return {"natural": natural, "drm": drm, "modified": _modified(natural, drm, cap), "values": values}
+def _rolled(natural: int, drm: int, values: _V, steps: tuple[_Step, ...] = ()) -> Roll[_V]:
+    """What `roll_<id>` returns: the natural roll, the DRM total, the modified roll, the row's
+    values and the steps made (`_roll_steps`).
+    """
+    made = _roll_steps(natural, drm, steps)
+    return {"natural": natural, "drm": drm, "modified": made[-1][2], "values": values, "steps": made}

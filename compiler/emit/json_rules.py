@@ -1,0 +1,139 @@
+"""The game JSON's rules without a table: limits and allowances, the book's inconsistencies
+(conflicts and ambiguous print), and the facts and conditions they are written with. Pure: model
+in, JSON values out; `compiler.emit.json` puts them into the game document."""
+
+from __future__ import annotations
+
+from typing import Any, assert_never
+
+from compiler import model
+from compiler.model.text import json_value
+
+
+def condition_json(c: model.Condition | None) -> dict[str, Any] | None:
+    """A DRM (or limit, or column shift) condition as a structured object."""
+    if c is None:
+        return None
+    if isinstance(c, model.Flag):
+        return {"op": "flag", "var": c.var}
+    if isinstance(c, model.Compare):
+        return {"op": c.op, "var": c.var, "value": c.value} | _on_key(c.on_key)
+    if isinstance(c, model.In):
+        return {"op": "in", "var": c.var, "values": list(c.values)} | _on_key(c.on_key)
+    if isinstance(c, model.Not):
+        return {"op": "not", "of": condition_json(c.inner)}
+    kind = "all" if isinstance(c, model.All) else "any"
+    return {"op": kind, "of": [condition_json(p) for p in c.parts]}
+
+
+def _on_key(on_key: bool) -> dict[str, Any]:
+    return {"key": True} if on_key else {}
+
+
+def bound_json(bound: model.Bound) -> dict[str, Any]:
+    """What a limit allows: its kind, the counts (`null`: open at that end) and how it reads."""
+    return {"kind": bound.kind.value, "min": bound.low, "max": bound.high, "text": bound.text}
+
+
+def limit_json(limit: model.Limit) -> dict[str, Any]:
+    """A limit: what it counts and its cases in order (the first whose `when` holds applies)."""
+    return {
+        "id": limit.id,
+        "title": limit.title,
+        "rule": limit.rule,
+        "notes": list(limit.notes),
+        "counts": limit.counts,
+        "cases": [
+            {"bound": bound_json(c.bound), "when": condition_json(c.when), "cite": c.cite} for c in limit.cases
+        ],
+        "source_file": limit.source_file,
+        "line": limit.span.line,
+    }
+
+
+def where_json(tests: tuple[model.FieldTest, ...]) -> list[dict[str, Any]]:
+    """`count ... where`: the field tests a record passes to be counted (none: every record)."""
+    return [{"field": t.field, "op": t.op.value, "value": json_value(t.value)} for t in tests]
+
+
+def _context_json(context: model.FactContext) -> dict[str, Any]:
+    return {k: v if isinstance(v, bool | int) else str(v) for k, v in context}
+
+
+def fact_json(fact: model.Fact) -> dict[str, Any]:
+    """One fact: where it is read (`written` is the declaration's own words)."""
+    match fact:
+        case model.CellFact():
+            return {
+                "kind": "cell", "chart": fact.chart, "keys": dict(fact.keys), "roll": fact.roll,
+                "column": fact.column, "written": fact.written,
+            }
+        case model.FieldFact():
+            return {
+                "kind": "field", "enum": fact.enum, "member": fact.member, "field": fact.field,
+                "written": fact.written,
+            }
+        case model.CountFact():
+            return {"kind": "count", "enum": fact.enum, "where": where_json(fact.where), "written": fact.written}
+        case model.LimitFact():
+            return {
+                "kind": "limit", "limit": fact.limit, "context": _context_json(fact.context), "written": fact.written,
+            }
+        case model.FormulaFact():
+            return {
+                "kind": "formula", "formula": fact.formula, "context": _context_json(fact.context),
+                "written": fact.written,
+            }
+        case model.DrmFact():
+            return {"kind": "drm", "chart": fact.chart, "drm": fact.drm, "written": fact.written}
+        case _:
+            assert_never(fact)
+
+
+def _place_value(value: model.Fact | model.Stated | None) -> dict[str, Any] | None:
+    match value:
+        case None:
+            return None
+        case model.Stated():
+            return {"stated": json_value(value.value), "written": value.written}
+        case _:
+            return {"fact": fact_json(value)}
+
+
+def conflict_json(conflict: model.Conflict) -> dict[str, Any]:
+    """A place where the book says two things: every place (rule, what it says, its value) and
+    what the transcription keeps."""
+    return {
+        "id": conflict.id,
+        "title": conflict.title,
+        "rule": conflict.rule,
+        "notes": list(conflict.notes),
+        "type": conflict.type,
+        "places": [
+            {"rule": p.rule, "says": p.says, "value": _place_value(p.value)} for p in conflict.places
+        ],
+        "kept": conflict.kept,
+        "source_file": conflict.source_file,
+        "line": conflict.span.line,
+    }
+
+
+def ambiguity_json(ambiguity: model.Ambiguity) -> dict[str, Any]:
+    """Print that reads more than one way: each reading as the cells it gives."""
+    return {
+        "id": ambiguity.id,
+        "title": ambiguity.title,
+        "rule": ambiguity.rule,
+        "notes": list(ambiguity.notes),
+        "printed": ambiguity.printed,
+        "readings": [
+            {
+                "label": r.label,
+                "cells": [{"fact": fact_json(c.fact), "value": json_value(c.value)} for c in r.cells],
+            }
+            for r in ambiguity.readings
+        ],
+        "kept": ambiguity.kept,
+        "source_file": ambiguity.source_file,
+        "line": ambiguity.span.line,
+    }

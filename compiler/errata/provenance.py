@@ -1,0 +1,39 @@
+"""What the errata did to one chart (`Provenance`), which `compiler.errata.apply.annotate` turns
+into the model's errata marks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from compiler.diagnostics import Sink
+from dsl import ast
+
+
+@dataclass
+class Provenance:
+    """What the errata did to one chart, keyed by the spans of the rows they touched."""
+
+    errata: list[str] = field(default_factory=list)  # ids, in order of application
+    row_errata: dict[ast.Span, list[str]] = field(default_factory=dict)
+    removed: dict[ast.Span, str] = field(default_factory=dict)  # printed row span -> errata id
+    reasons: list[tuple[str, str]] = field(default_factory=list)  # (errata id, why), in order
+    printed_title: str | None = None
+    completed: str | None = None  # the `partial` reason an errata made obsolete
+    notes: list[tuple[str, str]] = field(default_factory=list)  # (errata id, text)
+    printed_span: dict[ast.Span, ast.Span] = field(default_factory=dict)  # amended grid cell -> printed cell
+    row_reasons: dict[ast.Span, list[str]] = field(default_factory=dict)  # row or cell span -> why, in order
+    drm_errata: dict[str, list[str]] = field(default_factory=dict)  # DRM id -> errata ids that added or changed it
+    drm_reasons: dict[str, list[str]] = field(default_factory=dict)  # DRM id -> why, in order
+    removed_drms: dict[str, str] = field(default_factory=dict)  # printed DRM id -> the errata that removed it
+    printed_notes: list[tuple[str, str, str]] = field(default_factory=list)  # (errata id, `footnote 1`, printed text)
+
+
+class ErrataApplier(Protocol):
+    """What a cell's amendment needs of `compiler.errata.apply.ErrataApplier`."""
+
+    sink: Sink
+
+    def claim(self, errata_id: str, decl: ast.ChartDecl, span: ast.Span, what: str, op_span: ast.Span) -> None: ...
+
+    def record(self, prov: Provenance, errata_id: str, span: ast.Span, because: ast.Text | None) -> None: ...

@@ -1,0 +1,100 @@
+"""The book's own inconsistencies as data: a `conflict` cites the places that disagree (rule
+sections, what each says, the value each gives), an `ambiguous` print its readings; `chartc check`
+lists each citing every place (C480, or the note C481 where the transcription keeps the print and
+says why), and a declaration the data no longer matches is C482.
+
+IA2 4.6 "Players will be based at one of 36 bases", but the zone lists of 4.6.2 name 35; 9.1 "Bf 109
+(18 aircraft)", 11.1 names 16. USAAF 25.0: Mannheim's SF and SR cells run together as `6/118/9`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from compiler.emit.json import emit_game_json
+from dsl.parser import parse_text
+from tests.conftest import codes, compile_text
+
+HEAD = (
+    'game t { title "T" }\n'
+    'enum base { fields { listed: text } a "A" { listed: "4.6.2" } b "B" { listed: "4.6.2" } }\n'
+)
+
+
+def test_conflict_and_ambiguous_parse_their_places_and_readings() -> None:
+    text = (
+        'conflict bases "Bases" {\n  place "4.6" "36 bases" is 36\n'
+        '  place "4.6.2" "the lists" is count base where listed == "4.6.2"\n  kept "why"\n}\n'
+        'ambiguous m "M" {\n  printed "6/118/9"\n  reading "one" { [T] (city=m) column sf is 6/1 }\n'
+        '  reading "two" { [T] (city=m) column sf is 6/11 }\n}\n'
+    )
+    source = parse_text(text, "i.chart").source
+    [conflict], [ambiguous] = source.conflicts, source.ambiguities
+    assert [(p.rule.text, p.says.text) for p in conflict.places] == [("4.6", "36 bases"), ("4.6.2", "the lists")]
+    assert conflict.kept is not None and conflict.kept.text == "why"
+    assert ambiguous.printed is not None and [r.label.text for r in ambiguous.readings] == ["one", "two"]
+
+
+def test_ia2_bases_and_bf109s_are_listed_citing_both_places(corpus) -> None:
+    found = {d.message.split("`")[1]: d for d in corpus.diagnostics if d.code == "C481" and "ia2" in d.span.file}
+    bases = found["bases_count"]
+    assert bases.severity.value == "note"
+    assert bases.message.startswith(
+        "conflict `bases_count` (How many bases): 4.6 says \u201cPlayers will be based at one of 36 bases\u201d (36); "
+        "4.6.2 says \u201cthe base lists of the eight zones (4+9+5+4+3+2+4+4)\u201d (35); kept as printed: "
+    )
+    # labels: the second place, and the data it reads (the first base record counted)
+    assert [label.message for label in bases.labels] == ["4.6.2", "the data: 35"]
+    assert "9.1 says \u201cBf 109 (18 aircraft)\u201d (18); 11.1 says" in found["bf109_count"].message
+
+
+def test_a_conflict_without_a_decision_is_a_warning_and_a_stale_one_is_reported(tmp_path: Path) -> None:
+    open_ = HEAD + 'conflict bases "Bases" { place "4.6" "36" is 36 place "4.6.2" "lists" is count base }\n'
+    [finding] = compile_text(tmp_path, open_).diagnostics
+    assert (finding.code, finding.severity.value) == ("C480", "warning")
+    assert finding.help == (
+        'decide what the data keeps and say why: `kept "why"` in the declaration (or correct it in an errata block)'
+    )
+    stale = HEAD + 'conflict bases "Bases" { place "4.6" "two" is 2 place "4.6.2" "lists" is count base }\n'
+    [agree] = compile_text(tmp_path / "stale", stale).diagnostics
+    assert (agree.code, agree.message) == ("C482", "conflict `bases` (Bases): every place now gives `2`")
+
+
+def test_places_of_two_types_or_one_place_are_refused(tmp_path: Path) -> None:
+    two_types = HEAD + 'conflict x "X" { place "1" "a" is count base place "2" "b" is base.a.listed }\n'
+    [finding] = [d for d in compile_text(tmp_path, two_types).diagnostics if d.code == "C483"]
+    assert finding.message == "conflict `x` compares `count base` (`int`) with `base.a.listed` (`text`)"
+    assert "C483" in codes(compile_text(tmp_path / "one", HEAD + 'conflict x "X" { place "1" "a" is 2 }\n'))
+
+
+def test_mannheim_reads_two_ways_and_the_charts_hold_one(corpus) -> None:
+    [finding] = [d for d in corpus.diagnostics if d.code == "C481" and "mannheim" in d.message]
+    assert "printed `6/118/9` reads two ways, `SF 6/1, SR 18/9` (the charts hold this) or `SF 6/11, SR 8/9`" in (
+        finding.message
+    )
+    doc = json.loads(emit_game_json(corpus.project.games["usaaf"]))
+    [mannheim] = doc["ambiguities"]
+    assert mannheim["printed"] == "6/118/9"
+    assert [c["value"] for c in mannheim["readings"][1]["cells"]] == [[6, 11], [8, 9]]
+    us_stack = next(c for c in doc["conflicts"] if c["id"] == "us_stack")
+    assert us_stack["places"][1]["value"] == {"stated": 9, "written": "9"}
+    assert us_stack["places"][0]["value"]["fact"]["kind"] == "limit"
+
+
+def test_a_reading_the_charts_do_not_hold_is_reported(tmp_path: Path) -> None:
+    text = (
+        'game t { title "T" }\nenum city { m "Mannheim" }\n'
+        'chart t "T" { key city column sf: pair "SF" rows { m: 6/7 } }\n'
+        'ambiguous m "M" {\n  reading "one" { t (city=m) column sf is 6/1 }\n'
+        '  reading "two" { t (city=m) column sf is 6/11 }\n}\n'
+    )
+    [finding] = compile_text(tmp_path, text).diagnostics
+    assert finding.code == "C482"
+    assert finding.message == "ambiguous print `m` (M): the charts hold none of its readings, `one` or `two`"
+
+
+def test_the_summary_counts_what_is_kept_as_printed(run) -> None:
+    # 18 before issue 30's second pass; + 31 facts printed two ways now kept (C418) and 6 conflicts (C481)
+    last = run("check", "charts", "--format", "short").output.strip().splitlines()[-1]
+    assert last.endswith("(55 kept as printed), 3 suppressed")
