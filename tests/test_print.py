@@ -41,10 +41,14 @@ CHROMIUM_PATCH_SLACK = 1
 # months (`3/44`) took IA2 from 27 to 26 pages (29 to 27 on Letter) and AA on Letter 9 to 8; the
 # Sequence of Play first (a page of its own in large print) took Stuka Leader from 17 to 16.
 # `python scripts/aid_pages.py --chromium` counts them all (docs/records/printing.md).
+# Merged with issue 30 (every rule of IA2, about 140 printed charts, and of Stuka Leader, about 120,
+# transcribed as charts, and the limits printed after them), the dense print holds IA2 in 26
+# Chromium A4 pages (45 in integb's layout; 8 before the rule charts: the rule charts, not the
+# layout, are the 18 pages over the 8-page bound), Stuka Leader in 22 (42; 5 before).
 EXPECTED_PAGES = {
-    "ia2": {("a4", False): 8, ("letter", False): 9, ("a4", True): 26, ("letter", True): 27},
-    "usaaf": {("a4", False): 8, ("letter", False): 8, ("a4", True): 24, ("letter", True): 24},
-    "stuka_leader": {("a4", False): 5, ("letter", False): 5, ("a4", True): 16, ("letter", True): 16},
+    "ia2": {("a4", False): 26, ("letter", False): 26, ("a4", True): 75, ("letter", True): 78},
+    "usaaf": {("a4", False): 7, ("letter", False): 7, ("a4", True): 23, ("letter", True): 24},
+    "stuka_leader": {("a4", False): 22, ("letter", False): 23, ("a4", True): 68, ("letter", True): 70},
     "aa_rules": {("a4", False): 3, ("letter", False): 3, ("a4", True): 8, ("letter", True): 8},
 }
 # Issue 30 took USAAF from 7 pages to 13 (A4) and the AA excerpt from 4 to 5: the rules beyond the
@@ -62,10 +66,13 @@ EXPECTED_PAGES = {
 # continuing across a page and the Escort Missions table in one block, 13 to 10 and 14 to 11); IA2
 # in large print 28 to 27 (29 to 28 on Letter), as in Chromium.
 # Issue 34 (the dense print): IA2 8 A4 pages (the issue's bound), 9 Letter; large print 26 and 27.
+# Issue 30's rule charts in the dense print (WeasyPrint, measured by scripts/aid_pages.py on
+# 2026-12-04): IA2 27 A4 pages (45 in integb's layout), 28 Letter; large print 86 and 89 (87, 92);
+# Stuka Leader 22 and 23 (44, 46), large print 73 and 76 (72, 76); USAAF 7, 7, 23, 24 (13, 15, 24, 24).
 EXPECTED_PAGES_WEASYPRINT = {
-    "ia2": {("a4", False): 8, ("letter", False): 9, ("a4", True): 26, ("letter", True): 27},
-    "usaaf": {("a4", False): 8, ("letter", False): 8, ("a4", True): 24, ("letter", True): 24},
-    "stuka_leader": {("a4", False): 5, ("letter", False): 5, ("a4", True): 15, ("letter", True): 16},
+    "ia2": {("a4", False): 27, ("letter", False): 28, ("a4", True): 86, ("letter", True): 89},
+    "usaaf": {("a4", False): 7, ("letter", False): 7, ("a4", True): 23, ("letter", True): 24},
+    "stuka_leader": {("a4", False): 22, ("letter", False): 23, ("a4", True): 73, ("letter", True): 76},
     "aa_rules": {("a4", False): 2, ("letter", False): 3, ("a4", True): 8, ("letter", True): 8},
 }
 # Large print may take a second page for a chart taller than a page (research note, layout rule
@@ -111,7 +118,8 @@ TALLER_THAN_A_PAGE_AT_NORMAL_SIZE: dict[str, int] = {}
 EXPECTED_PAGES_WEASYPRINT_LANDSCAPE = {
     # issue 34: the dense print flows three columns (IA2 22 pages to 9); large print keeps two
     # charts a row, its notes condensed (IA2 35 to 32)
-    "ia2": {("a4", False): 9, ("letter", False): 10, ("a4", True): 32, ("letter", True): 33},
+    # merged with issue 30's rule charts (2026-12-04): IA2 9 to 32 pages (58 in integb's layout)
+    "ia2": {("a4", False): 32, ("letter", False): 33, ("a4", True): 96, ("letter", True): 97},
     "usaaf": {("a4", False): 9, ("letter", False): 10, ("a4", True): 27, ("letter", True): 27},
     "stuka_leader": {("a4", False): 5, ("letter", False): 5, ("a4", True): 20, ("letter", True): 21},
     "aa_rules": {("a4", False): 3, ("letter", False): 3, ("a4", True): 10, ("letter", True): 9},
