@@ -80,6 +80,11 @@ def page_texts(pdf_path: Path) -> list[str]:
     ]
 
 
+def pdf_text(pdf_path: Path) -> str:
+    """The PDF's whole text, as `pdftotext` reads it."""
+    return subprocess.run(["pdftotext", str(pdf_path), "-"], check=True, capture_output=True, text=True).stdout
+
+
 def header_texts(pdf_path: Path, top_mm: float = 14) -> list[str]:
     """The text of each page's top margin (its running header), in page order, on one line."""
     height = str(int(top_mm * MM))
@@ -240,9 +245,31 @@ def write_screenshots(root: Path, only: frozenset[str] | None = None) -> list[Pa
     return written
 
 
+def write_phone_screenshots(root: Path, only: frozenset[str] | None = None) -> list[Path]:
+    """The top of each game's HTML aid as `build` writes it (generated/), at phone width (390 x 844
+    CSS px, as tests/test_aid_phone.py opens it), under docs/player-aid/<game>-phone.png."""
+    from playwright.sync_api import sync_playwright  # lazy: Playwright, a test dependency
+
+    written = []
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox", "--disable-gpu"])
+        context = launched.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        page = context.new_page()
+        for html in sorted((root / "generated").glob("*/*.html")):
+            if only is not None and html.stem not in only:
+                continue
+            page.goto(html.resolve().as_uri())
+            png = root / "docs" / "player-aid" / f"{html.stem}-phone.png"
+            page.screenshot(path=str(png))
+            written.append(png)
+        launched.close()
+    return written
+
+
 if __name__ == "__main__":
     if missing_tools():
         sys.exit(f"missing {', '.join(missing_tools())}: {INSTALL_HINT}")
     games = frozenset(sys.argv[1:]) or None  # `python -m tests.browser crtlab`: only those games
-    for path in write_screenshots(Path(__file__).resolve().parent.parent, games):
+    root = Path(__file__).resolve().parent.parent
+    for path in write_screenshots(root, games) + write_phone_screenshots(root, games):
         print(path)

@@ -100,7 +100,7 @@ def test_twelve_columns_fit_a_portrait_page_at_the_floor(tmp_path: Path) -> None
 
 def test_aid_prints_codes_in_cells_and_a_key_of_codes(crtlab) -> None:
     html = render_outputs(crtlab.project)["crtlab/crtlab.html"]
-    assert '<table class="crt" style="font-size: 9.0pt">' in html
+    assert '<table class="crt" style="font-size: 7.5pt">' in html  # the dense print's cell size (issue 34)
     cells = "".join(f"<td>{c}</td>" for c in ["AE", "AR", "AR", "AR", "EX", "DR", "DR"])
     assert f'<tr><th scope="row">2</th>{cells}</tr>' in html
     assert "<dt>DR</dt><dd>Defender retreats 1 hex (attacker steps 0, defender steps 0)</dd>" in html

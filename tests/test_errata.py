@@ -143,7 +143,9 @@ def test_outputs_mark_amended_cells(tmp_path: Path) -> None:
     assert (
         'Evade <span class="was">(printed Combat)</span><sup class="errata">E1</sup>' in html
     )  # marked by text, not colour
-    assert "<li>E1 Publisher errata (website)</li>" in html  # cited by name, no dash fragment
+    # the key names the document once (cited by name, no dash fragment); the note gives its mark
+    assert "<b>E1</b> Publisher errata (website)." in html
+    assert '<span class="lead">Errata</span> E1: amended the marked cells.' in html
     assert "Errata applied: e1" in out["t/t.py"]
 
 

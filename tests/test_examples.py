@@ -296,8 +296,8 @@ def test_an_example_marked_aid_is_printed_under_its_chart(tmp_path: Path, monkey
     html = (tmp_path / "out" / "t" / "t.html").read_text(encoding="utf-8")
     # IA2 7.1.10-like: a piston fighter on an F/B attack rolls 2, +1: row 3+, Combat
     line = (
-        "<li>A piston fighter on an F/B attack rolls 2 (7.1.10): Piston-engined, roll 2, F/B attack \u2192 "
-        "Result: Combat; row 3+; DRM +1; modified roll 3</li>"
+        '<span class="lead">Example</span> A piston fighter on an F/B attack rolls 2 (7.1.10): Piston-engined, '
+        "roll 2, F/B attack \u2192 Result: Combat; row 3+; DRM +1; modified roll 3"
     )
     assert line in html
     # the examples not marked `aid` are not printed

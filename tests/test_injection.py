@@ -57,8 +57,9 @@ def test_the_nasty_text_means_what_the_test_thinks() -> None:
 
 def test_html_shows_the_text_and_runs_nothing(outputs) -> None:
     html = outputs["t/t.html"]
-    # the page's own two script elements (the interactive table's data and engine), no other
-    assert html.count("<script") == 2 and "</table><script>" not in html
+    # the page's own three script elements (the interactive table's data and engine, and the one
+    # that makes a scrolling table box focusable), no other
+    assert html.count("<script") == 3 and "</table><script>" not in html
     data = html[html.index('<script type="application/json" id="chartc-live">') :]
     data = data[: data.index("</script>")]
     assert "<" not in data.removeprefix("<script") and "\\u003c/table\\u003e" in data

@@ -147,7 +147,7 @@ def test_the_aid_words_each_form_as_a_rulebook_would(tmp_path_factory: pytest.Te
     assert "<p>Worst case: only the worst of Night +1, Ace +2 applies.</p>" in html
     assert "<p>The roll: 1d10, DRMs, minimum 1, maximum 10, in this order; the rows read the result.</p>" in html
     assert "<p>A natural 1 always reads: Automatic miss, whatever the DRMs.</p>" in html
-    assert "<td>natural 10</td>" in html
+    assert '<td class="r">natural 10</td>' in html
 
 
 def test_odds_states_the_span_the_conditions_reach_for_the_keys(tmp_path: Path) -> None:

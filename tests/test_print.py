@@ -35,11 +35,21 @@ from tests.conftest import ROOT, compile_text
 # block instead of two (28 to 27 on A4, 30 to 29 on Letter). Issue 30 wrote IA2's rules as 70 more charts
 # (docs/coverage/ia2.md): 45 pages on A4 (46 on Letter, 76 and 80 in large print).
 CHROMIUM_PATCH_SLACK = 1
+# Issue 34, the dense print (the default: two columns, 7.5 pt cells, notes run on under their
+# chart, no colophon) took IA2 from 18 A4 pages to 8 (19 to 9 on Letter), USAAF 13 to 8, Stuka
+# Leader 10 to 5, AA 5 to 3; large print keeps its layout, and its condensed notes and shorter
+# months (`3/44`) took IA2 from 27 to 26 pages (29 to 27 on Letter) and AA on Letter 9 to 8; the
+# Sequence of Play first (a page of its own in large print) took Stuka Leader from 17 to 16.
+# `python scripts/aid_pages.py --chromium` counts them all (docs/records/printing.md).
+# Merged with issue 30 (every rule of IA2, about 140 printed charts, and of Stuka Leader, about 120,
+# transcribed as charts, and the limits printed after them), the dense print holds IA2 in 26
+# Chromium A4 pages (45 in integb's layout; 8 before the rule charts: the rule charts, not the
+# layout, are the 18 pages over the 8-page bound), Stuka Leader in 22 (42; 5 before).
 EXPECTED_PAGES = {
-    "ia2": {("a4", False): 45, ("letter", False): 46, ("a4", True): 76, ("letter", True): 80},
-    "usaaf": {("a4", False): 13, ("letter", False): 15, ("a4", True): 24, ("letter", True): 24},
-    "stuka_leader": {("a4", False): 42, ("letter", False): 44, ("a4", True): 68, ("letter", True): 71},
-    "aa_rules": {("a4", False): 5, ("letter", False): 6, ("a4", True): 8, ("letter", True): 9},
+    "ia2": {("a4", False): 26, ("letter", False): 26, ("a4", True): 75, ("letter", True): 78},
+    "usaaf": {("a4", False): 7, ("letter", False): 7, ("a4", True): 23, ("letter", True): 24},
+    "stuka_leader": {("a4", False): 22, ("letter", False): 23, ("a4", True): 68, ("letter", True): 70},
+    "aa_rules": {("a4", False): 3, ("letter", False): 3, ("a4", True): 8, ("letter", True): 8},
 }
 # Issue 30 took USAAF from 7 pages to 13 (A4) and the AA excerpt from 4 to 5: the rules beyond the
 # tables as charts (what a hex allows, what the players may do, air combat, fog of war, the mapsheet's
@@ -54,14 +64,16 @@ EXPECTED_PAGES = {
 # Escort Missions table, cut at the right edge before, printed as stacked blocks; with the Target
 # Systems Planning Table whole at 8 pt it takes 7 (9 to 7 on Letter; in large print, its two blocks
 # continuing across a page and the Escort Missions table in one block, 13 to 10 and 14 to 11); IA2
-# in large print 28 to 27 (29 to 28 on Letter), as in Chromium. Issue 30's IA2 rule charts: 45 (46) pages,
-# 87 (92) in large print. Issue 30 (the limits after the charts, the Ace award chart): USAAF 7 to 6
-# on A4, 10 to 11 and 11 to 12 in large print; Stuka Leader 11 to 12 on Letter, 16 to 17 in A4 large print.
+# in large print 28 to 27 (29 to 28 on Letter), as in Chromium.
+# Issue 34 (the dense print): IA2 8 A4 pages (the issue's bound), 9 Letter; large print 26 and 27.
+# Issue 30's rule charts in the dense print (WeasyPrint, measured by scripts/aid_pages.py on
+# 2026-12-04): IA2 27 A4 pages (45 in integb's layout), 28 Letter; large print 86 and 89 (87, 92);
+# Stuka Leader 22 and 23 (44, 46), large print 73 and 76 (72, 76); USAAF 7, 7, 23, 24 (13, 15, 24, 24).
 EXPECTED_PAGES_WEASYPRINT = {
-    "ia2": {("a4", False): 45, ("letter", False): 46, ("a4", True): 87, ("letter", True): 92},
-    "usaaf": {("a4", False): 13, ("letter", False): 15, ("a4", True): 24, ("letter", True): 24},
-    "stuka_leader": {("a4", False): 44, ("letter", False): 46, ("a4", True): 72, ("letter", True): 76},
-    "aa_rules": {("a4", False): 5, ("letter", False): 6, ("a4", True): 8, ("letter", True): 9},
+    "ia2": {("a4", False): 27, ("letter", False): 28, ("a4", True): 86, ("letter", True): 89},
+    "usaaf": {("a4", False): 7, ("letter", False): 7, ("a4", True): 23, ("letter", True): 24},
+    "stuka_leader": {("a4", False): 22, ("letter", False): 23, ("a4", True): 73, ("letter", True): 76},
+    "aa_rules": {("a4", False): 2, ("letter", False): 3, ("a4", True): 8, ("letter", True): 8},
 }
 # Large print may take a second page for a chart taller than a page (research note, layout rule
 # L8). Only IA2's R1 units (`starting_unit_bases`) are: eight columns at 12 pt plus the seven
@@ -97,18 +109,21 @@ TALLER_THAN_A_PAGE_IN_LARGE_PRINT = {
     "chart-aircraft_changes": 3,
     "chart-ia1_errata": 3,
 }
-# At normal size every chart fits one page. (The Target Systems Planning Table printed as two stacked
-# blocks that filled a page, and its notes started the next; it now prints whole at the 8 pt floor
-# with narrow cell padding, a `dense` table, and takes half a page.)
+# In the dense print every chart fits one page (the Target Systems Planning Table prints whole
+# across the page at 7.5 pt, half a page tall).
 TALLER_THAN_A_PAGE_AT_NORMAL_SIZE: dict[str, int] = {}
 # Landscape pages (`--landscape`) in WeasyPrint: up to three narrow charts a row, rows across
 # groups, wide tables whole. A landscape page is 182 mm tall (A4) against a portrait page's 269 mm,
 # and rows are kept whole, so the aids take more pages than on portrait paper.
 EXPECTED_PAGES_WEASYPRINT_LANDSCAPE = {
-    "ia2": {("a4", False): 58, ("letter", False): 56, ("a4", True): 98, ("letter", True): 99},
-    "usaaf": {("a4", False): 17, ("letter", False): 18, ("a4", True): 27, ("letter", True): 27},
-    "stuka_leader": {("a4", False): 54, ("letter", False): 52, ("a4", True): 85, ("letter", True): 88},
-    "aa_rules": {("a4", False): 6, ("letter", False): 6, ("a4", True): 10, ("letter", True): 9},
+    # issue 34: the dense print flows three columns (IA2 22 pages to 9); large print keeps two
+    # charts a row, its notes condensed (IA2 35 to 32)
+    # merged with issue 30's rule charts (2026-12-04): IA2 9 to 32 pages (58 in integb's layout)
+    "ia2": {("a4", False): 32, ("letter", False): 33, ("a4", True): 96, ("letter", True): 97},
+    "usaaf": {("a4", False): 9, ("letter", False): 10, ("a4", True): 27, ("letter", True): 27},
+    # and Stuka Leader 5 to 23 (54 in integb's layout)
+    "stuka_leader": {("a4", False): 23, ("letter", False): 26, ("a4", True): 88, ("letter", True): 89},
+    "aa_rules": {("a4", False): 3, ("letter", False): 3, ("a4", True): 10, ("letter", True): 9},
 }
 # At normal size every chart fits a landscape page; in large print the charts taller than a portrait
 # page are taller than a landscape one too, and Stuka Leader's 27 steps take three Letter pages.
@@ -156,6 +171,18 @@ def test_default_order_follows_rule_sections(tmp_path: Path) -> None:
     assert [(g.heading, [c.address for c in g.charts]) for g in groups] == [
         ("Rules 5", ["V1"]), ("Rules 7", ["C1", "C2"]), ("Other charts", ["misc"]),
     ]
+
+
+def test_the_sequence_of_play_opens_an_aid_without_an_order_file(corpus) -> None:
+    # issue 34: Stuka Leader printed its Sequence of Play 34th of 37; the book prints it first
+    groups = play_order(corpus.project.games["stuka_leader"])
+    # issue 30 transcribed the steps' section headings (L266-L631) as a chart titled "Sequence of Play:
+    # section headings": it follows the summary
+    assert (groups[0].heading, [c.address for c in groups[0].charts]) == (
+        "Sequence of Play",
+        ["sequence_of_play", "step_headings"],
+    )
+    assert groups[1].heading == "Rules 1"
 
 
 def test_order_file_sets_groups_and_keeps_unlisted_charts(tmp_path: Path) -> None:
@@ -211,7 +238,8 @@ def _css_var(html: str, name: str) -> float:
 def test_type_sizes_meet_the_print_floor(corpus, large: bool) -> None:
     html = render_outputs(corpus.project, "a4", large)["ia2/ia2.html"]
     cell, note = _css_var(html, "cell"), _css_var(html, "note")
-    assert cell >= (12 if large else 8) and note >= (10 if large else 7)
+    # issue 34: the dense print sets cells at 7.5 pt and notes at 7 pt (the floor)
+    assert cell >= (12 if large else 7.5) and note >= (10 if large else 7)
     # every font size in the stylesheet is one of the variables or at least the note floor
     for size in re.findall(r"font(?:-size)?: ([\d.]+)pt", html):
         assert float(size) >= 7
@@ -241,7 +269,7 @@ def test_colour_never_carries_meaning_alone(corpus) -> None:
     greys = {c for c in colours if len(set(c[1:].lower())) == 1}
     # only greys, plus the Okabe-Ito blue for links on screen (printed in black)
     assert colours - greys == {"#0072b2"}
-    assert "@media print { a { color: inherit;" in html
+    assert re.search(r"@media print \{\s*a \{ color: inherit;", html)
 
 
 # --- PDF through WeasyPrint (chartc build --pdf) ----------------------------------------------
@@ -318,6 +346,7 @@ def test_weasyprint_pdf_keeps_each_chart_whole_and_inside_the_margins(
         if shutil.which("pdftotext"):
             path = tmp_path / f"{game.id}.pdf"
             path.write_bytes(pdf)
+            assert internal_names(browser.pdf_text(path), corpus.project.games) == [], game.id
             near = browser.words_near_the_edge(path, MIN_MARGIN_MM)
             assert near == [], f"{game.id} {paper} large={large}: text near the edge: {near[:5]}"
             titles = {"chart-" + c.ident: c.title for c in game.charts}
@@ -326,6 +355,47 @@ def test_weasyprint_pdf_keeps_each_chart_whole_and_inside_the_margins(
             expected_heads = {n: titles[k] for k, v in split.items() for n in sorted(v)[1:]}
             assert sorted(continued) == sorted(expected_heads), (continued, split)
             assert all(f"{expected_heads[n]}, continued" in h for n, h in continued.items()), continued
+
+
+# what players never read on paper (issue 34): the tools that made the aid
+TOOL_NAMES = ("chartc", "weasyprint", "chromium", "pdftotext", "jinja")
+
+
+def internal_names(text: str, game_ids) -> list[str]:
+    """The names in a printed aid's text that players do not read: an identifier with an
+    underscore (`ability_fatigue`), a chart address `game/chart` (`usaaf/crt_odds`), a backticked
+    name, a tool's name."""
+    games = "|".join(map(re.escape, sorted(game_ids)))
+    tools = "|".join(TOOL_NAMES)
+    return re.findall(rf"\S*\w_\w\S*|\b(?:{games})/\S+|`[^`\n]*`?|\b(?:{tools})\b", text, re.I)
+
+
+PLANTED_NAMES = (
+    'game t { title "T" }\n'
+    'chart [V1] victory_roll "Victory" { rule "5.2" roll 1d6 column r: text "R" rows { 1-6: "win" }\n'
+    '  note "See [victory_roll] and `victory_roll`; NOTE" }\n'
+)
+
+
+@pytest.mark.parametrize(
+    "note, found",
+    [
+        ("See [victory_roll] and `victory_roll`.", []),  # a chart's slug prints as its ID or title
+        ("See fire_first_step.", ["fire_first_step."]),
+        ("As t/nochart says.", ["t/nochart"]),  # a chart the game does not declare
+        ("Made by chartc.", ["chartc"]),
+        ("A `-` cell.", []),  # a backticked symbol prints in quotes
+    ],
+)
+def test_the_pdf_text_names_nothing_players_do_not_read(tmp_path: Path, weasyprint, note: str, found) -> None:
+    """The check reads the PDF back (`pdftotext`) and fails on a planted identifier; what the aid
+    words for players (`wording.for_players`) passes it."""
+    if not shutil.which("pdftotext"):
+        pytest.skip("poppler-utils (pdftotext) reads the PDF back")
+    comp = compile_text(tmp_path, PLANTED_NAMES.replace("See [victory_roll] and `victory_roll`; NOTE", note))
+    pdf = tmp_path / "t.pdf"
+    pdf.write_bytes(html_to_pdf(render_outputs(comp.project)["t/t.html"]))
+    assert internal_names(browser.pdf_text(pdf), comp.project.games) == found
 
 
 def _taller_than_a_page(large: bool, landscape: bool) -> dict[str, int]:
@@ -568,10 +638,12 @@ def test_a_wide_month_grid_prints_as_stacked_blocks_with_book_months(tmp_path: P
     start = html.index('id="chart-r2"')
     section = html[start : html.index("</section>", start)]
     tables = re.findall(r'<table class="availability">(.*?)</table>', section, re.S)
-    # 24 months at 9 pt: three blocks of 8 columns, each repeating the item column
-    assert [t.count('<th scope="col">') - 1 for t in tables] == [8, 8, 8]
+    # 24 months at the dense print's 7.5 pt: more than two blocks in a column, so the grid prints
+    # across the page in two blocks of 12 columns, each repeating the item column
+    assert '<section class="chart span" id="chart-r2">' in html
+    assert [t.count('<th scope="col">') - 1 for t in tables] == [12, 12]
     assert all('<th scope="col">Aircraft type</th>' in t for t in tables)
-    assert '<th scope="col">Jan 44</th>' in tables[0] and '<th scope="col">Dec 45</th>' in tables[2]
+    assert '<th scope="col">1/44</th>' in tables[0] and '<th scope="col">12/45</th>' in tables[1]
     assert "1944-01" not in section  # months as the book prints them, not ISO
     # large print: 12 pt cells; 8 columns still fit (the PDF test below reads the words' places)
     large = render_outputs(comp.project, "letter", True)["t/t.html"]
@@ -591,7 +663,7 @@ def test_weasyprint_prints_a_wide_month_grid_inside_the_margins(
     pdf = tmp_path / "grid.pdf"
     pdf.write_bytes(html_to_pdf(render_outputs(comp.project, paper, large)["t/t.html"]))
     texts = {w.text for w in browser.words(pdf)}
-    assert {"Jan", "Dec", "44", "45"} <= texts
+    assert {"1/44", "12/44", "12/45"} <= texts
     assert browser.words_near_the_edge(pdf, MIN_MARGIN_MM) == []
 
 
@@ -604,22 +676,22 @@ def test_the_width_check_fails_on_a_planted_over_wide_table(tmp_path: Path, weas
     html = render_outputs(comp.project)["t/t.html"]
     heads = "".join(f'<th scope="col">{m}</th>' for m in MONTHS_24)
     planted = f'<table class="availability"><thead><tr><th scope="col">Aircraft</th>{heads}</tr></thead></table>'
-    html = html.replace('<div class="blocks">', '<div class="blocks">' + planted, 1)
+    html = html.replace('<div class="blocks scroll">', '<div class="blocks scroll">' + planted, 1)
     pdf = tmp_path / "planted.pdf"
     pdf.write_bytes(html_to_pdf(html))
     near = browser.words_near_the_edge(pdf, MIN_MARGIN_MM)
-    # the months from 1944-10 on run off the page; pdftotext reads the cut one as `194`
-    assert near and near[0].text == "1944-10" and all(w.text.startswith("194") for w in near)
+    # the months from 1945-01 on run off the page (7.5 pt cells); pdftotext reads the cut one as `1945`
+    assert near and near[0].text == "1945-01" and all(w.text.startswith("194") for w in near)
 
 
 @pytest.mark.parametrize(
     "printed, book",
     [
-        ("1944-12", "Dec 44"),  # IA2 R2 column heads
-        ("1945-02..1945-03", "Feb-Mar 1945"),
-        ("1943-03..1944-12", "Mar 43-Dec 44"),  # IA2 sorties per month (4.3.3)
-        ("1945-01+", "Jan 45+"),
-        ("1944-11 to 1945-01", "Nov 44-Jan 45"),
+        ("1944-12", "12/44"),  # IA2 R2 column heads print `12/44`
+        ("1945-02..1945-03", "2/45-3/45"),
+        ("1943-03..1944-12", "3/43-12/44"),  # IA2 sorties per month (4.3.3)
+        ("1945-01+", "1/45+"),  # IA2 R1 prints `4/45+`
+        ("1944-11 to 1945-01", "11/44-1/45"),
         ("Bf 109G-6", "Bf 109G-6"),  # not a month: as it is
         ("1944-13", "1944-13"),
     ],
@@ -633,12 +705,12 @@ def test_ia2_aid_prints_human_months_and_player_legends(corpus) -> None:
     sections = dict(re.findall(r'<section class="chart" id="([^"]+)">(.*?)</section>', html, re.S))
     # 7.9.2 Night Owl: once per month to December 1944, then bi-monthly
     night_owl = sections["chart-night_owl_frequency"]
-    assert '<th scope="row" class="text">Mar 43-Dec 44</th><td class="text">Once per month</td>' in night_owl
+    assert '<th scope="row" class="text">3/43-12/44</th><td class="text">Once per month</td>' in night_owl
     # 4.3.3, 11.7: the sorties a month are a limit, printed with its cases in the aid's limits section
     limits = html[html.index('<div class="rule-limits" id="limits">') :].split("</div>")[0]
     assert "<strong>Sorties per month</strong>" in limits
-    assert "at most 4 \u2014 Aircraft family flown is Me 262 and Game month \u2264 Sep 44 (11.7, R1 note 4" in limits
-    assert "when Game month is Dec 44" in sections["chart-b9"]  # 6.1 weather: +2 in December 1944
+    assert "at most 4 \u2014 Aircraft family flown is Me 262 and Game month \u2264 9/44 (11.7, R1 note 4" in limits
+    assert "when Game month is 12/44" in sections["chart-b9"]  # 6.1 weather: +2 in December 1944
     assert "one of the" not in html and "codes:" not in html  # no `Month = one of the Month codes`
     assert "or more" not in sections["chart-r2"]  # R2 prints no open end (it printed `6+` before)
     assert '@top-right { content: "Player aid";' in html  # the running header names no paper size
@@ -646,21 +718,35 @@ def test_ia2_aid_prints_human_months_and_player_legends(corpus) -> None:
 
 def test_errata_notes_cite_name_and_reason_without_paths(corpus) -> None:
     html = render_outputs(corpus.project)["ia2/ia2.html"]
-    notes = re.findall(r'<ul class="notes errata-notes" aria-label="Errata">(.*?)</ul>', html, re.S)
+    notes = re.findall(r'<p class="notes errata-notes" aria-label="Errata">(.*?)</p>', html, re.S)
     assert notes and all("errata.chart" not in n and "; because" not in n and "(because" not in n for n in notes)
     r4 = html[html.index('id="chart-r4"') : html.index('id="chart-r5"')]
-    # IA2 R4 (7.1.10) as corrected by the project's errata E2, with its reasons as sentences
-    assert "<li>E2 chartc corrections to Interceptor Ace Vol. 2 (chartc project): Reasons: Footnote 1" in r4
+    # IA2 R4 (7.1.10) as corrected by the project's errata E2, with its reasons as sentences; the
+    # key under the contents names each errata document once (issue 34: condensed notes)
+    assert '<span class="lead">Errata</span> E2: Reasons: Footnote 1' in r4
+    key = html[html.index('<div class="key">') : html.index("</div>", html.index('<div class="key">'))]
+    assert "<b>E2</b> Corrections of print defects, from the rules text" in key
+    assert "errata.chart" not in key
     assert "double" not in html.split("</style>")[0]  # amended cells carry the mark, no doubled border
 
 
-def test_two_narrow_charts_print_side_by_side(corpus) -> None:
+def test_the_dense_print_flows_the_charts_through_columns(corpus) -> None:
+    """Issue 34: the default print flows the charts through two columns (three on landscape pages)
+    in play order, small charts one under another in a column; a chart prints across the page
+    only when a column cannot hold it in fewer than three stacked blocks."""
     html = render_outputs(corpus.project)["ia2/ia2.html"]
-    pair = r'<div class="pair">\n<section class="chart" id="([^"]+)">.*?<section class="chart" id="([^"]+)">'
-    pairs = re.findall(pair, html, re.S)
-    assert ("chart-b9", "chart-a3") in pairs  # 6.1: the weather roll and the A3 DRMs, one row
-    wide = {"chart-r2", "chart-r3", "chart-starting_unit_bases"}  # month grids and R1's units: full width
-    assert not wide & {anchor for pair in pairs for anchor in pair}
+    assert "main.flow .cols { columns: 2;" in html and '<div class="pair">' not in html
+    flow = html[html.index('<main class="flow">') :]
+    assert flow.index('id="chart-b9"') < flow.index('id="chart-a3"')  # 6.1: the weather roll, then A3
+    # every IA2 table fits a column but one: issue 30's Rockets (7.1.14, 7.1.15), eight columns of
+    # the rules' sentences, would stack three blocks there and prints across the page
+    assert re.findall(r'<section class="chart span" id="([^"]+)"', html) == ["chart-rockets"]
+    # USAAF 20.1-20.3: 15 target systems need three blocks in a column; across the page, one
+    usaaf = render_outputs(corpus.project)["usaaf/usaaf.html"]
+    head = '<div class="keep span"><h2 class="group">Rules 20</h2>\n'
+    assert head + '<section class="chart span" id="chart-target_systems">' in usaaf
+    landscape = render_outputs(corpus.project, "a4", False, True)["ia2/ia2.html"]
+    assert "main.flow .cols { columns: 3;" in landscape
 
 
 def _section(html: str, anchor: str) -> str:
@@ -668,11 +754,16 @@ def _section(html: str, anchor: str) -> str:
     return html[start : html.index("</section>", start)]
 
 
-def test_a_table_too_wide_at_9pt_prints_whole_at_the_floor_and_runs_on_in_large_print(corpus) -> None:
+def test_a_table_too_wide_for_a_column_prints_whole_across_and_runs_on_in_large_print(corpus) -> None:
     # USAAF 20.1-20.3: 15 target systems across, 26 cities down (Berlin from the errata)
     normal = _section(render_outputs(corpus.project)["usaaf/usaaf.html"], "chart-target_systems")
-    assert normal.count("<table") == 1 and '<table class="dense">' in normal
-    assert '<th scope="col">Abr</th>' in normal and '<th scope="col">TN</th>' in normal
+    assert normal.count("<table") == 1 and '<th scope="col">Abr</th>' in normal and '<th scope="col">TN</th>' in normal
+    # 20.2: the Points Needed line under the table (Abrasives 24 ... Transport Net 40), and a key
+    # to the systems' abbreviations (issue 34: the table printed without either)
+    foot = normal[normal.index("<tfoot>") : normal.index("</tfoot>")]
+    assert '<th scope="row" class="text">Points Needed</th><td>24</td><td>50</td>' in foot
+    assert foot.endswith("<td>40</td><td>40</td></tr>\n")
+    assert "<dt>Abr</dt><dd>Abrasives</dd>" in normal and "<dt>TN</dt><dd>Transport Net</dd>" in normal
     large = render_outputs(corpus.project, "a4", True)["usaaf/usaaf.html"]
     section = _section(large, "chart-target_systems")
     # 12 pt cells: two blocks of 8 and 7 systems, taller together than a page, so the chart may
@@ -686,16 +777,18 @@ def test_a_table_too_wide_at_9pt_prints_whole_at_the_floor_and_runs_on_in_large_
     assert '<div class="chart-body stacked"' in _section(ia2, "chart-r2")
 
 
-def test_landscape_puts_three_charts_a_row_and_prints_wide_tables_whole(corpus) -> None:
-    portrait = render_outputs(corpus.project)["ia2/ia2.html"]
-    html = render_outputs(corpus.project, "a4", False, True)["ia2/ia2.html"]
+def test_landscape_in_large_print_puts_two_charts_a_row_and_prints_wide_tables_whole(corpus) -> None:
+    # large print (the dense print flows three columns: test_the_dense_print_flows_the_charts_through_columns)
+    portrait = render_outputs(corpus.project, "a4", True)["ia2/ia2.html"]
+    html = render_outputs(corpus.project, "a4", True, True)["ia2/ia2.html"]
     assert "size: A4 landscape;" in html and "size: A4;" in portrait
-    # rows run across groups: a chart opening a group carries its heading inside its cell
+    # rows run across groups: a chart opening a group carries its heading inside its cell; two
+    # narrow charts a row in large print
     rows = html.split('<div class="pair">\n')[1:]
     cells = [row.split("</section>\n</div>\n</div>\n")[0].count('<div class="cell">') for row in rows]
-    assert 3 in cells and max(cells) == 3
+    assert cells and max(cells) == 2
     assert '<div class="cell"><h2 class="group">' in html
-    # the 14 months of R2 (4.6.4) fit across a landscape page: one table, not two blocks of 7
+    # the 14 months of R2 (4.6.4) fit across a landscape page at 12 pt: one table, not two blocks
     assert _section(html, "chart-r2").count('<table class="availability">') == 1
     assert _section(portrait, "chart-r2").count('<table class="availability">') == 2
     # every chart is printed once, in the same order as on portrait pages
@@ -705,8 +798,9 @@ def test_landscape_puts_three_charts_a_row_and_prints_wide_tables_whole(corpus) 
 def test_the_contents_list_is_set_in_balanced_columns_in_play_order(corpus) -> None:
     """Issue 16 item 7: chartc balances the contents columns (CSS `columns` was slow in WeasyPrint)."""
     html = render_outputs(corpus.project)["ia2/ia2.html"]
-    nav = html[html.index('<nav class="contents"') : html.index("</nav>")]
-    assert not re.search(r"[;{] *columns:", html.split("</style>")[0])  # no CSS multi-column layout
+    nav = html[html.index('<nav class="contents') : html.index("</nav>", html.index('<nav class="contents'))]
+    # no CSS multi-column layout but the dense print's flow of charts (`column-fill: auto`)
+    assert re.findall(r"([^{}\n]+)\{[^}]*(?<![-\w])columns:", html.split("</style>")[0]) == ["  main.flow .cols "]
     columns = nav.split('<div class="columns">\n', 1)[1].split("\n</ol>\n<ol>\n")
     assert len(columns) == 3
     # every group once, whole, in the order the charts print

@@ -147,8 +147,8 @@ def test_json_layout_of_a_derived_availability_chart(tmp_path: Path) -> None:
     assert cells["piston"][0] == "auto" and cells["jet"][0] is None
     aid = emit_game_html(comp.project.games["t"])
     derived = re.sub(r"<[^>]+>", " ", aid[aid.rfind(">R2b<") :]).split()
-    # month heads as the book prints them (`Jul 44`)
-    expected = [">R2b", "Later", "side", "Jul", "44", "Aug", "44", "piston", "✓", "1-6", "jet", "-", "1-6"]
+    # month heads as the book prints them (IA2 R2: `7/44`)
+    expected = [">R2b", "Later", "side", "7/44", "8/44", "piston", "✓", "1-6", "jet", "-", "1-6"]
     assert derived[: len(expected)] == expected
 
 

@@ -18,7 +18,8 @@ from markupsafe import Markup
 
 from compiler import model
 from compiler.emit.html.aid_view import chart_view
-from compiler.emit.html.interactive import live_chart, live_data
+from compiler.emit.html.interactive import calculator_chart, live_data
+from compiler.emit.html.notes import errata_documents
 from compiler.emit.html.page_fit import pair_charts
 from compiler.emit.html.views import LANDSCAPE, PORTRAIT, GroupView, Layout, SheetCell
 from compiler.emit.html.wording import describe_condition
@@ -78,9 +79,11 @@ def _grouped(pairs: list[tuple[str | None, model.Chart]]) -> list[AidGroup]:
 
 def _default_groups(charts: Sequence[model.Chart]) -> list[AidGroup]:
     """Charts by rule section number (stable: source order breaks ties), grouped by the number's
-    first part (`Rules 7`)."""
-    pairs: list[tuple[str | None, model.Chart]] = []
-    for chart in sorted(charts, key=lambda c: rule_key(c.rule)):
+    first part (`Rules 7`); the sequence of play (a chart so titled) opens the aid, as a player
+    reads it first (Stuka Leader prints it on its own page before the rules)."""
+    first = [c for c in charts if c.title.casefold().startswith("sequence of play")]
+    pairs: list[tuple[str | None, model.Chart]] = [("Sequence of Play", c) for c in first]
+    for chart in sorted((c for c in charts if c not in first), key=lambda c: rule_key(c.rule)):
         key = rule_key(chart.rule)[0]
         pairs.append((f"Rules {int(key)}" if key != float("inf") else "Other charts", chart))
     return _grouped(pairs)
@@ -130,18 +133,20 @@ def emit_game_html(
     Args:
         game: the resolved game.
         paper: `a4` or `letter`, the `@page` size the aid is laid out for.
-        large_print: 12 pt table cells and 10 pt notes instead of 9 pt and 7.5 pt.
+        large_print: 12 pt table cells and 10 pt notes, one chart (two in landscape) across the
+            page, instead of the dense print (7.5 pt cells and 7 pt notes, the charts flowing
+            through two columns, three in landscape).
         order: the game's checked `aid.order` lines, if it has the file (see `play_order`).
-        landscape: pages on their side: three narrow charts side by side (two in large print), and
-            wide tables whole where they fit across.
+        landscape: pages on their side: three columns (in large print, two narrow charts side by
+            side), and wide tables whole where they fit across.
     """
     sheet = LANDSCAPE if landscape else PORTRAIT
     groups = []
     for g in play_order(game, order):
         views = tuple(chart_view(game, c, sheet) for c in g.charts if c.kind is not model.ChartKind.EXTERNAL)
         if views:
-            groups.append(GroupView(g.heading, views, pair_charts(views, sheet, large_print)))
-    sheet_rows = _across_groups(groups, large_print) if landscape else ()
+            groups.append(GroupView(g.heading, views, pair_charts(views, sheet, large_print) if large_print else ()))
+    sheet_rows = _across_groups(groups, large_print) if landscape and large_print else ()
     return (
         environment()
         .get_template("player_aid.html.j2")
@@ -149,17 +154,60 @@ def emit_game_html(
             game=game,
             groups=groups,
             has_crt=any(v.layout is Layout.CRT for g in groups for v in g.charts),
-            chart_count=len(game.charts),
+            chart_count=sum(len(g.charts) for g in groups),
             page_size=PAPER_SIZES[paper] + (" landscape" if landscape else ""),
             screen_width=round(sheet.width_mm + 12),
+            columns=sheet.columns,
             sheet_rows=sheet_rows,
+            runs=() if large_print else runs(groups),
             contents=contents_columns(groups, 4 if landscape else 3),
+            id_index=id_index(groups),
+            errata_documents=errata_documents(game),
             large_print=large_print,
-            live_json=Markup(live_data(game)) if any(live_chart(c) for c in game.charts) else "",
+            live_json=Markup(live_data(game)) if any(calculator_chart(c) for c in game.charts) else "",
             css_title=css_string(game.title),
             limits=tuple(limit_view(game, lim) for lim in game.limits),
         )
     )
+
+
+@dataclass(frozen=True)
+class Run:
+    """Charts the dense print lays out together: a run of charts that fit a column, flowing
+    through the page's columns, or one chart printed across the page (`span`)."""
+
+    span: bool
+    cells: tuple[SheetCell, ...]
+
+
+def runs(groups: Sequence[GroupView]) -> tuple[Run, ...]:
+    """The charts of every group in play order as the dense print lays them out: consecutive
+    charts that fit a column in one run, each chart too wide for a column alone; a chart that
+    opens a group carries the group's heading."""
+    found: list[Run] = []
+    for g in groups:
+        for i, view in enumerate(g.charts):
+            cell = SheetCell(g.heading if i == 0 else None, view)
+            if view.span:
+                found.append(Run(True, (cell,)))
+            elif found and not found[-1].span:
+                found[-1] = Run(False, (*found[-1].cells, cell))
+            else:
+                found.append(Run(False, (cell,)))
+    return tuple(found)
+
+
+def id_index(groups: Sequence[GroupView]) -> tuple[tuple[str, str], ...]:
+    """The printed charts that carry a chart ID, as (ID, anchor), in the order a player looks an
+    ID up: by its letters, then by its number (`A3`, `B7`, `B12`, `R4`)."""
+
+    def key(chart_id: str) -> tuple[str, int, str]:
+        match = re.fullmatch(r"([A-Za-z-]*)(\d*)(.*)", chart_id)
+        assert match is not None  # every string matches
+        letters, number, rest = match.groups()
+        return letters.casefold(), int(number) if number else -1, rest
+    found = [(v.chart.chart_id, v.anchor) for g in groups for v in g.charts if v.chart.chart_id]
+    return tuple(sorted(found, key=lambda pair: key(pair[0])))
 
 
 _CONTENTS_CHARS_PER_LINE = 34  # characters of a 7.5 pt contents line in a column, before its page number

@@ -5,6 +5,7 @@ the odds rule, the classic CRT and its chance table.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import assert_never
 
@@ -12,10 +13,10 @@ from compiler import model
 from compiler.emit.html.notes import errata_mark
 from compiler.emit.html.page_fit import (
     CHANCE_COLUMN_MM,
+    DENSE_CELL_PT,
+    DENSE_CHANCE_MM,
     DENSE_PADDING_MM,
-    FLOOR_CELL_PT,
     LARGE_CELL_PT,
-    NORMAL_CELL_PT,
     column_blocks,
     equal_blocks,
     word_width,
@@ -27,6 +28,7 @@ from compiler.emit.html.views import (
     CrtBody,
     CrtChanceView,
     CrtLineView,
+    FootRow,
     GridBody,
     GridCellView,
     GridRowView,
@@ -38,19 +40,26 @@ from compiler.emit.html.views import (
 from compiler.emit.html.wording import availability_text, cell_text, key_text, roll_header
 from compiler.engine.chances import chances, percent_text
 from compiler.engine.crt import analyze, loss_fields
-from compiler.model.crt import CrtShape, classic_grid, crt_shape, fits_portrait
+from compiler.model.crt import CrtShape, classic_grid, crt_shape, estimated_width_mm, fits_portrait
 from compiler.model.odds import OddsForm, OddsRule
 from compiler.model.text import key_label, row_range_text
 
 
 def chart_body(
-    game: model.Game, chart: model.Chart, natural: dict[int, Fraction], width_mm: float, show_chances: bool
+    game: model.Game,
+    chart: model.Chart,
+    natural: dict[int, Fraction],
+    width_mm: float,
+    show_chances: bool,
+    large_width_mm: float | None = None,
 ) -> tuple[Layout, ChartBody]:
-    """The table a chart prints, by layout, a wide one in blocks that fit `width_mm`."""
+    """The table a chart prints, by layout, a wide one in blocks that fit `width_mm` in the dense
+    print and `large_width_mm` (by default `width_mm`) in large print."""
+    large = width_mm if large_width_mm is None else large_width_mm
     if chart.odds is not None:
         return Layout.ODDS_RULE, _odds_rule_body(chart.odds)
     if chart.availability is not None:
-        return Layout.AVAILABILITY, _availability_body(chart, chart.availability, width_mm)
+        return Layout.AVAILABILITY, _availability_body(chart, chart.availability, width_mm, large)
     shape = crt_shape(chart, game.enums)
     if shape is not None:
         return Layout.CRT, _crt_body(game, shape)
@@ -58,7 +67,7 @@ def chart_body(
         return Layout.GRID, _grid_body(game, chart, chart.grid, natural)
     if chart.kind in (model.ChartKind.DRMS, model.ChartKind.ODDS):
         return Layout.NONE, None
-    return Layout.ROWS, _rows_body(game, chart, natural, width_mm, show_chances)
+    return Layout.ROWS, _rows_body(game, chart, natural, (width_mm, large), show_chances)
 
 
 def _odds_rule_body(r: OddsRule) -> OddsRuleBody:
@@ -99,8 +108,9 @@ _LARGE_SIZES = (12.0, 11.0, 10.0, 9.0, 8.0)
 
 
 def _crt_body(game: model.Game, shape: CrtShape) -> CrtBody:
-    """The classic CRT grid, sized to fit a portrait page, and its chance table; an amended cell
-    carries its errata mark."""
+    """The classic CRT grid at the dense print's size (in large print, the largest that fits a
+    portrait page), with its estimated width, and its chance table; an amended cell carries its
+    errata mark."""
     grid = classic_grid(shape)
     labels = tuple(key_label(shape.key, c) for c in grid.columns)
     return CrtBody(
@@ -114,9 +124,10 @@ def _crt_body(game: model.Game, shape: CrtShape) -> CrtBody:
             )
             for band, cells in zip(grid.bands, grid.cells, strict=True)
         ),
-        normal_pt=9.0 if fits_portrait(grid, labels, 9.0) else 8.0,
+        normal_pt=DENSE_CELL_PT,
         large_pt=next((pt for pt in _LARGE_SIZES if fits_portrait(grid, labels, pt)), 8.0),
         chances=_crt_chances(shape),
+        dense_width_mm=estimated_width_mm(grid, labels, DENSE_CELL_PT),
     )
 
 
@@ -141,7 +152,9 @@ def _crt_chances(shape: CrtShape) -> tuple[CrtChanceView, ...]:
     return tuple(lines)
 
 
-def _availability_body(chart: model.Chart, a: model.AvailabilityLayout, width_mm: float) -> AvailabilityBody:
+def _availability_body(
+    chart: model.Chart, a: model.AvailabilityLayout, width_mm: float, large_width_mm: float
+) -> AvailabilityBody:
     item_key = next(k for k in chart.keys if k.id == a.item_key)
     head_key = next(k for k in chart.keys if k.id == a.head_key)
     columns = tuple(key_text(head_key, c) for c in a.heads)
@@ -153,14 +166,15 @@ def _availability_body(chart: model.Chart, a: model.AvailabilityLayout, width_mm
         item_label=item_key.enum.label,
         columns=columns,
         rows=rows,
-        blocks=column_blocks(item_key.enum.label, columns, rows, NORMAL_CELL_PT, width_mm),
-        large_blocks=column_blocks(item_key.enum.label, columns, rows, LARGE_CELL_PT, width_mm),
+        blocks=column_blocks(item_key.enum.label, columns, rows, DENSE_CELL_PT, width_mm, DENSE_PADDING_MM),
+        large_blocks=column_blocks(item_key.enum.label, columns, rows, LARGE_CELL_PT, large_width_mm),
     )
 
 
 def _grid_body(game: model.Game, chart: model.Chart, grid: model.GridLayout, natural: dict[int, Fraction]) -> GridBody:
     key = next(k for k in chart.keys if k.id == grid.key)
     by_range = {id(r.range): natural[id(r)] for r in chart.rows if id(r) in natural}
+    row_of = {id(r.range): i for i, r in enumerate(chart.rows)}  # a cell is its row's range
     marks = {id(r.range): " ".join(errata_mark(game, e) for e in r.errata) for r in chart.rows if r.errata}
     return GridBody(
         columns=tuple(key_text(key, c) for c in grid.heads),
@@ -168,47 +182,99 @@ def _grid_body(game: model.Game, chart: model.Chart, grid: model.GridLayout, nat
         rows=tuple(
             GridRowView(
                 tuple(cell_text(game, col, v) for col, v in zip(chart.columns, gr.values, strict=True)),
-                tuple(_grid_cell(cell, by_range, marks) for cell in gr.cells),
+                tuple(_grid_cell(cell, by_range, row_of, marks) for cell in gr.cells),
             )
             for gr in grid.rows
         ),
     )
 
 
-def _grid_cell(cell: model.DieRange | None, by_range: dict[int, Fraction], marks: dict[int, str]) -> GridCellView:
-    """A grid cell: its printed range, the chance and bar of the row it stands for, and the errata
-    mark of an amended cell."""
+def _grid_cell(
+    cell: model.DieRange | None, by_range: dict[int, Fraction], row_of: dict[int, int], marks: dict[int, str]
+) -> GridCellView:
+    """A grid cell: its printed range, the chance and bar of the row it stands for, that row's
+    index (the interactive table marks the cell of the row it selects), and the errata mark of an
+    amended cell."""
     if cell is None:
         return GridCellView("\u2013", "", "")
     p = by_range.get(id(cell))
-    return GridCellView(cell.printed, _percent(p), _bar(p), marks.get(id(cell), ""))
+    return GridCellView(cell.printed, _percent(p), _bar(p), row_of.get(id(cell)), marks.get(id(cell), ""))
 
 
 def _rows_body(
-    game: model.Game, chart: model.Chart, natural: dict[int, Fraction], width_mm: float, show_chances: bool
+    game: model.Game,
+    chart: model.Chart,
+    natural: dict[int, Fraction],
+    widths_mm: tuple[float, float],
+    show_chances: bool,
 ) -> RowsBody:
-    """The row list, its output columns in blocks that fit `width_mm` (beside the key and roll
-    columns, and the chance column where it prints); a table that needs several blocks at 9 pt
-    but fits whole at the 8 pt floor with narrow padding prints whole, dense."""
+    """The row list, its output columns in blocks that fit the width (beside the key and roll
+    columns, and the chance column where it prints): `widths_mm` is the dense print's and large
+    print's; a column-sum invariant over the chart adds its foot line (`FootRow`)."""
     headers = tuple(k.enum.label for k in chart.keys)
-    rows = tuple(_row_view(game, chart, r, natural.get(id(r))) for r in chart.rows)
+    rows = key_spans(tuple(_row_view(game, chart, r, natural.get(id(r))) for r in chart.rows))
     fixed = [[h, *(r.key_labels[i] for r in rows)] for i, h in enumerate(headers)]
     if any(r.range for r in rows):
         fixed.append([roll_header(chart, game), *(r.range or "" for r in rows)])
     outputs = [[c.label, *(r.outputs[i] + (r.was[i] or "") for r in rows)] for i, c in enumerate(chart.columns)]
 
-    chance = CHANCE_COLUMN_MM if show_chances else 0.0
+    foot = foot_row(game, chart)
+    if foot is not None:
+        outputs = [[*col, value] for col, value in zip(outputs, foot.values, strict=True)]
+        fixed = [[*fixed[0], foot.label], *fixed[1:]] if fixed else fixed
 
-    def blocks(cell_pt: float, padding_mm: float | None = None) -> tuple[tuple[int, ...], ...]:
+    def blocks(
+        cell_pt: float, width_mm: float, chance: float, padding_mm: float | None = None
+    ) -> tuple[tuple[int, ...], ...]:
         """Text wraps between words, so a table is too wide only when its longest words are."""
         room = width_mm - sum(word_width(col, cell_pt, padding_mm) for col in fixed) - chance
         widths = [word_width(col, cell_pt, padding_mm) for col in outputs]
         return tuple(tuple(b) for b in equal_blocks(widths, room))
 
-    normal = blocks(NORMAL_CELL_PT)
-    dense = blocks(FLOOR_CELL_PT, DENSE_PADDING_MM) if len(normal) > 1 else normal
-    whole = len(dense) == 1 < len(normal)
-    return RowsBody(headers, rows, dense if whole else normal, blocks(LARGE_CELL_PT), dense=whole)
+    dense = blocks(DENSE_CELL_PT, widths_mm[0], DENSE_CHANCE_MM if show_chances else 0.0, DENSE_PADDING_MM)
+    large = blocks(LARGE_CELL_PT, widths_mm[1], CHANCE_COLUMN_MM if show_chances else 0.0)
+    return RowsBody(headers, rows, dense, large, foot)
+
+
+def key_spans(rows: tuple[RowView, ...]) -> tuple[RowView, ...]:
+    """The rows with each key cell spanning the rows below that repeat it and every key before it
+    (`Piston-engined` once for its two rows of IA2 R4); a row an errata added keeps its own cells,
+    so its mark shows."""
+    spans = [[1] * len(r.key_labels) for r in rows]
+    for j in range(len(rows[0].key_labels) if rows else 0):
+        start = 0
+        for i in range(1, len(rows) + 1):
+            same = (
+                i < len(rows)
+                and not rows[i].added
+                and rows[i].key_labels[: j + 1] == rows[start].key_labels[: j + 1]
+                and all(spans[i][k] == 0 for k in range(j))
+            )
+            if same:
+                spans[i][j] = 0
+            else:
+                spans[start][j] = i - start
+                start = i
+    return tuple(replace(r, key_spans=tuple(s)) for r, s in zip(rows, spans, strict=True))
+
+
+def foot_row(game: model.Game, chart: model.Chart) -> FootRow | None:
+    """The line under a row list that a `column_sum` invariant names: each output column's record
+    of the invariant's enum, its field (USAAF 20.2: each target system's Points Needed under the
+    Target Systems Planning Table)."""
+    for inv in game.invariants:
+        if isinstance(inv, model.ColumnSumInvariant) and game.chart(inv.chart) is chart:
+            enum = game.enums.get(inv.enum)
+            field = next((f for f in enum.fields if f.id == inv.field), None) if enum else None
+            if enum is None or field is None:
+                return None
+            values = []
+            for col in chart.columns:
+                member = enum.member(col.id)
+                found = member.get(field.id) if member is not None else None
+                values.append("\u2013" if found is None else str(found))
+            return FootRow(field.label, tuple(values))
+    return None
 
 
 def _row_view(game: model.Game, chart: model.Chart, r: model.Row, chance: Fraction | None) -> RowView:

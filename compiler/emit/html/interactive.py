@@ -1,4 +1,4 @@
-"""The data of the interactive player aid: each roll chart as the game's JSON holds it, for the page's
+"""The data of the interactive player aid: each roll chart and DRM list as the game's JSON holds it, for the page's
 script (`templates/interactive.js.j2`) to read.
 
 Pure: model in, one JSON text out, embedded in the page as `<script type="application/json">`. The
@@ -30,7 +30,7 @@ _UNSAFE_IN_SCRIPT = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"}
 
 def live_data(game: model.Game) -> str:
     """The page data as a JSON text safe inside a `<script>` element."""
-    charts = [c for c in game.charts if live_chart(c)]
+    charts = [c for c in game.charts if calculator_chart(c)]
     odds = {
         rule.address: chart_document(rule, chances=False)["odds_rule"]
         for c in charts
@@ -45,6 +45,12 @@ def live_data(game: model.Game) -> str:
     }
     text = json.dumps(_visible(doc), ensure_ascii=True, separators=(",", ":"))
     return re.sub("[<>&]", lambda m: _UNSAFE_IN_SCRIPT[m.group(0)], text)
+
+
+def calculator_chart(chart: model.Chart) -> bool:
+    """Whether the page gives the chart a calculator: a chart read by dice (`live_chart`), or a DRM
+    list (`drms`), whose panel adds up the DRMs that apply."""
+    return live_chart(chart) or chart.kind is model.ChartKind.DRMS
 
 
 def live_chart(chart: model.Chart) -> bool:

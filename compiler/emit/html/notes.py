@@ -20,21 +20,27 @@ def errata_mark(game: model.Game, errata_id: str) -> str:
     return f"E{ids.index(errata_id) + 1}" if errata_id in ids else errata_id
 
 
+def errata_documents(game: model.Game) -> list[tuple[str, str]]:
+    """Each errata document once, for the aid's key: its mark and its name, with where and when
+    it was published (`E1`, `Official Errata (rulebook, appendix)`). File paths in a source are
+    left out."""
+    found = []
+    for doc in game.errata:
+        details = [d for d in (_readable_source(doc.source), doc.date) if d]
+        found.append((errata_mark(game, doc.id), doc.title + (f" ({', '.join(details)})" if details else "")))
+    return found
+
+
 def chart_errata(game: model.Game, chart: model.Chart) -> list[str]:
-    """One line per errata that amended this chart, for players: its mark and name, then what it
-    changed and why, in sentences (`E1 Official Errata (2023): Chart [C3] is the optional version.
-    Reason: the rules call this chart [C3].`). File paths in a source are left out."""
+    """One line per errata that amended this chart, for players: its mark (the key names the
+    document, `errata_documents`), then what it changed and why, in sentences (`E1: Chart [C3] is
+    the optional version. Reason: the rules call this chart [C3].`)."""
     lines: list[str] = []
     marks = chart.errata
     if marks is None:
         return lines
     printed_as_grid = chart.grid is not None or crt_shape(chart, game.enums) is not None
     for errata_id in marks.applied:
-        doc = next((e for e in game.errata if e.id == errata_id), None)
-        cite = doc.title if doc else errata_id
-        details = [d for d in (_readable_source(doc.source) if doc else None, doc.date if doc else None) if d]
-        if details:
-            cite += f" ({', '.join(details)})"
         what = [t for e, t in marks.notes if e == errata_id]
         if marks.printed_title and errata_id == marks.applied[0]:
             what.append(f"printed title: {marks.printed_title}")
@@ -53,7 +59,7 @@ def chart_errata(game: model.Game, chart: model.Chart) -> list[str]:
             what.append(("reason: " if len(reasons) == 1 else "reasons: ") + _sentence(reasons[0]))
             what += reasons[1:]
         said = " ".join(_sentence(t) for t in what)
-        lines.append(f"{errata_mark(game, errata_id)} {cite}" + (f": {said}" if said else ""))
+        lines.append(f"{errata_mark(game, errata_id)}: {said or 'amended the marked cells.'}")
     return lines
 
 

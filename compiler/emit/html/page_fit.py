@@ -1,6 +1,7 @@
 """How a chart fits the player aid's page: the type sizes of a table's cells, the width a chart
-needs (estimated from average glyph widths, on the wide side), a wide table's columns in blocks
-that fit across the page, and narrow charts side by side (`pair_charts`).
+needs (estimated from average glyph widths, on the wide side), whether it fits a column of the
+dense print (`fits_column`), a wide table's columns in blocks that fit across the page, and, in
+large print, narrow charts side by side (`pair_charts`).
 """
 
 from __future__ import annotations
@@ -8,8 +9,10 @@ from __future__ import annotations
 from compiler.emit.html.views import (
     PORTRAIT,
     AvailabilityBlock,
+    AvailabilityBody,
     AvailabilityRowView,
     ChartView,
+    CrtBody,
     GridBody,
     OddsRuleBody,
     RowsBody,
@@ -17,16 +20,17 @@ from compiler.emit.html.views import (
 )
 from compiler.model.crt import cell_width_mm
 
-NORMAL_CELL_PT = 9.0  # the template's table cell size (`--cell`)
+DENSE_CELL_PT = 7.5  # the dense print's table cell size (the template's `--cell`)
+DENSE_PADDING_MM = 2 * 0.7 + 0.3  # the dense print's cell padding, left and right, and its rules
 LARGE_CELL_PT = 12.0  # the same in large print
-FLOOR_CELL_PT = 8.0  # the smallest a table cell may print (a dense table)
-DENSE_PADDING_MM = 2 * 0.8 + 0.3  # a dense table's cell padding, left and right, and its rules
+_PAIR_ESTIMATE_PT = 9.0  # large print's side-by-side estimate is made at 9 pt and scaled to 12 pt
 
 
 _HALF_MAX_LINES = 34  # a chart taller than this (about half a page) prints across the whole width
 _TEXT_WRAP_CHARS = 26  # a text cell wraps at about this many characters in a narrow column
 _NOTE_CHARS_PER_LINE = 70  # characters of 7.5 pt notes on a line of a narrow column
-CHANCE_COLUMN_MM = 19.0  # `16.7%` and its bar
+CHANCE_COLUMN_MM = 19.0  # `16.7%` and its bar (large print)
+DENSE_CHANCE_MM = 10.5  # `16.7%` at 7 pt: the dense print shows no bar
 _LOWER_CASE_RATIO = 0.85
 
 
@@ -38,7 +42,7 @@ def pair_charts(
     `per_row` (two on a portrait page, three in landscape; in large print one fewer); any other
     chart alone."""
     per_row = sheet.per_row - 1 if large_print else sheet.per_row
-    scale = LARGE_CELL_PT / NORMAL_CELL_PT if large_print else 1.0
+    scale = LARGE_CELL_PT / _PAIR_ESTIMATE_PT if large_print else 1.0
     rows: list[tuple[ChartView, ...]] = []
     waiting: list[tuple[ChartView, float]] = []
     for view in charts:
@@ -77,13 +81,64 @@ def chart_width_mm(view: ChartView) -> float | None:
     return width if lines <= _HALF_MAX_LINES else None
 
 
-def _text_width(texts: list[str], wrap: bool, cell_pt: float = NORMAL_CELL_PT) -> tuple[float, int]:
+def _text_width(texts: list[str], wrap: bool, cell_pt: float = _PAIR_ESTIMATE_PT) -> tuple[float, int]:
     """A column's width in mm at `cell_pt` and the lines its tallest cell takes."""
     longest = max((len(t) for t in texts), default=1)
     word = max((len(w) for t in texts for w in t.split()), default=1)
     chars = max(word, min(longest, _TEXT_WRAP_CHARS)) if wrap else longest
     # running text is mostly lower case, narrower than the digits and capitals `cell_width_mm` assumes
     return cell_width_mm(round(chars * _LOWER_CASE_RATIO), cell_pt), 1 + (longest - 1) // max(chars, 1)
+
+
+def fits_column(view: ChartView, width_mm: float) -> bool:
+    """Whether a chart prints in one column of the dense print, `width_mm` wide: each block of
+    its table (`blocks`, laid out for that width) no narrower than its longest words, a CRT at
+    the dense cell size. A table of many columns prints in the column as stacked blocks; only a
+    table one of whose blocks cannot shrink to the column prints across the page. An estimate
+    from average glyph widths, on the wide side."""
+
+    def width(texts: list[str]) -> float:
+        return word_width(texts, DENSE_CELL_PT, DENSE_PADDING_MM)
+
+    body = view.body
+    match body:
+        case CrtBody():
+            return _crt_width_mm(view) <= width_mm
+        case RowsBody():
+            fixed = [[h, *(r.key_labels[i] for r in body.rows)] for i, h in enumerate(body.key_headers)]
+            if view.roll_header:
+                fixed.append([*view.roll_header.split(), *((r.range or "") for r in body.rows)])
+            outputs = [
+                [c.label, *(r.outputs[i] + (r.was[i] or "") for r in body.rows)]
+                for i, c in enumerate(view.chart.columns)
+            ]
+            chance = DENSE_CHANCE_MM if view.show_chances else 0.0
+            return all(
+                sum(map(width, fixed)) + sum(width(outputs[i]) for i in block) + chance <= width_mm
+                for block in body.blocks
+            )
+        case AvailabilityBody():
+            return all(
+                width([body.item_label, *(r.item for r in block.rows)])
+                + sum(
+                    width([c, *(r.cells[j] for r in block.rows if j < len(r.cells))])
+                    for j, c in enumerate(block.columns)
+                )
+                <= width_mm
+                for block in body.blocks
+            )
+        case GridBody():
+            columns = [[c.label, *(r.outputs[i] for r in body.rows)] for i, c in enumerate(view.chart.columns)]
+            cell = DENSE_CHANCE_MM if any(c.percent for r in body.rows for c in r.cells) else 0.0
+            return sum(map(width, columns)) + sum(max(cell, width([h])) for h in body.columns) <= width_mm
+        case OddsRuleBody() | None:
+            return True
+
+
+def _crt_width_mm(view: ChartView) -> float:
+    body = view.body
+    assert isinstance(body, CrtBody)
+    return body.dense_width_mm
 
 
 def _table_size(view: ChartView) -> tuple[float, int] | None:
@@ -120,7 +175,12 @@ _ITEM_COLUMN_MAX_CHARS = 14  # an item label wraps at about this many characters
 
 
 def column_blocks(
-    item_label: str, columns: tuple[str, ...], rows: tuple[AvailabilityRowView, ...], cell_pt: float, width_mm: float
+    item_label: str,
+    columns: tuple[str, ...],
+    rows: tuple[AvailabilityRowView, ...],
+    cell_pt: float,
+    width_mm: float,
+    padding_mm: float | None = None,
 ) -> tuple[AvailabilityBlock, ...]:
     """The grid's columns in as few blocks of equal size as fit across `width_mm` at `cell_pt`
     (14 months at 9 pt: two blocks of 7 on a portrait page, one in landscape). Month and range
@@ -128,9 +188,10 @@ def column_blocks(
     wraps, and is counted at its wrapped width. A row transcribed with fewer cells than columns
     (a partial chart) keeps them."""
     words = [len(w) for text in (item_label, *(r.item for r in rows)) for w in text.split()]
-    room = width_mm - cell_width_mm(min(_ITEM_COLUMN_MAX_CHARS, max(words, default=1)), cell_pt)
+    pad = {} if padding_mm is None else {"padding_mm": padding_mm}
+    room = width_mm - cell_width_mm(min(_ITEM_COLUMN_MAX_CHARS, max(words, default=1)), cell_pt, **pad)
     widths = [
-        cell_width_mm(max([len(label), *(len(r.cells[j]) for r in rows if j < len(r.cells))]), cell_pt)
+        cell_width_mm(max([len(label), *(len(r.cells[j]) for r in rows if j < len(r.cells))]), cell_pt, **pad)
         for j, label in enumerate(columns)
     ]
     return tuple(

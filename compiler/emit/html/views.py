@@ -51,6 +51,9 @@ class RowView:
     was_range: str | None
     was: tuple[str | None, ...]  # per output column: the printed value an errata changed
     added: bool
+    # per key column: how many rows its cell spans (the rows below with the same keys so far print
+    # none, 0), as a book prints a key once for its rows
+    key_spans: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -63,9 +66,17 @@ class RowsBody:
     # stacked, each repeating the key and roll columns; one block when it fits
     blocks: tuple[tuple[int, ...], ...] = ()
     large_blocks: tuple[tuple[int, ...], ...] = ()
-    # at normal size: printed whole at the 8 pt floor with narrow cell padding (`DENSE_PADDING_MM`),
-    # where at 9 pt it would need stacked blocks (USAAF's Target Systems Planning Table)
-    dense: bool = False
+    # a line under the rows (`<tfoot>`): what every output column needs, from a `column_sum`
+    # invariant (USAAF's Target Systems Planning Table prints its Points Needed so)
+    foot: FootRow | None = None
+
+
+@dataclass(frozen=True)
+class FootRow:
+    """A line printed under a row list: its label and one value per output column."""
+
+    label: str
+    values: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -75,6 +86,7 @@ class GridCellView:
     range: str
     percent: str
     bar: str
+    row: int | None = None  # the chart row the cell stands for (its index in `Chart.rows`)
     mark: str = ""  # the errata mark of an amended cell (`E1`)
 
 
@@ -153,9 +165,10 @@ class CrtBody:
     key_label: str
     columns: tuple[str, ...]
     lines: tuple[CrtLineView, ...]
-    normal_pt: float  # the cell size at normal print: 9 pt, or the 8 pt floor for a wide CRT
+    normal_pt: float  # the cell size of the dense print (`DENSE_CELL_PT`)
     large_pt: float  # the largest size from 12 pt down that fits, in large print
     chances: tuple[CrtChanceView, ...]
+    dense_width_mm: float = 0.0  # the grid's estimated width at the dense print's cell size
 
 
 ChartBody = RowsBody | GridBody | AvailabilityBody | OddsRuleBody | CrtBody | None
@@ -167,20 +180,26 @@ GUTTER_MM = 5.0  # between two charts side by side
 @dataclass(frozen=True)
 class Sheet:
     """The page the aid is laid out for: its content box (the narrower and the shorter of A4 and
-    US Letter, less the margins) and how many narrow charts may print side by side at the normal
-    cell size."""
+    US Letter, less the margins), how many narrow charts may print side by side in large print
+    (`per_row`, less one), and the columns the dense print flows its charts through."""
 
     width_mm: float
     height_mm: float
     per_row: int
+    columns: int
 
     def share_mm(self, count: int) -> float:
         """The width each of `count` charts side by side gets."""
         return (self.width_mm - GUTTER_MM * (count - 1)) / count
 
+    @property
+    def column_mm(self) -> float:
+        """The width of one column of the dense print."""
+        return self.share_mm(self.columns)
 
-PORTRAIT = Sheet(PAGE_WIDTH_MM, 279.4 - 28.0, 2)  # US Letter is the shorter: 279.4 mm less 14 mm margins
-LANDSCAPE = Sheet(LANDSCAPE_WIDTH_MM, 210.0 - 28.0, 3)  # A4 landscape is the shorter: 210 mm
+
+PORTRAIT = Sheet(PAGE_WIDTH_MM, 279.4 - 28.0, 2, 2)  # US Letter is the shorter: 279.4 mm less 14 mm margins
+LANDSCAPE = Sheet(LANDSCAPE_WIDTH_MM, 210.0 - 28.0, 3, 3)  # A4 landscape is the shorter: 210 mm
 _LARGE_LINE_MM = 12 * 1.2 * 25.4 / 72 + 1.0  # a table line at 12 pt with its padding and rule
 
 
@@ -205,8 +224,13 @@ class ChartView:
     shift_cap: str | None = None
     shift_order: str | None = None  # when the total applies: before or after the odds table's edge
     examples: tuple[str, ...] = ()  # the worked examples marked `aid`, worded for players
+    footnotes: tuple[tuple[str, str], ...] = ()  # (mark, text), worded for players (`wording.for_players`)
+    notes: tuple[str, ...] = ()  # the chart's unnumbered notes, worded for players
+    abbreviations: tuple[tuple[str, str], ...] = ()  # column headings printed short, with what they stand for
 
     sheet: Sheet = PORTRAIT  # the page its blocks and row are laid out for
+    partial: str | None = None  # what the transcription lacks (`Chart.partial`), worded for players
+    span: bool = False  # dense print: the chart is too wide for a column and prints across them all
 
     def stacked(self, large_print: bool) -> bool:
         """Whether the chart's table prints as stacked blocks of columns at that size (each block

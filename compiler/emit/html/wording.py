@@ -15,24 +15,23 @@ from compiler.model.text import group_text, key_label, natural_text, pipeline_te
 
 
 def month_text(text: str) -> str:
-    """A month or month span as a rulebook prints it: `1944-12` as `Dec 44`, `1945-02..1945-03`
-    as `Feb-Mar 1945`, `1943-03..1944-12` as `Mar 43-Dec 44`, `1945-01+` as `Jan 45+`. Other text
-    is returned as it is (the charts and the JSON keep the `YYYY-MM` form)."""
+    """A month or month span as the rulebook's tables print it (IA2 R1-R3: `3/44`, `4/45+`):
+    `1944-12` as `12/44`, `1943-03..1944-12` as `3/43-12/44`, `1945-01+` as `1/45+`. Other text is
+    returned as it is (the charts and the JSON keep the `YYYY-MM` form). The printed form has no
+    space, so a line never breaks inside it."""
     if text.endswith("+") and (first := Month.parse(text[:-1])) is not None:
         return _short_month(first) + "+"
     for joiner in ("..", " to "):
         if joiner in text:
             a, b = (Month.parse(part.strip()) for part in text.split(joiner, 1))
             if a is not None and b is not None:
-                if a.year == b.year:
-                    return f"{a.name}-{b.name} {a.year}"
                 return f"{_short_month(a)}-{_short_month(b)}"
     month = Month.parse(text)
     return text if month is None else _short_month(month)
 
 
 def _short_month(month: Month) -> str:
-    return f"{month.name} {month.year % 100:02d}"
+    return f"{month.month}/{month.year % 100:02d}"
 
 
 def _is_month_enum(enum: model.EnumType | None) -> bool:
@@ -47,9 +46,19 @@ def key_text(key: model.Key, match: model.KeyMatch) -> str:
 
 
 def cell_text(game: model.Game, col: model.Column, value: model.Value) -> str:
-    """A cell as the aid prints it: `value_text`, with a month as the book prints it."""
+    """A cell as the aid prints it: `value_text`, with a month as the book prints it, a chart
+    reference by the chart's printed name (`chart_name`) and text worded for players
+    (`for_players`)."""
+    if isinstance(value, model.ChartRef) and (target := game.chart(value.address)) is not None:
+        if not value.chained:
+            printed = target.chart_id is not None and target.kind is not model.ChartKind.EXTERNAL
+            return chart_name(game, target, bracketed=printed)
+        text = value_text(game, col, value)
+        return f"{text} ({_where(target)})" if target.kind is model.ChartKind.EXTERNAL else text
     text = value_text(game, col, value)
-    return month_text(text) if _is_month_enum(game.enums.get(col.type)) else text
+    if _is_month_enum(game.enums.get(col.type)):
+        return month_text(text)
+    return for_players(game, text) if isinstance(value, str) else text
 
 
 def signed(n: int) -> str:
@@ -236,3 +245,67 @@ def _has_blank(chart: model.Chart) -> bool:
 
 def _first(printed: list[str], pattern: str) -> str | None:
     return next((p for p in printed if re.fullmatch(pattern, p)), None)
+
+
+# ---- names players read, never identifiers ----------------------------------------------------
+
+# a backticked name, a bracketed chart address, a name with an underscore, or `game/chart`
+_NAMED = re.compile(
+    r"`([^`\s]+)`|\[([A-Za-z0-9][A-Za-z0-9_.-]*)\]|(?<![\w/])([a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z][a-z0-9_]*/[A-Za-z0-9_-]+)(?![\w/])"
+)
+_RULE_IN_NOTE = re.compile(r"\((\d+(?:\.\d+)+(?:-\d+(?:\.\d+)*)?)\)")
+
+
+def for_players(game: model.Game, text: str) -> str:
+    """Chart text (a note, a footnote, a label) with every name chartc reads put as players read
+    it: a chart named by its slug (`ability_fatigue`, `usaaf/crt_odds`, `[war_now_ends]`) by its
+    printed name (`chart_name`), a context variable or an enum member by its label; the book's
+    own chart IDs (`[R4]`) stay, with the rule of a chart the aid does not print. A name chartc
+    does not know is left as it is (the print test reports it), a backticked one in quotes."""
+
+    def named(m: re.Match[str]) -> str:
+        token = m.group(1) or m.group(2) or m.group(3)
+        game_part, slash, rest = token.partition("/")
+        if slash and game_part == game.id:
+            token = rest
+        chart = game.chart(token)
+        if chart is not None:
+            return chart_name(game, chart, bracketed=m.group(2) is not None and chart.chart_id == token)
+        if m.group(2) is not None:
+            return m.group(0)  # a chart the game does not declare: the book's text, as printed
+        label = _name_label(game, token)
+        if label is not None:
+            return label
+        return f"\u201c{token}\u201d" if m.group(1) is not None else m.group(0)  # `-`: quoted as print quotes
+
+    return _NAMED.sub(named, text)
+
+
+def chart_name(game: model.Game, chart: model.Chart, bracketed: bool = False) -> str:
+    """A chart as the aid names it in text: `[R4]` where the text cites it by its ID, else its
+    title (with its ID); a chart the aid does not print (`external`) with the rule that holds it
+    (`FLAK Table (rule 19.2)`), or `not in this aid`."""
+    if chart.kind is model.ChartKind.EXTERNAL:
+        return f"{f'[{chart.chart_id}]' if bracketed else chart.title} ({_where(chart)})"
+    if bracketed:
+        return f"[{chart.chart_id}]"
+    return f"{chart.title} [{chart.chart_id}]" if chart.chart_id else chart.title
+
+
+def _where(chart: model.Chart) -> str:
+    """Where a chart the aid does not print is: `rule 19.2` (its rule, or the first rule its
+    description cites), else `not in this aid`."""
+    if chart.rule:
+        return f"rule {chart.rule}"
+    found = next((m.group(1) for n in chart.notes if (m := _RULE_IN_NOTE.search(n))), None)
+    return f"rule {found}" if found else "not in this aid"
+
+
+def _name_label(game: model.Game, name: str) -> str | None:
+    """The label of a context variable, an enum, or the one enum member with this id."""
+    if name in game.context:
+        return game.context[name].label
+    if name in game.enums and not game.enums[name].synthetic:
+        return game.enums[name].label
+    members = [m.label for e in game.enums.values() if (m := e.member(name)) is not None]
+    return members[0] if len(members) == 1 else None

@@ -276,7 +276,8 @@ function readRoll(chart, typed) {
 function answer(chart, state) {
   const ctx = Object.assign({}, state.context, state.keys);
   const breakdown = evaluate(chart, ctx);
-  const drm = breakdown.total;
+  // the chart's DRMs (capped), plus a DRM given on top (`state.extra`: `chartc lookup --drm`)
+  const drm = breakdown.total + (state.extra || 0);
   const dice = diceFor(chart, ctx);
   const rows = forKeys(chart, tableRows(chart, state.asPrinted), state.keys);
   const out = { breakdown: breakdown, drm: drm, dice: dice, rows: rows, refused: false, chances: new Map(), noRow: ZERO, natural: state.natural, row: null, modified: null };
