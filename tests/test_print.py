@@ -120,7 +120,7 @@ EXPECTED_PAGES_WEASYPRINT_LANDSCAPE = {
     # charts a row, its notes condensed (IA2 35 to 32)
     # merged with issue 30's rule charts (2026-12-04): IA2 9 to 32 pages (58 in integb's layout)
     "ia2": {("a4", False): 32, ("letter", False): 33, ("a4", True): 96, ("letter", True): 97},
-    "usaaf": {("a4", False): 9, ("letter", False): 10, ("a4", True): 27, ("letter", True): 27},
+    "usaaf": {("a4", False): 9, ("letter", False): 9, ("a4", True): 26, ("letter", True): 26},
     # and Stuka Leader 5 to 23 (54 in integb's layout)
     "stuka_leader": {("a4", False): 23, ("letter", False): 26, ("a4", True): 88, ("letter", True): 89},
     "aa_rules": {("a4", False): 3, ("letter", False): 3, ("a4", True): 10, ("letter", True): 9},
