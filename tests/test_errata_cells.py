@@ -4,6 +4,7 @@ amended with a reason, and the correction shown by lookup, JSON, the module, the
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -75,7 +76,9 @@ def test_every_output_shows_the_corrected_cell(tmp_path: Path) -> None:
     assert marked["because"] == ["15.1: a 2:1 attack that rolls 3-4 retreats the defender"]
     html = out["t/t.html"]
     assert html.count('<td>DR<sup class="errata">E1</sup></td>') == 2  # rolls 3 and 4 of the 2:1 column
-    assert '<td>1-2<sup class="errata">E1</sup>' in html and '<td>3-4<sup class="errata">E1</sup>' in html
+    # a grid cell also names the chart row it stands for (issue 34: the calculator marks it)
+    assert re.search(r'<td class="r" data-row="\d+">1-2<sup class="errata">E1</sup>', html)
+    assert re.search(r'<td class="r" data-row="\d+">3-4<sup class="errata">E1</sup>', html)
     assert ("<li>E1 Official errata (2021) (publisher website, 2021-03): Changed cells: 2:1 3-4 (printed EX "
             "(Exchange)). Reason: 15.1: a 2:1 attack that rolls 3-4 retreats the defender.</li>") in html
     assert "2:1 1-2 (printed 1), 2:1 3-4 (printed 2-4)" in html
