@@ -417,3 +417,27 @@ def test_a_planted_import_inside_a_function_without_a_reason_fails(tree: Path) -
     [found] = unexplained_imports(tree)
     line = writer.read_text(encoding="utf-8").split("\n").index("    import json") + 1
     assert found == f"compiler/build/writer.py:{line}: import json"
+
+
+# --- module size ------------------------------------------------------------------------------------
+
+MAX_MODULE_LINES = 500  # issue 29: a module a stranger reads in one sitting; split by responsibility
+
+
+def modules_over(limit: int, files: list[Path]) -> list[str]:
+    """The files of `files` longer than `limit` lines, with their length."""
+    return [f"{f}: {n}" for f in files if (n := len(f.read_text(encoding="utf-8").splitlines())) > limit]
+
+
+def test_no_module_in_dsl_or_compiler_is_over_500_lines() -> None:
+    files = sorted(p for top in ("dsl", "compiler") for p in (ROOT / top).rglob("*.py"))
+    assert len(files) > 150
+    assert modules_over(MAX_MODULE_LINES, files) == []
+
+
+def test_a_planted_long_module_is_caught(tmp_path: Path) -> None:
+    long = tmp_path / "long.py"
+    long.write_text("x = 1\n" * (MAX_MODULE_LINES + 1), encoding="utf-8")
+    short = tmp_path / "short.py"
+    short.write_text("x = 1\n" * MAX_MODULE_LINES, encoding="utf-8")
+    assert modules_over(MAX_MODULE_LINES, [long, short]) == [f"{long}: {MAX_MODULE_LINES + 1}"]

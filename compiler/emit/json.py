@@ -12,11 +12,9 @@ from typing import Any, assert_never
 
 from compiler import model
 from compiler.diagnostics.textsafe import json_text
-from compiler.emit.json_rules import ambiguity_json, conflict_json, fact_json, limit_json, where_json
+from compiler.emit.json_rules import ambiguity_json, conflict_json, fact_json, formula_json, limit_json, where_json
 from compiler.emit.json_rules import condition_json as _cond
 from compiler.engine.chances import dice_variants, distinct_chances, drm_reach_span, probability_json
-from compiler.engine.formulas import inputs as formula_inputs
-from compiler.model import formulas as fx
 from compiler.model.odds import OddsForm, OddsRule
 from compiler.model.text import json_value, step_json
 
@@ -53,63 +51,13 @@ def emit_game_json(game: model.Game) -> str:
         ],
         "invariants": [_invariant(i) for i in game.invariants],
         "charts": [_chart(c) for c in sorted(game.charts, key=lambda c: c.address.casefold())],
-        "formulas": [_formula(game, f) for f in game.formulas],
+        "formulas": [formula_json(game, f) for f in game.formulas],
         "examples": [_example(e) for e in game.examples],
         "limits": [limit_json(lim) for lim in game.limits],
         "conflicts": [conflict_json(c) for c in game.conflicts],
         "ambiguities": [ambiguity_json(a) for a in game.ambiguities],
     }
     return json_text(_pretty(doc, 0)) + "\n"  # hidden characters as escapes: same data, safe to view
-
-
-def _formula(game: model.Game, f: model.Formula) -> dict[str, Any]:
-    """A computed value: its citation, the context variables it reads, the formula as written and as a tree."""
-    return {
-        "id": f.id,
-        "title": f.title,
-        "rule": f.rule,
-        "notes": list(f.notes),
-        "inputs": list(formula_inputs(game, f)),
-        "text": fx.expr_text(f.expr),
-        "expression": _expr(f.expr),
-        "domain": _domain(f.domain),
-        "requires": _requires(f.requires),
-        "kept": f.kept,
-        "source_file": f.source_file,
-        "line": f.span.line,
-    }
-
-
-def _domain(d: fx.Domain | None) -> dict[str, Any] | None:
-    """The values a formula's result may take (`null`: open at that end), and the limit they came from."""
-    return None if d is None else {"min": d.low, "max": d.high, "within": d.within}
-
-
-def _requires(r: fx.Requires | None) -> dict[str, Any] | None:
-    """The inputs a formula applies to: `left OP right`, as written and as trees."""
-    if r is None:
-        return None
-    return {"text": r.text, "left": _expr(r.left), "op": r.op.value, "right": _expr(r.right)}
-
-
-def _expr(e: fx.Expr) -> dict[str, Any]:
-    match e:
-        case fx.Number(value):
-            return {"number": value}
-        case fx.Var(var_id):
-            return {"var": var_id}
-        case fx.FormulaRef(ref):
-            return {"formula": ref}
-        case fx.Binary(op, left, right):
-            return {"op": op.value, "left": _expr(left), "right": _expr(right)}
-        case fx.Neg(inner):
-            return {"neg": _expr(inner)}
-        case fx.Call(function, args):
-            return {"call": function.value, "args": [_expr(a) for a in args]}
-        case fx.IfElse(cond, then, otherwise):
-            return {"if": _cond(cond), "then": _expr(then), "else": _expr(otherwise)}
-        case _:
-            assert_never(e)
 
 
 def _example(e: model.Example) -> dict[str, Any]:

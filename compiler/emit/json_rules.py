@@ -1,4 +1,4 @@
-"""The game JSON's rules without a table: limits and allowances, the book's inconsistencies
+"""The game JSON's rules without a table: formulas, limits and allowances, the book's inconsistencies
 (conflicts and ambiguous print), and the facts and conditions they are written with. Pure: model
 in, JSON values out; `compiler.emit.json` puts them into the game document."""
 
@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any, assert_never
 
 from compiler import model
+from compiler.engine.formulas import inputs as formula_inputs
+from compiler.model import formulas as fx
 from compiler.model.text import json_value
 
 
@@ -137,3 +139,53 @@ def ambiguity_json(ambiguity: model.Ambiguity) -> dict[str, Any]:
         "source_file": ambiguity.source_file,
         "line": ambiguity.span.line,
     }
+
+
+def formula_json(game: model.Game, f: model.Formula) -> dict[str, Any]:
+    """A computed value: its citation, the context variables it reads, the formula as written and as a tree."""
+    return {
+        "id": f.id,
+        "title": f.title,
+        "rule": f.rule,
+        "notes": list(f.notes),
+        "inputs": list(formula_inputs(game, f)),
+        "text": fx.expr_text(f.expr),
+        "expression": _expr(f.expr),
+        "domain": _domain(f.domain),
+        "requires": _requires(f.requires),
+        "kept": f.kept,
+        "source_file": f.source_file,
+        "line": f.span.line,
+    }
+
+
+def _domain(d: fx.Domain | None) -> dict[str, Any] | None:
+    """The values a formula's result may take (`null`: open at that end), and the limit they came from."""
+    return None if d is None else {"min": d.low, "max": d.high, "within": d.within}
+
+
+def _requires(r: fx.Requires | None) -> dict[str, Any] | None:
+    """The inputs a formula applies to: `left OP right`, as written and as trees."""
+    if r is None:
+        return None
+    return {"text": r.text, "left": _expr(r.left), "op": r.op.value, "right": _expr(r.right)}
+
+
+def _expr(e: fx.Expr) -> dict[str, Any]:
+    match e:
+        case fx.Number(value):
+            return {"number": value}
+        case fx.Var(var_id):
+            return {"var": var_id}
+        case fx.FormulaRef(ref):
+            return {"formula": ref}
+        case fx.Binary(op, left, right):
+            return {"op": op.value, "left": _expr(left), "right": _expr(right)}
+        case fx.Neg(inner):
+            return {"neg": _expr(inner)}
+        case fx.Call(function, args):
+            return {"call": function.value, "args": [_expr(a) for a in args]}
+        case fx.IfElse(cond, then, otherwise):
+            return {"if": condition_json(cond), "then": _expr(then), "else": _expr(otherwise)}
+        case _:
+            assert_never(e)
