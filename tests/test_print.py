@@ -111,7 +111,14 @@ TALLER_THAN_A_PAGE_IN_LARGE_PRINT = {
 }
 # In the dense print every chart fits one page (the Target Systems Planning Table prints whole
 # across the page at 7.5 pt, half a page tall).
-TALLER_THAN_A_PAGE_AT_NORMAL_SIZE: dict[str, int] = {}
+TALLER_THAN_A_PAGE_AT_NORMAL_SIZE: dict[str, int] = {
+    # the dense print keeps a chart whole in its column; IA2's rule charts below (issue 30: columns of
+    # the rules' sentences) are taller than a column and continue on the next page; IA2's first page
+    # is left nearly empty by the first one (the fix: let a chart taller than a column break)
+    "chart-game_play_outline": 2,
+    "chart-awards": 2,
+    "chart-aircraft_changes": 2,
+}
 # Landscape pages (`--landscape`) in WeasyPrint: up to three narrow charts a row, rows across
 # groups, wide tables whole. A landscape page is 182 mm tall (A4) against a portrait page's 269 mm,
 # and rows are kept whole, so the aids take more pages than on portrait paper.
@@ -128,7 +135,23 @@ EXPECTED_PAGES_WEASYPRINT_LANDSCAPE = {
 }
 # At normal size every chart fits a landscape page; in large print the charts taller than a portrait
 # page are taller than a landscape one too, and Stuka Leader's 27 steps take three Letter pages.
-TALLER_THAN_A_LANDSCAPE_PAGE: dict[str, int] = {}
+TALLER_THAN_A_LANDSCAPE_PAGE = {
+    # the dense print's three columns on a landscape page are shorter than a portrait column: the rule
+    # charts of issue 30 (columns of the rules' sentences) continue on the next page
+    **TALLER_THAN_A_PAGE_AT_NORMAL_SIZE,
+    "chart-bomber_combat": 2,
+    "chart-hit_changes": 2,
+    "chart-fighter_combat": 2,
+    "chart-damage_results": 2,
+    "chart-setup_sequence": 2,
+    "chart-ia1_errata": 2,
+    "chart-counters": 2,
+    "chart-engagement": 2,
+    "chart-key_terms": 2,
+    "chart-attack_results": 2,
+    "chart-aircraft_reactions": 2,
+    "chart-conduct_movement": 2,
+}
 TALLER_THAN_A_LANDSCAPE_PAGE_IN_LARGE_PRINT = {
     **TALLER_THAN_A_PAGE_IN_LARGE_PRINT,
     "chart-sequence_of_play": 3,

@@ -8639,7 +8639,7 @@ GamePlayOutlineResult = TypedDict('GamePlayOutlineResult', {'order': int, 'chart
 GAME_PLAY_OUTLINE_COLUMNS: Final = ('order', 'chart', 'rule')
 _GAME_PLAY_OUTLINE_ROWS: Final[tuple[_Row[tuple[int, str | None, str]], ...]] = (
     (('month',), None, None, (
-        0, '[sorties_per_month]',
+        0, 'Sorties per month',
         'Play goes by months on the Sortie Log Sheet, with no numbered game turns: each month has its raids, normally eight, four from January 1945 (6.0). Shuffle the Combat Card Deck at the start of every month, or as needed (3.4.3.1).',
     )),
     (('raid',), None, None, (
