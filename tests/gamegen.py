@@ -355,9 +355,10 @@ class GameWriter:
                 lines.append(f"    {ref}: {', '.join(cells)}")
         lines += ["  }", "}"]
         self.roll_charts.append(RowChart(address, cols, rows))
-        if dice.text != "d66":
+        if dice.text != "d66" and " minus " not in dice.text:
             # band boundaries moved on d66 leave its outcomes uncovered (`21-26` -1 is `20-25`, and
-            # 26 selects no row): chartc reports the gap (C302), so such a derive is not a valid game
+            # 26 selects no row): chartc reports the gap (C302), so such a derive is not a valid game;
+            # a roll read after arithmetic (`minus 3 min 0`) has bands that cannot move (C404)
             self.derivable.append(address)
         return "\n".join(lines) + "\n"
 

@@ -228,12 +228,18 @@ class RollGameWriter(GameWriter):
         drm_lines, reach = self.drm_lines(keys, meaning)
         lines += drm_lines
         runs = self.runs(outcomes, reach)
-        naturals = self.natural_rolls(outcomes) if drm_lines and not two_digit else []
+        # a natural row reads the die as it shows, so a roll with arithmetic (whose outcomes are the
+        # results after it) gets none: `0 natural` on `1d6 minus 3 min 0` is a face no die has (C306)
+        arithmetic = " minus " in dice.text
+        naturals = self.natural_rolls(outcomes) if drm_lines and not two_digit and not arithmetic else []
         runs = _merge_lone(runs, naturals)
-        if drm_lines and not two_digit and self.rng.random() < 0.4:
+        clamped = drm_lines and not two_digit and self.rng.random() < 0.4
+        if clamped:
             low = self.rng.randint(outcomes[0] - 2, runs[0][1])
             lines.append(f"  modified clamp {low} to {self.rng.randint(max(low, runs[-1][0]), outcomes[-1] + 2)}")
-        printer = dice if not alternatives else PLAIN  # with other dice, no `zero reads`: a d10's 10 is `10`
+        natural_printer = dice if not alternatives else PLAIN  # with other dice, no `zero reads`: 10 is `10`
+        # after a clamp or arithmetic a row's range is a number as printed (`10`, not a d10's `0`)
+        printer = PLAIN if clamped or arithmetic else natural_printer
         printed = [printer.printed(a) if a == b else f"{printer.printed(a)}-{printer.printed(b)}" for a, b in runs]
         if len(runs) > 1 and (drm_lines or self.rng.random() < 0.5):
             printed[0] = f"{printer.printed(runs[0][1])}-"
@@ -243,7 +249,7 @@ class RollGameWriter(GameWriter):
         misprinted = self.rng.randrange(len(combos)) if self.rng.random() < 0.4 else None
         for c, combo in enumerate(combos):
             prefix = " ".join(combo)
-            texts = [f"{printer.printed(n)} natural" for n in naturals] + printed
+            texts = [f"{natural_printer.printed(n)} natural" for n in naturals] + printed
             if c == misprinted:
                 texts = self.misprint(address, prefix, texts, runs, printer, cols, naturals)
             for text in texts:

@@ -61,6 +61,18 @@ def test_list_json_and_every_game(run) -> None:
     assert {line.split("/")[0] for line in every.splitlines()[1:]} == {p.name for p in CHARTS.iterdir() if p.is_dir()}
 
 
+def test_list_cuts_long_cells_to_fit_a_terminal_and_json_keeps_them_whole(run) -> None:
+    # Stuka Leader's CAS chart cites "Bombing c, e; Strafing Attack b-d; Cannons and Rockets a-e; Tank
+    # Buster Aircraft a-d" (84 characters): the human table ran to 300 columns before the caps
+    human = run("list").output.splitlines()
+    assert max(len(line) for line in human) <= 40 + 56 + 32 + 44 + 24 + 4 * 2
+    cut = [line for line in human if "Bombing c, e; Strafing Attack" in line]
+    assert cut and all("…" in line and "Tank Buster" not in line for line in cut)
+    whole = json.loads(run("list", "--json").output)
+    rule = "Bombing c, e; Strafing Attack b-d; Cannons and Rockets a-e; Tank Buster Aircraft a-d"
+    assert any(e["rule"] == rule for e in whole)
+
+
 def test_list_unknown_game_names_the_known_ones_once(run) -> None:
     r = run("list", "ia3")
     assert r.exit_code == 2

@@ -98,10 +98,20 @@ def _context_words(variables: tuple[str, ...]) -> str:
     return "context " + ", ".join(variables) if variables else "always"
 
 
+# The widest a column of the human table gets (chart, title, rule, read by, status): a longer cell
+# is cut with `…` so that a line fits a wide terminal; `--format json` keeps every cell whole.
+COLUMN_CAPS = (40, 56, 32, 44, 24)
+
+
+def _cut(text: str, cap: int) -> str:
+    return text if len(text) <= cap else text[: cap - 1].rstrip() + "…"
+
+
 def table_lines(rows: list[ChartEntry]) -> list[str]:
-    """The entries as aligned columns with a heading."""
+    """The entries as aligned columns with a heading, each cell cut to its column's cap."""
     head = ("chart", "title", "rule", "read by", "status")
-    cells = [(f"{e.game}/{e.address}", e.title, e.rule or "", e.read_by, e.status) for e in rows]
+    whole = [(f"{e.game}/{e.address}", e.title, e.rule or "", e.read_by, e.status) for e in rows]
+    cells = [tuple(_cut(cell, cap) for cell, cap in zip(row, COLUMN_CAPS, strict=True)) for row in whole]
     widths = [max(len(row[i]) for row in [head, *cells]) for i in range(len(head))]
     return [
         printable("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip()) for row in [head, *cells]
