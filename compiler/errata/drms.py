@@ -65,7 +65,8 @@ def _put(decl: ast.ChartDecl, old: ast.DrmDecl, new: ast.DrmDecl | None) -> ast.
     """`decl` with DRM `old` replaced by `new` (None: removed), where it stands: in the chart's own
     list or in its `drm_group`."""
     def swapped(drms: tuple[ast.DrmDecl, ...]) -> tuple[ast.DrmDecl, ...]:
-        return tuple(new if d is old else d for d in drms if d is not old or new is not None)
+        kept = (d for d in drms if d is not old or new is not None)
+        return tuple(new if d is old and new is not None else d for d in kept)
 
     if any(d is old for d in decl.drms):
         return replace(decl, drms=swapped(decl.drms))
