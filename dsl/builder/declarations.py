@@ -310,6 +310,7 @@ class ErrataRules(Terminals):
 
     op_remove_drm = node(ast.RemoveDrm)
     op_field = node(ast.ChangeField)
+    op_result = node(ast.ChangeResult)
 
     def op_footnote(self, meta: Meta, number: Token, text: ast.Text, because: ast.Text | None) -> ast.ChangeNote:
         return ast.ChangeNote(True, int(number), text, because, self._span(meta))
