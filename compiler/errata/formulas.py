@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 
-from compiler.diagnostics import Label, Sink, codes
+from compiler.diagnostics import Sink, codes
+from compiler.errata.provenance import claim_once
 from dsl import ast
 
 
@@ -66,16 +67,7 @@ def _change(
         sink.emit(codes.ERRATA_NO_EFFECT, f"errata `{errata_id}` changes formula `{name}` to the result it has",
                   op.span)
         return decl
-    earlier = owner.get(name)
-    if earlier is not None and earlier[0] != errata_id and earlier[0] not in overrides:
-        sink.emit(
-            codes.ERRATA_CONFLICT,
-            f"errata `{errata_id}` and `{earlier[0]}` both change the result of formula `{name}`",
-            op.span,
-            f"say which wins: add `overrides {earlier[0]}` to errata `{errata_id}`",
-            (Label(earlier[1], f"changed by `{earlier[0]}` here"),),
-        )
-    owner[name] = (errata_id, op.span)
+    claim_once(owner, name, errata_id, overrides, op.span, f"the result of formula `{name}`", sink)
     mark = marks.setdefault(name, FormulaMarks(printed=decl.result))
     if errata_id not in mark.errata:
         mark.errata.append(errata_id)

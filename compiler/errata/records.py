@@ -13,8 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from compiler import model
-from compiler.diagnostics import Label, Sink, Slot, codes, fixes
+from compiler.diagnostics import Sink, Slot, codes, fixes
 from compiler.diagnostics.suggest import suggestion
+from compiler.errata.provenance import claim_once
 from dsl import ast
 
 
@@ -87,16 +88,7 @@ def _change(
         sink.emit(codes.ERRATA_NO_EFFECT, message, op.span)
         return decl
     key = (decl.name.text, op.member.text, op.field.text)
-    earlier = owner.get(key)
-    if earlier is not None and earlier[0] != errata_id and earlier[0] not in overrides:
-        sink.emit(
-            codes.ERRATA_CONFLICT,
-            f"errata `{errata_id}` and `{earlier[0]}` both change the same record field",
-            op.span,
-            f"say which wins: add `overrides {earlier[0]}` to errata `{errata_id}`",
-            (Label(earlier[1], f"changed by `{earlier[0]}` here"),),
-        )
-    owner[key] = (errata_id, op.span)
+    claim_once(owner, key, errata_id, overrides, op.span, "the same record field", sink)
     mark = marks.setdefault((decl.name.text, op.member.text), RecordMarks())
     if errata_id not in mark.errata:
         mark.errata.append(errata_id)
