@@ -13,7 +13,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 
 from compiler.diagnostics import Sink, codes
-from compiler.errata.provenance import claim_once
+from compiler.errata.provenance import amendments, claim_once
 from dsl import ast
 
 
@@ -36,20 +36,18 @@ def amend_formulas(
     amended: dict[str, ast.FormulaDecl] = {}
     marks: dict[str, FormulaMarks] = {}
     owner: dict[str, tuple[str, ast.Span]] = {}
-    for e in sorted(errata, key=lambda d: (d.order or 0, d.name.text)):
-        overrides = {o.text for o in e.overrides}
-        for a in e.amends:
-            decl = amended.get(a.chart.text, by_name.get(a.chart.text))
-            if decl is None or a.chart.text.casefold() in charts:
-                continue  # a chart or an enum's records: amended elsewhere, or reported there
-            for op in a.ops:
-                if not isinstance(op, ast.ChangeResult):
-                    message = f"errata `{e.name.text}` amends formula `{decl.name.text}`, which takes only " \
-                              "`change result to EXPRESSION`"
-                    sink.emit(codes.ERRATA_TARGET_MISSING, message, op.span)
-                    continue
-                decl = _change(e.name.text, overrides, decl, op, marks, owner, sink)
-            amended[decl.name.text] = decl
+    for e, overrides, a in amendments(errata):
+        decl = amended.get(a.chart.text, by_name.get(a.chart.text))
+        if decl is None or a.chart.text.casefold() in charts:
+            continue  # a chart or an enum's records: amended elsewhere, or reported there
+        for op in a.ops:
+            if not isinstance(op, ast.ChangeResult):
+                message = f"errata `{e.name.text}` amends formula `{decl.name.text}`, which takes only " \
+                          "`change result to EXPRESSION`"
+                sink.emit(codes.ERRATA_TARGET_MISSING, message, op.span)
+                continue
+            decl = _change(e.name.text, overrides, decl, op, marks, owner, sink)
+        amended[decl.name.text] = decl
     return amended, marks
 
 

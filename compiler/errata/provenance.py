@@ -3,7 +3,7 @@ into the model's errata marks."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
@@ -58,3 +58,12 @@ def claim_once(
             (Label(earlier[1], f"changed by `{earlier[0]}` here"),),
         )
     owner[key] = (errata_id, span)
+
+
+def amendments(errata: list[ast.ErrataDecl]) -> Iterator[tuple[ast.ErrataDecl, set[str], ast.AmendDecl]]:
+    """Every `amend` of `errata` in the order they apply (`order`, then name), with its errata and
+    the ids that errata overrides."""
+    for e in sorted(errata, key=lambda d: (d.order or 0, d.name.text)):
+        overrides = {o.text for o in e.overrides}
+        for a in e.amends:
+            yield e, overrides, a

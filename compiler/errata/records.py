@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from compiler import model
 from compiler.diagnostics import Sink, Slot, codes, fixes
 from compiler.diagnostics.suggest import suggestion
-from compiler.errata.provenance import claim_once
+from compiler.errata.provenance import amendments, claim_once
 from dsl import ast
 
 
@@ -37,20 +37,18 @@ def amend_records(
     amended: dict[str, ast.EnumDecl] = {}
     marks: dict[tuple[str, str], RecordMarks] = {}
     owner: dict[tuple[str, str, str], tuple[str, ast.Span]] = {}
-    for e in sorted(errata, key=lambda d: (d.order or 0, d.name.text)):
-        overrides = {o.text for o in e.overrides}
-        for a in e.amends:
-            decl = amended.get(a.chart.text, by_name.get(a.chart.text))
-            if decl is None:
-                continue  # a chart: `compiler.errata.apply` amends it, or says it does not exist
-            for op in a.ops:
-                if not isinstance(op, ast.ChangeField):
-                    message = f"errata `{e.name.text}` amends enum `{decl.name.text}`, whose records take only " \
-                              "`change record MEMBER field FIELD to VALUE`"
-                    sink.emit(codes.ERRATA_TARGET_MISSING, message, op.span)
-                    continue
-                decl = _change(e.name.text, overrides, decl, op, marks, owner, sink)
-            amended[decl.name.text] = decl
+    for e, overrides, a in amendments(errata):
+        decl = amended.get(a.chart.text, by_name.get(a.chart.text))
+        if decl is None:
+            continue  # a chart: `compiler.errata.apply` amends it, or says it does not exist
+        for op in a.ops:
+            if not isinstance(op, ast.ChangeField):
+                message = f"errata `{e.name.text}` amends enum `{decl.name.text}`, whose records take only " \
+                          "`change record MEMBER field FIELD to VALUE`"
+                sink.emit(codes.ERRATA_TARGET_MISSING, message, op.span)
+                continue
+            decl = _change(e.name.text, overrides, decl, op, marks, owner, sink)
+        amended[decl.name.text] = decl
     return amended, marks
 
 
