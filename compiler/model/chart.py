@@ -175,6 +175,7 @@ class Chart:
     footnotes: tuple[Footnote, ...] = ()
     notes: tuple[str, ...] = ()
     partial: str | None = None
+    partial_span: Span | None = None  # where the chart says `partial` (C309's fix deletes the statement)
     rows: tuple[Row, ...] = ()
     grid: GridLayout | None = None
     title_span: Span | None = None  # where findings about the chart as a whole point
