@@ -49,6 +49,7 @@ FIXED_IN_CASES = {
     "C450": {Applicability.UNSAFE},  # did you mean `side`?
     "C501": {Applicability.SAFE},  # an `allow` that silences nothing
     "C502": {Applicability.UNSAFE},  # did you mean `C430`? (the case meant C305: a guess indeed)
+    "C451": {Applicability.UNSAFE},  # the chained cell without its DRM (the print may mean a DRM elsewhere)
     "C462": {Applicability.UNSAFE},  # the `contradicts` line deleted (the charts may agree only after an errata)
     "C470": {Applicability.DISPLAY_ONLY},  # `floor(...)`: where and how the rule rounds is the reader's call
     "C602": {Applicability.UNSAFE},  # `overrides e1`

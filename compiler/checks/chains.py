@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from compiler import model
-from compiler.diagnostics import Sink, Slot, codes, fixes
+from compiler.diagnostics import Applicability, Sink, Slot, codes, fixes
 from compiler.diagnostics.suggest import suggestion
 from compiler.engine.chains import ChainKeyMissing, branches, chains_in, has_chains, target_combo, target_of
 from compiler.engine.chances import chances, unreachable_rows
@@ -58,7 +58,24 @@ def _check_move(
             f"({_why_no_drm(target)})",
             span,
             "delete the DRM, or send the reader to a chart read by dice",
+            fix=_without_drm(move),
         )
+
+
+def _without_drm(move: model.ChartRef | model.RollAgain) -> fixes.Fix | None:
+    """C451's fix: the chained cell written again without its DRM (`-> [B] (side=ours, +1)` ->
+    `-> [B] (side=ours)`). Unsafe: the print may mean a DRM on another chart."""
+    if move.span is None:
+        return None
+    args = []
+    for k in move.keys if isinstance(move, model.ChartRef) else ():
+        value = fixes.token(Slot.VALUE, k.value)
+        if value is None:
+            return None
+        args.append(f"{k.key}={value}")
+    where = f"[{move.address}]" if isinstance(move, model.ChartRef) else "again"
+    text = f"-> {where}" + (f" ({', '.join(args)})" if args else "")
+    return fixes.Fix("delete the DRM the chained cell carries", (fixes.Edit(move.span, text),), Applicability.UNSAFE)
 
 
 def _can_roll_on(target: model.Chart, again: bool) -> bool:
