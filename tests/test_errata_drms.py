@@ -96,6 +96,7 @@ def test_errata_sheet_lists_each_drm_change_with_its_reason(tmp_path: Path) -> N
         ("remove drm weather", "C601", "names DRM `weather`"),
         ("change drm fb to +1", "C603", "changes DRM `fb` of chart `R4` to the value it already has (+1)"),
         ('add drm fb "F/B" +2 when fb', "C603", "adds DRM `fb`, which chart `R4` already has"),
+        ("change drm fb when fb", "C603", "changes DRM `fb` of chart `R4` to the condition it has"),
     ],
 )
 def test_drm_errata_naming_nothing_or_doing_nothing(tmp_path: Path, amend: str, code: str, message: str) -> None:
@@ -140,3 +141,14 @@ def test_errata_amend_a_drm_inside_a_drm_group(tmp_path: Path) -> None:
                                  str(tmp_path / "charts")])
     assert r.exit_code == 0, r.output
     assert "roll 4 + DRM 3 = 7 -> row 7+" in r.stdout and "Result: Hit" in r.stdout
+
+
+def test_removing_every_drm_of_a_group_removes_the_group(tmp_path: Path) -> None:
+    # a new user's aid printed "Maneuver Atk result: only one of can apply." for an emptied group
+    errata = ('errata e1 "Errata" { amend M1 { remove drm atk_plus1 because "a"\n'
+              '  remove drm atk_plus2 because "b" } }\n')
+    comp = compile_text(tmp_path, GROUPED + errata)
+    assert comp.diagnostics == []
+    m1 = comp.project.games["t"].chart("M1")
+    assert (m1.drms, m1.drm_groups) == ((), ())
+    assert "only one of" not in render_outputs(comp.project)["t/t.html"]

@@ -53,9 +53,9 @@ def test_an_errata_corrects_a_formulas_constant_and_compute_says_so(tmp_path: Pa
     printed = _compute(tmp_path, "--as-printed")
     assert "  Result: 4\n" in printed and "Errata" not in printed  # floor(12 / 3) as printed
     doc = json.loads(_compute(tmp_path, "--json"))
-    assert doc["value"] == 6 and doc["errata"] == {
-        "ids": ["e2"], "because": ["1 point per 2 sorties when led"],
-        "printed": "if led_by_leadership then floor(sorties_flown / 3) else floor(sorties_flown / 4)"}
+    assert doc["value"] == 6 and doc["errata"] == [{
+        "formula": "experience_points", "ids": ["e2"], "because": ["1 point per 2 sorties when led"],
+        "printed": "if led_by_leadership then floor(sorties_flown / 3) else floor(sorties_flown / 4)"}]
 
 
 def test_every_output_shows_the_corrected_formula(tmp_path: Path) -> None:
@@ -108,3 +108,39 @@ def test_change_result_on_a_chart_names_the_formula_form(tmp_path: Path) -> None
     comp = compile_text(tmp_path, GAME + chart + 'errata e1 "E" { amend R4 { change result to 3 } }')
     [found] = [d for d in comp.diagnostics if d.code == "C601"]
     assert "changes a formula's result, but it amends chart `R4`" in found.message
+
+
+def test_a_formula_named_like_a_chart_is_c202(tmp_path: Path) -> None:
+    # found by a new user: `formula fire` beside `chart fire` made `amend fire` reach only the chart,
+    # and `chartc list` showed two `t/fire` rows
+    chart = 'chart fire "Fire" { roll 1d6 column result: text rows { 1-6: "Hit" } }\n'
+    comp = compile_text(tmp_path, GAME + chart + 'formula fire "Fire" { rule "1" result 4 }\n')
+    [found] = [d for d in comp.diagnostics if d.code == "C202"]
+    assert "`fire`" in found.message
+    other = 'formula fire_points "F" { rule "1" result 4 }\n'
+    assert "C202" not in codes(compile_text(tmp_path / "ok", GAME + chart + other))
+
+
+def test_lookup_json_carries_the_errata_of_a_drm_that_applied(tmp_path: Path) -> None:
+    # `lookup` printed `Errata: ... (DRM ... printed +1)`; `lookup --json` said nothing of it
+    chart = ('context woods: flag "Woods"\nchart [F1] "Fire" { roll 1d6 column result: text\n'
+             '  drm woods "Woods" +1 when woods\n  rows { 1-3: "Miss" 4+: "Hit" } }\n'
+             'errata e1 "First" { amend F1 { change drm woods to +2 because "the card says +2" } }\n')
+    compile_text(tmp_path, GAME + chart)
+    args = ["lookup", "t/F1", "2", "--when", "woods", "--json", "--charts", str(tmp_path / "charts")]
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    assert doc["values"] == {"result": "Hit"}  # 2 + 2 = 4
+    assert doc["drm_errata"] == [{"drm": "woods", "ids": ["e1"], "printed": 1, "because": ["the card says +2"]}]
+
+
+def test_a_formula_using_a_corrected_formula_says_so(tmp_path: Path) -> None:
+    # a new user: `compute halved` changed value after an errata on the formula it uses, silently
+    used = 'formula award_points "Award points" { rule "7.8" result experience_points * 2 }\n'
+    compile_text(tmp_path, GAME + used + ERRATA)
+    r = CliRunner().invoke(cli, ["compute", "t/award_points", "--set", "sorties_flown=12", "--when",
+                                 "led_by_leadership", "--charts", str(tmp_path / "charts")])
+    assert r.exit_code == 0, r.output
+    assert "  Result: 12\n" in r.output  # 2 * floor(12 / 2)
+    assert "  Errata: Errata, second printing (experience_points printed if led_by_leadership" in r.output

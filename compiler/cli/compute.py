@@ -27,6 +27,7 @@ from compiler.cli.common import (
 from compiler.diagnostics import did_you_mean, render_short
 from compiler.diagnostics.textsafe import json_text, printable
 from compiler.engine.compute import compute
+from compiler.engine.formulas import formula_refs
 from compiler.engine.lookup import LookupProblem, LookupUsage
 from compiler.model.formulas import expr_text
 
@@ -73,27 +74,44 @@ def compute_command(
     given = {k: v if isinstance(v, bool | int) else str(v) for k, v in sorted(got.context.items())}
     if fmt == "json":
         doc = {"game": game_id, "formula": formula.id, "rule": formula.rule, "text": got.text}
-        corrected = {"errata": _errata_json(formula)} if formula.errata else {}
+        corrected = {"errata": [_errata_json(f) for f in fixed]} if (fixed := _corrected(game, formula)) else {}
         click.echo(json_text(json.dumps({**doc, "inputs": given, "value": got.value, **corrected},
                                         ensure_ascii=False, indent=2)))
         return
     lines = [f"{game_id}/{formula.id} {formula.title} (rule {formula.rule})", f"  {got.text}"]
     lines += [f"  {k} = {'yes' if v is True else 'no' if v is False else v}" for k, v in given.items()]
     lines.append(f"  Result: {got.value}")
-    if formula.errata:
-        lines.append(_errata_line(game, formula))
+    lines += [_errata_line(game, f, f is not formula) for f in _corrected(game, formula)]
     echo_lines(printable(line) for line in lines)
 
 
-def _errata_line(game: model.Game, formula: model.Formula) -> str:
+def _corrected(game: model.Game, formula: model.Formula) -> list[model.Formula]:
+    """The formula and each formula it uses, at any depth, that an errata corrected: each changes
+    the value computed."""
+    found: list[model.Formula] = []
+    todo, seen = [formula], {formula.id}
+    while todo:
+        f = todo.pop(0)
+        if f.errata:
+            found.append(f)
+        for ref in formula_refs(f):
+            used = game.formula(ref)
+            if used is not None and ref not in seen:
+                seen.add(ref)
+                todo.append(used)
+    return found
+
+
+def _errata_line(game: model.Game, formula: model.Formula, used: bool) -> str:
     """`  Errata: Official errata (printed floor(sorties_flown / 3)): ...`: who corrected the
-    formula's result, what the print had and why (as `lookup` says it of a row)."""
+    formula's result (or that of a formula it uses, named), what the print had and why."""
     titles = {e.id: e.title for e in game.errata}
     cited = ", ".join(titles.get(e, e) for e in formula.errata)
     was = f"printed {expr_text(formula.printed)}" if formula.printed is not None else "not in the print"
-    return f"  Errata: {cited} ({was})" + "".join(f": {why}" for why in formula.because)
+    whose = f"{formula.id} " if used else ""
+    return f"  Errata: {cited} ({whose}{was})" + "".join(f": {why}" for why in formula.because)
 
 
 def _errata_json(formula: model.Formula) -> dict[str, object]:
     printed = expr_text(formula.printed) if formula.printed is not None else None
-    return {"ids": list(formula.errata), "printed": printed, "because": list(formula.because)}
+    return {"formula": formula.id, "ids": list(formula.errata), "printed": printed, "because": list(formula.because)}

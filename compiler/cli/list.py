@@ -84,7 +84,7 @@ def entries(game: model.Game) -> list[ChartEntry]:
     then its limits (`chartc lookup` reads them)."""
     charts = [ChartEntry(game.id, c.address, c.chart_id, c.title, c.rule, read_by(c), status(c)) for c in game.charts]
     formulas = [
-        ChartEntry(game.id, f.id, None, f.title, f.rule, "context " + ", ".join(inputs(game, f)), "formula")
+        ChartEntry(game.id, f.id, None, f.title, f.rule, _context_words(tuple(inputs(game, f))), "formula")
         for f in game.formulas
     ]
     limits = [
@@ -100,11 +100,11 @@ def _context_words(variables: tuple[str, ...]) -> str:
 
 # The widest a column of the human table gets (chart, title, rule, read by, status): a longer cell
 # is cut with `…` so that a line fits a wide terminal; `--format json` keeps every cell whole.
-COLUMN_CAPS = (40, 56, 32, 44, 24)
+COLUMN_CAPS = (None, 56, 32, 44, 24)  # the address is never cut: it is what a user copies
 
 
-def _cut(text: str, cap: int) -> str:
-    return text if len(text) <= cap else text[: cap - 1].rstrip() + "…"
+def _cut(text: str, cap: int | None) -> str:
+    return text if cap is None or len(text) <= cap else text[: cap - 1].rstrip() + "…"
 
 
 def table_lines(rows: list[ChartEntry]) -> list[str]:

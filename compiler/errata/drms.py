@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from compiler.diagnostics import Slot, codes, fixes
 from compiler.diagnostics.suggest import suggestion
-from compiler.errata.provenance import ErrataApplier, Provenance
+from compiler.errata.provenance import ErrataApplier, Provenance, same_tree
 from dsl import ast
 
 
@@ -51,6 +51,10 @@ def amend_drm(
             return decl
         changed = replace(drm, value=op.value)
     else:
+        if same_tree(op.when, drm.when):
+            message = f"errata `{errata_id}` changes DRM `{drm.name.text}` of {where} to the condition it has"
+            applier.sink.emit(codes.ERRATA_NO_EFFECT, message, op.span)
+            return decl
         changed = replace(drm, when=op.when)
     applier.claim(errata_id, decl, drm.span, "value" if op.value is not None else "when", op.span)
     _record(prov, errata_id, drm.name.text, op.because)
@@ -71,7 +75,7 @@ def _put(decl: ast.ChartDecl, old: ast.DrmDecl, new: ast.DrmDecl | None) -> ast.
     if any(d is old for d in decl.drms):
         return replace(decl, drms=swapped(decl.drms))
     groups = tuple(replace(g, drms=swapped(g.drms)) if any(d is old for d in g.drms) else g for g in decl.drm_groups)
-    return replace(decl, drm_groups=groups)
+    return replace(decl, drm_groups=tuple(g for g in groups if g.drms))  # a group left empty is gone
 
 
 def _record(prov: Provenance, errata_id: str, name: str, because: ast.Text | None) -> None:

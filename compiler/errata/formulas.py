@@ -10,10 +10,10 @@ one formula and neither says which wins), C603 (the result as it is already prin
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, field, fields, is_dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from compiler.diagnostics import Sink, codes
-from compiler.errata.provenance import amendments, claim_once
+from compiler.errata.provenance import amendments, claim_once, same_tree
 from dsl import ast
 
 
@@ -61,7 +61,7 @@ def _change(
     sink: Sink,
 ) -> ast.FormulaDecl:
     name = decl.name.text
-    if decl.result is not None and _shape(decl.result) == _shape(op.expr):
+    if decl.result is not None and same_tree(decl.result, op.expr):
         sink.emit(codes.ERRATA_NO_EFFECT, f"errata `{errata_id}` changes formula `{name}` to the result it has",
                   op.span)
         return decl
@@ -73,11 +73,3 @@ def _change(
         mark.because.append(op.because.text)
     return replace(decl, result=op.expr)
 
-
-def _shape(node: object) -> object:
-    """A syntax tree without its spans: two results written alike compare equal."""
-    if is_dataclass(node) and not isinstance(node, type):
-        return (type(node).__name__, tuple(_shape(getattr(node, f.name)) for f in fields(node) if f.name != "span"))
-    if isinstance(node, tuple):
-        return tuple(_shape(n) for n in node)
-    return node

@@ -4,7 +4,7 @@ into the model's errata marks."""
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Protocol, TypeVar
 
 from compiler.diagnostics import Label, Sink, codes
@@ -67,3 +67,16 @@ def amendments(errata: list[ast.ErrataDecl]) -> Iterator[tuple[ast.ErrataDecl, s
         overrides = {o.text for o in e.overrides}
         for a in e.amends:
             yield e, overrides, a
+
+
+def same_tree(a: object, b: object) -> bool:
+    """Whether two syntax trees are written alike, their spans aside (C603: a change to what is printed)."""
+    return _shape(a) == _shape(b)
+
+
+def _shape(node: object) -> object:
+    if is_dataclass(node) and not isinstance(node, type):
+        return (type(node).__name__, tuple(_shape(getattr(node, f.name)) for f in fields(node) if f.name != "span"))
+    if isinstance(node, tuple):
+        return tuple(_shape(n) for n in node)
+    return node

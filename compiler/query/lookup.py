@@ -153,7 +153,20 @@ def lookup_fields(result: LookupResult) -> dict[str, Any]:
         "range": result.row.range.printed if result.row.range else None,
         "values": {k: json_value(v) for k, v in result.values().items()},
         **({"errata": errata_json(result.chart, result.row)} if result.row.errata else {}),
+        **({"drm_errata": drms} if (drms := drm_errata_json(result)) else {}),
     }
+
+
+def drm_errata_json(result: LookupResult) -> list[dict[str, Any]]:
+    """The errata that changed a DRM that applied (the `Errata:` lines of the human output): the
+    DRM, the errata ids, the printed value (None: not in the print) and why."""
+    modifiers = result.modifiers
+    applied = modifiers.breakdown.items if modifiers is not None and modifiers.breakdown is not None else ()
+    return [
+        {"drm": a.drm.id, "ids": list(a.drm.errata), "printed": a.drm.printed.value if a.drm.printed else None,
+         "because": list(a.drm.because)}
+        for a in applied if a.drm.errata
+    ]
 
 
 def errata_json(chart: model.Chart, row: model.Row) -> dict[str, Any]:

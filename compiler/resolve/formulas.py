@@ -34,10 +34,12 @@ def formulas(
     for path, decl in decls:
         name = decl.name.text
         limit = next((lim for lim in symbols.limits if lim.id == name), None)
+        chart = symbols.chart(name)  # `compute GAME/NAME`, `list` and `amend NAME` read one namespace
         first = (
             seen.get(name)
             or (symbols.context[name].span if name in symbols.context else None)
             or (limit.span if limit is not None else None)
+            or (chart.span if chart is not None else None)
         )
         if first is not None:
             declared_twice(sink, f"`{name}`", decl.name.span, first, "give the formula a name of its own")

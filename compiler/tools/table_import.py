@@ -194,6 +194,8 @@ def _leading_keys(body: list[list[Cell]]) -> list[int]:
 def _row_draft(header: list[Cell], body: list[list[Cell]], at: int | None, name: str, title: str) -> Draft:
     findings: list[ImportFinding] = []
     empty = [i for i in range(len(header)) if i != at and not any(row[i].text for row in body)]
+    if all(i in empty for i in range(len(header)) if i != at):
+        empty = []  # every result column empty: kept (as `-` cells), so the draft still has a column
     key_columns = [k for k in (range(at) if at is not None else _leading_keys(body)) if k not in empty]
     value_columns = [i for i in range(len(header)) if i != at and i not in key_columns and i not in empty]
     taken: set[str] = {name}
