@@ -26,8 +26,11 @@ def value(game, address: str, roll: str | None, drm: int = 0, **keys: str):
 
 
 def test_only_the_aamg_tables_and_the_books_two_inconsistencies_are_reported(corpus) -> None:
+    # (the print that reads two ways, readings.chart, is tests/test_aa_rules_readings.py's)
     found = sorted(
-        (d.code, d.span.file, d.message) for d in corpus.diagnostics if d.span.file.startswith("charts/aa_rules")
+        (d.code, d.span.file, d.message)
+        for d in corpus.diagnostics
+        if d.span.file.startswith("charts/aa_rules") and d.span.file != "charts/aa_rules/readings.chart"
     )
     # Anti-Aircraft f: the AAMG Damage Caused Table (p. 32) is not in the excerpt; only MMG No Damage 01-35 is
     # quoted, and its IL-2 variant inherits the gap (only 01-40 is known)

@@ -27,7 +27,7 @@ def test_the_list_keeps_every_outside_row_in_order(items) -> None:
 def test_the_share_complete(items) -> None:
     c = counts(items)
     assert (c.items, c.narrative) == (284, 5)
-    assert c.percent > 85  # the rest waits for the constructs named in `gap`
+    assert c.percent > 95  # the rest waits for the constructs named in `gap` (sums over units, the map)
 
 
 def test_the_books_timing_and_stacking_conflicts_are_findings(items, corpus: Compilation) -> None:

@@ -1094,6 +1094,17 @@ OBLIGATION_LABELS: Final[dict[Obligation, str]] = {
 }
 
 
+Point = Literal['damage_dice', 'il2_scope', 'column_other', 'over_500_scope', 'miss_order', 'functions']
+POINT_LABELS: Final[dict[Point, str]] = {
+    'damage_dice': 'The AA damage roll: "roll 2 dice" (Anti-Aircraft f)',
+    'il2_scope': 'The IL-2 note: "add 5% to the numbers in the table" (Anti-Aircraft f, NOTE)',
+    'column_other': 'The AA table column of a cannon, rocket or tank buster attack (Anti-Aircraft d)',
+    'over_500_scope': 'Bombs over 500#: what "check for effect twice" repeats (Bombing d)',
+    'miss_order': 'A missed primary target: which other target is checked first, and from where the radius runs (Bombing f)',
+    'functions': 'NOTE 2: which weapons make one "function"',
+}
+
+
 Scale = Literal['any_scale', 'per_scale']
 SCALE_LABELS: Final[dict[Scale, str]] = {
     'any_scale': 'In any scale',
@@ -1240,6 +1251,46 @@ def _follow(
             address = str(move["chart"])
             keys = _next_keys(chart_keys[address], move, keys, made, given)
     raise RuntimeError(f"{start}: the chain did not end within {limit} steps")
+
+
+class Choice(TypedDict):
+    """A result that offers outcomes for the player to choose from (`one of [...]`): no roll picks one."""
+
+    choice: tuple[object, ...]
+
+
+class Bound(TypedDict):
+    """What a limit allows: the counts from `min` to `max` (None: open at that end), as the rule
+    words it (`at most 4`), and the rule the case cites (None: the limit's own)."""
+
+    kind: str
+    min: int | None
+    max: int | None
+    text: str
+    cite: str | None
+
+
+def _limit(
+    limit: str,
+    cases: tuple[tuple[_Condition | None, Bound], ...],
+    context: Mapping[str, _Context],
+) -> Bound:
+    """The bound of the first case whose condition is true (None: always).
+
+    ValueError when a case before it is unknown in `context`, or when no case applies.
+    """
+    pending: list[str] = []
+    for when, bound in cases:
+        verdict = True if when is None else _holds(when, context)
+        if verdict is True and not pending:
+            return bound
+        if verdict is not False:
+            pending.append(bound["text"])
+        if verdict is True:
+            break
+    if pending:
+        raise ValueError(f"limit {limit!r} depends on a value left as None: it may be {' or '.join(pending)}")
+    raise ValueError(f"limit {limit!r}: no case applies to {dict(context)!r}")
 
 
 # ---- 'aa_column_choice'
@@ -2017,6 +2068,44 @@ def lookup_conduct(*, action: Action) -> ConductResult:
     return {'allowed': row[0]}
 
 
+# ---- 'unclear_print'
+UnclearPrintResult = TypedDict('UnclearPrintResult', {'read_as': str})
+UNCLEAR_PRINT_COLUMNS: Final = ('read_as',)
+_UNCLEAR_PRINT_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('damage_dice',), None, None, ('Two ten-sided dice read as a percentile roll, 01-00',)),
+    (('il2_scope',), None, None, (
+        "Every band boundary of the AAMG Damage Caused Table +5 points (01 and 00 stay); the flak guns' tables unchanged",
+    )),
+    (('column_other',), None, None, ('Low: cannon, rocket and tank buster attacks are strafing attacks',)),
+    (('over_500_scope',), None, None, ('The effect (Defense/Firepower) is checked twice; the to-hit is rolled once',)),
+    (('miss_order',), None, None, ('Nearest target first, the radius measured from the primary target',)),
+    (('functions',), None, None, (
+        "Each weapon an aircraft fires (bombs, rockets, cannons, MG's) is one function: one of them a turn",
+    )),
+)
+
+
+def lookup_unclear_print(*, point: Point) -> UnclearPrintResult:
+    """Unclear print: how this transcription reads it, rule Anti-Aircraft d, f; Bombing d, f; NOTE 2: the row the keys
+        select.
+
+    Args:
+        point: Unclear print (Point; labels in POINT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'read_as': Read as
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(point) is not str or point not in POINT_LABELS:
+        point = _member('unclear_print', 'point', point, POINT_LABELS)
+    row = _select('unclear_print', _UNCLEAR_PRINT_ROWS, (point,), None)
+    return {'read_as': row[0]}
+
+
 # 'AA-Table': printed elsewhere, referred to by other charts
 
 
@@ -2216,12 +2305,15 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'tank_buster_armour': lookup_tank_buster_armour,
     'aircraft_table_columns': lookup_aircraft_table_columns,
     'conduct': lookup_conduct,
+    'unclear_print': lookup_unclear_print,
     'il2_aamg': lookup_il2_aamg,
 }
 
 
 # the keyword each context variable of the charts has in every drm_<id> function
-CONTEXT_PARAMETERS: Final[dict[str, str]] = {'board_crossing': 'board_crossing'}
+CONTEXT_PARAMETERS: Final[dict[str, str]] = {
+    'board_crossing': 'board_crossing', 'original_to_hit': 'original_to_hit', 'targets_in_area': 'targets_in_area',
+}
 
 
 def compute_flight_path_length(*, board_crossing: int) -> int:
@@ -2236,8 +2328,68 @@ def compute_flight_path_length(*, board_crossing: int) -> int:
     return int(value)
 
 
+def compute_missed_target_to_hit(*, original_to_hit: int) -> int:
+    """To-hit percentage against the other targets after a miss (rule Bombing f; Tank Buster Aircraft c):
+        floor(original_to_hit / 2).
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    Its values: 0 to 50.
+    """
+    _check_int('missed_target_to_hit', 'original_to_hit', original_to_hit)
+    _check_range('missed_target_to_hit', 'original_to_hit', original_to_hit, 1, 100)
+    value = math.floor(_div(original_to_hit, 2))
+    return int(value)
+
+
+def compute_cannon_targets(*, targets_in_area: int) -> int:
+    """Targets one aircraft may attack with cannons or rockets (rule Cannons and Rockets e): ceil(targets_in_area / 2).
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    """
+    _check_int('cannon_targets', 'targets_in_area', targets_in_area)
+    _check_range('cannon_targets', 'targets_in_area', targets_in_area, 0, 99)
+    value = math.ceil(_div(targets_in_area, 2))
+    return int(value)
+
+
 FORMULAS: Final[dict[str, Callable[..., int]]] = {
     'flight_path_length': compute_flight_path_length,
+    'missed_target_to_hit': compute_missed_target_to_hit,
+    'cannon_targets': compute_cannon_targets,
+}
+
+
+_LIMIT_TARGETS_HIT_AFTER_A_MISS_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        None,
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 1,
+            'text': 'at most 1',
+            'cite':
+                'Bombing f: As soon as a target is hit (if any), stop; Tank Buster Aircraft c: the procedure of section 2, part f',
+        },
+    ),
+)
+
+
+def limit_targets_hit_after_a_miss() -> Bound:
+    """Other targets hit after the primary target is missed (rule Bombing f): other targets within the radius hit by one
+        bomb (or one tank buster attack) that missed its primary target.
+
+    The first case whose condition holds applies:
+    at most 1 otherwise (rule Bombing f: As soon as a target is hit (if any), stop; Tank Buster Aircraft c: the
+        procedure of section 2, part f)
+    """
+    context: dict[str, _Context] = {}
+    return _limit('targets_hit_after_a_miss', _LIMIT_TARGETS_HIT_AFTER_A_MISS_CASES, context)
+
+
+LIMITS: Final[dict[str, Callable[..., Bound]]] = {
+    'targets_hit_after_a_miss': limit_targets_hit_after_a_miss,
 }
 
 

@@ -1286,6 +1286,25 @@ PLANNING_ACTION_LABELS: Final[dict[PlanningAction, str]] = {
 }
 
 
+Point = Literal[
+    'flak_arrival', 'free_escort', 'no_friendly_territory', 'strafing_after_withdrawal', 'counter_interception_factors',
+    'three_flak_rolls', 'factors_above_first_number', 'system_announced', 'first_turn_at_zero',
+    'flak_redeployed_limits',
+]
+POINT_LABELS: Final[dict[Point, str]] = {
+    'flak_arrival': 'FLAK reinforcements: "(or maybe they won\'t)" (3.1)',
+    'free_escort': 'Free escorts: what they do besides strafing and FLAK busting (4.3, 5.0, 6.0)',
+    'no_friendly_territory': 'A German unit due to land that cannot reach friendly German territory (9.6)',
+    'strafing_after_withdrawal': 'The airfield strafing battle after a Luftwaffe withdrawal (12.1)',
+    'counter_interception_factors': 'Counter-interception: the factors that fight (17.2)',
+    'three_flak_rolls': 'Double-fused FLAK: how three FLAK die rolls combine (19.3)',
+    'factors_above_first_number': "Bomb factors above a cell's first number (20.1, 20.6)",
+    'system_announced': 'The target system struck in a city: fixed at planning or chosen over the target (4.4, 20.5)',
+    'first_turn_at_zero': 'The game turn the Fuel Index reaches zero (22.9)',
+    'flak_redeployed_limits': 'Redeployed and reclaimed FLAK: where it may be placed (24.1, 24.2)',
+}
+
+
 ProductionChange = Literal['two_for_one', 'me109g_to_me109k', 'fw190a_to_fw190d', 'fw190d_to_ta152', 'any_to_me262']
 PRODUCTION_CHANGE_LABELS: Final[dict[ProductionChange, str]] = {
     'two_for_one': 'Two production units of one model in production for one of any new type',
@@ -1726,11 +1745,11 @@ def lookup_bomb_damage(*, damage_spread: DamageSpread) -> BombDamageResult:
 
 # ---- 'battles'
 BattlesResult = TypedDict('BattlesResult', {
-    'order': int | None, 'attacker': Side, 'takes_place': Obligation | None, 'attack': str | None,
-    'defense': str | None, 'swarming': Obligation | None,
+    'order': int | None, 'attacker': Side, 'takes_place': Obligation, 'attack': str | None, 'defense': str | None,
+    'swarming': Obligation | None,
 })
 BATTLES_COLUMNS: Final = ('order', 'attacker', 'takes_place', 'attack', 'defense', 'swarming')
-_BATTLES_VALUES: TypeAlias = tuple[int | None, Side, Obligation | None, str | None, str | None, Obligation | None]
+_BATTLES_VALUES: TypeAlias = tuple[int | None, Side, Obligation, str | None, str | None, Obligation | None]
 _BATTLES_ROWS: Final[tuple[_Row[_BATTLES_VALUES], ...]] = (
     (('air_combat',), None, None, (None, 'german', 'must', None, None, None)),
     (('counter_interception',), None, None, (1, 'us', 'must', None, None, None)),
@@ -1741,7 +1760,7 @@ _BATTLES_ROWS: Final[tuple[_Row[_BATTLES_VALUES], ...]] = (
         'may',
     )),
     (('bomberless_escorts',), None, None, (
-        None, 'german', None, None, 'All the US fighters of the hex, defending normally', 'may_not',
+        None, 'german', 'may', None, 'All the US fighters of the hex, defending normally', 'may_not',
     )),
 )
 
@@ -1802,6 +1821,48 @@ def lookup_swarming(*, escorts_in_hex: EscortsInHex) -> SwarmingResult:
         escorts_in_hex = _member('swarming', 'escorts_in_hex', escorts_in_hex, ESCORTS_IN_HEX_LABELS)
     row = _select('swarming', _SWARMING_ROWS, (escorts_in_hex,), None)
     return {'german': row[0]}
+
+
+# ---- 'swarming_targets'
+SwarmingTargetsResult = TypedDict('SwarmingTargetsResult', {'attacked': int | Choice})
+SWARMING_TARGETS_COLUMNS: Final = ('attacked',)
+_SWARMING_TARGETS_ROWS: Final[tuple[_Row[tuple[int | Choice]], ...]] = (
+    ((), 1, 1, (1,)),
+    ((), 2, 2, ({'choice': (1, 2)},)),
+    ((), 3, 3, ({'choice': (1, 2, 3)},)),
+    ((), 4, 4, ({'choice': (1, 2, 3, 4)},)),
+    ((), 5, 5, ({'choice': (1, 2, 3, 4, 5)},)),
+    ((), 6, 6, ({'choice': (1, 2, 3, 4, 5, 6)},)),
+)
+_SWARMING_TARGETS_INDEX: Final = _Index(_SWARMING_TARGETS_ROWS)
+
+
+def lookup_swarming_targets(value: int, *, drm: int = 0) -> SwarmingTargetsResult:
+    """Swarming: bombers attacked, rule 14.2: the row a value selects.
+
+    Args:
+        value: US bombers in the hex (1-6).
+        drm: the total die roll modifier, added to the natural roll.
+
+    Returns:
+        The row's values by column:
+            'attacked': Bombers the German attacks (his choice)
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(value) is not int or value < 1 or value > 6:
+        _check_value('swarming_targets', 'bombers', value, 1, 6)
+    if type(drm) is not int:
+        _check_int('swarming_targets', 'drm', drm)
+    modified = value + drm
+    low, by_roll, below, above = _SWARMING_TARGETS_INDEX.tables.get(()) or _UNINDEXED
+    at = modified - low
+    row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]
+    if row is None:  # not indexed yet, or no row: the row scan answers or raises NoRowError
+        row = _SWARMING_TARGETS_INDEX.select('swarming_targets', (), modified)
+    return {'attacked': row[0]}
 
 
 # ---- 'crt_results'
@@ -2878,6 +2939,62 @@ def lookup_mission_plotting(*, us_unit: UsUnit) -> MissionPlottingResult:
     return {'plotted': row[0], 'on': row[1]}
 
 
+# ---- 'unclear_print'
+UnclearPrintResult = TypedDict('UnclearPrintResult', {'read_as': str})
+UNCLEAR_PRINT_COLUMNS: Final = ('read_as',)
+_UNCLEAR_PRINT_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+    (('flak_arrival',), None, None, ('On the game turn printed on the counter: no rule of the book denies it',)),
+    (('free_escort',), None, None, (
+        'Airfield strafing or FLAK busting only, then out of play until the next game turn; free escorts do not fly on the map',
+    )),
+    (('no_friendly_territory',), None, None, (
+        'Eliminated: 9.6 returns to play only the units that can land in friendly German territory',
+    )),
+    (('strafing_after_withdrawal',), None, None, (
+        'Not fought: every German unit has left the map, and no more Luftwaffe plane losses take place that game turn',
+    )),
+    (('counter_interception_factors',), None, None, (
+        "The tight escorts' combined attack factors against the combat factors of every German interceptor entering the hex",
+    )),
+    (('three_flak_rolls',), None, None, (
+        'Each roll read on the FLAK Table; the three results added, one FLAK result of three times the shoot-downs',
+    )),
+    (('factors_above_first_number',), None, None, (
+        'The second number, no more: one cell gives its points once a game turn',
+    )),
+    (('system_announced',), None, None, (
+        'Fixed at planning (4.4); 20.5 only keeps it from the German player until the strike',
+    )),
+    (('first_turn_at_zero',), None, None, (
+        'The next game turn: the War Now Ends number falls by one at the start of each game turn after the Fuel Index hits zero',
+    )),
+    (('flak_redeployed_limits',), None, None, (
+        'Within target cities, at most four FLAK strength points a hex (7.2: any hex, any time); reclaimed units placed as redeployed ones',
+    )),
+)
+
+
+def lookup_unclear_print(*, point: Point) -> UnclearPrintResult:
+    """Unclear print: how this transcription reads it, rule 3.1, 4.3, 4.4, 9.6, 12.1, 17.2, 19.3, 20.1, 20.5, 22.9,
+        24.1, 24.2: the row the keys select.
+
+    Args:
+        point: Unclear print (Point; labels in POINT_LABELS).
+
+    Returns:
+        The row's values by column:
+            'read_as': Read as
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(point) is not str or point not in POINT_LABELS:
+        point = _member('unclear_print', 'point', point, POINT_LABELS)
+    row = _select('unclear_print', _UNCLEAR_PRINT_ROWS, (point,), None)
+    return {'read_as': row[0]}
+
+
 # ---- 'turn_sequence'
 TurnSequenceResult = TypedDict('TurnSequenceResult', {
     'activity': str, 'when': Moment, 'times': int | None, 'carried_out_in': Step_2,
@@ -3506,6 +3623,7 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'bomb_damage': lookup_bomb_damage,
     'battles': lookup_battles,
     'swarming': lookup_swarming,
+    'swarming_targets': lookup_swarming_targets,
     'crt_results': lookup_crt_results,
     'crt_result_value': lookup_crt_result_value,
     'conduct_planning': lookup_conduct_planning,
@@ -3534,6 +3652,7 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'last_mission_turn': lookup_last_mission_turn,
     'escorts': lookup_escorts,
     'mission_plotting': lookup_mission_plotting,
+    'unclear_print': lookup_unclear_print,
     'turn_sequence': lookup_turn_sequence,
     'movement_phases': lookup_movement_phases,
     'set_up': lookup_set_up,
@@ -3550,11 +3669,30 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
 
 # the keyword each context variable of the charts has in every drm_<id> function
 CONTEXT_PARAMETERS: Final[dict[str, str]] = {
-    'bombing_this_turn': 'bombing_this_turn', 'bombs_gone': 'bombs_gone', 'chits_held': 'chits_held',
-    'endurance': 'endurance', 'halvings': 'halvings', 'movement_factor': 'movement_factor', 'old_units': 'old_units',
-    'production': 'production', 'protected_line': 'protected_line', 'staging': 'staging',
-    'take_off_mission_turn': 'take_off_mission_turn', 'taking_off': 'taking_off', 'us_entering': 'us_entering',
+    'bomb_factors_dropped': 'bomb_factors_dropped', 'bombing_this_turn': 'bombing_this_turn',
+    'bombs_gone': 'bombs_gone', 'cell_factors': 'cell_factors', 'cell_points': 'cell_points',
+    'chits_held': 'chits_held', 'endurance': 'endurance', 'fuel_decrease': 'fuel_decrease', 'fuel_index': 'fuel_index',
+    'halvings': 'halvings', 'movement_factor': 'movement_factor', 'old_units': 'old_units', 'production': 'production',
+    'protected_line': 'protected_line', 'staging': 'staging', 'take_off_mission_turn': 'take_off_mission_turn',
+    'taking_off': 'taking_off', 'us_counters_left': 'us_counters_left', 'us_entering': 'us_entering',
+    'us_units_due': 'us_units_due',
 }
+
+
+def compute_us_units_received(*, us_units_due: int, us_counters_left: int) -> int:
+    """US units of one type received at the end of a game turn (rule 1.4, 21.1, 21.2): min(us_units_due,
+        us_counters_left).
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    Its values: 0 to 8.
+    """
+    _check_int('us_units_received', 'us_units_due', us_units_due)
+    _check_range('us_units_received', 'us_units_due', us_units_due, 0, 8)
+    _check_int('us_units_received', 'us_counters_left', us_counters_left)
+    _check_range('us_units_received', 'us_counters_left', us_counters_left, 0, None)
+    value = min(us_units_due, us_counters_left)
+    return int(value)
 
 
 def compute_production_increase(*, production: int) -> int:
@@ -3697,7 +3835,43 @@ def compute_next_take_off(*, take_off_mission_turn: int, endurance: int) -> int:
     return int(value)
 
 
+def compute_fuel_index_after(*, fuel_index: int, fuel_decrease: int) -> int:
+    """The Fuel Index after this game turn's decrease (rule 22.9): max(0, fuel_index - fuel_decrease).
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    Its values: 0 to 11.
+    """
+    _check_int('fuel_index_after', 'fuel_index', fuel_index)
+    _check_range('fuel_index_after', 'fuel_index', fuel_index, 0, 11)
+    _check_int('fuel_index_after', 'fuel_decrease', fuel_decrease)
+    _check_range('fuel_index_after', 'fuel_decrease', fuel_decrease, 1, 3)
+    value = max(0, (fuel_index - fuel_decrease))
+    return int(value)
+
+
+def compute_city_points(*, cell_points: int, bomb_factors_dropped: int, cell_factors: int) -> int:
+    """Destruction points scored on one city's component this game turn (rule 20.1, 20.6): cell_points.
+
+    Exact arithmetic: `/` divides exactly; floor, ceil and round (half up) make the value whole.
+    ValueError for an input of the wrong type or outside its declared range, or a division by zero.
+    It applies only where bomb_factors_dropped >= cell_factors: ValueError otherwise.
+    Its values: 0 to 50.
+    """
+    _check_int('city_points', 'cell_points', cell_points)
+    _check_range('city_points', 'cell_points', cell_points, 0, 50)
+    _check_int('city_points', 'bomb_factors_dropped', bomb_factors_dropped)
+    _check_range('city_points', 'bomb_factors_dropped', bomb_factors_dropped, 0, None)
+    _check_int('city_points', 'cell_factors', cell_factors)
+    _check_range('city_points', 'cell_factors', cell_factors, 1, 99)
+    if not (bomb_factors_dropped >= cell_factors):
+        raise ValueError('city_points: applies only where bomb_factors_dropped >= cell_factors')
+    value = cell_points
+    return int(value)
+
+
 FORMULAS: Final[dict[str, Callable[..., int]]] = {
+    'us_units_received': compute_us_units_received,
     'production_increase': compute_production_increase,
     'halved_production': compute_halved_production,
     'production_left': compute_production_left,
@@ -3706,6 +3880,8 @@ FORMULAS: Final[dict[str, Callable[..., int]]] = {
     'us_bomber_movement': compute_us_bomber_movement,
     'landing_mission_turn': compute_landing_mission_turn,
     'next_take_off': compute_next_take_off,
+    'fuel_index_after': compute_fuel_index_after,
+    'city_points': compute_city_points,
 }
 
 
@@ -4001,6 +4177,24 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
         '22.5',
         lambda: compute_production_left(production=8, old_units=2),
         6,
+    ),
+    (
+        'swarming_three_bombers',
+        '14.2',
+        lambda: lookup_swarming_targets(3, drm=0),
+        {'attacked': {'choice': (1, 2, 3)}},
+    ),
+    (
+        'cologne_chm_points',
+        '20.1',
+        lambda: compute_city_points(bomb_factors_dropped=6, cell_factors=6, cell_points=4),
+        4,
+    ),
+    (
+        'p51_only_seven',
+        '21.2',
+        lambda: compute_us_units_received(us_units_due=8, us_counters_left=7),
+        7,
     ),
 )
 
