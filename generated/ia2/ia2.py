@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import (
     Final,
@@ -395,6 +395,89 @@ def _total_drm(
     return _clamp(sum(amount for _, amount in _drm_terms(drms, context, groups)), clamp)
 
 
+class _Var(NamedTuple):
+    """A context variable a chart reads: its id, its type ('flag', 'int', 'month' or an enum's id),
+    its declared range (None: open) and, for an enum, the printed label of each member id."""
+
+    id: str
+    type: str
+    low: int | str | None = None
+    high: int | str | None = None
+    labels: object = None  # an enum's label table, `<ENUM>_LABELS` (member id -> label), as the module types it
+
+
+class AppliedDrm(TypedDict):
+    """A DRM that applied: its id, its label as printed and what it added (a per-N DRM: its value
+    times the steps the context holds)."""
+
+    id: str
+    label: str
+    value: int
+
+
+def _given_context(
+    chart: str, reads: tuple[_Var, ...], when: Iterable[str], given: Mapping[str, object] | None
+) -> dict[str, _Context]:
+    """`when` (the flags that are true) and `given` (other values by variable id) as a context,
+    each name one the chart reads and each value of its variable's type (an enum by id or label).
+
+    Raises:
+        ValueError: an unknown name (the message names those the chart reads), a name given
+            twice, a value of the wrong type or outside its declared range.
+    """
+    known = {v.id: v for v in reads}
+    described = ", ".join(f"{v.id} ({v.type})" for v in reads) or "nothing"
+    if isinstance(when, str):
+        raise ValueError(f"{chart}: when must be a tuple of flag names, got {when!r}; e.g. when=({when!r},)")
+    context: dict[str, _Context] = {}
+    pairs = [(name, True) for name in when] + list((given or {}).items())
+    for name, value in pairs:
+        var = known.get(name) if isinstance(name, str) else None
+        if var is None:
+            raise ValueError(f"{chart}: the chart's DRMs do not read {name!r}; they read {described}")
+        if name in context:
+            raise ValueError(f"{chart}: {name!r} is given twice")
+        if var.type == "flag":
+            _check_flag(chart, name, value)
+            context[name] = bool(value)
+            continue
+        if value is True and name in when:
+            raise ValueError(f"{chart}: {name!r} is not a flag ({var.type}): give its value, set={{{name!r}: ...}}")
+        read: int | str
+        if var.type == "int":
+            read = _check_int(chart, name, value)
+        elif var.type == "month":
+            _check_month(chart, name, value)
+            read = str(value)
+        else:
+            read = _member(chart, name, value, cast(Mapping[str, str], var.labels or {}))
+        if var.low is not None or var.high is not None:
+            _check_range(chart, name, read, var.low, var.high)
+        context[name] = read
+    return context
+
+
+def _context_drms(
+    chart: str,
+    reads: tuple[_Var, ...],
+    when: Iterable[str],
+    given: Mapping[str, object] | None,
+    keys: Mapping[str, _Context],
+    drms: tuple[_Drm, ...],
+    names: tuple[tuple[str, str], ...],
+    clamp: tuple[int, int] | None,
+    groups: tuple[tuple[str, str], ...] = (),
+) -> tuple[int, tuple[AppliedDrm, ...]]:
+    """The DRM total in the situation given (`_given_context`, with the chart's keys for the DRMs
+    that test them) and each DRM that applied, in declaration order, named by `names` (id, label).
+    """
+    context = dict(keys)
+    context.update(_given_context(chart, reads, when, given))
+    terms = _drm_terms(drms, context, groups)
+    applied = tuple(AppliedDrm(id=names[p][0], label=names[p][1], value=amount) for p, amount in terms)
+    return _clamp(sum(amount for _, amount in terms), clamp), applied
+
+
 def _key_matches(key: _Key, given: str) -> bool:
     """Whether a row key (a member id, None for any, months (first, last)) applies to a key value."""
     if key is None or key == given:
@@ -592,8 +675,9 @@ class ChartRef(TypedDict):
 
 class Roll(TypedDict, Generic[_V]):
     """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values,
-    and the steps that made the modified roll (each step, its amount and the roll after it: `('drms',
-    1, 3), ('add', -3, 0), ('minimum', 0, 0)`).
+    the steps that made the modified roll (each step, its amount and the roll after it: `('drms',
+    1, 3), ('add', -3, 0), ('minimum', 0, 0)`), and the chart's DRMs that applied in the situation
+    given as `when=`/`set=` (empty when none was given).
     """
 
     natural: int
@@ -601,14 +685,17 @@ class Roll(TypedDict, Generic[_V]):
     modified: int
     values: _V
     steps: tuple[_Made, ...]
+    drms: tuple[AppliedDrm, ...]
 
 
-def _rolled(natural: int, drm: int, values: _V, steps: tuple[_Step, ...] = ()) -> Roll[_V]:
+def _rolled(
+    natural: int, drm: int, values: _V, steps: tuple[_Step, ...] = (), drms: tuple[AppliedDrm, ...] = ()
+) -> Roll[_V]:
     """What `roll_<id>` returns: the natural roll, the DRM total, the modified roll, the row's
-    values and the steps made (`_roll_steps`).
+    values, the steps made (`_roll_steps`) and the DRMs that applied.
     """
     made = _roll_steps(natural, drm, steps)
-    return {"natural": natural, "drm": drm, "modified": made[-1][2], "values": values, "steps": made}
+    return {"natural": natural, "drm": drm, "modified": made[-1][2], "values": values, "steps": made, "drms": drms}
 
 
 class _Shift(NamedTuple):
@@ -2468,12 +2555,23 @@ _KNIGHTS_CROSS_INDEX: Final = _Index(_KNIGHTS_CROSS_ROWS)
 _KNIGHTS_CROSS_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
-def lookup_knights_cross(roll: int, *, drm: int = 0) -> KnightsCrossResult:
+def lookup_knights_cross(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> KnightsCrossResult:
     """Knight's Cross roll, rule 7.8.7: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d6, 1 to 6 (what the dice show).
-        drm: the total die roll modifier, added to the natural roll.
+        when: the flags that are true, by name. Given `when` or `set_`, the chart's DRMs are read in
+            that situation (points_beyond) and their total added to `drm`, as drm_<id>() adds them
+            up; left out, a flag is false and any other value unknown.
+        set_: the other values of the situation by name: an int, a month 'YYYY-MM', an enum id or
+            label (a flag's True or False too); `set_={}` reads the DRMs with every flag false.
+        drm: the total die roll modifier, added to the natural roll, on top of the DRMs read from `when`/`set_`.
 
     Returns:
         The row's values by column:
@@ -2484,13 +2582,17 @@ def lookup_knights_cross(roll: int, *, drm: int = 0) -> KnightsCrossResult:
             roll of 1 or less is a success).
 
     Raises:
-        ValueError: a roll or key value that cannot occur.
+        ValueError: a roll or key value that cannot occur, a name the chart's DRMs do not read.
         NoRowError: no row is selected.
     """
     if type(roll) is not int or roll not in _KNIGHTS_CROSS_OUTCOMES:
         _check_natural('knights_cross', roll, _KNIGHTS_CROSS_OUTCOMES, '1d6')
     if type(drm) is not int:
         _check_int('knights_cross', 'drm', drm)
+    if when or set_ is not None:
+        drm += _context_drms(
+            'knights_cross', _KNIGHTS_CROSS_READS, when, set_, {}, _KNIGHTS_CROSS_DRMS, _KNIGHTS_CROSS_DRM_NAMES, None,
+        )[0]
     modified = roll + drm
     low, by_roll, below, above = _KNIGHTS_CROSS_INDEX.tables.get(()) or _UNINDEXED
     at = modified - low
@@ -2500,10 +2602,40 @@ def lookup_knights_cross(roll: int, *, drm: int = 0) -> KnightsCrossResult:
     return {'result': row[0]}
 
 
+def read_knights_cross(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[KnightsCrossResult]:
+    """Knight's Cross roll, rule 7.8.7: the row a natural roll selects in the situation given, and how.
+
+    Takes what lookup_knights_cross() takes; returns what roll_knights_cross() returns: the natural roll, the
+    DRM total, the modified roll, the row's values, the steps that made the modified roll and the
+    DRMs that applied (`drms`: id, label and value of each).
+    """
+    if type(drm) is not int:
+        _check_int('knights_cross', 'drm', drm)
+    applied: tuple[AppliedDrm, ...] = ()
+    if when or set_ is not None:
+        total, applied = _context_drms(
+            'knights_cross', _KNIGHTS_CROSS_READS, when, set_, {}, _KNIGHTS_CROSS_DRMS, _KNIGHTS_CROSS_DRM_NAMES, None,
+        )
+        drm += total
+    return _rolled(roll, drm, lookup_knights_cross(roll, drm=drm), (), applied)
+
+
 _KNIGHTS_CROSS_DICE: Final = _Dice('sum', 1, 6)
 
 
-def roll_knights_cross(rng: random.Random, *, drm: int = 0) -> Roll[KnightsCrossResult]:
+def roll_knights_cross(
+    rng: random.Random,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[KnightsCrossResult]:
     """Roll 1d6 with `rng` and read Knight's Cross roll, rule 7.8.7.
 
     Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
@@ -2513,12 +2645,14 @@ def roll_knights_cross(rng: random.Random, *, drm: int = 0) -> Roll[KnightsCross
     """
     _check_rng('knights_cross', rng)
     natural = _roll(rng, _KNIGHTS_CROSS_DICE)
-    return _rolled(natural, drm, lookup_knights_cross(natural, drm=drm))
+    return read_knights_cross(natural, when=when, set_=set_, drm=drm)
 
 
 _KNIGHTS_CROSS_DRMS: Final = (
     _Drm(-1, None, _Per('points_beyond', 1, 'down')),
 )
+_KNIGHTS_CROSS_READS: Final[tuple[_Var, ...]] = (_Var('points_beyond', 'int', 0, 39),)
+_KNIGHTS_CROSS_DRM_NAMES: Final = (('succeeding_points', 'Each succeeding point'),)
 
 
 def drm_knights_cross(*, points_beyond: int | None = None) -> int:
@@ -2548,12 +2682,24 @@ _PROMOTION_INDEX: Final = _Index(_PROMOTION_ROWS)
 _PROMOTION_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
-def lookup_promotion(roll: int, *, drm: int = 0) -> PromotionResult:
+def lookup_promotion(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> PromotionResult:
     """Promotion roll, rule 7.9.3: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d6, 1 to 6 (what the dice show).
-        drm: the total die roll modifier, added to the natural roll.
+        when: the flags that are true, by name. Given `when` or `set_`, the chart's DRMs are read in
+            that situation (knights_cross_holder, ek1_in_period, ehrenpokal_in_period, german_cross_in_period,
+                kills_in_period) and their total added to `drm`, as drm_<id>() adds them
+            up; left out, a flag is false and any other value unknown.
+        set_: the other values of the situation by name: an int, a month 'YYYY-MM', an enum id or
+            label (a flag's True or False too); `set_={}` reads the DRMs with every flag false.
+        drm: the total die roll modifier, added to the natural roll, on top of the DRMs read from `when`/`set_`.
 
     Returns:
         The row's values by column:
@@ -2564,13 +2710,17 @@ def lookup_promotion(roll: int, *, drm: int = 0) -> PromotionResult:
             roll of 4 or less promotes).
 
     Raises:
-        ValueError: a roll or key value that cannot occur.
+        ValueError: a roll or key value that cannot occur, a name the chart's DRMs do not read.
         NoRowError: no row is selected.
     """
     if type(roll) is not int or roll not in _PROMOTION_OUTCOMES:
         _check_natural('promotion', roll, _PROMOTION_OUTCOMES, '1d6')
     if type(drm) is not int:
         _check_int('promotion', 'drm', drm)
+    if when or set_ is not None:
+        drm += _context_drms(
+            'promotion', _PROMOTION_READS, when, set_, {}, _PROMOTION_DRMS, _PROMOTION_DRM_NAMES, None,
+        )[0]
     modified = roll + drm
     low, by_roll, below, above = _PROMOTION_INDEX.tables.get(()) or _UNINDEXED
     at = modified - low
@@ -2580,10 +2730,40 @@ def lookup_promotion(roll: int, *, drm: int = 0) -> PromotionResult:
     return {'result': row[0]}
 
 
+def read_promotion(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[PromotionResult]:
+    """Promotion roll, rule 7.9.3: the row a natural roll selects in the situation given, and how.
+
+    Takes what lookup_promotion() takes; returns what roll_promotion() returns: the natural roll, the
+    DRM total, the modified roll, the row's values, the steps that made the modified roll and the
+    DRMs that applied (`drms`: id, label and value of each).
+    """
+    if type(drm) is not int:
+        _check_int('promotion', 'drm', drm)
+    applied: tuple[AppliedDrm, ...] = ()
+    if when or set_ is not None:
+        total, applied = _context_drms(
+            'promotion', _PROMOTION_READS, when, set_, {}, _PROMOTION_DRMS, _PROMOTION_DRM_NAMES, None,
+        )
+        drm += total
+    return _rolled(roll, drm, lookup_promotion(roll, drm=drm), (), applied)
+
+
 _PROMOTION_DICE: Final = _Dice('sum', 1, 6)
 
 
-def roll_promotion(rng: random.Random, *, drm: int = 0) -> Roll[PromotionResult]:
+def roll_promotion(
+    rng: random.Random,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[PromotionResult]:
     """Roll 1d6 with `rng` and read Promotion roll, rule 7.9.3.
 
     Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
@@ -2593,7 +2773,7 @@ def roll_promotion(rng: random.Random, *, drm: int = 0) -> Roll[PromotionResult]
     """
     _check_rng('promotion', rng)
     natural = _roll(rng, _PROMOTION_DICE)
-    return _rolled(natural, drm, lookup_promotion(natural, drm=drm))
+    return read_promotion(natural, when=when, set_=set_, drm=drm)
 
 
 _PROMOTION_DRMS: Final = (
@@ -2602,6 +2782,16 @@ _PROMOTION_DRMS: Final = (
     _Drm(-1, _Flag('ehrenpokal_in_period')),
     _Drm(-1, _Flag('german_cross_in_period')),
     _Drm(-1, None, _Per('kills_in_period', 10, 'down')),
+)
+_PROMOTION_READS: Final[tuple[_Var, ...]] = (
+    _Var('knights_cross_holder', 'flag'), _Var('ek1_in_period', 'flag'), _Var('ehrenpokal_in_period', 'flag'),
+    _Var('german_cross_in_period', 'flag'), _Var('kills_in_period', 'int', 0, 99),
+)
+_PROMOTION_DRM_NAMES: Final = (
+    ('knights_cross', "For possessing the Knight's Cross (each promotion attempt)"),
+    ('ek1', 'Award of the Iron Cross 1st Class during the period'),
+    ('ehrenpokal', 'Award of the Ehrenpokal during the period'),
+    ('german_cross', 'Award of the German Cross in Gold during the period'), ('kills', 'Kills'),
 )
 
 
@@ -3745,19 +3935,32 @@ _B12_INDEX: Final = _Index(_B12_ROWS)
 _B12_OUTCOMES: Final = frozenset({-5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5})
 
 
-def lookup_b12(roll: int, *, drm: int = 0) -> B12Result:
+def lookup_b12(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> B12Result:
     """Initiative Chart [B12], rule 7.2.2.7, 7.2.2.9, 7.8.8, 7.4.8, 10.5, 10.6, 10.6.1: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d6 versus 1d6, the difference, -5 to 5 (what the dice show).
-        drm: the total die roll modifier, added to the natural roll.
+        when: the flags that are true, by name. Given `when` or `set_`, the chart's DRMs are read in
+            that situation (speed_difference, agile, engine_or_controls_damaged, pilot_ace, mw50, pilot_injury,
+                fatigue_points, allied_agile, allied_engine_or_controls_damaged, allied_ace, allied_sa, p47_loaded)
+                and their total added to `drm`, as drm_<id>() adds them
+            up; left out, a flag is false and any other value unknown.
+        set_: the other values of the situation by name: an int, a month 'YYYY-MM', an enum id or
+            label (a flag's True or False too); `set_={}` reads the DRMs with every flag false.
+        drm: the total die roll modifier, added to the natural roll, on top of the DRMs read from `when`/`set_`.
 
     Returns:
         The row's values by column:
             'result': Result
 
     Raises:
-        ValueError: a roll or key value that cannot occur.
+        ValueError: a roll or key value that cannot occur, a name the chart's DRMs do not read.
         NoRowError: no row is selected (the chart is partial: printed on the player aid cards, not in the rulebook:
             only the three differentials the 7.2.2.10 and 7.12 examples read are known).
     """
@@ -3765,6 +3968,8 @@ def lookup_b12(roll: int, *, drm: int = 0) -> B12Result:
         _check_natural('B12', roll, _B12_OUTCOMES, '1d6 versus 1d6, the difference')
     if type(drm) is not int:
         _check_int('B12', 'drm', drm)
+    if when or set_ is not None:
+        drm += _context_drms('B12', _B12_READS, when, set_, {}, _B12_DRMS, _B12_DRM_NAMES, None)[0]
     modified = roll + drm
     low, by_roll, below, above = _B12_INDEX.tables.get(()) or _UNINDEXED
     at = modified - low
@@ -3774,10 +3979,39 @@ def lookup_b12(roll: int, *, drm: int = 0) -> B12Result:
     return {'result': row[0]}
 
 
+def read_b12(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[B12Result]:
+    """Initiative Chart [B12], rule 7.2.2.7, 7.2.2.9, 7.8.8, 7.4.8, 10.5, 10.6, 10.6.1: the row a natural roll selects
+        in the situation given, and how.
+
+    Takes what lookup_b12() takes; returns what roll_b12() returns: the natural roll, the
+    DRM total, the modified roll, the row's values, the steps that made the modified roll and the
+    DRMs that applied (`drms`: id, label and value of each).
+    """
+    if type(drm) is not int:
+        _check_int('B12', 'drm', drm)
+    applied: tuple[AppliedDrm, ...] = ()
+    if when or set_ is not None:
+        total, applied = _context_drms('B12', _B12_READS, when, set_, {}, _B12_DRMS, _B12_DRM_NAMES, None)
+        drm += total
+    return _rolled(roll, drm, lookup_b12(roll, drm=drm), (), applied)
+
+
 _B12_DICE: Final = _Dice('versus', 1, 6, 0, (1, 6))
 
 
-def roll_b12(rng: random.Random, *, drm: int = 0) -> Roll[B12Result]:
+def roll_b12(
+    rng: random.Random,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[B12Result]:
     """Roll 1d6 versus 1d6, the difference with `rng` and read Initiative Chart [B12], rule 7.2.2.7, 7.2.2.9, 7.8.8,
         7.4.8, 10.5, 10.6, 10.6.1.
 
@@ -3788,7 +4022,7 @@ def roll_b12(rng: random.Random, *, drm: int = 0) -> Roll[B12Result]:
     """
     _check_rng('B12', rng)
     natural = _roll(rng, _B12_DICE)
-    return _rolled(natural, drm, lookup_b12(natural, drm=drm))
+    return read_b12(natural, when=when, set_=set_, drm=drm)
 
 
 _B12_DRMS: Final = (
@@ -3803,6 +4037,20 @@ _B12_DRMS: Final = (
     _Drm(-1, _Flag('allied_ace')),
     _Drm(-1, _Flag('allied_sa')),
     _Drm(1, _Flag('p47_loaded')),
+)
+_B12_READS: Final[tuple[_Var, ...]] = (
+    _Var('speed_difference', 'int', -10, 10), _Var('agile', 'flag'), _Var('engine_or_controls_damaged', 'flag'),
+    _Var('pilot_ace', 'flag'), _Var('mw50', 'flag'), _Var('pilot_injury', 'enum', labels=INJURY_LABELS),
+    _Var('fatigue_points', 'int', 0, 99), _Var('allied_agile', 'flag'),
+    _Var('allied_engine_or_controls_damaged', 'flag'), _Var('allied_ace', 'flag'), _Var('allied_sa', 'flag'),
+    _Var('p47_loaded', 'flag'),
+)
+_B12_DRM_NAMES: Final = (
+    ('speed', "Speed (yours less the enemy's)"), ('agile', 'Agile aircraft, no engine or controls damage'),
+    ('ace', 'Ace pilot'), ('mw50', 'MW-50 boost (the 7.2.2.10 and 7.12 examples)'), ('lw', 'Pilot LW'),
+    ('sw', 'Pilot SW'), ('fatigue', 'Fatigue 15+ (R6)'),
+    ('allied_agile', 'Agile Allied fighter, no engine or controls damage'), ('allied_ace', 'Allied Ace (10.6)'),
+    ('allied_sa', 'Allied S.A. skill (10.6.1)'), ('p47_loaded', 'Loaded P-47D (Scramble from Parchim)'),
 )
 
 
@@ -3935,19 +4183,30 @@ _W1_INDEX: Final = _Index(_W1_ROWS)
 _W1_OUTCOMES: Final = frozenset({2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
 
 
-def lookup_w1(roll: int, *, drm: int = 0) -> W1Result:
+def lookup_w1(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> W1Result:
     """Wingman Attack on Bomber Chart [W1], rule 7.2.3.1, 7.7: the row a roll selects.
 
     Args:
         roll: the natural roll on 2d6, 2 to 12 (what the dice show).
-        drm: the total die roll modifier, added to the natural roll.
+        when: the flags that are true, by name. Given `when` or `set_`, the chart's DRMs are read in
+            that situation (wingman_gunnery, wingman_aim) and their total added to `drm`, as drm_<id>() adds them
+            up; left out, a flag is false and any other value unknown.
+        set_: the other values of the situation by name: an int, a month 'YYYY-MM', an enum id or
+            label (a flag's True or False too); `set_={}` reads the DRMs with every flag false.
+        drm: the total die roll modifier, added to the natural roll, on top of the DRMs read from `when`/`set_`.
 
     Returns:
         The row's values by column:
             'result': Result
 
     Raises:
-        ValueError: a roll or key value that cannot occur.
+        ValueError: a roll or key value that cannot occur, a name the chart's DRMs do not read.
         NoRowError: no row is selected (the chart is partial: printed on the player aid cards, not in the rulebook:
             only the two rows the 7.9.1 example reads are known).
     """
@@ -3955,6 +4214,8 @@ def lookup_w1(roll: int, *, drm: int = 0) -> W1Result:
         _check_natural('W1', roll, _W1_OUTCOMES, '2d6')
     if type(drm) is not int:
         _check_int('W1', 'drm', drm)
+    if when or set_ is not None:
+        drm += _context_drms('W1', _W1_READS, when, set_, {}, _W1_DRMS, _W1_DRM_NAMES, None)[0]
     modified = roll + drm
     low, by_roll, below, above = _W1_INDEX.tables.get(()) or _UNINDEXED
     at = modified - low
@@ -3964,10 +4225,39 @@ def lookup_w1(roll: int, *, drm: int = 0) -> W1Result:
     return {'result': row[0]}
 
 
+def read_w1(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[W1Result]:
+    """Wingman Attack on Bomber Chart [W1], rule 7.2.3.1, 7.7: the row a natural roll selects in the situation given,
+        and how.
+
+    Takes what lookup_w1() takes; returns what roll_w1() returns: the natural roll, the
+    DRM total, the modified roll, the row's values, the steps that made the modified roll and the
+    DRMs that applied (`drms`: id, label and value of each).
+    """
+    if type(drm) is not int:
+        _check_int('W1', 'drm', drm)
+    applied: tuple[AppliedDrm, ...] = ()
+    if when or set_ is not None:
+        total, applied = _context_drms('W1', _W1_READS, when, set_, {}, _W1_DRMS, _W1_DRM_NAMES, None)
+        drm += total
+    return _rolled(roll, drm, lookup_w1(roll, drm=drm), (), applied)
+
+
 _W1_DICE: Final = _Dice('sum', 2, 6)
 
 
-def roll_w1(rng: random.Random, *, drm: int = 0) -> Roll[W1Result]:
+def roll_w1(
+    rng: random.Random,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[W1Result]:
     """Roll 2d6 with `rng` and read Wingman Attack on Bomber Chart [W1], rule 7.2.3.1, 7.7.
 
     Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
@@ -3977,13 +4267,15 @@ def roll_w1(rng: random.Random, *, drm: int = 0) -> Roll[W1Result]:
     """
     _check_rng('W1', rng)
     natural = _roll(rng, _W1_DICE)
-    return _rolled(natural, drm, lookup_w1(natural, drm=drm))
+    return read_w1(natural, when=when, set_=set_, drm=drm)
 
 
 _W1_DRMS: Final = (
     _Drm(-1, _Flag('wingman_gunnery')),
     _Drm(-1, _Flag('wingman_aim')),
 )
+_W1_READS: Final[tuple[_Var, ...]] = (_Var('wingman_gunnery', 'flag'), _Var('wingman_aim', 'flag'))
+_W1_DRM_NAMES: Final = (('gunnery', 'Wingman Gunnery skill'), ('aim', 'Wingman Aim skill'))
 
 
 def drm_w1(*, wingman_aim: bool = False, wingman_gunnery: bool = False) -> int:
@@ -4015,13 +4307,25 @@ _R4_INDEX: Final = _Index(_R4_ROWS)
 _R4_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
-def lookup_r4(roll: int, *, interceptor: Interceptor, drm: int = 0) -> R4Result:
+def lookup_r4(
+    roll: int,
+    *,
+    interceptor: Interceptor,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> R4Result:
     """Escape Chart [R4], rule 7.1.10: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d6, 1 to 6 (what the dice show).
         interceptor: Interceptor type (Interceptor; labels in INTERCEPTOR_LABELS).
-        drm: the total die roll modifier, added to the natural roll.
+        when: the flags that are true, by name. Given `when` or `set_`, the chart's DRMs are read in
+            that situation (fb_attack, gruppe_leader) and their total added to `drm`, as drm_<id>() adds them
+            up; left out, a flag is false and any other value unknown.
+        set_: the other values of the situation by name: an int, a month 'YYYY-MM', an enum id or
+            label (a flag's True or False too); `set_={}` reads the DRMs with every flag false.
+        drm: the total die roll modifier, added to the natural roll, on top of the DRMs read from `when`/`set_`.
 
     Returns:
         The row's values by column:
@@ -4038,7 +4342,7 @@ def lookup_r4(roll: int, *, interceptor: Interceptor, drm: int = 0) -> R4Result:
             occurs on 5-6).
 
     Raises:
-        ValueError: a roll or key value that cannot occur.
+        ValueError: a roll or key value that cannot occur, a name the chart's DRMs do not read.
         NoRowError: no row is selected.
     """
     if type(roll) is not int or roll not in _R4_OUTCOMES:
@@ -4047,6 +4351,8 @@ def lookup_r4(roll: int, *, interceptor: Interceptor, drm: int = 0) -> R4Result:
         interceptor = _member('R4', 'interceptor', interceptor, INTERCEPTOR_LABELS)
     if type(drm) is not int:
         _check_int('R4', 'drm', drm)
+    if when or set_ is not None:
+        drm += _context_drms('R4', _R4_READS, when, set_, {}, _R4_DRMS, _R4_DRM_NAMES, None)[0]
     modified = roll + drm
     low, by_roll, below, above = _R4_INDEX.tables.get((interceptor,)) or _UNINDEXED
     at = modified - low
@@ -4056,10 +4362,42 @@ def lookup_r4(roll: int, *, interceptor: Interceptor, drm: int = 0) -> R4Result:
     return {'result': row[0]}
 
 
+def read_r4(
+    roll: int,
+    *,
+    interceptor: Interceptor,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[R4Result]:
+    """Escape Chart [R4], rule 7.1.10: the row a natural roll selects in the situation given, and how.
+
+    Takes what lookup_r4() takes; returns what roll_r4() returns: the natural roll, the
+    DRM total, the modified roll, the row's values, the steps that made the modified roll and the
+    DRMs that applied (`drms`: id, label and value of each).
+    """
+    if type(interceptor) is not str or interceptor not in INTERCEPTOR_LABELS:
+        interceptor = _member('R4', 'interceptor', interceptor, INTERCEPTOR_LABELS)
+    if type(drm) is not int:
+        _check_int('R4', 'drm', drm)
+    applied: tuple[AppliedDrm, ...] = ()
+    if when or set_ is not None:
+        total, applied = _context_drms('R4', _R4_READS, when, set_, {}, _R4_DRMS, _R4_DRM_NAMES, None)
+        drm += total
+    return _rolled(roll, drm, lookup_r4(roll, interceptor=interceptor, drm=drm), (), applied)
+
+
 _R4_DICE: Final = _Dice('sum', 1, 6)
 
 
-def roll_r4(rng: random.Random, *, interceptor: Interceptor, drm: int = 0) -> Roll[R4Result]:
+def roll_r4(
+    rng: random.Random,
+    *,
+    interceptor: Interceptor,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[R4Result]:
     """Roll 1d6 with `rng` and read Escape Chart [R4], rule 7.1.10.
 
     Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
@@ -4069,13 +4407,15 @@ def roll_r4(rng: random.Random, *, interceptor: Interceptor, drm: int = 0) -> Ro
     """
     _check_rng('R4', rng)
     natural = _roll(rng, _R4_DICE)
-    return _rolled(natural, drm, lookup_r4(natural, interceptor=interceptor, drm=drm))
+    return read_r4(natural, interceptor=interceptor, when=when, set_=set_, drm=drm)
 
 
 _R4_DRMS: Final = (
     _Drm(1, _Flag('fb_attack')),
     _Drm(-1, _Flag('gruppe_leader')),
 )
+_R4_READS: Final[tuple[_Var, ...]] = (_Var('fb_attack', 'flag'), _Var('gruppe_leader', 'flag'))
+_R4_DRM_NAMES: Final = (('fb_attack', 'F/B Attack'), ('gruppe_leader', 'Gruppe Leader'))
 
 
 def drm_r4(*, fb_attack: bool = False, gruppe_leader: bool = False) -> int:
@@ -4579,25 +4919,41 @@ _CRASH_ENROUTE_INDEX: Final = _Index(_CRASH_ENROUTE_ROWS)
 _CRASH_ENROUTE_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
-def lookup_crash_enroute(roll: int, *, drm: int = 0) -> CrashEnrouteResult:
+def lookup_crash_enroute(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> CrashEnrouteResult:
     """Aircraft Loss Due to Battle Damage, rule 7.4.3: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d10, 1 to 10 (what the dice show).
-        drm: the total die roll modifier, added to the natural roll.
+        when: the flags that are true, by name. Given `when` or `set_`, the chart's DRMs are read in
+            that situation (leaking_fuel, pilot_ksw, copilot_ksw, engines_out, systems_short) and their total added
+                to `drm`, as drm_<id>() adds them
+            up; left out, a flag is false and any other value unknown.
+        set_: the other values of the situation by name: an int, a month 'YYYY-MM', an enum id or
+            label (a flag's True or False too); `set_={}` reads the DRMs with every flag false.
+        drm: the total die roll modifier, added to the natural roll, on top of the DRMs read from `when`/`set_`.
 
     Returns:
         The row's values by column:
             'result': Result
 
     Raises:
-        ValueError: a roll or key value that cannot occur.
+        ValueError: a roll or key value that cannot occur, a name the chart's DRMs do not read.
         NoRowError: no row is selected.
     """
     if type(roll) is not int or roll not in _CRASH_ENROUTE_OUTCOMES:
         _check_natural('crash_enroute', roll, _CRASH_ENROUTE_OUTCOMES, '1d10')
     if type(drm) is not int:
         _check_int('crash_enroute', 'drm', drm)
+    if when or set_ is not None:
+        drm += _context_drms(
+            'crash_enroute', _CRASH_ENROUTE_READS, when, set_, {}, _CRASH_ENROUTE_DRMS, _CRASH_ENROUTE_DRM_NAMES, None,
+        )[0]
     modified = roll + drm
     low, by_roll, below, above = _CRASH_ENROUTE_INDEX.tables.get(()) or _UNINDEXED
     at = modified - low
@@ -4607,10 +4963,40 @@ def lookup_crash_enroute(roll: int, *, drm: int = 0) -> CrashEnrouteResult:
     return {'result': row[0]}
 
 
+def read_crash_enroute(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[CrashEnrouteResult]:
+    """Aircraft Loss Due to Battle Damage, rule 7.4.3: the row a natural roll selects in the situation given, and how.
+
+    Takes what lookup_crash_enroute() takes; returns what roll_crash_enroute() returns: the natural roll, the
+    DRM total, the modified roll, the row's values, the steps that made the modified roll and the
+    DRMs that applied (`drms`: id, label and value of each).
+    """
+    if type(drm) is not int:
+        _check_int('crash_enroute', 'drm', drm)
+    applied: tuple[AppliedDrm, ...] = ()
+    if when or set_ is not None:
+        total, applied = _context_drms(
+            'crash_enroute', _CRASH_ENROUTE_READS, when, set_, {}, _CRASH_ENROUTE_DRMS, _CRASH_ENROUTE_DRM_NAMES, None,
+        )
+        drm += total
+    return _rolled(roll, drm, lookup_crash_enroute(roll, drm=drm), (), applied)
+
+
 _CRASH_ENROUTE_DICE: Final = _Dice('sum', 1, 10)
 
 
-def roll_crash_enroute(rng: random.Random, *, drm: int = 0) -> Roll[CrashEnrouteResult]:
+def roll_crash_enroute(
+    rng: random.Random,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[CrashEnrouteResult]:
     """Roll 1d10 with `rng` and read Aircraft Loss Due to Battle Damage, rule 7.4.3.
 
     Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
@@ -4620,7 +5006,7 @@ def roll_crash_enroute(rng: random.Random, *, drm: int = 0) -> Roll[CrashEnroute
     """
     _check_rng('crash_enroute', rng)
     natural = _roll(rng, _CRASH_ENROUTE_DICE)
-    return _rolled(natural, drm, lookup_crash_enroute(natural, drm=drm))
+    return read_crash_enroute(natural, when=when, set_=set_, drm=drm)
 
 
 _CRASH_ENROUTE_DRMS: Final = (
@@ -4629,6 +5015,14 @@ _CRASH_ENROUTE_DRMS: Final = (
     _Drm(-1, _Flag('copilot_ksw')),
     _Drm(-1, None, _Per('engines_out', 1, 'down')),
     _Drm(-1, None, _Per('systems_short', 1, 'down')),
+)
+_CRASH_ENROUTE_READS: Final[tuple[_Var, ...]] = (
+    _Var('leaking_fuel', 'flag'), _Var('pilot_ksw', 'flag'), _Var('copilot_ksw', 'flag'),
+    _Var('engines_out', 'int', 0, 4), _Var('systems_short', 'int', 0, 8),
+)
+_CRASH_ENROUTE_DRM_NAMES: Final = (
+    ('leaking_fuel', 'Leaking fuel tanks'), ('pilot', 'KIA/SW pilot'), ('copilot', 'KIA/SW copilot'),
+    ('engines', 'Engines OUT'), ('systems', 'Systems 1 point short'),
 )
 
 
@@ -6050,12 +6444,23 @@ _R9_INDEX: Final = _Index(_R9_ROWS)
 _R9_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
 
 
-def lookup_r9(roll: int, *, drm: int = 0) -> R9Result:
+def lookup_r9(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> R9Result:
     """Bombing Results Chart [R9], rule 10.16: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d20, 1 to 20 (what the dice show).
-        drm: the total die roll modifier, added to the natural roll.
+        when: the flags that are true, by name. Given `when` or `set_`, the chart's DRMs are read in
+            that situation (strafe) and their total added to `drm`, as drm_<id>() adds them
+            up; left out, a flag is false and any other value unknown.
+        set_: the other values of the situation by name: an int, a month 'YYYY-MM', an enum id or
+            label (a flag's True or False too); `set_={}` reads the DRMs with every flag false.
+        drm: the total die roll modifier, added to the natural roll, on top of the DRMs read from `when`/`set_`.
 
     Returns:
         The row's values by column:
@@ -6063,13 +6468,15 @@ def lookup_r9(roll: int, *, drm: int = 0) -> R9Result:
             'points': Points awarded
 
     Raises:
-        ValueError: a roll or key value that cannot occur.
+        ValueError: a roll or key value that cannot occur, a name the chart's DRMs do not read.
         NoRowError: no row is selected.
     """
     if type(roll) is not int or roll not in _R9_OUTCOMES:
         _check_natural('R9', roll, _R9_OUTCOMES, '1d20')
     if type(drm) is not int:
         _check_int('R9', 'drm', drm)
+    if when or set_ is not None:
+        drm += _context_drms('R9', _R9_READS, when, set_, {}, _R9_DRMS, _R9_DRM_NAMES, None)[0]
     modified = roll + drm
     low, by_roll, below, above = _R9_INDEX.tables.get(()) or _UNINDEXED
     at = modified - low
@@ -6079,10 +6486,38 @@ def lookup_r9(roll: int, *, drm: int = 0) -> R9Result:
     return {'result': row[0], 'points': row[1]}
 
 
+def read_r9(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[R9Result]:
+    """Bombing Results Chart [R9], rule 10.16: the row a natural roll selects in the situation given, and how.
+
+    Takes what lookup_r9() takes; returns what roll_r9() returns: the natural roll, the
+    DRM total, the modified roll, the row's values, the steps that made the modified roll and the
+    DRMs that applied (`drms`: id, label and value of each).
+    """
+    if type(drm) is not int:
+        _check_int('R9', 'drm', drm)
+    applied: tuple[AppliedDrm, ...] = ()
+    if when or set_ is not None:
+        total, applied = _context_drms('R9', _R9_READS, when, set_, {}, _R9_DRMS, _R9_DRM_NAMES, None)
+        drm += total
+    return _rolled(roll, drm, lookup_r9(roll, drm=drm), (), applied)
+
+
 _R9_DICE: Final = _Dice('sum', 1, 20)
 
 
-def roll_r9(rng: random.Random, *, drm: int = 0) -> Roll[R9Result]:
+def roll_r9(
+    rng: random.Random,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[R9Result]:
     """Roll 1d20 with `rng` and read Bombing Results Chart [R9], rule 10.16.
 
     Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
@@ -6092,12 +6527,14 @@ def roll_r9(rng: random.Random, *, drm: int = 0) -> Roll[R9Result]:
     """
     _check_rng('R9', rng)
     natural = _roll(rng, _R9_DICE)
-    return _rolled(natural, drm, lookup_r9(natural, drm=drm))
+    return read_r9(natural, when=when, set_=set_, drm=drm)
 
 
 _R9_DRMS: Final = (
     _Drm(2, _Flag('strafe')),
 )
+_R9_READS: Final[tuple[_Var, ...]] = (_Var('strafe', 'flag'),)
+_R9_DRM_NAMES: Final = (('strafe', 'Strafe attack (1 ammo point of ALL forward weapons)'),)
 
 
 def drm_r9(*, strafe: bool = False) -> int:
@@ -6123,25 +6560,40 @@ _NAMED_ACE_INDEX: Final = _Index(_NAMED_ACE_ROWS)
 _NAMED_ACE_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
-def lookup_named_ace(roll: int, *, drm: int = 0) -> NamedAceResult:
+def lookup_named_ace(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> NamedAceResult:
     """Named Allied ace, rule 10.6.2: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d10, 1 to 10 (what the dice show).
-        drm: the total die roll modifier, added to the natural roll.
+        when: the flags that are true, by name. Given `when` or `set_`, the chart's DRMs are read in
+            that situation (ace_skills) and their total added to `drm`, as drm_<id>() adds them
+            up; left out, a flag is false and any other value unknown.
+        set_: the other values of the situation by name: an int, a month 'YYYY-MM', an enum id or
+            label (a flag's True or False too); `set_={}` reads the DRMs with every flag false.
+        drm: the total die roll modifier, added to the natural roll, on top of the DRMs read from `when`/`set_`.
 
     Returns:
         The row's values by column:
             'result': Result
 
     Raises:
-        ValueError: a roll or key value that cannot occur.
+        ValueError: a roll or key value that cannot occur, a name the chart's DRMs do not read.
         NoRowError: no row is selected.
     """
     if type(roll) is not int or roll not in _NAMED_ACE_OUTCOMES:
         _check_natural('named_ace', roll, _NAMED_ACE_OUTCOMES, '1d10')
     if type(drm) is not int:
         _check_int('named_ace', 'drm', drm)
+    if when or set_ is not None:
+        drm += _context_drms(
+            'named_ace', _NAMED_ACE_READS, when, set_, {}, _NAMED_ACE_DRMS, _NAMED_ACE_DRM_NAMES, None,
+        )[0]
     modified = roll + drm
     low, by_roll, below, above = _NAMED_ACE_INDEX.tables.get(()) or _UNINDEXED
     at = modified - low
@@ -6151,10 +6603,40 @@ def lookup_named_ace(roll: int, *, drm: int = 0) -> NamedAceResult:
     return {'result': row[0]}
 
 
+def read_named_ace(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[NamedAceResult]:
+    """Named Allied ace, rule 10.6.2: the row a natural roll selects in the situation given, and how.
+
+    Takes what lookup_named_ace() takes; returns what roll_named_ace() returns: the natural roll, the
+    DRM total, the modified roll, the row's values, the steps that made the modified roll and the
+    DRMs that applied (`drms`: id, label and value of each).
+    """
+    if type(drm) is not int:
+        _check_int('named_ace', 'drm', drm)
+    applied: tuple[AppliedDrm, ...] = ()
+    if when or set_ is not None:
+        total, applied = _context_drms(
+            'named_ace', _NAMED_ACE_READS, when, set_, {}, _NAMED_ACE_DRMS, _NAMED_ACE_DRM_NAMES, None,
+        )
+        drm += total
+    return _rolled(roll, drm, lookup_named_ace(roll, drm=drm), (), applied)
+
+
 _NAMED_ACE_DICE: Final = _Dice('sum', 1, 10)
 
 
-def roll_named_ace(rng: random.Random, *, drm: int = 0) -> Roll[NamedAceResult]:
+def roll_named_ace(
+    rng: random.Random,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[NamedAceResult]:
     """Roll 1d10 with `rng` and read Named Allied ace, rule 10.6.2.
 
     Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
@@ -6164,12 +6646,14 @@ def roll_named_ace(rng: random.Random, *, drm: int = 0) -> Roll[NamedAceResult]:
     """
     _check_rng('named_ace', rng)
     natural = _roll(rng, _NAMED_ACE_DICE)
-    return _rolled(natural, drm, lookup_named_ace(natural, drm=drm))
+    return read_named_ace(natural, when=when, set_=set_, drm=drm)
 
 
 _NAMED_ACE_DRMS: Final = (
     _Drm(1, None, _Per('ace_skills', 1, 'down')),
 )
+_NAMED_ACE_READS: Final[tuple[_Var, ...]] = (_Var('ace_skills', 'int', 0, 5),)
+_NAMED_ACE_DRM_NAMES: Final = (('skills', "Ace's skills"),)
 
 
 def drm_named_ace(*, ace_skills: int | None = None) -> int:
@@ -6621,12 +7105,23 @@ _BODENPLATTE_FLAK_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 _BODENPLATTE_FLAK_STEPS: Final[tuple[_Step, ...]] = (('drms', 0), ('add', -3), ('minimum', 0), ('maximum', 3))
 
 
-def lookup_bodenplatte_flak(roll: int, *, drm: int = 0) -> BodenplatteFlakResult:
+def lookup_bodenplatte_flak(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> BodenplatteFlakResult:
     """Operation Bodenplatte: friendly Flak, rule 10.16: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d6, 1 to 6 (what the dice show).
-        drm: the total die roll modifier, added to the natural roll.
+        when: the flags that are true, by name. Given `when` or `set_`, the chart's DRMs are read in
+            that situation (iff_hit) and their total added to `drm`, as drm_<id>() adds them
+            up; left out, a flag is false and any other value unknown.
+        set_: the other values of the situation by name: an int, a month 'YYYY-MM', an enum id or
+            label (a flag's True or False too); `set_={}` reads the DRMs with every flag false.
+        drm: the total die roll modifier, added to the natural roll, on top of the DRMs read from `when`/`set_`.
 
     The roll is 1d6, then drms, then minus 3, then minimum 0, then maximum 3: the rows read the result.
 
@@ -6636,13 +7131,18 @@ def lookup_bodenplatte_flak(roll: int, *, drm: int = 0) -> BodenplatteFlakResult
             'damage': Damage chart
 
     Raises:
-        ValueError: a roll or key value that cannot occur.
+        ValueError: a roll or key value that cannot occur, a name the chart's DRMs do not read.
         NoRowError: no row is selected.
     """
     if type(roll) is not int or roll not in _BODENPLATTE_FLAK_OUTCOMES:
         _check_natural('bodenplatte_flak', roll, _BODENPLATTE_FLAK_OUTCOMES, '1d6')
     if type(drm) is not int:
         _check_int('bodenplatte_flak', 'drm', drm)
+    if when or set_ is not None:
+        drm += _context_drms(
+            'bodenplatte_flak', _BODENPLATTE_FLAK_READS, when, set_, {}, _BODENPLATTE_FLAK_DRMS,
+            _BODENPLATTE_FLAK_DRM_NAMES, None,
+        )[0]
     modified = _modified(roll, drm, _BODENPLATTE_FLAK_STEPS)
     low, by_roll, below, above = _BODENPLATTE_FLAK_INDEX.tables.get(()) or _UNINDEXED
     at = modified - low
@@ -6652,10 +7152,41 @@ def lookup_bodenplatte_flak(roll: int, *, drm: int = 0) -> BodenplatteFlakResult
     return {'hits': row[0], 'damage': row[1]}
 
 
+def read_bodenplatte_flak(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[BodenplatteFlakResult]:
+    """Operation Bodenplatte: friendly Flak, rule 10.16: the row a natural roll selects in the situation given, and how.
+
+    Takes what lookup_bodenplatte_flak() takes; returns what roll_bodenplatte_flak() returns: the natural roll, the
+    DRM total, the modified roll, the row's values, the steps that made the modified roll and the
+    DRMs that applied (`drms`: id, label and value of each).
+    """
+    if type(drm) is not int:
+        _check_int('bodenplatte_flak', 'drm', drm)
+    applied: tuple[AppliedDrm, ...] = ()
+    if when or set_ is not None:
+        total, applied = _context_drms(
+            'bodenplatte_flak', _BODENPLATTE_FLAK_READS, when, set_, {}, _BODENPLATTE_FLAK_DRMS,
+            _BODENPLATTE_FLAK_DRM_NAMES, None,
+        )
+        drm += total
+    return _rolled(roll, drm, lookup_bodenplatte_flak(roll, drm=drm), _BODENPLATTE_FLAK_STEPS, applied)
+
+
 _BODENPLATTE_FLAK_DICE: Final = _Dice('sum', 1, 6)
 
 
-def roll_bodenplatte_flak(rng: random.Random, *, drm: int = 0) -> Roll[BodenplatteFlakResult]:
+def roll_bodenplatte_flak(
+    rng: random.Random,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[BodenplatteFlakResult]:
     """Roll 1d6 with `rng` and read Operation Bodenplatte: friendly Flak, rule 10.16.
 
     Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
@@ -6665,12 +7196,14 @@ def roll_bodenplatte_flak(rng: random.Random, *, drm: int = 0) -> Roll[Bodenplat
     """
     _check_rng('bodenplatte_flak', rng)
     natural = _roll(rng, _BODENPLATTE_FLAK_DICE)
-    return _rolled(natural, drm, lookup_bodenplatte_flak(natural, drm=drm), _BODENPLATTE_FLAK_STEPS)
+    return read_bodenplatte_flak(natural, when=when, set_=set_, drm=drm)
 
 
 _BODENPLATTE_FLAK_DRMS: Final = (
     _Drm(1, _Flag('iff_hit')),
 )
+_BODENPLATTE_FLAK_READS: Final[tuple[_Var, ...]] = (_Var('iff_hit', 'flag'),)
+_BODENPLATTE_FLAK_DRM_NAMES: Final = (('iff', 'FuG25 IFF hit (Dutch A/F Objective Area box)'),)
 
 
 def drm_bodenplatte_flak(*, iff_hit: bool = False) -> int:

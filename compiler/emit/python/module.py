@@ -26,7 +26,7 @@ from compiler.emit.python.chart import ChartEmitter
 from compiler.emit.python.examples import FormulaNames, examples_code, has_examples
 from compiler.emit.python.formulas import formula_names, formulas_code
 from compiler.emit.python.layout import INDENT, docstring, fill
-from compiler.emit.python.lookups import lookup_function, repeated_roll_function, roll_function
+from compiler.emit.python.lookups import lookup_function, read_function, repeated_roll_function, roll_function
 from compiler.emit.python.modifiers import drm_function, odds_function, shift_function
 from compiler.emit.python.names import (
     POLICY,
@@ -170,6 +170,8 @@ def _chart_block(e: ChartEmitter) -> str:
             return "\n".join(lines + drm_function(e))
         case model.ChartKind.ROLL | model.ChartKind.VALUE | model.ChartKind.REFERENCE:
             lines += e.result_type() + e.rows() + ["", ""] + lookup_function(e)
+            if chart.kind is model.ChartKind.ROLL and e.reads_situation():
+                lines += ["", "", *read_function(e)]
             if chart.kind is model.ChartKind.ROLL:
                 lines += ["", "", *roll_function(e)]
             if chart.kind is model.ChartKind.ROLL and chart.repeat > 1:
