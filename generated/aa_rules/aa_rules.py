@@ -1232,8 +1232,9 @@ class CellRoll(TypedDict):
 
 
 class Step(TypedDict):
-    """One step of a chain: the chart, its natural roll (None: read by keys), DRM, modified roll,
-    the row's values with each roll inside a cell made, and those rolls in column order."""
+    """One step of a chain: the chart, its natural roll (None: read by keys), DRM total, modified
+    roll, the row's values with each roll inside a cell made, those rolls in column order, and the
+    chart's DRMs that applied in the situation given (`when=`/`set_=`)."""
 
     chart: str
     natural: int | None
@@ -1241,10 +1242,20 @@ class Step(TypedDict):
     modified: int | None
     values: dict[str, object]
     cell_rolls: list[int]
+    drms: tuple[AppliedDrm, ...]
 
 
-# A chart's step: (rng, keys by id, DRM) -> (natural roll, modified roll, the row's values).
-_Stepper = Callable[[random.Random, Mapping[str, str], int], tuple[int | None, int | None, Mapping[str, object]]]
+# The situation of a chain (every chart's context variables by id), None when none was given.
+_Situation = Mapping[str, _Context] | None
+# What a step of a chain made: natural roll, DRM total, modified roll, the row's values, the DRMs applied.
+_StepMade = tuple[int | None, int, int | None, Mapping[str, object], tuple[AppliedDrm, ...]]
+# A chart's step: (rng, keys by id, DRM carried, situation) -> what it made.
+_Stepper = Callable[[random.Random, Mapping[str, str], int, _Situation], _StepMade]
+
+
+def _situation_for(reads: tuple[_Var, ...], situation: _Situation) -> dict[str, object] | None:
+    """The part of a chain's situation one chart's DRMs read, as its `set_=` (None: not given)."""
+    return None if situation is None else {v.id: situation[v.id] for v in reads if v.id in situation}
 
 
 def _cell_outcome(outcomes: tuple[tuple[int | None, int | None, _O], ...], natural: int) -> _O | None:
@@ -1306,8 +1317,10 @@ def _follow(
     steppers: Mapping[str, _Stepper],
     chart_keys: Mapping[str, tuple[str, ...]],
     limit: int = 100,
+    situation: _Situation = None,
 ) -> list[Step]:
-    """Walk the chain from chart `start`; at most `limit` steps.
+    """Walk the chain from chart `start`; at most `limit` steps. Each chart's DRMs are read in the
+    `situation` when one is given (as `chartc lookup --follow --when/--set` reads them).
 
     Raises:
         ValueError: a key no step gives; RuntimeError: the walk did not end within `limit` steps.
@@ -1315,10 +1328,11 @@ def _follow(
     address, given = start, keys
     steps: list[Step] = []
     while len(steps) < limit:
-        natural, modified, values = steppers[address](rng, keys, drm)
+        natural, total, modified, values, applied = steppers[address](rng, keys, drm, situation)
         rolls: list[int] = []
         made = {column: _cell_value(rng, value, rolls) for column, value in values.items()}
-        steps.append(Step(chart=address, natural=natural, drm=drm, modified=modified, values=made, cell_rolls=rolls))
+        steps.append(Step(chart=address, natural=natural, drm=total, modified=modified, values=made, cell_rolls=rolls,
+                          drms=applied))
         move = next((v for v in made.values() if isinstance(v, dict) and ("chart" in v or "again" in v)), None)
         if move is None or ("chart" in move and move["chart"] not in steppers):
             return steps
@@ -2191,41 +2205,33 @@ def roll_il2_aamg(rng: random.Random, *, mg: Mg, drm: int = 0) -> Roll[Il2AamgRe
 # ---- following chained results
 
 
-def _step_aamg_damage(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'aamg_damage': its natural roll, modified roll and row."""
+def _step_aamg_damage(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'aamg_damage': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
     rolled = roll_aamg_damage(rng, mg=cast(Mg, keys['mg']), drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
+    return rolled['natural'], rolled['drm'], rolled['modified'], rolled['values'], rolled['drms']
 
 
-def _step_attack_kinds(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'attack_kinds': its natural roll, modified roll and row."""
-    return None, None, lookup_attack_kinds(attack_kind=cast(AttackKind, keys['attack_kind']))
+def _step_attack_kinds(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'attack_kinds': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
+    return None, drm, None, lookup_attack_kinds(attack_kind=cast(AttackKind, keys['attack_kind'])), ()
 
 
-def _step_aa_damage_tables(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'aa_damage_tables': its natural roll, modified roll and row."""
-    return None, None, lookup_aa_damage_tables(aa_gun=cast(AaGun, keys['aa_gun']))
+def _step_aa_damage_tables(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'aa_damage_tables': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
+    return None, drm, None, lookup_aa_damage_tables(aa_gun=cast(AaGun, keys['aa_gun'])), ()
 
 
-def _step_tank_buster_hits(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'tank_buster_hits': its natural roll, modified roll and row."""
-    return None, None, lookup_tank_buster_hits(tank_buster_fire=cast(TankBusterFire, keys['tank_buster_fire']))
+def _step_tank_buster_hits(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'tank_buster_hits': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
+    return None, drm, None, lookup_tank_buster_hits(tank_buster_fire=cast(TankBusterFire, keys['tank_buster_fire'])), ()
 
 
 _CHAIN_STEPS: Final[dict[str, _Stepper]] = {
@@ -2240,46 +2246,107 @@ _CHAIN_KEYS: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
-def follow_attack_kinds(rng: random.Random, *, attack_kind: AttackKind, drm: int = 0) -> list[Step]:
+_ATTACK_KINDS_CHAIN_READS: Final[tuple[_Var, ...]] = ()
+
+
+def follow_attack_kinds(
+    rng: random.Random,
+    *,
+    attack_kind: AttackKind,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'attack_kinds' with `rng` and follow its chained results to the end (it sends the reader to
         Defense-Firepower, Hit-Location, Table-of-Aircraft).
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('attack_kinds', rng)
     attack_kind = _member('attack_kinds', 'attack_kind', attack_kind, ATTACK_KIND_LABELS)
     _check_int('attack_kinds', 'drm', drm)
-    return _follow('attack_kinds', rng, {'attack_kind': attack_kind}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('attack_kinds', _ATTACK_KINDS_CHAIN_READS, when, set_)
+    return _follow(
+        'attack_kinds', rng, {'attack_kind': attack_kind}, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation,
+    )
 
 
-def follow_aa_damage_tables(rng: random.Random, *, aa_gun: AaGun, drm: int = 0) -> list[Step]:
+_AA_DAMAGE_TABLES_CHAIN_READS: Final[tuple[_Var, ...]] = ()
+
+
+def follow_aa_damage_tables(
+    rng: random.Random,
+    *,
+    aa_gun: AaGun,
+    mg: Mg | None = None,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'aa_damage_tables' with `rng` and follow its chained results to the end (it sends the reader to
-        Damage-Caused, aamg_damage).
+        Damage-Caused, aamg_damage). A key of a later chart (mg) is read from
+    the step that leads there (the reference, the keys or the row), else from the value given here.
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('aa_damage_tables', rng)
     aa_gun = _member('aa_damage_tables', 'aa_gun', aa_gun, AA_GUN_LABELS)
     _check_int('aa_damage_tables', 'drm', drm)
-    return _follow('aa_damage_tables', rng, {'aa_gun': aa_gun}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    given: dict[str, str] = {'aa_gun': aa_gun}
+    if mg is not None:
+        given['mg'] = mg
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('aa_damage_tables', _AA_DAMAGE_TABLES_CHAIN_READS, when, set_)
+    return _follow('aa_damage_tables', rng, given, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation)
 
 
-def follow_tank_buster_hits(rng: random.Random, *, tank_buster_fire: TankBusterFire, drm: int = 0) -> list[Step]:
+_TANK_BUSTER_HITS_CHAIN_READS: Final[tuple[_Var, ...]] = ()
+
+
+def follow_tank_buster_hits(
+    rng: random.Random,
+    *,
+    tank_buster_fire: TankBusterFire,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'tank_buster_hits' with `rng` and follow its chained results to the end (it sends the reader to
         Hit-Location, Number-of-Hits).
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('tank_buster_hits', rng)
     tank_buster_fire = _member('tank_buster_hits', 'tank_buster_fire', tank_buster_fire, TANK_BUSTER_FIRE_LABELS)
     _check_int('tank_buster_hits', 'drm', drm)
-    return _follow('tank_buster_hits', rng, {'tank_buster_fire': tank_buster_fire}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('tank_buster_hits', _TANK_BUSTER_HITS_CHAIN_READS, when, set_)
+    return _follow(
+        'tank_buster_hits', rng, {'tank_buster_fire': tank_buster_fire}, drm, _CHAIN_STEPS, _CHAIN_KEYS,
+        situation=situation,
+    )
 
 
 LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {

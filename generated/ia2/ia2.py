@@ -2205,8 +2205,9 @@ class CellRoll(TypedDict):
 
 
 class Step(TypedDict):
-    """One step of a chain: the chart, its natural roll (None: read by keys), DRM, modified roll,
-    the row's values with each roll inside a cell made, and those rolls in column order."""
+    """One step of a chain: the chart, its natural roll (None: read by keys), DRM total, modified
+    roll, the row's values with each roll inside a cell made, those rolls in column order, and the
+    chart's DRMs that applied in the situation given (`when=`/`set_=`)."""
 
     chart: str
     natural: int | None
@@ -2214,10 +2215,20 @@ class Step(TypedDict):
     modified: int | None
     values: dict[str, object]
     cell_rolls: list[int]
+    drms: tuple[AppliedDrm, ...]
 
 
-# A chart's step: (rng, keys by id, DRM) -> (natural roll, modified roll, the row's values).
-_Stepper = Callable[[random.Random, Mapping[str, str], int], tuple[int | None, int | None, Mapping[str, object]]]
+# The situation of a chain (every chart's context variables by id), None when none was given.
+_Situation = Mapping[str, _Context] | None
+# What a step of a chain made: natural roll, DRM total, modified roll, the row's values, the DRMs applied.
+_StepMade = tuple[int | None, int, int | None, Mapping[str, object], tuple[AppliedDrm, ...]]
+# A chart's step: (rng, keys by id, DRM carried, situation) -> what it made.
+_Stepper = Callable[[random.Random, Mapping[str, str], int, _Situation], _StepMade]
+
+
+def _situation_for(reads: tuple[_Var, ...], situation: _Situation) -> dict[str, object] | None:
+    """The part of a chain's situation one chart's DRMs read, as its `set_=` (None: not given)."""
+    return None if situation is None else {v.id: situation[v.id] for v in reads if v.id in situation}
 
 
 def _cell_outcome(outcomes: tuple[tuple[int | None, int | None, _O], ...], natural: int) -> _O | None:
@@ -2279,8 +2290,10 @@ def _follow(
     steppers: Mapping[str, _Stepper],
     chart_keys: Mapping[str, tuple[str, ...]],
     limit: int = 100,
+    situation: _Situation = None,
 ) -> list[Step]:
-    """Walk the chain from chart `start`; at most `limit` steps.
+    """Walk the chain from chart `start`; at most `limit` steps. Each chart's DRMs are read in the
+    `situation` when one is given (as `chartc lookup --follow --when/--set` reads them).
 
     Raises:
         ValueError: a key no step gives; RuntimeError: the walk did not end within `limit` steps.
@@ -2288,10 +2301,11 @@ def _follow(
     address, given = start, keys
     steps: list[Step] = []
     while len(steps) < limit:
-        natural, modified, values = steppers[address](rng, keys, drm)
+        natural, total, modified, values, applied = steppers[address](rng, keys, drm, situation)
         rolls: list[int] = []
         made = {column: _cell_value(rng, value, rolls) for column, value in values.items()}
-        steps.append(Step(chart=address, natural=natural, drm=drm, modified=modified, values=made, cell_rolls=rolls))
+        steps.append(Step(chart=address, natural=natural, drm=total, modified=modified, values=made, cell_rolls=rolls,
+                          drms=applied))
         move = next((v for v in made.values() if isinstance(v, dict) and ("chart" in v or "again" in v)), None)
         if move is None or ("chart" in move and move["chart"] not in steppers):
             return steps
@@ -10009,101 +10023,86 @@ def lookup_scoring_rules(*, scoring: Scoring) -> ScoringRulesResult:
 # ---- following chained results
 
 
-def _step_awards(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'awards': its natural roll, modified roll and row."""
-    return None, None, lookup_awards(award=cast(Award, keys['award']))
+def _step_awards(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'awards': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
+    return None, drm, None, lookup_awards(award=cast(Award, keys['award'])), ()
 
 
-def _step_knights_cross(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'knights_cross': its natural roll, modified roll and row."""
-    rolled = roll_knights_cross(rng, drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
+def _step_knights_cross(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'knights_cross': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
+    rolled = roll_knights_cross(rng, set_=_situation_for(_KNIGHTS_CROSS_READS, situation), drm=drm)
+    return rolled['natural'], rolled['drm'], rolled['modified'], rolled['values'], rolled['drms']
 
 
-def _step_flak(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'flak': its natural roll, modified roll and row."""
+def _step_flak(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'flak': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
     rolled = roll_flak(rng, drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
+    return rolled['natural'], rolled['drm'], rolled['modified'], rolled['values'], rolled['drms']
 
 
-def _step_approach_track(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'approach_track': its natural roll, modified roll and row."""
+def _step_approach_track(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'approach_track': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
     rolled = roll_approach_track(rng, orientation=cast(Orientation, keys['orientation']), drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
+    return rolled['natural'], rolled['drm'], rolled['modified'], rolled['values'], rolled['drms']
 
 
-def _step_bodenplatte_flak(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'bodenplatte_flak': its natural roll, modified roll and row."""
-    rolled = roll_bodenplatte_flak(rng, drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
+def _step_bodenplatte_flak(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'bodenplatte_flak': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
+    rolled = roll_bodenplatte_flak(rng, set_=_situation_for(_BODENPLATTE_FLAK_READS, situation), drm=drm)
+    return rolled['natural'], rolled['drm'], rolled['modified'], rolled['values'], rolled['drms']
 
 
-def _step_straggler(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'straggler': its natural roll, modified roll and row."""
+def _step_straggler(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'straggler': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
     rolled = roll_straggler(rng, drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
+    return rolled['natural'], rolled['drm'], rolled['modified'], rolled['values'], rolled['drms']
 
 
-def _step_injury_effects(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'injury_effects': its natural roll, modified roll and row."""
-    return None, None, lookup_injury_effects(injury=cast(Injury, keys['injury']))
+def _step_injury_effects(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'injury_effects': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
+    return None, drm, None, lookup_injury_effects(injury=cast(Injury, keys['injury'])), ()
 
 
-def _step_b1(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'B1': its natural roll, modified roll and row."""
+def _step_b1(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'B1': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
     rolled = roll_b1(rng, drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
+    return rolled['natural'], rolled['drm'], rolled['modified'], rolled['values'], rolled['drms']
 
 
-def _step_r1(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'R1': its natural roll, modified roll and row."""
+def _step_r1(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'R1': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
     rolled = roll_r1(rng, drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
+    return rolled['natural'], rolled['drm'], rolled['modified'], rolled['values'], rolled['drms']
 
 
 def _step_starting_unit_bases(
     rng: random.Random,
     keys: Mapping[str, str],
     drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'starting_unit_bases': its natural roll, modified roll and row."""
-    return None, None, lookup_starting_unit_bases(unit=cast(Unit, keys['unit']))
+    situation: _Situation,
+) -> _StepMade:
+    """One step of a chain on 'starting_unit_bases': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
+    return None, drm, None, lookup_starting_unit_bases(unit=cast(Unit, keys['unit'])), ()
 
 
 _CHAIN_STEPS: Final[dict[str, _Stepper]] = {
@@ -10124,104 +10123,244 @@ _CHAIN_KEYS: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
-def follow_awards(rng: random.Random, *, award: Award, drm: int = 0) -> list[Step]:
+_AWARDS_CHAIN_READS: Final[tuple[_Var, ...]] = (_Var('points_beyond', 'int', 0, 39),)
+
+
+def follow_awards(
+    rng: random.Random,
+    *,
+    award: Award,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'awards' with `rng` and follow its chained results to the end (it sends the reader to knights_cross).
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (points_beyond),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('awards', rng)
     award = _member('awards', 'award', award, AWARD_LABELS)
     _check_int('awards', 'drm', drm)
-    return _follow('awards', rng, {'award': award}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('awards', _AWARDS_CHAIN_READS, when, set_)
+    return _follow('awards', rng, {'award': award}, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation)
 
 
-def follow_flak(rng: random.Random, *, drm: int = 0) -> list[Step]:
+_FLAK_CHAIN_READS: Final[tuple[_Var, ...]] = ()
+
+
+def follow_flak(
+    rng: random.Random,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'flak' with `rng` and follow its chained results to the end (it sends the reader to B3).
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('flak', rng)
     _check_int('flak', 'drm', drm)
-    return _follow('flak', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('flak', _FLAK_CHAIN_READS, when, set_)
+    return _follow('flak', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation)
 
 
-def follow_approach_track(rng: random.Random, *, orientation: Orientation, drm: int = 0) -> list[Step]:
+_APPROACH_TRACK_CHAIN_READS: Final[tuple[_Var, ...]] = ()
+
+
+def follow_approach_track(
+    rng: random.Random,
+    *,
+    orientation: Orientation,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'approach_track' with `rng` and follow its chained results to the end (it sends the reader to P1).
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('approach_track', rng)
     orientation = _member('approach_track', 'orientation', orientation, ORIENTATION_LABELS)
     _check_int('approach_track', 'drm', drm)
-    return _follow('approach_track', rng, {'orientation': orientation}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('approach_track', _APPROACH_TRACK_CHAIN_READS, when, set_)
+    return _follow(
+        'approach_track', rng, {'orientation': orientation}, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation,
+    )
 
 
-def follow_bodenplatte_flak(rng: random.Random, *, drm: int = 0) -> list[Step]:
+_BODENPLATTE_FLAK_CHAIN_READS: Final[tuple[_Var, ...]] = (_Var('iff_hit', 'flag'),)
+
+
+def follow_bodenplatte_flak(
+    rng: random.Random,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'bodenplatte_flak' with `rng` and follow its chained results to the end (it sends the reader to B6).
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (iff_hit),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('bodenplatte_flak', rng)
     _check_int('bodenplatte_flak', 'drm', drm)
-    return _follow('bodenplatte_flak', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('bodenplatte_flak', _BODENPLATTE_FLAK_CHAIN_READS, when, set_)
+    return _follow('bodenplatte_flak', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation)
 
 
-def follow_injury_effects(rng: random.Random, *, injury: Injury, drm: int = 0) -> list[Step]:
+_INJURY_EFFECTS_CHAIN_READS: Final[tuple[_Var, ...]] = ()
+
+
+def follow_injury_effects(
+    rng: random.Random,
+    *,
+    injury: Injury,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'injury_effects' with `rng` and follow its chained results to the end (it sends the reader to C2).
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('injury_effects', rng)
     injury = _member('injury_effects', 'injury', injury, INJURY_LABELS)
     _check_int('injury_effects', 'drm', drm)
-    return _follow('injury_effects', rng, {'injury': injury}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('injury_effects', _INJURY_EFFECTS_CHAIN_READS, when, set_)
+    return _follow('injury_effects', rng, {'injury': injury}, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation)
 
 
-def follow_b1(rng: random.Random, *, drm: int = 0) -> list[Step]:
+_B1_CHAIN_READS: Final[tuple[_Var, ...]] = ()
+
+
+def follow_b1(
+    rng: random.Random,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'B1' with `rng` and follow its chained results to the end (it sends the reader to straggler).
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('B1', rng)
     _check_int('B1', 'drm', drm)
-    return _follow('B1', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('B1', _B1_CHAIN_READS, when, set_)
+    return _follow('B1', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation)
 
 
-def follow_r1(rng: random.Random, *, drm: int = 0) -> list[Step]:
-    """Roll on 'R1' with `rng` and follow its chained results to the end (it sends the reader to starting_unit_bases).
+_R1_CHAIN_READS: Final[tuple[_Var, ...]] = ()
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+
+def follow_r1(
+    rng: random.Random,
+    *,
+    unit: Unit | None = None,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
+    """Roll on 'R1' with `rng` and follow its chained results to the end (it sends the reader to starting_unit_bases). A
+        key of a later chart (unit) is read from
+    the step that leads there (the reference, the keys or the row), else from the value given here.
+
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('R1', rng)
     _check_int('R1', 'drm', drm)
-    return _follow('R1', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    given: dict[str, str] = {}
+    if unit is not None:
+        given['unit'] = unit
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('R1', _R1_CHAIN_READS, when, set_)
+    return _follow('R1', rng, given, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation)
 
 
-def follow_starting_unit_bases(rng: random.Random, *, unit: Unit, drm: int = 0) -> list[Step]:
+_STARTING_UNIT_BASES_CHAIN_READS: Final[tuple[_Var, ...]] = ()
+
+
+def follow_starting_unit_bases(
+    rng: random.Random,
+    *,
+    unit: Unit,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'starting_unit_bases' with `rng` and follow its chained results to the end.
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('starting_unit_bases', rng)
     unit = _member('starting_unit_bases', 'unit', unit, UNIT_LABELS)
     _check_int('starting_unit_bases', 'drm', drm)
-    return _follow('starting_unit_bases', rng, {'unit': unit}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('starting_unit_bases', _STARTING_UNIT_BASES_CHAIN_READS, when, set_)
+    return _follow('starting_unit_bases', rng, {'unit': unit}, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation)
 
 
 LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {

@@ -1533,8 +1533,9 @@ class CellRoll(TypedDict):
 
 
 class Step(TypedDict):
-    """One step of a chain: the chart, its natural roll (None: read by keys), DRM, modified roll,
-    the row's values with each roll inside a cell made, and those rolls in column order."""
+    """One step of a chain: the chart, its natural roll (None: read by keys), DRM total, modified
+    roll, the row's values with each roll inside a cell made, those rolls in column order, and the
+    chart's DRMs that applied in the situation given (`when=`/`set_=`)."""
 
     chart: str
     natural: int | None
@@ -1542,10 +1543,20 @@ class Step(TypedDict):
     modified: int | None
     values: dict[str, object]
     cell_rolls: list[int]
+    drms: tuple[AppliedDrm, ...]
 
 
-# A chart's step: (rng, keys by id, DRM) -> (natural roll, modified roll, the row's values).
-_Stepper = Callable[[random.Random, Mapping[str, str], int], tuple[int | None, int | None, Mapping[str, object]]]
+# The situation of a chain (every chart's context variables by id), None when none was given.
+_Situation = Mapping[str, _Context] | None
+# What a step of a chain made: natural roll, DRM total, modified roll, the row's values, the DRMs applied.
+_StepMade = tuple[int | None, int, int | None, Mapping[str, object], tuple[AppliedDrm, ...]]
+# A chart's step: (rng, keys by id, DRM carried, situation) -> what it made.
+_Stepper = Callable[[random.Random, Mapping[str, str], int, _Situation], _StepMade]
+
+
+def _situation_for(reads: tuple[_Var, ...], situation: _Situation) -> dict[str, object] | None:
+    """The part of a chain's situation one chart's DRMs read, as its `set_=` (None: not given)."""
+    return None if situation is None else {v.id: situation[v.id] for v in reads if v.id in situation}
 
 
 def _cell_outcome(outcomes: tuple[tuple[int | None, int | None, _O], ...], natural: int) -> _O | None:
@@ -1607,8 +1618,10 @@ def _follow(
     steppers: Mapping[str, _Stepper],
     chart_keys: Mapping[str, tuple[str, ...]],
     limit: int = 100,
+    situation: _Situation = None,
 ) -> list[Step]:
-    """Walk the chain from chart `start`; at most `limit` steps.
+    """Walk the chain from chart `start`; at most `limit` steps. Each chart's DRMs are read in the
+    `situation` when one is given (as `chartc lookup --follow --when/--set` reads them).
 
     Raises:
         ValueError: a key no step gives; RuntimeError: the walk did not end within `limit` steps.
@@ -1616,10 +1629,11 @@ def _follow(
     address, given = start, keys
     steps: list[Step] = []
     while len(steps) < limit:
-        natural, modified, values = steppers[address](rng, keys, drm)
+        natural, total, modified, values, applied = steppers[address](rng, keys, drm, situation)
         rolls: list[int] = []
         made = {column: _cell_value(rng, value, rolls) for column, value in values.items()}
-        steps.append(Step(chart=address, natural=natural, drm=drm, modified=modified, values=made, cell_rolls=rolls))
+        steps.append(Step(chart=address, natural=natural, drm=total, modified=modified, values=made, cell_rolls=rolls,
+                          drms=applied))
         move = next((v for v in made.values() if isinstance(v, dict) and ("chart" in v or "again" in v)), None)
         if move is None or ("chart" in move and move["chart"] not in steppers):
             return steps
@@ -3483,40 +3497,32 @@ def lookup_calls(*, call: Call) -> CallsResult:
 # ---- following chained results
 
 
-def _step_target_hex_steps(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'target_hex_steps': its natural roll, modified roll and row."""
-    return None, None, lookup_target_hex_steps(target_hex_step=cast(TargetHexStep, keys['target_hex_step']))
+def _step_target_hex_steps(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'target_hex_steps': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
+    return None, drm, None, lookup_target_hex_steps(target_hex_step=cast(TargetHexStep, keys['target_hex_step'])), ()
 
 
-def _step_last_mission_turn(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'last_mission_turn': its natural roll, modified roll and row."""
-    return None, None, lookup_last_mission_turn(mission_end=cast(MissionEnd, keys['mission_end']))
+def _step_last_mission_turn(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'last_mission_turn': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
+    return None, drm, None, lookup_last_mission_turn(mission_end=cast(MissionEnd, keys['mission_end'])), ()
 
 
-def _step_mission_plotting(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'mission_plotting': its natural roll, modified roll and row."""
-    return None, None, lookup_mission_plotting(us_unit=cast(UsUnit, keys['us_unit']))
+def _step_mission_plotting(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'mission_plotting': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
+    return None, drm, None, lookup_mission_plotting(us_unit=cast(UsUnit, keys['us_unit'])), ()
 
 
-def _step_war_now_ends(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'war_now_ends': its natural roll, modified roll and row."""
-    return None, None, lookup_war_now_ends(war_event=cast(WarEvent, keys['war_event']))
+def _step_war_now_ends(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'war_now_ends': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
+    return None, drm, None, lookup_war_now_ends(war_event=cast(WarEvent, keys['war_event'])), ()
 
 
 _CHAIN_STEPS: Final[dict[str, _Stepper]] = {
@@ -3531,60 +3537,136 @@ _CHAIN_KEYS: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
-def follow_target_hex_steps(rng: random.Random, *, target_hex_step: TargetHexStep, drm: int = 0) -> list[Step]:
+_TARGET_HEX_STEPS_CHAIN_READS: Final[tuple[_Var, ...]] = ()
+
+
+def follow_target_hex_steps(
+    rng: random.Random,
+    *,
+    target_hex_step: TargetHexStep,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'target_hex_steps' with `rng` and follow its chained results to the end (it sends the reader to
         FLAK-Table).
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('target_hex_steps', rng)
     target_hex_step = _member('target_hex_steps', 'target_hex_step', target_hex_step, TARGET_HEX_STEP_LABELS)
     _check_int('target_hex_steps', 'drm', drm)
-    return _follow('target_hex_steps', rng, {'target_hex_step': target_hex_step}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('target_hex_steps', _TARGET_HEX_STEPS_CHAIN_READS, when, set_)
+    return _follow(
+        'target_hex_steps', rng, {'target_hex_step': target_hex_step}, drm, _CHAIN_STEPS, _CHAIN_KEYS,
+        situation=situation,
+    )
 
 
-def follow_last_mission_turn(rng: random.Random, *, mission_end: MissionEnd, drm: int = 0) -> list[Step]:
+_LAST_MISSION_TURN_CHAIN_READS: Final[tuple[_Var, ...]] = ()
+
+
+def follow_last_mission_turn(
+    rng: random.Random,
+    *,
+    mission_end: MissionEnd,
+    war_event: WarEvent | None = None,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'last_mission_turn' with `rng` and follow its chained results to the end (it sends the reader to
-        war_now_ends).
+        war_now_ends). A key of a later chart (war_event) is read from
+    the step that leads there (the reference, the keys or the row), else from the value given here.
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('last_mission_turn', rng)
     mission_end = _member('last_mission_turn', 'mission_end', mission_end, MISSION_END_LABELS)
     _check_int('last_mission_turn', 'drm', drm)
-    return _follow('last_mission_turn', rng, {'mission_end': mission_end}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    given: dict[str, str] = {'mission_end': mission_end}
+    if war_event is not None:
+        given['war_event'] = war_event
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('last_mission_turn', _LAST_MISSION_TURN_CHAIN_READS, when, set_)
+    return _follow('last_mission_turn', rng, given, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation)
 
 
-def follow_mission_plotting(rng: random.Random, *, us_unit: UsUnit, drm: int = 0) -> list[Step]:
+_MISSION_PLOTTING_CHAIN_READS: Final[tuple[_Var, ...]] = ()
+
+
+def follow_mission_plotting(
+    rng: random.Random,
+    *,
+    us_unit: UsUnit,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'mission_plotting' with `rng` and follow its chained results to the end (it sends the reader to
         Bombing-Missions).
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('mission_plotting', rng)
     us_unit = _member('mission_plotting', 'us_unit', us_unit, US_UNIT_LABELS)
     _check_int('mission_plotting', 'drm', drm)
-    return _follow('mission_plotting', rng, {'us_unit': us_unit}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('mission_plotting', _MISSION_PLOTTING_CHAIN_READS, when, set_)
+    return _follow('mission_plotting', rng, {'us_unit': us_unit}, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation)
 
 
-def follow_war_now_ends(rng: random.Random, *, war_event: WarEvent, drm: int = 0) -> list[Step]:
+_WAR_NOW_ENDS_CHAIN_READS: Final[tuple[_Var, ...]] = ()
+
+
+def follow_war_now_ends(
+    rng: random.Random,
+    *,
+    war_event: WarEvent,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'war_now_ends' with `rng` and follow its chained results to the end (it sends the reader to
         War-Shortened).
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('war_now_ends', rng)
     war_event = _member('war_now_ends', 'war_event', war_event, WAR_EVENT_LABELS)
     _check_int('war_now_ends', 'drm', drm)
-    return _follow('war_now_ends', rng, {'war_event': war_event}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('war_now_ends', _WAR_NOW_ENDS_CHAIN_READS, when, set_)
+    return _follow('war_now_ends', rng, {'war_event': war_event}, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation)
 
 
 LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {

@@ -200,6 +200,15 @@ class ChartEmitter:
     # -- parameters
 
     @property
+    def const(self) -> str:
+        """The chart's part of its constants' names (`_<CONST>_ROWS`)."""
+        return self.names.const
+
+    def key_annotation(self, key: model.Key) -> str:
+        """The Python type of a key of the chart: its enum's alias (a month key: str)."""
+        return "str" if key.enum.synthetic else self.enums[key.enum.id].alias
+
+    @property
     def ident(self) -> str:
         """The chart's part of its function names (`lookup_<ident>`)."""
         return self.names.ident

@@ -22,7 +22,7 @@ from typing import assert_never
 
 from compiler import model
 from compiler.emit.python.chains import follow_code, game_has_chains
-from compiler.emit.python.chart import ChartEmitter
+from compiler.emit.python.chart import LOOKUP_NAMES, ChartEmitter
 from compiler.emit.python.examples import FormulaNames, examples_code, has_examples
 from compiler.emit.python.formulas import formula_names, formulas_code
 from compiler.emit.python.layout import INDENT, docstring, fill
@@ -73,7 +73,7 @@ def emit_game_python(game: model.Game) -> str:
         parts.append(_chart_block(ChartEmitter(game, chart, charts[id(chart)], enums, names, context)))
     if game_has_chains(game):
         emitters = {id(c): ChartEmitter(game, c, charts[id(c)], enums, names, context) for c in game.charts}
-        parts.append(follow_code(game, emitters))
+        parts.append(follow_code(game, emitters, names.child([*LOOKUP_NAMES, "set_", "given", "situation"])))
     parts.append(_lookups(game, charts))
     parts.append(_context_parameters(context))
     functions = formula_names(game, names)
