@@ -2292,8 +2292,10 @@ def follow_aa_damage_tables(
     drm: int = 0,
 ) -> list[Step]:
     """Roll on 'aa_damage_tables' with `rng` and follow its chained results to the end (it sends the reader to
-        Damage-Caused, aamg_damage). A key of a later chart (mg) is read from
-    the step that leads there (the reference, the keys or the row), else from the value given here.
+        Damage-Caused, aamg_damage).
+
+    A key of a later chart (mg) is read from the step that
+    leads there (the reference, the step's keys, the row), else from the value given here.
 
     Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
     as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll

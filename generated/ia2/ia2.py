@@ -10310,9 +10310,10 @@ def follow_r1(
     set_: Mapping[str, object] | None = None,
     drm: int = 0,
 ) -> list[Step]:
-    """Roll on 'R1' with `rng` and follow its chained results to the end (it sends the reader to starting_unit_bases). A
-        key of a later chart (unit) is read from
-    the step that leads there (the reference, the keys or the row), else from the value given here.
+    """Roll on 'R1' with `rng` and follow its chained results to the end (it sends the reader to starting_unit_bases).
+
+    A key of a later chart (unit) is read from the step that
+    leads there (the reference, the step's keys, the row), else from the value given here.
 
     Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
     as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll

@@ -3584,8 +3584,10 @@ def follow_last_mission_turn(
     drm: int = 0,
 ) -> list[Step]:
     """Roll on 'last_mission_turn' with `rng` and follow its chained results to the end (it sends the reader to
-        war_now_ends). A key of a later chart (war_event) is read from
-    the step that leads there (the reference, the keys or the row), else from the value given here.
+        war_now_ends).
+
+    A key of a later chart (war_event) is read from the step that
+    leads there (the reference, the step's keys, the row), else from the value given here.
 
     Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
     as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll

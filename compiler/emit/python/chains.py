@@ -184,8 +184,8 @@ def _follow_function(emitter: _Emitter, reached: Sequence[_Emitter], scope: _Sco
     moves = [m for row in chart.rows for v in row.values for m in chains_in(v)]
     targets = sorted({m.address for m in moves if isinstance(m, model.ChartRef)})
     sends = f" (it sends the reader to {', '.join(targets)})" if targets else ""
-    later_doc = (f" A key of a later chart ({', '.join(name for _, name, _ in extra)}) is read from\n"
-                 "the step that leads there (the reference, the keys or the row), else from the value given here."
+    later_doc = (f"\n\nA key of a later chart ({', '.join(name for _, name, _ in extra)}) is read from the step that\n"
+                 "leads there (the reference, the step's keys, the row), else from the value given here."
                  if extra else "")
     variables = ", ".join(reads) or "none"
     doc = (
