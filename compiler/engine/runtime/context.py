@@ -65,7 +65,7 @@ def _given_context(
             context[name] = bool(value)
             continue
         if value is True and name in when:
-            raise ValueError(f"{chart}: {name!r} is not a flag ({var.type}): give its value, set={{{name!r}: ...}}")
+            raise ValueError(f"{chart}: {name!r} is not a flag ({var.type}): give its value, set_={{{name!r}: ...}}")
         read: int | str
         if var.type == "int":
             read = _check_int(chart, name, value)
