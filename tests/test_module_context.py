@@ -117,14 +117,19 @@ try:
     aa_rules.follow_aa_damage_tables(random.Random(1), aa_gun='mg')
 except ValueError as exc:
     missing = str(exc)
-print(json.dumps([steps, again, missing]))
+try:
+    aa_rules.follow_aa_damage_tables(random.Random(1), aa_gun='mg', mg='hmg')
+except ValueError as exc:
+    wrong = str(exc)
+print(json.dumps([steps, again, missing, wrong]))
 """)
-    steps, again, missing = json.loads(out)
+    steps, again, missing, wrong = json.loads(out)
     assert [s["chart"] for s in steps] == ["aa_damage_tables", "aamg_damage"]
     # the table's 01-35 row (MMG): No Damage; seed 1 rolls 29 on the percentile dice
     assert (steps[1]["natural"], steps[1]["values"]) == (29, {"result": "No Damage"})
     assert steps[1]["values"] == again
     assert missing == "aamg_damage: no step of the chain gives key 'mg'"
+    assert wrong == "aamg_damage: 'hmg' is not a value of mg; expected one of 'mmg' ('MMG')"
     graph = json.loads((ROOT / "generated" / "aa_rules" / "aa_rules.json").read_text(encoding="utf-8"))["chains"]
     edge = next(e for e in graph if e["to"] == "aamg_damage")
     assert edge["from"] == "aa_damage_tables" and edge["keys"] == [{"key": "mg", "from": "given", "value": None}]

@@ -5,7 +5,10 @@ Standalone: standard library only, no import of chartc. A roll is an int on the 
 (a d10's 0 is 10, a percentile 00 is 100); a month is 'YYYY-MM'. Each chart has
 lookup_<id>(roll, *, keys..., drm=0) returning its row as a TypedDict, roll_<id>(rng, ...) for
 die-roll charts, drm_<id>(*, context...) when it declares DRMs and odds_<id>(attack, defense)
-for an odds rule, whose column a CRT lookup accepts as its key. Every argument is checked:
+for an odds rule, whose column a CRT lookup accepts as its key. A chart with DRMs also reads
+them from the situation, when=(flags...) and set_={name: value} (chartc lookup's --when and
+--set), and has read_<id>(roll, ...), a roll_<id> result for dice rolled elsewhere naming the
+DRMs that applied; follow_<id>(rng, ...) passes the situation to every step. Every argument is checked:
 ValueError for a roll, key or context value that cannot occur (naming the allowed values),
 NoRowError when no row is selected.
 
@@ -3602,6 +3605,7 @@ def follow_last_mission_turn(
     _check_int('last_mission_turn', 'drm', drm)
     given: dict[str, str] = {'mission_end': mission_end}
     if war_event is not None:
+        war_event = _member('war_now_ends', 'war_event', war_event, WAR_EVENT_LABELS)
         given['war_event'] = war_event
     situation: _Situation = None
     if when or set_ is not None:

@@ -42,6 +42,8 @@ class _Emitter(Protocol):
 
     def key_annotation(self, key: model.Key) -> str: ...
 
+    def key_check(self, key: model.Key, name: str) -> str: ...
+
     @property
     def const(self) -> str: ...
 
@@ -166,13 +168,14 @@ def _follow_function(emitter: _Emitter, reached: Sequence[_Emitter], scope: _Sco
     chart = emitter.chart
     params = emitter.lookup_key_params()
     own = {p.id for p in params}
-    later: dict[str, str] = {}
+    later: dict[str, tuple[_Emitter, model.Key]] = {}
     for other in reached[1:]:
         for key in other.chart.keys:
             if key.id not in own and key.id not in later:
-                later[key.id] = other.key_annotation(key)
+                later[key.id] = (other, key)
     names = scope.child([p.name for p in params])
-    extra = [(key_id, names.parameter(key_id), annotation) for key_id, annotation in later.items()]
+    extra = [(key_id, names.parameter(key_id), other.key_annotation(key)) for key_id, (other, key) in later.items()]
+    checks = [later[key_id][0].key_check(later[key_id][1], name) for key_id, name, _ in extra]
     reads: dict[str, str] = {}
     for other in reached:
         if other.reads_situation():
@@ -202,7 +205,8 @@ def _follow_function(emitter: _Emitter, reached: Sequence[_Emitter], scope: _Sco
     body.append(f"_check_int({emitter.address}, 'drm', drm)")
     given = "{" + ", ".join(f"{p.id!r}: {p.name}" for p in params) + "}"
     body.append(f"given: dict[str, str] = {given}" if extra else "")
-    body += [f"if {name} is not None:\n{INDENT}given[{key_id!r}] = {name}" for key_id, name, _ in extra]
+    body += [f"if {name} is not None:\n{INDENT}{check}\n{INDENT}given[{key_id!r}] = {name}"
+             for (key_id, name, _), check in zip(extra, checks, strict=True)]
     body.append("situation: _Situation = None")
     body.append(f"if when or set_ is not None:\n{INDENT}situation = _given_context({emitter.address}, "
                 f"_{const}_CHAIN_READS, when, set_)")

@@ -204,6 +204,17 @@ class ChartEmitter:
         """The chart's part of its constants' names (`_<CONST>_ROWS`)."""
         return self.names.const
 
+    def key_check(self, key: model.Key, name: str) -> str:
+        """The check of a value given for the chart's key `key` as the parameter `name`, worded as
+        the chart's lookup words it (an enum value read to its id)."""
+        where = f"{self.address}, {name!r}, {name}"
+        if key.enum.synthetic:
+            return f"_check_member({where}, _{self.names.const}_MONTHS)"
+        enum = self.enums[key.enum.id]
+        if enum.labels is None:
+            return f"{name} = _odds_key({where}, get_args({enum.alias}))"
+        return f"{name} = _member({where}, {enum.labels})"
+
     def key_annotation(self, key: model.Key) -> str:
         """The Python type of a key of the chart: its enum's alias (a month key: str)."""
         return "str" if key.enum.synthetic else self.enums[key.enum.id].alias

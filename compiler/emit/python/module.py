@@ -102,7 +102,10 @@ def _module_doc(game: model.Game) -> str:
         "(a d10's 0 is 10, a percentile 00 is 100); a month is 'YYYY-MM'. Each chart has\n"
         "lookup_<id>(roll, *, keys..., drm=0) returning its row as a TypedDict, roll_<id>(rng, ...) for\n"
         "die-roll charts, drm_<id>(*, context...) when it declares DRMs and odds_<id>(attack, defense)\n"
-        "for an odds rule, whose column a CRT lookup accepts as its key. Every argument is checked:\n"
+        "for an odds rule, whose column a CRT lookup accepts as its key. A chart with DRMs also reads\n"
+        "them from the situation, when=(flags...) and set_={name: value} (chartc lookup's --when and\n"
+        "--set), and has read_<id>(roll, ...), a roll_<id> result for dice rolled elsewhere naming the\n"
+        "DRMs that applied; follow_<id>(rng, ...) passes the situation to every step. Every argument is checked:\n"
         "ValueError for a roll, key or context value that cannot occur (naming the allowed values),\n"
         "NoRowError when no row is selected.\n\n"
         + _UNKNOWN
