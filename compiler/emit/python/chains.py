@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
 from compiler import model
-from compiler.emit.python.layout import INDENT, fill
+from compiler.emit.python.layout import INDENT, fill, tuple_lines
 from compiler.engine.chains import chains_in, has_chains
 from compiler.engine.follow import reachable_charts
 
@@ -213,7 +213,6 @@ def _follow_function(emitter: _Emitter, reached: Sequence[_Emitter], scope: _Sco
     start = "given" if extra else given
     call = [emitter.address, "rng", start, "drm", "_CHAIN_STEPS", "_CHAIN_KEYS", "situation=situation"]
     body.append("\n".join(line.removeprefix(INDENT) for line in fill("return _follow(", call, ")", INDENT)))
-    constant = fill(f"_{const}_CHAIN_READS: Final[tuple[_Var, ...]] = (", list(reads.values()),
-                    ",)" if len(reads) == 1 else ")")
+    constant = tuple_lines(f"_{const}_CHAIN_READS: Final[tuple[_Var, ...]] = (", list(reads.values()))
     return [*constant, "", "", *emitter.function(f"follow_{emitter.ident}", signature, "list[Step]", doc,
                                                   [b for b in body if b])]

@@ -14,7 +14,7 @@ from typing import assert_never
 
 from compiler import model
 from compiler.emit.python.chains import chain_types, chain_value
-from compiler.emit.python.layout import INDENT, LINE, docstring, fill, tuple_display
+from compiler.emit.python.layout import INDENT, LINE, docstring, fill, tuple_display, tuple_lines
 from compiler.emit.python.literals import literal
 from compiler.emit.python.names import ChartNames, EnumType, Namespace, identifier
 from compiler.engine import plain
@@ -193,9 +193,9 @@ class ChartEmitter:
         id and label, naming the DRMs that applied)."""
         const = self.names.const
         reads = [self.var_literal(v) for v in self.situation_vars()]
-        lines = fill(f"_{const}_READS: Final[tuple[_Var, ...]] = (", reads, ",)" if len(reads) == 1 else ")")
         names = [tuple_display([repr(d.id), repr(d.label)]) for d in self.chart.drms]
-        return lines + fill(f"_{const}_DRM_NAMES: Final = (", names, ",)" if len(names) == 1 else ")")
+        return (tuple_lines(f"_{const}_READS: Final[tuple[_Var, ...]] = (", reads)
+                + tuple_lines(f"_{const}_DRM_NAMES: Final = (", names))
 
     # -- parameters
 
