@@ -110,3 +110,33 @@ def test_two_errata_changing_one_drm_must_say_which_wins(tmp_path: Path) -> None
     assert "C602" in codes(compile_text(tmp_path, twice))
     comp = compile_text(tmp_path / "b", twice.replace("order 2 amend", "order 2 overrides e1 amend"))
     assert "C602" not in codes(comp) and comp.project.games["t"].chart("R4").drms[0].value == 3
+
+
+GROUPED = '''game t { title "Grouped" }
+enum maneuver { atk_plus1 "+1 Atk" atk_plus2 "+2 Atk" none "None" }
+context maneuver: maneuver "Maneuver result"
+chart [M1] gun "Gun Attack" { roll 1d10 column result: text "Result"
+  drm_group maneuver_atk "Maneuver Atk result" one {
+    drm atk_plus1 "+1 Atk" +1 when maneuver == atk_plus1
+    drm atk_plus2 "+2 Atk" +2 when maneuver == atk_plus2
+  }
+  rows { 1-6: "Miss"  7+: "Hit" } }
+'''
+
+
+def test_errata_amend_a_drm_inside_a_drm_group(tmp_path: Path) -> None:
+    # Stuka Leader's Gun Attack keeps its Maneuver Atk DRMs in a `drm_group ... one`: an errata that
+    # corrects one of them must reach it (it was C601 "no such DRM")
+    errata = ('errata e1 "Errata" { amend M1 { change drm atk_plus2 to +3 because "the card says +3"\n'
+              '  remove drm atk_plus1 because "no +1 result on the cards" } }\n')
+    comp = compile_text(tmp_path, GROUPED + errata)
+    assert comp.diagnostics == []
+    m1 = comp.project.games["t"].chart("M1")
+    [plus2] = m1.drms
+    assert (plus2.id, plus2.value, plus2.printed.value, plus2.errata) == ("atk_plus2", 3, 2, ("e1",))
+    assert m1.drm_groups[0].members == ("atk_plus2",)
+    assert [d.id for d in m1.errata.removed_drms] == ["atk_plus1"]
+    r = CliRunner().invoke(cli, ["lookup", "t/M1", "4", "--set", "maneuver=atk_plus2", "--charts",
+                                 str(tmp_path / "charts")])
+    assert r.exit_code == 0, r.output
+    assert "roll 4 + DRM 3 = 7 -> row 7+" in r.stdout and "Result: Hit" in r.stdout

@@ -65,7 +65,7 @@ def test_a_record_field_on_a_chart_and_two_errata_on_one_field(tmp_path: Path) -
     comp = compile_text(tmp_path, 'game t { title "T" }\n' + RECORDS
                         + 'errata e1 "E" { amend R4 { change record bf109g6 field ammo to 6 } }')
     assert [d.message for d in comp.diagnostics if d.code == "C601"] == [
-        "errata `e1` changes a record field, but chart `R4` is a chart"]
+        "errata `e1` changes a record field, but it amends chart `R4`"]
     twice = ('errata e1 "E1" { order 1 amend aircraft { change record bf109g6 field ammo to 6 } }\n'
              'errata e2 "E2" { order 2 amend aircraft { change record bf109g6 field ammo to 7 } }\n')
     assert "C602" in codes(compile_text(tmp_path / "b", 'game t { title "T" }\n' + RECORDS + twice))

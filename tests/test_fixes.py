@@ -36,6 +36,7 @@ FIXED_IN_CASES = {
     "C303": {Applicability.UNSAFE},  # an open end
     "C304": {Applicability.SAFE},  # the same rolls, low end first
     "C305": {Applicability.UNSAFE},  # an open end
+    "C309": {Applicability.UNSAFE},  # the `partial "..."` statement deleted (its reason may say what was lost)
     "C310": {Applicability.UNSAFE},  # the row beyond a hole only a DRM reaches widened to it (`8+` -> `7+`)
     "C332": {Applicability.SAFE},  # a context range low end first; a range on a non-int deleted
     "C340": {Applicability.UNSAFE},  # `zero reads 0`
@@ -48,6 +49,7 @@ FIXED_IN_CASES = {
     "C450": {Applicability.UNSAFE},  # did you mean `side`?
     "C501": {Applicability.SAFE},  # an `allow` that silences nothing
     "C502": {Applicability.UNSAFE},  # did you mean `C430`? (the case meant C305: a guess indeed)
+    "C462": {Applicability.UNSAFE},  # the `contradicts` line deleted (the charts may agree only after an errata)
     "C470": {Applicability.DISPLAY_ONLY},  # `floor(...)`: where and how the rule rounds is the reader's call
     "C602": {Applicability.UNSAFE},  # `overrides e1`
 }

@@ -19,6 +19,7 @@ import json
 import os
 import re
 import tempfile
+import zlib
 from pathlib import Path
 
 import pytest
@@ -56,7 +57,7 @@ NEEDS_OTHER_FILES = {
     "sequence.chart",
     "setup.chart",
 }
-TRUNCATION_STRIDE = 25  # the default run truncates at every 25th line (and the last); `slow` at every line
+TRUNCATION_STRIDE = 25  # the default run truncates at every 25th line (and the last); `slow`: slow_truncations
 LANGUAGE_ALPHABET = [*'chartgmeroly{}[]":,|*-+#\\ \t\r\n0123456789dkCvw=<>!()', "\ufeff", "\u202e", "é"]
 TOKEN = re.compile(rb'\s+|"(?:[^"\\\n]|\\.)*"|[A-Za-z0-9_]+|[^A-Za-z0-9_\s]')
 
@@ -242,12 +243,35 @@ def test_truncation_of_the_real_charts(name: str) -> None:
     assert whole.has_errors == (name in NEEDS_OTHER_FILES), [render_short(d) for d in whole.diagnostics]
 
 
+def slow_truncations(name: str) -> list[int]:
+    """The slow run's cuts of `name`: just after every line that opens a block (a block cut before
+    its first statement), every 6th line from an offset of the file's own (so each residue is cut in
+    some file), and the whole file: about 1,260 compiles of the whole IA2 game. `CHARTC_FUZZ_EVERY_LINE=1`
+    cuts at every line (about 4,900 compiles and 490 renders, half an hour on CI: not for CI)."""
+    lines = REAL[name].splitlines()
+    if os.environ.get("CHARTC_FUZZ_EVERY_LINE") == "1":
+        return list(range(len(lines) + 1))
+    offset = zlib.crc32(name.encode()) % 6
+    opened = {n + 1 for n, line in enumerate(lines) if line.rstrip().endswith(b"{")}  # a block just opened
+    return sorted({*opened, *range(offset, len(lines), 6), len(lines)})
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(REAL))
-def test_truncation_at_every_line_of_the_real_charts(name: str) -> None:
+def test_truncation_at_block_lines_of_the_real_charts(name: str) -> None:
     lines = REAL[name].splitlines(keepends=True)
-    for n in range(len(lines)):
-        compile_files(with_all_files(name, b"".join(lines[:n])), render=n % 10 == 0, game="ia2")
+    cuts = slow_truncations(name)
+    rendered = {cuts[len(cuts) // 3], cuts[2 * len(cuts) // 3], cuts[-1]}  # rendering a whole game costs ~1 s
+    for n in cuts:
+        compile_files(with_all_files(name, b"".join(lines[:n])), render=n in rendered, game="ia2")
+
+
+def test_slow_truncations_cut_after_every_block_start_and_every_6th_line() -> None:
+    for name in REAL:
+        cuts = slow_truncations(name)
+        count = len(REAL[name].splitlines())
+        assert cuts[-1] == count and max(b - a for a, b in itertools.pairwise([0, *cuts])) <= 6
+        assert all(n + 1 in cuts for n, line in enumerate(REAL[name].splitlines()) if line.rstrip().endswith(b"{"))
 
 
 def test_truncation_lines_cover_the_whole_file() -> None:

@@ -330,12 +330,13 @@ def test_a_draft_without_findings_parses(table: str) -> None:
     assert result.findings or parse_text(result.text, "t.chart").errors == []
 
 
-def test_a_draft_with_an_empty_key_column_is_checked_without_a_traceback(tmp_path: Path) -> None:
+def test_a_chart_keyed_by_an_enum_without_members_is_checked_without_a_traceback(tmp_path: Path) -> None:
     # the checker met `reach[0]` of an empty list (compiler/checks/coverage.py): a key column with no
-    # value drafts `enum Side "Side" {}`, so the chart has no key combination and no reachable roll
-    result = draft(read_table(Path("t.csv"), b"Side,2d6,Result\n,2-7,a\n,8-12,b\n"), "t", "T")
-    assert result.findings == () and 'enum Side "Side" {\n}' in result.text
-    comp = _compile(tmp_path, result.text)
+    # value drafted `enum Side "Side" {}` (import now leaves such a column out), so the chart had no
+    # key combination and no reachable roll
+    text = ('enum Side "Side" {\n}\n\nchart t "T" {\n  roll 2d6\n  key Side\n  column result: text "Result"\n'
+            '  rows {\n    * 2-7: "a"\n    * 8-12: "b"\n  }\n}\n')
+    comp = _compile(tmp_path, text)
     assert _errors(comp) == [
         "C306 row `2-7` of chart `t` can never be selected: 2d6 rolls nothing: key `Side` has no values",
         "C306 row `8-12` of chart `t` can never be selected: 2d6 rolls nothing: key `Side` has no values",
@@ -355,3 +356,14 @@ def test_a_chart_whose_natural_rows_read_every_roll_is_checked(tmp_path: Path) -
         "C306 row `7` of chart `R4` can never be selected: 7 is not a face of a d6 (1 to 6), and no DRM reaches it"
     ]
     assert _answer(comp, "R4", "6") == "Safe"
+
+
+def test_a_column_empty_in_every_row_is_left_out_not_a_memberless_enum(tmp_path) -> None:
+    # issue 32: a key column with no values drafted `enum Type "Type" {}` and rows keyed `*`, which
+    # the checker then reported as unreachable rows (C306); a spacer value column drafted only `-`
+    made = draft(read_table(Path("t.csv"), b"Type,Roll,Result,Notes\n,1-3,Miss,\n,4-6,Hit,\n"), "t", "T")
+    assert "enum" not in made.text and "key" not in made.text and "column notes" not in made.text
+    assert '  # the column "Type" is empty in every row: left out' in made.text
+    assert '  # the column "Notes" is empty in every row: left out' in made.text
+    assert '    1-3: "Miss"' in made.text and '    4-6: "Hit"' in made.text
+    assert not _compile(tmp_path, made.text).has_errors

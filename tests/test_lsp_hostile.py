@@ -20,6 +20,7 @@ from pygls.io_ import run
 from pygls.workspace import Workspace
 
 from compiler.build.reader import MAX_SOURCE_BYTES
+from compiler.lsp import positions
 from compiler.lsp.server import MAX_MESSAGE_BYTES, REFUSED, LimitedInput, build_server
 from compiler.tools.fmt import format_text
 from tests import lsp_fuzz
@@ -117,9 +118,53 @@ def test_a_lone_cr_buffer_reads_as_the_same_file_on_disk(tmp_path: Path) -> None
     assert any(d.code == "C101" and d.range.start.line > 0 for d in session.published[session.uri])
 
 
+def test_a_bom_buffer_places_first_line_findings_where_the_editor_counts_them(tmp_path: Path) -> None:
+    # issue 33: the parser reads the text after a BOM, the editor counts the BOM as a character: a
+    # finding on line 1 was one column to the left of its word
+    session = lsp_fuzz.Session(tmp_path / "lspdemo")
+    first, rest = session.text.split("\n", 1)
+    text = "\ufeff" + first.replace("{", "{ bogus", 1) + "\n" + rest
+    session.edit(text)
+    [found] = [d for d in session.published[session.uri] if d.range.start.line == 0]
+    start = found.range.start.character
+    assert text.split("\n")[0][start : start + 5] == "bogus", found
+
+
+def test_bom_positions_round_trip_on_the_first_line_only() -> None:
+    lines = positions.lines_of("\ufeffgame t {\n  title")
+    assert positions.to_utf16(lines, 1, 1) == positions.Position(0, 1)  # the parser's column 1 is after the BOM
+    assert positions.from_utf16(lines, positions.Position(0, 1)) == (1, 1)
+    assert positions.from_utf16(lines, positions.Position(0, 0)) == (1, 1)  # on the BOM itself: its first column
+    assert positions.to_utf16(lines, 2, 3) == positions.Position(1, 2)
+    assert positions.from_utf16(lines, positions.Position(1, 2)) == (2, 3)
+
+
 @pytest.mark.parametrize(("seeds", "edits"), [(range(2), 40), pytest.param(range(2, 22), 250, marks=pytest.mark.slow)])
 def test_random_edit_sequences_leave_the_servers_view_equal_to_a_fresh_parse(
         tmp_path: Path, seeds: range, edits: int) -> None:
     # each edit checked four ways (tests/lsp_fuzz.py); scripts/fuzz_surfaces.py runs the long pass
     with contextlib.chdir(tmp_path):
         assert sum(lsp_fuzz.run(Path(f"s{seed}"), seed, edits) for seed in seeds) == len(seeds) * edits
+
+
+def test_an_oversized_request_gets_an_error_reply_with_its_id(tmp_path: Path) -> None:
+    # issue 33: a request over the limit was skipped like a notification, so the editor waited for
+    # its reply for ever; now the reply is an error for its id
+    size = MAX_MESSAGE_BYTES + 10
+    head = b'{"jsonrpc": "2.0", "id": 17, "method": "textDocument/formatting", "params": {"x": "'
+    body = head + b"x" * (size - len(head) - 3) + b'"}}'
+    replies = io.BytesIO()
+    server = build_server()
+    server.protocol._workspace = Workspace(None, types.TextDocumentSyncKind.Full)
+    server.protocol.set_writer(replies)  # type: ignore[arg-type]
+    stream = io.BytesIO(f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+    run(threading.Event(), LimitedInput(stream), server.protocol)  # type: ignore[arg-type]
+    reply = json.loads(replies.getvalue().split(b"\r\n\r\n", 1)[1])
+    assert reply["id"] == 17 and reply["error"]["code"] == -32600
+    assert f"a message of {len(body):,} bytes from the editor is over the limit" in reply["error"]["message"]
+
+
+def test_a_skipped_notification_keeps_no_id_and_an_id_inside_params_is_not_taken() -> None:
+    notification = b'{"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"id": 3, "text": "'
+    limited = LimitedInput(io.BytesIO(notification + b"x" * MAX_MESSAGE_BYTES))  # type: ignore[arg-type]
+    assert json.loads(limited.read(MAX_MESSAGE_BYTES + 1))["method"] == REFUSED

@@ -229,3 +229,37 @@ def test_every_string_of_the_list_is_hostile_somewhere() -> None:
     # the list stays meaningful: each string is either hidden to a reader or markup to some channel
     for text in HOSTILE:
         assert printable(text) != text or spreadsheet_cell(text) != text or any(c in text for c in "<`[|")
+
+
+HIDDEN_IN_SOURCE = set(RAW_HIDDEN) | {"\r"}
+
+
+def test_platform_exports_keep_hostile_text_as_data_and_show_it_visibly(tree: Path) -> None:
+    # issue 33 (class e): the Foundry, Tabletop Simulator and VASSAL exports through the hostile list
+    import xml.etree.ElementTree as ET
+    import zipfile
+
+    from lupa import lua52
+
+    for platform in ("foundry", "tts", "vassal"):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("PATH", str(tree / "no-node"))  # Foundry: the sources, not packed
+            mp.delenv("CHARTC_FOUNDRY_CLI", raising=False)
+            _run(tree, "export", "t", "--to", platform)
+    out = tree / "exports" / "t"
+    texts = {p: p.read_text(encoding="utf-8") for p in (out / "foundry").rglob("*.json")}
+    texts[out / "tts" / "t.lua"] = (out / "tts" / "t.lua").read_text(encoding="utf-8")
+    with zipfile.ZipFile(out / "vassal" / "t.vmdx") as archive:
+        texts.update({out / name: archive.read(name).decode("utf-8") for name in archive.namelist()})
+        ET.fromstring(archive.read("buildFile.xml"))  # XML 1.0: a raw control would not parse
+    for path, text in texts.items():
+        assert not HIDDEN_IN_SOURCE & set(text), (path, sorted(HIDDEN_IN_SOURCE & set(text)))
+    # Foundry shows names and descriptions as they are: the RLO arrives as a visible mark
+    [table] = [json.loads(t) for p, t in texts.items() if p.parent.name == "charts"]
+    assert [r["name"] for r in table["results"]][7 - 1] == "Safe<U+202E>Evade"
+    # Lua holds the data exactly (escaped in the source), as the Python module does
+    lua = lua52.LuaRuntime(unpack_returned_tuples=True)
+    module = lua.execute(texts[out / "tts" / "t.lua"])
+    for roll, hostile in enumerate(HOSTILE, 1):
+        values = module.lookup("R1", roll, lua.table(), 0)[0]
+        assert values["result"] == hostile, roll

@@ -125,3 +125,68 @@ def test_a_killed_worker_fails_the_build_cleanly_and_frees_the_lock(tmp_path, mo
     monkeypatch.setattr(compiler.build.games, "build_game", real)
     r = CliRunner().invoke(cli, ["build", "charts", "--jobs", "2"])  # the lock is free: this build takes it
     assert r.exit_code == 0 and "3 files changed" in r.output
+
+
+HUNG = """
+import os, time
+os.environ["CHARTC_WORKER_TIMEOUT"] = "1"
+from compiler.build.render import WorkerTimeout, in_processes
+
+def work(i: int) -> int:
+    if i == 1:
+        time.sleep(3600)  # a layout that never ends: no exception, no death, no result
+    return i
+
+try:
+    list(in_processes(work, [0, 1, 2, 3], 2))
+except WorkerTimeout as exc:
+    print(exc)
+"""
+
+
+def test_a_hung_worker_is_stopped_after_the_timeout() -> None:
+    # issue 33: a worker that neither ends nor dies held `build --jobs/--pdf` (and the lock) for ever
+    assert _run(HUNG, timeout=60) == "a worker process sent nothing for 1 s (CHARTC_WORKER_TIMEOUT sets the limit)"
+
+
+def _hung_on_b(task):  # type: ignore[no-untyped-def]
+    if task.game_id == "b":
+        import time
+
+        time.sleep(3600)
+    return _BUILD_GAME(task)
+
+
+def test_a_hung_worker_fails_the_build_and_frees_the_lock(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    for game in ("a", "b", "c"):
+        tiny_game(tmp_path / "charts", game, "Safe")
+    monkeypatch.setattr(compiler.build.games, "build_game", _hung_on_b)
+    r = CliRunner().invoke(cli, ["build", "charts", "--jobs", "2"], env={"CHARTC_WORKER_TIMEOUT": "1"})
+    assert r.exit_code == 1, r.output
+    assert "build failed: a worker process sent nothing for 1 s (CHARTC_WORKER_TIMEOUT sets the limit); the workers " \
+        "were stopped and nothing was written" in r.output
+    assert not (tmp_path / "generated" / "a").exists()
+    monkeypatch.setattr(compiler.build.games, "build_game", _BUILD_GAME)
+    assert CliRunner().invoke(cli, ["build", "charts", "--jobs", "2"]).exit_code == 0  # the lock is free
+
+
+def test_a_build_waits_for_the_lock_then_gives_up_with_a_message(tmp_path, monkeypatch) -> None:
+    # issue 33: a second chartc waited for the output folder's lock without a deadline or a word
+    import fcntl
+
+    monkeypatch.chdir(tmp_path)
+    tiny_game(tmp_path / "charts", "a", "Safe")
+    (tmp_path / "generated").mkdir()
+    holder = os.open(tmp_path / "generated", os.O_RDONLY)  # another open file: flock blocks this process too
+    try:
+        fcntl.flock(holder, fcntl.LOCK_EX)
+        r = CliRunner().invoke(cli, ["build", "charts"], env={"CHARTC_LOCK_TIMEOUT": "0.3"})
+        assert r.exit_code != 0
+        assert r.output.count("waiting for another chartc command to finish writing generated") == 1
+        assert "another chartc command is writing generated and did not finish within 0.3 s (CHARTC_LOCK_TIMEOUT " \
+            "sets the wait); no output file was changed" in r.output
+        assert not (tmp_path / "generated" / "a").exists()
+    finally:
+        os.close(holder)
+    assert CliRunner().invoke(cli, ["build", "charts"], env={"CHARTC_LOCK_TIMEOUT": "0.3"}).exit_code == 0

@@ -29,11 +29,14 @@ import hashlib
 import json
 import os
 import stat
+import sys
 import tempfile
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from compiler.build.reader import ReadError, ReadFailure, read_bytes, read_start
 
@@ -366,10 +369,49 @@ def locked(out_dir: Path) -> Iterator[None]:
     except OSError as exc:
         raise WriteError(f"cannot open {out_dir}: {exc.strerror or exc}{UNCHANGED}") from None
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        _wait_for_lock(fd, out_dir, fcntl)
         yield
     finally:
         os.close(fd)
+
+
+LOCK_TIMEOUT_VARIABLE = "CHARTC_LOCK_TIMEOUT"
+DEFAULT_LOCK_TIMEOUT = 600.0
+"""Seconds a chartc command waits for another one to finish writing the same output folder."""
+
+
+def lock_timeout() -> float:
+    """`CHARTC_LOCK_TIMEOUT` seconds (0 waits not at all), or the default."""
+    try:
+        seconds = float(os.environ.get(LOCK_TIMEOUT_VARIABLE, ""))
+    except ValueError:
+        return DEFAULT_LOCK_TIMEOUT
+    return seconds if seconds >= 0 else DEFAULT_LOCK_TIMEOUT
+
+
+def _wait_for_lock(fd: int, out_dir: Path, fcntl: Any) -> None:
+    """Take the lock, saying once on stderr that another chartc holds it, and give up (WriteError)
+    after `lock_timeout()` seconds instead of waiting for ever behind a hung process."""
+    deadline = time.monotonic() + lock_timeout()
+    said = False
+    pause = 0.05
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            pass
+        if time.monotonic() >= deadline:
+            raise WriteError(
+                f"another chartc command is writing {out_dir} and did not finish within {lock_timeout():g} s "
+                f"({LOCK_TIMEOUT_VARIABLE} sets the wait){UNCHANGED}"
+            )
+        if not said:
+            sys.stderr.write(f"waiting for another chartc command to finish writing {out_dir}\n")
+            sys.stderr.flush()
+            said = True
+        time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+        pause = min(pause * 2, 0.5)
 
 
 def write_temp(folder: Path, data: bytes) -> str:

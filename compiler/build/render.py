@@ -171,8 +171,52 @@ def in_processes(work: Callable[[_T], _R], items: Sequence[_T], jobs: int) -> It
         yield from map(work, items)
         return
 
+    limit = worker_timeout()
     with ProcessPoolExecutor(min(jobs, len(items)), mp_context=multiprocessing.get_context("fork")) as pool:
-        yield from pool.map(work, items)
+        futures = [pool.submit(work, item) for item in items]
+        for future in futures:
+            try:
+                result = future.result(timeout=limit)
+            except TimeoutError:
+                _stop_workers(pool, futures)
+                raise WorkerTimeout(limit) from None
+            yield result
+
+
+WORKER_TIMEOUT_VARIABLE = "CHARTC_WORKER_TIMEOUT"
+DEFAULT_WORKER_TIMEOUT = 900.0
+"""Seconds a worker may take over one item (a game, a PDF) after the one before it was read: the
+corpus's largest PDF takes about 10 s of CPU, so only a hung worker comes near it."""
+
+
+class WorkerTimeout(Exception):
+    """A worker process sent nothing for longer than the timeout: it hangs (the workers are stopped)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"a worker process sent nothing for {seconds:g} s ({WORKER_TIMEOUT_VARIABLE} sets the limit)")
+        self.seconds = seconds
+
+
+def worker_timeout() -> float:
+    """The timeout of one item in a worker: `CHARTC_WORKER_TIMEOUT` seconds, or the default."""
+    text = os.environ.get(WORKER_TIMEOUT_VARIABLE, "")
+    try:
+        seconds = float(text)
+    except ValueError:
+        return DEFAULT_WORKER_TIMEOUT
+    return seconds if seconds > 0 else DEFAULT_WORKER_TIMEOUT
+
+
+def _stop_workers(pool: ProcessPoolExecutor, futures: Sequence[Any]) -> None:
+    """Kill a pool's workers, so that leaving `with pool` does not wait for a hung one for ever.
+
+    `ProcessPoolExecutor` has no public way to stop a busy worker before Python 3.14
+    (`terminate_workers`); its `_processes` map is the one handle on them."""
+    for future in futures:
+        future.cancel()
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.kill()
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def render_pdfs(outputs: Mapping[str, str], jobs: int | None = None) -> dict[str, bytes]:

@@ -16,7 +16,7 @@ from compiler.checks.dice import unreachable_reason
 from compiler.checks.findings import compress, describe_combo, for_combos, group_combos, ranged
 from compiler.checks.off_table import above, below, report_inner_gaps, report_off_table
 from compiler.checks.row_order import check_row_order
-from compiler.diagnostics import Label, Sink, codes, fixes
+from compiler.diagnostics import Applicability, Label, Sink, codes, fixes
 from compiler.engine.chances import drm_totals, reachable_rolls, table_rolls, unreachable_rows
 from compiler.engine.reach import tests_keys
 from compiler.model.text import keys_phrase, pipeline_text
@@ -58,6 +58,7 @@ def _check_partial_odds_rule(chart: model.Chart, sink: Sink) -> None:
             f"odds rule `{chart.address}` is declared partial but lists no columns",
             chart.span,
             "delete the `partial` line, or list the columns that are printed",
+            fix=_delete_partial(chart),
         )
         return
     sink.emit(
@@ -264,6 +265,7 @@ def _report_gaps(chart: model.Chart, gaps: dict[tuple[str, ...], list[int]], wha
             f"chart `{chart.address}` is declared partial but every {what} selects a row",
             chart.span,
             "delete the `partial` line",
+            fix=_delete_partial(chart),
         )
 
 
@@ -374,6 +376,7 @@ def _report_interval_gaps(chart: model.Chart, gaps: dict[tuple[str, ...], list[I
             f"chart `{chart.address}` is declared partial but every value selects a row",
             chart.span,
             "delete the `partial` line",
+            fix=_delete_partial(chart),
         )
 
 
@@ -418,4 +421,13 @@ def _check_reference_chart(chart: model.Chart, sink: Sink) -> None:
             f"chart `{chart.address}` is declared partial but every key value has a row",
             chart.span,
             "delete the `partial` line",
+            fix=_delete_partial(chart),
         )
+
+
+def _delete_partial(chart: model.Chart) -> fixes.Fix | None:
+    """C309's fix: delete the chart's `partial "..."` statement. Unsafe: the reason may record what
+    the print left out, and a reader decides whether the chart is complete now."""
+    if chart.partial_span is None:
+        return None
+    return fixes.delete(chart.partial_span, "the `partial` line", Applicability.UNSAFE)

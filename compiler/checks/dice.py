@@ -13,13 +13,8 @@ from dsl.source_text import quote
 
 def check_drm_meaning(chart: model.Chart, sink: Sink) -> None:
     """C413: DRMs on a d66 or percentile roll without a `drm_meaning` statement saying what they do."""
-    dice = chart.dice
-    if (
-        not chart.drms
-        or dice is None
-        or dice.form not in (DiceForm.D66, DiceForm.PERCENTILE)
-        or chart.drm_meaning is not None
-    ):
+    dice = chart.unstated_digit_drm
+    if not chart.drms or dice is None:
         return
     first = chart.drms[0].span
     if not _inside(first, chart.span):  # a derived chart's DRMs are its base's, reported there

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import assert_never
 
 from compiler import model
-from compiler.diagnostics import Label, Sink, codes
+from compiler.diagnostics import Applicability, Label, Sink, codes, fixes
 from compiler.engine.compute import compute
 from compiler.engine.follow import follow
 from compiler.engine.lookup import DrmListAnswer, Forces, LookupProblem, LookupResult, NoRow, OddsColumnAnswer, answer
@@ -90,6 +90,7 @@ def _check_formula_example(game: model.Game, example: model.Example, sink: Sink)
             f"example `{example.id}` says it contradicts the charts, but `{formula.id}` gives what it states",
             example.contradicts_span or example.span,
             "delete the `contradicts` line",
+            fix=_delete_contradicts(example),
         )
     for expect in wrong:
         message = (
@@ -227,6 +228,7 @@ def _report(game: model.Game, example: model.Example, reading: Reading, found: l
                 "what it states",
                 example.contradicts_span or example.span,
                 "delete the `contradicts` line",
+                fix=_delete_contradicts(example),
             )
         return
     for miss in found:
@@ -317,3 +319,11 @@ def _signed(n: int) -> str:
 def _lower_first(text: str) -> str:
     """`The roll ...` as `the roll ...` inside a message; `DRM ...` stays as it is."""
     return text[:1].lower() + text[1:] if text[1:2].islower() else text
+
+
+def _delete_contradicts(example: model.Example) -> fixes.Fix | None:
+    """C462's fix: delete the example's `contradicts "..."` line. Unsafe: the charts may agree only
+    after an errata the example was written against."""
+    if example.contradicts_statement is None:
+        return None
+    return fixes.delete(example.contradicts_statement, "the `contradicts` line", Applicability.UNSAFE)

@@ -16,7 +16,7 @@ from compiler.build import pdfs
 from compiler.build import record as build_record
 from compiler.build.games import BuildOptions, build_games, check_games, write_games
 from compiler.build.project import CHART_SUFFIX, PathError, find_game_dirs, read_sources
-from compiler.build.render import OutputError
+from compiler.build.render import OutputError, WorkerTimeout
 from compiler.build.validate import InvalidOutput
 from compiler.build.writer import WriteError, check_out_dir, orphan_games
 from compiler.cli import REPORT_URL
@@ -153,6 +153,9 @@ def build(
     except BrokenProcessPool:  # a worker killed (by a signal, out of memory): the lock is freed, no output changed
         click.echo("build failed: a worker process ended without sending its game (killed, or out of memory); "
                    "nothing was written", err=True)
+        sys.exit(EXIT_FINDINGS)
+    except WorkerTimeout as exc:  # a hung worker (a layout that never ends): the workers are killed, the lock freed
+        click.echo(f"build failed: {exc}; the workers were stopped and nothing was written", err=True)
         sys.exit(EXIT_FINDINGS)
     except InvalidOutput as exc:  # chartc's emitter and its schema disagree: not the charts' fault
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from compiler import model
 from compiler.cli.common import (
     EXIT_FINDINGS,
     JSON_FORMATS,
@@ -27,6 +28,7 @@ from compiler.diagnostics import did_you_mean, render_short
 from compiler.diagnostics.textsafe import json_text, printable
 from compiler.engine.compute import compute
 from compiler.engine.lookup import LookupProblem, LookupUsage
+from compiler.model.formulas import expr_text
 
 
 @click.command("compute")
@@ -71,9 +73,27 @@ def compute_command(
     given = {k: v if isinstance(v, bool | int) else str(v) for k, v in sorted(got.context.items())}
     if fmt == "json":
         doc = {"game": game_id, "formula": formula.id, "rule": formula.rule, "text": got.text}
-        click.echo(json_text(json.dumps({**doc, "inputs": given, "value": got.value}, ensure_ascii=False, indent=2)))
+        corrected = {"errata": _errata_json(formula)} if formula.errata else {}
+        click.echo(json_text(json.dumps({**doc, "inputs": given, "value": got.value, **corrected},
+                                        ensure_ascii=False, indent=2)))
         return
     lines = [f"{game_id}/{formula.id} {formula.title} (rule {formula.rule})", f"  {got.text}"]
     lines += [f"  {k} = {'yes' if v is True else 'no' if v is False else v}" for k, v in given.items()]
     lines.append(f"  Result: {got.value}")
+    if formula.errata:
+        lines.append(_errata_line(game, formula))
     echo_lines(printable(line) for line in lines)
+
+
+def _errata_line(game: model.Game, formula: model.Formula) -> str:
+    """`  Errata: Official errata (printed floor(sorties_flown / 3)): ...`: who corrected the
+    formula's result, what the print had and why (as `lookup` says it of a row)."""
+    titles = {e.id: e.title for e in game.errata}
+    cited = ", ".join(titles.get(e, e) for e in formula.errata)
+    was = f"printed {expr_text(formula.printed)}" if formula.printed is not None else "not in the print"
+    return f"  Errata: {cited} ({was})" + "".join(f": {why}" for why in formula.because)
+
+
+def _errata_json(formula: model.Formula) -> dict[str, object]:
+    printed = expr_text(formula.printed) if formula.printed is not None else None
+    return {"ids": list(formula.errata), "printed": printed, "because": list(formula.because)}

@@ -156,7 +156,16 @@ def formula_json(game: model.Game, f: model.Formula) -> dict[str, Any]:
         "kept": f.kept,
         "source_file": f.source_file,
         "line": f.span.line,
+        **_formula_errata(f),
     }
+
+
+def _formula_errata(f: model.Formula) -> dict[str, Any]:
+    """The errata's correction of a formula's result, with the result as printed (none when as printed)."""
+    if not f.errata or f.printed is None:
+        return {}
+    printed = {"text": fx.expr_text(f.printed), "expression": _expr(f.printed)}
+    return {"errata": list(f.errata), "because": list(f.because), "printed": printed}
 
 
 def _domain(d: fx.Domain | None) -> dict[str, Any] | None:

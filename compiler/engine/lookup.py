@@ -302,8 +302,8 @@ def refuse_digit_drm(chart: model.Chart, drm: int) -> None:
     Raises:
         LookupUsage: a non-zero DRM on such a chart.
     """
-    dice = chart.dice
-    if drm and dice is not None and dice.form in (DiceForm.D66, DiceForm.PERCENTILE) and chart.drm_meaning is None:
+    dice = chart.unstated_digit_drm
+    if drm and dice is not None:
         raise LookupUsage(
             f"chart `{chart.address}` is read by {dice.text} digit by digit and does not say what a DRM means "
             f"there (no `drm_meaning`), so a DRM of {drm:+d} has no answer"

@@ -11,7 +11,7 @@ change that has no effect).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import replace
 from typing import Protocol, assert_never
 
@@ -68,8 +68,9 @@ def chart_handle(c: ast.ChartDecl) -> str:
 class ErrataApplier:
     """Applies every errata of a game to its chart declarations (syntax trees)."""
 
-    def __init__(self, game: Names, charts: list[ast.ChartDecl], sink: Sink) -> None:
+    def __init__(self, game: Names, charts: list[ast.ChartDecl], sink: Sink, formulas: Collection[str] = ()) -> None:
         self.game = game
+        self.formulas = set(formulas)
         self.sink = sink
         self.charts = {self._handle(c): c for c in charts}
         self.provenance: dict[str, Provenance] = {}
@@ -98,6 +99,8 @@ class ErrataApplier:
                 chart = self.find(a.chart.text)
                 if chart is None and a.chart.text in self.game.enums:
                     continue  # an enum's records: `compiler.errata.records` amends them
+                if chart is None and a.chart.text in self.formulas:
+                    continue  # a formula: `compiler.errata.formulas` amends it
                 if chart is None:
                     names = [x.text for c in self.charts.values() for x in (c.chart_id, c.slug) if x is not None]
                     hint, close = suggestion(a.chart.text, names)
@@ -132,8 +135,12 @@ class ErrataApplier:
             case ast.Retitle():
                 return self._retitle(errata_id, decl, op, prov, where)
             case ast.ChangeField():
-                message = f"errata `{errata_id}` changes a record field, but {where} is a chart"
+                message = f"errata `{errata_id}` changes a record field, but it amends {where}"
                 self.sink.emit(codes.ERRATA_TARGET_MISSING, message, op.span, "name the records' enum in `amend`")
+                return decl
+            case ast.ChangeResult():
+                message = f"errata `{errata_id}` changes a formula's result, but it amends {where}"
+                self.sink.emit(codes.ERRATA_TARGET_MISSING, message, op.span, "name the formula in `amend`")
                 return decl
             case ast.ChangeNote():
                 return self._change_note(errata_id, decl, op, prov, where)

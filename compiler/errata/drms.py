@@ -1,7 +1,7 @@
 """Errata on a chart's DRMs: a value (`change drm weather to +2`), a condition (`change drm
 weather when month in [1944-11..1945-01]`), a DRM removed (`remove drm weather`) or added (`add
-drm night "Night" -1 when night`). A DRM is named by its id; those of a `drm_group` are not
-amended here (C601 says so).
+drm night "Night" -1 when night`). A DRM is named by its id, in the chart's own list or in one of
+its `drm_group`s (an added DRM joins the chart's own list).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def amend_drm(
     where: str,
 ) -> ast.ChartDecl:
     """`decl` with one of its DRMs added, removed or changed, the change recorded in `prov`."""
-    names = [d.name.text for d in decl.drms]
+    names = [d.name.text for d in decl.drms] + [d.name.text for g in decl.drm_groups for d in g.drms]
     if isinstance(op, ast.AddDrm):
         name = op.drm.name.text
         if name in names:
@@ -38,13 +38,12 @@ def amend_drm(
         fix = fixes.rename(op.name.span, op.name.text, close, Slot.NAME, names)
         applier.sink.emit(codes.ERRATA_TARGET_MISSING, message, op.name.span, hint, fix=fix)
         return decl
-    index = names.index(op.name.text)
-    drm = decl.drms[index]
+    drm = next(d for d in _all_drms(decl) if d.name.text == op.name.text)
     if isinstance(op, ast.RemoveDrm):
         applier.claim(errata_id, decl, drm.span, "drm", op.span)
         prov.removed_drms[drm.name.text] = errata_id
         _why(prov, errata_id, drm.name.text, op.because)
-        return replace(decl, drms=(*decl.drms[:index], *decl.drms[index + 1 :]))
+        return _put(decl, drm, None)
     if op.value is not None:
         if op.value == drm.value:
             message = f"errata `{errata_id}` changes DRM `{drm.name.text}` of {where} to the value it already has"
@@ -55,7 +54,24 @@ def amend_drm(
         changed = replace(drm, when=op.when)
     applier.claim(errata_id, decl, drm.span, "value" if op.value is not None else "when", op.span)
     _record(prov, errata_id, drm.name.text, op.because)
-    return replace(decl, drms=(*decl.drms[:index], changed, *decl.drms[index + 1 :]))
+    return _put(decl, drm, changed)
+
+
+def _all_drms(decl: ast.ChartDecl) -> list[ast.DrmDecl]:
+    return [*decl.drms, *(d for g in decl.drm_groups for d in g.drms)]
+
+
+def _put(decl: ast.ChartDecl, old: ast.DrmDecl, new: ast.DrmDecl | None) -> ast.ChartDecl:
+    """`decl` with DRM `old` replaced by `new` (None: removed), where it stands: in the chart's own
+    list or in its `drm_group`."""
+    def swapped(drms: tuple[ast.DrmDecl, ...]) -> tuple[ast.DrmDecl, ...]:
+        kept = (d for d in drms if d is not old or new is not None)
+        return tuple(new if d is old and new is not None else d for d in kept)
+
+    if any(d is old for d in decl.drms):
+        return replace(decl, drms=swapped(decl.drms))
+    groups = tuple(replace(g, drms=swapped(g.drms)) if any(d is old for d in g.drms) else g for g in decl.drm_groups)
+    return replace(decl, drm_groups=groups)
 
 
 def _record(prov: Provenance, errata_id: str, name: str, because: ast.Text | None) -> None:

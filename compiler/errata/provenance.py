@@ -3,11 +3,14 @@ into the model's errata marks."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TypeVar
 
-from compiler.diagnostics import Sink
+from compiler.diagnostics import Label, Sink, codes
 from dsl import ast
+
+_K = TypeVar("_K", bound=Hashable)
 
 
 @dataclass
@@ -37,3 +40,30 @@ class ErrataApplier(Protocol):
     def claim(self, errata_id: str, decl: ast.ChartDecl, span: ast.Span, what: str, op_span: ast.Span) -> None: ...
 
     def record(self, prov: Provenance, errata_id: str, span: ast.Span, because: ast.Text | None) -> None: ...
+
+
+def claim_once(
+    owner: dict[_K, tuple[str, ast.Span]], key: _K, errata_id: str, overrides: set[str], span: ast.Span,
+    what: str, sink: Sink,
+) -> None:
+    """Record that errata `errata_id` changes `key` (at `span`); C602 when another errata changed
+    it first and this one does not say it overrides that one."""
+    earlier = owner.get(key)
+    if earlier is not None and earlier[0] != errata_id and earlier[0] not in overrides:
+        sink.emit(
+            codes.ERRATA_CONFLICT,
+            f"errata `{errata_id}` and `{earlier[0]}` both change {what}",
+            span,
+            f"say which wins: add `overrides {earlier[0]}` to errata `{errata_id}`",
+            (Label(earlier[1], f"changed by `{earlier[0]}` here"),),
+        )
+    owner[key] = (errata_id, span)
+
+
+def amendments(errata: list[ast.ErrataDecl]) -> Iterator[tuple[ast.ErrataDecl, set[str], ast.AmendDecl]]:
+    """Every `amend` of `errata` in the order they apply (`order`, then name), with its errata and
+    the ids that errata overrides."""
+    for e in sorted(errata, key=lambda d: (d.order or 0, d.name.text)):
+        overrides = {o.text for o in e.overrides}
+        for a in e.amends:
+            yield e, overrides, a

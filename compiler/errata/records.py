@@ -13,8 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from compiler import model
-from compiler.diagnostics import Label, Sink, Slot, codes, fixes
+from compiler.diagnostics import Sink, Slot, codes, fixes
 from compiler.diagnostics.suggest import suggestion
+from compiler.errata.provenance import amendments, claim_once
 from dsl import ast
 
 
@@ -36,20 +37,18 @@ def amend_records(
     amended: dict[str, ast.EnumDecl] = {}
     marks: dict[tuple[str, str], RecordMarks] = {}
     owner: dict[tuple[str, str, str], tuple[str, ast.Span]] = {}
-    for e in sorted(errata, key=lambda d: (d.order or 0, d.name.text)):
-        overrides = {o.text for o in e.overrides}
-        for a in e.amends:
-            decl = amended.get(a.chart.text, by_name.get(a.chart.text))
-            if decl is None:
-                continue  # a chart: `compiler.errata.apply` amends it, or says it does not exist
-            for op in a.ops:
-                if not isinstance(op, ast.ChangeField):
-                    message = f"errata `{e.name.text}` amends enum `{decl.name.text}`, whose records take only " \
-                              "`change record MEMBER field FIELD to VALUE`"
-                    sink.emit(codes.ERRATA_TARGET_MISSING, message, op.span)
-                    continue
-                decl = _change(e.name.text, overrides, decl, op, marks, owner, sink)
-            amended[decl.name.text] = decl
+    for e, overrides, a in amendments(errata):
+        decl = amended.get(a.chart.text, by_name.get(a.chart.text))
+        if decl is None:
+            continue  # a chart: `compiler.errata.apply` amends it, or says it does not exist
+        for op in a.ops:
+            if not isinstance(op, ast.ChangeField):
+                message = f"errata `{e.name.text}` amends enum `{decl.name.text}`, whose records take only " \
+                          "`change record MEMBER field FIELD to VALUE`"
+                sink.emit(codes.ERRATA_TARGET_MISSING, message, op.span)
+                continue
+            decl = _change(e.name.text, overrides, decl, op, marks, owner, sink)
+        amended[decl.name.text] = decl
     return amended, marks
 
 
@@ -87,16 +86,7 @@ def _change(
         sink.emit(codes.ERRATA_NO_EFFECT, message, op.span)
         return decl
     key = (decl.name.text, op.member.text, op.field.text)
-    earlier = owner.get(key)
-    if earlier is not None and earlier[0] != errata_id and earlier[0] not in overrides:
-        sink.emit(
-            codes.ERRATA_CONFLICT,
-            f"errata `{errata_id}` and `{earlier[0]}` both change the same record field",
-            op.span,
-            f"say which wins: add `overrides {earlier[0]}` to errata `{errata_id}`",
-            (Label(earlier[1], f"changed by `{earlier[0]}` here"),),
-        )
-    owner[key] = (errata_id, op.span)
+    claim_once(owner, key, errata_id, overrides, op.span, "the same record field", sink)
     mark = marks.setdefault((decl.name.text, op.member.text), RecordMarks())
     if errata_id not in mark.errata:
         mark.errata.append(errata_id)

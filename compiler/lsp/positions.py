@@ -60,7 +60,13 @@ def to_utf16(lines: list[str], line: int, col: int) -> Position:
         last = lines[-1] if lines else ""
         return Position(max(len(lines) - 1, 0), sum(_units(c) for c in last))
     text = lines[line - 1]
-    return Position(line - 1, sum(_units(c) for c in text[: max(col - 1, 0)]))
+    return Position(line - 1, sum(_units(c) for c in text[: max(col - 1, 0) + _bom(lines, line - 1)]))
+
+
+def _bom(lines: list[str], index: int) -> int:
+    """1 on the first line of a text that starts with a BOM: the parser reads the text after it (its
+    columns do not count it), the client's columns do."""
+    return 1 if index == 0 and lines and lines[0].startswith("\ufeff") else 0
 
 
 def from_utf16(lines: list[str], position: Position) -> tuple[int, int]:
@@ -69,12 +75,13 @@ def from_utf16(lines: list[str], position: Position) -> tuple[int, int]:
     if position.line >= len(lines):
         return max(len(lines), 1), (len(lines[-1]) if lines else 0) + 1
     text = lines[position.line]
+    skip = _bom(lines, position.line)
     units = 0
     for index, char in enumerate(text):
-        if units >= position.character:
-            return position.line + 1, index + 1
+        if units >= position.character and index >= skip:
+            return position.line + 1, index + 1 - skip
         units += _units(char)
-    return position.line + 1, len(text) + 1
+    return position.line + 1, len(text) + 1 - skip
 
 
 def span_range(lines: list[str], span: Span) -> Range:

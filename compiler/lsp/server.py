@@ -13,6 +13,7 @@ buffer is checked only up to the size `chartc check` reads of a file (C102 beyon
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Generator
 from importlib.metadata import PackageNotFoundError, version
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidRequest
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import from_fs_path, to_fs_path
@@ -38,7 +40,9 @@ MAX_HEADER_BYTES = 64 * 1024
 """Longest header line read (`Content-Length: ...` is about 25 bytes)."""
 _SKIP_CHUNK = 1 << 20
 REFUSED = "chartc/refusedMessage"
-"""What `LimitedInput` hands the server in place of a message it skipped."""
+"""What `LimitedInput` hands the server in place of a notification it skipped."""
+REFUSED_REQUEST = "chartc/refusedRequest"
+"""What `LimitedInput` hands the server in place of a request it skipped (with the request's id)."""
 
 _SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
@@ -166,12 +170,42 @@ class LimitedInput:
         if size <= MAX_MESSAGE_BYTES:
             return self.raw.read(size)
         left = size
+        head = b""
         while left:
             chunk = self.raw.read(min(left, _SKIP_CHUNK))
             if not chunk:
                 return b""  # the stream ended inside the message: the server stops, as pygls does
+            head = head or chunk[:_ID_WINDOW]
             left -= len(chunk)
-        return json.dumps({"jsonrpc": "2.0", "method": REFUSED, "params": {"bytes": size}}).encode("utf-8")
+        stand_in: dict[str, object] = {"jsonrpc": "2.0", "method": REFUSED, "params": {"bytes": size}}
+        request_id = _request_id(head)
+        if request_id is not None:  # a request waits for its reply: it gets an error, not silence
+            stand_in.update(id=request_id, method=REFUSED_REQUEST)
+        return json.dumps(stand_in).encode("utf-8")
+
+
+_ID_WINDOW = 4096
+"""How much of a skipped message's start is kept to find its id (clients write it before `params`)."""
+_ID = re.compile(rb'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
+
+
+def _request_id(head: bytes) -> int | str | None:
+    """The id of a skipped request, read from the start of its body, if it stands before `params`."""
+    found = _ID.search(head)
+    params = head.find(b'"params"')
+    if found is None or (params != -1 and params < found.start()):
+        return None
+    try:
+        value = json.loads(found.group(1))
+    except ValueError:
+        return None
+    return value if isinstance(value, int | str) else None
+
+
+def _refusal(params: Any) -> str:
+    size = int(getattr(params, "bytes", 0))
+    return (f"a message of {size:,} bytes from the editor is over the limit of {MAX_MESSAGE_BYTES:,} "
+            f"and was not read (a chart file is read up to {MAX_SOURCE_BYTES:,} bytes); split the file")
 
 
 def _version() -> str:
@@ -209,12 +243,11 @@ def build_server() -> ChartServer:
 
     @server.feature(REFUSED)
     def refused(ls: ChartServer, params: Any) -> None:
-        size = int(getattr(params, "bytes", 0))
-        ls.window_show_message(types.ShowMessageParams(
-            types.MessageType.Error,
-            f"chartc: a message of {size:,} bytes from the editor is over the limit of {MAX_MESSAGE_BYTES:,} "
-            f"and was not read (a chart file is read up to {MAX_SOURCE_BYTES:,} bytes); split the file",
-        ))
+        ls.window_show_message(types.ShowMessageParams(types.MessageType.Error, f"chartc: {_refusal(params)}"))
+
+    @server.feature(REFUSED_REQUEST)
+    def refused_request(ls: ChartServer, params: Any) -> None:
+        raise JsonRpcInvalidRequest(_refusal(params))  # pygls replies to the request's id with this error
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(ls: ChartServer, params: types.HoverParams) -> types.Hover | None:

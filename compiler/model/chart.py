@@ -8,7 +8,7 @@ import itertools
 import re
 
 from compiler.model.conditions import Condition, Drm, DrmGroup, Footnote
-from compiler.model.dice import Dice
+from compiler.model.dice import Dice, DiceForm
 from compiler.model.odds import OddsRule
 from compiler.model.shifts import DrmSource, ShiftRules
 from compiler.model.types import ColumnType, ContextVar, EnumType
@@ -175,6 +175,7 @@ class Chart:
     footnotes: tuple[Footnote, ...] = ()
     notes: tuple[str, ...] = ()
     partial: str | None = None
+    partial_span: Span | None = None  # where the chart says `partial` (C309's fix deletes the statement)
     rows: tuple[Row, ...] = ()
     grid: GridLayout | None = None
     title_span: Span | None = None  # where findings about the chart as a whole point
@@ -200,6 +201,14 @@ class Chart:
     def all_dice(self) -> tuple[Dice, ...]:
         """Every dice the chart may be rolled with: its `roll`, then each alternative's, in order."""
         return ((self.dice,) if self.dice else ()) + tuple(a.dice for a in self.dice_alternatives)
+
+    @property
+    def unstated_digit_drm(self) -> Dice | None:
+        """The chart's `roll` when it is read digit by digit (d66, percentile) and the chart does not
+        say what a DRM means there (`drm_meaning`): the one rule C413 reports and lookup and odds
+        refuse a DRM by. The `roll`, not an alternative, says how the chart reads a DRM."""
+        digits = self.dice is not None and self.dice.form in (DiceForm.D66, DiceForm.PERCENTILE)
+        return self.dice if digits and self.drm_meaning is None else None
 
     @property
     def natural_rolls(self) -> list[int]:

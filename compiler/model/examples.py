@@ -47,4 +47,5 @@ class Example:
     source_file: str  # relative to the charts folder (`ia2/examples.chart`)
     span: Span
     contradicts_span: Span | None = None
+    contradicts_statement: Span | None = None  # the whole `contradicts` line (C462's fix deletes it)
     aid: bool = False  # printed under its chart in the player aid

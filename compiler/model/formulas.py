@@ -112,6 +112,9 @@ class Formula:
     domain: Domain | None = None
     requires: Requires | None = None
     kept: str | None = None  # the book's gap kept as printed: why (a result outside `domain` is C476)
+    errata: tuple[str, ...] = ()  # the errata that corrected the result (`change result to ...`)
+    printed: Expr | None = None  # the result as printed, when an errata corrected it
+    because: tuple[str, ...] = ()  # the errata's reasons
 
 
 # ---- how a formula is written ---------------------------------------------------------------------

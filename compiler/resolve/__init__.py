@@ -21,6 +21,7 @@ from compiler import model
 from compiler.diagnostics import Sink
 from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.errata import apply as errata_mod
+from compiler.errata import formulas as formulas_errata
 from compiler.errata import records as records_errata
 from compiler.model.calendar import month_range
 from compiler.resolve import enums, header
@@ -78,7 +79,11 @@ def resolve_game(
     _report_duplicate_charts(symbols.id, symbols.charts, sink)
     symbols.limits = limits(symbols, [(f.path, d) for f in files for d in f.limits], sink)
     bind_within(symbols, sink)
-    symbols.formulas = formulas(symbols, [(f.path, d) for f in files for d in f.formulas], sink)
+    formula_decls = [(f.path, d) for f in files for d in f.formulas]
+    corrected, formula_marks = ({}, {}) if as_printed or not errata_decls else formulas_errata.amend_formulas(
+        [d for _, d in formula_decls], errata_decls, _chart_handles(files), sink)
+    formula_decls = [(path, corrected.get(d.name.text, d)) for path, d in formula_decls]
+    symbols.formulas = formulas(symbols, formula_decls, sink, formula_marks)
     symbols.examples = examples(symbols, [(f.path, e) for f in files for e in f.examples], typer, sink)
     _bind_chart_refs(symbols, typer, sink)
     bind_shift_sources(symbols, sink)
@@ -86,6 +91,11 @@ def resolve_game(
     symbols.conflicts = conflicts(symbols, [(f.path, d) for f in files for d in f.conflicts], typer, sink)
     symbols.ambiguities = ambiguities(symbols, [(f.path, d) for f in files for d in f.ambiguities], typer, sink)
     return symbols.game()
+
+
+def _chart_handles(files: list[ast.SourceFile]) -> set[str]:
+    """Every name an `amend` may give a chart by (case-folded chart IDs and slugs)."""
+    return {x.text.casefold() for f in files for c in f.charts for x in (c.chart_id, c.slug) if x is not None}
 
 
 def _declare(
@@ -129,7 +139,8 @@ def _resolve_charts(
     provenance: dict[str, errata_mod.Provenance] = {}
     if errata_decls and not as_printed:
         symbols.errata = tuple(errata_mod.errata_docs(errata_decls, sink))
-        applier = errata_mod.ErrataApplier(symbols, [d for _, d in decls], sink)
+        formula_names = [d.name.text for f in files for d in f.formulas]
+        applier = errata_mod.ErrataApplier(symbols, [d for _, d in decls], sink, formula_names)
         amended = applier.apply(errata_decls)
         provenance = applier.provenance
     resolved: list[model.Chart] = []

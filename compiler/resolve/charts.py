@@ -146,6 +146,7 @@ class ChartResolver:
             footnotes=tuple(footnotes),
             notes=tuple(n.text for n in d.notes),
             partial=d.partial.text if d.partial else None,
+            partial_span=d.partial_span if d.partial else None,
             aid_chance=d.aid_chance,
             rows=tuple(rows),
             grid=grid,

@@ -78,6 +78,7 @@ def derived_chart(symbols: SymbolTable, decl: ast.ChartDecl, path: str, sink: Si
         footnotes=base.footnotes + tuple(model.Footnote(f.mark, f.text.text, f.span) for f in d.footnotes),
         notes=(note, *(n.text for n in d.notes)),
         partial=d.partial.text if d.partial else base.partial,
+        partial_span=d.partial_span if d.partial else None,  # a base's `partial` is fixed at the base
         aid_chance=base.aid_chance if d.aid_chance is None else d.aid_chance,
         rows=rows,
         errata=errata,

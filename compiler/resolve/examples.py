@@ -100,6 +100,7 @@ def _resolved(
         source_file=path,
         span=decl.span,
         contradicts_span=decl.contradicts.span if decl.contradicts else None,
+        contradicts_statement=decl.contradicts_statement,
         aid=decl.aid,
     )
 

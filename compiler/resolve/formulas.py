@@ -3,11 +3,14 @@ each function to the formula language's, and each condition's variables (C201, C
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import assert_never
 
 from compiler import model
 from compiler.diagnostics import Applicability, Sink, Slot, codes, fixes
 from compiler.diagnostics.messages import declared_twice, unknown_name
+from compiler.errata.formulas import FormulaMarks
 from compiler.model import formulas as fx
 from compiler.resolve.conditions import ConditionResolver
 from compiler.resolve.symbols import SymbolTable, unknown
@@ -16,9 +19,15 @@ from dsl import ast
 _FUNCTIONS = {f.value: f for f in fx.Function}
 
 
-def formulas(symbols: SymbolTable, decls: list[tuple[str, ast.FormulaDecl]], sink: Sink) -> list[model.Formula]:
+def formulas(
+    symbols: SymbolTable,
+    decls: list[tuple[str, ast.FormulaDecl]],
+    sink: Sink,
+    marks: Mapping[str, FormulaMarks] | None = None,
+) -> list[model.Formula]:
     """Every formula (with its source file) that binds, in source order; C202 for a name used twice
-    (or also used by a context variable, which a formula's names could not tell apart)."""
+    (or also used by a context variable, which a formula's names could not tell apart). `marks`
+    are the errata's corrections of the results (the declarations given are already amended)."""
     names = {d.name.text for _, d in decls}
     seen: dict[str, ast.Span] = {}
     out = []
@@ -35,6 +44,11 @@ def formulas(symbols: SymbolTable, decls: list[tuple[str, ast.FormulaDecl]], sin
             continue
         seen[name] = decl.name.span
         formula = _Binder(symbols, names, name, sink).formula(path, decl)
+        mark = (marks or {}).get(name)
+        if formula is not None and mark is not None and mark.printed is not None:
+            # the printed result was checked as printed (`--as-printed`); here it is only shown
+            printed = _Binder(symbols, names, name, Sink()).expr(mark.printed)
+            formula = replace(formula, errata=tuple(mark.errata), printed=printed, because=tuple(mark.because))
         if formula is not None:
             out.append(formula)
     return out

@@ -86,6 +86,7 @@ def odds_rule(symbols: SymbolTable, decl: ast.OddsDecl, path: str, sink: Sink) -
         rule=rule.rule,
         notes=rule.notes,
         partial=decl.partial.text if decl.partial else None,
+        partial_span=decl.partial_span if decl.partial else None,
         odds=rule,
     )
 

@@ -16,6 +16,7 @@ from compiler import model
 from compiler.diagnostics.textsafe import json_text, printable
 from compiler.emit.html.wording import describe_condition
 from compiler.emit.templating import environment
+from compiler.model.formulas import expr_text
 from compiler.model.text import keys_phrase, value_text
 
 
@@ -35,6 +36,7 @@ class ChangeKind(StrEnum):
     KEYS = "keys"
     CELL = "cell"
     NOTE = "note"
+    FORMULA = "formula"
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,7 @@ class Change:
                 | ChangeKind.KEYS
                 | ChangeKind.CELL
                 | ChangeKind.NOTE
+                | ChangeKind.FORMULA
             ):
                 return f"{self.old or '–'} \u2192 {self.new or '–'}"
             case _:
@@ -121,7 +124,20 @@ def _diff_game(a: model.Game, b: model.Game) -> list[Change]:
             out.append(Change(a.id, address, ChangeKind.CHART_REMOVED, "", oc.title, None, None))
         else:
             out.extend(replace(c, reason=_reason(nc, c), rule=nc.rule) for c in _diff_chart(a, b, oc, nc))
-    return out + _diff_records(a, b)
+    return out + _diff_records(a, b) + _diff_formulas(a, b)
+
+
+def _diff_formulas(a: model.Game, b: model.Game) -> list[Change]:
+    """Each formula whose result differs (an errata's `change result to ...`), under its id."""
+    old_formulas = {f.id: f for f in a.formulas}
+    out: list[Change] = []
+    for f in b.formulas:
+        before = old_formulas.get(f.id)
+        if before is None or expr_text(before.expr) == expr_text(f.expr):
+            continue
+        out.append(Change(b.id, f.id, ChangeKind.FORMULA, f"formula {f.title}: result", expr_text(before.expr),
+                          expr_text(f.expr), _cite(b, f.errata), "; ".join(f.because) or None, f.rule))
+    return out
 
 
 def _diff_records(a: model.Game, b: model.Game) -> list[Change]:

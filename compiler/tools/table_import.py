@@ -193,8 +193,9 @@ def _leading_keys(body: list[list[Cell]]) -> list[int]:
 
 def _row_draft(header: list[Cell], body: list[list[Cell]], at: int | None, name: str, title: str) -> Draft:
     findings: list[ImportFinding] = []
-    key_columns = list(range(at)) if at is not None else _leading_keys(body)
-    value_columns = [i for i in range(len(header)) if i != at and i not in key_columns]
+    empty = [i for i in range(len(header)) if i != at and not any(row[i].text for row in body)]
+    key_columns = [k for k in (range(at) if at is not None else _leading_keys(body)) if k not in empty]
+    value_columns = [i for i in range(len(header)) if i != at and i not in key_columns and i not in empty]
     taken: set[str] = {name}
     enums, key_ids, members = [], [], []
     for k in key_columns:
@@ -211,6 +212,8 @@ def _row_draft(header: list[Cell], body: list[list[Cell]], at: int | None, name:
         members.append(member_ids)
         enums.append("\n".join([f"enum {key_id} {quote(header[k].text or key_id)} {{", *lines, "}"]))
     lines = [f"chart {name} {quote(title)} {{"]
+    # a column with no value in any row (a spacer, or a key the print leaves blank): no memberless enum
+    lines += [f"  # the column {quote(header[i].text or f'{i + 1}')} is empty in every row: left out" for i in empty]
     if at is not None:
         lines += roll_lines(header[at], [row[at] for row in body], findings)
     lines += [f"  key {key_id}" for key_id in key_ids]

@@ -83,6 +83,7 @@ from dsl.ast.errata import ChangeCell as ChangeCell
 from dsl.ast.errata import ChangeDrm as ChangeDrm
 from dsl.ast.errata import ChangeField as ChangeField
 from dsl.ast.errata import ChangeNote as ChangeNote
+from dsl.ast.errata import ChangeResult as ChangeResult
 from dsl.ast.errata import Complete as Complete
 from dsl.ast.errata import ErrataDecl as ErrataDecl
 from dsl.ast.errata import MoveRow as MoveRow

@@ -140,6 +140,7 @@ class ChartDecl:
     footnotes: tuple[FootnoteDecl, ...] = ()
     notes: tuple[Text, ...] = ()
     partial: Text | None = None
+    partial_span: Span | None = None  # the whole `partial "..."` statement (C309's fix deletes it)
     drm_meaning: Text | None = None
     derive: DeriveDecl | None = None
     rows: tuple[RowDecl, ...] = ()

@@ -150,6 +150,7 @@ class OddsDecl:
     domain: OddsDomain | None = None
     round_spans: tuple[Span, ...] = ()
     partial: Text | None = None  # the columns as printed are known to be incomplete (IA2 7.1.6)
+    partial_span: Span | None = None  # the whole `partial "..."` statement (C309's fix deletes it)
 
 
 # ---- invariants ----------------------------------------------------------------------------------
@@ -334,6 +335,7 @@ class ExampleDecl:
     span: Span
     repeated: tuple[Span, ...] = ()
     aid: bool = False  # printed under its chart in the player aid
+    contradicts_statement: Span | None = None  # the whole `contradicts "..."` line (C462's fix deletes it)
 
 
 # ---- formulas ------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dsl.ast.charts import DrmDecl, RowDecl
-from dsl.ast.values import Cond, KeyValueText, Name, RangeText, Text, ValueText
+from dsl.ast.values import Cond, Expr, KeyValueText, Name, RangeText, Text, ValueText
 from dsl.shared import Span
 
 # ---- errata --------------------------------------------------------------------------------------
@@ -141,11 +141,22 @@ class ChangeNote:
     span: Span
 
 
+@dataclass(frozen=True)
+class ChangeResult:
+    """`change result to EXPR [because "..."]`: a formula's result as corrected (the `amend` names
+    the formula), its constants included (`floor(sorties_flown / 3)` printed, `/ 4` meant)."""
+
+    expr: Expr
+    because: Text | None
+    span: Span
+
+
 AmendOp = (
     AddRow | RemoveRow | ChangeCell | MoveRow | Retitle | Complete | AddNote | AddDrm | RemoveDrm | ChangeDrm
-    | ChangeField | ChangeNote
+    | ChangeField | ChangeNote | ChangeResult
 )
-"""One amendment of a chart; a row is named by its keys and printed range, a DRM by its name."""
+"""One amendment of a chart, an enum's records or a formula; a row is named by its keys and printed
+range, a DRM by its name."""
 
 
 @dataclass(frozen=True)

@@ -116,6 +116,7 @@ class ChartRules(Terminals):
             footnotes=block.every("footnote", ast.FootnoteDecl),
             notes=block.every("note", ast.Text),
             partial=block.one("partial", ast.Text),
+            partial_span=block.span_of("partial"),
             drm_meaning=block.one("drm_meaning", ast.Text),
             derive=block.one("derive", ast.DeriveDecl),
             rows=block.every_item("rows", ast.RowDecl),

@@ -174,6 +174,7 @@ class OddsRules(Terminals):
             domain=block.one("domain", ast.OddsDomain),
             round_spans=tuple(s for s in (block.span_of("attacker_high"), block.span_of("defender_high")) if s),
             partial=block.one("partial", ast.Text),
+            partial_span=block.span_of("partial"),
         )
 
     odds_columns = listing("columns")
@@ -310,6 +311,7 @@ class ErrataRules(Terminals):
 
     op_remove_drm = node(ast.RemoveDrm)
     op_field = node(ast.ChangeField)
+    op_result = node(ast.ChangeResult)
 
     def op_footnote(self, meta: Meta, number: Token, text: ast.Text, because: ast.Text | None) -> ast.ChangeNote:
         return ast.ChangeNote(True, int(number), text, because, self._span(meta))
@@ -390,6 +392,7 @@ class ExampleRules(Terminals):
             span=self._span(meta),
             repeated=block.repeated,
             aid=bool(block.one("aid", bool)),
+            contradicts_statement=block.span_of("contradicts"),
         )
 
     # ---- the inputs, as `chartc lookup` takes them

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compiler import model
+from compiler.diagnostics.textsafe import printable
 from compiler.emit.html.wording import cell_text, describe_condition, drm_rules, key_text, signed
 from compiler.engine.chances import drm_reach_span
 from compiler.engine.drms import modified_roll
@@ -145,7 +146,20 @@ def emit_foundry(game: model.Game) -> dict[str, str]:
 
 
 def _json(doc: dict[str, Any]) -> str:
-    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    return json.dumps(_shown(doc), ensure_ascii=False, indent=2) + "\n"
+
+
+def _shown(value: Any) -> Any:
+    """`value` with every string made `printable`: Foundry shows names and descriptions to the
+    players as they are, so a bidi override or a control in chart text must arrive as a visible
+    `<U+202E>`, as on the player aid (ids and keys are ASCII and pass unchanged)."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, dict):
+        return {k: _shown(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shown(v) for v in value]
+    return value
 
 
 def _file_name(name: str, doc_id: str) -> str:
