@@ -244,7 +244,9 @@ def python_answer(fn: Callable[..., Any], chart: dict[str, Any], q: Question, er
     """The generated lookup's answer: its row's values as JSON carries them, or NO_ROW. The key
     parameters are the keyword-only ones in the chart's key order (their names follow the module's
     identifier policy, not the chart's key names)."""
-    params = [p.name for p in inspect.signature(fn).parameters.values() if p.kind is p.KEYWORD_ONLY and p.name != "drm"]
+    # (`when` and `set_`, the situation, are no keys: the question gives the DRM total)
+    params = [p.name for p in inspect.signature(fn).parameters.values()
+              if p.kind is p.KEYWORD_ONLY and p.name not in ("drm", "when", "set_")]
     kwargs: dict[str, Any] = dict(zip(params, (v for _, v in q.keys), strict=True))
     if chart["kind"] in ("roll", "value"):
         kwargs["drm"] = q.drm

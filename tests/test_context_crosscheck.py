@@ -158,13 +158,19 @@ def crosscheck_game(game_id: str, contexts_per_chart: int, seed: int) -> int:
             if drm_fn is not None:
                 assert drm_fn(**{keyword[n]: v for n, v in context.items()}) == total, question
             params = [p.name for p in inspect.signature(lookup_fn).parameters.values() if p.kind is p.KEYWORD_ONLY]
-            by_key = dict(zip([p for p in params if p != "drm"], keys.values(), strict=True))
+            by_key = dict(zip([p for p in params if p not in ("drm", "when", "set_")], keys.values(), strict=True))
             try:
                 python_values: Any = lookup_fn(roll, drm=total, **by_key)
             except module.NoRowError:
                 python_values = None
             expected = None if index is None else chart["rows"][index]["values"]
             assert (python_values and dict(python_values)) == _as_python(expected), question
+            if drm_fn is not None:  # the module reading the same situation itself (`set_`, flags included)
+                try:
+                    situated: Any = lookup_fn(roll, set_=context, **by_key)
+                except module.NoRowError:
+                    situated = None
+                assert situated == python_values, question
             # chartc lookup
             options = [a for k, v in keys.items() for a in ("--key", f"{k}={v}")] + context_options(doc, context, rng)
             address = f"{game_id}/{chart['address']}"

@@ -253,7 +253,7 @@ def test_the_pipeline_reads_natural_rows_first_then_the_capped_modified_roll() -
     assert runtime._row_for((), runtime._Index(rows[1:]), (), 2, 2) is None
     steps = (("drms", 3, 8), ("minimum", 1, 8), ("maximum", 6, 6))
     assert runtime._rolled(5, 3, "high", _CAPPED) == {
-        "natural": 5, "drm": 3, "modified": 6, "values": "high", "steps": steps
+        "natural": 5, "drm": 3, "modified": 6, "values": "high", "steps": steps, "drms": ()
     }
     assert runtime._rolled(5, 3, "high")["steps"] == (("drms", 3, 8),)
 
@@ -374,7 +374,8 @@ def test_a_column_named_roll_is_not_overwritten_by_the_natural_roll(tmp_path: Pa
     got = call(path, "m.roll_r1(random.Random(3))")
     natural = random.Random(3).randint(1, 6)
     steps = [["drms", 0, natural]]  # the one step of a roll without arithmetic (a JSON list here)
-    assert got == [{"natural": natural, "drm": 0, "modified": natural, "values": {"roll": "printed"}, "steps": steps}]
+    assert got == [{"natural": natural, "drm": 0, "modified": natural, "values": {"roll": "printed"}, "steps": steps,
+                    "drms": []}]
 
 
 def test_chart_ids_that_normalise_alike_never_alias(tmp_path: Path) -> None:
@@ -550,7 +551,7 @@ def test_every_lookup_agrees_with_the_compiler(corpus, game_id: str) -> None:
             continue
         function = module.LOOKUPS[chart.address]
         signature = inspect.signature(function).parameters.values()
-        params = [p for p in signature if p.kind is p.KEYWORD_ONLY and p.name != "drm"]
+        params = [p for p in signature if p.kind is p.KEYWORD_ONLY and p.name not in ("drm", "when", "set_")]
         if chart.kind == "roll":
             low, high = chart.drm_span()
             reads = [(n, drm) for n in chart.dice.outcomes for drm in sorted({0, low - 1, high + 1})]

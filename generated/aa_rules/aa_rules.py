@@ -5,7 +5,10 @@ Standalone: standard library only, no import of chartc. A roll is an int on the 
 (a d10's 0 is 10, a percentile 00 is 100); a month is 'YYYY-MM'. Each chart has
 lookup_<id>(roll, *, keys..., drm=0) returning its row as a TypedDict, roll_<id>(rng, ...) for
 die-roll charts, drm_<id>(*, context...) when it declares DRMs and odds_<id>(attack, defense)
-for an odds rule, whose column a CRT lookup accepts as its key. Every argument is checked:
+for an odds rule, whose column a CRT lookup accepts as its key. A chart with DRMs also reads
+them from the situation, when=(flags...) and set_={name: value} (chartc lookup's --when and
+--set), and has read_<id>(roll, ...), a roll_<id> result for dice rolled elsewhere naming the
+DRMs that applied; follow_<id>(rng, ...) passes the situation to every step. Every argument is checked:
 ValueError for a roll, key or context value that cannot occur (naming the allowed values),
 NoRowError when no row is selected.
 
@@ -25,7 +28,7 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import (
     Final,
@@ -395,6 +398,89 @@ def _total_drm(
     return _clamp(sum(amount for _, amount in _drm_terms(drms, context, groups)), clamp)
 
 
+class _Var(NamedTuple):
+    """A context variable a chart reads: its id, its type ('flag', 'int', 'month' or an enum's id),
+    its declared range (None: open) and, for an enum, the printed label of each member id."""
+
+    id: str
+    type: str
+    low: int | str | None = None
+    high: int | str | None = None
+    labels: object = None  # an enum's label table, `<ENUM>_LABELS` (member id -> label), as the module types it
+
+
+class AppliedDrm(TypedDict):
+    """A DRM that applied: its id, its label as printed and what it added (a per-N DRM: its value
+    times the steps the context holds)."""
+
+    id: str
+    label: str
+    value: int
+
+
+def _given_context(
+    chart: str, reads: tuple[_Var, ...], when: Iterable[str], given: Mapping[str, object] | None
+) -> dict[str, _Context]:
+    """`when` (the flags that are true) and `given` (other values by variable id) as a context,
+    each name one the chart reads and each value of its variable's type (an enum by id or label).
+
+    Raises:
+        ValueError: an unknown name (the message names those the chart reads), a name given
+            twice, a value of the wrong type or outside its declared range.
+    """
+    known = {v.id: v for v in reads}
+    described = ", ".join(f"{v.id} ({v.type})" for v in reads) or "nothing"
+    if isinstance(when, str):
+        raise ValueError(f"{chart}: when must be a tuple of flag names, got {when!r}; e.g. when=({when!r},)")
+    context: dict[str, _Context] = {}
+    pairs = [(name, True) for name in when] + list((given or {}).items())
+    for name, value in pairs:
+        var = known.get(name) if isinstance(name, str) else None
+        if var is None:
+            raise ValueError(f"{chart}: the chart's DRMs do not read {name!r}; they read {described}")
+        if name in context:
+            raise ValueError(f"{chart}: {name!r} is given twice")
+        if var.type == "flag":
+            _check_flag(chart, name, value)
+            context[name] = bool(value)
+            continue
+        if value is True and name in when:
+            raise ValueError(f"{chart}: {name!r} is not a flag ({var.type}): give its value, set_={{{name!r}: ...}}")
+        read: int | str
+        if var.type == "int":
+            read = _check_int(chart, name, value)
+        elif var.type == "month":
+            _check_month(chart, name, value)
+            read = str(value)
+        else:
+            read = _member(chart, name, value, cast(Mapping[str, str], var.labels or {}))
+        if var.low is not None or var.high is not None:
+            _check_range(chart, name, read, var.low, var.high)
+        context[name] = read
+    return context
+
+
+def _context_drms(
+    chart: str,
+    reads: tuple[_Var, ...],
+    when: Iterable[str],
+    given: Mapping[str, object] | None,
+    keys: Mapping[str, _Context],
+    drms: tuple[_Drm, ...],
+    names: tuple[tuple[str, str], ...],
+    clamp: tuple[int, int] | None,
+    groups: tuple[tuple[str, str], ...] = (),
+) -> tuple[int, tuple[AppliedDrm, ...]]:
+    """The DRM total in the situation given (`_given_context`, with the chart's keys for the DRMs
+    that test them) and each DRM that applied, in declaration order, named by `names` (id, label).
+    """
+    context = dict(keys)
+    context.update(_given_context(chart, reads, when, given))
+    terms = _drm_terms(drms, context, groups)
+    applied = tuple(AppliedDrm(id=names[p][0], label=names[p][1], value=amount) for p, amount in terms)
+    return _clamp(sum(amount for _, amount in terms), clamp), applied
+
+
 def _key_matches(key: _Key, given: str) -> bool:
     """Whether a row key (a member id, None for any, months (first, last)) applies to a key value."""
     if key is None or key == given:
@@ -592,8 +678,9 @@ class ChartRef(TypedDict):
 
 class Roll(TypedDict, Generic[_V]):
     """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values,
-    and the steps that made the modified roll (each step, its amount and the roll after it: `('drms',
-    1, 3), ('add', -3, 0), ('minimum', 0, 0)`).
+    the steps that made the modified roll (each step, its amount and the roll after it: `('drms',
+    1, 3), ('add', -3, 0), ('minimum', 0, 0)`), and the chart's DRMs that applied in the situation
+    given as `when=`/`set=` (empty when none was given).
     """
 
     natural: int
@@ -601,14 +688,17 @@ class Roll(TypedDict, Generic[_V]):
     modified: int
     values: _V
     steps: tuple[_Made, ...]
+    drms: tuple[AppliedDrm, ...]
 
 
-def _rolled(natural: int, drm: int, values: _V, steps: tuple[_Step, ...] = ()) -> Roll[_V]:
+def _rolled(
+    natural: int, drm: int, values: _V, steps: tuple[_Step, ...] = (), drms: tuple[AppliedDrm, ...] = ()
+) -> Roll[_V]:
     """What `roll_<id>` returns: the natural roll, the DRM total, the modified roll, the row's
-    values and the steps made (`_roll_steps`).
+    values, the steps made (`_roll_steps`) and the DRMs that applied.
     """
     made = _roll_steps(natural, drm, steps)
-    return {"natural": natural, "drm": drm, "modified": made[-1][2], "values": values, "steps": made}
+    return {"natural": natural, "drm": drm, "modified": made[-1][2], "values": values, "steps": made, "drms": drms}
 
 
 class _Shift(NamedTuple):
@@ -1156,8 +1246,9 @@ class CellRoll(TypedDict):
 
 
 class Step(TypedDict):
-    """One step of a chain: the chart, its natural roll (None: read by keys), DRM, modified roll,
-    the row's values with each roll inside a cell made, and those rolls in column order."""
+    """One step of a chain: the chart, its natural roll (None: read by keys), DRM total, modified
+    roll, the row's values with each roll inside a cell made, those rolls in column order, and the
+    chart's DRMs that applied in the situation given (`when=`/`set_=`)."""
 
     chart: str
     natural: int | None
@@ -1165,10 +1256,20 @@ class Step(TypedDict):
     modified: int | None
     values: dict[str, object]
     cell_rolls: list[int]
+    drms: tuple[AppliedDrm, ...]
 
 
-# A chart's step: (rng, keys by id, DRM) -> (natural roll, modified roll, the row's values).
-_Stepper = Callable[[random.Random, Mapping[str, str], int], tuple[int | None, int | None, Mapping[str, object]]]
+# The situation of a chain (every chart's context variables by id), None when none was given.
+_Situation = Mapping[str, _Context] | None
+# What a step of a chain made: natural roll, DRM total, modified roll, the row's values, the DRMs applied.
+_StepMade = tuple[int | None, int, int | None, Mapping[str, object], tuple[AppliedDrm, ...]]
+# A chart's step: (rng, keys by id, DRM carried, situation) -> what it made.
+_Stepper = Callable[[random.Random, Mapping[str, str], int, _Situation], _StepMade]
+
+
+def _situation_for(reads: tuple[_Var, ...], situation: _Situation) -> dict[str, object] | None:
+    """The part of a chain's situation one chart's DRMs read, as its `set_=` (None: not given)."""
+    return None if situation is None else {v.id: situation[v.id] for v in reads if v.id in situation}
 
 
 def _cell_outcome(outcomes: tuple[tuple[int | None, int | None, _O], ...], natural: int) -> _O | None:
@@ -1230,8 +1331,10 @@ def _follow(
     steppers: Mapping[str, _Stepper],
     chart_keys: Mapping[str, tuple[str, ...]],
     limit: int = 100,
+    situation: _Situation = None,
 ) -> list[Step]:
-    """Walk the chain from chart `start`; at most `limit` steps.
+    """Walk the chain from chart `start`; at most `limit` steps. Each chart's DRMs are read in the
+    `situation` when one is given (as `chartc lookup --follow --when/--set` reads them).
 
     Raises:
         ValueError: a key no step gives; RuntimeError: the walk did not end within `limit` steps.
@@ -1239,10 +1342,11 @@ def _follow(
     address, given = start, keys
     steps: list[Step] = []
     while len(steps) < limit:
-        natural, modified, values = steppers[address](rng, keys, drm)
+        natural, total, modified, values, applied = steppers[address](rng, keys, drm, situation)
         rolls: list[int] = []
         made = {column: _cell_value(rng, value, rolls) for column, value in values.items()}
-        steps.append(Step(chart=address, natural=natural, drm=drm, modified=modified, values=made, cell_rolls=rolls))
+        steps.append(Step(chart=address, natural=natural, drm=total, modified=modified, values=made, cell_rolls=rolls,
+                          drms=applied))
         move = next((v for v in made.values() if isinstance(v, dict) and ("chart" in v or "again" in v)), None)
         if move is None or ("chart" in move and move["chart"] not in steppers):
             return steps
@@ -2193,41 +2297,33 @@ def roll_il2_aamg(rng: random.Random, *, mg: Mg, drm: int = 0) -> Roll[Il2AamgRe
 # ---- following chained results
 
 
-def _step_aamg_damage(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'aamg_damage': its natural roll, modified roll and row."""
+def _step_aamg_damage(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'aamg_damage': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
     rolled = roll_aamg_damage(rng, mg=cast(Mg, keys['mg']), drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
+    return rolled['natural'], rolled['drm'], rolled['modified'], rolled['values'], rolled['drms']
 
 
-def _step_attack_kinds(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'attack_kinds': its natural roll, modified roll and row."""
-    return None, None, lookup_attack_kinds(attack_kind=cast(AttackKind, keys['attack_kind']))
+def _step_attack_kinds(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'attack_kinds': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
+    return None, drm, None, lookup_attack_kinds(attack_kind=cast(AttackKind, keys['attack_kind'])), ()
 
 
-def _step_aa_damage_tables(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'aa_damage_tables': its natural roll, modified roll and row."""
-    return None, None, lookup_aa_damage_tables(aa_gun=cast(AaGun, keys['aa_gun']))
+def _step_aa_damage_tables(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'aa_damage_tables': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
+    return None, drm, None, lookup_aa_damage_tables(aa_gun=cast(AaGun, keys['aa_gun'])), ()
 
 
-def _step_tank_buster_hits(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'tank_buster_hits': its natural roll, modified roll and row."""
-    return None, None, lookup_tank_buster_hits(tank_buster_fire=cast(TankBusterFire, keys['tank_buster_fire']))
+def _step_tank_buster_hits(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'tank_buster_hits': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
+    return None, drm, None, lookup_tank_buster_hits(tank_buster_fire=cast(TankBusterFire, keys['tank_buster_fire'])), ()
 
 
 _CHAIN_STEPS: Final[dict[str, _Stepper]] = {
@@ -2242,46 +2338,110 @@ _CHAIN_KEYS: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
-def follow_attack_kinds(rng: random.Random, *, attack_kind: AttackKind, drm: int = 0) -> list[Step]:
+_ATTACK_KINDS_CHAIN_READS: Final[tuple[_Var, ...]] = ()
+
+
+def follow_attack_kinds(
+    rng: random.Random,
+    *,
+    attack_kind: AttackKind,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'attack_kinds' with `rng` and follow its chained results to the end (it sends the reader to
         Defense-Firepower, Hit-Location, Table-of-Aircraft).
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('attack_kinds', rng)
     attack_kind = _member('attack_kinds', 'attack_kind', attack_kind, ATTACK_KIND_LABELS)
     _check_int('attack_kinds', 'drm', drm)
-    return _follow('attack_kinds', rng, {'attack_kind': attack_kind}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('attack_kinds', _ATTACK_KINDS_CHAIN_READS, when, set_)
+    return _follow(
+        'attack_kinds', rng, {'attack_kind': attack_kind}, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation,
+    )
 
 
-def follow_aa_damage_tables(rng: random.Random, *, aa_gun: AaGun, drm: int = 0) -> list[Step]:
+_AA_DAMAGE_TABLES_CHAIN_READS: Final[tuple[_Var, ...]] = ()
+
+
+def follow_aa_damage_tables(
+    rng: random.Random,
+    *,
+    aa_gun: AaGun,
+    mg: Mg | None = None,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'aa_damage_tables' with `rng` and follow its chained results to the end (it sends the reader to
         Damage-Caused, aamg_damage).
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    A key of a later chart (mg) is read from the step that
+    leads there (the reference, the step's keys, the row), else from the value given here.
+
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('aa_damage_tables', rng)
     aa_gun = _member('aa_damage_tables', 'aa_gun', aa_gun, AA_GUN_LABELS)
     _check_int('aa_damage_tables', 'drm', drm)
-    return _follow('aa_damage_tables', rng, {'aa_gun': aa_gun}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    given: dict[str, str] = {'aa_gun': aa_gun}
+    if mg is not None:
+        mg = _member('aamg_damage', 'mg', mg, MG_LABELS)
+        given['mg'] = mg
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('aa_damage_tables', _AA_DAMAGE_TABLES_CHAIN_READS, when, set_)
+    return _follow('aa_damage_tables', rng, given, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation)
 
 
-def follow_tank_buster_hits(rng: random.Random, *, tank_buster_fire: TankBusterFire, drm: int = 0) -> list[Step]:
+_TANK_BUSTER_HITS_CHAIN_READS: Final[tuple[_Var, ...]] = ()
+
+
+def follow_tank_buster_hits(
+    rng: random.Random,
+    *,
+    tank_buster_fire: TankBusterFire,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'tank_buster_hits' with `rng` and follow its chained results to the end (it sends the reader to
         Hit-Location, Number-of-Hits).
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('tank_buster_hits', rng)
     tank_buster_fire = _member('tank_buster_hits', 'tank_buster_fire', tank_buster_fire, TANK_BUSTER_FIRE_LABELS)
     _check_int('tank_buster_hits', 'drm', drm)
-    return _follow('tank_buster_hits', rng, {'tank_buster_fire': tank_buster_fire}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('tank_buster_hits', _TANK_BUSTER_HITS_CHAIN_READS, when, set_)
+    return _follow(
+        'tank_buster_hits', rng, {'tank_buster_fire': tank_buster_fire}, drm, _CHAIN_STEPS, _CHAIN_KEYS,
+        situation=situation,
+    )
 
 
 LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {

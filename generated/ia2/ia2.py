@@ -5,7 +5,10 @@ Standalone: standard library only, no import of chartc. A roll is an int on the 
 (a d10's 0 is 10, a percentile 00 is 100); a month is 'YYYY-MM'. Each chart has
 lookup_<id>(roll, *, keys..., drm=0) returning its row as a TypedDict, roll_<id>(rng, ...) for
 die-roll charts, drm_<id>(*, context...) when it declares DRMs and odds_<id>(attack, defense)
-for an odds rule, whose column a CRT lookup accepts as its key. Every argument is checked:
+for an odds rule, whose column a CRT lookup accepts as its key. A chart with DRMs also reads
+them from the situation, when=(flags...) and set_={name: value} (chartc lookup's --when and
+--set), and has read_<id>(roll, ...), a roll_<id> result for dice rolled elsewhere naming the
+DRMs that applied; follow_<id>(rng, ...) passes the situation to every step. Every argument is checked:
 ValueError for a roll, key or context value that cannot occur (naming the allowed values),
 NoRowError when no row is selected.
 
@@ -25,7 +28,7 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import (
     Final,
@@ -395,6 +398,89 @@ def _total_drm(
     return _clamp(sum(amount for _, amount in _drm_terms(drms, context, groups)), clamp)
 
 
+class _Var(NamedTuple):
+    """A context variable a chart reads: its id, its type ('flag', 'int', 'month' or an enum's id),
+    its declared range (None: open) and, for an enum, the printed label of each member id."""
+
+    id: str
+    type: str
+    low: int | str | None = None
+    high: int | str | None = None
+    labels: object = None  # an enum's label table, `<ENUM>_LABELS` (member id -> label), as the module types it
+
+
+class AppliedDrm(TypedDict):
+    """A DRM that applied: its id, its label as printed and what it added (a per-N DRM: its value
+    times the steps the context holds)."""
+
+    id: str
+    label: str
+    value: int
+
+
+def _given_context(
+    chart: str, reads: tuple[_Var, ...], when: Iterable[str], given: Mapping[str, object] | None
+) -> dict[str, _Context]:
+    """`when` (the flags that are true) and `given` (other values by variable id) as a context,
+    each name one the chart reads and each value of its variable's type (an enum by id or label).
+
+    Raises:
+        ValueError: an unknown name (the message names those the chart reads), a name given
+            twice, a value of the wrong type or outside its declared range.
+    """
+    known = {v.id: v for v in reads}
+    described = ", ".join(f"{v.id} ({v.type})" for v in reads) or "nothing"
+    if isinstance(when, str):
+        raise ValueError(f"{chart}: when must be a tuple of flag names, got {when!r}; e.g. when=({when!r},)")
+    context: dict[str, _Context] = {}
+    pairs = [(name, True) for name in when] + list((given or {}).items())
+    for name, value in pairs:
+        var = known.get(name) if isinstance(name, str) else None
+        if var is None:
+            raise ValueError(f"{chart}: the chart's DRMs do not read {name!r}; they read {described}")
+        if name in context:
+            raise ValueError(f"{chart}: {name!r} is given twice")
+        if var.type == "flag":
+            _check_flag(chart, name, value)
+            context[name] = bool(value)
+            continue
+        if value is True and name in when:
+            raise ValueError(f"{chart}: {name!r} is not a flag ({var.type}): give its value, set_={{{name!r}: ...}}")
+        read: int | str
+        if var.type == "int":
+            read = _check_int(chart, name, value)
+        elif var.type == "month":
+            _check_month(chart, name, value)
+            read = str(value)
+        else:
+            read = _member(chart, name, value, cast(Mapping[str, str], var.labels or {}))
+        if var.low is not None or var.high is not None:
+            _check_range(chart, name, read, var.low, var.high)
+        context[name] = read
+    return context
+
+
+def _context_drms(
+    chart: str,
+    reads: tuple[_Var, ...],
+    when: Iterable[str],
+    given: Mapping[str, object] | None,
+    keys: Mapping[str, _Context],
+    drms: tuple[_Drm, ...],
+    names: tuple[tuple[str, str], ...],
+    clamp: tuple[int, int] | None,
+    groups: tuple[tuple[str, str], ...] = (),
+) -> tuple[int, tuple[AppliedDrm, ...]]:
+    """The DRM total in the situation given (`_given_context`, with the chart's keys for the DRMs
+    that test them) and each DRM that applied, in declaration order, named by `names` (id, label).
+    """
+    context = dict(keys)
+    context.update(_given_context(chart, reads, when, given))
+    terms = _drm_terms(drms, context, groups)
+    applied = tuple(AppliedDrm(id=names[p][0], label=names[p][1], value=amount) for p, amount in terms)
+    return _clamp(sum(amount for _, amount in terms), clamp), applied
+
+
 def _key_matches(key: _Key, given: str) -> bool:
     """Whether a row key (a member id, None for any, months (first, last)) applies to a key value."""
     if key is None or key == given:
@@ -592,8 +678,9 @@ class ChartRef(TypedDict):
 
 class Roll(TypedDict, Generic[_V]):
     """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values,
-    and the steps that made the modified roll (each step, its amount and the roll after it: `('drms',
-    1, 3), ('add', -3, 0), ('minimum', 0, 0)`).
+    the steps that made the modified roll (each step, its amount and the roll after it: `('drms',
+    1, 3), ('add', -3, 0), ('minimum', 0, 0)`), and the chart's DRMs that applied in the situation
+    given as `when=`/`set=` (empty when none was given).
     """
 
     natural: int
@@ -601,14 +688,17 @@ class Roll(TypedDict, Generic[_V]):
     modified: int
     values: _V
     steps: tuple[_Made, ...]
+    drms: tuple[AppliedDrm, ...]
 
 
-def _rolled(natural: int, drm: int, values: _V, steps: tuple[_Step, ...] = ()) -> Roll[_V]:
+def _rolled(
+    natural: int, drm: int, values: _V, steps: tuple[_Step, ...] = (), drms: tuple[AppliedDrm, ...] = ()
+) -> Roll[_V]:
     """What `roll_<id>` returns: the natural roll, the DRM total, the modified roll, the row's
-    values and the steps made (`_roll_steps`).
+    values, the steps made (`_roll_steps`) and the DRMs that applied.
     """
     made = _roll_steps(natural, drm, steps)
-    return {"natural": natural, "drm": drm, "modified": made[-1][2], "values": values, "steps": made}
+    return {"natural": natural, "drm": drm, "modified": made[-1][2], "values": values, "steps": made, "drms": drms}
 
 
 class _Shift(NamedTuple):
@@ -2118,8 +2208,9 @@ class CellRoll(TypedDict):
 
 
 class Step(TypedDict):
-    """One step of a chain: the chart, its natural roll (None: read by keys), DRM, modified roll,
-    the row's values with each roll inside a cell made, and those rolls in column order."""
+    """One step of a chain: the chart, its natural roll (None: read by keys), DRM total, modified
+    roll, the row's values with each roll inside a cell made, those rolls in column order, and the
+    chart's DRMs that applied in the situation given (`when=`/`set_=`)."""
 
     chart: str
     natural: int | None
@@ -2127,10 +2218,20 @@ class Step(TypedDict):
     modified: int | None
     values: dict[str, object]
     cell_rolls: list[int]
+    drms: tuple[AppliedDrm, ...]
 
 
-# A chart's step: (rng, keys by id, DRM) -> (natural roll, modified roll, the row's values).
-_Stepper = Callable[[random.Random, Mapping[str, str], int], tuple[int | None, int | None, Mapping[str, object]]]
+# The situation of a chain (every chart's context variables by id), None when none was given.
+_Situation = Mapping[str, _Context] | None
+# What a step of a chain made: natural roll, DRM total, modified roll, the row's values, the DRMs applied.
+_StepMade = tuple[int | None, int, int | None, Mapping[str, object], tuple[AppliedDrm, ...]]
+# A chart's step: (rng, keys by id, DRM carried, situation) -> what it made.
+_Stepper = Callable[[random.Random, Mapping[str, str], int, _Situation], _StepMade]
+
+
+def _situation_for(reads: tuple[_Var, ...], situation: _Situation) -> dict[str, object] | None:
+    """The part of a chain's situation one chart's DRMs read, as its `set_=` (None: not given)."""
+    return None if situation is None else {v.id: situation[v.id] for v in reads if v.id in situation}
 
 
 def _cell_outcome(outcomes: tuple[tuple[int | None, int | None, _O], ...], natural: int) -> _O | None:
@@ -2192,8 +2293,10 @@ def _follow(
     steppers: Mapping[str, _Stepper],
     chart_keys: Mapping[str, tuple[str, ...]],
     limit: int = 100,
+    situation: _Situation = None,
 ) -> list[Step]:
-    """Walk the chain from chart `start`; at most `limit` steps.
+    """Walk the chain from chart `start`; at most `limit` steps. Each chart's DRMs are read in the
+    `situation` when one is given (as `chartc lookup --follow --when/--set` reads them).
 
     Raises:
         ValueError: a key no step gives; RuntimeError: the walk did not end within `limit` steps.
@@ -2201,10 +2304,11 @@ def _follow(
     address, given = start, keys
     steps: list[Step] = []
     while len(steps) < limit:
-        natural, modified, values = steppers[address](rng, keys, drm)
+        natural, total, modified, values, applied = steppers[address](rng, keys, drm, situation)
         rolls: list[int] = []
         made = {column: _cell_value(rng, value, rolls) for column, value in values.items()}
-        steps.append(Step(chart=address, natural=natural, drm=drm, modified=modified, values=made, cell_rolls=rolls))
+        steps.append(Step(chart=address, natural=natural, drm=total, modified=modified, values=made, cell_rolls=rolls,
+                          drms=applied))
         move = next((v for v in made.values() if isinstance(v, dict) and ("chart" in v or "again" in v)), None)
         if move is None or ("chart" in move and move["chart"] not in steppers):
             return steps
@@ -2468,12 +2572,23 @@ _KNIGHTS_CROSS_INDEX: Final = _Index(_KNIGHTS_CROSS_ROWS)
 _KNIGHTS_CROSS_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
-def lookup_knights_cross(roll: int, *, drm: int = 0) -> KnightsCrossResult:
+def lookup_knights_cross(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> KnightsCrossResult:
     """Knight's Cross roll, rule 7.8.7: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d6, 1 to 6 (what the dice show).
-        drm: the total die roll modifier, added to the natural roll.
+        when: the flags that are true, by name. Given `when` or `set_`, the chart's DRMs are read in
+            that situation (points_beyond) and their total added to `drm`, as drm_<id>() adds them
+            up; left out, a flag is false and any other value unknown.
+        set_: the other values of the situation by name: an int, a month 'YYYY-MM', an enum id or
+            label (a flag's True or False too); `set_={}` reads the DRMs with every flag false.
+        drm: the total die roll modifier, added to the natural roll, on top of the DRMs read from `when`/`set_`.
 
     Returns:
         The row's values by column:
@@ -2484,13 +2599,17 @@ def lookup_knights_cross(roll: int, *, drm: int = 0) -> KnightsCrossResult:
             roll of 1 or less is a success).
 
     Raises:
-        ValueError: a roll or key value that cannot occur.
+        ValueError: a roll or key value that cannot occur, a name the chart's DRMs do not read.
         NoRowError: no row is selected.
     """
     if type(roll) is not int or roll not in _KNIGHTS_CROSS_OUTCOMES:
         _check_natural('knights_cross', roll, _KNIGHTS_CROSS_OUTCOMES, '1d6')
     if type(drm) is not int:
         _check_int('knights_cross', 'drm', drm)
+    if when or set_ is not None:
+        drm += _context_drms(
+            'knights_cross', _KNIGHTS_CROSS_READS, when, set_, {}, _KNIGHTS_CROSS_DRMS, _KNIGHTS_CROSS_DRM_NAMES, None,
+        )[0]
     modified = roll + drm
     low, by_roll, below, above = _KNIGHTS_CROSS_INDEX.tables.get(()) or _UNINDEXED
     at = modified - low
@@ -2500,10 +2619,40 @@ def lookup_knights_cross(roll: int, *, drm: int = 0) -> KnightsCrossResult:
     return {'result': row[0]}
 
 
+def read_knights_cross(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[KnightsCrossResult]:
+    """Knight's Cross roll, rule 7.8.7: the row a natural roll selects in the situation given, and how.
+
+    Takes what lookup_knights_cross() takes; returns what roll_knights_cross() returns: the natural roll, the
+    DRM total, the modified roll, the row's values, the steps that made the modified roll and the
+    DRMs that applied (`drms`: id, label and value of each).
+    """
+    if type(drm) is not int:
+        _check_int('knights_cross', 'drm', drm)
+    applied: tuple[AppliedDrm, ...] = ()
+    if when or set_ is not None:
+        total, applied = _context_drms(
+            'knights_cross', _KNIGHTS_CROSS_READS, when, set_, {}, _KNIGHTS_CROSS_DRMS, _KNIGHTS_CROSS_DRM_NAMES, None,
+        )
+        drm += total
+    return _rolled(roll, drm, lookup_knights_cross(roll, drm=drm), (), applied)
+
+
 _KNIGHTS_CROSS_DICE: Final = _Dice('sum', 1, 6)
 
 
-def roll_knights_cross(rng: random.Random, *, drm: int = 0) -> Roll[KnightsCrossResult]:
+def roll_knights_cross(
+    rng: random.Random,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[KnightsCrossResult]:
     """Roll 1d6 with `rng` and read Knight's Cross roll, rule 7.8.7.
 
     Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
@@ -2513,12 +2662,14 @@ def roll_knights_cross(rng: random.Random, *, drm: int = 0) -> Roll[KnightsCross
     """
     _check_rng('knights_cross', rng)
     natural = _roll(rng, _KNIGHTS_CROSS_DICE)
-    return _rolled(natural, drm, lookup_knights_cross(natural, drm=drm))
+    return read_knights_cross(natural, when=when, set_=set_, drm=drm)
 
 
 _KNIGHTS_CROSS_DRMS: Final = (
     _Drm(-1, None, _Per('points_beyond', 1, 'down')),
 )
+_KNIGHTS_CROSS_READS: Final[tuple[_Var, ...]] = (_Var('points_beyond', 'int', 0, 39),)
+_KNIGHTS_CROSS_DRM_NAMES: Final = (('succeeding_points', 'Each succeeding point'),)
 
 
 def drm_knights_cross(*, points_beyond: int | None = None) -> int:
@@ -2548,12 +2699,24 @@ _PROMOTION_INDEX: Final = _Index(_PROMOTION_ROWS)
 _PROMOTION_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
-def lookup_promotion(roll: int, *, drm: int = 0) -> PromotionResult:
+def lookup_promotion(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> PromotionResult:
     """Promotion roll, rule 7.9.3: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d6, 1 to 6 (what the dice show).
-        drm: the total die roll modifier, added to the natural roll.
+        when: the flags that are true, by name. Given `when` or `set_`, the chart's DRMs are read in
+            that situation (knights_cross_holder, ek1_in_period, ehrenpokal_in_period, german_cross_in_period,
+                kills_in_period) and their total added to `drm`, as drm_<id>() adds them
+            up; left out, a flag is false and any other value unknown.
+        set_: the other values of the situation by name: an int, a month 'YYYY-MM', an enum id or
+            label (a flag's True or False too); `set_={}` reads the DRMs with every flag false.
+        drm: the total die roll modifier, added to the natural roll, on top of the DRMs read from `when`/`set_`.
 
     Returns:
         The row's values by column:
@@ -2564,13 +2727,17 @@ def lookup_promotion(roll: int, *, drm: int = 0) -> PromotionResult:
             roll of 4 or less promotes).
 
     Raises:
-        ValueError: a roll or key value that cannot occur.
+        ValueError: a roll or key value that cannot occur, a name the chart's DRMs do not read.
         NoRowError: no row is selected.
     """
     if type(roll) is not int or roll not in _PROMOTION_OUTCOMES:
         _check_natural('promotion', roll, _PROMOTION_OUTCOMES, '1d6')
     if type(drm) is not int:
         _check_int('promotion', 'drm', drm)
+    if when or set_ is not None:
+        drm += _context_drms(
+            'promotion', _PROMOTION_READS, when, set_, {}, _PROMOTION_DRMS, _PROMOTION_DRM_NAMES, None,
+        )[0]
     modified = roll + drm
     low, by_roll, below, above = _PROMOTION_INDEX.tables.get(()) or _UNINDEXED
     at = modified - low
@@ -2580,10 +2747,40 @@ def lookup_promotion(roll: int, *, drm: int = 0) -> PromotionResult:
     return {'result': row[0]}
 
 
+def read_promotion(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[PromotionResult]:
+    """Promotion roll, rule 7.9.3: the row a natural roll selects in the situation given, and how.
+
+    Takes what lookup_promotion() takes; returns what roll_promotion() returns: the natural roll, the
+    DRM total, the modified roll, the row's values, the steps that made the modified roll and the
+    DRMs that applied (`drms`: id, label and value of each).
+    """
+    if type(drm) is not int:
+        _check_int('promotion', 'drm', drm)
+    applied: tuple[AppliedDrm, ...] = ()
+    if when or set_ is not None:
+        total, applied = _context_drms(
+            'promotion', _PROMOTION_READS, when, set_, {}, _PROMOTION_DRMS, _PROMOTION_DRM_NAMES, None,
+        )
+        drm += total
+    return _rolled(roll, drm, lookup_promotion(roll, drm=drm), (), applied)
+
+
 _PROMOTION_DICE: Final = _Dice('sum', 1, 6)
 
 
-def roll_promotion(rng: random.Random, *, drm: int = 0) -> Roll[PromotionResult]:
+def roll_promotion(
+    rng: random.Random,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[PromotionResult]:
     """Roll 1d6 with `rng` and read Promotion roll, rule 7.9.3.
 
     Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
@@ -2593,7 +2790,7 @@ def roll_promotion(rng: random.Random, *, drm: int = 0) -> Roll[PromotionResult]
     """
     _check_rng('promotion', rng)
     natural = _roll(rng, _PROMOTION_DICE)
-    return _rolled(natural, drm, lookup_promotion(natural, drm=drm))
+    return read_promotion(natural, when=when, set_=set_, drm=drm)
 
 
 _PROMOTION_DRMS: Final = (
@@ -2602,6 +2799,16 @@ _PROMOTION_DRMS: Final = (
     _Drm(-1, _Flag('ehrenpokal_in_period')),
     _Drm(-1, _Flag('german_cross_in_period')),
     _Drm(-1, None, _Per('kills_in_period', 10, 'down')),
+)
+_PROMOTION_READS: Final[tuple[_Var, ...]] = (
+    _Var('knights_cross_holder', 'flag'), _Var('ek1_in_period', 'flag'), _Var('ehrenpokal_in_period', 'flag'),
+    _Var('german_cross_in_period', 'flag'), _Var('kills_in_period', 'int', 0, 99),
+)
+_PROMOTION_DRM_NAMES: Final = (
+    ('knights_cross', "For possessing the Knight's Cross (each promotion attempt)"),
+    ('ek1', 'Award of the Iron Cross 1st Class during the period'),
+    ('ehrenpokal', 'Award of the Ehrenpokal during the period'),
+    ('german_cross', 'Award of the German Cross in Gold during the period'), ('kills', 'Kills'),
 )
 
 
@@ -3745,19 +3952,32 @@ _B12_INDEX: Final = _Index(_B12_ROWS)
 _B12_OUTCOMES: Final = frozenset({-5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5})
 
 
-def lookup_b12(roll: int, *, drm: int = 0) -> B12Result:
+def lookup_b12(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> B12Result:
     """Initiative Chart [B12], rule 7.2.2.7, 7.2.2.9, 7.8.8, 7.4.8, 10.5, 10.6, 10.6.1: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d6 versus 1d6, the difference, -5 to 5 (what the dice show).
-        drm: the total die roll modifier, added to the natural roll.
+        when: the flags that are true, by name. Given `when` or `set_`, the chart's DRMs are read in
+            that situation (speed_difference, agile, engine_or_controls_damaged, pilot_ace, mw50, pilot_injury,
+                fatigue_points, allied_agile, allied_engine_or_controls_damaged, allied_ace, allied_sa, p47_loaded)
+                and their total added to `drm`, as drm_<id>() adds them
+            up; left out, a flag is false and any other value unknown.
+        set_: the other values of the situation by name: an int, a month 'YYYY-MM', an enum id or
+            label (a flag's True or False too); `set_={}` reads the DRMs with every flag false.
+        drm: the total die roll modifier, added to the natural roll, on top of the DRMs read from `when`/`set_`.
 
     Returns:
         The row's values by column:
             'result': Result
 
     Raises:
-        ValueError: a roll or key value that cannot occur.
+        ValueError: a roll or key value that cannot occur, a name the chart's DRMs do not read.
         NoRowError: no row is selected (the chart is partial: printed on the player aid cards, not in the rulebook:
             only the three differentials the 7.2.2.10 and 7.12 examples read are known).
     """
@@ -3765,6 +3985,8 @@ def lookup_b12(roll: int, *, drm: int = 0) -> B12Result:
         _check_natural('B12', roll, _B12_OUTCOMES, '1d6 versus 1d6, the difference')
     if type(drm) is not int:
         _check_int('B12', 'drm', drm)
+    if when or set_ is not None:
+        drm += _context_drms('B12', _B12_READS, when, set_, {}, _B12_DRMS, _B12_DRM_NAMES, None)[0]
     modified = roll + drm
     low, by_roll, below, above = _B12_INDEX.tables.get(()) or _UNINDEXED
     at = modified - low
@@ -3774,10 +3996,39 @@ def lookup_b12(roll: int, *, drm: int = 0) -> B12Result:
     return {'result': row[0]}
 
 
+def read_b12(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[B12Result]:
+    """Initiative Chart [B12], rule 7.2.2.7, 7.2.2.9, 7.8.8, 7.4.8, 10.5, 10.6, 10.6.1: the row a natural roll selects
+        in the situation given, and how.
+
+    Takes what lookup_b12() takes; returns what roll_b12() returns: the natural roll, the
+    DRM total, the modified roll, the row's values, the steps that made the modified roll and the
+    DRMs that applied (`drms`: id, label and value of each).
+    """
+    if type(drm) is not int:
+        _check_int('B12', 'drm', drm)
+    applied: tuple[AppliedDrm, ...] = ()
+    if when or set_ is not None:
+        total, applied = _context_drms('B12', _B12_READS, when, set_, {}, _B12_DRMS, _B12_DRM_NAMES, None)
+        drm += total
+    return _rolled(roll, drm, lookup_b12(roll, drm=drm), (), applied)
+
+
 _B12_DICE: Final = _Dice('versus', 1, 6, 0, (1, 6))
 
 
-def roll_b12(rng: random.Random, *, drm: int = 0) -> Roll[B12Result]:
+def roll_b12(
+    rng: random.Random,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[B12Result]:
     """Roll 1d6 versus 1d6, the difference with `rng` and read Initiative Chart [B12], rule 7.2.2.7, 7.2.2.9, 7.8.8,
         7.4.8, 10.5, 10.6, 10.6.1.
 
@@ -3788,7 +4039,7 @@ def roll_b12(rng: random.Random, *, drm: int = 0) -> Roll[B12Result]:
     """
     _check_rng('B12', rng)
     natural = _roll(rng, _B12_DICE)
-    return _rolled(natural, drm, lookup_b12(natural, drm=drm))
+    return read_b12(natural, when=when, set_=set_, drm=drm)
 
 
 _B12_DRMS: Final = (
@@ -3803,6 +4054,20 @@ _B12_DRMS: Final = (
     _Drm(-1, _Flag('allied_ace')),
     _Drm(-1, _Flag('allied_sa')),
     _Drm(1, _Flag('p47_loaded')),
+)
+_B12_READS: Final[tuple[_Var, ...]] = (
+    _Var('speed_difference', 'int', -10, 10), _Var('agile', 'flag'), _Var('engine_or_controls_damaged', 'flag'),
+    _Var('pilot_ace', 'flag'), _Var('mw50', 'flag'), _Var('pilot_injury', 'enum', labels=INJURY_LABELS),
+    _Var('fatigue_points', 'int', 0, 99), _Var('allied_agile', 'flag'),
+    _Var('allied_engine_or_controls_damaged', 'flag'), _Var('allied_ace', 'flag'), _Var('allied_sa', 'flag'),
+    _Var('p47_loaded', 'flag'),
+)
+_B12_DRM_NAMES: Final = (
+    ('speed', "Speed (yours less the enemy's)"), ('agile', 'Agile aircraft, no engine or controls damage'),
+    ('ace', 'Ace pilot'), ('mw50', 'MW-50 boost (the 7.2.2.10 and 7.12 examples)'), ('lw', 'Pilot LW'),
+    ('sw', 'Pilot SW'), ('fatigue', 'Fatigue 15+ (R6)'),
+    ('allied_agile', 'Agile Allied fighter, no engine or controls damage'), ('allied_ace', 'Allied Ace (10.6)'),
+    ('allied_sa', 'Allied S.A. skill (10.6.1)'), ('p47_loaded', 'Loaded P-47D (Scramble from Parchim)'),
 )
 
 
@@ -3935,19 +4200,30 @@ _W1_INDEX: Final = _Index(_W1_ROWS)
 _W1_OUTCOMES: Final = frozenset({2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
 
 
-def lookup_w1(roll: int, *, drm: int = 0) -> W1Result:
+def lookup_w1(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> W1Result:
     """Wingman Attack on Bomber Chart [W1], rule 7.2.3.1, 7.7: the row a roll selects.
 
     Args:
         roll: the natural roll on 2d6, 2 to 12 (what the dice show).
-        drm: the total die roll modifier, added to the natural roll.
+        when: the flags that are true, by name. Given `when` or `set_`, the chart's DRMs are read in
+            that situation (wingman_gunnery, wingman_aim) and their total added to `drm`, as drm_<id>() adds them
+            up; left out, a flag is false and any other value unknown.
+        set_: the other values of the situation by name: an int, a month 'YYYY-MM', an enum id or
+            label (a flag's True or False too); `set_={}` reads the DRMs with every flag false.
+        drm: the total die roll modifier, added to the natural roll, on top of the DRMs read from `when`/`set_`.
 
     Returns:
         The row's values by column:
             'result': Result
 
     Raises:
-        ValueError: a roll or key value that cannot occur.
+        ValueError: a roll or key value that cannot occur, a name the chart's DRMs do not read.
         NoRowError: no row is selected (the chart is partial: printed on the player aid cards, not in the rulebook:
             only the two rows the 7.9.1 example reads are known).
     """
@@ -3955,6 +4231,8 @@ def lookup_w1(roll: int, *, drm: int = 0) -> W1Result:
         _check_natural('W1', roll, _W1_OUTCOMES, '2d6')
     if type(drm) is not int:
         _check_int('W1', 'drm', drm)
+    if when or set_ is not None:
+        drm += _context_drms('W1', _W1_READS, when, set_, {}, _W1_DRMS, _W1_DRM_NAMES, None)[0]
     modified = roll + drm
     low, by_roll, below, above = _W1_INDEX.tables.get(()) or _UNINDEXED
     at = modified - low
@@ -3964,10 +4242,39 @@ def lookup_w1(roll: int, *, drm: int = 0) -> W1Result:
     return {'result': row[0]}
 
 
+def read_w1(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[W1Result]:
+    """Wingman Attack on Bomber Chart [W1], rule 7.2.3.1, 7.7: the row a natural roll selects in the situation given,
+        and how.
+
+    Takes what lookup_w1() takes; returns what roll_w1() returns: the natural roll, the
+    DRM total, the modified roll, the row's values, the steps that made the modified roll and the
+    DRMs that applied (`drms`: id, label and value of each).
+    """
+    if type(drm) is not int:
+        _check_int('W1', 'drm', drm)
+    applied: tuple[AppliedDrm, ...] = ()
+    if when or set_ is not None:
+        total, applied = _context_drms('W1', _W1_READS, when, set_, {}, _W1_DRMS, _W1_DRM_NAMES, None)
+        drm += total
+    return _rolled(roll, drm, lookup_w1(roll, drm=drm), (), applied)
+
+
 _W1_DICE: Final = _Dice('sum', 2, 6)
 
 
-def roll_w1(rng: random.Random, *, drm: int = 0) -> Roll[W1Result]:
+def roll_w1(
+    rng: random.Random,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[W1Result]:
     """Roll 2d6 with `rng` and read Wingman Attack on Bomber Chart [W1], rule 7.2.3.1, 7.7.
 
     Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
@@ -3977,13 +4284,15 @@ def roll_w1(rng: random.Random, *, drm: int = 0) -> Roll[W1Result]:
     """
     _check_rng('W1', rng)
     natural = _roll(rng, _W1_DICE)
-    return _rolled(natural, drm, lookup_w1(natural, drm=drm))
+    return read_w1(natural, when=when, set_=set_, drm=drm)
 
 
 _W1_DRMS: Final = (
     _Drm(-1, _Flag('wingman_gunnery')),
     _Drm(-1, _Flag('wingman_aim')),
 )
+_W1_READS: Final[tuple[_Var, ...]] = (_Var('wingman_gunnery', 'flag'), _Var('wingman_aim', 'flag'))
+_W1_DRM_NAMES: Final = (('gunnery', 'Wingman Gunnery skill'), ('aim', 'Wingman Aim skill'))
 
 
 def drm_w1(*, wingman_aim: bool = False, wingman_gunnery: bool = False) -> int:
@@ -4015,13 +4324,25 @@ _R4_INDEX: Final = _Index(_R4_ROWS)
 _R4_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 
 
-def lookup_r4(roll: int, *, interceptor: Interceptor, drm: int = 0) -> R4Result:
+def lookup_r4(
+    roll: int,
+    *,
+    interceptor: Interceptor,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> R4Result:
     """Escape Chart [R4], rule 7.1.10: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d6, 1 to 6 (what the dice show).
         interceptor: Interceptor type (Interceptor; labels in INTERCEPTOR_LABELS).
-        drm: the total die roll modifier, added to the natural roll.
+        when: the flags that are true, by name. Given `when` or `set_`, the chart's DRMs are read in
+            that situation (fb_attack, gruppe_leader) and their total added to `drm`, as drm_<id>() adds them
+            up; left out, a flag is false and any other value unknown.
+        set_: the other values of the situation by name: an int, a month 'YYYY-MM', an enum id or
+            label (a flag's True or False too); `set_={}` reads the DRMs with every flag false.
+        drm: the total die roll modifier, added to the natural roll, on top of the DRMs read from `when`/`set_`.
 
     Returns:
         The row's values by column:
@@ -4038,7 +4359,7 @@ def lookup_r4(roll: int, *, interceptor: Interceptor, drm: int = 0) -> R4Result:
             occurs on 5-6).
 
     Raises:
-        ValueError: a roll or key value that cannot occur.
+        ValueError: a roll or key value that cannot occur, a name the chart's DRMs do not read.
         NoRowError: no row is selected.
     """
     if type(roll) is not int or roll not in _R4_OUTCOMES:
@@ -4047,6 +4368,8 @@ def lookup_r4(roll: int, *, interceptor: Interceptor, drm: int = 0) -> R4Result:
         interceptor = _member('R4', 'interceptor', interceptor, INTERCEPTOR_LABELS)
     if type(drm) is not int:
         _check_int('R4', 'drm', drm)
+    if when or set_ is not None:
+        drm += _context_drms('R4', _R4_READS, when, set_, {}, _R4_DRMS, _R4_DRM_NAMES, None)[0]
     modified = roll + drm
     low, by_roll, below, above = _R4_INDEX.tables.get((interceptor,)) or _UNINDEXED
     at = modified - low
@@ -4056,10 +4379,42 @@ def lookup_r4(roll: int, *, interceptor: Interceptor, drm: int = 0) -> R4Result:
     return {'result': row[0]}
 
 
+def read_r4(
+    roll: int,
+    *,
+    interceptor: Interceptor,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[R4Result]:
+    """Escape Chart [R4], rule 7.1.10: the row a natural roll selects in the situation given, and how.
+
+    Takes what lookup_r4() takes; returns what roll_r4() returns: the natural roll, the
+    DRM total, the modified roll, the row's values, the steps that made the modified roll and the
+    DRMs that applied (`drms`: id, label and value of each).
+    """
+    if type(interceptor) is not str or interceptor not in INTERCEPTOR_LABELS:
+        interceptor = _member('R4', 'interceptor', interceptor, INTERCEPTOR_LABELS)
+    if type(drm) is not int:
+        _check_int('R4', 'drm', drm)
+    applied: tuple[AppliedDrm, ...] = ()
+    if when or set_ is not None:
+        total, applied = _context_drms('R4', _R4_READS, when, set_, {}, _R4_DRMS, _R4_DRM_NAMES, None)
+        drm += total
+    return _rolled(roll, drm, lookup_r4(roll, interceptor=interceptor, drm=drm), (), applied)
+
+
 _R4_DICE: Final = _Dice('sum', 1, 6)
 
 
-def roll_r4(rng: random.Random, *, interceptor: Interceptor, drm: int = 0) -> Roll[R4Result]:
+def roll_r4(
+    rng: random.Random,
+    *,
+    interceptor: Interceptor,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[R4Result]:
     """Roll 1d6 with `rng` and read Escape Chart [R4], rule 7.1.10.
 
     Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
@@ -4069,13 +4424,15 @@ def roll_r4(rng: random.Random, *, interceptor: Interceptor, drm: int = 0) -> Ro
     """
     _check_rng('R4', rng)
     natural = _roll(rng, _R4_DICE)
-    return _rolled(natural, drm, lookup_r4(natural, interceptor=interceptor, drm=drm))
+    return read_r4(natural, interceptor=interceptor, when=when, set_=set_, drm=drm)
 
 
 _R4_DRMS: Final = (
     _Drm(1, _Flag('fb_attack')),
     _Drm(-1, _Flag('gruppe_leader')),
 )
+_R4_READS: Final[tuple[_Var, ...]] = (_Var('fb_attack', 'flag'), _Var('gruppe_leader', 'flag'))
+_R4_DRM_NAMES: Final = (('fb_attack', 'F/B Attack'), ('gruppe_leader', 'Gruppe Leader'))
 
 
 def drm_r4(*, fb_attack: bool = False, gruppe_leader: bool = False) -> int:
@@ -4579,25 +4936,41 @@ _CRASH_ENROUTE_INDEX: Final = _Index(_CRASH_ENROUTE_ROWS)
 _CRASH_ENROUTE_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
-def lookup_crash_enroute(roll: int, *, drm: int = 0) -> CrashEnrouteResult:
+def lookup_crash_enroute(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> CrashEnrouteResult:
     """Aircraft Loss Due to Battle Damage, rule 7.4.3: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d10, 1 to 10 (what the dice show).
-        drm: the total die roll modifier, added to the natural roll.
+        when: the flags that are true, by name. Given `when` or `set_`, the chart's DRMs are read in
+            that situation (leaking_fuel, pilot_ksw, copilot_ksw, engines_out, systems_short) and their total added
+                to `drm`, as drm_<id>() adds them
+            up; left out, a flag is false and any other value unknown.
+        set_: the other values of the situation by name: an int, a month 'YYYY-MM', an enum id or
+            label (a flag's True or False too); `set_={}` reads the DRMs with every flag false.
+        drm: the total die roll modifier, added to the natural roll, on top of the DRMs read from `when`/`set_`.
 
     Returns:
         The row's values by column:
             'result': Result
 
     Raises:
-        ValueError: a roll or key value that cannot occur.
+        ValueError: a roll or key value that cannot occur, a name the chart's DRMs do not read.
         NoRowError: no row is selected.
     """
     if type(roll) is not int or roll not in _CRASH_ENROUTE_OUTCOMES:
         _check_natural('crash_enroute', roll, _CRASH_ENROUTE_OUTCOMES, '1d10')
     if type(drm) is not int:
         _check_int('crash_enroute', 'drm', drm)
+    if when or set_ is not None:
+        drm += _context_drms(
+            'crash_enroute', _CRASH_ENROUTE_READS, when, set_, {}, _CRASH_ENROUTE_DRMS, _CRASH_ENROUTE_DRM_NAMES, None,
+        )[0]
     modified = roll + drm
     low, by_roll, below, above = _CRASH_ENROUTE_INDEX.tables.get(()) or _UNINDEXED
     at = modified - low
@@ -4607,10 +4980,40 @@ def lookup_crash_enroute(roll: int, *, drm: int = 0) -> CrashEnrouteResult:
     return {'result': row[0]}
 
 
+def read_crash_enroute(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[CrashEnrouteResult]:
+    """Aircraft Loss Due to Battle Damage, rule 7.4.3: the row a natural roll selects in the situation given, and how.
+
+    Takes what lookup_crash_enroute() takes; returns what roll_crash_enroute() returns: the natural roll, the
+    DRM total, the modified roll, the row's values, the steps that made the modified roll and the
+    DRMs that applied (`drms`: id, label and value of each).
+    """
+    if type(drm) is not int:
+        _check_int('crash_enroute', 'drm', drm)
+    applied: tuple[AppliedDrm, ...] = ()
+    if when or set_ is not None:
+        total, applied = _context_drms(
+            'crash_enroute', _CRASH_ENROUTE_READS, when, set_, {}, _CRASH_ENROUTE_DRMS, _CRASH_ENROUTE_DRM_NAMES, None,
+        )
+        drm += total
+    return _rolled(roll, drm, lookup_crash_enroute(roll, drm=drm), (), applied)
+
+
 _CRASH_ENROUTE_DICE: Final = _Dice('sum', 1, 10)
 
 
-def roll_crash_enroute(rng: random.Random, *, drm: int = 0) -> Roll[CrashEnrouteResult]:
+def roll_crash_enroute(
+    rng: random.Random,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[CrashEnrouteResult]:
     """Roll 1d10 with `rng` and read Aircraft Loss Due to Battle Damage, rule 7.4.3.
 
     Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
@@ -4620,7 +5023,7 @@ def roll_crash_enroute(rng: random.Random, *, drm: int = 0) -> Roll[CrashEnroute
     """
     _check_rng('crash_enroute', rng)
     natural = _roll(rng, _CRASH_ENROUTE_DICE)
-    return _rolled(natural, drm, lookup_crash_enroute(natural, drm=drm))
+    return read_crash_enroute(natural, when=when, set_=set_, drm=drm)
 
 
 _CRASH_ENROUTE_DRMS: Final = (
@@ -4629,6 +5032,14 @@ _CRASH_ENROUTE_DRMS: Final = (
     _Drm(-1, _Flag('copilot_ksw')),
     _Drm(-1, None, _Per('engines_out', 1, 'down')),
     _Drm(-1, None, _Per('systems_short', 1, 'down')),
+)
+_CRASH_ENROUTE_READS: Final[tuple[_Var, ...]] = (
+    _Var('leaking_fuel', 'flag'), _Var('pilot_ksw', 'flag'), _Var('copilot_ksw', 'flag'),
+    _Var('engines_out', 'int', 0, 4), _Var('systems_short', 'int', 0, 8),
+)
+_CRASH_ENROUTE_DRM_NAMES: Final = (
+    ('leaking_fuel', 'Leaking fuel tanks'), ('pilot', 'KIA/SW pilot'), ('copilot', 'KIA/SW copilot'),
+    ('engines', 'Engines OUT'), ('systems', 'Systems 1 point short'),
 )
 
 
@@ -6050,12 +6461,23 @@ _R9_INDEX: Final = _Index(_R9_ROWS)
 _R9_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
 
 
-def lookup_r9(roll: int, *, drm: int = 0) -> R9Result:
+def lookup_r9(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> R9Result:
     """Bombing Results Chart [R9], rule 10.16: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d20, 1 to 20 (what the dice show).
-        drm: the total die roll modifier, added to the natural roll.
+        when: the flags that are true, by name. Given `when` or `set_`, the chart's DRMs are read in
+            that situation (strafe) and their total added to `drm`, as drm_<id>() adds them
+            up; left out, a flag is false and any other value unknown.
+        set_: the other values of the situation by name: an int, a month 'YYYY-MM', an enum id or
+            label (a flag's True or False too); `set_={}` reads the DRMs with every flag false.
+        drm: the total die roll modifier, added to the natural roll, on top of the DRMs read from `when`/`set_`.
 
     Returns:
         The row's values by column:
@@ -6063,13 +6485,15 @@ def lookup_r9(roll: int, *, drm: int = 0) -> R9Result:
             'points': Points awarded
 
     Raises:
-        ValueError: a roll or key value that cannot occur.
+        ValueError: a roll or key value that cannot occur, a name the chart's DRMs do not read.
         NoRowError: no row is selected.
     """
     if type(roll) is not int or roll not in _R9_OUTCOMES:
         _check_natural('R9', roll, _R9_OUTCOMES, '1d20')
     if type(drm) is not int:
         _check_int('R9', 'drm', drm)
+    if when or set_ is not None:
+        drm += _context_drms('R9', _R9_READS, when, set_, {}, _R9_DRMS, _R9_DRM_NAMES, None)[0]
     modified = roll + drm
     low, by_roll, below, above = _R9_INDEX.tables.get(()) or _UNINDEXED
     at = modified - low
@@ -6079,10 +6503,38 @@ def lookup_r9(roll: int, *, drm: int = 0) -> R9Result:
     return {'result': row[0], 'points': row[1]}
 
 
+def read_r9(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[R9Result]:
+    """Bombing Results Chart [R9], rule 10.16: the row a natural roll selects in the situation given, and how.
+
+    Takes what lookup_r9() takes; returns what roll_r9() returns: the natural roll, the
+    DRM total, the modified roll, the row's values, the steps that made the modified roll and the
+    DRMs that applied (`drms`: id, label and value of each).
+    """
+    if type(drm) is not int:
+        _check_int('R9', 'drm', drm)
+    applied: tuple[AppliedDrm, ...] = ()
+    if when or set_ is not None:
+        total, applied = _context_drms('R9', _R9_READS, when, set_, {}, _R9_DRMS, _R9_DRM_NAMES, None)
+        drm += total
+    return _rolled(roll, drm, lookup_r9(roll, drm=drm), (), applied)
+
+
 _R9_DICE: Final = _Dice('sum', 1, 20)
 
 
-def roll_r9(rng: random.Random, *, drm: int = 0) -> Roll[R9Result]:
+def roll_r9(
+    rng: random.Random,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[R9Result]:
     """Roll 1d20 with `rng` and read Bombing Results Chart [R9], rule 10.16.
 
     Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
@@ -6092,12 +6544,14 @@ def roll_r9(rng: random.Random, *, drm: int = 0) -> Roll[R9Result]:
     """
     _check_rng('R9', rng)
     natural = _roll(rng, _R9_DICE)
-    return _rolled(natural, drm, lookup_r9(natural, drm=drm))
+    return read_r9(natural, when=when, set_=set_, drm=drm)
 
 
 _R9_DRMS: Final = (
     _Drm(2, _Flag('strafe')),
 )
+_R9_READS: Final[tuple[_Var, ...]] = (_Var('strafe', 'flag'),)
+_R9_DRM_NAMES: Final = (('strafe', 'Strafe attack (1 ammo point of ALL forward weapons)'),)
 
 
 def drm_r9(*, strafe: bool = False) -> int:
@@ -6123,25 +6577,40 @@ _NAMED_ACE_INDEX: Final = _Index(_NAMED_ACE_ROWS)
 _NAMED_ACE_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
-def lookup_named_ace(roll: int, *, drm: int = 0) -> NamedAceResult:
+def lookup_named_ace(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> NamedAceResult:
     """Named Allied ace, rule 10.6.2: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d10, 1 to 10 (what the dice show).
-        drm: the total die roll modifier, added to the natural roll.
+        when: the flags that are true, by name. Given `when` or `set_`, the chart's DRMs are read in
+            that situation (ace_skills) and their total added to `drm`, as drm_<id>() adds them
+            up; left out, a flag is false and any other value unknown.
+        set_: the other values of the situation by name: an int, a month 'YYYY-MM', an enum id or
+            label (a flag's True or False too); `set_={}` reads the DRMs with every flag false.
+        drm: the total die roll modifier, added to the natural roll, on top of the DRMs read from `when`/`set_`.
 
     Returns:
         The row's values by column:
             'result': Result
 
     Raises:
-        ValueError: a roll or key value that cannot occur.
+        ValueError: a roll or key value that cannot occur, a name the chart's DRMs do not read.
         NoRowError: no row is selected.
     """
     if type(roll) is not int or roll not in _NAMED_ACE_OUTCOMES:
         _check_natural('named_ace', roll, _NAMED_ACE_OUTCOMES, '1d10')
     if type(drm) is not int:
         _check_int('named_ace', 'drm', drm)
+    if when or set_ is not None:
+        drm += _context_drms(
+            'named_ace', _NAMED_ACE_READS, when, set_, {}, _NAMED_ACE_DRMS, _NAMED_ACE_DRM_NAMES, None,
+        )[0]
     modified = roll + drm
     low, by_roll, below, above = _NAMED_ACE_INDEX.tables.get(()) or _UNINDEXED
     at = modified - low
@@ -6151,10 +6620,40 @@ def lookup_named_ace(roll: int, *, drm: int = 0) -> NamedAceResult:
     return {'result': row[0]}
 
 
+def read_named_ace(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[NamedAceResult]:
+    """Named Allied ace, rule 10.6.2: the row a natural roll selects in the situation given, and how.
+
+    Takes what lookup_named_ace() takes; returns what roll_named_ace() returns: the natural roll, the
+    DRM total, the modified roll, the row's values, the steps that made the modified roll and the
+    DRMs that applied (`drms`: id, label and value of each).
+    """
+    if type(drm) is not int:
+        _check_int('named_ace', 'drm', drm)
+    applied: tuple[AppliedDrm, ...] = ()
+    if when or set_ is not None:
+        total, applied = _context_drms(
+            'named_ace', _NAMED_ACE_READS, when, set_, {}, _NAMED_ACE_DRMS, _NAMED_ACE_DRM_NAMES, None,
+        )
+        drm += total
+    return _rolled(roll, drm, lookup_named_ace(roll, drm=drm), (), applied)
+
+
 _NAMED_ACE_DICE: Final = _Dice('sum', 1, 10)
 
 
-def roll_named_ace(rng: random.Random, *, drm: int = 0) -> Roll[NamedAceResult]:
+def roll_named_ace(
+    rng: random.Random,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[NamedAceResult]:
     """Roll 1d10 with `rng` and read Named Allied ace, rule 10.6.2.
 
     Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
@@ -6164,12 +6663,14 @@ def roll_named_ace(rng: random.Random, *, drm: int = 0) -> Roll[NamedAceResult]:
     """
     _check_rng('named_ace', rng)
     natural = _roll(rng, _NAMED_ACE_DICE)
-    return _rolled(natural, drm, lookup_named_ace(natural, drm=drm))
+    return read_named_ace(natural, when=when, set_=set_, drm=drm)
 
 
 _NAMED_ACE_DRMS: Final = (
     _Drm(1, None, _Per('ace_skills', 1, 'down')),
 )
+_NAMED_ACE_READS: Final[tuple[_Var, ...]] = (_Var('ace_skills', 'int', 0, 5),)
+_NAMED_ACE_DRM_NAMES: Final = (('skills', "Ace's skills"),)
 
 
 def drm_named_ace(*, ace_skills: int | None = None) -> int:
@@ -6621,12 +7122,23 @@ _BODENPLATTE_FLAK_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6})
 _BODENPLATTE_FLAK_STEPS: Final[tuple[_Step, ...]] = (('drms', 0), ('add', -3), ('minimum', 0), ('maximum', 3))
 
 
-def lookup_bodenplatte_flak(roll: int, *, drm: int = 0) -> BodenplatteFlakResult:
+def lookup_bodenplatte_flak(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> BodenplatteFlakResult:
     """Operation Bodenplatte: friendly Flak, rule 10.16: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d6, 1 to 6 (what the dice show).
-        drm: the total die roll modifier, added to the natural roll.
+        when: the flags that are true, by name. Given `when` or `set_`, the chart's DRMs are read in
+            that situation (iff_hit) and their total added to `drm`, as drm_<id>() adds them
+            up; left out, a flag is false and any other value unknown.
+        set_: the other values of the situation by name: an int, a month 'YYYY-MM', an enum id or
+            label (a flag's True or False too); `set_={}` reads the DRMs with every flag false.
+        drm: the total die roll modifier, added to the natural roll, on top of the DRMs read from `when`/`set_`.
 
     The roll is 1d6, then drms, then minus 3, then minimum 0, then maximum 3: the rows read the result.
 
@@ -6636,13 +7148,18 @@ def lookup_bodenplatte_flak(roll: int, *, drm: int = 0) -> BodenplatteFlakResult
             'damage': Damage chart
 
     Raises:
-        ValueError: a roll or key value that cannot occur.
+        ValueError: a roll or key value that cannot occur, a name the chart's DRMs do not read.
         NoRowError: no row is selected.
     """
     if type(roll) is not int or roll not in _BODENPLATTE_FLAK_OUTCOMES:
         _check_natural('bodenplatte_flak', roll, _BODENPLATTE_FLAK_OUTCOMES, '1d6')
     if type(drm) is not int:
         _check_int('bodenplatte_flak', 'drm', drm)
+    if when or set_ is not None:
+        drm += _context_drms(
+            'bodenplatte_flak', _BODENPLATTE_FLAK_READS, when, set_, {}, _BODENPLATTE_FLAK_DRMS,
+            _BODENPLATTE_FLAK_DRM_NAMES, None,
+        )[0]
     modified = _modified(roll, drm, _BODENPLATTE_FLAK_STEPS)
     low, by_roll, below, above = _BODENPLATTE_FLAK_INDEX.tables.get(()) or _UNINDEXED
     at = modified - low
@@ -6652,10 +7169,41 @@ def lookup_bodenplatte_flak(roll: int, *, drm: int = 0) -> BodenplatteFlakResult
     return {'hits': row[0], 'damage': row[1]}
 
 
+def read_bodenplatte_flak(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[BodenplatteFlakResult]:
+    """Operation Bodenplatte: friendly Flak, rule 10.16: the row a natural roll selects in the situation given, and how.
+
+    Takes what lookup_bodenplatte_flak() takes; returns what roll_bodenplatte_flak() returns: the natural roll, the
+    DRM total, the modified roll, the row's values, the steps that made the modified roll and the
+    DRMs that applied (`drms`: id, label and value of each).
+    """
+    if type(drm) is not int:
+        _check_int('bodenplatte_flak', 'drm', drm)
+    applied: tuple[AppliedDrm, ...] = ()
+    if when or set_ is not None:
+        total, applied = _context_drms(
+            'bodenplatte_flak', _BODENPLATTE_FLAK_READS, when, set_, {}, _BODENPLATTE_FLAK_DRMS,
+            _BODENPLATTE_FLAK_DRM_NAMES, None,
+        )
+        drm += total
+    return _rolled(roll, drm, lookup_bodenplatte_flak(roll, drm=drm), _BODENPLATTE_FLAK_STEPS, applied)
+
+
 _BODENPLATTE_FLAK_DICE: Final = _Dice('sum', 1, 6)
 
 
-def roll_bodenplatte_flak(rng: random.Random, *, drm: int = 0) -> Roll[BodenplatteFlakResult]:
+def roll_bodenplatte_flak(
+    rng: random.Random,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[BodenplatteFlakResult]:
     """Roll 1d6 with `rng` and read Operation Bodenplatte: friendly Flak, rule 10.16.
 
     Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
@@ -6665,12 +7213,14 @@ def roll_bodenplatte_flak(rng: random.Random, *, drm: int = 0) -> Roll[Bodenplat
     """
     _check_rng('bodenplatte_flak', rng)
     natural = _roll(rng, _BODENPLATTE_FLAK_DICE)
-    return _rolled(natural, drm, lookup_bodenplatte_flak(natural, drm=drm), _BODENPLATTE_FLAK_STEPS)
+    return read_bodenplatte_flak(natural, when=when, set_=set_, drm=drm)
 
 
 _BODENPLATTE_FLAK_DRMS: Final = (
     _Drm(1, _Flag('iff_hit')),
 )
+_BODENPLATTE_FLAK_READS: Final[tuple[_Var, ...]] = (_Var('iff_hit', 'flag'),)
+_BODENPLATTE_FLAK_DRM_NAMES: Final = (('iff', 'FuG25 IFF hit (Dutch A/F Objective Area box)'),)
 
 
 def drm_bodenplatte_flak(*, iff_hit: bool = False) -> int:
@@ -9476,101 +10026,86 @@ def lookup_scoring_rules(*, scoring: Scoring) -> ScoringRulesResult:
 # ---- following chained results
 
 
-def _step_awards(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'awards': its natural roll, modified roll and row."""
-    return None, None, lookup_awards(award=cast(Award, keys['award']))
+def _step_awards(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'awards': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
+    return None, drm, None, lookup_awards(award=cast(Award, keys['award'])), ()
 
 
-def _step_knights_cross(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'knights_cross': its natural roll, modified roll and row."""
-    rolled = roll_knights_cross(rng, drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
+def _step_knights_cross(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'knights_cross': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
+    rolled = roll_knights_cross(rng, set_=_situation_for(_KNIGHTS_CROSS_READS, situation), drm=drm)
+    return rolled['natural'], rolled['drm'], rolled['modified'], rolled['values'], rolled['drms']
 
 
-def _step_flak(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'flak': its natural roll, modified roll and row."""
+def _step_flak(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'flak': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
     rolled = roll_flak(rng, drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
+    return rolled['natural'], rolled['drm'], rolled['modified'], rolled['values'], rolled['drms']
 
 
-def _step_approach_track(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'approach_track': its natural roll, modified roll and row."""
+def _step_approach_track(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'approach_track': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
     rolled = roll_approach_track(rng, orientation=cast(Orientation, keys['orientation']), drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
+    return rolled['natural'], rolled['drm'], rolled['modified'], rolled['values'], rolled['drms']
 
 
-def _step_bodenplatte_flak(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'bodenplatte_flak': its natural roll, modified roll and row."""
-    rolled = roll_bodenplatte_flak(rng, drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
+def _step_bodenplatte_flak(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'bodenplatte_flak': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
+    rolled = roll_bodenplatte_flak(rng, set_=_situation_for(_BODENPLATTE_FLAK_READS, situation), drm=drm)
+    return rolled['natural'], rolled['drm'], rolled['modified'], rolled['values'], rolled['drms']
 
 
-def _step_straggler(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'straggler': its natural roll, modified roll and row."""
+def _step_straggler(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'straggler': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
     rolled = roll_straggler(rng, drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
+    return rolled['natural'], rolled['drm'], rolled['modified'], rolled['values'], rolled['drms']
 
 
-def _step_injury_effects(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'injury_effects': its natural roll, modified roll and row."""
-    return None, None, lookup_injury_effects(injury=cast(Injury, keys['injury']))
+def _step_injury_effects(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'injury_effects': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
+    return None, drm, None, lookup_injury_effects(injury=cast(Injury, keys['injury'])), ()
 
 
-def _step_b1(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'B1': its natural roll, modified roll and row."""
+def _step_b1(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'B1': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
     rolled = roll_b1(rng, drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
+    return rolled['natural'], rolled['drm'], rolled['modified'], rolled['values'], rolled['drms']
 
 
-def _step_r1(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'R1': its natural roll, modified roll and row."""
+def _step_r1(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'R1': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
     rolled = roll_r1(rng, drm=drm)
-    return rolled['natural'], rolled['modified'], rolled['values']
+    return rolled['natural'], rolled['drm'], rolled['modified'], rolled['values'], rolled['drms']
 
 
 def _step_starting_unit_bases(
     rng: random.Random,
     keys: Mapping[str, str],
     drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'starting_unit_bases': its natural roll, modified roll and row."""
-    return None, None, lookup_starting_unit_bases(unit=cast(Unit, keys['unit']))
+    situation: _Situation,
+) -> _StepMade:
+    """One step of a chain on 'starting_unit_bases': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
+    return None, drm, None, lookup_starting_unit_bases(unit=cast(Unit, keys['unit'])), ()
 
 
 _CHAIN_STEPS: Final[dict[str, _Stepper]] = {
@@ -9591,104 +10126,246 @@ _CHAIN_KEYS: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
-def follow_awards(rng: random.Random, *, award: Award, drm: int = 0) -> list[Step]:
+_AWARDS_CHAIN_READS: Final[tuple[_Var, ...]] = (_Var('points_beyond', 'int', 0, 39),)
+
+
+def follow_awards(
+    rng: random.Random,
+    *,
+    award: Award,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'awards' with `rng` and follow its chained results to the end (it sends the reader to knights_cross).
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (points_beyond),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('awards', rng)
     award = _member('awards', 'award', award, AWARD_LABELS)
     _check_int('awards', 'drm', drm)
-    return _follow('awards', rng, {'award': award}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('awards', _AWARDS_CHAIN_READS, when, set_)
+    return _follow('awards', rng, {'award': award}, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation)
 
 
-def follow_flak(rng: random.Random, *, drm: int = 0) -> list[Step]:
+_FLAK_CHAIN_READS: Final[tuple[_Var, ...]] = ()
+
+
+def follow_flak(
+    rng: random.Random,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'flak' with `rng` and follow its chained results to the end (it sends the reader to B3).
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('flak', rng)
     _check_int('flak', 'drm', drm)
-    return _follow('flak', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('flak', _FLAK_CHAIN_READS, when, set_)
+    return _follow('flak', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation)
 
 
-def follow_approach_track(rng: random.Random, *, orientation: Orientation, drm: int = 0) -> list[Step]:
+_APPROACH_TRACK_CHAIN_READS: Final[tuple[_Var, ...]] = ()
+
+
+def follow_approach_track(
+    rng: random.Random,
+    *,
+    orientation: Orientation,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'approach_track' with `rng` and follow its chained results to the end (it sends the reader to P1).
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('approach_track', rng)
     orientation = _member('approach_track', 'orientation', orientation, ORIENTATION_LABELS)
     _check_int('approach_track', 'drm', drm)
-    return _follow('approach_track', rng, {'orientation': orientation}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('approach_track', _APPROACH_TRACK_CHAIN_READS, when, set_)
+    return _follow(
+        'approach_track', rng, {'orientation': orientation}, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation,
+    )
 
 
-def follow_bodenplatte_flak(rng: random.Random, *, drm: int = 0) -> list[Step]:
+_BODENPLATTE_FLAK_CHAIN_READS: Final[tuple[_Var, ...]] = (_Var('iff_hit', 'flag'),)
+
+
+def follow_bodenplatte_flak(
+    rng: random.Random,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'bodenplatte_flak' with `rng` and follow its chained results to the end (it sends the reader to B6).
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (iff_hit),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('bodenplatte_flak', rng)
     _check_int('bodenplatte_flak', 'drm', drm)
-    return _follow('bodenplatte_flak', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('bodenplatte_flak', _BODENPLATTE_FLAK_CHAIN_READS, when, set_)
+    return _follow('bodenplatte_flak', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation)
 
 
-def follow_injury_effects(rng: random.Random, *, injury: Injury, drm: int = 0) -> list[Step]:
+_INJURY_EFFECTS_CHAIN_READS: Final[tuple[_Var, ...]] = ()
+
+
+def follow_injury_effects(
+    rng: random.Random,
+    *,
+    injury: Injury,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'injury_effects' with `rng` and follow its chained results to the end (it sends the reader to C2).
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('injury_effects', rng)
     injury = _member('injury_effects', 'injury', injury, INJURY_LABELS)
     _check_int('injury_effects', 'drm', drm)
-    return _follow('injury_effects', rng, {'injury': injury}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('injury_effects', _INJURY_EFFECTS_CHAIN_READS, when, set_)
+    return _follow('injury_effects', rng, {'injury': injury}, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation)
 
 
-def follow_b1(rng: random.Random, *, drm: int = 0) -> list[Step]:
+_B1_CHAIN_READS: Final[tuple[_Var, ...]] = ()
+
+
+def follow_b1(
+    rng: random.Random,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'B1' with `rng` and follow its chained results to the end (it sends the reader to straggler).
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('B1', rng)
     _check_int('B1', 'drm', drm)
-    return _follow('B1', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('B1', _B1_CHAIN_READS, when, set_)
+    return _follow('B1', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation)
 
 
-def follow_r1(rng: random.Random, *, drm: int = 0) -> list[Step]:
+_R1_CHAIN_READS: Final[tuple[_Var, ...]] = ()
+
+
+def follow_r1(
+    rng: random.Random,
+    *,
+    unit: Unit | None = None,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'R1' with `rng` and follow its chained results to the end (it sends the reader to starting_unit_bases).
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    A key of a later chart (unit) is read from the step that
+    leads there (the reference, the step's keys, the row), else from the value given here.
+
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('R1', rng)
     _check_int('R1', 'drm', drm)
-    return _follow('R1', rng, {}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    given: dict[str, str] = {}
+    if unit is not None:
+        unit = _member('starting_unit_bases', 'unit', unit, UNIT_LABELS)
+        given['unit'] = unit
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('R1', _R1_CHAIN_READS, when, set_)
+    return _follow('R1', rng, given, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation)
 
 
-def follow_starting_unit_bases(rng: random.Random, *, unit: Unit, drm: int = 0) -> list[Step]:
+_STARTING_UNIT_BASES_CHAIN_READS: Final[tuple[_Var, ...]] = ()
+
+
+def follow_starting_unit_bases(
+    rng: random.Random,
+    *,
+    unit: Unit,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'starting_unit_bases' with `rng` and follow its chained results to the end.
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('starting_unit_bases', rng)
     unit = _member('starting_unit_bases', 'unit', unit, UNIT_LABELS)
     _check_int('starting_unit_bases', 'drm', drm)
-    return _follow('starting_unit_bases', rng, {'unit': unit}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('starting_unit_bases', _STARTING_UNIT_BASES_CHAIN_READS, when, set_)
+    return _follow('starting_unit_bases', rng, {'unit': unit}, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation)
 
 
 LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {

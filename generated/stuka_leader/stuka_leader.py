@@ -5,7 +5,10 @@ Standalone: standard library only, no import of chartc. A roll is an int on the 
 (a d10's 0 is 10, a percentile 00 is 100); a month is 'YYYY-MM'. Each chart has
 lookup_<id>(roll, *, keys..., drm=0) returning its row as a TypedDict, roll_<id>(rng, ...) for
 die-roll charts, drm_<id>(*, context...) when it declares DRMs and odds_<id>(attack, defense)
-for an odds rule, whose column a CRT lookup accepts as its key. Every argument is checked:
+for an odds rule, whose column a CRT lookup accepts as its key. A chart with DRMs also reads
+them from the situation, when=(flags...) and set_={name: value} (chartc lookup's --when and
+--set), and has read_<id>(roll, ...), a roll_<id> result for dice rolled elsewhere naming the
+DRMs that applied; follow_<id>(rng, ...) passes the situation to every step. Every argument is checked:
 ValueError for a roll, key or context value that cannot occur (naming the allowed values),
 NoRowError when no row is selected.
 
@@ -25,7 +28,7 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import (
     Final,
@@ -395,6 +398,89 @@ def _total_drm(
     return _clamp(sum(amount for _, amount in _drm_terms(drms, context, groups)), clamp)
 
 
+class _Var(NamedTuple):
+    """A context variable a chart reads: its id, its type ('flag', 'int', 'month' or an enum's id),
+    its declared range (None: open) and, for an enum, the printed label of each member id."""
+
+    id: str
+    type: str
+    low: int | str | None = None
+    high: int | str | None = None
+    labels: object = None  # an enum's label table, `<ENUM>_LABELS` (member id -> label), as the module types it
+
+
+class AppliedDrm(TypedDict):
+    """A DRM that applied: its id, its label as printed and what it added (a per-N DRM: its value
+    times the steps the context holds)."""
+
+    id: str
+    label: str
+    value: int
+
+
+def _given_context(
+    chart: str, reads: tuple[_Var, ...], when: Iterable[str], given: Mapping[str, object] | None
+) -> dict[str, _Context]:
+    """`when` (the flags that are true) and `given` (other values by variable id) as a context,
+    each name one the chart reads and each value of its variable's type (an enum by id or label).
+
+    Raises:
+        ValueError: an unknown name (the message names those the chart reads), a name given
+            twice, a value of the wrong type or outside its declared range.
+    """
+    known = {v.id: v for v in reads}
+    described = ", ".join(f"{v.id} ({v.type})" for v in reads) or "nothing"
+    if isinstance(when, str):
+        raise ValueError(f"{chart}: when must be a tuple of flag names, got {when!r}; e.g. when=({when!r},)")
+    context: dict[str, _Context] = {}
+    pairs = [(name, True) for name in when] + list((given or {}).items())
+    for name, value in pairs:
+        var = known.get(name) if isinstance(name, str) else None
+        if var is None:
+            raise ValueError(f"{chart}: the chart's DRMs do not read {name!r}; they read {described}")
+        if name in context:
+            raise ValueError(f"{chart}: {name!r} is given twice")
+        if var.type == "flag":
+            _check_flag(chart, name, value)
+            context[name] = bool(value)
+            continue
+        if value is True and name in when:
+            raise ValueError(f"{chart}: {name!r} is not a flag ({var.type}): give its value, set_={{{name!r}: ...}}")
+        read: int | str
+        if var.type == "int":
+            read = _check_int(chart, name, value)
+        elif var.type == "month":
+            _check_month(chart, name, value)
+            read = str(value)
+        else:
+            read = _member(chart, name, value, cast(Mapping[str, str], var.labels or {}))
+        if var.low is not None or var.high is not None:
+            _check_range(chart, name, read, var.low, var.high)
+        context[name] = read
+    return context
+
+
+def _context_drms(
+    chart: str,
+    reads: tuple[_Var, ...],
+    when: Iterable[str],
+    given: Mapping[str, object] | None,
+    keys: Mapping[str, _Context],
+    drms: tuple[_Drm, ...],
+    names: tuple[tuple[str, str], ...],
+    clamp: tuple[int, int] | None,
+    groups: tuple[tuple[str, str], ...] = (),
+) -> tuple[int, tuple[AppliedDrm, ...]]:
+    """The DRM total in the situation given (`_given_context`, with the chart's keys for the DRMs
+    that test them) and each DRM that applied, in declaration order, named by `names` (id, label).
+    """
+    context = dict(keys)
+    context.update(_given_context(chart, reads, when, given))
+    terms = _drm_terms(drms, context, groups)
+    applied = tuple(AppliedDrm(id=names[p][0], label=names[p][1], value=amount) for p, amount in terms)
+    return _clamp(sum(amount for _, amount in terms), clamp), applied
+
+
 def _key_matches(key: _Key, given: str) -> bool:
     """Whether a row key (a member id, None for any, months (first, last)) applies to a key value."""
     if key is None or key == given:
@@ -592,8 +678,9 @@ class ChartRef(TypedDict):
 
 class Roll(TypedDict, Generic[_V]):
     """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values,
-    and the steps that made the modified roll (each step, its amount and the roll after it: `('drms',
-    1, 3), ('add', -3, 0), ('minimum', 0, 0)`).
+    the steps that made the modified roll (each step, its amount and the roll after it: `('drms',
+    1, 3), ('add', -3, 0), ('minimum', 0, 0)`), and the chart's DRMs that applied in the situation
+    given as `when=`/`set=` (empty when none was given).
     """
 
     natural: int
@@ -601,14 +688,17 @@ class Roll(TypedDict, Generic[_V]):
     modified: int
     values: _V
     steps: tuple[_Made, ...]
+    drms: tuple[AppliedDrm, ...]
 
 
-def _rolled(natural: int, drm: int, values: _V, steps: tuple[_Step, ...] = ()) -> Roll[_V]:
+def _rolled(
+    natural: int, drm: int, values: _V, steps: tuple[_Step, ...] = (), drms: tuple[AppliedDrm, ...] = ()
+) -> Roll[_V]:
     """What `roll_<id>` returns: the natural roll, the DRM total, the modified roll, the row's
-    values and the steps made (`_roll_steps`).
+    values, the steps made (`_roll_steps`) and the DRMs that applied.
     """
     made = _roll_steps(natural, drm, steps)
-    return {"natural": natural, "drm": drm, "modified": made[-1][2], "values": values, "steps": made}
+    return {"natural": natural, "drm": drm, "modified": made[-1][2], "values": values, "steps": made, "drms": drms}
 
 
 class _Shift(NamedTuple):
@@ -2293,20 +2383,33 @@ _WEAPON_ATTACK_INDEX: Final = _Index(_WEAPON_ATTACK_ROWS)
 _WEAPON_ATTACK_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
-def lookup_weapon_attack(roll: int, *, weapon: Weapon, drm: int = 0) -> WeaponAttackResult:
+def lookup_weapon_attack(
+    roll: int,
+    *,
+    weapon: Weapon,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> WeaponAttackResult:
     """Weapon Attack, rule Air-to-Ground Attacks: Weapon Counters: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d10, 1 to 10 (what the dice show).
         weapon: Weapon (Weapon; labels in WEAPON_LABELS).
-        drm: the total die roll modifier, added to the natural roll.
+        when: the flags that are true, by name. Given `when` or `set_`, the chart's DRMs are read in
+            that situation (pilot_atg, radio_coordination, high_stress) and their total added to `drm`, as drm_<id>()
+                adds them
+            up; left out, a flag is false and any other value unknown.
+        set_: the other values of the situation by name: an int, a month 'YYYY-MM', an enum id or
+            label (a flag's True or False too); `set_={}` reads the DRMs with every flag false.
+        drm: the total die roll modifier, added to the natural roll, on top of the DRMs read from `when`/`set_`.
 
     Returns:
         The row's values by column:
             'hits': Hits
 
     Raises:
-        ValueError: a roll or key value that cannot occur.
+        ValueError: a roll or key value that cannot occur, a name the chart's DRMs do not read.
         NoRowError: no row is selected.
     """
     if type(roll) is not int or roll not in _WEAPON_ATTACK_OUTCOMES:
@@ -2315,6 +2418,10 @@ def lookup_weapon_attack(roll: int, *, weapon: Weapon, drm: int = 0) -> WeaponAt
         weapon = _member('weapon_attack', 'weapon', weapon, WEAPON_LABELS)
     if type(drm) is not int:
         _check_int('weapon_attack', 'drm', drm)
+    if when or set_ is not None:
+        drm += _context_drms(
+            'weapon_attack', _WEAPON_ATTACK_READS, when, set_, {}, _WEAPON_ATTACK_DRMS, _WEAPON_ATTACK_DRM_NAMES, None,
+        )[0]
     modified = roll + drm
     low, by_roll, below, above = _WEAPON_ATTACK_INDEX.tables.get((weapon,)) or _UNINDEXED
     at = modified - low
@@ -2324,10 +2431,45 @@ def lookup_weapon_attack(roll: int, *, weapon: Weapon, drm: int = 0) -> WeaponAt
     return {'hits': row[0]}
 
 
+def read_weapon_attack(
+    roll: int,
+    *,
+    weapon: Weapon,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[WeaponAttackResult]:
+    """Weapon Attack, rule Air-to-Ground Attacks: Weapon Counters: the row a natural roll selects in the situation
+        given, and how.
+
+    Takes what lookup_weapon_attack() takes; returns what roll_weapon_attack() returns: the natural roll, the
+    DRM total, the modified roll, the row's values, the steps that made the modified roll and the
+    DRMs that applied (`drms`: id, label and value of each).
+    """
+    if type(weapon) is not str or weapon not in WEAPON_LABELS:
+        weapon = _member('weapon_attack', 'weapon', weapon, WEAPON_LABELS)
+    if type(drm) is not int:
+        _check_int('weapon_attack', 'drm', drm)
+    applied: tuple[AppliedDrm, ...] = ()
+    if when or set_ is not None:
+        total, applied = _context_drms(
+            'weapon_attack', _WEAPON_ATTACK_READS, when, set_, {}, _WEAPON_ATTACK_DRMS, _WEAPON_ATTACK_DRM_NAMES, None,
+        )
+        drm += total
+    return _rolled(roll, drm, lookup_weapon_attack(roll, weapon=weapon, drm=drm), (), applied)
+
+
 _WEAPON_ATTACK_DICE: Final = _Dice('sum', 1, 10)
 
 
-def roll_weapon_attack(rng: random.Random, *, weapon: Weapon, drm: int = 0) -> Roll[WeaponAttackResult]:
+def roll_weapon_attack(
+    rng: random.Random,
+    *,
+    weapon: Weapon,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[WeaponAttackResult]:
     """Roll 1d10 with `rng` and read Weapon Attack, rule Air-to-Ground Attacks: Weapon Counters.
 
     Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
@@ -2337,13 +2479,20 @@ def roll_weapon_attack(rng: random.Random, *, weapon: Weapon, drm: int = 0) -> R
     """
     _check_rng('weapon_attack', rng)
     natural = _roll(rng, _WEAPON_ATTACK_DICE)
-    return _rolled(natural, drm, lookup_weapon_attack(natural, weapon=weapon, drm=drm))
+    return read_weapon_attack(natural, weapon=weapon, when=when, set_=set_, drm=drm)
 
 
 _WEAPON_ATTACK_DRMS: Final = (
     _Drm(1, None, _Per('pilot_atg', 1, 'down')),
     _Drm(2, _Flag('radio_coordination')),
     _Drm(1, _Flag('high_stress')),
+)
+_WEAPON_ATTACK_READS: Final[tuple[_Var, ...]] = (
+    _Var('pilot_atg', 'int', -5, 5), _Var('radio_coordination', 'flag'), _Var('high_stress', 'flag'),
+)
+_WEAPON_ATTACK_DRM_NAMES: Final = (
+    ('pilot_atg', "Pilot's AtG stat"), ('radio_coordination', 'Radio Coordination'),
+    ('high_stress', 'High Stress Attacks (optional, +1 Stress)'),
 )
 
 
@@ -3393,12 +3542,24 @@ _BAIL_OUT_INDEX: Final = _Index(_BAIL_OUT_ROWS)
 _BAIL_OUT_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
-def lookup_bail_out(roll: int, *, drm: int = 0) -> BailOutResult:
+def lookup_bail_out(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> BailOutResult:
     """Bail Out!, rule Bail Out!: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d10, 1 to 10 (what the dice show).
-        drm: the total die roll modifier, added to the natural roll.
+        when: the flags that are true, by name. Given `when` or `set_`, the chart's DRMs are read in
+            that situation (miss_one_day_wound, miss_two_days_wound, aircraft_damaged, aircraft_destroyed) and their
+                total added to `drm`, as drm_<id>() adds them
+            up; left out, a flag is false and any other value unknown.
+        set_: the other values of the situation by name: an int, a month 'YYYY-MM', an enum id or
+            label (a flag's True or False too); `set_={}` reads the DRMs with every flag false.
+        drm: the total die roll modifier, added to the natural roll, on top of the DRMs read from `when`/`set_`.
 
     Returns:
         The row's values by column:
@@ -3407,13 +3568,15 @@ def lookup_bail_out(roll: int, *, drm: int = 0) -> BailOutResult:
             'stress': Stress
 
     Raises:
-        ValueError: a roll or key value that cannot occur.
+        ValueError: a roll or key value that cannot occur, a name the chart's DRMs do not read.
         NoRowError: no row is selected.
     """
     if type(roll) is not int or roll not in _BAIL_OUT_OUTCOMES:
         _check_natural('bail_out', roll, _BAIL_OUT_OUTCOMES, '1d10')
     if type(drm) is not int:
         _check_int('bail_out', 'drm', drm)
+    if when or set_ is not None:
+        drm += _context_drms('bail_out', _BAIL_OUT_READS, when, set_, {}, _BAIL_OUT_DRMS, _BAIL_OUT_DRM_NAMES, None)[0]
     modified = roll + drm
     low, by_roll, below, above = _BAIL_OUT_INDEX.tables.get(()) or _UNINDEXED
     at = modified - low
@@ -3423,10 +3586,40 @@ def lookup_bail_out(roll: int, *, drm: int = 0) -> BailOutResult:
     return {'result': row[0], 'effect': row[1], 'stress': row[2]}
 
 
+def read_bail_out(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[BailOutResult]:
+    """Bail Out!, rule Bail Out!: the row a natural roll selects in the situation given, and how.
+
+    Takes what lookup_bail_out() takes; returns what roll_bail_out() returns: the natural roll, the
+    DRM total, the modified roll, the row's values, the steps that made the modified roll and the
+    DRMs that applied (`drms`: id, label and value of each).
+    """
+    if type(drm) is not int:
+        _check_int('bail_out', 'drm', drm)
+    applied: tuple[AppliedDrm, ...] = ()
+    if when or set_ is not None:
+        total, applied = _context_drms(
+            'bail_out', _BAIL_OUT_READS, when, set_, {}, _BAIL_OUT_DRMS, _BAIL_OUT_DRM_NAMES, None,
+        )
+        drm += total
+    return _rolled(roll, drm, lookup_bail_out(roll, drm=drm), (), applied)
+
+
 _BAIL_OUT_DICE: Final = _Dice('sum', 1, 10)
 
 
-def roll_bail_out(rng: random.Random, *, drm: int = 0) -> Roll[BailOutResult]:
+def roll_bail_out(
+    rng: random.Random,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[BailOutResult]:
     """Roll 1d10 with `rng` and read Bail Out!, rule Bail Out!.
 
     Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
@@ -3436,7 +3629,7 @@ def roll_bail_out(rng: random.Random, *, drm: int = 0) -> Roll[BailOutResult]:
     """
     _check_rng('bail_out', rng)
     natural = _roll(rng, _BAIL_OUT_DICE)
-    return _rolled(natural, drm, lookup_bail_out(natural, drm=drm))
+    return read_bail_out(natural, when=when, set_=set_, drm=drm)
 
 
 _BAIL_OUT_DRMS: Final = (
@@ -3444,6 +3637,14 @@ _BAIL_OUT_DRMS: Final = (
     _Drm(-2, _Flag('miss_two_days_wound')),
     _Drm(-1, _Flag('aircraft_damaged')),
     _Drm(-2, _Flag('aircraft_destroyed')),
+)
+_BAIL_OUT_READS: Final[tuple[_Var, ...]] = (
+    _Var('miss_one_day_wound', 'flag'), _Var('miss_two_days_wound', 'flag'), _Var('aircraft_damaged', 'flag'),
+    _Var('aircraft_destroyed', 'flag'),
+)
+_BAIL_OUT_DRM_NAMES: Final = (
+    ('miss_one_day', 'Pilots with Miss One Day Wounds'), ('miss_two_days', 'Pilots with Miss Two Days Wounds'),
+    ('damaged', 'Aircraft Damaged'), ('destroyed', 'Aircraft Destroyed'),
 )
 
 
@@ -3877,25 +4078,41 @@ _MANEUVER_ROLL_INDEX: Final = _Index(_MANEUVER_ROLL_ROWS)
 _MANEUVER_ROLL_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
-def lookup_maneuver_roll(roll: int, *, drm: int = 0) -> ManeuverRollResult:
+def lookup_maneuver_roll(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> ManeuverRollResult:
     """Maneuver roll, rule Dogfighting: Fast Pilots Maneuver and Attack: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d10, 1 to 10 (what the dice show).
-        drm: the total die roll modifier, added to the natural roll.
+        when: the flags that are true, by name. Given `when` or `set_`, the chart's DRMs are read in
+            that situation (pilot_ata, aircraft_mn, wp_carried, bandit_ata) and their total added to `drm`, as
+                drm_<id>() adds them
+            up; left out, a flag is false and any other value unknown.
+        set_: the other values of the situation by name: an int, a month 'YYYY-MM', an enum id or
+            label (a flag's True or False too); `set_={}` reads the DRMs with every flag false.
+        drm: the total die roll modifier, added to the natural roll, on top of the DRMs read from `when`/`set_`.
 
     Returns:
         The row's values by column:
             'band': Result on the Dogfight Sheet
 
     Raises:
-        ValueError: a roll or key value that cannot occur.
+        ValueError: a roll or key value that cannot occur, a name the chart's DRMs do not read.
         NoRowError: no row is selected.
     """
     if type(roll) is not int or roll not in _MANEUVER_ROLL_OUTCOMES:
         _check_natural('maneuver_roll', roll, _MANEUVER_ROLL_OUTCOMES, '1d10')
     if type(drm) is not int:
         _check_int('maneuver_roll', 'drm', drm)
+    if when or set_ is not None:
+        drm += _context_drms(
+            'maneuver_roll', _MANEUVER_ROLL_READS, when, set_, {}, _MANEUVER_ROLL_DRMS, _MANEUVER_ROLL_DRM_NAMES, None,
+        )[0]
     modified = roll + drm
     low, by_roll, below, above = _MANEUVER_ROLL_INDEX.tables.get(()) or _UNINDEXED
     at = modified - low
@@ -3905,10 +4122,41 @@ def lookup_maneuver_roll(roll: int, *, drm: int = 0) -> ManeuverRollResult:
     return {'band': row[0]}
 
 
+def read_maneuver_roll(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[ManeuverRollResult]:
+    """Maneuver roll, rule Dogfighting: Fast Pilots Maneuver and Attack: the row a natural roll selects in the situation
+        given, and how.
+
+    Takes what lookup_maneuver_roll() takes; returns what roll_maneuver_roll() returns: the natural roll, the
+    DRM total, the modified roll, the row's values, the steps that made the modified roll and the
+    DRMs that applied (`drms`: id, label and value of each).
+    """
+    if type(drm) is not int:
+        _check_int('maneuver_roll', 'drm', drm)
+    applied: tuple[AppliedDrm, ...] = ()
+    if when or set_ is not None:
+        total, applied = _context_drms(
+            'maneuver_roll', _MANEUVER_ROLL_READS, when, set_, {}, _MANEUVER_ROLL_DRMS, _MANEUVER_ROLL_DRM_NAMES, None,
+        )
+        drm += total
+    return _rolled(roll, drm, lookup_maneuver_roll(roll, drm=drm), (), applied)
+
+
 _MANEUVER_ROLL_DICE: Final = _Dice('sum', 1, 10)
 
 
-def roll_maneuver_roll(rng: random.Random, *, drm: int = 0) -> Roll[ManeuverRollResult]:
+def roll_maneuver_roll(
+    rng: random.Random,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[ManeuverRollResult]:
     """Roll 1d10 with `rng` and read Maneuver roll, rule Dogfighting: Fast Pilots Maneuver and Attack.
 
     Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
@@ -3918,7 +4166,7 @@ def roll_maneuver_roll(rng: random.Random, *, drm: int = 0) -> Roll[ManeuverRoll
     """
     _check_rng('maneuver_roll', rng)
     natural = _roll(rng, _MANEUVER_ROLL_DICE)
-    return _rolled(natural, drm, lookup_maneuver_roll(natural, drm=drm))
+    return read_maneuver_roll(natural, when=when, set_=set_, drm=drm)
 
 
 _MANEUVER_ROLL_DRMS: Final = (
@@ -3926,6 +4174,14 @@ _MANEUVER_ROLL_DRMS: Final = (
     _Drm(1, None, _Per('aircraft_mn', 1, 'down')),
     _Drm(-1, None, _Per('wp_carried', 1, 'down')),
     _Drm(-1, None, _Per('bandit_ata', 1, 'down')),
+)
+_MANEUVER_ROLL_READS: Final[tuple[_Var, ...]] = (
+    _Var('pilot_ata', 'int', -5, 5), _Var('aircraft_mn', 'int', -5, 5), _Var('wp_carried', 'int', 0, 9),
+    _Var('bandit_ata', 'int', -5, 5),
+)
+_MANEUVER_ROLL_DRM_NAMES: Final = (
+    ('pilot_ata', "Pilot's AtA stat"), ('mn', 'Aircraft Maneuver value'),
+    ('wp', 'WP Penalty (each WP of Rockets or Drop Tanks)'), ('bandit_ata', "Bandit's AtA Skill (subtracted)"),
 )
 
 
@@ -4012,25 +4268,42 @@ _BANDIT_MANEUVER_SUCCESS_INDEX: Final = _Index(_BANDIT_MANEUVER_SUCCESS_ROWS)
 _BANDIT_MANEUVER_SUCCESS_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
-def lookup_bandit_maneuver_success(roll: int, *, drm: int = 0) -> BanditManeuverSuccessResult:
+def lookup_bandit_maneuver_success(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> BanditManeuverSuccessResult:
     """Bandit Maneuver Success roll, rule Sites and Bandits Attack: Bandits Maneuver: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d10, 1 to 10 (what the dice show).
-        drm: the total die roll modifier, added to the natural roll.
+        when: the flags that are true, by name. Given `when` or `set_`, the chart's DRMs are read in
+            that situation (bandit_ata, pilot_ata, aircraft_mn, wp_carried) and their total added to `drm`, as
+                drm_<id>() adds them
+            up; left out, a flag is false and any other value unknown.
+        set_: the other values of the situation by name: an int, a month 'YYYY-MM', an enum id or
+            label (a flag's True or False too); `set_={}` reads the DRMs with every flag false.
+        drm: the total die roll modifier, added to the natural roll, on top of the DRMs read from `when`/`set_`.
 
     Returns:
         The row's values by column:
             'band': Result on the Dogfight Sheet
 
     Raises:
-        ValueError: a roll or key value that cannot occur.
+        ValueError: a roll or key value that cannot occur, a name the chart's DRMs do not read.
         NoRowError: no row is selected.
     """
     if type(roll) is not int or roll not in _BANDIT_MANEUVER_SUCCESS_OUTCOMES:
         _check_natural('bandit_maneuver_success', roll, _BANDIT_MANEUVER_SUCCESS_OUTCOMES, '1d10')
     if type(drm) is not int:
         _check_int('bandit_maneuver_success', 'drm', drm)
+    if when or set_ is not None:
+        drm += _context_drms(
+            'bandit_maneuver_success', _BANDIT_MANEUVER_SUCCESS_READS, when, set_, {}, _BANDIT_MANEUVER_SUCCESS_DRMS,
+            _BANDIT_MANEUVER_SUCCESS_DRM_NAMES, None,
+        )[0]
     modified = roll + drm
     low, by_roll, below, above = _BANDIT_MANEUVER_SUCCESS_INDEX.tables.get(()) or _UNINDEXED
     at = modified - low
@@ -4040,10 +4313,43 @@ def lookup_bandit_maneuver_success(roll: int, *, drm: int = 0) -> BanditManeuver
     return {'band': row[0]}
 
 
+def read_bandit_maneuver_success(
+    roll: int,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[BanditManeuverSuccessResult]:
+    """Bandit Maneuver Success roll, rule Sites and Bandits Attack: Bandits Maneuver: the row a natural roll selects in
+        the situation given, and how.
+
+    Takes what lookup_bandit_maneuver_success() takes; returns what roll_bandit_maneuver_success() returns: the
+        natural roll, the
+    DRM total, the modified roll, the row's values, the steps that made the modified roll and the
+    DRMs that applied (`drms`: id, label and value of each).
+    """
+    if type(drm) is not int:
+        _check_int('bandit_maneuver_success', 'drm', drm)
+    applied: tuple[AppliedDrm, ...] = ()
+    if when or set_ is not None:
+        total, applied = _context_drms(
+            'bandit_maneuver_success', _BANDIT_MANEUVER_SUCCESS_READS, when, set_, {}, _BANDIT_MANEUVER_SUCCESS_DRMS,
+            _BANDIT_MANEUVER_SUCCESS_DRM_NAMES, None,
+        )
+        drm += total
+    return _rolled(roll, drm, lookup_bandit_maneuver_success(roll, drm=drm), (), applied)
+
+
 _BANDIT_MANEUVER_SUCCESS_DICE: Final = _Dice('sum', 1, 10)
 
 
-def roll_bandit_maneuver_success(rng: random.Random, *, drm: int = 0) -> Roll[BanditManeuverSuccessResult]:
+def roll_bandit_maneuver_success(
+    rng: random.Random,
+    *,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[BanditManeuverSuccessResult]:
     """Roll 1d10 with `rng` and read Bandit Maneuver Success roll, rule Sites and Bandits Attack: Bandits Maneuver.
 
     Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
@@ -4053,7 +4359,7 @@ def roll_bandit_maneuver_success(rng: random.Random, *, drm: int = 0) -> Roll[Ba
     """
     _check_rng('bandit_maneuver_success', rng)
     natural = _roll(rng, _BANDIT_MANEUVER_SUCCESS_DICE)
-    return _rolled(natural, drm, lookup_bandit_maneuver_success(natural, drm=drm))
+    return read_bandit_maneuver_success(natural, when=when, set_=set_, drm=drm)
 
 
 _BANDIT_MANEUVER_SUCCESS_DRMS: Final = (
@@ -4061,6 +4367,14 @@ _BANDIT_MANEUVER_SUCCESS_DRMS: Final = (
     _Drm(-1, None, _Per('pilot_ata', 1, 'down')),
     _Drm(-1, None, _Per('aircraft_mn', 1, 'down')),
     _Drm(1, None, _Per('wp_carried', 1, 'down')),
+)
+_BANDIT_MANEUVER_SUCCESS_READS: Final[tuple[_Var, ...]] = (
+    _Var('bandit_ata', 'int', -5, 5), _Var('pilot_ata', 'int', -5, 5), _Var('aircraft_mn', 'int', -5, 5),
+    _Var('wp_carried', 'int', 0, 9),
+)
+_BANDIT_MANEUVER_SUCCESS_DRM_NAMES: Final = (
+    ('bandit_ata', "Bandit's AtA Skill"), ('pilot_ata', "Pilot's AtA stat (subtracted)"),
+    ('mn', "Aircraft's MN stat (subtracted)"), ('wp', 'WP penalty (subtracted: +1 per WP of Rockets or Drop Tanks)'),
 )
 
 
@@ -4116,20 +4430,33 @@ _GUN_ATTACK_INDEX: Final = _Index(_GUN_ATTACK_ROWS)
 _GUN_ATTACK_OUTCOMES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 
 
-def lookup_gun_attack(roll: int, *, gun_rating: GunRating, drm: int = 0) -> GunAttackResult:
+def lookup_gun_attack(
+    roll: int,
+    *,
+    gun_rating: GunRating,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> GunAttackResult:
     """Gun Attack, rule Dogfighting: Attacking: the row a roll selects.
 
     Args:
         roll: the natural roll on 1d10, 1 to 10 (what the dice show).
         gun_rating: Gun rating (GunRating; labels in GUN_RATING_LABELS).
-        drm: the total die roll modifier, added to the natural roll.
+        when: the flags that are true, by name. Given `when` or `set_`, the chart's DRMs are read in
+            that situation (pilot_ata, bandit_ata, attacker_position, maneuver, high_stress) and their total added to
+                `drm`, as drm_<id>() adds them
+            up; left out, a flag is false and any other value unknown.
+        set_: the other values of the situation by name: an int, a month 'YYYY-MM', an enum id or
+            label (a flag's True or False too); `set_={}` reads the DRMs with every flag false.
+        drm: the total die roll modifier, added to the natural roll, on top of the DRMs read from `when`/`set_`.
 
     Returns:
         The row's values by column:
             'result': Result
 
     Raises:
-        ValueError: a roll or key value that cannot occur.
+        ValueError: a roll or key value that cannot occur, a name the chart's DRMs do not read.
         NoRowError: no row is selected.
     """
     if type(roll) is not int or roll not in _GUN_ATTACK_OUTCOMES:
@@ -4138,6 +4465,11 @@ def lookup_gun_attack(roll: int, *, gun_rating: GunRating, drm: int = 0) -> GunA
         gun_rating = _member('gun_attack', 'gun_rating', gun_rating, GUN_RATING_LABELS)
     if type(drm) is not int:
         _check_int('gun_attack', 'drm', drm)
+    if when or set_ is not None:
+        drm += _context_drms(
+            'gun_attack', _GUN_ATTACK_READS, when, set_, {}, _GUN_ATTACK_DRMS, _GUN_ATTACK_DRM_NAMES, None,
+            (('maneuver_atk', 'one'),),
+        )[0]
     modified = roll + drm
     low, by_roll, below, above = _GUN_ATTACK_INDEX.tables.get((gun_rating,)) or _UNINDEXED
     at = modified - low
@@ -4147,10 +4479,45 @@ def lookup_gun_attack(roll: int, *, gun_rating: GunRating, drm: int = 0) -> GunA
     return {'result': row[0]}
 
 
+def read_gun_attack(
+    roll: int,
+    *,
+    gun_rating: GunRating,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[GunAttackResult]:
+    """Gun Attack, rule Dogfighting: Attacking: the row a natural roll selects in the situation given, and how.
+
+    Takes what lookup_gun_attack() takes; returns what roll_gun_attack() returns: the natural roll, the
+    DRM total, the modified roll, the row's values, the steps that made the modified roll and the
+    DRMs that applied (`drms`: id, label and value of each).
+    """
+    if type(gun_rating) is not str or gun_rating not in GUN_RATING_LABELS:
+        gun_rating = _member('gun_attack', 'gun_rating', gun_rating, GUN_RATING_LABELS)
+    if type(drm) is not int:
+        _check_int('gun_attack', 'drm', drm)
+    applied: tuple[AppliedDrm, ...] = ()
+    if when or set_ is not None:
+        total, applied = _context_drms(
+            'gun_attack', _GUN_ATTACK_READS, when, set_, {}, _GUN_ATTACK_DRMS, _GUN_ATTACK_DRM_NAMES, None,
+            (('maneuver_atk', 'one'),),
+        )
+        drm += total
+    return _rolled(roll, drm, lookup_gun_attack(roll, gun_rating=gun_rating, drm=drm), (), applied)
+
+
 _GUN_ATTACK_DICE: Final = _Dice('sum', 1, 10)
 
 
-def roll_gun_attack(rng: random.Random, *, gun_rating: GunRating, drm: int = 0) -> Roll[GunAttackResult]:
+def roll_gun_attack(
+    rng: random.Random,
+    *,
+    gun_rating: GunRating,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> Roll[GunAttackResult]:
     """Roll 1d10 with `rng` and read Gun Attack, rule Dogfighting: Attacking.
 
     Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps
@@ -4160,7 +4527,7 @@ def roll_gun_attack(rng: random.Random, *, gun_rating: GunRating, drm: int = 0) 
     """
     _check_rng('gun_attack', rng)
     natural = _roll(rng, _GUN_ATTACK_DICE)
-    return _rolled(natural, drm, lookup_gun_attack(natural, gun_rating=gun_rating, drm=drm))
+    return read_gun_attack(natural, gun_rating=gun_rating, when=when, set_=set_, drm=drm)
 
 
 _GUN_ATTACK_DRMS: Final = (
@@ -4173,6 +4540,16 @@ _GUN_ATTACK_DRMS: Final = (
     _Drm(4, _Compare('maneuver', '==', 'atk_plus4'), None, 'maneuver_atk'),
     _Drm(-1, _Compare('maneuver', '==', 'atk_minus1'), None, 'maneuver_atk'),
     _Drm(1, _Flag('high_stress')),
+)
+_GUN_ATTACK_READS: Final[tuple[_Var, ...]] = (
+    _Var('pilot_ata', 'int', -5, 5), _Var('bandit_ata', 'int', -5, 5),
+    _Var('attacker_position', 'enum', labels=POSITION_LABELS), _Var('maneuver', 'enum', labels=MANEUVER_RESULT_LABELS),
+    _Var('high_stress', 'flag'),
+)
+_GUN_ATTACK_DRM_NAMES: Final = (
+    ('pilot_ata', "Pilot's AtA stat"), ('bandit_ata', "Bandit's AtA skill (subtracted)"), ('advantaged', 'Advantaged'),
+    ('tailing', 'Tailing'), ('atk_plus1', '+1 Atk'), ('atk_plus2', '+2 Atk'), ('atk_plus4', '+4 Atk'),
+    ('atk_minus1', '-1 Atk'), ('high_stress', 'High Stress Attacks (optional, +1 Stress)'),
 )
 
 

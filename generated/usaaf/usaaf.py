@@ -5,7 +5,10 @@ Standalone: standard library only, no import of chartc. A roll is an int on the 
 (a d10's 0 is 10, a percentile 00 is 100); a month is 'YYYY-MM'. Each chart has
 lookup_<id>(roll, *, keys..., drm=0) returning its row as a TypedDict, roll_<id>(rng, ...) for
 die-roll charts, drm_<id>(*, context...) when it declares DRMs and odds_<id>(attack, defense)
-for an odds rule, whose column a CRT lookup accepts as its key. Every argument is checked:
+for an odds rule, whose column a CRT lookup accepts as its key. A chart with DRMs also reads
+them from the situation, when=(flags...) and set_={name: value} (chartc lookup's --when and
+--set), and has read_<id>(roll, ...), a roll_<id> result for dice rolled elsewhere naming the
+DRMs that applied; follow_<id>(rng, ...) passes the situation to every step. Every argument is checked:
 ValueError for a roll, key or context value that cannot occur (naming the allowed values),
 NoRowError when no row is selected.
 
@@ -25,7 +28,7 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import (
     Final,
@@ -395,6 +398,89 @@ def _total_drm(
     return _clamp(sum(amount for _, amount in _drm_terms(drms, context, groups)), clamp)
 
 
+class _Var(NamedTuple):
+    """A context variable a chart reads: its id, its type ('flag', 'int', 'month' or an enum's id),
+    its declared range (None: open) and, for an enum, the printed label of each member id."""
+
+    id: str
+    type: str
+    low: int | str | None = None
+    high: int | str | None = None
+    labels: object = None  # an enum's label table, `<ENUM>_LABELS` (member id -> label), as the module types it
+
+
+class AppliedDrm(TypedDict):
+    """A DRM that applied: its id, its label as printed and what it added (a per-N DRM: its value
+    times the steps the context holds)."""
+
+    id: str
+    label: str
+    value: int
+
+
+def _given_context(
+    chart: str, reads: tuple[_Var, ...], when: Iterable[str], given: Mapping[str, object] | None
+) -> dict[str, _Context]:
+    """`when` (the flags that are true) and `given` (other values by variable id) as a context,
+    each name one the chart reads and each value of its variable's type (an enum by id or label).
+
+    Raises:
+        ValueError: an unknown name (the message names those the chart reads), a name given
+            twice, a value of the wrong type or outside its declared range.
+    """
+    known = {v.id: v for v in reads}
+    described = ", ".join(f"{v.id} ({v.type})" for v in reads) or "nothing"
+    if isinstance(when, str):
+        raise ValueError(f"{chart}: when must be a tuple of flag names, got {when!r}; e.g. when=({when!r},)")
+    context: dict[str, _Context] = {}
+    pairs = [(name, True) for name in when] + list((given or {}).items())
+    for name, value in pairs:
+        var = known.get(name) if isinstance(name, str) else None
+        if var is None:
+            raise ValueError(f"{chart}: the chart's DRMs do not read {name!r}; they read {described}")
+        if name in context:
+            raise ValueError(f"{chart}: {name!r} is given twice")
+        if var.type == "flag":
+            _check_flag(chart, name, value)
+            context[name] = bool(value)
+            continue
+        if value is True and name in when:
+            raise ValueError(f"{chart}: {name!r} is not a flag ({var.type}): give its value, set_={{{name!r}: ...}}")
+        read: int | str
+        if var.type == "int":
+            read = _check_int(chart, name, value)
+        elif var.type == "month":
+            _check_month(chart, name, value)
+            read = str(value)
+        else:
+            read = _member(chart, name, value, cast(Mapping[str, str], var.labels or {}))
+        if var.low is not None or var.high is not None:
+            _check_range(chart, name, read, var.low, var.high)
+        context[name] = read
+    return context
+
+
+def _context_drms(
+    chart: str,
+    reads: tuple[_Var, ...],
+    when: Iterable[str],
+    given: Mapping[str, object] | None,
+    keys: Mapping[str, _Context],
+    drms: tuple[_Drm, ...],
+    names: tuple[tuple[str, str], ...],
+    clamp: tuple[int, int] | None,
+    groups: tuple[tuple[str, str], ...] = (),
+) -> tuple[int, tuple[AppliedDrm, ...]]:
+    """The DRM total in the situation given (`_given_context`, with the chart's keys for the DRMs
+    that test them) and each DRM that applied, in declaration order, named by `names` (id, label).
+    """
+    context = dict(keys)
+    context.update(_given_context(chart, reads, when, given))
+    terms = _drm_terms(drms, context, groups)
+    applied = tuple(AppliedDrm(id=names[p][0], label=names[p][1], value=amount) for p, amount in terms)
+    return _clamp(sum(amount for _, amount in terms), clamp), applied
+
+
 def _key_matches(key: _Key, given: str) -> bool:
     """Whether a row key (a member id, None for any, months (first, last)) applies to a key value."""
     if key is None or key == given:
@@ -592,8 +678,9 @@ class ChartRef(TypedDict):
 
 class Roll(TypedDict, Generic[_V]):
     """A roll on a chart: the natural roll, the DRM added to it, the modified roll, the row's values,
-    and the steps that made the modified roll (each step, its amount and the roll after it: `('drms',
-    1, 3), ('add', -3, 0), ('minimum', 0, 0)`).
+    the steps that made the modified roll (each step, its amount and the roll after it: `('drms',
+    1, 3), ('add', -3, 0), ('minimum', 0, 0)`), and the chart's DRMs that applied in the situation
+    given as `when=`/`set=` (empty when none was given).
     """
 
     natural: int
@@ -601,14 +688,17 @@ class Roll(TypedDict, Generic[_V]):
     modified: int
     values: _V
     steps: tuple[_Made, ...]
+    drms: tuple[AppliedDrm, ...]
 
 
-def _rolled(natural: int, drm: int, values: _V, steps: tuple[_Step, ...] = ()) -> Roll[_V]:
+def _rolled(
+    natural: int, drm: int, values: _V, steps: tuple[_Step, ...] = (), drms: tuple[AppliedDrm, ...] = ()
+) -> Roll[_V]:
     """What `roll_<id>` returns: the natural roll, the DRM total, the modified roll, the row's
-    values and the steps made (`_roll_steps`).
+    values, the steps made (`_roll_steps`) and the DRMs that applied.
     """
     made = _roll_steps(natural, drm, steps)
-    return {"natural": natural, "drm": drm, "modified": made[-1][2], "values": values, "steps": made}
+    return {"natural": natural, "drm": drm, "modified": made[-1][2], "values": values, "steps": made, "drms": drms}
 
 
 class _Shift(NamedTuple):
@@ -1465,8 +1555,9 @@ class CellRoll(TypedDict):
 
 
 class Step(TypedDict):
-    """One step of a chain: the chart, its natural roll (None: read by keys), DRM, modified roll,
-    the row's values with each roll inside a cell made, and those rolls in column order."""
+    """One step of a chain: the chart, its natural roll (None: read by keys), DRM total, modified
+    roll, the row's values with each roll inside a cell made, those rolls in column order, and the
+    chart's DRMs that applied in the situation given (`when=`/`set_=`)."""
 
     chart: str
     natural: int | None
@@ -1474,10 +1565,20 @@ class Step(TypedDict):
     modified: int | None
     values: dict[str, object]
     cell_rolls: list[int]
+    drms: tuple[AppliedDrm, ...]
 
 
-# A chart's step: (rng, keys by id, DRM) -> (natural roll, modified roll, the row's values).
-_Stepper = Callable[[random.Random, Mapping[str, str], int], tuple[int | None, int | None, Mapping[str, object]]]
+# The situation of a chain (every chart's context variables by id), None when none was given.
+_Situation = Mapping[str, _Context] | None
+# What a step of a chain made: natural roll, DRM total, modified roll, the row's values, the DRMs applied.
+_StepMade = tuple[int | None, int, int | None, Mapping[str, object], tuple[AppliedDrm, ...]]
+# A chart's step: (rng, keys by id, DRM carried, situation) -> what it made.
+_Stepper = Callable[[random.Random, Mapping[str, str], int, _Situation], _StepMade]
+
+
+def _situation_for(reads: tuple[_Var, ...], situation: _Situation) -> dict[str, object] | None:
+    """The part of a chain's situation one chart's DRMs read, as its `set_=` (None: not given)."""
+    return None if situation is None else {v.id: situation[v.id] for v in reads if v.id in situation}
 
 
 def _cell_outcome(outcomes: tuple[tuple[int | None, int | None, _O], ...], natural: int) -> _O | None:
@@ -1539,8 +1640,10 @@ def _follow(
     steppers: Mapping[str, _Stepper],
     chart_keys: Mapping[str, tuple[str, ...]],
     limit: int = 100,
+    situation: _Situation = None,
 ) -> list[Step]:
-    """Walk the chain from chart `start`; at most `limit` steps.
+    """Walk the chain from chart `start`; at most `limit` steps. Each chart's DRMs are read in the
+    `situation` when one is given (as `chartc lookup --follow --when/--set` reads them).
 
     Raises:
         ValueError: a key no step gives; RuntimeError: the walk did not end within `limit` steps.
@@ -1548,10 +1651,11 @@ def _follow(
     address, given = start, keys
     steps: list[Step] = []
     while len(steps) < limit:
-        natural, modified, values = steppers[address](rng, keys, drm)
+        natural, total, modified, values, applied = steppers[address](rng, keys, drm, situation)
         rolls: list[int] = []
         made = {column: _cell_value(rng, value, rolls) for column, value in values.items()}
-        steps.append(Step(chart=address, natural=natural, drm=drm, modified=modified, values=made, cell_rolls=rolls))
+        steps.append(Step(chart=address, natural=natural, drm=total, modified=modified, values=made, cell_rolls=rolls,
+                          drms=applied))
         move = next((v for v in made.values() if isinstance(v, dict) and ("chart" in v or "again" in v)), None)
         if move is None or ("chart" in move and move["chart"] not in steppers):
             return steps
@@ -3513,40 +3617,32 @@ def lookup_calls(*, call: Call) -> CallsResult:
 # ---- following chained results
 
 
-def _step_target_hex_steps(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'target_hex_steps': its natural roll, modified roll and row."""
-    return None, None, lookup_target_hex_steps(target_hex_step=cast(TargetHexStep, keys['target_hex_step']))
+def _step_target_hex_steps(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'target_hex_steps': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
+    return None, drm, None, lookup_target_hex_steps(target_hex_step=cast(TargetHexStep, keys['target_hex_step'])), ()
 
 
-def _step_last_mission_turn(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'last_mission_turn': its natural roll, modified roll and row."""
-    return None, None, lookup_last_mission_turn(mission_end=cast(MissionEnd, keys['mission_end']))
+def _step_last_mission_turn(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'last_mission_turn': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
+    return None, drm, None, lookup_last_mission_turn(mission_end=cast(MissionEnd, keys['mission_end'])), ()
 
 
-def _step_mission_plotting(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'mission_plotting': its natural roll, modified roll and row."""
-    return None, None, lookup_mission_plotting(us_unit=cast(UsUnit, keys['us_unit']))
+def _step_mission_plotting(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'mission_plotting': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
+    return None, drm, None, lookup_mission_plotting(us_unit=cast(UsUnit, keys['us_unit'])), ()
 
 
-def _step_war_now_ends(
-    rng: random.Random,
-    keys: Mapping[str, str],
-    drm: int,
-) -> tuple[int | None, int | None, Mapping[str, object]]:
-    """One step of a chain on 'war_now_ends': its natural roll, modified roll and row."""
-    return None, None, lookup_war_now_ends(war_event=cast(WarEvent, keys['war_event']))
+def _step_war_now_ends(rng: random.Random, keys: Mapping[str, str], drm: int, situation: _Situation) -> _StepMade:
+    """One step of a chain on 'war_now_ends': its natural roll, DRM total, modified roll, row and the DRMs
+    that applied.
+    """
+    return None, drm, None, lookup_war_now_ends(war_event=cast(WarEvent, keys['war_event'])), ()
 
 
 _CHAIN_STEPS: Final[dict[str, _Stepper]] = {
@@ -3561,60 +3657,139 @@ _CHAIN_KEYS: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
-def follow_target_hex_steps(rng: random.Random, *, target_hex_step: TargetHexStep, drm: int = 0) -> list[Step]:
+_TARGET_HEX_STEPS_CHAIN_READS: Final[tuple[_Var, ...]] = ()
+
+
+def follow_target_hex_steps(
+    rng: random.Random,
+    *,
+    target_hex_step: TargetHexStep,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'target_hex_steps' with `rng` and follow its chained results to the end (it sends the reader to
         FLAK-Table).
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('target_hex_steps', rng)
     target_hex_step = _member('target_hex_steps', 'target_hex_step', target_hex_step, TARGET_HEX_STEP_LABELS)
     _check_int('target_hex_steps', 'drm', drm)
-    return _follow('target_hex_steps', rng, {'target_hex_step': target_hex_step}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('target_hex_steps', _TARGET_HEX_STEPS_CHAIN_READS, when, set_)
+    return _follow(
+        'target_hex_steps', rng, {'target_hex_step': target_hex_step}, drm, _CHAIN_STEPS, _CHAIN_KEYS,
+        situation=situation,
+    )
 
 
-def follow_last_mission_turn(rng: random.Random, *, mission_end: MissionEnd, drm: int = 0) -> list[Step]:
+_LAST_MISSION_TURN_CHAIN_READS: Final[tuple[_Var, ...]] = ()
+
+
+def follow_last_mission_turn(
+    rng: random.Random,
+    *,
+    mission_end: MissionEnd,
+    war_event: WarEvent | None = None,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'last_mission_turn' with `rng` and follow its chained results to the end (it sends the reader to
         war_now_ends).
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    A key of a later chart (war_event) is read from the step that
+    leads there (the reference, the step's keys, the row), else from the value given here.
+
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('last_mission_turn', rng)
     mission_end = _member('last_mission_turn', 'mission_end', mission_end, MISSION_END_LABELS)
     _check_int('last_mission_turn', 'drm', drm)
-    return _follow('last_mission_turn', rng, {'mission_end': mission_end}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    given: dict[str, str] = {'mission_end': mission_end}
+    if war_event is not None:
+        war_event = _member('war_now_ends', 'war_event', war_event, WAR_EVENT_LABELS)
+        given['war_event'] = war_event
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('last_mission_turn', _LAST_MISSION_TURN_CHAIN_READS, when, set_)
+    return _follow('last_mission_turn', rng, given, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation)
 
 
-def follow_mission_plotting(rng: random.Random, *, us_unit: UsUnit, drm: int = 0) -> list[Step]:
+_MISSION_PLOTTING_CHAIN_READS: Final[tuple[_Var, ...]] = ()
+
+
+def follow_mission_plotting(
+    rng: random.Random,
+    *,
+    us_unit: UsUnit,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'mission_plotting' with `rng` and follow its chained results to the end (it sends the reader to
         Bombing-Missions).
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('mission_plotting', rng)
     us_unit = _member('mission_plotting', 'us_unit', us_unit, US_UNIT_LABELS)
     _check_int('mission_plotting', 'drm', drm)
-    return _follow('mission_plotting', rng, {'us_unit': us_unit}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('mission_plotting', _MISSION_PLOTTING_CHAIN_READS, when, set_)
+    return _follow('mission_plotting', rng, {'us_unit': us_unit}, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation)
 
 
-def follow_war_now_ends(rng: random.Random, *, war_event: WarEvent, drm: int = 0) -> list[Step]:
+_WAR_NOW_ENDS_CHAIN_READS: Final[tuple[_Var, ...]] = ()
+
+
+def follow_war_now_ends(
+    rng: random.Random,
+    *,
+    war_event: WarEvent,
+    when: Iterable[str] = (),
+    set_: Mapping[str, object] | None = None,
+    drm: int = 0,
+) -> list[Step]:
     """Roll on 'war_now_ends' with `rng` and follow its chained results to the end (it sends the reader to
         War-Shortened).
 
-    Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the
-    rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot
-    occur or a key no step gives, NoRowError when a roll selects no row.
+    Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation (none),
+    as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll
+    gets the DRM its reference carries).
+
+    Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the
+    rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument
+    that cannot occur or a key no step gives, NoRowError when a roll selects no row.
     """
     _check_rng('war_now_ends', rng)
     war_event = _member('war_now_ends', 'war_event', war_event, WAR_EVENT_LABELS)
     _check_int('war_now_ends', 'drm', drm)
-    return _follow('war_now_ends', rng, {'war_event': war_event}, drm, _CHAIN_STEPS, _CHAIN_KEYS)
+    situation: _Situation = None
+    if when or set_ is not None:
+        situation = _given_context('war_now_ends', _WAR_NOW_ENDS_CHAIN_READS, when, set_)
+    return _follow('war_now_ends', rng, {'war_event': war_event}, drm, _CHAIN_STEPS, _CHAIN_KEYS, situation=situation)
 
 
 LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {

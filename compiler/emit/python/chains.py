@@ -8,11 +8,11 @@ chart with the module's own `roll_<id>`/`lookup_<id>` and follows the chain to i
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
 from compiler import model
-from compiler.emit.python.layout import INDENT, fill
+from compiler.emit.python.layout import INDENT, fill, tuple_lines
 from compiler.engine.chains import chains_in, has_chains
 from compiler.engine.follow import reachable_charts
 
@@ -33,6 +33,19 @@ class _Emitter(Protocol):
     address: str
 
     def lookup_key_params(self) -> Sequence[_Param]: ...
+
+    def reads_situation(self) -> bool: ...
+
+    def situation_vars(self) -> list[str]: ...
+
+    def var_literal(self, var_id: str) -> str: ...
+
+    def key_annotation(self, key: model.Key) -> str: ...
+
+    def key_check(self, key: model.Key, name: str) -> str: ...
+
+    @property
+    def const(self) -> str: ...
 
     def function(self, name: str, params: list[str], returns: str, doc: str, body: list[str]) -> list[str]: ...
 
@@ -91,7 +104,13 @@ def _literal(game: model.Game, value: model.Value) -> str:
     return repr(value)
 
 
-def follow_code(game: model.Game, emitters: Mapping[int, _Emitter]) -> str:
+class _Scope(Protocol):
+    def child(self, fixed: Iterable[str]) -> _Scope: ...
+
+    def parameter(self, name: str) -> str: ...
+
+
+def follow_code(game: model.Game, emitters: Mapping[int, _Emitter], scope: _Scope) -> str:
     """The step function of every chart a chain can reach, the tables `_follow` reads, and a
     `follow_<id>` per chart with chained cells."""
     starts = [c for c in game.charts if has_chains(c)]
@@ -111,7 +130,8 @@ def follow_code(game: model.Game, emitters: Mapping[int, _Emitter]) -> str:
     lines += fill("_CHAIN_KEYS: Final[dict[str, tuple[str, ...]]] = {", keys, "}")
     for chart in starts:
         if _steppable(chart):
-            lines += ["", "", *_follow_function(emitters[id(chart)])]
+            reached_emitters = [emitters[id(c)] for c in reachable_charts(game, chart) if _steppable(c)]
+            lines += ["", "", *_follow_function(emitters[id(chart)], reached_emitters, scope)]
     return "\n".join(lines)
 
 
@@ -128,34 +148,71 @@ def _key_arguments(emitter: _Emitter) -> list[str]:
 
 def _step_function(emitter: _Emitter) -> list[str]:
     chart = emitter.chart
-    signature = ["rng: random.Random", "keys: Mapping[str, str]", "drm: int"]
-    returns = "tuple[int | None, int | None, Mapping[str, object]]"
-    doc = f"One step of a chain on {chart.address!r}: its natural roll, modified roll and row."
+    signature = ["rng: random.Random", "keys: Mapping[str, str]", "drm: int", "situation: _Situation"]
+    doc = (f"One step of a chain on {chart.address!r}: its natural roll, DRM total, modified roll, row and the DRMs\n"
+           "that applied.")
     if chart.kind is model.ChartKind.ROLL:
-        call = ", ".join(["rng", *_key_arguments(emitter), "drm=drm"])
+        situation = [f"set_=_situation_for(_{emitter.const}_READS, situation)"] if emitter.reads_situation() else []
+        call = ", ".join(["rng", *_key_arguments(emitter), *situation, "drm=drm"])
         body = [f"rolled = roll_{emitter.ident}({call})"]
-        body.append("return rolled['natural'], rolled['modified'], rolled['values']")
+        body.append("return rolled['natural'], rolled['drm'], rolled['modified'], rolled['values'], rolled['drms']")
     else:
         call = ", ".join(_key_arguments(emitter))
-        body = [f"return None, None, lookup_{emitter.ident}({call})"]
-    return emitter.function(f"_step_{emitter.ident}", signature, returns, doc, body)
+        body = [f"return None, drm, None, lookup_{emitter.ident}({call}), ()"]
+    return emitter.function(f"_step_{emitter.ident}", signature, "_StepMade", doc, body)
 
 
-def _follow_function(emitter: _Emitter) -> list[str]:
+def _follow_function(emitter: _Emitter, reached: Sequence[_Emitter], scope: _Scope) -> list[str]:
+    """`follow_<id>`: the chart's keys, the keys of later charts that no step may give (optional),
+    the situation every chart's DRMs read (`when=`, `set_=`) and the first roll's DRM."""
     chart = emitter.chart
     params = emitter.lookup_key_params()
-    signature = ["rng: random.Random", "*", *(f"{p.name}: {p.annotation}" for p in params), "drm: int = 0"]
+    own = {p.id for p in params}
+    later: dict[str, tuple[_Emitter, model.Key]] = {}
+    for other in reached[1:]:
+        for key in other.chart.keys:
+            if key.id not in own and key.id not in later:
+                later[key.id] = (other, key)
+    names = scope.child([p.name for p in params])
+    extra = [(key_id, names.parameter(key_id), other.key_annotation(key)) for key_id, (other, key) in later.items()]
+    checks = [later[key_id][0].key_check(later[key_id][1], name) for key_id, name, _ in extra]
+    reads: dict[str, str] = {}
+    for other in reached:
+        if other.reads_situation():
+            for var in other.situation_vars():
+                reads.setdefault(var, other.var_literal(var))
+    signature = ["rng: random.Random", "*", *(f"{p.name}: {p.annotation}" for p in params)]
+    signature += [f"{name}: {annotation} | None = None" for _, name, annotation in extra]
+    signature += ["when: Iterable[str] = ()", "set_: Mapping[str, object] | None = None", "drm: int = 0"]
     moves = [m for row in chart.rows for v in row.values for m in chains_in(v)]
     targets = sorted({m.address for m in moves if isinstance(m, model.ChartRef)})
     sends = f" (it sends the reader to {', '.join(targets)})" if targets else ""
+    later_doc = (f"\n\nA key of a later chart ({', '.join(name for _, name, _ in extra)}) is read from the step that\n"
+                 "leads there (the reference, the step's keys, the row), else from the value given here."
+                 if extra else "")
+    variables = ", ".join(reads) or "none"
     doc = (
-        f"Roll on {chart.address!r} with `rng` and follow its chained results to the end{sends}.\n\n"
-        "Returns each step: the chart, its natural roll, DRM, modified roll, its row's values with the\n"
-        "rolls inside its cells made, and those rolls. Raises ValueError for an argument that cannot\n"
-        "occur or a key no step gives, NoRowError when a roll selects no row."
+        f"Roll on {chart.address!r} with `rng` and follow its chained results to the end{sends}.{later_doc}\n\n"
+        f"Given `when` (flags) or `set_` (other values), every chart's DRMs are read in that situation ({variables}),\n"
+        "as chartc lookup --follow --when/--set reads them; `drm` is added to the first roll only (a later roll\n"
+        "gets the DRM its reference carries).\n\n"
+        "Returns each step: the chart, its natural roll, DRM total, modified roll, its row's values with the\n"
+        "rolls inside its cells made, those rolls and the DRMs that applied. Raises ValueError for an argument\n"
+        "that cannot occur or a key no step gives, NoRowError when a roll selects no row."
     )
+    const = emitter.const
     body = [f"_check_rng({emitter.address}, rng)", *(p.check for p in params if p.check)]
     body.append(f"_check_int({emitter.address}, 'drm', drm)")
     given = "{" + ", ".join(f"{p.id!r}: {p.name}" for p in params) + "}"
-    body.append(f"return _follow({emitter.address}, rng, {given}, drm, _CHAIN_STEPS, _CHAIN_KEYS)")
-    return emitter.function(f"follow_{emitter.ident}", signature, "list[Step]", doc, body)
+    body.append(f"given: dict[str, str] = {given}" if extra else "")
+    body += [f"if {name} is not None:\n{INDENT}{check}\n{INDENT}given[{key_id!r}] = {name}"
+             for (key_id, name, _), check in zip(extra, checks, strict=True)]
+    body.append("situation: _Situation = None")
+    body.append(f"if when or set_ is not None:\n{INDENT}situation = _given_context({emitter.address}, "
+                f"_{const}_CHAIN_READS, when, set_)")
+    start = "given" if extra else given
+    call = [emitter.address, "rng", start, "drm", "_CHAIN_STEPS", "_CHAIN_KEYS", "situation=situation"]
+    body.append("\n".join(line.removeprefix(INDENT) for line in fill("return _follow(", call, ")", INDENT)))
+    constant = tuple_lines(f"_{const}_CHAIN_READS: Final[tuple[_Var, ...]] = (", list(reads.values()))
+    return [*constant, "", "", *emitter.function(f"follow_{emitter.ident}", signature, "list[Step]", doc,
+                                                  [b for b in body if b])]

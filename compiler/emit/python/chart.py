@@ -14,7 +14,7 @@ from typing import assert_never
 
 from compiler import model
 from compiler.emit.python.chains import chain_types, chain_value
-from compiler.emit.python.layout import INDENT, LINE, docstring, fill, tuple_display
+from compiler.emit.python.layout import INDENT, LINE, docstring, fill, tuple_display, tuple_lines
 from compiler.emit.python.literals import literal
 from compiler.emit.python.names import ChartNames, EnumType, Namespace, identifier
 from compiler.engine import plain
@@ -22,7 +22,11 @@ from compiler.engine import plain
 # What a lookup reads besides its keys, by chart kind.
 READS = {model.ChartKind.ROLL: "roll", model.ChartKind.VALUE: "value"}
 # The parameters and locals of lookup_<id> and roll_<id>, which pass the chart's keys on by name.
-LOOKUP_NAMES = ("roll", "value", "drm", "row", "rng", "natural", "modified", "low", "by_roll", "below", "above", "at")
+LOOKUP_NAMES = ("roll", "value", "drm", "row", "rng", "natural", "modified", "low", "by_roll", "below", "above", "at",
+                "when", "applied", "total")
+# The keywords of the situation a chart's DRMs read, as `chartc lookup --when/--set`: `set_`, as the
+# naming policy spells a builtin's name.
+SITUATION = ["when: Iterable[str] = ()", "set_: Mapping[str, object] | None = None"]
 
 
 @dataclass(frozen=True)
@@ -143,7 +147,77 @@ class ChartEmitter:
         lines.append(")")
         return lines
 
+    # -- the situation (`when=`, `set_=`)
+
+    def reads_situation(self) -> bool:
+        """Whether `lookup_<id>` (and `read_<id>`, `roll_<id>`) take `when=`/`set_=`: a roll or value
+        chart with DRMs."""
+        return bool(self.chart.drms) and self.chart.kind in (model.ChartKind.ROLL, model.ChartKind.VALUE)
+
+    def situation_vars(self) -> list[str]:
+        """The context variables the chart's DRMs read (conditions, per-N counts), in the order of
+        first use, without the chart's own keys (`compiler.engine.context.tested_variables`)."""
+        keys = {k.id for k in self.chart.keys}
+        found: dict[str, None] = {}
+        for drm in self.chart.drms:
+            for var in (*model.condition_variables(drm.when), *((drm.per.var,) if drm.per else ())):
+                found.setdefault(var)
+        return [v for v in found if v not in keys]
+
+    def var_literal(self, var_id: str) -> str:
+        """A context variable as the runtime's `_Var`: id, type, declared range, an enum's labels."""
+        var = self.game.context[var_id]
+        if var.type is model.ContextType.ENUM:
+            enum = self.enums[var.enum or ""]
+            labels = enum.labels or "{" + ", ".join(f"{v!r}: {v!r}" for v in enum.values) + "}"
+            return f"_Var({var_id!r}, 'enum', labels={labels})"
+        bounds = f", {literal(var.low)}, {literal(var.high)}" if var.low is not None or var.high is not None else ""
+        return f"_Var({var_id!r}, {var.type.value!r}{bounds})"
+
+    def situation_statement(self, params: list[Param], target: str) -> str:
+        """`if when or set_ is not None: TARGET _context_drms(...)`: the DRM total and the DRMs that
+        apply in the situation given, with the chart's keys its DRMs test (already read to their ids
+        by the function's checks), as a statement of a function body."""
+        const = self.names.const
+        tested = {v for d in self.chart.drms for v in model.key_vars(d.when)}
+        keys = "{" + ", ".join(f"{p.id!r}: {p.name}" for p in params if p.id in tested) + "}"
+        converted = plain.chart_drms(self.chart)
+        args = [self.address, f"_{const}_READS", "when", "set_", keys, f"_{const}_DRMS", f"_{const}_DRM_NAMES"]
+        args += [literal(converted.clamp)] + ([literal(converted.groups)] if converted.groups else [])
+        head, _, tail = target.partition("@")
+        call = fill(f"{head}_context_drms(", args, f"){tail}", INDENT * 2)
+        return "\n".join(["if when or set_ is not None:", *(line.removeprefix(INDENT) for line in call)])
+
+    def situation_constants(self) -> list[str]:
+        """`_<ID>_READS` (the variables `when=`/`set_=` may name) and `_<ID>_DRM_NAMES` (each DRM's
+        id and label, naming the DRMs that applied)."""
+        const = self.names.const
+        reads = [self.var_literal(v) for v in self.situation_vars()]
+        names = [tuple_display([repr(d.id), repr(d.label)]) for d in self.chart.drms]
+        return (tuple_lines(f"_{const}_READS: Final[tuple[_Var, ...]] = (", reads)
+                + tuple_lines(f"_{const}_DRM_NAMES: Final = (", names))
+
     # -- parameters
+
+    @property
+    def const(self) -> str:
+        """The chart's part of its constants' names (`_<CONST>_ROWS`)."""
+        return self.names.const
+
+    def key_check(self, key: model.Key, name: str) -> str:
+        """The check of a value given for the chart's key `key` as the parameter `name`, worded as
+        the chart's lookup words it (an enum value read to its id)."""
+        where = f"{self.address}, {name!r}, {name}"
+        if key.enum.synthetic:
+            return f"_check_member({where}, _{self.names.const}_MONTHS)"
+        enum = self.enums[key.enum.id]
+        if enum.labels is None:
+            return f"{name} = _odds_key({where}, get_args({enum.alias}))"
+        return f"{name} = _member({where}, {enum.labels})"
+
+    def key_annotation(self, key: model.Key) -> str:
+        """The Python type of a key of the chart: its enum's alias (a month key: str)."""
+        return "str" if key.enum.synthetic else self.enums[key.enum.id].alias
 
     @property
     def ident(self) -> str:

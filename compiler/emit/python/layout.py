@@ -75,3 +75,12 @@ def tuple_display(items: list[str]) -> str:
     if len(items) == 1:
         return f"({items[0]},)"
     return "(" + ", ".join(items) + ")"
+
+
+def tuple_lines(head: str, items: list[str], indent: str = "") -> list[str]:
+    """A tuple display after `head` (which ends with its open parenthesis): a one-item tuple keeps
+    its comma on one line (`(a,)`), and items packed into lines end with theirs."""
+    lines = fill(head, items, ",)" if len(items) == 1 else ")", indent)
+    if len(lines) > 1:
+        lines[-1] = indent + ")"
+    return lines

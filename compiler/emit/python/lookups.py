@@ -9,7 +9,7 @@ rows by modified roll).
 from __future__ import annotations
 
 from compiler import model
-from compiler.emit.python.chart import LOOKUP_NAMES, READS, ChartEmitter, Param, cite, context_lines
+from compiler.emit.python.chart import LOOKUP_NAMES, READS, SITUATION, ChartEmitter, Param, cite, context_lines
 from compiler.emit.python.layout import INDENT, LINE, fill, tuple_display
 from compiler.emit.python.literals import literal, literal_lines
 from compiler.engine import plain
@@ -25,7 +25,8 @@ def lookup_function(e: ChartEmitter) -> list[str]:
     reads = READS.get(chart.kind)
     params = e.key_params(e.module.child(LOOKUP_NAMES))
     signature = [f"{reads}: int"] if reads else []
-    keywords = [f"{p.name}: {p.annotation}" for p in params] + (["drm: int = 0"] if reads else [])
+    situation = SITUATION if e.reads_situation() else []
+    keywords = [f"{p.name}: {p.annotation}" for p in params] + situation + (["drm: int = 0"] if reads else [])
     if keywords:
         signature += ["*", *keywords]
     body = []
@@ -51,6 +52,8 @@ def lookup_function(e: ChartEmitter) -> list[str]:
     modified = "None"
     if reads:
         body.append(_guarded("type(drm) is not int", f"_check_int({e.address}, 'drm', drm)"))
+        if situation:
+            body.append(e.situation_statement(params, "drm += @[0]"))
         modified = f"{reads} + drm"  # `_modified` without steps, inline: a call is most of a lookup's time
         if chart.arithmetic:
             modified = f"_modified({reads}, drm, _{c.const}_STEPS)"
@@ -91,8 +94,11 @@ def lookup_doc(e: ChartEmitter, params: list[Param]) -> str:
         doc.append(f"    value: {chart.value_key.label} ({chart.value_key.domain.printed}).")
     for key, p in zip(chart.keys, params, strict=True):
         doc.append(f"    {p.name}: {e.key_doc(key)}.")
+    if e.reads_situation():
+        doc += _situation_doc(e)
     if reads:
-        doc.append(f"    drm: the total die roll modifier, added {_drm_place(chart)}.")
+        doc.append(f"    drm: the total die roll modifier, added {_drm_place(chart)}"
+                   + (", on top of the DRMs read from `when`/`set_`." if e.reads_situation() else "."))
     if chart.arithmetic:
         steps = ", then ".join(s.text for s in chart.pipeline)
         doc += ["", f"The roll is {chart.dice_text}, then {steps}: the rows read the result."]
@@ -104,9 +110,46 @@ def lookup_doc(e: ChartEmitter, params: list[Param]) -> str:
         doc += ["", f"Errata applied: {applied} (see the game's JSON for the printed values)."]
         doc += [f"    {_amended(e.game, chart, r)}" for r in chart.rows if r.errata]
     partial = f" (the chart is partial: {chart.partial})" if chart.partial else ""
-    doc += ["", "Raises:", "    ValueError: a roll or key value that cannot occur."]
+    doc += ["", "Raises:", "    ValueError: a roll or key value that cannot occur"
+            + (", a name the chart's DRMs do not read." if e.reads_situation() else ".")]
     doc.append(f"    NoRowError: no row is selected{partial}.")
     return "\n".join(doc)
+
+
+def _situation_doc(e: ChartEmitter) -> list[str]:
+    """The docstring lines of `when=` and `set_=`: the names the chart's DRMs read."""
+    names = ", ".join(e.situation_vars()) or "none: its DRMs test only its keys"
+    return [
+        "    when: the flags that are true, by name. Given `when` or `set_`, the chart's DRMs are read in",
+        f"        that situation ({names}) and their total added to `drm`, as drm_<id>() adds them",
+        "        up; left out, a flag is false and any other value unknown.",
+        "    set_: the other values of the situation by name: an int, a month 'YYYY-MM', an enum id or",
+        "        label (a flag's True or False too); `set_={}` reads the DRMs with every flag false.",
+    ]
+
+
+def read_function(e: ChartEmitter) -> list[str]:
+    """`read_<id>`: a roll chart with DRMs read for a natural roll rolled elsewhere, returned as
+    `roll_<id>` returns it (the DRM total, the modified roll, its steps and the DRMs that applied)."""
+    chart, c = e.chart, e.names
+    params = e.lookup_key_params()
+    signature = ["roll: int", "*", *(f"{p.name}: {p.annotation}" for p in params), *SITUATION, "drm: int = 0"]
+    doc = (
+        f"{cite(chart)}: the row a natural roll selects in the situation given, and how.\n\n"
+        f"Takes what lookup_{c.ident}() takes; returns what roll_{c.ident}() returns: the natural roll, the\n"
+        "DRM total, the modified roll, the row's values, the steps that made the modified roll and the\n"
+        "DRMs that applied (`drms`: id, label and value of each)."
+    )
+    body = [_guarded(p.guard, p.check) if p.guard else p.check for p in params if p.check]
+    body += [
+        _guarded("type(drm) is not int", f"_check_int({e.address}, 'drm', drm)"),
+        "applied: tuple[AppliedDrm, ...] = ()",
+        e.situation_statement(params, "total, applied = @") + f"\n{INDENT}drm += total",
+    ]
+    call = ", ".join(["roll", *(f"{p.name}={p.name}" for p in params), "drm=drm"])
+    steps = f"_{c.const}_STEPS" if chart.arithmetic else "()"
+    body.append(f"return _rolled(roll, drm, lookup_{c.ident}({call}), {steps}, applied)")
+    return e.function(f"read_{c.ident}", signature, f"Roll[{c.result}]", doc, body)
 
 
 def _amended(game: model.Game, chart: model.Chart, row: model.Row) -> str:
@@ -132,8 +175,9 @@ def roll_function(e: ChartEmitter) -> list[str]:
     assert dice is not None
     params = e.key_params(e.module.child(LOOKUP_NAMES))
     context = e.alternative_params(params)
-    signature = ["rng: random.Random", "*"] + [f"{p.name}: {p.annotation}" for p in params] + ["drm: int = 0"]
-    signature += [f"{p.name}: {p.annotation}" for p in context]
+    situation = SITUATION if e.reads_situation() else []
+    signature = ["rng: random.Random", "*"] + [f"{p.name}: {p.annotation}" for p in params] + situation
+    signature += ["drm: int = 0", *(f"{p.name}: {p.annotation}" for p in context)]
     doc = (
         f"Roll {dice.text} with `rng` and read {cite(chart)}.\n\n"
         "Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps\n"
@@ -150,8 +194,12 @@ def roll_function(e: ChartEmitter) -> list[str]:
     call = ", ".join(["natural", *(f"{p.name}={p.name}" for p in params), "drm=drm"])
     body = [f"_check_rng({e.address}, rng)", *(p.check for p in context)]
     body += natural_roll(e, context)
-    steps = f", _{c.const}_STEPS" if chart.arithmetic else ""
-    body.append(f"return _rolled(natural, drm, lookup_{c.ident}({call}){steps})")
+    if situation:  # read by read_<id>, which names the DRMs that applied
+        call = call.replace("drm=drm", "when=when, set_=set_, drm=drm")
+        body.append(f"return read_{c.ident}({call})")
+    else:
+        steps = f", _{c.const}_STEPS" if chart.arithmetic else ""
+        body.append(f"return _rolled(natural, drm, lookup_{c.ident}({call}){steps})")
     return dice_constants(e) + e.function(f"roll_{c.ident}", signature, f"Roll[{c.result}]", doc, body)
 
 
@@ -185,13 +233,16 @@ def repeated_roll_function(e: ChartEmitter) -> list[str]:
     assert chart.dice is not None
     params = e.key_params(e.module.child(LOOKUP_NAMES))
     params += e.alternative_params(params)
-    signature = ["rng: random.Random", "*"] + [f"{p.name}: {p.annotation}" for p in params] + ["drm: int = 0"]
+    situation = SITUATION if e.reads_situation() else []
+    signature = ["rng: random.Random", "*"] + [f"{p.name}: {p.annotation}" for p in params] + situation
+    signature.append("drm: int = 0")
     doc = (
         f"Roll {chart.dice.text} {chart.repeat} times with `rng` and read each roll on {cite(chart)}.\n\n"
         "Returns one roll_() result per roll, in order. Raises ValueError for an argument that\n"
         "cannot occur and NoRowError when a modified roll selects no row."
     )
-    call = ", ".join(["rng", *(f"{p.name}={p.name}" for p in params), "drm=drm"])
+    passed = [f"{p.name}={p.name}" for p in params] + (["when=when", "set_=set_"] if situation else [])
+    call = ", ".join(["rng", *passed, "drm=drm"])
     body = [f"return [roll_{c.ident}({call}) for _ in range({chart.repeat})]"]
     return e.function(f"rolls_{c.ident}", signature, f"list[Roll[{c.result}]]", doc, body)
 

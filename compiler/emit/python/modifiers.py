@@ -28,7 +28,10 @@ def drm_function(e: ChartEmitter) -> list[str]:
     lines = [f"_{c.const}_DRMS: Final = ("]
     for converted_drm in converted.drms:
         lines += literal_lines(converted_drm, tail=",", indent=INDENT)
-    lines += [")", "", ""]
+    lines += [")"]
+    if e.reads_situation():
+        lines += e.situation_constants()
+    lines += ["", ""]
     doc = [f"The total DRM for {cite(chart)}: the sum of the DRMs whose conditions are true.", ""]
     for d in chart.drms:
         per = f" ({per_text(chart, d.per)})" if d.per else ""

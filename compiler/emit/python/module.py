@@ -22,11 +22,11 @@ from typing import assert_never
 
 from compiler import model
 from compiler.emit.python.chains import follow_code, game_has_chains
-from compiler.emit.python.chart import ChartEmitter
+from compiler.emit.python.chart import LOOKUP_NAMES, ChartEmitter
 from compiler.emit.python.examples import FormulaNames, examples_code, has_examples
 from compiler.emit.python.formulas import formula_names, formulas_code
 from compiler.emit.python.layout import INDENT, docstring, fill
-from compiler.emit.python.lookups import lookup_function, repeated_roll_function, roll_function
+from compiler.emit.python.lookups import lookup_function, read_function, repeated_roll_function, roll_function
 from compiler.emit.python.modifiers import drm_function, odds_function, shift_function
 from compiler.emit.python.names import (
     POLICY,
@@ -73,7 +73,7 @@ def emit_game_python(game: model.Game) -> str:
         parts.append(_chart_block(ChartEmitter(game, chart, charts[id(chart)], enums, names, context)))
     if game_has_chains(game):
         emitters = {id(c): ChartEmitter(game, c, charts[id(c)], enums, names, context) for c in game.charts}
-        parts.append(follow_code(game, emitters))
+        parts.append(follow_code(game, emitters, names.child([*LOOKUP_NAMES, "set_", "given", "situation"])))
     parts.append(_lookups(game, charts))
     parts.append(_context_parameters(context))
     functions = formula_names(game, names)
@@ -102,7 +102,10 @@ def _module_doc(game: model.Game) -> str:
         "(a d10's 0 is 10, a percentile 00 is 100); a month is 'YYYY-MM'. Each chart has\n"
         "lookup_<id>(roll, *, keys..., drm=0) returning its row as a TypedDict, roll_<id>(rng, ...) for\n"
         "die-roll charts, drm_<id>(*, context...) when it declares DRMs and odds_<id>(attack, defense)\n"
-        "for an odds rule, whose column a CRT lookup accepts as its key. Every argument is checked:\n"
+        "for an odds rule, whose column a CRT lookup accepts as its key. A chart with DRMs also reads\n"
+        "them from the situation, when=(flags...) and set_={name: value} (chartc lookup's --when and\n"
+        "--set), and has read_<id>(roll, ...), a roll_<id> result for dice rolled elsewhere naming the\n"
+        "DRMs that applied; follow_<id>(rng, ...) passes the situation to every step. Every argument is checked:\n"
         "ValueError for a roll, key or context value that cannot occur (naming the allowed values),\n"
         "NoRowError when no row is selected.\n\n"
         + _UNKNOWN
@@ -170,6 +173,8 @@ def _chart_block(e: ChartEmitter) -> str:
             return "\n".join(lines + drm_function(e))
         case model.ChartKind.ROLL | model.ChartKind.VALUE | model.ChartKind.REFERENCE:
             lines += e.result_type() + e.rows() + ["", ""] + lookup_function(e)
+            if chart.kind is model.ChartKind.ROLL and e.reads_situation():
+                lines += ["", "", *read_function(e)]
             if chart.kind is model.ChartKind.ROLL:
                 lines += ["", "", *roll_function(e)]
             if chart.kind is model.ChartKind.ROLL and chart.repeat > 1:

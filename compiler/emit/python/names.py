@@ -96,8 +96,9 @@ def pascal(name: str) -> str:
 def chart_group(ident: str) -> list[str]:
     """Every module-level name the chart with this identifier uses."""
     const = ident.upper()
-    functions = [f"{kind}_{ident}" for kind in ("lookup", "roll", "rolls", "drm", "odds", "shift")]
-    parts = ("ROWS", "INDEX", "VALUES", "OUTCOMES", "MONTHS", "DRMS", "RULE", "SHIFTS", "STEPS")
+    functions = [f"{kind}_{ident}" for kind in ("lookup", "read", "roll", "rolls", "drm", "odds", "shift")]
+    parts = ["ROWS", "INDEX", "VALUES", "OUTCOMES", "MONTHS", "DRMS", "RULE", "SHIFTS", "STEPS", "READS", "DRM_NAMES",
+             "CHAIN_READS"]
     private = [f"_{const}_{part}" for part in parts]
     return [*functions, f"{const}_COLUMNS", *private]
 

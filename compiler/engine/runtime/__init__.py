@@ -61,6 +61,7 @@ if TYPE_CHECKING:  # at run time each name is imported from its part on first us
         _In,
         _Not,
     )
+    from compiler.engine.runtime.context import AppliedDrm, _context_drms, _given_context, _Var
     from compiler.engine.runtime.dice import _Dice, _dice_for, _roll
     from compiler.engine.runtime.drms import _applied, _Drm, _drm_terms, _exclusive, _Per, _per_steps, _total_drm
     from compiler.engine.runtime.formulas import _div, _pow, _round_half_up
@@ -92,6 +93,7 @@ if TYPE_CHECKING:  # at run time each name is imported from its part on first us
 __all__ = [
     "CHAINS",
     "PARTS",
+    "AppliedDrm",
     "CellRoll",
     "ChainRef",
     "ChartRef",
@@ -119,6 +121,7 @@ __all__ = [
     "_Shift",
     "_Step",
     "_Stepper",
+    "_Var",
     "_applied",
     "_cell_outcome",
     "_check_flag",
@@ -132,12 +135,14 @@ __all__ = [
     "_check_value",
     "_clamp",
     "_compare",
+    "_context_drms",
     "_dice_for",
     "_div",
     "_drm_terms",
     "_exclusive",
     "_first",
     "_follow",
+    "_given_context",
     "_holds",
     "_in_range",
     "_key_matches",
@@ -172,7 +177,8 @@ __all__ = [
 # The parts every generated module carries, in the order they are inlined (each uses only the
 # parts before it); `chains` follows them in a module whose charts hold chained cells. The
 # `header` part holds the generated module's imports; chartc never imports it.
-PARTS: tuple[str, ...] = ("header", "base", "checks", "conditions", "dice", "drms", "rows", "roll", "results")
+PARTS: tuple[str, ...] = ("header", "base", "checks", "conditions", "dice", "drms", "context", "rows", "roll")
+PARTS += ("results",)
 PARTS += ("shifts", "odds", "formulas")
 CHAINS = "chains"
 _MARKER = "# ---- inlined into a generated module below this line"
