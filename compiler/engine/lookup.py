@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from compiler import model
 from compiler.diagnostics.suggest import known_values_hint
-from compiler.engine import plain
+from compiler.engine import overlays, plain
 from compiler.engine import shifts as column_shifts
 from compiler.engine.context import ContextValue, ModifierAnswer, read_context, read_modifiers, read_number
 from compiler.engine.drms import holds
@@ -57,6 +57,7 @@ class LookupResult:
     odds: tuple[tuple[str, Reading], ...] = ()  # CRT keys read from --attack/--defense, by key id
     shifts: column_shifts.ShiftBreakdown | None = None  # the CRT's own column shifts that applied
     modifiers: ModifierAnswer | None = None  # how `drm` was made up (None for a chart without a roll)
+    overlay: model.Overlay | None = None  # the overlay whose row was selected (its condition held)
 
     def values(self) -> dict[str, model.Value]:
         """The selected row's cells by column id."""
@@ -227,6 +228,11 @@ def lookup(
         raise LookupUsage(f"`{chart.address}` is an odds rule: give --attack and --defense")
     keys = resolve_keys(chart, given_keys)
     combo = tuple(m.id for _, m in keys)
+    declared = chart
+    active: tuple[int, ...] = ()
+    if chart.overlays and context is not None:  # the rows of every overlay that holds are read first
+        active = overlays.active_in(chart, {**{k.id: model.MemberId(m.id) for k, m in keys}, **context})
+        chart = overlays.with_active(chart, active)
     where = "".join(f", {k.id} `{m.label}`" for k, m in keys)
     rows = plain.chart_rows(chart)
     if chart.kind is model.ChartKind.REFERENCE:
@@ -260,7 +266,9 @@ def lookup(
         raise NoRow(
             f"{shown} selects no row of {chart.game}/{chart.address}{where}: the rows are {covered}.{partial}"
         )
-    return LookupResult(chart, natural, drm, modified, keys, chart.rows[position], modifiers=modifiers)
+    row = chart.rows[position]
+    overlay = overlays.selected_from(declared, active, row)
+    return LookupResult(chart, natural, drm, modified, keys, row, modifiers=modifiers, overlay=overlay)
 
 
 def dice_in_context(chart: model.Chart, context: Mapping[str, ContextValue]) -> tuple[Dice, ...]:
