@@ -4,8 +4,8 @@ Per game: periods against the calendar (`periods`), record dates and invariants 
 facts with `facts`); per chart: size limits first (`limits`; a chart too large is not checked
 further), what DRMs mean on digit rolls (`dice`), DRM groups and reach (`modifiers`), availability
 dates (`records`), the coverage of its rows (`coverage`) and its overlays (`overlays`); then
-chains, formulas, the domains of formulas and records (`domains`), ranges checked within a limit of the game (`rule_limits`) and the
-book's declared inconsistencies (`inconsistencies`).
+chains, formulas, the domains of formulas and records (`domains`), ranges checked within a limit
+of the game (`rule_limits`) and the book's declared inconsistencies (`inconsistencies`).
 """
 
 from __future__ import annotations
