@@ -56,44 +56,36 @@ def _check_overlaps(chart: model.Chart, overlay: model.Overlay, sink: Sink) -> N
             for r in overlay.rows
             if r.range is not None and all(model.key_matches(k, c) for k, c in zip(r.keys, combo, strict=False))
         ]
-        for natural in (False, True):
-            for a, b in intersecting_pairs([r for r in rows if r.natural is natural]):
-                if (id(a), id(b)) in seen:
-                    continue
-                seen.add((id(a), id(b)))
-                common = ranged(a).intersect(ranged(b))
-                assert common is not None
-                low, high = common
-                both = compress([low, high] if low is not None and high is not None and low != high else
-                                [v for v in (low, high) if v is not None])
-                sink.emit(
-                    codes.OVERLAY_OVERLAP,
-                    f"`{ranged(b).printed}` overlaps `{ranged(a).printed}` in overlay `{overlay.name}` of chart "
-                    f"`{chart.address}` (both select {both})",
-                    ranged(b).span,
-                    "while the overlay holds each roll must select exactly one of its rows: shorten one of the ranges",
-                    (Label(ranged(a).span, "overlaps this row"),),
-                )
+        for a, b in intersecting_pairs(rows):  # an overlay's rows are never `natural` (C403)
+            if (id(a), id(b)) in seen:
+                continue
+            seen.add((id(a), id(b)))
+            common = ranged(a).intersect(ranged(b))
+            assert common is not None
+            both = [v for v in common if v is not None]
+            sink.emit(
+                codes.OVERLAY_OVERLAP,
+                f"`{ranged(b).printed}` overlaps `{ranged(a).printed}` in overlay `{overlay.name}` of chart "
+                f"`{chart.address}` (both select {compress(sorted(set(both)))}{'' if None not in common else ' on'})",
+                ranged(b).span,
+                "while the overlay holds each roll must select exactly one of its rows: shorten one of the ranges",
+                (Label(ranged(a).span, "overlaps this row"),),
+            )
 
 
 def _check_outside(chart: model.Chart, overlay: model.Overlay, bounds: tuple[int, int], sink: Sink) -> None:
-    first, last = bounds
-    if chart.kind is model.ChartKind.ROLL and chart.natural_rolls:
-        naturals = (chart.natural_rolls[0], chart.natural_rolls[-1])
-    else:
-        naturals = bounds
+    low, high = bounds
     for row in overlay.rows:
         r = row.range
         if r is None:
             continue
-        low, high = naturals if row.natural else (first, last)
         outside = [v for v in (r.low, r.high) if v is not None and not low <= v <= high]
         if outside:
-            what = "the chart's dice" if row.natural else "the chart's dice, arithmetic and DRMs"
             sink.emit(
                 codes.OVERLAY_OUTSIDE,
                 f"range `{r.printed}` of overlay `{overlay.name}` of chart `{chart.address}` reaches "
-                f"{compress(outside)}, which {what} cannot make ({low} to {high})",
+                f"{compress(outside)}, which the chart's {'dice, arithmetic and DRMs' if chart.dice else 'value'} "
+                f"cannot make ({low} to {high})",
                 r.span,
                 "correct the printed range",
             )

@@ -32,6 +32,15 @@ def chart_overlays(
             "add a `roll` or `value` statement, or write the overlay's rows as rows of the chart",
         )
         return (), False
+    natural = next((r for r in decl.rows if r.natural), None)
+    if natural is not None:
+        sink.emit(
+            codes.CHART_SHAPE,
+            f"{where} has `natural` rows and an overlay: which would be read first is not stated",
+            decl.overlays[0].span,
+            "write the natural roll's result in the overlay too, or put the overlay in a chart of its own",
+        )
+        return (), False
     found: list[model.Overlay] = []
     whole = True
     names: set[str] = set()
@@ -44,6 +53,14 @@ def chart_overlays(
         when = conditions.condition(o.when)
         rows = []
         for r in o.rows:
+            if r.natural:
+                sink.emit(
+                    codes.ROW_SHAPE,
+                    f"an overlay of {where} reads the roll as its rows do; its rows cannot be `natural`",
+                    r.span,
+                    "delete `natural`, or write the row in the chart's `rows`",
+                )
+                continue
             if r.out_of is not None:
                 sink.emit(
                     codes.ROW_SHAPE,

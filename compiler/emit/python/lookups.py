@@ -24,8 +24,10 @@ def lookup_function(e: ChartEmitter) -> list[str]:
     chart, c = e.chart, e.names
     reads = READS.get(chart.kind)
     params = e.key_params(e.module.child(LOOKUP_NAMES))
+    overlaid = e.overlay_params(params) if chart.overlays else []
     signature = [f"{reads}: int"] if reads else []
     keywords = [f"{p.name}: {p.annotation}" for p in params] + (["drm: int = 0"] if reads else [])
+    keywords += [f"{p.name}: {p.annotation}" for p in overlaid]
     if keywords:
         signature += ["*", *keywords]
     body = []
@@ -48,6 +50,7 @@ def lookup_function(e: ChartEmitter) -> list[str]:
             )
         )
     body += [_guarded(p.guard, p.check) if p.guard else p.check for p in params if p.check]
+    body += [p.check for p in overlaid]
     modified = "None"
     if reads:
         body.append(_guarded("type(drm) is not int", f"_check_int({e.address}, 'drm', drm)"))
@@ -57,13 +60,17 @@ def lookup_function(e: ChartEmitter) -> list[str]:
     if _digit_read_without_meaning(chart) and chart.dice is not None:
         body.append(_guarded("drm", f"_check_no_drm({e.address}, drm, {chart.dice.text!r})"))
     keys = tuple_display([p.selects or p.name for p in params])
+    fields = [f"{col.id!r}: row[{i}]" for i, col in enumerate(chart.columns)]
+    if chart.overlays and reads:
+        body += _overlay_lines(e, params, overlaid, modified, fields)
+        modified = "modified"
     if any(r.natural for r in chart.rows):
         rows = f"_{c.const}_NATURAL_ROWS, _{c.const}_INDEX"
         body.append(f"row = _select_natural({e.address}, {rows}, {keys}, {reads}, {modified})")
     elif reads:
         index = f"_{c.const}_INDEX"
         body += [
-            f"modified = {modified}",
+            *([f"modified = {modified}"] if modified != "modified" else []),
             f"low, by_roll, below, above = {index}.tables.get({keys}) or _UNINDEXED",
             "at = modified - low",
             "row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]",
@@ -75,9 +82,28 @@ def lookup_function(e: ChartEmitter) -> list[str]:
         ]
     else:
         body.append(f"row = _select({e.address}, _{c.const}_ROWS, {keys}, None)")
-    fields = [f"{col.id!r}: row[{i}]" for i, col in enumerate(chart.columns)]
     body += [line.removeprefix(INDENT) for line in fill("return {", fields, "}", INDENT)]
     return e.function(f"lookup_{c.ident}", signature, c.result, lookup_doc(e, params), body)
+
+
+def _overlay_lines(
+    e: ChartEmitter, keys: list[Param], context: list[Param], modified: str, fields: list[str]
+) -> list[str]:
+    """The overlays' step of `lookup_<id>`: the rows of each overlay whose condition holds, in order,
+    read before the chart's own (the first row found is the row read, as chartc reads the chart with
+    their rows first)."""
+    items = [f"{p.id!r}: {p.selects or p.name}" for p in keys] + [f"{p.id!r}: {p.name}" for p in context]
+    key_tuple = tuple_display([p.selects or p.name for p in keys])
+    returned = [f.replace("row[", "found[", 1) for f in fields]
+    found = [line.removeprefix(INDENT) for line in fill("return {", returned, "}", INDENT)]
+    return [
+        f"modified = {modified}",
+        *context_lines(items),
+        f"for when, rows in _{e.names.const}_OVERLAYS:",
+        f"{INDENT}found = _first(rows, {key_tuple}, modified) if _holds(when, context) is True else None",
+        f"{INDENT}if found is not None:",
+        *(f"{INDENT}{INDENT}{line}" for line in found),
+    ]
 
 
 def lookup_doc(e: ChartEmitter, params: list[Param]) -> str:
@@ -93,6 +119,11 @@ def lookup_doc(e: ChartEmitter, params: list[Param]) -> str:
         doc.append(f"    {p.name}: {e.key_doc(key)}.")
     if reads:
         doc.append(f"    drm: the total die roll modifier, added {_drm_place(chart)}.")
+    overlaid = e.overlay_params(params) if chart.overlays and reads else []
+    doc += [f"    {p.name}: {e.context_doc(e.game.context[p.id])}." for p in overlaid]
+    if overlaid:
+        names = ", ".join(o.name for o in chart.overlays)
+        doc += ["", f"Overlays ({names}): while one's condition is true, its rows are read first."]
     if chart.arithmetic:
         steps = ", then ".join(s.text for s in chart.pipeline)
         doc += ["", f"The roll is {chart.dice_text}, then {steps}: the rows read the result."]
@@ -132,8 +163,9 @@ def roll_function(e: ChartEmitter) -> list[str]:
     assert dice is not None
     params = e.key_params(e.module.child(LOOKUP_NAMES))
     context = e.alternative_params(params)
+    overlaid = [p for p in e.overlay_params(params) if p.id not in {q.id for q in context}]
     signature = ["rng: random.Random", "*"] + [f"{p.name}: {p.annotation}" for p in params] + ["drm: int = 0"]
-    signature += [f"{p.name}: {p.annotation}" for p in context]
+    signature += [f"{p.name}: {p.annotation}" for p in context + overlaid]
     doc = (
         f"Roll {dice.text} with `rng` and read {cite(chart)}.\n\n"
         "Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps\n"
@@ -148,6 +180,7 @@ def roll_function(e: ChartEmitter) -> list[str]:
             + doc.split("\n\n", 1)[1]
         )
     call = ", ".join(["natural", *(f"{p.name}={p.name}" for p in params), "drm=drm"])
+    call += "".join(f", {p.name}={p.name}" for p in e.overlay_params(params))
     body = [f"_check_rng({e.address}, rng)", *(p.check for p in context)]
     body += natural_roll(e, context)
     steps = f", _{c.const}_STEPS" if chart.arithmetic else ""
@@ -184,7 +217,8 @@ def repeated_roll_function(e: ChartEmitter) -> list[str]:
     chart, c = e.chart, e.names
     assert chart.dice is not None
     params = e.key_params(e.module.child(LOOKUP_NAMES))
-    params += e.alternative_params(params)
+    context = e.alternative_params(params)
+    params += context + [p for p in e.overlay_params(params) if p.id not in {q.id for q in context}]
     signature = ["rng: random.Random", "*"] + [f"{p.name}: {p.annotation}" for p in params] + ["drm: int = 0"]
     doc = (
         f"Roll {chart.dice.text} {chart.repeat} times with `rng` and read each roll on {cite(chart)}.\n\n"
