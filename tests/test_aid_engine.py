@@ -29,7 +29,7 @@ from tests.conftest import ROOT
 
 GAMES = [
     *((g, ROOT / "charts" / g) for g in ("aa_rules", "ia2", "stuka_leader", "usaaf")),
-    *((g, ROOT / "tests" / "data" / "charts" / g) for g in ("chainlab", "crtlab", "dicelab", "factlab", "weightlab")),
+    *((g, ROOT / "tests" / "data" / "charts" / g) for g in ("chainlab", "crtlab", "dicelab", "factlab", "overlaylab", "weightlab")),
 ]
 MODIFIER_FORMS = ROOT / "tests" / "data" / "modifier_forms.chart"
 EVERY_DICE = """game t { title "Every dice form" }
@@ -292,6 +292,14 @@ def test_a_wrong_odds_column_is_caught() -> None:
     crtlab, vectors = compiled("crtlab")
     _, found = engine.disagreements(crtlab, "crtlab", vectors)
     assert any(re.match(r"crtlab, odds rule \w+, \{'attack': \d+, 'defense': \d+, 'shift': -2\}: JS", f) for f in found)
+
+
+def test_a_wrong_overlay_is_caught() -> None:
+    # overlaylab M1 (issue 32): the bad-weather band 2-4 read after the chart's rows, not before
+    engine = _tampered("overlayRows", "const on = holds(o.when, ctx) === true;", "const on = false;")
+    overlaylab, vectors = compiled("overlaylab")
+    _, found = engine.disagreements(overlaylab, "overlaylab", vectors)
+    assert any(f.startswith("overlaylab, chart M1, ") and "'weather': 'bad'" in f for f in found)
 
 
 def test_an_exception_in_the_engine_is_caught(ia2: model.Game) -> None:

@@ -7,7 +7,7 @@
 // What it implements, each as compiler/engine does: keys (members, month spans), DRMs (conditions,
 // per-N steps and their rounding, exclusive groups, the chart's clamp; engine/drms.py), the modified
 // roll through the roll's steps (runtime/roll.py), `natural` rows first, then the first row holding
-// the modified roll (engine/lookup.py), `roll ... when` alternatives, the chance of each row
+// the modified roll (engine/lookup.py), `roll ... when` alternatives, overlays (engine/overlays.py), the chance of each row
 // exactly with BigInt fractions over the dice outcomes (engine/chances.py), CRT column shifts
 // (engine/shifts.py) and odds columns (engine/odds.py), and a natural roll and an int context value
 // as typed (engine/lookup.py read_roll, engine/context.py).
@@ -225,6 +225,21 @@ function tableRows(chart, asPrinted) {
   }
   return out;
 }
+// The rows of each overlay whose condition holds in `ctx`, in order, read before the chart's own
+// (compiler/engine/overlays.py); numbered on after the chart's rows, overlay by overlay, as the
+// vectors number them (compiler/tools/vectors.py `row_numbers`).
+function overlayRows(chart, ctx) {
+  const out = [];
+  let next = chart.rows.length;
+  for (const o of chart.overlays || []) {
+    const on = holds(o.when, ctx) === true;
+    o.rows.forEach((r, i) => {
+      if (on && r.range) { out.push({ index: next + i, keys: r.keys, natural: false, amended: false, overlay: o.label || o.id, min: r.range.min, max: r.range.max, range: r.range.printed, cells: r.cells }); }
+    });
+    next += o.rows.length;
+  }
+  return out;
+}
 function forKeys(chart, rows, keys) { return rows.filter((r) => chart.keys.every((k) => keyMatches(r.keys[k.id], keys[k.id]))); }
 // The roll's steps, each with the roll after it (compiler/engine/runtime/roll.py `_roll_steps`):
 // the chart's `pipeline` in order, the DRM total at its `drms` step; no pipeline, the DRMs alone.
@@ -279,7 +294,7 @@ function answer(chart, state) {
   // the chart's DRMs (capped), plus a DRM given on top (`state.extra`: `chartc lookup --drm`)
   const drm = breakdown.total + (state.extra || 0);
   const dice = diceFor(chart, ctx);
-  const rows = forKeys(chart, tableRows(chart, state.asPrinted), state.keys);
+  const rows = forKeys(chart, overlayRows(chart, ctx).concat(tableRows(chart, state.asPrinted)), state.keys);
   const out = { breakdown: breakdown, drm: drm, dice: dice, rows: rows, refused: false, chances: new Map(), noRow: ZERO, natural: state.natural, row: null, modified: null };
   if (drm && digitRead(dice) && !chart.drm_meaning) { out.refused = true; return out; }
   for (const o of dice.outcomes) {
