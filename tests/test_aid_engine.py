@@ -29,7 +29,10 @@ from tests.conftest import ROOT
 
 GAMES = [
     *((g, ROOT / "charts" / g) for g in ("aa_rules", "ia2", "stuka_leader", "usaaf")),
-    *((g, ROOT / "tests" / "data" / "charts" / g) for g in ("chainlab", "crtlab", "dicelab", "factlab", "overlaylab", "weightlab")),
+    *(
+        (g, ROOT / "tests" / "data" / "charts" / g)
+        for g in ("chainlab", "crtlab", "dicelab", "factlab", "overlaylab", "weightlab")
+    ),
 ]
 MODIFIER_FORMS = ROOT / "tests" / "data" / "modifier_forms.chart"
 EVERY_DICE = """game t { title "Every dice form" }

@@ -8,9 +8,10 @@ the CRT's column shift total (a chart with column shifts: what the context gives
 function, to move a column read from the forces; a case's odds column key is the column read,
 after any shift, so its rows are that column's), and for every natural roll the dice can
 show the modified roll and the row it selects (an index into the chart's rows, as the JSON lists
-them, then its overlays' rows numbered on; None: no row), with the exact chance of every row under that DRM. Every answer comes from
-`compiler.engine.lookup.lookup` (the engine of `chartc lookup`) and `compiler.engine.chances.chances`,
-which read every step of a roll with the generated modules' own runtime (`compiler.engine.runtime`).
+them, then its overlays' rows numbered on; None: no row), with the exact chance of every row under
+that DRM. Every answer comes from `compiler.engine.lookup.lookup` (the engine of `chartc lookup`) and
+`compiler.engine.chances.chances`, which read every step of a roll with the generated modules' own
+runtime (`compiler.engine.runtime`).
 
 The cases are bounded: the candidate values of each context variable the chart reads are a flag's
 false and true, an enum's members, and for ints and months the values its conditions name, one on
