@@ -10,6 +10,9 @@ from typing import Final
 
 from compiler.diagnostics.code_type import Severity
 from compiler.diagnostics.code_type import make_code as _code
+from compiler.diagnostics.codes_constructs import OVERLAY_NEVER as OVERLAY_NEVER
+from compiler.diagnostics.codes_constructs import OVERLAY_OUTSIDE as OVERLAY_OUTSIDE
+from compiler.diagnostics.codes_constructs import OVERLAY_OVERLAP as OVERLAY_OVERLAP
 from compiler.diagnostics.codes_import import DATE_FOR_RANGE as DATE_FOR_RANGE
 from compiler.diagnostics.codes_import import FOREIGN_DASH as FOREIGN_DASH
 from compiler.diagnostics.codes_import import NOT_A_RANGE as NOT_A_RANGE
@@ -136,21 +139,6 @@ INVALID_ROLL_STEP: Final = _code(
 WEIGHTS_FILL: Final = _code(
     "C344", "weights-fill", Severity.ERROR, "a table printed as weights (`3 in 6`) does not fill its one die",
     "Correct the weights so they add up to the die's faces, each out of that many (`3 in 6`, `2 in 6`, `1 in 6`).",
-)
-OVERLAY_OVERLAP: Final = _code(
-    "C345", "overlay-overlap", Severity.ERROR, "two rows of one overlay select the same roll for the same keys",
-    "Shorten one of the overlay's ranges: while the overlay holds, each roll must select exactly one of its rows.",
-)
-OVERLAY_OUTSIDE: Final = _code(
-    "C346", "overlay-outside-roll", Severity.ERROR,
-    "an overlay's range reaches a roll that the chart's dice, arithmetic and DRMs can never make",
-    "Correct the overlay's printed range to rolls the chart can make, or declare the DRM that reaches it.",
-)
-OVERLAY_NEVER: Final = _code(
-    "C347", "overlay-never-applies", Severity.WARNING,
-    "no context makes an overlay's condition true, so its rows are never read",
-    "Correct the overlay's `when` condition (a value it compares with may be outside the variable's declared "
-    "range, or two parts may contradict each other).",
 )
 # ---- the modified roll: DRM forms and which totals can happen (C330-C339)
 DRM_GROUP_OVERLAP: Final = _code(
