@@ -25,7 +25,7 @@ from compiler.engine.problems import NoRow as NoRow
 from compiler.engine.runtime.roll import _modified, _row_for
 from compiler.engine.runtime.rows import _first
 from compiler.model.calendar import Month
-from compiler.model.dice import Dice, DiceForm
+from compiler.model.dice import DIGIT_FORMS, Dice, DiceForm
 from compiler.model.odds import OddsForm
 from dsl.lazy_dataclass import dataclass
 
@@ -71,6 +71,8 @@ def read_roll(chart: model.Chart, text: str) -> int:
         LookupProblem: not a number, or not a result the chart's dice can roll.
     """
     stripped = text.strip()
+    if chart.dice is not None and chart.dice.form is DiceForm.LOWER_TENS and _TWO_DICE.fullmatch(stripped):
+        stripped = lower_tens_reading(stripped)  # the two d10 as they fell: `7,3` reads 37
     if stripped.startswith("+"):
         raise LookupUsage(f"`{text}` is not a roll: give a whole number in ASCII digits (0-9)")
     read_number(stripped, "a roll")
@@ -88,14 +90,32 @@ def read_roll(chart: model.Chart, text: str) -> int:
     rolled = -int(digits) if negative else dice.read_number(digits)
     if rolled is None:
         rolled = int(digits)
+    if rolled not in chart.natural_rolls and dice.form is DiceForm.LOWER_TENS and 0 < rolled < 100:
+        tens, ones = divmod(rolled, 10)
+        raise LookupProblem(
+            f"{text} cannot be rolled on {chart.dice_text}: the lower die is the tens, so the tens digit is "
+            f"never above the ones (did you mean {ones}{tens}?)"
+        )
     if rolled not in chart.natural_rolls:
         raise LookupProblem(
             f"{text} cannot be rolled on {chart.dice_text}: natural rolls run {chart.natural_rolls[0]} to "
             f"{chart.natural_rolls[-1]}"
             + (" (a 0 on the die reads as 10)" if _one_d10(dice) else "")
-            + (" (00 reads as 100)" if dice.form is DiceForm.PERCENTILE else "")
+            + (" (00 reads as 100)" if dice.form in (DiceForm.PERCENTILE, DiceForm.LOWER_TENS) else "")
         )
     return rolled
+
+
+_TWO_DICE = re.compile(r"([0-9])\s*[,/ ]\s*([0-9])")
+
+
+def lower_tens_reading(typed: str) -> str:
+    """Two d10 as they fell (`7,3`, `7 3`, `7/3`) read as `percentile lower as tens` reads them: the
+    lower die the tens, the other the ones (`37`; two 0s are `00`, which reads 100)."""
+    m = _TWO_DICE.fullmatch(typed.strip())
+    assert m is not None
+    low, high = sorted((m.group(1), m.group(2)))
+    return low + high
 
 
 def resolve_keys(chart: model.Chart, given: dict[str, str]) -> KeyValues:
@@ -311,7 +331,7 @@ def refuse_digit_drm(chart: model.Chart, drm: int) -> None:
         LookupUsage: a non-zero DRM on such a chart.
     """
     dice = chart.dice
-    if drm and dice is not None and dice.form in (DiceForm.D66, DiceForm.PERCENTILE) and chart.drm_meaning is None:
+    if drm and dice is not None and dice.form in DIGIT_FORMS and chart.drm_meaning is None:
         raise LookupUsage(
             f"chart `{chart.address}` is read by {dice.text} digit by digit and does not say what a DRM means "
             f"there (no `drm_meaning`), so a DRM of {drm:+d} has no answer"

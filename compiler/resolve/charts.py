@@ -10,7 +10,7 @@ from __future__ import annotations
 from compiler import model
 from compiler.diagnostics import Applicability, Sink, Slot, codes, fixes
 from compiler.diagnostics.messages import declared_twice, unknown_name
-from compiler.model.dice import Dice, DiceForm
+from compiler.model.dice import DIGIT_FORMS, Dice, DiceForm
 from compiler.resolve import layouts
 from compiler.resolve.conditions import ConditionResolver
 from compiler.resolve.derive import derived_chart
@@ -230,7 +230,7 @@ class ChartResolver:
     def _dice(self, decl: ast.DiceDecl) -> Dice | None:
         form = decl.form
         zero = self._zero_reads(decl)
-        if form in (DiceForm.D66, DiceForm.PERCENTILE):
+        if form in DIGIT_FORMS:
             return Dice(form, 2, 6 if form is DiceForm.D66 else 10)
         problem = dice_problem(decl, _MAX_DICE_COUNT, _MAX_SIDES, _MAX_RESULTS, _MAX_DEPTH)
         if problem:
@@ -271,7 +271,7 @@ class ChartResolver:
         stated = self.decl.zero_reads
         if stated is None:
             return 10
-        has_d10 = dice.form != ast.DiceForm.PERCENTILE and 10 in (dice.sides, dice.versus_sides)
+        has_d10 = dice.form not in DIGIT_FORMS and 10 in (dice.sides, dice.versus_sides)
         if stated.value in (0, 10) and has_d10:
             return stated.value
         problem = (

@@ -201,6 +201,9 @@ class ChartRules(Terminals):
     def dice_percentile(self, meta: Meta) -> ast.DiceDecl:
         return ast.DiceDecl(ast.DiceForm.PERCENTILE, 2, 10, "percentile", self._span(meta))
 
+    def dice_lower_tens(self, meta: Meta) -> ast.DiceDecl:
+        return ast.DiceDecl(ast.DiceForm.LOWER_TENS, 2, 10, "percentile lower as tens", self._span(meta))
+
     def dice_lower(self, meta: Meta, dice: Token) -> ast.DiceDecl:
         count, sides = _split_dice(dice)
         return ast.DiceDecl(ast.DiceForm.LOWER, count, sides, f"lower of {dice}", self._span(meta))

@@ -13,7 +13,7 @@ from compiler.emit.python.chart import LOOKUP_NAMES, READS, ChartEmitter, Param,
 from compiler.emit.python.layout import INDENT, LINE, fill, tuple_display
 from compiler.emit.python.literals import literal, literal_lines
 from compiler.engine import plain
-from compiler.model.dice import DiceForm
+from compiler.model.dice import DIGIT_FORMS
 from compiler.model.text import key_label, natural_text, value_text
 
 
@@ -251,5 +251,5 @@ def _guarded(test: str, then: str, comment: str = "") -> str:
 
 def _digit_read_without_meaning(chart: model.Chart) -> bool:
     """A d66 or percentile roll chart that does not say what a DRM means on it (see C413)."""
-    digit_read = chart.dice is not None and chart.dice.form in (DiceForm.D66, DiceForm.PERCENTILE)
+    digit_read = chart.dice is not None and chart.dice.form in DIGIT_FORMS
     return chart.kind is model.ChartKind.ROLL and digit_read and chart.drm_meaning is None

@@ -269,20 +269,23 @@ function diceFor(chart, ctx) {
   for (const alt of chart.dice.alternatives || []) { if (holds(alt.when, ctx) === true) { return alt.dice; } }
   return chart.dice;
 }
-function digitRead(dice) { return dice.form === "d66" || dice.form === "percentile"; }
+function digitRead(dice) { return dice.form === "d66" || dice.form === "percentile" || dice.form === "lower_tens"; }
 // A natural roll as typed, read with the chart's own dice as `chartc lookup` reads it (read_roll and
 // Dice.read_number): ASCII digits with an optional minus; a d10's 0 face is 10 (or 0 under `zero
 // reads 0`) where the result is one die's face, a percentile 00 is 100, a leading zero is read
 // past. null: not a number, or no dice of the chart can show it.
 function readRoll(chart, typed) {
-  const text = typed.trim();
-  if (!/^-?[0-9]{1,30}$/.test(text)) { return null; }
   const dice = chart.dice;
+  let text = typed.trim();
+  // `percentile lower as tens`: the two d10 as they fell (`7,3`) read lower first (engine/lookup.py lower_tens_reading)
+  const pair = /^([0-9])\s*[,/ ]\s*([0-9])$/.exec(text);
+  if (pair && dice.form === "lower_tens") { text = [pair[1], pair[2]].sort().join(""); }
+  if (!/^-?[0-9]{1,30}$/.test(text)) { return null; }
   let n;
   if (text[0] === "-") { n = 0 - parseInt(text.slice(1), 10); }
   else if (dice.sides === 10 && text === "0" && dice.zero_reads === 0) { n = 0; }
   else if (dice.sides === 10 && text === "0" && (dice.form === "lower" || dice.form === "higher" || (dice.form === "sum" && dice.count === 1))) { n = 10; }
-  else if (dice.form === "percentile" && text === "00") { n = 100; }
+  else if ((dice.form === "percentile" || dice.form === "lower_tens") && text === "00") { n = 100; }
   else { n = parseInt(text, 10); }
   const all = [dice].concat((dice.alternatives || []).map((a) => a.dice));
   return all.some((d) => d.outcomes.some((o) => o.roll === n)) ? n : null;
@@ -332,5 +335,6 @@ function signed(n) { return (n > 0 ? "+" : n < 0 ? "\u2212" : "\u00b1") + Math.a
 function facesText(dice, natural) {
   if (dice.form === "percentile") { const v = natural % 100; return "tens " + Math.floor(v / 10) + ", ones " + (v % 10) + (natural === 100 ? " (00 = 100)" : ""); }
   if (dice.form === "d66") { return "tens " + Math.floor(natural / 10) + ", ones " + (natural % 10); }
+  if (dice.form === "lower_tens") { const v = natural % 100; return "lower die " + Math.floor(v / 10) + " (tens), other " + (v % 10) + " (ones)" + (natural === 100 ? " (00 = 100)" : ""); }
   return null;
 }
