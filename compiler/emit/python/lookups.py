@@ -96,14 +96,20 @@ def _overlay_lines(
     key_tuple = tuple_display([p.selects or p.name for p in keys])
     returned = [f.replace("row[", "found[", 1) for f in fields]
     found = [line.removeprefix(INDENT) for line in fill("return {", returned, "}", INDENT)]
-    return [
-        f"modified = {modified}",
+    step = [
         *context_lines(items),
         f"for when, rows in _{e.names.const}_OVERLAYS:",
         f"{INDENT}found = _first(rows, {key_tuple}, modified) if _holds(when, context) is True else None",
         f"{INDENT}if found is not None:",
         *(f"{INDENT}{INDENT}{line}" for line in found),
     ]
+    tested = {v for o in e.chart.overlays for v in model.condition_vars(o.when)}
+    if context and not any(p.annotation.startswith("bool") for p in context) and not tested & {p.id for p in keys}:
+        # no flag (whose default, False, is known) and no key (always given): with every variable
+        # unknown no overlay holds (three-valued `_holds`), and the lookup skips the step
+        given = " or ".join(f"{p.name} is not None" for p in context)
+        step = [f"if {given}:", *(INDENT + line for line in "\n".join(step).split("\n"))]
+    return [f"modified = {modified}", *step]
 
 
 def lookup_doc(e: ChartEmitter, params: list[Param]) -> str:
