@@ -61,6 +61,7 @@ class DiceForm(StrEnum):
     LOWEST = "lowest"
     VERSUS = "versus"
     EXPLODE = "explode"
+    LOWER_TENS = "lower_tens"  # two d10, the lower read as tens and the other as units (issue 32)
 
 
 class CompareOp(StrEnum):

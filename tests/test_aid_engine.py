@@ -29,7 +29,10 @@ from tests.conftest import ROOT
 
 GAMES = [
     *((g, ROOT / "charts" / g) for g in ("aa_rules", "ia2", "stuka_leader", "usaaf")),
-    *((g, ROOT / "tests" / "data" / "charts" / g) for g in ("chainlab", "crtlab", "dicelab", "factlab", "weightlab")),
+    *(
+        (g, ROOT / "tests" / "data" / "charts" / g)
+        for g in ("chainlab", "crtlab", "dicelab", "factlab", "overlaylab", "weightlab")
+    ),
 ]
 MODIFIER_FORMS = ROOT / "tests" / "data" / "modifier_forms.chart"
 EVERY_DICE = """game t { title "Every dice form" }
@@ -45,6 +48,7 @@ chart vs10 "1d10 versus 1d10, 1-10" {
 }
 chart low "lower of 2d10" { roll lower of 2d10 column r: text "R" rows { 1-5: "a" 6-10: "b" } }
 chart pct "percentile" { roll percentile column r: text "R" rows { 01-50: "a" 51-00: "b" } }
+chart lt "lower as tens" { roll percentile lower as tens column r: text "R" rows { 01-33: "a" 34-99: "b" 00: "c" } }
 chart dd "d66" { roll d66 column r: text "R" rows { 11-36: "a" 41-66: "b" } }
 chart flak "minus" { roll 1d6 minus 3 min 0 column r: text "R" rows { 0: "none" 1+: "hits" } }
 chart boom "exploding" { roll exploding 1d6 depth 2 column r: text "R" rows { 1-5: "a" 7-11: "b" 13+: "c" } }
@@ -114,7 +118,8 @@ def test_a_typed_roll_is_read_as_lookup_reads_it(js: JsEngine, tmp_path: Path) -
     assert found == [] and compared > 0
     reads = [("two_d10", "0", None), ("vs10", "0", 0), ("d10", "0", 10), ("d10z", "0", 0), ("pct", "00", 100),
              ("pct", "0", None), ("d6", "01", 1), ("flak", "-0", None), ("flak", "2", 2),  # flak: the d6
-             ("boom", "6", None), ("boom", "12", None), ("boom", "18", 18), ("keep", "0", None)]
+             ("boom", "6", None), ("boom", "12", None), ("boom", "18", 18), ("keep", "0", None),
+             ("lt", "7,3", 37), ("lt", "3 7", 37), ("lt", "73", None), ("lt", "00", 100), ("lt", "0,0", 100)]
     for address, typed, natural in reads:
         assert js.read_roll(game, address, typed) == natural, (address, typed)
 
@@ -292,6 +297,14 @@ def test_a_wrong_odds_column_is_caught() -> None:
     crtlab, vectors = compiled("crtlab")
     _, found = engine.disagreements(crtlab, "crtlab", vectors)
     assert any(re.match(r"crtlab, odds rule \w+, \{'attack': \d+, 'defense': \d+, 'shift': -2\}: JS", f) for f in found)
+
+
+def test_a_wrong_overlay_is_caught() -> None:
+    # overlaylab M1 (issue 32): the bad-weather band 2-4 read after the chart's rows, not before
+    engine = _tampered("overlayRows", "const on = holds(o.when, ctx) === true;", "const on = false;")
+    overlaylab, vectors = compiled("overlaylab")
+    _, found = engine.disagreements(overlaylab, "overlaylab", vectors)
+    assert any(f.startswith("overlaylab, chart M1, ") and "'weather': 'bad'" in f for f in found)
 
 
 def test_an_exception_in_the_engine_is_caught(ia2: model.Game) -> None:

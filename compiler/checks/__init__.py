@@ -3,9 +3,9 @@
 Per game: periods against the calendar (`periods`), record dates and invariants (`records`, reading
 facts with `facts`); per chart: size limits first (`limits`; a chart too large is not checked
 further), what DRMs mean on digit rolls (`dice`), DRM groups and reach (`modifiers`), availability
-dates (`records`) and the coverage of its rows (`coverage`); then chains, formulas, the domains of
-formulas and records (`domains`), ranges checked within a limit of the game (`rule_limits`) and the
-book's declared inconsistencies (`inconsistencies`).
+dates (`records`), the coverage of its rows (`coverage`) and its overlays (`overlays`); then
+chains, formulas, the domains of formulas and records (`domains`), ranges checked within a limit
+of the game (`rule_limits`) and the book's declared inconsistencies (`inconsistencies`).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from compiler.checks.findings import compress, describe_combo
 from compiler.checks.formulas import check_formulas
 from compiler.checks.inconsistencies import check_inconsistencies
 from compiler.checks.limits import check_limits
+from compiler.checks.overlays import check_overlays
 from compiler.checks.periods import check_periods
 from compiler.checks.records import (
     check_availability_dates,
@@ -45,6 +46,7 @@ def check_game(game: model.Game, sink: Sink) -> None:
             check_drms(chart, sink)
             check_shifts(game, chart, sink)
             check_chart(chart, sink)
+            check_overlays(chart, sink)
             check_empty_cells(chart, sink)
             check_crt(game, chart, sink)
     check_record_dates(game, sink)

@@ -13,7 +13,7 @@ from compiler.diagnostics import Applicability, Sink, Slot, codes, fixes
 from compiler.diagnostics.suggest import suggestion
 from compiler.engine.chains import ChainKeyMissing, branches, chains_in, has_chains, target_combo, target_of
 from compiler.engine.chances import chances, unreachable_rows
-from compiler.model.dice import DiceForm
+from compiler.model.dice import DIGIT_FORMS
 from dsl.shared import Span
 
 # The loop check visits each (chart, key values) once; a chart with more key combinations than
@@ -102,7 +102,7 @@ def _has_modified_roll(target: model.Chart) -> bool:
     dice = target.dice
     if target.kind is not model.ChartKind.ROLL or dice is None:
         return False
-    return dice.form not in (DiceForm.D66, DiceForm.PERCENTILE) or target.drm_meaning is not None
+    return dice.form not in DIGIT_FORMS or target.drm_meaning is not None
 
 
 def _why_no_drm(target: model.Chart) -> str:

@@ -44,7 +44,8 @@ def unreachable_reason(dice: Dice, rng: model.DieRange) -> str | None:
     some number is a natural roll or the range is open (then only the DRM span explains it).
 
     `39 is not a d66 roll: the ones digit is 1-6`; `0 is not a face of a d6 (1 to 6)`;
-    `11-17 lies outside 1d10, which rolls 1 to 10`.
+    `11-17 lies outside 1d10, which rolls 1 to 10`; `90-98` holds no roll of `percentile lower as
+    tens`: the lower d10 is the tens, so the tens digit is never above the ones.
     """
     if rng.low is None or rng.high is None or any(v in dice.outcomes for v in range(rng.low, rng.high + 1)):
         return None
@@ -53,6 +54,9 @@ def unreachable_reason(dice: Dice, rng: model.DieRange) -> str | None:
     if digit is not None:
         verb = "is not a d66 roll" if rng.low == rng.high else "holds no d66 roll"
         return f"{what} {verb}: the {digit} digit is 1-6"
+    if dice.form is DiceForm.LOWER_TENS and rng.low > 0 and rng.high < 100:
+        verb = "is never rolled" if rng.low == rng.high else "holds no roll"
+        return f"{what} {verb}: the lower d10 is the tens, so the tens digit is never above the ones"
     if dice.form is DiceForm.SUM and dice.count == 1 and rng.low == rng.high:
         return f"{what} is not a face of a d{dice.sides} ({dice.min} to {dice.max})"
     return f"{what} lies outside {dice.text}, which rolls {dice.min} to {dice.max}"

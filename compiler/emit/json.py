@@ -16,6 +16,7 @@ from compiler.emit.json_chains import chains_json
 from compiler.emit.json_rules import ambiguity_json, conflict_json, fact_json, formula_json, limit_json, where_json
 from compiler.emit.json_rules import condition_json as _cond
 from compiler.engine.chances import dice_variants, distinct_chances, drm_reach_span, probability_json
+from compiler.engine.overlays import each_overlay
 from compiler.model.odds import OddsForm, OddsRule
 from compiler.model.text import json_value, step_json
 
@@ -427,6 +428,17 @@ def _chart(c: model.Chart, chances: bool = True) -> dict[str, Any]:
         }
     if chances and c.kind is model.ChartKind.ROLL and c.dice is not None:
         out["chances"] = _chances(c)
+    if c.overlays:
+        out["overlays"] = [_overlay(c, o, variant, chances) for o, variant in each_overlay(c)]
+    return out
+
+
+def _overlay(c: model.Chart, o: model.Overlay, variant: model.Chart, chances: bool) -> dict[str, Any]:
+    """An overlay: its condition, its rows and the chances of the chart read while it alone holds
+    (`variant`, the overlay's rows first: its row indices count them before the chart's)."""
+    out: dict[str, Any] = {"id": o.id, "label": o.label, "when": _cond(o.when), "rows": [_row(c, r) for r in o.rows]}
+    if chances and c.kind is model.ChartKind.ROLL and c.dice is not None:
+        out["chances"] = _chances(variant)
     return out
 
 

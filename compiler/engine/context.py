@@ -79,14 +79,14 @@ def read_given(
 
 def tested_variables(chart: model.Chart) -> tuple[str, ...]:
     """The context variables the chart reads, in the order of first use: its DRMs' conditions
-    and per-N counts, its `roll ... when` alternatives, its column shifts (a CRT)."""
+    and per-N counts, its `roll ... when` alternatives and overlays, its column shifts (a CRT)."""
     keys = {k.id for k in chart.keys}
     found: dict[str, None] = {}
     for drm in chart.drms:
         for var in (*model.condition_variables(drm.when), *((drm.per.var,) if drm.per else ())):
             found.setdefault(var)
-    for alt in chart.dice_alternatives:
-        for var in model.condition_variables(alt.when):
+    for when in (*(a.when for a in chart.dice_alternatives), *(o.when for o in chart.overlays)):
+        for var in model.condition_variables(when):
             found.setdefault(var)
     for var in column_shifts.variables(chart.shifts) if chart.shifts is not None else ():
         found.setdefault(var)
@@ -143,7 +143,7 @@ def refuse_read_drms(charts: Sequence[model.Chart]) -> None:
     Raises:
         LookupUsage: none of `charts` has any.
     """
-    if not any(c.drms or c.shifts is not None or c.dice_alternatives for c in charts):
+    if not any(c.drms or c.shifts is not None or c.dice_alternatives or c.overlays for c in charts):
         raise _nothing_to_read(charts[0], "--read-drms")
 
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from compiler import model
 from compiler.diagnostics.suggest import known_values_hint
-from compiler.engine import plain
+from compiler.engine import overlays, plain
 from compiler.engine import shifts as column_shifts
 from compiler.engine.context import ContextValue, ModifierAnswer, read_context, read_modifiers, read_number
 from compiler.engine.drms import holds
@@ -57,6 +57,7 @@ class LookupResult:
     odds: tuple[tuple[str, Reading], ...] = ()  # CRT keys read from --attack/--defense, by key id
     shifts: column_shifts.ShiftBreakdown | None = None  # the CRT's own column shifts that applied
     modifiers: ModifierAnswer | None = None  # how `drm` was made up (None for a chart without a roll)
+    overlay: model.Overlay | None = None  # the overlay whose row was selected (its condition held)
 
     def values(self) -> dict[str, model.Value]:
         """The selected row's cells by column id."""
@@ -70,6 +71,8 @@ def read_roll(chart: model.Chart, text: str) -> int:
         LookupProblem: not a number, or not a result the chart's dice can roll.
     """
     stripped = text.strip()
+    if chart.dice is not None and chart.dice.form is DiceForm.LOWER_TENS and _TWO_DICE.fullmatch(stripped):
+        stripped = lower_tens_reading(stripped)  # the two d10 as they fell: `7,3` reads 37
     if stripped.startswith("+"):
         raise LookupUsage(f"`{text}` is not a roll: give a whole number in ASCII digits (0-9)")
     read_number(stripped, "a roll")
@@ -87,14 +90,32 @@ def read_roll(chart: model.Chart, text: str) -> int:
     rolled = -int(digits) if negative else dice.read_number(digits)
     if rolled is None:
         rolled = int(digits)
+    if rolled not in chart.natural_rolls and dice.form is DiceForm.LOWER_TENS and 0 < rolled < 100:
+        tens, ones = divmod(rolled, 10)
+        raise LookupProblem(
+            f"{text} cannot be rolled on {chart.dice_text}: the lower die is the tens, so the tens digit is "
+            f"never above the ones (did you mean {ones}{tens}?)"
+        )
     if rolled not in chart.natural_rolls:
         raise LookupProblem(
             f"{text} cannot be rolled on {chart.dice_text}: natural rolls run {chart.natural_rolls[0]} to "
             f"{chart.natural_rolls[-1]}"
             + (" (a 0 on the die reads as 10)" if _one_d10(dice) else "")
-            + (" (00 reads as 100)" if dice.form is DiceForm.PERCENTILE else "")
+            + (" (00 reads as 100)" if dice.form in (DiceForm.PERCENTILE, DiceForm.LOWER_TENS) else "")
         )
     return rolled
+
+
+_TWO_DICE = re.compile(r"([0-9])\s*[,/ ]\s*([0-9])")
+
+
+def lower_tens_reading(typed: str) -> str:
+    """Two d10 as they fell (`7,3`, `7 3`, `7/3`) read as `percentile lower as tens` reads them: the
+    lower die the tens, the other the ones (`37`; two 0s are `00`, which reads 100)."""
+    m = _TWO_DICE.fullmatch(typed.strip())
+    assert m is not None
+    low, high = sorted((m.group(1), m.group(2)))
+    return low + high
 
 
 def resolve_keys(chart: model.Chart, given: dict[str, str]) -> KeyValues:
@@ -227,6 +248,11 @@ def lookup(
         raise LookupUsage(f"`{chart.address}` is an odds rule: give --attack and --defense")
     keys = resolve_keys(chart, given_keys)
     combo = tuple(m.id for _, m in keys)
+    declared = chart
+    active: tuple[int, ...] = ()
+    if chart.overlays and context is not None:  # the rows of every overlay that holds are read first
+        active = overlays.active_in(chart, {**{k.id: model.MemberId(m.id) for k, m in keys}, **context})
+        chart = overlays.with_active(chart, active)
     where = "".join(f", {k.id} `{m.label}`" for k, m in keys)
     rows = plain.chart_rows(chart)
     if chart.kind is model.ChartKind.REFERENCE:
@@ -260,7 +286,9 @@ def lookup(
         raise NoRow(
             f"{shown} selects no row of {chart.game}/{chart.address}{where}: the rows are {covered}.{partial}"
         )
-    return LookupResult(chart, natural, drm, modified, keys, chart.rows[position], modifiers=modifiers)
+    row = chart.rows[position]
+    overlay = overlays.selected_from(declared, active, row)
+    return LookupResult(chart, natural, drm, modified, keys, row, modifiers=modifiers, overlay=overlay)
 
 
 def dice_in_context(chart: model.Chart, context: Mapping[str, ContextValue]) -> tuple[Dice, ...]:

@@ -53,6 +53,10 @@ def _memo(make: Callable[[_T], _R]) -> Callable[[_T], _R]:
     return once
 
 
+memo = _memo
+"""`make`, remembered per object for as long as the object lives (for other engine modules)."""
+
+
 # ---- conditions, DRMs, column shifts ------------------------------------------------------------
 
 

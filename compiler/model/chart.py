@@ -3,12 +3,13 @@ how it is printed (grid, availability grid) and what errata did to it."""
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import itertools
 import re
 
 from compiler.model.conditions import Condition, Drm, DrmGroup, Footnote
-from compiler.model.dice import Dice, DiceForm
+from compiler.model.dice import DIGIT_FORMS, Dice
 from compiler.model.odds import OddsRule
 from compiler.model.shifts import DrmSource, ShiftRules
 from compiler.model.types import ColumnType, ContextVar, EnumType
@@ -154,6 +155,24 @@ class DiceAlternative:
 
 
 @dataclass(frozen=True)
+class Overlay:
+    """`overlay bad_weather "In bad weather" when weather == bad { 1-2: "Aborted" }`: a band of rows
+    printed over the table (issue 32) that is read before the chart's own rows while `when` holds;
+    like a DRM's, the condition applies only when it is known to hold."""
+
+    id: str | None
+    label: str | None
+    when: Condition
+    rows: tuple[Row, ...]
+    span: Span
+
+    @property
+    def name(self) -> str:
+        """The overlay in messages and outputs: its label, else its id, else `overlay`."""
+        return self.label or self.id or "overlay"
+
+
+@dataclass(frozen=True)
 class Chart:
     """A resolved chart; `kind` says how it is read. What a chart does not have (dice, keys,
     rows, ...) is None or empty."""
@@ -196,6 +215,7 @@ class Chart:
     shifts: ShiftRules | None = None  # a CRT's column shifts
     drm_sources: tuple[DrmSource, ...] = ()  # DRMs read from a terrain effects chart (in `drms` too)
     aid_chance: bool | None = None  # `aid chance on|off`: the aid's chance column (None: the game's setting)
+    overlays: tuple[Overlay, ...] = ()  # bands of rows read first while their condition holds
 
     @property
     def all_dice(self) -> tuple[Dice, ...]:
@@ -207,7 +227,7 @@ class Chart:
         """The chart's `roll` when it is read digit by digit (d66, percentile) and the chart does not
         say what a DRM means there (`drm_meaning`): the one rule C413 reports and lookup and odds
         refuse a DRM by. The `roll`, not an alternative, says how the chart reads a DRM."""
-        digits = self.dice is not None and self.dice.form in (DiceForm.D66, DiceForm.PERCENTILE)
+        digits = self.dice is not None and self.dice.form in DIGIT_FORMS
         return self.dice if digits and self.drm_meaning is None else None
 
     @property
@@ -255,6 +275,14 @@ class Chart:
     def key_combinations(self) -> list[tuple[str, ...]]:
         """Every combination of key members, in declaration order."""
         return list(itertools.product(*[[m.id for m in k.enum.members] for k in self.keys]))
+
+    def with_overlays(self, active: tuple[Overlay, ...]) -> Chart:
+        """The chart as read while the overlays `active` hold: their rows (in order) before its own,
+        and no overlay left to apply; the chart itself when none is active."""
+        if not active:
+            return self
+        first = tuple(r for o in active for r in o.rows)
+        return dataclasses.replace(self, rows=first + self.rows, overlays=())
 
     def rows_for(self, combo: tuple[str, ...]) -> list[Row]:
         return [r for r in self.rows if all(key_matches(k, c) for k, c in zip(r.keys, combo, strict=False))]

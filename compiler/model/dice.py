@@ -34,7 +34,11 @@ _FORM_TEXTS = {
     DiceForm.LOWEST: "{count}d{sides}, keep the lowest {keep}",
     DiceForm.VERSUS: "{count}d{sides} versus {versus_count}d{versus_sides}, the difference",
     DiceForm.EXPLODE: "{count}d{sides} exploding to depth {depth}: a top face rolls again and adds",
+    DiceForm.LOWER_TENS: "percentile, the lower d10 as tens (00 = 100)",
 }
+# The forms read digit by digit, tens and ones: a DRM on them needs a stated meaning (C413), and
+# arithmetic on them makes no sense (C343).
+DIGIT_FORMS = (DiceForm.D66, DiceForm.PERCENTILE, DiceForm.LOWER_TENS)
 assert set(_FORM_TEXTS) == set(DiceForm), "every dice form has its printed text"
 
 
@@ -49,6 +53,9 @@ class Dice:
         sum: `NdS`, the total of N S-sided dice (1d6, 2d6, 1d10 with 0 read as 10, 1d20).
         d66: two d6 read as tens and ones, 11..66 (36 outcomes, not 56).
         percentile: two d10 read as tens and ones, `00` read as 100; outcomes 1..100.
+        lower_tens: two d10 (faces 0-9), the lower read as tens and the other as ones, `00` read as
+            100 (`percentile lower as tens`): the tens digit is never above the ones, so 55 results,
+            a double (11, 22, ..., 00) 1 in 100, any other 2 in 100 (either die may show the lower).
         lower: the lower of N S-sided dice (Stuka Leader evasion: lower of 2d10).
         higher: the higher of N S-sided dice (`higher of 2d10`).
         highest: the total of the `keep` highest of N S-sided dice (`highest 3 of 4d6`, i.e. drop the
@@ -98,7 +105,7 @@ class Dice:
     @property
     def has_d10_face(self) -> bool:
         """True when the dice include a d10 read face by face (not a percentile pair)."""
-        return self.form is not DiceForm.PERCENTILE and 10 in (self.sides, self.versus_sides)
+        return self.form not in (DiceForm.PERCENTILE, DiceForm.LOWER_TENS) and 10 in (self.sides, self.versus_sides)
 
     @cached_property
     def outcomes(self) -> dict[int, Fraction]:
@@ -119,6 +126,10 @@ class Dice:
             case DiceForm.PERCENTILE:
                 for tens, ones in itertools.product(range(10), repeat=2):
                     result = tens * 10 + ones or 100
+                    counts[result] = counts.get(result, 0) + 1
+            case DiceForm.LOWER_TENS:
+                for one, other in itertools.product(range(10), repeat=2):
+                    result = min(one, other) * 10 + max(one, other) or 100
                     counts[result] = counts.get(result, 0) + 1
             case DiceForm.LOWER | DiceForm.LOWEST:
                 keep = self.keep if self.form is DiceForm.LOWEST else 1
@@ -168,9 +179,10 @@ class Dice:
             return 0
         if self.sides == 10 and printed == "0" and self._reads_one_d10_face:
             return 10  # a d10's 0 face (1d10, lower/higher of Nd10)
-        if self.form is DiceForm.PERCENTILE and printed == "00":
+        percentile = self.form in (DiceForm.PERCENTILE, DiceForm.LOWER_TENS)
+        if percentile and printed == "00":
             return 100
-        if len(printed) > 1 and printed.startswith("0") and self.form is not DiceForm.PERCENTILE:
+        if len(printed) > 1 and printed.startswith("0") and not percentile:
             return None
         return value
 

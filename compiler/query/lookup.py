@@ -64,6 +64,8 @@ def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
         )
         what = "value" if chart.kind is model.ChartKind.VALUE else "roll"
         lines.append(f"  {what} {roll} -> row {row_range_text(result.row)}")
+    if result.overlay is not None:
+        lines.append(f"  overlay: {result.overlay.name} (its rows are read first while it holds)")
     lines += [
         f"  {col.label}: {value_text(game, col, value)}"
         for col, value in zip(chart.columns, result.row.values, strict=True)
@@ -154,6 +156,7 @@ def lookup_fields(result: LookupResult) -> dict[str, Any]:
         "values": {k: json_value(v) for k, v in result.values().items()},
         **({"errata": errata_json(result.chart, result.row)} if result.row.errata else {}),
         **({"drm_errata": drms} if (drms := drm_errata_json(result)) else {}),
+        **({"overlay": result.overlay.id or result.overlay.name} if result.overlay is not None else {}),
     }
 
 

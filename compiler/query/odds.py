@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from compiler import model
+from compiler.engine import overlays
 from compiler.engine.chances import (
     ChartChances,
     chances,
@@ -131,6 +132,8 @@ def chance_report(
     keys = resolve_keys(chart, given_keys)
     modifiers = read_modifiers(chart, context, keys, drm)
     refuse_digit_drm(chart, modifiers.total)
+    if chart.overlays and context is not None:  # the rows of every overlay that holds are read first
+        chart = overlays.chart_in(chart, {**{k.id: model.MemberId(m.id) for k, m in keys}, **context})
     result = chances(chart, tuple(m.id for _, m in keys), modifiers.total)
     integer_columns = [col for col in chart.columns if col.type is model.BuiltinType.INT]
     expected = tuple((col, expected_value(chart, result, col)) for col in integer_columns)

@@ -10,11 +10,12 @@ from __future__ import annotations
 from compiler import model
 from compiler.diagnostics import Applicability, Sink, Slot, codes, fixes
 from compiler.diagnostics.messages import declared_twice, unknown_name
-from compiler.model.dice import Dice, DiceForm
+from compiler.model.dice import DIGIT_FORMS, Dice, DiceForm
 from compiler.resolve import layouts
 from compiler.resolve.conditions import ConditionResolver
 from compiler.resolve.derive import derived_chart
 from compiler.resolve.dice import dice_problem
+from compiler.resolve.overlays import chart_overlays
 from compiler.resolve.roll_grid import roll_grid_rows
 from compiler.resolve.rows import RowReader
 from compiler.resolve.shifts import chart_drm_sources, chart_shifts
@@ -128,6 +129,8 @@ class ChartResolver:
                     "add a `rows { ... }` block or a `grid`",
                 )
                 broken = True
+        overlays, overlays_whole = chart_overlays(d, self.rows, self.conditions, keys, columns, self.sink, self.where)
+        broken = broken or not overlays_whole
         clamp = self._clamp(d.combine)
         self._check_modified_clamp(d.modified_clamp)
         return model.Chart(
@@ -158,12 +161,13 @@ class ChartResolver:
             drm_meaning=d.drm_meaning.text if d.drm_meaning else None,
             drm_groups=tuple(drm_groups),
             pipeline=pipeline,
-            context=self._drm_context(drms),
+            context=self._drm_context(drms, tuple(o.when for o in overlays)),
             repeat=self._repeat(d.repeat, kind),
             dice_alternatives=self._dice_alternatives(d),
             high_rolls_favour=d.high_rolls_favour.side if d.high_rolls_favour else None,
             shifts=chart_shifts(d, self.conditions, self.sink, self.where),
             drm_sources=chart_drm_sources(d),
+            overlays=overlays,
         )
 
     def _clamp(self, combine: ast.CombineDecl | None) -> tuple[int, int] | None:
@@ -186,9 +190,13 @@ class ChartResolver:
                 codes.REVERSED_RANGE, f"the modified-roll clamp runs backwards: {decl.low} to {decl.high}", decl.span
             )
 
-    def _drm_context(self, drms: list[model.Drm]) -> tuple[model.ContextVar, ...]:
-        """The context variables the DRMs test or count, by id: what reachability enumerates."""
+    def _drm_context(
+        self, drms: list[model.Drm], overlays: tuple[model.Condition, ...] = ()
+    ) -> tuple[model.ContextVar, ...]:
+        """The context variables the DRMs (and the overlays' conditions) test or count, by id: what
+        reachability enumerates."""
         used = {v for d in drms for v in model.condition_vars(d.when)} | {d.per.var for d in drms if d.per}
+        used |= {v for c in overlays for v in model.condition_vars(c)}
         used -= set(self.conditions.keys) - set(self.symbols.context)
         return tuple(self.symbols.context[v] for v in sorted(used) if v in self.symbols.context)
 
@@ -223,7 +231,7 @@ class ChartResolver:
     def _dice(self, decl: ast.DiceDecl) -> Dice | None:
         form = decl.form
         zero = self._zero_reads(decl)
-        if form in (DiceForm.D66, DiceForm.PERCENTILE):
+        if form in DIGIT_FORMS:
             return Dice(form, 2, 6 if form is DiceForm.D66 else 10)
         problem = dice_problem(decl, _MAX_DICE_COUNT, _MAX_SIDES, _MAX_RESULTS, _MAX_DEPTH)
         if problem:
@@ -264,7 +272,7 @@ class ChartResolver:
         stated = self.decl.zero_reads
         if stated is None:
             return 10
-        has_d10 = dice.form != ast.DiceForm.PERCENTILE and 10 in (dice.sides, dice.versus_sides)
+        has_d10 = dice.form not in DIGIT_FORMS and 10 in (dice.sides, dice.versus_sides)
         if stated.value in (0, 10) and has_d10:
             return stated.value
         problem = (

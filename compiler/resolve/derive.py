@@ -158,7 +158,7 @@ def format_range(dice: Dice, low: int | None, high: int | None) -> str:
     """Print a range the way the chart's dice print it: `01-40`, `91-00`, `9-0`, `12+`, `3-`."""
 
     def face(n: int) -> str:
-        if dice.form is DiceForm.PERCENTILE:
+        if dice.form in (DiceForm.PERCENTILE, DiceForm.LOWER_TENS):
             return "00" if n == 100 else f"{n:02d}"
         if dice.form is DiceForm.SUM and dice.count == 1 and dice.sides == 10 and n == 10:
             return "0"

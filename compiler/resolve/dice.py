@@ -39,6 +39,8 @@ def dice_problem(decl: ast.DiceDecl, max_count: int, max_sides: int, max_results
                 return f"`{decl.text}`: a die may roll again 1 to {max_depth} times"
         case ast.DiceForm.SUM | ast.DiceForm.D66 | ast.DiceForm.PERCENTILE | ast.DiceForm.VERSUS:
             pass
+        case ast.DiceForm.LOWER_TENS:
+            pass
         case _:
             assert_never(decl.form)
     results = _results(decl)
@@ -61,5 +63,7 @@ def _results(decl: ast.DiceDecl) -> int:
             return decl.count * (spread + decl.depth * decl.sides) + 1
         case ast.DiceForm.SUM | ast.DiceForm.D66 | ast.DiceForm.PERCENTILE:
             return decl.count * spread + 1
+        case ast.DiceForm.LOWER_TENS:
+            return 55
         case _:
             assert_never(decl.form)

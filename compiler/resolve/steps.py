@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from compiler import model
 from compiler.diagnostics import Label, Sink, codes
-from compiler.model.dice import Dice, DiceForm
+from compiler.model.dice import DIGIT_FORMS, Dice
 from dsl import ast
 
 
@@ -71,7 +71,7 @@ def _step_problem(step: model.RollStep, dice: Dice | None) -> tuple[str, str] | 
     """Why one step makes no sense, with the help line, or None."""
     if step.kind is model.StepKind.DRMS:
         return None
-    if dice is not None and dice.form in (DiceForm.D66, DiceForm.PERCENTILE):
+    if dice is not None and dice.form in DIGIT_FORMS:
         return (
             f"a {dice.form} roll is read digit by digit, so arithmetic on it has no meaning",
             "read the printed table by the two digits as rolled, or roll dice that are summed",

@@ -35,6 +35,7 @@ def dice_word(dice: Dice) -> str | None:
             | DiceForm.LOWEST
             | DiceForm.VERSUS
             | DiceForm.EXPLODE
+            | DiceForm.LOWER_TENS
         ):
             return None
     return None

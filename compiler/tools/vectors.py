@@ -8,9 +8,10 @@ the CRT's column shift total (a chart with column shifts: what the context gives
 function, to move a column read from the forces; a case's odds column key is the column read,
 after any shift, so its rows are that column's), and for every natural roll the dice can
 show the modified roll and the row it selects (an index into the chart's rows, as the JSON lists
-them; None: no row), with the exact chance of every row under that DRM. Every answer comes from
-`compiler.engine.lookup.lookup` (the engine of `chartc lookup`) and `compiler.engine.chances.chances`,
-which read every step of a roll with the generated modules' own runtime (`compiler.engine.runtime`).
+them, then its overlays' rows numbered on; None: no row), with the exact chance of every row under
+that DRM. Every answer comes from `compiler.engine.lookup.lookup` (the engine of `chartc lookup`) and
+`compiler.engine.chances.chances`, which read every step of a roll with the generated modules' own
+runtime (`compiler.engine.runtime`).
 
 The cases are bounded: the candidate values of each context variable the chart reads are a flag's
 false and true, an enum's members, and for ints and months the values its conditions name, one on
@@ -40,6 +41,7 @@ from compiler.engine.chances import chances, dice_for, fraction_text
 from compiler.engine.context import ContextValue, context_json, read_modifiers, tested_variables
 from compiler.engine.drms import modified_roll
 from compiler.engine.lookup import LookupProblem, lookup, odds_reading, refuse_digit_drm, resolve_keys
+from compiler.engine.overlays import chart_in
 from compiler.engine.problems import LookupUsage, NoRow
 from compiler.model.calendar import Month
 from compiler.model.odds import OddsForm
@@ -174,6 +176,7 @@ def candidate_values(game: model.Game, chart: model.Chart, var: model.ContextVar
 def _operands(chart: model.Chart, var_id: str) -> list[model.Operand]:
     """The values the chart's DRM and column-shift conditions compare `var_id` with."""
     conditions = [d.when for d in chart.drms] + [a.when for a in chart.dice_alternatives]
+    conditions += [o.when for o in chart.overlays]
     if chart.shifts is not None:
         conditions += [s.when for s in chart.shifts.shifts]
     return [v for cond in conditions for v in _compared(cond, var_id)]
@@ -198,13 +201,20 @@ def _compared(cond: model.Condition | None, var_id: str) -> Iterator[model.Opera
             assert_never(cond)
 
 
+def row_numbers(chart: model.Chart) -> dict[int, int]:
+    """Each row's index, by the row's `id`: the chart's rows as the JSON lists them, then each
+    overlay's rows in turn, numbered on after them (the player aid numbers them so too)."""
+    overlaid = [r for o in chart.overlays for r in o.rows]
+    return {id(r): i for i, r in enumerate([*chart.rows, *overlaid])}
+
+
 def roll_case(chart: model.Chart, combo: tuple[str, ...], context: dict[str, ContextValue]) -> RollCase:
     """Every natural roll's answer for one key combination and context, as `chartc lookup` gives it."""
     given = dict(zip((k.id for k in chart.keys), combo, strict=True))
     full: dict[str, ContextValue] = {k: model.MemberId(v) for k, v in given.items()} | context
     rolled = dice_for(chart, full)
     assert rolled.dice is not None  # roll charts only
-    index = {id(r): i for i, r in enumerate(chart.rows)}
+    index = row_numbers(chart)
     shift = column_shifts.breakdown(chart, context).total if chart.shifts is not None else None
     shown = context_json(context)
     try:
@@ -225,7 +235,7 @@ def roll_case(chart: model.Chart, combo: tuple[str, ...], context: dict[str, Con
             continue
         assert got.modified is not None and got.drm == drm
         rolls.append((natural, got.modified, index[id(got.row)]))
-    result = chances(rolled, combo, drm)
+    result = chances(chart_in(rolled, full), combo, drm)  # the rows of every overlay that holds first
     found = {index[id(rc.row)]: rc.probability for rc in result.rows if rc.probability}
     return RollCase(given, shown, drm, shift, rolled.dice.text, rolls, found, result.no_row)
 

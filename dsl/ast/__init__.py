@@ -39,6 +39,7 @@ from dsl.ast.charts import FootnoteDecl as FootnoteDecl
 from dsl.ast.charts import GridDecl as GridDecl
 from dsl.ast.charts import GridRowDecl as GridRowDecl
 from dsl.ast.charts import KeyDecl as KeyDecl
+from dsl.ast.charts import OverlayDecl as OverlayDecl
 from dsl.ast.charts import RollGridDecl as RollGridDecl
 from dsl.ast.charts import RollLineDecl as RollLineDecl
 from dsl.ast.charts import RowDecl as RowDecl

@@ -160,6 +160,7 @@ class ChartDecl:
     shift_cap: BoundsDecl | None = None
     drms_from: tuple[DrmFromDecl, ...] = ()
     aid_chance: bool | None = None  # `aid chance on|off`: the player aid's chance column (None: the game's)
+    overlays: tuple[OverlayDecl, ...] = ()  # `overlay NAME "label" when COND { rows }`
 
 
 # ---- DRMs and CRT column shifts ------------------------------------------------------------------
@@ -280,6 +281,18 @@ class RowDecl:
     span: Span
     natural: bool = False  # `natural 1: ...`: read by the natural roll before any DRM
     out_of: Written | None = None  # `3 in 6: ...`: `range` is the weight 3, this the 6 it is out of
+
+
+@dataclass(frozen=True)
+class OverlayDecl:
+    """`overlay bad_weather "In bad weather" when weather == bad { 1-2: "Aborted" }`: rows printed
+    over the table that are read first while `when` holds."""
+
+    name: Name | None
+    label: Text | None
+    when: Cond
+    rows: tuple[RowDecl, ...]
+    span: Span
 
 
 @dataclass(frozen=True)

@@ -125,6 +125,7 @@ class ChartRules(Terminals):
             availability=block.every("availability", ast.AvailabilityDecl),
             allows=block.every("allow", ast.AllowDecl),
             aid_chance=block.one("aid_chance", bool),
+            overlays=block.every("overlay", ast.OverlayDecl),
             repeated=block.repeated,  # last: the arguments are read in order, and `one` records repeats
         )
 
@@ -200,6 +201,9 @@ class ChartRules(Terminals):
 
     def dice_percentile(self, meta: Meta) -> ast.DiceDecl:
         return ast.DiceDecl(ast.DiceForm.PERCENTILE, 2, 10, "percentile", self._span(meta))
+
+    def dice_lower_tens(self, meta: Meta) -> ast.DiceDecl:
+        return ast.DiceDecl(ast.DiceForm.LOWER_TENS, 2, 10, "percentile lower as tens", self._span(meta))
 
     def dice_lower(self, meta: Meta, dice: Token) -> ast.DiceDecl:
         count, sides = _split_dice(dice)
@@ -370,6 +374,13 @@ class LayoutRules(Terminals):
         return ast.RowDecl(keys, printed, values, self._span(meta), natural)
 
     natural_mark = constant(_NATURAL)
+
+    def overlay(
+        self, meta: Meta, name: ast.Name | None, label: ast.Text | None, when: ast.Cond, *rows: ast.RowDecl
+    ) -> Stmt:
+        """`overlay [NAME] ["label"] when COND { row* }`."""
+        decl = ast.OverlayDecl(name, label, when, rows, self._span(meta))
+        return Stmt("overlay", decl, decl.span)
 
     def weighted_row(self, meta: Meta, *parts: ast.KeyValueText | Token | ast.ValueText) -> ast.RowDecl:
         """`key_value* RANGE "in" INT ":" value ("," value)*`: the weight and what it is out of."""

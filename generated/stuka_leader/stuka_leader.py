@@ -266,6 +266,9 @@ def _roll(rng: random.Random, dice: _Dice) -> int:
         return rng.randint(1, 6) * 10 + rng.randint(1, 6)
     if form == "percentile":
         return (rng.randint(0, 9) * 10 + rng.randint(0, 9)) or 100
+    if form == "lower_tens":  # the lower d10 as tens, the other as ones
+        one, other = rng.randint(0, 9), rng.randint(0, 9)
+        return (min(one, other) * 10 + max(one, other)) or 100
     faces = sorted(_throw(rng, dice.number, dice.sides, dice.zero))
     if form == "lower":
         return faces[0]

@@ -31,7 +31,7 @@ from compiler.emit.html.wording import (
 
 # re-exported: emit/python/module.py words a CRT's column shifts as the aid does
 from compiler.emit.html.wording import describe_shift as describe_shift
-from compiler.model.text import per_text
+from compiler.model.text import key_label, per_text, value_text
 
 
 def chart_view(game: model.Game, chart: model.Chart, sheet: Sheet = PORTRAIT) -> ChartView:
@@ -93,11 +93,26 @@ def _view(game: model.Game, chart: model.Chart, sheet: Sheet, width_mm: float) -
         shift_order=shift_order(game, chart),
         examples=tuple(example_text(game, chart, e) for e in game.examples if e.aid and e.chart == chart.address),
         footnotes=tuple((str(f.mark), for_players(game, f.text)) for f in chart.footnotes),
-        notes=tuple(for_players(game, n) for n in chart.notes),
+        notes=tuple(for_players(game, n) for n in (*chart.notes, *_overlay_notes(game, chart))),
         abbreviations=abbreviations(game, chart),
         partial=None if chart.partial is None else for_players(game, chart.partial),
         sheet=sheet,
     )
+
+
+def _overlay_notes(game: model.Game, chart: model.Chart) -> list[str]:
+    """Each overlay as the print words it, under the chart: `In bad weather (when weather is Bad),
+    read first: 2-4 Aborted.` (its rows, with their keys and cells)."""
+    out = []
+    for o in chart.overlays:
+        rows = "; ".join(
+            " ".join([*(key_label(k, m) for k, m in zip(chart.keys, r.keys, strict=True) if m is not None),
+                      r.range.printed if r.range else "", ", ".join(value_text(game, c, v) for c, v in
+                                                                   zip(chart.columns, r.values, strict=True))])
+            for r in o.rows
+        )
+        out.append(f"{o.name} (when {describe_condition(o.when, game)}), read first: {rows}.")
+    return out
 
 
 def _when(game: model.Game, drm: model.Drm) -> str:

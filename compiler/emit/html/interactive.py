@@ -76,6 +76,10 @@ def _chart(game: model.Game, c: model.Chart) -> dict[str, Any]:
         row_doc["cells"] = [value_text(game, col, v) for col, v in zip(c.columns, row.values, strict=True)]
         _printed(game, c, row_doc, row)
         del row_doc["values"]
+    for overlay_doc, overlay in zip(doc.get("overlays", ()), c.overlays, strict=True):
+        for row_doc, row in zip(overlay_doc["rows"], overlay.rows, strict=True):
+            row_doc["cells"] = [value_text(game, col, v) for col, v in zip(c.columns, row.values, strict=True)]
+            del row_doc["values"]
     removed = c.errata.removed_rows if c.errata is not None else ()
     for row_doc, row in zip(doc["errata"]["removed_rows"] if c.errata else (), removed, strict=True):
         row_doc["cells"] = [value_text(game, col, v) for col, v in zip(c.columns, row.values, strict=True)]

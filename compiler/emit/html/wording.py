@@ -147,7 +147,9 @@ def roll_header(chart: model.Chart, game: model.Game) -> str:
             return f"Roll ({dice_words(chart, game)}){times}"
         if chart.arithmetic:  # the rows hold the roll after its steps, which the header names
             return f"Roll ({pipeline_text(chart, signed)}){times}"
-        return (f"Roll ({chart.dice.text})" if chart.dice.form != "percentile" else "Roll (2d10 %)") + times
+        if chart.dice.form is DiceForm.LOWER_TENS:
+            return f"Roll (2d10 %, the lower die as tens){times}"
+        return (f"Roll ({chart.dice.text})" if chart.dice.form is not DiceForm.PERCENTILE else "Roll (2d10 %)") + times
     if chart.kind is model.ChartKind.VALUE and chart.value_key:
         return chart.value_key.label
     return ""
@@ -206,7 +208,7 @@ def chart_legend(chart: model.Chart, game: model.Game) -> list[tuple[str, str]]:
         legend.append((low, low.rstrip("-").replace(" or less", "") + " or less"))
     if chart.dice and chart.dice.form is DiceForm.SUM and chart.dice.sides == 10 and _first(printed, r"(\d+-)?0"):
         legend.append(("0", "the 0 face of a d10 counts as 10" if chart.dice.zero == 10 else "the d10 reads 0 to 9"))
-    if chart.dice and chart.dice.form is DiceForm.PERCENTILE and _first(printed, r"(\d+-)?00"):
+    if chart.dice and chart.dice.form in (DiceForm.PERCENTILE, DiceForm.LOWER_TENS) and _first(printed, r"(\d+-)?00"):
         legend.append(("00", "100 on a percentile roll"))
     if "\u2713" in printed:
         legend.append(("\u2713", "automatic: no roll needed"))

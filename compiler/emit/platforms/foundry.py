@@ -10,7 +10,8 @@ sends the reader to. An open-ended row (`12+`) reaches as far as the chart's dec
 push a roll, so a table drawn with a modifier in its roll (`2d6 + 1`) still finds its row. What a
 RollTable cannot hold is written in the table's description: the DRMs and the conditions they
 need, exclusive groups, the cap on a modified roll, rows read by the natural roll, other dice in
-other conditions, repeated rolls.
+other conditions, repeated rolls. A chart rolled as `percentile lower as tens` is left out: no
+Foundry formula reads two d10 with the lower as tens.
 
 Pure: model in, `{relative path: text}` out (`module.json` and `src/charts/*.json`), the same
 bytes on every run: document ids are hashes of the game, chart and key values.
@@ -101,6 +102,8 @@ def formula(dice: Dice) -> str:
             if dice.zero == 0 and dice.versus_sides == 10:
                 theirs += f" - {dice.versus_count}"
             return f"{dice.count}d{dice.sides}{shift} - ({theirs})"
+        case DiceForm.LOWER_TENS:  # left out of the module (`_foundry_rolls`)
+            raise ValueError("Foundry's dice syntax cannot read two d10 with the lower as tens")
         case DiceForm.EXPLODE:  # `xo`: each die once; `xN=S`: N explosions in all (one die: the depth)
             again = "xo" if dice.depth == 1 else f"x{dice.depth}={dice.sides}" if dice.count == 1 else "x"
             return f"{dice.count}d{dice.sides}{again}{shift}"
@@ -122,10 +125,17 @@ class Table:
 def tables(game: model.Game) -> list[Table]:
     """Every table of the game: its roll charts by address, each key combination in order."""
     charts = sorted(
-        (c for c in game.charts if c.kind is model.ChartKind.ROLL and c.dice is not None),
+        (c for c in game.charts if c.kind is model.ChartKind.ROLL and c.dice is not None and _foundry_rolls(c)),
         key=lambda c: c.address.casefold(),
     )
     return [Table(c, combo) for c in charts for combo in c.key_combinations()]
+
+
+def _foundry_rolls(chart: model.Chart) -> bool:
+    """Whether Foundry's dice syntax can roll every dice of the chart: not two d10 read with the
+    lower as tens (`percentile lower as tens`), which no formula of one result reads; such a chart
+    is left out of the module."""
+    return all(d.form is not DiceForm.LOWER_TENS for d in chart.all_dice)
 
 
 def emit_foundry(game: model.Game) -> dict[str, str]:

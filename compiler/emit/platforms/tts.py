@@ -23,7 +23,7 @@ from compiler.emit.platforms.lua import Raw, literal
 from compiler.engine import plain
 from compiler.engine.runtime import conditions as rt_conditions
 from compiler.engine.runtime import odds as rt_odds
-from compiler.model.dice import Dice, DiceForm
+from compiler.model.dice import DIGIT_FORMS, Dice
 from compiler.model.odds import OddsRule
 from compiler.model.text import json_value
 
@@ -179,7 +179,7 @@ def chart_data(chart: model.Chart) -> dict[str, Any]:
         out["rule"] = chart.rule
     if chart.dice is not None:
         out["dice"] = dice_data(chart.dice)
-        digit = chart.dice.form in (DiceForm.D66, DiceForm.PERCENTILE)
+        digit = chart.dice.form in DIGIT_FORMS
         out["digit_read"] = digit and chart.drm_meaning is None
     if chart.value_key is not None:
         domain = chart.value_key.domain

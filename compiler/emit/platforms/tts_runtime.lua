@@ -205,6 +205,12 @@ function M.throw(dice, randint)
     if roll == 0 then return 100 end
     return roll
   end
+  if form == "lower_tens" then
+    local one, other = randint(0, 9), randint(0, 9)
+    local roll = math.min(one, other) * 10 + math.max(one, other)
+    if roll == 0 then return 100 end
+    return roll
+  end
   local faces = throw(randint, dice.number, dice.sides, dice.zero)
   table.sort(faces)
   if form == "lower" then return faces[1] end

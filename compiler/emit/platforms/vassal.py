@@ -152,6 +152,10 @@ def _dice_settings(dice: Dice) -> tuple[dict[str, str], str | None]:
             return {"nDice": "2", "nSides": "10", "plus": "-1", "addToTotal": "0", "reportTotal": "false"}, read
         case DiceForm.LOWER | DiceForm.HIGHER | DiceForm.HIGHEST | DiceForm.LOWEST | DiceForm.VERSUS | DiceForm.EXPLODE:
             return base | {"reportTotal": "false", "sortDice": "true"}, None
+        case DiceForm.LOWER_TENS:  # both dice shown sorted: the lower is the tens, `00` is 100
+            read = "(Integer.parseInt(result.substring(0, 1)) * 10 + Integer.parseInt(result.substring(2, 3)))"
+            pair = {"nDice": "2", "nSides": "10", "plus": "-1", "addToTotal": "0", "reportTotal": "false"}
+            return pair | {"sortDice": "true"}, f"({read} == 0 ? 100 : {read})"
     raise AssertionError(dice.form)
 
 

@@ -119,6 +119,7 @@ class ChartEmitter:
         if any(r.natural for r in chart.rows):
             lines.append(head.replace("_ROWS:", "_NATURAL_ROWS:", 1))
             lines += self.row_lines([r for r in chart.rows if r.natural])
+        lines += self.overlay_lines(head)
         for key in chart.keys:
             if key.enum.synthetic:  # the months this chart is read in
                 lines += fill(f"_{self.names.const}_MONTHS: Final = (", [repr(m.id) for m in key.enum.members], ")")
@@ -129,6 +130,16 @@ class ChartEmitter:
             steps = [literal(s) for s in plain.steps(chart)]
             lines += fill(f"_{self.names.const}_STEPS: Final[tuple[_Step, ...]] = (", steps, ")")
         return lines
+
+    def overlay_lines(self, head: str) -> list[str]:
+        """`_<ID>_OVERLAY_<N>`, each overlay's rows, and `_<ID>_OVERLAYS`, each overlay's condition
+        (as the runtime's `_holds` reads it) with its rows, in order."""
+        const, lines, pairs = self.names.const, [], []
+        for n, overlay in enumerate(self.chart.overlays, 1):
+            lines.append(head.replace("_ROWS:", f"_OVERLAY_{n}:", 1))
+            lines += self.row_lines(list(overlay.rows))
+            pairs += fill("(", [literal(plain.condition(overlay.when)), f"_{const}_OVERLAY_{n}"], "),", INDENT)
+        return [*lines, f"_{const}_OVERLAYS: Final = (", *pairs, ")"] if pairs else lines
 
     def row_lines(self, rows: list[model.Row]) -> list[str]:
         """The rows of a `_ROWS` constant, each a tuple, and its closing parenthesis."""
@@ -313,8 +324,15 @@ class ChartEmitter:
     def alternative_params(self, keys: list[Param]) -> list[Param]:
         """The context keywords of `roll_<id>`/`rolls_<id>` for the `roll ... when` conditions: none of
         them the name of a key, of the roll's own names or of the local `context`."""
-        scope = self.module.child([*LOOKUP_NAMES, "context", *(p.name for p in keys)])
+        scope = self.module.child([*LOOKUP_NAMES, "context", "when", "rows", "found", *(p.name for p in keys)])
         return self.context_params([alt.when for alt in self.chart.dice_alternatives], scope)
+
+    def overlay_params(self, keys: list[Param]) -> list[Param]:
+        """The context keywords of `lookup_<id>`, `roll_<id>` and `rolls_<id>` for the overlays'
+        conditions (the chart's keys they test are the key parameters), named as `alternative_params`."""
+        scope = self.module.child([*LOOKUP_NAMES, "context", "when", "rows", "found", *(p.name for p in keys)])
+        tested = sorted({v for o in self.chart.overlays for v in model.condition_vars(o.when)})
+        return self.params_for([v for v in tested if v not in {k.id for k in self.chart.keys}], scope)
 
     def context_doc(self, var: model.ContextVar) -> str:
         match var.type:

@@ -13,7 +13,7 @@ from compiler.emit.python.chart import LOOKUP_NAMES, READS, SITUATION, ChartEmit
 from compiler.emit.python.layout import INDENT, LINE, fill, tuple_display
 from compiler.emit.python.literals import literal, literal_lines
 from compiler.engine import plain
-from compiler.model.dice import DiceForm
+from compiler.model.dice import DIGIT_FORMS
 from compiler.model.text import key_label, natural_text, value_text
 
 
@@ -24,9 +24,11 @@ def lookup_function(e: ChartEmitter) -> list[str]:
     chart, c = e.chart, e.names
     reads = READS.get(chart.kind)
     params = e.key_params(e.module.child(LOOKUP_NAMES))
+    overlaid = e.overlay_params(params) if chart.overlays else []
     signature = [f"{reads}: int"] if reads else []
     situation = SITUATION if e.reads_situation() else []
     keywords = [f"{p.name}: {p.annotation}" for p in params] + situation + (["drm: int = 0"] if reads else [])
+    keywords += [f"{p.name}: {p.annotation}" for p in overlaid]
     if keywords:
         signature += ["*", *keywords]
     body = []
@@ -49,6 +51,7 @@ def lookup_function(e: ChartEmitter) -> list[str]:
             )
         )
     body += [_guarded(p.guard, p.check) if p.guard else p.check for p in params if p.check]
+    body += [p.check for p in overlaid]
     modified = "None"
     if reads:
         body.append(_guarded("type(drm) is not int", f"_check_int({e.address}, 'drm', drm)"))
@@ -60,13 +63,17 @@ def lookup_function(e: ChartEmitter) -> list[str]:
     if _digit_read_without_meaning(chart) and chart.dice is not None:
         body.append(_guarded("drm", f"_check_no_drm({e.address}, drm, {chart.dice.text!r})"))
     keys = tuple_display([p.selects or p.name for p in params])
+    fields = [f"{col.id!r}: row[{i}]" for i, col in enumerate(chart.columns)]
+    if chart.overlays and reads:
+        body += _overlay_lines(e, params, overlaid, modified, fields)
+        modified = "modified"
     if any(r.natural for r in chart.rows):
         rows = f"_{c.const}_NATURAL_ROWS, _{c.const}_INDEX"
         body.append(f"row = _select_natural({e.address}, {rows}, {keys}, {reads}, {modified})")
     elif reads:
         index = f"_{c.const}_INDEX"
         body += [
-            f"modified = {modified}",
+            *([f"modified = {modified}"] if modified != "modified" else []),
             f"low, by_roll, below, above = {index}.tables.get({keys}) or _UNINDEXED",
             "at = modified - low",
             "row = below if at < 0 else above if at >= len(by_roll) else by_roll[at]",
@@ -78,9 +85,34 @@ def lookup_function(e: ChartEmitter) -> list[str]:
         ]
     else:
         body.append(f"row = _select({e.address}, _{c.const}_ROWS, {keys}, None)")
-    fields = [f"{col.id!r}: row[{i}]" for i, col in enumerate(chart.columns)]
     body += [line.removeprefix(INDENT) for line in fill("return {", fields, "}", INDENT)]
     return e.function(f"lookup_{c.ident}", signature, c.result, lookup_doc(e, params), body)
+
+
+def _overlay_lines(
+    e: ChartEmitter, keys: list[Param], context: list[Param], modified: str, fields: list[str]
+) -> list[str]:
+    """The overlays' step of `lookup_<id>`: the rows of each overlay whose condition holds, in order,
+    read before the chart's own (the first row found is the row read, as chartc reads the chart with
+    their rows first)."""
+    items = [f"{p.id!r}: {p.selects or p.name}" for p in keys] + [f"{p.id!r}: {p.name}" for p in context]
+    key_tuple = tuple_display([p.selects or p.name for p in keys])
+    returned = [f.replace("row[", "found[", 1) for f in fields]
+    found = [line.removeprefix(INDENT) for line in fill("return {", returned, "}", INDENT)]
+    step = [
+        *context_lines(items),
+        f"for when, rows in _{e.names.const}_OVERLAYS:",
+        f"{INDENT}found = _first(rows, {key_tuple}, modified) if _holds(when, context) is True else None",
+        f"{INDENT}if found is not None:",
+        *(f"{INDENT}{INDENT}{line}" for line in found),
+    ]
+    tested = {v for o in e.chart.overlays for v in model.condition_vars(o.when)}
+    if context and not any(p.annotation.startswith("bool") for p in context) and not tested & {p.id for p in keys}:
+        # no flag (whose default, False, is known) and no key (always given): with every variable
+        # unknown no overlay holds (three-valued `_holds`), and the lookup skips the step
+        given = " or ".join(f"{p.name} is not None" for p in context)
+        step = [f"if {given}:", *(INDENT + line for line in "\n".join(step).split("\n"))]
+    return [f"modified = {modified}", *step]
 
 
 def lookup_doc(e: ChartEmitter, params: list[Param]) -> str:
@@ -99,6 +131,11 @@ def lookup_doc(e: ChartEmitter, params: list[Param]) -> str:
     if reads:
         doc.append(f"    drm: the total die roll modifier, added {_drm_place(chart)}"
                    + (", on top of the DRMs read from `when`/`set_`." if e.reads_situation() else "."))
+    overlaid = e.overlay_params(params) if chart.overlays and reads else []
+    doc += [f"    {p.name}: {e.context_doc(e.game.context[p.id])}." for p in overlaid]
+    if overlaid:
+        names = ", ".join(o.name for o in chart.overlays)
+        doc += ["", f"Overlays ({names}): while one's condition is true, its rows are read first."]
     if chart.arithmetic:
         steps = ", then ".join(s.text for s in chart.pipeline)
         doc += ["", f"The roll is {chart.dice_text}, then {steps}: the rows read the result."]
@@ -176,8 +213,9 @@ def roll_function(e: ChartEmitter) -> list[str]:
     params = e.key_params(e.module.child(LOOKUP_NAMES))
     context = e.alternative_params(params)
     situation = SITUATION if e.reads_situation() else []
+    overlaid = [p for p in e.overlay_params(params) if p.id not in {q.id for q in context}]
     signature = ["rng: random.Random", "*"] + [f"{p.name}: {p.annotation}" for p in params] + situation
-    signature += ["drm: int = 0", *(f"{p.name}: {p.annotation}" for p in context)]
+    signature += ["drm: int = 0", *(f"{p.name}: {p.annotation}" for p in context + overlaid)]
     doc = (
         f"Roll {dice.text} with `rng` and read {cite(chart)}.\n\n"
         "Returns the natural roll, the DRM, the modified roll, the selected row's values and the steps\n"
@@ -192,6 +230,7 @@ def roll_function(e: ChartEmitter) -> list[str]:
             + doc.split("\n\n", 1)[1]
         )
     call = ", ".join(["natural", *(f"{p.name}={p.name}" for p in params), "drm=drm"])
+    call += "".join(f", {p.name}={p.name}" for p in e.overlay_params(params))
     body = [f"_check_rng({e.address}, rng)", *(p.check for p in context)]
     body += natural_roll(e, context)
     if situation:  # read by read_<id>, which names the DRMs that applied
@@ -232,7 +271,8 @@ def repeated_roll_function(e: ChartEmitter) -> list[str]:
     chart, c = e.chart, e.names
     assert chart.dice is not None
     params = e.key_params(e.module.child(LOOKUP_NAMES))
-    params += e.alternative_params(params)
+    context = e.alternative_params(params)
+    params += context + [p for p in e.overlay_params(params) if p.id not in {q.id for q in context}]
     situation = SITUATION if e.reads_situation() else []
     signature = ["rng: random.Random", "*"] + [f"{p.name}: {p.annotation}" for p in params] + situation
     signature.append("drm: int = 0")
@@ -268,5 +308,5 @@ def _guarded(test: str, then: str, comment: str = "") -> str:
 
 def _digit_read_without_meaning(chart: model.Chart) -> bool:
     """A d66 or percentile roll chart that does not say what a DRM means on it (see C413)."""
-    digit_read = chart.dice is not None and chart.dice.form in (DiceForm.D66, DiceForm.PERCENTILE)
+    digit_read = chart.dice is not None and chart.dice.form in DIGIT_FORMS
     return chart.kind is model.ChartKind.ROLL and digit_read and chart.drm_meaning is None

@@ -7,7 +7,7 @@
 // What it implements, each as compiler/engine does: keys (members, month spans), DRMs (conditions,
 // per-N steps and their rounding, exclusive groups, the chart's clamp; engine/drms.py), the modified
 // roll through the roll's steps (runtime/roll.py), `natural` rows first, then the first row holding
-// the modified roll (engine/lookup.py), `roll ... when` alternatives, the chance of each row
+// the modified roll (engine/lookup.py), `roll ... when` alternatives, overlays (engine/overlays.py), the chance of each row
 // exactly with BigInt fractions over the dice outcomes (engine/chances.py), CRT column shifts
 // (engine/shifts.py) and odds columns (engine/odds.py), and a natural roll and an int context value
 // as typed (engine/lookup.py read_roll, engine/context.py).
@@ -225,6 +225,21 @@ function tableRows(chart, asPrinted) {
   }
   return out;
 }
+// The rows of each overlay whose condition holds in `ctx`, in order, read before the chart's own
+// (compiler/engine/overlays.py); numbered on after the chart's rows, overlay by overlay, as the
+// vectors number them (compiler/tools/vectors.py `row_numbers`).
+function overlayRows(chart, ctx) {
+  const out = [];
+  let next = chart.rows.length;
+  for (const o of chart.overlays || []) {
+    const on = holds(o.when, ctx) === true;
+    o.rows.forEach((r, i) => {
+      if (on && r.range) { out.push({ index: next + i, keys: r.keys, natural: false, amended: false, overlay: o.label || o.id, min: r.range.min, max: r.range.max, range: r.range.printed, cells: r.cells }); }
+    });
+    next += o.rows.length;
+  }
+  return out;
+}
 function forKeys(chart, rows, keys) { return rows.filter((r) => chart.keys.every((k) => keyMatches(r.keys[k.id], keys[k.id]))); }
 // The roll's steps, each with the roll after it (compiler/engine/runtime/roll.py `_roll_steps`):
 // the chart's `pipeline` in order, the DRM total at its `drms` step; no pipeline, the DRMs alone.
@@ -254,20 +269,23 @@ function diceFor(chart, ctx) {
   for (const alt of chart.dice.alternatives || []) { if (holds(alt.when, ctx) === true) { return alt.dice; } }
   return chart.dice;
 }
-function digitRead(dice) { return dice.form === "d66" || dice.form === "percentile"; }
+function digitRead(dice) { return dice.form === "d66" || dice.form === "percentile" || dice.form === "lower_tens"; }
 // A natural roll as typed, read with the chart's own dice as `chartc lookup` reads it (read_roll and
 // Dice.read_number): ASCII digits with an optional minus; a d10's 0 face is 10 (or 0 under `zero
 // reads 0`) where the result is one die's face, a percentile 00 is 100, a leading zero is read
 // past. null: not a number, or no dice of the chart can show it.
 function readRoll(chart, typed) {
-  const text = typed.trim();
-  if (!/^-?[0-9]{1,30}$/.test(text)) { return null; }
   const dice = chart.dice;
+  let text = typed.trim();
+  // `percentile lower as tens`: the two d10 as they fell (`7,3`) read lower first (engine/lookup.py lower_tens_reading)
+  const pair = /^([0-9])\s*[,/ ]\s*([0-9])$/.exec(text);
+  if (pair && dice.form === "lower_tens") { text = [pair[1], pair[2]].sort().join(""); }
+  if (!/^-?[0-9]{1,30}$/.test(text)) { return null; }
   let n;
   if (text[0] === "-") { n = 0 - parseInt(text.slice(1), 10); }
   else if (dice.sides === 10 && text === "0" && dice.zero_reads === 0) { n = 0; }
   else if (dice.sides === 10 && text === "0" && (dice.form === "lower" || dice.form === "higher" || (dice.form === "sum" && dice.count === 1))) { n = 10; }
-  else if (dice.form === "percentile" && text === "00") { n = 100; }
+  else if ((dice.form === "percentile" || dice.form === "lower_tens") && text === "00") { n = 100; }
   else { n = parseInt(text, 10); }
   const all = [dice].concat((dice.alternatives || []).map((a) => a.dice));
   return all.some((d) => d.outcomes.some((o) => o.roll === n)) ? n : null;
@@ -279,7 +297,7 @@ function answer(chart, state) {
   // the chart's DRMs (capped), plus a DRM given on top (`state.extra`: `chartc lookup --drm`)
   const drm = breakdown.total + (state.extra || 0);
   const dice = diceFor(chart, ctx);
-  const rows = forKeys(chart, tableRows(chart, state.asPrinted), state.keys);
+  const rows = forKeys(chart, overlayRows(chart, ctx).concat(tableRows(chart, state.asPrinted)), state.keys);
   const out = { breakdown: breakdown, drm: drm, dice: dice, rows: rows, refused: false, chances: new Map(), noRow: ZERO, natural: state.natural, row: null, modified: null };
   if (drm && digitRead(dice) && !chart.drm_meaning) { out.refused = true; return out; }
   for (const o of dice.outcomes) {
@@ -317,5 +335,6 @@ function signed(n) { return (n > 0 ? "+" : n < 0 ? "\u2212" : "\u00b1") + Math.a
 function facesText(dice, natural) {
   if (dice.form === "percentile") { const v = natural % 100; return "tens " + Math.floor(v / 10) + ", ones " + (v % 10) + (natural === 100 ? " (00 = 100)" : ""); }
   if (dice.form === "d66") { return "tens " + Math.floor(natural / 10) + ", ones " + (natural % 10); }
+  if (dice.form === "lower_tens") { const v = natural % 100; return "lower die " + Math.floor(v / 10) + " (tens), other " + (v % 10) + " (ones)" + (natural === 100 ? " (00 = 100)" : ""); }
   return null;
 }

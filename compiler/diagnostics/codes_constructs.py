@@ -1,0 +1,26 @@
+"""The codes of the constructs from the field (issue 32), beside `codes.py` (which re-exports them):
+overlays, a band of rows printed over a table (C345-C347). Stable and never reused, as every code.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from compiler.diagnostics.code_type import Severity
+from compiler.diagnostics.code_type import make_code as _code
+
+OVERLAY_OVERLAP: Final = _code(
+    "C345", "overlay-overlap", Severity.ERROR, "two rows of one overlay select the same roll for the same keys",
+    "Shorten one of the overlay's ranges: while the overlay holds, each roll must select exactly one of its rows.",
+)
+OVERLAY_OUTSIDE: Final = _code(
+    "C346", "overlay-outside-roll", Severity.ERROR,
+    "an overlay's range reaches a roll that the chart's dice, arithmetic and DRMs can never make",
+    "Correct the overlay's printed range to rolls the chart can make, or declare the DRM that reaches it.",
+)
+OVERLAY_NEVER: Final = _code(
+    "C347", "overlay-never-applies", Severity.WARNING,
+    "no context makes an overlay's condition true, so its rows are never read",
+    "Correct the overlay's `when` condition (a value it compares with may be outside the variable's declared "
+    "range, or two parts may contradict each other).",
+)
