@@ -20,8 +20,8 @@ from tests.differential import expanded_chances
 
 
 @pytest.fixture(scope="module")
-def outputs(corpus) -> dict[str, str]:
-    return render_outputs(corpus.project)
+def outputs(corpus_outputs) -> dict[str, str]:
+    return corpus_outputs()
 
 
 def test_json_snapshot(outputs, snapshot) -> None:

@@ -154,9 +154,9 @@ def _copy_project(tmp_path: Path) -> Path:
     return tmp_path / "charts"
 
 
-def test_removing_an_errata_file_reverts_exactly_its_outputs(tmp_path: Path, corpus, corpus_as_printed) -> None:
+def test_removing_an_errata_file_reverts_exactly_its_outputs(tmp_path: Path, corpus_outputs, corpus_as_printed) -> None:
     charts = _copy_project(tmp_path)
-    with_errata = render_outputs(corpus.project)  # the session's corpus: the same files as the copy
+    with_errata = corpus_outputs()  # the session's corpus: the same files as the copy
     as_printed = render_outputs(corpus_as_printed.project)
     (charts / "ia2" / "errata.chart").unlink()
     without = render_outputs(load([charts]).project)
