@@ -90,6 +90,24 @@ def corpus_as_printed() -> Compilation:
 
 
 @pytest.fixture(scope="session")
+def corpus_outputs(corpus: Compilation):
+    """`render_outputs(corpus.project, paper, large, landscape)`, rendered once per session for each
+    layout (rendering the corpus costs about half a second of CPU; the print tests read it twenty
+    times). Each call returns a fresh dict of the same texts."""
+    from compiler.build.render import render_outputs
+
+    rendered: dict[tuple[str, bool, bool], dict[str, str]] = {}
+
+    def outputs(paper: str = "a4", large: bool = False, landscape: bool = False) -> dict[str, str]:
+        key = (paper, large, landscape)
+        if key not in rendered:
+            rendered[key] = render_outputs(corpus.project, paper, large, landscape)
+        return dict(rendered[key])
+
+    return outputs
+
+
+@pytest.fixture(scope="session")
 def ia2(corpus: Compilation):
     return corpus.project.games["ia2"]
 

@@ -11,7 +11,6 @@ import json
 from pathlib import Path
 
 from compiler import model
-from compiler.build.render import render_outputs
 from compiler.emit.json import emit_game_json
 from compiler.engine.lookup import lookup
 from compiler.tools.table_export import export_csv
@@ -81,10 +80,10 @@ def test_the_chance_table_prints_the_choice(tmp_path: Path, monkeypatch) -> None
     assert "1-4   2/3 (66.7%)  your choice of Bf 110G-2/R3 w. Wf.Gr.21 or Me 410A-1/U2" in out
 
 
-def test_the_module_and_the_aid_carry_the_choice(corpus) -> None:
+def test_the_module_and_the_aid_carry_the_choice(corpus_outputs) -> None:
     gen = import_module(ROOT / "generated" / "stuka_leader" / "stuka_leader.py", "stuka_choice")
     assert gen.lookup_ace_award() == {"counter": {"choice": ACES}, "vp": 1}
-    html = render_outputs(corpus.project)["stuka_leader/stuka_leader.html"]
+    html = corpus_outputs()["stuka_leader/stuka_leader.html"]
     assert '<td class="text">your choice of +1 AtA counter or +1 AtG counter</td>' in html
 
 

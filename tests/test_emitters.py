@@ -20,8 +20,8 @@ from tests.differential import expanded_chances
 
 
 @pytest.fixture(scope="module")
-def outputs(corpus) -> dict[str, str]:
-    return render_outputs(corpus.project)
+def outputs(corpus_outputs) -> dict[str, str]:
+    return corpus_outputs()
 
 
 def test_json_snapshot(outputs, snapshot) -> None:
@@ -258,13 +258,17 @@ def test_json_chances_repeat_no_distribution(tmp_path) -> None:
 def test_schema_requires_chances_on_roll_charts_only(outputs) -> None:
     from compiler.build.validate import InvalidOutput
 
+    # IA2's JSON cut to the one chart under test (validating all of IA2 costs half a second of CPU)
     doc = json.loads(outputs["ia2/ia2.json"])
     r9 = next(c for c in doc["charts"] if c["address"] == "R9")
+    doc["charts"] = [r9]
     del r9["chances"]
     with pytest.raises(InvalidOutput, match="chances"):
         validate_json(json.dumps(doc))
     doc = json.loads(outputs["ia2/ia2.json"])
     r6 = next(c for c in doc["charts"] if c["address"] == "R6")
+    doc["charts"] = [r6]
+    validate_json(json.dumps(doc))  # valid as cut: only the empty chances below break it
     r6["chances"] = []
     with pytest.raises(InvalidOutput):
         validate_json(json.dumps(doc))

@@ -154,10 +154,10 @@ def _copy_project(tmp_path: Path) -> Path:
     return tmp_path / "charts"
 
 
-def test_removing_an_errata_file_reverts_exactly_its_outputs(tmp_path: Path) -> None:
+def test_removing_an_errata_file_reverts_exactly_its_outputs(tmp_path: Path, corpus_outputs, corpus_as_printed) -> None:
     charts = _copy_project(tmp_path)
-    with_errata = render_outputs(load([charts]).project)
-    as_printed = render_outputs(load([charts], as_printed=True).project)
+    with_errata = corpus_outputs()  # the session's corpus: the same files as the copy
+    as_printed = render_outputs(corpus_as_printed.project)
     (charts / "ia2" / "errata.chart").unlink()
     without = render_outputs(load([charts]).project)
     for rel, text in without.items():
@@ -179,22 +179,22 @@ def test_build_as_printed_writes_the_book_as_printed(tmp_path: Path, monkeypatch
     assert not (tmp_path / "generated").exists()
 
 
-def test_diff_of_a_tree_against_itself_is_empty() -> None:
-    project = load([ROOT / "charts"]).project
+def test_diff_of_a_tree_against_itself_is_empty(corpus) -> None:
+    project = corpus.project
     assert diff_projects(project, project) == []
 
 
-def test_diff_reports_exactly_one_changed_cell(tmp_path: Path) -> None:
+def test_diff_reports_exactly_one_changed_cell(tmp_path: Path, corpus) -> None:
     charts = _copy_project(tmp_path)
     path = charts / "ia2" / "combat.chart"
     text = path.read_text()
     path.write_text(text.replace('jet    1-4: "Safe escape"', 'jet    1-4: "Evade"'))
-    changes = diff_projects(load([ROOT / "charts"]).project, load([charts]).project)
+    changes = diff_projects(corpus.project, load([charts]).project)
     # chartc's errata reads the printed 1-4 as 4- (7.9.1's Gruppe Leader -1 DRM)
     assert [c.text() for c in changes] == ["R4, interceptor Jet or Rocket, roll 4-: Result: Safe escape \u2192 Evade"]
 
 
-def test_diff_ignores_reordered_rows_and_reports_a_moved_range_once(tmp_path: Path) -> None:
+def test_diff_ignores_reordered_rows_and_reports_a_moved_range_once(tmp_path: Path, corpus, corpus_as_printed) -> None:
     charts = _copy_project(tmp_path)
     path = charts / "ia2" / "combat.chart"
     text = path.read_text()
@@ -204,9 +204,9 @@ def test_diff_ignores_reordered_rows_and_reports_a_moved_range_once(tmp_path: Pa
     )
     assert swapped != text
     path.write_text(swapped)
-    assert diff_projects(load([ROOT / "charts"]).project, load([charts]).project) == []
+    assert diff_projects(corpus.project, load([charts]).project) == []
     path.write_text(text.replace('piston 3-6: "Combat"', 'piston 3-7: "Combat"'))
-    changes = diff_projects(load([ROOT / "charts"], as_printed=True).project, load([charts], as_printed=True).project)
+    changes = diff_projects(corpus_as_printed.project, load([charts], as_printed=True).project)
     assert [(c.kind, c.old, c.new) for c in changes] == [("range", "3-6", "3-7")]
 
 
@@ -223,9 +223,9 @@ def test_diff_as_printed_lists_the_errata(monkeypatch) -> None:
     )
 
 
-def test_errata_sheet_snapshot(snapshot) -> None:
-    a = load([ROOT / "charts"], as_printed=True).project
-    b = load([ROOT / "charts"]).project
+def test_errata_sheet_snapshot(snapshot, corpus, corpus_as_printed) -> None:
+    a = corpus_as_printed.project
+    b = corpus.project
     changes = diff_projects(a, b)
     html = errata_sheet_html(
         changes, {g.id: g.title for g in b.games.values()}, "the rulebooks as printed", "with errata"

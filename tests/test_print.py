@@ -239,8 +239,8 @@ def test_bad_order_file_fails_the_build(tmp_path: Path, monkeypatch) -> None:
     assert not (tmp_path / "generated").exists()
 
 
-def test_ia2_aid_follows_the_sequence_of_play(corpus) -> None:
-    html = render_outputs(corpus.project)["ia2/ia2.html"]
+def test_ia2_aid_follows_the_sequence_of_play(corpus, corpus_outputs) -> None:
+    html = corpus_outputs()["ia2/ia2.html"]
     ids = _section_ids(html)
     assert ids[0] == "chart-b9"  # 6.1: the weather roll opens the sequence of play
     assert ids[-7:] == [
@@ -263,8 +263,8 @@ def _css_var(html: str, name: str) -> float:
 
 
 @pytest.mark.parametrize("large", [False, True])
-def test_type_sizes_meet_the_print_floor(corpus, large: bool) -> None:
-    html = render_outputs(corpus.project, "a4", large)["ia2/ia2.html"]
+def test_type_sizes_meet_the_print_floor(corpus_outputs, large: bool) -> None:
+    html = corpus_outputs("a4", large)["ia2/ia2.html"]
     cell, note = _css_var(html, "cell"), _css_var(html, "note")
     # issue 34: the dense print sets cells at 7.5 pt and notes at 7 pt (the floor)
     assert cell >= (12 if large else 7.5) and note >= (10 if large else 7)
@@ -273,16 +273,16 @@ def test_type_sizes_meet_the_print_floor(corpus, large: bool) -> None:
         assert float(size) >= 7
 
 
-def test_every_header_cell_has_a_scope(corpus) -> None:
-    html = render_outputs(corpus.project)["ia2/ia2.html"]
+def test_every_header_cell_has_a_scope(corpus_outputs) -> None:
+    html = corpus_outputs()["ia2/ia2.html"]
     assert re.findall(r"<th(?=[\s>])(?![^>]*scope=\"(?:col|row)\")[^>]*>", html) == []
     # header rows are in <thead> so they repeat on a second page (L5)
     for table in re.findall(r"<table>(.*?)</table>", html, re.S):
         assert table.startswith("\n<thead>") and 'scope="col"' not in table.split("</thead>", 1)[1]
 
 
-def test_legend_names_the_symbols_each_chart_uses(corpus) -> None:
-    html = render_outputs(corpus.project)["ia2/ia2.html"]
+def test_legend_names_the_symbols_each_chart_uses(corpus_outputs) -> None:
+    html = corpus_outputs()["ia2/ia2.html"]
     sections = dict(re.findall(r'<section class="chart" id="([^"]+)">(.*?)</section>', html, re.S))
     assert "<dt>20+</dt><dd>20 or more</dd>" in sections["chart-r6"]
     assert "<dt>0</dt><dd>the 0 face of a d10 counts as 10</dd>" in sections["chart-allied_fighter_skills"]
@@ -291,8 +291,8 @@ def test_legend_names_the_symbols_each_chart_uses(corpus) -> None:
     assert 'class="legend"' not in sections["chart-r5"]  # nothing to explain
 
 
-def test_colour_never_carries_meaning_alone(corpus) -> None:
-    html = render_outputs(corpus.project)["ia2/ia2.html"]
+def test_colour_never_carries_meaning_alone(corpus_outputs) -> None:
+    html = corpus_outputs()["ia2/ia2.html"]
     colours = set(re.findall(r"#[0-9a-fA-F]{3,6}\b", html))
     greys = {c for c in colours if len(set(c[1:].lower())) == 1}
     # only greys, plus the Okabe-Ito blue for links on screen (printed in black)
@@ -344,13 +344,13 @@ WEASYPRINT_LAYOUTS = [
 
 @pytest.mark.parametrize("paper, large, landscape, games", WEASYPRINT_LAYOUTS)
 def test_weasyprint_pdf_keeps_each_chart_whole_and_inside_the_margins(
-    corpus, weasyprint, tmp_path: Path, paper: str, large: bool, landscape: bool, games: frozenset[str]
+    corpus, corpus_outputs, weasyprint, tmp_path: Path, paper: str, large: bool, landscape: bool, games: frozenset[str]
 ) -> None:
     """The PDF `chartc build --pdf` writes (`layout_pdf` is its one writer): no chart split across
     pages, every word inside the 10 mm margins (IA2 R2/R3's 14 month columns were cut at the right
     edge before they were reflowed into blocks), the pinned page counts, and on every page a chart
     continues on (only there) the running header naming it."""
-    for rel, html in render_outputs(corpus.project, paper, large, landscape).items():
+    for rel, html in corpus_outputs(paper, large, landscape).items():
         if not rel.endswith(".html") or rel.split("/")[0] not in games:
             continue
         game = corpus.project.games[rel.split("/")[0]]
@@ -514,14 +514,14 @@ def test_browser_tools_are_present_where_required() -> None:
         ),
     ],
 )
-def chromium_prints(request, corpus, tmp_path_factory) -> dict[tuple[str, str, bool], tuple[Path, list[str]]]:
+def chromium_prints(request, corpus_outputs, tmp_path_factory) -> dict[tuple[str, str, bool], tuple[Path, list[str]]]:
     """The aids of the games and in the layouts of `request.param`, with section probes, printed by
     Chromium: (game, paper, large print) -> (PDF path, section ids in order)."""
     folder = tmp_path_factory.mktemp("chromium")
     prints = {}
     layouts, games = request.param
     for paper, large in layouts:
-        for rel, html in render_outputs(corpus.project, paper, large).items():
+        for rel, html in corpus_outputs(paper, large).items():
             game = rel.split("/")[0]
             if rel.endswith(".html") and game in games:
                 probed, ids = browser.with_probes(html)
@@ -583,10 +583,10 @@ def test_chromium_nothing_overflows_the_page_width(chromium_prints) -> None:
 
 
 @needs_browser
-def test_the_split_probe_sees_a_split(corpus, tmp_path: Path) -> None:
+def test_the_split_probe_sees_a_split(corpus_outputs, tmp_path: Path) -> None:
     """The probes must catch a chart that does break across pages: force one to be taller than
     a page and check that its top and bottom probes land on different pages."""
-    html = render_outputs(corpus.project)["ia2/ia2.html"]
+    html = corpus_outputs()["ia2/ia2.html"]
     probed, ids = browser.with_probes(html)
     probed = probed.replace("</style>", f"#{ids[0]} {{ padding-bottom: 320mm; }}</style>", 1)
     html_path = tmp_path / "split.html"
@@ -728,8 +728,8 @@ def test_months_print_as_the_book_prints_them(printed: str, book: str) -> None:
     assert month_text(printed) == book
 
 
-def test_ia2_aid_prints_human_months_and_player_legends(corpus) -> None:
-    html = render_outputs(corpus.project)["ia2/ia2.html"]
+def test_ia2_aid_prints_human_months_and_player_legends(corpus_outputs) -> None:
+    html = corpus_outputs()["ia2/ia2.html"]
     sections = dict(re.findall(r'<section class="chart" id="([^"]+)">(.*?)</section>', html, re.S))
     # 7.9.2 Night Owl: once per month to December 1944, then bi-monthly
     night_owl = sections["chart-night_owl_frequency"]
@@ -744,8 +744,8 @@ def test_ia2_aid_prints_human_months_and_player_legends(corpus) -> None:
     assert '@top-right { content: "Player aid";' in html  # the running header names no paper size
 
 
-def test_errata_notes_cite_name_and_reason_without_paths(corpus) -> None:
-    html = render_outputs(corpus.project)["ia2/ia2.html"]
+def test_errata_notes_cite_name_and_reason_without_paths(corpus_outputs) -> None:
+    html = corpus_outputs()["ia2/ia2.html"]
     notes = re.findall(r'<p class="notes errata-notes" aria-label="Errata">(.*?)</p>', html, re.S)
     assert notes and all("errata.chart" not in n and "; because" not in n and "(because" not in n for n in notes)
     r4 = html[html.index('id="chart-r4"') : html.index('id="chart-r5"')]
@@ -758,11 +758,11 @@ def test_errata_notes_cite_name_and_reason_without_paths(corpus) -> None:
     assert "double" not in html.split("</style>")[0]  # amended cells carry the mark, no doubled border
 
 
-def test_the_dense_print_flows_the_charts_through_columns(corpus) -> None:
+def test_the_dense_print_flows_the_charts_through_columns(corpus_outputs) -> None:
     """Issue 34: the default print flows the charts through two columns (three on landscape pages)
     in play order, small charts one under another in a column; a chart prints across the page
     only when a column cannot hold it in fewer than three stacked blocks."""
-    html = render_outputs(corpus.project)["ia2/ia2.html"]
+    html = corpus_outputs()["ia2/ia2.html"]
     assert "main.flow .cols { columns: 2;" in html and '<div class="pair">' not in html
     flow = html[html.index('<main class="flow">') :]
     assert flow.index('id="chart-b9"') < flow.index('id="chart-a3"')  # 6.1: the weather roll, then A3
@@ -770,10 +770,10 @@ def test_the_dense_print_flows_the_charts_through_columns(corpus) -> None:
     # the rules' sentences, would stack three blocks there and prints across the page
     assert re.findall(r'<section class="chart span" id="([^"]+)"', html) == ["chart-rockets"]
     # USAAF 20.1-20.3: 15 target systems need three blocks in a column; across the page, one
-    usaaf = render_outputs(corpus.project)["usaaf/usaaf.html"]
+    usaaf = corpus_outputs()["usaaf/usaaf.html"]
     head = '<div class="keep span"><h2 class="group">Rules 20</h2>\n'
     assert head + '<section class="chart span" id="chart-target_systems">' in usaaf
-    landscape = render_outputs(corpus.project, "a4", False, True)["ia2/ia2.html"]
+    landscape = corpus_outputs("a4", False, True)["ia2/ia2.html"]
     assert "main.flow .cols { columns: 3;" in landscape
 
 
@@ -782,9 +782,9 @@ def _section(html: str, anchor: str) -> str:
     return html[start : html.index("</section>", start)]
 
 
-def test_a_table_too_wide_for_a_column_prints_whole_across_and_runs_on_in_large_print(corpus) -> None:
+def test_a_table_too_wide_for_a_column_prints_whole_across_and_runs_on_in_large_print(corpus_outputs) -> None:
     # USAAF 20.1-20.3: 15 target systems across, 26 cities down (Berlin from the errata)
-    normal = _section(render_outputs(corpus.project)["usaaf/usaaf.html"], "chart-target_systems")
+    normal = _section(corpus_outputs()["usaaf/usaaf.html"], "chart-target_systems")
     assert normal.count("<table") == 1 and '<th scope="col">Abr</th>' in normal and '<th scope="col">TN</th>' in normal
     # 20.2: the Points Needed line under the table (Abrasives 24 ... Transport Net 40), and a key
     # to the systems' abbreviations (issue 34: the table printed without either)
@@ -792,7 +792,7 @@ def test_a_table_too_wide_for_a_column_prints_whole_across_and_runs_on_in_large_
     assert '<th scope="row" class="text">Points Needed</th><td>24</td><td>50</td>' in foot
     assert foot.endswith("<td>40</td><td>40</td></tr>\n")
     assert "<dt>Abr</dt><dd>Abrasives</dd>" in normal and "<dt>TN</dt><dd>Transport Net</dd>" in normal
-    large = render_outputs(corpus.project, "a4", True)["usaaf/usaaf.html"]
+    large = corpus_outputs("a4", True)["usaaf/usaaf.html"]
     section = _section(large, "chart-target_systems")
     # 12 pt cells: two blocks of 8 and 7 systems, taller together than a page, so the chart may
     # continue between them; its head names it on the page it continues on
@@ -800,15 +800,15 @@ def test_a_table_too_wide_for_a_column_prints_whole_across_and_runs_on_in_large_
     assert '<section class="chart loose" id="chart-target_systems">' in large
     assert 'data-continued="Target Systems Planning Table, continued"' in section
     # R2/R3's stacked month blocks fit a page: kept whole
-    ia2 = render_outputs(corpus.project, "a4", True)["ia2/ia2.html"]
+    ia2 = corpus_outputs("a4", True)["ia2/ia2.html"]
     assert '<section class="chart" id="chart-r2">' in ia2
     assert '<div class="chart-body stacked"' in _section(ia2, "chart-r2")
 
 
-def test_landscape_in_large_print_puts_two_charts_a_row_and_prints_wide_tables_whole(corpus) -> None:
+def test_landscape_in_large_print_puts_two_charts_a_row_and_prints_wide_tables_whole(corpus_outputs) -> None:
     # large print (the dense print flows three columns: test_the_dense_print_flows_the_charts_through_columns)
-    portrait = render_outputs(corpus.project, "a4", True)["ia2/ia2.html"]
-    html = render_outputs(corpus.project, "a4", True, True)["ia2/ia2.html"]
+    portrait = corpus_outputs("a4", True)["ia2/ia2.html"]
+    html = corpus_outputs("a4", True, True)["ia2/ia2.html"]
     assert "size: A4 landscape;" in html and "size: A4;" in portrait
     # rows run across groups: a chart opening a group carries its heading inside its cell; two
     # narrow charts a row in large print
@@ -823,9 +823,9 @@ def test_landscape_in_large_print_puts_two_charts_a_row_and_prints_wide_tables_w
     assert _section_ids(html) == _section_ids(portrait)
 
 
-def test_the_contents_list_is_set_in_balanced_columns_in_play_order(corpus) -> None:
+def test_the_contents_list_is_set_in_balanced_columns_in_play_order(corpus_outputs) -> None:
     """Issue 16 item 7: chartc balances the contents columns (CSS `columns` was slow in WeasyPrint)."""
-    html = render_outputs(corpus.project)["ia2/ia2.html"]
+    html = corpus_outputs()["ia2/ia2.html"]
     nav = html[html.index('<nav class="contents') : html.index("</nav>", html.index('<nav class="contents'))]
     # no CSS multi-column layout but the dense print's flow of charts (`column-fill: auto`)
     assert re.findall(r"([^{}\n]+)\{[^}]*(?<![-\w])columns:", html.split("</style>")[0]) == ["  main.flow .cols "]
@@ -838,7 +838,7 @@ def test_the_contents_list_is_set_in_balanced_columns_in_play_order(corpus) -> N
     # balanced by lines: IA2's 140 printed charts in 13 groups, each group whole in a column
     entries = [c.count("<li><a ") for c in columns]
     assert entries == [57, 48, 35] and sum(entries) == len(_section_ids(html))
-    landscape = render_outputs(corpus.project, "a4", False, True)["ia2/ia2.html"]
+    landscape = corpus_outputs("a4", False, True)["ia2/ia2.html"]
     assert landscape.split('<div class="columns">', 1)[1].split("</nav>")[0].count("\n<ol>\n") == 4
 
 

@@ -269,13 +269,16 @@ def test_validate_prints_hostile_text_safely(run, tmp_path: Path) -> None:
     doc["charts"][_r4_index(text)]["rows"][0]["keys"]["\x1b]52;c;evil\x07"] = 1
     bad = tmp_path / "hostile\x1b[2J.json"
     bad.write_text(json.dumps(doc), encoding="utf-8")
+    outputs = {}
     for fmt in ("human", "json"):
         r = run("validate", str(bad), "--format", fmt)
         assert r.exit_code == 1 and "\x1b" not in r.output and "\x07" not in r.output
-    human = run("validate", str(bad)).output
+        outputs[fmt] = r.output
+    human = outputs["human"]
     assert "/rows/0/keys/<U+001B>]52;c;evil<U+0007>: 1 is not valid under any of the given schemas" in human
     assert "hostile<U+001B>[2J.json: not valid" in human
-    report = json.loads(run("validate", str(bad), "--format", "json").output)  # escaped, same data
+    assert human == run("validate", str(bad)).output  # human is the default format
+    report = json.loads(outputs["json"])  # escaped, same data
     assert report["files"][0]["file"] == str(bad)
     assert report["files"][0]["violations"][0]["pointer"].endswith("/keys/\x1b]52;c;evil\x07")
 
