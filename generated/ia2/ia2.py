@@ -10274,7 +10274,7 @@ def limit_allied_reflexes_uses(*, allied_reflexes_skill: bool = False) -> Bound:
 
 _LIMIT_PASSES_BEFORE_ESCORT_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
     (
-        _AllOf((_Flag('escorted'), _Compare('encounter_now', '==', 'disadvantaged'), _Not(_Flag('gruppe_leader')))),
+        _AllOf((_Flag('escorted'), _Compare('encounter_now', '==', 'disadvantaged'), _Not(_Flag('gruppe_leader')), _Not(_Flag('geschwader_leader')))),
         {
             'kind': 'at_most',
             'min': None,
@@ -10341,16 +10341,16 @@ def limit_passes_before_escort(
     *,
     encounter_now: Encounter | None = None,
     escorted: bool = False,
-    gruppe_leader: bool = False,
     geschwader_leader: bool = False,
+    gruppe_leader: bool = False,
     flying_me163: bool = False,
 ) -> Bound:
     """Passes against bombers before fighter combat with the escort (rule 7.1.3, 7.1.11): passes against bombers before
         fighter combat with the escort begins.
 
     The first case whose condition holds applies:
-    at most 0 when escorted and encounter_now == disadvantaged and not gruppe_leader (rule 7.1.3, 7.2.1:
-        disadvantaged with escorts present you must conduct fighter combat first)
+    at most 0 when escorted and encounter_now == disadvantaged and not gruppe_leader and not geschwader_leader (rule
+        7.1.3, 7.2.1: disadvantaged with escorts present you must conduct fighter combat first)
     unlimited when geschwader_leader (rule 7.9.1 Geschwader Leader: treat the bomber formation as having no escorts
         in the current endurance box)
     unlimited when not escorted (rule 7.1.6, 7.1.11: with no escort you may wheel around and make another pass)
@@ -10364,12 +10364,12 @@ def limit_passes_before_escort(
     if encounter_now is not None:
         _check_member('passes_before_escort', 'encounter_now', encounter_now, get_args(Encounter))
     _check_flag('passes_before_escort', 'escorted', escorted)
-    _check_flag('passes_before_escort', 'gruppe_leader', gruppe_leader)
     _check_flag('passes_before_escort', 'geschwader_leader', geschwader_leader)
+    _check_flag('passes_before_escort', 'gruppe_leader', gruppe_leader)
     _check_flag('passes_before_escort', 'flying_me163', flying_me163)
     context: dict[str, _Context] = {
-        'encounter_now': encounter_now, 'escorted': escorted, 'gruppe_leader': gruppe_leader,
-        'geschwader_leader': geschwader_leader, 'flying_me163': flying_me163,
+        'encounter_now': encounter_now, 'escorted': escorted, 'geschwader_leader': geschwader_leader,
+        'gruppe_leader': gruppe_leader, 'flying_me163': flying_me163,
     }
     return _limit('passes_before_escort', _LIMIT_PASSES_BEFORE_ESCORT_CASES, context)
 
