@@ -218,3 +218,31 @@ def test_the_limit_items_are_complete() -> None:
         assert rows[item_id].status == "complete" and any(w.startswith("limit:") for w in rows[item_id].where)
     for item_id in ("IA2A-210", "IA2A-396", "IA2B-112", "IA2B-154"):
         assert rows[item_id].status == "complete" and any(w.startswith("chart:") for w in rows[item_id].where)
+
+
+def test_the_books_inconsistencies_are_reported(corpus: Compilation) -> None:
+    # each is a conflict `chartc check` lists as a kept note (C481) citing both places with their values
+    found = reported(corpus, "ia2", {"C481"})
+    expected = {
+        # IA2 7.3.1 (line 410) cites "(10.11)" for out of ammo; 7.1.16 (line 357) names 10.9 and 10.10
+        "out_of_ammo_section": ("(10.11)", "(10.9, 10.10)"),
+        # 7.4.2 (line 445) vs the scrounging abilities of 7.9.2 (lines 555, 558)
+        "scrounging_exception": ("(jammed weapons and crew injuries)", "(4-5 and 6+ damaged systems)"),
+        # 4.6.4 (line 208) vs 8.2's example (line 620): R2 then R3, or R3 alone
+        "a6_to_a8r2_rolls": ("(R2, then R3)", "(R3)"),
+        # 10.4 (line 755) starts Galland as a General, a rank 7.9.1 and 10.14 do not have
+        "galland_rank": ("(General)", "(Leutnant to Generalmajor)"),
+        "skills_outside_7_7": ("(Gunnery, Aim,", "(Parachute, Landing, S.A., Reflexes)"),
+        # 8.2: one Prestige Level per award; 10.15.2 The Escorts holds 3 awards at Level 2, Armored Knights
+        # none at Level 3 (the tours' records)
+        "escorts_prestige": ("(3)", "(2)"),
+        "armored_knights_prestige": ("(0)", "(3)"),
+        # 7.1.13 (line 331) vs the 1943-44 errata (line 1219): [C3] standard or optional
+        "c3_chart": ("(the standard chart printed in the rules)", "(the optional, kinder and gentler chart)"),
+    }
+    for name, values in expected.items():
+        (finding,) = found[name]
+        assert all(v in finding.message for v in values), name
+        assert finding.labels, name  # a label at the second place
+    rows = {i.id: i for i in items_of("ia2")}
+    assert rows["IA2B-192"].status == "complete" and "conflict:escorts_prestige" in rows["IA2B-192"].where
