@@ -246,3 +246,22 @@ def test_the_books_inconsistencies_are_reported(corpus: Compilation) -> None:
         assert finding.labels, name  # a label at the second place
     rows = {i.id: i for i in items_of("ia2")}
     assert rows["IA2B-192"].status == "complete" and "conflict:escorts_prestige" in rows["IA2B-192"].where
+
+
+def test_prerequisites_as_counts(gen) -> None:
+    # IA2 4.2.2 (line 90): a newer type only with a sufficient Prestige Level, waived for the first
+    # aircraft of some starting rolls (the Bf 109G-6/AS needs Prestige Level 2: its record's prestige)
+    assert bound(gen.limit_aircraft_above_prestige_level()) == ("exactly", 0, 0)
+    assert bound(gen.limit_aircraft_above_prestige_level(first_aircraft_from_start=True)) == ("at_most", None, 1)
+    # 7.7 (line 483): skipped sorties do not count toward experience points
+    assert bound(gen.limit_skipped_sorties_for_experience()) == ("exactly", 0, 0)
+    # 10.8 (line 892): Maneuver 1 must be learned before Maneuver 2, etc.
+    assert bound(gen.limit_advanced_maneuvers_skipped()) == ("exactly", 0, 0)
+
+
+def test_the_disadvantaged_example_offers_the_three_choices(corpus: Compilation) -> None:
+    # IA2 7.12 (lines 593-597): "We are now faced with 3 choices": checked by an example block, not failing
+    ia2 = corpus.project.games["ia2"]
+    assert "disadvantaged_three_choices" in {e.id for e in ia2.examples}
+    failing = reported(corpus, "ia2", {"C460", "C461", "C462", "C463"})
+    assert "disadvantaged_three_choices" not in failing

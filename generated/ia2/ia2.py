@@ -10061,8 +10061,9 @@ CONTEXT_PARAMETERS: Final[dict[str, str]] = {
     'engines_damaged': 'engines_damaged', 'engines_destroyed': 'engines_destroyed', 'engines_out': 'engines_out',
     'escaped_on_r4': 'escaped_on_r4', 'escorted': 'escorted', 'family_flown': 'family_flown',
     'fatigue_points': 'fatigue_points', 'fb_attack': 'fb_attack', 'fighter_kills': 'fighter_kills',
-    'firepower': 'firepower', 'flak_target': 'flak_target', 'flying_jet': 'flying_jet', 'flying_me163': 'flying_me163',
-    'forced_landing': 'forced_landing', 'forward_ammo_left': 'forward_ammo_left', 'fuel_tank_hit': 'fuel_tank_hit',
+    'firepower': 'firepower', 'first_aircraft_from_start': 'first_aircraft_from_start', 'flak_target': 'flak_target',
+    'flying_jet': 'flying_jet', 'flying_me163': 'flying_me163', 'forced_landing': 'forced_landing',
+    'forward_ammo_left': 'forward_ammo_left', 'fuel_tank_hit': 'fuel_tank_hit',
     'german_cross_in_period': 'german_cross_in_period', 'geschwader_leader': 'geschwader_leader',
     'green_pilot': 'green_pilot', 'gruppe_leader': 'gruppe_leader', 'iff_hit': 'iff_hit', 'jammed_fp': 'jammed_fp',
     'kills_in_period': 'kills_in_period', 'knights_cross_holder': 'knights_cross_holder', 'komet_speed': 'komet_speed',
@@ -11331,6 +11332,78 @@ def limit_jv44_reassignments(*, knights_cross_holder: bool = False) -> Bound:
     return _limit('jv44_reassignments', _LIMIT_JV44_REASSIGNMENTS_CASES, context)
 
 
+_LIMIT_SKIPPED_SORTIES_FOR_EXPERIENCE_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (None, {'kind': 'exactly', 'min': 0, 'max': 0, 'text': 'exactly 0', 'cite': None}),
+)
+
+
+def limit_skipped_sorties_for_experience() -> Bound:
+    """Skipped sorties toward experience (rule 7.7): sorties skipped (injury, plane repair, raid out of range or other
+        reasons) counted toward experience points.
+
+    The first case whose condition holds applies:
+    exactly 0 otherwise
+    """
+    context: dict[str, _Context] = {}
+    return _limit('skipped_sorties_for_experience', _LIMIT_SKIPPED_SORTIES_FOR_EXPERIENCE_CASES, context)
+
+
+_LIMIT_ADVANCED_MANEUVERS_SKIPPED_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (None, {'kind': 'exactly', 'min': 0, 'max': 0, 'text': 'exactly 0', 'cite': None}),
+)
+
+
+def limit_advanced_maneuvers_skipped() -> Bound:
+    """Learning the advanced maneuvers in order (rule 10.8): advanced maneuvers of a lower number not yet learned when
+        you learn one.
+
+    The first case whose condition holds applies:
+    exactly 0 otherwise
+    """
+    context: dict[str, _Context] = {}
+    return _limit('advanced_maneuvers_skipped', _LIMIT_ADVANCED_MANEUVERS_SKIPPED_CASES, context)
+
+
+_LIMIT_AIRCRAFT_ABOVE_PRESTIGE_LEVEL_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Flag('first_aircraft_from_start'),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 1,
+            'text': 'at most 1',
+            'cite': '4.2.2: some starting rolls waive this requirement for your first aircraft',
+        },
+    ),
+    (
+        None,
+        {
+            'kind': 'exactly',
+            'min': 0,
+            'max': 0,
+            'text': 'exactly 0',
+            'cite': '4.2.2: only if you have a sufficient Prestige Level that allows you to fly it',
+        },
+    ),
+)
+
+
+def limit_aircraft_above_prestige_level(*, first_aircraft_from_start: bool = False) -> Bound:
+    """Aircraft above your Prestige Level (rule 4.2.2, 4.6.4, 8.1): aircraft you fly that need a Prestige Level above
+        yours (aircraft prestige).
+
+    The first case whose condition holds applies:
+    at most 1 when first_aircraft_from_start (rule 4.2.2: some starting rolls waive this requirement for your first
+        aircraft)
+    exactly 0 otherwise (rule 4.2.2: only if you have a sufficient Prestige Level that allows you to fly it)
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    _check_flag('aircraft_above_prestige_level', 'first_aircraft_from_start', first_aircraft_from_start)
+    context: dict[str, _Context] = {'first_aircraft_from_start': first_aircraft_from_start}
+    return _limit('aircraft_above_prestige_level', _LIMIT_AIRCRAFT_ABOVE_PRESTIGE_LEVEL_CASES, context)
+
+
 _LIMIT_SORTIES_PER_MONTH_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
     (
         _Compare('month', '>=', '1945-01'),
@@ -11427,6 +11500,9 @@ LIMITS: Final[dict[str, Callable[..., Bound]]] = {
     'me163_passes_limit': limit_me163_passes_limit,
     'me163_fighter_rounds': limit_me163_fighter_rounds,
     'jv44_reassignments': limit_jv44_reassignments,
+    'skipped_sorties_for_experience': limit_skipped_sorties_for_experience,
+    'advanced_maneuvers_skipped': limit_advanced_maneuvers_skipped,
+    'aircraft_above_prestige_level': limit_aircraft_above_prestige_level,
     'sorties_per_month': limit_sorties_per_month,
 }
 
@@ -11435,6 +11511,14 @@ LIMITS: Final[dict[str, Callable[..., Bound]]] = {
 # book prints (None: the roll selects no row) or the number a formula computes; check_examples()
 # runs them.
 EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
+    (
+        'disadvantaged_three_choices',
+        '7.12',
+        lambda: lookup_decisions(decision='disadvantaged_or_tailed'),
+        {
+            'options': {'choice': ('Go defensive by using the defense option of the next card you flip', 'Call on your wingman to assist you and use that text from the flipped card', 'One of the two standard maneuvers in lieu of a card draw')},
+        },
+    ),
     (
         'range_wingman_close',
         '7.2.3.1',
