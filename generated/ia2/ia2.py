@@ -4033,63 +4033,67 @@ DECISIONS_COLUMNS: Final = ('options', 'rule')
 _DECISIONS_ROWS: Final[tuple[_Row[tuple[str | Choice, str]], ...]] = (
     (('after_combat',), None, None, (
         {'choice': ('Continue on your sortie', 'Head back to base')},
-        '2.0: at the end of a combat you must decide; 7.4.2: you may abort due to damage, move your aircraft marker directly to the Landing box and roll for landing',
+        '2.0: at the end of a combat you must decide whether to continue on your sortie or head back to base; 7.4.2: you may abort due to damage after a combat: move your aircraft marker directly to the Landing box and roll for landing',
     )),
     (('attack_target',), None, None, (
         {'choice': ('Attack the bombers', 'Attack the escorts')},
-        '7.1.3: if present; disadvantaged with escorts present you must conduct fighter combat (limit passes_before_escort)',
+        '7.1.3: the player must first decide if he is attacking the bombers or any escorts (if present); starting disadvantaged with escorts present he must conduct fighter combat (limit passes_before_escort)',
     )),
-    (('after_pass',), None, None, ({'choice': ('Attack again', 'Break off')}, '7.1.9: after each pass of combat')),
+    (('after_pass',), None, None, (
+        {'choice': ('Attack again', 'Break off')},
+        '7.1.9: after each pass of combat, the player must decide whether to attack again or to break off',
+    )),
     (('head_on',), None, None, (
-        {'choice': ('Fire', 'Go defensive with the defensive section of your combat card', 'Go defensive by calling on your wingman and using that text', 'A standard maneuver in lieu of a card draw')},
-        '7.2.2.2',
+        {'choice': ('Fire', "Your card's defensive section", 'Call on your wingman', 'A standard maneuver')},
+        '7.2.2.2: head-on you may choose to not fire and go defensive immediately, by either using the defensive section of your combat card, or by calling on your wingman for assistance and using that text; or a standard maneuver in lieu of a card draw',
     )),
     (('disadvantaged_or_tailed',), None, None, (
-        {'choice': ('Go defensive by using the defense option of the next card you flip', 'Call on your wingman to assist you and use that text from the flipped card', 'One of the two standard maneuvers in lieu of a card draw')},
-        '7.2.2.3: not both defense and wingman; choose before flipping the card',
+        {'choice': ('The defense option of the next card', 'Call on your wingman', 'A standard maneuver')},
+        '7.2.2.3: go defensive by using the defense option of the next card you flip; or call on your wingman to assist you and use that text from the flipped card (not both: choose before flipping the card); or one of the two standard maneuvers in lieu of a card draw',
     )),
     (('disadvantaged_no_wingman',), None, None, (
-        {'choice': ('The defense option of the combat card', 'One of the two standard maneuvers in lieu of a card draw')},
-        '7.2.2.3: your wingman cannot assist you if he is not present, damaged, or your radio has been knocked out',
+        {'choice': ('The defense option of the card', 'A standard maneuver')},
+        '7.2.2.3: your wingman cannot assist you if he is not present, damaged, or your radio has been knocked out: you can only use the defense option of the combat card (or a standard maneuver)',
     )),
     (('end_of_round',), None, None, (
-        {'choice': ('Go on with the combat', 'Bail out: this ends combat; roll for each crew on the Parachute Chart [B8]')},
-        '7.4.1: even if not shot down, the German pilot may decide to bail out at the end of any round of combat',
+        {'choice': ('Go on with the combat', 'Bail out')},
+        '7.4.1: even if not shot down, the German pilot may decide to bail out of his aircraft at the end of any round of combat; this choice ends combat: roll for each crew to parachute on chart B8',
     )),
     (('all_engines_out',), None, None, (
-        {'choice': ('Glide and make an emergency landing (Landing Chart [B7])', 'The crew bails out (Parachute Chart [B8])')},
-        '7.4.1',
+        {'choice': ('Glide to an emergency landing [B7]', 'Bail out [B8]')},
+        '7.4.1: if the engine (or both engines) are knocked out, the interceptor must immediately glide and make an emergency landing (Landing Chart [B7]), or the crew bails out (Parachute Chart [B8])',
     )),
     (('forced_down',), None, None, (
-        {'choice': ('Bail out: roll for each crew on the Parachute Chart [B8]', 'A forced deadstick landing in an emergency field or road at +1 drm (Landing Chart [B7]); you miss the next sortie')},
-        '7.4.5: the aircraft would not make it back to base',
+        {'choice': ('Bail out [B8]', 'A forced deadstick landing [B7]')},
+        '7.4.5: the aircraft would not make it back to base: bail out, rolling for each crew on the Parachute Chart [B8]; or a forced deadstick landing in an emergency field or road at +1 drm on the Landing Chart [B7], then miss the next sortie travelling back to base',
     )),
     (('crewman_returns',), None, None, (
-        {'choice': ('Keep the replacement crewman', 'Get your old crewman back')}, '7.4.8: it is your choice',
+        {'choice': ('Keep the replacement crewman', 'Get your old crewman back')},
+        '7.4.8: you are not required to get the old crewman back, but you may if you want to; it is your choice',
     )),
     (('heavy_fighter',), None, None, (
-        {'choice': ('Convert to a single-engine fighter as the Starting Units and Bases Chart [R1] directs (no Prestige Points)', 'Retain your heavy fighter')},
-        'R1 note 2',
+        {'choice': ('Convert to a single-engine fighter (R1)', 'Retain your heavy fighter')},
+        "R1 note 2: you may choose to convert to a single-engine fighter as directed by the Starting Units and Bases Chart [R1] (you don't need to spend Prestige Points) or you can retain your heavy-fighter if you wish (and dare)",
     )),
     (('r1_upgrade',), None, None, (
-        {'choice': ('Retain your current aircraft', 'Upgrade to the type chart R1 depicts for free (no Prestige Points)')},
-        '4.6.1: you still lose two sorties if you change to another aircraft family',
+        {'choice': ('Retain your current aircraft', 'Upgrade to the R1 type')},
+        '4.6.1: retain your current aircraft or upgrade to the type depicted on chart R1 for free (no Prestige Points); you still lose two sorties if you change to another aircraft family',
     )),
     (('ace_unit',), None, None, (
-        {'choice': ('A unit the Ace pilot information lists', 'A unit chosen at random (less historical)')},
-        '10.4.1: start with any aircraft available at that unit, priority to an aircraft the pilot is an expert with',
+        {'choice': ("A unit the Ace's information lists", 'A unit chosen at random')},
+        '10.4.1: the unit(s) the Ace pilot information lists; alternately, with less historical accuracy, a unit at random; start with any aircraft available at that unit, priority to an aircraft the pilot is an expert with',
     )),
     (('me163_start',), None, None, (
-        {'choice': ('Start at High altitude', 'Make a Vertical Dive attack')},
-        '10.7, 11.10.1: no matter the encounter type',
+        {'choice': ('Start at High altitude', 'A Vertical Dive attack')},
+        '10.7, 11.10.1: the Me 163B-1 may choose to start at High altitude or make a Vertical Dive attack, no matter the encounter type',
     )),
     (('out_of_the_sun_start',), None, None, (
-        {'choice': ('The Vertical Dive box: one round of firing, the bomber does not return fire, then the pass is over', 'The Medium Range (High) box of the chosen approach track: the bomber does not return fire there, then continue normally at the Close Range (High) box')},
-        '10.7',
+        {'choice': ('The Vertical Dive box', 'The Medium Range (High) box')},
+        '10.7: the Vertical Dive box: only one round of firing, the bomber does not return fire, and after firing the pass is over; the Medium Range (High) box of the chosen approach track: the bomber does not return fire there, then the encounter continues normally at the Close Range (High) box',
     )),
     (('allied_reflexes',), None, None, (
-        {'choice': ('Gain one position after the initiative roll of a round of combat', 'Fire first in a round')},
-        '10.6.1: once per sortie; you determine the most advantageous use for the Allied pilot',
+        {'choice': ('Gain one position after the initiative roll', 'Fire first in a round')},
+        '10.6.1: once per sortie; firing first against a fighter, your hit avoidance does not occur if your aircraft flips a defensive card (an orientation improvement still occurs); you determine the most advantageous use for the Allied pilot',
     )),
 )
 
@@ -10275,16 +10279,6 @@ def limit_allied_reflexes_uses(*, allied_reflexes_skill: bool = False) -> Bound:
 
 _LIMIT_PASSES_BEFORE_ESCORT_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
     (
-        _AllOf((_Flag('escorted'), _Compare('encounter_now', '==', 'disadvantaged'), _Not(_Flag('gruppe_leader')), _Not(_Flag('geschwader_leader')))),
-        {
-            'kind': 'at_most',
-            'min': None,
-            'max': 0,
-            'text': 'at most 0',
-            'cite': '7.1.3, 7.2.1: disadvantaged with escorts present you must conduct fighter combat first',
-        },
-    ),
-    (
         _Flag('geschwader_leader'),
         {
             'kind': 'unlimited',
@@ -10316,6 +10310,16 @@ _LIMIT_PASSES_BEFORE_ESCORT_CASES: Final[tuple[tuple[_Condition | None, Bound], 
         },
     ),
     (
+        _Compare('encounter_now', '==', 'disadvantaged'),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 0,
+            'text': 'at most 0',
+            'cite': '7.1.3, 7.2.1: disadvantaged with escorts present you must conduct fighter combat first',
+        },
+    ),
+    (
         _Flag('flying_me163'),
         {
             'kind': 'at_most',
@@ -10340,37 +10344,37 @@ _LIMIT_PASSES_BEFORE_ESCORT_CASES: Final[tuple[tuple[_Condition | None, Bound], 
 
 def limit_passes_before_escort(
     *,
-    encounter_now: Encounter | None = None,
-    escorted: bool = False,
     geschwader_leader: bool = False,
+    escorted: bool = False,
     gruppe_leader: bool = False,
+    encounter_now: Encounter | None = None,
     flying_me163: bool = False,
 ) -> Bound:
     """Passes against bombers before fighter combat with the escort (rule 7.1.3, 7.1.11): passes against bombers before
         fighter combat with the escort begins.
 
     The first case whose condition holds applies:
-    at most 0 when escorted and encounter_now == disadvantaged and not gruppe_leader and not geschwader_leader (rule
-        7.1.3, 7.2.1: disadvantaged with escorts present you must conduct fighter combat first)
     unlimited when geschwader_leader (rule 7.9.1 Geschwader Leader: treat the bomber formation as having no escorts
         in the current endurance box)
     unlimited when not escorted (rule 7.1.6, 7.1.11: with no escort you may wheel around and make another pass)
     unlimited when gruppe_leader (rule 7.1.11, 7.9.1: a second pass with the Gruppe Leader ability)
+    at most 0 when encounter_now == disadvantaged (rule 7.1.3, 7.2.1: disadvantaged with escorts present you must
+        conduct fighter combat first)
     at most 2 when flying_me163 (rule 11.10.1: the Me 163B-1 may make a second pass against bombers without first
         fighting the escorts)
     at most 1 otherwise (rule 7.1.11: if an escort is present, combat begins with it at the end of the first pass)
 
     A value left as None is unknown: ValueError when the answer depends on it.
     """
+    _check_flag('passes_before_escort', 'geschwader_leader', geschwader_leader)
+    _check_flag('passes_before_escort', 'escorted', escorted)
+    _check_flag('passes_before_escort', 'gruppe_leader', gruppe_leader)
     if encounter_now is not None:
         _check_member('passes_before_escort', 'encounter_now', encounter_now, get_args(Encounter))
-    _check_flag('passes_before_escort', 'escorted', escorted)
-    _check_flag('passes_before_escort', 'geschwader_leader', geschwader_leader)
-    _check_flag('passes_before_escort', 'gruppe_leader', gruppe_leader)
     _check_flag('passes_before_escort', 'flying_me163', flying_me163)
     context: dict[str, _Context] = {
-        'encounter_now': encounter_now, 'escorted': escorted, 'geschwader_leader': geschwader_leader,
-        'gruppe_leader': gruppe_leader, 'flying_me163': flying_me163,
+        'geschwader_leader': geschwader_leader, 'escorted': escorted, 'gruppe_leader': gruppe_leader,
+        'encounter_now': encounter_now, 'flying_me163': flying_me163,
     }
     return _limit('passes_before_escort', _LIMIT_PASSES_BEFORE_ESCORT_CASES, context)
 
@@ -11426,7 +11430,7 @@ _LIMIT_SORTIES_PER_MONTH_CASES: Final[tuple[tuple[_Condition | None, Bound], ...
         },
     ),
     (
-        _AllOf((_Compare('family_flown', '==', 'do335'), _Compare('unit_assigned', '==', 'egr335'), _Compare('month', '>=', '1944-09'))),
+        _AllOf((_Compare('family_flown', '==', 'do335'), _Compare('unit_assigned', '==', 'egr335'))),
         {
             'kind': 'at_most',
             'min': None,
@@ -11451,8 +11455,7 @@ def limit_sorties_per_month(
     exactly 4 when month >= 1945-01 (rule 4.3.3, 6.0: only 4 missions each month from January 1945 (fuel shortages))
     at most 4 when family_flown == me262 and month <= 1944-09 (rule 11.7, R1 note 4: the Me 262 from July to
         September 1944)
-    at most 4 when family_flown == do335 and unit_assigned == egr335 and month >= 1944-09 (rule 11.6, R1 note 6: the
-        Do 335A with EGR 335)
+    at most 4 when family_flown == do335 and unit_assigned == egr335 (rule 11.6, R1 note 6: the Do 335A with EGR 335)
     exactly 8 otherwise (rule 4.3.3: normally 8 sorties a month)
 
     A value left as None is unknown: ValueError when the answer depends on it.
@@ -11515,9 +11518,7 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
         'disadvantaged_three_choices',
         '7.12',
         lambda: lookup_decisions(decision='disadvantaged_or_tailed'),
-        {
-            'options': {'choice': ('Go defensive by using the defense option of the next card you flip', 'Call on your wingman to assist you and use that text from the flipped card', 'One of the two standard maneuvers in lieu of a card draw')},
-        },
+        {'options': {'choice': ('The defense option of the next card', 'Call on your wingman', 'A standard maneuver')}},
     ),
     (
         'range_wingman_close',
