@@ -4049,7 +4049,7 @@ _DECISIONS_ROWS: Final[tuple[_Row[tuple[str | Choice, str]], ...]] = (
     )),
     (('disadvantaged_or_tailed',), None, None, (
         {'choice': ('The defense option of the next card', 'Call on your wingman', 'A standard maneuver')},
-        '7.2.2.3: go defensive by using the defense option of the next card you flip; or call on your wingman to assist you and use that text from the flipped card (not both: choose before flipping the card); or one of the two standard maneuvers in lieu of a card draw',
+        '7.2.2.3: go defensive by using the defense option of the next card you flip; or call on your wingman to assist you and use that text from the flipped card (not both: choose before flipping the card); or a standard maneuver (tight turn or barrel roll) in lieu of a card draw',
     )),
     (('disadvantaged_no_wingman',), None, None, (
         {'choice': ('The defense option of the card', 'A standard maneuver')},
