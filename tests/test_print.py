@@ -70,8 +70,9 @@ EXPECTED_PAGES = {
 # 2026-12-04): IA2 27 A4 pages (45 in integb's layout), 28 Letter; large print 86 and 89 (87, 92);
 # Stuka Leader 22 and 23 (44, 46), large print 73 and 76 (72, 76); USAAF 7, 7, 23, 24 (13, 15, 24, 24).
 EXPECTED_PAGES_WEASYPRINT = {
-    # IA2 27 to 25 (28 to 27, 86 to 85) when its outline and a B12 note named a chart and a formula as players read them
-    "ia2": {("a4", False): 25, ("letter", False): 27, ("a4", True): 85, ("letter", True): 89},
+    # IA2 27 to 25 (28 to 27, 86 to 85) when its outline and a B12 note named a chart and a formula as players read them;
+    # 25 to 26 (27 to 28, 85 to 91, 89 to 94) with its limits, choices and conflicts (x30-ia2, scripts/aid_pages.py ia2)
+    "ia2": {("a4", False): 26, ("letter", False): 28, ("a4", True): 91, ("letter", True): 94},
     "usaaf": {("a4", False): 7, ("letter", False): 7, ("a4", True): 23, ("letter", True): 24},
     "stuka_leader": {("a4", False): 22, ("letter", False): 23, ("a4", True): 73, ("letter", True): 76},
     "aa_rules": {("a4", False): 2, ("letter", False): 3, ("a4", True): 8, ("letter", True): 8},
