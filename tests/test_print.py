@@ -46,7 +46,8 @@ CHROMIUM_PATCH_SLACK = 1
 # Chromium A4 pages (45 in integb's layout; 8 before the rule charts: the rule charts, not the
 # layout, are the 18 pages over the 8-page bound), Stuka Leader in 22 (42; 5 before).
 EXPECTED_PAGES = {
-    "ia2": {("a4", False): 26, ("letter", False): 26, ("a4", True): 75, ("letter", True): 78},
+    # IA2 26 to 27 (26 to 27, 75 to 80, 78 to 82) with its limits, choices and conflicts (x30-ia2, aid_pages.py --chromium ia2)
+    "ia2": {("a4", False): 27, ("letter", False): 27, ("a4", True): 80, ("letter", True): 82},
     "usaaf": {("a4", False): 7, ("letter", False): 7, ("a4", True): 23, ("letter", True): 24},
     "stuka_leader": {("a4", False): 22, ("letter", False): 23, ("a4", True): 68, ("letter", True): 70},
     "aa_rules": {("a4", False): 3, ("letter", False): 3, ("a4", True): 8, ("letter", True): 8},
