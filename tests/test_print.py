@@ -129,7 +129,8 @@ EXPECTED_PAGES_WEASYPRINT_LANDSCAPE = {
     # issue 34: the dense print flows three columns (IA2 22 pages to 9); large print keeps two
     # charts a row, its notes condensed (IA2 35 to 32)
     # merged with issue 30's rule charts (2026-12-04): IA2 9 to 32 pages (58 in integb's layout)
-    "ia2": {("a4", False): 32, ("letter", False): 33, ("a4", True): 96, ("letter", True): 95},
+    # with its limits, choices and conflicts (x30-ia2, aid_pages.py --landscape ia2): 32 to 33, 33 to 36, 96 to 102, 95 to 100
+    "ia2": {("a4", False): 33, ("letter", False): 36, ("a4", True): 102, ("letter", True): 100},
     # USAAF with issue 30's limits and conflicts: 9, 9, 26, 26 (scripts/aid_pages.py --landscape usaaf)
     "usaaf": {("a4", False): 9, ("letter", False): 9, ("a4", True): 26, ("letter", True): 26},
     # and Stuka Leader 5 to 23 (54 in integb's layout)
