@@ -46,7 +46,8 @@ CHROMIUM_PATCH_SLACK = 1
 # Chromium A4 pages (45 in integb's layout; 8 before the rule charts: the rule charts, not the
 # layout, are the 18 pages over the 8-page bound), Stuka Leader in 22 (42; 5 before).
 EXPECTED_PAGES = {
-    # IA2 26 to 27 (26 to 27, 75 to 80, 78 to 82) with its limits, choices and conflicts (x30-ia2, aid_pages.py --chromium ia2)
+    # IA2 26 to 27 (26 to 27, 75 to 80, 78 to 82) with its limits, choices and conflicts
+    # (x30-ia2, scripts/aid_pages.py --chromium ia2)
     "ia2": {("a4", False): 27, ("letter", False): 27, ("a4", True): 80, ("letter", True): 82},
     "usaaf": {("a4", False): 7, ("letter", False): 7, ("a4", True): 23, ("letter", True): 24},
     "stuka_leader": {("a4", False): 22, ("letter", False): 23, ("a4", True): 68, ("letter", True): 70},
@@ -71,8 +72,8 @@ EXPECTED_PAGES = {
 # 2026-12-04): IA2 27 A4 pages (45 in integb's layout), 28 Letter; large print 86 and 89 (87, 92);
 # Stuka Leader 22 and 23 (44, 46), large print 73 and 76 (72, 76); USAAF 7, 7, 23, 24 (13, 15, 24, 24).
 EXPECTED_PAGES_WEASYPRINT = {
-    # IA2 27 to 25 (28 to 27, 86 to 85) when its outline and a B12 note named a chart and a formula as players read them;
-    # 25 to 26 (27 to 28, 85 to 91, 89 to 94) with its limits, choices and conflicts (x30-ia2, scripts/aid_pages.py ia2)
+    # IA2 27 to 25 (28 to 27, 86 to 85) when its outline and a B12 note named a chart and a formula as players read them
+    # 25 to 26 (27 to 28, 85 to 91, 89 to 94) with its limits, choices and conflicts (x30-ia2, aid_pages.py ia2)
     "ia2": {("a4", False): 26, ("letter", False): 28, ("a4", True): 91, ("letter", True): 94},
     "usaaf": {("a4", False): 7, ("letter", False): 7, ("a4", True): 23, ("letter", True): 24},
     "stuka_leader": {("a4", False): 22, ("letter", False): 23, ("a4", True): 73, ("letter", True): 76},
@@ -129,7 +130,8 @@ EXPECTED_PAGES_WEASYPRINT_LANDSCAPE = {
     # issue 34: the dense print flows three columns (IA2 22 pages to 9); large print keeps two
     # charts a row, its notes condensed (IA2 35 to 32)
     # merged with issue 30's rule charts (2026-12-04): IA2 9 to 32 pages (58 in integb's layout)
-    # with its limits, choices and conflicts (x30-ia2, aid_pages.py --landscape ia2): 32 to 33, 33 to 36, 96 to 102, 95 to 100
+    # with its limits, choices and conflicts (x30-ia2, scripts/aid_pages.py --landscape ia2): 32 to 33, 33 to 36,
+    # 96 to 102, 95 to 100
     "ia2": {("a4", False): 33, ("letter", False): 36, ("a4", True): 102, ("letter", True): 100},
     # USAAF with issue 30's limits and conflicts: 9, 9, 26, 26 (scripts/aid_pages.py --landscape usaaf)
     "usaaf": {("a4", False): 9, ("letter", False): 9, ("a4", True): 26, ("letter", True): 26},
