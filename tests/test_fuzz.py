@@ -46,10 +46,13 @@ HEADER = "game.chart"  # the game header, calendar, periods and enums every othe
 NEEDS_OTHER_FILES = {
     "awards.chart",
     "bomber_combat.chart",
+    "choices.chart",
+    "conflicts.chart",
     "equipment.chart",
     "errata.chart",
     "examples.chart",
     "fighter_combat.chart",
+    "limits.chart",
     "modes.chart",
     "optional.chart",
     "prose_tables.chart",

@@ -87,6 +87,14 @@ def test_corpus_reports_only_the_known_print_defects(corpus_as_printed, corpus) 
         ("C461", "examples.chart", "landing_7_12"),  # 7.12: +2 for Fatigue 16 on the landing roll
         ("C461", "examples.chart", "r1_start_jg2_aircraft"),  # 4.4: I/JG 2's aircraft roll of 6 is an A-8; R1: A-7
         ("C461", "examples.chart", "r7_july_1944_79"),  # 10.6.1: 79 in R7's 1944 late column, past its printed rows
+        ("C481", "conflicts.chart", "a6_to_a8r2_rolls"),  # 4.6.4: R2 then R3; 8.2's example: R3 alone
+        ("C481", "conflicts.chart", "armored_knights_prestige"),  # 10.15.2: Prestige Level 3 with no award
+        ("C481", "conflicts.chart", "c3_chart"),  # 7.1.13's [C3] is the rules' chart; the errata's the optional
+        ("C481", "conflicts.chart", "escorts_prestige"),  # 10.15.2: three awards at Prestige Level 2
+        ("C481", "conflicts.chart", "galland_rank"),  # 10.4: "General", no such rank in 7.9.1 or 10.14
+        ("C481", "conflicts.chart", "out_of_ammo_section"),  # 7.3.1 cites (10.11); the ammo rules are 10.9, 10.10
+        ("C481", "conflicts.chart", "scrounging_exception"),  # 7.4.2's exception; 7.9.2 names no jams or injuries
+        ("C481", "conflicts.chart", "skills_outside_7_7"),  # Parachute, Landing, S.A., Reflexes outside 7.7
         ("C481", "reference.chart", "bases_count"),  # conflict: 4.6 "one of 36 bases", but 4.6.2 lists 35
         ("C481", "reference.chart", "bf109_count"),  # conflict: 9.1 "Bf 109 (18 aircraft)", 11.1 names 16
         ("C481", "setup.chart", "flights_in_the_game"),  # 7.8.5, 10.15 "96 flights"; 4.3.3, 6.0 schedule 100

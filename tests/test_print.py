@@ -46,7 +46,9 @@ CHROMIUM_PATCH_SLACK = 1
 # Chromium A4 pages (45 in integb's layout; 8 before the rule charts: the rule charts, not the
 # layout, are the 18 pages over the 8-page bound), Stuka Leader in 22 (42; 5 before).
 EXPECTED_PAGES = {
-    "ia2": {("a4", False): 26, ("letter", False): 26, ("a4", True): 75, ("letter", True): 78},
+    # IA2 26 to 27 (26 to 27, 75 to 80, 78 to 82) with its limits, choices and conflicts
+    # (x30-ia2, scripts/aid_pages.py --chromium ia2)
+    "ia2": {("a4", False): 27, ("letter", False): 27, ("a4", True): 80, ("letter", True): 82},
     "usaaf": {("a4", False): 8, ("letter", False): 8, ("a4", True): 24, ("letter", True): 26},
     "stuka_leader": {("a4", False): 22, ("letter", False): 23, ("a4", True): 68, ("letter", True): 70},
     "aa_rules": {("a4", False): 3, ("letter", False): 3, ("a4", True): 10, ("letter", True): 10},
@@ -73,7 +75,8 @@ EXPECTED_PAGES = {
 # Stuka Leader 22 and 23 (44, 46), large print 73 and 76 (72, 76); USAAF 7, 7, 23, 24 (13, 15, 24, 24).
 EXPECTED_PAGES_WEASYPRINT = {
     # IA2 27 to 25 (28 to 27, 86 to 85) when its outline and a B12 note named a chart and a formula as players read them
-    "ia2": {("a4", False): 25, ("letter", False): 27, ("a4", True): 85, ("letter", True): 89},
+    # 25 to 26 (27 to 28, 85 to 91, 89 to 94) with its limits, choices and conflicts (x30-ia2, aid_pages.py ia2)
+    "ia2": {("a4", False): 26, ("letter", False): 28, ("a4", True): 91, ("letter", True): 94},
     "usaaf": {("a4", False): 8, ("letter", False): 8, ("a4", True): 24, ("letter", True): 26},
     "stuka_leader": {("a4", False): 22, ("letter", False): 23, ("a4", True): 73, ("letter", True): 76},
     "aa_rules": {("a4", False): 3, ("letter", False): 3, ("a4", True): 10, ("letter", True): 10},
@@ -129,7 +132,9 @@ EXPECTED_PAGES_WEASYPRINT_LANDSCAPE = {
     # issue 34: the dense print flows three columns (IA2 22 pages to 9); large print keeps two
     # charts a row, its notes condensed (IA2 35 to 32)
     # merged with issue 30's rule charts (2026-12-04): IA2 9 to 32 pages (58 in integb's layout)
-    "ia2": {("a4", False): 32, ("letter", False): 33, ("a4", True): 96, ("letter", True): 95},
+    # with its limits, choices and conflicts (x30-ia2, scripts/aid_pages.py --landscape ia2): 32 to 33, 33 to 36,
+    # 96 to 102, 95 to 100
+    "ia2": {("a4", False): 33, ("letter", False): 36, ("a4", True): 102, ("letter", True): 100},
     # USAAF with issue 30's limits and conflicts: 9, 9, 26, 26 (scripts/aid_pages.py --landscape usaaf);
     # with its readings 9, 10, 27, 27, and the AA excerpt's 3, 3, 10, 9 to 3, 3, 11, 10
     "usaaf": {("a4", False): 9, ("letter", False): 10, ("a4", True): 27, ("letter", True): 27},
@@ -835,9 +840,9 @@ def test_the_contents_list_is_set_in_balanced_columns_in_play_order(corpus_outpu
     headings = re.findall(r'<span class="g">([^<]+)</span>', nav)
     assert headings == re.findall(r'<h2 class="group">([^<]+)</h2>', html)
     assert re.findall(r'<a href="#([^"]+)">', nav) == _section_ids(html)
-    # balanced by lines: IA2's 140 printed charts in 13 groups, each group whole in a column
+    # balanced by lines: IA2's 145 printed charts in 13 groups, each group whole in a column
     entries = [c.count("<li><a ") for c in columns]
-    assert entries == [57, 48, 35] and sum(entries) == len(_section_ids(html))
+    assert entries == [58, 50, 37] and sum(entries) == len(_section_ids(html))
     landscape = corpus_outputs("a4", False, True)["ia2/ia2.html"]
     assert landscape.split('<div class="columns">', 1)[1].split("</nav>")[0].count("\n<ol>\n") == 4
 

@@ -1498,6 +1498,31 @@ DATED_RULE_LABELS: Final[dict[DatedRule, str]] = {
 }
 
 
+Decision = Literal[
+    'after_combat', 'attack_target', 'after_pass', 'head_on', 'disadvantaged_or_tailed', 'disadvantaged_no_wingman',
+    'end_of_round', 'all_engines_out', 'forced_down', 'crewman_returns', 'heavy_fighter', 'r1_upgrade', 'ace_unit',
+    'me163_start', 'out_of_the_sun_start', 'allied_reflexes',
+]
+DECISION_LABELS: Final[dict[Decision, str]] = {
+    'after_combat': 'At the end of a combat (2.0)',
+    'attack_target': 'To begin combat against a raid (7.1.3)',
+    'after_pass': 'After each pass against a bomber (7.1.9)',
+    'head_on': 'Head on against a fighter or escort (7.2.2.2)',
+    'disadvantaged_or_tailed': 'Disadvantaged or tailed, wingman able to assist (7.2.2.3)',
+    'disadvantaged_no_wingman': 'Disadvantaged or tailed, wingman not present, damaged or radio knocked out (7.2.2.3)',
+    'end_of_round': 'At the end of any round of combat (7.4.1)',
+    'all_engines_out': 'Engine (or both engines) knocked out (7.4.1)',
+    'forced_down': 'Forced down after a combat, or leaking fuel tanks (7.4.5)',
+    'crewman_returns': 'Your old crewman is released from hospital (7.4.8 SW)',
+    'heavy_fighter': 'Heavy-fighter unit converted (R1 note 2)',
+    'r1_upgrade': 'R1 lists an aircraft upgrade (4.6.1)',
+    'ace_unit': "Historical Jet Ace's unit (10.4.1)",
+    'me163_start': 'Flying the Me 163B-1, advanced combat against bombers (10.7, 11.10.1)',
+    'out_of_the_sun_start': 'Out of the Sun, advanced combat against bombers (10.7)',
+    'allied_reflexes': "An Allied pilot's Reflexes skill (10.6.1)",
+}
+
+
 DisengageTrigger = Literal[
     'pilot_wounded', 'weapons_out', 'leaking_fuel', 'oxygen', 'serious_wound', 'out_of_fuel', 'both_forced',
 ]
@@ -4312,6 +4337,199 @@ def drm_w1(*, wingman_aim: bool = False, wingman_gunnery: bool = False) -> int:
     _check_flag('W1', 'wingman_aim', wingman_aim)
     _check_flag('W1', 'wingman_gunnery', wingman_gunnery)
     return _total_drm(_W1_DRMS, {'wingman_aim': wingman_aim, 'wingman_gunnery': wingman_gunnery}, None)
+
+
+# ---- 'decisions'
+DecisionsResult = TypedDict('DecisionsResult', {'options': str | Choice, 'rule': str})
+DECISIONS_COLUMNS: Final = ('options', 'rule')
+_DECISIONS_ROWS: Final[tuple[_Row[tuple[str | Choice, str]], ...]] = (
+    (('after_combat',), None, None, (
+        {'choice': ('Continue on your sortie', 'Head back to base')},
+        '2.0: at the end of a combat you must decide whether to continue on your sortie or head back to base; 7.4.2: you may abort due to damage after a combat: move your aircraft marker directly to the Landing box and roll for landing',
+    )),
+    (('attack_target',), None, None, (
+        {'choice': ('Attack the bombers', 'Attack the escorts')},
+        '7.1.3: the player must first decide if he is attacking the bombers or any escorts (if present); starting disadvantaged with escorts present he must conduct fighter combat (limit passes_before_escort)',
+    )),
+    (('after_pass',), None, None, (
+        {'choice': ('Attack again', 'Break off')},
+        '7.1.9: after each pass of combat, the player must decide whether to attack again or to break off',
+    )),
+    (('head_on',), None, None, (
+        {'choice': ('Fire', "Your card's defensive section", 'Call on your wingman', 'A standard maneuver')},
+        '7.2.2.2: head-on you may choose to not fire and go defensive immediately, by either using the defensive section of your combat card, or by calling on your wingman for assistance and using that text; or a standard maneuver in lieu of a card draw',
+    )),
+    (('disadvantaged_or_tailed',), None, None, (
+        {'choice': ('The defense option of the next card', 'Call on your wingman', 'A standard maneuver')},
+        '7.2.2.3: go defensive by using the defense option of the next card you flip; or call on your wingman to assist you and use that text from the flipped card (not both: choose before flipping the card); or a standard maneuver (tight turn or barrel roll) in lieu of a card draw',
+    )),
+    (('disadvantaged_no_wingman',), None, None, (
+        {'choice': ('The defense option of the card', 'A standard maneuver')},
+        '7.2.2.3: your wingman cannot assist you if he is not present, damaged, or your radio has been knocked out: you can only use the defense option of the combat card (or a standard maneuver)',
+    )),
+    (('end_of_round',), None, None, (
+        {'choice': ('Go on with the combat', 'Bail out')},
+        '7.4.1: even if not shot down, the German pilot may decide to bail out of his aircraft at the end of any round of combat; this choice ends combat: roll for each crew to parachute on chart B8',
+    )),
+    (('all_engines_out',), None, None, (
+        {'choice': ('Glide to an emergency landing [B7]', 'Bail out [B8]')},
+        '7.4.1: if the engine (or both engines) are knocked out, the interceptor must immediately glide and make an emergency landing (Landing Chart [B7]), or the crew bails out (Parachute Chart [B8])',
+    )),
+    (('forced_down',), None, None, (
+        {'choice': ('Bail out [B8]', 'A forced deadstick landing [B7]')},
+        '7.4.5: the aircraft would not make it back to base: bail out, rolling for each crew on the Parachute Chart [B8]; or a forced deadstick landing in an emergency field or road at +1 drm on the Landing Chart [B7], then miss the next sortie travelling back to base',
+    )),
+    (('crewman_returns',), None, None, (
+        {'choice': ('Keep the replacement crewman', 'Get your old crewman back')},
+        '7.4.8: you are not required to get the old crewman back, but you may if you want to; it is your choice',
+    )),
+    (('heavy_fighter',), None, None, (
+        {'choice': ('Convert to a single-engine fighter (R1)', 'Retain your heavy fighter')},
+        "R1 note 2: you may choose to convert to a single-engine fighter as directed by the Starting Units and Bases Chart [R1] (you don't need to spend Prestige Points) or you can retain your heavy-fighter if you wish (and dare)",
+    )),
+    (('r1_upgrade',), None, None, (
+        {'choice': ('Retain your current aircraft', 'Upgrade to the R1 type')},
+        '4.6.1: retain your current aircraft or upgrade to the type depicted on chart R1 for free (no Prestige Points); you still lose two sorties if you change to another aircraft family',
+    )),
+    (('ace_unit',), None, None, (
+        {'choice': ("A unit the Ace's information lists", 'A unit chosen at random')},
+        '10.4.1: the unit(s) the Ace pilot information lists; alternately, with less historical accuracy, a unit at random; start with any aircraft available at that unit, priority to an aircraft the pilot is an expert with',
+    )),
+    (('me163_start',), None, None, (
+        {'choice': ('Start at High altitude', 'A Vertical Dive attack')},
+        '10.7, 11.10.1: the Me 163B-1 may choose to start at High altitude or make a Vertical Dive attack, no matter the encounter type',
+    )),
+    (('out_of_the_sun_start',), None, None, (
+        {'choice': ('The Vertical Dive box', 'The Medium Range (High) box')},
+        '10.7: the Vertical Dive box: only one round of firing, the bomber does not return fire, and after firing the pass is over; the Medium Range (High) box of the chosen approach track: the bomber does not return fire there, then the encounter continues normally at the Close Range (High) box',
+    )),
+    (('allied_reflexes',), None, None, (
+        {'choice': ('Gain one position after the initiative roll', 'Fire first in a round')},
+        '10.6.1: once per sortie; firing first against a fighter, your hit avoidance does not occur if your aircraft flips a defensive card (an orientation improvement still occurs); you determine the most advantageous use for the Allied pilot',
+    )),
+)
+
+
+def lookup_decisions(*, decision: Decision) -> DecisionsResult:
+    """Decisions the rules leave to you, rule 2.0, 7.1.3, 7.1.9, 7.2.2, 7.4.1, 7.4.5, 7.4.8, 4.6.1, 10.4.1, 10.6.1,
+        10.7: the row the keys select.
+
+    Args:
+        decision: Decision (Decision; labels in DECISION_LABELS).
+
+    Returns:
+        The row's values by column:
+            'options': Your choice
+            'rule': Rule
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(decision) is not str or decision not in DECISION_LABELS:
+        decision = _member('decisions', 'decision', decision, DECISION_LABELS)
+    row = _select('decisions', _DECISIONS_ROWS, (decision,), None)
+    return {'options': row[0], 'rule': row[1]}
+
+
+# ---- 'promotion_track_choice'
+PromotionTrackChoiceResult = TypedDict('PromotionTrackChoiceResult', {'track': RankTrack | Choice})
+PROMOTION_TRACK_CHOICE_COLUMNS: Final = ('track',)
+_PROMOTION_TRACK_CHOICE_ROWS: Final[tuple[_Row[tuple[RankTrack | Choice]], ...]] = (
+    ((), None, None, ({'choice': ('officer', 'nco')},)),
+)
+
+
+def lookup_promotion_track_choice() -> PromotionTrackChoiceResult:
+    """Promotion track, rule 7.9: the row the keys select.
+
+    Args:
+
+    Returns:
+        The row's values by column:
+            'track': Track
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    row = _select('promotion_track_choice', _PROMOTION_TRACK_CHOICE_ROWS, (), None)
+    return {'track': row[0]}
+
+
+# ---- 'attack_orientation_choice'
+AttackOrientationChoiceResult = TypedDict('AttackOrientationChoiceResult', {'orientation': Orientation | Choice})
+ATTACK_ORIENTATION_CHOICE_COLUMNS: Final = ('orientation',)
+_ATTACK_ORIENTATION_CHOICE_ROWS: Final[tuple[_Row[tuple[Orientation | Choice]], ...]] = (
+    ((), None, None, ({'choice': ('front', 'flank_starboard', 'flank_port', 'tail')},)),
+)
+
+
+def lookup_attack_orientation_choice() -> AttackOrientationChoiceResult:
+    """Orientation of your attack, rule 10.7: the row the keys select.
+
+    Args:
+
+    Returns:
+        The row's values by column:
+            'orientation': Orientation
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    row = _select('attack_orientation_choice', _ATTACK_ORIENTATION_CHOICE_ROWS, (), None)
+    return {'orientation': row[0]}
+
+
+# ---- 'eastern_front_expert'
+EasternFrontExpertResult = TypedDict('EasternFrontExpertResult', {'family': Family | Choice})
+EASTERN_FRONT_EXPERT_COLUMNS: Final = ('family',)
+_EASTERN_FRONT_EXPERT_ROWS: Final[tuple[_Row[tuple[Family | Choice]], ...]] = (
+    ((), None, None, ({'choice': ('bf109', 'fw190')},)),
+)
+
+
+def lookup_eastern_front_expert() -> EasternFrontExpertResult:
+    """Eastern Front transfer: the Expert skill's family, rule 10.11: the row the keys select.
+
+    Args:
+
+    Returns:
+        The row's values by column:
+            'family': Expert in
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    row = _select('eastern_front_expert', _EASTERN_FRONT_EXPERT_ROWS, (), None)
+    return {'family': row[0]}
+
+
+# ---- 'green_card_maneuver'
+GreenCardManeuverResult = TypedDict('GreenCardManeuverResult', {'maneuver': StandardManeuver | Choice})
+GREEN_CARD_MANEUVER_COLUMNS: Final = ('maneuver',)
+_GREEN_CARD_MANEUVER_ROWS: Final[tuple[_Row[tuple[StandardManeuver | Choice]], ...]] = (
+    ((), None, None, ({'choice': ('tight_turn', 'barrel_roll')},)),
+)
+
+
+def lookup_green_card_maneuver() -> GreenCardManeuverResult:
+    """Green pilot: an advanced-maneuver result on a defensive card, rule 10.12: the row the keys select.
+
+    Args:
+
+    Returns:
+        The row's values by column:
+            'maneuver': Treat it as
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    row = _select('green_card_maneuver', _GREEN_CARD_MANEUVER_ROWS, (), None)
+    return {'maneuver': row[0]}
 
 
 # ---- 'R4'
@@ -9020,11 +9238,11 @@ def lookup_loss_replacement(*, lost_aircraft: LostAircraft) -> LossReplacementRe
 
 
 # ---- 'unit_rules'
-UnitRulesResult = TypedDict('UnitRulesResult', {'aircraft': Aircraft | None, 'from': str | None, 'rule': str})
+UnitRulesResult = TypedDict('UnitRulesResult', {'aircraft': Aircraft | Choice | None, 'from': str | None, 'rule': str})
 UNIT_RULES_COLUMNS: Final = ('aircraft', 'from', 'rule')
-_UNIT_RULES_ROWS: Final[tuple[_Row[tuple[Aircraft | None, str | None, str]], ...]] = (
+_UNIT_RULES_ROWS: Final[tuple[_Row[tuple[Aircraft | Choice | None, str | None, str]], ...]] = (
     (('ii_zg76',), None, None, (
-        'bf110g2r3wfr', '1944-03',
+        {'choice': ('bf110g2r3wfr', 'me410a1u2')}, '1944-03',
         'You can fly the Bf 110G-2/R3 w. Wf.Gr.21 at Neubiberg (Munich bases) or, as an optional start, the Me 410A-1/U2 at Hildesheim (Bremen bases) (R1 note 3).',
     )),
     (('kdo_nowotny',), None, None, (
@@ -10400,6 +10618,11 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'a3_july_1944': lookup_a3_july_1944,
     'B12': lookup_b12,
     'W1': lookup_w1,
+    'decisions': lookup_decisions,
+    'promotion_track_choice': lookup_promotion_track_choice,
+    'attack_orientation_choice': lookup_attack_orientation_choice,
+    'eastern_front_expert': lookup_eastern_front_expert,
+    'green_card_maneuver': lookup_green_card_maneuver,
     'R4': lookup_r4,
     'R5': lookup_r5,
     'extended_burst': lookup_extended_burst,
@@ -10511,27 +10734,35 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
 
 # the keyword each context variable of the charts has in every drm_<id> function
 CONTEXT_PARAMETERS: Final[dict[str, str]] = {
-    'a3_roll': 'a3_roll', 'ace_skills': 'ace_skills', 'agile': 'agile', 'allied_ace': 'allied_ace',
-    'allied_agile': 'allied_agile', 'allied_engine_or_controls_damaged': 'allied_engine_or_controls_damaged',
-    'allied_sa': 'allied_sa', 'ammo_points': 'ammo_points', 'bomber_destructions': 'bomber_destructions',
-    'copilot_ksw': 'copilot_ksw', 'crewman_injury': 'crewman_injury', 'de_result': 'de_result',
-    'ehrenpokal_in_period': 'ehrenpokal_in_period', 'ek1_in_period': 'ek1_in_period',
+    'a3_roll': 'a3_roll', 'ace_skills': 'ace_skills', 'after_fighter_combat': 'after_fighter_combat', 'agile': 'agile',
+    'aircraft_flown': 'aircraft_flown', 'allied_ace': 'allied_ace', 'allied_agile': 'allied_agile',
+    'allied_engine_or_controls_damaged': 'allied_engine_or_controls_damaged',
+    'allied_reflexes_skill': 'allied_reflexes_skill', 'allied_sa': 'allied_sa', 'ammo_points': 'ammo_points',
+    'bomber_destructions': 'bomber_destructions', 'combined_career': 'combined_career', 'copilot_ksw': 'copilot_ksw',
+    'crewman_injury': 'crewman_injury', 'de_result': 'de_result', 'ehrenpokal_in_period': 'ehrenpokal_in_period',
+    'ek1_in_period': 'ek1_in_period', 'ek2_holder': 'ek2_holder', 'encounter_now': 'encounter_now',
     'engine_damaged': 'engine_damaged', 'engine_or_controls_damaged': 'engine_or_controls_damaged',
     'engines_damaged': 'engines_damaged', 'engines_destroyed': 'engines_destroyed', 'engines_out': 'engines_out',
-    'family_flown': 'family_flown', 'fatigue_points': 'fatigue_points', 'fb_attack': 'fb_attack',
-    'fighter_kills': 'fighter_kills', 'firepower': 'firepower', 'flying_jet': 'flying_jet',
-    'flying_me163': 'flying_me163', 'forced_landing': 'forced_landing', 'fuel_tank_hit': 'fuel_tank_hit',
-    'german_cross_in_period': 'german_cross_in_period', 'green_pilot': 'green_pilot', 'gruppe_leader': 'gruppe_leader',
-    'iff_hit': 'iff_hit', 'jammed_fp': 'jammed_fp', 'kills_in_period': 'kills_in_period',
-    'knights_cross_holder': 'knights_cross_holder', 'komet_speed': 'komet_speed',
+    'escaped_on_r4': 'escaped_on_r4', 'escorted': 'escorted', 'family_flown': 'family_flown',
+    'fatigue_points': 'fatigue_points', 'fb_attack': 'fb_attack', 'fighter_kills': 'fighter_kills',
+    'firepower': 'firepower', 'first_aircraft_from_start': 'first_aircraft_from_start', 'flak_target': 'flak_target',
+    'flying_jet': 'flying_jet', 'flying_me163': 'flying_me163', 'forced_landing': 'forced_landing',
+    'forward_ammo_left': 'forward_ammo_left', 'fuel_tank_hit': 'fuel_tank_hit',
+    'german_cross_in_period': 'german_cross_in_period', 'geschwader_leader': 'geschwader_leader',
+    'green_pilot': 'green_pilot', 'gruppe_leader': 'gruppe_leader', 'iff_hit': 'iff_hit', 'jammed_fp': 'jammed_fp',
+    'kills_in_period': 'kills_in_period', 'knights_cross_holder': 'knights_cross_holder', 'komet_speed': 'komet_speed',
     'landing_skid_damaged': 'landing_skid_damaged', 'leaking_fuel': 'leaking_fuel',
-    'led_by_leadership': 'led_by_leadership', 'month': 'month', 'mw50': 'mw50', 'p47_loaded': 'p47_loaded',
+    'led_by_leadership': 'led_by_leadership', 'me163_passes': 'me163_passes', 'month': 'month', 'mw50': 'mw50',
+    'only_mgs_selected': 'only_mgs_selected', 'only_unlimited_ammo': 'only_unlimited_ammo', 'p47_loaded': 'p47_loaded',
     'pilot_ace': 'pilot_ace', 'pilot_injury': 'pilot_injury', 'pilot_ksw': 'pilot_ksw',
     'points_beyond': 'points_beyond', 'position': 'position', 'positions_gained': 'positions_gained',
     'prestige_points_received': 'prestige_points_received', 'raid_target_af': 'raid_target_af',
+    'range_now': 'range_now', 'rank_track_now': 'rank_track_now', 'rockets_fitted': 'rockets_fitted',
     'rounds_after_limit': 'rounds_after_limit', 'runway_damage': 'runway_damage', 'separations': 'separations',
     'sorties_flown': 'sorties_flown', 'speed_difference': 'speed_difference', 'strafe': 'strafe',
-    'straggler_kills': 'straggler_kills', 'systems_short': 'systems_short', 'unit_assigned': 'unit_assigned',
+    'straggler_kills': 'straggler_kills', 'systems_short': 'systems_short',
+    'tour_allows_base_change': 'tour_allows_base_change', 'tour_of_duty': 'tour_of_duty',
+    'unit_assigned': 'unit_assigned', 'weapon_selection_used': 'weapon_selection_used',
     'weather_modifier': 'weather_modifier', 'wingman_aim': 'wingman_aim',
     'wingman_damaged_results': 'wingman_damaged_results', 'wingman_gunnery': 'wingman_gunnery',
 }
@@ -10708,6 +10939,1155 @@ FORMULAS: Final[dict[str, Callable[..., int]]] = {
 }
 
 
+_LIMIT_ALLIED_REFLEXES_USES_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (_Flag('allied_reflexes_skill'), {'kind': 'at_most', 'min': None, 'max': 1, 'text': 'at most 1', 'cite': None}),
+)
+
+
+def limit_allied_reflexes_uses(*, allied_reflexes_skill: bool = False) -> Bound:
+    """An Allied pilot's Reflexes (rule 10.6.1): uses of an Allied pilot's Reflexes skill in one sortie.
+
+    The first case whose condition holds applies:
+    at most 1 when allied_reflexes_skill
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    _check_flag('allied_reflexes_uses', 'allied_reflexes_skill', allied_reflexes_skill)
+    context: dict[str, _Context] = {'allied_reflexes_skill': allied_reflexes_skill}
+    return _limit('allied_reflexes_uses', _LIMIT_ALLIED_REFLEXES_USES_CASES, context)
+
+
+_LIMIT_PASSES_BEFORE_ESCORT_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Flag('geschwader_leader'),
+        {
+            'kind': 'unlimited',
+            'min': None,
+            'max': None,
+            'text': 'unlimited',
+            'cite':
+                '7.9.1 Geschwader Leader: treat the bomber formation as having no escorts in the current endurance box',
+        },
+    ),
+    (
+        _Not(_Flag('escorted')),
+        {
+            'kind': 'unlimited',
+            'min': None,
+            'max': None,
+            'text': 'unlimited',
+            'cite': '7.1.6, 7.1.11: with no escort you may wheel around and make another pass',
+        },
+    ),
+    (
+        _Flag('gruppe_leader'),
+        {
+            'kind': 'unlimited',
+            'min': None,
+            'max': None,
+            'text': 'unlimited',
+            'cite': '7.1.11, 7.9.1: a second pass with the Gruppe Leader ability',
+        },
+    ),
+    (
+        _Compare('encounter_now', '==', 'disadvantaged'),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 0,
+            'text': 'at most 0',
+            'cite': '7.1.3, 7.2.1: disadvantaged with escorts present you must conduct fighter combat first',
+        },
+    ),
+    (
+        _Flag('flying_me163'),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 2,
+            'text': 'at most 2',
+            'cite': '11.10.1: the Me 163B-1 may make a second pass against bombers without first fighting the escorts',
+        },
+    ),
+    (
+        None,
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 1,
+            'text': 'at most 1',
+            'cite': '7.1.11: if an escort is present, combat begins with it at the end of the first pass',
+        },
+    ),
+)
+
+
+def limit_passes_before_escort(
+    *,
+    geschwader_leader: bool = False,
+    escorted: bool = False,
+    gruppe_leader: bool = False,
+    encounter_now: Encounter | None = None,
+    flying_me163: bool = False,
+) -> Bound:
+    """Passes against bombers before fighter combat with the escort (rule 7.1.3, 7.1.11): passes against bombers before
+        fighter combat with the escort begins.
+
+    The first case whose condition holds applies:
+    unlimited when geschwader_leader (rule 7.9.1 Geschwader Leader: treat the bomber formation as having no escorts
+        in the current endurance box)
+    unlimited when not escorted (rule 7.1.6, 7.1.11: with no escort you may wheel around and make another pass)
+    unlimited when gruppe_leader (rule 7.1.11, 7.9.1: a second pass with the Gruppe Leader ability)
+    at most 0 when encounter_now == disadvantaged (rule 7.1.3, 7.2.1: disadvantaged with escorts present you must
+        conduct fighter combat first)
+    at most 2 when flying_me163 (rule 11.10.1: the Me 163B-1 may make a second pass against bombers without first
+        fighting the escorts)
+    at most 1 otherwise (rule 7.1.11: if an escort is present, combat begins with it at the end of the first pass)
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    _check_flag('passes_before_escort', 'geschwader_leader', geschwader_leader)
+    _check_flag('passes_before_escort', 'escorted', escorted)
+    _check_flag('passes_before_escort', 'gruppe_leader', gruppe_leader)
+    if encounter_now is not None:
+        _check_member('passes_before_escort', 'encounter_now', encounter_now, get_args(Encounter))
+    _check_flag('passes_before_escort', 'flying_me163', flying_me163)
+    context: dict[str, _Context] = {
+        'geschwader_leader': geschwader_leader, 'escorted': escorted, 'gruppe_leader': gruppe_leader,
+        'encounter_now': encounter_now, 'flying_me163': flying_me163,
+    }
+    return _limit('passes_before_escort', _LIMIT_PASSES_BEFORE_ESCORT_CASES, context)
+
+
+_LIMIT_ESCORT_COMBATS_AVOIDED_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Flag('escaped_on_r4'),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 1,
+            'text': 'at most 1',
+            'cite': '7.1.10: a successful roll on the Escape Chart [R4]',
+        },
+    ),
+    (
+        _Flag('geschwader_leader'),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 1,
+            'text': 'at most 1',
+            'cite': '7.9.1 Geschwader Leader: no escorts in the current endurance box',
+        },
+    ),
+    (
+        None,
+        {
+            'kind': 'exactly',
+            'min': 0,
+            'max': 0,
+            'text': 'exactly 0',
+            'cite': '7.2.1: you normally cannot avoid combat with the escorts',
+        },
+    ),
+)
+
+
+def limit_escort_combats_avoided(*, escaped_on_r4: bool = False, geschwader_leader: bool = False) -> Bound:
+    """Avoiding combat with the escorts (rule 7.2.1): fighter combats with the escorts you avoid in one encounter with
+        an escorted raid.
+
+    The first case whose condition holds applies:
+    at most 1 when escaped_on_r4 (rule 7.1.10: a successful roll on the Escape Chart [R4])
+    at most 1 when geschwader_leader (rule 7.9.1 Geschwader Leader: no escorts in the current endurance box)
+    exactly 0 otherwise (rule 7.2.1: you normally cannot avoid combat with the escorts)
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    _check_flag('escort_combats_avoided', 'escaped_on_r4', escaped_on_r4)
+    _check_flag('escort_combats_avoided', 'geschwader_leader', geschwader_leader)
+    context: dict[str, _Context] = {'escaped_on_r4': escaped_on_r4, 'geschwader_leader': geschwader_leader}
+    return _limit('escort_combats_avoided', _LIMIT_ESCORT_COMBATS_AVOIDED_CASES, context)
+
+
+_LIMIT_FORWARD_WEAPONS_HELD_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Flag('weapon_selection_used'),
+        {
+            'kind': 'unlimited',
+            'min': None,
+            'max': None,
+            'text': 'unlimited',
+            'cite': '10.10.1: select at the beginning of a pass or round which weapon systems fire',
+        },
+    ),
+    (
+        None,
+        {
+            'kind': 'exactly',
+            'min': 0,
+            'max': 0,
+            'text': 'exactly 0',
+            'cite': '7.1.3: in the basic game you must fire all unjammed forward weapons together',
+        },
+    ),
+)
+
+
+def limit_forward_weapons_held(*, weapon_selection_used: bool = False) -> Bound:
+    """Unjammed forward weapons left silent when you fire (rule 7.1.3, 10.10.1): unjammed forward weapon systems that do
+        not fire when you fire your forward weapons.
+
+    The first case whose condition holds applies:
+    unlimited when weapon_selection_used (rule 10.10.1: select at the beginning of a pass or round which weapon
+        systems fire)
+    exactly 0 otherwise (rule 7.1.3: in the basic game you must fire all unjammed forward weapons together)
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    _check_flag('forward_weapons_held', 'weapon_selection_used', weapon_selection_used)
+    context: dict[str, _Context] = {'weapon_selection_used': weapon_selection_used}
+    return _limit('forward_weapons_held', _LIMIT_FORWARD_WEAPONS_HELD_CASES, context)
+
+
+_LIMIT_WEAPON_SELECTIONS_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (_Flag('weapon_selection_used'), {'kind': 'exactly', 'min': 1, 'max': 1, 'text': 'exactly 1', 'cite': None}),
+)
+
+
+def limit_weapon_selections(*, weapon_selection_used: bool = False) -> Bound:
+    """Weapon selections in a pass or round (rule 10.10.1): weapon selections made in one pass against a bomber or one
+        round against a fighter (at its beginning).
+
+    The first case whose condition holds applies:
+    exactly 1 when weapon_selection_used
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    _check_flag('weapon_selections', 'weapon_selection_used', weapon_selection_used)
+    context: dict[str, _Context] = {'weapon_selection_used': weapon_selection_used}
+    return _limit('weapon_selections', _LIMIT_WEAPON_SELECTIONS_CASES, context)
+
+
+_LIMIT_ROUNDS_PER_PASS_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Flag('rockets_fitted'),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 4,
+            'text': 'at most 4',
+            'cite': '7.1.6: possibly 4 if equipped with Wfr.Gr. 21 or R4M rockets',
+        },
+    ),
+    (None, {'kind': 'at_most', 'min': None, 'max': 3, 'text': 'at most 3', 'cite': None}),
+)
+
+
+def limit_rounds_per_pass(*, rockets_fitted: bool = False) -> Bound:
+    """Rounds in a Pass (rule 7.1.6): rounds of combat in one Pass against bombers.
+
+    The first case whose condition holds applies:
+    at most 4 when rockets_fitted (rule 7.1.6: possibly 4 if equipped with Wfr.Gr. 21 or R4M rockets)
+    at most 3 otherwise
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    _check_flag('rounds_per_pass', 'rockets_fitted', rockets_fitted)
+    context: dict[str, _Context] = {'rockets_fitted': rockets_fitted}
+    return _limit('rounds_per_pass', _LIMIT_ROUNDS_PER_PASS_CASES, context)
+
+
+_LIMIT_CLOSE_RANGE_FIRINGS_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (None, {'kind': 'at_most', 'min': None, 'max': 1, 'text': 'at most 1', 'cite': None}),
+)
+
+
+def limit_close_range_firings() -> Bound:
+    """Firing at close range in a Pass (rule 7.1.6): rounds you fire at close range in one Pass (then you must break
+        off).
+
+    The first case whose condition holds applies:
+    at most 1 otherwise
+    """
+    context: dict[str, _Context] = {}
+    return _limit('close_range_firings', _LIMIT_CLOSE_RANGE_FIRINGS_CASES, context)
+
+
+_LIMIT_EXTENDED_BURSTS_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Compare('range_now', '==', 'close'),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 0,
+            'text': 'at most 0',
+            'cite': '7.1.13: only at medium or long range',
+        },
+    ),
+    (
+        _Compare('forward_ammo_left', '<', 2),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 0,
+            'text': 'at most 0',
+            'cite': '7.1.13: 2 ammo points remaining in at least one forward weapon',
+        },
+    ),
+    (
+        _Flag('only_unlimited_ammo'),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 0,
+            'text': 'at most 0',
+            'cite': '7.1.13: not if the only firing weapons have an unlimited ammo supply',
+        },
+    ),
+    (
+        _Flag('only_mgs_selected'),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 0,
+            'text': 'at most 0',
+            'cite': '10.10.1: not if selecting only MGs',
+        },
+    ),
+    (
+        None,
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 1,
+            'text': 'at most 1',
+            'cite': "7.1.13: roll 2d6 for the extended burst before pulling the round's combat card",
+        },
+    ),
+)
+
+
+def limit_extended_bursts(
+    *,
+    range_now: Range | None = None,
+    forward_ammo_left: int | None = None,
+    only_unlimited_ammo: bool = False,
+    only_mgs_selected: bool = False,
+) -> Bound:
+    """Extended bursts in a round (rule 7.1.13): extended bursts fired from the forward weapons in one round of firing.
+
+    The first case whose condition holds applies:
+    at most 0 when range_now == close (rule 7.1.13: only at medium or long range)
+    at most 0 when forward_ammo_left < 2 (rule 7.1.13: 2 ammo points remaining in at least one forward weapon)
+    at most 0 when only_unlimited_ammo (rule 7.1.13: not if the only firing weapons have an unlimited ammo supply)
+    at most 0 when only_mgs_selected (rule 10.10.1: not if selecting only MGs)
+    at most 1 otherwise (rule 7.1.13: roll 2d6 for the extended burst before pulling the round's combat card)
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    if range_now is not None:
+        _check_member('extended_bursts', 'range_now', range_now, get_args(Range))
+    if forward_ammo_left is not None:
+        _check_int('extended_bursts', 'forward_ammo_left', forward_ammo_left)
+    _check_flag('extended_bursts', 'only_unlimited_ammo', only_unlimited_ammo)
+    _check_flag('extended_bursts', 'only_mgs_selected', only_mgs_selected)
+    context: dict[str, _Context] = {
+        'range_now': range_now, 'forward_ammo_left': forward_ammo_left, 'only_unlimited_ammo': only_unlimited_ammo,
+        'only_mgs_selected': only_mgs_selected,
+    }
+    return _limit('extended_bursts', _LIMIT_EXTENDED_BURSTS_CASES, context)
+
+
+_LIMIT_WFR_GR21_ROCKETS_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Compare('family_flown', '==', 'bf110'),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 4,
+            'text': 'at most 4',
+            'cite': '7.1.14: the twin-engine Bf 110 could carry four',
+        },
+    ),
+    (
+        _In('family_flown', ('bf109', 'fw190')),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 2,
+            'text': 'at most 2',
+            'cite': '7.1.14: single-engine fighters could carry only two',
+        },
+    ),
+)
+
+
+def limit_wfr_gr21_rockets(*, family_flown: Family | None = None) -> Bound:
+    """Wfr.Gr.21 rockets carried (rule 7.1.14): Wfr.Gr.21 rockets one aircraft carries.
+
+    The first case whose condition holds applies:
+    at most 4 when family_flown == bf110 (rule 7.1.14: the twin-engine Bf 110 could carry four)
+    at most 2 when family_flown in [bf109, fw190] (rule 7.1.14: single-engine fighters could carry only two)
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    if family_flown is not None:
+        _check_member('wfr_gr21_rockets', 'family_flown', family_flown, get_args(Family))
+    context: dict[str, _Context] = {'family_flown': family_flown}
+    return _limit('wfr_gr21_rockets', _LIMIT_WFR_GR21_ROCKETS_CASES, context)
+
+
+_LIMIT_FLAK_HITS_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Compare('flak_target', '!=', 'bomber'),
+        {
+            'kind': 'exactly',
+            'min': 0,
+            'max': 0,
+            'text': 'exactly 0',
+            'cite': '7.1.5: only bombers take flak damage, not fighters, escorts or interceptors',
+        },
+    ),
+    (None, {'kind': 'between', 'min': 0, 'max': 3, 'text': '0 to 3', 'cite': '7.1.5: from zero to 3, maximum'}),
+)
+
+
+def limit_flak_hits(*, flak_target: Target | None = None) -> Bound:
+    """Random hits from flak (rule 7.1.5): random hits an aircraft takes from flak before your attack.
+
+    The first case whose condition holds applies:
+    exactly 0 when flak_target != bomber (rule 7.1.5: only bombers take flak damage, not fighters, escorts or
+        interceptors)
+    0 to 3 otherwise (rule 7.1.5: from zero to 3, maximum)
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    if flak_target is not None:
+        _check_member('flak_hits', 'flak_target', flak_target, get_args(Target))
+    context: dict[str, _Context] = {'flak_target': flak_target}
+    return _limit('flak_hits', _LIMIT_FLAK_HITS_CASES, context)
+
+
+_LIMIT_BOMBER_INTERCEPTIONS_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Compare('speed_difference', '<', 0),
+        {
+            'kind': 'exactly',
+            'min': 0,
+            'max': 0,
+            'text': 'exactly 0',
+            'cite': "7.4.1: your speed is lower than the bombers'",
+        },
+    ),
+    (
+        _Flag('after_fighter_combat'),
+        {
+            'kind': 'exactly',
+            'min': 0,
+            'max': 0,
+            'text': 'exactly 0',
+            'cite': '7.2.2.10: not in the endurance box after fighter combat: advance one box and roll on [B1] again',
+        },
+    ),
+)
+
+
+def limit_bomber_interceptions(*, speed_difference: int | None = None, after_fighter_combat: bool = False) -> Bound:
+    """Engaging the bombers (rule 7.2.2.10, 7.4.1): engagements of the bomber formation still allowed in this endurance
+        box.
+
+    The first case whose condition holds applies:
+    exactly 0 when speed_difference < 0 (rule 7.4.1: your speed is lower than the bombers')
+    exactly 0 when after_fighter_combat (rule 7.2.2.10: not in the endurance box after fighter combat: advance one
+        box and roll on [B1] again)
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    if speed_difference is not None:
+        _check_int('bomber_interceptions', 'speed_difference', speed_difference)
+    _check_flag('bomber_interceptions', 'after_fighter_combat', after_fighter_combat)
+    context: dict[str, _Context] = {'speed_difference': speed_difference, 'after_fighter_combat': after_fighter_combat}
+    return _limit('bomber_interceptions', _LIMIT_BOMBER_INTERCEPTIONS_CASES, context)
+
+
+_LIMIT_DEFENSIVE_HELPS_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (None, {'kind': 'at_most', 'min': None, 'max': 1, 'text': 'at most 1', 'cite': None}),
+)
+
+
+def limit_defensive_helps() -> Bound:
+    """Defensive text or wingman in a round (rule 7.2.2.3, 7.2.3): uses of a card's defensive text and calls on your
+        wingman in one combat round (together).
+
+    The first case whose condition holds applies:
+    at most 1 otherwise
+    """
+    context: dict[str, _Context] = {}
+    return _limit('defensive_helps', _LIMIT_DEFENSIVE_HELPS_CASES, context)
+
+
+_LIMIT_ABILITIES_PER_SORTIE_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Compare('rank_track_now', '==', 'nco'),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 2,
+            'text': 'at most 2',
+            'cite': '7.9.2: up to TWO abilities per sortie',
+        },
+    ),
+    (
+        _Compare('rank_track_now', '==', 'officer'),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 1,
+            'text': 'at most 1',
+            'cite': '7.9.1: only one ability per sortie',
+        },
+    ),
+)
+
+
+def limit_abilities_per_sortie(*, rank_track_now: RankTrack | None = None) -> Bound:
+    """Officer or NCO abilities used in a sortie (rule 7.9.1, 7.9.2): rank abilities used in one sortie.
+
+    The first case whose condition holds applies:
+    at most 2 when rank_track_now == nco (rule 7.9.2: up to TWO abilities per sortie)
+    at most 1 when rank_track_now == officer (rule 7.9.1: only one ability per sortie)
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    if rank_track_now is not None:
+        _check_member('abilities_per_sortie', 'rank_track_now', rank_track_now, get_args(RankTrack))
+    context: dict[str, _Context] = {'rank_track_now': rank_track_now}
+    return _limit('abilities_per_sortie', _LIMIT_ABILITIES_PER_SORTIE_CASES, context)
+
+
+_LIMIT_SAME_ABILITY_PER_SORTIE_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Compare('rank_track_now', '==', 'nco'),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 1,
+            'text': 'at most 1',
+            'cite': '7.9.2: you cannot use the same ability twice',
+        },
+    ),
+    (
+        _Compare('rank_track_now', '==', 'officer'),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 1,
+            'text': 'at most 1',
+            'cite': '7.9.1: only one ability per sortie',
+        },
+    ),
+)
+
+
+def limit_same_ability_per_sortie(*, rank_track_now: RankTrack | None = None) -> Bound:
+    """Uses of one ability in a sortie (rule 7.9.2): uses of one and the same rank ability in one sortie.
+
+    The first case whose condition holds applies:
+    at most 1 when rank_track_now == nco (rule 7.9.2: you cannot use the same ability twice)
+    at most 1 when rank_track_now == officer (rule 7.9.1: only one ability per sortie)
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    if rank_track_now is not None:
+        _check_member('same_ability_per_sortie', 'rank_track_now', rank_track_now, get_args(RankTrack))
+    context: dict[str, _Context] = {'rank_track_now': rank_track_now}
+    return _limit('same_ability_per_sortie', _LIMIT_SAME_ABILITY_PER_SORTIE_CASES, context)
+
+
+_LIMIT_NIGHT_OWL_USES_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Compare('month', '>=', '1945-01'),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 1,
+            'text': 'at most 1',
+            'cite': '7.9.2: once per bi-monthly period from January 1945 on',
+        },
+    ),
+    (None, {'kind': 'at_most', 'min': None, 'max': 1, 'text': 'at most 1', 'cite': '7.9.2: once per month'}),
+)
+
+
+def limit_night_owl_uses(*, month: str | None = None) -> Bound:
+    """Night Owl uses (rule 7.9.2): uses of Night Owl in one period: a month, or from January 1945 a bi-monthly period.
+
+    The first case whose condition holds applies:
+    at most 1 when month >= 1945-01 (rule 7.9.2: once per bi-monthly period from January 1945 on)
+    at most 1 otherwise (rule 7.9.2: once per month)
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    if month is not None:
+        _check_month('night_owl_uses', 'month', month)
+    context: dict[str, _Context] = {'month': month}
+    return _limit('night_owl_uses', _LIMIT_NIGHT_OWL_USES_CASES, context)
+
+
+_LIMIT_EK1_AWARDS_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Not(_Flag('ek2_holder')),
+        {
+            'kind': 'exactly',
+            'min': 0,
+            'max': 0,
+            'text': 'exactly 0',
+            'cite': '7.8.3: one had to have the EK2 before receiving the EK1',
+        },
+    ),
+)
+
+
+def limit_ek1_awards(*, ek2_holder: bool = False) -> Bound:
+    """Iron Cross 1st Class (EK1) before the EK2 (rule 7.8.3): EK1 awards received while not holding the EK2.
+
+    The first case whose condition holds applies:
+    exactly 0 when not ek2_holder (rule 7.8.3: one had to have the EK2 before receiving the EK1)
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    _check_flag('ek1_awards', 'ek2_holder', ek2_holder)
+    context: dict[str, _Context] = {'ek2_holder': ek2_holder}
+    return _limit('ek1_awards', _LIMIT_EK1_AWARDS_CASES, context)
+
+
+_LIMIT_GOLD_CLASP_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Flag('combined_career'),
+        {
+            'kind': 'unlimited',
+            'min': None,
+            'max': None,
+            'text': 'unlimited',
+            'cite': '7.8.5: included for a combined career of Interceptor Ace 1943-44 and 1944-45',
+        },
+    ),
+    (
+        None,
+        {
+            'kind': 'exactly',
+            'min': 0,
+            'max': 0,
+            'text': 'exactly 0',
+            'cite': '7.8.5 Game Note: not obtainable within the frame of the game',
+        },
+    ),
+)
+
+
+def limit_gold_clasp(*, combined_career: bool = False) -> Bound:
+    """Operational Flight Clasp in Gold (rule 7.8.5): Operational Flight Clasps in Gold a pilot obtains.
+
+    The first case whose condition holds applies:
+    unlimited when combined_career (rule 7.8.5: included for a combined career of Interceptor Ace 1943-44 and
+        1944-45)
+    exactly 0 otherwise (rule 7.8.5 Game Note: not obtainable within the frame of the game)
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    _check_flag('gold_clasp', 'combined_career', combined_career)
+    context: dict[str, _Context] = {'combined_career': combined_career}
+    return _limit('gold_clasp', _LIMIT_GOLD_CLASP_CASES, context)
+
+
+_LIMIT_ANNUAL_LEAVES_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (None, {'kind': 'at_most', 'min': None, 'max': 1, 'text': 'at most 1', 'cite': None}),
+)
+
+
+def limit_annual_leaves() -> Bound:
+    """Annual Leave (rule 10.5): Annual Leaves a pilot takes in the game.
+
+    The first case whose condition holds applies:
+    at most 1 otherwise
+    """
+    context: dict[str, _Context] = {}
+    return _limit('annual_leaves', _LIMIT_ANNUAL_LEAVES_CASES, context)
+
+
+_LIMIT_ANNUAL_LEAVE_SORTIES_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (None, {'kind': 'exactly', 'min': 2, 'max': 2, 'text': 'exactly 2', 'cite': None}),
+)
+
+
+def limit_annual_leave_sorties() -> Bound:
+    """Sorties of an Annual Leave (rule 10.5): sorties one Annual Leave lasts (a week).
+
+    The first case whose condition holds applies:
+    exactly 2 otherwise
+    """
+    context: dict[str, _Context] = {}
+    return _limit('annual_leave_sorties', _LIMIT_ANNUAL_LEAVE_SORTIES_CASES, context)
+
+
+_LIMIT_APPROACH_TRACK_1_ATTACKS_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Compare('aircraft_flown', '==', 'ju88c6a'),
+        {
+            'kind': 'exactly',
+            'min': 0,
+            'max': 0,
+            'text': 'exactly 0',
+            'cite': '10.7, 11.5: the Ju 88C-6a cannot attack from approach track 1',
+        },
+    ),
+)
+
+
+def limit_approach_track_1_attacks(*, aircraft_flown: Aircraft | None = None) -> Bound:
+    """Attacks from approach track 1 (rule 10.7, 11.5): attacks from approach track 1 (advanced combat against bombers).
+
+    The first case whose condition holds applies:
+    exactly 0 when aircraft_flown == ju88c6a (rule 10.7, 11.5: the Ju 88C-6a cannot attack from approach track 1)
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    if aircraft_flown is not None:
+        _check_member('approach_track_1_attacks', 'aircraft_flown', aircraft_flown, get_args(Aircraft))
+    context: dict[str, _Context] = {'aircraft_flown': aircraft_flown}
+    return _limit('approach_track_1_attacks', _LIMIT_APPROACH_TRACK_1_ATTACKS_CASES, context)
+
+
+_LIMIT_VERTICAL_ATTACKS_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Compare('aircraft_flown', '==', 'ju88c6a'),
+        {
+            'kind': 'exactly',
+            'min': 0,
+            'max': 0,
+            'text': 'exactly 0',
+            'cite': '11.5: the Ju 88C-6a cannot make vertical climb or vertical dive attacks',
+        },
+    ),
+)
+
+
+def limit_vertical_attacks(*, aircraft_flown: Aircraft | None = None) -> Bound:
+    """Vertical climb or vertical dive attacks (rule 11.5): vertical climb or vertical dive attacks against bombers
+        (advanced combat, 10.7).
+
+    The first case whose condition holds applies:
+    exactly 0 when aircraft_flown == ju88c6a (rule 11.5: the Ju 88C-6a cannot make vertical climb or vertical dive
+        attacks)
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    if aircraft_flown is not None:
+        _check_member('vertical_attacks', 'aircraft_flown', aircraft_flown, get_args(Aircraft))
+    context: dict[str, _Context] = {'aircraft_flown': aircraft_flown}
+    return _limit('vertical_attacks', _LIMIT_VERTICAL_ATTACKS_CASES, context)
+
+
+_LIMIT_ADVANCED_MANEUVER_USES_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Compare('aircraft_flown', '==', 'ju88c6a'),
+        {
+            'kind': 'exactly',
+            'min': 0,
+            'max': 0,
+            'text': 'exactly 0',
+            'cite': '11.5: the Ju 88C-6a may not use advanced maneuvers',
+        },
+    ),
+    (
+        None,
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 1,
+            'text': 'at most 1',
+            'cite': '10.8: each advanced maneuver may be used once per sortie',
+        },
+    ),
+)
+
+
+def limit_advanced_maneuver_uses(*, aircraft_flown: Aircraft | None = None) -> Bound:
+    """Uses of one advanced maneuver in a sortie (rule 10.8): uses of one bought advanced maneuver in one sortie.
+
+    The first case whose condition holds applies:
+    exactly 0 when aircraft_flown == ju88c6a (rule 11.5: the Ju 88C-6a may not use advanced maneuvers)
+    at most 1 otherwise (rule 10.8: each advanced maneuver may be used once per sortie)
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    if aircraft_flown is not None:
+        _check_member('advanced_maneuver_uses', 'aircraft_flown', aircraft_flown, get_args(Aircraft))
+    context: dict[str, _Context] = {'aircraft_flown': aircraft_flown}
+    return _limit('advanced_maneuver_uses', _LIMIT_ADVANCED_MANEUVER_USES_CASES, context)
+
+
+_LIMIT_ADVANCED_MANEUVERS_BOUGHT_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Flag('green_pilot'),
+        {
+            'kind': 'exactly',
+            'min': 0,
+            'max': 0,
+            'text': 'exactly 0',
+            'cite': '10.12: a Green pilot may not purchase any Advanced Maneuvers skill (pilot only)',
+        },
+    ),
+    (None, {'kind': 'at_most', 'min': None, 'max': 4, 'text': 'at most 4', 'cite': '10.8: Maneuvers 1 to 4'}),
+)
+
+
+def limit_advanced_maneuvers_bought(*, green_pilot: bool = False) -> Bound:
+    """Advanced Maneuvers skills bought (rule 10.8, 10.12): Advanced Maneuvers skills the pilot may buy.
+
+    The first case whose condition holds applies:
+    exactly 0 when green_pilot (rule 10.12: a Green pilot may not purchase any Advanced Maneuvers skill (pilot only))
+    at most 4 otherwise (rule 10.8: Maneuvers 1 to 4)
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    _check_flag('advanced_maneuvers_bought', 'green_pilot', green_pilot)
+    context: dict[str, _Context] = {'green_pilot': green_pilot}
+    return _limit('advanced_maneuvers_bought', _LIMIT_ADVANCED_MANEUVERS_BOUGHT_CASES, context)
+
+
+_LIMIT_GREEN_MISSIONS_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Flag('pilot_ace'),
+        {
+            'kind': 'exactly',
+            'min': 0,
+            'max': 0,
+            'text': 'exactly 0',
+            'cite': '10.12, 7.8.8: becoming an Ace ends Green status',
+        },
+    ),
+    (
+        None,
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 5,
+            'text': 'at most 5',
+            'cite': '10.12: trained after flying five combat missions',
+        },
+    ),
+)
+
+
+def limit_green_missions(*, pilot_ace: bool = False) -> Bound:
+    """Combat missions as a Green pilot (rule 10.12): combat missions a pilot flies Green (subject to the Green pilot
+        penalties).
+
+    The first case whose condition holds applies:
+    exactly 0 when pilot_ace (rule 10.12, 7.8.8: becoming an Ace ends Green status)
+    at most 5 otherwise (rule 10.12: trained after flying five combat missions)
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    _check_flag('green_missions', 'pilot_ace', pilot_ace)
+    context: dict[str, _Context] = {'pilot_ace': pilot_ace}
+    return _limit('green_missions', _LIMIT_GREEN_MISSIONS_CASES, context)
+
+
+_LIMIT_BF109G6R4_AIRCRAFT_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (None, {'kind': 'at_most', 'min': None, 'max': 1, 'text': 'at most 1', 'cite': None}),
+)
+
+
+def limit_bf109g6r4_aircraft() -> Bound:
+    """Bf 109G-6/R4 aircraft (rule 10.13): Bf 109G-6/R4 aircraft a pilot gets during the game (a one of a kind).
+
+    The first case whose condition holds applies:
+    at most 1 otherwise
+    """
+    context: dict[str, _Context] = {}
+    return _limit('bf109g6r4_aircraft', _LIMIT_BF109G6R4_AIRCRAFT_CASES, context)
+
+
+_LIMIT_TOUR_MISSIONS_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (_Flag('tour_of_duty'), {'kind': 'exactly', 'min': 20, 'max': 20, 'text': 'exactly 20', 'cite': None}),
+)
+
+
+def limit_tour_missions(*, tour_of_duty: bool = False) -> Bound:
+    """Missions of a Tour of Duty (rule 10.15.2): missions actually flown in a Tour of Duty (missed sorties do not
+        count).
+
+    The first case whose condition holds applies:
+    exactly 20 when tour_of_duty
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    _check_flag('tour_missions', 'tour_of_duty', tour_of_duty)
+    context: dict[str, _Context] = {'tour_of_duty': tour_of_duty}
+    return _limit('tour_missions', _LIMIT_TOUR_MISSIONS_CASES, context)
+
+
+_LIMIT_TOUR_FAMILIES_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (_Flag('tour_of_duty'), {'kind': 'exactly', 'min': 1, 'max': 1, 'text': 'exactly 1', 'cite': None}),
+)
+
+
+def limit_tour_families(*, tour_of_duty: bool = False) -> Bound:
+    """Aircraft families in a Tour of Duty (rule 10.15.2): aircraft families flown in a Tour of Duty (a newer sub-type
+        of the family is allowed).
+
+    The first case whose condition holds applies:
+    exactly 1 when tour_of_duty
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    _check_flag('tour_families', 'tour_of_duty', tour_of_duty)
+    context: dict[str, _Context] = {'tour_of_duty': tour_of_duty}
+    return _limit('tour_families', _LIMIT_TOUR_FAMILIES_CASES, context)
+
+
+_LIMIT_TOUR_BASE_CHANGES_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _AllOf((_Flag('tour_of_duty'), _Flag('tour_allows_base_change'))),
+        {
+            'kind': 'unlimited',
+            'min': None,
+            'max': None,
+            'text': 'unlimited',
+            'cite': "10.15.2: unless stated in the Tour of Duty's Special Rules",
+        },
+    ),
+    (
+        _Flag('tour_of_duty'),
+        {
+            'kind': 'exactly',
+            'min': 0,
+            'max': 0,
+            'text': 'exactly 0',
+            'cite': '10.15.2: you may not change bases',
+        },
+    ),
+)
+
+
+def limit_tour_base_changes(*, tour_allows_base_change: bool = False, tour_of_duty: bool = False) -> Bound:
+    """Base changes in a Tour of Duty (rule 10.15.2): base changes in a Tour of Duty.
+
+    The first case whose condition holds applies:
+    unlimited when tour_of_duty and tour_allows_base_change (rule 10.15.2: unless stated in the Tour of Duty's
+        Special Rules)
+    exactly 0 when tour_of_duty (rule 10.15.2: you may not change bases)
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    _check_flag('tour_base_changes', 'tour_allows_base_change', tour_allows_base_change)
+    _check_flag('tour_base_changes', 'tour_of_duty', tour_of_duty)
+    context: dict[str, _Context] = {'tour_allows_base_change': tour_allows_base_change, 'tour_of_duty': tour_of_duty}
+    return _limit('tour_base_changes', _LIMIT_TOUR_BASE_CHANGES_CASES, context)
+
+
+_LIMIT_ME163_ENDURANCE_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Compare('aircraft_flown', '==', 'me163b1'),
+        {
+            'kind': 'exactly',
+            'min': 1,
+            'max': 1,
+            'text': 'exactly 1',
+            'cite': None,
+        },
+    ),
+)
+
+
+def limit_me163_endurance(*, aircraft_flown: Aircraft | None = None) -> Bound:
+    """Me 163B-1 fuel (rule 11.10.1): endurance boxes the Me 163B-1's fuel lasts.
+
+    The first case whose condition holds applies:
+    exactly 1 when aircraft_flown == me163b1
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    if aircraft_flown is not None:
+        _check_member('me163_endurance', 'aircraft_flown', aircraft_flown, get_args(Aircraft))
+    context: dict[str, _Context] = {'aircraft_flown': aircraft_flown}
+    return _limit('me163_endurance', _LIMIT_ME163_ENDURANCE_CASES, context)
+
+
+_LIMIT_ME163_PASSES_LIMIT_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (_Flag('flying_me163'), {'kind': 'at_most', 'min': None, 'max': 2, 'text': 'at most 2', 'cite': None}),
+)
+
+
+def limit_me163_passes_limit(*, flying_me163: bool = False) -> Bound:
+    """Me 163B-1: passes against bombers (rule 11.10.1): passes against bombers the Me 163B-1 flies in one combat.
+
+    The first case whose condition holds applies:
+    at most 2 when flying_me163
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    _check_flag('me163_passes_limit', 'flying_me163', flying_me163)
+    context: dict[str, _Context] = {'flying_me163': flying_me163}
+    return _limit('me163_passes_limit', _LIMIT_ME163_PASSES_LIMIT_CASES, context)
+
+
+_LIMIT_ME163_FIGHTER_ROUNDS_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _AllOf((_Flag('flying_me163'), _Compare('me163_passes', '==', 0))),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 6,
+            'text': 'at most 6',
+            'cite': '11.10.1: 6 rounds of combat against fighters',
+        },
+    ),
+    (
+        _AllOf((_Flag('flying_me163'), _Compare('me163_passes', '==', 1))),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 3,
+            'text': 'at most 3',
+            'cite': '11.10.1: 1 pass against bombers and 3 rounds of combat against fighters',
+        },
+    ),
+    (
+        _AllOf((_Flag('flying_me163'), _Compare('me163_passes', '==', 2))),
+        {
+            'kind': 'exactly',
+            'min': 0,
+            'max': 0,
+            'text': 'exactly 0',
+            'cite': '11.10.1: 2 passes against bombers',
+        },
+    ),
+)
+
+
+def limit_me163_fighter_rounds(*, flying_me163: bool = False, me163_passes: int | None = None) -> Bound:
+    """Me 163B-1: rounds against fighters (rule 11.10.1): rounds of combat against fighters the Me 163B-1 has left after
+        its passes against bombers.
+
+    The first case whose condition holds applies:
+    at most 6 when flying_me163 and me163_passes == 0 (rule 11.10.1: 6 rounds of combat against fighters)
+    at most 3 when flying_me163 and me163_passes == 1 (rule 11.10.1: 1 pass against bombers and 3 rounds of combat
+        against fighters)
+    exactly 0 when flying_me163 and me163_passes == 2 (rule 11.10.1: 2 passes against bombers)
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    _check_flag('me163_fighter_rounds', 'flying_me163', flying_me163)
+    if me163_passes is not None:
+        _check_int('me163_fighter_rounds', 'me163_passes', me163_passes)
+    context: dict[str, _Context] = {'flying_me163': flying_me163, 'me163_passes': me163_passes}
+    return _limit('me163_fighter_rounds', _LIMIT_ME163_FIGHTER_ROUNDS_CASES, context)
+
+
+_LIMIT_JV44_REASSIGNMENTS_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Not(_Flag('knights_cross_holder')),
+        {
+            'kind': 'exactly',
+            'min': 0,
+            'max': 0,
+            'text': 'exactly 0',
+            'cite': "R1 note 5, 4.6.1: reassignment to JV 44 requires being a Knight's Cross holder",
+        },
+    ),
+)
+
+
+def limit_jv44_reassignments(*, knights_cross_holder: bool = False) -> Bound:
+    """Reassignment to JV 44 (rule R1 note 5, 4.6.1): reassignments to JV 44 (Jagdverband 44).
+
+    The first case whose condition holds applies:
+    exactly 0 when not knights_cross_holder (rule R1 note 5, 4.6.1: reassignment to JV 44 requires being a Knight's
+        Cross holder)
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    _check_flag('jv44_reassignments', 'knights_cross_holder', knights_cross_holder)
+    context: dict[str, _Context] = {'knights_cross_holder': knights_cross_holder}
+    return _limit('jv44_reassignments', _LIMIT_JV44_REASSIGNMENTS_CASES, context)
+
+
+_LIMIT_SKIPPED_SORTIES_FOR_EXPERIENCE_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (None, {'kind': 'exactly', 'min': 0, 'max': 0, 'text': 'exactly 0', 'cite': None}),
+)
+
+
+def limit_skipped_sorties_for_experience() -> Bound:
+    """Skipped sorties toward experience (rule 7.7): sorties skipped (injury, plane repair, raid out of range or other
+        reasons) counted toward experience points.
+
+    The first case whose condition holds applies:
+    exactly 0 otherwise
+    """
+    context: dict[str, _Context] = {}
+    return _limit('skipped_sorties_for_experience', _LIMIT_SKIPPED_SORTIES_FOR_EXPERIENCE_CASES, context)
+
+
+_LIMIT_ADVANCED_MANEUVERS_SKIPPED_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (None, {'kind': 'exactly', 'min': 0, 'max': 0, 'text': 'exactly 0', 'cite': None}),
+)
+
+
+def limit_advanced_maneuvers_skipped() -> Bound:
+    """Learning the advanced maneuvers in order (rule 10.8): advanced maneuvers of a lower number not yet learned when
+        you learn one.
+
+    The first case whose condition holds applies:
+    exactly 0 otherwise
+    """
+    context: dict[str, _Context] = {}
+    return _limit('advanced_maneuvers_skipped', _LIMIT_ADVANCED_MANEUVERS_SKIPPED_CASES, context)
+
+
+_LIMIT_AIRCRAFT_ABOVE_PRESTIGE_LEVEL_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
+    (
+        _Flag('first_aircraft_from_start'),
+        {
+            'kind': 'at_most',
+            'min': None,
+            'max': 1,
+            'text': 'at most 1',
+            'cite': '4.2.2: some starting rolls waive this requirement for your first aircraft',
+        },
+    ),
+    (
+        None,
+        {
+            'kind': 'exactly',
+            'min': 0,
+            'max': 0,
+            'text': 'exactly 0',
+            'cite': '4.2.2: only if you have a sufficient Prestige Level that allows you to fly it',
+        },
+    ),
+)
+
+
+def limit_aircraft_above_prestige_level(*, first_aircraft_from_start: bool = False) -> Bound:
+    """Aircraft above your Prestige Level (rule 4.2.2, 4.6.4, 8.1): aircraft you fly that need a Prestige Level above
+        yours (aircraft prestige).
+
+    The first case whose condition holds applies:
+    at most 1 when first_aircraft_from_start (rule 4.2.2: some starting rolls waive this requirement for your first
+        aircraft)
+    exactly 0 otherwise (rule 4.2.2: only if you have a sufficient Prestige Level that allows you to fly it)
+
+    A value left as None is unknown: ValueError when the answer depends on it.
+    """
+    _check_flag('aircraft_above_prestige_level', 'first_aircraft_from_start', first_aircraft_from_start)
+    context: dict[str, _Context] = {'first_aircraft_from_start': first_aircraft_from_start}
+    return _limit('aircraft_above_prestige_level', _LIMIT_AIRCRAFT_ABOVE_PRESTIGE_LEVEL_CASES, context)
+
+
 _LIMIT_SORTIES_PER_MONTH_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
     (
         _Compare('month', '>=', '1945-01'),
@@ -10771,6 +12151,41 @@ def limit_sorties_per_month(
 
 
 LIMITS: Final[dict[str, Callable[..., Bound]]] = {
+    'allied_reflexes_uses': limit_allied_reflexes_uses,
+    'passes_before_escort': limit_passes_before_escort,
+    'escort_combats_avoided': limit_escort_combats_avoided,
+    'forward_weapons_held': limit_forward_weapons_held,
+    'weapon_selections': limit_weapon_selections,
+    'rounds_per_pass': limit_rounds_per_pass,
+    'close_range_firings': limit_close_range_firings,
+    'extended_bursts': limit_extended_bursts,
+    'wfr_gr21_rockets': limit_wfr_gr21_rockets,
+    'flak_hits': limit_flak_hits,
+    'bomber_interceptions': limit_bomber_interceptions,
+    'defensive_helps': limit_defensive_helps,
+    'abilities_per_sortie': limit_abilities_per_sortie,
+    'same_ability_per_sortie': limit_same_ability_per_sortie,
+    'night_owl_uses': limit_night_owl_uses,
+    'ek1_awards': limit_ek1_awards,
+    'gold_clasp': limit_gold_clasp,
+    'annual_leaves': limit_annual_leaves,
+    'annual_leave_sorties': limit_annual_leave_sorties,
+    'approach_track_1_attacks': limit_approach_track_1_attacks,
+    'vertical_attacks': limit_vertical_attacks,
+    'advanced_maneuver_uses': limit_advanced_maneuver_uses,
+    'advanced_maneuvers_bought': limit_advanced_maneuvers_bought,
+    'green_missions': limit_green_missions,
+    'bf109g6r4_aircraft': limit_bf109g6r4_aircraft,
+    'tour_missions': limit_tour_missions,
+    'tour_families': limit_tour_families,
+    'tour_base_changes': limit_tour_base_changes,
+    'me163_endurance': limit_me163_endurance,
+    'me163_passes_limit': limit_me163_passes_limit,
+    'me163_fighter_rounds': limit_me163_fighter_rounds,
+    'jv44_reassignments': limit_jv44_reassignments,
+    'skipped_sorties_for_experience': limit_skipped_sorties_for_experience,
+    'advanced_maneuvers_skipped': limit_advanced_maneuvers_skipped,
+    'aircraft_above_prestige_level': limit_aircraft_above_prestige_level,
     'sorties_per_month': limit_sorties_per_month,
 }
 
@@ -10779,6 +12194,12 @@ LIMITS: Final[dict[str, Callable[..., Bound]]] = {
 # book prints (None: the roll selects no row) or the number a formula computes; check_examples()
 # runs them.
 EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
+    (
+        'disadvantaged_three_choices',
+        '7.12',
+        lambda: lookup_decisions(decision='disadvantaged_or_tailed'),
+        {'options': {'choice': ('The defense option of the next card', 'Call on your wingman', 'A standard maneuver')}},
+    ),
     (
         'range_wingman_close',
         '7.2.3.1',
