@@ -114,6 +114,8 @@ TALLER_THAN_A_PAGE_IN_LARGE_PRINT = {
     "chart-awards": 3,
     "chart-aircraft_changes": 3,
     "chart-ia1_errata": 3,
+    # IA2's decisions the rules leave to the player (charts/ia2/choices.chart): 3 A4 pages, 4 Letter
+    "chart-decisions": 4,
 }
 # In the dense print every chart fits one page (the Target Systems Planning Table prints whole
 # across the page at 7.5 pt, half a page tall).
@@ -124,6 +126,8 @@ TALLER_THAN_A_PAGE_AT_NORMAL_SIZE: dict[str, int] = {
     "chart-game_play_outline": 2,
     "chart-awards": 2,
     "chart-aircraft_changes": 2,
+    # IA2's decisions the rules leave to the player (issue 30: charts/ia2/choices.chart, 16 rows of the rules' words)
+    "chart-decisions": 2,
 }
 # Landscape pages (`--landscape`) in WeasyPrint: up to three narrow charts a row, rows across
 # groups, wide tables whole. A landscape page is 182 mm tall (A4) against a portrait page's 269 mm,
@@ -134,7 +138,8 @@ EXPECTED_PAGES_WEASYPRINT_LANDSCAPE = {
     # merged with issue 30's rule charts (2026-12-04): IA2 9 to 32 pages (58 in integb's layout)
     # with its limits, choices and conflicts (x30-ia2, scripts/aid_pages.py --landscape ia2): 32 to 33, 33 to 36,
     # 96 to 102, 95 to 100
-    "ia2": {("a4", False): 33, ("letter", False): 36, ("a4", True): 102, ("letter", True): 100},
+    # merged with USAAF's readings, the module's context and the overlays (2026-12-04): A4 34
+    "ia2": {("a4", False): 34, ("letter", False): 36, ("a4", True): 102, ("letter", True): 100},
     # USAAF with issue 30's limits and conflicts: 9, 9, 26, 26 (scripts/aid_pages.py --landscape usaaf);
     # with its readings 9, 10, 27, 27, and the AA excerpt's 3, 3, 10, 9 to 3, 3, 11, 10
     "usaaf": {("a4", False): 9, ("letter", False): 10, ("a4", True): 27, ("letter", True): 27},

@@ -4349,7 +4349,7 @@ _DECISIONS_ROWS: Final[tuple[_Row[tuple[str | Choice, str]], ...]] = (
     )),
     (('attack_target',), None, None, (
         {'choice': ('Attack the bombers', 'Attack the escorts')},
-        '7.1.3: the player must first decide if he is attacking the bombers or any escorts (if present); starting disadvantaged with escorts present he must conduct fighter combat (limit passes_before_escort)',
+        '7.1.3: the player must first decide if he is attacking the bombers or any escorts (if present); starting disadvantaged with escorts present he must conduct fighter combat (see the limit on passes before fighter combat with the escort)',
     )),
     (('after_pass',), None, None, (
         {'choice': ('Attack again', 'Break off')},
