@@ -19,7 +19,8 @@ from click.testing import CliRunner
 
 from compiler.build.render import html_to_pdf, layout_pdf, render_outputs
 from compiler.cli import cli
-from compiler.emit.html.aid import play_order, rule_key
+from compiler.emit.html.aid import AidPart, play_order, reference_title, rule_key
+from compiler.model import ChartKind
 from compiler.emit.html.wording import month_text
 from dsl.aid_order import read_order
 from tests import browser
@@ -193,9 +194,38 @@ def test_rule_key_orders_section_numbers_numerically() -> None:
 def test_default_order_follows_rule_sections(tmp_path: Path) -> None:
     game = compile_text(tmp_path, TWO_SECTIONS).project.games["t"]
     groups = play_order(game)
-    assert [(g.heading, [c.address for c in g.charts]) for g in groups] == [
-        ("Rules 5", ["V1"]), ("Rules 7", ["C1", "C2"]), ("Other charts", ["misc"]),
+    assert [(g.heading, [c.address for c in g.charts], g.part) for g in groups] == [
+        ("Rules 5", ["V1"], AidPart.AID), ("Rules 7", ["C1", "C2"], AidPart.AID), ("Other charts", ["misc"], AidPart.AID),
     ]
+
+
+RULES_AS_CHARTS = (
+    TWO_SECTIONS
+    + 'chart moves "Moving" { rule "6.2" key unit column how: text "How" rows { any: "one hex" } }\n'
+    + 'chart [T1] "Terrain" { rule "8.1" key unit column cost: text "Cost" rows { any: "1" } }\n'
+    + 'chart turn "Sequence of Play" { rule "3.0" key unit column step: text "Step" rows { any: "move" } }\n'
+).replace('game t { title "T" }\n', 'game t { title "T" }\nenum unit "Unit" { any "Any unit" }\n')
+
+
+def test_without_an_order_file_the_rules_as_charts_form_the_rules_reference(tmp_path: Path) -> None:
+    # issue 34: the sequence of play, the charts the book prints with a chart ID and the charts read
+    # by dice make the player aid; a rule written as a chart (no ID, read by its keys) the reference
+    game = compile_text(tmp_path, RULES_AS_CHARTS).project.games["t"]
+    groups = play_order(game)
+    assert [(g.heading, [c.address for c in g.charts], g.part) for g in groups] == [
+        ("Sequence of Play", ["turn"], AidPart.AID),
+        ("Rules 5", ["V1"], AidPart.AID), ("Rules 7", ["C1", "C2"], AidPart.AID), ("Rules 8", ["T1"], AidPart.AID),
+        ("Other charts", ["misc"], AidPart.AID),
+        ("Rules 6", ["moves"], AidPart.REFERENCE),
+    ]
+    html = render_outputs(compile_text(tmp_path, RULES_AS_CHARTS).project)["t/t.html"]
+    reference = html[html.index('<section class="part reference" id="reference"'):]
+    assert _section_ids(html[: len(html) - len(reference)]) == [
+        "chart-turn", "chart-v1", "chart-c1", "chart-c2", "chart-t1", "chart-misc"]
+    assert _section_ids(reference) == ["chart-moves"] and "<h1>Rules reference</h1>" in reference
+    # its own running header, after a page break
+    assert '@page reference { @top-right { content: "Rules\\000020reference"; } }' in html
+    assert "section.part.reference { break-before: page; page: reference; }" in html
 
 
 def test_the_sequence_of_play_opens_an_aid_without_an_order_file(corpus) -> None:
@@ -207,14 +237,31 @@ def test_the_sequence_of_play_opens_an_aid_without_an_order_file(corpus) -> None
         "Sequence of Play",
         ["sequence_of_play", "step_headings"],
     )
-    assert groups[1].heading == "Rules 1"
+    # its 9 rolls (Safe Landing, Bail Out!, Gun Attack, ...) and 6 DRM lists follow in the aid (the book
+    # prints no chart IDs), the rules as charts in the reference
+    aid = [c for g in groups if g.part is AidPart.AID for c in g.charts]
+    assert [sum(c.kind is kind for c in aid[2:]) for kind in (ChartKind.ROLL, ChartKind.DRMS)] == [9, 6]
+    assert len(aid) == 17
+    assert groups[1].heading == "Rules 21" and [c.ident for c in groups[1].charts] == ["safe_landing"]
 
 
 def test_order_file_sets_groups_and_keeps_unlisted_charts(tmp_path: Path) -> None:
     game = compile_text(tmp_path, TWO_SECTIONS).project.games["t"]
     groups = play_order(game, read_order("# sequence of play\n== Combat\nC2\nc1  # by ID, any case\n== End\nV1\n", "t"))
-    assert [(g.heading, [c.address for c in g.charts]) for g in groups] == [
-        ("Combat", ["C2", "C1"]), ("End", ["V1"]), ("Other charts", ["misc"]),
+    assert [(g.heading, [c.address for c in g.charts], g.part) for g in groups] == [
+        ("Combat", ["C2", "C1"], AidPart.AID), ("End", ["V1"], AidPart.AID),
+        ("Other charts", ["misc"], AidPart.REFERENCE),
+    ]
+
+
+def test_order_file_divides_the_aid_from_the_rules_reference(tmp_path: Path) -> None:
+    game = compile_text(tmp_path, TWO_SECTIONS).project.games["t"]
+    order = read_order("== Combat\nC1\n--- The rules\n== End\nV1\nC2\n", "t")
+    assert reference_title(order) == "The rules" and reference_title(read_order("--- \n", "t")) == "Rules reference"
+    groups = play_order(game, order)
+    assert [(g.heading, [c.address for c in g.charts], g.part) for g in groups] == [
+        ("Combat", ["C1"], AidPart.AID), ("End", ["V1", "C2"], AidPart.REFERENCE),
+        ("Other charts", ["misc"], AidPart.REFERENCE),
     ]
 
 
@@ -238,18 +285,23 @@ def test_bad_order_file_fails_the_build(tmp_path: Path, monkeypatch) -> None:
 
 def test_ia2_aid_follows_the_sequence_of_play(corpus) -> None:
     html = render_outputs(corpus.project)["ia2/ia2.html"]
-    ids = _section_ids(html)
-    assert ids[0] == "chart-b9"  # 6.1: the weather roll opens the sequence of play
-    assert ids[-7:] == [
-        # setup, used once, near the end; R1 sends the reader to its units' rows
-        "chart-r1", "chart-starting_unit_bases", "chart-r2", "chart-r3", "chart-ammunition_tracking",
-        "chart-ia1_errata", "chart-ia1_allied_ammo",  # the 1943-44 errata printed at the end of the book
-    ]
-    # the limits and allowances (4.3.3's sorties a month, ...) print after the charts, in their own part
-    assert html.index('<div class="rule-limits" id="limits">') > html.index('id="chart-r3"')
+    reference = html[html.index('<section class="part reference" id="reference"'):]
+    aid = _section_ids(html[: len(html) - len(reference)])
+    # issue 34: the Game Play Outline (6.1) opens the aid, then the weather roll (B9)
+    assert aid[:2] == ["chart-game_play_outline", "chart-b9"]
+    # setup, used once, near the end; the player aid holds the book's charts and the rolls of the rules
+    assert aid[-4:] == ["chart-victory_points", "chart-r1", "chart-r2", "chart-r3"]
+    assert {"chart-r4", "chart-r5", "chart-r6", "chart-r7", "chart-r8", "chart-r9", "chart-extended_burst",
+            "chart-range_effects", "chart-allied_fighter_skills"} < set(aid)
+    # the rules as charts in the reference, under the same headings, the 1943-44 errata at the end of the book
+    ids = _section_ids(reference)
+    assert ids[-2:] == ["chart-ia1_errata", "chart-ia1_allied_ammo"] or ids[-8:-6] == ["chart-ia1_errata", "chart-ia1_allied_ammo"]
+    assert "chart-starting_unit_bases" in ids and "chart-fighter_combat" in ids
+    # the limits and allowances (4.3.3's sorties a month, ...) print after the charts, at the end of the reference
+    assert html.index('<div class="rule-limits" id="limits">') > html.index('id="chart-ia1_allied_ammo"')
     printed = [c for c in corpus.project.games["ia2"].charts if c.kind != "external"]  # B3, B6, P1 are not in the book
-    assert sorted(ids) == sorted("chart-" + c.ident for c in printed)
-    assert '<h2 class="group">Combat (7.1-7.3)</h2>' in html
+    assert sorted(aid + ids) == sorted("chart-" + c.ident for c in printed)
+    assert html.count('<h2 class="group">Combat (7.1-7.3)</h2>') == 2  # once in each part
 
 
 # --- markup and print sizes ---------------------------------------------------------------------
@@ -829,12 +881,14 @@ def test_the_contents_list_is_set_in_balanced_columns_in_play_order(corpus) -> N
     columns = nav.split('<div class="columns">\n', 1)[1].split("\n</ol>\n<ol>\n")
     assert len(columns) == 3
     # every group once, whole, in the order the charts print
+    aid = html[: html.index('<section class="part reference" id="reference"')]
     headings = re.findall(r'<span class="g">([^<]+)</span>', nav)
-    assert headings == re.findall(r'<h2 class="group">([^<]+)</h2>', html)
-    assert re.findall(r'<a href="#([^"]+)">', nav) == _section_ids(html)
-    # balanced by lines: IA2's 140 printed charts in 13 groups, each group whole in a column
+    assert headings == re.findall(r'<h2 class="group">([^<]+)</h2>', aid)
+    # and, last, the rules reference
+    assert re.findall(r'<a href="#([^"]+)">', nav) == [*_section_ids(aid), "reference"]
+    # balanced by lines: the 47 charts of IA2's player aid in 12 groups, each group whole in a column
     entries = [c.count("<li><a ") for c in columns]
-    assert entries == [57, 48, 35] and sum(entries) == len(_section_ids(html))
+    assert entries == [16, 18, 13] and sum(entries) == len(_section_ids(aid)) == 47
     landscape = render_outputs(corpus.project, "a4", False, True)["ia2/ia2.html"]
     assert landscape.split('<div class="columns">', 1)[1].split("</nav>")[0].count("\n<ol>\n") == 4
 
