@@ -821,7 +821,7 @@ def test_the_dense_print_flows_the_charts_through_columns(corpus) -> None:
     in play order, small charts one under another in a column; a chart prints across the page
     only when a column cannot hold it in fewer than three stacked blocks."""
     html = render_outputs(corpus.project)["ia2/ia2.html"]
-    assert "main.flow .cols { columns: 2;" in html and '<div class="pair">' not in html
+    assert "div.flow .cols { columns: 2;" in html and '<div class="pair">' not in html
     flow = html[html.index('<main class="flow">') :]
     assert flow.index('id="chart-b9"') < flow.index('id="chart-a3"')  # 6.1: the weather roll, then A3
     # every IA2 table fits a column but one: issue 30's Rockets (7.1.14, 7.1.15), eight columns of
@@ -832,7 +832,7 @@ def test_the_dense_print_flows_the_charts_through_columns(corpus) -> None:
     head = '<div class="keep span"><h2 class="group">Rules 20</h2>\n'
     assert head + '<section class="chart span" id="chart-target_systems">' in usaaf
     landscape = render_outputs(corpus.project, "a4", False, True)["ia2/ia2.html"]
-    assert "main.flow .cols { columns: 3;" in landscape
+    assert "div.flow .cols { columns: 3;" in landscape
 
 
 def _section(html: str, anchor: str) -> str:
@@ -886,7 +886,7 @@ def test_the_contents_list_is_set_in_balanced_columns_in_play_order(corpus) -> N
     html = render_outputs(corpus.project)["ia2/ia2.html"]
     nav = html[html.index('<nav class="contents') : html.index("</nav>", html.index('<nav class="contents'))]
     # no CSS multi-column layout but the dense print's flow of charts (`column-fill: auto`)
-    assert re.findall(r"([^{}\n]+)\{[^}]*(?<![-\w])columns:", html.split("</style>")[0]) == ["  main.flow .cols "]
+    assert re.findall(r"([^{}\n]+)\{[^}]*(?<![-\w])columns:", html.split("</style>")[0]) == ["  div.flow .cols "]
     columns = nav.split('<div class="columns">\n', 1)[1].split("\n</ol>\n<ol>\n")
     assert len(columns) == 3
     # every group once, whole, in the order the charts print
