@@ -242,7 +242,8 @@ CHART_TOO_LARGE: Final = _code(
 AID_ORDER: Final = _code(
     "C416", "aid-order", Severity.ERROR,
     "a game's `aid.order` file names a chart that does not exist, one chart twice, or starts the rules reference twice",
-    "List each chart of the game once, by its printed ID or slug (`R4`, `extended_burst`), and one `--- Rules reference` line.",
+    "List each chart of the game once, by its printed ID or slug (`R4`, `extended_burst`), and one"
+    " `--- Rules reference` line.",
 )
 FACTS_DISAGREE: Final = _code(
     "C417", "facts-disagree", Severity.WARNING,
