@@ -46,11 +46,18 @@ CHROMIUM_PATCH_SLACK = 1
 # transcribed as charts, and the limits printed after them), the dense print holds IA2 in 26
 # Chromium A4 pages (45 in integb's layout; 8 before the rule charts: the rule charts, not the
 # layout, are the 18 pages over the 8-page bound), Stuka Leader in 22 (42; 5 before).
+# Issue 34, the two parts: the player aid proper (the charts the books print and the rolls of the
+# rules, the sequence of play first) and the rules reference after it (issue 30's rules as charts).
+# Each pin is (the aid's pages, the whole PDF's pages): IA2's aid is 6 A4 pages (the issue's bound
+# is 8), Stuka Leader's 3 or 4, USAAF's 2, the AA excerpt's 1.
 EXPECTED_PAGES = {
-    "ia2": {("a4", False): 26, ("letter", False): 26, ("a4", True): 75, ("letter", True): 78},
-    "usaaf": {("a4", False): 7, ("letter", False): 7, ("a4", True): 23, ("letter", True): 24},
-    "stuka_leader": {("a4", False): 22, ("letter", False): 23, ("a4", True): 68, ("letter", True): 70},
-    "aa_rules": {("a4", False): 3, ("letter", False): 3, ("a4", True): 8, ("letter", True): 8},
+    "ia2": {("a4", False): (6, 25), ("letter", False): (6, 25), ("a4", True): (20, 74), ("letter", True): (21, 77)},
+    "usaaf": {("a4", False): (2, 8), ("letter", False): (2, 8), ("a4", True): (5, 25), ("letter", True): (5, 26)},
+    "stuka_leader": {
+        ("a4", False): (4, 22), ("letter", False): (4, 24),
+        ("a4", True): (13, 69), ("letter", True): (13, 72),
+    },
+    "aa_rules": {("a4", False): (1, 3), ("letter", False): (1, 3), ("a4", True): (3, 8), ("letter", True): (3, 8)},
 }
 # Issue 30 took USAAF from 7 pages to 13 (A4) and the AA excerpt from 4 to 5: the rules beyond the
 # tables as charts (what a hex allows, what the players may do, air combat, fog of war, the mapsheet's
@@ -71,11 +78,16 @@ EXPECTED_PAGES = {
 # 2026-12-04): IA2 27 A4 pages (45 in integb's layout), 28 Letter; large print 86 and 89 (87, 92);
 # Stuka Leader 22 and 23 (44, 46), large print 73 and 76 (72, 76); USAAF 7, 7, 23, 24 (13, 15, 24, 24).
 EXPECTED_PAGES_WEASYPRINT = {
-    # IA2 27 to 25 (28 to 27, 86 to 85) when its outline and a B12 note named a chart and a formula as players read them
-    "ia2": {("a4", False): 25, ("letter", False): 27, ("a4", True): 85, ("letter", True): 89},
-    "usaaf": {("a4", False): 7, ("letter", False): 7, ("a4", True): 23, ("letter", True): 24},
-    "stuka_leader": {("a4", False): 22, ("letter", False): 23, ("a4", True): 73, ("letter", True): 76},
-    "aa_rules": {("a4", False): 2, ("letter", False): 3, ("a4", True): 8, ("letter", True): 8},
+    # issue 34's two parts: IA2 25 A4 pages to 6 + 19 (27 to 6 + 19, 85 to 22 + 61, 89 to 23 + 64)
+    "ia2": {("a4", False): (6, 25), ("letter", False): (6, 25), ("a4", True): (22, 83), ("letter", True): (23, 87)},
+    # USAAF 7 to 2 + 6 (7 to 2 + 6, 23 to 5 + 19, 24 to 5 + 20)
+    "usaaf": {("a4", False): (2, 8), ("letter", False): (2, 8), ("a4", True): (5, 24), ("letter", True): (5, 25)},
+    # Stuka Leader 22 to 3 + 18 (23 to 4 + 19, 73 to 14 + 58, 76 to 14 + 60)
+    "stuka_leader": {
+        ("a4", False): (3, 21), ("letter", False): (4, 23),
+        ("a4", True): (14, 72), ("letter", True): (14, 74),
+    },
+    "aa_rules": {("a4", False): (1, 3), ("letter", False): (1, 3), ("a4", True): (3, 7), ("letter", True): (3, 8)},
 }
 # Large print may take a second page for a chart taller than a page (research note, layout rule
 # L8). Only IA2's R1 units (`starting_unit_bases`) are: eight columns at 12 pt plus the seven
@@ -127,13 +139,15 @@ TALLER_THAN_A_PAGE_AT_NORMAL_SIZE: dict[str, int] = {
 EXPECTED_PAGES_WEASYPRINT_LANDSCAPE = {
     # issue 34: the dense print flows three columns (IA2 22 pages to 9); large print keeps two
     # charts a row, its notes condensed (IA2 35 to 32)
-    # merged with issue 30's rule charts (2026-12-04): IA2 9 to 32 pages (58 in integb's layout)
-    "ia2": {("a4", False): 32, ("letter", False): 33, ("a4", True): 96, ("letter", True): 95},
-    # USAAF with issue 30's limits and conflicts: 9, 9, 26, 26 (scripts/aid_pages.py --landscape usaaf)
-    "usaaf": {("a4", False): 9, ("letter", False): 9, ("a4", True): 26, ("letter", True): 26},
-    # and Stuka Leader 5 to 23 (54 in integb's layout)
-    "stuka_leader": {("a4", False): 23, ("letter", False): 26, ("a4", True): 88, ("letter", True): 89},
-    "aa_rules": {("a4", False): 3, ("letter", False): 3, ("a4", True): 10, ("letter", True): 9},
+    # merged with issue 30's rule charts (2026-12-04): IA2 9 to 32 pages (58 in integb's layout);
+    # issue 34's two parts (the aid's pages, all pages): IA2 32 to 7 + 24 (33 to 8 + 27, 96 to 25 + 71, 95 to 25 + 70)
+    "ia2": {("a4", False): (7, 31), ("letter", False): (8, 35), ("a4", True): (25, 96), ("letter", True): (25, 95)},
+    "usaaf": {("a4", False): (2, 9), ("letter", False): (2, 10), ("a4", True): (6, 27), ("letter", True): (6, 27)},
+    "stuka_leader": {
+        ("a4", False): (5, 25), ("letter", False): (5, 26),
+        ("a4", True): (19, 86), ("letter", True): (19, 89),
+    },
+    "aa_rules": {("a4", False): (2, 4), ("letter", False): (2, 4), ("a4", True): (5, 10), ("letter", True): (5, 10)},
 }
 # At normal size every chart fits a landscape page; in large print the charts taller than a portrait
 # page are taller than a landscape one too, and Stuka Leader's 27 steps take three Letter pages.
@@ -220,13 +234,13 @@ def test_without_an_order_file_the_rules_as_charts_form_the_rules_reference(tmp_
         ("Rules 6", ["moves"], AidPart.REFERENCE),
     ]
     html = render_outputs(compile_text(tmp_path, RULES_AS_CHARTS).project)["t/t.html"]
-    reference = html[html.index('<section class="part reference" id="reference"'):]
+    reference = html[html.index('<div class="part reference" id="reference"'):]
     assert _section_ids(html[: len(html) - len(reference)]) == [
         "chart-turn", "chart-v1", "chart-c1", "chart-c2", "chart-t1", "chart-misc"]
     assert _section_ids(reference) == ["chart-moves"] and "<h1>Rules reference</h1>" in reference
     # its own running header, after a page break
     assert '@page reference { @top-right { content: "Rules\\000020reference"; } }' in html
-    assert "section.part.reference { break-before: page; page: reference; }" in html
+    assert "div.part.reference { break-before: page; page: reference; }" in html
 
 
 def test_the_sequence_of_play_opens_an_aid_without_an_order_file(corpus) -> None:
@@ -286,7 +300,7 @@ def test_bad_order_file_fails_the_build(tmp_path: Path, monkeypatch) -> None:
 
 def test_ia2_aid_follows_the_sequence_of_play(corpus) -> None:
     html = render_outputs(corpus.project)["ia2/ia2.html"]
-    reference = html[html.index('<section class="part reference" id="reference"'):]
+    reference = html[html.index('<div class="part reference" id="reference"'):]
     aid = _section_ids(html[: len(html) - len(reference)])
     # issue 34: the Game Play Outline (6.1) opens the aid, then the weather roll (B9)
     assert aid[:2] == ["chart-game_play_outline", "chart-b9"]
@@ -895,7 +909,7 @@ def test_the_contents_list_is_set_in_balanced_columns_in_play_order(corpus) -> N
     columns = nav.split('<div class="columns">\n', 1)[1].split("\n</ol>\n<ol>\n")
     assert len(columns) == 3
     # every group once, whole, in the order the charts print
-    aid = html[: html.index('<section class="part reference" id="reference"')]
+    aid = html[: html.index('<div class="part reference" id="reference"')]
     headings = re.findall(r'<span class="g">([^<]+)</span>', nav)
     assert headings == re.findall(r'<h2 class="group">([^<]+)</h2>', aid)
     # and, last, the rules reference
