@@ -4,7 +4,8 @@
 
 For each game and each layout (A4 and Letter, the dense print and `--large-print`) it lays the
 aid out in WeasyPrint (what `chartc build --pdf` writes) and, with `--chromium`, prints it in
-headless Chromium too (tests/browser.py's flags), then prints one Markdown table row per game.
+headless Chromium too (tests/browser.py's flags), then prints one Markdown table row per game:
+the pages of the player aid proper + the pages of the rules reference after it (`8 + 17`).
 tests/test_print.py pins the same numbers (WeasyPrint exactly, Chromium within one page).
 """
 
@@ -27,18 +28,29 @@ from tests import browser  # noqa: E402
 LAYOUTS = (("a4", False), ("letter", False), ("a4", True), ("letter", True))
 
 
-def _weasyprint_pages(html: str) -> int:
+def _parts(aid: int, total: int) -> str:
+    return f"{aid} + {total - aid}" if aid < total else str(total)
+
+
+def weasyprint_parts(html: str) -> tuple[int, int]:
+    """The pages of the player aid proper (those before the rules reference's page) and of the
+    whole document, laid out by WeasyPrint."""
     document, _ = layout_pdf(html)
-    return len(document.pages)
+    start = next((i for i, page in enumerate(document.pages) if "reference" in page.anchors), len(document.pages))
+    return start, len(document.pages)
 
 
-def _chromium_pages(html: str, folder: Path) -> int:
+def chromium_parts(html: str, folder: Path) -> tuple[int, int]:
+    """The same counted in the PDF headless Chromium prints: the aid's pages carry "Player aid" in
+    their running header, the reference's pages the reference's title."""
     page = folder / "aid.html"
     page.write_text(html, encoding="utf-8")
     pdf = folder / "aid.pdf"
     pdf.unlink(missing_ok=True)
     browser.print_to_pdf(page, pdf)
-    return browser.page_count(pdf)
+    texts = browser.page_texts(pdf)
+    aid = next((i for i, text in enumerate(texts) if "Player aid" not in text), len(texts))
+    return aid, len(texts)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,13 +71,13 @@ def main(argv: list[str] | None = None) -> int:
             cells = []
             for paper, large in LAYOUTS:
                 html = emit_game_html(game, paper, large, game.aid_order, args.landscape)
-                cell = str(_weasyprint_pages(html))
+                cell = _parts(*weasyprint_parts(html))
                 if args.chromium:
-                    cell += f" ({_chromium_pages(html, Path(tmp))})"
+                    cell += f" ({_parts(*chromium_parts(html, Path(tmp)))})"
                 cells.append(cell)
             print(f"| {game.title} | " + " | ".join(cells) + " |", flush=True)
     if args.chromium:
-        print("\nEach cell: WeasyPrint pages (Chromium pages).")
+        print("\nEach cell: WeasyPrint pages (Chromium pages), the player aid + the rules reference.")
     return 0
 
 

@@ -279,8 +279,18 @@ def _load_aid_order(
     seen: dict[str, int] = {}
     kept: list[OrderEntry] = []
     lines = text.lstrip("\ufeff").split("\n")
+    divider: int | None = None
     for entry in read_order(text, game.id):
+        if entry.divider is not None and divider is not None:
+            raw = lines[entry.line - 1]
+            sink.emit(codes.AID_ORDER,
+                      f"{ORDER_FILE} starts the rules reference twice (first on line {divider})",
+                      Span(shown, entry.line, 1, entry.line, len(raw.rstrip()) + 1), "delete one of the lines",
+                      fix=fixes.delete(Span(shown, entry.line, 1, entry.line, len(raw) + 1), f"line {entry.line}",
+                                       Applicability.SAFE))
+            continue
         if entry.address is None:
+            divider = entry.line if entry.divider is not None else divider
             kept.append(entry)
             continue
         raw = lines[entry.line - 1]

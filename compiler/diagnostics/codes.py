@@ -244,8 +244,9 @@ CHART_TOO_LARGE: Final = _code(
 )
 AID_ORDER: Final = _code(
     "C416", "aid-order", Severity.ERROR,
-    "a game's `aid.order` file names a chart that does not exist, or one chart twice",
-    "List each chart of the game once, by its printed ID or slug (`R4`, `extended_burst`).",
+    "a game's `aid.order` file names a chart that does not exist, one chart twice, or starts the rules reference twice",
+    "List each chart of the game once, by its printed ID or slug (`R4`, `extended_burst`), and one"
+    " `--- Rules reference` line.",
 )
 FACTS_DISAGREE: Final = _code(
     "C417", "facts-disagree", Severity.WARNING,

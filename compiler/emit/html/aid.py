@@ -10,9 +10,11 @@ strings escaped by `css_string`.
 
 from __future__ import annotations
 
+import enum
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import assert_never
 
 from markupsafe import Markup
 
@@ -24,7 +26,7 @@ from compiler.emit.html.page_fit import pair_charts
 from compiler.emit.html.views import LANDSCAPE, PORTRAIT, GroupView, Layout, SheetCell
 from compiler.emit.html.wording import describe_condition
 from compiler.emit.templating import environment
-from dsl.aid_order import OrderEntry
+from dsl.aid_order import DEFAULT_REFERENCE_TITLE, OrderEntry
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
 
@@ -49,12 +51,21 @@ def limit_view(game: model.Game, limit: model.Limit) -> LimitView:
     return LimitView(limit.id, limit.title, limit.rule, limit.counts, tuple(cases))
 
 
+class AidPart(enum.StrEnum):
+    """The two parts of a player aid: the aid proper (the tables a player rolls on and reads at the
+    table, the sequence of play first) and the rules reference after it (the rules as charts)."""
+
+    AID = "aid"
+    REFERENCE = "reference"
+
+
 @dataclass(frozen=True)
 class AidGroup:
-    """Charts printed together under one heading (`None`: no heading)."""
+    """Charts printed together under one heading (`None`: no heading), in one part of the aid."""
 
     heading: str | None
     charts: tuple[model.Chart, ...]
+    part: AidPart = AidPart.AID
 
 
 def rule_key(rule: str | None) -> tuple[float, ...]:
@@ -66,59 +77,86 @@ def rule_key(rule: str | None) -> tuple[float, ...]:
     return tuple(float(part) for part in match.group(0).split("."))
 
 
-def _grouped(pairs: list[tuple[str | None, model.Chart]]) -> list[AidGroup]:
-    """Consecutive charts under the same heading as one group, in order."""
-    groups: list[tuple[str | None, list[model.Chart]]] = []
-    for heading, chart in pairs:
-        if groups and groups[-1][0] == heading:
-            groups[-1][1].append(chart)
-        else:
-            groups.append((heading, [chart]))
-    return [AidGroup(heading, tuple(charts)) for heading, charts in groups]
+def _sequence_of_play(chart: model.Chart) -> bool:
+    return chart.title.casefold().startswith("sequence of play")
 
 
-def _default_groups(charts: Sequence[model.Chart]) -> list[AidGroup]:
+def in_default_aid(chart: model.Chart) -> bool:
+    """Whether a game without an `aid.order` prints `chart` in the player aid proper: the sequence
+    of play, a chart the book prints with a chart ID, and a chart read by dice (a roll, a DRM list,
+    an odds rule); the rest (the rules written as charts) goes to the rules reference."""
+    match chart.kind:
+        case model.ChartKind.ROLL | model.ChartKind.DRMS | model.ChartKind.ODDS:
+            return True
+        case model.ChartKind.VALUE | model.ChartKind.REFERENCE | model.ChartKind.EXTERNAL:
+            return chart.chart_id is not None or _sequence_of_play(chart)
+        case _:
+            assert_never(chart.kind)
+
+
+def _default_groups(charts: Sequence[model.Chart], part: AidPart) -> list[AidGroup]:
     """Charts by rule section number (stable: source order breaks ties), grouped by the number's
-    first part (`Rules 7`); the sequence of play (a chart so titled) opens the aid, as a player
+    first part (`Rules 7`); the sequence of play (a chart so titled) opens them, as a player
     reads it first (Stuka Leader prints it on its own page before the rules)."""
-    first = [c for c in charts if c.title.casefold().startswith("sequence of play")]
+    first = [c for c in charts if _sequence_of_play(c)]
     pairs: list[tuple[str | None, model.Chart]] = [("Sequence of Play", c) for c in first]
     for chart in sorted((c for c in charts if c not in first), key=lambda c: rule_key(c.rule)):
         key = rule_key(chart.rule)[0]
         pairs.append((f"Rules {int(key)}" if key != float("inf") else "Other charts", chart))
-    return _grouped(pairs)
+    groups: list[AidGroup] = []
+    for heading, chart in pairs:
+        if groups and groups[-1].heading == heading:
+            groups[-1] = AidGroup(heading, (*groups[-1].charts, chart), part)
+        else:
+            groups.append(AidGroup(heading, (chart,), part))
+    return groups
 
 
 def play_order(game: model.Game, order: Sequence[OrderEntry] | None = None) -> list[AidGroup]:
-    """The charts of `game` in the order the player aid prints them (in time linear in the
-    number of charts and lines).
+    """The charts of `game` in the order the player aid prints them, the player aid proper's
+    groups first, then the rules reference's (in time linear in the number of charts and lines).
 
-    Without an order file the charts follow their rule section numbers, grouped by the first part
-    of the number. An order file (`aid.order` in the game folder) sets the sequence of play: one
-    chart address per line, `== Heading` starts a group, `#` starts a comment. Charts it does not
-    list follow in rule order, so a newly added chart is never left out of the aid.
+    Without an order file the aid holds the charts `in_default_aid` picks and the reference the
+    rest, each part in rule section order, grouped by the first part of the number. An order file
+    (`aid.order` in the game folder) sets the sequence of play: one chart address per line,
+    `== Heading` starts a group, `#` starts a comment, and `--- Rules reference` ends the aid
+    proper: the charts listed after it, then the charts it does not list (in rule order, so a
+    newly added chart is never left out), are the rules reference.
 
     `order` holds the lines project loading kept after checking the file (C416 reports a line that
     names no chart or a chart already listed, and a build with that error writes nothing); such a
     line is skipped here too, so the aid never depends on a second validator.
     """
     if order is None:
-        return _default_groups(game.charts)
-    groups: list[tuple[str | None, list[model.Chart]]] = []
+        aid = [c for c in game.charts if in_default_aid(c)]
+        return _default_groups(aid, AidPart.AID) + _default_groups(
+            [c for c in game.charts if not in_default_aid(c)], AidPart.REFERENCE)
+    groups: list[tuple[str | None, list[model.Chart], AidPart]] = []
     listed: set[int] = set()
+    part = AidPart.AID
     for entry in order:
+        if entry.divider is not None:
+            part = AidPart.REFERENCE
+            groups.append((None, [], part))
+            continue
         if entry.address is None:
-            groups.append((entry.heading or None, []))
+            groups.append((entry.heading or None, [], part))
             continue
         chart = game.chart(entry.address)
         if chart is None or id(chart) in listed:
             continue
         listed.add(id(chart))
         if not groups:
-            groups.append((None, []))
+            groups.append((None, [], part))
         groups[-1][1].append(chart)
     rest = [c for c in game.charts if id(c) not in listed]
-    return [AidGroup(heading, tuple(charts)) for heading, charts in groups if charts] + _default_groups(rest)
+    return [AidGroup(heading, tuple(charts), p) for heading, charts, p in groups if charts] + _default_groups(
+        rest, AidPart.REFERENCE)
+
+
+def reference_title(order: Sequence[OrderEntry] | None) -> str:
+    """The rules reference's title: the divider's text in `aid.order`, else `Rules reference`."""
+    return next((e.divider for e in order or () if e.divider is not None), DEFAULT_REFERENCE_TITLE)
 
 
 def emit_game_html(
@@ -141,33 +179,65 @@ def emit_game_html(
             side), and wide tables whole where they fit across.
     """
     sheet = LANDSCAPE if landscape else PORTRAIT
-    groups = []
+    by_part: dict[AidPart, list[GroupView]] = {AidPart.AID: [], AidPart.REFERENCE: []}
     for g in play_order(game, order):
         views = tuple(chart_view(game, c, sheet) for c in g.charts if c.kind is not model.ChartKind.EXTERNAL)
         if views:
-            groups.append(GroupView(g.heading, views, pair_charts(views, sheet, large_print) if large_print else ()))
-    sheet_rows = _across_groups(groups, large_print) if landscape and large_print else ()
+            rows = pair_charts(views, sheet, large_print) if large_print else ()
+            by_part[g.part].append(GroupView(g.heading, views, rows))
+    parts = tuple(
+        _part(part, groups, reference_title(order), large_print, landscape)
+        for part, groups in by_part.items() if groups or part is AidPart.AID
+    )
+    every_group = [g for part in parts for g in part.groups]
     return (
         environment()
         .get_template("player_aid.html.j2")
         .render(
             game=game,
-            groups=groups,
-            has_crt=any(v.layout is Layout.CRT for g in groups for v in g.charts),
-            chart_count=sum(len(g.charts) for g in groups),
+            parts=parts,
+            has_crt=any(v.layout is Layout.CRT for g in every_group for v in g.charts),
             page_size=PAPER_SIZES[paper] + (" landscape" if landscape else ""),
             screen_width=round(sheet.width_mm + 12),
             columns=sheet.columns,
-            sheet_rows=sheet_rows,
-            runs=() if large_print else runs(groups),
-            contents=contents_columns(groups, 4 if landscape else 3),
-            id_index=id_index(groups),
             errata_documents=errata_documents(game),
             large_print=large_print,
             live_json=Markup(live_data(game)) if any(calculator_chart(c) for c in game.charts) else "",
             css_title=css_string(game.title),
+            css_reference=css_string(reference_title(order)),
             limits=tuple(limit_view(game, lim) for lim in game.limits),
         )
+    )
+
+
+@dataclass(frozen=True)
+class PartView:
+    """One part of the aid as the template prints it: the player aid proper (`title` None) or the
+    rules reference (its title, after a page break, under its own running header), with its own
+    groups, contents list and index of chart IDs."""
+
+    part: AidPart
+    title: str | None
+    groups: tuple[GroupView, ...]
+    runs: tuple[Run, ...]
+    sheet_rows: tuple[tuple[SheetCell, ...], ...]
+    contents: tuple[tuple[GroupView, ...], ...]
+    id_index: tuple[tuple[str, str], ...]
+
+    @property
+    def chart_count(self) -> int:
+        return sum(len(g.charts) for g in self.groups)
+
+
+def _part(part: AidPart, groups: Sequence[GroupView], title: str, large_print: bool, landscape: bool) -> PartView:
+    return PartView(
+        part,
+        None if part is AidPart.AID else title,
+        tuple(groups),
+        () if large_print else runs(groups),
+        _across_groups(groups, large_print) if landscape and large_print else (),
+        contents_columns(groups, 4 if landscape else 3) if groups else (),
+        id_index(groups),
     )
 
 
