@@ -20,18 +20,17 @@ from compiler.diagnostics import Applicability, Label, Sink, Slot, codes, fixes
 from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.diagnostics.suggest import suggestion
 from compiler.errata import cells, drms
+from compiler.errata.printing import in_order
 from compiler.errata.provenance import Provenance as Provenance
 from dsl import ast
 
-
-def errata_order(decls: list[ast.ErrataDecl]) -> list[ast.ErrataDecl]:
-    """Errata in the order they apply: by `order` (unset counts as 0), then by name."""
-    return sorted(decls, key=lambda e: (e.order or 0, e.name.text))
+errata_order = in_order
 
 
-def errata_docs(decls: list[ast.ErrataDecl], sink: Sink) -> list[model.ErrataDoc]:
+def errata_docs(decls: list[ast.ErrataDecl], sink: Sink, declared: Collection[str] = ()) -> list[model.ErrataDoc]:
     """The errata documents of a game, in application order; duplicates and unknown
-    `overrides` names are reported."""
+    `overrides` names (neither in `decls` nor in `declared`, the errata a printing leaves out)
+    are reported."""
     seen: dict[str, ast.Span] = {}
     docs = []
     for e in errata_order(decls):
@@ -47,7 +46,7 @@ def errata_docs(decls: list[ast.ErrataDecl], sink: Sink) -> list[model.ErrataDoc
         )
     for e in decls:
         for o in e.overrides:
-            if o.text not in seen:
+            if o.text not in seen and o.text not in declared:
                 message = f"errata `{e.name.text}` overrides unknown errata `{o.text}`"
                 unknown_name(sink, message, o.text, o.span, seen, slot=Slot.NAME)
     return docs
