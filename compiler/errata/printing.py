@@ -57,14 +57,14 @@ def printing_key(printing: Printing) -> str:
 
 
 def describe(printing: Printing) -> str:
-    """The printing in words, for messages: `as printed`, `up to errata ia2_1943_44`, `as corrected`."""
+    """The printing in words, for labels: `as printed`, `up to errata ia2_1943_44`, `as corrected`."""
     match printing:
         case AsCorrected():
-            return "as corrected (every errata)"
+            return "as corrected"
         case AsPrinted():
-            return "as printed (no errata)"
+            return "as printed"
         case UpTo(errata=name):
-            return f"up to errata `{name}`"
+            return f"up to errata {name}"
         case _:
             assert_never(printing)
 
