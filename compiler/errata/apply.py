@@ -11,6 +11,8 @@ change that has no effect).
 
 from __future__ import annotations
 
+import datetime
+import re
 from collections.abc import Collection, Mapping
 from dataclasses import replace
 from typing import Protocol, assert_never
@@ -38,10 +40,12 @@ def errata_docs(decls: list[ast.ErrataDecl], sink: Sink, declared: Collection[st
             declared_twice(sink, f"errata `{e.name.text}`", e.name.span, seen[e.name.text])
             continue
         seen[e.name.text] = e.name.span
+        date = e.date.text if e.date and published_date(e.name.text, e.date, sink) else None
         docs.append(
             model.ErrataDoc(
-                e.name.text, e.title.text, e.source.text if e.source else None, e.date.text if e.date else None,
+                e.name.text, e.title.text, e.source.text if e.source else None, date,
                 e.order or 0, tuple(n.text for n in e.notes), tuple(o.text for o in e.overrides), e.span,
+                e.edition.text if e.edition else None,
             )
         )
     for e in decls:
@@ -50,6 +54,30 @@ def errata_docs(decls: list[ast.ErrataDecl], sink: Sink, declared: Collection[st
                 message = f"errata `{e.name.text}` overrides unknown errata `{o.text}`"
                 unknown_name(sink, message, o.text, o.span, seen, slot=Slot.NAME)
     return docs
+
+
+def published_date(errata_id: str, date: ast.Text, sink: Sink) -> bool:
+    """Whether an errata's `date` is a calendar date, `YYYY-MM-DD`, or as much of one as the
+    document prints (`YYYY-MM`, `YYYY`); C604 when not."""
+    found = _DATE.fullmatch(date.text)
+    if found is not None:
+        year, month, day = (int(g) if g else None for g in found.groups())
+        try:
+            datetime.date(year or 1, month or 1, day or 1)
+            return True
+        except ValueError:
+            pass
+    sink.emit(
+        codes.ERRATA_DATE,
+        f"errata `{errata_id}` is dated `{date.text}`, which is not a date",
+        date.span,
+        "write the date it was published as `YYYY-MM-DD` (or `YYYY-MM`, `YYYY` when the document prints no "
+        "more); name the printing it corrects with `edition \"...\"`",
+    )
+    return False
+
+
+_DATE = re.compile(r"(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
 
 
 class Names(Protocol):

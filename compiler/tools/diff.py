@@ -210,8 +210,9 @@ def _cite(game: model.Game, errata_ids: tuple[str, ...]) -> str | None:
     cites = []
     for errata_id in errata_ids:
         doc = next((e for e in game.errata if e.id == errata_id), None)
-        if doc is not None:
-            cites.append(doc.title + (f" ({doc.source})" if doc.source else ""))
+        if doc is not None:  # where it was published, the printing it corrects, when
+            published = "; ".join(x for x in (doc.source, doc.edition, doc.date) if x)
+            cites.append(doc.title + (f" ({published})" if published else ""))
     return "; ".join(cites) or None
 
 
