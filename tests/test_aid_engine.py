@@ -359,7 +359,7 @@ def run_games(generate: Callable[[int, str], dict[str, str]], seeds: range, tmp_
         try:
             n, more = engine.disagreements(game, f"seed {seed}")
             if any(c.errata for c in game.charts):
-                m, printed = engine.printed_disagreements(game, compile_game(folder, "g", True), f"seed {seed}")
+                m, printed = engine.printed_disagreements(game, compile_game(folder, "g", AS_PRINTED), f"seed {seed}")
                 n, more = n + m, more + printed
         except Exception as exc:  # the Python side raised: a finding, with its seed
             more = [f"seed {seed}: raised {type(exc).__name__}: {exc}"]
