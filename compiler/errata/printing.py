@@ -10,8 +10,7 @@ saved game or a recorded build of one printing never answers for another.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, assert_never
+from typing import TYPE_CHECKING, Any, assert_never
 
 from compiler.diagnostics.suggest import closest
 
@@ -19,21 +18,55 @@ if TYPE_CHECKING:
     from dsl import ast
 
 
-@dataclass(frozen=True)
-class AsCorrected:
+class _Value:
+    """A frozen value compared, hashed, printed and pickled by its class and its `__slots__`: what
+    `@dataclass(frozen=True)` makes, without the methods it writes and `exec`s for each class at
+    import (about half a millisecond a class; `chartc lookup` imports this module and makes
+    `AS_CORRECTED` at once, so `dsl.lazy_dataclass` would not defer it)."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def _fields(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Value) and type(other) is type(self) and other._fields() == self._fields()
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._fields()))
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"{type(self).__name__}({fields})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a printing is frozen: cannot set `{name}`")
+
+    def __reduce__(self) -> tuple[type[_Value], tuple[Any, ...]]:
+        return type(self), self._fields()  # a build's worker process receives the printing
+
+
+class AsCorrected(_Value):
     """Every errata applied: the charts as the publisher means them today."""
 
+    __slots__ = ()
 
-@dataclass(frozen=True)
-class AsPrinted:
+
+class AsPrinted(_Value):
     """No errata applied: the charts exactly as the book prints them."""
 
+    __slots__ = ()
 
-@dataclass(frozen=True)
-class UpTo:
+
+class UpTo(_Value):
     """The errata in application order up to and including `errata` (an errata block's id)."""
 
+    __slots__ = ("errata",)
+    __match_args__ = ("errata",)
     errata: str
+
+    def __init__(self, errata: str) -> None:
+        object.__setattr__(self, "errata", errata)
 
 
 Printing = AsCorrected | AsPrinted | UpTo
