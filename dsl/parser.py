@@ -259,6 +259,9 @@ def _syntax_issue(exc: UnexpectedInput, text: str, path: str) -> SyntaxIssue:
     else:
         message = f"unexpected `{clip(str(exc.token))}`{where}"
     help_text = f"expected {expected}" if expected else None
+    near = _near_keyword(exc)
+    if near is not None and help_text is not None:  # `edtion` in an errata block: `edition`
+        help_text = f"did you mean `{near}`? {help_text}"
     keyword = _keyword_for_name(exc)
     if keyword:
         message = f"`{keyword}` is a keyword of the chart language and cannot be a name here{where}"
@@ -272,6 +275,19 @@ def _syntax_issue(exc: UnexpectedInput, text: str, path: str) -> SyntaxIssue:
         written = ast.Span(path, line, start, line, start + len(word))
         replacement = written, f"{bad_range.group(1)}-{bad_range.group(2)}{bad_range.group(3)}"
     return SyntaxIssue(message, span, help_text, replacement)
+
+
+def _near_keyword(exc: UnexpectedInput) -> str | None:
+    """The keyword the grammar expected that a misspelt word is closest to (`edtion` for `edition`),
+    by difflib's ratio of at least 0.75; None for any other error."""
+    if not isinstance(exc, UnexpectedToken) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(exc.token)):
+        return None
+    literals = _literal_terminals()
+    words = sorted({w for name in exc.expected if (w := literals.get(name)) and w.isidentifier()})
+    import difflib  # lazy: only for a syntax error
+
+    close = difflib.get_close_matches(str(exc.token), words, n=1, cutoff=0.75)
+    return close[0] if close and close[0] != str(exc.token) else None
 
 
 def _keyword_for_name(exc: UnexpectedInput) -> str | None:

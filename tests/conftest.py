@@ -10,6 +10,7 @@ from types import ModuleType
 import pytest
 
 from compiler.build.project import Compilation, load
+from compiler.errata.printing import AS_PRINTED
 
 ROOT = Path(__file__).resolve().parent.parent
 CHARTS = ROOT / "charts"
@@ -86,7 +87,7 @@ def corpus() -> Compilation:
 def corpus_as_printed() -> Compilation:
     """The real charts/ tree without any errata: the rulebooks exactly as printed."""
     with contextlib.chdir(ROOT):
-        return load([Path("charts")], as_printed=True)
+        return load([Path("charts")], printing=AS_PRINTED)
 
 
 @pytest.fixture(scope="session")

@@ -22,6 +22,7 @@ from compiler import model
 from compiler.build.project import load
 from compiler.emit.html.aid import emit_game_html
 from compiler.emit.html.interactive import printed_bounds
+from compiler.errata.printing import AS_CORRECTED, AS_PRINTED, Printing
 from compiler.tools.vectors import game_vectors
 from tests import gamegen, gamegen_rolls
 from tests.aid_engine import ENGINE, JsEngine, typed_rolls, unknown_cases
@@ -62,14 +63,14 @@ def js() -> JsEngine:
 
 
 @functools.cache
-def compiled(game_id: str, as_printed: bool = False) -> tuple[model.Game, dict[str, Any]]:
+def compiled(game_id: str, printing: Printing = AS_CORRECTED) -> tuple[model.Game, dict[str, Any]]:
     """A game of GAMES compiled once per test process, with its vectors."""
-    game = compile_game(dict(GAMES)[game_id], game_id, as_printed)
+    game = compile_game(dict(GAMES)[game_id], game_id, printing)
     return game, game_vectors(game)
 
 
-def compile_game(folder: Path, game_id: str, as_printed: bool = False) -> model.Game:
-    comp = load([folder], as_printed)
+def compile_game(folder: Path, game_id: str, printing: Printing = AS_CORRECTED) -> model.Game:
+    comp = load([folder], printing)
     return comp.project.games[game_id]
 
 
@@ -86,7 +87,7 @@ def test_the_engine_gives_the_python_engines_answers(js: JsEngine, game_id: str,
     compared, found = js.disagreements(game, game_id, vectors)
     assert found == [] and compared > 0
     if any(c.errata for c in game.charts):
-        _, found = js.printed_disagreements(game, compiled(game_id, True)[0], game_id)
+        _, found = js.printed_disagreements(game, compiled(game_id, AS_PRINTED)[0], game_id)
         assert found == []
 
 
@@ -106,7 +107,7 @@ def test_every_case_and_reading_is_compared(js: JsEngine) -> None:
             wanted += sum(1 + len(c["rolls"]) for c in cases) + len(typed_rolls(chart))
         assert js.disagreements(game, game_id, vectors) == (wanted, [])
     # the as-printed view of the IA2 charts whose rows the errata move (R4 7.1.10, 7.8.7, 7.9.3)
-    printed, found = js.printed_disagreements(compiled("ia2")[0], compiled("ia2", True)[0], "ia2")
+    printed, found = js.printed_disagreements(compiled("ia2")[0], compiled("ia2", AS_PRINTED)[0], "ia2")
     assert found == [] and printed > 400
 
 
@@ -146,7 +147,7 @@ def test_a_removed_row_is_read_where_it_was_printed(js: JsEngine, tmp_path: Path
     # as printed, 1-3 comes first and holds a 3 (`chartc lookup --as-printed t/M 3`: low); the page
     # listed the rows an errata removed after the others, and read 3 on 3-6
     folder = write_game(tmp_path / "t", {"a.chart": OVERLAP})
-    game, printed = compile_game(folder, "t"), compile_game(folder, "t", as_printed=True)
+    game, printed = compile_game(folder, "t"), compile_game(folder, "t", AS_PRINTED)
     compared, found = js.printed_disagreements(game, printed, "t")
     assert found == [] and compared == 7
     assert js.printed_row(game, "M", 3) == ["1-3", False, ["low"]]
@@ -182,7 +183,7 @@ def test_a_printed_range_below_zero_is_read(js: JsEngine, tmp_path: Path) -> Non
     assert bounds == [(-5, -2), (-2, 1), (None, -3), (-1, -1)]
     assert js.printed_row(game, "V", -2) == ["-5--2", False, ["lose"]]
     assert js.printed_row(game, "V", 2) == ["2+", False, ["win"]]
-    compared, found = js.printed_disagreements(game, compile_game(folder, "t", as_printed=True), "t")
+    compared, found = js.printed_disagreements(game, compile_game(folder, "t", AS_PRINTED), "t")
     assert found == [] and compared == 12
 
 
@@ -212,7 +213,7 @@ def test_a_derived_chart_as_printed_is_derived_from_the_print(js: JsEngine, tmp_
     ranges = [(r.range.printed if r.range else None, r.printed_range) for r in plus.rows]
     assert ranges == [("1-3", "1-4"), ("4-0", None)]
     assert js.printed_row(game, "plus", 4) == ["1-4", False, ["miss"]]
-    compared, found = js.printed_disagreements(game, compile_game(folder, "t", as_printed=True), "t")
+    compared, found = js.printed_disagreements(game, compile_game(folder, "t", AS_PRINTED), "t")
     assert found == [] and compared == 2 * 11
 
 
@@ -317,7 +318,7 @@ def test_an_exception_in_the_engine_is_caught(ia2: model.Game) -> None:
 def test_the_as_printed_order_is_checked(tmp_path: Path) -> None:
     folder = write_game(tmp_path / "t", {"a.chart": OVERLAP})
     engine = _tampered("tableRows", "if (chart.errata.removed_rows.length) { out.sort((a, b) => a.at - b.at); }", "")
-    _, found = engine.printed_disagreements(compile_game(folder, "t"), compile_game(folder, "t", as_printed=True), "t")
+    _, found = engine.printed_disagreements(compile_game(folder, "t"), compile_game(folder, "t", AS_PRINTED), "t")
     assert [f.split(":")[0] for f in found] == ["t, chart M as printed, keys {}, context {}"]
 
 
@@ -358,7 +359,7 @@ def run_games(generate: Callable[[int, str], dict[str, str]], seeds: range, tmp_
         try:
             n, more = engine.disagreements(game, f"seed {seed}")
             if any(c.errata for c in game.charts):
-                m, printed = engine.printed_disagreements(game, compile_game(folder, "g", True), f"seed {seed}")
+                m, printed = engine.printed_disagreements(game, compile_game(folder, "g", AS_PRINTED), f"seed {seed}")
                 n, more = n + m, more + printed
         except Exception as exc:  # the Python side raised: a finding, with its seed
             more = [f"seed {seed}: raised {type(exc).__name__}: {exc}"]

@@ -460,6 +460,47 @@ def test_a_key_only_the_reader_gave_carries_to_a_later_chart_in_the_module_too(t
     assert chances == [(("held",), Fraction(1, 2)), (("lost",), Fraction(1, 2))]
 
 
+def test_lookup_follow_takes_the_key_of_a_later_chart_the_first_has_not(tmp_path: Path) -> None:
+    # A (no key) -> C (by side): `--key side=ours` is C's; `lookup --follow` refused it at A ("chart
+    # `A` has no key `side`") while the generated `follow_a(rng, side=...)` took it
+    text = HEADER + (
+        'chart [A] "A" { roll 1d6 column r: text rows { 1-6: -> [C] } }\n'
+        'chart [C] "C" { roll 1d6 key side column r: text rows { ours 1-3: "held"  ours 4-6: "lost"  '
+        'theirs 1-6: "gone" } }\n'
+    )
+    comp = compile_text(tmp_path, text)
+    path = tmp_path / "t_module.py"
+    path.write_text(render_outputs(comp.project)["t/t.py"], encoding="utf-8")
+    module = import_module(path, "t_later_key_generated")
+    charts = str(tmp_path / "charts")
+    walked = json.loads(_run("lookup", "t/A", "2", "--roll", "5", "--follow", "--key", "side=ours", "--json",
+                             "--charts", charts))["steps"]
+    assert [(s["chart"], s["natural"], s["values"]["r"]) for s in walked[1:]] == [("C", 5, "lost")]
+    for seed in range(4):  # the module and `lookup --follow --seed` walk alike with the later chart's key
+        steps = module.follow_a(random.Random(seed), side="ours")
+        out = _run("lookup", "t/A", "--follow", "--seed", str(seed), "--key", "side=ours", "--json", "--charts", charts)
+        assert [(s["chart"], s["natural"], s["values"]) for s in steps] == [
+            (s["chart"], s["natural"], s["values"]) for s in json.loads(out)["steps"]]
+    wrong = CliRunner().invoke(cli, ["lookup", "t/A", "2", "--roll", "5", "--follow", "--key", "side=oures",
+                                     "--charts", charts])
+    assert wrong.exit_code == 2 and "`oures` is not a value of key `side`" in wrong.output
+    unknown = CliRunner().invoke(cli, ["lookup", "t/A", "2", "--follow", "--key", "sied=ours", "--charts", charts])
+    assert unknown.exit_code == 2 and "chart `A` has no key `sied`" in unknown.output
+    doc = json.loads(_run("odds", "t/A", "--follow", "--key", "side=ours", "--format", "json", "--charts", charts))
+    assert [(f["values"]["r"], f["probability"]["exact"]) for f in doc["finals"]] == [("held", "1/2"), ("lost", "1/2")]
+
+
+def test_ia2_r1_follow_checks_a_starting_unit_given_for_its_units_chart() -> None:
+    # IA2 4.1: R1's roll 1 is I/JG 1, II/JG 1 or III/JG 1 by 1d3, then [starting_unit_bases] by unit;
+    # the unit comes from R1's cell, so a `--key unit=...` is only checked, as the module's follow_r1 does
+    out = _run("lookup", "ia2/R1", "1", "--roll", "1", "--roll", "1", "--follow", "--key", "unit=ii_jg1")
+    assert '2. starting_unit_bases Starting Units and Bases Chart: units, unit I/JG 1 "Oesau"' in out
+    assert "Initial Base: Wiesbaden" in out  # IA2 R1: I/JG 1 starts at Wiesbaden (Frankfurt) 3/44
+    wrong = CliRunner().invoke(cli, ["lookup", "ia2/R1", "1", "--roll", "1", "--roll", "1", "--follow",
+                                     "--key", "unit=jg1"])
+    assert wrong.exit_code == 2 and "did you mean `i_jg1`?" in wrong.output
+
+
 def test_a_roll_in_a_cell_picks_its_outcome_as_the_module_does(lab: model.Game) -> None:
     # C 4-5: -> 1d6 { 1-3: "Bails out"; 4-6: "Killed" }: chartc's `picked` and `outcome_chance` and
     # the module's `_cell_value` read the outcome with the runtime's `_cell_outcome`

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from compiler.build.project import load
 from compiler.build.render import render_outputs
 from compiler.cli import cli
+from compiler.errata.printing import AS_PRINTED
 from compiler.tools.diff import diff_projects, errata_sheet_html
 from tests.conftest import ROOT, codes, compile_text
 
@@ -206,7 +207,7 @@ def test_diff_ignores_reordered_rows_and_reports_a_moved_range_once(tmp_path: Pa
     path.write_text(swapped)
     assert diff_projects(corpus.project, load([charts]).project) == []
     path.write_text(text.replace('piston 3-6: "Combat"', 'piston 3-7: "Combat"'))
-    changes = diff_projects(corpus_as_printed.project, load([charts], as_printed=True).project)
+    changes = diff_projects(corpus_as_printed.project, load([charts], printing=AS_PRINTED).project)
     assert [(c.kind, c.old, c.new) for c in changes] == [("range", "3-6", "3-7")]
 
 

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from compiler.build.project import load
 from compiler.build.render import render_outputs
 from compiler.cli import cli
+from compiler.errata.printing import AS_PRINTED
 from compiler.tools.diff import diff_projects, errata_sheet_html
 from tests.conftest import codes, compile_text
 
@@ -112,7 +113,7 @@ def test_lookup_cites_the_errata_and_its_reason(tmp_path: Path, monkeypatch) -> 
 
 def test_errata_sheet_gives_reason_and_rule_per_chart(tmp_path: Path) -> None:
     compile_text(tmp_path, GAME + ERRATA)
-    a = load([tmp_path / "charts"], as_printed=True).project
+    a = load([tmp_path / "charts"], printing=AS_PRINTED).project
     b = load([tmp_path / "charts"]).project
     changes = diff_projects(a, b)
     assert [(c.chart, c.where, c.old, c.new, c.reason, c.rule) for c in changes] == [

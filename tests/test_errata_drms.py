@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from compiler.build.project import load
 from compiler.build.render import render_outputs
 from compiler.cli import cli
+from compiler.errata.printing import AS_PRINTED
 from compiler.tools.diff import diff_projects
 from tests.conftest import codes, compile_text
 
@@ -79,7 +80,7 @@ def test_every_output_shows_the_corrected_drm(tmp_path: Path, monkeypatch) -> No
 def test_errata_sheet_lists_each_drm_change_with_its_reason(tmp_path: Path) -> None:
     compile_text(tmp_path, GAME + ERRATA.replace(
         'remove drm night_drm', 'change drm fb when fb and night because "only at night" remove drm night_drm'))
-    changes = diff_projects(load([tmp_path / "charts"], as_printed=True).project, load([tmp_path / "charts"]).project)
+    changes = diff_projects(load([tmp_path / "charts"], AS_PRINTED).project, load([tmp_path / "charts"]).project)
     assert [(c.where, c.old, c.new, c.reason) for c in changes] == [
         ("DRM F/B Attack", "+1", "+2", "7.1.10: an F/B attack is +2; only at night"),
         ("DRM F/B Attack: when", "F/B attack", "F/B attack and Night", "7.1.10: an F/B attack is +2; only at night"),

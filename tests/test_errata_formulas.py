@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from compiler.build.project import load
 from compiler.build.render import render_outputs
 from compiler.cli import cli
+from compiler.errata.printing import AS_PRINTED
 from compiler.tools.diff import ChangeKind, diff_projects
 from tests.conftest import codes, compile_text
 
@@ -67,10 +68,10 @@ def test_every_output_shows_the_corrected_formula(tmp_path: Path) -> None:
     printed = "if led_by_leadership then floor(sorties_flown / 3) else floor(sorties_flown / 4)"
     assert formula["printed"]["text"] == printed
     assert "Errata e2: printed if led_by_leadership then floor(sorties_flown / 3)" in out["t/t.py"]
-    changes = diff_projects(load([tmp_path / "charts"], as_printed=True).project, load([tmp_path / "charts"]).project)
+    changes = diff_projects(load([tmp_path / "charts"], AS_PRINTED).project, load([tmp_path / "charts"]).project)
     assert [(c.kind, c.chart, c.reason, c.rule) for c in changes] == [
         (ChangeKind.FORMULA, "experience_points", "1 point per 2 sorties when led", "7.7")]
-    as_printed = json.loads(render_outputs(load([tmp_path / "charts"], as_printed=True).project)["t/t.json"])
+    as_printed = json.loads(render_outputs(load([tmp_path / "charts"], AS_PRINTED).project)["t/t.json"])
     assert "errata" not in as_printed["formulas"][0]
 
 

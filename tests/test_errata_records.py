@@ -10,6 +10,7 @@ import pytest
 
 from compiler.build.project import load
 from compiler.build.render import render_outputs
+from compiler.errata.printing import AS_PRINTED
 from compiler.tools.diff import diff_projects, errata_sheet_html
 from tests.conftest import codes, compile_text
 from tests.test_errata_cells import ERRATA as CELL_ERRATA
@@ -87,7 +88,7 @@ def test_a_crt_cell_a_record_field_and_a_drm_corrected_in_every_output(tmp_path:
     assert r4["drms"][0]["printed"]["value"] == 1 and r4["drms"][0]["because"] == ["7.1.10: an F/B attack is +2"]
     html = out["t/t.html"]
     assert '<td>DR<sup class="errata">E1</sup></td>' in html and '(printed +1)</span><sup class="errata">E2' in html
-    changes = diff_projects(load([tmp_path / "charts"], as_printed=True).project, amended.project)
+    changes = diff_projects(load([tmp_path / "charts"], AS_PRINTED).project, amended.project)
     assert [(c.chart, c.where, c.old, c.new, c.reason) for c in changes if c.chart in ("R4", "aircraft", "CRT")] == [
         ("CRT", "odds 2:1, roll 3-4: Result", "EX (Exchange)", "DR (Defender retreats)",
          "15.1: a 2:1 attack that rolls 3-4 retreats the defender"),
@@ -120,7 +121,7 @@ def test_errata_reword_a_footnote_and_a_note(tmp_path: Path) -> None:
     assert chart["errata"]["printed_notes"][0] == printed
     assert "Footnote 1 as printed: Roll twice at night. Note 1 as printed: Only bombers. Reason: 8.1 says once." in (
         out["t/t.html"])
-    changes = diff_projects(load([tmp_path / "charts"], as_printed=True).project, load([tmp_path / "charts"]).project)
+    changes = diff_projects(load([tmp_path / "charts"], AS_PRINTED).project, load([tmp_path / "charts"]).project)
     assert [(c.where, c.old, c.new) for c in changes] == [
         ("footnote 1", "Roll twice at night.", "Roll once at night."),
         ("note 1", "Only bombers.", "Only heavy bombers."),

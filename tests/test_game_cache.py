@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from compiler.build import cache as game_cache
 from compiler.build.project import load, load_game
 from compiler.cli import cli
+from compiler.errata.printing import AS_CORRECTED, AS_PRINTED
 from tests.conftest import CHARTS, ROOT
 
 ESCAPE = """game t { title "T" }
@@ -80,7 +81,7 @@ def test_an_added_file_or_another_option_is_another_key(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     with contextlib.chdir(tmp_path):
         load_game(Path("charts/t"), cache_dir=cache)
-        load_game(Path("charts/t"), as_printed=True, cache_dir=cache)
+        load_game(Path("charts/t"), printing=AS_PRINTED, cache_dir=cache)
         assert len(_saved(cache)) == 2  # one per option
         (folder / "more.chart").write_text('chart extra "Extra" { }\n', encoding="utf-8")
         comp = load_game(Path("charts/t"), cache_dir=cache)
@@ -89,9 +90,9 @@ def test_an_added_file_or_another_option_is_another_key(tmp_path: Path) -> None:
 
 def test_the_key_covers_chartc_own_code(monkeypatch: pytest.MonkeyPatch) -> None:
     sources = {"charts/t/t.chart": ESCAPE}
-    key = game_cache.game_key("t", False, sources)
+    key = game_cache.game_key("t", AS_CORRECTED, sources)
     monkeypatch.setattr(game_cache, "code_fingerprint", lambda: "another chartc")
-    assert game_cache.game_key("t", False, sources) != key
+    assert game_cache.game_key("t", AS_CORRECTED, sources) != key
 
 
 def test_a_saved_game_others_could_have_written_is_not_loaded(tmp_path: Path) -> None:

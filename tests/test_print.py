@@ -586,10 +586,16 @@ def test_large_print_and_letter_reach_the_html(tmp_path: Path, monkeypatch) -> N
 
 def test_check_names_the_print_options_in_the_command_that_fixes_it() -> None:
     from compiler.cli.build import rebuild_command
+    from compiler.errata.printing import AS_CORRECTED, AS_PRINTED, UpTo
 
-    command = rebuild_command((Path("charts"),), Path("out"), "letter", True, True, False, landscape=True)
+    command = rebuild_command((Path("charts"),), Path("out"), "letter", True, True, AS_CORRECTED, landscape=True)
     assert command == "chartc build charts --paper letter --landscape --large-print --pdf --out out"
-    assert rebuild_command((), Path("generated"), "a4", False, False, False) == "chartc build --out generated"
+    assert rebuild_command((), Path("generated"), "a4", False, False, AS_CORRECTED) == "chartc build --out generated"
+    printed = rebuild_command((), Path("build/as-printed"), "a4", False, False, AS_PRINTED)
+    assert printed == "chartc build --as-printed --out build/as-printed"
+    round1 = rebuild_command((Path("charts/ia2"),), Path("build/up-to-ia2_1943_44"), "a4", False, False,
+                             UpTo("ia2_1943_44"))
+    assert round1 == "chartc build charts/ia2 --printing ia2_1943_44 --out build/up-to-ia2_1943_44"
 
 
 # --- in a real browser: headless Chromium -----------------------------------------------------

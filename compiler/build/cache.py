@@ -28,6 +28,7 @@ from pathlib import Path
 
 from compiler import model
 from compiler.diagnostics import Diagnostic, Suppressed
+from compiler.errata.printing import Printing, printing_key
 from dsl.lazy_dataclass import dataclass
 from dsl.parser_cache import read_checked, write_private
 
@@ -51,10 +52,11 @@ class CompiledGame:
     suppressed: tuple[Suppressed, ...]
 
 
-def game_key(game_id: str, as_printed: bool, sources: dict[str, str]) -> str:
-    """The cache key of a game whose files read `sources` (displayed name -> text)."""
+def game_key(game_id: str, printing: Printing, sources: dict[str, str]) -> str:
+    """The cache key of a game whose files read `sources` (displayed name -> text), compiled in
+    `printing` (a game saved for one printing never answers for another)."""
     digest = hashlib.sha256()
-    for part in (_FORMAT, code_fingerprint(), game_id, "as-printed" if as_printed else "amended"):
+    for part in (_FORMAT, code_fingerprint(), game_id, printing_key(printing)):
         digest.update(part.encode("utf-8") + b"\0")
     for name, text in sorted(sources.items()):
         digest.update(f"{len(name)}:{name}{len(text)}:".encode() + text.encode("utf-8", "surrogatepass"))
@@ -143,9 +145,9 @@ def _keep_newest(cache_dir: Path, keep: int) -> None:
             p.unlink()
 
 
-def slot_name(folder: Path, as_printed: bool) -> str:
-    """One name per game folder and option: its saved games replace each other."""
-    where = f"{folder.resolve()}\0{as_printed}"
+def slot_name(folder: Path, printing: Printing) -> str:
+    """One name per game folder and printing: its saved games replace each other."""
+    where = f"{folder.resolve()}\0{printing_key(printing)}"
     return hashlib.sha256(where.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 

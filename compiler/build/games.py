@@ -30,6 +30,7 @@ from compiler.build.journal import Recovery
 from compiler.build.writer import Comparison, Staging, Staleness, WriteResult, orphan_games
 from compiler.diagnostics import Diagnostic, Severity
 from compiler.emit.templating import environment
+from compiler.errata.printing import AS_CORRECTED, Printing
 from dsl.parser import prepare_parser
 from dsl.parser_cache import default_cache_dir
 
@@ -43,7 +44,7 @@ what the second CPU saves (measured with `scripts/bench.py --only speedbuild`)."
 class BuildOptions:
     """How the outputs are rendered, and which findings fail the build."""
 
-    as_printed: bool = False
+    printing: Printing = AS_CORRECTED
     paper: str = "a4"
     large_print: bool = False
     pdf: bool = False
@@ -91,7 +92,7 @@ def build_game(task: _Task) -> GameBuild:
         InvalidOutput: the JSON does not match the schema (a bug in chartc).
     """
     options = task.options
-    [comp] = project.compile_games({task.game_id: task.folder}, options.as_printed)
+    [comp] = project.compile_games({task.game_id: task.folder}, options.printing)
     fails = (Severity.ERROR, Severity.WARNING) if options.strict else (Severity.ERROR,)
     failing = tuple(d for d in comp.diagnostics if d.severity in fails)
     reported = tuple(d for d in comp.diagnostics if d.severity not in fails)

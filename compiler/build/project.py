@@ -21,6 +21,7 @@ from compiler.build import cache as game_cache
 from compiler.build.reader import ReadError, ReadFailure, held_text, read_text
 from compiler.diagnostics import Applicability, Diagnostic, Sink, Slot, Suppressed, codes, fixes
 from compiler.diagnostics.suggest import suggestion
+from compiler.errata.printing import AS_CORRECTED, Printing
 from dsl.aid_order import ORDER_FILE, OrderEntry, read_order
 from dsl.parser_cache import default_cache_dir
 from dsl.shared import Span
@@ -137,8 +138,8 @@ def chart_files(folder: Path) -> list[Path]:
     return sorted(f for f in folder.iterdir() if f.suffix == CHART_SUFFIX and not f.is_dir())
 
 
-def load_game(folder: Path, as_printed: bool = False, cache_dir: Path | None = None) -> Compilation:
-    """The game in `folder` compiled as `load([folder], as_printed)` compiles it, taken from the
+def load_game(folder: Path, printing: Printing = AS_CORRECTED, cache_dir: Path | None = None) -> Compilation:
+    """The game in `folder` compiled as `load([folder], printing)` compiles it, taken from the
     compiled-game cache (`compiler.build.cache`) when its files, chartc and the options are those a
     saved game was compiled from, and saved there otherwise. Raises PathError for a bad path.
 
@@ -147,15 +148,15 @@ def load_game(folder: Path, as_printed: bool = False, cache_dir: Path | None = N
     game_dirs = find_game_dirs([folder])
     sources = read_sources(game_dirs) if len(game_dirs) == 1 else None
     if sources is None:  # a file that cannot be read: compile, which reports it
-        return load([folder], as_printed)
+        return load([folder], printing)
     cache_dir = cache_dir or default_cache_dir()
     [(game_id, game_folder)] = game_dirs.items()
-    slot = game_cache.slot_name(game_folder, as_printed)
-    key = game_cache.game_key(game_id, as_printed, sources)
+    slot = game_cache.slot_name(game_folder, printing)
+    key = game_cache.game_key(game_id, printing, sources)
     saved = game_cache.fetch(cache_dir, slot, key)
     if saved is not None:
         return Compilation(saved.project, list(saved.diagnostics), sources, game_dirs, list(saved.suppressed))
-    comp = load([folder], as_printed)
+    comp = load([folder], printing)
     if comp.sources == sources:  # no file changed while it compiled: the result is the key's
         saved = game_cache.CompiledGame(comp.project, tuple(comp.diagnostics), tuple(comp.suppressed))
         game_cache.store(cache_dir, slot, key, saved)
@@ -178,16 +179,20 @@ def read_sources(game_dirs: Mapping[str, Path]) -> dict[str, str] | None:
     return sources
 
 
-def load(paths: list[Path], as_printed: bool = False, unsaved: Mapping[Path, str] | None = None) -> Compilation:
+def load(
+        paths: list[Path], printing: Printing = AS_CORRECTED, unsaved: Mapping[Path, str] | None = None
+) -> Compilation:
     """Parse, resolve and check every game the paths name. Raises PathError for bad paths.
 
-    With `as_printed`, `errata` blocks are ignored: the charts exactly as the rulebook prints them.
+    `printing` says which `errata` blocks apply: all (the default), none (`AS_PRINTED`: the charts
+    exactly as the rulebook prints them) or those up to a named one (`UpTo`); UnknownPrinting when
+    a game has no errata of that name.
     `unsaved` holds texts to read instead of files on disk (by resolved path): an editor's open
     buffers, so the language server checks what the author sees, not what was last saved.
     """
     game_dirs = find_game_dirs(paths)
     with no_cyclic_gc():
-        return _load(game_dirs, as_printed, unsaved or {})
+        return _load(game_dirs, printing, unsaved or {})
 
 
 @contextmanager
@@ -203,17 +208,18 @@ def no_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
-def compile_games(game_dirs: Mapping[str, Path], as_printed: bool = False) -> Iterator[Compilation]:
+def compile_games(game_dirs: Mapping[str, Path], printing: Printing = AS_CORRECTED) -> Iterator[Compilation]:
     """Each game of `game_dirs` compiled on its own, one at a time (as `load` compiles it): a build
     of many games renders and writes each before the next is read, so only one is held at a time."""
     for game_id, folder in game_dirs.items():
         with no_cyclic_gc():
-            yield _load_game(game_id, folder, as_printed)
+            yield _load_game(game_id, folder, printing)
 
 
 def _load(
-        game_dirs: dict[str, Path], as_printed: bool = False, unsaved: Mapping[Path, str] | None = None) -> Compilation:
-    parts = [_load_game(game_id, folder, as_printed, unsaved) for game_id, folder in game_dirs.items()]
+        game_dirs: dict[str, Path], printing: Printing = AS_CORRECTED,
+        unsaved: Mapping[Path, str] | None = None) -> Compilation:
+    parts = [_load_game(game_id, folder, printing, unsaved) for game_id, folder in game_dirs.items()]
     return Compilation(
         model.Project({game_id: part.project.games[game_id] for game_id, part in zip(game_dirs, parts, strict=True)}),
         sorted((d for part in parts for d in part.diagnostics), key=Diagnostic.sort_key),
@@ -224,7 +230,8 @@ def _load(
 
 
 def _load_game(
-        game_id: str, folder: Path, as_printed: bool = False, unsaved: Mapping[Path, str] | None = None) -> Compilation:
+        game_id: str, folder: Path, printing: Printing = AS_CORRECTED,
+        unsaved: Mapping[Path, str] | None = None) -> Compilation:
     """One game parsed, resolved and checked (every check reads one game only)."""
     # lazy: a game read from the compiled-game cache (`load_game`: `chartc lookup`) is neither parsed,
     # resolved nor checked
@@ -255,7 +262,7 @@ def _load_game(
     first = display_path(files[0]) if files else display_path(folder)
     folder_span = Span(first, 1, 1, 1, 1)
     complete = len(parsed) == len(files)
-    game = resolve_game(game_id, parsed, sink, folder_span, complete=complete, as_printed=as_printed)
+    game = resolve_game(game_id, parsed, sink, folder_span, complete=complete, printing=printing)
     game = replace(game, aid_order=_load_aid_order(game, folder, sink, sources, unsaved))
     check_game(game, sink)
     check_examples(game, sink)

@@ -9,13 +9,14 @@ import click
 
 from compiler.cli.common import (
     JSON_FORMATS,
-    as_printed_option,
     ask,
     charts_option,
     echo_lines,
     format_option,
     summed_drms_or_none,
 )
+from compiler.cli.printing import printing_options
+from compiler.errata.printing import Printing
 from compiler.query.analyze import analysis_json, analysis_lines, crt_analysis
 
 
@@ -31,9 +32,9 @@ from compiler.query.analyze import analysis_json, analysis_lines, crt_analysis
     "default: every total the chart's DRMs reach, and 0).",
 )
 @format_option(JSON_FORMATS, "human: a table per column; json: exact fractions, for tools.")
-@as_printed_option
+@printing_options
 @charts_option
-def analyze_command(address: str, drm: int | None, fmt: str, as_printed: bool, charts_dir: Path) -> None:
+def analyze_command(address: str, drm: int | None, fmt: str, printing: Printing, charts_dir: Path) -> None:
     """Print the design analysis of CRT ADDRESS (GAME/CHART, e.g. crtlab/CRT).
 
     For every column and DRM total: the exact chance of each result, in the declared result order
@@ -41,7 +42,7 @@ def analyze_command(address: str, drm: int | None, fmt: str, as_printed: bool, c
     (step losses). A chart that is not a CRT is a usage error.
     """
     drms = None if drm is None else (drm,)
-    _, _, result = ask(address, charts_dir, lambda game, chart: crt_analysis(game, chart, drms), as_printed)
+    _, _, result = ask(address, charts_dir, lambda game, chart: crt_analysis(game, chart, drms), printing)
     if fmt == "json":
         click.echo(analysis_json(result))
     else:

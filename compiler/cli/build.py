@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar, assert_never
 
 import click
 
@@ -24,15 +24,16 @@ from compiler.cli.common import (
     EXIT_FINDINGS,
     EXIT_INTERNAL,
     EXIT_OK,
-    as_printed_option,
     default_charts_dir,
     echo_lines,
     find_games,
     strict_option,
     usage_error,
 )
+from compiler.cli.printing import printing_options, unknown_printing
 from compiler.diagnostics import Severity, count_by_severity, render_short
 from compiler.diagnostics.textsafe import printable, printable_lines
+from compiler.errata.printing import AsCorrected, AsPrinted, Printing, UnknownPrinting, UpTo, printing_key
 from dsl.parser_cache import default_cache_dir
 
 if TYPE_CHECKING:
@@ -60,14 +61,33 @@ def rebuild_command(
     paper: str,
     large_print: bool,
     pdf: bool,
-    as_printed: bool,
+    printing: Printing,
     landscape: bool = False,
 ) -> str:
     """The `chartc build ...` command line that brings the outputs up to date."""
     args = "".join(f" {p}" for p in paths) + (f" --paper {paper}" if paper != "a4" else "")
     args += (" --landscape" if landscape else "") + (" --large-print" if large_print else "")
-    args += (" --pdf" if pdf else "") + (" --as-printed" if as_printed else "")
+    args += (" --pdf" if pdf else "") + printing_args(printing)
     return f"chartc build{args} --out {out_dir}"
+
+
+def printing_args(printing: Printing) -> str:
+    """The options that name `printing` on a command line (none for every errata applied)."""
+    match printing:
+        case AsCorrected():
+            return ""
+        case AsPrinted():
+            return " --as-printed"
+        case UpTo(errata=name):
+            return f" --printing {name}"
+        case _:
+            assert_never(printing)
+
+
+def default_out(printing: Printing) -> Path:
+    """Where a build of `printing` writes without --out: `generated`, `build/as-printed`, or
+    `build/up-to-NAME` for `--printing NAME` (one folder per printing: never another's outputs)."""
+    return Path("generated") if isinstance(printing, AsCorrected) else Path("build") / printing_key(printing)
 
 
 @click.command()
@@ -77,12 +97,13 @@ def rebuild_command(
     "out_dir",
     type=click.Path(path_type=Path),
     default=None,
-    help="Output folder [default: generated; build/as-printed with --as-printed].",
+    help="Output folder [default: generated; build/as-printed with --as-printed; build/up-to-NAME with "
+    "--printing NAME].",
 )
 @click.option(
     "--check", "check_only", is_flag=True, help="Write nothing; exit 1 if any output is missing, stale or orphaned."
 )
-@as_printed_option
+@printing_options
 @click.option(
     "--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True, help="Page size of the player aid."
 )
@@ -108,7 +129,7 @@ def build(
     paths: tuple[Path, ...],
     out_dir: Path | None,
     check_only: bool,
-    as_printed: bool,
+    printing: Printing,
     paper: str,
     landscape: bool,
     large_print: bool,
@@ -125,9 +146,9 @@ def build(
     A build without --pdf leaves existing PDFs alone: it neither deletes them nor calls them orphans.
     """
     if out_dir is None:
-        out_dir = Path("build/as-printed") if as_printed else Path("generated")
+        out_dir = default_out(printing)
     options = {"paper": paper, "landscape": landscape, "large_print": large_print, "pdf": pdf,
-               "as_printed": as_printed, "strict": strict, "whole_tree": whole_tree(paths)}
+               "printing": printing_key(printing), "strict": strict, "whole_tree": whole_tree(paths)}
     if check_only and not pdf:  # a PDF also depends on WeasyPrint, Pango and the fonts: see compiler.build.pdfs
         recorded = _recorded_up_to_date(paths, out_dir, options)
         if recorded is not None:
@@ -144,7 +165,7 @@ def build(
         raise usage_error(str(exc)) from exc
     step, failed = (check_games, "build --check failed") if check_only else (write_games, "build failed")
     try:
-        build_options = BuildOptions(as_printed, paper, large_print, pdf, strict, landscape)
+        build_options = BuildOptions(printing, paper, large_print, pdf, strict, landscape)
         with closing(build_games(game_dirs, build_options, jobs, out_dir)) as builds:
             done = _on_disk(lambda: step(out_dir, builds, whole_tree(paths)), out_dir, failed)
     except OutputError as exc:
@@ -157,6 +178,8 @@ def build(
     except WorkerTimeout as exc:  # a hung worker (a layout that never ends): the workers are killed, the lock freed
         click.echo(f"build failed: {exc}; the workers were stopped and nothing was written", err=True)
         sys.exit(EXIT_FINDINGS)
+    except UnknownPrinting as exc:  # --printing NAME of a game without errata NAME: nothing was written
+        raise unknown_printing(exc) from exc
     except InvalidOutput as exc:  # chartc's emitter and its schema disagree: not the charts' fault
 
         click.echo(printable(f"chartc hit an internal error: {exc}; nothing was written. This is a bug in chartc, "
@@ -183,7 +206,7 @@ def build(
         echo_lines(
             (printable(f"orphaned: {out_dir / rel} (no chart source produces it)") for rel in stale.orphaned), err=True
         )
-        fix = rebuild_command(paths, out_dir, paper, large_print, pdf, as_printed, landscape)
+        fix = rebuild_command(paths, out_dir, paper, large_print, pdf, printing, landscape)
         click.echo(printable(f"generated files are out of date: run `{fix}`"), err=True)
         sys.exit(EXIT_FINDINGS)
     assert done.written is not None

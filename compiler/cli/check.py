@@ -18,7 +18,6 @@ from compiler.build.writer import replace_source
 from compiler.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
-    as_printed_option,
     default_charts_dir,
     echo_lines,
     format_option,
@@ -26,6 +25,7 @@ from compiler.cli.common import (
     strict_option,
     usage_error,
 )
+from compiler.cli.printing import printing_options
 from compiler.diagnostics import (
     Applicability,
     as_strict,
@@ -42,6 +42,7 @@ from compiler.diagnostics.fixes import apply_fixes
 from compiler.diagnostics.registry import KEPT_AS_PRINTED
 from compiler.diagnostics.render import FORMATS
 from compiler.diagnostics.textsafe import printable
+from compiler.errata.printing import Printing
 from dsl.aid_order import ORDER_FILE
 
 if TYPE_CHECKING:
@@ -148,13 +149,13 @@ def _wanted(fix: Fix | None, unsafe: bool) -> bool:
 
 
 def apply_fixes_to_project(
-    paths: tuple[Path, ...], as_printed: bool, unsafe: bool
+    paths: tuple[Path, ...], printing: Printing, unsafe: bool
 ) -> tuple[Compilation, dict[Path, tuple[str, str]], int]:
     """The fixes of the findings at PATHS applied in memory, pass after pass (each checks the text
     the last one left, as `--fix` will leave it on disk): the last check, `{file: (text before, text
     after)}` for each file changed, and how many fixes were applied. A file keeps its line ends and
     byte-order mark."""
-    comp = load_project(paths, as_printed)
+    comp = load_project(paths, printing)
     files = _source_paths(comp)
     before: dict[Path, str] = {}
     now: dict[Path, str] = {}
@@ -180,7 +181,7 @@ def apply_fixes_to_project(
         if not changed:
             break
         unsaved = {p.resolve(): t.replace("\r\n", "\n").replace("\r", "\n") for p, t in now.items()}
-        comp = load(list(paths) or [default_charts_dir()], as_printed=as_printed, unsaved=unsaved)
+        comp = load(list(paths) or [default_charts_dir()], printing=printing, unsaved=unsaved)
     return comp, {p: (before[p], t) for p, t in now.items() if t != before[p]}, applied
 
 
@@ -201,10 +202,10 @@ def _fix_summary(verb: str, applied: int, files: int, left: list[Diagnostic], un
     return text
 
 
-def fix_command(paths: tuple[Path, ...], fmt: str, strict: bool, as_printed: bool, unsafe: bool, diff: bool) -> int:
+def fix_command(paths: tuple[Path, ...], fmt: str, strict: bool, printing: Printing, unsafe: bool, diff: bool) -> int:
     """`check --fix` (write the fixed files, then report what is left) or `check --diff` (print the
     fixes as a unified diff, write nothing; exit 1 when there is one)."""
-    comp, changed, applied = apply_fixes_to_project(paths, as_printed, unsafe)
+    comp, changed, applied = apply_fixes_to_project(paths, printing, unsafe)
     if diff:
         for path, (before, after) in changed.items():
             echo_lines(_diff_lines(path, before, after))
@@ -245,7 +246,7 @@ def _formats() -> tuple[str, ...]:
     "report; sarif: SARIF 2.1.0 for code scanning (fixes as artifactChanges).",
 )
 @strict_option
-@as_printed_option
+@printing_options
 @click.option(
     "--fix", is_flag=True, help="Apply the safe fixes to the chart files, then report the findings that are left."
 )
@@ -256,7 +257,7 @@ def _formats() -> tuple[str, ...]:
 )
 @click.option("--diff", is_flag=True, help="Write nothing; print the fixes --fix would apply as a unified diff.")
 def check(
-    paths: tuple[Path, ...], fmt: str, strict: bool, as_printed: bool, fix: bool, unsafe_fixes: bool, diff: bool
+    paths: tuple[Path, ...], fmt: str, strict: bool, printing: Printing, fix: bool, unsafe_fixes: bool, diff: bool
 ) -> None:
     """Check chart sources (default: charts/) and report every finding.
 
@@ -271,6 +272,6 @@ def check(
     if unsafe_fixes and not (fix or diff):
         raise usage_error("--unsafe-fixes goes with --fix or --diff")
     if fix or diff:
-        sys.exit(fix_command(paths, fmt, strict, as_printed, unsafe_fixes, diff))
-    comp = load_project(paths, as_printed)
+        sys.exit(fix_command(paths, fmt, strict, printing, unsafe_fixes, diff))
+    comp = load_project(paths, printing)
     sys.exit(print_diagnostics(comp, fmt, strict))

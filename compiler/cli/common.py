@@ -17,9 +17,11 @@ from compiler.cli.exits import EXIT_FINDINGS as EXIT_FINDINGS
 from compiler.cli.exits import EXIT_INTERNAL as EXIT_INTERNAL
 from compiler.cli.exits import EXIT_OK as EXIT_OK
 from compiler.cli.exits import EXIT_USAGE as EXIT_USAGE
+from compiler.cli.printing import as_printed_flag, pick_printing, printing_name_option, unknown_printing
 from compiler.diagnostics import did_you_mean
 from compiler.diagnostics.suggest import known_values_hint
 from compiler.diagnostics.textsafe import printable
+from compiler.errata.printing import AS_CORRECTED, Printing, UnknownPrinting
 
 if TYPE_CHECKING:
     from compiler import model
@@ -102,14 +104,17 @@ def fail(message: str) -> NoReturn:
     sys.exit(EXIT_FINDINGS)
 
 
-def load_project(paths: tuple[Path, ...], as_printed: bool = False) -> Compilation:
-    """Load and check the charts at PATHS (default `charts/`); a bad path is a usage error."""
+def load_project(paths: tuple[Path, ...], printing: Printing = AS_CORRECTED) -> Compilation:
+    """Load and check the charts at PATHS (default `charts/`) in `printing`; a bad path, or a
+    printing a game does not have, is a usage error."""
     from compiler.build.project import PathError, load  # lazy: `chartc --help` loads no charts
 
     try:
-        return load(list(paths) or [default_charts_dir()], as_printed=as_printed)
+        return load(list(paths) or [default_charts_dir()], printing=printing)
     except PathError as exc:
         raise usage_error(str(exc)) from exc
+    except UnknownPrinting as exc:
+        raise unknown_printing(exc) from exc
 
 
 def find_games(paths: tuple[Path, ...]) -> dict[str, Path]:
@@ -122,15 +127,17 @@ def find_games(paths: tuple[Path, ...]) -> dict[str, Path]:
         raise usage_error(str(exc)) from exc
 
 
-def load_game_folder(folder: Path, as_printed: bool = False) -> Compilation:
-    """Load one game folder for a query, through the compiled-game cache; a bad path is a usage
-    error."""
+def load_game_folder(folder: Path, printing: Printing = AS_CORRECTED) -> Compilation:
+    """Load one game folder for a query in `printing`, through the compiled-game cache; a bad
+    path, or a printing the game does not have, is a usage error."""
     from compiler.build.project import PathError, load_game  # lazy: `chartc --help` loads no charts
 
     try:
-        return load_game(folder, as_printed)
+        return load_game(folder, printing)
     except PathError as exc:
         raise usage_error(str(exc)) from exc
+    except UnknownPrinting as exc:
+        raise unknown_printing(exc) from exc
 
 
 def whole_number(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
@@ -195,13 +202,13 @@ def split_address(address: str) -> tuple[str, str]:
     return game_id, chart_name
 
 
-def find_chart(address: str, charts_dir: Path, as_printed: bool = False) -> tuple[model.Game, model.Chart]:
+def find_chart(address: str, charts_dir: Path, printing: Printing = AS_CORRECTED) -> tuple[model.Game, model.Chart]:
     """The game and chart at ADDRESS under CHARTS_DIR, from a game that checks clean.
 
     A wrong address (a limit's too: only `lookup` reads one) is a usage error (exit 2); a game with
     errors prints them and exits 1.
     """
-    game, chart, limit = find_chart_or_limit(address, charts_dir, as_printed)
+    game, chart, limit = find_chart_or_limit(address, charts_dir, printing)
     if limit is not None:
         raise usage_error(
             f"`{limit.id}` is a limit of game `{game.id}`, not a chart: "
@@ -212,13 +219,13 @@ def find_chart(address: str, charts_dir: Path, as_printed: bool = False) -> tupl
 
 
 def find_chart_or_limit(
-    address: str, charts_dir: Path, as_printed: bool = False
+    address: str, charts_dir: Path, printing: Printing = AS_CORRECTED
 ) -> tuple[model.Game, model.Chart | None, model.Limit | None]:
     """The game and the chart at ADDRESS, or (where no chart has the name) the limit, from a game
     that checks clean; see `find_chart`."""
     game_id, chart_name = split_address(address)
     folder = charts_dir / game_id
-    comp = load_game_folder(folder, as_printed) if folder.is_dir() else None
+    comp = load_game_folder(folder, printing) if folder.is_dir() else None
     game = comp.project.games.get(game_id) if comp is not None else None
     if comp is None or game is None:
         known = sorted(p.name for p in charts_dir.iterdir() if p.is_dir()) if charts_dir.is_dir() else []
@@ -262,7 +269,7 @@ def ask(
     address: str,
     charts_dir: Path,
     question: Callable[[model.Game, model.Chart], T],
-    as_printed: bool = False,
+    printing: Printing = AS_CORRECTED,
     found: tuple[model.Game, model.Chart] | None = None,
 ) -> tuple[model.Game, model.Chart, T]:
     """Find chart ADDRESS (unless `found` gives it), then return (game, chart, question(game, chart));
@@ -270,7 +277,7 @@ def ask(
     exits 1."""
     from compiler.engine.lookup import LookupProblem, LookupUsage  # lazy: `chartc --help` imports no engine
 
-    game, chart = found if found is not None else find_chart(address, charts_dir, as_printed)
+    game, chart = found if found is not None else find_chart(address, charts_dir, printing)
     try:
         return game, chart, question(game, chart)
     except LookupUsage as exc:
@@ -316,9 +323,6 @@ read_drms_option = click.option(
     is_flag=True,
     help="Read the chart's DRMs even with no --when/--set: every flag false, other values unknown.",
 )
-as_printed_option = click.option(
-    "--as-printed", is_flag=True, help="Read the charts as printed, without errata (the rulebook as it stands)."
-)
 strict_option = click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 charts_option = click.option(
     "--charts",
@@ -349,7 +353,7 @@ shift_option = click.option(
 class ChartQuestion(NamedTuple):
     """What `lookup` and `odds` ask of one chart, as typed: `--key`, `--when`, `--set`,
     `--read-drms`, `--drm`, the forces of `--attack`, `--defense`, `--shift`, and where the chart
-    is read (`--as-printed`, `--charts`). (A NamedTuple: a dataclass's methods, generated when the
+    is read (`--as-printed` or `--printing`, `--charts`). (A NamedTuple: a dataclass's methods, generated when the
     first question is made, cost `chartc lookup` about 1 % of its CPU.)"""
 
     keys: tuple[str, ...]
@@ -360,7 +364,7 @@ class ChartQuestion(NamedTuple):
     attack: int | None
     defense: int | None
     shift: int
-    as_printed: bool
+    printing: Printing
     charts_dir: Path
 
     def key_values(self) -> dict[str, str]:
@@ -390,7 +394,7 @@ class ChartQuestion(NamedTuple):
         found: tuple[model.Game, model.Chart] | None = None,
     ) -> tuple[model.Game, T]:
         """The game of chart ADDRESS (unless `found` gives it) and `answer(game, chart)` (`ask`)."""
-        game, _, answered = ask(address, self.charts_dir, answer, self.as_printed, found)
+        game, _, answered = ask(address, self.charts_dir, answer, self.printing, found)
         return game, answered
 
 
@@ -403,7 +407,8 @@ _QUESTION_OPTIONS = (
     (attack_option, "attack"),
     (defense_option, "defense"),
     (shift_option, "shift"),
-    (as_printed_option, "as_printed"),
+    (as_printed_flag, "as_printed"),
+    (printing_name_option, "printing_name"),
     (charts_option, "charts_dir"),
 )
 
@@ -414,7 +419,9 @@ def chart_question_options(command: Callable[..., None]) -> Callable[..., None]:
 
     @functools.wraps(command)
     def asked(**params: Any) -> None:
-        command(question=ChartQuestion(**{name: params.pop(name) for _, name in _QUESTION_OPTIONS}), **params)
+        given = {name: params.pop(name) for _, name in _QUESTION_OPTIONS}
+        given["printing"] = pick_printing(given.pop("as_printed"), given.pop("printing_name"))
+        command(question=ChartQuestion(**given), **params)
 
     for option, _ in reversed(_QUESTION_OPTIONS):
         asked = option(asked)

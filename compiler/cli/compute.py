@@ -13,7 +13,6 @@ from compiler import model
 from compiler.cli.common import (
     EXIT_FINDINGS,
     JSON_FORMATS,
-    as_printed_option,
     charts_option,
     echo_lines,
     fail,
@@ -24,11 +23,13 @@ from compiler.cli.common import (
     usage_error,
     when_option,
 )
+from compiler.cli.printing import printing_options
 from compiler.diagnostics import did_you_mean, render_short
 from compiler.diagnostics.textsafe import json_text, printable
 from compiler.engine.compute import compute
 from compiler.engine.formulas import formula_refs
 from compiler.engine.lookup import LookupProblem, LookupUsage
+from compiler.errata.printing import Printing
 from compiler.model.formulas import expr_text
 
 
@@ -37,10 +38,10 @@ from compiler.model.formulas import expr_text
 @when_option
 @set_option
 @format_option(JSON_FORMATS, "human: the formula, its inputs and the result; json: the value and its inputs.")
-@as_printed_option
+@printing_options
 @charts_option
 def compute_command(
-    address: str, when: tuple[str, ...], sets: tuple[str, ...], fmt: str, as_printed: bool, charts_dir: Path
+    address: str, when: tuple[str, ...], sets: tuple[str, ...], fmt: str, printing: Printing, charts_dir: Path
 ) -> None:
     """Print the value of formula ADDRESS (GAME/FORMULA, e.g. usaaf/production_increase).
 
@@ -50,7 +51,7 @@ def compute_command(
     """
     game_id, name = split_address(address)
     folder = charts_dir / game_id
-    comp = load_game_folder(folder, as_printed) if folder.is_dir() else None
+    comp = load_game_folder(folder, printing) if folder.is_dir() else None
     game = comp.project.games.get(game_id) if comp is not None else None
     if comp is None or game is None:
         raise usage_error(f"no game `{game_id}` in {charts_dir}")

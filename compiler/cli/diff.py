@@ -20,7 +20,9 @@ from compiler.cli.common import (
     usage_error,
 )
 from compiler.cli.git_tree import GitTreeError, export_charts
+from compiler.cli.printing import pick_printing
 from compiler.diagnostics.textsafe import printable
+from compiler.errata.printing import AsCorrected, Printing, describe
 from compiler.tools.diff import changes_json, changes_lines, diff_projects, errata_sheet_html
 
 if TYPE_CHECKING:
@@ -41,9 +43,15 @@ def chart_tree(arg: str, stack: ExitStack) -> tuple[Path, str]:
         raise usage_error(str(exc)) from exc
 
 
+def printing_label(label: str, printing: Printing) -> str:
+    """A side's label with the printing it was read in, unless every errata applied: `charts/ia2
+    (up to errata `ia2_1943_44`)`."""
+    return label if isinstance(printing, AsCorrected) else f"{label} ({describe(printing)})"
+
+
 @click.command("diff")
 @click.argument("old")
-@click.argument("new")
+@click.argument("new", required=False)
 @format_option(JSON_FORMATS, "human: one line per change, in the field's words; json: the changes, for tools.")
 @click.option(
     "--html",
@@ -59,22 +67,51 @@ def chart_tree(arg: str, stack: ExitStack) -> tuple[Path, str]:
     help="Read OLD without its errata (NEW keeps them): `diff charts charts --old-as-printed` lists what the "
     "errata change. Here --as-printed is the same flag: it reads OLD alone as printed.",
 )
+@click.option(
+    "--old-printing",
+    metavar="ERRATA",
+    help="Read OLD as it stood after errata ERRATA (its errata in order up to and including it).",
+)
+@click.option("--new-as-printed", is_flag=True, help="Read NEW without its errata.")
+@click.option(
+    "--new-printing",
+    metavar="ERRATA",
+    help="Read NEW as it stood after errata ERRATA: `diff charts/ia2 --old-as-printed --new-printing "
+    "ia2_1943_44` lists that round of errata only.",
+)
 @click.option("--exit-code", is_flag=True, help="Exit 1 when there are changes, 0 when there are none (as git diff).")
 def diff_command(
-    old: str, new: str, fmt: str, html_file: Path | None, old_as_printed: bool, exit_code: bool = False
+    old: str,
+    new: str | None,
+    fmt: str,
+    html_file: Path | None,
+    old_as_printed: bool,
+    old_printing: str | None = None,
+    new_as_printed: bool = False,
+    new_printing: str | None = None,
+    exit_code: bool = False,
 ) -> None:
     """List the changes from chart tree OLD to NEW, per chart and cell, in the field's words.
 
     OLD and NEW are paths (a charts folder or a game folder) or git revisions of this repository
     (`HEAD~1`, a tag). Reordered rows are no change; a moved range or renamed key is one change.
-    `chartc diff charts charts --old-as-printed` lists what the errata change. With --exit-code the
-    exit code says whether anything changed (1) or not (0).
+    `chartc diff charts charts --old-as-printed` lists what the errata change. Each side may be read
+    in a printing of its own (--old-printing, --new-as-printed, --new-printing); without NEW, NEW is
+    OLD in another printing: `chartc diff charts/ia2 --old-printing ia2_1943_44` lists the errata
+    that come after ia2_1943_44. With --exit-code the exit code says whether anything changed (1) or
+    not (0).
     """
+    old_reads = pick_printing(old_as_printed, old_printing, "--old-as-printed", "--old-printing")
+    new_reads = pick_printing(new_as_printed, new_printing, "--new-as-printed", "--new-printing")
+    if new is None and old_reads == new_reads:
+        raise usage_error("give NEW, or read OLD in two printings (--old-as-printed, --old-printing, "
+                          "--new-as-printed, --new-printing)")
     with ExitStack() as stack:
         old_path, old_label = chart_tree(old, stack)
-        new_path, new_label = chart_tree(new, stack)
-        a = load_project((old_path,), as_printed=old_as_printed)
-        b = load_project((new_path,))
+        new_path, new_label = chart_tree(new, stack) if new is not None else (old_path, old_label)
+        a = load_project((old_path,), old_reads)
+        b = load_project((new_path,), new_reads)
+    old_label, new_label = printing_label(old_label, old_reads), printing_label(new_label, new_reads)
     for comp, label in ((a, old_label), (b, new_label)):
         errors = [d for d in comp.diagnostics if d.severity.value == "error"]
         if errors:

@@ -73,7 +73,7 @@ def lookup_command(
     roll of each step in turn (a roll inside a cell included); --seed N rolls the rest.
     """
     as_json = fmt == "json"
-    game, target, limit = find_chart_or_limit(address, question.charts_dir, question.as_printed)
+    game, target, limit = find_chart_or_limit(address, question.charts_dir, question.printing)
     if limit is not None:
         chart_only = bool(follow or rolls or seed is not None or question.read_drms or question.drm)
         _limit(game, limit, roll, question, as_json, chart_only)

@@ -489,3 +489,7 @@ ERRATA_NO_EFFECT: Final = _code(
     "an errata change leaves the chart as it was",
     "Delete the change, or correct the value it sets.",
 )
+ERRATA_DATE: Final = _code(
+    "C604", "errata-date", Severity.ERROR, "an errata's `date` is not a date (`YYYY-MM-DD`, `YYYY-MM` or `YYYY`)",
+    "Write the date the errata was published, e.g. `date \"2021-03-15\"`; a printing's name goes in `edition`.",
+)

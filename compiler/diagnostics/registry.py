@@ -85,6 +85,7 @@ REGISTRY: Final[tuple[Code, ...]] = (
     codes.ERRATA_TARGET_MISSING,
     codes.ERRATA_CONFLICT,
     codes.ERRATA_NO_EFFECT,
+    codes.ERRATA_DATE,
     codes.CHAIN_KEY,
     codes.CHAIN_DRM,
     codes.CHAIN_CYCLE,

@@ -47,10 +47,7 @@ def emit_game_json(game: model.Game) -> str:
         },
         "enums": [_enum(e) for e in sorted(game.enums.values(), key=lambda e: e.id) if not e.synthetic],
         "context": [_context(v) for v in sorted(game.context.values(), key=lambda v: v.id)],
-        "errata": [
-            {"id": e.id, "title": e.title, "source": e.source, "date": e.date, "order": e.order, "notes": list(e.notes)}
-            for e in game.errata
-        ],
+        "errata": [_errata_doc(e) for e in game.errata],
         "invariants": [_invariant(i) for i in game.invariants],
         "charts": [_chart(c) for c in sorted(game.charts, key=lambda c: c.address.casefold())],
         "formulas": [formula_json(game, f) for f in game.formulas],
@@ -61,6 +58,15 @@ def emit_game_json(game: model.Game) -> str:
         "chains": chains_json(game),
     }
     return json_text(_pretty(doc, 0)) + "\n"  # hidden characters as escapes: same data, safe to view
+
+
+def _errata_doc(e: model.ErrataDoc) -> dict[str, Any]:
+    """An errata document; `edition` (the printing it corrects) only when it names one."""
+    out: dict[str, Any] = {"id": e.id, "title": e.title, "source": e.source, "date": e.date, "order": e.order,
+                           "notes": list(e.notes)}
+    if e.edition is not None:
+        out["edition"] = e.edition
+    return out
 
 
 def _example(e: model.Example) -> dict[str, Any]:

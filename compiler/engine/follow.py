@@ -123,7 +123,7 @@ def follow(
     """
     context = chain_context(game, chart, when, sets) if when or sets or read_drms else None
     supply = _Rolls(rolls, random.Random(seed) if seed is not None else None)
-    keys, carried = given_keys, drm
+    keys, carried = first_chart_keys(game, chart, given_keys), drm
     steps: list[FollowStep] = []
     while len(steps) < MAX_STEPS:
         number = len(steps) + 1
@@ -151,6 +151,24 @@ def follow(
         keys = dict(zip((k.id for k in target.keys), next_combo, strict=True))
         chart, carried = target, move.drm or 0
     raise LookupProblem(f"the chain did not end within {MAX_STEPS} steps")
+
+
+def first_chart_keys(game: model.Game, chart: model.Chart, given_keys: dict[str, str]) -> dict[str, str]:
+    """The `--key` pairs the first chart of a chain is read with: all but those of a later chart
+    only, which wait for that chart (read when no step gives the key, as the generated
+    `follow_<id>` takes them) and are checked here. A key no chart of the chain has stays the first
+    chart's, whose lookup says it has no such key.
+
+    Raises:
+        LookupUsage: a later chart's key given a value that is not of it.
+    """
+    later = {k.id: c for c in reversed(reachable_charts(game, chart)[1:]) for k in c.keys}
+    for key in chart.keys:
+        later.pop(key.id, None)
+    for name, value in given_keys.items():
+        if name in later:
+            resolve_keys(later[name], {name: value})
+    return {k: v for k, v in given_keys.items() if k not in later}
 
 
 def _cell_roller(supply: _Rolls, chart: model.Chart, step: int) -> Callable[[int, Dice], int]:
@@ -234,7 +252,7 @@ def chain_odds(
     if chart.kind not in (model.ChartKind.ROLL, model.ChartKind.REFERENCE):
         raise LookupUsage(f"chart `{chart.address}` is not rolled on or read by its keys: it starts no chain")
     context = chain_context(game, chart, when, sets) if when or sets or read_drms else None
-    keys = resolve_keys(chart, given_keys)
+    keys = resolve_keys(chart, first_chart_keys(game, chart, given_keys))
 
     def drm_of(current: model.Chart, combo: tuple[str, ...], carried: int) -> int:
         if current.kind is not model.ChartKind.ROLL:

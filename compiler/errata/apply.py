@@ -11,6 +11,8 @@ change that has no effect).
 
 from __future__ import annotations
 
+import datetime
+import re
 from collections.abc import Collection, Mapping
 from dataclasses import replace
 from typing import Protocol, assert_never
@@ -20,18 +22,17 @@ from compiler.diagnostics import Applicability, Label, Sink, Slot, codes, fixes
 from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.diagnostics.suggest import suggestion
 from compiler.errata import cells, drms
+from compiler.errata.printing import in_order
 from compiler.errata.provenance import Provenance as Provenance
 from dsl import ast
 
-
-def errata_order(decls: list[ast.ErrataDecl]) -> list[ast.ErrataDecl]:
-    """Errata in the order they apply: by `order` (unset counts as 0), then by name."""
-    return sorted(decls, key=lambda e: (e.order or 0, e.name.text))
+errata_order = in_order
 
 
-def errata_docs(decls: list[ast.ErrataDecl], sink: Sink) -> list[model.ErrataDoc]:
+def errata_docs(decls: list[ast.ErrataDecl], sink: Sink, declared: Collection[str] = ()) -> list[model.ErrataDoc]:
     """The errata documents of a game, in application order; duplicates and unknown
-    `overrides` names are reported."""
+    `overrides` names (neither in `decls` nor in `declared`, the errata a printing leaves out)
+    are reported."""
     seen: dict[str, ast.Span] = {}
     docs = []
     for e in errata_order(decls):
@@ -39,18 +40,44 @@ def errata_docs(decls: list[ast.ErrataDecl], sink: Sink) -> list[model.ErrataDoc
             declared_twice(sink, f"errata `{e.name.text}`", e.name.span, seen[e.name.text])
             continue
         seen[e.name.text] = e.name.span
+        date = e.date.text if e.date and published_date(e.name.text, e.date, sink) else None
         docs.append(
             model.ErrataDoc(
-                e.name.text, e.title.text, e.source.text if e.source else None, e.date.text if e.date else None,
+                e.name.text, e.title.text, e.source.text if e.source else None, date,
                 e.order or 0, tuple(n.text for n in e.notes), tuple(o.text for o in e.overrides), e.span,
+                e.edition.text if e.edition else None,
             )
         )
     for e in decls:
         for o in e.overrides:
-            if o.text not in seen:
+            if o.text not in seen and o.text not in declared:
                 message = f"errata `{e.name.text}` overrides unknown errata `{o.text}`"
                 unknown_name(sink, message, o.text, o.span, seen, slot=Slot.NAME)
     return docs
+
+
+def published_date(errata_id: str, date: ast.Text, sink: Sink) -> bool:
+    """Whether an errata's `date` is a calendar date, `YYYY-MM-DD`, or as much of one as the
+    document prints (`YYYY-MM`, `YYYY`); C604 when not."""
+    found = _DATE.fullmatch(date.text)
+    if found is not None:
+        year, month, day = (int(g) if g else None for g in found.groups())
+        try:
+            datetime.date(year or 1, month or 1, day or 1)
+            return True
+        except ValueError:
+            pass
+    sink.emit(
+        codes.ERRATA_DATE,
+        f"errata `{errata_id}` is dated `{date.text}`, which is not a date",
+        date.span,
+        "write the date it was published as `YYYY-MM-DD` (or `YYYY-MM`, `YYYY` when the document prints no "
+        "more); name the printing it corrects with `edition \"...\"`",
+    )
+    return False
+
+
+_DATE = re.compile(r"(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
 
 
 class Names(Protocol):

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Protocol, TypeVar
 
 from compiler.diagnostics import Label, Sink, codes
+from compiler.errata.printing import in_order
 from dsl import ast
 
 _K = TypeVar("_K", bound=Hashable)
@@ -63,7 +64,7 @@ def claim_once(
 def amendments(errata: list[ast.ErrataDecl]) -> Iterator[tuple[ast.ErrataDecl, set[str], ast.AmendDecl]]:
     """Every `amend` of `errata` in the order they apply (`order`, then name), with its errata and
     the ids that errata overrides."""
-    for e in sorted(errata, key=lambda d: (d.order or 0, d.name.text)):
+    for e in in_order(errata):
         overrides = {o.text for o in e.overrides}
         for a in e.amends:
             yield e, overrides, a

@@ -20,7 +20,8 @@ from dsl.shared import Span
 
 @dataclass(frozen=True)
 class ErrataDoc:
-    """An errata document: id, title, where and when it was published, and its order."""
+    """An errata document: id, title, where and when it was published (`date`: `YYYY`, `YYYY-MM`
+    or `YYYY-MM-DD`), its order, and the edition of the book it corrects."""
 
     id: str
     title: str
@@ -30,6 +31,7 @@ class ErrataDoc:
     notes: tuple[str, ...]
     overrides: tuple[str, ...]
     span: Span
+    edition: str | None = None
 
 
 @dataclass(frozen=True)

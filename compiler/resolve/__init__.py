@@ -23,6 +23,7 @@ from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.errata import apply as errata_mod
 from compiler.errata import formulas as formulas_errata
 from compiler.errata import records as records_errata
+from compiler.errata.printing import AS_CORRECTED, Printing, applied
 from compiler.model.calendar import month_range
 from compiler.resolve import enums, header
 from compiler.resolve.charts import ChartResolver
@@ -48,7 +49,7 @@ def resolve_game(
     sink: Sink,
     folder_span: ast.Span,
     complete: bool = True,
-    as_printed: bool = False,
+    printing: Printing = AS_CORRECTED,
 ) -> model.Game:
     """Resolve every declaration of one game folder.
 
@@ -59,28 +60,33 @@ def resolve_game(
         folder_span: where to point a missing-header diagnostic (the folder's first file).
         complete: False when some file of the folder could not be read or parsed; then a missing
             header is not reported (it may be in that file) and unknown names are still reported.
-        as_printed: ignore every `errata` block (the charts exactly as printed).
+        printing: which errata blocks apply (`compiler.errata.printing`): all of them (the
+            default), none (the charts exactly as printed), or those up to a named one.
 
     Returns:
         The game model; charts with errors are still included as far as they resolved.
+
+    Raises:
+        UnknownPrinting: `printing` names an errata the game does not declare.
     """
     symbols = _declare(game_id, files, sink, folder_span, complete)
     typer = ValueTyper(symbols, sink)
-    errata_decls = [e for f in files for e in f.errata]
-    amended, marks = ({}, {}) if as_printed or not errata_decls else records_errata.amend_records(
+    declared = [e for f in files for e in f.errata]
+    errata_decls = applied(printing, declared, game_id, complete)
+    amended, marks = ({}, {}) if not errata_decls else records_errata.amend_records(
         [e for f in files for e in f.enums], errata_decls, sink)
     for f in files:
         for e in f.enums:
             enums.add_record_fields(symbols, amended.get(e.name.text, e), typer, sink)
     symbols.enums.update(records_errata.annotate_members(symbols.enums, marks))
     odds_charts = [c for c in (odds_rule(symbols, o, f.path, sink) for f in files for o in f.odds) if c is not None]
-    charts = _resolve_charts(symbols, files, typer, sink, as_printed)
+    charts = _resolve_charts(symbols, files, typer, sink, errata_decls, {e.name.text for e in declared})
     symbols.set_charts(odds_charts + charts)
     _report_duplicate_charts(symbols.id, symbols.charts, sink)
     symbols.limits = limits(symbols, [(f.path, d) for f in files for d in f.limits], sink)
     bind_within(symbols, sink)
     formula_decls = [(f.path, d) for f in files for d in f.formulas]
-    corrected, formula_marks = ({}, {}) if as_printed or not errata_decls else formulas_errata.amend_formulas(
+    corrected, formula_marks = ({}, {}) if not errata_decls else formulas_errata.amend_formulas(
         [d for _, d in formula_decls], errata_decls, _chart_handles(files), sink)
     formula_decls = [(path, corrected.get(d.name.text, d)) for path, d in formula_decls]
     symbols.formulas = formulas(symbols, formula_decls, sink, formula_marks)
@@ -130,15 +136,17 @@ def _declare(
 
 
 def _resolve_charts(
-    symbols: SymbolTable, files: list[ast.SourceFile], typer: ValueTyper, sink: Sink, as_printed: bool
+    symbols: SymbolTable, files: list[ast.SourceFile], typer: ValueTyper, sink: Sink,
+    errata_decls: list[ast.ErrataDecl], errata_ids: set[str],
 ) -> list[model.Chart]:
-    """Every chart declaration, errata applied, in source order; each printed ID or slug once."""
+    """Every chart declaration, the errata `errata_decls` applied, in source order; each printed
+    ID or slug once. `errata_ids` are every errata of the game, applied or not (an `overrides` may
+    name one this printing leaves out)."""
     decls = [(f.path, d) for f in files for d in f.charts]
-    errata_decls = [e for f in files for e in f.errata]
     amended: dict[str, ast.ChartDecl] = {}
     provenance: dict[str, errata_mod.Provenance] = {}
-    if errata_decls and not as_printed:
-        symbols.errata = tuple(errata_mod.errata_docs(errata_decls, sink))
+    if errata_decls:
+        symbols.errata = tuple(errata_mod.errata_docs(errata_decls, sink, errata_ids))
         formula_names = [d.name.text for f in files for d in f.formulas]
         applier = errata_mod.ErrataApplier(symbols, [d for _, d in decls], sink, formula_names)
         amended = applier.apply(errata_decls)

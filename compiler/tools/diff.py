@@ -123,7 +123,7 @@ def _diff_game(a: model.Game, b: model.Game) -> list[Change]:
         elif nc is None:
             out.append(Change(a.id, address, ChangeKind.CHART_REMOVED, "", oc.title, None, None))
         else:
-            out.extend(replace(c, reason=_reason(nc, c), rule=nc.rule) for c in _diff_chart(a, b, oc, nc))
+            out.extend(replace(c, reason=_reason(oc, nc, c), rule=nc.rule) for c in _diff_chart(a, b, oc, nc))
     return out + _diff_records(a, b) + _diff_formulas(a, b)
 
 
@@ -160,12 +160,34 @@ def _diff_records(a: model.Game, b: model.Game) -> list[Change]:
     return out
 
 
-def _reason(chart: model.Chart, change: Change) -> str | None:
+def _reason(old: model.Chart, chart: model.Chart, change: Change) -> str | None:
     """Why the errata made `change`: the `because` of the row or cell it changed, else those the
-    errata it cites gave for the chart (a title, a completed chart, a removed row)."""
-    if change.reason is not None or chart.errata is None or change.cite is None:
+    errata it cites gave for the chart (a title, a completed chart, a removed row); an errata note
+    is its own reason."""
+    if change.reason is not None or chart.errata is None or change.cite is None or change.where == ERRATA_NOTE:
         return change.reason
-    return "; ".join(dict.fromkeys(t for _, t in chart.errata.reasons)) or None
+    fresh = _fresh(old, chart)
+    return "; ".join(dict.fromkeys(t for e, t in chart.errata.reasons if e in fresh)) or None
+
+
+ERRATA_NOTE = "errata note"
+"""Where an errata's `note "..."` on a chart is listed (a note the chart does not print)."""
+
+
+def _fresh(old: model.Chart, new: model.Chart) -> tuple[str, ...]:
+    """The errata that amend `new` and not `old` (the round between two printings), or, when both
+    are amended by the same errata (two revisions of the chart files), all of `new`'s."""
+    return tuple(e for e in new.errata_ids if e not in old.errata_ids) or new.errata_ids
+
+
+def _errata_notes(b: model.Game, oc: model.Chart, nc: model.Chart) -> list[Change]:
+    """The notes errata add to a chart (`note "..."` in an `amend`) that `oc` lacks or `nc` lost."""
+    was = list(oc.errata.notes) if oc.errata is not None else []
+    now = list(nc.errata.notes) if nc.errata is not None else []
+    added = [Change(b.id, nc.address, ChangeKind.NOTE, ERRATA_NOTE, None, text, _cite(b, (e,))) for e, text in now
+             if (e, text) not in was]
+    return added + [Change(b.id, nc.address, ChangeKind.NOTE, ERRATA_NOTE, text, None, None) for e, text in was
+                    if (e, text) not in now]
 
 
 def _notes(oc: model.Chart, nc: model.Chart) -> dict[str, tuple[str | None, str | None]]:
@@ -188,8 +210,9 @@ def _cite(game: model.Game, errata_ids: tuple[str, ...]) -> str | None:
     cites = []
     for errata_id in errata_ids:
         doc = next((e for e in game.errata if e.id == errata_id), None)
-        if doc is not None:
-            cites.append(doc.title + (f" ({doc.source})" if doc.source else ""))
+        if doc is not None:  # where it was published, the printing it corrects, when
+            published = "; ".join(x for x in (doc.source, doc.edition, doc.date) if x)
+            cites.append(doc.title + (f" ({published})" if published else ""))
     return "; ".join(cites) or None
 
 
@@ -221,7 +244,7 @@ def _row_text(game: model.Game, chart: model.Chart, row: model.Row) -> str:
 def _diff_chart(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) -> list[Change]:
     address = nc.address
     out: list[Change] = []
-    cite_chart = _cite(b, nc.errata_ids)
+    cite_chart = _cite(b, _fresh(oc, nc))
     if oc.title != nc.title:
         out.append(Change(b.id, address, ChangeKind.TITLE, "title", oc.title, nc.title, cite_chart))
     if oc.partial != nc.partial:
@@ -239,6 +262,7 @@ def _diff_chart(a: model.Game, b: model.Game, oc: model.Chart, nc: model.Chart) 
     for mark, (was, now) in _notes(oc, nc).items():
         if was != now:
             out.append(Change(b.id, address, ChangeKind.NOTE, mark, was, now, cite_chart))
+    out.extend(_errata_notes(b, oc, nc))
     old_drms = {d.id: d for d in oc.drms}
     for d in nc.drms:
         before = old_drms.pop(d.id, None)

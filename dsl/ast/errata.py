@@ -170,12 +170,14 @@ class AmendDecl:
 
 @dataclass(frozen=True)
 class ErrataDecl:
-    """An errata document: its title, where it was published, when, the order it applies in,
-    which earlier errata it overrides, and its amendments."""
+    """An errata document: its title, where it was published, the edition it corrects, when
+    (`date "2021-03-15"`, checked by the resolver), the order it applies in, which earlier errata
+    it overrides, and its amendments."""
 
     name: Name
     title: Text
     source: Text | None
+    edition: Text | None
     date: Text | None
     order: int | None
     overrides: tuple[Name, ...]

@@ -271,11 +271,12 @@ class ErrataRules(Terminals):
     """`errata` blocks, their statements and amendments."""
 
     def errata(self, meta: Meta, name: ast.Name, title: ast.Text, *stmts: Stmt) -> ast.ErrataDecl:
-        block = Block(stmts)  # a later `source`, `date` or `order` replaces an earlier one
+        block = Block(stmts)  # a later `source`, `edition`, `date` or `order` replaces an earlier one
         return ast.ErrataDecl(
             name=name,
             title=title,
             source=block.last("source", ast.Text),
+            edition=block.last("edition", ast.Text),
             date=block.last("date", ast.Text),
             order=block.last("order", int),
             overrides=block.every_item("overrides", ast.Name),
@@ -284,6 +285,7 @@ class ErrataRules(Terminals):
             span=self._span(meta),
         )
 
+    errata_edition = holding("edition")
     errata_date = holding("date")
     errata_order = holding("order", int)
     errata_overrides = listing("overrides")
