@@ -302,12 +302,13 @@ class Chart:
         return list(found)
 
 
-_ROWS_FOR: dict[int, tuple[weakref.ref[Chart], dict[tuple[str, ...], tuple[Row, ...]]]] = {}
+_RowsFor = dict[int, tuple[weakref.ref[Chart], dict[tuple[str, ...], tuple[Row, ...]]]]
+_ROWS_FOR: _RowsFor = {}
 """Each live chart's rows per key combination, by `id` of the chart (a chart is immutable; the weak
 reference drops the entry when the chart is freed, before its `id` can be reused)."""
 
 
-def _forget(key: int, _: object, known: dict[int, object] = _ROWS_FOR) -> None:
+def _forget(key: int, _: object, known: _RowsFor = _ROWS_FOR) -> None:
     """Drop a freed chart's rows (the default binds the dict itself: a chart freed at interpreter
     exit, after the module's globals are cleared, still finds it)."""
     known.pop(key, None)
