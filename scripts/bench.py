@@ -515,15 +515,15 @@ def row_click(s: Setup) -> Iterator[Row]:
 
 def row_check(s: Setup) -> Iterator[Row]:
     """`chartc check` of the synthetic game against two parsers of the same data, with a cache
-    folder of its own: the warm-up pair saves the syntax tree (compiler/build/parse_cache.py), as a
-    check of unchanged files finds it; the `first` row deletes it before each check (a first check,
-    or one after the file changed)."""
+    folder of its own: the first runs save the syntax tree (compiler/build/parse_cache.py: the
+    second parse of a text saves it), as a check of unchanged files finds it; the `first` row
+    deletes the tree and its mark before each check (a first check, or one after the file changed)."""
     check = [*CHARTC, "check", str(s.synth["charts"])]
     cache = s.tmp / "check-cache"
     env = {**_CHILD_ENV, "XDG_CACHE_HOME": str(cache)}
 
     def first_check() -> float:
-        for tree in (cache / "chartc").glob("tree-*.pickle"):
+        for tree in (cache / "chartc").glob("tree-*"):
             tree.unlink()
         return child_cpu(check, s.tmp, env)
 

@@ -20,6 +20,10 @@ def _trees(cache: Path) -> list[Path]:
     return sorted((cache / "chartc").glob("tree-*.pickle"))
 
 
+def _marks(cache: Path) -> list[Path]:
+    return sorted((cache / "chartc").glob("tree-*.seen"))
+
+
 @pytest.fixture
 def ia2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """IA2 copied into a charts folder, with a cache folder of its own and no tree held in memory."""
@@ -38,7 +42,9 @@ def test_an_unchanged_file_is_read_back_with_the_same_findings(ia2: Path, monkey
     large = [f for f in files if len(f.read_text(encoding="utf-8")) >= parse_cache.MIN_CHARS]
     with contextlib.chdir(ia2):
         parsed = load([Path("charts/ia2")])
-        assert len(_trees(ia2 / "cache")) == len(large) > 10  # IA2's files of 2,048 characters or more
+        assert _trees(ia2 / "cache") == [] and len(_marks(ia2 / "cache")) == len(large) > 10  # parsed once: marks
+        load([Path("charts/ia2")])
+        assert len(_trees(ia2 / "cache")) == len(large)  # IA2's files of 2,048 characters or more, parsed twice
         monkeypatch.setattr(parse_cache, "_HELD", type(parse_cache._HELD)())  # as a new process: read from disk
         small = {f.read_text(encoding="utf-8") for f in files if f not in large}
         real = dsl.parser.parse_text
@@ -53,6 +59,7 @@ def test_an_edited_file_is_parsed_again_and_the_others_are_not(ia2: Path, monkey
     combat = ia2 / "charts" / "ia2" / "combat.chart"
     with contextlib.chdir(ia2):
         load([Path("charts/ia2")])
+        load([Path("charts/ia2")])
         before = _trees(ia2 / "cache")
         combat.write_text(combat.read_text(encoding="utf-8") + "# an edit\n", encoding="utf-8")
         seen: list[str] = []
@@ -61,11 +68,13 @@ def test_an_edited_file_is_parsed_again_and_the_others_are_not(ia2: Path, monkey
         load([Path("charts/ia2")])
     large = [p for p in seen if "combat" in p or len(Path(ia2, p).read_text(encoding="utf-8")) >= parse_cache.MIN_CHARS]
     assert large == ["charts/ia2/combat.chart"]  # the small files are parsed every time, by design
-    assert len(_trees(ia2 / "cache")) == len(before) + 1
+    assert _trees(ia2 / "cache") == before  # the edited text was parsed once: a mark, not a tree
+    assert len(_marks(ia2 / "cache")) == len(before) + 1
 
 
 def test_a_damaged_or_foreign_tree_is_parsed_instead(ia2: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with contextlib.chdir(ia2):
+        load([Path("charts/ia2")])
         parsed = load([Path("charts/ia2")])
         trees = _trees(ia2 / "cache")
         data = bytearray(trees[0].read_bytes())
@@ -98,6 +107,8 @@ def test_a_file_with_a_syntax_error_or_unsaved_text_is_not_saved(
         assert _trees(tmp_path / "cache") == []  # an editor's buffer, new at each keystroke
         chart.write_text(fixed, encoding="utf-8")
         assert not load([Path("charts/t")]).has_errors
+        assert _trees(tmp_path / "cache") == [] and len(_marks(tmp_path / "cache")) == 1
+        assert not load([Path("charts/t")]).has_errors
     assert len(_trees(tmp_path / "cache")) == 1
 
 
@@ -111,11 +122,16 @@ def test_the_key_is_the_text_the_name_and_chartc(monkeypatch: pytest.MonkeyPatch
 
 
 def test_the_oldest_trees_go_past_the_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parse_cache, "KEEP", 8)
     tree = dsl.parser.parse_text('game t { title "T" }\n', "t.chart").source
     assert tree is not None
-    for i in range(9):
-        parse_cache.store(tmp_path, f"{i:040d}", tree)
-        os.utime(tmp_path / f"tree-{i:040d}.pickle", ns=(i * 10**9, i * 10**9))
-    kept = sorted(p.name for p in tmp_path.glob("tree-*.pickle"))
-    assert kept == [f"tree-{i:040d}.pickle" for i in range(3, 9)]  # the newest three quarters of 8
+    for i in range(5):
+        parse_cache.store(tmp_path, f"{i:040d}", tree)  # a mark
+        parse_cache.store(tmp_path, f"{i:040d}", tree)  # the tree
+        for saved in tmp_path.glob(f"tree-{i:040d}.*"):
+            os.utime(saved, ns=(i * 10**9, i * 10**9))
+    assert len(list(tmp_path.glob("tree-*"))) == 10
+    monkeypatch.setattr(parse_cache, "KEEP", 8)
+    parse_cache._keep_newest(tmp_path)
+    # past 8 files (5 marks and 5 trees), the newest three quarters of 8 are kept
+    assert sorted(p.name for p in tmp_path.glob("tree-*")) == sorted(
+        f"tree-{i:040d}.{kind}" for i in range(2, 5) for kind in ("pickle", "seen"))

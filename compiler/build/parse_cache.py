@@ -34,7 +34,8 @@ _FORMAT = "1"
 MIN_CHARS = 2048
 """Smaller files are parsed every time: parsing one costs about what reading a saved tree does."""
 KEEP = 1024
-"""Most saved trees kept; past it, the oldest are deleted down to three quarters of it."""
+"""Most saved trees (and marks of texts parsed once) kept; past it, the oldest are deleted down to
+three quarters of it."""
 _PREFIX = "tree-"
 
 
@@ -68,7 +69,14 @@ def fetch(cache_dir: Path, key: str) -> ast.SourceFile | None:
 
 
 def store(cache_dir: Path, key: str, tree: ast.SourceFile) -> None:
-    """Save `tree` under `key`; past `KEEP` saved trees, delete the oldest."""
+    """Save `tree` under `key` when a text of that key was parsed before (the first parse leaves
+    only a mark, `tree-KEY.seen`: a check run once, as in CI from a fresh clone, or an edit parsed
+    once, does not pay for a tree nobody reads); past `KEEP` saved trees and marks, delete the oldest."""
+    mark = cache_dir / f"{_PREFIX}{key}.seen"
+    if not mark.exists():
+        write_private(b"", mark)
+        _keep_newest(cache_dir)
+        return
     data = pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL)
     write_private(data, cache_dir / f"{_PREFIX}{key}.pickle")
     _hold(key, tree, len(data))
