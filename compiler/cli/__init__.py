@@ -120,9 +120,10 @@ def _skip_last_collection() -> None:
     from the compiled-game cache, the syntax trees kept for reuse) for cycles, which frees nothing a
     process about to end needs freed: files are closed and flushed by the commands themselves, and
     `atexit` handlers still run. `gc.freeze()`, run at exit, moves those objects out of its reach.
-    It saved 16 % of the CPU of a cached `chartc lookup`, 32 % of a `check` of the corpus and 5 % of
-    a `check` of the 10,000 synthetic rows (`scripts/bench.py --only tricks`, paired runs); only
-    `main` (the console script) registers it, so a program that calls `cli` keeps its collector.
+    It saved a quarter of the CPU of a cached `chartc lookup` and 30 % of a `check` of the corpus
+    (`scripts/bench.py --only tricks`: rows `trick-exit-freeze` and `trick-exit-freeze-check`, 5
+    pairs at a load of 8 to 10 on two CPUs); only `main` (the console script) registers it, so a
+    program that calls `cli` keeps its collector.
     """
     atexit.unregister(gc.freeze)  # once, however often `main` runs in one process
     atexit.register(gc.freeze)
