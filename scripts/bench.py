@@ -53,7 +53,8 @@ PAGE = ROOT / "docs" / "records" / "speed.md"
 BEGIN = "<!-- scripts/bench.py --write: begin -->"
 END = "<!-- scripts/bench.py --write: end -->"
 ISSUE_35 = ("pdf-unchanged", "pdf-full", "lookup", "lookup-regular", "lookup-edit-editable", "lookup-edit-regular",
-            "help", "help-regular", "odds-5d10", "odds-10d10", "odds-first", "json-size", "json-memory", "check-json")
+            "help", "help-regular", "odds-5d10", "odds-10d10", "odds-first", "json-size", "json-memory", "check-json",
+            "check-json-first")
 """The rows of issue 35's table (the editable and regular installs both): the record holds each."""
 CHARTS = ROOT / "charts"
 PYTHON = sys.executable
@@ -513,22 +514,37 @@ def row_click(s: Setup) -> Iterator[Row]:
 
 
 def row_check(s: Setup) -> Iterator[Row]:
+    """`chartc check` of the synthetic game against two parsers of the same data, with a cache
+    folder of its own: the first runs save the syntax tree (compiler/build/parse_cache.py: the
+    second parse of a text saves it), as a check of unchanged files finds it; the `first` row
+    deletes the tree and its mark before each check (a first check, or one after the file changed)."""
     check = [*CHARTC, "check", str(s.synth["charts"])]
+    cache = s.tmp / "check-cache"
+    env = {**_CHILD_ENV, "XDG_CACHE_HOME": str(cache)}
+
+    def first_check() -> float:
+        for tree in (cache / "chartc").glob("tree-*"):
+            tree.unlink()
+        return child_cpu(check, s.tmp, env)
+
     load_yaml = [PYTHON, "-c", "import sys, yaml; yaml.load(open(sys.argv[1], encoding='utf-8'), "
                  "Loader=yaml.CSafeLoader)", str(s.synth["yaml"])]
     load_json = [PYTHON, "-c", "import sys, json; json.load(open(sys.argv[1], encoding='utf-8'))",
                  str(s.synth["json"])]
     rows = s.synth["rows"].name
-    a, b, r = paired(lambda: child_cpu(check, s.tmp), lambda: child_cpu(load_yaml, s.tmp), s.runs)
+    a, b, r = paired(lambda: child_cpu(check, s.tmp, env), lambda: child_cpu(load_yaml, s.tmp), s.runs)
     yield Row("check-yaml", f"`chartc check` on {rows} synthetic rows vs PyYAML's C loader", 2, a, b, r)
-    a, b, r = paired(lambda: child_cpu(check, s.tmp), lambda: child_cpu(load_json, s.tmp), s.runs)
+    a, b, r = paired(lambda: child_cpu(check, s.tmp, env), lambda: child_cpu(load_json, s.tmp), s.runs)
     yield Row("check-json", "same vs `json.load` of the same data", 15, a, b, r)
+    a, b, r = paired(first_check, lambda: child_cpu(load_json, s.tmp), s.runs)
+    yield Row("check-json-first", "same, the file's syntax tree not saved yet (a first check), vs `json.load`", 15,
+              a, b, r)
     if s.baseline is not None:  # the same check by another checkout's code (no target: a before/after)
-        env = {**_CHILD_ENV, "PYTHONPATH": str(s.baseline)}
-        a, b, r = paired(lambda: child_cpu(check, s.tmp), lambda: child_cpu(check, s.tmp, env), s.runs)
+        other = {**env, "PYTHONPATH": str(s.baseline)}
+        a, b, r = paired(lambda: child_cpu(check, s.tmp, env), lambda: child_cpu(check, s.tmp, other), s.runs)
         yield Row("check-baseline", f"same vs the check of `{s.baseline.name}`", float("inf"), a, b, r)
         corpus = [*CHARTC, "check", str(CHARTS)]
-        a, b, r = paired(lambda: child_cpu(corpus, s.tmp), lambda: child_cpu(corpus, s.tmp, env), s.runs)
+        a, b, r = paired(lambda: child_cpu(corpus, s.tmp, env), lambda: child_cpu(corpus, s.tmp, other), s.runs)
         yield Row("check-corpus-baseline", f"`chartc check charts` vs the same by `{s.baseline.name}`",
                   float("inf"), a, b, r)
 
@@ -808,6 +824,12 @@ TRICKS: dict[str, tuple[str, str]] = {
     # dsl/parser_cache.py: the LALR parser built by every process
     "parser-cache": ("check", "import lark, dsl.parser_cache as p\n"
                               "p.cached_parser = lambda grammar, options, cache_dir: lark.Lark(grammar, **options)"),
+    # compiler/build/parse_cache.py: every chart file parsed by every check
+    "parse-cache": ("check", "import compiler.build.parse_cache as p\np.fetch = lambda *args: None\n"
+                             "p.store = lambda *args: None"),
+    # compiler/cli/__init__.py `_skip_last_collection`: the interpreter's last collection walks all
+    "exit-freeze": ("lookup", "import compiler.cli as c\nc._skip_last_collection = lambda: None"),
+    "exit-freeze-check": ("check", "import compiler.cli as c\nc._skip_last_collection = lambda: None"),
     # compiler/build/validate.py `validated_before`: every game JSON validated by every build
     "validation-memo": ("build", "import compiler.build.validate as v\n"
                                  "v.validated_before = lambda cache_dir: frozenset()"),

@@ -71,3 +71,23 @@ def test_a_chart_freed_after_the_module_is_torn_down_drops_its_entry(tmp_path: P
     del comp, r4
     gc.collect()
     assert unraisable == [] and key not in table
+
+
+def test_a_charts_rows_per_key_combination_are_found_once_and_go_with_the_chart() -> None:
+    from compiler.model import chart as chart_module
+
+    with contextlib.chdir(ROOT):
+        comp = load([Path("charts/ia2")])
+    r4 = comp.project.games["ia2"].chart("R4")
+    assert r4 is not None
+    # IA2 R4 (7.1.10): a piston interceptor's rows are its own, in table order, as a scan finds them
+    scanned = [r for r in r4.rows if r.keys[0] in (None, "piston")]
+    first = r4.rows_for(("piston",))
+    assert first == scanned and [r.keys[0] for r in first] == ["piston"] * len(first)
+    assert r4.rows_for(("piston",)) is not first  # a new list each time: a caller may change its own
+    kept = chart_module._ROWS_FOR[id(r4)][1][("piston",)]
+    assert all(a is b for a, b in zip(r4.rows_for(("piston",)), kept, strict=True))
+    key = id(r4)
+    del comp, r4, first, kept, scanned
+    gc.collect()
+    assert key not in chart_module._ROWS_FOR  # no chart kept alive, no stale entry for a reused id

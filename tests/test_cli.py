@@ -296,3 +296,25 @@ def test_build_strict_says_warnings_failed_it(tmp_path: Path) -> None:
     r = CliRunner().invoke(cli, ["build", str(tmp_path / "charts"), "--out", out])
     assert r.exit_code == 0 and (tmp_path / "out").is_dir()
     assert "warning[C305]" in r.stderr and "1 warning, 0 notes" in r.stderr.splitlines()
+
+
+_EXIT_PROBE = (
+    "import atexit, gc, sys\n"
+    "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count() > 0))\n"  # runs after chartc's
+    "sys.argv = ['chartc', '--help']\n"
+    "from compiler.cli import cli, main\n"
+    "main() if sys.argv[-1] == '--help' and {main!r} else cli(['--help'], prog_name='chartc')\n"
+)
+
+
+@pytest.mark.parametrize("through_main", [True, False])
+def test_the_console_script_leaves_the_last_collection_nothing_to_walk(through_main: bool) -> None:
+    # compiler.cli._skip_last_collection: `main` freezes what is alive at exit; `cli`, called by a
+    # program that embeds chartc, leaves its collector alone
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _EXIT_PROBE.format(main=through_main)], cwd=ROOT,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == f"frozen at exit: {through_main}"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import gc
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -28,6 +28,7 @@ from dsl.shared import Span
 
 if TYPE_CHECKING:
     from dsl import ast
+    from dsl.parser import SyntaxIssue
 
 CHART_SUFFIX = ".chart"
 
@@ -229,6 +230,28 @@ def _load(
     )
 
 
+def _parse(
+    text: str, shown: str, cache_dir: Path, save: bool = True
+) -> tuple[ast.SourceFile | None, Sequence[SyntaxIssue]]:
+    """The syntax tree of one file's text and its syntax errors: read back from the parse cache
+    (`compiler.build.parse_cache`) when saved there, else parsed (and saved when it parsed clean
+    and `save`: an editor's unsaved text, new at every keystroke, is not)."""
+    # lazy: the parse cache reads syntax trees, which a query answered from the compiled-game cache
+    # (`chartc lookup`) never loads
+    from compiler.build import parse_cache
+
+    key = parse_cache.tree_key(text, shown) if len(text) >= parse_cache.MIN_CHARS else None
+    tree = parse_cache.fetch(cache_dir, key) if key is not None else None
+    if tree is not None:
+        return tree, ()
+    from dsl.parser import parse_text  # lazy: a tree read from the parse cache imports no Lark
+
+    result = parse_text(text, shown)
+    if save and key is not None and result.source is not None and not result.errors:
+        parse_cache.store(cache_dir, key, result.source)
+    return result.source, result.errors
+
+
 def _load_game(
         game_id: str, folder: Path, printing: Printing = AS_CORRECTED,
         unsaved: Mapping[Path, str] | None = None) -> Compilation:
@@ -238,9 +261,9 @@ def _load_game(
     from compiler.checks import check_game
     from compiler.checks.examples import check_examples
     from compiler.resolve import resolve_game
-    from dsl.parser import parse_text
 
     sink = Sink()
+    cache_dir = default_cache_dir()
     sources: dict[str, str] = {}
     files = chart_files(folder)
     parsed: list[ast.SourceFile] = []
@@ -250,15 +273,15 @@ def _load_game(
         if text is None:
             continue
         sources[shown] = text
-        result = parse_text(text, shown)
-        for issue in result.errors:
+        tree, errors = _parse(text, shown, cache_dir, save=not unsaved or f.resolve() not in unsaved)
+        for issue in errors:
             fix = None
             if issue.replacement is not None:  # a slip with one reading (`3---6` for `3-6`)
                 span, text = issue.replacement
                 fix = fixes.replace_with(span, text, Slot.RAW, Applicability.SAFE, issue.help)
             sink.emit(codes.SYNTAX_ERROR, issue.message, issue.span, issue.help, fix=fix)
-        if result.source is not None:
-            parsed.append(replace(result.source, path=source_name(game_id, f)))
+        if tree is not None:
+            parsed.append(replace(tree, path=source_name(game_id, f)))
     first = display_path(files[0]) if files else display_path(folder)
     folder_span = Span(first, 1, 1, 1, 1)
     complete = len(parsed) == len(files)

@@ -58,6 +58,7 @@ class _Computed:
     totals: dict[tuple[str, ...] | None, tuple[int, ...]] = field(default_factory=dict)
     chances: dict[tuple[tuple[str, ...], int], ChartChances] = field(default_factory=dict)
     alternatives: list[model.Chart] | None = None  # the chart with each `roll ... when` alternative's dice
+    reachable: dict[tuple[str, ...] | None, tuple[int, ...]] = field(default_factory=dict)
 
 
 _COMPUTED: dict[int, tuple[weakref.ref[model.Chart], _Computed]] = {}
@@ -139,6 +140,13 @@ def reachable_rolls(chart: model.Chart, combo: tuple[str, ...] | None = None) ->
     Raises:
         ValueError: the chart has no dice.
     """
+    known = _computed(chart).reachable
+    if combo not in known:
+        known[combo] = _reachable_rolls(chart, combo)
+    return list(known[combo])
+
+
+def _reachable_rolls(chart: model.Chart, combo: tuple[str, ...] | None) -> tuple[int, ...]:
     combos = [combo] if combo is not None else chart.key_combinations()
     found: set[int] = set()
     rows = plain.chart_rows(chart)
@@ -151,7 +159,7 @@ def reachable_rolls(chart: model.Chart, combo: tuple[str, ...] | None = None) ->
                 rolled = [r for r in rolled if _natural_row(rows.natural_rows, c, r) is None]
             for total in drm_totals(variant, c if tests_keys(variant) else None):
                 found |= {_modified(roll, total, rows.steps) for roll in rolled}
-    return sorted(found)
+    return tuple(sorted(found))
 
 
 def table_rolls(chart: model.Chart) -> list[int]:

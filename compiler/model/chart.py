@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import itertools
 import re
+import weakref
 
 from compiler.model.conditions import Condition, Drm, DrmGroup, Footnote
 from compiler.model.dice import DIGIT_FORMS, Dice
@@ -285,7 +287,31 @@ class Chart:
         return dataclasses.replace(self, rows=first + self.rows, overlays=())
 
     def rows_for(self, combo: tuple[str, ...]) -> list[Row]:
-        return [r for r in self.rows if all(key_matches(k, c) for k, c in zip(r.keys, combo, strict=False))]
+        """The rows whose keys match `combo` (one member id per key), in table order. Each key
+        combination's rows are found once per chart (`_ROWS_FOR`): the checks, the chances and
+        the emitters ask for the same combinations again and again."""
+        entry = _ROWS_FOR.get(id(self))
+        if entry is None or entry[0]() is not self:
+            entry = _ROWS_FOR[id(self)] = (weakref.ref(self, functools.partial(_forget, id(self))), {})
+        known = entry[1]
+        found = known.get(combo)
+        if found is None:
+            found = known[combo] = tuple(
+                r for r in self.rows if all(key_matches(k, c) for k, c in zip(r.keys, combo, strict=False))
+            )
+        return list(found)
+
+
+_RowsFor = dict[int, tuple[weakref.ref[Chart], dict[tuple[str, ...], tuple[Row, ...]]]]
+_ROWS_FOR: _RowsFor = {}
+"""Each live chart's rows per key combination, by `id` of the chart (a chart is immutable; the weak
+reference drops the entry when the chart is freed, before its `id` can be reused)."""
+
+
+def _forget(key: int, _: object, known: _RowsFor = _ROWS_FOR) -> None:
+    """Drop a freed chart's rows (the default binds the dict itself: a chart freed at interpreter
+    exit, after the module's globals are cleared, still finds it)."""
+    known.pop(key, None)
 
 
 def drm_span(drms: tuple[Drm, ...], clamp: tuple[int, int] | None) -> tuple[int, int]:
