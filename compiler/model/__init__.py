@@ -9,6 +9,7 @@ month spans), `types` (enums, records, periods, context variables, column types)
 from __future__ import annotations
 
 from compiler.model.calendar import Month
+from compiler.model.turns import TurnTrack
 from compiler.model.chart import (
     AUTOMATIC,
     AVAILABLE,
@@ -105,6 +106,7 @@ from compiler.model.values import (
     SubOutcome,
     SubRoll,
     Text,
+    TurnSpan,
     Value,
     key_matches,
 )
@@ -184,6 +186,8 @@ __all__ = [
     "MemberId",
     "Month",
     "MonthSpan",
+    "TurnSpan",
+    "TurnTrack",
     "Not",
     "Operand",
     "Overlay",

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 
 from compiler.model.calendar import Month
+from compiler.model.turns import TurnTrack
 from compiler.model.chart import Chart
 from compiler.model.examples import Example
 from compiler.model.facts import Fact, FieldTest
@@ -121,6 +122,7 @@ class Game:
     conflicts: Sequence[Conflict] = ()  # places where the book says two things
     ambiguities: Sequence[Ambiguity] = ()  # print that reads more than one way
     aid_chance: bool = True  # `aid chance off` in the header: no chance column in the aid, unless a chart asks
+    turns: TurnTrack | None = None  # a turn track of days split into halves (`turns ... halves [AM, PM]`)
 
     def formula(self, name: str) -> Formula | None:
         """The formula with this id (the first, if a duplicate id was reported)."""

@@ -24,6 +24,7 @@ from compiler.errata import apply as errata_mod
 from compiler.errata import formulas as formulas_errata
 from compiler.errata import records as records_errata
 from compiler.model.calendar import month_range
+from compiler.model.turns import turn_label
 from compiler.resolve import enums, header
 from compiler.resolve.charts import ChartResolver
 from compiler.resolve.derive import derive_order, format_range
@@ -69,6 +70,9 @@ def resolve_game(
     errata_decls = [e for f in files for e in f.errata]
     amended, marks = ({}, {}) if as_printed or not errata_decls else records_errata.amend_records(
         [e for f in files for e in f.enums], errata_decls, sink)
+    if symbols.turns:
+        turns = tuple(model.Member(t, turn_label(t), symbols.span) for t in symbols.turns.turns())
+        symbols.enums["turn"] = model.EnumType("turn", "Turn", turns, symbols.span, synthetic=True)
     for f in files:
         for e in f.enums:
             enums.add_record_fields(symbols, amended.get(e.name.text, e), typer, sink)
@@ -112,6 +116,7 @@ def _declare(
         periods=periods,
         span=decl.span if decl else folder_span,
         aid_chance=decl.aid_chance is not False if decl else True,
+        turns=header.turns(decl, sink),
     )
     if periods:
         # each period's months ride on its member, so a lookup can read a key `period` by a year or month

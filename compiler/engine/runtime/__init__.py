@@ -87,7 +87,7 @@ if TYPE_CHECKING:  # at run time each name is imported from its part on first us
         _select_natural,
         _Step,
     )
-    from compiler.engine.runtime.rows import _first, _in_range, _Index, _key_matches, _select
+    from compiler.engine.runtime.rows import _first, _in_range, _Index, _key_matches, _select, _turn_at
     from compiler.engine.runtime.shifts import _Shift, _shift_terms
 
 __all__ = [
@@ -146,6 +146,7 @@ __all__ = [
     "_holds",
     "_in_range",
     "_key_matches",
+    "_turn_at",
     "_member",
     "_modified",
     "_natural_row",
