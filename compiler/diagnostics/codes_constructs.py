@@ -1,5 +1,6 @@
 """The codes of the constructs from the field (issue 32), beside `codes.py` (which re-exports them):
-overlays, a band of rows printed over a table (C345-C347); turn tracks of days split into halves (C419, C427). Stable and never reused, as every code.
+overlays, a band of rows printed over a table (C345-C347); turn tracks of days split into halves
+(C419, C427). Stable and never reused, as every code.
 """
 
 from __future__ import annotations

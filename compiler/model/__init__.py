@@ -9,7 +9,6 @@ month spans), `types` (enums, records, periods, context variables, column types)
 from __future__ import annotations
 
 from compiler.model.calendar import Month
-from compiler.model.turns import TurnTrack
 from compiler.model.chart import (
     AUTOMATIC,
     AVAILABLE,
@@ -78,6 +77,7 @@ from compiler.model.game import (
 from compiler.model.inconsistencies import Ambiguity, Conflict, Place, Reading, ReadingCell, Stated
 from compiler.model.limits import Bound, BoundKind, Limit, LimitCase
 from compiler.model.shifts import DrmSource, Shift, ShiftRules, ShiftSource
+from compiler.model.turns import TurnTrack
 from compiler.model.types import (
     COLUMN_TYPES,
     FIELD_TYPES,
@@ -186,8 +186,6 @@ __all__ = [
     "MemberId",
     "Month",
     "MonthSpan",
-    "TurnSpan",
-    "TurnTrack",
     "Not",
     "Operand",
     "Overlay",
@@ -214,6 +212,8 @@ __all__ = [
     "SubRoll",
     "Suppression",
     "Text",
+    "TurnSpan",
+    "TurnTrack",
     "Value",
     "ValueKey",
     "condition_variables",

@@ -6,13 +6,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 
 from compiler.model.calendar import Month
-from compiler.model.turns import TurnTrack
 from compiler.model.chart import Chart
 from compiler.model.examples import Example
 from compiler.model.facts import Fact, FieldTest
 from compiler.model.formulas import Formula
 from compiler.model.inconsistencies import Ambiguity, Conflict
 from compiler.model.limits import Limit
+from compiler.model.turns import TurnTrack
 from compiler.model.types import ColumnType, ContextVar, EnumType, Period
 from dsl.aid_order import OrderEntry
 from dsl.lazy_dataclass import dataclass

@@ -70,9 +70,6 @@ def resolve_game(
     errata_decls = [e for f in files for e in f.errata]
     amended, marks = ({}, {}) if as_printed or not errata_decls else records_errata.amend_records(
         [e for f in files for e in f.enums], errata_decls, sink)
-    if symbols.turns:
-        turns = tuple(model.Member(t, turn_label(t), symbols.span) for t in symbols.turns.turns())
-        symbols.enums["turn"] = model.EnumType("turn", "Turn", turns, symbols.span, synthetic=True)
     for f in files:
         for e in f.enums:
             enums.add_record_fields(symbols, amended.get(e.name.text, e), typer, sink)
@@ -125,6 +122,10 @@ def _declare(
     if symbols.calendar:
         months = tuple(model.Member(m, m, symbols.span) for m in month_range(*symbols.calendar))
         symbols.enums["month"] = model.EnumType("month", "Month", months, symbols.span, synthetic=True)
+    symbols.turns_reported = decl is not None and decl.turns is not None and symbols.turns is None
+    if symbols.turns:
+        turns = tuple(model.Member(t, turn_label(t), symbols.span) for t in symbols.turns.turns())
+        symbols.enums["turn"] = model.EnumType("turn", "Turn", turns, symbols.span, synthetic=True)
     for f in files:
         for e in f.enums:
             enums.add_enum(symbols, e, sink)

@@ -358,7 +358,8 @@ class ChartEmitter:
     def key_doc(self, key: model.Key) -> str:
         if key.enum.synthetic and key.enum.id == "turn":
             halves = ", ".join(dict.fromkeys(m.id.partition(" ")[2] for m in key.enum.members))
-            return f"a turn 'YYYY-MM-DD HALF' (HALF one of {halves}), {key.enum.members[0].id} to {key.enum.members[-1].id}"
+            first, last = key.enum.members[0].id, key.enum.members[-1].id
+            return f"a turn 'YYYY-MM-DD HALF' (HALF one of {halves}), {first} to {last}"
         if key.enum.synthetic:
             return f"a month 'YYYY-MM', {key.enum.members[0].id} to {key.enum.members[-1].id}"
         enum = self.enums[key.enum.id]
