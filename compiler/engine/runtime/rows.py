@@ -21,7 +21,9 @@ def _key_matches(key: _Key, given: str) -> bool:
     if len(key) == 3:
         at, first = _turn_at(key[2], given), _turn_at(key[2], key[0])
         last = None if key[1] is None else _turn_at(key[2], key[1])
-        return at is not None and first is not None and first <= at and (key[1] is None or (last is not None and at <= last))
+        if at is None or first is None or at < first:
+            return False
+        return key[1] is None or (last is not None and at <= last)
     return key[0] <= given and (key[1] is None or given <= key[1])
 
 
