@@ -152,4 +152,7 @@ def test_a_track_is_checked_as_written(tmp_path: Path) -> None:
     assert check("2024-02-28 AM to 2024-02-29 PM halves [AM, PM]") == []  # 2024 is a leap year
     assert check("2026-02-27 AM to 2026-03-02 night halves [AM, PM]") == ["C419"]
     assert check("2026-02-27 AM to 2026-03-02 AM halves [AM]") == ["C101"]  # two halves or more
+    # at most 2,000 turns (each a key value every output lists): 1,001 days of two halves are too many
+    assert check("2026-01-01 AM to 2028-09-27 PM halves [AM, PM]") == ["C419"]
+    assert check("2026-01-01 AM to 2028-09-26 PM halves [AM, PM]") == []
     assert turn_label("2026-03-02 night") == "2 March night"
