@@ -90,7 +90,8 @@ def _check_month(chart: str, name: str, value: object) -> None:
 
 def _check_turn(chart: str, name: str, value: object, allowed: tuple[str, ...]) -> None:
     """Raise ValueError, naming the form a turn is written in, unless `value` is one of the turns
-    `allowed` (a track of days split into halves, in play order)."""
+    `allowed` (a track of days split into halves, in play order).
+    """
     if not isinstance(value, str) or value not in allowed:
         halves = ", ".join(dict.fromkeys(t.partition(" ")[2] for t in allowed))
         raise ValueError(
@@ -498,7 +499,8 @@ def _context_drms(
 
 def _key_matches(key: _Key, given: str) -> bool:
     """Whether a row key (a member id, None for any, months (first, last), turns (first, last,
-    halves)) applies to a key value."""
+    halves)) applies to a key value.
+    """
     if key is None or key == given:
         return True
     if not isinstance(key, tuple):

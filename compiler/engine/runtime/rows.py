@@ -13,7 +13,8 @@ from compiler.engine.runtime.base import _V, NoRowError, _Key, _Row
 
 def _key_matches(key: _Key, given: str) -> bool:
     """Whether a row key (a member id, None for any, months (first, last), turns (first, last,
-    halves)) applies to a key value."""
+    halves)) applies to a key value.
+    """
     if key is None or key == given:
         return True
     if not isinstance(key, tuple):
