@@ -32,7 +32,7 @@ GAMES = [
     *((g, ROOT / "charts" / g) for g in ("aa_rules", "ia2", "stuka_leader", "usaaf")),
     *(
         (g, ROOT / "tests" / "data" / "charts" / g)
-        for g in ("chainlab", "crtlab", "dicelab", "factlab", "overlaylab", "weightlab")
+        for g in ("chainlab", "crtlab", "daylab", "dicelab", "factlab", "overlaylab", "weightlab")
     ),
 ]
 MODIFIER_FORMS = ROOT / "tests" / "data" / "modifier_forms.chart"

@@ -90,7 +90,7 @@ def test_the_registry_holds_every_code_constant_once() -> None:
 
     declared = [value for value in vars(codes).values() if isinstance(value, Code)]
     assert sorted(c.code for c in REGISTRY) == sorted(c.code for c in declared)
-    assert len({c.code for c in REGISTRY}) == len(REGISTRY) == 94  # C345-C347: overlays (issue 32); C604: errata dates
+    assert len({c.code for c in REGISTRY}) == len(REGISTRY) == 96  # C345-C347 overlays, C419 C427 turns (issue 32); C604 errata dates (issue 31)
 
 
 def test_unreadable_file(tmp_path: Path) -> None:

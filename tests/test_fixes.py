@@ -44,6 +44,7 @@ FIXED_IN_CASES = {
     "C412": {Applicability.UNSAFE},  # `-` for a month before the item is available
     "C413": {Applicability.UNSAFE},  # a `drm_meaning`
     "C416": {Applicability.SAFE},  # a chart listed twice in aid.order: the second line deleted
+    "C419": {Applicability.SAFE},  # a turn span low end first (`2026-02-27 AM..2026-02-28 PM`)
     "C420": {Applicability.UNSAFE},  # `between columns lower`
     "C421": {Applicability.SAFE},  # `round` lines of a rule that rounds nothing
     "C450": {Applicability.UNSAFE},  # did you mean `side`?

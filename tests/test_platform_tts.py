@@ -139,6 +139,25 @@ def test_crt_game_vectors_agree_in_lua_52() -> None:
     assert agree_with_vectors(_game(CRTLAB)) > 1000
 
 
+def test_turn_game_vectors_agree_in_lua_52() -> None:
+    # daylab D1: 1d6 on each of 14 half-day turns (6 June AM to 12 June PM), 84 readings at least
+    assert agree_with_vectors(_game(ROOT / "tests" / "data" / "charts" / "daylab")) >= 84
+
+
+def test_turns_in_lua_order_by_the_tracks_halves_not_their_names(tmp_path: Path) -> None:
+    # `afternoon` sorts before `morning` as text: the span 1 March afternoon..2 March morning must
+    # hold 2 March morning and not 1 March morning, as the Python module reads it
+    text = (
+        'game t { title "T" turns 2026-03-01 morning to 2026-03-03 afternoon halves [morning, afternoon] }\n'
+        'chart [S] "S" { roll 1d6 key turn column p: int rows { 2026-03-01 morning 1-6: 1 '
+        "2026-03-01 afternoon..2026-03-02 morning 1-6: 2 2026-03-02 afternoon+ 1-6: 3 } }\n"
+    )
+    comp = compile_text(tmp_path, text)
+    assert not comp.diagnostics
+    # 6 turns x 6 natural rolls
+    assert agree_with_vectors(comp.project.games["t"]) >= 36
+
+
 def test_r4_in_lua_as_the_book_reads_it() -> None:
     # IA2 R4 (7.1.10, with errata): a piston fighter on an F/B attack (+1) rolls 2: modified 3, Combat
     lua, M = _lua(_game(ROOT / "charts" / "ia2"))

@@ -10,9 +10,11 @@ from typing import Final
 
 from compiler.diagnostics.code_type import Severity
 from compiler.diagnostics.code_type import make_code as _code
+from compiler.diagnostics.codes_constructs import INVALID_TURN as INVALID_TURN
 from compiler.diagnostics.codes_constructs import OVERLAY_NEVER as OVERLAY_NEVER
 from compiler.diagnostics.codes_constructs import OVERLAY_OUTSIDE as OVERLAY_OUTSIDE
 from compiler.diagnostics.codes_constructs import OVERLAY_OVERLAP as OVERLAY_OVERLAP
+from compiler.diagnostics.codes_constructs import TURN_OUTSIDE_TRACK as TURN_OUTSIDE_TRACK
 from compiler.diagnostics.codes_import import DATE_FOR_RANGE as DATE_FOR_RANGE
 from compiler.diagnostics.codes_import import FOREIGN_DASH as FOREIGN_DASH
 from compiler.diagnostics.codes_import import NOT_A_RANGE as NOT_A_RANGE

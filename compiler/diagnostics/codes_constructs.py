@@ -1,5 +1,6 @@
 """The codes of the constructs from the field (issue 32), beside `codes.py` (which re-exports them):
-overlays, a band of rows printed over a table (C345-C347). Stable and never reused, as every code.
+overlays, a band of rows printed over a table (C345-C347); turn tracks of days split into halves
+(C419, C427). Stable and never reused, as every code.
 """
 
 from __future__ import annotations
@@ -23,4 +24,16 @@ OVERLAY_NEVER: Final = _code(
     "no context makes an overlay's condition true, so its rows are never read",
     "Correct the overlay's `when` condition (a value it compares with may be outside the variable's declared "
     "range, or two parts may contradict each other).",
+)
+INVALID_TURN: Final = _code(
+    "C419", "invalid-turn", Severity.ERROR,
+    "a turn names a day that does not exist or a half the track does not have, or a turn span or track runs "
+    "backwards",
+    "Write turns as `YYYY-MM-DD HALF` with a real day and one of the track's `halves`, spans and tracks from "
+    "first to last, and at least two different halves.",
+)
+TURN_OUTSIDE_TRACK: Final = _code(
+    "C427", "turn-outside-track", Severity.ERROR,
+    "a turn lies outside the game's turn track",
+    "Check the turn, or widen the game's `turns` track.",
 )

@@ -59,6 +59,8 @@ REGISTRY: Final[tuple[Code, ...]] = (
     codes.MONTH_OUTSIDE_CALENDAR,
     codes.COLUMN_ORDER,
     codes.PERIOD_COVERAGE,
+    codes.INVALID_TURN,
+    codes.TURN_OUTSIDE_TRACK,
     codes.BEFORE_AVAILABLE,
     codes.DRM_ON_DIGIT_ROLL,
     codes.INVARIANT_VIOLATED,

@@ -44,6 +44,7 @@ def emit_game_json(game: model.Game) -> str:
                 {"id": p.id, "label": p.label, "first": p.first, "last": None if p.open_end else p.last}
                 for p in game.periods
             ],
+            **_turns(game),
         },
         "enums": [_enum(e) for e in sorted(game.enums.values(), key=lambda e: e.id) if not e.synthetic],
         "context": [_context(v) for v in sorted(game.context.values(), key=lambda v: v.id)],
@@ -198,9 +199,17 @@ def _member(m: model.Member, with_fields: bool) -> dict[str, Any]:
     return out
 
 
+def _turns(game: model.Game) -> dict[str, Any]:
+    """The game's turn track, only for a game that has one (other games' JSON stays as it was)."""
+    t = game.turns
+    return {"turns": {"first": t.first, "last": t.last, "halves": list(t.halves)}} if t is not None else {}
+
+
 def _key_json(k: model.KeyMatch) -> Any:
     if isinstance(k, model.MonthSpan):
         return {"months": {"first": k.first, "last": k.last}}
+    if isinstance(k, model.TurnSpan):
+        return {"turns": {"first": k.first, "last": k.last}}
     return k
 
 

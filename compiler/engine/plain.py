@@ -23,6 +23,7 @@ from compiler.model.dice import Dice, DiceForm
 from compiler.model.odds import OddsForm, OddsRule
 
 if TYPE_CHECKING:  # imported where used: a lookup of a chart without DRMs loads no condition code
+    from compiler.engine.runtime.base import _Key
     from compiler.engine.runtime.conditions import _Condition
     from compiler.engine.runtime.dice import _Dice
     from compiler.engine.runtime.drms import _Drm
@@ -33,7 +34,7 @@ _T = TypeVar("_T")
 _R = TypeVar("_R")
 
 # A row as the runtime reads it, its values being the row's position in `chart.rows`.
-Row = tuple[tuple[str | tuple[str, str | None] | None, ...], int | None, int | None, int]
+Row = tuple[tuple["_Key", ...], int | None, int | None, int]
 
 
 def _memo(make: Callable[[_T], _R]) -> Callable[[_T], _R]:
@@ -191,10 +192,13 @@ def dice_alternatives(chart: model.Chart) -> tuple[tuple[_Condition, _Dice], ...
 # ---- rows -----------------------------------------------------------------------------------------
 
 
-def key_match(match: model.KeyMatch) -> str | tuple[str, str | None] | None:
-    """A row key as the runtime's: a member id, None for any, or months (first, last)."""
+def key_match(match: model.KeyMatch) -> _Key:
+    """A row key as the runtime's: a member id, None for any, months (first, last), or turns
+    (first, last, the track's halves in play order)."""
     if isinstance(match, model.MonthSpan):
         return str(match.first), None if match.last is None else str(match.last)
+    if isinstance(match, model.TurnSpan):
+        return match.first, match.last, match.halves
     return None if match is None else str(match)
 
 

@@ -77,6 +77,7 @@ from compiler.model.game import (
 from compiler.model.inconsistencies import Ambiguity, Conflict, Place, Reading, ReadingCell, Stated
 from compiler.model.limits import Bound, BoundKind, Limit, LimitCase
 from compiler.model.shifts import DrmSource, Shift, ShiftRules, ShiftSource
+from compiler.model.turns import TurnTrack
 from compiler.model.types import (
     COLUMN_TYPES,
     FIELD_TYPES,
@@ -105,6 +106,7 @@ from compiler.model.values import (
     SubOutcome,
     SubRoll,
     Text,
+    TurnSpan,
     Value,
     key_matches,
 )
@@ -210,6 +212,8 @@ __all__ = [
     "SubRoll",
     "Suppression",
     "Text",
+    "TurnSpan",
+    "TurnTrack",
     "Value",
     "ValueKey",
     "condition_variables",

@@ -12,6 +12,7 @@ from compiler.model.facts import Fact, FieldTest
 from compiler.model.formulas import Formula
 from compiler.model.inconsistencies import Ambiguity, Conflict
 from compiler.model.limits import Limit
+from compiler.model.turns import TurnTrack
 from compiler.model.types import ColumnType, ContextVar, EnumType, Period
 from dsl.aid_order import OrderEntry
 from dsl.lazy_dataclass import dataclass
@@ -123,6 +124,7 @@ class Game:
     conflicts: Sequence[Conflict] = ()  # places where the book says two things
     ambiguities: Sequence[Ambiguity] = ()  # print that reads more than one way
     aid_chance: bool = True  # `aid chance off` in the header: no chance column in the aid, unless a chart asks
+    turns: TurnTrack | None = None  # a turn track of days split into halves (`turns ... halves [AM, PM]`)
 
     def formula(self, name: str) -> Formula | None:
         """The formula with this id (the first, if a duplicate id was reported)."""

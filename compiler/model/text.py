@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, assert_never
 
 from compiler import model
+from compiler.model.turns import turn_span_label
 
 
 def cell_text(value: model.Value) -> str | None:
@@ -85,6 +86,8 @@ def key_label(key: model.Key, match: model.KeyMatch) -> str:
         return "any"
     if isinstance(match, model.MonthSpan):
         return match.printed
+    if isinstance(match, model.TurnSpan):
+        return turn_span_label(match.first, match.last)
     member = key.enum.member(match)
     return member.label if member else match
 

@@ -160,14 +160,36 @@ class MonthSpan:
         return parsed is not None and self.first <= parsed and (self.last is None or parsed <= self.last)
 
 
-# A row's key value: a member id, a month span for month keys, or None (`*`, any value).
-KeyMatch = str | MonthSpan | None
+@dataclass(frozen=True)
+class TurnSpan:
+    """A row key covering turns `first` to `last` inclusive (`last` None = open-ended) of a turn
+    track of days split into `halves`, ordered by day, then by the half's place in `halves`."""
+
+    first: str
+    last: str | None
+    printed: str
+    halves: tuple[str, ...]
+
+    def contains(self, turn: str) -> bool:
+        given, first = _turn_order(turn, self.halves), _turn_order(self.first, self.halves)
+        last = None if self.last is None else _turn_order(self.last, self.halves)
+        return given is not None and first is not None and first <= given and (last is None or given <= last)
+
+
+def _turn_order(turn: str, halves: tuple[str, ...]) -> tuple[str, int] | None:
+    """A turn `1944-06-07 PM` as (day, the half's place), which orders turns; None when it is not one."""
+    day, _, half = turn.partition(" ")
+    return (day, halves.index(half)) if half in halves and len(day) == 10 else None
+
+
+# A row's key value: a member id, a month or turn span for month and turn keys, or None (`*`, any value).
+KeyMatch = str | MonthSpan | TurnSpan | None
 
 
 def key_matches(key: KeyMatch, member_id: str) -> bool:
     """Whether a row key (member id, month span, or None for any) applies to a key value."""
     if key is None:
         return True
-    if isinstance(key, MonthSpan):
+    if isinstance(key, MonthSpan | TurnSpan):
         return key.contains(member_id)
     return key == member_id

@@ -25,6 +25,7 @@ from compiler.errata import formulas as formulas_errata
 from compiler.errata import records as records_errata
 from compiler.errata.printing import AS_CORRECTED, Printing, applied
 from compiler.model.calendar import month_range
+from compiler.model.turns import turn_label
 from compiler.resolve import enums, header
 from compiler.resolve.charts import ChartResolver
 from compiler.resolve.derive import derive_order, format_range
@@ -118,6 +119,7 @@ def _declare(
         periods=periods,
         span=decl.span if decl else folder_span,
         aid_chance=decl.aid_chance is not False if decl else True,
+        turns=header.turns(decl, sink),
     )
     if periods:
         # each period's months ride on its member, so a lookup can read a key `period` by a year or month
@@ -126,6 +128,10 @@ def _declare(
     if symbols.calendar:
         months = tuple(model.Member(m, m, symbols.span) for m in month_range(*symbols.calendar))
         symbols.enums["month"] = model.EnumType("month", "Month", months, symbols.span, synthetic=True)
+    symbols.turns_reported = decl is not None and decl.turns is not None and symbols.turns is None
+    if symbols.turns:
+        turns = tuple(model.Member(t, turn_label(t), symbols.span) for t in symbols.turns.turns())
+        symbols.enums["turn"] = model.EnumType("turn", "Turn", turns, symbols.span, synthetic=True)
     for f in files:
         for e in f.enums:
             enums.add_enum(symbols, e, sink)

@@ -1,4 +1,4 @@
-"""Phase 1: the game header, its calendar and periods (C203, C103, C406).
+"""Phase 1: the game header, its calendar and periods (C203, C103, C406), its turn track (C419).
 
 A calendar longer than `MAX_CALENDAR_MONTHS` is refused here, since each of its months becomes a
 key value; whether periods tile the calendar is a check (`compiler.checks.periods`).
@@ -6,6 +6,7 @@ key value; whether periods tile the calendar is a check (`compiler.checks.period
 
 from __future__ import annotations
 
+import datetime
 import keyword
 import sys
 
@@ -13,6 +14,7 @@ from compiler import model
 from compiler.diagnostics import Applicability, Label, Sink, Slot, codes, fixes
 from compiler.diagnostics.messages import declared_twice
 from compiler.model.calendar import MAX_CALENDAR_MONTHS, Month, months_between
+from compiler.model.turns import MAX_TURNS, parse_day
 from compiler.resolve.values import parse_month
 from dsl import ast
 
@@ -121,3 +123,48 @@ def periods(header: ast.GameDecl | None, sink: Sink) -> tuple[model.Period, ...]
             continue
         out.append(model.Period(p.name.text, p.label.text, first, last, p.span, open_end=p.last is None))
     return tuple(out)
+
+
+def turns(header: ast.GameDecl | None, sink: Sink) -> model.TurnTrack | None:
+    """The game's turn track (`turns 1944-06-06 AM to 1944-06-12 PM halves [AM, PM]`), or None when
+    it has none or it is wrong (C419: a day that does not exist, fewer than two halves, a half
+    named twice or an end's half not among them, a track running backwards or too long)."""
+    decl = header.turns if header is not None else None
+    if decl is None:
+        return None
+    names = [h.text for h in decl.halves]
+    ok = True
+    for i, h in enumerate(decl.halves):
+        if h.text in names[:i]:
+            sink.emit(codes.INVALID_TURN, f"half `{h.text}` is named twice in the turn track", h.span,
+                      "name each half of a day once")
+            ok = False
+    days: list[datetime.date | None] = []
+    for day, half in ((decl.first_day, decl.first_half), (decl.last_day, decl.last_half)):
+        parsed = parse_day(day.text)
+        if parsed is None:
+            sink.emit(codes.INVALID_TURN, f"`{day.text}` is not a day of the calendar", day.span,
+                      "write a real day `YYYY-MM-DD`")
+            ok = False
+        if half.text not in names:
+            _unknown_half(half.text, half.span, names, sink)
+            ok = False
+        days.append(parsed)
+    first_day, last_day = days
+    if not ok or first_day is None or last_day is None:
+        return None
+    track = model.TurnTrack(first_day, last_day, tuple(names), decl.first_half.text, decl.last_half.text)
+    first, last = track.first, track.last
+    if track.count() == 0:
+        sink.emit(codes.INVALID_TURN, f"the turn track runs backwards: {first} to {last}", decl.span)
+        return None
+    if track.count() > MAX_TURNS:
+        sink.emit(codes.INVALID_TURN, f"the turn track {first} to {last} has {track.count()} turns (at most "
+                  f"{MAX_TURNS})", decl.span, "check the years: a track covers the days its turns are played in")
+        return None
+    return track
+
+
+def _unknown_half(half: str, span: ast.Span, names: list[str], sink: Sink) -> None:
+    sink.emit(codes.INVALID_TURN, f"the turn track has no half `{half}`", span,
+              "its halves: " + ", ".join(f"`{n}`" for n in names))

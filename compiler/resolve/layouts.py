@@ -74,16 +74,23 @@ def column_heads(reader: RowReader, key: model.Key, heads: tuple[ast.KeyValueTex
         if member in col_ids:
             reader.sink.emit(codes.COLUMN_ORDER, f"column `{kv.text}` appears twice in {reader.where}", kv.span)
             return None
-        if key.enum.synthetic and col_ids and member < col_ids[-1]:
+        if key.enum.synthetic and col_ids and _place(key.enum, member) < _place(key.enum, col_ids[-1]):
+            # the calendar's months or the turn track's turns, in the order they are played
+            track = "calendar" if key.enum.id == "month" else "track"
             reader.sink.emit(
                 codes.COLUMN_ORDER,
-                f"month column {member} comes after {col_ids[-1]} in {reader.where}",
+                f"{key.enum.id} column {member} comes after {col_ids[-1]} in {reader.where}",
                 kv.span,
-                "print month columns in calendar order",
+                f"print {key.enum.id} columns in {track} order",
             )
             return None
         col_ids.append(member)
     return col_ids
+
+
+def _place(enum: model.EnumType, member: str) -> int:
+    """A month's or turn's place in its calendar or track (the synthetic enum lists them in order)."""
+    return next(i for i, m in enumerate(enum.members) if m.id == member)
 
 
 def availability(

@@ -11,6 +11,7 @@ from compiler.diagnostics.messages import not_a_value_of
 from compiler.engine.chances import rolls_through
 from compiler.model.dice import Dice
 from compiler.resolve.symbols import SymbolTable, unknown
+from compiler.resolve.turns import turn_span
 from compiler.resolve.values import Bad, ValueTyper, check_month
 from dsl import ast
 
@@ -39,6 +40,8 @@ class RowReader:
 
     def enum(self, name: ast.Name, what: str) -> model.EnumType | None:
         enum = self.symbols.enums.get(name.text)
+        if enum is None and name.text == "turn" and self.symbols.turns_reported:
+            return None  # the track's own error (C419) says what is wrong
         if enum is None:
             extra = "" if self.symbols.periods or name.text != "period" else " (the game header declares no periods)"
             unknown(self.sink, f"unknown {what} `{name.text}` in {self.where}{extra}", name, self.symbols.enums)
@@ -146,7 +149,9 @@ class RowReader:
             return True, None
         if key.enum.id == "month" and key.enum.synthetic:
             return self._month_span(key, kv)
-        member = key.enum.member(kv.text) if kv.kind is not ast.KeyValueKind.MONTHS else None
+        if key.enum.id == "turn" and key.enum.synthetic:
+            return turn_span(self.symbols, key, kv, self.where, self.sink)
+        member = key.enum.member(kv.text) if kv.kind not in (ast.KeyValueKind.MONTHS, ast.KeyValueKind.TURNS) else None
         if member is None:
             not_a_value_of(
                 self.sink, kv.text, f"key `{key.id}`", kv.span, key.enum.spellings, f" in {self.where}", slot=Slot.VALUE

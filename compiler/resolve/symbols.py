@@ -41,6 +41,8 @@ class SymbolTable:
     conflicts: list[model.Conflict] = field(default_factory=list)
     ambiguities: list[model.Ambiguity] = field(default_factory=list)
     aid_chance: bool = True
+    turns: model.TurnTrack | None = None  # the game's turn track of days split into halves
+    turns_reported: bool = False  # the header's track was wrong and reported (C419): `key turn` says nothing more
     _index: model.ChartIndex = field(default_factory=model.ChartIndex)
 
     def add_chart(self, chart: model.Chart) -> None:
@@ -88,6 +90,7 @@ class SymbolTable:
             conflicts=tuple(self.conflicts),
             ambiguities=tuple(self.ambiguities),
             aid_chance=self.aid_chance,
+            turns=self.turns,
         )
 
 

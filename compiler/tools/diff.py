@@ -232,7 +232,7 @@ RowIdentity = tuple[tuple[object, ...], tuple[int | None, int | None] | None]
 
 
 def _identity(row: model.Row) -> RowIdentity:
-    keys = tuple((k.first, k.last) if isinstance(k, model.MonthSpan) else k for k in row.keys)
+    keys = tuple((k.first, k.last) if isinstance(k, model.MonthSpan | model.TurnSpan) else k for k in row.keys)
     rng = (row.range.low, row.range.high) if row.range is not None else None
     return keys, rng
 

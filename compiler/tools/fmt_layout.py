@@ -80,6 +80,8 @@ def _separator(before: tuple[Token, str], after: tuple[Token, str]) -> str:
         return ""
     if str(cur) == "+" and prev.type in ("INT", "MONTH") and after[1] != "expr_add":
         return ""  # an open end: `1946+`, `1945-01+`
+    if str(cur) == "+" and after[1] == "turn_from":
+        return ""  # a turn's open end: `1944-06-11 AM+`
     return " "
 
 

@@ -119,7 +119,7 @@ def _chain_text(value: model.ChartRef | model.RollAgain | model.SubRoll) -> str:
 def _key_cell(key: model.KeyMatch) -> str:
     if key is None:
         return "*"
-    return key.printed if isinstance(key, model.MonthSpan) else str(key)
+    return key.printed if isinstance(key, model.MonthSpan | model.TurnSpan) else str(key)
 
 
 def _dice_header(chart: model.Chart) -> str:

@@ -75,6 +75,7 @@ from dsl.ast.declarations import OddsDomain as OddsDomain
 from dsl.ast.declarations import PeriodDecl as PeriodDecl
 from dsl.ast.declarations import ResultOrder as ResultOrder
 from dsl.ast.declarations import SameInvariant as SameInvariant
+from dsl.ast.declarations import TurnsDecl as TurnsDecl
 from dsl.ast.errata import AddDrm as AddDrm
 from dsl.ast.errata import AddNote as AddNote
 from dsl.ast.errata import AddRow as AddRow

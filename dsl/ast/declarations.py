@@ -31,6 +31,19 @@ class PeriodDecl:
 
 
 @dataclass(frozen=True)
+class TurnsDecl:
+    """`turns 1944-06-06 AM to 1944-06-12 PM halves [AM, PM]`: a turn track of days split into
+    halves; the days as written (`YYYY-MM-DD`), each end's half, the halves in play order."""
+
+    first_day: Text
+    first_half: Name
+    last_day: Text
+    last_half: Name
+    halves: tuple[Name, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
 class GameDecl:
     """`game ia2 { title ... source ... calendar ... period ... }`: the game header."""
 
@@ -42,6 +55,7 @@ class GameDecl:
     span: Span
     repeated: tuple[Span, ...] = ()  # a title, source or calendar given twice
     aid_chance: bool | None = None  # `aid chance on|off`: the player aid's chance column, for every chart
+    turns: TurnsDecl | None = None  # a turn track of days split into halves
 
 
 @dataclass(frozen=True)

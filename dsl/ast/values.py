@@ -67,12 +67,14 @@ class KeyValueKind(StrEnum):
     TEXT = "text"
     ANY = "any"
     MONTHS = "months"
+    TURNS = "turns"
 
 
 @dataclass(frozen=True)
 class KeyValueText:
     """A key given in a row: an identifier, a printed label, `*` for every value, or months:
-    `1944-07`, `1944-07..1944-09`, `1945-01+` (`first`/`last` hold the ends; None = open)."""
+    `1944-07`, `1944-07..1944-09`, `1945-01+`, or turns: `1944-06-07 PM`, `1944-06-07 AM..1944-06-08 PM`,
+    `1944-06-09 AM+` (`first`/`last` hold the ends; None = open)."""
 
     kind: KeyValueKind
     text: str

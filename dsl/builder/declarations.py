@@ -48,6 +48,7 @@ class HeaderRules(Terminals):
         months = block.one_group("calendar", ast.MonthText)
         calendar = (months[0], months[1]) if months else None
         aid_chance = block.one("aid_chance", bool)
+        turns = block.one("turns", ast.TurnsDecl)
         return ast.GameDecl(
             name,
             title,
@@ -57,6 +58,7 @@ class HeaderRules(Terminals):
             self._span(meta),
             block.repeated,
             aid_chance=aid_chance,
+            turns=turns,
         )
 
     # `aid chance on|off`: in a game header, for every chart; in a chart, for that chart
@@ -67,6 +69,16 @@ class HeaderRules(Terminals):
 
     def calendar(self, meta: Meta, first: Token, last: Token) -> Stmt:
         return Stmt("calendar", (self._month(first), self._month(last)), self._span(meta))
+
+    def turns(
+        self, meta: Meta, first_day: Token, first_half: ast.Name, last_day: Token, last_half: ast.Name,
+        *halves: ast.Name,
+    ) -> Stmt:
+        decl = ast.TurnsDecl(
+            ast.Text(str(first_day), self._token_span(first_day)), first_half,
+            ast.Text(str(last_day), self._token_span(last_day)), last_half, halves, self._span(meta),
+        )
+        return Stmt("turns", decl, decl.span)
 
     def period(self, meta: Meta, name: ast.Name, label: ast.Text, first: Token, last: Token) -> Stmt:
         """`to` a bound, or `+` for open-ended; a bare year reads as its January or December."""

@@ -59,6 +59,20 @@ class ValueRules(Terminals):
     def month_from(self, meta: Meta, first: Token) -> ast.KeyValueText:
         return ast.KeyValueText(ast.KeyValueKind.MONTHS, f"{first}+", self._span(meta), str(first), None)
 
+    def turn_one(self, meta: Meta, day: Token, half: ast.Name) -> ast.KeyValueText:
+        turn = f"{day} {half.text}"
+        return ast.KeyValueText(ast.KeyValueKind.TURNS, turn, self._span(meta), turn, turn)
+
+    def turn_between(
+        self, meta: Meta, first: Token, first_half: ast.Name, last: Token, last_half: ast.Name
+    ) -> ast.KeyValueText:
+        a, b = f"{first} {first_half.text}", f"{last} {last_half.text}"
+        return ast.KeyValueText(ast.KeyValueKind.TURNS, f"{a}..{b}", self._span(meta), a, b)
+
+    def turn_from(self, meta: Meta, first: Token, half: ast.Name) -> ast.KeyValueText:
+        turn = f"{first} {half.text}"
+        return ast.KeyValueText(ast.KeyValueKind.TURNS, f"{turn}+", self._span(meta), turn, None)
+
     def value(
         self, meta: Meta, written: ast.Text | ast.Name | ChartId | ast.ChainText | ast.ValueText | Token
     ) -> ast.ValueText:

@@ -52,8 +52,9 @@ class NoRowError(LookupError):
     """The roll or keys select no row of the chart (a gap, or a modified roll off the table)."""
 
 
-# A row key: a member id, None for any, or the months (first, last) it covers (last None: open end).
-_Key: TypeAlias = str | tuple[str, str | None] | None
+# A row key: a member id, None for any, the months (first, last) it covers (last None: open end), or
+# the turns (first, last, halves) of a track of days split into halves, in play order.
+_Key: TypeAlias = str | tuple[str, str | None] | tuple[str, str | None, tuple[str, ...]] | None
 # A row: its keys, its lowest and highest roll or value (None: open end), and its values.
 _Row: TypeAlias = tuple[tuple[_Key, ...], int | None, int | None, _V]
 
@@ -85,6 +86,18 @@ def _check_month(chart: str, name: str, value: object) -> None:
     """Raise ValueError unless `value` is a month written 'YYYY-MM'."""
     if not isinstance(value, str) or not _MONTH.fullmatch(value):
         raise ValueError(f"{chart}: {name} must be a month 'YYYY-MM', got {value!r}")
+
+
+def _check_turn(chart: str, name: str, value: object, allowed: tuple[str, ...]) -> None:
+    """Raise ValueError, naming the form a turn is written in, unless `value` is one of the turns
+    `allowed` (a track of days split into halves, in play order).
+    """
+    if not isinstance(value, str) or value not in allowed:
+        halves = ", ".join(dict.fromkeys(t.partition(" ")[2] for t in allowed))
+        raise ValueError(
+            f"{chart}: {name} must be a turn 'YYYY-MM-DD HALF' (HALF one of {halves}) from {allowed[0]!r} to "
+            f"{allowed[-1]!r}, got {value!r}"
+        )
 
 
 def _check_member(chart: str, name: str, value: object, allowed: tuple[str, ...]) -> None:
@@ -485,10 +498,26 @@ def _context_drms(
 
 
 def _key_matches(key: _Key, given: str) -> bool:
-    """Whether a row key (a member id, None for any, months (first, last)) applies to a key value."""
+    """Whether a row key (a member id, None for any, months (first, last), turns (first, last,
+    halves)) applies to a key value.
+    """
     if key is None or key == given:
         return True
-    return isinstance(key, tuple) and key[0] <= given and (key[1] is None or given <= key[1])
+    if not isinstance(key, tuple):
+        return False
+    if len(key) == 3:
+        at, first = _turn_at(key[2], given), _turn_at(key[2], key[0])
+        last = None if key[1] is None else _turn_at(key[2], key[1])
+        if at is None or first is None or at < first:
+            return False
+        return key[1] is None or (last is not None and at <= last)
+    return key[0] <= given and (key[1] is None or given <= key[1])
+
+
+def _turn_at(halves: tuple[str, ...], turn: str) -> tuple[str, int] | None:
+    """A turn 'YYYY-MM-DD HALF' as (day, the half's place in play order), which orders turns."""
+    day, _, half = turn.partition(" ")
+    return (day, halves.index(half)) if half in halves and len(day) == 10 else None
 
 
 def _in_range(low: int | None, high: int | None, roll: int) -> bool:

@@ -121,10 +121,20 @@ def _drm(d: model.Drm) -> dict[str, Any]:
     return out
 
 
+def _key(k: Any) -> Any:
+    """A row key as the Lua runtime's: `ANY`, a member id, months {first, last}, or turns {first,
+    last, halves}."""
+    if k is None:
+        return ANY
+    if isinstance(k, tuple):
+        return {"first": k[0], "last": k[1], **({"halves": list(k[2])} if len(k) == 3 else {})}
+    return k
+
+
 def _row(chart: model.Chart, row: model.Row) -> dict[str, Any]:
     keys = [plain.key_match(k) for k in row.keys]
     out: dict[str, Any] = {
-        "keys": [ANY if k is None else {"first": k[0], "last": k[1]} if isinstance(k, tuple) else k for k in keys],
+        "keys": [_key(k) for k in keys],
         "values": {c.id: json_value(v) for c, v in zip(chart.columns, row.values, strict=True)},
     }
     if row.range is not None:

@@ -267,10 +267,32 @@ function M.canonical_keys(chart, keys)
   return out
 end
 
+-- A turn 'YYYY-MM-DD HALF' as its day and the half's place in `halves` (play order), or nil.
+local function turn_at(halves, turn)
+  local day, half = string.match(turn, "^(%d%d%d%d%-%d%d%-%d%d) (.+)$")
+  if day == nil then return nil end
+  for i, h in ipairs(halves) do
+    if h == half then return day, i end
+  end
+  return nil
+end
+
+-- Whether turn a comes no later than turn b on a track of these halves.
+local function turn_le(halves, a, b)
+  local day_a, at_a = turn_at(halves, a)
+  local day_b, at_b = turn_at(halves, b)
+  if day_a == nil or day_b == nil then return false end
+  return day_a < day_b or (day_a == day_b and at_a <= at_b)
+end
+
 local function key_matches(key, given)
   if key == false or key == given then return true end
-  return type(key) == "table" and type(given) == "string" and key.first <= given
-    and (key.last == nil or given <= key.last)
+  if type(key) ~= "table" or type(given) ~= "string" then return false end
+  if key.halves ~= nil then  -- turns of a track of days split into halves
+    local open = key.last == nil or key.last == M.null
+    return turn_le(key.halves, key.first, given) and (open or turn_le(key.halves, given, key.last))
+  end
+  return key.first <= given and (key.last == nil or given <= key.last)
 end
 
 local function row_keys_match(chart, row, keys)

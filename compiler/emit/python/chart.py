@@ -121,8 +121,8 @@ class ChartEmitter:
             lines += self.row_lines([r for r in chart.rows if r.natural])
         lines += self.overlay_lines(head)
         for key in chart.keys:
-            if key.enum.synthetic:  # the months this chart is read in
-                lines += fill(f"_{self.names.const}_MONTHS: Final = (", [repr(m.id) for m in key.enum.members], ")")
+            if key.enum.synthetic:  # the months or turns this chart is read in
+                lines += fill(f"{self.members_const(key)}: Final = (", [repr(m.id) for m in key.enum.members], ")")
         if chart.dice is not None:
             outcomes = [str(r) for r in chart.natural_rolls]
             lines += fill(f"_{self.names.const}_OUTCOMES: Final = frozenset({{", outcomes, "})")
@@ -220,7 +220,7 @@ class ChartEmitter:
         the chart's lookup words it (an enum value read to its id)."""
         where = f"{self.address}, {name!r}, {name}"
         if key.enum.synthetic:
-            return f"_check_member({where}, _{self.names.const}_MONTHS)"
+            return f"{_synthetic_check(key)}({where}, {self.members_const(key)})"
         enum = self.enums[key.enum.id]
         if enum.labels is None:
             return f"{name} = _odds_key({where}, get_args({enum.alias}))"
@@ -229,6 +229,11 @@ class ChartEmitter:
     def key_annotation(self, key: model.Key) -> str:
         """The Python type of a key of the chart: its enum's alias (a month key: str)."""
         return "str" if key.enum.synthetic else self.enums[key.enum.id].alias
+
+    def members_const(self, key: model.Key) -> str:
+        """The constant holding the months (`_<CONST>_MONTHS`) or turns (`_<CONST>_TURNS`) of a
+        calendar or turn-track key."""
+        return f"_{self.names.const}_{'TURNS' if key.enum.id == 'turn' else 'MONTHS'}"
 
     @property
     def ident(self) -> str:
@@ -244,8 +249,8 @@ class ChartEmitter:
         for key in self.chart.keys:
             name = scope.parameter(key.id)
             if key.enum.synthetic:
-                months = f"_{self.names.const}_MONTHS"
-                check = f"_check_member({self.address}, {name!r}, {name}, {months})"
+                months = self.members_const(key)
+                check = f"{_synthetic_check(key)}({self.address}, {name!r}, {name}, {months})"
                 guard = f"type({name}) is not str or {name} not in {months}"
                 out.append(Param(key.id, name, "str", check, guard=guard))
                 continue
@@ -275,7 +280,9 @@ class ChartEmitter:
                 continue
             name = scope.parameter(key.id)
             where = f"{self.address}, {name!r}, {name}"
-            if key.enum.synthetic:
+            if key.enum.synthetic and key.enum.id == "turn":
+                annotation, check = "str", f"_check_turn({where}, {self.members_const(key)})"
+            elif key.enum.synthetic:
                 annotation, check = "str", f"_check_month({where})"
             else:
                 alias = self.enums[key.enum.id].alias
@@ -349,6 +356,10 @@ class ChartEmitter:
                 assert_never(var.type)
 
     def key_doc(self, key: model.Key) -> str:
+        if key.enum.synthetic and key.enum.id == "turn":
+            halves = ", ".join(dict.fromkeys(m.id.partition(" ")[2] for m in key.enum.members))
+            first, last = key.enum.members[0].id, key.enum.members[-1].id
+            return f"a turn 'YYYY-MM-DD HALF' (HALF one of {halves}), {first} to {last}"
         if key.enum.synthetic:
             return f"a month 'YYYY-MM', {key.enum.members[0].id} to {key.enum.members[-1].id}"
         enum = self.enums[key.enum.id]
@@ -413,3 +424,8 @@ def context_lines(items: list[str]) -> list[str]:
     indented in the body, is at most `LINE` long; else the items packed between the braces."""
     # measured with the function's indent, which the body's lines get when they are written
     return [line.removeprefix(INDENT) for line in fill("context: dict[str, _Context] = {", items, "}", INDENT)]
+
+
+def _synthetic_check(key: model.Key) -> str:
+    """The runtime check of a value given for a calendar or turn-track key."""
+    return "_check_turn" if key.enum.id == "turn" else "_check_member"

@@ -196,8 +196,15 @@ function oddsRead(rule, attack, defense, shift) {
 }
 
 // ---- rows and the roll (compiler/engine/lookup.py, compiler/engine/chances.py) ----------------------
-function keyMatches(rowKey, given) {
+// `members`: the key's values in order ([id, label]); turns of a track compare by their place in it
+function keyMatches(rowKey, given, members) {
   if (rowKey === null || rowKey === undefined) { return true; }
+  if (typeof rowKey === "object" && rowKey.turns) {
+    const ids = (members || []).map((m) => m[0]);
+    const at = ids.indexOf(given), first = ids.indexOf(rowKey.turns.first);
+    const last = rowKey.turns.last === null ? ids.length - 1 : ids.indexOf(rowKey.turns.last);
+    return at >= 0 && first >= 0 && first <= at && at <= last;
+  }
   if (typeof rowKey === "object") { const m = rowKey.months; return m.first <= given && (m.last === null || given <= m.last); }
   return rowKey === given;
 }
@@ -240,7 +247,10 @@ function overlayRows(chart, ctx) {
   }
   return out;
 }
-function forKeys(chart, rows, keys) { return rows.filter((r) => chart.keys.every((k) => keyMatches(r.keys[k.id], keys[k.id]))); }
+function forKeys(chart, rows, keys) {
+  const members = chart.key_members || {};
+  return rows.filter((r) => chart.keys.every((k) => keyMatches(r.keys[k.id], keys[k.id], members[k.id])));
+}
 // The roll's steps, each with the roll after it (compiler/engine/runtime/roll.py `_roll_steps`):
 // the chart's `pipeline` in order, the DRM total at its `drms` step; no pipeline, the DRMs alone.
 function rollSteps(chart, natural, drm) {

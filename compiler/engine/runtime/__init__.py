@@ -45,6 +45,7 @@ if TYPE_CHECKING:  # at run time each name is imported from its part on first us
         _check_no_drm,
         _check_range,
         _check_rng,
+        _check_turn,
         _check_value,
         _member,
         _odds_key,
@@ -87,7 +88,7 @@ if TYPE_CHECKING:  # at run time each name is imported from its part on first us
         _select_natural,
         _Step,
     )
-    from compiler.engine.runtime.rows import _first, _in_range, _Index, _key_matches, _select
+    from compiler.engine.runtime.rows import _first, _in_range, _Index, _key_matches, _select, _turn_at
     from compiler.engine.runtime.shifts import _Shift, _shift_terms
 
 __all__ = [
@@ -132,6 +133,7 @@ __all__ = [
     "_check_no_drm",
     "_check_range",
     "_check_rng",
+    "_check_turn",
     "_check_value",
     "_clamp",
     "_compare",
@@ -170,6 +172,7 @@ __all__ = [
     "_select_natural",
     "_shift_terms",
     "_total_drm",
+    "_turn_at",
     "chain_runtime_code",
     "runtime_code",
 ]

@@ -15,8 +15,9 @@ class NoRowError(LookupError):
     """The roll or keys select no row of the chart (a gap, or a modified roll off the table)."""
 
 
-# A row key: a member id, None for any, or the months (first, last) it covers (last None: open end).
-_Key: TypeAlias = str | tuple[str, str | None] | None
+# A row key: a member id, None for any, the months (first, last) it covers (last None: open end), or
+# the turns (first, last, halves) of a track of days split into halves, in play order.
+_Key: TypeAlias = str | tuple[str, str | None] | tuple[str, str | None, tuple[str, ...]] | None
 # A row: its keys, its lowest and highest roll or value (None: open end), and its values.
 _Row: TypeAlias = tuple[tuple[_Key, ...], int | None, int | None, _V]
 

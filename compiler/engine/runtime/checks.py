@@ -33,6 +33,18 @@ def _check_month(chart: str, name: str, value: object) -> None:
         raise ValueError(f"{chart}: {name} must be a month 'YYYY-MM', got {value!r}")
 
 
+def _check_turn(chart: str, name: str, value: object, allowed: tuple[str, ...]) -> None:
+    """Raise ValueError, naming the form a turn is written in, unless `value` is one of the turns
+    `allowed` (a track of days split into halves, in play order).
+    """
+    if not isinstance(value, str) or value not in allowed:
+        halves = ", ".join(dict.fromkeys(t.partition(" ")[2] for t in allowed))
+        raise ValueError(
+            f"{chart}: {name} must be a turn 'YYYY-MM-DD HALF' (HALF one of {halves}) from {allowed[0]!r} to "
+            f"{allowed[-1]!r}, got {value!r}"
+        )
+
+
 def _check_member(chart: str, name: str, value: object, allowed: tuple[str, ...]) -> None:
     """Raise ValueError, naming the allowed values, unless `value` is one of them."""
     if not isinstance(value, str) or value not in allowed:

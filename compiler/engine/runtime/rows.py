@@ -12,10 +12,26 @@ from compiler.engine.runtime.base import _V, NoRowError, _Key, _Row
 
 
 def _key_matches(key: _Key, given: str) -> bool:
-    """Whether a row key (a member id, None for any, months (first, last)) applies to a key value."""
+    """Whether a row key (a member id, None for any, months (first, last), turns (first, last,
+    halves)) applies to a key value.
+    """
     if key is None or key == given:
         return True
-    return isinstance(key, tuple) and key[0] <= given and (key[1] is None or given <= key[1])
+    if not isinstance(key, tuple):
+        return False
+    if len(key) == 3:
+        at, first = _turn_at(key[2], given), _turn_at(key[2], key[0])
+        last = None if key[1] is None else _turn_at(key[2], key[1])
+        if at is None or first is None or at < first:
+            return False
+        return key[1] is None or (last is not None and at <= last)
+    return key[0] <= given and (key[1] is None or given <= key[1])
+
+
+def _turn_at(halves: tuple[str, ...], turn: str) -> tuple[str, int] | None:
+    """A turn 'YYYY-MM-DD HALF' as (day, the half's place in play order), which orders turns."""
+    day, _, half = turn.partition(" ")
+    return (day, halves.index(half)) if half in halves and len(day) == 10 else None
 
 
 def _in_range(low: int | None, high: int | None, roll: int) -> bool:
