@@ -428,7 +428,7 @@ OUTSIDE_DOMAIN_KEPT: Final = _code(
     "a formula's result can leave its domain, and the formula keeps the book's gap (`kept \"why\"`)",
     "Nothing to do while the reason holds; the note keeps the book's gap in every report.",
 )
-# C480-C491: the book's own inconsistencies declared as data; limits and allowances
+# C480-C491: the book's own inconsistencies declared as data, warnings kept as printed; limits
 BOOK_INCONSISTENCY: Final = _code(
     "C480", "book-inconsistency", Severity.WARNING,
     "the book says two things (`conflict`) or prints what reads two ways (`ambiguous`), and nothing says what is kept",
@@ -448,6 +448,16 @@ INCONSISTENCY_SHAPE: Final = _code(
     "C483", "inconsistency-shape", Severity.ERROR,
     "a `conflict` with fewer than two places or values of two types; `ambiguous` readings that differ in cells",
     "Cite every place (`place \"4.6\" \"...\" is 36`); give every reading the same cells, and two readings or more.",
+)
+FINDING_KEPT: Final = _code(
+    "C484", "finding-kept", Severity.NOTE,
+    "a warning the book's own print causes (C411, C412), kept as printed with a reason (`kept CODE at ... because`)",
+    "Nothing to do while the reason holds; the note lists the finding and the reason in every report.",
+)
+KEPT_UNMATCHED: Final = _code(
+    "C485", "kept-unmatched", Severity.WARNING,
+    "a `kept` statement keeps no finding: a code it cannot keep, an `at` of the wrong kind, or no finding there",
+    "Delete it when the finding is gone; else name the code and where (`kept C411 at 1944-05`, `at mission.x`).",
 )
 LIMIT_SHAPE: Final = _code(
     "C490", "limit-shape", Severity.ERROR,

@@ -74,7 +74,17 @@ from compiler.model.game import (
     SameInvariant,
     Suppression,
 )
-from compiler.model.inconsistencies import Ambiguity, Conflict, Place, Reading, ReadingCell, Stated
+from compiler.model.inconsistencies import (
+    KEPT_SUBJECTS,
+    Ambiguity,
+    Conflict,
+    KeptFinding,
+    KeptSubject,
+    Place,
+    Reading,
+    ReadingCell,
+    Stated,
+)
 from compiler.model.limits import Bound, BoundKind, Limit, LimitCase
 from compiler.model.shifts import DrmSource, Shift, ShiftRules, ShiftSource
 from compiler.model.types import (
@@ -116,6 +126,7 @@ __all__ = [
     "AVAILABLE",
     "COLUMN_TYPES",
     "FIELD_TYPES",
+    "KEPT_SUBJECTS",
     "NOT_AVAILABLE",
     "SLASHED_PARTS",
     "All",
@@ -175,6 +186,8 @@ __all__ = [
     "GroupMode",
     "In",
     "Invariant",
+    "KeptFinding",
+    "KeptSubject",
     "Key",
     "KeyMatch",
     "Limit",

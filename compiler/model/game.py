@@ -10,7 +10,7 @@ from compiler.model.chart import Chart
 from compiler.model.examples import Example
 from compiler.model.facts import Fact, FieldTest
 from compiler.model.formulas import Formula
-from compiler.model.inconsistencies import Ambiguity, Conflict
+from compiler.model.inconsistencies import Ambiguity, Conflict, KeptFinding
 from compiler.model.limits import Limit
 from compiler.model.types import ColumnType, ContextVar, EnumType, Period
 from dsl.aid_order import OrderEntry
@@ -120,6 +120,7 @@ class Game:
     limits: Sequence[Limit] = ()  # limits and allowances, in source order
     conflicts: Sequence[Conflict] = ()  # places where the book says two things
     ambiguities: Sequence[Ambiguity] = ()  # print that reads more than one way
+    kept: Sequence[KeptFinding] = ()  # warnings the book's print causes, kept as printed with a reason
     aid_chance: bool = True  # `aid chance off` in the header: no chance column in the aid, unless a chart asks
 
     def formula(self, name: str) -> Formula | None:

@@ -40,6 +40,7 @@ class SymbolTable:
     limits: list[model.Limit] = field(default_factory=list)
     conflicts: list[model.Conflict] = field(default_factory=list)
     ambiguities: list[model.Ambiguity] = field(default_factory=list)
+    kept: list[model.KeptFinding] = field(default_factory=list)
     aid_chance: bool = True
     _index: model.ChartIndex = field(default_factory=model.ChartIndex)
 
@@ -87,6 +88,7 @@ class SymbolTable:
             limits=tuple(self.limits),
             conflicts=tuple(self.conflicts),
             ambiguities=tuple(self.ambiguities),
+            kept=tuple(self.kept),
             aid_chance=self.aid_chance,
         )
 

@@ -95,6 +95,7 @@ from dsl.ast.errata import RowRef as RowRef
 from dsl.ast.rules import AmbiguousDecl as AmbiguousDecl
 from dsl.ast.rules import BoundDecl as BoundDecl
 from dsl.ast.rules import ConflictDecl as ConflictDecl
+from dsl.ast.rules import KeptFindingDecl as KeptFindingDecl
 from dsl.ast.rules import LimitCaseDecl as LimitCaseDecl
 from dsl.ast.rules import LimitDecl as LimitDecl
 from dsl.ast.rules import PlaceDecl as PlaceDecl
@@ -172,3 +173,4 @@ class SourceFile:
     limits: tuple[LimitDecl, ...] = ()
     conflicts: tuple[ConflictDecl, ...] = ()
     ambiguities: tuple[AmbiguousDecl, ...] = ()
+    kept: tuple[KeptFindingDecl, ...] = ()

@@ -48,6 +48,7 @@ _Item = (
     | ast.LimitDecl
     | ast.ConflictDecl
     | ast.AmbiguousDecl
+    | ast.KeptFindingDecl
 )
 
 
@@ -86,6 +87,7 @@ class Builder(
         limits: list[ast.LimitDecl] = []
         conflicts: list[ast.ConflictDecl] = []
         ambiguities: list[ast.AmbiguousDecl] = []
+        kept: list[ast.KeptFindingDecl] = []
         for item in items:
             match item:
                 case ast.GameDecl():
@@ -112,6 +114,8 @@ class Builder(
                     conflicts.append(item)
                 case ast.AmbiguousDecl():
                     ambiguities.append(item)
+                case ast.KeptFindingDecl():
+                    kept.append(item)
                 case _:
                     assert_never(item)
         return ast.SourceFile(
@@ -128,6 +132,7 @@ class Builder(
             tuple(limits),
             tuple(conflicts),
             tuple(ambiguities),
+            tuple(kept),
         )
 
     # Rules of their own in the grammar that build what another rule builds (an errata's row,
