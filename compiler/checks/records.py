@@ -8,6 +8,7 @@ from typing import assert_never
 from compiler import model
 from compiler.checks.facts import read_fact, same_value
 from compiler.checks.kept import Keeper
+from compiler.checks.relations import check_distances, check_symmetric
 from compiler.diagnostics import Applicability, Label, Sink, codes, fixes
 from compiler.model.calendar import Month
 from dsl.shared import CompareOp
@@ -56,6 +57,10 @@ def check_invariant(game: model.Game, inv: model.Invariant, sink: Sink) -> None:
             _check_column_sum(game, inv, sink)
         case model.SameInvariant():
             _check_same(game, inv, sink)
+        case model.SymmetricInvariant():
+            check_symmetric(game, inv, sink)
+        case model.DistancesInvariant():
+            check_distances(game, inv, sink)
         case _:
             assert_never(inv)
 

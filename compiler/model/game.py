@@ -13,6 +13,7 @@ from compiler.model.formulas import Formula
 from compiler.model.inconsistencies import Ambiguity, Conflict, KeptFinding
 from compiler.model.limits import Limit
 from compiler.model.types import ColumnType, ContextVar, EnumType, Period
+from compiler.model.values import Value
 from dsl.aid_order import OrderEntry
 from dsl.lazy_dataclass import dataclass
 from dsl.shared import Span
@@ -75,7 +76,35 @@ class SameInvariant:
     kept: str | None = None  # the book prints both so and the transcription keeps them: why (C418)
 
 
-Invariant = CountInvariant | ColumnSumInvariant | SameInvariant
+@dataclass(frozen=True)
+class SymmetricInvariant:
+    """`symmetric`: `chart`, keyed by `enum` with a column per member, holds the same cell at (a, b)
+    and (b, a) (a board's adjacency, the range between its areas)."""
+
+    id: str
+    text: str
+    chart: str
+    enum: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class DistancesInvariant:
+    """`distances`: each cell of `chart` is the fewest steps from its row's member to its column's
+    over the cells of `relation` that hold `step` (both keyed by `enum`, a column per member; `-`
+    where no path leads)."""
+
+    id: str
+    text: str
+    chart: str
+    relation: str
+    step: Value
+    step_written: str
+    enum: str
+    span: Span
+
+
+Invariant = CountInvariant | ColumnSumInvariant | SameInvariant | SymmetricInvariant | DistancesInvariant
 
 
 @dataclass(frozen=True)

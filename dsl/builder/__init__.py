@@ -100,7 +100,13 @@ class Builder(
                     charts.append(item)
                 case ast.OddsDecl():
                     odds.append(item)
-                case ast.CountInvariant() | ast.ColumnSumInvariant() | ast.SameInvariant():
+                case (
+                    ast.CountInvariant()
+                    | ast.ColumnSumInvariant()
+                    | ast.SameInvariant()
+                    | ast.SymmetricInvariant()
+                    | ast.DistancesInvariant()
+                ):
                     invariants.append(item)
                 case ast.ErrataDecl():
                     errata.append(item)
