@@ -19,6 +19,9 @@ from compiler.diagnostics.codes_import import NOT_A_RANGE as NOT_A_RANGE
 from compiler.diagnostics.codes_import import TIME_FOR_ODDS as TIME_FOR_ODDS
 from compiler.diagnostics.codes_import import UNKNOWN_DICE as UNKNOWN_DICE
 from compiler.diagnostics.codes_import import ZERO_FOR_DOUBLE_ZERO as ZERO_FOR_DOUBLE_ZERO
+from compiler.diagnostics.codes_rules import FINDING_KEPT as FINDING_KEPT
+from compiler.diagnostics.codes_rules import FORBIDDEN_ALLOWED as FORBIDDEN_ALLOWED
+from compiler.diagnostics.codes_rules import KEPT_UNMATCHED as KEPT_UNMATCHED
 
 # 1xx: reading and syntax
 SYNTAX_ERROR: Final = _code(
@@ -449,21 +452,12 @@ INCONSISTENCY_SHAPE: Final = _code(
     "a `conflict` with fewer than two places or values of two types; `ambiguous` readings that differ in cells",
     "Cite every place (`place \"4.6\" \"...\" is 36`); give every reading the same cells, and two readings or more.",
 )
-FINDING_KEPT: Final = _code(
-    "C484", "finding-kept", Severity.NOTE,
-    "a warning the book's own print causes (C411, C412), kept as printed with a reason (`kept CODE at ... because`)",
-    "Nothing to do while the reason holds; the note lists the finding and the reason in every report.",
-)
-KEPT_UNMATCHED: Final = _code(
-    "C485", "kept-unmatched", Severity.WARNING,
-    "a `kept` statement keeps no finding: a code it cannot keep, an `at` of the wrong kind, or no finding there",
-    "Delete it when the finding is gone; else name the code and where (`kept C411 at 1944-05`, `at mission.x`).",
-)
 LIMIT_SHAPE: Final = _code(
     "C490", "limit-shape", Severity.ERROR,
     "a limit cites no rule, has no case, a case after one without `when` (never applies), or a backwards range",
     "State the bound (`at most 4`, `at least 1`, `exactly 8`, `2 to 6`, `unlimited`); conditional cases first.",
 )
+# C484-C485 (warnings kept as printed) and C492 (a forbidden case a chart allows): in codes_rules.py
 OUTSIDE_LIMIT: Final = _code(
     "C491", "outside-limit", Severity.WARNING,
     "a range checked `within` a limit (a context variable's, a value key's, a formula's domain) disagrees with it",

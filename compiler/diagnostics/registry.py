@@ -108,6 +108,7 @@ REGISTRY: Final[tuple[Code, ...]] = (
     codes.KEPT_UNMATCHED,
     codes.LIMIT_SHAPE,
     codes.OUTSIDE_LIMIT,
+    codes.FORBIDDEN_ALLOWED,
 )
 CODES: Final[dict[str, Code]] = {c.code: c for c in REGISTRY}
 # The notes that list what the book itself gets wrong, kept as printed with a reason: two facts

@@ -45,6 +45,9 @@ class RuleRules(Terminals):
     def bound_unlimited(self, meta: Meta) -> ast.BoundDecl:
         return ast.BoundDecl(ast.BoundKind.UNLIMITED, None, None, self._span(meta))
 
+    def bound_forbidden(self, meta: Meta) -> ast.BoundDecl:
+        return ast.BoundDecl(ast.BoundKind.FORBIDDEN, 0, 0, self._span(meta))
+
     # ---- the book's inconsistencies
 
     def conflict(self, meta: Meta, name: ast.Name, title: ast.Text, *stmts: Stmt) -> ast.ConflictDecl:
