@@ -78,7 +78,8 @@ EXPECTED_PAGES_WEASYPRINT = {
     # 25 to 26 (27 to 28, 85 to 91, 89 to 94) with its limits, choices and conflicts (x30-ia2, aid_pages.py ia2)
     "ia2": {("a4", False): 26, ("letter", False): 28, ("a4", True): 91, ("letter", True): 94},
     "usaaf": {("a4", False): 8, ("letter", False): 8, ("a4", True): 24, ("letter", True): 26},
-    "stuka_leader": {("a4", False): 22, ("letter", False): 23, ("a4", True): 73, ("letter", True): 76},
+    # Stuka Leader large print 73, 76 to 74, 77 with the board's adjacency (`area_adjacent`, k30-board)
+    "stuka_leader": {("a4", False): 22, ("letter", False): 23, ("a4", True): 74, ("letter", True): 77},
     "aa_rules": {("a4", False): 3, ("letter", False): 3, ("a4", True): 10, ("letter", True): 10},
 }
 # Large print may take a second page for a chart taller than a page (research note, layout rule
@@ -144,7 +145,8 @@ EXPECTED_PAGES_WEASYPRINT_LANDSCAPE = {
     # with its readings 9, 10, 27, 27, and the AA excerpt's 3, 3, 10, 9 to 3, 3, 11, 10
     "usaaf": {("a4", False): 9, ("letter", False): 10, ("a4", True): 27, ("letter", True): 27},
     # and Stuka Leader 5 to 23 (54 in integb's layout)
-    "stuka_leader": {("a4", False): 23, ("letter", False): 26, ("a4", True): 88, ("letter", True): 89},
+    # 23, 26, 88, 89 to 24, 27, 89, 90 with the board's adjacency (`area_adjacent`, k30-board)
+    "stuka_leader": {("a4", False): 24, ("letter", False): 27, ("a4", True): 89, ("letter", True): 90},
     "aa_rules": {("a4", False): 3, ("letter", False): 3, ("a4", True): 11, ("letter", True): 10},
 }
 # At normal size every chart fits a landscape page; in large print the charts taller than a portrait
