@@ -77,13 +77,14 @@ class CompareOp(StrEnum):
 
 
 class BoundKind(StrEnum):
-    """What a limit allows: `at most N`, `at least N`, `exactly N`, `L to H`, `unlimited`."""
+    """What a limit allows: `at most N`, `at least N`, `exactly N`, `L to H`, `unlimited`, `forbidden`."""
 
     AT_MOST = "at_most"
     AT_LEAST = "at_least"
     EXACTLY = "exactly"
     BETWEEN = "between"
     UNLIMITED = "unlimited"
+    FORBIDDEN = "forbidden"  # `forbidden`: none at all, a prohibition the rules state ("may not")
 
 
 class Rounding(StrEnum):

@@ -90,7 +90,7 @@ def test_the_registry_holds_every_code_constant_once() -> None:
 
     declared = [value for value in vars(codes).values() if isinstance(value, Code)]
     assert sorted(c.code for c in REGISTRY) == sorted(c.code for c in declared)
-    assert len({c.code for c in REGISTRY}) == len(REGISTRY) == 96  # C345-C347 overlays, C419 C427 turns (issue 32); C604 errata dates (issue 31)
+    assert len({c.code for c in REGISTRY}) == len(REGISTRY) == 99  # C345-C347 overlays, C419 C427 turns (issue 32); C604 errata dates (issue 31); C484-C485 kept, C492 forbidden (issue 30)
 
 
 def test_unreadable_file(tmp_path: Path) -> None:
@@ -162,9 +162,9 @@ def test_severities_are_stable() -> None:
     soft += ("C461", "C462")
     # two facts or a book's inconsistency kept as printed are notes; a declaration the data no longer
     # matches, a result outside its domain and a range past a limit are warnings (the print's, or stale)
-    soft += ("C418", "C475", "C476", "C480", "C481", "C482", "C491")
-    assert all(CODES[k].severity.value == "note" for k in ("C418", "C476", "C481"))
-    assert all(CODES[k].severity.value == "warning" for k in ("C475", "C480", "C482", "C491"))
+    soft += ("C418", "C475", "C476", "C480", "C481", "C482", "C484", "C485", "C491", "C492")
+    assert all(CODES[k].severity.value == "note" for k in ("C418", "C476", "C481", "C484"))
+    assert all(CODES[k].severity.value == "warning" for k in ("C475", "C480", "C482", "C485", "C491", "C492"))
     # a `one` shift group whose shifts can both hold: the rules may mean it, as C330 for DRMs (issue 32)
     soft += ("C426",)
     # an empty cell may be the print's own blank; a field a few records leave out may be optional (issue 32)

@@ -24,7 +24,7 @@ def test_default_folder_is_exports_game_platform(tmp_path: Path, monkeypatch: py
     monkeypatch.chdir(tmp_path)
     code, out = _chartc("export", "stuka_leader", "--to", "tts", "--charts", CHARTS)
     assert code == 0, out
-    assert out == "exported stuka_leader for tts: 123 charts and 0 odds rules in stuka_leader.lua\n"
+    assert out == "exported stuka_leader for tts: 124 charts and 0 odds rules in stuka_leader.lua\n"
     lua = tmp_path / "exports" / "stuka_leader" / "tts" / "stuka_leader.lua"
     assert lua.read_text(encoding="utf-8").endswith("\nreturn M\n")
     code, out = _chartc("export", "ia2", "--to", "vassal", "--charts", CHARTS)

@@ -44,7 +44,7 @@ def value(game, address: str, roll: str | None = None, drm: int = 0, **keys: str
 BOOK_FINDINGS = [
     ("C418", "always_attackers"),  # 11.5 German fighters "always" the attackers; 17.2 the US escorts attack
     ("C418", "flak_busting_losses"),  # 15.5 all results aircraft units; 6.4 FLAK factors
-    ("C411", "gt3"),  # 23.1 Game Turn 3 March/April, 22.8 Game Turn 4 June: May 1944 is in no game turn
+    ("C484", "gt3"),  # C411 kept: 23.1 Game Turn 3 March/April, 22.8 Game Turn 4 June: May 1944 in no game turn
     ("C481", "four_halving_systems"),  # 22.4 four halving systems; "Electrical Power" is EE or EP
     ("C481", "me190g"),  # 22.2's example produces "Me190G"; 22.5's the Me109G
     ("C308", "CRT"),  # 15.4 quotes one cell of the mapsheet's CRT

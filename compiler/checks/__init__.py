@@ -5,7 +5,9 @@ facts with `facts`); per chart: size limits first (`limits`; a chart too large i
 further), what DRMs mean on digit rolls (`dice`), DRM groups and reach (`modifiers`), availability
 dates (`records`), the coverage of its rows (`coverage`) and its overlays (`overlays`); then
 chains, formulas, the domains of formulas and records (`domains`), ranges checked within a limit
-of the game (`rule_limits`) and the book's declared inconsistencies (`inconsistencies`).
+of the game (`rule_limits`) and the book's declared inconsistencies (`inconsistencies`); the warnings
+kept as printed (`kept`) turn into notes as they are found, and a `kept` statement that matched none
+is reported last.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from compiler.checks.drms import check_drms
 from compiler.checks.findings import compress, describe_combo
 from compiler.checks.formulas import check_formulas
 from compiler.checks.inconsistencies import check_inconsistencies
+from compiler.checks.kept import Keeper
 from compiler.checks.limits import check_limits
 from compiler.checks.overlays import check_overlays
 from compiler.checks.periods import check_periods
@@ -38,7 +41,8 @@ __all__ = ["check_chart", "check_game", "compress", "describe_combo", "intersect
 
 def check_game(game: model.Game, sink: Sink) -> None:
     """Every check on one resolved game."""
-    check_periods(game, sink)
+    keeper = Keeper(game)
+    check_periods(game, sink, keeper)
     for chart in game.charts:
         check_drm_meaning(chart, sink)
         check_availability_dates(chart, sink)
@@ -49,7 +53,7 @@ def check_game(game: model.Game, sink: Sink) -> None:
             check_overlays(chart, sink)
             check_empty_cells(chart, sink)
             check_crt(game, chart, sink)
-    check_record_dates(game, sink)
+    check_record_dates(game, sink, keeper)
     check_record_fields(game, sink)
     check_result_codes(game, sink)
     for inv in game.invariants:
@@ -59,3 +63,4 @@ def check_game(game: model.Game, sink: Sink) -> None:
     check_domains(game, sink)
     check_within(game, sink)
     check_inconsistencies(game, sink)
+    keeper.report_unmatched(sink)

@@ -1,17 +1,21 @@
 """Periods against the calendar: each inside it (C409), together tiling it without overlaps or
-holes (C411). Holes are counted in months, never listed, however long the calendar."""
+holes (C411). Holes are counted in months, never listed, however long the calendar. A hole or overlap
+the book prints is kept with `kept C411 at MONTHS because "why"` (`compiler.checks.kept`)."""
 
 from __future__ import annotations
 
 import itertools
 
 from compiler import model
+from compiler.checks.kept import Keeper, months_subject
 from compiler.diagnostics import Label, Sink, codes
 from compiler.model.calendar import Month, months_between, span_text
 
 
-def check_periods(game: model.Game, sink: Sink) -> None:
-    """Periods must lie in the calendar (C409) and tile it without overlaps or holes (C411)."""
+def check_periods(game: model.Game, sink: Sink, keeper: Keeper | None = None) -> None:
+    """Periods must lie in the calendar (C409) and tile it without overlaps or holes (C411), unless
+    `keeper` keeps the months as printed."""
+    keeper = keeper or Keeper(game)
     if not game.periods:
         return
     ordered = sorted(game.periods, key=lambda p: (p.first, p.last))
@@ -25,25 +29,40 @@ def check_periods(game: model.Game, sink: Sink) -> None:
             )
     for a, b in itertools.pairwise(ordered):
         if b.first <= a.last:
-            sink.emit(
+            shared = (b.first, min(a.last, b.last))
+            keeper.emit(
+                sink,
                 codes.PERIOD_COVERAGE,
-                f"periods `{a.id}` and `{b.id}` overlap ({b.first} to {min(a.last, b.last)})",
+                months_subject(*shared),
+                f"periods `{a.id}` and `{b.id}` overlap ({b.first} to {shared[1]})",
                 b.span,
                 labels=(Label(a.span, "overlaps this period"),),
             )
         else:
             hole = _hole(a.last.next(), b.first.previous())
             if hole:
-                sink.emit(codes.PERIOD_COVERAGE, f"no period covers {hole}, between `{a.id}` and `{b.id}`", b.span)
+                keeper.emit(
+                    sink,
+                    codes.PERIOD_COVERAGE,
+                    months_subject(*hole),
+                    f"no period covers {span_text(*hole)}, between `{a.id}` and `{b.id}`",
+                    b.span,
+                )
     if game.calendar:
         start, end = game.calendar
         before = _hole(start, ordered[0].first.previous())
         after = _hole(ordered[-1].last.next(), end)
         for hole, where in ((before, ordered[0]), (after, ordered[-1])):
             if hole:
-                sink.emit(codes.PERIOD_COVERAGE, f"no period covers {hole} of the calendar", where.span)
+                keeper.emit(
+                    sink,
+                    codes.PERIOD_COVERAGE,
+                    months_subject(*hole),
+                    f"no period covers {span_text(*hole)} of the calendar",
+                    where.span,
+                )
 
 
-def _hole(first: Month, last: Month) -> str | None:
-    """The months `first` to `last` as text, or None when there are none."""
-    return span_text(first, last) if months_between(first, last) else None
+def _hole(first: Month, last: Month) -> tuple[Month, Month] | None:
+    """The months `first` to `last`, or None when there are none."""
+    return (first, last) if months_between(first, last) else None

@@ -7,14 +7,18 @@ from typing import assert_never
 
 from compiler import model
 from compiler.checks.facts import read_fact, same_value
+from compiler.checks.kept import Keeper
+from compiler.checks.relations import check_distances, check_symmetric
 from compiler.diagnostics import Applicability, Label, Sink, codes, fixes
 from compiler.model.calendar import Month
 from dsl.shared import CompareOp
 
 
-def check_record_dates(game: model.Game, sink: Sink) -> None:
+def check_record_dates(game: model.Game, sink: Sink, keeper: Keeper | None = None) -> None:
     """C412 for reference data: a record dated by a month field (a mission's month, a tour's start)
-    that names an item whose record is `available` only later."""
+    that names an item whose record is `available` only later (the note C484 where `keeper` keeps
+    the record as printed)."""
+    keeper = keeper or Keeper(game)
     for enum in game.enums.values():
         month_fields = [f.id for f in enum.fields if f.type is model.BuiltinType.MONTH and f.id != "available"]
         ref_fields = [
@@ -33,8 +37,10 @@ def check_record_dates(game: model.Game, sink: Sink) -> None:
                 target = game.enums[field.type].member(str(member.get(field.id)))
                 available = target.get("available") if target else None
                 if target is not None and isinstance(available, str) and when < available:
-                    sink.emit(
+                    keeper.emit(
+                        sink,
                         codes.BEFORE_AVAILABLE,
+                        f"{enum.id}.{member.id}",
                         f"`{member.label}` ({enum.label}, {when}) uses `{target.label}`, available only from "
                         f"{available}",
                         member.span,
@@ -51,6 +57,10 @@ def check_invariant(game: model.Game, inv: model.Invariant, sink: Sink) -> None:
             _check_column_sum(game, inv, sink)
         case model.SameInvariant():
             _check_same(game, inv, sink)
+        case model.SymmetricInvariant():
+            check_symmetric(game, inv, sink)
+        case model.DistancesInvariant():
+            check_distances(game, inv, sink)
         case _:
             assert_never(inv)
 

@@ -1,12 +1,15 @@
 """Ranges checked against a limit of the game (`within LIMIT`): a context variable's declared values
 and a value-keyed chart's domain must be the counts the limit allows (C491): never past its ends, and
 reaching every end it states (`at most 6`: up to 6; `2 to 6`: 2-6). The ends are those of all the
-limit's cases together (a limit of 4 or 8 by month allows up to 8)."""
+limit's cases together (a limit of 4 or 8 by month allows up to 8). A chart's count column `within`
+a limit gives no count where the case that applies for the chart's keys is `forbidden` (C492)."""
 
 from __future__ import annotations
 
 from compiler import model
 from compiler.diagnostics import Label, Sink, codes
+from compiler.engine.limits import read_limit
+from compiler.model.text import value_text
 from dsl.shared import Span
 
 
@@ -23,6 +26,48 @@ def check_within(game: model.Game, sink: Sink) -> None:
             span = key.within_span or chart.span
             _check(game, f"the value `{key.id}` of chart `{chart.address}`", key.domain.low, key.domain.high,
                    key.within, span, sink)
+        for index, column in enumerate(chart.columns):
+            limit = game.limit(column.within) if column.within is not None else None
+            if limit is not None and not chart.broken:
+                _check_forbidden(game, chart, index, limit, sink)
+
+
+def _check_forbidden(game: model.Game, chart: model.Chart, index: int, limit: model.Limit, sink: Sink) -> None:
+    """C492: for each combination of the chart's keys, the case of `limit` that applies there, read
+    with the keys as the context variables of their names; where it is `forbidden`, every cell of
+    the column must be 0 or `-`. Only the combinations that decide it are read: every variable the
+    cases up to a `forbidden` one test must be a key of the chart (a flag left out is not false here)."""
+    keys = {k.id for k in chart.keys}
+    column = chart.columns[index]
+    for combo in chart.key_combinations() or [()]:
+        context = dict(zip((k.id for k in chart.keys), combo, strict=True))
+        answer = read_limit(limit, context)
+        case = answer.case
+        if case is None or case.bound.kind is not model.BoundKind.FORBIDDEN:
+            continue
+        upto = limit.cases[: limit.cases.index(case) + 1]
+        if any(not model.condition_vars(c.when) <= keys for c in upto):
+            continue  # a variable the chart does not key decides it
+        given = [r for r in chart.rows_for(combo) if r.values[index] not in (0, None)]
+        if not given:
+            continue
+        where = ", ".join(f"{k.id} `{_label(k, v)}`" for k, v in zip(chart.keys, combo, strict=True))
+        shown = value_text(game, column, given[0].values[index])
+        sink.emit(
+            codes.FORBIDDEN_ALLOWED,
+            f"chart `{chart.address}` gives {column.id} `{shown}`"
+            + (f" for {where}" if where else "")
+            + f", where limit `{limit.id}` ({limit.title}) is forbidden"
+            + (f" ({case.cite})" if case.cite else ""),
+            given[0].span,
+            "write 0 or `-` in the cells the limit forbids, or correct the limit's case",
+            (*(Label(r.span, "a count here too") for r in given[1:]), Label(case.span, "forbidden here")),
+        )
+
+
+def _label(key: model.Key, member_id: str) -> str:
+    member = key.enum.member(member_id)
+    return member.label if member is not None else member_id
 
 
 def _check(

@@ -21,6 +21,9 @@ from compiler.diagnostics.codes_import import NOT_A_RANGE as NOT_A_RANGE
 from compiler.diagnostics.codes_import import TIME_FOR_ODDS as TIME_FOR_ODDS
 from compiler.diagnostics.codes_import import UNKNOWN_DICE as UNKNOWN_DICE
 from compiler.diagnostics.codes_import import ZERO_FOR_DOUBLE_ZERO as ZERO_FOR_DOUBLE_ZERO
+from compiler.diagnostics.codes_rules import FINDING_KEPT as FINDING_KEPT
+from compiler.diagnostics.codes_rules import FORBIDDEN_ALLOWED as FORBIDDEN_ALLOWED
+from compiler.diagnostics.codes_rules import KEPT_UNMATCHED as KEPT_UNMATCHED
 
 # 1xx: reading and syntax
 SYNTAX_ERROR: Final = _code(
@@ -431,7 +434,7 @@ OUTSIDE_DOMAIN_KEPT: Final = _code(
     "a formula's result can leave its domain, and the formula keeps the book's gap (`kept \"why\"`)",
     "Nothing to do while the reason holds; the note keeps the book's gap in every report.",
 )
-# C480-C491: the book's own inconsistencies declared as data; limits and allowances
+# C480-C491: the book's own inconsistencies declared as data, warnings kept as printed; limits
 BOOK_INCONSISTENCY: Final = _code(
     "C480", "book-inconsistency", Severity.WARNING,
     "the book says two things (`conflict`) or prints what reads two ways (`ambiguous`), and nothing says what is kept",
@@ -457,6 +460,7 @@ LIMIT_SHAPE: Final = _code(
     "a limit cites no rule, has no case, a case after one without `when` (never applies), or a backwards range",
     "State the bound (`at most 4`, `at least 1`, `exactly 8`, `2 to 6`, `unlimited`); conditional cases first.",
 )
+# C484-C485 (warnings kept as printed) and C492 (a forbidden case a chart allows): in codes_rules.py
 OUTSIDE_LIMIT: Final = _code(
     "C491", "outside-limit", Severity.WARNING,
     "a range checked `within` a limit (a context variable's, a value key's, a formula's domain) disagrees with it",

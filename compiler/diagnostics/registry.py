@@ -107,15 +107,19 @@ REGISTRY: Final[tuple[Code, ...]] = (
     codes.BOOK_INCONSISTENCY_KEPT,
     codes.INCONSISTENCY_RESOLVED,
     codes.INCONSISTENCY_SHAPE,
+    codes.FINDING_KEPT,
+    codes.KEPT_UNMATCHED,
     codes.LIMIT_SHAPE,
     codes.OUTSIDE_LIMIT,
+    codes.FORBIDDEN_ALLOWED,
 )
 CODES: Final[dict[str, Code]] = {c.code: c for c in REGISTRY}
 # The notes that list what the book itself gets wrong, kept as printed with a reason: two facts
-# printed twice, a worked example, a formula's gap, a conflict or ambiguous print (the check summary
-# counts them).
+# printed twice, a worked example, a formula's gap, a conflict or ambiguous print, a kept warning
+# (the check summary counts them).
 KEPT_AS_PRINTED: Final = frozenset(c.code for c in (codes.FACTS_KEPT, codes.EXAMPLE_KEPT,
-                                                    codes.OUTSIDE_DOMAIN_KEPT, codes.BOOK_INCONSISTENCY_KEPT))
+                                                    codes.OUTSIDE_DOMAIN_KEPT, codes.BOOK_INCONSISTENCY_KEPT,
+                                                    codes.FINDING_KEPT))
 CODES_BY_NAME: Final[dict[str, Code]] = {c.name: c for c in REGISTRY}
 
 

@@ -113,7 +113,8 @@ def _expect(x: model.Expect) -> dict[str, Any]:
         case _:
             assert_never(x.kind)
 def _invariant(inv: model.Invariant) -> dict[str, Any]:
-    """An invariant the build checked, with what it states (`kind`: count, column_sum, same)."""
+    """An invariant the build checked, with what it states (`kind`: count, column_sum, same, symmetric,
+    distances)."""
     out: dict[str, Any] = {"id": inv.id, "label": inv.text}
     match inv:
         case model.CountInvariant():
@@ -125,6 +126,11 @@ def _invariant(inv: model.Invariant) -> dict[str, Any]:
         case model.SameInvariant():
             facts = [fact_json(inv.left), fact_json(inv.right)]
             return out | {"kind": "same", "type": inv.type, "facts": facts, "kept": inv.kept}
+        case model.SymmetricInvariant():
+            return out | {"kind": "symmetric", "chart": inv.chart, "enum": inv.enum}
+        case model.DistancesInvariant():
+            over = {"over": inv.relation, "step": json_value(inv.step)}
+            return out | {"kind": "distances", "chart": inv.chart, **over, "enum": inv.enum}
         case _:
             assert_never(inv)
 

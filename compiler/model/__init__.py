@@ -67,14 +67,26 @@ from compiler.model.game import (
     ChartIndex,
     ColumnSumInvariant,
     CountInvariant,
+    DistancesInvariant,
     ErrataDoc,
     Game,
     Invariant,
     Project,
     SameInvariant,
     Suppression,
+    SymmetricInvariant,
 )
-from compiler.model.inconsistencies import Ambiguity, Conflict, Place, Reading, ReadingCell, Stated
+from compiler.model.inconsistencies import (
+    KEPT_SUBJECTS,
+    Ambiguity,
+    Conflict,
+    KeptFinding,
+    KeptSubject,
+    Place,
+    Reading,
+    ReadingCell,
+    Stated,
+)
 from compiler.model.limits import Bound, BoundKind, Limit, LimitCase
 from compiler.model.shifts import DrmSource, Shift, ShiftRules, ShiftSource
 from compiler.model.turns import TurnTrack
@@ -118,6 +130,7 @@ __all__ = [
     "AVAILABLE",
     "COLUMN_TYPES",
     "FIELD_TYPES",
+    "KEPT_SUBJECTS",
     "NOT_AVAILABLE",
     "SLASHED_PARTS",
     "All",
@@ -151,6 +164,7 @@ __all__ = [
     "CountInvariant",
     "DiceAlternative",
     "DieRange",
+    "DistancesInvariant",
     "Domain",
     "Drm",
     "DrmFact",
@@ -177,6 +191,8 @@ __all__ = [
     "GroupMode",
     "In",
     "Invariant",
+    "KeptFinding",
+    "KeptSubject",
     "Key",
     "KeyMatch",
     "Limit",
@@ -211,6 +227,7 @@ __all__ = [
     "SubOutcome",
     "SubRoll",
     "Suppression",
+    "SymmetricInvariant",
     "Text",
     "TurnSpan",
     "TurnTrack",

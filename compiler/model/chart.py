@@ -48,6 +48,8 @@ class Column:
     type: ColumnType
     label: str
     span: Span
+    within: str | None = None  # `within LIMIT`: its cells are counts the limit caps (C492)
+    within_span: Span | None = None
 
 
 @dataclass(frozen=True)

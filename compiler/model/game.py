@@ -10,10 +10,11 @@ from compiler.model.chart import Chart
 from compiler.model.examples import Example
 from compiler.model.facts import Fact, FieldTest
 from compiler.model.formulas import Formula
-from compiler.model.inconsistencies import Ambiguity, Conflict
+from compiler.model.inconsistencies import Ambiguity, Conflict, KeptFinding
 from compiler.model.limits import Limit
 from compiler.model.turns import TurnTrack
 from compiler.model.types import ColumnType, ContextVar, EnumType, Period
+from compiler.model.values import Value
 from dsl.aid_order import OrderEntry
 from dsl.lazy_dataclass import dataclass
 from dsl.shared import Span
@@ -78,7 +79,35 @@ class SameInvariant:
     kept: str | None = None  # the book prints both so and the transcription keeps them: why (C418)
 
 
-Invariant = CountInvariant | ColumnSumInvariant | SameInvariant
+@dataclass(frozen=True)
+class SymmetricInvariant:
+    """`symmetric`: `chart`, keyed by `enum` with a column per member, holds the same cell at (a, b)
+    and (b, a) (a board's adjacency, the range between its areas)."""
+
+    id: str
+    text: str
+    chart: str
+    enum: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class DistancesInvariant:
+    """`distances`: each cell of `chart` is the fewest steps from its row's member to its column's
+    over the cells of `relation` that hold `step` (both keyed by `enum`, a column per member; `-`
+    where no path leads)."""
+
+    id: str
+    text: str
+    chart: str
+    relation: str
+    step: Value
+    step_written: str
+    enum: str
+    span: Span
+
+
+Invariant = CountInvariant | ColumnSumInvariant | SameInvariant | SymmetricInvariant | DistancesInvariant
 
 
 @dataclass(frozen=True)
@@ -123,6 +152,7 @@ class Game:
     limits: Sequence[Limit] = ()  # limits and allowances, in source order
     conflicts: Sequence[Conflict] = ()  # places where the book says two things
     ambiguities: Sequence[Ambiguity] = ()  # print that reads more than one way
+    kept: Sequence[KeptFinding] = ()  # warnings the book's print causes, kept as printed with a reason
     aid_chance: bool = True  # `aid chance off` in the header: no chance column in the aid, unless a chart asks
     turns: TurnTrack | None = None  # a turn track of days split into halves (`turns ... halves [AM, PM]`)
 

@@ -1,9 +1,13 @@
 """The book's own inconsistencies, declared as data: two places that say different things
 (`conflict`) and print that reads more than one way (`ambiguous`). `compiler.checks.inconsistencies`
 reports each one, citing every place (C480, or C481 where the transcription keeps the print with a
-reason), and says when a declaration no longer matches the data (C482)."""
+reason), and says when a declaration no longer matches the data (C482). A warning the book's print
+causes is kept as printed with `kept CODE at SUBJECT because "why"` (`KeptFinding`): a note then
+(C484), and C485 where no such finding is found."""
 
 from __future__ import annotations
+
+import enum
 
 from compiler.model.facts import Fact
 from compiler.model.types import ColumnType
@@ -78,5 +82,29 @@ class Ambiguity:
     printed: str | None
     readings: tuple[Reading, ...]
     kept: str | None
+    source_file: str
+    span: Span
+
+
+class KeptSubject(enum.Enum):
+    """What a kept finding's `at` names: months of the calendar, or a record (`enum.member`)."""
+
+    MONTHS = "months"
+    RECORD = "record"
+
+
+# The warnings a `kept` statement may keep, and what its `at` names: C411's months no period covers
+# (or that two periods share), C412's record dated before the item it names is available.
+KEPT_SUBJECTS: dict[str, KeptSubject] = {"C411": KeptSubject.MONTHS, "C412": KeptSubject.RECORD}
+
+
+@dataclass(frozen=True)
+class KeptFinding:
+    """`kept C411 at 1944-05 because "why"`: the finding `code` at `subject` (months as written,
+    `1944-05` or `1944-05..1944-06`, or a record `enum.member`) is the book's own, kept as printed."""
+
+    code: str
+    subject: str
+    reason: str
     source_file: str
     span: Span

@@ -16,7 +16,7 @@ __all__ = ["Bound", "BoundKind", "Limit", "LimitCase"]
 class Bound:
     """What a limit allows: the whole numbers from `low` to `high` (None: open at that end; a count
     is never below 0). `at most 4` is (None, 4), `at least 1` (1, None), `exactly 8` (8, 8), `2 to
-    6` (2, 6), `unlimited` (None, None)."""
+    6` (2, 6), `unlimited` (None, None), `forbidden` (0, 0): a prohibition the rules state."""
 
     kind: BoundKind
     low: int | None
@@ -37,14 +37,14 @@ class Bound:
         match self.kind:
             case BoundKind.AT_MOST:
                 return self.high
-            case BoundKind.AT_LEAST | BoundKind.EXACTLY:
+            case BoundKind.AT_LEAST | BoundKind.EXACTLY | BoundKind.FORBIDDEN:
                 return self.low
             case BoundKind.BETWEEN | BoundKind.UNLIMITED:
                 return None
 
     @property
     def text(self) -> str:
-        """`at most 4`, `at least 1`, `exactly 8`, `2 to 6`, `unlimited`."""
+        """`at most 4`, `at least 1`, `exactly 8`, `2 to 6`, `unlimited`, `forbidden`."""
         match self.kind:
             case BoundKind.AT_MOST:
                 return f"at most {self.high}"
@@ -56,6 +56,8 @@ class Bound:
                 return f"{self.low} to {self.high}"
             case BoundKind.UNLIMITED:
                 return "unlimited"
+            case BoundKind.FORBIDDEN:
+                return "forbidden"
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ Phases (after protoc's Build, CrossLink, Validate):
 2. bind and type: record fields (`enums`), errata applied to the chart declarations
    (`compiler.errata.apply`), charts in derive order (`charts`, `derive`), limits (`limits`), formulas,
    worked examples (`examples`), chart references, invariants, and the book's inconsistencies
-   (`inconsistencies`: conflicts and ambiguous print).
+   (`inconsistencies`: conflicts and ambiguous print) and the warnings kept as printed (`kept`).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from compiler.resolve.examples import examples
 from compiler.resolve.formulas import formulas
 from compiler.resolve.inconsistencies import ambiguities, conflicts
 from compiler.resolve.invariants import invariants
+from compiler.resolve.kept import kept_findings
 from compiler.resolve.limits import bind_within, limits
 from compiler.resolve.odds import odds_rule
 from compiler.resolve.shifts import bind_shift_sources
@@ -97,6 +98,7 @@ def resolve_game(
     symbols.invariants = invariants(symbols, [i for f in files for i in f.invariants], typer, sink)
     symbols.conflicts = conflicts(symbols, [(f.path, d) for f in files for d in f.conflicts], typer, sink)
     symbols.ambiguities = ambiguities(symbols, [(f.path, d) for f in files for d in f.ambiguities], typer, sink)
+    symbols.kept = kept_findings(symbols, [(f.path, d) for f in files for d in f.kept], sink)
     return symbols.game()
 
 

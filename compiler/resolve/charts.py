@@ -337,7 +337,18 @@ class ChartResolver:
                 )
                 continue
             label = c.label.text if c.label else c.name.text.replace("_", " ").capitalize()
-            columns.append(model.Column(c.name.text, col_type, label, c.span))
+            within = c.within
+            if within is not None and col_type is not model.BuiltinType.INT:
+                self.sink.emit(
+                    codes.TYPE_MISMATCH,
+                    f"column `{c.name.text}` of {self.where} holds `{col_type}` values; only an `int` column counts "
+                    f"within limit `{within.text}`",
+                    within.span,
+                    "delete `within ...`, or make the column `int`",
+                )
+                within = None
+            named, named_span = (within.text, within.span) if within else (None, None)
+            columns.append(model.Column(c.name.text, col_type, label, c.span, named, named_span))
         return columns
 
     def _footnotes(self, drms: list[model.Drm]) -> list[model.Footnote]:

@@ -101,7 +101,7 @@ def _limit(symbols: SymbolTable, path: str, decl: ast.LimitDecl, sink: Sink) -> 
 
 
 def bind_within(symbols: SymbolTable, sink: Sink) -> None:
-    """Every `within LIMIT` of a context variable or a value-keyed chart names a limit (C201)."""
+    """Every `within LIMIT` of a context variable, a value-keyed chart or a count column names a limit (C201)."""
     known = [lim.id for lim in symbols.limits]
     names = {lim.id for lim in symbols.limits}
     places: list[tuple[str, ast.Span | None, str]] = [
@@ -111,6 +111,12 @@ def bind_within(symbols: SymbolTable, sink: Sink) -> None:
         (c.value_key.within, c.value_key.within_span, f"chart `{c.address}`")
         for c in symbols.charts
         if c.value_key is not None and c.value_key.within
+    ]
+    places += [
+        (col.within, col.within_span, f"column `{col.id}` of chart `{c.address}`")
+        for c in symbols.charts
+        for col in c.columns
+        if col.within
     ]
     for within, span, what in places:
         if within not in names and span is not None:

@@ -40,6 +40,7 @@ class SymbolTable:
     limits: list[model.Limit] = field(default_factory=list)
     conflicts: list[model.Conflict] = field(default_factory=list)
     ambiguities: list[model.Ambiguity] = field(default_factory=list)
+    kept: list[model.KeptFinding] = field(default_factory=list)
     aid_chance: bool = True
     turns: model.TurnTrack | None = None  # the game's turn track of days split into halves
     turns_reported: bool = False  # the header's track was wrong and reported (C419): `key turn` says nothing more
@@ -89,6 +90,7 @@ class SymbolTable:
             limits=tuple(self.limits),
             conflicts=tuple(self.conflicts),
             ambiguities=tuple(self.ambiguities),
+            kept=tuple(self.kept),
             aid_chance=self.aid_chance,
             turns=self.turns,
         )

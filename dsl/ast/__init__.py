@@ -52,6 +52,7 @@ from dsl.ast.declarations import ColumnSumInvariant as ColumnSumInvariant
 from dsl.ast.declarations import ContextDecl as ContextDecl
 from dsl.ast.declarations import CountFact as CountFact
 from dsl.ast.declarations import CountInvariant as CountInvariant
+from dsl.ast.declarations import DistancesInvariant as DistancesInvariant
 from dsl.ast.declarations import DrmFact as DrmFact
 from dsl.ast.declarations import EnumDecl as EnumDecl
 from dsl.ast.declarations import ExampleDecl as ExampleDecl
@@ -75,6 +76,7 @@ from dsl.ast.declarations import OddsDomain as OddsDomain
 from dsl.ast.declarations import PeriodDecl as PeriodDecl
 from dsl.ast.declarations import ResultOrder as ResultOrder
 from dsl.ast.declarations import SameInvariant as SameInvariant
+from dsl.ast.declarations import SymmetricInvariant as SymmetricInvariant
 from dsl.ast.declarations import TurnsDecl as TurnsDecl
 from dsl.ast.errata import AddDrm as AddDrm
 from dsl.ast.errata import AddNote as AddNote
@@ -96,6 +98,7 @@ from dsl.ast.errata import RowRef as RowRef
 from dsl.ast.rules import AmbiguousDecl as AmbiguousDecl
 from dsl.ast.rules import BoundDecl as BoundDecl
 from dsl.ast.rules import ConflictDecl as ConflictDecl
+from dsl.ast.rules import KeptFindingDecl as KeptFindingDecl
 from dsl.ast.rules import LimitCaseDecl as LimitCaseDecl
 from dsl.ast.rules import LimitDecl as LimitDecl
 from dsl.ast.rules import PlaceDecl as PlaceDecl
@@ -173,3 +176,4 @@ class SourceFile:
     limits: tuple[LimitDecl, ...] = ()
     conflicts: tuple[ConflictDecl, ...] = ()
     ambiguities: tuple[AmbiguousDecl, ...] = ()
+    kept: tuple[KeptFindingDecl, ...] = ()

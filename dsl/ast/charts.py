@@ -67,11 +67,13 @@ class KeyDecl:
 
 @dataclass(frozen=True)
 class ColumnDecl:
-    """`column result: text "Result"`: an output column and its type."""
+    """`column result: text "Result"`: an output column and its type; `within LIMIT` after a count
+    column names the limit that caps its cells (C492 where a case of it is `forbidden`)."""
 
     name: Name
     type_name: Name
     label: Text | None
+    within: Name | None
     span: Span
 
 

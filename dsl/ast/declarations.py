@@ -297,7 +297,32 @@ class SameInvariant:
     span: Span
 
 
-InvariantDecl = CountInvariant | ColumnSumInvariant | SameInvariant
+@dataclass(frozen=True)
+class SymmetricInvariant:
+    """`invariant NAME "TEXT" { symmetric CHART }`: CHART, keyed by an enum and with a column per
+    member, holds the same cell at (a, b) and at (b, a) (a board's adjacency, its ranges)."""
+
+    name: Name
+    text: Text
+    chart: Name
+    span: Span
+
+
+@dataclass(frozen=True)
+class DistancesInvariant:
+    """`invariant NAME "TEXT" { distances CHART over RELATION is VALUE }`: each cell of CHART is the
+    fewest steps from its row's member to its column's over the cells of RELATION that hold VALUE (both
+    keyed by one enum, with a column per member)."""
+
+    name: Name
+    text: Text
+    chart: Name
+    relation: Name
+    step: ValueText
+    span: Span
+
+
+InvariantDecl = CountInvariant | ColumnSumInvariant | SameInvariant | SymmetricInvariant | DistancesInvariant
 """A rule the data must obey, checked on every build."""
 
 

@@ -103,3 +103,15 @@ class AmbiguousDecl:
     kept: Text | None
     span: Span
     repeated: tuple[Span, ...] = ()
+
+
+@dataclass(frozen=True)
+class KeptFindingDecl:
+    """`kept C411 at 1944-05 because "why"`: a warning the book's print causes, kept as printed.
+    `subject` is where the finding is, as written: months (`1944-05`, `1944-05..1944-06`) or a
+    record (`mission.schweinfurt`)."""
+
+    code: Name
+    subject: Name
+    reason: Text
+    span: Span

@@ -48,6 +48,7 @@ _Item = (
     | ast.LimitDecl
     | ast.ConflictDecl
     | ast.AmbiguousDecl
+    | ast.KeptFindingDecl
 )
 
 
@@ -86,6 +87,7 @@ class Builder(
         limits: list[ast.LimitDecl] = []
         conflicts: list[ast.ConflictDecl] = []
         ambiguities: list[ast.AmbiguousDecl] = []
+        kept: list[ast.KeptFindingDecl] = []
         for item in items:
             match item:
                 case ast.GameDecl():
@@ -98,7 +100,13 @@ class Builder(
                     charts.append(item)
                 case ast.OddsDecl():
                     odds.append(item)
-                case ast.CountInvariant() | ast.ColumnSumInvariant() | ast.SameInvariant():
+                case (
+                    ast.CountInvariant()
+                    | ast.ColumnSumInvariant()
+                    | ast.SameInvariant()
+                    | ast.SymmetricInvariant()
+                    | ast.DistancesInvariant()
+                ):
                     invariants.append(item)
                 case ast.ErrataDecl():
                     errata.append(item)
@@ -112,6 +120,8 @@ class Builder(
                     conflicts.append(item)
                 case ast.AmbiguousDecl():
                     ambiguities.append(item)
+                case ast.KeptFindingDecl():
+                    kept.append(item)
                 case _:
                     assert_never(item)
         return ast.SourceFile(
@@ -128,6 +138,7 @@ class Builder(
             tuple(limits),
             tuple(conflicts),
             tuple(ambiguities),
+            tuple(kept),
         )
 
     # Rules of their own in the grammar that build what another rule builds (an errata's row,

@@ -237,6 +237,8 @@ class InvariantRules(Terminals):
         return ast.FieldTest(field, ast.CompareOp(str(op)), value, cover(field.span, value.span))
 
     inv_column_sum = node(ast.ColumnSumInvariant, kept, kept, chart_name, int, kept, kept)
+    inv_symmetric = node(ast.SymmetricInvariant, kept, kept, chart_name)
+    inv_distances = node(ast.DistancesInvariant, kept, kept, chart_name, chart_name, kept)
     def inv_same(
         self, meta: Meta, name: ast.Name, text: ast.Text, left: ast.Fact, right: ast.Fact, kept_stmt: Stmt | None
     ) -> ast.SameInvariant:

@@ -10,7 +10,7 @@ from dsl.builder.base import Block, Meta, Stmt, Terminals, declaring, holding, n
 
 
 class RuleRules(Terminals):
-    """`limit`, `conflict` and `ambiguous` declarations."""
+    """`limit`, `conflict`, `ambiguous` and `kept` declarations."""
 
     def limit(self, meta: Meta, name: ast.Name, title: ast.Text, *stmts: Stmt) -> ast.LimitDecl:
         block = Block(stmts)
@@ -44,6 +44,9 @@ class RuleRules(Terminals):
 
     def bound_unlimited(self, meta: Meta) -> ast.BoundDecl:
         return ast.BoundDecl(ast.BoundKind.UNLIMITED, None, None, self._span(meta))
+
+    def bound_forbidden(self, meta: Meta) -> ast.BoundDecl:
+        return ast.BoundDecl(ast.BoundKind.FORBIDDEN, 0, 0, self._span(meta))
 
     # ---- the book's inconsistencies
 
@@ -91,3 +94,14 @@ class RuleRules(Terminals):
         return Stmt("reading", decl, decl.span)
 
     reading_fact = node(ast.ReadingFact)
+
+    def kept_finding(
+        self, meta: Meta, code: ast.Name, subject: ast.Name, reason: ast.Text
+    ) -> ast.KeptFindingDecl:
+        return ast.KeptFindingDecl(code, subject, reason, self._span(meta))
+
+    def kept_months(self, meta: Meta, months: ast.KeyValueText) -> ast.Name:
+        return ast.Name(months.text, months.span)
+
+    def kept_record(self, meta: Meta, enum: ast.Name, member: ast.Name) -> ast.Name:
+        return ast.Name(f"{enum.text}.{member.text}", self._span(meta))

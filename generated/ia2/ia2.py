@@ -11402,20 +11402,20 @@ _LIMIT_BOMBER_INTERCEPTIONS_CASES: Final[tuple[tuple[_Condition | None, Bound], 
     (
         _Compare('speed_difference', '<', 0),
         {
-            'kind': 'exactly',
+            'kind': 'forbidden',
             'min': 0,
             'max': 0,
-            'text': 'exactly 0',
+            'text': 'forbidden',
             'cite': "7.4.1: your speed is lower than the bombers'",
         },
     ),
     (
         _Flag('after_fighter_combat'),
         {
-            'kind': 'exactly',
+            'kind': 'forbidden',
             'min': 0,
             'max': 0,
-            'text': 'exactly 0',
+            'text': 'forbidden',
             'cite': '7.2.2.10: not in the endurance box after fighter combat: advance one box and roll on [B1] again',
         },
     ),
@@ -11427,8 +11427,8 @@ def limit_bomber_interceptions(*, speed_difference: int | None = None, after_fig
         box.
 
     The first case whose condition holds applies:
-    exactly 0 when speed_difference < 0 (rule 7.4.1: your speed is lower than the bombers')
-    exactly 0 when after_fighter_combat (rule 7.2.2.10: not in the endurance box after fighter combat: advance one
+    forbidden when speed_difference < 0 (rule 7.4.1: your speed is lower than the bombers')
+    forbidden when after_fighter_combat (rule 7.2.2.10: not in the endurance box after fighter combat: advance one
         box and roll on [B1] again)
 
     A value left as None is unknown: ValueError when the answer depends on it.
@@ -11568,10 +11568,10 @@ _LIMIT_EK1_AWARDS_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
     (
         _Not(_Flag('ek2_holder')),
         {
-            'kind': 'exactly',
+            'kind': 'forbidden',
             'min': 0,
             'max': 0,
-            'text': 'exactly 0',
+            'text': 'forbidden',
             'cite': '7.8.3: one had to have the EK2 before receiving the EK1',
         },
     ),
@@ -11582,7 +11582,7 @@ def limit_ek1_awards(*, ek2_holder: bool = False) -> Bound:
     """Iron Cross 1st Class (EK1) before the EK2 (rule 7.8.3): EK1 awards received while not holding the EK2.
 
     The first case whose condition holds applies:
-    exactly 0 when not ek2_holder (rule 7.8.3: one had to have the EK2 before receiving the EK1)
+    forbidden when not ek2_holder (rule 7.8.3: one had to have the EK2 before receiving the EK1)
 
     A value left as None is unknown: ValueError when the answer depends on it.
     """
@@ -11664,10 +11664,10 @@ _LIMIT_APPROACH_TRACK_1_ATTACKS_CASES: Final[tuple[tuple[_Condition | None, Boun
     (
         _Compare('aircraft_flown', '==', 'ju88c6a'),
         {
-            'kind': 'exactly',
+            'kind': 'forbidden',
             'min': 0,
             'max': 0,
-            'text': 'exactly 0',
+            'text': 'forbidden',
             'cite': '10.7, 11.5: the Ju 88C-6a cannot attack from approach track 1',
         },
     ),
@@ -11678,7 +11678,7 @@ def limit_approach_track_1_attacks(*, aircraft_flown: Aircraft | None = None) ->
     """Attacks from approach track 1 (rule 10.7, 11.5): attacks from approach track 1 (advanced combat against bombers).
 
     The first case whose condition holds applies:
-    exactly 0 when aircraft_flown == ju88c6a (rule 10.7, 11.5: the Ju 88C-6a cannot attack from approach track 1)
+    forbidden when aircraft_flown == ju88c6a (rule 10.7, 11.5: the Ju 88C-6a cannot attack from approach track 1)
 
     A value left as None is unknown: ValueError when the answer depends on it.
     """
@@ -11692,10 +11692,10 @@ _LIMIT_VERTICAL_ATTACKS_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]
     (
         _Compare('aircraft_flown', '==', 'ju88c6a'),
         {
-            'kind': 'exactly',
+            'kind': 'forbidden',
             'min': 0,
             'max': 0,
-            'text': 'exactly 0',
+            'text': 'forbidden',
             'cite': '11.5: the Ju 88C-6a cannot make vertical climb or vertical dive attacks',
         },
     ),
@@ -11707,7 +11707,7 @@ def limit_vertical_attacks(*, aircraft_flown: Aircraft | None = None) -> Bound:
         (advanced combat, 10.7).
 
     The first case whose condition holds applies:
-    exactly 0 when aircraft_flown == ju88c6a (rule 11.5: the Ju 88C-6a cannot make vertical climb or vertical dive
+    forbidden when aircraft_flown == ju88c6a (rule 11.5: the Ju 88C-6a cannot make vertical climb or vertical dive
         attacks)
 
     A value left as None is unknown: ValueError when the answer depends on it.
@@ -11722,10 +11722,10 @@ _LIMIT_ADVANCED_MANEUVER_USES_CASES: Final[tuple[tuple[_Condition | None, Bound]
     (
         _Compare('aircraft_flown', '==', 'ju88c6a'),
         {
-            'kind': 'exactly',
+            'kind': 'forbidden',
             'min': 0,
             'max': 0,
-            'text': 'exactly 0',
+            'text': 'forbidden',
             'cite': '11.5: the Ju 88C-6a may not use advanced maneuvers',
         },
     ),
@@ -11746,7 +11746,7 @@ def limit_advanced_maneuver_uses(*, aircraft_flown: Aircraft | None = None) -> B
     """Uses of one advanced maneuver in a sortie (rule 10.8): uses of one bought advanced maneuver in one sortie.
 
     The first case whose condition holds applies:
-    exactly 0 when aircraft_flown == ju88c6a (rule 11.5: the Ju 88C-6a may not use advanced maneuvers)
+    forbidden when aircraft_flown == ju88c6a (rule 11.5: the Ju 88C-6a may not use advanced maneuvers)
     at most 1 otherwise (rule 10.8: each advanced maneuver may be used once per sortie)
 
     A value left as None is unknown: ValueError when the answer depends on it.
@@ -11761,10 +11761,10 @@ _LIMIT_ADVANCED_MANEUVERS_BOUGHT_CASES: Final[tuple[tuple[_Condition | None, Bou
     (
         _Flag('green_pilot'),
         {
-            'kind': 'exactly',
+            'kind': 'forbidden',
             'min': 0,
             'max': 0,
-            'text': 'exactly 0',
+            'text': 'forbidden',
             'cite': '10.12: a Green pilot may not purchase any Advanced Maneuvers skill (pilot only)',
         },
     ),
@@ -11776,7 +11776,7 @@ def limit_advanced_maneuvers_bought(*, green_pilot: bool = False) -> Bound:
     """Advanced Maneuvers skills bought (rule 10.8, 10.12): Advanced Maneuvers skills the pilot may buy.
 
     The first case whose condition holds applies:
-    exactly 0 when green_pilot (rule 10.12: a Green pilot may not purchase any Advanced Maneuvers skill (pilot only))
+    forbidden when green_pilot (rule 10.12: a Green pilot may not purchase any Advanced Maneuvers skill (pilot only))
     at most 4 otherwise (rule 10.8: Maneuvers 1 to 4)
 
     A value left as None is unknown: ValueError when the answer depends on it.
@@ -11892,10 +11892,10 @@ _LIMIT_TOUR_BASE_CHANGES_CASES: Final[tuple[tuple[_Condition | None, Bound], ...
     (
         _Flag('tour_of_duty'),
         {
-            'kind': 'exactly',
+            'kind': 'forbidden',
             'min': 0,
             'max': 0,
-            'text': 'exactly 0',
+            'text': 'forbidden',
             'cite': '10.15.2: you may not change bases',
         },
     ),
@@ -11908,7 +11908,7 @@ def limit_tour_base_changes(*, tour_allows_base_change: bool = False, tour_of_du
     The first case whose condition holds applies:
     unlimited when tour_of_duty and tour_allows_base_change (rule 10.15.2: unless stated in the Tour of Duty's
         Special Rules)
-    exactly 0 when tour_of_duty (rule 10.15.2: you may not change bases)
+    forbidden when tour_of_duty (rule 10.15.2: you may not change bases)
 
     A value left as None is unknown: ValueError when the answer depends on it.
     """

@@ -7978,6 +7978,80 @@ def lookup_area_range(*, area: Area) -> AreaRangeResult:
     }
 
 
+# ---- 'area_adjacent'
+AreaAdjacentResult = TypedDict('AreaAdjacentResult', {
+    'center': YesNo, 'north': YesNo, 'east': YesNo, 'south': YesNo, 'west': YesNo, 'north_pre': YesNo,
+    'northeast_pre': YesNo, 'east_pre': YesNo, 'southeast_pre': YesNo, 'south_pre': YesNo, 'southwest_pre': YesNo,
+    'west_pre': YesNo, 'northwest_pre': YesNo,
+})
+AREA_ADJACENT_COLUMNS: Final = (
+    'center', 'north', 'east', 'south', 'west', 'north_pre', 'northeast_pre', 'east_pre', 'southeast_pre', 'south_pre',
+    'southwest_pre', 'west_pre', 'northwest_pre',
+)
+_AREA_ADJACENT_VALUES: TypeAlias = tuple[
+    YesNo, YesNo, YesNo, YesNo, YesNo, YesNo, YesNo, YesNo, YesNo, YesNo, YesNo, YesNo, YesNo,
+]
+_AREA_ADJACENT_ROWS: Final[tuple[_Row[_AREA_ADJACENT_VALUES], ...]] = (
+    (('center',), None, None, ('no', 'yes', 'yes', 'yes', 'yes', 'no', 'no', 'no', 'no', 'no', 'no', 'no', 'no')),
+    (('north',), None, None, ('yes', 'no', 'yes', 'no', 'yes', 'yes', 'yes', 'no', 'no', 'no', 'no', 'no', 'yes')),
+    (('east',), None, None, ('yes', 'yes', 'no', 'yes', 'no', 'no', 'yes', 'yes', 'yes', 'no', 'no', 'no', 'no')),
+    (('south',), None, None, ('yes', 'no', 'yes', 'no', 'yes', 'no', 'no', 'no', 'yes', 'yes', 'yes', 'no', 'no')),
+    (('west',), None, None, ('yes', 'yes', 'no', 'yes', 'no', 'no', 'no', 'no', 'no', 'no', 'yes', 'yes', 'yes')),
+    (('north_pre',), None, None, ('no', 'yes', 'no', 'no', 'no', 'no', 'yes', 'no', 'no', 'no', 'no', 'no', 'yes')),
+    (('northeast_pre',), None, None, (
+        'no', 'yes', 'yes', 'no', 'no', 'yes', 'no', 'yes', 'no', 'no', 'no', 'no', 'no',
+    )),
+    (('east_pre',), None, None, ('no', 'no', 'yes', 'no', 'no', 'no', 'yes', 'no', 'yes', 'no', 'no', 'no', 'no')),
+    (('southeast_pre',), None, None, (
+        'no', 'no', 'yes', 'yes', 'no', 'no', 'no', 'yes', 'no', 'yes', 'no', 'no', 'no',
+    )),
+    (('south_pre',), None, None, ('no', 'no', 'no', 'yes', 'no', 'no', 'no', 'no', 'yes', 'no', 'yes', 'no', 'no')),
+    (('southwest_pre',), None, None, (
+        'no', 'no', 'no', 'yes', 'yes', 'no', 'no', 'no', 'no', 'yes', 'no', 'yes', 'no',
+    )),
+    (('west_pre',), None, None, ('no', 'no', 'no', 'no', 'yes', 'no', 'no', 'no', 'no', 'no', 'yes', 'no', 'yes')),
+    (('northwest_pre',), None, None, (
+        'no', 'yes', 'no', 'no', 'yes', 'yes', 'no', 'no', 'no', 'no', 'no', 'yes', 'no',
+    )),
+)
+
+
+def lookup_area_adjacent(*, area: Area) -> AreaAdjacentResult:
+    """Adjacent Tactical Display areas, rule Tactical Display: the row the keys select.
+
+    Args:
+        area: Tactical Display area (Area; labels in AREA_LABELS).
+
+    Returns:
+        The row's values by column:
+            'center': Center
+            'north': N Appr
+            'east': E Appr
+            'south': S Appr
+            'west': W Appr
+            'north_pre': N Pre
+            'northeast_pre': NE Pre
+            'east_pre': E Pre
+            'southeast_pre': SE Pre
+            'south_pre': S Pre
+            'southwest_pre': SW Pre
+            'west_pre': W Pre
+            'northwest_pre': NW Pre
+
+    Raises:
+        ValueError: a roll or key value that cannot occur.
+        NoRowError: no row is selected.
+    """
+    if type(area) is not str or area not in AREA_LABELS:
+        area = _member('area_adjacent', 'area', area, AREA_LABELS)
+    row = _select('area_adjacent', _AREA_ADJACENT_ROWS, (area,), None)
+    return {
+        'center': row[0], 'north': row[1], 'east': row[2], 'south': row[3], 'west': row[4], 'north_pre': row[5],
+        'northeast_pre': row[6], 'east_pre': row[7], 'southeast_pre': row[8], 'south_pre': row[9],
+        'southwest_pre': row[10], 'west_pre': row[11], 'northwest_pre': row[12],
+    }
+
+
 # ---- 'aborting'
 AbortingResult = TypedDict('AbortingResult', {'rule': str})
 ABORTING_COLUMNS: Final = ('rule',)
@@ -8236,6 +8310,7 @@ LOOKUPS: Final[dict[str, Callable[..., Mapping[str, object]]]] = {
     'tactical_display_boxes': lookup_tactical_display_boxes,
     'tactical_display_rules': lookup_tactical_display_rules,
     'area_range': lookup_area_range,
+    'area_adjacent': lookup_area_adjacent,
     'aborting': lookup_aborting,
     'target_bound_flight': lookup_target_bound_flight,
     'bandit_draw': lookup_bandit_draw,
@@ -8797,6 +8872,16 @@ EXAMPLES: Final[tuple[tuple[str, str, Callable[[], object], object], ...]] = (
         {
             'center': 1, 'east': 1, 'west': 1, 'northwest_pre': 1, 'north_pre': 1, 'northeast_pre': 1, 'north': 0,
             'south': 2, 'east_pre': 2, 'southeast_pre': 2, 'south_pre': 3, 'southwest_pre': 2, 'west_pre': 2,
+        },
+    ),
+    (
+        'fw190_adjacent_areas_from_north_approach',
+        'Over-Target 17, Tactical Display',
+        lambda: lookup_area_adjacent(area='north'),
+        {
+            'center': 'yes', 'east': 'yes', 'west': 'yes', 'northwest_pre': 'yes', 'north_pre': 'yes',
+            'northeast_pre': 'yes', 'north': 'no', 'south': 'no', 'east_pre': 'no', 'southeast_pre': 'no',
+            'south_pre': 'no', 'southwest_pre': 'no', 'west_pre': 'no',
         },
     ),
     (
