@@ -214,3 +214,24 @@ def test_a_lookup_from_a_saved_game_loads_no_syntax_tree_parser_or_renderer(tmp_
     assert run.returncode == 0, run.stderr
     assert "roll 3 -> row 3-6" in run.stdout and "Result: Combat" in run.stdout
     assert "loaded: []" in run.stdout and "complete: []" in run.stdout
+
+
+def test_the_code_fingerprint_hashes_chartcs_own_files(tmp_path: Path, monkeypatch) -> None:
+    """A saved game or syntax tree never answers for another chartc: the fingerprint covers every
+    file of `compiler` and `dsl` (it hashed none of them after `cache.py` moved into
+    `compiler/build/`, so a tree saved by an older chartc was read by a newer one)."""
+    files = {p: dict(game_cache._package_files(game_cache.package_root(p))) for p in ("compiler", "dsl")}
+    assert "build/cache.py" in files["compiler"] and "ast/charts.py" in files["dsl"]
+    before = game_cache.code_fingerprint()
+    copy = tmp_path / "dsl"
+    shutil.copytree(game_cache.package_root("dsl"), copy, ignore=shutil.ignore_patterns("__pycache__"))
+    roots = {"compiler": game_cache.package_root("compiler"), "dsl": copy}
+    monkeypatch.setattr(game_cache, "package_root", roots.__getitem__)
+    game_cache.code_fingerprint.cache_clear()
+    try:
+        assert game_cache.code_fingerprint() == before  # the same files, wherever they are
+        (copy / "ast" / "charts.py").write_text((copy / "ast" / "charts.py").read_text() + "\n# changed\n")
+        game_cache.code_fingerprint.cache_clear()
+        assert game_cache.code_fingerprint() != before
+    finally:
+        game_cache.code_fingerprint.cache_clear()

@@ -69,7 +69,7 @@ def code_fingerprint() -> str:
     its outputs, and Python's version."""
     digest = hashlib.sha256(sys.version.encode("utf-8"))
     for package in _PACKAGES:
-        for name, path in _package_files(Path(__file__).resolve().parent.parent / package):
+        for name, path in _package_files(package_root(package)):
             with open(path, "rb") as f:
                 digest.update(name.encode("utf-8") + b"\0" + f.read())
     for library in _LIBRARIES:
@@ -77,6 +77,13 @@ def code_fingerprint() -> str:
         if spec is not None and spec.origin is not None:
             digest.update(library.encode("utf-8") + b"\0" + Path(spec.origin).read_bytes())
     return digest.hexdigest()
+
+
+def package_root(package: str) -> Path:
+    """The folder of one of chartc's packages (`compiler`, `dsl`), found without importing it."""
+    spec = importlib.util.find_spec(package)
+    assert spec is not None and spec.submodule_search_locations, package
+    return Path(next(iter(spec.submodule_search_locations))).resolve()
 
 
 def _package_files(root: Path) -> list[tuple[str, str]]:
