@@ -51,13 +51,22 @@ CHROMIUM_PATCH_SLACK = 1
 # Each pin is (the aid's pages, the whole PDF's pages): IA2's aid is 6 A4 pages (the issue's bound
 # is 8), Stuka Leader's 3 or 4, USAAF's 2, the AA excerpt's 1.
 EXPECTED_PAGES = {
-    "ia2": {("a4", False): (6, 25), ("letter", False): (6, 25), ("a4", True): (20, 74), ("letter", True): (21, 77)},
-    "usaaf": {("a4", False): (2, 8), ("letter", False): (2, 8), ("a4", True): (5, 25), ("letter", True): (5, 26)},
+    "ia2": {
+        ("a4", False): (6, 27), ("letter", False): (6, 27),
+        ("a4", True): (20, 79), ("letter", True): (21, 81),
+    },
+    "usaaf": {
+        ("a4", False): (2, 8), ("letter", False): (2, 9),
+        ("a4", True): (5, 26), ("letter", True): (5, 27),
+    },
     "stuka_leader": {
         ("a4", False): (4, 22), ("letter", False): (4, 24),
         ("a4", True): (13, 69), ("letter", True): (13, 72),
     },
-    "aa_rules": {("a4", False): (1, 3), ("letter", False): (1, 3), ("a4", True): (3, 8), ("letter", True): (3, 8)},
+    "aa_rules": {
+        ("a4", False): (1, 3), ("letter", False): (1, 3),
+        ("a4", True): (3, 9), ("letter", True): (3, 9),
+    },
 }
 # Issue 30's readings (the unclear print as charts and findings): USAAF 7, 7, 23, 24 to 8, 8, 24, 26 and
 # the AA excerpt 3, 3, 8, 8 to 3, 3, 10, 10, in both engines (scripts/aid_pages.py --chromium aa_rules usaaf).
@@ -80,16 +89,26 @@ EXPECTED_PAGES = {
 # 2026-12-04): IA2 27 A4 pages (45 in integb's layout), 28 Letter; large print 86 and 89 (87, 92);
 # Stuka Leader 22 and 23 (44, 46), large print 73 and 76 (72, 76); USAAF 7, 7, 23, 24 (13, 15, 24, 24).
 EXPECTED_PAGES_WEASYPRINT = {
-    # issue 34's two parts: IA2 25 A4 pages to 6 + 19 (27 to 6 + 19, 85 to 22 + 61, 89 to 23 + 64)
-    "ia2": {("a4", False): (6, 25), ("letter", False): (6, 25), ("a4", True): (22, 83), ("letter", True): (23, 87)},
+    # issue 34's two parts: IA2 25 A4 pages to 6 + 19 (27 to 6 + 19, 85 to 22 + 61, 89 to 23 + 64);
+    # merged with IA2's limits, choices and conflicts (the reference): 6 + 22, 6 + 22, 22 + 67, 23 + 69
+    "ia2": {
+        ("a4", False): (6, 28), ("letter", False): (6, 28),
+        ("a4", True): (22, 89), ("letter", True): (23, 92),
+    },
     # USAAF 7 to 2 + 6 (7 to 2 + 6, 23 to 5 + 19, 24 to 5 + 20)
-    "usaaf": {("a4", False): (2, 8), ("letter", False): (2, 8), ("a4", True): (5, 24), ("letter", True): (5, 25)},
+    "usaaf": {
+        ("a4", False): (2, 8), ("letter", False): (2, 9),
+        ("a4", True): (5, 25), ("letter", True): (5, 26),
+    },
     # Stuka Leader 22 to 3 + 18 (23 to 4 + 19, 73 to 14 + 58, 76 to 14 + 60)
     "stuka_leader": {
         ("a4", False): (3, 21), ("letter", False): (4, 23),
         ("a4", True): (14, 72), ("letter", True): (14, 74),
     },
-    "aa_rules": {("a4", False): (1, 3), ("letter", False): (1, 3), ("a4", True): (3, 7), ("letter", True): (3, 8)},
+    "aa_rules": {
+        ("a4", False): (1, 3), ("letter", False): (1, 3),
+        ("a4", True): (3, 8), ("letter", True): (3, 8),
+    },
 }
 # Large print may take a second page for a chart taller than a page (research note, layout rule
 # L8). Only IA2's R1 units (`starting_unit_bases`) are: eight columns at 12 pt plus the seven
@@ -147,13 +166,22 @@ EXPECTED_PAGES_WEASYPRINT_LANDSCAPE = {
     # charts a row, its notes condensed (IA2 35 to 32)
     # merged with issue 30's rule charts (2026-12-04): IA2 9 to 32 pages (58 in integb's layout);
     # issue 34's two parts (the aid's pages, all pages): IA2 32 to 7 + 24 (33 to 8 + 27, 96 to 25 + 71, 95 to 25 + 70)
-    "ia2": {("a4", False): (7, 31), ("letter", False): (8, 35), ("a4", True): (25, 96), ("letter", True): (25, 95)},
-    "usaaf": {("a4", False): (2, 9), ("letter", False): (2, 10), ("a4", True): (6, 27), ("letter", True): (6, 27)},
+    "ia2": {
+        ("a4", False): (7, 33), ("letter", False): (8, 38),
+        ("a4", True): (25, 101), ("letter", True): (25, 100),
+    },
+    "usaaf": {
+        ("a4", False): (2, 10), ("letter", False): (2, 10),
+        ("a4", True): (6, 28), ("letter", True): (6, 28),
+    },
     "stuka_leader": {
         ("a4", False): (5, 25), ("letter", False): (5, 26),
         ("a4", True): (19, 86), ("letter", True): (19, 89),
     },
-    "aa_rules": {("a4", False): (2, 4), ("letter", False): (2, 4), ("a4", True): (5, 10), ("letter", True): (5, 10)},
+    "aa_rules": {
+        ("a4", False): (2, 4), ("letter", False): (2, 4),
+        ("a4", True): (5, 11), ("letter", True): (5, 11),
+    },
 }
 # At normal size every chart fits a landscape page; in large print the charts taller than a portrait
 # page are taller than a landscape one too, and Stuka Leader's 27 steps take three Letter pages.
