@@ -15,6 +15,10 @@ from compiler.diagnostics.codes_constructs import OVERLAY_NEVER as OVERLAY_NEVER
 from compiler.diagnostics.codes_constructs import OVERLAY_OUTSIDE as OVERLAY_OUTSIDE
 from compiler.diagnostics.codes_constructs import OVERLAY_OVERLAP as OVERLAY_OVERLAP
 from compiler.diagnostics.codes_constructs import TURN_OUTSIDE_TRACK as TURN_OUTSIDE_TRACK
+from compiler.diagnostics.codes_errata import ERRATA_CONFLICT as ERRATA_CONFLICT
+from compiler.diagnostics.codes_errata import ERRATA_DATE as ERRATA_DATE
+from compiler.diagnostics.codes_errata import ERRATA_NO_EFFECT as ERRATA_NO_EFFECT
+from compiler.diagnostics.codes_errata import ERRATA_TARGET_MISSING as ERRATA_TARGET_MISSING
 from compiler.diagnostics.codes_import import DATE_FOR_RANGE as DATE_FOR_RANGE
 from compiler.diagnostics.codes_import import FOREIGN_DASH as FOREIGN_DASH
 from compiler.diagnostics.codes_import import NOT_A_RANGE as NOT_A_RANGE
@@ -478,24 +482,4 @@ INVALID_SUPPRESSION: Final = _code(
     "Name an existing warning or note code (`chartc explain CODE`); "
     "errors and syntax errors cannot be silenced, fix them instead.",
     suppressible=False,
-)
-# 6xx: errata
-ERRATA_TARGET_MISSING: Final = _code(
-    "C601", "errata-target-missing", Severity.ERROR,
-    "an errata names a chart, row or column that does not exist (or a row ambiguously)",
-    "Name the chart by its ID or slug and the row by its key values and printed range, e.g. `piston 3-6`.",
-)
-ERRATA_CONFLICT: Final = _code(
-    "C602", "errata-conflict", Severity.ERROR,
-    "two errata change the same cell and neither says which wins (`overrides`)",
-    "Add `overrides EARLIER` to the errata that should win.",
-)
-ERRATA_NO_EFFECT: Final = _code(
-    "C603", "errata-no-effect", Severity.WARNING,
-    "an errata change leaves the chart as it was",
-    "Delete the change, or correct the value it sets.",
-)
-ERRATA_DATE: Final = _code(
-    "C604", "errata-date", Severity.ERROR, "an errata's `date` is not a date (`YYYY-MM-DD`, `YYYY-MM` or `YYYY`)",
-    "Write the date the errata was published, e.g. `date \"2021-03-15\"`; a printing's name goes in `edition`.",
 )
