@@ -60,8 +60,8 @@ EXPECTED_PAGES = {
         ("a4", True): (5, 26), ("letter", True): (5, 27),
     },
     "stuka_leader": {
-        ("a4", False): (4, 22), ("letter", False): (4, 24),
-        ("a4", True): (13, 69), ("letter", True): (13, 72),
+        ("a4", False): (4, 23), ("letter", False): (4, 24),
+        ("a4", True): (13, 70), ("letter", True): (13, 74),
     },
     "aa_rules": {
         ("a4", False): (1, 3), ("letter", False): (1, 3),
@@ -103,9 +103,10 @@ EXPECTED_PAGES_WEASYPRINT = {
         ("a4", True): (5, 25), ("letter", True): (5, 26),
     },
     # Stuka Leader 22 to 3 + 18 (23 to 4 + 19, 73 to 14 + 58, 76 to 14 + 60)
+    # Stuka Leader with the board's adjacency (area_adjacent, in the reference): 3 + 19, 4 + 20, 14 + 58, 14 + 62
     "stuka_leader": {
-        ("a4", False): (3, 21), ("letter", False): (4, 23),
-        ("a4", True): (14, 72), ("letter", True): (14, 74),
+        ("a4", False): (3, 22), ("letter", False): (4, 24),
+        ("a4", True): (14, 72), ("letter", True): (14, 76),
     },
     "aa_rules": {
         ("a4", False): (1, 3), ("letter", False): (1, 3),
@@ -178,9 +179,10 @@ EXPECTED_PAGES_WEASYPRINT_LANDSCAPE = {
         ("a4", False): (2, 10), ("letter", False): (2, 10),
         ("a4", True): (6, 28), ("letter", True): (6, 28),
     },
+    # Stuka Leader with the board's adjacency (area_adjacent): 5 + 20, 5 + 21, 19 + 69, 19 + 72
     "stuka_leader": {
-        ("a4", False): (5, 25), ("letter", False): (5, 25),
-        ("a4", True): (19, 86), ("letter", True): (19, 89),
+        ("a4", False): (5, 25), ("letter", False): (5, 26),
+        ("a4", True): (19, 88), ("letter", True): (19, 91),
     },
     "aa_rules": {
         ("a4", False): (2, 4), ("letter", False): (2, 4),
