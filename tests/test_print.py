@@ -196,6 +196,7 @@ TALLER_THAN_A_LANDSCAPE_PAGE = {
     # charts of issue 30 (columns of the rules' sentences) continue on the next page
     **TALLER_THAN_A_PAGE_AT_NORMAL_SIZE,
     "chart-orientations": 2,  # IA2 7.1.1-7.1.2's orientations, taller than a Letter landscape column
+    "chart-special_targets": 2,  # Stuka Leader's special targets' set-up and movement, in sentences
     "chart-bomber_combat": 2,
     "chart-hit_changes": 2,
     "chart-fighter_combat": 2,
