@@ -101,3 +101,35 @@ def test_the_summary_counts_what_is_kept_as_printed(run) -> None:
     # + 5 warnings kept as printed (C484): USAAF's May 1944 in no game turn, IA2's four early postings
     last = run("check", "charts", "--format", "short").output.strip().splitlines()[-1]
     assert last.endswith("0 warnings, 142 notes (110 kept as printed), 3 suppressed")
+
+
+def test_lookup_shows_the_book_example_that_contradicts_the_chart(run) -> None:
+    # IA2 7.12: the example lands with +3 at Fatigue Level 16 and a damaged engine; R6 (10.5) gives +1 at
+    # 15-19, so the charts give +2 and the player is told the book's example reads otherwise
+    lines = run("lookup", "ia2/B7", "--set", "fatigue_points=16", "--when", "engine_damaged").output.splitlines()
+    assert lines[1] == "  DRM: Fatigue 10-19 (R6) +1, Damaged engine (the 7.12 example) +1 = +2"
+    at = lines.index(
+        "  The book's example (7.12) gives otherwise: "
+        "7.12: the landing roll takes +3: the damaged engine and Fatigue Level 16"
+    )
+    assert lines[at + 1].startswith("    R6 (10.5) adds +1 to landing at 15-19 Fatigue Points, +2 from 20")
+
+
+def test_lookup_lists_a_conflict_citing_the_chart_rule_and_an_ambiguous_cell(run) -> None:
+    # IA2 4.6 / 4.6.2: 36 bases, 35 named; R1 (rule 4.6) is where the player reads the bases
+    doc = json.loads(run("lookup", "ia2/R1", "16", "--format", "json").output)
+    bases = next(i for i in doc["inconsistencies"] if i["id"] == "bases_count")
+    assert bases["kind"] == "conflict"
+    assert [p["rule"] for p in bases["places"]] == ["4.6", "4.6.2"]
+    # USAAF 19.3: three FLAK die rolls for one, read two ways; the chart holds one reading
+    text = run("lookup", "usaaf/flak_die_rolls", "--key", "flak_rule=double_fused").output
+    assert "  The print reads more than one way: Three FLAK die rolls for one (19.3)\n" in text
+    assert "    reading: the three results added\n    reading: the best of three\n" in text
+
+
+def test_lookup_of_a_chart_no_inconsistency_concerns_lists_none(run) -> None:
+    # IA2 7.1.10: R4, the Escape Chart, is not cited by any conflict, ambiguity or contradicting example
+    result = run("lookup", "ia2/R4", "3", "--key", "interceptor=piston")
+    assert "disagrees" not in result.output and "more than one way" not in result.output
+    doc = json.loads(run("lookup", "ia2/R4", "3", "--key", "interceptor=piston", "--format", "json").output)
+    assert "inconsistencies" not in doc

@@ -27,19 +27,21 @@ from compiler.query.common import (
     safe_lines,
     undecided_lines,
 )
+from compiler.query.inconsistencies import inconsistencies_json, inconsistency_lines
 
 
 def drm_list_lines(game: model.Game, answer: DrmListAnswer) -> list[str]:
     """A DRM-list chart's total in a context: heading, then `DRM: December 1944 +2 = +2`."""
     lines = [heading(game, answer.chart), "  " + breakdown_line(answer.modifiers, None, None)]
-    return safe_lines(lines + undecided_lines(game, answer.modifiers))
+    lines += undecided_lines(game, answer.modifiers) + inconsistency_lines(game, answer.chart)
+    return safe_lines(lines)
 
 
 def drm_list_json(game: model.Game, answer: DrmListAnswer) -> str:
     """A DRM-list chart's total in a context as a JSON document."""
     chart = answer.chart
     doc = {"game": game.id, "chart": chart.address, "title": chart.title, "drm": answer.modifiers.total}
-    return json_document({**doc, "modifiers": modifiers_json(answer.modifiers)})
+    return json_document({**doc, "modifiers": modifiers_json(answer.modifiers), **_inconsistencies(game, chart)})
 
 
 def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
@@ -73,7 +75,7 @@ def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
     lines += errata_lines(game, chart, result.row)
     if modifiers is not None and modifiers.breakdown is not None:
         lines += [drm_errata_line(game, a.drm) for a in modifiers.breakdown.items if a.drm.errata]
-    return safe_lines(lines)
+    return safe_lines(lines + inconsistency_lines(game, chart))
 
 
 def steps_line(result: LookupResult) -> str:
@@ -137,7 +139,14 @@ def errata_lines(game: model.Game, chart: model.Chart, row: model.Row) -> list[s
 
 def lookup_json(game: model.Game, result: LookupResult) -> str:
     """The selected row as a JSON document (`chartc lookup --json`)."""
-    return json_document({"game": game.id, **lookup_fields(result), **odds_json(result.odds, result.shifts)})
+    doc = {"game": game.id, **lookup_fields(result), **odds_json(result.odds, result.shifts)}
+    return json_document({**doc, **_inconsistencies(game, result.chart)})
+
+
+def _inconsistencies(game: model.Game, chart: model.Chart) -> dict[str, Any]:
+    """`inconsistencies`: where the book disagrees with itself about the chart; left out when nowhere."""
+    found = inconsistencies_json(game, chart)
+    return {"inconsistencies": found} if found else {}
 
 
 def lookup_fields(result: LookupResult) -> dict[str, Any]:
