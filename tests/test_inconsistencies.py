@@ -133,3 +133,16 @@ def test_lookup_of_a_chart_no_inconsistency_concerns_lists_none(run) -> None:
     assert "disagrees" not in result.output and "more than one way" not in result.output
     doc = json.loads(run("lookup", "ia2/R4", "3", "--key", "interceptor=piston", "--format", "json").output)
     assert "inconsistencies" not in doc
+
+
+def test_limit_lookup_and_compute_list_the_inconsistencies_about_them(run) -> None:
+    # USAAF 7.1: six aircraft units a hex, yet six bombers and three tight escorts; 9.4: no limit at a base
+    text = run("lookup", "usaaf/aircraft_per_hex").output
+    assert "  The book disagrees with itself: How many US aircraft units a hex holds\n" in text
+    assert "    9.4: there is no limit on the number of German units that may sit at any one German base\n" in text
+    # AA excerpt, Cannons and Rockets e: 50 % of 5 targets, "every other one", reads 3 or 2
+    doc = json.loads(run("compute", "aa_rules/cannon_targets", "--set", "targets_in_area=5", "--format", "json").output)
+    assert doc["value"] == 3
+    [every_other] = doc["inconsistencies"]
+    assert (every_other["kind"], every_other["id"]) == ("ambiguous", "every_other_one")
+    assert every_other["readings"] == ["every other one from the first: half rounded up", "half rounded down"]

@@ -31,6 +31,7 @@ from compiler.engine.formulas import formula_refs
 from compiler.engine.lookup import LookupProblem, LookupUsage
 from compiler.errata.printing import Printing
 from compiler.model.formulas import expr_text
+from compiler.query.inconsistencies import inconsistencies_json, inconsistency_lines
 
 
 @click.command("compute")
@@ -76,13 +77,15 @@ def compute_command(
     if fmt == "json":
         doc = {"game": game_id, "formula": formula.id, "rule": formula.rule, "text": got.text}
         corrected = {"errata": [_errata_json(f) for f in fixed]} if (fixed := _corrected(game, formula)) else {}
-        click.echo(json_text(json.dumps({**doc, "inputs": given, "value": got.value, **corrected},
+        found = {"inconsistencies": books} if (books := inconsistencies_json(game, formula)) else {}
+        click.echo(json_text(json.dumps({**doc, "inputs": given, "value": got.value, **corrected, **found},
                                         ensure_ascii=False, indent=2)))
         return
     lines = [f"{game_id}/{formula.id} {formula.title} (rule {formula.rule})", f"  {got.text}"]
     lines += [f"  {k} = {'yes' if v is True else 'no' if v is False else v}" for k, v in given.items()]
     lines.append(f"  Result: {got.value}")
     lines += [_errata_line(game, f, f is not formula) for f in _corrected(game, formula)]
+    lines += inconsistency_lines(game, formula)
     echo_lines(printable(line) for line in lines)
 
 

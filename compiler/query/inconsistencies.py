@@ -1,9 +1,11 @@
-"""Where the book disagrees with itself about the chart a player reads: the `conflict` and `ambiguous`
-blocks and the worked examples that `contradicts` the charts, as `lookup` prints them under the
-answer (text and JSON), so a player sees the other reading without running `chartc check`.
+"""Where the book disagrees with itself about what a player reads (a chart, a limit, a formula): the
+`conflict` and `ambiguous` blocks and the worked examples that `contradicts` the charts, as `lookup`
+and `compute` print them under the answer (text and JSON), so a player sees the other reading
+without running `chartc check`.
 
-A block concerns a chart when one of its places or readings holds a cell or a DRM of that chart, or
-when it cites the chart's rule (the same section number); an example, when it reads that chart.
+A block concerns a subject when one of its places or readings holds a fact of it (a chart's cell or
+DRM, a limit's bound, a formula's value), or when it cites the subject's rule (the same section
+number); an example, when it reads that chart or computes that formula.
 """
 
 from __future__ import annotations
@@ -15,25 +17,26 @@ from compiler.model.facts import CellFact, CountFact, DrmFact, Fact, FieldFact, 
 from compiler.model.inconsistencies import Stated
 
 Inconsistency = model.Conflict | model.Ambiguity | model.Example
+Subject = model.Chart | model.Limit | model.Formula
 
 
-def chart_inconsistencies(game: model.Game, chart: model.Chart) -> list[Inconsistency]:
-    """The game's conflicts, ambiguities and contradicting examples that concern `chart`, in that order."""
-    found: list[Inconsistency] = [c for c in game.conflicts if _conflict_concerns(game, c, chart)]
-    found += [a for a in game.ambiguities if _ambiguity_concerns(game, a, chart)]
-    found += [e for e in game.examples if e.contradicts is not None and game.chart(e.chart) is chart]
+def inconsistencies_of(game: model.Game, subject: Subject) -> list[Inconsistency]:
+    """The game's conflicts, ambiguities and contradicting examples that concern `subject`, in that order."""
+    found: list[Inconsistency] = [c for c in game.conflicts if _conflict_concerns(game, c, subject)]
+    found += [a for a in game.ambiguities if _ambiguity_concerns(game, a, subject)]
+    found += [e for e in game.examples if e.contradicts is not None and _reads(game, e, subject)]
     return found
 
 
-def inconsistency_lines(game: model.Game, chart: model.Chart) -> list[str]:
+def inconsistency_lines(game: model.Game, subject: Subject) -> list[str]:
     """`  The book disagrees with itself: TITLE`, then each place or reading, then what the data keeps."""
     lines: list[str] = []
-    for item in chart_inconsistencies(game, chart):
+    for item in inconsistencies_of(game, subject):
         match item:
             case model.Conflict():
                 lines.append(f"  The book disagrees with itself: {item.title}")
                 lines += [f"    {place.rule}: {place.says}" for place in item.places]
-                lines += [f"    kept as printed: {item.kept}"] if item.kept else []
+                lines += [f"    kept: {item.kept}"] if item.kept else []
             case model.Ambiguity():
                 lines.append(f"  The print reads more than one way: {item.title}")
                 lines += [f"    printed: {item.printed}"] if item.printed else []
@@ -48,10 +51,10 @@ def inconsistency_lines(game: model.Game, chart: model.Chart) -> list[str]:
     return lines
 
 
-def inconsistencies_json(game: model.Game, chart: model.Chart) -> list[dict[str, Any]]:
+def inconsistencies_json(game: model.Game, subject: Subject) -> list[dict[str, Any]]:
     """The same as JSON: kind (`conflict`, `ambiguous`, `example`), id, title, rule and what each says."""
     docs: list[dict[str, Any]] = []
-    for item in chart_inconsistencies(game, chart):
+    for item in inconsistencies_of(game, subject):
         match item:
             case model.Conflict():
                 places = [{"rule": p.rule, "says": p.says} for p in item.places]
@@ -69,22 +72,35 @@ def inconsistencies_json(game: model.Game, chart: model.Chart) -> list[dict[str,
     return docs
 
 
-def _conflict_concerns(game: model.Game, conflict: model.Conflict, chart: model.Chart) -> bool:
+def _conflict_concerns(game: model.Game, conflict: model.Conflict, subject: Subject) -> bool:
     rules = [conflict.rule, *(place.rule for place in conflict.places)]
     facts = [place.value for place in conflict.places]
-    return _cites_rule(rules, chart) or any(_holds(game, fact, chart) for fact in facts)
+    return _cites_rule(rules, subject) or any(_holds(game, fact, subject) for fact in facts)
 
 
-def _ambiguity_concerns(game: model.Game, ambiguity: model.Ambiguity, chart: model.Chart) -> bool:
+def _ambiguity_concerns(game: model.Game, ambiguity: model.Ambiguity, subject: Subject) -> bool:
     facts = [cell.fact for reading in ambiguity.readings for cell in reading.cells]
-    return _cites_rule([ambiguity.rule], chart) or any(_holds(game, fact, chart) for fact in facts)
+    return _cites_rule([ambiguity.rule], subject) or any(_holds(game, fact, subject) for fact in facts)
 
 
-def _cites_rule(rules: list[str | None], chart: model.Chart) -> bool:
-    """Whether one of `rules` (each may list several: `7.9.1, 10.14`) names one of the chart's sections."""
-    if not chart.rule:
+def _reads(game: model.Game, example: model.Example, subject: Subject) -> bool:
+    """Whether the example reads the chart or computes the formula `subject`."""
+    match subject:
+        case model.Chart():
+            return game.chart(example.chart) is subject
+        case model.Formula():
+            return example.formula == subject.id
+        case model.Limit():
+            return False
+        case _:
+            assert_never(subject)
+
+
+def _cites_rule(rules: list[str | None], subject: Subject) -> bool:
+    """Whether one of `rules` (each may list several: `7.9.1, 10.14`) names one of the subject's sections."""
+    if not subject.rule:
         return False
-    own = _sections(chart.rule)
+    own = _sections(subject.rule)
     return any(own & _sections(rule) for rule in rules if rule)
 
 
@@ -92,12 +108,16 @@ def _sections(rule: str) -> set[str]:
     return {part.strip() for part in rule.split(",") if part.strip()}
 
 
-def _holds(game: model.Game, fact: Fact | Stated | None, chart: model.Chart) -> bool:
-    """Whether `fact` is a cell or a DRM of `chart`."""
+def _holds(game: model.Game, fact: Fact | Stated | None, subject: Subject) -> bool:
+    """Whether `fact` is a cell or a DRM of the chart, the bound of the limit or the value of the formula `subject`."""
     match fact:
         case CellFact() | DrmFact():
-            return game.chart(fact.chart) is chart
-        case FieldFact() | CountFact() | LimitFact() | FormulaFact() | Stated() | None:
+            return isinstance(subject, model.Chart) and game.chart(fact.chart) is subject
+        case LimitFact():
+            return isinstance(subject, model.Limit) and fact.limit == subject.id
+        case FormulaFact():
+            return isinstance(subject, model.Formula) and fact.formula == subject.id
+        case FieldFact() | CountFact() | Stated() | None:
             return False
         case _:
             assert_never(fact)

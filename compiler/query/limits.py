@@ -9,6 +9,7 @@ from compiler import model
 from compiler.engine.limits import LimitAnswer
 from compiler.model.formulas import condition_text
 from compiler.query.common import json_document, safe_lines
+from compiler.query.inconsistencies import inconsistencies_json, inconsistency_lines
 
 
 def limit_lines(game: model.Game, answer: LimitAnswer) -> list[str]:
@@ -21,16 +22,15 @@ def limit_lines(game: model.Game, answer: LimitAnswer) -> list[str]:
         lines.append("  " + ", ".join(f"{k}: {_word(v)}" for k, v in sorted(answer.context.items())))
     if answer.case is not None:
         lines.append(f"  {answer.case.bound.text}{_why(limit, answer.case)}")
-        return safe_lines(lines)
-    if not answer.possible:
+    elif not answer.possible:
         lines.append("  no case of the limit applies in this context")
-        return safe_lines(lines)
-    lines.append("  depends on " + ", ".join(f"{v} (--set {v}=VALUE)" for v in answer.undecided) + ":")
-    for case in answer.possible:
-        when = f"if {condition_text(case.when)}" if case.when is not None else "otherwise"
-        cite = f" ({case.cite})" if case.cite else ""
-        lines.append(f"    {case.bound.text} {when}{cite}")
-    return safe_lines(lines)
+    else:
+        lines.append("  depends on " + ", ".join(f"{v} (--set {v}=VALUE)" for v in answer.undecided) + ":")
+        for case in answer.possible:
+            when = f"if {condition_text(case.when)}" if case.when is not None else "otherwise"
+            cite = f" ({case.cite})" if case.cite else ""
+            lines.append(f"    {case.bound.text} {when}{cite}")
+    return safe_lines(lines + inconsistency_lines(game, limit))
 
 
 def _why(limit: model.Limit, case: model.LimitCase) -> str:
@@ -65,4 +65,5 @@ def limit_json(game: model.Game, answer: LimitAnswer) -> str:
         ],
         "undecided": list(answer.undecided),
     }
-    return json_document(doc)
+    found = inconsistencies_json(game, limit)
+    return json_document({**doc, "inconsistencies": found} if found else doc)
