@@ -121,10 +121,17 @@ def test_lookup_lists_a_conflict_citing_the_chart_rule_and_an_ambiguous_cell(run
     bases = next(i for i in doc["inconsistencies"] if i["id"] == "bases_count")
     assert bases["kind"] == "conflict"
     assert [p["rule"] for p in bases["places"]] == ["4.6", "4.6.2"]
-    # USAAF 19.3: three FLAK die rolls for one, read two ways; the chart holds one reading
-    text = run("lookup", "usaaf/flak_die_rolls", "--key", "flak_rule=double_fused").output
+    # USAAF 19.3: three FLAK die rolls for one, read two ways; the cell read holds one reading, in full
+    text = run("lookup", "usaaf/unclear_print", "--key", "point=three_flak_rolls").output
     assert "  The print reads more than one way: Three FLAK die rolls for one (19.3)\n" in text
     assert "    reading: the three results added\n    reading: the best of three\n" in text
+    # ... the other points' readings are other rows of the chart: their titles only, in one line
+    assert "  Also unclear in the book about this chart: FLAK reinforcements that may not arrive (3.1); " in text
+    # FLAK die rolls only cites 19.3: the ambiguity is named, its readings are not repeated there
+    text = run("lookup", "usaaf/flak_die_rolls", "--key", "flak_rule=double_fused").output
+    assert text.splitlines()[-1] == (
+        "  Also unclear in the book about this chart: Three FLAK die rolls for one (19.3) (--format json lists each)"
+    )
 
 
 def test_lookup_of_a_chart_no_inconsistency_concerns_lists_none(run) -> None:

@@ -15,6 +15,7 @@ from typing import Any, assert_never
 from compiler import model
 from compiler.model.facts import CellFact, CountFact, DrmFact, Fact, FieldFact, FormulaFact, LimitFact
 from compiler.model.inconsistencies import Stated
+from dsl.lazy_dataclass import dataclass
 
 Inconsistency = model.Conflict | model.Ambiguity | model.Example
 Subject = model.Chart | model.Limit | model.Formula
@@ -28,10 +29,24 @@ def inconsistencies_of(game: model.Game, subject: Subject) -> list[Inconsistency
     return found
 
 
-def inconsistency_lines(game: model.Game, subject: Subject) -> list[str]:
-    """`  The book disagrees with itself: TITLE`, then each place or reading, then what the data keeps."""
+@dataclass(frozen=True)
+class Answered:
+    """What a lookup answered: the row selected and the ids of the DRMs that applied. An inconsistency
+    that holds a cell of another row, or that only cites the chart's rule, is then named in one line."""
+
+    row: model.Row | None
+    drms: frozenset[str] = frozenset()
+
+
+def inconsistency_lines(game: model.Game, subject: Subject, answered: Answered | None = None) -> list[str]:
+    """`  The book disagrees with itself: TITLE`, then each place or reading, then what the data keeps;
+    with `answered`, only those about the answer in full, the others' titles in one closing line."""
     lines: list[str] = []
+    others: list[str] = []
     for item in inconsistencies_of(game, subject):
+        if answered is not None and isinstance(subject, model.Chart) and not _about(game, item, subject, answered):
+            others.append(item.title)
+            continue
         match item:
             case model.Conflict():
                 lines.append(f"  The book disagrees with itself: {item.title}")
@@ -48,7 +63,42 @@ def inconsistency_lines(game: model.Game, subject: Subject) -> list[str]:
                 lines.append(f"    {item.contradicts}")
             case _:
                 assert_never(item)
+    if others:
+        lines.append(f"  Also unclear in the book about this chart: {'; '.join(others)} (--format json lists each)")
     return lines
+
+
+def _about(game: model.Game, item: Inconsistency, chart: model.Chart, answered: Answered) -> bool:
+    """Whether `item` holds the selected row's cell or a DRM that applied (an example: reads the chart)."""
+    match item:
+        case model.Conflict():
+            facts = [place.value for place in item.places]
+        case model.Ambiguity():
+            facts = [cell.fact for reading in item.readings for cell in reading.cells]
+        case model.Example():
+            return True
+        case _:
+            assert_never(item)
+    return any(_answers(game, fact, chart, answered) for fact in facts)
+
+
+def _answers(game: model.Game, fact: Fact | Stated | None, chart: model.Chart, answered: Answered) -> bool:
+    match fact:
+        case CellFact():
+            return game.chart(fact.chart) is chart and answered.row is not None and _in_row(chart, fact, answered.row)
+        case DrmFact():
+            return game.chart(fact.chart) is chart and fact.drm in answered.drms
+        case FieldFact() | CountFact() | LimitFact() | FormulaFact() | Stated() | None:
+            return False
+        case _:
+            assert_never(fact)
+
+
+def _in_row(chart: model.Chart, fact: CellFact, row: model.Row) -> bool:
+    """Whether the cell `fact` names lies in `row` (its keys match, its roll is in the row's range)."""
+    positions = {k.id: i for i, k in enumerate(chart.keys)}
+    keys = all(key in positions and model.key_matches(row.keys[positions[key]], member) for key, member in fact.keys)
+    return keys and (fact.roll is None or (row.range is not None and row.range.contains(fact.roll)))
 
 
 def inconsistencies_json(game: model.Game, subject: Subject) -> list[dict[str, Any]]:

@@ -27,13 +27,15 @@ from compiler.query.common import (
     safe_lines,
     undecided_lines,
 )
-from compiler.query.inconsistencies import inconsistencies_json, inconsistency_lines
+from compiler.query.inconsistencies import Answered, inconsistencies_json, inconsistency_lines
 
 
 def drm_list_lines(game: model.Game, answer: DrmListAnswer) -> list[str]:
     """A DRM-list chart's total in a context: heading, then `DRM: December 1944 +2 = +2`."""
     lines = [heading(game, answer.chart), "  " + breakdown_line(answer.modifiers, None, None)]
-    lines += undecided_lines(game, answer.modifiers) + inconsistency_lines(game, answer.chart)
+    applied = answer.modifiers.breakdown.items if answer.modifiers.breakdown is not None else ()
+    answered = Answered(None, frozenset(a.drm.id for a in applied))
+    lines += undecided_lines(game, answer.modifiers) + inconsistency_lines(game, answer.chart, answered)
     return safe_lines(lines)
 
 
@@ -75,7 +77,9 @@ def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
     lines += errata_lines(game, chart, result.row)
     if modifiers is not None and modifiers.breakdown is not None:
         lines += [drm_errata_line(game, a.drm) for a in modifiers.breakdown.items if a.drm.errata]
-    return safe_lines(lines + inconsistency_lines(game, chart))
+    applied = modifiers.breakdown.items if modifiers is not None and modifiers.breakdown is not None else ()
+    answered = Answered(result.row, frozenset(a.drm.id for a in applied))
+    return safe_lines(lines + inconsistency_lines(game, chart, answered))
 
 
 def steps_line(result: LookupResult) -> str:
