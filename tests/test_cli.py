@@ -24,6 +24,15 @@ def test_lookup_r4_piston_3_is_combat(run) -> None:
     assert r.exit_code == 0 and "Result: Combat" in r.output and "row 3+" in r.output
 
 
+def test_lookup_names_a_referenced_chart_and_its_address(run) -> None:
+    # USAAF 9.3: US units still on the map when the 18 mission turns are flown -> the War Now Ends Table
+    out = run("lookup", "usaaf/last_mission_turn", "--key", "mission_end=all_flown").output
+    assert "  US aircraft units still on the map: see War Now Ends Table: changes (war_now_ends)\n" in out
+    # IA2 B1 (7.1.2): an 11 is Out of the Sun, then the straggler roll
+    out = run("lookup", "ia2/B1", "11").output
+    assert out.splitlines()[-1] == "  Then: see Straggler roll (after an 11 on the Interception Chart [B1]) (straggler)"
+
+
 def test_lookup_by_printed_label(run) -> None:
     # IA2 R7: 57 in the "1944 late" column is Veteran
     r = run("lookup", "ia2/R7", "57", "--key", "period=1944 late")
@@ -336,3 +345,13 @@ def test_the_console_script_leaves_the_last_collection_nothing_to_walk(through_m
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == f"frozen at exit: {through_main}"
+
+
+def test_lookup_of_a_drm_list_alone_adds_up_what_needs_no_context(run) -> None:
+    # Stuka Leader, Bandits: "the rear gunner uses the FF to hit numbers, -1": one DRM, no condition
+    out = run("lookup", "stuka_leader/rear_gunner").output
+    assert out.splitlines()[1] == "  DRM: Rear Gunner: the FF to hit numbers, -1 -1 = -1"
+    # IA2 B7 (7.4.4): every landing DRM has a condition: none applies, and the values to set are named
+    out = run("lookup", "ia2/B7").output.splitlines()
+    assert out[1] == "  DRM: no DRM applies = 0"
+    assert out[2].startswith("  not given, so the DRMs testing them do not apply: weather_modifier")

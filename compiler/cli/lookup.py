@@ -67,7 +67,7 @@ def lookup_command(
     With --when/--set the chart's DRMs are read in that context (flags left out are false, other
     values left out unknown) and the breakdown is printed; --read-drms reads them with every flag
     false; --drm adds on top. On a chart that
-    lists DRMs only (IA2 B9), --when/--set print their total.
+    lists DRMs only (IA2 B9), their total in that context (without --when/--set, every flag false).
     Exits 1 when no row is selected (a gap, or a modified roll off the table).
     With --follow, a chained result is followed to the end: ROLL, then each --roll, is the natural
     roll of each step in turn (a roll inside a cell included); --seed N rolls the rest.

@@ -388,8 +388,8 @@ def answer(
     """
     if when or sets or read_drms:
         context = {**(context or {}), **read_context(game, chart, when, sets)}
-    if chart.kind is model.ChartKind.DRMS and context is not None and forces is None:
-        return drm_list_answer(chart, roll_text, given_keys, drm, context)
+    if chart.kind is model.ChartKind.DRMS and forces is None:  # read alone: every flag false, nothing set
+        return drm_list_answer(chart, roll_text, given_keys, drm, context if context is not None else {})
     if forces is None:
         refuse_shifts_on_a_named_column(game, chart, given_keys, context)
         return lookup(chart, roll_text, given_keys, drm, context)

@@ -17,6 +17,7 @@ from compiler.engine.context import ModifierAnswer, context_json
 from compiler.engine.lookup import KeyValues
 from compiler.engine.odds import Reading
 from compiler.engine.shifts import ShiftBreakdown
+from compiler.model.text import value_text
 
 
 def json_document(doc: dict[str, Any]) -> str:
@@ -145,3 +146,13 @@ def odds_json(odds: tuple[tuple[str, Reading], ...], shifts: ShiftBreakdown | No
             "total": shifts.total,
         }
     return out
+
+
+def cell_text(game: model.Game, col: model.Column, value: model.Value) -> str:
+    """A cell as the terminal prints it: `value_text`, and a reference to another chart by its printed
+    ID or title with the address to look it up (`see War Now Ends (war_now_ends)`, not `[war_now_ends]`)."""
+    if isinstance(value, model.ChartRef) and not value.chained and (target := game.chart(value.address)) is not None:
+        name = target.chart_id or target.title
+        return f"see {name}" + (f" ({target.address})" if target.address != name else "")
+    return value_text(game, col, value)
+

@@ -16,8 +16,8 @@ from compiler.engine.chances import fraction_text, percent_text, probability_jso
 from compiler.engine.context import ContextValue, context_json
 from compiler.engine.follow import ChainOdds, FollowResult, FollowStep
 from compiler.engine.lookup import KeyValues
-from compiler.model.text import json_value, row_range_text, value_text
-from compiler.query.common import breakdown_line, heading, json_document, modifiers_json
+from compiler.model.text import json_value, row_range_text
+from compiler.query.common import breakdown_line, cell_text, heading, json_document, modifiers_json
 from compiler.query.lookup import lookup_fields
 
 
@@ -41,7 +41,7 @@ def _pick_text(game: model.Game, chart: model.Chart, pick: Pick) -> str:
     outcome = pick.outcome
     return (
         f"{column.label}: {pick.roll.dice.text} rolled {pick.natural} -> {outcome.range.printed} "
-        f"{value_text(game, column, outcome.value)}"
+        f"{cell_text(game, column, outcome.value)}"
     )
 
 
@@ -62,7 +62,7 @@ def follow_lines(game: model.Game, walk: FollowResult) -> list[str]:
         lines.append(f"  ends at {walk.external.address} {walk.external.title}: printed elsewhere, not transcribed")
     lines.append(f"  Result ({chart.address}):")
     lines += [
-        f"    {col.label}: {value_text(game, col, v)}" for col, v in zip(chart.columns, last.branch.values, strict=True)
+        f"    {col.label}: {cell_text(game, col, v)}" for col, v in zip(chart.columns, last.branch.values, strict=True)
     ]
     return [printable(line) for line in lines]
 
@@ -102,7 +102,7 @@ def _final_text(game: model.Game, final: Final) -> tuple[str, str, str]:
     keys = "".join(f" {m.label}" for _, m in _bound(chart, final.combo))
     if final.row is None:
         return f"{chart.address}{keys}", "no row", "(the roll selects no row)"
-    cells = " | ".join(value_text(game, c, v) for c, v in zip(chart.columns, final.values, strict=True))
+    cells = " | ".join(cell_text(game, c, v) for c, v in zip(chart.columns, final.values, strict=True))
     return f"{chart.address}{keys}", row_range_text(final.row) or "-", cells
 
 

@@ -17,6 +17,7 @@ from compiler.engine.odds import Reading, parse_band
 from compiler.model.text import json_value, row_range_text, step_json, step_text, value_text
 from compiler.query.common import (
     breakdown_line,
+    cell_text,
     drm_terms,
     heading,
     how_read,
@@ -71,7 +72,7 @@ def lookup_lines(game: model.Game, result: LookupResult) -> list[str]:
     if result.overlay is not None:
         lines.append(f"  overlay: {result.overlay.name} (its rows are read first while it holds)")
     lines += [
-        f"  {col.label}: {value_text(game, col, value)}"
+        f"  {col.label}: {cell_text(game, col, value)}"
         for col, value in zip(chart.columns, result.row.values, strict=True)
     ]
     lines += errata_lines(game, chart, result.row)

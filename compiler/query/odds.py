@@ -37,9 +37,10 @@ from compiler.engine.lookup import (
 from compiler.engine.odds import Reading
 from compiler.engine.repeated import repeated_chances
 from compiler.engine.shifts import ShiftBreakdown
-from compiler.model.text import json_value, row_range_text, step_json, step_text, value_text
+from compiler.model.text import json_value, row_range_text, step_json, step_text
 from compiler.query.common import (
     breakdown_line,
+    cell_text,
     heading,
     json_document,
     key_lines,
@@ -191,7 +192,7 @@ def _table_lines(report: ChanceReport) -> list[str]:
         (
             row_range_text(ro.row),
             _chance_text(ro.probability),
-            " | ".join(value_text(report.game, col, v) for col, v in zip(chart.columns, ro.row.values, strict=True)),
+            " | ".join(cell_text(report.game, col, v) for col, v in zip(chart.columns, ro.row.values, strict=True)),
         )
         for ro in result.rows
     ]
