@@ -153,3 +153,21 @@ def test_limit_lookup_and_compute_list_the_inconsistencies_about_them(run) -> No
     [every_other] = doc["inconsistencies"]
     assert (every_other["kind"], every_other["id"]) == ("ambiguous", "every_other_one")
     assert every_other["readings"] == ["every other one from the first: half rounded up", "half rounded down"]
+
+
+def test_a_roll_without_a_row_names_the_book_example_that_reads_it(tmp_path: Path) -> None:
+    # IA2 10.6.1: the example reads 79 on R7's 1944 late column as Veteran 1 Skill; the printed column
+    # stops at 73-78, so chartc selects no row and says where the book reads otherwise
+    from click.testing import CliRunner
+
+    from compiler.cli import cli
+    from tests.conftest import ROOT
+
+    args = ["lookup", "ia2/R7", "79", "--key", "period=1944-07", "--charts", str(ROOT / "charts")]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("error: roll 79 selects no row of ia2/R7, period `1944 late`")
+    assert lines[1] == (
+        "  The book's example (10.6.1) gives otherwise: 10.6.1: 79 on R7, 1944 late: Veteran with 1 skill"
+    )

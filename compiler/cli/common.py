@@ -283,7 +283,12 @@ def ask(
     except LookupUsage as exc:
         raise usage_error(str(exc)) from exc
     except LookupProblem as exc:
-        fail(str(exc))
+        # lazy: only a question without an answer reads the book's inconsistencies here
+        from compiler.query.inconsistencies import Answered, inconsistency_lines
+
+        click.echo(f"error: {printable(str(exc))}", err=True)
+        echo_lines((printable(line) for line in inconsistency_lines(game, chart, Answered(None))), err=True)
+        sys.exit(EXIT_FINDINGS)
 
 
 # Options shared by the commands that read one chart (`lookup`, `odds`), declared once so the two
