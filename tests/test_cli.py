@@ -355,3 +355,15 @@ def test_lookup_of_a_drm_list_alone_adds_up_what_needs_no_context(run) -> None:
     out = run("lookup", "ia2/B7").output.splitlines()
     assert out[1] == "  DRM: no DRM applies = 0"
     assert out[2].startswith("  not given, so the DRMs testing them do not apply: weather_modifier")
+
+
+def test_a_month_in_no_game_turn_cites_why_the_book_leaves_it_out(run) -> None:
+    # USAAF 23.1 prints Game Turn 3 as March/April and 22.8 Game Turn 4 as June: May 1944 is in no game
+    # turn, kept as printed (`kept C411 at 1944-05`); the usage error says so
+    result = run("lookup", "usaaf/cycles_per_game_turn", "--key", "period=1944-05")
+    assert result.exit_code == 2
+    assert "falls in no period of key `period`" in result.output
+    said = "; the book leaves it out: 23.1 prints Game Turn 3 as March/April and 22.8 Game Turn 4 as June"
+    assert said in result.output
+    # June is Game Turn 4
+    assert "  period: Game Turn 4\n" in run("lookup", "usaaf/cycles_per_game_turn", "--key", "period=1944-06").output

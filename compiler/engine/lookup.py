@@ -21,6 +21,7 @@ from compiler.engine.drms import holds
 from compiler.engine.odds import OddsProblem, Reading, read
 from compiler.engine.problems import LookupProblem as LookupProblem  # re-exported for callers
 from compiler.engine.problems import LookupUsage as LookupUsage
+from compiler.engine.problems import NoPeriod
 from compiler.engine.problems import NoRow as NoRow
 from compiler.engine.runtime.roll import _modified, _row_for
 from compiler.engine.runtime.rows import _first
@@ -168,7 +169,7 @@ def _period_by_date(key: model.Key, text: str) -> model.Member | None:
     named = ", ".join(f'{m.id} ("{m.label}")' for m in (found or key.enum.members))
     if found:
         raise LookupUsage(f"`{written}` falls in {len(found)} periods of key `{key.id}`: {named}; give one of them")
-    raise LookupUsage(f"`{written}` falls in no period of key `{key.id}`; the periods are {named}")
+    raise NoPeriod(f"`{written}` falls in no period of key `{key.id}`; the periods are {named}", written)
 
 
 def odds_reading(chart: model.Chart, attack: int, defense: int | None, shift: int = 0) -> Reading:
@@ -386,6 +387,33 @@ def answer(
     Raises:
         LookupProblem: as `lookup`; LookupUsage when FORCES pick a key also given by name.
     """
+    try:
+        return _answer(game, chart, roll_text, given_keys, drm, forces, context, when, sets, read_drms)
+    except NoPeriod as exc:
+        kept = [k.reason for k in game.kept if k.code == "C411" and _months_hold(k.subject, exc.month)]
+        if not kept:
+            raise
+        raise LookupUsage(f"{exc}; the book leaves it out: {'; '.join(kept)}") from exc
+
+
+def _months_hold(subject: str, month: str) -> bool:
+    """Whether a kept finding's months (`1944-05` or `1944-05..1944-06`) hold `month` (a year or a month)."""
+    first, _, last = subject.partition("..")
+    return (first <= month <= (last or first)) or first.startswith(month) or (last or first).startswith(month)
+
+
+def _answer(
+    game: model.Game,
+    chart: model.Chart,
+    roll_text: str | None,
+    given_keys: dict[str, str],
+    drm: int,
+    forces: Forces | None,
+    context: Mapping[str, ContextValue] | None,
+    when: tuple[str, ...],
+    sets: tuple[str, ...],
+    read_drms: bool,
+) -> LookupResult | OddsColumnAnswer | DrmListAnswer:
     if when or sets or read_drms:
         context = {**(context or {}), **read_context(game, chart, when, sets)}
     if chart.kind is model.ChartKind.DRMS and forces is None:  # read alone: every flag false, nothing set

@@ -15,3 +15,12 @@ class LookupUsage(LookupProblem):
 class NoRow(LookupProblem):
     """The roll (natural roll + DRM) and keys select no row: a gap, or a modified roll off the
     table's end without an open-ended row."""
+
+
+class NoPeriod(LookupUsage):
+    """A month given for a key `period` falls in none of the game's periods (`month`, as typed)."""
+
+    def __init__(self, message: str, month: str) -> None:
+        super().__init__(message)
+        self.month = month
+
