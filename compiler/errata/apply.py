@@ -165,8 +165,9 @@ class ErrataApplier:
                 message = f"errata `{errata_id}` changes a record field, but it amends {where}"
                 self.sink.emit(codes.ERRATA_TARGET_MISSING, message, op.span, "name the records' enum in `amend`")
                 return decl
-            case ast.ChangeResult():
-                message = f"errata `{errata_id}` changes a formula's result, but it amends {where}"
+            case ast.ChangeResult() | ast.ChangeRequires() | ast.ChangeDomain():
+                what = {ast.ChangeResult: "result", ast.ChangeRequires: "`requires`", ast.ChangeDomain: "`domain`"}
+                message = f"errata `{errata_id}` changes a formula's {what[type(op)]}, but it amends {where}"
                 self.sink.emit(codes.ERRATA_TARGET_MISSING, message, op.span, "name the formula in `amend`")
                 return decl
             case ast.ChangeNote():

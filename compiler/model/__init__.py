@@ -62,7 +62,7 @@ from compiler.model.facts import (
     FormulaFact,
     LimitFact,
 )
-from compiler.model.formulas import Domain, Formula, Requires
+from compiler.model.formulas import Domain, Formula, FormulaPart, Requires
 from compiler.model.game import (
     ChartIndex,
     ColumnSumInvariant,
@@ -185,6 +185,7 @@ __all__ = [
     "Footnote",
     "Formula",
     "FormulaFact",
+    "FormulaPart",
     "Game",
     "GridLayout",
     "GridRow",

@@ -128,16 +128,28 @@ def _diff_game(a: model.Game, b: model.Game) -> list[Change]:
 
 
 def _diff_formulas(a: model.Game, b: model.Game) -> list[Change]:
-    """Each formula whose result differs (an errata's `change result to ...`), under its id."""
+    """Each formula whose result, `requires` or `domain` differs (an errata's `change result to
+    ...`, `change requires ...`, `remove domain`), under its id; a statement not printed reads `–`."""
     old_formulas = {f.id: f for f in a.formulas}
     out: list[Change] = []
     for f in b.formulas:
         before = old_formulas.get(f.id)
-        if before is None or expr_text(before.expr) == expr_text(f.expr):
+        if before is None:
             continue
-        out.append(Change(b.id, f.id, ChangeKind.FORMULA, f"formula {f.title}: result", expr_text(before.expr),
-                          expr_text(f.expr), _cite(b, f.errata), "; ".join(f.because) or None, f.rule))
+        for what, old, new in _formula_statements(before, f):
+            if old != new:
+                out.append(Change(b.id, f.id, ChangeKind.FORMULA, f"formula {f.title}: {what}", old, new,
+                                  _cite(b, f.errata), "; ".join(f.because) or None, f.rule))
     return out
+
+
+def _formula_statements(a: model.Formula, b: model.Formula) -> list[tuple[str, str | None, str | None]]:
+    """The statements of two readings of one formula, as text (None: not stated)."""
+    return [
+        ("result", expr_text(a.expr), expr_text(b.expr)),
+        ("requires", a.requires.text if a.requires else None, b.requires.text if b.requires else None),
+        ("domain", a.domain.text if a.domain else None, b.domain.text if b.domain else None),
+    ]
 
 
 def _diff_records(a: model.Game, b: model.Game) -> list[Change]:

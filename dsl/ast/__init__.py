@@ -84,9 +84,11 @@ from dsl.ast.errata import AddRow as AddRow
 from dsl.ast.errata import AmendDecl as AmendDecl
 from dsl.ast.errata import AmendOp as AmendOp
 from dsl.ast.errata import ChangeCell as ChangeCell
+from dsl.ast.errata import ChangeDomain as ChangeDomain
 from dsl.ast.errata import ChangeDrm as ChangeDrm
 from dsl.ast.errata import ChangeField as ChangeField
 from dsl.ast.errata import ChangeNote as ChangeNote
+from dsl.ast.errata import ChangeRequires as ChangeRequires
 from dsl.ast.errata import ChangeResult as ChangeResult
 from dsl.ast.errata import Complete as Complete
 from dsl.ast.errata import ErrataDecl as ErrataDecl

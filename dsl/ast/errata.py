@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dsl.ast.charts import DrmDecl, RowDecl
-from dsl.ast.values import Cond, Expr, KeyValueText, Name, RangeText, Text, ValueText
+from dsl.ast.values import Cond, DomainDecl, Expr, KeyValueText, Name, RangeText, RequiresDecl, Text, ValueText
 from dsl.shared import Span
 
 # ---- errata --------------------------------------------------------------------------------------
@@ -151,9 +151,29 @@ class ChangeResult:
     span: Span
 
 
+@dataclass(frozen=True)
+class ChangeRequires:
+    """`change requires EXPR CMP EXPR` (the inputs a formula's rule applies to, as corrected, or
+    added where the print states none) or `remove requires` (`requires` None)."""
+
+    requires: RequiresDecl | None
+    because: Text | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class ChangeDomain:
+    """`change domain LOW to HIGH` (or `LOW+`, `within LIMIT`): the values a formula's result takes,
+    as corrected, or added where the print states none; `remove domain` (`domain` None)."""
+
+    domain: DomainDecl | None
+    because: Text | None
+    span: Span
+
+
 AmendOp = (
     AddRow | RemoveRow | ChangeCell | MoveRow | Retitle | Complete | AddNote | AddDrm | RemoveDrm | ChangeDrm
-    | ChangeField | ChangeNote | ChangeResult
+    | ChangeField | ChangeNote | ChangeResult | ChangeRequires | ChangeDomain
 )
 """One amendment of a chart, an enum's records or a formula; a row is named by its keys and printed
 range, a DRM by its name."""
