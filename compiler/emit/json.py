@@ -49,6 +49,7 @@ def emit_game_json(game: model.Game) -> str:
         "enums": [_enum(e) for e in sorted(game.enums.values(), key=lambda e: e.id) if not e.synthetic],
         "context": [_context(v) for v in sorted(game.context.values(), key=lambda v: v.id)],
         "errata": [_errata_doc(e) for e in game.errata],
+        "printing": {"key": game.printing, "label": game.printing_label, "left_out": list(game.left_out)},
         "invariants": [_invariant(i) for i in game.invariants],
         "charts": [_chart(c) for c in sorted(game.charts, key=lambda c: c.address.casefold())],
         "formulas": [formula_json(game, f) for f in game.formulas],

@@ -17,13 +17,15 @@ Phases (after protoc's Build, CrossLink, Validate):
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from compiler import model
 from compiler.diagnostics import Sink
 from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.errata import apply as errata_mod
 from compiler.errata import formulas as formulas_errata
 from compiler.errata import records as records_errata
-from compiler.errata.printing import AS_CORRECTED, Printing, applied
+from compiler.errata.printing import AS_CORRECTED, Printing, applied, describe, in_order, printing_key
 from compiler.model.calendar import month_range
 from compiler.model.turns import turn_label
 from compiler.resolve import enums, header
@@ -99,7 +101,10 @@ def resolve_game(
     symbols.conflicts = conflicts(symbols, [(f.path, d) for f in files for d in f.conflicts], typer, sink)
     symbols.ambiguities = ambiguities(symbols, [(f.path, d) for f in files for d in f.ambiguities], typer, sink)
     symbols.kept = kept_findings(symbols, [(f.path, d) for f in files for d in f.kept], sink)
-    return symbols.game()
+    kept_ids = {id(e) for e in errata_decls}
+    left_out = tuple(dict.fromkeys(e.name.text for e in in_order(declared) if id(e) not in kept_ids))
+    game = symbols.game()
+    return replace(game, printing=printing_key(printing), printing_label=describe(printing), left_out=left_out)
 
 
 def _chart_handles(files: list[ast.SourceFile]) -> set[str]:
