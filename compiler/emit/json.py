@@ -297,7 +297,7 @@ def _context(v: model.ContextVar) -> dict[str, Any]:
     return out
 
 
-def _drm(d: model.Drm) -> dict[str, Any]:
+def drm_json(d: model.Drm) -> dict[str, Any]:
     """A DRM; `per` and `group` only for the forms that have them, so plain DRMs read as before."""
     out: dict[str, Any] = {"id": d.id, "label": d.label, "value": d.value, "when": _cond(d.when)}
     out["footnote"] = d.footnote
@@ -419,7 +419,7 @@ def _chart(c: model.Chart, chances: bool = True) -> dict[str, Any]:
         "value_key": _value_key(c.value_key),
         "keys": [{"id": k.id, "enum": k.enum.id} for k in c.keys],
         "columns": [{"id": col.id, "type": col.type, "label": col.label} for col in c.columns],
-        "drms": [_drm(d) for d in c.drms],
+        "drms": [drm_json(d) for d in c.drms],
         "combine": {"method": "sum", "clamp": list(c.clamp) if c.clamp else None},
         "drm_span": dict(zip(("min", "max"), drm_reach_span(c), strict=True)),
         "partial": c.partial,
