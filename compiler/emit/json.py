@@ -45,6 +45,7 @@ def emit_game_json(game: model.Game) -> str:
                 for p in game.periods
             ],
             **_turns(game),
+            **_header_errata(game),
         },
         "enums": [_enum(e) for e in sorted(game.enums.values(), key=lambda e: e.id) if not e.synthetic],
         "context": [_context(v) for v in sorted(game.context.values(), key=lambda v: v.id)],
@@ -60,6 +61,17 @@ def emit_game_json(game: model.Game) -> str:
         "chains": chains_json(game),
     }
     return json_text(_pretty(doc, 0)) + "\n"  # hidden characters as escapes: same data, safe to view
+
+
+def _header_errata(game: model.Game) -> dict[str, Any]:
+    """The errata's corrections of the calendar and periods, each side as a player reads it
+    (`printed` null: added; `corrected` null: removed); nothing when the header is as printed."""
+    if not game.header_errata:
+        return {}
+    return {"errata": [
+        {"part": str(m.part), "id": m.id, "printed": m.printed, "corrected": m.corrected, "errata": list(m.errata),
+         "because": list(m.because)} for m in game.header_errata
+    ]}
 
 
 def _errata_doc(e: model.ErrataDoc) -> dict[str, Any]:

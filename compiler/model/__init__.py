@@ -101,6 +101,8 @@ from compiler.model.types import (
     EnumRef,
     EnumType,
     Field,
+    HeaderErrata,
+    HeaderPart,
     Member,
     Period,
 )
@@ -190,6 +192,8 @@ __all__ = [
     "GridLayout",
     "GridRow",
     "GroupMode",
+    "HeaderErrata",
+    "HeaderPart",
     "In",
     "Invariant",
     "KeptFinding",

@@ -69,6 +69,18 @@ class ErrataRules(Terminals):
     def op_remove_domain(self, meta: Meta, because: ast.Text | None) -> ast.ChangeDomain:
         return ast.ChangeDomain(None, because, self._span(meta))
 
+    def op_calendar(self, meta: Meta, stmt: Stmt, because: ast.Text | None) -> ast.ChangeCalendar:
+        first, last = typed(stmt.node, tuple)
+        return ast.ChangeCalendar(first, last, because, self._span(meta))
+
+    def op_change_period(self, meta: Meta, stmt: Stmt, because: ast.Text | None) -> ast.ChangePeriod:
+        return ast.ChangePeriod(typed(stmt.node, ast.PeriodDecl), False, because, self._span(meta))
+
+    def op_add_period(self, meta: Meta, stmt: Stmt, because: ast.Text | None) -> ast.ChangePeriod:
+        return ast.ChangePeriod(typed(stmt.node, ast.PeriodDecl), True, because, self._span(meta))
+
+    op_remove_period = node(ast.RemovePeriod)
+
     def op_footnote(self, meta: Meta, number: Token, text: ast.Text, because: ast.Text | None) -> ast.ChangeNote:
         return ast.ChangeNote(True, int(number), text, because, self._span(meta))
 
