@@ -75,6 +75,9 @@ def test_every_output_shows_the_corrected_header(tmp_path: Path) -> None:
     assert ('E1: period late_1944, printed &#34;1944 late&#34; 1944-07 to 1944-12, now &#34;1944 late&#34; '
             '1944-06 to 1944-12 (reason: June belongs to late 1944).') in html
     assert "E1: calendar, printed 1944-07 to 1945-05, now 1944-06 to 1945-05" in html
+    module = " ".join(out["t/t.py"].split())  # the module's docstring, wrapped at 120 columns
+    assert ("Errata e1: calendar printed 1944-07 to 1945-05, now 1944-06 to 1945-05; the campaign opens in June "
+            "1944.") in module
     changes = diff_projects(load([tmp_path / "charts"], AS_PRINTED).project, load([tmp_path / "charts"]).project)
     assert [(c.chart, c.kind, c.where, c.old, c.new, c.reason) for c in changes] == [
         (HEADER, ChangeKind.CALENDAR, "calendar", "1944-07 to 1945-05", "1944-06 to 1945-05",
