@@ -15,6 +15,7 @@ from compiler.diagnostics.textsafe import json_text
 from compiler.emit.json_chains import chains_json
 from compiler.emit.json_rules import ambiguity_json, conflict_json, fact_json, formula_json, limit_json, where_json
 from compiler.emit.json_rules import condition_json as _cond
+from compiler.emit.json_rules import header_errata_json as _header_errata
 from compiler.engine.chances import dice_variants, distinct_chances, drm_reach_span, probability_json
 from compiler.engine.overlays import each_overlay
 from compiler.model.odds import OddsForm, OddsRule
@@ -61,17 +62,6 @@ def emit_game_json(game: model.Game) -> str:
         "chains": chains_json(game),
     }
     return json_text(_pretty(doc, 0)) + "\n"  # hidden characters as escapes: same data, safe to view
-
-
-def _header_errata(game: model.Game) -> dict[str, Any]:
-    """The errata's corrections of the calendar and periods, each side as a player reads it
-    (`printed` null: added; `corrected` null: removed); nothing when the header is as printed."""
-    if not game.header_errata:
-        return {}
-    return {"errata": [
-        {"part": str(m.part), "id": m.id, "printed": m.printed, "corrected": m.corrected, "errata": list(m.errata),
-         "because": list(m.because)} for m in game.header_errata
-    ]}
 
 
 def _errata_doc(e: model.ErrataDoc) -> dict[str, Any]:

@@ -141,6 +141,17 @@ def ambiguity_json(ambiguity: model.Ambiguity) -> dict[str, Any]:
     }
 
 
+def header_errata_json(game: model.Game) -> dict[str, Any]:
+    """The errata's corrections of the calendar and periods, each side as a player reads it
+    (`printed` null: added; `corrected` null: removed); nothing when the header is as printed."""
+    if not game.header_errata:
+        return {}
+    return {"errata": [
+        {"part": str(m.part), "id": m.id, "printed": m.printed, "corrected": m.corrected, "errata": list(m.errata),
+         "because": list(m.because)} for m in game.header_errata
+    ]}
+
+
 def formula_json(game: model.Game, f: model.Formula) -> dict[str, Any]:
     """A computed value: its citation, the context variables it reads, the formula as written and as a tree."""
     return {
