@@ -337,7 +337,7 @@ def test_the_errata_toggle_switches_drms(page: Any, tmp_path: Path) -> None:
     text = (
         'game t { title "T" calendar 1944-07 to 1945-05 }\ncontext month: month "Month"\n'
         'context fb_attack: flag "F/B Attack"\ncontext night: flag "Night"\ncontext leader: flag "Gruppe Leader"\n'
-        'chart [R4] "Escape" { roll 1d6 column result: text drm fb_attack "F/B Attack" +1 when fb_attack\n'
+        'chart [R4] "Escape" { rule "7.1" roll 1d6 column result: text drm fb_attack "F/B Attack" +1 when fb_attack\n'
         '  drm night "Night" +1 when night rows { 2-: "Safe escape" 3+: "Combat" } }\n'
         'drms [B9] "Weather" { drm december "December 1944" +2 when month == 1944-12 }\n'
         'errata e1 "Official errata" {\n'
@@ -353,6 +353,7 @@ def test_the_errata_toggle_switches_drms(page: Any, tmp_path: Path) -> None:
     r4 = _panel(page, "R4")
     for flag in ("fb_attack", "night", "leader"):  # Night is asked for: the print's DRM reads it
         _field(r4, f"ctx.{flag}").check()
+    assert "Night +1 (rule 7.1) (as printed)" in r4.text_content()
     _field(r4, "roll").fill("1")
     assert r4.locator(".live-breakdown").text_content() == "DRMs: F/B Attack +2, Gruppe Leader \u22121 = +1"
     assert r4.locator(".live-result").text_content() == "Natural 1 +1 = modified 2: 2- \u2192 Safe escape"
