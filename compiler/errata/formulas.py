@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, field, replace
+from typing import assert_never
 
 from compiler import model
 from compiler.diagnostics import Sink, codes
@@ -77,6 +78,8 @@ def _change(
             what, old, amended = model.FormulaPart.REQUIRES, decl.requires, replace(decl, requires=new)
         case ast.ChangeDomain(domain=new):
             what, old, amended = model.FormulaPart.DOMAIN, decl.domain, replace(decl, domain=new)
+        case _:
+            assert_never(op)
     if new is None and old is None:
         message = f"errata `{errata_id}` removes the `{what}` of formula `{name}`, which it does not print"
         sink.emit(codes.ERRATA_TARGET_MISSING, message, op.span, f"add one with `change {what} ...`")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, field, replace
+from typing import assert_never
 
 from compiler import model
 from compiler.diagnostics import Sink, Slot, codes, fixes
@@ -106,6 +107,8 @@ def _change(
             key, what = (model.HeaderPart.PERIOD, period_name.text), f"period `{period_name.text}`"
             before = _period_text(game, period_name.text)
             amended = replace(game, periods=tuple(p for p in game.periods if p is not old))
+        case _:
+            assert_never(op)
     claim_once(owner, key, errata_id, overrides, op.span, what, sink)
     mark = marks.setdefault(key, _Mark(before))
     if errata_id not in mark.errata:
