@@ -327,6 +327,49 @@ def test_an_int_outside_its_declared_range_is_refused(page: Any, tmp_path: Path)
     assert m.locator(".live-result").text_content() == "Natural 7 \u22122 = modified 5: 2-6 \u2192 hold"
 
 
+
+def test_the_errata_toggle_switches_drms(page: Any, tmp_path: Path) -> None:
+    # IA2 R4 (7.1.10) with errata on its DRMs only (issue 31): F/B Attack changed +1 -> +2, Night
+    # removed, Gruppe Leader -1 added; and IA2 B9 (6.1), a DRM list, its December DRM changed +2 -> +3.
+    # The toggle used to switch only rows and cells: here it must switch every DRM.
+    from tests.conftest import compile_text
+
+    text = (
+        'game t { title "T" calendar 1944-07 to 1945-05 }\ncontext month: month "Month"\n'
+        'context fb_attack: flag "F/B Attack"\ncontext night: flag "Night"\ncontext leader: flag "Gruppe Leader"\n'
+        'chart [R4] "Escape" { rule "7.1" roll 1d6 column result: text drm fb_attack "F/B Attack" +1 when fb_attack\n'
+        '  drm night "Night" +1 when night rows { 2-: "Safe escape" 3+: "Combat" } }\n'
+        'drms [B9] "Weather" { drm december "December 1944" +2 when month == 1944-12 }\n'
+        'errata e1 "Official errata" {\n'
+        '  amend R4 { change drm fb_attack to +2 because "7.1.10" remove drm night because "no night missions"\n'
+        '    add drm leader "Gruppe Leader" -1 when leader because "the leader keeps formation" }\n'
+        '  amend B9 { change drm december to +3 because "6.1" } }\n'
+    )
+    comp = compile_text(tmp_path, text)
+    assert comp.diagnostics == []
+    html = tmp_path / "t.html"
+    html.write_text(render_outputs(comp.project)["t/t.html"], encoding="utf-8")
+    _open(page, html)
+    r4 = _panel(page, "R4")
+    for flag in ("fb_attack", "night", "leader"):  # Night is asked for: the print's DRM reads it
+        _field(r4, f"ctx.{flag}").check()
+    assert "Night +1 (rule 7.1) (as printed)" in r4.text_content()
+    _field(r4, "roll").fill("1")
+    assert r4.locator(".live-breakdown").text_content() == "DRMs: F/B Attack +2, Gruppe Leader \u22121 = +1"
+    assert r4.locator(".live-result").text_content() == "Natural 1 +1 = modified 2: 2- \u2192 Safe escape"
+    _field(r4, "printed").check()
+    assert r4.locator(".live-breakdown").text_content() == "DRMs: F/B Attack +1, Night +1 = +2"
+    assert r4.locator(".live-result").text_content() == "Natural 1 +2 = modified 3: 3+ \u2192 Combat"
+    assert _shown_rows(r4) == [("0", "0"), ("1", "1")]  # +2 on a d6: never 2 or less
+    _field(r4, "printed").uncheck()
+    assert _shown_rows(r4) == [("0", "1/6"), ("1", "5/6")]  # +1: only a 1 escapes
+    b9 = _panel(page, "B9")
+    _field(b9, "ctx.month").select_option("1944-12")
+    assert b9.locator(".live-result").text_content() == "Total DRM +3."
+    _field(b9, "printed").check()
+    assert b9.locator(".live-result").text_content() == "Total DRM +2."
+
+
 # ---- the page against `chartc vectors` ----------------------------------------------------------
 
 _SET_AND_READ = """([address, cases]) => cases.map((c) => {

@@ -162,7 +162,13 @@ def test_removing_an_errata_file_reverts_exactly_its_outputs(tmp_path: Path, cor
     (charts / "ia2" / "errata.chart").unlink()
     without = render_outputs(load([charts]).project)
     for rel, text in without.items():
-        if rel.startswith("ia2/"):
+        if rel == "ia2/ia2.json":  # the same data; only the printing it names differs
+            built, printed = json.loads(text), json.loads(as_printed[rel])
+            assert built.pop("printing") == {"key": "amended", "label": "as corrected", "left_out": []}
+            assert printed.pop("printing") == {"key": "as-printed", "label": "as printed",
+                                               "left_out": ["ia2_1943_44", "chartc_ia2"]}
+            assert built == printed
+        elif rel.startswith("ia2/"):
             assert text == as_printed[rel], rel  # IA2 is back to the book as printed
         else:
             assert text == with_errata[rel], rel  # other games keep their errata

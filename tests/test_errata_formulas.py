@@ -56,7 +56,8 @@ def test_an_errata_corrects_a_formulas_constant_and_compute_says_so(tmp_path: Pa
     doc = json.loads(_compute(tmp_path, "--json"))
     assert doc["value"] == 6 and doc["errata"] == [{
         "formula": "experience_points", "ids": ["e2"], "because": ["1 point per 2 sorties when led"],
-        "printed": "if led_by_leadership then floor(sorties_flown / 3) else floor(sorties_flown / 4)"}]
+        "printed": "if led_by_leadership then floor(sorties_flown / 3) else floor(sorties_flown / 4)",
+        "as_printed": ["printed if led_by_leadership then floor(sorties_flown / 3) else floor(sorties_flown / 4)"]}]
 
 
 def test_every_output_shows_the_corrected_formula(tmp_path: Path) -> None:

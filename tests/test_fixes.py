@@ -53,6 +53,7 @@ FIXED_IN_CASES = {
     "C451": {Applicability.UNSAFE},  # the chained cell without its DRM (the print may mean a DRM elsewhere)
     "C462": {Applicability.UNSAFE},  # the `contradicts` line deleted (the charts may agree only after an errata)
     "C470": {Applicability.DISPLAY_ONLY},  # `floor(...)`: where and how the rule rounds is the reader's call
+    "C601": {Applicability.UNSAFE},  # did you mean `late_1944`? (a period an errata names)
     "C602": {Applicability.UNSAFE},  # `overrides e1`
 }
 

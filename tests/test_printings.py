@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -73,7 +74,13 @@ def test_the_last_errata_named_is_every_errata(tmp_path: Path) -> None:
     _game(tmp_path)
     with contextlib.chdir(tmp_path):
         upto, corrected = load([Path("charts")], UpTo("e2021")), load([Path("charts")])
-    assert upto.project == corrected.project
+    # the same charts; only the printing each game says it was built in differs
+    [(key, label, left_out)] = [(g.printing, g.printing_label, g.left_out) for g in upto.project.games.values()]
+    assert (key, label, left_out) == ("up-to-e2021", "up to errata e2021", ())
+    assert corrected.project.games["t"].printing == "amended"
+    renamed = {g: replace(game, printing="amended", printing_label="as corrected")
+               for g, game in upto.project.games.items()}
+    assert renamed == dict(corrected.project.games)
 
 
 def test_ia2_up_to_the_1943_44_errata_is_the_book_with_that_round_only(corpus, corpus_as_printed) -> None:

@@ -111,11 +111,12 @@ def _errata_line(game: model.Game, formula: model.Formula, used: bool) -> str:
     formula's result (or that of a formula it uses, named), what the print had and why."""
     titles = {e.id: e.title for e in game.errata}
     cited = ", ".join(titles.get(e, e) for e in formula.errata)
-    was = f"printed {expr_text(formula.printed)}" if formula.printed is not None else "not in the print"
+    was = "; ".join(formula.as_printed())
     whose = f"{formula.id} " if used else ""
     return f"  Errata: {cited} ({whose}{was})" + "".join(f": {why}" for why in formula.because)
 
 
 def _errata_json(formula: model.Formula) -> dict[str, object]:
     printed = expr_text(formula.printed) if formula.printed is not None else None
-    return {"formula": formula.id, "ids": list(formula.errata), "printed": printed, "because": list(formula.because)}
+    return {"formula": formula.id, "ids": list(formula.errata), "printed": printed, "because": list(formula.because),
+            "as_printed": list(formula.as_printed())}

@@ -21,10 +21,12 @@ from compiler.cli.common import (
     load_game_folder,
     usage_error,
 )
+from compiler.cli.printing import printing_options
 from compiler.diagnostics.suggest import known_values_hint
 from compiler.diagnostics.textsafe import printable
 from compiler.engine.formulas import inputs
 from compiler.engine.limits import limit_variables
+from compiler.errata.printing import Printing
 from compiler.model import ChartKind
 from compiler.model.odds import OddsForm
 from compiler.model.text import pipeline_text
@@ -122,12 +124,17 @@ def table_lines(rows: list[ChartEntry]) -> list[str]:
 @click.argument("game", required=False)
 @charts_option
 @format_option(JSON_FORMATS, "human: aligned columns; json: an array of the charts.")
-def list_command(game: str | None, charts_dir: Path, fmt: str) -> None:
+@printing_options
+def list_command(game: str | None, charts_dir: Path, fmt: str, printing: Printing) -> None:
     """List the charts of GAME (default: every game in --charts): chart address, title, rule,
     dice or keys, and status (partial, external, DRMs only, odds rule), then its formulas (`chartc
     compute` reads them: status formula) and its limits (`chartc lookup` reads them: status limit).
 
-    Exit codes: 0 listed, 1 a game has errors (its charts are still listed), 2 no such game.
+    With --as-printed or --printing NAME, the charts as that printing reads them (an errata may
+    retitle a chart or add one).
+
+    Exit codes: 0 listed, 1 a game has errors (its charts are still listed), 2 no such game (or
+    no such printing).
     """
     try:  # the game folders `check` finds: a missing or empty folder is a usage error, as there
         folders = {g: f for g, f in find_game_dirs([charts_dir]).items() if not g.startswith(".")}
@@ -139,7 +146,7 @@ def list_command(game: str | None, charts_dir: Path, fmt: str) -> None:
     rows: list[ChartEntry] = []
     errors = 0
     for game_id in [game] if game is not None else list(folders):
-        comp = load_game_folder(folders[game_id])
+        comp = load_game_folder(folders[game_id], printing)
         errors += sum(d.severity.value == "error" for d in comp.diagnostics)
         loaded = comp.project.games.get(game_id)
         if loaded is not None:

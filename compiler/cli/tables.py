@@ -19,8 +19,10 @@ from compiler.cli.common import (
     load_game_folder,
     usage_error,
 )
+from compiler.cli.printing import printing_options
 from compiler.diagnostics import render_short
 from compiler.diagnostics.textsafe import printable
+from compiler.errata.printing import Printing
 from compiler.tools.fmt import FormatSyntaxError, UnsafeFormat, format_text
 from compiler.tools.platforms import PackError, Platform, export_game, find_foundry_cli, foundry_cli_version
 from compiler.tools.table_export import export_csv, export_reason
@@ -111,14 +113,18 @@ def import_command(file: Path, out: Path | None, name: str | None, title: str | 
     "the node_modules holding it [default: $CHARTC_FOUNDRY_CLI, node_modules here or above, npm's global folder].",
 )
 @charts_option
+@printing_options
 def export_command(
-    address: str, fmt: str, platform: str | None, out: Path | None, foundry_cli: Path | None, charts_dir: Path
+    address: str, fmt: str, platform: str | None, out: Path | None, foundry_cli: Path | None, charts_dir: Path,
+    printing: Printing,
 ) -> None:
     """Write the table of chart ADDRESS (GAME/CHART) as CSV: key values, the range as printed (or the
     value read by), then each column; `chartc import` reads a plain table back. An availability grid
     is written as printed (items down, months across), a DRM list as its DRMs; an odds rule and a
     chart printed elsewhere have no rows to write. With --to, write the whole game ADDRESS (GAME) for
-    Foundry VTT, Tabletop Simulator or VASSAL.
+    Foundry VTT, Tabletop Simulator or VASSAL. --as-printed and --printing NAME export the charts as
+    that printing reads them (the CSV of a chart as the book prints it; a platform export of one
+    round of errata).
 
     \b
     --to foundry  a Foundry VTT module folder: module.json, the compendium's JSON sources
@@ -128,14 +134,14 @@ def export_command(
     --to vassal   GAME.vmdx: the aid's pages as chart windows and a dice button per chart
     """
     if platform is not None:
-        _export_platform(address, platform, out, foundry_cli, charts_dir)
+        _export_platform(address, platform, out, foundry_cli, charts_dir, printing)
         return
     if "/" not in address:
         raise usage_error(f"`{address}` names no chart: give GAME/CHART for a CSV, or --to PLATFORM for a whole game")
     if out is not None and out.is_dir():
         raise usage_error(f"--out {out} is a folder: a CSV goes to a file")
 
-    _, chart = find_chart(address, charts_dir)
+    _, chart = find_chart(address, charts_dir, printing)
     reason = export_reason(chart)
     if reason is not None:
         raise usage_error(f"`{address}` cannot be exported: {reason}")
@@ -147,14 +153,16 @@ def export_command(
         out.write_text(text, encoding="utf-8")
 
 
-def _export_platform(game_id: str, platform: str, out: Path | None, foundry_cli: Path | None, charts_dir: Path) -> None:
+def _export_platform(
+    game_id: str, platform: str, out: Path | None, foundry_cli: Path | None, charts_dir: Path, printing: Printing
+) -> None:
     """`export GAME --to PLATFORM`: the game checked, then written by compiler/tools/platforms.py."""
     if "/" in game_id:
         raise usage_error(f"--to exports a whole game: give GAME, not `{game_id}`")
     folder = charts_dir / game_id
     if not folder.is_dir():
         raise usage_error(f"no game `{game_id}` in {charts_dir}")
-    comp = load_game_folder(folder)
+    comp = load_game_folder(folder, printing)
     game = comp.project.games.get(game_id)
     errors = [d for d in comp.diagnostics if d.severity.value == "error"]
     if game is None or errors:

@@ -8,8 +8,10 @@ from pathlib import Path
 import click
 
 from compiler.cli.common import EXIT_FINDINGS, charts_option, echo_lines, format_option, load_game_folder, usage_error
+from compiler.cli.printing import printing_options
 from compiler.diagnostics import render_short
 from compiler.diagnostics.textsafe import printable
+from compiler.errata.printing import Printing
 from compiler.tools.vectors import vectors_text
 
 
@@ -23,7 +25,8 @@ from compiler.tools.vectors import vectors_text
 )
 @format_option(("json",), "json: the one format so far (deterministic, one file per game).", default="json", alias=None)
 @charts_option
-def vectors_command(game_id: str, out: Path | None, fmt: str, charts_dir: Path) -> None:
+@printing_options
+def vectors_command(game_id: str, out: Path | None, fmt: str, charts_dir: Path, printing: Printing) -> None:
     """Write test vectors for GAME: for each roll chart, key combinations x DRM contexts x every
     natural roll -> the modified roll, the row selected and the exact chance of each row; for each
     odds rule, attack x defense x column shift -> the column read.
@@ -34,12 +37,13 @@ def vectors_command(game_id: str, out: Path | None, fmt: str, charts_dir: Path) 
     the ends of its range. Up to 48 key combination x context cases per chart are taken whole;
     beyond that 48 are sampled with a random generator seeded by GAME/CHART (the first case
     always kept), so the same charts always give the same file. Rows are indexes into the chart's
-    `rows` in the game's JSON; null means no row.
+    `rows` in the game's JSON of the same printing (`printing`: `amended`, `as-printed` with
+    --as-printed, `up-to-NAME` with --printing NAME); null means no row.
     """
     folder = charts_dir / game_id
     if not folder.is_dir():
         raise usage_error(f"no game `{game_id}` in {charts_dir}")
-    comp = load_game_folder(folder)
+    comp = load_game_folder(folder, printing)
     game = comp.project.games.get(game_id)
     errors = [d for d in comp.diagnostics if d.severity.value == "error"]
     if game is None or errors:

@@ -15,6 +15,7 @@ from compiler.diagnostics.textsafe import json_text
 from compiler.emit.json_chains import chains_json
 from compiler.emit.json_rules import ambiguity_json, conflict_json, fact_json, formula_json, limit_json, where_json
 from compiler.emit.json_rules import condition_json as _cond
+from compiler.emit.json_rules import header_errata_json as _header_errata
 from compiler.engine.chances import dice_variants, distinct_chances, drm_reach_span, probability_json
 from compiler.engine.overlays import each_overlay
 from compiler.model.odds import OddsForm, OddsRule
@@ -45,10 +46,12 @@ def emit_game_json(game: model.Game) -> str:
                 for p in game.periods
             ],
             **_turns(game),
+            **_header_errata(game),
         },
         "enums": [_enum(e) for e in sorted(game.enums.values(), key=lambda e: e.id) if not e.synthetic],
         "context": [_context(v) for v in sorted(game.context.values(), key=lambda v: v.id)],
         "errata": [_errata_doc(e) for e in game.errata],
+        "printing": {"key": game.printing, "label": game.printing_label, "left_out": list(game.left_out)},
         "invariants": [_invariant(i) for i in game.invariants],
         "charts": [_chart(c) for c in sorted(game.charts, key=lambda c: c.address.casefold())],
         "formulas": [formula_json(game, f) for f in game.formulas],
@@ -296,7 +299,7 @@ def _context(v: model.ContextVar) -> dict[str, Any]:
     return out
 
 
-def _drm(d: model.Drm) -> dict[str, Any]:
+def drm_json(d: model.Drm) -> dict[str, Any]:
     """A DRM; `per` and `group` only for the forms that have them, so plain DRMs read as before."""
     out: dict[str, Any] = {"id": d.id, "label": d.label, "value": d.value, "when": _cond(d.when)}
     out["footnote"] = d.footnote
@@ -418,7 +421,7 @@ def _chart(c: model.Chart, chances: bool = True) -> dict[str, Any]:
         "value_key": _value_key(c.value_key),
         "keys": [{"id": k.id, "enum": k.enum.id} for k in c.keys],
         "columns": [{"id": col.id, "type": col.type, "label": col.label} for col in c.columns],
-        "drms": [_drm(d) for d in c.drms],
+        "drms": [drm_json(d) for d in c.drms],
         "combine": {"method": "sum", "clamp": list(c.clamp) if c.clamp else None},
         "drm_span": dict(zip(("min", "max"), drm_reach_span(c), strict=True)),
         "partial": c.partial,

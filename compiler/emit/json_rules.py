@@ -141,6 +141,17 @@ def ambiguity_json(ambiguity: model.Ambiguity) -> dict[str, Any]:
     }
 
 
+def header_errata_json(game: model.Game) -> dict[str, Any]:
+    """The errata's corrections of the calendar and periods, each side as a player reads it
+    (`printed` null: added; `corrected` null: removed); nothing when the header is as printed."""
+    if not game.header_errata:
+        return {}
+    return {"errata": [
+        {"part": str(m.part), "id": m.id, "printed": m.printed, "corrected": m.corrected, "errata": list(m.errata),
+         "because": list(m.because)} for m in game.header_errata
+    ]}
+
+
 def formula_json(game: model.Game, f: model.Formula) -> dict[str, Any]:
     """A computed value: its citation, the context variables it reads, the formula as written and as a tree."""
     return {
@@ -161,11 +172,20 @@ def formula_json(game: model.Game, f: model.Formula) -> dict[str, Any]:
 
 
 def _formula_errata(f: model.Formula) -> dict[str, Any]:
-    """The errata's correction of a formula's result, with the result as printed (none when as printed)."""
-    if not f.errata or f.printed is None:
+    """The errata's corrections of a formula, with each corrected statement as printed: `printed`
+    (the result), `printed_requires`, `printed_domain` (null: the print states none); nothing
+    when as printed."""
+    if not f.errata:
         return {}
-    printed = {"text": fx.expr_text(f.printed), "expression": _expr(f.printed)}
-    return {"errata": list(f.errata), "because": list(f.because), "printed": printed}
+    out: dict[str, Any] = {"errata": list(f.errata), "because": list(f.because)}
+    out["corrected"] = [str(part) for part in f.corrected]
+    if f.printed is not None:
+        out["printed"] = {"text": fx.expr_text(f.printed), "expression": _expr(f.printed)}
+    if fx.FormulaPart.REQUIRES in f.corrected:
+        out["printed_requires"] = _requires(f.printed_requires)
+    if fx.FormulaPart.DOMAIN in f.corrected:
+        out["printed_domain"] = _domain(f.printed_domain)
+    return out
 
 
 def _domain(d: fx.Domain | None) -> dict[str, Any] | None:

@@ -127,7 +127,7 @@ class ErrataApplier:
                 if chart is None and a.chart.text in self.game.enums:
                     continue  # an enum's records: `compiler.errata.records` amends them
                 if chart is None and a.chart.text in self.formulas:
-                    continue  # a formula: `compiler.errata.formulas` amends it
+                    continue  # a formula or the game: `compiler.errata.formulas` or `.header` amends it
                 if chart is None:
                     names = [x.text for c in self.charts.values() for x in (c.chart_id, c.slug) if x is not None]
                     hint, close = suggestion(a.chart.text, names)
@@ -165,9 +165,14 @@ class ErrataApplier:
                 message = f"errata `{errata_id}` changes a record field, but it amends {where}"
                 self.sink.emit(codes.ERRATA_TARGET_MISSING, message, op.span, "name the records' enum in `amend`")
                 return decl
-            case ast.ChangeResult():
-                message = f"errata `{errata_id}` changes a formula's result, but it amends {where}"
+            case ast.ChangeResult() | ast.ChangeRequires() | ast.ChangeDomain():
+                what = {ast.ChangeResult: "result", ast.ChangeRequires: "`requires`", ast.ChangeDomain: "`domain`"}
+                message = f"errata `{errata_id}` changes a formula's {what[type(op)]}, but it amends {where}"
                 self.sink.emit(codes.ERRATA_TARGET_MISSING, message, op.span, "name the formula in `amend`")
+                return decl
+            case ast.ChangeCalendar() | ast.ChangePeriod() | ast.RemovePeriod():
+                message = f"errata `{errata_id}` changes the game's calendar or periods, but it amends {where}"
+                self.sink.emit(codes.ERRATA_TARGET_MISSING, message, op.span, "name the game in `amend`")
                 return decl
             case ast.ChangeNote():
                 return self._change_note(errata_id, decl, op, prov, where)

@@ -3,7 +3,7 @@ into the model's errata marks."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Protocol, TypeVar
 
@@ -12,6 +12,7 @@ from compiler.errata.printing import in_order
 from dsl import ast
 
 _K = TypeVar("_K", bound=Hashable)
+_D = TypeVar("_D")
 
 
 @dataclass
@@ -68,6 +69,29 @@ def amendments(errata: list[ast.ErrataDecl]) -> Iterator[tuple[ast.ErrataDecl, s
         overrides = {o.text for o in e.overrides}
         for a in e.amends:
             yield e, overrides, a
+
+
+def amend_declarations(
+    errata: list[ast.ErrataDecl],
+    by_name: Mapping[str, _D],
+    change: Callable[[str, set[str], _D, ast.AmendOp], _D],
+    elsewhere: Collection[str] = (),
+) -> dict[str, _D]:
+    """The declarations of `by_name` (enums, formulas) as the errata amend them, by name: each `amend`
+    naming one, in the order the errata apply, has each operation given to `change(errata id,
+    overrides, declaration, op)`, which returns the declaration amended (or as it was, having
+    reported why). An `amend` naming none of them, or a name in `elsewhere` (case-folded: a chart's),
+    is amended, or reported, by another pass."""
+    amended: dict[str, _D] = {}
+    for e, overrides, a in amendments(errata):
+        name = a.chart.text
+        decl = amended.get(name, by_name.get(name))
+        if decl is None or name.casefold() in elsewhere:
+            continue
+        for op in a.ops:
+            decl = change(e.name.text, overrides, decl, op)
+        amended[name] = decl
+    return amended
 
 
 def same_tree(a: object, b: object) -> bool:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from compiler import model
 from compiler.diagnostics import Sink, Slot, codes, fixes
 from compiler.diagnostics.suggest import suggestion
-from compiler.errata.provenance import amendments, claim_once
+from compiler.errata.provenance import amend_declarations, claim_once
 from dsl import ast
 
 
@@ -33,22 +33,19 @@ def amend_records(
 ) -> tuple[dict[str, ast.EnumDecl], dict[tuple[str, str], RecordMarks]]:
     """The enum declarations the errata amend (by enum name), and the marks of each amended record
     (by enum and member id). Errata apply in order (`order`, then name), as on charts."""
-    by_name = {e.name.text: e for e in enums}
-    amended: dict[str, ast.EnumDecl] = {}
     marks: dict[tuple[str, str], RecordMarks] = {}
     owner: dict[tuple[str, str, str], tuple[str, ast.Span]] = {}
-    for e, overrides, a in amendments(errata):
-        decl = amended.get(a.chart.text, by_name.get(a.chart.text))
-        if decl is None:
-            continue  # a chart: `compiler.errata.apply` amends it, or says it does not exist
-        for op in a.ops:
-            if not isinstance(op, ast.ChangeField):
-                message = f"errata `{e.name.text}` amends enum `{decl.name.text}`, whose records take only " \
-                          "`change record MEMBER field FIELD to VALUE`"
-                sink.emit(codes.ERRATA_TARGET_MISSING, message, op.span)
-                continue
-            decl = _change(e.name.text, overrides, decl, op, marks, owner, sink)
-        amended[decl.name.text] = decl
+
+    def change(errata_id: str, overrides: set[str], decl: ast.EnumDecl, op: ast.AmendOp) -> ast.EnumDecl:
+        if not isinstance(op, ast.ChangeField):
+            message = f"errata `{errata_id}` amends enum `{decl.name.text}`, whose records take only " \
+                      "`change record MEMBER field FIELD to VALUE`"
+            sink.emit(codes.ERRATA_TARGET_MISSING, message, op.span)
+            return decl
+        return _change(errata_id, overrides, decl, op, marks, owner, sink)
+
+    # an `amend` naming a chart is left to `compiler.errata.apply`, which amends it or says it does not exist
+    amended = amend_declarations(errata, {e.name.text: e for e in enums}, change)
     return amended, marks
 
 

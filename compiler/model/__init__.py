@@ -62,7 +62,7 @@ from compiler.model.facts import (
     FormulaFact,
     LimitFact,
 )
-from compiler.model.formulas import Domain, Formula, Requires
+from compiler.model.formulas import Domain, Formula, FormulaPart, Requires
 from compiler.model.game import (
     ChartIndex,
     ColumnSumInvariant,
@@ -101,6 +101,8 @@ from compiler.model.types import (
     EnumRef,
     EnumType,
     Field,
+    HeaderErrata,
+    HeaderPart,
     Member,
     Period,
 )
@@ -185,10 +187,13 @@ __all__ = [
     "Footnote",
     "Formula",
     "FormulaFact",
+    "FormulaPart",
     "Game",
     "GridLayout",
     "GridRow",
     "GroupMode",
+    "HeaderErrata",
+    "HeaderPart",
     "In",
     "Invariant",
     "KeptFinding",

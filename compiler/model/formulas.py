@@ -98,6 +98,14 @@ class Requires:
         return f"{expr_text(self.left)} {self.op.value} {expr_text(self.right)}"
 
 
+class FormulaPart(StrEnum):
+    """A statement of a formula an errata may correct."""
+
+    RESULT = "result"
+    REQUIRES = "requires"
+    DOMAIN = "domain"
+
+
 @dataclass(frozen=True)
 class Formula:
     """`formula NAME "title" { rule "..." result EXPR domain ... requires ... kept "..." }`."""
@@ -112,9 +120,30 @@ class Formula:
     domain: Domain | None = None
     requires: Requires | None = None
     kept: str | None = None  # the book's gap kept as printed: why (a result outside `domain` is C476)
-    errata: tuple[str, ...] = ()  # the errata that corrected the result (`change result to ...`)
+    errata: tuple[str, ...] = ()  # the errata that corrected it (`change result to ...`, `change requires ...`)
     printed: Expr | None = None  # the result as printed, when an errata corrected it
     because: tuple[str, ...] = ()  # the errata's reasons
+    corrected: tuple[FormulaPart, ...] = ()  # what the errata corrected, in the order first corrected
+    printed_requires: Requires | None = None  # as printed, when corrected (None: the print states none)
+    printed_domain: Domain | None = None  # as printed, when corrected (None: the print states none)
+
+    def as_printed(self) -> tuple[str, ...]:
+        """Each statement the errata corrected, as the book prints it: `printed floor(n / 3)` (the
+        result), `requires printed xp >= 5`, `domain not in the print`."""
+        out = []
+        for part in self.corrected:
+            match part:
+                case FormulaPart.RESULT:
+                    out.append(f"printed {expr_text(self.printed)}" if self.printed is not None else "result printed")
+                case FormulaPart.REQUIRES:
+                    was = self.printed_requires.text if self.printed_requires is not None else None
+                    out.append(f"requires printed {was}" if was is not None else "requires not in the print")
+                case FormulaPart.DOMAIN:
+                    was = self.printed_domain.text if self.printed_domain is not None else None
+                    out.append(f"domain printed {was}" if was is not None else "domain not in the print")
+                case _:
+                    assert_never(part)
+        return tuple(out)
 
 
 # ---- how a formula is written ---------------------------------------------------------------------

@@ -13,7 +13,7 @@ from compiler.model.formulas import Formula
 from compiler.model.inconsistencies import Ambiguity, Conflict, KeptFinding
 from compiler.model.limits import Limit
 from compiler.model.turns import TurnTrack
-from compiler.model.types import ColumnType, ContextVar, EnumType, Period
+from compiler.model.types import ColumnType, ContextVar, EnumType, HeaderErrata, Period
 from compiler.model.values import Value
 from dsl.aid_order import OrderEntry
 from dsl.lazy_dataclass import dataclass
@@ -155,6 +155,10 @@ class Game:
     kept: Sequence[KeptFinding] = ()  # warnings the book's print causes, kept as printed with a reason
     aid_chance: bool = True  # `aid chance off` in the header: no chance column in the aid, unless a chart asks
     turns: TurnTrack | None = None  # a turn track of days split into halves (`turns ... halves [AM, PM]`)
+    printing: str = "amended"  # the printing it was built in: `amended`, `as-printed` or `up-to-NAME`
+    printing_label: str = "as corrected"  # the same in words: `as corrected`, `as printed`, `up to errata NAME`
+    left_out: tuple[str, ...] = ()  # the errata the game declares that this printing does not apply, in order
+    header_errata: tuple[HeaderErrata, ...] = ()  # the errata's corrections of the calendar and periods
 
     def formula(self, name: str) -> Formula | None:
         """The formula with this id (the first, if a duplicate id was reported)."""

@@ -130,6 +130,27 @@ class EnumType:
         return by_id, by_name
 
 
+class HeaderPart(enum.StrEnum):
+    """What of a game header an errata may correct."""
+
+    CALENDAR = "calendar"
+    PERIOD = "period"
+
+
+@dataclass(frozen=True)
+class HeaderErrata:
+    """An errata's correction of the game header: its calendar, or one period changed, added or
+    removed; each side as the player reads it (`1944-07 to 1944-12`, a period `"1944 late" 1944-07
+    to 1944-12`), None where there is none (`printed` None: added; `corrected` None: removed)."""
+
+    part: HeaderPart
+    id: str | None  # the period's id (None: the calendar)
+    printed: str | None
+    corrected: str | None
+    errata: tuple[str, ...]
+    because: tuple[str, ...]
+
+
 @dataclass(frozen=True)
 class Period:
     """A named stretch of the calendar, both ends inclusive. An open-ended period (`1946+`) has

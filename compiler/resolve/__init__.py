@@ -17,13 +17,16 @@ Phases (after protoc's Build, CrossLink, Validate):
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from compiler import model
 from compiler.diagnostics import Sink
 from compiler.diagnostics.messages import declared_twice, unknown_name
 from compiler.errata import apply as errata_mod
 from compiler.errata import formulas as formulas_errata
+from compiler.errata import header as header_errata
 from compiler.errata import records as records_errata
-from compiler.errata.printing import AS_CORRECTED, Printing, applied
+from compiler.errata.printing import AS_CORRECTED, Printing, applied, describe, in_order, printing_key
 from compiler.model.calendar import month_range
 from compiler.model.turns import turn_label
 from compiler.resolve import enums, header
@@ -71,10 +74,10 @@ def resolve_game(
     Raises:
         UnknownPrinting: `printing` names an errata the game does not declare.
     """
-    symbols = _declare(game_id, files, sink, folder_span, complete)
-    typer = ValueTyper(symbols, sink)
     declared = [e for f in files for e in f.errata]
     errata_decls = applied(printing, declared, game_id, complete)
+    symbols = _declare(game_id, files, sink, folder_span, complete, errata_decls)
+    typer = ValueTyper(symbols, sink)
     amended, marks = ({}, {}) if not errata_decls else records_errata.amend_records(
         [e for f in files for e in f.enums], errata_decls, sink)
     for f in files:
@@ -99,7 +102,10 @@ def resolve_game(
     symbols.conflicts = conflicts(symbols, [(f.path, d) for f in files for d in f.conflicts], typer, sink)
     symbols.ambiguities = ambiguities(symbols, [(f.path, d) for f in files for d in f.ambiguities], typer, sink)
     symbols.kept = kept_findings(symbols, [(f.path, d) for f in files for d in f.kept], sink)
-    return symbols.game()
+    kept_ids = {id(e) for e in errata_decls}
+    left_out = tuple(dict.fromkeys(e.name.text for e in in_order(declared) if id(e) not in kept_ids))
+    game = symbols.game()
+    return replace(game, printing=printing_key(printing), printing_label=describe(printing), left_out=left_out)
 
 
 def _chart_handles(files: list[ast.SourceFile]) -> set[str]:
@@ -108,10 +114,13 @@ def _chart_handles(files: list[ast.SourceFile]) -> set[str]:
 
 
 def _declare(
-    game_id: str, files: list[ast.SourceFile], sink: Sink, folder_span: ast.Span, complete: bool
+    game_id: str, files: list[ast.SourceFile], sink: Sink, folder_span: ast.Span, complete: bool,
+    errata_decls: list[ast.ErrataDecl],
 ) -> SymbolTable:
-    """Phase 1: the header, calendar and periods (with their enums), enums and context variables."""
+    """Phase 1: the header, calendar and periods (with their enums, as the errata correct them),
+    enums and context variables."""
     decl = header.game_header(game_id, files, sink, folder_span, complete)
+    decl, header_marks = header_errata.amend_header(decl, errata_decls, _chart_handles(files), sink)
     periods = header.periods(decl, sink)
     symbols = SymbolTable(
         id=game_id,
@@ -122,6 +131,7 @@ def _declare(
         span=decl.span if decl else folder_span,
         aid_chance=decl.aid_chance is not False if decl else True,
         turns=header.turns(decl, sink),
+        header_errata=header_marks,
     )
     if periods:
         # each period's months ride on its member, so a lookup can read a key `period` by a year or month
@@ -155,7 +165,7 @@ def _resolve_charts(
     provenance: dict[str, errata_mod.Provenance] = {}
     if errata_decls:
         symbols.errata = tuple(errata_mod.errata_docs(errata_decls, sink, errata_ids))
-        formula_names = [d.name.text for f in files for d in f.formulas]
+        formula_names = [d.name.text for f in files for d in f.formulas] + [symbols.id]  # the game: its header
         applier = errata_mod.ErrataApplier(symbols, [d for _, d in decls], sink, formula_names)
         amended = applier.apply(errata_decls)
         provenance = applier.provenance

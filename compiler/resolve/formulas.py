@@ -47,10 +47,15 @@ def formulas(
         seen[name] = decl.name.span
         formula = _Binder(symbols, names, name, sink).formula(path, decl)
         mark = (marks or {}).get(name)
-        if formula is not None and mark is not None and mark.printed is not None:
-            # the printed result was checked as printed (`--as-printed`); here it is only shown
-            printed = _Binder(symbols, names, name, Sink()).expr(mark.printed)
-            formula = replace(formula, errata=tuple(mark.errata), printed=printed, because=tuple(mark.because))
+        if formula is not None and mark is not None:
+            # what was printed was checked as printed (`--as-printed`); here it is only shown
+            shown = _Binder(symbols, names, name, Sink())
+            formula = replace(
+                formula, errata=tuple(mark.errata), because=tuple(mark.because), corrected=tuple(mark.corrected),
+                printed=shown.expr(mark.printed) if mark.printed is not None else None,
+                printed_requires=shown.requires(mark.printed_requires) if mark.printed_requires else None,
+                printed_domain=shown.domain(mark.printed_domain) if mark.printed_domain else None,
+            )
         if formula is not None:
             out.append(formula)
     return out
@@ -80,8 +85,8 @@ class _Binder:
             )
             return None
         expr = self.expr(decl.result)
-        requires = self._requires(decl.requires) if decl.requires is not None else None
-        domain = self._domain(decl.domain) if decl.domain is not None else None
+        requires = self.requires(decl.requires) if decl.requires is not None else None
+        domain = self.domain(decl.domain) if decl.domain is not None else None
         if not self.ok or expr is None:
             return None
         return model.Formula(
@@ -97,11 +102,11 @@ class _Binder:
             decl.kept.text if decl.kept else None,
         )
 
-    def _requires(self, decl: ast.RequiresDecl) -> model.Requires | None:
+    def requires(self, decl: ast.RequiresDecl) -> model.Requires | None:
         left, right = self.expr(decl.left), self.expr(decl.right)
         return model.Requires(left, decl.op, right, decl.span) if left is not None and right is not None else None
 
-    def _domain(self, decl: ast.DomainDecl) -> model.Domain | None:
+    def domain(self, decl: ast.DomainDecl) -> model.Domain | None:
         """`domain 1 to 18` (C472 when it runs backwards), `domain 0+`, or `domain within LIMIT`:
         the values the limit allows over all its cases (C201 for an unknown limit)."""
         if decl.within is not None:

@@ -33,6 +33,7 @@ class SymbolTable:
     context: dict[str, model.ContextVar] = field(default_factory=dict)
     charts: list[model.Chart] = field(default_factory=list)
     errata: tuple[model.ErrataDoc, ...] = ()
+    header_errata: tuple[model.HeaderErrata, ...] = ()  # the errata's corrections of the calendar and periods
     invariants: list[model.Invariant] = field(default_factory=list)
     suppressions: list[model.Suppression] = field(default_factory=list)
     examples: list[model.Example] = field(default_factory=list)
@@ -93,6 +94,7 @@ class SymbolTable:
             kept=tuple(self.kept),
             aid_chance=self.aid_chance,
             turns=self.turns,
+            header_errata=self.header_errata,
         )
 
 

@@ -37,6 +37,8 @@ class ChangeKind(StrEnum):
     CELL = "cell"
     NOTE = "note"
     FORMULA = "formula"
+    CALENDAR = "calendar"
+    PERIOD = "period"
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,8 @@ class Change:
                 | ChangeKind.CELL
                 | ChangeKind.NOTE
                 | ChangeKind.FORMULA
+                | ChangeKind.CALENDAR
+                | ChangeKind.PERIOD
             ):
                 return f"{self.old or '–'} \u2192 {self.new or '–'}"
             case _:
@@ -124,20 +128,67 @@ def _diff_game(a: model.Game, b: model.Game) -> list[Change]:
             out.append(Change(a.id, address, ChangeKind.CHART_REMOVED, "", oc.title, None, None))
         else:
             out.extend(replace(c, reason=_reason(oc, nc, c), rule=nc.rule) for c in _diff_chart(a, b, oc, nc))
-    return out + _diff_records(a, b) + _diff_formulas(a, b)
+    return _diff_header(a, b) + out + _diff_records(a, b) + _diff_formulas(a, b)
+
+
+HEADER = "game header"  # the `chart` of a change to the calendar or a period
+
+
+def _diff_header(a: model.Game, b: model.Game) -> list[Change]:
+    """The calendar and each period that differ (an errata's `change calendar`, `change period`,
+    `add period`, `remove period`), under `game header`, citing the errata that corrected them."""
+    marks = {(m.part, m.id): m for m in (*a.header_errata, *b.header_errata)}
+
+    def change(
+        kind: ChangeKind, where: str, old: str | None, new: str | None, key: tuple[model.HeaderPart, str | None]
+    ) -> Change:
+        mark = marks.get(key)
+        cite = _cite(b, mark.errata) or _cite(a, mark.errata) if mark is not None else None
+        reason = "; ".join(mark.because) or None if mark is not None else None
+        return Change(b.id, HEADER, kind, where, old, new, cite, reason)
+
+    out = []
+    old_calendar, new_calendar = (" to ".join(g.calendar) if g.calendar else None for g in (a, b))
+    if old_calendar != new_calendar:
+        calendar_key = (model.HeaderPart.CALENDAR, None)
+        out.append(change(ChangeKind.CALENDAR, "calendar", old_calendar, new_calendar, calendar_key))
+    old_periods, new_periods = ({p.id: _period_text(p) for p in g.periods} for g in (a, b))
+    for period_id in [*new_periods, *(p for p in old_periods if p not in new_periods)]:
+        before, after = old_periods.get(period_id), new_periods.get(period_id)
+        if before != after:
+            key = (model.HeaderPart.PERIOD, period_id)
+            out.append(change(ChangeKind.PERIOD, f"period {period_id}", before, after, key))
+    return out
+
+
+def _period_text(p: model.Period) -> str:
+    """`"1944 late" 1944-07 to 1944-12` (`1946-01+` when open-ended), as `chartc diff` prints a period."""
+    return f'"{p.label}" {p.first} to {p.last}' if not p.open_end else f'"{p.label}" {p.first}+'
 
 
 def _diff_formulas(a: model.Game, b: model.Game) -> list[Change]:
-    """Each formula whose result differs (an errata's `change result to ...`), under its id."""
+    """Each formula whose result, `requires` or `domain` differs (an errata's `change result to
+    ...`, `change requires ...`, `remove domain`), under its id; a statement not printed reads `–`."""
     old_formulas = {f.id: f for f in a.formulas}
     out: list[Change] = []
     for f in b.formulas:
         before = old_formulas.get(f.id)
-        if before is None or expr_text(before.expr) == expr_text(f.expr):
+        if before is None:
             continue
-        out.append(Change(b.id, f.id, ChangeKind.FORMULA, f"formula {f.title}: result", expr_text(before.expr),
-                          expr_text(f.expr), _cite(b, f.errata), "; ".join(f.because) or None, f.rule))
+        for what, old, new in _formula_statements(before, f):
+            if old != new:
+                out.append(Change(b.id, f.id, ChangeKind.FORMULA, f"formula {f.title}: {what}", old, new,
+                                  _cite(b, f.errata), "; ".join(f.because) or None, f.rule))
     return out
+
+
+def _formula_statements(a: model.Formula, b: model.Formula) -> list[tuple[str, str | None, str | None]]:
+    """The statements of two readings of one formula, as text (None: not stated)."""
+    return [
+        ("result", expr_text(a.expr), expr_text(b.expr)),
+        ("requires", a.requires.text if a.requires else None, b.requires.text if b.requires else None),
+        ("domain", a.domain.text if a.domain else None, b.domain.text if b.domain else None),
+    ]
 
 
 def _diff_records(a: model.Game, b: model.Game) -> list[Change]:

@@ -75,6 +75,7 @@ def game_vectors(game: model.Game) -> dict[str, object]:
         "generator": "chartc",
         "format": FORMAT,
         "game": game.id,
+        "printing": game.printing,  # rows index the game JSON of the same printing
         "charts": [
             {"chart": c.address, "cases": [case_json(case) for case in roll_cases(game, c)]}
             for c in charts
@@ -100,7 +101,7 @@ def vectors_text(game: model.Game) -> str:
         ]
         return f' "{name}": [\n' + ",\n".join(parts) + "\n ]"
 
-    head = ",\n".join(f" {one(k)}: {one(doc[k])}" for k in ("generator", "format", "game"))
+    head = ",\n".join(f" {one(k)}: {one(doc[k])}" for k in ("generator", "format", "game", "printing"))
     return json_text("{\n" + head + ",\n" + block("charts", "cases") + ",\n" + block("odds", "readings") + "\n}\n")
 
 

@@ -6,7 +6,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dsl.ast.charts import DrmDecl, RowDecl
-from dsl.ast.values import Cond, Expr, KeyValueText, Name, RangeText, Text, ValueText
+from dsl.ast.declarations import PeriodDecl
+from dsl.ast.values import (
+    Cond,
+    DomainDecl,
+    Expr,
+    KeyValueText,
+    MonthText,
+    Name,
+    RangeText,
+    RequiresDecl,
+    Text,
+    ValueText,
+)
 from dsl.shared import Span
 
 # ---- errata --------------------------------------------------------------------------------------
@@ -151,12 +163,63 @@ class ChangeResult:
     span: Span
 
 
+@dataclass(frozen=True)
+class ChangeRequires:
+    """`change requires EXPR CMP EXPR` (the inputs a formula's rule applies to, as corrected, or
+    added where the print states none) or `remove requires` (`requires` None)."""
+
+    requires: RequiresDecl | None
+    because: Text | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class ChangeDomain:
+    """`change domain LOW to HIGH` (or `LOW+`, `within LIMIT`): the values a formula's result takes,
+    as corrected, or added where the print states none; `remove domain` (`domain` None)."""
+
+    domain: DomainDecl | None
+    because: Text | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class ChangeCalendar:
+    """`change calendar FIRST to LAST` (the `amend` names the game): the game's months as corrected."""
+
+    first: MonthText
+    last: MonthText
+    because: Text | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class ChangePeriod:
+    """`change period ID "label" FIRST to LAST` (a period's label and months as corrected) or, with
+    `added`, `add period ...` (a period the print lacks); the `amend` names the game."""
+
+    period: PeriodDecl
+    added: bool
+    because: Text | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class RemovePeriod:
+    """`remove period ID [because "..."]`."""
+
+    name: Name
+    because: Text | None
+    span: Span
+
+
 AmendOp = (
     AddRow | RemoveRow | ChangeCell | MoveRow | Retitle | Complete | AddNote | AddDrm | RemoveDrm | ChangeDrm
-    | ChangeField | ChangeNote | ChangeResult
+    | ChangeField | ChangeNote | ChangeResult | ChangeRequires | ChangeDomain | ChangeCalendar | ChangePeriod
+    | RemovePeriod
 )
-"""One amendment of a chart, an enum's records or a formula; a row is named by its keys and printed
-range, a DRM by its name."""
+"""One amendment of a chart, an enum's records, a formula or the game header's calendar and periods;
+a row is named by its keys and printed range, a DRM by its name."""
 
 
 @dataclass(frozen=True)

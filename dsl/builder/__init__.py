@@ -29,7 +29,8 @@ from dsl.builder.base import Extent as Extent
 from dsl.builder.base import Meta as Meta
 from dsl.builder.base import unquote as unquote
 from dsl.builder.charts import ChartRules, LayoutRules, ModifierRules
-from dsl.builder.declarations import ErrataRules, ExampleRules, FormulaRules, HeaderRules, InvariantRules, OddsRules
+from dsl.builder.declarations import ExampleRules, FormulaRules, HeaderRules, InvariantRules, OddsRules
+from dsl.builder.errata import ErrataRules
 from dsl.builder.rules import RuleRules
 from dsl.builder.values import MAX_ROLL_NESTING as MAX_ROLL_NESTING
 from dsl.builder.values import ConditionRules, ExpressionRules, ValueRules

@@ -21,7 +21,7 @@ from markupsafe import Markup
 from compiler import model
 from compiler.emit.html.aid_view import chart_view
 from compiler.emit.html.interactive import calculator_chart, live_data
-from compiler.emit.html.notes import errata_documents
+from compiler.emit.html.notes import errata_documents, header_errata
 from compiler.emit.html.page_fit import pair_charts
 from compiler.emit.html.views import LANDSCAPE, PORTRAIT, GroupView, Layout, SheetCell
 from compiler.emit.html.wording import describe_condition
@@ -201,6 +201,7 @@ def emit_game_html(
             screen_width=round(sheet.width_mm + 12),
             columns=sheet.columns,
             errata_documents=errata_documents(game),
+            header_errata=header_errata(game),
             large_print=large_print,
             live_json=Markup(live_data(game)) if any(calculator_chart(c) for c in game.charts) else "",
             css_title=css_string(game.title),

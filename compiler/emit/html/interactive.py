@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from compiler import model
-from compiler.emit.json import chart_document
+from compiler.emit.json import chart_document, drm_json
 from compiler.emit.templating import visible_controls
 from compiler.engine.context import tested_variables
 from compiler.model.calendar import Month, month_range
@@ -85,8 +86,11 @@ def _chart(game: model.Game, c: model.Chart) -> dict[str, Any]:
         row_doc["cells"] = [value_text(game, col, v) for col, v in zip(c.columns, row.values, strict=True)]
     if removed:
         _printed_order(doc, c, removed)
+    printed = _printed_drms(c)
+    if printed is not None:  # the errata toggle reads these: DRMs as printed, before the errata
+        doc["printed_drms"] = [drm_json(d) for d in printed]
     footnotes = {f.mark: f.text for f in c.footnotes}
-    for drm in doc["drms"]:
+    for drm in (*doc["drms"], *doc.get("printed_drms", ())):
         drm["note"] = footnotes.get(drm["footnote"]) if drm["footnote"] is not None else None
     doc["anchor"] = "chart-" + c.ident
     doc["key_members"] = {k.id: [[m.id, m.label] for m in k.enum.members] for k in c.keys}
@@ -96,10 +100,28 @@ def _chart(game: model.Game, c: model.Chart) -> dict[str, Any]:
         for k in c.keys
         if (rule := game.chart(k.enum.id)) is not None and rule.odds is not None
     }
-    doc["variables"] = [_variable(game, game.context[v]) for v in tested_variables(c) if v in game.context]
+    tested = dict.fromkeys((*tested_variables(c), *_printed_variables(printed or ())))
+    doc["variables"] = [_variable(game, game.context[v]) for v in tested if v in game.context]
     for unused in ("source_file", "notes", "footnotes", "layout", "partial", "drm_span", "value_key"):
         doc.pop(unused, None)
     return doc
+
+
+def _printed_drms(c: model.Chart) -> list[model.Drm] | None:
+    """The chart's DRMs as printed, when an errata changed, added or removed one (None: it did
+    not): a changed DRM as printed, an added one left out, a removed one back where the print has it
+    (among the others in source order)."""
+    removed = c.errata.removed_drms if c.errata is not None else ()
+    if not removed and not any(d.errata for d in c.drms):
+        return None
+    kept = [d.printed if d.errata else d for d in c.drms if not d.errata or d.printed is not None]
+    printed = [d for d in kept if d is not None] + list(removed)
+    return sorted(printed, key=lambda d: (d.span.file, d.span.line, d.span.col))
+
+
+def _printed_variables(drms: Iterable[model.Drm]) -> list[str]:
+    """The context variables DRMs as printed read (a removed DRM's too), so the toggle can ask them."""
+    return [v for d in drms for v in (*model.condition_variables(d.when), *((d.per.var,) if d.per else ()))]
 
 
 def _printed(game: model.Game, c: model.Chart, row_doc: dict[str, Any], row: model.Row) -> None:

@@ -31,6 +31,20 @@ def errata_documents(game: model.Game) -> list[tuple[str, str]]:
     return found
 
 
+def header_errata(game: model.Game) -> list[str]:
+    """One sentence per corrected calendar or period, for the aid's key, with its errata's mark and
+    reason: `E1: period 1944 late, printed 1944-07 to 1944-12, now 1944-06 to 1944-12 (reason: ...)`."""
+    lines = []
+    for m in game.header_errata:
+        what = "calendar" if m.part is model.HeaderPart.CALENDAR else f"period {m.id}"
+        sides = [f"printed {m.printed}" if m.printed is not None else "added",
+                 f"now {m.corrected}" if m.corrected is not None else "removed"]
+        why = f" (reason: {'; '.join(m.because)})" if m.because else ""
+        marks = ", ".join(errata_mark(game, e) for e in m.errata)
+        lines.append(f"{marks}: {what}, {', '.join(sides)}{why}.")
+    return lines
+
+
 def chart_errata(game: model.Game, chart: model.Chart) -> list[str]:
     """One line per errata that amended this chart, for players: its mark (the key names the
     document, `errata_documents`), then what it changed and why, in sentences (`E1: Chart [C3] is

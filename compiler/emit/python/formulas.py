@@ -80,8 +80,8 @@ def _function(
         "ValueError for an input of the wrong type or outside its declared range, or a division by zero."
         + (f"\nIt applies only where {formula.requires.text}: ValueError otherwise." if formula.requires else "")
         + (f"\nIts values: {formula.domain.text}." if formula.domain else "")
-        + (f"\nErrata {', '.join(formula.errata)}: printed {expr_text(formula.printed)}"
-           + "".join(f"; {why}" for why in formula.because) + "." if formula.printed is not None else "")
+        + (f"\nErrata {', '.join(formula.errata)}: {'; '.join(formula.as_printed())}"
+           + "".join(f"; {why}" for why in formula.because) + "." if formula.errata else "")
     )
     arguments = {var_id: context[var_id] for var_id in reads}
     # each formula it uses is computed once, before its own value (an `if` picks among values)

@@ -108,10 +108,22 @@ def _module_doc(game: model.Game) -> str:
         "DRMs that applied; follow_<id>(rng, ...) passes the situation to every step. Every argument is checked:\n"
         "ValueError for a roll, key or context value that cannot occur (naming the allowed values),\n"
         "NoRowError when no row is selected.\n\n"
+        + _header_errata(game)
         + _UNKNOWN
         + "\n\n"
         + POLICY
     )
+
+
+def _header_errata(game: model.Game) -> str:
+    """The errata's corrections of the calendar and periods, one line each, for the module's docstring."""
+    lines = [
+        f"Errata {', '.join(m.errata)}: {'calendar' if m.part is model.HeaderPart.CALENDAR else 'period ' + str(m.id)}"
+        f" printed {m.printed or '(none)'}, now {m.corrected or '(removed)'}" + "".join(f"; {why}" for why in m.because)
+        + "."
+        for m in game.header_errata
+    ]
+    return "".join(line + "\n" for line in lines) + "\n" if lines else ""
 
 
 # ---- the identifier policy -----------------------------------------------------------------------

@@ -60,8 +60,10 @@ function applied(drm, ctx) {
   return n ? { drm: drm, value: drm.value * n, steps: n } : null;
 }
 function clampTo(range, v) { return range ? Math.max(range[0], Math.min(range[1], v)) : v; }
-function evaluate(chart, ctx) {
-  const found = chart.drms.map((d) => applied(d, ctx)).filter((a) => a);
+// `asPrinted`: the DRMs before the errata (`printed_drms`, written where an errata changed, added or removed one)
+function evaluate(chart, ctx, asPrinted) {
+  const drms = asPrinted && chart.printed_drms ? chart.printed_drms : chart.drms;
+  const found = drms.map((d) => applied(d, ctx)).filter((a) => a);
   const kept = new Set();
   for (const g of chart.drm_groups || []) {
     const members = found.filter((a) => a.drm.group === g.id);
@@ -303,7 +305,7 @@ function readRoll(chart, typed) {
 // Everything the panel shows for one state: the DRMs, the dice, each row's chance, the roll's row.
 function answer(chart, state) {
   const ctx = Object.assign({}, state.context, state.keys);
-  const breakdown = evaluate(chart, ctx);
+  const breakdown = evaluate(chart, ctx, state.asPrinted);
   // the chart's DRMs (capped), plus a DRM given on top (`state.extra`: `chartc lookup --drm`)
   const drm = breakdown.total + (state.extra || 0);
   const dice = diceFor(chart, ctx);
