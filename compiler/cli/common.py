@@ -26,6 +26,7 @@ from compiler.errata.printing import AS_CORRECTED, Printing, UnknownPrinting
 if TYPE_CHECKING:
     from compiler import model
     from compiler.build.project import Compilation
+    from compiler.diagnostics import Diagnostic
     from compiler.engine.lookup import Forces
 
 
@@ -251,18 +252,38 @@ def find_chart_or_limit(
             + f" (`chartc list {game_id}` lists them)"
         )
     if blocking or chart is None:
-        from compiler.diagnostics import render_short  # lazy: `chartc --help` and `lookup` render no finding
-
-        echo_lines((render_short(d) for d in blocking[:20]), err=True)
-        click.echo(
-            printable(
-                f"error: game `{game_id}` has {len(blocking)} error(s); fix them first "
-                f"(`chartc check {charts_dir / game_id}`)"
-            ),
-            err=True,
-        )
-        sys.exit(EXIT_FINDINGS)
+        refuse_errors(game_id, blocking, charts_dir)
     return game, chart, None
+
+
+def refuse_errors(game_id: str, blocking: list[Diagnostic], charts_dir: Path) -> NoReturn:
+    """Print a game's first 20 errors and `error: game ... fix them first` on stderr, and exit 1:
+    no command answers from, or writes, a game that does not check clean."""
+    from compiler.diagnostics import render_short  # lazy: `chartc --help` and `lookup` render no finding
+
+    echo_lines((render_short(d) for d in blocking[:20]), err=True)
+    click.echo(
+        printable(
+            f"error: game `{game_id}` has {len(blocking)} error(s); fix them first "
+            f"(`chartc check {charts_dir / game_id}`)"
+        ),
+        err=True,
+    )
+    sys.exit(EXIT_FINDINGS)
+
+
+def load_clean_game(game_id: str, charts_dir: Path, printing: Printing = AS_CORRECTED) -> model.Game:
+    """Game GAME_ID of the charts folder in `printing`, checked: a game that is not there is a usage
+    error, one with errors is refused (`refuse_errors`)."""
+    folder = charts_dir / game_id
+    comp = load_game_folder(folder, printing) if folder.is_dir() else None
+    game = comp.project.games.get(game_id) if comp is not None else None
+    if comp is None or game is None:
+        raise usage_error(f"no game `{game_id}` in {charts_dir}")
+    blocking = [d for d in comp.diagnostics if d.severity.value == "error"]
+    if blocking:
+        refuse_errors(game_id, blocking, charts_dir)
+    return game
 
 
 def ask(

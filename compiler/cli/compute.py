@@ -4,27 +4,25 @@ increase) for the context variables given."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import click
 
 from compiler import model
 from compiler.cli.common import (
-    EXIT_FINDINGS,
     JSON_FORMATS,
     charts_option,
     echo_lines,
     fail,
     format_option,
-    load_game_folder,
+    load_clean_game,
     set_option,
     split_address,
     usage_error,
     when_option,
 )
 from compiler.cli.printing import printing_options
-from compiler.diagnostics import did_you_mean, render_short
+from compiler.diagnostics import did_you_mean
 from compiler.diagnostics.textsafe import json_text, printable
 from compiler.engine.compute import compute
 from compiler.engine.formulas import formula_refs
@@ -51,16 +49,7 @@ def compute_command(
     prints 13 (USAAF 22.2: one third more, remainders rounded down).
     """
     game_id, name = split_address(address)
-    folder = charts_dir / game_id
-    comp = load_game_folder(folder, printing) if folder.is_dir() else None
-    game = comp.project.games.get(game_id) if comp is not None else None
-    if comp is None or game is None:
-        raise usage_error(f"no game `{game_id}` in {charts_dir}")
-    blocking = [d for d in comp.diagnostics if d.severity.value == "error"]
-    if blocking:
-        echo_lines((render_short(d) for d in blocking[:20]), err=True)
-        click.echo(printable(f"error: game `{game_id}` has {len(blocking)} error(s); fix them first"), err=True)
-        sys.exit(EXIT_FINDINGS)
+    game = load_clean_game(game_id, charts_dir, printing)
     formula = game.formula(name)
     if formula is None:
         close = did_you_mean(name, [f.id for f in game.formulas])

@@ -13,14 +13,12 @@ from compiler.build.reader import ReadError, read_bytes
 from compiler.cli.common import (
     EXIT_FINDINGS,
     charts_option,
-    echo_lines,
     find_chart,
     format_option,
-    load_game_folder,
+    load_clean_game,
     usage_error,
 )
 from compiler.cli.printing import printing_options
-from compiler.diagnostics import render_short
 from compiler.diagnostics.textsafe import printable
 from compiler.errata.printing import Printing
 from compiler.tools.fmt import FormatSyntaxError, UnsafeFormat, format_text
@@ -159,16 +157,7 @@ def _export_platform(
     """`export GAME --to PLATFORM`: the game checked, then written by compiler/tools/platforms.py."""
     if "/" in game_id:
         raise usage_error(f"--to exports a whole game: give GAME, not `{game_id}`")
-    folder = charts_dir / game_id
-    if not folder.is_dir():
-        raise usage_error(f"no game `{game_id}` in {charts_dir}")
-    comp = load_game_folder(folder, printing)
-    game = comp.project.games.get(game_id)
-    errors = [d for d in comp.diagnostics if d.severity.value == "error"]
-    if game is None or errors:
-        echo_lines((render_short(d) for d in errors[:20]), err=True)
-        click.echo(printable(f"error: game `{game_id}` has {len(errors)} error(s); fix them first"), err=True)
-        sys.exit(EXIT_FINDINGS)
+    game = load_clean_game(game_id, charts_dir, printing)
     target = out if out is not None else Path("exports") / game_id / platform
     if foundry_cli is not None:
         if platform != "foundry":

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
-from compiler.cli.common import EXIT_FINDINGS, charts_option, echo_lines, format_option, load_game_folder, usage_error
+from compiler.cli.common import (
+    charts_option,
+    format_option,
+    load_clean_game,
+)
 from compiler.cli.printing import printing_options
-from compiler.diagnostics import render_short
-from compiler.diagnostics.textsafe import printable
 from compiler.errata.printing import Printing
 from compiler.tools.vectors import vectors_text
 
@@ -40,16 +41,7 @@ def vectors_command(game_id: str, out: Path | None, fmt: str, charts_dir: Path, 
     `rows` in the game's JSON of the same printing (`printing`: `amended`, `as-printed` with
     --as-printed, `up-to-NAME` with --printing NAME); null means no row.
     """
-    folder = charts_dir / game_id
-    if not folder.is_dir():
-        raise usage_error(f"no game `{game_id}` in {charts_dir}")
-    comp = load_game_folder(folder, printing)
-    game = comp.project.games.get(game_id)
-    errors = [d for d in comp.diagnostics if d.severity.value == "error"]
-    if game is None or errors:
-        echo_lines((render_short(d) for d in errors[:20]), err=True)
-        click.echo(printable(f"error: game `{game_id}` has {len(errors)} error(s); fix them first"), err=True)
-        sys.exit(EXIT_FINDINGS)
+    game = load_clean_game(game_id, charts_dir, printing)
     text = vectors_text(game)
     if out is None:
         click.echo(text, nl=False)
