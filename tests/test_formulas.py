@@ -71,7 +71,11 @@ def test_halving_follows_22_3_and_22_4(usaaf) -> None:
 
 def test_compute_refuses_what_it_cannot_answer() -> None:
     code, out = _compute("usaaf/halved_production", "--set", "production=10")
-    assert code == 2 and "needs --set halvings=N" in out
+    assert code == 2 and "needs --set halvings=N (Target systems destroyed that halve production" in out
+    # 22.3: production is the number before 22.2's increase (10, not 13): the usage error says so
+    code, out = _compute("usaaf/halved_production", "--set", "halvings=1")
+    said = "--set production=N (Units of one aircraft model produced per game turn, before the 22.2 increase"
+    assert code == 2 and said in out
     code, out = _compute("usaaf/production_increase", "--set", "prodction=3")
     assert code == 2 and "did you mean `production`?" in out
     code, out = _compute("usaaf/production_increase", "--set", "production=100")

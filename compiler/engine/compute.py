@@ -41,7 +41,8 @@ def compute(game: model.Game, formula: model.Formula, when: tuple[str, ...], set
     context = read_given(game, when, sets, variable, "production=10")
     missing = [v for v in reads if v not in context and game.context[v].type is model.ContextType.INT]
     if missing:
-        raise LookupUsage(f"formula `{formula.id}` needs " + ", ".join(f"--set {v}=N" for v in missing))
+        needed = (f"--set {v}=N ({game.context[v].label})" for v in missing)
+        raise LookupUsage(f"formula `{formula.id}` needs " + ", ".join(needed))
     try:
         value = evaluate(game, formula, context)
     except FormulaProblem as exc:
