@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import os
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -144,3 +148,65 @@ def run(monkeypatch):
         return runner.invoke(cli, list(args), catch_exceptions=False)
 
     return invoke
+
+
+REQUIRE_BROWSER = os.environ.get("CHARTC_REQUIRE_BROWSER") == "1"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+
+class _Chromium:
+    """The session's one Chromium (and its Playwright driver), closed right after the last test that
+    uses it: Playwright's sync API leaves its event loop set on the thread, which the language
+    server's asyncio tests (tests/test_lsp.py) cannot run beside."""
+
+    last_user: pytest.Item | None = None
+    playwright: Any = None
+    launched: Any = None
+
+    def close(self) -> None:
+        if self.launched is not None:
+            self.launched.close()
+            self.playwright.stop()
+            self.launched = self.playwright = None
+
+
+_CHROMIUM = _Chromium()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    users = [item for item in session.items if "browser" in getattr(item, "fixturenames", ())]
+    _CHROMIUM.last_user = users[-1] if users else None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
+    yield  # the module's pages and contexts are closed first
+    if item is _CHROMIUM.last_user:
+        _CHROMIUM.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Headless Chromium (Playwright, the system Chromium), started once per session for the aid's
+    live, calculator and phone tests (each start and stop cost about 1.5 s of CPU) and closed after
+    the last of them. CI sets CHARTC_REQUIRE_BROWSER=1: then a missing Playwright or Chromium fails
+    instead of skipping."""
+    if REQUIRE_BROWSER:
+        from playwright.sync_api import sync_playwright
+    else:
+        sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]' installs Playwright")
+        sync_playwright = sync_api.sync_playwright
+        if not Path(CHROMIUM).is_file():
+            pytest.skip("no Chromium at /usr/bin/chromium (apt-get install chromium)")
+    _CHROMIUM.playwright = sync_playwright().start()
+    _CHROMIUM.launched = _CHROMIUM.playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+    yield _CHROMIUM.launched
+    _CHROMIUM.close()

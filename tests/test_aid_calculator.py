@@ -18,12 +18,11 @@ from tests.test_aid_live import (
     _open,
     _panel,
     _watched_page,
-    browser,  # noqa: F401  (the Chromium fixture)
-)
+)  # the Chromium fixture `browser` is tests/conftest.py's, started once per session
 
 
 @pytest.fixture(scope="module")
-def ia2(browser: Any) -> Iterator[Any]:  # noqa: F811
+def ia2(browser: Any) -> Iterator[Any]:
     for opened in _watched_page(browser):
         _open(opened, IA2_HTML)
         yield opened

@@ -11,7 +11,6 @@ or Chromium fails instead of skipping.
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,32 +23,8 @@ from compiler.build.render import render_outputs
 from compiler.tools.vectors import game_vectors
 from tests.conftest import ROOT
 
-REQUIRE = os.environ.get("CHARTC_REQUIRE_BROWSER") == "1"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 IA2_HTML = ROOT / "generated" / "ia2" / "ia2.html"
 SCREENSHOT = ROOT / "docs" / "player-aid" / "interactive-r4.png"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if REQUIRE:
-        from playwright.sync_api import sync_playwright
-    else:
-        sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]' installs Playwright")
-        sync_playwright = sync_api.sync_playwright
-        if not Path(CHROMIUM).is_file():
-            pytest.skip("no Chromium at /usr/bin/chromium (apt-get install chromium)")
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield launched
-        launched.close()
 
 
 def _watched_page(browser: Any) -> Iterator[Any]:

@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from tests.conftest import ROOT
-from tests.test_aid_live import browser  # noqa: F401  (the Chromium fixture)
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3, "is_mobile": True, "has_touch": True}
 MIN_TEXT_PX = 13.0  # table cells print 15 px and notes 13 px at phone width
@@ -43,7 +42,7 @@ MEASURE = """() => {
 
 
 @pytest.fixture(scope="module")
-def phone(browser: Any) -> Iterator[Any]:  # noqa: F811
+def phone(browser: Any) -> Iterator[Any]:
     context = browser.new_context(**PHONE)
     yield context.new_page()
     context.close()

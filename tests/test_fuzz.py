@@ -1,11 +1,12 @@
 """Fuzzing: no input, however broken, makes chartc raise; every finding is positioned.
 
 The default run is bounded (a few seconds of CPU): the truncation and token-mutation tests compile
-the damaged file with the game header only (`game.chart`), and truncate at a sample of lines. The
-exhaustive versions, which compile the damaged file with all of IA2's files at every line, are
-marked `slow` (`pytest -m slow`, a step of `.ci/run`). A longer run:
+the damaged file with the game header only (`game.chart`), truncate at a sample of lines, and each
+hypothesis test tries `DEFAULT_EXAMPLES` inputs. The exhaustive versions, which compile the damaged
+file with all of IA2's files at every line, and each hypothesis test again at `EXAMPLES` inputs
+(the `_full` tests), are marked `slow` (`pytest -m slow`, a step of `.ci/run`). A longer run:
 
-    CHARTC_FUZZ_EXAMPLES=2000 pytest tests/test_fuzz.py     # more hypothesis examples per test
+    CHARTC_FUZZ_EXAMPLES=2000 pytest -m slow tests/test_fuzz.py   # more hypothesis examples per test
     CHARTC_FUZZ_LONG=1 pytest -m slow tests/test_fuzz.py    # adds the 10 MB many-charts file
 
 Seed inputs live in tests/fuzz_corpus/ (run on every pass); add each input a fuzz run finds there.
@@ -34,10 +35,12 @@ from tests.conftest import CHARTS
 from tests.conftest import compile_files as compile_in
 
 EXAMPLES = int(os.environ.get("CHARTC_FUZZ_EXAMPLES", "100"))
+DEFAULT_EXAMPLES = min(EXAMPLES, 25)  # issue 29: the default run's CPU budget; the slow run tries EXAMPLES
 LONG = bool(os.environ.get("CHARTC_FUZZ_LONG"))
 CORPUS = Path(__file__).resolve().parent / "fuzz_corpus"
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=not os.environ.get("CHARTC_FUZZ_RANDOM"),
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], database=None)
+FUZZ_DEFAULT = settings(FUZZ, max_examples=DEFAULT_EXAMPLES)
 REAL = {p.name: p.read_bytes() for p in sorted((CHARTS / "ia2").glob("*.chart"))}
 HEADER = "game.chart"  # the game header, calendar, periods and enums every other IA2 file uses
 # The IA2 files that use names declared in files other than the header (enums, charts, errata
@@ -60,7 +63,7 @@ NEEDS_OTHER_FILES = {
     "sequence.chart",
     "setup.chart",
 }
-TRUNCATION_STRIDE = 25  # the default run truncates at every 25th line (and the last); `slow`: slow_truncations
+TRUNCATION_STRIDE = 50  # every 50th line (and the last) by default (issue 29: was 25); `slow`: slow_truncations
 LANGUAGE_ALPHABET = [*'chartgmeroly{}[]":,|*-+#\\ \t\r\n0123456789dkCvw=<>!()', "\ufeff", "\u202e", "é"]
 TOKEN = re.compile(rb'\s+|"(?:[^"\\\n]|\\.)*"|[A-Za-z0-9_]+|[^A-Za-z0-9_\s]')
 
@@ -176,16 +179,32 @@ def test_a_10_mb_file_of_real_charts() -> None:
 # ---- hypothesis ----------------------------------------------------------------------------------
 
 
-@FUZZ
+@FUZZ_DEFAULT
 @given(st.binary(max_size=400))
 def test_random_bytes(data: bytes) -> None:
     assert_reported(compile_files({"a.chart": data}))
 
 
+@pytest.mark.slow
 @FUZZ
+@given(st.binary(max_size=400))
+def test_random_bytes_full(data: bytes) -> None:
+    """`test_random_bytes` at `EXAMPLES` inputs: the slow run (issue 29's budget)."""
+    test_random_bytes.hypothesis.inner_test(data)
+
+
+@FUZZ_DEFAULT
 @given(st.text(alphabet=st.sampled_from(LANGUAGE_ALPHABET), max_size=300))
 def test_random_text_from_the_language_alphabet(text: str) -> None:
     assert_reported(compile_files({"a.chart": text.encode("utf-8", errors="surrogatepass")}))
+
+
+@pytest.mark.slow
+@FUZZ
+@given(st.text(alphabet=st.sampled_from(LANGUAGE_ALPHABET), max_size=300))
+def test_random_text_from_the_language_alphabet_full(text: str) -> None:
+    """`test_random_text_from_the_language_alphabet` at `EXAMPLES` inputs: the slow run (issue 29's budget)."""
+    test_random_text_from_the_language_alphabet.hypothesis.inner_test(text)
 
 
 def _tokens(data: bytes) -> list[bytes]:
@@ -216,11 +235,19 @@ def _mutate(data, tokens: list[bytes]) -> bytes:
     return b"".join(tokens)
 
 
-@FUZZ
+@FUZZ_DEFAULT
 @given(st.data())
 def test_token_mutations_of_the_real_charts(data) -> None:
     name = data.draw(st.sampled_from(sorted(REAL)))
     compile_files(with_header(name, _mutate(data, _tokens(REAL[name]))), game="ia2")
+
+
+@pytest.mark.slow
+@FUZZ
+@given(st.data())
+def test_token_mutations_of_the_real_charts_full(data) -> None:
+    """`test_token_mutations_of_the_real_charts` at `EXAMPLES` inputs: the slow run (issue 29's budget)."""
+    test_token_mutations_of_the_real_charts.hypothesis.inner_test(data)
 
 
 @pytest.mark.slow
