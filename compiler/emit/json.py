@@ -13,8 +13,15 @@ from typing import Any, assert_never
 from compiler import model
 from compiler.diagnostics.textsafe import json_text
 from compiler.emit.json_chains import chains_json
-from compiler.emit.json_rules import ambiguity_json, conflict_json, fact_json, formula_json, kept_json, limit_json
-from compiler.emit.json_rules import where_json
+from compiler.emit.json_rules import (
+    ambiguity_json,
+    conflict_json,
+    fact_json,
+    formula_json,
+    kept_json,
+    limit_json,
+    where_json,
+)
 from compiler.emit.json_rules import condition_json as _cond
 from compiler.engine.chances import dice_variants, distinct_chances, drm_reach_span, probability_json
 from compiler.engine.overlays import each_overlay
