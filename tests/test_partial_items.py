@@ -1,7 +1,8 @@
 """Items of docs/coverage/*.md that issue 30's pass over the partial items made data: the book's
 inconsistencies in words as `conflict` blocks (IA2 10.16, 9.4, 8.2, 7.12; Stuka Leader's Bail Out
 cross-references and Promotion number) and the player's choices as `one of` cells (Stuka Leader's
-Legendary decision and the HO OR Pilot notation). Each is read as a player or `chartc check` reads it."""
+Legendary decision, the HO OR Pilot notation, an Event card's penalty instead of SO). Each is read
+as a player or `chartc check` reads it."""
 
 from __future__ import annotations
 
@@ -77,6 +78,9 @@ def test_stuka_leader_choices_are_offered(run) -> None:
     out = run("lookup", "stuka_leader/key_terms", "--key", "key_term=ho_or_pilot").output
     assert ("When the Target is Destroyed: your choice of All Pilots regain expended Horrido uses or Add a Pilot "
             "of the specified Skill to your Squadron") in out
+    # L178: "Some Event cards give you an option to suffer a penalty rather than pay SO points"
+    out = run("lookup", "stuka_leader/so_rules", "--key", "so_rule=event_penalty").output
+    assert "Your choice: your choice of Pay the SO points or Suffer the penalty" in out
     # HO AND Pilot gives both: no choice
     out = run("lookup", "stuka_leader/key_terms", "--key", "key_term=ho_and_pilot").output
     assert "your choice" not in out

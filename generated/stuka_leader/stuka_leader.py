@@ -3312,20 +3312,24 @@ def lookup_track_moves(*, track_move: TrackMove) -> TrackMovesResult:
 
 
 # ---- 'so_rules'
-SoRulesResult = TypedDict('SoRulesResult', {'rule': str})
-SO_RULES_COLUMNS: Final = ('rule',)
-_SO_RULES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+SoRulesResult = TypedDict('SoRulesResult', {'rule': str, 'option': str | Choice | None})
+SO_RULES_COLUMNS: Final = ('rule', 'option')
+_SO_RULES_ROWS: Final[tuple[_Row[tuple[str, str | Choice | None]], ...]] = (
     (('total',), None, None, (
         'Each Campaign Sheet specifies the number of Special Option points available. This is the total number of SO points available throughout the entire Campaign. SO points are difficult to replenish during a Campaign, so you will need to spend them carefully.',
+        None,
     )),
     (('purchases',), None, None, (
         'You can purchase Skills, Fuel, Schnapps counters, Special Weapons and Priority Options with your Special Option points. The Priority costs are found on the Player Help Sheet. Non-Special Weapons do not cost SO points.',
+        None,
     )),
     (('out_of_so',), None, None, (
         'Some Event cards and Target cards will force you to pay Special Option points. If you are required to spend Special Option points and you cannot, you immediately end the Campaign with a Dismal Evaluation.',
+        None,
     )),
     (('event_penalty',), None, None, (
         'Some Event cards give you an option to suffer a penalty rather than pay SO points. If you choose not to (or cannot) pay the SO, suffer the penalty.',
+        {'choice': ('Pay the SO points', 'Suffer the penalty')},
     )),
 )
 
@@ -3339,6 +3343,7 @@ def lookup_so_rules(*, so_rule: SoRule) -> SoRulesResult:
     Returns:
         The row's values by column:
             'rule': As printed
+            'option': Your choice
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -3347,7 +3352,7 @@ def lookup_so_rules(*, so_rule: SoRule) -> SoRulesResult:
     if type(so_rule) is not str or so_rule not in SO_RULE_LABELS:
         so_rule = _member('so_rules', 'so_rule', so_rule, SO_RULE_LABELS)
     row = _select('so_rules', _SO_RULES_ROWS, (so_rule,), None)
-    return {'rule': row[0]}
+    return {'rule': row[0], 'option': row[1]}
 
 
 # ---- 'tactical_display_setup'
