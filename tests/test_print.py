@@ -184,9 +184,10 @@ EXPECTED_PAGES_WEASYPRINT_LANDSCAPE = {
         ("a4", True): (6, 28), ("letter", True): (6, 28),
     },
     # Stuka Leader with the board's adjacency (area_adjacent): 5 + 20, 5 + 21, 19 + 69, 19 + 72
+    # with the three choice columns (promotion, key_terms, so_rules): 5 + 21, 5 + 22, 19 + 71, 19 + 73
     "stuka_leader": {
-        ("a4", False): (5, 25), ("letter", False): (5, 26),
-        ("a4", True): (19, 88), ("letter", True): (19, 91),
+        ("a4", False): (5, 26), ("letter", False): (5, 27),
+        ("a4", True): (19, 90), ("letter", True): (19, 92),
     },
     "aa_rules": {
         ("a4", False): (2, 4), ("letter", False): (2, 4),
