@@ -22,7 +22,7 @@ _JU88 = (
 )
 
 
-def test_ia2_states_eight_prohibitions_as_forbidden(corpus: Compilation) -> None:
+def test_ia2_states_eleven_prohibitions_as_forbidden(corpus: Compilation) -> None:
     game = corpus.project.games["ia2"]
     forbidden = sorted(
         (limit.id, case.cite.split(":")[0] if case.cite else "")
@@ -37,6 +37,9 @@ def test_ia2_states_eight_prohibitions_as_forbidden(corpus: Compilation) -> None
         ("bomber_interceptions", "7.2.2.10"),  # not in the endurance box after fighter combat
         ("bomber_interceptions", "7.4.1"),  # your speed is lower than the bombers'
         ("ek1_awards", "7.8.3"),  # the EK2 before the EK1
+        ("escort_combats_avoided", "7.2.1"),  # you normally cannot avoid combat with the escorts
+        ("forward_weapons_held", "7.1.3"),  # the basic game fires all unjammed forward weapons together
+        ("gold_clasp", "7.8.5 Game Note"),  # not obtainable within the frame of the game
         ("tour_base_changes", "10.15.2"),  # you may not change bases (Tour of Duty)
         ("vertical_attacks", "11.5"),
     ]
@@ -92,3 +95,25 @@ def test_within_names_a_limit_of_an_int_column(tmp_path: Path) -> None:
     unknown = 'chart c "C" { roll 1d6 column a: int "A" within track_2 rows { 1-6: 0 } }\n'
     comp = compile_text(tmp_path / "unknown", _JU88 + unknown)
     assert [(d.code, d.help) for d in comp.diagnostics] == [("C201", "did you mean `track_1`?")]
+
+
+def test_allowances_before_an_unconditional_prohibition_are_read_on_the_charts_keys(tmp_path: Path) -> None:
+    # IA2 7.2.1: "you normally cannot avoid combat with the escorts (exceptions: 7.1.10 ...)": the Escape
+    # Chart's success allows one, otherwise forbidden. A chart keyed by the outcome gives a count only
+    # where the allowance holds.
+    head = (
+        'game t { title "T" }\n'
+        'enum outcome { escaped "Escaped on R4" engaged "Combat" }\n'
+        'context r4_outcome: outcome "Escape Chart outcome"\n'
+        'limit avoided "Escort combats avoided" { rule "7.2.1"\n'
+        '  at most 1 when r4_outcome == escaped cite "7.1.10: a successful roll on the Escape Chart [R4]"\n'
+        '  forbidden cite "7.2.1: you normally cannot avoid combat with the escorts" }\n'
+    )
+    chart = 'chart c "C" {{ key r4_outcome: outcome column n: int "Avoided" within avoided rows {{ {rows} }} }}\n'
+    ok = compile_text(tmp_path / "ok", head + chart.format(rows="escaped: 1 engaged: 0"))
+    assert codes(ok) == []
+    wrong = compile_text(tmp_path / "wrong", head + chart.format(rows="escaped: 1 engaged: 1"))
+    assert [(d.code, d.message) for d in wrong.diagnostics] == [
+        ("C492", "chart `c` gives n `1` for r4_outcome `Combat`, where limit `avoided` (Escort combats avoided) "
+                 "is forbidden (7.2.1: you normally cannot avoid combat with the escorts)")
+    ]

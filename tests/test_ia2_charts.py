@@ -85,9 +85,13 @@ def test_corpus_reports_only_the_known_print_defects(corpus_as_printed, corpus) 
         ("C461", "examples.chart", "r7_july_1944_79"),  # 10.6.1: 79 in R7's 1944 late column, past its printed rows
         ("C481", "conflicts.chart", "a6_to_a8r2_rolls"),  # 4.6.4: R2 then R3; 8.2's example: R3 alone
         ("C481", "conflicts.chart", "armored_knights_prestige"),  # 10.15.2: Prestige Level 3 with no award
+        ("C481", "conflicts.chart", "availability_chart_name"),  # 8.2's "Aircraft Availability Chart"; 4.6.4: R2, R3
+        ("C481", "conflicts.chart", "bodenplatte_flak_maximum"),  # 10.16: "0 to 3, maximum"; +1 IFF drm: 6 + 1 - 3
         ("C481", "conflicts.chart", "c3_chart"),  # 7.1.13's [C3] is the rules' chart; the errata's the optional
         ("C481", "conflicts.chart", "escorts_prestige"),  # 10.15.2: three awards at Prestige Level 2
         ("C481", "conflicts.chart", "galland_rank"),  # 10.4: "General", no such rank in 7.9.1 or 10.14
+        ("C481", "conflicts.chart", "injury_family"),  # 9.4: the family he started on / he was flying
+        ("C481", "conflicts.chart", "mann_prestige_awards"),  # 7.12: Level 5 with 20 points and 20 flights
         ("C481", "conflicts.chart", "out_of_ammo_section"),  # 7.3.1 cites (10.11); the ammo rules are 10.9, 10.10
         ("C481", "conflicts.chart", "scrounging_exception"),  # 7.4.2's exception; 7.9.2 names no jams or injuries
         ("C481", "conflicts.chart", "skills_outside_7_7"),  # Parachute, Landing, S.A., Reflexes outside 7.7

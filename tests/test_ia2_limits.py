@@ -62,7 +62,7 @@ def test_passes_before_the_escort(gen) -> None:
 
 def test_escorts_cannot_normally_be_avoided(gen) -> None:
     # IA2 7.2.1 (line 362): "you normally cannot avoid combat with the escorts (exceptions: 7.1.10, 7.9.1)"
-    assert bound(gen.limit_escort_combats_avoided()) == ("exactly", 0, 0)
+    assert bound(gen.limit_escort_combats_avoided()) == ("forbidden", 0, 0)
     assert bound(gen.limit_escort_combats_avoided(escaped_on_r4=True)) == ("at_most", None, 1)
     assert bound(gen.limit_escort_combats_avoided(geschwader_leader=True)) == ("at_most", None, 1)
 
@@ -74,7 +74,7 @@ def test_firing_limits_against_bombers(gen) -> None:
     # 7.1.6 (line 293): after firing once at close range the interceptor must break off
     assert bound(gen.limit_close_range_firings()) == ("at_most", None, 1)
     # 7.1.3 (line 281): the basic game fires all unjammed forward weapons together; 10.10.1 selects them
-    assert bound(gen.limit_forward_weapons_held()) == ("exactly", 0, 0)
+    assert bound(gen.limit_forward_weapons_held()) == ("forbidden", 0, 0)
     assert gen.limit_forward_weapons_held(weapon_selection_used=True)["kind"] == "unlimited"
     # 10.10.1 (line 898): one selection, at the beginning of each pass or round
     assert bound(gen.limit_weapon_selections(weapon_selection_used=True)) == ("exactly", 1, 1)
@@ -144,7 +144,7 @@ def test_night_owl_annual_leave_and_awards(gen) -> None:
     # 7.8.3 (line 503): one had to have the EK2 before receiving the EK1
     assert bound(gen.limit_ek1_awards(ek2_holder=False)) == ("forbidden", 0, 0)
     # 7.8.5 Game Note (line 508): the Gold clasp is not obtainable, but is for a combined career
-    assert bound(gen.limit_gold_clasp()) == ("exactly", 0, 0)
+    assert bound(gen.limit_gold_clasp()) == ("forbidden", 0, 0)
     assert gen.limit_gold_clasp(combined_career=True)["kind"] == "unlimited"
     # R1 note 5, 4.6.1 (lines 135, 168): JV 44 requires a Knight's Cross holder
     assert bound(gen.limit_jv44_reassignments(knights_cross_holder=False)) == ("exactly", 0, 0)

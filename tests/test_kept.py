@@ -4,10 +4,14 @@ the real charts, and the code still fires on a copy that does not keep them."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+
+import jsonschema
 
 from compiler.build.project import Compilation
 from compiler.diagnostics import Severity, render_short
+from compiler.emit.json import emit_game_json
 from tests.conftest import CHARTS, codes, compile_files, compile_text
 
 _TURNS = (
@@ -88,3 +92,22 @@ def test_kept_at_an_unknown_record_is_an_unknown_name(tmp_path: Path) -> None:
         ("C201", "`posting` has no record `ekdo26`", "did you mean `ekdo262`?"),
     ]
     assert "C412" in codes(comp)  # neither statement keeps it
+
+
+def test_kept_statements_are_in_the_game_json(corpus: Compilation) -> None:
+    # USAAF 23.1/22.8: May 1944 in no game turn; IA2 10.4 (Schnörrer's EKdo 262 posting) kept as printed
+    schema = json.loads((CHARTS.parent / "schemas" / "chartc-game.schema.json").read_text("utf-8"))
+    usaaf = json.loads(emit_game_json(corpus.project.games["usaaf"]))
+    jsonschema.validate(usaaf, schema)
+    [may] = usaaf["kept_findings"]
+    assert (may["code"], may["at"], may["at_kind"], may["source_file"], may["line"]) == (
+        "C411", "1944-05", "months", "usaaf/game.chart", 27
+    )
+    assert may["because"].startswith("23.1 prints Game Turn 3 as March/April and 22.8 Game Turn 4 as June")
+    ia2 = json.loads(emit_game_json(corpus.project.games["ia2"]))
+    assert [(k["code"], k["at"], k["at_kind"]) for k in ia2["kept_findings"]] == [
+        ("C412", "ace_posting.schnoerrer_ekdo262", "record"),
+        ("C412", "ace_posting.spaete_ekdo16", "record"),
+        ("C412", "ace_posting.spaete_jg7", "record"),
+        ("C412", "mission.schweinfurt", "record"),
+    ]

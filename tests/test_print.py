@@ -59,9 +59,11 @@ EXPECTED_PAGES = {
         ("a4", False): (2, 8), ("letter", False): (2, 9),
         ("a4", True): (5, 26), ("letter", True): (5, 27),
     },
+    # the Legendary decision, HO OR Pilot and the Event penalty as choices (three columns of rule charts):
+    # A4 large print 13 + 57 to 13 + 58
     "stuka_leader": {
         ("a4", False): (4, 23), ("letter", False): (4, 24),
-        ("a4", True): (13, 70), ("letter", True): (13, 74),
+        ("a4", True): (13, 71), ("letter", True): (13, 74),
     },
     "aa_rules": {
         ("a4", False): (1, 3), ("letter", False): (1, 3),
@@ -104,9 +106,10 @@ EXPECTED_PAGES_WEASYPRINT = {
     },
     # Stuka Leader 22 to 3 + 18 (23 to 4 + 19, 73 to 14 + 58, 76 to 14 + 60)
     # Stuka Leader with the board's adjacency (area_adjacent, in the reference): 3 + 19, 4 + 20, 14 + 58, 14 + 62
+    # with the three choices (promotion, key_terms, so_rules each one column more): large print 14 + 60, 14 + 63
     "stuka_leader": {
         ("a4", False): (3, 22), ("letter", False): (4, 24),
-        ("a4", True): (14, 72), ("letter", True): (14, 76),
+        ("a4", True): (14, 74), ("letter", True): (14, 77),
     },
     "aa_rules": {
         ("a4", False): (1, 3), ("letter", False): (1, 3),
@@ -181,9 +184,10 @@ EXPECTED_PAGES_WEASYPRINT_LANDSCAPE = {
         ("a4", True): (6, 28), ("letter", True): (6, 28),
     },
     # Stuka Leader with the board's adjacency (area_adjacent): 5 + 20, 5 + 21, 19 + 69, 19 + 72
+    # with the three choice columns (promotion, key_terms, so_rules): 5 + 21, 5 + 22, 19 + 71, 19 + 73
     "stuka_leader": {
-        ("a4", False): (5, 25), ("letter", False): (5, 26),
-        ("a4", True): (19, 88), ("letter", True): (19, 91),
+        ("a4", False): (5, 26), ("letter", False): (5, 27),
+        ("a4", True): (19, 90), ("letter", True): (19, 92),
     },
     "aa_rules": {
         ("a4", False): (2, 4), ("letter", False): (2, 4),

@@ -29,9 +29,10 @@ def value(game, address: str, roll: str | None, drm: int = 0, **keys: str):
 
 def test_stuka_leader_findings_are_the_books_inconsistencies(corpus) -> None:
     # Every Stuka Leader finding is a place where the rulebook prints one fact two ways (C418: kept as
-    # printed, each citing both places, the invariant saying why it is kept), the Campaign
-    # Sheets it does not print (C308), or a formula the print lets leave its domain (C476): no gaps, no
-    # off-table DRMs, no threshold list that goes down (C408).
+    # printed, each citing both places, the invariant saying why it is kept), two places in words that
+    # disagree (C481: a conflict kept as printed), the Campaign Sheets it does not print (C308), or a
+    # formula the print lets leave its domain (C476): no gaps, no off-table DRMs, no threshold list that
+    # goes down (C408).
     found = sorted(
         (d.code, d.message.split("`")[1])
         for d in corpus.diagnostics
@@ -51,6 +52,8 @@ def test_stuka_leader_findings_are_the_books_inconsistencies(corpus) -> None:
         ("C418", "weapon_counters_against_bombers"),  # L109 not Bombers; L388, L461, L511 against Bombers
         ("C418", "zeal_notation_label"),  # L107 prints no label; L333, L596 Zeal
         ("C476", "end_of_day_stress"),  # Debriefing 23-24: no floor at 0 Stress (a Drop Tank's -1 at 0)
+        ("C481", "bail_out_section"),  # L394 the Dogfighting section, L573 page 19; the rules are L234-L248
+        ("C481", "promotion_xp_deducted"),  # L627 the new Level's Promotion number; L629 subtracts the 5
     ]
 
 

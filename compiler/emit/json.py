@@ -13,7 +13,15 @@ from typing import Any, assert_never
 from compiler import model
 from compiler.diagnostics.textsafe import json_text
 from compiler.emit.json_chains import chains_json
-from compiler.emit.json_rules import ambiguity_json, conflict_json, fact_json, formula_json, limit_json, where_json
+from compiler.emit.json_rules import (
+    ambiguity_json,
+    conflict_json,
+    fact_json,
+    formula_json,
+    kept_json,
+    limit_json,
+    where_json,
+)
 from compiler.emit.json_rules import condition_json as _cond
 from compiler.emit.json_rules import header_errata_json as _header_errata
 from compiler.engine.chances import dice_variants, distinct_chances, drm_reach_span, probability_json
@@ -59,6 +67,7 @@ def emit_game_json(game: model.Game) -> str:
         "limits": [limit_json(lim) for lim in game.limits],
         "conflicts": [conflict_json(c) for c in game.conflicts],
         "ambiguities": [ambiguity_json(a) for a in game.ambiguities],
+        "kept_findings": [kept_json(k) for k in game.kept],
         "chains": chains_json(game),
     }
     return json_text(_pretty(doc, 0)) + "\n"  # hidden characters as escapes: same data, safe to view

@@ -152,6 +152,19 @@ def header_errata_json(game: model.Game) -> dict[str, Any]:
     ]}
 
 
+def kept_json(kept: model.KeptFinding) -> dict[str, Any]:
+    """`kept CODE at SUBJECT because "why"`: a warning the book's own print causes, kept as printed;
+    `at_kind` says what `at` names (months of the calendar, or a record `enum.member`)."""
+    return {
+        "code": kept.code,
+        "at": kept.subject,
+        "at_kind": model.KEPT_SUBJECTS[kept.code].value,
+        "because": kept.reason,
+        "source_file": kept.source_file,
+        "line": kept.span.line,
+    }
+
+
 def formula_json(game: model.Game, f: model.Formula) -> dict[str, Any]:
     """A computed value: its citation, the context variables it reads, the formula as written and as a tree."""
     return {

@@ -11112,10 +11112,10 @@ _LIMIT_ESCORT_COMBATS_AVOIDED_CASES: Final[tuple[tuple[_Condition | None, Bound]
     (
         None,
         {
-            'kind': 'exactly',
+            'kind': 'forbidden',
             'min': 0,
             'max': 0,
-            'text': 'exactly 0',
+            'text': 'forbidden',
             'cite': '7.2.1: you normally cannot avoid combat with the escorts',
         },
     ),
@@ -11129,7 +11129,7 @@ def limit_escort_combats_avoided(*, escaped_on_r4: bool = False, geschwader_lead
     The first case whose condition holds applies:
     at most 1 when escaped_on_r4 (rule 7.1.10: a successful roll on the Escape Chart [R4])
     at most 1 when geschwader_leader (rule 7.9.1 Geschwader Leader: no escorts in the current endurance box)
-    exactly 0 otherwise (rule 7.2.1: you normally cannot avoid combat with the escorts)
+    forbidden otherwise (rule 7.2.1: you normally cannot avoid combat with the escorts)
 
     A value left as None is unknown: ValueError when the answer depends on it.
     """
@@ -11153,10 +11153,10 @@ _LIMIT_FORWARD_WEAPONS_HELD_CASES: Final[tuple[tuple[_Condition | None, Bound], 
     (
         None,
         {
-            'kind': 'exactly',
+            'kind': 'forbidden',
             'min': 0,
             'max': 0,
-            'text': 'exactly 0',
+            'text': 'forbidden',
             'cite': '7.1.3: in the basic game you must fire all unjammed forward weapons together',
         },
     ),
@@ -11170,7 +11170,7 @@ def limit_forward_weapons_held(*, weapon_selection_used: bool = False) -> Bound:
     The first case whose condition holds applies:
     unlimited when weapon_selection_used (rule 10.10.1: select at the beginning of a pass or round which weapon
         systems fire)
-    exactly 0 otherwise (rule 7.1.3: in the basic game you must fire all unjammed forward weapons together)
+    forbidden otherwise (rule 7.1.3: in the basic game you must fire all unjammed forward weapons together)
 
     A value left as None is unknown: ValueError when the answer depends on it.
     """
@@ -11605,10 +11605,10 @@ _LIMIT_GOLD_CLASP_CASES: Final[tuple[tuple[_Condition | None, Bound], ...]] = (
     (
         None,
         {
-            'kind': 'exactly',
+            'kind': 'forbidden',
             'min': 0,
             'max': 0,
-            'text': 'exactly 0',
+            'text': 'forbidden',
             'cite': '7.8.5 Game Note: not obtainable within the frame of the game',
         },
     ),
@@ -11621,7 +11621,7 @@ def limit_gold_clasp(*, combined_career: bool = False) -> Bound:
     The first case whose condition holds applies:
     unlimited when combined_career (rule 7.8.5: included for a combined career of Interceptor Ace 1943-44 and
         1944-45)
-    exactly 0 otherwise (rule 7.8.5 Game Note: not obtainable within the frame of the game)
+    forbidden otherwise (rule 7.8.5 Game Note: not obtainable within the frame of the game)
 
     A value left as None is unknown: ValueError when the answer depends on it.
     """

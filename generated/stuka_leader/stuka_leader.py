@@ -3312,20 +3312,24 @@ def lookup_track_moves(*, track_move: TrackMove) -> TrackMovesResult:
 
 
 # ---- 'so_rules'
-SoRulesResult = TypedDict('SoRulesResult', {'rule': str})
-SO_RULES_COLUMNS: Final = ('rule',)
-_SO_RULES_ROWS: Final[tuple[_Row[tuple[str]], ...]] = (
+SoRulesResult = TypedDict('SoRulesResult', {'rule': str, 'option': str | Choice | None})
+SO_RULES_COLUMNS: Final = ('rule', 'option')
+_SO_RULES_ROWS: Final[tuple[_Row[tuple[str, str | Choice | None]], ...]] = (
     (('total',), None, None, (
         'Each Campaign Sheet specifies the number of Special Option points available. This is the total number of SO points available throughout the entire Campaign. SO points are difficult to replenish during a Campaign, so you will need to spend them carefully.',
+        None,
     )),
     (('purchases',), None, None, (
         'You can purchase Skills, Fuel, Schnapps counters, Special Weapons and Priority Options with your Special Option points. The Priority costs are found on the Player Help Sheet. Non-Special Weapons do not cost SO points.',
+        None,
     )),
     (('out_of_so',), None, None, (
         'Some Event cards and Target cards will force you to pay Special Option points. If you are required to spend Special Option points and you cannot, you immediately end the Campaign with a Dismal Evaluation.',
+        None,
     )),
     (('event_penalty',), None, None, (
         'Some Event cards give you an option to suffer a penalty rather than pay SO points. If you choose not to (or cannot) pay the SO, suffer the penalty.',
+        {'choice': ('Pay the SO points', 'Suffer the penalty')},
     )),
 )
 
@@ -3339,6 +3343,7 @@ def lookup_so_rules(*, so_rule: SoRule) -> SoRulesResult:
     Returns:
         The row's values by column:
             'rule': As printed
+            'option': Your choice
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -3347,7 +3352,7 @@ def lookup_so_rules(*, so_rule: SoRule) -> SoRulesResult:
     if type(so_rule) is not str or so_rule not in SO_RULE_LABELS:
         so_rule = _member('so_rules', 'so_rule', so_rule, SO_RULE_LABELS)
     row = _select('so_rules', _SO_RULES_ROWS, (so_rule,), None)
-    return {'rule': row[0]}
+    return {'rule': row[0], 'option': row[1]}
 
 
 # ---- 'tactical_display_setup'
@@ -5978,20 +5983,22 @@ def lookup_experience(*, xp_source: XpSource) -> ExperienceResult:
 
 
 # ---- 'promotion'
-PromotionResult = TypedDict('PromotionResult', {'next': PilotRank | None})
-PROMOTION_COLUMNS: Final = ('next',)
-_PROMOTION_ROWS: Final[tuple[_Row[tuple[PilotRank | None]], ...]] = (
-    (('newbie',), None, None, ('green',)),
-    (('green',), None, None, ('average',)),
-    (('average',), None, None, ('skilled',)),
-    (('skilled',), None, None, ('veteran',)),
-    (('veteran',), None, None, ('legendary',)),
-    (('legendary',), None, None, (None,)),
+PromotionResult = TypedDict('PromotionResult', {'next': PilotRank | None, 'decision': str | Choice | None})
+PROMOTION_COLUMNS: Final = ('next', 'decision')
+_PROMOTION_ROWS: Final[tuple[_Row[tuple[PilotRank | None, str | Choice | None]], ...]] = (
+    (('newbie',), None, None, ('green', None)),
+    (('green',), None, None, ('average', None)),
+    (('average',), None, None, ('skilled', None)),
+    (('skilled',), None, None, ('veteran', None)),
+    (('veteran',), None, None, (
+        'legendary', {'choice': ('Keep him (Legendary)', 'Trade him for a Newbie and gain +3 VP')},
+    )),
+    (('legendary',), None, None, (None, None)),
 )
 
 
 def lookup_promotion(*, pilot_rank: PilotRank) -> PromotionResult:
-    """Pilot Promotion, rule Debriefing 26: Pilot Promotion: the row the keys select.
+    """Pilot Promotion, rule Debriefing 26: Pilot Promotion, L196: the row the keys select.
 
     Args:
         pilot_rank: Pilot Experience Level (Rank) (PilotRank; labels in PILOT_RANK_LABELS).
@@ -5999,6 +6006,7 @@ def lookup_promotion(*, pilot_rank: PilotRank) -> PromotionResult:
     Returns:
         The row's values by column:
             'next': Promoted to
+            'decision': Decide at once
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -6007,7 +6015,7 @@ def lookup_promotion(*, pilot_rank: PilotRank) -> PromotionResult:
     if type(pilot_rank) is not str or pilot_rank not in PILOT_RANK_LABELS:
         pilot_rank = _member('promotion', 'pilot_rank', pilot_rank, PILOT_RANK_LABELS)
     row = _select('promotion', _PROMOTION_ROWS, (pilot_rank,), None)
-    return {'next': row[0]}
+    return {'next': row[0], 'decision': row[1]}
 
 
 # ---- 'promotion_rules'
@@ -6946,48 +6954,58 @@ def lookup_bogey_movement(*, bogey_situation: BogeySituation) -> BogeyMovementRe
 
 
 # ---- 'key_terms'
-KeyTermsResult = TypedDict('KeyTermsResult', {'label': str, 'effect': str})
-KEY_TERMS_COLUMNS: Final = ('label', 'effect')
-_KEY_TERMS_ROWS: Final[tuple[_Row[tuple[str, str]], ...]] = (
+KeyTermsResult = TypedDict('KeyTermsResult', {'label': str, 'effect': str, 'destroyed': str | Choice | None})
+KEY_TERMS_COLUMNS: Final = ('label', 'effect', 'destroyed')
+_KEY_TERMS_ROWS: Final[tuple[_Row[tuple[str, str, str | Choice | None]], ...]] = (
     (('scramble',), None, None, (
         'Scramble',
         'If you draw a Target with the Key Term "Scramble", stop drawing Target cards, and immediately carry out this Mission as your Primary Mission.',
+        None,
     )),
     (('secondary',), None, None, (
         'Secondary',
         'If there are other drawn Target cards with the Key Term "Secondary", you can select one of them as the Target for a Secondary Mission for the Day. You can use a Target with the "Secondary" Mission Key Term as your Primary Mission.',
+        None,
     )),
     (('improvement',), None, None, (
         'Improvement',
         'Target cards with the "Improvement" Key Term remain in play and are available for Mission selection, until attacked and destroyed.',
+        None,
     )),
     (('naval',), None, None, (
         'Naval',
         'If the Target card has a "Naval" Key Term, it is a ship. Draw the gray Naval Sites counters for the Mission. Treat these Sites as having the "Naval" Key Term.',
+        None,
     )),
     (('dive',), None, None, (
         'Dive',
         'If you have an Aircraft with the "Dive" Key Term and you want it to perform a Dive Attack this turn, flip the Aircraft\'s counter from High to Low. The Aircraft will perform a Dive Attack later in the Turn during its Attack step.',
+        None,
     )),
     (('large',), None, None, (
         'Large',
         'Aircraft with the "Large" Key Term are always treated as Bombers, even if they are carrying 0 Weight points.',
+        None,
     )),
     (('zeal',), None, None, (
         'Zeal',
         'If the Target was Destroyed and has the "Zeal" notation, all Pilots in your Squadron regain their Zeal uses that have been expended.',
+        None,
     )),
     (('horrido_pilot',), None, None, (
         'Horrido and / or Pilot',
         'Once you Destroy a Target with the Horrido and / or Pilot notation, all Pilots in your Squadron with Horrido points MAY regain all their expended Horrido points, including those who did not fly in the Mission.',
+        None,
     )),
     (('ho_or_pilot',), None, None, (
         'HO OR Pilot',
         'If the Target was Destroyed and has the "HO OR Pilot" notation, all Pilots in your Squadron regain any Horrido uses that have been expended, OR you may choose to add a Pilot of the specified Skill to your Squadron.',
+        {'choice': ('All Pilots regain expended Horrido uses', 'Add a Pilot of the specified Skill to your Squadron')},
     )),
     (('ho_and_pilot',), None, None, (
         'HO AND Pilot',
         'If the Target was Destroyed and had the "HO AND Pilot" notation, all Pilots in your Squadron regain any Horrido uses that have been expended, AND you may choose to add a Pilot of the specified Skill to your Squadron.',
+        None,
     )),
 )
 
@@ -7002,6 +7020,7 @@ def lookup_key_terms(*, key_term: KeyTerm) -> KeyTermsResult:
         The row's values by column:
             'label': Label as printed
             'effect': As printed
+            'destroyed': When the Target is Destroyed
 
     Raises:
         ValueError: a roll or key value that cannot occur.
@@ -7010,7 +7029,7 @@ def lookup_key_terms(*, key_term: KeyTerm) -> KeyTermsResult:
     if type(key_term) is not str or key_term not in KEY_TERM_LABELS:
         key_term = _member('key_terms', 'key_term', key_term, KEY_TERM_LABELS)
     row = _select('key_terms', _KEY_TERMS_ROWS, (key_term,), None)
-    return {'label': row[0], 'effect': row[1]}
+    return {'label': row[0], 'effect': row[1], 'destroyed': row[2]}
 
 
 # ---- 'target_draw'
