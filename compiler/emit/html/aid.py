@@ -47,8 +47,14 @@ def limit_view(game: model.Game, limit: model.Limit) -> LimitView:
     cases = []
     for i, case in enumerate(limit.cases):
         when = describe_condition(case.when, game) if case.when is not None else ("otherwise" if i else "always")
-        cases.append(f"{case.bound.text} — {when}" + (f" ({case.cite})" if case.cite else ""))
+        cases.append(f"{bound_text(case.bound)} — {when}" + (f" ({case.cite})" if case.cite else ""))
     return LimitView(limit.id, limit.title, limit.rule, limit.counts, tuple(cases))
+
+
+def bound_text(bound: model.Bound) -> str:
+    """A limit case's bound as the aid prints it: `Forbidden` capitalised, as the books print a
+    prohibition in a cell (IA2 7.4.1), the others as they read in a sentence (`at most 4`)."""
+    return bound.text.capitalize() if bound.kind is model.BoundKind.FORBIDDEN else bound.text
 
 
 class AidPart(enum.StrEnum):
