@@ -273,7 +273,7 @@ def test_the_selected_cell_is_marked_current(ia2: Any) -> None:
 
 
 def test_tab_check_fails_on_a_control_out_of_the_tab_order(browser: Any, tmp_path: Path) -> None:  # noqa: F811
-    old = 'control.id = id + "-" + name;'
+    old = 'control.id = p.id + "-" + name;'
     for page in _planted(browser, tmp_path, old, old + ' if (name === "other") { control.tabIndex = -1; }'):
         assert tab_order_defects(page, "R4") == ["not reached by Tab: other"]
 
@@ -293,8 +293,8 @@ def test_name_check_fails_on_two_controls_of_one_name(browser: Any, tmp_path: Pa
 
 
 def test_announcement_check_fails_without_the_live_region(browser: Any, tmp_path: Path) -> None:  # noqa: F811
-    old = '{ class: "live-result", role: "status", "aria-live": "polite" }'
-    for page in _planted(browser, tmp_path, old, '{ class: "live-result" }'):
+    old = 'const result = el("p", { class: "live-result", role: "status", "aria-live": "polite" });'
+    for page in _planted(browser, tmp_path, old, 'const result = el("p", { class: "live-result" });'):
         assert operate_r4_by_keyboard(page) == ["no live region in the panel"]
 
 

@@ -20,6 +20,7 @@ from markupsafe import Markup
 
 from compiler import model
 from compiler.emit.html.aid_view import chart_view
+from compiler.emit.html.formulas import formula_views
 from compiler.emit.html.interactive import calculator_chart, live_data
 from compiler.emit.html.notes import errata_documents
 from compiler.emit.html.page_fit import pair_charts
@@ -208,10 +209,11 @@ def emit_game_html(
             columns=sheet.columns,
             errata_documents=errata_documents(game),
             large_print=large_print,
-            live_json=Markup(live_data(game)) if any(calculator_chart(c) for c in game.charts) else "",
+            live_json=Markup(live_data(game)) if game.formulas or any(calculator_chart(c) for c in game.charts) else "",
             css_title=css_string(game.title),
             css_reference=css_string(reference_title(order)),
             limits=tuple(limit_view(game, lim) for lim in game.limits),
+            formulas=formula_views(game),
         )
     )
 
