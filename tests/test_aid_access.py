@@ -40,15 +40,15 @@ CONTROLS = "input, select, button, textarea"
 
 # the panel's controls a keyboard user must reach, in document order (disabled ones are skipped by
 # the browser and read as such), and how each is known in the tests: its data-name, or "Roll"
-_PANEL_CONTROLS = """(address) => {
-  const panel = document.querySelector(`.live[data-chart="${address}"]`);
+_PANEL_CONTROLS = """(css) => {
+  const panel = document.querySelector(css);
   return [...panel.querySelectorAll("CONTROLS")].filter((c) => !c.disabled)
     .map((c) => c.dataset.name || c.textContent);
 }""".replace("CONTROLS", CONTROLS)
 
 # focus the last control before the panel in document order (the start of a keyboard user's walk)
-_FOCUS_BEFORE = """(address) => {
-  const panel = document.querySelector(`.live[data-chart="${address}"]`);
+_FOCUS_BEFORE = """(css) => {
+  const panel = document.querySelector(css);
   const before = [...document.querySelectorAll("a[href], CONTROLS, [tabindex]")].filter((e) =>
     !panel.contains(e) && !e.disabled && e.tabIndex >= 0 && e.getClientRects().length &&
     (e.compareDocumentPosition(panel) & Node.DOCUMENT_POSITION_FOLLOWING));
@@ -56,11 +56,18 @@ _FOCUS_BEFORE = """(address) => {
   return document.activeElement === before[before.length - 1];
 }""".replace("CONTROLS", CONTROLS)
 
-_FOCUSED = """(address) => {
-  const panel = document.querySelector(`.live[data-chart="${address}"]`);
+_FOCUSED = """(css) => {
+  const panel = document.querySelector(css);
   const e = document.activeElement;
   return e && panel.contains(e) ? (e.dataset.name || e.textContent) : null;
 }"""
+
+
+def panel_css(address: str) -> str:
+    """The CSS selector of the calculator of a chart (by its address) or of a formula (by the
+    anchor of its printed entry, `formula-...`)."""
+    attribute = "data-formula" if address.startswith("formula-") else "data-chart"
+    return f'.live[{attribute}="{address}"]'
 
 
 @pytest.fixture(scope="module")
@@ -83,12 +90,12 @@ def _planted(browser: Any, tmp_path: Path, old: str, new: str) -> Iterator[Any]:
 
 def tab_order_defects(page: Any, address: str) -> list[str]:
     """What a keyboard user cannot reach in the panel of `address` by Tab, or reaches out of order."""
-    wanted = page.evaluate(_PANEL_CONTROLS, address)
-    assert wanted and page.evaluate(_FOCUS_BEFORE, address)
+    wanted = page.evaluate(_PANEL_CONTROLS, panel_css(address))
+    assert wanted and page.evaluate(_FOCUS_BEFORE, panel_css(address))
     reached = []
     for _ in range(len(wanted) + 1):  # one more: the focus must leave the panel after its last control
         page.keyboard.press("Tab")
-        reached.append(page.evaluate(_FOCUSED, address))
+        reached.append(page.evaluate(_FOCUSED, panel_css(address)))
     defects = [f"not reached by Tab: {name}" for name in wanted if name not in reached]
     if reached[-1] is not None:
         defects.append(f"Tab stays in the panel after its last control: {reached[-1]}")
@@ -107,7 +114,7 @@ def _ax_node(cdp: Any, selector: str) -> dict[str, Any]:
     return nodes[-1]  # type: ignore[no-any-return]
 
 
-_PROBE_CONTROLS = """(address) => [...document.querySelectorAll(`.live[data-chart="${address}"] :is(CONTROLS)`)]
+_PROBE_CONTROLS = """(panel) => [...document.querySelectorAll(`${panel} :is(CONTROLS)`)]
   .map((c, i) => { c.dataset.axProbe = String(i); return c.dataset.name || c.tagName.toLowerCase(); })
 """.replace("CONTROLS", CONTROLS)
 
@@ -119,7 +126,7 @@ def name_defects(page: Any, address: str) -> list[str]:
     names: list[str] = []
     defects = []
     try:
-        for i, known_as in enumerate(page.evaluate(_PROBE_CONTROLS, address)):
+        for i, known_as in enumerate(page.evaluate(_PROBE_CONTROLS, panel_css(address))):
             node = _ax_node(cdp, f'[data-ax-probe="{i}"]')
             name = (node.get("name") or {}).get("value", "").strip()
             if not name:
@@ -139,9 +146,9 @@ def live_region(page: Any, address: str) -> str | None:
     cdp = page.context.new_cdp_session(page)
     try:
         for selector in ("p", "div", "span"):
-            count = page.locator(f'.live[data-chart="{address}"] {selector}').count()
+            count = page.locator(f"{panel_css(address)} {selector}").count()
             for i in range(count):
-                element = page.locator(f'.live[data-chart="{address}"] {selector}').nth(i)
+                element = page.locator(f"{panel_css(address)} {selector}").nth(i)
                 element.evaluate("e => { e.dataset.axProbe = 'live'; }")
                 node = _ax_node(cdp, '[data-ax-probe="live"]')
                 element.evaluate("e => { delete e.dataset.axProbe; }")
@@ -157,7 +164,7 @@ def _tab_to(page: Any, address: str, name: str, key: str = "Tab") -> bool:
     """Press Tab (or Shift+Tab) until the panel's control `name` has the focus, at most ten times."""
     for _ in range(10):
         page.keyboard.press(key)
-        if page.evaluate(_FOCUSED, address) == name:
+        if page.evaluate(_FOCUSED, panel_css(address)) == name:
             return True
     return False
 
@@ -170,7 +177,7 @@ def operate_r4_by_keyboard(page: Any) -> list[str]:
     said = live_region(page, "R4")
     if said is None:
         return ["no live region in the panel"]
-    page.evaluate(_FOCUS_BEFORE, "R4")
+    page.evaluate(_FOCUS_BEFORE, panel_css("R4"))
 
     def heard(after: str, expected: str, before: str | None) -> str | None:
         now = live_region(page, "R4")
@@ -241,8 +248,8 @@ def selected_cell_defects(page: Any) -> list[str]:
 
 # charts whose panels hold every kind of control: R4 a picker, flags, the errata toggle, the roll,
 # Roll, the other DRM; R7 a percentile grid's period; B7 a DRM list's int fields and no roll;
-# bodenplatte_flak a roll read in steps
-PANELS = ("R4", "R7", "B7", "bodenplatte_flak")
+# bodenplatte_flak a roll read in steps; a formula's calculator (IA2 7.7: a flag and an int)
+PANELS = ("R4", "R7", "B7", "bodenplatte_flak", "formula-experience-points")
 
 
 @pytest.mark.parametrize("address", PANELS)
@@ -251,8 +258,8 @@ def test_tab_reaches_every_control_of_a_panel_in_order(ia2: Any, address: str) -
 
 
 def test_every_control_of_every_panel_has_a_name(ia2: Any) -> None:
-    addresses = ia2.evaluate("[...document.querySelectorAll('.live')].map((p) => p.dataset.chart)")
-    assert len(addresses) >= 40  # every roll chart and DRM list of IA2
+    addresses = ia2.evaluate("[...document.querySelectorAll('.live')].map((p) => p.dataset.chart || p.dataset.formula)")
+    assert len(addresses) >= 50  # every roll chart, DRM list and formula of IA2
     found = {a: d for a in addresses if (d := name_defects(ia2, a))}
     assert found == {}
 
