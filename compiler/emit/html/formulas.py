@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, assert_never
 
 from compiler import model
-from compiler.emit.html.wording import describe_condition
+from compiler.emit.html.wording import describe_condition, for_players
 from compiler.emit.json_rules import formula_json
 from compiler.engine.formulas import inputs as formula_inputs
 from compiler.model import formulas as fx
@@ -61,12 +61,12 @@ def formula_view(game: model.Game, f: model.Formula) -> FormulaView:
     return FormulaView(
         f.id,
         formula_anchor(f),
-        f.title,
+        for_players(game, f.title),
         f.rule,
         words(game, f.expr),
         tuple(_input(game, v) for v in formula_inputs(game, f) if v in game.context),
         applies,
-        f.notes,
+        tuple(for_players(game, n) for n in f.notes),
     )
 
 
@@ -96,7 +96,7 @@ def _input(game: model.Game, var_id: str) -> FormulaInput:
             values = "a game month"
         case _:
             assert_never(var.type)
-    return FormulaInput(var.label, values)
+    return FormulaInput(for_players(game, var.label), values)
 
 
 def _number(value: int | None) -> str:
@@ -123,10 +123,10 @@ def _words(game: model.Game, expr: fx.Expr, outer: int) -> str:
             return _grouped(_number(value), _NEG, outer) if value < 0 else str(value)
         case fx.Var(var_id):
             var = game.context.get(var_id)
-            return _short(var.label) if var is not None else var_id
+            return _short(for_players(game, var.label)) if var is not None else var_id
         case fx.FormulaRef(ref):
             other = game.formula(ref)
-            return _short(other.title) if other is not None else ref
+            return _short(for_players(game, other.title)) if other is not None else ref
         case fx.Binary(op, left, right):
             mine = _LEVEL[op]
             places = (_ATOM, _NEG) if op is fx.Op.POW else (mine, mine + 1)
