@@ -117,3 +117,16 @@ def test_allowances_before_an_unconditional_prohibition_are_read_on_the_charts_k
         ("C492", "chart `c` gives n `1` for r4_outcome `Combat`, where limit `avoided` (Escort combats avoided) "
                  "is forbidden (7.2.1: you normally cannot avoid combat with the escorts)")
     ]
+
+
+def test_the_aid_prints_forbidden_capitalised(tmp_path: Path) -> None:
+    # IA2 11.5's prohibition, as the aid's limits list prints it: the case reads `Forbidden`, as a
+    # book's cell prints a prohibition; the other bounds read as in a sentence (`at most 1`)
+    from compiler.build.render import render_outputs
+
+    chart = 'chart [A] "Attack" { roll 1d6 column r: text rows { 1-3: "miss"  4-6: "hit" } }\n'
+    comp = compile_text(tmp_path, _JU88 + chart)
+    html = render_outputs(comp.project)["t/t.html"]
+    assert "Forbidden — the aircraft you fly is Ju 88C-6a (11.5: the Ju 88C-6a cannot attack" in html
+    assert "; at most 1 — otherwise" in html
+    assert "forbidden —" not in html

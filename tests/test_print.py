@@ -100,20 +100,22 @@ EXPECTED_PAGES_WEASYPRINT = {
         ("a4", True): (22, 89), ("letter", True): (23, 92),
     },
     # USAAF 7 to 2 + 6 (7 to 2 + 6, 23 to 5 + 19, 24 to 5 + 20)
+    # the computed values printed after the aid's charts (issue 34, formulas): large print 5 + 20 to 6 + 20
     "usaaf": {
         ("a4", False): (2, 8), ("letter", False): (2, 9),
-        ("a4", True): (5, 25), ("letter", True): (5, 26),
+        ("a4", True): (6, 26), ("letter", True): (6, 27),
     },
     # Stuka Leader 22 to 3 + 18 (23 to 4 + 19, 73 to 14 + 58, 76 to 14 + 60)
     # Stuka Leader with the board's adjacency (area_adjacent, in the reference): 3 + 19, 4 + 20, 14 + 58, 14 + 62
-    # with the three choices (promotion, key_terms, so_rules each one column more): large print 14 + 60, 14 + 63
+    # with its fourteen computed values after the aid's charts (issue 34): 4 + 19, 4 + 20, 15 + 58, 15 + 62
     "stuka_leader": {
-        ("a4", False): (3, 22), ("letter", False): (4, 24),
-        ("a4", True): (14, 74), ("letter", True): (14, 77),
+        ("a4", False): (4, 23), ("letter", False): (4, 24),
+        ("a4", True): (15, 73), ("letter", True): (15, 77),
     },
+    # with its three computed values: large print 3 + 5 to 4 + 5
     "aa_rules": {
         ("a4", False): (1, 3), ("letter", False): (1, 3),
-        ("a4", True): (3, 8), ("letter", True): (3, 8),
+        ("a4", True): (4, 9), ("letter", True): (4, 9),
     },
 }
 # Large print may take a second page for a chart taller than a page (research note, layout rule

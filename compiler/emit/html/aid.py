@@ -20,6 +20,7 @@ from markupsafe import Markup
 
 from compiler import model
 from compiler.emit.html.aid_view import chart_view
+from compiler.emit.html.formulas import formula_views
 from compiler.emit.html.interactive import calculator_chart, live_data
 from compiler.emit.html.notes import errata_documents, header_errata
 from compiler.emit.html.page_fit import pair_charts
@@ -47,8 +48,14 @@ def limit_view(game: model.Game, limit: model.Limit) -> LimitView:
     cases = []
     for i, case in enumerate(limit.cases):
         when = describe_condition(case.when, game) if case.when is not None else ("otherwise" if i else "always")
-        cases.append(f"{case.bound.text} — {when}" + (f" ({case.cite})" if case.cite else ""))
+        cases.append(f"{bound_text(case.bound)} — {when}" + (f" ({case.cite})" if case.cite else ""))
     return LimitView(limit.id, limit.title, limit.rule, limit.counts, tuple(cases))
+
+
+def bound_text(bound: model.Bound) -> str:
+    """A limit case's bound as the aid prints it: `Forbidden` capitalised, as the books print a
+    prohibition in a cell (IA2 7.4.1), the others as they read in a sentence (`at most 4`)."""
+    return bound.text.capitalize() if bound.kind is model.BoundKind.FORBIDDEN else bound.text
 
 
 class AidPart(enum.StrEnum):
@@ -203,10 +210,11 @@ def emit_game_html(
             errata_documents=errata_documents(game),
             header_errata=header_errata(game),
             large_print=large_print,
-            live_json=Markup(live_data(game)) if any(calculator_chart(c) for c in game.charts) else "",
+            live_json=Markup(live_data(game)) if game.formulas or any(calculator_chart(c) for c in game.charts) else "",
             css_title=css_string(game.title),
             css_reference=css_string(reference_title(order)),
             limits=tuple(limit_view(game, lim) for lim in game.limits),
+            formulas=formula_views(game),
         )
     )
 

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from compiler import model
+from compiler.emit.html.formulas import formula_data
 from compiler.emit.json import chart_document, drm_json
 from compiler.emit.templating import visible_controls
 from compiler.engine.context import tested_variables
@@ -43,6 +44,10 @@ def live_data(game: model.Game) -> str:
         "errata": {e.id: e.title for e in game.errata},
         "charts": [_chart(game, c) for c in charts],
         "odds": dict(sorted(odds.items())),
+        "formulas": [
+            {**f, "variables": [_variable(game, game.context[v]) for v in f.pop("inputs")]}
+            for f in formula_data(game)
+        ],
     }
     text = json.dumps(_visible(doc), ensure_ascii=True, separators=(",", ":"))
     return re.sub("[<>&]", lambda m: _UNSAFE_IN_SCRIPT[m.group(0)], text)

@@ -10,7 +10,7 @@
 // the modified roll (engine/lookup.py), `roll ... when` alternatives, overlays (engine/overlays.py), the chance of each row
 // exactly with BigInt fractions over the dice outcomes (engine/chances.py), CRT column shifts
 // (engine/shifts.py) and odds columns (engine/odds.py), and a natural roll and an int context value
-// as typed (engine/lookup.py read_roll, engine/context.py).
+// as typed (engine/lookup.py read_roll, engine/context.py), and formulas (engine/formulas.py).
 // Kept free of Jinja2's delimiters (a brace followed by a brace, a percent sign or a hash): the page
 // template includes it as a template.
 "use strict";
@@ -342,6 +342,65 @@ function intValue(v, typed) {
     return { error: v.label + ": " + n + " is outside its declared range " + (low !== null ? low : "") + "-" + (high !== null ? high : "") };
   }
   return { value: n };
+}
+// ---- computed values (compiler/engine/formulas.py) ---------------------------------------------
+// A formula's value in a context: {value} (a whole number), or {error} when an input is missing,
+// the result is not whole, or a `requires` does not hold ({requires: title} names the formula
+// whose rule does not apply). Exact: BigInt fractions until floor, ceil or round makes them
+// whole, each formula it uses computed once, its `requires` checked when it is computed.
+function q(n, d) { return d < 0n ? frac(-n, -d) : frac(n, d); }
+function formulaValue(formulas, id, ctx) {
+  const byId = new Map(formulas.map((f) => [f.id, f]));
+  const values = new Map();
+  const fail = (what) => { const e = new Error(what.error || "requires"); e.problem = what; throw e; };
+  function value(e) {
+    if ("number" in e) { return q(BigInt(e.number), 1n); }
+    if ("var" in e) {
+      const g = ctx[e.var];
+      if (typeof g !== "number") { fail({ error: "an input is missing" }); }
+      return q(BigInt(g), 1n);
+    }
+    if ("formula" in e) { return computed(e.formula); }
+    if ("neg" in e) { const v = value(e.neg); return q(-v.n, v.d); }
+    if ("if" in e) { return value(holds(e.if, ctx) === true ? e.then : e.else); }
+    if ("call" in e) {
+      const args = e.args.map(value);
+      if (e.call === "floor") { return q(floorDiv(args[0].n, args[0].d), 1n); }
+      if (e.call === "ceil") { return q(-floorDiv(-args[0].n, args[0].d), 1n); }
+      if (e.call === "round") { return q(floorDiv(2n * args[0].n + args[0].d, 2n * args[0].d), 1n); }
+      return args.reduce((a, b) => ((e.call === "min" ? cmp(b, a) < 0 : cmp(b, a) > 0) ? b : a));
+    }
+    const a = value(e.left), b = value(e.right);
+    if (e.op === "+") { return q(a.n * b.d + b.n * a.d, a.d * b.d); }
+    if (e.op === "-") { return q(a.n * b.d - b.n * a.d, a.d * b.d); }
+    if (e.op === "*") { return q(a.n * b.n, a.d * b.d); }
+    if (e.op === "/") {
+      if (b.n === 0n) { fail({ error: "a division by zero" }); }
+      return q(a.n * b.d, a.d * b.n);
+    }
+    if (b.d !== 1n || b.n < 0n || b.n > 64n) { fail({ error: "an exponent outside 0 to 64" }); }
+    return q(a.n ** b.n, a.d ** b.n);
+  }
+  function computed(ref) {
+    if (values.has(ref)) { return values.get(ref); }
+    const f = byId.get(ref);
+    const v = value(f.expression);
+    values.set(ref, v);
+    const r = f.requires;
+    if (r) {
+      const c = cmp(value(r.left), value(r.right));
+      const ok = { "==": c === 0, "!=": c !== 0, ">=": c >= 0, "<=": c <= 0, ">": c > 0, "<": c < 0 }[r.op];
+      if (!ok) { fail({ requires: f.title, applies: f.applies }); }
+    }
+    return v;
+  }
+  try {
+    const v = computed(id);
+    return v.d === 1n ? { value: Number(v.n) } : { error: "the result " + fracText(v) + " is not a whole number" };
+  } catch (e) {
+    if (e.problem) { return e.problem; }
+    throw e;
+  }
 }
 function signed(n) { return (n > 0 ? "+" : n < 0 ? "\u2212" : "\u00b1") + Math.abs(n); }
 function facesText(dice, natural) {
