@@ -33,7 +33,6 @@ from tests.test_aid_live import (
     _open,
     _panel,
     _watched_page,
-    browser,  # noqa: F401  (the Chromium fixture)
 )
 
 CONTROLS = "input, select, button, textarea"
@@ -71,13 +70,13 @@ def panel_css(address: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def ia2(browser: Any) -> Iterator[Any]:  # noqa: F811
+def ia2(browser: Any) -> Iterator[Any]:
     for opened in _watched_page(browser):
         _open(opened, IA2_HTML)
         yield opened
 
 
-def _planted(browser: Any, tmp_path: Path, old: str, new: str) -> Iterator[Any]:  # noqa: F811
+def _planted(browser: Any, tmp_path: Path, old: str, new: str) -> Iterator[Any]:
     """The IA2 aid with `old` in its script replaced by `new` (a defect), opened."""
     html = IA2_HTML.read_text(encoding="utf-8")
     assert html.count(old) == 1, old
@@ -279,33 +278,33 @@ def test_the_selected_cell_is_marked_current(ia2: Any) -> None:
 # ---- each check fails on its planted defect ------------------------------------------------------
 
 
-def test_tab_check_fails_on_a_control_out_of_the_tab_order(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_tab_check_fails_on_a_control_out_of_the_tab_order(browser: Any, tmp_path: Path) -> None:
     old = 'control.id = p.id + "-" + name;'
     for page in _planted(browser, tmp_path, old, old + ' if (name === "other") { control.tabIndex = -1; }'):
         assert tab_order_defects(page, "R4") == ["not reached by Tab: other"]
 
 
-def test_name_check_fails_on_a_label_not_tied_to_its_control(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_name_check_fails_on_a_label_not_tied_to_its_control(browser: Any, tmp_path: Path) -> None:
     old = 'const lab = el("label", { for: control.id }, label);'
     new = 'const lab = el("label", name === "roll" ? {} : { for: control.id }, label);'
     for page in _planted(browser, tmp_path, old, new):
         assert name_defects(page, "R4") == ["no accessible name: roll"]
 
 
-def test_name_check_fails_on_two_controls_of_one_name(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_name_check_fails_on_two_controls_of_one_name(browser: Any, tmp_path: Path) -> None:
     old = 'const lab = el("label", { for: control.id }, label);'
     new = 'const lab = el("label", { for: control.id }, name === "other" ? "natural roll (1d6)" : label);'
     for page in _planted(browser, tmp_path, old, new):
         assert name_defects(page, "R4") == ["accessible name twice in the panel: natural roll (1d6)"]
 
 
-def test_announcement_check_fails_without_the_live_region(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_announcement_check_fails_without_the_live_region(browser: Any, tmp_path: Path) -> None:
     old = 'const result = el("p", { class: "live-result", role: "status", "aria-live": "polite" });'
     for page in _planted(browser, tmp_path, old, 'const result = el("p", { class: "live-result" });'):
         assert operate_r4_by_keyboard(page) == ["no live region in the panel"]
 
 
-def test_keyboard_check_fails_when_a_key_changes_nothing(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_keyboard_check_fails_when_a_key_changes_nothing(browser: Any, tmp_path: Path) -> None:
     # the Roll button answers clicks only when pressed with a pointer (detail 0 is a key's click)
     old = "if (rollInput) rollButton.addEventListener(\"click\", () => {"
     new = "if (rollInput) rollButton.addEventListener(\"click\", (ev) => { if (ev.detail === 0) { return; }"
@@ -314,7 +313,7 @@ def test_keyboard_check_fails_when_a_key_changes_nothing(browser: Any, tmp_path:
         assert [d.split(" entered")[0] for d in defects] == ["Enter on Roll", "Space on Roll"]
 
 
-def test_current_check_fails_when_the_cell_is_not_marked(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_current_check_fails_when_the_cell_is_not_marked(browser: Any, tmp_path: Path) -> None:
     old = 'if (on) { tr.setAttribute("aria-current", "true"); }'
     for page in _planted(browser, tmp_path, old, "if (on) { void tr; }"):
         assert selected_cell_defects(page) == [

@@ -22,7 +22,7 @@ from compiler.emit.html.interactive import live_data
 from compiler.engine.formulas import FormulaProblem, evaluate
 from compiler.engine.formulas import inputs as formula_inputs
 from tests.conftest import compile_text
-from tests.test_aid_live import IA2_HTML, _open, _watched_page, browser  # noqa: F401
+from tests.test_aid_live import IA2_HTML, _open, _watched_page
 
 GAMES = ("ia2", "stuka_leader", "usaaf", "aa_rules")
 
@@ -156,7 +156,7 @@ def test_a_requires_prints_where_the_formula_applies(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def ia2(browser: Any) -> Iterator[Any]:  # noqa: F811
+def ia2(browser: Any) -> Iterator[Any]:
     for opened in _watched_page(browser):
         _open(opened, IA2_HTML)
         yield opened
