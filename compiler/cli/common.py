@@ -208,11 +208,18 @@ def find_chart(address: str, charts_dir: Path, printing: Printing = AS_CORRECTED
     A wrong address (a limit's too: only `lookup` reads one) is a usage error (exit 2); a game with
     errors prints them and exits 1.
     """
-    game, chart, limit = find_chart_or_limit(address, charts_dir, printing)
-    if limit is not None:
+    from compiler.model.types import EnumType  # lazy: `chartc --help` imports no model
+
+    game, chart, other = find_chart_or_limit(address, charts_dir, printing)
+    if isinstance(other, EnumType):
         raise usage_error(
-            f"`{limit.id}` is a limit of game `{game.id}`, not a chart: "
-            f"chartc lookup {game.id}/{limit.id} --set NAME=VALUE"
+            f"`{other.id}` is a set of records of game `{game.id}`, not a chart: "
+            f"chartc lookup {game.id}/{other.id} --key {other.id}=VALUE"
+        )
+    if other is not None:
+        raise usage_error(
+            f"`{other.id}` is a limit of game `{game.id}`, not a chart: "
+            f"chartc lookup {game.id}/{other.id} --set NAME=VALUE"
         )
     assert chart is not None
     return game, chart
@@ -220,9 +227,10 @@ def find_chart(address: str, charts_dir: Path, printing: Printing = AS_CORRECTED
 
 def find_chart_or_limit(
     address: str, charts_dir: Path, printing: Printing = AS_CORRECTED
-) -> tuple[model.Game, model.Chart | None, model.Limit | None]:
-    """The game and the chart at ADDRESS, or (where no chart has the name) the limit, from a game
-    that checks clean; see `find_chart`."""
+) -> tuple[model.Game, model.Chart | None, model.Limit | model.EnumType | None]:
+    """The game and the chart at ADDRESS, or (where no chart has the name) the limit, or the record
+    set (an enum with fields, `chartc lookup GAME/ENUM`), from a game that checks clean; see
+    `find_chart`."""
     game_id, chart_name = split_address(address)
     folder = charts_dir / game_id
     comp = load_game_folder(folder, printing) if folder.is_dir() else None
@@ -239,13 +247,17 @@ def find_chart_or_limit(
     limit = game.limit(chart_name) if chart is None and not blocking else None
     if limit is not None:
         return game, None, limit
+    records = game.enums.get(chart_name) if chart is None and not blocking else None
+    if records is not None and records.fields and not records.synthetic:
+        return game, None, records
     if chart is None and not blocking and game.formula(chart_name) is not None:
         raise usage_error(
             f"`{chart_name}` is a formula of game `{game_id}`, not a chart: "
             f"chartc compute {game_id}/{chart_name} --set NAME=N"
         )
     if chart is None and not blocking:
-        close = did_you_mean(chart_name, [c.address for c in game.charts])
+        record_sets = [e.id for e in game.enums.values() if e.fields and not e.synthetic]
+        close = did_you_mean(chart_name, [c.address for c in game.charts] + record_sets)
         raise usage_error(
             f"no chart `{chart_name}` in game `{game_id}`" + (f"; {close}" if close else "")
             + f" (`chartc list {game_id}` lists them)"
