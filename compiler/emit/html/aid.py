@@ -23,6 +23,7 @@ from compiler.emit.html.aid_view import chart_view
 from compiler.emit.html.interactive import calculator_chart, live_data
 from compiler.emit.html.notes import errata_documents
 from compiler.emit.html.page_fit import pair_charts
+from compiler.emit.html.records import record_set_views
 from compiler.emit.html.views import LANDSCAPE, PORTRAIT, GroupView, Layout, SheetCell
 from compiler.emit.html.wording import describe_condition
 from compiler.emit.templating import environment
@@ -206,6 +207,7 @@ def emit_game_html(
             css_title=css_string(game.title),
             css_reference=css_string(reference_title(order)),
             limits=tuple(limit_view(game, lim) for lim in game.limits),
+            records=record_set_views(game, sheet.width_mm, large_print),
         )
     )
 
