@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -129,3 +131,94 @@ def test_list_names_each_record_set_with_its_records_and_fields(run) -> None:
     assert aces["status"] == "records" and aces["records"] == 8 and aces["rule"] == "10.4"
     assert aces["fields"][:3] == ["born", "died", "units"] and "starting_kills" in aces["fields"]
     assert not any(e["address"] == "interceptor" for e in entries)  # an enum without fields is no record set
+
+
+# ---- the player aid's rules reference ------------------------------------------------------------
+
+
+def _reference(html: str) -> str:
+    return html[html.index('id="reference"'):]
+
+
+def test_the_rules_reference_prints_each_record_set_after_the_charts(corpus_outputs) -> None:
+    html = corpus_outputs()["ia2/ia2.html"]
+    aid, reference = html[: html.index('id="reference"')], _reference(html)
+    assert "records-" not in aid  # the aid proper (before the divider) holds no record table
+    # IA2 4.6.2, 9.1, 10.4 and section 11: bases, families, Jet Aces and aircraft, in the source's order
+    headings = re.findall(r'<section class="records" id="records-(\w+)">\n<h2 class="group">([^<]+)', reference)
+    assert [label.strip() for _, label in headings] == [
+        "Historical Jet Ace", "Jet Ace&#39;s unit", "Tour of Duty", "Historical Mission", "Base",
+        "Aircraft family", "Aircraft type", "Aircraft", "Rank", "Raid target",
+    ]
+    family = reference[reference.index('id="records-family"'):]
+    family = family[: family.index("</section>")]
+    assert "(rule 9.1)" in family
+    assert "<th scope=\"col\">Aircraft family</th><th scope=\"col\">Aircraft (9.1)</th>" in family
+    # 9.1: "Bf 109 (18 aircraft)"; "Me 262 (2 aircraft)"
+    assert '<tr><th scope="row">Bf 109</th><td>18</td></tr>' in family
+    assert '<tr><th scope="row">Me 262</th><td>2</td></tr>' in family
+
+
+def test_a_record_table_prints_labels_and_the_books_forms_never_ids(corpus_outputs) -> None:
+    reference = _reference(corpus_outputs()["ia2/ia2.html"])
+    aircraft = reference[reference.index('id="records-aircraft"'):]
+    aircraft = aircraft[: aircraft.index("</section>")]
+    # 11.7: the Me 262A-1a, a jet of the Me 262 family (type Me 262A-1), available from July 1944
+    row = re.search(r'<tr><th scope="row">Me 262A-1a</th>(.*?)</tr>', aircraft)
+    assert row is not None
+    cells = re.findall(r"<td>(.*?)</td>", row.group(1))
+    assert cells[:5] == ["Me 262", "Me 262A-1", "7/44", "Jet or Rocket", "-"]
+    assert "me262a1a" not in aircraft and ">me262<" not in aircraft and ">jet<" not in aircraft
+
+
+def test_a_wide_record_set_is_split_into_tables_by_groups_of_fields(corpus_outputs) -> None:
+    reference = _reference(corpus_outputs()["ia2/ia2.html"])
+    aces = reference[reference.index('id="records-jet_ace"'):]
+    aces = aces[: aces.index("</section>")]
+    tables = aces.split('<table class="records">')[1:]
+    assert len(tables) > 1  # the fourteen fields of 10.4 do not fit one A4 table
+    heads = [re.findall(r'<th scope="col">([^<]+)</th>', t) for t in tables]
+    assert all(h[0] == "Historical Jet Ace" for h in heads)  # each table repeats the pilots' names
+    fields = [label for h in heads for label in h[1:]]
+    assert fields[0] == "Born" and "Starting Kills" in fields and len(fields) == 14
+    # 10.4: Bär starts with 191 kills
+    kills = next(t for t in tables if "Starting Kills" in t)
+    column = re.findall(r'<th scope="col">([^<]+)</th>', kills).index("Starting Kills")
+    baer = re.search(r'<tr><th scope="row">Major Heinrich &#34;Pritzl&#34; Bär</th>(.*?)</tr>', kills)
+    assert baer is not None and re.findall(r"<td>(.*?)</td>", baer.group(1))[column - 1] == "191"
+
+
+# ---- the generated Python module -------------------------------------------------------------------
+
+
+def test_the_generated_module_exposes_each_record_set(tmp_path) -> None:
+    script = tmp_path / "read_records.py"
+    script.write_text(
+        "import json, sys\n"
+        f"sys.path.insert(0, {str(ROOT / 'generated' / 'ia2')!r})\n"
+        f"sys.path.insert(0, {str(ROOT / 'generated' / 'usaaf')!r})\n"
+        "import ia2, usaaf\n"
+        "print(json.dumps({\n"
+        "    'family': ia2.RECORDS['aircraft']['me262a1a']['family'],\n"
+        "    'available': ia2.AIRCRAFT_RECORDS['me262a1a']['available'],\n"
+        "    'kills': ia2.JET_ACE_RECORDS['baer']['starting_kills'],\n"
+        "    'rank': ia2.JET_ACE_RECORDS['baer']['rank'],\n"
+        "    'prestige': ia2.RECORDS['aircraft']['fw190a8r8']['prestige'],\n"
+        "    'left_out': ia2.RECORDS['aircraft']['me262a1a']['prestige'],\n"
+        "    'label': ia2.RECORD_FIELDS['jet_ace']['starting_kills'],\n"
+        "    'bb': usaaf.TARGET_SYSTEM_RECORDS['bb'],\n"
+        "    'sets': sorted(ia2.RECORDS),\n"
+        "}))\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True)
+    got = json.loads(done.stdout)
+    assert got["family"] == "me262" and got["available"] == "1944-07"  # IA2 11.7
+    assert got["kills"] == 191 and got["rank"] == "major"  # IA2 10.4: Bär, a Major with 191 kills
+    assert got["prestige"] == 3  # IA2 8.2: the FW 190A-8/R8 needs Prestige Level 3
+    assert got["left_out"] is None and got["label"] == "Starting Kills"
+    assert got["bb"] == {"points_needed": 30, "halves_production": True}  # USAAF 25.0, 22.4
+    assert got["sets"] == sorted([
+        "jet_ace", "ace_posting", "tour", "mission", "base", "family", "aircraft_type", "aircraft", "rank",
+        "raid_target",
+    ])

@@ -37,7 +37,9 @@ from compiler.emit.python.names import (
     context_names,
     enum_types,
 )
+from compiler.emit.python.records import records_code
 from compiler.emit.python.rules import game_has_rules, limit_names, limits_code, rules_runtime_code
+from compiler.engine.records import record_sets
 from compiler.engine.runtime import chain_runtime_code, runtime_code
 
 _UNKNOWN = (
@@ -85,6 +87,8 @@ def emit_game_python(game: model.Game) -> str:
     formula_names_ = FormulaNames(functions, context)
     if has_examples(game, by_address, formula_names_):
         parts.append(examples_code(game, by_address, formula_names_))
+    if record_sets(game):  # last: its names are handed out after every other name
+        parts.append(records_code(game, enums, names))
     return "\n".join(parts) + "\n"
 
 
