@@ -12,6 +12,9 @@ DRMs that applied; follow_<id>(rng, ...) passes the situation to every step. Eve
 ValueError for a roll, key or context value that cannot occur (naming the allowed values),
 NoRowError when no row is selected.
 
+The book's reference data: RECORDS[enum][member][field] (e.g. RECORDS['aircraft']['me262a1a']['family']),
+each set typed as <ENUM>_RECORDS, and RECORD_FIELDS, each field's printed label.
+
 DRM conditions: a flag defaults to False; any other context value left as None is unknown.
 A comparison with an unknown value is neither true nor false, `not` keeps it unknown, `and` is
 false when one part is false and `or` true when one part is true (three-valued logic); a DRM

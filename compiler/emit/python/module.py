@@ -50,6 +50,12 @@ _UNKNOWN = (
 )
 
 
+_RECORDS_DOC = (
+    "The book's reference data: RECORDS[enum][member][field] (e.g. RECORDS['aircraft']['me262a1a']['family']),\n"
+    "each set typed as <ENUM>_RECORDS, and RECORD_FIELDS, each field's printed label.\n\n"
+)
+
+
 def emit_game_python(game: model.Game) -> str:
     """The game's standalone Python module as text."""
     names = Namespace.for_module(_runtime_names(game_has_chains(game), game_has_rules(game)))
@@ -112,6 +118,7 @@ def _module_doc(game: model.Game) -> str:
         "DRMs that applied; follow_<id>(rng, ...) passes the situation to every step. Every argument is checked:\n"
         "ValueError for a roll, key or context value that cannot occur (naming the allowed values),\n"
         "NoRowError when no row is selected.\n\n"
+        + _RECORDS_DOC * bool(record_sets(game))
         + _UNKNOWN
         + "\n\n"
         + POLICY
