@@ -145,13 +145,14 @@ def test_the_rules_reference_prints_each_record_set_after_the_charts(corpus_outp
     aid, reference = html[: html.index('id="reference"')], _reference(html)
     assert "records-" not in aid  # the aid proper (before the divider) holds no record table
     # IA2 4.6.2, 9.1, 10.4 and section 11: bases, families, Jet Aces and aircraft, in the source's order
-    headings = re.findall(r'<section class="records" id="records-(\w+)">\n<h2 class="group">([^<]+)', reference)
+    opening = r'<div class="records" id="records-(\w+)" role="region" aria-label="[^"]*">\n<h2 class="group">([^<]+)'
+    headings = re.findall(opening, reference)
     assert [label.strip() for _, label in headings] == [
         "Historical Jet Ace", "Jet Ace&#39;s unit", "Tour of Duty", "Historical Mission", "Base",
         "Aircraft family", "Aircraft type", "Aircraft", "Rank", "Raid target",
     ]
     family = reference[reference.index('id="records-family"'):]
-    family = family[: family.index("</section>")]
+    family = family[: family.index("</div>")]
     assert "(rule 9.1)" in family
     assert "<th scope=\"col\">Aircraft family</th><th scope=\"col\">Aircraft (9.1)</th>" in family
     # 9.1: "Bf 109 (18 aircraft)"; "Me 262 (2 aircraft)"
@@ -162,7 +163,7 @@ def test_the_rules_reference_prints_each_record_set_after_the_charts(corpus_outp
 def test_a_record_table_prints_labels_and_the_books_forms_never_ids(corpus_outputs) -> None:
     reference = _reference(corpus_outputs()["ia2/ia2.html"])
     aircraft = reference[reference.index('id="records-aircraft"'):]
-    aircraft = aircraft[: aircraft.index("</section>")]
+    aircraft = aircraft[: aircraft.index("</div>")]
     # 11.7: the Me 262A-1a, a jet of the Me 262 family (type Me 262A-1), available from July 1944
     row = re.search(r'<tr><th scope="row">Me 262A-1a</th>(.*?)</tr>', aircraft)
     assert row is not None
@@ -174,7 +175,7 @@ def test_a_record_table_prints_labels_and_the_books_forms_never_ids(corpus_outpu
 def test_a_wide_record_set_is_split_into_tables_by_groups_of_fields(corpus_outputs) -> None:
     reference = _reference(corpus_outputs()["ia2/ia2.html"])
     aces = reference[reference.index('id="records-jet_ace"'):]
-    aces = aces[: aces.index("</section>")]
+    aces = aces[: aces.index("</div>")]
     tables = aces.split('<table class="records">')[1:]
     assert len(tables) > 1  # the fourteen fields of 10.4 do not fit one A4 table
     heads = [re.findall(r'<th scope="col">([^<]+)</th>', t) for t in tables]
