@@ -50,18 +50,21 @@ CHROMIUM_PATCH_SLACK = 1
 # rules, the sequence of play first) and the rules reference after it (issue 30's rules as charts).
 # Each pin is (the aid's pages, the whole PDF's pages): IA2's aid is 6 A4 pages (the issue's bound
 # is 8), Stuka Leader's 3 or 4, USAAF's 2, the AA excerpt's 1.
+# Issue 30's record sets (enums with fields) as tables at the end of the rules reference, the aid
+# proper unchanged (scripts/aid_pages.py --chromium, 2026-12-05): IA2 27, 27, 79, 81 to 32, 32, 92, 95;
+# USAAF 8, 9, 26, 27 to 9, 9, 27, 28; Stuka Leader 23, 24, 70, 74 to 23, 25, 71, 74.
 EXPECTED_PAGES = {
     "ia2": {
-        ("a4", False): (6, 27), ("letter", False): (6, 27),
-        ("a4", True): (20, 79), ("letter", True): (21, 81),
+        ("a4", False): (6, 32), ("letter", False): (6, 32),
+        ("a4", True): (20, 92), ("letter", True): (21, 95),
     },
     "usaaf": {
-        ("a4", False): (2, 8), ("letter", False): (2, 9),
-        ("a4", True): (5, 26), ("letter", True): (5, 27),
+        ("a4", False): (2, 9), ("letter", False): (2, 9),
+        ("a4", True): (5, 27), ("letter", True): (5, 28),
     },
     "stuka_leader": {
-        ("a4", False): (4, 23), ("letter", False): (4, 24),
-        ("a4", True): (13, 70), ("letter", True): (13, 74),
+        ("a4", False): (4, 23), ("letter", False): (4, 25),
+        ("a4", True): (13, 71), ("letter", True): (13, 74),
     },
     "aa_rules": {
         ("a4", False): (1, 3), ("letter", False): (1, 3),
@@ -93,20 +96,22 @@ EXPECTED_PAGES_WEASYPRINT = {
     # merged with IA2's limits, choices and conflicts (the reference): 6 + 22, 6 + 22, 22 + 67, 23 + 69;
     # chart bodies as blocks in the dense print (issue 35: no flexbox around a lone table): the
     # reference's columns fill better, 6 + 20, 6 + 21 (the same words in the PDF, two pages fewer)
+    # issue 30's record sets at the end of the reference (the aid unchanged): 6 + 25, 6 + 26, 22 + 80, 23 + 83
     "ia2": {
-        ("a4", False): (6, 26), ("letter", False): (6, 27),
-        ("a4", True): (22, 89), ("letter", True): (23, 92),
+        ("a4", False): (6, 31), ("letter", False): (6, 32),
+        ("a4", True): (22, 102), ("letter", True): (23, 106),
     },
-    # USAAF 7 to 2 + 6 (7 to 2 + 6, 23 to 5 + 19, 24 to 5 + 20)
+    # USAAF 7 to 2 + 6 (7 to 2 + 6, 23 to 5 + 19, 24 to 5 + 20); with its record sets 2 + 7, 2 + 7, 5 + 21, 5 + 22
     "usaaf": {
-        ("a4", False): (2, 8), ("letter", False): (2, 9),
-        ("a4", True): (5, 25), ("letter", True): (5, 26),
+        ("a4", False): (2, 9), ("letter", False): (2, 9),
+        ("a4", True): (5, 26), ("letter", True): (5, 27),
     },
     # Stuka Leader 22 to 3 + 18 (23 to 4 + 19, 73 to 14 + 58, 76 to 14 + 60)
     # Stuka Leader with the board's adjacency (area_adjacent, in the reference): 3 + 19, 4 + 20, 14 + 58, 14 + 62
+    # with its record set (the Tactical Display's areas): 3 + 19, 4 + 20, 14 + 59, 14 + 62
     "stuka_leader": {
         ("a4", False): (3, 22), ("letter", False): (4, 24),
-        ("a4", True): (14, 72), ("letter", True): (14, 76),
+        ("a4", True): (14, 73), ("letter", True): (14, 76),
     },
     "aa_rules": {
         ("a4", False): (1, 3), ("letter", False): (1, 3),
