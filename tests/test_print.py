@@ -177,17 +177,20 @@ EXPECTED_PAGES_WEASYPRINT_LANDSCAPE = {
     # chart bodies as blocks in the dense print (issue 35): IA2 7 + 26 to 7 + 25, 8 + 30 to 7 + 28;
     # Stuka Leader on Letter 5 + 21 to 5 + 20
     # the first chart may run on into the next column (IA2's page 1 no longer empty): 7 + 25 to 6 + 25, 7 + 28 to 6 + 28
+    # issue 30's record sets at the end of the reference (scripts/aid_pages.py --chromium --landscape,
+    # 2026-12-05; every aid proper unchanged): IA2 6 + 31, 6 + 34, 25 + 91, 25 + 89; USAAF 2 + 9, 2 + 9,
+    # 6 + 24, 6 + 24; Stuka Leader 5 + 21, 5 + 22, 19 + 69, 19 + 72
     "ia2": {
-        ("a4", False): (6, 31), ("letter", False): (6, 34),
-        ("a4", True): (25, 101), ("letter", True): (25, 100),
+        ("a4", False): (6, 37), ("letter", False): (6, 40),
+        ("a4", True): (25, 116), ("letter", True): (25, 114),
     },
     "usaaf": {
-        ("a4", False): (2, 10), ("letter", False): (2, 10),
-        ("a4", True): (6, 28), ("letter", True): (6, 28),
+        ("a4", False): (2, 11), ("letter", False): (2, 11),
+        ("a4", True): (6, 30), ("letter", True): (6, 30),
     },
     # Stuka Leader with the board's adjacency (area_adjacent): 5 + 20, 5 + 21, 19 + 69, 19 + 72
     "stuka_leader": {
-        ("a4", False): (5, 25), ("letter", False): (5, 26),
+        ("a4", False): (5, 26), ("letter", False): (5, 27),
         ("a4", True): (19, 88), ("letter", True): (19, 91),
     },
     "aa_rules": {
