@@ -152,7 +152,7 @@ def test_the_rules_reference_prints_each_record_set_after_the_charts(corpus_outp
         "Aircraft family", "Aircraft type", "Aircraft", "Rank", "Raid target",
     ]
     family = reference[reference.index('id="records-family"'):]
-    family = family[: family.index("</div>")]
+    family = family[: family.index("</table></div>\n</div>")]
     assert "(rule 9.1)" in family
     assert "<th scope=\"col\">Aircraft family</th><th scope=\"col\">Aircraft (9.1)</th>" in family
     # 9.1: "Bf 109 (18 aircraft)"; "Me 262 (2 aircraft)"
@@ -163,7 +163,7 @@ def test_the_rules_reference_prints_each_record_set_after_the_charts(corpus_outp
 def test_a_record_table_prints_labels_and_the_books_forms_never_ids(corpus_outputs) -> None:
     reference = _reference(corpus_outputs()["ia2/ia2.html"])
     aircraft = reference[reference.index('id="records-aircraft"'):]
-    aircraft = aircraft[: aircraft.index("</div>")]
+    aircraft = aircraft[: aircraft.index("</table></div>\n</div>")]
     # 11.7: the Me 262A-1a, a jet of the Me 262 family (type Me 262A-1), available from July 1944
     row = re.search(r'<tr><th scope="row">Me 262A-1a</th>(.*?)</tr>', aircraft)
     assert row is not None
@@ -175,8 +175,8 @@ def test_a_record_table_prints_labels_and_the_books_forms_never_ids(corpus_outpu
 def test_a_wide_record_set_is_split_into_tables_by_groups_of_fields(corpus_outputs) -> None:
     reference = _reference(corpus_outputs()["ia2/ia2.html"])
     aces = reference[reference.index('id="records-jet_ace"'):]
-    aces = aces[: aces.index("</div>")]
-    tables = aces.split('<table class="records">')[1:]
+    aces = aces[: aces.index("</table></div>\n</div>")]
+    tables = aces.split('<div class="scroll"><table class="records">')[1:]
     assert len(tables) > 1  # the fourteen fields of 10.4 do not fit one A4 table
     heads = [re.findall(r'<th scope="col">([^<]+)</th>', t) for t in tables]
     assert all(h[0] == "Historical Jet Ace" for h in heads)  # each table repeats the pilots' names
