@@ -50,14 +50,17 @@ CHROMIUM_PATCH_SLACK = 1
 # rules, the sequence of play first) and the rules reference after it (issue 30's rules as charts).
 # Each pin is (the aid's pages, the whole PDF's pages): IA2's aid is 6 A4 pages (the issue's bound
 # is 8), Stuka Leader's 3 or 4, USAAF's 2, the AA excerpt's 1.
+# Issue 30's record sets (enums with fields) as tables at the end of the rules reference, the aid
+# proper unchanged (scripts/aid_pages.py --chromium, 2026-12-05): IA2 27, 27, 79, 81 to 32, 32, 92, 95;
+# USAAF 8, 9, 26, 27 to 9, 9, 27, 28; Stuka Leader 23, 24, 70, 74 to 23, 25, 71, 74.
 EXPECTED_PAGES = {
     "ia2": {
-        ("a4", False): (6, 27), ("letter", False): (6, 27),
-        ("a4", True): (20, 79), ("letter", True): (21, 81),
+        ("a4", False): (6, 32), ("letter", False): (6, 32),
+        ("a4", True): (20, 92), ("letter", True): (21, 95),
     },
     "usaaf": {
-        ("a4", False): (2, 8), ("letter", False): (2, 9),
-        ("a4", True): (5, 26), ("letter", True): (5, 27),
+        ("a4", False): (2, 9), ("letter", False): (2, 9),
+        ("a4", True): (5, 27), ("letter", True): (5, 28),
     },
     # the Legendary decision, HO OR Pilot and the Event penalty as choices (three columns of rule charts):
     # A4 large print 13 + 57 to 13 + 58
@@ -95,9 +98,10 @@ EXPECTED_PAGES_WEASYPRINT = {
     # merged with IA2's limits, choices and conflicts (the reference): 6 + 22, 6 + 22, 22 + 67, 23 + 69;
     # chart bodies as blocks in the dense print (issue 35: no flexbox around a lone table): the
     # reference's columns fill better, 6 + 20, 6 + 21 (the same words in the PDF, two pages fewer)
+    # issue 30's record sets at the end of the reference (the aid unchanged): 6 + 25, 6 + 26, 22 + 80, 23 + 83
     "ia2": {
-        ("a4", False): (6, 26), ("letter", False): (6, 27),
-        ("a4", True): (22, 89), ("letter", True): (23, 92),
+        ("a4", False): (6, 31), ("letter", False): (6, 32),
+        ("a4", True): (22, 102), ("letter", True): (23, 106),
     },
     # USAAF 7 to 2 + 6 (7 to 2 + 6, 23 to 5 + 19, 24 to 5 + 20)
     # the computed values printed after the aid's charts (issue 34, formulas): large print 5 + 20 to 6 + 20
@@ -177,13 +181,16 @@ EXPECTED_PAGES_WEASYPRINT_LANDSCAPE = {
     # chart bodies as blocks in the dense print (issue 35): IA2 7 + 26 to 7 + 25, 8 + 30 to 7 + 28;
     # Stuka Leader on Letter 5 + 21 to 5 + 20
     # the first chart may run on into the next column (IA2's page 1 no longer empty): 7 + 25 to 6 + 25, 7 + 28 to 6 + 28
+    # issue 30's record sets at the end of the reference (scripts/aid_pages.py --chromium --landscape,
+    # 2026-12-05; every aid proper unchanged): IA2 6 + 31, 6 + 34, 25 + 91, 25 + 89; USAAF 2 + 9, 2 + 9,
+    # 6 + 24, 6 + 24; Stuka Leader 5 + 21, 5 + 22, 19 + 69, 19 + 72
     "ia2": {
-        ("a4", False): (6, 31), ("letter", False): (6, 34),
-        ("a4", True): (25, 101), ("letter", True): (25, 100),
+        ("a4", False): (6, 37), ("letter", False): (6, 40),
+        ("a4", True): (25, 116), ("letter", True): (25, 114),
     },
     "usaaf": {
-        ("a4", False): (2, 10), ("letter", False): (2, 10),
-        ("a4", True): (6, 28), ("letter", True): (6, 28),
+        ("a4", False): (2, 11), ("letter", False): (2, 11),
+        ("a4", True): (6, 30), ("letter", True): (6, 30),
     },
     # Stuka Leader with the board's adjacency (area_adjacent): 5 + 20, 5 + 21, 19 + 69, 19 + 72
     # with the three choice columns (promotion, key_terms, so_rules): 5 + 21, 5 + 22, 19 + 71, 19 + 73

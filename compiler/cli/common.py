@@ -4,7 +4,6 @@ address, reading `--key` pairs and whole numbers, and printing text safely."""
 from __future__ import annotations
 
 import functools
-import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -13,6 +12,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TypeVar
 
 import click
 
+from compiler.cli.configuration import CHARTS_ENV as CHARTS_ENV
+from compiler.cli.configuration import default_charts_dir as default_charts_dir
 from compiler.cli.exits import EXIT_FINDINGS as EXIT_FINDINGS
 from compiler.cli.exits import EXIT_INTERNAL as EXIT_INTERNAL
 from compiler.cli.exits import EXIT_OK as EXIT_OK
@@ -209,11 +210,18 @@ def find_chart(address: str, charts_dir: Path, printing: Printing = AS_CORRECTED
     A wrong address (a limit's too: only `lookup` reads one) is a usage error (exit 2); a game with
     errors prints them and exits 1.
     """
-    game, chart, limit = find_chart_or_limit(address, charts_dir, printing)
-    if limit is not None:
+    from compiler.model.types import EnumType  # lazy: `chartc --help` imports no model
+
+    game, chart, other = find_chart_or_limit(address, charts_dir, printing)
+    if isinstance(other, EnumType):
         raise usage_error(
-            f"`{limit.id}` is a limit of game `{game.id}`, not a chart: "
-            f"chartc lookup {game.id}/{limit.id} --set NAME=VALUE"
+            f"`{other.id}` is a set of records of game `{game.id}`, not a chart: "
+            f"chartc lookup {game.id}/{other.id} --key {other.id}=VALUE"
+        )
+    if other is not None:
+        raise usage_error(
+            f"`{other.id}` is a limit of game `{game.id}`, not a chart: "
+            f"chartc lookup {game.id}/{other.id} --set NAME=VALUE"
         )
     assert chart is not None
     return game, chart
@@ -221,9 +229,10 @@ def find_chart(address: str, charts_dir: Path, printing: Printing = AS_CORRECTED
 
 def find_chart_or_limit(
     address: str, charts_dir: Path, printing: Printing = AS_CORRECTED
-) -> tuple[model.Game, model.Chart | None, model.Limit | None]:
-    """The game and the chart at ADDRESS, or (where no chart has the name) the limit, from a game
-    that checks clean; see `find_chart`."""
+) -> tuple[model.Game, model.Chart | None, model.Limit | model.EnumType | None]:
+    """The game and the chart at ADDRESS, or (where no chart has the name) the limit, or the record
+    set (an enum with fields, `chartc lookup GAME/ENUM`), from a game that checks clean; see
+    `find_chart`."""
     game_id, chart_name = split_address(address)
     folder = charts_dir / game_id
     comp = load_game_folder(folder, printing) if folder.is_dir() else None
@@ -240,13 +249,17 @@ def find_chart_or_limit(
     limit = game.limit(chart_name) if chart is None and not blocking else None
     if limit is not None:
         return game, None, limit
+    records = game.enums.get(chart_name) if chart is None and not blocking else None
+    if records is not None and records.fields and not records.synthetic:
+        return game, None, records
     if chart is None and not blocking and game.formula(chart_name) is not None:
         raise usage_error(
             f"`{chart_name}` is a formula of game `{game_id}`, not a chart: "
             f"chartc compute {game_id}/{chart_name} --set NAME=N"
         )
     if chart is None and not blocking:
-        close = did_you_mean(chart_name, [c.address for c in game.charts])
+        record_sets = [e.id for e in game.enums.values() if e.fields and not e.synthetic]
+        close = did_you_mean(chart_name, [c.address for c in game.charts] + record_sets)
         raise usage_error(
             f"no chart `{chart_name}` in game `{game_id}`" + (f"; {close}" if close else "")
             + f" (`chartc list {game_id}` lists them)"
@@ -464,48 +477,3 @@ def forces_from(attack: int | None, defense: int | None, shift: int) -> Forces |
     if attack is None and shift:
         raise usage_error("--shift moves an odds column: give --attack and --defense")
     return Forces(attack, defense, shift) if attack is not None else None
-
-CHARTS_ENV = "CHARTC_CHARTS"
-
-
-def default_charts_dir(cwd: Path | None = None) -> Path:
-    """The charts folder when none is given: `$CHARTC_CHARTS`, else `charts = "..."` under
-    `[tool.chartc]` in the nearest `pyproject.toml` at or above the working directory (read
-    relative to that file's folder; the nearest one decides), else `charts`.
-
-    Raises:
-        click.UsageError: that pyproject.toml is not valid TOML or its `charts` is not a string.
-    """
-    from_env = os.environ.get(CHARTS_ENV)
-    if from_env:
-        return Path(from_env)
-    start = (cwd or Path.cwd()).resolve()
-    for folder in (start, *start.parents):
-        pyproject = folder / "pyproject.toml"
-        if pyproject.is_file():
-            configured = _configured_charts(pyproject)
-            return Path("charts") if configured is None else _shown_relative(folder / configured, start)
-    return Path("charts")
-
-
-def _configured_charts(pyproject: Path) -> str | None:
-    import tomllib  # lazy: `chartc --help` reads no pyproject.toml
-
-    try:
-        table = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise usage_error(f"{pyproject}: cannot read [tool.chartc]: {exc}") from exc
-    tool = table.get("tool", {})
-    chartc = tool.get("chartc", {}) if isinstance(tool, dict) else {}
-    charts = chartc.get("charts") if isinstance(chartc, dict) else None
-    if charts is not None and not isinstance(charts, str):
-        raise usage_error(f"{pyproject}: [tool.chartc] charts must be a string (a folder), not {charts!r}")
-    return charts
-
-
-def _shown_relative(path: Path, start: Path) -> Path:
-    """`path` relative to the working directory when it lies inside it (shorter in messages)."""
-    try:
-        return path.relative_to(start)
-    except ValueError:
-        return path

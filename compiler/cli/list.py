@@ -1,5 +1,5 @@
 """`chartc list`: a game's charts (or every game's) with ID, title, rule, how each is read and
-its status."""
+its status; then its record sets (enums with fields) with their number of records and fields."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from compiler.diagnostics.suggest import known_values_hint
 from compiler.diagnostics.textsafe import printable
 from compiler.engine.formulas import inputs
 from compiler.engine.limits import limit_variables
+from compiler.engine.records import record_sets
 from compiler.errata.printing import Printing
 from compiler.model import ChartKind
 from compiler.model.odds import OddsForm
@@ -96,6 +97,17 @@ def entries(game: model.Game) -> list[ChartEntry]:
     return charts + formulas + limits
 
 
+def record_entries(game: model.Game) -> list[tuple[ChartEntry, int, tuple[str, ...]]]:
+    """The game's record sets in the order of the source, each as a line of the table (read by
+    `12 records: family, type, ...`, status `records`) with its number of records and its field ids."""
+    out = []
+    for e in record_sets(game):
+        fields = tuple(f.id for f in e.fields)
+        read = f"{len(e.members)} records: {', '.join(fields)}"
+        out.append((ChartEntry(game.id, e.id, None, e.label, e.rule, read, "records"), len(e.members), fields))
+    return out
+
+
 def _context_words(variables: tuple[str, ...]) -> str:
     return "context " + ", ".join(variables) if variables else "always"
 
@@ -128,7 +140,9 @@ def table_lines(rows: list[ChartEntry]) -> list[str]:
 def list_command(game: str | None, charts_dir: Path, fmt: str, printing: Printing) -> None:
     """List the charts of GAME (default: every game in --charts): chart address, title, rule,
     dice or keys, and status (partial, external, DRMs only, odds rule), then its formulas (`chartc
-    compute` reads them: status formula) and its limits (`chartc lookup` reads them: status limit).
+    compute` reads them: status formula) and its limits (`chartc lookup` reads them: status limit);
+    then its record sets, enums with fields (`chartc lookup GAME/ENUM` reads them: status records,
+    read by `N records: FIELD, ...`; in JSON also `records` and `fields`).
 
     With --as-printed or --printing NAME, the charts as that printing reads them (an errata may
     retitle a chart or add one).
@@ -144,6 +158,7 @@ def list_command(game: str | None, charts_dir: Path, fmt: str, printing: Printin
         hint = known_values_hint(game, [(g, None) for g in folders], "games")
         raise usage_error(f"no game `{game}` in {charts_dir}; {hint}")
     rows: list[ChartEntry] = []
+    records: list[tuple[ChartEntry, int, tuple[str, ...]]] = []
     errors = 0
     for game_id in [game] if game is not None else list(folders):
         comp = load_game_folder(folders[game_id], printing)
@@ -151,10 +166,12 @@ def list_command(game: str | None, charts_dir: Path, fmt: str, printing: Printin
         loaded = comp.project.games.get(game_id)
         if loaded is not None:
             rows.extend(entries(loaded))
+            records.extend(record_entries(loaded))
     if fmt == "json":
-        click.echo(json.dumps([asdict(r) for r in rows], indent=2, ensure_ascii=True))
+        listed = [asdict(r) for r in rows] + [asdict(r) | {"records": n, "fields": list(f)} for r, n, f in records]
+        click.echo(json.dumps(listed, indent=2, ensure_ascii=True))
     else:
-        echo_lines(table_lines(rows))
+        echo_lines(table_lines(rows + [r for r, _, _ in records]))
     if errors:
         click.echo(f"warning: {errors} error(s) in these charts; run `chartc check {charts_dir}`", err=True)
         sys.exit(EXIT_FINDINGS)

@@ -16,6 +16,7 @@ from compiler.cli.common import (
     usage_error,
 )
 from compiler.engine.lookup import DrmListAnswer, OddsColumnAnswer, answer
+from compiler.model.types import EnumType
 from compiler.query.lookup import (
     drm_list_json,
     drm_list_lines,
@@ -62,6 +63,10 @@ def lookup_command(
 ) -> None:
     """Print the row ROLL (+ --drm) selects on chart ADDRESS (GAME/CHART, e.g. ia2/R4).
 
+    ADDRESS may also name a limit (GAME/LIMIT: the bound in the context --set/--when give) or a set
+    of records, an enum with fields (GAME/ENUM: every record as a table; --key ENUM=VALUE one
+    record's fields, e.g. chartc lookup ia2/jet_ace --key jet_ace=baer).
+
     ROLL is the natural roll as printed on the dice (0 on a d10 is 10, 00 on a percentile roll is
     100), or the value of a value-keyed chart; leave it out for charts read by keys only.
     With --when/--set the chart's DRMs are read in that context (flags left out are false, other
@@ -73,10 +78,13 @@ def lookup_command(
     roll of each step in turn (a roll inside a cell included); --seed N rolls the rest.
     """
     as_json = fmt == "json"
-    game, target, limit = find_chart_or_limit(address, question.charts_dir, question.printing)
-    if limit is not None:
-        chart_only = bool(follow or rolls or seed is not None or question.read_drms or question.drm)
-        _limit(game, limit, roll, question, as_json, chart_only)
+    game, target, other = find_chart_or_limit(address, question.charts_dir, question.printing)
+    chart_only = bool(follow or rolls or seed is not None or question.read_drms or question.drm)
+    if isinstance(other, EnumType):
+        _records(game, other, roll, question, as_json, chart_only)
+        return
+    if other is not None:
+        _limit(game, other, roll, question, as_json, chart_only)
         return
     assert target is not None
     found = (game, target)
@@ -164,3 +172,29 @@ def _limit(
     except LookupUsage as exc:
         raise usage_error(str(exc)) from exc
     click.echo(limit_json(game, answer)) if as_json else echo_lines(limit_lines(game, answer))
+
+
+def _records(
+    game: model.Game,
+    enum: model.EnumType,
+    roll: str | None,
+    question: ChartQuestion,
+    as_json: bool,
+    chart_only: bool,
+) -> None:
+    """`chartc lookup GAME/ENUM [--key ENUM=VALUE]`: one record's fields, or the whole set."""
+    # lazy: only a record set's lookup reads records
+    from compiler.engine.problems import LookupUsage
+    from compiler.engine.records import ask_record
+    from compiler.query.records import record_json, record_lines
+
+    if roll is not None or chart_only or question.when or question.sets:
+        raise usage_error(
+            f"`{enum.id}` is a set of records: it takes no roll, --drm, --when, --set, --follow or --read-drms; "
+            f"name a record with --key {enum.id}=VALUE, or leave --key out for every record"
+        )
+    try:
+        answer = ask_record(enum, question.key_values())
+    except LookupUsage as exc:
+        raise usage_error(str(exc)) from exc
+    click.echo(record_json(game, answer)) if as_json else echo_lines(record_lines(game, answer))

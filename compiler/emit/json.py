@@ -188,6 +188,8 @@ def _pretty_into(value: Any, level: int, parts: list[str]) -> None:
 
 def _enum(e: model.EnumType) -> dict[str, Any]:
     out: dict[str, Any] = {"id": e.id, "label": e.label}
+    if e.rule is not None:
+        out["rule"] = e.rule
     if e.codes:
         out["codes"] = True
     if e.order:

@@ -57,6 +57,11 @@ class Month(str):
         """The month's English abbreviation, as rulebooks print it: `1944-12` is `Dec`."""
         return MONTH_NAMES[self.month - 1]
 
+    @property
+    def printed(self) -> str:
+        """The month as the rulebooks' tables print it (IA2 R1-R3): `1944-07` is `7/44`."""
+        return f"{self.month}/{self.year % 100:02d}"
+
     def next(self) -> Month:
         return Month.from_ordinal(self.ordinal + 1)
 

@@ -52,6 +52,22 @@ def value_text(game: model.Game, col: model.Column, value: model.Value) -> str:
     return member.label if member else str(value)
 
 
+def field_text(game: model.Game, fld: model.Field, value: model.Value) -> str:
+    """A record's field as a player reads it: `-` for a field left out, `yes`/`no` for a flag, a
+    month as the book prints it (`7/44`), another enum's member by its label, `6/3` for a pair,
+    `[B6]` for a chart reference; text and numbers as written."""
+    if value is None:
+        return "-"
+    if isinstance(value, model.Month):
+        return value.printed
+    shown = cell_text(value)
+    if shown is not None:
+        return shown
+    enum = game.enums.get(fld.type) if isinstance(fld.type, model.EnumRef) else None
+    member = enum.member(str(value)) if enum is not None else None
+    return member.label if member is not None else str(value)
+
+
 def choice_text(options: list[str]) -> str:
     """`your choice of I/JG 2, II/JG 2 or III/JG 2`: a result that offers outcomes to choose from."""
     listed = ", ".join(options[:-1]) + f" or {options[-1]}" if len(options) > 1 else "".join(options)

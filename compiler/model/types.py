@@ -97,6 +97,7 @@ class EnumType:
     codes: bool = False  # a CRT's result codes: the id is printed in the cell, the label in the key
     order: tuple[str, ...] = ()  # member ids from the attacker's point of view, worst first
     order_span: Span | None = None
+    rule: str | None = None  # where the book prints the records (`rule "9.1"` in the enum)
 
     def rank(self, member_id: str) -> int | None:
         """The member's place in the declared result order (0 is the attacker's worst), None

@@ -83,6 +83,7 @@ def add_enum(symbols: SymbolTable, decl: ast.EnumDecl, sink: Sink) -> None:
         codes=decl.codes is not None,
         order=order,
         order_span=decl.order.span if decl.order else None,
+        rule=decl.rule.text if decl.rule else None,
     )
 
 

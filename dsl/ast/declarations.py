@@ -115,6 +115,7 @@ class EnumDecl:
     span: Span
     codes: Span | None = None
     order: ResultOrder | None = None
+    rule: Text | None = None  # `rule "9.1"`: where the book prints the records
 
 
 @dataclass(frozen=True)

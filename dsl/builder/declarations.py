@@ -100,13 +100,14 @@ class HeaderRules(Terminals):
         meta: Meta,
         name: ast.Name,
         label: ast.Text | None,
-        *items: ast.MemberDecl | tuple[ast.FieldDecl, ...] | _ResultCodes | ast.ResultOrder,
+        *items: ast.MemberDecl | tuple[ast.FieldDecl, ...] | _ResultCodes | ast.ResultOrder | Stmt,
     ) -> ast.EnumDecl:
         members = tuple(i for i in items if isinstance(i, ast.MemberDecl))
         field_decls = tuple(f for i in items if isinstance(i, tuple) for f in i)
         codes = next((i.span for i in items if isinstance(i, _ResultCodes)), None)
         order = next((i for i in items if isinstance(i, ast.ResultOrder)), None)
-        return ast.EnumDecl(name, label, field_decls, members, self._span(meta), codes, order)
+        rule = Block(tuple(i for i in items if isinstance(i, Stmt))).one("rule", ast.Text)
+        return ast.EnumDecl(name, label, field_decls, members, self._span(meta), codes, order, rule)
 
     result_codes = node(_ResultCodes)
 

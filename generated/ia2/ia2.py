@@ -12,6 +12,9 @@ DRMs that applied; follow_<id>(rng, ...) passes the situation to every step. Eve
 ValueError for a roll, key or context value that cannot occur (naming the allowed values),
 NoRowError when no row is selected.
 
+The book's reference data: RECORDS[enum][member][field] (e.g. RECORDS['aircraft']['me262a1a']['family']),
+each set typed as <ENUM>_RECORDS, and RECORD_FIELDS, each field's printed label.
+
 DRM conditions: a flag defaults to False; any other context value left as None is unknown.
 A comparison with an unknown value is neither true nor false, `not` keeps it unknown, `and` is
 false when one part is false and `or` true when one part is true (three-valued logic); a DRM
@@ -12744,3 +12747,674 @@ def check_examples() -> list[str]:
             continue
         failed.append(f"{name} (rule {rule}): the book gives {expected}, the module {got}")
     return failed
+
+
+# Historical Jet Ace (rule 10.4): each record's fields by member id
+JetAceRecord = TypedDict('JetAceRecord', {
+    'born': str | None, 'died': str | None, 'units': str | None, 'missions': str | None, 'kills': str | None,
+    'awards': str | None, 'rank': Rank | None, 'starting_awards': str | None, 'expert': str | None,
+    'starting_kills': int | None, 'skills': str | None, 'prestige_points': int | None, 'prestige_level': int | None,
+    'heading_rank': Rank | None,
+})
+JET_ACE_RECORDS: Final[dict[JetAce, JetAceRecord]] = {
+    'baer': {
+        'born': '25 May 1913',
+        'died': '28 April 1957',
+        'units':
+            'II/JG 1 (March 1944, FW 190A-7), JG 3 (June 1944, Bf 109G-6/U3), EJG 2 (February 1945, Me 262A-1a), JV 44 (April 1945, Me 262A-1b)',
+        'missions': '1000+',
+        'kills': '220 (124 Western Front, 21 Viermot, 16 jet kills)',
+        'awards': "Knight's Cross with Oak Leaves, and Swords",
+        'rank': 'major',
+        'starting_awards': 'All up to KC w. O+S',
+        'expert': 'Bf 109, FW 190',
+        'starting_kills': 191,
+        'skills': 'Parachute, A.C.M., Aim',
+        'prestige_points': 3,
+        'prestige_level': 7,
+        'heading_rank': 'major',
+    },
+    'eder': {
+        'born': '8 March 1921',
+        'died': '11 March 1986',
+        'units':
+            'II/JG 1 (March 1944, FW 190A-7), II/JG 26 (August 1944, FW 190A-8), Kommando Nowotny (October 1944, Me 262A-1a), III/JG 7 (November 1944, Me 262A-1a)',
+        'missions': '572',
+        'kills': '78 (68 Western Front, 36 Viermot, 12 jet kills)',
+        'awards': "Knight's Cross with Oak Leaves",
+        'rank': 'major',
+        'starting_awards': 'All up to GC.',
+        'expert': 'Bf 109, FW 190',
+        'starting_kills': 33,
+        'skills': 'Aim (cannot purchase Landing)',
+        'prestige_points': 4,
+        'prestige_level': 7,
+        'heading_rank': 'major',
+    },
+    'rudorffer': {
+        'born': '1 November 1917', 'died': '8 April 2016', 'units': 'I/JG 7 (February 1945, Me 262A-1a)',
+        'missions': '1000+', 'kills': '222 (60 Western Front, 10 Viermot, 12 jet kills)',
+        'awards': "Knight's Cross with Oak Leaves, and Swords", 'rank': 'major', 'starting_awards': 'All up to KC w. O',
+        'expert': 'Bf 109, FW 190', 'starting_kills': 210, 'skills': 'Parachute, S.A., Precision', 'prestige_points': 5,
+        'prestige_level': 7, 'heading_rank': 'major',
+    },
+    'schnoerrer': {
+        'born': '22 March 1919',
+        'died': '25 September 1979',
+        'units':
+            'EKdo 262 (June 1944, Me 262A-1a), Kommando Nowotny (September 1944, Me 262A-1a), JG 7 (November 1944, Me 262A-1a)',
+        'missions': '536',
+        'kills': '46 (11 Western Front, 9 Viermot, 11 jet kills)',
+        'awards': "Knight's Cross",
+        'rank': 'leutnant',
+        'starting_awards': 'All up to GC',
+        'expert': 'FW 190, Me 262',
+        'starting_kills': 35,
+        'skills': 'Leadership, Reflexes (cannot purchase Landing)',
+        'prestige_points': 1,
+        'prestige_level': 7,
+        'heading_rank': 'leutnant',
+    },
+    'weissenberger': {
+        'born': '21 December 1914', 'died': '11 June 1950',
+        'units': 'I/JG 5 (June 1944, Bf 109G-6/U2), I/JG 7 (November 1944, Me 262A-1a)', 'missions': '375',
+        'kills': '208 (33 Western Front, 7 Viermot, 8 jet kills)', 'awards': "Knight's Cross with Oak Leaves",
+        'rank': 'hauptmann', 'starting_awards': 'All up to KC w. O', 'expert': 'Bf 110, Bf 109,', 'starting_kills': 175,
+        'skills': 'A.C.M., Landing, Gunnery', 'prestige_points': 3, 'prestige_level': 7, 'heading_rank': 'major',
+    },
+    'galland': {
+        'born': '12 March 1912', 'died': '9 February 1996', 'units': 'JV 44 (February 1945, Me 262A-1a)',
+        'missions': '705', 'kills': '104 (104 Western Front, 5 Viermot, 7 jet kills)',
+        'awards': "Knight's Cross with Oak Leaves, Swords, and Diamonds", 'rank': 'general',
+        'starting_awards': 'All up to KC w. O+S+D', 'expert': 'Bf 109, Me 262', 'starting_kills': 97,
+        'skills': 'Leadership, Reflexes, S.A., Gunnery', 'prestige_points': 7, 'prestige_level': 7,
+        'heading_rank': 'general',
+    },
+    'steinhoff': {
+        'born': '15 September 1913',
+        'died': '21 February 1994',
+        'units':
+            'Kommando Nowotny (October 1944, Me 262A-1a), Stab./JG 7 (November 1944, Me 262A-1a), JV 44 (April 1945, Me 262A-1b)',
+        'missions': '993',
+        'kills': '176 (12 Western Front, 2 Viermot, 6 jet kills)',
+        'awards': "Knight's Cross with Oak Leaves, and Swords",
+        'rank': 'oberstleutnant',
+        'starting_awards': 'All up to KC w. O+S',
+        'expert': 'Bf 109',
+        'starting_kills': 170,
+        'skills': 'A.C.M, S.A., Landing (cannot purchase Parachute)',
+        'prestige_points': 7,
+        'prestige_level': 7,
+        'heading_rank': 'oberst',
+    },
+    'spaete': {
+        'born': '8 September 1911', 'died': '30 April 1997',
+        'units': 'EKdo 16 (May 1944, Me 163B-1), I/JG 400 (September 1944, Me 163B-1), JG 7 (March 1944, Me 262A-1b)',
+        'missions': '350', 'kills': '99 (5 jet kills)', 'awards': "Knight's Cross with Oak Leaves", 'rank': 'hauptmann',
+        'starting_awards': 'All up to KC w. O', 'expert': 'Bf 109, FW 190, Me 163', 'starting_kills': 72,
+        'skills': 'Landing, Reflexes', 'prestige_points': 5, 'prestige_level': 7, 'heading_rank': 'major',
+    },
+}
+
+
+# Jet Ace's unit (rule 10.4): each record's fields by member id
+AcePostingRecord = TypedDict('AcePostingRecord', {
+    'ace': JetAce | None, 'unit': str | None, 'month': str | None, 'aircraft': Aircraft | None,
+})
+ACE_POSTING_RECORDS: Final[dict[AcePosting, AcePostingRecord]] = {
+    'baer_ii_jg1': {'ace': 'baer', 'unit': 'II/JG 1', 'month': '1944-03', 'aircraft': 'fw190a7'},
+    'baer_jg3': {'ace': 'baer', 'unit': 'JG 3', 'month': '1944-06', 'aircraft': 'bf109g6u3'},
+    'baer_ejg2': {'ace': 'baer', 'unit': 'EJG 2', 'month': '1945-02', 'aircraft': 'me262a1a'},
+    'baer_jv44': {'ace': 'baer', 'unit': 'JV 44', 'month': '1945-04', 'aircraft': 'me262a1b'},
+    'eder_ii_jg1': {'ace': 'eder', 'unit': 'II/JG 1', 'month': '1944-03', 'aircraft': 'fw190a7'},
+    'eder_ii_jg26': {'ace': 'eder', 'unit': 'II/JG 26', 'month': '1944-08', 'aircraft': 'fw190a8'},
+    'eder_nowotny': {'ace': 'eder', 'unit': 'Kommando Nowotny', 'month': '1944-10', 'aircraft': 'me262a1a'},
+    'eder_iii_jg7': {'ace': 'eder', 'unit': 'III/JG 7', 'month': '1944-11', 'aircraft': 'me262a1a'},
+    'rudorffer_i_jg7': {'ace': 'rudorffer', 'unit': 'I/JG 7', 'month': '1945-02', 'aircraft': 'me262a1a'},
+    'schnoerrer_ekdo262': {'ace': 'schnoerrer', 'unit': 'EKdo 262', 'month': '1944-06', 'aircraft': 'me262a1a'},
+    'schnoerrer_nowotny': {'ace': 'schnoerrer', 'unit': 'Kommando Nowotny', 'month': '1944-09', 'aircraft': 'me262a1a'},
+    'schnoerrer_jg7': {'ace': 'schnoerrer', 'unit': 'JG 7', 'month': '1944-11', 'aircraft': 'me262a1a'},
+    'weissenberger_i_jg5': {'ace': 'weissenberger', 'unit': 'I/JG 5', 'month': '1944-06', 'aircraft': 'bf109g6u2'},
+    'weissenberger_i_jg7': {'ace': 'weissenberger', 'unit': 'I/JG 7', 'month': '1944-11', 'aircraft': 'me262a1a'},
+    'galland_jv44': {'ace': 'galland', 'unit': 'JV 44', 'month': '1945-02', 'aircraft': 'me262a1a'},
+    'steinhoff_nowotny': {'ace': 'steinhoff', 'unit': 'Kommando Nowotny', 'month': '1944-10', 'aircraft': 'me262a1a'},
+    'steinhoff_stab_jg7': {'ace': 'steinhoff', 'unit': 'Stab./JG 7', 'month': '1944-11', 'aircraft': 'me262a1a'},
+    'steinhoff_jv44': {'ace': 'steinhoff', 'unit': 'JV 44', 'month': '1945-04', 'aircraft': 'me262a1b'},
+    'spaete_ekdo16': {'ace': 'spaete', 'unit': 'EKdo 16', 'month': '1944-05', 'aircraft': 'me163b1'},
+    'spaete_i_jg400': {'ace': 'spaete', 'unit': 'I/JG 400', 'month': '1944-09', 'aircraft': 'me163b1'},
+    'spaete_jg7': {'ace': 'spaete', 'unit': 'JG 7', 'month': '1944-03', 'aircraft': 'me262a1b'},
+}
+
+
+# Tour of Duty (rule 10.15.2): each record's fields by member id
+TourRecord = TypedDict('TourRecord', {
+    'start': str | None, 'aircraft': Aircraft | None, 'unit': Unit | None, 'base': Base | None, 'rank': Rank | None,
+    'experience': int | None, 'skills': str | None, 'prestige_level': int | None, 'awards': str | None,
+    'victory': str | None, 'special': str | None,
+})
+TOUR_RECORDS: Final[dict[Tour, TourRecord]] = {
+    'abbeville_boys': {
+        'start': '1943-03', 'aircraft': 'fw190a5', 'unit': 'ii_jg26', 'base': 'vitry_en_artois', 'rank': 'oberleutnant',
+        'experience': 2, 'skills': 'Expert in FW 190.', 'prestige_level': 2, 'awards': 'EK2, EK1',
+        'victory': '12 bomber victories and 8 fighter victories', 'special': 'Requires Interceptor Ace 1943-44',
+    },
+    'armored_knights': {
+        'start': '1944-06', 'aircraft': 'fw190a8r8', 'unit': 'ii_sturm_jg300', 'base': 'rheine', 'rank': 'oberleutnant',
+        'experience': 0, 'skills': 'Aim', 'prestige_level': 3, 'awards': 'None', 'victory': '15 bomber victories',
+        'special': None,
+    },
+    'the_escorts': {
+        'start': '1944-10', 'aircraft': 'bf109g10', 'unit': 'iii_jg1', 'base': 'rheine', 'rank': 'oberleutnant',
+        'experience': 1, 'skills': 'S.A.', 'prestige_level': 2, 'awards': 'EK2, EK1, Ehrenpokal',
+        'victory': '24 fighter victories', 'special': None,
+    },
+    'flying_peas': {
+        'start': '1944-07', 'aircraft': 'me163b1', 'unit': 'iii_jg400', 'base': 'brandis', 'rank': 'hauptmann',
+        'experience': 2, 'skills': 'Aim', 'prestige_level': 5,
+        'awards': 'EK2, EK1, Ehrenpokal, Operational Flight Clasp (Bronze, Silver)', 'victory': '12 bomber victories',
+        'special': None,
+    },
+    'knights_cross_holders': {
+        'start': '1945-01',
+        'aircraft': 'me262a1a',
+        'unit': 'jv44',
+        'base': 'brandenburg_briest',
+        'rank': 'major',
+        'experience': 3,
+        'skills': 'Sixth Sense, Reflexes, Precision',
+        'prestige_level': 7,
+        'awards': 'EK2, EK1, Ehrenpokal, Operational Flight Clasp (Bronze, Silver, Gold), German Cross in Gold, KC',
+        'victory': '24 bomber victories',
+        'special':
+            'May upgrade to the Me 262A-1b in March 1945. Assume the war goes on when you reach the end of May 1945, and continue flying missions until your ToD is completed. Use the March-May 45 box of the Raid Chart [A1] and the Aircraft Target and Allied Fighter Attack Chart [A3] to determine mission targets and objectives.',
+    },
+}
+
+
+# Historical Mission (rule 10.15.3): each record's fields by member id
+MissionRecord = TypedDict('MissionRecord', {
+    'date': str | None, 'month': str | None, 'aircraft': Aircraft | None, 'unit': Unit | None, 'base': Base | None,
+    'target': str | None, 'enemy': str | None, 'special': str | None,
+})
+MISSION_RECORDS: Final[dict[Mission, MissionRecord]] = {
+    'defend_oranienburg': {
+        'date': 'April 10, 1945',
+        'month': '1945-04',
+        'aircraft': 'me262a1b',
+        'unit': 'jv44',
+        'base': 'brandenburg_briest',
+        'target': 'Oranienburg A/F (Berlin Zone)',
+        'enemy': 'B-17G formation with P-51D escort.',
+        'special':
+            'No F/B Attacks on Take Off box. First encounter is a straggler in the Berlin endurance box. No R4M attacks may be made against the straggler. If the bomber is shot down, you intercept the main bomber formation in the same endurance box Head on.',
+    },
+    'schweinfurt': {
+        'date': 'August 17, 1943',
+        'month': '1943-08',
+        'aircraft': 'bf109g6r6',
+        'unit': 'ii_jg27',
+        'base': 'wiesbaden',
+        'target': 'Schweinfurt Ball Bearings Plant (Frankfurt Zone)',
+        'enemy': 'B-17F formation. No escorts.',
+        'special':
+            'After running out of ammo, you can land at your home airfield, rearm and refuel, and intercept the bomber formation on its way home to England if your aircraft has 3 systems hit or less. For the second mission, consider your aircraft has been repaired, the bomber formation is in the Munich endurance box, and that any advantaged or out of the sun interception result on the Interception Chart [B1] is a straggler.',
+    },
+    'first_raid_on_berlin': {
+        'date': 'March 6, 1944',
+        'month': '1944-03',
+        'aircraft': 'fw190a8r6',
+        'unit': 'ii_jg1',
+        'base': 'rheine',
+        'target': 'Erkner Ball Bearings Plant in Berlin (Berlin Zone)',
+        'enemy':
+            'Roll on chart [A3] normally. Escorts are P-51Bs or P-38Js (discard any P-47D result on chart [A3] when rolling for escorts).',
+        'special':
+            "Don't roll on chart [A3] for F/B attacks and fighter sweeps. The first interception result is Head on.",
+    },
+    'scramble_from_parchim': {
+        'date': 'April 15, 1945',
+        'month': '1945-04',
+        'aircraft': 'he162a2',
+        'unit': 'i_jg1',
+        'base': 'parchim',
+        'target': 'Parchim A/F (Berlin Zone)',
+        'enemy': 'P-47D fighter-bombers.',
+        'special':
+            'You start combat Disadvantaged against P-47D fighter-bombers on the Take Off box. After combat, move to the next endurance box and roll on the Interception Chart [B1] to determine the starting orientation against P-47Ds. Disregard any "Raid not located" or "Spitfire encounter" result. Roll 1d6. On a result of 1-2, consider the intercepted P-47D is loaded and apply a -1 drm to his Initiative roll. After combat is over in the Berlin endurance box, land at your home airfield, applying a +1 drm on the Landing Chart [B7] for damage on the runway.',
+    },
+}
+
+
+# Base (rule 4.6.2): each record's fields by member id
+BaseRecord = TypedDict('BaseRecord', {'zone': Zone | None, 'listed': str | None})
+BASE_RECORDS: Final[dict[Base, BaseRecord]] = {
+    'schiphol': {'zone': 'dutch', 'listed': '4.6.2'},
+    'venlo': {'zone': 'dutch', 'listed': '4.6.2'},
+    'volkel': {'zone': 'dutch', 'listed': '4.6.2'},
+    'woensdrecht': {'zone': 'dutch', 'listed': '4.6.2'},
+    'fassberg': {'zone': 'bremen', 'listed': '4.6.2'},
+    'hildesheim': {'zone': 'bremen', 'listed': '4.6.2'},
+    'husum': {'zone': 'bremen', 'listed': '4.6.2'},
+    'jever': {'zone': 'bremen', 'listed': '4.6.2'},
+    'salzwedel': {'zone': 'bremen', 'listed': '4.6.2'},
+    'schwerin_gorries': {'zone': 'bremen', 'listed': '4.6.2'},
+    'stade': {'zone': 'bremen', 'listed': '4.6.2'},
+    'wunstorf': {'zone': 'bremen', 'listed': '4.6.2'},
+    'oldenburg': {'zone': 'bremen', 'listed': '4.6.2'},
+    'beaumont_le_roger': {'zone': 'french', 'listed': '4.6.2'},
+    'poix_nord': {'zone': 'french', 'listed': '4.6.2'},
+    'st_trond': {'zone': 'french', 'listed': '4.6.2'},
+    'tille': {'zone': 'french', 'listed': '4.6.2'},
+    'vannes': {'zone': 'french', 'listed': '4.6.2'},
+    'bonn': {'zone': 'ruhr', 'listed': '4.6.2'},
+    'krefeld': {'zone': 'ruhr', 'listed': '4.6.2'},
+    'kirchhellen': {'zone': 'ruhr', 'listed': '4.6.2'},
+    'moenchen_gladbach': {'zone': 'ruhr', 'listed': '4.6.2'},
+    'ingolstadt': {'zone': 'munich', 'listed': '4.6.2'},
+    'lechfeld': {'zone': 'munich', 'listed': '4.6.2'},
+    'neubiberg': {'zone': 'munich', 'listed': '4.6.2'},
+    'handorf': {'zone': 'munster', 'listed': '4.6.2'},
+    'rheine': {'zone': 'munster', 'listed': '4.6.2'},
+    'ansbach': {'zone': 'frankfurt', 'listed': '4.6.2'},
+    'frankfurt': {'zone': 'frankfurt', 'listed': '4.6.2'},
+    'koenigsberg': {'zone': 'frankfurt', 'listed': '4.6.2'},
+    'wiesbaden': {'zone': 'frankfurt', 'listed': '4.6.2'},
+    'brandenburg_briest': {'zone': 'berlin', 'listed': '4.6.2'},
+    'brandis': {'zone': 'berlin', 'listed': '4.6.2'},
+    'oranienburg': {'zone': 'berlin', 'listed': '4.6.2'},
+    'parchim': {'zone': 'berlin', 'listed': '4.6.2'},
+    'vitry_en_artois': {'zone': 'french', 'listed': '10.15.2 (an Interceptor Ace 1943-44 base)'},
+}
+
+
+# Aircraft family (rule 9.1): each record's fields by member id
+FamilyRecord = TypedDict('FamilyRecord', {'aircraft': int | None})
+FAMILY_RECORDS: Final[dict[Family, FamilyRecord]] = {
+    'bf109': {'aircraft': 18},
+    'fw190': {'aircraft': 12},
+    'bf110': {'aircraft': 2},
+    'me410': {'aircraft': 1},
+    'ju88': {'aircraft': 1},
+    'do335': {'aircraft': 1},
+    'me163': {'aircraft': 1},
+    'me262': {'aircraft': 2},
+    'he162': {'aircraft': 1},
+    'go229': {'aircraft': 1},
+}
+
+
+# Aircraft type (rule 11): each record's fields by member id
+AircraftTypeRecord = TypedDict('AircraftTypeRecord', {'family': Family | None, 'available': str | None})
+AIRCRAFT_TYPE_RECORDS: Final[dict[AircraftType, AircraftTypeRecord]] = {
+    'bf109g6': {'family': 'bf109', 'available': '1944-03'},
+    'bf109g14': {'family': 'bf109', 'available': '1944-07'},
+    'bf109g10': {'family': 'bf109', 'available': '1944-10'},
+    'bf109k4': {'family': 'bf109', 'available': '1944-10'},
+    'fw190a8': {'family': 'fw190', 'available': '1944-03'},
+    'me262a1': {'family': 'me262', 'available': '1944-07'},
+}
+
+
+# Aircraft (rule 11): each record's fields by member id
+AircraftRecord = TypedDict('AircraftRecord', {
+    'family': Family | None, 'type': AircraftType | None, 'available': str | None, 'interceptor': Interceptor | None,
+    'prestige': int | None, 'crew': int | None, 'counted': Family | None, 'agile': bool | None, 'notes': str | None,
+    'rule': str | None,
+})
+AIRCRAFT_RECORDS: Final[dict[Aircraft, AircraftRecord]] = {
+    'bf109g6': {
+        'family': 'bf109',
+        'type': 'bf109g6',
+        'available': '1944-03',
+        'interceptor': 'piston',
+        'prestige': None,
+        'crew': 1,
+        'counted': 'bf109',
+        'agile': True,
+        'notes':
+            'DB 605A engine, one 20mm MG 151 hub cannon, two 13mm MG 131; no MW-50 (unlike the Interceptor Ace 1943-44 G-6)',
+        'rule': '11.1.1',
+    },
+    'bf109g6r2': {
+        'family': 'bf109', 'type': 'bf109g6', 'available': '1944-03', 'interceptor': 'piston', 'prestige': None,
+        'crew': 1, 'counted': 'bf109', 'agile': True,
+        'notes': 'A pair of Wfr.Gr. 21 rockets (Pulk-zerstörer); the launching tubes add drag (7.1.14)',
+        'rule': '11.1.2',
+    },
+    'bf109g6r6': {
+        'family': 'bf109', 'type': 'bf109g6', 'available': '1944-03', 'interceptor': 'piston', 'prestige': None,
+        'crew': 1, 'counted': 'bf109', 'agile': False,
+        'notes': 'Gunboat: two extra 20mm MG 151 in underwing gondolas; NOT Agile; speed reduced to 19',
+        'rule': '11.1.3',
+    },
+    'bf109g6u2': {
+        'family': 'bf109', 'type': 'bf109g6', 'available': '1944-03', 'interceptor': 'piston', 'prestige': None,
+        'crew': 1, 'counted': 'bf109', 'agile': True, 'notes': 'High-altitude variant with the GM-1 boost',
+        'rule': '11.1.4',
+    },
+    'bf109g6u4': {
+        'family': 'bf109', 'type': 'bf109g6', 'available': '1944-03', 'interceptor': 'piston', 'prestige': None,
+        'crew': 1, 'counted': 'bf109', 'agile': True,
+        'notes': 'MK 108 30mm hub cannon; if lost, substitute a standard G-6', 'rule': '11.1.5',
+    },
+    'bf109g6as': {
+        'family': 'bf109', 'type': 'bf109g6', 'available': '1944-03', 'interceptor': 'piston', 'prestige': 2, 'crew': 1,
+        'counted': 'bf109', 'agile': True, 'notes': 'DB 605AS engine; needs Prestige Level 2 (4.2.2)', 'rule': '11.1.6',
+    },
+    'bf109g6u3': {
+        'family': 'bf109',
+        'type': 'bf109g6',
+        'available': '1944-04',
+        'interceptor': 'piston',
+        'prestige': None,
+        'crew': 1,
+        'counted': 'bf109',
+        'agile': True,
+        'notes':
+            'DB 605AM engine with MW-50; can take the /R2 and /R6 kits; rare: if lost, substitute the standard G-6 variant',
+        'rule': '11.1.7',
+    },
+    'bf109g6u3r6': {
+        'family': 'bf109', 'type': 'bf109g6', 'available': '1944-04', 'interceptor': 'piston', 'prestige': None,
+        'crew': 1, 'counted': 'bf109', 'agile': True, 'notes': 'A /U3 variant with the /R6 kit', 'rule': '11.1.7, 9.5',
+    },
+    'bf109g6late': {
+        'family': 'bf109', 'type': 'bf109g6', 'available': '1944-05', 'interceptor': 'piston', 'prestige': None,
+        'crew': 1, 'counted': 'bf109', 'agile': True,
+        'notes': 'DB 605AM with MW-50, Erla Haube canopy, tall tail, FuG 16ZY; the base of the later G-14',
+        'rule': '11.1.8',
+    },
+    'bf109g14': {
+        'family': 'bf109', 'type': 'bf109g14', 'available': '1944-07', 'interceptor': 'piston', 'prestige': None,
+        'crew': 1, 'counted': 'bf109', 'agile': True,
+        'notes': 'DB 605AM with MW-50; /R2 and /R6 kits, /AS (DB 605ASM) and /U4 (MK 108) variants', 'rule': '11.1.9',
+    },
+    'bf109g14r2': {
+        'family': 'bf109', 'type': 'bf109g14', 'available': '1944-07', 'interceptor': 'piston', 'prestige': None,
+        'crew': 1, 'counted': 'bf109', 'agile': True, 'notes': 'The /R2 field kit', 'rule': '11.1.9, 4.6.4',
+    },
+    'bf109g14r6': {
+        'family': 'bf109', 'type': 'bf109g14', 'available': '1944-07', 'interceptor': 'piston', 'prestige': None,
+        'crew': 1, 'counted': 'bf109', 'agile': True, 'notes': 'The /R6 field kit', 'rule': '11.1.9, 4.6.4',
+    },
+    'bf109g14as': {
+        'family': 'bf109', 'type': 'bf109g14', 'available': '1944-07', 'interceptor': 'piston', 'prestige': None,
+        'crew': 1, 'counted': 'bf109', 'agile': True, 'notes': 'DB 605ASM engine', 'rule': '11.1.9, 4.6.4',
+    },
+    'bf109g14u4': {
+        'family': 'bf109', 'type': 'bf109g14', 'available': '1944-07', 'interceptor': 'piston', 'prestige': 2,
+        'crew': 1, 'counted': 'bf109', 'agile': True, 'notes': 'MK 108; rare: if lost, substitute a standard G-14',
+        'rule': '11.1.9, 7.12',
+    },
+    'bf109g10': {
+        'family': 'bf109', 'type': 'bf109g10', 'available': '1944-10', 'interceptor': 'piston', 'prestige': None,
+        'crew': 1, 'counted': 'bf109', 'agile': True, 'notes': 'DB 605D; MG 151 or MK 108 nose cannon',
+        'rule': '11.1.10',
+    },
+    'bf109k4': {
+        'family': 'bf109', 'type': 'bf109k4', 'available': '1944-10', 'interceptor': 'piston', 'prestige': None,
+        'crew': 1, 'counted': 'bf109', 'agile': True, 'notes': 'DB 605D and MK 108 hub cannon standard',
+        'rule': '11.1.11',
+    },
+    'fw190a6': {
+        'family': 'fw190', 'type': None, 'available': '1944-03', 'interceptor': 'piston', 'prestige': None, 'crew': 1,
+        'counted': 'fw190', 'agile': False, 'notes': 'Four wing 20mm MG 151, two cowl MG 17', 'rule': '11.2.1',
+    },
+    'fw190a6r6': {
+        'family': 'fw190', 'type': None, 'available': '1944-03', 'interceptor': 'piston', 'prestige': None, 'crew': 1,
+        'counted': 'fw190', 'agile': False, 'notes': 'Pulk-Zerstörer: a pair of Wfr.Gr. 21 rockets', 'rule': '11.2.1',
+    },
+    'fw190a7': {
+        'family': 'fw190', 'type': None, 'available': '1944-03', 'interceptor': 'piston', 'prestige': None, 'crew': 1,
+        'counted': 'fw190', 'agile': False, 'notes': 'Cowl 13mm MG 131 in place of the MG 17s', 'rule': '11.2.2',
+    },
+    'fw190a7r2': {
+        'family': 'fw190', 'type': None, 'available': '1944-03', 'interceptor': 'piston', 'prestige': None, 'crew': 1,
+        'counted': 'fw190', 'agile': False, 'notes': 'Two MK 108 30mm replacing the outer MG 151',
+        'rule': '11.2.2, 10.13',
+    },
+    'fw190a8': {
+        'family': 'fw190', 'type': 'fw190a8', 'available': '1944-03', 'interceptor': 'piston', 'prestige': None,
+        'crew': 1, 'counted': 'fw190', 'agile': False, 'notes': 'MW-50 standard; two cowl MG 131, four wing MG 151',
+        'rule': '11.2.3',
+    },
+    'fw190a8r2': {
+        'family': 'fw190', 'type': 'fw190a8', 'available': '1944-03', 'interceptor': 'piston', 'prestige': None,
+        'crew': 1, 'counted': 'fw190', 'agile': False, 'notes': 'Outboard MG 151 replaced by two 30mm MK 108',
+        'rule': '11.2.3',
+    },
+    'fw190a8r6': {
+        'family': 'fw190', 'type': 'fw190a8', 'available': '1944-03', 'interceptor': 'piston', 'prestige': None,
+        'crew': 1, 'counted': 'fw190', 'agile': False, 'notes': 'Pulk-zerstörer: a pair of Wfr.Gr. 21 rockets',
+        'rule': '11.2.3',
+    },
+    'fw190a8r7': {
+        'family': 'fw190', 'type': 'fw190a8', 'available': '1944-03', 'interceptor': 'piston', 'prestige': 2, 'crew': 1,
+        'counted': 'fw190', 'agile': False,
+        'notes': 'Armored: engine armor, armored cockpit, windscreen and canopy; +1 drm when rolling for crew injury',
+        'rule': '11.2.3, 9.7',
+    },
+    'fw190a8r8': {
+        'family': 'fw190', 'type': 'fw190a8', 'available': '1944-03', 'interceptor': 'piston', 'prestige': 3, 'crew': 1,
+        'counted': 'fw190', 'agile': False,
+        'notes': 'Sturmbock: the /R2 and /R7 kits; +1 drm when rolling for crew injury', 'rule': '11.2.3, 8.2',
+    },
+    'fw190d9': {
+        'family': 'fw190', 'type': None, 'available': '1944-09', 'interceptor': 'piston', 'prestige': None, 'crew': 1,
+        'counted': 'fw190', 'agile': False,
+        'notes': 'Jumo 213A inline engine; no MW-50; ignores the first engine hit (armored ring)', 'rule': '11.2.4',
+    },
+    'fw190d9late': {
+        'family': 'fw190', 'type': None, 'available': '1944-11', 'interceptor': 'piston', 'prestige': None, 'crew': 1,
+        'counted': 'fw190', 'agile': False,
+        'notes': 'MW-50 standard, bulged canopy; ignores the first engine hit (armored ring)', 'rule': '11.2.4',
+    },
+    'ta152h1': {
+        'family': 'fw190',
+        'type': None,
+        'available': '1945-01',
+        'interceptor': 'piston',
+        'prestige': None,
+        'crew': 1,
+        'counted': 'fw190',
+        'agile': False,
+        'notes':
+            'Jumo 213E, MW-50 and GM-1, one MK 108 hub and two MG 151; ignores the first engine hit (armored ring)',
+        'rule': '11.2.5',
+    },
+    'bf110g2r3': {
+        'family': 'bf110', 'type': None, 'available': '1944-03', 'interceptor': 'piston', 'prestige': None, 'crew': 2,
+        'counted': 'bf110', 'agile': False, 'notes': 'Two 30mm MK 108 and two 20mm MG 151', 'rule': '11.3',
+    },
+    'bf110g2r3wfr': {
+        'family': 'bf110', 'type': None, 'available': '1944-03', 'interceptor': 'piston', 'prestige': None, 'crew': 2,
+        'counted': 'bf110', 'agile': False,
+        'notes': 'With Wfr.Gr. 21 rockets: rocket ammo 2, fires twice from the Wfr.Gr.21 range box',
+        'rule': '11.3, R1 note 3',
+    },
+    'me410a1u2': {
+        'family': 'me410', 'type': None, 'available': '1944-03', 'interceptor': 'piston', 'prestige': None, 'crew': 2,
+        'counted': 'me410', 'agile': False, 'notes': 'Two extra 20mm MG 151', 'rule': '11.4',
+    },
+    'ju88c6a': {
+        'family': 'ju88', 'type': None, 'available': '1944-03', 'interceptor': 'piston', 'prestige': None, 'crew': 2,
+        'counted': 'ju88', 'agile': False,
+        'notes': 'No approach track 1, no vertical climb or dive attacks (10.7), no advanced maneuvers (10.8)',
+        'rule': '11.5',
+    },
+    'do335a1': {
+        'family': 'do335',
+        'type': None,
+        'available': '1945-01',
+        'interceptor': 'piston',
+        'prestige': None,
+        'crew': 1,
+        'counted': 'do335',
+        'agile': False,
+        'notes':
+            'Port engine damage is the forward engine, starboard the rear engine; EGR 335 from 9/44, four missions a month',
+        'rule': '11.6',
+    },
+    'me163b1': {
+        'family': 'me163',
+        'type': None,
+        'available': '1944-07',
+        'interceptor': 'jet',
+        'prestige': None,
+        'crew': 1,
+        'counted': 'me163',
+        'agile': True,
+        'notes':
+            'Subject to 7.11 without the position loss; fuel for 1 endurance box; -1 bomber hit at long range; combat limits (11.10.1)',
+        'rule': '11.10',
+    },
+    'me262a1a': {
+        'family': 'me262', 'type': 'me262a1', 'available': '1944-07', 'interceptor': 'jet', 'prestige': None, 'crew': 1,
+        'counted': 'me262', 'agile': False,
+        'notes': 'Four MK 108; subject to 7.11; four missions a month July-September 1944', 'rule': '11.7',
+    },
+    'me262a1b': {
+        'family': 'me262', 'type': 'me262a1', 'available': '1944-07', 'interceptor': 'jet', 'prestige': None, 'crew': 1,
+        'counted': 'me262', 'agile': False, 'notes': 'Up to 24 R4M rockets (speed -1 until fired)', 'rule': '11.7',
+    },
+    'he162a2': {
+        'family': 'he162', 'type': None, 'available': '1945-01', 'interceptor': 'jet', 'prestige': None, 'crew': 1,
+        'counted': 'he162', 'agile': False, 'notes': 'Two 20mm MG 151; subject to 7.11; -1 bomber hit at long range',
+        'rule': '11.8',
+    },
+    'go229a0': {
+        'family': 'go229', 'type': None, 'available': '1945-04', 'interceptor': 'jet', 'prestige': None, 'crew': 1,
+        'counted': 'go229', 'agile': False, 'notes': 'Subject to 7.11; if lost, substitute a He 162A-2', 'rule': '11.9',
+    },
+    'fw190a5': {
+        'family': 'fw190', 'type': None, 'available': None, 'interceptor': 'piston', 'prestige': None, 'crew': 1,
+        'counted': None, 'agile': None, 'notes': None, 'rule': '10.15.2 (an Interceptor Ace 1943-44 aircraft)',
+    },
+}
+
+
+# Rank (rule 7.9, 10.14): each record's fields by member id
+RankRecord = TypedDict('RankRecord', {
+    'track': RankTrack | None, 'abilities': str | None, 'per_sortie': int | None, 'command': str | None,
+    'reassignment': str | None, 'promotes_to': Rank | None,
+})
+RANK_RECORDS: Final[dict[Rank, RankRecord]] = {
+    'unteroffizier': {
+        'track': 'nco', 'abilities': 'Rotte Leader, Limited Scrounging', 'per_sortie': 2,
+        'command': 'the lowest starting NCO rank', 'reassignment': None, 'promotes_to': 'unterfeldwebel',
+    },
+    'unterfeldwebel': {
+        'track': 'nco', 'abilities': 'Rotte Leader, Scrounging', 'per_sortie': 2, 'command': None, 'reassignment': None,
+        'promotes_to': 'feldwebel',
+    },
+    'feldwebel': {
+        'track': 'nco', 'abilities': 'all the previous, Working the System, Night Owl', 'per_sortie': 2,
+        'command': None, 'reassignment': None, 'promotes_to': 'oberfeldwebel',
+    },
+    'oberfeldwebel': {
+        'track': 'nco', 'abilities': 'all the previous, Old Dog', 'per_sortie': 2, 'command': None,
+        'reassignment': None, 'promotes_to': 'leutnant',
+    },
+    'leutnant': {
+        'track': 'officer', 'abilities': 'as an Oberleutnant (10.14)', 'per_sortie': 1, 'command': None,
+        'reassignment': None, 'promotes_to': 'oberleutnant',
+    },
+    'oberleutnant': {
+        'track': 'officer', 'abilities': 'Rotte Leader, Schwarm Leader', 'per_sortie': 1,
+        'command': 'the normal and lowest officer starting rank: a Schwarm leader (4 aircraft, 2 Rottes of 2)',
+        'reassignment': None, 'promotes_to': 'hauptmann',
+    },
+    'hauptmann': {
+        'track': 'officer', 'abilities': 'Rotte Leader, Schwarm Leader, Staffel Leader', 'per_sortie': 1,
+        'command': 'a Staffel, as Staffelkapitän (roughly 12 aircraft)',
+        'reassignment': 'a voluntary one-time reassignment to a new unit, free of Prestige Points',
+        'promotes_to': 'major',
+    },
+    'major': {
+        'track': 'officer', 'abilities': 'all the previous, Gruppe Leader', 'per_sortie': 1,
+        'command': 'a Gruppe, as Kommandeur (roughly 36-48 aircraft)',
+        'reassignment': 'another voluntary one-time reassignment to a new unit or base, free',
+        'promotes_to': 'oberstleutnant',
+    },
+    'oberstleutnant': {
+        'track': 'officer', 'abilities': 'all the previous, Geschwader Leader', 'per_sortie': 1,
+        'command': 'an entire Geschwader, as Kommodore',
+        'reassignment': 'another voluntary one-time reassignment to a new unit or base, free', 'promotes_to': 'oberst',
+    },
+    'oberst': {
+        'track': 'officer', 'abilities': 'as an Oberstleutnant (10.14)', 'per_sortie': 1, 'command': None,
+        'reassignment': None, 'promotes_to': 'generalmajor',
+    },
+    'generalmajor': {
+        'track': 'officer', 'abilities': None, 'per_sortie': None, 'command': None, 'reassignment': None,
+        'promotes_to': None,
+    },
+    'general': {
+        'track': 'officer', 'abilities': None, 'per_sortie': None, 'command': None, 'reassignment': None,
+        'promotes_to': None,
+    },
+}
+
+
+# Raid target (rule 4.6.3): each record's fields by member id
+RaidTargetRecord = TypedDict('RaidTargetRecord', {'zone': TargetZone | None, 'rule': str | None})
+RAID_TARGET_RECORDS: Final[dict[RaidTarget, RaidTargetRecord]] = {
+    'brunswick': {'zone': 'ruhr', 'rule': '4.6.3'},
+    'leipzig': {'zone': 'berlin', 'rule': '4.6.3 (historical note)'},
+    'boehlen': {'zone': 'berlin', 'rule': '4.6.3'},
+    'french_airfields': {'zone': 'france', 'rule': '7.12'},
+    'v_weapon_site': {'zone': 'france', 'rule': '10.7'},
+    'oranienburg_af': {'zone': 'berlin', 'rule': '10.15.3'},
+    'schweinfurt': {'zone': 'frankfurt', 'rule': '10.15.3'},
+    'erkner': {'zone': 'berlin', 'rule': '10.15.3'},
+    'parchim_af': {'zone': 'berlin', 'rule': '10.15.3'},
+}
+
+
+# every record set by enum id: RECORDS['aircraft']['me262a1a']['family']
+_Records: TypeAlias = Mapping[str, Mapping[str, object]]
+RECORDS: Final[dict[str, _Records]] = {
+    'jet_ace': cast(_Records, JET_ACE_RECORDS),
+    'ace_posting': cast(_Records, ACE_POSTING_RECORDS),
+    'tour': cast(_Records, TOUR_RECORDS),
+    'mission': cast(_Records, MISSION_RECORDS),
+    'base': cast(_Records, BASE_RECORDS),
+    'family': cast(_Records, FAMILY_RECORDS),
+    'aircraft_type': cast(_Records, AIRCRAFT_TYPE_RECORDS),
+    'aircraft': cast(_Records, AIRCRAFT_RECORDS),
+    'rank': cast(_Records, RANK_RECORDS),
+    'raid_target': cast(_Records, RAID_TARGET_RECORDS),
+}
+# the printed label of each field of each record set
+RECORD_FIELDS: Final[dict[str, dict[str, str]]] = {
+    'jet_ace': {
+        'born': 'Born', 'died': 'Died', 'units': 'Units', 'missions': 'Combat Missions', 'kills': 'Kills',
+        'awards': 'Awards', 'rank': 'Starting Rank', 'starting_awards': 'Starting Awards', 'expert': 'Expert',
+        'starting_kills': 'Starting Kills', 'skills': 'Starting Skills', 'prestige_points': 'Prestige Points',
+        'prestige_level': 'Prestige Level', 'heading_rank': 'Rank in the heading',
+    },
+    'ace_posting': {'ace': 'Ace', 'unit': 'Unit', 'month': 'From', 'aircraft': 'Aircraft'},
+    'tour': {
+        'start': 'Starting Date', 'aircraft': 'Aircraft', 'unit': 'Unit', 'base': 'Base', 'rank': 'Rank',
+        'experience': 'Unspent Experience Points', 'skills': 'Initial Skills',
+        'prestige_level': 'Initial Prestige Level', 'awards': 'Initial Awards', 'victory': 'Victory Conditions',
+        'special': 'Special Rules',
+    },
+    'mission': {
+        'date': 'Date', 'month': 'Month', 'aircraft': 'Aircraft', 'unit': 'Unit', 'base': 'Base',
+        'target': 'Raid Target', 'enemy': 'Enemy', 'special': 'Special Rules',
+    },
+    'base': {'zone': 'Zone', 'listed': 'Listed in'},
+    'family': {'aircraft': 'Aircraft (9.1)'},
+    'aircraft_type': {'family': 'Family', 'available': 'Available from'},
+    'aircraft': {
+        'family': 'Family', 'type': 'Type', 'available': 'Available from', 'interceptor': 'Engine',
+        'prestige': 'Prestige Level needed', 'crew': 'Crew', 'counted': "Counted in 9.1's family",
+        'agile': 'Agile (7.2.2.9)', 'notes': 'Game notes (section 11)', 'rule': 'Rule',
+    },
+    'rank': {
+        'track': 'Track', 'abilities': 'Abilities', 'per_sortie': 'Abilities per sortie', 'command': 'Command',
+        'reassignment': 'On promotion', 'promotes_to': 'Promotes to',
+    },
+    'raid_target': {'zone': 'Target zone', 'rule': 'Named in'},
+}

@@ -12,6 +12,9 @@ DRMs that applied; follow_<id>(rng, ...) passes the situation to every step. Eve
 ValueError for a roll, key or context value that cannot occur (naming the allowed values),
 NoRowError when no row is selected.
 
+The book's reference data: RECORDS[enum][member][field] (e.g. RECORDS['aircraft']['me262a1a']['family']),
+each set typed as <ENUM>_RECORDS, and RECORD_FIELDS, each field's printed label.
+
 DRM conditions: a flag defaults to False; any other context value left as None is unknown.
 A comparison with an unknown value is neither true nor false, `not` keeps it unknown, `and` is
 false when one part is false and `or` true when one part is true (three-valued logic); a DRM
@@ -9122,3 +9125,33 @@ def check_examples() -> list[str]:
             continue
         failed.append(f"{name} (rule {rule}): the book gives {expected}, the module {got}")
     return failed
+
+
+# Tactical Display area (rule Tactical Display): each record's fields by member id
+AreaRecord = TypedDict('AreaRecord', {'kind': AreaKind | None})
+AREA_RECORDS: Final[dict[Area, AreaRecord]] = {
+    'center': {'kind': 'center'},
+    'north': {'kind': 'approach'},
+    'east': {'kind': 'approach'},
+    'south': {'kind': 'approach'},
+    'west': {'kind': 'approach'},
+    'north_pre': {'kind': 'pre_approach'},
+    'northeast_pre': {'kind': 'pre_approach'},
+    'east_pre': {'kind': 'pre_approach'},
+    'southeast_pre': {'kind': 'pre_approach'},
+    'south_pre': {'kind': 'pre_approach'},
+    'southwest_pre': {'kind': 'pre_approach'},
+    'west_pre': {'kind': 'pre_approach'},
+    'northwest_pre': {'kind': 'pre_approach'},
+}
+
+
+# every record set by enum id: RECORDS['aircraft']['me262a1a']['family']
+_Records: TypeAlias = Mapping[str, Mapping[str, object]]
+RECORDS: Final[dict[str, _Records]] = {
+    'area': cast(_Records, AREA_RECORDS),
+}
+# the printed label of each field of each record set
+RECORD_FIELDS: Final[dict[str, dict[str, str]]] = {
+    'area': {'kind': 'Kind'},
+}

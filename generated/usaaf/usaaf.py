@@ -12,6 +12,9 @@ DRMs that applied; follow_<id>(rng, ...) passes the situation to every step. Eve
 ValueError for a roll, key or context value that cannot occur (naming the allowed values),
 NoRowError when no row is selected.
 
+The book's reference data: RECORDS[enum][member][field] (e.g. RECORDS['aircraft']['me262a1a']['family']),
+each set typed as <ENUM>_RECORDS, and RECORD_FIELDS, each field's printed label.
+
 DRM conditions: a flag defaults to False; any other context value left as None is unknown.
 A comparison with an unknown value is neither true nor false, `not` keeps it unknown, `and` is
 false when one part is false and `or` true when one part is true (three-valued logic); a DRM
@@ -4424,3 +4427,73 @@ def check_examples() -> list[str]:
             continue
         failed.append(f"{name} (rule {rule}): the book gives {expected}, the module {got}")
     return failed
+
+
+# US aircraft type (rule 1.1, 1.2): each record's fields by member id
+UsAircraftRecord = TypedDict('UsAircraftRecord', {'unit': UsUnit | None})
+US_AIRCRAFT_RECORDS: Final[dict[UsAircraft, UsAircraftRecord]] = {
+    'b17': {'unit': 'bomber_wing'},
+    'b24': {'unit': 'bomber_wing'},
+    'p47': {'unit': 'fighter_group'},
+    'p51': {'unit': 'fighter_group'},
+    'p38': {'unit': 'fighter_group'},
+}
+
+
+# German aircraft type (rule 3.2, 22.8): each record's fields by member id
+GermanAircraftRecord = TypedDict('GermanAircraftRecord', {
+    'production_from': Period | None, 'extra_counters': str | None,
+})
+GERMAN_AIRCRAFT_RECORDS: Final[dict[GermanAircraft, GermanAircraftRecord]] = {
+    'ju88': {'production_from': None, 'extra_counters': None},
+    'me109g': {'production_from': None, 'extra_counters': None},
+    'me109k': {'production_from': None, 'extra_counters': None},
+    'fw190a': {'production_from': None, 'extra_counters': None},
+    'fw190d': {'production_from': None, 'extra_counters': None},
+    'ta152': {'production_from': None, 'extra_counters': None},
+    'me110': {'production_from': None, 'extra_counters': None},
+    'me262': {
+        'production_from': 'gt4',
+        'extra_counters':
+            'Identified with single letters of the alphabet, provided so players can experiment with how many jets the Germans would have needed',
+    },
+}
+
+
+# Target system (rule 25.0): each record's fields by member id
+TargetSystemRecord = TypedDict('TargetSystemRecord', {'points_needed': int | None, 'halves_production': bool | None})
+TARGET_SYSTEM_RECORDS: Final[dict[TargetSystem, TargetSystemRecord]] = {
+    'abr': {'points_needed': 24, 'halves_production': True},
+    'air': {'points_needed': 50, 'halves_production': True},
+    'afv': {'points_needed': 24, 'halves_production': None},
+    'bb': {'points_needed': 30, 'halves_production': True},
+    'chm': {'points_needed': 22, 'halves_production': None},
+    'ee': {'points_needed': 25, 'halves_production': None},
+    'ep': {'points_needed': 30, 'halves_production': None},
+    'gm': {'points_needed': 30, 'halves_production': None},
+    'mtl': {'points_needed': 24, 'halves_production': None},
+    'mv': {'points_needed': 25, 'halves_production': None},
+    'sub': {'points_needed': 25, 'halves_production': None},
+    'sf': {'points_needed': 22, 'halves_production': None},
+    'sr': {'points_needed': 25, 'halves_production': None},
+    'ter': {'points_needed': 40, 'halves_production': None},
+    'tn': {'points_needed': 40, 'halves_production': None},
+}
+
+
+# every record set by enum id: RECORDS['aircraft']['me262a1a']['family']
+_Records: TypeAlias = Mapping[str, Mapping[str, object]]
+RECORDS: Final[dict[str, _Records]] = {
+    'us_aircraft': cast(_Records, US_AIRCRAFT_RECORDS),
+    'german_aircraft': cast(_Records, GERMAN_AIRCRAFT_RECORDS),
+    'target_system': cast(_Records, TARGET_SYSTEM_RECORDS),
+}
+# the printed label of each field of each record set
+RECORD_FIELDS: Final[dict[str, dict[str, str]]] = {
+    'us_aircraft': {'unit': 'Unit'},
+    'german_aircraft': {'production_from': 'Production may be started from', 'extra_counters': 'Extra counters'},
+    'target_system': {
+        'points_needed': 'Points Needed',
+        'halves_production': 'Its destruction halves German aircraft production (22.4)',
+    },
+}

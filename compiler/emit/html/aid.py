@@ -24,6 +24,7 @@ from compiler.emit.html.formulas import formula_views
 from compiler.emit.html.interactive import calculator_chart, live_data
 from compiler.emit.html.notes import errata_documents, header_errata
 from compiler.emit.html.page_fit import pair_charts
+from compiler.emit.html.records import record_set_views
 from compiler.emit.html.views import LANDSCAPE, PORTRAIT, GroupView, Layout, SheetCell
 from compiler.emit.html.wording import describe_condition
 from compiler.emit.templating import environment
@@ -215,6 +216,7 @@ def emit_game_html(
             css_reference=css_string(reference_title(order)),
             limits=tuple(limit_view(game, lim) for lim in game.limits),
             formulas=formula_views(game),
+            records=record_set_views(game, sheet.width_mm, large_print),
         )
     )
 

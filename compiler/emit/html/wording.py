@@ -31,7 +31,7 @@ def month_text(text: str) -> str:
 
 
 def _short_month(month: Month) -> str:
-    return f"{month.month}/{month.year % 100:02d}"
+    return month.printed
 
 
 def _is_month_enum(enum: model.EnumType | None) -> bool:

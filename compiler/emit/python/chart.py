@@ -66,7 +66,7 @@ class ChartEmitter:
     # -- values and their types
 
     def column_type(self, column: model.Column) -> str:
-        base = self.enums[column.type].alias if isinstance(column.type, model.EnumRef) else _builtin_type(column.type)
+        base = self.enums[column.type].alias if isinstance(column.type, model.EnumRef) else builtin_type(column.type)
         index = self.chart.columns.index(column)
         nullable = any(row.values[index] is None for row in self.chart.rows)
         chained = chain_types([row.values[index] for row in self.chart.rows])
@@ -399,7 +399,7 @@ def _context_member(enum: EnumType, name: str, where: str) -> str:
         return f"_check_member({where}, get_args({enum.alias}))"
     return f"{name} = _member({where}, {enum.labels})"
 
-def _builtin_type(t: model.BuiltinType) -> str:
+def builtin_type(t: model.BuiltinType) -> str:
     """The Python type of a cell of a builtin column type (months are 'YYYY-MM' strings)."""
     match t:
         case model.BuiltinType.TEXT | model.BuiltinType.MONTH:

@@ -37,7 +37,9 @@ from compiler.emit.python.names import (
     context_names,
     enum_types,
 )
+from compiler.emit.python.records import records_code
 from compiler.emit.python.rules import game_has_rules, limit_names, limits_code, rules_runtime_code
+from compiler.engine.records import record_sets
 from compiler.engine.runtime import chain_runtime_code, runtime_code
 
 _UNKNOWN = (
@@ -45,6 +47,12 @@ _UNKNOWN = (
     "A comparison with an unknown value is neither true nor false, `not` keeps it unknown, `and` is\n"
     "false when one part is false and `or` true when one part is true (three-valued logic); a DRM\n"
     "applies only when its condition is true."
+)
+
+
+_RECORDS_DOC = (
+    "The book's reference data: RECORDS[enum][member][field] (e.g. RECORDS['aircraft']['me262a1a']['family']),\n"
+    "each set typed as <ENUM>_RECORDS, and RECORD_FIELDS, each field's printed label.\n\n"
 )
 
 
@@ -85,6 +93,8 @@ def emit_game_python(game: model.Game) -> str:
     formula_names_ = FormulaNames(functions, context)
     if has_examples(game, by_address, formula_names_):
         parts.append(examples_code(game, by_address, formula_names_))
+    if record_sets(game):  # last: its names are handed out after every other name
+        parts.append(records_code(game, enums, names))
     return "\n".join(parts) + "\n"
 
 
@@ -109,6 +119,7 @@ def _module_doc(game: model.Game) -> str:
         "ValueError for a roll, key or context value that cannot occur (naming the allowed values),\n"
         "NoRowError when no row is selected.\n\n"
         + _header_errata(game)
+        + _RECORDS_DOC * bool(record_sets(game))
         + _UNKNOWN
         + "\n\n"
         + POLICY
