@@ -172,3 +172,16 @@ def test_a_roll_without_a_row_names_the_book_example_that_reads_it(tmp_path: Pat
     assert lines[1] == (
         "  The book's example (10.6.1) gives otherwise: 10.6.1: 79 on R7, 1944 late: Veteran with 1 skill"
     )
+
+
+def test_a_record_lookup_lists_the_inconsistencies_about_its_records(run) -> None:
+    # IA2 9.1 prints "Bf 109 (18 aircraft)"; 11.1 names 16 sub-types: in full for the Bf 109's record
+    text = run("lookup", "ia2/family", "--key", "family=bf109").output
+    assert "  The book disagrees with itself: How many Bf 109s\n    9.1: Bf 109 (18 aircraft)\n" in text
+    # ... the FW 190's record is not one of its places: named in one line
+    text = run("lookup", "ia2/family", "--key", "family=fw190").output
+    assert text.splitlines()[-1] == (
+        "  Also unclear in the book about this record set: How many Bf 109s (--format json lists each)"
+    )
+    doc = json.loads(run("lookup", "ia2/family", "--format", "json").output)
+    assert [i["id"] for i in doc["inconsistencies"]] == ["bf109_count"]

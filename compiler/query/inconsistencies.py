@@ -1,11 +1,13 @@
-"""Where the book disagrees with itself about what a player reads (a chart, a limit, a formula): the
+"""Where the book disagrees with itself about what a player reads (a chart, a limit, a formula, a
+record set): the
 `conflict` and `ambiguous` blocks and the worked examples that `contradicts` the charts, as `lookup`
 and `compute` print them under the answer (text and JSON), so a player sees the other reading
 without running `chartc check`.
 
 A block concerns a subject when one of its places or readings holds a fact of it (a chart's cell or
-DRM, a limit's bound, a formula's value), or when it cites the subject's rule (the same section
-number); an example, when it reads that chart or computes that formula.
+DRM, a limit's bound, a formula's value, a record's field or a count of records), or when it cites
+the subject's rule (the same section number); an example, when it reads that chart or computes that
+formula.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from compiler.model.inconsistencies import Stated
 from dsl.lazy_dataclass import dataclass
 
 Inconsistency = model.Conflict | model.Ambiguity | model.Example
-Subject = model.Chart | model.Limit | model.Formula
+Subject = model.Chart | model.Limit | model.Formula | model.EnumType
 
 
 def inconsistencies_of(game: model.Game, subject: Subject) -> list[Inconsistency]:
@@ -31,11 +33,13 @@ def inconsistencies_of(game: model.Game, subject: Subject) -> list[Inconsistency
 
 @dataclass(frozen=True)
 class Answered:
-    """What a lookup answered: the row selected and the ids of the DRMs that applied. An inconsistency
-    that holds a cell of another row, or that only cites the chart's rule, is then named in one line."""
+    """What a lookup answered: the row selected and the ids of the DRMs that applied, or the record
+    read. An inconsistency that holds a cell of another row or a field of another record, or that
+    only cites the subject's rule, is then named in one line."""
 
     row: model.Row | None
     drms: frozenset[str] = frozenset()
+    record: str | None = None
 
 
 def inconsistency_lines(game: model.Game, subject: Subject, answered: Answered | None = None) -> list[str]:
@@ -44,7 +48,7 @@ def inconsistency_lines(game: model.Game, subject: Subject, answered: Answered |
     lines: list[str] = []
     others: list[str] = []
     for item in inconsistencies_of(game, subject):
-        if answered is not None and isinstance(subject, model.Chart) and not _about(game, item, subject, answered):
+        if answered is not None and not _about(game, item, subject, answered):
             others.append(item.title)
             continue
         match item:
@@ -64,11 +68,26 @@ def inconsistency_lines(game: model.Game, subject: Subject, answered: Answered |
             case _:
                 assert_never(item)
     if others:
-        lines.append(f"  Also unclear in the book about this chart: {'; '.join(others)} (--format json lists each)")
+        titles = "; ".join(others)
+        lines.append(f"  Also unclear in the book about this {_noun(subject)}: {titles} (--format json lists each)")
     return lines
 
 
-def _about(game: model.Game, item: Inconsistency, chart: model.Chart, answered: Answered) -> bool:
+def _noun(subject: Subject) -> str:
+    match subject:
+        case model.Chart():
+            return "chart"
+        case model.Limit():
+            return "limit"
+        case model.Formula():
+            return "formula"
+        case model.EnumType():
+            return "record set"
+        case _:
+            assert_never(subject)
+
+
+def _about(game: model.Game, item: Inconsistency, subject: Subject, answered: Answered) -> bool:
     """Whether `item` holds the selected row's cell or a DRM that applied (an example: reads the chart)."""
     match item:
         case model.Conflict():
@@ -79,16 +98,21 @@ def _about(game: model.Game, item: Inconsistency, chart: model.Chart, answered: 
             return True
         case _:
             assert_never(item)
-    return any(_answers(game, fact, chart, answered) for fact in facts)
+    return any(_answers(game, fact, subject, answered) for fact in facts)
 
 
-def _answers(game: model.Game, fact: Fact | Stated | None, chart: model.Chart, answered: Answered) -> bool:
+def _answers(game: model.Game, fact: Fact | Stated | None, subject: Subject, answered: Answered) -> bool:
     match fact:
         case CellFact():
-            return game.chart(fact.chart) is chart and answered.row is not None and _in_row(chart, fact, answered.row)
+            chart = game.chart(fact.chart)
+            return chart is subject and answered.row is not None and _in_row(chart, fact, answered.row)
         case DrmFact():
-            return game.chart(fact.chart) is chart and fact.drm in answered.drms
-        case FieldFact() | CountFact() | LimitFact() | FormulaFact() | Stated() | None:
+            return game.chart(fact.chart) is subject and fact.drm in answered.drms
+        case FieldFact():
+            return isinstance(subject, model.EnumType) and fact.enum == subject.id and fact.member == answered.record
+        case CountFact():
+            return isinstance(subject, model.EnumType) and fact.enum == subject.id
+        case LimitFact() | FormulaFact() | Stated() | None:
             return False
         case _:
             assert_never(fact)
@@ -140,7 +164,7 @@ def _reads(game: model.Game, example: model.Example, subject: Subject) -> bool:
             return game.chart(example.chart) is subject
         case model.Formula():
             return example.formula == subject.id
-        case model.Limit():
+        case model.Limit() | model.EnumType():
             return False
         case _:
             assert_never(subject)
@@ -159,7 +183,8 @@ def _sections(rule: str) -> set[str]:
 
 
 def _holds(game: model.Game, fact: Fact | Stated | None, subject: Subject) -> bool:
-    """Whether `fact` is a cell or a DRM of the chart, the bound of the limit or the value of the formula `subject`."""
+    """Whether `fact` is a cell or a DRM of the chart, the bound of the limit, the value of the formula or a
+    field or count of the record set `subject`."""
     match fact:
         case CellFact() | DrmFact():
             return isinstance(subject, model.Chart) and game.chart(fact.chart) is subject
@@ -167,7 +192,9 @@ def _holds(game: model.Game, fact: Fact | Stated | None, subject: Subject) -> bo
             return isinstance(subject, model.Limit) and fact.limit == subject.id
         case FormulaFact():
             return isinstance(subject, model.Formula) and fact.formula == subject.id
-        case FieldFact() | CountFact() | Stated() | None:
+        case FieldFact() | CountFact():
+            return isinstance(subject, model.EnumType) and fact.enum == subject.id
+        case Stated() | None:
             return False
         case _:
             assert_never(fact)

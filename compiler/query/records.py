@@ -11,6 +11,7 @@ from compiler import model
 from compiler.engine.records import RecordAnswer
 from compiler.model.text import field_text, json_value
 from compiler.query.common import json_document, safe_lines
+from compiler.query.inconsistencies import Answered, inconsistencies_json, inconsistency_lines
 
 # The widest a cell of the whole set's table gets in a terminal; one record (`--key`) and
 # `--format json` print every value whole.
@@ -32,14 +33,14 @@ def record_lines(game: model.Game, answer: RecordAnswer) -> list[str]:
             lines.append(
                 f"  (cells cut to {CELL_CAP} characters: --key {enum.id}=VALUE or --format json prints them whole)"
             )
-        return safe_lines(lines)
+        return safe_lines(lines + inconsistency_lines(game, enum))
     (member,) = answer.records
     lines.append(f"  {enum.id}: {member.label}")
     width = max(len(f.label) for f in enum.fields)
     lines += [f"  {(f.label + ':').ljust(width + 1)} {field_text(game, f, member.get(f.id))}" for f in enum.fields]
     if member.errata:
         lines.append(f"  Errata: {', '.join(member.errata)}: " + _errata_text(enum, member))
-    return safe_lines(lines)
+    return safe_lines(lines + inconsistency_lines(game, enum, Answered(None, record=member.id)))
 
 
 def _errata_text(enum: model.EnumType, member: model.Member) -> str:
@@ -75,7 +76,8 @@ def record_json(game: model.Game, answer: RecordAnswer) -> str:
         "selected": None if answer.whole else answer.records[0].id,
         "members": [_member_json(game, enum, m) for m in answer.records],
     }
-    return json_document(doc)
+    found = inconsistencies_json(game, enum)
+    return json_document({**doc, "inconsistencies": found} if found else doc)
 
 
 def _member_json(game: model.Game, enum: model.EnumType, member: model.Member) -> dict[str, Any]:
