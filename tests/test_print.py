@@ -53,6 +53,8 @@ CHROMIUM_PATCH_SLACK = 1
 # Issue 30's record sets (enums with fields) as tables at the end of the rules reference, the aid
 # proper unchanged (scripts/aid_pages.py --chromium, 2026-12-05): IA2 27, 27, 79, 81 to 32, 32, 92, 95;
 # USAAF 8, 9, 26, 27 to 9, 9, 27, 28; Stuka Leader 23, 24, 70, 74 to 23, 25, 71, 74.
+# After this session's merges (the computed values, the record sets and the partial items' choice
+# columns together), every pin below is `scripts/aid_pages.py --chromium` (and `--landscape`), 2026-12-05.
 EXPECTED_PAGES = {
     "ia2": {
         ("a4", False): (6, 32), ("letter", False): (6, 32),
@@ -60,17 +62,17 @@ EXPECTED_PAGES = {
     },
     "usaaf": {
         ("a4", False): (2, 9), ("letter", False): (2, 9),
-        ("a4", True): (5, 27), ("letter", True): (5, 28),
+        ("a4", True): (6, 28), ("letter", True): (6, 29),
     },
     # the Legendary decision, HO OR Pilot and the Event penalty as choices (three columns of rule charts):
     # A4 large print 13 + 57 to 13 + 58
     "stuka_leader": {
-        ("a4", False): (4, 23), ("letter", False): (4, 24),
-        ("a4", True): (13, 71), ("letter", True): (13, 74),
+        ("a4", False): (4, 23), ("letter", False): (4, 25),
+        ("a4", True): (14, 73), ("letter", True): (14, 75),
     },
     "aa_rules": {
         ("a4", False): (1, 3), ("letter", False): (1, 3),
-        ("a4", True): (3, 9), ("letter", True): (3, 9),
+        ("a4", True): (4, 10), ("letter", True): (4, 10),
     },
 }
 # Issue 30's readings (the unclear print as charts and findings): USAAF 7, 7, 23, 24 to 8, 8, 24, 26 and
@@ -106,15 +108,15 @@ EXPECTED_PAGES_WEASYPRINT = {
     # USAAF 7 to 2 + 6 (7 to 2 + 6, 23 to 5 + 19, 24 to 5 + 20)
     # the computed values printed after the aid's charts (issue 34, formulas): large print 5 + 20 to 6 + 20
     "usaaf": {
-        ("a4", False): (2, 8), ("letter", False): (2, 9),
-        ("a4", True): (6, 26), ("letter", True): (6, 27),
+        ("a4", False): (2, 9), ("letter", False): (2, 9),
+        ("a4", True): (6, 27), ("letter", True): (6, 28),
     },
     # Stuka Leader 22 to 3 + 18 (23 to 4 + 19, 73 to 14 + 58, 76 to 14 + 60)
     # Stuka Leader with the board's adjacency (area_adjacent, in the reference): 3 + 19, 4 + 20, 14 + 58, 14 + 62
     # with its fourteen computed values after the aid's charts (issue 34): 4 + 19, 4 + 20, 15 + 58, 15 + 62
     "stuka_leader": {
         ("a4", False): (4, 23), ("letter", False): (4, 24),
-        ("a4", True): (15, 73), ("letter", True): (15, 77),
+        ("a4", True): (15, 76), ("letter", True): (15, 78),
     },
     # with its three computed values: large print 3 + 5 to 4 + 5
     "aa_rules": {
@@ -186,17 +188,17 @@ EXPECTED_PAGES_WEASYPRINT_LANDSCAPE = {
     # 6 + 24, 6 + 24; Stuka Leader 5 + 21, 5 + 22, 19 + 69, 19 + 72
     "ia2": {
         ("a4", False): (6, 37), ("letter", False): (6, 40),
-        ("a4", True): (25, 116), ("letter", True): (25, 114),
+        ("a4", True): (26, 117), ("letter", True): (26, 115),
     },
     "usaaf": {
-        ("a4", False): (2, 11), ("letter", False): (2, 11),
-        ("a4", True): (6, 30), ("letter", True): (6, 30),
+        ("a4", False): (3, 12), ("letter", False): (3, 12),
+        ("a4", True): (8, 32), ("letter", True): (8, 32),
     },
     # Stuka Leader with the board's adjacency (area_adjacent): 5 + 20, 5 + 21, 19 + 69, 19 + 72
     # with the three choice columns (promotion, key_terms, so_rules): 5 + 21, 5 + 22, 19 + 71, 19 + 73
     "stuka_leader": {
         ("a4", False): (5, 26), ("letter", False): (5, 27),
-        ("a4", True): (19, 90), ("letter", True): (19, 92),
+        ("a4", True): (20, 91), ("letter", True): (20, 93),
     },
     "aa_rules": {
         ("a4", False): (2, 4), ("letter", False): (2, 4),
