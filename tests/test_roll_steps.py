@@ -177,7 +177,7 @@ def test_bodenplatte_flak_adds_the_iff_drm_to_the_die(run, ia2) -> None:
     odds = run("odds", "ia2/bodenplatte_flak", "--when", "iff_hit").output
     assert "  the roll: 1d6, then drms, -3, minimum 0, maximum 3\n" not in odds
     assert "  the roll: 1d6, then DRMs, -3, minimum 0, maximum 3\n" in odds
-    assert "  0     1/3 (33.3%)  0 | \u2013\n" in odds and "  3     1/3 (33.3%)  3 | [B6]\n" in odds
+    assert "  0     1/3 (33.3%)  0 | \u2013\n" in odds and "  3     1/3 (33.3%)  3 | see B6\n" in odds
     doc = json.loads(run("odds", "ia2/bodenplatte_flak", "--when", "iff_hit", "--json").output)
     assert doc["pipeline"][0] == {"step": "drms"} and [r["probability"]["exact"] for r in doc["rows"]] == [
         "1/3",
