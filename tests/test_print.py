@@ -146,6 +146,8 @@ TALLER_THAN_A_PAGE_IN_LARGE_PRINT = {
     "chart-special_targets": 2,
     "chart-attack_results": 2,
     "chart-engagement": 2,
+    # Stuka Leader's Key Terms with HO OR Pilot as a one-of choice (issue 30's partial items): a third page
+    "chart-key_terms": 3,
     # IA2's rules written as charts of text (issue 30): the Game Play Outline (6.1), the changes to random
     # hits, fighter combat (7.2), the Initiative Chart's DRMs and notes, aircraft damage (7.4), the awards
     # (7.8), the costs of changing aircraft (4.6, 8.1, 9.0) and the 1943-44 errata at 12 pt
@@ -171,6 +173,9 @@ TALLER_THAN_A_PAGE_AT_NORMAL_SIZE: dict[str, int] = {
     "chart-aircraft_changes": 2,
     # IA2's decisions the rules leave to the player (issue 30: charts/ia2/choices.chart, 16 rows of the rules' words)
     "chart-decisions": 2,
+    # Stuka Leader's Key Terms (the book's glossary as rows) since HO OR Pilot became a one-of choice:
+    # taller than a Letter column, it continues on the next page (A4 still holds it)
+    "chart-key_terms": 2,
 }
 # Landscape pages (`--landscape`) in WeasyPrint: up to three narrow charts a row, rows across
 # groups, wide tables whole. A landscape page is 182 mm tall (A4) against a portrait page's 269 mm,
@@ -225,6 +230,11 @@ TALLER_THAN_A_LANDSCAPE_PAGE = {
     "chart-attack_results": 2,
     "chart-aircraft_reactions": 2,
     "chart-conduct_movement": 2,
+    # the first chart of a dense flow may run on into the next column (IA2's page 1, issue 34): after
+    # this session's merges Stuka Leader's Optional Rules (A4) and its area adjacency grid (Letter)
+    # open a landscape flow and continue on the next page
+    "chart-optional_rules": 2,
+    "chart-area_adjacent": 2,
 }
 TALLER_THAN_A_LANDSCAPE_PAGE_IN_LARGE_PRINT = {
     **TALLER_THAN_A_PAGE_IN_LARGE_PRINT,
